@@ -1,0 +1,49 @@
+/**
+ * Turning errors into one line for the user and an exit code. A missing Deno permission names
+ * the flag to add instead of printing a stack trace.
+ *
+ * @module
+ */
+import { UsageError } from "./args.ts";
+import { red } from "./output.ts";
+
+const PERMISSION = /Requires (\w+) access to "?([^",]*)"?/;
+
+/** The flag that grants what a permission error says is missing, e.g. `--allow-run=git`. */
+export function missingPermissionFlag(error: unknown): string | undefined {
+  if (!(error instanceof Error) || error.name !== "NotCapable") return undefined;
+  const match = PERMISSION.exec(error.message);
+  if (!match) return "--allow-all";
+  const [, kind, target] = match;
+  const flag = kind === "write" || kind === "read" || kind === "run" || kind === "env" ||
+      kind === "net" || kind === "sys" || kind === "ffi"
+    ? `--allow-${kind}`
+    : "--allow-all";
+  return target ? `${flag}=${target}` : flag;
+}
+
+/** An error that chooses its own exit code. */
+export interface CodedError extends Error {
+  exitCode: number;
+}
+
+/** The exit code for an error: 2 for usage, the error's own code when it has one, else 1. */
+export function exitCodeOf(error: unknown): number {
+  if (error instanceof UsageError) return 2;
+  const code = (error as Partial<CodedError>)?.exitCode;
+  return typeof code === "number" ? code : 1;
+}
+
+/** One line (or a short block) saying what went wrong and what to do. */
+export function describeError(error: unknown, command: string): string {
+  const flag = missingPermissionFlag(error);
+  if (flag) {
+    return red(`git-kb ${command}: missing permission: run deno again with ${flag}`) +
+      ` (${(error as Error).message.split(",")[0]})`;
+  }
+  if (error instanceof UsageError) {
+    return `${red(`git-kb ${command}: ${error.message}`)}\nRun git-kb ${command} --help for usage.`;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return red(`git-kb ${command}: ${message}`);
+}

@@ -1,0 +1,110 @@
+/**
+ * `git-kb search <query>…`: ranked lexical search; each argument is one query, and several
+ * queries (a model's own expansions) are fused into one ranking.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { splitFrontmatter } from "../core/frontmatter.ts";
+import type { IndexReader } from "../core/index.ts";
+import { neighbours } from "../core/links.ts";
+import { search } from "../core/rank.ts";
+import { ENTRY_TYPES, type EntryType, isOneOf } from "../core/schema.ts";
+import { makeSnippet } from "../core/snippet.ts";
+import { openKb } from "../io/open.ts";
+import { parseCommand, positiveInt, UsageError } from "./args.ts";
+import { bold, cyan, dim, printJson, yellow } from "./output.ts";
+
+/** Help text. */
+export const help = `Usage: git-kb search <query>... [options]
+
+Ranked lexical search over titles, tags, aliases and bodies (title weighs most).
+Each argument is one query; pass several phrasings at once and they are fused
+into one ranking: git-kb search "rotate token" "leaked credentials" "cf api key"
+
+Options:
+  --type <type>   only entries of this type (${ENTRY_TYPES.join(", ")})
+  --tag <tag>     only entries with this tag (or a tag under it: ci keeps ci/cd)
+  --limit <n>     at most n hits (default 10)
+  --json          print hits as JSON
+  --kb <dir>      the knowledge base folder`;
+
+/** A search hit as printed. */
+export interface HitView {
+  id: string;
+  title: string;
+  type: string;
+  status: string;
+  score: number;
+  path: string;
+  snippet: string;
+  tags: string[];
+  matched: string[];
+  links: { rel: string; direction: "out" | "in"; id: string; title?: string }[];
+}
+
+/** The 1-hop links of an entry with the title of each neighbour. */
+export function linkViews(reader: IndexReader, id: string): HitView["links"] {
+  return neighbours(id, reader.links()).map((link) => ({
+    ...link,
+    title: reader.docById(link.id)?.title,
+  }));
+}
+
+function readBody(kbDir: string, path: string): string {
+  try {
+    return splitFrontmatter(Deno.readTextFileSync(join(kbDir, path)), path).body;
+  } catch {
+    return "";
+  }
+}
+
+/** Run the command. */
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommand(args, {
+    type: { type: "string" },
+    tag: { type: "string" },
+    limit: { type: "string" },
+    json: { type: "boolean" },
+  });
+  const queries = positionals.map((query) => query.trim()).filter(Boolean);
+  if (!queries.length) throw new UsageError("give at least one query");
+  if (values.type !== undefined && !isOneOf(ENTRY_TYPES, values.type)) {
+    throw new UsageError(
+      `--type "${values.type}" is not a type; use one of ${ENTRY_TYPES.join(", ")}`,
+    );
+  }
+  const limit = positiveInt(values.limit, "limit", 10);
+  const { reader, location } = await openKb(values.kb);
+  const hits = search(reader, queries, { limit, type: values.type as EntryType, tag: values.tag });
+  const views: HitView[] = hits.map(({ doc, score, terms }) => ({
+    id: doc.id,
+    title: doc.title,
+    type: doc.type,
+    status: doc.status,
+    score: Number(score.toFixed(4)),
+    path: doc.path,
+    snippet: makeSnippet(readBody(location.kbDir, doc.path), terms),
+    tags: doc.tags,
+    matched: terms,
+    links: linkViews(reader, doc.id),
+  }));
+  if (values.json) {
+    printJson(views);
+    return 0;
+  }
+  if (!views.length) {
+    console.log(`No entries match ${queries.map((query) => `"${query}"`).join(", ")}.`);
+    return 0;
+  }
+  for (const view of views) {
+    const state = view.status === "active" ? "" : `, ${yellow(view.status)}`;
+    console.log(`${cyan(view.id)}  ${bold(view.title)}  ${dim(`[${view.type}${state}]`)}`);
+    if (view.snippet) console.log(`    ${view.snippet}`);
+    for (const link of view.links) {
+      const arrow = link.direction === "out" ? "→" : "←";
+      console.log(dim(`    ${arrow} ${link.rel} ${link.id}${link.title ? ` ${link.title}` : ""}`));
+    }
+  }
+  return 0;
+}

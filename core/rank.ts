@@ -1,0 +1,102 @@
+/**
+ * Lexical search: BM25F over title, keywords (tags and aliases) and body, several queries
+ * fused into one ranking by reciprocal rank, active entries before superseded and archived.
+ *
+ * @module
+ */
+import type { DocInfo, IndexReader } from "./index.ts";
+import type { EntryType } from "./schema.ts";
+import { distinctTerms } from "./tokenize.ts";
+
+/** Field weights and length normalization, title first. */
+export const FIELD_WEIGHTS = [3, 2, 1] as const;
+const LENGTH_NORMALIZATION = [0.3, 0.3, 0.75] as const;
+const K1 = 1.2;
+/** The k of reciprocal rank fusion: how flat the fused curve is. */
+const RRF_K = 60;
+
+/** What to keep of the ranking. */
+export interface SearchOptions {
+  limit?: number;
+  type?: EntryType;
+  /** Keep entries with this tag, or a tag under it (`ci` keeps `ci/cd`). */
+  tag?: string;
+}
+
+/** One ranked entry. */
+export interface Hit {
+  doc: DocInfo;
+  /** The fused score (the BM25F score itself for a single query). */
+  score: number;
+  /** Query terms found in the entry. */
+  terms: string[];
+}
+
+function hasTag(doc: DocInfo, wanted: string): boolean {
+  const tag = wanted.toLowerCase();
+  return doc.tags.some((own) => {
+    const lower = own.toLowerCase();
+    return lower === tag || lower.startsWith(`${tag}/`);
+  });
+}
+
+/** BM25F scores of every entry matching one query, by ordinal. */
+function scoreQuery(
+  reader: IndexReader,
+  query: string,
+): Map<number, { score: number; terms: string[] }> {
+  const { docCount, totals } = reader.manifest;
+  const averages = totals.map((total) => Math.max(total / Math.max(docCount, 1), 1));
+  const scores = new Map<number, { score: number; terms: string[] }>();
+  for (const term of distinctTerms(query)) {
+    const postings = reader.postings(term);
+    const frequency = postings.length / 4;
+    if (!frequency) continue;
+    const idf = Math.log(1 + (docCount - frequency + 0.5) / (frequency + 0.5));
+    for (let index = 0; index < postings.length; index += 4) {
+      const ord = postings[index];
+      const lengths = reader.doc(ord)?.lengths;
+      if (!lengths) continue;
+      let weighted = 0;
+      for (let field = 0; field < 3; field++) {
+        const tf = postings[index + 1 + field];
+        if (!tf) continue;
+        const norm = 1 - LENGTH_NORMALIZATION[field] +
+          LENGTH_NORMALIZATION[field] * lengths[field] / averages[field];
+        weighted += FIELD_WEIGHTS[field] * tf / norm;
+      }
+      const entry = scores.get(ord) ?? { score: 0, terms: [] };
+      entry.score += idf * weighted * (K1 + 1) / (K1 + weighted);
+      entry.terms.push(term);
+      scores.set(ord, entry);
+    }
+  }
+  return scores;
+}
+
+/**
+ * Rank entries for one or more queries. With several queries (the model's own expansions),
+ * each is ranked on its own and the rankings are fused, so an entry found by many rises.
+ */
+export function search(reader: IndexReader, queries: string[], options: SearchOptions = {}): Hit[] {
+  const { limit = 10, type, tag } = options;
+  const fused = new Map<number, Hit & { best: number }>();
+  for (const query of queries) {
+    const ranked = [...scoreQuery(reader, query)].filter(([ord]) => {
+      const doc = reader.doc(ord)!;
+      return (!type || doc.type === type) && (!tag || hasTag(doc, tag));
+    }).sort((a, b) => b[1].score - a[1].score || a[0] - b[0]);
+    ranked.forEach(([ord, { score, terms }], rank) => {
+      const hit = fused.get(ord) ?? { doc: reader.doc(ord)!, score: 0, terms: [], best: 0 };
+      hit.score += queries.length === 1 ? score : 1 / (RRF_K + rank + 1);
+      hit.best = Math.max(hit.best, score);
+      hit.terms = [...new Set([...hit.terms, ...terms])];
+      fused.set(ord, hit);
+    });
+  }
+  const inactive = (hit: Hit) => hit.doc.status === "active" ? 0 : 1;
+  return [...fused.values()]
+    .sort((a, b) => inactive(a) - inactive(b) || b.score - a.score || b.best - a.best)
+    .slice(0, limit)
+    .map(({ doc, score, terms }) => ({ doc, score, terms }));
+}

@@ -1,0 +1,168 @@
+/**
+ * An English suffix stemmer after M. F. Porter's 1980 algorithm ("An algorithm for suffix
+ * stripping"), so "rotating", "rotated" and "rotation" all meet at "rotat". Pure and allocation
+ * light: it runs on every prompt token.
+ *
+ * @module
+ */
+
+function isConsonant(word: string, index: number): boolean {
+  const char = word[index];
+  if ("aeiou".includes(char)) return false;
+  if (char === "y") return index === 0 || !isConsonant(word, index - 1);
+  return true;
+}
+
+/** Porter's m: the number of vowel-consonant sequences in `stem`. */
+function measure(stem: string): number {
+  let count = 0;
+  let index = 0;
+  const length = stem.length;
+  while (index < length && isConsonant(stem, index)) index++;
+  while (index < length) {
+    while (index < length && !isConsonant(stem, index)) index++;
+    if (index >= length) break;
+    while (index < length && isConsonant(stem, index)) index++;
+    count++;
+  }
+  return count;
+}
+
+function hasVowel(stem: string): boolean {
+  for (let index = 0; index < stem.length; index++) {
+    if (!isConsonant(stem, index)) return true;
+  }
+  return false;
+}
+
+function endsDoubleConsonant(word: string): boolean {
+  const last = word.length - 1;
+  return last > 0 && word[last] === word[last - 1] && isConsonant(word, last);
+}
+
+/** Consonant-vowel-consonant at the end, the last not w, x or y ("hop", not "hoop"). */
+function endsShortSyllable(word: string): boolean {
+  const last = word.length - 1;
+  return last >= 2 && isConsonant(word, last) && !isConsonant(word, last - 1) &&
+    isConsonant(word, last - 2) && !"wxy".includes(word[last]);
+}
+
+/** Replace the first matching suffix whose stem satisfies `condition`; `null` if none matched. */
+function replaceSuffix(
+  word: string,
+  rules: ReadonlyArray<readonly [string, string]>,
+  condition: (stem: string) => boolean,
+): string | null {
+  for (const [suffix, replacement] of rules) {
+    if (word.endsWith(suffix)) {
+      const stem = word.slice(0, word.length - suffix.length);
+      return condition(stem) ? stem + replacement : word;
+    }
+  }
+  return null;
+}
+
+const STEP2: ReadonlyArray<readonly [string, string]> = [
+  ["ational", "ate"],
+  ["tional", "tion"],
+  ["enci", "ence"],
+  ["anci", "ance"],
+  ["izer", "ize"],
+  ["bli", "ble"],
+  ["alli", "al"],
+  ["entli", "ent"],
+  ["eli", "e"],
+  ["ousli", "ous"],
+  ["ization", "ize"],
+  ["ation", "ate"],
+  ["ator", "ate"],
+  ["alism", "al"],
+  ["iveness", "ive"],
+  ["fulness", "ful"],
+  ["ousness", "ous"],
+  ["aliti", "al"],
+  ["iviti", "ive"],
+  ["biliti", "ble"],
+  ["logi", "log"],
+];
+
+const STEP3: ReadonlyArray<readonly [string, string]> = [
+  ["icate", "ic"],
+  ["ative", ""],
+  ["alize", "al"],
+  ["iciti", "ic"],
+  ["ical", "ic"],
+  ["ful", ""],
+  ["ness", ""],
+];
+
+const STEP4 = [
+  "ement",
+  "ance",
+  "ence",
+  "able",
+  "ible",
+  "ment",
+  "ant",
+  "ent",
+  "ism",
+  "ate",
+  "iti",
+  "ous",
+  "ive",
+  "ize",
+  "ion",
+  "al",
+  "er",
+  "ic",
+  "ou",
+].map((suffix) => [suffix, ""] as const);
+
+function step1(word: string): string {
+  if (word.endsWith("sses") || word.endsWith("ies")) word = word.slice(0, -2);
+  else if (word.endsWith("s") && !word.endsWith("ss") && !word.endsWith("us")) {
+    word = word.slice(0, -1);
+  }
+  if (word.endsWith("eed")) {
+    return measure(word.slice(0, -3)) > 0 ? word.slice(0, -1) : word;
+  }
+  const suffix = word.endsWith("ed") ? "ed" : word.endsWith("ing") ? "ing" : "";
+  if (suffix && hasVowel(word.slice(0, -suffix.length))) {
+    word = word.slice(0, -suffix.length);
+    if (word.endsWith("at") || word.endsWith("bl") || word.endsWith("iz")) return word + "e";
+    if (endsDoubleConsonant(word) && !"lsz".includes(word[word.length - 1])) {
+      return word.slice(0, -1);
+    }
+    if (measure(word) === 1 && endsShortSyllable(word)) return word + "e";
+  }
+  return word;
+}
+
+/**
+ * Reduce an English word (lowercase ASCII letters) to its stem. Words of three letters or
+ * fewer, and words with anything but a-z, come back unchanged.
+ *
+ * @example
+ * ```ts
+ * stem("rotating"); // "rotat"
+ * stem("tokens"); // "token"
+ * ```
+ */
+export function stem(word: string): string {
+  if (word.length <= 3 || !/^[a-z]+$/.test(word)) return word;
+  word = step1(word);
+  if (word.endsWith("y") && hasVowel(word.slice(0, -1))) word = word.slice(0, -1) + "i";
+  word = replaceSuffix(word, STEP2, (base) => measure(base) > 0) ?? word;
+  word = replaceSuffix(word, STEP3, (base) => measure(base) > 0) ?? word;
+  const step4 = replaceSuffix(word, STEP4, (base) =>
+    measure(base) > 1 &&
+    (!word.endsWith("ion") || base.endsWith("s") || base.endsWith("t")));
+  if (step4 !== null) word = step4;
+  if (word.endsWith("e")) {
+    const base = word.slice(0, -1);
+    const m = measure(base);
+    if (m > 1 || (m === 1 && !endsShortSyllable(base))) word = base;
+  }
+  if (measure(word) > 1 && word.endsWith("ll")) word = word.slice(0, -1);
+  return word;
+}

@@ -1,0 +1,70 @@
+/**
+ * Which knowledge base to use: the `--kb` flag, then `KB_DIR`, then the plugin's config file,
+ * then the XDG config file. Every command and hook resolves it the same way.
+ *
+ * @module
+ */
+import { resolve } from "node:path";
+import { readJsonFile, writeFileAtomic } from "./fs.ts";
+import { pluginConfigFile, xdgConfigFile } from "./paths.ts";
+
+/** Where the knowledge base was found, and by which rule. */
+export interface KbLocation {
+  kbDir: string;
+  /** `--kb`, `KB_DIR`, or the config file's path. */
+  source: string;
+}
+
+/** Raised when no rule names a knowledge base. */
+export class NotConfiguredError extends Error {
+  constructor() {
+    super(
+      "No knowledge base is configured. Run `git-kb init <clone-url|path>` to set one up, " +
+        "or pass --kb <dir> or set KB_DIR.",
+    );
+    this.name = "NotConfiguredError";
+  }
+}
+
+/** A config file and the knowledge base folder it names, if it names one. */
+export interface ConfigCandidate {
+  file: string;
+  kbDir?: string;
+}
+
+/** The config files in the order they are consulted, with what each says. */
+export function configCandidates(): ConfigCandidate[] {
+  const candidates: ConfigCandidate[] = [];
+  for (const file of [pluginConfigFile(), xdgConfigFile()]) {
+    if (!file) continue;
+    const data = readJsonFile(file) as { kbDir?: unknown } | undefined;
+    const kbDir = typeof data?.kbDir === "string" && data.kbDir ? data.kbDir : undefined;
+    candidates.push({ file, kbDir });
+  }
+  return candidates;
+}
+
+/** Resolve the knowledge base folder; throws {@link NotConfiguredError} when nothing names one. */
+export function resolveKb(flag?: string): KbLocation {
+  if (flag) return { kbDir: resolve(flag), source: "--kb" };
+  const fromEnv = Deno.env.get("KB_DIR");
+  if (fromEnv) return { kbDir: resolve(fromEnv), source: "KB_DIR" };
+  const found = configCandidates().find((candidate) => candidate.kbDir);
+  if (found?.kbDir) return { kbDir: found.kbDir, source: found.file };
+  throw new NotConfiguredError();
+}
+
+/**
+ * Record `kbDir` as the knowledge base: in `$CLAUDE_PLUGIN_DATA/config.json` when that is set,
+ * else in the XDG config file. Returns the file written.
+ */
+export function writeConfig(kbDir: string): string {
+  const file = pluginConfigFile() ?? xdgConfigFile();
+  if (!file) {
+    throw new Error("Cannot tell where to write the config: set HOME or XDG_CONFIG_HOME.");
+  }
+  const existing = readJsonFile(file);
+  const data = typeof existing === "object" && existing !== null ? existing : {};
+  writeFileAtomic(file, JSON.stringify({ ...data, kbDir: resolve(kbDir) }, null, 2) + "\n");
+  return file;
+}

@@ -1,0 +1,64 @@
+/**
+ * The system `git` binary as a subprocess. Every git call in git-kb goes through here.
+ *
+ * @module
+ */
+
+/** What a git command printed and how it exited. */
+export interface GitResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Raised when a git command fails; carries git's own words. */
+export class GitError extends Error {
+  readonly result: GitResult;
+  constructor(args: string[], result: GitResult) {
+    const detail = (result.stderr || result.stdout).trim().split("\n").slice(-3).join("\n");
+    super(`git ${args.join(" ")} failed (exit ${result.code}): ${detail}`);
+    this.name = "GitError";
+    this.result = result;
+  }
+}
+
+const decoder = new TextDecoder();
+
+/** Environment that keeps git from prompting or paging inside a tool. */
+const QUIET_ENV = {
+  GIT_TERMINAL_PROMPT: "0",
+  GIT_PAGER: "cat",
+  GIT_EDITOR: "true",
+  LC_ALL: "C",
+};
+
+/** Run `git args…` in `cwd` and return its output, whatever the exit code. */
+export async function git(cwd: string, args: string[], stdin?: string): Promise<GitResult> {
+  const command = new Deno.Command("git", {
+    args,
+    cwd,
+    env: QUIET_ENV,
+    stdin: stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  });
+  const child = command.spawn();
+  if (stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(stdin));
+    await writer.close();
+  }
+  const output = await child.output();
+  return {
+    code: output.code,
+    stdout: decoder.decode(output.stdout),
+    stderr: decoder.decode(output.stderr),
+  };
+}
+
+/** Run `git args…` in `cwd`; throw {@link GitError} unless it exits 0. Returns stdout. */
+export async function gitOk(cwd: string, args: string[], stdin?: string): Promise<string> {
+  const result = await git(cwd, args, stdin);
+  if (result.code !== 0) throw new GitError(args, result);
+  return result.stdout;
+}

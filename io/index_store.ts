@@ -1,0 +1,210 @@
+/**
+ * The index on disk: open it, notice that the knowledge base changed (by any route: save, git
+ * pull, an editor) and bring it up to date, incrementally when few entries changed.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import {
+  type AnalyzedEntry,
+  type FreshnessStamp,
+  INDEX_VERSION,
+  IndexEditor,
+  IndexReader,
+  type InvalidFile,
+  type Manifest,
+  shardCountFor,
+} from "../core/index.ts";
+import { contentHash } from "../core/hash.ts";
+import { readJsonFile, withLock, writeFileAtomic } from "./fs.ts";
+import { ENTRIES_DIR, type FileStat, readKbFile, scanEntries } from "./kb.ts";
+import { indexDir, kbCacheDir } from "./paths.ts";
+
+/** What bringing the index up to date did. */
+export interface RefreshReport {
+  /** `fresh`: nothing to do; `incremental`: changed entries only; `full`: rebuilt from scratch. */
+  mode: "fresh" | "incremental" | "full";
+  added: number;
+  changed: number;
+  removed: number;
+  docCount: number;
+  invalid: InvalidFile[];
+  ms: number;
+}
+
+/** How hard to look for changes. */
+export interface OpenOptions {
+  /**
+   * `files` (default) stats every entry file, which notices in-place edits; `stamp` only
+   * compares the entries folder's mtime and git's HEAD and index, a handful of stats.
+   */
+  check?: "files" | "stamp";
+  /** Rebuild from scratch whatever the state. */
+  full?: boolean;
+}
+
+/** An index ready to read, and what it took to get it there. */
+export interface OpenIndex {
+  reader: IndexReader;
+  report: RefreshReport;
+}
+
+function mtimeOf(path: string): number {
+  try {
+    return Deno.statSync(path).mtime?.getTime() ?? 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** The cheap signals of change: the entries folder's mtime, git's HEAD and index. */
+export function readStamp(kbDir: string): FreshnessStamp {
+  let head = "";
+  try {
+    head = Deno.readTextFileSync(join(kbDir, ".git", "HEAD")).trim();
+  } catch { /* not a plain git checkout: the folder mtime still counts */ }
+  return {
+    entriesMtime: mtimeOf(join(kbDir, ENTRIES_DIR)),
+    head,
+    gitIndexMtime: mtimeOf(join(kbDir, ".git", "index")),
+  };
+}
+
+function sameStamp(a: FreshnessStamp, b: FreshnessStamp): boolean {
+  return a.entriesMtime === b.entriesMtime && a.head === b.head &&
+    a.gitIndexMtime === b.gitIndexMtime;
+}
+
+/** A loader that reads index files from `dir`. */
+function loaderFor(dir: string) {
+  return (name: string) => readJsonFile(join(dir, name));
+}
+
+/** Read the manifest of the index of `kbDir`; undefined when missing, corrupt or outdated. */
+export function readManifest(kbDir: string): Manifest | undefined {
+  const manifest = readJsonFile(join(indexDir(kbDir), "manifest.json")) as Manifest | undefined;
+  if (!manifest || manifest.version !== INDEX_VERSION || !manifest.stamp) return undefined;
+  return manifest;
+}
+
+type Analysis =
+  | { ok: true; analyzed: AnalyzedEntry; kernelBody?: string }
+  | { ok: false; message: string };
+
+async function analyzeFile(kbDir: string, path: string): Promise<Analysis> {
+  const { parseEntryText, toEntry, formatProblems } = await import("../core/entry.ts");
+  const { analyzeEntry } = await import("../core/index.ts");
+  const text = readKbFile(kbDir, path);
+  try {
+    const { entry, problems } = toEntry(parseEntryText(text, path));
+    if (!entry) return { ok: false, message: formatProblems(problems).trim() };
+    const expected = `${ENTRIES_DIR}/${entry.id}-`;
+    if (!path.startsWith(expected)) {
+      return { ok: false, message: `file name does not start with its id (${expected}…)` };
+    }
+    const analyzed = analyzeEntry(entry, path, contentHash(text));
+    return { ok: true, analyzed, kernelBody: entry.kernel ? entry.body.trim() : undefined };
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+async function addFile(editor: IndexEditor, kbDir: string, path: string, stat: FileStat) {
+  const result = await analyzeFile(kbDir, path);
+  if (!result.ok) return editor.skip(path, stat.size, stat.mtime, result.message);
+  const owner = editor.docById(result.analyzed.info.id);
+  if (owner && owner.path !== path) {
+    return editor.skip(path, stat.size, stat.mtime, `id ${owner.id} is also used by ${owner.path}`);
+  }
+  editor.add(result.analyzed, stat.size, stat.mtime, result.kernelBody);
+}
+
+function writeAll(dir: string, files: Map<string, unknown>): void {
+  for (const [name, value] of files) {
+    if (name !== "manifest.json") writeFileAtomic(join(dir, name), JSON.stringify(value));
+  }
+  writeFileAtomic(join(dir, "manifest.json"), JSON.stringify(files.get("manifest.json")));
+}
+
+async function buildFull(kbDir: string, files: Map<string, FileStat>, stamp: FreshnessStamp) {
+  const target = indexDir(kbDir);
+  const staging = `${target}.build-${Deno.pid}-${Date.now()}`;
+  const editor = IndexEditor.create(kbDir, shardCountFor(files.size), () => undefined);
+  for (const path of [...files.keys()].sort()) await addFile(editor, kbDir, path, files.get(path)!);
+  writeAll(staging, editor.changedFiles(new Date().toISOString(), stamp));
+  const retired = `${target}.old-${Deno.pid}-${Date.now()}`;
+  try {
+    Deno.renameSync(target, retired);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  Deno.renameSync(staging, target);
+  try {
+    Deno.removeSync(retired, { recursive: true });
+  } catch { /* there was no earlier index */ }
+  return editor.manifest;
+}
+
+/**
+ * Open the index of `kbDir`, first bringing it up to date with the files on disk.
+ * Concurrent callers serialize on a lock in the cache folder.
+ */
+export async function openIndex(kbDir: string, options: OpenOptions = {}): Promise<OpenIndex> {
+  const started = performance.now();
+  const dir = indexDir(kbDir);
+  const report: RefreshReport = {
+    mode: "fresh",
+    added: 0,
+    changed: 0,
+    removed: 0,
+    docCount: 0,
+    invalid: [],
+    ms: 0,
+  };
+  const finish = (manifest: Manifest): OpenIndex => {
+    report.docCount = manifest.docCount;
+    report.invalid = manifest.invalid;
+    report.ms = performance.now() - started;
+    return { reader: new IndexReader(manifest, loaderFor(dir)), report };
+  };
+  const current = readManifest(kbDir);
+  const stamp = readStamp(kbDir);
+  if (current && !options.full && options.check === "stamp" && sameStamp(current.stamp, stamp)) {
+    return finish(current);
+  }
+  const files = scanEntries(kbDir);
+  const manifest = await withLock(join(kbCacheDir(kbDir), "index.lock"), async () => {
+    const latest = readManifest(kbDir);
+    const reader = latest ? new IndexReader(latest, loaderFor(dir)) : undefined;
+    const known = reader?.files() ?? {};
+    const added: string[] = [];
+    const changed: string[] = [];
+    for (const [path, stat] of files) {
+      const record = known[path];
+      if (!record) added.push(path);
+      else if (record[1] !== stat.size || record[2] !== stat.mtime) changed.push(path);
+    }
+    const removed = Object.keys(known).filter((path) => !files.has(path));
+    report.added = added.length;
+    report.changed = changed.length;
+    report.removed = removed.length;
+    const touched = added.length + changed.length + removed.length;
+    if (
+      !latest || options.full || touched > Math.max(50, files.size / 4) ||
+      shardCountFor(files.size) > latest.shardCount * 4
+    ) {
+      report.mode = "full";
+      return await buildFull(kbDir, files, stamp);
+    }
+    if (touched === 0 && sameStamp(latest.stamp, stamp)) return latest;
+    const editor = new IndexEditor(latest, loaderFor(dir));
+    for (const path of [...removed, ...changed]) editor.remove(path);
+    for (const path of [...changed, ...added].sort()) {
+      await addFile(editor, kbDir, path, files.get(path)!);
+    }
+    report.mode = touched ? "incremental" : "fresh";
+    writeAll(dir, editor.changedFiles(new Date().toISOString(), stamp));
+    return editor.manifest;
+  });
+  return finish(manifest);
+}

@@ -1,0 +1,61 @@
+/**
+ * The knowledge base on disk: entry files under `entries/`, listed with their sizes and mtimes.
+ *
+ * @module
+ */
+import { join } from "node:path";
+
+/** The folder of entry files inside a knowledge base. */
+export const ENTRIES_DIR = "entries";
+
+/** Size and modification time of an entry file. */
+export interface FileStat {
+  size: number;
+  mtime: number;
+}
+
+/** Raised when a folder is not a knowledge base. */
+export class NotAKbError extends Error {
+  constructor(kbDir: string) {
+    super(
+      `${kbDir} is not a git-kb knowledge base (it has no entries/ folder). ` +
+        "Run `git-kb init` to create or connect one.",
+    );
+    this.name = "NotAKbError";
+  }
+}
+
+/**
+ * List `entries/*.md` with size and mtime, keyed by path relative to the knowledge base
+ * (always with `/`). Throws {@link NotAKbError} when there is no entries folder.
+ */
+export function scanEntries(kbDir: string): Map<string, FileStat> {
+  const dir = join(kbDir, ENTRIES_DIR);
+  const files = new Map<string, FileStat>();
+  let listing: Iterable<Deno.DirEntry>;
+  try {
+    listing = Deno.readDirSync(dir);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) throw new NotAKbError(kbDir);
+    throw error;
+  }
+  for (const item of listing) {
+    if (!item.name.endsWith(".md") || item.name.startsWith(".")) continue;
+    try {
+      const stat = Deno.statSync(join(dir, item.name));
+      if (!stat.isFile) continue;
+      files.set(`${ENTRIES_DIR}/${item.name}`, {
+        size: stat.size,
+        mtime: stat.mtime?.getTime() ?? 0,
+      });
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+  }
+  return files;
+}
+
+/** Read an entry file by its path relative to the knowledge base. */
+export function readKbFile(kbDir: string, path: string): string {
+  return Deno.readTextFileSync(join(kbDir, path));
+}

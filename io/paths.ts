@@ -1,0 +1,49 @@
+/**
+ * Where git-kb keeps its files outside the knowledge base: the cache under the OS temp dir and
+ * the config file. Reads environment variables only.
+ *
+ * @module
+ */
+import { join, resolve } from "node:path";
+import { contentHash } from "../core/hash.ts";
+
+/** The OS temp dir: `TMPDIR`, `TEMP` or `TMP` when set, else `/tmp`. */
+export function tempDir(): string {
+  return Deno.env.get("TMPDIR") || Deno.env.get("TEMP") || Deno.env.get("TMP") || "/tmp";
+}
+
+/** The folder every knowledge base's cache lives under. Deleting it is always safe. */
+export function cacheRoot(): string {
+  return join(tempDir(), "git-kb");
+}
+
+/** The cache folder of one knowledge base, named after its folder and a hash of its path. */
+export function kbCacheDir(kbDir: string): string {
+  const absolute = resolve(kbDir);
+  const name = absolute.split(/[\\/]/).filter(Boolean).pop() ?? "kb";
+  const safe = name.replace(/[^A-Za-z0-9_.-]/g, "_").slice(0, 40);
+  return join(cacheRoot(), `${safe}-${contentHash(absolute).slice(0, 10)}`);
+}
+
+/** The folder holding the index files of one knowledge base. */
+export function indexDir(kbDir: string): string {
+  return join(kbCacheDir(kbDir), "index");
+}
+
+/** The user's home folder, or undefined when the environment does not say. */
+export function homeDir(): string | undefined {
+  return Deno.env.get("HOME") || Deno.env.get("USERPROFILE") || undefined;
+}
+
+/** The XDG config file: `$XDG_CONFIG_HOME/git-kb/config.json`, by default under `~/.config`. */
+export function xdgConfigFile(): string | undefined {
+  const base = Deno.env.get("XDG_CONFIG_HOME") ||
+    (homeDir() ? join(homeDir()!, ".config") : undefined);
+  return base ? join(base, "git-kb", "config.json") : undefined;
+}
+
+/** The plugin's config file, when Claude Code set `CLAUDE_PLUGIN_DATA`. */
+export function pluginConfigFile(): string | undefined {
+  const data = Deno.env.get("CLAUDE_PLUGIN_DATA");
+  return data ? join(data, "config.json") : undefined;
+}
