@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../core/path.ts";
 import { type Entry, parseEntryText, toEntry } from "../core/entry.ts";
 import { resolveKb } from "../io/config.ts";
 import { editInEditor } from "../io/editor.ts";

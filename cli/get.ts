@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../core/path.ts";
 import { openKb } from "../io/open.ts";
 import { parseCommand, UsageError } from "./args.ts";
 import { printJson, red } from "./output.ts";

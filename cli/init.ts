@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { join, resolve } from "node:path";
+import { join } from "../core/path.ts";
+import { resolvePath } from "../io/paths.ts";
 import { writeConfig } from "../io/config.ts";
 import { writeFileAtomic } from "../io/fs.ts";
 import { git, gitOk } from "../io/git.ts";
@@ -118,27 +119,27 @@ export async function run(args: string[]): Promise<number> {
   const steps: string[] = [];
   let kbDir: string;
   let mode: "cloned" | "existing" | "created";
-  const sourceStat = source && !looksRemote(source) ? exists(resolve(source)) : undefined;
+  const sourceStat = source && !looksRemote(source) ? exists(resolvePath(source)) : undefined;
   if (
     source &&
-    (looksRemote(source) || (sourceStat?.isDirectory && await isBareRepo(resolve(source))))
+    (looksRemote(source) || (sourceStat?.isDirectory && await isBareRepo(resolvePath(source))))
   ) {
-    kbDir = resolve(values.dir ?? defaultDir());
+    kbDir = resolvePath(values.dir ?? defaultDir());
     if (exists(kbDir) && !isEmptyDir(kbDir)) {
       throw new Error(`${kbDir} already exists and is not empty; pass --dir <new folder>`);
     }
-    const from = looksRemote(source) ? source : resolve(source);
+    const from = looksRemote(source) ? source : resolvePath(source);
     await gitOk(".", ["clone", "--quiet", from, kbDir]);
     mode = "cloned";
     steps.push(`Cloned ${from} into ${kbDir}`);
-  } else if (source && sourceStat?.isDirectory && await isWorkTree(resolve(source))) {
-    kbDir = (await gitOk(resolve(source), ["rev-parse", "--show-toplevel"])).trim();
+  } else if (source && sourceStat?.isDirectory && await isWorkTree(resolvePath(source))) {
+    kbDir = (await gitOk(resolvePath(source), ["rev-parse", "--show-toplevel"])).trim();
     mode = "existing";
     steps.push(`Using the existing clone ${kbDir}`);
-  } else if (source && sourceStat && !(sourceStat.isDirectory && isEmptyDir(resolve(source)))) {
-    throw new Error(`${resolve(source)} exists but is neither a git repo nor an empty folder`);
+  } else if (source && sourceStat && !(sourceStat.isDirectory && isEmptyDir(resolvePath(source)))) {
+    throw new Error(`${resolvePath(source)} exists but is neither a git repo nor an empty folder`);
   } else {
-    kbDir = resolve(source ?? values.dir ?? defaultDir());
+    kbDir = resolvePath(source ?? values.dir ?? defaultDir());
     if (exists(kbDir) && !isEmptyDir(kbDir)) {
       throw new Error(`${kbDir} already exists and is not empty; pass an empty or new folder`);
     }

@@ -33,6 +33,11 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
   },
   get: { summary: "print entries verbatim by id", load: () => import("./get.ts") },
   index: { summary: "bring the index up to date and report", load: () => import("./index_cmd.ts") },
+  context: {
+    summary: "what the prompt hook would add for a prompt",
+    load: () => import("./context.ts"),
+  },
+  stats: { summary: "summarise the prompt hook's debug log", load: () => import("./stats.ts") },
   doctor: {
     summary: "check config, git, remote, index and entries",
     load: () => import("./doctor.ts"),

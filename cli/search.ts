@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../core/path.ts";
 import { splitFrontmatter } from "../core/frontmatter.ts";
 import type { IndexReader } from "../core/index.ts";
 import { neighbours } from "../core/links.ts";

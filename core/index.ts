@@ -180,13 +180,13 @@ export class IndexReader {
   /** Flat [ordinal, title tf, keyword tf, body tf, …] postings of a term. */
   postings(term: string): number[] {
     const shard = shardOf(term, this.manifest.shardCount);
-    return this.file<Record<string, number[]>>(`post/${shard}.json`, {})[term] ?? [];
+    return own(this.file<Record<string, number[]>>(`post/${shard}.json`, {}), term) ?? [];
   }
 
   /** Flat [ordinal, field mask, …] postings of a term in titles, tags and aliases. */
   keywordPostings(term: string): number[] {
     const shard = shardOf(term, this.manifest.shardCount);
-    return this.file<Record<string, number[]>>(`kw/${shard}.json`, {})[term] ?? [];
+    return own(this.file<Record<string, number[]>>(`kw/${shard}.json`, {}), term) ?? [];
   }
 
   /** The record of the entry at `ord`, or undefined for a removed one. */
@@ -224,6 +224,17 @@ export class IndexReader {
     );
     return chunk[ord % CHUNK_SIZE] ?? undefined;
   }
+}
+
+/** The postings of `term` in a shard, ignoring inherited names such as `constructor`. */
+function own(shard: Record<string, number[]>, term: string): number[] | undefined {
+  return Object.hasOwn(shard, term) ? shard[term] : undefined;
+}
+
+/** The postings list of `term` in a shard, created empty when missing. */
+function ownList(shard: Record<string, number[]>, term: string): number[] {
+  if (!Object.hasOwn(shard, term)) shard[term] = [];
+  return shard[term];
 }
 
 function withoutOrd(flat: number[], ord: number, stride: number): number[] {
@@ -285,8 +296,9 @@ export class IndexEditor extends IndexReader {
       const shard = shardOf(term, this.manifest.shardCount);
       for (const [dir, stride] of [["post", 4], ["kw", 2]] as const) {
         const postings = this.#touch<Record<string, number[]>>(`${dir}/${shard}.json`, {});
-        if (!postings[term]) continue;
-        const kept = withoutOrd(postings[term], ord, stride);
+        const current = own(postings, term);
+        if (!current) continue;
+        const kept = withoutOrd(current, ord, stride);
         if (kept.length) postings[term] = kept;
         else delete postings[term];
       }
@@ -320,11 +332,11 @@ export class IndexEditor extends IndexReader {
     for (const [term, counts] of Object.entries(terms)) {
       const shard = shardOf(term, manifest.shardCount);
       const postings = this.#touch<Record<string, number[]>>(`post/${shard}.json`, {});
-      (postings[term] ??= []).push(ord, counts[0], counts[1], counts[2]);
+      ownList(postings, term).push(ord, counts[0], counts[1], counts[2]);
       const mask = (counts[0] ? FIELD_TITLE : 0) | (counts[1] ? FIELD_KEYWORD : 0);
       if (mask) {
         const keywords = this.#touch<Record<string, number[]>>(`kw/${shard}.json`, {});
-        (keywords[term] ??= []).push(ord, mask);
+        ownList(keywords, term).push(ord, mask);
       }
     }
     const chunk = Math.floor(ord / CHUNK_SIZE);

@@ -14,15 +14,23 @@ export function makeSnippet(body: string, terms: readonly string[], width = 160)
   let best = "";
   let bestScore = -1;
   for (const raw of body.split("\n")) {
-    const line = raw.replace(/^\s*(?:[-*+>]|#{1,6}|\d+\.)\s+/, "").replace(/[`*_]/g, "").trim();
-    if (!line || line.startsWith("```")) continue;
+    if (raw.trim().startsWith("```")) continue;
+    const line = raw.replace(/^\s*(?:[-*+>]|#{1,6}|\d+\.)\s+/, "").replace(/[`*]/g, "")
+      .replace(/(^|[^\p{L}\p{N}])_([^_]+)_(?![\p{L}\p{N}])/gu, "$1$2").trim();
+    if (!line) continue;
     const score = new Set(tokenize(line).filter((term) => wanted.has(term))).size;
     if (score > bestScore) [best, bestScore] = [line, score];
   }
-  if (best.length <= width) return best;
-  const firstMatch = best.toLowerCase().split(/[^\p{L}\p{N}]+/u)
+  return best.length <= width ? best : cutAround(best, wanted, width);
+}
+
+/** `width` characters of `line` (ellipses included) around the first word that matches. */
+function cutAround(line: string, wanted: ReadonlySet<string>, width: number): string {
+  const lower = line.toLowerCase();
+  const match = lower.split(/[^\p{L}\p{N}]+/u)
     .find((word) => word && tokenize(word).some((term) => wanted.has(term)));
-  const at = firstMatch ? Math.max(0, best.toLowerCase().indexOf(firstMatch) - width / 4) : 0;
-  const start = Math.min(at, best.length - width);
-  return `${start > 0 ? "…" : ""}${best.slice(start, start + width - 1).trim()}…`;
+  const start = match ? Math.max(0, lower.indexOf(match) - Math.floor(width / 4)) : 0;
+  if (start === 0) return `${line.slice(0, width - 1)}…`;
+  if (start + width - 1 >= line.length) return `…${line.slice(line.length - (width - 1))}`;
+  return `…${line.slice(start, start + width - 2)}…`;
 }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { resolve } from "node:path";
+import { resolvePath } from "./paths.ts";
 import { readJsonFile, writeFileAtomic } from "./fs.ts";
 import { pluginConfigFile, xdgConfigFile } from "./paths.ts";
 
@@ -46,9 +46,9 @@ export function configCandidates(): ConfigCandidate[] {
 
 /** Resolve the knowledge base folder; throws {@link NotConfiguredError} when nothing names one. */
 export function resolveKb(flag?: string): KbLocation {
-  if (flag) return { kbDir: resolve(flag), source: "--kb" };
+  if (flag) return { kbDir: resolvePath(flag), source: "--kb" };
   const fromEnv = Deno.env.get("KB_DIR");
-  if (fromEnv) return { kbDir: resolve(fromEnv), source: "KB_DIR" };
+  if (fromEnv) return { kbDir: resolvePath(fromEnv), source: "KB_DIR" };
   const found = configCandidates().find((candidate) => candidate.kbDir);
   if (found?.kbDir) return { kbDir: found.kbDir, source: found.file };
   throw new NotConfiguredError();
@@ -65,6 +65,6 @@ export function writeConfig(kbDir: string): string {
   }
   const existing = readJsonFile(file);
   const data = typeof existing === "object" && existing !== null ? existing : {};
-  writeFileAtomic(file, JSON.stringify({ ...data, kbDir: resolve(kbDir) }, null, 2) + "\n");
+  writeFileAtomic(file, JSON.stringify({ ...data, kbDir: resolvePath(kbDir) }, null, 2) + "\n");
   return file;
 }

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../core/path.ts";
 import { cacheRoot } from "./paths.ts";
 
 /** The editor command: `$VISUAL`, else `$EDITOR`, else `vi`. */

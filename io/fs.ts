@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { dirname, join } from "node:path";
+import { dirname, join } from "../core/path.ts";
 
 let sequence = 0;
 

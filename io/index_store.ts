@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../core/path.ts";
 import {
   type AnalyzedEntry,
   type FreshnessStamp,

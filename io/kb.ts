@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../core/path.ts";
 
 /** The folder of entry files inside a knowledge base. */
 export const ENTRIES_DIR = "entries";

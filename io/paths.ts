@@ -4,8 +4,13 @@
  *
  * @module
  */
-import { join, resolve } from "node:path";
+import { join, resolveFrom } from "../core/path.ts";
 import { contentHash } from "../core/hash.ts";
+
+/** `path` made absolute against the current directory. */
+export function resolvePath(path: string): string {
+  return resolveFrom(Deno.cwd(), path);
+}
 
 /** The OS temp dir: `TMPDIR`, `TEMP` or `TMP` when set, else `/tmp`. */
 export function tempDir(): string {
@@ -19,7 +24,7 @@ export function cacheRoot(): string {
 
 /** The cache folder of one knowledge base, named after its folder and a hash of its path. */
 export function kbCacheDir(kbDir: string): string {
-  const absolute = resolve(kbDir);
+  const absolute = resolvePath(kbDir);
   const name = absolute.split(/[\\/]/).filter(Boolean).pop() ?? "kb";
   const safe = name.replace(/[^A-Za-z0-9_.-]/g, "_").slice(0, 40);
   return join(cacheRoot(), `${safe}-${contentHash(absolute).slice(0, 10)}`);

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../core/path.ts";
 import {
   checkAgainstKb,
   type Entry,

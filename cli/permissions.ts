@@ -1,0 +1,64 @@
+/**
+ * The Deno permissions each entry point needs, written once. `deno.json` tasks and the plugin
+ * launcher spell out the same flags; a test keeps them in step.
+ *
+ * @module
+ */
+
+/** Environment variables git-kb reads. */
+export const ENV_VARS = [
+  "KB_DIR",
+  "CLAUDE_PLUGIN_DATA",
+  "XDG_CONFIG_HOME",
+  "XDG_DATA_HOME",
+  "HOME",
+  "USERPROFILE",
+  "TMPDIR",
+  "TEMP",
+  "TMP",
+  "NO_COLOR",
+  "VISUAL",
+  "EDITOR",
+  "KB_HOOK_DEBUG",
+  "KB_HOOK_THRESHOLD",
+  "KB_HOOK_MAX_ENTRIES",
+  "KB_CLI",
+  "CLAUDE_PLUGIN_ROOT",
+] as const;
+
+/** Where the cache may be written: the temp dir's git-kb folder (TMPDIR, else /tmp). */
+export const CACHE_WRITE = "/tmp/git-kb,$TMPDIR/git-kb";
+
+/** Permission profiles by what an entry point does. */
+export const PROFILES = {
+  /** Reads the knowledge base, writes only the cache: search, get, index, context, stats. */
+  read: ["--allow-read", `--allow-write=${CACHE_WRITE}`, `--allow-env=${ENV_VARS.join(",")}`],
+  /** Also asks git about the repo and its remote: doctor. */
+  check: [
+    "--allow-read",
+    `--allow-write=${CACHE_WRITE}`,
+    `--allow-env=${ENV_VARS.join(",")}`,
+    "--allow-run=git",
+  ],
+  /** Writes entries (whose folder is known only at run time), commits and pushes: init, add, edit. */
+  save: ["--allow-read", "--allow-write", `--allow-env=${ENV_VARS.join(",")}`, "--allow-run=git"],
+} as const;
+
+/** The profile each command runs with. */
+export const COMMAND_PROFILES: Record<string, keyof typeof PROFILES> = {
+  init: "save",
+  add: "save",
+  edit: "save",
+  search: "read",
+  get: "read",
+  index: "read",
+  context: "read",
+  stats: "read",
+  doctor: "check",
+};
+
+/** The `deno run` flags for a command, with `$TMPDIR` filled in from `tmpdir`. */
+export function flagsFor(command: string, tmpdir: string): string[] {
+  const profile = PROFILES[COMMAND_PROFILES[command] ?? "save"];
+  return ["--no-prompt", ...profile.map((flag) => flag.replace("$TMPDIR", tmpdir))];
+}

@@ -1,0 +1,509 @@
+import { deepStrictEqual, equal, ok, throws } from "node:assert";
+import {
+  checkAgainstKb,
+  type Entry,
+  EntryParseError,
+  formatProblems,
+  parseEntryText,
+  type Problem,
+  serializeEntry,
+  splitFrontmatter,
+  toEntry,
+} from "./entry.ts";
+import { LIMITS } from "./schema.ts";
+
+/** A full, valid set of frontmatter fields, as the YAML parser would return them. */
+function validFields(): Record<string, unknown> {
+  return {
+    id: "kb-7q2mx",
+    title: "Rotate a leaked npm or Cloudflare token",
+    type: "howto",
+    tags: ["security", "credentials"],
+    aliases: ["cf"],
+    applies_to: ["coding"],
+    kernel: false,
+    status: "active",
+    created: "2026-06-29",
+    updated: "2026-07-02",
+    links: [{ rel: "related", to: "kb-9z8y7" }],
+  };
+}
+
+function fieldsOf(problems: Problem[]): string[] {
+  return problems.map((problem) => problem.field);
+}
+
+/** toEntry on `fields`, asserting it fails and that some problem names `field`. */
+function assertProblem(fields: Record<string, unknown>, field: string, body = "Body\n"): Problem[] {
+  const { entry, problems } = toEntry({ fields, body });
+  equal(entry, undefined, `expected no entry when ${field} is wrong`);
+  ok(
+    problems.some((problem) => problem.field === field),
+    `expected a problem on "${field}", got ${JSON.stringify(problems)}`,
+  );
+  for (const problem of problems) ok(problem.message.length > 0, "every problem has a message");
+  return problems;
+}
+
+function fullEntry(): Entry {
+  return {
+    id: "kb-7q2mx",
+    title: "Rotate a leaked 'npm' token: now #1",
+    type: "howto",
+    tags: ["security", "ci/cd", "node.js", "c++", "true", "a, b"],
+    aliases: ["cf", "token leak"],
+    appliesTo: ["coding", "reviewing"],
+    kernel: true,
+    status: "superseded",
+    created: "2026-06-29",
+    updated: "2026-07-02",
+    source: "https://example.org/guide?x=1#part",
+    links: [
+      { rel: "supersedes", to: "kb-1a2b3" },
+      { rel: "refines", to: "kb-00000" },
+      { rel: "depends-on", to: "kb-zzzzz" },
+      { rel: "contradicts", to: "kb-abcde" },
+      { rel: "related", to: "kb-9z8y7" },
+    ],
+    extra: {
+      reviewer: "ana",
+      priority: 3,
+      flags: ["x", "y"],
+      nested: { when: "2026-01-01", done: false },
+    },
+    body: "First line  \n\n\n  indented line\t\n---\nnot frontmatter\n\n",
+  };
+}
+
+// --- splitFrontmatter -------------------------------------------------------------------------
+
+Deno.test("splitFrontmatter separates the frontmatter from the body", () => {
+  const { frontmatter, body } = splitFrontmatter("---\nid: kb-00000\n---\nHello\n", "a.md");
+  equal(frontmatter, "id: kb-00000\n");
+  equal(body, "Hello\n");
+});
+
+Deno.test("splitFrontmatter rejects text without an opening --- and names the file", () => {
+  throws(
+    () => splitFrontmatter("id: kb-00000\n---\nbody\n", "entries/no-open.md"),
+    (error: unknown) =>
+      error instanceof EntryParseError && error.message.includes("entries/no-open.md") &&
+      /opening/.test(error.message),
+  );
+  // An opening marker that is not on the first line does not count either.
+  throws(() => splitFrontmatter("\n---\nid: x\n---\n", "lead.md"), EntryParseError);
+});
+
+Deno.test("splitFrontmatter rejects a frontmatter without a closing ---", () => {
+  throws(
+    () => splitFrontmatter("---\nid: kb-00000\ntitle: t\n", "entries/no-close.md"),
+    (error: unknown) =>
+      error instanceof EntryParseError && error.message.includes("entries/no-close.md") &&
+      /closing/.test(error.message),
+  );
+  // "----" is not a closing marker.
+  throws(() => splitFrontmatter("---\nid: x\n----\nbody\n", "dashes.md"), EntryParseError);
+});
+
+Deno.test("splitFrontmatter handles CRLF line endings", () => {
+  const text = "---\r\nid: kb-00000\r\ntitle: T\r\n---\r\nLine one\r\nLine two\r\n";
+  const { frontmatter, body } = splitFrontmatter(text, "crlf.md");
+  equal(frontmatter, "id: kb-00000\r\ntitle: T\r\n");
+  equal(body, "Line one\r\nLine two\r\n");
+  const raw = parseEntryText(text, "crlf.md");
+  equal(raw.fields.id, "kb-00000");
+  equal(raw.fields.title, "T");
+});
+
+Deno.test("splitFrontmatter keeps the body byte for byte", () => {
+  const body = "  leading spaces\ntrailing spaces   \n\n\n\t tabbed\n---\nafter a rule\n\n\n";
+  const result = splitFrontmatter(`---\nid: kb-00000\n---\n${body}`, "a.md");
+  equal(result.body, body);
+  // A closing marker at the very end of the file leaves an empty body.
+  equal(splitFrontmatter("---\nid: kb-00000\n---", "a.md").body, "");
+  // Trailing blanks after the closing marker are allowed.
+  equal(splitFrontmatter("---\nid: kb-00000\n--- \t\nx", "a.md").body, "x");
+});
+
+Deno.test("splitFrontmatter accepts an empty frontmatter", () => {
+  const { frontmatter, body } = splitFrontmatter("---\n---\nbody", "a.md");
+  equal(frontmatter, "");
+  equal(body, "body");
+});
+
+// --- parseEntryText ---------------------------------------------------------------------------
+
+Deno.test("parseEntryText turns bad YAML into an EntryParseError naming the file", () => {
+  throws(
+    () => parseEntryText("---\ntitle: [unclosed\nid: : :\n---\nbody\n", "entries/kb-bad00-x.md"),
+    (error: unknown) =>
+      error instanceof EntryParseError && error instanceof SyntaxError &&
+      error.name === "EntryParseError" && error.message.includes("entries/kb-bad00-x.md") &&
+      /YAML/.test(error.message),
+  );
+});
+
+Deno.test("parseEntryText rejects a frontmatter that is not a mapping", () => {
+  for (const frontmatter of ["- a\n- b\n", "just a string\n", "42\n"]) {
+    throws(
+      () => parseEntryText(`---\n${frontmatter}---\nbody\n`, "list.md"),
+      (error: unknown) =>
+        error instanceof EntryParseError && error.message.includes("list.md") &&
+        /mapping/.test(error.message),
+      `frontmatter ${JSON.stringify(frontmatter)}`,
+    );
+  }
+});
+
+Deno.test("parseEntryText reads an empty frontmatter as no fields", () => {
+  const raw = parseEntryText("---\n---\nbody\n", "empty.md");
+  deepStrictEqual(raw, { fields: {}, body: "body\n" });
+});
+
+Deno.test("parseEntryText keeps dates as strings (CORE_SCHEMA, no timestamps)", () => {
+  const raw = parseEntryText(
+    "---\ncreated: 2026-06-29\nupdated: 2026-07-02\nwhen: 2026-01-01T10:00:00Z\n---\n",
+    "d.md",
+  );
+  equal(typeof raw.fields.created, "string");
+  equal(raw.fields.created, "2026-06-29");
+  equal(raw.fields.updated, "2026-07-02");
+  equal(raw.fields.when, "2026-01-01T10:00:00Z");
+  ok(!(raw.fields.created instanceof Date));
+});
+
+Deno.test("parseEntryText reads the example entry of the contract", () => {
+  const text = [
+    "---",
+    "id: kb-7q2mx",
+    "title: Rotate a leaked npm or Cloudflare token",
+    "type: howto",
+    "tags: [security, credentials, npm, cloudflare]",
+    "aliases: [cf, token leak]",
+    "applies_to: [coding]",
+    "kernel: false",
+    "status: active",
+    "created: 2026-06-29",
+    "updated: 2026-07-02",
+    "source: https://example.org/guide",
+    "links:",
+    "  - { rel: supersedes, to: kb-1a2b3 }",
+    "  - { rel: related, to: kb-9z8y7 }",
+    "---",
+    "Body in markdown. May mention other entries as [[kb-1a2b3]].",
+    "",
+  ].join("\n");
+  const { entry, problems } = toEntry(parseEntryText(text, "entries/kb-7q2mx-rotate.md"));
+  deepStrictEqual(problems, []);
+  deepStrictEqual(entry, {
+    id: "kb-7q2mx",
+    title: "Rotate a leaked npm or Cloudflare token",
+    type: "howto",
+    tags: ["security", "credentials", "npm", "cloudflare"],
+    aliases: ["cf", "token leak"],
+    appliesTo: ["coding"],
+    kernel: false,
+    status: "active",
+    created: "2026-06-29",
+    updated: "2026-07-02",
+    source: "https://example.org/guide",
+    links: [{ rel: "supersedes", to: "kb-1a2b3" }, { rel: "related", to: "kb-9z8y7" }],
+    extra: {},
+    body: "Body in markdown. May mention other entries as [[kb-1a2b3]].\n",
+  });
+});
+
+// --- toEntry ----------------------------------------------------------------------------------
+
+Deno.test("toEntry accepts valid fields and fills defaults", () => {
+  const fields = validFields();
+  delete fields.status;
+  delete fields.kernel;
+  delete fields.aliases;
+  delete fields.applies_to;
+  delete fields.links;
+  const { entry, problems } = toEntry({ fields, body: "b" });
+  deepStrictEqual(problems, []);
+  ok(entry);
+  equal(entry.status, "active");
+  equal(entry.kernel, false);
+  deepStrictEqual(entry.aliases, []);
+  deepStrictEqual(entry.appliesTo, []);
+  deepStrictEqual(entry.links, []);
+  equal(entry.source, undefined);
+  ok(!("source" in entry), "no source key when there is no source");
+});
+
+Deno.test("toEntry reads a single string tag as a list and drops duplicates", () => {
+  const fields = { ...validFields(), tags: "security" };
+  deepStrictEqual(toEntry({ fields, body: "" }).entry?.tags, ["security"]);
+  const dup = { ...validFields(), tags: ["a", " a ", "b", "a"] };
+  deepStrictEqual(toEntry({ fields: dup, body: "" }).entry?.tags, ["a", "b"]);
+});
+
+Deno.test("every field of the contract round-trips through serialize, parse and toEntry", () => {
+  const entry = fullEntry();
+  const text = serializeEntry(entry);
+  const again = toEntry(parseEntryText(text, "round.md"));
+  deepStrictEqual(again.problems, []);
+  deepStrictEqual(again.entry, entry);
+  // And serializing the result gives the same text.
+  equal(serializeEntry(again.entry!), text);
+});
+
+Deno.test("a minimal entry round-trips too", () => {
+  const entry: Entry = {
+    id: "kb-00000",
+    title: "true",
+    type: "note",
+    tags: [],
+    aliases: [],
+    appliesTo: [],
+    kernel: false,
+    status: "active",
+    created: "2026-01-01",
+    updated: "2026-01-01",
+    links: [],
+    extra: {},
+    body: "",
+  };
+  const again = toEntry(parseEntryText(serializeEntry(entry), "min.md"));
+  deepStrictEqual(again.problems, []);
+  deepStrictEqual(again.entry, entry);
+});
+
+Deno.test("titles that YAML would read as other types are quoted on write", () => {
+  for (const title of ["123", "null", "false", "1.5", "- dash", "key: value", "[x]", "# hash"]) {
+    const entry = { ...fullEntry(), title };
+    const again = toEntry(parseEntryText(serializeEntry(entry), "t.md"));
+    deepStrictEqual(again.problems, [], `title ${JSON.stringify(title)}`);
+    equal(again.entry?.title, title);
+  }
+});
+
+Deno.test("serializeEntry writes dates plainly and they parse back as strings", () => {
+  const text = serializeEntry(fullEntry());
+  ok(text.includes("\ncreated: 2026-06-29\n"), text);
+  ok(text.includes("\nupdated: 2026-07-02\n"), text);
+  ok(text.startsWith("---\nid: kb-7q2mx\n"), text);
+  ok(text.endsWith(`---\n${fullEntry().body}`), "body is written last, unchanged");
+  const raw = parseEntryText(text, "x.md");
+  equal(raw.fields.created, "2026-06-29");
+});
+
+Deno.test("unknown fields are kept in extra, not fed to contract fields, and written back", () => {
+  const text = "---\nid: kb-00000\ntitle: T\ntype: note\ncreated: 2026-01-01\n" +
+    "updated: 2026-01-02\nreviewer: ana\nmeta:\n  score: 4\n  seen: [a, b]\n---\nbody\n";
+  const { entry, problems } = toEntry(parseEntryText(text, "x.md"));
+  deepStrictEqual(problems, []);
+  ok(entry);
+  deepStrictEqual(entry.extra, { reviewer: "ana", meta: { score: 4, seen: ["a", "b"] } });
+  const written = serializeEntry(entry);
+  ok(written.includes("reviewer: ana"), written);
+  deepStrictEqual(parseEntryText(written, "x.md").fields.meta, { score: 4, seen: ["a", "b"] });
+  // Known fields never end up in extra.
+  for (const key of ["id", "title", "type", "created", "updated"]) ok(!(key in entry.extra));
+});
+
+Deno.test("a missing required field is reported on that field", () => {
+  for (const field of ["id", "title", "type", "created", "updated"]) {
+    const fields = validFields();
+    delete fields[field];
+    const problems = assertProblem(fields, field);
+    ok(
+      problems.find((problem) => problem.field === field)!.message.includes("required"),
+      `missing ${field} says required`,
+    );
+  }
+});
+
+Deno.test("empty or non-string id and title are rejected", () => {
+  assertProblem({ ...validFields(), id: "" }, "id");
+  assertProblem({ ...validFields(), id: 12345 }, "id");
+  assertProblem({ ...validFields(), title: "   " }, "title");
+  assertProblem({ ...validFields(), title: ["a"] }, "title");
+});
+
+Deno.test("a malformed id is reported on id", () => {
+  for (
+    const id of ["kb-ABCDE", "kb-1234", "kb-123456", "kb-../x", "kb-a/b12", "KB-12345", "xx-12345"]
+  ) {
+    const problems = assertProblem({ ...validFields(), id }, "id");
+    ok(problems.some((problem) => problem.message.includes(id)), `message quotes ${id}`);
+  }
+});
+
+Deno.test("a title over the limit or spanning lines is rejected", () => {
+  assertProblem({ ...validFields(), title: "x".repeat(LIMITS.maxTitleChars + 1) }, "title");
+  assertProblem({ ...validFields(), title: "two\nlines" }, "title");
+  const { problems } = toEntry({
+    fields: { ...validFields(), title: "x".repeat(LIMITS.maxTitleChars) },
+    body: "",
+  });
+  deepStrictEqual(problems, []);
+});
+
+Deno.test("an unknown type is reported on type", () => {
+  const problems = assertProblem({ ...validFields(), type: "recipe" }, "type");
+  ok(problems[0].message.includes("recipe"));
+  ok(problems[0].message.includes("howto"), "lists the allowed types");
+});
+
+Deno.test("an unknown link relation is reported on the link", () => {
+  const problems = assertProblem(
+    {
+      ...validFields(),
+      links: [{ rel: "related", to: "kb-11111" }, { rel: "blocks", to: "kb-22222" }],
+    },
+    "links[1].rel",
+  );
+  ok(problems.some((problem) => problem.message.includes("blocks")));
+});
+
+Deno.test("a link to something that is not an id, or not a mapping, is reported", () => {
+  assertProblem({ ...validFields(), links: [{ rel: "related", to: "nowhere" }] }, "links[0].to");
+  assertProblem({ ...validFields(), links: ["kb-11111"] }, "links[0]");
+  assertProblem({ ...validFields(), links: "kb-11111" }, "links");
+});
+
+Deno.test("duplicate links are kept once", () => {
+  const links = [{ rel: "related", to: "kb-11111" }, { rel: "related", to: "kb-11111" }, {
+    rel: "refines",
+    to: "kb-11111",
+  }];
+  const { entry } = toEntry({ fields: { ...validFields(), links }, body: "" });
+  deepStrictEqual(entry?.links, [{ rel: "related", to: "kb-11111" }, {
+    rel: "refines",
+    to: "kb-11111",
+  }]);
+});
+
+Deno.test("an unknown applies_to activity is reported on applies_to", () => {
+  const problems = assertProblem(
+    { ...validFields(), applies_to: ["coding", "dancing"] },
+    "applies_to",
+  );
+  ok(problems.some((problem) => problem.message.includes("dancing")));
+});
+
+Deno.test("an unknown status is reported on status", () => {
+  assertProblem({ ...validFields(), status: "deleted" }, "status");
+});
+
+Deno.test("kernel must be a boolean", () => {
+  for (const kernel of ["true", "yes", 1, "false"]) {
+    assertProblem({ ...validFields(), kernel }, "kernel");
+  }
+  equal(toEntry({ fields: { ...validFields(), kernel: true }, body: "" }).entry?.kernel, true);
+});
+
+Deno.test("dates must be YYYY-MM-DD strings", () => {
+  assertProblem({ ...validFields(), created: "29/06/2026" }, "created");
+  assertProblem({ ...validFields(), updated: 20260702 }, "updated");
+  assertProblem({ ...validFields(), created: new Date("2026-06-29") }, "created");
+});
+
+Deno.test("updated before created is reported on updated", () => {
+  const problems = assertProblem(
+    { ...validFields(), created: "2026-07-02", updated: "2026-06-29" },
+    "updated",
+  );
+  ok(problems.some((problem) => problem.message.includes("2026-07-02")));
+  // The same day is fine.
+  const same = toEntry({
+    fields: { ...validFields(), created: "2026-07-02", updated: "2026-07-02" },
+    body: "",
+  });
+  deepStrictEqual(same.problems, []);
+});
+
+Deno.test("a body over LIMITS.maxBodyBytes is reported on body, counting UTF-8 bytes", () => {
+  const atLimit = "x".repeat(LIMITS.maxBodyBytes);
+  deepStrictEqual(toEntry({ fields: validFields(), body: atLimit }).problems, []);
+  assertProblem(validFields(), "body", atLimit + "x");
+  // Multi-byte characters: under the limit in UTF-16 units, over it in bytes.
+  const wide = "é".repeat(LIMITS.maxBodyBytes / 2 + 1);
+  ok(wide.length < LIMITS.maxBodyBytes);
+  assertProblem(validFields(), "body", wide);
+});
+
+Deno.test("non-string tags and aliases are reported on their field", () => {
+  assertProblem({ ...validFields(), tags: [1, 2] }, "tags");
+  assertProblem({ ...validFields(), tags: ["ok", { a: 1 }] }, "tags");
+  assertProblem({ ...validFields(), tags: ["ok", ""] }, "tags");
+  assertProblem({ ...validFields(), tags: { a: 1 } }, "tags");
+  assertProblem({ ...validFields(), aliases: [true] }, "aliases");
+});
+
+Deno.test("too many tags, or a tag too long, is reported on tags", () => {
+  const many = Array.from({ length: LIMITS.maxListItems + 1 }, (_, index) => `t${index}`);
+  assertProblem({ ...validFields(), tags: many }, "tags");
+  assertProblem({ ...validFields(), tags: ["x".repeat(LIMITS.maxKeywordChars + 1)] }, "tags");
+});
+
+Deno.test("a source that is not a string is reported on source", () => {
+  assertProblem({ ...validFields(), source: 42 }, "source");
+});
+
+Deno.test("several problems are reported at once", () => {
+  const fields = {
+    id: "kb-BAD",
+    type: "recipe",
+    status: "gone",
+    kernel: "yes",
+    created: "2026-07-02",
+    updated: "2026-06-01",
+    tags: [1],
+  };
+  const { entry, problems } = toEntry({ fields, body: "" });
+  equal(entry, undefined);
+  const named = new Set(fieldsOf(problems));
+  for (const field of ["id", "title", "type", "status", "kernel", "updated", "tags"]) {
+    ok(named.has(field), `expected a problem on ${field}, got ${[...named]}`);
+  }
+  const text = formatProblems(problems);
+  equal(text.split("\n").length, problems.length);
+  ok(text.includes("  id: "));
+});
+
+// --- checkAgainstKb ---------------------------------------------------------------------------
+
+function validEntry(links: Entry["links"] = []): Entry {
+  const { entry } = toEntry({ fields: { ...validFields(), links }, body: "b" });
+  ok(entry);
+  return entry;
+}
+
+Deno.test("checkAgainstKb reports an id already used at another path", () => {
+  const ids = new Map([["kb-7q2mx", "entries/kb-7q2mx-other.md"]]);
+  const problems = checkAgainstKb(validEntry(), { ids, path: "entries/kb-7q2mx-new.md" });
+  deepStrictEqual(fieldsOf(problems), ["id"]);
+  ok(problems[0].message.includes("entries/kb-7q2mx-other.md"));
+  // Without a path of its own, any owner is somebody else.
+  deepStrictEqual(fieldsOf(checkAgainstKb(validEntry(), { ids })), ["id"]);
+});
+
+Deno.test("checkAgainstKb accepts the same id at its own path", () => {
+  const ids = new Map([["kb-7q2mx", "entries/kb-7q2mx-rotate.md"]]);
+  deepStrictEqual(checkAgainstKb(validEntry(), { ids, path: "entries/kb-7q2mx-rotate.md" }), []);
+  deepStrictEqual(checkAgainstKb(validEntry(), { ids: new Map() }), []);
+});
+
+Deno.test("checkAgainstKb reports a dangling link with its index", () => {
+  const entry = validEntry([{ rel: "related", to: "kb-11111" }, {
+    rel: "refines",
+    to: "kb-22222",
+  }]);
+  const ids = new Map([["kb-11111", "entries/kb-11111-a.md"]]);
+  const problems = checkAgainstKb(entry, { ids });
+  deepStrictEqual(fieldsOf(problems), ["links[1].to"]);
+  ok(problems[0].message.includes("kb-22222"));
+});
+
+Deno.test("checkAgainstKb reports a link to the entry itself", () => {
+  const entry = validEntry([{ rel: "related", to: "kb-7q2mx" }]);
+  const ids = new Map([["kb-7q2mx", "entries/kb-7q2mx-rotate.md"]]);
+  const problems = checkAgainstKb(entry, { ids, path: "entries/kb-7q2mx-rotate.md" });
+  deepStrictEqual(fieldsOf(problems), ["links[0].to"]);
+  ok(/itself/.test(problems[0].message));
+});

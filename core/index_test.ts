@@ -1,0 +1,495 @@
+import { deepStrictEqual, equal, ok } from "node:assert";
+import type { Entry } from "./entry.ts";
+import {
+  analyzeEntry,
+  CHUNK_SIZE,
+  FIELD_KEYWORD,
+  FIELD_TITLE,
+  type FreshnessStamp,
+  INDEX_VERSION,
+  IndexEditor,
+  IndexReader,
+  type Manifest,
+  shardCountFor,
+  shardOf,
+} from "./index.ts";
+
+const STAMP: FreshnessStamp = { entriesMtime: 1, head: "abc", gitIndexMtime: 2 };
+
+/** An in-memory cache folder: values go through JSON both ways, as they would on disk. */
+class MemoryStore {
+  files = new Map<string, unknown>();
+  /** Names the loader was asked for, in order. */
+  loaded: string[] = [];
+
+  load = (name: string): unknown => {
+    this.loaded.push(name);
+    const value = this.files.get(name);
+    return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+  };
+
+  write(changed: Map<string, unknown>): void {
+    for (const [name, value] of changed) this.files.set(name, JSON.parse(JSON.stringify(value)));
+  }
+
+  manifest(): Manifest {
+    return this.load("manifest.json") as Manifest;
+  }
+
+  reader(): IndexReader {
+    return new IndexReader(this.manifest(), this.load);
+  }
+
+  editor(): IndexEditor {
+    return new IndexEditor(this.manifest(), this.load);
+  }
+
+  commit(editor: IndexEditor): Map<string, unknown> {
+    const changed = editor.changedFiles("2026-07-01T00:00:00Z", STAMP);
+    this.write(changed);
+    return changed;
+  }
+}
+
+function makeEntry(overrides: Partial<Entry> = {}): Entry {
+  return {
+    id: "kb-00001",
+    title: "Untitled",
+    type: "note",
+    tags: [],
+    aliases: [],
+    appliesTo: [],
+    kernel: false,
+    status: "active",
+    created: "2026-01-01",
+    updated: "2026-01-02",
+    links: [],
+    extra: {},
+    body: "",
+    ...overrides,
+  };
+}
+
+function pathOf(entry: Entry): string {
+  return `entries/${entry.id}-x.md`;
+}
+
+function addEntry(editor: IndexEditor, entry: Entry, kernelBody?: string): void {
+  editor.add(analyzeEntry(entry, pathOf(entry), `hash-${entry.id}`), 100, 1000, kernelBody);
+}
+
+/** Ordinals in flat postings of the given stride. */
+function ords(flat: number[], stride: number): number[] {
+  return flat.filter((_, index) => index % stride === 0);
+}
+
+/** A store holding a full build of `entries`, written as the I/O layer would. */
+function build(entries: Entry[], shardCount = 4, kernel = false): MemoryStore {
+  const store = new MemoryStore();
+  const editor = IndexEditor.create("/kb", shardCount, store.load);
+  for (const entry of entries) addEntry(editor, entry, kernel ? entry.body : undefined);
+  store.commit(editor);
+  return store;
+}
+
+const ROTATE = makeEntry({
+  id: "kb-7q2mx",
+  title: "Rotate leaked tokens",
+  tags: ["security", "ci/cd"],
+  aliases: ["token leak"],
+  body: "Rotate the token. Rotating tokens often.",
+  links: [{ rel: "related", to: "kb-9z8y7" }],
+});
+
+// --- analyzeEntry -----------------------------------------------------------------------------
+
+Deno.test("analyzeEntry counts terms per field: title, keywords, body", () => {
+  const { info, terms } = analyzeEntry(ROTATE, "entries/kb-7q2mx-rotate.md", "h1");
+  // title: rotat leak token; keywords: secur | ci cd | token leak; body: rotat token rotat token often
+  deepStrictEqual(terms.rotat, [1, 0, 2]);
+  deepStrictEqual(terms.token, [1, 1, 2]);
+  deepStrictEqual(terms.leak, [1, 1, 0]);
+  deepStrictEqual(terms.secur, [0, 1, 0]);
+  deepStrictEqual(terms.ci, [0, 1, 0]);
+  deepStrictEqual(terms.cd, [0, 1, 0]);
+  deepStrictEqual(terms.often, [0, 0, 1]);
+  deepStrictEqual(Object.keys(terms).sort(), [
+    "cd",
+    "ci",
+    "leak",
+    "often",
+    "rotat",
+    "secur",
+    "token",
+  ]);
+  deepStrictEqual(info.lengths, [3, 5, 5]);
+  equal(info.id, "kb-7q2mx");
+  equal(info.path, "entries/kb-7q2mx-rotate.md");
+  equal(info.hash, "h1");
+  equal(info.title, "Rotate leaked tokens");
+  deepStrictEqual(info.tags, ["security", "ci/cd"]);
+  deepStrictEqual(info.links, [{ rel: "related", to: "kb-9z8y7" }]);
+  // The stored terms survive a JSON round trip unchanged.
+  deepStrictEqual(JSON.parse(JSON.stringify(terms)), { ...terms });
+});
+
+Deno.test("analyzeEntry keeps stopwords and unknown fields out of the index", () => {
+  const entry = makeEntry({ title: "The and of", body: "", extra: { secret: "zebra" } });
+  const { info, terms } = analyzeEntry(entry, "p", "h");
+  deepStrictEqual(Object.keys(terms), []);
+  deepStrictEqual(info.lengths, [0, 0, 0]);
+});
+
+// --- add and read -----------------------------------------------------------------------------
+
+Deno.test("IndexEditor.add, written and reopened, is found by IndexReader", () => {
+  const store = build([ROTATE]);
+  const reader = store.reader();
+  equal(reader.manifest.version, INDEX_VERSION);
+  equal(reader.manifest.kbDir, "/kb");
+  equal(reader.manifest.docCount, 1);
+  equal(reader.manifest.nextOrd, 1);
+  deepStrictEqual(reader.manifest.totals, [3, 5, 5]);
+  deepStrictEqual(reader.manifest.stamp, STAMP);
+  equal(reader.manifest.builtAt, "2026-07-01T00:00:00Z");
+
+  deepStrictEqual(reader.postings("rotat"), [0, 1, 0, 2]);
+  deepStrictEqual(reader.postings("token"), [0, 1, 1, 2]);
+  deepStrictEqual(reader.postings("absent"), []);
+  deepStrictEqual(reader.keywordPostings("token"), [0, FIELD_TITLE | FIELD_KEYWORD]);
+  deepStrictEqual(reader.keywordPostings("rotat"), [0, FIELD_TITLE]);
+  deepStrictEqual(reader.keywordPostings("secur"), [0, FIELD_KEYWORD]);
+  deepStrictEqual(reader.keywordPostings("often"), [], "body-only terms have no keyword postings");
+
+  equal(reader.ordOf("kb-7q2mx"), 0);
+  equal(reader.ordOf("kb-zzzzz"), undefined);
+  equal(reader.doc(0)?.id, "kb-7q2mx");
+  equal(reader.docById("kb-7q2mx")?.title, "Rotate leaked tokens");
+  equal(reader.docById("kb-zzzzz"), undefined);
+  equal(reader.doc(5), undefined);
+  deepStrictEqual(reader.links(), [["kb-7q2mx", "related", "kb-9z8y7"]]);
+  deepStrictEqual(reader.files(), { [pathOf(ROTATE)]: [0, 100, 1000] });
+  deepStrictEqual(reader.terms(0)?.token, [1, 1, 2]);
+});
+
+Deno.test("IndexReader loads each file at most once", () => {
+  const store = build([ROTATE], 1);
+  const reader = store.reader();
+  store.loaded = [];
+  reader.postings("rotat");
+  reader.postings("token");
+  reader.doc(0);
+  reader.doc(0);
+  reader.ordOf("kb-7q2mx");
+  reader.ordOf("kb-7q2mx");
+  deepStrictEqual(store.loaded.sort(), ["docs/0.json", "ids.json", "post/0.json"]);
+});
+
+Deno.test("postings of several entries list each ordinal once", () => {
+  const a = makeEntry({ id: "kb-aaaaa", title: "Cache invalidation", body: "cache cache" });
+  const b = makeEntry({ id: "kb-bbbbb", title: "Token cache", body: "nothing" });
+  const reader = build([a, b]).reader();
+  deepStrictEqual(reader.postings("cach"), [0, 1, 0, 2, 1, 1, 0, 0]);
+  deepStrictEqual(reader.postings("token"), [1, 1, 0, 0]);
+  equal(reader.manifest.docCount, 2);
+});
+
+Deno.test("docs beyond the first chunk are stored and found", () => {
+  const entries = Array.from(
+    { length: CHUNK_SIZE + 3 },
+    (_, index) =>
+      makeEntry({ id: `kb-${String(index).padStart(5, "0")}`, title: `entry number${index}` }),
+  );
+  const reader = build(entries, 2).reader();
+  const last = CHUNK_SIZE + 2;
+  equal(reader.doc(last)?.id, entries[last].id);
+  equal(reader.ordOf(entries[last].id), last);
+  equal(reader.doc(CHUNK_SIZE - 1)?.id, entries[CHUNK_SIZE - 1].id);
+  equal(ords(reader.postings("entri"), 4).length, CHUNK_SIZE + 3);
+});
+
+// --- remove -----------------------------------------------------------------------------------
+
+Deno.test("remove clears postings, ids, links, kernel and activity of that path only", () => {
+  const a = makeEntry({
+    id: "kb-aaaaa",
+    title: "Deploy checklist alpha",
+    tags: ["release"],
+    appliesTo: ["coding"],
+    kernel: true,
+    body: "Run the deploy checklist.",
+    links: [{ rel: "related", to: "kb-bbbbb" }],
+  });
+  const b = makeEntry({
+    id: "kb-bbbbb",
+    title: "Deploy rollback",
+    appliesTo: ["reviewing"],
+    kernel: true,
+    body: "Roll back the deploy.",
+    links: [{ rel: "refines", to: "kb-aaaaa" }],
+  });
+  const store = build([a, b], 4, true);
+  const before = store.reader();
+  equal(before.manifest.kernel.length, 2);
+  equal(before.manifest.activity.length, 2);
+  const totalsBefore = before.manifest.totals;
+  const lengthsA = before.doc(0)!.lengths;
+
+  const editor = store.editor();
+  editor.remove(pathOf(a));
+  store.commit(editor);
+
+  const reader = store.reader();
+  equal(reader.manifest.docCount, 1);
+  deepStrictEqual(
+    reader.manifest.totals,
+    totalsBefore.map((total, field) => total - lengthsA[field]),
+  );
+  deepStrictEqual(ords(reader.postings("deploi"), 4), [1]);
+  deepStrictEqual(reader.postings("alpha"), [], "a term only the removed entry had is gone");
+  deepStrictEqual(reader.postings("checklist"), []);
+  deepStrictEqual(reader.keywordPostings("releas"), []);
+  deepStrictEqual(ords(reader.keywordPostings("deploi"), 2), [1]);
+  equal(reader.ordOf("kb-aaaaa"), undefined);
+  equal(reader.ordOf("kb-bbbbb"), 1);
+  equal(reader.doc(0), undefined);
+  equal(reader.terms(0), undefined);
+  equal(reader.doc(1)?.id, "kb-bbbbb");
+  deepStrictEqual(reader.links(), [["kb-bbbbb", "refines", "kb-aaaaa"]]);
+  deepStrictEqual(reader.manifest.kernel.map((rule) => rule.id), ["kb-bbbbb"]);
+  deepStrictEqual(reader.manifest.activity.map((item) => item.id), ["kb-bbbbb"]);
+  deepStrictEqual(Object.keys(reader.files()), [pathOf(b)]);
+  // No shard keeps an empty list behind.
+  for (const [name, value] of store.files) {
+    if (!name.startsWith("post/") && !name.startsWith("kw/")) continue;
+    for (const [term, list] of Object.entries(value as Record<string, number[]>)) {
+      ok(list.length > 0, `${name} keeps an empty list for ${term}`);
+    }
+  }
+});
+
+Deno.test("remove of a path the index does not have changes nothing", () => {
+  const store = build([ROTATE]);
+  const editor = store.editor();
+  editor.remove("entries/kb-nope0-x.md");
+  const changed = editor.changedFiles("t", STAMP);
+  deepStrictEqual([...changed.keys()], ["manifest.json"]);
+  equal(editor.manifest.docCount, 1);
+});
+
+Deno.test("removing every entry leaves an empty index", () => {
+  const a = makeEntry({ id: "kb-aaaaa", title: "alpha", body: "shared words" });
+  const b = makeEntry({ id: "kb-bbbbb", title: "beta", body: "shared words" });
+  const store = build([a, b]);
+  const editor = store.editor();
+  editor.remove(pathOf(a));
+  editor.remove(pathOf(b));
+  store.commit(editor);
+  const reader = store.reader();
+  equal(reader.manifest.docCount, 0);
+  deepStrictEqual(reader.manifest.totals, [0, 0, 0]);
+  deepStrictEqual(reader.postings("share"), []);
+  deepStrictEqual(reader.links(), []);
+  deepStrictEqual(reader.files(), {});
+});
+
+Deno.test("remove then add of the same path replaces the entry", () => {
+  const first = makeEntry({ id: "kb-aaaaa", title: "Old title zebra", body: "old body" });
+  const other = makeEntry({ id: "kb-bbbbb", title: "Other", body: "other body" });
+  const store = build([first, other]);
+
+  const editor = store.editor();
+  const second = makeEntry({ id: "kb-aaaaa", title: "New title giraffe", body: "new body" });
+  editor.remove(pathOf(first));
+  editor.add(analyzeEntry(second, pathOf(first), "h2"), 222, 2000);
+  store.commit(editor);
+
+  const reader = store.reader();
+  equal(reader.manifest.docCount, 2);
+  equal(reader.manifest.nextOrd, 3);
+  equal(reader.ordOf("kb-aaaaa"), 2);
+  equal(reader.doc(0), undefined);
+  equal(reader.docById("kb-aaaaa")?.title, "New title giraffe");
+  equal(reader.docById("kb-aaaaa")?.hash, "h2");
+  deepStrictEqual(reader.postings("zebra"), []);
+  deepStrictEqual(ords(reader.postings("giraff"), 4), [2]);
+  deepStrictEqual(ords(reader.postings("bodi"), 4).sort(), [1, 2]);
+  deepStrictEqual(reader.files()[pathOf(first)], [2, 222, 2000]);
+  equal(Object.keys(reader.files()).length, 2);
+});
+
+// --- skip -------------------------------------------------------------------------------------
+
+Deno.test("skip records an invalid file; its later removal forgets it", () => {
+  const store = build([ROTATE]);
+  let editor = store.editor();
+  editor.skip("entries/kb-bad00-x.md", 10, 500, "type: not a type");
+  store.commit(editor);
+
+  let reader = store.reader();
+  deepStrictEqual(reader.files()["entries/kb-bad00-x.md"], [-1, 10, 500]);
+  deepStrictEqual(reader.manifest.invalid, [{
+    path: "entries/kb-bad00-x.md",
+    message: "type: not a type",
+  }]);
+  equal(reader.manifest.docCount, 1, "an invalid file is not a document");
+  equal(reader.manifest.nextOrd, 1, "an invalid file takes no ordinal");
+
+  editor = store.editor();
+  editor.remove("entries/kb-bad00-x.md");
+  store.commit(editor);
+  reader = store.reader();
+  equal(reader.files()["entries/kb-bad00-x.md"], undefined);
+  deepStrictEqual(reader.manifest.invalid, []);
+  equal(reader.manifest.docCount, 1);
+  equal(reader.docById("kb-7q2mx")?.title, ROTATE.title, "the valid entry is untouched");
+});
+
+Deno.test("a skipped file fixed later is removed and added as a document", () => {
+  const store = new MemoryStore();
+  let editor = IndexEditor.create("/kb", 2, store.load);
+  editor.skip(pathOf(ROTATE), 10, 500, "broken");
+  store.commit(editor);
+
+  editor = store.editor();
+  editor.remove(pathOf(ROTATE));
+  addEntry(editor, ROTATE);
+  store.commit(editor);
+  const reader = store.reader();
+  deepStrictEqual(reader.manifest.invalid, []);
+  deepStrictEqual(reader.files()[pathOf(ROTATE)], [0, 100, 1000]);
+  equal(reader.ordOf("kb-7q2mx"), 0);
+});
+
+// --- kernel and activity ----------------------------------------------------------------------
+
+Deno.test("kernel rules list only active kernel entries given a body, sorted by id", () => {
+  const store = new MemoryStore();
+  const editor = IndexEditor.create("/kb", 1, store.load);
+  const kernelZ = makeEntry({ id: "kb-zzzzz", title: "Zed rule", kernel: true, type: "rule" });
+  const kernelA = makeEntry({ id: "kb-aaaaa", title: "Aye rule", kernel: true, type: "rule" });
+  const noBody = makeEntry({ id: "kb-nobod", kernel: true });
+  const superseded = makeEntry({ id: "kb-super", kernel: true, status: "superseded" });
+  const archived = makeEntry({ id: "kb-archi", kernel: true, status: "archived" });
+  const plain = makeEntry({ id: "kb-plain", kernel: false });
+  addEntry(editor, kernelZ, "Always Z.");
+  addEntry(editor, kernelA, "Always A.");
+  addEntry(editor, noBody);
+  addEntry(editor, superseded, "Old rule.");
+  addEntry(editor, archived, "Older rule.");
+  addEntry(editor, plain, "Not a kernel.");
+  store.commit(editor);
+  const { kernel } = store.manifest();
+  deepStrictEqual(kernel, [
+    { id: "kb-aaaaa", title: "Aye rule", hash: "hash-kb-aaaaa", body: "Always A." },
+    { id: "kb-zzzzz", title: "Zed rule", hash: "hash-kb-zzzzz", body: "Always Z." },
+  ]);
+});
+
+Deno.test("activity entries list only active entries that apply to some activity", () => {
+  const active = makeEntry({ id: "kb-act01", appliesTo: ["coding", "reviewing"] });
+  const none = makeEntry({ id: "kb-act02" });
+  const archived = makeEntry({ id: "kb-act03", appliesTo: ["coding"], status: "archived" });
+  const manifest = build([active, none, archived]).manifest();
+  deepStrictEqual(manifest.activity, [{
+    ord: 0,
+    id: "kb-act01",
+    appliesTo: ["coding", "reviewing"],
+  }]);
+});
+
+// --- shards and changed files -----------------------------------------------------------------
+
+Deno.test("shardCountFor gives about 40 entries a shard, a power of two from 1 to 256", () => {
+  equal(shardCountFor(0), 1);
+  equal(shardCountFor(1), 1);
+  equal(shardCountFor(40), 1);
+  equal(shardCountFor(41), 2);
+  equal(shardCountFor(80), 2);
+  equal(shardCountFor(81), 4);
+  equal(shardCountFor(40 * 256), 256);
+  equal(shardCountFor(40 * 256 + 1), 256);
+  equal(shardCountFor(10_000_000), 256);
+  for (let count = 0; count < 20_000; count += 997) {
+    const shards = shardCountFor(count);
+    equal(shards & (shards - 1), 0, `${shards} is a power of two`);
+    ok(shards >= 1 && shards <= 256);
+    ok(shards === 256 || shards * 40 >= count, `${count} entries fit in ${shards} shards`);
+  }
+});
+
+Deno.test("shardOf is stable and within range", () => {
+  for (const shardCount of [1, 2, 8, 256]) {
+    for (const term of ["token", "rotat", "", "é", "a-long-term-indeed"]) {
+      const shard = shardOf(term, shardCount);
+      ok(Number.isInteger(shard) && shard >= 0 && shard < shardCount);
+      equal(shardOf(term, shardCount), shard);
+    }
+  }
+  equal(shardOf("anything", 1), 0);
+  const used = new Set(Array.from({ length: 200 }, (_, index) => shardOf(`term${index}`, 8)));
+  equal(used.size, 8, "terms spread over every shard");
+});
+
+Deno.test("changedFiles holds the touched files and the manifest, last", () => {
+  const store = new MemoryStore();
+  const editor = IndexEditor.create("/kb", 8, store.load);
+  addEntry(editor, ROTATE);
+  const changed = editor.changedFiles("2026-07-01T00:00:00Z", STAMP);
+  const names = [...changed.keys()];
+  equal(names.at(-1), "manifest.json");
+  for (const name of ["files.json", "ids.json", "links.json", "docs/0.json", "terms/0.json"]) {
+    ok(names.includes(name), `${name} in ${names}`);
+  }
+  const terms = Object.keys(analyzeEntry(ROTATE, "p", "h").terms);
+  const postShards = new Set(terms.map((term) => `post/${shardOf(term, 8)}.json`));
+  deepStrictEqual(names.filter((name) => name.startsWith("post/")).sort(), [...postShards].sort());
+  const manifest = changed.get("manifest.json") as Manifest;
+  equal(manifest.builtAt, "2026-07-01T00:00:00Z");
+  deepStrictEqual(manifest.stamp, STAMP);
+});
+
+Deno.test("an incremental add touches only the shards of its own terms", () => {
+  const a = makeEntry({ id: "kb-aaaaa", title: "alpha", body: "" });
+  const store = build([a], 8);
+  const editor = store.editor();
+  const b = makeEntry({ id: "kb-bbbbb", title: "omega", body: "" });
+  addEntry(editor, b);
+  const changed = store.commit(editor);
+  const shard = shardOf("omega", 8);
+  deepStrictEqual(
+    [...changed.keys()].filter((name) => name.startsWith("post/") || name.startsWith("kw/")).sort(),
+    [`kw/${shard}.json`, `post/${shard}.json`],
+  );
+  const reader = store.reader();
+  deepStrictEqual(reader.postings("alpha"), [0, 1, 0, 0], "earlier postings survive");
+  deepStrictEqual(reader.postings("omega"), [1, 1, 0, 0]);
+});
+
+// --- a term that is a name on Object.prototype ------------------------------------------------
+
+Deno.test({
+  name: "terms named like Object.prototype members (constructor) are indexed like any other",
+  // BUG in core/index.ts: postings and keyword maps are plain objects ({} fallbacks and
+  // JSON.parse results), so `postings["constructor"]` is Object.prototype.constructor:
+  // `(postings[term] ??= []).push(...)` in IndexEditor.add throws "push is not a function", and
+  // IndexReader.postings("constructor") returns a function instead of [].
+
+  fn() {
+    const store = new MemoryStore();
+    const reader0 = IndexEditor.create("/kb", 1, store.load);
+    deepStrictEqual(reader0.postings("constructor"), []);
+    deepStrictEqual(reader0.keywordPostings("constructor"), []);
+    const editor = IndexEditor.create("/kb", 1, store.load);
+    const entry = makeEntry({ title: "Class constructor", body: "Call the constructor once." });
+    addEntry(editor, entry);
+    store.commit(editor);
+    const reader = store.reader();
+    deepStrictEqual(reader.postings("constructor"), [0, 1, 0, 1]);
+    deepStrictEqual(reader.keywordPostings("constructor"), [0, FIELD_TITLE]);
+    const remover = store.editor();
+    remover.remove(pathOf(entry));
+    store.commit(remover);
+    deepStrictEqual(store.reader().postings("constructor"), []);
+  },
+});

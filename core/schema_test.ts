@@ -1,0 +1,82 @@
+import { deepStrictEqual, equal, ok } from "node:assert";
+import {
+  ACTIVITIES,
+  DATE_PATTERN,
+  ENTRY_TYPES,
+  ID_PATTERN,
+  INVERSE_RELS,
+  isOneOf,
+  KNOWN_FIELDS,
+  LIMITS,
+  LINK_RELS,
+  STATUSES,
+} from "./schema.ts";
+
+Deno.test("the closed vocabularies are those of the contract", () => {
+  deepStrictEqual([...ENTRY_TYPES], ["decision", "rule", "howto", "concept", "bookmark", "note"]);
+  deepStrictEqual([...LINK_RELS], [
+    "supersedes",
+    "refines",
+    "depends-on",
+    "contradicts",
+    "related",
+  ]);
+  deepStrictEqual([...ACTIVITIES], ["writing", "reviewing", "planning", "coding"]);
+  deepStrictEqual([...STATUSES], ["active", "superseded", "archived"]);
+  deepStrictEqual(INVERSE_RELS, {
+    "supersedes": "superseded-by",
+    "refines": "refined-by",
+    "depends-on": "needed-by",
+    "contradicts": "contradicted-by",
+    "related": "related",
+  });
+});
+
+Deno.test("ID_PATTERN takes kb- and five of [0-9a-z] only", () => {
+  for (const id of ["kb-7q2mx", "kb-00000", "kb-zzzzz"]) ok(ID_PATTERN.test(id), id);
+  for (
+    const id of [
+      "kb-ABCDE",
+      "kb-1234",
+      "kb-123456",
+      "kb-../x",
+      "kb-a/b12",
+      "kb-7q2mx\n",
+      " kb-7q2mx",
+    ]
+  ) {
+    ok(!ID_PATTERN.test(id), id);
+  }
+});
+
+Deno.test("DATE_PATTERN takes YYYY-MM-DD only", () => {
+  ok(DATE_PATTERN.test("2026-06-29"));
+  for (const date of ["2026-6-29", "29-06-2026", "2026-06-29T00:00:00Z", "20260629"]) {
+    ok(!DATE_PATTERN.test(date), date);
+  }
+});
+
+Deno.test("isOneOf accepts members only, and only strings", () => {
+  ok(isOneOf(ENTRY_TYPES, "howto"));
+  ok(!isOneOf(ENTRY_TYPES, "Howto"));
+  ok(!isOneOf(ENTRY_TYPES, undefined));
+  ok(!isOneOf(ENTRY_TYPES, ["howto"]));
+});
+
+Deno.test("the kernel budget fits in the hook budget, which fits under the cap", () => {
+  ok(LIMITS.kernelBudgetChars < LIMITS.hookBudgetChars);
+  ok(LIMITS.hookBudgetChars < LIMITS.hookCapChars);
+  equal(LIMITS.hookCapChars, 10_000);
+});
+
+Deno.test("KNOWN_FIELDS lists every contract field once", () => {
+  equal(new Set(KNOWN_FIELDS).size, KNOWN_FIELDS.length);
+  for (
+    const field of ["id", "title", "type", "tags", "aliases", "applies_to", "kernel", "status"]
+  ) {
+    ok((KNOWN_FIELDS as readonly string[]).includes(field), field);
+  }
+  for (const field of ["created", "updated", "source", "links"]) {
+    ok((KNOWN_FIELDS as readonly string[]).includes(field), field);
+  }
+});

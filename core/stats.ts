@@ -1,0 +1,76 @@
+/**
+ * Summarising the prompt hook's debug log.
+ *
+ * @module
+ */
+
+/** What `git-kb stats` reports. */
+export interface HookStats {
+  prompts: number;
+  skipped: number;
+  errors: number;
+  outcomes: Record<string, number>;
+  /** Share of prompts that were not skipped and surfaced something. */
+  fireRate: number;
+  medianBytes: number;
+  nearMissLeaders: { id: string; count: number; words: string[] }[];
+  neverSurfaced: string[];
+}
+
+function median(values: number[]): number {
+  if (!values.length) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : Math.round((sorted[middle - 1] + sorted[middle]) / 2);
+}
+
+/** Summarise debug JSONL text; lines that do not parse are skipped. */
+export function summarizeDebugLog(text: string, activeIds: string[]): HookStats {
+  const outcomes: Record<string, number> = {};
+  const bytes: number[] = [];
+  const surfaced = new Set<string>();
+  const nearMisses = new Map<string, { count: number; words: Set<string> }>();
+  let prompts = 0;
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    let record: Record<string, unknown>;
+    try {
+      record = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    const outcome = String(record.outcome ?? "unknown");
+    prompts++;
+    outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+    if (outcome === "surfaced" && typeof record.bytes === "number") bytes.push(record.bytes);
+    for (const item of (record.surfaced as { id?: string }[] | undefined) ?? []) {
+      if (item?.id) surfaced.add(item.id);
+    }
+    for (const id of (record.kernel as string[] | undefined) ?? []) surfaced.add(id);
+    for (
+      const miss of (record.near_misses as { id?: string; hits?: string[] }[] | undefined) ?? []
+    ) {
+      if (!miss?.id) continue;
+      const entry = nearMisses.get(miss.id) ?? { count: 0, words: new Set<string>() };
+      entry.count++;
+      for (const word of miss.hits ?? []) entry.words.add(word);
+      nearMisses.set(miss.id, entry);
+    }
+  }
+  const skipped = outcomes.skipped ?? 0;
+  const errors = outcomes.error ?? 0;
+  const considered = prompts - skipped - errors;
+  return {
+    prompts,
+    skipped,
+    errors,
+    outcomes,
+    fireRate: considered > 0 ? (outcomes.surfaced ?? 0) / considered : 0,
+    medianBytes: median(bytes),
+    nearMissLeaders: [...nearMisses].sort((a, b) =>
+      b[1].count - a[1].count || a[0].localeCompare(b[0])
+    )
+      .slice(0, 10).map(([id, { count, words }]) => ({ id, count, words: [...words] })),
+    neverSurfaced: activeIds.filter((id) => !surfaced.has(id)),
+  };
+}

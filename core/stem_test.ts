@@ -1,0 +1,130 @@
+import { deepStrictEqual, equal, notEqual } from "node:assert";
+import { stem } from "./stem.ts";
+
+/** Outputs of M. F. Porter's reference implementation for the same words. */
+const PORTER: ReadonlyArray<readonly [string, string]> = [
+  // Step 1a: plurals.
+  ["caresses", "caress"],
+  ["ponies", "poni"],
+  ["ties", "ti"],
+  ["caress", "caress"],
+  ["cats", "cat"],
+  ["tokens", "token"],
+  // Step 1b: -eed, -ed, -ing and their repairs.
+  ["feed", "feed"],
+  ["agreed", "agre"],
+  ["plastered", "plaster"],
+  ["bled", "bled"],
+  ["motoring", "motor"],
+  ["sing", "sing"],
+  ["conflated", "conflat"],
+  ["troubled", "troubl"],
+  ["sized", "size"],
+  ["hopping", "hop"],
+  ["running", "run"],
+  ["tanned", "tan"],
+  ["falling", "fall"],
+  ["hissing", "hiss"],
+  ["fizzed", "fizz"],
+  ["failing", "fail"],
+  ["filing", "file"],
+  ["hoping", "hope"],
+  // Step 1c: y → i.
+  ["happy", "happi"],
+  // Step 2.
+  ["relational", "relat"],
+  ["conditional", "condit"],
+  ["rational", "ration"],
+  ["digitizer", "digit"],
+  ["vietnamization", "vietnam"],
+  ["predication", "predic"],
+  ["operator", "oper"],
+  ["feudalism", "feudal"],
+  ["decisiveness", "decis"],
+  ["hopefulness", "hope"],
+  ["callousness", "callous"],
+  // Step 3.
+  ["triplicate", "triplic"],
+  ["formative", "form"],
+  ["formalize", "formal"],
+  ["electrical", "electr"],
+  ["hopeful", "hope"],
+  ["goodness", "good"],
+  // Step 4.
+  ["revival", "reviv"],
+  ["allowance", "allow"],
+  ["inference", "infer"],
+  ["airliner", "airlin"],
+  ["gyroscopic", "gyroscop"],
+  ["adjustable", "adjust"],
+  ["defensible", "defens"],
+  ["irritant", "irrit"],
+  ["replacement", "replac"],
+  ["adjustment", "adjust"],
+  ["dependent", "depend"],
+  ["adoption", "adopt"],
+  ["communism", "commun"],
+  ["activate", "activ"],
+  ["homologous", "homolog"],
+  ["effective", "effect"],
+  ["bowdlerize", "bowdler"],
+  // Step 5.
+  ["probate", "probat"],
+  ["rate", "rate"],
+  ["cease", "ceas"],
+  ["controll", "control"],
+  ["roll", "roll"],
+  // Several steps in a row.
+  ["generalizations", "gener"],
+  ["oscillators", "oscil"],
+];
+
+Deno.test("stem matches Porter's algorithm on a table of words", () => {
+  const wrong = PORTER.filter(([word, expected]) => stem(word) !== expected)
+    .map(([word, expected]) => `${word}: expected ${expected}, got ${stem(word)}`);
+  deepStrictEqual(wrong, []);
+});
+
+Deno.test("inflections of one word share a stem", () => {
+  const families = [
+    ["rotating", "rotated", "rotation", "rotate", "rotates"],
+    ["token", "tokens"],
+    ["deploy", "deploys", "deployed", "deploying"],
+    ["connect", "connected", "connecting", "connection", "connections"],
+    ["migrate", "migrating", "migration", "migrations"],
+  ];
+  for (const family of families) {
+    const stems = new Set(family.map(stem));
+    equal(stems.size, 1, `${family.join(", ")} → ${[...stems].join(", ")}`);
+  }
+  equal(stem("rotating"), "rotat");
+});
+
+Deno.test("different words keep different stems", () => {
+  notEqual(stem("token"), stem("take"));
+  notEqual(stem("deploy"), stem("develop"));
+  notEqual(stem("cache"), stem("catch"));
+});
+
+Deno.test("words of three letters or fewer are unchanged", () => {
+  for (const word of ["", "a", "is", "was", "ies", "bus", "ing", "eed"]) equal(stem(word), word);
+});
+
+Deno.test("words with anything but a-z are unchanged", () => {
+  for (
+    const word of ["Running", "tokens2", "café", "naïveties", "node_modules", "über", "running!"]
+  ) {
+    equal(stem(word), word);
+  }
+});
+
+Deno.test("stem keeps -ss and -us words whole", () => {
+  equal(stem("class"), "class");
+  equal(stem("status"), "status");
+});
+
+Deno.test("stem is idempotent on its own output for common words", () => {
+  for (const word of ["rotat", "token", "run", "hop", "deploy"]) {
+    equal(stem(stem(word)), stem(word));
+  }
+});

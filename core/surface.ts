@@ -1,0 +1,411 @@
+/**
+ * The prompt hook's decision, pure: skip or not, which kernel rules and which pointers surface
+ * and why, and the text that carries them, always under the budget.
+ *
+ * @module
+ */
+import type { DocInfo, IndexReader, KernelRule } from "./index.ts";
+import { FIELD_TITLE } from "./index.ts";
+import type { Activity } from "./schema.ts";
+import { LIMITS } from "./schema.ts";
+import { stem } from "./stem.ts";
+import { STOPWORDS } from "./tokenize.ts";
+
+/** Prompts that never fire: mechanical instructions and chit-chat. Matched on the trimmed prompt. */
+export const SKIP_PATTERNS: readonly RegExp[] = [
+  /^(?:yes|yep|yeah|no|nope|ok(?:ay)?|sure|thanks?(?: you)?|thx|ty|cool|great|nice|perfect|done|lgtm|go(?: ahead| on)?|continue|proceed|next|again|retry|stop|wait|hmm+|k)\b[\s!.,?]*$/i,
+  /^(?:please\s+)?(?:(?:git\s+)?(?:commit|push|pull|stash|rebase|merge)(?:\s+(?:it|this|that|them|all|everything|the changes|and push|now))*)[\s!.]*$/i,
+  /^(?:please\s+)?(?:re-?)?run (?:the |all (?:the )?)?(?:tests?|specs?|build|linter|lint|checks?)(?: again| once more)?[\s!.]*$/i,
+  /^(?:please\s+)?(?:fix (?:the )?(?:lint|linting|formatting|types?|typos?)(?: errors?| issues?| warnings?)?|format (?:the )?code|run (?:deno )?fmt)[\s!.]*$/i,
+  /^(?:please\s+)?(?:keep going|carry on|try again|do it|undo(?: that)?|revert(?: that| it)?)[\s!.]*$/i,
+];
+
+/** Words that say which kind of work a prompt is about, before stemming. */
+export const ACTIVITY_LEXICON: Readonly<Record<Activity, readonly string[]>> = {
+  writing: [
+    "write",
+    "draft",
+    "rewrite",
+    "rephrase",
+    "wording",
+    "prose",
+    "docs",
+    "documentation",
+    "readme",
+    "blog",
+    "article",
+    "announcement",
+    "changelog",
+    "copy",
+    "email",
+    "essay",
+    "paragraph",
+    "sentence",
+    "proofread",
+    "tone",
+  ],
+  reviewing: [
+    "review",
+    "reviewing",
+    "pr",
+    "feedback",
+    "critique",
+    "audit",
+    "approve",
+    "lgtm",
+    "diff",
+    "nitpick",
+    "inspect",
+  ],
+  planning: [
+    "plan",
+    "planning",
+    "roadmap",
+    "milestone",
+    "estimate",
+    "prioritize",
+    "prioritise",
+    "scope",
+    "proposal",
+    "strategy",
+    "schedule",
+    "timeline",
+    "breakdown",
+    "rfc",
+    "sprint",
+    "release",
+  ],
+  coding: [
+    "implement",
+    "refactor",
+    "debug",
+    "bug",
+    "function",
+    "compile",
+    "endpoint",
+    "stack",
+    "exception",
+    "typescript",
+    "script",
+    "code",
+    "coding",
+    "test",
+    "tests",
+  ],
+};
+
+/** The tunables of the decision. */
+export interface SurfaceConfig {
+  /** Distinct keyword hits an entry needs. */
+  threshold: number;
+  /** Most pointers in one prompt. */
+  maxEntries: number;
+  /** Most pointers that come from the activity path alone. */
+  maxActivityEntries: number;
+  /** Prompts shorter than this (characters, trimmed) never fire. */
+  minChars: number;
+  /** The whole additionalContext stays within this. */
+  budgetChars: number;
+  /** Kernel bodies together may take at most this. */
+  kernelBudgetChars: number;
+  skipPatterns: readonly RegExp[];
+}
+
+/** The defaults: THRESHOLD 2, MAX_CONTEXT_ENTRIES 5, a 9,000-character budget. */
+export const DEFAULT_SURFACE_CONFIG: SurfaceConfig = {
+  threshold: 2,
+  maxEntries: 5,
+  maxActivityEntries: 3,
+  minChars: 12,
+  budgetChars: LIMITS.hookBudgetChars,
+  kernelBudgetChars: LIMITS.kernelBudgetChars,
+  skipPatterns: SKIP_PATTERNS,
+};
+
+/** Why a prompt was skipped, or undefined when it goes on to matching. */
+export function skipReason(
+  prompt: string,
+  config: SurfaceConfig = DEFAULT_SURFACE_CONFIG,
+): string | undefined {
+  const text = prompt.trim();
+  if (!text) return "empty";
+  if (text.startsWith("/")) return "slash_command";
+  if (text.length < config.minChars) return "short";
+  if (config.skipPatterns.some((pattern) => pattern.test(text))) return "mechanical";
+  return undefined;
+}
+
+/** A prompt term and the word it came from, for saying why an entry matched. */
+export interface PromptTerm {
+  term: string;
+  word: string;
+}
+
+/** The distinct terms of a prompt with the first word each came from. */
+export function promptTerms(prompt: string): PromptTerm[] {
+  const seen = new Map<string, string>();
+  for (const word of prompt.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+    if (word.length < 2 || STOPWORDS.has(word)) continue;
+    const term = stem(word);
+    if (!seen.has(term)) seen.set(term, word);
+  }
+  return [...seen].map(([term, word]) => ({ term, word }));
+}
+
+/** The kinds of work a prompt is about, by the activity lexicon. */
+export function classifyActivities(prompt: string): Activity[] {
+  const words = new Set(prompt.toLowerCase().split(/[^\p{L}\p{N}]+/u));
+  return (Object.keys(ACTIVITY_LEXICON) as Activity[]).filter((activity) =>
+    ACTIVITY_LEXICON[activity].some((word) => words.has(word))
+  );
+}
+
+/** An entry that surfaces, and the signal that surfaced it. */
+export interface Pointer {
+  id: string;
+  title: string;
+  type: string;
+  hash: string;
+  signal: "keyword" | "activity" | "kernel";
+  /** Matched prompt words, or the activity. */
+  why: string[];
+}
+
+/** An entry with keyword hits below the threshold. */
+export interface NearMiss {
+  id: string;
+  hits: string[];
+}
+
+/** Keyword matches of a prompt's terms in titles, tags and aliases. */
+export interface KeywordMatches {
+  matches: Pointer[];
+  nearMisses: NearMiss[];
+  /** Term → number of entries it hit. */
+  termHits: Record<string, number>;
+}
+
+/**
+ * Entries with at least `threshold` distinct prompt terms among their title, tag and alias
+ * terms, active only, ranked by hits, then title hits, then rarity of the terms.
+ */
+export function keywordMatches(
+  reader: IndexReader,
+  terms: PromptTerm[],
+  config: SurfaceConfig = DEFAULT_SURFACE_CONFIG,
+): KeywordMatches {
+  const hits = new Map<number, { words: string[]; title: number; rarity: number }>();
+  const termHits: Record<string, number> = {};
+  const total = Math.max(reader.manifest.docCount, 1);
+  for (const { term, word } of terms) {
+    const postings = reader.keywordPostings(term);
+    if (!postings.length) continue;
+    termHits[word] = postings.length / 2;
+    const rarity = Math.log(1 + total / (postings.length / 2));
+    for (let index = 0; index < postings.length; index += 2) {
+      const ord = postings[index];
+      const hit = hits.get(ord) ?? { words: [], title: 0, rarity: 0 };
+      hit.words.push(word);
+      hit.rarity += rarity;
+      if (postings[index + 1] & FIELD_TITLE) hit.title++;
+      hits.set(ord, hit);
+    }
+  }
+  const ranked = [...hits].sort(([ordA, a], [ordB, b]) =>
+    b.words.length - a.words.length || b.title - a.title || b.rarity - a.rarity || ordA - ordB
+  );
+  const matches: Pointer[] = [];
+  const nearMisses: NearMiss[] = [];
+  for (const [ord, hit] of ranked) {
+    if (hit.words.length < config.threshold) {
+      if (nearMisses.length < 10) {
+        const doc = reader.doc(ord);
+        if (doc?.status === "active") nearMisses.push({ id: doc.id, hits: hit.words });
+      }
+      continue;
+    }
+    const doc = reader.doc(ord);
+    if (!doc || doc.status !== "active" || doc.kernel) continue;
+    matches.push(pointerOf(doc, "keyword", hit.words));
+  }
+  return { matches, nearMisses, termHits };
+}
+
+function pointerOf(doc: DocInfo, signal: Pointer["signal"], why: string[]): Pointer {
+  return { id: doc.id, title: doc.title, type: doc.type, hash: doc.hash, signal, why };
+}
+
+/** Active entries whose `applies_to` names one of the prompt's activities. */
+export function activityMatches(reader: IndexReader, activities: Activity[]): Pointer[] {
+  if (!activities.length) return [];
+  const found: Pointer[] = [];
+  for (const item of reader.manifest.activity) {
+    const shared = item.appliesTo.filter((activity) => activities.includes(activity));
+    if (!shared.length) continue;
+    const doc = reader.doc(item.ord);
+    if (doc && doc.status === "active" && !doc.kernel) {
+      found.push(pointerOf(doc, "activity", shared));
+    }
+  }
+  return found;
+}
+
+/** What this session was already shown: entry id → content hash at the time. */
+export type Ledger = Record<string, string>;
+
+/** The assembled context and what made it in. */
+export interface Assembly {
+  text: string;
+  kernel: string[];
+  /** Kernel rules too big for the budget, listed as pointers instead. */
+  kernelDegraded: string[];
+  pointers: Pointer[];
+}
+
+const HEADER = "git-kb: knowledge from the user's knowledge base for this prompt.";
+
+function pointerLine(pointer: Pointer, titleChars: number): string {
+  const title = pointer.title.length > titleChars
+    ? `${pointer.title.slice(0, Math.max(titleChars - 1, 1)).trimEnd()}…`
+    : pointer.title;
+  const why = pointer.signal === "keyword"
+    ? `matched: ${pointer.why.join(", ")}`
+    : pointer.signal === "activity"
+    ? `applies to ${pointer.why.join(", ")}`
+    : "kernel rule, too long to inline";
+  return `- ${pointer.id} ${title} [${pointer.type}] (${why})`;
+}
+
+function render(
+  kernel: KernelRule[],
+  pointers: Pointer[],
+  titleChars: number,
+  fetch: (ids: string[]) => string,
+) {
+  const parts = [HEADER];
+  if (kernel.length) {
+    parts.push("\nRules that always apply:");
+    for (const rule of kernel) parts.push(`\n### ${rule.id} ${rule.title}\n${rule.body.trim()}`);
+  }
+  if (pointers.length) {
+    parts.push(
+      "\nEntries that may bear on this prompt (titles only; fetch before relying on them):",
+    );
+    parts.push(...pointers.map((pointer) => pointerLine(pointer, titleChars)));
+    parts.push(`Fetch full text: ${fetch(pointers.map((pointer) => pointer.id))}`);
+  }
+  return parts.join("\n");
+}
+
+/**
+ * Assemble kernel bodies and pointers under `budgetChars`: kernel first; a kernel rule that does
+ * not fit the kernel budget becomes a pointer; pointers degrade (fewer, then shorter titles)
+ * before anything is cut. Never returns more than `budgetChars` characters.
+ */
+export function assemble(
+  kernel: KernelRule[],
+  pointers: Pointer[],
+  fetch: (ids: string[]) => string,
+  config: Pick<SurfaceConfig, "budgetChars" | "kernelBudgetChars"> = DEFAULT_SURFACE_CONFIG,
+): Assembly {
+  const inline: KernelRule[] = [];
+  const degraded: Pointer[] = [];
+  let kernelChars = 0;
+  for (const rule of kernel) {
+    const size = rule.body.trim().length + rule.title.length + rule.id.length + 8;
+    if (kernelChars + size <= config.kernelBudgetChars) {
+      inline.push(rule);
+      kernelChars += size;
+    } else {
+      degraded.push({
+        id: rule.id,
+        title: rule.title,
+        type: "rule",
+        hash: rule.hash,
+        signal: "kernel",
+        why: [],
+      });
+    }
+  }
+  let listed = [...degraded, ...pointers];
+  let titleChars = 200;
+  let text = render(inline, listed, titleChars, fetch);
+  while (text.length > config.budgetChars && listed.length > 1) {
+    listed = listed.slice(0, -1);
+    text = render(inline, listed, titleChars, fetch);
+  }
+  while (text.length > config.budgetChars && titleChars > 20) {
+    titleChars = Math.floor(titleChars / 2);
+    text = render(inline, listed, titleChars, fetch);
+  }
+  if (text.length > config.budgetChars) {
+    listed = [];
+    text = render(inline, listed, titleChars, fetch);
+  }
+  if (text.length > config.budgetChars) text = `${text.slice(0, config.budgetChars - 1)}…`;
+  return {
+    text,
+    kernel: inline.map((rule) => rule.id),
+    kernelDegraded: listed.filter((pointer) => pointer.signal === "kernel").map((pointer) =>
+      pointer.id
+    ),
+    pointers: listed.filter((pointer) => pointer.signal !== "kernel"),
+  };
+}
+
+/** The whole decision for one prompt. */
+export interface Decision {
+  /** `skipped`, `no_signal`, `all_deduped`, or `surfaced`. */
+  outcome: "skipped" | "no_signal" | "all_deduped" | "surfaced";
+  skipReason?: string;
+  activities: Activity[];
+  termHits: Record<string, number>;
+  nearMisses: NearMiss[];
+  /** Pointers dropped because this session already saw them unchanged. */
+  deduped: string[];
+  assembly?: Assembly;
+}
+
+/**
+ * Decide what a prompt surfaces: skip check, kernel rules, keyword matches, activity matches,
+ * the session ledger, then assembly under the budget. Pure apart from reading index files
+ * through `reader`.
+ */
+export function decide(
+  prompt: string,
+  reader: IndexReader,
+  ledger: Ledger,
+  fetch: (ids: string[]) => string,
+  config: SurfaceConfig = DEFAULT_SURFACE_CONFIG,
+): Decision {
+  const skipped = skipReason(prompt, config);
+  if (skipped) {
+    return {
+      outcome: "skipped",
+      skipReason: skipped,
+      activities: [],
+      termHits: {},
+      nearMisses: [],
+      deduped: [],
+    };
+  }
+  const activities = classifyActivities(prompt);
+  const { matches, nearMisses, termHits } = keywordMatches(reader, promptTerms(prompt), config);
+  const keywordIds = new Set(matches.map((pointer) => pointer.id));
+  const byActivity = activityMatches(reader, activities).filter((pointer) =>
+    !keywordIds.has(pointer.id)
+  )
+    .slice(0, config.maxActivityEntries);
+  const candidates = [...matches, ...byActivity];
+  const fresh = candidates.filter((pointer) => ledger[pointer.id] !== pointer.hash);
+  const deduped = candidates.filter((pointer) => ledger[pointer.id] === pointer.hash).map((
+    pointer,
+  ) => pointer.id);
+  const pointers = fresh.slice(0, config.maxEntries);
+  const kernel = reader.manifest.kernel;
+  const base = { activities, termHits, nearMisses, deduped };
+  if (!kernel.length && !pointers.length) {
+    return { ...base, outcome: candidates.length ? "all_deduped" : "no_signal" };
+  }
+  return { ...base, outcome: "surfaced", assembly: assemble(kernel, pointers, fetch, config) };
+}

@@ -1,0 +1,51 @@
+import { deepStrictEqual, equal, ok } from "node:assert";
+import { distinctTerms, STOPWORDS, tokenize } from "./tokenize.ts";
+import { stem } from "./stem.ts";
+
+Deno.test("tokenize lowercases and stems", () => {
+  deepStrictEqual(tokenize("Rotating TOKENS"), [stem("rotating"), stem("tokens")]);
+  deepStrictEqual(tokenize("Rotating TOKENS"), ["rotat", "token"]);
+  const deploy = stem("deploy"); // Porter: "deploi"
+  deepStrictEqual(tokenize("DEPLOY Deploy deploy"), [deploy, deploy, deploy]);
+});
+
+Deno.test("tokenize drops stopwords, checked before stemming", () => {
+  deepStrictEqual(tokenize("the token is in the cache"), ["token", "cach"]);
+  deepStrictEqual(tokenize("Please help me, I want to make sure it works"), ["work"]);
+  deepStrictEqual(tokenize("The THE the"), []);
+  for (const word of ["the", "and", "please", "help", "want"]) ok(STOPWORDS.has(word), word);
+  // A stopword only matters as a whole word: "there" is one, "thereby" is not.
+  deepStrictEqual(tokenize("there thereby"), ["therebi"]);
+});
+
+Deno.test("tokenize drops one-character tokens", () => {
+  deepStrictEqual(tokenize("a b c x y z 1 2 go"), ["go"]);
+  deepStrictEqual(tokenize("v8 s3"), ["v8", "s3"]);
+});
+
+Deno.test("tokenize splits on punctuation: node.js, ci/cd, snake_case, kebab-case", () => {
+  deepStrictEqual(tokenize("node.js"), ["node", "js"]);
+  deepStrictEqual(tokenize("ci/cd"), ["ci", "cd"]);
+  deepStrictEqual(tokenize("snake_case"), ["snake", "case"]);
+  deepStrictEqual(tokenize("docker-compose"), ["docker", "compos"]);
+  deepStrictEqual(tokenize("foo@bar.com:8080"), ["foo", "bar", "com", "8080"]);
+  deepStrictEqual(tokenize("  \n\t "), []);
+  deepStrictEqual(tokenize(""), []);
+});
+
+Deno.test("tokenize keeps letters of other scripts, lowercased and unstemmed", () => {
+  deepStrictEqual(tokenize("Über café"), ["über", "café"]);
+  deepStrictEqual(tokenize("Données déployées"), ["données", "déployées"]);
+  deepStrictEqual(tokenize("Привет мир"), ["привет", "мир"]);
+  deepStrictEqual(tokenize("東京 タワー"), ["東京", "タワー"]);
+});
+
+Deno.test("tokenize keeps order and repeats", () => {
+  deepStrictEqual(tokenize("cache token cache"), ["cach", "token", "cach"]);
+});
+
+Deno.test("distinctTerms drops repeats and keeps first-seen order", () => {
+  deepStrictEqual(distinctTerms("cache token cache tokens rotate"), ["cach", "token", "rotat"]);
+  deepStrictEqual(distinctTerms("zeta alpha zeta alpha"), ["zeta", "alpha"]);
+  equal(distinctTerms("the a an").length, 0);
+});

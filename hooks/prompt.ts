@@ -1,0 +1,44 @@
+/**
+ * Claude Code UserPromptSubmit hook: hook JSON on stdin, additionalContext JSON on stdout when
+ * something surfaces, nothing otherwise. Exit 0 always: any failure means no output.
+ *
+ * @module
+ */
+import { contextForPrompt, recordFailure } from "../io/prompt_context.ts";
+import { readStdinText } from "../io/stdin.ts";
+
+/** The largest stdin accepted; a bigger payload is not a prompt worth matching. */
+const MAX_INPUT_BYTES = 8 * 1024 * 1024;
+
+/** The hook's stdout for a payload, or "" when nothing surfaces. */
+export async function promptHookOutput(input: string): Promise<string> {
+  const payload = JSON.parse(input);
+  if (typeof payload !== "object" || payload === null) return "";
+  const { prompt, session_id: sessionId } = payload as Record<string, unknown>;
+  if (typeof prompt !== "string") return "";
+  const result = await contextForPrompt({
+    prompt,
+    sessionId: typeof sessionId === "string" ? sessionId : undefined,
+  });
+  const text = result.decision.assembly?.text;
+  if (!text) return "";
+  return JSON.stringify({
+    hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: text },
+  });
+}
+
+if (import.meta.main) {
+  globalThis.addEventListener("unhandledrejection", (event) => event.preventDefault());
+  let output = "";
+  try {
+    output = await promptHookOutput(readStdinText(MAX_INPUT_BYTES));
+  } catch (error) {
+    recordFailure(error);
+  }
+  if (output) {
+    try {
+      Deno.stdout.writeSync(new TextEncoder().encode(output + "\n"));
+    } catch { /* stdout closed: nothing to do */ }
+  }
+  Deno.exit(0);
+}

@@ -1,0 +1,66 @@
+/**
+ * Per-session state under the cache folder: the dedup ledger of what a session was shown, and
+ * the debug log. Both are rebuildable scratch: losing them only means a pointer shows again.
+ *
+ * @module
+ */
+import type { Ledger } from "../core/surface.ts";
+import { join } from "../core/path.ts";
+import { readJsonFile, writeFileAtomic } from "./fs.ts";
+
+/** Ledgers untouched for this long are deleted. */
+const LEDGER_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+function ledgerPath(cacheDir: string, sessionId: string): string {
+  const safe = sessionId.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 100) || "default";
+  return join(cacheDir, "sessions", `${safe}.json`);
+}
+
+/** The ledger of a session: entry id → content hash it was shown with. Empty when new. */
+export function readLedger(
+  cacheDir: string,
+  sessionId: string,
+): { ledger: Ledger; isNew: boolean } {
+  const data = readJsonFile(ledgerPath(cacheDir, sessionId));
+  if (typeof data !== "object" || data === null || Array.isArray(data)) {
+    return { ledger: {}, isNew: true };
+  }
+  return { ledger: data as Ledger, isNew: false };
+}
+
+/** Record what a session was shown, and clear out ledgers of sessions long gone. */
+export function writeLedger(
+  cacheDir: string,
+  sessionId: string,
+  ledger: Ledger,
+  isNew: boolean,
+): void {
+  writeFileAtomic(ledgerPath(cacheDir, sessionId), JSON.stringify(ledger));
+  if (isNew) removeOldLedgers(join(cacheDir, "sessions"), Date.now() - LEDGER_MAX_AGE_MS);
+}
+
+/** Delete ledger files last written before `cutoff` (ms since the epoch). */
+export function removeOldLedgers(dir: string, cutoff: number): number {
+  let removed = 0;
+  for (const item of Deno.readDirSync(dir)) {
+    const path = join(dir, item.name);
+    try {
+      if ((Deno.statSync(path).mtime?.getTime() ?? Infinity) < cutoff) {
+        Deno.removeSync(path);
+        removed++;
+      }
+    } catch { /* removed by another session's cleanup */ }
+  }
+  return removed;
+}
+
+/** The debug log file of a knowledge base's cache. */
+export function debugLogPath(cacheDir: string): string {
+  return join(cacheDir, "debug.jsonl");
+}
+
+/** Append one JSON record to the debug log (one line; appends of a line are atomic enough). */
+export function appendDebug(cacheDir: string, record: Record<string, unknown>): void {
+  Deno.mkdirSync(cacheDir, { recursive: true });
+  Deno.writeTextFileSync(debugLogPath(cacheDir), JSON.stringify(record) + "\n", { append: true });
+}
