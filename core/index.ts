@@ -8,21 +8,29 @@
  * - `files.json`: entry path → [ordinal, size, mtime], for staleness checks;
  * - `ids.json`: entry id → ordinal;
  * - `links.json`: every declared link as [from, rel, to];
- * - `docs/<chunk>.json`: {@link DocInfo} by ordinal, `terms/<chunk>.json`: term counts by ordinal;
+ * - `meta.json`: per ordinal, flat [title length, keyword length, body length, type, status],
+ *   all that ranking needs before it picks the hits to show;
+ * - `docs/<chunk>.json`: {@link DocInfo} by ordinal;
  * - `post/<shard>.json`: term → flat [ordinal, title tf, keyword tf, body tf, …];
- * - `kw/<shard>.json`: term → flat [ordinal, field mask, …] for title, tag and alias terms only.
+ * - `kw/<shard>.json`: term → flat [ordinal, field mask, …] for title, tag and alias terms only;
+ * - `delta-post.json`, `delta-kw.json`: the same for entries added since the shards were last
+ *   written, so a save rewrites a few small files instead of every shard.
+ *
+ * Removed entries are listed in the manifest (`dead`) and filtered out of the shards on read;
+ * {@link IndexEditor.compact} folds the delta and the dead list back into the shards once they
+ * grow. Ordinals are never reused within an index.
  *
  * @module
  */
 import type { Entry, Link } from "./entry.ts";
-import type { Activity, EntryType, Status } from "./schema.ts";
+import { type Activity, ENTRY_TYPES, type EntryType, type Status, STATUSES } from "./schema.ts";
 import { fnv1a } from "./hash.ts";
 import { distinctTerms, tokenize } from "./tokenize.ts";
 
 /** Bumped whenever the file layout changes; an index of another version is rebuilt. */
-export const INDEX_VERSION = 1;
+export const INDEX_VERSION = 3;
 
-/** Entries per docs/terms chunk file. */
+/** Entries per docs chunk file. */
 export const CHUNK_SIZE = 64;
 
 /** Field mask bits in keyword postings. */
@@ -50,7 +58,7 @@ export interface DocInfo {
 }
 
 /** Term → occurrences in [title, keywords, body]. */
-export type TermCounts = Record<string, [number, number, number]>;
+export type TermCounts = Map<string, [number, number, number]>;
 
 /** A kernel rule carried whole in the manifest so the prompt hook never opens entry files. */
 export interface KernelRule {
@@ -84,6 +92,10 @@ export interface Manifest {
   activity: ActivityEntry[];
   /** Entry files left out of the index because they break the contract. */
   invalid: InvalidFile[];
+  /** Ordinals removed since the shards were written. */
+  dead: number[];
+  /** Ordinals whose postings live in the delta files. */
+  deltaOrds: number[];
 }
 
 /** An entry file the index could not take, and why. */
@@ -123,16 +135,17 @@ export function shardOf(term: string, shardCount: number): number {
   return fnv1a(term) % shardCount;
 }
 
-function count(terms: TermCounts, words: string[], field: 0 | 1 | 2): void {
+function count(terms: Map<string, [number, number, number]>, words: string[], field: 0 | 1 | 2) {
   for (const word of words) {
-    const counts = terms[word] ??= [0, 0, 0];
+    let counts = terms.get(word);
+    if (!counts) terms.set(word, counts = [0, 0, 0]);
     counts[field]++;
   }
 }
 
 /** Reduce an entry to its index record and term counts. */
 export function analyzeEntry(entry: Entry, path: string, hash: string): AnalyzedEntry {
-  const terms: TermCounts = Object.create(null);
+  const terms = new Map<string, [number, number, number]>();
   const titleWords = tokenize(entry.title);
   const keywordWords = [...entry.tags, ...entry.aliases].flatMap(distinctTerms);
   const bodyWords = tokenize(entry.body);
@@ -155,8 +168,18 @@ export function analyzeEntry(entry: Entry, path: string, hash: string): Analyzed
       hash,
       lengths: [titleWords.length, keywordWords.length, bodyWords.length],
     },
-    terms: { ...terms },
+    terms,
   };
+}
+
+/** Fields per entry in `meta.json`. */
+const META_STRIDE = 5;
+
+/** Ranking facts about one entry, from `meta.json`. */
+export interface DocMeta {
+  lengths: [number, number, number];
+  type: EntryType;
+  status: Status;
 }
 
 /** Read access to an index through a loader; every file is loaded at most once. */
@@ -164,6 +187,7 @@ export class IndexReader {
   readonly manifest: Manifest;
   #load: IndexLoader;
   #cache = new Map<string, unknown>();
+  #dead?: { source: number[]; set: Set<number> };
 
   /** @param manifest The already loaded manifest; @param load reads other files by name. */
   constructor(manifest: Manifest, load: IndexLoader) {
@@ -177,16 +201,46 @@ export class IndexReader {
     return this.#cache.get(name) as T;
   }
 
+  #merged(dir: "post" | "kw", term: string, stride: number): number[] {
+    const shard = shardOf(term, this.manifest.shardCount);
+    const base = own(this.file<Record<string, number[]>>(`${dir}/${shard}.json`, {}), term) ?? [];
+    const delta = own(this.file<Record<string, number[]>>(`delta-${dir}.json`, {}), term) ?? [];
+    if (!this.manifest.dead.length) return delta.length ? base.concat(delta) : base;
+    if (this.#dead?.source !== this.manifest.dead) {
+      this.#dead = { source: this.manifest.dead, set: new Set(this.manifest.dead) };
+    }
+    const dead = this.#dead.set;
+    const live: number[] = [];
+    for (const list of [base, delta]) {
+      for (let index = 0; index < list.length; index += stride) {
+        if (dead.has(list[index])) continue;
+        for (let offset = 0; offset < stride; offset++) live.push(list[index + offset]);
+      }
+    }
+    return live;
+  }
+
   /** Flat [ordinal, title tf, keyword tf, body tf, …] postings of a term. */
   postings(term: string): number[] {
-    const shard = shardOf(term, this.manifest.shardCount);
-    return own(this.file<Record<string, number[]>>(`post/${shard}.json`, {}), term) ?? [];
+    return this.#merged("post", term, 4);
   }
 
   /** Flat [ordinal, field mask, …] postings of a term in titles, tags and aliases. */
   keywordPostings(term: string): number[] {
-    const shard = shardOf(term, this.manifest.shardCount);
-    return own(this.file<Record<string, number[]>>(`kw/${shard}.json`, {}), term) ?? [];
+    return this.#merged("kw", term, 2);
+  }
+
+  /** Lengths, type and status of the entry at `ord`, or undefined for a removed one. */
+  meta(ord: number): DocMeta | undefined {
+    const meta = this.file<number[]>("meta.json", []);
+    const at = ord * META_STRIDE;
+    const status = STATUSES[meta[at + 4]];
+    if (status === undefined) return undefined;
+    return {
+      lengths: [meta[at], meta[at + 1], meta[at + 2]],
+      type: ENTRY_TYPES[meta[at + 3]],
+      status,
+    };
   }
 
   /** The record of the entry at `ord`, or undefined for a removed one. */
@@ -197,7 +251,8 @@ export class IndexReader {
 
   /** The ordinal of an entry id, or undefined when no entry has it. */
   ordOf(id: string): number | undefined {
-    return this.file<Record<string, number>>("ids.json", {})[id];
+    const ids = this.file<Record<string, number>>("ids.json", {});
+    return Object.hasOwn(ids, id) ? ids[id] : undefined;
   }
 
   /** The record of an entry by id. */
@@ -215,26 +270,11 @@ export class IndexReader {
   files(): Record<string, FileRecord> {
     return this.file<Record<string, FileRecord>>("files.json", {});
   }
-
-  /** Term counts of the entry at `ord`. */
-  terms(ord: number): TermCounts | undefined {
-    const chunk = this.file<(TermCounts | null)[]>(
-      `terms/${Math.floor(ord / CHUNK_SIZE)}.json`,
-      [],
-    );
-    return chunk[ord % CHUNK_SIZE] ?? undefined;
-  }
 }
 
 /** The postings of `term` in a shard, ignoring inherited names such as `constructor`. */
 function own(shard: Record<string, number[]>, term: string): number[] | undefined {
   return Object.hasOwn(shard, term) ? shard[term] : undefined;
-}
-
-/** The postings list of `term` in a shard, created empty when missing. */
-function ownList(shard: Record<string, number[]>, term: string): number[] {
-  if (!Object.hasOwn(shard, term)) shard[term] = [];
-  return shard[term];
 }
 
 function withoutOrd(flat: number[], ord: number, stride: number): number[] {
@@ -247,15 +287,23 @@ function withoutOrd(flat: number[], ord: number, stride: number): number[] {
   return kept;
 }
 
+/** Entries in the delta, or removed ones, past which {@link IndexEditor.compact} is due. */
+export const COMPACT_AFTER = 64;
+
 /**
  * Applies additions and removals to an index, loading only the files they touch, and hands back
- * the changed files to write. A full build is the same edits applied to an empty index.
+ * the changed files to write. A full build is the same additions made to an empty index, written
+ * straight into the shards; later additions go to the delta files.
  */
 export class IndexEditor extends IndexReader {
   #dirty = new Set<string>();
+  /** Postings being edited, as maps (faster than objects for many keys): shards by number. */
+  #shards = { post: [] as Map<string, number[]>[], kw: [] as Map<string, number[]>[] };
+  #delta?: { post: Map<string, number[]>; kw: Map<string, number[]> };
+  #building = false;
 
   /**
-   * Start from an existing manifest, or from nothing for a full build.
+   * Start an index from nothing, for a full build.
    * @param kbDir The knowledge base folder; @param shardCount fixed for the index's life.
    */
   static create(kbDir: string, shardCount: number, load: IndexLoader): IndexEditor {
@@ -271,8 +319,12 @@ export class IndexEditor extends IndexReader {
       kernel: [],
       activity: [],
       invalid: [],
+      dead: [],
+      deltaOrds: [],
     };
-    return new IndexEditor(manifest, load);
+    const editor = new IndexEditor(manifest, load);
+    editor.#building = true;
+    return editor;
   }
 
   #touch<T>(name: string, fallback: T): T {
@@ -280,34 +332,59 @@ export class IndexEditor extends IndexReader {
     return this.file(name, fallback);
   }
 
+  #shard(dir: "post" | "kw", shard: number): Map<string, number[]> {
+    let postings = this.#shards[dir][shard];
+    if (!postings) {
+      const stored = this.#touch<Record<string, number[]>>(`${dir}/${shard}.json`, {});
+      postings = this.#shards[dir][shard] = new Map(Object.entries(stored));
+    }
+    return postings;
+  }
+
+  #deltaMaps(): { post: Map<string, number[]>; kw: Map<string, number[]> } {
+    return this.#delta ??= {
+      post: new Map(Object.entries(this.#touch<Record<string, number[]>>("delta-post.json", {}))),
+      kw: new Map(Object.entries(this.#touch<Record<string, number[]>>("delta-kw.json", {}))),
+    };
+  }
+
+  #list(postings: Map<string, number[]>, term: string): number[] {
+    let list = postings.get(term);
+    if (!list) postings.set(term, list = []);
+    return list;
+  }
+
   /** Take out the entry stored at `path`; does nothing when the index does not have it. */
   remove(path: string): void {
-    const record = this.files()[path];
+    const record = Object.hasOwn(this.files(), path) ? this.files()[path] : undefined;
     if (!record) return;
+    delete this.#touch<Record<string, FileRecord>>("files.json", {})[path];
     const [ord] = record;
+    const manifest = this.manifest;
     if (ord < 0) {
-      delete this.#touch<Record<string, FileRecord>>("files.json", {})[path];
-      this.manifest.invalid = this.manifest.invalid.filter((item) => item.path !== path);
+      manifest.invalid = manifest.invalid.filter((item) => item.path !== path);
       return;
     }
     const info = this.doc(ord);
-    const terms = this.terms(ord) ?? {};
-    for (const term of Object.keys(terms)) {
-      const shard = shardOf(term, this.manifest.shardCount);
-      for (const [dir, stride] of [["post", 4], ["kw", 2]] as const) {
-        const postings = this.#touch<Record<string, number[]>>(`${dir}/${shard}.json`, {});
-        const current = own(postings, term);
-        if (!current) continue;
-        const kept = withoutOrd(current, ord, stride);
-        if (kept.length) postings[term] = kept;
-        else delete postings[term];
+    if (manifest.deltaOrds.includes(ord)) {
+      const delta = this.#deltaMaps();
+      for (const [postings, stride] of [[delta.post, 4], [delta.kw, 2]] as const) {
+        for (const [term, list] of postings) {
+          const kept = withoutOrd(list, ord, stride);
+          if (kept.length === list.length) continue;
+          if (kept.length) postings.set(term, kept);
+          else postings.delete(term);
+        }
       }
+      manifest.deltaOrds = manifest.deltaOrds.filter((item) => item !== ord);
+    } else {
+      manifest.dead = [...manifest.dead, ord];
     }
-    const chunk = Math.floor(ord / CHUNK_SIZE);
-    this.#touch<(DocInfo | null)[]>(`docs/${chunk}.json`, [])[ord % CHUNK_SIZE] = null;
-    this.#touch<(TermCounts | null)[]>(`terms/${chunk}.json`, [])[ord % CHUNK_SIZE] = null;
-    delete this.#touch<Record<string, FileRecord>>("files.json", {})[path];
-    const manifest = this.manifest;
+    this.#touch<(DocInfo | null)[]>(
+      `docs/${Math.floor(ord / CHUNK_SIZE)}.json`,
+      [],
+    )[ord % CHUNK_SIZE] = null;
+    this.#touch<number[]>("meta.json", []).fill(-1, ord * META_STRIDE, (ord + 1) * META_STRIDE);
     if (info) {
       const ids = this.#touch<Record<string, number>>("ids.json", {});
       if (ids[info.id] === ord) delete ids[info.id];
@@ -322,26 +399,35 @@ export class IndexEditor extends IndexReader {
   }
 
   /**
-   * Add an analyzed entry found at `path` with the given file size and mtime. The caller removes
-   * any earlier version of the same path first.
+   * Add an analyzed entry with the given file size and mtime. The caller removes any earlier
+   * version of the same path first.
    */
   add(analyzed: AnalyzedEntry, size: number, mtime: number, kernelBody?: string): void {
     const { info, terms } = analyzed;
     const manifest = this.manifest;
     const ord = manifest.nextOrd++;
-    for (const [term, counts] of Object.entries(terms)) {
+    const delta = this.#building ? undefined : this.#deltaMaps();
+    for (const [term, counts] of terms) {
       const shard = shardOf(term, manifest.shardCount);
-      const postings = this.#touch<Record<string, number[]>>(`post/${shard}.json`, {});
-      ownList(postings, term).push(ord, counts[0], counts[1], counts[2]);
       const mask = (counts[0] ? FIELD_TITLE : 0) | (counts[1] ? FIELD_KEYWORD : 0);
-      if (mask) {
-        const keywords = this.#touch<Record<string, number[]>>(`kw/${shard}.json`, {});
-        ownList(keywords, term).push(ord, mask);
-      }
+      this.#list(delta?.post ?? this.#shard("post", shard), term)
+        .push(ord, counts[0], counts[1], counts[2]);
+      if (mask) this.#list(delta?.kw ?? this.#shard("kw", shard), term).push(ord, mask);
     }
-    const chunk = Math.floor(ord / CHUNK_SIZE);
-    this.#touch<(DocInfo | null)[]>(`docs/${chunk}.json`, [])[ord % CHUNK_SIZE] = info;
-    this.#touch<(TermCounts | null)[]>(`terms/${chunk}.json`, [])[ord % CHUNK_SIZE] = terms;
+    if (delta) manifest.deltaOrds = [...manifest.deltaOrds, ord];
+    this.#touch<(DocInfo | null)[]>(
+      `docs/${Math.floor(ord / CHUNK_SIZE)}.json`,
+      [],
+    )[ord % CHUNK_SIZE] = info;
+    const meta = this.#touch<number[]>("meta.json", []);
+    meta.length = Math.max(meta.length, (ord + 1) * META_STRIDE);
+    meta.splice(
+      ord * META_STRIDE,
+      META_STRIDE,
+      ...info.lengths,
+      ENTRY_TYPES.indexOf(info.type),
+      STATUSES.indexOf(info.status),
+    );
     this.#touch<Record<string, FileRecord>>("files.json", {})[info.path] = [ord, size, mtime];
     this.#touch<Record<string, number>>("ids.json", {})[info.id] = ord;
     const links = this.#touch<[string, string, string][]>("links.json", []);
@@ -365,10 +451,45 @@ export class IndexEditor extends IndexReader {
     this.manifest.invalid.push({ path, message });
   }
 
+  /** Whether the delta or the dead list has grown enough to fold back into the shards. */
+  needsCompaction(): boolean {
+    return this.manifest.deltaOrds.length + this.manifest.dead.length > COMPACT_AFTER;
+  }
+
+  /** Fold the delta and the dead list into the shards: every shard is rewritten. */
+  compact(): void {
+    const delta = this.#deltaMaps();
+    const dead = new Set(this.manifest.dead);
+    for (const [dir, stride] of [["post", 4], ["kw", 2]] as const) {
+      for (let shard = 0; shard < this.manifest.shardCount; shard++) {
+        const postings = this.#shard(dir, shard);
+        if (dead.size) {
+          for (const [term, list] of postings) {
+            const kept = list.filter((_, index) => !dead.has(list[index - (index % stride)]));
+            if (kept.length) postings.set(term, kept);
+            else postings.delete(term);
+          }
+        }
+      }
+      for (const [term, list] of delta[dir]) {
+        this.#list(this.#shard(dir, shardOf(term, this.manifest.shardCount)), term).push(...list);
+      }
+      delta[dir].clear();
+    }
+    this.manifest.dead = [];
+    this.manifest.deltaOrds = [];
+  }
+
   /** The files changed since this editor was created, ready to serialize; manifest last. */
   changedFiles(builtAt: string, stamp: FreshnessStamp): Map<string, unknown> {
     const changed = new Map<string, unknown>();
     for (const name of this.#dirty) changed.set(name, this.file(name, undefined));
+    for (const dir of ["post", "kw"] as const) {
+      this.#shards[dir].forEach((postings, shard) => {
+        if (postings) changed.set(`${dir}/${shard}.json`, Object.fromEntries(postings));
+      });
+      if (this.#delta) changed.set(`delta-${dir}.json`, Object.fromEntries(this.#delta[dir]));
+    }
     this.manifest.builtAt = builtAt;
     this.manifest.stamp = stamp;
     changed.set("manifest.json", this.manifest);

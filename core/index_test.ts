@@ -3,6 +3,7 @@ import type { Entry } from "./entry.ts";
 import {
   analyzeEntry,
   CHUNK_SIZE,
+  COMPACT_AFTER,
   FIELD_KEYWORD,
   FIELD_TITLE,
   type FreshnessStamp,
@@ -106,14 +107,14 @@ const ROTATE = makeEntry({
 Deno.test("analyzeEntry counts terms per field: title, keywords, body", () => {
   const { info, terms } = analyzeEntry(ROTATE, "entries/kb-7q2mx-rotate.md", "h1");
   // title: rotat leak token; keywords: secur | ci cd | token leak; body: rotat token rotat token often
-  deepStrictEqual(terms.rotat, [1, 0, 2]);
-  deepStrictEqual(terms.token, [1, 1, 2]);
-  deepStrictEqual(terms.leak, [1, 1, 0]);
-  deepStrictEqual(terms.secur, [0, 1, 0]);
-  deepStrictEqual(terms.ci, [0, 1, 0]);
-  deepStrictEqual(terms.cd, [0, 1, 0]);
-  deepStrictEqual(terms.often, [0, 0, 1]);
-  deepStrictEqual(Object.keys(terms).sort(), [
+  deepStrictEqual(terms.get("rotat"), [1, 0, 2]);
+  deepStrictEqual(terms.get("token"), [1, 1, 2]);
+  deepStrictEqual(terms.get("leak"), [1, 1, 0]);
+  deepStrictEqual(terms.get("secur"), [0, 1, 0]);
+  deepStrictEqual(terms.get("ci"), [0, 1, 0]);
+  deepStrictEqual(terms.get("cd"), [0, 1, 0]);
+  deepStrictEqual(terms.get("often"), [0, 0, 1]);
+  deepStrictEqual([...terms.keys()].sort(), [
     "cd",
     "ci",
     "leak",
@@ -169,7 +170,7 @@ Deno.test("IndexEditor.add, written and reopened, is found by IndexReader", () =
   equal(reader.doc(5), undefined);
   deepStrictEqual(reader.links(), [["kb-7q2mx", "related", "kb-9z8y7"]]);
   deepStrictEqual(reader.files(), { [pathOf(ROTATE)]: [0, 100, 1000] });
-  deepStrictEqual(reader.terms(0)?.token, [1, 1, 2]);
+  deepStrictEqual(reader.meta(0)?.type, ROTATE.type);
 });
 
 Deno.test("IndexReader loads each file at most once", () => {
@@ -182,7 +183,12 @@ Deno.test("IndexReader loads each file at most once", () => {
   reader.doc(0);
   reader.ordOf("kb-7q2mx");
   reader.ordOf("kb-7q2mx");
-  deepStrictEqual(store.loaded.sort(), ["docs/0.json", "ids.json", "post/0.json"]);
+  deepStrictEqual(store.loaded.sort(), [
+    "delta-post.json",
+    "docs/0.json",
+    "ids.json",
+    "post/0.json",
+  ]);
 });
 
 Deno.test("postings of several entries list each ordinal once", () => {
@@ -253,7 +259,7 @@ Deno.test("remove clears postings, ids, links, kernel and activity of that path 
   equal(reader.ordOf("kb-aaaaa"), undefined);
   equal(reader.ordOf("kb-bbbbb"), 1);
   equal(reader.doc(0), undefined);
-  equal(reader.terms(0), undefined);
+  equal(reader.meta(0), undefined);
   equal(reader.doc(1)?.id, "kb-bbbbb");
   deepStrictEqual(reader.links(), [["kb-bbbbb", "refines", "kb-aaaaa"]]);
   deepStrictEqual(reader.manifest.kernel.map((rule) => rule.id), ["kb-bbbbb"]);
@@ -438,10 +444,10 @@ Deno.test("changedFiles holds the touched files and the manifest, last", () => {
   const changed = editor.changedFiles("2026-07-01T00:00:00Z", STAMP);
   const names = [...changed.keys()];
   equal(names.at(-1), "manifest.json");
-  for (const name of ["files.json", "ids.json", "links.json", "docs/0.json", "terms/0.json"]) {
+  for (const name of ["files.json", "ids.json", "links.json", "docs/0.json", "meta.json"]) {
     ok(names.includes(name), `${name} in ${names}`);
   }
-  const terms = Object.keys(analyzeEntry(ROTATE, "p", "h").terms);
+  const terms = [...analyzeEntry(ROTATE, "p", "h").terms.keys()];
   const postShards = new Set(terms.map((term) => `post/${shardOf(term, 8)}.json`));
   deepStrictEqual(names.filter((name) => name.startsWith("post/")).sort(), [...postShards].sort());
   const manifest = changed.get("manifest.json") as Manifest;
@@ -449,21 +455,68 @@ Deno.test("changedFiles holds the touched files and the manifest, last", () => {
   deepStrictEqual(manifest.stamp, STAMP);
 });
 
-Deno.test("an incremental add touches only the shards of its own terms", () => {
+Deno.test("an incremental add writes the delta files, not the shards", () => {
   const a = makeEntry({ id: "kb-aaaaa", title: "alpha", body: "" });
   const store = build([a], 8);
   const editor = store.editor();
   const b = makeEntry({ id: "kb-bbbbb", title: "omega", body: "" });
   addEntry(editor, b);
   const changed = store.commit(editor);
-  const shard = shardOf("omega", 8);
-  deepStrictEqual(
-    [...changed.keys()].filter((name) => name.startsWith("post/") || name.startsWith("kw/")).sort(),
-    [`kw/${shard}.json`, `post/${shard}.json`],
-  );
+  const names = [...changed.keys()];
+  deepStrictEqual(names.filter((name) => name.startsWith("post/") || name.startsWith("kw/")), []);
+  ok(names.includes("delta-post.json") && names.includes("delta-kw.json"));
   const reader = store.reader();
   deepStrictEqual(reader.postings("alpha"), [0, 1, 0, 0], "earlier postings survive");
   deepStrictEqual(reader.postings("omega"), [1, 1, 0, 0]);
+  deepStrictEqual(reader.keywordPostings("omega"), [1, FIELD_TITLE]);
+});
+
+Deno.test("a removed entry is filtered from the shards until compaction folds it away", () => {
+  const a = makeEntry({ id: "kb-aaaaa", title: "alpha shared", body: "" });
+  const b = makeEntry({ id: "kb-bbbbb", title: "beta shared", body: "" });
+  const store = build([a, b], 4);
+  let editor = store.editor();
+  editor.remove(pathOf(a));
+  store.commit(editor);
+  deepStrictEqual(store.reader().postings("share"), [1, 1, 0, 0]);
+  deepStrictEqual(store.reader().manifest.dead, [0]);
+  editor = store.editor();
+  const c = makeEntry({ id: "kb-ccccc", title: "gamma shared", body: "" });
+  addEntry(editor, c);
+  editor.compact();
+  const changed = store.commit(editor);
+  equal(changed.has(`post/${shardOf("share", 4)}.json`), true, "compaction rewrites shards");
+  const reader = store.reader();
+  deepStrictEqual(reader.manifest.dead, []);
+  deepStrictEqual(reader.manifest.deltaOrds, []);
+  deepStrictEqual(reader.postings("share"), [1, 1, 0, 0, 2, 1, 0, 0]);
+  deepStrictEqual(reader.postings("alpha"), []);
+  deepStrictEqual(reader.keywordPostings("gamma"), [2, FIELD_TITLE]);
+});
+
+Deno.test("removing an entry that lives in the delta takes its postings out of the delta", () => {
+  const store = build([makeEntry({ id: "kb-aaaaa", title: "alpha", body: "" })], 2);
+  let editor = store.editor();
+  const b = makeEntry({ id: "kb-bbbbb", title: "omega", body: "" });
+  addEntry(editor, b);
+  store.commit(editor);
+  editor = store.editor();
+  editor.remove(pathOf(b));
+  store.commit(editor);
+  const reader = store.reader();
+  deepStrictEqual(reader.postings("omega"), []);
+  deepStrictEqual(reader.manifest.dead, [], "delta entries need no dead mark");
+  equal(reader.docById("kb-bbbbb"), undefined);
+});
+
+Deno.test("needsCompaction once the delta and dead list pass COMPACT_AFTER", () => {
+  const store = build([], 2);
+  const editor = store.editor();
+  for (let index = 0; index <= COMPACT_AFTER; index++) {
+    equal(editor.needsCompaction(), false);
+    addEntry(editor, makeEntry({ id: `kb-${String(index).padStart(5, "0")}`, title: `t${index}` }));
+  }
+  equal(editor.needsCompaction(), true);
 });
 
 // --- a term that is a name on Object.prototype ------------------------------------------------

@@ -55,7 +55,7 @@ function scoreQuery(
     const idf = Math.log(1 + (docCount - frequency + 0.5) / (frequency + 0.5));
     for (let index = 0; index < postings.length; index += 4) {
       const ord = postings[index];
-      const lengths = reader.doc(ord)?.lengths;
+      const lengths = reader.meta(ord)?.lengths;
       if (!lengths) continue;
       let weighted = 0;
       for (let field = 0; field < 3; field++) {
@@ -77,26 +77,42 @@ function scoreQuery(
 /**
  * Rank entries for one or more queries. With several queries (the model's own expansions),
  * each is ranked on its own and the rankings are fused, so an entry found by many rises.
+ * Only the entries returned have their full records loaded.
  */
-export function search(reader: IndexReader, queries: string[], options: SearchOptions = {}): Hit[] {
+export function search(
+  reader: IndexReader,
+  queries: string[],
+  options: SearchOptions = {},
+): Hit[] {
   const { limit = 10, type, tag } = options;
-  const fused = new Map<number, Hit & { best: number }>();
+  const fused = new Map<
+    number,
+    { score: number; best: number; terms: Set<string>; active: boolean }
+  >();
   for (const query of queries) {
     const ranked = [...scoreQuery(reader, query)].filter(([ord]) => {
-      const doc = reader.doc(ord)!;
-      return (!type || doc.type === type) && (!tag || hasTag(doc, tag));
+      const meta = reader.meta(ord);
+      return meta !== undefined && (!type || meta.type === type) &&
+        (!tag || hasTag(reader.doc(ord)!, tag));
     }).sort((a, b) => b[1].score - a[1].score || a[0] - b[0]);
     ranked.forEach(([ord, { score, terms }], rank) => {
-      const hit = fused.get(ord) ?? { doc: reader.doc(ord)!, score: 0, terms: [], best: 0 };
+      const hit = fused.get(ord) ??
+        {
+          score: 0,
+          best: 0,
+          terms: new Set<string>(),
+          active: reader.meta(ord)?.status === "active",
+        };
       hit.score += queries.length === 1 ? score : 1 / (RRF_K + rank + 1);
       hit.best = Math.max(hit.best, score);
-      hit.terms = [...new Set([...hit.terms, ...terms])];
+      for (const term of terms) hit.terms.add(term);
       fused.set(ord, hit);
     });
   }
-  const inactive = (hit: Hit) => hit.doc.status === "active" ? 0 : 1;
-  return [...fused.values()]
-    .sort((a, b) => inactive(a) - inactive(b) || b.score - a.score || b.best - a.best)
+  return [...fused]
+    .sort(([ordA, a], [ordB, b]) =>
+      Number(b.active) - Number(a.active) || b.score - a.score || b.best - a.best || ordA - ordB
+    )
     .slice(0, limit)
-    .map(({ doc, score, terms }) => ({ doc, score, terms }));
+    .map(([ord, { score, terms }]) => ({ doc: reader.doc(ord)!, score, terms: [...terms] }));
 }

@@ -149,7 +149,21 @@ function step1(word: string): string {
  * ```
  */
 export function stem(word: string): string {
-  if (word.length <= 3 || !/^[a-z]+$/.test(word)) return word;
+  if (word.length <= 3) return word;
+  let stemmed = memo.get(word);
+  if (stemmed === undefined) {
+    stemmed = /^[a-z]+$/.test(word) ? stemWord(word) : word;
+    if (memo.size >= MEMO_LIMIT) memo.clear();
+    memo.set(word, stemmed);
+  }
+  return stemmed;
+}
+
+/** Stems already computed: vocabularies are small next to the text they index. */
+const memo = new Map<string, string>();
+const MEMO_LIMIT = 100_000;
+
+function stemWord(word: string): string {
   word = step1(word);
   if (word.endsWith("y") && hasVowel(word.slice(0, -1))) word = word.slice(0, -1) + "i";
   word = replaceSuffix(word, STEP2, (base) => measure(base) > 0) ?? word;

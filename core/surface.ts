@@ -217,15 +217,14 @@ export function keywordMatches(
   const matches: Pointer[] = [];
   const nearMisses: NearMiss[] = [];
   for (const [ord, hit] of ranked) {
+    if (reader.meta(ord)?.status !== "active") continue;
     if (hit.words.length < config.threshold) {
-      if (nearMisses.length < 10) {
-        const doc = reader.doc(ord);
-        if (doc?.status === "active") nearMisses.push({ id: doc.id, hits: hit.words });
-      }
+      const doc = nearMisses.length < 10 ? reader.doc(ord) : undefined;
+      if (doc) nearMisses.push({ id: doc.id, hits: hit.words });
       continue;
     }
     const doc = reader.doc(ord);
-    if (!doc || doc.status !== "active" || doc.kernel) continue;
+    if (!doc || doc.kernel) continue;
     matches.push(pointerOf(doc, "keyword", hit.words));
   }
   return { matches, nearMisses, termHits };

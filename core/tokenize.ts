@@ -26,6 +26,8 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
 );
 
 const SPLIT = /[^\p{L}\p{N}]+/u;
+const SPLIT_ASCII = /[^a-z0-9]+/;
+const NON_ASCII = /[^\x00-\x7f]/;
 
 /**
  * Turn text into index terms, in order, with repeats.
@@ -37,7 +39,8 @@ const SPLIT = /[^\p{L}\p{N}]+/u;
  */
 export function tokenize(text: string): string[] {
   const terms: string[] = [];
-  for (const word of text.toLowerCase().split(SPLIT)) {
+  const lower = text.toLowerCase();
+  for (const word of lower.split(NON_ASCII.test(lower) ? SPLIT : SPLIT_ASCII)) {
     if (word.length < 2 || STOPWORDS.has(word)) continue;
     terms.push(stem(word));
   }

@@ -83,7 +83,12 @@ function loaderFor(dir: string) {
 /** Read the manifest of the index of `kbDir`; undefined when missing, corrupt or outdated. */
 export function readManifest(kbDir: string): Manifest | undefined {
   const manifest = readJsonFile(join(indexDir(kbDir), "manifest.json")) as Manifest | undefined;
-  if (!manifest || manifest.version !== INDEX_VERSION || !manifest.stamp) return undefined;
+  if (
+    typeof manifest !== "object" || manifest === null || manifest.version !== INDEX_VERSION ||
+    typeof manifest.stamp !== "object" || !Array.isArray(manifest.kernel) ||
+    !Array.isArray(manifest.activity) || !Array.isArray(manifest.invalid) ||
+    !Array.isArray(manifest.dead) || !Array.isArray(manifest.deltaOrds)
+  ) return undefined;
   return manifest;
 }
 
@@ -197,14 +202,21 @@ export async function openIndex(kbDir: string, options: OpenOptions = {}): Promi
       return await buildFull(kbDir, files, stamp);
     }
     if (touched === 0 && sameStamp(latest.stamp, stamp)) return latest;
-    const editor = new IndexEditor(latest, loaderFor(dir));
-    for (const path of [...removed, ...changed]) editor.remove(path);
-    for (const path of [...changed, ...added].sort()) {
-      await addFile(editor, kbDir, path, files.get(path)!);
+    try {
+      const editor = new IndexEditor(latest, loaderFor(dir));
+      for (const path of [...removed, ...changed]) editor.remove(path);
+      for (const path of [...changed, ...added].sort()) {
+        await addFile(editor, kbDir, path, files.get(path)!);
+      }
+      report.mode = touched ? "incremental" : "fresh";
+      if (editor.needsCompaction()) editor.compact();
+      writeAll(dir, editor.changedFiles(new Date().toISOString(), stamp));
+      return editor.manifest;
+    } catch (error) {
+      if (error instanceof Deno.errors.NotCapable) throw error;
+      report.mode = "full";
+      return await buildFull(kbDir, files, stamp);
     }
-    report.mode = touched ? "incremental" : "fresh";
-    writeAll(dir, editor.changedFiles(new Date().toISOString(), stamp));
-    return editor.manifest;
   });
   return finish(manifest);
 }

@@ -42,7 +42,9 @@ export function scanEntries(kbDir: string): Map<string, FileStat> {
   for (const item of listing) {
     if (!item.name.endsWith(".md") || item.name.startsWith(".")) continue;
     try {
-      const stat = Deno.statSync(join(dir, item.name));
+      const path = join(dir, item.name);
+      let stat = Deno.lstatSync(path);
+      if (stat.isSymlink) stat = Deno.statSync(path);
       if (!stat.isFile) continue;
       files.set(`${ENTRIES_DIR}/${item.name}`, {
         size: stat.size,

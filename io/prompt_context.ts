@@ -51,14 +51,14 @@ function shellQuote(word: string): string {
 }
 
 /**
- * The command that fetches entry bodies, as it must be typed: `KB_CLI` when the launcher set
- * it, the plugin's launcher under `CLAUDE_PLUGIN_ROOT`, else `git-kb` on PATH; always with
+ * The command that fetches entry bodies, as it must be typed: `KB_CLI` (a command prefix,
+ * used verbatim) when set, the plugin's launcher under `CLAUDE_PLUGIN_ROOT`, else `git-kb` on PATH; always with
  * `--kb`, since the shell the model runs may not see the plugin's config.
  */
 export function fetchCommand(kbDir: string): (ids: string[]) => string {
   const root = Deno.env.get("CLAUDE_PLUGIN_ROOT");
-  const cli = Deno.env.get("KB_CLI") || (root ? `${root}/bin/git-kb` : "git-kb");
-  return (ids) => `${shellQuote(cli)} get ${ids.join(" ")} --kb ${shellQuote(kbDir)}`;
+  const cli = Deno.env.get("KB_CLI") || (root ? shellQuote(`${root}/bin/git-kb`) : "git-kb");
+  return (ids) => `${cli} get ${ids.join(" ")} --kb ${shellQuote(kbDir)}`;
 }
 
 function debugEnabled(): boolean {

@@ -1,0 +1,137 @@
+/**
+ * `deno task demo`: the whole loop on the built-in sample knowledge base, in a throwaway
+ * folder. It publishes the sample to a local bare "remote", then runs the real CLI and the real
+ * prompt hook as a new user would: init (clone) → search → get → add (commit + push) →
+ * context → the UserPromptSubmit hook. Your own config and knowledge base are never touched.
+ *
+ * @module
+ */
+import { flagsFor } from "./cli/permissions.ts";
+import { join } from "./core/path.ts";
+
+const root = new URL(".", import.meta.url).pathname;
+const work = Deno.makeTempDirSync({ prefix: "git-kb-demo-" });
+const env = {
+  TMPDIR: join(work, "tmp"),
+  XDG_CONFIG_HOME: join(work, "config"),
+  XDG_DATA_HOME: join(work, "data"),
+  NO_COLOR: "1",
+  GIT_AUTHOR_NAME: "git-kb demo",
+  GIT_AUTHOR_EMAIL: "demo@git-kb.invalid",
+  GIT_COMMITTER_NAME: "git-kb demo",
+  GIT_COMMITTER_EMAIL: "demo@git-kb.invalid",
+};
+Deno.mkdirSync(env.TMPDIR, { recursive: true });
+
+async function run(
+  program: string,
+  args: string[],
+  options: { cwd?: string; stdin?: string } = {},
+) {
+  const child = new Deno.Command(program, {
+    args,
+    cwd: options.cwd ?? root,
+    env,
+    stdin: options.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (options.stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(options.stdin));
+    await writer.close();
+  }
+  const output = await child.output();
+  const text = new TextDecoder().decode(output.stdout) + new TextDecoder().decode(output.stderr);
+  if (!output.success) throw new Error(`${program} ${args.join(" ")} failed:\n${text}`);
+  return text;
+}
+
+async function gitKb(command: string, ...args: string[]): Promise<string> {
+  const shown = [command, ...args].map((arg) => /\s/.test(arg) ? `"${arg}"` : arg).join(" ");
+  console.log(`\n$ git-kb ${shown}`);
+  const output = await run("deno", [
+    "run",
+    ...flagsFor(command, env.TMPDIR),
+    join(root, "cli/main.ts"),
+    command,
+    ...args,
+  ]);
+  console.log(output.trimEnd());
+  return output;
+}
+
+function copyDir(from: string, to: string): void {
+  Deno.mkdirSync(to, { recursive: true });
+  for (const item of Deno.readDirSync(from)) {
+    if (item.isDirectory) copyDir(join(from, item.name), join(to, item.name));
+    else Deno.copyFileSync(join(from, item.name), join(to, item.name));
+  }
+}
+
+try {
+  console.log(`git-kb demo in ${work}`);
+  const remote = join(work, "remote.git");
+  const staging = join(work, "staging");
+  copyDir(join(root, "fixtures/sample-kb"), staging);
+  await run("git", ["init", "--quiet", "--bare", remote]);
+  await run("git", ["init", "--quiet", "-b", "main"], { cwd: staging });
+  await run("git", ["add", "."], { cwd: staging });
+  await run("git", ["commit", "--quiet", "-m", "Sample knowledge base"], { cwd: staging });
+  await run("git", ["push", "--quiet", remote, "main"], { cwd: staging });
+  await run("git", ["symbolic-ref", "HEAD", "refs/heads/main"], { cwd: remote });
+  console.log(`Published the sample knowledge base (45 entries) to the bare repo ${remote}`);
+
+  const kb = join(work, "kb");
+  await gitKb("init", remote, "--dir", kb);
+  await gitKb("search", "rotate leaked token", "credential exposure", "--limit", "3");
+  await gitKb("search", "postgres migration", "--type", "rule");
+  await gitKb("get", "kb-7q2mx", "--links");
+  await gitKb(
+    "add",
+    "--title",
+    "Prefer git switch over git checkout for branches",
+    "--type",
+    "rule",
+    "--tag",
+    "git,cli",
+    "--alias",
+    "checkout",
+    "--link",
+    "related:kb-r4b9t",
+    "--body",
+    "`git switch` only moves branches, so a typo cannot overwrite files.",
+  );
+  console.log(`\n$ git -C ${kb} log --oneline -2 && git -C ${remote} log --oneline -1`);
+  console.log((await run("git", ["-C", kb, "log", "--oneline", "-2"])).trimEnd());
+  console.log((await run("git", ["-C", remote, "log", "--oneline", "-1"])).trimEnd());
+  await gitKb("context", "How do I rotate a leaked Cloudflare token used by our CI?");
+
+  const payload = Deno.readTextFileSync(join(root, "fixtures/hooks/prompt-match.json"));
+  console.log(
+    "\n$ hooks/prompt.ts < fixtures/hooks/prompt-match.json   (the UserPromptSubmit hook)",
+  );
+  const hook = await run("deno", [
+    "run",
+    ...flagsFor("context", env.TMPDIR),
+    join(root, "hooks/prompt.ts"),
+  ], { stdin: payload });
+  const context = JSON.parse(hook).hookSpecificOutput.additionalContext as string;
+  console.log(`additionalContext: ${context.length} characters; pointer lines:`);
+  console.log(context.split("\n").filter((line) => line.startsWith("- kb-")).join("\n"));
+  console.log("\nThe same prompt again in the same session surfaces only the kernel rules:");
+  const again = JSON.parse(
+    await run("deno", [
+      "run",
+      ...flagsFor("context", env.TMPDIR),
+      join(root, "hooks/prompt.ts"),
+    ], {
+      stdin: payload,
+    }),
+  ).hookSpecificOutput.additionalContext as string;
+  console.log(`pointer lines: ${again.split("\n").filter((line) => line.startsWith("- kb-")).length}`);
+  await gitKb("doctor", "--offline");
+  console.log("\nDemo finished.");
+} finally {
+  Deno.removeSync(work, { recursive: true });
+}

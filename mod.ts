@@ -1,0 +1,67 @@
+/**
+ * git-kb as a library: the entry contract, the tokenizer, the index, search, the prompt hook's
+ * decision, and the I/O that opens a knowledge base and saves entries through git. Importing
+ * this module does no I/O.
+ *
+ * @example
+ * ```ts
+ * import { openKb, search } from "./mod.ts";
+ * const { reader } = await openKb("/path/to/kb");
+ * for (const hit of search(reader, ["rotate leaked token"])) console.log(hit.doc.id, hit.doc.title);
+ * ```
+ *
+ * @module
+ */
+export * from "./core/schema.ts";
+export {
+  checkAgainstKb,
+  type Entry,
+  EntryParseError,
+  formatProblems,
+  type KbContext,
+  type Link,
+  parseEntryText,
+  type Problem,
+  type RawEntry,
+  serializeEntry,
+  splitFrontmatter,
+  toEntry,
+} from "./core/entry.ts";
+export { distinctTerms, STOPWORDS, tokenize } from "./core/tokenize.ts";
+export { stem } from "./core/stem.ts";
+export {
+  analyzeEntry,
+  type DocInfo,
+  IndexEditor,
+  IndexReader,
+  type KernelRule,
+  type Manifest,
+} from "./core/index.ts";
+export { type Hit, search, type SearchOptions } from "./core/rank.ts";
+export { makeSnippet } from "./core/snippet.ts";
+export { type Neighbour, neighbours } from "./core/links.ts";
+export {
+  ACTIVITY_LEXICON,
+  assemble,
+  classifyActivities,
+  type Decision,
+  decide,
+  DEFAULT_SURFACE_CONFIG,
+  type Ledger,
+  type Pointer,
+  SKIP_PATTERNS,
+  skipReason,
+  type SurfaceConfig,
+} from "./core/surface.ts";
+export { type HookStats, summarizeDebugLog } from "./core/stats.ts";
+export { type KbLocation, NotConfiguredError, resolveKb, writeConfig } from "./io/config.ts";
+export { openIndex, type OpenOptions, type RefreshReport } from "./io/index_store.ts";
+export { openKb, type OpenKb } from "./io/open.ts";
+export {
+  PushError,
+  type SaveRequest,
+  type SaveResult,
+  saveEntry,
+  ValidationError,
+} from "./io/save.ts";
+export { contextForPrompt, type ContextRequest } from "./io/prompt_context.ts";
