@@ -8,7 +8,7 @@ import { join } from "../core/path.ts";
 import { resolvePath } from "../io/paths.ts";
 import { writeConfig } from "../io/config.ts";
 import { writeFileAtomic } from "../io/fs.ts";
-import { git, gitOk } from "../io/git.ts";
+import { git, gitOk, identityArgs } from "../io/git.ts";
 import { openIndex } from "../io/index_store.ts";
 import { ENTRIES_DIR } from "../io/kb.ts";
 import { homeDir } from "../io/paths.ts";
@@ -89,12 +89,7 @@ async function commitScaffold(kbDir: string, message: string): Promise<boolean> 
   }
   if (!added.length) return false;
   await gitOk(kbDir, ["add", "--", ...added]);
-  const name = (await git(kbDir, ["config", "user.name"])).stdout.trim();
-  const email = (await git(kbDir, ["config", "user.email"])).stdout.trim();
-  const identity = [
-    ...(name ? [] : ["-c", "user.name=git-kb"]),
-    ...(email ? [] : ["-c", "user.email=git-kb@localhost"]),
-  ];
+  const identity = await identityArgs(kbDir);
   await gitOk(kbDir, [
     ...identity,
     "commit",

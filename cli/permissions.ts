@@ -57,8 +57,25 @@ export const COMMAND_PROFILES: Record<string, keyof typeof PROFILES> = {
   doctor: "check",
 };
 
-/** The `deno run` flags for a command, with `$TMPDIR` filled in from `tmpdir`. */
-export function flagsFor(command: string, tmpdir: string): string[] {
-  const profile = PROFILES[COMMAND_PROFILES[command] ?? "save"];
-  return ["--no-prompt", ...profile.map((flag) => flag.replace("$TMPDIR", tmpdir))];
+/** The program of an editor command (`code --wait` → `code`), for a run permission. */
+export function editorProgram(command: string | undefined): string | undefined {
+  return command?.trim().split(/\s+/)[0] || undefined;
+}
+
+/**
+ * The `deno run` flags for a command, with `$TMPDIR` filled in from `tmpdir`. `add` and `edit`
+ * may open the user's editor: pass its command (`$VISUAL` or `$EDITOR`) to allow running it
+ * beside git. Without it they run git only and say which flag `--edit` needs.
+ */
+export function flagsFor(command: string, tmpdir: string, editor?: string): string[] {
+  const profile = COMMAND_PROFILES[command] ?? "save";
+  const program = command === "add" || command === "edit" ? editorProgram(editor) : undefined;
+  return [
+    "--no-prompt",
+    ...PROFILES[profile].map((flag) =>
+      flag === "--allow-run=git" && program
+        ? `--allow-run=git,${program}`
+        : flag.replace("$TMPDIR", tmpdir)
+    ),
+  ];
 }

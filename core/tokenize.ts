@@ -27,7 +27,7 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
 
 const SPLIT = /[^\p{L}\p{N}]+/u;
 const SPLIT_ASCII = /[^a-z0-9]+/;
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[^\u0020-\u007e\s]/;
 
 /**
  * Turn text into index terms, in order, with repeats.

@@ -62,3 +62,23 @@ export async function gitOk(cwd: string, args: string[], stdin?: string): Promis
   if (result.code !== 0) throw new GitError(args, result);
   return result.stdout;
 }
+
+let identityCache: Promise<string[]> | undefined;
+
+/**
+ * `-c user.name=… -c user.email=…` for what git's own config lacks, so commits work on a
+ * machine where no identity was ever set; empty when both are configured. Asked once per
+ * process.
+ */
+export function identityArgs(cwd: string): Promise<string[]> {
+  identityCache ??= git(cwd, ["config", "--get-regexp", "^user\\.(name|email)$"]).then(
+    ({ stdout }) => {
+      const has = (key: string) => stdout.split("\n").some((line) => line.startsWith(`${key} `));
+      return [
+        ...(has("user.name") ? [] : ["-c", "user.name=git-kb"]),
+        ...(has("user.email") ? [] : ["-c", "user.email=git-kb@localhost"]),
+      ];
+    },
+  );
+  return identityCache;
+}

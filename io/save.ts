@@ -17,7 +17,7 @@ import {
 } from "../core/entry.ts";
 import { LIMITS } from "../core/schema.ts";
 import { withLock, writeFileAtomic } from "./fs.ts";
-import { git, gitOk } from "./git.ts";
+import { git, gitOk, identityArgs } from "./git.ts";
 import { openIndex, type RefreshReport } from "./index_store.ts";
 import { ENTRIES_DIR, scanEntries } from "./kb.ts";
 
@@ -107,7 +107,8 @@ export async function validateForSave(request: SaveRequest): Promise<Problem[]> 
     }];
   }
   problems.push(...checkAgainstKb(entry, { ids: entryPaths(kbDir), path }));
-  if (!path.startsWith(`${ENTRIES_DIR}/${entry.id}-`) || path.includes("..")) {
+  const idIsValid = !problems.some((problem) => problem.field === "id");
+  if (idIsValid && (!path.startsWith(`${ENTRIES_DIR}/${entry.id}-`) || path.includes(".."))) {
     problems.push({
       field: "id",
       message: `the file ${path} must be named ${ENTRIES_DIR}/${entry.id}-<slug>.md`,
@@ -128,15 +129,6 @@ export async function validateForSave(request: SaveRequest): Promise<Problem[]> 
     }
   }
   return problems;
-}
-
-async function identityArgs(kbDir: string): Promise<string[]> {
-  const name = (await git(kbDir, ["config", "user.name"])).stdout.trim();
-  const email = (await git(kbDir, ["config", "user.email"])).stdout.trim();
-  return [
-    ...(name ? [] : ["-c", "user.name=git-kb"]),
-    ...(email ? [] : ["-c", "user.email=git-kb@localhost"]),
-  ];
 }
 
 function isRejected(stderr: string): boolean {
@@ -247,12 +239,16 @@ export async function saveEntry(request: SaveRequest): Promise<SaveResult> {
         path,
       ]);
     } catch (error) {
-      await git(kbDir, ["reset", "--quiet", "--", path]);
       restore(kbDir, path, previousText);
+      await git(kbDir, ["reset", "--quiet", "--", path]).catch(() => undefined);
       throw error;
     }
     const commit = (await gitOk(kbDir, ["rev-parse", "HEAD"])).trim();
-    return { commit, outcome: await push(kbDir, path, commit) };
+    const outcome = await push(kbDir, path, commit);
+    const pushed = outcome === "rebased-and-pushed"
+      ? (await gitOk(kbDir, ["rev-parse", "HEAD"])).trim()
+      : commit;
+    return { commit: pushed, outcome };
   });
   const { report } = await openIndex(kbDir);
   return { id: entry.id, path, commit, push: outcome, index: report };

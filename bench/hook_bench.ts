@@ -1,0 +1,124 @@
+/**
+ * The prompt hook's cost, whole process, stdin to stdout, on a synthetic knowledge base, against
+ * a bare `deno run` of an empty script fed the same stdin in the same run (interleaved), plus
+ * the in-process decision time.
+ *
+ * ```sh
+ * deno task bench:hook [--entries 5000] [--runs 21] [--decision-entries 50000] [--seed 1]
+ * ```
+ *
+ * Targets (issue 3): non-firing prompt ≤ 1.10× the bare run, firing prompt ≤ 1.25×, the
+ * in-process decision < 10 ms at 50,000 entries.
+ *
+ * @module
+ */
+import { join } from "../core/path.ts";
+import { contextForPrompt } from "../io/prompt_context.ts";
+import { openIndex } from "../io/index_store.ts";
+import { flagsFor } from "../cli/permissions.ts";
+import { generateKb, parseFlags } from "./generate.ts";
+import { formatMs, interleaved, median, progress, timeProcess } from "./_timing.ts";
+
+const root = new URL("..", import.meta.url).pathname;
+
+/** Generate a knowledge base without kernel rules (so a prompt can fail to fire) and index it. */
+async function prepare(entries: number, seed: number, cache: string) {
+  const kbDir = Deno.makeTempDirSync({ prefix: `git-kb-hook-bench-${entries}-` });
+  progress(`generating ${entries} entries in ${kbDir}`);
+  const generated = await generateKb(kbDir, entries, seed);
+  for (const item of Deno.readDirSync(join(kbDir, "entries"))) {
+    const path = join(kbDir, "entries", item.name);
+    const text = Deno.readTextFileSync(path);
+    if (text.includes("\nkernel: true\n")) {
+      Deno.writeTextFileSync(path, text.replace("\nkernel: true\n", "\nkernel: false\n"));
+    }
+  }
+  Deno.env.set("TMPDIR", cache);
+  const { report } = await openIndex(kbDir, { full: true });
+  progress(`indexed ${report.docCount} entries in ${Math.round(report.ms)} ms`);
+  return { kbDir, generated };
+}
+
+function payload(prompt: string): string {
+  return JSON.stringify({
+    session_id: `bench-${crypto.randomUUID()}`,
+    transcript_path: "/tmp/bench.jsonl",
+    cwd: "/tmp",
+    hook_event_name: "UserPromptSubmit",
+    prompt,
+  });
+}
+
+const NON_FIRING = "what should I bake for dinner tonight with flour, butter and some eggs";
+
+async function main(): Promise<void> {
+  const flags = parseFlags(Deno.args);
+  const entries = Number(flags.get("entries") ?? 5000);
+  const runs = Number(flags.get("runs") ?? 21);
+  const seed = Number(flags.get("seed") ?? 1);
+  const decisionEntries = Number(flags.get("decision-entries") ?? entries);
+  const cache = Deno.makeTempDirSync({ prefix: "git-kb-hook-bench-cache-" });
+  const { kbDir, generated } = await prepare(entries, seed, cache);
+  const target = generated.entries.find(({ entry }) => entry.status === "active")!.entry;
+  const firing = `how do we handle ${target.title.toLowerCase()} in this repo?`;
+  const empty = join(cache, "empty.ts");
+  Deno.writeTextFileSync(empty, "");
+  const env = { TMPDIR: cache, KB_DIR: kbDir, HOME: cache, NO_COLOR: "1" };
+  const hookArgs = ["run", ...flagsFor("context", cache), join(root, "hooks/prompt.ts")];
+  /** A subject that runs `args` with a fresh session's payload for `prompt` (no dedup). */
+  const run = (args: string[], prompt: string, expectOutput?: boolean) => async () => {
+    const result = await timeProcess("deno", args, root, env, payload(prompt));
+    if (result.code !== 0) throw new Error(`exit ${result.code}: ${result.stderr}`);
+    if (expectOutput !== undefined && (result.stdout.trim() !== "") !== expectOutput) {
+      throw new Error(
+        `expected ${expectOutput ? "output" : "no output"}, got ${result.stdout.slice(0, 200)}`,
+      );
+    }
+    return result.ms;
+  };
+  const [bare, quiet, fired] = await interleaved("hook", runs, [
+    run(["run", empty], NON_FIRING),
+    run(hookArgs, NON_FIRING, false),
+    run(hookArgs, firing, true),
+  ]);
+
+  let decisionKb = kbDir;
+  if (decisionEntries !== entries) decisionKb = (await prepare(decisionEntries, seed, cache)).kbDir;
+  const prompts = [
+    NON_FIRING,
+    firing,
+    "review the pull request for the deploy pipeline",
+    "rotate secrets",
+  ];
+  const decisionMs: number[] = [];
+  for (let round = 0; round < runs; round++) {
+    const started = performance.now();
+    await contextForPrompt({ prompt: prompts[round % prompts.length], kbFlag: decisionKb });
+    decisionMs.push(performance.now() - started);
+  }
+
+  const ratio = (samples: number[]) => median(samples) / median(bare);
+  const rows = [
+    ["bare `deno run` of an empty script", bare, "", ""],
+    ["hook, prompt that does not fire", quiet, "≤ 1.10×", ratio(quiet) <= 1.10 ? "ok" : "**MISS**"],
+    ["hook, prompt that fires", fired, "≤ 1.25×", ratio(fired) <= 1.25 ? "ok" : "**MISS**"],
+  ] as const;
+  console.log(`\nPrompt hook, ${entries} entries, ${runs} interleaved runs (median ms)\n`);
+  console.log("| measurement | median ms | × bare | target | result |\n|---|---:|---:|---|---|");
+  for (const [name, samples, goal, result] of rows) {
+    console.log(
+      `| ${name} | ${formatMs(median(samples))} | ${
+        ratio(samples).toFixed(2)
+      }× | ${goal} | ${result} |`,
+    );
+  }
+  const decision = median(decisionMs);
+  console.log(
+    `| in-process decision (open index + decide), ${decisionEntries} entries | ${
+      formatMs(decision)
+    } | | < 10 ms | ${decision < 10 ? "ok" : "**MISS**"} |`,
+  );
+  Deno.removeSync(cache, { recursive: true });
+}
+
+if (import.meta.main) await main();

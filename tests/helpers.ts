@@ -1,0 +1,343 @@
+/**
+ * Shared helpers for the subprocess tests: sample knowledge bases in temp dirs (a real git repo,
+ * optionally with a bare remote), the real CLI run as `deno run <least-privilege flags>`, and git.
+ *
+ * Every child process gets a cleared environment: only PATH, DENO_DIR and what the test passes,
+ * so the user's HOME, git config and KB_DIR never leak in.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { flagsFor } from "../cli/permissions.ts";
+
+/** The repository root. */
+export const ROOT: string = fileURLToPath(new URL("..", import.meta.url));
+/** The CLI entry point. */
+export const MAIN: string = join(ROOT, "cli", "main.ts");
+/** The sample knowledge base (never written: tests work on copies). */
+export const FIXTURE: string = join(ROOT, "fixtures", "sample-kb");
+/** Number of entries in the sample knowledge base. */
+export const FIXTURE_ENTRIES = 45;
+
+/** A git identity given through the environment only. */
+export const IDENTITY: Record<string, string> = {
+  GIT_AUTHOR_NAME: "Test Author",
+  GIT_AUTHOR_EMAIL: "author@example.test",
+  GIT_COMMITTER_NAME: "Test Committer",
+  GIT_COMMITTER_EMAIL: "committer@example.test",
+};
+
+/** Keeps git away from any system or user config. */
+const GIT_ISOLATION: Record<string, string> = {
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_TERMINAL_PROMPT: "0",
+};
+
+const decoder = new TextDecoder();
+
+let denoDirPromise: Promise<string> | undefined;
+
+/** Deno's cache folder of the test process, so children with another HOME find npm:js-yaml. */
+export function denoDir(): Promise<string> {
+  denoDirPromise ??= (async () => {
+    const fromEnv = Deno.env.get("DENO_DIR");
+    if (fromEnv) return fromEnv;
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: ["info", "--json"],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    return JSON.parse(decoder.decode(output.stdout)).denoDir as string;
+  })();
+  return denoDirPromise;
+}
+
+/** What a subprocess did. */
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Options for {@link runCli}. */
+export interface RunOptions {
+  /** The whole environment of the child besides PATH and DENO_DIR. */
+  env?: Record<string, string>;
+  cwd?: string;
+  /** Text piped to stdin; stdin is null otherwise. */
+  stdin?: string;
+  /** Deno flags instead of `flagsFor(args[0], env.TMPDIR)`. */
+  flags?: string[];
+}
+
+/**
+ * Run the real CLI: `deno run <flagsFor(command, TMPDIR)> cli/main.ts <args>`, with exactly the
+ * environment given (plus PATH and DENO_DIR).
+ */
+export async function runCli(args: string[], options: RunOptions = {}): Promise<RunResult> {
+  const env = options.env ?? {};
+  const tmpdir = env.TMPDIR ?? "/tmp";
+  const flags = options.flags ?? flagsFor(args[0] ?? "", tmpdir, env.VISUAL || env.EDITOR);
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", ...flags, MAIN, ...args],
+    cwd: options.cwd ?? ROOT,
+    clearEnv: true,
+    env: {
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      DENO_DIR: await denoDir(),
+      DENO_NO_UPDATE_CHECK: "1",
+      ...env,
+    },
+    stdin: options.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (options.stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(options.stdin));
+    await writer.close();
+  }
+  const output = await child.output();
+  return {
+    code: output.code,
+    stdout: decoder.decode(output.stdout),
+    stderr: decoder.decode(output.stderr),
+  };
+}
+
+/** Run git in `dir` with a fixed identity and no system/user config; returns the result. */
+export async function gitRun(
+  dir: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<RunResult> {
+  const output = await new Deno.Command("git", {
+    args,
+    cwd: dir,
+    clearEnv: true,
+    env: {
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      HOME: dir,
+      GIT_CONFIG_GLOBAL: "/dev/null",
+      LC_ALL: "C",
+      ...GIT_ISOLATION,
+      ...IDENTITY,
+      ...env,
+    },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return {
+    code: output.code,
+    stdout: decoder.decode(output.stdout),
+    stderr: decoder.decode(output.stderr),
+  };
+}
+
+/** Run `git args…` in `dir`; throw unless it succeeds. Returns stdout, trimmed. */
+export async function git(dir: string, ...args: string[]): Promise<string> {
+  const result = await gitRun(dir, args);
+  if (result.code !== 0) {
+    throw new Error(`git ${args.join(" ")} in ${dir} failed (${result.code}): ${result.stderr}`);
+  }
+  return result.stdout.trim();
+}
+
+/** Copy a folder tree. */
+export async function copyDir(from: string, to: string): Promise<void> {
+  await Deno.mkdir(to, { recursive: true });
+  for await (const item of Deno.readDir(from)) {
+    const source = join(from, item.name);
+    const target = join(to, item.name);
+    if (item.isDirectory) await copyDir(source, target);
+    else if (item.isFile) await Deno.copyFile(source, target);
+  }
+}
+
+/** Options for {@link makeKb}. */
+export interface KbOptions {
+  /** Also create a bare repo, set it as `origin` and push with upstream tracking. */
+  remote?: boolean;
+  /** Start from an empty `entries/` folder instead of the sample entries. */
+  empty?: boolean;
+}
+
+/** A knowledge base in a temp dir, with the environment a CLI run against it needs. */
+export interface Kb {
+  /** The temp dir holding everything below; removed by {@link Kb.cleanup}. */
+  root: string;
+  /** The knowledge base repo (working tree). */
+  dir: string;
+  /** The bare remote, when asked for. */
+  remote?: string;
+  /** TMPDIR of CLI runs: the index cache goes to `$TMPDIR/git-kb`. */
+  tmp: string;
+  /** HOME of CLI runs (empty). */
+  home: string;
+  /** XDG_CONFIG_HOME of CLI runs (empty). */
+  config: string;
+  /** The environment for CLI runs: TMPDIR, HOME, XDG_CONFIG_HOME, KB_DIR, NO_COLOR, identity. */
+  env: Record<string, string>;
+  /** Remove the temp dir. */
+  cleanup(): Promise<void>;
+}
+
+/** Create an empty temp dir layout (root, tmp, home, config) without a knowledge base. */
+export async function makeSandbox(prefix = "git-kb-test-"): Promise<Omit<Kb, "dir" | "env">> {
+  const root = await Deno.makeTempDir({ prefix });
+  const tmp = join(root, "tmp");
+  const home = join(root, "home");
+  const config = join(root, "xdg-config");
+  await Promise.all([tmp, home, config].map((dir) => Deno.mkdir(dir, { recursive: true })));
+  return {
+    root,
+    tmp,
+    home,
+    config,
+    cleanup: () => Deno.remove(root, { recursive: true }).catch(() => {}),
+  };
+}
+
+/**
+ * Copy the sample knowledge base into a temp dir, `git init` and commit it; with `remote`, also
+ * create a bare repo, add it as `origin` and push `main` with upstream tracking.
+ */
+export async function makeKb(options: KbOptions = {}): Promise<Kb> {
+  const sandbox = await makeSandbox();
+  const dir = join(sandbox.root, "kb");
+  if (options.empty) {
+    await Deno.mkdir(join(dir, "entries"), { recursive: true });
+    await Deno.writeTextFile(join(dir, "entries", ".gitkeep"), "");
+  } else {
+    await copyDir(FIXTURE, dir);
+  }
+  await git(dir, "init", "--quiet", "-b", "main");
+  await git(dir, "add", "-A");
+  await git(dir, "commit", "--quiet", "-m", "sample knowledge base");
+  let remote: string | undefined;
+  if (options.remote) {
+    remote = join(sandbox.root, "remote.git");
+    await git(sandbox.root, "init", "--quiet", "--bare", "-b", "main", remote);
+    await git(dir, "remote", "add", "origin", remote);
+    await git(dir, "push", "--quiet", "-u", "origin", "main");
+  }
+  return {
+    ...sandbox,
+    dir,
+    remote,
+    env: {
+      TMPDIR: sandbox.tmp,
+      HOME: sandbox.home,
+      XDG_CONFIG_HOME: sandbox.config,
+      KB_DIR: dir,
+      NO_COLOR: "1",
+      ...GIT_ISOLATION,
+      ...IDENTITY,
+    },
+  };
+}
+
+/** A second clone of the knowledge base's bare remote: "someone else" pushing. */
+export async function cloneRemote(kb: Kb, name = "other"): Promise<string> {
+  if (!kb.remote) throw new Error("makeKb({ remote: true }) first");
+  const dir = join(kb.root, name);
+  await git(kb.root, "clone", "--quiet", kb.remote, dir);
+  return dir;
+}
+
+/** Write, commit and push a new entry file from another clone; returns its path in the repo. */
+export async function pushEntryFrom(
+  clone: string,
+  id: string,
+  title: string,
+  body = "Pushed by someone else.\n",
+): Promise<string> {
+  const path = `entries/${id}-${title.toLowerCase().replace(/[^a-z0-9]+/g, "-")}.md`;
+  await Deno.writeTextFile(join(clone, path), entryText({ id, title, body }));
+  await git(clone, "add", "--", path);
+  await git(clone, "commit", "--quiet", "-m", `kb: add ${id}: ${title}`);
+  await git(clone, "push", "--quiet", "origin", "HEAD:main");
+  return path;
+}
+
+/** The text of a minimal valid entry. */
+export function entryText(
+  { id, title, body, type = "note", extra = "" }: {
+    id: string;
+    title: string;
+    body: string;
+    type?: string;
+    extra?: string;
+  },
+): string {
+  return `---\nid: ${id}\ntitle: ${title}\ntype: ${type}\ntags: [test]\n${extra}` +
+    `created: 2026-01-01\nupdated: 2026-01-01\n---\n${body}`;
+}
+
+/** The path (relative to the knowledge base) of the entry with `id`. */
+export async function entryPath(kbDir: string, id: string): Promise<string> {
+  for await (const item of Deno.readDir(join(kbDir, "entries"))) {
+    if (item.name.startsWith(`${id}-`)) return `entries/${item.name}`;
+  }
+  throw new Error(`no file for ${id} in ${kbDir}`);
+}
+
+/** Every file under `dir` (relative path → content), skipping folders named in `skip`. */
+export async function snapshot(dir: string, skip: string[] = []): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  async function walk(folder: string, prefix: string) {
+    for await (const item of Deno.readDir(folder)) {
+      const relative = prefix ? `${prefix}/${item.name}` : item.name;
+      if (skip.includes(relative)) continue;
+      const path = join(folder, item.name);
+      if (item.isDirectory) await walk(path, relative);
+      else files.set(relative, item.isFile ? await Deno.readTextFile(path) : "<link>");
+    }
+  }
+  await walk(dir, "");
+  return files;
+}
+
+/** Parse the JSON a command printed, with the output in the error when it does not parse. */
+export function parseJson<T = unknown>(result: RunResult): T {
+  try {
+    return JSON.parse(result.stdout) as T;
+  } catch {
+    throw new Error(
+      `expected JSON on stdout (exit ${result.code})\nstdout: ${result.stdout}\nstderr: ${result.stderr}`,
+    );
+  }
+}
+
+/** A compact description of a run, for assertion messages. */
+export function show(result: RunResult): string {
+  return `exit ${result.code}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`;
+}
+
+/** Matches any ANSI escape sequence. */
+// deno-lint-ignore no-control-regex
+export const ANSI = /\x1b\[/;
+
+/** Matches a stack-trace frame line. */
+export const STACK_FRAME = /^\s+at /m;
+
+/** Run `action` over `items` with at most `limit` running at once, keeping the order. */
+export async function mapLimit<T, R>(
+  items: T[],
+  limit: number,
+  action: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  async function worker() {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await action(items[index], index);
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

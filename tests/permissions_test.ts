@@ -1,0 +1,160 @@
+/**
+ * Least privilege, for real: read commands work with read access, write access to the cache
+ * only, no --allow-run and no --allow-net; a missing permission prints one line naming the flag
+ * to add, never a stack trace; deno.json's tasks use exactly the flags of cli/permissions.ts.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { COMMAND_PROFILES, flagsFor, PROFILES } from "../cli/permissions.ts";
+import {
+  denoDir,
+  git,
+  makeKb,
+  makeSandbox,
+  parseJson,
+  ROOT,
+  runCli,
+  type RunResult,
+  show,
+  STACK_FRAME,
+} from "./helpers.ts";
+
+const READ_COMMANDS = ["search", "get", "index"];
+
+/** Exactly one line on stderr, naming `flag`, with no stack trace; exit 1. */
+function assertOneLine(result: RunResult, flag: RegExp): void {
+  assert.equal(result.code, 1, show(result));
+  const lines = result.stderr.trim().split("\n");
+  assert.equal(lines.length, 1, `one line on stderr:\n${show(result)}`);
+  assert.match(lines[0], flag, show(result));
+  assert.doesNotMatch(result.stderr, STACK_FRAME, show(result));
+  assert.doesNotMatch(result.stderr, /Uncaught|error: /, show(result));
+}
+
+Deno.test("the read profile grants no run, no net, and writes only to the cache", () => {
+  const tmp = "/some/tmp";
+  for (const command of READ_COMMANDS) {
+    const flags = flagsFor(command, tmp);
+    assert.ok(flags.includes("--no-prompt"), command);
+    for (const flag of flags) {
+      assert.doesNotMatch(flag, /^--allow-(run|net|ffi|sys|all)\b|^-A$/, `${command}: ${flag}`);
+    }
+    const writes = flags.filter((flag) => flag.startsWith("--allow-write"));
+    assert.equal(writes.length, 1, `${command}: ${flags.join(" ")}`);
+    const targets = writes[0].replace(/^--allow-write=/, "").split(",");
+    assert.ok(targets.length > 0 && writes[0].includes("="), "write access is scoped");
+    assert.ok(targets.every((target) => target.endsWith("/git-kb")), targets.join(","));
+    assert.ok(targets.includes(`${tmp}/git-kb`), targets.join(","));
+  }
+  assert.ok(flagsFor("add", tmp).includes("--allow-run=git"));
+  assert.ok(!flagsFor("add", tmp).some((flag) => flag.startsWith("--allow-net")));
+});
+
+Deno.test("sandboxed runs: read commands work, missing permissions name the flag", async (t) => {
+  const [kb, saving, fresh] = await Promise.all([makeKb(), makeKb(), makeSandbox()]);
+  try {
+    const head = await git(saving.dir, "rev-parse", "HEAD");
+    const cold = { ...kb.env, TMPDIR: fresh.tmp };
+    const without = (command: string, drop: RegExp, tmp = kb.tmp) =>
+      flagsFor(command, tmp).filter((flag) => !drop.test(flag));
+    const [index, search, get, noWrite, wrongWrite, noEnv, addNoRun] = await Promise.all([
+      runCli(["index", "--json"], { env: kb.env }),
+      runCli(["search", "rebase", "--json"], { env: kb.env }),
+      runCli(["get", "kb-7q2mx"], { env: kb.env }),
+      runCli(["search", "rebase"], { env: cold, flags: without("search", /^--allow-write/) }),
+      runCli(["get", "kb-7q2mx"], {
+        env: cold,
+        flags: [
+          ...without("get", /^--allow-write/),
+          `--allow-write=${join(fresh.root, "elsewhere")}`,
+        ],
+      }),
+      runCli(["index"], { env: cold, flags: without("index", /^--allow-env/) }),
+      runCli(["add", "--title", "Needs git", "--type", "note"], {
+        env: saving.env,
+        flags: without("add", /^--allow-run/),
+      }),
+    ]);
+
+    await t.step("search, get and index succeed with flagsFor (read profile)", async () => {
+      assert.equal(index.code, 0, show(index));
+      const report = parseJson<{ docCount: number; indexDir: string }>(index);
+      assert.equal(report.docCount, 45);
+      assert.ok(report.indexDir.startsWith(join(kb.tmp, "git-kb")), report.indexDir);
+      assert.ok((await Deno.stat(join(report.indexDir, "manifest.json"))).isFile);
+      assert.equal(search.code, 0, show(search));
+      assert.equal(parseJson<{ id: string }[]>(search)[0]?.id, "kb-r4b9t");
+      assert.equal(get.code, 0, show(get));
+      assert.match(get.stdout, /^id: kb-7q2mx$/m);
+      assert.equal(await git(kb.dir, "status", "--porcelain", "--ignored"), "");
+    });
+
+    await t.step("search without write access to the cache: one line naming --allow-write", () => {
+      assertOneLine(noWrite, /--allow-write=\S*git-kb/);
+      assert.equal(noWrite.stdout, "");
+    });
+
+    await t.step("get with write access elsewhere: one line naming --allow-write", () => {
+      assertOneLine(wrongWrite, /--allow-write=\S*git-kb/);
+    });
+
+    await t.step("index without env access: one line naming --allow-env", () => {
+      assertOneLine(noEnv, /--allow-env/);
+    });
+
+    await t.step(
+      "add without --allow-run: one line naming --allow-run=git, nothing left",
+      async () => {
+        assertOneLine(addNoRun, /--allow-run=git\b/);
+        assert.equal(await git(saving.dir, "rev-parse", "HEAD"), head);
+        assert.equal(
+          await git(saving.dir, "status", "--porcelain", "--untracked-files=all"),
+          "",
+          "no entry file may be left behind when the commit could not be made",
+        );
+      },
+    );
+  } finally {
+    await Promise.all([kb.cleanup(), saving.cleanup(), fresh.cleanup()]);
+  }
+});
+
+Deno.test("deno.json tasks use exactly the flags of cli/permissions.ts", async () => {
+  const config = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json")));
+  const tasks = config.tasks as Record<string, string>;
+  for (const [command, profile] of Object.entries(COMMAND_PROFILES)) {
+    const expected = `deno run ${
+      ["--no-prompt", ...PROFILES[profile]].join(" ")
+    } cli/main.ts ${command}`;
+    assert.equal(tasks[command], expected, `task "${command}"`);
+  }
+});
+
+Deno.test("deno task search works from a checkout", async () => {
+  const kb = await makeKb();
+  try {
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: ["task", "--quiet", "search", "rebase", "--json"],
+      cwd: ROOT,
+      clearEnv: true,
+      env: {
+        PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+        DENO_DIR: await denoDir(),
+        DENO_NO_UPDATE_CHECK: "1",
+        ...kb.env,
+      },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const result = {
+      code: output.code,
+      stdout: new TextDecoder().decode(output.stdout),
+      stderr: new TextDecoder().decode(output.stderr),
+    };
+    assert.equal(result.code, 0, show(result));
+    assert.equal(parseJson<{ id: string }[]>(result)[0]?.id, "kb-r4b9t", show(result));
+  } finally {
+    await kb.cleanup();
+  }
+});
