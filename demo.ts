@@ -129,7 +129,9 @@ try {
       stdin: payload,
     }),
   ).hookSpecificOutput.additionalContext as string;
-  console.log(`pointer lines: ${again.split("\n").filter((line) => line.startsWith("- kb-")).length}`);
+  console.log(
+    `pointer lines: ${again.split("\n").filter((line) => line.startsWith("- kb-")).length}`,
+  );
   await gitKb("doctor", "--offline");
   console.log("\nDemo finished.");
 } finally {

@@ -44,8 +44,8 @@ export {
   ACTIVITY_LEXICON,
   assemble,
   classifyActivities,
-  type Decision,
   decide,
+  type Decision,
   DEFAULT_SURFACE_CONFIG,
   type Ledger,
   type Pointer,
@@ -56,12 +56,12 @@ export {
 export { type HookStats, summarizeDebugLog } from "./core/stats.ts";
 export { type KbLocation, NotConfiguredError, resolveKb, writeConfig } from "./io/config.ts";
 export { openIndex, type OpenOptions, type RefreshReport } from "./io/index_store.ts";
-export { openKb, type OpenKb } from "./io/open.ts";
+export { type OpenKb, openKb } from "./io/open.ts";
 export {
   PushError,
+  saveEntry,
   type SaveRequest,
   type SaveResult,
-  saveEntry,
   ValidationError,
 } from "./io/save.ts";
 export { contextForPrompt, type ContextRequest } from "./io/prompt_context.ts";

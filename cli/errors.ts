@@ -9,8 +9,17 @@ import { red } from "./output.ts";
 
 const PERMISSION = /Requires (\w+) access to "?([^",]*)"?/;
 
+/** The error underneath wrappers that only record where it happened (`RecordedError`). */
+function unwrap(error: unknown): unknown {
+  while (error instanceof Error && error.name === "RecordedError" && error.cause !== undefined) {
+    error = error.cause;
+  }
+  return error;
+}
+
 /** The flag that grants what a permission error says is missing, e.g. `--allow-run=git`. */
 export function missingPermissionFlag(error: unknown): string | undefined {
+  error = unwrap(error);
   if (!(error instanceof Error) || error.name !== "NotCapable") return undefined;
   const match = PERMISSION.exec(error.message);
   if (!match) return "--allow-all";
@@ -29,6 +38,7 @@ export interface CodedError extends Error {
 
 /** The exit code for an error: 2 for usage, the error's own code when it has one, else 1. */
 export function exitCodeOf(error: unknown): number {
+  error = unwrap(error);
   if (error instanceof UsageError) return 2;
   const code = (error as Partial<CodedError>)?.exitCode;
   return typeof code === "number" ? code : 1;
@@ -36,6 +46,7 @@ export function exitCodeOf(error: unknown): number {
 
 /** One line (or a short block) saying what went wrong and what to do. */
 export function describeError(error: unknown, command: string): string {
+  error = unwrap(error);
   const flag = missingPermissionFlag(error);
   if (flag) {
     return red(`git-kb ${command}: missing permission: run deno again with ${flag}`) +

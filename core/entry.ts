@@ -22,6 +22,7 @@ import {
   STATUSES,
 } from "./schema.ts";
 import { EntryParseError, splitFrontmatter } from "./frontmatter.ts";
+import { parseSimpleFrontmatter } from "./simple_yaml.ts";
 
 export { EntryParseError, splitFrontmatter };
 
@@ -66,9 +67,9 @@ export interface RawEntry {
 /** Parse an entry file into raw frontmatter fields and body. Throws {@link EntryParseError}. */
 export function parseEntryText(text: string, source: string): RawEntry {
   const { frontmatter, body } = splitFrontmatter(text, source);
-  let fields: unknown;
+  let fields: unknown = parseSimpleFrontmatter(frontmatter);
   try {
-    fields = yaml.load(frontmatter, { schema: yaml.CORE_SCHEMA, filename: source });
+    fields ??= yaml.load(frontmatter, { schema: yaml.CORE_SCHEMA, filename: source });
   } catch (error) {
     const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
     throw new EntryParseError(source, `the frontmatter is not valid YAML (${reason})`);

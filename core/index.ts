@@ -28,7 +28,7 @@ import { fnv1a } from "./hash.ts";
 import { distinctTerms, tokenize } from "./tokenize.ts";
 
 /** Bumped whenever the file layout changes; an index of another version is rebuilt. */
-export const INDEX_VERSION = 3;
+export const INDEX_VERSION = 4;
 
 /** Entries per docs chunk file. */
 export const CHUNK_SIZE = 64;
@@ -64,6 +64,7 @@ export type TermCounts = Map<string, [number, number, number]>;
 export interface KernelRule {
   id: string;
   title: string;
+  type: EntryType;
   hash: string;
   body: string;
 }
@@ -81,6 +82,8 @@ export interface Manifest {
   /** The knowledge base folder this index describes. */
   kbDir: string;
   builtAt: string;
+  /** When the entry files were last all checked against the index, in ms since the epoch. */
+  verifiedAt: number;
   /** What the entries folder and git looked like when the index was last brought up to date. */
   stamp: FreshnessStamp;
   docCount: number;
@@ -311,6 +314,7 @@ export class IndexEditor extends IndexReader {
       version: INDEX_VERSION,
       kbDir,
       builtAt: "",
+      verifiedAt: 0,
       stamp: { entriesMtime: 0, head: "", gitIndexMtime: 0 },
       docCount: 0,
       nextOrd: 0,
@@ -436,7 +440,13 @@ export class IndexEditor extends IndexReader {
     manifest.docCount++;
     if (info.status === "active") {
       if (info.kernel && kernelBody !== undefined) {
-        manifest.kernel.push({ id: info.id, title: info.title, hash: info.hash, body: kernelBody });
+        manifest.kernel.push({
+          id: info.id,
+          title: info.title,
+          type: info.type,
+          hash: info.hash,
+          body: kernelBody,
+        });
         manifest.kernel.sort((a, b) => a.id.localeCompare(b.id));
       }
       if (info.appliesTo.length) {

@@ -33,12 +33,14 @@ export function summarizeDebugLog(text: string, activeIds: string[]): HookStats 
   let prompts = 0;
   for (const line of text.split("\n")) {
     if (!line.trim()) continue;
-    let record: Record<string, unknown>;
+    let parsed: unknown;
     try {
-      record = JSON.parse(line);
+      parsed = JSON.parse(line);
     } catch {
       continue;
     }
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) continue;
+    const record = parsed as Record<string, unknown>;
     const outcome = String(record.outcome ?? "unknown");
     prompts++;
     outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;

@@ -11,13 +11,26 @@ import { LIMITS } from "./schema.ts";
 import { stem } from "./stem.ts";
 import { STOPWORDS } from "./tokenize.ts";
 
-/** Prompts that never fire: mechanical instructions and chit-chat. Matched on the trimmed prompt. */
+/**
+ * Words that carry no topic: acknowledgements, go-aheads and routine chores ("commit and push",
+ * "run the tests again", "fix the lint errors"). A prompt made only of these is mechanical.
+ */
+export const MECHANICAL_WORDS: readonly string[] = (
+  "yes yeah yep yup no nope ok okay k sure fine alright right correct good great cool nice " +
+  "perfect awesome thanks thank thx ty you please pls go ahead on continue proceed next again " +
+  "retry stop wait lgtm done do it that this these those them all everything now keep going " +
+  "carry try undo revert commit push pull stash merge rebase git and the changes change run " +
+  "rerun re tests test specs spec build linter lint checks check once more fix format " +
+  "formatting code fmt deno errors error warnings warning issues issue types type typos typo " +
+  "looks sounds works"
+).split(" ");
+
+/**
+ * Prompts that never fire: made only of {@link MECHANICAL_WORDS} (and "hmm"), whatever the
+ * punctuation. Tunable: add a pattern to skip more.
+ */
 export const SKIP_PATTERNS: readonly RegExp[] = [
-  /^(?:yes|yep|yeah|no|nope|ok(?:ay)?|sure|thanks?(?: you)?|thx|ty|cool|great|nice|perfect|done|lgtm|go(?: ahead| on)?|continue|proceed|next|again|retry|stop|wait|hmm+|k)\b[\s!.,?]*$/i,
-  /^(?:please\s+)?(?:(?:git\s+)?(?:commit|push|pull|stash|rebase|merge)(?:\s+(?:it|this|that|them|all|everything|the changes|and push|now))*)[\s!.]*$/i,
-  /^(?:please\s+)?(?:re-?)?run (?:the |all (?:the )?)?(?:tests?|specs?|build|linter|lint|checks?)(?: again| once more)?[\s!.]*$/i,
-  /^(?:please\s+)?(?:fix (?:the )?(?:lint|linting|formatting|types?|typos?)(?: errors?| issues?| warnings?)?|format (?:the )?code|run (?:deno )?fmt)[\s!.]*$/i,
-  /^(?:please\s+)?(?:keep going|carry on|try again|do it|undo(?: that)?|revert(?: that| it)?)[\s!.]*$/i,
+  new RegExp(`^[\\W_]*(?:(?:${MECHANICAL_WORDS.join("|")}|h+m+)(?:[\\W_]+|$))+$`, "i"),
 ];
 
 /** Words that say which kind of work a prompt is about, before stemming. */
@@ -319,7 +332,7 @@ export function assemble(
       degraded.push({
         id: rule.id,
         title: rule.title,
-        type: "rule",
+        type: rule.type,
         hash: rule.hash,
         signal: "kernel",
         why: [],
@@ -391,16 +404,15 @@ export function decide(
   const activities = classifyActivities(prompt);
   const { matches, nearMisses, termHits } = keywordMatches(reader, promptTerms(prompt), config);
   const keywordIds = new Set(matches.map((pointer) => pointer.id));
-  const byActivity = activityMatches(reader, activities).filter((pointer) =>
-    !keywordIds.has(pointer.id)
-  )
-    .slice(0, config.maxActivityEntries);
+  const byActivity = activityMatches(reader, activities)
+    .filter((pointer) => !keywordIds.has(pointer.id));
   const candidates = [...matches, ...byActivity];
-  const fresh = candidates.filter((pointer) => ledger[pointer.id] !== pointer.hash);
-  const deduped = candidates.filter((pointer) => ledger[pointer.id] === pointer.hash).map((
-    pointer,
-  ) => pointer.id);
-  const pointers = fresh.slice(0, config.maxEntries);
+  const isFresh = (pointer: Pointer) => ledger[pointer.id] !== pointer.hash;
+  const deduped = candidates.filter((pointer) => !isFresh(pointer)).map((pointer) => pointer.id);
+  const pointers = [
+    ...matches.filter(isFresh),
+    ...byActivity.filter(isFresh).slice(0, config.maxActivityEntries),
+  ].slice(0, config.maxEntries);
   const kernel = reader.manifest.kernel;
   const base = { activities, termHits, nearMisses, deduped };
   if (!kernel.length && !pointers.length) {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { contextForPrompt, recordFailure } from "../io/prompt_context.ts";
+import { contextForPrompt, RecordedError, recordFailure } from "../io/prompt_context.ts";
 import { readStdinText } from "../io/stdin.ts";
 
 /** The largest stdin accepted; a bigger payload is not a prompt worth matching. */
@@ -33,7 +33,7 @@ if (import.meta.main) {
   try {
     output = await promptHookOutput(readStdinText(MAX_INPUT_BYTES));
   } catch (error) {
-    recordFailure(error);
+    if (!(error instanceof RecordedError)) recordFailure(error);
   }
   if (output) {
     try {

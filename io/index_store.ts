@@ -20,6 +20,12 @@ import { readJsonFile, withLock, writeFileAtomic } from "./fs.ts";
 import { ENTRIES_DIR, type FileStat, readKbFile, scanEntries } from "./kb.ts";
 import { indexDir, kbCacheDir } from "./paths.ts";
 
+/**
+ * How long a stamp-only check trusts the index before it stats every entry file again, so an
+ * in-place edit that moved none of the cheap signals is still noticed within a minute.
+ */
+export const VERIFY_INTERVAL_MS = 60_000;
+
 /** What bringing the index up to date did. */
 export interface RefreshReport {
   /** `fresh`: nothing to do; `incremental`: changed entries only; `full`: rebuilt from scratch. */
@@ -85,7 +91,8 @@ export function readManifest(kbDir: string): Manifest | undefined {
   const manifest = readJsonFile(join(indexDir(kbDir), "manifest.json")) as Manifest | undefined;
   if (
     typeof manifest !== "object" || manifest === null || manifest.version !== INDEX_VERSION ||
-    typeof manifest.stamp !== "object" || !Array.isArray(manifest.kernel) ||
+    typeof manifest.stamp !== "object" || typeof manifest.verifiedAt !== "number" ||
+    !Array.isArray(manifest.kernel) ||
     !Array.isArray(manifest.activity) || !Array.isArray(manifest.invalid) ||
     !Array.isArray(manifest.dead) || !Array.isArray(manifest.deltaOrds)
   ) return undefined;
@@ -125,6 +132,7 @@ async function addFile(editor: IndexEditor, kbDir: string, path: string, stat: F
 }
 
 function writeAll(dir: string, files: Map<string, unknown>): void {
+  (files.get("manifest.json") as Manifest).verifiedAt = Date.now();
   for (const [name, value] of files) {
     if (name !== "manifest.json") writeFileAtomic(join(dir, name), JSON.stringify(value));
   }
@@ -174,7 +182,10 @@ export async function openIndex(kbDir: string, options: OpenOptions = {}): Promi
   };
   const current = readManifest(kbDir);
   const stamp = readStamp(kbDir);
-  if (current && !options.full && options.check === "stamp" && sameStamp(current.stamp, stamp)) {
+  if (
+    current && !options.full && options.check === "stamp" && sameStamp(current.stamp, stamp) &&
+    Math.abs(Date.now() - current.verifiedAt) < VERIFY_INTERVAL_MS
+  ) {
     return finish(current);
   }
   const files = scanEntries(kbDir);
@@ -201,7 +212,11 @@ export async function openIndex(kbDir: string, options: OpenOptions = {}): Promi
       report.mode = "full";
       return await buildFull(kbDir, files, stamp);
     }
-    if (touched === 0 && sameStamp(latest.stamp, stamp)) return latest;
+    if (touched === 0 && sameStamp(latest.stamp, stamp)) {
+      latest.verifiedAt = Date.now();
+      writeFileAtomic(join(dir, "manifest.json"), JSON.stringify(latest));
+      return latest;
+    }
     try {
       const editor = new IndexEditor(latest, loaderFor(dir));
       for (const path of [...removed, ...changed]) editor.remove(path);

@@ -135,6 +135,28 @@ export async function contextForPrompt(request: ContextRequest): Promise<Context
     return result;
   }
   const { kbDir } = resolveKb(request.kbFlag);
+  try {
+    return await decideAndRecord(request, kbDir, config, started);
+  } catch (error) {
+    recordFailure(error, kbDir);
+    throw new RecordedError(error);
+  }
+}
+
+/** An error already written to the knowledge base's debug log. */
+export class RecordedError extends Error {
+  constructor(cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.name = "RecordedError";
+  }
+}
+
+async function decideAndRecord(
+  request: ContextRequest,
+  kbDir: string,
+  config: SurfaceConfig,
+  started: number,
+): Promise<ContextResult> {
   const cacheDir = kbCacheDir(kbDir);
   const { reader, report } = await openIndex(kbDir, { check: "stamp" });
   const session = request.sessionId ? readLedger(cacheDir, request.sessionId) : undefined;
@@ -143,11 +165,7 @@ export async function contextForPrompt(request: ContextRequest): Promise<Context
   const extra: Record<string, unknown> = { index: report.mode };
   if (request.sessionId && decision.assembly?.pointers.length) {
     for (const pointer of decision.assembly.pointers) ledger[pointer.id] = pointer.hash;
-    try {
-      writeLedger(cacheDir, request.sessionId, ledger, session?.isNew ?? true);
-    } catch (error) {
-      extra.ledger_error = error instanceof Error ? error.message : String(error);
-    }
+    writeLedger(cacheDir, request.sessionId, ledger, session?.isNew ?? true);
   }
   const result = { decision, kbDir, ms: performance.now() - started };
   record(cacheDir, result, request, extra);

@@ -1,0 +1,568 @@
+/**
+ * Fuzzing the prompt hook: thousands of malformed, huge, binary and deeply nested payloads run
+ * in-process through promptHookOutput (wrapped exactly like the hook's main block), ~30 more as
+ * real subprocesses, and a knowledge base of 200 matching entries with long titles. Always:
+ * output empty or the UserPromptSubmit JSON, additionalContext never over 10,000 characters.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { type Entry, serializeEntry } from "../core/entry.ts";
+import { recordFailure } from "../io/prompt_context.ts";
+import { promptHookOutput } from "../hooks/prompt.ts";
+import { copyDir, FIXTURE, makeSandbox, mapLimit, ROOT, STACK_FRAME } from "./helpers.ts";
+
+const HOOK = join(ROOT, "hooks", "prompt.ts");
+const CAP = 10_000;
+const BUDGET = 9_000;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** A deterministic PRNG (mulberry32), so failures reproduce. */
+function random(seed: number): () => number {
+  return () => {
+    seed |= 0;
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const next = random(20260701);
+const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)];
+const int = (max: number) => Math.floor(next() * max);
+
+function randomBytes(length: number): Uint8Array {
+  const bytes = new Uint8Array(length);
+  for (let index = 0; index < length; index++) bytes[index] = int(256);
+  return bytes;
+}
+
+/** Words that hit the sample knowledge base, plus noise, stopwords and odd tokens. */
+const VOCABULARY = [
+  "rotate",
+  "leaked",
+  "cloudflare",
+  "npm",
+  "token",
+  "ci",
+  "review",
+  "pull",
+  "request",
+  "postgres",
+  "migration",
+  "deno",
+  "permissions",
+  "github",
+  "actions",
+  "pin",
+  "commit",
+  "messages",
+  "idempotency",
+  "keys",
+  "release",
+  "branch",
+  "bm25",
+  "ranking",
+  "git",
+  "bisect",
+  "the",
+  "please",
+  "and",
+  "constructor",
+  "__proto__",
+  "toString",
+  "hasOwnProperty",
+  "prototype",
+  "écrire",
+  "日本語",
+  "🙂",
+  "\u0000",
+  "\ud800",
+  "\udfff",
+  "a\u0301",
+  "\u200b",
+  "\u202e",
+  "plan",
+  "write",
+  "draft",
+  "implement",
+];
+
+const SESSIONS = [
+  "d66295be-3ea4-40a4-9d72-e3acc5b5d510",
+  "fuzz-1",
+  "fuzz-2",
+  "../../../../etc/passwd",
+  "",
+  "\u0000\u0000",
+  "a".repeat(5000),
+  "séssion/🙂",
+  "\ud800",
+  "..",
+  "CON",
+];
+
+function words(count: number): string {
+  return Array.from({ length: count }, () => pick(VOCABULARY)).join(pick([" ", " ", ", ", "\n"]));
+}
+
+const VALID = {
+  session_id: "d66295be-3ea4-40a4-9d72-e3acc5b5d510",
+  transcript_path: "/root/.claude/projects/-work-demo/x.jsonl",
+  cwd: "/work/demo",
+  prompt_id: "f0fb90bd-7dc3-41a1-975f-88e53cdf5469",
+  permission_mode: "default",
+  hook_event_name: "UserPromptSubmit",
+  prompt: "How do I rotate a leaked Cloudflare token used by our CI?",
+};
+
+/** A fuzz case: stdin text, and whether it is a well-formed payload (object, string prompt). */
+interface Case {
+  label: string;
+  input: string;
+  wellFormed: boolean;
+}
+
+function payload(fields: Record<string, unknown>): string {
+  return JSON.stringify({ ...VALID, ...fields });
+}
+
+function nested(depth: number, open: string, close: string, inner = "0"): string {
+  return open.repeat(depth) + inner + close.repeat(depth);
+}
+
+/** About 3,000 cases of every kind. */
+function fuzzCases(): Case[] {
+  const cases: Case[] = [];
+  const bad = (label: string, input: string) => cases.push({ label, input, wellFormed: false });
+  const good = (label: string, fields: Record<string, unknown>) =>
+    cases.push({ label, input: payload(fields), wellFormed: true });
+
+  // Random bytes, as the hook would decode them.
+  for (let index = 0; index < 900; index++) {
+    bad(`random bytes ${index}`, decoder.decode(randomBytes(int(index < 850 ? 300 : 20_000))));
+  }
+  // Every truncation of real payloads.
+  const match = payload({});
+  for (let length = 0; length < match.length; length++) {
+    bad(`truncated at ${length}`, match.slice(0, length));
+  }
+  const review = payload({ prompt: "please review this pull request for the payment module" });
+  for (let length = 0; length < review.length; length += 3) {
+    bad(`truncated review at ${length}`, review.slice(0, length));
+  }
+  // Random mutations of a valid payload.
+  for (let index = 0; index < 600; index++) {
+    const chars = [...match];
+    for (let edit = 0; edit <= int(4); edit++) {
+      const at = int(chars.length);
+      const kind = int(3);
+      if (kind === 0) chars.splice(at, 1);
+      else if (kind === 1) {
+        chars.splice(
+          at,
+          0,
+          pick(['"', "{", "}", "[", "]", ",", ":", "\\", "\u0000", "é", "\ud800"]),
+        );
+      } else chars[at] = String.fromCharCode(int(0x10000));
+    }
+    const input = chars.join("");
+    let wellFormed = false;
+    try {
+      const parsed = JSON.parse(input);
+      wellFormed = typeof parsed === "object" && parsed !== null &&
+        typeof parsed.prompt === "string";
+    } catch { /* malformed */ }
+    cases.push({ label: `mutation ${index}`, input, wellFormed });
+  }
+  // Deep nesting, as the whole payload and inside the prompt field.
+  for (const depth of [10_000, 100_000]) {
+    bad(`arrays ${depth} deep`, nested(depth, "[", "]"));
+    bad(`arrays ${depth} deep, unclosed`, "[".repeat(depth));
+    bad(`objects ${depth} deep`, nested(depth, '{"a":', "}"));
+    bad(`prompt is ${depth}-deep array`, `{"prompt":${nested(depth, "[", "]")}}`);
+  }
+  // Top-level values that are not objects, and prompts of the wrong type.
+  for (
+    const input of ["null", "0", "-1e400", "true", '"prompt"', "[]", "{}", `[${match}]`, "\ufeff"]
+  ) {
+    bad(`top level ${input.slice(0, 20)}`, input);
+  }
+  for (const prompt of [null, 42, true, [], ["rotate leaked token"], { text: "rotate" }, 1e309]) {
+    bad(`prompt ${JSON.stringify(prompt)}`, payload({ prompt }));
+  }
+  bad("no prompt", JSON.stringify({ session_id: "x" }));
+  bad("__proto__ prompt", '{"__proto__":{"prompt":"rotate the leaked npm token now"}}');
+  bad("BOM then JSON", "\ufeff" + match);
+  // Well-formed payloads: odd prompts and sessions.
+  good("1 MB of words", { prompt: words(150_000).slice(0, 1_000_000) });
+  good("1 MB of one letter", { prompt: "a".repeat(1_000_000) });
+  good("1 MB of unicode", { prompt: "日本語🙂é ".repeat(120_000) });
+  good("NUL and lone surrogates", { prompt: "rotate\u0000leaked\ud800token\udfff npm \u0000" });
+  good("escaped lone surrogate", { prompt: "rotate leaked \ud83d token" });
+  good("only NULs", { prompt: "\u0000".repeat(100) });
+  good("RTL and zero-width", { prompt: "\u202erotate\u200b leaked\u200d token\u2066npm" });
+  good("prototype words", { prompt: "constructor __proto__ toString hasOwnProperty valueOf" });
+  good("session is a number", { session_id: 42 });
+  good("session is an object", { session_id: { id: "x" } });
+  for (const session of SESSIONS) {
+    good(`session ${JSON.stringify(session).slice(0, 20)}`, { session_id: session });
+  }
+  for (let index = 0; index < 1100; index++) {
+    good(`words ${index}`, {
+      prompt: words(1 + int(index % 10 === 0 ? 400 : 14)),
+      session_id: pick(SESSIONS.slice(0, 4)),
+    });
+  }
+  return cases;
+}
+
+/** The hook's main block, in-process: the output, or "" after recording a failure. */
+async function hookInProcess(input: string): Promise<{ output: string; error?: unknown }> {
+  let output = "";
+  let caught: unknown;
+  try {
+    output = await promptHookOutput(input);
+  } catch (error) {
+    caught = error;
+    recordFailure(error);
+  }
+  return { output, error: caught };
+}
+
+/** Check a hook output; returns its additionalContext or undefined. */
+function checkOutput(output: string, label: string): string | undefined {
+  if (output === "") return undefined;
+  let parsed: { hookSpecificOutput?: { hookEventName?: string; additionalContext?: unknown } };
+  try {
+    parsed = JSON.parse(output);
+  } catch {
+    assert.fail(`${label}: output is neither empty nor JSON: ${output.slice(0, 200)}`);
+  }
+  assert.deepEqual(Object.keys(parsed), ["hookSpecificOutput"], label);
+  assert.equal(parsed.hookSpecificOutput?.hookEventName, "UserPromptSubmit", label);
+  const context = parsed.hookSpecificOutput?.additionalContext;
+  assert.equal(typeof context, "string", label);
+  assert.ok((context as string).length <= CAP, `${label}: ${(context as string).length} > ${CAP}`);
+  assert.ok((context as string).length <= BUDGET, `${label}: ${(context as string).length}`);
+  return context as string;
+}
+
+const ENV_NAMES = [
+  "KB_DIR",
+  "TMPDIR",
+  "TEMP",
+  "TMP",
+  "HOME",
+  "XDG_CONFIG_HOME",
+  "CLAUDE_PLUGIN_DATA",
+  "KB_HOOK_DEBUG",
+  "KB_HOOK_THRESHOLD",
+  "KB_HOOK_MAX_ENTRIES",
+  "KB_CLI",
+  "CLAUDE_PLUGIN_ROOT",
+];
+
+/** Run `action` with these environment variables (others of ENV_NAMES unset), then restore. */
+async function withEnv<T>(env: Record<string, string>, action: () => Promise<T>): Promise<T> {
+  const saved = new Map(ENV_NAMES.map((name) => [name, Deno.env.get(name)]));
+  for (const name of ENV_NAMES) Deno.env.delete(name);
+  for (const [name, value] of Object.entries(env)) Deno.env.set(name, value);
+  try {
+    return await action();
+  } finally {
+    for (const [name, value] of saved) {
+      if (value === undefined) Deno.env.delete(name);
+      else Deno.env.set(name, value);
+    }
+  }
+}
+
+async function sampleBox() {
+  const sandbox = await makeSandbox("git-kb-fuzz-");
+  const kb = join(sandbox.root, "kb");
+  await copyDir(FIXTURE, kb);
+  return { ...sandbox, kb, env: { TMPDIR: sandbox.tmp, HOME: sandbox.home, KB_DIR: kb } };
+}
+
+/** Every file under `dir`, relative. */
+function walk(dir: string, prefix = ""): string[] {
+  return [...Deno.readDirSync(dir)].flatMap((item) =>
+    item.isDirectory
+      ? walk(join(dir, item.name), `${prefix}${item.name}/`)
+      : [`${prefix}${item.name}`]
+  );
+}
+
+Deno.test("fuzz in-process: thousands of malformed payloads → empty or valid JSON under the cap", async () => {
+  const box = await sampleBox();
+  try {
+    const cases = fuzzCases();
+    assert.ok(cases.length >= 3000, `${cases.length} cases`);
+    let fired = 0;
+    const failures: string[] = [];
+    await withEnv({ ...box.env, KB_HOOK_DEBUG: "1" }, async () => {
+      for (const item of cases) {
+        const { output, error } = await hookInProcess(item.input);
+        if (checkOutput(output, item.label) !== undefined) fired++;
+        if (error !== undefined && item.wellFormed) {
+          failures.push(`${item.label}: ${error instanceof Error ? error.stack : error}`);
+        }
+      }
+    });
+    assert.ok(fired >= 500, `only ${fired} of ${cases.length} fired: the fuzz misses the hot path`);
+    assert.deepEqual(failures, [], "well-formed payloads must not throw");
+    // Nothing was written outside the cache folder, whatever the session ids.
+    const top = [...Deno.readDirSync(box.tmp)].map((item) => item.name);
+    assert.deepEqual(top, ["git-kb"]);
+    const files = walk(join(box.tmp, "git-kb"));
+    for (const file of files) {
+      assert.match(
+        file,
+        /^(debug\.jsonl|kb-[0-9a-f]{10}\/(debug\.jsonl|index\.lock|index\/.+|sessions\/[^/]+\.json))$/,
+        file,
+      );
+    }
+    const entries = [...Deno.readDirSync(box.kb)].map((item) => item.name).sort();
+    assert.deepEqual(entries, [...Deno.readDirSync(FIXTURE)].map((item) => item.name).sort());
+  } finally {
+    await box.cleanup();
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// Subprocesses
+
+let denoDirPromise: Promise<string> | undefined;
+
+function denoDir(): Promise<string> {
+  denoDirPromise ??= (async () => {
+    const fromEnv = Deno.env.get("DENO_DIR");
+    if (fromEnv) return fromEnv;
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: ["info", "--json"],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    return JSON.parse(decoder.decode(output.stdout)).denoDir as string;
+  })();
+  return denoDirPromise;
+}
+
+async function runHook(stdin: Uint8Array, env: Record<string, string>) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--no-prompt",
+      "--allow-read",
+      `--allow-write=${join(env.TMPDIR, "git-kb")}`,
+      "--allow-env",
+      HOOK,
+    ],
+    cwd: env.TMPDIR,
+    clearEnv: true,
+    env: {
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      DENO_DIR: await denoDir(),
+      DENO_NO_UPDATE_CHECK: "1",
+      ...env,
+    },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  try {
+    await writer.write(stdin);
+    await writer.close();
+  } catch { /* the hook stopped reading (too large): fine */ }
+  const output = await child.output();
+  return {
+    code: output.code,
+    stdout: decoder.decode(output.stdout),
+    stderr: decoder.decode(output.stderr),
+  };
+}
+
+Deno.test("fuzz subprocesses: ~30 malformed stdins → exit 0, stdout empty or valid JSON", async () => {
+  const box = await sampleBox();
+  try {
+    const bytes = (text: string) => encoder.encode(text);
+    const match = payload({});
+    const cases: [string, Uint8Array][] = [
+      ["empty", new Uint8Array()],
+      ["not JSON", bytes("not JSON")],
+      ["whitespace", bytes(" \n\t ")],
+      ["invalid UTF-8", new Uint8Array([0xc3, 0x28, 0xa0, 0xa1, 0xe2, 0x28, 0xa1, 0xff])],
+      [
+        "CESU lone surrogate",
+        new Uint8Array([
+          ...bytes('{"prompt":"rotate leaked '),
+          0xed,
+          0xa0,
+          0x80,
+          ...bytes(' token npm"}'),
+        ]),
+      ],
+      ...Array.from(
+        { length: 4 },
+        (_, index) => [`random ${index}`, randomBytes(1 + int(4000))] as [string, Uint8Array],
+      ),
+      ["random 100 KB", randomBytes(100_000)],
+      ["truncated 1", bytes(match.slice(0, 1))],
+      ["truncated 40", bytes(match.slice(0, 40))],
+      ["truncated -1", bytes(match.slice(0, -1))],
+      ["truncated -20", bytes(match.slice(0, -20))],
+      ["arrays 10k deep", bytes(nested(10_000, "[", "]"))],
+      ["arrays 1M deep", bytes(nested(1_000_000, "[", "]"))],
+      ["prompt 10k-deep array", bytes(`{"prompt":${nested(10_000, "[", "]")}}`)],
+      ["prompt number", bytes(payload({ prompt: 42 }))],
+      ["prompt null", bytes(payload({ prompt: null }))],
+      ["prompt object", bytes(payload({ prompt: { text: "rotate leaked token" } }))],
+      ["1 MB prompt", bytes(payload({ prompt: words(150_000).slice(0, 1_000_000) }))],
+      ["9 MB stdin", bytes(payload({ prompt: "rotate leaked npm token ".repeat(380_000) }))],
+      [
+        "NUL and lone surrogates",
+        bytes(payload({ prompt: "rotate\u0000leaked\ud800 npm token\udfff" })),
+      ],
+      [
+        "escaped lone surrogate",
+        bytes('{"prompt":"rotate leaked \\ud800 npm token","session_id":"\\udfff"}'),
+      ],
+      [
+        "unicode",
+        bytes(payload({ prompt: "Comment faire une rotation du jeton npm divulgué 🙂 日本語" })),
+      ],
+      ["BOM", bytes("\ufeff" + match)],
+      ["traversal session", bytes(payload({ session_id: "../../../../../tmp/evil" }))],
+      ["huge session", bytes(payload({ session_id: "s".repeat(100_000) }))],
+      ["valid match", bytes(payload({ session_id: "fresh-session" }))],
+      [
+        "valid review",
+        bytes(payload({ prompt: "please review this pull request for the payment module" })),
+      ],
+      ["__proto__", bytes('{"__proto__":{"prompt":"rotate the leaked npm token"}}')],
+    ];
+    assert.ok(cases.length >= 30, `${cases.length}`);
+    const results = await mapLimit(cases, 4, ([, stdin]) => runHook(stdin, box.env));
+    let fired = 0;
+    results.forEach((result, index) => {
+      const label = cases[index][0];
+      const detail = `${label}: exit ${result.code}\n${result.stdout.slice(0, 500)}\n${
+        result.stderr.slice(0, 500)
+      }`;
+      assert.equal(result.code, 0, detail);
+      assert.doesNotMatch(result.stdout, STACK_FRAME, detail);
+      assert.doesNotMatch(result.stderr, STACK_FRAME, detail);
+      if (checkOutput(result.stdout, label) !== undefined) fired++;
+    });
+    assert.ok(fired >= 3, `${fired} fired`);
+    const byLabel = new Map(cases.map(([label], index) => [label, results[index]]));
+    assert.ok(byLabel.get("valid match")!.stdout.includes("kb-7q2mx"));
+    assert.equal(byLabel.get("empty")!.stdout, "");
+    assert.equal(byLabel.get("9 MB stdin")!.stdout, "", "over the input limit: no output");
+    assert.deepEqual([...Deno.readDirSync(box.tmp)].map((item) => item.name), ["git-kb"]);
+  } finally {
+    await box.cleanup();
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// 200 matching entries with long titles
+
+function longTitle(index: number): string {
+  let title = `Kafka consumer lag runbook ${index}:`;
+  while (title.length < 195) title += " when the partition rebalance stalls under load";
+  return title.slice(0, 195).trimEnd();
+}
+
+async function bigKb(dir: string): Promise<void> {
+  await Deno.mkdir(join(dir, "entries"), { recursive: true });
+  const base: Omit<Entry, "id" | "title" | "body"> = {
+    type: "howto",
+    tags: ["kafka", "consumer-lag", "operations"],
+    aliases: ["kafka lag"],
+    appliesTo: ["coding"],
+    kernel: false,
+    status: "active",
+    created: "2026-01-01",
+    updated: "2026-01-02",
+    links: [],
+    extra: {},
+  };
+  const writes: Promise<void>[] = [];
+  for (let index = 0; index < 200; index++) {
+    const id = `kb-b${index.toString(36).padStart(4, "0")}`;
+    const entry: Entry = {
+      ...base,
+      id,
+      title: longTitle(index),
+      body: `Steps for case ${index}.\n`,
+    };
+    writes.push(
+      Deno.writeTextFile(join(dir, "entries", `${id}-kafka-lag.md`), serializeEntry(entry)),
+    );
+  }
+  // Kernel rules that together exceed the kernel budget: the last ones degrade to pointers.
+  for (let index = 0; index < 3; index++) {
+    const id = `kb-kern${index}`;
+    const entry: Entry = {
+      ...base,
+      id,
+      type: "rule",
+      kernel: true,
+      tags: ["style"],
+      aliases: [],
+      appliesTo: [],
+      title: `House rule ${index} for every kafka consumer change`,
+      body: `Rule ${index}: keep changes small and observable. `.repeat(55) + "\n",
+    };
+    writes.push(
+      Deno.writeTextFile(join(dir, "entries", `${id}-house-rule.md`), serializeEntry(entry)),
+    );
+  }
+  await Promise.all(writes);
+}
+
+Deno.test("200 matching entries with long titles: additionalContext stays under 9,000", async () => {
+  const sandbox = await makeSandbox("git-kb-fuzz-big-");
+  const kb = join(sandbox.root, "kb");
+  try {
+    await bigKb(kb);
+    const env = { TMPDIR: sandbox.tmp, HOME: sandbox.home, KB_DIR: kb };
+    const prompts = [
+      "kafka consumer lag keeps growing after the partition rebalance",
+      "write code to fix the kafka consumer lag runbook when rebalance stalls under load",
+      "kafka consumer lag runbook partition rebalance stalls load operations",
+    ];
+    for (const maxEntries of ["5", "200"]) {
+      await withEnv({ ...env, KB_HOOK_MAX_ENTRIES: maxEntries }, async () => {
+        for (const [index, prompt] of prompts.entries()) {
+          const label = `max ${maxEntries}, prompt ${index}`;
+          const { output, error } = await hookInProcess(
+            payload({ prompt, session_id: `big-${maxEntries}-${index}` }),
+          );
+          assert.equal(error, undefined, `${label}: ${error}`);
+          const context = checkOutput(output, label);
+          assert.ok(context, label);
+          const pointers = context.split("\n").filter((line) => line.startsWith("- kb-"));
+          assert.ok(pointers.length >= 1, label);
+          if (maxEntries === "5") assert.ok(pointers.length <= 5 + 3, label);
+          else assert.ok(pointers.length > 5, `${label}: ${pointers.length} pointers`);
+          assert.ok(context.includes("### kb-kern0"), `${label}: first kernel rule inline`);
+        }
+      });
+    }
+    const result = await runHook(
+      encoder.encode(payload({ prompt: prompts[0], session_id: "big-subprocess" })),
+      { ...env, KB_HOOK_MAX_ENTRIES: "200" },
+    );
+    assert.equal(result.code, 0, result.stderr);
+    const context = checkOutput(result.stdout, "subprocess");
+    assert.ok(context && context.length <= BUDGET);
+  } finally {
+    await sandbox.cleanup();
+  }
+});

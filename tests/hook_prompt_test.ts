@@ -1,0 +1,611 @@
+/**
+ * The UserPromptSubmit hook as Claude Code runs it: a subprocess with real payloads from
+ * fixtures/hooks on stdin, least privilege (no --allow-run: git cannot be spawned), a cleared
+ * environment, a temp TMPDIR and a temp copy of the sample knowledge base (no git repo).
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { contentHash } from "../core/hash.ts";
+import { copyDir, FIXTURE, makeSandbox, ROOT, STACK_FRAME } from "./helpers.ts";
+
+const HOOK = join(ROOT, "hooks", "prompt.ts");
+const PAYLOADS = join(ROOT, "fixtures", "hooks");
+const CAP = 10_000;
+const BUDGET = 9_000;
+const decoder = new TextDecoder();
+
+interface HookResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+let denoDirPromise: Promise<string> | undefined;
+
+/** The test process's Deno cache, so children find npm:js-yaml without downloading. */
+function denoDir(): Promise<string> {
+  denoDirPromise ??= (async () => {
+    const fromEnv = Deno.env.get("DENO_DIR");
+    if (fromEnv) return fromEnv;
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: ["info", "--json"],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    return JSON.parse(decoder.decode(output.stdout)).denoDir as string;
+  })();
+  return denoDirPromise;
+}
+
+interface HookOptions {
+  /** The child's whole environment besides PATH and DENO_DIR. */
+  env: Record<string, string>;
+  /** Replaces the test process's DENO_DIR. */
+  denoDir?: string;
+  /** Extra `deno run` flags, before the script. */
+  flags?: string[];
+  /** Working directory (Claude Code runs hooks in the project folder). */
+  cwd?: string;
+}
+
+/** Run the hook: `deno run --no-prompt --allow-read --allow-write=<TMPDIR>/git-kb --allow-env`. */
+async function runHook(stdin: string | Uint8Array, options: HookOptions): Promise<HookResult> {
+  const tmp = options.env.TMPDIR;
+  assert.ok(tmp, "every hook run gets its own TMPDIR");
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--no-prompt",
+      "--allow-read",
+      `--allow-write=${join(tmp, "git-kb")}`,
+      "--allow-env",
+      ...(options.flags ?? []),
+      HOOK,
+    ],
+    cwd: options.cwd ?? tmp,
+    clearEnv: true,
+    env: {
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      DENO_DIR: options.denoDir ?? await denoDir(),
+      DENO_NO_UPDATE_CHECK: "1",
+      ...options.env,
+    },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  try {
+    await writer.write(typeof stdin === "string" ? new TextEncoder().encode(stdin) : stdin);
+    await writer.close();
+  } catch { /* the hook may stop reading early */ }
+  const output = await child.output();
+  return {
+    code: output.code,
+    stdout: decoder.decode(output.stdout),
+    stderr: decoder.decode(output.stderr),
+  };
+}
+
+function show(result: HookResult): string {
+  return `exit ${result.code}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`;
+}
+
+/**
+ * Check what every hook run must satisfy (exit 0, no stack trace, stdout empty or exactly the
+ * UserPromptSubmit JSON, context under the cap); returns the additionalContext or undefined.
+ */
+function checkHook(result: HookResult): string | undefined {
+  assert.equal(result.code, 0, show(result));
+  assert.doesNotMatch(result.stdout, STACK_FRAME, show(result));
+  assert.doesNotMatch(result.stderr, STACK_FRAME, show(result));
+  if (result.stdout === "") return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(result.stdout);
+  } catch {
+    assert.fail(`stdout is neither empty nor JSON\n${show(result)}`);
+  }
+  const output = parsed as { hookSpecificOutput: { additionalContext: string } };
+  assert.deepEqual(Object.keys(output), ["hookSpecificOutput"], show(result));
+  assert.deepEqual(
+    Object.keys(output.hookSpecificOutput),
+    ["hookEventName", "additionalContext"],
+    show(result),
+  );
+  assert.deepEqual(output, {
+    hookSpecificOutput: {
+      hookEventName: "UserPromptSubmit",
+      additionalContext: output.hookSpecificOutput.additionalContext,
+    },
+  });
+  const context = output.hookSpecificOutput.additionalContext;
+  assert.equal(typeof context, "string");
+  assert.ok(context.length > 0);
+  assert.ok(context.length <= CAP, `${context.length} characters`);
+  assert.ok(context.length <= BUDGET, `${context.length} characters`);
+  return context;
+}
+
+/** A fired hook's additionalContext, with stderr empty. */
+function fired(result: HookResult): string {
+  const context = checkHook(result);
+  assert.equal(result.stderr, "", show(result));
+  assert.ok(context, `expected output\n${show(result)}`);
+  return context;
+}
+
+/** A silent hook run: exit 0, nothing on stdout or stderr. */
+function silent(result: HookResult): void {
+  assert.equal(checkHook(result), undefined, show(result));
+  assert.equal(result.stdout, "");
+  assert.equal(result.stderr, "", show(result));
+}
+
+async function payload(name: string): Promise<string> {
+  return await Deno.readTextFile(join(PAYLOADS, `${name}.json`));
+}
+
+/** A payload like prompt-match.json with another prompt and/or session. */
+async function payloadWith(fields: Record<string, unknown>): Promise<string> {
+  return JSON.stringify({ ...JSON.parse(await payload("prompt-match")), ...fields });
+}
+
+/** A sandbox with a plain (non-git) copy of the sample knowledge base. */
+async function sandboxKb(options: { noKernel?: boolean } = {}) {
+  const sandbox = await makeSandbox("git-kb-hook-");
+  const kb = join(sandbox.root, "kb");
+  await copyDir(FIXTURE, kb);
+  if (options.noKernel) {
+    for await (const item of Deno.readDir(join(kb, "entries"))) {
+      const path = join(kb, "entries", item.name);
+      const text = await Deno.readTextFile(path);
+      if (text.includes("\nkernel: true")) {
+        await Deno.writeTextFile(path, text.replace("\nkernel: true", "\nkernel: false"));
+      }
+    }
+  }
+  const project = join(sandbox.root, "project");
+  await Deno.mkdir(project);
+  const env = {
+    TMPDIR: sandbox.tmp,
+    HOME: sandbox.home,
+    XDG_CONFIG_HOME: sandbox.config,
+    KB_DIR: kb,
+  };
+  /** The cache folder of this knowledge base: $TMPDIR/git-kb/<folder>-<hash of its path>. */
+  const cacheDir = join(sandbox.tmp, "git-kb", `kb-${contentHash(kb).slice(0, 10)}`);
+  const hook = (stdin: string | Uint8Array, extra: Partial<HookOptions> = {}) =>
+    runHook(stdin, { cwd: project, ...extra, env: { ...env, ...extra.env } });
+  return { ...sandbox, kb, env, project, cacheDir, hook };
+}
+
+function pointerIds(context: string | undefined): string[] {
+  return [...(context ?? "").matchAll(/^- (kb-[0-9a-z]{5}) /gm)].map((match) => match[1]);
+}
+
+const KERNEL_IDS = ["kb-c0mw8", "kb-k1rn0"];
+const KERNEL_TITLES = [
+  "Say what changed and why in commit messages",
+  "No marketing adjectives in commit messages and PR text",
+];
+
+function hasKernel(context: string): boolean {
+  return KERNEL_IDS.every((id, index) => context.includes(`### ${id} ${KERNEL_TITLES[index]}`));
+}
+
+function readDebug(path: string): Record<string, unknown>[] {
+  let text = "";
+  try {
+    text = Deno.readTextFileSync(path);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  return text.split("\n").filter((line) => line.trim()).map((line) => JSON.parse(line));
+}
+
+// ---------------------------------------------------------------------------------------------
+
+Deno.test("prompt-match: exact JSON shape, exit 0, empty stderr, the kb-7q2mx pointer", async () => {
+  const box = await sandboxKb();
+  try {
+    const result = await box.hook(await payload("prompt-match"));
+    const context = fired(result);
+    assert.ok(
+      result.stdout.startsWith('{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit"'),
+    );
+    assert.ok(result.stdout.endsWith("}\n") || result.stdout.endsWith("}"));
+    assert.deepEqual(pointerIds(context), ["kb-7q2mx"]);
+    const line = context.split("\n").find((item) => item.startsWith("- kb-7q2mx "))!;
+    assert.match(line, /Rotate a leaked npm or Cloudflare token/);
+    assert.match(line, /\[howto\]/);
+    for (const word of ["rotate", "leaked", "cloudflare", "token"]) assert.ok(line.includes(word));
+    assert.ok(hasKernel(context), "kernel rules inlined");
+    assert.ok(context.indexOf("### kb-k1rn0") < context.indexOf("- kb-7q2mx"), "kernel first");
+    const fetch = context.split("\n").find((item) => item.startsWith("Fetch full text: "));
+    assert.equal(fetch, `Fetch full text: git-kb get kb-7q2mx --kb ${box.kb}`);
+    for (const id of ["kb-3hd8w", "kb-5qe0h", "kb-e6p1z"]) {
+      assert.ok(!context.includes(id), `${id} is superseded/archived`);
+    }
+  } finally {
+    await box.cleanup();
+  }
+});
+
+Deno.test("short, slash and mechanical prompts: nothing on stdout, exit 0", async () => {
+  const box = await sandboxKb();
+  try {
+    const results = await Promise.all(
+      ["prompt-short", "prompt-slash", "prompt-mechanical"].map(async (name) =>
+        box.hook(await payload(name))
+      ),
+    );
+    results.forEach(silent);
+    const more = await Promise.all(
+      ["   ", "thanks!", "commit and push", "fix lint errors", "/compact keep the plan"].map(
+        async (prompt) => box.hook(await payloadWith({ prompt })),
+      ),
+    );
+    more.forEach(silent);
+  } finally {
+    await box.cleanup();
+  }
+});
+
+Deno.test("prompt-review and prompt-nomatch: reviewing entries; kernel only", async () => {
+  const box = await sandboxKb();
+  try {
+    const review = fired(await box.hook(await payload("prompt-review")));
+    assert.ok(pointerIds(review).includes("kb-r7v1d"), review);
+    assert.ok(pointerIds(review).length <= 5);
+    const nomatch = fired(await box.hook(await payload("prompt-nomatch")));
+    assert.deepEqual(pointerIds(nomatch), [], nomatch);
+    assert.ok(hasKernel(nomatch));
+    assert.ok(!nomatch.includes("Fetch full text"));
+  } finally {
+    await box.cleanup();
+  }
+});
+
+Deno.test("ledger: kb-7q2mx once per session (kernel stays), again in another session", async () => {
+  const box = await sandboxKb();
+  try {
+    const first = fired(await box.hook(await payload("prompt-match")));
+    assert.deepEqual(pointerIds(first), ["kb-7q2mx"]);
+    const second = fired(await box.hook(await payload("prompt-match")));
+    assert.deepEqual(pointerIds(second), [], second);
+    assert.ok(!second.includes("kb-7q2mx"), "not listed again in the same session");
+    assert.ok(hasKernel(second), "kernel is exempt from dedup");
+    const other = fired(await box.hook(await payload("prompt-second-session")));
+    assert.deepEqual(pointerIds(other), ["kb-7q2mx"], "a fresh session starts empty");
+    const ledgers = [...Deno.readDirSync(join(box.cacheDir, "sessions"))].map((item) => item.name)
+      .sort();
+    assert.deepEqual(ledgers, [
+      "252e21c6-b669-4e85-b94d-d49c05bcce31.json",
+      "d66295be-3ea4-40a4-9d72-e3acc5b5d510.json",
+    ]);
+    const ledger = JSON.parse(
+      Deno.readTextFileSync(
+        join(box.cacheDir, "sessions", "d66295be-3ea4-40a4-9d72-e3acc5b5d510.json"),
+      ),
+    );
+    assert.deepEqual(Object.keys(ledger), ["kb-7q2mx"]);
+    // A payload without session_id has no ledger: it lists the pointer every time.
+    const noSession = JSON.stringify({ prompt: JSON.parse(await payload("prompt-match")).prompt });
+    assert.deepEqual(pointerIds(fired(await box.hook(noSession))), ["kb-7q2mx"]);
+    assert.deepEqual(pointerIds(fired(await box.hook(noSession))), ["kb-7q2mx"]);
+  } finally {
+    await box.cleanup();
+  }
+});
+
+Deno.test("ledger: an entry edited on disk resurfaces in the same session; others stay deduped", async () => {
+  const box = await sandboxKb();
+  try {
+    const review = await payload("prompt-review");
+    const reviewed = pointerIds(fired(await box.hook(review)));
+    assert.ok(reviewed.length > 0);
+    assert.deepEqual(pointerIds(fired(await box.hook(await payload("prompt-match")))), [
+      "kb-7q2mx",
+    ]);
+    assert.deepEqual(pointerIds(fired(await box.hook(await payload("prompt-match")))), []);
+
+    // Edit kb-7q2mx the way editors and git do: write a temp file, rename it over the entry.
+    const entries = join(box.kb, "entries");
+    const name = [...Deno.readDirSync(entries)].find((item) => item.name.startsWith("kb-7q2mx-"))!
+      .name;
+    const path = join(entries, name);
+    const text = await Deno.readTextFile(path);
+    const temp = join(entries, `.${name}.edit.tmp`);
+    await Deno.writeTextFile(temp, text.trimEnd() + "\n\nAlso revoke the old token's sessions.\n");
+    await Deno.rename(temp, path);
+
+    const after = fired(await box.hook(await payload("prompt-match")));
+    assert.deepEqual(pointerIds(after), ["kb-7q2mx"], "changed content resurfaces");
+    const again = fired(await box.hook(await payload("prompt-match")));
+    assert.deepEqual(pointerIds(again), [], "then it is deduplicated again");
+    const reviewAgain = pointerIds(fired(await box.hook(review)));
+    for (const id of reviewed) {
+      assert.ok(!reviewAgain.includes(id), `${id} unchanged: stays deduplicated after reindex`);
+    }
+  } finally {
+    await box.cleanup();
+  }
+});
+
+Deno.test("KB_HOOK_DEBUG=1: one JSONL record per prompt with the decision's details", async () => {
+  const box = await sandboxKb();
+  try {
+    const debugEnv = { env: { KB_HOOK_DEBUG: "1" } };
+    const match = fired(await box.hook(await payload("prompt-match"), debugEnv));
+    silent(await box.hook(await payload("prompt-short"), debugEnv));
+    silent(await box.hook(await payload("prompt-slash"), debugEnv));
+    silent(await box.hook(await payload("prompt-mechanical"), debugEnv));
+    const review = fired(await box.hook(await payload("prompt-review"), debugEnv));
+    fired(await box.hook(await payload("prompt-match"), debugEnv));
+    // Without KB_HOOK_DEBUG nothing is appended.
+    fired(await box.hook(await payload("prompt-second-session")));
+
+    const cacheDirs = [...Deno.readDirSync(join(box.tmp, "git-kb"))].map((item) => item.name);
+    assert.deepEqual(cacheDirs, [box.cacheDir.split("/").pop()]);
+    const records = readDebug(join(box.cacheDir, "debug.jsonl"));
+    assert.equal(records.length, 6, JSON.stringify(records, null, 1));
+    assert.deepEqual(records.map((record) => record.outcome), [
+      "surfaced",
+      "skipped",
+      "skipped",
+      "skipped",
+      "surfaced",
+      "surfaced",
+    ]);
+    assert.deepEqual(records.map((record) => record.skip_reason), [
+      null,
+      "short",
+      "slash_command",
+      "mechanical",
+      null,
+      null,
+    ]);
+    const encoder = new TextEncoder();
+    const [first, , , , reviewRecord, repeat] = records;
+    for (const record of records) {
+      assert.equal(typeof record.ms, "number");
+      assert.equal(typeof record.bytes, "number");
+      assert.ok(Array.isArray(record.surfaced));
+      assert.ok(Array.isArray(record.near_misses));
+      assert.equal(typeof record.keyword_hits, "object");
+    }
+    assert.equal(first.bytes, encoder.encode(match).length);
+    assert.deepEqual(Object.keys(first.keyword_hits as object).sort(), [
+      "ci",
+      "cloudflare",
+      "leaked",
+      "rotate",
+      "token",
+    ]);
+    assert.deepEqual(first.surfaced, [{
+      id: "kb-7q2mx",
+      signal: "keyword",
+      why: ["rotate", "leaked", "cloudflare", "token", "ci"],
+    }]);
+    assert.deepEqual(first.kernel, KERNEL_IDS);
+    const nearMisses = first.near_misses as { id: string; hits: string[] }[];
+    assert.ok(nearMisses.length > 0);
+    assert.ok(nearMisses.every((miss) => miss.hits.length === 1 && /^kb-/.test(miss.id)));
+    assert.equal(reviewRecord.bytes, encoder.encode(review).length);
+    assert.deepEqual(reviewRecord.activities, ["reviewing"]);
+    for (const item of reviewRecord.surfaced as { id: string; signal: string }[]) {
+      assert.ok(["keyword", "activity"].includes(item.signal), JSON.stringify(item));
+    }
+    assert.deepEqual(repeat.surfaced, []);
+    assert.deepEqual(repeat.deduped, ["kb-7q2mx"]);
+    assert.equal(records[1].bytes, 0);
+    assert.deepEqual(records[1].surfaced, []);
+  } finally {
+    await box.cleanup();
+  }
+});
+
+Deno.test("fail-open: no configuration at all, KB_DIR missing, unreadable stdin", async () => {
+  const box = await sandboxKb();
+  try {
+    const match = await payload("prompt-match");
+    const noKb = { TMPDIR: box.tmp, HOME: box.home, XDG_CONFIG_HOME: box.config };
+    const missing = { ...box.env, KB_DIR: join(box.root, "no-such-folder") };
+    const cases: [string, Promise<HookResult>][] = [
+      ["no config", runHook(match, { env: noKb, cwd: box.project })],
+      ["no config, debug", runHook(match, { env: { ...noKb, KB_HOOK_DEBUG: "1" } })],
+      ["no config, no HOME", runHook(match, { env: { TMPDIR: box.tmp } })],
+      ["KB_DIR missing", runHook(match, { env: missing, cwd: box.project })],
+      ["empty stdin", box.hook("")],
+      ["not JSON", box.hook("not JSON at all")],
+      ["half JSON", box.hook(match.slice(0, 60))],
+      ["binary", box.hook(new Uint8Array([0xff, 0xfe, 0x00, 0xc3, 0x28, 0xed, 0xa0, 0x80]))],
+      ["JSON null", box.hook("null")],
+      ["array", box.hook(`[${match}]`)],
+    ];
+    for (const [label, pending] of cases) {
+      const result = await pending;
+      assert.equal(checkHook(result), undefined, `${label}\n${show(result)}`);
+      assert.equal(result.stdout, "", label);
+    }
+    let entries: string[] = [];
+    try {
+      entries = [...Deno.readDirSync(join(box.tmp, "git-kb"))].map((item) => item.name);
+    } catch { /* nothing was written at all */ }
+    assert.ok(!entries.some((name) => name.startsWith("no-such-folder")), `${entries}`);
+  } finally {
+    await box.cleanup();
+  }
+});
+
+Deno.test("fail-open: a corrupt index (garbage manifest and shards)", async () => {
+  const box = await sandboxKb();
+  try {
+    fired(await box.hook(await payload("prompt-second-session")));
+    const index = join(box.cacheDir, "index");
+    const garble = (relative: string) => {
+      const path = join(index, relative);
+      Deno.writeTextFileSync(path, "\u0000{garbage\u00ff[[[" + "x".repeat(100));
+    };
+    /** Every index file but the manifest, whatever the layout. */
+    const shards = (dir = index, prefix = ""): string[] =>
+      [...Deno.readDirSync(dir)].flatMap((item) =>
+        item.isDirectory
+          ? shards(join(dir, item.name), `${prefix}${item.name}/`)
+          : item.name === "manifest.json" && !prefix
+          ? []
+          : [`${prefix}${item.name}`]
+      );
+    assert.ok(shards().length > 3, `${shards()}`);
+
+    // Shards only (the manifest still says the index is fresh).
+    for (const shard of shards()) garble(shard);
+    checkHook(await box.hook(await payload("prompt-match")));
+    checkHook(await box.hook(await payload("prompt-review")));
+
+    // Manifest and shards.
+    garble("manifest.json");
+    for (const shard of shards()) garble(shard);
+    const context = checkHook(await box.hook(await payload("prompt-match")));
+    if (context) assert.ok(context.length <= BUDGET);
+
+    // A manifest that parses but has the wrong shape, with the current stamp.
+    const stamp = { entriesMtime: Deno.statSync(join(box.kb, "entries")).mtime!.getTime() };
+    Deno.writeTextFileSync(
+      join(index, "manifest.json"),
+      JSON.stringify({
+        version: 1,
+        stamp: { ...stamp, head: "", gitIndexMtime: 0 },
+        kernel: 42,
+        activity: "x",
+        shardCount: 0,
+        docCount: -1,
+      }),
+    );
+    checkHook(await box.hook(await payload("prompt-match")));
+    checkHook(await box.hook(await payload("prompt-review")));
+  } finally {
+    await box.cleanup();
+  }
+});
+
+Deno.test("fail-open: the ledger cannot be written or read", async () => {
+  const box = await sandboxKb();
+  try {
+    fired(await box.hook(await payload("prompt-nomatch")));
+    const sessions = join(box.cacheDir, "sessions");
+    await Deno.remove(sessions, { recursive: true }).catch(() => {});
+
+    // A dangling symlink: reading finds no ledger, writing fails. As the issue asks, a ledger
+    // write failure means no output (the pointer would otherwise repeat on every prompt), and
+    // the failure is recorded.
+    Deno.symlinkSync(join(box.root, "nowhere", "sessions"), sessions);
+    const debugEnv = { env: { KB_HOOK_DEBUG: "1" } };
+    silent(await box.hook(await payload("prompt-match"), debugEnv));
+    const records = readDebug(join(box.cacheDir, "debug.jsonl"));
+    assert.equal(records.length, 1);
+    assert.equal(records[0].outcome, "error", JSON.stringify(records[0]));
+    assert.match(String(records[0].error), /sessions/, JSON.stringify(records[0]));
+
+    // A plain file where the sessions folder should be: neither read nor write works.
+    Deno.removeSync(sessions);
+    Deno.writeTextFileSync(sessions, "not a folder");
+    checkHook(await box.hook(await payload("prompt-match")));
+    checkHook(await box.hook(await payload("prompt-second-session")));
+  } finally {
+    await box.cleanup();
+  }
+});
+
+Deno.test("fail-open: a failure with a known knowledge base is recorded in its debug log", async () => {
+  const box = await sandboxKb();
+  try {
+    fired(await box.hook(await payload("prompt-nomatch")));
+    const sessions = join(box.cacheDir, "sessions");
+    await Deno.remove(sessions, { recursive: true }).catch(() => {});
+    Deno.writeTextFileSync(sessions, "not a folder");
+    const result = await box.hook(await payload("prompt-match"), { env: { KB_HOOK_DEBUG: "1" } });
+    checkHook(result);
+    const records = readDebug(join(box.cacheDir, "debug.jsonl"));
+    const stray = readDebug(join(box.tmp, "git-kb", "debug.jsonl"));
+    assert.equal(
+      records.length,
+      1,
+      `expected one record in ${box.cacheDir}/debug.jsonl (read by git-kb stats); ` +
+        `found ${records.length} there and ${stray.length} in $TMPDIR/git-kb/debug.jsonl: ` +
+        JSON.stringify(stray),
+    );
+  } finally {
+    await box.cleanup();
+  }
+});
+
+Deno.test("hot path loads no YAML: empty DENO_DIR and --cached-only after the index is built", async () => {
+  const box = await sandboxKb({ noKernel: true });
+  const emptyDenoDir = join(box.root, "empty-deno-dir");
+  await Deno.mkdir(emptyDenoDir);
+  try {
+    // Build the index with the normal cache (this loads js-yaml to parse entries).
+    assert.deepEqual(pointerIds(fired(await box.hook(await payload("prompt-second-session")))), [
+      "kb-7q2mx",
+    ]);
+    const bare = { denoDir: emptyDenoDir, flags: ["--cached-only"] };
+    const nonFiring = await box.hook(await payload("prompt-nomatch"), bare);
+    silent(nonFiring);
+    const skipped = await box.hook(await payload("prompt-mechanical"), bare);
+    silent(skipped);
+    const firing = fired(await box.hook(await payload("prompt-match"), bare));
+    assert.deepEqual(pointerIds(firing), ["kb-7q2mx"]);
+    const review = fired(await box.hook(await payload("prompt-review"), bare));
+    assert.ok(pointerIds(review).includes("kb-r7v1d"));
+    const cached = (dir: string, prefix = ""): string[] =>
+      [...Deno.readDirSync(dir)].flatMap((item) =>
+        item.isDirectory
+          ? cached(join(dir, item.name), `${prefix}${item.name}/`)
+          : [`${prefix}${item.name}`]
+      );
+    const files = cached(emptyDenoDir);
+    assert.ok(files.some((file) => file.endsWith("core/surface.ts.js")), "the hook's modules");
+    assert.ok(!files.some((file) => /js-yaml|argparse/.test(file)), "no npm package fetched");
+    assert.ok(
+      !files.some((file) => /core\/(entry|frontmatter)\.ts/.test(file)),
+      `the entry parser was never compiled:\n${files.join("\n")}`,
+    );
+
+    // Control: anything that imports core/entry.ts (js-yaml) fails under the same conditions.
+    const control = join(box.root, "control.ts");
+    await Deno.writeTextFile(
+      control,
+      `import { serializeEntry } from ${JSON.stringify(join(ROOT, "core", "entry.ts"))};\n` +
+        `console.log(typeof serializeEntry);\n`,
+    );
+    const runControl = async (dir: string) =>
+      await new Deno.Command(Deno.execPath(), {
+        args: [
+          "run",
+          "--cached-only",
+          "--no-prompt",
+          "--allow-read",
+          "--config",
+          join(ROOT, "deno.json"),
+          control,
+        ],
+        cwd: box.project,
+        clearEnv: true,
+        env: { PATH: Deno.env.get("PATH") ?? "", DENO_DIR: dir, HOME: box.home },
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+    const failing = await runControl(emptyDenoDir);
+    assert.notEqual(failing.code, 0, "importing the YAML parser needs the npm cache");
+    assert.match(decoder.decode(failing.stderr), /js-yaml/);
+    const passing = await runControl(await denoDir());
+    assert.equal(passing.code, 0, decoder.decode(passing.stderr));
+    assert.equal(decoder.decode(passing.stdout).trim(), "function");
+  } finally {
+    await box.cleanup();
+  }
+});
