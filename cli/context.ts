@@ -34,6 +34,7 @@ export async function run(args: string[]): Promise<number> {
     prompt,
     sessionId: values.session,
     kbFlag: values.kb,
+    explain: values.json,
   });
   if (values.json) {
     printJson({

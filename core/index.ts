@@ -4,7 +4,8 @@
  * reader touches only the files its terms need (the prompt hook reads a few small shards).
  *
  * Files of one index (names relative to its cache folder):
- * - `manifest.json`: version, what it was built from, sizes, kernel bodies, activity entries;
+ * - `manifest.json`: version, what it was built from, sizes, kernel bodies;
+ * - `activity.json`: activity → ordinals of the active entries that apply to it;
  * - `files.json`: entry path → [ordinal, size, mtime], for staleness checks;
  * - `ids.json`: entry id → ordinal;
  * - `links.json`: every declared link as [from, rel, to];
@@ -28,15 +29,19 @@ import { fnv1a } from "./hash.ts";
 import { distinctTerms, tokenize } from "./tokenize.ts";
 
 /** Bumped whenever the file layout changes; an index of another version is rebuilt. */
-export const INDEX_VERSION = 4;
+export const INDEX_VERSION = 6;
 
 /** Entries per docs chunk file. */
-export const CHUNK_SIZE = 64;
+export const CHUNK_SIZE = 16;
 
 /** Field mask bits in keyword postings. */
 export const FIELD_TITLE = 1;
 /** The term comes from a tag or an alias. */
 export const FIELD_KEYWORD = 2;
+/** The entry is superseded or archived: never surfaced by the hooks. */
+export const FLAG_INACTIVE = 4;
+/** The entry is a kernel rule: surfaced whole, never as a keyword pointer. */
+export const FLAG_KERNEL = 8;
 
 /** What the index keeps about one entry for display, filtering and the hooks. */
 export interface DocInfo {
@@ -69,13 +74,6 @@ export interface KernelRule {
   body: string;
 }
 
-/** An active entry that surfaces by the kind of work a prompt is about. */
-export interface ActivityEntry {
-  ord: number;
-  id: string;
-  appliesTo: Activity[];
-}
-
 /** The small file every reader opens first. */
 export interface Manifest {
   version: number;
@@ -92,7 +90,6 @@ export interface Manifest {
   /** Sum of term counts per field over all entries, for average lengths. */
   totals: [number, number, number];
   kernel: KernelRule[];
-  activity: ActivityEntry[];
   /** Entry files left out of the index because they break the contract. */
   invalid: InvalidFile[];
   /** Ordinals removed since the shards were written. */
@@ -264,6 +261,11 @@ export class IndexReader {
     return ord === undefined ? undefined : this.doc(ord);
   }
 
+  /** Ordinals of the active entries whose `applies_to` names `activity`. */
+  activityOrds(activity: Activity): number[] {
+    return this.file<Partial<Record<Activity, number[]>>>("activity.json", {})[activity] ?? [];
+  }
+
   /** Every declared link as [from, rel, to]. */
   links(): [string, string, string][] {
     return this.file<[string, string, string][]>("links.json", []);
@@ -321,7 +323,6 @@ export class IndexEditor extends IndexReader {
       shardCount,
       totals: [0, 0, 0],
       kernel: [],
-      activity: [],
       invalid: [],
       dead: [],
       deltaOrds: [],
@@ -399,7 +400,12 @@ export class IndexEditor extends IndexReader {
       manifest.docCount--;
     }
     manifest.kernel = manifest.kernel.filter((rule) => rule.id !== info?.id);
-    manifest.activity = manifest.activity.filter((item) => item.ord !== ord);
+    if (info?.appliesTo.length) {
+      const activity = this.#touch<Partial<Record<Activity, number[]>>>("activity.json", {});
+      for (const kind of info.appliesTo) {
+        activity[kind] = (activity[kind] ?? []).filter((item) => item !== ord);
+      }
+    }
   }
 
   /**
@@ -414,9 +420,11 @@ export class IndexEditor extends IndexReader {
     for (const [term, counts] of terms) {
       const shard = shardOf(term, manifest.shardCount);
       const mask = (counts[0] ? FIELD_TITLE : 0) | (counts[1] ? FIELD_KEYWORD : 0);
+      const flags = mask && (info.status === "active" ? 0 : FLAG_INACTIVE) |
+          (info.kernel ? FLAG_KERNEL : 0);
       this.#list(delta?.post ?? this.#shard("post", shard), term)
         .push(ord, counts[0], counts[1], counts[2]);
-      if (mask) this.#list(delta?.kw ?? this.#shard("kw", shard), term).push(ord, mask);
+      if (mask) this.#list(delta?.kw ?? this.#shard("kw", shard), term).push(ord, mask | flags);
     }
     if (delta) manifest.deltaOrds = [...manifest.deltaOrds, ord];
     this.#touch<(DocInfo | null)[]>(
@@ -450,7 +458,8 @@ export class IndexEditor extends IndexReader {
         manifest.kernel.sort((a, b) => a.id.localeCompare(b.id));
       }
       if (info.appliesTo.length) {
-        manifest.activity.push({ ord, id: info.id, appliesTo: info.appliesTo });
+        const activity = this.#touch<Partial<Record<Activity, number[]>>>("activity.json", {});
+        for (const kind of info.appliesTo) (activity[kind] ??= []).push(ord);
       }
     }
   }

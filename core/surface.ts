@@ -5,7 +5,7 @@
  * @module
  */
 import type { DocInfo, IndexReader, KernelRule } from "./index.ts";
-import { FIELD_TITLE } from "./index.ts";
+import { FIELD_TITLE, FLAG_INACTIVE, FLAG_KERNEL } from "./index.ts";
 import type { Activity } from "./schema.ts";
 import { LIMITS } from "./schema.ts";
 import { stem } from "./stem.ts";
@@ -25,12 +25,20 @@ export const MECHANICAL_WORDS: readonly string[] = (
   "looks sounds works"
 ).split(" ");
 
+const MECHANICAL = new Set(MECHANICAL_WORDS);
+
+/** True when every word of `text` is a {@link MECHANICAL_WORDS} word (or "hmm"). */
+export function isMechanical(text: string): boolean {
+  const words = text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return words.length > 0 && words.every((word) => MECHANICAL.has(word) || /^h+m+$/.test(word));
+}
+
 /**
- * Prompts that never fire: made only of {@link MECHANICAL_WORDS} (and "hmm"), whatever the
- * punctuation. Tunable: add a pattern to skip more.
+ * Extra prompts that never fire, beyond those made only of {@link MECHANICAL_WORDS}: tunable,
+ * add a pattern to skip more. Matched on the trimmed prompt.
  */
 export const SKIP_PATTERNS: readonly RegExp[] = [
-  new RegExp(`^[\\W_]*(?:(?:${MECHANICAL_WORDS.join("|")}|h+m+)(?:[\\W_]+|$))+$`, "i"),
+  /^(?:lgtm|ship it|sgtm|wfm|ack)\b[\s\W]*$/i,
 ];
 
 /** Words that say which kind of work a prompt is about, before stemming. */
@@ -122,6 +130,8 @@ export interface SurfaceConfig {
   /** Kernel bodies together may take at most this. */
   kernelBudgetChars: number;
   skipPatterns: readonly RegExp[];
+  /** Name the near misses (loads their records); the hook does only when debugging. */
+  explain: boolean;
 }
 
 /** The defaults: THRESHOLD 2, MAX_CONTEXT_ENTRIES 5, a 9,000-character budget. */
@@ -133,6 +143,7 @@ export const DEFAULT_SURFACE_CONFIG: SurfaceConfig = {
   budgetChars: LIMITS.hookBudgetChars,
   kernelBudgetChars: LIMITS.kernelBudgetChars,
   skipPatterns: SKIP_PATTERNS,
+  explain: true,
 };
 
 /** Why a prompt was skipped, or undefined when it goes on to matching. */
@@ -144,7 +155,9 @@ export function skipReason(
   if (!text) return "empty";
   if (text.startsWith("/")) return "slash_command";
   if (text.length < config.minChars) return "short";
-  if (config.skipPatterns.some((pattern) => pattern.test(text))) return "mechanical";
+  if (isMechanical(text) || config.skipPatterns.some((pattern) => pattern.test(text))) {
+    return "mechanical";
+  }
   return undefined;
 }
 
@@ -190,24 +203,34 @@ export interface NearMiss {
   hits: string[];
 }
 
+/** An entry a prompt's words hit, before its record is loaded. */
+export interface KeywordHit {
+  ord: number;
+  /** The prompt words found in its title, tags or aliases. */
+  words: string[];
+}
+
 /** Keyword matches of a prompt's terms in titles, tags and aliases. */
 export interface KeywordMatches {
-  matches: Pointer[];
-  nearMisses: NearMiss[];
-  /** Term → number of entries it hit. */
+  /** Active, non-kernel entries at or over the threshold, best first. */
+  ranked: KeywordHit[];
+  /** The best active entries under the threshold, at most 10. */
+  nearMisses: KeywordHit[];
+  /** Prompt word → number of entries it hit. */
   termHits: Record<string, number>;
 }
 
 /**
  * Entries with at least `threshold` distinct prompt terms among their title, tag and alias
- * terms, active only, ranked by hits, then title hits, then rarity of the terms.
+ * terms, ranked by hits, then title hits, then rarity of the terms. Reads only the keyword
+ * postings: superseded, archived and kernel entries are told apart by flags stored there.
  */
 export function keywordMatches(
   reader: IndexReader,
   terms: PromptTerm[],
   config: SurfaceConfig = DEFAULT_SURFACE_CONFIG,
 ): KeywordMatches {
-  const hits = new Map<number, { words: string[]; title: number; rarity: number }>();
+  const hits = new Map<number, { words: string[]; title: number; rarity: number; flags: number }>();
   const termHits: Record<string, number> = {};
   const total = Math.max(reader.manifest.docCount, 1);
   for (const { term, word } of terms) {
@@ -217,49 +240,60 @@ export function keywordMatches(
     const rarity = Math.log(1 + total / (postings.length / 2));
     for (let index = 0; index < postings.length; index += 2) {
       const ord = postings[index];
-      const hit = hits.get(ord) ?? { words: [], title: 0, rarity: 0 };
+      const mask = postings[index + 1];
+      const hit = hits.get(ord) ?? { words: [], title: 0, rarity: 0, flags: 0 };
       hit.words.push(word);
       hit.rarity += rarity;
-      if (postings[index + 1] & FIELD_TITLE) hit.title++;
+      hit.flags |= mask;
+      if (mask & FIELD_TITLE) hit.title++;
       hits.set(ord, hit);
     }
   }
-  const ranked = [...hits].sort(([ordA, a], [ordB, b]) =>
-    b.words.length - a.words.length || b.title - a.title || b.rarity - a.rarity || ordA - ordB
-  );
-  const matches: Pointer[] = [];
-  const nearMisses: NearMiss[] = [];
-  for (const [ord, hit] of ranked) {
-    if (reader.meta(ord)?.status !== "active") continue;
-    if (hit.words.length < config.threshold) {
-      const doc = nearMisses.length < 10 ? reader.doc(ord) : undefined;
-      if (doc) nearMisses.push({ id: doc.id, hits: hit.words });
-      continue;
-    }
-    const doc = reader.doc(ord);
-    if (!doc || doc.kernel) continue;
-    matches.push(pointerOf(doc, "keyword", hit.words));
+  const ranked: KeywordHit[] = [];
+  const nearMisses: KeywordHit[] = [];
+  const sorted = [...hits].filter(([, hit]) => !(hit.flags & FLAG_INACTIVE)).sort((
+    [ordA, a],
+    [ordB, b],
+  ) => b.words.length - a.words.length || b.title - a.title || b.rarity - a.rarity || ordA - ordB);
+  for (const [ord, hit] of sorted) {
+    if (hit.words.length >= config.threshold) {
+      if (!(hit.flags & FLAG_KERNEL)) ranked.push({ ord, words: hit.words });
+    } else if (nearMisses.length < 10) nearMisses.push({ ord, words: hit.words });
   }
-  return { matches, nearMisses, termHits };
+  return { ranked, nearMisses, termHits };
 }
 
 function pointerOf(doc: DocInfo, signal: Pointer["signal"], why: string[]): Pointer {
   return { id: doc.id, title: doc.title, type: doc.type, hash: doc.hash, signal, why };
 }
 
-/** Active entries whose `applies_to` names one of the prompt's activities. */
-export function activityMatches(reader: IndexReader, activities: Activity[]): Pointer[] {
-  if (!activities.length) return [];
-  const found: Pointer[] = [];
-  for (const item of reader.manifest.activity) {
-    const shared = item.appliesTo.filter((activity) => activities.includes(activity));
-    if (!shared.length) continue;
-    const doc = reader.doc(item.ord);
-    if (doc && doc.status === "active" && !doc.kernel) {
-      found.push(pointerOf(doc, "activity", shared));
+/** The pointer for a keyword hit, loading the entry's record. */
+function keywordPointer(reader: IndexReader, hit: KeywordHit): Pointer | undefined {
+  const doc = reader.doc(hit.ord);
+  return doc && pointerOf(doc, "keyword", hit.words);
+}
+
+/** Active entries whose `applies_to` names one of the prompt's activities, except `exclude`. */
+export function activityMatches(
+  reader: IndexReader,
+  activities: Activity[],
+  exclude: ReadonlySet<number> = new Set(),
+): Pointer[] {
+  const found = new Map<number, Activity[]>();
+  for (const activity of activities) {
+    for (const ord of reader.activityOrds(activity)) {
+      if (exclude.has(ord)) continue;
+      found.set(ord, [...found.get(ord) ?? [], activity]);
     }
   }
-  return found;
+  const pointers: Pointer[] = [];
+  for (const [ord, shared] of found) {
+    const doc = reader.doc(ord);
+    if (doc && doc.status === "active" && !doc.kernel) {
+      pointers.push(pointerOf(doc, "activity", shared));
+    }
+  }
+  return pointers;
 }
 
 /** What this session was already shown: entry id → content hash at the time. */
@@ -402,21 +436,38 @@ export function decide(
     };
   }
   const activities = classifyActivities(prompt);
-  const { matches, nearMisses, termHits } = keywordMatches(reader, promptTerms(prompt), config);
-  const keywordIds = new Set(matches.map((pointer) => pointer.id));
-  const byActivity = activityMatches(reader, activities)
-    .filter((pointer) => !keywordIds.has(pointer.id));
-  const candidates = [...matches, ...byActivity];
+  const { ranked, nearMisses, termHits } = keywordMatches(reader, promptTerms(prompt), config);
   const isFresh = (pointer: Pointer) => ledger[pointer.id] !== pointer.hash;
-  const deduped = candidates.filter((pointer) => !isFresh(pointer)).map((pointer) => pointer.id);
-  const pointers = [
-    ...matches.filter(isFresh),
-    ...byActivity.filter(isFresh).slice(0, config.maxActivityEntries),
-  ].slice(0, config.maxEntries);
+  const deduped: string[] = [];
+  const pointers: Pointer[] = [];
+  for (const hit of ranked) {
+    if (pointers.length >= config.maxEntries) break;
+    const pointer = keywordPointer(reader, hit);
+    if (!pointer) continue;
+    if (isFresh(pointer)) pointers.push(pointer);
+    else deduped.push(pointer.id);
+  }
+  const keywordOrds = new Set(ranked.map((hit) => hit.ord));
+  const byActivity = activityMatches(reader, activities, keywordOrds);
+  let activitySlots = config.maxActivityEntries;
+  for (const pointer of byActivity) {
+    if (!isFresh(pointer)) deduped.push(pointer.id);
+    else if (activitySlots > 0 && pointers.length < config.maxEntries) {
+      pointers.push(pointer);
+      activitySlots--;
+    }
+  }
+  const candidates = ranked.length + byActivity.length;
+  const named = config.explain
+    ? nearMisses.flatMap((miss) => {
+      const doc = reader.doc(miss.ord);
+      return doc ? [{ id: doc.id, hits: miss.words }] : [];
+    })
+    : [];
   const kernel = reader.manifest.kernel;
-  const base = { activities, termHits, nearMisses, deduped };
+  const base = { activities, termHits, nearMisses: named, deduped };
   if (!kernel.length && !pointers.length) {
-    return { ...base, outcome: candidates.length ? "all_deduped" : "no_signal" };
+    return { ...base, outcome: candidates ? "all_deduped" : "no_signal" };
   }
   return { ...base, outcome: "surfaced", assembly: assemble(kernel, pointers, fetch, config) };
 }

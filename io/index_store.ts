@@ -7,6 +7,7 @@
 import { join } from "../core/path.ts";
 import {
   type AnalyzedEntry,
+  type FileRecord,
   type FreshnessStamp,
   INDEX_VERSION,
   IndexEditor,
@@ -17,7 +18,7 @@ import {
 } from "../core/index.ts";
 import { contentHash } from "../core/hash.ts";
 import { readJsonFile, withLock, writeFileAtomic } from "./fs.ts";
-import { ENTRIES_DIR, type FileStat, readKbFile, scanEntries } from "./kb.ts";
+import { ENTRIES_DIR, type FileStat, readKbFile, scanEntries, statEntries } from "./kb.ts";
 import { indexDir, kbCacheDir } from "./paths.ts";
 
 /**
@@ -76,6 +77,19 @@ export function readStamp(kbDir: string): FreshnessStamp {
   };
 }
 
+/**
+ * Whether the entries folder provably has the same file names as at the last full check: its
+ * mtime is unchanged and was already a second old then (mtimes are read in milliseconds).
+ */
+function listingUnchanged(
+  current: Manifest | undefined,
+  stamp: FreshnessStamp,
+): current is Manifest {
+  return current !== undefined && stamp.entriesMtime !== 0 &&
+    stamp.entriesMtime === current.stamp.entriesMtime &&
+    stamp.entriesMtime < current.verifiedAt - 1000;
+}
+
 function sameStamp(a: FreshnessStamp, b: FreshnessStamp): boolean {
   return a.entriesMtime === b.entriesMtime && a.head === b.head &&
     a.gitIndexMtime === b.gitIndexMtime;
@@ -93,7 +107,7 @@ export function readManifest(kbDir: string): Manifest | undefined {
     typeof manifest !== "object" || manifest === null || manifest.version !== INDEX_VERSION ||
     typeof manifest.stamp !== "object" || typeof manifest.verifiedAt !== "number" ||
     !Array.isArray(manifest.kernel) ||
-    !Array.isArray(manifest.activity) || !Array.isArray(manifest.invalid) ||
+    !Array.isArray(manifest.invalid) ||
     !Array.isArray(manifest.dead) || !Array.isArray(manifest.deltaOrds)
   ) return undefined;
   return manifest;
@@ -174,33 +188,36 @@ export async function openIndex(kbDir: string, options: OpenOptions = {}): Promi
     invalid: [],
     ms: 0,
   };
-  const finish = (manifest: Manifest): OpenIndex => {
+  const current = readManifest(kbDir);
+  const stamp = readStamp(kbDir);
+  const finish = (manifest: Manifest, reader?: IndexReader): OpenIndex => {
     report.docCount = manifest.docCount;
     report.invalid = manifest.invalid;
     report.ms = performance.now() - started;
-    return { reader: new IndexReader(manifest, loaderFor(dir)), report };
+    return { reader: reader ?? new IndexReader(manifest, loaderFor(dir)), report };
   };
-  const current = readManifest(kbDir);
-  const stamp = readStamp(kbDir);
   if (
     current && !options.full && options.check === "stamp" && sameStamp(current.stamp, stamp) &&
     Math.abs(Date.now() - current.verifiedAt) < VERIFY_INTERVAL_MS
   ) {
     return finish(current);
   }
-  const files = scanEntries(kbDir);
+  const reader = current ? new IndexReader(current, loaderFor(dir)) : undefined;
+  const files = listingUnchanged(current, stamp)
+    ? statEntries(kbDir, Object.keys(reader!.files()))
+    : scanEntries(kbDir);
+  if (current && reader && !options.full && sameStamp(current.stamp, stamp)) {
+    const diff = compare(files, reader.files());
+    if (!diff.added.length && !diff.changed.length && !diff.removed.length) {
+      current.verifiedAt = Date.now();
+      writeFileAtomic(join(dir, "manifest.json"), JSON.stringify(current));
+      return finish(current, reader);
+    }
+  }
   const manifest = await withLock(join(kbCacheDir(kbDir), "index.lock"), async () => {
     const latest = readManifest(kbDir);
-    const reader = latest ? new IndexReader(latest, loaderFor(dir)) : undefined;
-    const known = reader?.files() ?? {};
-    const added: string[] = [];
-    const changed: string[] = [];
-    for (const [path, stat] of files) {
-      const record = known[path];
-      if (!record) added.push(path);
-      else if (record[1] !== stat.size || record[2] !== stat.mtime) changed.push(path);
-    }
-    const removed = Object.keys(known).filter((path) => !files.has(path));
+    const known = latest ? new IndexReader(latest, loaderFor(dir)).files() : {};
+    const { added, changed, removed } = compare(files, known);
     report.added = added.length;
     report.changed = changed.length;
     report.removed = removed.length;
@@ -211,11 +228,6 @@ export async function openIndex(kbDir: string, options: OpenOptions = {}): Promi
     ) {
       report.mode = "full";
       return await buildFull(kbDir, files, stamp);
-    }
-    if (touched === 0 && sameStamp(latest.stamp, stamp)) {
-      latest.verifiedAt = Date.now();
-      writeFileAtomic(join(dir, "manifest.json"), JSON.stringify(latest));
-      return latest;
     }
     try {
       const editor = new IndexEditor(latest, loaderFor(dir));
@@ -234,4 +246,17 @@ export async function openIndex(kbDir: string, options: OpenOptions = {}): Promi
     }
   });
   return finish(manifest);
+}
+
+/** Which entry files were added, changed (size or mtime) or removed since the index saw them. */
+function compare(files: Map<string, FileStat>, known: Record<string, FileRecord>) {
+  const added: string[] = [];
+  const changed: string[] = [];
+  for (const [path, stat] of files) {
+    const record = Object.hasOwn(known, path) ? known[path] : undefined;
+    if (!record) added.push(path);
+    else if (record[1] !== stat.size || record[2] !== stat.mtime) changed.push(path);
+  }
+  const removed = Object.keys(known).filter((path) => !files.has(path));
+  return { added, changed, removed };
 }

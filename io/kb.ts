@@ -39,10 +39,11 @@ export function scanEntries(kbDir: string): Map<string, FileStat> {
     if (error instanceof Deno.errors.NotFound) throw new NotAKbError(kbDir);
     throw error;
   }
+  const prefix = `${dir}/`;
   for (const item of listing) {
     if (!item.name.endsWith(".md") || item.name.startsWith(".")) continue;
     try {
-      const path = join(dir, item.name);
+      const path = prefix + item.name;
       let stat = Deno.lstatSync(path);
       if (stat.isSymlink) stat = Deno.statSync(path);
       if (!stat.isFile) continue;
@@ -60,4 +61,24 @@ export function scanEntries(kbDir: string): Map<string, FileStat> {
 /** Read an entry file by its path relative to the knowledge base. */
 export function readKbFile(kbDir: string, path: string): string {
   return Deno.readTextFileSync(join(kbDir, path));
+}
+
+/**
+ * Size and mtime of the given entry paths, without listing the folder: for when the folder's
+ * own mtime shows no file was added, removed or renamed since they were listed. Paths that
+ * vanished are left out.
+ */
+export function statEntries(kbDir: string, paths: Iterable<string>): Map<string, FileStat> {
+  const files = new Map<string, FileStat>();
+  const prefix = `${kbDir}/`;
+  for (const path of paths) {
+    try {
+      let stat = Deno.lstatSync(prefix + path);
+      if (stat.isSymlink) stat = Deno.statSync(prefix + path);
+      if (stat.isFile) files.set(path, { size: stat.size, mtime: stat.mtime?.getTime() ?? 0 });
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+  }
+  return files;
 }

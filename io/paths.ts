@@ -4,12 +4,12 @@
  *
  * @module
  */
-import { join, resolveFrom } from "../core/path.ts";
+import { isAbsolute, join, resolveFrom } from "../core/path.ts";
 import { contentHash } from "../core/hash.ts";
 
 /** `path` made absolute against the current directory. */
 export function resolvePath(path: string): string {
-  return resolveFrom(Deno.cwd(), path);
+  return isAbsolute(path) ? resolveFrom("/", path) : resolveFrom(Deno.cwd(), path);
 }
 
 /** The OS temp dir: `TMPDIR`, `TEMP` or `TMP` when set, else `/tmp`. */

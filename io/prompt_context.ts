@@ -23,6 +23,8 @@ export interface ContextRequest {
   /** With a session, the ledger deduplicates pointers across its prompts. */
   sessionId?: string;
   kbFlag?: string;
+  /** Name the near misses (costs reading their records); on by default when debugging. */
+  explain?: boolean;
 }
 
 /** The decision and where it came from. */
@@ -115,7 +117,7 @@ export function recordFailure(error: unknown, kbDir?: string): void {
  */
 export async function contextForPrompt(request: ContextRequest): Promise<ContextResult> {
   const started = performance.now();
-  const config = surfaceConfig();
+  const config = { ...surfaceConfig(), explain: request.explain ?? debugEnabled() };
   const skipped = skipReason(request.prompt, config);
   if (skipped) {
     const decision: Decision = {

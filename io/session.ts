@@ -28,7 +28,13 @@ export function readLedger(
   return { ledger: data as Ledger, isNew: false };
 }
 
-/** Record what a session was shown, and clear out ledgers of sessions long gone. */
+/** How often, at most, a new session sweeps out old ledgers. */
+const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+
+/**
+ * Record what a session was shown. The first write of a new session also clears out ledgers of
+ * sessions long gone, at most once an hour (a marker file's mtime says when it last ran).
+ */
 export function writeLedger(
   cacheDir: string,
   sessionId: string,
@@ -36,7 +42,15 @@ export function writeLedger(
   isNew: boolean,
 ): void {
   writeFileAtomic(ledgerPath(cacheDir, sessionId), JSON.stringify(ledger));
-  if (isNew) removeOldLedgers(join(cacheDir, "sessions"), Date.now() - LEDGER_MAX_AGE_MS);
+  if (!isNew) return;
+  const marker = join(cacheDir, "sessions.swept");
+  let last = 0;
+  try {
+    last = Deno.statSync(marker).mtime?.getTime() ?? 0;
+  } catch { /* never swept */ }
+  if (Date.now() - last < SWEEP_INTERVAL_MS) return;
+  Deno.writeTextFileSync(marker, "");
+  removeOldLedgers(join(cacheDir, "sessions"), Date.now() - LEDGER_MAX_AGE_MS);
 }
 
 /** Delete ledger files last written before `cutoff` (ms since the epoch). */

@@ -1,0 +1,55 @@
+/**
+ * The session ledger on disk: old ledgers are swept when a new session starts, at most hourly.
+ */
+import { deepStrictEqual, equal } from "node:assert";
+import { join } from "../core/path.ts";
+import { readLedger, writeLedger } from "../io/session.ts";
+
+const DAY = 24 * 60 * 60 * 1000;
+
+function age(path: string, ms: number): void {
+  const then = new Date(Date.now() - ms);
+  Deno.utimeSync(path, then, then);
+}
+
+Deno.test("a new session sweeps ledgers older than a day, at most once an hour", () => {
+  const cache = Deno.makeTempDirSync();
+  try {
+    const sessions = join(cache, "sessions");
+    Deno.mkdirSync(sessions, { recursive: true });
+    Deno.writeTextFileSync(join(sessions, "old.json"), "{}");
+    Deno.writeTextFileSync(join(sessions, "recent.json"), "{}");
+    age(join(sessions, "old.json"), 2 * DAY);
+    age(join(sessions, "recent.json"), DAY / 2);
+
+    writeLedger(cache, "new-session", { "kb-aaaaa": "h1" }, true);
+    const names = () => [...Deno.readDirSync(sessions)].map((item) => item.name).sort();
+    deepStrictEqual(names(), ["new-session.json", "recent.json"]);
+    deepStrictEqual(readLedger(cache, "new-session"), {
+      ledger: { "kb-aaaaa": "h1" },
+      isNew: false,
+    });
+
+    Deno.writeTextFileSync(join(sessions, "stale.json"), "{}");
+    age(join(sessions, "stale.json"), 3 * DAY);
+    writeLedger(cache, "another-session", {}, true);
+    equal(names().includes("stale.json"), true, "swept less than an hour ago: left for later");
+
+    age(join(cache, "sessions.swept"), 2 * 60 * 60 * 1000);
+    writeLedger(cache, "third-session", {}, true);
+    equal(names().includes("stale.json"), false, "the next sweep removes it");
+  } finally {
+    Deno.removeSync(cache, { recursive: true });
+  }
+});
+
+Deno.test("a session id with path characters stays inside the sessions folder", () => {
+  const cache = Deno.makeTempDirSync();
+  try {
+    writeLedger(cache, "../../etc/passwd", { "kb-aaaaa": "h" }, false);
+    deepStrictEqual([...Deno.readDirSync(cache)].map((item) => item.name), ["sessions"]);
+    deepStrictEqual(readLedger(cache, "../../etc/passwd").ledger, { "kb-aaaaa": "h" });
+  } finally {
+    Deno.removeSync(cache, { recursive: true });
+  }
+});
