@@ -332,6 +332,17 @@ export class IndexEditor extends IndexReader {
     return editor;
   }
 
+  #termShards = new Map<string, number>();
+
+  /** {@link shardOf}, remembered: a build meets each term many times. */
+  #shardOfTerm(term: string): number {
+    let shard = this.#termShards.get(term);
+    if (shard === undefined) {
+      this.#termShards.set(term, shard = shardOf(term, this.manifest.shardCount));
+    }
+    return shard;
+  }
+
   #touch<T>(name: string, fallback: T): T {
     this.#dirty.add(name);
     return this.file(name, fallback);
@@ -418,7 +429,7 @@ export class IndexEditor extends IndexReader {
     const ord = manifest.nextOrd++;
     const delta = this.#building ? undefined : this.#deltaMaps();
     for (const [term, counts] of terms) {
-      const shard = shardOf(term, manifest.shardCount);
+      const shard = this.#shardOfTerm(term);
       const mask = (counts[0] ? FIELD_TITLE : 0) | (counts[1] ? FIELD_KEYWORD : 0);
       const flags = mask && (info.status === "active" ? 0 : FLAG_INACTIVE) |
           (info.kernel ? FLAG_KERNEL : 0);

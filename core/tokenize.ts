@@ -41,11 +41,20 @@ export function tokenize(text: string): string[] {
   const terms: string[] = [];
   const lower = text.toLowerCase();
   for (const word of lower.split(NON_ASCII.test(lower) ? SPLIT : SPLIT_ASCII)) {
-    if (word.length < 2 || STOPWORDS.has(word)) continue;
-    terms.push(stem(word));
+    let term = termOf.get(word);
+    if (term === undefined) {
+      term = word.length < 2 || STOPWORDS.has(word) ? "" : stem(word);
+      if (termOf.size >= TERM_MEMO_LIMIT) termOf.clear();
+      termOf.set(word, term);
+    }
+    if (term) terms.push(term);
   }
   return terms;
 }
+
+/** Word → term ("" for a word that is dropped): one lookup per word on a warm vocabulary. */
+const termOf = new Map<string, string>();
+const TERM_MEMO_LIMIT = 100_000;
 
 /** The distinct terms of `text`, in first-seen order. */
 export function distinctTerms(text: string): string[] {

@@ -4,9 +4,10 @@
  *
  * @module
  */
-import { join } from "../core/path.ts";
+import { dirname, join } from "../core/path.ts";
 import {
   type AnalyzedEntry,
+  analyzeEntry,
   type FileRecord,
   type FreshnessStamp,
   INDEX_VERSION,
@@ -117,26 +118,34 @@ type Analysis =
   | { ok: true; analyzed: AnalyzedEntry; kernelBody?: string }
   | { ok: false; message: string };
 
-async function analyzeFile(kbDir: string, path: string): Promise<Analysis> {
+/** Reads, parses and analyzes one entry file. */
+type Analyzer = (path: string) => Analysis;
+
+/**
+ * An analyzer for the entry files of `kbDir`. Loads the entry parser (and with it the YAML
+ * library) on first use only: the prompt hook gets here only when the knowledge base changed.
+ */
+async function loadAnalyzer(kbDir: string): Promise<Analyzer> {
   const { parseEntryText, toEntry, formatProblems } = await import("../core/entry.ts");
-  const { analyzeEntry } = await import("../core/index.ts");
-  const text = readKbFile(kbDir, path);
-  try {
-    const { entry, problems } = toEntry(parseEntryText(text, path));
-    if (!entry) return { ok: false, message: formatProblems(problems).trim() };
-    const expected = `${ENTRIES_DIR}/${entry.id}-`;
-    if (!path.startsWith(expected)) {
-      return { ok: false, message: `file name does not start with its id (${expected}…)` };
+  return (path) => {
+    const text = readKbFile(kbDir, path);
+    try {
+      const { entry, problems } = toEntry(parseEntryText(text, path));
+      if (!entry) return { ok: false, message: formatProblems(problems).trim() };
+      const expected = `${ENTRIES_DIR}/${entry.id}-`;
+      if (!path.startsWith(expected)) {
+        return { ok: false, message: `file name does not start with its id (${expected}…)` };
+      }
+      const analyzed = analyzeEntry(entry, path, contentHash(text));
+      return { ok: true, analyzed, kernelBody: entry.kernel ? entry.body.trim() : undefined };
+    } catch (error) {
+      return { ok: false, message: error instanceof Error ? error.message : String(error) };
     }
-    const analyzed = analyzeEntry(entry, path, contentHash(text));
-    return { ok: true, analyzed, kernelBody: entry.kernel ? entry.body.trim() : undefined };
-  } catch (error) {
-    return { ok: false, message: error instanceof Error ? error.message : String(error) };
-  }
+  };
 }
 
-async function addFile(editor: IndexEditor, kbDir: string, path: string, stat: FileStat) {
-  const result = await analyzeFile(kbDir, path);
+function addFile(editor: IndexEditor, analyze: Analyzer, path: string, stat: FileStat): void {
+  const result = analyze(path);
   if (!result.ok) return editor.skip(path, stat.size, stat.mtime, result.message);
   const owner = editor.docById(result.analyzed.info.id);
   if (owner && owner.path !== path) {
@@ -145,10 +154,23 @@ async function addFile(editor: IndexEditor, kbDir: string, path: string, stat: F
   editor.add(result.analyzed, stat.size, stat.mtime, result.kernelBody);
 }
 
-function writeAll(dir: string, files: Map<string, unknown>): void {
+/**
+ * Write index files, the manifest last. `atomic` writes each through a temp file and a rename,
+ * for an index readers may be looking at; a staging folder nobody reads yet does not need it.
+ */
+function writeAll(dir: string, files: Map<string, unknown>, atomic: boolean): void {
   (files.get("manifest.json") as Manifest).verifiedAt = Date.now();
+  const made = new Set<string>();
   for (const [name, value] of files) {
-    if (name !== "manifest.json") writeFileAtomic(join(dir, name), JSON.stringify(value));
+    if (name === "manifest.json") continue;
+    const path = join(dir, name);
+    if (atomic) writeFileAtomic(path, JSON.stringify(value));
+    else {
+      const folder = dirname(path);
+      if (!made.has(folder)) Deno.mkdirSync(folder, { recursive: true });
+      made.add(folder);
+      Deno.writeTextFileSync(path, JSON.stringify(value));
+    }
   }
   writeFileAtomic(join(dir, "manifest.json"), JSON.stringify(files.get("manifest.json")));
 }
@@ -157,8 +179,9 @@ async function buildFull(kbDir: string, files: Map<string, FileStat>, stamp: Fre
   const target = indexDir(kbDir);
   const staging = `${target}.build-${Deno.pid}-${Date.now()}`;
   const editor = IndexEditor.create(kbDir, shardCountFor(files.size), () => undefined);
-  for (const path of [...files.keys()].sort()) await addFile(editor, kbDir, path, files.get(path)!);
-  writeAll(staging, editor.changedFiles(new Date().toISOString(), stamp));
+  const analyze = await loadAnalyzer(kbDir);
+  for (const path of [...files.keys()].sort()) addFile(editor, analyze, path, files.get(path)!);
+  writeAll(staging, editor.changedFiles(new Date().toISOString(), stamp), false);
   const retired = `${target}.old-${Deno.pid}-${Date.now()}`;
   try {
     Deno.renameSync(target, retired);
@@ -232,12 +255,13 @@ export async function openIndex(kbDir: string, options: OpenOptions = {}): Promi
     try {
       const editor = new IndexEditor(latest, loaderFor(dir));
       for (const path of [...removed, ...changed]) editor.remove(path);
+      const analyze = await loadAnalyzer(kbDir);
       for (const path of [...changed, ...added].sort()) {
-        await addFile(editor, kbDir, path, files.get(path)!);
+        addFile(editor, analyze, path, files.get(path)!);
       }
       report.mode = touched ? "incremental" : "fresh";
       if (editor.needsCompaction()) editor.compact();
-      writeAll(dir, editor.changedFiles(new Date().toISOString(), stamp));
+      writeAll(dir, editor.changedFiles(new Date().toISOString(), stamp), true);
       return editor.manifest;
     } catch (error) {
       if (error instanceof Deno.errors.NotCapable) throw error;

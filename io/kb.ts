@@ -60,7 +60,7 @@ export function scanEntries(kbDir: string): Map<string, FileStat> {
 
 /** Read an entry file by its path relative to the knowledge base. */
 export function readKbFile(kbDir: string, path: string): string {
-  return Deno.readTextFileSync(join(kbDir, path));
+  return Deno.readTextFileSync(`${kbDir}/${path}`);
 }
 
 /**
