@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Entry } from "../core/entry.ts";
+import { blankEntry } from "../core/entry.ts";
 import { resolveKb } from "../io/config.ts";
 import { editInEditor } from "../io/editor.ts";
 import { entryPaths, newId, saveEntry, slugify } from "../io/save.ts";
@@ -58,22 +58,7 @@ export async function run(args: string[]): Promise<number> {
   if (values.edit) body = await editInEditor(body ?? "", "new-entry.md");
   const paths = entryPaths(kbDir);
   const id = values.id ?? newId(paths);
-  const date = today();
-  const blank: Entry = {
-    id,
-    title: "",
-    type: "note",
-    tags: [],
-    aliases: [],
-    appliesTo: [],
-    kernel: false,
-    status: "active",
-    created: date,
-    updated: date,
-    links: [],
-    extra: {},
-    body: "",
-  };
+  const blank = blankEntry(id, today());
   const entry = applyFieldFlags(blank, values, body ?? "");
   const path = `entries/${id}-${slugify(entry.title)}.md`;
   const result = await saveEntry({ kbDir, entry, path, message: `kb: add ${id}: ${entry.title}` });

@@ -272,6 +272,25 @@ export function toEntry(raw: RawEntry): { entry?: Entry; problems: Problem[] } {
   return problems.length ? { problems } : { entry, problems };
 }
 
+/** A new active note with every optional field empty and both dates set to `date`. */
+export function blankEntry(id: string, date: string): Entry {
+  return {
+    id,
+    title: "",
+    type: "note",
+    tags: [],
+    aliases: [],
+    appliesTo: [],
+    kernel: false,
+    status: "active",
+    created: date,
+    updated: date,
+    links: [],
+    extra: {},
+    body: "",
+  };
+}
+
 /** What an entry is checked against beyond its own fields. */
 export interface KbContext {
   /** Ids of the entries already in the knowledge base, with the path of each. */

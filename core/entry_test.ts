@@ -1,5 +1,6 @@
 import { deepStrictEqual, equal, ok, throws } from "node:assert";
 import {
+  blankEntry,
   checkAgainstKb,
   type Entry,
   EntryParseError,
@@ -252,21 +253,7 @@ Deno.test("every field of the contract round-trips through serialize, parse and 
 });
 
 Deno.test("a minimal entry round-trips too", () => {
-  const entry: Entry = {
-    id: "kb-00000",
-    title: "true",
-    type: "note",
-    tags: [],
-    aliases: [],
-    appliesTo: [],
-    kernel: false,
-    status: "active",
-    created: "2026-01-01",
-    updated: "2026-01-01",
-    links: [],
-    extra: {},
-    body: "",
-  };
+  const entry: Entry = { ...blankEntry("kb-00000", "2026-01-01"), title: "true" };
   const again = toEntry(parseEntryText(serializeEntry(entry), "min.md"));
   deepStrictEqual(again.problems, []);
   deepStrictEqual(again.entry, entry);

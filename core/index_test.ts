@@ -6,91 +6,22 @@ import {
   COMPACT_AFTER,
   FIELD_KEYWORD,
   FIELD_TITLE,
-  type FreshnessStamp,
   INDEX_VERSION,
   IndexEditor,
-  IndexReader,
   type Manifest,
   shardCountFor,
   shardOf,
 } from "./index.ts";
-
-const STAMP: FreshnessStamp = { entriesMtime: 1, head: "abc", gitIndexMtime: 2 };
-
-/** An in-memory cache folder: values go through JSON both ways, as they would on disk. */
-class MemoryStore {
-  files = new Map<string, unknown>();
-  /** Names the loader was asked for, in order. */
-  loaded: string[] = [];
-
-  load = (name: string): unknown => {
-    this.loaded.push(name);
-    const value = this.files.get(name);
-    return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
-  };
-
-  write(changed: Map<string, unknown>): void {
-    for (const [name, value] of changed) this.files.set(name, JSON.parse(JSON.stringify(value)));
-  }
-
-  manifest(): Manifest {
-    return this.load("manifest.json") as Manifest;
-  }
-
-  reader(): IndexReader {
-    return new IndexReader(this.manifest(), this.load);
-  }
-
-  editor(): IndexEditor {
-    return new IndexEditor(this.manifest(), this.load);
-  }
-
-  commit(editor: IndexEditor): Map<string, unknown> {
-    const changed = editor.changedFiles("2026-07-01T00:00:00Z", STAMP);
-    this.write(changed);
-    return changed;
-  }
-}
-
-function makeEntry(overrides: Partial<Entry> = {}): Entry {
-  return {
-    id: "kb-00001",
-    title: "Untitled",
-    type: "note",
-    tags: [],
-    aliases: [],
-    appliesTo: [],
-    kernel: false,
-    status: "active",
-    created: "2026-01-01",
-    updated: "2026-01-02",
-    links: [],
-    extra: {},
-    body: "",
-    ...overrides,
-  };
-}
-
-function pathOf(entry: Entry): string {
-  return `entries/${entry.id}-x.md`;
-}
-
-function addEntry(editor: IndexEditor, entry: Entry, kernelBody?: string): void {
-  editor.add(analyzeEntry(entry, pathOf(entry), `hash-${entry.id}`), 100, 1000, kernelBody);
-}
+import { addEntry, buildIndex, makeEntry, MemoryStore, pathOf, STAMP } from "./_memory_index.ts";
 
 /** Ordinals in flat postings of the given stride. */
 function ords(flat: number[], stride: number): number[] {
   return flat.filter((_, index) => index % stride === 0);
 }
 
-/** A store holding a full build of `entries`, written as the I/O layer would. */
+/** A store holding a full build of `entries`. */
 function build(entries: Entry[], shardCount = 4, kernel = false): MemoryStore {
-  const store = new MemoryStore();
-  const editor = IndexEditor.create("/kb", shardCount, store.load);
-  for (const entry of entries) addEntry(editor, entry, kernel ? entry.body : undefined);
-  store.commit(editor);
-  return store;
+  return buildIndex(entries, { shardCount, kernelBodies: kernel });
 }
 
 const ROTATE = makeEntry({

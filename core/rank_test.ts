@@ -1,46 +1,24 @@
 import { deepStrictEqual, equal, ok } from "node:assert";
 import type { Entry } from "./entry.ts";
-import { analyzeEntry, IndexEditor, IndexReader, type Manifest } from "./index.ts";
+import type { IndexReader } from "./index.ts";
+import { buildIndex, makeEntry as plainEntry } from "./_memory_index.ts";
 import { type Hit, search } from "./rank.ts";
 
 /** Build an index of `entries` in memory, through JSON as on disk, and open a reader on it. */
 function indexOf(entries: Entry[], shardCount = 4): IndexReader {
-  const files = new Map<string, unknown>();
-  const load = (name: string): unknown => {
-    const value = files.get(name);
-    return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
-  };
-  const editor = IndexEditor.create("/kb", shardCount, load);
-  for (const entry of entries) {
-    editor.add(analyzeEntry(entry, `entries/${entry.id}.md`, `h-${entry.id}`), 1, 1);
-  }
-  for (
-    const [name, value] of editor.changedFiles("t", { entriesMtime: 0, head: "", gitIndexMtime: 0 })
-  ) {
-    files.set(name, JSON.parse(JSON.stringify(value)));
-  }
-  return new IndexReader(load("manifest.json") as Manifest, load);
+  return buildIndex(entries, { shardCount }).reader();
 }
 
 let counter = 0;
 function makeEntry(overrides: Partial<Entry>): Entry {
   counter++;
-  return {
+  return plainEntry({
     id: `kb-${String(counter).padStart(5, "0")}`,
     title: "Untitled note",
-    type: "note",
-    tags: [],
-    aliases: [],
-    appliesTo: [],
-    kernel: false,
-    status: "active",
-    created: "2026-01-01",
     updated: "2026-01-01",
-    links: [],
-    extra: {},
     body: "Some general words about the project and its people.",
     ...overrides,
-  };
+  });
 }
 
 function ids(hits: Hit[]): string[] {

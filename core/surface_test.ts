@@ -4,15 +4,8 @@
  */
 import { deepStrictEqual, equal, ok } from "node:assert";
 import type { Entry } from "./entry.ts";
-import {
-  analyzeEntry,
-  type FreshnessStamp,
-  IndexEditor,
-  IndexReader,
-  type KernelRule,
-  type Manifest,
-  shardCountFor,
-} from "./index.ts";
+import { type IndexReader, type KernelRule, shardCountFor } from "./index.ts";
+import { buildIndex, makeEntry } from "./_memory_index.ts";
 import { LIMITS } from "./schema.ts";
 import {
   ACTIVITY_LEXICON,
@@ -30,11 +23,11 @@ import {
   type SurfaceConfig,
 } from "./surface.ts";
 import { distinctTerms } from "./tokenize.ts";
+import { createRandom } from "../bench/generate.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-const STAMP: FreshnessStamp = { entriesMtime: 1, head: "", gitIndexMtime: 0 };
 const KB = "/kb";
 const FETCH = (ids: string[]) => `git-kb get ${ids.join(" ")} --kb ${KB}`;
 const HEADER = "git-kb: knowledge from the user's knowledge base for this prompt.";
@@ -44,45 +37,23 @@ const KERNEL_HEADING = "Rules that always apply:";
 /** An entry spec: everything optional but id and title; `hash` overrides the content hash. */
 type Spec = Partial<Entry> & { id: string; title: string; hash?: string };
 
-function makeEntry(spec: Spec): Entry {
+function entryOf(spec: Spec): Entry {
   const { hash: _hash, ...fields } = spec;
-  return {
-    type: "note",
-    tags: [],
-    aliases: [],
-    appliesTo: [],
-    kernel: false,
-    status: "active",
-    created: "2026-01-01",
-    updated: "2026-01-02",
-    links: [],
-    extra: {},
-    body: "Plain words that say nothing much.\n",
-    ...fields,
-  };
+  return makeEntry({ body: "Plain words that say nothing much.\n", ...fields });
 }
 
 function hashOf(spec: Spec): string {
   return spec.hash ?? `h-${spec.id}`;
 }
 
-/** Build an index of `specs` in memory (loader = Map with a JSON round trip) and open a reader. */
-function buildIndex(specs: Spec[]): IndexReader {
-  const files = new Map<string, string>();
-  const load = (name: string): unknown => {
-    const text = files.get(name);
-    return text === undefined ? undefined : JSON.parse(text);
-  };
-  const editor = IndexEditor.create(KB, shardCountFor(specs.length), load);
-  for (const spec of specs) {
-    const entry = makeEntry(spec);
-    const analyzed = analyzeEntry(entry, `entries/${entry.id}-x.md`, hashOf(spec));
-    editor.add(analyzed, 100, 1, entry.kernel ? entry.body.trim() : undefined);
-  }
-  for (const [name, value] of editor.changedFiles("2026-01-01T00:00:00Z", STAMP)) {
-    files.set(name, JSON.stringify(value));
-  }
-  return new IndexReader(load("manifest.json") as Manifest, load);
+/** Build an index of `specs` in memory and open a reader. */
+function buildReader(specs: Spec[]): IndexReader {
+  const hashes = new Map(specs.map((spec) => [spec.id, hashOf(spec)]));
+  return buildIndex(specs.map(entryOf), {
+    shardCount: shardCountFor(specs.length),
+    kernelBodies: true,
+    hashOf: (entry) => hashes.get(entry.id)!,
+  }).reader();
 }
 
 function ids(pointers: Pointer[] | undefined): string[] {
@@ -105,17 +76,6 @@ function fetchLine(text: string): string | undefined {
 
 function config(overrides: Partial<SurfaceConfig>): SurfaceConfig {
   return { ...DEFAULT_SURFACE_CONFIG, ...overrides };
-}
-
-/** A deterministic PRNG (mulberry32), so failures reproduce. */
-function random(seed: number): () => number {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** A five-character id suffix from a number. */
@@ -322,7 +282,7 @@ Deno.test("skipReason: common mechanical phrasings are skipped", () => {
 });
 
 Deno.test("decide on a skipped prompt: outcome skipped, no kernel, no index reads needed", () => {
-  const reader = buildIndex([...BASE, KERNEL_A]);
+  const reader = buildReader([...BASE, KERNEL_A]);
   for (const [prompt, reason] of [["", "empty"], ["/help", "slash_command"], ["thanks", "short"]]) {
     const decision = decide(prompt, reader, {}, FETCH);
     equal(decision.outcome, "skipped");
@@ -381,7 +341,7 @@ Deno.test("classifyActivities: by the lexicon, several at once, none for unrelat
 // Keyword path: threshold, ranking, max entries
 
 Deno.test("threshold: one distinct hit is a near miss only; two hits match", () => {
-  const reader = buildIndex(BASE);
+  const reader = buildReader(BASE);
   const one = decide("how should we rotate the signing keys every quarter", reader, {}, FETCH);
   equal(one.outcome, "no_signal");
   equal(one.assembly, undefined);
@@ -397,14 +357,14 @@ Deno.test("threshold: one distinct hit is a near miss only; two hits match", () 
 });
 
 Deno.test("threshold: the same word twice is one hit", () => {
-  const reader = buildIndex(BASE);
+  const reader = buildReader(BASE);
   const decision = decide("rotate, rotate, rotating and rotated again", reader, {}, FETCH);
   equal(decision.outcome, "no_signal");
   deepStrictEqual(decision.nearMisses, [{ id: "kb-tok01", hits: ["rotate"] }]);
 });
 
 Deno.test("threshold 3 in the config: two hits are a near miss, three match", () => {
-  const reader = buildIndex(BASE);
+  const reader = buildReader(BASE);
   const three = config({ threshold: 3 });
   const two = decide("we must rotate the leaked signing keys today", reader, {}, FETCH, three);
   equal(two.outcome, "no_signal");
@@ -424,7 +384,7 @@ Deno.test("keywordMatches: tags and aliases count, termHits per word, near misse
       title: `Offsets chapter ${index}`,
     })),
   ];
-  const reader = buildIndex(specs);
+  const reader = buildReader(specs);
   const result = keywordMatches(reader, promptTerms("kafka consumer lag and offsets"));
   deepStrictEqual(result.ranked.map((hit) => reader.doc(hit.ord)?.id), ["kb-tag01", "kb-als01"]);
   deepStrictEqual(result.ranked[0].words, ["kafka", "consumer", "lag"]);
@@ -439,7 +399,7 @@ Deno.test("ranking: more distinct hits first, then title hits before tag hits", 
     { id: "kb-rk002", title: "Kafka consumer basics" },
     { id: "kb-rk003", title: "Kafka consumer lag alerts" },
   ];
-  const reader = buildIndex(specs);
+  const reader = buildReader(specs);
   const decision = decide("kafka consumer lag keeps growing in production", reader, {}, FETCH);
   deepStrictEqual(ids(decision.assembly?.pointers), ["kb-rk003", "kb-rk002", "kb-rk001"]);
 });
@@ -452,7 +412,7 @@ Deno.test("max entries: 7 matching entries give 5 pointers; the config can lower
     }`,
   }));
   specs.push({ id: "kb-mxtop", title: "Kafka consumer lag dashboards" });
-  const reader = buildIndex(specs);
+  const reader = buildReader(specs);
   const prompt = "kafka consumer lag keeps growing in production";
   const decision = decide(prompt, reader, {}, FETCH);
   equal(decision.outcome, "surfaced");
@@ -469,7 +429,7 @@ Deno.test("max entries: 7 matching entries give 5 pointers; the config can lower
 // Activity path
 
 Deno.test("activity: a reviewing prompt surfaces the applies_to reviewing entry with no keyword overlap", () => {
-  const reader = buildIndex(BASE);
+  const reader = buildReader(BASE);
   const prompt = "please review this pull request for the payment module";
   const titleTerms = new Set(distinctTerms("Gatekeeping checklist before merging quality"));
   ok(
@@ -501,7 +461,7 @@ Deno.test("activity: at most maxActivityEntries, and a keyword match is listed o
     type: "rule",
     appliesTo: ["reviewing"],
   });
-  const reader = buildIndex(specs);
+  const reader = buildReader(specs);
   const decision = decide("please review this pull request before lunch", reader, {}, FETCH);
   const pointers = decision.assembly!.pointers;
   equal(pointers.filter((pointer) => pointer.signal === "activity").length, 3);
@@ -515,7 +475,7 @@ Deno.test("activity: at most maxActivityEntries, and a keyword match is listed o
 // Kernel
 
 Deno.test("kernel: block before pointers, bodies verbatim, ids sorted, never a pointer", () => {
-  const reader = buildIndex([...BASE, KERNEL_B, KERNEL_A]);
+  const reader = buildReader([...BASE, KERNEL_B, KERNEL_A]);
   const decision = decide("we must rotate the leaked npm token today", reader, {}, FETCH);
   equal(decision.outcome, "surfaced");
   const assembly = decision.assembly!;
@@ -542,7 +502,7 @@ Deno.test("kernel: block before pointers, bodies verbatim, ids sorted, never a p
 });
 
 Deno.test("kernel: on every non-skipped prompt, even with no other signal; never deduped", () => {
-  const reader = buildIndex([...BASE, KERNEL_A]);
+  const reader = buildReader([...BASE, KERNEL_A]);
   const alone = decide(SOURDOUGH, reader, {}, FETCH);
   equal(alone.outcome, "surfaced");
   deepStrictEqual(alone.assembly!.kernel, ["kb-ker0a"]);
@@ -560,7 +520,7 @@ Deno.test("kernel: on every non-skipped prompt, even with no other signal; never
 });
 
 Deno.test("kernel: superseded or archived kernel entries are not inlined", () => {
-  const reader = buildIndex([
+  const reader = buildReader([
     ...BASE,
     { ...KERNEL_A, status: "superseded" },
     { ...KERNEL_B, status: "archived" },
@@ -578,7 +538,7 @@ Deno.test("kernel: a body alone over kernelBudgetChars degrades to a pointer", (
     body: "Write short sentences. ".repeat(400), // ~9,200 characters
   };
   ok(big.body!.length > LIMITS.kernelBudgetChars);
-  const reader = buildIndex([...BASE, KERNEL_A, big]);
+  const reader = buildReader([...BASE, KERNEL_A, big]);
   const decision = decide("we must rotate the leaked npm token today", reader, {}, FETCH);
   const assembly = decision.assembly!;
   deepStrictEqual(assembly.kernel, ["kb-ker0a"], "the small kernel stays inline");
@@ -603,7 +563,7 @@ Deno.test("kernel: several kernels together over the kernel budget: the overflow
     kernel: true,
     body,
   }));
-  const reader = buildIndex(specs);
+  const reader = buildReader(specs);
   const decision = decide(SOURDOUGH, reader, {}, FETCH);
   const assembly = decision.assembly!;
   deepStrictEqual(assembly.kernel, ["kb-kn000", "kb-kn001"]);
@@ -621,7 +581,7 @@ Deno.test("kernel: a degraded kernel pointer shows the entry's own type", () => 
     kernel: true,
     body: "We vendor nothing. ".repeat(400),
   };
-  const reader = buildIndex([big]);
+  const reader = buildReader([big]);
   const text = decide(SOURDOUGH, reader, {}, FETCH).assembly!.text;
   const line = pointerLine(text, "kb-kbig2");
   ok(line?.includes("[decision]"), `pointer line should say [decision]: ${line}`);
@@ -642,7 +602,7 @@ function manyLongEntries(count: number, titleChars: number): Spec[] {
 Deno.test("budget: 200 matching entries with 180-character titles stay under 9,000", () => {
   const specs = manyLongEntries(200, 180);
   ok(specs.every((spec) => spec.title.length === 180));
-  const reader = buildIndex(specs);
+  const reader = buildReader(specs);
   const prompt = "kafka consumer lag keeps growing in production";
   const normal = decide(prompt, reader, {}, FETCH);
   equal(normal.assembly!.pointers.length, 5);
@@ -673,7 +633,7 @@ Deno.test("budget: with a large kernel and 200 matches, kernel stays whole and t
     kernel: true,
     body: "Be brief and exact. ".repeat(290), // 5,800 characters
   };
-  const reader = buildIndex([kernel, ...manyLongEntries(200, 180)]);
+  const reader = buildReader([kernel, ...manyLongEntries(200, 180)]);
   const decision = decide(
     "kafka consumer lag keeps growing in production",
     reader,
@@ -728,7 +688,7 @@ Deno.test("assemble: fewer before shorter (a budget for about three whole lines)
 });
 
 Deno.test("assemble: never over budgetChars, whatever the mix (randomized)", () => {
-  const next = random(42);
+  const next = createRandom(42).next;
   for (let round = 0; round < 400; round++) {
     const kernelCount = Math.floor(next() * 4);
     const kernel: KernelRule[] = Array.from({ length: kernelCount }, (_, index) => ({
@@ -760,7 +720,7 @@ Deno.test("assemble: never over budgetChars, whatever the mix (randomized)", () 
 // Dedup and resurfacing
 
 Deno.test("dedup: a ledger with the same hash drops the pointer; outcome all_deduped", () => {
-  const reader = buildIndex(BASE);
+  const reader = buildReader(BASE);
   const prompt = "we must rotate the leaked npm token today";
   const ledger: Ledger = { "kb-tok01": "h-kb-tok01" };
   const decision = decide(prompt, reader, ledger, FETCH);
@@ -774,7 +734,7 @@ Deno.test("dedup: only the listed ones drop; the next candidate takes the free s
     id: idOf("dd", index),
     title: `Kafka consumer note ${index}`,
   }));
-  const reader = buildIndex(specs);
+  const reader = buildReader(specs);
   const prompt = "kafka consumer lag keeps growing in production";
   const first = decide(prompt, reader, {}, FETCH);
   const shown = ids(first.assembly!.pointers);
@@ -795,7 +755,7 @@ Deno.test("dedup: only the listed ones drop; the next candidate takes the free s
 });
 
 Deno.test("resurfacing: an entry whose hash changed since the ledger surfaces again", () => {
-  const changed = buildIndex(
+  const changed = buildReader(
     BASE.map((spec) => spec.id === "kb-tok01" ? { ...spec, hash: "h-new" } : spec),
   );
   const prompt = "we must rotate the leaked npm token today";
@@ -808,7 +768,7 @@ Deno.test("resurfacing: an entry whose hash changed since the ledger surfaces ag
 });
 
 Deno.test("dedup applies to the activity path too", () => {
-  const reader = buildIndex(BASE);
+  const reader = buildReader(BASE);
   const prompt = "please review this pull request for the payment module";
   const decision = decide(prompt, reader, { "kb-rev01": "h-kb-rev01" }, FETCH);
   equal(decision.outcome, "all_deduped");
@@ -819,7 +779,7 @@ Deno.test("dedup applies to the activity path too", () => {
 // Superseded and archived entries
 
 Deno.test("superseded and archived entries never surface, even with many hits", () => {
-  const reader = buildIndex(BASE);
+  const reader = buildReader(BASE);
   const prompts = [
     "rotate leaked npm tokens the old manual way on travis security credentials",
     "please review: rotate leaked npm tokens on travis",
@@ -834,7 +794,7 @@ Deno.test("superseded and archived entries never surface, even with many hits", 
     const text = decision.assembly?.text ?? "";
     ok(!text.includes("kb-sup01") && !text.includes("kb-arc01"), text);
   }
-  const only = buildIndex(BASE.filter((spec) => spec.status && spec.status !== "active"));
+  const only = buildReader(BASE.filter((spec) => spec.status && spec.status !== "active"));
   const decision = decide(prompts[0], only, {}, FETCH);
   equal(decision.outcome, "no_signal");
   deepStrictEqual(decision.nearMisses, []);
@@ -844,7 +804,7 @@ Deno.test("superseded and archived entries never surface, even with many hits", 
 // Outcomes and the text
 
 Deno.test("outcomes: skipped, no_signal, all_deduped, surfaced", () => {
-  const reader = buildIndex(BASE);
+  const reader = buildReader(BASE);
   const table: [string, Ledger, string][] = [
     ["thanks!", {}, "skipped"],
     ["/compact", {}, "skipped"],
@@ -870,7 +830,7 @@ Deno.test("pointer line: id, title, type and the matched prompt words; fetch lin
       tags: ["npm", "token"],
     },
   ];
-  const reader = buildIndex(specs);
+  const reader = buildReader(specs);
   const decision = decide(
     "rotate the leaked npm token and check publish rights",
     reader,
@@ -895,7 +855,7 @@ Deno.test("pointer line: id, title, type and the matched prompt words; fetch lin
 });
 
 Deno.test("prompt words that are Object.prototype names neither crash nor match", () => {
-  const reader = buildIndex(BASE);
+  const reader = buildReader(BASE);
   const prompt = "constructor toString hasOwnProperty valueOf __proto__ prototype isPrototypeOf";
   const decision = decide(prompt, reader, {}, FETCH);
   equal(decision.outcome, "no_signal");

@@ -4,61 +4,18 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { copyDir, FIXTURE, makeSandbox, parseJson, ROOT, runCli, show } from "./helpers.ts";
+import {
+  copyDir,
+  FIXTURE,
+  makeSandbox,
+  parseJson,
+  ROOT,
+  runCli,
+  runHook,
+  show,
+} from "./helpers.ts";
 
-const HOOK = join(ROOT, "hooks", "prompt.ts");
 const PAYLOADS = join(ROOT, "fixtures", "hooks");
-const decoder = new TextDecoder();
-
-let denoDirPromise: Promise<string> | undefined;
-
-function denoDir(): Promise<string> {
-  denoDirPromise ??= (async () => {
-    const fromEnv = Deno.env.get("DENO_DIR");
-    if (fromEnv) return fromEnv;
-    const output = await new Deno.Command(Deno.execPath(), {
-      args: ["info", "--json"],
-      stdin: "null",
-      stdout: "piped",
-      stderr: "null",
-    }).output();
-    return JSON.parse(decoder.decode(output.stdout)).denoDir as string;
-  })();
-  return denoDirPromise;
-}
-
-async function runHook(stdin: string, env: Record<string, string>) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--no-prompt",
-      "--allow-read",
-      `--allow-write=${join(env.TMPDIR, "git-kb")}`,
-      "--allow-env",
-      HOOK,
-    ],
-    cwd: env.TMPDIR,
-    clearEnv: true,
-    env: {
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      DENO_DIR: await denoDir(),
-      DENO_NO_UPDATE_CHECK: "1",
-      ...env,
-    },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(stdin));
-  await writer.close();
-  const output = await child.output();
-  return {
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
-}
 
 async function payload(name: string): Promise<string> {
   return await Deno.readTextFile(join(PAYLOADS, `${name}.json`));
@@ -112,7 +69,7 @@ Deno.test("context prints the same text as the hook's additionalContext for the 
   try {
     for (const name of ["prompt-match", "prompt-review", "prompt-nomatch"]) {
       const text = await payload(name);
-      const hook = hookContext(await runHook(text, box.hookEnv));
+      const hook = hookContext(await runHook(text, { env: box.hookEnv }));
       assert.ok(hook, name);
       const cli = await box.cli("context", promptOf(text));
       assert.equal(cli.code, 0, show(cli));
@@ -123,7 +80,7 @@ Deno.test("context prints the same text as the hook's additionalContext for the 
     assert.equal(short.code, 0, show(short));
     assert.equal(short.stdout, "");
     assert.equal(
-      hookContext(await runHook(await payload("prompt-mechanical"), box.hookEnv)),
+      hookContext(await runHook(await payload("prompt-mechanical"), { env: box.hookEnv })),
       undefined,
     );
   } finally {
@@ -189,7 +146,10 @@ Deno.test("context --session: the ledger omits the pointer on the second call", 
     // The CLI and the hook share the ledger: the hook's session sees what context recorded.
     const session = JSON.parse(await payload("prompt-match")).session_id;
     await box.cli("context", prompt, "--session", session);
-    assert.equal(hookContext(await runHook(await payload("prompt-match"), box.hookEnv)), undefined);
+    assert.equal(
+      hookContext(await runHook(await payload("prompt-match"), { env: box.hookEnv })),
+      undefined,
+    );
   } finally {
     await box.cleanup();
   }
@@ -222,7 +182,7 @@ Deno.test("stats --json after KB_HOOK_DEBUG=1 hook runs: prompt count and fire r
       ["prompt-second-session", true], // surfaced
     ];
     for (const [name, fires] of runs) {
-      const context = hookContext(await runHook(await payload(name), env));
+      const context = hookContext(await runHook(await payload(name), { env }));
       assert.equal(context !== undefined, fires, name);
     }
     const result = await box.cli("stats", "--json");

@@ -72,23 +72,28 @@ export interface RunOptions {
   flags?: string[];
 }
 
-/**
- * Run the real CLI: `deno run <flagsFor(command, TMPDIR)> cli/main.ts <args>`, with exactly the
- * environment given (plus PATH and DENO_DIR).
- */
-export async function runCli(args: string[], options: RunOptions = {}): Promise<RunResult> {
-  const env = options.env ?? {};
-  const tmpdir = env.TMPDIR ?? "/tmp";
-  const flags = options.flags ?? flagsFor(args[0] ?? "", tmpdir, env.VISUAL || env.EDITOR);
+/** How {@link runDeno} runs a child. */
+export interface DenoRunOptions {
+  /** The child's whole environment besides PATH and DENO_DIR. */
+  env: Record<string, string>;
+  cwd?: string;
+  /** Bytes or text piped to stdin; stdin is null otherwise. */
+  stdin?: string | Uint8Array;
+  /** Replaces the test process's DENO_DIR. */
+  denoDir?: string;
+}
+
+/** Run `deno <args>` with exactly the environment given (plus PATH and DENO_DIR). */
+export async function runDeno(args: string[], options: DenoRunOptions): Promise<RunResult> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...flags, MAIN, ...args],
+    args,
     cwd: options.cwd ?? ROOT,
     clearEnv: true,
     env: {
       PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      DENO_DIR: await denoDir(),
+      DENO_DIR: options.denoDir ?? await denoDir(),
       DENO_NO_UPDATE_CHECK: "1",
-      ...env,
+      ...options.env,
     },
     stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",
@@ -96,8 +101,11 @@ export async function runCli(args: string[], options: RunOptions = {}): Promise<
   }).spawn();
   if (options.stdin !== undefined) {
     const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(options.stdin));
-    await writer.close();
+    const { stdin } = options;
+    try {
+      await writer.write(typeof stdin === "string" ? new TextEncoder().encode(stdin) : stdin);
+      await writer.close();
+    } catch { /* the child stopped reading early (input too large): fine */ }
   }
   const output = await child.output();
   return {
@@ -105,6 +113,53 @@ export async function runCli(args: string[], options: RunOptions = {}): Promise<
     stdout: decoder.decode(output.stdout),
     stderr: decoder.decode(output.stderr),
   };
+}
+
+/**
+ * Run the real CLI: `deno run <flagsFor(command, TMPDIR)> cli/main.ts <args>`, with exactly the
+ * environment given (plus PATH and DENO_DIR).
+ */
+export function runCli(args: string[], options: RunOptions = {}): Promise<RunResult> {
+  const env = options.env ?? {};
+  const tmpdir = env.TMPDIR ?? "/tmp";
+  const flags = options.flags ?? flagsFor(args[0] ?? "", tmpdir, env.VISUAL || env.EDITOR);
+  return runDeno(["run", ...flags, MAIN, ...args], { env, cwd: options.cwd, stdin: options.stdin });
+}
+
+/** The prompt hook's entry point. */
+export const HOOK = join(ROOT, "hooks", "prompt.ts");
+
+/** How {@link runHook} runs the hook. */
+export interface HookOptions {
+  /** The child's whole environment besides PATH and DENO_DIR; must have TMPDIR. */
+  env: Record<string, string>;
+  /** Replaces the test process's DENO_DIR. */
+  denoDir?: string;
+  /** Extra `deno run` flags, before the script. */
+  flags?: string[];
+  /** Working directory (Claude Code runs hooks in the project folder); TMPDIR by default. */
+  cwd?: string;
+}
+
+/**
+ * Run the prompt hook as Claude Code would, with the read profile's permissions and no
+ * `--allow-run`: `deno run --no-prompt --allow-read --allow-write=<TMPDIR>/git-kb --allow-env`.
+ */
+export function runHook(stdin: string | Uint8Array, options: HookOptions): Promise<RunResult> {
+  const tmp = options.env.TMPDIR;
+  if (!tmp) throw new Error("every hook run gets its own TMPDIR");
+  return runDeno(
+    [
+      "run",
+      "--no-prompt",
+      "--allow-read",
+      `--allow-write=${join(tmp, "git-kb")}`,
+      "--allow-env",
+      ...(options.flags ?? []),
+      HOOK,
+    ],
+    { env: options.env, cwd: options.cwd ?? tmp, stdin, denoDir: options.denoDir },
+  );
 }
 
 /** Run git in `dir` with a fixed identity and no system/user config; returns the result. */

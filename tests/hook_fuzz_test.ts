@@ -9,26 +9,16 @@ import { join } from "node:path";
 import { type Entry, serializeEntry } from "../core/entry.ts";
 import { recordFailure } from "../io/prompt_context.ts";
 import { promptHookOutput } from "../hooks/prompt.ts";
-import { copyDir, FIXTURE, makeSandbox, mapLimit, ROOT, STACK_FRAME } from "./helpers.ts";
+import { copyDir, FIXTURE, makeSandbox, mapLimit, runHook, STACK_FRAME } from "./helpers.ts";
 
-const HOOK = join(ROOT, "hooks", "prompt.ts");
+import { createRandom } from "../bench/generate.ts";
+
 const CAP = 10_000;
 const BUDGET = 9_000;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** A deterministic PRNG (mulberry32), so failures reproduce. */
-function random(seed: number): () => number {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const next = random(20260701);
+const next = createRandom(20260701).next;
 const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)];
 const int = (max: number) => Math.floor(next() * max);
 
@@ -334,58 +324,6 @@ Deno.test("fuzz in-process: thousands of malformed payloads → empty or valid J
 // ---------------------------------------------------------------------------------------------
 // Subprocesses
 
-let denoDirPromise: Promise<string> | undefined;
-
-function denoDir(): Promise<string> {
-  denoDirPromise ??= (async () => {
-    const fromEnv = Deno.env.get("DENO_DIR");
-    if (fromEnv) return fromEnv;
-    const output = await new Deno.Command(Deno.execPath(), {
-      args: ["info", "--json"],
-      stdin: "null",
-      stdout: "piped",
-      stderr: "null",
-    }).output();
-    return JSON.parse(decoder.decode(output.stdout)).denoDir as string;
-  })();
-  return denoDirPromise;
-}
-
-async function runHook(stdin: Uint8Array, env: Record<string, string>) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--no-prompt",
-      "--allow-read",
-      `--allow-write=${join(env.TMPDIR, "git-kb")}`,
-      "--allow-env",
-      HOOK,
-    ],
-    cwd: env.TMPDIR,
-    clearEnv: true,
-    env: {
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      DENO_DIR: await denoDir(),
-      DENO_NO_UPDATE_CHECK: "1",
-      ...env,
-    },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  try {
-    await writer.write(stdin);
-    await writer.close();
-  } catch { /* the hook stopped reading (too large): fine */ }
-  const output = await child.output();
-  return {
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
-}
-
 Deno.test("fuzz subprocesses: ~30 malformed stdins → exit 0, stdout empty or valid JSON", async () => {
   const box = await sampleBox();
   try {
@@ -446,7 +384,7 @@ Deno.test("fuzz subprocesses: ~30 malformed stdins → exit 0, stdout empty or v
       ["__proto__", bytes('{"__proto__":{"prompt":"rotate the leaked npm token"}}')],
     ];
     assert.ok(cases.length >= 30, `${cases.length}`);
-    const results = await mapLimit(cases, 4, ([, stdin]) => runHook(stdin, box.env));
+    const results = await mapLimit(cases, 4, ([, stdin]) => runHook(stdin, { env: box.env }));
     let fired = 0;
     results.forEach((result, index) => {
       const label = cases[index][0];
@@ -557,7 +495,7 @@ Deno.test("200 matching entries with long titles: additionalContext stays under 
     }
     const result = await runHook(
       encoder.encode(payload({ prompt: prompts[0], session_id: "big-subprocess" })),
-      { ...env, KB_HOOK_MAX_ENTRIES: "200" },
+      { env: { ...env, KB_HOOK_MAX_ENTRIES: "200" } },
     );
     assert.equal(result.code, 0, result.stderr);
     const context = checkOutput(result.stdout, "subprocess");

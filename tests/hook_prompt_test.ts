@@ -6,89 +6,24 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { contentHash } from "../core/hash.ts";
-import { copyDir, FIXTURE, makeSandbox, ROOT, STACK_FRAME } from "./helpers.ts";
+import {
+  copyDir,
+  denoDir,
+  FIXTURE,
+  type HookOptions,
+  makeSandbox,
+  ROOT,
+  runHook,
+  type RunResult,
+  STACK_FRAME,
+} from "./helpers.ts";
 
-const HOOK = join(ROOT, "hooks", "prompt.ts");
 const PAYLOADS = join(ROOT, "fixtures", "hooks");
 const CAP = 10_000;
 const BUDGET = 9_000;
 const decoder = new TextDecoder();
 
-interface HookResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-let denoDirPromise: Promise<string> | undefined;
-
-/** The test process's Deno cache, so children find npm:js-yaml without downloading. */
-function denoDir(): Promise<string> {
-  denoDirPromise ??= (async () => {
-    const fromEnv = Deno.env.get("DENO_DIR");
-    if (fromEnv) return fromEnv;
-    const output = await new Deno.Command(Deno.execPath(), {
-      args: ["info", "--json"],
-      stdin: "null",
-      stdout: "piped",
-      stderr: "null",
-    }).output();
-    return JSON.parse(decoder.decode(output.stdout)).denoDir as string;
-  })();
-  return denoDirPromise;
-}
-
-interface HookOptions {
-  /** The child's whole environment besides PATH and DENO_DIR. */
-  env: Record<string, string>;
-  /** Replaces the test process's DENO_DIR. */
-  denoDir?: string;
-  /** Extra `deno run` flags, before the script. */
-  flags?: string[];
-  /** Working directory (Claude Code runs hooks in the project folder). */
-  cwd?: string;
-}
-
-/** Run the hook: `deno run --no-prompt --allow-read --allow-write=<TMPDIR>/git-kb --allow-env`. */
-async function runHook(stdin: string | Uint8Array, options: HookOptions): Promise<HookResult> {
-  const tmp = options.env.TMPDIR;
-  assert.ok(tmp, "every hook run gets its own TMPDIR");
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--no-prompt",
-      "--allow-read",
-      `--allow-write=${join(tmp, "git-kb")}`,
-      "--allow-env",
-      ...(options.flags ?? []),
-      HOOK,
-    ],
-    cwd: options.cwd ?? tmp,
-    clearEnv: true,
-    env: {
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      DENO_DIR: options.denoDir ?? await denoDir(),
-      DENO_NO_UPDATE_CHECK: "1",
-      ...options.env,
-    },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  try {
-    await writer.write(typeof stdin === "string" ? new TextEncoder().encode(stdin) : stdin);
-    await writer.close();
-  } catch { /* the hook may stop reading early */ }
-  const output = await child.output();
-  return {
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
-}
-
-function show(result: HookResult): string {
+function show(result: RunResult): string {
   return `exit ${result.code}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`;
 }
 
@@ -96,7 +31,7 @@ function show(result: HookResult): string {
  * Check what every hook run must satisfy (exit 0, no stack trace, stdout empty or exactly the
  * UserPromptSubmit JSON, context under the cap); returns the additionalContext or undefined.
  */
-function checkHook(result: HookResult): string | undefined {
+function checkHook(result: RunResult): string | undefined {
   assert.equal(result.code, 0, show(result));
   assert.doesNotMatch(result.stdout, STACK_FRAME, show(result));
   assert.doesNotMatch(result.stderr, STACK_FRAME, show(result));
@@ -129,7 +64,7 @@ function checkHook(result: HookResult): string | undefined {
 }
 
 /** A fired hook's additionalContext, with stderr empty. */
-function fired(result: HookResult): string {
+function fired(result: RunResult): string {
   const context = checkHook(result);
   assert.equal(result.stderr, "", show(result));
   assert.ok(context, `expected output\n${show(result)}`);
@@ -137,7 +72,7 @@ function fired(result: HookResult): string {
 }
 
 /** A silent hook run: exit 0, nothing on stdout or stderr. */
-function silent(result: HookResult): void {
+function silent(result: RunResult): void {
   assert.equal(checkHook(result), undefined, show(result));
   assert.equal(result.stdout, "");
   assert.equal(result.stderr, "", show(result));
@@ -413,7 +348,7 @@ Deno.test("fail-open: no configuration at all, KB_DIR missing, unreadable stdin"
     const match = await payload("prompt-match");
     const noKb = { TMPDIR: box.tmp, HOME: box.home, XDG_CONFIG_HOME: box.config };
     const missing = { ...box.env, KB_DIR: join(box.root, "no-such-folder") };
-    const cases: [string, Promise<HookResult>][] = [
+    const cases: [string, Promise<RunResult>][] = [
       ["no config", runHook(match, { env: noKb, cwd: box.project })],
       ["no config, debug", runHook(match, { env: { ...noKb, KB_HOOK_DEBUG: "1" } })],
       ["no config, no HOME", runHook(match, { env: { TMPDIR: box.tmp } })],
