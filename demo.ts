@@ -8,6 +8,7 @@
  */
 import { flagsFor } from "./cli/permissions.ts";
 import { join } from "./core/path.ts";
+import { runProcess } from "./io/process.ts";
 
 const root = new URL(".", import.meta.url).pathname;
 const work = Deno.makeTempDirSync({ prefix: "git-kb-demo-" });
@@ -28,23 +29,15 @@ async function run(
   args: string[],
   options: { cwd?: string; stdin?: string } = {},
 ) {
-  const child = new Deno.Command(program, {
-    args,
+  const output = await runProcess(program, args, {
     cwd: options.cwd ?? root,
     env,
-    stdin: options.stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  if (options.stdin !== undefined) {
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(options.stdin));
-    await writer.close();
+    stdin: options.stdin,
+  });
+  if (output.code !== 0) {
+    throw new Error(`${program} ${args.join(" ")} failed:\n${output.stdout}${output.stderr}`);
   }
-  const output = await child.output();
-  const text = new TextDecoder().decode(output.stdout) + new TextDecoder().decode(output.stderr);
-  if (!output.success) throw new Error(`${program} ${args.join(" ")} failed:\n${text}`);
-  return text;
+  return output.stdout + output.stderr;
 }
 
 async function gitKb(command: string, ...args: string[]): Promise<string> {

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { type ProcessOutput, runProcess } from "../io/process.ts";
 
 export function median(values: number[]): number {
   if (!values.length) return NaN;
@@ -21,15 +22,11 @@ export function progress(message: string): void {
 }
 
 /** What a timed subprocess did. */
-export interface ProcessResult {
+export interface ProcessResult extends ProcessOutput {
   ms: number;
-  code: number;
-  stdout: string;
-  stderr: string;
 }
 
-export const decoder = new TextDecoder();
-
+/** Run a subprocess to completion and time it, spawn to exit. */
 export async function timeProcess(
   command: string,
   args: string[],
@@ -38,27 +35,8 @@ export async function timeProcess(
   stdin?: string,
 ): Promise<ProcessResult> {
   const started = performance.now();
-  const child = new Deno.Command(command, {
-    args,
-    cwd,
-    env,
-    stdin: stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  if (stdin !== undefined) {
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(stdin));
-    await writer.close();
-  }
-  const output = await child.output();
-  const ms = performance.now() - started;
-  return {
-    ms,
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
+  const output = await runProcess(command, args, { cwd, env, stdin });
+  return { ms: performance.now() - started, ...output };
 }
 
 /** A timed subject: returns milliseconds (or throws to abort the measurement). */

@@ -412,6 +412,18 @@ export interface Decision {
   assembly?: Assembly;
 }
 
+/** The decision for a prompt skipped for `reason`. */
+export function skippedDecision(reason: string): Decision {
+  return {
+    outcome: "skipped",
+    skipReason: reason,
+    activities: [],
+    termHits: {},
+    nearMisses: [],
+    deduped: [],
+  };
+}
+
 /**
  * Decide what a prompt surfaces: skip check, kernel rules, keyword matches, activity matches,
  * the session ledger, then assembly under the budget. Pure apart from reading index files
@@ -425,16 +437,7 @@ export function decide(
   config: SurfaceConfig = DEFAULT_SURFACE_CONFIG,
 ): Decision {
   const skipped = skipReason(prompt, config);
-  if (skipped) {
-    return {
-      outcome: "skipped",
-      skipReason: skipped,
-      activities: [],
-      termHits: {},
-      nearMisses: [],
-      deduped: [],
-    };
-  }
+  if (skipped) return skippedDecision(skipped);
   const activities = classifyActivities(prompt);
   const { ranked, nearMisses, termHits } = keywordMatches(reader, promptTerms(prompt), config);
   const isFresh = (pointer: Pointer) => ledger[pointer.id] !== pointer.hash;

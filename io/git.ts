@@ -3,13 +3,10 @@
  *
  * @module
  */
+import { type ProcessOutput, runProcess } from "./process.ts";
 
 /** What a git command printed and how it exited. */
-export interface GitResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+export type GitResult = ProcessOutput;
 
 /** Raised when a git command fails; carries git's own words. */
 export class GitError extends Error {
@@ -22,8 +19,6 @@ export class GitError extends Error {
   }
 }
 
-const decoder = new TextDecoder();
-
 /** Environment that keeps git from prompting or paging inside a tool. */
 const QUIET_ENV = {
   GIT_TERMINAL_PROMPT: "0",
@@ -33,27 +28,8 @@ const QUIET_ENV = {
 };
 
 /** Run `git args…` in `cwd` and return its output, whatever the exit code. */
-export async function git(cwd: string, args: string[], stdin?: string): Promise<GitResult> {
-  const command = new Deno.Command("git", {
-    args,
-    cwd,
-    env: QUIET_ENV,
-    stdin: stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-  });
-  const child = command.spawn();
-  if (stdin !== undefined) {
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(stdin));
-    await writer.close();
-  }
-  const output = await child.output();
-  return {
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
+export function git(cwd: string, args: string[], stdin?: string): Promise<GitResult> {
+  return runProcess("git", args, { cwd, env: QUIET_ENV, stdin });
 }
 
 /** Run `git args…` in `cwd`; throw {@link GitError} unless it exits 0. Returns stdout. */

@@ -9,6 +9,7 @@ import {
   type Decision,
   DEFAULT_SURFACE_CONFIG,
   type Ledger,
+  skippedDecision,
   skipReason,
   type SurfaceConfig,
 } from "../core/surface.ts";
@@ -120,15 +121,7 @@ export async function contextForPrompt(request: ContextRequest): Promise<Context
   const config = { ...surfaceConfig(), explain: request.explain ?? debugEnabled() };
   const skipped = skipReason(request.prompt, config);
   if (skipped) {
-    const decision: Decision = {
-      outcome: "skipped",
-      skipReason: skipped,
-      activities: [],
-      termHits: {},
-      nearMisses: [],
-      deduped: [],
-    };
-    const result = { decision, ms: performance.now() - started };
+    const result = { decision: skippedDecision(skipped), ms: performance.now() - started };
     if (debugEnabled()) {
       try {
         record(kbCacheDir(resolveKb(request.kbFlag).kbDir), result, request);

@@ -4,16 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import {
-  copyDir,
-  FIXTURE,
-  makeSandbox,
-  parseJson,
-  ROOT,
-  runCli,
-  runHook,
-  show,
-} from "./helpers.ts";
+import { copySampleKb, makeSandbox, parseJson, ROOT, runCli, runHook, show } from "./helpers.ts";
 
 const PAYLOADS = join(ROOT, "fixtures", "hooks");
 
@@ -36,16 +27,7 @@ function hookContext(result: { code: number; stdout: string; stderr: string }) {
 async function sandboxKb(options: { noKernel?: boolean } = {}) {
   const sandbox = await makeSandbox("git-kb-context-");
   const kb = join(sandbox.root, "kb");
-  await copyDir(FIXTURE, kb);
-  if (options.noKernel) {
-    for await (const item of Deno.readDir(join(kb, "entries"))) {
-      const path = join(kb, "entries", item.name);
-      const text = await Deno.readTextFile(path);
-      if (text.includes("\nkernel: true")) {
-        await Deno.writeTextFile(path, text.replace("\nkernel: true", "\nkernel: false"));
-      }
-    }
-  }
+  await copySampleKb(kb, options);
   const env = { TMPDIR: sandbox.tmp, HOME: sandbox.home, XDG_CONFIG_HOME: sandbox.config };
   const cli = (...args: string[]) =>
     runCli([...args, "--kb", kb], { env: { ...env, NO_COLOR: "1" } });

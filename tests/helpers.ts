@@ -10,6 +10,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { flagsFor } from "../cli/permissions.ts";
+import { runProcess } from "../io/process.ts";
 
 /** The repository root. */
 export const ROOT: string = fileURLToPath(new URL("..", import.meta.url));
@@ -85,8 +86,7 @@ export interface DenoRunOptions {
 
 /** Run `deno <args>` with exactly the environment given (plus PATH and DENO_DIR). */
 export async function runDeno(args: string[], options: DenoRunOptions): Promise<RunResult> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args,
+  return runProcess(Deno.execPath(), args, {
     cwd: options.cwd ?? ROOT,
     clearEnv: true,
     env: {
@@ -95,24 +95,8 @@ export async function runDeno(args: string[], options: DenoRunOptions): Promise<
       DENO_NO_UPDATE_CHECK: "1",
       ...options.env,
     },
-    stdin: options.stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  if (options.stdin !== undefined) {
-    const writer = child.stdin.getWriter();
-    const { stdin } = options;
-    try {
-      await writer.write(typeof stdin === "string" ? new TextEncoder().encode(stdin) : stdin);
-      await writer.close();
-    } catch { /* the child stopped reading early (input too large): fine */ }
-  }
-  const output = await child.output();
-  return {
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
+    stdin: options.stdin,
+  });
 }
 
 /**
@@ -395,4 +379,17 @@ export async function mapLimit<T, R>(
   }
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
+}
+
+/** Copy the sample knowledge base to `dest`; with `noKernel`, its kernel rules become plain. */
+export async function copySampleKb(dest: string, options: { noKernel?: boolean } = {}) {
+  await copyDir(FIXTURE, dest);
+  if (!options.noKernel) return;
+  for await (const item of Deno.readDir(join(dest, "entries"))) {
+    const path = join(dest, "entries", item.name);
+    const text = await Deno.readTextFile(path);
+    if (text.includes("\nkernel: true")) {
+      await Deno.writeTextFile(path, text.replace("\nkernel: true", "\nkernel: false"));
+    }
+  }
 }

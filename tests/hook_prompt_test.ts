@@ -7,9 +7,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { contentHash } from "../core/hash.ts";
 import {
-  copyDir,
+  copySampleKb,
   denoDir,
-  FIXTURE,
   type HookOptions,
   makeSandbox,
   ROOT,
@@ -91,16 +90,7 @@ async function payloadWith(fields: Record<string, unknown>): Promise<string> {
 async function sandboxKb(options: { noKernel?: boolean } = {}) {
   const sandbox = await makeSandbox("git-kb-hook-");
   const kb = join(sandbox.root, "kb");
-  await copyDir(FIXTURE, kb);
-  if (options.noKernel) {
-    for await (const item of Deno.readDir(join(kb, "entries"))) {
-      const path = join(kb, "entries", item.name);
-      const text = await Deno.readTextFile(path);
-      if (text.includes("\nkernel: true")) {
-        await Deno.writeTextFile(path, text.replace("\nkernel: true", "\nkernel: false"));
-      }
-    }
-  }
+  await copySampleKb(kb, options);
   const project = join(sandbox.root, "project");
   await Deno.mkdir(project);
   const env = {
