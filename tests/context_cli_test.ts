@@ -3,6 +3,7 @@
  * prompt hook run as a subprocess on the same knowledge base.
  */
 import assert from "node:assert/strict";
+import type { HookStats } from "../core/stats.ts";
 import { join } from "node:path";
 import { copySampleKb, makeSandbox, parseJson, ROOT, runCli, runHook, show } from "./helpers.ts";
 
@@ -168,17 +169,7 @@ Deno.test("stats --json after KB_HOOK_DEBUG=1 hook runs: prompt count and fire r
       assert.equal(context !== undefined, fires, name);
     }
     const result = await box.cli("stats", "--json");
-    const stats = parseJson<{
-      log: string;
-      prompts: number;
-      skipped: number;
-      errors: number;
-      outcomes: Record<string, number>;
-      fireRate: number;
-      medianBytes: number;
-      nearMissLeaders: { id: string; count: number }[];
-      neverSurfaced: string[];
-    }>(result);
+    const stats = parseJson<HookStats & { log: string }>(result);
     assert.equal(stats.prompts, 8);
     assert.equal(stats.skipped, 3);
     assert.equal(stats.errors, 0);
