@@ -45,10 +45,7 @@ export interface HitView {
 
 /** The 1-hop links of an entry with the title of each neighbour. */
 export function linkViews(reader: IndexReader, id: string): HitView["links"] {
-  return neighbours(id, reader.links()).map((link) => ({
-    ...link,
-    title: reader.docById(link.id)?.title,
-  }));
+  return neighbours(id, reader.links());
 }
 
 function readBody(kbDir: string, path: string): string {

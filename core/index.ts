@@ -6,9 +6,10 @@
  * Files of one index (names relative to its cache folder):
  * - `manifest.json`: version, what it was built from, sizes, kernel bodies;
  * - `activity.json`: activity → ordinals of the active entries that apply to it;
- * - `files.json`: entry path → [ordinal, size, mtime], for staleness checks;
- * - `ids.json`: entry id → ordinal;
- * - `links.json`: every declared link as [from, rel, to];
+ * - `files.json`: flat [entry path, ordinal, size, mtime, …], for staleness checks;
+ * - `ids.json`: flat [entry id, ordinal, …];
+ * - `links.json`: every declared link as {@link LinkRow}, titles included so showing an entry's
+ *   neighbours reads no other record;
  * - `meta.json`: per ordinal, flat [title length, keyword length, body length, type, status],
  *   all that ranking needs before it picks the hits to show;
  * - `docs/<chunk>.json`: {@link DocInfo} by ordinal;
@@ -29,7 +30,7 @@ import { fnv1a } from "./hash.ts";
 import { distinctTerms, tokenize } from "./tokenize.ts";
 
 /** Bumped whenever the file layout changes; an index of another version is rebuilt. */
-export const INDEX_VERSION = 6;
+export const INDEX_VERSION = 8;
 
 /** Entries per docs chunk file. */
 export const CHUNK_SIZE = 16;
@@ -111,6 +112,12 @@ export interface FreshnessStamp {
   gitIndexMtime: number;
 }
 
+/**
+ * A declared link with the titles of both ends: [from, rel, to, from title, to title]. The
+ * target's title is null while no entry has that id.
+ */
+export type LinkRow = [string, string, string, string, string | null];
+
 /** Where an entry file stands on disk: [ordinal, size, mtime ms]. */
 export type FileRecord = [number, number, number];
 
@@ -188,6 +195,8 @@ export class IndexReader {
   #load: IndexLoader;
   #cache = new Map<string, unknown>();
   #dead?: { source: number[]; set: Set<number> };
+  #ids?: Map<string, number>;
+  #files?: Map<string, FileRecord>;
 
   /** @param manifest The already loaded manifest; @param load reads other files by name. */
   constructor(manifest: Manifest, load: IndexLoader) {
@@ -251,8 +260,16 @@ export class IndexReader {
 
   /** The ordinal of an entry id, or undefined when no entry has it. */
   ordOf(id: string): number | undefined {
-    const ids = this.file<Record<string, number>>("ids.json", {});
-    return Object.hasOwn(ids, id) ? ids[id] : undefined;
+    return this.ids().get(id);
+  }
+
+  /** Entry id → ordinal. Kept flat on disk: an array parses far faster than a wide object. */
+  protected ids(): Map<string, number> {
+    return this.#ids ??= pairs(
+      this.file<unknown[]>("ids.json", []),
+      2,
+      (flat, at) => flat[at + 1] as number,
+    );
   }
 
   /** The record of an entry by id. */
@@ -267,14 +284,36 @@ export class IndexReader {
   }
 
   /** Every declared link as [from, rel, to]. */
-  links(): [string, string, string][] {
-    return this.file<[string, string, string][]>("links.json", []);
+  links(): LinkRow[] {
+    return this.file<LinkRow[]>("links.json", []);
+  }
+
+  /** The flat [path, ordinal, size, mtime, …] list behind {@link files}, as stored. */
+  fileRows(): readonly unknown[] {
+    return this.file<unknown[]>("files.json", []);
   }
 
   /** Entry path → [ordinal, size, mtime]. */
-  files(): Record<string, FileRecord> {
-    return this.file<Record<string, FileRecord>>("files.json", {});
+  files(): Map<string, FileRecord> {
+    return this.#files ??= pairs(
+      this.file<unknown[]>("files.json", []),
+      4,
+      (flat, at) => [flat[at + 1], flat[at + 2], flat[at + 3]] as FileRecord,
+    );
   }
+}
+
+/** A map from a flat [key, …values, key, …] array of the given stride. */
+function pairs<V>(
+  flat: unknown[],
+  stride: number,
+  value: (flat: unknown[], at: number) => V,
+): Map<string, V> {
+  const map = new Map<string, V>();
+  for (let at = 0; at + stride <= flat.length; at += stride) {
+    map.set(flat[at] as string, value(flat, at));
+  }
+  return map;
 }
 
 /** The postings of `term` in a shard, ignoring inherited names such as `constructor`. */
@@ -372,9 +411,10 @@ export class IndexEditor extends IndexReader {
 
   /** Take out the entry stored at `path`; does nothing when the index does not have it. */
   remove(path: string): void {
-    const record = Object.hasOwn(this.files(), path) ? this.files()[path] : undefined;
+    const record = this.files().get(path);
     if (!record) return;
-    delete this.#touch<Record<string, FileRecord>>("files.json", {})[path];
+    this.#dirty.add("files.json");
+    this.files().delete(path);
     const [ord] = record;
     const manifest = this.manifest;
     if (ord < 0) {
@@ -402,11 +442,12 @@ export class IndexEditor extends IndexReader {
     )[ord % CHUNK_SIZE] = null;
     this.#touch<number[]>("meta.json", []).fill(-1, ord * META_STRIDE, (ord + 1) * META_STRIDE);
     if (info) {
-      const ids = this.#touch<Record<string, number>>("ids.json", {});
-      if (ids[info.id] === ord) delete ids[info.id];
-      const links = this.#touch<[string, string, string][]>("links.json", []);
+      this.#dirty.add("ids.json");
+      if (this.ids().get(info.id) === ord) this.ids().delete(info.id);
+      const links = this.#touch<LinkRow[]>("links.json", []);
       const keptLinks = links.filter(([from]) => from !== info.id);
       links.splice(0, links.length, ...keptLinks);
+      for (const row of links) if (row[2] === info.id) row[4] = null;
       info.lengths.forEach((length, field) => manifest.totals[field] -= length);
       manifest.docCount--;
     }
@@ -451,10 +492,14 @@ export class IndexEditor extends IndexReader {
       ENTRY_TYPES.indexOf(info.type),
       STATUSES.indexOf(info.status),
     );
-    this.#touch<Record<string, FileRecord>>("files.json", {})[info.path] = [ord, size, mtime];
-    this.#touch<Record<string, number>>("ids.json", {})[info.id] = ord;
-    const links = this.#touch<[string, string, string][]>("links.json", []);
-    for (const link of info.links) links.push([info.id, link.rel, link.to]);
+    this.#dirty.add("files.json").add("ids.json");
+    this.files().set(info.path, [ord, size, mtime]);
+    this.ids().set(info.id, ord);
+    const links = this.#touch<LinkRow[]>("links.json", []);
+    for (const row of links) if (row[2] === info.id) row[4] = info.title;
+    for (const link of info.links) {
+      links.push([info.id, link.rel, link.to, info.title, this.docById(link.to)?.title ?? null]);
+    }
     info.lengths.forEach((length, field) => manifest.totals[field] += length);
     manifest.docCount++;
     if (info.status === "active") {
@@ -477,7 +522,8 @@ export class IndexEditor extends IndexReader {
 
   /** Record an entry file that breaks the contract, so it is not parsed again until it changes. */
   skip(path: string, size: number, mtime: number, message: string): void {
-    this.#touch<Record<string, FileRecord>>("files.json", {})[path] = [-1, size, mtime];
+    this.#dirty.add("files.json");
+    this.files().set(path, [-1, size, mtime]);
     this.manifest.invalid.push({ path, message });
   }
 
@@ -514,6 +560,12 @@ export class IndexEditor extends IndexReader {
   changedFiles(builtAt: string, stamp: FreshnessStamp): Map<string, unknown> {
     const changed = new Map<string, unknown>();
     for (const name of this.#dirty) changed.set(name, this.file(name, undefined));
+    if (this.#dirty.has("files.json")) {
+      changed.set("files.json", [...this.files()].flatMap(([path, record]) => [path, ...record]));
+    }
+    if (this.#dirty.has("ids.json")) {
+      changed.set("ids.json", [...this.ids()].flatMap(([id, ord]) => [id, ord]));
+    }
     for (const dir of ["post", "kw"] as const) {
       this.#shards[dir].forEach((postings, shard) => {
         if (postings) changed.set(`${dir}/${shard}.json`, Object.fromEntries(postings));

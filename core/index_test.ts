@@ -99,8 +99,14 @@ Deno.test("IndexEditor.add, written and reopened, is found by IndexReader", () =
   equal(reader.docById("kb-7q2mx")?.title, "Rotate leaked tokens");
   equal(reader.docById("kb-zzzzz"), undefined);
   equal(reader.doc(5), undefined);
-  deepStrictEqual(reader.links(), [["kb-7q2mx", "related", "kb-9z8y7"]]);
-  deepStrictEqual(reader.files(), { [pathOf(ROTATE)]: [0, 100, 1000] });
+  deepStrictEqual(reader.links(), [[
+    "kb-7q2mx",
+    "related",
+    "kb-9z8y7",
+    "Rotate leaked tokens",
+    null,
+  ]]);
+  deepStrictEqual(Object.fromEntries(reader.files()), { [pathOf(ROTATE)]: [0, 100, 1000] });
   deepStrictEqual(reader.meta(0)?.type, ROTATE.type);
 });
 
@@ -193,11 +199,15 @@ Deno.test("remove clears postings, ids, links, kernel and activity of that path 
   equal(reader.doc(0), undefined);
   equal(reader.meta(0), undefined);
   equal(reader.doc(1)?.id, "kb-bbbbb");
-  deepStrictEqual(reader.links(), [["kb-bbbbb", "refines", "kb-aaaaa"]]);
+  deepStrictEqual(
+    reader.links(),
+    [["kb-bbbbb", "refines", "kb-aaaaa", "Deploy rollback", null]],
+    "a link to the removed entry keeps its row, without a title",
+  );
   deepStrictEqual(reader.manifest.kernel.map((rule) => rule.id), ["kb-bbbbb"]);
   deepStrictEqual(reader.activityOrds("coding"), []);
   deepStrictEqual(reader.activityOrds("reviewing"), [1]);
-  deepStrictEqual(Object.keys(reader.files()), [pathOf(b)]);
+  deepStrictEqual([...reader.files().keys()], [pathOf(b)]);
   // No shard keeps an empty list behind.
   for (const [name, value] of store.files) {
     if (!name.startsWith("post/") && !name.startsWith("kw/")) continue;
@@ -229,7 +239,7 @@ Deno.test("removing every entry leaves an empty index", () => {
   deepStrictEqual(reader.manifest.totals, [0, 0, 0]);
   deepStrictEqual(reader.postings("share"), []);
   deepStrictEqual(reader.links(), []);
-  deepStrictEqual(reader.files(), {});
+  equal(reader.files().size, 0);
 });
 
 Deno.test("remove then add of the same path replaces the entry", () => {
@@ -253,8 +263,8 @@ Deno.test("remove then add of the same path replaces the entry", () => {
   deepStrictEqual(reader.postings("zebra"), []);
   deepStrictEqual(ords(reader.postings("giraff"), 4), [2]);
   deepStrictEqual(ords(reader.postings("bodi"), 4).sort(), [1, 2]);
-  deepStrictEqual(reader.files()[pathOf(first)], [2, 222, 2000]);
-  equal(Object.keys(reader.files()).length, 2);
+  deepStrictEqual(reader.files().get(pathOf(first)), [2, 222, 2000]);
+  equal(reader.files().size, 2);
 });
 
 // --- skip -------------------------------------------------------------------------------------
@@ -266,7 +276,7 @@ Deno.test("skip records an invalid file; its later removal forgets it", () => {
   store.commit(editor);
 
   let reader = store.reader();
-  deepStrictEqual(reader.files()["entries/kb-bad00-x.md"], [-1, 10, 500]);
+  deepStrictEqual(reader.files().get("entries/kb-bad00-x.md"), [-1, 10, 500]);
   deepStrictEqual(reader.manifest.invalid, [{
     path: "entries/kb-bad00-x.md",
     message: "type: not a type",
@@ -278,7 +288,7 @@ Deno.test("skip records an invalid file; its later removal forgets it", () => {
   editor.remove("entries/kb-bad00-x.md");
   store.commit(editor);
   reader = store.reader();
-  equal(reader.files()["entries/kb-bad00-x.md"], undefined);
+  equal(reader.files().get("entries/kb-bad00-x.md"), undefined);
   deepStrictEqual(reader.manifest.invalid, []);
   equal(reader.manifest.docCount, 1);
   equal(reader.docById("kb-7q2mx")?.title, ROTATE.title, "the valid entry is untouched");
@@ -296,7 +306,7 @@ Deno.test("a skipped file fixed later is removed and added as a document", () =>
   store.commit(editor);
   const reader = store.reader();
   deepStrictEqual(reader.manifest.invalid, []);
-  deepStrictEqual(reader.files()[pathOf(ROTATE)], [0, 100, 1000]);
+  deepStrictEqual(reader.files().get(pathOf(ROTATE)), [0, 100, 1000]);
   equal(reader.ordOf("kb-7q2mx"), 0);
 });
 
@@ -476,4 +486,26 @@ Deno.test({
     store.commit(remover);
     deepStrictEqual(store.reader().postings("constructor"), []);
   },
+});
+
+Deno.test("link rows carry both titles, whichever end is added first, and follow renames", () => {
+  const a = makeEntry({
+    id: "kb-aaaaa",
+    title: "Alpha",
+    links: [{ rel: "related", to: "kb-bbbbb" }],
+  });
+  const b = makeEntry({ id: "kb-bbbbb", title: "Beta" });
+  const store = build([a, b]);
+  deepStrictEqual(store.reader().links(), [["kb-aaaaa", "related", "kb-bbbbb", "Alpha", "Beta"]]);
+  const editor = store.editor();
+  editor.remove(pathOf(b));
+  addEntry(editor, { ...b, title: "Beta renamed" });
+  store.commit(editor);
+  deepStrictEqual(store.reader().links(), [[
+    "kb-aaaaa",
+    "related",
+    "kb-bbbbb",
+    "Alpha",
+    "Beta renamed",
+  ]]);
 });

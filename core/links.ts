@@ -6,24 +6,31 @@
  */
 import { INVERSE_RELS, type LinkRel } from "./schema.ts";
 
-/** A neighbour of an entry and how it relates. */
+/** A neighbour of an entry, how it relates, and its title (undefined when it is missing). */
 export interface Neighbour {
   rel: string;
   id: string;
   direction: "out" | "in";
+  title?: string;
 }
 
-/** Neighbours of `id` from the list of all links as [from, rel, to]. */
-export function neighbours(
-  id: string,
-  links: ReadonlyArray<readonly [string, string, string]>,
-): Neighbour[] {
+/** A link row: [from, rel, to, from title, to title or null]. */
+export type LinkRowLike = readonly [string, string, string, string?, (string | null)?];
+
+/** Neighbours of `id` from the list of all links. */
+export function neighbours(id: string, links: ReadonlyArray<LinkRowLike>): Neighbour[] {
   const found: Neighbour[] = [];
-  for (const [from, rel, to] of links) {
-    if (from === id) found.push({ rel, id: to, direction: "out" });
-    else if (to === id) {
-      found.push({ rel: INVERSE_RELS[rel as LinkRel] ?? rel, id: from, direction: "in" });
-    }
+  // Indexed access, not destructuring: this loop runs cold, where iterators cost.
+  for (let index = 0; index < links.length; index++) {
+    const row = links[index];
+    const outgoing = row[0] === id;
+    if (!outgoing && row[2] !== id) continue;
+    const neighbour: Neighbour = outgoing
+      ? { rel: row[1], id: row[2], direction: "out" }
+      : { rel: INVERSE_RELS[row[1] as LinkRel] ?? row[1], id: row[0], direction: "in" };
+    const title = outgoing ? row[4] : row[3];
+    if (title) neighbour.title = title;
+    found.push(neighbour);
   }
   return found;
 }

@@ -57,3 +57,16 @@ Deno.test("an unknown relation in stored links is shown as it is", () => {
     { rel: "mentions", id: "kb-aaaaa", direction: "in" },
   ]);
 });
+
+Deno.test("neighbours carry the title stored for the other end, when there is one", () => {
+  const rows = [
+    ["kb-aaaaa", "related", "kb-bbbbb", "Alpha", "Beta"],
+    ["kb-ccccc", "refines", "kb-aaaaa", "Gamma", "Alpha"],
+    ["kb-aaaaa", "depends-on", "kb-zzzzz", "Alpha", null],
+  ] as const;
+  deepStrictEqual(neighbours("kb-aaaaa", rows), [
+    { rel: "related", id: "kb-bbbbb", direction: "out", title: "Beta" },
+    { rel: "refined-by", id: "kb-ccccc", direction: "in", title: "Gamma" },
+    { rel: "depends-on", id: "kb-zzzzz", direction: "out" },
+  ]);
+});

@@ -11,10 +11,17 @@ import { tokenize } from "./tokenize.ts";
  */
 export function makeSnippet(body: string, terms: readonly string[], width = 160): string {
   const wanted = new Set(terms);
+  // A stem is a prefix of its words, but for a final y turned i ("poni" for "pony"): lines
+  // without any such prefix cannot score, so they skip the tokenizer.
+  const prefixes = terms.map((term) => term.endsWith("i") ? term.slice(0, -1) : term);
   let best = "";
   let bestScore = -1;
   for (const raw of body.split("\n")) {
     if (raw.trim().startsWith("```")) continue;
+    if (bestScore >= 0) {
+      const lower = raw.toLowerCase();
+      if (!prefixes.some((prefix) => lower.includes(prefix))) continue;
+    }
     const line = raw.replace(/^\s*(?:[-*+>]|#{1,6}|\d+\.)\s+/, "").replace(/[`*]/g, "")
       .replace(/(^|[^\p{L}\p{N}])_([^_]+)_(?![\p{L}\p{N}])/gu, "$1$2").trim();
     if (!line) continue;

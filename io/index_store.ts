@@ -19,7 +19,14 @@ import {
 } from "../core/index.ts";
 import { contentHash } from "../core/hash.ts";
 import { readJsonFile, withLock, writeFileAtomic } from "./fs.ts";
-import { ENTRIES_DIR, type FileStat, readKbFile, scanEntries, statEntries } from "./kb.ts";
+import {
+  ENTRIES_DIR,
+  type FileStat,
+  filesUnchanged,
+  readKbFile,
+  scanEntries,
+  statEntries,
+} from "./kb.ts";
 import { indexDir, kbCacheDir } from "./paths.ts";
 
 /**
@@ -226,8 +233,16 @@ export async function openIndex(kbDir: string, options: OpenOptions = {}): Promi
     return finish(current);
   }
   const reader = current ? new IndexReader(current, loaderFor(dir)) : undefined;
+  if (
+    current && reader && !options.full && sameStamp(current.stamp, stamp) &&
+    listingUnchanged(current, stamp) && filesUnchanged(kbDir, reader.fileRows())
+  ) {
+    current.verifiedAt = Date.now();
+    writeFileAtomic(join(dir, "manifest.json"), JSON.stringify(current));
+    return finish(current, reader);
+  }
   const files = listingUnchanged(current, stamp)
-    ? statEntries(kbDir, Object.keys(reader!.files()))
+    ? statEntries(kbDir, [...reader!.files().keys()])
     : scanEntries(kbDir);
   if (current && reader && !options.full && sameStamp(current.stamp, stamp)) {
     const diff = compare(files, reader.files());
@@ -239,7 +254,7 @@ export async function openIndex(kbDir: string, options: OpenOptions = {}): Promi
   }
   const manifest = await withLock(join(kbCacheDir(kbDir), "index.lock"), async () => {
     const latest = readManifest(kbDir);
-    const known = latest ? new IndexReader(latest, loaderFor(dir)).files() : {};
+    const known = latest ? new IndexReader(latest, loaderFor(dir)).files() : new Map();
     const { added, changed, removed } = compare(files, known);
     report.added = added.length;
     report.changed = changed.length;
@@ -273,14 +288,17 @@ export async function openIndex(kbDir: string, options: OpenOptions = {}): Promi
 }
 
 /** Which entry files were added, changed (size or mtime) or removed since the index saw them. */
-function compare(files: Map<string, FileStat>, known: Record<string, FileRecord>) {
+function compare(files: Map<string, FileStat>, known: Map<string, FileRecord>) {
   const added: string[] = [];
   const changed: string[] = [];
-  for (const [path, stat] of files) {
-    const record = Object.hasOwn(known, path) ? known[path] : undefined;
+  const removed: string[] = [];
+  files.forEach((stat, path) => {
+    const record = known.get(path);
     if (!record) added.push(path);
     else if (record[1] !== stat.size || record[2] !== stat.mtime) changed.push(path);
-  }
-  const removed = Object.keys(known).filter((path) => !files.has(path));
+  });
+  known.forEach((_, path) => {
+    if (!files.has(path)) removed.push(path);
+  });
   return { added, changed, removed };
 }

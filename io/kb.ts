@@ -68,10 +68,11 @@ export function readKbFile(kbDir: string, path: string): string {
  * own mtime shows no file was added, removed or renamed since they were listed. Paths that
  * vanished are left out.
  */
-export function statEntries(kbDir: string, paths: Iterable<string>): Map<string, FileStat> {
+export function statEntries(kbDir: string, paths: readonly string[]): Map<string, FileStat> {
   const files = new Map<string, FileStat>();
   const prefix = `${kbDir}/`;
-  for (const path of paths) {
+  for (let index = 0; index < paths.length; index++) {
+    const path = paths[index];
     try {
       let stat = Deno.lstatSync(prefix + path);
       if (stat.isSymlink) stat = Deno.statSync(prefix + path);
@@ -81,4 +82,23 @@ export function statEntries(kbDir: string, paths: Iterable<string>): Map<string,
     }
   }
   return files;
+}
+
+/**
+ * Whether every file in a flat [path, ordinal, size, mtime, …] list still has that size and
+ * mtime. Stops at the first difference; the common all-unchanged case builds nothing.
+ */
+export function filesUnchanged(kbDir: string, rows: readonly unknown[]): boolean {
+  const prefix = `${kbDir}/`;
+  for (let at = 0; at + 4 <= rows.length; at += 4) {
+    try {
+      let stat = Deno.lstatSync(prefix + rows[at]);
+      if (stat.isSymlink) stat = Deno.statSync(prefix + rows[at]);
+      if (stat.size !== rows[at + 2] || (stat.mtime?.getTime() ?? 0) !== rows[at + 3]) return false;
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return false;
+      throw error;
+    }
+  }
+  return true;
 }
