@@ -143,7 +143,8 @@ export function shardOf(term: string, shardCount: number): number {
 }
 
 function count(terms: Map<string, [number, number, number]>, words: string[], field: 0 | 1 | 2) {
-  for (const word of words) {
+  for (let index = 0; index < words.length; index++) {
+    const word = words[index];
     let counts = terms.get(word);
     if (!counts) terms.set(word, counts = [0, 0, 0]);
     counts[field]++;
@@ -469,15 +470,15 @@ export class IndexEditor extends IndexReader {
     const manifest = this.manifest;
     const ord = manifest.nextOrd++;
     const delta = this.#building ? undefined : this.#deltaMaps();
-    for (const [term, counts] of terms) {
+    const flags = (info.status === "active" ? 0 : FLAG_INACTIVE) | (info.kernel ? FLAG_KERNEL : 0);
+    // forEach rather than for-of with destructuring: this runs cold in a one-off CLI process.
+    terms.forEach((counts, term) => {
       const shard = this.#shardOfTerm(term);
-      const mask = (counts[0] ? FIELD_TITLE : 0) | (counts[1] ? FIELD_KEYWORD : 0);
-      const flags = mask && (info.status === "active" ? 0 : FLAG_INACTIVE) |
-          (info.kernel ? FLAG_KERNEL : 0);
       this.#list(delta?.post ?? this.#shard("post", shard), term)
         .push(ord, counts[0], counts[1], counts[2]);
+      const mask = (counts[0] ? FIELD_TITLE : 0) | (counts[1] ? FIELD_KEYWORD : 0);
       if (mask) this.#list(delta?.kw ?? this.#shard("kw", shard), term).push(ord, mask | flags);
-    }
+    });
     if (delta) manifest.deltaOrds = [...manifest.deltaOrds, ord];
     this.#touch<(DocInfo | null)[]>(
       `docs/${Math.floor(ord / CHUNK_SIZE)}.json`,
@@ -496,7 +497,8 @@ export class IndexEditor extends IndexReader {
     this.files().set(info.path, [ord, size, mtime]);
     this.ids().set(info.id, ord);
     const links = this.#touch<LinkRow[]>("links.json", []);
-    for (const row of links) if (row[2] === info.id) row[4] = info.title;
+    // A build fills in target titles once, at the end; an edit retitles the links to it here.
+    if (!this.#building) { for (const row of links) if (row[2] === info.id) row[4] = info.title; }
     for (const link of info.links) {
       links.push([info.id, link.rel, link.to, info.title, this.docById(link.to)?.title ?? null]);
     }
@@ -560,6 +562,9 @@ export class IndexEditor extends IndexReader {
   changedFiles(builtAt: string, stamp: FreshnessStamp): Map<string, unknown> {
     const changed = new Map<string, unknown>();
     for (const name of this.#dirty) changed.set(name, this.file(name, undefined));
+    if (this.#building) {
+      for (const row of this.links()) row[4] = this.docById(row[2])?.title ?? null;
+    }
     if (this.#dirty.has("files.json")) {
       changed.set("files.json", [...this.files()].flatMap(([path, record]) => [path, ...record]));
     }

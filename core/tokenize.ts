@@ -40,7 +40,9 @@ const NON_ASCII = /[^\u0020-\u007e\s]/;
 export function tokenize(text: string): string[] {
   const terms: string[] = [];
   const lower = text.toLowerCase();
-  for (const word of lower.split(NON_ASCII.test(lower) ? SPLIT : SPLIT_ASCII)) {
+  const words = lower.split(NON_ASCII.test(lower) ? SPLIT : SPLIT_ASCII);
+  for (let index = 0; index < words.length; index++) {
+    const word = words[index];
     let term = termOf.get(word);
     if (term === undefined) {
       term = word.length < 2 || STOPWORDS.has(word) ? "" : stem(word);
