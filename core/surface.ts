@@ -22,7 +22,7 @@ export const MECHANICAL_WORDS: readonly string[] = (
   "carry try undo revert commit push pull stash merge rebase git and the changes change run " +
   "rerun re tests test specs spec build linter lint checks check once more fix format " +
   "formatting code fmt deno errors error warnings warning issues issue types type typos typo " +
-  "looks sounds works"
+  "looks sounds works squash show me diff commits"
 ).split(" ");
 
 const MECHANICAL = new Set(MECHANICAL_WORDS);
@@ -165,17 +165,25 @@ export function skipReason(
 export interface PromptTerm {
   term: string;
   word: string;
+  /**
+   * Which whitespace-separated token of the prompt the term came from: `console.log` and
+   * `ci/cd` are one token each, so their parts count as one hit towards the threshold.
+   */
+  token: number;
 }
 
-/** The distinct terms of a prompt with the first word each came from. */
+/** The distinct terms of a prompt with the first word (and token) each came from. */
 export function promptTerms(prompt: string): PromptTerm[] {
-  const seen = new Map<string, string>();
-  for (const word of prompt.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
-    if (word.length < 2 || STOPWORDS.has(word)) continue;
-    const term = stem(word);
-    if (!seen.has(term)) seen.set(term, word);
+  const seen = new Map<string, PromptTerm>();
+  const tokens = prompt.toLowerCase().split(/\s+/);
+  for (let token = 0; token < tokens.length; token++) {
+    for (const word of tokens[token].split(/[^\p{L}\p{N}]+/u)) {
+      if (word.length < 2 || STOPWORDS.has(word)) continue;
+      const term = stem(word);
+      if (!seen.has(term)) seen.set(term, { term, word, token });
+    }
   }
-  return [...seen].map(([term, word]) => ({ term, word }));
+  return [...seen.values()];
 }
 
 /** The kinds of work a prompt is about, by the activity lexicon. */
@@ -221,8 +229,9 @@ export interface KeywordMatches {
 }
 
 /**
- * Entries with at least `threshold` distinct prompt terms among their title, tag and alias
- * terms, ranked by hits, then title hits, then rarity of the terms. Reads only the keyword
+ * Entries whose title, tag and alias terms share terms with at least `threshold` distinct
+ * words of the prompt (a dotted or slashed token like `console.log` is one word), ranked by
+ * those words, then terms, then title hits, then rarity of the terms. Reads only the keyword
  * postings: superseded, archived and kernel entries are told apart by flags stored there.
  */
 export function keywordMatches(
@@ -230,10 +239,13 @@ export function keywordMatches(
   terms: PromptTerm[],
   config: SurfaceConfig = DEFAULT_SURFACE_CONFIG,
 ): KeywordMatches {
-  const hits = new Map<number, { words: string[]; title: number; rarity: number; flags: number }>();
+  const hits = new Map<
+    number,
+    { words: string[]; tokens: Set<number>; title: number; rarity: number; flags: number }
+  >();
   const termHits: Record<string, number> = {};
   const total = Math.max(reader.manifest.docCount, 1);
-  for (const { term, word } of terms) {
+  for (const { term, word, token } of terms) {
     const postings = reader.keywordPostings(term);
     if (!postings.length) continue;
     termHits[word] = postings.length / 2;
@@ -241,12 +253,15 @@ export function keywordMatches(
     for (let index = 0; index < postings.length; index += 2) {
       const ord = postings[index];
       const mask = postings[index + 1];
-      const hit = hits.get(ord) ?? { words: [], title: 0, rarity: 0, flags: 0 };
+      let hit = hits.get(ord);
+      if (!hit) {
+        hits.set(ord, hit = { words: [], tokens: new Set(), title: 0, rarity: 0, flags: 0 });
+      }
       hit.words.push(word);
+      hit.tokens.add(token);
       hit.rarity += rarity;
       hit.flags |= mask;
       if (mask & FIELD_TITLE) hit.title++;
-      hits.set(ord, hit);
     }
   }
   const ranked: KeywordHit[] = [];
@@ -254,9 +269,12 @@ export function keywordMatches(
   const sorted = [...hits].filter(([, hit]) => !(hit.flags & FLAG_INACTIVE)).sort((
     [ordA, a],
     [ordB, b],
-  ) => b.words.length - a.words.length || b.title - a.title || b.rarity - a.rarity || ordA - ordB);
+  ) =>
+    b.tokens.size - a.tokens.size || b.words.length - a.words.length || b.title - a.title ||
+    b.rarity - a.rarity || ordA - ordB
+  );
   for (const [ord, hit] of sorted) {
-    if (hit.words.length >= config.threshold) {
+    if (hit.tokens.size >= config.threshold) {
       if (!(hit.flags & FLAG_KERNEL)) ranked.push({ ord, words: hit.words });
     } else if (nearMisses.length < 10) nearMisses.push({ ord, words: hit.words });
   }

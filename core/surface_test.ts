@@ -314,7 +314,11 @@ Deno.test("promptTerms: the same terms as the index tokenizer, with the first su
     );
   }
   const terms = promptTerms("Rotating the leaked tokens; rotated tokens");
-  deepStrictEqual(terms[0], { term: distinctTerms("rotating")[0], word: "rotating" });
+  deepStrictEqual(terms[0], { term: distinctTerms("rotating")[0], word: "rotating", token: 0 });
+  deepStrictEqual(
+    promptTerms("remove the console.log call").map(({ word, token }) => [word, token]),
+    [["remove", 0], ["console", 2], ["log", 2], ["call", 3]],
+  );
   ok(!terms.some((term) => ["the", "please", "help"].includes(term.word)), "stopwords dropped");
 });
 
@@ -860,4 +864,17 @@ Deno.test("prompt words that are Object.prototype names neither crash nor match"
   const decision = decide(prompt, reader, {}, FETCH);
   equal(decision.outcome, "no_signal");
   deepStrictEqual(decision.nearMisses, []);
+});
+
+Deno.test("parts of one dotted or slashed prompt word count once towards the threshold", () => {
+  const reader = buildReader([
+    { id: "kb-log01", title: "Console log levels" },
+    { id: "kb-log02", title: "Console output and log files" },
+  ]);
+  const joined = decide("please remove that console.log from the handler", reader, {}, FETCH);
+  deepStrictEqual(ids(joined.assembly?.pointers), []);
+  equal(joined.outcome, "no_signal");
+  ok(joined.nearMisses.some((miss) => miss.id === "kb-log01"), "still a near miss");
+  const apart = decide("route the console output to a log file", reader, {}, FETCH);
+  deepStrictEqual(ids(apart.assembly?.pointers), ["kb-log02", "kb-log01"]);
 });
