@@ -46,8 +46,3 @@ export function dirname(path: string): string {
   if (cut < 0) return ".";
   return cut === 0 ? "/" : normalized.slice(0, cut);
 }
-
-/** The last segment of a path. */
-export function basename(path: string): string {
-  return normalize(path).split("/").pop() ?? "";
-}

@@ -237,9 +237,7 @@ export async function openIndex(kbDir: string, options: OpenOptions = {}): Promi
     current && reader && !options.full && sameStamp(current.stamp, stamp) &&
     listingUnchanged(current, stamp) && filesUnchanged(kbDir, reader.fileRows())
   ) {
-    current.verifiedAt = Date.now();
-    writeFileAtomic(join(dir, "manifest.json"), JSON.stringify(current));
-    return finish(current, reader);
+    return finish(markVerified(dir, current), reader);
   }
   const files = listingUnchanged(current, stamp)
     ? statEntries(kbDir, [...reader!.files().keys()])
@@ -247,9 +245,7 @@ export async function openIndex(kbDir: string, options: OpenOptions = {}): Promi
   if (current && reader && !options.full && sameStamp(current.stamp, stamp)) {
     const diff = compare(files, reader.files());
     if (!diff.added.length && !diff.changed.length && !diff.removed.length) {
-      current.verifiedAt = Date.now();
-      writeFileAtomic(join(dir, "manifest.json"), JSON.stringify(current));
-      return finish(current, reader);
+      return finish(markVerified(dir, current), reader);
     }
   }
   const manifest = await withLock(join(kbCacheDir(kbDir), "index.lock"), async () => {
@@ -285,6 +281,13 @@ export async function openIndex(kbDir: string, options: OpenOptions = {}): Promi
     }
   });
   return finish(manifest);
+}
+
+/** Record that every entry file was just found unchanged. */
+function markVerified(dir: string, manifest: Manifest): Manifest {
+  manifest.verifiedAt = Date.now();
+  writeFileAtomic(join(dir, "manifest.json"), JSON.stringify(manifest));
+  return manifest;
 }
 
 /** Which entry files were added, changed (size or mtime) or removed since the index saw them. */
