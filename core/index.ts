@@ -372,15 +372,21 @@ export class IndexEditor extends IndexReader {
     return editor;
   }
 
-  #termShards = new Map<string, number>();
+  /**
+   * Where each term's postings go in this edit (its shard's lists in a build, the delta's
+   * otherwise), remembered: a build meets each term thousands of times. Cleared whenever lists
+   * are replaced.
+   */
+  #targets = new Map<string, { post: number[]; kw?: number[]; shard: number }>();
 
-  /** {@link shardOf}, remembered: a build meets each term many times. */
-  #shardOfTerm(term: string): number {
-    let shard = this.#termShards.get(term);
-    if (shard === undefined) {
-      this.#termShards.set(term, shard = shardOf(term, this.manifest.shardCount));
+  #target(term: string, delta?: { post: Map<string, number[]>; kw: Map<string, number[]> }) {
+    let target = this.#targets.get(term);
+    if (!target) {
+      const shard = shardOf(term, this.manifest.shardCount);
+      target = { post: this.#list(delta?.post ?? this.#shard("post", shard), term), shard };
+      this.#targets.set(term, target);
     }
-    return shard;
+    return target;
   }
 
   #touch<T>(name: string, fallback: T): T {
@@ -424,6 +430,7 @@ export class IndexEditor extends IndexReader {
     }
     const info = this.doc(ord);
     if (manifest.deltaOrds.includes(ord)) {
+      this.#targets.clear();
       const delta = this.#deltaMaps();
       for (const [postings, stride] of [[delta.post, 4], [delta.kw, 2]] as const) {
         for (const [term, list] of postings) {
@@ -473,11 +480,12 @@ export class IndexEditor extends IndexReader {
     const flags = (info.status === "active" ? 0 : FLAG_INACTIVE) | (info.kernel ? FLAG_KERNEL : 0);
     // forEach rather than for-of with destructuring: this runs cold in a one-off CLI process.
     terms.forEach((counts, term) => {
-      const shard = this.#shardOfTerm(term);
-      this.#list(delta?.post ?? this.#shard("post", shard), term)
-        .push(ord, counts[0], counts[1], counts[2]);
+      const target = this.#target(term, delta);
+      target.post.push(ord, counts[0], counts[1], counts[2]);
       const mask = (counts[0] ? FIELD_TITLE : 0) | (counts[1] ? FIELD_KEYWORD : 0);
-      if (mask) this.#list(delta?.kw ?? this.#shard("kw", shard), term).push(ord, mask | flags);
+      if (!mask) return;
+      target.kw ??= this.#list(delta?.kw ?? this.#shard("kw", target.shard), term);
+      target.kw.push(ord, mask | flags);
     });
     if (delta) manifest.deltaOrds = [...manifest.deltaOrds, ord];
     this.#touch<(DocInfo | null)[]>(
@@ -536,6 +544,7 @@ export class IndexEditor extends IndexReader {
 
   /** Fold the delta and the dead list into the shards: every shard is rewritten. */
   compact(): void {
+    this.#targets.clear();
     const delta = this.#deltaMaps();
     const dead = new Set(this.manifest.dead);
     for (const [dir, stride] of [["post", 4], ["kw", 2]] as const) {

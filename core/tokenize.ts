@@ -26,7 +26,6 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
 );
 
 const SPLIT = /[^\p{L}\p{N}]+/u;
-const SPLIT_ASCII = /[^a-z0-9]+/;
 const NON_ASCII = /[^\u0020-\u007e\s]/;
 
 /**
@@ -40,18 +39,33 @@ const NON_ASCII = /[^\u0020-\u007e\s]/;
 export function tokenize(text: string): string[] {
   const terms: string[] = [];
   const lower = text.toLowerCase();
-  const words = lower.split(NON_ASCII.test(lower) ? SPLIT : SPLIT_ASCII);
-  for (let index = 0; index < words.length; index++) {
-    const word = words[index];
-    let term = termOf.get(word);
-    if (term === undefined) {
-      term = word.length < 2 || STOPWORDS.has(word) ? "" : stem(word);
-      if (termOf.size >= TERM_MEMO_LIMIT) termOf.clear();
-      termOf.set(word, term);
+  if (NON_ASCII.test(lower)) {
+    const words = lower.split(SPLIT);
+    for (let index = 0; index < words.length; index++) addTerm(terms, words[index]);
+    return terms;
+  }
+  // ASCII text, the common case: scan for [a-z0-9] runs, about twice as fast as a split.
+  let start = -1;
+  for (let index = 0; index <= lower.length; index++) {
+    const code = index < lower.length ? lower.charCodeAt(index) : 32;
+    if ((code >= 97 && code <= 122) || (code >= 48 && code <= 57)) {
+      if (start < 0) start = index;
+    } else if (start >= 0) {
+      addTerm(terms, lower.slice(start, index));
+      start = -1;
     }
-    if (term) terms.push(term);
   }
   return terms;
+}
+
+function addTerm(terms: string[], word: string): void {
+  let term = termOf.get(word);
+  if (term === undefined) {
+    term = word.length < 2 || STOPWORDS.has(word) ? "" : stem(word);
+    if (termOf.size >= TERM_MEMO_LIMIT) termOf.clear();
+    termOf.set(word, term);
+  }
+  if (term) terms.push(term);
 }
 
 /** Word → term ("" for a word that is dropped): one lookup per word on a warm vocabulary. */
