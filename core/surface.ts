@@ -228,6 +228,17 @@ export interface KeywordMatches {
   termHits: Record<string, number>;
 }
 
+/** What one entry's keyword hits add up to. */
+interface KeywordTally {
+  words: string[];
+  /** Distinct prompt words (tokens) among the hits. */
+  tokens: number;
+  lastToken: number;
+  title: number;
+  rarity: number;
+  flags: number;
+}
+
 /**
  * Entries whose title, tag and alias terms share terms with at least `threshold` distinct
  * words of the prompt (a dotted or slashed token like `console.log` is one word), ranked by
@@ -239,10 +250,9 @@ export function keywordMatches(
   terms: PromptTerm[],
   config: SurfaceConfig = DEFAULT_SURFACE_CONFIG,
 ): KeywordMatches {
-  const hits = new Map<
-    number,
-    { words: string[]; tokens: Set<number>; title: number; rarity: number; flags: number }
-  >();
+  // Prompt terms come in the order of their words, so a hit's distinct words are counted by
+  // comparing with the last word that hit it.
+  const hits = new Map<number, KeywordTally>();
   const termHits: Record<string, number> = {};
   const total = Math.max(reader.manifest.docCount, 1);
   for (const { term, word, token } of terms) {
@@ -255,10 +265,14 @@ export function keywordMatches(
       const mask = postings[index + 1];
       let hit = hits.get(ord);
       if (!hit) {
-        hits.set(ord, hit = { words: [], tokens: new Set(), title: 0, rarity: 0, flags: 0 });
+        hit = { words: [], tokens: 0, lastToken: -1, title: 0, rarity: 0, flags: 0 };
+        hits.set(ord, hit);
       }
       hit.words.push(word);
-      hit.tokens.add(token);
+      if (hit.lastToken !== token) {
+        hit.tokens++;
+        hit.lastToken = token;
+      }
       hit.rarity += rarity;
       hit.flags |= mask;
       if (mask & FIELD_TITLE) hit.title++;
@@ -270,11 +284,11 @@ export function keywordMatches(
     [ordA, a],
     [ordB, b],
   ) =>
-    b.tokens.size - a.tokens.size || b.words.length - a.words.length || b.title - a.title ||
+    b.tokens - a.tokens || b.words.length - a.words.length || b.title - a.title ||
     b.rarity - a.rarity || ordA - ordB
   );
   for (const [ord, hit] of sorted) {
-    if (hit.tokens.size >= config.threshold) {
+    if (hit.tokens >= config.threshold) {
       if (!(hit.flags & FLAG_KERNEL)) ranked.push({ ord, words: hit.words });
     } else if (nearMisses.length < 10) nearMisses.push({ ord, words: hit.words });
   }
