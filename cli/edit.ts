@@ -18,6 +18,7 @@ import {
   hasFieldFlags,
   today,
 } from "./entry_flags.ts";
+import { printJson } from "./output.ts";
 import { reportSave } from "./save_report.ts";
 
 /** Help text. */
@@ -91,10 +92,11 @@ export async function run(args: string[]): Promise<number> {
   if (next.id !== id) {
     throw new ValidationError(`Entry ${id}`, [{ field: "id", message: "ids never change" }]);
   }
-  const before = toEntry(parseEntryText(previousText, path)).entry;
+  const before = fieldFlags ? current : toEntry(parseEntryText(previousText, path)).entry;
   const changes = before ? changedFields(before, next) : ["all"];
   if (!changes.length) {
-    console.log(`No changes to ${id}; nothing committed.`);
+    if (values.json) printJson({ id, path, changed: false });
+    else console.log(`No changes to ${id}; nothing committed.`);
     return 0;
   }
   next.updated = today() > next.created ? today() : next.created;
