@@ -255,8 +255,7 @@ export class IndexReader {
 
   /** The record of the entry at `ord`, or undefined for a removed one. */
   doc(ord: number): DocInfo | undefined {
-    const chunk = this.file<(DocInfo | null)[]>(`docs/${Math.floor(ord / CHUNK_SIZE)}.json`, []);
-    return chunk[ord % CHUNK_SIZE] ?? undefined;
+    return this.file<(DocInfo | null)[]>(docChunkName(ord), [])[ord % CHUNK_SIZE] ?? undefined;
   }
 
   /** The ordinal of an entry id, or undefined when no entry has it. */
@@ -302,6 +301,11 @@ export class IndexReader {
       (flat, at) => [flat[at + 1], flat[at + 2], flat[at + 3]] as FileRecord,
     );
   }
+}
+
+/** The docs chunk file holding the record of `ord`. */
+function docChunkName(ord: number): string {
+  return `docs/${Math.floor(ord / CHUNK_SIZE)}.json`;
 }
 
 /** A map from a flat [key, …values, key, …] array of the given stride. */
@@ -389,6 +393,10 @@ export class IndexEditor extends IndexReader {
     return target;
   }
 
+  #setDoc(ord: number, info: DocInfo | null): void {
+    this.#touch<(DocInfo | null)[]>(docChunkName(ord), [])[ord % CHUNK_SIZE] = info;
+  }
+
   #touch<T>(name: string, fallback: T): T {
     this.#dirty.add(name);
     return this.file(name, fallback);
@@ -444,10 +452,7 @@ export class IndexEditor extends IndexReader {
     } else {
       manifest.dead = [...manifest.dead, ord];
     }
-    this.#touch<(DocInfo | null)[]>(
-      `docs/${Math.floor(ord / CHUNK_SIZE)}.json`,
-      [],
-    )[ord % CHUNK_SIZE] = null;
+    this.#setDoc(ord, null);
     this.#touch<number[]>("meta.json", []).fill(-1, ord * META_STRIDE, (ord + 1) * META_STRIDE);
     if (info) {
       this.#dirty.add("ids.json");
@@ -488,10 +493,7 @@ export class IndexEditor extends IndexReader {
       target.kw.push(ord, mask | flags);
     });
     if (delta) manifest.deltaOrds = [...manifest.deltaOrds, ord];
-    this.#touch<(DocInfo | null)[]>(
-      `docs/${Math.floor(ord / CHUNK_SIZE)}.json`,
-      [],
-    )[ord % CHUNK_SIZE] = info;
+    this.#setDoc(ord, info);
     const meta = this.#touch<number[]>("meta.json", []);
     meta.length = Math.max(meta.length, (ord + 1) * META_STRIDE);
     meta.splice(

@@ -19,14 +19,7 @@ import {
 } from "../core/index.ts";
 import { contentHash } from "../core/hash.ts";
 import { readJsonFile, withLock, writeFileAtomic } from "./fs.ts";
-import {
-  ENTRIES_DIR,
-  type FileStat,
-  filesUnchanged,
-  readKbFile,
-  scanEntries,
-  statEntries,
-} from "./kb.ts";
+import { ENTRIES_DIR, type FileStat, filesUnchanged, readKbFile, scanEntries } from "./kb.ts";
 import { indexDir, kbCacheDir } from "./paths.ts";
 
 /**
@@ -108,9 +101,9 @@ function loaderFor(dir: string) {
   return (name: string) => readJsonFile(join(dir, name));
 }
 
-/** Read the manifest of the index of `kbDir`; undefined when missing, corrupt or outdated. */
-export function readManifest(kbDir: string): Manifest | undefined {
-  const manifest = readJsonFile(join(indexDir(kbDir), "manifest.json")) as Manifest | undefined;
+/** Read the manifest of the index in `dir`; undefined when missing, corrupt or outdated. */
+function readManifest(dir: string): Manifest | undefined {
+  const manifest = readJsonFile(join(dir, "manifest.json")) as Manifest | undefined;
   if (
     typeof manifest !== "object" || manifest === null || manifest.version !== INDEX_VERSION ||
     typeof manifest.stamp !== "object" || typeof manifest.verifiedAt !== "number" ||
@@ -182,8 +175,12 @@ function writeAll(dir: string, files: Map<string, unknown>, atomic: boolean): vo
   writeFileAtomic(join(dir, "manifest.json"), JSON.stringify(files.get("manifest.json")));
 }
 
-async function buildFull(kbDir: string, files: Map<string, FileStat>, stamp: FreshnessStamp) {
-  const target = indexDir(kbDir);
+async function buildFull(
+  kbDir: string,
+  target: string,
+  files: Map<string, FileStat>,
+  stamp: FreshnessStamp,
+) {
   const staging = `${target}.build-${Deno.pid}-${Date.now()}`;
   const editor = IndexEditor.create(kbDir, shardCountFor(files.size), () => undefined);
   const analyze = await loadAnalyzer(kbDir);
@@ -218,7 +215,7 @@ export async function openIndex(kbDir: string, options: OpenOptions = {}): Promi
     invalid: [],
     ms: 0,
   };
-  const current = readManifest(kbDir);
+  const current = readManifest(dir);
   const stamp = readStamp(kbDir);
   const finish = (manifest: Manifest, reader?: IndexReader): OpenIndex => {
     report.docCount = manifest.docCount;
@@ -239,9 +236,7 @@ export async function openIndex(kbDir: string, options: OpenOptions = {}): Promi
   ) {
     return finish(markVerified(dir, current), reader);
   }
-  const files = listingUnchanged(current, stamp)
-    ? statEntries(kbDir, [...reader!.files().keys()])
-    : scanEntries(kbDir);
+  const files = scanEntries(kbDir);
   if (current && reader && !options.full && sameStamp(current.stamp, stamp)) {
     const diff = compare(files, reader.files());
     if (!diff.added.length && !diff.changed.length && !diff.removed.length) {
@@ -249,7 +244,7 @@ export async function openIndex(kbDir: string, options: OpenOptions = {}): Promi
     }
   }
   const manifest = await withLock(join(kbCacheDir(kbDir), "index.lock"), async () => {
-    const latest = readManifest(kbDir);
+    const latest = readManifest(dir);
     const known = latest ? new IndexReader(latest, loaderFor(dir)).files() : new Map();
     const { added, changed, removed } = compare(files, known);
     report.added = added.length;
@@ -261,7 +256,7 @@ export async function openIndex(kbDir: string, options: OpenOptions = {}): Promi
       shardCountFor(files.size) > latest.shardCount * 4
     ) {
       report.mode = "full";
-      return await buildFull(kbDir, files, stamp);
+      return await buildFull(kbDir, dir, files, stamp);
     }
     try {
       const editor = new IndexEditor(latest, loaderFor(dir));
@@ -277,7 +272,7 @@ export async function openIndex(kbDir: string, options: OpenOptions = {}): Promi
     } catch (error) {
       if (error instanceof Deno.errors.NotCapable) throw error;
       report.mode = "full";
-      return await buildFull(kbDir, files, stamp);
+      return await buildFull(kbDir, dir, files, stamp);
     }
   });
   return finish(manifest);

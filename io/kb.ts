@@ -30,49 +30,9 @@ export class NotAKbError extends Error {
  * (always with `/`). Throws {@link NotAKbError} when there is no entries folder.
  */
 export function scanEntries(kbDir: string): Map<string, FileStat> {
-  const dir = join(kbDir, ENTRIES_DIR);
-  const files = new Map<string, FileStat>();
-  let listing: Iterable<Deno.DirEntry>;
-  try {
-    listing = Deno.readDirSync(dir);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) throw new NotAKbError(kbDir);
-    throw error;
-  }
-  const prefix = `${dir}/`;
-  for (const item of listing) {
-    if (!item.name.endsWith(".md") || item.name.startsWith(".")) continue;
-    try {
-      const path = prefix + item.name;
-      let stat = Deno.lstatSync(path);
-      if (stat.isSymlink) stat = Deno.statSync(path);
-      if (!stat.isFile) continue;
-      files.set(`${ENTRIES_DIR}/${item.name}`, {
-        size: stat.size,
-        mtime: stat.mtime?.getTime() ?? 0,
-      });
-    } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
-    }
-  }
-  return files;
-}
-
-/** Read an entry file by its path relative to the knowledge base. */
-export function readKbFile(kbDir: string, path: string): string {
-  return Deno.readTextFileSync(`${kbDir}/${path}`);
-}
-
-/**
- * Size and mtime of the given entry paths, without listing the folder: for when the folder's
- * own mtime shows no file was added, removed or renamed since they were listed. Paths that
- * vanished are left out.
- */
-export function statEntries(kbDir: string, paths: readonly string[]): Map<string, FileStat> {
   const files = new Map<string, FileStat>();
   const prefix = `${kbDir}/`;
-  for (let index = 0; index < paths.length; index++) {
-    const path = paths[index];
+  for (const path of listEntries(kbDir)) {
     try {
       let stat = Deno.lstatSync(prefix + path);
       if (stat.isSymlink) stat = Deno.statSync(prefix + path);
@@ -82,6 +42,32 @@ export function statEntries(kbDir: string, paths: readonly string[]): Map<string
     }
   }
   return files;
+}
+
+/**
+ * Paths of `entries/*.md` relative to the knowledge base, from the folder listing alone (no
+ * stat). Throws {@link NotAKbError} when there is no entries folder.
+ */
+export function listEntries(kbDir: string): string[] {
+  let listing: Iterable<Deno.DirEntry>;
+  try {
+    listing = Deno.readDirSync(join(kbDir, ENTRIES_DIR));
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) throw new NotAKbError(kbDir);
+    throw error;
+  }
+  const paths: string[] = [];
+  for (const item of listing) {
+    if (item.name.endsWith(".md") && !item.name.startsWith(".")) {
+      paths.push(`${ENTRIES_DIR}/${item.name}`);
+    }
+  }
+  return paths;
+}
+
+/** Read an entry file by its path relative to the knowledge base. */
+export function readKbFile(kbDir: string, path: string): string {
+  return Deno.readTextFileSync(`${kbDir}/${path}`);
 }
 
 /**

@@ -54,9 +54,9 @@ function shellQuote(word: string): string {
 }
 
 /**
- * The command that fetches entry bodies, as it must be typed: `KB_CLI` (a command prefix,
- * used verbatim) when set, the plugin's launcher under `CLAUDE_PLUGIN_ROOT`, else `git-kb` on PATH; always with
- * `--kb`, since the shell the model runs may not see the plugin's config.
+ * The command that fetches entry bodies, as it must be typed: `KB_CLI` (a command prefix, used
+ * verbatim) when set, the plugin's launcher under `CLAUDE_PLUGIN_ROOT`, else `git-kb` on PATH;
+ * always with `--kb`, since the shell the model runs may not see the plugin's config.
  */
 export function fetchCommand(kbDir: string): (ids: string[]) => string {
   const root = Deno.env.get("CLAUDE_PLUGIN_ROOT");

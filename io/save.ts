@@ -19,7 +19,7 @@ import { LIMITS } from "../core/schema.ts";
 import { withLock, writeFileAtomic } from "./fs.ts";
 import { git, gitOk, identityArgs } from "./git.ts";
 import { openIndex, type RefreshReport } from "./index_store.ts";
-import { ENTRIES_DIR, scanEntries } from "./kb.ts";
+import { ENTRIES_DIR, listEntries } from "./kb.ts";
 
 /** Raised when an entry breaks the contract; nothing was written. */
 export class ValidationError extends Error {
@@ -70,7 +70,7 @@ export interface SaveRequest {
 /** Id → path of every entry file, read from the file names (`entries/<id>-<slug>.md`). */
 export function entryPaths(kbDir: string): Map<string, string> {
   const ids = new Map<string, string>();
-  for (const path of scanEntries(kbDir).keys()) {
+  for (const path of listEntries(kbDir)) {
     const match = /^entries\/(kb-[0-9a-z]{5})-/.exec(path);
     if (match) ids.set(match[1], path);
   }
