@@ -55,6 +55,13 @@ export {
   skipReason,
   type SurfaceConfig,
 } from "./core/surface.ts";
+export {
+  type KeywordHit,
+  type KeywordMatches,
+  keywordMatches,
+  type PromptTerm,
+  promptTerms,
+} from "./core/keywords.ts";
 export { type HookStats, summarizeDebugLog } from "./core/stats.ts";
 export { type KbLocation, NotConfiguredError, resolveKb, writeConfig } from "./io/config.ts";
 export { openIndex, type OpenOptions, type RefreshReport } from "./io/index_store.ts";

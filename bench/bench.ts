@@ -26,7 +26,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseEntryText, serializeEntry, toEntry } from "../core/entry.ts";
 import { search } from "../core/rank.ts";
-import { openIndex } from "../io/index_store.ts";
+import { HOOK_TRUST_MS, openIndex } from "../io/index_store.ts";
 import { type GeneratedKb, generateKb, parseFlags, vocabularyWord } from "./generate.ts";
 import {
   formatMs,
@@ -335,7 +335,7 @@ async function measureReindex(context: Context, kb: GeneratedKb, size: number): 
   let changed = 0;
   const candidates = kb.entries.filter(({ entry }) => !entry.kernel);
   const fresh = () => timed(() => openIndex(kb.dir));
-  const stamp = () => timed(() => openIndex(kb.dir, { check: "stamp" }));
+  const stamp = () => timed(() => openIndex(kb.dir, { trustStampMs: HOOK_TRUST_MS }));
   const afterSave = async (round: number) => {
     // A different entry each round, rewritten the way an editor or `save` would: a temp file
     // in the same folder, renamed over the original.
@@ -396,7 +396,7 @@ async function measureSearch(context: Context, kb: GeneratedKb, size: number): P
     });
   const withStamp = () =>
     timed(async () => {
-      const { reader } = await openIndex(kb.dir, { check: "stamp" });
+      const { reader } = await openIndex(kb.dir, { trustStampMs: HOOK_TRUST_MS });
       hits = search(reader, [word]).length;
     });
   const withFiles = () =>

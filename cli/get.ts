@@ -6,6 +6,7 @@
  */
 import { join } from "../core/path.ts";
 import { openKb } from "../io/open.ts";
+import { READ_TRUST_MS } from "../io/index_store.ts";
 import { parseCommand, UsageError } from "./args.ts";
 import { printJson, red } from "./output.ts";
 import { linkViews } from "./search.ts";
@@ -29,7 +30,7 @@ export async function run(args: string[]): Promise<number> {
   });
   const ids = positionals.flatMap((arg) => arg.split(/[\s,]+/)).filter(Boolean);
   if (!ids.length) throw new UsageError("give at least one entry id, like kb-7q2mx");
-  const { reader, location } = await openKb(values.kb);
+  const { reader, location } = await openKb(values.kb, { trustStampMs: READ_TRUST_MS });
   const found: { id: string; path: string; text: string; links?: ReturnType<typeof linkViews> }[] =
     [];
   let missing = 0;

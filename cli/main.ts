@@ -42,6 +42,10 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
     summary: "check config, git, remote, index and entries",
     load: () => import("./doctor.ts"),
   },
+  setup: {
+    summary: "wire git-kb's hooks into Claude Code, Codex or Gemini CLI",
+    load: () => import("./setup.ts"),
+  },
 };
 
 function usage(): string {

@@ -24,6 +24,11 @@ export const ENV_VARS = [
   "KB_HOOK_MAX_ENTRIES",
   "KB_CLI",
   "CLAUDE_PLUGIN_ROOT",
+  "KB_PROSE_LINT",
+  "KB_PROSE_LINT_MODEL",
+  "KB_PROSE_LINT_TIMEOUT_MS",
+  "KB_PROSE_LINT_CLAUDE",
+  "GIT_KB_JUDGE",
 ] as const;
 
 /** Where the cache may be written: the temp dir's git-kb folder (TMPDIR, else /tmp). */
@@ -42,6 +47,19 @@ export const PROFILES = {
   ],
   /** Writes entries (whose folder is known only at run time), commits and pushes: init, add, edit. */
   save: ["--allow-read", "--allow-write", `--allow-env=${ENV_VARS.join(",")}`, "--allow-run=git"],
+  /** Writes agent settings files under HOME or the project (known only at run time): setup. */
+  setup: ["--allow-read", "--allow-write", `--allow-env=${ENV_VARS.join(",")}`],
+  /**
+   * The prose judge hook: reads the knowledge base, writes the cache (index, verdicts) and runs
+   * the judge model. `claude` stands for the configured binary (`KB_PROSE_LINT_CLAUDE`): see
+   * {@link judgeFlags}.
+   */
+  judge: [
+    "--allow-read",
+    `--allow-write=${CACHE_WRITE}`,
+    `--allow-env=${ENV_VARS.join(",")}`,
+    "--allow-run=claude",
+  ],
 } as const;
 
 /** The profile each command runs with. */
@@ -55,6 +73,13 @@ export const COMMAND_PROFILES: Record<string, keyof typeof PROFILES> = {
   context: "read",
   stats: "read",
   doctor: "check",
+  setup: "setup",
+};
+
+/** The profile each hook runs with (`git-kb hook <name>`). */
+export const HOOK_PROFILES: Record<string, keyof typeof PROFILES> = {
+  prompt: "read",
+  judge: "judge",
 };
 
 /** The program of an editor command (`code --wait` → `code`), for a run permission. */
@@ -76,6 +101,20 @@ export function flagsFor(command: string, tmpdir: string, editor?: string): stri
       flag === "--allow-run=git" && program
         ? `--allow-run=git,${program}`
         : flag.replace("$TMPDIR", tmpdir)
+    ),
+  ];
+}
+
+/**
+ * The `deno run` flags of the judge hook, with `$TMPDIR` filled in from `tmpdir` and the run
+ * permission naming `claudeBin`, the binary the hook will start (`KB_PROSE_LINT_CLAUDE`, else
+ * `claude`): Deno allows running a program only by the name or path it was granted.
+ */
+export function judgeFlags(tmpdir: string, claudeBin = "claude"): string[] {
+  return [
+    "--no-prompt",
+    ...PROFILES.judge.map((flag) =>
+      flag === "--allow-run=claude" ? `--allow-run=${claudeBin}` : flag.replace("$TMPDIR", tmpdir)
     ),
   ];
 }

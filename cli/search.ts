@@ -12,6 +12,7 @@ import { search } from "../core/rank.ts";
 import { ENTRY_TYPES, type EntryType, isOneOf } from "../core/schema.ts";
 import { makeSnippet } from "../core/snippet.ts";
 import { openKb } from "../io/open.ts";
+import { READ_TRUST_MS } from "../io/index_store.ts";
 import { parseCommand, positiveInt, UsageError } from "./args.ts";
 import { bold, cyan, dim, printJson, yellow } from "./output.ts";
 
@@ -72,7 +73,7 @@ export async function run(args: string[]): Promise<number> {
     );
   }
   const limit = positiveInt(values.limit, "limit", 10);
-  const { reader, location } = await openKb(values.kb);
+  const { reader, location } = await openKb(values.kb, { trustStampMs: READ_TRUST_MS });
   const hits = search(reader, queries, { limit, type: values.type as EntryType, tag: values.tag });
   const views: HitView[] = hits.map(({ doc, score, terms }) => ({
     id: doc.id,

@@ -5,6 +5,7 @@
  */
 import { summarizeDebugLog } from "../core/stats.ts";
 import { openKb } from "../io/open.ts";
+import { HOOK_TRUST_MS } from "../io/index_store.ts";
 import { kbCacheDir } from "../io/paths.ts";
 import { debugLogPath } from "../io/session.ts";
 import { parseCommand } from "./args.ts";
@@ -24,7 +25,7 @@ Options:
 /** Run the command. */
 export async function run(args: string[]): Promise<number> {
   const { values } = parseCommand(args, { json: { type: "boolean" } });
-  const { location, reader } = await openKb(values.kb, { check: "stamp" });
+  const { location, reader } = await openKb(values.kb, { trustStampMs: HOOK_TRUST_MS });
   const file = debugLogPath(kbCacheDir(location.kbDir));
   let text = "";
   try {

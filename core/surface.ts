@@ -5,11 +5,10 @@
  * @module
  */
 import type { DocInfo, IndexReader, KernelRule } from "./index.ts";
-import { FIELD_TITLE, FLAG_INACTIVE, FLAG_KERNEL } from "./index.ts";
+import { type KeywordHit, keywordMatches, promptTerms } from "./keywords.ts";
 import type { Activity } from "./schema.ts";
 import { LIMITS } from "./schema.ts";
-import { stem } from "./stem.ts";
-import { STOPWORDS } from "./tokenize.ts";
+import { forEachWord } from "./tokenize.ts";
 
 /**
  * Words that carry no topic: acknowledgements, go-aheads and routine chores ("commit and push",
@@ -29,8 +28,13 @@ const MECHANICAL = new Set(MECHANICAL_WORDS);
 
 /** True when every word of `text` is a {@link MECHANICAL_WORDS} word (or "hmm"). */
 export function isMechanical(text: string): boolean {
-  const words = text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
-  return words.length > 0 && words.every((word) => MECHANICAL.has(word) || /^h+m+$/.test(word));
+  let words = 0;
+  let mechanical = 0;
+  forEachWord(text, (word) => {
+    words++;
+    if (MECHANICAL.has(word) || /^h+m+$/.test(word)) mechanical++;
+  });
+  return words > 0 && mechanical === words;
 }
 
 /**
@@ -161,34 +165,10 @@ export function skipReason(
   return undefined;
 }
 
-/** A prompt term and the word it came from, for saying why an entry matched. */
-export interface PromptTerm {
-  term: string;
-  word: string;
-  /**
-   * Which whitespace-separated token of the prompt the term came from: `console.log` and
-   * `ci/cd` are one token each, so their parts count as one hit towards the threshold.
-   */
-  token: number;
-}
-
-/** The distinct terms of a prompt with the first word (and token) each came from. */
-export function promptTerms(prompt: string): PromptTerm[] {
-  const seen = new Map<string, PromptTerm>();
-  const tokens = prompt.toLowerCase().split(/\s+/);
-  for (let token = 0; token < tokens.length; token++) {
-    for (const word of tokens[token].split(/[^\p{L}\p{N}]+/u)) {
-      if (word.length < 2 || STOPWORDS.has(word)) continue;
-      const term = stem(word);
-      if (!seen.has(term)) seen.set(term, { term, word, token });
-    }
-  }
-  return [...seen.values()];
-}
-
 /** The kinds of work a prompt is about, by the activity lexicon. */
 export function classifyActivities(prompt: string): Activity[] {
-  const words = new Set(prompt.toLowerCase().split(/[^\p{L}\p{N}]+/u));
+  const words = new Set<string>();
+  forEachWord(prompt, (word) => words.add(word));
   return (Object.keys(ACTIVITY_LEXICON) as Activity[]).filter((activity) =>
     ACTIVITY_LEXICON[activity].some((word) => words.has(word))
   );
@@ -209,90 +189,6 @@ export interface Pointer {
 export interface NearMiss {
   id: string;
   hits: string[];
-}
-
-/** An entry a prompt's words hit, before its record is loaded. */
-export interface KeywordHit {
-  ord: number;
-  /** The prompt words found in its title, tags or aliases. */
-  words: string[];
-}
-
-/** Keyword matches of a prompt's terms in titles, tags and aliases. */
-export interface KeywordMatches {
-  /** Active, non-kernel entries at or over the threshold, best first. */
-  ranked: KeywordHit[];
-  /** The best active entries under the threshold, at most 10. */
-  nearMisses: KeywordHit[];
-  /** Prompt word → number of entries it hit. */
-  termHits: Record<string, number>;
-}
-
-/** What one entry's keyword hits add up to. */
-interface KeywordTally {
-  words: string[];
-  /** Distinct prompt words (tokens) among the hits. */
-  tokens: number;
-  lastToken: number;
-  title: number;
-  rarity: number;
-  flags: number;
-}
-
-/**
- * Entries whose title, tag and alias terms share terms with at least `threshold` distinct
- * words of the prompt (a dotted or slashed token like `console.log` is one word), ranked by
- * those words, then terms, then title hits, then rarity of the terms. Reads only the keyword
- * postings: superseded, archived and kernel entries are told apart by flags stored there.
- */
-export function keywordMatches(
-  reader: IndexReader,
-  terms: PromptTerm[],
-  config: SurfaceConfig = DEFAULT_SURFACE_CONFIG,
-): KeywordMatches {
-  // Prompt terms come in the order of their words, so a hit's distinct words are counted by
-  // comparing with the last word that hit it.
-  const hits = new Map<number, KeywordTally>();
-  const termHits: Record<string, number> = {};
-  const total = Math.max(reader.manifest.docCount, 1);
-  for (const { term, word, token } of terms) {
-    const postings = reader.keywordPostings(term);
-    if (!postings.length) continue;
-    termHits[word] = postings.length / 2;
-    const rarity = Math.log(1 + total / (postings.length / 2));
-    for (let index = 0; index < postings.length; index += 2) {
-      const ord = postings[index];
-      const mask = postings[index + 1];
-      let hit = hits.get(ord);
-      if (!hit) {
-        hit = { words: [], tokens: 0, lastToken: -1, title: 0, rarity: 0, flags: 0 };
-        hits.set(ord, hit);
-      }
-      hit.words.push(word);
-      if (hit.lastToken !== token) {
-        hit.tokens++;
-        hit.lastToken = token;
-      }
-      hit.rarity += rarity;
-      hit.flags |= mask;
-      if (mask & FIELD_TITLE) hit.title++;
-    }
-  }
-  const ranked: KeywordHit[] = [];
-  const nearMisses: KeywordHit[] = [];
-  const sorted = [...hits].filter(([, hit]) => !(hit.flags & FLAG_INACTIVE)).sort((
-    [ordA, a],
-    [ordB, b],
-  ) =>
-    b.tokens - a.tokens || b.words.length - a.words.length || b.title - a.title ||
-    b.rarity - a.rarity || ordA - ordB
-  );
-  for (const [ord, hit] of sorted) {
-    if (hit.tokens >= config.threshold) {
-      if (!(hit.flags & FLAG_KERNEL)) ranked.push({ ord, words: hit.words });
-    } else if (nearMisses.length < 10) nearMisses.push({ ord, words: hit.words });
-  }
-  return { ranked, nearMisses, termHits };
 }
 
 function pointerOf(doc: DocInfo, signal: Pointer["signal"], why: string[]): Pointer {
@@ -471,7 +367,11 @@ export function decide(
   const skipped = skipReason(prompt, config);
   if (skipped) return skippedDecision(skipped);
   const activities = classifyActivities(prompt);
-  const { ranked, nearMisses, termHits } = keywordMatches(reader, promptTerms(prompt), config);
+  const { ranked, nearMisses, termHits } = keywordMatches(
+    reader,
+    promptTerms(prompt),
+    config.threshold,
+  );
   const isFresh = (pointer: Pointer) => ledger[pointer.id] !== pointer.hash;
   const deduped: string[] = [];
   const pointers: Pointer[] = [];

@@ -14,14 +14,13 @@ import {
   decide,
   DEFAULT_SURFACE_CONFIG,
   isMechanical,
-  keywordMatches,
   type Ledger,
   type Pointer,
-  promptTerms,
   SKIP_PATTERNS,
   skipReason,
   type SurfaceConfig,
 } from "./surface.ts";
+import { keywordMatches, promptTerms } from "./keywords.ts";
 import { distinctTerms } from "./tokenize.ts";
 import { createRandom } from "../bench/generate.ts";
 
@@ -389,7 +388,7 @@ Deno.test("keywordMatches: tags and aliases count, termHits per word, near misse
     })),
   ];
   const reader = buildReader(specs);
-  const result = keywordMatches(reader, promptTerms("kafka consumer lag and offsets"));
+  const result = keywordMatches(reader, promptTerms("kafka consumer lag and offsets"), 2);
   deepStrictEqual(result.ranked.map((hit) => reader.doc(hit.ord)?.id), ["kb-tag01", "kb-als01"]);
   deepStrictEqual(result.ranked[0].words, ["kafka", "consumer", "lag"]);
   deepStrictEqual(result.termHits, { kafka: 2, consumer: 1, lag: 1, offsets: 16 });

@@ -28,6 +28,49 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
 const SPLIT = /[^\p{L}\p{N}]+/u;
 const NON_ASCII = /[^\u0020-\u007e\s]/;
 
+/** True for the character codes of `a`–`z` and `0`–`9`. */
+function isWordCode(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
+}
+
+/** True for the ASCII whitespace that separates a prompt's tokens. */
+function isSpaceCode(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 13;
+}
+
+/**
+ * Call `visit` with each lowercase word of `text` (a run of letters or digits), in order, and
+ * the number of the whitespace-separated token it sits in: `console.log` gives two words of one
+ * token. ASCII text is scanned without a regular expression, which keeps a cold start cheap.
+ */
+export function forEachWord(text: string, visit: (word: string, token: number) => void): void {
+  const lower = text.toLowerCase();
+  if (NON_ASCII.test(lower)) {
+    const tokens = lower.split(/\s+/);
+    for (let token = 0; token < tokens.length; token++) {
+      for (const word of tokens[token].split(SPLIT)) if (word) visit(word, token);
+    }
+    return;
+  }
+  let start = -1;
+  let token = 0;
+  let afterSpace = false;
+  for (let index = 0; index <= lower.length; index++) {
+    const code = index < lower.length ? lower.charCodeAt(index) : 32;
+    if (isWordCode(code)) {
+      if (start < 0) start = index;
+    } else if (start >= 0) {
+      visit(lower.slice(start, index), token);
+      start = -1;
+    }
+    if (isSpaceCode(code)) afterSpace = true;
+    else if (afterSpace) {
+      token++;
+      afterSpace = false;
+    }
+  }
+}
+
 /**
  * Turn text into index terms, in order, with repeats.
  *
@@ -38,39 +81,29 @@ const NON_ASCII = /[^\u0020-\u007e\s]/;
  */
 export function tokenize(text: string): string[] {
   const terms: string[] = [];
-  const lower = text.toLowerCase();
-  if (NON_ASCII.test(lower)) {
-    const words = lower.split(SPLIT);
-    for (let index = 0; index < words.length; index++) addTerm(terms, words[index]);
-    return terms;
-  }
-  // ASCII text, the common case: scan for [a-z0-9] runs, about twice as fast as a split.
-  let start = -1;
-  for (let index = 0; index <= lower.length; index++) {
-    const code = index < lower.length ? lower.charCodeAt(index) : 32;
-    if ((code >= 97 && code <= 122) || (code >= 48 && code <= 57)) {
-      if (start < 0) start = index;
-    } else if (start >= 0) {
-      addTerm(terms, lower.slice(start, index));
-      start = -1;
-    }
-  }
+  forEachWord(text, (word) => addTerm(terms, word));
   return terms;
 }
 
-function addTerm(terms: string[], word: string): void {
-  let term = termOf.get(word);
+/** Word → term ("" for a word that is dropped): one lookup per word on a warm vocabulary. */
+const memo = new Map<string, string>();
+const TERM_MEMO_LIMIT = 100_000;
+
+/** The stemmed term of `word`, or "" for a stopword or a one-character word. */
+export function termOf(word: string): string {
+  let term = memo.get(word);
   if (term === undefined) {
     term = word.length < 2 || STOPWORDS.has(word) ? "" : stem(word);
-    if (termOf.size >= TERM_MEMO_LIMIT) termOf.clear();
-    termOf.set(word, term);
+    if (memo.size >= TERM_MEMO_LIMIT) memo.clear();
+    memo.set(word, term);
   }
-  if (term) terms.push(term);
+  return term;
 }
 
-/** Word → term ("" for a word that is dropped): one lookup per word on a warm vocabulary. */
-const termOf = new Map<string, string>();
-const TERM_MEMO_LIMIT = 100_000;
+function addTerm(terms: string[], word: string): void {
+  const term = termOf(word);
+  if (term) terms.push(term);
+}
 
 /** The distinct terms of `text`, in first-seen order. */
 export function distinctTerms(text: string): string[] {

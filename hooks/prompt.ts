@@ -10,11 +10,22 @@ import { readStdinText } from "../io/stdin.ts";
 /** The largest stdin accepted; a bigger payload is not a prompt worth matching. */
 const MAX_INPUT_BYTES = 8 * 1024 * 1024;
 
+/**
+ * The event name the reply carries: the payload's own for Gemini CLI's `BeforeAgent` (same
+ * reply shape as Claude Code's), else `UserPromptSubmit` (Claude Code and Codex).
+ */
+function replyEvent(event: unknown): string {
+  return event === "BeforeAgent" ? event : "UserPromptSubmit";
+}
+
 /** The hook's stdout for a payload, or "" when nothing surfaces. */
 export async function promptHookOutput(input: string): Promise<string> {
   const payload = JSON.parse(input);
   if (typeof payload !== "object" || payload === null) return "";
-  const { prompt, session_id: sessionId } = payload as Record<string, unknown>;
+  const { prompt, session_id: sessionId, hook_event_name: event } = payload as Record<
+    string,
+    unknown
+  >;
   if (typeof prompt !== "string") return "";
   const result = await contextForPrompt({
     prompt,
@@ -23,11 +34,15 @@ export async function promptHookOutput(input: string): Promise<string> {
   const text = result.decision.assembly?.text;
   if (!text) return "";
   return JSON.stringify({
-    hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: text },
+    hookSpecificOutput: { hookEventName: replyEvent(event), additionalContext: text },
   });
 }
 
-if (import.meta.main) {
+/**
+ * Run the hook on this process's stdin and stdout. Never throws: a failure means no output
+ * (and a debug record when `KB_HOOK_DEBUG=1`).
+ */
+export async function runPromptHook(): Promise<void> {
   globalThis.addEventListener("unhandledrejection", (event) => event.preventDefault());
   let output = "";
   try {
@@ -40,5 +55,9 @@ if (import.meta.main) {
       Deno.stdout.writeSync(new TextEncoder().encode(output + "\n"));
     } catch { /* stdout closed: nothing to do */ }
   }
+}
+
+if (import.meta.main) {
+  await runPromptHook();
   Deno.exit(0);
 }

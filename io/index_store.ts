@@ -23,10 +23,17 @@ import { ENTRIES_DIR, type FileStat, filesUnchanged, readKbFile, scanEntries } f
 import { indexDir, kbCacheDir } from "./paths.ts";
 
 /**
- * How long a stamp-only check trusts the index before it stats every entry file again, so an
- * in-place edit that moved none of the cheap signals is still noticed within a minute.
+ * How long the prompt hook trusts an index whose stamp has not moved before it stats every
+ * entry file again, so an in-place edit that moved none of the cheap signals is still noticed
+ * within a minute. Statting 5,000 files costs about 40 ms, more than the rest of the hook.
  */
-export const VERIFY_INTERVAL_MS = 60_000;
+export const HOOK_TRUST_MS = 60_000;
+
+/**
+ * The same for search and get: an in-place edit is seen within 10 seconds, while a burst of
+ * searches (a model passing its query expansions one call after another) pays for one check.
+ */
+export const READ_TRUST_MS = 10_000;
 
 /** What bringing the index up to date did. */
 export interface RefreshReport {
@@ -43,10 +50,12 @@ export interface RefreshReport {
 /** How hard to look for changes. */
 export interface OpenOptions {
   /**
-   * `files` (default) stats every entry file, which notices in-place edits; `stamp` only
-   * compares the entries folder's mtime and git's HEAD and index, a handful of stats.
+   * How long after the last full check an unchanged stamp (the entries folder's mtime, git's
+   * HEAD and index: a handful of stats) is trusted on its own. 0, the default, stats every
+   * entry file, which also notices an in-place edit that moved none of those. Adding, deleting
+   * or renaming a file, git operations and saves through git-kb move the stamp.
    */
-  check?: "files" | "stamp";
+  trustStampMs?: number;
   /** Rebuild from scratch whatever the state. */
   full?: boolean;
 }
@@ -224,8 +233,8 @@ export async function openIndex(kbDir: string, options: OpenOptions = {}): Promi
     return { reader: reader ?? new IndexReader(manifest, loaderFor(dir)), report };
   };
   if (
-    current && !options.full && options.check === "stamp" && sameStamp(current.stamp, stamp) &&
-    Math.abs(Date.now() - current.verifiedAt) < VERIFY_INTERVAL_MS
+    current && !options.full && sameStamp(current.stamp, stamp) &&
+    Math.abs(Date.now() - current.verifiedAt) < (options.trustStampMs ?? 0)
   ) {
     return finish(current);
   }

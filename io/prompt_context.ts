@@ -14,7 +14,7 @@ import {
   type SurfaceConfig,
 } from "../core/surface.ts";
 import { resolveKb } from "./config.ts";
-import { openIndex } from "./index_store.ts";
+import { HOOK_TRUST_MS, openIndex } from "./index_store.ts";
 import { cacheRoot, kbCacheDir } from "./paths.ts";
 import { appendDebug, readLedger, writeLedger } from "./session.ts";
 
@@ -153,7 +153,7 @@ async function decideAndRecord(
   started: number,
 ): Promise<ContextResult> {
   const cacheDir = kbCacheDir(kbDir);
-  const { reader, report } = await openIndex(kbDir, { check: "stamp" });
+  const { reader, report } = await openIndex(kbDir, { trustStampMs: HOOK_TRUST_MS });
   const session = request.sessionId ? readLedger(cacheDir, request.sessionId) : undefined;
   const ledger: Ledger = session?.ledger ?? {};
   const decision = decide(request.prompt, reader, ledger, fetchCommand(kbDir), config);

@@ -18,7 +18,7 @@ import {
 import { LIMITS } from "../core/schema.ts";
 import { withLock, writeFileAtomic } from "./fs.ts";
 import { git, gitOk, identityArgs } from "./git.ts";
-import { openIndex, type RefreshReport } from "./index_store.ts";
+import { HOOK_TRUST_MS, openIndex, type RefreshReport } from "./index_store.ts";
 import { ENTRIES_DIR, listEntries } from "./kb.ts";
 
 /** Raised when an entry breaks the contract; nothing was written. */
@@ -115,7 +115,7 @@ export async function validateForSave(request: SaveRequest): Promise<Problem[]> 
     });
   }
   if (entry.kernel && entry.status === "active") {
-    const { reader } = await openIndex(kbDir, { check: "stamp" });
+    const { reader } = await openIndex(kbDir, { trustStampMs: HOOK_TRUST_MS });
     const others = reader.manifest.kernel.filter((rule) => rule.id !== entry.id);
     const total = others.reduce((sum, rule) => sum + rule.body.length, 0) +
       entry.body.trim().length;

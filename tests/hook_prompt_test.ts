@@ -158,6 +158,27 @@ Deno.test("prompt-match: exact JSON shape, exit 0, empty stderr, the kb-7q2mx po
   }
 });
 
+Deno.test("Gemini CLI's BeforeAgent payload gets the same reply under its own event name", async () => {
+  const box = await sandboxKb();
+  try {
+    const claude = JSON.parse(await payload("prompt-match"));
+    const gemini = {
+      session_id: claude.session_id,
+      transcript_path: claude.transcript_path,
+      cwd: claude.cwd,
+      hook_event_name: "BeforeAgent",
+      timestamp: "2026-11-30T00:00:00.000Z",
+      prompt: claude.prompt,
+    };
+    const result = await box.hook(JSON.stringify(gemini));
+    const output = JSON.parse(result.stdout);
+    assert.equal(output.hookSpecificOutput.hookEventName, "BeforeAgent");
+    assert.deepEqual(pointerIds(output.hookSpecificOutput.additionalContext), ["kb-7q2mx"]);
+  } finally {
+    await box.cleanup();
+  }
+});
+
 Deno.test("short, slash and mechanical prompts: nothing on stdout, exit 0", async () => {
   const box = await sandboxKb();
   try {

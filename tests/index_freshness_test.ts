@@ -47,6 +47,7 @@ Deno.test("the index follows the knowledge base without a manual rebuild", async
       return parseJson<IndexReport>(result);
     };
     const search = (...args: string[]) => runCli(["search", "--json", ...args], { env });
+    /** Rewrite an entry in place, as an editor that truncates and writes the same file does. */
     const rewriteTitle = async (id: string, from: RegExp, to: string) => {
       const path = join(kb.dir, await entryPath(kb.dir, id));
       const text = await Deno.readTextFile(path);
@@ -54,6 +55,13 @@ Deno.test("the index follows the knowledge base without a manual rebuild", async
       assert.notEqual(changed, text);
       await Deno.writeTextFile(path, changed);
       return { before: text, after: changed };
+    };
+    /** Make search and get distrust the index as they would once their trust window passed. */
+    const ageVerification = async () => {
+      const manifestPath = join((await index()).indexDir, "manifest.json");
+      const manifest = JSON.parse(await Deno.readTextFile(manifestPath));
+      manifest.verifiedAt -= 11_000;
+      await Deno.writeTextFile(manifestPath, JSON.stringify(manifest));
     };
 
     await t.step("first index is a full build; the next run finds nothing to do", async () => {
@@ -67,16 +75,33 @@ Deno.test("the index follows the knowledge base without a manual rebuild", async
       assert.match(text.stdout, /already up to date/, show(text));
     });
 
-    await t.step("an editor rewrites a title: search finds the new word", async () => {
-      await rewriteTitle(
-        "kb-b3m7o",
-        /^title: .*$/m,
-        "title: BM25 ranking explained to a zebrafish",
+    await t.step("an editor that saves by rename: search finds the new word at once", async () => {
+      const path = join(kb.dir, await entryPath(kb.dir, "kb-b3m7o"));
+      const text = await Deno.readTextFile(path);
+      await Deno.writeTextFile(
+        `${path}.swp`,
+        text.replace(/^title: .*$/m, "title: BM25 for a zebrafish"),
       );
+      await Deno.rename(`${path}.swp`, path);
       const hits = hitsOf(await search("zebrafish"));
       assert.deepEqual(hits.map((hit) => hit.id), ["kb-b3m7o"]);
-      assert.equal(hits[0].title, "BM25 ranking explained to a zebrafish");
+      assert.equal(hits[0].title, "BM25 for a zebrafish");
     });
+
+    await t.step(
+      "an in-place rewrite: index sees it at once, search once trust runs out",
+      async () => {
+        await index();
+        await rewriteTitle("kb-b3m7o", /zebrafish/, "seahorse");
+        assert.deepEqual(hitsOf(await search("seahorse")), [], "inside the trust window");
+        const report = await index();
+        assert.equal(report.mode, "incremental");
+        assert.equal(hitsOf(await search("seahorse"))[0]?.id, "kb-b3m7o");
+        await rewriteTitle("kb-b3m7o", /seahorse/, "quokka");
+        await ageVerification();
+        assert.equal(hitsOf(await search("quokka"))[0]?.id, "kb-b3m7o");
+      },
+    );
 
     await t.step("a same-size rewrite is noticed too (mtime)", async () => {
       const { before, after } = await rewriteTitle(
@@ -85,6 +110,7 @@ Deno.test("the index follows the knowledge base without a manual rebuild", async
         "title: Platypus versioning",
       );
       assert.equal(after.length, before.length);
+      await ageVerification();
       const hits = hitsOf(await search("platypus"));
       assert.deepEqual(hits.map((hit) => hit.id), ["kb-o2x9c"]);
       assert.deepEqual(hitsOf(await search("semantic")).filter((hit) => hit.id === "kb-o2x9c"), []);
@@ -164,7 +190,7 @@ Deno.test("the index follows the knowledge base without a manual rebuild", async
     await t.step("a deleted or corrupt cache is rebuilt", async () => {
       const { indexDir } = await index();
       await Deno.writeTextFile(join(indexDir, "manifest.json"), '{"version": 1, "half');
-      assert.equal(hitsOf(await search("zebrafish"))[0]?.id, "kb-b3m7o");
+      assert.equal(hitsOf(await search("quokka"))[0]?.id, "kb-b3m7o");
       await Deno.remove(join(kb.tmp, "git-kb"), { recursive: true });
       assert.equal(hitsOf(await search("narwhal"))[0]?.id, "kb-pu11d");
       const report = await index();

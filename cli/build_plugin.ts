@@ -1,0 +1,264 @@
+/**
+ * The developer task behind `deno task build` (not a `git-kb` command): bundle the CLI and
+ * hooks into `plugin/bin/git-kb.js`, and write the launchers `plugin/bin/git-kb` (POSIX sh) and
+ * `plugin/bin/git-kb.cmd` (Windows) with each entry point's permission flags, taken from
+ * `cli/permissions.ts`. `--check` builds into a temp folder and fails when the committed files
+ * differ; `--compile` builds per-platform binaries for a release.
+ *
+ * ```sh
+ * deno task build            # write plugin/bin/
+ * deno task build --check    # exit 1 when plugin/bin/ is stale
+ * deno task compile          # release binaries (needs to download Deno's runtime)
+ * ```
+ *
+ * @module
+ */
+import { join } from "../core/path.ts";
+import { runProcess } from "../io/process.ts";
+import { COMMAND_PROFILES, HOOK_PROFILES, PROFILES } from "./permissions.ts";
+
+const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
+const BIN = join(ROOT, "plugin", "bin");
+const ENTRY = join(ROOT, "cli", "launch.ts");
+
+/** The files `deno task build` writes into `plugin/bin/`. */
+export const BUILT_FILES = ["git-kb.js", "git-kb", "git-kb.cmd"] as const;
+
+/** Deno's targets for release binaries, by the `uname -s`/`uname -m` pair that runs them. */
+export const COMPILE_TARGETS: Record<string, string> = {
+  "Linux x86_64": "x86_64-unknown-linux-gnu",
+  "Linux aarch64": "aarch64-unknown-linux-gnu",
+  "Darwin x86_64": "x86_64-apple-darwin",
+  "Darwin arm64": "aarch64-apple-darwin",
+  "Windows x86_64": "x86_64-pc-windows-msvc",
+};
+
+type Profile = keyof typeof PROFILES;
+
+/** A profile's flags as sh words: the cache path from `$tmp`, the judge's program from env. */
+function shFlags(profile: Profile): string {
+  return PROFILES[profile].map((flag) =>
+    flag.replace("$TMPDIR", "$tmp").replace("--allow-run=claude", '--allow-run="$judge"')
+  ).map((flag) => flag.includes("$") && !flag.includes('"') ? `"${flag}"` : flag).join(" ");
+}
+
+/** The same for cmd.exe: the cache under `%TEMP%`. */
+function cmdFlags(profile: Profile): string {
+  return PROFILES[profile].map((flag) =>
+    flag.replace("/tmp/git-kb,$TMPDIR/git-kb", "%TEMP%\\git-kb").replace(
+      "--allow-run=claude",
+      "--allow-run=%judge%",
+    )
+  ).join(" ");
+}
+
+/** `case` arms of the sh launcher: the profile of each command, and of each hook. */
+function shCases(): string {
+  const byProfile = new Map<Profile, string[]>();
+  for (const [command, profile] of Object.entries(COMMAND_PROFILES)) {
+    byProfile.set(profile, [...byProfile.get(profile) ?? [], command]);
+  }
+  const commands = [...byProfile].map(([profile, names]) =>
+    `  ${names.join("|")}) profile=${profile} ;;`
+  );
+  const hooks = Object.entries(HOOK_PROFILES).map(([hook, profile]) =>
+    `      ${hook}) profile=${profile} ;;`
+  );
+  return [
+    "  hook)",
+    '    case "${2:-}" in',
+    ...hooks,
+    "      *) profile=read ;;",
+    "    esac ;;",
+    ...commands,
+    "  *) profile=read ;;",
+  ].join("\n");
+}
+
+/** The POSIX launcher. */
+export function shLauncher(): string {
+  const profiles = (Object.keys(PROFILES) as Profile[]).map((profile) =>
+    `  ${profile}) flags="${shFlags(profile).replaceAll('"', '\\"')}" ;;`
+  );
+  const targets = Object.entries(COMPILE_TARGETS).filter(([os]) => !os.startsWith("Windows"))
+    .map(([os, target]) => `  "${os}") target=${target} ;;`);
+  return `#!/bin/sh
+# git-kb launcher, written by \`deno task build\` from cli/permissions.ts: do not edit.
+# Runs a compiled binary when one sits beside this script, else \`deno run\` on git-kb.js with
+# the least-privilege flags of the command or hook asked for.
+here=$(CDPATH= cd -- "$(dirname -- "$0")" && pwd)
+# The command that reaches this launcher, as printed fetch commands must spell it.
+if [ -z "\${KB_CLI:-}" ]; then
+  case "$here" in
+    *[!A-Za-z0-9_./-]*) KB_CLI="'$here/git-kb'" ;;
+    *) KB_CLI="$here/git-kb" ;;
+  esac
+fi
+export KB_CLI
+
+case "$(uname -s) $(uname -m)" in
+${targets.join("\n")}
+  *) target= ;;
+esac
+if [ -n "$target" ] && [ -x "$here/git-kb-$target" ]; then
+  exec "$here/git-kb-$target" "$@"
+fi
+
+deno=$(command -v deno 2>/dev/null)
+for candidate in "\${DENO_INSTALL:-$HOME/.deno}/bin/deno" "$HOME/.deno/bin/deno"; do
+  [ -n "$deno" ] && break
+  [ -x "$candidate" ] && deno=$candidate
+done
+if [ -z "$deno" ]; then
+  echo "git-kb: Deno 2 is needed and was not found: install it with \\"npm install -g deno\\" (or see https://deno.com), then retry." >&2
+  [ "\${1:-}" = hook ] && exit 0
+  exit 1
+fi
+
+tmp=\${TMPDIR:-/tmp}
+tmp=\${tmp%/}
+judge=\${KB_PROSE_LINT_CLAUDE:-claude}
+case "\${1:-}" in
+${shCases()}
+esac
+case "$profile" in
+${profiles.join("\n")}
+esac
+editor=\${VISUAL:-\${EDITOR:-}}
+editor=\${editor%% *}
+if [ -n "$editor" ] && { [ "\${1:-}" = add ] || [ "\${1:-}" = edit ]; }; then
+  flags=$(printf '%s' "$flags" | sed "s|--allow-run=git|--allow-run=git,$editor|")
+fi
+# --no-config: the user's own deno.json (hooks run in their project) must not apply here.
+eval "set -- --no-prompt --no-config $flags \\"\\$here/git-kb.js\\" \\"\\$@\\""
+exec "$deno" run "$@"
+`;
+}
+
+/** The Windows launcher (cmd.exe). */
+export function cmdLauncher(): string {
+  const hooks = Object.entries(HOOK_PROFILES).map(([hook, profile]) =>
+    `if /i "%~1"=="hook" if /i "%~2"=="${hook}" set "profile=${profile}"`
+  );
+  const commands = Object.entries(COMMAND_PROFILES).map(([command, profile]) =>
+    `if /i "%~1"=="${command}" set "profile=${profile}"`
+  );
+  const profiles = (Object.keys(PROFILES) as Profile[]).map((profile) =>
+    `if "%profile%"=="${profile}" set "flags=${cmdFlags(profile)}"`
+  );
+  const binary = COMPILE_TARGETS["Windows x86_64"];
+  return [
+    "@echo off",
+    "rem git-kb launcher, written by `deno task build` from cli/permissions.ts: do not edit.",
+    "setlocal",
+    'set "here=%~dp0"',
+    'if not defined KB_CLI set "KB_CLI="%here%git-kb.cmd""',
+    `if exist "%here%git-kb-${binary}.exe" (`,
+    `  "%here%git-kb-${binary}.exe" %*`,
+    "  exit /b %errorlevel%",
+    ")",
+    "where deno >nul 2>nul",
+    "if errorlevel 1 (",
+    '  echo git-kb: Deno 2 is needed and was not found: install it with "npm install -g deno" ^(or see https://deno.com^), then retry. 1>&2',
+    '  if /i "%~1"=="hook" exit /b 0',
+    "  exit /b 1",
+    ")",
+    'set "judge=%KB_PROSE_LINT_CLAUDE%"',
+    'if not defined judge set "judge=claude"',
+    'set "profile=read"',
+    ...commands,
+    ...hooks,
+    ...profiles,
+    'deno run --no-prompt --no-config %flags% "%here%git-kb.js" %*',
+    "exit /b %errorlevel%",
+    "",
+  ].join("\r\n");
+}
+
+async function deno(args: string[]): Promise<void> {
+  const result = await runProcess("deno", args, { cwd: ROOT });
+  if (result.code !== 0) {
+    throw new Error(`deno ${args.join(" ")} failed:\n${result.stderr || result.stdout}`);
+  }
+}
+
+/** Write the bundle and both launchers into `dir`. */
+export async function build(dir: string): Promise<void> {
+  Deno.mkdirSync(dir, { recursive: true });
+  await deno([
+    "bundle",
+    "--quiet",
+    "--platform",
+    "deno",
+    "--minify",
+    "-o",
+    join(dir, "git-kb.js"),
+    ENTRY,
+  ]);
+  Deno.writeTextFileSync(join(dir, "git-kb"), shLauncher(), { mode: 0o755 });
+  Deno.chmodSync(join(dir, "git-kb"), 0o755);
+  Deno.writeTextFileSync(join(dir, "git-kb.cmd"), cmdLauncher());
+}
+
+/** The built files that differ between `plugin/bin/` and a fresh build. */
+export async function staleFiles(): Promise<string[]> {
+  const fresh = Deno.makeTempDirSync({ prefix: "git-kb-build-" });
+  try {
+    await build(fresh);
+    return BUILT_FILES.filter((name) => {
+      try {
+        return Deno.readTextFileSync(join(BIN, name)) !== Deno.readTextFileSync(join(fresh, name));
+      } catch {
+        return true;
+      }
+    });
+  } finally {
+    Deno.removeSync(fresh, { recursive: true });
+  }
+}
+
+/** Compile one binary per target, with every profile's permissions joined (see the README). */
+async function compile(): Promise<number> {
+  const flags = [
+    "--allow-read",
+    "--allow-write",
+    PROFILES.read.find((flag) => flag.startsWith("--allow-env="))!,
+    "--allow-run=git,claude",
+  ];
+  let failed = 0;
+  for (const target of new Set(Object.values(COMPILE_TARGETS))) {
+    const output = join(BIN, `git-kb-${target}`);
+    try {
+      await deno(["compile", "--quiet", ...flags, "--target", target, "--output", output, ENTRY]);
+      console.log(`built ${output}`);
+    } catch (error) {
+      failed++;
+      const reason = (error as Error).message.split("\n").filter(Boolean).at(-1);
+      console.error(`could not compile for ${target}: ${reason}`);
+    }
+  }
+  if (failed) {
+    console.error(
+      "deno compile downloads a Deno runtime per target; without network access to dl.deno.land" +
+        " it cannot work. The plugin runs the bundle with deno instead.",
+    );
+  }
+  return failed ? 1 : 0;
+}
+
+if (import.meta.main) {
+  if (Deno.args.includes("--compile")) Deno.exit(await compile());
+  if (Deno.args.includes("--check")) {
+    const stale = await staleFiles();
+    if (stale.length) {
+      console.error(
+        `plugin/bin/ is stale (${stale.join(", ")}): run \`deno task build\` and commit it`,
+      );
+      Deno.exit(1);
+    }
+    console.log("plugin/bin/ is up to date");
+  } else {
+    await build(BIN);
+    console.log(`wrote ${BUILT_FILES.map((name) => `plugin/bin/${name}`).join(", ")}`);
+  }
+}

@@ -1,0 +1,404 @@
+/**
+ * `git-kb setup`: wire git-kb into a coding agent. For Claude Code, Codex and Gemini CLI, merge
+ * git-kb's hook entries (derived from the plugin's `hooks/hooks.json`, with the absolute path of
+ * the launcher) into the agent's settings file, keeping everything else, with a backup and a
+ * diff; `--remove` takes them out again. For Cursor and OpenCode, which have no pre-prompt hook
+ * that can add context, print the AGENTS.md rule instead and write nothing.
+ *
+ * @module
+ */
+import pluginHooks from "../plugin/hooks/hooks.json" with { type: "json" };
+import {
+  type Agent,
+  AGENTS,
+  agentsRule,
+  desiredHooks,
+  findOurHooks,
+  formatSettings,
+  HOOK_AGENTS,
+  type HookAgent,
+  mergeHooks,
+  parseSettings,
+  type PluginHooks,
+  removeHooks,
+  sameJson,
+  type Settings,
+  SettingsShapeError,
+  unifiedDiff,
+} from "../core/agent_settings.ts";
+import { join } from "../core/path.ts";
+import { isOneOf } from "../core/schema.ts";
+import { writeFileAtomic } from "../io/fs.ts";
+import { homeDir, resolvePath } from "../io/paths.ts";
+import { parseCommand, UsageError } from "./args.ts";
+import { bold, dim, green, printJson, red, yellow } from "./output.ts";
+
+/** Help text. */
+export const help = `Usage: git-kb setup [options]
+
+Wire git-kb into a coding agent. For agents with a pre-prompt hook, merge
+git-kb's hook entries into the agent's settings file, keeping every other key
+and hook; for the others, print the AGENTS.md rule to add by hand.
+
+  claude     .claude/settings.json   UserPromptSubmit (pointers), PreToolUse (judge)
+  codex      .codex/hooks.json       UserPromptSubmit
+  gemini     .gemini/settings.json   BeforeAgent
+  cursor     prints the AGENTS.md rule, writes nothing
+  opencode   prints the AGENTS.md rule, writes nothing
+
+The hooks run the launcher by its absolute path (KB_CLI when set by the plugin
+launcher, else this checkout's plugin/bin/git-kb). Running setup again changes
+nothing; after the launcher moved, it updates the entries in place. Before a
+write the previous file is copied to <file>.bak, and the change is shown as a diff.
+
+Options:
+  --agent <name>    claude (default), codex, gemini, cursor or opencode
+  --scope <scope>   user: under your home folder (default); project: under the
+                    current folder
+  --dry-run         show the diff, write nothing
+  --remove          take git-kb's entries out again (nothing else is touched)
+  --json            print what was done as JSON`;
+
+const SCOPES = ["user", "project"] as const;
+type Scope = typeof SCOPES[number];
+/** The agents that get the AGENTS.md rule instead of a hook. */
+type RuleAgent = Exclude<Agent, HookAgent>;
+
+interface SetupOptions {
+  agent: Agent;
+  scope: Scope;
+  dryRun: boolean;
+  remove: boolean;
+  json: boolean;
+}
+
+/** Where each agent keeps its hooks, below the home folder or the project. */
+const SETTINGS_FILES: Record<HookAgent, { label: string; dir: string; file: string }> = {
+  claude: { label: "Claude Code", dir: ".claude", file: "settings.json" },
+  codex: { label: "Codex", dir: ".codex", file: "hooks.json" },
+  gemini: { label: "Gemini CLI", dir: ".gemini", file: "settings.json" },
+};
+
+/** Why a file that does not parse cannot be edited, per agent. */
+const JSON_HINTS: Record<HookAgent, string> = {
+  claude: "Claude Code settings are strict JSON: no comments, no trailing commas.",
+  codex: "Codex reads hooks.json as strict JSON: no comments, no trailing commas.",
+  gemini: "Gemini CLI allows comments in settings.json, but git-kb setup cannot keep them.",
+};
+
+function parseOptions(args: string[]): SetupOptions {
+  const { values, positionals } = parseCommand(args, {
+    agent: { type: "string" },
+    scope: { type: "string" },
+    "dry-run": { type: "boolean" },
+    remove: { type: "boolean" },
+    json: { type: "boolean" },
+  });
+  if (positionals.length) {
+    throw new UsageError(`setup takes no arguments, got "${positionals[0]}"`);
+  }
+  const agent = values.agent ?? "claude";
+  if (!isOneOf(AGENTS, agent)) {
+    throw new UsageError(`--agent "${agent}" is not known; use one of ${AGENTS.join(", ")}`);
+  }
+  const scope = values.scope ?? "user";
+  if (!isOneOf(SCOPES, scope)) {
+    throw new UsageError(`--scope "${scope}" is not a scope; use user or project`);
+  }
+  return {
+    agent,
+    scope,
+    dryRun: values["dry-run"] ?? false,
+    remove: values.remove ?? false,
+    json: values.json ?? false,
+  };
+}
+
+function isFile(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/** This checkout's launcher, `<repo>/plugin/bin/git-kb`, from where this module lives. */
+function checkoutLauncher(): string {
+  const url = new URL("../plugin/bin/git-kb", import.meta.url);
+  if (url.protocol !== "file:") {
+    throw new Error(
+      `git-kb was loaded from ${url.origin}, not from a folder; set KB_CLI to the absolute ` +
+        `path of the plugin/bin/git-kb launcher`,
+    );
+  }
+  const path = decodeURIComponent(url.pathname);
+  return /^\/[A-Za-z]:/.test(path) ? path.slice(1) : path;
+}
+
+/** The launcher the hooks run: KB_CLI (set by the plugin launcher), else this checkout's. */
+function launcherPath(): string {
+  const fromEnv = Deno.env.get("KB_CLI");
+  const path = fromEnv ? resolvePath(fromEnv) : checkoutLauncher();
+  if (!isFile(path)) {
+    throw new Error(
+      `cannot find the git-kb launcher at ${path}; run setup through the launcher ` +
+        `(plugin/bin/git-kb setup) or set KB_CLI to its absolute path`,
+    );
+  }
+  return path;
+}
+
+function baseDir(scope: Scope): string {
+  if (scope === "project") return Deno.cwd();
+  const home = homeDir();
+  if (!home) {
+    throw new Error(
+      "cannot find your home folder (HOME is not set); set it or use --scope project",
+    );
+  }
+  return home;
+}
+
+/** A settings file as found: the path to write (symlinks followed), its text and mode. */
+interface Current {
+  path: string;
+  exists: boolean;
+  text: string;
+  mode?: number;
+}
+
+async function readCurrent(file: string): Promise<Current> {
+  try {
+    const path = await Deno.realPath(file);
+    const [text, info] = await Promise.all([Deno.readTextFile(path), Deno.stat(path)]);
+    return { path, exists: true, text, mode: info.mode ?? undefined };
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return { path: file, exists: false, text: "" };
+    throw error;
+  }
+}
+
+/** What setup would change in one settings file. */
+interface Change {
+  before: Settings;
+  after: Settings;
+  /** The file's new text (its current text when nothing changes). */
+  text: string;
+  changed: boolean;
+}
+
+function planChange(current: Current, agent: HookAgent, launcher: string, remove: boolean): Change {
+  const wanted = desiredHooks(pluginHooks as PluginHooks, agent, launcher);
+  const byHand = `Or add git-kb's entries by hand under "hooks": ${JSON.stringify(wanted)}`;
+  try {
+    const before = parseSettings(current.text);
+    const after = remove ? removeHooks(before) : mergeHooks(before, wanted);
+    const changed = !sameJson(before, after);
+    return {
+      before,
+      after,
+      text: changed ? formatSettings(after, current.text) : current.text,
+      changed,
+    };
+  } catch (error) {
+    if (error instanceof SyntaxError) {
+      throw new Error(
+        `cannot parse ${current.path}: ${error.message}. ${JSON_HINTS[agent]} Fix the file ` +
+          `and run git-kb setup again; nothing was written.\n${byHand}`,
+      );
+    }
+    if (error instanceof SettingsShapeError) {
+      throw new Error(
+        `cannot update ${current.path}: ${error.message}. Fix it and run git-kb setup again; ` +
+          `nothing was written.\n${byHand}`,
+      );
+    }
+    throw error;
+  }
+}
+
+function keepMode(path: string, mode: number | undefined): void {
+  if (mode !== undefined && Deno.build.os !== "windows") Deno.chmodSync(path, mode & 0o7777);
+}
+
+/** Copy the old file to `<file>.bak`, then write the new one atomically; returns the backup. */
+function writeChange(current: Current, text: string): string | undefined {
+  let backup: string | undefined;
+  if (current.exists) {
+    backup = `${current.path}.bak`;
+    writeFileAtomic(backup, current.text);
+    keepMode(backup, current.mode);
+  }
+  writeFileAtomic(current.path, text);
+  keepMode(current.path, current.mode);
+  return backup;
+}
+
+/** Settings in the file that stop the agent from running any hook. */
+function hookSwitchWarnings(agent: HookAgent, settings: Settings): string[] {
+  if (agent === "claude" && settings.disableAllHooks === true) {
+    return ["disableAllHooks is true in this file: Claude Code runs no hooks until you remove it."];
+  }
+  const config = settings.hooksConfig as { enabled?: unknown } | undefined;
+  if (agent === "gemini" && config?.enabled === false) {
+    return [
+      "hooksConfig.enabled is false in this file: Gemini CLI runs no hooks until it is true.",
+    ];
+  }
+  return [];
+}
+
+/** What to do after the hooks were written, per agent: reload, trust, switches, duplicates. */
+function installAdvice(agent: HookAgent, scope: Scope): string[] {
+  const notes = [`Start a new ${SETTINGS_FILES[agent].label} session to load the hooks.`];
+  if (agent === "claude") {
+    notes.push(
+      "If the git-kb plugin is installed as well, its hooks run too: keep one of the two " +
+        "(claude plugin uninstall git-kb, or git-kb setup --remove).",
+    );
+  }
+  if (agent === "codex") {
+    notes.push(
+      "Codex runs a new or changed hook only once you trust it: start Codex and review it in /hooks.",
+      "Codex versions from before hooks were on by default also need, in ~/.codex/config.toml:\n" +
+        "      [features]\n      codex_hooks = true",
+      "Codex gets the prompt hook only: its PreToolUse sees shell commands and patches, not the " +
+        "file writes the judge checks.",
+    );
+    if (scope === "project") {
+      notes.push("Codex reads .codex/hooks.json only in projects it trusts.");
+    }
+  }
+  if (agent === "gemini") {
+    notes.push(
+      'If the hook does not run, switch hooks on in /settings (older versions: "tools": ' +
+        '{"enableHooks": true} and "hooks": {"enabled": true}).',
+    );
+    if (scope === "project") notes.push("Gemini CLI runs project hooks only in trusted folders.");
+  }
+  if (scope === "project") {
+    notes.push(
+      "The entries hold this machine's launcher path: do not commit them to a shared repository.",
+    );
+  }
+  return notes;
+}
+
+function colourDiff(diff: string): string {
+  return diff.split("\n").map((line) => {
+    if (line.startsWith("+++") || line.startsWith("---") || line.startsWith("@@")) return dim(line);
+    if (line.startsWith("+")) return green(line);
+    return line.startsWith("-") ? red(line) : line;
+  }).join("\n");
+}
+
+/** One line saying what was (or, in a dry run, would be) done to the file. */
+function outcome(change: Change, file: string, options: SetupOptions): string {
+  if (!change.changed) {
+    return options.remove
+      ? `No git-kb hooks in ${file}; nothing changed.`
+      : `The git-kb hooks in ${file} are up to date; nothing changed.`;
+  }
+  const listed = findOurHooks(options.remove ? change.before : change.after);
+  const what = `the git-kb hooks (${[...new Set(listed.map((hook) => hook.event))].join(", ")})`;
+  const [verb, done, preposition] = options.remove
+    ? ["remove", "Removed", "from"]
+    : findOurHooks(change.before).length
+    ? ["update", "Updated", "in"]
+    : ["add", "Added", "to"];
+  return options.dryRun
+    ? `Would ${verb} ${what} ${preposition} ${file}.`
+    : `${done} ${what} ${preposition} ${file}.`;
+}
+
+async function setupHooks(
+  agent: HookAgent,
+  options: SetupOptions,
+  launcher: string,
+): Promise<number> {
+  const { dir, file } = SETTINGS_FILES[agent];
+  const current = await readCurrent(join(baseDir(options.scope), dir, file));
+  const change = planChange(current, agent, launcher, options.remove);
+  const diff = unifiedDiff(current.text, change.text, {
+    from: current.exists ? current.path : "/dev/null",
+    to: current.path,
+  });
+  const write = change.changed && !options.dryRun;
+  const backup = write ? writeChange(current, change.text) : undefined;
+  const notes = options.remove ? [] : [
+    ...hookSwitchWarnings(agent, change.after),
+    ...(change.changed ? installAdvice(agent, options.scope) : []),
+  ];
+  if (options.json) {
+    printJson({
+      agent,
+      scope: options.scope,
+      file: current.path,
+      action: options.remove ? "remove" : "install",
+      changed: change.changed,
+      written: write,
+      dryRun: options.dryRun,
+      backup: backup ?? null,
+      launcher,
+      hooks: findOurHooks(change.after),
+      diff,
+      notes,
+    });
+    return 0;
+  }
+  if (diff) console.log(colourDiff(diff.trimEnd()));
+  console.log(`${write ? green("✓ ") : ""}${outcome(change, current.path, options)}`);
+  if (backup) console.log(dim(`  the previous file is kept as ${backup}`));
+  if (options.dryRun && change.changed) {
+    console.log(yellow("Dry run: nothing was written. Run it again without --dry-run to apply."));
+  }
+  if (notes.length) {
+    console.log(`${bold("Next:")}\n${notes.map((note) => `  - ${note}`).join("\n")}`);
+  }
+  return 0;
+}
+
+/** Where the AGENTS.md rule goes for an agent without a usable pre-prompt hook. */
+function ruleLocation(agent: RuleAgent, scope: Scope): string {
+  if (scope === "project") {
+    const agentsMd = join(Deno.cwd(), "AGENTS.md");
+    return agent === "cursor"
+      ? `${agentsMd} (or .cursor/rules/git-kb.mdc with "alwaysApply: true" in its front matter)`
+      : agentsMd;
+  }
+  if (agent === "cursor") return "Cursor Settings → Rules → User Rules (paste it there)";
+  const config = Deno.env.get("XDG_CONFIG_HOME") || join(baseDir("user"), ".config");
+  return join(config, "opencode", "AGENTS.md");
+}
+
+function printRule(agent: RuleAgent, options: SetupOptions, launcher: string): number {
+  const label = agent === "cursor" ? "Cursor" : "OpenCode";
+  const where = ruleLocation(agent, options.scope);
+  const rule = agentsRule(launcher);
+  if (options.json) {
+    printJson({ agent, scope: options.scope, written: false, launcher, where, rule });
+    return 0;
+  }
+  if (options.remove) {
+    console.log(
+      `git-kb setup wrote nothing for ${label}. To undo it, delete the ` +
+        `"Knowledge base (git-kb)" section from ${where}.`,
+    );
+    return 0;
+  }
+  console.log(
+    `${label} has no pre-prompt hook that can add context, so nothing was written.\n` +
+      `Add this rule to ${where}:\n`,
+  );
+  console.log(rule);
+  return 0;
+}
+
+/** Run the command. */
+export async function run(args: string[]): Promise<number> {
+  const options = parseOptions(args);
+  const launcher = launcherPath();
+  const agent = options.agent;
+  if (isOneOf(HOOK_AGENTS, agent)) return await setupHooks(agent, options, launcher);
+  return printRule(agent, options, launcher);
+}

@@ -1,0 +1,105 @@
+/**
+ * The installed plugin in the real Claude Code CLI (`CLAUDE_CLI`, set by `deno task test:e2e`;
+ * skipped without it): `claude plugin validate` passes, the marketplace is added from this repo
+ * and the plugin installed into a temp HOME, and `claude -p` runs our UserPromptSubmit hook
+ * before it stops for lack of a login. Assertions read the session transcript. No credentials;
+ * every proxy variable points at a closed loopback port, so nothing can reach the network.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { makeKb, ROOT } from "../helpers.ts";
+import { runProcess } from "../../io/process.ts";
+
+const CLAUDE = Deno.env.get("CLAUDE_CLI");
+const skip = CLAUDE ? false : "CLAUDE_CLI is not set: run `deno task test:e2e`";
+
+/** Where the CLI writes a session's transcript, wherever the project slug puts it. */
+function transcriptOf(home: string, sessionId: string): string[] {
+  for (const project of Deno.readDirSync(join(home, ".claude", "projects"))) {
+    const path = join(home, ".claude", "projects", project.name, `${sessionId}.jsonl`);
+    try {
+      return Deno.readTextFileSync(path).split("\n").filter(Boolean);
+    } catch { /* another project */ }
+  }
+  throw new Error(`no transcript for session ${sessionId} under ${home}/.claude/projects`);
+}
+
+/** The text our hook injected into a session, one string per injection. */
+function injected(lines: string[]): string[] {
+  return lines.map((line) => JSON.parse(line)).filter((record) =>
+    record.attachment?.type === "hook_additional_context"
+  ).flatMap((record) => record.attachment.content as string[]);
+}
+
+Deno.test({
+  name: "claude plugin validate passes, plain and --strict, for the plugin and the marketplace",
+  ignore: skip !== false,
+  async fn() {
+    for (const target of [join(ROOT, "plugin"), ROOT]) {
+      for (const extra of [[], ["--strict"]]) {
+        const result = await runProcess(CLAUDE!, ["plugin", "validate", target, ...extra], {
+          timeoutMs: 60_000,
+        });
+        assert.equal(result.code, 0, `${target} ${extra}: ${result.stdout}${result.stderr}`);
+      }
+    }
+  },
+});
+
+Deno.test({
+  name: "the installed plugin's prompt hook injects pointers in the real client",
+  ignore: skip !== false,
+  async fn() {
+    const kb = await makeKb();
+    try {
+      const project = join(kb.root, "project");
+      await Deno.mkdir(project);
+      const closed = "http://127.0.0.1:9";
+      const env = {
+        ...kb.env,
+        PATH: Deno.env.get("PATH") ?? "",
+        HTTPS_PROXY: closed,
+        HTTP_PROXY: closed,
+        https_proxy: closed,
+        http_proxy: closed,
+        NO_PROXY: "",
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+        DISABLE_AUTOUPDATER: "1",
+      };
+      const claude = (args: string[]) =>
+        runProcess(CLAUDE!, args, { cwd: project, env, clearEnv: true, timeoutMs: 120_000 });
+      const added = await claude(["plugin", "marketplace", "add", ROOT]);
+      assert.equal(added.code, 0, added.stdout + added.stderr);
+      const installed = await claude(["plugin", "install", "git-kb@git-kb"]);
+      assert.equal(installed.code, 0, installed.stdout + installed.stderr);
+
+      const matching = crypto.randomUUID();
+      await claude([
+        "-p",
+        "How do I rotate a leaked Cloudflare token used by our CI?",
+        "--session-id",
+        matching,
+      ]);
+      const context = injected(transcriptOf(kb.home, matching));
+      assert.equal(context.length, 1, `one injection: ${JSON.stringify(context)}`);
+      assert.match(context[0], /kb-7q2mx Rotate a leaked npm or Cloudflare token/);
+      assert.match(context[0], /### kb-c0mw8 /, "kernel rules go in verbatim");
+      assert.doesNotMatch(context[0], /kb-3hd8w/, "a superseded entry never surfaces");
+
+      const fetch = context[0].match(/^Fetch full text: (.+)$/m)?.[1];
+      assert.ok(fetch, context[0]);
+      assert.ok(fetch.includes(join(ROOT, "plugin", "bin", "git-kb")), fetch);
+      const fetched = await runProcess("sh", ["-c", fetch], { env, clearEnv: true });
+      assert.equal(fetched.code, 0, fetched.stderr);
+      assert.match(fetched.stdout, /^id: kb-7q2mx$/m, "the printed command runs as printed");
+
+      const mechanical = crypto.randomUUID();
+      await claude(["-p", "run the tests again", "--session-id", mechanical]);
+      const lines = transcriptOf(kb.home, mechanical);
+      assert.ok(lines.some((line) => line.includes("run the tests again")), "the prompt ran");
+      assert.deepEqual(injected(lines), [], "a mechanical prompt injects nothing");
+    } finally {
+      await kb.cleanup();
+    }
+  },
+});

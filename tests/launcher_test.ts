@@ -1,0 +1,207 @@
+/**
+ * The plugin launcher (`plugin/bin/git-kb`): each command and hook runs with exactly its
+ * profile's flags (checked with a `deno` stand-in that records its argv), never `-A` or a bare
+ * `--allow-run`; a compiled binary beside it wins; a missing Deno is one line, and a hook still
+ * exits 0; and the real thing runs the committed bundle. The bundle is also checked for being
+ * up to date with the sources.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { COMMAND_PROFILES, flagsFor, HOOK_PROFILES, PROFILES } from "../cli/permissions.ts";
+import { COMPILE_TARGETS } from "../cli/build_plugin.ts";
+import { runProcess } from "../io/process.ts";
+import { FIXTURE, makeSandbox, ROOT, show } from "./helpers.ts";
+
+const BIN = join(ROOT, "plugin", "bin");
+const LAUNCHER = join(BIN, "git-kb");
+
+/** A folder with a `deno` that prints its arguments one per line, and a copy of the launcher. */
+async function fakeDeno(root: string): Promise<{ path: string; launcher: string }> {
+  const fakes = join(root, "fakes");
+  const bin = join(root, "plugin-bin");
+  await Deno.mkdir(fakes);
+  await Deno.mkdir(bin);
+  await Deno.writeTextFile(join(fakes, "deno"), '#!/bin/sh\nprintf "%s\\n" "$@"\n', {
+    mode: 0o755,
+  });
+  await Deno.copyFile(LAUNCHER, join(bin, "git-kb"));
+  await Deno.chmod(join(bin, "git-kb"), 0o755);
+  return { path: `${fakes}:/usr/bin:/bin`, launcher: join(bin, "git-kb") };
+}
+
+Deno.test("the launcher passes each command's and hook's profile flags, nothing wider", async () => {
+  const sandbox = await makeSandbox();
+  try {
+    const { path, launcher } = await fakeDeno(sandbox.root);
+    const env = { PATH: path, HOME: sandbox.home, TMPDIR: sandbox.tmp };
+    const argvOf = async (args: string[], extra: Record<string, string> = {}) => {
+      const result = await runProcess(launcher, args, {
+        env: { ...env, ...extra },
+        clearEnv: true,
+      });
+      assert.equal(result.code, 0, show(result));
+      return result.stdout.trimEnd().split("\n");
+    };
+    const bundle = join(sandbox.root, "plugin-bin", "git-kb.js");
+    for (const command of Object.keys(COMMAND_PROFILES)) {
+      assert.deepEqual(
+        await argvOf([command, "x"]),
+        [
+          "run",
+          "--no-prompt",
+          "--no-config",
+          ...flagsFor(command, sandbox.tmp).slice(1),
+          bundle,
+          command,
+          "x",
+        ],
+        command,
+      );
+    }
+    for (const [hook, profile] of Object.entries(HOOK_PROFILES)) {
+      const argv = await argvOf(["hook", hook]);
+      const expected = PROFILES[profile].map((flag) => flag.replace("$TMPDIR", sandbox.tmp));
+      assert.deepEqual(argv, [
+        "run",
+        "--no-prompt",
+        "--no-config",
+        ...expected,
+        bundle,
+        "hook",
+        hook,
+      ]);
+    }
+    const everything = [
+      ...await argvOf(["hook", "prompt"]),
+      ...await argvOf(["search", "a"]),
+      ...await argvOf(["--help"]),
+    ];
+    assert.ok(
+      !everything.some((flag) => /^(-A|--allow-all|--allow-run|--allow-net.*)$/.test(flag)),
+    );
+    assert.ok(!(await argvOf(["hook", "prompt"])).some((flag) => flag.startsWith("--allow-run")));
+
+    const withEditor = await argvOf(["edit", "kb-1"], { EDITOR: "nano -w" });
+    assert.ok(withEditor.includes("--allow-run=git,nano"), withEditor.join(" "));
+    assert.ok(
+      (await argvOf(["search", "a"], { EDITOR: "nano" })).every((flag) =>
+        !flag.startsWith("--allow-run")
+      ),
+    );
+  } finally {
+    await sandbox.cleanup();
+  }
+});
+
+Deno.test("the launcher exports KB_CLI as its own path, unless one is set", async () => {
+  const sandbox = await makeSandbox();
+  try {
+    const { path, launcher } = await fakeDeno(sandbox.root);
+    await Deno.writeTextFile(
+      join(sandbox.root, "fakes", "deno"),
+      '#!/bin/sh\nprintf "%s\\n" "$KB_CLI"\n',
+    );
+    const run = (extra: Record<string, string>) =>
+      runProcess(launcher, ["search"], { env: { PATH: path, ...extra }, clearEnv: true });
+    assert.equal((await run({})).stdout.trim(), launcher);
+    assert.equal((await run({ KB_CLI: "my-kb" })).stdout.trim(), "my-kb");
+  } finally {
+    await sandbox.cleanup();
+  }
+});
+
+Deno.test("a compiled binary beside the launcher runs instead of deno", async () => {
+  const sandbox = await makeSandbox();
+  try {
+    const { path, launcher } = await fakeDeno(sandbox.root);
+    const os = `${Deno.build.os === "darwin" ? "Darwin" : "Linux"} ${
+      Deno.build.arch === "aarch64" ? (Deno.build.os === "darwin" ? "arm64" : "aarch64") : "x86_64"
+    }`;
+    const binary = join(sandbox.root, "plugin-bin", `git-kb-${COMPILE_TARGETS[os]}`);
+    await Deno.writeTextFile(binary, '#!/bin/sh\necho "compiled $*"\n', { mode: 0o755 });
+    const result = await runProcess(launcher, ["search", "x"], {
+      env: { PATH: path },
+      clearEnv: true,
+    });
+    assert.equal(result.stdout.trim(), "compiled search x", show(result));
+  } finally {
+    await sandbox.cleanup();
+  }
+});
+
+Deno.test("without Deno: one line on how to install it; a hook still exits 0", async () => {
+  const sandbox = await makeSandbox();
+  try {
+    const tools = join(sandbox.root, "tools");
+    await Deno.mkdir(tools);
+    for (const tool of ["dirname", "uname", "sed"]) {
+      const found = await runProcess("sh", ["-c", `command -v ${tool}`]);
+      await Deno.symlink(found.stdout.trim(), join(tools, tool));
+    }
+    const env = { PATH: tools, HOME: sandbox.home };
+    const hook = await runProcess(LAUNCHER, ["hook", "prompt"], {
+      env,
+      clearEnv: true,
+      stdin: "{}",
+    });
+    assert.equal(hook.code, 0, show(hook));
+    assert.equal(hook.stdout, "");
+    assert.equal(hook.stderr.trim().split("\n").length, 1, show(hook));
+    assert.match(hook.stderr, /npm install -g deno/);
+    const command = await runProcess(LAUNCHER, ["search", "x"], { env, clearEnv: true });
+    assert.equal(command.code, 1, show(command));
+    assert.match(command.stderr, /Deno 2 is needed/);
+  } finally {
+    await sandbox.cleanup();
+  }
+});
+
+Deno.test("the real launcher runs the bundle: a hook answers, a command searches", async () => {
+  const sandbox = await makeSandbox();
+  try {
+    const env = {
+      PATH: Deno.env.get("PATH") ?? "",
+      HOME: sandbox.home,
+      TMPDIR: sandbox.tmp,
+      KB_DIR: FIXTURE,
+      NO_COLOR: "1",
+    };
+    const payload = JSON.parse(
+      await Deno.readTextFile(join(ROOT, "fixtures", "hooks", "prompt-match.json")),
+    );
+    const hook = await runProcess(LAUNCHER, ["hook", "prompt"], {
+      env,
+      clearEnv: true,
+      cwd: sandbox.root,
+      stdin: JSON.stringify(payload),
+    });
+    assert.equal(hook.code, 0, show(hook));
+    const context = JSON.parse(hook.stdout).hookSpecificOutput.additionalContext;
+    assert.match(context, /kb-7q2mx/);
+    assert.ok(context.includes(`Fetch full text: ${LAUNCHER} get `), context);
+    const search = await runProcess(LAUNCHER, ["search", "rotate leaked token", "--json"], {
+      env,
+      clearEnv: true,
+      cwd: sandbox.root,
+    });
+    assert.equal(search.code, 0, show(search));
+    assert.equal(JSON.parse(search.stdout)[0].id, "kb-7q2mx");
+    const unknown = await runProcess(LAUNCHER, ["hook", "nonsense"], { env, clearEnv: true });
+    assert.equal(unknown.code, 0, show(unknown));
+  } finally {
+    await sandbox.cleanup();
+  }
+});
+
+Deno.test("plugin/bin is what `deno task build` makes from the sources", async () => {
+  const result = await runProcess("deno", [
+    "run",
+    "--allow-read",
+    "--allow-write",
+    "--allow-env",
+    "--allow-run=deno",
+    join(ROOT, "cli", "build_plugin.ts"),
+    "--check",
+  ], { cwd: ROOT });
+  assert.equal(result.code, 0, show(result));
+});

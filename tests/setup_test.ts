@@ -1,0 +1,380 @@
+/**
+ * `git-kb setup` through the real CLI, run with the setup profile's permissions (read, write,
+ * the listed env vars; no run, no net) against a temp HOME and a temp project: install, a
+ * second run that changes nothing, other keys kept, backups, dry runs, removal, refusal of a
+ * file it cannot parse, Codex and Gemini CLI files, and the AGENTS.md rule for Cursor/OpenCode.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { ENV_VARS, flagsFor } from "../cli/permissions.ts";
+import {
+  makeSandbox,
+  parseJson,
+  ROOT,
+  runCli,
+  type RunResult,
+  show,
+  STACK_FRAME,
+} from "./helpers.ts";
+
+/** The permissions `setup` runs with: it writes agent config files anywhere under HOME or cwd. */
+const SETUP_FLAGS = [
+  "--no-prompt",
+  "--allow-read",
+  "--allow-write",
+  `--allow-env=${ENV_VARS.join(",")}`,
+];
+
+interface Hook {
+  type: string;
+  command: string;
+  timeout?: number;
+  name?: string;
+}
+interface Group {
+  matcher?: string;
+  hooks: Hook[];
+}
+type Settings = { hooks?: Record<string, Group[]> } & Record<string, unknown>;
+
+/** A sandbox with a fake launcher (in a folder with a space) and a project folder. */
+async function makeSetup() {
+  const sandbox = await makeSandbox("git-kb-setup-");
+  const launcher = join(sandbox.root, "kb tools", "plugin", "bin", "git-kb");
+  const project = join(sandbox.root, "project");
+  await Deno.mkdir(join(sandbox.root, "kb tools", "plugin", "bin"), { recursive: true });
+  await Deno.mkdir(project);
+  await Deno.writeTextFile(launcher, "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+  const env = { HOME: sandbox.home, TMPDIR: sandbox.tmp, NO_COLOR: "1", KB_CLI: launcher };
+  const setup = (args: string[], options: { env?: Record<string, string>; cwd?: string } = {}) =>
+    runCli(["setup", ...args], {
+      env: options.env ?? env,
+      cwd: options.cwd ?? project,
+      flags: SETUP_FLAGS,
+    });
+  return { ...sandbox, launcher, project, env, setup };
+}
+
+function ok(result: RunResult): RunResult {
+  assert.equal(result.code, 0, show(result));
+  assert.equal(result.stderr, "", show(result));
+  return result;
+}
+
+async function readJson(path: string): Promise<Settings> {
+  return JSON.parse(await Deno.readTextFile(path));
+}
+
+async function exists(path: string): Promise<boolean> {
+  return await Deno.lstat(path).then(() => true, () => false);
+}
+
+function commands(settings: Settings, event: string): string[] {
+  return (settings.hooks?.[event] ?? []).flatMap((group) =>
+    group.hooks.map((hook) => hook.command)
+  );
+}
+
+Deno.test("the setup profile: read, write, listed env vars; no run, no net", () => {
+  assert.deepEqual(flagsFor("setup", "/tmp"), SETUP_FLAGS);
+});
+
+Deno.test("claude: install, idempotent rerun, dry run, moved launcher, remove", async (t) => {
+  const s = await makeSetup();
+  const file = join(s.home, ".claude", "settings.json");
+  const prompt = `"${s.launcher}" hook prompt`;
+  const judge = `"${s.launcher}" hook judge`;
+  try {
+    await t.step("--dry-run on a fresh HOME prints the diff and writes nothing", async () => {
+      const result = ok(await s.setup(["--dry-run"]));
+      assert.match(result.stdout, /^--- \/dev\/null\n\+\+\+ .*settings\.json/m, show(result));
+      assert.match(result.stdout, /Dry run: nothing was written/);
+      assert.ok(!(await exists(join(s.home, ".claude"))), "nothing created");
+    });
+
+    await t.step("a fresh install writes both hooks with the absolute launcher path", async () => {
+      const result = ok(await s.setup([]));
+      const settings = await readJson(file);
+      assert.deepEqual(commands(settings, "UserPromptSubmit"), [prompt]);
+      assert.deepEqual(commands(settings, "PreToolUse"), [judge]);
+      assert.ok(settings.hooks!.PreToolUse[0].matcher, "the judge keeps the plugin's matcher");
+      assert.equal(settings.hooks!.UserPromptSubmit[0].hooks[0].timeout, 10);
+      assert.doesNotMatch(await Deno.readTextFile(file), /CLAUDE_PLUGIN_ROOT/);
+      assert.match(result.stdout, /^\+.*hook prompt/m);
+      assert.match(result.stdout, /Added the git-kb hooks \(UserPromptSubmit, PreToolUse\)/);
+      assert.ok(!(await exists(`${file}.bak`)), "no backup of a file that did not exist");
+    });
+
+    await t.step("a second run changes nothing and says so", async () => {
+      const before = await Deno.readTextFile(file);
+      const result = ok(await s.setup([]));
+      assert.match(result.stdout, /up to date; nothing changed/);
+      assert.doesNotMatch(result.stdout, /^[-+]/m, "no diff");
+      assert.equal(await Deno.readTextFile(file), before);
+      assert.ok(!(await exists(`${file}.bak`)));
+    });
+
+    await t.step("after the launcher moved, the entries are updated in place", async () => {
+      const moved = join(s.root, "moved", "git-kb");
+      await Deno.mkdir(join(s.root, "moved"));
+      await Deno.copyFile(s.launcher, moved);
+      const result = ok(await s.setup([], { env: { ...s.env, KB_CLI: moved } }));
+      const settings = await readJson(file);
+      assert.deepEqual(commands(settings, "UserPromptSubmit"), [`"${moved}" hook prompt`]);
+      assert.deepEqual(commands(settings, "PreToolUse"), [`"${moved}" hook judge`]);
+      assert.match(result.stdout, /Updated the git-kb hooks/);
+      assert.match(result.stdout, /^-.*kb tools.*hook prompt/m);
+      ok(await s.setup([]));
+    });
+
+    await t.step(
+      "--remove takes ours out, keeps a backup, and a second --remove is a no-op",
+      async () => {
+        const settings = await readJson(file);
+        settings.model = "opus";
+        await Deno.writeTextFile(file, JSON.stringify(settings, null, 2));
+        const installed = await Deno.readTextFile(file);
+        const dry = ok(await s.setup(["--remove", "--dry-run"]));
+        assert.match(dry.stdout, /^-.*hook judge/m);
+        assert.equal(await Deno.readTextFile(file), installed, "dry run wrote nothing");
+        const result = ok(await s.setup(["--remove"]));
+        assert.deepEqual(await readJson(file), { model: "opus" });
+        assert.equal(await Deno.readTextFile(`${file}.bak`), installed);
+        assert.match(result.stdout, /Removed the git-kb hooks/);
+        assert.match(ok(await s.setup(["--remove"])).stdout, /No git-kb hooks .*nothing changed/);
+      },
+    );
+  } finally {
+    await s.cleanup();
+  }
+});
+
+Deno.test("claude: other keys and hooks are kept, indentation and mode too", async () => {
+  const s = await makeSetup();
+  const file = join(s.home, ".claude", "settings.json");
+  const mine = { matcher: "Bash", hooks: [{ type: "command", command: "lint-bash", timeout: 5 }] };
+  const original = {
+    model: "opus",
+    permissions: { allow: ["Bash(ls)"], deny: [] },
+    hooks: {
+      Stop: [{ hooks: [{ type: "command", command: "notify-done" }] }],
+      PreToolUse: [mine],
+    },
+    env: { FOO: "bar" },
+  };
+  const text = JSON.stringify(original, null, 4) + "\n";
+  try {
+    await Deno.mkdir(join(s.home, ".claude"));
+    await Deno.writeTextFile(file, text, { mode: 0o600 });
+    await Deno.chmod(file, 0o600);
+    ok(await s.setup([]));
+    const settings = await readJson(file);
+    assert.deepEqual(Object.keys(settings), ["model", "permissions", "hooks", "env"]);
+    assert.deepEqual(settings.permissions, original.permissions);
+    assert.deepEqual(settings.env, original.env);
+    assert.deepEqual(settings.hooks!.Stop, original.hooks.Stop);
+    assert.deepEqual(settings.hooks!.PreToolUse[0], mine, "the user's group comes first, intact");
+    assert.deepEqual(commands(settings, "PreToolUse"), ["lint-bash", `"${s.launcher}" hook judge`]);
+    assert.match(await Deno.readTextFile(file), /^ {4}"model"/m, "four-space indent kept");
+    assert.equal(await Deno.readTextFile(`${file}.bak`), text, "backup is the previous file");
+    if (Deno.build.os !== "windows") {
+      assert.equal((await Deno.stat(file)).mode! & 0o777, 0o600, "mode kept");
+    }
+  } finally {
+    await s.cleanup();
+  }
+});
+
+Deno.test("a switch that turns every hook off is pointed out, even when nothing changed", async () => {
+  const s = await makeSetup();
+  try {
+    await Deno.mkdir(join(s.home, ".claude"));
+    await Deno.writeTextFile(join(s.home, ".claude", "settings.json"), '{"disableAllHooks": true}');
+    const [first, second] = [ok(await s.setup([])), ok(await s.setup([]))];
+    assert.match(first.stdout, /disableAllHooks is true/);
+    assert.match(second.stdout, /nothing changed/);
+    assert.match(second.stdout, /disableAllHooks is true/);
+    assert.doesNotMatch(second.stdout, /Start a new/, "no reload advice when nothing changed");
+  } finally {
+    await s.cleanup();
+  }
+});
+
+Deno.test("claude: a symlinked settings file is written through, the link stays", async () => {
+  const s = await makeSetup();
+  const real = join(s.root, "dotfiles", "claude-settings.json");
+  const link = join(s.home, ".claude", "settings.json");
+  try {
+    await Deno.mkdir(join(s.root, "dotfiles"));
+    await Deno.mkdir(join(s.home, ".claude"));
+    await Deno.writeTextFile(real, '{"model": "opus"}\n');
+    await Deno.symlink(real, link);
+    ok(await s.setup([]));
+    assert.ok((await Deno.lstat(link)).isSymlink, "still a symlink");
+    const settings = await readJson(real);
+    assert.equal(settings.model, "opus");
+    assert.deepEqual(commands(settings, "UserPromptSubmit"), [`"${s.launcher}" hook prompt`]);
+  } finally {
+    await s.cleanup();
+  }
+});
+
+Deno.test("a file setup cannot parse or edit is left alone, exit 1, naming the file", async (t) => {
+  const s = await makeSetup();
+  const file = join(s.home, ".claude", "settings.json");
+  try {
+    await Deno.mkdir(join(s.home, ".claude"));
+    const cases: [string, string, RegExp][] = [
+      ["a comment", '{\n  // mine\n  "model": "opus"\n}\n', /strict JSON/],
+      ["a trailing comma", '{"model": "opus",}\n', /strict JSON/],
+      ["hooks as a list", '{"hooks": []}\n', /"hooks" is a list/],
+    ];
+    for (const [name, text, reason] of cases) {
+      await t.step(name, async () => {
+        await Deno.writeTextFile(file, text);
+        const result = await s.setup([]);
+        assert.equal(result.code, 1, show(result));
+        assert.match(result.stderr, new RegExp(`${file.replaceAll("/", "\\/")}`), show(result));
+        assert.match(result.stderr, reason, show(result));
+        assert.match(result.stderr, /nothing was written/);
+        assert.match(result.stderr, /by hand/, "says how to add the entries by hand");
+        assert.doesNotMatch(result.stderr, STACK_FRAME);
+        assert.equal(await Deno.readTextFile(file), text, "untouched");
+        assert.ok(!(await exists(`${file}.bak`)), "no backup either");
+      });
+    }
+  } finally {
+    await s.cleanup();
+  }
+});
+
+Deno.test("claude --scope project writes .claude/settings.json under the current folder", async () => {
+  const s = await makeSetup();
+  try {
+    const result = ok(await s.setup(["--scope", "project", "--json"]));
+    const report = parseJson<{ file: string; written: boolean; notes: string[] }>(result);
+    const file = join(s.project, ".claude", "settings.json");
+    assert.equal(report.file, file);
+    assert.equal(report.written, true);
+    assert.ok(report.notes.some((note) => /shared repository/.test(note)), report.notes.join("\n"));
+    assert.deepEqual(commands(await readJson(file), "UserPromptSubmit"), [
+      `"${s.launcher}" hook prompt`,
+    ]);
+    assert.ok(!(await exists(join(s.home, ".claude"))), "HOME untouched");
+  } finally {
+    await s.cleanup();
+  }
+});
+
+Deno.test("codex: the prompt hook in ~/.codex/hooks.json, with the advice it needs", async () => {
+  const s = await makeSetup();
+  const file = join(s.home, ".codex", "hooks.json");
+  try {
+    const result = ok(await s.setup(["--agent", "codex"]));
+    const settings = await readJson(file);
+    assert.deepEqual(Object.keys(settings.hooks!), ["UserPromptSubmit"]);
+    assert.deepEqual(settings.hooks!.UserPromptSubmit, [{
+      hooks: [{ type: "command", command: `"${s.launcher}" hook prompt`, timeout: 10 }],
+    }]);
+    assert.match(result.stdout, /codex_hooks = true/);
+    assert.match(result.stdout, /\/hooks/);
+    const report = parseJson<{ changed: boolean }>(await s.setup(["--agent", "codex", "--json"]));
+    assert.equal(report.changed, false);
+  } finally {
+    await s.cleanup();
+  }
+});
+
+Deno.test("gemini: BeforeAgent in .gemini/settings.json, timeout in ms, other keys kept", async () => {
+  const s = await makeSetup();
+  const file = join(s.project, ".gemini", "settings.json");
+  try {
+    await Deno.mkdir(join(s.project, ".gemini"));
+    await Deno.writeTextFile(file, '{"theme": "dark", "hooksConfig": {"enabled": true}}\n');
+    const result = ok(await s.setup(["--agent", "gemini", "--scope", "project"]));
+    const settings = await readJson(file);
+    assert.equal(settings.theme, "dark");
+    assert.deepEqual(settings.hooksConfig, { enabled: true });
+    assert.deepEqual(settings.hooks, {
+      BeforeAgent: [{
+        hooks: [{
+          name: "git-kb-prompt",
+          type: "command",
+          command: `"${s.launcher}" hook prompt`,
+          timeout: 10_000,
+        }],
+      }],
+    });
+    assert.match(result.stdout, /trusted folders/);
+    ok(await s.setup(["--agent", "gemini", "--scope", "project", "--remove"]));
+    assert.deepEqual(await readJson(file), { theme: "dark", hooksConfig: { enabled: true } });
+  } finally {
+    await s.cleanup();
+  }
+});
+
+Deno.test("cursor and opencode: print the AGENTS.md rule, write nothing", async () => {
+  const s = await makeSetup();
+  try {
+    const [cursor, opencode, opencodeJson] = [
+      ok(await s.setup(["--agent", "cursor", "--scope", "project"])),
+      ok(await s.setup(["--agent", "opencode"])),
+      parseJson<{ written: boolean; where: string; rule: string }>(
+        ok(await s.setup(["--agent", "opencode", "--json"])),
+      ),
+    ];
+    const context = `"${s.launcher}" context "<the task in a few words>"`;
+    assert.ok(cursor.stdout.includes(context), show(cursor));
+    assert.ok(cursor.stdout.includes(join(s.project, "AGENTS.md")), show(cursor));
+    assert.match(cursor.stdout, /nothing was written/);
+    assert.ok(opencode.stdout.includes(join(s.home, ".config", "opencode", "AGENTS.md")));
+    assert.equal(opencodeJson.written, false);
+    assert.ok(opencodeJson.rule.includes(context));
+    for (const dir of [s.home, s.project]) {
+      assert.deepEqual([...Deno.readDirSync(dir)], [], `${dir} stays empty`);
+    }
+  } finally {
+    await s.cleanup();
+  }
+});
+
+Deno.test("usage errors exit 2; a missing launcher exits 1 and writes nothing", async () => {
+  const s = await makeSetup();
+  try {
+    const cases: [string[], RegExp][] = [
+      [["--agent", "vim"], /--agent "vim".*claude, codex, gemini, cursor, opencode/],
+      [["--scope", "global"], /--scope "global"/],
+      [["claude"], /no arguments/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await s.setup(args);
+      assert.equal(result.code, 2, show(result));
+      assert.match(result.stderr, message, show(result));
+    }
+    const missing = join(s.root, "nowhere", "git-kb");
+    const result = await s.setup([], { env: { ...s.env, KB_CLI: missing } });
+    assert.equal(result.code, 1, show(result));
+    assert.ok(result.stderr.includes(missing), show(result));
+    assert.match(result.stderr, /KB_CLI/);
+    assert.ok(!(await exists(join(s.home, ".claude"))));
+  } finally {
+    await s.cleanup();
+  }
+});
+
+Deno.test("without KB_CLI the launcher is this checkout's plugin/bin/git-kb", async () => {
+  const s = await makeSetup();
+  const { KB_CLI: _, ...env } = s.env;
+  const checkout = join(ROOT, "plugin", "bin", "git-kb");
+  try {
+    const result = await s.setup(["--dry-run", "--json"], { env });
+    if (await exists(checkout)) {
+      assert.equal(parseJson<{ launcher: string }>(ok(result)).launcher, checkout);
+    } else {
+      assert.equal(result.code, 1, show(result));
+      assert.ok(result.stderr.includes(checkout), show(result));
+    }
+  } finally {
+    await s.cleanup();
+  }
+});
