@@ -1,7 +1,8 @@
 /**
  * git-kb as a library: the entry contract, the tokenizer, the index, search, the prompt hook's
- * decision, and the I/O that opens a knowledge base and saves entries through git. Importing
- * this module does no I/O.
+ * decision, the prose judge's pure parts (what prose a tool call publishes, the judge prompt,
+ * the verdict contract and the deny reason), and the I/O that opens a knowledge base and saves
+ * entries through git. Importing this module does no I/O.
  *
  * @example
  * ```ts
@@ -62,6 +63,30 @@ export {
   type PromptTerm,
   promptTerms,
 } from "./core/keywords.ts";
+export {
+  commandProse,
+  EXCLUDED_TOOLS,
+  extractProse,
+  isProse,
+  MIN_PROSE_CHARS,
+  type ProsePiece,
+} from "./core/prose.ts";
+export { parseShell, type ShellCommand } from "./core/shell.ts";
+export {
+  DEFAULT_JUDGE_CONFIG,
+  denyReason,
+  JUDGE_MARKER,
+  JUDGE_SYSTEM_PROMPT,
+  type JudgeConfig,
+  judgeConfig,
+  judgePrompt,
+  type JudgeRule,
+  lintDisabled,
+  parseVerdict,
+  type Verdict,
+  verdictCacheKey,
+  type Violation,
+} from "./core/judge.ts";
 export { type HookStats, summarizeDebugLog } from "./core/stats.ts";
 export { type KbLocation, NotConfiguredError, resolveKb, writeConfig } from "./io/config.ts";
 export { openIndex, type OpenOptions, type RefreshReport } from "./io/index_store.ts";

@@ -1,7 +1,8 @@
 /**
  * The prompt hook's cost, whole process, stdin to stdout, on a synthetic knowledge base, against
- * a bare `deno run` of an empty script fed the same stdin in the same run (interleaved), plus
- * the in-process decision time.
+ * a bare `deno run` of an empty script fed the same stdin in the same run (interleaved): run
+ * from the sources (`deno run hooks/prompt.ts`) and as the plugin runs it (`plugin/bin/git-kb
+ * hook prompt`: the sh launcher and the bundle). Plus the in-process decision time.
  *
  * ```sh
  * deno task bench:hook [--entries 5000] [--runs 21] [--decision-entries 50000] [--seed 1]
@@ -65,9 +66,14 @@ async function main(): Promise<void> {
   Deno.writeTextFileSync(empty, "");
   const env = { TMPDIR: cache, KB_DIR: kbDir, HOME: cache, NO_COLOR: "1" };
   const hookArgs = ["run", ...flagsFor("context", cache), join(root, "hooks/prompt.ts")];
+  const launcher = join(root, "plugin/bin/git-kb");
+  const launcherEnv = { ...env, PATH: Deno.env.get("PATH") ?? "" };
   /** A subject that runs `args` with a fresh session's payload for `prompt` (no dedup). */
   const run = (args: string[], prompt: string, expectOutput?: boolean) => async () => {
-    const result = await timeProcess("deno", args, root, env, payload(prompt));
+    const [command, rest, environment] = args[0] === launcher
+      ? [launcher, args.slice(1), launcherEnv]
+      : ["deno", args, env];
+    const result = await timeProcess(command, rest, root, environment, payload(prompt));
     if (result.code !== 0) throw new Error(`exit ${result.code}: ${result.stderr}`);
     if (expectOutput !== undefined && (result.stdout.trim() !== "") !== expectOutput) {
       throw new Error(
@@ -76,10 +82,13 @@ async function main(): Promise<void> {
     }
     return result.ms;
   };
-  const [bare, quiet, fired] = await interleaved("hook", runs, [
+  const pluginArgs = [launcher, "hook", "prompt"];
+  const [bare, quiet, fired, pluginQuiet, pluginFired] = await interleaved("hook", runs, [
     run(["run", empty], NON_FIRING),
     run(hookArgs, NON_FIRING, false),
     run(hookArgs, firing, true),
+    run(pluginArgs, NON_FIRING, false),
+    run(pluginArgs, firing, true),
   ]);
 
   let decisionKb = kbDir;
@@ -100,8 +109,30 @@ async function main(): Promise<void> {
   const ratio = (samples: number[]) => median(samples) / median(bare);
   const rows = [
     ["bare `deno run` of an empty script", bare, "", ""],
-    ["hook, prompt that does not fire", quiet, "≤ 1.10×", ratio(quiet) <= 1.10 ? "ok" : "**MISS**"],
-    ["hook, prompt that fires", fired, "≤ 1.25×", ratio(fired) <= 1.25 ? "ok" : "**MISS**"],
+    [
+      "hook from sources, prompt that does not fire",
+      quiet,
+      "≤ 1.10×",
+      ratio(quiet) <= 1.10 ? "ok" : "**MISS**",
+    ],
+    [
+      "hook from sources, prompt that fires",
+      fired,
+      "≤ 1.25×",
+      ratio(fired) <= 1.25 ? "ok" : "**MISS**",
+    ],
+    [
+      "plugin launcher + bundle, prompt that does not fire",
+      pluginQuiet,
+      "≤ 1.10×",
+      ratio(pluginQuiet) <= 1.10 ? "ok" : "**MISS**",
+    ],
+    [
+      "plugin launcher + bundle, prompt that fires",
+      pluginFired,
+      "≤ 1.25×",
+      ratio(pluginFired) <= 1.25 ? "ok" : "**MISS**",
+    ],
   ] as const;
   console.log(`\nPrompt hook, ${entries} entries, ${runs} interleaved runs (median ms)\n`);
   console.log("| measurement | median ms | × bare | target | result |\n|---|---:|---:|---|---|");

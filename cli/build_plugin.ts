@@ -86,7 +86,12 @@ export function shLauncher(): string {
 # git-kb launcher, written by \`deno task build\` from cli/permissions.ts: do not edit.
 # Runs a compiled binary when one sits beside this script, else \`deno run\` on git-kb.js with
 # the least-privilege flags of the command or hook asked for.
-here=$(CDPATH= cd -- "$(dirname -- "$0")" && pwd)
+# Forks as little as it can: a hook pays for every process started here.
+case "$0" in
+  */*) here=\${0%/*} ;;
+  *) here=. ;;
+esac
+here=$(CDPATH= cd -- "$here" && pwd)
 # The command that reaches this launcher, as printed fetch commands must spell it.
 if [ -z "\${KB_CLI:-}" ]; then
   case "$here" in
@@ -96,15 +101,18 @@ if [ -z "\${KB_CLI:-}" ]; then
 fi
 export KB_CLI
 
-case "$(uname -s) $(uname -m)" in
-${targets.join("\n")}
-  *) target= ;;
-esac
-if [ -n "$target" ] && [ -x "$here/git-kb-$target" ]; then
-  exec "$here/git-kb-$target" "$@"
-fi
+for binary in "$here"/git-kb-*; do
+  [ -x "$binary" ] || continue
+  case "$(uname -s) $(uname -m)" in
+${targets.map((line) => "  " + line).join("\n")}
+    *) break ;;
+  esac
+  [ -x "$here/git-kb-$target" ] && exec "$here/git-kb-$target" "$@"
+  break
+done
 
-deno=$(command -v deno 2>/dev/null)
+deno=
+command -v deno >/dev/null 2>&1 && deno=deno
 for candidate in "\${DENO_INSTALL:-$HOME/.deno}/bin/deno" "$HOME/.deno/bin/deno"; do
   [ -n "$deno" ] && break
   [ -x "$candidate" ] && deno=$candidate
@@ -129,8 +137,9 @@ editor=\${editor%% *}
 if [ -n "$editor" ] && { [ "\${1:-}" = add ] || [ "\${1:-}" = edit ]; }; then
   flags=$(printf '%s' "$flags" | sed "s|--allow-run=git|--allow-run=git,$editor|")
 fi
-# --no-config: the user's own deno.json (hooks run in their project) must not apply here.
-eval "set -- --no-prompt --no-config $flags \\"\\$here/git-kb.js\\" \\"\\$@\\""
+# --no-config: the user's own deno.json (hooks run in their project) must not apply here;
+# --quiet: Deno's own notes (an --allow-run program not on PATH) are not ours to print.
+eval "set -- --quiet --no-prompt --no-config $flags \\"\\$here/git-kb.js\\" \\"\\$@\\""
 exec "$deno" run "$@"
 `;
 }
@@ -169,7 +178,7 @@ export function cmdLauncher(): string {
     ...commands,
     ...hooks,
     ...profiles,
-    'deno run --no-prompt --no-config %flags% "%here%git-kb.js" %*',
+    'deno run --quiet --no-prompt --no-config %flags% "%here%git-kb.js" %*',
     "exit /b %errorlevel%",
     "",
   ].join("\r\n");

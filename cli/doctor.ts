@@ -7,7 +7,7 @@
 import { checkAgainstKb, parseEntryText, toEntry } from "../core/entry.ts";
 import { LIMITS } from "../core/schema.ts";
 import { configCandidates, resolveKb } from "../io/config.ts";
-import { git } from "../io/git.ts";
+import { git, gitReason } from "../io/git.ts";
 import { openIndex } from "../io/index_store.ts";
 import { readKbFile } from "../io/kb.ts";
 import { indexDir } from "../io/paths.ts";
@@ -78,7 +78,7 @@ async function gitChecks(kbDir: string, offline: boolean, add: (f: Finding) => v
         : {
           level: "error",
           check: "remote",
-          message: `${remote} is not reachable: ${reach.stderr.trim().split("\n").pop()}`,
+          message: `${remote} is not reachable: ${gitReason(reach.stderr)}`,
         },
     );
   }

@@ -75,6 +75,13 @@ async function isBareRepo(path: string): Promise<boolean> {
   return result.code === 0 && result.stdout.trim() === "true";
 }
 
+/** True when `dir` is a work tree whose `origin` is `source`. */
+async function isCloneOf(dir: string, source: string): Promise<boolean> {
+  if (!exists(dir)?.isDirectory || !await isWorkTree(dir)) return false;
+  const origin = await git(dir, ["remote", "get-url", "origin"]);
+  return origin.code === 0 && origin.stdout.trim() === source;
+}
+
 async function commitScaffold(kbDir: string, message: string): Promise<boolean> {
   const entries = join(kbDir, ENTRIES_DIR);
   Deno.mkdirSync(entries, { recursive: true });
@@ -120,19 +127,29 @@ export async function run(args: string[]): Promise<number> {
     (looksRemote(source) || (sourceStat?.isDirectory && await isBareRepo(resolvePath(source))))
   ) {
     kbDir = resolvePath(values.dir ?? defaultDir());
-    if (exists(kbDir) && !isEmptyDir(kbDir)) {
-      throw new Error(`${kbDir} already exists and is not empty; pass --dir <new folder>`);
-    }
     const from = looksRemote(source) ? source : resolvePath(source);
-    await gitOk(".", ["clone", "--quiet", from, kbDir]);
-    mode = "cloned";
-    steps.push(`Cloned ${from} into ${kbDir}`);
+    if (await isCloneOf(kbDir, from)) {
+      mode = "existing";
+      steps.push(`Using ${kbDir}, already a clone of ${from}`);
+    } else {
+      if (exists(kbDir) && !isEmptyDir(kbDir)) {
+        throw new Error(`${kbDir} already exists and is not empty; pass --dir <new folder>`);
+      }
+      await gitOk(".", ["clone", "--quiet", from, kbDir]);
+      mode = "cloned";
+      steps.push(`Cloned ${from} into ${kbDir}`);
+    }
   } else if (source && sourceStat?.isDirectory && await isWorkTree(resolvePath(source))) {
     kbDir = (await gitOk(resolvePath(source), ["rev-parse", "--show-toplevel"])).trim();
     mode = "existing";
     steps.push(`Using the existing clone ${kbDir}`);
   } else if (source && sourceStat && !(sourceStat.isDirectory && isEmptyDir(resolvePath(source)))) {
     throw new Error(`${resolvePath(source)} exists but is neither a git repo nor an empty folder`);
+  } else if (source && (values.dir !== undefined || source.endsWith(".git"))) {
+    throw new UsageError(
+      `${resolvePath(source)} does not exist, so there is nothing to clone; check the path, ` +
+        `or to create a new knowledge base run git-kb init <new folder>`,
+    );
   } else {
     kbDir = resolvePath(source ?? values.dir ?? defaultDir());
     if (exists(kbDir) && !isEmptyDir(kbDir)) {

@@ -9,6 +9,7 @@
 /** The hooks by the name the launcher is given (`git-kb hook prompt`). */
 const HOOKS: Record<string, () => Promise<() => Promise<void>>> = {
   prompt: async () => (await import("../hooks/prompt.ts")).runPromptHook,
+  judge: async () => (await import("../hooks/judge.ts")).runJudgeHook,
 };
 
 /** Run `args` as a hook or a CLI command and return the exit code; hooks always give 0. */

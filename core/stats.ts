@@ -41,6 +41,7 @@ export function summarizeDebugLog(text: string, activeIds: string[]): HookStats 
     }
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) continue;
     const record = parsed as Record<string, unknown>;
+    if (record.event === "judge") continue; // the prose judge's records: not prompts
     const outcome = String(record.outcome ?? "unknown");
     prompts++;
     outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;

@@ -16,6 +16,12 @@ export function editorCommand(): string {
  * saved text. Throws when the editor exits non-zero.
  */
 export async function editInEditor(text: string, name: string): Promise<string> {
+  if (!Deno.env.get("VISUAL") && !Deno.env.get("EDITOR") && !Deno.stdin.isTerminal()) {
+    throw new Error(
+      "no editor to open: $VISUAL and $EDITOR are unset and there is no terminal for vi; " +
+        "set one, or give the text with field flags (--body, --body-file)",
+    );
+  }
   const dir = join(cacheRoot(), "edit");
   Deno.mkdirSync(dir, { recursive: true });
   const file = join(dir, `${Deno.pid}-${name}`);

@@ -19,6 +19,16 @@ export class GitError extends Error {
   }
 }
 
+/**
+ * The line of git's stderr that says what went wrong: the first `fatal:` or `error:` line
+ * without its prefix, else the first line; no trailing period, so it can sit in a sentence.
+ */
+export function gitReason(stderr: string): string {
+  const lines = stderr.split("\n").map((line) => line.trim()).filter(Boolean);
+  const line = lines.find((item) => /^(fatal|error):/.test(item)) ?? lines[0] ?? "no message";
+  return line.replace(/^(fatal|error):\s*/, "").replace(/\.+$/, "");
+}
+
 /** Environment that keeps git from prompting or paging inside a tool. */
 const QUIET_ENV = {
   GIT_TERMINAL_PROMPT: "0",

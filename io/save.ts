@@ -17,7 +17,7 @@ import {
 } from "../core/entry.ts";
 import { LIMITS } from "../core/schema.ts";
 import { withLock, writeFileAtomic } from "./fs.ts";
-import { git, gitOk, identityArgs } from "./git.ts";
+import { git, gitOk, gitReason, identityArgs } from "./git.ts";
 import { HOOK_TRUST_MS, openIndex, type RefreshReport } from "./index_store.ts";
 import { ENTRIES_DIR, listEntries } from "./kb.ts";
 
@@ -158,7 +158,7 @@ async function push(kbDir: string, path: string, commit: string): Promise<PushOu
     if (!isRejected(result.stderr + result.stdout)) {
       throw new PushError(
         `Saved ${path} in commit ${commit.slice(0, 7)}, but the push to ${remote} failed: ` +
-          `${result.stderr.trim().split("\n").pop()}. The commit is kept; run ` +
+          `${gitReason(result.stderr)}. The commit is kept; run ` +
           `git -C ${kbDir} push when the remote is reachable.`,
         commit,
       );
@@ -244,7 +244,11 @@ export async function saveEntry(request: SaveRequest): Promise<SaveResult> {
       throw error;
     }
     const commit = (await gitOk(kbDir, ["rev-parse", "HEAD"])).trim();
-    const outcome = await push(kbDir, path, commit);
+    const outcome = await push(kbDir, path, commit).catch(async (error) => {
+      // The commit stands whatever the push did, so the index must show it.
+      if (error instanceof PushError) await openIndex(kbDir).catch(() => undefined);
+      throw error;
+    });
     const pushed = outcome === "rebased-and-pushed"
       ? (await gitOk(kbDir, ["rev-parse", "HEAD"])).trim()
       : commit;

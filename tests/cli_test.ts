@@ -378,6 +378,25 @@ Deno.test("init: clone a bare repo, adopt a clone, create a new repo; where conf
       assert.equal(parseJson<Hit[]>(search)[0]?.id, "kb-r4b9t", show(search));
     });
 
+    await t.step("the same URL again with --dir at its clone: adopted, not refused", async () => {
+      const again = await runCli(["init", source.remote!, "--dir", cloned, "--json"], { env });
+      assert.equal(again.code, 0, show(again));
+      assert.equal(parseJson<Record<string, unknown>>(again).mode, "existing");
+    });
+
+    await t.step("a mistyped repo path is refused, nothing created", async () => {
+      const typo = join(sandbox.root, "remote-typo.git");
+      const target = join(sandbox.root, "typo-clone");
+      for (const args of [[typo], [join(sandbox.root, "typo"), "--dir", target]]) {
+        const result = await runCli(["init", ...args], { env });
+        assert.equal(result.code, 2, show(result));
+        assert.match(result.stderr, /does not exist, so there is nothing to clone/);
+      }
+      for (const path of [typo, target, join(sandbox.root, "typo")]) {
+        await assert.rejects(Deno.stat(path), Deno.errors.NotFound);
+      }
+    });
+
     await t.step("from an existing clone, with CLAUDE_PLUGIN_DATA set", async () => {
       const result = await runCli(["init", source.dir], {
         env: { ...env, CLAUDE_PLUGIN_DATA: pluginData },

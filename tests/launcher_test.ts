@@ -48,6 +48,7 @@ Deno.test("the launcher passes each command's and hook's profile flags, nothing 
         await argvOf([command, "x"]),
         [
           "run",
+          "--quiet",
           "--no-prompt",
           "--no-config",
           ...flagsFor(command, sandbox.tmp).slice(1),
@@ -63,6 +64,7 @@ Deno.test("the launcher passes each command's and hook's profile flags, nothing 
       const expected = PROFILES[profile].map((flag) => flag.replace("$TMPDIR", sandbox.tmp));
       assert.deepEqual(argv, [
         "run",
+        "--quiet",
         "--no-prompt",
         "--no-config",
         ...expected,

@@ -511,9 +511,12 @@ Deno.test("push: to a bare remote, rebased after a rejection, a real conflict, a
       });
       assert.equal(result.code, 3, show(result));
       assert.match(result.stderr, /kept/i);
+      assert.match(result.stderr, /gone\.git' does not appear to be a git repository\. /);
       assert.equal(await git(kb.dir, "rev-parse", "HEAD~1"), before);
       assert.match(await git(kb.dir, "log", "-1", "--format=%s"), /Offline entry/);
       assert.equal(await git(kb.dir, "status", "--porcelain"), "");
+      const index = await runCli(["index", "--json"], { env: kb.env });
+      assert.equal(parseJson<{ mode: string }>(index).mode, "fresh", "indexed despite exit 3");
     });
   } finally {
     await kb.cleanup();

@@ -1,0 +1,241 @@
+/**
+ * A small shell-words parser: enough of POSIX sh (and bash's `$'…'` and `<<<`) to find the
+ * arguments a command line passes to git, gh or glab. It never runs or expands anything and
+ * never throws: unterminated quotes run to the end of the input.
+ *
+ * Handled: single, double and `$'…'` quotes, backslash escapes and line continuations;
+ * `;` `&&` `||` `|` `&` newlines and parentheses as command separators; `#` comments;
+ * redirections, dropped with their target (`&>` and `2>&1` included); here-documents (`<<EOF`,
+ * `<<-EOF`, `<<'EOF'`) and here-strings (`<<<`); command substitution, where
+ * `$(cat <<'EOF' … EOF)` becomes the here-document's text as the shell would make it, while any
+ * other `$(…)`, `` `…` `` or `${…}` stays as written.
+ *
+ * @module
+ */
+
+/** One simple command: its words after quote removal, and what it reads from stdin. */
+export interface ShellCommand {
+  /** The program and its arguments, quotes removed; redirections left out. */
+  words: string[];
+  /** Here-document and here-string bodies, in the order they appear. */
+  heredocs: string[];
+}
+
+interface PendingHeredoc {
+  delimiter: string;
+  stripTabs: boolean;
+  target: ShellCommand;
+}
+
+const SEPARATORS = new Set([";", "&", "|", "(", ")", "\n"]);
+const WORD_END = /[\s;&|()<>]/;
+
+/** Parse `source` into its simple commands, in order; empty commands are left out. */
+export function parseShell(source: string): ShellCommand[] {
+  return new Parser(source).list(false);
+}
+
+class Parser {
+  #source: string;
+  #pos = 0;
+  #pending: PendingHeredoc[] = [];
+
+  constructor(source: string) {
+    this.#source = source;
+  }
+
+  /** Commands up to the end, or up to an unmatched `)` when `nested`. */
+  list(nested: boolean): ShellCommand[] {
+    const commands: ShellCommand[] = [];
+    let current: ShellCommand = { words: [], heredocs: [] };
+    const finish = () => {
+      if (current.words.length) commands.push(current);
+      current = { words: [], heredocs: [] };
+    };
+    const src = this.#source;
+    while (this.#pos < src.length) {
+      const char = src[this.#pos];
+      if (char === "\n") {
+        this.#pos++;
+        this.#readHeredocBodies();
+        finish();
+      } else if (/\s/.test(char)) {
+        this.#pos++;
+      } else if (char === "\\" && src[this.#pos + 1] === "\n") {
+        this.#pos += 2;
+      } else if (char === "#") {
+        while (this.#pos < src.length && src[this.#pos] !== "\n") this.#pos++;
+      } else if (char === ")" && nested) {
+        this.#pos++;
+        break;
+      } else if (char === "&" && src[this.#pos + 1] === ">") {
+        this.#pos++;
+        this.#redirection(current);
+      } else if (SEPARATORS.has(char)) {
+        this.#pos++;
+        finish();
+      } else if (char === "<" || char === ">") {
+        this.#redirection(current);
+      } else {
+        const word = this.#word();
+        const next = src[this.#pos];
+        // `2>file`, `0<file`: a file descriptor number, not a word.
+        if (/^\d+$/.test(word) && (next === "<" || next === ">")) continue;
+        current.words.push(word);
+      }
+    }
+    finish();
+    return commands;
+  }
+
+  #redirection(command: ShellCommand): void {
+    const src = this.#source;
+    if (src.startsWith("<<<", this.#pos)) {
+      this.#pos += 3;
+      this.#skipBlanks();
+      command.heredocs.push(this.#word() + "\n");
+      return;
+    }
+    if (src.startsWith("<<", this.#pos)) {
+      this.#pos += 2;
+      const stripTabs = src[this.#pos] === "-";
+      if (stripTabs) this.#pos++;
+      this.#skipBlanks();
+      this.#pending.push({ delimiter: this.#word(), stripTabs, target: command });
+      return;
+    }
+    // `>`, `>>`, `<`, `>&`, `<&`, `>|`, `<>`: skip the operator, then its target word.
+    this.#pos++;
+    while (this.#pos < src.length && "<>&|".includes(src[this.#pos])) this.#pos++;
+    this.#skipBlanks();
+    if (this.#pos < src.length && !WORD_END.test(src[this.#pos])) this.#word();
+  }
+
+  #skipBlanks(): void {
+    while (this.#pos < this.#source.length && /[ \t]/.test(this.#source[this.#pos])) this.#pos++;
+  }
+
+  /** Read the bodies of the here-documents opened on the line that just ended. */
+  #readHeredocBodies(): void {
+    const src = this.#source;
+    for (const { delimiter, stripTabs, target } of this.#pending.splice(0)) {
+      const lines: string[] = [];
+      while (this.#pos < src.length) {
+        const end = src.indexOf("\n", this.#pos);
+        const stop = end === -1 ? src.length : end;
+        let line = src.slice(this.#pos, stop);
+        this.#pos = end === -1 ? src.length : end + 1;
+        if (stripTabs) line = line.replace(/^\t+/, "");
+        if (line === delimiter) break;
+        lines.push(line);
+      }
+      target.heredocs.push(lines.length ? lines.join("\n") + "\n" : "");
+    }
+  }
+
+  /** One word, quotes removed; stops at unquoted blanks and operators. */
+  #word(): string {
+    const src = this.#source;
+    let word = "";
+    while (this.#pos < src.length && !WORD_END.test(src[this.#pos])) {
+      const char = src[this.#pos];
+      if (char === "\\") {
+        const next = src[this.#pos + 1];
+        this.#pos += 2;
+        if (next !== undefined && next !== "\n") word += next;
+      } else if (char === "'") {
+        const end = src.indexOf("'", this.#pos + 1);
+        const stop = end === -1 ? src.length : end;
+        word += src.slice(this.#pos + 1, stop);
+        this.#pos = stop + 1;
+      } else if (char === '"') {
+        this.#pos++;
+        word += this.#doubleQuoted();
+      } else if (char === "$" && src[this.#pos + 1] === "'") {
+        this.#pos += 2;
+        word += this.#ansiQuoted();
+      } else if (char === "$" && src[this.#pos + 1] === '"') {
+        this.#pos += 2;
+        word += this.#doubleQuoted();
+      } else if (char === "$" || char === "`") {
+        word += this.#dollarOrBacktick();
+      } else {
+        word += char;
+        this.#pos++;
+      }
+    }
+    return word;
+  }
+
+  /** The inside of `"…"`, from after the opening quote through the closing one. */
+  #doubleQuoted(): string {
+    const src = this.#source;
+    let text = "";
+    while (this.#pos < src.length && src[this.#pos] !== '"') {
+      const char = src[this.#pos];
+      if (char === "\\") {
+        const next = src[this.#pos + 1];
+        this.#pos += 2;
+        if (next === "\n") continue;
+        text += next !== undefined && '$`"\\'.includes(next) ? next : char + (next ?? "");
+      } else if (char === "$" || char === "`") {
+        text += this.#dollarOrBacktick();
+      } else {
+        text += char;
+        this.#pos++;
+      }
+    }
+    this.#pos++;
+    return text;
+  }
+
+  /** The inside of `$'…'`, with its backslash escapes applied. */
+  #ansiQuoted(): string {
+    const src = this.#source;
+    const escapes: Record<string, string> = { n: "\n", t: "\t", r: "\r", "\\": "\\", "'": "'" };
+    let text = "";
+    while (this.#pos < src.length && src[this.#pos] !== "'") {
+      if (src[this.#pos] === "\\" && this.#pos + 1 < src.length) {
+        const next = src[this.#pos + 1];
+        text += escapes[next] ?? next;
+        this.#pos += 2;
+      } else {
+        text += src[this.#pos++];
+      }
+    }
+    this.#pos++;
+    return text;
+  }
+
+  /**
+   * `$(…)` (a here-document fed to `cat` becomes its text), `${…}`, `` `…` `` (kept as
+   * written), or a lone `$`.
+   */
+  #dollarOrBacktick(): string {
+    const src = this.#source;
+    const start = this.#pos;
+    if (src.startsWith("$(", start) && src[start + 2] !== "(") {
+      this.#pos += 2;
+      const inner = this.list(true);
+      const only = inner.length === 1 ? inner[0] : undefined;
+      const isCat = only?.words[0] === "cat" &&
+        only.words.every((word, index) => index === 0 || word === "-");
+      if (isCat && only.heredocs.length === 1) return only.heredocs[0].replace(/\n+$/, "");
+      return src.slice(start, this.#pos);
+    }
+    const [open, close] = src[start] === "`"
+      ? ["`", "`"]
+      : src.startsWith("${", start)
+      ? ["${", "}"]
+      : src.startsWith("$((", start)
+      ? ["$((", "))"]
+      : ["$", ""];
+    if (!close) {
+      this.#pos++;
+      return "$";
+    }
+    const end = src.indexOf(close, start + open.length);
+    this.#pos = end === -1 ? src.length : end + close.length;
+    return src.slice(start, this.#pos);
+  }
+}

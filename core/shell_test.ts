@@ -1,0 +1,81 @@
+import assert from "node:assert/strict";
+import { parseShell, type ShellCommand } from "./shell.ts";
+
+function words(source: string): string[][] {
+  return parseShell(source).map((command) => command.words);
+}
+
+Deno.test("parseShell: quotes, escapes and continuations are removed as the shell would", () => {
+  const cases: [string, string[][]][] = [
+    [`git commit -m 'it''s "fine"'`, [["git", "commit", "-m", `its "fine"`]]],
+    [`echo "a \\"b\\" \\$HOME \\n"`, [["echo", `a "b" $HOME \\n`]]],
+    [`echo a\\ b c\\\nd`, [["echo", "a b", "cd"]]],
+    [`echo "two\nlines"`, [["echo", "two\nlines"]]],
+    [`echo $'tab\\there\\nnext \\'q\\''`, [["echo", "tab\there\nnext 'q'"]]],
+    [`echo $"dq"`, [["echo", "dq"]]],
+    [`echo "$HOME" \${X:-y} \`date\` $((1+2))`, [[
+      "echo",
+      "$HOME",
+      "${X:-y}",
+      "`date`",
+      "$((1+2))",
+    ]]],
+    [`echo "unterminated`, [["echo", "unterminated"]]],
+    [`echo 'unterminated`, [["echo", "unterminated"]]],
+  ];
+  for (const [source, expected] of cases) assert.deepEqual(words(source), expected, source);
+});
+
+Deno.test("parseShell: separators, comments and redirections", () => {
+  const cases: [string, string[][]][] = [
+    [`a 1 && b 2 || c; d | e & f`, [["a", "1"], ["b", "2"], ["c"], ["d"], ["e"], ["f"]]],
+    [`(cd x && make)\nls # a comment; not a command`, [["cd", "x"], ["make"], ["ls"]]],
+    [`git commit -m msg 2>&1 >/dev/null < in.txt &> all.log`, [["git", "commit", "-m", "msg"]]],
+    [`echo a#b "#c"`, [["echo", "a#b", "#c"]]],
+    [`echo ";" '&&' x\\;y`, [["echo", ";", "&&", "x;y"]]],
+    [``, []],
+    [`   ;; && `, []],
+  ];
+  for (const [source, expected] of cases) assert.deepEqual(words(source), expected, source);
+});
+
+Deno.test("parseShell: here-documents and here-strings belong to their command", () => {
+  const source = "git commit -F - <<'EOF'\nFirst line $NOT_EXPANDED\n\nBody (with parens)\nEOF\n" +
+    'cat <<-END && echo next\n\t\tindented\n\tEND\ngh pr comment 3 --body-file - <<< "short"';
+  const commands = parseShell(source);
+  const expected: ShellCommand[] = [
+    {
+      words: ["git", "commit", "-F", "-"],
+      heredocs: ["First line $NOT_EXPANDED\n\nBody (with parens)\n"],
+    },
+    { words: ["cat"], heredocs: ["indented\n"] },
+    { words: ["echo", "next"], heredocs: [] },
+    { words: ["gh", "pr", "comment", "3", "--body-file", "-"], heredocs: ["short\n"] },
+  ];
+  assert.deepEqual(commands, expected);
+});
+
+Deno.test("parseShell: $(cat <<'EOF' … EOF) becomes the here-document's text", () => {
+  const source = `git add -A && git commit -m "$(cat <<'EOF'
+Fix the crash when a title has a colon (issue 12)
+
+It's the "quoted" form agents use; a ) or "quote" inside is fine.
+EOF
+)" && git push`;
+  assert.deepEqual(words(source), [
+    ["git", "add", "-A"],
+    [
+      "git",
+      "commit",
+      "-m",
+      `Fix the crash when a title has a colon (issue 12)\n\nIt's the "quoted" form agents use; a ) or "quote" inside is fine.`,
+    ],
+    ["git", "push"],
+  ]);
+  assert.deepEqual(words(`echo "$(date +%s) and $(cat file.txt)"`), [
+    ["echo", "$(date +%s) and $(cat file.txt)"],
+  ]);
+  assert.deepEqual(words(`git commit -m "$(cat <<EOF\nunquoted delimiter\nEOF\n)"`), [
+    ["git", "commit", "-m", "unquoted delimiter"],
+  ]);
+});

@@ -1,0 +1,203 @@
+/**
+ * Claude Code PreToolUse hook: the prose judge. Hook JSON on stdin; when the call would
+ * publish prose that breaks a kernel rule of the knowledge base, a deny decision on stdout
+ * naming each violation; nothing otherwise. Exit 0 always, and every failure allows: a broken
+ * judge never blocks a publish. With `KB_HOOK_DEBUG=1` each run leaves a record (`event:
+ * "judge"`) in the knowledge base's debug log.
+ *
+ * A call with no prose (most calls) is decided from the payload alone: the knowledge base, the
+ * index and the model runner are loaded only when there is prose to judge.
+ *
+ * @module
+ */
+import {
+  denyReason,
+  JUDGE_MARKER,
+  judgeConfig,
+  judgePrompt,
+  lintDisabled,
+  parseVerdict,
+  verdictCacheKey,
+} from "../core/judge.ts";
+import { extractProse, type ProsePiece } from "../core/prose.ts";
+import { readStdinText } from "../io/stdin.ts";
+
+/** The largest stdin accepted (a Write of a big file); a bigger payload is allowed unread. */
+const MAX_INPUT_BYTES = 16 * 1024 * 1024;
+
+/** What one run decided and why: the debug record. */
+export interface JudgeTrace {
+  /** `skipped`: no model needed; `allow`/`deny`: judged; `error`: failed open. */
+  outcome: "skipped" | "allow" | "deny" | "error";
+  /** Why, in words: "no prose", "pass", "fail: kb-…", or the error that made it allow. */
+  reason: string;
+  /** The payload's tool_name. */
+  tool?: string;
+  /** Characters of prose found. */
+  proseChars?: number;
+  /** The kernel rule ids judged against. */
+  rules?: string[];
+  /** Whether the verdict came from the cache. */
+  cache?: "hit" | "miss";
+  /** The judge model asked (or whose verdict was cached). */
+  model?: string;
+  /** The knowledge base, once located. */
+  kbDir?: string;
+}
+
+/** An environment variable, or undefined when unset or not readable under the granted flags. */
+function env(name: string): string | undefined {
+  try {
+    return Deno.env.get(name);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The hook's stdout for the payload `readInput` returns, or "" to allow; fills in `trace`.
+ * Throws on a failure (the caller allows and records it).
+ */
+export async function judgeHookOutput(readInput: () => string, trace: JudgeTrace): Promise<string> {
+  if (lintDisabled(env("KB_PROSE_LINT"))) {
+    trace.reason = "KB_PROSE_LINT turns the judge off";
+    return "";
+  }
+  const payload: unknown = JSON.parse(readInput());
+  if (typeof payload !== "object" || payload === null || Array.isArray(payload)) {
+    throw new Error("the hook payload is not a JSON object");
+  }
+  const { tool_name: tool, tool_input: input } = payload as Record<string, unknown>;
+  if (typeof tool !== "string") throw new Error("the hook payload has no tool_name");
+  trace.tool = tool;
+  const pieces = extractProse(tool, input);
+  if (!pieces.length) {
+    trace.reason = "no prose";
+    return "";
+  }
+  trace.proseChars = pieces.reduce((sum, piece) => sum + piece.text.length, 0);
+  return await judgeProse(pieces, trace);
+}
+
+/** The modules only a call with prose needs, loaded then so the no-prose path stays light. */
+function loadJudgeModules() {
+  return Promise.all([
+    import("../io/config.ts"),
+    import("../io/index_store.ts"),
+    import("../io/paths.ts"),
+    import("../io/judge_model.ts"),
+    import("../io/verdict_cache.ts"),
+  ]);
+}
+
+/** Read the kernel rules, consult the cache or the model, and decide. */
+async function judgeProse(pieces: ProsePiece[], trace: JudgeTrace): Promise<string> {
+  const [{ resolveKb }, { HOOK_TRUST_MS, openIndex }, { kbCacheDir }, { askJudgeModel }, cache] =
+    await loadJudgeModules();
+  const { kbDir } = resolveKb();
+  trace.kbDir = kbDir;
+  const { reader } = await openIndex(kbDir, { trustStampMs: HOOK_TRUST_MS });
+  const rules = reader.manifest.kernel.map(({ id, title, body }) => ({ id, title, body }));
+  trace.rules = rules.map((rule) => rule.id);
+  if (!rules.length) {
+    trace.outcome = "skipped";
+    trace.reason = "no kernel rules";
+    return "";
+  }
+  const config = judgeConfig(env);
+  trace.model = config.model;
+  const prompt = judgePrompt(rules, pieces);
+  const key = verdictCacheKey(prompt, config.model);
+  const cacheDir = kbCacheDir(kbDir);
+  let verdict = cache.readCachedVerdict(cacheDir, key);
+  trace.cache = verdict ? "hit" : "miss";
+  if (!verdict) {
+    const output = await askJudgeModel(prompt, config, cacheDir);
+    const parsed = parseVerdict(output, new Set(trace.rules));
+    if (!parsed) {
+      throw new Error(
+        `the judge's reply holds no clear verdict: ${output.trim().slice(0, 200) || "(empty)"}`,
+      );
+    }
+    verdict = parsed;
+    try {
+      cache.writeCachedVerdict(cacheDir, key, verdict);
+    } catch (error) {
+      trace.reason = `verdict not cached: ${describe(error)}; `;
+    }
+  }
+  trace.outcome = verdict.verdict === "pass" ? "allow" : "deny";
+  trace.reason += verdict.verdict === "pass"
+    ? "pass"
+    : `fail: ${verdict.violations.map((violation) => violation.rule).join(", ")}`;
+  if (verdict.verdict === "pass") return "";
+  return JSON.stringify({
+    hookSpecificOutput: {
+      hookEventName: "PreToolUse",
+      permissionDecision: "deny",
+      permissionDecisionReason: denyReason(verdict, rules),
+    },
+  });
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+/** Append the run's record to the debug log when `KB_HOOK_DEBUG=1`; never throws. */
+async function recordTrace(trace: JudgeTrace, ms: number): Promise<void> {
+  if (env("KB_HOOK_DEBUG") !== "1") return;
+  try {
+    const [{ appendDebug }, { cacheRoot, kbCacheDir }, { resolveKb }] = await Promise.all([
+      import("../io/session.ts"),
+      import("../io/paths.ts"),
+      import("../io/config.ts"),
+    ]);
+    let kbDir = trace.kbDir;
+    try {
+      kbDir ??= resolveKb().kbDir;
+    } catch { /* no knowledge base: the record goes to the cache root */ }
+    appendDebug(kbDir ? kbCacheDir(kbDir) : cacheRoot(), {
+      ts: new Date().toISOString(),
+      event: "judge",
+      outcome: trace.outcome,
+      reason: trace.reason,
+      tool: trace.tool ?? null,
+      prose_chars: trace.proseChars ?? 0,
+      rules: trace.rules ?? [],
+      cache: trace.cache ?? null,
+      model: trace.model ?? null,
+      ms: Number(ms.toFixed(2)),
+    });
+  } catch { /* the debug log is best effort */ }
+}
+
+/**
+ * Run the hook on this process's stdin and stdout. Never throws: any failure allows (no output)
+ * and leaves a debug record when `KB_HOOK_DEBUG=1`. Inside a judge call (`GIT_KB_JUDGE=1`) it
+ * returns at once without reading anything.
+ */
+export async function runJudgeHook(): Promise<void> {
+  if (env(JUDGE_MARKER) === "1") return;
+  globalThis.addEventListener("unhandledrejection", (event) => event.preventDefault());
+  const started = performance.now();
+  const trace: JudgeTrace = { outcome: "skipped", reason: "" };
+  let output = "";
+  try {
+    output = await judgeHookOutput(() => readStdinText(MAX_INPUT_BYTES), trace);
+  } catch (error) {
+    trace.outcome = "error";
+    trace.reason += describe(error);
+  }
+  await recordTrace(trace, performance.now() - started);
+  if (output) {
+    try {
+      Deno.stdout.writeSync(new TextEncoder().encode(output + "\n"));
+    } catch { /* stdout closed: nothing to do */ }
+  }
+}
+
+if (import.meta.main) {
+  await runJudgeHook();
+  Deno.exit(0);
+}

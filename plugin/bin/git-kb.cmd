@@ -1,0 +1,37 @@
+@echo off
+rem git-kb launcher, written by `deno task build` from cli/permissions.ts: do not edit.
+setlocal
+set "here=%~dp0"
+if not defined KB_CLI set "KB_CLI="%here%git-kb.cmd""
+if exist "%here%git-kb-x86_64-pc-windows-msvc.exe" (
+  "%here%git-kb-x86_64-pc-windows-msvc.exe" %*
+  exit /b %errorlevel%
+)
+where deno >nul 2>nul
+if errorlevel 1 (
+  echo git-kb: Deno 2 is needed and was not found: install it with "npm install -g deno" ^(or see https://deno.com^), then retry. 1>&2
+  if /i "%~1"=="hook" exit /b 0
+  exit /b 1
+)
+set "judge=%KB_PROSE_LINT_CLAUDE%"
+if not defined judge set "judge=claude"
+set "profile=read"
+if /i "%~1"=="init" set "profile=save"
+if /i "%~1"=="add" set "profile=save"
+if /i "%~1"=="edit" set "profile=save"
+if /i "%~1"=="search" set "profile=read"
+if /i "%~1"=="get" set "profile=read"
+if /i "%~1"=="index" set "profile=read"
+if /i "%~1"=="context" set "profile=read"
+if /i "%~1"=="stats" set "profile=read"
+if /i "%~1"=="doctor" set "profile=check"
+if /i "%~1"=="setup" set "profile=setup"
+if /i "%~1"=="hook" if /i "%~2"=="prompt" set "profile=read"
+if /i "%~1"=="hook" if /i "%~2"=="judge" set "profile=judge"
+if "%profile%"=="read" set "flags=--allow-read --allow-write=%TEMP%\git-kb --allow-env=KB_DIR,CLAUDE_PLUGIN_DATA,XDG_CONFIG_HOME,XDG_DATA_HOME,HOME,USERPROFILE,TMPDIR,TEMP,TMP,NO_COLOR,VISUAL,EDITOR,KB_HOOK_DEBUG,KB_HOOK_THRESHOLD,KB_HOOK_MAX_ENTRIES,KB_CLI,CLAUDE_PLUGIN_ROOT,KB_PROSE_LINT,KB_PROSE_LINT_MODEL,KB_PROSE_LINT_TIMEOUT_MS,KB_PROSE_LINT_CLAUDE,GIT_KB_JUDGE"
+if "%profile%"=="check" set "flags=--allow-read --allow-write=%TEMP%\git-kb --allow-env=KB_DIR,CLAUDE_PLUGIN_DATA,XDG_CONFIG_HOME,XDG_DATA_HOME,HOME,USERPROFILE,TMPDIR,TEMP,TMP,NO_COLOR,VISUAL,EDITOR,KB_HOOK_DEBUG,KB_HOOK_THRESHOLD,KB_HOOK_MAX_ENTRIES,KB_CLI,CLAUDE_PLUGIN_ROOT,KB_PROSE_LINT,KB_PROSE_LINT_MODEL,KB_PROSE_LINT_TIMEOUT_MS,KB_PROSE_LINT_CLAUDE,GIT_KB_JUDGE --allow-run=git"
+if "%profile%"=="save" set "flags=--allow-read --allow-write --allow-env=KB_DIR,CLAUDE_PLUGIN_DATA,XDG_CONFIG_HOME,XDG_DATA_HOME,HOME,USERPROFILE,TMPDIR,TEMP,TMP,NO_COLOR,VISUAL,EDITOR,KB_HOOK_DEBUG,KB_HOOK_THRESHOLD,KB_HOOK_MAX_ENTRIES,KB_CLI,CLAUDE_PLUGIN_ROOT,KB_PROSE_LINT,KB_PROSE_LINT_MODEL,KB_PROSE_LINT_TIMEOUT_MS,KB_PROSE_LINT_CLAUDE,GIT_KB_JUDGE --allow-run=git"
+if "%profile%"=="setup" set "flags=--allow-read --allow-write --allow-env=KB_DIR,CLAUDE_PLUGIN_DATA,XDG_CONFIG_HOME,XDG_DATA_HOME,HOME,USERPROFILE,TMPDIR,TEMP,TMP,NO_COLOR,VISUAL,EDITOR,KB_HOOK_DEBUG,KB_HOOK_THRESHOLD,KB_HOOK_MAX_ENTRIES,KB_CLI,CLAUDE_PLUGIN_ROOT,KB_PROSE_LINT,KB_PROSE_LINT_MODEL,KB_PROSE_LINT_TIMEOUT_MS,KB_PROSE_LINT_CLAUDE,GIT_KB_JUDGE"
+if "%profile%"=="judge" set "flags=--allow-read --allow-write=%TEMP%\git-kb --allow-env=KB_DIR,CLAUDE_PLUGIN_DATA,XDG_CONFIG_HOME,XDG_DATA_HOME,HOME,USERPROFILE,TMPDIR,TEMP,TMP,NO_COLOR,VISUAL,EDITOR,KB_HOOK_DEBUG,KB_HOOK_THRESHOLD,KB_HOOK_MAX_ENTRIES,KB_CLI,CLAUDE_PLUGIN_ROOT,KB_PROSE_LINT,KB_PROSE_LINT_MODEL,KB_PROSE_LINT_TIMEOUT_MS,KB_PROSE_LINT_CLAUDE,GIT_KB_JUDGE --allow-run=%judge%"
+deno run --quiet --no-prompt --no-config %flags% "%here%git-kb.js" %*
+exit /b %errorlevel%

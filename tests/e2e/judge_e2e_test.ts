@@ -1,0 +1,324 @@
+/**
+ * The prose judge in the real Claude Code CLI (`CLAUDE_CLI`, set by `deno task test:e2e`;
+ * skipped without it). A loopback mock of the Anthropic Messages API (`ANTHROPIC_BASE_URL`, a
+ * dummy key) answers the first turn with a Write tool call; the plugin, installed into a temp
+ * HOME from this repo's marketplace, runs the judge and must deny prose that breaks kernel rule kb-k1rn0 (the
+ * file is not written, the mock gets an error tool_result carrying our reason) and allow
+ * compliant prose (the file is written). Then the same with the real CLI as the judge model,
+ * answered by the mock, which shows that the judge's own run fires no hook and keeps no
+ * session. Every proxy variable points at a closed loopback port, and only 127.0.0.1 bypasses
+ * it: nothing can reach the network.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { JUDGE_SYSTEM_PROMPT } from "../../core/judge.ts";
+import { runProcess } from "../../io/process.ts";
+import { copySampleKb, denoDir, makeSandbox, ROOT } from "../helpers.ts";
+import { fakeClaude, judgeRecords, kbCache } from "../judge_helpers.ts";
+
+const CLAUDE = Deno.env.get("CLAUDE_CLI");
+const skip = CLAUDE ? false : "CLAUDE_CLI is not set: run `deno task test:e2e`";
+if (skip) console.log(`judge_e2e_test.ts skipped: ${skip}`);
+
+const BAD = "This release brings blazing fast, seamless search to every knowledge base, " +
+  "and robust sync between machines.\n";
+const GOOD = "Search over 2,000 entries now takes 35 ms instead of 180 ms, because the index " +
+  "keeps postings per term.\n";
+
+/** A content block of a mocked assistant message. */
+type Block =
+  | { type: "text"; text: string }
+  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> };
+
+/** One request the mock received, its body parsed. */
+interface Received {
+  path: string;
+  body: Record<string, unknown>;
+}
+
+/** The server-sent events of a streamed Messages API reply. */
+function sse(model: string, blocks: Block[], stopReason: string): string {
+  const events: [string, unknown][] = [[
+    "message_start",
+    {
+      type: "message_start",
+      message: {
+        id: `msg_${crypto.randomUUID()}`,
+        type: "message",
+        role: "assistant",
+        model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 10, output_tokens: 1 },
+      },
+    },
+  ]];
+  for (const [index, block] of blocks.entries()) {
+    const start = block.type === "text" ? { type: "text", text: "" } : { ...block, input: {} };
+    const delta = block.type === "text"
+      ? { type: "text_delta", text: block.text }
+      : { type: "input_json_delta", partial_json: JSON.stringify(block.input) };
+    events.push(
+      ["content_block_start", { type: "content_block_start", index, content_block: start }],
+      ["content_block_delta", { type: "content_block_delta", index, delta }],
+      ["content_block_stop", { type: "content_block_stop", index }],
+    );
+  }
+  events.push(
+    ["message_delta", {
+      type: "message_delta",
+      delta: { stop_reason: stopReason, stop_sequence: null },
+      usage: { output_tokens: 5 },
+    }],
+    ["message_stop", { type: "message_stop" }],
+  );
+  return events.map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)
+    .join("");
+}
+
+/** All text in a request's system prompt and messages. */
+function textOf(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (Array.isArray(value)) return value.map(textOf).join("\n");
+  if (typeof value === "object" && value !== null) {
+    return Object.values(value).map(textOf).join("\n");
+  }
+  return "";
+}
+
+/** The tool_result blocks of the last user message of a request. */
+function toolResults(body: Record<string, unknown>): Record<string, unknown>[] {
+  const messages = body.messages as { role: string; content: unknown }[] | undefined;
+  const last = messages?.at(-1);
+  if (last?.role !== "user" || !Array.isArray(last.content)) return [];
+  return last.content.filter((block) => block?.type === "tool_result");
+}
+
+/**
+ * A loopback Messages API: the judge model's requests (our system prompt) get a verdict (fail
+ * when the texts after the rules say "blazing fast"); an agent's first turn gets a Write of
+ * `scenario.content` to `scenario.path`; a turn carrying a tool result gets "Done."
+ */
+function startMock(scenario: { path: string; content: string }) {
+  const received: Received[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
+    const url = new URL(request.url);
+    const text = await request.text();
+    let body: Record<string, unknown> = {};
+    try {
+      body = JSON.parse(text);
+    } catch { /* not JSON */ }
+    received.push({ path: url.pathname, body });
+    if (url.pathname.endsWith("/count_tokens")) return Response.json({ input_tokens: 10 });
+    if (request.method !== "POST" || !url.pathname.endsWith("/v1/messages")) {
+      return new Response("not found", { status: 404 });
+    }
+    const model = String(body.model ?? "claude-test");
+    let blocks: Block[];
+    let stop = "end_turn";
+    if (textOf(body.system).includes(JUDGE_SYSTEM_PROMPT)) {
+      const prompt = textOf(body.messages);
+      const texts = prompt.slice(prompt.lastIndexOf("</rules>"));
+      blocks = [{
+        type: "text",
+        text: texts.includes("blazing fast")
+          ? JSON.stringify({
+            verdict: "fail",
+            violations: [{ rule: "kb-k1rn0", phrase: "blazing fast", rewrite: "35 ms" }],
+          })
+          : '{"verdict":"pass"}',
+      }];
+    } else if (toolResults(body).length) {
+      blocks = [{ type: "text", text: "Done." }];
+    } else {
+      blocks = [{
+        type: "tool_use",
+        id: `toolu_${crypto.randomUUID().replaceAll("-", "")}`,
+        name: "Write",
+        input: { file_path: scenario.path, content: scenario.content },
+      }];
+      stop = "tool_use";
+    }
+    if (!body.stream) {
+      return Response.json({
+        id: `msg_${crypto.randomUUID()}`,
+        type: "message",
+        role: "assistant",
+        model,
+        content: blocks,
+        stop_reason: stop,
+        stop_sequence: null,
+        usage: { input_tokens: 10, output_tokens: 5 },
+      });
+    }
+    return new Response(sse(model, blocks, stop), {
+      headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
+    });
+  });
+  return { received, port: server.addr.port, close: () => server.shutdown() };
+}
+
+function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_./:=@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * A temp HOME with the plugin installed from this repo's marketplace (its PreToolUse hook is
+ * the judge, through the launcher and the bundle) and a settings hook that counts prompts.
+ */
+async function setUp(judgeBinary: string) {
+  const sandbox = await makeSandbox("git-kb-judge-e2e-");
+  const kbDir = join(sandbox.root, "kb");
+  const project = join(sandbox.root, "project");
+  await Promise.all([copySampleKb(kbDir), Deno.mkdir(project)]);
+  const hookCount = join(sandbox.root, "prompt-hooks.log");
+  await Deno.mkdir(join(sandbox.home, ".claude"), { recursive: true });
+  await Deno.writeTextFile(
+    join(sandbox.home, ".claude", "settings.json"),
+    JSON.stringify({
+      hooks: {
+        UserPromptSubmit: [{
+          hooks: [{ type: "command", command: `echo fired >> ${shellQuote(hookCount)}` }],
+        }],
+      },
+    }),
+  );
+  const closed = "http://127.0.0.1:9";
+  const deno = await denoDir();
+  const env = (port: number): Record<string, string> => ({
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    HOME: sandbox.home,
+    TMPDIR: sandbox.tmp,
+    DENO_DIR: deno,
+    DENO_NO_UPDATE_CHECK: "1",
+    KB_DIR: kbDir,
+    KB_HOOK_DEBUG: "1",
+    KB_PROSE_LINT_CLAUDE: judgeBinary,
+    KB_PROSE_LINT_TIMEOUT_MS: "60000",
+    ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`,
+    ANTHROPIC_API_KEY: "sk-ant-test-dummy",
+    HTTPS_PROXY: closed,
+    HTTP_PROXY: closed,
+    https_proxy: closed,
+    http_proxy: closed,
+    NO_PROXY: "127.0.0.1",
+    no_proxy: "127.0.0.1",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    DISABLE_TELEMETRY: "1",
+    DISABLE_AUTOUPDATER: "1",
+    DISABLE_ERROR_REPORTING: "1",
+  });
+  for (
+    const args of [["plugin", "marketplace", "add", ROOT], ["plugin", "install", "git-kb@git-kb"]]
+  ) {
+    const result = await runProcess(CLAUDE!, args, {
+      cwd: project,
+      env: env(9),
+      clearEnv: true,
+      timeoutMs: 120_000,
+    });
+    assert.equal(result.code, 0, `claude ${args.join(" ")}: ${result.stdout}${result.stderr}`);
+  }
+  return { ...sandbox, kbDir, project, hookCount, env };
+}
+
+/** Run one `claude -p` turn in `project` against the mock; the Write goes to `target`. */
+async function writeWith(
+  setup: Awaited<ReturnType<typeof setUp>>,
+  content: string,
+  target: string,
+) {
+  const mock = startMock({ path: target, content });
+  try {
+    const env = setup.env(mock.port);
+    const result = await runProcess(CLAUDE!, [
+      "-p",
+      "Write the release notes for 0.6.",
+      "--output-format",
+      "json",
+      "--permission-mode",
+      "acceptEdits",
+    ], { cwd: setup.project, env, clearEnv: true, timeoutMs: 180_000 });
+    assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
+    const results = mock.received.flatMap((request) => toolResults(request.body));
+    assert.equal(results.length, 1, JSON.stringify(mock.received.map((r) => r.path)));
+    return { result, toolResult: results[0], received: mock.received };
+  } finally {
+    await mock.close();
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+Deno.test({
+  name: "the real client: a Write breaking a kernel rule is denied, a compliant one is written",
+  ignore: skip !== false,
+  async fn() {
+    const setup = await setUp(fakeClaude("rules"));
+    try {
+      const denied = join(setup.project, "release-notes-bad.md");
+      const bad = await writeWith(setup, BAD, denied);
+      assert.equal(await exists(denied), false, "the denied Write left no file");
+      assert.equal(bad.toolResult.is_error, true, JSON.stringify(bad.toolResult));
+      const reason = textOf(bad.toolResult.content);
+      assert.match(reason, /git-kb: this text breaks a rule from your knowledge base/);
+      assert.match(reason, /kb-k1rn0 \(No marketing adjectives[^)]*\): "blazing fast" → "search/);
+
+      const written = join(setup.project, "release-notes-good.md");
+      const good = await writeWith(setup, GOOD, written);
+      assert.equal(await Deno.readTextFile(written), GOOD, "the allowed Write went through");
+      assert.notEqual(good.toolResult.is_error, true, JSON.stringify(good.toolResult));
+
+      const records = await judgeRecords(join(await kbCache(setup.tmp), "debug.jsonl"));
+      assert.deepEqual(records.map((record) => record.outcome), ["deny", "allow"]);
+    } finally {
+      await setup.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "the real client as the judge model: no hook fires inside it, no session is kept",
+  ignore: skip !== false,
+  async fn() {
+    const setup = await setUp(CLAUDE!);
+    try {
+      const denied = join(setup.project, "release-notes-bad.md");
+      const bad = await writeWith(setup, BAD, denied);
+      assert.equal(await exists(denied), false);
+      assert.match(textOf(bad.toolResult.content), /kb-k1rn0 .*"blazing fast" → "35 ms"/);
+
+      const judged = bad.received.filter((request) =>
+        textOf(request.body.system).includes(JUDGE_SYSTEM_PROMPT)
+      );
+      assert.equal(judged.length, 1, "one judge request");
+      const request = judged[0].body;
+      assert.ok(!(request.tools as unknown[] | undefined)?.length, "the judge has no tools");
+      const prompt = textOf(request.messages);
+      assert.ok(prompt.includes('<rule id="kb-k1rn0"') && prompt.includes(BAD.trim()));
+      assert.match(String(request.model), /sonnet/, "KB_PROSE_LINT_MODEL's default");
+
+      const fired = (await Deno.readTextFile(setup.hookCount)).trim().split("\n");
+      assert.equal(fired.length, 1, "the prompt hook fired for the agent, not inside the judge");
+      const sessions: string[] = [];
+      for await (const project of Deno.readDir(join(setup.home, ".claude", "projects"))) {
+        for await (
+          const file of Deno.readDir(join(setup.home, ".claude", "projects", project.name))
+        ) {
+          if (file.name.endsWith(".jsonl")) sessions.push(file.name);
+        }
+      }
+      assert.equal(sessions.length, 1, `only the agent's session is kept: ${sessions}`);
+    } finally {
+      await setup.cleanup();
+    }
+  },
+});

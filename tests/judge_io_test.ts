@@ -1,0 +1,83 @@
+/**
+ * The judge's I/O pieces in-process: the verdict cache (atomic files, expiry, bounded size)
+ * and the subprocess timeout that kills a judge model that does not answer.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import type { Verdict } from "../core/judge.ts";
+import { ProcessTimeoutError, runProcess } from "../io/process.ts";
+import {
+  pruneVerdicts,
+  readCachedVerdict,
+  VERDICT_CACHE_LIMITS,
+  verdictDir,
+  writeCachedVerdict,
+} from "../io/verdict_cache.ts";
+
+const FAIL: Verdict = {
+  verdict: "fail",
+  violations: [{ rule: "kb-k1rn0", phrase: "blazing fast", rewrite: "35 ms" }],
+};
+
+Deno.test("verdict cache: a written verdict reads back until it expires", async () => {
+  const cacheDir = await Deno.makeTempDir({ prefix: "git-kb-verdicts-" });
+  try {
+    assert.equal(readCachedVerdict(cacheDir, "abc123"), undefined, "missing folder: a miss");
+    writeCachedVerdict(cacheDir, "abc123", FAIL);
+    writeCachedVerdict(cacheDir, "def456", { verdict: "pass", violations: [] });
+    assert.deepEqual(readCachedVerdict(cacheDir, "abc123"), FAIL);
+    assert.deepEqual(readCachedVerdict(cacheDir, "def456"), { verdict: "pass", violations: [] });
+    const later = Date.now() + VERDICT_CACHE_LIMITS.maxAgeMs + 1_000;
+    assert.equal(readCachedVerdict(cacheDir, "abc123", later), undefined, "expired");
+    await Deno.writeTextFile(join(verdictDir(cacheDir), "bad.json"), "{half");
+    assert.equal(readCachedVerdict(cacheDir, "bad"), undefined, "corrupt: a miss");
+    assert.throws(() => readCachedVerdict(cacheDir, "../escape"), /invalid verdict cache key/);
+    const names = [...Deno.readDirSync(verdictDir(cacheDir))].map((item) => item.name).sort();
+    assert.deepEqual(names, ["abc123.json", "bad.json", "def456.json"], "no temp files left");
+  } finally {
+    await Deno.remove(cacheDir, { recursive: true });
+  }
+});
+
+Deno.test("verdict cache: past its bound, expired and then oldest verdicts go", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "git-kb-verdicts-" });
+  try {
+    const now = Date.now();
+    const ages = [10, 9, 8, 7, 6, 5].map((days) => days * 24 * 60 * 60 * 1000);
+    for (const [index, age] of ages.entries()) {
+      const path = join(dir, `v${index}.json`);
+      await Deno.writeTextFile(path, "{}");
+      await Deno.utime(path, (now - age) / 1000, (now - age) / 1000);
+    }
+    const limits = { maxEntries: 10, maxAgeMs: 7.5 * 24 * 60 * 60 * 1000 };
+    assert.equal(pruneVerdicts(dir, limits, now), 0, "under the bound nothing is deleted");
+    assert.equal(pruneVerdicts(dir, { ...limits, maxEntries: 4 }, now), 3);
+    const left = [...Deno.readDirSync(dir)].map((item) => item.name).sort();
+    assert.deepEqual(left, ["v3.json", "v4.json", "v5.json"], "the expired and then the oldest");
+    assert.equal(pruneVerdicts(dir, { maxEntries: 1, maxAgeMs: Infinity }, now), 2);
+    assert.deepEqual([...Deno.readDirSync(dir)].map((item) => item.name), ["v5.json"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("runProcess: a child past its timeout is killed, even when it leaves a grandchild", async () => {
+  const started = performance.now();
+  await assert.rejects(
+    () => runProcess("sh", ["-c", "sleep 5 & sleep 5; echo late"], { timeoutMs: 300, stdin: "x" }),
+    (error: unknown) => error instanceof ProcessTimeoutError && /within 300 ms/.test(error.message),
+  );
+  const elapsed = performance.now() - started;
+  assert.ok(elapsed < 1_500, `${Math.round(elapsed)} ms: the orphan's open pipe is not awaited`);
+});
+
+Deno.test("runProcess: with a timeout to spare, output, stdin and exit code are as before", async () => {
+  const result = await runProcess("sh", ["-c", "cat; echo err >&2; exit 3"], {
+    stdin: "piped in",
+    timeoutMs: 10_000,
+  });
+  assert.deepEqual(result, { code: 3, stdout: "piped in", stderr: "err\n" });
+  const big = "y".repeat(1 << 20);
+  const echoed = await runProcess("cat", [], { stdin: big });
+  assert.equal(echoed.stdout.length, big.length);
+});

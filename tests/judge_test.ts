@@ -1,0 +1,336 @@
+/**
+ * The prose judge hook as Claude Code runs it: a subprocess with the judge profile's flags
+ * (`judgeFlags`), a cleared environment, a temp copy of the sample knowledge base, and fake
+ * `claude` scripts from fixtures/judge that record every call they get.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { judgeFlags, PROFILES } from "../cli/permissions.ts";
+import { copySampleKb, makeSandbox, ROOT, type RunResult, STACK_FRAME } from "./helpers.ts";
+import {
+  fakeClaude,
+  judgeRecords,
+  kbCache,
+  payload,
+  type RecordedCall,
+  recordedCalls,
+  runJudge,
+  toolPayload,
+} from "./judge_helpers.ts";
+
+function show(result: RunResult): string {
+  return `exit ${result.code}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`;
+}
+
+/** A sample knowledge base (kernel rules kb-c0mw8 and kb-k1rn0) and the env to judge with. */
+async function judgeKb() {
+  const sandbox = await makeSandbox("git-kb-judge-");
+  const kbDir = join(sandbox.root, "kb");
+  await copySampleKb(kbDir);
+  const record = join(sandbox.root, "calls");
+  const env: Record<string, string> = {
+    TMPDIR: sandbox.tmp,
+    HOME: sandbox.home,
+    XDG_CONFIG_HOME: sandbox.config,
+    KB_DIR: kbDir,
+    KB_HOOK_DEBUG: "1",
+    KB_PROSE_LINT_TIMEOUT_MS: "10000",
+    FAKE_CLAUDE_RECORD: record,
+  };
+  return {
+    ...sandbox,
+    kbDir,
+    env,
+    calls: () => recordedCalls(record),
+    records: async () => judgeRecords(join(await kbCache(sandbox.tmp), "debug.jsonl")),
+  };
+}
+
+/** Exit 0, nothing on stdout, no stack trace: the call is allowed. */
+function assertAllowed(result: RunResult): void {
+  assert.equal(result.code, 0, show(result));
+  assert.equal(result.stdout, "", show(result));
+  assert.doesNotMatch(result.stderr, STACK_FRAME, show(result));
+}
+
+/** Exit 0 and exactly the PreToolUse deny JSON on stdout; returns the reason. */
+function assertDenied(result: RunResult): string {
+  assert.equal(result.code, 0, show(result));
+  assert.equal(result.stderr, "", show(result));
+  assert.ok(result.stdout.endsWith("\n") && !result.stdout.trim().includes("\n"), show(result));
+  const output = JSON.parse(result.stdout);
+  const reason = output?.hookSpecificOutput?.permissionDecisionReason;
+  assert.equal(typeof reason, "string", show(result));
+  assert.deepEqual(output, {
+    hookSpecificOutput: {
+      hookEventName: "PreToolUse",
+      permissionDecision: "deny",
+      permissionDecisionReason: reason,
+    },
+  });
+  return reason;
+}
+
+function argAfter(call: RecordedCall, flag: string): string | undefined {
+  const index = call.argv.indexOf(flag);
+  return index === -1 ? undefined : call.argv[index + 1];
+}
+
+Deno.test("the judge profile: cache-only writes, no net, runs only the judge binary", async () => {
+  const flags = judgeFlags("/some/tmp", "/opt/bin/claude");
+  assert.ok(flags.includes("--no-prompt"));
+  assert.ok(flags.includes("--allow-run=/opt/bin/claude"), flags.join(" "));
+  assert.ok(judgeFlags("/some/tmp").includes("--allow-run=claude"));
+  for (const flag of flags) {
+    assert.doesNotMatch(flag, /^--allow-(net|ffi|sys|all)\b|^-A$|^--allow-run$/, flag);
+  }
+  const writes = flags.filter((flag) => flag.startsWith("--allow-write"));
+  assert.deepEqual(writes, ["--allow-write=/tmp/git-kb,/some/tmp/git-kb"]);
+  const envFlag = flags.find((flag) => flag.startsWith("--allow-env="))!;
+  for (const name of ["KB_PROSE_LINT", "KB_PROSE_LINT_MODEL", "KB_PROSE_LINT_TIMEOUT_MS"]) {
+    assert.ok(envFlag.split(/[=,]/).includes(name), name);
+  }
+  const tasks = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json"))).tasks;
+  assert.equal(
+    tasks["hook:judge"],
+    `deno run ${["--no-prompt", ...PROFILES.judge].join(" ")} hooks/judge.ts`,
+  );
+});
+
+Deno.test("calls with no prose are allowed without a model call", async () => {
+  const kb = await judgeKb();
+  try {
+    const inputs = [
+      await payload("bash-plain"),
+      await payload("read"),
+      toolPayload("Write", { file_path: "/w/a.md", content: "Blazing fast." }),
+      toolPayload("Write", { file_path: "/w/data.csv", content: "robust,seamless\n".repeat(20) }),
+      toolPayload("Bash", { command: "git commit -m 'Add blazing fast search'" }),
+      toolPayload("mcp__tracker__update_ticket", { id: "x".repeat(80), state: "DONE" }),
+    ];
+    for (const input of inputs) {
+      assertAllowed(await runJudge(input, { env: kb.env, claude: fakeClaude("fail") }));
+    }
+    assert.deepEqual(await kb.calls(), [], "no model call");
+    const records = await kb.records();
+    assert.equal(records.length, inputs.length);
+    for (const record of records) {
+      assert.equal(record.outcome, "skipped");
+      assert.equal(record.reason, "no prose");
+    }
+  } finally {
+    await kb.cleanup();
+  }
+});
+
+Deno.test("prose that breaks a kernel rule is denied with each violation", async () => {
+  const kb = await judgeKb();
+  try {
+    const reason = assertDenied(
+      await runJudge(await payload("write-fail"), { env: kb.env, claude: fakeClaude("fail") }),
+    );
+    assert.equal(
+      reason,
+      "git-kb: this text breaks 2 rules from your knowledge base. Revise it and try again.\n" +
+        "- kb-k1rn0 (No marketing adjectives in commit messages and PR text): " +
+        '"blazing fast" → "search over 2k entries: 180 ms to 35 ms"\n' +
+        "- kb-c0mw8 (Say what changed and why in commit messages): " +
+        '"misc fixes" → "Skip superseded entries in search results"',
+    );
+    const [record] = await kb.records();
+    assert.equal(record.outcome, "deny");
+    assert.equal(record.reason, "fail: kb-k1rn0, kb-c0mw8");
+    assert.deepEqual(record.rules, ["kb-c0mw8", "kb-k1rn0"]);
+  } finally {
+    await kb.cleanup();
+  }
+});
+
+Deno.test("each tool shape sends its prose, and only its prose, to the model", async () => {
+  const kb = await judgeKb();
+  try {
+    const cases: [string, string[], string[]][] = [
+      ["write-fail", ["This release brings blazing fast, seamless search"], []],
+      ["bash-heredoc-commit", [
+        '<text source="commit message">\nAdd blazing fast search\n\nThis seamless change',
+      ], ["git add", "cat <<", "EOF"]],
+      ["bash-gh-pr", [
+        '<text source="gh pr create title">\nSkip superseded entries in search\n</text>',
+        '<text source="gh pr create body">\nUsers kept landing on the old token note',
+      ], ["--title", "--body"]],
+      ["edit-code", [
+        '<text source="comment in search.ts">\nRank hits with a blazing fast, robust',
+      ], ["const hits", "rank(postings)"]],
+      ["mcp-comment", [
+        '<text source="mcp__github__add_issue_comment tool_input.body">\nThis powerful fix',
+      ], ["octo", "issue_number"]],
+    ];
+    for (const [name] of cases) {
+      assertDenied(
+        await runJudge(await payload(name), { env: kb.env, claude: fakeClaude("fail") }),
+      );
+    }
+    const calls = await kb.calls();
+    assert.equal(calls.length, cases.length);
+    for (const [index, [name, present, absent]] of cases.entries()) {
+      const prompt = calls[index].stdin;
+      for (const text of present) assert.ok(prompt.includes(text), `${name}: ${text}\n${prompt}`);
+      const prose = prompt.slice(prompt.indexOf("</rules>"));
+      for (const text of absent) assert.ok(!prose.includes(text), `${name}: not ${text}`);
+    }
+  } finally {
+    await kb.cleanup();
+  }
+});
+
+Deno.test("compliant prose is allowed silently after one model call", async () => {
+  const kb = await judgeKb();
+  try {
+    assertAllowed(
+      await runJudge(await payload("write-pass"), { env: kb.env, claude: fakeClaude("rules") }),
+    );
+    assert.equal((await kb.calls()).length, 1);
+    const [record] = await kb.records();
+    assert.equal(record.outcome, "allow");
+    assert.equal(record.reason, "pass");
+  } finally {
+    await kb.cleanup();
+  }
+});
+
+Deno.test("the model call: rules and prose on stdin, our hooks off, no session kept", async () => {
+  const kb = await judgeKb();
+  try {
+    const env = { ...kb.env, KB_PROSE_LINT_MODEL: "haiku" };
+    assertDenied(await runJudge(await payload("write-fail"), { env, claude: fakeClaude("rules") }));
+    const [call] = await kb.calls();
+    assert.equal(call.argv[0], "-p", call.argv.join(" "));
+    assert.equal(argAfter(call, "--model"), "haiku");
+    assert.equal(argAfter(call, "--output-format"), "json");
+    assert.deepEqual(JSON.parse(argAfter(call, "--settings") ?? "{}"), { disableAllHooks: true });
+    assert.equal(argAfter(call, "--tools"), "", "no tools: a single turn, no PreToolUse inside");
+    assert.ok(call.argv.includes("--no-session-persistence"), "nothing in the session history");
+    assert.ok(call.argv.includes("--strict-mcp-config"), "no MCP servers");
+    assert.match(argAfter(call, "--system-prompt") ?? "", /JSON object/);
+    assert.equal(call.env.GIT_KB_JUDGE, "1", "the recursion marker");
+    assert.equal(call.env.CLAUDE_CODE_SAFE_MODE, "1");
+    assert.equal(call.env.CLAUDE_CODE_DISABLE_CLAUDE_MDS, "1");
+    assert.equal(call.env.HOME, kb.home, "the user's HOME, so the CLI finds its login");
+    assert.equal(call.cwd, await kbCache(kb.tmp), "run away from the project's settings");
+    const kernel = await Deno.readTextFile(
+      join(kb.kbDir, "entries", "kb-k1rn0-no-marketing-adjectives-in-commit-messages-and-pr.md"),
+    );
+    const body = kernel.slice(kernel.indexOf("\n---\n") + 5).trim();
+    assert.ok(call.stdin.includes(`<rule id="kb-k1rn0" title="No marketing adjectives`));
+    assert.ok(call.stdin.includes(body), "the kernel body, verbatim from the entry file");
+    assert.ok(call.stdin.includes('<rule id="kb-c0mw8"'));
+    assert.ok(call.stdin.includes("This release brings blazing fast, seamless search"));
+    assert.ok(!call.argv.some((arg) => arg.includes("blazing fast")), "prose goes to stdin only");
+  } finally {
+    await kb.cleanup();
+  }
+});
+
+Deno.test("inside a judge call (GIT_KB_JUDGE=1) the hook does nothing at all", async () => {
+  const kb = await judgeKb();
+  try {
+    const env = { ...kb.env, GIT_KB_JUDGE: "1" };
+    assertAllowed(await runJudge(await payload("write-fail"), { env, claude: fakeClaude("fail") }));
+    assert.deepEqual(await kb.calls(), []);
+    await assert.rejects(() => kbCache(kb.tmp), "not even the index is opened");
+  } finally {
+    await kb.cleanup();
+  }
+});
+
+Deno.test("KB_PROSE_LINT=0/false/no/off (any case) turns the judge off", async () => {
+  const kb = await judgeKb();
+  try {
+    const input = await payload("write-fail");
+    for (const value of ["0", "false", "No", "OFF"]) {
+      const env = { ...kb.env, KB_PROSE_LINT: value };
+      assertAllowed(await runJudge(input, { env, claude: fakeClaude("fail") }));
+    }
+    assert.deepEqual(await kb.calls(), []);
+    const env = { ...kb.env, KB_PROSE_LINT: "1" };
+    assertDenied(await runJudge(input, { env, claude: fakeClaude("fail") }));
+    assert.equal((await kb.calls()).length, 1);
+  } finally {
+    await kb.cleanup();
+  }
+});
+
+Deno.test("verdict cache: a retry is not judged again; revised text, rules or model are", async () => {
+  const kb = await judgeKb();
+  try {
+    const options = { env: kb.env, claude: fakeClaude("rules") };
+    const failing = await payload("write-fail");
+    const first = assertDenied(await runJudge(failing, options));
+    const retry = assertDenied(await runJudge(failing, options));
+    assert.equal(retry, first);
+    assert.equal((await kb.calls()).length, 1, "the retry was answered from the cache");
+    assert.deepEqual((await kb.records()).map((record) => record.cache), ["miss", "hit"]);
+
+    const revised = failing.replace("blazing fast, seamless", "faster (180 ms to 35 ms)");
+    assertAllowed(await runJudge(revised, options));
+    assertAllowed(await runJudge(revised, options));
+    assert.equal((await kb.calls()).length, 2, "revised text judged once, then cached");
+
+    assertDenied(
+      await runJudge(failing, { ...options, env: { ...kb.env, KB_PROSE_LINT_MODEL: "opus" } }),
+    );
+    assert.equal((await kb.calls()).length, 3, "another model judges afresh");
+
+    // A rule edited in the knowledge base (saved by rename, as editors and git do) is read at
+    // the next call and invalidates the verdicts made under the old text.
+    const entry = join(
+      kb.kbDir,
+      "entries",
+      "kb-c0mw8-say-what-changed-and-why-in-commit-messages.md",
+    );
+    const text = await Deno.readTextFile(entry);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await Deno.writeTextFile(`${entry}.tmp`, text.replace('No "misc fixes"', 'Never "misc fixes"'));
+    await Deno.rename(`${entry}.tmp`, entry);
+    assertDenied(await runJudge(failing, options));
+    const calls = await kb.calls();
+    assert.equal(calls.length, 4, "changed rules judge afresh");
+    assert.ok(calls[3].stdin.includes('Never "misc fixes"'), calls[3].stdin);
+  } finally {
+    await kb.cleanup();
+  }
+});
+
+Deno.test("a call with no prose loads no knowledge-base, index or model code", async () => {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", join(ROOT, "hooks", "judge.ts")],
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  const graph = JSON.parse(new TextDecoder().decode(output.stdout)) as {
+    modules: {
+      specifier: string;
+      dependencies?: { code?: { specifier: string }; isDynamic?: boolean }[];
+    }[];
+  };
+  const byUrl = new Map(graph.modules.map((module) => [module.specifier, module]));
+  const root = new URL("../", import.meta.url).href;
+  const loaded = new Set<string>();
+  const visit = (url: string) => {
+    if (loaded.has(url)) return;
+    loaded.add(url);
+    for (const dependency of byUrl.get(url)?.dependencies ?? []) {
+      if (!dependency.isDynamic && dependency.code) visit(dependency.code.specifier);
+    }
+  };
+  visit(new URL("hooks/judge.ts", root).href);
+  assert.deepEqual([...loaded].map((url) => url.slice(root.length)).sort(), [
+    "core/code_prose.ts",
+    "core/hash.ts",
+    "core/judge.ts",
+    "core/prose.ts",
+    "core/shell.ts",
+    "hooks/judge.ts",
+    "io/stdin.ts",
+  ]);
+});
