@@ -87,8 +87,16 @@ export function shLauncher(): string {
 # Runs a compiled binary when one sits beside this script, else \`deno run\` on git-kb.js with
 # the least-privilege flags of the command or hook asked for.
 # Forks as little as it can: a hook pays for every process started here.
-case "$0" in
-  */*) here=\${0%/*} ;;
+self=$0
+while [ -L "$self" ]; do
+  link=$(readlink "$self")
+  case "$link" in
+    /*) self=$link ;;
+    *) self=\${self%/*}/$link ;;
+  esac
+done
+case "$self" in
+  */*) here=\${self%/*} ;;
   *) here=. ;;
 esac
 here=$(CDPATH= cd -- "$here" && pwd)
@@ -242,8 +250,10 @@ async function compile(): Promise<number> {
       console.log(`built ${output}`);
     } catch (error) {
       failed++;
-      const reason = (error as Error).message.split("\n").filter(Boolean).at(-1);
-      console.error(`could not compile for ${target}: ${reason}`);
+      const lines = (error as Error).message.split("\n").map((line) => line.trim());
+      const reason = lines.find((line) => /error sending request|^1: /.test(line)) ??
+        lines.find((line) => line.startsWith("error:")) ?? lines[0];
+      console.error(`could not compile for ${target}: ${reason.replace(/^\d+: /, "")}`);
     }
   }
   if (failed) {

@@ -112,6 +112,25 @@ Deno.test("the launcher exports KB_CLI as its own path, unless one is set", asyn
   }
 });
 
+Deno.test("a symlink to the launcher (git-kb on PATH) finds the bundle beside the real file", async () => {
+  const sandbox = await makeSandbox();
+  try {
+    const { path, launcher } = await fakeDeno(sandbox.root);
+    const links = join(sandbox.root, "links");
+    await Deno.mkdir(links);
+    await Deno.symlink(launcher, join(links, "middle"));
+    await Deno.symlink("middle", join(links, "git-kb"));
+    const result = await runProcess("git-kb", ["search"], {
+      env: { PATH: `${links}:${path}` },
+      clearEnv: true,
+    });
+    assert.equal(result.code, 0, show(result));
+    assert.ok(result.stdout.includes(join(sandbox.root, "plugin-bin", "git-kb.js")), result.stdout);
+  } finally {
+    await sandbox.cleanup();
+  }
+});
+
 Deno.test("a compiled binary beside the launcher runs instead of deno", async () => {
   const sandbox = await makeSandbox();
   try {

@@ -103,3 +103,59 @@ Deno.test({
     }
   },
 });
+
+/** Install git-kb into a temp HOME without the plugin system. */
+const installs: Record<string, (home: string, env: Record<string, string>) => Promise<void>> = {
+  "a symlink in ~/.claude/skills": async (home) => {
+    await Deno.mkdir(join(home, ".claude", "skills"), { recursive: true });
+    await Deno.symlink(join(ROOT, "plugin"), join(home, ".claude", "skills", "git-kb"));
+  },
+  "git-kb setup --agent claude": async (_home, env) => {
+    const setup = await runProcess(join(ROOT, "plugin", "bin", "git-kb"), [
+      "setup",
+      "--agent",
+      "claude",
+    ], { env, clearEnv: true });
+    assert.equal(setup.code, 0, setup.stdout + setup.stderr);
+  },
+};
+
+for (const [install, apply] of Object.entries(installs)) {
+  Deno.test({
+    name: `installed without the plugin system, by ${install}: the prompt hook fires`,
+    ignore: skip !== false,
+    async fn() {
+      const kb = await makeKb();
+      try {
+        const project = join(kb.root, "project");
+        await Deno.mkdir(project);
+        await apply(kb.home, { ...kb.env, PATH: Deno.env.get("PATH") ?? "" });
+        const closed = "http://127.0.0.1:9";
+        const session = crypto.randomUUID();
+        await runProcess(CLAUDE!, [
+          "-p",
+          "How do I rotate a leaked Cloudflare token used by our CI?",
+          "--session-id",
+          session,
+        ], {
+          cwd: project,
+          env: {
+            ...kb.env,
+            PATH: Deno.env.get("PATH") ?? "",
+            HTTPS_PROXY: closed,
+            HTTP_PROXY: closed,
+            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+            DISABLE_AUTOUPDATER: "1",
+          },
+          clearEnv: true,
+          timeoutMs: 120_000,
+        });
+        const context = injected(transcriptOf(kb.home, session));
+        assert.equal(context.length, 1, JSON.stringify(context));
+        assert.match(context[0], /kb-7q2mx /);
+      } finally {
+        await kb.cleanup();
+      }
+    },
+  });
+}
