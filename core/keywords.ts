@@ -7,7 +7,7 @@
  */
 import type { IndexReader } from "./index.ts";
 import { FIELD_TITLE, FLAG_INACTIVE, FLAG_KERNEL } from "./index.ts";
-import { forEachWord, termOf } from "./tokenize.ts";
+import { splitWords, termOf } from "./tokenize.ts";
 
 /** A prompt term and the word it came from, for saying why an entry matched. */
 export interface PromptTerm {
@@ -23,10 +23,13 @@ export interface PromptTerm {
 /** The distinct terms of a prompt with the first word (and token) each came from. */
 export function promptTerms(prompt: string): PromptTerm[] {
   const seen = new Map<string, PromptTerm>();
-  forEachWord(prompt, (word, token) => {
+  const tokens: number[] = [];
+  const words = splitWords(prompt, tokens);
+  for (let index = 0; index < words.length; index++) {
+    const word = words[index];
     const term = termOf(word);
-    if (term && !seen.has(term)) seen.set(term, { term, word, token });
-  });
+    if (term && !seen.has(term)) seen.set(term, { term, word, token: tokens[index] });
+  }
   return [...seen.values()];
 }
 

@@ -8,7 +8,7 @@ import type { DocInfo, IndexReader, KernelRule } from "./index.ts";
 import { type KeywordHit, keywordMatches, promptTerms } from "./keywords.ts";
 import type { Activity } from "./schema.ts";
 import { LIMITS } from "./schema.ts";
-import { forEachWord } from "./tokenize.ts";
+import { splitWords } from "./tokenize.ts";
 
 /**
  * Words that carry no topic: acknowledgements, go-aheads and routine chores ("commit and push",
@@ -28,13 +28,8 @@ const MECHANICAL = new Set(MECHANICAL_WORDS);
 
 /** True when every word of `text` is a {@link MECHANICAL_WORDS} word (or "hmm"). */
 export function isMechanical(text: string): boolean {
-  let words = 0;
-  let mechanical = 0;
-  forEachWord(text, (word) => {
-    words++;
-    if (MECHANICAL.has(word) || /^h+m+$/.test(word)) mechanical++;
-  });
-  return words > 0 && mechanical === words;
+  const words = splitWords(text);
+  return words.length > 0 && words.every((word) => MECHANICAL.has(word) || /^h+m+$/.test(word));
 }
 
 /**
@@ -167,8 +162,7 @@ export function skipReason(
 
 /** The kinds of work a prompt is about, by the activity lexicon. */
 export function classifyActivities(prompt: string): Activity[] {
-  const words = new Set<string>();
-  forEachWord(prompt, (word) => words.add(word));
+  const words = new Set(splitWords(prompt));
   return (Object.keys(ACTIVITY_LEXICON) as Activity[]).filter((activity) =>
     ACTIVITY_LEXICON[activity].some((word) => words.has(word))
   );

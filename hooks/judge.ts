@@ -20,7 +20,7 @@ import {
   verdictCacheKey,
 } from "../core/judge.ts";
 import { extractProse, type ProsePiece } from "../core/prose.ts";
-import { readStdinText } from "../io/stdin.ts";
+import { readStdinText, writeHookOutput } from "../io/stdin.ts";
 
 /** The largest stdin accepted (a Write of a big file); a bigger payload is allowed unread. */
 const MAX_INPUT_BYTES = 16 * 1024 * 1024;
@@ -190,11 +190,7 @@ export async function runJudgeHook(): Promise<void> {
     trace.reason += describe(error);
   }
   await recordTrace(trace, performance.now() - started);
-  if (output) {
-    try {
-      Deno.stdout.writeSync(new TextEncoder().encode(output + "\n"));
-    } catch { /* stdout closed: nothing to do */ }
-  }
+  if (output) writeHookOutput(output);
 }
 
 if (import.meta.main) {

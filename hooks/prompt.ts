@@ -5,7 +5,7 @@
  * @module
  */
 import { contextForPrompt, RecordedError, recordFailure } from "../io/prompt_context.ts";
-import { readStdinText } from "../io/stdin.ts";
+import { readStdinText, writeHookOutput } from "../io/stdin.ts";
 
 /** The largest stdin accepted; a bigger payload is not a prompt worth matching. */
 const MAX_INPUT_BYTES = 8 * 1024 * 1024;
@@ -50,11 +50,7 @@ export async function runPromptHook(): Promise<void> {
   } catch (error) {
     if (!(error instanceof RecordedError)) recordFailure(error);
   }
-  if (output) {
-    try {
-      Deno.stdout.writeSync(new TextEncoder().encode(output + "\n"));
-    } catch { /* stdout closed: nothing to do */ }
-  }
+  if (output) writeHookOutput(output);
 }
 
 if (import.meta.main) {

@@ -1,6 +1,7 @@
 /**
- * Reading all of stdin synchronously: on these machines `Deno.stdin.readSync` costs nothing
- * measurable, while a stream reader adds milliseconds to the hook's start.
+ * A hook's standard streams. All of stdin is read synchronously: on these machines
+ * `Deno.stdin.readSync` costs nothing measurable, while a stream reader adds milliseconds to
+ * the hook's start.
  *
  * @module
  */
@@ -32,4 +33,11 @@ export function readStdinText(maxBytes: number): string {
     offset += chunk.length;
   }
   return new TextDecoder().decode(all);
+}
+
+/** Write `text` and a newline to stdout for a hook; a closed stdout is not an error there. */
+export function writeHookOutput(text: string): void {
+  try {
+    Deno.stdout.writeSync(new TextEncoder().encode(text + "\n"));
+  } catch { /* stdout closed: nothing to do */ }
 }

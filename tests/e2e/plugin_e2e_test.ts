@@ -24,6 +24,22 @@ function transcriptOf(home: string, sessionId: string): string[] {
   throw new Error(`no transcript for session ${sessionId} under ${home}/.claude/projects`);
 }
 
+/** `env` for the CLI with every proxy at a closed loopback port: nothing can reach the network. */
+function offline(env: Record<string, string>): Record<string, string> {
+  const closed = "http://127.0.0.1:9";
+  return {
+    ...env,
+    PATH: Deno.env.get("PATH") ?? "",
+    HTTPS_PROXY: closed,
+    HTTP_PROXY: closed,
+    https_proxy: closed,
+    http_proxy: closed,
+    NO_PROXY: "",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    DISABLE_AUTOUPDATER: "1",
+  };
+}
+
 /** The text our hook injected into a session, one string per injection. */
 function injected(lines: string[]): string[] {
   return lines.map((line) => JSON.parse(line)).filter((record) =>
@@ -54,18 +70,7 @@ Deno.test({
     try {
       const project = join(kb.root, "project");
       await Deno.mkdir(project);
-      const closed = "http://127.0.0.1:9";
-      const env = {
-        ...kb.env,
-        PATH: Deno.env.get("PATH") ?? "",
-        HTTPS_PROXY: closed,
-        HTTP_PROXY: closed,
-        https_proxy: closed,
-        http_proxy: closed,
-        NO_PROXY: "",
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-        DISABLE_AUTOUPDATER: "1",
-      };
+      const env = offline(kb.env);
       const claude = (args: string[]) =>
         runProcess(CLAUDE!, args, { cwd: project, env, clearEnv: true, timeoutMs: 120_000 });
       const added = await claude(["plugin", "marketplace", "add", ROOT]);
@@ -130,7 +135,6 @@ for (const [install, apply] of Object.entries(installs)) {
         const project = join(kb.root, "project");
         await Deno.mkdir(project);
         await apply(kb.home, { ...kb.env, PATH: Deno.env.get("PATH") ?? "" });
-        const closed = "http://127.0.0.1:9";
         const session = crypto.randomUUID();
         await runProcess(CLAUDE!, [
           "-p",
@@ -139,14 +143,7 @@ for (const [install, apply] of Object.entries(installs)) {
           session,
         ], {
           cwd: project,
-          env: {
-            ...kb.env,
-            PATH: Deno.env.get("PATH") ?? "",
-            HTTPS_PROXY: closed,
-            HTTP_PROXY: closed,
-            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-            DISABLE_AUTOUPDATER: "1",
-          },
+          env: offline(kb.env),
           clearEnv: true,
           timeoutMs: 120_000,
         });
