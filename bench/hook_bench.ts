@@ -2,19 +2,24 @@
  * The prompt hook's cost, whole process, stdin to stdout, on a synthetic knowledge base, against
  * a bare `deno run` of an empty script fed the same stdin in the same run (interleaved): run
  * from the sources (`deno run hooks/prompt.ts`) and as the plugin runs it (`plugin/bin/git-kb
- * hook prompt`: the sh launcher and the bundle). Plus the in-process decision time.
+ * hook prompt`: the sh launcher and the bundle). Plus the in-process decision time. The search
+ * augment (PreToolUse on Bash) the same way: a `rg` whose term matches an entry's title, and a
+ * command that searches nothing.
  *
  * ```sh
  * deno task bench:hook [--entries 5000] [--runs 21] [--decision-entries 50000] [--seed 1]
  * ```
  *
  * Targets (issue 3): non-firing prompt ≤ 1.10× the bare run, firing prompt ≤ 1.25×, the
- * in-process decision < 10 ms at 50,000 entries.
+ * in-process decision < 10 ms at 50,000 entries. Issue 6: a firing search ≤ 1.25×, the same
+ * budget as a firing prompt.
  *
  * @module
  */
 import { join } from "../core/path.ts";
-import { contextForPrompt } from "../io/prompt_context.ts";
+import { contextForPrompt, fetchCommand } from "../io/prompt_context.ts";
+import { decideSearch } from "../core/search_match.ts";
+import { phraseWords } from "../core/search_terms.ts";
 import { openIndex } from "../io/index_store.ts";
 import { flagsFor } from "../cli/permissions.ts";
 import { generateKb, parseFlags } from "./generate.ts";
@@ -52,6 +57,33 @@ function payload(prompt: string): string {
 
 const NON_FIRING = "what should I bake for dinner tonight with flour, butter and some eggs";
 
+/** A PreToolUse payload of a Bash call running `command`, in a fresh session. */
+function bashPayload(command: string): string {
+  return JSON.stringify({
+    session_id: `bench-${crypto.randomUUID()}`,
+    transcript_path: "/tmp/bench.jsonl",
+    cwd: "/tmp",
+    hook_event_name: "PreToolUse",
+    tool_name: "Bash",
+    tool_input: { command, description: "search" },
+    tool_use_id: "toolu_bench",
+  });
+}
+
+/** A search phrase (two words of an active entry's title) that surfaces that entry. */
+async function firingSearch(kbDir: string): Promise<string> {
+  const { reader } = await openIndex(kbDir);
+  for (let ord = 0; ord < reader.manifest.nextOrd; ord++) {
+    const doc = reader.doc(ord);
+    if (doc?.status !== "active" || doc.kernel) continue;
+    const phrase = phraseWords(doc.title).slice(0, 2).join(" ");
+    if (decideSearch([phrase], reader, {}, fetchCommand(kbDir)).outcome === "surfaced") {
+      return phrase;
+    }
+  }
+  throw new Error("no title gives a search that surfaces");
+}
+
 async function main(): Promise<void> {
   const flags = parseFlags(Deno.args);
   const entries = Number(flags.get("entries") ?? 5000);
@@ -69,26 +101,43 @@ async function main(): Promise<void> {
   const launcher = join(root, "plugin/bin/git-kb");
   const launcherEnv = { ...env, PATH: Deno.env.get("PATH") ?? "" };
   /** A subject that runs `args` with a fresh session's payload for `prompt` (no dedup). */
-  const run = (args: string[], prompt: string, expectOutput?: boolean) => async () => {
-    const [command, rest, environment] = args[0] === launcher
-      ? [launcher, args.slice(1), launcherEnv]
-      : ["deno", args, env];
-    const result = await timeProcess(command, rest, root, environment, payload(prompt));
-    if (result.code !== 0) throw new Error(`exit ${result.code}: ${result.stderr}`);
-    if (expectOutput !== undefined && (result.stdout.trim() !== "") !== expectOutput) {
-      throw new Error(
-        `expected ${expectOutput ? "output" : "no output"}, got ${result.stdout.slice(0, 200)}`,
-      );
-    }
-    return result.ms;
-  };
+  const run =
+    (args: string[], prompt: string, expectOutput?: boolean, stdin = payload) => async () => {
+      const [command, rest, environment] = args[0] === launcher
+        ? [launcher, args.slice(1), launcherEnv]
+        : ["deno", args, env];
+      const result = await timeProcess(command, rest, root, environment, stdin(prompt));
+      if (result.code !== 0) throw new Error(`exit ${result.code}: ${result.stderr}`);
+      if (expectOutput !== undefined && (result.stdout.trim() !== "") !== expectOutput) {
+        throw new Error(
+          `expected ${expectOutput ? "output" : "no output"}, got ${result.stdout.slice(0, 200)}`,
+        );
+      }
+      return result.ms;
+    };
   const pluginArgs = [launcher, "hook", "prompt"];
-  const [bare, quiet, fired, pluginQuiet, pluginFired] = await interleaved("hook", runs, [
+  const searchArgs = ["run", ...flagsFor("context", cache), join(root, "hooks/search_augment.ts")];
+  const pluginSearchArgs = [launcher, "hook", "search"];
+  const search = `rg -n '${await firingSearch(kbDir)}' src/`;
+  const notSearch = "deno test --allow-all && git status --short";
+  const [
+    bare,
+    quiet,
+    fired,
+    pluginQuiet,
+    pluginFired,
+    searchFired,
+    searchQuiet,
+    pluginSearchFired,
+  ] = await interleaved("hook", runs, [
     run(["run", empty], NON_FIRING),
     run(hookArgs, NON_FIRING, false),
     run(hookArgs, firing, true),
     run(pluginArgs, NON_FIRING, false),
     run(pluginArgs, firing, true),
+    run(searchArgs, search, true, bashPayload),
+    run(searchArgs, notSearch, false, bashPayload),
+    run(pluginSearchArgs, search, true, bashPayload),
   ]);
 
   let decisionKb = kbDir;
@@ -133,8 +182,28 @@ async function main(): Promise<void> {
       "≤ 1.25×",
       ratio(pluginFired) <= 1.25 ? "ok" : "**MISS**",
     ],
+    [
+      "search augment from sources, Bash that searches nothing",
+      searchQuiet,
+      "≤ 1.10×",
+      ratio(searchQuiet) <= 1.10 ? "ok" : "**MISS**",
+    ],
+    [
+      "search augment from sources, search that fires",
+      searchFired,
+      "≤ 1.25×",
+      ratio(searchFired) <= 1.25 ? "ok" : "**MISS**",
+    ],
+    [
+      "search augment, plugin launcher + bundle, search that fires",
+      pluginSearchFired,
+      "≤ 1.25×",
+      ratio(pluginSearchFired) <= 1.25 ? "ok" : "**MISS**",
+    ],
   ] as const;
-  console.log(`\nPrompt hook, ${entries} entries, ${runs} interleaved runs (median ms)\n`);
+  console.log(
+    `\nPrompt hook and search augment, ${entries} entries, ${runs} interleaved runs (median ms)\n`,
+  );
   console.log("| measurement | median ms | × bare | target | result |\n|---|---:|---:|---|---|");
   for (const [name, samples, goal, result] of rows) {
     console.log(

@@ -1,20 +1,22 @@
 /**
- * Retrieval quality on the shared tldr-pages development split (`../shared/bench/`): converts
- * the corpus into a knowledge base in a temp folder, indexes it, and reports search recall@1/@5
- * and MRR@10, the prompt hook's recall@5 and fire rate, and how often the hook fires on the
- * negative prompts.
+ * Retrieval quality on the shared tldr-pages development split (`../shared/bench/`, derived
+ * from tldr-pages, CC BY 4.0, © the tldr-pages team and contributors): converts the corpus into
+ * a knowledge base in a temp folder, writes the held-out queries (each expecting its page) and
+ * the negative prompts (expecting nothing) as a golden file, and runs `git-kb eval` on it, the
+ * prompt hook and search. Prints eval's report, then a table beside the baselines measured on
+ * the same split.
  *
  * ```sh
- * deno task bench:retrieval [--data ../shared/bench]
+ * deno task bench:retrieval [--data ../shared/bench] [--misses 10]
  * ```
  *
  * @module
  */
 import { blankEntry, serializeEntry } from "../core/entry.ts";
+import { goldenLine } from "../core/golden.ts";
 import { join } from "../core/path.ts";
-import { search } from "../core/rank.ts";
-import { decide, DEFAULT_SURFACE_CONFIG } from "../core/surface.ts";
-import { openIndex } from "../io/index_store.ts";
+import { evaluate } from "../io/eval.ts";
+import { formatReport } from "../cli/eval.ts";
 import { parseFlags } from "./generate.ts";
 
 interface CorpusPage {
@@ -23,6 +25,13 @@ interface CorpusPage {
   tags: string[];
   body: string;
 }
+
+/** The baselines of `baselines.dev.md` (same split): recall@1, recall@5, MRR@10, negatives. */
+const BASELINES = [
+  ["keyword overlap, threshold 2 (a published per-prompt lookup)", 0.120, 0.177, 0.145, "11 %"],
+  ["MiniSearch BM25 (title ×3, tags ×2, body ×1)", 0.193, 0.357, 0.265, "—"],
+  ["grep-style token count", 0.197, 0.363, 0.257, "—"],
+] as const;
 
 function readJsonl<T>(path: string): T[] {
   return Deno.readTextFileSync(path).split("\n").filter((line) => line.trim()).map((line) =>
@@ -49,46 +58,48 @@ function writeKb(dir: string, corpus: CorpusPage[]): void {
   });
 }
 
+/** The dev queries (each expecting its page) and the negatives (expecting nothing). */
+function goldenFile(data: string, ids: Map<string, string>): string {
+  const queries = readJsonl<{ query: string; target: string }>(join(data, "queries.dev.jsonl"));
+  const negatives = readJsonl<{ query: string }>(join(data, "negatives.dev.jsonl"));
+  return [
+    ...queries.map(({ query, target }) => goldenLine(query, [ids.get(target)!])),
+    ...negatives.map(({ query }) => goldenLine(query, [])),
+  ].join("\n") + "\n";
+}
+
 async function main(): Promise<void> {
   const flags = parseFlags(Deno.args);
   const data = flags.get("data") ?? new URL("../../shared/bench", import.meta.url).pathname;
   const corpus = readJsonl<CorpusPage>(join(data, "corpus.jsonl"));
-  const queries = readJsonl<{ query: string; target: string }>(join(data, "queries.dev.jsonl"));
-  const negatives = readJsonl<{ query: string }>(join(data, "negatives.dev.jsonl"));
   const ids = new Map(corpus.map((page, index) => [page.key, idOf(index)]));
   const work = Deno.makeTempDirSync({ prefix: "git-kb-retrieval-" });
   try {
     Deno.env.set("TMPDIR", work);
     const kbDir = join(work, "kb");
     writeKb(kbDir, corpus);
-    const { reader, report } = await openIndex(kbDir, { full: true });
-    const config = { ...DEFAULT_SURFACE_CONFIG, explain: false };
-    const fetch = (list: string[]) => list.join(" ");
-    let recall1 = 0, recall5 = 0, reciprocal = 0, hookRecall5 = 0, hookFires = 0;
-    for (const { query, target } of queries) {
-      const rank = search(reader, [query], { limit: 10 }).findIndex((hit) =>
-        hit.doc.id === ids.get(target)
-      );
-      if (rank === 0) recall1++;
-      if (rank >= 0 && rank < 5) recall5++;
-      if (rank >= 0) reciprocal += 1 / (rank + 1);
-      const pointers = decide(query, reader, {}, fetch, config).assembly?.pointers ?? [];
-      if (pointers.length) hookFires++;
-      if (pointers.slice(0, 5).some((pointer) => pointer.id === ids.get(target))) hookRecall5++;
-    }
-    const falseFires = negatives.filter(({ query }) =>
-      (decide(query, reader, {}, fetch, config).assembly?.pointers.length ?? 0) > 0
+    Deno.writeTextFileSync(join(kbDir, "golden.dev.jsonl"), goldenFile(data, ids));
+    const report = await evaluate(kbDir, join(kbDir, "golden.dev.jsonl"));
+    console.log(formatReport(report, Number(flags.get("misses") ?? 10)));
+    const { hook, search, negatives } = report.run.summary;
+    const row = (name: string, r1: number, r5: number, mrr: number, fires: string) =>
+      `| ${name} | ${r1.toFixed(3)} | ${r5.toFixed(3)} | ${mrr.toFixed(3)} | ${fires} |`;
+    console.log(`\ntldr-pages dev split, ${report.entries} entries:\n`);
+    console.log("| method | recall@1 | recall@5 | MRR@10 | fires on negatives |");
+    console.log("|---|---:|---:|---:|---:|");
+    console.log(row("git-kb search", search.recall1, search.recall5, search.mrr, "—"));
+    console.log(
+      row(
+        "git-kb prompt hook",
+        hook.recall1,
+        hook.recall5,
+        hook.mrr,
+        `${hook.falseFires} of ${negatives}`,
+      ),
     );
-    const share = (count: number) => (count / queries.length).toFixed(3);
-    console.log(`tldr-pages dev split: ${report.docCount} entries, ${queries.length} queries`);
-    console.log("| measure | value |\n|---|---:|");
-    console.log(`| search recall@1 | ${share(recall1)} |`);
-    console.log(`| search recall@5 | ${share(recall5)} |`);
-    console.log(`| search MRR@10 | ${share(reciprocal)} |`);
-    console.log(`| prompt hook recall@5 | ${share(hookRecall5)} |`);
-    console.log(`| prompt hook fires on queries | ${share(hookFires)} |`);
-    console.log(`| prompt hook fires on negatives | ${falseFires.length} of ${negatives.length} |`);
-    for (const { query } of falseFires) console.log(`  fired on: ${JSON.stringify(query)}`);
+    for (const [name, r1, r5, mrr, fires] of BASELINES) {
+      console.log(row(`${name} (baseline)`, r1, r5, mrr, fires));
+    }
   } finally {
     Deno.removeSync(work, { recursive: true });
   }

@@ -99,7 +99,10 @@ case "$self" in
   */*) here=\${self%/*} ;;
   *) here=. ;;
 esac
-here=$(CDPATH= cd -- "$here" && pwd)
+case "$here" in
+  /*) ;;
+  *) here=$(CDPATH= cd -- "$here" && pwd) ;;
+esac
 # The command that reaches this launcher, as printed fetch commands must spell it.
 if [ -z "\${KB_CLI:-}" ]; then
   case "$here" in

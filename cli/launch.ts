@@ -10,6 +10,9 @@
 const HOOKS: Record<string, () => Promise<() => Promise<void>>> = {
   prompt: async () => (await import("../hooks/prompt.ts")).runPromptHook,
   judge: async () => (await import("../hooks/judge.ts")).runJudgeHook,
+  search: async () => (await import("../hooks/search_augment.ts")).runSearchHook,
+  subagent: async () => (await import("../hooks/subagent.ts")).runSubagentHook,
+  receipts: async () => (await import("../hooks/receipts.ts")).runReceiptsHook,
 };
 
 /** Run `args` as a hook or a CLI command and return the exit code; hooks always give 0. */

@@ -38,9 +38,17 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
     load: () => import("./context.ts"),
   },
   stats: { summary: "summarise the prompt hook's debug log", load: () => import("./stats.ts") },
+  eval: {
+    summary: "score the hook and search against a golden file of prompts",
+    load: () => import("./eval.ts"),
+  },
   doctor: {
     summary: "check config, git, remote, index and entries",
     load: () => import("./doctor.ts"),
+  },
+  selftest: {
+    summary: "test git-kb end to end on a throwaway knowledge base",
+    load: () => import("./selftest.ts"),
   },
   setup: {
     summary: "wire git-kb's hooks into Claude Code, Codex or Gemini CLI",

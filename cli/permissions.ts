@@ -47,6 +47,17 @@ export const PROFILES = {
   ],
   /** Writes entries (whose folder is known only at run time), commits and pushes: init, add, edit. */
   save: ["--allow-read", "--allow-write", `--allow-env=${ENV_VARS.join(",")}`, "--allow-run=git"],
+  /**
+   * Makes a scratch knowledge base under the cache folder, asks git about it and about the
+   * user's own, and runs the CLI and hooks as `deno run` subprocesses with their own profiles:
+   * selftest.
+   */
+  selftest: [
+    "--allow-read",
+    `--allow-write=${CACHE_WRITE}`,
+    `--allow-env=${ENV_VARS.join(",")}`,
+    "--allow-run=git,deno",
+  ],
   /** Writes agent settings files under HOME or the project (known only at run time): setup. */
   setup: ["--allow-read", "--allow-write", `--allow-env=${ENV_VARS.join(",")}`],
   /**
@@ -72,14 +83,19 @@ export const COMMAND_PROFILES: Record<string, keyof typeof PROFILES> = {
   index: "read",
   context: "read",
   stats: "read",
+  eval: "read",
   doctor: "check",
   setup: "setup",
+  selftest: "selftest",
 };
 
 /** The profile each hook runs with (`git-kb hook <name>`). */
 export const HOOK_PROFILES: Record<string, keyof typeof PROFILES> = {
   prompt: "read",
   judge: "judge",
+  search: "read",
+  subagent: "read",
+  receipts: "read",
 };
 
 /** The program of an editor command (`code --wait` → `code`), for a run permission. */

@@ -40,7 +40,9 @@ Wire git-kb into a coding agent. For agents with a pre-prompt hook, merge
 git-kb's hook entries into the agent's settings file, keeping every other key
 and hook; for the others, print the AGENTS.md rule to add by hand.
 
-  claude     .claude/settings.json   UserPromptSubmit (pointers), PreToolUse (judge)
+  claude     .claude/settings.json   UserPromptSubmit (pointers), PreToolUse (judge,
+                                     search augment, subagent memory), PostToolUse
+                                     (delivery receipts)
   codex      .codex/hooks.json       UserPromptSubmit
   gemini     .gemini/settings.json   BeforeAgent
   cursor     prints the AGENTS.md rule, writes nothing

@@ -1,12 +1,19 @@
 /**
- * `git-kb stats`: what the prompt hook did, from its debug log (KB_HOOK_DEBUG=1).
+ * `git-kb stats`: what the hooks delivered and what was fetched, from the session ledgers and
+ * receipts (always kept); what the prompt hook did, from its debug log (KB_HOOK_DEBUG=1).
  *
  * @module
  */
+import {
+  type DeliveryStats,
+  NOISE_MIN_SESSIONS,
+  summarizeDelivery,
+} from "../core/delivery_stats.ts";
 import { summarizeDebugLog } from "../core/stats.ts";
 import { openKb } from "../io/open.ts";
 import { HOOK_TRUST_MS } from "../io/index_store.ts";
 import { kbCacheDir } from "../io/paths.ts";
+import { readSessions } from "../io/receipts.ts";
 import { debugLogPath } from "../io/session.ts";
 import { parseCommand } from "./args.ts";
 import { bold, printJson } from "./output.ts";
@@ -14,9 +21,13 @@ import { bold, printJson } from "./output.ts";
 /** Help text. */
 export const help = `Usage: git-kb stats [options]
 
-Summarise the prompt hook's debug log: how often it fired, why it did not,
-entries that keep nearly matching (tuning candidates), entries never surfaced,
-and the median size of what it injected. Turn the log on with KB_HOOK_DEBUG=1.
+Summarise what the hooks delivered over the sessions of the last week: pointers
+injected, the share the agent then fetched, entries often injected but never
+fetched (noise candidates), and prompts that matched nothing with their most
+frequent words. Then the prompt hook's debug log: how often it fired, why it
+did not, entries that keep nearly matching (tuning candidates), entries never
+surfaced, and the median size of what it injected. Turn the log on with
+KB_HOOK_DEBUG=1.
 
 Options:
   --json        print the summary as JSON
@@ -39,10 +50,12 @@ export async function run(args: string[]): Promise<number> {
     if (doc?.status === "active") activeIds.push(doc.id);
   }
   const summary = summarizeDebugLog(text, activeIds);
+  const delivery = summarizeDelivery(readSessions(kbCacheDir(location.kbDir)));
   if (values.json) {
-    printJson({ log: file, ...summary });
+    printJson({ log: file, ...summary, delivery });
     return 0;
   }
+  printDelivery(delivery);
   if (!summary.prompts) {
     console.log(`No hook records yet in ${file}. Set KB_HOOK_DEBUG=1 where the hook runs.`);
     return 0;
@@ -75,4 +88,34 @@ export async function run(args: string[]): Promise<number> {
     );
   }
   return 0;
+}
+
+/** The delivery part of the report. */
+function printDelivery(delivery: DeliveryStats): void {
+  if (!delivery.sessions) {
+    console.log("No session receipts yet: they appear once a hook has run in a session.");
+    return;
+  }
+  const sessions = `${delivery.sessions} session${delivery.sessions === 1 ? "" : "s"}`;
+  const extra = delivery.fetchedUnprompted
+    ? `; ${delivery.fetchedUnprompted} more fetched without a pointer`
+    : "";
+  console.log(
+    `${
+      bold("Pointers injected")
+    }: ${delivery.injected} in ${sessions}; fetched ${delivery.fetched}` +
+      ` (${Math.round(delivery.shareFetched * 100)}%)${extra}`,
+  );
+  const noise = delivery.noiseCandidates.map((item) => `${item.id} (${item.sessions} sessions)`);
+  console.log(
+    `${bold("Noise candidates")} (injected in ${NOISE_MIN_SESSIONS}+ sessions, never fetched): ${
+      noise.join(", ") || "none"
+    }`,
+  );
+  const words = delivery.unmatchedWords.map((item) => `${item.word} ${item.count}`).join(", ");
+  console.log(
+    `${bold("Prompts with no match")}: ${delivery.unmatchedPrompts}${
+      words ? ` (frequent words: ${words})` : ""
+    }`,
+  );
 }

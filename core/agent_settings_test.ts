@@ -123,7 +123,7 @@ Deno.test("the shipped plugin hooks.json converts for every hook agent", () => {
   assert.deepEqual(Object.keys(claude), Object.keys(plugin.hooks));
   assert.deepEqual(
     findOurHooks(mergeHooks({}, claude)).map((hook) => hook.verb).sort(),
-    ["judge", "prompt"],
+    ["judge", "prompt", "receipts", "search", "subagent"],
   );
   assert.deepEqual(Object.keys(desiredHooks(plugin, "codex", LAUNCHER)), ["UserPromptSubmit"]);
   assert.deepEqual(Object.keys(desiredHooks(plugin, "gemini", LAUNCHER)), ["BeforeAgent"]);

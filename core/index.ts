@@ -30,7 +30,7 @@ import { fnv1a } from "./hash.ts";
 import { distinctTerms, tokenize } from "./tokenize.ts";
 
 /** Bumped whenever the file layout changes; an index of another version is rebuilt. */
-export const INDEX_VERSION = 8;
+export const INDEX_VERSION = 9;
 
 /** Entries per docs chunk file. */
 export const CHUNK_SIZE = 16;
@@ -130,10 +130,14 @@ export interface AnalyzedEntry {
 /** Loads an index file by name, or returns undefined when it does not exist. */
 export type IndexLoader = (name: string) => unknown;
 
-/** How many postings shards suit an index of `docCount` entries: about 40 entries a shard. */
+/**
+ * How many postings shards suit an index of `docCount` entries: about 10 entries a shard, at most
+ * 1,024. Small shards keep what the prompt hook parses per prompt word small: it reads the body
+ * postings of every word, so a shard's size is paid on nearly every prompt.
+ */
 export function shardCountFor(docCount: number): number {
   let shards = 1;
-  while (shards < 256 && shards * 40 < docCount) shards *= 2;
+  while (shards < 1024 && shards * 10 < docCount) shards *= 2;
   return shards;
 }
 
@@ -251,6 +255,16 @@ export class IndexReader {
       type: ENTRY_TYPES[meta[at + 3]],
       status,
     };
+  }
+
+  /**
+   * The term count of one field (0 title, 1 tags and aliases, 2 body) of the entry at `ord`, or
+   * -1 for a removed one: what {@link meta} says, without building a record, for ranking loops.
+   */
+  fieldLength(ord: number, field: number): number {
+    const meta = this.file<number[]>("meta.json", []);
+    const status = meta[ord * META_STRIDE + 4];
+    return status === undefined || status < 0 ? -1 : meta[ord * META_STRIDE + field];
   }
 
   /** The record of the entry at `ord`, or undefined for a removed one. */

@@ -347,21 +347,23 @@ Deno.test("activity entries list only active entries that apply to some activity
 
 // --- shards and changed files -----------------------------------------------------------------
 
-Deno.test("shardCountFor gives about 40 entries a shard, a power of two from 1 to 256", () => {
+// About 10 entries a shard (it was 40 while the prompt hook read keyword shards only; it now reads
+// the body postings of every prompt word, and a smaller shard is less to parse per word).
+Deno.test("shardCountFor gives about 10 entries a shard, a power of two from 1 to 1,024", () => {
   equal(shardCountFor(0), 1);
   equal(shardCountFor(1), 1);
-  equal(shardCountFor(40), 1);
-  equal(shardCountFor(41), 2);
-  equal(shardCountFor(80), 2);
-  equal(shardCountFor(81), 4);
-  equal(shardCountFor(40 * 256), 256);
-  equal(shardCountFor(40 * 256 + 1), 256);
-  equal(shardCountFor(10_000_000), 256);
+  equal(shardCountFor(10), 1);
+  equal(shardCountFor(11), 2);
+  equal(shardCountFor(20), 2);
+  equal(shardCountFor(21), 4);
+  equal(shardCountFor(10 * 1024), 1024);
+  equal(shardCountFor(10 * 1024 + 1), 1024);
+  equal(shardCountFor(10_000_000), 1024);
   for (let count = 0; count < 20_000; count += 997) {
     const shards = shardCountFor(count);
     equal(shards & (shards - 1), 0, `${shards} is a power of two`);
-    ok(shards >= 1 && shards <= 256);
-    ok(shards === 256 || shards * 40 >= count, `${count} entries fit in ${shards} shards`);
+    ok(shards >= 1 && shards <= 1024);
+    ok(shards === 1024 || shards * 10 >= count, `${count} entries fit in ${shards} shards`);
   }
 });
 

@@ -1,12 +1,22 @@
 /**
- * The prompt hook's keyword path, pure: a prompt's terms, and the entries whose titles, tags and
- * aliases they hit, ranked. Tallies live in typed arrays indexed by entry ordinal, so a prompt
- * that hits thousands of entries costs a few array writes each, even before the code is warm.
+ * The prompt hook's matching, pure: a prompt's terms, the entries they hit and how strongly, and
+ * the ranking of those that reach the threshold.
+ *
+ * Each distinct word of the prompt counts once per entry: 1 when it is in the entry's title, tags
+ * or aliases, {@link BODY_WORD_WEIGHT} when it is only in the body. A dotted or slashed word
+ * (`console.log`, `ci/cd`) is one word that counts only when all of its parts hit the entry, so
+ * `console.log` does not match an entry about logs. A word found in most entries
+ * ({@link isCommonWord}) counts only where it is a title, tag or alias word: in a body it is
+ * prose, not a sign of what the entry is about. Entries
+ * that reach the threshold are ranked as search ranks them (BM25F over title, tags and aliases,
+ * body). Tallies live in typed arrays indexed by entry ordinal, so a prompt that hits thousands
+ * of entries costs a few array writes each, even before the code is warm.
  *
  * @module
  */
 import type { IndexReader } from "./index.ts";
-import { FIELD_TITLE, FLAG_INACTIVE, FLAG_KERNEL } from "./index.ts";
+import { FLAG_INACTIVE, FLAG_KERNEL } from "./index.ts";
+import { scoreTerms } from "./rank.ts";
 import { splitWords, termOf } from "./tokenize.ts";
 
 /** A prompt term and the word it came from, for saying why an entry matched. */
@@ -15,7 +25,7 @@ export interface PromptTerm {
   word: string;
   /**
    * Which whitespace-separated token of the prompt the term came from: `console.log` and
-   * `ci/cd` are one token each, so their parts count as one hit towards the threshold.
+   * `ci/cd` are one token each, so their parts make one word towards the threshold.
    */
   token: number;
 }
@@ -33,138 +43,253 @@ export function promptTerms(prompt: string): PromptTerm[] {
   return [...seen.values()];
 }
 
+/**
+ * What a prompt word found only in an entry's body counts towards the threshold; a word in its
+ * title, tags or aliases counts 1.
+ */
+export const BODY_WORD_WEIGHT = 0.5;
+
+/** A word in more than this share of the entries is too common to count in a body. */
+export const COMMON_WORD_SHARE = 0.5;
+
+/**
+ * The fewest entries a word must be in, beyond the share, to be too common: in a small knowledge
+ * base every word is in a large share of it.
+ */
+export const COMMON_WORD_MIN_ENTRIES = 10;
+
+/** Whether a word found in `entries` of `docCount` entries is too common to count in a body. */
+export function isCommonWord(entries: number, docCount: number): boolean {
+  return entries > Math.max(COMMON_WORD_MIN_ENTRIES, docCount * COMMON_WORD_SHARE);
+}
+
 /** An entry a prompt's words hit, before its record is loaded. */
 export interface KeywordHit {
   ord: number;
-  /** The prompt words found in its title, tags or aliases. */
+  /** The prompt words that counted for it, in prompt order. */
   words: string[];
 }
 
-/** Keyword matches of a prompt's terms in titles, tags and aliases. */
+/** The matches of a prompt's words. */
 export interface KeywordMatches {
   /** Active, non-kernel entries at or over the threshold, best first. */
   ranked: KeywordHit[];
   /** The best active entries under the threshold, at most {@link NEAR_MISS_LIMIT}. */
   nearMisses: KeywordHit[];
-  /** Prompt word → number of entries it hit. */
+  /** Prompt word → number of entries it is found in (any field). */
   termHits: Record<string, number>;
 }
 
 /** The most near misses a match names. */
 export const NEAR_MISS_LIMIT = 10;
 
-/** A prompt term's keyword postings, flat [ordinal, field mask, …]. */
-interface TermPostings {
-  term: PromptTerm;
-  postings: number[];
+/** One word of the prompt: the terms of its parts, with their postings. */
+interface PromptWord {
+  token: number;
+  parts: { term: PromptTerm; postings: number[] }[];
+  /** Some part is in most entries: the word counts in titles, tags and aliases only. */
+  common: boolean;
 }
 
-/** What each entry's keyword hits add up to, one array slot per entry ordinal. */
+/** Flag bit: the entry's flags came from a keyword posting. */
+const FLAGS_KNOWN = 128;
+
+/** What each entry's hits add up to, one array slot per entry ordinal. */
 class Tallies {
   /** Ordinals hit at least once, in first-hit order. */
   readonly touched: number[] = [];
-  /** Distinct prompt tokens among an entry's hits. */
-  readonly tokens: Uint16Array;
-  /** Prompt terms among an entry's hits. */
-  readonly terms: Uint16Array;
-  readonly titleHits: Uint16Array;
+  /** Weighted words: 1 per title, tag or alias word, {@link BODY_WORD_WEIGHT} per body word. */
+  readonly weight: Float64Array;
+  /** Words found in the title, tags or aliases. */
+  readonly keywordWords: Uint16Array;
+  /** Status and kernel flags from keyword postings, with {@link FLAGS_KNOWN}. */
   readonly flags: Uint8Array;
-  readonly rarity: Float64Array;
-  readonly #lastToken: Int32Array;
+  readonly #token: Int32Array;
+  readonly #keywordParts: Uint8Array;
+  readonly #anyParts: Uint8Array;
 
   constructor(size: number) {
-    this.tokens = new Uint16Array(size);
-    this.terms = new Uint16Array(size);
-    this.titleHits = new Uint16Array(size);
+    this.weight = new Float64Array(size);
+    this.keywordWords = new Uint16Array(size);
     this.flags = new Uint8Array(size);
-    this.rarity = new Float64Array(size);
-    this.#lastToken = new Int32Array(size).fill(-1);
+    this.#token = new Int32Array(size).fill(-1);
+    this.#keywordParts = new Uint8Array(size);
+    this.#anyParts = new Uint8Array(size);
   }
 
-  /** Count one term's postings; prompt terms must come in the order of their tokens. */
-  add({ term, postings }: TermPostings, rarity: number): void {
-    const size = this.tokens.length;
+  /** Record status and kernel flags from a term's keyword postings, flat [ordinal, mask, …]. */
+  flagsFrom(postings: number[]): void {
+    const size = this.flags.length;
     for (let index = 0; index < postings.length; index += 2) {
       const ord = postings[index];
-      const mask = postings[index + 1];
-      if (ord >= size) continue;
-      if (this.terms[ord] === 0) this.touched.push(ord);
-      this.terms[ord]++;
-      if (this.#lastToken[ord] !== term.token) {
-        this.tokens[ord]++;
-        this.#lastToken[ord] = term.token;
+      if (ord < size) {
+        this.flags[ord] |= (postings[index + 1] & (FLAG_INACTIVE | FLAG_KERNEL)) | FLAGS_KNOWN;
       }
-      this.rarity[ord] += rarity;
-      this.flags[ord] |= mask;
-      if (mask & FIELD_TITLE) this.titleHits[ord]++;
     }
   }
 
-  /** Best first: more distinct words, more terms, more title hits, rarer terms, index order. */
+  /**
+   * Count one prompt word, from its parts' postings (flat [ordinal, title tf, keyword tf, body
+   * tf, …]).
+   */
+  addWord(word: PromptWord): void {
+    const size = this.weight.length;
+    const inWord: number[] = [];
+    for (const { postings } of word.parts) {
+      for (let index = 0; index < postings.length; index += 4) {
+        const ord = postings[index];
+        if (ord >= size) continue;
+        if (this.#token[ord] !== word.token) {
+          this.#token[ord] = word.token;
+          this.#keywordParts[ord] = 0;
+          this.#anyParts[ord] = 0;
+          inWord.push(ord);
+        }
+        this.#anyParts[ord]++;
+        if (postings[index + 1] || postings[index + 2]) this.#keywordParts[ord]++;
+      }
+    }
+    const parts = word.parts.length;
+    for (const ord of inWord) {
+      const before = this.weight[ord];
+      if (this.#counts(ord, word, parts) && before === 0) this.touched.push(ord);
+    }
+  }
+
+  /** Add what `word` counts for `ord`; whether it counted at all. */
+  #counts(ord: number, word: PromptWord, parts: number): boolean {
+    if (this.#keywordParts[ord] === parts) {
+      this.weight[ord] += 1;
+      this.keywordWords[ord]++;
+      return true;
+    }
+    if (!word.common && this.#anyParts[ord] === parts) {
+      this.weight[ord] += BODY_WORD_WEIGHT;
+      return true;
+    }
+    return false;
+  }
+
+  /** Near misses first by weight, then keyword words, then index order. */
   readonly compare = (a: number, b: number): number =>
-    this.tokens[b] - this.tokens[a] || this.terms[b] - this.terms[a] ||
-    this.titleHits[b] - this.titleHits[a] || this.rarity[b] - this.rarity[a] || a - b;
+    this.weight[b] - this.weight[a] || this.keywordWords[b] - this.keywordWords[a] || a - b;
 }
 
-/** Insert `ord` into `best` (kept in order) when it ranks among the first `limit`. */
-function keepBest(
+/** Whether `ord` would enter `best` (kept in order, at most `limit`). */
+function wouldKeep(
+  best: number[],
+  ord: number,
+  limit: number,
+  compare: (a: number, b: number) => number,
+): boolean {
+  return best.length < limit || compare(ord, best[limit - 1]) < 0;
+}
+
+/** Insert `ord` into `best`, kept in order and at most `limit` long. */
+function keep(
   best: number[],
   ord: number,
   limit: number,
   compare: (a: number, b: number) => number,
 ): void {
-  if (best.length === limit && compare(ord, best[limit - 1]) >= 0) return;
   let at = best.length;
   while (at > 0 && compare(ord, best[at - 1]) < 0) at--;
   best.splice(at, 0, ord);
   if (best.length > limit) best.pop();
 }
 
-/** The prompt words that hit each of `ords`, in prompt order. */
-function wordsOf(ords: number[], lists: TermPostings[]): Map<number, string[]> {
-  const words = new Map<number, string[]>(ords.map((ord) => [ord, []]));
-  for (const { term, postings } of lists) {
-    for (let index = 0; index < postings.length; index += 2) {
-      words.get(postings[index])?.push(term.word);
+/** The prompt words that counted for each of `ords`, in prompt order. */
+function wordsOf(ords: number[], words: PromptWord[]): Map<number, string[]> {
+  const found = new Map<number, string[]>(ords.map((ord) => [ord, []]));
+  for (const word of words) {
+    const parts = new Map<number, { keyword: number; any: number }>();
+    for (const { postings } of word.parts) {
+      for (let index = 0; index < postings.length; index += 4) {
+        const ord = postings[index];
+        if (!found.has(ord)) continue;
+        const count = parts.get(ord) ?? { keyword: 0, any: 0 };
+        count.any++;
+        if (postings[index + 1] || postings[index + 2]) count.keyword++;
+        parts.set(ord, count);
+      }
     }
+    const all = word.parts.length;
+    for (const [ord, count] of parts) {
+      if (count.keyword === all || (!word.common && count.any === all)) {
+        found.get(ord)!.push(...word.parts.map((part) => part.term.word));
+      }
+    }
+  }
+  return found;
+}
+
+/** The prompt's words with the postings of their parts. */
+function promptWords(
+  reader: IndexReader,
+  terms: PromptTerm[],
+  tallies: Tallies,
+  termHits: Record<string, number>,
+): PromptWord[] {
+  const { docCount } = reader.manifest;
+  const words: PromptWord[] = [];
+  for (const term of terms) {
+    const postings = reader.postings(term.term);
+    const entries = postings.length / 4;
+    if (entries) termHits[term.word] = entries;
+    let word = words.at(-1);
+    if (word?.token !== term.token) {
+      words.push(word = { token: term.token, parts: [], common: false });
+    }
+    word.common ||= isCommonWord(entries, docCount);
+    word.parts.push({ term, postings });
+    if (entries) tallies.flagsFrom(reader.keywordPostings(term.term));
   }
   return words;
 }
 
 /**
- * Entries whose title, tag and alias terms share terms with at least `threshold` distinct
- * words of the prompt (a dotted or slashed token like `console.log` is one word), ranked by
- * those words, then terms, then title hits, then rarity of the terms. Reads only the keyword
- * postings: superseded, archived and kernel entries are told apart by flags stored there.
- * Only the entries over the threshold are sorted; the near misses are picked, not sorted.
+ * Entries the prompt's words hit with a weight of at least `threshold` (see the module notes),
+ * ranked by BM25F over all the prompt's terms. Superseded, archived and kernel entries are told
+ * apart by the flags in keyword postings, or by the entry's metadata when only its body was hit.
+ * Only the entries over the threshold are sorted; the near misses are picked, not sorted, and
+ * only when `nearMisses` is set: telling the status of an entry hit in its body only reads the
+ * metadata file, which a quiet prompt of the hook need not pay for.
  */
 export function keywordMatches(
   reader: IndexReader,
   terms: PromptTerm[],
   threshold: number,
+  { nearMisses = true }: { nearMisses?: boolean } = {},
 ): KeywordMatches {
   const termHits: Record<string, number> = {};
   const { docCount, nextOrd } = reader.manifest;
   const tallies = new Tallies(Math.max(nextOrd, docCount));
-  const lists: TermPostings[] = [];
-  for (const term of terms) {
-    const postings = reader.keywordPostings(term.term);
-    if (!postings.length) continue;
-    const entries = postings.length / 2;
-    termHits[term.word] = entries;
-    lists.push({ term, postings });
-    tallies.add({ term, postings }, Math.log(1 + Math.max(docCount, 1) / entries));
-  }
+  const words = promptWords(reader, terms, tallies, termHits);
+  for (const word of words) tallies.addWord(word);
+  const flags = (ord: number) => tallies.flags[ord];
+  const isActive = (ord: number) =>
+    flags(ord) & FLAGS_KNOWN
+      ? !(flags(ord) & FLAG_INACTIVE)
+      : reader.meta(ord)?.status === "active";
+  const isKernel = (ord: number) =>
+    flags(ord) & FLAGS_KNOWN ? (flags(ord) & FLAG_KERNEL) !== 0 : reader.doc(ord)?.kernel === true;
   const over: number[] = [];
   const under: number[] = [];
   for (const ord of tallies.touched) {
-    const flags = tallies.flags[ord];
-    if (flags & FLAG_INACTIVE) continue;
-    if (tallies.tokens[ord] < threshold) keepBest(under, ord, NEAR_MISS_LIMIT, tallies.compare);
-    else if (!(flags & FLAG_KERNEL)) over.push(ord);
+    if (tallies.weight[ord] < threshold) {
+      if (
+        nearMisses && wouldKeep(under, ord, NEAR_MISS_LIMIT, tallies.compare) && isActive(ord)
+      ) {
+        keep(under, ord, NEAR_MISS_LIMIT, tallies.compare);
+      }
+    } else if (isActive(ord) && !isKernel(ord)) over.push(ord);
   }
-  over.sort(tallies.compare);
-  const words = wordsOf([...over, ...under], lists);
-  const hit = (ord: number): KeywordHit => ({ ord, words: words.get(ord)! });
+  if (over.length > 1) {
+    const scores = scoreTerms(reader, terms.map((term) => term.term), new Set(over));
+    const score = (ord: number) => scores.get(ord)?.score ?? 0;
+    over.sort((a, b) => score(b) - score(a) || tallies.compare(a, b));
+  }
+  const matched = wordsOf([...over, ...under], words);
+  const hit = (ord: number): KeywordHit => ({ ord, words: matched.get(ord)! });
   return { ranked: over.map(hit), nearMisses: under.map(hit), termHits };
 }

@@ -12,7 +12,7 @@
  * @module
  */
 import { codeTexts, fileKind, PYTHON_SYNTAX } from "./code_prose.ts";
-import { parseShell } from "./shell.ts";
+import { commandWords, parseShell } from "./shell.ts";
 
 /** A piece of text a tool call would publish, and where it was found. */
 export interface ProsePiece {
@@ -229,23 +229,6 @@ const PUBLISHING_COMMANDS: Record<string, PublishedFlag[]> = {
   "glab issue update": [TITLE, GLAB_DESCRIPTION],
   "glab issue note": [GLAB_MESSAGE],
 };
-
-/** Words that run the command after them: `env X=1 git …`, `sudo git …`. */
-const WRAPPERS = new Set(["env", "command", "exec", "time", "nohup", "sudo"]);
-
-/** The words of a simple command without leading assignments and wrappers. */
-function commandWords(words: string[]): string[] {
-  let index = 0;
-  let wrapped = false;
-  while (index < words.length) {
-    const word = words[index];
-    const assignment = /^[A-Za-z_][A-Za-z0-9_]*=/.test(word);
-    if (!assignment && !WRAPPERS.has(word) && !(wrapped && word.startsWith("-"))) break;
-    wrapped ||= WRAPPERS.has(word);
-    index++;
-  }
-  return words.slice(index);
-}
 
 /**
  * The prose a shell command line would publish: commit messages and the titles and bodies of

@@ -40,29 +40,33 @@ function hasTag(doc: DocInfo, wanted: string): boolean {
   });
 }
 
-/** BM25F scores of every entry matching one query, by ordinal. */
-function scoreQuery(
+/**
+ * BM25F scores of every entry holding any of `terms` (distinct index terms), by ordinal, with
+ * the terms each holds; with `only`, of those entries alone. The ranking of search, and of the
+ * prompt hook's matches.
+ */
+export function scoreTerms(
   reader: IndexReader,
-  query: string,
+  terms: Iterable<string>,
+  only?: ReadonlySet<number>,
 ): Map<number, { score: number; terms: string[] }> {
   const { docCount, totals } = reader.manifest;
   const averages = totals.map((total) => Math.max(total / Math.max(docCount, 1), 1));
   const scores = new Map<number, { score: number; terms: string[] }>();
-  for (const term of distinctTerms(query)) {
+  for (const term of terms) {
     const postings = reader.postings(term);
     const frequency = postings.length / 4;
     if (!frequency) continue;
     const idf = Math.log(1 + (docCount - frequency + 0.5) / (frequency + 0.5));
     for (let index = 0; index < postings.length; index += 4) {
       const ord = postings[index];
-      const lengths = reader.meta(ord)?.lengths;
-      if (!lengths) continue;
+      if ((only && !only.has(ord)) || reader.fieldLength(ord, 0) < 0) continue;
       let weighted = 0;
       for (let field = 0; field < 3; field++) {
         const tf = postings[index + 1 + field];
         if (!tf) continue;
         const norm = 1 - LENGTH_NORMALIZATION[field] +
-          LENGTH_NORMALIZATION[field] * lengths[field] / averages[field];
+          LENGTH_NORMALIZATION[field] * reader.fieldLength(ord, field) / averages[field];
         weighted += FIELD_WEIGHTS[field] * tf / norm;
       }
       const entry = scores.get(ord) ?? { score: 0, terms: [] };
@@ -85,34 +89,41 @@ export function search(
   options: SearchOptions = {},
 ): Hit[] {
   const { limit = 10, type, tag } = options;
-  const fused = new Map<
-    number,
-    { score: number; best: number; terms: Set<string>; active: boolean }
-  >();
-  for (const query of queries) {
-    const ranked = [...scoreQuery(reader, query)].filter(([ord]) => {
+  const fused = new Map<number, { score: number; best: number; active: boolean }>();
+  const scored = queries.map((query) => scoreTerms(reader, distinctTerms(query)));
+  for (const scores of scored) {
+    const kept = [...scores].filter(([ord]) => {
       const meta = reader.meta(ord);
       return meta !== undefined && (!type || meta.type === type) &&
         (!tag || hasTag(reader.doc(ord)!, tag));
-    }).sort((a, b) => b[1].score - a[1].score || a[0] - b[0]);
-    ranked.forEach(([ord, { score, terms }], rank) => {
-      const hit = fused.get(ord) ??
-        {
-          score: 0,
-          best: 0,
-          terms: new Set<string>(),
-          active: reader.meta(ord)?.status === "active",
-        };
+    });
+    // Fusing needs each entry's rank in each query's ranking; one query is its own ranking.
+    if (queries.length > 1) kept.sort((a, b) => b[1].score - a[1].score || a[0] - b[0]);
+    kept.forEach(([ord, { score }], rank) => {
+      let hit = fused.get(ord);
+      if (!hit) {
+        fused.set(ord, hit = { score: 0, best: 0, active: reader.meta(ord)?.status === "active" });
+      }
       hit.score += queries.length === 1 ? score : 1 / (RRF_K + rank + 1);
       hit.best = Math.max(hit.best, score);
-      for (const term of terms) hit.terms.add(term);
-      fused.set(ord, hit);
     });
   }
-  return [...fused]
-    .sort(([ordA, a], [ordB, b]) =>
-      Number(b.active) - Number(a.active) || b.score - a.score || b.best - a.best || ordA - ordB
-    )
-    .slice(0, limit)
-    .map(([ord, { score, terms }]) => ({ doc: reader.doc(ord)!, score, terms: [...terms] }));
+  const best: number[] = [];
+  const compare = (ordA: number, ordB: number) => {
+    const a = fused.get(ordA)!, b = fused.get(ordB)!;
+    return Number(b.active) - Number(a.active) || b.score - a.score || b.best - a.best ||
+      ordA - ordB;
+  };
+  for (const ord of fused.keys()) {
+    if (best.length === limit && compare(ord, best[limit - 1]) >= 0) continue;
+    let at = best.length;
+    while (at > 0 && compare(ord, best[at - 1]) < 0) at--;
+    best.splice(at, 0, ord);
+    if (best.length > limit) best.pop();
+  }
+  return best.map((ord) => ({
+    doc: reader.doc(ord)!,
+    score: fused.get(ord)!.score,
+    terms: [...new Set(scored.flatMap((scores) => scores.get(ord)?.terms ?? []))],
+  }));
 }

@@ -30,6 +30,26 @@ interface PendingHeredoc {
 const SEPARATORS = new Set([";", "&", "|", "(", ")", "\n"]);
 const WORD_END = /[\s;&|()<>]/;
 
+/** Words that run the command after them: `env X=1 git …`, `sudo git …`. */
+const WRAPPERS = new Set(["env", "command", "exec", "time", "nohup", "sudo"]);
+
+/**
+ * The words of a simple command without leading `VAR=value` assignments and wrappers (`env`,
+ * `command`, `exec`, `time`, `nohup`, `sudo` and their flags): the program and its arguments.
+ */
+export function commandWords(words: string[]): string[] {
+  let index = 0;
+  let wrapped = false;
+  while (index < words.length) {
+    const word = words[index];
+    const assignment = /^[A-Za-z_][A-Za-z0-9_]*=/.test(word);
+    if (!assignment && !WRAPPERS.has(word) && !(wrapped && word.startsWith("-"))) break;
+    wrapped ||= WRAPPERS.has(word);
+    index++;
+  }
+  return words.slice(index);
+}
+
 /** Parse `source` into its simple commands, in order; empty commands are left out. */
 export function parseShell(source: string): ShellCommand[] {
   return new Parser(source).list(false);

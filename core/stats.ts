@@ -41,7 +41,8 @@ export function summarizeDebugLog(text: string, activeIds: string[]): HookStats 
     }
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) continue;
     const record = parsed as Record<string, unknown>;
-    if (record.event === "judge") continue; // the prose judge's records: not prompts
+    // Other hooks' records (the judge, the search augment, subagents): not the user's prompts.
+    if (record.event !== undefined) continue;
     const outcome = String(record.outcome ?? "unknown");
     prompts++;
     outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;

@@ -154,3 +154,18 @@ Deno.test("summarizeDebugLog: JSON lines that are not records are ignored, not f
   equal(stats.fireRate, 1 / 2);
   deepStrictEqual(stats.neverSurfaced, []);
 });
+
+Deno.test("summarizeDebugLog: other hooks' records (judge, search, subagent…) are not prompts", () => {
+  const text = jsonl([
+    { outcome: "surfaced", bytes: 10, surfaced: [{ id: "kb-aaaaa" }] },
+    { event: "judge", outcome: "allow" },
+    { event: "search", outcome: "surfaced", surfaced: ["kb-bbbbb"] },
+    { event: "subagent", outcome: "no_signal", near_misses: [{ id: "kb-ccccc", hits: ["x"] }] },
+    { event: "receipt", outcome: "error", error: "SyntaxError: …" },
+  ]);
+  const stats = summarizeDebugLog(text, ["kb-aaaaa", "kb-bbbbb"]);
+  equal(stats.prompts, 1);
+  equal(stats.errors, 0);
+  deepStrictEqual(stats.nearMissLeaders, []);
+  deepStrictEqual(stats.neverSurfaced, ["kb-bbbbb"]);
+});

@@ -116,7 +116,10 @@ export const ACTIVITY_LEXICON: Readonly<Record<Activity, readonly string[]>> = {
 
 /** The tunables of the decision. */
 export interface SurfaceConfig {
-  /** Distinct keyword hits an entry needs. */
+  /**
+   * What an entry's matched prompt words must add up to: 1 per word in its title, tags or
+   * aliases, `BODY_WORD_WEIGHT` (keywords.ts) per word only in its body.
+   */
   threshold: number;
   /** Most pointers in one prompt. */
   maxEntries: number;
@@ -230,7 +233,19 @@ export interface Assembly {
   pointers: Pointer[];
 }
 
-const HEADER = "git-kb: knowledge from the user's knowledge base for this prompt.";
+/** The words around the kernel rules and pointers of an additionalContext. */
+export interface Wording {
+  /** The first line. */
+  header: string;
+  /** The line before the pointers. */
+  pointers: string;
+}
+
+/** How the prompt hook (and a subagent's prompt) introduces what it surfaces. */
+export const PROMPT_WORDING: Wording = {
+  header: "git-kb: knowledge from the user's knowledge base for this prompt.",
+  pointers: "Entries that may bear on this prompt (titles only; fetch before relying on them):",
+};
 
 function pointerLine(pointer: Pointer, titleChars: number): string {
   const title = pointer.title.length > titleChars
@@ -249,16 +264,15 @@ function render(
   pointers: Pointer[],
   titleChars: number,
   fetch: (ids: string[]) => string,
+  wording: Wording,
 ) {
-  const parts = [HEADER];
+  const parts = [wording.header];
   if (kernel.length) {
     parts.push("\nRules that always apply:");
     for (const rule of kernel) parts.push(`\n### ${rule.id} ${rule.title}\n${rule.body.trim()}`);
   }
   if (pointers.length) {
-    parts.push(
-      "\nEntries that may bear on this prompt (titles only; fetch before relying on them):",
-    );
+    parts.push(`\n${wording.pointers}`);
     parts.push(...pointers.map((pointer) => pointerLine(pointer, titleChars)));
     parts.push(`Fetch full text: ${fetch(pointers.map((pointer) => pointer.id))}`);
   }
@@ -268,13 +282,15 @@ function render(
 /**
  * Assemble kernel bodies and pointers under `budgetChars`: kernel first; a kernel rule that does
  * not fit the kernel budget becomes a pointer; pointers degrade (fewer, then shorter titles)
- * before anything is cut. Never returns more than `budgetChars` characters.
+ * before anything is cut. Never returns more than `budgetChars` characters. `wording` names what
+ * the text is for (a prompt by default).
  */
 export function assemble(
   kernel: KernelRule[],
   pointers: Pointer[],
   fetch: (ids: string[]) => string,
   config: Pick<SurfaceConfig, "budgetChars" | "kernelBudgetChars"> = DEFAULT_SURFACE_CONFIG,
+  wording: Wording = PROMPT_WORDING,
 ): Assembly {
   const inline: KernelRule[] = [];
   const degraded: Pointer[] = [];
@@ -297,18 +313,18 @@ export function assemble(
   }
   let listed = [...degraded, ...pointers];
   let titleChars = 200;
-  let text = render(inline, listed, titleChars, fetch);
+  let text = render(inline, listed, titleChars, fetch, wording);
   while (text.length > config.budgetChars && listed.length > 1) {
     listed = listed.slice(0, -1);
-    text = render(inline, listed, titleChars, fetch);
+    text = render(inline, listed, titleChars, fetch, wording);
   }
   while (text.length > config.budgetChars && titleChars > 20) {
     titleChars = Math.floor(titleChars / 2);
-    text = render(inline, listed, titleChars, fetch);
+    text = render(inline, listed, titleChars, fetch, wording);
   }
   if (text.length > config.budgetChars) {
     listed = [];
-    text = render(inline, listed, titleChars, fetch);
+    text = render(inline, listed, titleChars, fetch, wording);
   }
   if (text.length > config.budgetChars) text = `${text.slice(0, config.budgetChars - 1)}…`;
   return {
@@ -365,6 +381,7 @@ export function decide(
     reader,
     promptTerms(prompt),
     config.threshold,
+    { nearMisses: config.explain },
   );
   const isFresh = (pointer: Pointer) => ledger[pointer.id] !== pointer.hash;
   const deduped: string[] = [];

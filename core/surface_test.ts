@@ -877,3 +877,61 @@ Deno.test("parts of one dotted or slashed prompt word count once towards the thr
   const apart = decide("route the console output to a log file", reader, {}, FETCH);
   deepStrictEqual(ids(apart.assembly?.pointers), ["kb-log02", "kb-log01"]);
 });
+
+/** Entries that share no word with the prompts here. */
+function unrelated(count: number): Spec[] {
+  return Array.from({ length: count }, (_, index) => ({
+    id: idOf("un", index),
+    title: `Sourdough starter feeding schedule ${index}`,
+  }));
+}
+
+Deno.test("a word only in the body counts half: one title word and two body words match", () => {
+  const reader = buildReader([
+    {
+      id: "kb-bdy01",
+      title: "Vacuum the analytics database",
+      body: "Run it after a bulk delete to reclaim disk space.\n",
+    },
+    ...unrelated(3),
+  ]);
+  const two = decide("reclaim disk after the analytics import", reader, {}, FETCH);
+  deepStrictEqual(ids(two.assembly?.pointers), ["kb-bdy01"]);
+  deepStrictEqual(two.assembly!.pointers[0].why, ["reclaim", "disk", "analytics"]);
+  const short = decide("reclaim the analytics box", reader, {}, FETCH);
+  equal(short.outcome, "no_signal", "1 + 1/2 is under 2");
+  deepStrictEqual(short.nearMisses, [{ id: "kb-bdy01", hits: ["reclaim", "analytics"] }]);
+});
+
+Deno.test("a word found in more than half of the entries counts only as a title word", () => {
+  const specs: Spec[] = Array.from({ length: 12 }, (_, index) => ({
+    id: idOf("cm", index),
+    title: `Service note ${index}`,
+    body: "We deploy this service on Fridays.\n",
+  }));
+  specs.push({
+    id: "kb-cmrel",
+    title: "Rollback a failed release",
+    body: "Check the deploy log and the canary dashboards first.\n",
+  }, ...unrelated(5));
+  const reader = buildReader(specs);
+  const common = decide("rollback after the deploy raised canary alarms", reader, {}, FETCH);
+  equal(common.outcome, "no_signal", "deploy is in 13 of 18 bodies: 1 + 0 + 1/2");
+  deepStrictEqual(common.nearMisses[0], { id: "kb-cmrel", hits: ["rollback", "canary"] });
+  const rare = decide("rollback while the canary dashboards are red", reader, {}, FETCH);
+  deepStrictEqual(ids(rare.assembly?.pointers), ["kb-cmrel"]);
+  deepStrictEqual(rare.assembly!.pointers[0].why, ["rollback", "canary", "dashboards"]);
+});
+
+Deno.test("a dotted prompt word hitting only some of its parts does not count", () => {
+  const reader = buildReader([
+    { id: "kb-rmlog", title: "Remove old log files" },
+    { id: "kb-cnsl1", title: "Console log levels" },
+    ...unrelated(2),
+  ]);
+  const decision = decide("remove the console.log", reader, {}, FETCH);
+  equal(decision.outcome, "no_signal", "remove counts, console.log does not: log alone is not it");
+  deepStrictEqual(decision.nearMisses.map((miss) => miss.id).sort(), ["kb-cnsl1", "kb-rmlog"]);
+  const rmlog = decision.nearMisses.find((miss) => miss.id === "kb-rmlog")!;
+  deepStrictEqual(rmlog.hits, ["remove"]);
+});

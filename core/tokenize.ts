@@ -21,7 +21,7 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
     "them then there these they this those through thus to too under until up upon us very via " +
     "was we were what when where whether which while who whom whose why will with within without " +
     "would yes yet you your yours yourself ok okay hey hi hello thanks thank want wants help " +
-    "make sure really maybe something anything thing things way ways won wouldn"
+    "make sure really maybe something anything thing things way ways won wouldn use used uses using"
   ).split(" "),
 );
 

@@ -13,10 +13,13 @@ import {
   skipReason,
   type SurfaceConfig,
 } from "../core/surface.ts";
+import { promptTerms } from "../core/keywords.ts";
+import { withUnmatched } from "../core/receipts.ts";
 import { resolveKb } from "./config.ts";
 import { HOOK_TRUST_MS, openIndex } from "./index_store.ts";
 import { cacheRoot, kbCacheDir } from "./paths.ts";
 import { appendDebug, readLedger, writeLedger } from "./session.ts";
+import { updateReceipts } from "./receipts.ts";
 
 /** One prompt to decide for. */
 export interface ContextRequest {
@@ -26,6 +29,13 @@ export interface ContextRequest {
   kbFlag?: string;
   /** Name the near misses (costs reading their records); on by default when debugging. */
   explain?: boolean;
+  /**
+   * Drop what the session's ledger lists (default). Off for a context that starts empty, such
+   * as a subagent's: everything that matches is shown, and still added to the ledger.
+   */
+  dedup?: boolean;
+  /** The debug record's `event` (none for the prompt hook's records). */
+  event?: string;
 }
 
 /** The decision and where it came from. */
@@ -64,7 +74,8 @@ export function fetchCommand(kbDir: string): (ids: string[]) => string {
   return (ids) => `${cli} get ${ids.join(" ")} --kb ${shellQuote(kbDir)}`;
 }
 
-function debugEnabled(): boolean {
+/** Whether hooks write debug records (`KB_HOOK_DEBUG=1`). */
+export function debugEnabled(): boolean {
   return Deno.env.get("KB_HOOK_DEBUG") === "1";
 }
 
@@ -96,16 +107,21 @@ function record(
     deduped: decision.deduped,
     bytes: assembly ? new TextEncoder().encode(assembly.text).length : 0,
     ms: Number(result.ms.toFixed(2)),
+    ...request.event ? { event: request.event } : {},
     ...extra,
   });
 }
 
-/** Record a failure in the debug log (when enabled); never throws. */
-export function recordFailure(error: unknown, kbDir?: string): void {
+/**
+ * Record a failure in the debug log (when enabled), as the hook named by `event` (none for the
+ * prompt hook); never throws.
+ */
+export function recordFailure(error: unknown, kbDir?: string, event?: string): void {
   if (!debugEnabled()) return;
   try {
     appendDebug(kbDir ? kbCacheDir(kbDir) : cacheRoot(), {
       ts: new Date().toISOString(),
+      ...event ? { event } : {},
       outcome: "error",
       error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
     });
@@ -133,7 +149,7 @@ export async function contextForPrompt(request: ContextRequest): Promise<Context
   try {
     return await decideAndRecord(request, kbDir, config, started);
   } catch (error) {
-    recordFailure(error, kbDir);
+    recordFailure(error, kbDir, request.event);
     throw new RecordedError(error);
   }
 }
@@ -156,13 +172,38 @@ async function decideAndRecord(
   const { reader, report } = await openIndex(kbDir, { trustStampMs: HOOK_TRUST_MS });
   const session = request.sessionId ? readLedger(cacheDir, request.sessionId) : undefined;
   const ledger: Ledger = session?.ledger ?? {};
-  const decision = decide(request.prompt, reader, ledger, fetchCommand(kbDir), config);
+  const seen = request.dedup === false ? {} : ledger;
+  const decision = decide(request.prompt, reader, seen, fetchCommand(kbDir), config);
   const extra: Record<string, unknown> = { index: report.mode };
   if (request.sessionId && decision.assembly?.pointers.length) {
     for (const pointer of decision.assembly.pointers) ledger[pointer.id] = pointer.hash;
     writeLedger(cacheDir, request.sessionId, ledger, session?.isNew ?? true);
   }
+  if (request.sessionId && matchedNothing(decision)) {
+    const failure = noteUnmatched(cacheDir, request.sessionId, request.prompt);
+    if (failure) extra.receipt_error = failure;
+  }
   const result = { decision, kbDir, ms: performance.now() - started };
   record(cacheDir, result, request, extra);
   return result;
+}
+
+/** Whether a decided prompt matched no entry at all (kernel rules alone do not count). */
+function matchedNothing(decision: Decision): boolean {
+  return decision.outcome !== "skipped" && !decision.assembly?.pointers.length &&
+    !decision.deduped.length;
+}
+
+/**
+ * Count an unmatched prompt and its words in the session's receipts. Returns why that failed,
+ * if it did: a failure here never stops the hook's output.
+ */
+function noteUnmatched(cacheDir: string, sessionId: string, prompt: string): string | undefined {
+  try {
+    const words = promptTerms(prompt).map((term) => term.word).filter((word) => word.length > 2);
+    updateReceipts(cacheDir, sessionId, (receipts) => withUnmatched(receipts, words));
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  }
 }

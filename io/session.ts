@@ -8,12 +8,26 @@ import type { Ledger } from "../core/surface.ts";
 import { join } from "../core/path.ts";
 import { readJsonFile, writeFileAtomic } from "./fs.ts";
 
-/** Ledgers untouched for this long are deleted. */
-const LEDGER_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+/**
+ * Session files (ledgers and receipts) untouched for this long are deleted: long enough for
+ * `git-kb stats` to see a week of sessions.
+ */
+const SESSION_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** The most session files kept; past it, the oldest are deleted at the next sweep. */
+const MAX_SESSION_FILES = 2000;
+
+/**
+ * A session's file under the cache's `sessions` folder: the id reduced to `[A-Za-z0-9_-]`, then
+ * `suffix` (`.json` for the ledger).
+ */
+export function sessionFile(cacheDir: string, sessionId: string, suffix = ".json"): string {
+  const safe = sessionId.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 100) || "default";
+  return join(cacheDir, "sessions", `${safe}${suffix}`);
+}
 
 function ledgerPath(cacheDir: string, sessionId: string): string {
-  const safe = sessionId.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 100) || "default";
-  return join(cacheDir, "sessions", `${safe}.json`);
+  return sessionFile(cacheDir, sessionId);
 }
 
 /** The ledger of a session: entry id → content hash it was shown with. Empty when new. */
@@ -50,21 +64,34 @@ export function writeLedger(
   } catch { /* never swept */ }
   if (Date.now() - last < SWEEP_INTERVAL_MS) return;
   Deno.writeTextFileSync(marker, "");
-  removeOldLedgers(join(cacheDir, "sessions"), Date.now() - LEDGER_MAX_AGE_MS);
+  removeOldLedgers(join(cacheDir, "sessions"), Date.now() - SESSION_MAX_AGE_MS);
 }
 
-/** Delete ledger files last written before `cutoff` (ms since the epoch). */
-export function removeOldLedgers(dir: string, cutoff: number): number {
+/**
+ * Delete session files last written before `cutoff` (ms since the epoch), then the oldest of
+ * those left past `keep`.
+ */
+export function removeOldLedgers(dir: string, cutoff: number, keep = MAX_SESSION_FILES): number {
+  const kept: [string, number][] = [];
   let removed = 0;
+  const remove = (path: string) => {
+    try {
+      Deno.removeSync(path);
+      removed++;
+    } catch { /* removed by another session's cleanup */ }
+  };
   for (const item of Deno.readDirSync(dir)) {
     const path = join(dir, item.name);
+    let mtime: number;
     try {
-      if ((Deno.statSync(path).mtime?.getTime() ?? Infinity) < cutoff) {
-        Deno.removeSync(path);
-        removed++;
-      }
-    } catch { /* removed by another session's cleanup */ }
+      mtime = Deno.statSync(path).mtime?.getTime() ?? Infinity;
+    } catch {
+      continue;
+    }
+    if (mtime < cutoff) remove(path);
+    else kept.push([path, mtime]);
   }
+  kept.sort((a, b) => b[1] - a[1]).slice(keep).forEach(([path]) => remove(path));
   return removed;
 }
 

@@ -71,6 +71,12 @@ Deno.test("context prints the same text as the hook's additionalContext for the 
   }
 });
 
+/**
+ * What prompt-match surfaces: the rotation howto, then the CI hardening guide, whose body is
+ * about rotating leaked tokens (a body word counts half a title word).
+ */
+const MATCH_IDS = ["kb-7q2mx", "kb-f8z2t"];
+
 Deno.test("context --json: outcome, pointers and near misses", async () => {
   const box = await sandboxKb();
   try {
@@ -78,12 +84,12 @@ Deno.test("context --json: outcome, pointers and near misses", async () => {
     const decision = parseJson<ContextJson>(match);
     assert.equal(decision.outcome, "surfaced");
     assert.deepEqual(decision.kernel, ["kb-c0mw8", "kb-k1rn0"]);
-    assert.deepEqual(decision.pointers.map((pointer) => pointer.id), ["kb-7q2mx"]);
+    assert.deepEqual(decision.pointers.map((pointer) => pointer.id), MATCH_IDS);
     assert.equal(decision.pointers[0].signal, "keyword");
     assert.equal(decision.pointers[0].type, "howto");
     assert.ok(decision.pointers[0].why.includes("cloudflare"));
     assert.ok(decision.nearMisses.length > 0);
-    assert.ok(decision.nearMisses.every((miss) => miss.hits.length === 1));
+    assert.ok(decision.nearMisses.every((miss) => !MATCH_IDS.includes(miss.id)));
     assert.ok(decision.text.includes("- kb-7q2mx "));
 
     const review = parseJson<ContextJson>(
@@ -109,13 +115,13 @@ Deno.test("context --session: the ledger omits the pointer on the second call", 
     const first = parseJson<ContextJson>(
       await box.cli("context", prompt, "--session", "agent-1", "--json"),
     );
-    assert.deepEqual(first.pointers.map((pointer) => pointer.id), ["kb-7q2mx"]);
+    assert.deepEqual(first.pointers.map((pointer) => pointer.id), MATCH_IDS);
     const second = parseJson<ContextJson>(
       await box.cli("context", prompt, "--session", "agent-1", "--json"),
     );
     assert.equal(second.outcome, "all_deduped");
     assert.deepEqual(second.pointers, []);
-    assert.deepEqual(second.deduped, ["kb-7q2mx"]);
+    assert.deepEqual(second.deduped, MATCH_IDS);
     const plain = await box.cli("context", prompt, "--session", "agent-1");
     assert.equal(plain.code, 0, show(plain));
     assert.equal(plain.stdout, "", "nothing to print when all is deduplicated");
@@ -123,9 +129,9 @@ Deno.test("context --session: the ledger omits the pointer on the second call", 
     const other = parseJson<ContextJson>(
       await box.cli("context", prompt, "--session", "agent-2", "--json"),
     );
-    assert.deepEqual(other.pointers.map((pointer) => pointer.id), ["kb-7q2mx"]);
+    assert.deepEqual(other.pointers.map((pointer) => pointer.id), MATCH_IDS);
     const none = parseJson<ContextJson>(await box.cli("context", prompt, "--json"));
-    assert.deepEqual(none.pointers.map((pointer) => pointer.id), ["kb-7q2mx"]);
+    assert.deepEqual(none.pointers.map((pointer) => pointer.id), MATCH_IDS);
     // The CLI and the hook share the ledger: the hook's session sees what context recorded.
     const session = JSON.parse(await payload("prompt-match")).session_id;
     await box.cli("context", prompt, "--session", session);

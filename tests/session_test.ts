@@ -3,7 +3,7 @@
  */
 import { deepStrictEqual, equal } from "node:assert";
 import { join } from "../core/path.ts";
-import { readLedger, writeLedger } from "../io/session.ts";
+import { readLedger, removeOldLedgers, writeLedger } from "../io/session.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -12,15 +12,15 @@ function age(path: string, ms: number): void {
   Deno.utimeSync(path, then, then);
 }
 
-Deno.test("a new session sweeps ledgers older than a day, at most once an hour", () => {
+Deno.test("a new session sweeps session files older than a week, at most once an hour", () => {
   const cache = Deno.makeTempDirSync();
   try {
     const sessions = join(cache, "sessions");
     Deno.mkdirSync(sessions, { recursive: true });
     Deno.writeTextFileSync(join(sessions, "old.json"), "{}");
     Deno.writeTextFileSync(join(sessions, "recent.json"), "{}");
-    age(join(sessions, "old.json"), 2 * DAY);
-    age(join(sessions, "recent.json"), DAY / 2);
+    age(join(sessions, "old.json"), 8 * DAY);
+    age(join(sessions, "recent.json"), 6 * DAY);
 
     writeLedger(cache, "new-session", { "kb-aaaaa": "h1" }, true);
     const names = () => [...Deno.readDirSync(sessions)].map((item) => item.name).sort();
@@ -31,7 +31,7 @@ Deno.test("a new session sweeps ledgers older than a day, at most once an hour",
     });
 
     Deno.writeTextFileSync(join(sessions, "stale.json"), "{}");
-    age(join(sessions, "stale.json"), 3 * DAY);
+    age(join(sessions, "stale.json"), 9 * DAY);
     writeLedger(cache, "another-session", {}, true);
     equal(names().includes("stale.json"), true, "swept less than an hour ago: left for later");
 
@@ -51,5 +51,22 @@ Deno.test("a session id with path characters stays inside the sessions folder", 
     deepStrictEqual(readLedger(cache, "../../etc/passwd").ledger, { "kb-aaaaa": "h" });
   } finally {
     Deno.removeSync(cache, { recursive: true });
+  }
+});
+
+Deno.test("the sweep keeps at most the newest session files past the age limit", () => {
+  const sessions = Deno.makeTempDirSync();
+  try {
+    for (const [name, days] of [["a.json", 1], ["b.json", 2], ["c.receipts.json", 3]] as const) {
+      Deno.writeTextFileSync(join(sessions, name), "{}");
+      age(join(sessions, name), days * DAY);
+    }
+    equal(removeOldLedgers(sessions, Date.now() - 30 * DAY, 2), 1);
+    deepStrictEqual([...Deno.readDirSync(sessions)].map((item) => item.name).sort(), [
+      "a.json",
+      "b.json",
+    ]);
+  } finally {
+    Deno.removeSync(sessions, { recursive: true });
   }
 });

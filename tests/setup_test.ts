@@ -30,6 +30,7 @@ interface Hook {
   command: string;
   timeout?: number;
   name?: string;
+  if?: string;
 }
 interface Group {
   matcher?: string;
@@ -83,7 +84,8 @@ Deno.test("claude: install, idempotent rerun, dry run, moved launcher, remove", 
   const s = await makeSetup();
   const file = join(s.home, ".claude", "settings.json");
   const prompt = `"${s.launcher}" hook prompt`;
-  const judge = `"${s.launcher}" hook judge`;
+  const preTool = (launcher: string) =>
+    ["judge", "search", "subagent"].map((verb) => `"${launcher}" hook ${verb}`);
   try {
     await t.step("--dry-run on a fresh HOME prints the diff and writes nothing", async () => {
       const result = ok(await s.setup(["--dry-run"]));
@@ -92,16 +94,21 @@ Deno.test("claude: install, idempotent rerun, dry run, moved launcher, remove", 
       assert.ok(!(await exists(join(s.home, ".claude"))), "nothing created");
     });
 
-    await t.step("a fresh install writes both hooks with the absolute launcher path", async () => {
+    await t.step("a fresh install writes every hook with the absolute launcher path", async () => {
       const result = ok(await s.setup([]));
       const settings = await readJson(file);
       assert.deepEqual(commands(settings, "UserPromptSubmit"), [prompt]);
-      assert.deepEqual(commands(settings, "PreToolUse"), [judge]);
+      assert.deepEqual(commands(settings, "PreToolUse"), preTool(s.launcher));
+      assert.deepEqual(commands(settings, "PostToolUse"), [`"${s.launcher}" hook receipts`]);
       assert.ok(settings.hooks!.PreToolUse[0].matcher, "the judge keeps the plugin's matcher");
+      assert.equal(settings.hooks!.PostToolUse[0].hooks[0].if, "Bash(*git-kb*)", "if is kept");
       assert.equal(settings.hooks!.UserPromptSubmit[0].hooks[0].timeout, 10);
       assert.doesNotMatch(await Deno.readTextFile(file), /CLAUDE_PLUGIN_ROOT/);
       assert.match(result.stdout, /^\+.*hook prompt/m);
-      assert.match(result.stdout, /Added the git-kb hooks \(UserPromptSubmit, PreToolUse\)/);
+      assert.match(
+        result.stdout,
+        /Added the git-kb hooks \(UserPromptSubmit, PreToolUse, PostToolUse\)/,
+      );
       assert.ok(!(await exists(`${file}.bak`)), "no backup of a file that did not exist");
     });
 
@@ -121,7 +128,7 @@ Deno.test("claude: install, idempotent rerun, dry run, moved launcher, remove", 
       const result = ok(await s.setup([], { env: { ...s.env, KB_CLI: moved } }));
       const settings = await readJson(file);
       assert.deepEqual(commands(settings, "UserPromptSubmit"), [`"${moved}" hook prompt`]);
-      assert.deepEqual(commands(settings, "PreToolUse"), [`"${moved}" hook judge`]);
+      assert.deepEqual(commands(settings, "PreToolUse"), preTool(moved));
       assert.match(result.stdout, /Updated the git-kb hooks/);
       assert.match(result.stdout, /^-.*kb tools.*hook prompt/m);
       ok(await s.setup([]));
@@ -174,7 +181,12 @@ Deno.test("claude: other keys and hooks are kept, indentation and mode too", asy
     assert.deepEqual(settings.env, original.env);
     assert.deepEqual(settings.hooks!.Stop, original.hooks.Stop);
     assert.deepEqual(settings.hooks!.PreToolUse[0], mine, "the user's group comes first, intact");
-    assert.deepEqual(commands(settings, "PreToolUse"), ["lint-bash", `"${s.launcher}" hook judge`]);
+    assert.deepEqual(commands(settings, "PreToolUse"), [
+      "lint-bash",
+      `"${s.launcher}" hook judge`,
+      `"${s.launcher}" hook search`,
+      `"${s.launcher}" hook subagent`,
+    ]);
     assert.match(await Deno.readTextFile(file), /^ {4}"model"/m, "four-space indent kept");
     assert.equal(await Deno.readTextFile(`${file}.bak`), text, "backup is the previous file");
     if (Deno.build.os !== "windows") {

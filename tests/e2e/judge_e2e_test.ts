@@ -13,8 +13,19 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { JUDGE_SYSTEM_PROMPT } from "../../core/judge.ts";
 import { runProcess } from "../../io/process.ts";
-import { copySampleKb, denoDir, makeSandbox, ROOT } from "../helpers.ts";
+import { copySampleKb, makeSandbox } from "../helpers.ts";
 import { fakeClaude, judgeRecords, kbCache } from "../judge_helpers.ts";
+import {
+  clientEnv,
+  installPlugin,
+  type MockApi,
+  type Reply,
+  say,
+  startMockApi,
+  textOf,
+  toolResults,
+  toolUse,
+} from "./_mock_api.ts";
 
 const CLAUDE = Deno.env.get("CLAUDE_CLI");
 const skip = CLAUDE ? false : "CLAUDE_CLI is not set: run `deno task test:e2e`";
@@ -25,138 +36,28 @@ const BAD = "This release brings blazing fast, seamless search to every knowledg
 const GOOD = "Search over 2,000 entries now takes 35 ms instead of 180 ms, because the index " +
   "keeps postings per term.\n";
 
-/** A content block of a mocked assistant message. */
-type Block =
-  | { type: "text"; text: string }
-  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> };
-
-/** One request the mock received, its body parsed. */
-interface Received {
-  path: string;
-  body: Record<string, unknown>;
-}
-
-/** The server-sent events of a streamed Messages API reply. */
-function sse(model: string, blocks: Block[], stopReason: string): string {
-  const events: [string, unknown][] = [[
-    "message_start",
-    {
-      type: "message_start",
-      message: {
-        id: `msg_${crypto.randomUUID()}`,
-        type: "message",
-        role: "assistant",
-        model,
-        content: [],
-        stop_reason: null,
-        stop_sequence: null,
-        usage: { input_tokens: 10, output_tokens: 1 },
-      },
-    },
-  ]];
-  for (const [index, block] of blocks.entries()) {
-    const start = block.type === "text" ? { type: "text", text: "" } : { ...block, input: {} };
-    const delta = block.type === "text"
-      ? { type: "text_delta", text: block.text }
-      : { type: "input_json_delta", partial_json: JSON.stringify(block.input) };
-    events.push(
-      ["content_block_start", { type: "content_block_start", index, content_block: start }],
-      ["content_block_delta", { type: "content_block_delta", index, delta }],
-      ["content_block_stop", { type: "content_block_stop", index }],
-    );
-  }
-  events.push(
-    ["message_delta", {
-      type: "message_delta",
-      delta: { stop_reason: stopReason, stop_sequence: null },
-      usage: { output_tokens: 5 },
-    }],
-    ["message_stop", { type: "message_stop" }],
-  );
-  return events.map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)
-    .join("");
-}
-
-/** All text in a request's system prompt and messages. */
-function textOf(value: unknown): string {
-  if (typeof value === "string") return value;
-  if (Array.isArray(value)) return value.map(textOf).join("\n");
-  if (typeof value === "object" && value !== null) {
-    return Object.values(value).map(textOf).join("\n");
-  }
-  return "";
-}
-
-/** The tool_result blocks of the last user message of a request. */
-function toolResults(body: Record<string, unknown>): Record<string, unknown>[] {
-  const messages = body.messages as { role: string; content: unknown }[] | undefined;
-  const last = messages?.at(-1);
-  if (last?.role !== "user" || !Array.isArray(last.content)) return [];
-  return last.content.filter((block) => block?.type === "tool_result");
-}
-
 /**
  * A loopback Messages API: the judge model's requests (our system prompt) get a verdict (fail
  * when the texts after the rules say "blazing fast"); an agent's first turn gets a Write of
  * `scenario.content` to `scenario.path`; a turn carrying a tool result gets "Done."
  */
-function startMock(scenario: { path: string; content: string }) {
-  const received: Received[] = [];
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
-    const url = new URL(request.url);
-    const text = await request.text();
-    let body: Record<string, unknown> = {};
-    try {
-      body = JSON.parse(text);
-    } catch { /* not JSON */ }
-    received.push({ path: url.pathname, body });
-    if (url.pathname.endsWith("/count_tokens")) return Response.json({ input_tokens: 10 });
-    if (request.method !== "POST" || !url.pathname.endsWith("/v1/messages")) {
-      return new Response("not found", { status: 404 });
-    }
-    const model = String(body.model ?? "claude-test");
-    let blocks: Block[];
-    let stop = "end_turn";
+function startMock(scenario: { path: string; content: string }): MockApi {
+  return startMockApi((body): Reply => {
     if (textOf(body.system).includes(JUDGE_SYSTEM_PROMPT)) {
       const prompt = textOf(body.messages);
       const texts = prompt.slice(prompt.lastIndexOf("</rules>"));
-      blocks = [{
-        type: "text",
-        text: texts.includes("blazing fast")
+      return say(
+        texts.includes("blazing fast")
           ? JSON.stringify({
             verdict: "fail",
             violations: [{ rule: "kb-k1rn0", phrase: "blazing fast", rewrite: "35 ms" }],
           })
           : '{"verdict":"pass"}',
-      }];
-    } else if (toolResults(body).length) {
-      blocks = [{ type: "text", text: "Done." }];
-    } else {
-      blocks = [{
-        type: "tool_use",
-        id: `toolu_${crypto.randomUUID().replaceAll("-", "")}`,
-        name: "Write",
-        input: { file_path: scenario.path, content: scenario.content },
-      }];
-      stop = "tool_use";
+      );
     }
-    if (!body.stream) {
-      return Response.json({
-        id: `msg_${crypto.randomUUID()}`,
-        type: "message",
-        role: "assistant",
-        model,
-        content: blocks,
-        stop_reason: stop,
-        stop_sequence: null,
-        usage: { input_tokens: 10, output_tokens: 5 },
-      });
-    }
-    return new Response(sse(model, blocks, stop), {
-      headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
-    });
+    if (toolResults(body).length) return say("Done.");
+    return { blocks: [toolUse("Write", { file_path: scenario.path, content: scenario.content })] };
   });
-  return { received, port: server.addr.port, close: () => server.shutdown() };
 }
 
 function shellQuote(word: string): string {
@@ -184,42 +85,14 @@ async function setUp(judgeBinary: string) {
       },
     }),
   );
-  const closed = "http://127.0.0.1:9";
-  const deno = await denoDir();
-  const env = (port: number): Record<string, string> => ({
-    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-    HOME: sandbox.home,
-    TMPDIR: sandbox.tmp,
-    DENO_DIR: deno,
-    DENO_NO_UPDATE_CHECK: "1",
-    KB_DIR: kbDir,
-    KB_HOOK_DEBUG: "1",
-    KB_PROSE_LINT_CLAUDE: judgeBinary,
-    KB_PROSE_LINT_TIMEOUT_MS: "60000",
-    ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`,
-    ANTHROPIC_API_KEY: "sk-ant-test-dummy",
-    HTTPS_PROXY: closed,
-    HTTP_PROXY: closed,
-    https_proxy: closed,
-    http_proxy: closed,
-    NO_PROXY: "127.0.0.1",
-    no_proxy: "127.0.0.1",
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-    DISABLE_TELEMETRY: "1",
-    DISABLE_AUTOUPDATER: "1",
-    DISABLE_ERROR_REPORTING: "1",
-  });
-  for (
-    const args of [["plugin", "marketplace", "add", ROOT], ["plugin", "install", "git-kb@git-kb"]]
-  ) {
-    const result = await runProcess(CLAUDE!, args, {
-      cwd: project,
-      env: env(9),
-      clearEnv: true,
-      timeoutMs: 120_000,
+  const env = (port: number): Promise<Record<string, string>> =>
+    clientEnv(sandbox, port, {
+      KB_DIR: kbDir,
+      KB_HOOK_DEBUG: "1",
+      KB_PROSE_LINT_CLAUDE: judgeBinary,
+      KB_PROSE_LINT_TIMEOUT_MS: "60000",
     });
-    assert.equal(result.code, 0, `claude ${args.join(" ")}: ${result.stdout}${result.stderr}`);
-  }
+  await installPlugin(CLAUDE!, project, await env(9));
   return { ...sandbox, kbDir, project, hookCount, env };
 }
 
@@ -231,7 +104,7 @@ async function writeWith(
 ) {
   const mock = startMock({ path: target, content });
   try {
-    const env = setup.env(mock.port);
+    const env = await setup.env(mock.port);
     const result = await runProcess(CLAUDE!, [
       "-p",
       "Write the release notes for 0.6.",

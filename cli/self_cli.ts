@@ -1,0 +1,88 @@
+/**
+ * How `git-kb selftest` starts the real CLI and hook as subprocesses, with the permission flags
+ * of `cli/permissions.ts`: from the bundle when it runs from the plugin (`plugin/bin/git-kb.js`,
+ * with `--no-config` as the launcher passes), from `cli/launch.ts` in a checkout. Which one is
+ * told by this module's own URL: in the bundle every module's `import.meta.url` is the bundle's.
+ *
+ * @module
+ */
+import { join } from "../core/path.ts";
+import { flagsFor, HOOK_PROFILES, PROFILES } from "./permissions.ts";
+import { type ProcessOutput, runProcess } from "../io/process.ts";
+
+/** Where the CLI's code comes from. */
+export interface SelfEntry {
+  /** `bundle`: the plugin's single file; `sources`: a checkout's `cli/launch.ts`. */
+  kind: "bundle" | "sources";
+  /** The file `deno run` starts. */
+  path: string;
+  /** Flags every run needs besides the permissions. */
+  flags: string[];
+}
+
+/** The entry point of the code this module belongs to. */
+export function selfEntry(moduleUrl: string = import.meta.url): SelfEntry {
+  const url = new URL(moduleUrl);
+  if (url.protocol !== "file:") {
+    throw new Error(
+      `selftest runs from a file, not from ${url.href}; run it from the plugin or a checkout`,
+    );
+  }
+  if (url.pathname.endsWith(".js")) {
+    return {
+      kind: "bundle",
+      path: decodeURIComponent(url.pathname),
+      flags: ["--quiet", "--no-config"],
+    };
+  }
+  const root = decodeURIComponent(new URL("..", url).pathname).replace(/\/$/, "");
+  return {
+    kind: "sources",
+    path: join(root, "cli", "launch.ts"),
+    flags: ["--quiet", `--config=${join(root, "deno.json")}`],
+  };
+}
+
+/** How long one subprocess may take before it is killed and its task fails. */
+export const CHILD_TIMEOUT_MS = 60_000;
+
+/** Runs git-kb commands and hooks as subprocesses in a given environment. */
+export class SelfCli {
+  readonly entry: SelfEntry;
+  readonly #env: Record<string, string>;
+  readonly #cwd: string;
+
+  /**
+   * @param env What the children's environment changes (it is inherited otherwise); its
+   * `TMPDIR` decides the cache path that the permission flags grant.
+   * @param cwd The children's working folder.
+   */
+  constructor(entry: SelfEntry, env: Record<string, string>, cwd: string) {
+    this.entry = entry;
+    this.#env = env;
+    this.#cwd = cwd;
+  }
+
+  #deno(flags: string[], args: string[], stdin?: string): Promise<ProcessOutput> {
+    return runProcess("deno", ["run", ...this.entry.flags, ...flags, this.entry.path, ...args], {
+      cwd: this.#cwd,
+      env: this.#env,
+      stdin,
+      timeoutMs: CHILD_TIMEOUT_MS,
+    });
+  }
+
+  /** `git-kb <args>` with the flags of the command's profile. */
+  command(args: string[]): Promise<ProcessOutput> {
+    return this.#deno(flagsFor(args[0], this.#env.TMPDIR), args);
+  }
+
+  /** `git-kb hook <name>` with the hook's profile, `payload` on stdin. */
+  hook(name: string, payload: string): Promise<ProcessOutput> {
+    const flags = [
+      "--no-prompt",
+      ...PROFILES[HOOK_PROFILES[name]].map((flag) => flag.replace("$TMPDIR", this.#env.TMPDIR)),
+    ];
+    return this.#deno(flags, ["hook", name], payload);
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * `git-kb selftest`: the whole tool, tested end to end on a throwaway knowledge base, with the
+ * real CLI and hook as subprocesses; `--setup-only`, `--verify` and `--teardown` are its parts
+ * on their own, for `/git-kb:test-skill`, whose agents do the tasks in between.
+ *
+ * @module
+ */
+import { taskBriefs } from "../core/selftest_plan.ts";
+import { createScratch, loadScratch, type Scratch, snapshotUser } from "../io/scratch.ts";
+import { checkIsolation, runSelftest, type StepResult, teardown, verify } from "../io/selftest.ts";
+import { resolvePath } from "../io/paths.ts";
+import { parseCommand, UsageError } from "./args.ts";
+import { bold, dim, green, printJson, red } from "./output.ts";
+import { SelfCli, selfEntry } from "./self_cli.ts";
+
+/** Help text. */
+export const help = `Usage: git-kb selftest [options]
+
+Test git-kb end to end without touching your own knowledge base: make a scratch
+knowledge base (a git repo with three entries and no remote, its own config and
+cache, under the cache folder), then run the real CLI and prompt hook as
+subprocesses with their own permission flags. A writer adds a decision, adds a
+bookmark and edits an entry, in order; meanwhile readers search by keyword and
+by type, fire the hook with a matching and a non-matching prompt, and show that
+a session's ledger drops a repeat and that the edited entry comes back. Then it
+verifies the final state itself (git log, the entry files, search and the hook
+again), removes the scratch folder whatever happened, and checks that your
+config files and knowledge base did not change. One line per step, with why.
+
+Options:
+  --json              print the steps as JSON
+  --keep              keep the scratch folder to look at (its path is printed)
+  --setup-only        make the scratch knowledge base and print the tasks in
+                      words, for agents to do (/git-kb:test-skill)
+  --verify <folder>   verify a scratch folder's final state after the tasks
+  --teardown <folder> remove a scratch folder; check your setup is unchanged
+  --kb <dir>          your knowledge base, to prove it is left alone
+
+Exit codes: 0 every step passed, 1 a step failed, 2 usage error.`;
+
+function cliFor(scratch: Scratch): SelfCli {
+  return new SelfCli(selfEntry(), scratch.env, scratch.dir);
+}
+
+function report(steps: StepResult[], json: boolean | undefined, extra: Record<string, unknown>) {
+  const ok = steps.every((item) => item.ok);
+  if (json) {
+    printJson({ ok, ...extra, steps });
+    return ok ? 0 : 1;
+  }
+  const entry = selfEntry();
+  console.log(`${bold("git-kb selftest")} ${dim(`(${entry.kind}: ${entry.path})`)}`);
+  const width = Math.max(...steps.map((item) => item.name.length));
+  for (const item of steps) {
+    const mark = item.ok ? green("ok  ") : red("FAIL");
+    console.log(
+      `${item.group.padEnd(9)} ${mark}  ${item.name.padEnd(width)}  ${item.detail} ${
+        dim(`(${item.ms} ms)`)
+      }`,
+    );
+  }
+  const passed = steps.filter((item) => item.ok).length;
+  const line = `${passed} of ${steps.length} steps passed.`;
+  console.log(ok ? green(line) : red(line));
+  if (extra.kept) console.log(`Scratch folder kept: ${extra.kept}`);
+  return ok ? 0 : 1;
+}
+
+/** Print the scratch folder and the tasks in words. */
+function printSetup(scratch: Scratch, json: boolean | undefined): void {
+  const briefs = taskBriefs();
+  const verifyArgs = ["selftest", "--verify", scratch.dir];
+  const teardownArgs = ["selftest", "--teardown", scratch.dir];
+  if (json) {
+    printJson({
+      scratch: scratch.dir,
+      kbDir: scratch.kbDir,
+      tasks: briefs,
+      verify: verifyArgs,
+      teardown: teardownArgs,
+    });
+    return;
+  }
+  const numbered = (role: string) =>
+    briefs.map((brief, index) => ({ ...brief, number: index + 1 })).filter((brief) =>
+      brief.role === role
+    );
+  console.log(`Scratch knowledge base: ${scratch.kbDir}`);
+  console.log(`Scratch folder: ${scratch.dir}`);
+  console.log(
+    `\nEvery command of these tasks names the scratch knowledge base: --kb ${scratch.kbDir}`,
+  );
+  console.log("\nWriter, in this order:");
+  for (const brief of numbered("writer")) console.log(`  ${brief.number}. ${brief.task}`);
+  console.log("Readers, while the writer works:");
+  for (const brief of numbered("reader")) console.log(`  ${brief.number}. ${brief.task}`);
+  console.log("\nExpected (for checking the reports, not for the agents):");
+  for (const brief of numbered("writer").concat(numbered("reader"))) {
+    console.log(`  ${brief.number}. ${brief.expect}`);
+  }
+  console.log(`\nAfterwards: git-kb ${verifyArgs.join(" ")}`);
+  console.log(`Always, last: git-kb ${teardownArgs.join(" ")}`);
+}
+
+/** Run the command. */
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommand(args, {
+    json: { type: "boolean" },
+    keep: { type: "boolean" },
+    "setup-only": { type: "boolean" },
+    verify: { type: "string" },
+    teardown: { type: "string" },
+  });
+  if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  const modes = [values["setup-only"], values.verify, values.teardown].filter((mode) =>
+    mode !== undefined
+  );
+  if (modes.length > 1) throw new UsageError("give one of --setup-only, --verify, --teardown");
+  if (values.keep && modes.length) throw new UsageError("--keep goes with a whole run only");
+  if (values["setup-only"]) {
+    printSetup(await createScratch(await snapshotUser(values.kb)), values.json);
+    return 0;
+  }
+  if (values.verify !== undefined) {
+    const scratch = loadScratch(resolvePath(values.verify));
+    return report(await verify(scratch, cliFor(scratch)), values.json, { scratch: scratch.dir });
+  }
+  if (values.teardown !== undefined) {
+    const scratch = loadScratch(resolvePath(values.teardown));
+    const steps = [...await teardown(scratch), ...await checkIsolation(scratch.user)];
+    return report(steps, values.json, { scratch: scratch.dir });
+  }
+  const run = await runSelftest(cliFor, { kbFlag: values.kb, keep: values.keep });
+  return report(run.steps, values.json, {
+    entry: selfEntry(),
+    scratch: run.scratch ?? null,
+    kept: values.keep ? run.scratch : undefined,
+  });
+}

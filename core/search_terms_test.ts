@@ -1,0 +1,128 @@
+/**
+ * Table tests of search term extraction (core/search_terms.ts): every tool shape, flags and
+ * their values, quotes, pipes, `find -name '*.ts'`, `git grep`, `rg -e`, regex metacharacters,
+ * short words, extensions and wildcards.
+ */
+import { deepStrictEqual } from "node:assert";
+import {
+  expandBraces,
+  globPhrases,
+  MAX_PHRASES,
+  phraseWords,
+  regexPhrases,
+  searchPhrases,
+} from "./search_terms.ts";
+
+/** [tool, input, expected phrases]. */
+const CASES: [string, unknown, string[]][] = [
+  // Grep: the pattern is a regular expression.
+  ["Grep", { pattern: "rebase", path: "." }, ["rebase"]],
+  ["Grep", { pattern: "rotateToken", glob: "*.ts" }, ["rotate token"]],
+  ["Grep", { pattern: "HOOK_TRUST_MS" }, ["hook trust"]],
+  ["Grep", { pattern: "HTTPServer" }, ["http server"]],
+  ["Grep", { pattern: "rotate|revoke" }, ["rotate", "revoke"]],
+  ["Grep", { pattern: "(leaked|exposed)\\s+token" }, ["leaked", "exposed token"]],
+  ["Grep", { pattern: "\\bcloudflare\\b" }, ["cloudflare"]],
+  ["Grep", { pattern: '^import .* from "node:.*"' }, ["node"]],
+  ["Grep", { pattern: "pg_dump\\.sql" }, ["dump sql"]],
+  ["Grep", { pattern: "idempoten(t|cy)[-_ ]key" }, ["idempoten", "key"]],
+  ["Grep", { pattern: "(?i)bisect" }, ["bisect"]],
+  ["Grep", { pattern: "[Pp]gbouncer" }, ["pgbouncer"]],
+  ["Grep", { pattern: "[A-Z]{3,}_TOKEN" }, ["token"]],
+  ["Grep", { pattern: "\\d+ms" }, []],
+  ["Grep", { pattern: "\\p{L}+cache\\x41" }, ["cache"]],
+  ["Grep", { pattern: "fn main" }, []],
+  ["Grep", { pattern: "TODO|FIXME" }, []],
+  ["Grep", { pattern: "a|b|ci" }, []],
+  ["Grep", { pattern: 12 }, []],
+  ["Grep", {}, []],
+  // Glob: wildcards, extensions and brace lists.
+  ["Glob", { pattern: "**/*.ts" }, []],
+  ["Glob", { pattern: "**/*token*.ts" }, ["token"]],
+  ["Glob", { pattern: "src/**/migrations/*.sql" }, ["migrations"]],
+  ["Glob", { pattern: "docs/{deploy,rollback}/**/*.md" }, ["docs deploy", "docs rollback"]],
+  ["Glob", { pattern: "**/*.{ts,tsx}" }, []],
+  ["Glob", { pattern: ".github/workflows/*.yml" }, ["github workflows"]],
+  ["Glob", { pattern: "**/docker-compose.yml" }, ["docker compose"]],
+  ["Glob", { pattern: "**/[Rr]ebase*" }, ["rebase"]],
+  ["Glob", { pattern: "**/[a-z]ebase*" }, ["ebase"]],
+  // Bash: grep and its flags.
+  ["Bash", { command: "grep -rn rotateToken src/" }, ["rotate token"]],
+  ["Bash", { command: "grep -rn 'leaked token' --include='*.ts' ." }, ["leaked token"]],
+  ["Bash", { command: "grep -rn --include '*.ts' cloudflare ." }, ["cloudflare"]],
+  ["Bash", { command: 'grep -E "rebase|bisect" notes.md' }, ["rebase", "bisect"]],
+  ["Bash", { command: "grep 'rebase\\|bisect' notes.md" }, ["rebase", "bisect"]],
+  ["Bash", { command: "grep -F 'a.b*c' x" }, []],
+  ["Bash", { command: "grep -F 'cache.key*' x" }, ["cache key"]],
+  ["Bash", { command: "fgrep 'idempotency.key' x" }, ["idempotency key"]],
+  ["Bash", { command: "grep -A3 -m 5 -e semver -e changelog ." }, ["semver", "changelog"]],
+  ["Bash", { command: "grep -rne migration ." }, ["migration"]],
+  ["Bash", { command: "grep -v rebase notes.md" }, []],
+  ["Bash", { command: "grep --invert-match rebase notes.md" }, []],
+  ["Bash", { command: "grep -- -rebase-flag x" }, ["rebase flag"]],
+  ["Bash", { command: "/usr/bin/grep -i pgbouncer /etc/x" }, ["pgbouncer"]],
+  ["Bash", { command: "LC_ALL=C sudo grep -r squash ." }, ["squash"]],
+  // Pipes, lists and xargs.
+  ["Bash", { command: "git log --oneline | grep -i rebase | head -5" }, ["rebase"]],
+  ["Bash", { command: "cd repo && rg semver; grep -c bisect x" }, ["semver", "bisect"]],
+  ["Bash", { command: "find . -name '*.ts' | xargs grep -l rotateToken" }, ["rotate token"]],
+  ["Bash", { command: "ls | xargs -I {} -P 4 grep -H pgbouncer {}" }, ["pgbouncer"]],
+  // rg.
+  ["Bash", { command: "rg -n 'rotate.*token' --type ts" }, ["rotate token"]],
+  ["Bash", { command: "rg -e semver -e 'change log' -g '*.md'" }, ["semver", "change log"]],
+  ["Bash", { command: "rg --regexp=bisect --max-depth 3 src" }, ["bisect"]],
+  ["Bash", { command: "rg -tpy -A 2 connectionPool" }, ["connection pool"]],
+  ["Bash", { command: "rg -F 'token.rotate(' src" }, ["token rotate"]],
+  ["Bash", { command: "rg --files -g '*migration*'" }, ["migration"]],
+  ["Bash", { command: "rg --files src" }, []],
+  // git grep.
+  ["Bash", { command: "git grep -n idempotency -- '*.ts'" }, ["idempotency"]],
+  ["Bash", { command: "git -C repo --no-pager grep -e rebase HEAD~3" }, ["rebase"]],
+  ["Bash", { command: "git log --grep rebase" }, []],
+  // find.
+  ["Bash", { command: "find . -name '*.ts'" }, []],
+  ["Bash", { command: "find . -type f -name '*migration*.sql'" }, ["migration"]],
+  ["Bash", { command: "find src -iname 'RateLimiter*'" }, ["rate limiter"]],
+  ["Bash", { command: "find . -path '*/fixtures/*'" }, ["fixtures"]],
+  ["Bash", { command: "find . -regex '.*/cache_[a-z]+\\.rs'" }, ["cache"]],
+  ["Bash", { command: "find . -name '*.md' -exec grep -l semver {} \\;" }, ["semver"]],
+  // Not a search.
+  ["Bash", { command: "deno test --allow-all && git status --short" }, []],
+  ["Bash", { command: "echo grep rebase" }, []],
+  ["Bash", { command: "" }, []],
+  ["Bash", { cmd: "grep rebase ." }, []],
+  ["Read", { file_path: "/x/rebase.md" }, []],
+  ["Grep", null, []],
+  ["Bash", "grep rebase", []],
+];
+
+for (const [tool, input, expected] of CASES) {
+  Deno.test(`searchPhrases ${tool} ${JSON.stringify(input)}`, () => {
+    deepStrictEqual(searchPhrases(tool, input), expected);
+  });
+}
+
+Deno.test("phraseWords: camelCase, separators, short words, numbers, stopwords, noise", () => {
+  deepStrictEqual(phraseWords("getUserByID"), ["user"]);
+  deepStrictEqual(phraseWords("parseHTTPResponse2xx"), ["parse", "http", "response2xx"]);
+  deepStrictEqual(phraseWords("kb-7q2mx/cloudflare_token.ts"), ["7q2mx", "cloudflare", "token"]);
+  deepStrictEqual(phraseWords("the 2026 release of v1"), ["release"]);
+  deepStrictEqual(phraseWords("token TOKEN Token"), ["token"]);
+  deepStrictEqual(phraseWords("one two three four five six seven eight"), [
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+  ]);
+});
+
+Deno.test("regexPhrases and globPhrases: at most MAX_PHRASES, deduplicated", () => {
+  const many = Array.from({ length: 20 }, (_, index) => `word${"abcdefghijklmnopqrstu"[index]}`);
+  deepStrictEqual(regexPhrases(many.join("|")).length, MAX_PHRASES);
+  deepStrictEqual(regexPhrases("cache|cache|CACHE"), ["cache"]);
+  deepStrictEqual(globPhrases("{a,b,c,d,e,f,g,h,i,j}/{k,l}/token*"), ["token"]);
+  deepStrictEqual(expandBraces("x{1,2}y{3,4}"), ["x1y3", "x1y4", "x2y3", "x2y4"]);
+  deepStrictEqual(expandBraces("x{1,2"), ["x{1,2"]);
+});

@@ -1,0 +1,69 @@
+/**
+ * Claude Code PostToolUse hook for Bash: delivery receipts. When a command the agent ran fetched
+ * entries with `git-kb get <ids>` (any spelling of the CLI: core/receipts.ts), the ids go into
+ * the session's receipts, beside its ledger, for `git-kb stats`. Prints nothing; exit 0 always.
+ * A command that fetches nothing is decided from the payload alone.
+ *
+ * @module
+ */
+import { fetchedIds, withFetched } from "../core/receipts.ts";
+import { readStdinText } from "../io/stdin.ts";
+
+/** The largest stdin accepted (the payload carries the command's output too). */
+const MAX_INPUT_BYTES = 16 * 1024 * 1024;
+
+/** The debug record's `event`. */
+const EVENT = "receipt";
+
+/** Record what the payload's command fetched; returns the ids recorded. */
+export async function recordReceipt(input: string): Promise<string[]> {
+  const payload: unknown = JSON.parse(input);
+  if (typeof payload !== "object" || payload === null || Array.isArray(payload)) return [];
+  const { tool_name: tool, tool_input: toolInput, session_id: sessionId } = payload as Record<
+    string,
+    unknown
+  >;
+  const command = (toolInput as Record<string, unknown> | null | undefined)?.command;
+  if (tool !== "Bash" || typeof command !== "string" || typeof sessionId !== "string") return [];
+  const ids = fetchedIds(command);
+  if (!ids.length) return [];
+  const [{ resolveKb }, { kbCacheDir }, { updateReceipts }, { debugEnabled }] = await Promise.all([
+    import("../io/config.ts"),
+    import("../io/paths.ts"),
+    import("../io/receipts.ts"),
+    import("../io/prompt_context.ts"),
+  ]);
+  const { kbDir } = resolveKb();
+  const cacheDir = kbCacheDir(kbDir);
+  updateReceipts(cacheDir, sessionId, (receipts) => withFetched(receipts, ids));
+  if (debugEnabled()) {
+    const { appendDebug } = await import("../io/session.ts");
+    appendDebug(cacheDir, {
+      ts: new Date().toISOString(),
+      event: EVENT,
+      session: sessionId,
+      outcome: "fetched",
+      fetched: ids,
+    });
+  }
+  return ids;
+}
+
+/**
+ * Run the hook on this process's stdin. Never throws: a failure records nothing (and leaves a
+ * debug record when `KB_HOOK_DEBUG=1`).
+ */
+export async function runReceiptsHook(): Promise<void> {
+  globalThis.addEventListener("unhandledrejection", (event) => event.preventDefault());
+  try {
+    await recordReceipt(readStdinText(MAX_INPUT_BYTES));
+  } catch (error) {
+    const { recordFailure } = await import("../io/prompt_context.ts");
+    recordFailure(error, undefined, EVENT);
+  }
+}
+
+if (import.meta.main) {
+  await runReceiptsHook();
+  Deno.exit(0);
+}

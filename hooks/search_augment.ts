@@ -1,0 +1,62 @@
+/**
+ * Claude Code PreToolUse hook for Grep, Glob and Bash: the search augment. When the agent
+ * searches the code, the knowledge base's entries on what it searches for are handed to it as
+ * `additionalContext`, deduplicated through the session ledger the prompt hook keeps. Never a
+ * permission decision: the call goes on as it would without this hook. Hook JSON on stdin;
+ * nothing on stdout when nothing matches. Exit 0 always: any failure means no output.
+ *
+ * A call that searches for nothing (most Bash commands) is decided from the payload alone: the
+ * knowledge base and its index are loaded only when there is a term to look up.
+ *
+ * @module
+ */
+import { searchPhrases } from "../core/search_terms.ts";
+import { readStdinText, writeHookOutput } from "../io/stdin.ts";
+
+/** The largest stdin accepted; a bigger payload is not a search worth matching. */
+const MAX_INPUT_BYTES = 1024 * 1024;
+
+/** The hook's stdout for a payload, or "" when the search surfaces nothing. */
+export async function searchHookOutput(input: string): Promise<string> {
+  const payload: unknown = JSON.parse(input);
+  if (typeof payload !== "object" || payload === null || Array.isArray(payload)) return "";
+  const { tool_name: tool, tool_input: toolInput, session_id: sessionId } = payload as Record<
+    string,
+    unknown
+  >;
+  if (typeof tool !== "string") return "";
+  const phrases = searchPhrases(tool, toolInput);
+  if (!phrases.length) return "";
+  const { contextForSearch } = await import("../io/search_context.ts");
+  const result = await contextForSearch({
+    phrases,
+    tool,
+    sessionId: typeof sessionId === "string" ? sessionId : undefined,
+  });
+  const text = result.decision.assembly?.text;
+  if (!text) return "";
+  return JSON.stringify({
+    hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: text },
+  });
+}
+
+/**
+ * Run the hook on this process's stdin and stdout. Never throws: a failure means no output (and
+ * a debug record when `KB_HOOK_DEBUG=1`).
+ */
+export async function runSearchHook(): Promise<void> {
+  globalThis.addEventListener("unhandledrejection", (event) => event.preventDefault());
+  let output = "";
+  try {
+    output = await searchHookOutput(readStdinText(MAX_INPUT_BYTES));
+  } catch (error) {
+    const { RecordedError, recordFailure } = await import("../io/prompt_context.ts");
+    if (!(error instanceof RecordedError)) recordFailure(error, undefined, "search");
+  }
+  if (output) writeHookOutput(output);
+}
+
+if (import.meta.main) {
+  await runSearchHook();
+  Deno.exit(0);
+}

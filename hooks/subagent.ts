@@ -1,0 +1,66 @@
+/**
+ * Claude Code PreToolUse hook for the Agent (Task) tool: subagent memory. The prompt hook never
+ * sees a subagent's prompt, so this hook runs the same decision on it (kernel rules, keyword and
+ * activity pointers, the same budget) and hands the result to the subagent by rewriting the
+ * tool's input: `updatedInput` is the input with the block appended to `prompt`, nothing else
+ * changed. No `permissionDecision`: the rewritten call goes through the user's permission flow
+ * as the original would (checked on Claude Code 2.1.197; see spec/hooks.md). Anything odd, no
+ * output: the call runs unchanged. Exit 0 always.
+ *
+ * A subagent starts with an empty context, so what the session's ledger lists is shown to it
+ * again; what it is shown is added to that ledger.
+ *
+ * @module
+ */
+import { subagentPrompt, withAppendedPrompt } from "../core/subagent.ts";
+import { readStdinText, writeHookOutput } from "../io/stdin.ts";
+
+/** The largest stdin accepted; a bigger payload is passed through unchanged. */
+const MAX_INPUT_BYTES = 8 * 1024 * 1024;
+
+/** The debug record's `event`. */
+const EVENT = "subagent";
+
+/** The hook's stdout for a payload, or "" to leave the call unchanged. */
+export async function subagentHookOutput(input: string): Promise<string> {
+  const payload: unknown = JSON.parse(input);
+  if (typeof payload !== "object" || payload === null || Array.isArray(payload)) return "";
+  const { tool_name: tool, tool_input: toolInput, session_id: sessionId } = payload as Record<
+    string,
+    unknown
+  >;
+  const prompt = subagentPrompt(tool, toolInput);
+  if (prompt === undefined) return "";
+  const { contextForPrompt } = await import("../io/prompt_context.ts");
+  const result = await contextForPrompt({
+    prompt,
+    sessionId: typeof sessionId === "string" ? sessionId : undefined,
+    dedup: false,
+    event: EVENT,
+  });
+  const block = result.decision.assembly?.text;
+  if (!block) return "";
+  const updatedInput = withAppendedPrompt(toolInput as Record<string, unknown>, block);
+  return JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", updatedInput } });
+}
+
+/**
+ * Run the hook on this process's stdin and stdout. Never throws: a failure means no output (and
+ * a debug record when `KB_HOOK_DEBUG=1`).
+ */
+export async function runSubagentHook(): Promise<void> {
+  globalThis.addEventListener("unhandledrejection", (event) => event.preventDefault());
+  let output = "";
+  try {
+    output = await subagentHookOutput(readStdinText(MAX_INPUT_BYTES));
+  } catch (error) {
+    const { RecordedError, recordFailure } = await import("../io/prompt_context.ts");
+    if (!(error instanceof RecordedError)) recordFailure(error, undefined, EVENT);
+  }
+  if (output) writeHookOutput(output);
+}
+
+if (import.meta.main) {
+  await runSubagentHook();
+  Deno.exit(0);
+}

@@ -1,0 +1,198 @@
+/**
+ * Driving the real Claude Code CLI offline, shared by the end-to-end tests: a loopback mock of
+ * the Anthropic Messages API (streamed or plain replies, every request recorded), the
+ * environment that points the CLI at it with every proxy closed, and a temp HOME with the plugin
+ * installed from this repo's marketplace.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { runProcess } from "../../io/process.ts";
+import { denoDir, ROOT } from "../helpers.ts";
+
+/** A content block of a mocked assistant message. */
+export type Block =
+  | { type: "text"; text: string }
+  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> };
+
+/** One request the mock received, its body parsed. */
+export interface Received {
+  path: string;
+  body: Record<string, unknown>;
+}
+
+/** What the mock answers one Messages request with. */
+export interface Reply {
+  blocks: Block[];
+  /** `end_turn` unless given; `tool_use` when the blocks call a tool. */
+  stop?: string;
+}
+
+/** A running mock: what it received, its port, and how to stop it. */
+export interface MockApi {
+  received: Received[];
+  port: number;
+  close(): Promise<void>;
+}
+
+/** A tool_use block calling `name` with `input`, with a fresh id. */
+export function toolUse(name: string, input: Record<string, unknown>): Block {
+  return { type: "tool_use", id: `toolu_${crypto.randomUUID().replaceAll("-", "")}`, name, input };
+}
+
+/** A text-only reply that ends the turn. */
+export function say(text: string): Reply {
+  return { blocks: [{ type: "text", text }] };
+}
+
+/** The server-sent events of a streamed Messages API reply. */
+function sse(model: string, blocks: Block[], stopReason: string): string {
+  const events: [string, unknown][] = [[
+    "message_start",
+    {
+      type: "message_start",
+      message: {
+        id: `msg_${crypto.randomUUID()}`,
+        type: "message",
+        role: "assistant",
+        model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 10, output_tokens: 1 },
+      },
+    },
+  ]];
+  for (const [index, block] of blocks.entries()) {
+    const start = block.type === "text" ? { type: "text", text: "" } : { ...block, input: {} };
+    const delta = block.type === "text"
+      ? { type: "text_delta", text: block.text }
+      : { type: "input_json_delta", partial_json: JSON.stringify(block.input) };
+    events.push(
+      ["content_block_start", { type: "content_block_start", index, content_block: start }],
+      ["content_block_delta", { type: "content_block_delta", index, delta }],
+      ["content_block_stop", { type: "content_block_stop", index }],
+    );
+  }
+  events.push(
+    ["message_delta", {
+      type: "message_delta",
+      delta: { stop_reason: stopReason, stop_sequence: null },
+      usage: { output_tokens: 5 },
+    }],
+    ["message_stop", { type: "message_stop" }],
+  );
+  return events.map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)
+    .join("");
+}
+
+/** All text in a request's system prompt and messages. */
+export function textOf(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (Array.isArray(value)) return value.map(textOf).join("\n");
+  if (typeof value === "object" && value !== null) {
+    return Object.values(value).map(textOf).join("\n");
+  }
+  return "";
+}
+
+/** The tool_result blocks of the last user message of a request. */
+export function toolResults(body: Record<string, unknown>): Record<string, unknown>[] {
+  const messages = body.messages as { role: string; content: unknown }[] | undefined;
+  const last = messages?.at(-1);
+  if (last?.role !== "user" || !Array.isArray(last.content)) return [];
+  return last.content.filter((block) => block?.type === "tool_result");
+}
+
+/**
+ * Start a loopback Messages API on a free port. `respond` decides each `/v1/messages` reply from
+ * the request body; token counting gets a fixed count and anything else a 404.
+ */
+export function startMockApi(respond: (body: Record<string, unknown>) => Reply): MockApi {
+  const received: Received[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
+    const url = new URL(request.url);
+    const text = await request.text();
+    let body: Record<string, unknown> = {};
+    try {
+      body = JSON.parse(text);
+    } catch { /* not JSON */ }
+    received.push({ path: url.pathname, body });
+    if (url.pathname.endsWith("/count_tokens")) return Response.json({ input_tokens: 10 });
+    if (request.method !== "POST" || !url.pathname.endsWith("/v1/messages")) {
+      return new Response("not found", { status: 404 });
+    }
+    const model = String(body.model ?? "claude-test");
+    const { blocks, stop: given } = respond(body);
+    const stop = given ??
+      (blocks.some((block) => block.type === "tool_use") ? "tool_use" : "end_turn");
+    if (!body.stream) {
+      return Response.json({
+        id: `msg_${crypto.randomUUID()}`,
+        type: "message",
+        role: "assistant",
+        model,
+        content: blocks,
+        stop_reason: stop,
+        stop_sequence: null,
+        usage: { input_tokens: 10, output_tokens: 5 },
+      });
+    }
+    return new Response(sse(model, blocks, stop), {
+      headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
+    });
+  });
+  return { received, port: server.addr.port, close: () => server.shutdown() };
+}
+
+/**
+ * The whole environment of a `claude` run against the mock on `port`: a temp HOME and TMPDIR,
+ * a dummy key, every proxy variable on a closed loopback port (only 127.0.0.1 bypasses it), no
+ * telemetry or updates; `extra` is added last.
+ */
+export async function clientEnv(
+  sandbox: { home: string; tmp: string },
+  port: number,
+  extra: Record<string, string> = {},
+): Promise<Record<string, string>> {
+  const closed = "http://127.0.0.1:9";
+  return {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    HOME: sandbox.home,
+    TMPDIR: sandbox.tmp,
+    DENO_DIR: await denoDir(),
+    DENO_NO_UPDATE_CHECK: "1",
+    ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`,
+    ANTHROPIC_API_KEY: "sk-ant-test-dummy",
+    HTTPS_PROXY: closed,
+    HTTP_PROXY: closed,
+    https_proxy: closed,
+    http_proxy: closed,
+    NO_PROXY: "127.0.0.1",
+    no_proxy: "127.0.0.1",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    DISABLE_TELEMETRY: "1",
+    DISABLE_AUTOUPDATER: "1",
+    DISABLE_ERROR_REPORTING: "1",
+    ...extra,
+  };
+}
+
+/** Add this repo's marketplace and install the git-kb plugin into the HOME of `env`. */
+export async function installPlugin(
+  claude: string,
+  project: string,
+  env: Record<string, string>,
+): Promise<void> {
+  for (
+    const args of [["plugin", "marketplace", "add", ROOT], ["plugin", "install", "git-kb@git-kb"]]
+  ) {
+    const result = await runProcess(claude, args, {
+      cwd: project,
+      env,
+      clearEnv: true,
+      timeoutMs: 120_000,
+    });
+    assert.equal(result.code, 0, `claude ${args.join(" ")}: ${result.stdout}${result.stderr}`);
+  }
+}

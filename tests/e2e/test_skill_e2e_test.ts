@@ -1,0 +1,76 @@
+/**
+ * `/git-kb:test-skill` in the real Claude Code CLI (`CLAUDE_CLI`, set by `deno task test:e2e`;
+ * skipped without it), against a loopback mock of the Messages API: the command expands with
+ * the plugin root filled in, its `!` line runs `selftest --setup-only` through the launcher
+ * before the model sees anything, and the launcher commands it prints run under the command's
+ * allowed-tools without a permission prompt: the mocked model's teardown removes the scratch
+ * folder that setup made.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { runProcess } from "../../io/process.ts";
+import { makeSandbox } from "../helpers.ts";
+import {
+  clientEnv,
+  installPlugin,
+  type Reply,
+  say,
+  startMockApi,
+  textOf,
+  toolResults,
+  toolUse,
+} from "./_mock_api.ts";
+
+const CLAUDE = Deno.env.get("CLAUDE_CLI");
+const skip = CLAUDE ? false : "CLAUDE_CLI is not set: run `deno task test:e2e`";
+
+Deno.test({
+  name: "/git-kb:test-skill runs selftest's setup, and its printed teardown runs as allowed",
+  ignore: skip !== false,
+  async fn() {
+    const sandbox = await makeSandbox("git-kb-test-skill-e2e-");
+    const seen: { prompt?: string; launcher?: string; scratch?: string } = {};
+    const mock = startMockApi((body): Reply => {
+      if (toolResults(body).length) return say("Done.");
+      const prompt = textOf(body.messages);
+      if (!prompt.includes("Test the git-kb skill from its docs alone")) return say("ok");
+      seen.prompt = prompt;
+      seen.launcher = /The launcher to run, exactly as written here: `"([^"]+)"`/.exec(prompt)?.[1];
+      seen.scratch = /^Scratch folder: (.+)$/m.exec(prompt)?.[1];
+      return {
+        blocks: [
+          toolUse("Bash", {
+            command: `"${seen.launcher}" selftest --teardown ${seen.scratch}`,
+            description: "Tear down the scratch knowledge base",
+          }),
+        ],
+      };
+    });
+    try {
+      const project = join(sandbox.root, "project");
+      await Deno.mkdir(project);
+      const env = await clientEnv(sandbox, mock.port);
+      await installPlugin(CLAUDE!, project, env);
+      const result = await runProcess(
+        CLAUDE!,
+        ["-p", "/git-kb:test-skill", "--output-format", "json"],
+        { cwd: project, env, clearEnv: true, timeoutMs: 180_000 },
+      );
+      assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
+      assert.ok(seen.prompt, "the model got the command's text");
+      assert.match(seen.launcher ?? "", /\/bin\/git-kb$/, "the plugin root is filled in");
+      assert.ok(seen.scratch?.startsWith(join(sandbox.tmp, "git-kb", "selftest-")), seen.prompt);
+      assert.match(seen.prompt, /^Writer, in this order:$/m, "the setup output is in the prompt");
+      assert.match(seen.prompt, /^ {2}3\. Change entry kb-st003/m);
+      const results = mock.received.flatMap((request) => toolResults(request.body));
+      assert.equal(results.length, 1);
+      const output = textOf(results[0].content);
+      assert.notEqual(results[0].is_error, true, output);
+      assert.match(output, /2 of 2 steps passed\./, output);
+      await assert.rejects(Deno.stat(seen.scratch!), Deno.errors.NotFound);
+    } finally {
+      await mock.close();
+      await sandbox.cleanup();
+    }
+  },
+});

@@ -1,0 +1,259 @@
+/**
+ * The tool-time hooks in the real Claude Code CLI (`CLAUDE_CLI`, set by `deno task test:e2e`;
+ * skipped without it), against a loopback mock of the Messages API, with the plugin installed
+ * into a temp HOME from this repo's marketplace:
+ *
+ * - a Grep call and a Bash `grep` get the search augment's additionalContext (Bash also runs
+ *   the judge: two PreToolUse hooks on one call);
+ * - an Agent call's prompt is rewritten through updatedInput (the subagent's first request
+ *   carries the block, the parent's transcript keeps the original), and the subagent's fetch
+ *   of a pointer is receipted by the PostToolUse hook, whose `if` keeps it from starting for
+ *   other commands;
+ * - what `permissionDecision` does to `updatedInput` in this version (spec/hooks.md), with a
+ *   stand-in hook that rewrites a Bash command.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { PROMPT_WORDING } from "../../core/surface.ts";
+import { runProcess } from "../../io/process.ts";
+import { copySampleKb, makeSandbox } from "../helpers.ts";
+import { kbCache } from "../judge_helpers.ts";
+import {
+  clientEnv,
+  installPlugin,
+  type Reply,
+  say,
+  startMockApi,
+  textOf,
+  toolResults,
+  toolUse,
+} from "./_mock_api.ts";
+
+const CLAUDE = Deno.env.get("CLAUDE_CLI");
+const skip = CLAUDE ? false : "CLAUDE_CLI is not set: run `deno task test:e2e`";
+if (skip) console.log(`tool_hooks_e2e_test.ts skipped: ${skip}`);
+
+/** A temp HOME with the plugin installed, a copy of the sample knowledge base, a project. */
+async function setUp() {
+  const sandbox = await makeSandbox("git-kb-tool-e2e-");
+  const kbDir = join(sandbox.root, "kb");
+  const project = join(sandbox.root, "project");
+  await Promise.all([copySampleKb(kbDir), Deno.mkdir(project)]);
+  await Deno.writeTextFile(join(project, "notes.md"), "rebase and bisect notes\n");
+  const env = (port: number) => clientEnv(sandbox, port, { KB_DIR: kbDir, KB_HOOK_DEBUG: "1" });
+  await installPlugin(CLAUDE!, project, await env(9));
+  return { ...sandbox, kbDir, project, env };
+}
+
+/** One `claude -p` run in `project` against a mock answering with `respond`. */
+async function runClaude(
+  setup: Awaited<ReturnType<typeof setUp>>,
+  prompt: string,
+  respond: (body: Record<string, unknown>) => Reply,
+  extra: string[] = [],
+) {
+  const mock = startMockApi(respond);
+  try {
+    const session = crypto.randomUUID();
+    const result = await runProcess(
+      CLAUDE!,
+      ["-p", prompt, "--output-format", "json", "--session-id", session, ...extra],
+      { cwd: setup.project, env: await setup.env(mock.port), clearEnv: true, timeoutMs: 180_000 },
+    );
+    assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
+    return { session, received: mock.received.filter((r) => r.path.endsWith("/v1/messages")) };
+  } finally {
+    await mock.close();
+  }
+}
+
+/** Tool results across all messages of a request. */
+function resultCount(body: Record<string, unknown>): number {
+  const messages = (body.messages ?? []) as { content: unknown }[];
+  return messages.flatMap((message) => Array.isArray(message.content) ? message.content : [])
+    .filter((block) => block?.type === "tool_result").length;
+}
+
+async function debugRecords(tmp: string): Promise<Record<string, unknown>[]> {
+  const text = await Deno.readTextFile(join(await kbCache(tmp), "debug.jsonl"));
+  return text.trim().split("\n").map((line) => JSON.parse(line));
+}
+
+Deno.test({
+  name: "the real client: Grep and Bash grep get the search augment's additionalContext",
+  ignore: skip !== false,
+  async fn() {
+    const setup = await setUp();
+    try {
+      const { received } = await runClaude(setup, "Where do we explain rebasing?", (body) => {
+        const done = resultCount(body);
+        if (done === 0) return { blocks: [toolUse("Grep", { pattern: "rebase", path: "." })] };
+        if (done === 1) {
+          return { blocks: [toolUse("Bash", { command: "grep -rn bisect .", description: "s" })] };
+        }
+        return say("Done.");
+      }, ["--allowedTools", "Grep"]); // 2.1.197's native build offers Grep only when named
+      assert.equal(received.length, 3, "the Grep turn, the Bash turn, the last turn");
+      const afterGrep = textOf(received[1].body.messages);
+      assert.match(afterGrep, /PreToolUse:Grep hook additional context: git-kb: /);
+      assert.match(afterGrep, /- kb-r4b9t Rebase a feature branch onto main safely \[howto\]/);
+      const afterBash = textOf(received[2].body.messages);
+      assert.match(afterBash, /PreToolUse:Bash hook additional context: git-kb: /);
+      assert.match(afterBash, /- kb-h6y1s Find a regression with git bisect run/);
+      const records = await debugRecords(setup.tmp);
+      assert.deepEqual(
+        records.filter((record) => record.event === "search").map((record) => record.tool),
+        ["Grep", "Bash"],
+      );
+      assert.ok(
+        records.some((record) => record.event === "judge" && record.tool === "Bash"),
+        "the judge ran on the same Bash call",
+      );
+    } finally {
+      await setup.cleanup();
+    }
+  },
+});
+
+const TASK = "Rotate the leaked Cloudflare token used by our CI and list the workflows to update.";
+
+Deno.test({
+  name:
+    "the real client: an Agent prompt gets the block through updatedInput; fetches are receipted",
+  ignore: skip !== false,
+  async fn() {
+    const setup = await setUp();
+    try {
+      const user = "Delegate the token rotation.";
+      const { session, received } = await runClaude(setup, user, (body) => {
+        const text = textOf(body.messages);
+        if (!text.includes(user)) {
+          // The subagent: fetch what its prompt points at, exactly as printed, then finish.
+          if (resultCount(body) === 0) {
+            const fetch = text.match(/^Fetch full text: (.+)$/m)?.[1] ?? "echo no fetch line";
+            return {
+              blocks: [
+                toolUse("Bash", { command: "ls", description: "look" }),
+                toolUse("Bash", { command: fetch, description: "fetch" }),
+              ],
+            };
+          }
+          return say("Sub done.");
+        }
+        if (resultCount(body) === 0) {
+          return {
+            blocks: [toolUse("Agent", {
+              description: "Rotate the CI token",
+              prompt: TASK,
+              subagent_type: "general-purpose",
+            })],
+          };
+        }
+        return say("Done.");
+      }, ["--allowedTools", "Bash"]);
+
+      const first = received.find((request) =>
+        !textOf(request.body.messages).includes(user) && resultCount(request.body) === 0
+      );
+      assert.ok(first, "the subagent made a request");
+      const prompt = textOf(first.body.messages);
+      assert.ok(prompt.includes(`${TASK}\n\n${PROMPT_WORDING.header}`), prompt.slice(0, 2000));
+      assert.match(prompt, /### kb-c0mw8 Say what changed and why/, "kernel rules included");
+      assert.match(prompt, /- kb-7q2mx Rotate a leaked npm or Cloudflare token/);
+      const parent = received.filter((request) => textOf(request.body.messages).includes(user));
+      assert.ok(
+        parent.every((request) =>
+          !textOf(request.body.messages).includes(`${TASK}\n\n${PROMPT_WORDING.header}`)
+        ),
+        "the parent's transcript keeps the prompt it wrote",
+      );
+
+      const receipts = JSON.parse(
+        await Deno.readTextFile(
+          join(await kbCache(setup.tmp), "sessions", `${session}.receipts.json`),
+        ),
+      );
+      assert.ok(receipts.fetched.includes("kb-7q2mx"), JSON.stringify(receipts));
+      const records = await debugRecords(setup.tmp);
+      assert.equal(
+        records.filter((record) => record.event === "receipt").length,
+        1,
+        "the receipts hook started for the fetch only (its if: Bash(*git-kb*))",
+      );
+      assert.deepEqual(
+        records.filter((record) => record.event === "subagent").map((record) => record.outcome),
+        ["surfaced"],
+      );
+    } finally {
+      await setup.cleanup();
+    }
+  },
+});
+
+/**
+ * A stand-in PreToolUse hook that rewrites a Bash `touch first` into `touch second` through
+ * updatedInput, with the permissionDecision given (none when empty).
+ */
+const REWRITER = `const input = JSON.parse(await new Response(Deno.stdin.readable).text());
+const decision = Deno.args[0];
+const tool_input = { ...input.tool_input, command: input.tool_input.command.replace("first", "second") };
+console.log(JSON.stringify({ hookSpecificOutput: {
+  hookEventName: "PreToolUse", updatedInput: tool_input, ...decision ? { permissionDecision: decision } : {},
+} }));
+`;
+
+Deno.test({
+  name: "Claude Code 2.1.197: updatedInput without permissionDecision keeps the permission flow",
+  ignore: skip !== false,
+  async fn() {
+    const setup = await setUp();
+    try {
+      const script = join(setup.root, "rewrite.ts");
+      await Deno.writeTextFile(script, REWRITER);
+      const outcomes: Record<string, { result: string; files: string[]; turns: number }> = {};
+      for (const decision of ["", "allow", "ask", "defer"]) {
+        for (const name of ["first", "second"]) {
+          await Deno.remove(join(setup.project, name)).catch(() => {});
+        }
+        await Deno.writeTextFile(
+          join(setup.home, ".claude", "settings.json"),
+          JSON.stringify({
+            hooks: {
+              PreToolUse: [{
+                matcher: "Bash",
+                hooks: [{ type: "command", command: `deno run -A ${script} ${decision}` }],
+              }],
+            },
+          }),
+        );
+        const { received } = await runClaude(
+          setup,
+          "Touch the file.",
+          (body) =>
+            resultCount(body)
+              ? say("Done.")
+              : { blocks: [toolUse("Bash", { command: "touch first", description: "touch" })] },
+        );
+        const result = received.flatMap((request) => toolResults(request.body))[0];
+        outcomes[decision || "none"] = {
+          result: result ? `${result.is_error ? "error" : "ok"}` : "no tool result",
+          files: [...Deno.readDirSync(setup.project)].map((item) => item.name)
+            .filter((name) => name === "first" || name === "second"),
+          turns: received.length,
+        };
+      }
+      assert.deepEqual(outcomes, {
+        // Rewritten, then the default permission flow refused the write in print mode.
+        none: { result: "error", files: [], turns: 2 },
+        // Rewritten and run without asking: the permission flow was bypassed.
+        allow: { result: "ok", files: ["second"], turns: 2 },
+        // Asking in print mode refuses the call.
+        ask: { result: "error", files: [], turns: 2 },
+        // The turn stops (stop_reason tool_deferred): nothing runs, no second request.
+        defer: { result: "no tool result", files: [], turns: 1 },
+      });
+    } finally {
+      await setup.cleanup();
+    }
+  },
+});
