@@ -10,8 +10,8 @@
  * - `ids.json`: flat [entry id, ordinal, …];
  * - `links.json`: every declared link as {@link LinkRow}, titles included so showing an entry's
  *   neighbours reads no other record;
- * - `meta.json`: per ordinal, flat [title length, keyword length, body length, type, status],
- *   all that ranking needs before it picks the hits to show;
+ * - `meta.json`: per ordinal, flat [title length, keyword length, body length, type, status,
+ *   kernel 0/1], all that ranking and the hook need before they pick the hits to show;
  * - `docs/<chunk>.json`: {@link DocInfo} by ordinal;
  * - `post/<shard>.json`: term → flat [ordinal, title tf, keyword tf, body tf, …];
  * - `kw/<shard>.json`: term → flat [ordinal, field mask, …] for title, tag and alias terms only;
@@ -30,7 +30,7 @@ import { fnv1a } from "./hash.ts";
 import { distinctTerms, tokenize } from "./tokenize.ts";
 
 /** Bumped whenever the file layout changes; an index of another version is rebuilt. */
-export const INDEX_VERSION = 9;
+export const INDEX_VERSION = 10;
 
 /** Entries per docs chunk file. */
 export const CHUNK_SIZE = 16;
@@ -185,13 +185,14 @@ export function analyzeEntry(entry: Entry, path: string, hash: string): Analyzed
 }
 
 /** Fields per entry in `meta.json`. */
-const META_STRIDE = 5;
+const META_STRIDE = 6;
 
 /** Ranking facts about one entry, from `meta.json`. */
 export interface DocMeta {
   lengths: [number, number, number];
   type: EntryType;
   status: Status;
+  kernel: boolean;
 }
 
 /** Read access to an index through a loader; every file is loaded at most once. */
@@ -244,7 +245,7 @@ export class IndexReader {
     return this.#merged("kw", term, 2);
   }
 
-  /** Lengths, type and status of the entry at `ord`, or undefined for a removed one. */
+  /** Lengths, type, status and kernel flag of the entry at `ord`; undefined for a removed one. */
   meta(ord: number): DocMeta | undefined {
     const meta = this.file<number[]>("meta.json", []);
     const at = ord * META_STRIDE;
@@ -254,6 +255,7 @@ export class IndexReader {
       lengths: [meta[at], meta[at + 1], meta[at + 2]],
       type: ENTRY_TYPES[meta[at + 3]],
       status,
+      kernel: meta[at + 5] === 1,
     };
   }
 
@@ -516,6 +518,7 @@ export class IndexEditor extends IndexReader {
       ...info.lengths,
       ENTRY_TYPES.indexOf(info.type),
       STATUSES.indexOf(info.status),
+      info.kernel ? 1 : 0,
     );
     this.#dirty.add("files.json").add("ids.json");
     this.files().set(info.path, [ord, size, mtime]);

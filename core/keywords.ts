@@ -272,7 +272,7 @@ export function keywordMatches(
       ? !(flags(ord) & FLAG_INACTIVE)
       : reader.meta(ord)?.status === "active";
   const isKernel = (ord: number) =>
-    flags(ord) & FLAGS_KNOWN ? (flags(ord) & FLAG_KERNEL) !== 0 : reader.doc(ord)?.kernel === true;
+    flags(ord) & FLAGS_KNOWN ? (flags(ord) & FLAG_KERNEL) !== 0 : reader.meta(ord)?.kernel === true;
   const over: number[] = [];
   const under: number[] = [];
   for (const ord of tallies.touched) {
