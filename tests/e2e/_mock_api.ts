@@ -145,6 +145,31 @@ export function startMockApi(respond: (body: Record<string, unknown>) => Reply):
   return { received, port: server.addr.port, close: () => server.shutdown() };
 }
 
+/** The Claude Code CLI under test (`deno task test:e2e` sets it), and why tests skip without it. */
+export const CLAUDE_CLI: string | undefined = Deno.env.get("CLAUDE_CLI");
+
+/** The `ignore` of an end-to-end test: set when there is no CLI to run. */
+export const SKIP: string | false = CLAUDE_CLI
+  ? false
+  : "CLAUDE_CLI is not set: run `deno task test:e2e`";
+
+/**
+ * Every proxy variable on a closed loopback port (only 127.0.0.1 bypasses it), no telemetry,
+ * updates or error reports: a `claude` run with these cannot reach the network.
+ */
+export const OFFLINE: Readonly<Record<string, string>> = {
+  HTTPS_PROXY: "http://127.0.0.1:9",
+  HTTP_PROXY: "http://127.0.0.1:9",
+  https_proxy: "http://127.0.0.1:9",
+  http_proxy: "http://127.0.0.1:9",
+  NO_PROXY: "127.0.0.1",
+  no_proxy: "127.0.0.1",
+  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+  DISABLE_TELEMETRY: "1",
+  DISABLE_AUTOUPDATER: "1",
+  DISABLE_ERROR_REPORTING: "1",
+};
+
 /**
  * The whole environment of a `claude` run against the mock on `port`: a temp HOME and TMPDIR,
  * a dummy key, every proxy variable on a closed loopback port (only 127.0.0.1 bypasses it), no
@@ -155,7 +180,6 @@ export async function clientEnv(
   port: number,
   extra: Record<string, string> = {},
 ): Promise<Record<string, string>> {
-  const closed = "http://127.0.0.1:9";
   return {
     PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
     HOME: sandbox.home,
@@ -164,16 +188,7 @@ export async function clientEnv(
     DENO_NO_UPDATE_CHECK: "1",
     ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`,
     ANTHROPIC_API_KEY: "sk-ant-test-dummy",
-    HTTPS_PROXY: closed,
-    HTTP_PROXY: closed,
-    https_proxy: closed,
-    http_proxy: closed,
-    NO_PROXY: "127.0.0.1",
-    no_proxy: "127.0.0.1",
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-    DISABLE_TELEMETRY: "1",
-    DISABLE_AUTOUPDATER: "1",
-    DISABLE_ERROR_REPORTING: "1",
+    ...OFFLINE,
     ...extra,
   };
 }

@@ -16,19 +16,21 @@ import { runProcess } from "../../io/process.ts";
 import { copySampleKb, makeSandbox } from "../helpers.ts";
 import { fakeClaude, judgeRecords, kbCache } from "../judge_helpers.ts";
 import {
+  CLAUDE_CLI,
   clientEnv,
   installPlugin,
   type MockApi,
   type Reply,
   say,
+  SKIP,
   startMockApi,
   textOf,
   toolResults,
   toolUse,
 } from "./_mock_api.ts";
 
-const CLAUDE = Deno.env.get("CLAUDE_CLI");
-const skip = CLAUDE ? false : "CLAUDE_CLI is not set: run `deno task test:e2e`";
+const CLAUDE = CLAUDE_CLI;
+const skip = SKIP;
 if (skip) console.log(`judge_e2e_test.ts skipped: ${skip}`);
 
 const BAD = "This release brings blazing fast, seamless search to every knowledge base, " +

@@ -9,9 +9,10 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { makeKb, ROOT } from "../helpers.ts";
 import { runProcess } from "../../io/process.ts";
+import { CLAUDE_CLI, OFFLINE, SKIP } from "./_mock_api.ts";
 
-const CLAUDE = Deno.env.get("CLAUDE_CLI");
-const skip = CLAUDE ? false : "CLAUDE_CLI is not set: run `deno task test:e2e`";
+const CLAUDE = CLAUDE_CLI;
+const skip = SKIP;
 
 /** Where the CLI writes a session's transcript, wherever the project slug puts it. */
 function transcriptOf(home: string, sessionId: string): string[] {
@@ -24,20 +25,9 @@ function transcriptOf(home: string, sessionId: string): string[] {
   throw new Error(`no transcript for session ${sessionId} under ${home}/.claude/projects`);
 }
 
-/** `env` for the CLI with every proxy at a closed loopback port: nothing can reach the network. */
+/** `env` for the CLI, which cannot reach the network with it (no API: it stops unlogged). */
 function offline(env: Record<string, string>): Record<string, string> {
-  const closed = "http://127.0.0.1:9";
-  return {
-    ...env,
-    PATH: Deno.env.get("PATH") ?? "",
-    HTTPS_PROXY: closed,
-    HTTP_PROXY: closed,
-    https_proxy: closed,
-    http_proxy: closed,
-    NO_PROXY: "",
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-    DISABLE_AUTOUPDATER: "1",
-  };
+  return { ...env, PATH: Deno.env.get("PATH") ?? "", ...OFFLINE, NO_PROXY: "", no_proxy: "" };
 }
 
 /** The text our hook injected into a session, one string per injection. */

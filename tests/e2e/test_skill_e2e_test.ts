@@ -11,18 +11,20 @@ import { join } from "node:path";
 import { runProcess } from "../../io/process.ts";
 import { makeSandbox } from "../helpers.ts";
 import {
+  CLAUDE_CLI,
   clientEnv,
   installPlugin,
   type Reply,
   say,
+  SKIP,
   startMockApi,
   textOf,
   toolResults,
   toolUse,
 } from "./_mock_api.ts";
 
-const CLAUDE = Deno.env.get("CLAUDE_CLI");
-const skip = CLAUDE ? false : "CLAUDE_CLI is not set: run `deno task test:e2e`";
+const CLAUDE = CLAUDE_CLI;
+const skip = SKIP;
 
 Deno.test({
   name: "/git-kb:test-skill runs selftest's setup, and its printed teardown runs as allowed",

@@ -19,18 +19,20 @@ import { runProcess } from "../../io/process.ts";
 import { copySampleKb, makeSandbox } from "../helpers.ts";
 import { kbCache } from "../judge_helpers.ts";
 import {
+  CLAUDE_CLI,
   clientEnv,
   installPlugin,
   type Reply,
   say,
+  SKIP,
   startMockApi,
   textOf,
   toolResults,
   toolUse,
 } from "./_mock_api.ts";
 
-const CLAUDE = Deno.env.get("CLAUDE_CLI");
-const skip = CLAUDE ? false : "CLAUDE_CLI is not set: run `deno task test:e2e`";
+const CLAUDE = CLAUDE_CLI;
+const skip = SKIP;
 if (skip) console.log(`tool_hooks_e2e_test.ts skipped: ${skip}`);
 
 /** A temp HOME with the plugin installed, a copy of the sample knowledge base, a project. */
