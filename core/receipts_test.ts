@@ -3,9 +3,9 @@
  * and the bounded per-session record.
  */
 import { deepStrictEqual, equal } from "node:assert";
+import { fetchedIds } from "./fetched_ids.ts";
 import {
   emptyReceipts,
-  fetchedIds,
   parseReceipts,
   RECEIPT_LIMITS,
   withFetched,

@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { fetchedIds, withFetched } from "../core/receipts.ts";
+import { fetchedIds } from "../core/fetched_ids.ts";
+import { withFetched } from "../core/receipts.ts";
 import { readStdinText } from "../io/stdin.ts";
 
 /** The largest stdin accepted (the payload carries the command's output too). */
