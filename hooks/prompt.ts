@@ -5,7 +5,7 @@
  * @module
  */
 import { contextForPrompt, RecordedError, recordFailure } from "../io/prompt_context.ts";
-import { readStdinText, writeHookOutput } from "../io/stdin.ts";
+import { runHookOnStdio } from "../io/stdin.ts";
 
 /** The largest stdin accepted; a bigger payload is not a prompt worth matching. */
 const MAX_INPUT_BYTES = 8 * 1024 * 1024;
@@ -42,15 +42,10 @@ export async function promptHookOutput(input: string): Promise<string> {
  * Run the hook on this process's stdin and stdout. Never throws: a failure means no output
  * (and a debug record when `KB_HOOK_DEBUG=1`).
  */
-export async function runPromptHook(): Promise<void> {
-  globalThis.addEventListener("unhandledrejection", (event) => event.preventDefault());
-  let output = "";
-  try {
-    output = await promptHookOutput(readStdinText(MAX_INPUT_BYTES));
-  } catch (error) {
+export function runPromptHook(): Promise<void> {
+  return runHookOnStdio(MAX_INPUT_BYTES, promptHookOutput, (error) => {
     if (!(error instanceof RecordedError)) recordFailure(error);
-  }
-  if (output) writeHookOutput(output);
+  });
 }
 
 if (import.meta.main) {

@@ -8,7 +8,7 @@
  */
 import { fetchedIds } from "../core/fetched_ids.ts";
 import { withFetched } from "../core/receipts.ts";
-import { readStdinText } from "../io/stdin.ts";
+import { runHookOnStdio } from "../io/stdin.ts";
 
 /** The largest stdin accepted (the payload carries the command's output too). */
 const MAX_INPUT_BYTES = 16 * 1024 * 1024;
@@ -54,14 +54,14 @@ export async function recordReceipt(input: string): Promise<string[]> {
  * Run the hook on this process's stdin. Never throws: a failure records nothing (and leaves a
  * debug record when `KB_HOOK_DEBUG=1`).
  */
-export async function runReceiptsHook(): Promise<void> {
-  globalThis.addEventListener("unhandledrejection", (event) => event.preventDefault());
-  try {
-    await recordReceipt(readStdinText(MAX_INPUT_BYTES));
-  } catch (error) {
+export function runReceiptsHook(): Promise<void> {
+  return runHookOnStdio(MAX_INPUT_BYTES, async (input) => {
+    await recordReceipt(input);
+    return "";
+  }, async (error) => {
     const { recordFailure } = await import("../io/prompt_context.ts");
     recordFailure(error, undefined, EVENT);
-  }
+  });
 }
 
 if (import.meta.main) {

@@ -11,7 +11,7 @@
  * @module
  */
 import { searchPhrases } from "../core/search_terms.ts";
-import { readStdinText, writeHookOutput } from "../io/stdin.ts";
+import { runHookOnStdio } from "../io/stdin.ts";
 
 /** The largest stdin accepted; a bigger payload is not a search worth matching. */
 const MAX_INPUT_BYTES = 1024 * 1024;
@@ -44,16 +44,11 @@ export async function searchHookOutput(input: string): Promise<string> {
  * Run the hook on this process's stdin and stdout. Never throws: a failure means no output (and
  * a debug record when `KB_HOOK_DEBUG=1`).
  */
-export async function runSearchHook(): Promise<void> {
-  globalThis.addEventListener("unhandledrejection", (event) => event.preventDefault());
-  let output = "";
-  try {
-    output = await searchHookOutput(readStdinText(MAX_INPUT_BYTES));
-  } catch (error) {
+export function runSearchHook(): Promise<void> {
+  return runHookOnStdio(MAX_INPUT_BYTES, searchHookOutput, async (error) => {
     const { RecordedError, recordFailure } = await import("../io/prompt_context.ts");
     if (!(error instanceof RecordedError)) recordFailure(error, undefined, "search");
-  }
-  if (output) writeHookOutput(output);
+  });
 }
 
 if (import.meta.main) {

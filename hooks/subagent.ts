@@ -13,7 +13,7 @@
  * @module
  */
 import { subagentPrompt, withAppendedPrompt } from "../core/subagent.ts";
-import { readStdinText, writeHookOutput } from "../io/stdin.ts";
+import { runHookOnStdio } from "../io/stdin.ts";
 
 /** The largest stdin accepted; a bigger payload is passed through unchanged. */
 const MAX_INPUT_BYTES = 8 * 1024 * 1024;
@@ -48,16 +48,11 @@ export async function subagentHookOutput(input: string): Promise<string> {
  * Run the hook on this process's stdin and stdout. Never throws: a failure means no output (and
  * a debug record when `KB_HOOK_DEBUG=1`).
  */
-export async function runSubagentHook(): Promise<void> {
-  globalThis.addEventListener("unhandledrejection", (event) => event.preventDefault());
-  let output = "";
-  try {
-    output = await subagentHookOutput(readStdinText(MAX_INPUT_BYTES));
-  } catch (error) {
+export function runSubagentHook(): Promise<void> {
+  return runHookOnStdio(MAX_INPUT_BYTES, subagentHookOutput, async (error) => {
     const { RecordedError, recordFailure } = await import("../io/prompt_context.ts");
     if (!(error instanceof RecordedError)) recordFailure(error, undefined, EVENT);
-  }
-  if (output) writeHookOutput(output);
+  });
 }
 
 if (import.meta.main) {

@@ -41,3 +41,25 @@ export function writeHookOutput(text: string): void {
     Deno.stdout.writeSync(new TextEncoder().encode(text + "\n"));
   } catch { /* stdout closed: nothing to do */ }
 }
+
+/**
+ * Run a hook on this process's stdin and stdout: `answer` turns the payload (at most `maxBytes`)
+ * into the text to print, "" for nothing. Never throws: a failure prints nothing and goes to
+ * `onFailure`, whose own failure is swallowed too. A hook always fails open.
+ */
+export async function runHookOnStdio(
+  maxBytes: number,
+  answer: (input: string) => Promise<string>,
+  onFailure: (error: unknown) => unknown,
+): Promise<void> {
+  globalThis.addEventListener("unhandledrejection", (event) => event.preventDefault());
+  let output = "";
+  try {
+    output = await answer(readStdinText(maxBytes));
+  } catch (error) {
+    try {
+      await onFailure(error);
+    } catch { /* the failure record is best effort */ }
+  }
+  if (output) writeHookOutput(output);
+}
