@@ -344,6 +344,8 @@ export interface Decision {
   skipReason?: string;
   activities: Activity[];
   termHits: Record<string, number>;
+  /** The prompt's words that went to matching (stopwords out), once each, in prompt order. */
+  words: string[];
   nearMisses: NearMiss[];
   /** Pointers dropped because this session already saw them unchanged. */
   deduped: string[];
@@ -357,6 +359,7 @@ export function skippedDecision(reason: string): Decision {
     skipReason: reason,
     activities: [],
     termHits: {},
+    words: [],
     nearMisses: [],
     deduped: [],
   };
@@ -377,9 +380,10 @@ export function decide(
   const skipped = skipReason(prompt, config);
   if (skipped) return skippedDecision(skipped);
   const activities = classifyActivities(prompt);
+  const terms = promptTerms(prompt);
   const { ranked, nearMisses, termHits } = keywordMatches(
     reader,
-    promptTerms(prompt),
+    terms,
     config.threshold,
     { nearMisses: config.explain },
   );
@@ -411,7 +415,8 @@ export function decide(
     })
     : [];
   const kernel = reader.manifest.kernel;
-  const base = { activities, termHits, nearMisses: named, deduped };
+  const words = terms.map((term) => term.word);
+  const base = { activities, termHits, words, nearMisses: named, deduped };
   if (!kernel.length && !pointers.length) {
     return { ...base, outcome: candidates ? "all_deduped" : "no_signal" };
   }

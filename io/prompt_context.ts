@@ -13,7 +13,6 @@ import {
   skipReason,
   type SurfaceConfig,
 } from "../core/surface.ts";
-import { promptTerms } from "../core/keywords.ts";
 import { withUnmatched } from "../core/receipts.ts";
 import { resolveKb } from "./config.ts";
 import { HOOK_TRUST_MS, openIndex } from "./index_store.ts";
@@ -180,7 +179,7 @@ async function decideAndRecord(
     writeLedger(cacheDir, request.sessionId, ledger, session?.isNew ?? true);
   }
   if (request.sessionId && matchedNothing(decision)) {
-    const failure = noteUnmatched(cacheDir, request.sessionId, request.prompt);
+    const failure = noteUnmatched(cacheDir, request.sessionId, decision.words);
     if (failure) extra.receipt_error = failure;
   }
   const result = { decision, kbDir, ms: performance.now() - started };
@@ -198,9 +197,13 @@ function matchedNothing(decision: Decision): boolean {
  * Count an unmatched prompt and its words in the session's receipts. Returns why that failed,
  * if it did: a failure here never stops the hook's output.
  */
-function noteUnmatched(cacheDir: string, sessionId: string, prompt: string): string | undefined {
+function noteUnmatched(
+  cacheDir: string,
+  sessionId: string,
+  promptWords: string[],
+): string | undefined {
   try {
-    const words = promptTerms(prompt).map((term) => term.word).filter((word) => word.length > 2);
+    const words = promptWords.filter((word) => word.length > 2);
     updateReceipts(cacheDir, sessionId, (receipts) => withUnmatched(receipts, words));
     return undefined;
   } catch (error) {
