@@ -29,9 +29,7 @@ import {
   toolUse,
 } from "./_mock_api.ts";
 
-const CLAUDE = CLAUDE_CLI;
-const skip = SKIP;
-if (skip) console.log(`judge_e2e_test.ts skipped: ${skip}`);
+if (SKIP) console.log(`judge_e2e_test.ts skipped: ${SKIP}`);
 
 const BAD = "This release brings blazing fast, seamless search to every knowledge base, " +
   "and robust sync between machines.\n";
@@ -94,7 +92,7 @@ async function setUp(judgeBinary: string) {
       KB_PROSE_LINT_CLAUDE: judgeBinary,
       KB_PROSE_LINT_TIMEOUT_MS: "60000",
     });
-  await installPlugin(CLAUDE!, project, await env(9));
+  await installPlugin(CLAUDE_CLI!, project, await env(9));
   return { ...sandbox, kbDir, project, hookCount, env };
 }
 
@@ -107,7 +105,7 @@ async function writeWith(
   const mock = startMock({ path: target, content });
   try {
     const env = await setup.env(mock.port);
-    const result = await runProcess(CLAUDE!, [
+    const result = await runProcess(CLAUDE_CLI!, [
       "-p",
       "Write the release notes for 0.6.",
       "--output-format",
@@ -135,7 +133,7 @@ async function exists(path: string): Promise<boolean> {
 
 Deno.test({
   name: "the real client: a Write breaking a kernel rule is denied, a compliant one is written",
-  ignore: skip !== false,
+  ignore: SKIP !== false,
   async fn() {
     const setup = await setUp(fakeClaude("rules"));
     try {
@@ -162,9 +160,9 @@ Deno.test({
 
 Deno.test({
   name: "the real client as the judge model: no hook fires inside it, no session is kept",
-  ignore: skip !== false,
+  ignore: SKIP !== false,
   async fn() {
-    const setup = await setUp(CLAUDE!);
+    const setup = await setUp(CLAUDE_CLI!);
     try {
       const denied = join(setup.project, "release-notes-bad.md");
       const bad = await writeWith(setup, BAD, denied);

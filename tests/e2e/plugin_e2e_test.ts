@@ -11,9 +11,6 @@ import { makeKb, ROOT } from "../helpers.ts";
 import { runProcess } from "../../io/process.ts";
 import { CLAUDE_CLI, OFFLINE, SKIP } from "./_mock_api.ts";
 
-const CLAUDE = CLAUDE_CLI;
-const skip = SKIP;
-
 /** Where the CLI writes a session's transcript, wherever the project slug puts it. */
 function transcriptOf(home: string, sessionId: string): string[] {
   for (const project of Deno.readDirSync(join(home, ".claude", "projects"))) {
@@ -39,11 +36,11 @@ function injected(lines: string[]): string[] {
 
 Deno.test({
   name: "claude plugin validate passes, plain and --strict, for the plugin and the marketplace",
-  ignore: skip !== false,
+  ignore: SKIP !== false,
   async fn() {
     for (const target of [join(ROOT, "plugin"), ROOT]) {
       for (const extra of [[], ["--strict"]]) {
-        const result = await runProcess(CLAUDE!, ["plugin", "validate", target, ...extra], {
+        const result = await runProcess(CLAUDE_CLI!, ["plugin", "validate", target, ...extra], {
           timeoutMs: 60_000,
         });
         assert.equal(result.code, 0, `${target} ${extra}: ${result.stdout}${result.stderr}`);
@@ -54,7 +51,7 @@ Deno.test({
 
 Deno.test({
   name: "the installed plugin's prompt hook injects pointers in the real client",
-  ignore: skip !== false,
+  ignore: SKIP !== false,
   async fn() {
     const kb = await makeKb();
     try {
@@ -62,7 +59,7 @@ Deno.test({
       await Deno.mkdir(project);
       const env = offline(kb.env);
       const claude = (args: string[]) =>
-        runProcess(CLAUDE!, args, { cwd: project, env, clearEnv: true, timeoutMs: 120_000 });
+        runProcess(CLAUDE_CLI!, args, { cwd: project, env, clearEnv: true, timeoutMs: 120_000 });
       const added = await claude(["plugin", "marketplace", "add", ROOT]);
       assert.equal(added.code, 0, added.stdout + added.stderr);
       const installed = await claude(["plugin", "install", "git-kb@git-kb"]);
@@ -118,7 +115,7 @@ const installs: Record<string, (home: string, env: Record<string, string>) => Pr
 for (const [install, apply] of Object.entries(installs)) {
   Deno.test({
     name: `installed without the plugin system, by ${install}: the prompt hook fires`,
-    ignore: skip !== false,
+    ignore: SKIP !== false,
     async fn() {
       const kb = await makeKb();
       try {
@@ -126,7 +123,7 @@ for (const [install, apply] of Object.entries(installs)) {
         await Deno.mkdir(project);
         await apply(kb.home, { ...kb.env, PATH: Deno.env.get("PATH") ?? "" });
         const session = crypto.randomUUID();
-        await runProcess(CLAUDE!, [
+        await runProcess(CLAUDE_CLI!, [
           "-p",
           "How do I rotate a leaked Cloudflare token used by our CI?",
           "--session-id",

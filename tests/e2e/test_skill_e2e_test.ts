@@ -23,12 +23,9 @@ import {
   toolUse,
 } from "./_mock_api.ts";
 
-const CLAUDE = CLAUDE_CLI;
-const skip = SKIP;
-
 Deno.test({
   name: "/git-kb:test-skill runs selftest's setup, and its printed teardown runs as allowed",
-  ignore: skip !== false,
+  ignore: SKIP !== false,
   async fn() {
     const sandbox = await makeSandbox("git-kb-test-skill-e2e-");
     const seen: { prompt?: string; launcher?: string; scratch?: string } = {};
@@ -52,9 +49,9 @@ Deno.test({
       const project = join(sandbox.root, "project");
       await Deno.mkdir(project);
       const env = await clientEnv(sandbox, mock.port);
-      await installPlugin(CLAUDE!, project, env);
+      await installPlugin(CLAUDE_CLI!, project, env);
       const result = await runProcess(
-        CLAUDE!,
+        CLAUDE_CLI!,
         ["-p", "/git-kb:test-skill", "--output-format", "json"],
         { cwd: project, env, clearEnv: true, timeoutMs: 180_000 },
       );

@@ -31,9 +31,7 @@ import {
   toolUse,
 } from "./_mock_api.ts";
 
-const CLAUDE = CLAUDE_CLI;
-const skip = SKIP;
-if (skip) console.log(`tool_hooks_e2e_test.ts skipped: ${skip}`);
+if (SKIP) console.log(`tool_hooks_e2e_test.ts skipped: ${SKIP}`);
 
 /** A temp HOME with the plugin installed, a copy of the sample knowledge base, a project. */
 async function setUp() {
@@ -43,7 +41,7 @@ async function setUp() {
   await Promise.all([copySampleKb(kbDir), Deno.mkdir(project)]);
   await Deno.writeTextFile(join(project, "notes.md"), "rebase and bisect notes\n");
   const env = (port: number) => clientEnv(sandbox, port, { KB_DIR: kbDir, KB_HOOK_DEBUG: "1" });
-  await installPlugin(CLAUDE!, project, await env(9));
+  await installPlugin(CLAUDE_CLI!, project, await env(9));
   return { ...sandbox, kbDir, project, env };
 }
 
@@ -58,7 +56,7 @@ async function runClaude(
   try {
     const session = crypto.randomUUID();
     const result = await runProcess(
-      CLAUDE!,
+      CLAUDE_CLI!,
       ["-p", prompt, "--output-format", "json", "--session-id", session, ...extra],
       { cwd: setup.project, env: await setup.env(mock.port), clearEnv: true, timeoutMs: 180_000 },
     );
@@ -83,7 +81,7 @@ async function debugRecords(tmp: string): Promise<Record<string, unknown>[]> {
 
 Deno.test({
   name: "the real client: Grep and Bash grep get the search augment's additionalContext",
-  ignore: skip !== false,
+  ignore: SKIP !== false,
   async fn() {
     const setup = await setUp();
     try {
@@ -122,7 +120,7 @@ const TASK = "Rotate the leaked Cloudflare token used by our CI and list the wor
 Deno.test({
   name:
     "the real client: an Agent prompt gets the block through updatedInput; fetches are receipted",
-  ignore: skip !== false,
+  ignore: SKIP !== false,
   async fn() {
     const setup = await setUp();
     try {
@@ -206,7 +204,7 @@ console.log(JSON.stringify({ hookSpecificOutput: {
 
 Deno.test({
   name: "Claude Code 2.1.197: updatedInput without permissionDecision keeps the permission flow",
-  ignore: skip !== false,
+  ignore: SKIP !== false,
   async fn() {
     const setup = await setUp();
     try {
