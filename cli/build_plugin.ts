@@ -1,6 +1,7 @@
 /**
  * The developer task behind `deno task build` (not a `git-kb` command): bundle the CLI and
- * hooks into `plugin/bin/git-kb.js`, and write the launchers `plugin/bin/git-kb` (POSIX sh) and
+ * hooks into `plugin/bin/git-kb.js`, bundle each hot hook (see {@link HOT_HOOKS}) on its own
+ * under `plugin/bin/hooks/`, and write the launchers `plugin/bin/git-kb` (POSIX sh) and
  * `plugin/bin/git-kb.cmd` (Windows) with each entry point's permission flags, taken from
  * `cli/permissions.ts`. `--check` builds into a temp folder and fails when the committed files
  * differ; `--compile` builds per-platform binaries for a release.
@@ -21,8 +22,26 @@ const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 const BIN = join(ROOT, "plugin", "bin");
 const ENTRY = join(ROOT, "cli", "launch.ts");
 
-/** The files `deno task build` writes into `plugin/bin/`. */
-export const BUILT_FILES = ["git-kb.js", "git-kb", "git-kb.cmd"] as const;
+/** The files and folders `deno task build` writes into `plugin/bin/`. */
+export const BUILT_FILES = ["git-kb.js", "git-kb", "git-kb.cmd", "hooks"] as const;
+
+/**
+ * The hooks that run on nearly every turn, by the name the launcher is given, with their entry
+ * module. Each gets a bundle of its own, `plugin/bin/hooks/<name>/<module>.js`: every byte of a
+ * bundle is parsed on every start, and the CLI's bundle is several times the size of a hook's.
+ * The bundles are split at the one lazy import on their path, the entry parser (and the YAML
+ * library with it), which only an index rebuild loads.
+ */
+export const HOT_HOOKS: Record<string, string> = {
+  prompt: "hooks/prompt.ts",
+  search: "hooks/search_augment.ts",
+};
+
+/** Where the bundle of a hot hook sits, relative to `plugin/bin/`. */
+export function hotHookBundle(name: string): string {
+  const module = HOT_HOOKS[name].split("/").pop()!.replace(/\.ts$/, ".js");
+  return `hooks/${name}/${module}`;
+}
 
 /** Deno's targets for release binaries, by the `uname -s`/`uname -m` pair that runs them. */
 export const COMPILE_TARGETS: Record<string, string> = {
@@ -62,7 +81,9 @@ function shCases(): string {
     `  ${names.join("|")}) profile=${profile} ;;`
   );
   const hooks = Object.entries(HOOK_PROFILES).map(([hook, profile]) =>
-    `      ${hook}) profile=${profile} ;;`
+    HOT_HOOKS[hook]
+      ? `      ${hook}) profile=${profile} bundle=${hotHookBundle(hook)} ;;`
+      : `      ${hook}) profile=${profile} ;;`
   );
   return [
     "  hook)",
@@ -84,8 +105,8 @@ export function shLauncher(): string {
     .map(([os, target]) => `  "${os}") target=${target} ;;`);
   return `#!/bin/sh
 # git-kb launcher, written by \`deno task build\` from cli/permissions.ts: do not edit.
-# Runs a compiled binary when one sits beside this script, else \`deno run\` on git-kb.js with
-# the least-privilege flags of the command or hook asked for.
+# Runs a compiled binary when one sits beside this script, else \`deno run\` on git-kb.js (or a
+# hot hook's own bundle) with the least-privilege flags of the command or hook asked for.
 # Forks as little as it can: a hook pays for every process started here.
 self=$0
 while [ -L "$self" ]; do
@@ -137,6 +158,7 @@ fi
 tmp=\${TMPDIR:-/tmp}
 tmp=\${tmp%/}
 judge=\${KB_PROSE_LINT_CLAUDE:-claude}
+bundle=git-kb.js
 case "\${1:-}" in
 ${shCases()}
 esac
@@ -150,16 +172,19 @@ if [ -n "$editor" ] && { [ "\${1:-}" = add ] || [ "\${1:-}" = edit ]; }; then
 fi
 # --no-config: the user's own deno.json (hooks run in their project) must not apply here;
 # --quiet: Deno's own notes (an --allow-run program not on PATH) are not ours to print.
-eval "set -- --quiet --no-prompt --no-config $flags \\"\\$here/git-kb.js\\" \\"\\$@\\""
+eval "set -- --quiet --no-prompt --no-config $flags \\"\\$here/\\$bundle\\" \\"\\$@\\""
 exec "$deno" run "$@"
 `;
 }
 
 /** The Windows launcher (cmd.exe). */
 export function cmdLauncher(): string {
-  const hooks = Object.entries(HOOK_PROFILES).map(([hook, profile]) =>
-    `if /i "%~1"=="hook" if /i "%~2"=="${hook}" set "profile=${profile}"`
-  );
+  const hooks = Object.entries(HOOK_PROFILES).map(([hook, profile]) => {
+    const bundle = HOT_HOOKS[hook]
+      ? ` & set "bundle=${hotHookBundle(hook).replaceAll("/", "\\")}"`
+      : "";
+    return `if /i "%~1"=="hook" if /i "%~2"=="${hook}" (set "profile=${profile}"${bundle})`;
+  });
   const commands = Object.entries(COMMAND_PROFILES).map(([command, profile]) =>
     `if /i "%~1"=="${command}" set "profile=${profile}"`
   );
@@ -186,10 +211,11 @@ export function cmdLauncher(): string {
     'set "judge=%KB_PROSE_LINT_CLAUDE%"',
     'if not defined judge set "judge=claude"',
     'set "profile=read"',
+    'set "bundle=git-kb.js"',
     ...commands,
     ...hooks,
     ...profiles,
-    'deno run --quiet --no-prompt --no-config %flags% "%here%git-kb.js" %*',
+    'deno run --quiet --no-prompt --no-config %flags% "%here%%bundle%" %*',
     "exit /b %errorlevel%",
     "",
   ].join("\r\n");
@@ -202,36 +228,55 @@ async function deno(args: string[]): Promise<void> {
   }
 }
 
-/** Write the bundle and both launchers into `dir`. */
+const BUNDLE_FLAGS = ["bundle", "--quiet", "--platform", "deno", "--minify"];
+
+/** Write the bundles and both launchers into `dir`. */
 export async function build(dir: string): Promise<void> {
   Deno.mkdirSync(dir, { recursive: true });
-  await deno([
-    "bundle",
-    "--quiet",
-    "--platform",
-    "deno",
-    "--minify",
-    "-o",
-    join(dir, "git-kb.js"),
-    ENTRY,
-  ]);
+  await deno([...BUNDLE_FLAGS, "-o", join(dir, "git-kb.js"), ENTRY]);
+  try {
+    Deno.removeSync(join(dir, "hooks"), { recursive: true });
+  } catch { /* no earlier hook bundles */ }
+  for (const [name, module] of Object.entries(HOT_HOOKS)) {
+    const outdir = join(dir, "hooks", name);
+    await deno([...BUNDLE_FLAGS, "--code-splitting", "--outdir", outdir, join(ROOT, module)]);
+  }
   Deno.writeTextFileSync(join(dir, "git-kb"), shLauncher(), { mode: 0o755 });
   Deno.chmodSync(join(dir, "git-kb"), 0o755);
   Deno.writeTextFileSync(join(dir, "git-kb.cmd"), cmdLauncher());
 }
 
-/** The built files that differ between `plugin/bin/` and a fresh build. */
-export async function staleFiles(): Promise<string[]> {
+/** Every file under `path` (itself when it is a file), relative to `dir`. */
+function filesUnder(dir: string, path: string): string[] {
+  try {
+    if (Deno.statSync(join(dir, path)).isFile) return [path];
+    return [...Deno.readDirSync(join(dir, path))].flatMap((item) =>
+      filesUnder(dir, `${path}/${item.name}`)
+    );
+  } catch {
+    return [];
+  }
+}
+
+function readIfAny(path: string): string | undefined {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The built files that differ between `plugin/bin/` (or `bin`) and a fresh build. */
+export async function staleFiles(bin = BIN): Promise<string[]> {
   const fresh = Deno.makeTempDirSync({ prefix: "git-kb-build-" });
   try {
     await build(fresh);
-    return BUILT_FILES.filter((name) => {
-      try {
-        return Deno.readTextFileSync(join(BIN, name)) !== Deno.readTextFileSync(join(fresh, name));
-      } catch {
-        return true;
-      }
-    });
+    const names = new Set(
+      BUILT_FILES.flatMap((name) => [...filesUnder(fresh, name), ...filesUnder(bin, name)]),
+    );
+    return [...names].sort().filter((name) =>
+      readIfAny(join(bin, name)) !== readIfAny(join(fresh, name))
+    );
   } finally {
     Deno.removeSync(fresh, { recursive: true });
   }

@@ -1,6 +1,6 @@
 /**
- * Test support: an index kept in memory, with every file going through JSON both ways as it
- * would on disk, and a factory of plain entries. Used by the core tests only.
+ * Test support: an index kept in memory, with every file copied both ways as it would be on
+ * disk (JSON through JSON, text and bytes as they are), and a factory of plain entries. Used by the core tests only.
  *
  * @module
  */
@@ -16,6 +16,13 @@ import {
 /** The stamp every in-memory commit records. */
 export const STAMP: FreshnessStamp = { entriesMtime: 1, head: "abc", gitIndexMtime: 2 };
 
+/** A stored file's value as a fresh copy, so no reader shares an editor's objects. */
+function copied(value: unknown): unknown {
+  if (value === undefined || typeof value === "string") return value;
+  if (value instanceof Uint8Array) return value.slice();
+  return JSON.parse(JSON.stringify(value));
+}
+
 /** An in-memory cache folder. */
 export class MemoryStore {
   files = new Map<string, unknown>();
@@ -25,13 +32,12 @@ export class MemoryStore {
   /** The loader to hand to readers and editors. */
   load = (name: string): unknown => {
     this.loaded.push(name);
-    const value = this.files.get(name);
-    return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+    return copied(this.files.get(name));
   };
 
   /** Store changed files as an index write would. */
   write(changed: Map<string, unknown>): void {
-    for (const [name, value] of changed) this.files.set(name, JSON.parse(JSON.stringify(value)));
+    for (const [name, value] of changed) this.files.set(name, copied(value));
   }
 
   /** The stored manifest. */

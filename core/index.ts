@@ -10,12 +10,14 @@
  * - `ids.json`: flat [entry id, ordinal, …];
  * - `links.json`: every declared link as {@link LinkRow}, titles included so showing an entry's
  *   neighbours reads no other record;
- * - `meta.json`: per ordinal, flat [title length, keyword length, body length, type, status,
- *   kernel 0/1], all that ranking and the hook need before they pick the hits to show;
+ * - `meta.bin`: per ordinal, six little-endian 32-bit integers [title length, keyword length,
+ *   body length, type, status, kernel 0/1], all that ranking and the hook need before they pick
+ *   the hits to show; binary, so a firing prompt reads it without parsing;
  * - `docs/<chunk>.json`: {@link DocInfo} by ordinal;
- * - `post/<shard>.json`: term → flat [ordinal, title tf, keyword tf, body tf, …];
- * - `kw/<shard>.json`: term → flat [ordinal, field mask, …] for title, tag and alias terms only;
- * - `delta-post.json`, `delta-kw.json`: the same for entries added since the shards were last
+ * - `post/<shard>.txt`: term → flat [ordinal, title tf, keyword tf, body tf, …], in the line
+ *   format of `postings_file.ts`, so a reader parses only the lines of its terms;
+ * - `kw/<shard>.txt`: term → flat [ordinal, field mask, …] for title, tag and alias terms only;
+ * - `delta-post.txt`, `delta-kw.txt`: the same for entries added since the shards were last
  *   written, so a save rewrites a few small files instead of every shard.
  *
  * Removed entries are listed in the manifest (`dead`) and filtered out of the shards on read;
@@ -28,9 +30,15 @@ import type { Entry, Link } from "./entry.ts";
 import { type Activity, ENTRY_TYPES, type EntryType, type Status, STATUSES } from "./schema.ts";
 import { fnv1a } from "./hash.ts";
 import { distinctTerms, tokenize } from "./tokenize.ts";
+import {
+  findPostings,
+  formatPostingsFile,
+  parsePostingsFile,
+  postingsSize,
+} from "./postings_file.ts";
 
 /** Bumped whenever the file layout changes; an index of another version is rebuilt. */
-export const INDEX_VERSION = 10;
+export const INDEX_VERSION = 12;
 
 /** Entries per docs chunk file. */
 export const CHUNK_SIZE = 16;
@@ -127,17 +135,20 @@ export interface AnalyzedEntry {
   terms: TermCounts;
 }
 
-/** Loads an index file by name, or returns undefined when it does not exist. */
+/**
+ * Loads an index file by name, or returns undefined when it does not exist: `.json` files
+ * parsed, `.txt` files as text, `.bin` files as bytes.
+ */
 export type IndexLoader = (name: string) => unknown;
 
 /**
- * How many postings shards suit an index of `docCount` entries: about 10 entries a shard, at most
- * 1,024. Small shards keep what the prompt hook parses per prompt word small: it reads the body
- * postings of every word, so a shard's size is paid on nearly every prompt.
+ * How many postings shards suit an index of `docCount` entries: about 32 entries a shard, at most
+ * 1,024. The prompt hook reads the shard of every prompt word but parses only the word's line,
+ * so a shard's size costs it little; fewer shards mean fewer files for a build to write.
  */
 export function shardCountFor(docCount: number): number {
   let shards = 1;
-  while (shards < 1024 && shards * 10 < docCount) shards *= 2;
+  while (shards < 1024 && shards * 32 < docCount) shards *= 2;
   return shards;
 }
 
@@ -184,10 +195,17 @@ export function analyzeEntry(entry: Entry, path: string, hash: string): Analyzed
   };
 }
 
-/** Fields per entry in `meta.json`. */
+/** Fields per entry in `meta.bin`. */
 const META_STRIDE = 6;
 
-/** Ranking facts about one entry, from `meta.json`. */
+/** Little-endian 32-bit integers from a file's bytes (copied when not 4-byte aligned). */
+function int32s(bytes: Uint8Array | undefined): Int32Array {
+  if (!bytes) return new Int32Array(0);
+  const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+  return new Int32Array(aligned.buffer, aligned.byteOffset, Math.floor(aligned.byteLength / 4));
+}
+
+/** Ranking facts about one entry, from `meta.bin`. */
 export interface DocMeta {
   lengths: [number, number, number];
   type: EntryType;
@@ -200,6 +218,8 @@ export class IndexReader {
   readonly manifest: Manifest;
   #load: IndexLoader;
   #cache = new Map<string, unknown>();
+  #postings = new Map<string, number[]>();
+  #meta?: Int32Array;
   #dead?: { source: number[]; set: Set<number> };
   #ids?: Map<string, number>;
   #files?: Map<string, FileRecord>;
@@ -217,9 +237,19 @@ export class IndexReader {
   }
 
   #merged(dir: "post" | "kw", term: string, stride: number): number[] {
+    const key = `${dir}\t${term}`;
+    let postings = this.#postings.get(key);
+    if (!postings) this.#postings.set(key, postings = this.#live(dir, term, stride));
+    return postings;
+  }
+
+  #live(dir: "post" | "kw", term: string, stride: number): number[] {
     const shard = shardOf(term, this.manifest.shardCount);
-    const base = own(this.file<Record<string, number[]>>(`${dir}/${shard}.json`, {}), term) ?? [];
-    const delta = own(this.file<Record<string, number[]>>(`delta-${dir}.json`, {}), term) ?? [];
+    const base = findPostings(this.file(`${dir}/${shard}.txt`, ""), term) ?? [];
+    // No delta file to open while no entry lives in it (right after a build or a compaction).
+    const delta = this.manifest.deltaOrds.length
+      ? findPostings(this.file(`delta-${dir}.txt`, ""), term) ?? []
+      : [];
     if (!this.manifest.dead.length) return delta.length ? base.concat(delta) : base;
     if (this.#dead?.source !== this.manifest.dead) {
       this.#dead = { source: this.manifest.dead, set: new Set(this.manifest.dead) };
@@ -240,6 +270,21 @@ export class IndexReader {
     return this.#merged("post", term, 4);
   }
 
+  /**
+   * How many entries hold a term, read without parsing its postings. Entries removed since the
+   * last compaction still count, so it can run a little high until then.
+   */
+  postingCount(term: string): number {
+    const cached = this.#postings.get(`post\t${term}`);
+    if (cached) return cached.length / 4;
+    const shard = shardOf(term, this.manifest.shardCount);
+    const base = postingsSize(this.file(`post/${shard}.txt`, ""), term);
+    const delta = this.manifest.deltaOrds.length
+      ? postingsSize(this.file("delta-post.txt", ""), term)
+      : 0;
+    return (base + delta) / 4;
+  }
+
   /** Flat [ordinal, field mask, …] postings of a term in titles, tags and aliases. */
   keywordPostings(term: string): number[] {
     return this.#merged("kw", term, 2);
@@ -247,7 +292,7 @@ export class IndexReader {
 
   /** Lengths, type, status and kernel flag of the entry at `ord`; undefined for a removed one. */
   meta(ord: number): DocMeta | undefined {
-    const meta = this.file<number[]>("meta.json", []);
+    const meta = this.metaValues();
     const at = ord * META_STRIDE;
     const status = STATUSES[meta[at + 4]];
     if (status === undefined) return undefined;
@@ -264,9 +309,14 @@ export class IndexReader {
    * -1 for a removed one: what {@link meta} says, without building a record, for ranking loops.
    */
   fieldLength(ord: number, field: number): number {
-    const meta = this.file<number[]>("meta.json", []);
+    const meta = this.metaValues();
     const status = meta[ord * META_STRIDE + 4];
     return status === undefined || status < 0 ? -1 : meta[ord * META_STRIDE + field];
+  }
+
+  /** The `meta.bin` numbers, {@link META_STRIDE} per ordinal. */
+  protected metaValues(): ArrayLike<number> {
+    return this.#meta ??= int32s(this.file<Uint8Array | undefined>("meta.bin", undefined));
   }
 
   /** The record of the entry at `ord`, or undefined for a removed one. */
@@ -337,11 +387,6 @@ function pairs<V>(
   return map;
 }
 
-/** The postings of `term` in a shard, ignoring inherited names such as `constructor`. */
-function own(shard: Record<string, number[]>, term: string): number[] | undefined {
-  return Object.hasOwn(shard, term) ? shard[term] : undefined;
-}
-
 function withoutOrd(flat: number[], ord: number, stride: number): number[] {
   const kept: number[] = [];
   for (let index = 0; index < flat.length; index += stride) {
@@ -365,6 +410,7 @@ export class IndexEditor extends IndexReader {
   /** Postings being edited, as maps (faster than objects for many keys): shards by number. */
   #shards = { post: [] as Map<string, number[]>[], kw: [] as Map<string, number[]>[] };
   #delta?: { post: Map<string, number[]>; kw: Map<string, number[]> };
+  #meta?: number[];
   #building = false;
 
   /**
@@ -419,19 +465,24 @@ export class IndexEditor extends IndexReader {
   }
 
   #shard(dir: "post" | "kw", shard: number): Map<string, number[]> {
-    let postings = this.#shards[dir][shard];
-    if (!postings) {
-      const stored = this.#touch<Record<string, number[]>>(`${dir}/${shard}.json`, {});
-      postings = this.#shards[dir][shard] = new Map(Object.entries(stored));
-    }
-    return postings;
+    return this.#shards[dir][shard] ??= parsePostingsFile(this.#touch(`${dir}/${shard}.txt`, ""));
   }
 
   #deltaMaps(): { post: Map<string, number[]>; kw: Map<string, number[]> } {
     return this.#delta ??= {
-      post: new Map(Object.entries(this.#touch<Record<string, number[]>>("delta-post.json", {}))),
-      kw: new Map(Object.entries(this.#touch<Record<string, number[]>>("delta-kw.json", {}))),
+      post: parsePostingsFile(this.#touch("delta-post.txt", "")),
+      kw: parsePostingsFile(this.#touch("delta-kw.txt", "")),
     };
+  }
+
+  /** The editable `meta.bin` numbers; reads through {@link metaValues} see the edits. */
+  protected override metaValues(): number[] {
+    return this.#meta ??= Array.from(super.metaValues());
+  }
+
+  #editMeta(): number[] {
+    this.#dirty.add("meta.bin");
+    return this.metaValues();
   }
 
   #list(postings: Map<string, number[]>, term: string): number[] {
@@ -469,7 +520,7 @@ export class IndexEditor extends IndexReader {
       manifest.dead = [...manifest.dead, ord];
     }
     this.#setDoc(ord, null);
-    this.#touch<number[]>("meta.json", []).fill(-1, ord * META_STRIDE, (ord + 1) * META_STRIDE);
+    this.#editMeta().fill(-1, ord * META_STRIDE, (ord + 1) * META_STRIDE);
     if (info) {
       this.#dirty.add("ids.json");
       if (this.ids().get(info.id) === ord) this.ids().delete(info.id);
@@ -510,7 +561,7 @@ export class IndexEditor extends IndexReader {
     });
     if (delta) manifest.deltaOrds = [...manifest.deltaOrds, ord];
     this.#setDoc(ord, info);
-    const meta = this.#touch<number[]>("meta.json", []);
+    const meta = this.#editMeta();
     meta.length = Math.max(meta.length, (ord + 1) * META_STRIDE);
     meta.splice(
       ord * META_STRIDE,
@@ -599,11 +650,12 @@ export class IndexEditor extends IndexReader {
     if (this.#dirty.has("ids.json")) {
       changed.set("ids.json", [...this.ids()].flatMap(([id, ord]) => [id, ord]));
     }
+    if (this.#meta) changed.set("meta.bin", new Uint8Array(Int32Array.from(this.#meta).buffer));
     for (const dir of ["post", "kw"] as const) {
       this.#shards[dir].forEach((postings, shard) => {
-        if (postings) changed.set(`${dir}/${shard}.json`, Object.fromEntries(postings));
+        if (postings) changed.set(`${dir}/${shard}.txt`, formatPostingsFile(postings));
       });
-      if (this.#delta) changed.set(`delta-${dir}.json`, Object.fromEntries(this.#delta[dir]));
+      if (this.#delta) changed.set(`delta-${dir}.txt`, formatPostingsFile(this.#delta[dir]));
     }
     this.manifest.builtAt = builtAt;
     this.manifest.stamp = stamp;

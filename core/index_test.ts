@@ -13,6 +13,7 @@ import {
   shardOf,
 } from "./index.ts";
 import { addEntry, buildIndex, makeEntry, MemoryStore, pathOf, STAMP } from "./_memory_index.ts";
+import { parsePostingsFile } from "./postings_file.ts";
 
 /** Ordinals in flat postings of the given stride. */
 function ords(flat: number[], stride: number): number[] {
@@ -110,7 +111,7 @@ Deno.test("IndexEditor.add, written and reopened, is found by IndexReader", () =
   deepStrictEqual(reader.meta(0)?.type, ROTATE.type);
 });
 
-Deno.test("IndexReader loads each file at most once", () => {
+Deno.test("IndexReader loads each file at most once, and no delta file while none is due", () => {
   const store = build([ROTATE], 1);
   const reader = store.reader();
   store.loaded = [];
@@ -121,10 +122,9 @@ Deno.test("IndexReader loads each file at most once", () => {
   reader.ordOf("kb-7q2mx");
   reader.ordOf("kb-7q2mx");
   deepStrictEqual(store.loaded.sort(), [
-    "delta-post.json",
     "docs/0.json",
     "ids.json",
-    "post/0.json",
+    "post/0.txt",
   ]);
 });
 
@@ -133,6 +133,7 @@ Deno.test("postings of several entries list each ordinal once", () => {
   const b = makeEntry({ id: "kb-bbbbb", title: "Token cache", body: "nothing" });
   const reader = build([a, b]).reader();
   deepStrictEqual(reader.postings("cach"), [0, 1, 0, 2, 1, 1, 0, 0]);
+  equal(reader.postingCount("cach"), 2);
   deepStrictEqual(reader.postings("token"), [1, 1, 0, 0]);
   equal(reader.manifest.docCount, 2);
 });
@@ -211,7 +212,7 @@ Deno.test("remove clears postings, ids, links, kernel and activity of that path 
   // No shard keeps an empty list behind.
   for (const [name, value] of store.files) {
     if (!name.startsWith("post/") && !name.startsWith("kw/")) continue;
-    for (const [term, list] of Object.entries(value as Record<string, number[]>)) {
+    for (const [term, list] of parsePostingsFile(value as string)) {
       ok(list.length > 0, `${name} keeps an empty list for ${term}`);
     }
   }
@@ -347,23 +348,22 @@ Deno.test("activity entries list only active entries that apply to some activity
 
 // --- shards and changed files -----------------------------------------------------------------
 
-// About 10 entries a shard (it was 40 while the prompt hook read keyword shards only; it now reads
-// the body postings of every prompt word, and a smaller shard is less to parse per word).
-Deno.test("shardCountFor gives about 10 entries a shard, a power of two from 1 to 1,024", () => {
+// About 32 entries a shard: a reader parses only its terms' lines, so a shard's size costs little.
+Deno.test("shardCountFor gives about 32 entries a shard, a power of two from 1 to 1,024", () => {
   equal(shardCountFor(0), 1);
   equal(shardCountFor(1), 1);
-  equal(shardCountFor(10), 1);
-  equal(shardCountFor(11), 2);
-  equal(shardCountFor(20), 2);
-  equal(shardCountFor(21), 4);
-  equal(shardCountFor(10 * 1024), 1024);
-  equal(shardCountFor(10 * 1024 + 1), 1024);
+  equal(shardCountFor(32), 1);
+  equal(shardCountFor(33), 2);
+  equal(shardCountFor(64), 2);
+  equal(shardCountFor(65), 4);
+  equal(shardCountFor(32 * 1024), 1024);
+  equal(shardCountFor(32 * 1024 + 1), 1024);
   equal(shardCountFor(10_000_000), 1024);
   for (let count = 0; count < 20_000; count += 997) {
     const shards = shardCountFor(count);
     equal(shards & (shards - 1), 0, `${shards} is a power of two`);
     ok(shards >= 1 && shards <= 1024);
-    ok(shards === 1024 || shards * 10 >= count, `${count} entries fit in ${shards} shards`);
+    ok(shards === 1024 || shards * 32 >= count, `${count} entries fit in ${shards} shards`);
   }
 });
 
@@ -387,11 +387,11 @@ Deno.test("changedFiles holds the touched files and the manifest, last", () => {
   const changed = editor.changedFiles("2026-07-01T00:00:00Z", STAMP);
   const names = [...changed.keys()];
   equal(names.at(-1), "manifest.json");
-  for (const name of ["files.json", "ids.json", "links.json", "docs/0.json", "meta.json"]) {
+  for (const name of ["files.json", "ids.json", "links.json", "docs/0.json", "meta.bin"]) {
     ok(names.includes(name), `${name} in ${names}`);
   }
   const terms = [...analyzeEntry(ROTATE, "p", "h").terms.keys()];
-  const postShards = new Set(terms.map((term) => `post/${shardOf(term, 8)}.json`));
+  const postShards = new Set(terms.map((term) => `post/${shardOf(term, 8)}.txt`));
   deepStrictEqual(names.filter((name) => name.startsWith("post/")).sort(), [...postShards].sort());
   const manifest = changed.get("manifest.json") as Manifest;
   equal(manifest.builtAt, "2026-07-01T00:00:00Z");
@@ -407,11 +407,14 @@ Deno.test("an incremental add writes the delta files, not the shards", () => {
   const changed = store.commit(editor);
   const names = [...changed.keys()];
   deepStrictEqual(names.filter((name) => name.startsWith("post/") || name.startsWith("kw/")), []);
-  ok(names.includes("delta-post.json") && names.includes("delta-kw.json"));
+  ok(names.includes("delta-post.txt") && names.includes("delta-kw.txt"));
   const reader = store.reader();
   deepStrictEqual(reader.postings("alpha"), [0, 1, 0, 0], "earlier postings survive");
   deepStrictEqual(reader.postings("omega"), [1, 1, 0, 0]);
   deepStrictEqual(reader.keywordPostings("omega"), [1, FIELD_TITLE]);
+  equal(reader.postingCount("omega"), 1, "counted from the delta, unparsed");
+  equal(reader.postingCount("alpha"), 1);
+  equal(reader.postingCount("nowhere"), 0);
 });
 
 Deno.test("a removed entry is filtered from the shards until compaction folds it away", () => {
@@ -428,7 +431,7 @@ Deno.test("a removed entry is filtered from the shards until compaction folds it
   addEntry(editor, c);
   editor.compact();
   const changed = store.commit(editor);
-  equal(changed.has(`post/${shardOf("share", 4)}.json`), true, "compaction rewrites shards");
+  equal(changed.has(`post/${shardOf("share", 4)}.txt`), true, "compaction rewrites shards");
   const reader = store.reader();
   deepStrictEqual(reader.manifest.dead, []);
   deepStrictEqual(reader.manifest.deltaOrds, []);

@@ -15,7 +15,7 @@
  * @module
  */
 import type { IndexReader } from "./index.ts";
-import { FLAG_INACTIVE, FLAG_KERNEL } from "./index.ts";
+import { FIELD_KEYWORD, FIELD_TITLE, FLAG_INACTIVE, FLAG_KERNEL } from "./index.ts";
 import { scoreTerms } from "./rank.ts";
 import { splitWords, termOf } from "./tokenize.ts";
 
@@ -83,10 +83,20 @@ export interface KeywordMatches {
 /** The most near misses a match names. */
 export const NEAR_MISS_LIMIT = 10;
 
+/**
+ * One part of a prompt word: its term, how many entries hold it, and the postings that count:
+ * all of them, or for a common word the title, tag and alias ones only.
+ */
+interface WordPart {
+  term: PromptTerm;
+  entries: number;
+  postings: number[];
+}
+
 /** One word of the prompt: the terms of its parts, with their postings. */
 interface PromptWord {
   token: number;
-  parts: { term: PromptTerm; postings: number[] }[];
+  parts: WordPart[];
   /** Some part is in most entries: the word counts in titles, tags and aliases only. */
   common: boolean;
 }
@@ -223,7 +233,21 @@ function wordsOf(ords: number[], words: PromptWord[]): Map<number, string[]> {
   return found;
 }
 
-/** The prompt's words with the postings of their parts. */
+/** Keyword postings [ordinal, field mask, …] as postings [ordinal, title, keyword, 0, …]. */
+function asPostings(keyword: number[]): number[] {
+  const postings: number[] = [];
+  for (let index = 0; index < keyword.length; index += 2) {
+    const mask = keyword[index + 1];
+    postings.push(keyword[index], mask & FIELD_TITLE ? 1 : 0, mask & FIELD_KEYWORD ? 1 : 0, 0);
+  }
+  return postings;
+}
+
+/**
+ * The prompt's words with the postings of their parts. A common word counts in titles, tags and
+ * aliases only, so its keyword postings say all that matters and its long body postings are
+ * never parsed: on a large knowledge base they are most of what a prompt would read.
+ */
 function promptWords(
   reader: IndexReader,
   terms: PromptTerm[],
@@ -233,16 +257,22 @@ function promptWords(
   const { docCount } = reader.manifest;
   const words: PromptWord[] = [];
   for (const term of terms) {
-    const postings = reader.postings(term.term);
-    const entries = postings.length / 4;
+    const entries = reader.postingCount(term.term);
     if (entries) termHits[term.word] = entries;
     let word = words.at(-1);
     if (word?.token !== term.token) {
       words.push(word = { token: term.token, parts: [], common: false });
     }
     word.common ||= isCommonWord(entries, docCount);
-    word.parts.push({ term, postings });
-    if (entries) tallies.flagsFrom(reader.keywordPostings(term.term));
+    word.parts.push({ term, entries, postings: [] });
+  }
+  for (const word of words) {
+    for (const part of word.parts) {
+      if (!part.entries) continue;
+      const keyword = reader.keywordPostings(part.term.term);
+      tallies.flagsFrom(keyword);
+      part.postings = word.common ? asPostings(keyword) : reader.postings(part.term.term);
+    }
   }
   return words;
 }
@@ -285,7 +315,15 @@ export function keywordMatches(
     } else if (isActive(ord) && !isKernel(ord)) over.push(ord);
   }
   if (over.length > 1) {
-    const scores = scoreTerms(reader, terms.map((term) => term.term), new Set(over));
+    const parts = new Map(
+      words.flatMap((word) => word.parts.map((part) => [part.term.term, part])),
+    );
+    const scores = scoreTerms(
+      reader,
+      terms.map((term) => term.term),
+      new Set(over),
+      (term) => parts.get(term) ?? { postings: [], entries: 0 },
+    );
     const score = (ord: number) => scores.get(ord)?.score ?? 0;
     over.sort((a, b) => score(b) - score(a) || tallies.compare(a, b));
   }

@@ -41,22 +41,36 @@ function hasTag(doc: DocInfo, wanted: string): boolean {
 }
 
 /**
+ * A term's postings (flat [ordinal, title tf, keyword tf, body tf, …]) and how many entries
+ * hold it, which the postings may understate when they are a part of the whole.
+ */
+export type PostingsSource = (term: string) => { postings: number[]; entries: number };
+
+/** The whole postings of each term, from the index. */
+function indexPostings(reader: IndexReader): PostingsSource {
+  return (term) => {
+    const postings = reader.postings(term);
+    return { postings, entries: postings.length / 4 };
+  };
+}
+
+/**
  * BM25F scores of every entry holding any of `terms` (distinct index terms), by ordinal, with
  * the terms each holds; with `only`, of those entries alone. The ranking of search, and of the
- * prompt hook's matches.
+ * prompt hook's matches (which hands in its own `source` for the words it read in part).
  */
 export function scoreTerms(
   reader: IndexReader,
   terms: Iterable<string>,
   only?: ReadonlySet<number>,
+  source: PostingsSource = indexPostings(reader),
 ): Map<number, { score: number; terms: string[] }> {
   const { docCount, totals } = reader.manifest;
   const averages = totals.map((total) => Math.max(total / Math.max(docCount, 1), 1));
   const scores = new Map<number, { score: number; terms: string[] }>();
   for (const term of terms) {
-    const postings = reader.postings(term);
-    const frequency = postings.length / 4;
-    if (!frequency) continue;
+    const { postings, entries: frequency } = source(term);
+    if (!postings.length) continue;
     const idf = Math.log(1 + (docCount - frequency + 0.5) / (frequency + 0.5));
     for (let index = 0; index < postings.length; index += 4) {
       const ord = postings[index];

@@ -368,12 +368,13 @@ export function skippedDecision(reason: string): Decision {
 /**
  * Decide what a prompt surfaces: skip check, kernel rules, keyword matches, activity matches,
  * the session ledger, then assembly under the budget. Pure apart from reading index files
- * through `reader`.
+ * through `reader`. `ledger` may be a function that reads it: it is called only when some entry
+ * matched, so a prompt that matches nothing never opens the session's file.
  */
 export function decide(
   prompt: string,
   reader: IndexReader,
-  ledger: Ledger,
+  ledger: Ledger | (() => Ledger),
   fetch: (ids: string[]) => string,
   config: SurfaceConfig = DEFAULT_SURFACE_CONFIG,
 ): Decision {
@@ -387,7 +388,9 @@ export function decide(
     config.threshold,
     { nearMisses: config.explain },
   );
-  const isFresh = (pointer: Pointer) => ledger[pointer.id] !== pointer.hash;
+  let seen: Ledger | undefined;
+  const isFresh = (pointer: Pointer) =>
+    (seen ??= typeof ledger === "function" ? ledger() : ledger)[pointer.id] !== pointer.hash;
   const deduped: string[] = [];
   const pointers: Pointer[] = [];
   for (const hit of ranked) {

@@ -923,6 +923,26 @@ Deno.test("a word found in more than half of the entries counts only as a title 
   deepStrictEqual(rare.assembly!.pointers[0].why, ["rollback", "canary", "dashboards"]);
 });
 
+Deno.test("a common word's title hits still count, and its body postings are never parsed", () => {
+  const specs: Spec[] = Array.from({ length: 12 }, (_, index) => ({
+    id: idOf("dp", index),
+    title: `Service note ${index}`,
+    body: "We deploy this service on Fridays.\n",
+  }));
+  specs.push({ id: "kb-dptit", title: "Deploy freeze calendar", body: "Ask first.\n" });
+  const reader = buildReader([...specs, ...unrelated(3)]);
+  const parsed: string[] = [];
+  const postings = reader.postings.bind(reader);
+  reader.postings = (term) => {
+    parsed.push(term);
+    return postings(term);
+  };
+  const decision = decide("deploy during the freeze", reader, {}, FETCH);
+  deepStrictEqual(ids(decision.assembly?.pointers), ["kb-dptit"]);
+  deepStrictEqual(decision.termHits, { deploy: 13, freeze: 1 });
+  equal(parsed.includes("deploi"), false, `parsed: ${parsed}`);
+});
+
 Deno.test("a dotted prompt word hitting only some of its parts does not count", () => {
   const reader = buildReader([
     { id: "kb-rmlog", title: "Remove old log files" },

@@ -32,25 +32,34 @@ export interface ConfigCandidate {
   kbDir?: string;
 }
 
-/** The config files in the order they are consulted, with what each says. */
-export function configCandidates(): ConfigCandidate[] {
-  const candidates: ConfigCandidate[] = [];
-  for (const file of [pluginConfigFile(), xdgConfigFile()]) {
-    if (!file) continue;
-    const data = readJsonFile(file) as { kbDir?: unknown } | undefined;
-    const kbDir = typeof data?.kbDir === "string" && data.kbDir ? data.kbDir : undefined;
-    candidates.push({ file, kbDir });
-  }
-  return candidates;
+/** A config file with what it says. */
+function readCandidate(file: string): ConfigCandidate {
+  const data = readJsonFile(file) as { kbDir?: unknown } | undefined;
+  const kbDir = typeof data?.kbDir === "string" && data.kbDir ? data.kbDir : undefined;
+  return { file, kbDir };
 }
 
-/** Resolve the knowledge base folder; throws {@link NotConfiguredError} when nothing names one. */
+function configFiles(): string[] {
+  return [pluginConfigFile(), xdgConfigFile()].filter((file): file is string => !!file);
+}
+
+/** The config files in the order they are consulted, with what each says. */
+export function configCandidates(): ConfigCandidate[] {
+  return configFiles().map(readCandidate);
+}
+
+/**
+ * Resolve the knowledge base folder; throws {@link NotConfiguredError} when nothing names one.
+ * Reads config files only until one names a folder: a hook pays for every file it opens.
+ */
 export function resolveKb(flag?: string): KbLocation {
   if (flag) return { kbDir: resolvePath(flag), source: "--kb" };
   const fromEnv = Deno.env.get("KB_DIR");
   if (fromEnv) return { kbDir: resolvePath(fromEnv), source: "KB_DIR" };
-  const found = configCandidates().find((candidate) => candidate.kbDir);
-  if (found?.kbDir) return { kbDir: found.kbDir, source: found.file };
+  for (const file of configFiles()) {
+    const { kbDir } = readCandidate(file);
+    if (kbDir) return { kbDir, source: file };
+  }
   throw new NotConfiguredError();
 }
 

@@ -16,11 +16,12 @@ function tempName(path: string): string {
  * Write `data` to `path` so that readers see either the old file or the new one, never half:
  * write a temp file beside it, then rename it over. Creates missing parent folders.
  */
-export function writeFileAtomic(path: string, data: string): void {
+export function writeFileAtomic(path: string, data: string | Uint8Array): void {
   Deno.mkdirSync(dirname(path), { recursive: true });
   const temp = tempName(path);
   try {
-    Deno.writeTextFileSync(temp, data);
+    if (typeof data === "string") Deno.writeTextFileSync(temp, data);
+    else Deno.writeFileSync(temp, data);
     Deno.renameSync(temp, path);
   } catch (error) {
     try {

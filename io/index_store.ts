@@ -105,9 +105,23 @@ function sameStamp(a: FreshnessStamp, b: FreshnessStamp): boolean {
     a.gitIndexMtime === b.gitIndexMtime;
 }
 
-/** A loader that reads index files from `dir`. */
+/** A loader that reads index files from `dir`, each in its own format (see `IndexLoader`). */
 function loaderFor(dir: string) {
-  return (name: string) => readJsonFile(join(dir, name));
+  return (name: string): unknown => {
+    const path = join(dir, name);
+    if (name.endsWith(".json")) return readJsonFile(path);
+    try {
+      return name.endsWith(".bin") ? Deno.readFileSync(path) : Deno.readTextFileSync(path);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return undefined;
+      throw error;
+    }
+  };
+}
+
+/** An index file's contents as written: text and bytes as they are, anything else as JSON. */
+function serialized(value: unknown): string | Uint8Array {
+  return typeof value === "string" || value instanceof Uint8Array ? value : JSON.stringify(value);
 }
 
 /** Read the manifest of the index in `dir`; undefined when missing, corrupt or outdated. */
@@ -173,12 +187,14 @@ function writeAll(dir: string, files: Map<string, unknown>, atomic: boolean): vo
   for (const [name, value] of files) {
     if (name === "manifest.json") continue;
     const path = join(dir, name);
-    if (atomic) writeFileAtomic(path, JSON.stringify(value));
+    const data = serialized(value);
+    if (atomic) writeFileAtomic(path, data);
     else {
       const folder = dirname(path);
       if (!made.has(folder)) Deno.mkdirSync(folder, { recursive: true });
       made.add(folder);
-      Deno.writeTextFileSync(path, JSON.stringify(value));
+      if (typeof data === "string") Deno.writeTextFileSync(path, data);
+      else Deno.writeFileSync(path, data);
     }
   }
   writeFileAtomic(join(dir, "manifest.json"), JSON.stringify(files.get("manifest.json")));

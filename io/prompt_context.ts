@@ -13,12 +13,11 @@ import {
   skipReason,
   type SurfaceConfig,
 } from "../core/surface.ts";
-import { withUnmatched } from "../core/receipts.ts";
 import { resolveKb } from "./config.ts";
 import { HOOK_TRUST_MS, openIndex } from "./index_store.ts";
 import { cacheRoot, kbCacheDir } from "./paths.ts";
 import { appendDebug, readLedger, writeLedger } from "./session.ts";
-import { updateReceipts } from "./receipts.ts";
+import { appendUnmatched } from "./receipts.ts";
 
 /** One prompt to decide for. */
 export interface ContextRequest {
@@ -169,17 +168,20 @@ async function decideAndRecord(
 ): Promise<ContextResult> {
   const cacheDir = kbCacheDir(kbDir);
   const { reader, report } = await openIndex(kbDir, { trustStampMs: HOOK_TRUST_MS });
-  const session = request.sessionId ? readLedger(cacheDir, request.sessionId) : undefined;
-  const ledger: Ledger = session?.ledger ?? {};
-  const seen = request.dedup === false ? {} : ledger;
+  const { sessionId } = request;
+  let session: { ledger: Ledger; isNew: boolean } | undefined;
+  const sessionLedger = () =>
+    session ??= sessionId ? readLedger(cacheDir, sessionId) : { ledger: {}, isNew: true };
+  const seen = request.dedup === false ? {} : () => sessionLedger().ledger;
   const decision = decide(request.prompt, reader, seen, fetchCommand(kbDir), config);
   const extra: Record<string, unknown> = { index: report.mode };
-  if (request.sessionId && decision.assembly?.pointers.length) {
+  if (sessionId && decision.assembly?.pointers.length) {
+    const { ledger, isNew } = sessionLedger();
     for (const pointer of decision.assembly.pointers) ledger[pointer.id] = pointer.hash;
-    writeLedger(cacheDir, request.sessionId, ledger, session?.isNew ?? true);
+    writeLedger(cacheDir, sessionId, ledger, isNew);
   }
-  if (request.sessionId && matchedNothing(decision)) {
-    const failure = noteUnmatched(cacheDir, request.sessionId, decision.words);
+  if (sessionId && matchedNothing(decision)) {
+    const failure = noteUnmatched(cacheDir, sessionId, decision.words);
     if (failure) extra.receipt_error = failure;
   }
   const result = { decision, kbDir, ms: performance.now() - started };
@@ -203,8 +205,7 @@ function noteUnmatched(
   promptWords: string[],
 ): string | undefined {
   try {
-    const words = promptWords.filter((word) => word.length > 2);
-    updateReceipts(cacheDir, sessionId, (receipts) => withUnmatched(receipts, words));
+    appendUnmatched(cacheDir, sessionId, promptWords.filter((word) => word.length > 2));
     return undefined;
   } catch (error) {
     return error instanceof Error ? `${error.name}: ${error.message}` : String(error);

@@ -1,19 +1,52 @@
 /**
- * Delivery receipts on disk: `sessions/<session>.receipts.json` beside the session's ledger
- * under the knowledge base's cache folder, written atomically, swept with the ledgers. And every
- * session's ledger and receipts at once, for `git-kb stats`.
+ * Delivery receipts on disk, beside the session's ledger under the knowledge base's cache folder
+ * and swept with the ledgers: `sessions/<session>.receipts.json`, the fetched ids, written
+ * atomically; and `sessions/<session>.unmatched.jsonl`, one line per prompt that matched nothing
+ * (its words), appended. And every session's ledger and receipts at once, for `git-kb stats`.
  *
  * @module
  */
 import type { SessionRecord } from "../core/delivery_stats.ts";
-import { join } from "../core/path.ts";
-import { parseReceipts, type Receipts } from "../core/receipts.ts";
+import { dirname, join } from "../core/path.ts";
+import { parseReceipts, RECEIPT_LIMITS, type Receipts, withUnmatched } from "../core/receipts.ts";
 import type { Ledger } from "../core/surface.ts";
 import { readJsonFile, writeFileAtomic } from "./fs.ts";
 import { sessionFile } from "./session.ts";
 
 /** The suffix of a receipts file; a ledger's name never contains a dot before `.json`. */
 const RECEIPTS_SUFFIX = ".receipts.json";
+
+/** The suffix of a session's log of unmatched prompts. */
+const UNMATCHED_SUFFIX = ".unmatched.jsonl";
+
+/** The most a session's log of unmatched prompts grows to; later ones are not recorded. */
+export const MAX_UNMATCHED_BYTES = 32 * 1024;
+
+/**
+ * Record a prompt that matched nothing, by its words (the first
+ * {@link RECEIPT_LIMITS.wordsPerPrompt}): one line appended to the session's log. A quiet prompt
+ * pays for a stat and an append, not a read, a parse and an atomic rewrite; past
+ * {@link MAX_UNMATCHED_BYTES} the log stops growing.
+ */
+export function appendUnmatched(cacheDir: string, sessionId: string, words: string[]): void {
+  const path = sessionFile(cacheDir, sessionId, UNMATCHED_SUFFIX);
+  const line = new TextEncoder().encode(
+    `${JSON.stringify(words.slice(0, RECEIPT_LIMITS.wordsPerPrompt))}\n`,
+  );
+  let file: Deno.FsFile;
+  try {
+    file = Deno.openSync(path, { append: true, create: true });
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    Deno.mkdirSync(dirname(path), { recursive: true });
+    file = Deno.openSync(path, { append: true, create: true });
+  }
+  try {
+    if (file.statSync().size + line.length <= MAX_UNMATCHED_BYTES) file.writeSync(line);
+  } finally {
+    file.close();
+  }
+}
 
 /**
  * Apply `change` to a session's receipts and write them back atomically. Two hooks of one
@@ -33,14 +66,42 @@ function isLedger(value: unknown): value is Ledger {
     Object.values(value).every((hash) => typeof hash === "string");
 }
 
+/** The session file names end in these; what comes before is the session's name. */
+const SESSION_SUFFIXES = [RECEIPTS_SUFFIX, UNMATCHED_SUFFIX, ".json"];
+
+/** `receipts` with the unmatched prompts of a log's text added (malformed lines skipped). */
+function withUnmatchedLog(receipts: Receipts, log: string): Receipts {
+  for (const line of log.split("\n")) {
+    let words: unknown;
+    try {
+      words = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (Array.isArray(words) && words.every((word) => typeof word === "string")) {
+      receipts = withUnmatched(receipts, words);
+    }
+  }
+  return receipts;
+}
+
+function readTextIfAny(path: string): string {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return "";
+    throw error;
+  }
+}
+
 /** Every session's ledger and receipts in the cache (sessions with neither are left out). */
 export function readSessions(cacheDir: string): SessionRecord[] {
   const dir = join(cacheDir, "sessions");
   const names = new Set<string>();
   try {
     for (const item of Deno.readDirSync(dir)) {
-      if (!item.isFile || !item.name.endsWith(".json")) continue;
-      names.add(item.name.replace(RECEIPTS_SUFFIX, ".json").slice(0, -".json".length));
+      const suffix = SESSION_SUFFIXES.find((end) => item.name.endsWith(end));
+      if (item.isFile && suffix) names.add(item.name.slice(0, -suffix.length));
     }
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return [];
@@ -48,9 +109,10 @@ export function readSessions(cacheDir: string): SessionRecord[] {
   }
   return [...names].sort().map((name) => {
     const ledger = readJsonFile(join(dir, `${name}.json`));
+    const receipts = parseReceipts(readJsonFile(join(dir, `${name}${RECEIPTS_SUFFIX}`)));
     return {
       ledger: isLedger(ledger) ? ledger : {},
-      receipts: parseReceipts(readJsonFile(join(dir, `${name}${RECEIPTS_SUFFIX}`))),
+      receipts: withUnmatchedLog(receipts, readTextIfAny(join(dir, `${name}${UNMATCHED_SUFFIX}`))),
     };
   });
 }

@@ -310,7 +310,7 @@ Deno.test("fuzz in-process: thousands of malformed payloads → empty or valid J
     for (const file of files) {
       assert.match(
         file,
-        /^(debug\.jsonl|kb-[0-9a-f]{10}\/(debug\.jsonl|index\.lock|index\/.+|sessions\.swept|sessions\/[^/]+\.json))$/,
+        /^(debug\.jsonl|kb-[0-9a-f]{10}\/(debug\.jsonl|index\.lock|index\/.+|sessions\.swept|sessions\/[^/]+(\.json|\.unmatched\.jsonl)))$/,
         file,
       );
     }

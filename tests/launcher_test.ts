@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { COMMAND_PROFILES, flagsFor, HOOK_PROFILES, PROFILES } from "../cli/permissions.ts";
-import { COMPILE_TARGETS } from "../cli/build_plugin.ts";
+import { COMPILE_TARGETS, HOT_HOOKS, hotHookBundle } from "../cli/build_plugin.ts";
 import { runProcess } from "../io/process.ts";
 import { FIXTURE, makeSandbox, ROOT, show } from "./helpers.ts";
 
@@ -62,13 +62,16 @@ Deno.test("the launcher passes each command's and hook's profile flags, nothing 
     for (const [hook, profile] of Object.entries(HOOK_PROFILES)) {
       const argv = await argvOf(["hook", hook]);
       const expected = PROFILES[profile].map((flag) => flag.replace("$TMPDIR", sandbox.tmp));
+      const hookBundle = HOT_HOOKS[hook]
+        ? join(sandbox.root, "plugin-bin", hotHookBundle(hook))
+        : bundle;
       assert.deepEqual(argv, [
         "run",
         "--quiet",
         "--no-prompt",
         "--no-config",
         ...expected,
-        bundle,
+        hookBundle,
         "hook",
         hook,
       ]);
@@ -177,7 +180,7 @@ Deno.test("without Deno: one line on how to install it; a hook still exits 0", a
   }
 });
 
-Deno.test("the real launcher runs the bundle: a hook answers, a command searches", async () => {
+Deno.test("the real launcher runs the bundles: both hot hooks answer, a command searches", async () => {
   const sandbox = await makeSandbox();
   try {
     const env = {
@@ -207,6 +210,14 @@ Deno.test("the real launcher runs the bundle: a hook answers, a command searches
     });
     assert.equal(search.code, 0, show(search));
     assert.equal(JSON.parse(search.stdout)[0].id, "kb-7q2mx");
+    const grep = await runProcess(LAUNCHER, ["hook", "search"], {
+      env,
+      clearEnv: true,
+      cwd: sandbox.root,
+      stdin: await Deno.readTextFile(join(ROOT, "fixtures", "hooks", "pretool-grep.json")),
+    });
+    assert.equal(grep.code, 0, show(grep));
+    assert.match(JSON.parse(grep.stdout).hookSpecificOutput.additionalContext, /kb-r4b9t/);
     const unknown = await runProcess(LAUNCHER, ["hook", "nonsense"], { env, clearEnv: true });
     assert.equal(unknown.code, 0, show(unknown));
   } finally {

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { HOOK_PROFILES, PROFILES } from "../cli/permissions.ts";
 import { contentHash } from "../core/hash.ts";
 import { PROMPT_WORDING } from "../core/surface.ts";
+import { readSessions } from "../io/receipts.ts";
 import {
   copySampleKb,
   makeSandbox,
@@ -298,9 +299,9 @@ Deno.test("receipts: a recorded session through the real hooks, then git-kb stat
     const ledger = box.ledger(session);
     assert.ok(shown.every((id) => ledger[id]), "the prompt's pointers are in the ledger");
     assert.ok(ledger["kb-r4b9t"], "so is the search's");
-    const receipts = JSON.parse(
-      Deno.readTextFileSync(join(box.cacheDir, "sessions", `${session}.receipts.json`)),
-    );
+    const [record, ...others] = readSessions(box.cacheDir);
+    assert.equal(others.length, 0);
+    const receipts = record.receipts;
     assert.deepEqual(receipts.fetched, ["kb-7q2mx"]);
     assert.equal(receipts.unmatched.prompts, 1, "a skipped prompt is not a miss");
     assert.deepEqual(Object.keys(receipts.unmatched.words), [
@@ -313,7 +314,10 @@ Deno.test("receipts: a recorded session through the real hooks, then git-kb stat
       "starter",
       "rises",
     ]);
-    assert.ok(!JSON.stringify(receipts).includes("sourdough bread"), "no prompt text");
+    for (const item of Deno.readDirSync(join(box.cacheDir, "sessions"))) {
+      const text = Deno.readTextFileSync(join(box.cacheDir, "sessions", item.name));
+      assert.ok(!text.includes("sourdough bread"), `no prompt text in ${item.name}`);
+    }
 
     const stats = parseJson<{ delivery: Record<string, unknown> }>(
       await runCli(["stats", "--json"], { env: box.env }),

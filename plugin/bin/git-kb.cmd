@@ -16,6 +16,7 @@ if errorlevel 1 (
 set "judge=%KB_PROSE_LINT_CLAUDE%"
 if not defined judge set "judge=claude"
 set "profile=read"
+set "bundle=git-kb.js"
 if /i "%~1"=="init" set "profile=save"
 if /i "%~1"=="add" set "profile=save"
 if /i "%~1"=="edit" set "profile=save"
@@ -28,16 +29,16 @@ if /i "%~1"=="eval" set "profile=read"
 if /i "%~1"=="doctor" set "profile=check"
 if /i "%~1"=="setup" set "profile=setup"
 if /i "%~1"=="selftest" set "profile=selftest"
-if /i "%~1"=="hook" if /i "%~2"=="prompt" set "profile=read"
-if /i "%~1"=="hook" if /i "%~2"=="judge" set "profile=judge"
-if /i "%~1"=="hook" if /i "%~2"=="search" set "profile=read"
-if /i "%~1"=="hook" if /i "%~2"=="subagent" set "profile=read"
-if /i "%~1"=="hook" if /i "%~2"=="receipts" set "profile=read"
+if /i "%~1"=="hook" if /i "%~2"=="prompt" (set "profile=read" & set "bundle=hooks\prompt\prompt.js")
+if /i "%~1"=="hook" if /i "%~2"=="judge" (set "profile=judge")
+if /i "%~1"=="hook" if /i "%~2"=="search" (set "profile=read" & set "bundle=hooks\search\search_augment.js")
+if /i "%~1"=="hook" if /i "%~2"=="subagent" (set "profile=read")
+if /i "%~1"=="hook" if /i "%~2"=="receipts" (set "profile=read")
 if "%profile%"=="read" set "flags=--allow-read --allow-write=%TEMP%\git-kb --allow-env=KB_DIR,CLAUDE_PLUGIN_DATA,XDG_CONFIG_HOME,XDG_DATA_HOME,HOME,USERPROFILE,TMPDIR,TEMP,TMP,NO_COLOR,VISUAL,EDITOR,KB_HOOK_DEBUG,KB_HOOK_THRESHOLD,KB_HOOK_MAX_ENTRIES,KB_CLI,CLAUDE_PLUGIN_ROOT,KB_PROSE_LINT,KB_PROSE_LINT_MODEL,KB_PROSE_LINT_TIMEOUT_MS,KB_PROSE_LINT_CLAUDE,GIT_KB_JUDGE"
 if "%profile%"=="check" set "flags=--allow-read --allow-write=%TEMP%\git-kb --allow-env=KB_DIR,CLAUDE_PLUGIN_DATA,XDG_CONFIG_HOME,XDG_DATA_HOME,HOME,USERPROFILE,TMPDIR,TEMP,TMP,NO_COLOR,VISUAL,EDITOR,KB_HOOK_DEBUG,KB_HOOK_THRESHOLD,KB_HOOK_MAX_ENTRIES,KB_CLI,CLAUDE_PLUGIN_ROOT,KB_PROSE_LINT,KB_PROSE_LINT_MODEL,KB_PROSE_LINT_TIMEOUT_MS,KB_PROSE_LINT_CLAUDE,GIT_KB_JUDGE --allow-run=git"
 if "%profile%"=="save" set "flags=--allow-read --allow-write --allow-env=KB_DIR,CLAUDE_PLUGIN_DATA,XDG_CONFIG_HOME,XDG_DATA_HOME,HOME,USERPROFILE,TMPDIR,TEMP,TMP,NO_COLOR,VISUAL,EDITOR,KB_HOOK_DEBUG,KB_HOOK_THRESHOLD,KB_HOOK_MAX_ENTRIES,KB_CLI,CLAUDE_PLUGIN_ROOT,KB_PROSE_LINT,KB_PROSE_LINT_MODEL,KB_PROSE_LINT_TIMEOUT_MS,KB_PROSE_LINT_CLAUDE,GIT_KB_JUDGE --allow-run=git"
 if "%profile%"=="selftest" set "flags=--allow-read --allow-write=%TEMP%\git-kb --allow-env=KB_DIR,CLAUDE_PLUGIN_DATA,XDG_CONFIG_HOME,XDG_DATA_HOME,HOME,USERPROFILE,TMPDIR,TEMP,TMP,NO_COLOR,VISUAL,EDITOR,KB_HOOK_DEBUG,KB_HOOK_THRESHOLD,KB_HOOK_MAX_ENTRIES,KB_CLI,CLAUDE_PLUGIN_ROOT,KB_PROSE_LINT,KB_PROSE_LINT_MODEL,KB_PROSE_LINT_TIMEOUT_MS,KB_PROSE_LINT_CLAUDE,GIT_KB_JUDGE --allow-run=git,deno"
 if "%profile%"=="setup" set "flags=--allow-read --allow-write --allow-env=KB_DIR,CLAUDE_PLUGIN_DATA,XDG_CONFIG_HOME,XDG_DATA_HOME,HOME,USERPROFILE,TMPDIR,TEMP,TMP,NO_COLOR,VISUAL,EDITOR,KB_HOOK_DEBUG,KB_HOOK_THRESHOLD,KB_HOOK_MAX_ENTRIES,KB_CLI,CLAUDE_PLUGIN_ROOT,KB_PROSE_LINT,KB_PROSE_LINT_MODEL,KB_PROSE_LINT_TIMEOUT_MS,KB_PROSE_LINT_CLAUDE,GIT_KB_JUDGE"
 if "%profile%"=="judge" set "flags=--allow-read --allow-write=%TEMP%\git-kb --allow-env=KB_DIR,CLAUDE_PLUGIN_DATA,XDG_CONFIG_HOME,XDG_DATA_HOME,HOME,USERPROFILE,TMPDIR,TEMP,TMP,NO_COLOR,VISUAL,EDITOR,KB_HOOK_DEBUG,KB_HOOK_THRESHOLD,KB_HOOK_MAX_ENTRIES,KB_CLI,CLAUDE_PLUGIN_ROOT,KB_PROSE_LINT,KB_PROSE_LINT_MODEL,KB_PROSE_LINT_TIMEOUT_MS,KB_PROSE_LINT_CLAUDE,GIT_KB_JUDGE --allow-run=%judge%"
-deno run --quiet --no-prompt --no-config %flags% "%here%git-kb.js" %*
+deno run --quiet --no-prompt --no-config %flags% "%here%%bundle%" %*
 exit /b %errorlevel%

@@ -1,0 +1,84 @@
+/**
+ * Receipts on disk: the log of unmatched prompts is appended to, bounded, read back through
+ * malformed lines, and kept whole by processes appending at once.
+ */
+import { deepStrictEqual, equal, ok } from "node:assert";
+import { join } from "../core/path.ts";
+import { RECEIPT_LIMITS } from "../core/receipts.ts";
+import { appendUnmatched, MAX_UNMATCHED_BYTES, readSessions } from "../io/receipts.ts";
+import { runProcess } from "../io/process.ts";
+import { ROOT } from "./helpers.ts";
+
+function withCache(test: (cache: string) => void | Promise<void>): () => Promise<void> {
+  return async () => {
+    const cache = Deno.makeTempDirSync({ prefix: "git-kb-receipts-" });
+    try {
+      await test(cache);
+    } finally {
+      Deno.removeSync(cache, { recursive: true });
+    }
+  };
+}
+
+Deno.test(
+  "unmatched prompts are appended and read back as counts, malformed lines skipped",
+  withCache((cache) => {
+    appendUnmatched(cache, "s1", ["bake", "bread"]);
+    appendUnmatched(cache, "s1", ["bread", "oven"]);
+    Deno.writeTextFileSync(join(cache, "sessions", "s1.unmatched.jsonl"), "{oops\n[1, 2]\n", {
+      append: true,
+    });
+    const [session, ...others] = readSessions(cache);
+    equal(others.length, 0);
+    deepStrictEqual(session.receipts.unmatched, {
+      prompts: 2,
+      words: { bake: 1, bread: 2, oven: 1 },
+    });
+    deepStrictEqual(session.ledger, {});
+  }),
+);
+
+Deno.test(
+  "a prompt's words are cut to the per-prompt bound and the log stops at its size bound",
+  withCache((cache) => {
+    const words = Array.from({ length: 20 }, (_, index) => `word${index}`);
+    appendUnmatched(cache, "s2", words);
+    const path = join(cache, "sessions", "s2.unmatched.jsonl");
+    deepStrictEqual(
+      JSON.parse(Deno.readTextFileSync(path)),
+      words.slice(0, RECEIPT_LIMITS.wordsPerPrompt),
+    );
+    for (let index = 0; index < 2000; index++) appendUnmatched(cache, "s2", words);
+    const size = Deno.statSync(path).size;
+    ok(size <= MAX_UNMATCHED_BYTES, `${size} bytes`);
+    ok(size > MAX_UNMATCHED_BYTES - 200, "filled up to the bound");
+    equal(
+      Deno.readTextFileSync(path).split("\n").filter(Boolean).every((line) => {
+        return Array.isArray(JSON.parse(line));
+      }),
+      true,
+    );
+  }),
+);
+
+Deno.test(
+  "processes appending to one session's log at once lose no line and tear none",
+  withCache(async (cache) => {
+    const script = join(cache, "append.ts");
+    Deno.writeTextFileSync(
+      script,
+      `import { appendUnmatched } from "${join(ROOT, "io", "receipts.ts")}";\n` +
+        `for (let i = 0; i < 25; i++) appendUnmatched(Deno.args[0], "shared", [Deno.args[1], "w" + i]);\n`,
+    );
+    const runs = Array.from(
+      { length: 8 },
+      (_, index) =>
+        runProcess("deno", ["run", "--allow-read", "--allow-write", script, cache, `p${index}`]),
+    );
+    for (const result of await Promise.all(runs)) equal(result.code, 0, result.stderr);
+    const lines = Deno.readTextFileSync(join(cache, "sessions", "shared.unmatched.jsonl"))
+      .split("\n").filter(Boolean);
+    equal(lines.length, 200);
+    equal(readSessions(cache)[0].receipts.unmatched.prompts, 200);
+  }),
+);
