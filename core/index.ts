@@ -14,11 +14,11 @@
  *   body length, type, status, kernel 0/1], all that ranking and the hook need before they pick
  *   the hits to show; binary, so a firing prompt reads it without parsing;
  * - `docs/<chunk>.json`: {@link DocInfo} by ordinal;
- * - `post/<shard>.txt`: term → flat [ordinal, title tf, keyword tf, body tf, …], in the line
- *   format of `postings_file.ts`, so a reader parses only the lines of its terms;
- * - `kw/<shard>.txt`: term → flat [ordinal, field mask, …] for title, tag and alias terms only;
- * - `delta-post.txt`, `delta-kw.txt`: the same for entries added since the shards were last
- *   written, so a save rewrites a few small files instead of every shard.
+ * - `shard/<n>.txt`, in the line format of `postings_file.ts`, so a reader parses only the lines
+ *   of its terms: term → flat [ordinal, title tf, keyword tf, body tf, …], and for title, tag and
+ *   alias terms the keyword postings, `+term` → flat [ordinal, field mask, …];
+ * - `delta.txt`: the same for entries added since the shards were last written, so a save
+ *   rewrites a few small files instead of every shard.
  *
  * Removed entries are listed in the manifest (`dead`) and filtered out of the shards on read;
  * {@link IndexEditor.compact} folds the delta and the dead list back into the shards once they
@@ -32,16 +32,18 @@ import { fnv1a } from "./hash.ts";
 import { distinctTerms, tokenize } from "./tokenize.ts";
 import {
   findPostings,
-  formatPostingsFile,
-  parsePostingsFile,
+  formatShard,
+  keywordKey,
+  parseShard,
   postingsSize,
+  type ShardPostings,
 } from "./postings_file.ts";
 
 /** Bumped whenever the file layout changes; an index of another version is rebuilt. */
-export const INDEX_VERSION = 12;
+export const INDEX_VERSION = 13;
 
 /** Entries per docs chunk file. */
-export const CHUNK_SIZE = 16;
+export const CHUNK_SIZE = 32;
 
 /** Field mask bits in keyword postings. */
 export const FIELD_TITLE = 1;
@@ -152,10 +154,22 @@ export function shardCountFor(docCount: number): number {
   return shards;
 }
 
-/** The shard file a term's postings live in. */
+/** The shard a term's postings live in. */
 export function shardOf(term: string, shardCount: number): number {
   return fnv1a(term) % shardCount;
 }
+
+/** The file of the shard a term's postings live in. */
+function shardName(term: string, shardCount: number): string {
+  return shardFile(shardOf(term, shardCount));
+}
+
+function shardFile(shard: number): string {
+  return `shard/${shard}.txt`;
+}
+
+/** The file of the postings of entries added since the shards were written. */
+const DELTA_FILE = "delta.txt";
 
 function count(terms: Map<string, [number, number, number]>, words: string[], field: 0 | 1 | 2) {
   for (let index = 0; index < words.length; index++) {
@@ -219,6 +233,7 @@ export class IndexReader {
   #load: IndexLoader;
   #cache = new Map<string, unknown>();
   #postings = new Map<string, number[]>();
+  #lastShard?: { name: string; text: string };
   #meta?: Int32Array;
   #dead?: { source: number[]; set: Set<number> };
   #ids?: Map<string, number>;
@@ -236,6 +251,18 @@ export class IndexReader {
     return this.#cache.get(name) as T;
   }
 
+  /**
+   * A postings shard's text. Only the last one read is kept, for the next lookup in it: a
+   * prompt's shards (a megabyte with a few common words) are not left in the young heap for the
+   * garbage collector to copy, which cost a firing prompt more than reading them.
+   */
+  #shardText(name: string): string {
+    if (this.#lastShard?.name !== name) {
+      this.#lastShard = { name, text: (this.#load(name) as string | undefined) ?? "" };
+    }
+    return this.#lastShard.text;
+  }
+
   #merged(dir: "post" | "kw", term: string, stride: number): number[] {
     const key = `${dir}\t${term}`;
     let postings = this.#postings.get(key);
@@ -244,11 +271,12 @@ export class IndexReader {
   }
 
   #live(dir: "post" | "kw", term: string, stride: number): number[] {
-    const shard = shardOf(term, this.manifest.shardCount);
-    const base = findPostings(this.file(`${dir}/${shard}.txt`, ""), term) ?? [];
+    const key = dir === "kw" ? keywordKey(term) : term;
+    const base = findPostings(this.#shardText(shardName(term, this.manifest.shardCount)), key) ??
+      [];
     // No delta file to open while no entry lives in it (right after a build or a compaction).
     const delta = this.manifest.deltaOrds.length
-      ? findPostings(this.file(`delta-${dir}.txt`, ""), term) ?? []
+      ? findPostings(this.file(DELTA_FILE, ""), key) ?? []
       : [];
     if (!this.manifest.dead.length) return delta.length ? base.concat(delta) : base;
     if (this.#dead?.source !== this.manifest.dead) {
@@ -277,10 +305,9 @@ export class IndexReader {
   postingCount(term: string): number {
     const cached = this.#postings.get(`post\t${term}`);
     if (cached) return cached.length / 4;
-    const shard = shardOf(term, this.manifest.shardCount);
-    const base = postingsSize(this.file(`post/${shard}.txt`, ""), term);
+    const base = postingsSize(this.#shardText(shardName(term, this.manifest.shardCount)), term);
     const delta = this.manifest.deltaOrds.length
-      ? postingsSize(this.file("delta-post.txt", ""), term)
+      ? postingsSize(this.file(DELTA_FILE, ""), term)
       : 0;
     return (base + delta) / 4;
   }
@@ -408,8 +435,8 @@ export const COMPACT_AFTER = 64;
 export class IndexEditor extends IndexReader {
   #dirty = new Set<string>();
   /** Postings being edited, as maps (faster than objects for many keys): shards by number. */
-  #shards = { post: [] as Map<string, number[]>[], kw: [] as Map<string, number[]>[] };
-  #delta?: { post: Map<string, number[]>; kw: Map<string, number[]> };
+  #shards: ShardPostings[] = [];
+  #delta?: ShardPostings;
   #meta?: number[];
   #building = false;
 
@@ -465,14 +492,11 @@ export class IndexEditor extends IndexReader {
   }
 
   #shard(dir: "post" | "kw", shard: number): Map<string, number[]> {
-    return this.#shards[dir][shard] ??= parsePostingsFile(this.#touch(`${dir}/${shard}.txt`, ""));
+    return (this.#shards[shard] ??= parseShard(this.#touch(shardFile(shard), "")))[dir];
   }
 
-  #deltaMaps(): { post: Map<string, number[]>; kw: Map<string, number[]> } {
-    return this.#delta ??= {
-      post: parsePostingsFile(this.#touch("delta-post.txt", "")),
-      kw: parsePostingsFile(this.#touch("delta-kw.txt", "")),
-    };
+  #deltaMaps(): ShardPostings {
+    return this.#delta ??= parseShard(this.#touch(DELTA_FILE, ""));
   }
 
   /** The editable `meta.bin` numbers; reads through {@link metaValues} see the edits. */
@@ -562,15 +586,13 @@ export class IndexEditor extends IndexReader {
     if (delta) manifest.deltaOrds = [...manifest.deltaOrds, ord];
     this.#setDoc(ord, info);
     const meta = this.#editMeta();
-    meta.length = Math.max(meta.length, (ord + 1) * META_STRIDE);
-    meta.splice(
-      ord * META_STRIDE,
-      META_STRIDE,
-      ...info.lengths,
-      ENTRY_TYPES.indexOf(info.type),
-      STATUSES.indexOf(info.status),
-      info.kernel ? 1 : 0,
-    );
+    const at = ord * META_STRIDE;
+    meta[at] = info.lengths[0];
+    meta[at + 1] = info.lengths[1];
+    meta[at + 2] = info.lengths[2];
+    meta[at + 3] = ENTRY_TYPES.indexOf(info.type);
+    meta[at + 4] = STATUSES.indexOf(info.status);
+    meta[at + 5] = info.kernel ? 1 : 0;
     this.#dirty.add("files.json").add("ids.json");
     this.files().set(info.path, [ord, size, mtime]);
     this.ids().set(info.id, ord);
@@ -651,12 +673,8 @@ export class IndexEditor extends IndexReader {
       changed.set("ids.json", [...this.ids()].flatMap(([id, ord]) => [id, ord]));
     }
     if (this.#meta) changed.set("meta.bin", new Uint8Array(Int32Array.from(this.#meta).buffer));
-    for (const dir of ["post", "kw"] as const) {
-      this.#shards[dir].forEach((postings, shard) => {
-        if (postings) changed.set(`${dir}/${shard}.txt`, formatPostingsFile(postings));
-      });
-      if (this.#delta) changed.set(`delta-${dir}.txt`, formatPostingsFile(this.#delta[dir]));
-    }
+    this.#shards.forEach((postings, shard) => changed.set(shardFile(shard), formatShard(postings)));
+    if (this.#delta) changed.set(DELTA_FILE, formatShard(this.#delta));
     this.manifest.builtAt = builtAt;
     this.manifest.stamp = stamp;
     changed.set("manifest.json", this.manifest);

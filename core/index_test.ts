@@ -124,7 +124,7 @@ Deno.test("IndexReader loads each file at most once, and no delta file while non
   deepStrictEqual(store.loaded.sort(), [
     "docs/0.json",
     "ids.json",
-    "post/0.txt",
+    "shard/0.txt",
   ]);
 });
 
@@ -211,7 +211,7 @@ Deno.test("remove clears postings, ids, links, kernel and activity of that path 
   deepStrictEqual([...reader.files().keys()], [pathOf(b)]);
   // No shard keeps an empty list behind.
   for (const [name, value] of store.files) {
-    if (!name.startsWith("post/") && !name.startsWith("kw/")) continue;
+    if (!name.startsWith("shard/")) continue;
     for (const [term, list] of parsePostingsFile(value as string)) {
       ok(list.length > 0, `${name} keeps an empty list for ${term}`);
     }
@@ -391,8 +391,8 @@ Deno.test("changedFiles holds the touched files and the manifest, last", () => {
     ok(names.includes(name), `${name} in ${names}`);
   }
   const terms = [...analyzeEntry(ROTATE, "p", "h").terms.keys()];
-  const postShards = new Set(terms.map((term) => `post/${shardOf(term, 8)}.txt`));
-  deepStrictEqual(names.filter((name) => name.startsWith("post/")).sort(), [...postShards].sort());
+  const shards = new Set(terms.map((term) => `shard/${shardOf(term, 8)}.txt`));
+  deepStrictEqual(names.filter((name) => name.startsWith("shard/")).sort(), [...shards].sort());
   const manifest = changed.get("manifest.json") as Manifest;
   equal(manifest.builtAt, "2026-07-01T00:00:00Z");
   deepStrictEqual(manifest.stamp, STAMP);
@@ -406,8 +406,8 @@ Deno.test("an incremental add writes the delta files, not the shards", () => {
   addEntry(editor, b);
   const changed = store.commit(editor);
   const names = [...changed.keys()];
-  deepStrictEqual(names.filter((name) => name.startsWith("post/") || name.startsWith("kw/")), []);
-  ok(names.includes("delta-post.txt") && names.includes("delta-kw.txt"));
+  deepStrictEqual(names.filter((name) => name.startsWith("shard/")), []);
+  ok(names.includes("delta.txt"));
   const reader = store.reader();
   deepStrictEqual(reader.postings("alpha"), [0, 1, 0, 0], "earlier postings survive");
   deepStrictEqual(reader.postings("omega"), [1, 1, 0, 0]);
@@ -431,7 +431,7 @@ Deno.test("a removed entry is filtered from the shards until compaction folds it
   addEntry(editor, c);
   editor.compact();
   const changed = store.commit(editor);
-  equal(changed.has(`post/${shardOf("share", 4)}.txt`), true, "compaction rewrites shards");
+  equal(changed.has(`shard/${shardOf("share", 4)}.txt`), true, "compaction rewrites shards");
   const reader = store.reader();
   deepStrictEqual(reader.manifest.dead, []);
   deepStrictEqual(reader.manifest.deltaOrds, []);

@@ -1,6 +1,8 @@
 /**
  * The text format of a postings file: one line per term, `term<TAB>size<TAB>n,n,n…`, where size
- * is how many numbers the list holds. A reader finds the one line it needs with `indexOf` and
+ * is how many numbers the list holds. A shard file holds two kinds of postings, a term's whole
+ * postings under `term` and its keyword postings under `+term` ({@link keywordKey}), so one file
+ * (one read, one file for a build to create) answers both. A reader finds the one line it needs with `indexOf` and
  * parses only that line, or only its size: a prompt word costs a file read and a string search
  * however many other terms share its shard, and a word found in most entries need not have its
  * long list parsed at all. Terms never hold a tab or a newline (the tokenizer keeps letters and
@@ -53,4 +55,32 @@ export function formatPostingsFile(postings: Map<string, number[]>): string {
     if (list.length) lines.push(`${term}\t${list.length}\t${list.join(",")}`);
   });
   return lines.join("\n");
+}
+
+/** The key of a term's keyword postings in a shard file. */
+export function keywordKey(term: string): string {
+  return `+${term}`;
+}
+
+/** Both kinds of postings of a shard file. */
+export interface ShardPostings {
+  post: Map<string, number[]>;
+  kw: Map<string, number[]>;
+}
+
+/** A shard file's text, parsed into its two kinds of postings. */
+export function parseShard(text: string): ShardPostings {
+  const shard: ShardPostings = { post: new Map(), kw: new Map() };
+  for (const [key, list] of parsePostingsFile(text)) {
+    if (key.startsWith("+")) shard.kw.set(key.slice(1), list);
+    else shard.post.set(key, list);
+  }
+  return shard;
+}
+
+/** The text of a shard file. */
+export function formatShard({ post, kw }: ShardPostings): string {
+  const keyword = new Map<string, number[]>();
+  kw.forEach((list, term) => keyword.set(keywordKey(term), list));
+  return [formatPostingsFile(post), formatPostingsFile(keyword)].filter(Boolean).join("\n");
 }

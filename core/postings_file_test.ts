@@ -2,7 +2,10 @@ import { deepStrictEqual, equal } from "node:assert";
 import {
   findPostings,
   formatPostingsFile,
+  formatShard,
+  keywordKey,
   parsePostingsFile,
+  parseShard,
   postingsSize,
 } from "./postings_file.ts";
 
@@ -44,4 +47,17 @@ Deno.test("postingsSize reads a list's size without its numbers; 0 when absent",
   equal(postingsSize(text, "cach"), 4);
   equal(postingsSize(text, "cac"), 0);
   equal(postingsSize("", "x"), 0);
+});
+
+Deno.test("a shard file keeps whole and keyword postings apart and round-trips both", () => {
+  const shard = { post: new Map([["cache", [0, 1, 0, 2]]]), kw: new Map([["cache", [0, 1]]]) };
+  const text = formatShard(shard);
+  deepStrictEqual(parseShard(text), shard);
+  deepStrictEqual(findPostings(text, "cache"), [0, 1, 0, 2]);
+  deepStrictEqual(findPostings(text, keywordKey("cache")), [0, 1]);
+  equal(postingsSize(text, "cache"), 4);
+  deepStrictEqual(parseShard(formatShard({ post: new Map(), kw: new Map() })), {
+    post: new Map(),
+    kw: new Map(),
+  });
 });

@@ -11,8 +11,6 @@
  * @module
  */
 import { searchPhrases } from "../core/search_terms.ts";
-import { RecordedError, recordFailure } from "../io/prompt_context.ts";
-import { contextForSearch } from "../io/search_context.ts";
 import { runHookOnStdio } from "../io/stdin.ts";
 
 /** The largest stdin accepted; a bigger payload is not a search worth matching. */
@@ -29,6 +27,7 @@ export async function searchHookOutput(input: string): Promise<string> {
   if (typeof tool !== "string") return "";
   const phrases = searchPhrases(tool, toolInput);
   if (!phrases.length) return "";
+  const { contextForSearch } = await import("../io/search_context.ts");
   const result = await contextForSearch({
     phrases,
     tool,
@@ -46,7 +45,8 @@ export async function searchHookOutput(input: string): Promise<string> {
  * a debug record when `KB_HOOK_DEBUG=1`).
  */
 export function runSearchHook(): Promise<void> {
-  return runHookOnStdio(MAX_INPUT_BYTES, searchHookOutput, (error) => {
+  return runHookOnStdio(MAX_INPUT_BYTES, searchHookOutput, async (error) => {
+    const { RecordedError, recordFailure } = await import("../io/prompt_context.ts");
     if (!(error instanceof RecordedError)) recordFailure(error, undefined, "search");
   });
 }

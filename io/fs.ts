@@ -7,8 +7,12 @@ import { dirname, join } from "../core/path.ts";
 
 let sequence = 0;
 
+/**
+ * A temp file name beside `path`, unique across processes (pid, sequence and a random part:
+ * `Math.random`, not the crypto source, whose first use costs a hook half a millisecond).
+ */
 function tempName(path: string): string {
-  const nonce = crypto.getRandomValues(new Uint32Array(1))[0].toString(36);
+  const nonce = Math.floor(Math.random() * 2 ** 32).toString(36);
   return join(dirname(path), `.${Deno.pid}-${nonce}-${sequence++}.tmp`);
 }
 

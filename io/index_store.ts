@@ -6,8 +6,6 @@
  */
 import { dirname, join } from "../core/path.ts";
 import {
-  type AnalyzedEntry,
-  analyzeEntry,
   type FileRecord,
   type FreshnessStamp,
   INDEX_VERSION,
@@ -17,9 +15,9 @@ import {
   type Manifest,
   shardCountFor,
 } from "../core/index.ts";
-import { contentHash } from "../core/hash.ts";
 import { readJsonFile, withLock, writeFileAtomic } from "./fs.ts";
-import { ENTRIES_DIR, type FileStat, filesUnchanged, readKbFile, scanEntries } from "./kb.ts";
+import type { Analysis } from "./analyze.ts";
+import { ENTRIES_DIR, type FileStat, filesUnchanged, scanEntries } from "./kb.ts";
 import { indexDir, kbCacheDir } from "./paths.ts";
 
 /**
@@ -137,11 +135,7 @@ function readManifest(dir: string): Manifest | undefined {
   return manifest;
 }
 
-type Analysis =
-  | { ok: true; analyzed: AnalyzedEntry; kernelBody?: string }
-  | { ok: false; message: string };
-
-/** Reads, parses and analyzes one entry file. */
+/** Reads, parses and analyzes one entry file (see `io/analyze.ts`). */
 type Analyzer = (path: string) => Analysis;
 
 /**
@@ -149,22 +143,8 @@ type Analyzer = (path: string) => Analysis;
  * library) on first use only: the prompt hook gets here only when the knowledge base changed.
  */
 async function loadAnalyzer(kbDir: string): Promise<Analyzer> {
-  const { parseEntryText, toEntry, formatProblems } = await import("../core/entry.ts");
-  return (path) => {
-    const text = readKbFile(kbDir, path);
-    try {
-      const { entry, problems } = toEntry(parseEntryText(text, path));
-      if (!entry) return { ok: false, message: formatProblems(problems).trim() };
-      const expected = `${ENTRIES_DIR}/${entry.id}-`;
-      if (!path.startsWith(expected)) {
-        return { ok: false, message: `file name does not start with its id (${expected}…)` };
-      }
-      const analyzed = analyzeEntry(entry, path, contentHash(text));
-      return { ok: true, analyzed, kernelBody: entry.kernel ? entry.body.trim() : undefined };
-    } catch (error) {
-      return { ok: false, message: error instanceof Error ? error.message : String(error) };
-    }
-  };
+  const { analyzeFile } = await import("./analyze.ts");
+  return (path) => analyzeFile(kbDir, path);
 }
 
 function addFile(editor: IndexEditor, analyze: Analyzer, path: string, stat: FileStat): void {
