@@ -30,14 +30,8 @@ export {
 } from "./core/entry.ts";
 export { distinctTerms, STOPWORDS, tokenize } from "./core/tokenize.ts";
 export { stem } from "./core/stem.ts";
-export {
-  analyzeEntry,
-  type DocInfo,
-  IndexEditor,
-  IndexReader,
-  type KernelRule,
-  type Manifest,
-} from "./core/index.ts";
+export { type DocInfo, IndexReader, type KernelRule, type Manifest } from "./core/index.ts";
+export { analyzeEntry, IndexEditor } from "./core/index_editor.ts";
 export { type Hit, search, type SearchOptions } from "./core/rank.ts";
 export { makeSnippet } from "./core/snippet.ts";
 export { type Neighbour, neighbours } from "./core/links.ts";

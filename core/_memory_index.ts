@@ -5,13 +5,8 @@
  * @module
  */
 import { blankEntry, type Entry } from "./entry.ts";
-import {
-  analyzeEntry,
-  type FreshnessStamp,
-  IndexEditor,
-  IndexReader,
-  type Manifest,
-} from "./index.ts";
+import { type FreshnessStamp, IndexReader, type Manifest } from "./index.ts";
+import { analyzeEntry, IndexEditor } from "./index_editor.ts";
 
 /** The stamp every in-memory commit records. */
 export const STAMP: FreshnessStamp = { entriesMtime: 1, head: "abc", gitIndexMtime: 2 };

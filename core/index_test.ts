@@ -1,17 +1,15 @@
 import { deepStrictEqual, equal, ok } from "node:assert";
 import type { Entry } from "./entry.ts";
 import {
-  analyzeEntry,
   CHUNK_SIZE,
-  COMPACT_AFTER,
   FIELD_KEYWORD,
   FIELD_TITLE,
   INDEX_VERSION,
-  IndexEditor,
   type Manifest,
   shardCountFor,
   shardOf,
 } from "./index.ts";
+import { analyzeEntry, COMPACT_AFTER, IndexEditor } from "./index_editor.ts";
 import { addEntry, buildIndex, makeEntry, MemoryStore, pathOf, STAMP } from "./_memory_index.ts";
 import { parsePostingsFile } from "./postings_file.ts";
 

@@ -10,7 +10,8 @@
  */
 import { formatProblems, parseEntryText, toEntry } from "../core/entry.ts";
 import { contentHash } from "../core/hash.ts";
-import { type AnalyzedEntry, analyzeEntry } from "../core/index.ts";
+import type { AnalyzedEntry } from "../core/index.ts";
+import { analyzeEntry } from "../core/index_editor.ts";
 import { ENTRIES_DIR, readKbFile } from "./kb.ts";
 
 /** One entry file, analyzed, or why the index cannot take it. */

@@ -1,0 +1,338 @@
+/**
+ * The write side of the search index: how an entry is analyzed into it, and how additions and
+ * removals are applied to it (`index.ts` holds the layout and the reader). Pure, like the reader:
+ * files come and go through the loader and {@link IndexEditor.changedFiles}. Kept apart from the
+ * reader so that the prompt hook, which only reads, never loads it.
+ *
+ * @module
+ */
+import type { Entry } from "./entry.ts";
+import { type Activity, ENTRY_TYPES, STATUSES } from "./schema.ts";
+import { distinctTerms, tokenize } from "./tokenize.ts";
+import { formatShard, parseShard, type ShardPostings } from "./postings_file.ts";
+import {
+  type AnalyzedEntry,
+  CHUNK_SIZE,
+  DELTA_FILE,
+  docChunkName,
+  type DocInfo,
+  FIELD_KEYWORD,
+  FIELD_TITLE,
+  FLAG_INACTIVE,
+  FLAG_KERNEL,
+  type FreshnessStamp,
+  INDEX_VERSION,
+  type IndexLoader,
+  IndexReader,
+  type LinkRow,
+  type Manifest,
+  META_STRIDE,
+  shardFile,
+  shardOf,
+} from "./index.ts";
+
+function count(terms: Map<string, [number, number, number]>, words: string[], field: 0 | 1 | 2) {
+  for (let index = 0; index < words.length; index++) {
+    const word = words[index];
+    let counts = terms.get(word);
+    if (!counts) terms.set(word, counts = [0, 0, 0]);
+    counts[field]++;
+  }
+}
+
+/** Reduce an entry to its index record and term counts. */
+export function analyzeEntry(entry: Entry, path: string, hash: string): AnalyzedEntry {
+  const terms = new Map<string, [number, number, number]>();
+  const titleWords = tokenize(entry.title);
+  const keywordWords = [...entry.tags, ...entry.aliases].flatMap(distinctTerms);
+  const bodyWords = tokenize(entry.body);
+  count(terms, titleWords, 0);
+  count(terms, keywordWords, 1);
+  count(terms, bodyWords, 2);
+  return {
+    info: {
+      id: entry.id,
+      path,
+      title: entry.title,
+      type: entry.type,
+      status: entry.status,
+      kernel: entry.kernel,
+      tags: entry.tags,
+      aliases: entry.aliases,
+      appliesTo: entry.appliesTo,
+      links: entry.links,
+      updated: entry.updated,
+      hash,
+      lengths: [titleWords.length, keywordWords.length, bodyWords.length],
+    },
+    terms,
+  };
+}
+
+function withoutOrd(flat: number[], ord: number, stride: number): number[] {
+  const kept: number[] = [];
+  for (let index = 0; index < flat.length; index += stride) {
+    if (flat[index] !== ord) {
+      for (let offset = 0; offset < stride; offset++) kept.push(flat[index + offset]);
+    }
+  }
+  return kept;
+}
+
+/** Entries in the delta, or removed ones, past which {@link IndexEditor.compact} is due. */
+export const COMPACT_AFTER = 64;
+
+/**
+ * Applies additions and removals to an index, loading only the files they touch, and hands back
+ * the changed files to write. A full build is the same additions made to an empty index, written
+ * straight into the shards; later additions go to the delta files.
+ */
+export class IndexEditor extends IndexReader {
+  #dirty = new Set<string>();
+  /** Postings being edited, as maps (faster than objects for many keys): shards by number. */
+  #shards: ShardPostings[] = [];
+  #delta?: ShardPostings;
+  #meta?: number[];
+  #building = false;
+
+  /**
+   * Start an index from nothing, for a full build.
+   * @param kbDir The knowledge base folder; @param shardCount fixed for the index's life.
+   */
+  static create(kbDir: string, shardCount: number, load: IndexLoader): IndexEditor {
+    const manifest: Manifest = {
+      version: INDEX_VERSION,
+      kbDir,
+      builtAt: "",
+      verifiedAt: 0,
+      stamp: { entriesMtime: 0, head: "", gitIndexMtime: 0 },
+      docCount: 0,
+      nextOrd: 0,
+      shardCount,
+      totals: [0, 0, 0],
+      kernel: [],
+      invalid: [],
+      dead: [],
+      deltaOrds: [],
+    };
+    const editor = new IndexEditor(manifest, load);
+    editor.#building = true;
+    return editor;
+  }
+
+  /**
+   * Where each term's postings go in this edit (its shard's lists in a build, the delta's
+   * otherwise), remembered: a build meets each term thousands of times. Cleared whenever lists
+   * are replaced.
+   */
+  #targets = new Map<string, { post: number[]; kw?: number[]; shard: number }>();
+
+  #target(term: string, delta?: { post: Map<string, number[]>; kw: Map<string, number[]> }) {
+    let target = this.#targets.get(term);
+    if (!target) {
+      const shard = shardOf(term, this.manifest.shardCount);
+      target = { post: this.#list(delta?.post ?? this.#shard("post", shard), term), shard };
+      this.#targets.set(term, target);
+    }
+    return target;
+  }
+
+  #setDoc(ord: number, info: DocInfo | null): void {
+    this.#touch<(DocInfo | null)[]>(docChunkName(ord), [])[ord % CHUNK_SIZE] = info;
+  }
+
+  #touch<T>(name: string, fallback: T): T {
+    this.#dirty.add(name);
+    return this.file(name, fallback);
+  }
+
+  #shard(dir: "post" | "kw", shard: number): Map<string, number[]> {
+    return (this.#shards[shard] ??= parseShard(this.#touch(shardFile(shard), "")))[dir];
+  }
+
+  #deltaMaps(): ShardPostings {
+    return this.#delta ??= parseShard(this.#touch(DELTA_FILE, ""));
+  }
+
+  /** The editable `meta.bin` numbers; reads through {@link metaValues} see the edits. */
+  protected override metaValues(): number[] {
+    return this.#meta ??= Array.from(super.metaValues());
+  }
+
+  #editMeta(): number[] {
+    this.#dirty.add("meta.bin");
+    return this.metaValues();
+  }
+
+  #list(postings: Map<string, number[]>, term: string): number[] {
+    let list = postings.get(term);
+    if (!list) postings.set(term, list = []);
+    return list;
+  }
+
+  /** Take out the entry stored at `path`; does nothing when the index does not have it. */
+  remove(path: string): void {
+    const record = this.files().get(path);
+    if (!record) return;
+    this.#dirty.add("files.json");
+    this.files().delete(path);
+    const [ord] = record;
+    const manifest = this.manifest;
+    if (ord < 0) {
+      manifest.invalid = manifest.invalid.filter((item) => item.path !== path);
+      return;
+    }
+    const info = this.doc(ord);
+    if (manifest.deltaOrds.includes(ord)) {
+      this.#targets.clear();
+      const delta = this.#deltaMaps();
+      for (const [postings, stride] of [[delta.post, 4], [delta.kw, 2]] as const) {
+        for (const [term, list] of postings) {
+          const kept = withoutOrd(list, ord, stride);
+          if (kept.length === list.length) continue;
+          if (kept.length) postings.set(term, kept);
+          else postings.delete(term);
+        }
+      }
+      manifest.deltaOrds = manifest.deltaOrds.filter((item) => item !== ord);
+    } else {
+      manifest.dead = [...manifest.dead, ord];
+    }
+    this.#setDoc(ord, null);
+    this.#editMeta().fill(-1, ord * META_STRIDE, (ord + 1) * META_STRIDE);
+    if (info) {
+      this.#dirty.add("ids.json");
+      if (this.ids().get(info.id) === ord) this.ids().delete(info.id);
+      const links = this.#touch<LinkRow[]>("links.json", []);
+      const keptLinks = links.filter(([from]) => from !== info.id);
+      links.splice(0, links.length, ...keptLinks);
+      for (const row of links) if (row[2] === info.id) row[4] = null;
+      info.lengths.forEach((length, field) => manifest.totals[field] -= length);
+      manifest.docCount--;
+    }
+    manifest.kernel = manifest.kernel.filter((rule) => rule.id !== info?.id);
+    if (info?.appliesTo.length) {
+      const activity = this.#touch<Partial<Record<Activity, number[]>>>("activity.json", {});
+      for (const kind of info.appliesTo) {
+        activity[kind] = (activity[kind] ?? []).filter((item) => item !== ord);
+      }
+    }
+  }
+
+  /**
+   * Add an analyzed entry with the given file size and mtime. The caller removes any earlier
+   * version of the same path first.
+   */
+  add(analyzed: AnalyzedEntry, size: number, mtime: number, kernelBody?: string): void {
+    const { info, terms } = analyzed;
+    const manifest = this.manifest;
+    const ord = manifest.nextOrd++;
+    const delta = this.#building ? undefined : this.#deltaMaps();
+    const flags = (info.status === "active" ? 0 : FLAG_INACTIVE) | (info.kernel ? FLAG_KERNEL : 0);
+    // forEach rather than for-of with destructuring: this runs cold in a one-off CLI process.
+    terms.forEach((counts, term) => {
+      const target = this.#target(term, delta);
+      target.post.push(ord, counts[0], counts[1], counts[2]);
+      const mask = (counts[0] ? FIELD_TITLE : 0) | (counts[1] ? FIELD_KEYWORD : 0);
+      if (!mask) return;
+      target.kw ??= this.#list(delta?.kw ?? this.#shard("kw", target.shard), term);
+      target.kw.push(ord, mask | flags);
+    });
+    if (delta) manifest.deltaOrds = [...manifest.deltaOrds, ord];
+    this.#setDoc(ord, info);
+    const meta = this.#editMeta();
+    const at = ord * META_STRIDE;
+    meta[at] = info.lengths[0];
+    meta[at + 1] = info.lengths[1];
+    meta[at + 2] = info.lengths[2];
+    meta[at + 3] = ENTRY_TYPES.indexOf(info.type);
+    meta[at + 4] = STATUSES.indexOf(info.status);
+    meta[at + 5] = info.kernel ? 1 : 0;
+    this.#dirty.add("files.json").add("ids.json");
+    this.files().set(info.path, [ord, size, mtime]);
+    this.ids().set(info.id, ord);
+    const links = this.#touch<LinkRow[]>("links.json", []);
+    // A build fills in target titles once, at the end; an edit retitles the links to it here.
+    if (!this.#building) { for (const row of links) if (row[2] === info.id) row[4] = info.title; }
+    for (const link of info.links) {
+      links.push([info.id, link.rel, link.to, info.title, this.docById(link.to)?.title ?? null]);
+    }
+    info.lengths.forEach((length, field) => manifest.totals[field] += length);
+    manifest.docCount++;
+    if (info.status === "active") {
+      if (info.kernel && kernelBody !== undefined) {
+        manifest.kernel.push({
+          id: info.id,
+          title: info.title,
+          type: info.type,
+          hash: info.hash,
+          body: kernelBody,
+        });
+        manifest.kernel.sort((a, b) => a.id.localeCompare(b.id));
+      }
+      if (info.appliesTo.length) {
+        const activity = this.#touch<Partial<Record<Activity, number[]>>>("activity.json", {});
+        for (const kind of info.appliesTo) (activity[kind] ??= []).push(ord);
+      }
+    }
+  }
+
+  /** Record an entry file that breaks the contract, so it is not parsed again until it changes. */
+  skip(path: string, size: number, mtime: number, message: string): void {
+    this.#dirty.add("files.json");
+    this.files().set(path, [-1, size, mtime]);
+    this.manifest.invalid.push({ path, message });
+  }
+
+  /** Whether the delta or the dead list has grown enough to fold back into the shards. */
+  needsCompaction(): boolean {
+    return this.manifest.deltaOrds.length + this.manifest.dead.length > COMPACT_AFTER;
+  }
+
+  /** Fold the delta and the dead list into the shards: every shard is rewritten. */
+  compact(): void {
+    this.#targets.clear();
+    const delta = this.#deltaMaps();
+    const dead = new Set(this.manifest.dead);
+    for (const [dir, stride] of [["post", 4], ["kw", 2]] as const) {
+      for (let shard = 0; shard < this.manifest.shardCount; shard++) {
+        const postings = this.#shard(dir, shard);
+        if (dead.size) {
+          for (const [term, list] of postings) {
+            const kept = list.filter((_, index) => !dead.has(list[index - (index % stride)]));
+            if (kept.length) postings.set(term, kept);
+            else postings.delete(term);
+          }
+        }
+      }
+      for (const [term, list] of delta[dir]) {
+        this.#list(this.#shard(dir, shardOf(term, this.manifest.shardCount)), term).push(...list);
+      }
+      delta[dir].clear();
+    }
+    this.manifest.dead = [];
+    this.manifest.deltaOrds = [];
+  }
+
+  /** The files changed since this editor was created, ready to serialize; manifest last. */
+  changedFiles(builtAt: string, stamp: FreshnessStamp): Map<string, unknown> {
+    const changed = new Map<string, unknown>();
+    for (const name of this.#dirty) changed.set(name, this.file(name, undefined));
+    if (this.#building) {
+      for (const row of this.links()) row[4] = this.docById(row[2])?.title ?? null;
+    }
+    if (this.#dirty.has("files.json")) {
+      changed.set("files.json", [...this.files()].flatMap(([path, record]) => [path, ...record]));
+    }
+    if (this.#dirty.has("ids.json")) {
+      changed.set("ids.json", [...this.ids()].flatMap(([id, ord]) => [id, ord]));
+    }
+    if (this.#meta) changed.set("meta.bin", new Uint8Array(Int32Array.from(this.#meta).buffer));
+    this.#shards.forEach((postings, shard) => changed.set(shardFile(shard), formatShard(postings)));
+    if (this.#delta) changed.set(DELTA_FILE, formatShard(this.#delta));
+    this.manifest.builtAt = builtAt;
+    this.manifest.stamp = stamp;
+    changed.set("manifest.json", this.manifest);
+    return changed;
+  }
+}

@@ -1,1 +1,0 @@
-import{i as a,j as b,k as c,l as d,m as e,n as f}from"./chunk-O7PPY7CS.js";import"./chunk-SBAIQOLA.js";import"./chunk-7OKDHBUZ.js";export{f as RecordedError,e as contextForPrompt,c as debugEnabled,b as fetchCommand,d as recordFailure,a as surfaceConfig};
