@@ -42,10 +42,10 @@ const PROJECT_ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CLI = join(PROJECT_ROOT, "cli", "main.ts");
 const OPEN_INDEX_SCRIPT = join(PROJECT_ROOT, "bench", "_open_index.ts");
 
-/** Targets from the design, checked where they apply. */
+/** Targets from the design (issue 2 sets them for 5,000 entries), checked at that size. */
 const TARGETS = {
   fullBuildMs: 1500,
-  fullBuildAtSize: 5000,
+  atSize: 5000,
   reindexMs: 150,
   searchVsRg: 2,
 } as const;
@@ -255,7 +255,7 @@ async function measureFullBuild(context: Context, kb: GeneratedKb, size: number)
     runs,
     [readAll, parseAll, build],
   );
-  const atTarget = size === TARGETS.fullBuildAtSize;
+  const atTarget = size === TARGETS.atSize;
   rows.push({
     size,
     measure: "full index build, in-process",
@@ -365,8 +365,8 @@ async function measureReindex(context: Context, kb: GeneratedKb, size: number): 
       samples: saveSamples,
       baseline: "`openIndex`, nothing changed",
       baselineSamples: freshSamples,
-      target: `< ${TARGETS.reindexMs} ms`,
-      met: median(saveSamples) < TARGETS.reindexMs,
+      target: size === TARGETS.atSize ? `< ${TARGETS.reindexMs} ms` : undefined,
+      met: size === TARGETS.atSize ? median(saveSamples) < TARGETS.reindexMs : undefined,
       note: modeNote === "incremental" && changed === 1 ? undefined : `mode ${modeNote}`,
     },
     {
@@ -491,8 +491,8 @@ async function measureSearch(context: Context, kb: GeneratedKb, size: number): P
         samples: cliSamples,
         baseline: `\`rg -il ${word}\``,
         baselineSamples: rgSamples,
-        target: `≤ ${TARGETS.searchVsRg}× rg`,
-        met: ratio <= TARGETS.searchVsRg,
+        target: size === TARGETS.atSize ? `≤ ${TARGETS.searchVsRg}× rg` : undefined,
+        met: size === TARGETS.atSize ? ratio <= TARGETS.searchVsRg : undefined,
       });
     }
     rows.push({
@@ -728,9 +728,7 @@ async function main(args: string[]): Promise<number> {
   );
   console.log(table(rows));
   console.log(
-    `\nTargets: full build < ${TARGETS.fullBuildMs} ms at ${
-      formatSize(TARGETS.fullBuildAtSize)
-    }; ` +
+    `\nTargets at ${formatSize(TARGETS.atSize)}: full build < ${TARGETS.fullBuildMs} ms; ` +
       `reindex after one save < ${TARGETS.reindexMs} ms; search ≤ ${TARGETS.searchVsRg}× rg.`,
   );
   for (const note of context.notes) console.log(`- ${note}`);
