@@ -96,7 +96,7 @@ export interface Manifest {
   invalid: InvalidFile[];
   /** Ordinals removed since the shards were written. */
   dead: number[];
-  /** Ordinals whose postings live in the delta files. */
+  /** Ordinals whose postings live in the delta file. */
   deltaOrds: number[];
 }
 

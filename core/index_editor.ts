@@ -85,7 +85,7 @@ export const COMPACT_AFTER = 64;
 /**
  * Applies additions and removals to an index, loading only the files they touch, and hands back
  * the changed files to write. A full build is the same additions made to an empty index, written
- * straight into the shards; later additions go to the delta files.
+ * straight into the shards; later additions go to the delta file.
  */
 export class IndexEditor extends IndexReader {
   #dirty = new Set<string>();

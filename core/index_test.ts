@@ -396,7 +396,7 @@ Deno.test("changedFiles holds the touched files and the manifest, last", () => {
   deepStrictEqual(manifest.stamp, STAMP);
 });
 
-Deno.test("an incremental add writes the delta files, not the shards", () => {
+Deno.test("an incremental add writes the delta file, not the shards", () => {
   const a = makeEntry({ id: "kb-aaaaa", title: "alpha", body: "" });
   const store = build([a], 8);
   const editor = store.editor();

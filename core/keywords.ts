@@ -15,7 +15,7 @@
  * @module
  */
 import type { IndexReader } from "./index.ts";
-import { FIELD_KEYWORD, FIELD_TITLE, FLAG_INACTIVE, FLAG_KERNEL } from "./index.ts";
+import { FIELD_KEYWORD, FIELD_TITLE } from "./index.ts";
 import { scoreTerms } from "./rank.ts";
 import { splitWords, termOf } from "./tokenize.ts";
 
@@ -101,9 +101,6 @@ interface PromptWord {
   common: boolean;
 }
 
-/** Flag bit: the entry's flags came from a keyword posting. */
-const FLAGS_KNOWN = 128;
-
 /** What each entry's hits add up to, one array slot per entry ordinal. */
 class Tallies {
   /** Ordinals hit at least once, in first-hit order. */
@@ -112,8 +109,6 @@ class Tallies {
   readonly weight: Float64Array;
   /** Words found in the title, tags or aliases. */
   readonly keywordWords: Uint16Array;
-  /** Status and kernel flags from keyword postings, with {@link FLAGS_KNOWN}. */
-  readonly flags: Uint8Array;
   readonly #token: Int32Array;
   readonly #keywordParts: Uint8Array;
   readonly #anyParts: Uint8Array;
@@ -121,21 +116,9 @@ class Tallies {
   constructor(size: number) {
     this.weight = new Float64Array(size);
     this.keywordWords = new Uint16Array(size);
-    this.flags = new Uint8Array(size);
     this.#token = new Int32Array(size).fill(-1);
     this.#keywordParts = new Uint8Array(size);
     this.#anyParts = new Uint8Array(size);
-  }
-
-  /** Record status and kernel flags from a term's keyword postings, flat [ordinal, mask, …]. */
-  flagsFrom(postings: number[]): void {
-    const size = this.flags.length;
-    for (let index = 0; index < postings.length; index += 2) {
-      const ord = postings[index];
-      if (ord < size) {
-        this.flags[ord] |= (postings[index + 1] & (FLAG_INACTIVE | FLAG_KERNEL)) | FLAGS_KNOWN;
-      }
-    }
   }
 
   /**
@@ -251,7 +234,6 @@ function asPostings(keyword: number[]): number[] {
 function promptWords(
   reader: IndexReader,
   terms: PromptTerm[],
-  tallies: Tallies,
   termHits: Record<string, number>,
 ): PromptWord[] {
   const { docCount } = reader.manifest;
@@ -263,15 +245,16 @@ function promptWords(
     if (word?.token !== term.token) {
       words.push(word = { token: term.token, parts: [], common: false });
     }
-    word.common ||= isCommonWord(entries, docCount);
-    word.parts.push({ term, entries, postings: [] });
+    const common = isCommonWord(entries, docCount);
+    word.common ||= common;
+    // Parsed at once, while the reader still holds the term's shard.
+    const postings = entries && !common ? reader.postings(term.term) : [];
+    word.parts.push({ term, entries, postings });
   }
   for (const word of words) {
+    if (!word.common) continue;
     for (const part of word.parts) {
-      if (!part.entries) continue;
-      const keyword = reader.keywordPostings(part.term.term);
-      tallies.flagsFrom(keyword);
-      part.postings = word.common ? asPostings(keyword) : reader.postings(part.term.term);
+      if (part.entries) part.postings = asPostings(reader.keywordPostings(part.term.term));
     }
   }
   return words;
@@ -280,10 +263,9 @@ function promptWords(
 /**
  * Entries the prompt's words hit with a weight of at least `threshold` (see the module notes),
  * ranked by BM25F over all the prompt's terms. Superseded, archived and kernel entries are told
- * apart by the flags in keyword postings, or by the entry's metadata when only its body was hit.
- * Only the entries over the threshold are sorted; the near misses are picked, not sorted, and
- * only when `nearMisses` is set: telling the status of an entry hit in its body only reads the
- * metadata file, which a quiet prompt of the hook need not pay for.
+ * apart by the entries' metadata (`meta.bin`, one read). Only the entries over the threshold are
+ * sorted; the near misses are picked, not sorted, and only when `nearMisses` is set, so a prompt
+ * that hits nothing over the threshold reads no metadata at all.
  */
 export function keywordMatches(
   reader: IndexReader,
@@ -294,15 +276,10 @@ export function keywordMatches(
   const termHits: Record<string, number> = {};
   const { docCount, nextOrd } = reader.manifest;
   const tallies = new Tallies(Math.max(nextOrd, docCount));
-  const words = promptWords(reader, terms, tallies, termHits);
+  const words = promptWords(reader, terms, termHits);
   for (const word of words) tallies.addWord(word);
-  const flags = (ord: number) => tallies.flags[ord];
-  const isActive = (ord: number) =>
-    flags(ord) & FLAGS_KNOWN
-      ? !(flags(ord) & FLAG_INACTIVE)
-      : reader.meta(ord)?.status === "active";
-  const isKernel = (ord: number) =>
-    flags(ord) & FLAGS_KNOWN ? (flags(ord) & FLAG_KERNEL) !== 0 : reader.meta(ord)?.kernel === true;
+  const isActive = (ord: number) => reader.meta(ord)?.status === "active";
+  const isKernel = (ord: number) => reader.meta(ord)?.kernel === true;
   const over: number[] = [];
   const under: number[] = [];
   for (const ord of tallies.touched) {
