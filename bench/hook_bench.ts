@@ -22,7 +22,8 @@ import { decideSearch } from "../core/search_match.ts";
 import { phraseWords } from "../core/search_terms.ts";
 import { openIndex } from "../io/index_store.ts";
 import { flagsFor } from "../cli/permissions.ts";
-import { generateKb, parseFlags } from "./generate.ts";
+import type { Entry } from "../core/entry.ts";
+import { type GeneratedKb, generateKb, parseFlags } from "./generate.ts";
 import { formatMs, interleaved, median, progress, timeProcess } from "./_timing.ts";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -56,6 +57,11 @@ function payload(prompt: string): string {
 }
 
 const NON_FIRING = "what should I bake for dinner tonight with flour, butter and some eggs";
+
+/** The first active entry a generated knowledge base holds. */
+function firstActive(generated: GeneratedKb): Entry {
+  return generated.entries.find(({ entry }) => entry.status === "active")!.entry;
+}
 
 /** A PreToolUse payload of a Bash call running `command`, in a fresh session. */
 function bashPayload(command: string): string {
@@ -92,8 +98,7 @@ async function main(): Promise<void> {
   const decisionEntries = Number(flags.get("decision-entries") ?? entries);
   const cache = Deno.makeTempDirSync({ prefix: "git-kb-hook-bench-cache-" });
   const { kbDir, generated } = await prepare(entries, seed, cache);
-  const target = generated.entries.find(({ entry }) => entry.status === "active")!.entry;
-  const firing = `how do we handle ${target.title.toLowerCase()} in this repo?`;
+  const firing = `how do we handle ${firstActive(generated).title.toLowerCase()} in this repo?`;
   const empty = join(cache, "empty.ts");
   Deno.writeTextFileSync(empty, "");
   const env = { TMPDIR: cache, KB_DIR: kbDir, HOME: cache, NO_COLOR: "1" };
@@ -142,19 +147,23 @@ async function main(): Promise<void> {
     run(pluginSearchArgs, notSearch, false, bashPayload),
   ]);
 
-  let decisionKb = kbDir;
-  if (decisionEntries !== entries) decisionKb = (await prepare(decisionEntries, seed, cache)).kbDir;
-  const prompts = [
-    NON_FIRING,
-    firing,
-    "review the pull request for the deploy pipeline",
-    "rotate secrets",
+  const decisionKb = decisionEntries === entries
+    ? { kbDir, generated }
+    : await prepare(decisionEntries, seed, cache);
+  const decisionTarget = firstActive(decisionKb.generated);
+  const prompts: [string, string][] = [
+    ["a prompt that does not fire", NON_FIRING],
+    ["a prompt that fires", `how do we handle ${decisionTarget.title.toLowerCase()} in this repo?`],
+    ["a reviewing prompt", "review the pull request for the deploy pipeline"],
+    ["a two-word prompt", "rotate secrets"],
   ];
-  const decisionMs: number[] = [];
+  const decisionMs = prompts.map(() => [] as number[]);
   for (let round = 0; round < runs; round++) {
-    const started = performance.now();
-    await contextForPrompt({ prompt: prompts[round % prompts.length], kbFlag: decisionKb });
-    decisionMs.push(performance.now() - started);
+    for (const [index, [, prompt]] of prompts.entries()) {
+      const started = performance.now();
+      await contextForPrompt({ prompt, kbFlag: decisionKb.kbDir });
+      decisionMs[index].push(performance.now() - started);
+    }
   }
 
   const ratio = (samples: number[]) => median(samples) / median(bare);
@@ -192,12 +201,14 @@ async function main(): Promise<void> {
       }× | ${goal} | ${result} |`,
     );
   }
-  const decision = median(decisionMs);
-  console.log(
-    `| in-process decision (open index + decide), ${decisionEntries} entries | ${
-      formatMs(decision)
-    } | | < 10 ms | ${decision < 10 ? "ok" : "**MISS**"} |`,
-  );
+  for (const [index, [name]] of prompts.entries()) {
+    const decision = median(decisionMs[index]);
+    console.log(
+      `| in-process decision (open index + decide), ${decisionEntries} entries, ${name} | ${
+        formatMs(decision)
+      } | | < 10 ms | ${decision < 10 ? "ok" : "**MISS**"} |`,
+    );
+  }
   Deno.removeSync(cache, { recursive: true });
 }
 

@@ -12,6 +12,7 @@ import {
 import { analyzeEntry, COMPACT_AFTER, IndexEditor } from "./index_editor.ts";
 import { addEntry, buildIndex, makeEntry, MemoryStore, pathOf, STAMP } from "./_memory_index.ts";
 import { parsePostingsFile } from "./postings_file.ts";
+import { tokenize } from "./tokenize.ts";
 
 /** Ordinals in flat postings of the given stride. */
 function ords(flat: number[], stride: number): number[] {
@@ -451,6 +452,38 @@ Deno.test("removing an entry that lives in the delta takes its postings out of t
   deepStrictEqual(reader.postings("omega"), []);
   deepStrictEqual(reader.manifest.dead, [], "delta entries need no dead mark");
   equal(reader.docById("kb-bbbbb"), undefined);
+});
+
+Deno.test("postings stay in ordinal order through edits, removals and compaction", () => {
+  const words = ["alpha", "beta", "gamma", "delta", "omega"];
+  const entry = (index: number, round: number) =>
+    makeEntry({
+      id: `kb-${String(index).padStart(5, "0")}`,
+      title: `${words[index % 5]} ${words[(index + round) % 5]}`,
+      body: words.slice(0, 1 + (index + round) % 5).join(" "),
+    });
+  const store = build(Array.from({ length: 30 }, (_, index) => entry(index, 0)), 4);
+  for (let round = 1; round <= 6; round++) {
+    const editor = store.editor();
+    for (let index = round; index < 30; index += 3) {
+      editor.remove(pathOf(entry(index, 0)));
+      addEntry(editor, entry(index, round));
+    }
+    if (round % 3 === 0) editor.compact();
+    store.commit(editor);
+    const reader = store.reader();
+    for (const term of words.map((word) => tokenize(word)[0])) {
+      const lists: [number[], number][] = [
+        [reader.postings(term), 4],
+        [reader.keywordPostings(term), 2],
+      ];
+      for (const [list, stride] of lists) {
+        const ords = list.filter((_, at) => at % stride === 0);
+        deepStrictEqual(ords, [...ords].sort((a, b) => a - b), `${term} in round ${round}`);
+        equal(new Set(ords).size, ords.length, `${term} lists each entry once`);
+      }
+    }
+  }
 });
 
 Deno.test("needsCompaction once the delta and dead list pass COMPACT_AFTER", () => {

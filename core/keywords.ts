@@ -67,7 +67,7 @@ export function isCommonWord(entries: number, docCount: number): boolean {
 export interface KeywordHit {
   ord: number;
   /** The prompt words that counted for it, in prompt order. */
-  words: string[];
+  readonly words: string[];
 }
 
 /** The matches of a prompt's words. */
@@ -191,29 +191,52 @@ function keep(
   if (best.length > limit) best.pop();
 }
 
-/** The prompt words that counted for each of `ords`, in prompt order. */
-function wordsOf(ords: number[], words: PromptWord[]): Map<number, string[]> {
-  const found = new Map<number, string[]>(ords.map((ord) => [ord, []]));
+/**
+ * Where `ord` sits in flat postings of stride 4, or -1. Postings are in ordinal order (entries are
+ * added in order and never get a smaller ordinal later), so this is a binary search.
+ */
+function postingAt(postings: number[], ord: number): number {
+  let low = 0;
+  let high = postings.length / 4 - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const found = postings[middle * 4];
+    if (found === ord) return middle * 4;
+    if (found < ord) low = middle + 1;
+    else high = middle - 1;
+  }
+  return -1;
+}
+
+/** The prompt words that counted for `ord`, in prompt order. */
+function wordsFor(ord: number, words: PromptWord[]): string[] {
+  const found: string[] = [];
   for (const word of words) {
-    const parts = new Map<number, { keyword: number; any: number }>();
+    let keyword = 0;
+    let any = 0;
     for (const { postings } of word.parts) {
-      for (let index = 0; index < postings.length; index += 4) {
-        const ord = postings[index];
-        if (!found.has(ord)) continue;
-        const count = parts.get(ord) ?? { keyword: 0, any: 0 };
-        count.any++;
-        if (postings[index + 1] || postings[index + 2]) count.keyword++;
-        parts.set(ord, count);
-      }
+      const at = postingAt(postings, ord);
+      if (at < 0) continue;
+      any++;
+      if (postings[at + 1] || postings[at + 2]) keyword++;
     }
     const all = word.parts.length;
-    for (const [ord, count] of parts) {
-      if (count.keyword === all || (!word.common && count.any === all)) {
-        found.get(ord)!.push(...word.parts.map((part) => part.term.word));
-      }
+    if (keyword === all || (!word.common && any === all)) {
+      found.push(...word.parts.map((part) => part.term.word));
     }
   }
   return found;
+}
+
+/** A hit whose words are looked up when first asked for: most ranked hits are never shown. */
+function hitOf(ord: number, words: PromptWord[]): KeywordHit {
+  let found: string[] | undefined;
+  return {
+    ord,
+    get words() {
+      return found ??= wordsFor(ord, words);
+    },
+  };
 }
 
 /** Keyword postings [ordinal, field mask, …] as postings [ordinal, title, keyword, 0, …]. */
@@ -304,7 +327,6 @@ export function keywordMatches(
     const score = (ord: number) => scores.get(ord)?.score ?? 0;
     over.sort((a, b) => score(b) - score(a) || tallies.compare(a, b));
   }
-  const matched = wordsOf([...over, ...under], words);
-  const hit = (ord: number): KeywordHit => ({ ord, words: matched.get(ord)! });
+  const hit = (ord: number) => hitOf(ord, words);
   return { ranked: over.map(hit), nearMisses: under.map(hit), termHits };
 }

@@ -198,28 +198,37 @@ function keywordPointer(reader: IndexReader, hit: KeywordHit): Pointer | undefin
   return doc && pointerOf(doc, "keyword", hit.words);
 }
 
-/** Active entries whose `applies_to` names one of the prompt's activities, except `exclude`. */
-export function activityMatches(
+/**
+ * Active, non-kernel entries whose `applies_to` names one of the prompt's activities, except
+ * `exclude`: their ordinals, in index order, with the activities each shares with the prompt.
+ * Told apart by the index's metadata, so no entry record is read here: a knowledge base can hold
+ * thousands of entries for one activity, and a prompt shows three of them.
+ */
+export function activityCandidates(
   reader: IndexReader,
   activities: Activity[],
   exclude: ReadonlySet<number> = new Set(),
-): Pointer[] {
+): [number, Activity[]][] {
   const found = new Map<number, Activity[]>();
   for (const activity of activities) {
     for (const ord of reader.activityOrds(activity)) {
       if (exclude.has(ord)) continue;
-      found.set(ord, [...found.get(ord) ?? [], activity]);
+      const shared = found.get(ord);
+      if (shared) shared.push(activity);
+      else {
+        const meta = reader.meta(ord);
+        if (meta?.status === "active" && !meta.kernel) found.set(ord, [activity]);
+      }
     }
   }
-  const pointers: Pointer[] = [];
-  for (const [ord, shared] of found) {
-    const doc = reader.doc(ord);
-    if (doc && doc.status === "active" && !doc.kernel) {
-      pointers.push(pointerOf(doc, "activity", shared));
-    }
-  }
-  return pointers;
+  return [...found];
 }
+
+/**
+ * The most activity candidates whose records one prompt reads while looking for fresh ones: past
+ * it, a session that was shown them all gets no more activity pointers from this prompt.
+ */
+export const ACTIVITY_EXAMINE_LIMIT = 32;
 
 /** What this session was already shown: entry id → content hash at the time. */
 export type Ledger = Record<string, string>;
@@ -401,11 +410,15 @@ export function decide(
     else deduped.push(pointer.id);
   }
   const keywordOrds = new Set(ranked.map((hit) => hit.ord));
-  const byActivity = activityMatches(reader, activities, keywordOrds);
+  const byActivity = activityCandidates(reader, activities, keywordOrds);
   let activitySlots = config.maxActivityEntries;
-  for (const pointer of byActivity) {
+  for (const [ord, shared] of byActivity.slice(0, ACTIVITY_EXAMINE_LIMIT)) {
+    if (activitySlots === 0 || pointers.length >= config.maxEntries) break;
+    const doc = reader.doc(ord);
+    if (!doc) continue;
+    const pointer = pointerOf(doc, "activity", shared);
     if (!isFresh(pointer)) deduped.push(pointer.id);
-    else if (activitySlots > 0 && pointers.length < config.maxEntries) {
+    else {
       pointers.push(pointer);
       activitySlots--;
     }

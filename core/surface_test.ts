@@ -8,6 +8,7 @@ import { type IndexReader, type KernelRule, shardCountFor } from "./index.ts";
 import { buildIndex, makeEntry } from "./_memory_index.ts";
 import { LIMITS } from "./schema.ts";
 import {
+  ACTIVITY_EXAMINE_LIMIT,
   ACTIVITY_LEXICON,
   assemble,
   classifyActivities,
@@ -472,6 +473,31 @@ Deno.test("activity: at most maxActivityEntries, and a keyword match is listed o
   equal(pointers[0].id, "kb-ackw1");
   equal(pointers[0].signal, "keyword");
   equal(pointers.length, 4);
+});
+
+Deno.test("activity: records are read only until the slots fill, at most the examine limit", () => {
+  const specs: Spec[] = Array.from({ length: 200 }, (_, index) => ({
+    id: idOf("am", index),
+    title: `Checklist number ${index}`,
+    appliesTo: ["reviewing"],
+  }));
+  const reader = buildReader(specs);
+  const read = new Set<number>();
+  const doc = reader.doc.bind(reader);
+  reader.doc = (ord) => {
+    read.add(ord);
+    return doc(ord);
+  };
+  const prompt = "please review this pull request before lunch";
+  const fresh = decide(prompt, reader, {}, FETCH);
+  equal(fresh.assembly!.pointers.length, 3);
+  ok(read.size <= 3, `${read.size} records read for 3 pointers`);
+  read.clear();
+  const seenAll = Object.fromEntries(specs.map((spec) => [spec.id, hashOf(spec)]));
+  const deduped = decide(prompt, reader, seenAll, FETCH);
+  equal(deduped.outcome, "all_deduped");
+  equal(read.size, ACTIVITY_EXAMINE_LIMIT);
+  equal(deduped.deduped.length, ACTIVITY_EXAMINE_LIMIT);
 });
 
 // ---------------------------------------------------------------------------------------------
