@@ -19,11 +19,15 @@ import { ENTRIES_DIR } from "./kb.ts";
 import { indexDir } from "./paths.ts";
 
 /**
- * How long the prompt hook trusts an index whose stamp has not moved before it stats every
- * entry file again, so an in-place edit that moved none of the cheap signals is still noticed
- * within a minute. Statting 5,000 files costs about 40 ms, more than the rest of the hook.
+ * How long the hooks trust an index whose stamp has not moved before they stat every entry file
+ * again, so an in-place edit that moved none of the cheap signals is still noticed within ten
+ * minutes (at once by the agent's own `git-kb get` or `search`, which trust it for
+ * {@link READ_TRUST_MS}). Statting 5,000 files costs 50–80 ms, 50,000 ten times that: more than
+ * the rest of the hook. A user's prompts come minutes apart while the agent works in between, so
+ * a one-minute window made nearly every prompt pay for it; the search augment's checks during
+ * that work renew the window.
  */
-export const HOOK_TRUST_MS = 60_000;
+export const HOOK_TRUST_MS = 10 * 60_000;
 
 /**
  * The same for search and get: an in-place edit is seen within 10 seconds, while a burst of

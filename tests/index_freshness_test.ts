@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { HOOK_TRUST_MS, READ_TRUST_MS } from "../io/index_store.ts";
 import {
   cloneRemote,
   entryPath,
@@ -60,7 +61,7 @@ Deno.test("the index follows the knowledge base without a manual rebuild", async
     const ageVerification = async () => {
       const manifestPath = join((await index()).indexDir, "manifest.json");
       const manifest = JSON.parse(await Deno.readTextFile(manifestPath));
-      manifest.verifiedAt -= 11_000;
+      manifest.verifiedAt -= READ_TRUST_MS + 1_000;
       await Deno.writeTextFile(manifestPath, JSON.stringify(manifest));
     };
 
@@ -100,6 +101,30 @@ Deno.test("the index follows the knowledge base without a manual rebuild", async
         await rewriteTitle("kb-b3m7o", /seahorse/, "quokka");
         await ageVerification();
         assert.equal(hitsOf(await search("quokka"))[0]?.id, "kb-b3m7o");
+      },
+    );
+
+    await t.step(
+      "an in-place rewrite reaches the hooks' decision once their longer window runs out",
+      async () => {
+        const manifestPath = join((await index()).indexDir, "manifest.json");
+        const age = async (ms: number) => {
+          const manifest = JSON.parse(await Deno.readTextFile(manifestPath));
+          manifest.verifiedAt = Date.now() - ms;
+          await Deno.writeTextFile(manifestPath, JSON.stringify(manifest));
+        };
+        const context = async () => {
+          const result = await runCli(["context", "how does the ocelot lantern work"], { env });
+          assert.equal(result.code, 0, show(result));
+          return result.stdout;
+        };
+        const { before } = await rewriteTitle("kb-b3m7o", /^title: .*$/m, "title: Ocelot lantern");
+        await age(READ_TRUST_MS + 1_000);
+        assert.doesNotMatch(await context(), /kb-b3m7o/, "inside the hooks' window");
+        await age(HOOK_TRUST_MS + 1_000);
+        assert.match(await context(), /kb-b3m7o Ocelot lantern/);
+        await Deno.writeTextFile(join(kb.dir, await entryPath(kb.dir, "kb-b3m7o")), before);
+        await index();
       },
     );
 

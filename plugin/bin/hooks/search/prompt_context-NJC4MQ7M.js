@@ -1,1 +1,0 @@
-import{f as a,g as b,h as c,i as d,j as e,k as f}from"./chunk-F7X5S5UE.js";import"./chunk-N5X6YB5C.js";import"./chunk-B2RRPWUH.js";import"./chunk-7OKDHBUZ.js";export{f as RecordedError,e as contextForPrompt,c as debugEnabled,b as fetchCommand,d as recordFailure,a as surfaceConfig};
