@@ -13,7 +13,8 @@
  * - `meta.bin`: per ordinal, six little-endian 32-bit integers [title length, keyword length,
  *   body length, type, status, kernel 0/1], all that ranking and the hook need before they pick
  *   the hits to show; binary, so a firing prompt reads it without parsing;
- * - `docs/<chunk>.json`: {@link DocInfo} by ordinal;
+ * - `docs/<chunk>.txt`: {@link DocInfo} by ordinal, one JSON line each (`null` for a removed
+ *   entry), so showing a few pointers parses a few records, not whole chunks;
  * - `shard/<n>.txt`, in the line format of `postings_file.ts`, so a reader parses only the lines
  *   of its terms: term → flat [ordinal, title tf, keyword tf, body tf, …], and for title, tag and
  *   alias terms the keyword postings, `+term` → flat [ordinal, field mask, …];
@@ -31,7 +32,7 @@ import { fnv1a } from "./hash.ts";
 import { findPostings, keywordKey, postingsSize } from "./postings_file.ts";
 
 /** Bumped whenever the file layout changes; an index of another version is rebuilt. */
-export const INDEX_VERSION = 13;
+export const INDEX_VERSION = 14;
 
 /** Entries per docs chunk file. */
 export const CHUNK_SIZE = 32;
@@ -187,6 +188,7 @@ export class IndexReader {
   #load: IndexLoader;
   #cache = new Map<string, unknown>();
   #postings = new Map<string, number[]>();
+  #docs = new Map<number, DocInfo | null>();
   #lastShard?: { name: string; text: string };
   #meta?: Int32Array;
   #dead?: { source: number[]; set: Set<number> };
@@ -302,7 +304,12 @@ export class IndexReader {
 
   /** The record of the entry at `ord`, or undefined for a removed one. */
   doc(ord: number): DocInfo | undefined {
-    return this.file<(DocInfo | null)[]>(docChunkName(ord), [])[ord % CHUNK_SIZE] ?? undefined;
+    let doc = this.#docs.get(ord);
+    if (doc === undefined) {
+      const line = nthLine(this.file(docChunkName(ord), ""), ord % CHUNK_SIZE);
+      this.#docs.set(ord, doc = line ? JSON.parse(line) as DocInfo | null : null);
+    }
+    return doc ?? undefined;
   }
 
   /** The ordinal of an entry id, or undefined when no entry has it. */
@@ -352,7 +359,28 @@ export class IndexReader {
 
 /** The docs chunk file holding the record of `ord`. */
 export function docChunkName(ord: number): string {
-  return `docs/${Math.floor(ord / CHUNK_SIZE)}.json`;
+  return `docs/${Math.floor(ord / CHUNK_SIZE)}.txt`;
+}
+
+/** Line `index` (from 0) of `text`, or "" when it has fewer lines. */
+function nthLine(text: string, index: number): string {
+  let start = 0;
+  for (let line = 0; line < index; line++) {
+    start = text.indexOf("\n", start) + 1;
+    if (start === 0) return "";
+  }
+  const end = text.indexOf("\n", start);
+  return text.slice(start, end < 0 ? text.length : end);
+}
+
+/** A docs chunk's records, one per line, as {@link IndexReader.doc} reads them. */
+export function parseDocChunk(text: string): (DocInfo | null)[] {
+  return text ? text.split("\n").map((line) => line ? JSON.parse(line) : null) : [];
+}
+
+/** The text of a docs chunk. */
+export function formatDocChunk(docs: (DocInfo | null | undefined)[]): string {
+  return Array.from(docs, (doc) => JSON.stringify(doc ?? null)).join("\n");
 }
 
 /** A map from a flat [key, …values, key, …] array of the given stride. */

@@ -20,6 +20,7 @@ import {
   FIELD_TITLE,
   FLAG_INACTIVE,
   FLAG_KERNEL,
+  formatDocChunk,
   type FreshnessStamp,
   INDEX_VERSION,
   type IndexLoader,
@@ -27,6 +28,7 @@ import {
   type LinkRow,
   type Manifest,
   META_STRIDE,
+  parseDocChunk,
   shardFile,
   shardOf,
 } from "./index.ts";
@@ -137,8 +139,25 @@ export class IndexEditor extends IndexReader {
     return target;
   }
 
+  /** Docs chunks being edited, parsed whole, by file name. */
+  #docChunks = new Map<string, (DocInfo | null)[]>();
+
+  #docChunk(ord: number): (DocInfo | null)[] {
+    const name = docChunkName(ord);
+    let chunk = this.#docChunks.get(name);
+    if (!chunk) this.#docChunks.set(name, chunk = parseDocChunk(this.#touch(name, "")));
+    return chunk;
+  }
+
   #setDoc(ord: number, info: DocInfo | null): void {
-    this.#touch<(DocInfo | null)[]>(docChunkName(ord), [])[ord % CHUNK_SIZE] = info;
+    this.#docChunk(ord)[ord % CHUNK_SIZE] = info;
+  }
+
+  /** The record of the entry at `ord` as edited so far. */
+  override doc(ord: number): DocInfo | undefined {
+    return this.#docChunks.has(docChunkName(ord))
+      ? this.#docChunk(ord)[ord % CHUNK_SIZE] ?? undefined
+      : super.doc(ord);
   }
 
   #touch<T>(name: string, fallback: T): T {
@@ -328,6 +347,7 @@ export class IndexEditor extends IndexReader {
       changed.set("ids.json", [...this.ids()].flatMap(([id, ord]) => [id, ord]));
     }
     if (this.#meta) changed.set("meta.bin", new Uint8Array(Int32Array.from(this.#meta).buffer));
+    this.#docChunks.forEach((docs, name) => changed.set(name, formatDocChunk(docs)));
     this.#shards.forEach((postings, shard) => changed.set(shardFile(shard), formatShard(postings)));
     if (this.#delta) changed.set(DELTA_FILE, formatShard(this.#delta));
     this.manifest.builtAt = builtAt;

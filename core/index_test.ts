@@ -4,8 +4,10 @@ import {
   CHUNK_SIZE,
   FIELD_KEYWORD,
   FIELD_TITLE,
+  formatDocChunk,
   INDEX_VERSION,
   type Manifest,
+  parseDocChunk,
   shardCountFor,
   shardOf,
 } from "./index.ts";
@@ -121,7 +123,7 @@ Deno.test("IndexReader loads each file at most once, and no delta file while non
   reader.ordOf("kb-7q2mx");
   reader.ordOf("kb-7q2mx");
   deepStrictEqual(store.loaded.sort(), [
-    "docs/0.json",
+    "docs/0.txt",
     "ids.json",
     "shard/0.txt",
   ]);
@@ -386,7 +388,7 @@ Deno.test("changedFiles holds the touched files and the manifest, last", () => {
   const changed = editor.changedFiles("2026-07-01T00:00:00Z", STAMP);
   const names = [...changed.keys()];
   equal(names.at(-1), "manifest.json");
-  for (const name of ["files.json", "ids.json", "links.json", "docs/0.json", "meta.bin"]) {
+  for (const name of ["files.json", "ids.json", "links.json", "docs/0.txt", "meta.bin"]) {
     ok(names.includes(name), `${name} in ${names}`);
   }
   const terms = [...analyzeEntry(ROTATE, "p", "h").terms.keys()];
@@ -544,4 +546,25 @@ Deno.test("link rows carry both titles, whichever end is added first, and follow
     "Alpha",
     "Beta renamed",
   ]]);
+});
+
+Deno.test("a docs chunk holds one record per line, null for a removed or missing one", () => {
+  const store = build([ROTATE, makeEntry({ id: "kb-bbbbb", title: "Second" })], 1);
+  const editor = store.editor();
+  editor.remove(pathOf(ROTATE));
+  store.commit(editor);
+  const text = store.files.get("docs/0.txt") as string;
+  const lines = text.split("\n");
+  equal(lines.length, 2);
+  equal(lines[0], "null");
+  equal(JSON.parse(lines[1]).id, "kb-bbbbb");
+  deepStrictEqual(parseDocChunk(formatDocChunk([null, undefined, JSON.parse(lines[1])])), [
+    null,
+    null,
+    JSON.parse(lines[1]),
+  ]);
+  const reader = store.reader();
+  equal(reader.doc(0), undefined);
+  equal(reader.doc(1)?.title, "Second");
+  equal(reader.doc(2), undefined, "past the last line");
 });
