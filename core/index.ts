@@ -226,14 +226,23 @@ export class IndexReader {
     return postings;
   }
 
+  /** The text of the shard that holds `term`'s postings. */
+  #shardOf(term: string): string {
+    return this.#shardText(shardName(term, this.manifest.shardCount));
+  }
+
+  /**
+   * The delta file's text, or "" without opening it while no entry lives in it (right after a
+   * build or a compaction).
+   */
+  #deltaText(): string {
+    return this.manifest.deltaOrds.length ? this.file(DELTA_FILE, "") : "";
+  }
+
   #live(dir: "post" | "kw", term: string, stride: number): number[] {
     const key = dir === "kw" ? keywordKey(term) : term;
-    const base = findPostings(this.#shardText(shardName(term, this.manifest.shardCount)), key) ??
-      [];
-    // No delta file to open while no entry lives in it (right after a build or a compaction).
-    const delta = this.manifest.deltaOrds.length
-      ? findPostings(this.file(DELTA_FILE, ""), key) ?? []
-      : [];
+    const base = findPostings(this.#shardOf(term), key) ?? [];
+    const delta = findPostings(this.#deltaText(), key) ?? [];
     if (!this.manifest.dead.length) return delta.length ? base.concat(delta) : base;
     if (this.#dead?.source !== this.manifest.dead) {
       this.#dead = { source: this.manifest.dead, set: new Set(this.manifest.dead) };
@@ -261,11 +270,7 @@ export class IndexReader {
   postingCount(term: string): number {
     const cached = this.#postings.get(`post\t${term}`);
     if (cached) return cached.length / 4;
-    const base = postingsSize(this.#shardText(shardName(term, this.manifest.shardCount)), term);
-    const delta = this.manifest.deltaOrds.length
-      ? postingsSize(this.file(DELTA_FILE, ""), term)
-      : 0;
-    return (base + delta) / 4;
+    return (postingsSize(this.#shardOf(term), term) + postingsSize(this.#deltaText(), term)) / 4;
   }
 
   /** Flat [ordinal, field mask, …] postings of a term in titles, tags and aliases. */
