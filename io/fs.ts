@@ -16,6 +16,12 @@ function tempName(path: string): string {
   return join(dirname(path), `.${Deno.pid}-${nonce}-${sequence++}.tmp`);
 }
 
+/** Write text or bytes to `path`. */
+export function writeData(path: string, data: string | Uint8Array): void {
+  if (typeof data === "string") Deno.writeTextFileSync(path, data);
+  else Deno.writeFileSync(path, data);
+}
+
 /**
  * Write `data` to `path` so that readers see either the old file or the new one, never half:
  * write a temp file beside it, then rename it over. Creates missing parent folders.
@@ -24,8 +30,7 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
   Deno.mkdirSync(dirname(path), { recursive: true });
   const temp = tempName(path);
   try {
-    if (typeof data === "string") Deno.writeTextFileSync(temp, data);
-    else Deno.writeFileSync(temp, data);
+    writeData(temp, data);
     Deno.renameSync(temp, path);
   } catch (error) {
     try {
@@ -35,15 +40,20 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
   }
 }
 
-/** Read and parse a JSON file; undefined when it does not exist or does not parse. */
-export function readJsonFile(path: string): unknown {
-  let text: string;
+/** What `read` returns, or undefined when the file it reads does not exist. */
+export function ifExists<T>(read: () => T): T | undefined {
   try {
-    text = Deno.readTextFileSync(path);
+    return read();
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw error;
   }
+}
+
+/** Read and parse a JSON file; undefined when it does not exist or does not parse. */
+export function readJsonFile(path: string): unknown {
+  const text = ifExists(() => Deno.readTextFileSync(path));
+  if (text === undefined) return undefined;
   try {
     return JSON.parse(text);
   } catch {

@@ -14,7 +14,7 @@ import {
   shardCountFor,
 } from "../core/index.ts";
 import { IndexEditor } from "../core/index_editor.ts";
-import { withLock, writeFileAtomic } from "./fs.ts";
+import { withLock, writeData, writeFileAtomic } from "./fs.ts";
 import type { Analysis } from "./analyze.ts";
 import { type FileStat, filesUnchanged, scanEntries } from "./kb.ts";
 import { kbCacheDir } from "./paths.ts";
@@ -82,8 +82,7 @@ function writeAll(dir: string, files: Map<string, unknown>, atomic: boolean): vo
       const folder = dirname(path);
       if (!made.has(folder)) Deno.mkdirSync(folder, { recursive: true });
       made.add(folder);
-      if (typeof data === "string") Deno.writeTextFileSync(path, data);
-      else Deno.writeFileSync(path, data);
+      writeData(path, data);
     }
   }
   writeFileAtomic(join(dir, "manifest.json"), JSON.stringify(files.get("manifest.json")));

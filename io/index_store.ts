@@ -14,7 +14,7 @@ import {
   type InvalidFile,
   type Manifest,
 } from "../core/index.ts";
-import { readJsonFile } from "./fs.ts";
+import { ifExists, readJsonFile } from "./fs.ts";
 import { ENTRIES_DIR } from "./kb.ts";
 import { indexDir } from "./paths.ts";
 
@@ -98,12 +98,9 @@ export function loaderFor(dir: string): (name: string) => unknown {
   return (name: string): unknown => {
     const path = join(dir, name);
     if (name.endsWith(".json")) return readJsonFile(path);
-    try {
-      return name.endsWith(".bin") ? Deno.readFileSync(path) : Deno.readTextFileSync(path);
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound) return undefined;
-      throw error;
-    }
+    return ifExists(() =>
+      name.endsWith(".bin") ? Deno.readFileSync(path) : Deno.readTextFileSync(path)
+    );
   };
 }
 

@@ -10,7 +10,7 @@ import type { SessionRecord } from "../core/delivery_stats.ts";
 import { dirname, join } from "../core/path.ts";
 import { parseReceipts, RECEIPT_LIMITS, type Receipts, withUnmatched } from "../core/receipts.ts";
 import type { Ledger } from "../core/surface.ts";
-import { readJsonFile, writeFileAtomic } from "./fs.ts";
+import { ifExists, readJsonFile, writeFileAtomic } from "./fs.ts";
 import { sessionFile } from "./session.ts";
 
 /** The suffix of a receipts file; a ledger's name never contains a dot before `.json`. */
@@ -85,15 +85,6 @@ function withUnmatchedLog(receipts: Receipts, log: string): Receipts {
   return receipts;
 }
 
-function readTextIfAny(path: string): string {
-  try {
-    return Deno.readTextFileSync(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return "";
-    throw error;
-  }
-}
-
 /** Every session's ledger and receipts in the cache (sessions with neither are left out). */
 export function readSessions(cacheDir: string): SessionRecord[] {
   const dir = join(cacheDir, "sessions");
@@ -112,7 +103,10 @@ export function readSessions(cacheDir: string): SessionRecord[] {
     const receipts = parseReceipts(readJsonFile(join(dir, `${name}${RECEIPTS_SUFFIX}`)));
     return {
       ledger: isLedger(ledger) ? ledger : {},
-      receipts: withUnmatchedLog(receipts, readTextIfAny(join(dir, `${name}${UNMATCHED_SUFFIX}`))),
+      receipts: withUnmatchedLog(
+        receipts,
+        ifExists(() => Deno.readTextFileSync(join(dir, `${name}${UNMATCHED_SUFFIX}`))) ?? "",
+      ),
     };
   });
 }
