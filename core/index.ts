@@ -293,6 +293,16 @@ export class IndexReader {
   }
 
   /**
+   * Whether the entry at `ord` is active and not a kernel rule: one a pointer may name. Read from
+   * `meta.bin` without building a record, for the matching loops of the hooks.
+   */
+  isPointable(ord: number): boolean {
+    const meta = this.metaValues();
+    const at = ord * META_STRIDE;
+    return STATUSES[meta[at + 4]] === "active" && meta[at + 5] !== 1;
+  }
+
+  /**
    * The term count of one field (0 title, 1 tags and aliases, 2 body) of the entry at `ord`, or
    * -1 for a removed one: what {@link meta} says, without building a record, for ranking loops.
    */

@@ -568,3 +568,23 @@ Deno.test("a docs chunk holds one record per line, null for a removed or missing
   equal(reader.doc(1)?.title, "Second");
   equal(reader.doc(2), undefined, "past the last line");
 });
+
+Deno.test("isPointable: active entries only, never a kernel rule or a removed entry", () => {
+  const store = build([
+    makeEntry({ id: "kb-aaaaa", title: "Active" }),
+    makeEntry({ id: "kb-bbbbb", title: "Old", status: "superseded" }),
+    makeEntry({ id: "kb-ccccc", title: "Rule", kernel: true }),
+    makeEntry({ id: "kb-ddddd", title: "Gone" }),
+  ]);
+  const editor = store.editor();
+  editor.remove(pathOf(makeEntry({ id: "kb-ddddd" })));
+  store.commit(editor);
+  const reader = store.reader();
+  deepStrictEqual([0, 1, 2, 3, 4].map((ord) => reader.isPointable(ord)), [
+    true,
+    false,
+    false,
+    false,
+    false,
+  ]);
+});

@@ -302,7 +302,6 @@ export function keywordMatches(
   const words = promptWords(reader, terms, termHits);
   for (const word of words) tallies.addWord(word);
   const isActive = (ord: number) => reader.meta(ord)?.status === "active";
-  const isKernel = (ord: number) => reader.meta(ord)?.kernel === true;
   const over: number[] = [];
   const under: number[] = [];
   for (const ord of tallies.touched) {
@@ -312,7 +311,7 @@ export function keywordMatches(
       ) {
         keep(under, ord, NEAR_MISS_LIMIT, tallies.compare);
       }
-    } else if (isActive(ord) && !isKernel(ord)) over.push(ord);
+    } else if (reader.isPointable(ord)) over.push(ord);
   }
   if (over.length > 1) {
     const parts = new Map(

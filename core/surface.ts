@@ -215,10 +215,7 @@ export function activityCandidates(
       if (exclude.has(ord)) continue;
       const shared = found.get(ord);
       if (shared) shared.push(activity);
-      else {
-        const meta = reader.meta(ord);
-        if (meta?.status === "active" && !meta.kernel) found.set(ord, [activity]);
-      }
+      else if (reader.isPointable(ord)) found.set(ord, [activity]);
     }
   }
   return [...found];
