@@ -15,6 +15,7 @@
  * @module
  */
 import { join } from "../core/path.ts";
+import { ifExists } from "../io/fs.ts";
 import { runProcess } from "../io/process.ts";
 import { COMMAND_PROFILES, HOOK_PROFILES, PROFILES } from "./permissions.ts";
 
@@ -258,12 +259,8 @@ function filesUnder(dir: string, path: string): string[] {
   }
 }
 
-function readIfAny(path: string): string | undefined {
-  try {
-    return Deno.readTextFileSync(path);
-  } catch {
-    return undefined;
-  }
+function readText(path: string): string | undefined {
+  return ifExists(() => Deno.readTextFileSync(path));
 }
 
 /** The built files that differ between `plugin/bin/` (or `bin`) and a fresh build. */
@@ -275,7 +272,7 @@ export async function staleFiles(bin = BIN): Promise<string[]> {
       BUILT_FILES.flatMap((name) => [...filesUnder(fresh, name), ...filesUnder(bin, name)]),
     );
     return [...names].sort().filter((name) =>
-      readIfAny(join(bin, name)) !== readIfAny(join(fresh, name))
+      readText(join(bin, name)) !== readText(join(fresh, name))
     );
   } finally {
     Deno.removeSync(fresh, { recursive: true });
