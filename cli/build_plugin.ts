@@ -229,7 +229,19 @@ async function deno(args: string[]): Promise<void> {
   }
 }
 
-const BUNDLE_FLAGS = ["bundle", "--quiet", "--platform", "deno", "--minify"];
+/**
+ * `--node-modules-dir` puts js-yaml under `./node_modules`: the bundler names a chunk by a hash
+ * that takes in its sources' paths, and a path into the global cache depends on where the
+ * checkout sits, so without it a clone elsewhere builds other chunk names.
+ */
+const BUNDLE_FLAGS = [
+  "bundle",
+  "--quiet",
+  "--node-modules-dir=auto",
+  "--platform",
+  "deno",
+  "--minify",
+];
 
 /** Write the bundles and both launchers into `dir`. */
 export async function build(dir: string): Promise<void> {

@@ -225,15 +225,35 @@ Deno.test("the real launcher runs the bundles: both hot hooks answer, a command 
   }
 });
 
-Deno.test("plugin/bin is what `deno task build` makes from the sources", async () => {
-  const result = await runProcess("deno", [
+/** Run `build_plugin.ts --check` in the checkout at `root`. */
+function checkBuild(root: string) {
+  return runProcess("deno", [
     "run",
     "--allow-read",
     "--allow-write",
     "--allow-env",
     "--allow-run=deno",
-    join(ROOT, "cli", "build_plugin.ts"),
+    join(root, "cli", "build_plugin.ts"),
     "--check",
-  ], { cwd: ROOT });
+  ], { cwd: root });
+}
+
+Deno.test("plugin/bin is what `deno task build` makes from the sources", async () => {
+  const result = await checkBuild(ROOT);
   assert.equal(result.code, 0, show(result));
+});
+
+Deno.test("a checkout at another depth builds the same plugin/bin, chunk names included", async () => {
+  const sandbox = await makeSandbox();
+  try {
+    const copy = join(sandbox.root, "one", "more", "level", "git-kb");
+    await Deno.mkdir(copy, { recursive: true });
+    const parts = ["cli", "core", "io", "hooks", "plugin", "deno.json", "deno.lock"];
+    const cp = await runProcess("cp", ["-R", ...parts.map((part) => join(ROOT, part)), copy]);
+    assert.equal(cp.code, 0, show(cp));
+    const result = await checkBuild(copy);
+    assert.equal(result.code, 0, show(result));
+  } finally {
+    await sandbox.cleanup();
+  }
 });
