@@ -8,8 +8,9 @@
  */
 import type { Entry } from "./entry.ts";
 import { type Activity, ENTRY_TYPES, STATUSES } from "./schema.ts";
-import { distinctTerms, tokenize } from "./tokenize.ts";
+import { countTerms, distinctTerms } from "./tokenize.ts";
 import { formatShard, parseShard, type ShardPostings } from "./postings_file.ts";
+import { BuildPostings } from "./postings_builder.ts";
 import {
   type AnalyzedEntry,
   CHUNK_SIZE,
@@ -31,9 +32,10 @@ import {
   parseDocChunk,
   shardFile,
   shardOf,
+  type TermCounts,
 } from "./index.ts";
 
-function count(terms: Map<string, [number, number, number]>, words: string[], field: 0 | 1 | 2) {
+function count(terms: TermCounts, words: string[], field: 0 | 1 | 2) {
   for (let index = 0; index < words.length; index++) {
     const word = words[index];
     let counts = terms.get(word);
@@ -44,13 +46,11 @@ function count(terms: Map<string, [number, number, number]>, words: string[], fi
 
 /** Reduce an entry to its index record and term counts. */
 export function analyzeEntry(entry: Entry, path: string, hash: string): AnalyzedEntry {
-  const terms = new Map<string, [number, number, number]>();
-  const titleWords = tokenize(entry.title);
-  const keywordWords = [...entry.tags, ...entry.aliases].flatMap(distinctTerms);
-  const bodyWords = tokenize(entry.body);
-  count(terms, titleWords, 0);
-  count(terms, keywordWords, 1);
-  count(terms, bodyWords, 2);
+  const terms: TermCounts = new Map();
+  const titleLength = countTerms(entry.title, 0, terms);
+  const keywordTerms = [...entry.tags, ...entry.aliases].flatMap(distinctTerms);
+  count(terms, keywordTerms, 1);
+  const bodyLength = countTerms(entry.body, 2, terms);
   return {
     info: {
       id: entry.id,
@@ -65,7 +65,7 @@ export function analyzeEntry(entry: Entry, path: string, hash: string): Analyzed
       links: entry.links,
       updated: entry.updated,
       hash,
-      lengths: [titleWords.length, keywordWords.length, bodyWords.length],
+      lengths: [titleLength, keywordTerms.length, bodyLength],
     },
     terms,
   };
@@ -95,7 +95,8 @@ export class IndexEditor extends IndexReader {
   #shards: ShardPostings[] = [];
   #delta?: ShardPostings;
   #meta?: number[];
-  #building = false;
+  /** A full build's postings, straight into the shards; an edit's go to the delta file. */
+  #build?: BuildPostings;
 
   /**
    * Start an index from nothing, for a full build.
@@ -118,25 +119,8 @@ export class IndexEditor extends IndexReader {
       deltaOrds: [],
     };
     const editor = new IndexEditor(manifest, load);
-    editor.#building = true;
+    editor.#build = new BuildPostings(shardCount);
     return editor;
-  }
-
-  /**
-   * Where each term's postings go in this edit (its shard's lists in a build, the delta's
-   * otherwise), remembered: a build meets each term thousands of times. Cleared whenever lists
-   * are replaced.
-   */
-  #targets = new Map<string, { post: number[]; kw?: number[]; shard: number }>();
-
-  #target(term: string, delta?: { post: Map<string, number[]>; kw: Map<string, number[]> }) {
-    let target = this.#targets.get(term);
-    if (!target) {
-      const shard = shardOf(term, this.manifest.shardCount);
-      target = { post: this.#list(delta?.post ?? this.#shard("post", shard), term), shard };
-      this.#targets.set(term, target);
-    }
-    return target;
   }
 
   /** Docs chunks being edited, parsed whole, by file name. */
@@ -203,7 +187,6 @@ export class IndexEditor extends IndexReader {
     }
     const info = this.doc(ord);
     if (manifest.deltaOrds.includes(ord)) {
-      this.#targets.clear();
       const delta = this.#deltaMaps();
       for (const [postings, stride] of [[delta.post, 4], [delta.kw, 2]] as const) {
         for (const [term, list] of postings) {
@@ -246,18 +229,23 @@ export class IndexEditor extends IndexReader {
     const { info, terms } = analyzed;
     const manifest = this.manifest;
     const ord = manifest.nextOrd++;
-    const delta = this.#building ? undefined : this.#deltaMaps();
     const flags = (info.status === "active" ? 0 : FLAG_INACTIVE) | (info.kernel ? FLAG_KERNEL : 0);
-    // forEach rather than for-of with destructuring: this runs cold in a one-off CLI process.
-    terms.forEach((counts, term) => {
-      const target = this.#target(term, delta);
-      target.post.push(ord, counts[0], counts[1], counts[2]);
+    const keywordOf = (counts: readonly number[]) => {
       const mask = (counts[0] ? FIELD_TITLE : 0) | (counts[1] ? FIELD_KEYWORD : 0);
-      if (!mask) return;
-      target.kw ??= this.#list(delta?.kw ?? this.#shard("kw", target.shard), term);
-      target.kw.push(ord, mask | flags);
-    });
-    if (delta) manifest.deltaOrds = [...manifest.deltaOrds, ord];
+      return mask && mask | flags;
+    };
+    const build = this.#build;
+    // forEach rather than for-of with destructuring: this runs cold in a one-off CLI process.
+    if (build) terms.forEach((counts, term) => build.add(term, ord, counts, keywordOf(counts)));
+    else {
+      const delta = this.#deltaMaps();
+      terms.forEach((counts, term) => {
+        this.#list(delta.post, term).push(ord, counts[0], counts[1], counts[2]);
+        const keyword = keywordOf(counts);
+        if (keyword) this.#list(delta.kw, term).push(ord, keyword);
+      });
+      manifest.deltaOrds = [...manifest.deltaOrds, ord];
+    }
     this.#setDoc(ord, info);
     const meta = this.#editMeta();
     const at = ord * META_STRIDE;
@@ -272,7 +260,7 @@ export class IndexEditor extends IndexReader {
     this.ids().set(info.id, ord);
     const links = this.#touch<LinkRow[]>("links.json", []);
     // A build fills in target titles once, at the end; an edit retitles the links to it here.
-    if (!this.#building) { for (const row of links) if (row[2] === info.id) row[4] = info.title; }
+    if (!this.#build) { for (const row of links) if (row[2] === info.id) row[4] = info.title; }
     for (const link of info.links) {
       links.push([info.id, link.rel, link.to, info.title, this.docById(link.to)?.title ?? null]);
     }
@@ -310,7 +298,6 @@ export class IndexEditor extends IndexReader {
 
   /** Fold the delta and the dead list into the shards: every shard is rewritten. */
   compact(): void {
-    this.#targets.clear();
     const delta = this.#deltaMaps();
     const dead = new Set(this.manifest.dead);
     for (const [dir, stride] of [["post", 4], ["kw", 2]] as const) {
@@ -337,7 +324,7 @@ export class IndexEditor extends IndexReader {
   changedFiles(builtAt: string, stamp: FreshnessStamp): Map<string, unknown> {
     const changed = new Map<string, unknown>();
     for (const name of this.#dirty) changed.set(name, this.file(name, undefined));
-    if (this.#building) {
+    if (this.#build) {
       for (const row of this.links()) row[4] = this.docById(row[2])?.title ?? null;
     }
     if (this.#dirty.has("files.json")) {
@@ -349,6 +336,7 @@ export class IndexEditor extends IndexReader {
     if (this.#meta) changed.set("meta.bin", new Uint8Array(Int32Array.from(this.#meta).buffer));
     this.#docChunks.forEach((docs, name) => changed.set(name, formatDocChunk(docs)));
     this.#shards.forEach((postings, shard) => changed.set(shardFile(shard), formatShard(postings)));
+    this.#build?.forEachShard((shard, text) => changed.set(shardFile(shard), text));
     if (this.#delta) changed.set(DELTA_FILE, formatShard(this.#delta));
     this.manifest.builtAt = builtAt;
     this.manifest.stamp = stamp;

@@ -48,11 +48,16 @@ export function parsePostingsFile(text: string): Map<string, number[]> {
   return postings;
 }
 
+/** One line of a postings file: `key`'s `size` numbers, already joined by commas. */
+export function postingsLine(key: string, size: number, joined: string): string {
+  return `${key}\t${size}\t${joined}`;
+}
+
 /** The text of a postings file; terms with no postings are left out. */
 export function formatPostingsFile(postings: Map<string, number[]>): string {
   const lines: string[] = [];
   postings.forEach((list, term) => {
-    if (list.length) lines.push(`${term}\t${list.length}\t${list.join(",")}`);
+    if (list.length) lines.push(postingsLine(term, list.length, list.join(",")));
   });
   return lines.join("\n");
 }

@@ -91,10 +91,43 @@ export function splitWords(text: string, tokens?: number[]): string[] {
  */
 export function tokenize(text: string): string[] {
   const terms: string[] = [];
+  eachTerm(text, (term) => terms.push(term));
+  return terms;
+}
+
+/**
+ * Count the terms of `text` into `counts` at `field` (0 title, 1 keywords, 2 body): what
+ * {@link tokenize} finds, without building its list. Returns how many terms there were, repeats
+ * included.
+ */
+export function countTerms(
+  text: string,
+  field: 0 | 1 | 2,
+  counts: Map<string, [number, number, number]>,
+): number {
+  let found = 0;
+  eachTerm(text, (term) => {
+    found++;
+    const known = counts.get(term);
+    if (known) known[field]++;
+    else {
+      const fresh: [number, number, number] = [0, 0, 0];
+      fresh[field] = 1;
+      counts.set(term, fresh);
+    }
+  });
+  return found;
+}
+
+/** Call `visit` with each term of `text`, in order, repeats included. */
+function eachTerm(text: string, visit: (term: string) => void): void {
   const lower = text.toLowerCase();
   if (NON_ASCII.test(lower)) {
-    for (const word of splitWords(lower)) addTerm(terms, word);
-    return terms;
+    for (const word of splitWords(lower)) {
+      const term = termOf(word);
+      if (term) visit(term);
+    }
+    return;
   }
   // The index build spends most of its time here: one pass, each word straight to its term.
   let start = -1;
@@ -102,11 +135,11 @@ export function tokenize(text: string): string[] {
     if (index < lower.length && isWordCode(lower.charCodeAt(index))) {
       if (start < 0) start = index;
     } else if (start >= 0) {
-      addTerm(terms, lower.slice(start, index));
+      const term = termOf(lower.slice(start, index));
+      if (term) visit(term);
       start = -1;
     }
   }
-  return terms;
 }
 
 /** Word → term ("" for a word that is dropped): one lookup per word on a warm vocabulary. */
@@ -122,11 +155,6 @@ export function termOf(word: string): string {
     memo.set(word, term);
   }
   return term;
-}
-
-function addTerm(terms: string[], word: string): void {
-  const term = termOf(word);
-  if (term) terms.push(term);
 }
 
 /** The distinct terms of `text`, in first-seen order. */

@@ -1,5 +1,5 @@
 import { deepStrictEqual, equal, ok } from "node:assert";
-import { distinctTerms, STOPWORDS, tokenize } from "./tokenize.ts";
+import { countTerms, distinctTerms, STOPWORDS, tokenize } from "./tokenize.ts";
 import { stem } from "./stem.ts";
 
 Deno.test("tokenize lowercases and stems", () => {
@@ -48,4 +48,31 @@ Deno.test("distinctTerms drops repeats and keeps first-seen order", () => {
   deepStrictEqual(distinctTerms("cache token cache tokens rotate"), ["cach", "token", "rotat"]);
   deepStrictEqual(distinctTerms("zeta alpha zeta alpha"), ["zeta", "alpha"]);
   equal(distinctTerms("the a an").length, 0);
+});
+
+Deno.test("countTerms counts what tokenize finds, per field, in ASCII and other scripts", () => {
+  const texts = [
+    "Rotate the leaked tokens; rotating TOKENS again, then rotate-tokens.sh",
+    "Überprüfe den Cache: cache cache Café ☕ 東京 東京",
+    "",
+    "the a an of",
+  ];
+  for (const text of texts) {
+    const counts = new Map<string, [number, number, number]>();
+    const found = countTerms(text, 2, counts);
+    const terms = tokenize(text);
+    equal(found, terms.length, text);
+    const expected = new Map<string, [number, number, number]>();
+    for (const term of terms) {
+      const known = expected.get(term) ?? [0, 0, 0];
+      known[2]++;
+      expected.set(term, known);
+    }
+    deepStrictEqual(counts, expected, text);
+  }
+  const both = new Map<string, [number, number, number]>();
+  countTerms("Rotate tokens", 0, both);
+  countTerms("token rotation token", 2, both);
+  deepStrictEqual(both.get("token"), [1, 0, 2]);
+  deepStrictEqual(both.get("rotat"), [1, 0, 1]);
 });
