@@ -38,12 +38,13 @@ Deno.test("BuildPostings writes each shard as formatShard would, long lists and 
   const shardCount = 16;
   const built = new BuildPostings(shardCount);
   const expected = expectedShards(shardCount);
-  // 3,000 terms outgrow the per-list tables (1,024 to start); "common" is in every entry, so its
-  // list runs through blocks of every size up to the cap, and past it.
+  // 3,000 terms outgrow the per-list tables (1,024 to start), 40 terms an entry the pooled
+  // buffer (a million numbers); "common" is in every entry, so its list runs through blocks of
+  // every size up to the cap, and past it.
   const vocabulary = Array.from({ length: 3000 }, (_, n) => `term${n}`);
   for (let ord = 0; ord < 6000; ord++) {
     const terms = new Set(["common"]);
-    for (let pick = 0; pick < 3; pick++) terms.add(vocabulary[Math.floor(next() * 3000)]);
+    for (let pick = 0; pick < 40; pick++) terms.add(vocabulary[Math.floor(next() * 3000)]);
     for (const term of terms) {
       const counts = [Math.floor(next() * 3), Math.floor(next() * 2), 1 + Math.floor(next() * 9)];
       const keyword = counts[0] || counts[1] ? 1 + Math.floor(next() * 15) : 0;
