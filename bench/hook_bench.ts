@@ -23,7 +23,7 @@ import { phraseWords } from "../core/search_terms.ts";
 import { openIndex } from "../io/index_store.ts";
 import { flagsFor } from "../cli/permissions.ts";
 import type { Entry } from "../core/entry.ts";
-import { type GeneratedKb, generateKb, parseFlags } from "./generate.ts";
+import { commitAll, type GeneratedKb, generateKb, parseFlags } from "./generate.ts";
 import { formatMs, interleaved, median, progress, timeProcess } from "./_timing.ts";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -40,6 +40,8 @@ async function prepare(entries: number, seed: number, cache: string) {
       Deno.writeTextFileSync(path, text.replace("\nkernel: true\n", "\nkernel: false\n"));
     }
   }
+  // A knowledge base is a git repository: the hooks' change check reads its HEAD and index.
+  await commitAll(kbDir, `Generate ${entries} entries (seed ${seed})`);
   Deno.env.set("TMPDIR", cache);
   const { report } = await openIndex(kbDir, { full: true });
   progress(`indexed ${report.docCount} entries in ${Math.round(report.ms)} ms`);

@@ -106,7 +106,7 @@ export interface SearchDecision {
 export function decideSearch(
   phrases: string[],
   reader: IndexReader,
-  ledger: Ledger,
+  ledger: Ledger | (() => Ledger),
   fetch: (ids: string[]) => string,
   config: SearchConfig = DEFAULT_SEARCH_CONFIG,
 ): SearchDecision {
@@ -123,11 +123,12 @@ export function decideSearch(
   if (!phrases.length) return { ...base, outcome: "no_terms" };
   if (!candidates.size) return { ...base, outcome: generic ? "too_generic" : "no_match" };
   const pointers: Pointer[] = [];
+  const seen = typeof ledger === "function" ? ledger() : ledger;
   for (const [ord, phrase] of candidates) {
     if (pointers.length >= config.maxPointers) break;
     const doc = reader.doc(ord);
     if (!doc) continue;
-    if (ledger[doc.id] === doc.hash) {
+    if (seen[doc.id] === doc.hash) {
       base.deduped.push(doc.id);
       continue;
     }

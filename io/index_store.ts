@@ -74,16 +74,20 @@ function mtimeOf(path: string): number {
   }
 }
 
-/** The cheap signals of change: the entries folder's mtime, git's HEAD and index. */
+/**
+ * The cheap signals of change: the entries folder's mtime, git's HEAD and index. Without a HEAD
+ * (not a plain git checkout, where the folder mtime still counts) the index is not looked for:
+ * each missing file is an exception, and a process's first one costs a hook about a millisecond.
+ */
 export function readStamp(kbDir: string): FreshnessStamp {
   let head = "";
   try {
     head = Deno.readTextFileSync(join(kbDir, ".git", "HEAD")).trim();
-  } catch { /* not a plain git checkout: the folder mtime still counts */ }
+  } catch { /* not a plain git checkout */ }
   return {
     entriesMtime: mtimeOf(join(kbDir, ENTRIES_DIR)),
     head,
-    gitIndexMtime: mtimeOf(join(kbDir, ".git", "index")),
+    gitIndexMtime: head ? mtimeOf(join(kbDir, ".git", "index")) : 0,
   };
 }
 

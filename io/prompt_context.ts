@@ -8,7 +8,6 @@ import {
   decide,
   type Decision,
   DEFAULT_SURFACE_CONFIG,
-  type Ledger,
   skippedDecision,
   skipReason,
   type SurfaceConfig,
@@ -16,7 +15,7 @@ import {
 import { resolveKb } from "./config.ts";
 import { HOOK_TRUST_MS, openIndex } from "./index_store.ts";
 import { cacheRoot, kbCacheDir } from "./paths.ts";
-import { appendDebug, readLedger, writeLedger } from "./session.ts";
+import { appendDebug, lazyLedger, writeLedger } from "./session.ts";
 import { appendUnmatched } from "./receipts.ts";
 
 /** One prompt to decide for. */
@@ -169,9 +168,7 @@ async function decideAndRecord(
   const cacheDir = kbCacheDir(kbDir);
   const { reader, report } = await openIndex(kbDir, { trustStampMs: HOOK_TRUST_MS });
   const { sessionId } = request;
-  let session: { ledger: Ledger; isNew: boolean } | undefined;
-  const sessionLedger = () =>
-    session ??= sessionId ? readLedger(cacheDir, sessionId) : { ledger: {}, isNew: true };
+  const sessionLedger = lazyLedger(cacheDir, sessionId);
   const seen = request.dedup === false ? {} : () => sessionLedger().ledger;
   const decision = decide(request.prompt, reader, seen, fetchCommand(kbDir), config);
   const extra: Record<string, unknown> = { index: report.mode };

@@ -108,5 +108,8 @@ export function readSessions(cacheDir: string): SessionRecord[] {
         ifExists(() => Deno.readTextFileSync(join(dir, `${name}${UNMATCHED_SUFFIX}`))) ?? "",
       ),
     };
-  });
+  }).filter(({ ledger, receipts }) =>
+    // A ledger is created empty on a session's first read of it (session.ts): not yet a record.
+    Object.keys(ledger).length || receipts.fetched.length || receipts.unmatched.prompts
+  );
 }

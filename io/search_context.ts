@@ -9,7 +9,7 @@ import { resolveKb } from "./config.ts";
 import { HOOK_TRUST_MS, openIndex } from "./index_store.ts";
 import { kbCacheDir } from "./paths.ts";
 import { debugEnabled, fetchCommand, RecordedError, recordFailure } from "./prompt_context.ts";
-import { appendDebug, readLedger, writeLedger } from "./session.ts";
+import { appendDebug, lazyLedger, writeLedger } from "./session.ts";
 
 /** One search tool call to decide for. */
 export interface SearchRequest {
@@ -42,13 +42,19 @@ export async function contextForSearch(request: SearchRequest): Promise<SearchRe
   try {
     const cacheDir = kbCacheDir(kbDir);
     const { reader } = await openIndex(kbDir, { trustStampMs: HOOK_TRUST_MS });
-    const session = request.sessionId ? readLedger(cacheDir, request.sessionId) : undefined;
-    const ledger = session?.ledger ?? {};
-    const decision = decideSearch(request.phrases, reader, ledger, fetchCommand(kbDir));
+    const { sessionId } = request;
+    const sessionLedger = lazyLedger(cacheDir, sessionId);
+    const decision = decideSearch(
+      request.phrases,
+      reader,
+      () => sessionLedger().ledger,
+      fetchCommand(kbDir),
+    );
     const pointers = decision.assembly?.pointers ?? [];
-    if (request.sessionId && pointers.length) {
+    if (sessionId && pointers.length) {
+      const { ledger, isNew } = sessionLedger();
       for (const pointer of pointers) ledger[pointer.id] = pointer.hash;
-      writeLedger(cacheDir, request.sessionId, ledger, session?.isNew ?? true);
+      writeLedger(cacheDir, sessionId, ledger, isNew);
     }
     const ms = performance.now() - started;
     if (debugEnabled()) {

@@ -6,7 +6,7 @@
  */
 import type { Ledger } from "../core/surface.ts";
 import { join } from "../core/path.ts";
-import { readJsonFile, writeFileAtomic } from "./fs.ts";
+import { readOrCreateText, writeFileAtomic } from "./fs.ts";
 
 /**
  * Session files (ledgers and receipts) untouched for this long are deleted: long enough for
@@ -30,16 +30,36 @@ function ledgerPath(cacheDir: string, sessionId: string): string {
   return sessionFile(cacheDir, sessionId);
 }
 
-/** The ledger of a session: entry id → content hash it was shown with. Empty when new. */
+/**
+ * The ledger of a session: entry id → content hash it was shown with. Empty when new; the file is
+ * then created empty (see {@link readOrCreateText}), and {@link writeLedger} fills it in.
+ */
 export function readLedger(
   cacheDir: string,
   sessionId: string,
 ): { ledger: Ledger; isNew: boolean } {
-  const data = readJsonFile(ledgerPath(cacheDir, sessionId));
+  const text = readOrCreateText(ledgerPath(cacheDir, sessionId));
+  let data: unknown;
+  try {
+    data = text ? JSON.parse(text) : undefined;
+  } catch { /* damaged: start afresh */ }
   if (typeof data !== "object" || data === null || Array.isArray(data)) {
     return { ledger: {}, isNew: true };
   }
   return { ledger: data as Ledger, isNew: false };
+}
+
+/**
+ * A session's ledger, read on first use only: a hook that shows nothing never reads it (nor
+ * creates its file). Without a session id, an empty ledger.
+ */
+export function lazyLedger(
+  cacheDir: string,
+  sessionId: string | undefined,
+): () => { ledger: Ledger; isNew: boolean } {
+  let session: { ledger: Ledger; isNew: boolean } | undefined;
+  return () =>
+    session ??= sessionId ? readLedger(cacheDir, sessionId) : { ledger: {}, isNew: true };
 }
 
 /** How often, at most, a new session sweeps out old ledgers. */

@@ -7,6 +7,7 @@ import { join } from "../core/path.ts";
 import { RECEIPT_LIMITS } from "../core/receipts.ts";
 import { appendUnmatched, MAX_UNMATCHED_BYTES, readSessions } from "../io/receipts.ts";
 import { runProcess } from "../io/process.ts";
+import { readLedger, writeLedger } from "../io/session.ts";
 import { ROOT } from "./helpers.ts";
 
 function withCache(test: (cache: string) => void | Promise<void>): () => Promise<void> {
@@ -80,5 +81,18 @@ Deno.test(
       .split("\n").filter(Boolean);
     equal(lines.length, 200);
     equal(readSessions(cache)[0].receipts.unmatched.prompts, 200);
+  }),
+);
+
+Deno.test(
+  "a session whose ledger was only read (created empty) is not a session record yet",
+  withCache((cache) => {
+    readLedger(cache, "looked-only");
+    writeLedger(cache, "shown", { "kb-ccccc": "h3" }, true);
+    appendUnmatched(cache, "unmatched-only", ["bake"]);
+    const sessions = readSessions(cache);
+    equal(sessions.length, 2);
+    deepStrictEqual(sessions.map((session) => Object.keys(session.ledger)), [["kb-ccccc"], []]);
+    equal(sessions[1].receipts.unmatched.prompts, 1);
   }),
 );

@@ -4,6 +4,7 @@
 import { deepStrictEqual, equal } from "node:assert";
 import { join } from "../core/path.ts";
 import { readLedger, removeOldLedgers, writeLedger } from "../io/session.ts";
+import { readOrCreateText } from "../io/fs.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -68,5 +69,33 @@ Deno.test("the sweep keeps at most the newest session files past the age limit",
     ]);
   } finally {
     Deno.removeSync(sessions, { recursive: true });
+  }
+});
+
+Deno.test("a new session's ledger reads as new without an exception, from an empty file left for the write", () => {
+  const cache = Deno.makeTempDirSync();
+  try {
+    deepStrictEqual(readLedger(cache, "fresh"), { ledger: {}, isNew: true });
+    const path = join(cache, "sessions", "fresh.json");
+    equal(Deno.readTextFileSync(path), "", "created empty, sessions folder included");
+    deepStrictEqual(readLedger(cache, "fresh"), { ledger: {}, isNew: true }, "empty is still new");
+    writeLedger(cache, "fresh", { "kb-bbbbb": "h2" }, true);
+    deepStrictEqual(readLedger(cache, "fresh"), { ledger: { "kb-bbbbb": "h2" }, isNew: false });
+    Deno.writeTextFileSync(path, '{"kb-bbbbb": "h2"');
+    deepStrictEqual(readLedger(cache, "fresh"), { ledger: {}, isNew: true }, "damaged: afresh");
+  } finally {
+    Deno.removeSync(cache, { recursive: true });
+  }
+});
+
+Deno.test("readOrCreateText reads a file whole, past one read's worth and in UTF-8", () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    const path = join(dir, "big.txt");
+    const text = "résumé ☕ ".repeat(40_000);
+    Deno.writeTextFileSync(path, text);
+    equal(readOrCreateText(path), text);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
   }
 });

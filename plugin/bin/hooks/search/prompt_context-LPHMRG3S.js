@@ -1,1 +1,0 @@
-import{f as a,g as b,h as c,i as d,j as e,k as f}from"./chunk-GPZLFD44.js";import"./chunk-GABKNCDB.js";import"./chunk-PKDI2HAT.js";import"./chunk-7OKDHBUZ.js";export{f as RecordedError,e as contextForPrompt,c as debugEnabled,b as fetchCommand,d as recordFailure,a as surfaceConfig};
