@@ -91,6 +91,8 @@ interface WordPart {
   term: PromptTerm;
   entries: number;
   postings: number[];
+  /** The postings are the keyword ones only (the term itself is common). */
+  keywordOnly: boolean;
 }
 
 /** One word of the prompt: the terms of its parts, with their postings. */
@@ -271,13 +273,20 @@ function promptWords(
     const common = isCommonWord(entries, docCount);
     word.common ||= common;
     // Parsed at once, while the reader still holds the term's shard.
-    const postings = entries && !common ? reader.postings(term.term) : [];
-    word.parts.push({ term, entries, postings });
+    const postings = !entries
+      ? []
+      : common
+      ? asPostings(reader.keywordPostings(term.term))
+      : reader.postings(term.term);
+    word.parts.push({ term, entries, postings, keywordOnly: common });
   }
+  // A part of a word that another part made common counts by its keyword postings too.
   for (const word of words) {
     if (!word.common) continue;
     for (const part of word.parts) {
-      if (part.entries) part.postings = asPostings(reader.keywordPostings(part.term.term));
+      if (part.entries && !part.keywordOnly) {
+        part.postings = asPostings(reader.keywordPostings(part.term.term));
+      }
     }
   }
   return words;
