@@ -46,8 +46,9 @@ export async function searchHookOutput(input: string): Promise<string> {
  */
 export function runSearchHook(): Promise<void> {
   return runHookOnStdio(MAX_INPUT_BYTES, searchHookOutput, async (error) => {
-    const { RecordedError, recordFailure } = await import("../io/prompt_context.ts");
-    if (!(error instanceof RecordedError)) recordFailure(error, undefined, "search");
+    // The same module as the search's own: one dynamic import, so one set of chunks to load.
+    const { recordSearchFailure } = await import("../io/search_context.ts");
+    recordSearchFailure(error);
   });
 }
 

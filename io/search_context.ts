@@ -77,3 +77,8 @@ export async function contextForSearch(request: SearchRequest): Promise<SearchRe
     throw new RecordedError(error);
   }
 }
+
+/** Write a failure outside {@link contextForSearch} to the debug log (when enabled). */
+export function recordSearchFailure(error: unknown): void {
+  if (!(error instanceof RecordedError)) recordFailure(error, undefined, EVENT);
+}

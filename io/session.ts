@@ -5,7 +5,7 @@
  * @module
  */
 import type { Ledger } from "../core/surface.ts";
-import { join } from "../core/path.ts";
+import { dirname, join } from "../core/path.ts";
 import { readOrCreateText, writeFileAtomic } from "./fs.ts";
 
 /**
@@ -66,8 +66,11 @@ export function lazyLedger(
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
- * Record what a session was shown. The first write of a new session also clears out ledgers of
- * sessions long gone, at most once an hour (a marker file's mtime says when it last ran).
+ * Record what a session was shown. A ledger with something in it is replaced atomically; a new
+ * one (empty, or damaged) is written in place, as it has nothing to lose and the first rename a
+ * process makes costs a hook half a millisecond. The first write of a new session also clears
+ * out ledgers of sessions long gone, at most once an hour (a marker file's mtime says when it
+ * last ran).
  */
 export function writeLedger(
   cacheDir: string,
@@ -75,8 +78,11 @@ export function writeLedger(
   ledger: Ledger,
   isNew: boolean,
 ): void {
-  writeFileAtomic(ledgerPath(cacheDir, sessionId), JSON.stringify(ledger));
-  if (!isNew) return;
+  const path = ledgerPath(cacheDir, sessionId);
+  const text = JSON.stringify(ledger);
+  if (!isNew) return writeFileAtomic(path, text);
+  Deno.mkdirSync(dirname(path), { recursive: true });
+  Deno.writeTextFileSync(path, text);
   const marker = join(cacheDir, "sessions.swept");
   let last = 0;
   try {

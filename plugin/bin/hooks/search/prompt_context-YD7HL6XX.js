@@ -1,1 +1,0 @@
-import{f as a,g as b,h as c,i as d,j as e,k as f}from"./chunk-H4KYLVO4.js";import"./chunk-JFSRL5XM.js";import"./chunk-3WSCLOIU.js";import"./chunk-6XFCQKSN.js";export{f as RecordedError,e as contextForPrompt,c as debugEnabled,b as fetchCommand,d as recordFailure,a as surfaceConfig};
