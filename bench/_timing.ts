@@ -5,11 +5,18 @@
  */
 import { type ProcessOutput, runProcess } from "../io/process.ts";
 
+/** The median of `values` (NaN for none). */
 export function median(values: number[]): number {
+  return quantile(values, 0.5);
+}
+
+/** The `q` quantile (0–1) of `values`, interpolated between neighbours; NaN for none. */
+export function quantile(values: number[], q: number): number {
   if (!values.length) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  const at = (sorted.length - 1) * q;
+  const low = Math.floor(at);
+  return sorted[low] + (sorted[Math.ceil(at)] - sorted[low]) * (at - low);
 }
 
 export function formatMs(ms: number): string {
