@@ -8,7 +8,7 @@
  */
 import type { Entry } from "./entry.ts";
 import { type Activity, ENTRY_TYPES, STATUSES } from "./schema.ts";
-import { countTerms, distinctTerms } from "./tokenize.ts";
+import { countTerm, countTerms, distinctTerms } from "./tokenize.ts";
 import { formatShard, parseShard, type ShardPostings } from "./postings_file.ts";
 import { BuildPostings } from "./postings_builder.ts";
 import {
@@ -35,21 +35,12 @@ import {
   type TermCounts,
 } from "./index.ts";
 
-function count(terms: TermCounts, words: string[], field: 0 | 1 | 2) {
-  for (let index = 0; index < words.length; index++) {
-    const word = words[index];
-    let counts = terms.get(word);
-    if (!counts) terms.set(word, counts = [0, 0, 0]);
-    counts[field]++;
-  }
-}
-
 /** Reduce an entry to its index record and term counts. */
 export function analyzeEntry(entry: Entry, path: string, hash: string): AnalyzedEntry {
   const terms: TermCounts = new Map();
   const titleLength = countTerms(entry.title, 0, terms);
   const keywordTerms = [...entry.tags, ...entry.aliases].flatMap(distinctTerms);
-  count(terms, keywordTerms, 1);
+  for (const term of keywordTerms) countTerm(terms, term, 1);
   const bodyLength = countTerms(entry.body, 2, terms);
   return {
     info: {

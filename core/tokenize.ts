@@ -108,15 +108,24 @@ export function countTerms(
   let found = 0;
   eachTerm(text, (term) => {
     found++;
-    const known = counts.get(term);
-    if (known) known[field]++;
-    else {
-      const fresh: [number, number, number] = [0, 0, 0];
-      fresh[field] = 1;
-      counts.set(term, fresh);
-    }
+    countTerm(counts, term, field);
   });
   return found;
+}
+
+/** Count one occurrence of `term` into `counts` at `field` (see {@link countTerms}). */
+export function countTerm(
+  counts: Map<string, [number, number, number]>,
+  term: string,
+  field: 0 | 1 | 2,
+): void {
+  const known = counts.get(term);
+  if (known) known[field]++;
+  else {
+    const fresh: [number, number, number] = [0, 0, 0];
+    fresh[field] = 1;
+    counts.set(term, fresh);
+  }
 }
 
 /** Call `visit` with each term of `text`, in order, repeats included. */

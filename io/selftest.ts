@@ -127,6 +127,26 @@ function saved(result: ProcessOutput): string {
   return `${save.id} committed (${save.commit.slice(0, 7)}), push NO_REMOTE`;
 }
 
+/** The `git-kb add` arguments that save `entry`. */
+function addArgs(
+  entry: { title: string; type: string; tags: readonly string[]; body: string; source?: string },
+): string[] {
+  const source = entry.source ? ["--source", entry.source] : [];
+  return [
+    "add",
+    "--title",
+    entry.title,
+    "--type",
+    entry.type,
+    "--tag",
+    entry.tags.join(","),
+    ...source,
+    "--body",
+    entry.body,
+    "--json",
+  ];
+}
+
 /**
  * The writer's tasks in order; the edit waits until the readers have shown the ledger dedup
  * (`ledgerShown`), so that the edit is what makes the entry resurface. Opens `edited`.
@@ -137,38 +157,18 @@ async function writer(
   ledgerShown: Promise<boolean>,
   edited: (ok: boolean) => void,
 ): Promise<void> {
-  await step(results, "writer", "add a decision", async () =>
-    saved(
-      await cli.command([
-        "add",
-        "--title",
-        NEW_DECISION.title,
-        "--type",
-        NEW_DECISION.type,
-        "--tag",
-        NEW_DECISION.tags.join(","),
-        "--body",
-        NEW_DECISION.body,
-        "--json",
-      ]),
-    ));
-  await step(results, "writer", "add a bookmark", async () =>
-    saved(
-      await cli.command([
-        "add",
-        "--title",
-        NEW_BOOKMARK.title,
-        "--type",
-        NEW_BOOKMARK.type,
-        "--tag",
-        NEW_BOOKMARK.tags.join(","),
-        "--source",
-        NEW_BOOKMARK.source,
-        "--body",
-        NEW_BOOKMARK.body,
-        "--json",
-      ]),
-    ));
+  await step(
+    results,
+    "writer",
+    "add a decision",
+    async () => saved(await cli.command(addArgs(NEW_DECISION))),
+  );
+  await step(
+    results,
+    "writer",
+    "add a bookmark",
+    async () => saved(await cli.command(addArgs(NEW_BOOKMARK))),
+  );
   await ledgerShown;
   const ok = await step(results, "writer", `edit ${EDIT.id}`, async () =>
     saved(

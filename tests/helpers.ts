@@ -340,6 +340,16 @@ export async function snapshot(dir: string, skip: string[] = []): Promise<Map<st
   return files;
 }
 
+/** Whether anything exists at `path`. */
+export async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Parse the JSON a command printed, with the output in the error when it does not parse. */
 export function parseJson<T = unknown>(result: RunResult): T {
   try {

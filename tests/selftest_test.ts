@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { StepResult } from "../io/selftest.ts";
 import { snapshotChanges, type UserSnapshot } from "../io/scratch.ts";
-import { git, type Kb, makeKb, parseJson, runCli, show } from "./helpers.ts";
+import { exists, git, type Kb, makeKb, parseJson, runCli, show } from "./helpers.ts";
 
 interface SelftestJson {
   ok: boolean;
@@ -31,15 +31,6 @@ async function user(): Promise<{ kb: Kb; env: Record<string, string>; config: st
   await Deno.writeTextFile(config, JSON.stringify({ kbDir: kb.dir }) + "\n");
   const { KB_DIR: _unset, ...env } = kb.env;
   return { kb, env, config };
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 Deno.test("selftest passes every step and leaves the user's setup alone", async () => {

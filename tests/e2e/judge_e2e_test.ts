@@ -13,7 +13,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { JUDGE_SYSTEM_PROMPT } from "../../core/judge.ts";
 import { runProcess } from "../../io/process.ts";
-import { copySampleKb, makeSandbox } from "../helpers.ts";
+import { copySampleKb, exists, makeSandbox } from "../helpers.ts";
 import { fakeClaude, judgeRecords, kbCache } from "../judge_helpers.ts";
 import {
   CLAUDE_CLI,
@@ -119,15 +119,6 @@ async function writeWith(
     return { result, toolResult: results[0], received: mock.received };
   } finally {
     await mock.close();
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
   }
 }
 
