@@ -32,7 +32,7 @@ import { fnv1a } from "./hash.ts";
 import { findPostings, keywordKey, postingsSize } from "./postings_file.ts";
 
 /** Bumped whenever the file layout changes; an index of another version is rebuilt. */
-export const INDEX_VERSION = 14;
+export const INDEX_VERSION = 15;
 
 /** Entries per docs chunk file. */
 export const CHUNK_SIZE = 32;
@@ -161,6 +161,11 @@ export function shardFile(shard: number): string {
   return `shard/${shard}.txt`;
 }
 
+/** The file of spilled line `n` of shard number `shard` (see `postings_file.ts`). */
+export function spillFile(shard: number, n: number): string {
+  return `shard/${shard}-${n}.txt`;
+}
+
 /** The file of the postings of entries added since the shards were written. */
 export const DELTA_FILE = "delta.txt";
 
@@ -232,6 +237,16 @@ export class IndexReader {
   }
 
   /**
+   * The postings under `key` in the shard of `term`, a spilled list read from its own file (not
+   * kept: each list is parsed once, and postings are cached by key).
+   */
+  #shardPostings(term: string, key: string): number[] {
+    const shard = shardOf(term, this.manifest.shardCount);
+    const spilled = (n: number) => (this.#load(spillFile(shard, n)) as string | undefined) ?? "";
+    return findPostings(this.#shardText(shardFile(shard)), key, spilled) ?? [];
+  }
+
+  /**
    * The delta file's text, or "" without opening it while no entry lives in it (right after a
    * build or a compaction).
    */
@@ -241,7 +256,7 @@ export class IndexReader {
 
   #live(dir: "post" | "kw", term: string, stride: number): number[] {
     const key = dir === "kw" ? keywordKey(term) : term;
-    const base = findPostings(this.#shardOf(term), key) ?? [];
+    const base = this.#shardPostings(term, key);
     const delta = findPostings(this.#deltaText(), key) ?? [];
     if (!this.manifest.dead.length) return delta.length ? base.concat(delta) : base;
     if (this.#dead?.source !== this.manifest.dead) {

@@ -9,7 +9,12 @@
 import type { Entry } from "./entry.ts";
 import { type Activity, ENTRY_TYPES, STATUSES } from "./schema.ts";
 import { countTerm, countTerms, distinctTerms } from "./tokenize.ts";
-import { formatShard, parseShard, type ShardPostings } from "./postings_file.ts";
+import {
+  formatShard,
+  parseShard,
+  type PostingsFiles,
+  type ShardPostings,
+} from "./postings_file.ts";
 import { BuildPostings } from "./postings_builder.ts";
 import {
   type AnalyzedEntry,
@@ -32,6 +37,7 @@ import {
   parseDocChunk,
   shardFile,
   shardOf,
+  spillFile,
   type TermCounts,
 } from "./index.ts";
 
@@ -141,7 +147,11 @@ export class IndexEditor extends IndexReader {
   }
 
   #shard(dir: "post" | "kw", shard: number): Map<string, number[]> {
-    return (this.#shards[shard] ??= parseShard(this.#touch(shardFile(shard), "")))[dir];
+    this.#shards[shard] ??= parseShard(
+      this.#touch(shardFile(shard), ""),
+      (n) => this.file(spillFile(shard, n), ""),
+    );
+    return this.#shards[shard][dir];
   }
 
   #deltaMaps(): ShardPostings {
@@ -326,9 +336,13 @@ export class IndexEditor extends IndexReader {
     }
     if (this.#meta) changed.set("meta.bin", new Uint8Array(Int32Array.from(this.#meta).buffer));
     this.#docChunks.forEach((docs, name) => changed.set(name, formatDocChunk(docs)));
-    this.#shards.forEach((postings, shard) => changed.set(shardFile(shard), formatShard(postings)));
-    this.#build?.forEachShard((shard, text) => changed.set(shardFile(shard), text));
-    if (this.#delta) changed.set(DELTA_FILE, formatShard(this.#delta));
+    const addShard = (shard: number, { text, spills }: PostingsFiles) => {
+      changed.set(shardFile(shard), text);
+      spills.forEach((line, n) => changed.set(spillFile(shard, n), line));
+    };
+    this.#shards.forEach((postings, shard) => addShard(shard, formatShard(postings)));
+    this.#build?.forEachShard(addShard);
+    if (this.#delta) changed.set(DELTA_FILE, formatShard(this.#delta, Infinity).text);
     this.manifest.builtAt = builtAt;
     this.manifest.stamp = stamp;
     changed.set("manifest.json", this.manifest);

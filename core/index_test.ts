@@ -13,7 +13,7 @@ import {
 } from "./index.ts";
 import { analyzeEntry, COMPACT_AFTER, IndexEditor } from "./index_editor.ts";
 import { addEntry, buildIndex, makeEntry, MemoryStore, pathOf, STAMP } from "./_memory_index.ts";
-import { parsePostingsFile } from "./postings_file.ts";
+import { findList, parsePostingsFile, spillNumber } from "./postings_file.ts";
 import { tokenize } from "./tokenize.ts";
 
 /** Ordinals in flat postings of the given stride. */
@@ -486,6 +486,35 @@ Deno.test("postings stay in ordinal order through edits, removals and compaction
       }
     }
   }
+});
+
+Deno.test("a long list is spilled to a file of its own, read back whole, and kept through compaction", () => {
+  const entry = (index: number) =>
+    makeEntry({
+      id: `kb-${String(index).padStart(5, "0")}`,
+      title: `Deploy note ${index}`,
+      body: `Deploy then check step ${index}.`,
+    });
+  const count = 1200;
+  const store = build(Array.from({ length: count }, (_, index) => entry(index)), 2);
+  const spills = [...store.files.keys()].filter((name) => /^shard\/\d+-\d+\.txt$/.test(name));
+  ok(spills.length > 0, "the list of deploi (every entry) spills");
+  const term = tokenize("deploy")[0];
+  const shard = store.files.get(`shard/${shardOf(term, 2)}.txt`) as string;
+  ok(spillNumber(findList(shard, term)!) >= 0, "the shard holds a mark, not the numbers");
+  deepStrictEqual(
+    ords(store.reader().postings(term), 4),
+    Array.from({ length: count }, (_, n) => n),
+  );
+  equal(store.reader().postingCount(term), count);
+  const editor = store.editor();
+  editor.remove(pathOf(entry(5)));
+  addEntry(editor, entry(count));
+  editor.compact();
+  store.commit(editor);
+  const expected = Array.from({ length: count }, (_, n) => n >= 5 ? n + 1 : n);
+  deepStrictEqual(ords(store.reader().postings(term), 4), expected);
+  deepStrictEqual(ords(store.reader().keywordPostings(term), 2), expected);
 });
 
 Deno.test("needsCompaction once the delta and dead list pass COMPACT_AFTER", () => {

@@ -16,7 +16,7 @@
  */
 import type { IndexReader } from "./index.ts";
 import { FIELD_KEYWORD, FIELD_TITLE } from "./index.ts";
-import { scoreTerms } from "./rank.ts";
+import { forEachScore } from "./rank.ts";
 import { splitWords, termOf } from "./tokenize.ts";
 
 /** A prompt term and the word it came from, for saying why an entry matched. */
@@ -85,14 +85,28 @@ export const NEAR_MISS_LIMIT = 10;
 
 /**
  * One part of a prompt word: its term, how many entries hold it, and the postings that count:
- * all of them, or for a common word the title, tag and alias ones only.
+ * all of them (flat [ordinal, title tf, keyword tf, body tf, …]), or for a common word the title,
+ * tag and alias ones only, as the index keeps them (flat [ordinal, field mask, …]).
  */
 interface WordPart {
   term: PromptTerm;
   entries: number;
   postings: number[];
-  /** The postings are the keyword ones only (the term itself is common). */
+  /** The postings are the keyword ones only: the word (this part or another) is common. */
   keywordOnly: boolean;
+}
+
+/** How many numbers one entry takes in a part's postings. */
+function strideOf(part: WordPart): number {
+  return part.keywordOnly ? 2 : 4;
+}
+
+/** Whether the entry at `index` of a part's postings holds the term in a title, tag or alias. */
+function isKeywordHit(part: WordPart, index: number): boolean {
+  const { postings } = part;
+  return part.keywordOnly
+    ? (postings[index + 1] & (FIELD_TITLE | FIELD_KEYWORD)) !== 0
+    : postings[index + 1] !== 0 || postings[index + 2] !== 0;
 }
 
 /** One word of the prompt: the terms of its parts, with their postings. */
@@ -123,25 +137,27 @@ class Tallies {
     this.#anyParts = new Uint8Array(size);
   }
 
-  /**
-   * Count one prompt word, from its parts' postings (flat [ordinal, title tf, keyword tf, body
-   * tf, …]).
-   */
+  /** Count one prompt word, from its parts' postings. */
   addWord(word: PromptWord): void {
     const size = this.weight.length;
     const inWord: number[] = [];
-    for (const { postings } of word.parts) {
-      for (let index = 0; index < postings.length; index += 4) {
+    const token = this.#token;
+    const keywordParts = this.#keywordParts;
+    const anyParts = this.#anyParts;
+    for (const part of word.parts) {
+      const { postings } = part;
+      const stride = strideOf(part);
+      for (let index = 0; index < postings.length; index += stride) {
         const ord = postings[index];
         if (ord >= size) continue;
-        if (this.#token[ord] !== word.token) {
-          this.#token[ord] = word.token;
-          this.#keywordParts[ord] = 0;
-          this.#anyParts[ord] = 0;
+        if (token[ord] !== word.token) {
+          token[ord] = word.token;
+          keywordParts[ord] = 0;
+          anyParts[ord] = 0;
           inWord.push(ord);
         }
-        this.#anyParts[ord]++;
-        if (postings[index + 1] || postings[index + 2]) this.#keywordParts[ord]++;
+        anyParts[ord]++;
+        if (isKeywordHit(part, index)) keywordParts[ord]++;
       }
     }
     const parts = word.parts.length;
@@ -194,16 +210,18 @@ function keep(
 }
 
 /**
- * Where `ord` sits in flat postings of stride 4, or -1. Postings are in ordinal order (entries are
- * added in order and never get a smaller ordinal later), so this is a binary search.
+ * Where `ord` sits in a part's postings, or -1. Postings are in ordinal order (entries are added
+ * in order and never get a smaller ordinal later), so this is a binary search.
  */
-function postingAt(postings: number[], ord: number): number {
+function postingAt(part: WordPart, ord: number): number {
+  const { postings } = part;
+  const stride = strideOf(part);
   let low = 0;
-  let high = postings.length / 4 - 1;
+  let high = postings.length / stride - 1;
   while (low <= high) {
     const middle = (low + high) >> 1;
-    const found = postings[middle * 4];
-    if (found === ord) return middle * 4;
+    const found = postings[middle * stride];
+    if (found === ord) return middle * stride;
     if (found < ord) low = middle + 1;
     else high = middle - 1;
   }
@@ -216,11 +234,11 @@ function wordsFor(ord: number, words: PromptWord[]): string[] {
   for (const word of words) {
     let keyword = 0;
     let any = 0;
-    for (const { postings } of word.parts) {
-      const at = postingAt(postings, ord);
+    for (const part of word.parts) {
+      const at = postingAt(part, ord);
       if (at < 0) continue;
       any++;
-      if (postings[at + 1] || postings[at + 2]) keyword++;
+      if (isKeywordHit(part, at)) keyword++;
     }
     const all = word.parts.length;
     if (keyword === all || (!word.common && any === all)) {
@@ -241,12 +259,19 @@ function hitOf(ord: number, words: PromptWord[]): KeywordHit {
   };
 }
 
-/** Keyword postings [ordinal, field mask, …] as postings [ordinal, title, keyword, 0, …]. */
-function asPostings(keyword: number[]): number[] {
+/**
+ * A part's postings of the entries `ords` as ranking reads them (flat [ordinal, title tf, keyword
+ * tf, body tf, …]): a keyword-only part's field masks become a title and a keyword count of one,
+ * for these entries alone, so a common word's long keyword list is never rewritten whole.
+ */
+function rankingPostings(part: WordPart, ords: readonly number[]): number[] {
+  if (!part.keywordOnly) return part.postings;
   const postings: number[] = [];
-  for (let index = 0; index < keyword.length; index += 2) {
-    const mask = keyword[index + 1];
-    postings.push(keyword[index], mask & FIELD_TITLE ? 1 : 0, mask & FIELD_KEYWORD ? 1 : 0, 0);
+  for (const ord of ords) {
+    const at = postingAt(part, ord);
+    if (at < 0) continue;
+    const mask = part.postings[at + 1];
+    postings.push(ord, mask & FIELD_TITLE ? 1 : 0, mask & FIELD_KEYWORD ? 1 : 0, 0);
   }
   return postings;
 }
@@ -276,7 +301,7 @@ function promptWords(
     const postings = !entries
       ? []
       : common
-      ? asPostings(reader.keywordPostings(term.term))
+      ? reader.keywordPostings(term.term)
       : reader.postings(term.term);
     word.parts.push({ term, entries, postings, keywordOnly: common });
   }
@@ -285,7 +310,8 @@ function promptWords(
     if (!word.common) continue;
     for (const part of word.parts) {
       if (part.entries && !part.keywordOnly) {
-        part.postings = asPostings(reader.keywordPostings(part.term.term));
+        part.postings = reader.keywordPostings(part.term.term);
+        part.keywordOnly = true;
       }
     }
   }
@@ -326,14 +352,22 @@ export function keywordMatches(
     const parts = new Map(
       words.flatMap((word) => word.parts.map((part) => [part.term.term, part])),
     );
-    const scores = scoreTerms(
+    const ranked = new Uint8Array(tallies.weight.length);
+    for (const ord of over) ranked[ord] = 1;
+    const scores = new Float64Array(tallies.weight.length);
+    forEachScore(
       reader,
       terms.map((term) => term.term),
-      new Set(over),
-      (term) => parts.get(term) ?? { postings: [], entries: 0 },
+      (ord) => ranked[ord] === 1,
+      (ord, score) => scores[ord] += score,
+      (term) => {
+        const part = parts.get(term);
+        return part
+          ? { postings: rankingPostings(part, over), entries: part.entries }
+          : { postings: [], entries: 0 };
+      },
     );
-    const score = (ord: number) => scores.get(ord)?.score ?? 0;
-    over.sort((a, b) => score(b) - score(a) || tallies.compare(a, b));
+    over.sort((a, b) => scores[b] - scores[a] || tallies.compare(a, b));
   }
   const hit = (ord: number) => hitOf(ord, words);
   return { ranked: over.map(hit), nearMisses: under.map(hit), termHits };

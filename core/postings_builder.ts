@@ -9,7 +9,7 @@
  * @module
  */
 import { shardOf } from "./index.ts";
-import { keywordKey, postingsLine } from "./postings_file.ts";
+import { keywordKey, layOut, type PostingsFiles } from "./postings_file.ts";
 
 /** Values in a list's first block; each later one holds as many as the list so far (capped). */
 const FIRST_BLOCK = 8;
@@ -92,10 +92,11 @@ class PooledLists {
     data[at + 3] = d;
   }
 
-  /** The text of a postings file holding `lists`, in that order (see `postings_file.ts`). */
-  text(lists: readonly number[]): string {
-    return lists.map((list) => postingsLine(this.#keys[list], this.#size[list], this.#joined(list)))
-      .join("\n");
+  /** The files of a postings file holding `lists`, in that order (see `postings_file.ts`). */
+  files(lists: readonly number[]): PostingsFiles {
+    return layOut(
+      lists.map((list) => [this.#keys[list], this.#size[list], this.#joined(list)] as const),
+    );
   }
 
   /** A list's numbers joined by commas. */
@@ -155,12 +156,12 @@ export class BuildPostings {
   }
 
   /**
-   * Each shard that holds postings, with its file's text: terms in the order first posted, their
+   * Each shard that holds postings, with its files: terms in the order first posted, their
    * keyword postings after them, as `formatShard` writes a shard.
    */
-  forEachShard(visit: (shard: number, text: string) => void): void {
+  forEachShard(visit: (shard: number, files: PostingsFiles) => void): void {
     this.#shards.forEach(({ post, kw }, shard) => {
-      if (post.length) visit(shard, this.#lists.text([...post, ...kw]));
+      if (post.length) visit(shard, this.#lists.files([...post, ...kw]));
     });
   }
 }

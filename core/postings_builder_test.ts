@@ -1,6 +1,13 @@
-import { deepStrictEqual, equal } from "node:assert";
+import { deepStrictEqual, equal, ok } from "node:assert";
 import { BuildPostings } from "./postings_builder.ts";
-import { formatShard, parseShard, type ShardPostings } from "./postings_file.ts";
+import {
+  findList,
+  formatShard,
+  parseShard,
+  type PostingsFiles,
+  type ShardPostings,
+  spillNumber,
+} from "./postings_file.ts";
 import { shardOf } from "./index.ts";
 
 /** A seeded generator, so that a failure can be replayed. */
@@ -12,7 +19,7 @@ function random(seed: number): () => number {
   };
 }
 
-/** The same postings kept the plain way, as shard maps, to compare the builder's text with. */
+/** The same postings kept the plain way, as shard maps, to compare the builder's files with. */
 function expectedShards(shardCount: number) {
   const shards: ShardPostings[] = Array.from(
     { length: shardCount },
@@ -28,9 +35,14 @@ function expectedShards(shardCount: number) {
       list(shard.post, term).push(ord, ...counts);
       if (keyword) list(shard.kw, term).push(ord, keyword);
     },
-    texts: () =>
+    files: () =>
       new Map(shards.flatMap((shard, n) => shard.post.size ? [[n, formatShard(shard)]] : [])),
   };
+}
+
+/** A shard's postings from its files, spilled lines included. */
+function parsed({ text, spills }: PostingsFiles): ShardPostings {
+  return parseShard(text, (n) => spills[n]);
 }
 
 Deno.test("BuildPostings writes each shard as formatShard would, long lists and many terms included", () => {
@@ -52,14 +64,18 @@ Deno.test("BuildPostings writes each shard as formatShard would, long lists and 
       expected.add(term, ord, counts, keyword);
     }
   }
-  const texts = new Map<number, string>();
-  built.forEachShard((shard, text) => texts.set(shard, text));
+  const files = new Map<number, PostingsFiles>();
+  built.forEachShard((shard, written) => files.set(shard, written));
   deepStrictEqual(
-    [...texts.keys()].sort((a, b) => a - b),
-    [...expected.texts().keys()].sort((a, b) => a - b),
+    [...files.keys()].sort((a, b) => a - b),
+    [...expected.files().keys()].sort((a, b) => a - b),
   );
-  for (const [shard, text] of expected.texts()) equal(texts.get(shard), text, `shard ${shard}`);
-  const common = parseShard(texts.get(shardOf("common", shardCount))!).post.get("common")!;
+  for (const [shard, written] of expected.files()) {
+    deepStrictEqual(files.get(shard), written, `shard ${shard}`);
+  }
+  const commonShard = files.get(shardOf("common", shardCount))!;
+  ok(spillNumber(findList(commonShard.text, "common")!) >= 0, "a list past SPILL_CHARS spills");
+  const common = parsed(commonShard).post.get("common")!;
   equal(common.length, 6000 * 4);
   deepStrictEqual(
     common.filter((_, index) => index % 4 === 0),
@@ -72,12 +88,13 @@ Deno.test("BuildPostings leaves out shards no term falls in, and a term without 
   built.add("alpha", 0, [0, 0, 2], 0);
   built.add("alpha", 1, [1, 0, 0], 5);
   built.add("beta", 1, [0, 0, 1], 0);
-  const texts = new Map<number, string>();
-  built.forEachShard((shard, text) => texts.set(shard, text));
+  const files = new Map<number, PostingsFiles>();
+  built.forEachShard((shard, written) => files.set(shard, written));
   const shards = new Set([shardOf("alpha", 64), shardOf("beta", 64)]);
-  deepStrictEqual(new Set(texts.keys()), shards);
-  const alpha = parseShard(texts.get(shardOf("alpha", 64))!);
+  deepStrictEqual(new Set(files.keys()), shards);
+  const alpha = parsed(files.get(shardOf("alpha", 64))!);
   deepStrictEqual(alpha.post.get("alpha"), [0, 0, 0, 2, 1, 1, 0, 0]);
   deepStrictEqual(alpha.kw.get("alpha"), [1, 5]);
-  equal(parseShard(texts.get(shardOf("beta", 64))!).kw.has("beta"), false);
+  equal(parsed(files.get(shardOf("beta", 64))!).kw.has("beta"), false);
+  deepStrictEqual(files.get(shardOf("alpha", 64))!.spills, [], "short lists stay in the shard");
 });

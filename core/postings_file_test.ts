@@ -1,4 +1,4 @@
-import { deepStrictEqual, equal } from "node:assert";
+import { deepStrictEqual, equal, ok } from "node:assert";
 import {
   findPostings,
   formatPostingsFile,
@@ -7,6 +7,7 @@ import {
   parsePostingsFile,
   parseShard,
   postingsSize,
+  SPILL_CHARS,
 } from "./postings_file.ts";
 
 const SHARD = new Map([
@@ -51,13 +52,58 @@ Deno.test("postingsSize reads a list's size without its numbers; 0 when absent",
 
 Deno.test("a shard file keeps whole and keyword postings apart and round-trips both", () => {
   const shard = { post: new Map([["cache", [0, 1, 0, 2]]]), kw: new Map([["cache", [0, 1]]]) };
-  const text = formatShard(shard);
+  const { text, spills } = formatShard(shard);
+  deepStrictEqual(spills, []);
   deepStrictEqual(parseShard(text), shard);
   deepStrictEqual(findPostings(text, "cache"), [0, 1, 0, 2]);
   deepStrictEqual(findPostings(text, keywordKey("cache")), [0, 1]);
   equal(postingsSize(text, "cache"), 4);
-  deepStrictEqual(parseShard(formatShard({ post: new Map(), kw: new Map() })), {
+  deepStrictEqual(parseShard(formatShard({ post: new Map(), kw: new Map() }).text), {
     post: new Map(),
     kw: new Map(),
   });
+});
+
+/** A list of `entries` whole postings, long enough to spill past a few hundred entries. */
+function longList(entries: number, first = 0): number[] {
+  return Array.from({ length: entries }, (_, n) => [first + n, 1, 0, 3]).flat();
+}
+
+Deno.test("a list longer than SPILL_CHARS moves to a spilled line; the shard keeps its size", () => {
+  const long = longList(1500);
+  ok(long.join(",").length > SPILL_CHARS);
+  const shard = {
+    post: new Map([["cache", [0, 1, 0, 2]], ["common", long], ["other", longList(1200, 7)]]),
+    kw: new Map([["common", [0, 1]]]),
+  };
+  const { text, spills } = formatShard(shard);
+  equal(spills.length, 2);
+  ok(text.length < 100, `the shard keeps marks only: ${text}`);
+  const spilled = (n: number) => spills[n];
+  deepStrictEqual(findPostings(text, "common", spilled), long);
+  deepStrictEqual(findPostings(text, "other", spilled), longList(1200, 7));
+  deepStrictEqual(findPostings(text, keywordKey("common"), spilled), [0, 1]);
+  equal(postingsSize(text, "common"), long.length, "read from the shard alone");
+  equal(findPostings(text, "common"), undefined, "no spilled lines to read: not found");
+  deepStrictEqual(parseShard(text, spilled), shard);
+});
+
+Deno.test("a spilled line that holds another term's list is not taken for this term's", () => {
+  const { text, spills } = formatShard({
+    post: new Map([["alpha", longList(1500)], ["beta", longList(1500, 1)]]),
+    kw: new Map(),
+  });
+  const swapped = (n: number) => spills[1 - n];
+  equal(findPostings(text, "alpha", swapped), undefined);
+  deepStrictEqual(parseShard(text, swapped), { post: new Map(), kw: new Map() });
+  equal(findPostings(text, "alpha", () => ""), undefined, "a missing spill file");
+});
+
+Deno.test("the delta file spills nothing: it is read whole", () => {
+  const { text, spills } = formatShard({
+    post: new Map([["common", longList(1500)]]),
+    kw: new Map(),
+  }, Infinity);
+  deepStrictEqual(spills, []);
+  deepStrictEqual(findPostings(text, "common"), longList(1500));
 });

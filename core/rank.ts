@@ -55,26 +55,27 @@ function indexPostings(reader: IndexReader): PostingsSource {
 }
 
 /**
- * BM25F scores of every entry holding any of `terms` (distinct index terms), by ordinal, with
- * the terms each holds; with `only`, of those entries alone. The ranking of search, and of the
- * prompt hook's matches (which hands in its own `source` for the words it read in part).
+ * The BM25F score of each posting of each of `terms` (distinct index terms) whose entry `accept`
+ * takes, handed to `add`: how {@link scoreTerms} sums a ranking, and how the prompt hook sums
+ * its matches straight into an array by ordinal (with its own `source` for the words it read in
+ * part).
  */
-export function scoreTerms(
+export function forEachScore(
   reader: IndexReader,
   terms: Iterable<string>,
-  only?: ReadonlySet<number>,
+  accept: (ord: number) => boolean,
+  add: (ord: number, score: number, term: string) => void,
   source: PostingsSource = indexPostings(reader),
-): Map<number, { score: number; terms: string[] }> {
+): void {
   const { docCount, totals } = reader.manifest;
   const averages = totals.map((total) => Math.max(total / Math.max(docCount, 1), 1));
-  const scores = new Map<number, { score: number; terms: string[] }>();
   for (const term of terms) {
     const { postings, entries: frequency } = source(term);
     if (!postings.length) continue;
     const idf = Math.log(1 + (docCount - frequency + 0.5) / (frequency + 0.5));
     for (let index = 0; index < postings.length; index += 4) {
       const ord = postings[index];
-      if ((only && !only.has(ord)) || reader.fieldLength(ord, 0) < 0) continue;
+      if (!accept(ord) || reader.fieldLength(ord, 0) < 0) continue;
       let weighted = 0;
       for (let field = 0; field < 3; field++) {
         const tf = postings[index + 1 + field];
@@ -83,12 +84,24 @@ export function scoreTerms(
           LENGTH_NORMALIZATION[field] * reader.fieldLength(ord, field) / averages[field];
         weighted += FIELD_WEIGHTS[field] * tf / norm;
       }
-      const entry = scores.get(ord) ?? { score: 0, terms: [] };
-      entry.score += idf * weighted * (K1 + 1) / (K1 + weighted);
-      entry.terms.push(term);
-      scores.set(ord, entry);
+      add(ord, idf * weighted * (K1 + 1) / (K1 + weighted), term);
     }
   }
+}
+
+/** BM25F scores of every entry holding any of `terms` (distinct index terms), by ordinal, with the terms each holds. */
+export function scoreTerms(
+  reader: IndexReader,
+  terms: Iterable<string>,
+): Map<number, { score: number; terms: string[] }> {
+  const scores = new Map<number, { score: number; terms: string[] }>();
+  forEachScore(reader, terms, () => true, (ord, score, term) => {
+    const entry = scores.get(ord);
+    if (entry) {
+      entry.score += score;
+      entry.terms.push(term);
+    } else scores.set(ord, { score, terms: [term] });
+  });
   return scores;
 }
 

@@ -969,6 +969,23 @@ Deno.test("a common word's title hits still count, and its body postings are nev
   equal(parsed.includes("deploi"), false, `parsed: ${parsed}`);
 });
 
+Deno.test("a common word's title hit counts in the ranking, not only towards the threshold", () => {
+  const specs: Spec[] = Array.from({ length: 12 }, (_, index) => ({
+    id: idOf("rk", index),
+    title: `Service note ${index}`,
+    body: "We deploy this service on Fridays.\n",
+  }));
+  // Both hit all three words, so only the ranking tells them apart: a title outweighs a tag.
+  specs.push(
+    { id: "kb-rktag", title: "Freeze calendar notes", tags: ["deploy"], body: "Ask.\n" },
+    { id: "kb-rktit", title: "Deploy freeze calendar", body: "Ask.\n" },
+  );
+  const reader = buildReader([...specs, ...unrelated(3)]);
+  const decision = decide("deploy freeze calendar", reader, {}, FETCH);
+  deepStrictEqual(ids(decision.assembly?.pointers), ["kb-rktit", "kb-rktag"]);
+  deepStrictEqual(decision.assembly!.pointers[0].why, ["deploy", "freeze", "calendar"]);
+});
+
 Deno.test("a dotted prompt word hitting only some of its parts does not count", () => {
   const reader = buildReader([
     { id: "kb-rmlog", title: "Remove old log files" },
