@@ -17,7 +17,7 @@
 import { join } from "../core/path.ts";
 import { ifExists } from "../io/fs.ts";
 import { runProcess } from "../io/process.ts";
-import { COMMAND_PROFILES, HOOK_PROFILES, PROFILES } from "./permissions.ts";
+import { COMMAND_PROFILES, HOOK_PROFILES, HOOK_V8_FLAGS, PROFILES } from "./permissions.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 const BIN = join(ROOT, "plugin", "bin");
@@ -88,6 +88,7 @@ function shCases(): string {
   );
   return [
     "  hook)",
+    `    v8="${HOOK_V8_FLAGS.join(" ")}"`,
     '    case "${2:-}" in',
     ...hooks,
     "      *) profile=read ;;",
@@ -160,6 +161,7 @@ tmp=\${TMPDIR:-/tmp}
 tmp=\${tmp%/}
 judge=\${KB_PROSE_LINT_CLAUDE:-claude}
 bundle=git-kb.js
+v8=
 case "\${1:-}" in
 ${shCases()}
 esac
@@ -172,8 +174,9 @@ if [ -n "$editor" ] && { [ "\${1:-}" = add ] || [ "\${1:-}" = edit ]; }; then
   flags=$(printf '%s' "$flags" | sed "s|--allow-run=git|--allow-run=git,$editor|")
 fi
 # --no-config: the user's own deno.json (hooks run in their project) must not apply here;
-# --quiet: Deno's own notes (an --allow-run program not on PATH) are not ours to print.
-eval "set -- --quiet --no-prompt --no-config $flags \\"\\$here/\\$bundle\\" \\"\\$@\\""
+# --quiet: Deno's own notes (an --allow-run program not on PATH) are not ours to print;
+# $v8: the hooks' V8 settings (HOOK_V8_FLAGS in cli/permissions.ts).
+eval "set -- --quiet --no-prompt --no-config $v8 $flags \\"\\$here/\\$bundle\\" \\"\\$@\\""
 exec "$deno" run "$@"
 `;
 }
@@ -213,10 +216,12 @@ export function cmdLauncher(): string {
     'if not defined judge set "judge=claude"',
     'set "profile=read"',
     'set "bundle=git-kb.js"',
+    'set "v8="',
+    `if /i "%~1"=="hook" set "v8=${HOOK_V8_FLAGS.join(" ")}"`,
     ...commands,
     ...hooks,
     ...profiles,
-    'deno run --quiet --no-prompt --no-config %flags% "%here%%bundle%" %*',
+    'deno run --quiet --no-prompt --no-config %v8% %flags% "%here%%bundle%" %*',
     "exit /b %errorlevel%",
     "",
   ].join("\r\n");

@@ -7,7 +7,13 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { COMMAND_PROFILES, flagsFor, HOOK_PROFILES, PROFILES } from "../cli/permissions.ts";
+import {
+  COMMAND_PROFILES,
+  flagsFor,
+  HOOK_PROFILES,
+  HOOK_V8_FLAGS,
+  PROFILES,
+} from "../cli/permissions.ts";
 import { COMPILE_TARGETS, HOT_HOOKS, hotHookBundle } from "../cli/build_plugin.ts";
 import { runProcess } from "../io/process.ts";
 import { FIXTURE, makeSandbox, ROOT, show } from "./helpers.ts";
@@ -70,6 +76,7 @@ Deno.test("the launcher passes each command's and hook's profile flags, nothing 
         "--quiet",
         "--no-prompt",
         "--no-config",
+        ...HOOK_V8_FLAGS,
         ...expected,
         hookBundle,
         "hook",

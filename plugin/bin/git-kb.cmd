@@ -17,6 +17,8 @@ set "judge=%KB_PROSE_LINT_CLAUDE%"
 if not defined judge set "judge=claude"
 set "profile=read"
 set "bundle=git-kb.js"
+set "v8="
+if /i "%~1"=="hook" set "v8=--v8-flags=--min-semi-space-size=4"
 if /i "%~1"=="init" set "profile=save"
 if /i "%~1"=="add" set "profile=save"
 if /i "%~1"=="edit" set "profile=save"
@@ -40,5 +42,5 @@ if "%profile%"=="save" set "flags=--allow-read --allow-write --allow-env=KB_DIR,
 if "%profile%"=="selftest" set "flags=--allow-read --allow-write=%TEMP%\git-kb --allow-env=KB_DIR,CLAUDE_PLUGIN_DATA,XDG_CONFIG_HOME,XDG_DATA_HOME,HOME,USERPROFILE,TMPDIR,TEMP,TMP,NO_COLOR,VISUAL,EDITOR,KB_HOOK_DEBUG,KB_HOOK_THRESHOLD,KB_HOOK_MAX_ENTRIES,KB_CLI,CLAUDE_PLUGIN_ROOT,KB_PROSE_LINT,KB_PROSE_LINT_MODEL,KB_PROSE_LINT_TIMEOUT_MS,KB_PROSE_LINT_CLAUDE,GIT_KB_JUDGE --allow-run=git,deno"
 if "%profile%"=="setup" set "flags=--allow-read --allow-write --allow-env=KB_DIR,CLAUDE_PLUGIN_DATA,XDG_CONFIG_HOME,XDG_DATA_HOME,HOME,USERPROFILE,TMPDIR,TEMP,TMP,NO_COLOR,VISUAL,EDITOR,KB_HOOK_DEBUG,KB_HOOK_THRESHOLD,KB_HOOK_MAX_ENTRIES,KB_CLI,CLAUDE_PLUGIN_ROOT,KB_PROSE_LINT,KB_PROSE_LINT_MODEL,KB_PROSE_LINT_TIMEOUT_MS,KB_PROSE_LINT_CLAUDE,GIT_KB_JUDGE"
 if "%profile%"=="judge" set "flags=--allow-read --allow-write=%TEMP%\git-kb --allow-env=KB_DIR,CLAUDE_PLUGIN_DATA,XDG_CONFIG_HOME,XDG_DATA_HOME,HOME,USERPROFILE,TMPDIR,TEMP,TMP,NO_COLOR,VISUAL,EDITOR,KB_HOOK_DEBUG,KB_HOOK_THRESHOLD,KB_HOOK_MAX_ENTRIES,KB_CLI,CLAUDE_PLUGIN_ROOT,KB_PROSE_LINT,KB_PROSE_LINT_MODEL,KB_PROSE_LINT_TIMEOUT_MS,KB_PROSE_LINT_CLAUDE,GIT_KB_JUDGE --allow-run=%judge%"
-deno run --quiet --no-prompt --no-config %flags% "%here%%bundle%" %*
+deno run --quiet --no-prompt --no-config %v8% %flags% "%here%%bundle%" %*
 exit /b %errorlevel%
