@@ -21,8 +21,11 @@
  * - `delta.txt`: the same for entries added since the shards were last written, so a save
  *   rewrites a few small files instead of every shard.
  *
+ * A list too long for its shard is spilled to `shard/<n>-<k>.txt` (see `postings_file.ts`).
+ *
  * Removed entries are listed in the manifest (`dead`) and filtered out of the shards on read;
- * `IndexEditor.compact` folds the delta and the dead list back into the shards once they grow. Ordinals are never reused within an index.
+ * `IndexEditor.compact` folds the delta and the dead list back into the shards once they grow.
+ * Ordinals are never reused within an index.
  *
  * @module
  */
@@ -151,11 +154,6 @@ export function shardOf(term: string, shardCount: number): number {
   return fnv1a(term) % shardCount;
 }
 
-/** The file of the shard a term's postings live in. */
-function shardName(term: string, shardCount: number): string {
-  return shardFile(shardOf(term, shardCount));
-}
-
 /** The file of shard number `shard`. */
 export function shardFile(shard: number): string {
   return `shard/${shard}.txt`;
@@ -231,11 +229,6 @@ export class IndexReader {
     return postings;
   }
 
-  /** The text of the shard that holds `term`'s postings. */
-  #shardOf(term: string): string {
-    return this.#shardText(shardName(term, this.manifest.shardCount));
-  }
-
   /**
    * The postings under `key` in the shard of `term`, a spilled list read from its own file (not
    * kept: each list is parsed once, and postings are cached by key).
@@ -285,7 +278,8 @@ export class IndexReader {
   postingCount(term: string): number {
     const cached = this.#postings.get(`post\t${term}`);
     if (cached) return cached.length / 4;
-    return (postingsSize(this.#shardOf(term), term) + postingsSize(this.#deltaText(), term)) / 4;
+    const shard = this.#shardText(shardFile(shardOf(term, this.manifest.shardCount)));
+    return (postingsSize(shard, term) + postingsSize(this.#deltaText(), term)) / 4;
   }
 
   /** Flat [ordinal, field mask, …] postings of a term in titles, tags and aliases. */

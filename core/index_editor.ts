@@ -14,7 +14,7 @@ import {
   parseShard,
   type PostingsFiles,
   type ShardPostings,
-} from "./postings_file.ts";
+} from "./postings_layout.ts";
 import { BuildPostings } from "./postings_builder.ts";
 import {
   type AnalyzedEntry,

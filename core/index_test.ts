@@ -13,7 +13,8 @@ import {
 } from "./index.ts";
 import { analyzeEntry, COMPACT_AFTER, IndexEditor } from "./index_editor.ts";
 import { addEntry, buildIndex, makeEntry, MemoryStore, pathOf, STAMP } from "./_memory_index.ts";
-import { findList, parsePostingsFile, spillNumber } from "./postings_file.ts";
+import { findList, spillNumber } from "./postings_file.ts";
+import { parsePostingsFile } from "./postings_layout.ts";
 import { tokenize } from "./tokenize.ts";
 
 /** Ordinals in flat postings of the given stride. */

@@ -9,7 +9,8 @@
  * @module
  */
 import { shardOf } from "./index.ts";
-import { keywordKey, layOut, type PostingsFiles } from "./postings_file.ts";
+import { keywordKey } from "./postings_file.ts";
+import { layOut, type PostingsFiles } from "./postings_layout.ts";
 
 /** Values in a list's first block; each later one holds as many as the list so far (capped). */
 const FIRST_BLOCK = 8;

@@ -1,13 +1,12 @@
 import { deepStrictEqual, equal, ok } from "node:assert";
 import { BuildPostings } from "./postings_builder.ts";
+import { findList, spillNumber } from "./postings_file.ts";
 import {
-  findList,
   formatShard,
   parseShard,
   type PostingsFiles,
   type ShardPostings,
-  spillNumber,
-} from "./postings_file.ts";
+} from "./postings_layout.ts";
 import { shardOf } from "./index.ts";
 
 /** A seeded generator, so that a failure can be replayed. */

@@ -6,7 +6,8 @@
  * with `indexOf` and parses only that line, or only its size: a prompt word costs a file read
  * and a string search however many other terms share its shard, and a word found in most entries
  * need not have its long list parsed at all. Terms never hold a tab or a newline (the tokenizer
- * keeps letters and digits only).
+ * keeps letters and digits only). This module is the reading side, which the hooks load;
+ * `postings_layout.ts` writes the files, and parses them whole for an edit.
  *
  * A list longer than {@link SPILL_CHARS} is spilled: its whole line goes to a file of its own and
  * the shard keeps `term<TAB>size<TAB>@n`, where n numbers the shard's spilled lines. A shard is
@@ -20,7 +21,7 @@
 export const SPILL_CHARS = 8192;
 
 /** What a spilled list's field starts with: the number of its line follows. */
-const SPILL_MARK = "@";
+export const SPILL_MARK = "@";
 
 /** Where the size field of `term`'s line starts in `text`, or -1 when the file lacks it. */
 function lineStart(text: string, term: string): number {
@@ -47,6 +48,18 @@ export function spillNumber(list: string): number {
   return list.startsWith(SPILL_MARK) ? Number(list.slice(SPILL_MARK.length)) : -1;
 }
 
+/** Reads spilled line `n` of a shard: its text, "" when missing. */
+export type SpillReader = (n: number) => string;
+
+/**
+ * A list field's numbers: the field itself, or for a spilled list its own line's, read through
+ * `spilled`; undefined when that line is missing or names another term.
+ */
+export function listNumbers(list: string, term: string, spilled?: SpillReader): string | undefined {
+  const spill = spillNumber(list);
+  return spill < 0 ? list : spilled && findList(spilled(spill), term);
+}
+
 /**
  * The postings of `term` in a postings file's text, or undefined when the file lacks it. A
  * spilled list is looked up in `spilled(n)`, the text of spilled line n (see the module notes).
@@ -54,12 +67,11 @@ export function spillNumber(list: string): number {
 export function findPostings(
   text: string,
   term: string,
-  spilled?: (n: number) => string,
+  spilled?: SpillReader,
 ): number[] | undefined {
-  let list = findList(text, term);
-  const spill = list === undefined ? -1 : spillNumber(list);
-  if (spill >= 0) list = spilled ? findList(spilled(spill), term) : undefined;
-  return list === undefined ? undefined : parseNumbers(list);
+  const list = findList(text, term);
+  const numbers = list === undefined ? undefined : listNumbers(list, term, spilled);
+  return numbers === undefined ? undefined : parseNumbers(numbers);
 }
 
 /** How many numbers the postings of `term` hold, read without parsing them; 0 when absent. */
@@ -68,100 +80,12 @@ export function postingsSize(text: string, term: string): number {
   return start < 0 ? 0 : Number(text.slice(start, text.indexOf("\t", start)));
 }
 
-function parseNumbers(list: string): number[] {
+/** A list field's numbers (comma-separated) as an array. */
+export function parseNumbers(list: string): number[] {
   return list ? JSON.parse(`[${list}]`) : [];
-}
-
-/** Every term's postings in a postings file's text, spilled lists read through `spilled`. */
-export function parsePostingsFile(
-  text: string,
-  spilled?: (n: number) => string,
-): Map<string, number[]> {
-  const postings = new Map<string, number[]>();
-  for (const line of text.split("\n")) {
-    const fields = line.split("\t");
-    if (fields.length !== 3 || !fields[0]) continue;
-    const spill = spillNumber(fields[2]);
-    const list = spill < 0 ? fields[2] : spilled && findList(spilled(spill), fields[0]);
-    if (list !== undefined) postings.set(fields[0], parseNumbers(list));
-  }
-  return postings;
-}
-
-/** One line of a postings file: `key`'s `size` numbers, already joined by commas. */
-export function postingsLine(key: string, size: number, joined: string): string {
-  return `${key}\t${size}\t${joined}`;
-}
-
-/** A postings file's text and the lines spilled out of it, by number. */
-export interface PostingsFiles {
-  text: string;
-  spills: string[];
-}
-
-/**
- * Lay out the lines of a postings file, each as [key, size, numbers joined by commas]: a list
- * longer than `spillChars` goes to `spills` and leaves a mark in the text.
- */
-export function layOut(
-  lines: Iterable<readonly [string, number, string]>,
-  spillChars = SPILL_CHARS,
-): PostingsFiles {
-  const kept: string[] = [];
-  const spills: string[] = [];
-  for (const [key, size, joined] of lines) {
-    if (joined.length <= spillChars) kept.push(postingsLine(key, size, joined));
-    else {
-      kept.push(postingsLine(key, size, `${SPILL_MARK}${spills.length}`));
-      spills.push(postingsLine(key, size, joined));
-    }
-  }
-  return { text: kept.join("\n"), spills };
-}
-
-/** The lines of `postings` for {@link layOut}; terms with no postings are left out. */
-function* linesOf(
-  postings: Map<string, number[]>,
-  key: (term: string) => string = (term) => term,
-): Generator<[string, number, string]> {
-  for (const [term, list] of postings) {
-    if (list.length) yield [key(term), list.length, list.join(",")];
-  }
-}
-
-/** The text of a postings file that spills nothing; terms with no postings are left out. */
-export function formatPostingsFile(postings: Map<string, number[]>): string {
-  return layOut(linesOf(postings), Infinity).text;
 }
 
 /** The key of a term's keyword postings in a shard file. */
 export function keywordKey(term: string): string {
   return `+${term}`;
-}
-
-/** Both kinds of postings of a shard file. */
-export interface ShardPostings {
-  post: Map<string, number[]>;
-  kw: Map<string, number[]>;
-}
-
-/** A shard file's text, parsed into its two kinds of postings; spilled lines through `spilled`. */
-export function parseShard(text: string, spilled?: (n: number) => string): ShardPostings {
-  const shard: ShardPostings = { post: new Map(), kw: new Map() };
-  for (const [key, list] of parsePostingsFile(text, spilled)) {
-    if (key.startsWith("+")) shard.kw.set(key.slice(1), list);
-    else shard.post.set(key, list);
-  }
-  return shard;
-}
-
-/**
- * The files of a shard: its text, whole postings first, then keyword postings, and its spilled
- * lines (none with `spillChars` Infinity, as for the delta file, which is read whole).
- */
-export function formatShard(
-  { post, kw }: ShardPostings,
-  spillChars = SPILL_CHARS,
-): PostingsFiles {
-  return layOut([...linesOf(post), ...linesOf(kw, keywordKey)], spillChars);
 }

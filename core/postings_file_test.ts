@@ -1,14 +1,11 @@
 import { deepStrictEqual, equal, ok } from "node:assert";
+import { findPostings, keywordKey, postingsSize, SPILL_CHARS } from "./postings_file.ts";
 import {
-  findPostings,
   formatPostingsFile,
   formatShard,
-  keywordKey,
   parsePostingsFile,
   parseShard,
-  postingsSize,
-  SPILL_CHARS,
-} from "./postings_file.ts";
+} from "./postings_layout.ts";
 
 const SHARD = new Map([
   ["cach", [0, 1, 0, 2]],

@@ -81,8 +81,14 @@ export function writeLedger(
   const path = ledgerPath(cacheDir, sessionId);
   const text = JSON.stringify(ledger);
   if (!isNew) return writeFileAtomic(path, text);
-  Deno.mkdirSync(dirname(path), { recursive: true });
-  Deno.writeTextFileSync(path, text);
+  try {
+    // Reading a new session's ledger made its folder: no second mkdir on a hook's path.
+    Deno.writeTextFileSync(path, text);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    Deno.mkdirSync(dirname(path), { recursive: true });
+    Deno.writeTextFileSync(path, text);
+  }
   const marker = join(cacheDir, "sessions.swept");
   let last = 0;
   try {
