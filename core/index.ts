@@ -21,7 +21,8 @@
  * - `delta.txt`: the same for entries added since the shards were last written, so a save
  *   rewrites a few small files instead of every shard.
  *
- * A list too long for its shard is spilled to `shard/<n>-<k>.txt` (see `postings_file.ts`).
+ * A list too long for its shard is spilled, as binary numbers, to `shard/<n>-<k>.bin` (see
+ * `postings_file.ts`).
  *
  * Removed entries are listed in the manifest (`dead`) and filtered out of the shards on read;
  * `IndexEditor.compact` folds the delta and the dead list back into the shards once they grow.
@@ -32,10 +33,16 @@
 import type { Link } from "./entry.ts";
 import { type Activity, ENTRY_TYPES, type EntryType, type Status, STATUSES } from "./schema.ts";
 import { fnv1a } from "./hash.ts";
-import { findPostings, keywordKey, postingsSize } from "./postings_file.ts";
+import {
+  findPostings,
+  int32View,
+  keywordKey,
+  type Postings,
+  postingsSize,
+} from "./postings_file.ts";
 
 /** Bumped whenever the file layout changes; an index of another version is rebuilt. */
-export const INDEX_VERSION = 15;
+export const INDEX_VERSION = 16;
 
 /** Entries per docs chunk file. */
 export const CHUNK_SIZE = 32;
@@ -159,9 +166,9 @@ export function shardFile(shard: number): string {
   return `shard/${shard}.txt`;
 }
 
-/** The file of spilled line `n` of shard number `shard` (see `postings_file.ts`). */
+/** The file of spilled list `n` of shard number `shard` (see `postings_file.ts`). */
 export function spillFile(shard: number, n: number): string {
-  return `shard/${shard}-${n}.txt`;
+  return `shard/${shard}-${n}.bin`;
 }
 
 /** The file of the postings of entries added since the shards were written. */
@@ -169,13 +176,6 @@ export const DELTA_FILE = "delta.txt";
 
 /** Fields per entry in `meta.bin`. */
 export const META_STRIDE = 6;
-
-/** Little-endian 32-bit integers from a file's bytes (copied when not 4-byte aligned). */
-function int32s(bytes: Uint8Array | undefined): Int32Array {
-  if (!bytes) return new Int32Array(0);
-  const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
-  return new Int32Array(aligned.buffer, aligned.byteOffset, Math.floor(aligned.byteLength / 4));
-}
 
 /** Ranking facts about one entry, from `meta.bin`. */
 export interface DocMeta {
@@ -185,12 +185,22 @@ export interface DocMeta {
   kernel: boolean;
 }
 
+/** Two postings lists one after the other: `first` itself when `second` is empty. */
+function concatenated(first: Postings, second: Postings): Postings {
+  if (!second.length) return first;
+  if (Array.isArray(first) && Array.isArray(second)) return first.concat(second);
+  const joined = new Int32Array(first.length + second.length);
+  joined.set(first);
+  joined.set(second, first.length);
+  return joined;
+}
+
 /** Read access to an index through a loader; every file is loaded at most once. */
 export class IndexReader {
   readonly manifest: Manifest;
   #load: IndexLoader;
   #cache = new Map<string, unknown>();
-  #postings = new Map<string, number[]>();
+  #postings = new Map<string, Postings>();
   #docs = new Map<number, DocInfo | null>();
   #lastShard?: { name: string; text: string };
   #meta?: Int32Array;
@@ -222,7 +232,7 @@ export class IndexReader {
     return this.#lastShard.text;
   }
 
-  #merged(dir: "post" | "kw", term: string, stride: number): number[] {
+  #merged(dir: "post" | "kw", term: string, stride: number): Postings {
     const key = `${dir}\t${term}`;
     let postings = this.#postings.get(key);
     if (!postings) this.#postings.set(key, postings = this.#live(dir, term, stride));
@@ -233,9 +243,9 @@ export class IndexReader {
    * The postings under `key` in the shard of `term`, a spilled list read from its own file (not
    * kept: each list is parsed once, and postings are cached by key).
    */
-  #shardPostings(term: string, key: string): number[] {
+  #shardPostings(term: string, key: string): Postings {
     const shard = shardOf(term, this.manifest.shardCount);
-    const spilled = (n: number) => (this.#load(spillFile(shard, n)) as string | undefined) ?? "";
+    const spilled = (n: number) => this.#load(spillFile(shard, n)) as Uint8Array | undefined;
     return findPostings(this.#shardText(shardFile(shard)), key, spilled) ?? [];
   }
 
@@ -247,11 +257,11 @@ export class IndexReader {
     return this.manifest.deltaOrds.length ? this.file(DELTA_FILE, "") : "";
   }
 
-  #live(dir: "post" | "kw", term: string, stride: number): number[] {
+  #live(dir: "post" | "kw", term: string, stride: number): Postings {
     const key = dir === "kw" ? keywordKey(term) : term;
     const base = this.#shardPostings(term, key);
     const delta = findPostings(this.#deltaText(), key) ?? [];
-    if (!this.manifest.dead.length) return delta.length ? base.concat(delta) : base;
+    if (!this.manifest.dead.length) return concatenated(base, delta);
     if (this.#dead?.source !== this.manifest.dead) {
       this.#dead = { source: this.manifest.dead, set: new Set(this.manifest.dead) };
     }
@@ -267,7 +277,7 @@ export class IndexReader {
   }
 
   /** Flat [ordinal, title tf, keyword tf, body tf, …] postings of a term. */
-  postings(term: string): number[] {
+  postings(term: string): Postings {
     return this.#merged("post", term, 4);
   }
 
@@ -283,7 +293,7 @@ export class IndexReader {
   }
 
   /** Flat [ordinal, field mask, …] postings of a term in titles, tags and aliases. */
-  keywordPostings(term: string): number[] {
+  keywordPostings(term: string): Postings {
     return this.#merged("kw", term, 2);
   }
 
@@ -323,7 +333,7 @@ export class IndexReader {
 
   /** The `meta.bin` numbers, {@link META_STRIDE} per ordinal. */
   protected metaValues(): ArrayLike<number> {
-    return this.#meta ??= int32s(this.file<Uint8Array | undefined>("meta.bin", undefined));
+    return this.#meta ??= int32View(this.file("meta.bin", new Uint8Array(0)));
   }
 
   /** The record of the entry at `ord`, or undefined for a removed one. */

@@ -149,7 +149,7 @@ export class IndexEditor extends IndexReader {
   #shard(dir: "post" | "kw", shard: number): Map<string, number[]> {
     this.#shards[shard] ??= parseShard(
       this.#touch(shardFile(shard), ""),
-      (n) => this.file(spillFile(shard, n), ""),
+      (n) => this.file<Uint8Array | undefined>(spillFile(shard, n), undefined),
     );
     return this.#shards[shard][dir];
   }

@@ -13,13 +13,13 @@ import {
 } from "./index.ts";
 import { analyzeEntry, COMPACT_AFTER, IndexEditor } from "./index_editor.ts";
 import { addEntry, buildIndex, makeEntry, MemoryStore, pathOf, STAMP } from "./_memory_index.ts";
-import { findList, spillNumber } from "./postings_file.ts";
+import { findList, type Postings, spillNumber } from "./postings_file.ts";
 import { parsePostingsFile } from "./postings_layout.ts";
 import { tokenize } from "./tokenize.ts";
 
 /** Ordinals in flat postings of the given stride. */
-function ords(flat: number[], stride: number): number[] {
-  return flat.filter((_, index) => index % stride === 0);
+function ords(flat: Postings, stride: number): number[] {
+  return Array.from(flat).filter((_, index) => index % stride === 0);
 }
 
 /** A store holding a full build of `entries`. */
@@ -476,12 +476,12 @@ Deno.test("postings stay in ordinal order through edits, removals and compaction
     store.commit(editor);
     const reader = store.reader();
     for (const term of words.map((word) => tokenize(word)[0])) {
-      const lists: [number[], number][] = [
+      const lists: [Postings, number][] = [
         [reader.postings(term), 4],
         [reader.keywordPostings(term), 2],
       ];
       for (const [list, stride] of lists) {
-        const ords = list.filter((_, at) => at % stride === 0);
+        const ords = Array.from(list).filter((_, at) => at % stride === 0);
         deepStrictEqual(ords, [...ords].sort((a, b) => a - b), `${term} in round ${round}`);
         equal(new Set(ords).size, ords.length, `${term} lists each entry once`);
       }
@@ -498,7 +498,7 @@ Deno.test("a long list is spilled to a file of its own, read back whole, and kep
     });
   const count = 1200;
   const store = build(Array.from({ length: count }, (_, index) => entry(index)), 2);
-  const spills = [...store.files.keys()].filter((name) => /^shard\/\d+-\d+\.txt$/.test(name));
+  const spills = [...store.files.keys()].filter((name) => /^shard\/\d+-\d+\.bin$/.test(name));
   ok(spills.length > 0, "the list of deploi (every entry) spills");
   const term = tokenize("deploy")[0];
   const shard = store.files.get(`shard/${shardOf(term, 2)}.txt`) as string;

@@ -16,6 +16,7 @@
  */
 import type { IndexReader } from "./index.ts";
 import { FIELD_KEYWORD, FIELD_TITLE } from "./index.ts";
+import type { Postings } from "./postings_file.ts";
 import { forEachScore } from "./rank.ts";
 import { splitWords, termOf } from "./tokenize.ts";
 
@@ -91,7 +92,7 @@ export const NEAR_MISS_LIMIT = 10;
 interface WordPart {
   term: PromptTerm;
   entries: number;
-  postings: number[];
+  postings: Postings;
   /** The postings are the keyword ones only: the word (this part or another) is common. */
   keywordOnly: boolean;
 }
@@ -248,15 +249,23 @@ function wordsFor(ord: number, words: PromptWord[]): string[] {
   return found;
 }
 
-/** A hit whose words are looked up when first asked for: most ranked hits are never shown. */
-function hitOf(ord: number, words: PromptWord[]): KeywordHit {
-  let found: string[] | undefined;
-  return {
-    ord,
-    get words() {
-      return found ??= wordsFor(ord, words);
-    },
-  };
+/**
+ * A hit whose words are looked up when first asked for: most ranked hits are never shown. A
+ * class, so that thousands of hits share one getter instead of a closure each.
+ */
+class LazyHit implements KeywordHit {
+  readonly ord: number;
+  readonly #prompt: PromptWord[];
+  #words?: string[];
+
+  constructor(ord: number, prompt: PromptWord[]) {
+    this.ord = ord;
+    this.#prompt = prompt;
+  }
+
+  get words(): string[] {
+    return this.#words ??= wordsFor(this.ord, this.#prompt);
+  }
 }
 
 /**
@@ -264,7 +273,7 @@ function hitOf(ord: number, words: PromptWord[]): KeywordHit {
  * tf, body tf, …]): a keyword-only part's field masks become a title and a keyword count of one,
  * for these entries alone, so a common word's long keyword list is never rewritten whole.
  */
-function rankingPostings(part: WordPart, ords: readonly number[]): number[] {
+function rankingPostings(part: WordPart, ords: readonly number[]): Postings {
   if (!part.keywordOnly) return part.postings;
   const postings: number[] = [];
   for (const ord of ords) {
@@ -369,6 +378,6 @@ export function keywordMatches(
     );
     over.sort((a, b) => scores[b] - scores[a] || tallies.compare(a, b));
   }
-  const hit = (ord: number) => hitOf(ord, words);
+  const hit = (ord: number) => new LazyHit(ord, words);
   return { ranked: over.map(hit), nearMisses: under.map(hit), termHits };
 }

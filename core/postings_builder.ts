@@ -95,19 +95,19 @@ class PooledLists {
 
   /** The files of a postings file holding `lists`, in that order (see `postings_file.ts`). */
   files(lists: readonly number[]): PostingsFiles {
-    return layOut(
-      lists.map((list) => [this.#keys[list], this.#size[list], this.#joined(list)] as const),
-    );
+    return layOut(lists.map((list) => [this.#keys[list], this.#numbers(list)] as const));
   }
 
-  /** A list's numbers joined by commas. */
-  #joined(list: number): string {
-    const parts: string[] = [];
+  /** A list's numbers, gathered from its blocks. */
+  #numbers(list: number): Int32Array {
+    const numbers = new Int32Array(this.#size[list]);
+    let at = 0;
     for (let block = this.#head[list]; block; block = this.#data[block]) {
       const used = block === this.#tail[list] ? this.#fill[list] : this.#data[block + 1];
-      if (used) parts.push(this.#data.subarray(block + HEADER, block + HEADER + used).join(","));
+      numbers.set(this.#data.subarray(block + HEADER, block + HEADER + used), at);
+      at += used;
     }
-    return parts.join(",");
+    return numbers;
   }
 }
 

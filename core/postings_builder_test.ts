@@ -73,7 +73,7 @@ Deno.test("BuildPostings writes each shard as formatShard would, long lists and 
     deepStrictEqual(files.get(shard), written, `shard ${shard}`);
   }
   const commonShard = files.get(shardOf("common", shardCount))!;
-  ok(spillNumber(findList(commonShard.text, "common")!) >= 0, "a list past SPILL_CHARS spills");
+  ok(spillNumber(findList(commonShard.text, "common")!) >= 0, "a list past SPILL_NUMBERS spills");
   const common = parsed(commonShard).post.get("common")!;
   equal(common.length, 6000 * 4);
   deepStrictEqual(

@@ -9,19 +9,29 @@
  * keeps letters and digits only). This module is the reading side, which the hooks load;
  * `postings_layout.ts` writes the files, and parses them whole for an edit.
  *
- * A list longer than {@link SPILL_CHARS} is spilled: its whole line goes to a file of its own and
- * the shard keeps `term<TAB>size<TAB>@n`, where n numbers the shard's spilled lines. A shard is
- * then a few kilobytes whatever its terms, so a prompt reads (and decodes into a string) the
- * long lists it needs, not every long list that happens to share a shard with its words.
+ * A list of more than {@link SPILL_NUMBERS} numbers is spilled: it goes to a binary file of its
+ * own and the shard keeps `term<TAB>size<TAB>@n`, where n numbers the shard's spilled lists. A
+ * spilled file is 32-bit integers in the machine's byte order (the index is a local cache): the
+ * FNV-1a hash of the list's key, the count of
+ * numbers, then the numbers (see {@link spilledPostings}). A shard is then a few kilobytes whatever
+ * its terms, so a prompt reads the long lists it needs, not every long list that happens to share
+ * a shard with its words, and it reads them as they are stored, with no text to decode or parse.
  *
  * @module
  */
+import { fnv1a } from "./hash.ts";
 
-/** The longest list, in characters, a shard file holds itself. */
-export const SPILL_CHARS = 8192;
+/** A postings list: flat numbers, an array when parsed from text, typed when read from a spill. */
+export type Postings = readonly number[] | Int32Array;
 
-/** What a spilled list's field starts with: the number of its line follows. */
+/** The most numbers a shard file holds on a line of its own; longer lists are spilled. */
+export const SPILL_NUMBERS = 2048;
+
+/** What a spilled list's field starts with: the number of its file follows. */
 export const SPILL_MARK = "@";
+
+/** Numbers ahead of a spilled list's own: its key's hash and its count. */
+export const SPILL_HEADER = 2;
 
 /** Where the size field of `term`'s line starts in `text`, or -1 when the file lacks it. */
 function lineStart(text: string, term: string): number {
@@ -43,35 +53,60 @@ export function findList(text: string, term: string): string | undefined {
   return text.slice(list, end < 0 ? text.length : end);
 }
 
-/** The number of the spilled line a list field points to, or -1 when it holds the numbers. */
+/** The number of the spilled list a list field points to, or -1 when it holds the numbers. */
 export function spillNumber(list: string): number {
   return list.startsWith(SPILL_MARK) ? Number(list.slice(SPILL_MARK.length)) : -1;
 }
 
-/** Reads spilled line `n` of a shard: its text, "" when missing. */
-export type SpillReader = (n: number) => string;
+/** Reads spilled list `n` of a shard: the file's bytes, undefined when it is missing. */
+export type SpillReader = (n: number) => Uint8Array | undefined;
+
+/** `bytes` as 32-bit integers, copied only when they do not start on a 4-byte boundary. */
+export function int32View(bytes: Uint8Array): Int32Array {
+  const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+  return new Int32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength >> 2);
+}
 
 /**
- * A list field's numbers: the field itself, or for a spilled list its own line's, read through
- * `spilled`; undefined when that line is missing or names another term.
+ * The numbers of a spilled file, as stored (no copy), or undefined when the file is missing,
+ * cut short, or holds another key's list, which only a compaction caught mid-write can leave.
  */
-export function listNumbers(list: string, term: string, spilled?: SpillReader): string | undefined {
+export function spilledPostings(
+  bytes: Uint8Array | undefined,
+  key: string,
+): Int32Array | undefined {
+  if (!bytes || bytes.byteLength < SPILL_HEADER * 4) return undefined;
+  const numbers = int32View(bytes);
+  const valid = numbers[0] === (fnv1a(key) | 0) &&
+    numbers[1] === numbers.length - SPILL_HEADER;
+  return valid ? numbers.subarray(SPILL_HEADER) : undefined;
+}
+
+/**
+ * A list field's postings: its own numbers parsed, or for a spilled list the numbers of its file,
+ * read through `spilled`; undefined when that file is missing or holds another key's list.
+ */
+export function listPostings(
+  list: string,
+  key: string,
+  spilled?: SpillReader,
+): Postings | undefined {
   const spill = spillNumber(list);
-  return spill < 0 ? list : spilled && findList(spilled(spill), term);
+  if (spill < 0) return parseNumbers(list);
+  return spilled && spilledPostings(spilled(spill), key);
 }
 
 /**
  * The postings of `term` in a postings file's text, or undefined when the file lacks it. A
- * spilled list is looked up in `spilled(n)`, the text of spilled line n (see the module notes).
+ * spilled list is read through `spilled(n)`, the bytes of spilled file n (see the module notes).
  */
 export function findPostings(
   text: string,
   term: string,
   spilled?: SpillReader,
-): number[] | undefined {
+): Postings | undefined {
   const list = findList(text, term);
-  const numbers = list === undefined ? undefined : listNumbers(list, term, spilled);
-  return numbers === undefined ? undefined : parseNumbers(numbers);
+  return list === undefined ? undefined : listPostings(list, term, spilled);
 }
 
 /** How many numbers the postings of `term` hold, read without parsing them; 0 when absent. */

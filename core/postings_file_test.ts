@@ -1,5 +1,11 @@
 import { deepStrictEqual, equal, ok } from "node:assert";
-import { findPostings, keywordKey, postingsSize, SPILL_CHARS } from "./postings_file.ts";
+import {
+  findPostings,
+  keywordKey,
+  type Postings,
+  postingsSize,
+  SPILL_NUMBERS,
+} from "./postings_file.ts";
 import {
   formatPostingsFile,
   formatShard,
@@ -66,9 +72,14 @@ function longList(entries: number, first = 0): number[] {
   return Array.from({ length: entries }, (_, n) => [first + n, 1, 0, 3]).flat();
 }
 
-Deno.test("a list longer than SPILL_CHARS moves to a spilled line; the shard keeps its size", () => {
+/** Postings found, as a plain array (a spilled list comes back typed), or undefined. */
+function found(postings: Postings | undefined): number[] | undefined {
+  return postings && Array.from(postings);
+}
+
+Deno.test("a list of more than SPILL_NUMBERS numbers moves to a binary file; the shard keeps its size", () => {
   const long = longList(1500);
-  ok(long.join(",").length > SPILL_CHARS);
+  ok(long.length > SPILL_NUMBERS);
   const shard = {
     post: new Map([["cache", [0, 1, 0, 2]], ["common", long], ["other", longList(1200, 7)]]),
     kw: new Map([["common", [0, 1]]]),
@@ -77,15 +88,28 @@ Deno.test("a list longer than SPILL_CHARS moves to a spilled line; the shard kee
   equal(spills.length, 2);
   ok(text.length < 100, `the shard keeps marks only: ${text}`);
   const spilled = (n: number) => spills[n];
-  deepStrictEqual(findPostings(text, "common", spilled), long);
-  deepStrictEqual(findPostings(text, "other", spilled), longList(1200, 7));
+  deepStrictEqual(found(findPostings(text, "common", spilled)), long);
+  deepStrictEqual(found(findPostings(text, "other", spilled)), longList(1200, 7));
   deepStrictEqual(findPostings(text, keywordKey("common"), spilled), [0, 1]);
   equal(postingsSize(text, "common"), long.length, "read from the shard alone");
-  equal(findPostings(text, "common"), undefined, "no spilled lines to read: not found");
+  equal(findPostings(text, "common"), undefined, "no spilled files to read: not found");
   deepStrictEqual(parseShard(text, spilled), shard);
 });
 
-Deno.test("a spilled line that holds another term's list is not taken for this term's", () => {
+Deno.test("a spilled list is read as stored: its numbers are a view of the file's bytes", () => {
+  const { text, spills } = formatShard({
+    post: new Map([["common", longList(600)]]),
+    kw: new Map(),
+  });
+  const list = findPostings(text, "common", (n) => spills[n]);
+  ok(list instanceof Int32Array);
+  equal(list.buffer, spills[0].buffer, "no copy, no parse");
+  const unaligned = new Uint8Array(spills[0].byteLength + 1).subarray(1);
+  unaligned.set(spills[0]);
+  deepStrictEqual(found(findPostings(text, "common", () => unaligned)), longList(600));
+});
+
+Deno.test("a spilled file of another list, cut short or missing reads as no postings", () => {
   const { text, spills } = formatShard({
     post: new Map([["alpha", longList(1500)], ["beta", longList(1500, 1)]]),
     kw: new Map(),
@@ -93,7 +117,10 @@ Deno.test("a spilled line that holds another term's list is not taken for this t
   const swapped = (n: number) => spills[1 - n];
   equal(findPostings(text, "alpha", swapped), undefined);
   deepStrictEqual(parseShard(text, swapped), { post: new Map(), kw: new Map() });
-  equal(findPostings(text, "alpha", () => ""), undefined, "a missing spill file");
+  const cut = (n: number) => spills[n].subarray(0, spills[n].byteLength - 4);
+  equal(findPostings(text, "alpha", cut), undefined, "a file cut short");
+  equal(findPostings(text, "alpha", (n) => spills[n].subarray(0, 4)), undefined, "no header");
+  equal(findPostings(text, "alpha", () => undefined), undefined, "a missing spill file");
 });
 
 Deno.test("the delta file spills nothing: it is read whole", () => {

@@ -5,6 +5,7 @@
  * @module
  */
 import type { DocInfo, IndexReader } from "./index.ts";
+import type { Postings } from "./postings_file.ts";
 import type { EntryType } from "./schema.ts";
 import { distinctTerms } from "./tokenize.ts";
 
@@ -44,7 +45,7 @@ function hasTag(doc: DocInfo, wanted: string): boolean {
  * A term's postings (flat [ordinal, title tf, keyword tf, body tf, …]) and how many entries
  * hold it, which the postings may understate when they are a part of the whole.
  */
-export type PostingsSource = (term: string) => { postings: number[]; entries: number };
+export type PostingsSource = (term: string) => { postings: Postings; entries: number };
 
 /** The whole postings of each term, from the index. */
 function indexPostings(reader: IndexReader): PostingsSource {
