@@ -120,31 +120,56 @@ interface PromptWord {
 
 /** What each entry's hits add up to, one array slot per entry ordinal. */
 class Tallies {
-  /** Ordinals hit at least once, in first-hit order. */
+  /** Ordinals hit at least once, in first-hit order; kept only when asked for (near misses). */
   readonly touched: number[] = [];
+  /** Ordinals whose weight reached the threshold, in the order they reached it. */
+  readonly reached: number[] = [];
   /** Weighted words: 1 per title, tag or alias word, {@link BODY_WORD_WEIGHT} per body word. */
   readonly weight: Float64Array;
   /** Words found in the title, tags or aliases. */
   readonly keywordWords: Uint16Array;
-  readonly #token: Int32Array;
-  readonly #keywordParts: Uint8Array;
-  readonly #anyParts: Uint8Array;
+  readonly #threshold: number;
+  readonly #keepTouched: boolean;
+  #token?: Int32Array;
+  #keywordParts?: Uint8Array;
+  #anyParts?: Uint8Array;
 
-  constructor(size: number) {
+  constructor(size: number, threshold: number, keepTouched: boolean) {
     this.weight = new Float64Array(size);
     this.keywordWords = new Uint16Array(size);
-    this.#token = new Int32Array(size).fill(-1);
-    this.#keywordParts = new Uint8Array(size);
-    this.#anyParts = new Uint8Array(size);
+    this.#threshold = threshold;
+    this.#keepTouched = keepTouched;
   }
 
   /** Count one prompt word, from its parts' postings. */
   addWord(word: PromptWord): void {
+    if (word.parts.length === 1) this.#addPart(word, word.parts[0]);
+    else this.#addParts(word);
+  }
+
+  /**
+   * Count a word of one part: a posting is one word for its entry. Most prompt words are, and
+   * this loop is the one every posting of a firing prompt goes through.
+   */
+  #addPart(word: PromptWord, part: WordPart): void {
+    const { postings } = part;
     const size = this.weight.length;
+    const stride = strideOf(part);
+    for (let index = 0; index < postings.length; index += stride) {
+      const ord = postings[index];
+      if (ord >= size) continue;
+      if (isKeywordHit(part, index)) this.#add(ord, 1, 1);
+      else if (!word.common) this.#add(ord, BODY_WORD_WEIGHT, 0);
+    }
+  }
+
+  /** Count a dotted or slashed word: it counts for an entry only where all its parts hit. */
+  #addParts(word: PromptWord): void {
+    const size = this.weight.length;
+    const token = this.#token ??= new Int32Array(size).fill(-1);
+    const keywordParts = this.#keywordParts ??= new Uint8Array(size);
+    const anyParts = this.#anyParts ??= new Uint8Array(size);
     const inWord: number[] = [];
-    const token = this.#token;
-    const keywordParts = this.#keywordParts;
-    const anyParts = this.#anyParts;
     for (const part of word.parts) {
       const { postings } = part;
       const stride = strideOf(part);
@@ -163,23 +188,19 @@ class Tallies {
     }
     const parts = word.parts.length;
     for (const ord of inWord) {
-      const before = this.weight[ord];
-      if (this.#counts(ord, word, parts) && before === 0) this.touched.push(ord);
+      if (keywordParts[ord] === parts) this.#add(ord, 1, 1);
+      else if (!word.common && anyParts[ord] === parts) this.#add(ord, BODY_WORD_WEIGHT, 0);
     }
   }
 
-  /** Add what `word` counts for `ord`; whether it counted at all. */
-  #counts(ord: number, word: PromptWord, parts: number): boolean {
-    if (this.#keywordParts[ord] === parts) {
-      this.weight[ord] += 1;
-      this.keywordWords[ord]++;
-      return true;
-    }
-    if (!word.common && this.#anyParts[ord] === parts) {
-      this.weight[ord] += BODY_WORD_WEIGHT;
-      return true;
-    }
-    return false;
+  /** Add a word of `weight` (`keyword`: 1 when it is a title, tag or alias word) for `ord`. */
+  #add(ord: number, weight: number, keyword: number): void {
+    const before = this.weight[ord];
+    const after = before + weight;
+    this.weight[ord] = after;
+    this.keywordWords[ord] += keyword;
+    if (before === 0 && this.#keepTouched) this.touched.push(ord);
+    if (before < this.#threshold && after >= this.#threshold) this.reached.push(ord);
   }
 
   /** Near misses first by weight, then keyword words, then index order. */
@@ -342,20 +363,17 @@ export function keywordMatches(
 ): KeywordMatches {
   const termHits: Record<string, number> = {};
   const { docCount, nextOrd } = reader.manifest;
-  const tallies = new Tallies(Math.max(nextOrd, docCount));
+  const tallies = new Tallies(Math.max(nextOrd, docCount), threshold, nearMisses);
   const words = promptWords(reader, terms, termHits);
   for (const word of words) tallies.addWord(word);
-  const isActive = (ord: number) => reader.meta(ord)?.status === "active";
-  const over: number[] = [];
+  const over = tallies.reached.filter((ord) => reader.isPointable(ord));
   const under: number[] = [];
+  const isActive = (ord: number) => reader.meta(ord)?.status === "active";
   for (const ord of tallies.touched) {
-    if (tallies.weight[ord] < threshold) {
-      if (
-        nearMisses && wouldKeep(under, ord, NEAR_MISS_LIMIT, tallies.compare) && isActive(ord)
-      ) {
-        keep(under, ord, NEAR_MISS_LIMIT, tallies.compare);
-      }
-    } else if (reader.isPointable(ord)) over.push(ord);
+    if (
+      tallies.weight[ord] < threshold && wouldKeep(under, ord, NEAR_MISS_LIMIT, tallies.compare) &&
+      isActive(ord)
+    ) keep(under, ord, NEAR_MISS_LIMIT, tallies.compare);
   }
   if (over.length > 1) {
     const parts = new Map(

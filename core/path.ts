@@ -1,23 +1,51 @@
 /**
  * Minimal path helpers. The prompt hook's hot path cannot afford `node:path` (loading Node
  * compatibility costs about 18 ms of start-up on these machines), and `/` works as a separator
- * on every platform Deno runs on.
+ * on every platform Deno runs on. Written as character scans, not regular expressions: every
+ * hook joins paths, and a regular expression is compiled on its first use in a process (a split
+ * on one cost a cold hook half a millisecond).
  *
  * @module
  */
 
-const SEPARATOR = /[\\/]+/;
+const SLASH = 47;
+const BACKSLASH = 92;
+const COLON = 58;
+
+function isSeparator(code: number): boolean {
+  return code === SLASH || code === BACKSLASH;
+}
+
+/** The length of a `C:` drive prefix at the start of `path`: 2, or 0 without one. */
+function driveLength(path: string): number {
+  const letter = path.charCodeAt(0) | 32;
+  return letter >= 97 && letter <= 122 && path.charCodeAt(1) === COLON ? 2 : 0;
+}
 
 /** True for `/x`, `\\x` and `C:\x`-style paths. */
 export function isAbsolute(path: string): boolean {
-  return /^(?:[\\/]|[A-Za-z]:[\\/])/.test(path);
+  return isSeparator(path.charCodeAt(0)) ||
+    (driveLength(path) === 2 && isSeparator(path.charCodeAt(2)));
+}
+
+/** The segments of `path` between separators, empty ones included. */
+function segments(path: string): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  for (let index = 0; index <= path.length; index++) {
+    if (index === path.length || isSeparator(path.charCodeAt(index))) {
+      parts.push(path.slice(start, index));
+      start = index + 1;
+    }
+  }
+  return parts;
 }
 
 function normalize(path: string): string {
   const absolute = isAbsolute(path);
-  const drive = /^[A-Za-z]:/.test(path) ? path.slice(0, 2) : "";
+  const drive = path.slice(0, driveLength(path));
   const parts: string[] = [];
-  for (const part of path.slice(drive.length).split(SEPARATOR)) {
+  for (const part of segments(path.slice(drive.length))) {
     if (!part || part === ".") continue;
     if (part === "..") {
       if (parts.length && parts[parts.length - 1] !== "..") parts.pop();
@@ -45,4 +73,37 @@ export function dirname(path: string): string {
   const cut = normalized.lastIndexOf("/");
   if (cut < 0) return ".";
   return cut === 0 ? "/" : normalized.slice(0, cut);
+}
+
+/** The last segment of `path` that is not empty, or undefined when it has none. */
+export function basename(path: string): string | undefined {
+  return segments(path).filter(Boolean).pop();
+}
+
+/**
+ * Whether `code` is an ASCII letter or digit, or one of the characters of `punctuation`: what a
+ * file name or an unquoted shell word may hold.
+ */
+export function isPlainChar(code: number, punctuation: string): boolean {
+  const letter = code | 32;
+  return (letter >= 97 && letter <= 122) || (code >= 48 && code <= 57) ||
+    punctuation.includes(String.fromCharCode(code));
+}
+
+/** Whether `text` is not empty and every character of it is plain (see {@link isPlainChar}). */
+export function isPlain(text: string, punctuation: string): boolean {
+  if (!text) return false;
+  for (let index = 0; index < text.length; index++) {
+    if (!isPlainChar(text.charCodeAt(index), punctuation)) return false;
+  }
+  return true;
+}
+
+/** `text` with each character that is not plain (see {@link isPlainChar}) replaced by `_`. */
+export function plainName(text: string, punctuation: string): string {
+  let plain = "";
+  for (let index = 0; index < text.length; index++) {
+    plain += isPlainChar(text.charCodeAt(index), punctuation) ? text[index] : "_";
+  }
+  return plain;
 }

@@ -1,5 +1,5 @@
 import { equal } from "node:assert";
-import { dirname, isAbsolute, join, resolveFrom } from "./path.ts";
+import { basename, dirname, isAbsolute, isPlain, join, plainName, resolveFrom } from "./path.ts";
 
 Deno.test("join normalizes separators, dots and double dots", () => {
   equal(join("/a/b", "c"), "/a/b/c");
@@ -16,6 +16,9 @@ Deno.test("isAbsolute and resolveFrom", () => {
   equal(isAbsolute("/x"), true);
   equal(isAbsolute("C:\\x"), true);
   equal(isAbsolute("x/y"), false);
+  equal(isAbsolute("C:"), false, "a drive alone is not a path");
+  equal(isAbsolute("1:\\x"), false, "a drive is a letter");
+  equal(isAbsolute(""), false);
   equal(resolveFrom("/home/me", "kb"), "/home/me/kb");
   equal(resolveFrom("/home/me", "/srv/kb/"), "/srv/kb");
   equal(resolveFrom("/home/me", "../kb"), "/home/kb");
@@ -26,4 +29,21 @@ Deno.test("dirname", () => {
   equal(dirname("/a"), "/");
   equal(dirname("a"), ".");
   equal(dirname("entries/kb-1.md"), "entries");
+});
+
+Deno.test("basename: the last segment that is not empty, either separator", () => {
+  equal(basename("/srv/kb/"), "kb");
+  equal(basename("C:\\work\\notes"), "notes");
+  equal(basename("kb"), "kb");
+  equal(basename("/"), undefined);
+});
+
+Deno.test("isPlain and plainName keep ASCII letters, digits and the punctuation given", () => {
+  equal(isPlain("my-kb_2.0", "_.-"), true);
+  equal(isPlain("my kb", "_.-"), false);
+  equal(isPlain("", "_.-"), false, "nothing is not a plain word");
+  equal(isPlain("naïve", "_"), false);
+  equal(isPlain("[x]", "_"), false, "brackets sit next to the letters in ASCII");
+  equal(plainName("my kb/ü@x", "_-"), "my_kb___x", "one _ per character replaced");
+  equal(plainName("a.b-c_d", "_-"), "a_b-c_d");
 });

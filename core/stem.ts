@@ -138,6 +138,15 @@ function step1(word: string): string {
   return word;
 }
 
+/** True when `word` holds only the letters a–z (no regular expression: stemming runs cold). */
+function isLowercaseAscii(word: string): boolean {
+  for (let index = 0; index < word.length; index++) {
+    const code = word.charCodeAt(index);
+    if (code < 97 || code > 122) return false;
+  }
+  return true;
+}
+
 /**
  * Reduce an English word (lowercase ASCII letters) to its stem. Words of three letters or
  * fewer, and words with anything but a-z, come back unchanged.
@@ -152,7 +161,7 @@ export function stem(word: string): string {
   if (word.length <= 3) return word;
   let stemmed = memo.get(word);
   if (stemmed === undefined) {
-    stemmed = /^[a-z]+$/.test(word) ? stemWord(word) : word;
+    stemmed = isLowercaseAscii(word) ? stemWord(word) : word;
     if (memo.size >= MEMO_LIMIT) memo.clear();
     memo.set(word, stemmed);
   }

@@ -26,10 +26,19 @@ export const MECHANICAL_WORDS: readonly string[] = (
 
 const MECHANICAL = new Set(MECHANICAL_WORDS);
 
+/** True for "hm", "hmm", "hhmmm" and the like: some h, then some m. */
+function isHmm(word: string): boolean {
+  let index = 0;
+  while (word[index] === "h") index++;
+  if (index === 0 || index === word.length) return false;
+  while (word[index] === "m") index++;
+  return index === word.length;
+}
+
 /** True when every word of `text` is a {@link MECHANICAL_WORDS} word (or "hmm"). */
 export function isMechanical(text: string): boolean {
   const words = splitWords(text);
-  return words.length > 0 && words.every((word) => MECHANICAL.has(word) || /^h+m+$/.test(word));
+  return words.length > 0 && words.every((word) => MECHANICAL.has(word) || isHmm(word));
 }
 
 /**

@@ -26,11 +26,23 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
 );
 
 const SPLIT = /[^\p{L}\p{N}]+/u;
-const NON_ASCII = /[^\u0020-\u007e\s]/;
 
 /** True for the character codes of `a`–`z` and `0`–`9`. */
 function isWordCode(code: number): boolean {
   return (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
+}
+
+/**
+ * True when `text` holds a character outside printable ASCII other than ASCII whitespace: such
+ * text is split by Unicode rules. A scan, not a regular expression, which the hooks would
+ * compile on every start.
+ */
+function hasNonAscii(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code > 126 || (code < 32 && (code < 9 || code > 13))) return true;
+  }
+  return false;
 }
 
 /** True for the ASCII whitespace that separates a prompt's tokens. */
@@ -47,7 +59,7 @@ function isSpaceCode(code: number): boolean {
 export function splitWords(text: string, tokens?: number[]): string[] {
   const lower = text.toLowerCase();
   const words: string[] = [];
-  if (NON_ASCII.test(lower)) {
+  if (hasNonAscii(lower)) {
     const parts = lower.split(/\s+/);
     for (let token = 0; token < parts.length; token++) {
       for (const word of parts[token].split(SPLIT)) {
@@ -131,7 +143,7 @@ export function countTerm(
 /** Call `visit` with each term of `text`, in order, repeats included. */
 function eachTerm(text: string, visit: (term: string) => void): void {
   const lower = text.toLowerCase();
-  if (NON_ASCII.test(lower)) {
+  if (hasNonAscii(lower)) {
     for (const word of splitWords(lower)) {
       const term = termOf(word);
       if (term) visit(term);

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { isAbsolute, join, resolveFrom } from "../core/path.ts";
+import { basename, isAbsolute, join, plainName, resolveFrom } from "../core/path.ts";
 import { contentHash } from "../core/hash.ts";
 
 /** `path` made absolute against the current directory. */
@@ -25,8 +25,7 @@ export function cacheRoot(): string {
 /** The cache folder of one knowledge base, named after its folder and a hash of its path. */
 export function kbCacheDir(kbDir: string): string {
   const absolute = resolvePath(kbDir);
-  const name = absolute.split(/[\\/]/).filter(Boolean).pop() ?? "kb";
-  const safe = name.replace(/[^A-Za-z0-9_.-]/g, "_").slice(0, 40);
+  const safe = plainName(basename(absolute) ?? "kb", "_.-").slice(0, 40);
   return join(cacheRoot(), `${safe}-${contentHash(absolute).slice(0, 10)}`);
 }
 

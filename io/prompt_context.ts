@@ -12,6 +12,7 @@ import {
   skipReason,
   type SurfaceConfig,
 } from "../core/surface.ts";
+import { isPlain } from "../core/path.ts";
 import { resolveKb } from "./config.ts";
 import { HOOK_TRUST_MS, openIndex } from "./index_store.ts";
 import { cacheRoot, kbCacheDir } from "./paths.ts";
@@ -57,7 +58,7 @@ export function surfaceConfig(): SurfaceConfig {
 }
 
 function shellQuote(word: string): string {
-  return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+  return isPlain(word, "_./:=@%+-") ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
 /**

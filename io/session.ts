@@ -5,7 +5,7 @@
  * @module
  */
 import type { Ledger } from "../core/surface.ts";
-import { dirname, join } from "../core/path.ts";
+import { dirname, join, plainName } from "../core/path.ts";
 import { readOrCreateText, writeFileAtomic } from "./fs.ts";
 
 /**
@@ -22,7 +22,7 @@ const MAX_SESSION_FILES = 2000;
  * `suffix` (`.json` for the ledger).
  */
 export function sessionFile(cacheDir: string, sessionId: string, suffix = ".json"): string {
-  const safe = sessionId.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 100) || "default";
+  const safe = plainName(sessionId, "_-").slice(0, 100) || "default";
   return join(cacheDir, "sessions", `${safe}${suffix}`);
 }
 
