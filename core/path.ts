@@ -41,7 +41,18 @@ function segments(path: string): string[] {
   return parts;
 }
 
+/**
+ * Whether `path` is already what {@link normalize} would make of it: `/` separators only, no
+ * empty, `.` or `..` segment, no trailing separator, no drive. Most paths the hooks build are,
+ * and this check is a few native string searches where normalizing is a scan of every character.
+ */
+function isNormal(path: string): boolean {
+  return path !== "" && path.charCodeAt(1) !== COLON && !path.startsWith(".") &&
+    !path.endsWith("/") && !path.includes("\\") && !path.includes("//") && !path.includes("/.");
+}
+
 function normalize(path: string): string {
+  if (isNormal(path)) return path;
   const absolute = isAbsolute(path);
   const drive = path.slice(0, driveLength(path));
   const parts: string[] = [];

@@ -10,6 +10,13 @@ Deno.test("join normalizes separators, dots and double dots", () => {
   equal(join("a", ""), "a");
   equal(join("."), ".");
   equal(join("C:\\work", "kb"), "C:/work/kb");
+  equal(join("/a/.git", "HEAD"), "/a/.git/HEAD", "a dot file is a name like any other");
+  equal(join("/a/b/", "."), "/a/b");
+  equal(join("/a/b", ".."), "/a");
+  equal(join("/"), "/");
+  equal(join("a/"), "a");
+  equal(join("C:x"), "x", "a drive-relative path loses its drive, already normal or not");
+  equal(join("/a/b/c.json"), "/a/b/c.json", "a normal path comes back as it is");
 });
 
 Deno.test("isAbsolute and resolveFrom", () => {

@@ -166,7 +166,8 @@ export function skipReason(
   if (!text) return "empty";
   if (text.startsWith("/")) return "slash_command";
   if (text.length < config.minChars) return "short";
-  if (isMechanical(text) || config.skipPatterns.some((pattern) => pattern.test(text))) {
+  // The prompt as given, not trimmed: the same words, split once for the checks that follow.
+  if (isMechanical(prompt) || config.skipPatterns.some((pattern) => pattern.test(text))) {
     return "mechanical";
   }
   return undefined;

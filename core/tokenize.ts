@@ -50,25 +50,46 @@ function isSpaceCode(code: number): boolean {
   return code === 32 || code === 9 || code === 10 || code === 13;
 }
 
+/** A text's words and the token each sits in (see {@link splitWords}). */
+interface SplitText {
+  text: string;
+  words: string[];
+  tokens: number[];
+}
+
+/** The text split last: a prompt is split by the skip check, the activity check and matching. */
+let lastSplit: SplitText | undefined;
+
 /**
  * The lowercase words of `text` (runs of letters or digits), in order. With `tokens`, also the
  * number of the whitespace-separated token each word sits in, pushed in step: `console.log`
- * gives two words of one token. ASCII text is scanned without a regular expression, which is
- * faster, warm or cold.
+ * gives two words of one token. The result is shared with the next call for the same text (a
+ * hook splits its prompt several times, each time cold): it must not be changed.
  */
-export function splitWords(text: string, tokens?: number[]): string[] {
+export function splitWords(text: string, tokens?: number[]): readonly string[] {
+  if (lastSplit?.text !== text) lastSplit = split(text);
+  if (tokens) { for (const token of lastSplit.tokens) tokens.push(token); }
+  return lastSplit.words;
+}
+
+/**
+ * {@link splitWords} without the sharing. ASCII text is scanned without a regular expression,
+ * which is faster, warm or cold.
+ */
+function split(text: string): SplitText {
   const lower = text.toLowerCase();
   const words: string[] = [];
+  const tokens: number[] = [];
   if (hasNonAscii(lower)) {
     const parts = lower.split(/\s+/);
     for (let token = 0; token < parts.length; token++) {
       for (const word of parts[token].split(SPLIT)) {
         if (!word) continue;
         words.push(word);
-        tokens?.push(token);
+        tokens.push(token);
       }
     }
-    return words;
+    return { text, words, tokens };
   }
   let start = -1;
   let token = 0;
@@ -85,12 +106,12 @@ export function splitWords(text: string, tokens?: number[]): string[] {
     }
     if (start >= 0) {
       words.push(lower.slice(start, index));
-      tokens?.push(token);
+      tokens.push(token);
       start = -1;
     }
     if (isSpaceCode(code)) afterSpace = true;
   }
-  return words;
+  return { text, words, tokens };
 }
 
 /**

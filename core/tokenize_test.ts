@@ -1,5 +1,5 @@
 import { deepStrictEqual, equal, ok } from "node:assert";
-import { countTerms, distinctTerms, STOPWORDS, tokenize } from "./tokenize.ts";
+import { countTerms, distinctTerms, splitWords, STOPWORDS, tokenize } from "./tokenize.ts";
 import { stem } from "./stem.ts";
 
 Deno.test("tokenize lowercases and stems", () => {
@@ -75,4 +75,21 @@ Deno.test("countTerms counts what tokenize finds, per field, in ASCII and other 
   countTerms("token rotation token", 2, both);
   deepStrictEqual(both.get("token"), [1, 0, 2]);
   deepStrictEqual(both.get("rotat"), [1, 0, 1]);
+});
+
+Deno.test("splitWords gives words and their tokens, the same when asked again or in turn", () => {
+  const prompt = "Fix console.log in  ci/cd now";
+  const expected = ["fix", "console", "log", "in", "ci", "cd", "now"];
+  for (const text of [prompt, prompt, "naïve Café", prompt]) {
+    const tokens: number[] = [];
+    const words = splitWords(text, tokens);
+    if (text !== prompt) {
+      deepStrictEqual([...words], ["naïve", "café"]);
+      deepStrictEqual(tokens, [0, 1]);
+      continue;
+    }
+    deepStrictEqual([...words], expected);
+    deepStrictEqual(tokens, [0, 1, 1, 2, 3, 3, 4], "parts of one token share its number");
+  }
+  deepStrictEqual([...splitWords("a\u00a0b\tc")], ["a", "b", "c"], "any whitespace separates");
 });

@@ -68,8 +68,14 @@ export function readJsonFile(path: string): unknown {
  * writes next (a session's ledger).
  */
 export function readOrCreateText(path: string): string {
-  Deno.mkdirSync(dirname(path), { recursive: true });
-  Deno.writeTextFileSync(path, "", { append: true });
+  try {
+    Deno.writeTextFileSync(path, "", { append: true });
+  } catch (error) {
+    // Only the first file of a new folder gets here: no mkdir on every hook's path.
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    Deno.mkdirSync(dirname(path), { recursive: true });
+    Deno.writeTextFileSync(path, "", { append: true });
+  }
   return Deno.readTextFileSync(path);
 }
 

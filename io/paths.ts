@@ -22,11 +22,22 @@ export function cacheRoot(): string {
   return join(tempDir(), "git-kb");
 }
 
-/** The cache folder of one knowledge base, named after its folder and a hash of its path. */
+/** The last cache folder named, by the cache root and knowledge base path it was named for. */
+let lastCacheDir: { key: string; dir: string } | undefined;
+
+/**
+ * The cache folder of one knowledge base, named after its folder and a hash of its path. A hook
+ * asks twice (its own files, then the index's), and the name is worked out once.
+ */
 export function kbCacheDir(kbDir: string): string {
   const absolute = resolvePath(kbDir);
-  const safe = plainName(basename(absolute) ?? "kb", "_.-").slice(0, 40);
-  return join(cacheRoot(), `${safe}-${contentHash(absolute).slice(0, 10)}`);
+  const root = cacheRoot();
+  const key = `${root}\n${absolute}`;
+  if (lastCacheDir?.key !== key) {
+    const safe = plainName(basename(absolute) ?? "kb", "_.-").slice(0, 40);
+    lastCacheDir = { key, dir: join(root, `${safe}-${contentHash(absolute).slice(0, 10)}`) };
+  }
+  return lastCacheDir.dir;
 }
 
 /** The folder holding the index files of one knowledge base. */

@@ -99,3 +99,17 @@ Deno.test("readOrCreateText reads a file whole, past one read's worth and in UTF
     Deno.removeSync(dir, { recursive: true });
   }
 });
+
+Deno.test("readOrCreateText creates a missing file empty, and its folders with it", () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    const nested = join(dir, "a", "b", "ledger.json");
+    equal(readOrCreateText(nested), "");
+    equal(Deno.readTextFileSync(nested), "", "created, empty");
+    equal(readOrCreateText(join(dir, "a", "b", "other.json")), "", "in a folder that exists");
+    Deno.writeTextFileSync(nested, "{}");
+    equal(readOrCreateText(nested), "{}", "an existing file is read, not truncated");
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
