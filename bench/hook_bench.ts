@@ -2,9 +2,10 @@
  * The prompt hook's cost, whole process, stdin to stdout, on a synthetic knowledge base, against
  * a bare `deno run` of an empty script fed the same stdin in the same run (interleaved): run
  * from the sources (`deno run hooks/prompt.ts`) and as the plugin runs it (`plugin/bin/git-kb
- * hook prompt`: the sh launcher and the bundle). Plus the in-process decision time. The search
- * augment (PreToolUse on Bash) the same way: a `rg` whose term matches an entry's title, and a
- * command that searches nothing.
+ * hook prompt`: the sh launcher and the bundle). Plus the in-process decision time, taken in a
+ * process of its own (`_decide.ts`), away from the heap that generating the knowledge base left.
+ * The search augment (PreToolUse on Bash) the same way: a `rg` whose term matches an entry's
+ * title, and a command that searches nothing.
  *
  * ```sh
  * deno task bench:hook [--entries 5000] [--runs 21] [--decision-entries 50000] [--seed 1]
@@ -17,7 +18,7 @@
  * @module
  */
 import { join } from "../core/path.ts";
-import { contextForPrompt, fetchCommand } from "../io/prompt_context.ts";
+import { fetchCommand } from "../io/prompt_context.ts";
 import { decideSearch } from "../core/search_match.ts";
 import { phraseWords } from "../core/search_terms.ts";
 import { openIndex } from "../io/index_store.ts";
@@ -159,14 +160,22 @@ async function main(): Promise<void> {
     ["a reviewing prompt", "review the pull request for the deploy pipeline"],
     ["a two-word prompt", "rotate secrets"],
   ];
-  const decisionMs = prompts.map(() => [] as number[]);
-  for (let round = 0; round < runs; round++) {
-    for (const [index, [, prompt]] of prompts.entries()) {
-      const started = performance.now();
-      await contextForPrompt({ prompt, kbFlag: decisionKb.kbDir });
-      decisionMs[index].push(performance.now() - started);
-    }
-  }
+  const decision = await timeProcess(
+    "deno",
+    [
+      "run",
+      "--quiet",
+      ...flagsFor("context", cache),
+      join(root, "bench/_decide.ts"),
+      decisionKb.kbDir,
+      String(runs),
+      ...prompts.map(([, prompt]) => prompt),
+    ],
+    root,
+    env,
+  );
+  if (decision.code !== 0) throw new Error(`bench/_decide.ts: ${decision.stderr}`);
+  const decisionMs: number[] = JSON.parse(decision.stdout);
 
   const ratio = (samples: number[]) => median(samples) / median(bare);
   /** A measured row against its target ratio to the bare run (`undefined`: no target). */
@@ -215,7 +224,7 @@ async function main(): Promise<void> {
     );
   }
   for (const [index, [name]] of prompts.entries()) {
-    const decision = median(decisionMs[index]);
+    const decision = decisionMs[index];
     console.log(
       `| in-process decision (open index + decide), ${decisionEntries} entries, ${name} | ${
         formatMs(decision)

@@ -10,9 +10,10 @@
  * - `ids.json`: flat [entry id, ordinal, …];
  * - `links.json`: every declared link as {@link LinkRow}, titles included so showing an entry's
  *   neighbours reads no other record;
- * - `meta.bin`: per ordinal, six little-endian 32-bit integers [title length, keyword length,
- *   body length, type, status, kernel 0/1], all that ranking and the hook need before they pick
- *   the hits to show; binary, so a firing prompt reads it without parsing;
+ * - `meta.bin`: per ordinal, four 16-bit integers [title length, keyword length, body length,
+ *   flags] (see {@link metaFlags}), all that ranking and the hook need before they pick the hits
+ *   to show; binary, so a firing prompt reads it without parsing, and small (8 bytes an entry),
+ *   since a firing prompt on a large knowledge base reads all of it;
  * - `docs/<chunk>.txt`: {@link DocInfo} by ordinal, one JSON line each (`null` for a removed
  *   entry), so showing a few pointers parses a few records, not whole chunks;
  * - `shard/<n>.txt`, in the line format of `postings_file.ts`, so a reader parses only the lines
@@ -32,17 +33,12 @@
  */
 import type { Link } from "./entry.ts";
 import { type Activity, ENTRY_TYPES, type EntryType, type Status, STATUSES } from "./schema.ts";
+import { viewAs } from "./bytes.ts";
 import { fnv1a } from "./hash.ts";
-import {
-  findPostings,
-  int32View,
-  keywordKey,
-  type Postings,
-  postingsSize,
-} from "./postings_file.ts";
+import { findPostings, keywordKey, type Postings, postingsSize } from "./postings_file.ts";
 
 /** Bumped whenever the file layout changes; an index of another version is rebuilt. */
-export const INDEX_VERSION = 16;
+export const INDEX_VERSION = 17;
 
 /** Entries per docs chunk file. */
 export const CHUNK_SIZE = 32;
@@ -174,8 +170,34 @@ export function spillFile(shard: number, n: number): string {
 /** The file of the postings of entries added since the shards were written. */
 export const DELTA_FILE = "delta.txt";
 
-/** Fields per entry in `meta.bin`. */
-export const META_STRIDE = 6;
+/** Numbers per entry in `meta.bin`: three field lengths and the flags. */
+export const META_STRIDE = 4;
+
+/** Where the flags sit among an entry's `meta.bin` numbers. */
+const META_FLAGS = 3;
+
+/** The most a field length in `meta.bin` can say; a longer field counts as this long. */
+export const META_MAX_LENGTH = 0xffff;
+
+/** Where the status index starts in a `meta.bin` flags word (the type's index is below it). */
+const STATUS_SHIFT = 3;
+/** The kernel bit of a `meta.bin` flags word. */
+const KERNEL_BIT = 1 << 5;
+
+/**
+ * The flags word of an entry in `meta.bin`: its type's index in bits 0–2, its status's in bits
+ * 3–4, and bit 5 set for a kernel rule. A removed entry's word is all ones (status index 3,
+ * which names no status).
+ */
+export function metaFlags(type: EntryType, status: Status, kernel: boolean): number {
+  return ENTRY_TYPES.indexOf(type) | STATUSES.indexOf(status) << STATUS_SHIFT |
+    (kernel ? KERNEL_BIT : 0);
+}
+
+/** The status named by a `meta.bin` flags word; undefined for a removed entry, or none. */
+function statusOf(flags: number | undefined): Status | undefined {
+  return flags === undefined ? undefined : STATUSES[(flags >> STATUS_SHIFT) & 3];
+}
 
 /** Ranking facts about one entry, from `meta.bin`. */
 export interface DocMeta {
@@ -203,7 +225,7 @@ export class IndexReader {
   #postings = new Map<string, Postings>();
   #docs = new Map<number, DocInfo | null>();
   #lastShard?: { name: string; text: string };
-  #meta?: Int32Array;
+  #meta?: Uint16Array;
   #dead?: { source: number[]; set: Set<number> };
   #ids?: Map<string, number>;
   #files?: Map<string, FileRecord>;
@@ -301,13 +323,14 @@ export class IndexReader {
   meta(ord: number): DocMeta | undefined {
     const meta = this.metaValues();
     const at = ord * META_STRIDE;
-    const status = STATUSES[meta[at + 4]];
+    const flags = meta[at + META_FLAGS];
+    const status = statusOf(flags);
     if (status === undefined) return undefined;
     return {
       lengths: [meta[at], meta[at + 1], meta[at + 2]],
-      type: ENTRY_TYPES[meta[at + 3]],
+      type: ENTRY_TYPES[flags & ((1 << STATUS_SHIFT) - 1)],
       status,
-      kernel: meta[at + 5] === 1,
+      kernel: (flags & KERNEL_BIT) !== 0,
     };
   }
 
@@ -316,9 +339,8 @@ export class IndexReader {
    * `meta.bin` without building a record, for the matching loops of the hooks.
    */
   isPointable(ord: number): boolean {
-    const meta = this.metaValues();
-    const at = ord * META_STRIDE;
-    return STATUSES[meta[at + 4]] === "active" && meta[at + 5] !== 1;
+    const flags = this.metaValues()[ord * META_STRIDE + META_FLAGS];
+    return statusOf(flags) === "active" && (flags & KERNEL_BIT) === 0;
   }
 
   /**
@@ -327,13 +349,13 @@ export class IndexReader {
    */
   fieldLength(ord: number, field: number): number {
     const meta = this.metaValues();
-    const status = meta[ord * META_STRIDE + 4];
-    return status === undefined || status < 0 ? -1 : meta[ord * META_STRIDE + field];
+    const at = ord * META_STRIDE;
+    return statusOf(meta[at + META_FLAGS]) === undefined ? -1 : meta[at + field];
   }
 
   /** The `meta.bin` numbers, {@link META_STRIDE} per ordinal. */
   protected metaValues(): ArrayLike<number> {
-    return this.#meta ??= int32View(this.file("meta.bin", new Uint8Array(0)));
+    return this.#meta ??= viewAs(this.file("meta.bin", new Uint8Array(0)), Uint16Array);
   }
 
   /** The record of the entry at `ord`, or undefined for a removed one. */

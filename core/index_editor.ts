@@ -7,7 +7,7 @@
  * @module
  */
 import type { Entry } from "./entry.ts";
-import { type Activity, ENTRY_TYPES, STATUSES } from "./schema.ts";
+import type { Activity } from "./schema.ts";
 import { countTerm, countTerms, distinctTerms } from "./tokenize.ts";
 import {
   formatShard,
@@ -33,7 +33,9 @@ import {
   IndexReader,
   type LinkRow,
   type Manifest,
+  META_MAX_LENGTH,
   META_STRIDE,
+  metaFlags,
   parseDocChunk,
   shardFile,
   shardOf,
@@ -250,12 +252,10 @@ export class IndexEditor extends IndexReader {
     this.#setDoc(ord, info);
     const meta = this.#editMeta();
     const at = ord * META_STRIDE;
-    meta[at] = info.lengths[0];
-    meta[at + 1] = info.lengths[1];
-    meta[at + 2] = info.lengths[2];
-    meta[at + 3] = ENTRY_TYPES.indexOf(info.type);
-    meta[at + 4] = STATUSES.indexOf(info.status);
-    meta[at + 5] = info.kernel ? 1 : 0;
+    for (let field = 0; field < 3; field++) {
+      meta[at + field] = Math.min(info.lengths[field], META_MAX_LENGTH);
+    }
+    meta[at + 3] = metaFlags(info.type, info.status, info.kernel);
     this.#dirty.add("files.json").add("ids.json");
     this.files().set(info.path, [ord, size, mtime]);
     this.ids().set(info.id, ord);
@@ -334,7 +334,7 @@ export class IndexEditor extends IndexReader {
     if (this.#dirty.has("ids.json")) {
       changed.set("ids.json", [...this.ids()].flatMap(([id, ord]) => [id, ord]));
     }
-    if (this.#meta) changed.set("meta.bin", new Uint8Array(Int32Array.from(this.#meta).buffer));
+    if (this.#meta) changed.set("meta.bin", new Uint8Array(Uint16Array.from(this.#meta).buffer));
     this.#docChunks.forEach((docs, name) => changed.set(name, formatDocChunk(docs)));
     const addShard = (shard: number, { text, spills }: PostingsFiles) => {
       changed.set(shardFile(shard), text);

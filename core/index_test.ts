@@ -7,6 +7,8 @@ import {
   formatDocChunk,
   INDEX_VERSION,
   type Manifest,
+  META_MAX_LENGTH,
+  META_STRIDE,
   parseDocChunk,
   shardCountFor,
   shardOf,
@@ -617,4 +619,38 @@ Deno.test("isPointable: active entries only, never a kernel rule or a removed en
     false,
     false,
   ]);
+});
+
+Deno.test("meta.bin keeps type, status, kernel flag and field lengths, and forgets removed entries", () => {
+  const entries = [
+    makeEntry({ id: "kb-meta1", title: "Alpha rule", type: "rule", status: "superseded" }),
+    makeEntry({ id: "kb-meta2", title: "Beta bookmark", type: "bookmark", kernel: true }),
+    makeEntry({ id: "kb-meta3", title: "Gamma", type: "howto", body: "long ".repeat(70_000) }),
+  ];
+  const store = build(entries, 2, true);
+  equal((store.files.get("meta.bin") as Uint8Array).byteLength, entries.length * META_STRIDE * 2);
+  const reader = store.reader();
+  deepStrictEqual(
+    [0, 1, 2].map((ord) => {
+      const meta = reader.meta(ord)!;
+      return [meta.type, meta.status, meta.kernel, reader.isPointable(ord)];
+    }),
+    [["rule", "superseded", false, false], ["bookmark", "active", true, false], [
+      "howto",
+      "active",
+      false,
+      true,
+    ]],
+  );
+  deepStrictEqual(reader.meta(0)?.lengths, [2, 0, 0]);
+  equal(reader.fieldLength(2, 2), META_MAX_LENGTH, "a longer body counts as the longest there is");
+  equal(reader.meta(3), undefined, "no entry past the last");
+  const editor = store.editor();
+  editor.remove(pathOf(entries[2]));
+  store.commit(editor);
+  const after = store.reader();
+  equal(after.meta(2), undefined);
+  equal(after.fieldLength(2, 0), -1);
+  equal(after.isPointable(2), false);
+  equal(after.meta(1)?.type, "bookmark", "the others are untouched");
 });

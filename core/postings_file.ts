@@ -19,6 +19,7 @@
  *
  * @module
  */
+import { viewAs } from "./bytes.ts";
 import { fnv1a } from "./hash.ts";
 
 /** A postings list: flat numbers, an array when parsed from text, typed when read from a spill. */
@@ -61,12 +62,6 @@ export function spillNumber(list: string): number {
 /** Reads spilled list `n` of a shard: the file's bytes, undefined when it is missing. */
 export type SpillReader = (n: number) => Uint8Array | undefined;
 
-/** `bytes` as 32-bit integers, copied only when they do not start on a 4-byte boundary. */
-export function int32View(bytes: Uint8Array): Int32Array {
-  const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
-  return new Int32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength >> 2);
-}
-
 /**
  * The numbers of a spilled file, as stored (no copy), or undefined when the file is missing,
  * cut short, or holds another key's list, which only a compaction caught mid-write can leave.
@@ -76,7 +71,7 @@ export function spilledPostings(
   key: string,
 ): Int32Array | undefined {
   if (!bytes || bytes.byteLength < SPILL_HEADER * 4) return undefined;
-  const numbers = int32View(bytes);
+  const numbers = viewAs(bytes, Int32Array);
   const valid = numbers[0] === (fnv1a(key) | 0) &&
     numbers[1] === numbers.length - SPILL_HEADER;
   return valid ? numbers.subarray(SPILL_HEADER) : undefined;
