@@ -23,6 +23,7 @@ import { decideSearch } from "../core/search_match.ts";
 import { phraseWords } from "../core/search_terms.ts";
 import { openIndex } from "../io/index_store.ts";
 import { flagsFor } from "../cli/permissions.ts";
+import { bundleSplit, hotHookBundle, shLauncher } from "../cli/build_plugin.ts";
 import type { Entry } from "../core/entry.ts";
 import { commitAll, type GeneratedKb, generateKb, parseFlags } from "./generate.ts";
 import { formatMs, interleaved, median, progress, quantile, timeProcess } from "./_timing.ts";
@@ -93,6 +94,28 @@ async function firingSearch(kbDir: string): Promise<string> {
   throw new Error("no title gives a search that surfaces");
 }
 
+/**
+ * A copy of the plugin's launcher in `dir`, whose prompt hook is `hook`: a script's source, or a
+ * module bundled as the build bundles the hook. Returns the launcher's path. The floors under the
+ * plugin's time are measured through these: the launcher alone, then with the hook's modules.
+ */
+async function floorLauncher(
+  dir: string,
+  hook: { source: string } | { module: string },
+): Promise<string> {
+  const bundle = join(dir, hotHookBundle("prompt"));
+  const folder = bundle.slice(0, bundle.lastIndexOf("/"));
+  Deno.mkdirSync(folder, { recursive: true });
+  if ("source" in hook) Deno.writeTextFileSync(bundle, hook.source);
+  else {
+    await bundleSplit(hook.module, folder);
+    const built = hook.module.split("/").pop()!.replace(/\.ts$/, ".js");
+    Deno.renameSync(join(folder, built), bundle);
+  }
+  Deno.writeTextFileSync(join(dir, "git-kb"), shLauncher());
+  return join(dir, "git-kb");
+}
+
 async function main(): Promise<void> {
   const flags = parseFlags(Deno.args);
   const entries = Number(flags.get("entries") ?? 5000);
@@ -108,12 +131,22 @@ async function main(): Promise<void> {
   const hookArgs = ["run", ...flagsFor("context", cache), join(root, "hooks/prompt.ts")];
   const launcher = join(root, "plugin/bin/git-kb");
   const launcherEnv = { ...env, PATH: Deno.env.get("PATH") ?? "" };
-  /** A subject that runs `args` with a fresh session's payload for `prompt` (no dedup). */
+  const exitAtOnce = await floorLauncher(join(cache, "floor-exit"), { source: "Deno.exit(0);\n" });
+  const loadOnly = await floorLauncher(join(cache, "floor-load"), {
+    module: join(root, "bench/_load_only.ts"),
+  });
+  /**
+   * A subject that runs `args` with a fresh session's payload for `prompt` (no dedup): `deno`
+   * with `args` when they start with `run`, else the launcher `args[0]` (a floor's through `sh`,
+   * the one program the benchmark may run from a temp folder).
+   */
   const run =
     (args: string[], prompt: string, expectOutput?: boolean, stdin = payload) => async () => {
-      const [command, rest, environment] = args[0] === launcher
+      const [command, rest, environment] = args[0] === "run"
+        ? ["deno", args, env]
+        : args[0] === launcher
         ? [launcher, args.slice(1), launcherEnv]
-        : ["deno", args, env];
+        : ["sh", args, launcherEnv];
       const result = await timeProcess(command, rest, root, environment, stdin(prompt));
       if (result.code !== 0) throw new Error(`exit ${result.code}: ${result.stderr}`);
       if (expectOutput !== undefined && (result.stdout.trim() !== "") !== expectOutput) {
@@ -138,6 +171,8 @@ async function main(): Promise<void> {
     searchQuiet,
     pluginSearchFired,
     pluginSearchQuiet,
+    floorExit,
+    floorLoad,
   ] = await interleaved("hook", runs, [
     run(["run", empty], NON_FIRING),
     run(hookArgs, NON_FIRING, false),
@@ -148,6 +183,8 @@ async function main(): Promise<void> {
     run(searchArgs, notSearch, false, bashPayload),
     run(pluginSearchArgs, search, true, bashPayload),
     run(pluginSearchArgs, notSearch, false, bashPayload),
+    run([exitAtOnce, "hook", "prompt"], NON_FIRING, false),
+    run([loadOnly, "hook", "prompt"], NON_FIRING, false),
   ]);
 
   const decisionKb = decisionEntries === entries
@@ -192,6 +229,8 @@ async function main(): Promise<void> {
     row("hook from sources, prompt that fires", fired, 1.25),
     row("plugin launcher + bundle, prompt that does not fire", pluginQuiet, 1.10),
     row("plugin launcher + bundle, prompt that fires", pluginFired, 1.25),
+    row("floor: plugin launcher, a hook that exits at once", floorExit),
+    row("floor: plugin launcher, the prompt hook's modules loaded, no work done", floorLoad),
     row("search augment from sources, Bash that searches nothing", searchQuiet, 1.25),
     row("search augment from sources, search that fires", searchFired, 1.25),
     row(

@@ -248,6 +248,14 @@ const BUNDLE_FLAGS = [
   "--minify",
 ];
 
+/**
+ * Bundle `entry` (a path) into `outdir` as a hot hook's bundle is made: split at its lazy imports,
+ * the entry's own file named after it (`hooks/prompt.ts` → `prompt.js`).
+ */
+export async function bundleSplit(entry: string, outdir: string): Promise<void> {
+  await deno([...BUNDLE_FLAGS, "--code-splitting", "--outdir", outdir, entry]);
+}
+
 /** Write the bundles and both launchers into `dir`. */
 export async function build(dir: string): Promise<void> {
   Deno.mkdirSync(dir, { recursive: true });
@@ -256,8 +264,7 @@ export async function build(dir: string): Promise<void> {
     Deno.removeSync(join(dir, "hooks"), { recursive: true });
   } catch { /* no earlier hook bundles */ }
   for (const [name, module] of Object.entries(HOT_HOOKS)) {
-    const outdir = join(dir, "hooks", name);
-    await deno([...BUNDLE_FLAGS, "--code-splitting", "--outdir", outdir, join(ROOT, module)]);
+    await bundleSplit(join(ROOT, module), join(dir, "hooks", name));
   }
   Deno.writeTextFileSync(join(dir, "git-kb"), shLauncher(), { mode: 0o755 });
   Deno.chmodSync(join(dir, "git-kb"), 0o755);
