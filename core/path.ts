@@ -90,31 +90,3 @@ export function dirname(path: string): string {
 export function basename(path: string): string | undefined {
   return segments(path).filter(Boolean).pop();
 }
-
-/**
- * Whether `code` is an ASCII letter or digit, or one of the characters of `punctuation`: what a
- * file name or an unquoted shell word may hold.
- */
-export function isPlainChar(code: number, punctuation: string): boolean {
-  const letter = code | 32;
-  return (letter >= 97 && letter <= 122) || (code >= 48 && code <= 57) ||
-    punctuation.includes(String.fromCharCode(code));
-}
-
-/** Whether `text` is not empty and every character of it is plain (see {@link isPlainChar}). */
-export function isPlain(text: string, punctuation: string): boolean {
-  if (!text) return false;
-  for (let index = 0; index < text.length; index++) {
-    if (!isPlainChar(text.charCodeAt(index), punctuation)) return false;
-  }
-  return true;
-}
-
-/** `text` with each character that is not plain (see {@link isPlainChar}) replaced by `_`. */
-export function plainName(text: string, punctuation: string): string {
-  let plain = "";
-  for (let index = 0; index < text.length; index++) {
-    plain += isPlainChar(text.charCodeAt(index), punctuation) ? text[index] : "_";
-  }
-  return plain;
-}

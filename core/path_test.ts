@@ -1,5 +1,5 @@
 import { equal } from "node:assert";
-import { basename, dirname, isAbsolute, isPlain, join, plainName, resolveFrom } from "./path.ts";
+import { basename, dirname, isAbsolute, join, resolveFrom } from "./path.ts";
 
 Deno.test("join normalizes separators, dots and double dots", () => {
   equal(join("/a/b", "c"), "/a/b/c");
@@ -43,14 +43,4 @@ Deno.test("basename: the last segment that is not empty, either separator", () =
   equal(basename("C:\\work\\notes"), "notes");
   equal(basename("kb"), "kb");
   equal(basename("/"), undefined);
-});
-
-Deno.test("isPlain and plainName keep ASCII letters, digits and the punctuation given", () => {
-  equal(isPlain("my-kb_2.0", "_.-"), true);
-  equal(isPlain("my kb", "_.-"), false);
-  equal(isPlain("", "_.-"), false, "nothing is not a plain word");
-  equal(isPlain("naïve", "_"), false);
-  equal(isPlain("[x]", "_"), false, "brackets sit next to the letters in ASCII");
-  equal(plainName("my kb/ü@x", "_-"), "my_kb___x", "one _ per character replaced");
-  equal(plainName("a.b-c_d", "_-"), "a_b-c_d");
 });

@@ -15,6 +15,7 @@
  */
 import { commandWords, parseShell } from "./shell.ts";
 import { splitWords, STOPWORDS } from "./tokenize.ts";
+import { isDigitCode, isDigits, isLowerCode, isPlain, isUpperCode } from "./chars.ts";
 
 /** Words of code that say nothing about a topic: keywords, placeholders, boilerplate folders. */
 export const CODE_NOISE_WORDS: ReadonlySet<string> = new Set(
@@ -36,15 +37,30 @@ const MAX_PHRASE_WORDS = 6;
 /** Programs that run a regular-expression search over files or piped text. */
 const GREP_PROGRAMS = new Set(["grep", "egrep", "fgrep", "zgrep", "ggrep", "ugrep"]);
 
+/**
+ * `text` with a blank where a camelCase or PascalCase name turns to its next word:
+ * `parseHTMLString` → `parse HTML String`, `v2Api` → `v2 Api`.
+ */
+export function splitCamelCase(text: string): string {
+  let split = "";
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (index > 0 && isUpperCode(code)) {
+      const before = text.charCodeAt(index - 1);
+      const turns = isLowerCode(before) || isDigitCode(before) ||
+        (isUpperCode(before) && isLowerCode(text.charCodeAt(index + 1)));
+      if (turns) split += " ";
+    }
+    split += text[index];
+  }
+  return split;
+}
+
 /** The meaningful words of a literal piece of text (see the module notes). */
 export function phraseWords(text: string): string[] {
-  const split = text.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(
-    /([A-Z]+)([A-Z][a-z])/g,
-    "$1 $2",
-  );
   const kept: string[] = [];
-  for (const word of splitWords(split)) {
-    if (word.length < 3 || /^\d+$/.test(word) || STOPWORDS.has(word)) continue;
+  for (const word of splitWords(splitCamelCase(text))) {
+    if (word.length < 3 || isDigits(word) || STOPWORDS.has(word)) continue;
     if (CODE_NOISE_WORDS.has(word) || kept.includes(word)) continue;
     kept.push(word);
   }
@@ -76,7 +92,7 @@ function regexLiterals(pattern: string): string[] {
         if (pattern[index + 1] === "{") index = closing(pattern, index + 1, "}");
         else index += next === "p" || next === "P" ? 1 : next === "u" ? 4 : 2;
         current += " ";
-      } else if (/\d/.test(next)) current += " ";
+      } else if (isDigitCode(next.charCodeAt(0))) current += " ";
       else current += next;
     } else if (char === "|") {
       alternatives.push(current);
@@ -138,7 +154,8 @@ function withoutExtension(segment: string): string {
   const dot = segment.lastIndexOf(".");
   if (dot <= 0) return segment;
   const extension = segment.slice(dot + 1);
-  return /^[A-Za-z0-9*?]{0,6}$/.test(extension) ? segment.slice(0, dot) : segment;
+  const plain = extension.length <= 6 && (!extension || isPlain(extension, "*?"));
+  return plain ? segment.slice(0, dot) : segment;
 }
 
 /** The literal text of a glob, one string per brace alternative. */
@@ -291,7 +308,9 @@ function parseSearchArgs(args: string[], table: OptionTable): ParsedSearch {
       break;
     }
     if (arg.startsWith("--")) {
-      const [name, attached] = arg.split(/=(.*)/s, 2);
+      const equals = arg.indexOf("=");
+      const name = equals < 0 ? arg : arg.slice(0, equals);
+      const attached = equals < 0 ? undefined : arg.slice(equals + 1);
       if (table.valuedLong.has(name)) take(name, attached ?? args[++index] ?? "");
       else if (name === table.fixed.long) parsed.fixed = true;
       else if (name === table.invert.long) parsed.invert = true;
@@ -401,11 +420,11 @@ function wordsPhrases(words: string[]): string[] {
 }
 
 /** Every command line that runs a search names one of these: most are not parsed at all. */
-const MAYBE_SEARCH = /rg|grep|find/;
+const SEARCH_PROGRAM_PARTS = ["rg", "grep", "find"];
 
 /** The phrases of every search a shell command line runs (each command of a pipe or list). */
 export function commandPhrases(command: string): string[] {
-  if (!MAYBE_SEARCH.test(command)) return [];
+  if (!SEARCH_PROGRAM_PARTS.some((part) => command.includes(part))) return [];
   const found: string[] = [];
   for (const { words } of parseShell(command)) {
     for (const phrase of wordsPhrases(words)) {

@@ -3,7 +3,7 @@
  * their values, quotes, pipes, `find -name '*.ts'`, `git grep`, `rg -e`, regex metacharacters,
  * short words, extensions and wildcards.
  */
-import { deepStrictEqual } from "node:assert";
+import { deepStrictEqual, equal } from "node:assert";
 import {
   expandBraces,
   globPhrases,
@@ -11,6 +11,7 @@ import {
   phraseWords,
   regexPhrases,
   searchPhrases,
+  splitCamelCase,
 } from "./search_terms.ts";
 
 /** [tool, input, expected phrases]. */
@@ -125,4 +126,20 @@ Deno.test("regexPhrases and globPhrases: at most MAX_PHRASES, deduplicated", () 
   deepStrictEqual(globPhrases("{a,b,c,d,e,f,g,h,i,j}/{k,l}/token*"), ["token"]);
   deepStrictEqual(expandBraces("x{1,2}y{3,4}"), ["x1y3", "x1y4", "x2y3", "x2y4"]);
   deepStrictEqual(expandBraces("x{1,2"), ["x{1,2"]);
+});
+
+Deno.test("splitCamelCase splits where the two regular expressions it replaced did", () => {
+  const oracle = (text: string) =>
+    text.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2");
+  equal(splitCamelCase("parseHTMLString"), "parse HTML String");
+  equal(splitCamelCase("v2Api"), "v2 Api");
+  const alphabet = "aZbY09Q _-";
+  let seed = 11;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  for (let round = 0; round < 3000; round++) {
+    const length = Math.floor(next() * 12);
+    const text = Array.from({ length }, () => alphabet[Math.floor(next() * alphabet.length)])
+      .join("");
+    equal(splitCamelCase(text), oracle(text), JSON.stringify(text));
+  }
 });

@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { isDigitCode, isDigits, isPlainChar, isWhitespace } from "./chars.ts";
 
 /** One simple command: its words after quote removal, and what it reads from stdin. */
 export interface ShellCommand {
@@ -28,7 +29,21 @@ interface PendingHeredoc {
 }
 
 const SEPARATORS = new Set([";", "&", "|", "(", ")", "\n"]);
-const WORD_END = /[\s;&|()<>]/;
+
+/** Whether an unquoted `char` ends a word: a blank or an operator. */
+function endsWord(char: string): boolean {
+  return isWhitespace(char) || ";&|()<>".includes(char);
+}
+
+/** Whether `word` starts with a `NAME=` assignment. */
+function isAssignment(word: string): boolean {
+  const equals = word.indexOf("=");
+  if (equals < 1 || isDigitCode(word.charCodeAt(0))) return false;
+  for (let index = 0; index < equals; index++) {
+    if (!isPlainChar(word.charCodeAt(index), "_")) return false;
+  }
+  return true;
+}
 
 /** Words that run the command after them: `env X=1 git …`, `sudo git …`. */
 const WRAPPERS = new Set(["env", "command", "exec", "time", "nohup", "sudo"]);
@@ -42,7 +57,7 @@ export function commandWords(words: string[]): string[] {
   let wrapped = false;
   while (index < words.length) {
     const word = words[index];
-    const assignment = /^[A-Za-z_][A-Za-z0-9_]*=/.test(word);
+    const assignment = isAssignment(word);
     if (!assignment && !WRAPPERS.has(word) && !(wrapped && word.startsWith("-"))) break;
     wrapped ||= WRAPPERS.has(word);
     index++;
@@ -79,7 +94,7 @@ class Parser {
         this.#pos++;
         this.#readHeredocBodies();
         finish();
-      } else if (/\s/.test(char)) {
+      } else if (isWhitespace(char)) {
         this.#pos++;
       } else if (char === "\\" && src[this.#pos + 1] === "\n") {
         this.#pos += 2;
@@ -100,7 +115,7 @@ class Parser {
         const word = this.#word();
         const next = src[this.#pos];
         // `2>file`, `0<file`: a file descriptor number, not a word.
-        if (/^\d+$/.test(word) && (next === "<" || next === ">")) continue;
+        if (isDigits(word) && (next === "<" || next === ">")) continue;
         current.words.push(word);
       }
     }
@@ -128,11 +143,14 @@ class Parser {
     this.#pos++;
     while (this.#pos < src.length && "<>&|".includes(src[this.#pos])) this.#pos++;
     this.#skipBlanks();
-    if (this.#pos < src.length && !WORD_END.test(src[this.#pos])) this.#word();
+    if (this.#pos < src.length && !endsWord(src[this.#pos])) this.#word();
   }
 
   #skipBlanks(): void {
-    while (this.#pos < this.#source.length && /[ \t]/.test(this.#source[this.#pos])) this.#pos++;
+    const src = this.#source;
+    while (this.#pos < src.length && (src[this.#pos] === " " || src[this.#pos] === "\t")) {
+      this.#pos++;
+    }
   }
 
   /** Read the bodies of the here-documents opened on the line that just ended. */
@@ -157,7 +175,7 @@ class Parser {
   #word(): string {
     const src = this.#source;
     let word = "";
-    while (this.#pos < src.length && !WORD_END.test(src[this.#pos])) {
+    while (this.#pos < src.length && !endsWord(src[this.#pos])) {
       const char = src[this.#pos];
       if (char === "\\") {
         const next = src[this.#pos + 1];

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseShell, type ShellCommand } from "./shell.ts";
+import { commandWords, parseShell, type ShellCommand } from "./shell.ts";
 
 function words(source: string): string[][] {
   return parseShell(source).map((command) => command.words);
@@ -78,4 +78,24 @@ EOF
   assert.deepEqual(words(`git commit -m "$(cat <<EOF\nunquoted delimiter\nEOF\n)"`), [
     ["git", "commit", "-m", "unquoted delimiter"],
   ]);
+});
+
+Deno.test("commandWords drops leading assignments and wrappers, and nothing else", () => {
+  const cases: [string, string[]][] = [
+    ["GIT_DIR=x _A1=2 git status", ["git", "status"]],
+    ["env -i HOME=/tmp nohup rg token", ["rg", "token"]],
+    ["1X=2 git status", ["1X=2", "git", "status"]],
+    ["A-B=1 git status", ["A-B=1", "git", "status"]],
+    ["=x git", ["=x", "git"]],
+    ["rg A=1", ["rg", "A=1"]],
+  ];
+  for (const [source, expected] of cases) {
+    assert.deepEqual(commandWords(words(source)[0]), expected, source);
+  }
+});
+
+Deno.test("parseShell: a word ends at any whitespace and at operators, as \\s did", () => {
+  assert.deepEqual(words("rg\u00a0token\u2003src|wc"), [["rg", "token", "src"], ["wc"]]);
+  assert.deepEqual(words("echo 2>/dev/null a"), [["echo", "a"]]);
+  assert.deepEqual(words("echo 12>x b"), [["echo", "b"]], "a descriptor of two digits");
 });

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { basename, isAbsolute, join, plainName, resolveFrom } from "../core/path.ts";
+import { basename, isAbsolute, join, resolveFrom } from "../core/path.ts";
+import { plainName } from "../core/chars.ts";
 import { contentHash } from "../core/hash.ts";
 
 /** `path` made absolute against the current directory. */

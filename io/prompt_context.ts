@@ -12,7 +12,7 @@ import {
   skipReason,
   type SurfaceConfig,
 } from "../core/surface.ts";
-import { isPlain } from "../core/path.ts";
+import { isPlain } from "../core/chars.ts";
 import { resolveKb } from "./config.ts";
 import { HOOK_TRUST_MS, openIndex } from "./index_store.ts";
 import { cacheRoot, kbCacheDir } from "./paths.ts";

@@ -5,7 +5,8 @@
  * @module
  */
 import type { Ledger } from "../core/surface.ts";
-import { dirname, join, plainName } from "../core/path.ts";
+import { dirname, join } from "../core/path.ts";
+import { plainName } from "../core/chars.ts";
 import { readOrCreateText, writeFileAtomic } from "./fs.ts";
 
 /**

@@ -325,6 +325,7 @@ Deno.test("a call with no prose loads no knowledge-base, index or model code", a
   };
   visit(new URL("hooks/judge.ts", root).href);
   assert.deepEqual([...loaded].map((url) => url.slice(root.length)).sort(), [
+    "core/chars.ts",
     "core/code_prose.ts",
     "core/hash.ts",
     "core/judge.ts",
