@@ -47,22 +47,46 @@ function endsShortSyllable(word: string): boolean {
     isConsonant(word, last - 2) && !"wxy".includes(word[last]);
 }
 
+/** Suffix rules, [suffix, replacement], in the order they are tried. */
+type Rules = ReadonlyArray<readonly [string, string]>;
+
+/**
+ * Rules grouped by the last letter of their suffix, each group in the rules' order: a word is
+ * tried against the few rules that can end it, not all of them (stemming runs cold, on every
+ * prompt word).
+ */
+type RuleTable = ReadonlyMap<string, Rules>;
+
+function byLastLetter(rules: Rules): RuleTable {
+  const table = new Map<string, (readonly [string, string])[]>();
+  for (const rule of rules) {
+    const last = rule[0][rule[0].length - 1];
+    const group = table.get(last);
+    if (group) group.push(rule);
+    else table.set(last, [rule]);
+  }
+  return table;
+}
+
 /** Replace the first matching suffix whose stem satisfies `condition`; `null` if none matched. */
 function replaceSuffix(
   word: string,
-  rules: ReadonlyArray<readonly [string, string]>,
+  table: RuleTable,
   condition: (stem: string) => boolean,
 ): string | null {
-  for (const [suffix, replacement] of rules) {
-    if (word.endsWith(suffix)) {
-      const stem = word.slice(0, word.length - suffix.length);
-      return condition(stem) ? stem + replacement : word;
+  const rules = table.get(word[word.length - 1]);
+  if (!rules) return null;
+  for (let index = 0; index < rules.length; index++) {
+    const rule = rules[index];
+    if (word.endsWith(rule[0])) {
+      const stem = word.slice(0, word.length - rule[0].length);
+      return condition(stem) ? stem + rule[1] : word;
     }
   }
   return null;
 }
 
-const STEP2: ReadonlyArray<readonly [string, string]> = [
+const STEP2 = byLastLetter([
   ["ational", "ate"],
   ["tional", "tion"],
   ["enci", "ence"],
@@ -84,9 +108,9 @@ const STEP2: ReadonlyArray<readonly [string, string]> = [
   ["iviti", "ive"],
   ["biliti", "ble"],
   ["logi", "log"],
-];
+]);
 
-const STEP3: ReadonlyArray<readonly [string, string]> = [
+const STEP3 = byLastLetter([
   ["icate", "ic"],
   ["ative", ""],
   ["alize", "al"],
@@ -94,9 +118,9 @@ const STEP3: ReadonlyArray<readonly [string, string]> = [
   ["ical", "ic"],
   ["ful", ""],
   ["ness", ""],
-];
+]);
 
-const STEP4 = [
+const STEP4 = byLastLetter([
   "ement",
   "ance",
   "ence",
@@ -116,7 +140,7 @@ const STEP4 = [
   "er",
   "ic",
   "ou",
-].map((suffix) => [suffix, ""] as const);
+].map((suffix) => [suffix, ""] as const));
 
 function step1(word: string): string {
   if (word.endsWith("sses") || word.endsWith("ies")) word = word.slice(0, -2);
