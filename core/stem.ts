@@ -51,22 +51,11 @@ function endsShortSyllable(word: string): boolean {
 type Rules = ReadonlyArray<readonly [string, string]>;
 
 /**
- * Rules grouped by the last letter of their suffix, each group in the rules' order: a word is
- * tried against the few rules that can end it, not all of them (stemming runs cold, on every
- * prompt word).
+ * Rules by the last letter of their suffix, each group in Porter's order: a word is tried against
+ * the few rules that can end it, not all of them (stemming runs cold, on every prompt word).
+ * Written out grouped: building the groups when the module loads cost a hook more than it saved.
  */
-type RuleTable = ReadonlyMap<string, Rules>;
-
-function byLastLetter(rules: Rules): RuleTable {
-  const table = new Map<string, (readonly [string, string])[]>();
-  for (const rule of rules) {
-    const last = rule[0][rule[0].length - 1];
-    const group = table.get(last);
-    if (group) group.push(rule);
-    else table.set(last, [rule]);
-  }
-  return table;
-}
+type RuleTable = Readonly<Record<string, Rules>>;
 
 /** Replace the first matching suffix whose stem satisfies `condition`; `null` if none matched. */
 function replaceSuffix(
@@ -74,7 +63,7 @@ function replaceSuffix(
   table: RuleTable,
   condition: (stem: string) => boolean,
 ): string | null {
-  const rules = table.get(word[word.length - 1]);
+  const rules = table[word[word.length - 1]];
   if (!rules) return null;
   for (let index = 0; index < rules.length; index++) {
     const rule = rules[index];
@@ -86,61 +75,49 @@ function replaceSuffix(
   return null;
 }
 
-const STEP2 = byLastLetter([
-  ["ational", "ate"],
-  ["tional", "tion"],
-  ["enci", "ence"],
-  ["anci", "ance"],
-  ["izer", "ize"],
-  ["bli", "ble"],
-  ["alli", "al"],
-  ["entli", "ent"],
-  ["eli", "e"],
-  ["ousli", "ous"],
-  ["ization", "ize"],
-  ["ation", "ate"],
-  ["ator", "ate"],
-  ["alism", "al"],
-  ["iveness", "ive"],
-  ["fulness", "ful"],
-  ["ousness", "ous"],
-  ["aliti", "al"],
-  ["iviti", "ive"],
-  ["biliti", "ble"],
-  ["logi", "log"],
-]);
+const STEP2: RuleTable = {
+  l: [["ational", "ate"], ["tional", "tion"]],
+  i: [
+    ["enci", "ence"],
+    ["anci", "ance"],
+    ["bli", "ble"],
+    ["alli", "al"],
+    ["entli", "ent"],
+    ["eli", "e"],
+    ["ousli", "ous"],
+    ["aliti", "al"],
+    ["iviti", "ive"],
+    ["biliti", "ble"],
+    ["logi", "log"],
+  ],
+  r: [["izer", "ize"], ["ator", "ate"]],
+  n: [["ization", "ize"], ["ation", "ate"]],
+  m: [["alism", "al"]],
+  s: [["iveness", "ive"], ["fulness", "ful"], ["ousness", "ous"]],
+};
 
-const STEP3 = byLastLetter([
-  ["icate", "ic"],
-  ["ative", ""],
-  ["alize", "al"],
-  ["iciti", "ic"],
-  ["ical", "ic"],
-  ["ful", ""],
-  ["ness", ""],
-]);
+const STEP3: RuleTable = {
+  e: [["icate", "ic"], ["ative", ""], ["alize", "al"]],
+  i: [["iciti", "ic"]],
+  l: [["ical", "ic"], ["ful", ""]],
+  s: [["ness", ""]],
+};
 
-const STEP4 = byLastLetter([
-  "ement",
-  "ance",
-  "ence",
-  "able",
-  "ible",
-  "ment",
-  "ant",
-  "ent",
-  "ism",
-  "ate",
-  "iti",
-  "ous",
-  "ive",
-  "ize",
-  "ion",
-  "al",
-  "er",
-  "ic",
-  "ou",
-].map((suffix) => [suffix, ""] as const));
+const STEP4: RuleTable = {
+  t: [["ement", ""], ["ment", ""], ["ant", ""], ["ent", ""]],
+  e: [["ance", ""], ["ence", ""], ["able", ""], ["ible", ""], ["ate", ""], ["ive", ""], [
+    "ize",
+    "",
+  ]],
+  m: [["ism", ""]],
+  i: [["iti", ""]],
+  s: [["ous", ""]],
+  n: [["ion", ""]],
+  l: [["al", ""]],
+  r: [["er", ""]],
+  c: [["ic", ""]],
+  u: [["ou", ""]],
+};
 
 function step1(word: string): string {
   if (word.endsWith("sses") || word.endsWith("ies")) word = word.slice(0, -2);
