@@ -25,26 +25,24 @@ export const MAX_UNMATCHED_BYTES = 32 * 1024;
 /**
  * Record a prompt that matched nothing, by its words (the first
  * {@link RECEIPT_LIMITS.wordsPerPrompt}): one line appended to the session's log. A quiet prompt
- * pays for a stat and an append, not a read, a parse and an atomic rewrite; past
- * {@link MAX_UNMATCHED_BYTES} the log stops growing.
+ * pays for an append and a stat, not a read, a parse and an atomic rewrite: the line is appended
+ * first (which creates the log, where a stat of a missing file would throw, and a process's first
+ * exception costs a hook a millisecond), and taken back off when it took the log past
+ * {@link MAX_UNMATCHED_BYTES}.
  */
 export function appendUnmatched(cacheDir: string, sessionId: string, words: string[]): void {
   const path = sessionFile(cacheDir, sessionId, UNMATCHED_SUFFIX);
-  const line = new TextEncoder().encode(
-    `${JSON.stringify(words.slice(0, RECEIPT_LIMITS.wordsPerPrompt))}\n`,
-  );
-  let file: Deno.FsFile;
+  const line = `${JSON.stringify(words.slice(0, RECEIPT_LIMITS.wordsPerPrompt))}\n`;
   try {
-    file = Deno.openSync(path, { append: true, create: true });
+    Deno.writeTextFileSync(path, line, { append: true });
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
     Deno.mkdirSync(dirname(path), { recursive: true });
-    file = Deno.openSync(path, { append: true, create: true });
+    Deno.writeTextFileSync(path, line, { append: true });
   }
-  try {
-    if (file.statSync().size + line.length <= MAX_UNMATCHED_BYTES) file.writeSync(line);
-  } finally {
-    file.close();
+  const size = Deno.statSync(path).size;
+  if (size > MAX_UNMATCHED_BYTES) {
+    Deno.truncateSync(path, size - new TextEncoder().encode(line).length);
   }
 }
 
