@@ -263,7 +263,7 @@ export class IndexReader {
 
   /**
    * The postings under `key` in the shard of `term`, a spilled list read from its own file (not
-   * kept: each list is parsed once, and postings are cached by key).
+   * kept: each list is read once, and postings are cached by key).
    */
   #shardPostings(term: string, key: string): Postings {
     const shard = shardOf(term, this.manifest.shardCount);
