@@ -100,9 +100,26 @@ const NON_PROSE_KEYS = new Set([
   "selector",
 ]);
 
-const WORD = /^\p{L}+(?:['’-]\p{L}+)*$/u;
-const EDGE_PUNCTUATION = /^[^\p{L}]+|[^\p{L}]+$/gu;
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
+/** The expressions {@link isProse} reads words with. */
+interface WordExpressions {
+  word: RegExp;
+  edgePunctuation: RegExp;
+  cjk: RegExp;
+}
+
+let wordExpressions: WordExpressions | undefined;
+
+/**
+ * {@link WordExpressions}, made on first use: creating an expression with Unicode properties costs
+ * a hook's start about half a millisecond each, and most tool calls publish no prose.
+ */
+function expressions(): WordExpressions {
+  return wordExpressions ??= {
+    word: /^\p{L}+(?:['’-]\p{L}+)*$/u,
+    edgePunctuation: /^[^\p{L}]+|[^\p{L}]+$/gu,
+    cjk: /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu,
+  };
+}
 
 /**
  * Whether `text` reads as prose: at least {@link MIN_PROSE_CHARS} characters and mostly words
@@ -114,9 +131,10 @@ const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hang
 export function isProse(text: string): boolean {
   const trimmed = text.trim();
   if (trimmed.length < MIN_PROSE_CHARS) return false;
-  if ((trimmed.match(CJK)?.length ?? 0) >= 20) return true;
+  const { word, edgePunctuation, cjk } = expressions();
+  if ((trimmed.match(cjk)?.length ?? 0) >= 20) return true;
   const tokens = trimmed.split(/\s+/);
-  const words = tokens.filter((token) => WORD.test(token.replace(EDGE_PUNCTUATION, ""))).length;
+  const words = tokens.filter((token) => word.test(token.replace(edgePunctuation, ""))).length;
   return words >= MIN_PROSE_WORDS && words * 2 >= tokens.length;
 }
 

@@ -9,23 +9,36 @@ import { stem } from "./stem.ts";
 /**
  * Words too common in prompts and notes to say anything about which entry is meant. Checked
  * before stemming. Includes the filler of requests to an agent ("please", "help", "want").
+ *
+ * Written as an array literal, not a string split when the module loads: a hook builds this on
+ * every start, and from literals (hashed as the module is parsed) it takes a quarter of the time.
  */
-export const STOPWORDS: ReadonlySet<string> = new Set(
-  (
-    "a about above after again against all also am an and any are aren as at be because been " +
-    "before being below between both but by can cannot could did do does doing didn doesn don down during " +
-    "each either etc every few for from further get gets got had has have having he her here hers " +
-    "him his how however i if in into is isn it its itself just let lets like me might more " +
-    "most much must my myself need needs no nor not now of off on once one only or other ought " +
-    "our ours out over own per please same she should so some such than that the their theirs " +
-    "them then there these they this those through thus to too under until up upon us very via " +
-    "was we were what when where whether which while who whom whose why will with within without " +
-    "would yes yet you your yours yourself ok okay hey hi hello thanks thank want wants help " +
-    "make sure really maybe something anything thing things way ways won wouldn use used uses using"
-  ).split(" "),
-);
+// deno-fmt-ignore
+export const STOPWORDS: ReadonlySet<string> = new Set([
+  "a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any",
+  "are", "aren", "as", "at", "be", "because", "been", "before", "being", "below", "between",
+  "both", "but", "by", "can", "cannot", "could", "did", "do", "does", "doing", "didn", "doesn",
+  "don", "down", "during", "each", "either", "etc", "every", "few", "for", "from", "further",
+  "get", "gets", "got", "had", "has", "have", "having", "he", "her", "here", "hers", "him", "his",
+  "how", "however", "i", "if", "in", "into", "is", "isn", "it", "its", "itself", "just", "let",
+  "lets", "like", "me", "might", "more", "most", "much", "must", "my", "myself", "need", "needs",
+  "no", "nor", "not", "now", "of", "off", "on", "once", "one", "only", "or", "other", "ought",
+  "our", "ours", "out", "over", "own", "per", "please", "same", "she", "should", "so", "some",
+  "such", "than", "that", "the", "their", "theirs", "them", "then", "there", "these", "they",
+  "this", "those", "through", "thus", "to", "too", "under", "until", "up", "upon", "us", "very",
+  "via", "was", "we", "were", "what", "when", "where", "whether", "which", "while", "who", "whom",
+  "whose", "why", "will", "with", "within", "without", "would", "yes", "yet", "you", "your",
+  "yours", "yourself", "ok", "okay", "hey", "hi", "hello", "thanks", "thank", "want", "wants",
+  "help", "make", "sure", "really", "maybe", "something", "anything", "thing", "things", "way",
+  "ways", "won", "wouldn", "use", "used", "uses", "using",
+]);
 
-const SPLIT = /[^\p{L}\p{N}]+/u;
+/**
+ * What separates words in text that is not plain ASCII: anything but a letter or a digit of any
+ * script. Made on first use: creating an expression with Unicode properties cost every hook's
+ * start half a millisecond, and most prompts are ASCII.
+ */
+let nonWord: RegExp | undefined;
 
 /** True for the character codes of `a`–`z` and `0`–`9`. */
 function isWordCode(code: number): boolean {
@@ -83,7 +96,7 @@ function split(text: string): SplitText {
   if (hasNonAscii(lower)) {
     const parts = lower.split(/\s+/);
     for (let token = 0; token < parts.length; token++) {
-      for (const word of parts[token].split(SPLIT)) {
+      for (const word of parts[token].split(nonWord ??= new RegExp("[^\\p{L}\\p{N}]+", "u"))) {
         if (!word) continue;
         words.push(word);
         tokens.push(token);
