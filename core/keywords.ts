@@ -290,17 +290,21 @@ class LazyHit implements KeywordHit {
 }
 
 /**
- * A part's postings of the entries `ords` as ranking reads them (flat [ordinal, title tf, keyword
- * tf, body tf, …]): a keyword-only part's field masks become a title and a keyword count of one,
- * for these entries alone, so a common word's long keyword list is never rewritten whole.
+ * A part's postings of the entries `ords` (ascending) as ranking reads them (flat [ordinal, title
+ * tf, keyword tf, body tf, …]): a keyword-only part's field masks become a title and a keyword
+ * count of one, for these entries alone, so a common word's long keyword list is never rewritten
+ * whole. Both lists are in ordinal order, so one walk along each finds them.
  */
-function rankingPostings(part: WordPart, ords: readonly number[]): Postings {
+function rankingPostings(part: WordPart, ords: Int32Array): Postings {
   if (!part.keywordOnly) return part.postings;
+  const listed = part.postings;
   const postings: number[] = [];
+  let at = 0;
   for (const ord of ords) {
-    const at = postingAt(part, ord);
-    if (at < 0) continue;
-    const mask = part.postings[at + 1];
+    while (at < listed.length && listed[at] < ord) at += 2;
+    if (at >= listed.length) break;
+    if (listed[at] !== ord) continue;
+    const mask = listed[at + 1];
     postings.push(ord, mask & FIELD_TITLE ? 1 : 0, mask & FIELD_KEYWORD ? 1 : 0, 0);
   }
   return postings;
@@ -382,6 +386,7 @@ export function keywordMatches(
     const ranked = new Uint8Array(tallies.weight.length);
     for (const ord of over) ranked[ord] = 1;
     const scores = new Float64Array(tallies.weight.length);
+    let byOrdinal: Int32Array | undefined;
     forEachScore(
       reader,
       terms.map((term) => term.term),
@@ -390,7 +395,10 @@ export function keywordMatches(
       (term) => {
         const part = parts.get(term);
         return part
-          ? { postings: rankingPostings(part, over), entries: part.entries }
+          ? {
+            postings: rankingPostings(part, byOrdinal ??= Int32Array.from(over).sort()),
+            entries: part.entries,
+          }
           : { postings: [], entries: 0 };
       },
     );

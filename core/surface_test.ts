@@ -986,6 +986,26 @@ Deno.test("a common word's title hit counts in the ranking, not only towards the
   deepStrictEqual(decision.assembly!.pointers[0].why, ["deploy", "freeze", "calendar"]);
 });
 
+Deno.test("a common word's title hits rank every entry that has them, wherever it sits", () => {
+  // "deploy" is in every body (common), in the title of every third entry and a tag of the others:
+  // it counts the same for all of them, and only the ranking puts a title before a tag.
+  const specs: Spec[] = Array.from(
+    { length: 30 },
+    (_, index) =>
+      index % 3 === 2
+        ? { id: idOf("cw", index), title: "Deploy freeze calendar", body: "We deploy.\n" }
+        : {
+          id: idOf("cw", index),
+          title: `Freeze calendar ${index}`,
+          tags: ["deploy"],
+          body: "We deploy.\n",
+        },
+  );
+  const reader = buildReader(specs);
+  const decision = decide("deploy freeze calendar", reader, {}, FETCH);
+  deepStrictEqual(ids(decision.assembly?.pointers), [2, 5, 8, 11, 14].map((n) => idOf("cw", n)));
+});
+
 Deno.test("a dotted prompt word hitting only some of its parts does not count", () => {
   const reader = buildReader([
     { id: "kb-rmlog", title: "Remove old log files" },
