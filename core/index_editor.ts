@@ -338,7 +338,7 @@ export class IndexEditor extends IndexReader {
     this.#docChunks.forEach((docs, name) => changed.set(name, formatDocChunk(docs)));
     const addShard = (shard: number, { text, spills }: PostingsFiles) => {
       changed.set(shardFile(shard), text);
-      spills.forEach((line, n) => changed.set(spillFile(shard, n), line));
+      spills.forEach((bytes, n) => changed.set(spillFile(shard, n), bytes));
     };
     this.#shards.forEach((postings, shard) => addShard(shard, formatShard(postings)));
     this.#build?.forEachShard(addShard);

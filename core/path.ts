@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { isLowerCode } from "./chars.ts";
 
 const SLASH = 47;
 const BACKSLASH = 92;
@@ -18,8 +19,7 @@ function isSeparator(code: number): boolean {
 
 /** The length of a `C:` drive prefix at the start of `path`: 2, or 0 without one. */
 function driveLength(path: string): number {
-  const letter = path.charCodeAt(0) | 32;
-  return letter >= 97 && letter <= 122 && path.charCodeAt(1) === COLON ? 2 : 0;
+  return isLowerCode(path.charCodeAt(0) | 32) && path.charCodeAt(1) === COLON ? 2 : 0;
 }
 
 /** True for `/x`, `\\x` and `C:\x`-style paths. */

@@ -12,10 +12,10 @@
  * A list of more than {@link SPILL_NUMBERS} numbers is spilled: it goes to a binary file of its
  * own and the shard keeps `term<TAB>size<TAB>@n`, where n numbers the shard's spilled lists. A
  * spilled file is 32-bit integers in the machine's byte order (the index is a local cache): the
- * FNV-1a hash of the list's key, the count of
- * numbers, then the numbers (see {@link spilledPostings}). A shard is then a few kilobytes whatever
- * its terms, so a prompt reads the long lists it needs, not every long list that happens to share
- * a shard with its words, and it reads them as they are stored, with no text to decode or parse.
+ * FNV-1a hash of the list's key, the count of numbers, then the numbers. A shard is then a few
+ * kilobytes whatever its terms, so a prompt reads the long lists it needs, not every long list
+ * that happens to share a shard with its words, and it reads them as they are stored, with no text
+ * to decode or parse.
  *
  * @module
  */
@@ -66,7 +66,7 @@ export type SpillReader = (n: number) => Uint8Array | undefined;
  * The numbers of a spilled file, as stored (no copy), or undefined when the file is missing,
  * cut short, or holds another key's list, which only a compaction caught mid-write can leave.
  */
-export function spilledPostings(
+function spilledPostings(
   bytes: Uint8Array | undefined,
   key: string,
 ): Int32Array | undefined {
@@ -111,7 +111,7 @@ export function postingsSize(text: string, term: string): number {
 }
 
 /** A list field's numbers (comma-separated) as an array. */
-export function parseNumbers(list: string): number[] {
+function parseNumbers(list: string): number[] {
   return list ? JSON.parse(`[${list}]`) : [];
 }
 

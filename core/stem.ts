@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { isLowerCode } from "./chars.ts";
 
 function isConsonant(word: string, index: number): boolean {
   const char = word[index];
@@ -105,10 +106,15 @@ const STEP3: RuleTable = {
 
 const STEP4: RuleTable = {
   t: [["ement", ""], ["ment", ""], ["ant", ""], ["ent", ""]],
-  e: [["ance", ""], ["ence", ""], ["able", ""], ["ible", ""], ["ate", ""], ["ive", ""], [
-    "ize",
-    "",
-  ]],
+  e: [
+    ["ance", ""],
+    ["ence", ""],
+    ["able", ""],
+    ["ible", ""],
+    ["ate", ""],
+    ["ive", ""],
+    ["ize", ""],
+  ],
   m: [["ism", ""]],
   i: [["iti", ""]],
   s: [["ous", ""]],
@@ -142,8 +148,7 @@ function step1(word: string): string {
 /** True when `word` holds only the letters a–z (no regular expression: stemming runs cold). */
 function isLowercaseAscii(word: string): boolean {
   for (let index = 0; index < word.length; index++) {
-    const code = word.charCodeAt(index);
-    if (code < 97 || code > 122) return false;
+    if (!isLowerCode(word.charCodeAt(index))) return false;
   }
   return true;
 }

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { isDigitCode, isLowerCode } from "./chars.ts";
 import { stem } from "./stem.ts";
 
 /**
@@ -42,7 +43,7 @@ let nonWord: RegExp | undefined;
 
 /** True for the character codes of `a`–`z` and `0`–`9`. */
 function isWordCode(code: number): boolean {
-  return (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
+  return isLowerCode(code) || isDigitCode(code);
 }
 
 /**
@@ -81,6 +82,7 @@ let lastSplit: SplitText | undefined;
  */
 export function splitWords(text: string, tokens?: number[]): readonly string[] {
   if (lastSplit?.text !== text) lastSplit = split(text);
+  // A loop, not a spread: a huge prompt has more tokens than a call takes arguments.
   if (tokens) { for (const token of lastSplit.tokens) tokens.push(token); }
   return lastSplit.words;
 }
@@ -91,19 +93,9 @@ export function splitWords(text: string, tokens?: number[]): readonly string[] {
  */
 function split(text: string): SplitText {
   const lower = text.toLowerCase();
+  if (hasNonAscii(lower)) return { text, ...unicodeWords(lower) };
   const words: string[] = [];
   const tokens: number[] = [];
-  if (hasNonAscii(lower)) {
-    const parts = lower.split(/\s+/);
-    for (let token = 0; token < parts.length; token++) {
-      for (const word of parts[token].split(nonWord ??= new RegExp("[^\\p{L}\\p{N}]+", "u"))) {
-        if (!word) continue;
-        words.push(word);
-        tokens.push(token);
-      }
-    }
-    return { text, words, tokens };
-  }
   let start = -1;
   let token = 0;
   let afterSpace = false;
@@ -174,11 +166,27 @@ export function countTerm(
   }
 }
 
+/** The words of lowercase `lower` by Unicode rules, with the token each sits in (see {@link split}). */
+function unicodeWords(lower: string): { words: string[]; tokens: number[] } {
+  const words: string[] = [];
+  const tokens: number[] = [];
+  const parts = lower.split(/\s+/);
+  for (let token = 0; token < parts.length; token++) {
+    for (const word of parts[token].split(nonWord ??= /[^\p{L}\p{N}]+/u)) {
+      if (!word) continue;
+      words.push(word);
+      tokens.push(token);
+    }
+  }
+  return { words, tokens };
+}
+
 /** Call `visit` with each term of `text`, in order, repeats included. */
 function eachTerm(text: string, visit: (term: string) => void): void {
   const lower = text.toLowerCase();
   if (hasNonAscii(lower)) {
-    for (const word of splitWords(lower)) {
+    // Not through splitWords: an entry's body is split once, and would only push a prompt out.
+    for (const word of unicodeWords(lower).words) {
       const term = termOf(word);
       if (term) visit(term);
     }

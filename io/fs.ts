@@ -62,20 +62,28 @@ export function readJsonFile(path: string): unknown {
 }
 
 /**
+ * Write (or with `append`, append) `text` to `path`, making its folder only when the write finds
+ * it missing: the hooks write a session file on most prompts, and a mkdir on each would be a
+ * system call (and a stat) for nothing.
+ */
+export function writeTextMakingFolder(path: string, text: string, append = false): void {
+  try {
+    Deno.writeTextFileSync(path, text, { append });
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    Deno.mkdirSync(dirname(path), { recursive: true });
+    Deno.writeTextFileSync(path, text, { append });
+  }
+}
+
+/**
  * The text of a scratch file, "" when there was none: it is then created empty (by appending
  * nothing), where reading a missing file would throw. A process's first exception costs a hook
  * about a millisecond; this uses only calls the hooks make anyway. Only for files the caller
  * writes next (a session's ledger).
  */
 export function readOrCreateText(path: string): string {
-  try {
-    Deno.writeTextFileSync(path, "", { append: true });
-  } catch (error) {
-    // Only the first file of a new folder gets here: no mkdir on every hook's path.
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-    Deno.mkdirSync(dirname(path), { recursive: true });
-    Deno.writeTextFileSync(path, "", { append: true });
-  }
+  writeTextMakingFolder(path, "", true);
   return Deno.readTextFileSync(path);
 }
 

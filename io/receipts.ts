@@ -7,10 +7,10 @@
  * @module
  */
 import type { SessionRecord } from "../core/delivery_stats.ts";
-import { dirname, join } from "../core/path.ts";
+import { join } from "../core/path.ts";
 import { parseReceipts, RECEIPT_LIMITS, type Receipts, withUnmatched } from "../core/receipts.ts";
 import type { Ledger } from "../core/surface.ts";
-import { ifExists, readJsonFile, writeFileAtomic } from "./fs.ts";
+import { ifExists, readJsonFile, writeFileAtomic, writeTextMakingFolder } from "./fs.ts";
 import { sessionFile } from "./session.ts";
 
 /** The suffix of a receipts file; a ledger's name never contains a dot before `.json`. */
@@ -33,13 +33,7 @@ export const MAX_UNMATCHED_BYTES = 32 * 1024;
 export function appendUnmatched(cacheDir: string, sessionId: string, words: string[]): void {
   const path = sessionFile(cacheDir, sessionId, UNMATCHED_SUFFIX);
   const line = `${JSON.stringify(words.slice(0, RECEIPT_LIMITS.wordsPerPrompt))}\n`;
-  try {
-    Deno.writeTextFileSync(path, line, { append: true });
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-    Deno.mkdirSync(dirname(path), { recursive: true });
-    Deno.writeTextFileSync(path, line, { append: true });
-  }
+  writeTextMakingFolder(path, line, true);
   const size = Deno.statSync(path).size;
   if (size > MAX_UNMATCHED_BYTES) {
     Deno.truncateSync(path, size - new TextEncoder().encode(line).length);

@@ -5,9 +5,9 @@
  * @module
  */
 import type { Ledger } from "../core/surface.ts";
-import { dirname, join } from "../core/path.ts";
+import { join } from "../core/path.ts";
 import { plainName } from "../core/chars.ts";
-import { readOrCreateText, writeFileAtomic } from "./fs.ts";
+import { readOrCreateText, writeFileAtomic, writeTextMakingFolder } from "./fs.ts";
 
 /**
  * Session files (ledgers and receipts) untouched for this long are deleted: long enough for
@@ -82,14 +82,7 @@ export function writeLedger(
   const path = ledgerPath(cacheDir, sessionId);
   const text = JSON.stringify(ledger);
   if (!isNew) return writeFileAtomic(path, text);
-  try {
-    // Reading a new session's ledger made its folder: no second mkdir on a hook's path.
-    Deno.writeTextFileSync(path, text);
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-    Deno.mkdirSync(dirname(path), { recursive: true });
-    Deno.writeTextFileSync(path, text);
-  }
+  writeTextMakingFolder(path, text);
   const marker = join(cacheDir, "sessions.swept");
   let last = 0;
   try {
