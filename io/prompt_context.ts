@@ -12,7 +12,7 @@ import {
   skipReason,
   type SurfaceConfig,
 } from "../core/surface.ts";
-import { isPlain } from "../core/chars.ts";
+import { shellQuote } from "../core/shell_quote.ts";
 import { resolveKb } from "./config.ts";
 import { HOOK_TRUST_MS, openIndex } from "./index_store.ts";
 import { cacheRoot, kbCacheDir } from "./paths.ts";
@@ -55,10 +55,6 @@ export function surfaceConfig(): SurfaceConfig {
     threshold: envNumber("KB_HOOK_THRESHOLD", DEFAULT_SURFACE_CONFIG.threshold),
     maxEntries: envNumber("KB_HOOK_MAX_ENTRIES", DEFAULT_SURFACE_CONFIG.maxEntries),
   };
-}
-
-function shellQuote(word: string): string {
-  return isPlain(word, "_./:=@%+-") ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
 /**

@@ -1,0 +1,31 @@
+import { equal } from "node:assert/strict";
+import { runProcess } from "../io/process.ts";
+import { shellCommand, shellQuote } from "../core/shell_quote.ts";
+
+Deno.test("shellQuote leaves plain words alone and quotes the rest", () => {
+  equal(shellQuote("/home/me/kb"), "/home/me/kb");
+  equal(shellQuote("kb-7q2mx"), "kb-7q2mx");
+  equal(shellQuote(""), "''");
+  equal(shellQuote("a b"), "'a b'");
+  equal(shellQuote("o'brien"), `'o'\\''brien'`);
+});
+
+Deno.test("a quoted word is read back by sh as exactly the text it came from", async () => {
+  const words = [
+    "/home/o'brien/kb",
+    "with space",
+    "$(touch PWNED)",
+    "`id`",
+    "line\nbreak",
+    "'",
+    "\\back\\slash",
+    "semi;colon&amp|pipe",
+    "*glob?",
+    "~user",
+    "",
+  ];
+  const script = `for word in ${shellCommand(words)}; do printf '%s\\0' "$word"; done`;
+  const { code, stdout } = await runProcess("sh", ["-c", script], { cwd: Deno.makeTempDirSync() });
+  equal(code, 0);
+  equal(stdout, words.map((word) => `${word}\0`).join(""));
+});
