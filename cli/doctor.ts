@@ -5,6 +5,7 @@
  * @module
  */
 import { checkAgainstKb, parseEntryText, toEntry } from "../core/entry.ts";
+import type { Finding } from "../core/finding.ts";
 import { LIMITS } from "../core/schema.ts";
 import { configCandidates, resolveKb } from "../io/config.ts";
 import { git, gitReason } from "../io/git.ts";
@@ -28,12 +29,7 @@ Options:
   --json        print findings as JSON
   --kb <dir>    the knowledge base folder`;
 
-/** One finding. */
-export interface Finding {
-  level: "ok" | "warn" | "error";
-  check: string;
-  message: string;
-}
+export type { Finding };
 
 async function gitChecks(kbDir: string, offline: boolean, add: (f: Finding) => void) {
   const version = await git(kbDir, ["--version"]).catch(() => undefined);
