@@ -1,33 +1,48 @@
 /**
- * `git-kb add`: create an entry through the save pipeline.
+ * `git-kb add`: create an entry through the save pipeline, from flags or in the editor.
  *
  * @module
  */
-import { blankEntry } from "../core/entry.ts";
+import { blankEntry, type Entry } from "../core/entry.ts";
+import { entryTemplate, readDraft } from "../core/entry_draft.ts";
+import { applyEdits, commitMessage, slugify } from "../core/entry_edit.ts";
+import { shellCommand } from "../core/shell_quote.ts";
 import { resolveKb } from "../io/config.ts";
-import { editInEditor } from "../io/editor.ts";
-import { entryPaths, newId, saveEntry, slugify } from "../io/save.ts";
+import { editUntilValid } from "../io/editor.ts";
+import { ENTRIES_DIR } from "../io/kb.ts";
+import { entryPaths, newId, type SaveRequest, ValidationError } from "../io/save.ts";
 import { parseCommand, UsageError } from "./args.ts";
+import { checkAndSave, entryProblems, saveDraft } from "./entry_save.ts";
 import {
-  applyFieldFlags,
   bodyFromFlags,
+  editsFromFlags,
   ENTRY_FLAGS_HELP,
   ENTRY_OPTIONS,
+  hasFieldFlags,
+  readTextArgument,
   today,
 } from "./entry_flags.ts";
 import { reportSave } from "./save_report.ts";
 
 /** Help text. */
 export const help = `Usage: git-kb add --title <text> --type <type> [options]
+       git-kb add --edit [options]
 
 Create an entry: validate it, write entries/<id>-<slug>.md, commit it, push when
 there is a remote (NO_REMOTE otherwise) and update the index. Invalid input is
 reported field by field and nothing is written.
 
+With --edit, $VISUAL/$EDITOR opens on a template of the whole entry (the flags
+fill it in; every flag is checked before the editor opens). When what you saved
+is not valid, the editor reopens with the problems at the top (on a terminal);
+otherwise your text is kept in a draft file and the command to carry on is
+printed: git-kb add --from-draft <file>.
+
 Options:
 ${ENTRY_FLAGS_HELP}
   --id <id>              use this id instead of a new random one (kb-xxxxx)
-  --edit                 write the body in $VISUAL/$EDITOR
+  --edit                 write the entry in $VISUAL/$EDITOR (--title, --type optional)
+  --from-draft <file>    carry on with a draft kept by an earlier --edit (no field flags)
   --kb <dir>             the knowledge base folder
 
 Example:
@@ -37,31 +52,71 @@ Example:
 Exit codes: 0 saved, 1 invalid or failed (nothing written), 2 usage error,
 3 committed locally but not pushed (the message says how to finish).`;
 
+/** The title checked before the editor opens when the flags give none: the template asks. */
+const TITLE_TO_FILL_IN = "Title to fill in";
+
+function newEntryRequest(kbDir: string, entry: Entry): SaveRequest {
+  const path = `${ENTRIES_DIR}/${entry.id}-${slugify(entry.title)}.md`;
+  return { kbDir, entry, path, message: commitMessage(entry) };
+}
+
 /** Run the command. */
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(args, {
     ...ENTRY_OPTIONS,
     id: { type: "string" },
     edit: { type: "boolean" },
+    "from-draft": { type: "string" },
   });
   if (positionals.length) {
     throw new UsageError(
       `unexpected argument "${positionals[0]}"; the title goes in --title "<text>"`,
     );
   }
-  if (!values.title) throw new UsageError("--title is required");
-  if (!values.type) {
+  const fromDraft = values["from-draft"];
+  if (fromDraft !== undefined && (hasFieldFlags(values) || values.id !== undefined)) {
+    throw new UsageError("--from-draft takes the whole entry from the draft; give no field flags");
+  }
+  const editing = values.edit || fromDraft !== undefined;
+  if (!editing && !values.title) throw new UsageError("--title is required (or use --edit)");
+  if (!editing && !values.type) {
     throw new UsageError("--type is required (decision, rule, howto, concept, bookmark, note)");
   }
   const { kbDir } = resolveKb(values.kb);
-  let body = await bodyFromFlags(values);
-  if (values.edit) body = await editInEditor(body ?? "", "new-entry.md");
-  const paths = entryPaths(kbDir);
-  const id = values.id ?? newId(paths);
-  const blank = blankEntry(id, today());
-  const entry = applyFieldFlags(blank, values, body ?? "");
-  const path = `entries/${id}-${slugify(entry.title)}.md`;
-  const result = await saveEntry({ kbDir, entry, path, message: `kb: add ${id}: ${entry.title}` });
-  reportSave("Added", result, values.json);
+  const edits = editsFromFlags(values, await bodyFromFlags(values));
+  const entry = applyEdits(blankEntry(values.id ?? newId(entryPaths(kbDir)), today()), edits);
+  if (!editing) {
+    reportSave(
+      "Added",
+      await checkAndSave(newEntryRequest(kbDir, entry), `Entry ${entry.id}`),
+      values.json,
+    );
+    return 0;
+  }
+  const placeholder = { ...entry, title: entry.title || TITLE_TO_FILL_IN };
+  const flagProblems = await entryProblems(newEntryRequest(kbDir, placeholder));
+  if (flagProblems.length) {
+    throw new ValidationError(
+      "The entry the flags describe (the editor was not opened)",
+      flagProblems,
+    );
+  }
+  const kbFlag = values.kb === undefined ? [] : ["--kb", kbDir];
+  const draft = await editUntilValid<SaveRequest>({
+    text: fromDraft === undefined
+      ? entryTemplate(entry)
+      : await readTextArgument(fromDraft, "--from-draft"),
+    from: fromDraft,
+    name: entry.id,
+    what: "The new entry",
+    check: async (text) => {
+      const { entry: typed, problems } = readDraft(text, "the new entry");
+      if (!typed) return { problems };
+      const request = newEntryRequest(kbDir, typed);
+      return { value: request, problems: await entryProblems(request) };
+    },
+    resume: (path) => shellCommand(["git-kb", "add", "--from-draft", path, ...kbFlag]),
+  });
+  reportSave("Added", await saveDraft(draft, draft.value), values.json);
   return 0;
 }

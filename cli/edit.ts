@@ -1,21 +1,35 @@
 /**
- * `git-kb edit <id>`: change an entry through the save pipeline. Unknown frontmatter fields and
- * the body's formatting are kept as they are.
+ * `git-kb edit <id>`: change an entry through the save pipeline, by flags or in the editor.
+ * Unknown frontmatter fields and the body's formatting are kept as they are.
  *
  * @module
  */
 import { join } from "../core/path.ts";
 import { type Entry, parseEntryText, toEntry } from "../core/entry.ts";
-import { resolveKb } from "../io/config.ts";
-import { editInEditor } from "../io/editor.ts";
-import { entryPaths, saveEntry, ValidationError } from "../io/save.ts";
-import { parseCommand, UsageError } from "./args.ts";
+import { readDraft } from "../core/entry_draft.ts";
 import {
-  applyFieldFlags,
+  applyEdits,
+  changedFields,
+  commitMessage,
+  formatListChanges,
+  listChanges,
+  touchUpdated,
+} from "../core/entry_edit.ts";
+import { shellCommand } from "../core/shell_quote.ts";
+import { resolveKb } from "../io/config.ts";
+import { type DraftCheck, editUntilValid } from "../io/editor.ts";
+import { entryPaths, type SaveRequest, type SaveResult, ValidationError } from "../io/save.ts";
+import { parseCommand, UsageError } from "./args.ts";
+import { checkAndSave, entryProblems, saveDraft } from "./entry_save.ts";
+import {
   bodyFromFlags,
+  editsFromFlags,
   ENTRY_FLAGS_HELP,
   ENTRY_OPTIONS,
   hasFieldFlags,
+  LIST_EDIT_HELP,
+  LIST_EDIT_OPTIONS,
+  readTextArgument,
   today,
 } from "./entry_flags.ts";
 import { printJson } from "./output.ts";
@@ -24,84 +38,131 @@ import { reportSave } from "./save_report.ts";
 /** Help text. */
 export const help = `Usage: git-kb edit <id> [options]
 
-Change an entry: flags replace the fields they name (lists are replaced whole),
-everything else is kept, unknown frontmatter fields included. With no field flags
-the whole file opens in $VISUAL/$EDITOR. The result goes through the same save
-pipeline as add: validate, write, commit, push, reindex.
+Change an entry. Flags set the fields they name; list flags (--tag, --alias,
+--applies-to, --link) ADD to the entry's list, --remove-… and --clear-… take
+out; everything else is kept, unknown frontmatter fields included. The output
+names the list items added (+) and removed (-).
+
+With no field flags, the whole file opens in $VISUAL/$EDITOR (any program that
+edits the file it is given, terminal or not). When what you saved is not valid,
+the editor reopens with the problems at the top (on a terminal); otherwise your
+text is kept in a draft file and the command to carry on is printed:
+git-kb edit <id> --from-draft <file>. With no editor set: exit 2.
+
+The result goes through the same save pipeline as add: validate, write, commit,
+push, reindex.
 
 Options:
 ${ENTRY_FLAGS_HELP}
-  --add-tag <tag>        add a tag, keeping the others (repeatable)
-  --remove-tag <tag>     remove a tag (repeatable)
+${LIST_EDIT_HELP}
+  --from-draft <file>    carry on with a draft kept by an earlier edit (no field flags)
   --kb <dir>             the knowledge base folder
 
 Exit codes: 0 saved or nothing to change, 1 invalid or failed, 2 usage error,
 3 committed locally but not pushed.`;
 
-function changedFields(before: Entry, after: Entry): string[] {
-  const fields = [
-    "title",
-    "type",
-    "tags",
-    "aliases",
-    "appliesTo",
-    "kernel",
-    "status",
-    "source",
-    "links",
-    "body",
-    "extra",
-  ] as const;
-  return fields.filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));
+/** An edit ready to save, with what it changes. */
+interface PlannedEdit {
+  request: SaveRequest;
+  before?: Entry;
+  changed: string[];
+}
+
+function readCurrent(text: string, path: string): Entry | undefined {
+  try {
+    return toEntry(parseEntryText(text, path)).entry;
+  } catch {
+    return undefined;
+  }
+}
+
+function planEdit(
+  kbDir: string,
+  path: string,
+  previousText: string,
+  before: Entry | undefined,
+  next: Entry,
+): PlannedEdit {
+  const changed = before ? changedFields(before, next) : ["all"];
+  const updated = touchUpdated(next, today());
+  const request = {
+    kbDir,
+    entry: updated,
+    path,
+    message: commitMessage(next, changed),
+    previousText,
+  };
+  return { request, before, changed };
+}
+
+function report(plan: PlannedEdit, result: SaveResult, json: boolean | undefined): void {
+  const lists = plan.before ? listChanges(plan.before, plan.request.entry) : [];
+  reportSave("Edited", result, json, { changed: plan.changed, lists });
+  if (!json && result.commit) {
+    for (const line of formatListChanges(lists)) console.log(`  ${line}`);
+  }
+}
+
+function reportNoChange(id: string, path: string, json: boolean | undefined): number {
+  if (json) printJson({ id, path, changed: false });
+  else console.log(`No changes to ${id}; nothing committed.`);
+  return 0;
 }
 
 /** Run the command. */
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(args, {
     ...ENTRY_OPTIONS,
-    "add-tag": { type: "string", multiple: true },
-    "remove-tag": { type: "string", multiple: true },
+    ...LIST_EDIT_OPTIONS,
+    "from-draft": { type: "string" },
   });
   if (positionals.length !== 1) throw new UsageError("give exactly one entry id, like kb-7q2mx");
   const [id] = positionals;
+  const fromDraft = values["from-draft"];
+  const fieldFlags = hasFieldFlags(values);
+  if (fromDraft !== undefined && fieldFlags) {
+    throw new UsageError("--from-draft takes the whole entry from the draft; give no field flags");
+  }
   const { kbDir } = resolveKb(values.kb);
   const path = entryPaths(kbDir).get(id);
   if (!path) throw new Error(`no entry ${id} in ${kbDir}; find ids with git-kb search <words>`);
   const previousText = Deno.readTextFileSync(join(kbDir, path));
-  let raw = parseEntryText(previousText, path);
-  const fieldFlags = hasFieldFlags(values) || values["add-tag"] || values["remove-tag"];
-  if (!fieldFlags) {
-    if (!Deno.stdin.isTerminal()) {
-      throw new UsageError(
-        "nothing to change: give field flags, or run on a terminal to use $EDITOR",
-      );
-    }
-    raw = parseEntryText(await editInEditor(previousText, `${id}.md`), path);
-  }
-  const { entry: current, problems } = toEntry(raw);
-  if (!current) throw new ValidationError(`Entry ${id} (${path})`, problems);
-  const body = await bodyFromFlags(values);
-  let next = applyFieldFlags(current, values, body);
-  const removed = new Set(values["remove-tag"] ?? []);
-  next = {
-    ...next,
-    tags: [...new Set([...next.tags, ...(values["add-tag"] ?? [])])].filter((tag) =>
-      !removed.has(tag)
-    ),
-  };
-  if (next.id !== id) {
-    throw new ValidationError(`Entry ${id}`, [{ field: "id", message: "ids never change" }]);
-  }
-  const before = fieldFlags ? current : toEntry(parseEntryText(previousText, path)).entry;
-  const changes = before ? changedFields(before, next) : ["all"];
-  if (!changes.length) {
-    if (values.json) printJson({ id, path, changed: false });
-    else console.log(`No changes to ${id}; nothing committed.`);
+  if (fieldFlags) {
+    const { entry: current, problems } = toEntry(parseEntryText(previousText, path));
+    if (!current) throw new ValidationError(`Entry ${id} (${path})`, problems);
+    const edits = editsFromFlags(values, await bodyFromFlags(values));
+    const plan = planEdit(kbDir, path, previousText, current, applyEdits(current, edits));
+    if (!plan.changed.length) return reportNoChange(id, path, values.json);
+    report(plan, await checkAndSave(plan.request, `Entry ${id}`), values.json);
     return 0;
   }
-  next.updated = today() > next.created ? today() : next.created;
-  const message = `kb: edit ${id}: ${next.title} (${changes.join(", ")})`;
-  const result = await saveEntry({ kbDir, entry: next, path, message, previousText });
-  reportSave("Edited", result, values.json);
+  const kbFlag = values.kb === undefined ? [] : ["--kb", kbDir];
+  const before = readCurrent(previousText, path);
+  const draft = await editUntilValid<PlannedEdit | undefined>({
+    text: fromDraft === undefined
+      ? previousText
+      : await readTextArgument(fromDraft, "--from-draft"),
+    from: fromDraft,
+    name: id,
+    what: `Entry ${id}`,
+    check: async (text): Promise<DraftCheck<PlannedEdit | undefined>> => {
+      const { entry, problems } = readDraft(text, path);
+      if (!entry) return { problems };
+      if (entry.id !== id) {
+        return { problems: [{ field: "id", message: `ids never change; keep id: ${id}` }] };
+      }
+      const plan = planEdit(kbDir, path, previousText, before, entry);
+      if (!plan.changed.length) return { value: undefined, problems: [] };
+      return { value: plan, problems: await entryProblems(plan.request) };
+    },
+    resume: (draftPath) =>
+      shellCommand(["git-kb", "edit", id, "--from-draft", draftPath, ...kbFlag]),
+  });
+  const plan = draft.value;
+  if (!plan) {
+    draft.discard();
+    return reportNoChange(id, path, values.json);
+  }
+  report(plan, await saveDraft(draft, plan.request), values.json);
   return 0;
 }

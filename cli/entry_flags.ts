@@ -1,11 +1,15 @@
 /**
- * The entry field flags shared by `add` and `edit`, and how they change an entry.
+ * The entry field flags shared by `add` and `edit`, read into {@link EntryEdits}; the list flags
+ * only `edit` has; the body a flag points at.
  *
  * @module
  */
-import type { Entry, Link } from "../core/entry.ts";
+import type { Link } from "../core/entry.ts";
+import type { EntryEdits, LinkMatch } from "../core/entry_edit.ts";
 import { ACTIVITIES, ENTRY_TYPES, LINK_RELS, STATUSES } from "../core/schema.ts";
-import { UsageError } from "./args.ts";
+import { shellCommand, shellQuote } from "../core/shell_quote.ts";
+import { decodeUtf8, NotUtf8Error } from "../core/strict_utf8.ts";
+import { type OptionValues, UsageError } from "./args.ts";
 
 /** parseArgs options for entry fields. */
 export const ENTRY_OPTIONS = {
@@ -24,6 +28,21 @@ export const ENTRY_OPTIONS = {
   json: { type: "boolean" },
 } as const;
 
+/** parseArgs options that grow or shrink an entry's lists: `edit` only. */
+export const LIST_EDIT_OPTIONS = {
+  "add-tag": { type: "string", multiple: true },
+  "remove-tag": { type: "string", multiple: true },
+  "clear-tags": { type: "boolean" },
+  "add-alias": { type: "string", multiple: true },
+  "remove-alias": { type: "string", multiple: true },
+  "clear-aliases": { type: "boolean" },
+  "remove-applies-to": { type: "string", multiple: true },
+  "clear-applies-to": { type: "boolean" },
+  "add-link": { type: "string", multiple: true },
+  "remove-link": { type: "string", multiple: true },
+  "clear-links": { type: "boolean" },
+} as const;
+
 /** Help lines for the entry field flags. */
 export const ENTRY_FLAGS_HELP = `  --title <text>         one-line summary
   --type <type>          ${ENTRY_TYPES.join(", ")}
@@ -35,33 +54,118 @@ export const ENTRY_FLAGS_HELP = `  --title <text>         one-line summary
   --source <url>         where it came from
   --link <rel>:<id>      ${LINK_RELS.join(", ")} (repeatable), e.g. --link related:kb-1a2b3
   --body <text>          the markdown body
-  --body-file <path>     read the body from a file, or - for stdin
+  --body-file <path>     read the body (UTF-8) from a file, or - for stdin
   --json                 print the result as JSON`;
 
-/** Values parsed from the entry flags. */
-export type EntryFlagValues = {
-  title?: string;
-  type?: string;
-  tag?: string[];
-  alias?: string[];
-  "applies-to"?: string[];
-  kernel?: boolean;
-  "no-kernel"?: boolean;
-  status?: string;
-  source?: string;
-  link?: string[];
-  body?: string;
-  "body-file"?: string;
-};
+/** Help lines for the list flags of `edit`. */
+export const LIST_EDIT_HELP =
+  `  --add-tag <tag>        the same as --tag; --remove-tag <tag> takes one out
+  --add-alias <word>     the same as --alias; --remove-alias <word> takes one out
+  --add-link <rel>:<id>  the same as --link; --remove-link <rel>:<id> takes that link out,
+                         --remove-link <id> every link to that entry
+  --remove-applies-to <kind>
+  --clear-tags, --clear-aliases, --clear-applies-to, --clear-links
+                         empty the list first: --clear-links --link related:kb-1a2b3
+                         leaves exactly that link`;
 
-function list(values: string[] | undefined): string[] | undefined {
-  return values?.flatMap((value) => value.split(",")).map((value) => value.trim()).filter(Boolean);
+/** Values parsed from the entry flags and the list flags. */
+export type EntryFlagValues = OptionValues<typeof ENTRY_OPTIONS & typeof LIST_EDIT_OPTIONS>;
+
+function list(...values: (string[] | undefined)[]): string[] {
+  return values.flat().flatMap((value) => value?.split(",") ?? []).map((value) => value.trim())
+    .filter(Boolean);
 }
 
-function parseLink(spec: string): Link {
+function parseLink(spec: string, flag: string): Link {
   const match = /^([a-z-]+):(.+)$/.exec(spec.trim());
-  if (!match) throw new UsageError(`--link "${spec}" must be <rel>:<id>, e.g. related:kb-1a2b3`);
+  if (!match) throw new UsageError(`${flag} "${spec}" must be <rel>:<id>, e.g. related:kb-1a2b3`);
   return { rel: match[1] as Link["rel"], to: match[2].trim() };
+}
+
+function parseLinkMatch(spec: string): LinkMatch {
+  return spec.includes(":") ? parseLink(spec, "--remove-link") : { to: spec.trim() };
+}
+
+function kernelFlag(values: EntryFlagValues): boolean | undefined {
+  if (values.kernel && values["no-kernel"]) {
+    throw new UsageError("give --kernel or --no-kernel, not both");
+  }
+  return values.kernel ? true : values["no-kernel"] ? false : undefined;
+}
+
+/**
+ * The edits the flags ask for, with `body` as the new body. Lists given by `--tag`, `--alias`,
+ * `--applies-to` and `--link` are added to; the list flags remove and clear. Values are checked
+ * by the save pipeline, so every problem is reported at once; only a `--link` that is not
+ * `<rel>:<id>` at all is a usage error.
+ */
+export function editsFromFlags(values: EntryFlagValues, body?: string): EntryEdits {
+  const links = [...values.link ?? [], ...values["add-link"] ?? []];
+  return {
+    title: values.title,
+    type: values.type,
+    status: values.status,
+    source: values.source,
+    kernel: kernelFlag(values),
+    body,
+    tags: {
+      clear: values["clear-tags"],
+      add: list(values.tag, values["add-tag"]),
+      remove: list(values["remove-tag"]),
+    },
+    aliases: {
+      clear: values["clear-aliases"],
+      add: list(values.alias, values["add-alias"]),
+      remove: list(values["remove-alias"]),
+    },
+    appliesTo: {
+      clear: values["clear-applies-to"],
+      add: list(values["applies-to"]),
+      remove: list(values["remove-applies-to"]),
+    },
+    links: {
+      clear: values["clear-links"],
+      add: links.map((spec) => parseLink(spec, "--link")),
+      remove: (values["remove-link"] ?? []).map(parseLinkMatch),
+    },
+  };
+}
+
+/** Whether any field or list flag was given. */
+export function hasFieldFlags(values: EntryFlagValues): boolean {
+  const names = [...Object.keys(ENTRY_OPTIONS), ...Object.keys(LIST_EDIT_OPTIONS)];
+  return names.some((name) =>
+    name !== "json" && values[name as keyof EntryFlagValues] !== undefined
+  );
+}
+
+/** Read a file (or stdin for `-`) that must hold UTF-8 text; `flag` names it in errors. */
+export async function readTextArgument(file: string, flag: string): Promise<string> {
+  let bytes: Uint8Array;
+  try {
+    bytes = file === "-"
+      ? new Uint8Array(await new Response(Deno.stdin.readable).arrayBuffer())
+      : Deno.readFileSync(file);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new UsageError(`${flag} ${file} does not exist`);
+    }
+    throw error;
+  }
+  try {
+    return decodeUtf8(bytes);
+  } catch (error) {
+    if (!(error instanceof NotUtf8Error)) throw error;
+    const convert = file === "-"
+      ? "iconv -f latin1 -t utf-8"
+      : `${shellCommand(["iconv", "-f", "latin1", "-t", "utf-8", file])} > ${
+        shellQuote(`${file}.utf8`)
+      }`;
+    throw new UsageError(
+      `${flag} ${file === "-" ? "(stdin)" : file}: ${error.message}; nothing was saved. ` +
+        `Convert it first, e.g. from Latin-1: ${convert}`,
+    );
+  }
 }
 
 /** Read the body the flags point at: `--body`, or `--body-file` (a path, or - for stdin). */
@@ -73,59 +177,7 @@ export async function bodyFromFlags(values: EntryFlagValues): Promise<string | u
     return values.body.endsWith("\n") ? values.body : `${values.body}\n`;
   }
   const file = values["body-file"];
-  if (file === undefined) return undefined;
-  if (file === "-") return await new Response(Deno.stdin.readable).text();
-  try {
-    return Deno.readTextFileSync(file);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
-      throw new UsageError(`--body-file ${file} does not exist`);
-    }
-    throw error;
-  }
-}
-
-/** Whether any field flag was given. */
-export function hasFieldFlags(values: EntryFlagValues): boolean {
-  const fields: (keyof EntryFlagValues)[] = [
-    "title",
-    "type",
-    "tag",
-    "alias",
-    "applies-to",
-    "kernel",
-    "no-kernel",
-    "status",
-    "source",
-    "link",
-    "body",
-    "body-file",
-  ];
-  return fields.some((field) => values[field] !== undefined);
-}
-
-/**
- * Apply the field flags to `entry` (a copy is returned). Lists given by flags replace the
- * entry's lists; vocabulary checks are the save pipeline's job, so every problem is reported
- * at once.
- */
-export function applyFieldFlags(entry: Entry, values: EntryFlagValues, body?: string): Entry {
-  if (values.kernel && values["no-kernel"]) {
-    throw new UsageError("give --kernel or --no-kernel, not both");
-  }
-  const next: Entry = { ...entry, extra: { ...entry.extra } };
-  if (values.title !== undefined) next.title = values.title.trim();
-  if (values.type !== undefined) next.type = values.type as Entry["type"];
-  if (values.status !== undefined) next.status = values.status as Entry["status"];
-  if (values.source !== undefined) next.source = values.source.trim() || undefined;
-  next.tags = list(values.tag) ?? next.tags;
-  next.aliases = list(values.alias) ?? next.aliases;
-  next.appliesTo = (list(values["applies-to"]) as Entry["appliesTo"]) ?? next.appliesTo;
-  next.links = values.link?.map(parseLink) ?? next.links;
-  if (values.kernel) next.kernel = true;
-  if (values["no-kernel"]) next.kernel = false;
-  if (body !== undefined) next.body = body;
-  return next;
+  return file === undefined ? undefined : await readTextArgument(file, "--body-file");
 }
 
 /** Today as YYYY-MM-DD in UTC. */

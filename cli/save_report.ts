@@ -6,10 +6,19 @@
 import type { SaveResult } from "../io/save.ts";
 import { cyan, green, printJson, yellow } from "./output.ts";
 
-/** Print what a save did, as a line or as JSON. */
-export function reportSave(verb: string, result: SaveResult, json: boolean | undefined): void {
+/** Print what a save did, as a line or as JSON (with `details` added to the JSON). */
+export function reportSave(
+  verb: string,
+  result: SaveResult,
+  json: boolean | undefined,
+  details: Record<string, unknown> = {},
+): void {
   if (json) {
-    printJson({ ...result, index: { ...result.index, ms: Math.round(result.index.ms) } });
+    printJson({
+      ...result,
+      ...details,
+      index: { ...result.index, ms: Math.round(result.index.ms) },
+    });
     return;
   }
   if (!result.commit) {

@@ -1,46 +1,290 @@
 /**
- * Opening the user's editor on a text and reading back what they saved.
+ * Opening the user's editor on a draft and never losing what they typed. The draft is a file
+ * created exclusively (0600) in a private folder of the cache; when what they wrote cannot be
+ * saved, the editor reopens with the reasons as notes at the top (on a terminal), or the draft is
+ * kept and its path printed with the command that picks it up again. It is removed once saved.
  *
  * @module
  */
-import { join } from "../core/path.ts";
-import { cacheRoot } from "./paths.ts";
+import { dirname, join } from "../core/path.ts";
+import { formatProblems, type Problem } from "../core/entry.ts";
+import { problemNotes, stripNotes, withNotes } from "../core/entry_draft.ts";
+import { decodeUtf8, NotUtf8Error } from "../core/strict_utf8.ts";
+import { cacheRoot, resolvePath } from "./paths.ts";
 
-/** The editor command: `$VISUAL`, else `$EDITOR`, else `vi`. */
-export function editorCommand(): string {
-  return Deno.env.get("VISUAL") || Deno.env.get("EDITOR") || "vi";
+/** How many times the editor opens on a terminal before the draft is kept instead. */
+export const MAX_EDITOR_ROUNDS = 5;
+
+/** Raised when there is no editor to open. Exit code 2. */
+export class NoEditorError extends Error {
+  readonly exitCode = 2;
+  constructor() {
+    super(
+      "no editor to open: $VISUAL and $EDITOR are unset and there is no terminal for vi. " +
+        "Set one, e.g. export EDITOR=nano (or EDITOR='code --wait'), " +
+        "or give the fields with flags (--title, --body, --body-file)",
+    );
+    this.name = "NoEditorError";
+  }
+}
+
+/** Raised when what the user wrote could not be saved and was kept in a draft file. */
+export class DraftKeptError extends Error {
+  readonly exitCode: number;
+  /** The draft file. */
+  readonly path: string;
+  constructor(reason: string, path: string, resume: string, exitCode = 1) {
+    super(`${reason}\nWhat you wrote is kept in ${path}\nFix it and carry on with:\n  ${resume}`);
+    this.name = "DraftKeptError";
+    this.path = path;
+    this.exitCode = exitCode;
+  }
+}
+
+/** Raised when the draft folder is not a private folder of this user. */
+export class UnsafeDraftFolderError extends Error {
+  constructor(path: string, reason: string) {
+    super(
+      `${path} ${reason}, so a draft there could be read or redirected by someone else; ` +
+        `remove it (rm -r ${path}) and run the command again`,
+    );
+    this.name = "UnsafeDraftFolderError";
+  }
+}
+
+/** The editor command: `$VISUAL`, else `$EDITOR`, else `vi` on a terminal; undefined if none. */
+export function editorCommand(): string | undefined {
+  const configured = Deno.env.get("VISUAL")?.trim() || Deno.env.get("EDITOR")?.trim();
+  if (configured) return configured;
+  return Deno.stdin.isTerminal() ? "vi" : undefined;
+}
+
+/** Check that `path` is a real folder (not a symlink) owned by this user, mode 0700. */
+function checkPrivateFolder(path: string): void {
+  const info = Deno.lstatSync(path);
+  if (info.isSymlink) throw new UnsafeDraftFolderError(path, "is a symbolic link");
+  if (!info.isDirectory) throw new UnsafeDraftFolderError(path, "is not a folder");
+  const uid = Deno.uid();
+  if (uid !== null && info.uid !== uid) {
+    throw new UnsafeDraftFolderError(path, `belongs to user ${info.uid}, not to you (${uid})`);
+  }
+  if (info.mode !== null && (info.mode & 0o077) !== 0) Deno.chmodSync(path, 0o700);
+}
+
+function makePrivateFolder(path: string): void {
+  try {
+    Deno.mkdirSync(path, { mode: 0o700 });
+  } catch (error) {
+    if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+  }
+  checkPrivateFolder(path);
+}
+
+/** The drafts folder, `<cache root>/drafts`: made 0700 if missing, checked to be the user's own. */
+export function draftsDir(): string {
+  const root = cacheRoot();
+  Deno.mkdirSync(root, { recursive: true, mode: 0o700 });
+  const rootInfo = Deno.lstatSync(root);
+  const uid = Deno.uid();
+  if (rootInfo.isSymlink || (uid !== null && rootInfo.uid !== uid)) {
+    throw new UnsafeDraftFolderError(
+      root,
+      rootInfo.isSymlink ? "is a symbolic link" : "belongs to another user",
+    );
+  }
+  const dir = join(root, "drafts");
+  makePrivateFolder(dir);
+  return dir;
+}
+
+function timestamp(): string {
+  return new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+}
+
+/** Create a new draft file holding `text`: exclusively (never an existing file or link), 0600. */
+function createDraftFile(name: string, text: string): string {
+  const dir = draftsDir();
+  for (;;) {
+    const nonce = crypto.getRandomValues(new Uint32Array(1))[0].toString(36);
+    const path = join(dir, `${name}-${timestamp()}-${nonce}.md`);
+    try {
+      Deno.writeTextFileSync(path, text, { createNew: true, mode: 0o600 });
+      return path;
+    } catch (error) {
+      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+    }
+  }
+}
+
+/** Whether `path` is a regular file of this user directly in the drafts folder. */
+function isOwnDraft(path: string): boolean {
+  const file = resolvePath(path);
+  if (dirname(file) !== resolvePath(draftsDir())) return false;
+  const info = Deno.lstatSync(file);
+  const uid = Deno.uid();
+  return info.isFile && (uid === null || info.uid === uid);
+}
+
+/** Read a file that must be UTF-8 text: the text, or the problem that says why it is not. */
+export function readUtf8File(path: string): { text?: string; problem?: string } {
+  try {
+    return { text: decodeUtf8(Deno.readFileSync(path)) };
+  } catch (error) {
+    if (error instanceof NotUtf8Error) return { problem: `${path}: ${error.message}` };
+    throw error;
+  }
+}
+
+/** Run the editor on `file`; what went wrong when it did not exit 0. */
+async function runEditor(command: string, file: string): Promise<string | undefined> {
+  const [program, ...args] = command.split(/\s+/);
+  const status = await new Deno.Command(program, {
+    args: [...args, file],
+    stdin: "inherit",
+    stdout: "inherit",
+    stderr: "inherit",
+  }).output();
+  return status.success ? undefined : `the editor ${program} exited with code ${status.code}`;
+}
+
+/** What a check of the edited text found: the value to save, or the problems. */
+export interface DraftCheck<T> {
+  value?: T;
+  problems: Problem[];
+}
+
+/** An editing session: what to open, how to check it, what to say. */
+export interface EditRequest<T> {
+  /** The text the editor opens on. */
+  text: string;
+  /** The start of the draft's file name, e.g. the entry's id. */
+  name: string;
+  /** What is being edited, for messages: "Entry kb-7q2mx". */
+  what: string;
+  /** Check the text (notes and all) the user saved. */
+  check(text: string): Promise<DraftCheck<T>>;
+  /** The command that carries on from the draft at `path`, quoted to be pasted. */
+  resume(path: string): string;
+  /**
+   * The file `text` was read from when it is a draft to carry on: edited in place when it is one
+   * of the drafts folder's own files, else copied to a new draft.
+   */
+  from?: string;
+}
+
+/** Edited text that passed its check, still in its draft file until it is saved. */
+export class Draft<T> {
+  readonly #request: EditRequest<T>;
+  /** The draft file. */
+  readonly path: string;
+  /** What the user wrote. */
+  readonly text: string;
+  /** What the check made of it. */
+  readonly value: T;
+  constructor(request: EditRequest<T>, path: string, text: string, value: T) {
+    this.#request = request;
+    this.path = path;
+    this.text = text;
+    this.value = value;
+  }
+
+  /** Remove the draft file: what it held is saved. */
+  discard(): void {
+    removeDraft(this.path);
+  }
+
+  /**
+   * Keep the draft with `reason` (and `problems`) as notes at its top, and throw the
+   * {@link DraftKeptError} that says where it is.
+   */
+  keep(reason: string, problems: readonly Problem[] = [], exitCode = 1): never {
+    return keepDraft(this.#request, this.path, this.text, reason, problems, exitCode);
+  }
+}
+
+function removeDraft(path: string): void {
+  try {
+    Deno.removeSync(path);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+}
+
+function keepDraft<T>(
+  request: EditRequest<T>,
+  path: string,
+  text: string,
+  reason: string,
+  problems: readonly Problem[] = [],
+  exitCode = 1,
+): never {
+  Deno.writeTextFileSync(path, withNotes(text, problemNotes(reason, problems)));
+  const details = problems.length ? `${reason}\n${formatProblems([...problems])}` : reason;
+  throw new DraftKeptError(details, path, request.resume(path), exitCode);
+}
+
+function isBlank(text: string): boolean {
+  return text.split("\n").every((line) => !line.trim() || line.startsWith("#"));
 }
 
 /**
- * Let the user edit `text` in their editor (a temp file under the cache folder) and return the
- * saved text. Throws when the editor exits non-zero.
+ * Open the editor on `request.text` until what the user saves passes `request.check`. On a
+ * terminal the editor reopens, up to {@link MAX_EDITOR_ROUNDS} times, with the problems as notes
+ * at the top; without one, or when the user saves the same text again, the draft is kept
+ * ({@link DraftKeptError}). An untouched text that fails, or an emptied file, saves nothing and
+ * keeps no draft unless an earlier round holds something the user typed. Throws
+ * {@link NoEditorError} before writing anything when there is no editor.
  */
-export async function editInEditor(text: string, name: string): Promise<string> {
-  if (!Deno.env.get("VISUAL") && !Deno.env.get("EDITOR") && !Deno.stdin.isTerminal()) {
-    throw new Error(
-      "no editor to open: $VISUAL and $EDITOR are unset and there is no terminal for vi; " +
-        "set one, or give the text with field flags (--body, --body-file)",
-    );
-  }
-  const dir = join(cacheRoot(), "edit");
-  Deno.mkdirSync(dir, { recursive: true });
-  const file = join(dir, `${Deno.pid}-${name}`);
-  Deno.writeTextFileSync(file, text);
-  try {
-    const [program, ...args] = editorCommand().split(/\s+/);
-    const status = await new Deno.Command(program, {
-      args: [...args, file],
-      stdin: "inherit",
-      stdout: "inherit",
-      stderr: "inherit",
-    }).output();
-    if (!status.success) {
-      throw new Error(`the editor ${program} exited with code ${status.code}; nothing was saved`);
+export async function editUntilValid<T>(request: EditRequest<T>): Promise<Draft<T>> {
+  const editor = editorCommand();
+  if (!editor) throw new NoEditorError();
+  const reused = request.from !== undefined && isOwnDraft(request.from);
+  const path = reused ? request.from! : createDraftFile(request.name, request.text);
+  const interactive = Deno.stdin.isTerminal();
+  const untouched = stripNotes(request.text);
+  /** What the user saved in the last round that failed its check. */
+  let typed: string | undefined;
+  for (let round = 1;; round++) {
+    const failure = await runEditor(editor, path).catch((error) => {
+      if (typed === undefined) removeDraft(path);
+      throw error;
+    });
+    const read = readUtf8File(path);
+    if (read.text === undefined) {
+      const reason = `${read.problem}; ${request.what} was not saved`;
+      throw new DraftKeptError(reason, path, request.resume(path));
     }
-    return Deno.readTextFileSync(file);
-  } finally {
-    try {
-      Deno.removeSync(file);
-    } catch { /* already gone */ }
+    const text = read.text;
+    const changed = stripNotes(text) !== (typed === undefined ? untouched : stripNotes(typed));
+    if (failure) {
+      const reason = `${failure}; ${request.what} was not saved`;
+      if (!reused && typed === undefined && !changed) {
+        removeDraft(path);
+        throw new Error(reason);
+      }
+      return keepDraft(request, path, text, reason);
+    }
+    if (isBlank(text)) {
+      const reason = `the file was left empty; ${request.what} was not saved`;
+      if (typed === undefined) {
+        removeDraft(path);
+        throw new Error(reason);
+      }
+      return keepDraft(request, path, typed, reason);
+    }
+    const result = await request.check(text).catch((error: Error): DraftCheck<T> => {
+      return keepDraft(request, path, text, `${request.what} was not saved: ${error.message}`);
+    });
+    if (!result.problems.length) return new Draft(request, path, text, result.value as T);
+    const reason = `${request.what} is not valid; nothing was written`;
+    if (!reused && typed === undefined && !changed) {
+      removeDraft(path);
+      throw new Error(`${reason} (the text was not changed):\n${formatProblems(result.problems)}`);
+    }
+    if (!interactive || !changed || round >= MAX_EDITOR_ROUNDS) {
+      return keepDraft(request, path, text, reason, result.problems);
+    }
+    typed = text;
+    Deno.writeTextFileSync(path, withNotes(text, problemNotes(reason, result.problems)));
   }
 }

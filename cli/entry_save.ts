@@ -1,0 +1,56 @@
+/**
+ * Checking and saving an entry for `add` and `edit`: the checks the save pipeline makes plus
+ * the exact-value checks of the fields written unquoted, run before any editor opens and on
+ * every draft; a draft is removed once its entry is committed and kept when the save fails.
+ *
+ * @module
+ */
+import type { Problem } from "../core/entry.ts";
+import { mergeProblems, unquotedFieldProblems } from "../core/entry_edit.ts";
+import type { Draft } from "../io/editor.ts";
+import {
+  saveEntry,
+  type SaveRequest,
+  type SaveResult,
+  validateForSave,
+  ValidationError,
+} from "../io/save.ts";
+import { exitCodeOf } from "./errors.ts";
+
+/** Every problem a save of `request` would refuse, found without writing anything. */
+export async function entryProblems(request: SaveRequest): Promise<Problem[]> {
+  return mergeProblems(unquotedFieldProblems(request.entry), await validateForSave(request));
+}
+
+/** Check `request` and save it; throws {@link ValidationError} listing every problem. */
+export async function checkAndSave(request: SaveRequest, what: string): Promise<SaveResult> {
+  const problems = await entryProblems(request);
+  if (problems.length) throw new ValidationError(what, problems);
+  return await saveEntry(request);
+}
+
+/**
+ * Save `request`, made from a checked draft. The draft is removed once the entry is committed (pushed or not);
+ * when the save fails before that, it is kept with the reason and the error says where.
+ */
+export async function saveDraft(draft: Draft<unknown>, request: SaveRequest): Promise<SaveResult> {
+  let result: SaveResult;
+  try {
+    result = await saveEntry(request);
+  } catch (error) {
+    if (exitCodeOf(error) === 3) {
+      draft.discard();
+      throw error;
+    }
+    if (error instanceof ValidationError) {
+      return draft.keep(error.message.split("\n")[0].replace(/:$/, ""), error.problems);
+    }
+    return draft.keep(
+      error instanceof Error ? error.message : String(error),
+      [],
+      exitCodeOf(error),
+    );
+  }
+  draft.discard();
+  return result;
+}

@@ -1,0 +1,210 @@
+/**
+ * The rules of changing an entry, shared by `add` and `edit`: field edits applied to an entry,
+ * list fields grown and shrunk, which fields and list items changed, the `updated` date, the
+ * commit message and the file's slug. Pure: no I/O.
+ *
+ * @module
+ */
+import type { Entry, Link, Problem } from "./entry.ts";
+import { ENTRY_TYPES, ID_PATTERN, isOneOf, STATUSES } from "./schema.ts";
+
+/**
+ * Changes to one list field, applied in this order: `clear` empties it, `add` appends what it
+ * does not hold yet, `remove` takes items out (so a removal wins over an addition).
+ */
+export interface ListEdit<Item, Match = Item> {
+  clear?: boolean;
+  add?: readonly Item[];
+  remove?: readonly Match[];
+}
+
+/** A link to remove: every link to `to`, or only the one with relation `rel`. */
+export interface LinkMatch {
+  rel?: string;
+  to: string;
+}
+
+/** What to change in an entry; absent fields stay as they are. Values are checked on save. */
+export interface EntryEdits {
+  title?: string;
+  type?: string;
+  status?: string;
+  source?: string;
+  kernel?: boolean;
+  body?: string;
+  tags?: ListEdit<string>;
+  aliases?: ListEdit<string>;
+  appliesTo?: ListEdit<string>;
+  links?: ListEdit<Link, LinkMatch>;
+}
+
+/** The list fields of an entry, by their frontmatter names. */
+export const LIST_FIELDS = {
+  tags: "tags",
+  aliases: "aliases",
+  applies_to: "appliesTo",
+  links: "links",
+} as const satisfies Record<string, keyof Entry>;
+
+/** A list field by its frontmatter name. */
+export type ListField = keyof typeof LIST_FIELDS;
+
+/** The fields a change is reported by, frontmatter name → entry property. */
+const FIELDS = {
+  title: "title",
+  type: "type",
+  ...LIST_FIELDS,
+  kernel: "kernel",
+  status: "status",
+  source: "source",
+  body: "body",
+  extra: "extra",
+} as const satisfies Record<string, keyof Entry>;
+
+function applyList<Item, Match>(
+  current: readonly Item[],
+  edit: ListEdit<Item, Match> | undefined,
+  key: (item: Item) => string,
+  matches: (item: Item, match: Match) => boolean,
+): Item[] {
+  if (!edit) return [...current];
+  const next = edit.clear ? [] : [...current];
+  for (const item of edit.add ?? []) {
+    if (!next.some((kept) => key(kept) === key(item))) next.push(item);
+  }
+  return next.filter((item) => !(edit.remove ?? []).some((match) => matches(item, match)));
+}
+
+function sameText(item: string, match: string): boolean {
+  return item === match;
+}
+
+/** A link as the CLI writes it: `rel:id`. */
+export function linkLabel(link: LinkMatch): string {
+  return link.rel ? `${link.rel}:${link.to}` : link.to;
+}
+
+function linkMatches(link: Link, match: LinkMatch): boolean {
+  return link.to === match.to && (match.rel === undefined || link.rel === match.rel);
+}
+
+/** `entry` with `edits` applied (a copy; `entry` is not changed). */
+export function applyEdits(entry: Entry, edits: EntryEdits): Entry {
+  const next: Entry = { ...entry, extra: { ...entry.extra } };
+  if (edits.title !== undefined) next.title = edits.title.trim();
+  if (edits.type !== undefined) next.type = edits.type as Entry["type"];
+  if (edits.status !== undefined) next.status = edits.status as Entry["status"];
+  if (edits.source !== undefined) {
+    const source = edits.source.trim();
+    if (source) next.source = source;
+    else delete next.source;
+  }
+  if (edits.kernel !== undefined) next.kernel = edits.kernel;
+  if (edits.body !== undefined) next.body = edits.body;
+  next.tags = applyList(entry.tags, edits.tags, String, sameText);
+  next.aliases = applyList(entry.aliases, edits.aliases, String, sameText);
+  next.appliesTo = applyList(entry.appliesTo, edits.appliesTo, String, sameText) as Entry[
+    "appliesTo"
+  ];
+  next.links = applyList(entry.links, edits.links, linkLabel, linkMatches);
+  return next;
+}
+
+/** Which fields differ between two versions of an entry, by frontmatter name. */
+export function changedFields(before: Entry, after: Entry): string[] {
+  return Object.entries(FIELDS)
+    .filter(([, property]) => JSON.stringify(before[property]) !== JSON.stringify(after[property]))
+    .map(([name]) => name);
+}
+
+/** What was added to and removed from one list field. */
+export interface ListChange {
+  field: ListField;
+  added: string[];
+  removed: string[];
+}
+
+function labels(entry: Entry, field: ListField): string[] {
+  return field === "links"
+    ? entry.links.map(linkLabel)
+    : [...entry[LIST_FIELDS[field]] as readonly string[]];
+}
+
+/** The list items added and removed between two versions of an entry, field by field. */
+export function listChanges(before: Entry, after: Entry): ListChange[] {
+  const changes: ListChange[] = [];
+  for (const field of Object.keys(LIST_FIELDS) as ListField[]) {
+    const old = labels(before, field);
+    const now = labels(after, field);
+    const added = now.filter((item) => !old.includes(item));
+    const removed = old.filter((item) => !now.includes(item));
+    if (added.length || removed.length) changes.push({ field, added, removed });
+  }
+  return changes;
+}
+
+/** One line per changed list: `links: +related:kb-1a2b3 -supersedes:kb-9z8y7`. */
+export function formatListChanges(changes: readonly ListChange[]): string[] {
+  return changes.map(({ field, added, removed }) =>
+    `${field}: ${
+      [...added.map((item) => `+${item}`), ...removed.map((item) => `-${item}`)]
+        .join(" ")
+    }`
+  );
+}
+
+/** `entry` with `updated` set to `today`, never before `created`. */
+export function touchUpdated(entry: Entry, today: string): Entry {
+  return { ...entry, updated: today > entry.created ? today : entry.created };
+}
+
+/** The commit message of a save: `kb: add <id>: <title>` or `kb: edit <id>: <title> (fields)`. */
+export function commitMessage(entry: Entry, changed?: readonly string[]): string {
+  return changed
+    ? `kb: edit ${entry.id}: ${entry.title} (${changed.join(", ")})`
+    : `kb: add ${entry.id}: ${entry.title}`;
+}
+
+/** A lowercase ASCII slug of a title, at most 50 characters, for the file name. */
+export function slugify(title: string): string {
+  const slug = title.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+  return slug.slice(0, 50).replace(/-+$/, "") || "entry";
+}
+
+/**
+ * Problems with the fields that are written into the frontmatter as they are, unquoted: the id,
+ * the type and the status must be exactly a valid value, or a value such as `note\nsource: x`
+ * would inject a field. Checked before the save pipeline's own validation, which reads the entry
+ * back from its text.
+ */
+export function unquotedFieldProblems(entry: Entry): Problem[] {
+  const problems: Problem[] = [];
+  if (!ID_PATTERN.test(entry.id)) {
+    problems.push({
+      field: "id",
+      message: `${
+        JSON.stringify(entry.id)
+      } is not an id; ids are kb- and 5 characters of [0-9a-z], like kb-7q2mx`,
+    });
+  }
+  if (!isOneOf(ENTRY_TYPES, entry.type)) {
+    problems.push({
+      field: "type",
+      message: `${JSON.stringify(entry.type)} is not a type; use one of ${ENTRY_TYPES.join(", ")}`,
+    });
+  }
+  if (!isOneOf(STATUSES, entry.status)) {
+    problems.push({
+      field: "status",
+      message: `${JSON.stringify(entry.status)} is not a status; use one of ${STATUSES.join(", ")}`,
+    });
+  }
+  return problems;
+}
+
+/** `first`, then the problems of `second` about fields `first` does not already name. */
+export function mergeProblems(first: readonly Problem[], second: readonly Problem[]): Problem[] {
+  const named = new Set(first.map((problem) => problem.field));
+  return [...first, ...second.filter((problem) => !named.has(problem.field))];
+}
