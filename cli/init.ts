@@ -6,14 +6,14 @@
  */
 import { join } from "../core/path.ts";
 import { resolvePath } from "../io/paths.ts";
-import { writeConfig } from "../io/config.ts";
+import { configTarget, writeConfig } from "../io/config.ts";
 import { writeFileAtomic } from "../io/fs.ts";
 import { git, gitOk, identityArgs } from "../io/git.ts";
 import { openIndex } from "../io/index_store.ts";
-import { ENTRIES_DIR } from "../io/kb.ts";
+import { ENTRIES_DIR, listEntries, NotAKbError } from "../io/kb.ts";
 import { homeDir } from "../io/paths.ts";
 import { parseCommand, UsageError } from "./args.ts";
-import { green, printJson } from "./output.ts";
+import { green, printJson, yellow } from "./output.ts";
 
 /** Help text. */
 export const help = `Usage: git-kb init [<clone-url | path>] [options]
@@ -28,7 +28,11 @@ Connect git-kb to a knowledge base repo, write the config, build the index.
 Options:
   --dir <path>    where to clone to, or create the new repo
                   (default: $CLAUDE_PLUGIN_DATA/kb, else ~/.local/share/git-kb/kb)
+  --force         point the config at this knowledge base although it names
+                  another one (without it init refuses, exit 2, and changes nothing)
   --json          print what was done as JSON
+
+Markdown files outside entries/ are not read; init names them.
 
 The config goes to $CLAUDE_PLUGIN_DATA/config.json when that is set, else to
 $XDG_CONFIG_HOME/git-kb/config.json (~/.config/git-kb/config.json).`;
@@ -110,68 +114,165 @@ async function commitScaffold(kbDir: string, message: string): Promise<boolean> 
   return true;
 }
 
-/** Run the command. */
-export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseCommand(args, {
-    dir: { type: "string" },
-    json: { type: "boolean" },
-  });
-  if (positionals.length > 1) throw new UsageError("give at most one clone URL or path");
-  const source = positionals[0];
-  const steps: string[] = [];
-  let kbDir: string;
-  let mode: "cloned" | "existing" | "created";
+/** What init will do, decided before anything is written. */
+type Plan =
+  | { mode: "cloned"; kbDir: string; from: string }
+  | { mode: "existing"; kbDir: string; from?: string }
+  | { mode: "created"; kbDir: string };
+
+async function plan(source: string | undefined, dir: string | undefined): Promise<Plan> {
   const sourceStat = source && !looksRemote(source) ? exists(resolvePath(source)) : undefined;
   if (
     source &&
     (looksRemote(source) || (sourceStat?.isDirectory && await isBareRepo(resolvePath(source))))
   ) {
-    kbDir = resolvePath(values.dir ?? defaultDir());
+    const kbDir = resolvePath(dir ?? defaultDir());
     const from = looksRemote(source) ? source : resolvePath(source);
-    if (await isCloneOf(kbDir, from)) {
-      mode = "existing";
-      steps.push(`Using ${kbDir}, already a clone of ${from}`);
-    } else {
-      if (exists(kbDir) && !isEmptyDir(kbDir)) {
-        throw new Error(`${kbDir} already exists and is not empty; pass --dir <new folder>`);
-      }
-      await gitOk(".", ["clone", "--quiet", from, kbDir]);
-      mode = "cloned";
-      steps.push(`Cloned ${from} into ${kbDir}`);
+    if (await isCloneOf(kbDir, from)) return { mode: "existing", kbDir, from };
+    if (exists(kbDir) && !isEmptyDir(kbDir)) {
+      throw new Error(`${kbDir} already exists and is not empty; pass --dir <new folder>`);
     }
-  } else if (source && sourceStat?.isDirectory && await isWorkTree(resolvePath(source))) {
-    kbDir = (await gitOk(resolvePath(source), ["rev-parse", "--show-toplevel"])).trim();
-    mode = "existing";
-    steps.push(`Using the existing clone ${kbDir}`);
-  } else if (source && sourceStat && !(sourceStat.isDirectory && isEmptyDir(resolvePath(source)))) {
+    return { mode: "cloned", kbDir, from };
+  }
+  if (source && sourceStat?.isDirectory && await isWorkTree(resolvePath(source))) {
+    const kbDir = (await gitOk(resolvePath(source), ["rev-parse", "--show-toplevel"])).trim();
+    return { mode: "existing", kbDir };
+  }
+  if (source && sourceStat && !(sourceStat.isDirectory && isEmptyDir(resolvePath(source)))) {
     throw new Error(`${resolvePath(source)} exists but is neither a git repo nor an empty folder`);
-  } else if (source && (values.dir !== undefined || source.endsWith(".git"))) {
+  }
+  if (source && (dir !== undefined || source.endsWith(".git"))) {
     throw new UsageError(
       `${resolvePath(source)} does not exist, so there is nothing to clone; check the path, ` +
         `or to create a new knowledge base run git-kb init <new folder>`,
     );
-  } else {
-    kbDir = resolvePath(source ?? values.dir ?? defaultDir());
-    if (exists(kbDir) && !isEmptyDir(kbDir)) {
-      throw new Error(`${kbDir} already exists and is not empty; pass an empty or new folder`);
-    }
-    Deno.mkdirSync(kbDir, { recursive: true });
-    await gitOk(kbDir, ["init", "--quiet"]);
-    mode = "created";
-    steps.push(`Created a new knowledge base repo in ${kbDir}`);
   }
+  const kbDir = resolvePath(source ?? dir ?? defaultDir());
+  if (exists(kbDir) && !isEmptyDir(kbDir)) {
+    throw new Error(`${kbDir} already exists and is not empty; pass an empty or new folder`);
+  }
+  return { mode: "created", kbDir };
+}
+
+function samePlace(a: string, b: string): boolean {
+  const real = (path: string) => {
+    try {
+      return Deno.realPathSync(path);
+    } catch {
+      return resolvePath(path);
+    }
+  };
+  return real(a) === real(b);
+}
+
+/**
+ * Refuse (unless `force`) to point the config away from another knowledge base that is still
+ * there. Returns a note to print when the config named a folder that is gone or holds no
+ * knowledge base.
+ */
+function guardConfig(kbDir: string, force: boolean | undefined): string | undefined {
+  const { file, kbDir: configured } = configTarget();
+  if (!configured || samePlace(configured, kbDir)) return undefined;
+  let count: number | undefined;
+  try {
+    count = listEntries(configured).length;
+  } catch (error) {
+    if (!(error instanceof NotAKbError)) throw error;
+  }
+  if (count === undefined) {
+    return `The config named ${configured}, which holds no knowledge base; it now names ${kbDir}`;
+  }
+  if (force) {
+    return `The config named ${configured} (${plural(count, "entry")}); it now names ${kbDir}`;
+  }
+  throw new UsageError(
+    `the config ${file} already points at the knowledge base ${configured} ` +
+      `(${plural(count, "entry")}), not at ${kbDir}; nothing was changed. To switch to ${kbDir}, ` +
+      `run the same command with --force; to use another knowledge base for one command, ` +
+      `pass --kb <dir> or set KB_DIR`,
+  );
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${count === 1 ? word : word === "entry" ? "entries" : `${word}s`}`;
+}
+
+/** Markdown files outside entries/ (the top-level README aside): git-kb never reads them. */
+async function strayMarkdown(kbDir: string): Promise<string[]> {
+  const listed = await git(kbDir, [
+    "ls-files",
+    "-z",
+    "--cached",
+    "--others",
+    "--exclude-standard",
+    "--",
+    "*.md",
+  ]);
+  if (listed.code !== 0) return [];
+  return [...new Set(listed.stdout.split("\0"))].filter((path) =>
+    path.endsWith(".md") && path !== "README.md" && !path.startsWith(`${ENTRIES_DIR}/`)
+  );
+}
+
+async function carryOut(plan: Plan, steps: string[]): Promise<void> {
+  if (plan.mode === "cloned") {
+    await gitOk(".", ["clone", "--quiet", plan.from, plan.kbDir]);
+    steps.push(`Cloned ${plan.from} into ${plan.kbDir}`);
+  } else if (plan.mode === "created") {
+    Deno.mkdirSync(plan.kbDir, { recursive: true });
+    await gitOk(plan.kbDir, ["init", "--quiet"]);
+    steps.push(`Created a new knowledge base repo in ${plan.kbDir}`);
+  } else {
+    steps.push(
+      plan.from
+        ? `Using ${plan.kbDir}, already a clone of ${plan.from}`
+        : `Using the existing clone ${plan.kbDir}`,
+    );
+  }
+}
+
+/** Run the command. */
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommand(args, {
+    dir: { type: "string" },
+    force: { type: "boolean" },
+    json: { type: "boolean" },
+  });
+  if (positionals.length > 1) throw new UsageError("give at most one clone URL or path");
+  const planned = await plan(positionals[0], values.dir);
+  const { kbDir, mode } = planned;
+  const replaced = guardConfig(kbDir, values.force);
+  const steps: string[] = [];
+  await carryOut(planned, steps);
   if (await commitScaffold(kbDir, "kb: set up the knowledge base")) {
     steps.push(`Committed the entries/ folder and a README`);
   }
   const configFile = writeConfig(kbDir);
   steps.push(`Wrote the config ${configFile}`);
+  if (replaced) steps.push(replaced);
   const { report } = await openIndex(kbDir, { full: true });
-  steps.push(`Indexed ${report.docCount} entries in ${Math.round(report.ms)} ms`);
+  steps.push(`Indexed ${plural(report.docCount, "entry")} in ${Math.round(report.ms)} ms`);
+  const notRead = await strayMarkdown(kbDir);
   if (values.json) {
-    printJson({ kbDir, mode, configFile, entries: report.docCount, invalid: report.invalid });
-  } else {
-    for (const step of steps) console.log(`${green("✓")} ${step}`);
-    for (const item of report.invalid) console.log(`  skipped ${item.path}: ${item.message}`);
+    printJson({
+      kbDir,
+      mode,
+      configFile,
+      entries: report.docCount,
+      invalid: report.invalid,
+      notRead,
+    });
+    return 0;
+  }
+  for (const step of steps) console.log(`${green("✓")} ${step}`);
+  for (const item of report.invalid) console.log(`  skipped ${item.path}: ${item.message}`);
+  if (notRead.length) {
+    const shown = notRead.slice(0, 5).join(", ") + (notRead.length > 5 ? ", …" : "");
+    console.log(
+      `${yellow("!")} ${plural(notRead.length, "markdown file")} outside ${ENTRIES_DIR}/ ` +
+        `are not read by git-kb (${shown}): it reads only ${ENTRIES_DIR}/<id>-<slug>.md files ` +
+        `with frontmatter`,
+    );
   }
   return 0;
 }

@@ -64,14 +64,20 @@ export function resolveKb(flag?: string): KbLocation {
 }
 
 /**
- * Record `kbDir` as the knowledge base: in `$CLAUDE_PLUGIN_DATA/config.json` when that is set,
- * else in the XDG config file. Returns the file written.
+ * The config file `init` writes, with the knowledge base folder it names now:
+ * `$CLAUDE_PLUGIN_DATA/config.json` when that is set, else the XDG config file.
  */
-export function writeConfig(kbDir: string): string {
+export function configTarget(): ConfigCandidate {
   const file = pluginConfigFile() ?? xdgConfigFile();
   if (!file) {
     throw new Error("Cannot tell where to write the config: set HOME or XDG_CONFIG_HOME.");
   }
+  return readCandidate(file);
+}
+
+/** Record `kbDir` as the knowledge base in the {@link configTarget} file. Returns the file. */
+export function writeConfig(kbDir: string): string {
+  const { file } = configTarget();
   const existing = readJsonFile(file);
   const data = typeof existing === "object" && existing !== null ? existing : {};
   writeFileAtomic(file, JSON.stringify({ ...data, kbDir: resolvePath(kbDir) }, null, 2) + "\n");

@@ -59,42 +59,64 @@ export function editorCommand(): string | undefined {
   return Deno.stdin.isTerminal() ? "vi" : undefined;
 }
 
-/** Check that `path` is a real folder (not a symlink) owned by this user, mode 0700. */
-function checkPrivateFolder(path: string): void {
+/**
+ * The user id that owns the files this process creates, read from a probe file made in `dir`:
+ * `Deno.uid()` would need a permission no other part of git-kb asks for.
+ */
+function ownUid(dir: string): number | null {
+  const probe = join(dir, `.probe-${Deno.pid}-${randomName()}`);
+  let file: Deno.FsFile;
+  try {
+    file = Deno.openSync(probe, { createNew: true, write: true, mode: 0o600 });
+  } catch (error) {
+    if (error instanceof Deno.errors.PermissionDenied) {
+      throw new UnsafeDraftFolderError(dir, "is not writable by you");
+    }
+    throw error;
+  }
+  try {
+    return file.statSync().uid;
+  } finally {
+    file.close();
+    Deno.removeSync(probe);
+  }
+}
+
+/** Check that `path` is a real folder (not a symlink) owned by `uid`. */
+function checkOwnFolder(path: string, uid: number | null): Deno.FileInfo {
   const info = Deno.lstatSync(path);
   if (info.isSymlink) throw new UnsafeDraftFolderError(path, "is a symbolic link");
   if (!info.isDirectory) throw new UnsafeDraftFolderError(path, "is not a folder");
-  const uid = Deno.uid();
   if (uid !== null && info.uid !== uid) {
     throw new UnsafeDraftFolderError(path, `belongs to user ${info.uid}, not to you (${uid})`);
   }
-  if (info.mode !== null && (info.mode & 0o077) !== 0) Deno.chmodSync(path, 0o700);
+  return info;
 }
 
-function makePrivateFolder(path: string): void {
+/**
+ * The drafts folder, `<cache root>/drafts`: made 0700 if missing, checked (with the cache root)
+ * to be a real folder of the user's own, and closed to 0700 if it was open.
+ */
+export function draftsDir(): string {
+  const root = cacheRoot();
+  const dir = join(root, "drafts");
+  Deno.mkdirSync(root, { recursive: true, mode: 0o700 });
   try {
-    Deno.mkdirSync(path, { mode: 0o700 });
+    Deno.mkdirSync(dir, { mode: 0o700 });
   } catch (error) {
     if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
   }
-  checkPrivateFolder(path);
+  checkOwnFolder(root, null);
+  checkOwnFolder(dir, null);
+  const uid = ownUid(dir);
+  checkOwnFolder(root, uid);
+  const info = checkOwnFolder(dir, uid);
+  if (info.mode !== null && (info.mode & 0o077) !== 0) Deno.chmodSync(dir, 0o700);
+  return dir;
 }
 
-/** The drafts folder, `<cache root>/drafts`: made 0700 if missing, checked to be the user's own. */
-export function draftsDir(): string {
-  const root = cacheRoot();
-  Deno.mkdirSync(root, { recursive: true, mode: 0o700 });
-  const rootInfo = Deno.lstatSync(root);
-  const uid = Deno.uid();
-  if (rootInfo.isSymlink || (uid !== null && rootInfo.uid !== uid)) {
-    throw new UnsafeDraftFolderError(
-      root,
-      rootInfo.isSymlink ? "is a symbolic link" : "belongs to another user",
-    );
-  }
-  const dir = join(root, "drafts");
-  makePrivateFolder(dir);
-  return dir;
+function randomName(): string {
+  return crypto.getRandomValues(new Uint32Array(1))[0].toString(36);
 }
 
 function timestamp(): string {
@@ -105,8 +127,7 @@ function timestamp(): string {
 function createDraftFile(name: string, text: string): string {
   const dir = draftsDir();
   for (;;) {
-    const nonce = crypto.getRandomValues(new Uint32Array(1))[0].toString(36);
-    const path = join(dir, `${name}-${timestamp()}-${nonce}.md`);
+    const path = join(dir, `${name}-${timestamp()}-${randomName()}.md`);
     try {
       Deno.writeTextFileSync(path, text, { createNew: true, mode: 0o600 });
       return path;
@@ -116,13 +137,13 @@ function createDraftFile(name: string, text: string): string {
   }
 }
 
-/** Whether `path` is a regular file of this user directly in the drafts folder. */
+/** Whether `path` is a regular file directly in the drafts folder, owned as the folder is. */
 function isOwnDraft(path: string): boolean {
   const file = resolvePath(path);
-  if (dirname(file) !== resolvePath(draftsDir())) return false;
+  const dir = resolvePath(draftsDir());
+  if (dirname(file) !== dir) return false;
   const info = Deno.lstatSync(file);
-  const uid = Deno.uid();
-  return info.isFile && (uid === null || info.uid === uid);
+  return info.isFile && info.uid === Deno.lstatSync(dir).uid;
 }
 
 /** Read a file that must be UTF-8 text: the text, or the problem that says why it is not. */

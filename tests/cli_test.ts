@@ -420,7 +420,9 @@ Deno.test("init: clone a bare repo, adopt a clone, create a new repo; where conf
       const local = { ...env, XDG_CONFIG_HOME: join(sandbox.root, "xdg-new") };
       const [fresh, empty] = await Promise.all([
         runCli(["init", created, "--json"], { env: local }),
-        runCli(["init", emptyDir, "--json"], { env: { ...local, CLAUDE_PLUGIN_DATA: pluginData } }),
+        runCli(["init", emptyDir, "--json", "--force"], {
+          env: { ...local, CLAUDE_PLUGIN_DATA: pluginData },
+        }),
       ]);
       for (const [dir, result] of [[created, fresh], [emptyDir, empty]] as const) {
         assert.equal(result.code, 0, show(result));

@@ -221,7 +221,7 @@ Deno.test("add with every field flag round-trips through get, and edit keeps the
 
     await t.step("add --edit takes the body from $EDITOR", async () => {
       const editor = join(kb.root, "fake-editor.sh");
-      await Deno.writeTextFile(editor, `#!/bin/sh\nprintf 'Written in the editor.\\n' > "$1"\n`);
+      await Deno.writeTextFile(editor, `#!/bin/sh\nprintf 'Written in the editor.\\n' >> "$1"\n`);
       await Deno.chmod(editor, 0o755);
       const result = await runCli(
         ["add", "--title", "Body from the editor", "--type", "note", "--edit", "--json"],
