@@ -46,7 +46,8 @@ const TEMPLATE_HEADER = [
 ];
 
 /** The explanation that ends every notes block. */
-const NOTES_FOOTER = "# (Lines starting with # above the first --- are removed before saving.)";
+export const NOTES_FOOTER =
+  "# (Lines starting with # above the first --- are removed before saving.)";
 
 /** The frontmatter lines of `text` grouped by top-level field: `links:` keeps its item lines. */
 function fieldBlocks(frontmatter: string): Map<string, string[]> {
