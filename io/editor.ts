@@ -147,7 +147,7 @@ function isOwnDraft(path: string): boolean {
 }
 
 /** Read a file that must be UTF-8 text: the text, or the problem that says why it is not. */
-export function readUtf8File(path: string): { text?: string; problem?: string } {
+function readUtf8File(path: string): { text?: string; problem?: string } {
   try {
     return { text: decodeUtf8(Deno.readFileSync(path)) };
   } catch (error) {
