@@ -127,7 +127,8 @@ function timestamp(): string {
 function createDraftFile(name: string, text: string): string {
   const dir = draftsDir();
   for (;;) {
-    const path = join(dir, `${name}-${timestamp()}-${randomName()}.md`);
+    const safe = name.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 40);
+    const path = join(dir, `${safe}-${timestamp()}-${randomName()}.md`);
     try {
       Deno.writeTextFileSync(path, text, { createNew: true, mode: 0o600 });
       return path;
