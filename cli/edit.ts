@@ -5,7 +5,7 @@
  * @module
  */
 import { join } from "../core/path.ts";
-import { type Entry, parseEntryText, toEntry } from "../core/entry.ts";
+import { type Entry, EntryParseError, parseEntryText, toEntry } from "../core/entry.ts";
 import { readDraft } from "../core/entry_draft.ts";
 import {
   applyEdits,
@@ -68,11 +68,13 @@ interface PlannedEdit {
   changed: string[];
 }
 
+/** The entry as it is on disk, or undefined when the file is not a valid entry. */
 function readCurrent(text: string, path: string): Entry | undefined {
   try {
     return toEntry(parseEntryText(text, path)).entry;
-  } catch {
-    return undefined;
+  } catch (error) {
+    if (error instanceof EntryParseError) return undefined;
+    throw error;
   }
 }
 
