@@ -20,7 +20,8 @@ export class NotUtf8Error extends TypeError {
   }
 }
 
-const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+/** Made on first use: the hooks load this module (through io/kb.ts) and rarely decode. */
+let strict: TextDecoder | undefined;
 
 /** The range the byte after a lead byte may take, where it is narrower than 0x80–0xBF. */
 function secondByteRange(lead: number): [number, number] {
@@ -71,6 +72,7 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
  */
 export function decodeUtf8Strict(bytes: Uint8Array): string {
   try {
+    strict ??= new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
     return strict.decode(bytes);
   } catch {
     const offset = firstInvalidUtf8(bytes);
