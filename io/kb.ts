@@ -82,21 +82,16 @@ function symlinkProblem(kbDir: string, path: string): string | undefined {
 /**
  * Why the file at `path` (relative to the knowledge base) is not read as an entry, or undefined
  * when it is: it must be a `.md` regular file directly in `entries/`, or a symlink there to a
- * regular file inside the knowledge base. Looks with `lstat` only. Throws `Deno.errors.NotFound`
- * when there is no such file.
+ * regular file inside the knowledge base. Looks with `lstat` only, and only at a path directly in
+ * `entries/`. Throws `Deno.errors.NotFound` when there is no such file.
  */
 export function leftOutReason(kbDir: string, path: string): string | undefined {
   if (!path.endsWith(".md")) return "is not an entry file (entry files end in .md)";
+  const name = path.slice(ENTRIES_DIR.length + 1);
+  if (!path.startsWith(`${ENTRIES_DIR}/`) || name.includes("/")) return IN_SUB_FOLDER;
   const info = Deno.lstatSync(`${kbDir}/${path}`);
-  const problem = info.isSymlink
-    ? symlinkProblem(kbDir, path)
-    : info.isFile
-    ? undefined
-    : `is ${kindOf(info)}, not an entry file`;
-  if (problem) return problem;
-  return path.startsWith(`${ENTRIES_DIR}/`) && !path.includes("/", ENTRIES_DIR.length + 1)
-    ? undefined
-    : IN_SUB_FOLDER;
+  if (info.isSymlink) return symlinkProblem(kbDir, path);
+  return info.isFile ? undefined : `is ${kindOf(info)}, not an entry file`;
 }
 
 /** Add what `folder` holds to `listing`, and what its sub-folders hold (symlinks not followed). */
