@@ -73,9 +73,10 @@ export interface RawEntry {
 function anchorRefuser(source: string) {
   return (event: string, state: { anchor: string | null }) => {
     if (event !== "close" || state.anchor === null) return;
+    const name = state.anchor.slice(0, 40).replace(/[^\w.-]/g, "?");
     throw new EntryParseError(
       source,
-      `the frontmatter uses the YAML anchor &${state.anchor}; anchors and aliases ` +
+      `the frontmatter uses the YAML anchor &${name}; anchors and aliases ` +
         "(&name, *name) are not allowed, write the value out in full",
     );
   };
