@@ -9,15 +9,16 @@ import yaml from "js-yaml";
 import {
   ACTIVITIES,
   type Activity,
-  DATE_PATTERN,
   ENTRY_TYPES,
   type EntryType,
   ID_PATTERN,
+  isCalendarDate,
   isOneOf,
   KNOWN_FIELDS,
   LIMITS,
   LINK_RELS,
   type LinkRel,
+  oneLineProblem,
   type Status,
   STATUSES,
 } from "./schema.ts";
@@ -64,13 +65,35 @@ export interface RawEntry {
   body: string;
 }
 
+/**
+ * A YAML parse listener that refuses anchors. An alias of an anchor is a reference, so a few
+ * lines of them (a "billion laughs") make a value that every later walk, by the writer or a
+ * comparison, takes exponential time over; without anchors there can be no alias.
+ */
+function anchorRefuser(source: string) {
+  return (event: string, state: { anchor: string | null }) => {
+    if (event !== "close" || state.anchor === null) return;
+    const name = state.anchor.slice(0, 40).replace(/[^\w.-]/g, "?");
+    throw new EntryParseError(
+      source,
+      `the frontmatter uses the YAML anchor &${name}; anchors and aliases ` +
+        "(&name, *name) are not allowed, write the value out in full",
+    );
+  };
+}
+
 /** Parse an entry file into raw frontmatter fields and body. Throws {@link EntryParseError}. */
 export function parseEntryText(text: string, source: string): RawEntry {
   const { frontmatter, body } = splitFrontmatter(text, source);
   let fields: unknown = parseSimpleFrontmatter(frontmatter);
   try {
-    fields ??= yaml.load(frontmatter, { schema: yaml.CORE_SCHEMA, filename: source });
+    fields ??= yaml.load(frontmatter, {
+      schema: yaml.CORE_SCHEMA,
+      filename: source,
+      listener: anchorRefuser(source),
+    });
   } catch (error) {
+    if (error instanceof EntryParseError) throw error;
     const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
     throw new EntryParseError(source, `the frontmatter is not valid YAML (${reason})`);
   }
@@ -81,6 +104,7 @@ export function parseEntryText(text: string, source: string): RawEntry {
   return { fields: fields as Record<string, unknown>, body };
 }
 
+/** A list field as it is in the file: one string, or a list of non-empty strings, trimmed. */
 function stringList(
   fields: Record<string, unknown>,
   name: string,
@@ -93,13 +117,7 @@ function stringList(
     problems.push({ field: name, message: "must be a list of non-empty strings, e.g. [a, b]" });
     return [];
   }
-  if (list.length > LIMITS.maxListItems) {
-    problems.push({
-      field: name,
-      message: `has ${list.length} items; at most ${LIMITS.maxListItems}`,
-    });
-  }
-  return [...new Set(list.map((item: string) => item.trim()))];
+  return list.map((item: string) => item.trim());
 }
 
 function requiredString(
@@ -117,20 +135,7 @@ function requiredString(
   return "";
 }
 
-function checkKeywords(list: string[], field: string, problems: Problem[]): string[] {
-  for (const item of list) {
-    if (item.length > LIMITS.maxKeywordChars || /[\n\r]/.test(item)) {
-      problems.push({
-        field,
-        message: `"${
-          item.slice(0, 40)
-        }" is too long or spans lines; keep each under ${LIMITS.maxKeywordChars} characters`,
-      });
-    }
-  }
-  return list;
-}
-
+/** The links of the file as `{ rel, to }` mappings, their values checked later. */
 function readLinks(value: unknown, problems: Problem[]): Link[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) {
@@ -139,127 +144,71 @@ function readLinks(value: unknown, problems: Problem[]): Link[] {
   }
   const links: Link[] = [];
   for (const [index, item] of value.entries()) {
-    const where = `links[${index}]`;
-    if (typeof item !== "object" || item === null) {
+    if (typeof item !== "object" || item === null || Array.isArray(item)) {
       problems.push({
-        field: where,
+        field: `links[${index}]`,
         message: "must be a mapping like { rel: related, to: kb-1a2b3 }",
       });
       continue;
     }
     const { rel, to } = item as Record<string, unknown>;
-    if (!isOneOf(LINK_RELS, rel)) {
-      problems.push({
-        field: `${where}.rel`,
-        message: `"${String(rel)}" is not a relation; use one of ${LINK_RELS.join(", ")}`,
-      });
-      continue;
-    }
-    if (typeof to !== "string" || !ID_PATTERN.test(to)) {
-      problems.push({
-        field: `${where}.to`,
-        message: `"${String(to)}" is not an entry id; ids look like kb-1a2b3`,
-      });
-      continue;
-    }
-    if (!links.some((link) => link.rel === rel && link.to === to)) links.push({ rel, to });
-  }
-  if (links.length > LIMITS.maxListItems) {
-    problems.push({
-      field: "links",
-      message: `has ${links.length} links; at most ${LIMITS.maxListItems}`,
-    });
+    links.push({ rel: rel as LinkRel, to: to as string });
   }
   return links;
 }
 
+function withoutDuplicates(links: Link[]): Link[] {
+  return links.filter((link, index) =>
+    links.findIndex((other) => other.rel === link.rel && other.to === link.to) === index
+  );
+}
+
+/** The field a problem is about: `links` for `links[2].to`. */
+function rootField(field: string): string {
+  return /^[a-z_]+/.exec(field)?.[0] ?? field;
+}
+
 /**
  * Check raw fields against the contract and build the typed entry. Returns every problem found,
- * not only the first; `entry` is set only when there are none. Context checks (unique id, link
- * targets) are {@link checkAgainstKb}'s job.
+ * not only the first; `entry` is set only when there are none. The shape of each field is
+ * checked here, its value by {@link checkEntryFields}; context checks (unique id, link targets)
+ * are {@link checkAgainstKb}'s job.
  */
 export function toEntry(raw: RawEntry): { entry?: Entry; problems: Problem[] } {
   const { fields, body } = raw;
   const problems: Problem[] = [];
   const id = requiredString(fields, "id", problems, "kb- and 5 characters of [0-9a-z]");
-  if (id && !ID_PATTERN.test(id)) {
-    problems.push({
-      field: "id",
-      message: `"${id}" is not a valid id; ids are kb- and 5 characters of [0-9a-z], like kb-7q2mx`,
-    });
-  }
   const title = requiredString(fields, "title", problems, "a one-line summary");
-  if (title.length > LIMITS.maxTitleChars || /[\n\r]/.test(title)) {
-    problems.push({
-      field: "title",
-      message: `must be one line of at most ${LIMITS.maxTitleChars} characters`,
-    });
-  }
-  const type = fields.type;
-  if (!isOneOf(ENTRY_TYPES, type)) {
-    problems.push({
-      field: "type",
-      message: type === undefined
-        ? `is required; use one of ${ENTRY_TYPES.join(", ")}`
-        : `"${String(type)}" is not a type; use one of ${ENTRY_TYPES.join(", ")}`,
-    });
-  }
-  const status = fields.status ?? "active";
-  if (!isOneOf(STATUSES, status)) {
-    problems.push({
-      field: "status",
-      message: `"${String(status)}" is not a status; use one of ${STATUSES.join(", ")}`,
-    });
-  }
   const kernel = fields.kernel ?? false;
   if (typeof kernel !== "boolean") {
     problems.push({ field: "kernel", message: "must be true or false" });
   }
-  const appliesTo = stringList(fields, "applies_to", problems);
-  for (const activity of appliesTo) {
-    if (!isOneOf(ACTIVITIES, activity)) {
-      problems.push({
-        field: "applies_to",
-        message: `"${activity}" is not an activity; use any of ${ACTIVITIES.join(", ")}`,
-      });
-    }
-  }
   const dates: Record<string, string> = {};
   for (const name of ["created", "updated"]) {
     const value = fields[name];
-    if (typeof value !== "string" || !DATE_PATTERN.test(value)) {
+    if (typeof value === "string") dates[name] = value;
+    else {
       problems.push({
         field: name,
         message: value === undefined
           ? "is required, as YYYY-MM-DD"
           : `"${String(value)}" is not a date; write YYYY-MM-DD`,
       });
-    } else dates[name] = value;
-  }
-  if (dates.created && dates.updated && dates.updated < dates.created) {
-    problems.push({ field: "updated", message: `is before created (${dates.created})` });
+    }
   }
   const source = fields.source;
   if (source !== undefined && source !== null && typeof source !== "string") {
     problems.push({ field: "source", message: "must be a string (a URL or a reference)" });
   }
-  const bodyBytes = new TextEncoder().encode(body).length;
-  if (bodyBytes > LIMITS.maxBodyBytes) {
-    problems.push({
-      field: "body",
-      message:
-        `is ${bodyBytes} bytes; the limit is ${LIMITS.maxBodyBytes}. Split it into linked entries`,
-    });
-  }
   const entry: Entry = {
     id,
     title,
-    type: type as EntryType,
-    tags: checkKeywords(stringList(fields, "tags", problems), "tags", problems),
-    aliases: checkKeywords(stringList(fields, "aliases", problems), "aliases", problems),
-    appliesTo: appliesTo as Activity[],
+    type: fields.type as EntryType,
+    tags: stringList(fields, "tags", problems),
+    aliases: stringList(fields, "aliases", problems),
+    appliesTo: stringList(fields, "applies_to", problems) as Activity[],
     kernel: kernel === true,
-    status: status as Status,
+    status: (fields.status ?? "active") as Status,
     created: dates.created ?? "",
     updated: dates.updated ?? "",
     links: readLinks(fields.links, problems),
@@ -269,7 +218,177 @@ export function toEntry(raw: RawEntry): { entry?: Entry; problems: Problem[] } {
     body,
   };
   if (typeof source === "string" && source.trim()) entry.source = source.trim();
-  return problems.length ? { problems } : { entry, problems };
+  const shaped = new Set(problems.map((problem) => rootField(problem.field)));
+  for (const problem of checkEntryFields(entry)) {
+    if (!shaped.has(rootField(problem.field))) problems.push(problem);
+  }
+  if (problems.length) return { problems };
+  entry.tags = [...new Set(entry.tags)];
+  entry.aliases = [...new Set(entry.aliases)];
+  entry.appliesTo = [...new Set(entry.appliesTo)];
+  entry.links = withoutDuplicates(entry.links);
+  return { entry, problems };
+}
+
+/** The start of `text`, quoted, with every character that is not printable escaped. */
+function quoted(text: string): string {
+  const start = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+  return JSON.stringify(start).replace(
+    /[\u007f-\u009f\u2028\u2029]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
+/** A problem with a one-line field's text, if it has one. */
+function oneLine(field: string, text: string, problems: Problem[]): void {
+  const problem = oneLineProblem(text);
+  if (problem) problems.push({ field, message: `${quoted(text)} ${problem}` });
+}
+
+function checkList(field: string, list: readonly string[], problems: Problem[]): void {
+  if (list.length > LIMITS.maxListItems) {
+    problems.push({ field, message: `has ${list.length} items; at most ${LIMITS.maxListItems}` });
+  }
+  for (const item of list) {
+    if (typeof item !== "string" || !item.trim()) {
+      problems.push({ field, message: "must be a list of non-empty strings, e.g. [a, b]" });
+    } else if (item.length > LIMITS.maxKeywordChars) {
+      problems.push({
+        field,
+        message: `${
+          quoted(item)
+        } is too long; keep each under ${LIMITS.maxKeywordChars} characters`,
+      });
+    } else oneLine(field, item, problems);
+  }
+}
+
+function checkChoice<T extends string>(
+  field: string,
+  list: readonly T[],
+  value: unknown,
+  what: string,
+  problems: Problem[],
+): void {
+  if (isOneOf(list, value)) return;
+  problems.push({
+    field,
+    message: value === undefined
+      ? `is required; use one of ${list.join(", ")}`
+      : `"${String(value)}" is not ${what}; use one of ${list.join(", ")}`,
+  });
+}
+
+function checkDates(entry: Entry, problems: Problem[]): void {
+  for (const field of ["created", "updated"] as const) {
+    const value = entry[field];
+    if (typeof value !== "string" || !isCalendarDate(value)) {
+      problems.push({
+        field,
+        message: `${
+          quoted(String(value))
+        } is not a date in the calendar; write YYYY-MM-DD, like 2026-06-29`,
+      });
+    }
+  }
+  if (isCalendarDate(entry.created) && isCalendarDate(entry.updated)) {
+    if (entry.updated < entry.created) {
+      problems.push({ field: "updated", message: `is before created (${entry.created})` });
+    }
+  }
+}
+
+function checkLinks(links: readonly Link[], problems: Problem[]): void {
+  if (links.length > LIMITS.maxListItems) {
+    problems.push({
+      field: "links",
+      message: `has ${links.length} links; at most ${LIMITS.maxListItems}`,
+    });
+  }
+  for (const [index, { rel, to }] of links.entries()) {
+    checkChoice(`links[${index}].rel`, LINK_RELS, rel, "a relation", problems);
+    if (typeof to !== "string" || !ID_PATTERN.test(to)) {
+      problems.push({
+        field: `links[${index}].to`,
+        message: `${quoted(String(to))} is not an entry id; ids look like kb-1a2b3`,
+      });
+    }
+  }
+}
+
+/** Whether `value`, or any key or value inside it, is a string holding a NUL character. */
+function holdsNul(value: unknown, depth = 0): boolean {
+  if (typeof value === "string") return value.includes("\0");
+  if (typeof value !== "object" || value === null || depth > 64) return false;
+  return Object.entries(value).some(([key, item]) =>
+    key.includes("\0") || holdsNul(item, depth + 1)
+  );
+}
+
+function checkBody(body: string, problems: Problem[]): void {
+  if (body.includes("\0")) {
+    const at = body.indexOf("\0");
+    problems.push({
+      field: "body",
+      message: `holds a NUL character (at character ${at + 1}); git would store the entry as ` +
+        "a binary file. Remove it",
+    });
+  }
+  const bodyBytes = new TextEncoder().encode(body).length;
+  if (bodyBytes > LIMITS.maxBodyBytes) {
+    problems.push({
+      field: "body",
+      message:
+        `is ${bodyBytes} bytes; the limit is ${LIMITS.maxBodyBytes}. Split it into linked entries`,
+    });
+  }
+}
+
+/**
+ * Check every field value of an entry against the contract, before anything is written: an id of
+ * exactly `kb-` and five of `[0-9a-z]`, one-line fields without control characters, escapes or
+ * line separators, dates that exist, no NUL anywhere, the vocabularies and limits. Returns every
+ * problem, each naming the field as it is written in the file.
+ */
+export function checkEntryFields(entry: Entry): Problem[] {
+  const problems: Problem[] = [];
+  if (typeof entry.id !== "string" || !ID_PATTERN.test(entry.id)) {
+    problems.push({
+      field: "id",
+      message: `${
+        quoted(String(entry.id))
+      } is not a valid id; ids are exactly kb- and 5 characters of [0-9a-z], like kb-7q2mx`,
+    });
+  }
+  if (typeof entry.title !== "string" || !entry.title.trim()) {
+    problems.push({ field: "title", message: "is required (a one-line summary)" });
+  } else if (entry.title.length > LIMITS.maxTitleChars) {
+    problems.push({
+      field: "title",
+      message: `must be one line of at most ${LIMITS.maxTitleChars} characters`,
+    });
+  } else oneLine("title", entry.title, problems);
+  checkChoice("type", ENTRY_TYPES, entry.type, "a type", problems);
+  checkList("tags", entry.tags, problems);
+  checkList("aliases", entry.aliases, problems);
+  for (const activity of entry.appliesTo) {
+    checkChoice("applies_to", ACTIVITIES, activity, "an activity", problems);
+  }
+  if (typeof entry.kernel !== "boolean") {
+    problems.push({ field: "kernel", message: "must be true or false" });
+  }
+  checkChoice("status", STATUSES, entry.status, "a status", problems);
+  checkDates(entry, problems);
+  if (entry.source !== undefined) oneLine("source", entry.source, problems);
+  checkLinks(entry.links, problems);
+  if (holdsNul(entry.extra)) {
+    problems.push({
+      field: "frontmatter",
+      message: "a field outside the contract holds a NUL character; remove it",
+    });
+  }
+  checkBody(entry.body, problems);
+  return problems;
 }
 
 /** A new active note with every optional field empty and both dates set to `date`. */

@@ -18,7 +18,8 @@ const OPENING = /^---\r?\n/;
 const CLOSING = /^---[ \t]*(?:\r?\n|$)/m;
 
 /**
- * Split an entry file into its YAML frontmatter text and its body.
+ * Split an entry file into its YAML frontmatter text and its body. A byte-order mark before the
+ * opening `---` is dropped: some editors write one, and the file is an entry all the same.
  *
  * @example
  * ```ts
@@ -30,6 +31,7 @@ export function splitFrontmatter(
   text: string,
   source: string,
 ): { frontmatter: string; body: string } {
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const opening = OPENING.exec(text);
   if (!opening) throw new EntryParseError(source, 'missing opening "---" on the first line');
   const rest = text.slice(opening[0].length);

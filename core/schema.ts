@@ -77,3 +77,67 @@ export const KNOWN_FIELDS = [
 export function isOneOf<T extends string>(list: readonly T[], value: unknown): value is T {
   return typeof value === "string" && (list as readonly string[]).includes(value);
 }
+
+/** Whether `text` is a `YYYY-MM-DD` date that exists in the calendar (no 2026-02-31). */
+export function isCalendarDate(text: string): boolean {
+  if (!DATE_PATTERN.test(text)) return false;
+  const [year, month, day] = text.split("-").map(Number);
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+  return day <= days;
+}
+
+/** Code points that end a line for some reader, by name. */
+const LINE_BREAKS: Readonly<Record<number, string>> = {
+  0x0a: "LINE FEED",
+  0x0b: "LINE TABULATION",
+  0x0c: "FORM FEED",
+  0x0d: "CARRIAGE RETURN",
+  0x85: "NEXT LINE",
+  0x2028: "LINE SEPARATOR",
+  0x2029: "PARAGRAPH SEPARATOR",
+};
+
+function codePoint(code: number): string {
+  return `U+${code.toString(16).toUpperCase().padStart(4, "0")}`;
+}
+
+/**
+ * Why `text` cannot be a one-line field (title, tag, alias, source, link target, …), or
+ * undefined when it can: control characters (C0, DEL, C1 such as U+0085), ANSI escape sequences,
+ * and line or paragraph separators would break the line it is shown on, or forge another one.
+ */
+export function oneLineProblem(text: string): string | undefined {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    const where = `at character ${index + 1}`;
+    if (code === 0x1b || code === 0x9b) {
+      return `holds an ANSI escape sequence (${codePoint(code)} ${where}); write plain text`;
+    }
+    if (code in LINE_BREAKS) {
+      return `spans lines (${codePoint(code)} ${LINE_BREAKS[code]} ${where}); keep it on one line`;
+    }
+    if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) {
+      return `holds a control character (${codePoint(code)} ${where}); write plain text`;
+    }
+  }
+  return undefined;
+}
+
+/** What a kernel rule needs to be inlined in a prompt: its id, title and body. */
+export interface KernelCostRule {
+  id: string;
+  title: string;
+  body: string;
+}
+
+/**
+ * The characters a kernel rule takes of {@link LIMITS.kernelBudgetChars} when the prompt hook
+ * inlines it: the rule's heading (`### <id> <title>`), its trimmed body, and the line breaks that
+ * frame them (core/surface.ts `render`). The save check and the hook both count with this, so a
+ * rule the save accepts is one the hook inlines.
+ */
+export function kernelRuleCost(rule: KernelCostRule): number {
+  return `\n\n### ${rule.id} ${rule.title}\n`.length + rule.body.trim().length;
+}

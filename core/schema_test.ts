@@ -5,10 +5,12 @@ import {
   ENTRY_TYPES,
   ID_PATTERN,
   INVERSE_RELS,
+  isCalendarDate,
   isOneOf,
   KNOWN_FIELDS,
   LIMITS,
   LINK_RELS,
+  oneLineProblem,
   STATUSES,
 } from "./schema.ts";
 
@@ -79,4 +81,34 @@ Deno.test("KNOWN_FIELDS lists every contract field once", () => {
   for (const field of ["created", "updated", "source", "links"]) {
     ok((KNOWN_FIELDS as readonly string[]).includes(field), field);
   }
+});
+
+Deno.test("isCalendarDate takes only dates that exist", () => {
+  for (const date of ["2026-06-29", "2024-02-29", "2000-02-29", "2026-12-31", "2026-01-31"]) {
+    ok(isCalendarDate(date), date);
+  }
+  for (
+    const date of [
+      "2026-02-31",
+      "9999-99-99",
+      "2025-02-29",
+      "1900-02-29",
+      "2026-04-31",
+      "2026-00-01",
+    ]
+  ) {
+    ok(!isCalendarDate(date), date);
+  }
+  ok(!isCalendarDate("2026-6-29"));
+});
+
+Deno.test("oneLineProblem names the character that breaks a one-line field", () => {
+  equal(oneLineProblem("Plain title: with ünïcode, émoji 🙂 and — dashes"), undefined);
+  equal(
+    oneLineProblem("ab\u2028c"),
+    "spans lines (U+2028 LINE SEPARATOR at character 3); keep it on one line",
+  );
+  ok(oneLineProblem("\u001b[31m")?.startsWith("holds an ANSI escape sequence (U+001B"));
+  ok(oneLineProblem("x\u0085")?.includes("NEXT LINE"));
+  ok(oneLineProblem("x\u0007")?.includes("control character (U+0007"));
 });

@@ -7,7 +7,7 @@
 import type { DocInfo, IndexReader, KernelRule } from "./index.ts";
 import { type KeywordHit, keywordMatches, promptTerms } from "./keywords.ts";
 import type { Activity } from "./schema.ts";
-import { LIMITS } from "./schema.ts";
+import { kernelRuleCost, LIMITS } from "./schema.ts";
 import { splitWords } from "./tokenize.ts";
 
 /**
@@ -319,7 +319,7 @@ export function assemble(
   const degraded: Pointer[] = [];
   let kernelChars = 0;
   for (const rule of kernel) {
-    const size = rule.body.trim().length + rule.title.length + rule.id.length + 8;
+    const size = kernelRuleCost(rule);
     if (kernelChars + size <= config.kernelBudgetChars) {
       inline.push(rule);
       kernelChars += size;

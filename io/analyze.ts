@@ -21,8 +21,8 @@ export type Analysis =
 
 /** Read, parse and analyze the entry file at `path` (relative to `kbDir`). */
 export function analyzeFile(kbDir: string, path: string): Analysis {
-  const text = readKbFile(kbDir, path);
   try {
+    const text = readKbFile(kbDir, path);
     const { entry, problems } = toEntry(parseEntryText(text, path));
     if (!entry) return { ok: false, message: formatProblems(problems).trim() };
     const expected = `${ENTRIES_DIR}/${entry.id}-`;

@@ -1,9 +1,14 @@
 /**
- * The knowledge base on disk: entry files under `entries/`, listed with their sizes and mtimes.
+ * The knowledge base on disk: entry files under `entries/`, listed with their sizes and mtimes,
+ * and the files there that are not read as entries, each with the reason. Nothing here opens a
+ * file before `lstat` says it is a regular one (a FIFO would block the read for ever), and no
+ * symlink is followed out of the knowledge base.
  *
  * @module
  */
+import type { InvalidFile } from "../core/index.ts";
 import { join } from "../core/path.ts";
+import { decodeUtf8Strict, NotUtf8Error } from "../core/utf8.ts";
 
 /** The folder of entry files inside a knowledge base. */
 export const ENTRIES_DIR = "entries";
@@ -25,18 +30,142 @@ export class NotAKbError extends Error {
   }
 }
 
+/** Raised when a file under `entries/` cannot be read as an entry; nothing was opened. */
+export class UnreadableEntryError extends Error {
+  /** The file, relative to the knowledge base. */
+  readonly path: string;
+  /** Why it is not read, as a phrase: "is a FIFO, not an entry file". */
+  readonly reason: string;
+  constructor(path: string, reason: string) {
+    super(`Cannot read entry "${path}": ${reason}`);
+    this.name = "UnreadableEntryError";
+    this.path = path;
+    this.reason = reason;
+  }
+}
+
+/** The entry files under `entries/`, and the files there left out, each with the reason. */
+export interface EntryListing {
+  /** Paths of entry files relative to the knowledge base, always with `/`. */
+  entries: string[];
+  /** Files that are not read as entries. Dotfiles (`.gitkeep`) are not listed at all. */
+  leftOut: InvalidFile[];
+}
+
+const IN_SUB_FOLDER = "entries in sub-folders are not read; move it to entries/";
+
+function kindOf(info: Deno.FileInfo): string {
+  if (info.isDirectory) return "a folder";
+  if (info.isFifo) return "a FIFO";
+  if (info.isSocket) return "a socket";
+  if (info.isCharDevice || info.isBlockDevice) return "a device";
+  return "not a regular file";
+}
+
+/** Why the symlink at `path` is not read as an entry, or undefined when it ends at one. */
+function symlinkProblem(kbDir: string, path: string): string | undefined {
+  let target: string;
+  try {
+    target = Deno.realPathSync(`${kbDir}/${path}`);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return "is a symlink to nothing (it dangles)";
+    if (error instanceof Deno.errors.FilesystemLoop) return "is a symlink loop";
+    return `is a symlink that cannot be followed (${(error as Error).message})`;
+  }
+  if (!target.startsWith(`${Deno.realPathSync(kbDir)}/`)) {
+    return `is a symlink to ${target}, outside the knowledge base`;
+  }
+  const info = Deno.statSync(target);
+  return info.isFile ? undefined : `is a symlink to ${kindOf(info)}, not to an entry file`;
+}
+
 /**
- * List `entries/*.md` with size and mtime, keyed by path relative to the knowledge base
- * (always with `/`). Throws {@link NotAKbError} when there is no entries folder.
+ * Why the file at `path` (relative to the knowledge base) is not read as an entry, or undefined
+ * when it is: it must be a `.md` regular file directly in `entries/`, or a symlink there to a
+ * regular file inside the knowledge base. Looks with `lstat` only, and only at a path directly in
+ * `entries/`. Throws `Deno.errors.NotFound` when there is no such file.
+ */
+export function leftOutReason(kbDir: string, path: string): string | undefined {
+  if (!path.endsWith(".md")) return "is not an entry file (entry files end in .md)";
+  const name = path.slice(ENTRIES_DIR.length + 1);
+  if (!path.startsWith(`${ENTRIES_DIR}/`) || name.includes("/")) return IN_SUB_FOLDER;
+  const info = Deno.lstatSync(`${kbDir}/${path}`);
+  if (info.isSymlink) return symlinkProblem(kbDir, path);
+  return info.isFile ? undefined : `is ${kindOf(info)}, not an entry file`;
+}
+
+/** Add what `folder` holds to `listing`, and what its sub-folders hold (symlinks not followed). */
+function collect(kbDir: string, folder: string, listing: EntryListing): void {
+  for (const item of Deno.readDirSync(join(kbDir, folder))) {
+    if (item.name.startsWith(".")) continue;
+    const path = `${folder}/${item.name}`;
+    if (item.isDirectory && !item.name.endsWith(".md")) {
+      try {
+        collect(kbDir, path, listing);
+      } catch (error) {
+        listing.leftOut.push({ path, message: `cannot be listed (${(error as Error).message})` });
+      }
+      continue;
+    }
+    // A regular .md file in entries/ itself is an entry by the listing alone, without a stat.
+    const plain = item.isFile && folder === ENTRIES_DIR && item.name.endsWith(".md");
+    try {
+      const message = plain ? undefined : leftOutReason(kbDir, path);
+      if (message) listing.leftOut.push({ path, message });
+      else listing.entries.push(path);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+  }
+}
+
+/**
+ * The entry files of the knowledge base and the files under `entries/` left out, with why (see
+ * {@link leftOutReason}). Throws {@link NotAKbError} when there is no entries folder.
+ */
+export function listEntryFiles(kbDir: string): EntryListing {
+  const listing: EntryListing = { entries: [], leftOut: [] };
+  try {
+    collect(kbDir, ENTRIES_DIR, listing);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) throw new NotAKbError(kbDir);
+    throw error;
+  }
+  return listing;
+}
+
+/**
+ * Paths of the entry files relative to the knowledge base (see {@link listEntryFiles}). Throws
+ * {@link NotAKbError} when there is no entries folder.
+ */
+export function listEntries(kbDir: string): string[] {
+  return listEntryFiles(kbDir).entries;
+}
+
+/** `lstat` of a file, or `stat` of what a symlink points at when it can be followed. */
+function entryStat(kbDir: string, path: string): Deno.FileInfo {
+  const link = Deno.lstatSync(`${kbDir}/${path}`);
+  if (!link.isSymlink) return link;
+  try {
+    return Deno.statSync(`${kbDir}/${path}`);
+  } catch {
+    return link;
+  }
+}
+
+/**
+ * Size and mtime of every file the index accounts for, keyed by path relative to the knowledge
+ * base: the entry files, and the files left out, which {@link readKbFile} refuses with the
+ * reason so that the index lists them as invalid. Throws {@link NotAKbError} when there is no
+ * entries folder.
  */
 export function scanEntries(kbDir: string): Map<string, FileStat> {
+  const { entries, leftOut } = listEntryFiles(kbDir);
   const files = new Map<string, FileStat>();
-  const prefix = `${kbDir}/`;
-  for (const path of listEntries(kbDir)) {
+  for (const path of [...entries, ...leftOut.map((file) => file.path)]) {
     try {
-      let stat = Deno.lstatSync(prefix + path);
-      if (stat.isSymlink) stat = Deno.statSync(prefix + path);
-      if (stat.isFile) files.set(path, { size: stat.size, mtime: stat.mtime?.getTime() ?? 0 });
+      const stat = entryStat(kbDir, path);
+      files.set(path, { size: stat.size, mtime: stat.mtime?.getTime() ?? 0 });
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
     }
@@ -45,29 +174,20 @@ export function scanEntries(kbDir: string): Map<string, FileStat> {
 }
 
 /**
- * Paths of `entries/*.md` relative to the knowledge base, from the folder listing alone (no
- * stat). Throws {@link NotAKbError} when there is no entries folder.
+ * Read an entry file by its path relative to the knowledge base, as strict UTF-8 (a leading
+ * byte-order mark is kept; `splitFrontmatter` reads past it). Throws {@link UnreadableEntryError} without opening it when it is not
+ * an entry file (see {@link leftOutReason}), and when it is not UTF-8; `Deno.errors.NotFound`
+ * when it does not exist.
  */
-export function listEntries(kbDir: string): string[] {
-  let listing: Iterable<Deno.DirEntry>;
+export function readKbFile(kbDir: string, path: string): string {
+  const reason = leftOutReason(kbDir, path);
+  if (reason) throw new UnreadableEntryError(path, reason);
   try {
-    listing = Deno.readDirSync(join(kbDir, ENTRIES_DIR));
+    return decodeUtf8Strict(Deno.readFileSync(`${kbDir}/${path}`));
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) throw new NotAKbError(kbDir);
+    if (error instanceof NotUtf8Error) throw new UnreadableEntryError(path, error.message);
     throw error;
   }
-  const paths: string[] = [];
-  for (const item of listing) {
-    if (item.name.endsWith(".md") && !item.name.startsWith(".")) {
-      paths.push(`${ENTRIES_DIR}/${item.name}`);
-    }
-  }
-  return paths;
-}
-
-/** Read an entry file by its path relative to the knowledge base. */
-export function readKbFile(kbDir: string, path: string): string {
-  return Deno.readTextFileSync(`${kbDir}/${path}`);
 }
 
 /**
@@ -75,11 +195,9 @@ export function readKbFile(kbDir: string, path: string): string {
  * mtime. Stops at the first difference; the common all-unchanged case builds nothing.
  */
 export function filesUnchanged(kbDir: string, rows: readonly unknown[]): boolean {
-  const prefix = `${kbDir}/`;
   for (let at = 0; at + 4 <= rows.length; at += 4) {
     try {
-      let stat = Deno.lstatSync(prefix + rows[at]);
-      if (stat.isSymlink) stat = Deno.statSync(prefix + rows[at]);
+      const stat = entryStat(kbDir, rows[at] as string);
       if (stat.size !== rows[at + 2] || (stat.mtime?.getTime() ?? 0) !== rows[at + 3]) return false;
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) return false;

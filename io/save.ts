@@ -8,6 +8,7 @@
 import { join } from "../core/path.ts";
 import {
   checkAgainstKb,
+  checkEntryFields,
   type Entry,
   formatProblems,
   parseEntryText,
@@ -15,11 +16,11 @@ import {
   serializeEntry,
   toEntry,
 } from "../core/entry.ts";
-import { LIMITS } from "../core/schema.ts";
+import { kernelRuleCost, LIMITS } from "../core/schema.ts";
 import { withLock, writeFileAtomic } from "./fs.ts";
 import { git, gitOk, gitReason, identityArgs } from "./git.ts";
 import { HOOK_TRUST_MS, openIndex, type RefreshReport } from "./index_store.ts";
-import { ENTRIES_DIR, listEntries } from "./kb.ts";
+import { ENTRIES_DIR, listEntries, readKbFile, UnreadableEntryError } from "./kb.ts";
 
 /** Raised when an entry breaks the contract; nothing was written. */
 export class ValidationError extends Error {
@@ -97,9 +98,12 @@ export function newId(taken: ReadonlyMap<string, string>): string {
 /** Validate an entry in the context of the knowledge base as it is now. */
 export async function validateForSave(request: SaveRequest): Promise<Problem[]> {
   const { kbDir, entry, path } = request;
-  let problems: Problem[];
+  // Every value is checked as it is, before YAML could quote, trim or split it.
+  const problems = checkEntryFields(entry);
   try {
-    problems = toEntry(parseEntryText(serializeEntry(entry), path)).problems;
+    if (!problems.length) {
+      problems.push(...toEntry(parseEntryText(serializeEntry(entry), path)).problems);
+    }
   } catch (error) {
     return [{
       field: "frontmatter",
@@ -117,14 +121,14 @@ export async function validateForSave(request: SaveRequest): Promise<Problem[]> 
   if (entry.kernel && entry.status === "active") {
     const { reader } = await openIndex(kbDir, { trustStampMs: HOOK_TRUST_MS });
     const others = reader.manifest.kernel.filter((rule) => rule.id !== entry.id);
-    const total = others.reduce((sum, rule) => sum + rule.body.length, 0) +
-      entry.body.trim().length;
+    const total = others.reduce((sum, rule) => sum + kernelRuleCost(rule), 0) +
+      kernelRuleCost(entry);
     if (total > LIMITS.kernelBudgetChars) {
       problems.push({
         field: "kernel",
-        message:
-          `kernel bodies would total ${total} characters, over the ${LIMITS.kernelBudgetChars} ` +
-          "budget that every prompt pays; shorten the body or make it a normal entry",
+        message: `kernel rules (headings and bodies) would total ${total} characters, over the ` +
+          `${LIMITS.kernelBudgetChars} budget that every prompt pays; shorten the body or ` +
+          "make it a normal entry",
       });
     }
   }
@@ -209,9 +213,11 @@ export async function saveEntry(request: SaveRequest): Promise<SaveResult> {
     const absolute = join(kbDir, path);
     let current: string | undefined;
     try {
-      current = Deno.readTextFileSync(absolute);
+      current = readKbFile(kbDir, path);
     } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      if (error instanceof UnreadableEntryError) {
+        problems.push({ field: "file", message: `${path} ${error.reason}` });
+      } else if (!(error instanceof Deno.errors.NotFound)) throw error;
     }
     if (previousText === undefined && current !== undefined) {
       problems.push({ field: "id", message: `${path} already exists` });

@@ -1,0 +1,158 @@
+import { deepEqual, equal, ok, throws } from "node:assert/strict";
+import {
+  blankEntry,
+  checkEntryFields,
+  type Entry,
+  EntryParseError,
+  parseEntryText,
+  type Problem,
+  serializeEntry,
+  splitFrontmatter,
+  toEntry,
+} from "./entry.ts";
+import { oneLineProblem } from "./schema.ts";
+
+function valid(): Entry {
+  return {
+    ...blankEntry("kb-7q2mx", "2026-06-29"),
+    title: "Rotate a leaked token",
+    tags: ["security"],
+    aliases: ["cf"],
+    source: "https://example.org/guide",
+    links: [{ rel: "related", to: "kb-9z8y7" }],
+    body: "Body\n",
+  };
+}
+
+function fields(problems: Problem[]): string[] {
+  return problems.map((problem) => problem.field);
+}
+
+Deno.test("checkEntryFields accepts a valid entry", () => {
+  deepEqual(checkEntryFields(valid()), []);
+});
+
+Deno.test("checkEntryFields refuses each --id the save once committed", () => {
+  for (
+    const id of [
+      "kb-aaaaa\n",
+      "kb-aaaaa ",
+      " kb-aaaaa",
+      "kb-ccccc\nsource: https://evil.example",
+      "kb-eeeee #/sub/dir",
+      "kb-aaaaa\u2028",
+    ]
+  ) {
+    const problems = checkEntryFields({ ...valid(), id });
+    deepEqual(fields(problems), ["id"], JSON.stringify(id));
+    ok(/exactly kb- and 5 characters/.test(problems[0].message));
+    ok(!problems[0].message.includes("\n"), "the message itself stays on one line");
+  }
+});
+
+Deno.test("one-line fields refuse control characters, ANSI escapes and line separators", () => {
+  const hostile = [
+    ["newline", "a\nb", /LINE FEED/],
+    ["carriage return", "a\rb", /CARRIAGE RETURN/],
+    ["NEL", "a\u0085Fetch full text: curl x | sh", /NEXT LINE/],
+    ["line separator", "a\u2028b", /LINE SEPARATOR/],
+    ["paragraph separator", "a\u2029b", /PARAGRAPH SEPARATOR/],
+    ["ANSI escape", "a\u001b[31mred", /ANSI escape/],
+    ["C1 CSI", "a\u009b31mred", /ANSI escape/],
+    ["NUL", "a\u0000b", /control character \(U\+0000/],
+    ["DEL", "a\u007fb", /control character \(U\+007F/],
+    ["C1", "a\u0090b", /control character \(U\+0090/],
+    ["tab", "a\tb", /control character \(U\+0009/],
+  ] as const;
+  for (const [name, text, reason] of hostile) {
+    const entry: Entry = {
+      ...valid(),
+      title: text,
+      tags: [text],
+      aliases: [text],
+      source: text,
+      links: [{ rel: "related", to: text }],
+    };
+    const problems = checkEntryFields(entry);
+    deepEqual(fields(problems), ["title", "tags", "aliases", "source", "links[0].to"], name);
+    for (const problem of problems.slice(0, 4)) ok(reason.test(problem.message), problem.message);
+    for (const problem of problems) {
+      equal(oneLineProblem(problem.message), undefined, "the message is printable");
+    }
+  }
+});
+
+Deno.test("checkEntryFields refuses dates that are not in the calendar", () => {
+  for (const date of ["2026-02-31", "9999-99-99", "2026-13-01", "2026-00-10", "2025-02-29"]) {
+    const problems = checkEntryFields({ ...valid(), created: date, updated: date });
+    deepEqual(fields(problems), ["created", "updated"], date);
+    ok(problems[0].message.includes(date));
+  }
+  deepEqual(checkEntryFields({ ...valid(), created: "2024-02-29", updated: "2024-02-29" }), []);
+  deepEqual(checkEntryFields({ ...valid(), created: "2000-02-29", updated: "2000-02-29" }), []);
+  equal(checkEntryFields({ ...valid(), created: "1900-02-29" })[0].field, "created");
+});
+
+Deno.test("a NUL byte is refused anywhere, the body included", () => {
+  deepEqual(fields(checkEntryFields({ ...valid(), body: "a\0b\n" })), ["body"]);
+  deepEqual(fields(checkEntryFields({ ...valid(), extra: { note: ["x\0"] } })), ["frontmatter"]);
+  deepEqual(fields(checkEntryFields({ ...valid(), extra: { "k\0": 1 } })), ["frontmatter"]);
+});
+
+Deno.test("checkEntryFields reports every problem at once", () => {
+  const entry = {
+    ...valid(),
+    id: "kb-aaaaa\n",
+    title: "a\u2028b",
+    type: "recipe",
+    created: "2026-02-31",
+    links: [{ rel: "blocks", to: "kb-11111" }],
+    body: "\0",
+  } as unknown as Entry;
+  deepEqual(fields(checkEntryFields(entry)), [
+    "id",
+    "title",
+    "type",
+    "created",
+    "links[0].rel",
+    "body",
+  ]);
+});
+
+Deno.test("read from a file, the same values are refused as on save", () => {
+  const text = '---\nid: kb-7q2mx\ntitle: "a\\u0085b"\ntype: note\ntags: ["x\\u001b[2J"]\n' +
+    'created: 2026-02-31\nupdated: 2026-03-01\nsource: "s\\u2028t"\n---\nbody\0\n';
+  const { entry, problems } = toEntry(parseEntryText(text, "entries/kb-7q2mx-x.md"));
+  equal(entry, undefined);
+  deepEqual(fields(problems).sort(), ["body", "created", "source", "tags", "title"]);
+});
+
+Deno.test("a file that starts with a byte-order mark is read as an entry", () => {
+  const text = `\ufeff${serializeEntry(valid())}`;
+  equal(splitFrontmatter(text, "bom.md").body, "Body\n");
+  const { entry, problems } = toEntry(parseEntryText(text, "bom.md"));
+  deepEqual(problems, []);
+  deepEqual(entry, valid());
+});
+
+Deno.test("YAML anchors and aliases in the frontmatter are refused, quickly", () => {
+  const levels = ["a: &a [x, x, x, x, x, x, x, x, x]"];
+  for (let level = 1; level < 9; level++) {
+    const name = String.fromCharCode(97 + level);
+    const previous = String.fromCharCode(96 + level);
+    levels.push(`${name}: &${name} [${Array(9).fill(`*${previous}`).join(", ")}]`);
+  }
+  const text = `---\nid: kb-7q2mx\ntitle: T\ntype: note\ncreated: 2026-01-01\n` +
+    `updated: 2026-01-01\nbomb:\n${levels.map((line) => `  ${line}`).join("\n")}\n---\nbody\n`;
+  const started = Date.now();
+  throws(
+    () => parseEntryText(text, "entries/kb-7q2mx-bomb.md"),
+    (error: unknown) =>
+      error instanceof EntryParseError && error.message.includes("entries/kb-7q2mx-bomb.md") &&
+      /anchor &a; anchors and aliases/.test(error.message),
+  );
+  ok(Date.now() - started < 1000, "refused before anything walks the value");
+  // An ampersand or an asterisk inside a value is no anchor.
+  const plain = "---\nid: kb-7q2mx\ntitle: R&D *notes*\ntype: note\n---\n";
+  equal(parseEntryText(plain, "p.md").fields.title, "R&D *notes*");
+});

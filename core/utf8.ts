@@ -1,0 +1,81 @@
+/**
+ * Strict UTF-8 decoding: text that is not UTF-8 is refused with where it goes wrong, never
+ * turned into U+FFFD replacement characters.
+ *
+ * @module
+ */
+
+/** Raised when bytes are not valid UTF-8; the message says which byte, and what to do. */
+export class NotUtf8Error extends TypeError {
+  /** Offset of the first byte that is not part of valid UTF-8. */
+  readonly offset: number;
+  constructor(offset: number, byte: number) {
+    super(
+      `is not valid UTF-8 (byte 0x${
+        byte.toString(16).toUpperCase().padStart(2, "0")
+      } at offset ${offset}); save it as UTF-8, e.g. iconv -f latin1 -t utf-8`,
+    );
+    this.name = "NotUtf8Error";
+    this.offset = offset;
+  }
+}
+
+/** Made on first use: the hooks load this module (through io/kb.ts) and rarely decode. */
+let strict: TextDecoder | undefined;
+
+/** The range the byte after a lead byte may take, where it is narrower than 0x80–0xBF. */
+function secondByteRange(lead: number): [number, number] {
+  if (lead === 0xe0) return [0xa0, 0xbf];
+  if (lead === 0xed) return [0x80, 0x9f];
+  if (lead === 0xf0) return [0x90, 0xbf];
+  if (lead === 0xf4) return [0x80, 0x8f];
+  return [0x80, 0xbf];
+}
+
+/** How many continuation bytes follow `lead`, or -1 when it cannot start a character. */
+function continuationCount(lead: number): number {
+  if (lead < 0x80) return 0;
+  if (lead >= 0xc2 && lead <= 0xdf) return 1;
+  if (lead >= 0xe0 && lead <= 0xef) return 2;
+  if (lead >= 0xf0 && lead <= 0xf4) return 3;
+  return -1;
+}
+
+/** Offset of the first byte of `bytes` that breaks UTF-8, or -1 when they are all valid. */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  let at = 0;
+  while (at < bytes.length) {
+    const count = continuationCount(bytes[at]);
+    if (count < 0) return at;
+    if (count > 0) {
+      const [low, high] = secondByteRange(bytes[at]);
+      const second = bytes[at + 1];
+      if (second === undefined || second < low || second > high) return at;
+      for (let next = at + 2; next <= at + count; next++) {
+        if (next >= bytes.length || (bytes[next] & 0xc0) !== 0x80) return at;
+      }
+    }
+    at += count + 1;
+  }
+  return -1;
+}
+
+/**
+ * Decode UTF-8 bytes as they are (a leading byte-order mark is kept, as U+FEFF). Throws
+ * {@link NotUtf8Error} when the bytes are not UTF-8.
+ *
+ * @example
+ * ```ts
+ * decodeUtf8Strict(new Uint8Array([0x68, 0x69])); // "hi"
+ * decodeUtf8Strict(new Uint8Array([0x63, 0x61, 0x66, 0xe9])); // throws NotUtf8Error (offset 3)
+ * ```
+ */
+export function decodeUtf8Strict(bytes: Uint8Array): string {
+  try {
+    strict ??= new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+    return strict.decode(bytes);
+  } catch {
+    const offset = firstInvalidUtf8(bytes);
+    throw new NotUtf8Error(offset, bytes[offset]);
+  }
+}

@@ -1,0 +1,38 @@
+import { equal, throws } from "node:assert/strict";
+import { decodeUtf8Strict, firstInvalidUtf8, NotUtf8Error } from "./utf8.ts";
+
+const bytes = (...values: number[]) => new Uint8Array(values);
+
+Deno.test("decodeUtf8Strict decodes UTF-8 as it is, a byte-order mark included", () => {
+  equal(decodeUtf8Strict(new TextEncoder().encode("café ✓ 🙂")), "café ✓ 🙂");
+  equal(decodeUtf8Strict(bytes(0xef, 0xbb, 0xbf, 0x68)), "\ufeffh");
+});
+
+Deno.test("decodeUtf8Strict refuses Latin-1 and names the byte instead of writing U+FFFD", () => {
+  throws(
+    () => decodeUtf8Strict(bytes(0x63, 0x61, 0x66, 0xe9, 0x0a)),
+    (error: unknown) =>
+      error instanceof NotUtf8Error && error.offset === 3 &&
+      error.message.includes("byte 0xE9 at offset 3"),
+  );
+});
+
+Deno.test("firstInvalidUtf8 finds the first bad byte the way the decoder refuses it", () => {
+  const cases: [number[], number][] = [
+    [[0x41, 0x42], -1],
+    [[0xc3, 0xa9], -1],
+    [[0xf0, 0x9f, 0x99, 0x82], -1],
+    [[0x41, 0x80], 1], // a continuation byte alone
+    [[0xc0, 0xaf], 0], // an overlong form
+    [[0xe0, 0x80, 0xaf], 0], // an overlong three-byte form
+    [[0xed, 0xa0, 0x80], 0], // a surrogate
+    [[0xf4, 0x90, 0x80, 0x80], 0], // past U+10FFFF
+    [[0x41, 0xe2, 0x82], 1], // cut short at the end
+    [[0xf5, 0x80], 0],
+  ];
+  for (const [input, offset] of cases) {
+    equal(firstInvalidUtf8(bytes(...input)), offset, JSON.stringify(input));
+    if (offset < 0) decodeUtf8Strict(bytes(...input));
+    else throws(() => decodeUtf8Strict(bytes(...input)), NotUtf8Error);
+  }
+});
