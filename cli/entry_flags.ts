@@ -8,7 +8,7 @@ import type { Link } from "../core/entry.ts";
 import type { EntryEdits, LinkMatch } from "../core/entry_edit.ts";
 import { ACTIVITIES, ENTRY_TYPES, LINK_RELS, STATUSES } from "../core/schema.ts";
 import { shellCommand, shellQuote } from "../core/shell_quote.ts";
-import { decodeUtf8, NotUtf8Error } from "../core/strict_utf8.ts";
+import { decodeUtf8Strict, NotUtf8Error } from "../core/utf8.ts";
 import { type OptionValues, UsageError } from "./args.ts";
 
 /** parseArgs options for entry fields. */
@@ -153,7 +153,7 @@ export async function readTextArgument(file: string, flag: string): Promise<stri
     throw error;
   }
   try {
-    return decodeUtf8(bytes);
+    return decodeUtf8Strict(bytes).replace(/^\ufeff/, "");
   } catch (error) {
     if (!(error instanceof NotUtf8Error)) throw error;
     const convert = file === "-"

@@ -5,19 +5,29 @@
  * @module
  */
 
-/** Raised when bytes are not valid UTF-8; the message says which byte, and what to do. */
+/** Raised when bytes are not valid UTF-8; the message says which byte, and on which line. */
 export class NotUtf8Error extends TypeError {
   /** Offset of the first byte that is not part of valid UTF-8. */
   readonly offset: number;
-  constructor(offset: number, byte: number) {
+  /** The 1-based line that byte is on. */
+  readonly line: number;
+  constructor(offset: number, byte: number, line: number) {
     super(
       `is not valid UTF-8 (byte 0x${
         byte.toString(16).toUpperCase().padStart(2, "0")
-      } at offset ${offset}); save it as UTF-8, e.g. iconv -f latin1 -t utf-8`,
+      } at offset ${offset}, line ${line})`,
     );
     this.name = "NotUtf8Error";
     this.offset = offset;
+    this.line = line;
   }
+}
+
+/** The 1-based line of the byte at `offset` (a newline byte is never inside a character). */
+function lineOf(bytes: Uint8Array, offset: number): number {
+  let line = 1;
+  for (let at = 0; at < offset; at++) if (bytes[at] === 0x0a) line++;
+  return line;
 }
 
 /** Made on first use: the hooks load this module (through io/kb.ts) and rarely decode. */
@@ -76,6 +86,6 @@ export function decodeUtf8Strict(bytes: Uint8Array): string {
     return strict.decode(bytes);
   } catch {
     const offset = firstInvalidUtf8(bytes);
-    throw new NotUtf8Error(offset, bytes[offset]);
+    throw new NotUtf8Error(offset, bytes[offset], lineOf(bytes, offset));
   }
 }

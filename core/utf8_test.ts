@@ -36,3 +36,11 @@ Deno.test("firstInvalidUtf8 finds the first bad byte the way the decoder refuses
     else throws(() => decodeUtf8Strict(bytes(...input)), NotUtf8Error);
   }
 });
+
+Deno.test("NotUtf8Error names the line of the first bad byte", () => {
+  const latin1 = new Uint8Array([...new TextEncoder().encode("one\ntwo\ncaf"), 0xe9, 0x0a]);
+  throws(
+    () => decodeUtf8Strict(latin1),
+    (error: unknown) => error instanceof NotUtf8Error && error.line === 3 && error.offset === 11,
+  );
+});

@@ -9,7 +9,7 @@
 import { dirname, join } from "../core/path.ts";
 import { formatProblems, type Problem } from "../core/entry.ts";
 import { problemNotes, stripNotes, withNotes } from "../core/entry_draft.ts";
-import { decodeUtf8, NotUtf8Error } from "../core/strict_utf8.ts";
+import { decodeUtf8Strict, NotUtf8Error } from "../core/utf8.ts";
 import { cacheRoot, resolvePath } from "./paths.ts";
 
 /** How many times the editor opens on a terminal before the draft is kept instead. */
@@ -150,7 +150,7 @@ function isOwnDraft(path: string): boolean {
 /** Read a file that must be UTF-8 text: the text, or the problem that says why it is not. */
 function readUtf8File(path: string): { text?: string; problem?: string } {
   try {
-    return { text: decodeUtf8(Deno.readFileSync(path)) };
+    return { text: decodeUtf8Strict(Deno.readFileSync(path)) };
   } catch (error) {
     if (error instanceof NotUtf8Error) return { problem: `${path}: ${error.message}` };
     throw error;

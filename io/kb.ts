@@ -8,6 +8,7 @@
  */
 import type { InvalidFile } from "../core/index.ts";
 import { join } from "../core/path.ts";
+import { shellQuote } from "../core/shell_quote.ts";
 import { decodeUtf8Strict, NotUtf8Error } from "../core/utf8.ts";
 
 /** The folder of entry files inside a knowledge base. */
@@ -175,8 +176,8 @@ export function scanEntries(kbDir: string): Map<string, FileStat> {
 
 /**
  * Read an entry file by its path relative to the knowledge base, as strict UTF-8 (a leading
- * byte-order mark is kept; `splitFrontmatter` reads past it). Throws {@link UnreadableEntryError} without opening it when it is not
- * an entry file (see {@link leftOutReason}), and when it is not UTF-8; `Deno.errors.NotFound`
+ * byte-order mark is kept; `splitFrontmatter` reads past it). Throws {@link UnreadableEntryError}
+ * without opening it when it is not an entry file (see {@link leftOutReason}), and when it is not UTF-8; `Deno.errors.NotFound`
  * when it does not exist.
  */
 export function readKbFile(kbDir: string, path: string): string {
@@ -185,8 +186,9 @@ export function readKbFile(kbDir: string, path: string): string {
   try {
     return decodeUtf8Strict(Deno.readFileSync(`${kbDir}/${path}`));
   } catch (error) {
-    if (error instanceof NotUtf8Error) throw new UnreadableEntryError(path, error.message);
-    throw error;
+    if (!(error instanceof NotUtf8Error)) throw error;
+    const convert = `iconv -f latin1 -t utf-8 ${shellQuote(path)} > ${shellQuote(`${path}.utf8`)}`;
+    throw new UnreadableEntryError(path, `${error.message}; save it as UTF-8, e.g. ${convert}`);
   }
 }
 

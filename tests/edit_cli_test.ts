@@ -404,7 +404,7 @@ Deno.test("--body-file refuses a file that is not UTF-8, naming the line, and sa
       },
     );
     assert.equal(result.code, 2, show(result));
-    assert.match(result.stderr, /not UTF-8 text \(line 2/);
+    assert.match(result.stderr, /not valid UTF-8 \(byte 0xE9 at offset \d+, line 2\)/);
     assert.match(result.stderr, /iconv -f latin1 -t utf-8/);
     assert.equal(await git(kb.dir, "rev-parse", "HEAD"), head);
   } finally {
