@@ -18,7 +18,7 @@ import type { IndexReader } from "./index.ts";
 import { FIELD_KEYWORD, FIELD_TITLE } from "./index.ts";
 import type { Postings } from "./postings_file.ts";
 import { forEachScore } from "./rank.ts";
-import { MAX_SPLIT_WORDS, MAX_TERM_LENGTH, splitWords, termOf } from "./tokenize.ts";
+import { MAX_TERM_LENGTH, splitWords, termOf } from "./tokenize.ts";
 
 /** A prompt term and the word it came from, for saying why an entry matched. */
 export interface PromptTerm {
@@ -39,8 +39,8 @@ export const MAX_PROMPT_TERMS = 1_000;
 
 /**
  * The distinct terms of a prompt with the first word (and token) each came from: at most
- * {@link MAX_PROMPT_TERMS}, from its first {@link MAX_SPLIT_WORDS} words. A word cut to its
- * term ({@link MAX_TERM_LENGTH}) is named by that term.
+ * {@link MAX_PROMPT_TERMS}, from the words `splitWords` gives (its first `MAX_SPLIT_WORDS`). A
+ * word cut to its term ({@link MAX_TERM_LENGTH} characters) is named by that term.
  */
 export function promptTerms(prompt: string): PromptTerm[] {
   const seen = new Map<string, PromptTerm>();
