@@ -562,7 +562,7 @@ const HOSTILE: [string, string][] = [
 
 type HookName = "prompt" | "search";
 
-/** Each hook in process, wrapped as its main block runs it, and the event its reply names. */
+/** Each hook's answer to a payload, as its main block calls it, and the event its reply names. */
 const HOOKS: Record<HookName, { run: (input: string) => Promise<string>; event: string }> = {
   prompt: { run: promptHookOutput, event: "UserPromptSubmit" },
   search: { run: searchHookOutput, event: "PreToolUse" },
@@ -630,7 +630,7 @@ Deno.test("hostile shapes in process: both hooks finish each payload in bounded 
   }
 });
 
-/** Run hook `name` as Claude Code would, with its profile's permissions; killed after `timeoutMs`. */
+/** Run hook `name` as Claude Code would, with its profile's flags; killed after `timeoutMs`. */
 async function hookProcess(
   name: HookName,
   stdin: string,
