@@ -18,7 +18,7 @@ import type { IndexReader } from "./index.ts";
 import { FIELD_KEYWORD, FIELD_TITLE } from "./index.ts";
 import type { Postings } from "./postings_file.ts";
 import { forEachScore } from "./rank.ts";
-import { splitWords, termOf } from "./tokenize.ts";
+import { MAX_TERM_LENGTH, splitWords, termOf } from "./tokenize.ts";
 
 /** A prompt term and the word it came from, for saying why an entry matched. */
 export interface PromptTerm {
@@ -31,15 +31,31 @@ export interface PromptTerm {
   token: number;
 }
 
-/** The distinct terms of a prompt with the first word (and token) each came from. */
+/**
+ * The most distinct terms of a prompt looked up in the index: each costs a lookup and its
+ * postings, so a prompt's words past these are not looked at.
+ */
+export const MAX_PROMPT_TERMS = 1_000;
+
+/**
+ * The distinct terms of a prompt with the first word (and token) each came from: at most
+ * {@link MAX_PROMPT_TERMS}, from the words `splitWords` gives (its first `MAX_SPLIT_WORDS`). A
+ * word cut to its term ({@link MAX_TERM_LENGTH} characters) is named by that term.
+ */
 export function promptTerms(prompt: string): PromptTerm[] {
   const seen = new Map<string, PromptTerm>();
   const tokens: number[] = [];
   const words = splitWords(prompt, tokens);
-  for (let index = 0; index < words.length; index++) {
+  for (let index = 0; index < words.length && seen.size < MAX_PROMPT_TERMS; index++) {
     const word = words[index];
     const term = termOf(word);
-    if (term && !seen.has(term)) seen.set(term, { term, word, token: tokens[index] });
+    if (term && !seen.has(term)) {
+      seen.set(term, {
+        term,
+        word: word.length > MAX_TERM_LENGTH ? term : word,
+        token: tokens[index],
+      });
+    }
   }
   return [...seen.values()];
 }

@@ -11,6 +11,10 @@
  * dropped. Flags and their values, paths, revisions and file lists are never terms; an inverted
  * search (`grep -v`) has none.
  *
+ * Bounded on any input: only the first {@link MAX_PATTERN_LENGTH} characters of a pattern are
+ * read, brace lists build only the expansions kept, and a command run by another (`xargs`,
+ * `find -exec`) is followed at most {@link MAX_COMMAND_DEPTH} deep.
+ *
  * @module
  */
 import { commandWords, parseShell } from "./shell.ts";
@@ -38,6 +42,12 @@ export const MAX_PHRASES = 8;
 
 /** The most words kept of one phrase. */
 const MAX_PHRASE_WORDS = 6;
+
+/** The most characters of a pattern read: what a search looks for is in its first ones. */
+export const MAX_PATTERN_LENGTH = 1024;
+
+/** How deep commands run by commands (`xargs grep`, `find -exec grep`) are followed. */
+export const MAX_COMMAND_DEPTH = 4;
 
 /** Programs that run a regular-expression search over files or piped text. */
 const GREP_PROGRAMS = new Set(["grep", "egrep", "fgrep", "zgrep", "ggrep", "ugrep"]);
@@ -67,9 +77,9 @@ export function phraseWords(text: string): string[] {
   for (const word of splitWords(splitCamelCase(text))) {
     if (word.length < 3 || isDigits(word) || STOPWORDS.has(word)) continue;
     if (CODE_NOISE_WORDS.has(word) || kept.includes(word)) continue;
-    kept.push(word);
+    if (kept.push(word) === MAX_PHRASE_WORDS) break;
   }
-  return kept.slice(0, MAX_PHRASE_WORDS);
+  return kept;
 }
 
 /** Escapes that stand for a class of characters, an anchor or a property: never a word. */
@@ -138,18 +148,47 @@ function closing(text: string, start: number, close: string): number {
   return text.length;
 }
 
-/** A glob with its first `{a,b}` list expanded, recursively, at most `limit` results. */
+/** A glob cut at its `{a,b}` lists. */
+interface BraceLists {
+  /** The text before each list, and after the last: one more than the lists. */
+  texts: string[];
+  /** Each list's options. */
+  options: string[][];
+}
+
+/** The `{a,b}` lists of a glob, in order; a `{` without a `}` after it is text. */
+function braceLists(glob: string): BraceLists {
+  const lists: BraceLists = { texts: [], options: [] };
+  let at = 0;
+  for (;;) {
+    const open = glob.indexOf("{", at);
+    const close = open < 0 ? -1 : glob.indexOf("}", open);
+    if (close < 0) break;
+    lists.texts.push(glob.slice(at, open));
+    lists.options.push(glob.slice(open + 1, close).split(","));
+    at = close + 1;
+  }
+  lists.texts.push(glob.slice(at));
+  return lists;
+}
+
+/**
+ * A glob with its `{a,b}` lists expanded, the last list turning fastest as in the shell: the
+ * first `limit` expansions, and only those are built, however many there would be.
+ */
 export function expandBraces(glob: string, limit = MAX_PHRASES): string[] {
-  const open = glob.indexOf("{");
-  const close = open < 0 ? -1 : glob.indexOf("}", open);
-  if (close < 0) return [glob];
-  const head = glob.slice(0, open);
-  const tail = glob.slice(close + 1);
+  const { texts, options } = braceLists(glob);
+  const chosen = options.map(() => 0);
   const out: string[] = [];
-  for (const option of glob.slice(open + 1, close).split(",")) {
-    for (const expanded of expandBraces(head + option + tail, limit)) {
-      if (out.length < limit) out.push(expanded);
+  while (out.length < limit) {
+    let expanded = texts[0];
+    for (let list = 0; list < options.length; list++) {
+      expanded += options[list][chosen[list]] + texts[list + 1];
     }
+    out.push(expanded);
+    let list = options.length - 1;
+    while (list >= 0 && ++chosen[list] === options[list].length) chosen[list--] = 0;
+    if (list < 0) break;
   }
   return out;
 }
@@ -182,14 +221,18 @@ function phrases(texts: string[]): string[] {
   return out;
 }
 
-/** The phrases of a regular expression, or of a fixed string when `fixed`. */
+/**
+ * The phrases of a regular expression, or of a fixed string when `fixed`; of its first
+ * {@link MAX_PATTERN_LENGTH} characters.
+ */
 export function regexPhrases(pattern: string, fixed = false): string[] {
-  return phrases(fixed ? pattern.split("\n") : regexLiterals(pattern));
+  const read = pattern.slice(0, MAX_PATTERN_LENGTH);
+  return phrases(fixed ? read.split("\n") : regexLiterals(read));
 }
 
-/** The phrases of a glob. */
+/** The phrases of a glob, of its first {@link MAX_PATTERN_LENGTH} characters. */
 export function globPhrases(glob: string): string[] {
-  return phrases(globLiterals(glob));
+  return phrases(globLiterals(glob.slice(0, MAX_PATTERN_LENGTH)));
 }
 
 /** How a search program's options are read. */
@@ -377,8 +420,11 @@ const FIND_GLOB_TESTS = new Set([
 const FIND_REGEX_TESTS = new Set(["-regex", "-iregex"]);
 const FIND_EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
 
-/** The phrases of `find`'s name and path tests, and of a search it runs with `-exec`. */
-function findPhrases(args: string[]): string[] {
+/**
+ * The phrases of `find`'s name and path tests, and of a search it runs with `-exec` (`depth`:
+ * how many commands run this one).
+ */
+function findPhrases(args: string[], depth: number): string[] {
   const found: string[] = [];
   for (let index = 0; index < args.length; index++) {
     const arg = args[index];
@@ -387,7 +433,7 @@ function findPhrases(args: string[]): string[] {
     else if (FIND_EXEC.has(arg)) {
       let end = index + 1;
       while (end < args.length && args[end] !== ";" && args[end] !== "+") end++;
-      found.push(...wordsPhrases(args.slice(index + 1, end)));
+      found.push(...wordsPhrases(args.slice(index + 1, end), depth + 1));
       index = end;
     }
   }
@@ -412,15 +458,19 @@ function programName(word: string): string {
   return word.slice(word.lastIndexOf("/") + 1);
 }
 
-/** The phrases of one simple command's words. */
-function wordsPhrases(words: string[]): string[] {
+/**
+ * The phrases of one simple command's words; `depth` counts the commands that run it, and past
+ * {@link MAX_COMMAND_DEPTH} it has none.
+ */
+function wordsPhrases(words: string[], depth = 0): string[] {
+  if (depth >= MAX_COMMAND_DEPTH) return [];
   const [program, ...args] = commandWords(words);
   const name = program ? programName(program) : "";
-  if (name === "xargs") return wordsPhrases(afterXargs(args));
+  if (name === "xargs") return wordsPhrases(afterXargs(args), depth + 1);
   if (name === "rg") return grepPhrases(args, RG_OPTIONS);
   if (GREP_PROGRAMS.has(name)) return grepPhrases(args, GREP_OPTIONS, name === "fgrep");
   if (name === "git") return gitGrepPhrases(args);
-  if (name === "find") return findPhrases(args);
+  if (name === "find") return findPhrases(args, depth);
   return [];
 }
 

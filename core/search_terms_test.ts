@@ -3,10 +3,12 @@
  * their values, quotes, pipes, `find -name '*.ts'`, `git grep`, `rg -e`, regex metacharacters,
  * short words, extensions and wildcards.
  */
-import { deepStrictEqual, equal } from "node:assert";
+import { deepStrictEqual, equal, ok } from "node:assert";
 import {
   expandBraces,
   globPhrases,
+  MAX_COMMAND_DEPTH,
+  MAX_PATTERN_LENGTH,
   MAX_PHRASES,
   phraseWords,
   regexPhrases,
@@ -141,5 +143,80 @@ Deno.test("splitCamelCase splits where the two regular expressions it replaced d
     const text = Array.from({ length }, () => alphabet[Math.floor(next() * alphabet.length)])
       .join("");
     equal(splitCamelCase(text), oracle(text), JSON.stringify(text));
+  }
+});
+
+/** `action`'s result, failing when it takes more than a second (a hostile-input bound). */
+function withinASecond<T>(label: string, action: () => T): T {
+  const started = performance.now();
+  const result = action();
+  const ms = performance.now() - started;
+  ok(ms < 1000, `${label}: ${ms.toFixed(0)} ms`);
+  return result;
+}
+
+Deno.test("expandBraces builds only the expansions it keeps: brace bombs finish at once", () => {
+  const expanded = withinASecond("{a,b} x 2000", () => expandBraces("{a,b}".repeat(2000) + "x"));
+  deepStrictEqual(expanded.map((text) => text.slice(1997)), [
+    "aaax",
+    "aabx",
+    "abax",
+    "abbx",
+    "baax",
+    "babx",
+    "bbax",
+    "bbbx",
+  ]);
+  ok(expanded.every((text) => text.startsWith("a".repeat(1997))));
+  const bombs = [
+    "{a,b}".repeat(24) + "token",
+    "{a,b,c,d,e,f,g,h,i,j}".repeat(9),
+    "{a,b}".repeat(2000),
+    "{" + "x,".repeat(200_000) + "}",
+    "{,}".repeat(300_000) + "token",
+  ];
+  for (const glob of bombs) {
+    const phrases = withinASecond(glob.slice(0, 20), () => globPhrases(glob));
+    ok(phrases.length <= MAX_PHRASES);
+  }
+  deepStrictEqual(expandBraces("{a,b}{c,d}{e,f}", 3), ["ace", "acf", "ade"]);
+});
+
+Deno.test("regexPhrases and globPhrases read only the first MAX_PATTERN_LENGTH characters", () => {
+  const padding = " ".repeat(MAX_PATTERN_LENGTH - "rotate ".length);
+  deepStrictEqual(regexPhrases(`rotate ${padding}revoke`), ["rotate"]);
+  deepStrictEqual(globPhrases(`*rotate*${padding}revoke*`), ["rotate"]);
+  const hostile = [
+    Array.from({ length: 100_000 }, (_, index) => `w${index.toString(36)}x`).join(" "),
+    "[".repeat(500_000),
+    "(?".repeat(500_000),
+    "\\p{".repeat(200_000),
+  ];
+  for (const pattern of hostile) {
+    withinASecond(`Grep ${pattern.slice(0, 12)}`, () => searchPhrases("Grep", { pattern }));
+    withinASecond(`Glob ${pattern.slice(0, 12)}`, () => searchPhrases("Glob", { pattern }));
+  }
+});
+
+Deno.test("commands run by commands are followed MAX_COMMAND_DEPTH deep, and long chains finish", () => {
+  const chain = (depth: number, link: string) => `${link} `.repeat(depth) + "grep rotateToken";
+  for (const link of ["xargs", "xargs -0", "find . -exec"]) {
+    deepStrictEqual(searchPhrases("Bash", { command: chain(MAX_COMMAND_DEPTH - 1, link) }), [
+      "rotate token",
+    ]);
+    deepStrictEqual(searchPhrases("Bash", { command: chain(MAX_COMMAND_DEPTH, link) }), []);
+  }
+  const hostile = [
+    chain(100_000, "xargs"),
+    chain(50_000, "find . -exec"),
+    chain(30_000, "find . -name '*token*' -exec"),
+    `find . ${"-exec grep token ; ".repeat(30_000)}`,
+    "grep token | ".repeat(50_000),
+    `grep ${"-e token ".repeat(60_000)}`,
+    `grep ${"$(".repeat(200_000)}`,
+  ];
+  for (const command of hostile) {
+    const phrases = withinASecond(command.slice(0, 20), () => searchPhrases("Bash", { command }));
+    ok(phrases.length <= MAX_PHRASES);
   }
 });

@@ -10,6 +10,10 @@
  * `$(cat <<'EOF' … EOF)` becomes the here-document's text as the shell would make it, while any
  * other `$(…)`, `` `…` `` or `${…}` stays as written.
  *
+ * Bounded on any input, in one pass without recursion past a fixed depth: only the first
+ * {@link MAX_SHELL_LENGTH} characters and {@link MAX_SHELL_WORDS} words are read, and a `$(…)`
+ * nested deeper than {@link MAX_SHELL_NESTING} stays as written.
+ *
  * @module
  */
 import { isDigitCode, isDigits, isPlainChar, isWhitespace } from "./chars.ts";
@@ -27,6 +31,15 @@ interface PendingHeredoc {
   stripTabs: boolean;
   target: ShellCommand;
 }
+
+/** The most characters of a command line read; the rest is not parsed. */
+export const MAX_SHELL_LENGTH = 256 * 1024;
+
+/** The most words read, over all the commands of a line; parsing stops there. */
+export const MAX_SHELL_WORDS = 10_000;
+
+/** The deepest `$(…)` parsed into its commands; a deeper one stays as written. */
+export const MAX_SHELL_NESTING = 16;
 
 const SEPARATORS = new Set([";", "&", "|", "(", ")", "\n"]);
 
@@ -65,15 +78,22 @@ export function commandWords(words: string[]): string[] {
   return words.slice(index);
 }
 
-/** Parse `source` into its simple commands, in order; empty commands are left out. */
+/**
+ * Parse `source` into its simple commands, in order; empty commands are left out. Only the
+ * first {@link MAX_SHELL_LENGTH} characters and {@link MAX_SHELL_WORDS} words are read.
+ */
 export function parseShell(source: string): ShellCommand[] {
-  return new Parser(source).list(false);
+  return new Parser(source.slice(0, MAX_SHELL_LENGTH)).list(false);
 }
 
 class Parser {
   #source: string;
   #pos = 0;
   #pending: PendingHeredoc[] = [];
+  /** Words read so far, over all commands. */
+  #words = 0;
+  /** How many `$(…)` the parser is inside. */
+  #depth = 0;
 
   constructor(source: string) {
     this.#source = source;
@@ -117,6 +137,7 @@ class Parser {
         // `2>file`, `0<file`: a file descriptor number, not a word.
         if (isDigits(word) && (next === "<" || next === ">")) continue;
         current.words.push(word);
+        if (++this.#words >= MAX_SHELL_WORDS) this.#pos = src.length;
       }
     }
     finish();
@@ -245,6 +266,17 @@ class Parser {
     return text;
   }
 
+  /** Skip past the `)` that closes the parenthesis just read, counting the ones between. */
+  #skipParenthesized(): void {
+    const src = this.#source;
+    let open = 1;
+    while (this.#pos < src.length && open > 0) {
+      const char = src[this.#pos++];
+      if (char === "(") open++;
+      else if (char === ")") open--;
+    }
+  }
+
   /**
    * `$(…)` (a here-document fed to `cat` becomes its text), `${…}`, `` `…` `` (kept as
    * written), or a lone `$`.
@@ -254,7 +286,13 @@ class Parser {
     const start = this.#pos;
     if (src.startsWith("$(", start) && src[start + 2] !== "(") {
       this.#pos += 2;
+      if (this.#depth >= MAX_SHELL_NESTING) {
+        this.#skipParenthesized();
+        return src.slice(start, this.#pos);
+      }
+      this.#depth++;
       const inner = this.list(true);
+      this.#depth--;
       const only = inner.length === 1 ? inner[0] : undefined;
       const isCat = only?.words[0] === "cat" &&
         only.words.every((word, index) => index === 0 || word === "-");

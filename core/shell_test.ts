@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { commandWords, parseShell, type ShellCommand } from "./shell.ts";
+import {
+  commandWords,
+  MAX_SHELL_LENGTH,
+  MAX_SHELL_NESTING,
+  MAX_SHELL_WORDS,
+  parseShell,
+  type ShellCommand,
+} from "./shell.ts";
 
 function words(source: string): string[][] {
   return parseShell(source).map((command) => command.words);
@@ -98,4 +105,38 @@ Deno.test("parseShell: a word ends at any whitespace and at operators, as \\s di
   assert.deepEqual(words("rg\u00a0token\u2003src|wc"), [["rg", "token", "src"], ["wc"]]);
   assert.deepEqual(words("echo 2>/dev/null a"), [["echo", "a"]]);
   assert.deepEqual(words("echo 12>x b"), [["echo", "b"]], "a descriptor of two digits");
+});
+
+Deno.test("parseShell reads the first MAX_SHELL_LENGTH characters and MAX_SHELL_WORDS words", () => {
+  const padding = "#".repeat(MAX_SHELL_LENGTH - 4);
+  assert.deepEqual(words(`${padding}\nls\nrg token`), [["ls"]]);
+  const many = words("echo a; ".repeat(MAX_SHELL_WORDS));
+  assert.equal(many.flat().length, MAX_SHELL_WORDS);
+  assert.deepEqual(many.at(-1), ["echo", "a"]);
+  assert.equal(words(`${"xargs ".repeat(MAX_SHELL_WORDS)} grep token`)[0].length, MAX_SHELL_WORDS);
+});
+
+Deno.test("parseShell: a $(…) nested deeper than MAX_SHELL_NESTING stays as written", () => {
+  const nest = (depth: number, inner: string) => "$(".repeat(depth) + inner + ")".repeat(depth);
+  for (const depth of [MAX_SHELL_NESTING, MAX_SHELL_NESTING + 2, 50_000]) {
+    const deep = nest(depth, "ls -l");
+    assert.deepEqual(words(`echo ${deep}; rg token`), [["echo", deep], ["rg", "token"]]);
+  }
+});
+
+Deno.test("parseShell finishes at once on hostile lines: 600 KB of xargs, 1 MB of $( and of quotes", () => {
+  const hostile = [
+    "xargs ".repeat(100_000) + "grep token",
+    "$(".repeat(500_000),
+    '"$('.repeat(300_000),
+    "find . -exec ".repeat(50_000) + "grep token",
+    "<<a ".repeat(100_000) + "\n",
+    "${".repeat(500_000),
+  ];
+  for (const source of hostile) {
+    const started = performance.now();
+    parseShell(source);
+    const ms = performance.now() - started;
+    assert.ok(ms < 1000, `${source.slice(0, 12)}…: ${ms.toFixed(0)} ms`);
+  }
 });

@@ -7,11 +7,19 @@
  */
 import { isLowerCode } from "./chars.ts";
 
+/**
+ * Whether the letter at `index` is a consonant: not a, e, i, o or u, and a y only at the start or
+ * after a vowel. The y's of a run alternate from the letter before the run, so that letter is
+ * found by a walk back, not by one call per y.
+ */
 function isConsonant(word: string, index: number): boolean {
   const char = word[index];
   if ("aeiou".includes(char)) return false;
-  if (char === "y") return index === 0 || !isConsonant(word, index - 1);
-  return true;
+  if (char !== "y") return true;
+  let start = index;
+  while (start > 0 && word[start - 1] === "y") start--;
+  const firstIsConsonant = start === 0 || "aeiou".includes(word[start - 1]);
+  return ((index - start) % 2 === 0) === firstIsConsonant;
 }
 
 /** Porter's m: the number of vowel-consonant sequences in `stem`. */
@@ -154,8 +162,15 @@ function isLowercaseAscii(word: string): boolean {
 }
 
 /**
+ * The longest word stemmed: no English word is longer, and the rules' cost grows with the
+ * square of a word's length (a run of y's), so a longer word comes back whole.
+ */
+export const MAX_STEM_LENGTH = 64;
+
+/**
  * Reduce an English word (lowercase ASCII letters) to its stem. Words of three letters or
- * fewer, and words with anything but a-z, come back unchanged.
+ * fewer or of more than {@link MAX_STEM_LENGTH}, and words with anything but a-z, come back
+ * unchanged.
  *
  * @example
  * ```ts
@@ -164,7 +179,7 @@ function isLowercaseAscii(word: string): boolean {
  * ```
  */
 export function stem(word: string): string {
-  if (word.length <= 3) return word;
+  if (word.length <= 3 || word.length > MAX_STEM_LENGTH) return word;
   let stemmed = memo.get(word);
   if (stemmed === undefined) {
     stemmed = isLowercaseAscii(word) ? stemWord(word) : word;

@@ -1,5 +1,5 @@
-import { deepStrictEqual, equal, notEqual } from "node:assert";
-import { stem } from "./stem.ts";
+import { deepStrictEqual, equal, notEqual, ok } from "node:assert";
+import { MAX_STEM_LENGTH, stem } from "./stem.ts";
 
 /** Outputs of M. F. Porter's reference implementation for the same words. */
 const PORTER: ReadonlyArray<readonly [string, string]> = [
@@ -141,4 +141,31 @@ Deno.test("stem is idempotent on its own output for common words", () => {
   for (const word of ["rotat", "token", "run", "hop", "deploy"]) {
     equal(stem(stem(word)), stem(word));
   }
+});
+
+Deno.test("runs of y alternate consonant and vowel as Porter's rule says", () => {
+  // Stems of the recursive rule this stemmer had before it walked runs of y.
+  const runs: [string, string][] = [
+    ["yyyy", "yyyi"],
+    ["yyyyy", "yyyyi"],
+    ["byyyying", "byyi"],
+    ["ayyyyed", "ayyyi"],
+    ["toyyyyness", "toyyyy"],
+    ["syzygy", "syzygi"],
+    ["yyyyational", "yyyyat"],
+    ["eyyyyly", "eyyyyli"],
+  ];
+  deepStrictEqual(runs.map(([word]) => [word, stem(word)]), runs);
+});
+
+Deno.test("a word over MAX_STEM_LENGTH comes back whole, at once, however many y's it has", () => {
+  const longest = "y".repeat(MAX_STEM_LENGTH);
+  equal(stem(longest), "y".repeat(MAX_STEM_LENGTH - 1) + "i");
+  const started = performance.now();
+  for (const length of [MAX_STEM_LENGTH + 1, 10_000, 20_000, 1_000_000]) {
+    const word = "y".repeat(length);
+    equal(stem(word), word);
+    equal(stem(`${"y".repeat(length)}ing`), `${"y".repeat(length)}ing`);
+  }
+  ok(performance.now() - started < 1000, "long words are not stemmed");
 });

@@ -75,10 +75,17 @@ interface SplitText {
 let lastSplit: SplitText | undefined;
 
 /**
- * The lowercase words of `text` (runs of letters or digits), in order. With `tokens`, also the
- * number of the whitespace-separated token each word sits in, pushed in step: `console.log`
- * gives two words of one token. The result is shared with the next call for the same text (a
- * hook splits its prompt several times, each time cold): it must not be changed.
+ * The most words {@link splitWords} gives: a prompt's words past these are not looked at, so no
+ * prompt, of any size, costs the hooks more than a bounded time.
+ */
+export const MAX_SPLIT_WORDS = 10_000;
+
+/**
+ * The lowercase words of `text` (runs of letters or digits), in order, at most
+ * {@link MAX_SPLIT_WORDS}. With `tokens`, also the number of the whitespace-separated token
+ * each word sits in, pushed in step: `console.log` gives two words of one token. The result is
+ * shared with the next call for the same text (a hook splits its prompt several times, each
+ * time cold): it must not be changed.
  */
 export function splitWords(text: string, tokens?: number[]): readonly string[] {
   if (lastSplit?.text !== text) lastSplit = split(text);
@@ -93,13 +100,13 @@ export function splitWords(text: string, tokens?: number[]): readonly string[] {
  */
 function split(text: string): SplitText {
   const lower = text.toLowerCase();
-  if (hasNonAscii(lower)) return { text, ...unicodeWords(lower) };
+  if (hasNonAscii(lower)) return { text, ...unicodeWords(lower, MAX_SPLIT_WORDS) };
   const words: string[] = [];
   const tokens: number[] = [];
   let start = -1;
   let token = 0;
   let afterSpace = false;
-  for (let index = 0; index <= lower.length; index++) {
+  for (let index = 0; index <= lower.length && words.length < MAX_SPLIT_WORDS; index++) {
     const code = index < lower.length ? lower.charCodeAt(index) : 32;
     if (isWordCode(code)) {
       if (start < 0) {
@@ -166,14 +173,21 @@ export function countTerm(
   }
 }
 
-/** The words of lowercase `lower` by Unicode rules, with the token each sits in (see {@link split}). */
-function unicodeWords(lower: string): { words: string[]; tokens: number[] } {
+/** The largest limit `String.prototype.split` takes, and its default: no limit. */
+const NO_LIMIT = 2 ** 32 - 1;
+
+/**
+ * The words of lowercase `lower` by Unicode rules, with the token each sits in (see
+ * {@link split}); at most `limit` words, from at most `limit` tokens.
+ */
+function unicodeWords(lower: string, limit = NO_LIMIT): { words: string[]; tokens: number[] } {
   const words: string[] = [];
   const tokens: number[] = [];
-  const parts = lower.split(/\s+/);
-  for (let token = 0; token < parts.length; token++) {
+  const parts = lower.split(/\s+/, limit);
+  for (let token = 0; token < parts.length && words.length < limit; token++) {
     for (const word of parts[token].split(nonWord ??= /[^\p{L}\p{N}]+/u)) {
       if (!word) continue;
+      if (words.length >= limit) break;
       words.push(word);
       tokens.push(token);
     }
@@ -209,8 +223,19 @@ function eachTerm(text: string, visit: (term: string) => void): void {
 const memo = new Map<string, string>();
 const TERM_MEMO_LIMIT = 100_000;
 
-/** The stemmed term of `word`, or "" for a stopword or a one-character word. */
+/**
+ * The longest term: a longer word's term is its first this many characters, unstemmed, so that
+ * neither a prompt nor an entry holding a huge word makes a huge term (in the index, the session
+ * files and every lookup).
+ */
+export const MAX_TERM_LENGTH = 64;
+
+/**
+ * The stemmed term of `word`, or "" for a stopword or a one-character word; a word over
+ * {@link MAX_TERM_LENGTH} characters is cut to that length and not stemmed.
+ */
 export function termOf(word: string): string {
+  if (word.length > MAX_TERM_LENGTH) return word.slice(0, MAX_TERM_LENGTH);
   let term = memo.get(word);
   if (term === undefined) {
     term = word.length < 2 || STOPWORDS.has(word) ? "" : stem(word);

@@ -1,5 +1,14 @@
 import { deepStrictEqual, equal, ok } from "node:assert";
-import { countTerms, distinctTerms, splitWords, STOPWORDS, tokenize } from "./tokenize.ts";
+import {
+  countTerms,
+  distinctTerms,
+  MAX_SPLIT_WORDS,
+  MAX_TERM_LENGTH,
+  splitWords,
+  STOPWORDS,
+  termOf,
+  tokenize,
+} from "./tokenize.ts";
 import { stem } from "./stem.ts";
 
 Deno.test("tokenize lowercases and stems", () => {
@@ -92,4 +101,39 @@ Deno.test("splitWords gives words and their tokens, the same when asked again or
     deepStrictEqual(tokens, [0, 1, 1, 2, 3, 3, 4], "parts of one token share its number");
   }
   deepStrictEqual([...splitWords("a\u00a0b\tc")], ["a", "b", "c"], "any whitespace separates");
+});
+
+Deno.test("a word over MAX_TERM_LENGTH makes a term of its first characters, unstemmed", () => {
+  const long = "rotating".repeat(20);
+  equal(termOf(long), long.slice(0, MAX_TERM_LENGTH));
+  deepStrictEqual(tokenize(`the ${long} tokens`), [long.slice(0, MAX_TERM_LENGTH), "token"]);
+  const script = "日本語".repeat(100);
+  deepStrictEqual(tokenize(`${script} café`), [script.slice(0, MAX_TERM_LENGTH), "café"]);
+  equal(termOf("rotating".repeat(8)), stem("rotating".repeat(8)), "64 characters: stemmed");
+});
+
+Deno.test("tokenizing a huge body stays linear: runs of y, a 1 MB word, many unique words", () => {
+  const bodies = [
+    Array.from({ length: 8 }, () => "y".repeat(20_000)).join(" "),
+    "x".repeat(1_000_000),
+    Array.from({ length: 50_000 }, (_, index) => `w${index.toString(36)}ing`).join(" "),
+    Array.from({ length: 30_000 }, (_, index) => `é${index.toString(36)}y`).join(" "),
+  ];
+  for (const body of bodies) {
+    const started = performance.now();
+    const terms = tokenize(body);
+    const ms = performance.now() - started;
+    ok(terms.length > 0 && terms.every((term) => term.length <= MAX_TERM_LENGTH));
+    ok(ms < 2000, `${body.slice(0, 20)}…: ${ms.toFixed(0)} ms`);
+  }
+});
+
+Deno.test("splitWords gives at most MAX_SPLIT_WORDS words, tokens in step, in either script", () => {
+  for (const word of ["token", "café"]) {
+    const tokens: number[] = [];
+    const words = splitWords(`${word} `.repeat(MAX_SPLIT_WORDS * 3), tokens);
+    equal(words.length, MAX_SPLIT_WORDS);
+    equal(tokens.length, MAX_SPLIT_WORDS);
+    equal(tokens.at(-1), MAX_SPLIT_WORDS - 1);
+  }
 });

@@ -3,13 +3,32 @@
  * in-process through promptHookOutput (wrapped exactly like the hook's main block), ~30 more as
  * real subprocesses, and a knowledge base of 200 matching entries with long titles. Always:
  * output empty or the UserPromptSubmit JSON, additionalContext never over 10,000 characters.
+ *
+ * Then hostile input of every shape that once made a hook run for seconds or crash (brace
+ * bombs, long xargs and find -exec chains, runs of y, a 1 MB word, many unique words, deep
+ * nesting, NULs, lone surrogates), through both the prompt hook and the search augment, in
+ * process and as subprocesses: each payload finishes within a time bound, exit 0, with no output
+ * or valid JSON.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type Entry, serializeEntry } from "../core/entry.ts";
+import { HOOK_PROFILES, PROFILES } from "../cli/permissions.ts";
+import { shellQuote } from "../core/shell_quote.ts";
+import { runProcess } from "../io/process.ts";
 import { recordFailure } from "../io/prompt_context.ts";
 import { promptHookOutput } from "../hooks/prompt.ts";
-import { copyDir, FIXTURE, makeSandbox, mapLimit, runHook, STACK_FRAME } from "./helpers.ts";
+import { searchHookOutput } from "../hooks/search_augment.ts";
+import {
+  copyDir,
+  denoDir,
+  FIXTURE,
+  makeSandbox,
+  mapLimit,
+  ROOT,
+  runHook,
+  STACK_FRAME,
+} from "./helpers.ts";
 
 import { createRandom } from "../bench/generate.ts";
 
@@ -222,7 +241,11 @@ async function hookInProcess(input: string): Promise<{ output: string; error?: u
 }
 
 /** Check a hook output; returns its additionalContext or undefined. */
-function checkOutput(output: string, label: string): string | undefined {
+function checkOutput(
+  output: string,
+  label: string,
+  event = "UserPromptSubmit",
+): string | undefined {
   if (output === "") return undefined;
   let parsed: { hookSpecificOutput?: { hookEventName?: string; additionalContext?: unknown } };
   try {
@@ -231,7 +254,7 @@ function checkOutput(output: string, label: string): string | undefined {
     assert.fail(`${label}: output is neither empty nor JSON: ${output.slice(0, 200)}`);
   }
   assert.deepEqual(Object.keys(parsed), ["hookSpecificOutput"], label);
-  assert.equal(parsed.hookSpecificOutput?.hookEventName, "UserPromptSubmit", label);
+  assert.equal(parsed.hookSpecificOutput?.hookEventName, event, label);
   const context = parsed.hookSpecificOutput?.additionalContext;
   assert.equal(typeof context, "string", label);
   assert.ok((context as string).length <= CAP, `${label}: ${(context as string).length} > ${CAP}`);
@@ -502,5 +525,179 @@ Deno.test("200 matching entries with long titles: additionalContext stays under 
     assert.ok(context && context.length <= BUDGET);
   } finally {
     await sandbox.cleanup();
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// Hostile input of every shape, through both hooks, each within a time bound
+
+/** What one payload may cost a hook in process: generous for a loaded 2-core machine. */
+const IN_PROCESS_MS = 2000;
+
+/** `count` distinct words that are neither stopwords nor stemmed together. */
+function uniqueWords(count: number): string {
+  return Array.from({ length: count }, (_, index) => `q${index.toString(36)}z`).join(" ");
+}
+
+/** Hostile text by shape: what a prompt, a pattern or a command line may hold. */
+const HOSTILE: [string, string][] = [
+  ["{a,b} x 24", "{a,b}".repeat(24) + "rebase"],
+  ["{a,b} x 2000", "{a,b}".repeat(2000)],
+  ["189-byte brace bomb", "{a,b,c,d,e,f,g,h,i,j}".repeat(9)],
+  ["600 KB of xargs", "xargs ".repeat(100_000) + "grep rebase"],
+  ["find -exec chain", "find . -exec ".repeat(40_000) + "grep rebase"],
+  ["find -name -exec chain", "find . -name '*rebase*' -exec ".repeat(20_000) + "grep rebase"],
+  ["8 runs of 10,000 y", Array.from({ length: 8 }, () => "y".repeat(10_000)).join(" ")],
+  ["40 runs of 20,000 y", Array.from({ length: 40 }, () => "y".repeat(20_000)).join(" ")],
+  ["1 MB single word", "k".repeat(1_000_000)],
+  ["many unique words", uniqueWords(120_000)],
+  ["many unique words, another script", uniqueWords(60_000).replaceAll("z", "é")],
+  ["deep $( nesting", "grep $(".repeat(100_000)],
+  ["deep bracket nesting", "[(".repeat(300_000)],
+  ["deep regex groups", "(?:".repeat(200_000) + "rebase"],
+  ["NULs", "\u0000".repeat(300_000) + " rebase git"],
+  ["lone surrogates", "\ud800rebase\udfff ".repeat(60_000)],
+  ["brackets never closed", "[a".repeat(300_000)],
+];
+
+type HookName = "prompt" | "search";
+
+/** Each hook's answer to a payload, as its main block calls it, and the event its reply names. */
+const HOOKS: Record<HookName, { run: (input: string) => Promise<string>; event: string }> = {
+  prompt: { run: promptHookOutput, event: "UserPromptSubmit" },
+  search: { run: searchHookOutput, event: "PreToolUse" },
+};
+
+/** A search augment payload: a `tool` call with `input`. */
+function searchCall(tool: string, input: Record<string, unknown>, session = VALID.session_id) {
+  return JSON.stringify({
+    ...VALID,
+    session_id: session,
+    hook_event_name: "PreToolUse",
+    tool_name: tool,
+    tool_input: input,
+  });
+}
+
+/** Every payload of `text` for both hooks: the prompt, Grep and Glob patterns, Bash commands. */
+function hostilePayloads(text: string): [string, HookName, string][] {
+  return [
+    ["prompt", "prompt", payload({ prompt: text })],
+    ["Grep", "search", searchCall("Grep", { pattern: text })],
+    ["Glob", "search", searchCall("Glob", { pattern: text })],
+    ["Bash", "search", searchCall("Bash", { command: text })],
+    ["Bash find", "search", searchCall("Bash", { command: `find . -name ${shellQuote(text)}` })],
+  ];
+}
+
+/** Run hook `name` in process on `input`: its output, what it threw, and how long it took. */
+async function timed(name: HookName, input: string) {
+  const started = performance.now();
+  let output = "";
+  let error: unknown;
+  try {
+    output = await HOOKS[name].run(input);
+  } catch (caught) {
+    error = caught;
+  }
+  return { output, error, ms: performance.now() - started };
+}
+
+Deno.test("hostile shapes in process: both hooks finish each payload in bounded time, output empty or JSON", async () => {
+  const box = await sampleBox();
+  try {
+    await withEnv(box.env, async () => {
+      // The first call builds the index; the bound is for what a payload costs afterwards.
+      assert.ok(checkOutput(await promptHookOutput(payload({})), "warm-up"));
+      const slow: string[] = [];
+      for (const [shape, text] of HOSTILE) {
+        for (const [as, name, input] of hostilePayloads(text)) {
+          const label = `${as}, ${shape}`;
+          const { output, error, ms } = await timed(name, input);
+          assert.equal(
+            error,
+            undefined,
+            `${label}: ${error instanceof Error ? error.stack : error}`,
+          );
+          checkOutput(output, label, HOOKS[name].event);
+          if (ms > IN_PROCESS_MS) slow.push(`${label}: ${ms.toFixed(0)} ms`);
+        }
+      }
+      assert.deepEqual(slow, [], `over ${IN_PROCESS_MS} ms`);
+    });
+  } finally {
+    await box.cleanup();
+  }
+});
+
+/** Run hook `name` as Claude Code would, with its profile's flags; killed after `timeoutMs`. */
+async function hookProcess(
+  name: HookName,
+  stdin: string,
+  env: Record<string, string>,
+  timeoutMs: number,
+) {
+  const flags = PROFILES[HOOK_PROFILES[name]].map((flag) => flag.replace("$TMPDIR", env.TMPDIR));
+  const script = join(ROOT, "hooks", name === "prompt" ? "prompt.ts" : "search_augment.ts");
+  const started = performance.now();
+  const result = await runProcess(Deno.execPath(), ["run", "--no-prompt", ...flags, script], {
+    cwd: env.TMPDIR,
+    clearEnv: true,
+    env: {
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      DENO_DIR: await denoDir(),
+      DENO_NO_UPDATE_CHECK: "1",
+      ...env,
+    },
+    stdin,
+    timeoutMs,
+  });
+  return { ...result, ms: performance.now() - started };
+}
+
+Deno.test("hostile shapes as subprocesses: exit 0, output empty or JSON, within 2 s of a plain start", async () => {
+  const box = await sampleBox();
+  try {
+    const text = new Map(HOSTILE);
+    const cases: [string, HookName, string][] = [
+      ["8 runs of 10,000 y", "prompt", payload({ prompt: text.get("8 runs of 10,000 y") })],
+      ["1 MB single word", "prompt", payload({ prompt: text.get("1 MB single word") })],
+      ["many unique words", "prompt", payload({ prompt: text.get("many unique words") })],
+      ["lone surrogates", "prompt", payload({ prompt: text.get("lone surrogates") })],
+      ["{a,b} x 2000 Glob", "search", searchCall("Glob", { pattern: text.get("{a,b} x 2000") })],
+      ["189-byte Glob", "search", searchCall("Glob", { pattern: text.get("189-byte brace bomb") })],
+      ["600 KB of xargs", "search", searchCall("Bash", { command: text.get("600 KB of xargs") })],
+      ["find -exec chain", "search", searchCall("Bash", { command: text.get("find -exec chain") })],
+      ["deep $( nesting", "search", searchCall("Bash", { command: text.get("deep $( nesting") })],
+      ["many unique words Grep", "search", searchCall("Grep", { pattern: uniqueWords(100_000) })],
+    ];
+    // What starting each hook costs here and now, on a payload that matches (a new session each).
+    const plain = (name: HookName, session: string) =>
+      name === "prompt"
+        ? payload({ session_id: session })
+        : searchCall("Grep", { pattern: "rebase" }, session);
+    const start: Record<HookName, number> = { prompt: 0, search: 0 };
+    for (const [index, name] of (["prompt", "search", "prompt", "search"] as const).entries()) {
+      const result = await hookProcess(name, plain(name, `plain-${index}`), box.env, 60_000);
+      assert.equal(result.code, 0, result.stderr);
+      assert.ok(checkOutput(result.stdout, `plain ${name}`, HOOKS[name].event), result.stderr);
+      start[name] = Math.max(start[name], result.ms);
+    }
+    const slow: string[] = [];
+    for (const [shape, name, stdin] of cases) {
+      const label = `${name}, ${shape}`;
+      const bound = start[name] + 2000;
+      const result = await hookProcess(name, stdin, box.env, bound + 10_000);
+      const detail = `${label}: exit ${result.code}\n${result.stderr.slice(0, 500)}`;
+      assert.equal(result.code, 0, detail);
+      assert.doesNotMatch(result.stderr, STACK_FRAME, detail);
+      checkOutput(result.stdout, label, HOOKS[name].event);
+      if (result.ms > bound) {
+        slow.push(`${label}: ${result.ms.toFixed(0)} > ${bound.toFixed(0)} ms`);
+      }
+    }
+    assert.deepEqual(slow, []);
+  } finally {
+    await box.cleanup();
   }
 });

@@ -9,6 +9,7 @@ import { contentHash } from "../core/hash.ts";
 import {
   copySampleKb,
   denoDir,
+  entryText,
   type HookOptions,
   makeSandbox,
   ROOT,
@@ -158,6 +159,31 @@ Deno.test("prompt-match: exact JSON shape, exit 0, empty stderr, the kb-7q2mx po
     for (const id of ["kb-3hd8w", "kb-5qe0h", "kb-e6p1z"]) {
       assert.ok(!context.includes(id), `${id} is superseded/archived`);
     }
+  } finally {
+    await box.cleanup();
+  }
+});
+
+Deno.test("entries whose bodies hold runs of 20,000 y's are indexed, and a prompt finds them", async () => {
+  const box = await sandboxKb();
+  try {
+    // Three runs keep each body under the 64 KiB limit; the stemmer once recursed per y.
+    const body = `Hoisting notes.\n\n${
+      Array.from({ length: 3 }, () => "y".repeat(20_000)).join(" ")
+    }\n`;
+    const ids = Array.from({ length: 6 }, (_, index) => `kb-yrun${index}`);
+    for (const [index, id] of ids.entries()) {
+      const title = `Yarn workspace hoisting quirk number ${index}`;
+      await Deno.writeTextFile(
+        join(box.kb, "entries", `${id}-yarn-hoisting.md`),
+        entryText({ id, title, body }),
+      );
+    }
+    const result = await box.hook(
+      await payloadWith({ prompt: "why does yarn workspace hoisting break our install?" }),
+    );
+    const shown = pointerIds(fired(result));
+    assert.ok(shown.length > 0 && shown.every((id) => ids.includes(id)), show(result));
   } finally {
     await box.cleanup();
   }
