@@ -7,7 +7,7 @@
 import type { PromptResult } from "../core/eval.ts";
 import { resolveKb } from "../io/config.ts";
 import { type EvalReport, evaluate } from "../io/eval.ts";
-import { parseCommand, positiveInt, UsageError } from "./args.ts";
+import { parseCommand, positiveInt, wholeNumberFrom } from "./args.ts";
 import { bold, dim, green, printJson, red } from "./output.ts";
 
 /** Help text. */
@@ -123,12 +123,9 @@ export function formatReport(report: EvalReport, misses: number): string {
 /** Run the command. */
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(args, {
-    misses: { type: "string" },
+    misses: { type: "string", check: wholeNumberFrom(1) },
     json: { type: "boolean" },
-  });
-  if (positionals.length !== 1) {
-    throw new UsageError("give one golden file, e.g. git-kb eval golden.jsonl");
-  }
+  }, { positionals: { name: "<golden.jsonl>", min: 1, max: 1 } });
   const misses = positiveInt(values.misses, "misses", 20);
   const { kbDir } = resolveKb(values.kb);
   const report = await evaluate(kbDir, positionals[0]);

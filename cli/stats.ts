@@ -15,7 +15,7 @@ import { HOOK_TRUST_MS } from "../io/index_store.ts";
 import { kbCacheDir } from "../io/paths.ts";
 import { readSessions } from "../io/receipts.ts";
 import { debugLogPath } from "../io/session.ts";
-import { parseCommand } from "./args.ts";
+import { NO_POSITIONALS, parseCommand } from "./args.ts";
 import { bold, printJson } from "./output.ts";
 
 /** Help text. */
@@ -35,7 +35,9 @@ Options:
 
 /** Run the command. */
 export async function run(args: string[]): Promise<number> {
-  const { values } = parseCommand(args, { json: { type: "boolean" } });
+  const { values } = parseCommand(args, { json: { type: "boolean" } }, {
+    positionals: NO_POSITIONALS,
+  });
   const { location, reader } = await openKb(values.kb, { trustStampMs: HOOK_TRUST_MS });
   const file = debugLogPath(kbCacheDir(location.kbDir));
   let text = "";
