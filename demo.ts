@@ -8,6 +8,7 @@
  */
 import { flagsFor } from "./cli/permissions.ts";
 import { join } from "./core/path.ts";
+import { shellCommand, shellQuote } from "./core/shell_quote.ts";
 import { runProcess } from "./io/process.ts";
 
 const root = new URL(".", import.meta.url).pathname;
@@ -40,9 +41,14 @@ async function run(
   return output.stdout + output.stderr;
 }
 
+/** Echo a command as a shell would take it when pasted: each word quoted for POSIX sh. */
+function echo(words: string[], stdinFile?: string): void {
+  const redirect = stdinFile === undefined ? "" : ` < ${shellQuote(stdinFile)}`;
+  console.log(`\n$ ${shellCommand(words)}${redirect}`);
+}
+
 async function gitKb(command: string, ...args: string[]): Promise<string> {
-  const shown = [command, ...args].map((arg) => /\s/.test(arg) ? `"${arg}"` : arg).join(" ");
-  console.log(`\n$ git-kb ${shown}`);
+  echo(["git-kb", command, ...args]);
   const output = await run("deno", [
     "run",
     ...flagsFor(command, env.TMPDIR),
@@ -95,15 +101,17 @@ try {
     "--body",
     "`git switch` only moves branches, so a typo cannot overwrite files.",
   );
-  console.log(`\n$ git -C ${kb} log --oneline -2 && git -C ${remote} log --oneline -1`);
-  console.log((await run("git", ["-C", kb, "log", "--oneline", "-2"])).trimEnd());
-  console.log((await run("git", ["-C", remote, "log", "--oneline", "-1"])).trimEnd());
+  for (const [repo, count] of [[kb, "-2"], [remote, "-1"]]) {
+    const args = ["-C", repo, "log", "--oneline", count];
+    echo(["git", ...args]);
+    console.log((await run("git", args)).trimEnd());
+  }
   await gitKb("context", "How do I rotate a leaked Cloudflare token used by our CI?");
 
-  const payload = Deno.readTextFileSync(join(root, "fixtures/hooks/prompt-match.json"));
-  console.log(
-    "\n$ hooks/prompt.ts < fixtures/hooks/prompt-match.json   (the UserPromptSubmit hook)",
-  );
+  const payloadFile = "fixtures/hooks/prompt-match.json";
+  const payload = Deno.readTextFileSync(join(root, payloadFile));
+  console.log("\nThe UserPromptSubmit hook, given a prompt as Claude Code sends it:");
+  echo(["deno", "run", ...flagsFor("context", env.TMPDIR), "hooks/prompt.ts"], payloadFile);
   const hook = await run("deno", [
     "run",
     ...flagsFor("context", env.TMPDIR),

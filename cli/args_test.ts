@@ -1,5 +1,5 @@
-import { deepStrictEqual, throws } from "node:assert";
-import { parseCommand, positiveInt, UsageError } from "./args.ts";
+import assert, { deepStrictEqual, throws } from "node:assert/strict";
+import { oneOf, parseCommand, positiveInt, UsageError, wholeNumberFrom } from "./args.ts";
 
 const OPTIONS = {
   limit: { type: "string" },
@@ -45,4 +45,60 @@ Deno.test("positiveInt accepts whole numbers from 1 and names the option otherwi
   for (const bad of ["0", "-1", "1.5", "x", ""]) {
     throws(() => positiveInt(bad, "limit", 10), /--limit takes a whole number/);
   }
+});
+
+Deno.test("parseCommand reports every mistake of a call at once", () => {
+  throws(
+    () =>
+      parseCommand(["--bogus", "--json=yes", "-x", "stray", "--limit"], OPTIONS, {
+        positionals: { name: "<id>", max: 0 },
+      }),
+    (error) => {
+      assert(error instanceof UsageError);
+      deepStrictEqual(error.problems, [
+        'unknown option "--bogus"',
+        "--json takes no value",
+        'unknown option "-x"',
+        "--limit needs a value",
+        'unexpected argument "stray"',
+      ]);
+      return true;
+    },
+  );
+});
+
+Deno.test("parseCommand checks positionals against the command's shape", () => {
+  const one = { positionals: { name: "<id>", min: 1, max: 1 } };
+  deepStrictEqual(parseCommand(["kb-aaaaa"], OPTIONS, one).positionals, ["kb-aaaaa"]);
+  throws(() => parseCommand([], OPTIONS, one), /: missing <id>$/);
+  throws(() => parseCommand(["a", "b", "c"], OPTIONS, one), /: unexpected arguments "b", "c"$/);
+  throws(
+    () => parseCommand(["a"], OPTIONS, { positionals: { name: "<query>", min: 2 } }),
+    /missing <query>: give at least 2/,
+  );
+  deepStrictEqual(parseCommand(["a", "b"], OPTIONS).positionals, ["a", "b"], "no shape: any");
+});
+
+Deno.test("parseCommand: required options, value checks and a near option's name", () => {
+  const options = {
+    title: { type: "string", required: true },
+    limit: { type: "string", check: wholeNumberFrom(1) },
+    type: { type: "string", check: oneOf(["rule", "note"], "type") },
+  } as const;
+  throws(() => parseCommand(["--limit", "0", "--type", "recipe", "--titel", "x"], options), (
+    error,
+  ) => {
+    assert(error instanceof UsageError);
+    deepStrictEqual(error.problems, [
+      '--limit takes a whole number of at least 1, not "0"',
+      '--type "recipe" is not a type; use one of rule, note',
+      'unknown option "--titel"; did you mean --title?',
+      "--title is required",
+    ]);
+    return true;
+  });
+  deepStrictEqual(parseCommand(["--title", "T", "--limit", "2"], options).values, {
+    title: "T",
+    limit: "2",
+  });
 });

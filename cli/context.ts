@@ -25,10 +25,12 @@ export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(args, {
     session: { type: "string" },
     json: { type: "boolean" },
-  });
+  }, { positionals: { name: '"<prompt>"', min: 1 } });
   const prompt = positionals.join(" ");
   if (!prompt.trim()) {
-    throw new UsageError('give the prompt, e.g. git-kb context "rotate the npm token"');
+    throw new UsageError(
+      'the prompt is blank; give its words, e.g. git-kb context "rotate the npm token"',
+    );
   }
   const { decision } = await contextForPrompt({
     prompt,

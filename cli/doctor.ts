@@ -1,28 +1,35 @@
 /**
- * `git-kb doctor`: one line per finding about the config, git, the remote, the index, the
- * entries and the kernel budget. Exit 1 when any finding is an error.
+ * `git-kb doctor`: every check is a function returning findings ({@link Check}); doctor runs
+ * them in order, prints one line per finding and exits 1 when any is an error. Checks that live
+ * beside what they check (git state, the save lock, index damage) plug in as one more
+ * {@link Check} in {@link CHECKS}.
  *
  * @module
  */
 import { checkAgainstKb, parseEntryText, toEntry } from "../core/entry.ts";
 import type { Finding } from "../core/finding.ts";
+import type { IndexReader } from "../core/index.ts";
+import { join } from "../core/path.ts";
 import { LIMITS } from "../core/schema.ts";
-import { configCandidates, resolveKb } from "../io/config.ts";
-import { git, gitReason } from "../io/git.ts";
-import { openIndex } from "../io/index_store.ts";
-import { readKbFile } from "../io/kb.ts";
+import { shellCommand, shellQuote } from "../core/shell_quote.ts";
+import { configCandidates, type KbLocation, resolveKb } from "../io/config.ts";
+import { git, gitReason, identityArgs } from "../io/git.ts";
+import { type OpenIndex, openIndex } from "../io/index_store.ts";
+import { ENTRIES_DIR, readKbFile } from "../io/kb.ts";
 import { indexDir } from "../io/paths.ts";
-import { entryPaths } from "../io/save.ts";
-import { parseCommand } from "./args.ts";
-import { green, printJson, red, yellow } from "./output.ts";
+import { NO_POSITIONALS, parseCommand } from "./args.ts";
+import { missingPermissionFlag } from "./errors.ts";
+import { green, plural, printJson, red, yellow } from "./output.ts";
 
 /** Help text. */
 export const help = `Usage: git-kb doctor [options]
 
 Check the setup and the knowledge base, one line per finding:
-config (which source won, disagreements), git, the remote (git's own ls-remote,
-nothing else touches the network), index freshness, every entry against the
-contract (links included), and the kernel budget. Exit 1 when any check fails.
+config (which source won, disagreements), git (and the identity commits get),
+the remote (git's own ls-remote, nothing else touches the network), index
+freshness, every file under entries/ (each one the index left out, with why and
+how to fix it), every entry against the contract (links included), and the
+kernel budget. Every fix is a command to paste. Exit 1 when any check fails.
 
 Options:
   --offline     skip the remote reachability check
@@ -31,44 +38,171 @@ Options:
 
 export type { Finding };
 
-async function gitChecks(kbDir: string, offline: boolean, add: (f: Finding) => void) {
+/** What a check is given: the knowledge base, how it was found, and the index on demand. */
+export interface DoctorContext {
+  location: KbLocation;
+  kbDir: string;
+  /** Skip everything that touches the network. */
+  offline: boolean;
+  /** The index, brought up to date on first call (every file checked), then the same one. */
+  index(): Promise<OpenIndex>;
+}
+
+/** One check: findings about one part of the setup. */
+export type Check = (context: DoctorContext) => Finding[] | Promise<Finding[]>;
+
+/** `text`, then the command that fixes it. */
+function withFix(text: string, command: string): string {
+  return `${text}; fix: ${command}`;
+}
+
+/** A command that moves `from` to `to`, or that compares the two when `to` exists already. */
+function moveCommand(from: string, to: string): string {
+  try {
+    Deno.lstatSync(to);
+    return shellCommand(["diff", "--", from, to]);
+  } catch {
+    return shellCommand(["mv", "--", from, to]);
+  }
+}
+
+/** A command that opens `path` in the user's editor, safe to paste. */
+function editCommand(path: string): string {
+  return `\${VISUAL:-\${EDITOR:-vi}} ${shellQuote(path)}`;
+}
+
+/** Which knowledge base was chosen and whether a config file names another one. */
+export function configFindings({ location }: DoctorContext): Finding[] {
+  const findings: Finding[] = [{
+    level: "ok",
+    check: "config",
+    message: `knowledge base ${location.kbDir} (from ${location.source})`,
+  }];
+  for (const candidate of configCandidates()) {
+    if (candidate.kbDir && candidate.kbDir !== location.kbDir) {
+      findings.push({
+        level: "warn",
+        check: "config",
+        message: `${candidate.file} names another knowledge base: ${candidate.kbDir}`,
+      });
+    }
+  }
+  return findings;
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether git runs and the knowledge base is a work tree; the other git checks need both. */
+async function gitUsable(kbDir: string): Promise<Finding> {
+  if (!isFolder(kbDir)) {
+    return {
+      level: "error",
+      check: "git",
+      message: withFix(`${kbDir} does not exist`, shellCommand(["git-kb", "init", "--dir", kbDir])),
+    };
+  }
   const version = await git(kbDir, ["--version"]).catch(() => undefined);
   if (!version || version.code !== 0) {
-    add({ level: "error", check: "git", message: "git is not installed or not on PATH" });
-    return;
+    return { level: "error", check: "git", message: "git is not installed or not on PATH" };
   }
   const inside = await git(kbDir, ["rev-parse", "--is-inside-work-tree"]);
   if (inside.stdout.trim() !== "true") {
-    add({
+    return {
       level: "error",
       check: "git",
-      message: `${kbDir} is not a git work tree; run git-kb init`,
-    });
-    return;
+      message: withFix(
+        `${kbDir} is not a git work tree`,
+        shellCommand(["git", "-C", kbDir, "init"]),
+      ),
+    };
   }
-  add({ level: "ok", check: "git", message: version.stdout.trim() });
-  const dirty = (await git(kbDir, ["status", "--porcelain", "--", "entries"])).stdout.trim();
-  if (dirty) {
-    const count = dirty.split("\n").length;
-    add({
-      level: "warn",
-      check: "git",
-      message: `${count} uncommitted change(s) under entries/; commit them or save through git-kb`,
-    });
+  return { level: "ok", check: "git", message: version.stdout.trim() };
+}
+
+/** The value a `-c key=value` list gives `key`, if any. */
+function settingOf(args: string[], key: string): string | undefined {
+  const setting = args.find((arg) => arg.startsWith(`${key}=`));
+  return setting?.slice(key.length + 1);
+}
+
+/** The author and committer a save would commit as, warning when either is git-kb's stand-in. */
+async function identityFinding(kbDir: string): Promise<Finding> {
+  const fallback = await identityArgs(kbDir);
+  const standIn = {
+    name: settingOf(fallback, "user.name"),
+    email: settingOf(fallback, "user.email"),
+  };
+  const idents: string[] = [];
+  for (const role of ["GIT_AUTHOR_IDENT", "GIT_COMMITTER_IDENT"]) {
+    const ident = await git(kbDir, [...fallback, "var", role]);
+    if (ident.code !== 0) {
+      return { level: "error", check: "identity", message: gitReason(ident.stderr) };
+    }
+    idents.push(ident.stdout.trim().replace(/ \d+ [+-]\d{4}$/, ""));
   }
+  const madeUp = idents.find((who) => {
+    const [, name, email] = /^(.*) <(.*)>$/.exec(who) ?? [];
+    return name === standIn.name || email === standIn.email;
+  });
+  const who = [...new Set(idents)].join(" and ");
+  if (!madeUp) return { level: "ok", check: "identity", message: `commits are made as ${who}` };
+  const missing = [standIn.name && "user.name", standIn.email && "user.email"].filter(Boolean)
+    .join(" or ");
+  const set = [
+    shellCommand(["git", "config", "--global", "user.name", "Your Name"]),
+    shellCommand(["git", "config", "--global", "user.email", "you@example.com"]),
+  ].join(" && ");
+  return {
+    level: "warn",
+    check: "identity",
+    message: withFix(
+      `git has no ${missing}: commits would be made as ${madeUp}`,
+      set,
+    ),
+  };
+}
+
+/** Hand changes under entries/ that no commit holds yet. */
+async function uncommittedFindings(kbDir: string): Promise<Finding[]> {
+  const dirty = (await git(kbDir, ["status", "--porcelain", "--", ENTRIES_DIR])).stdout.trim();
+  if (!dirty) return [];
+  const count = dirty.split("\n").length;
+  const commit = [
+    shellCommand(["git", "-C", kbDir, "add", "--", ENTRIES_DIR]),
+    shellCommand(["git", "-C", kbDir, "commit", "-m", "kb: commit hand edits"]),
+  ].join(" && ");
+  return [{
+    level: "warn",
+    check: "git",
+    message: withFix(
+      `${plural(count, "uncommitted change", "uncommitted changes")} under ${ENTRIES_DIR}/; ` +
+        "saves through git-kb commit only their own entry",
+      commit,
+    ),
+  }];
+}
+
+/** Whether the remote answers, and how far the branch is from it. */
+async function remoteFindings(kbDir: string, offline: boolean): Promise<Finding[]> {
   const remotes = (await git(kbDir, ["remote"])).stdout.split("\n").filter(Boolean);
   if (!remotes.length) {
-    add({
+    return [{
       level: "warn",
       check: "remote",
       message: "NO_REMOTE: saves are committed but not pushed anywhere",
-    });
-    return;
+    }];
   }
+  const findings: Finding[] = [];
   const remote = remotes.includes("origin") ? "origin" : remotes[0];
   if (!offline) {
     const reach = await git(kbDir, ["ls-remote", "--exit-code", "-q", remote, "HEAD"]);
-    add(
+    findings.push(
       reach.code === 0 || reach.code === 2
         ? { level: "ok", check: "remote", message: `${remote} is reachable` }
         : {
@@ -82,42 +216,286 @@ async function gitChecks(kbDir: string, offline: boolean, add: (f: Finding) => v
   if (counts.code === 0) {
     const [ahead, behind] = counts.stdout.trim().split(/\s+/).map(Number);
     if (ahead || behind) {
-      add({
+      const sync = [
+        shellCommand(["git", "-C", kbDir, "pull", "--rebase"]),
+        shellCommand(["git", "-C", kbDir, "push"]),
+      ].join(" && ");
+      findings.push({
         level: "warn",
         check: "remote",
-        message:
-          `${ahead} commit(s) not pushed, ${behind} not pulled; run git pull --rebase && git push`,
+        message: withFix(
+          `${plural(ahead, "commit", "commits")} not pushed, ${behind} not pulled`,
+          sync,
+        ),
       });
     }
+  }
+  return findings;
+}
+
+/** git itself, then (when it works) the identity, hand changes and the remote. */
+export async function gitFindings({ kbDir, offline }: DoctorContext): Promise<Finding[]> {
+  const usable = await gitUsable(kbDir);
+  if (usable.level === "error") return [usable];
+  return [
+    usable,
+    await identityFinding(kbDir),
+    ...await uncommittedFindings(kbDir),
+    ...await remoteFindings(kbDir, offline),
+  ];
+}
+
+/** Whether the index was up to date, and where it is. */
+export async function indexFindings(context: DoctorContext): Promise<Finding[]> {
+  const { report } = await context.index();
+  const entries = plural(report.docCount, "entry", "entries");
+  return [{
+    level: "ok",
+    check: "index",
+    message: report.mode === "fresh"
+      ? `up to date: ${entries} at ${indexDir(context.kbDir)}`
+      : `was stale (${report.added} added, ${report.changed} changed, ${report.removed} removed); ` +
+        `updated in ${Math.round(report.ms)} ms: ${entries}`,
+  }];
+}
+
+/** The id a file's frontmatter declares, when it can be read and looks like one. */
+function declaredId(kbDir: string, path: string): string | undefined {
+  try {
+    const id = parseEntryText(readKbFile(kbDir, path), path).fields.id;
+    return typeof id === "string" && /^kb-[0-9a-z]{5}$/.test(id) ? id : undefined;
+  } catch {
+    return undefined;
   }
 }
 
-function entryChecks(kbDir: string, add: (f: Finding) => void): void {
-  const ids = entryPaths(kbDir);
-  let problems = 0;
-  for (const path of ids.values()) {
-    try {
-      const { entry, problems: own } = toEntry(parseEntryText(readKbFile(kbDir, path), path));
-      const all = entry ? checkAgainstKb(entry, { ids, path }) : own;
-      for (const problem of all) {
-        problems++;
-        add({
-          level: "error",
-          check: "entry",
-          message: `${path}: ${problem.field}: ${problem.message}`,
-        });
+/** The command that fixes a file the index left out. */
+function leftOutFix(kbDir: string, path: string): string {
+  const id = declaredId(kbDir, path);
+  const name = path.slice(ENTRIES_DIR.length + 1);
+  if (id && !name.startsWith(`${id}-`)) {
+    const renamed = `${ENTRIES_DIR}/${id}-${name.replace(/^kb-[0-9a-z]{5}-/, "")}`;
+    return moveCommand(join(kbDir, path), join(kbDir, renamed));
+  }
+  return editCommand(join(kbDir, path));
+}
+
+/** Every entry file the index left out, with the index's reason and a fix. */
+export async function leftOutFindings(context: DoctorContext): Promise<Finding[]> {
+  const { report } = await context.index();
+  if (!report.invalid.length) return [];
+  const total = report.docCount + report.invalid.length;
+  return [
+    {
+      level: "error",
+      check: "entries",
+      message: `${report.invalid.length} of ${plural(total, "file", "files")} under ` +
+        `${ENTRIES_DIR}/ left out of the index, each below`,
+    },
+    ...report.invalid.map((file): Finding => ({
+      level: "error",
+      check: "entries",
+      message: withFix(
+        `${file.path} is left out of the index: ${file.message.replace(/\n\s*/g, "; ")}`,
+        leftOutFix(context.kbDir, file.path),
+      ),
+    })),
+  ];
+}
+
+/** What is wrong with one item under entries/ that the index never reads, if anything. */
+function strayFinding(kbDir: string, path: string, item: Deno.DirEntry): Finding | undefined {
+  const topLevel = path === `${ENTRIES_DIR}/${item.name}`;
+  const full = join(kbDir, path);
+  const warn = (text: string, fix: string): Finding => ({
+    level: "warn",
+    check: "entries",
+    message: withFix(`${path} ${text}`, fix),
+  });
+  if (item.isSymlink) {
+    const target = (() => {
+      try {
+        return Deno.statSync(full);
+      } catch {
+        return undefined;
       }
-    } catch (error) {
-      problems++;
-      add({
+    })();
+    if (target?.isFile && topLevel && item.name.endsWith(".md")) return undefined;
+    if (!target) {
+      return warn(
+        "is a symbolic link to nothing; the index skips it",
+        shellCommand(["rm", "--", full]),
+      );
+    }
+  }
+  if (!item.isFile && !item.isSymlink) {
+    return warn("is not a regular file; the index skips it", shellCommand(["rm", "--", full]));
+  }
+  if (!item.name.endsWith(".md")) {
+    const entryLike = /^kb-[0-9a-z]{5}-/.test(item.name);
+    return warn(
+      "does not end in .md; the index reads only entries/*.md",
+      moveCommand(full, entryLike ? `${full}.md` : join(kbDir, item.name)),
+    );
+  }
+  if (!topLevel) {
+    return warn(
+      "is in a sub-folder; the index reads only entries/*.md",
+      moveCommand(full, join(kbDir, ENTRIES_DIR, item.name)),
+    );
+  }
+  return undefined;
+}
+
+/**
+ * Every file under entries/ (sub-folders included, links not followed) that the index does not
+ * read: in a sub-folder, not `.md`, not a regular file (a FIFO is never opened). Dot files such
+ * as `.gitkeep` are left alone.
+ */
+export function strayFindings({ kbDir }: DoctorContext): Finding[] {
+  const findings: Finding[] = [];
+  const walk = (folder: string) => {
+    let listing: Deno.DirEntry[];
+    try {
+      listing = [...Deno.readDirSync(join(kbDir, folder))].sort((a, b) => a.name < b.name ? -1 : 1);
+    } catch {
+      return;
+    }
+    for (const item of listing) {
+      if (item.name.startsWith(".")) continue;
+      const path = `${folder}/${item.name}`;
+      if (item.isDirectory) walk(path);
+      else {
+        const finding = strayFinding(kbDir, path, item);
+        if (finding) findings.push(finding);
+      }
+    }
+  };
+  walk(ENTRIES_DIR);
+  return findings;
+}
+
+/** The id → path of every entry in the index. */
+function indexedIds(reader: IndexReader): Map<string, string> {
+  const ids = new Map<string, string>();
+  for (const [path, [ord]] of reader.files()) {
+    const doc = ord >= 0 ? reader.doc(ord) : undefined;
+    if (doc) ids.set(doc.id, path);
+  }
+  return ids;
+}
+
+/** Every indexed entry against the rules that need the rest of the knowledge base (links). */
+export async function contractFindings(context: DoctorContext): Promise<Finding[]> {
+  const { reader, report } = await context.index();
+  const ids = indexedIds(reader);
+  const findings: Finding[] = [];
+  let sound = 0;
+  for (const path of [...ids.values()].sort()) {
+    const problems = (() => {
+      try {
+        const { entry, problems } = toEntry(parseEntryText(readKbFile(context.kbDir, path), path));
+        return entry ? checkAgainstKb(entry, { ids, path }) : problems;
+      } catch (error) {
+        return [{ field: "file", message: error instanceof Error ? error.message : String(error) }];
+      }
+    })();
+    if (!problems.length) sound++;
+    for (const problem of problems) {
+      findings.push({
         level: "error",
-        check: "entry",
-        message: error instanceof Error ? error.message : String(error),
+        check: "entries",
+        message: withFix(
+          `${path}: ${problem.field}: ${problem.message}`,
+          editCommand(join(context.kbDir, path)),
+        ),
       });
     }
   }
-  if (!problems) {
-    add({ level: "ok", check: "entries", message: `${ids.size} entries follow the contract` });
+  const broken = ids.size - sound;
+  if (broken) {
+    findings.unshift({
+      level: "error",
+      check: "entries",
+      message: `${plural(broken, "indexed entry breaks", "indexed entries break")} the ` +
+        `contract (of ${ids.size}), each below`,
+    });
+  } else if (ids.size || !report.invalid.length) {
+    findings.push({
+      level: "ok",
+      check: "entries",
+      message: ids.size
+        ? `${plural(ids.size, "indexed entry follows", "indexed entries follow")} the contract`
+        : "no entries yet",
+    });
+  }
+  return findings;
+}
+
+/** The kernel rules against the budget the prompt hook inlines them in. */
+export async function kernelFindings(context: DoctorContext): Promise<Finding[]> {
+  const { kernel } = (await context.index()).reader.manifest;
+  const chars = kernel.reduce((sum, rule) => sum + rule.body.length, 0);
+  const findings: Finding[] = [{
+    level: chars > LIMITS.kernelBudgetChars ? "error" : "ok",
+    check: "kernel",
+    message: `${plural(kernel.length, "kernel rule", "kernel rules")}, ${chars} of ` +
+      `${LIMITS.kernelBudgetChars} characters`,
+  }];
+  for (const rule of kernel) {
+    if (rule.body.length > LIMITS.kernelBudgetChars) {
+      findings.push({
+        level: "warn",
+        check: "kernel",
+        message: withFix(
+          `${rule.id} alone is over the budget; the prompt hook lists it as a pointer instead`,
+          shellCommand(["git-kb", "edit", rule.id, "--no-kernel"]),
+        ),
+      });
+    }
+  }
+  return findings;
+}
+
+/** The checks doctor runs, in the order their findings are printed. */
+export const CHECKS: readonly Check[] = [
+  configFindings,
+  gitFindings,
+  indexFindings,
+  contractFindings,
+  leftOutFindings,
+  strayFindings,
+  kernelFindings,
+];
+
+/**
+ * Run `checks` in order and gather their findings. A check that throws becomes one error finding
+ * (once, however many checks hit the same error: the index's, say); a missing permission is
+ * thrown on, for the CLI to name the flag.
+ */
+export async function gatherFindings(
+  context: DoctorContext,
+  checks: readonly Check[] = CHECKS,
+): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  for (const check of checks) {
+    try {
+      findings.push(...await check(context));
+    } catch (error) {
+      if (missingPermissionFlag(error)) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      if (!findings.some((finding) => finding.message === message)) {
+        findings.push({ level: "error", check: "doctor", message });
+      }
+    }
+  }
+  return findings;
+}
+
+function printFindings(findings: Finding[]): void {
+  const mark = { ok: green("ok  "), warn: yellow("warn"), error: red("FAIL") };
+  for (const finding of findings) {
+    console.log(`${mark[finding.level]} ${finding.check}: ${finding.message}`);
   }
 }
 
@@ -126,61 +504,16 @@ export async function run(args: string[]): Promise<number> {
   const { values } = parseCommand(args, {
     offline: { type: "boolean" },
     json: { type: "boolean" },
-  });
-  const findings: Finding[] = [];
-  const add = (finding: Finding) => findings.push(finding);
+  }, { positionals: NO_POSITIONALS });
   const location = resolveKb(values.kb);
-  add({
-    level: "ok",
-    check: "config",
-    message: `knowledge base ${location.kbDir} (from ${location.source})`,
+  let index: Promise<OpenIndex> | undefined;
+  const findings = await gatherFindings({
+    location,
+    kbDir: location.kbDir,
+    offline: values.offline ?? false,
+    index: () => index ??= openIndex(location.kbDir),
   });
-  for (const candidate of configCandidates()) {
-    if (candidate.kbDir && candidate.kbDir !== location.kbDir) {
-      add({
-        level: "warn",
-        check: "config",
-        message: `${candidate.file} names another knowledge base: ${candidate.kbDir}`,
-      });
-    }
-  }
-  const { kbDir } = location;
-  await gitChecks(kbDir, values.offline ?? false, add);
-  const before = performance.now();
-  const { report, reader } = await openIndex(kbDir);
-  add({
-    level: "ok",
-    check: "index",
-    message: report.mode === "fresh"
-      ? `up to date: ${report.docCount} entries at ${indexDir(kbDir)}`
-      : `was stale (${report.added} added, ${report.changed} changed, ${report.removed} removed); updated in ${
-        Math.round(performance.now() - before)
-      } ms`,
-  });
-  entryChecks(kbDir, add);
-  const kernelChars = reader.manifest.kernel.reduce((sum, rule) => sum + rule.body.length, 0);
-  add({
-    level: kernelChars > LIMITS.kernelBudgetChars ? "error" : "ok",
-    check: "kernel",
-    message:
-      `${reader.manifest.kernel.length} kernel rule(s), ${kernelChars} of ${LIMITS.kernelBudgetChars} characters`,
-  });
-  for (const rule of reader.manifest.kernel) {
-    if (rule.body.length > LIMITS.kernelBudgetChars) {
-      add({
-        level: "warn",
-        check: "kernel",
-        message:
-          `${rule.id} alone is over the budget; the prompt hook lists it as a pointer instead`,
-      });
-    }
-  }
   if (values.json) printJson(findings);
-  else {
-    const mark = { ok: green("ok  "), warn: yellow("warn"), error: red("FAIL") };
-    for (const finding of findings) {
-      console.log(`${mark[finding.level]} ${finding.check}: ${finding.message}`);
-    }
-  }
+  else printFindings(findings);
   return findings.some((finding) => finding.level === "error") ? 1 : 0;
 }

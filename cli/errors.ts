@@ -5,7 +5,7 @@
  * @module
  */
 import { UsageError } from "./args.ts";
-import { red } from "./output.ts";
+import { onStderr } from "./output.ts";
 
 const PERMISSION = /Requires (\w+) access to "?([^",]*)"?/;
 
@@ -44,16 +44,24 @@ export function exitCodeOf(error: unknown): number {
   return typeof code === "number" ? code : 1;
 }
 
-/** One line (or a short block) saying what went wrong and what to do. */
-export function describeError(error: unknown, command: string): string {
+/**
+ * One line (or a short block) for stderr saying what went wrong and what to do. A usage error
+ * lists every mistake, then `usage` (the command's usage line) when given, then where the help is.
+ */
+export function describeError(error: unknown, command: string, usage?: string): string {
   error = unwrap(error);
+  const { red } = onStderr;
   const flag = missingPermissionFlag(error);
   if (flag) {
     return red(`git-kb ${command}: missing permission: run deno again with ${flag}`) +
       ` (${(error as Error).message.split(",")[0]})`;
   }
   if (error instanceof UsageError) {
-    return `${red(`git-kb ${command}: ${error.message}`)}\nRun git-kb ${command} --help for usage.`;
+    return [
+      ...error.problems.map((problem) => red(`git-kb ${command}: ${problem}`)),
+      ...(usage ? [usage] : []),
+      `Run git-kb ${command} --help for the options.`,
+    ].join("\n");
   }
   const message = error instanceof Error ? error.message : String(error);
   return red(`git-kb ${command}: ${message}`);

@@ -7,8 +7,8 @@
 import type { PromptResult } from "../core/eval.ts";
 import { resolveKb } from "../io/config.ts";
 import { type EvalReport, evaluate } from "../io/eval.ts";
-import { parseCommand, positiveInt, UsageError } from "./args.ts";
-import { bold, dim, green, printJson, red } from "./output.ts";
+import { parseCommand, positiveInt, wholeNumberFrom } from "./args.ts";
+import { bold, dim, green, plural, printJson, red } from "./output.ts";
 
 /** Help text. */
 export const help = `Usage: git-kb eval <golden.jsonl> [options]
@@ -58,8 +58,9 @@ export function formatReport(report: EvalReport, misses: number): string {
   const { summary, results } = report.run;
   const out: string[] = [];
   out.push(
-    `${bold(report.golden)}: ${summary.prompts} prompts (${summary.positives} expecting ` +
-      `entries, ${summary.negatives} expecting nothing) against ${report.entries} entries, ` +
+    `${bold(report.golden)}: ${plural(summary.prompts, "prompt", "prompts")} ` +
+      `(${summary.positives} expecting entries, ${summary.negatives} expecting nothing) against ` +
+      `${plural(report.entries, "entry", "entries")}, ` +
       `${Math.round(report.ms)} ms`,
     "",
     `          recall@1  recall@5  MRR@10`,
@@ -87,7 +88,10 @@ export function formatReport(report: EvalReport, misses: number): string {
     result.falseFire || result.hookMissed.length || result.searchMissed.length
   );
   if (missed.length) {
-    out.push("", bold(`Misses (not in the first 5), ${missed.length} prompts:`));
+    out.push(
+      "",
+      bold(`Misses (not in the first 5), ${plural(missed.length, "prompt", "prompts")}:`),
+    );
     out.push(...missed.slice(0, misses).map(missLine));
     if (missed.length > misses) out.push(dim(`  … ${missed.length - misses} more (--json)`));
   }
@@ -115,7 +119,9 @@ export function formatReport(report: EvalReport, misses: number): string {
   }
   if (diff.prompts.length > misses) out.push(dim(`  … ${diff.prompts.length - misses} more`));
   if (diff.added || diff.removed) {
-    out.push(`  ${diff.added} prompts new in the file, ${diff.removed} gone from it`);
+    out.push(
+      `  ${plural(diff.added, "prompt", "prompts")} new in the file, ${diff.removed} gone from it`,
+    );
   }
   return out.join("\n");
 }
@@ -123,12 +129,9 @@ export function formatReport(report: EvalReport, misses: number): string {
 /** Run the command. */
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(args, {
-    misses: { type: "string" },
+    misses: { type: "string", check: wholeNumberFrom(1) },
     json: { type: "boolean" },
-  });
-  if (positionals.length !== 1) {
-    throw new UsageError("give one golden file, e.g. git-kb eval golden.jsonl");
-  }
+  }, { positionals: { name: "<golden.jsonl>", min: 1, max: 1 } });
   const misses = positiveInt(values.misses, "misses", 20);
   const { kbDir } = resolveKb(values.kb);
   const report = await evaluate(kbDir, positionals[0]);

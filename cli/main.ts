@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { UsageError } from "./args.ts";
+import { closestWord } from "../core/closest.ts";
 import { describeError, exitCodeOf } from "./errors.ts";
-import { bold } from "./output.ts";
+import { bold, onStderr } from "./output.ts";
 import denoConfig from "../deno.json" with { type: "json" };
 
 /** What every command module exports. */
@@ -65,40 +65,113 @@ function usage(): string {
     bold("git-kb")
   } ${denoConfig.version}: a personal knowledge base in git, for coding agents
 
-Usage: git-kb <command> [options]
+Usage: git-kb [--kb <dir>] <command> [options]
+       git-kb help <command>
 
 Commands:
 ${lines.join("\n")}
 
-Options for every command:
+Options for every command (before or after it):
   --kb <dir>   the knowledge base folder (else KB_DIR, else the config file)
   -h, --help   help for the command
 
 Run git-kb <command> --help for a command's options.`;
 }
 
+/** How the CLI was called: the options before the command, the command and what follows it. */
+interface Invocation {
+  kb?: string;
+  help: boolean;
+  version: boolean;
+  command?: string;
+  rest: string[];
+  /** Mistakes before the command (unknown options, --kb without a folder). */
+  problems: string[];
+}
+
+const GLOBAL_OPTIONS = ["kb", "help", "version"];
+
+/** Read the options for every command that come before the command's name. */
+function readInvocation(args: string[]): Invocation {
+  const invocation: Invocation = { help: false, version: false, rest: [], problems: [] };
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index];
+    if (arg === "--kb" || arg.startsWith("--kb=")) {
+      const value = arg === "--kb" ? args[++index] : arg.slice("--kb=".length);
+      if (value === undefined) invocation.problems.push("--kb needs a value");
+      else invocation.kb = value;
+    } else if (arg === "--help" || arg === "-h") invocation.help = true;
+    else if (arg === "--version" || arg === "-V") invocation.version = true;
+    else if (arg.startsWith("-") && arg !== "-") {
+      const near = closestWord(arg.replace(/^-+/, "").split("=")[0], GLOBAL_OPTIONS);
+      invocation.problems.push(
+        `unknown option "${arg.split("=")[0]}" before the command${
+          near ? `; did you mean --${near}?` : ""
+        } (a command's own options go after its name)`,
+      );
+    } else {
+      invocation.command = arg;
+      invocation.rest = args.slice(index + 1);
+      break;
+    }
+  }
+  return invocation;
+}
+
+/** The problem with a name that is not a command, with the nearest command when it is close. */
+function unknownCommand(name: string): string {
+  const near = closestWord(name, Object.keys(COMMANDS));
+  return `unknown command "${name}"${near ? `; did you mean "${near}"?` : ""}`;
+}
+
+/** Print top-level usage mistakes on stderr and return the usage exit code. */
+function reportTopLevel(problems: string[]): number {
+  for (const problem of problems) console.error(onStderr.red(`git-kb: ${problem}`));
+  console.error("Run git-kb --help for the commands and the options for every command.");
+  return 2;
+}
+
+/** Whether `args` ask for help before any `--`. */
+function asksForHelp(args: string[]): boolean {
+  const end = args.indexOf("--");
+  return (end < 0 ? args : args.slice(0, end)).some((arg) => arg === "--help" || arg === "-h");
+}
+
 /** Run the CLI with `args` and return the exit code. */
 export async function main(args: string[]): Promise<number> {
-  const [name, ...rest] = args;
-  if (!name || name === "--help" || name === "-h" || name === "help") {
-    console.log(usage());
-    return name ? 0 : 2;
+  const invocation = readInvocation(args);
+  let { command: name, rest, help } = invocation;
+  if (name === "help") {
+    [name, ...rest] = rest;
+    help = true;
+    if (rest.length) {
+      invocation.problems.push(`help takes one command, not ${rest.length + 1} arguments`);
+    }
   }
-  if (name === "--version" || name === "-V") {
+  if (!invocation.problems.length && name !== undefined && !Object.hasOwn(COMMANDS, name)) {
+    invocation.problems.push(unknownCommand(name));
+  }
+  if (invocation.problems.length) return reportTopLevel(invocation.problems);
+  if (invocation.version) {
     console.log(`git-kb ${denoConfig.version}`);
     return 0;
   }
-  const command = COMMANDS[name];
+  if (name === undefined) {
+    if (help) console.log(usage());
+    else console.error(usage());
+    return help ? 0 : 2;
+  }
+  let module: CommandModule | undefined;
   try {
-    if (!command) throw new UsageError(`unknown command "${name}"; run git-kb --help`);
-    const module = await command.load();
-    if (rest.includes("--help") || rest.includes("-h")) {
+    module = await COMMANDS[name].load();
+    if (help || asksForHelp(rest)) {
       console.log(module.help);
       return 0;
     }
-    return await module.run(rest);
+    const kb = invocation.kb === undefined ? [] : ["--kb", invocation.kb];
+    return await module.run([...kb, ...rest]);
   } catch (error) {
-    console.error(describeError(error, name));
+    console.error(describeError(error, name, module?.help.split("\n")[0]));
     return exitCodeOf(error);
   }
 }

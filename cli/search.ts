@@ -9,11 +9,11 @@ import { splitFrontmatter } from "../core/frontmatter.ts";
 import type { IndexReader } from "../core/index.ts";
 import { neighbours } from "../core/links.ts";
 import { search } from "../core/rank.ts";
-import { ENTRY_TYPES, type EntryType, isOneOf } from "../core/schema.ts";
+import { ENTRY_TYPES, type EntryType } from "../core/schema.ts";
 import { makeSnippet } from "../core/snippet.ts";
 import { openKb } from "../io/open.ts";
 import { READ_TRUST_MS } from "../io/index_store.ts";
-import { parseCommand, positiveInt, UsageError } from "./args.ts";
+import { oneOf, parseCommand, positiveInt, UsageError, wholeNumberFrom } from "./args.ts";
 import { bold, cyan, dim, printJson, yellow } from "./output.ts";
 
 /** Help text. */
@@ -60,18 +60,13 @@ function readBody(kbDir: string, path: string): string {
 /** Run the command. */
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(args, {
-    type: { type: "string" },
+    type: { type: "string", check: oneOf(ENTRY_TYPES, "type") },
     tag: { type: "string" },
-    limit: { type: "string" },
+    limit: { type: "string", check: wholeNumberFrom(1) },
     json: { type: "boolean" },
-  });
+  }, { positionals: { name: "<query>", min: 1 } });
   const queries = positionals.map((query) => query.trim()).filter(Boolean);
-  if (!queries.length) throw new UsageError("give at least one query");
-  if (values.type !== undefined && !isOneOf(ENTRY_TYPES, values.type)) {
-    throw new UsageError(
-      `--type "${values.type}" is not a type; use one of ${ENTRY_TYPES.join(", ")}`,
-    );
-  }
+  if (!queries.length) throw new UsageError("every query is blank; give at least one word");
   const limit = positiveInt(values.limit, "limit", 10);
   const { reader, location } = await openKb(values.kb, { trustStampMs: READ_TRUST_MS });
   const hits = search(reader, queries, { limit, type: values.type as EntryType, tag: values.tag });

@@ -15,8 +15,8 @@ import { HOOK_TRUST_MS } from "../io/index_store.ts";
 import { kbCacheDir } from "../io/paths.ts";
 import { readSessions } from "../io/receipts.ts";
 import { debugLogPath } from "../io/session.ts";
-import { parseCommand } from "./args.ts";
-import { bold, printJson } from "./output.ts";
+import { NO_POSITIONALS, parseCommand } from "./args.ts";
+import { bold, plural, printJson } from "./output.ts";
 
 /** Help text. */
 export const help = `Usage: git-kb stats [options]
@@ -35,7 +35,9 @@ Options:
 
 /** Run the command. */
 export async function run(args: string[]): Promise<number> {
-  const { values } = parseCommand(args, { json: { type: "boolean" } });
+  const { values } = parseCommand(args, { json: { type: "boolean" } }, {
+    positionals: NO_POSITIONALS,
+  });
   const { location, reader } = await openKb(values.kb, { trustStampMs: HOOK_TRUST_MS });
   const file = debugLogPath(kbCacheDir(location.kbDir));
   let text = "";
@@ -62,7 +64,9 @@ export async function run(args: string[]): Promise<number> {
   }
   const percent = (share: number) => `${Math.round(share * 100)}%`;
   console.log(
-    `${bold("Prompts")}: ${summary.prompts} (${summary.skipped} skipped, ${summary.errors} errors)`,
+    `${bold("Prompts")}: ${summary.prompts} (${summary.skipped} skipped, ${
+      plural(summary.errors, "error", "errors")
+    })`,
   );
   console.log(`${bold("Fire rate")}: ${percent(summary.fireRate)} of prompts not skipped`);
   console.log(
@@ -76,9 +80,9 @@ export async function run(args: string[]): Promise<number> {
     console.log(`  ${item.id} ${item.count}× (${item.words.join(", ")})`);
   }
   console.log(
-    `${
-      bold("Never surfaced")
-    }: ${summary.neverSurfaced.length} of ${activeIds.length} active entries`,
+    `${bold("Never surfaced")}: ${summary.neverSurfaced.length} of ${
+      plural(activeIds.length, "active entry", "active entries")
+    }`,
   );
   if (summary.neverSurfaced.length) {
     console.log(
@@ -96,7 +100,7 @@ function printDelivery(delivery: DeliveryStats): void {
     console.log("No session receipts yet: they appear once a hook has run in a session.");
     return;
   }
-  const sessions = `${delivery.sessions} session${delivery.sessions === 1 ? "" : "s"}`;
+  const sessions = plural(delivery.sessions, "session", "sessions");
   const extra = delivery.fetchedUnprompted
     ? `; ${delivery.fetchedUnprompted} more fetched without a pointer`
     : "";
@@ -106,7 +110,9 @@ function printDelivery(delivery: DeliveryStats): void {
     }: ${delivery.injected} in ${sessions}; fetched ${delivery.fetched}` +
       ` (${Math.round(delivery.shareFetched * 100)}%)${extra}`,
   );
-  const noise = delivery.noiseCandidates.map((item) => `${item.id} (${item.sessions} sessions)`);
+  const noise = delivery.noiseCandidates.map((item) =>
+    `${item.id} (${plural(item.sessions, "session", "sessions")})`
+  );
   console.log(
     `${bold("Noise candidates")} (injected in ${NOISE_MIN_SESSIONS}+ sessions, never fetched): ${
       noise.join(", ") || "none"

@@ -1,0 +1,175 @@
+/**
+ * The CLI's own edges through real subprocesses: options for every command before the command,
+ * `help <command>`, unknown commands, positionals declared per command, every usage mistake at
+ * once, and colour on a real terminal (through `script`).
+ */
+import assert from "node:assert/strict";
+import { shellCommand } from "../core/shell_quote.ts";
+import { flagsFor } from "../cli/permissions.ts";
+import {
+  ANSI,
+  denoDir,
+  type Kb,
+  MAIN,
+  makeKb,
+  parseJson,
+  ROOT,
+  runCli,
+  type RunResult,
+  show,
+} from "./helpers.ts";
+
+/** kb.env without KB_DIR, so only --kb names the knowledge base. */
+function withoutKbDir(kb: Kb): Record<string, string> {
+  const { KB_DIR: _, ...env } = kb.env;
+  return env;
+}
+
+Deno.test("--kb before the command works like --kb after it", async () => {
+  const kb = await makeKb();
+  try {
+    const env = withoutKbDir(kb);
+    const [before, beforeInline, after] = await Promise.all([
+      runCli(["--kb", kb.dir, "search", "rotate token", "--json"], { env }),
+      runCli([`--kb=${kb.dir}`, "search", "rotate token", "--json"], { env }),
+      runCli(["search", "rotate token", "--json", "--kb", kb.dir], { env }),
+    ]);
+    assert.equal(before.code, 0, show(before));
+    const ids = (result: RunResult) => parseJson<{ id: string }[]>(result).map((hit) => hit.id);
+    assert.equal(ids(before)[0], "kb-7q2mx");
+    assert.deepEqual(ids(beforeInline), ids(after));
+    assert.deepEqual(ids(before), ids(after));
+  } finally {
+    await kb.cleanup();
+  }
+});
+
+Deno.test("help <command> prints that command's help, as <command> --help does", async () => {
+  const env = { NO_COLOR: "1" };
+  const [helpAdd, addHelp, helpAlone, helpUnknown] = await Promise.all([
+    runCli(["help", "add"], { env, flags: flagsFor("add", "/tmp") }),
+    runCli(["add", "--help"], { env }),
+    runCli(["help"], { env }),
+    runCli(["help", "serch"], { env }),
+  ]);
+  assert.equal(helpAdd.code, 0, show(helpAdd));
+  assert.match(helpAdd.stdout, /^Usage: git-kb add --title/);
+  assert.equal(helpAdd.stdout, addHelp.stdout);
+  assert.equal(helpAlone.code, 0, show(helpAlone));
+  assert.match(helpAlone.stdout, /Commands:/);
+  assert.equal(helpUnknown.code, 2, show(helpUnknown));
+  assert.match(helpUnknown.stderr, /unknown command "serch"; did you mean "search"\?/);
+});
+
+Deno.test("an unknown command is named, with the nearest command and git-kb --help", async () => {
+  const env = { NO_COLOR: "1" };
+  const [typo, unrelated] = await Promise.all([
+    runCli(["serch", "token"], { env, flags: flagsFor("search", "/tmp") }),
+    runCli(["foo"], { env, flags: flagsFor("search", "/tmp") }),
+  ]);
+  for (const [result, name] of [[typo, "serch"], [unrelated, "foo"]] as const) {
+    assert.equal(result.code, 2, show(result));
+    assert.match(result.stderr, new RegExp(`unknown command "${name}"`), show(result));
+    assert.match(result.stderr, /Run git-kb --help\b/, show(result));
+    assert.doesNotMatch(result.stderr, new RegExp(`git-kb ${name} --help`), show(result));
+  }
+  assert.match(typo.stderr, /did you mean "search"\?/);
+  assert.doesNotMatch(unrelated.stderr, /did you mean/, "nothing is near enough to foo");
+});
+
+Deno.test("stray or missing positionals are refused the same way, with the usage line", async () => {
+  const kb = await makeKb();
+  try {
+    const cases: [string[], RegExp, string][] = [
+      [["stats", "extra"], /unexpected argument "extra"/, "Usage: git-kb stats"],
+      [["doctor", "--offline", "a", "b"], /unexpected arguments "a", "b"/, "Usage: git-kb doctor"],
+      [["eval", "one.jsonl", "two.jsonl"], /unexpected argument "two.jsonl"/, "Usage: git-kb eval"],
+      [["eval"], /missing <golden.jsonl>/, "Usage: git-kb eval"],
+      [["search"], /missing <query>/, "Usage: git-kb search"],
+      [["context"], /missing "<prompt>"/, "Usage: git-kb context"],
+    ];
+    const results = await Promise.all(cases.map(([args]) => runCli(args, { env: kb.env })));
+    for (const [index, [args, problem, usage]] of cases.entries()) {
+      const result = results[index];
+      assert.equal(result.code, 2, `${args.join(" ")}: ${show(result)}`);
+      assert.match(result.stderr, problem, show(result));
+      assert.ok(result.stderr.includes(`\n${usage}`), show(result));
+      assert.equal(result.stdout, "", show(result));
+    }
+  } finally {
+    await kb.cleanup();
+  }
+});
+
+Deno.test("every usage mistake of one call is reported at once", async () => {
+  const result = await runCli(
+    ["search", "--bogus", "--limit", "0", "--type", "recipe", "--jsno", "x"],
+    { env: { NO_COLOR: "1" } },
+  );
+  assert.equal(result.code, 2, show(result));
+  const lines = result.stderr.trimEnd().split("\n");
+  assert.deepEqual(lines, [
+    'git-kb search: unknown option "--bogus"',
+    'git-kb search: --limit takes a whole number of at least 1, not "0"',
+    'git-kb search: --type "recipe" is not a type; use one of decision, rule, howto, concept, bookmark, note',
+    'git-kb search: unknown option "--jsno"; did you mean --json?',
+    "Usage: git-kb search <query>... [options]",
+    "Run git-kb search --help for the options.",
+  ]);
+});
+
+/** Whether `script` (util-linux) can give a child a terminal here. */
+const hasScript = await new Deno.Command("script", { args: ["--version"], stdout: "null" })
+  .output().then((output) => output.success, () => false);
+
+/**
+ * Run the CLI under `script`, so its stdout and stderr are a terminal; `stderrFile` sends stderr
+ * to a file instead. Returns what reached the terminal and the file.
+ */
+async function onTerminal(
+  args: string[],
+  env: Record<string, string>,
+  stderrFile?: string,
+): Promise<{ terminal: string; stderr: string }> {
+  const command =
+    shellCommand([Deno.execPath(), "run", ...flagsFor(args[0], env.TMPDIR), MAIN, ...args]) +
+    (stderrFile ? ` 2>${shellCommand([stderrFile])}` : "");
+  const output = await new Deno.Command("script", {
+    args: ["-qec", command, "/dev/null"],
+    cwd: ROOT,
+    clearEnv: true,
+    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", DENO_DIR: await denoDir(), ...env },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const terminal = new TextDecoder().decode(output.stdout);
+  return { terminal, stderr: stderrFile ? await Deno.readTextFile(stderrFile) : "" };
+}
+
+Deno.test({
+  name: "colour on a terminal unless NO_COLOR is non-empty; stderr by its own terminal",
+  ignore: !hasScript,
+  fn: async () => {
+    const kb = await makeKb();
+    try {
+      const { NO_COLOR: _, ...env } = kb.env;
+      const errors = `${kb.root}/stderr.txt`;
+      const [unset, empty, set, stderrToFile] = await Promise.all([
+        onTerminal(["search", "token"], env),
+        onTerminal(["search", "token"], { ...env, NO_COLOR: "" }),
+        onTerminal(["search", "token"], { ...env, NO_COLOR: "1" }),
+        onTerminal(["search", "--bogus"], env, errors),
+      ]);
+      assert.match(unset.terminal, /kb-7q2mx/, unset.terminal);
+      assert.match(unset.terminal, ANSI, "a terminal gets colour");
+      assert.match(empty.terminal, ANSI, "NO_COLOR= (empty) does not turn colour off");
+      assert.match(set.terminal, /kb-7q2mx/);
+      assert.doesNotMatch(set.terminal, ANSI, "NO_COLOR=1 turns it off");
+      assert.match(stderrToFile.stderr, /unknown option "--bogus"/);
+      assert.doesNotMatch(stderrToFile.stderr, ANSI, "stderr to a file gets no colour");
+    } finally {
+      await kb.cleanup();
+    }
+  },
+});

@@ -1,0 +1,57 @@
+/**
+ * `deno task demo` runs to the end, and every command it echoes is safe to paste: sh reads each
+ * echoed line back as exactly the words it shows, with no substitution (`…` or $(…)) run.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { shellCommand } from "../core/shell_quote.ts";
+import { runProcess } from "../io/process.ts";
+import { makeSandbox, ROOT, runDeno, show } from "./helpers.ts";
+
+/** The words sh reads from `line`, with no program on PATH (a substitution would fail). */
+async function wordsOf(line: string): Promise<string[]> {
+  const read = await runProcess("/bin/sh", ["-c", `printf '%s\\0' ${line}`], {
+    cwd: ROOT,
+    clearEnv: true,
+    env: { PATH: "/nonexistent" },
+  });
+  assert.equal(read.stderr, "", `sh complained about: ${line}`);
+  return read.stdout.split("\0").slice(0, -1);
+}
+
+Deno.test("the demo finishes, and every command it echoes reads back as itself in sh", async () => {
+  const sandbox = await makeSandbox();
+  try {
+    const demo = await runDeno(
+      [
+        "run",
+        "--no-prompt",
+        "--allow-read",
+        "--allow-write",
+        "--allow-env",
+        "--allow-run=git,deno",
+        join(ROOT, "demo.ts"),
+      ],
+      { env: { HOME: sandbox.home, TMPDIR: sandbox.tmp, GIT_CONFIG_NOSYSTEM: "1" } },
+    );
+    assert.equal(demo.code, 0, show(demo));
+    assert.match(demo.stdout, /Demo finished\./);
+    const commands = demo.stdout.split("\n").filter((line) => line.startsWith("$ "))
+      .map((line) => line.slice(2));
+    assert.ok(commands.length >= 10, show(demo));
+    assert.ok(commands.some((line) => line.includes("`git switch`")), "the backtick body is shown");
+    for (const line of commands) {
+      const [command, stdinFile] = line.split(" < ");
+      assert.equal(
+        shellCommand(await wordsOf(command)),
+        command,
+        `not read back as shown: ${line}`,
+      );
+      if (stdinFile) {
+        assert.deepEqual(await wordsOf(stdinFile), ["fixtures/hooks/prompt-match.json"]);
+      }
+    }
+  } finally {
+    await sandbox.cleanup();
+  }
+});

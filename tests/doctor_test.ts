@@ -1,0 +1,179 @@
+/**
+ * `git-kb doctor` through real subprocesses: it sees every file the index sees (and those it
+ * does not read), counts right, names a stand-in git identity, never blocks on a FIFO, and every
+ * fix it prints works when pasted into sh.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import type { Finding } from "../core/finding.ts";
+import { flagsFor } from "../cli/permissions.ts";
+import { runProcess } from "../io/process.ts";
+import {
+  denoDir,
+  entryText,
+  git,
+  IDENTITY,
+  MAIN,
+  makeKb,
+  parseJson,
+  ROOT,
+  runCli,
+  show,
+} from "./helpers.ts";
+
+async function doctor(env: Record<string, string>): Promise<Finding[]> {
+  const result = await runCli(["doctor", "--offline", "--json"], { env });
+  assert.ok(result.code === 0 || result.code === 1, show(result));
+  return parseJson<Finding[]>(result);
+}
+
+/** The command after "fix: " in a finding's message. */
+function fixOf(finding: Finding | undefined): string {
+  const at = finding?.message.indexOf("; fix: ") ?? -1;
+  assert.ok(finding && at > 0, `no fix in ${JSON.stringify(finding)}`);
+  return finding.message.slice(at + "; fix: ".length);
+}
+
+Deno.test("doctor lists every file the index left out, with its reason and a fix", async () => {
+  const kb = await makeKb();
+  try {
+    const entries = join(kb.dir, "entries");
+    await Deno.writeTextFile(
+      join(entries, "kb-bad01-no-type.md"),
+      "---\nid: kb-bad01\ntitle: T\n---\nx\n",
+    );
+    await Deno.writeTextFile(
+      join(entries, "misnamed.md"),
+      entryText({ id: "kb-nam01", title: "Misnamed", body: "x\n" }),
+    );
+    await Deno.mkdir(join(entries, "sub"));
+    await Deno.writeTextFile(
+      join(entries, "sub", "kb-sub01-nested.md"),
+      entryText({ id: "kb-sub01", title: "Nested", body: "x\n" }),
+    );
+    const [index, findings, text] = await Promise.all([
+      runCli(["index", "--json"], { env: kb.env }),
+      doctor(kb.env),
+      runCli(["doctor", "--offline"], { env: kb.env }),
+    ]);
+    const skipped = parseJson<{ invalid: { path: string }[] }>(index).invalid.map((file) =>
+      file.path
+    );
+    assert.deepEqual(skipped.sort(), ["entries/kb-bad01-no-type.md", "entries/misnamed.md"]);
+    for (const path of skipped) {
+      const finding = findings.find((item) => item.message.startsWith(`${path} is left out`));
+      assert.equal(finding?.level, "error", `${path} in ${JSON.stringify(findings, null, 1)}`);
+      fixOf(finding);
+    }
+    assert.match(
+      findings.find((item) => item.message.startsWith("entries/kb-bad01-no-type.md"))!.message,
+      /type: is required/,
+    );
+    const nested = findings.find((item) => item.message.startsWith("entries/sub/kb-sub01"));
+    assert.equal(nested?.level, "warn", "a file in a sub-folder is named");
+    assert.equal(text.code, 1, show(text));
+    assert.match(text.stdout, /^ok {3}entries: 45 indexed entries follow the contract$/m);
+    assert.match(
+      text.stdout,
+      /^FAIL entries: 2 of 47 files under entries\/ left out of the index/m,
+    );
+    assert.match(text.stdout, /^ok {3}index: .*: 45 entries/m);
+  } finally {
+    await kb.cleanup();
+  }
+});
+
+Deno.test("doctor counts one entry as one entry", async () => {
+  const kb = await makeKb({ empty: true });
+  try {
+    await Deno.writeTextFile(
+      join(kb.dir, "entries", "kb-one01-only.md"),
+      entryText({ id: "kb-one01", title: "Only", body: "x\n" }),
+    );
+    await git(kb.dir, "add", "-A");
+    await git(kb.dir, "commit", "-qm", "one");
+    const result = await runCli(["doctor", "--offline"], { env: kb.env });
+    assert.equal(result.code, 0, show(result));
+    assert.match(result.stdout, /entries: 1 indexed entry follows the contract/);
+    assert.match(result.stdout, /index: .*: 1 entry\b/);
+    assert.match(result.stdout, /kernel: 0 kernel rules/);
+    assert.doesNotMatch(result.stdout, /\b1 entries|\(s\)/);
+  } finally {
+    await kb.cleanup();
+  }
+});
+
+Deno.test("doctor names git-kb's stand-in identity when git has none", async () => {
+  const kb = await makeKb();
+  try {
+    const anonymous = Object.fromEntries(
+      Object.entries(kb.env).filter(([key]) => !(key in IDENTITY)),
+    );
+    const [without, withIdentity] = await Promise.all([doctor(anonymous), doctor(kb.env)]);
+    const warning = without.find((finding) => finding.check === "identity");
+    assert.equal(warning?.level, "warn", JSON.stringify(without, null, 1));
+    assert.match(warning!.message, /commits would be made as git-kb <git-kb@localhost>/);
+    assert.match(fixOf(warning), /^git config --global user\.name 'Your Name' && /);
+    const fine = withIdentity.find((finding) => finding.check === "identity");
+    assert.equal(fine?.level, "ok");
+    assert.match(fine!.message, /Test Author <author@example\.test>/);
+  } finally {
+    await kb.cleanup();
+  }
+});
+
+Deno.test("doctor never opens a FIFO among the entries, and names it", async () => {
+  const kb = await makeKb();
+  try {
+    const fifo = join(kb.dir, "entries", "kb-fifo1-pipe.md");
+    await runProcess("mkfifo", [fifo]);
+    const result = await runProcess(
+      Deno.execPath(),
+      ["run", ...flagsFor("doctor", kb.tmp), MAIN, "doctor", "--offline", "--json"],
+      {
+        cwd: ROOT,
+        clearEnv: true,
+        env: {
+          PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+          DENO_DIR: await denoDir(),
+          ...kb.env,
+        },
+        timeoutMs: 60_000,
+      },
+    );
+    const findings = parseJson<Finding[]>(result);
+    const named = findings.find((item) => item.message.startsWith("entries/kb-fifo1-pipe.md"));
+    assert.match(named?.message ?? "", /is not a regular file/, JSON.stringify(findings, null, 1));
+  } finally {
+    await kb.cleanup();
+  }
+});
+
+Deno.test("doctor's fixes work when pasted into sh, whatever the folder is called", async () => {
+  const kb = await makeKb();
+  const odd = join(kb.root, "o'brien's kb $(touch pwned)");
+  try {
+    await Deno.rename(kb.dir, odd);
+    const env = { ...kb.env, KB_DIR: odd };
+    await Deno.writeTextFile(
+      join(odd, "entries", "misnamed.md"),
+      entryText({ id: "kb-nam01", title: "Misnamed", body: "x\n" }),
+    );
+    const before = await doctor(env);
+    const misnamed = before.find((item) => item.message.startsWith("entries/misnamed.md"));
+    const sh = await runProcess("/bin/sh", ["-c", fixOf(misnamed)], { cwd: kb.root });
+    assert.equal(sh.code, 0, `${fixOf(misnamed)}\n${sh.stderr}`);
+    assert.ok(!(await Deno.stat(join(kb.root, "pwned")).catch(() => undefined)));
+    const after = await doctor(env);
+    assert.ok(
+      !after.some((item) => item.message.includes("misnamed.md")),
+      JSON.stringify(after, null, 1),
+    );
+    assert.ok(
+      after.some((item) => item.message === "46 indexed entries follow the contract"),
+      "the renamed file is indexed now",
+    );
+  } finally {
+    await kb.cleanup();
+  }
+});
