@@ -117,8 +117,7 @@ export async function run(args: string[]): Promise<number> {
     ...ENTRY_OPTIONS,
     ...LIST_EDIT_OPTIONS,
     "from-draft": { type: "string" },
-  });
-  if (positionals.length !== 1) throw new UsageError("give exactly one entry id, like kb-7q2mx");
+  }, { positionals: { name: "<id>", min: 1, max: 1 } });
   const [id] = positionals;
   const fromDraft = values["from-draft"];
   const fieldFlags = hasFieldFlags(values);

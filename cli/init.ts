@@ -237,8 +237,7 @@ export async function run(args: string[]): Promise<number> {
     dir: { type: "string" },
     force: { type: "boolean" },
     json: { type: "boolean" },
-  });
-  if (positionals.length > 1) throw new UsageError("give at most one clone URL or path");
+  }, { positionals: { name: "<clone-url or path>", max: 1 } });
   const planned = await plan(positionals[0], values.dir);
   const { kbDir, mode } = planned;
   const replaced = guardConfig(kbDir, values.force);
