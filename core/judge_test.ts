@@ -1,13 +1,18 @@
 import assert from "node:assert/strict";
 import {
+  compactVerdict,
   denyReason,
+  EXCERPT_CHARS,
   judgeConfig,
   judgePrompt,
   type JudgeRule,
   lintDisabled,
   MAX_PROSE_CHARS,
+  MAX_VIOLATIONS,
+  outputExcerpt,
   parseVerdict,
   REASON_LIMITS,
+  TIMEOUT_BOUNDS_MS,
   type Verdict,
   verdictCacheKey,
 } from "./judge.ts";
@@ -55,6 +60,47 @@ Deno.test("judgeConfig: defaults, and only valid values override them", () => {
   for (const bad of ["0", "-5", "1.5", "soon", ""]) {
     assert.equal(judgeConfig((name) => name.endsWith("MS") ? bad : "").timeoutMs, 45_000, bad);
   }
+});
+
+Deno.test("judgeConfig: a timeout past what a timer holds is clamped, not fired at once", () => {
+  const timeout = (value: string) =>
+    judgeConfig((name) => name === "KB_PROSE_LINT_TIMEOUT_MS" ? value : undefined).timeoutMs;
+  assert.equal(timeout("9999999999"), TIMEOUT_BOUNDS_MS.max);
+  assert.equal(timeout(String(2 ** 31)), TIMEOUT_BOUNDS_MS.max);
+  assert.equal(timeout("1"), TIMEOUT_BOUNDS_MS.min);
+  assert.equal(timeout("600000"), 600_000);
+});
+
+Deno.test("compactVerdict: phrases clipped to what the reason shows, credentials masked", () => {
+  const long = "blazing ".repeat(100);
+  const violations = Array.from({ length: 40 }, (_, index) => ({
+    rule: "kb-k1rn0",
+    phrase: index ? "fast" : `${long} AKIAIOSFODNN7EXAMPLE`,
+    rewrite: index ? "" : `my password is hunter2secret\n${long}`,
+  }));
+  const compact = compactVerdict({ verdict: "fail", violations });
+  assert.equal(compact.violations.length, MAX_VIOLATIONS);
+  const [first] = compact.violations;
+  assert.ok(first.phrase.length <= REASON_LIMITS.phrase, first.phrase);
+  assert.ok(first.rewrite.length <= REASON_LIMITS.rewrite, first.rewrite);
+  assert.ok(!first.rewrite.includes("\n"));
+  assert.doesNotMatch(JSON.stringify(compact), /hunter2secret|AKIAIOSFODNN7EXAMPLE/);
+  assert.equal(compact.violations[1].phrase, "fast");
+  const tail = compactVerdict({
+    verdict: "fail",
+    violations: [{ ...violations[1], phrase: "x AKIAIOSFODNN7EXAMPLE" }],
+  });
+  assert.equal(tail.violations[0].phrase, "x AKIA…MPLE");
+});
+
+Deno.test("outputExcerpt: the first line of the reply, short, with credentials masked", () => {
+  const envelope = JSON.stringify({ type: "result", result: "The text reads well.\nMore." });
+  assert.equal(outputExcerpt(envelope), "The text reads well.");
+  const leak = `token ghp_1234567890abcdefghijklmnopqrstuvwxyzAB ${"x".repeat(500)}`;
+  const excerpt = outputExcerpt(`\n${leak}\nsecond line`);
+  assert.ok(excerpt.length <= EXCERPT_CHARS, excerpt);
+  assert.ok(excerpt.startsWith("token ghp_…yzAB"), excerpt);
+  assert.equal(outputExcerpt("  \n"), "(empty)");
 });
 
 Deno.test("judgePrompt: the rules with their ids, the contract and the prose", () => {

@@ -11,11 +11,13 @@
  * @module
  */
 import {
+  compactVerdict,
   denyReason,
   JUDGE_MARKER,
   judgeConfig,
   judgePrompt,
   lintDisabled,
+  outputExcerpt,
   parseVerdict,
   verdictCacheKey,
 } from "../core/judge.ts";
@@ -115,11 +117,9 @@ async function judgeProse(pieces: ProsePiece[], trace: JudgeTrace): Promise<stri
     const output = await askJudgeModel(prompt, config, cacheDir);
     const parsed = parseVerdict(output, new Set(trace.rules));
     if (!parsed) {
-      throw new Error(
-        `the judge's reply holds no clear verdict: ${output.trim().slice(0, 200) || "(empty)"}`,
-      );
+      throw new Error(`the judge's reply holds no clear verdict: ${outputExcerpt(output)}`);
     }
-    verdict = parsed;
+    verdict = compactVerdict(parsed);
     try {
       cache.writeCachedVerdict(cacheDir, key, verdict);
     } catch (error) {
