@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { displaySafe, fenceFor } from "./display.ts";
 import type { DocInfo, IndexReader, KernelRule } from "./index.ts";
 import { type KeywordHit, keywordMatches, promptTerms } from "./keywords.ts";
 import type { Activity } from "./schema.ts";
@@ -270,16 +271,29 @@ export const PROMPT_WORDING: Wording = {
   pointers: "Entries that may bear on this prompt (titles only; fetch before relying on them):",
 };
 
+/** A pointer's line: every field on one line whatever it holds (see {@link displaySafe}). */
 function pointerLine(pointer: Pointer, titleChars: number): string {
-  const title = pointer.title.length > titleChars
-    ? `${pointer.title.slice(0, Math.max(titleChars - 1, 1)).trimEnd()}…`
-    : pointer.title;
+  const whole = displaySafe(pointer.title);
+  const title = whole.length > titleChars
+    ? `${whole.slice(0, Math.max(titleChars - 1, 1)).trimEnd()}…`
+    : whole;
   const why = pointer.signal === "keyword"
     ? `matched: ${pointer.why.join(", ")}`
     : pointer.signal === "activity"
     ? `applies to ${pointer.why.join(", ")}`
     : "kernel rule, too long to inline";
-  return `- ${pointer.id} ${title} [${pointer.type}] (${why})`;
+  return `- ${pointer.id} ${title} [${displaySafe(pointer.type)}] (${displaySafe(why)})`;
+}
+
+/**
+ * A kernel rule as injected: its id and title on one heading line, then its body verbatim inside
+ * a code fence longer than any backtick run of the body, so that no line of a body can pass for
+ * git-kb's own (a heading, a pointer, a fetch line) or end the block early.
+ */
+function kernelBlock(rule: KernelRule): string {
+  const body = rule.body.trim();
+  const fence = fenceFor(body);
+  return `### ${rule.id} ${displaySafe(rule.title)}\n${fence}markdown\n${body}\n${fence}`;
 }
 
 function render(
@@ -292,7 +306,7 @@ function render(
   const parts = [wording.header];
   if (kernel.length) {
     parts.push("\nRules that always apply:");
-    for (const rule of kernel) parts.push(`\n### ${rule.id} ${rule.title}\n${rule.body.trim()}`);
+    for (const rule of kernel) parts.push(`\n${kernelBlock(rule)}`);
   }
   if (pointers.length) {
     parts.push(`\n${wording.pointers}`);
@@ -319,7 +333,7 @@ export function assemble(
   const degraded: Pointer[] = [];
   let kernelChars = 0;
   for (const rule of kernel) {
-    const size = rule.body.trim().length + rule.title.length + rule.id.length + 8;
+    const size = kernelBlock(rule).length + 2;
     if (kernelChars + size <= config.kernelBudgetChars) {
       inline.push(rule);
       kernelChars += size;

@@ -15,6 +15,7 @@ import {
   denyReason,
   JUDGE_MARKER,
   judgeConfig,
+  judgedRules,
   judgePrompt,
   lintDisabled,
   outputExcerpt,
@@ -99,7 +100,9 @@ async function judgeProse(pieces: ProsePiece[], trace: JudgeTrace): Promise<stri
   const { kbDir } = resolveKb();
   trace.kbDir = kbDir;
   const { reader } = await openIndex(kbDir, { trustStampMs: HOOK_TRUST_MS });
-  const rules = reader.manifest.kernel.map(({ id, title, body }) => ({ id, title, body }));
+  const rules = judgedRules(
+    reader.manifest.kernel.map(({ id, title, body }) => ({ id, title, body })),
+  );
   trace.rules = rules.map((rule) => rule.id);
   if (!rules.length) {
     trace.outcome = "skipped";

@@ -102,3 +102,17 @@ Deno.test("the judge's debug records and cached verdicts hold no credential and 
     await box.cleanup();
   }
 });
+
+Deno.test("KB_PROSE_LINT_TIMEOUT_MS past what a timer holds: clamped, and the model is heard", async () => {
+  const box = await judgeKb();
+  try {
+    const result = await runJudge(await payload("write-fail"), {
+      env: { ...box.env, KB_PROSE_LINT_TIMEOUT_MS: "9999999999" },
+      claude: fakeClaude("fail"),
+    });
+    assert.match(assertDenied(result), /kb-k1rn0/);
+    assert.equal((await box.records()).at(-1)?.outcome, "deny");
+  } finally {
+    await box.cleanup();
+  }
+});

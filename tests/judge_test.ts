@@ -275,9 +275,11 @@ Deno.test("a call with no prose loads no knowledge-base, index or model code", a
   assert.deepEqual([...loaded].map((url) => url.slice(root.length)).sort(), [
     "core/chars.ts",
     "core/code_prose.ts",
+    "core/display.ts",
     "core/hash.ts",
     "core/judge.ts",
     "core/prose.ts",
+    "core/schema.ts",
     "core/secrets.ts",
     "core/shell.ts",
     "hooks/judge.ts",
