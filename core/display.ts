@@ -6,8 +6,10 @@
  * @module
  */
 
-/** ANSI escape sequences: CSI (`ESC [ … final`), OSC (`ESC ] … BEL` or `ESC ] … ESC \`), and
- * two-character escapes. */
+/**
+ * ANSI escape sequences: CSI (`ESC [ … final`), OSC (`ESC ] … BEL` or `ESC ] … ESC \`), other
+ * two-character escapes, and a lone ESC.
+ */
 let escapes: RegExp | undefined;
 
 /**
@@ -38,7 +40,8 @@ function isPlainAscii(text: string): boolean {
  */
 export function displaySafe(text: string): string {
   if (isPlainAscii(text)) return text;
-  escapes ??= /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])/g;
+  // deno-lint-ignore no-control-regex -- matching escape sequences is the point
+  escapes ??= /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-_])?/g;
   unsafe ??= /[\p{Cc}\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]+/gu;
   return text.replace(escapes, "").replace(unsafe, " ").replace(/ {2,}/g, " ").trim();
 }
