@@ -190,6 +190,12 @@ const RULES: readonly Rule[] = [
   },
 ];
 
+/**
+ * The most findings of one kind a scan reports: a text holding more is reported by its first
+ * ones, and a hostile text of a million token-shaped strings costs no more than a few thousand.
+ */
+export const MAX_FINDINGS_PER_KIND = 1_000;
+
 /** Compiled on first use: most texts never need most rules. */
 const compiled = new Map<Rule, RegExp>();
 
@@ -268,6 +274,7 @@ function privateKeyBlocks(text: string, lower: string): SecretFinding[] {
   const begin = /-----BEGIN (?:[A-Z0-9]{1,20} ){0,3}PRIVATE KEY(?: BLOCK)?-----/g;
   let endMarker = -2; // -2: not searched yet; -1: no END line left
   for (const match of text.matchAll(begin)) {
+    if (found.length >= MAX_FINDINGS_PER_KIND) break;
     const start = match.index;
     // Searched again only past the last one found: a text of BEGIN lines alone stays linear.
     if (endMarker === -2 || (endMarker >= 0 && endMarker < start)) {
@@ -293,10 +300,11 @@ function isTokenHead(part: string): boolean {
 function jsonWebTokens(text: string, lower: string): SecretFinding[] {
   if (!lower.includes("eyj")) return [];
   const found: SecretFinding[] = [];
-  for (const run of text.matchAll(/[A-Za-z0-9_.-]{30,}/g)) {
+  for (const run of text.matchAll(/[A-Za-z0-9_.-]{30,4096}/g)) {
+    if (found.length >= MAX_FINDINGS_PER_KIND) break;
     const parts = run[0].split(".");
     let offset = run.index;
-    for (let index = 0; index < parts.length; index++) {
+    for (let index = 0; index < parts.length && found.length < MAX_FINDINGS_PER_KIND; index++) {
       const [head, claims, signature] = parts.slice(index, index + 3);
       if (isTokenHead(head) && claims && isTokenHead(claims) && (signature?.length ?? 0) >= 8) {
         const end = offset + head.length + claims.length + signature.length + 2;
@@ -334,7 +342,11 @@ function ruleFindings(text: string, lower: string, rule: Rule): SecretFinding[] 
   if (!rule.triggers.some((trigger) => lower.includes(trigger))) return [];
   const found: SecretFinding[] = [];
   const regex = expression(rule);
-  for (let match = regex.exec(text); match; match = regex.exec(text)) {
+  for (
+    let match = regex.exec(text);
+    match && found.length < MAX_FINDINGS_PER_KIND;
+    match = regex.exec(text)
+  ) {
     const value = match[rule.group];
     if (value && (!rule.accept || rule.accept(value, match))) {
       const start = match.index + match[0].lastIndexOf(value);
@@ -346,8 +358,9 @@ function ruleFindings(text: string, lower: string, rule: Rule): SecretFinding[] 
 }
 
 /**
- * Every credential in `text`, in order of position, overlapping findings merged into the first
- * (a token inside a private key block is that block). Each names its kind, its place (offsets
+ * Every credential in `text` (at most {@link MAX_FINDINGS_PER_KIND} of a kind), in order of
+ * position, overlapping findings merged into the first (a token inside a private key block is
+ * that block). Each names its kind, its place (offsets
  * and line) and a masked form that is safe to print.
  */
 export function findSecrets(text: string): SecretFinding[] {
@@ -395,6 +408,43 @@ export function secretWords(text: string): Set<string> {
     for (const word of secret.split(/[^\p{L}\p{N}]+/u)) if (word) words.add(word);
   }
   return words;
+}
+
+/** Texts up to this long are scanned whole by {@link inSecretTest}; longer ones around each word. */
+const WHOLE_SCAN_CHARS = 16 * 1024;
+
+/** How far around a word a long text is scanned: past the longest secret a rule matches. */
+const WORD_WINDOW_CHARS = 512;
+
+/** How many occurrences of a word in a long text are looked at. */
+const WORD_OCCURRENCES = 8;
+
+/**
+ * A test of whether a lowercase word of `text` lies inside one of its credentials, as
+ * {@link secretWords} tells, for texts of any size: a text of up to 16 KiB is scanned once, on
+ * the first question; a longer one (a pasted log in a prompt) only around the first occurrences
+ * of each word asked about, so a few words of an 8 MiB prompt cost a few small scans.
+ */
+export function inSecretTest(text: string): (word: string) => boolean {
+  if (text.length <= WHOLE_SCAN_CHARS) {
+    let words: Set<string> | undefined;
+    return (word) => (words ??= secretWords(text)).has(word);
+  }
+  let lower: string | undefined;
+  return (word) => {
+    lower ??= text.toLowerCase();
+    let at = lower.indexOf(word);
+    for (let seen = 0; at >= 0 && seen < WORD_OCCURRENCES; seen++) {
+      const from = Math.max(0, at - WORD_WINDOW_CHARS);
+      const window = text.slice(from, at + word.length + WORD_WINDOW_CHARS);
+      const found = findSecrets(window).some((finding) =>
+        window.slice(finding.start, finding.end).toLowerCase().includes(word)
+      );
+      if (found) return true;
+      at = lower.indexOf(word, at + 1);
+    }
+    return false;
+  };
 }
 
 /**

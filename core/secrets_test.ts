@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import {
   findSecrets,
   hasSecret,
+  inSecretTest,
   isHighEntropy,
   looksLikeToken,
   maskSecret,
@@ -184,4 +185,26 @@ Deno.test("findSecrets: hostile input of 1 MiB in each shape is scanned within a
     const ms = performance.now() - started;
     assert.ok(ms < 1_000, `${JSON.stringify(shape)}: ${Math.round(ms)} ms`);
   }
+});
+
+Deno.test("inSecretTest: whole or around each word, the same answers", () => {
+  const prompt = "rotate it: my password is hunter2secret, then AKIAIOSFODNN7EXAMPLE";
+  const filler = "plain words ".repeat(3_000);
+  for (const text of [prompt, `${filler}${prompt} ${filler}`]) {
+    const inSecret = inSecretTest(text);
+    assert.ok(inSecret("hunter2secret"), `${text.length} characters`);
+    assert.ok(inSecret("akiaiosfodnn7example"));
+    assert.ok(!inSecret("rotate"));
+    assert.ok(!inSecret("password"), "the word naming a secret is not one");
+  }
+});
+
+Deno.test("inSecretTest: a few words of an 8 MiB prompt are checked within a second", () => {
+  const text = "eyJaaaaaaaaaa.".repeat((8 << 20) / 14) + " my password is hunter2secret";
+  const started = performance.now();
+  const inSecret = inSecretTest(text);
+  assert.ok(inSecret("hunter2secret"));
+  for (const word of ["eyjaaaaaaaaaa", "password", "my"]) inSecret(word);
+  const ms = performance.now() - started;
+  assert.ok(ms < 1_500, `${Math.round(ms)} ms`);
 });

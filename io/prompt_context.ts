@@ -13,7 +13,7 @@ import {
   type SurfaceConfig,
 } from "../core/surface.ts";
 import { isStorableWord } from "../core/receipts.ts";
-import { secretWords } from "../core/secrets.ts";
+import { inSecretTest } from "../core/secrets.ts";
 import { shellQuote } from "../core/shell_quote.ts";
 import { resolveKb } from "./config.ts";
 import { HOOK_TRUST_MS, openIndex } from "./index_store.ts";
@@ -78,11 +78,12 @@ export function debugEnabled(): boolean {
 /**
  * Which words of `prompt` may be written to the cache (receipts, debug records): none that lies
  * inside a credential of the prompt ("my password is hunter2secret") or that is shaped like a
- * token on its own. The prompt is scanned once, on the first question.
+ * token on its own. The prompt is scanned only when a word is asked about, and a long one only
+ * around that word.
  */
 function storableWords(prompt: string): (word: string) => boolean {
-  let secrets: Set<string> | undefined;
-  return (word) => isStorableWord(word) && !(secrets ??= secretWords(prompt)).has(word);
+  const inSecret = inSecretTest(prompt);
+  return (word) => isStorableWord(word) && !inSecret(word);
 }
 
 function record(
