@@ -6,6 +6,7 @@
  * @module
  */
 import { ID_PATTERN } from "./schema.ts";
+import { looksLikeToken } from "./secrets.ts";
 
 /** What a session did with the knowledge base beyond what it was shown. */
 export interface Receipts {
@@ -24,6 +25,15 @@ export const RECEIPT_LIMITS = {
   /** Words taken from one unmatched prompt. */
   wordsPerPrompt: 8,
 };
+
+/**
+ * Whether a prompt word may be kept in the receipts: not one shaped like a credential or a
+ * generated token (core/secrets.ts). Applied on reading too, so a log written before this test
+ * existed never reaches `git-kb stats` with such a word.
+ */
+export function isStorableWord(word: string): boolean {
+  return !looksLikeToken(word);
+}
 
 /** Receipts of a session that did nothing yet. */
 export function emptyReceipts(): Receipts {
@@ -51,7 +61,9 @@ export function parseReceipts(data: unknown): Receipts {
     }
     if (isObject(unmatched.words)) {
       for (const [word, count] of Object.entries(unmatched.words)) {
-        if (typeof count === "number" && count > 0) receipts.unmatched.words[word] = count;
+        if (typeof count === "number" && count > 0 && isStorableWord(word)) {
+          receipts.unmatched.words[word] = count;
+        }
       }
     }
   }
@@ -69,12 +81,13 @@ export function withFetched(receipts: Receipts, ids: string[]): Receipts {
 
 /**
  * `receipts` with one more unmatched prompt whose words were `words` (the first
- * {@link RECEIPT_LIMITS.wordsPerPrompt} distinct ones count); past the bound, the words seen
- * least (and, among those, last) are dropped.
+ * {@link RECEIPT_LIMITS.wordsPerPrompt} distinct storable ones count, see {@link isStorableWord});
+ * past the bound, the words seen least (and, among those, last) are dropped.
  */
 export function withUnmatched(receipts: Receipts, words: string[]): Receipts {
   const counts = { ...receipts.unmatched.words };
-  for (const word of [...new Set(words)].slice(0, RECEIPT_LIMITS.wordsPerPrompt)) {
+  const storable = [...new Set(words)].filter(isStorableWord);
+  for (const word of storable.slice(0, RECEIPT_LIMITS.wordsPerPrompt)) {
     counts[word] = (counts[word] ?? 0) + 1;
   }
   const kept = Object.entries(counts).map((item, order) => ({ item, order }))

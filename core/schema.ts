@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { kernelBlock } from "./display.ts";
 
 /** Kinds of entry. */
 export const ENTRY_TYPES = ["decision", "rule", "howto", "concept", "bookmark", "note"] as const;
@@ -134,10 +135,10 @@ export interface KernelCostRule {
 
 /**
  * The characters a kernel rule takes of {@link LIMITS.kernelBudgetChars} when the prompt hook
- * inlines it: the rule's heading (`### <id> <title>`), its trimmed body, and the line breaks that
- * frame them (core/surface.ts `render`). The save check and the hook both count with this, so a
- * rule the save accepts is one the hook inlines.
+ * inlines it: its block (heading and fenced body, core/display.ts `kernelBlock`) and the blank
+ * line before it. The save check and the hook both count with this, so a rule the save accepts
+ * is one the hook inlines.
  */
 export function kernelRuleCost(rule: KernelCostRule): number {
-  return `\n\n### ${rule.id} ${rule.title}\n`.length + rule.body.trim().length;
+  return kernelBlock(rule).length + 2;
 }

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { displaySafe, kernelBlock } from "./display.ts";
 import type { DocInfo, IndexReader, KernelRule } from "./index.ts";
 import { type KeywordHit, keywordMatches, promptTerms } from "./keywords.ts";
 import type { Activity } from "./schema.ts";
@@ -270,18 +271,25 @@ export const PROMPT_WORDING: Wording = {
   pointers: "Entries that may bear on this prompt (titles only; fetch before relying on them):",
 };
 
+/** A pointer's line: every field on one line whatever it holds (see {@link displaySafe}). */
 function pointerLine(pointer: Pointer, titleChars: number): string {
-  const title = pointer.title.length > titleChars
-    ? `${pointer.title.slice(0, Math.max(titleChars - 1, 1)).trimEnd()}…`
-    : pointer.title;
+  const whole = displaySafe(pointer.title);
+  const title = whole.length > titleChars
+    ? `${whole.slice(0, Math.max(titleChars - 1, 1)).trimEnd()}…`
+    : whole;
   const why = pointer.signal === "keyword"
     ? `matched: ${pointer.why.join(", ")}`
     : pointer.signal === "activity"
     ? `applies to ${pointer.why.join(", ")}`
     : "kernel rule, too long to inline";
-  return `- ${pointer.id} ${title} [${pointer.type}] (${why})`;
+  return `- ${pointer.id} ${title} [${displaySafe(pointer.type)}] (${displaySafe(why)})`;
 }
 
+/**
+ * A kernel rule as injected: its id and title on one heading line, then its body verbatim inside
+ * a code fence longer than any backtick run of the body, so that no line of a body can pass for
+ * git-kb's own (a heading, a pointer, a fetch line) or end the block early.
+ */
 function render(
   kernel: KernelRule[],
   pointers: Pointer[],
@@ -292,7 +300,7 @@ function render(
   const parts = [wording.header];
   if (kernel.length) {
     parts.push("\nRules that always apply:");
-    for (const rule of kernel) parts.push(`\n### ${rule.id} ${rule.title}\n${rule.body.trim()}`);
+    for (const rule of kernel) parts.push(`\n${kernelBlock(rule)}`);
   }
   if (pointers.length) {
     parts.push(`\n${wording.pointers}`);

@@ -2,6 +2,7 @@
  * Table tests of the prompt hook's decision (core/surface.ts) against in-memory indexes built
  * with the real IndexEditor, every file going through JSON as it would on disk.
  */
+import { fenceFor } from "./display.ts";
 import { deepStrictEqual, equal, ok } from "node:assert";
 import type { Entry } from "./entry.ts";
 import { type IndexReader, type KernelRule, shardCountFor } from "./index.ts";
@@ -519,8 +520,11 @@ Deno.test("kernel: block before pointers, bodies verbatim, ids sorted, never a p
   ok(text.startsWith(HEADER), text);
   const bodyA = KERNEL_A.body!.trim();
   const bodyB = KERNEL_B.body!.trim();
-  ok(text.includes(`### kb-ker0a ${KERNEL_A.title}\n${bodyA}`), text);
-  ok(text.includes(`### kb-ker0b ${KERNEL_B.title}\n${bodyB}`), text);
+  for (const [rule, body] of [[KERNEL_A, bodyA], [KERNEL_B, bodyB]] as const) {
+    const fence = fenceFor(body);
+    ok(fence.length >= 3 && !body.includes(fence), "no line of the body closes its fence");
+    ok(text.includes(`### ${rule.id} ${rule.title}\n${fence}markdown\n${body}\n${fence}\n`), text);
+  }
   const kernelAt = text.indexOf(KERNEL_HEADING);
   ok(kernelAt > 0);
   ok(text.indexOf("kb-ker0a") < text.indexOf("kb-ker0b"));

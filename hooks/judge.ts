@@ -11,11 +11,14 @@
  * @module
  */
 import {
+  compactVerdict,
   denyReason,
   JUDGE_MARKER,
   judgeConfig,
+  judgedRules,
   judgePrompt,
   lintDisabled,
+  outputExcerpt,
   parseVerdict,
   verdictCacheKey,
 } from "../core/judge.ts";
@@ -97,7 +100,9 @@ async function judgeProse(pieces: ProsePiece[], trace: JudgeTrace): Promise<stri
   const { kbDir } = resolveKb();
   trace.kbDir = kbDir;
   const { reader } = await openIndex(kbDir, { trustStampMs: HOOK_TRUST_MS });
-  const rules = reader.manifest.kernel.map(({ id, title, body }) => ({ id, title, body }));
+  const rules = judgedRules(
+    reader.manifest.kernel.map(({ id, title, body }) => ({ id, title, body })),
+  );
   trace.rules = rules.map((rule) => rule.id);
   if (!rules.length) {
     trace.outcome = "skipped";
@@ -115,11 +120,9 @@ async function judgeProse(pieces: ProsePiece[], trace: JudgeTrace): Promise<stri
     const output = await askJudgeModel(prompt, config, cacheDir);
     const parsed = parseVerdict(output, new Set(trace.rules));
     if (!parsed) {
-      throw new Error(
-        `the judge's reply holds no clear verdict: ${output.trim().slice(0, 200) || "(empty)"}`,
-      );
+      throw new Error(`the judge's reply holds no clear verdict: ${outputExcerpt(output)}`);
     }
-    verdict = parsed;
+    verdict = compactVerdict(parsed);
     try {
       cache.writeCachedVerdict(cacheDir, key, verdict);
     } catch (error) {

@@ -6,7 +6,12 @@
  *
  * @module
  */
-import { JUDGE_MARKER, JUDGE_SYSTEM_PROMPT, type JudgeConfig } from "../core/judge.ts";
+import {
+  JUDGE_MARKER,
+  JUDGE_SYSTEM_PROMPT,
+  type JudgeConfig,
+  outputExcerpt,
+} from "../core/judge.ts";
 import { ProcessTimeoutError, runProcess } from "./process.ts";
 
 /**
@@ -46,6 +51,12 @@ export const JUDGE_ENV: Readonly<Record<string, string>> = {
   CLAUDE_CODE_DISABLE_CLAUDE_MDS: "1",
 };
 
+/**
+ * How long the verdict may take to arrive once the model's process has exited: what it printed
+ * is read then, even when a process it left behind still holds its output open.
+ */
+export const EXIT_GRACE_MS = 250;
+
 /** Why the judge model gave no usable output. */
 export class JudgeModelError extends Error {
   /** `missing`: no binary; `denied`: no run permission; `exit`: non-zero; `timeout`: killed. */
@@ -63,7 +74,9 @@ export class JudgeModelError extends Error {
  * Run the judge model on `prompt` and return what it printed. `cwd` should be a folder with no
  * project settings or CLAUDE.md of its own (the knowledge base's cache folder). Throws
  * {@link JudgeModelError} when the binary is missing or not allowed, exits non-zero, or runs
- * past `config.timeoutMs` (it is then killed).
+ * past `config.timeoutMs` (it is then killed). The model runs in a process group of its own; its
+ * verdict is read when it exits, whatever it left running, and what it left is killed where the
+ * permissions allow (see `runProcess`).
  */
 export async function askJudgeModel(
   prompt: string,
@@ -78,6 +91,8 @@ export async function askJudgeModel(
       env: { ...JUDGE_ENV },
       stdin: prompt,
       timeoutMs,
+      ownGroup: true,
+      exitGraceMs: EXIT_GRACE_MS,
     });
   } catch (error) {
     if (error instanceof ProcessTimeoutError) {
@@ -101,7 +116,7 @@ export async function askJudgeModel(
     throw error;
   }
   if (output.code !== 0) {
-    const detail = (output.stderr.trim() || output.stdout.trim()).split("\n")[0].slice(0, 300);
+    const detail = outputExcerpt(output.stderr.trim() ? output.stderr : output.stdout);
     throw new JudgeModelError("exit", `${claude} exited with code ${output.code}: ${detail}`);
   }
   return output.stdout;

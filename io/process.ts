@@ -22,10 +22,25 @@ export interface ProcessOptions {
   stdin?: string | Uint8Array;
   /**
    * Kill the child (SIGKILL) and throw {@link ProcessTimeoutError} when it has not exited after
-   * this many ms. Output pipes still held open by its own children are abandoned, not awaited.
+   * this many ms (clamped to {@link MAX_TIMEOUT_MS}). Output pipes still held open by its own
+   * children are abandoned, not awaited.
    */
   timeoutMs?: number;
+  /**
+   * Start the child in a process group of its own (a new session: `detached`), so that what it
+   * leaves behind can be told apart from this process's own group and killed with it.
+   */
+  ownGroup?: boolean;
+  /**
+   * Once the child has exited, wait at most this many ms for its output pipes to close, then
+   * take what arrived: processes it left running may hold them open for as long as they live.
+   * Without it, the output is read to its end.
+   */
+  exitGraceMs?: number;
 }
+
+/** The longest timeout a timer can hold (2^31 - 1 ms, about 24.8 days); longer ones fire at once. */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 /** Raised when a subprocess outlived its `timeoutMs` and was killed. */
 export class ProcessTimeoutError extends Error {
@@ -35,19 +50,28 @@ export class ProcessTimeoutError extends Error {
   }
 }
 
+/** A stream being read as text: `done` settles at its end; `cancel` stops early. */
+interface Collector {
+  done: Promise<void>;
+  /** What arrived so far. */
+  text(): string;
+  cancel(): void;
+}
+
 /** Read a stream to the end as text; `cancel` stops early and keeps what arrived. */
-function collect(stream: ReadableStream<Uint8Array>): { text: Promise<string>; cancel(): void } {
+function collect(stream: ReadableStream<Uint8Array>): Collector {
   const reader = stream.getReader();
   const decoder = new TextDecoder();
-  const text = (async () => {
-    let collected = "";
+  let collected = "";
+  const done = (async () => {
     for (;;) {
       const { value, done } = await reader.read();
-      if (done) return collected + decoder.decode();
+      if (done) return void (collected += decoder.decode());
       collected += decoder.decode(value, { stream: true });
     }
   })();
-  return { text, cancel: () => void reader.cancel().catch(() => {}) };
+  done.catch(() => {});
+  return { done, text: () => collected, cancel: () => void reader.cancel().catch(() => {}) };
 }
 
 /** Write `data` to the child's stdin and close it; a child that stops reading is not an error. */
@@ -61,17 +85,37 @@ async function feed(
   } catch { /* the child stopped reading early */ }
 }
 
+/** A promise that resolves to `value` after `ms`, and the way to cancel its timer. */
+function after<T>(ms: number, value: T): { promise: Promise<T>; clear(): void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const promise = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(value), Math.min(Math.max(ms, 0), MAX_TIMEOUT_MS));
+  });
+  return { promise, clear: () => clearTimeout(timer) };
+}
+
+/**
+ * Kill what is left of the process group led by `pid`. Needs `--allow-run` of every program
+ * (Deno's rule for signalling a pid); without it, or with no process left, nothing happens.
+ */
+function killGroup(pid: number): void {
+  try {
+    Deno.kill(-pid, "SIGKILL");
+  } catch { /* not permitted, or the group is gone */ }
+}
+
 /**
  * Run `program args…` and wait for it. A child that stops reading stdin early (it refused a
  * large input) is not an error: its exit code says what happened. With `timeoutMs`, a child
- * still running by then is killed and {@link ProcessTimeoutError} is thrown.
+ * still running by then is killed (with its group, see {@link ProcessOptions.ownGroup}) and
+ * {@link ProcessTimeoutError} is thrown.
  */
 export async function runProcess(
   program: string,
   args: string[],
   options: ProcessOptions = {},
 ): Promise<ProcessOutput> {
-  const { stdin, timeoutMs } = options;
+  const { stdin, timeoutMs, ownGroup = false } = options;
   const child = new Deno.Command(program, {
     args,
     cwd: options.cwd,
@@ -80,33 +124,34 @@ export async function runProcess(
     stdin: stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
+    detached: ownGroup,
   }).spawn();
   const stdout = collect(child.stdout);
   const stderr = collect(child.stderr);
   const writer = stdin === undefined ? undefined : child.stdin.getWriter();
-  const finished = Promise.all([
-    child.status,
-    stdout.text,
-    stderr.text,
-    writer ? feed(writer, stdin!) : undefined,
-  ]);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = timeoutMs === undefined ? undefined : new Promise<"expired">((resolve) => {
-    timer = setTimeout(() => resolve("expired"), timeoutMs);
-  });
-  const result = await (expired ? Promise.race([finished, expired]) : finished);
-  clearTimeout(timer);
-  if (result === "expired") {
-    finished.catch(() => {});
-    try {
-      child.kill("SIGKILL");
-    } catch { /* it exited just now */ }
+  const fed = writer ? feed(writer, stdin!) : undefined;
+  const expiry = timeoutMs === undefined ? undefined : after(timeoutMs, "expired" as const);
+  const stop = () => {
     stdout.cancel();
     stderr.cancel();
     writer?.abort().catch(() => {});
+    if (ownGroup) killGroup(child.pid);
+  };
+  const status = await (expiry ? Promise.race([child.status, expiry.promise]) : child.status);
+  if (status === "expired") {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* it exited just now */ }
+    stop();
     await child.status;
     throw new ProcessTimeoutError(program, timeoutMs!);
   }
-  const [status, out, err] = result;
-  return { code: status.code, stdout: out, stderr: err };
+  const drained = Promise.all([stdout.done, stderr.done, fed]);
+  const grace = options.exitGraceMs === undefined ? undefined : after(options.exitGraceMs, null);
+  const limits = [grace?.promise, expiry?.promise].filter((item) => item !== undefined);
+  await Promise.race([drained, ...limits]);
+  grace?.clear();
+  expiry?.clear();
+  stop();
+  return { code: status.code, stdout: stdout.text(), stderr: stderr.text() };
 }

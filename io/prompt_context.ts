@@ -12,6 +12,8 @@ import {
   skipReason,
   type SurfaceConfig,
 } from "../core/surface.ts";
+import { isStorableWord } from "../core/receipts.ts";
+import { inSecretTest } from "../core/secrets.ts";
 import { shellQuote } from "../core/shell_quote.ts";
 import { resolveKb } from "./config.ts";
 import { HOOK_TRUST_MS, openIndex } from "./index_store.ts";
@@ -73,15 +75,28 @@ export function debugEnabled(): boolean {
   return Deno.env.get("KB_HOOK_DEBUG") === "1";
 }
 
+/**
+ * Which words of `prompt` may be written to the cache (receipts, debug records): none that lies
+ * inside a credential of the prompt ("my password is hunter2secret") or that is shaped like a
+ * token on its own. The prompt is scanned only when a word is asked about, and a long one only
+ * around that word.
+ */
+function storableWords(prompt: string): (word: string) => boolean {
+  const inSecret = inSecretTest(prompt);
+  return (word) => isStorableWord(word) && !inSecret(word);
+}
+
 function record(
   cacheDir: string,
   result: ContextResult,
   request: ContextRequest,
   extra: Record<string, unknown> = {},
+  storable = storableWords(request.prompt),
 ) {
   if (!debugEnabled()) return;
   const { decision } = result;
   const assembly = decision.assembly;
+  const keywordHits = Object.entries(decision.termHits).filter(([word]) => storable(word));
   appendDebug(cacheDir, {
     ts: new Date().toISOString(),
     session: request.sessionId ?? null,
@@ -89,15 +104,15 @@ function record(
     outcome: decision.outcome,
     skip_reason: decision.skipReason ?? null,
     activities: decision.activities,
-    keyword_hits: decision.termHits,
+    keyword_hits: Object.fromEntries(keywordHits),
     surfaced: assembly?.pointers.map((pointer) => ({
       id: pointer.id,
       signal: pointer.signal,
-      why: pointer.why,
+      why: pointer.why.filter(storable),
     })) ?? [],
     kernel: assembly?.kernel ?? [],
     kernel_degraded: assembly?.kernelDegraded ?? [],
-    near_misses: decision.nearMisses,
+    near_misses: decision.nearMisses.map((miss) => ({ ...miss, hits: miss.hits.filter(storable) })),
     deduped: decision.deduped,
     bytes: assembly ? new TextEncoder().encode(assembly.text).length : 0,
     ms: Number(result.ms.toFixed(2)),
@@ -174,12 +189,13 @@ async function decideAndRecord(
     for (const pointer of decision.assembly.pointers) ledger[pointer.id] = pointer.hash;
     writeLedger(cacheDir, sessionId, ledger, isNew);
   }
+  const storable = storableWords(request.prompt);
   if (sessionId && matchedNothing(decision)) {
-    const failure = noteUnmatched(cacheDir, sessionId, decision.words);
+    const failure = noteUnmatched(cacheDir, sessionId, decision.words.filter(storable));
     if (failure) extra.receipt_error = failure;
   }
   const result = { decision, kbDir, ms: performance.now() - started };
-  record(cacheDir, result, request, extra);
+  record(cacheDir, result, request, extra, storable);
   return result;
 }
 
@@ -190,7 +206,7 @@ function matchedNothing(decision: Decision): boolean {
 }
 
 /**
- * Count an unmatched prompt and its words in the session's receipts. Returns why that failed,
+ * Count an unmatched prompt and its (storable) words in the session's receipts. Returns why that failed,
  * if it did: a failure here never stops the hook's output.
  */
 function noteUnmatched(

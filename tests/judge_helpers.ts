@@ -7,7 +7,16 @@
  */
 import { join } from "node:path";
 import { judgeFlags } from "../cli/permissions.ts";
-import { ROOT, runDeno, type RunResult } from "./helpers.ts";
+import assert from "node:assert/strict";
+import {
+  copySampleKb,
+  makeSandbox,
+  ROOT,
+  runDeno,
+  type RunResult,
+  show,
+  STACK_FRAME,
+} from "./helpers.ts";
 
 /** The judge hook's entry point. */
 export const JUDGE_HOOK: string = join(ROOT, "hooks", "judge.ts");
@@ -114,4 +123,53 @@ export async function kbCache(tmp: string): Promise<string> {
     if (item.isDirectory) return join(tmp, "git-kb", item.name);
   }
   throw new Error(`no knowledge base cache under ${tmp}/git-kb`);
+}
+
+/** A sample knowledge base (kernel rules kb-c0mw8 and kb-k1rn0) and the env to judge with. */
+export async function judgeKb() {
+  const sandbox = await makeSandbox("git-kb-judge-");
+  const kbDir = join(sandbox.root, "kb");
+  await copySampleKb(kbDir);
+  const record = join(sandbox.root, "calls");
+  const env: Record<string, string> = {
+    TMPDIR: sandbox.tmp,
+    HOME: sandbox.home,
+    XDG_CONFIG_HOME: sandbox.config,
+    KB_DIR: kbDir,
+    KB_HOOK_DEBUG: "1",
+    KB_PROSE_LINT_TIMEOUT_MS: "10000",
+    FAKE_CLAUDE_RECORD: record,
+  };
+  return {
+    ...sandbox,
+    kbDir,
+    env,
+    calls: () => recordedCalls(record),
+    records: async () => judgeRecords(join(await kbCache(sandbox.tmp), "debug.jsonl")),
+  };
+}
+
+/** Exit 0, nothing on stdout, no stack trace: the call is allowed. */
+export function assertAllowed(result: RunResult): void {
+  assert.equal(result.code, 0, show(result));
+  assert.equal(result.stdout, "", show(result));
+  assert.doesNotMatch(result.stderr, STACK_FRAME, show(result));
+}
+
+/** Exit 0 and exactly the PreToolUse deny JSON on stdout; returns the reason. */
+export function assertDenied(result: RunResult): string {
+  assert.equal(result.code, 0, show(result));
+  assert.equal(result.stderr, "", show(result));
+  assert.ok(result.stdout.endsWith("\n") && !result.stdout.trim().includes("\n"), show(result));
+  const output = JSON.parse(result.stdout);
+  const reason = output?.hookSpecificOutput?.permissionDecisionReason;
+  assert.equal(typeof reason, "string", show(result));
+  assert.deepEqual(output, {
+    hookSpecificOutput: {
+      hookEventName: "PreToolUse",
+      permissionDecision: "deny",
+      permissionDecisionReason: reason,
+    },
+  });
+  return reason;
 }

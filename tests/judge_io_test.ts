@@ -81,3 +81,52 @@ Deno.test("runProcess: with a timeout to spare, output, stdin and exit code are 
   const echoed = await runProcess("cat", [], { stdin: big });
   assert.equal(echoed.stdout.length, big.length);
 });
+
+/** Whether process `pid` still runs (a zombie waiting to be reaped does not). */
+function running(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(Deno.readTextFileSync(`/proc/${pid}/stat`));
+  } catch {
+    return false;
+  }
+}
+
+/** Wait up to a second for `pid` to stop running; whether it did. */
+async function stopped(pid: number): Promise<boolean> {
+  for (let tries = 0; tries < 20 && running(pid); tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return !running(pid);
+}
+
+Deno.test("runProcess: output is taken when the child exits, though a grandchild holds the pipe", async () => {
+  const started = performance.now();
+  const result = await runProcess("sh", ["-c", "sleep 30 & echo $!; echo answer"], {
+    timeoutMs: 20_000,
+    ownGroup: true,
+    exitGraceMs: 200,
+  });
+  const elapsed = performance.now() - started;
+  const [pid, answer] = result.stdout.trim().split("\n");
+  assert.equal(answer, "answer");
+  assert.ok(elapsed < 3_000, `${Math.round(elapsed)} ms: the grandchild's pipe was awaited`);
+  assert.ok(await stopped(Number(pid)), "the grandchild was killed with the child's group");
+});
+
+Deno.test("runProcess: on timeout the child's whole group is killed", async () => {
+  const pidFile = await Deno.makeTempFile();
+  try {
+    await assert.rejects(
+      () =>
+        runProcess("sh", ["-c", `sleep 30 & echo $! > ${pidFile}; sleep 30`], {
+          timeoutMs: 500,
+          ownGroup: true,
+        }),
+      ProcessTimeoutError,
+    );
+    const pid = Number(await Deno.readTextFile(pidFile));
+    assert.ok(pid > 0 && await stopped(pid), "the grandchild outlived the timeout");
+  } finally {
+    await Deno.remove(pidFile);
+  }
+});

@@ -6,70 +6,18 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { judgeFlags, PROFILES } from "../cli/permissions.ts";
-import { copySampleKb, makeSandbox, ROOT, type RunResult, STACK_FRAME } from "./helpers.ts";
+import { ROOT } from "./helpers.ts";
 import {
+  assertAllowed,
+  assertDenied,
   fakeClaude,
-  judgeRecords,
+  judgeKb,
   kbCache,
   payload,
   type RecordedCall,
-  recordedCalls,
   runJudge,
   toolPayload,
 } from "./judge_helpers.ts";
-
-function show(result: RunResult): string {
-  return `exit ${result.code}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`;
-}
-
-/** A sample knowledge base (kernel rules kb-c0mw8 and kb-k1rn0) and the env to judge with. */
-async function judgeKb() {
-  const sandbox = await makeSandbox("git-kb-judge-");
-  const kbDir = join(sandbox.root, "kb");
-  await copySampleKb(kbDir);
-  const record = join(sandbox.root, "calls");
-  const env: Record<string, string> = {
-    TMPDIR: sandbox.tmp,
-    HOME: sandbox.home,
-    XDG_CONFIG_HOME: sandbox.config,
-    KB_DIR: kbDir,
-    KB_HOOK_DEBUG: "1",
-    KB_PROSE_LINT_TIMEOUT_MS: "10000",
-    FAKE_CLAUDE_RECORD: record,
-  };
-  return {
-    ...sandbox,
-    kbDir,
-    env,
-    calls: () => recordedCalls(record),
-    records: async () => judgeRecords(join(await kbCache(sandbox.tmp), "debug.jsonl")),
-  };
-}
-
-/** Exit 0, nothing on stdout, no stack trace: the call is allowed. */
-function assertAllowed(result: RunResult): void {
-  assert.equal(result.code, 0, show(result));
-  assert.equal(result.stdout, "", show(result));
-  assert.doesNotMatch(result.stderr, STACK_FRAME, show(result));
-}
-
-/** Exit 0 and exactly the PreToolUse deny JSON on stdout; returns the reason. */
-function assertDenied(result: RunResult): string {
-  assert.equal(result.code, 0, show(result));
-  assert.equal(result.stderr, "", show(result));
-  assert.ok(result.stdout.endsWith("\n") && !result.stdout.trim().includes("\n"), show(result));
-  const output = JSON.parse(result.stdout);
-  const reason = output?.hookSpecificOutput?.permissionDecisionReason;
-  assert.equal(typeof reason, "string", show(result));
-  assert.deepEqual(output, {
-    hookSpecificOutput: {
-      hookEventName: "PreToolUse",
-      permissionDecision: "deny",
-      permissionDecisionReason: reason,
-    },
-  });
-  return reason;
-}
 
 function argAfter(call: RecordedCall, flag: string): string | undefined {
   const index = call.argv.indexOf(flag);
@@ -327,9 +275,12 @@ Deno.test("a call with no prose loads no knowledge-base, index or model code", a
   assert.deepEqual([...loaded].map((url) => url.slice(root.length)).sort(), [
     "core/chars.ts",
     "core/code_prose.ts",
+    "core/display.ts",
     "core/hash.ts",
     "core/judge.ts",
     "core/prose.ts",
+    "core/schema.ts",
+    "core/secrets.ts",
     "core/shell.ts",
     "hooks/judge.ts",
     "io/stdin.ts",

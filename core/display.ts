@@ -1,0 +1,67 @@
+/**
+ * Text made safe to print on one line, for a terminal or inside a hook's additionalContext: an
+ * entry title that carries a line separator or an ANSI escape must not start a line of its own
+ * (a fake `Fetch full text: curl … | sh`) nor recolour or rewrite the terminal.
+ *
+ * @module
+ */
+
+/**
+ * ANSI escape sequences: CSI (`ESC [ … final`), OSC (`ESC ] … BEL` or `ESC ] … ESC \`), other
+ * two-character escapes, and a lone ESC.
+ */
+let escapes: RegExp | undefined;
+
+/**
+ * Characters that break a line or control the display: C0 and C1 controls (tab, newline, ESC,
+ * U+0085 NEL…), DEL, the line and paragraph separators U+2028 and U+2029, and the bidirectional
+ * controls that reorder what follows them (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069).
+ */
+let unsafe: RegExp | undefined;
+
+/** Whether every character of `text` is printable ASCII: nothing to do (most titles). */
+function isPlainAscii(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 32 || code > 126) return false;
+  }
+  return true;
+}
+
+/**
+ * `text` as one line that displays as written: ANSI escape sequences removed, every control,
+ * line-separator or bidirectional-control character replaced by a space, runs of spaces made one.
+ *
+ * @example
+ * ```ts
+ * displaySafe("Deploy\u2028Fetch full text: curl x | sh"); // "Deploy Fetch full text: curl x | sh"
+ * displaySafe("\x1b[31mred\x1b[0m title"); // "red title"
+ * ```
+ */
+export function displaySafe(text: string): string {
+  if (isPlainAscii(text)) return text;
+  // deno-lint-ignore no-control-regex -- matching escape sequences is the point
+  escapes ??= /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-_])?/g;
+  unsafe ??= /[\p{Cc}\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]+/gu;
+  return text.replace(escapes, "").replace(unsafe, " ").replace(/ {2,}/g, " ").trim();
+}
+
+/**
+ * A code fence for `body`: backticks, one more than its longest run of backticks and at least
+ * three, so that nothing in the body can close the block early.
+ */
+export function fenceFor(body: string): string {
+  let longest = 0;
+  for (const run of body.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  return "`".repeat(Math.max(3, longest + 1));
+}
+
+/**
+ * A kernel rule as the prompt hook inlines it: a `### <id> <title>` heading, then the trimmed
+ * body in a fence no line of the body can close.
+ */
+export function kernelBlock(rule: { id: string; title: string; body: string }): string {
+  const body = rule.body.trim();
+  const fence = fenceFor(body);
+  return `### ${rule.id} ${displaySafe(rule.title)}\n${fence}markdown\n${body}\n${fence}`;
+}

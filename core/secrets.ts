@@ -1,0 +1,466 @@
+/**
+ * Credentials in text: a pure, fast detector shared by everything that must not keep or publish
+ * one (the hooks' caches, the judge's debug records; saves, imports and promotions refuse an
+ * entry that holds one). It knows the shapes of common tokens (AWS access keys, GitHub, GitLab,
+ * npm and Slack tokens, a few vendors' API keys, JSON web tokens), private key blocks, passwords
+ * in URLs, high-entropy values next to words such as `secret`, `token`, `password` or `key`, and
+ * stated passwords ("my password is …").
+ *
+ * Every rule has literal triggers: its expression is compiled and run only when the lowercase
+ * text holds one of them, so text with no credential costs a few substring searches. Every
+ * quantifier is bounded, so no input makes a scan slower than linear times a small constant.
+ *
+ * @example
+ * ```ts
+ * findSecrets("aws_access_key_id = AKIAIOSFODNN7EXAMPLE")[0].masked; // "AKIA…MPLE"
+ * ```
+ *
+ * @module
+ */
+import { isDigitCode, isLowerCode, isUpperCode } from "./chars.ts";
+
+/** What kind of credential a finding is. */
+export type SecretKind =
+  | "aws-access-key"
+  | "github-token"
+  | "gitlab-token"
+  | "npm-token"
+  | "slack-token"
+  | "slack-webhook"
+  | "api-key"
+  | "jwt"
+  | "private-key"
+  | "url-password"
+  | "keyword-secret"
+  | "stated-password";
+
+/** Each {@link SecretKind} in words, for messages. */
+export const SECRET_LABELS: Readonly<Record<SecretKind, string>> = {
+  "aws-access-key": "an AWS access key",
+  "github-token": "a GitHub token",
+  "gitlab-token": "a GitLab token",
+  "npm-token": "an npm token",
+  "slack-token": "a Slack token",
+  "slack-webhook": "a Slack webhook URL",
+  "api-key": "an API key",
+  "jwt": "a JSON web token",
+  "private-key": "a private key block",
+  "url-password": "a password in a URL",
+  "keyword-secret": "a secret value",
+  "stated-password": "a password",
+};
+
+/** One credential found in a text. */
+export interface SecretFinding {
+  /** What was found. */
+  kind: SecretKind;
+  /** Where the secret itself starts in the text (the value, not the word naming it). */
+  start: number;
+  /** Where it ends (exclusive). */
+  end: number;
+  /** The line it starts on, from 1. */
+  line: number;
+  /** The secret with all but a few characters at each end hidden, safe to print. */
+  masked: string;
+}
+
+/** A detection rule: literal triggers (lowercase), then an expression and an acceptance test. */
+interface Rule {
+  kind: SecretKind;
+  triggers: readonly string[];
+  source: string;
+  flags: string;
+  /** The capture group holding the secret (0: the whole match). */
+  group: number;
+  /** Whether the captured value really is a secret; every match is when absent. */
+  accept?: (value: string, match: RegExpExecArray) => boolean;
+}
+
+/** Words naming a secret value that may follow them (`GITHUB_TOKEN=…`, `"api_key": "…"`). */
+const SECRET_WORDS =
+  "secret|token|passw(?:or)?d|passphrase|pwd|credentials?|auth|bearer|api[_-]?key|apikey|" +
+  "private[_-]?key|access[_-]?key|key";
+
+/** Words that say what a password is like, never a password themselves ("is expired"). */
+// deno-fmt-ignore
+const PASSWORD_STATE_WORDS: ReadonlySet<string> = new Set([
+  "wrong", "incorrect", "correct", "invalid", "valid", "expired", "required", "optional", "stored",
+  "hashed", "encrypted", "missing", "empty", "changed", "reset", "set", "unset", "not", "never",
+  "still", "being", "also", "now", "the", "a", "an", "in", "on", "too", "weak", "strong", "long",
+  "short", "same", "different", "saved", "sent", "shown", "hidden", "masked", "redacted",
+]);
+
+/** Placeholder passwords of documentation (`postgres://user:password@host`). */
+const PLACEHOLDER_PASSWORDS: ReadonlySet<string> = new Set([
+  "password",
+  "pass",
+  "passwd",
+  "pwd",
+  "pw",
+  "secret",
+  "token",
+]);
+
+/** True for values that stand for a secret instead of being one: `$VAR`, `<…>`, `{…}`, `***`. */
+function isPlaceholder(value: string): boolean {
+  if (/[$<>{}()[\]%]/.test(value)) return true;
+  if (PLACEHOLDER_PASSWORDS.has(value.toLowerCase())) return true;
+  return [...value].every((character) => character === value[0]);
+}
+
+const RULES: readonly Rule[] = [
+  {
+    kind: "aws-access-key",
+    triggers: ["akia", "asia", "agpa", "aida", "aroa", "aipa", "anpa", "anva", "apka"],
+    source: "\\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z0-9]{16}\\b",
+    flags: "g",
+    group: 0,
+  },
+  {
+    kind: "github-token",
+    triggers: ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
+    source: "\\b(?:gh[pousr]_[A-Za-z0-9]{36,100}|github_pat_[A-Za-z0-9_]{22,120})\\b",
+    flags: "g",
+    group: 0,
+  },
+  {
+    kind: "gitlab-token",
+    triggers: ["glpat-", "gldt-", "glrt-", "glptt-", "glcbt-", "gloas-", "glsoat-", "glft-"],
+    source: "\\bgl(?:pat|dt|rt|ptt|cbt|oas|soat|ft)-[A-Za-z0-9_-]{20,100}",
+    flags: "g",
+    group: 0,
+  },
+  {
+    kind: "npm-token",
+    triggers: ["npm_"],
+    source: "\\bnpm_[A-Za-z0-9]{36}\\b",
+    flags: "g",
+    group: 0,
+  },
+  {
+    kind: "slack-token",
+    triggers: ["xox"],
+    source: "\\bxox[abposre]-[A-Za-z0-9-]{10,120}",
+    flags: "g",
+    group: 0,
+  },
+  {
+    kind: "slack-webhook",
+    triggers: ["hooks.slack.com"],
+    source: "hooks\\.slack\\.com/(?:services|workflows)/([A-Za-z0-9/_-]{20,120})",
+    flags: "g",
+    group: 1,
+  },
+  {
+    kind: "api-key",
+    triggers: ["aiza", "sk-", "sk_live_", "rk_live_"],
+    source: "\\b(?:AIza[0-9A-Za-z_-]{35}|sk-(?:ant-|proj-)?[A-Za-z0-9_-]{32,200}|" +
+      "[sr]k_live_[A-Za-z0-9]{20,120})",
+    flags: "g",
+    group: 0,
+    accept: (value) => hasDigit(value),
+  },
+  {
+    kind: "url-password",
+    triggers: ["://"],
+    source: "\\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\\s:/?#@]{1,200}:([^\\s/?#@]{1,200})@",
+    flags: "g",
+    group: 1,
+    accept: (value) => !isPlaceholder(value),
+  },
+  {
+    kind: "stated-password",
+    triggers: ["pass", "pwd", "pin"],
+    source: "\\b(?:passw(?:or)?d|passphrase|passcode|pwd|pin)\\s{1,5}(?:is|was)\\s{1,5}" +
+      "[\"'`]?([^\\s\"'`]{4,200}?)[\"'`]?[.,;:!?]?(?=\\s|$)",
+    flags: "gi",
+    group: 1,
+    accept: (value) => !PASSWORD_STATE_WORDS.has(value.toLowerCase()) && !isPlaceholder(value),
+  },
+  {
+    kind: "keyword-secret",
+    triggers: ["secret", "token", "pass", "pwd", "cred", "auth", "bearer", "key"],
+    source: `(?:${SECRET_WORDS})[\\w.-]{0,30}["']?` +
+      "(?:\\s{0,5}(?:[:=]>?|:=)\\s{0,5}|\\s{1,5}(?:(?:is|was)\\s{1,5})?)" +
+      "[\"'`]?([^\\s\"'`,;]{8,400})",
+    flags: "gi",
+    group: 1,
+    accept: (value, match) =>
+      isHighEntropy(value) || (/passw|pwd/i.test(match[0]) && isPasswordLiteral(value, match[0])),
+  },
+];
+
+/**
+ * The most findings of one kind a scan reports: a text holding more is reported by its first
+ * ones, and a hostile text of a million token-shaped strings costs no more than a few thousand.
+ */
+export const MAX_FINDINGS_PER_KIND = 1_000;
+
+/** Compiled on first use: most texts never need most rules. */
+const compiled = new Map<Rule, RegExp>();
+
+function expression(rule: Rule): RegExp {
+  let regex = compiled.get(rule);
+  if (!regex) compiled.set(rule, regex = new RegExp(rule.source, rule.flags));
+  regex.lastIndex = 0;
+  return regex;
+}
+
+/** Whether `value` holds a digit. */
+function hasDigit(value: string): boolean {
+  for (let index = 0; index < value.length; index++) {
+    if (isDigitCode(value.charCodeAt(index))) return true;
+  }
+  return false;
+}
+
+/** Shannon entropy of `text`, in bits per character. */
+export function shannonEntropy(text: string): number {
+  if (!text) return 0;
+  const counts = new Map<string, number>();
+  for (const character of text) counts.set(character, (counts.get(character) ?? 0) + 1);
+  const length = [...text].length;
+  let bits = 0;
+  for (const count of counts.values()) {
+    const share = count / length;
+    bits -= share * Math.log2(share);
+  }
+  return bits;
+}
+
+/** A value made of words and dots (`process.env.TOKEN`): a name, not a secret. */
+function isDottedName(value: string): boolean {
+  return /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$/.test(value);
+}
+
+/**
+ * Whether `value` (at least 16 characters) looks random enough to be a generated secret: a
+ * digit, or mixed case past 24 characters, and at least 3.3 bits of entropy a character; never a
+ * placeholder, a path, a URL or a dotted name.
+ */
+export function isHighEntropy(value: string): boolean {
+  if (value.length < 16 || isPlaceholder(value) || isDottedName(value)) return false;
+  if (/^(?:[./~]|[a-z]+:\/\/)/i.test(value)) return false;
+  const mixedCase = /[a-z]/.test(value) && /[A-Z]/.test(value);
+  if (!hasDigit(value) && !(mixedCase && value.length >= 24)) return false;
+  return shannonEntropy(value) >= 3.3;
+}
+
+/**
+ * A password given as a literal after `password=`/`password:`: it holds a digit or a symbol
+ * (`hunter2`, `P@ss!`), so `password: string` or `password = config.value` are not one.
+ */
+function isPasswordLiteral(value: string, context: string): boolean {
+  if (isPlaceholder(value) || isDottedName(value) || value.length < 6) return false;
+  if (!/[:=]/.test(context)) return false;
+  return hasDigit(value) || /[^A-Za-z0-9]/.test(value);
+}
+
+/**
+ * `secret` with all but a few characters at each end hidden: `AKIA…MPLE`. At most a quarter of
+ * it, and at most 4 characters at each end, are shown; a secret of under 8 characters is `…`.
+ */
+export function maskSecret(secret: string): string {
+  const characters = [...secret];
+  const shown = Math.min(4, Math.floor(characters.length / 4));
+  if (shown < 2) return "…";
+  return `${characters.slice(0, shown).join("")}…${characters.slice(-shown).join("")}`;
+}
+
+/** The private key blocks of `text`: from the BEGIN line to its END line (or the BEGIN line). */
+function privateKeyBlocks(text: string, lower: string): SecretFinding[] {
+  if (!lower.includes("private key")) return [];
+  const found: SecretFinding[] = [];
+  const begin = /-----BEGIN (?:[A-Z0-9]{1,20} ){0,3}PRIVATE KEY(?: BLOCK)?-----/g;
+  let endMarker = -2; // -2: not searched yet; -1: no END line left
+  for (const match of text.matchAll(begin)) {
+    if (found.length >= MAX_FINDINGS_PER_KIND) break;
+    const start = match.index;
+    // Searched again only past the last one found: a text of BEGIN lines alone stays linear.
+    if (endMarker === -2 || (endMarker >= 0 && endMarker < start)) {
+      endMarker = text.indexOf("-----END ", start + match[0].length);
+    }
+    const endDashes = endMarker < 0 ? -1 : text.indexOf("-----", endMarker + 9);
+    const end = endDashes < 0 ? start + match[0].length : endDashes + 5;
+    found.push({ kind: "private-key", start, end, line: 0, masked: `${match[0]}…` });
+  }
+  return found;
+}
+
+/** Whether one dot-separated part of a run can begin a JSON web token (`eyJ…`, base64 of `{"`). */
+function isTokenHead(part: string): boolean {
+  return part.length >= 11 && part.startsWith("eyJ");
+}
+
+/**
+ * The JSON web tokens of `text`: three dot-separated base64url parts, the first two JSON. Found
+ * by splitting runs of base64url characters, not by an expression, which would rescan a long run
+ * from each `eyJ` in it.
+ */
+function jsonWebTokens(text: string, lower: string): SecretFinding[] {
+  if (!lower.includes("eyj")) return [];
+  const found: SecretFinding[] = [];
+  for (const run of text.matchAll(/[A-Za-z0-9_.-]{30,4096}/g)) {
+    if (found.length >= MAX_FINDINGS_PER_KIND) break;
+    const parts = run[0].split(".");
+    let offset = run.index;
+    for (let index = 0; index < parts.length && found.length < MAX_FINDINGS_PER_KIND; index++) {
+      const [head, claims, signature] = parts.slice(index, index + 3);
+      if (isTokenHead(head) && claims && isTokenHead(claims) && (signature?.length ?? 0) >= 8) {
+        const end = offset + head.length + claims.length + signature.length + 2;
+        found.push({ kind: "jwt", start: offset, end, line: 0, masked: "" });
+        offset = end + 1;
+        index += 2;
+      } else offset += head.length + 1;
+    }
+  }
+  return found;
+}
+
+/** The line (from 1) of `offset`, given the offsets of the text's newlines. */
+function lineOf(offset: number, lines: number[]): number {
+  let low = 0;
+  let high = lines.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (lines[middle] <= offset) low = middle + 1;
+    else high = middle;
+  }
+  return low + 1;
+}
+
+/** The offsets of the newlines of `text`. */
+function newlines(text: string): number[] {
+  const offsets: number[] = [];
+  for (let index = text.indexOf("\n"); index >= 0; index = text.indexOf("\n", index + 1)) {
+    offsets.push(index);
+  }
+  return offsets;
+}
+
+function ruleFindings(text: string, lower: string, rule: Rule): SecretFinding[] {
+  if (!rule.triggers.some((trigger) => lower.includes(trigger))) return [];
+  const found: SecretFinding[] = [];
+  const regex = expression(rule);
+  for (
+    let match = regex.exec(text);
+    match && found.length < MAX_FINDINGS_PER_KIND;
+    match = regex.exec(text)
+  ) {
+    const value = match[rule.group];
+    if (value && (!rule.accept || rule.accept(value, match))) {
+      const start = match.index + match[0].lastIndexOf(value);
+      found.push({ kind: rule.kind, start, end: start + value.length, line: 0, masked: "" });
+    }
+    if (match[0].length === 0) regex.lastIndex++;
+  }
+  return found;
+}
+
+/**
+ * Every credential in `text` (at most {@link MAX_FINDINGS_PER_KIND} of a kind), in order of
+ * position, overlapping findings merged into the first (a token inside a private key block is
+ * that block). Each names its kind, its place (offsets
+ * and line) and a masked form that is safe to print.
+ */
+export function findSecrets(text: string): SecretFinding[] {
+  const lower = text.toLowerCase();
+  const all = [...privateKeyBlocks(text, lower), ...jsonWebTokens(text, lower)];
+  for (const rule of RULES) all.push(...ruleFindings(text, lower, rule));
+  if (!all.length) return all;
+  all.sort((a, b) => a.start - b.start || b.end - a.end);
+  const lines = newlines(text);
+  const kept: SecretFinding[] = [];
+  for (const finding of all) {
+    const last = kept.at(-1);
+    if (last && finding.start < last.end) continue;
+    finding.line = lineOf(finding.start, lines);
+    finding.masked ||= maskSecret(text.slice(finding.start, finding.end));
+    kept.push(finding);
+  }
+  return kept;
+}
+
+/** Whether `text` holds any credential {@link findSecrets} knows. */
+export function hasSecret(text: string): boolean {
+  return findSecrets(text).length > 0;
+}
+
+/** `text` with every credential replaced by its masked form: safe to log or print. */
+export function scrubSecrets(text: string): string {
+  let scrubbed = "";
+  let from = 0;
+  for (const finding of findSecrets(text)) {
+    scrubbed += text.slice(from, finding.start) + finding.masked;
+    from = finding.end;
+  }
+  return scrubbed + text.slice(from);
+}
+
+/**
+ * The lowercase words (runs of letters and digits) that lie inside a credential of `text`: the
+ * words of a prompt that must not be stored (`hunter2secret` of "my password is hunter2secret").
+ */
+export function secretWords(text: string): Set<string> {
+  const words = new Set<string>();
+  for (const finding of findSecrets(text)) {
+    const secret = text.slice(finding.start, finding.end).toLowerCase();
+    for (const word of secret.split(/[^\p{L}\p{N}]+/u)) if (word) words.add(word);
+  }
+  return words;
+}
+
+/** Texts up to this long are scanned whole by {@link inSecretTest}; longer ones around each word. */
+const WHOLE_SCAN_CHARS = 16 * 1024;
+
+/** How far around a word a long text is scanned: past the longest secret a rule matches. */
+const WORD_WINDOW_CHARS = 512;
+
+/** How many occurrences of a word in a long text are looked at. */
+const WORD_OCCURRENCES = 8;
+
+/**
+ * A test of whether a lowercase word of `text` lies inside one of its credentials, as
+ * {@link secretWords} tells, for texts of any size: a text of up to 16 KiB is scanned once, on
+ * the first question; a longer one (a pasted log in a prompt) only around the first occurrences
+ * of each word asked about, so a few words of an 8 MiB prompt cost a few small scans.
+ */
+export function inSecretTest(text: string): (word: string) => boolean {
+  if (text.length <= WHOLE_SCAN_CHARS) {
+    let words: Set<string> | undefined;
+    return (word) => (words ??= secretWords(text)).has(word);
+  }
+  let lower: string | undefined;
+  return (word) => {
+    lower ??= text.toLowerCase();
+    let at = lower.indexOf(word);
+    for (let seen = 0; at >= 0 && seen < WORD_OCCURRENCES; seen++) {
+      const from = Math.max(0, at - WORD_WINDOW_CHARS);
+      const window = text.slice(from, at + word.length + WORD_WINDOW_CHARS);
+      const found = findSecrets(window).some((finding) =>
+        window.slice(finding.start, finding.end).toLowerCase().includes(word)
+      );
+      if (found) return true;
+      at = lower.indexOf(word, at + 1);
+    }
+    return false;
+  };
+}
+
+/**
+ * Whether one word (a run of letters and digits, as the tokenizer makes them) looks like a
+ * credential or a generated token on its own, without context: 12 characters or more that mix
+ * letters and digits, or 20 or more of high entropy. Such a word is never kept.
+ */
+export function looksLikeToken(word: string): boolean {
+  if (word.length < 12) return false;
+  let letters = 0;
+  let digits = 0;
+  for (let index = 0; index < word.length; index++) {
+    const code = word.charCodeAt(index);
+    if (isDigitCode(code)) digits++;
+    else if (isLowerCode(code) || isUpperCode(code) || code > 127) letters++;
+  }
+  if (letters && digits) return true;
+  return word.length >= 20 && shannonEntropy(word) >= 3.9;
+}

@@ -1,0 +1,210 @@
+import assert from "node:assert/strict";
+import {
+  findSecrets,
+  hasSecret,
+  inSecretTest,
+  isHighEntropy,
+  looksLikeToken,
+  maskSecret,
+  scrubSecrets,
+  type SecretKind,
+  secretWords,
+} from "./secrets.ts";
+
+/** One text per kind, and the secret in it. */
+const SAMPLES: [SecretKind, string, string][] = [
+  ["aws-access-key", "aws_access_key_id = AKIAIOSFODNN7EXAMPLE", "AKIAIOSFODNN7EXAMPLE"],
+  [
+    "github-token",
+    "export GH=ghp_1234567890abcdefghijklmnopqrstuvwxyzAB",
+    "ghp_1234567890abcdefghijklmnopqrstuvwxyzAB",
+  ],
+  [
+    "github-token",
+    "use github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz now",
+    "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz",
+  ],
+  ["gitlab-token", "token glpat-Ab3dEfGh1jKlMn0pQrSt here", "glpat-Ab3dEfGh1jKlMn0pQrSt"],
+  [
+    "npm-token",
+    "//registry.npmjs.org/:_authToken=npm_abcdefghijklmnopqrstuvwxyz0123456789",
+    "npm_abcdefghijklmnopqrstuvwxyz0123456789",
+  ],
+  ["slack-token", "SLACK=xoxb-1234567890-abcdefGHIJ", "xoxb-1234567890-abcdefGHIJ"],
+  [
+    "slack-webhook",
+    "post to https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",
+    "T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",
+  ],
+  [
+    "api-key",
+    "ANTHROPIC_API_KEY is sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789",
+    "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789",
+  ],
+  [
+    "jwt",
+    "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N",
+    "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N",
+  ],
+  [
+    "private-key",
+    "key:\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n" +
+    "-----END OPENSSH PRIVATE KEY-----\ndone",
+    "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n" +
+    "-----END OPENSSH PRIVATE KEY-----",
+  ],
+  ["url-password", "DATABASE_URL=postgres://admin:s3cr3t-pw@db.example.com/app", "s3cr3t-pw"],
+  [
+    "keyword-secret",
+    "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+  ],
+  [
+    "keyword-secret",
+    '{"client_secret": "9f8e7d6c5b4a39281706f5e4d3c2b1a0"}',
+    "9f8e7d6c5b4a39281706f5e4d3c2b1a0",
+  ],
+  ["keyword-secret", "DB_PASSWORD=Tr0ub4dor&3", "Tr0ub4dor&3"],
+  ["stated-password", "fyi my password is hunter2secret, keep it", "hunter2secret"],
+  ["stated-password", "The wifi passphrase was 'correcthorse'.", "correcthorse"],
+];
+
+Deno.test("findSecrets: each kind is found, with its place and a masked form", () => {
+  for (const [kind, text, secret] of SAMPLES) {
+    const found = findSecrets(text);
+    assert.equal(found.length, 1, `${kind}: ${text} → ${JSON.stringify(found)}`);
+    assert.equal(found[0].kind, kind, text);
+    assert.equal(text.slice(found[0].start, found[0].end), secret, text);
+    assert.ok(!found[0].masked.includes(secret), `${kind}: the mask hides the secret`);
+  }
+});
+
+Deno.test("findSecrets: lines count from 1, and findings come in order", () => {
+  const text = "line one\nAKIAIOSFODNN7EXAMPLE\n\nmy password is hunter2secret";
+  const found = findSecrets(text);
+  assert.deepEqual(found.map((item) => [item.kind, item.line]), [
+    ["aws-access-key", 2],
+    ["stated-password", 4],
+  ]);
+});
+
+Deno.test("findSecrets: ordinary prose, code and placeholders hold no secret", () => {
+  const clean = [
+    "Rotate the leaked Cloudflare token and update the secret in the vault.",
+    "the password is stored hashed; my password is expired",
+    "password: string, token: process.env.GITHUB_TOKEN, apiKey: config.apiKey",
+    "postgres://user:password@localhost:5432/db and https://user:${PASS}@host/ and ftp://a:***@h",
+    "const key = computeCacheKey(entry); the primary key is id",
+    "GITHUB_TOKEN=$GITHUB_TOKEN and secret: <your-secret-here> and token: xxxxxxxxxxxxxxxxxxxx",
+    "see https://example.com/docs/secret-management-guide and the token-bucket-rate-limiter",
+    "Run sk-learn's pipeline; AKIA alone is not a key; ghp_short is not a token.",
+    "a commit 5d41402abc4b2a76b9719d911017c592 is not a secret without a word naming one",
+  ];
+  for (const text of clean) assert.deepEqual(findSecrets(text), [], text);
+});
+
+Deno.test("findSecrets: a token inside a private key block is that block", () => {
+  const text = "-----BEGIN RSA PRIVATE KEY-----\ntoken=AKIAIOSFODNN7EXAMPLE\n" +
+    "-----END RSA PRIVATE KEY-----";
+  assert.deepEqual(findSecrets(text).map((item) => item.kind), ["private-key"]);
+  const unterminated = "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIBk";
+  assert.equal(findSecrets(unterminated)[0].masked, "-----BEGIN EC PRIVATE KEY-----…");
+});
+
+Deno.test("maskSecret: a few characters at each end, never more than a quarter", () => {
+  assert.equal(maskSecret("AKIAIOSFODNN7EXAMPLE"), "AKIA…MPLE");
+  assert.equal(maskSecret("hunter2secret"), "hun…ret");
+  assert.equal(maskSecret("s3cr3t"), "…");
+  assert.equal(maskSecret(""), "…");
+});
+
+Deno.test("scrubSecrets: every secret replaced by its mask, the rest unchanged", () => {
+  const text = "key AKIAIOSFODNN7EXAMPLE; my password is hunter2secret.";
+  assert.equal(scrubSecrets(text), "key AKIA…MPLE; my password is hun…ret.");
+  assert.equal(scrubSecrets("nothing here"), "nothing here");
+  assert.ok(hasSecret(text));
+  assert.ok(!hasSecret("nothing here"));
+});
+
+Deno.test("secretWords: the words inside secrets, lowercase, and not the words naming them", () => {
+  const words = secretWords(
+    "my password is hunter2secret and ghp_1234567890abcdefghijklmnopqrstuvwxyzAB",
+  );
+  assert.deepEqual(
+    [...words].sort(),
+    ["ghp", "1234567890abcdefghijklmnopqrstuvwxyzab", "hunter2secret"].sort(),
+  );
+});
+
+Deno.test("looksLikeToken and isHighEntropy: generated strings, not words", () => {
+  for (
+    const word of [
+      "akiaiosfodnn7example",
+      "hunter2secret",
+      "5d41402abc4b2a76b97",
+      "xqzvbnmwkjhgfdsalpoiu",
+    ]
+  ) {
+    assert.ok(looksLikeToken(word), word);
+  }
+  for (
+    const word of [
+      "internationalization",
+      "counterrevolutionaries",
+      "python3",
+      "sha256",
+      "utf8mb4",
+      "cloudflare",
+    ]
+  ) {
+    assert.ok(!looksLikeToken(word), word);
+  }
+  assert.ok(isHighEntropy("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"));
+  assert.ok(!isHighEntropy("process.env.GITHUB_TOKEN"));
+  assert.ok(!isHighEntropy("aaaaaaaaaaaaaaaaaaaa1"));
+});
+
+Deno.test("findSecrets: hostile input of 1 MiB in each shape is scanned within a second", () => {
+  const size = 1 << 20;
+  const shapes = [
+    "eyJ-",
+    "key=",
+    "password is ",
+    "ab://u:",
+    "ghp_",
+    "glpat-",
+    "xoxb-",
+    "sk--",
+    "-----BEGIN RSA PRIVATE KEY-----",
+    "token ",
+  ];
+  for (const shape of shapes) {
+    const text = shape.repeat(Math.ceil(size / shape.length));
+    const started = performance.now();
+    findSecrets(text);
+    const ms = performance.now() - started;
+    assert.ok(ms < 1_000, `${JSON.stringify(shape)}: ${Math.round(ms)} ms`);
+  }
+});
+
+Deno.test("inSecretTest: whole or around each word, the same answers", () => {
+  const prompt = "rotate it: my password is hunter2secret, then AKIAIOSFODNN7EXAMPLE";
+  const filler = "plain words ".repeat(3_000);
+  for (const text of [prompt, `${filler}${prompt} ${filler}`]) {
+    const inSecret = inSecretTest(text);
+    assert.ok(inSecret("hunter2secret"), `${text.length} characters`);
+    assert.ok(inSecret("akiaiosfodnn7example"));
+    assert.ok(!inSecret("rotate"));
+    assert.ok(!inSecret("password"), "the word naming a secret is not one");
+  }
+});
+
+Deno.test("inSecretTest: a few words of an 8 MiB prompt are checked within a second", () => {
+  const text = "eyJaaaaaaaaaa.".repeat((8 << 20) / 14) + " my password is hunter2secret";
+  const started = performance.now();
+  const inSecret = inSecretTest(text);
+  assert.ok(inSecret("hunter2secret"));
+  for (const word of ["eyjaaaaaaaaaa", "password", "my"]) inSecret(word);
+  const ms = performance.now() - started;
+  assert.ok(ms < 1_500, `${Math.round(ms)} ms`);
+});

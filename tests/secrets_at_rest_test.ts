@@ -1,0 +1,100 @@
+/**
+ * Secrets at rest: a prompt holding credentials leaves none of them in the cache (the unmatched
+ * log, the receipts, the debug log) nor in what `git-kb stats` prints, with debugging on or off.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { copySampleKb, makeSandbox, runCli, runHook, show } from "./helpers.ts";
+
+/** The secrets of {@link PROMPTS}, lowercase, as the tokenizer would store them. */
+const SECRETS = [
+  "akiaiosfodnn7example",
+  "1234567890abcdefghijklmnopqrstuvwxyzab",
+  "hunter2secret",
+  "s3cr3tpassw0rd",
+  "correcthorse",
+];
+
+/** Prompts that match no entry (or nearly match one), each with credentials in it. */
+const PROMPTS = [
+  "My sourdough starter log: AKIAIOSFODNN7EXAMPLE and " +
+  "ghp_1234567890abcdefghijklmnopqrstuvwxyzAB, and my password is hunter2secret okay",
+  "Connect the bakery inventory to postgres://admin:s3cr3tPassw0rd@db.internal/bread today",
+  "The oven controller passphrase is correcthorse, rotate it after the sourdough bakes",
+];
+
+/** Every file under `dir`, with its text. */
+async function filesUnder(dir: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for await (const item of Deno.readDir(dir)) {
+    const path = join(dir, item.name);
+    if (item.isDirectory) {
+      for (const [file, text] of await filesUnder(path)) files.set(file, text);
+    } else if (item.isFile) files.set(path, await Deno.readTextFile(path).catch(() => ""));
+  }
+  return files;
+}
+
+for (const debug of [false, true]) {
+  Deno.test(`no prompt secret is stored or printed by stats (KB_HOOK_DEBUG=${debug ? 1 : 0})`, async () => {
+    const box = await makeSandbox("git-kb-secrets-");
+    const kb = join(box.root, "kb");
+    await copySampleKb(kb, { noKernel: true });
+    const env: Record<string, string> = {
+      TMPDIR: box.tmp,
+      HOME: box.home,
+      XDG_CONFIG_HOME: box.config,
+      KB_DIR: kb,
+    };
+    if (debug) env.KB_HOOK_DEBUG = "1";
+    try {
+      for (const [index, prompt] of PROMPTS.entries()) {
+        const stdin = JSON.stringify({ session_id: `s-${index}`, prompt });
+        const result = await runHook(stdin, { env });
+        assert.equal(result.code, 0, show(result));
+      }
+      const files = await filesUnder(join(box.tmp, "git-kb"));
+      const unmatched = [...files.keys()].filter((path) => path.endsWith(".unmatched.jsonl"));
+      assert.ok(unmatched.length >= 2, "the prompts were recorded as unmatched");
+      assert.match([...files.values()].join("\n"), /sourdough/, "ordinary words are still kept");
+      for (const [path, text] of files) {
+        for (const secret of SECRETS) {
+          assert.ok(!text.toLowerCase().includes(secret), `${path} holds ${secret}:\n${text}`);
+        }
+      }
+      const stats = await runCli(["stats", "--kb", kb], { env: { ...env, NO_COLOR: "1" } });
+      assert.equal(stats.code, 0, show(stats));
+      assert.match(stats.stdout, /frequent words: .*sourdough/);
+      for (const secret of SECRETS) {
+        assert.ok(!stats.stdout.toLowerCase().includes(secret), stats.stdout);
+      }
+    } finally {
+      await box.cleanup();
+    }
+  });
+}
+
+Deno.test("stats never prints a token-shaped word from a log written before the filter", async () => {
+  const box = await makeSandbox("git-kb-secrets-old-");
+  const kb = join(box.root, "kb");
+  await copySampleKb(kb, { noKernel: true });
+  const env = { TMPDIR: box.tmp, HOME: box.home, XDG_CONFIG_HOME: box.config, NO_COLOR: "1" };
+  try {
+    const first = await runCli(["stats", "--kb", kb], { env });
+    assert.equal(first.code, 0, show(first));
+    const [cache] = [...Deno.readDirSync(join(box.tmp, "git-kb"))].filter((item) =>
+      item.isDirectory
+    );
+    const sessions = join(box.tmp, "git-kb", cache.name, "sessions");
+    await Deno.mkdir(sessions, { recursive: true });
+    await Deno.writeTextFile(
+      join(sessions, "old.unmatched.jsonl"),
+      `${JSON.stringify(["sourdough", "hunter2secret", "akiaiosfodnn7example"])}\n`,
+    );
+    const stats = await runCli(["stats", "--kb", kb], { env });
+    assert.equal(stats.code, 0, show(stats));
+    assert.match(stats.stdout, /frequent words: sourdough 1\)/);
+  } finally {
+    await box.cleanup();
+  }
+});
