@@ -453,9 +453,9 @@ function dirtyError(saved: Unpushed, stderr: string): PushError {
   const [pull, push] = pullPushCommands(saved);
   return notPushed(
     saved,
-    `the remote changed ${paths.join(", ") || "files"} which you have uncommitted changes to ` +
-      `(${gitReason(stderr)}); keep your changes aside, bring in the remote's, push, and put ` +
-      "yours back",
+    `you have uncommitted changes to ${paths.join(", ") || "files"}, which ` +
+      `${saved.target.remote} also changed, so its changes cannot come in ` +
+      `(${gitReason(stderr)}); keep yours aside, bring in the remote's, push, and put yours back`,
     [
       gitC(kbDir, "stash", "push", "--include-untracked"),
       pull,
