@@ -166,7 +166,7 @@ export function entryPaths(kbDir: string): Map<string, string> {
 
 /** The id in an entry file's name, `entries/<id>-<slug>.md`. */
 function idOfPath(path: string): string | undefined {
-  return /^entries\/(kb-[0-9a-z]{5})-/.exec(path)?.[1];
+  return /(?:^|\/)(kb-[0-9a-z]{5})-[^/]*\.md$/.exec(path)?.[1];
 }
 
 /** A lowercase ASCII slug of a title, at most 50 characters, for the file name. */
@@ -241,43 +241,58 @@ function idsAfter(kbDir: string, changes: readonly Change[]): Map<string, string
   return ids;
 }
 
-/** Every problem of a change set, against the files on disk; empty when it can be written. */
-async function changeProblems(kbDir: string, changes: readonly Change[]): Promise<Problem[]> {
+/** Whether `path` names an entry file inside `entries/` (in a sub-folder too). */
+function isEntryPath(path: string): boolean {
+  return path.startsWith(`${ENTRIES_DIR}/`) && !path.split("/").includes("..") &&
+    idOfPath(path) !== undefined;
+}
+
+/** The problems of one change against the file on disk. */
+async function problemsOf(
+  kbDir: string,
+  change: Change,
+  ids: ReadonlyMap<string, string>,
+): Promise<Problem[]> {
+  const { path, entry, previousText } = change;
+  const current = ifExists(() => Deno.readTextFileSync(join(kbDir, path)));
   const problems: Problem[] = [];
+  if (entry) {
+    problems.push(...await validateForSave({ kbDir, entry, path }, ids));
+    if (previousText === undefined && current !== undefined) {
+      problems.push({ field: "id", message: `${path} already exists` });
+    }
+  } else if (!isEntryPath(path)) {
+    problems.push({ field: "path", message: `${path} is not an entry file under ${ENTRIES_DIR}/` });
+  } else if (current === undefined) {
+    problems.push({ field: "path", message: `${path} does not exist` });
+  }
+  if (previousText !== undefined && current !== undefined && current !== previousText) {
+    problems.push({
+      field: "body",
+      message: `${path} changed on disk while it was being edited; run the command again`,
+    });
+  }
+  return problems;
+}
+
+/**
+ * Every problem of a change set, against the files on disk; empty when it can be written. With
+ * several changes, each field is prefixed with the entry it belongs to.
+ */
+async function changeProblems(kbDir: string, changes: readonly Change[]): Promise<Problem[]> {
   const ids = idsAfter(kbDir, changes);
-  const several = changes.length > 1;
+  const problems: Problem[] = [];
   const seen = new Set<string>();
   for (const change of changes) {
-    const { path, entry, previousText } = change;
-    const own: Problem[] = [];
-    if (seen.has(path)) own.push({ field: "path", message: `${path} is in the change set twice` });
-    seen.add(path);
-    const current = ifExists(() => Deno.readTextFileSync(join(kbDir, path)));
-    if (entry) {
-      own.push(...await validateForSave({ kbDir, entry, path }, ids));
-      if (previousText === undefined && current !== undefined) {
-        own.push({ field: "id", message: `${path} already exists` });
-      }
-    } else if (
-      !idOfPath(path) || path.includes("..") || path.slice(ENTRIES_DIR.length + 1).includes("/")
-    ) {
-      own.push({
-        field: "path",
-        message: `${path} is not an entry file (${ENTRIES_DIR}/<id>-<slug>.md)`,
-      });
-    } else if (current === undefined) {
-      own.push({ field: "path", message: `${path} does not exist` });
+    const own = await problemsOf(kbDir, change, ids);
+    if (seen.has(change.path)) {
+      own.push({ field: "path", message: `${change.path} is in the change set twice` });
     }
-    if (previousText !== undefined && current !== undefined && current !== previousText) {
-      own.push({
-        field: "body",
-        message: `${path} changed on disk while it was being edited; run the command again`,
-      });
-    }
-    const label = entry?.id ?? idOfPath(path) ?? path;
+    seen.add(change.path);
+    const label = change.entry?.id ?? idOfPath(change.path) ?? change.path;
     problems.push(
       ...own.map((problem) =>
-        several ? { ...problem, field: `${label} ${problem.field}` } : problem
+        changes.length > 1 ? { ...problem, field: `${label} ${problem.field}` } : problem
       ),
     );
   }
@@ -394,7 +409,7 @@ function gitC(kbDir: string, ...words: string[]): string {
 function notPushed(saved: Unpushed, cause: string, commands?: string[]): PushError {
   const { kbDir, what, commit, target } = saved;
   return new PushError(
-    `Saved ${what} in commit ${commit.slice(0, 7)}, but it is not pushed: ${cause}. ` +
+    `Committed ${what} locally in ${commit.slice(0, 7)}, but it is not pushed: ${cause}. ` +
       "The commit is kept; to finish, run:",
     commit,
     commands ?? [gitC(kbDir, "push", target.remote, `HEAD:${remoteBranch(target)}`)],
