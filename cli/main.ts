@@ -27,6 +27,7 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
     summary: "change an entry through the same save pipeline",
     load: () => import("./edit.ts"),
   },
+  rm: { summary: "delete entries through the save pipeline", load: () => import("./rm.ts") },
   search: {
     summary: "ranked lexical search, several queries fused",
     load: () => import("./search.ts"),

@@ -45,7 +45,7 @@ export const PROFILES = {
     `--allow-env=${ENV_VARS.join(",")}`,
     "--allow-run=git",
   ],
-  /** Writes entries (whose folder is known only at run time), commits and pushes: init, add, edit. */
+  /** Writes entries (whose folder is known only at run time), commits and pushes: init, add, edit, rm. */
   save: ["--allow-read", "--allow-write", `--allow-env=${ENV_VARS.join(",")}`, "--allow-run=git"],
   /**
    * Makes a scratch knowledge base under the cache folder, asks git about it and about the
@@ -78,6 +78,7 @@ export const COMMAND_PROFILES: Record<string, keyof typeof PROFILES> = {
   init: "save",
   add: "save",
   edit: "save",
+  rm: "save",
   search: "read",
   get: "read",
   index: "read",

@@ -1,18 +1,39 @@
 /**
- * How `add` and `edit` report a save.
+ * How `add`, `edit` and `rm` report a save.
  *
  * @module
  */
-import type { SaveResult } from "../io/save.ts";
-import { cyan, green, printJson, yellow } from "./output.ts";
+import type { ChangesResult, PushOutcome, SaveResult } from "../io/save.ts";
+import { cyan, green, plural, printJson, yellow } from "./output.ts";
 
-/** Print what a save did, as a line or as JSON (with `details` added to the JSON). */
+/** The push outcome as the line says it. */
+function pushText(push: PushOutcome): string {
+  return push === "NO_REMOTE"
+    ? yellow("NO_REMOTE: no git remote, not pushed")
+    : push === "pushed"
+    ? "pushed"
+    : "remote had moved: rebased and pushed";
+}
+
+/** The save's warnings, one line each on stderr (stdout stays the result alone). */
+export function printWarnings(result: Pick<ChangesResult, "warnings">): void {
+  for (const warning of result.warnings) console.error(yellow(`warning: ${warning}`));
+}
+
+/** The commit, push and index part of a save's line. */
+export function saveSummary(result: Omit<ChangesResult, "paths">): string {
+  return `commit ${result.commit.slice(0, 7)}, ${pushText(result.push)}; ` +
+    `index ${result.index.mode}, ${plural(result.index.docCount, "entry", "entries")}`;
+}
+
+/** Print what a save did, as a line or as JSON (with `details` added), and its warnings. */
 export function reportSave(
   verb: string,
   result: SaveResult,
   json: boolean | undefined,
   details: Record<string, unknown> = {},
 ): void {
+  printWarnings(result);
   if (json) {
     printJson({
       ...result,
@@ -25,15 +46,5 @@ export function reportSave(
     console.log(`No changes to ${cyan(result.id)}; nothing committed.`);
     return;
   }
-  const push = result.push === "NO_REMOTE"
-    ? yellow("NO_REMOTE: no git remote, not pushed")
-    : result.push === "pushed"
-    ? "pushed"
-    : "remote had moved: rebased and pushed";
-  console.log(
-    `${green(verb)} ${cyan(result.id)} ${result.path} (commit ${
-      result.commit.slice(0, 7)
-    }, ${push}; ` +
-      `index ${result.index.mode}, ${result.index.docCount} entries)`,
-  );
+  console.log(`${green(verb)} ${cyan(result.id)} ${result.path} (${saveSummary(result)})`);
 }

@@ -1,5 +1,5 @@
 /**
- * File helpers: atomic writes, JSON reads that tolerate absence, and an exclusive lock file.
+ * File helpers: atomic writes and JSON reads that tolerate absence (the lock is in `lock.ts`).
  *
  * @module
  */
@@ -85,75 +85,4 @@ export function writeTextMakingFolder(path: string, text: string, append = false
 export function readOrCreateText(path: string): string {
   writeTextMakingFolder(path, "", true);
   return Deno.readTextFileSync(path);
-}
-
-/** Options for {@link withLock}. */
-export interface LockOptions {
-  /** Give up after this long, in ms. */
-  timeoutMs?: number;
-  /** A lock file older than this is taken to be left by a crashed process, in ms. */
-  staleMs?: number;
-}
-
-/** Raised when a lock could not be taken in time. */
-export class LockTimeoutError extends Error {
-  constructor(path: string, timeoutMs: number) {
-    super(
-      `Timed out after ${timeoutMs} ms waiting for the lock ${path}; another git-kb process holds ` +
-        `it. If none is running, delete the file.`,
-    );
-    this.name = "LockTimeoutError";
-  }
-}
-
-function tryCreate(path: string): boolean {
-  try {
-    Deno.writeTextFileSync(path, `${Deno.pid}\n`, { createNew: true });
-    return true;
-  } catch (error) {
-    if (error instanceof Deno.errors.AlreadyExists) return false;
-    throw error;
-  }
-}
-
-function isStale(path: string, staleMs: number): boolean {
-  try {
-    const mtime = Deno.statSync(path).mtime?.getTime() ?? Date.now();
-    return Date.now() - mtime > staleMs;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Run `action` while holding an exclusive lock file at `path` (created with O_EXCL, so it works
- * across processes). Waits with jittered backoff; breaks a lock older than `staleMs`.
- */
-export async function withLock<T>(
-  path: string,
-  action: () => Promise<T> | T,
-  options: LockOptions = {},
-): Promise<T> {
-  const { timeoutMs = 60_000, staleMs = 120_000 } = options;
-  Deno.mkdirSync(dirname(path), { recursive: true });
-  const deadline = Date.now() + timeoutMs;
-  let wait = 5;
-  while (!tryCreate(path)) {
-    if (isStale(path, staleMs)) {
-      try {
-        Deno.removeSync(path);
-      } catch { /* another waiter broke it first */ }
-      continue;
-    }
-    if (Date.now() > deadline) throw new LockTimeoutError(path, timeoutMs);
-    await new Promise((done) => setTimeout(done, wait + Math.random() * wait));
-    wait = Math.min(wait * 2, 200);
-  }
-  try {
-    return await action();
-  } finally {
-    try {
-      Deno.removeSync(path);
-    } catch { /* already gone */ }
-  }
 }

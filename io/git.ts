@@ -1,21 +1,54 @@
 /**
- * The system `git` binary as a subprocess. Every git call in git-kb goes through here.
+ * The system `git` binary as a subprocess. Every git call in git-kb goes through here. Calls
+ * that reach a remote take a timeout, and one that runs out says which call it was.
  *
  * @module
  */
-import { type ProcessOutput, runProcess } from "./process.ts";
+import type { Finding } from "../core/finding.ts";
+import { type ProcessOutput, ProcessTimeoutError, runProcess } from "./process.ts";
 
 /** What a git command printed and how it exited. */
 export type GitResult = ProcessOutput;
+
+/** How long one git call that reaches a remote (push, fetch, pull) may run, in ms. */
+export const NETWORK_TIMEOUT_MS = 45_000;
+
+/** How many lines of git's output an error message keeps. */
+const DETAIL_LINES = 3;
+
+/**
+ * The lines of git's output worth keeping in a message: the last few, and any `fatal:`/`error:`
+ * line before them (the one naming a lock file, say), in their order.
+ */
+export function gitDetail(output: string): string {
+  const lines = output.trim().split("\n");
+  const tail = lines.length - DETAIL_LINES;
+  return lines.filter((line, at) => at >= tail || /^(fatal|error):/.test(line)).join("\n");
+}
 
 /** Raised when a git command fails; carries git's own words. */
 export class GitError extends Error {
   readonly result: GitResult;
   constructor(args: string[], result: GitResult) {
-    const detail = (result.stderr || result.stdout).trim().split("\n").slice(-3).join("\n");
-    super(`git ${args.join(" ")} failed (exit ${result.code}): ${detail}`);
+    super(
+      `git ${args.join(" ")} failed (exit ${result.code}): ${
+        gitDetail(result.stderr || result.stdout)
+      }`,
+    );
     this.name = "GitError";
     this.result = result;
+  }
+}
+
+/** Raised when a git call outlived its timeout and was killed; names the call. */
+export class GitTimeoutError extends Error {
+  /** The call, as `git push origin main`. */
+  readonly call: string;
+  constructor(args: string[], timeoutMs: number) {
+    const call = `git ${args.join(" ")}`;
+    super(`${call} did not finish within ${Math.round(timeoutMs / 1000)} s and was stopped`);
+    this.name = "GitTimeoutError";
+    this.call = call;
   }
 }
 
@@ -37,34 +70,100 @@ const QUIET_ENV = {
   LC_ALL: "C",
 };
 
+/** How to run one git call. */
+export interface GitOptions {
+  /** Text piped to stdin. */
+  stdin?: string;
+  /** More environment, on top of the quiet defaults. */
+  env?: Record<string, string>;
+  /** Stop the call after this many ms, throwing {@link GitTimeoutError}. */
+  timeoutMs?: number;
+}
+
 /** Run `git args…` in `cwd` and return its output, whatever the exit code. */
-export function git(cwd: string, args: string[], stdin?: string): Promise<GitResult> {
-  return runProcess("git", args, { cwd, env: QUIET_ENV, stdin });
+export async function git(
+  cwd: string,
+  args: string[],
+  options: GitOptions = {},
+): Promise<GitResult> {
+  const { stdin, env, timeoutMs } = options;
+  try {
+    return await runProcess("git", args, { cwd, env: { ...QUIET_ENV, ...env }, stdin, timeoutMs });
+  } catch (error) {
+    if (error instanceof ProcessTimeoutError) throw new GitTimeoutError(args, timeoutMs!);
+    throw error;
+  }
 }
 
 /** Run `git args…` in `cwd`; throw {@link GitError} unless it exits 0. Returns stdout. */
-export async function gitOk(cwd: string, args: string[], stdin?: string): Promise<string> {
-  const result = await git(cwd, args, stdin);
+export async function gitOk(
+  cwd: string,
+  args: string[],
+  options: GitOptions = {},
+): Promise<string> {
+  const result = await git(cwd, args, options);
   if (result.code !== 0) throw new GitError(args, result);
   return result.stdout;
 }
 
-let identityCache: Promise<string[]> | undefined;
+/** The identity commits fall back to when git has none configured. */
+export const FALLBACK_IDENTITY = { name: "git-kb", email: "git-kb@localhost" } as const;
+
+/** What git-kb commits under: `-c` arguments for what git lacks, and whether any was needed. */
+export interface CommitIdentity {
+  /** `-c user.name=… -c user.email=…` for what git's own config lacks; empty when both are set. */
+  args: string[];
+  /** Whether the fallback stands in for the user's name or email in the commits. */
+  fallback: boolean;
+}
+
+let identityCache: Promise<CommitIdentity> | undefined;
+
+/** Whether git, given `args`, would author or commit as the fallback (no env identity either). */
+async function usesFallback(cwd: string, args: string[]): Promise<boolean> {
+  for (const ident of ["GIT_AUTHOR_IDENT", "GIT_COMMITTER_IDENT"]) {
+    const { stdout } = await git(cwd, [...args, "var", ident]);
+    const fallbackName = stdout.startsWith(`${FALLBACK_IDENTITY.name} <`);
+    if (fallbackName || stdout.includes(`<${FALLBACK_IDENTITY.email}>`)) return true;
+  }
+  return false;
+}
 
 /**
- * `-c user.name=… -c user.email=…` for what git's own config lacks, so commits work on a
- * machine where no identity was ever set; empty when both are configured. Asked once per
- * process.
+ * The identity git-kb commits under: the user's, with the fallback filling what git's config
+ * lacks, so commits work on a machine where no identity was ever set (an identity given by
+ * `GIT_AUTHOR_NAME` and the like still wins). Asked once per process.
  */
-export function identityArgs(cwd: string): Promise<string[]> {
+export function commitIdentity(cwd: string): Promise<CommitIdentity> {
   identityCache ??= git(cwd, ["config", "--get-regexp", "^user\\.(name|email)$"]).then(
-    ({ stdout }) => {
+    async ({ stdout }) => {
       const has = (key: string) => stdout.split("\n").some((line) => line.startsWith(`${key} `));
-      return [
-        ...(has("user.name") ? [] : ["-c", "user.name=git-kb"]),
-        ...(has("user.email") ? [] : ["-c", "user.email=git-kb@localhost"]),
+      const args = [
+        ...(has("user.name") ? [] : ["-c", `user.name=${FALLBACK_IDENTITY.name}`]),
+        ...(has("user.email") ? [] : ["-c", `user.email=${FALLBACK_IDENTITY.email}`]),
       ];
+      return { args, fallback: args.length > 0 && await usesFallback(cwd, args) };
     },
   );
   return identityCache;
+}
+
+/** `-c user.name=… -c user.email=…` for what git's own config lacks (see {@link commitIdentity}). */
+export async function identityArgs(cwd: string): Promise<string[]> {
+  return (await commitIdentity(cwd)).args;
+}
+
+/** The one line a save prints when it committed under the fallback identity. */
+export function fallbackIdentityWarning(): string {
+  return `git has no user.name/user.email, so the commit is authored ` +
+    `${FALLBACK_IDENTITY.name} <${FALLBACK_IDENTITY.email}>; set yours with ` +
+    `git config --global user.name "Your Name" and git config --global user.email you@example.com`;
+}
+
+/** Doctor's check: whether commits will carry the user's identity or the fallback. */
+export async function checkIdentity(kbDir: string): Promise<Finding> {
+  const { fallback } = await commitIdentity(kbDir);
+  return fallback
+    ? { level: "warn", check: "identity", message: fallbackIdentityWarning() }
+    : { level: "ok", check: "identity", message: "git has a user.name and user.email" };
 }

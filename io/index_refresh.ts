@@ -14,7 +14,8 @@ import {
   shardCountFor,
 } from "../core/index.ts";
 import { IndexEditor } from "../core/index_editor.ts";
-import { withLock, writeData, writeFileAtomic } from "./fs.ts";
+import { writeData, writeFileAtomic } from "./fs.ts";
+import { withLock } from "./lock.ts";
 import type { Analysis } from "./analyze.ts";
 import { type FileStat, filesUnchanged, scanEntries } from "./kb.ts";
 import { kbCacheDir } from "./paths.ts";

@@ -1,0 +1,106 @@
+/**
+ * `git-kb rm <id>…`: delete entries through the save pipeline, in one commit. Refuses while
+ * other entries link to them, unless `--force`, which names the links it leaves dangling.
+ *
+ * @module
+ */
+import { parseEntryText } from "../core/entry.ts";
+import { join } from "../core/path.ts";
+import { shellCommand } from "../core/shell_quote.ts";
+import { type Backlink, linksTo } from "../io/backlinks.ts";
+import { resolveKb } from "../io/config.ts";
+import { entryPaths, saveChanges } from "../io/save.ts";
+import { parseCommand, UsageError } from "./args.ts";
+import { cyan, green, printJson, yellow } from "./output.ts";
+import { printWarnings, saveSummary } from "./save_report.ts";
+
+/** Help text. */
+export const help = `Usage: git-kb rm <id>... [options]
+
+Delete entries: remove their files in one commit, push when there is a remote
+and update the index. While other entries link to one of them, nothing is
+removed unless --force, which deletes anyway and lists the links left dangling
+(an entry with a dangling link must lose it before its next edit).
+
+Options:
+  --force       delete even when other entries link to it
+  --json        print {ids, paths, commit, push, index, dangling, warnings} as JSON
+  --kb <dir>    the knowledge base folder
+
+Example:
+  git-kb rm kb-7q2mx
+
+Exit codes: 0 deleted, 1 unknown id, linked to (nothing removed) or failed,
+2 usage error, 3 committed locally but not pushed (the message says how to finish).`;
+
+/** Raised when other entries link to what would be deleted; nothing was removed. */
+class LinkedError extends Error {
+  readonly exitCode = 1;
+  constructor(ids: string[], links: Backlink[]) {
+    super(
+      `not removed: ${links.length} link(s) point at ${ids.join(", ")}:${describeLinks(links)}` +
+        `\nRemove those links first (git-kb edit <id> --link …), or delete anyway and leave them ` +
+        `dangling:\n  ${shellCommand(["git-kb", "rm", ...ids, "--force"])}`,
+    );
+    this.name = "LinkedError";
+  }
+}
+
+function describeLinks(links: Backlink[]): string {
+  return links.map(({ from, path, rel, to }) => `\n  ${from} (${path}) ${rel} ${to}`).join("");
+}
+
+function titleOf(text: string, path: string): string {
+  try {
+    return String(parseEntryText(text, path).fields.title ?? "");
+  } catch {
+    return "";
+  }
+}
+
+/** Run the command. */
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommand(args, {
+    force: { type: "boolean" },
+    json: { type: "boolean" },
+  });
+  const ids = [...new Set(positionals)];
+  if (!ids.length) throw new UsageError("give at least one entry id, like kb-7q2mx");
+  const { kbDir } = resolveKb(values.kb);
+  const known = entryPaths(kbDir);
+  const unknown = ids.filter((id) => !known.has(id));
+  if (unknown.length) {
+    throw new Error(
+      `no entry ${unknown.join(", ")} in ${kbDir}; find ids with git-kb search <words>`,
+    );
+  }
+  const dangling = linksTo(kbDir, new Set(ids));
+  if (dangling.length && !values.force) throw new LinkedError(ids, dangling);
+  const changes = ids.map((id) => {
+    const path = known.get(id)!;
+    return { path, previousText: Deno.readTextFileSync(join(kbDir, path)) };
+  });
+  const titles = changes.map(({ path, previousText }, at) =>
+    `${ids[at]}: ${titleOf(previousText, path)}`
+  );
+  const result = await saveChanges({ kbDir, message: `kb: rm ${titles.join("; ")}`, changes });
+  printWarnings(result);
+  if (values.json) {
+    printJson({
+      ids,
+      ...result,
+      index: { ...result.index, ms: Math.round(result.index.ms) },
+      dangling,
+    });
+    return 0;
+  }
+  if (dangling.length) {
+    console.error(
+      yellow(`warning: left ${dangling.length} dangling link(s):${describeLinks(dangling)}`),
+    );
+  }
+  console.log(
+    `${green("Removed")} ${ids.map((id) => cyan(id)).join(", ")} (${saveSummary(result)})`,
+  );
+  return 0;
+}
