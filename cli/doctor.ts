@@ -10,13 +10,15 @@ import { checkAgainstKb, parseEntryText, toEntry } from "../core/entry.ts";
 import type { Finding } from "../core/finding.ts";
 import type { IndexReader } from "../core/index.ts";
 import { join } from "../core/path.ts";
-import { LIMITS } from "../core/schema.ts";
+import { kernelRuleCost, LIMITS } from "../core/schema.ts";
 import { shellCommand, shellQuote } from "../core/shell_quote.ts";
 import { configCandidates, type KbLocation, resolveKb } from "../io/config.ts";
 import { git, gitReason, identityArgs } from "../io/git.ts";
 import { type OpenIndex, openIndex } from "../io/index_store.ts";
 import { ENTRIES_DIR, readKbFile } from "../io/kb.ts";
 import { indexDir } from "../io/paths.ts";
+import { checkIndexLock, checkOrphans, checkRepoState } from "../io/repo_state.ts";
+import { checkSaveLock } from "../io/save.ts";
 import { NO_POSITIONALS, parseCommand } from "./args.ts";
 import { missingPermissionFlag } from "./errors.ts";
 import { green, plural, printJson, red, yellow } from "./output.ts";
@@ -435,7 +437,7 @@ export async function contractFindings(context: DoctorContext): Promise<Finding[
 /** The kernel rules against the budget the prompt hook inlines them in. */
 export async function kernelFindings(context: DoctorContext): Promise<Finding[]> {
   const { kernel } = (await context.index()).reader.manifest;
-  const chars = kernel.reduce((sum, rule) => sum + rule.body.length, 0);
+  const chars = kernel.reduce((sum, rule) => sum + kernelRuleCost(rule), 0);
   const findings: Finding[] = [{
     level: chars > LIMITS.kernelBudgetChars ? "error" : "ok",
     check: "kernel",
@@ -443,7 +445,7 @@ export async function kernelFindings(context: DoctorContext): Promise<Finding[]>
       `${LIMITS.kernelBudgetChars} characters`,
   }];
   for (const rule of kernel) {
-    if (rule.body.length > LIMITS.kernelBudgetChars) {
+    if (kernelRuleCost(rule) > LIMITS.kernelBudgetChars) {
       findings.push({
         level: "warn",
         check: "kernel",
@@ -457,10 +459,22 @@ export async function kernelFindings(context: DoctorContext): Promise<Finding[]>
   return findings;
 }
 
+/** The repository's state as a save sees it: git operations under way, locks, orphan files. */
+export async function saveStateFindings(context: DoctorContext): Promise<Finding[]> {
+  const { kbDir } = context;
+  return [
+    await checkRepoState(kbDir),
+    await checkIndexLock(kbDir),
+    await checkSaveLock(kbDir),
+    await checkOrphans(kbDir),
+  ];
+}
+
 /** The checks doctor runs, in the order their findings are printed. */
 export const CHECKS: readonly Check[] = [
   configFindings,
   gitFindings,
+  saveStateFindings,
   indexFindings,
   contractFindings,
   leftOutFindings,

@@ -149,10 +149,12 @@ export async function findOrphans(kbDir: string): Promise<string[]> {
     .sort();
 }
 
-/** One line naming orphan files and the commands that commit them through git-kb or by hand. */
+/** One line naming orphan files and the commands that commit them. */
 export function orphansMessage(kbDir: string, orphans: readonly string[]): string {
-  return `${orphans.length} entry file(s) under ${ENTRIES_DIR}/ are not committed ` +
-    `(${orphans.join(", ")}): commit them with git-kb doctor --fix, or by hand: ` +
+  const files = orphans.length === 1
+    ? `1 entry file under ${ENTRIES_DIR}/ is`
+    : `${orphans.length} entry files under ${ENTRIES_DIR}/ are`;
+  return `${files} not committed (${orphans.join(", ")}); commit them: ` +
     shellCommand(["git", "-C", kbDir, "add", "--", ...orphans]) + " && " +
     shellCommand(["git", "-C", kbDir, "commit", "-m", "kb: commit orphaned entries"]);
 }

@@ -652,31 +652,3 @@ export async function saveEntry(request: SaveRequest): Promise<SaveResult> {
   });
   return { id: entry.id, path, ...result };
 }
-
-/**
- * Commit the orphans ({@link findOrphans}: entry files git has no commit of) through the
- * pipeline, as they are on disk; found under the lock, so an orphan is never a file another
- * save is writing. A file that is not a valid entry stops it with a {@link ValidationError}.
- * Returns a result with an empty `commit` when there was none. For `doctor --fix`.
- */
-export function commitOrphans(
-  kbDir: string,
-  networkTimeoutMs = NETWORK_TIMEOUT_MS,
-): Promise<ChangesResult> {
-  return runSave(kbDir, async () => {
-    const changes: Change[] = [];
-    for (const path of await findOrphans(kbDir)) {
-      const text = Deno.readTextFileSync(join(kbDir, path));
-      let parsed: ReturnType<typeof toEntry>;
-      try {
-        parsed = toEntry(parseEntryText(text, path));
-      } catch (error) {
-        throw new ValidationError(path, [{ field: "frontmatter", message: String(error) }]);
-      }
-      if (!parsed.entry) throw new ValidationError(path, parsed.problems);
-      changes.push({ path, entry: parsed.entry, previousText: text });
-    }
-    const ids = changes.map((change) => change.entry!.id);
-    return { message: `kb: commit orphaned entries: ${ids.join(", ")}`, changes };
-  }, networkTimeoutMs);
-}
