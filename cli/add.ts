@@ -12,7 +12,7 @@ import { editUntilValid } from "../io/editor.ts";
 import { ENTRIES_DIR } from "../io/kb.ts";
 import { entryPaths, newId, type SaveRequest, ValidationError } from "../io/save.ts";
 import { parseCommand, UsageError } from "./args.ts";
-import { checkAndSave, entryProblems, saveDraft } from "./entry_save.ts";
+import { checkAndSave, entryProblems, printSupersededNotes, saveDraft } from "./entry_save.ts";
 import {
   bodyFromFlags,
   editsFromFlags,
@@ -83,6 +83,7 @@ export async function run(args: string[]): Promise<number> {
     throw new UsageError("--type is required (decision, rule, howto, concept, bookmark, note)");
   }
   const { kbDir } = resolveKb(values.kb);
+  const kbFlag = values.kb === undefined ? [] : ["--kb", kbDir];
   const edits = editsFromFlags(values, await bodyFromFlags(values));
   const entry = applyEdits(blankEntry(values.id ?? newId(entryPaths(kbDir)), today()), edits);
   if (!editing) {
@@ -91,6 +92,7 @@ export async function run(args: string[]): Promise<number> {
       await checkAndSave(newEntryRequest(kbDir, entry), `Entry ${entry.id}`),
       values.json,
     );
+    printSupersededNotes(kbDir, entry, kbFlag);
     return 0;
   }
   const placeholder = { ...entry, title: entry.title || TITLE_TO_FILL_IN };
@@ -101,7 +103,6 @@ export async function run(args: string[]): Promise<number> {
       flagProblems,
     );
   }
-  const kbFlag = values.kb === undefined ? [] : ["--kb", kbDir];
   const draft = await editUntilValid<SaveRequest>({
     text: fromDraft === undefined
       ? entryTemplate(entry)
@@ -118,5 +119,6 @@ export async function run(args: string[]): Promise<number> {
     resume: (path) => shellCommand(["git-kb", "add", "--from-draft", path, ...kbFlag]),
   });
   reportSave("Added", await saveDraft(draft, draft.value), values.json);
+  printSupersededNotes(kbDir, draft.value.entry, kbFlag);
   return 0;
 }

@@ -20,7 +20,7 @@ import { resolveKb } from "../io/config.ts";
 import { type DraftCheck, editUntilValid } from "../io/editor.ts";
 import { entryPaths, type SaveRequest, type SaveResult, ValidationError } from "../io/save.ts";
 import { parseCommand, UsageError } from "./args.ts";
-import { checkAndSave, entryProblems, saveDraft } from "./entry_save.ts";
+import { checkAndSave, entryProblems, printSupersededNotes, saveDraft } from "./entry_save.ts";
 import {
   bodyFromFlags,
   editsFromFlags,
@@ -97,12 +97,18 @@ function planEdit(
   return { request, before, changed };
 }
 
-function report(plan: PlannedEdit, result: SaveResult, json: boolean | undefined): void {
+function report(
+  plan: PlannedEdit,
+  result: SaveResult,
+  json: boolean | undefined,
+  kbFlag: string[],
+): void {
   const lists = plan.before ? listChanges(plan.before, plan.request.entry) : [];
   reportSave("Edited", result, json, { changed: plan.changed, lists });
   if (!json && result.commit) {
     for (const line of formatListChanges(lists)) console.log(`  ${line}`);
   }
+  if (result.commit) printSupersededNotes(plan.request.kbDir, plan.request.entry, kbFlag);
 }
 
 function reportNoChange(id: string, path: string, json: boolean | undefined): number {
@@ -125,6 +131,7 @@ export async function run(args: string[]): Promise<number> {
     throw new UsageError("--from-draft takes the whole entry from the draft; give no field flags");
   }
   const { kbDir } = resolveKb(values.kb);
+  const kbFlag = values.kb === undefined ? [] : ["--kb", kbDir];
   const path = entryPaths(kbDir).get(id);
   if (!path) throw new Error(`no entry ${id} in ${kbDir}; find ids with git-kb search <words>`);
   const previousText = Deno.readTextFileSync(join(kbDir, path));
@@ -134,10 +141,9 @@ export async function run(args: string[]): Promise<number> {
     const edits = editsFromFlags(values, await bodyFromFlags(values));
     const plan = planEdit(kbDir, path, previousText, current, applyEdits(current, edits));
     if (!plan.changed.length) return reportNoChange(id, path, values.json);
-    report(plan, await checkAndSave(plan.request, `Entry ${id}`), values.json);
+    report(plan, await checkAndSave(plan.request, `Entry ${id}`), values.json, kbFlag);
     return 0;
   }
-  const kbFlag = values.kb === undefined ? [] : ["--kb", kbDir];
   const before = readCurrent(previousText, path);
   const draft = await editUntilValid<PlannedEdit | undefined>({
     text: fromDraft === undefined
@@ -164,6 +170,6 @@ export async function run(args: string[]): Promise<number> {
     draft.discard();
     return reportNoChange(id, path, values.json);
   }
-  report(plan, await saveDraft(draft, plan.request), values.json);
+  report(plan, await saveDraft(draft, plan.request), values.json, kbFlag);
   return 0;
 }

@@ -5,10 +5,13 @@
  *
  * @module
  */
-import type { Problem } from "../core/entry.ts";
+import { type Entry, parseEntryText, type Problem, toEntry } from "../core/entry.ts";
+import { shellCommand } from "../core/shell_quote.ts";
+import { readKbFile } from "../io/kb.ts";
 import { mergeProblems, unquotedFieldProblems } from "../core/entry_edit.ts";
 import type { Draft } from "../io/editor.ts";
 import {
+  entryPaths,
   saveEntry,
   type SaveRequest,
   type SaveResult,
@@ -53,4 +56,32 @@ export async function saveDraft(draft: Draft<unknown>, request: SaveRequest): Pr
   }
   draft.discard();
   return result;
+}
+
+/**
+ * For each entry `entry` says it supersedes that is still active, a note with the command that
+ * marks it superseded (the link alone does not change the older entry).
+ */
+export function supersededNotes(kbDir: string, entry: Entry, kbFlag: string[]): string[] {
+  const paths = entryPaths(kbDir);
+  const notes: string[] = [];
+  for (const link of entry.links) {
+    const path = link.rel === "supersedes" ? paths.get(link.to) : undefined;
+    if (!path) continue;
+    let older: Entry | undefined;
+    try {
+      older = toEntry(parseEntryText(readKbFile(kbDir, path), path)).entry;
+    } catch { /* an unreadable entry is doctor's to report */ }
+    if (older?.status !== "active") continue;
+    notes.push(
+      `${link.to} is still active although ${entry.id} supersedes it; mark it: ` +
+        shellCommand(["git-kb", "edit", link.to, "--status", "superseded", ...kbFlag]),
+    );
+  }
+  return notes;
+}
+
+/** Print {@link supersededNotes} on stderr, one `note:` line each, after a save that worked. */
+export function printSupersededNotes(kbDir: string, entry: Entry, kbFlag: string[]): void {
+  for (const note of supersededNotes(kbDir, entry, kbFlag)) console.error(`note: ${note}`);
 }

@@ -411,3 +411,35 @@ Deno.test("--body-file refuses a file that is not UTF-8, naming the line, and sa
     await kb.cleanup();
   }
 });
+
+Deno.test("a supersedes link to an entry still active prints the command that marks it superseded", async () => {
+  const kb = await makeKb();
+  try {
+    const added = await runCli(
+      [
+        "add",
+        "--title",
+        "Harden GitHub Actions again",
+        "--type",
+        "howto",
+        "--body",
+        "New.",
+        "--link",
+        "supersedes:kb-f8z2t",
+      ],
+      { env: kb.env },
+    );
+    assert.equal(added.code, 0, show(added));
+    assert.match(
+      added.stderr,
+      /^note: kb-f8z2t is still active although kb-\w{5} supersedes it; mark it: git-kb edit kb-f8z2t --status superseded$/m,
+    );
+    const already = await runCli(["edit", ID, "--title", "Rotate a leaked npm token now"], {
+      env: kb.env,
+    });
+    assert.equal(already.code, 0, show(already));
+    assert.doesNotMatch(already.stderr, /note:/, "kb-3hd8w is superseded already");
+  } finally {
+    await kb.cleanup();
+  }
+});
