@@ -13,6 +13,7 @@ import { ENTRY_TYPES, type EntryType } from "../core/schema.ts";
 import { makeSnippet } from "../core/snippet.ts";
 import { openKb } from "../io/open.ts";
 import { READ_TRUST_MS } from "../io/index_store.ts";
+import { displaySafe } from "../core/display.ts";
 import { oneOf, parseCommand, positiveInt, UsageError, wholeNumberFrom } from "./args.ts";
 import { bold, cyan, dim, printJson, yellow } from "./output.ts";
 
@@ -92,11 +93,14 @@ export async function run(args: string[]): Promise<number> {
   }
   for (const view of views) {
     const state = view.status === "active" ? "" : `, ${yellow(view.status)}`;
-    console.log(`${cyan(view.id)}  ${bold(view.title)}  ${dim(`[${view.type}${state}]`)}`);
-    if (view.snippet) console.log(`    ${view.snippet}`);
+    console.log(
+      `${cyan(view.id)}  ${bold(displaySafe(view.title))}  ${dim(`[${view.type}${state}]`)}`,
+    );
+    if (view.snippet) console.log(`    ${displaySafe(view.snippet)}`);
     for (const link of view.links) {
       const arrow = link.direction === "out" ? "→" : "←";
-      console.log(dim(`    ${arrow} ${link.rel} ${link.id}${link.title ? ` ${link.title}` : ""}`));
+      const title = link.title ? ` ${displaySafe(link.title)}` : "";
+      console.log(dim(`    ${arrow} ${link.rel} ${link.id}${title}`));
     }
   }
   return 0;

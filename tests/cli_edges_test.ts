@@ -4,11 +4,13 @@
  * once, and colour on a real terminal (through `script`).
  */
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { shellCommand } from "../core/shell_quote.ts";
 import { flagsFor } from "../cli/permissions.ts";
 import {
   ANSI,
   denoDir,
+  entryText,
   type Kb,
   MAIN,
   makeKb,
@@ -172,4 +174,24 @@ Deno.test({
       await kb.cleanup();
     }
   },
+});
+
+Deno.test("search prints no escape sequence an entry's body holds", async () => {
+  const kb = await makeKb();
+  try {
+    await Deno.writeTextFile(
+      join(kb.dir, "entries", "kb-esc01-terminal-trick.md"),
+      entryText({
+        id: "kb-esc01",
+        title: "Terminal trick",
+        body: "The zebracorn \x1b[2J\x1b]0;owned\x07 clears the screen.\n",
+      }),
+    );
+    const result = await runCli(["search", "zebracorn"], { env: { ...kb.env, NO_COLOR: "1" } });
+    assert.equal(result.code, 0, show(result));
+    assert.match(result.stdout, /kb-esc01/);
+    assert.ok(!result.stdout.includes("\x1b"), JSON.stringify(result.stdout));
+  } finally {
+    await kb.cleanup();
+  }
 });
