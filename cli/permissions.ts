@@ -79,7 +79,7 @@ export const COMMAND_PROFILES: Record<string, keyof typeof PROFILES> = {
   add: "save",
   edit: "save",
   search: "read",
-  get: "read",
+  get: "check",
   index: "read",
   context: "read",
   stats: "read",

@@ -96,7 +96,7 @@ async function judgeProse(pieces: ProsePiece[], trace: JudgeTrace): Promise<stri
     await loadJudgeModules();
   const { kbDir } = resolveKb();
   trace.kbDir = kbDir;
-  const { reader } = await openIndex(kbDir, { trustStampMs: HOOK_TRUST_MS });
+  const { reader } = await openIndex(kbDir, { trustStampMs: HOOK_TRUST_MS, hook: true });
   const rules = reader.manifest.kernel.map(({ id, title, body }) => ({ id, title, body }));
   trace.rules = rules.map((rule) => rule.id);
   if (!rules.length) {
