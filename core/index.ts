@@ -128,12 +128,12 @@ export interface InvalidFile {
 /**
  * Raised when an index file is missing, of the wrong size or checksum, or does not parse: the
  * index must be rebuilt. Never a user's mistake, so the message says what was found and that
- * the index is rebuilt.
+ * the next run rebuilds the index (its reader sets it aside).
  */
 export class DamagedIndexError extends Error {
   /** @param file The index file, by its name in the index; @param detail what is wrong. */
   constructor(readonly file: string, readonly detail: string) {
-    super(`the index is damaged (${file}: ${detail}); it is rebuilt from the entry files`);
+    super(`the index is damaged (${file}: ${detail}); the next git-kb run rebuilds it`);
     this.name = "DamagedIndexError";
   }
 }

@@ -6,7 +6,8 @@
  */
 import type { Finding } from "../core/finding.ts";
 import type { InvalidFile } from "../core/index.ts";
-import { findDamage, kernelDamage, openIndex, readManifest } from "./index_store.ts";
+import { findDamage, openIndex, readManifest } from "./index_store.ts";
+import { kernelDamage } from "./index_refresh.ts";
 import { scanEntries } from "./kb.ts";
 import { indexDir } from "./paths.ts";
 

@@ -6,6 +6,8 @@
  * @module
  */
 import { dirname, join } from "../core/path.ts";
+import { splitFrontmatter } from "../core/frontmatter.ts";
+import { contentHash } from "../core/hash.ts";
 import {
   DamagedIndexError,
   type FileRecord,
@@ -22,11 +24,10 @@ import { kbCacheDir } from "./paths.ts";
 import {
   COMMAND_LOCK_WAIT_MS,
   HOOK_LOCK_WAIT_MS,
-  kernelDamage,
   loaderFor,
   type OpenOptions,
-  readCacheFile,
   readerFor,
+  readIndexedEntry,
   readManifest,
   type RefreshReport,
   sameStamp,
@@ -124,9 +125,12 @@ async function buildFull(
 }
 
 /** A staging or retired folder of a build beside the index: `index.build-<pid>-<ms>`. */
-const LEFTOVER = /^(?:index)\.(?:build|old)-(\d+)-\d+$/;
+const LEFTOVER = /^index\.(?:build|old)-\d+-(\d+)$/;
 
-/** Remove the staging and retired folders left beside `target` by builds whose process is gone. */
+/** A build's folder this old belongs to a build that was killed: none takes this long. */
+const LEFTOVER_MS = 10 * 60_000;
+
+/** Remove the staging and retired folders that killed builds left beside `target`. */
 function sweepLeftovers(target: string): void {
   const parent = dirname(target);
   let listing: Deno.DirEntry[];
@@ -136,52 +140,52 @@ function sweepLeftovers(target: string): void {
     return;
   }
   for (const item of listing) {
-    const pid = LEFTOVER.exec(item.name)?.[1];
-    if (pid && processGone(Number(pid))) removeTree(join(parent, item.name));
+    const started = LEFTOVER.exec(item.name)?.[1];
+    if (started && Date.now() - Number(started) > LEFTOVER_MS) removeTree(join(parent, item.name));
   }
 }
 
 /**
- * Whether process `pid` is known to have ended: its `/proc` entry is gone where `/proc` exists.
- * False when that cannot be told (no `/proc`): the caller then keeps waiting or ages it out.
+ * A lock file younger than this is left alone even when nothing holds it: its owner may not
+ * have taken hold of it yet.
  */
-function processGone(pid: number): boolean {
-  if (pid === Deno.pid) return false;
+const LOCK_SETTLE_MS = 1_000;
+
+/**
+ * Hold the index lock file at `path` open with an OS lock (flock) for as long as this process
+ * owns it: the OS lets go when the process dies, which is how a waiter tells a lock left by a
+ * killed process from a live one. Close the returned file to let go.
+ */
+function holdLock(path: string): Deno.FsFile | undefined {
   try {
-    Deno.statSync(`/proc/${pid}`);
-    return false;
+    const file = Deno.openSync(path, { read: true });
+    file.tryLockSync(true);
+    return file;
   } catch {
-    try {
-      Deno.statSync("/proc/self");
-      return true;
-    } catch {
-      return false;
-    }
+    return undefined;
   }
 }
 
-/** An index lock left empty this long (a write cut short) has no owner. */
-const EMPTY_LOCK_MS = 5_000;
-
 /**
- * Remove the index lock at `path` when its owner is gone: the process it names ended (a hook
- * Claude Code killed mid-build), or it names none and is old.
+ * Remove the index lock at `path` when no live process holds it: one left by a process that was
+ * killed mid-build (a hook Claude Code stopped), or cut short before it was written.
  */
 function breakDeadLock(path: string): void {
-  let bytes: Uint8Array | undefined;
-  let info: Deno.FileInfo;
+  let file: Deno.FsFile;
   try {
-    bytes = readCacheFile(path, "index.lock");
-    if (!bytes) return;
-    info = Deno.lstatSync(path);
+    const info = Deno.lstatSync(path);
+    const age = Date.now() - (info.mtime?.getTime() ?? Date.now());
+    if (!info.isFile || age < LOCK_SETTLE_MS) return;
+    file = Deno.openSync(path, { read: true });
   } catch {
     return;
   }
-  const pid = Number.parseInt(new TextDecoder().decode(bytes), 10);
-  const dead = pid > 0
-    ? processGone(pid)
-    : Date.now() - (info.mtime?.getTime() ?? Date.now()) > EMPTY_LOCK_MS;
-  if (!dead) return;
+  let free = false;
+  try {
+    free = file.tryLockSync(true);
+  } catch { /* no OS locks here: withLock ages the lock out instead */ }
+  file.close();
+  if (!free) return;
   try {
     Deno.removeSync(path);
   } catch { /* another waiter broke it first */ }
@@ -211,6 +215,7 @@ export async function refreshIndex(
   { kbDir, dir, current, stamp, options, report }: RefreshRequest,
 ): Promise<{ manifest: Manifest; reader?: IndexReader }> {
   let files: Map<string, FileStat> | undefined;
+  if (current && options.verify && !report.damage) report.damage = kernelDamage(kbDir, current);
   if (current && !options.full && !report.damage && sameStamp(current.stamp, stamp)) {
     try {
       const reader = readerFor(dir, current, true);
@@ -229,11 +234,14 @@ export async function refreshIndex(
   breakDeadLock(lock);
   const timeoutMs = options.hook ? HOOK_LOCK_WAIT_MS : COMMAND_LOCK_WAIT_MS;
   try {
-    const manifest = await withLock(
-      lock,
-      () => update(kbDir, dir, files, stamp, options, report),
-      { timeoutMs },
-    );
+    const manifest = await withLock(lock, async () => {
+      const held = holdLock(lock);
+      try {
+        return await update(kbDir, dir, files, stamp, options, report);
+      } finally {
+        held?.close();
+      }
+    }, { timeoutMs });
     return { manifest };
   } catch (error) {
     const usable = current && !report.damage;
@@ -289,6 +297,34 @@ async function update(
 /** Whether a comparison found anything added, changed or removed. */
 function changes(diff: ReturnType<typeof compare>): boolean {
   return diff.added.length + diff.changed.length + diff.removed.length > 0;
+}
+
+/**
+ * What is wrong with the kernel rules of `manifest`, if anything: each must be the body of an
+ * active kernel entry file whose content hash the rule records. A rule the entries do not back
+ * (a forged manifest) is never injected: the index is rebuilt.
+ */
+export function kernelDamage(kbDir: string, manifest: Manifest): string | undefined {
+  for (const rule of manifest.kernel) {
+    const { id, path, hash, body } = rule;
+    let text: string;
+    try {
+      text = readIndexedEntry(kbDir, String(id), path);
+    } catch (error) {
+      return `kernel rule ${id}: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    if (contentHash(text) !== hash) return `kernel rule ${id}: ${path} changed since`;
+    let parts: { frontmatter: string; body: string };
+    try {
+      parts = splitFrontmatter(text, path);
+    } catch {
+      return `kernel rule ${id}: ${path} is not an entry`;
+    }
+    if (parts.body.trim() !== body || !/^kernel:\s*true\s*$/m.test(parts.frontmatter)) {
+      return `kernel rule ${id}: not the kernel body of ${path}`;
+    }
+  }
+  return undefined;
 }
 
 /** Record that every entry file was just found unchanged. */

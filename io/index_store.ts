@@ -18,8 +18,6 @@ import {
   isEntryPath,
   type Manifest,
 } from "../core/index.ts";
-import { splitFrontmatter } from "../core/frontmatter.ts";
-import { contentHash } from "../core/hash.ts";
 import { ENTRIES_DIR } from "./kb.ts";
 import { indexDir } from "./paths.ts";
 
@@ -174,36 +172,50 @@ function decodeIndexFile(name: string, bytes: Uint8Array): unknown {
 
 /**
  * A loader that reads index files from `dir`, each in its own format (see `IndexLoader`),
- * checking each against `manifest`: its size, and with `checksums` its checksum. Names are the
- * index's own relative paths (`shard/3.txt`), so they are appended to `dir` as they are, not
- * joined: a firing prompt loads a dozen files, and each join is a cold scan of the path.
+ * checking each against `manifest`: its size, and with `checksums` its checksum. A file that
+ * does not match is damage unless another process has brought the index up to date meanwhile
+ * and the manifest now on disk vouches for it. Names are the index's own relative paths
+ * (`shard/3.txt`), so they are appended to `dir` as they are, not joined: a firing prompt loads
+ * a dozen files, and each join is a cold scan of the path.
  */
 export function loaderFor(dir: string, manifest: Manifest, checksums: boolean): IndexLoader {
   const prefix = dir.endsWith("/") ? dir : `${dir}/`;
   return (name: string): unknown => {
     const bytes = readCacheFile(prefix + name, name);
-    if (bytes === undefined) {
-      if (manifest.sums[name]) throw new DamagedIndexError(name, "missing");
-      return undefined;
+    try {
+      if (bytes === undefined && manifest.sums[name]) {
+        throw new DamagedIndexError(name, "missing");
+      }
+      if (bytes) checkFile(manifest, name, bytes, checksums);
+    } catch (error) {
+      const now = newerManifest(dir, manifest);
+      if (!now || !(error instanceof DamagedIndexError)) throw error;
+      if (bytes) checkFile(now, name, bytes, checksums);
+      else if (now.sums[name]) throw error;
     }
-    checkFile(manifest, name, bytes, checksums);
-    return decodeIndexFile(name, bytes);
+    return bytes && decodeIndexFile(name, bytes);
   };
+}
+
+/** The manifest on disk in `dir` when it is another build than `manifest`. */
+function newerManifest(dir: string, manifest: Manifest): Manifest | undefined {
+  const now = readManifest(dir);
+  return now && now.builtAt !== manifest.builtAt ? now : undefined;
 }
 
 /**
  * A reader of the index in `dir` described by `manifest`. Damage it finds sets the index aside
- * (its manifest is removed), so that whoever opens it next rebuilds it.
+ * (its manifest is removed, unless another build replaced it), so whoever opens it next
+ * rebuilds it.
  */
 export function readerFor(dir: string, manifest: Manifest, checksums: boolean): IndexReader {
-  return new IndexReader(manifest, loaderFor(dir, manifest, checksums), () => setAside(dir));
-}
-
-/** Remove the manifest of the index in `dir`: the next open rebuilds the index. */
-function setAside(dir: string): void {
-  try {
-    Deno.removeSync(join(dir, MANIFEST));
-  } catch { /* already gone */ }
+  const setAside = () => {
+    if (newerManifest(dir, manifest)) return;
+    try {
+      Deno.removeSync(join(dir, MANIFEST));
+    } catch { /* already gone */ }
+  };
+  return new IndexReader(manifest, loaderFor(dir, manifest, checksums), setAside);
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -301,34 +313,6 @@ export function readIndexedEntry(kbDir: string, id: string, path: string): strin
 }
 
 /**
- * What is wrong with the kernel rules of `manifest`, if anything: each must be the body of an
- * active kernel entry file whose content hash the rule records. A rule the entries do not back
- * (a forged manifest) is never injected: the index is rebuilt.
- */
-export function kernelDamage(kbDir: string, manifest: Manifest): string | undefined {
-  for (const rule of manifest.kernel) {
-    const { id, path, hash, body } = rule;
-    let text: string;
-    try {
-      text = readIndexedEntry(kbDir, String(id), path);
-    } catch (error) {
-      return `kernel rule ${id}: ${error instanceof Error ? error.message : String(error)}`;
-    }
-    if (contentHash(text) !== hash) return `kernel rule ${id}: ${path} changed since`;
-    let parts: { frontmatter: string; body: string };
-    try {
-      parts = splitFrontmatter(text, path);
-    } catch {
-      return `kernel rule ${id}: ${path} is not an entry`;
-    }
-    if (parts.body.trim() !== body || !/^kernel:\s*true\s*$/m.test(parts.frontmatter)) {
-      return `kernel rule ${id}: not the kernel body of ${path}`;
-    }
-  }
-  return undefined;
-}
-
-/**
  * Open the index of `kbDir`, first bringing it up to date with the files on disk.
  * Concurrent callers serialize on a lock in the cache folder.
  */
@@ -353,8 +337,7 @@ export async function openIndex(kbDir: string, options: OpenOptions = {}): Promi
     return { reader: reader ?? readerFor(dir, manifest, !options.hook), report };
   };
   const damage = current && !options.hook && !options.full
-    ? findDamage(dir, current, options.verify ?? false) ??
-      (options.verify ? kernelDamage(kbDir, current) : undefined)
+    ? findDamage(dir, current, options.verify ?? false)
     : undefined;
   if (damage) {
     report.damage = damage;
