@@ -3,7 +3,7 @@
  * the index names, never an entry silently replaced or a TypeError.
  */
 import assert from "node:assert/strict";
-import { type Entry } from "./entry.ts";
+import type { Entry } from "./entry.ts";
 import { checkFile, DamagedIndexError, IndexReader, isEntryPath, sealFiles } from "./index.ts";
 import { analyzeEntry, type EntryAnalysis, IndexEditor } from "./index_editor.ts";
 import { buildIndex, makeEntry, MemoryStore } from "./_memory_index.ts";
