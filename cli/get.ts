@@ -4,12 +4,12 @@
  *
  * @module
  */
-import { DamagedIndexError, type IndexReader } from "../core/index.ts";
+import type { IndexReader } from "../core/index.ts";
 import { join } from "../core/path.ts";
 import { shellCommand } from "../core/shell_quote.ts";
 import { git } from "../io/git.ts";
-import { type OpenKb, openKb } from "../io/open.ts";
-import { READ_TRUST_MS, readIndexedEntry, UnsafeEntryPathError } from "../io/index_store.ts";
+import { type OpenKb, withKb } from "../io/open.ts";
+import { READ_TRUST_MS, readIndexedEntry } from "../io/index_store.ts";
 import { parseCommand, UsageError } from "./args.ts";
 import { printJson, red } from "./output.ts";
 import { linkViews } from "./search.ts";
@@ -43,22 +43,19 @@ export async function run(args: string[]): Promise<number> {
   });
   const ids = [...new Set(positionals.flatMap((arg) => arg.split(/[\s,]+/)).filter(Boolean))];
   if (!ids.length) throw new UsageError("give at least one entry id, like kb-7q2mx");
-  let opened = await openKb(values.kb, { trustStampMs: READ_TRUST_MS });
-  let found: Found[];
-  try {
-    found = ids.flatMap((id) => lookUp(opened, id, values.links) ?? []);
-  } catch (error) {
-    if (!(error instanceof DamagedIndexError || error instanceof UnsafeEntryPathError)) throw error;
-    opened = await openKb(values.kb, { full: true });
-    found = ids.flatMap((id) => lookUp(opened, id, values.links) ?? []);
-  }
-  const missing = ids.filter((id) => !found.some((item) => item.id === id));
-  for (const id of missing) {
-    console.error(red(`git-kb get: ${await whyNotServed(opened, id)}`));
-  }
+  const { found, reasons } = await withKb(
+    values.kb,
+    { trustStampMs: READ_TRUST_MS },
+    async (kb) => {
+      const found = ids.flatMap((id) => lookUp(kb, id, values.links) ?? []);
+      const missing = ids.filter((id) => !found.some((item) => item.id === id));
+      return { found, reasons: await Promise.all(missing.map((id) => whyNotServed(kb, id))) };
+    },
+  );
+  for (const reason of reasons) console.error(red(`git-kb get: ${reason}`));
   if (values.json) printJson(found);
   else printEntries(found);
-  return missing.length ? 1 : 0;
+  return reasons.length ? 1 : 0;
 }
 
 /**
