@@ -1,12 +1,15 @@
 /**
- * `git-kb get <id>…`: entries verbatim, several at once; unknown ids are reported and the
- * others still printed.
+ * `git-kb get <id>…`: entries verbatim, several at once; an id that is not served is reported
+ * with the reason (left out, in conflict, or no such id) and the others still printed.
  *
  * @module
  */
+import type { IndexReader } from "../core/index.ts";
 import { join } from "../core/path.ts";
-import { openKb } from "../io/open.ts";
-import { READ_TRUST_MS } from "../io/index_store.ts";
+import { shellCommand } from "../core/shell_quote.ts";
+import { git } from "../io/git.ts";
+import { type OpenKb, withKb } from "../io/open.ts";
+import { READ_TRUST_MS, readIndexedEntry } from "../io/index_store.ts";
 import { parseCommand, UsageError } from "./args.ts";
 import { printJson, red } from "./output.ts";
 import { linkViews } from "./search.ts";
@@ -14,13 +17,23 @@ import { linkViews } from "./search.ts";
 /** Help text. */
 export const help = `Usage: git-kb get <id>... [options]
 
-Print entries exactly as stored, several at once. An unknown id is reported on
-stderr (exit 1) and the other entries are still printed.
+Print entries exactly as stored, several at once. An id that is not served is
+reported on stderr with the reason (exit 1) and the other entries are still
+printed: the file was left out of the index (two files with one id, or a file
+that breaks the contract), it is in a merge or rebase conflict, or no entry has it.
 
 Options:
   --links       after each entry, list its linked entries (both directions) with titles
   --json        print [{id, path, text, links?}] as JSON
   --kb <dir>    the knowledge base folder`;
+
+/** One entry as printed. */
+interface Found {
+  id: string;
+  path: string;
+  text: string;
+  links?: ReturnType<typeof linkViews>;
+}
 
 /** Run the command. */
 export async function run(args: string[]): Promise<number> {
@@ -28,45 +41,109 @@ export async function run(args: string[]): Promise<number> {
     links: { type: "boolean" },
     json: { type: "boolean" },
   });
-  const ids = positionals.flatMap((arg) => arg.split(/[\s,]+/)).filter(Boolean);
+  const ids = [...new Set(positionals.flatMap((arg) => arg.split(/[\s,]+/)).filter(Boolean))];
   if (!ids.length) throw new UsageError("give at least one entry id, like kb-7q2mx");
-  const { reader, location } = await openKb(values.kb, { trustStampMs: READ_TRUST_MS });
-  const found: { id: string; path: string; text: string; links?: ReturnType<typeof linkViews> }[] =
-    [];
-  let missing = 0;
-  for (const id of new Set(ids)) {
-    const doc = reader.docById(id);
-    if (!doc) {
-      console.error(red(`git-kb get: no entry ${id}; find ids with git-kb search <words>`));
-      missing++;
-      continue;
-    }
-    const text = Deno.readTextFileSync(join(location.kbDir, doc.path));
-    found.push({
-      id,
-      path: doc.path,
-      text,
-      links: values.links ? linkViews(reader, id) : undefined,
-    });
-  }
+  const { found, reasons } = await withKb(
+    values.kb,
+    { trustStampMs: READ_TRUST_MS },
+    async (kb) => {
+      const found = ids.flatMap((id) => lookUp(kb, id, values.links) ?? []);
+      const missing = ids.filter((id) => !found.some((item) => item.id === id));
+      return { found, reasons: await Promise.all(missing.map((id) => whyNotServed(kb, id))) };
+    },
+  );
+  for (const reason of reasons) console.error(red(`git-kb get: ${reason}`));
   if (values.json) printJson(found);
-  else {
-    found.forEach((item, index) => {
-      if (index) console.log();
-      Deno.stdout.writeSync(
-        new TextEncoder().encode(item.text.endsWith("\n") ? item.text : `${item.text}\n`),
-      );
-      if (item.links?.length) {
-        console.log(`Links of ${item.id}:`);
-        for (const link of item.links) {
-          console.log(
-            `  ${link.direction === "out" ? "→" : "←"} ${link.rel} ${link.id} ${
-              link.title ?? "(missing)"
-            }`,
-          );
-        }
+  else printEntries(found);
+  return reasons.length ? 1 : 0;
+}
+
+/**
+ * The entry `id` as printed, or undefined when the index does not serve it. Throws when the
+ * index is damaged or names a path that does not lead to a regular file in `entries/`.
+ */
+function lookUp({ reader, location }: OpenKb, id: string, links?: boolean): Found | undefined {
+  const doc = reader.docById(id);
+  if (!doc) return undefined;
+  const text = readIndexedEntry(location.kbDir, id, doc.path);
+  return { id, path: doc.path, text, links: links ? linkViews(reader, id) : undefined };
+}
+
+function printEntries(found: Found[]): void {
+  found.forEach((item, index) => {
+    if (index) console.log();
+    Deno.stdout.writeSync(
+      new TextEncoder().encode(item.text.endsWith("\n") ? item.text : `${item.text}\n`),
+    );
+    if (item.links?.length) {
+      console.log(`Links of ${item.id}:`);
+      for (const link of item.links) {
+        console.log(
+          `  ${link.direction === "out" ? "→" : "←"} ${link.rel} ${link.id} ${
+            link.title ?? "(missing)"
+          }`,
+        );
       }
-    });
+    }
+  });
+}
+
+/**
+ * Why the index does not serve `id`: it shares its id with another file, its file is in a
+ * merge or rebase conflict (asked of git only here, on a miss), its file was left out, or no
+ * file has it.
+ */
+async function whyNotServed({ reader, location }: OpenKb, id: string): Promise<string> {
+  const { kbDir } = location;
+  const leftOut = leftOutFiles(reader, id);
+  const duplicate = leftOut.find((item) => item.duplicateOf === id);
+  if (duplicate) return `${id} is not served: ${duplicate.message}`;
+  const conflicted = await conflictedFiles(kbDir, id);
+  if (conflicted.length) {
+    return `${id} is in conflict (${conflicted.join(", ")}): finish the rebase or merge: ` +
+      `fix the file, then run ${finishCommand(kbDir, conflicted)}`;
   }
-  return missing ? 1 : 0;
+  if (leftOut.length) {
+    const [{ path, message }] = leftOut;
+    return `${id} is not served: ${path} was left out of the index: ` +
+      `${message.replace(/\n\s*/g, "; ")}; fix it, then check with git-kb doctor`;
+  }
+  return `no entry ${id}; find ids with git-kb search <words>`;
+}
+
+/** The files the index left out that are, or claim to be, entry `id`. */
+function leftOutFiles(reader: IndexReader, id: string) {
+  return reader.manifest.invalid.filter((item) =>
+    item.duplicateOf === id || item.path.startsWith(`entries/${id}-`)
+  );
+}
+
+/**
+ * The files of entry `id` that git lists as unmerged (`git ls-files -u`); none when git may not
+ * be run or the folder is not a repository.
+ */
+async function conflictedFiles(kbDir: string, id: string): Promise<string[]> {
+  if (Deno.permissions.querySync({ name: "run", command: "git" }).state !== "granted") return [];
+  const result = await git(kbDir, ["ls-files", "-u", "-z", "--", `entries/${id}-*`]);
+  if (result.code !== 0) return [];
+  const paths = result.stdout.split("\0").filter(Boolean).map((line) => line.split("\t")[1]);
+  return [...new Set(paths)].sort();
+}
+
+/** The commands that mark `files` resolved and go on with the rebase or merge in progress. */
+function finishCommand(kbDir: string, files: string[]): string {
+  const gitDir = join(kbDir, ".git");
+  const rebasing = [join(gitDir, "rebase-merge"), join(gitDir, "rebase-apply")].some(exists);
+  const next = rebasing ? ["rebase", "--continue"] : ["commit", "--no-edit"];
+  return `${shellCommand(["git", "-C", kbDir, "add", "--", ...files])} && ` +
+    shellCommand(["git", "-C", kbDir, ...next]);
+}
+
+function exists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }

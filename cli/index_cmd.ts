@@ -12,18 +12,25 @@ import { printJson, yellow } from "./output.ts";
 export const help = `Usage: git-kb index [options]
 
 Bring the index up to date with the entry files: only changed, added and removed
-entries are re-read. The index lives under the OS temp dir and is rebuilt
-automatically whenever a command notices a change; run this to see the numbers.
+entries are re-read. Every index file is checked against the checksums in its
+manifest first, and a damaged index is rebuilt. The index lives under the OS temp
+dir and is rebuilt automatically whenever a command notices a change; run this to
+see the numbers. Files left out of the index are counted; --verbose names them.
 
 Options:
   --full        rebuild from scratch
-  --json        print the report as JSON
+  --verbose     name each file left out of the index, and why
+  --json        print the report as JSON (with every file left out)
   --kb <dir>    the knowledge base folder`;
 
 /** Run the command. */
 export async function run(args: string[]): Promise<number> {
-  const { values } = parseCommand(args, { full: { type: "boolean" }, json: { type: "boolean" } });
-  const { report, location } = await openKb(values.kb, { full: values.full });
+  const { values } = parseCommand(args, {
+    full: { type: "boolean" },
+    verbose: { type: "boolean" },
+    json: { type: "boolean" },
+  });
+  const { report, location } = await openKb(values.kb, { full: values.full, verify: true });
   const dir = indexDir(location.kbDir);
   if (values.json) {
     printJson({ ...report, ms: Math.round(report.ms), kbDir: location.kbDir, indexDir: dir });
@@ -32,11 +39,26 @@ export async function run(args: string[]): Promise<number> {
   const detail = report.mode === "fresh"
     ? "already up to date"
     : `${report.mode}: ${report.added} added, ${report.changed} changed, ${report.removed} removed`;
+  if (report.damage) console.log(yellow(`The index was damaged (${report.damage}); rebuilt it.`));
   console.log(
-    `Indexed ${report.docCount} entries (${detail}) in ${Math.round(report.ms)} ms → ${dir}`,
+    `Indexed ${plural(report.docCount, "entry", "entries")} (${detail}) in ${
+      Math.round(report.ms)
+    } ms → ${dir}`,
   );
-  for (const item of report.invalid) {
-    console.log(yellow(`  skipped ${item.path}: ${item.message.replace(/\n\s*/g, "; ")}`));
+  const left = report.invalid.length;
+  if (left && !values.verbose) {
+    console.log(yellow(`${plural(left, "file", "files")} left out: run git-kb doctor`));
+  }
+  if (left && values.verbose) {
+    console.log(yellow(`${plural(left, "file", "files")} left out:`));
+    for (const item of report.invalid) {
+      console.log(yellow(`  ${item.path}: ${item.message.replace(/\n\s*/g, "; ")}`));
+    }
   }
   return 0;
+}
+
+/** `n` with the singular or plural noun. */
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
 }

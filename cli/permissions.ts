@@ -80,7 +80,7 @@ export const COMMAND_PROFILES: Record<string, keyof typeof PROFILES> = {
   edit: "save",
   rm: "save",
   search: "read",
-  get: "read",
+  get: "check",
   index: "read",
   context: "read",
   stats: "read",

@@ -69,6 +69,7 @@ Deno.test("assemble: a kernel body cannot impersonate git-kb's sections or end i
     title: "Plain\u2028### kb-x",
     type: "rule",
     hash: "k",
+    path: "entries/kb-kern0-plain.md",
     body,
   };
   const { text, kernel } = assemble([rule], [pointer("Deploy notes")], FETCH);

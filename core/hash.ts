@@ -26,3 +26,16 @@ export function contentHash(text: string): string {
   }
   return fnv1a(text).toString(16).padStart(8, "0") + (second >>> 0).toString(16).padStart(8, "0");
 }
+
+/**
+ * An 8-hex-digit FNV-1a digest of `bytes`: the checksum of an index file in its manifest, to
+ * notice a damaged file, not a defence against anyone.
+ */
+export function bytesChecksum(bytes: Uint8Array): string {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < bytes.length; index++) {
+    hash ^= bytes[index];
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0).toString(16).padStart(8, "0");
+}

@@ -4,7 +4,8 @@
  * so a reader touches only the files its terms need (the prompt hook reads a few small shards).
  *
  * Files of one index (names relative to its cache folder):
- * - `manifest.json`: version, what it was built from, sizes, kernel bodies;
+ * - `manifest.json`: version, what it was built from, counts, kernel bodies, and the size and
+ *   checksum of every other file ({@link Manifest.sums}), so a damaged file is noticed;
  * - `activity.json`: activity → ordinals of the active entries that apply to it;
  * - `files.json`: flat [entry path, ordinal, size, mtime, …], for staleness checks;
  * - `ids.json`: flat [entry id, ordinal, …];
@@ -34,11 +35,11 @@
 import type { Link } from "./entry.ts";
 import { type Activity, ENTRY_TYPES, type EntryType, type Status, STATUSES } from "./schema.ts";
 import { viewAs } from "./bytes.ts";
-import { fnv1a } from "./hash.ts";
+import { bytesChecksum, fnv1a } from "./hash.ts";
 import { findPostings, keywordKey, type Postings, postingsSize } from "./postings_file.ts";
 
 /** Bumped whenever the file layout changes; an index of another version is rebuilt. */
-export const INDEX_VERSION = 17;
+export const INDEX_VERSION = 18;
 
 /** Entries per docs chunk file. */
 export const CHUNK_SIZE = 32;
@@ -74,14 +75,21 @@ export interface DocInfo {
 /** Term → occurrences in [title, keywords, body]. */
 export type TermCounts = Map<string, [number, number, number]>;
 
-/** A kernel rule carried whole in the manifest so the prompt hook never opens entry files. */
+/**
+ * A kernel rule carried whole in the manifest so the prompt hook never opens entry files. The
+ * entry file's path and content hash let a full check verify the rule against the file.
+ */
 export interface KernelRule {
   id: string;
   title: string;
   type: EntryType;
+  path: string;
   hash: string;
   body: string;
 }
+
+/** An index file's size in bytes and {@link bytesChecksum}, as the manifest records them. */
+export type FileSum = [size: number, checksum: string];
 
 /** The small file every reader opens first. */
 export interface Manifest {
@@ -105,12 +113,83 @@ export interface Manifest {
   dead: number[];
   /** Ordinals whose postings live in the delta file. */
   deltaOrds: number[];
+  /** Every other index file by name: what it must measure and hash to. */
+  sums: Record<string, FileSum>;
 }
 
 /** An entry file the index could not take, and why. */
 export interface InvalidFile {
   path: string;
   message: string;
+  /** Set when the file is left out because another file has the same id: that id. */
+  duplicateOf?: string;
+}
+
+/**
+ * Raised when an index file is missing, of the wrong size or checksum, or does not parse: the
+ * index must be rebuilt. Never a user's mistake, so the message says what was found and that
+ * the next run rebuilds the index (its reader sets it aside).
+ */
+export class DamagedIndexError extends Error {
+  /** @param file The index file, by its name in the index; @param detail what is wrong. */
+  constructor(readonly file: string, readonly detail: string) {
+    super(`the index is damaged (${file}: ${detail}); the next git-kb run rebuilds it`);
+    this.name = "DamagedIndexError";
+  }
+}
+
+/** What an entry path in the index must look like: a file right inside `entries/`, by its id. */
+const ENTRY_PATH = /^entries\/kb-[0-9a-z]{5}-[^/\\]*\.md$/;
+
+/**
+ * Whether `path` is a plausible path of entry `id` in the index: `entries/<id>-….md`, with no
+ * folder in between and no way out of the knowledge base. A cache file is never trusted further.
+ */
+export function isEntryPath(path: unknown, id: string): path is string {
+  return typeof path === "string" && ENTRY_PATH.test(path) && path.startsWith(`entries/${id}-`);
+}
+
+/** An index file's contents as bytes: text as UTF-8, bytes as they are, anything else as JSON. */
+export function encodeIndexFile(value: unknown): Uint8Array {
+  if (value instanceof Uint8Array) return value;
+  return new TextEncoder().encode(typeof value === "string" ? value : JSON.stringify(value));
+}
+
+/**
+ * Index files as they are written: each encoded, its size and checksum recorded in the
+ * manifest (which keeps those of files left as they were), the manifest last.
+ */
+export function sealFiles(changed: Map<string, unknown>): Map<string, Uint8Array> {
+  const manifest = changed.get("manifest.json") as Manifest;
+  const sealed = new Map<string, Uint8Array>();
+  for (const [name, value] of changed) {
+    if (name === "manifest.json") continue;
+    const bytes = encodeIndexFile(value);
+    manifest.sums[name] = [bytes.length, bytesChecksum(bytes)];
+    sealed.set(name, bytes);
+  }
+  sealed.set("manifest.json", encodeIndexFile(manifest));
+  return sealed;
+}
+
+/**
+ * Check an index file's bytes against the manifest: its size always, its checksum when
+ * `checksum` is set. Throws {@link DamagedIndexError}.
+ */
+export function checkFile(
+  manifest: Manifest,
+  name: string,
+  bytes: Uint8Array,
+  checksum: boolean,
+): void {
+  const sum = manifest.sums[name];
+  if (!sum) throw new DamagedIndexError(name, "not listed in the manifest");
+  if (bytes.length !== sum[0]) {
+    throw new DamagedIndexError(name, `${bytes.length} bytes where the manifest says ${sum[0]}`);
+  }
+  if (checksum && bytesChecksum(bytes) !== sum[1]) {
+    throw new DamagedIndexError(name, "its checksum does not match the manifest");
+  }
 }
 
 /** Cheap signals that the knowledge base changed: folder mtime and git's HEAD and index. */
@@ -217,10 +296,19 @@ function concatenated(first: Postings, second: Postings): Postings {
   return joined;
 }
 
-/** Read access to an index through a loader; every file is loaded at most once. */
+/** Whether a loaded index file is of the shape its readers expect. */
+type Shape = (value: unknown) => boolean;
+
+const isObject: Shape = (value) => typeof value === "object" && value !== null;
+
+/**
+ * Read access to an index through a loader; every file is loaded at most once. A file that
+ * cannot be read as what it should be raises {@link DamagedIndexError}, never a TypeError.
+ */
 export class IndexReader {
   readonly manifest: Manifest;
   #load: IndexLoader;
+  #onDamage?: (error: DamagedIndexError) => void;
   #cache = new Map<string, unknown>();
   #postings = new Map<string, Postings>();
   #docs = new Map<number, DocInfo | null>();
@@ -230,16 +318,57 @@ export class IndexReader {
   #ids?: Map<string, number>;
   #files?: Map<string, FileRecord>;
 
-  /** @param manifest The already loaded manifest; @param load reads other files by name. */
-  constructor(manifest: Manifest, load: IndexLoader) {
+  /**
+   * @param manifest The already loaded manifest; @param load reads other files by name;
+   * @param onDamage told of every {@link DamagedIndexError} before it is thrown.
+   */
+  constructor(
+    manifest: Manifest,
+    load: IndexLoader,
+    onDamage?: (error: DamagedIndexError) => void,
+  ) {
     this.manifest = manifest;
     this.#load = load;
+    this.#onDamage = onDamage;
+  }
+
+  /** `error`, once the owner has been told of it. */
+  #reported(error: DamagedIndexError): DamagedIndexError {
+    this.#onDamage?.(error);
+    return error;
+  }
+
+  /** A {@link DamagedIndexError} about `name`, reported. */
+  protected damaged(name: string, detail: string): DamagedIndexError {
+    return this.#reported(new DamagedIndexError(name, detail));
+  }
+
+  /** What the loader gives for `name`, checked against `shape` when it exists. */
+  #loaded(name: string, shape: Shape): unknown {
+    let value: unknown;
+    try {
+      value = this.#load(name);
+    } catch (error) {
+      throw error instanceof DamagedIndexError ? this.#reported(error) : error;
+    }
+    if (value !== undefined && !shape(value)) throw this.damaged(name, "not what it should hold");
+    return value;
   }
 
   /** A file by name, loaded once; `fallback` when it does not exist. */
-  protected file<T>(name: string, fallback: T): T {
-    if (!this.#cache.has(name)) this.#cache.set(name, this.#load(name) ?? fallback);
+  protected file<T>(name: string, fallback: T, shape: Shape = () => true): T {
+    if (!this.#cache.has(name)) this.#cache.set(name, this.#loaded(name, shape) ?? fallback);
     return this.#cache.get(name) as T;
+  }
+
+  /** What `parse` returns; any failure in it means `name` is damaged. */
+  protected parsed<T>(name: string, parse: () => T): T {
+    try {
+      return parse();
+    } catch (error) {
+      if (error instanceof DamagedIndexError) throw error;
+      throw this.damaged(name, error instanceof Error ? error.message : String(error));
+    }
   }
 
   /**
@@ -249,7 +378,8 @@ export class IndexReader {
    */
   #shardText(name: string): string {
     if (this.#lastShard?.name !== name) {
-      this.#lastShard = { name, text: (this.#load(name) as string | undefined) ?? "" };
+      const text = this.#loaded(name, (value) => typeof value === "string") as string | undefined;
+      this.#lastShard = { name, text: text ?? "" };
     }
     return this.#lastShard.text;
   }
@@ -267,8 +397,13 @@ export class IndexReader {
    */
   #shardPostings(term: string, key: string): Postings {
     const shard = shardOf(term, this.manifest.shardCount);
-    const spilled = (n: number) => this.#load(spillFile(shard, n)) as Uint8Array | undefined;
-    return findPostings(this.#shardText(shardFile(shard)), key, spilled) ?? [];
+    const name = shardFile(shard);
+    const text = this.#shardText(name);
+    const spilled = (n: number) =>
+      this.#loaded(spillFile(shard, n), (value) => value instanceof Uint8Array) as
+        | Uint8Array
+        | undefined;
+    return this.parsed(name, () => findPostings(text, key, spilled) ?? []);
   }
 
   /**
@@ -276,13 +411,14 @@ export class IndexReader {
    * build or a compaction).
    */
   #deltaText(): string {
-    return this.manifest.deltaOrds.length ? this.file(DELTA_FILE, "") : "";
+    return this.manifest.deltaOrds.length ? this.file(DELTA_FILE, "", isText) : "";
   }
 
   #live(dir: "post" | "kw", term: string, stride: number): Postings {
     const key = dir === "kw" ? keywordKey(term) : term;
     const base = this.#shardPostings(term, key);
-    const delta = findPostings(this.#deltaText(), key) ?? [];
+    const deltaText = this.#deltaText();
+    const delta = this.parsed(DELTA_FILE, () => findPostings(deltaText, key) ?? []);
     if (!this.manifest.dead.length) return concatenated(base, delta);
     if (this.#dead?.source !== this.manifest.dead) {
       this.#dead = { source: this.manifest.dead, set: new Set(this.manifest.dead) };
@@ -311,7 +447,9 @@ export class IndexReader {
     const cached = this.#postings.get(`post\t${term}`);
     if (cached) return cached.length / 4;
     const shard = this.#shardText(shardFile(shardOf(term, this.manifest.shardCount)));
-    return (postingsSize(shard, term) + postingsSize(this.#deltaText(), term)) / 4;
+    const delta = this.#deltaText();
+    return this.parsed(DELTA_FILE, () => postingsSize(shard, term) + postingsSize(delta, term)) /
+      4;
   }
 
   /** Flat [ordinal, field mask, …] postings of a term in titles, tags and aliases. */
@@ -355,15 +493,33 @@ export class IndexReader {
 
   /** The `meta.bin` numbers, {@link META_STRIDE} per ordinal. */
   protected metaValues(): ArrayLike<number> {
-    return this.#meta ??= viewAs(this.file("meta.bin", new Uint8Array(0)), Uint16Array);
+    if (!this.#meta) {
+      const bytes = this.file(
+        "meta.bin",
+        new Uint8Array(0),
+        (value) => value instanceof Uint8Array,
+      );
+      const expected = this.manifest.nextOrd * META_STRIDE * Uint16Array.BYTES_PER_ELEMENT;
+      if (bytes.length !== expected) {
+        throw this.damaged(
+          "meta.bin",
+          `${bytes.length} bytes for ${this.manifest.nextOrd} entries`,
+        );
+      }
+      this.#meta = viewAs(bytes, Uint16Array);
+    }
+    return this.#meta;
   }
 
   /** The record of the entry at `ord`, or undefined for a removed one. */
   doc(ord: number): DocInfo | undefined {
     let doc = this.#docs.get(ord);
     if (doc === undefined) {
-      const line = nthLine(this.file(docChunkName(ord), ""), ord % CHUNK_SIZE);
-      this.#docs.set(ord, doc = line ? JSON.parse(line) as DocInfo | null : null);
+      const name = docChunkName(ord);
+      const line = nthLine(this.file(name, "", isText), ord % CHUNK_SIZE);
+      doc = line ? this.parsed(name, () => JSON.parse(line)) : null;
+      if (doc !== null && !isDocInfo(doc)) throw this.damaged(name, `a bad record at ${ord}`);
+      this.#docs.set(ord, doc);
     }
     return doc ?? undefined;
   }
@@ -376,7 +532,7 @@ export class IndexReader {
   /** Entry id → ordinal. Kept flat on disk: an array parses far faster than a wide object. */
   protected ids(): Map<string, number> {
     return this.#ids ??= pairs(
-      this.file<unknown[]>("ids.json", []),
+      this.file<unknown[]>("ids.json", [], Array.isArray),
       2,
       (flat, at) => flat[at + 1] as number,
     );
@@ -390,27 +546,43 @@ export class IndexReader {
 
   /** Ordinals of the active entries whose `applies_to` names `activity`. */
   activityOrds(activity: Activity): number[] {
-    return this.file<Partial<Record<Activity, number[]>>>("activity.json", {})[activity] ?? [];
+    return this.file<Partial<Record<Activity, number[]>>>("activity.json", {}, isObject)[
+      activity
+    ] ?? [];
   }
 
   /** Every declared link as [from, rel, to]. */
   links(): LinkRow[] {
-    return this.file<LinkRow[]>("links.json", []);
+    return this.file<LinkRow[]>("links.json", [], Array.isArray);
   }
 
   /** The flat [path, ordinal, size, mtime, …] list behind {@link files}, as stored. */
   fileRows(): readonly unknown[] {
-    return this.file<unknown[]>("files.json", []);
+    return this.file<unknown[]>("files.json", [], Array.isArray);
   }
 
   /** Entry path → [ordinal, size, mtime]. */
   files(): Map<string, FileRecord> {
     return this.#files ??= pairs(
-      this.file<unknown[]>("files.json", []),
+      this.file<unknown[]>("files.json", [], Array.isArray),
       4,
       (flat, at) => [flat[at + 1], flat[at + 2], flat[at + 3]] as FileRecord,
     );
   }
+}
+
+const isText: Shape = (value) => typeof value === "string";
+
+/**
+ * Whether a parsed docs record has what its readers use: an id, an entry path inside the
+ * knowledge base that goes with it, a title and the lists.
+ */
+function isDocInfo(value: unknown): value is DocInfo {
+  const doc = value as Partial<DocInfo>;
+  return isObject(value) && typeof doc.id === "string" && isEntryPath(doc.path, doc.id) &&
+    typeof doc.title === "string" && typeof doc.hash === "string" && Array.isArray(doc.tags) &&
+    Array.isArray(doc.aliases) && Array.isArray(doc.appliesTo) && Array.isArray(doc.links) &&
+    Array.isArray(doc.lengths);
 }
 
 /** The docs chunk file holding the record of `ord`. */

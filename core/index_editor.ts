@@ -80,6 +80,25 @@ function withoutOrd(flat: number[], ord: number, stride: number): number[] {
   return kept;
 }
 
+/** One entry file as read for the index: analyzed, or why the index cannot take it. */
+export type EntryAnalysis =
+  | { ok: true; analyzed: AnalyzedEntry; kernelBody?: string }
+  | { ok: false; message: string };
+
+/** An entry file to take in: where it stands on disk and, once read, what reading it gave. */
+export interface EntryFile {
+  path: string;
+  size: number;
+  mtime: number;
+  analysis?: EntryAnalysis;
+}
+
+/** Why files sharing an id are all left out, naming every one of them. */
+export function duplicateMessage(id: string, paths: string[]): string {
+  return `id ${id} is used by ${paths.length} files (${paths.join(", ")}); none of them is ` +
+    "served until only one has it: give the others a new id or delete them";
+}
+
 /** Entries in the delta, or removed ones, past which {@link IndexEditor.compact} is due. */
 export const COMPACT_AFTER = 64;
 
@@ -96,6 +115,8 @@ export class IndexEditor extends IndexReader {
   #meta?: number[];
   /** A full build's postings, straight into the shards; an edit's go to the delta file. */
   #build?: BuildPostings;
+  /** Files that shared an id with a removed one: {@link takeIn} reads them again. */
+  #reread = new Set<string>();
 
   /**
    * Start an index from nothing, for a full build.
@@ -116,6 +137,7 @@ export class IndexEditor extends IndexReader {
       invalid: [],
       dead: [],
       deltaOrds: [],
+      sums: {},
     };
     const editor = new IndexEditor(manifest, load);
     editor.#build = new BuildPostings(shardCount);
@@ -176,8 +198,81 @@ export class IndexEditor extends IndexReader {
     return list;
   }
 
-  /** Take out the entry stored at `path`; does nothing when the index does not have it. */
+  /**
+   * Take out the entry stored at `path`; does nothing when the index does not have it. When it
+   * was left out for sharing its id, the other files with that id are read again by the next
+   * {@link takeIn}: one of them may now be served.
+   */
   remove(path: string): void {
+    const invalid = this.manifest.invalid;
+    const duplicateOf = invalid.find((item) => item.path === path)?.duplicateOf;
+    this.#drop(path);
+    for (const item of invalid) {
+      if (duplicateOf && item.duplicateOf === duplicateOf) this.#reread.add(item.path);
+    }
+  }
+
+  /**
+   * Take in entry files that were added or changed (their earlier versions already removed),
+   * and read again those {@link remove} left waiting. Two files with one id are an error: both
+   * are left out, with a message naming both, and so is an entry already served under that id.
+   * `read` analyzes a file by path.
+   */
+  takeIn(files: EntryFile[], read: (path: string) => EntryAnalysis): void {
+    const batch = new Map(files.map((file) => [file.path, file]));
+    for (const path of this.#reread) {
+      const record = this.files().get(path);
+      if (batch.has(path) || !record) continue;
+      this.#drop(path);
+      batch.set(path, { path, size: record[1], mtime: record[2] });
+    }
+    this.#reread.clear();
+    const byId = new Map<string, EntryFile[]>();
+    for (const path of [...batch.keys()].sort()) {
+      const file = batch.get(path)!;
+      const analysis = file.analysis ??= read(path);
+      if (!analysis.ok) {
+        this.skip(path, file.size, file.mtime, analysis.message);
+        continue;
+      }
+      const id = analysis.analyzed.info.id;
+      const group = byId.get(id);
+      if (group) group.push(file);
+      else byId.set(id, [file]);
+    }
+    for (const [id, group] of byId) {
+      group.push(...this.#takeOutHolders(id, batch));
+      const [only] = group;
+      if (group.length === 1 && only.analysis?.ok) {
+        this.add(only.analysis.analyzed, only.size, only.mtime, only.analysis.kernelBody);
+        continue;
+      }
+      const message = duplicateMessage(id, group.map((file) => file.path).sort());
+      for (const file of group) this.skip(file.path, file.size, file.mtime, message, id);
+    }
+  }
+
+  /**
+   * Take out the files outside `batch` that the index knows with entry id `id` (the one served,
+   * and those left out for sharing it), and say where they stand on disk.
+   */
+  #takeOutHolders(id: string, batch: Map<string, EntryFile>): EntryFile[] {
+    const paths = this.manifest.invalid.filter((item) => item.duplicateOf === id)
+      .map((item) => item.path);
+    const served = this.docById(id)?.path;
+    if (served) paths.push(served);
+    const holders: EntryFile[] = [];
+    for (const path of paths) {
+      const record = this.files().get(path);
+      if (batch.has(path) || !record) continue;
+      this.#drop(path);
+      holders.push({ path, size: record[1], mtime: record[2] });
+    }
+    return holders;
+  }
+
+  /** Take out the entry or left-out file stored at `path`, if any. */
+  #drop(path: string): void {
     const record = this.files().get(path);
     if (!record) return;
     this.#dirty.add("files.json");
@@ -231,6 +326,7 @@ export class IndexEditor extends IndexReader {
   add(analyzed: AnalyzedEntry, size: number, mtime: number, kernelBody?: string): void {
     const { info, terms } = analyzed;
     const manifest = this.manifest;
+    const meta = this.#editMeta();
     const ord = manifest.nextOrd++;
     const flags = (info.status === "active" ? 0 : FLAG_INACTIVE) | (info.kernel ? FLAG_KERNEL : 0);
     const keywordOf = (counts: readonly number[]) => {
@@ -250,7 +346,6 @@ export class IndexEditor extends IndexReader {
       manifest.deltaOrds = [...manifest.deltaOrds, ord];
     }
     this.#setDoc(ord, info);
-    const meta = this.#editMeta();
     const at = ord * META_STRIDE;
     for (let field = 0; field < 3; field++) {
       meta[at + field] = Math.min(info.lengths[field], META_MAX_LENGTH);
@@ -273,6 +368,7 @@ export class IndexEditor extends IndexReader {
           id: info.id,
           title: info.title,
           type: info.type,
+          path: info.path,
           hash: info.hash,
           body: kernelBody,
         });
@@ -285,11 +381,14 @@ export class IndexEditor extends IndexReader {
     }
   }
 
-  /** Record an entry file that breaks the contract, so it is not parsed again until it changes. */
-  skip(path: string, size: number, mtime: number, message: string): void {
+  /**
+   * Record an entry file that is left out, so it is not parsed again until it changes; with
+   * `duplicateOf`, because another file has that id.
+   */
+  skip(path: string, size: number, mtime: number, message: string, duplicateOf?: string): void {
     this.#dirty.add("files.json");
     this.files().set(path, [-1, size, mtime]);
-    this.manifest.invalid.push({ path, message });
+    this.manifest.invalid.push(duplicateOf ? { path, message, duplicateOf } : { path, message });
   }
 
   /** Whether the delta or the dead list has grown enough to fold back into the shards. */

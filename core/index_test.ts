@@ -335,8 +335,22 @@ Deno.test("kernel rules list only active kernel entries given a body, sorted by 
   store.commit(editor);
   const { kernel } = store.manifest();
   deepStrictEqual(kernel, [
-    { id: "kb-aaaaa", title: "Aye rule", type: "rule", hash: "hash-kb-aaaaa", body: "Always A." },
-    { id: "kb-zzzzz", title: "Zed rule", type: "rule", hash: "hash-kb-zzzzz", body: "Always Z." },
+    {
+      id: "kb-aaaaa",
+      title: "Aye rule",
+      type: "rule",
+      path: pathOf(kernelA),
+      hash: "hash-kb-aaaaa",
+      body: "Always A.",
+    },
+    {
+      id: "kb-zzzzz",
+      title: "Zed rule",
+      type: "rule",
+      path: pathOf(kernelZ),
+      hash: "hash-kb-zzzzz",
+      body: "Always Z.",
+    },
   ]);
 });
 

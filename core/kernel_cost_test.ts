@@ -4,7 +4,7 @@ import { kernelRuleCost, LIMITS } from "./schema.ts";
 import { assemble } from "./surface.ts";
 
 function rule(id: string, title: string, body: string): KernelRule {
-  return { id, title, type: "rule", hash: "h", body };
+  return { id, title, type: "rule", hash: "h", body, path: `entries/${id}-rule.md` };
 }
 
 const fetch = () => "git-kb get";

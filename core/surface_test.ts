@@ -728,6 +728,7 @@ Deno.test("assemble: never over budgetChars, whatever the mix (randomized)", () 
       id: idOf("rk", index),
       type: "rule",
       title: "Rule ".repeat(1 + Math.floor(next() * 30)).trim(),
+      path: `entries/${idOf("rk", index)}-rule.md`,
       hash: `k${index}`,
       body: "Body text with ünïcode 🙂 ".repeat(Math.floor(next() * 400)),
     }));

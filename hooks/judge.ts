@@ -99,7 +99,7 @@ async function judgeProse(pieces: ProsePiece[], trace: JudgeTrace): Promise<stri
     await loadJudgeModules();
   const { kbDir } = resolveKb();
   trace.kbDir = kbDir;
-  const { reader } = await openIndex(kbDir, { trustStampMs: HOOK_TRUST_MS });
+  const { reader } = await openIndex(kbDir, { trustStampMs: HOOK_TRUST_MS, hook: true });
   const rules = judgedRules(
     reader.manifest.kernel.map(({ id, title, body }) => ({ id, title, body })),
   );

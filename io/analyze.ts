@@ -10,17 +10,11 @@
  */
 import { formatProblems, parseEntryText, toEntry } from "../core/entry.ts";
 import { contentHash } from "../core/hash.ts";
-import type { AnalyzedEntry } from "../core/index.ts";
-import { analyzeEntry } from "../core/index_editor.ts";
+import { analyzeEntry, type EntryAnalysis } from "../core/index_editor.ts";
 import { ENTRIES_DIR, readKbFile } from "./kb.ts";
 
-/** One entry file, analyzed, or why the index cannot take it. */
-export type Analysis =
-  | { ok: true; analyzed: AnalyzedEntry; kernelBody?: string }
-  | { ok: false; message: string };
-
 /** Read, parse and analyze the entry file at `path` (relative to `kbDir`). */
-export function analyzeFile(kbDir: string, path: string): Analysis {
+export function analyzeFile(kbDir: string, path: string): EntryAnalysis {
   try {
     const text = readKbFile(kbDir, path);
     const { entry, problems } = toEntry(parseEntryText(text, path));

@@ -6,22 +6,29 @@
  * @module
  */
 import { dirname, join } from "../core/path.ts";
+import { splitFrontmatter } from "../core/frontmatter.ts";
+import { contentHash } from "../core/hash.ts";
 import {
+  DamagedIndexError,
   type FileRecord,
   type FreshnessStamp,
-  IndexReader,
+  type IndexReader,
   type Manifest,
+  sealFiles,
   shardCountFor,
 } from "../core/index.ts";
-import { IndexEditor } from "../core/index_editor.ts";
+import { type EntryAnalysis, type EntryFile, IndexEditor } from "../core/index_editor.ts";
 import { writeData, writeFileAtomic } from "./fs.ts";
-import { withLock } from "./lock.ts";
-import type { Analysis } from "./analyze.ts";
+import { LockTimeoutError, withLock } from "./lock.ts";
 import { type FileStat, filesUnchanged, scanEntries } from "./kb.ts";
 import { kbCacheDir } from "./paths.ts";
 import {
+  COMMAND_LOCK_WAIT_MS,
+  HOOK_LOCK_WAIT_MS,
   loaderFor,
   type OpenOptions,
+  readerFor,
+  readIndexedEntry,
   readManifest,
   type RefreshReport,
   sameStamp,
@@ -40,13 +47,8 @@ function listingUnchanged(
     stamp.entriesMtime < current.verifiedAt - 1000;
 }
 
-/** An index file's contents as written: text and bytes as they are, anything else as JSON. */
-function serialized(value: unknown): string | Uint8Array {
-  return typeof value === "string" || value instanceof Uint8Array ? value : JSON.stringify(value);
-}
-
 /** Reads, parses and analyzes one entry file (see `io/analyze.ts`). */
-type Analyzer = (path: string) => Analysis;
+type Analyzer = (path: string) => EntryAnalysis;
 
 /**
  * An analyzer for the entry files of `kbDir`. Loads the entry parser (and with it the YAML
@@ -57,27 +59,23 @@ async function loadAnalyzer(kbDir: string): Promise<Analyzer> {
   return (path) => analyzeFile(kbDir, path);
 }
 
-function addFile(editor: IndexEditor, analyze: Analyzer, path: string, stat: FileStat): void {
-  const result = analyze(path);
-  if (!result.ok) return editor.skip(path, stat.size, stat.mtime, result.message);
-  const owner = editor.docById(result.analyzed.info.id);
-  if (owner && owner.path !== path) {
-    return editor.skip(path, stat.size, stat.mtime, `id ${owner.id} is also used by ${owner.path}`);
-  }
-  editor.add(result.analyzed, stat.size, stat.mtime, result.kernelBody);
+/** Entry files by path as the editor takes them in. */
+function entryFiles(paths: string[], files: Map<string, FileStat>): EntryFile[] {
+  return paths.map((path) => ({ path, ...files.get(path)! }));
 }
 
 /**
- * Write index files, the manifest last. `atomic` writes each through a temp file and a rename,
- * for an index readers may be looking at; a staging folder nobody reads yet does not need it.
+ * Write index files, the manifest last, each file's size and checksum recorded in it. `atomic`
+ * writes each through a temp file and a rename, for an index readers may be looking at; a
+ * staging folder nobody reads yet does not need it.
  */
 function writeAll(dir: string, files: Map<string, unknown>, atomic: boolean): void {
   (files.get("manifest.json") as Manifest).verifiedAt = Date.now();
+  const sealed = sealFiles(files);
   const made = new Set<string>();
-  for (const [name, value] of files) {
+  for (const [name, data] of sealed) {
     if (name === "manifest.json") continue;
     const path = join(dir, name);
-    const data = serialized(value);
     if (atomic) writeFileAtomic(path, data);
     else {
       const folder = dirname(path);
@@ -86,31 +84,66 @@ function writeAll(dir: string, files: Map<string, unknown>, atomic: boolean): vo
       writeData(path, data);
     }
   }
-  writeFileAtomic(join(dir, "manifest.json"), JSON.stringify(files.get("manifest.json")));
+  writeFileAtomic(join(dir, "manifest.json"), sealed.get("manifest.json")!);
 }
 
+/** Remove a folder and what it holds, if it is there. */
+function removeTree(path: string): void {
+  try {
+    Deno.removeSync(path, { recursive: true });
+  } catch { /* never made, or already gone */ }
+}
+
+/**
+ * Build the whole index into a staging folder beside `target` and swap it in by rename. A build
+ * that fails leaves no staging folder behind; those of builds that were killed are swept first.
+ */
 async function buildFull(
   kbDir: string,
   target: string,
   files: Map<string, FileStat>,
   stamp: FreshnessStamp,
 ) {
-  const staging = `${target}.build-${Deno.pid}-${Date.now()}`;
+  sweepLeftovers(target);
   const editor = IndexEditor.create(kbDir, shardCountFor(files.size), () => undefined);
-  const analyze = await loadAnalyzer(kbDir);
-  for (const path of [...files.keys()].sort()) addFile(editor, analyze, path, files.get(path)!);
-  writeAll(staging, editor.changedFiles(new Date().toISOString(), stamp), false);
-  const retired = `${target}.old-${Deno.pid}-${Date.now()}`;
+  editor.takeIn(entryFiles([...files.keys()], files), await loadAnalyzer(kbDir));
+  const staging = `${target}.build-${Deno.pid}-${Date.now()}`;
   try {
-    Deno.renameSync(target, retired);
+    writeAll(staging, editor.changedFiles(new Date().toISOString(), stamp), false);
+    const retired = `${target}.old-${Deno.pid}-${Date.now()}`;
+    try {
+      Deno.renameSync(target, retired);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+    Deno.renameSync(staging, target);
+    removeTree(retired);
   } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    removeTree(staging);
+    throw error;
   }
-  Deno.renameSync(staging, target);
-  try {
-    Deno.removeSync(retired, { recursive: true });
-  } catch { /* there was no earlier index */ }
   return editor.manifest;
+}
+
+/** A staging or retired folder of a build beside the index: `index.build-<pid>-<ms>`. */
+const LEFTOVER = /^index\.(?:build|old)-\d+-(\d+)$/;
+
+/** A build's folder this old belongs to a build that was killed: none takes this long. */
+const LEFTOVER_MS = 10 * 60_000;
+
+/** Remove the staging and retired folders that killed builds left beside `target`. */
+function sweepLeftovers(target: string): void {
+  const parent = dirname(target);
+  let listing: Deno.DirEntry[];
+  try {
+    listing = [...Deno.readDirSync(parent)];
+  } catch {
+    return;
+  }
+  for (const item of listing) {
+    const started = LEFTOVER.exec(item.name)?.[1];
+    if (started && Date.now() - Number(started) > LEFTOVER_MS) removeTree(join(parent, item.name));
+  }
 }
 
 /** What {@link refreshIndex} works from: what `openIndex` read and was asked. */
@@ -127,60 +160,122 @@ export interface RefreshRequest {
 }
 
 /**
- * Bring the index up to date with the files on disk: check every entry file, then take in what
- * changed (incrementally, or by a full build when much did). Concurrent callers serialize on a
- * lock in the cache folder. Returns the manifest, and a reader when one was opened on the way.
+ * Bring the index up to date with the files on disk: check every entry file (and the kernel
+ * rules against theirs), then take in what changed (incrementally, or by a full build when much
+ * did or the index is damaged). Concurrent callers serialize on a lock in the cache folder; a
+ * hook waits for it briefly, then answers from the index at hand. Returns the manifest, and a
+ * reader when one was opened on the way.
  */
 export async function refreshIndex(
   { kbDir, dir, current, stamp, options, report }: RefreshRequest,
 ): Promise<{ manifest: Manifest; reader?: IndexReader }> {
-  const reader = current ? new IndexReader(current, loaderFor(dir)) : undefined;
-  if (
-    current && reader && !options.full && sameStamp(current.stamp, stamp) &&
-    listingUnchanged(current, stamp) && filesUnchanged(kbDir, reader.fileRows())
-  ) {
-    return { manifest: markVerified(dir, current), reader };
-  }
-  const files = scanEntries(kbDir);
-  if (current && reader && !options.full && sameStamp(current.stamp, stamp)) {
-    const diff = compare(files, reader.files());
-    if (!diff.added.length && !diff.changed.length && !diff.removed.length) {
-      return { manifest: markVerified(dir, current), reader };
-    }
-  }
-  const manifest = await withLock(join(kbCacheDir(kbDir), "index.lock"), async () => {
-    const latest = readManifest(dir);
-    const known = latest ? new IndexReader(latest, loaderFor(dir)).files() : new Map();
-    const { added, changed, removed } = compare(files, known);
-    report.added = added.length;
-    report.changed = changed.length;
-    report.removed = removed.length;
-    const touched = added.length + changed.length + removed.length;
-    if (
-      !latest || options.full || touched > Math.max(50, files.size / 4) ||
-      shardCountFor(files.size) > latest.shardCount * 4
-    ) {
-      report.mode = "full";
-      return await buildFull(kbDir, dir, files, stamp);
-    }
+  let files: Map<string, FileStat> | undefined;
+  if (current && options.verify && !report.damage) report.damage = kernelDamage(kbDir, current);
+  if (current && !options.full && !report.damage && sameStamp(current.stamp, stamp)) {
     try {
-      const editor = new IndexEditor(latest, loaderFor(dir));
-      for (const path of [...removed, ...changed]) editor.remove(path);
-      const analyze = await loadAnalyzer(kbDir);
-      for (const path of [...changed, ...added].sort()) {
-        addFile(editor, analyze, path, files.get(path)!);
+      const reader = readerFor(dir, current, true);
+      const fresh =
+        (listingUnchanged(current, stamp) && filesUnchanged(kbDir, reader.fileRows())) ||
+        !changes(compare(files = scanEntries(kbDir), reader.files()));
+      report.damage = fresh ? kernelDamage(kbDir, current) : undefined;
+      if (fresh && !report.damage) return { manifest: markVerified(dir, current), reader };
+    } catch (error) {
+      if (!(error instanceof DamagedIndexError)) throw error;
+      report.damage = `${error.file}: ${error.detail}`;
+    }
+  }
+  files ??= scanEntries(kbDir);
+  const lock = join(kbCacheDir(kbDir), "index.lock");
+  const timeoutMs = options.hook ? HOOK_LOCK_WAIT_MS : COMMAND_LOCK_WAIT_MS;
+  try {
+    const manifest = await withLock(
+      lock,
+      () => update(kbDir, dir, files, stamp, options, report),
+      { timeoutMs },
+    );
+    return { manifest };
+  } catch (error) {
+    const usable = current && !report.damage;
+    if (error instanceof LockTimeoutError && options.hook && usable) return { manifest: current };
+    throw error;
+  }
+}
+
+/**
+ * Under the lock: take the changes into the index on disk (which another process may have
+ * brought up to date meanwhile), or build it anew when there is none, it is damaged, or much
+ * changed.
+ */
+async function update(
+  kbDir: string,
+  dir: string,
+  files: Map<string, FileStat>,
+  stamp: FreshnessStamp,
+  options: OpenOptions,
+  report: RefreshReport,
+): Promise<Manifest> {
+  const latest = options.full || report.damage ? undefined : readManifest(dir);
+  if (latest) {
+    try {
+      const editor = new IndexEditor(latest, loaderFor(dir, latest, true));
+      const { added, changed, removed } = compare(files, editor.files());
+      report.added = added.length;
+      report.changed = changed.length;
+      report.removed = removed.length;
+      const touched = added.length + changed.length + removed.length;
+      if (
+        touched <= Math.max(50, files.size / 4) &&
+        shardCountFor(files.size) <= latest.shardCount * 4
+      ) {
+        for (const path of [...removed, ...changed]) editor.remove(path);
+        editor.takeIn(entryFiles([...changed, ...added], files), await loadAnalyzer(kbDir));
+        report.mode = touched ? "incremental" : "fresh";
+        if (editor.needsCompaction()) editor.compact();
+        writeAll(dir, editor.changedFiles(new Date().toISOString(), stamp), true);
+        return editor.manifest;
       }
-      report.mode = touched ? "incremental" : "fresh";
-      if (editor.needsCompaction()) editor.compact();
-      writeAll(dir, editor.changedFiles(new Date().toISOString(), stamp), true);
-      return editor.manifest;
     } catch (error) {
       if (error instanceof Deno.errors.NotCapable) throw error;
-      report.mode = "full";
-      return await buildFull(kbDir, dir, files, stamp);
+      if (error instanceof DamagedIndexError) report.damage = `${error.file}: ${error.detail}`;
     }
-  });
-  return { manifest };
+  } else {
+    report.added = files.size;
+  }
+  report.mode = "full";
+  return await buildFull(kbDir, dir, files, stamp);
+}
+
+/** Whether a comparison found anything added, changed or removed. */
+function changes(diff: ReturnType<typeof compare>): boolean {
+  return diff.added.length + diff.changed.length + diff.removed.length > 0;
+}
+
+/**
+ * What is wrong with the kernel rules of `manifest`, if anything: each must be the body of an
+ * active kernel entry file whose content hash the rule records. A rule the entries do not back
+ * (a forged manifest) is never injected: the index is rebuilt.
+ */
+export function kernelDamage(kbDir: string, manifest: Manifest): string | undefined {
+  for (const rule of manifest.kernel) {
+    const { id, path, hash, body } = rule;
+    let text: string;
+    try {
+      text = readIndexedEntry(kbDir, String(id), path);
+    } catch (error) {
+      return `kernel rule ${id}: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    if (contentHash(text) !== hash) return `kernel rule ${id}: ${path} changed since`;
+    let parts: { frontmatter: string; body: string };
+    try {
+      parts = splitFrontmatter(text, path);
+    } catch {
+      return `kernel rule ${id}: ${path} is not an entry`;
+    }
+    if (parts.body.trim() !== body || !/^kernel:\s*true\s*$/m.test(parts.frontmatter)) {
+      return `kernel rule ${id}: not the kernel body of ${path}`;
+    }
+  }
+  return undefined;
 }
 
 /** Record that every entry file was just found unchanged. */

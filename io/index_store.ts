@@ -6,15 +6,18 @@
  *
  * @module
  */
-import { join } from "../core/path.ts";
+import { join, resolveFrom } from "../core/path.ts";
 import {
+  checkFile,
+  DamagedIndexError,
   type FreshnessStamp,
   INDEX_VERSION,
+  type IndexLoader,
   IndexReader,
   type InvalidFile,
+  isEntryPath,
   type Manifest,
 } from "../core/index.ts";
-import { ifExists, readJsonFile } from "./fs.ts";
 import { ENTRIES_DIR } from "./kb.ts";
 import { indexDir } from "./paths.ts";
 
@@ -35,6 +38,15 @@ export const HOOK_TRUST_MS = 10 * 60_000;
  */
 export const READ_TRUST_MS = 10_000;
 
+/**
+ * The longest a hook waits for another process's build of the index before it answers from the
+ * index it has (or nothing): Claude Code kills a hook after 10 seconds.
+ */
+export const HOOK_LOCK_WAIT_MS = 1_500;
+
+/** The longest a command waits for another process's build of the index. */
+export const COMMAND_LOCK_WAIT_MS = 60_000;
+
 /** What bringing the index up to date did. */
 export interface RefreshReport {
   /** `fresh`: nothing to do; `incremental`: changed entries only; `full`: rebuilt from scratch. */
@@ -45,6 +57,8 @@ export interface RefreshReport {
   docCount: number;
   invalid: InvalidFile[];
   ms: number;
+  /** What was found damaged in the index (which was then rebuilt), if anything. */
+  damage?: string;
 }
 
 /** How hard to look for changes. */
@@ -58,6 +72,17 @@ export interface OpenOptions {
   trustStampMs?: number;
   /** Rebuild from scratch whatever the state. */
   full?: boolean;
+  /**
+   * Check every index file's checksum and every kernel rule against its entry file first, and
+   * rebuild on damage: `index` and `doctor`.
+   */
+  verify?: boolean;
+  /**
+   * Open for a hook: check only the sizes of the files read (a command checks every file's
+   * size on open, and the checksums of those it reads), and wait for another process's build
+   * at most {@link HOOK_LOCK_WAIT_MS}, then answer from the index at hand.
+   */
+  hook?: boolean;
 }
 
 /** An index ready to read, and what it took to get it there. */
@@ -97,33 +122,194 @@ export function sameStamp(a: FreshnessStamp, b: FreshnessStamp): boolean {
     a.gitIndexMtime === b.gitIndexMtime;
 }
 
+/** The manifest's file name. */
+const MANIFEST = "manifest.json";
+
+const MIB = 1024 * 1024;
+
 /**
- * A loader that reads index files from `dir`, each in its own format (see `IndexLoader`). Names
- * are the index's own relative paths (`shard/3.txt`), so they are appended to `dir` as they are,
- * not joined: a firing prompt loads a dozen files, and each join is a cold scan of the path.
+ * The most bytes read from a cache file of each kind, so a planted or runaway file costs a
+ * bounded read: far above what 50,000 entries need.
  */
-export function loaderFor(dir: string): (name: string) => unknown {
+function capOf(name: string): number {
+  if (name === MANIFEST) return 16 * MIB;
+  if (name.startsWith("docs/")) return 8 * MIB;
+  return name.endsWith(".lock") ? 4096 : 128 * MIB;
+}
+
+/**
+ * The bytes of the cache file at `path` (`name` in messages), or undefined when there is none.
+ * It is looked at (lstat) before it is opened: only a regular file of at most its kind's cap is
+ * read, never a symlink, FIFO or device. Throws {@link DamagedIndexError} otherwise.
+ */
+export function readCacheFile(path: string, name: string): Uint8Array | undefined {
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.lstatSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+  if (!info.isFile) throw new DamagedIndexError(name, "not a regular file");
+  const cap = capOf(name);
+  if (info.size > cap) throw new DamagedIndexError(name, `${info.size} bytes, over ${cap}`);
+  return Deno.readFileSync(path);
+}
+
+const decoder = new TextDecoder();
+
+/** An index file's bytes as its readers take them: `.json` parsed, `.txt` text, `.bin` bytes. */
+function decodeIndexFile(name: string, bytes: Uint8Array): unknown {
+  if (name.endsWith(".bin")) return bytes;
+  const text = decoder.decode(bytes);
+  if (!name.endsWith(".json")) return text;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new DamagedIndexError(name, (error as Error).message);
+  }
+}
+
+/**
+ * A loader that reads index files from `dir`, each in its own format (see `IndexLoader`),
+ * checking each against `manifest`: its size, and with `checksums` its checksum. A file that
+ * does not match is damage unless another process has brought the index up to date meanwhile
+ * and the manifest now on disk vouches for it. Names are the index's own relative paths
+ * (`shard/3.txt`), so they are appended to `dir` as they are, not joined: a firing prompt loads
+ * a dozen files, and each join is a cold scan of the path.
+ */
+export function loaderFor(dir: string, manifest: Manifest, checksums: boolean): IndexLoader {
   const prefix = dir.endsWith("/") ? dir : `${dir}/`;
   return (name: string): unknown => {
-    const path = prefix + name;
-    if (name.endsWith(".json")) return readJsonFile(path);
-    return ifExists(() =>
-      name.endsWith(".bin") ? Deno.readFileSync(path) : Deno.readTextFileSync(path)
-    );
+    const bytes = readCacheFile(prefix + name, name);
+    try {
+      if (bytes === undefined && manifest.sums[name]) {
+        throw new DamagedIndexError(name, "missing");
+      }
+      if (bytes) checkFile(manifest, name, bytes, checksums);
+    } catch (error) {
+      const now = newerManifest(dir, manifest);
+      if (!now || !(error instanceof DamagedIndexError)) throw error;
+      if (bytes) checkFile(now, name, bytes, checksums);
+      else if (now.sums[name]) throw error;
+    }
+    return bytes && decodeIndexFile(name, bytes);
   };
 }
 
-/** Read the manifest of the index in `dir`; undefined when missing, corrupt or outdated. */
+/** The manifest on disk in `dir` when it is another build than `manifest`. */
+function newerManifest(dir: string, manifest: Manifest): Manifest | undefined {
+  const now = readManifest(dir);
+  return now && now.builtAt !== manifest.builtAt ? now : undefined;
+}
+
+/**
+ * A reader of the index in `dir` described by `manifest`. Damage it finds sets the index aside
+ * (its manifest is removed, unless another build replaced it), so whoever opens it next
+ * rebuilds it.
+ */
+export function readerFor(dir: string, manifest: Manifest, checksums: boolean): IndexReader {
+  const setAside = () => {
+    if (newerManifest(dir, manifest)) return;
+    try {
+      Deno.removeSync(join(dir, MANIFEST));
+    } catch { /* already gone */ }
+  };
+  return new IndexReader(manifest, loaderFor(dir, manifest, checksums), setAside);
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * Read the manifest of the index in `dir`; undefined when missing, not a regular file, too
+ * large, corrupt or outdated (the index is then rebuilt).
+ */
 export function readManifest(dir: string): Manifest | undefined {
-  const manifest = readJsonFile(join(dir, "manifest.json")) as Manifest | undefined;
+  let manifest: Manifest;
+  try {
+    const bytes = readCacheFile(join(dir, MANIFEST), MANIFEST);
+    if (!bytes) return undefined;
+    manifest = JSON.parse(decoder.decode(bytes));
+  } catch {
+    return undefined;
+  }
   if (
-    typeof manifest !== "object" || manifest === null || manifest.version !== INDEX_VERSION ||
-    typeof manifest.stamp !== "object" || typeof manifest.verifiedAt !== "number" ||
-    !Array.isArray(manifest.kernel) ||
-    !Array.isArray(manifest.invalid) ||
+    !isObject(manifest) || manifest.version !== INDEX_VERSION ||
+    !isObject(manifest.stamp) || typeof manifest.verifiedAt !== "number" ||
+    typeof manifest.nextOrd !== "number" || typeof manifest.shardCount !== "number" ||
+    !Array.isArray(manifest.kernel) || !manifest.kernel.every(isObject) ||
+    !Array.isArray(manifest.invalid) || !isObject(manifest.sums) ||
     !Array.isArray(manifest.dead) || !Array.isArray(manifest.deltaOrds)
   ) return undefined;
   return manifest;
+}
+
+/**
+ * What is wrong with the files of the index in `dir`, if anything: a file missing, not
+ * regular or of another size than the manifest says (a stat each), and with `checksums` of
+ * another checksum (every file read).
+ */
+export function findDamage(
+  dir: string,
+  manifest: Manifest,
+  checksums: boolean,
+): string | undefined {
+  const prefix = `${dir}/`;
+  for (const name in manifest.sums) {
+    try {
+      if (checksums) {
+        const bytes = readCacheFile(prefix + name, name);
+        if (!bytes) throw new DamagedIndexError(name, "missing");
+        checkFile(manifest, name, bytes, true);
+        continue;
+      }
+      const info = Deno.lstatSync(prefix + name);
+      if (!info.isFile) throw new DamagedIndexError(name, "not a regular file");
+      if (info.size !== manifest.sums[name][0]) {
+        throw new DamagedIndexError(
+          name,
+          `${info.size} bytes where the manifest says ${manifest.sums[name][0]}`,
+        );
+      }
+    } catch (error) {
+      if (error instanceof DamagedIndexError) return `${name}: ${error.detail}`;
+      if (error instanceof Deno.errors.NotFound) return `${name}: missing`;
+      throw error;
+    }
+  }
+  return undefined;
+}
+
+/** The most bytes read from an entry file through a path the index gave. */
+const ENTRY_CAP = MIB;
+
+/** Raised when an entry path from the index does not lead to a regular file in `entries/`. */
+export class UnsafeEntryPathError extends Error {
+  constructor(readonly path: string, detail: string) {
+    super(`the index names ${JSON.stringify(path)} for an entry, which ${detail}; not read`);
+    this.name = "UnsafeEntryPathError";
+  }
+}
+
+/**
+ * Read the entry file of entry `id` at `path`, a path the index gave: only when it resolves to
+ * a file right inside `<kbDir>/entries/`, is a regular file (lstat: not a symlink, FIFO or
+ * device) and is not larger than an entry can be. Throws {@link UnsafeEntryPathError}, or
+ * `Deno.errors.NotFound` when the file is gone.
+ */
+export function readIndexedEntry(kbDir: string, id: string, path: string): string {
+  const entries = `${resolveFrom("/", kbDir)}/${ENTRIES_DIR}/`;
+  const full = resolveFrom(kbDir, path);
+  if (
+    !isEntryPath(path, id) || !full.startsWith(entries) || full.slice(entries.length).includes("/")
+  ) {
+    throw new UnsafeEntryPathError(path, `is not a file of ${id} in ${entries}`);
+  }
+  const info = Deno.lstatSync(full);
+  if (!info.isFile) throw new UnsafeEntryPathError(path, "is not a regular file");
+  if (info.size > ENTRY_CAP) throw new UnsafeEntryPathError(path, `is over ${ENTRY_CAP} bytes`);
+  return Deno.readTextFileSync(full);
 }
 
 /**
@@ -142,16 +328,23 @@ export async function openIndex(kbDir: string, options: OpenOptions = {}): Promi
     invalid: [],
     ms: 0,
   };
-  const current = readManifest(dir);
+  let current = readManifest(dir);
   const stamp = readStamp(kbDir);
   const finish = (manifest: Manifest, reader?: IndexReader): OpenIndex => {
     report.docCount = manifest.docCount;
     report.invalid = manifest.invalid;
     report.ms = performance.now() - started;
-    return { reader: reader ?? new IndexReader(manifest, loaderFor(dir)), report };
+    return { reader: reader ?? readerFor(dir, manifest, !options.hook), report };
   };
+  const damage = current && !options.hook && !options.full
+    ? findDamage(dir, current, options.verify ?? false)
+    : undefined;
+  if (damage) {
+    report.damage = damage;
+    current = undefined;
+  }
   if (
-    current && !options.full && sameStamp(current.stamp, stamp) &&
+    current && !options.full && !options.verify && sameStamp(current.stamp, stamp) &&
     Math.abs(Date.now() - current.verifiedAt) < (options.trustStampMs ?? 0)
   ) {
     return finish(current);

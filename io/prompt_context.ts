@@ -178,7 +178,7 @@ async function decideAndRecord(
   started: number,
 ): Promise<ContextResult> {
   const cacheDir = kbCacheDir(kbDir);
-  const { reader, report } = await openIndex(kbDir, { trustStampMs: HOOK_TRUST_MS });
+  const { reader, report } = await openIndex(kbDir, { trustStampMs: HOOK_TRUST_MS, hook: true });
   const { sessionId } = request;
   const sessionLedger = lazyLedger(cacheDir, sessionId);
   const seen = request.dedup === false ? {} : () => sessionLedger().ledger;

@@ -41,7 +41,7 @@ export async function contextForSearch(request: SearchRequest): Promise<SearchRe
   const { kbDir } = resolveKb(request.kbFlag);
   try {
     const cacheDir = kbCacheDir(kbDir);
-    const { reader } = await openIndex(kbDir, { trustStampMs: HOOK_TRUST_MS });
+    const { reader } = await openIndex(kbDir, { trustStampMs: HOOK_TRUST_MS, hook: true });
     const { sessionId } = request;
     const sessionLedger = lazyLedger(cacheDir, sessionId);
     const decision = decideSearch(

@@ -1,0 +1,62 @@
+/**
+ * The index's own health check, for `git-kb doctor`: is the index up to date, was it damaged,
+ * does it account for every file in `entries/`, do two files share an id.
+ *
+ * @module
+ */
+import type { Finding } from "../core/finding.ts";
+import type { InvalidFile } from "../core/index.ts";
+import { findDamage, openIndex, readManifest } from "./index_store.ts";
+import { kernelDamage } from "./index_refresh.ts";
+import { scanEntries } from "./kb.ts";
+import { indexDir } from "./paths.ts";
+
+/**
+ * Check the index of `kbDir` and bring it up to date: every index file against its checksum and
+ * every kernel rule against its entry file (a damaged index is rebuilt and reported), the
+ * entries and left-out files it counts against the files on disk, and ids used by two files.
+ */
+export async function indexFindings(kbDir: string): Promise<Finding[]> {
+  const dir = indexDir(kbDir);
+  const before = readManifest(dir);
+  const findings: Finding[] = [];
+  const add = (level: Finding["level"], message: string) =>
+    findings.push({ level, check: "index", message });
+  const damage = before && (findDamage(dir, before, true) ?? kernelDamage(kbDir, before));
+  const { report } = await openIndex(kbDir, { verify: true });
+  if (!before) add("warn", `there was no usable index; built it (${report.docCount} entries)`);
+  if (damage) add("warn", `the index was damaged (${damage}); rebuilt it from the entry files`);
+  const onDisk = scanEntries(kbDir).size;
+  const counted = report.docCount + report.invalid.length;
+  if (counted !== onDisk) {
+    add(
+      "error",
+      `the index counts ${counted} files (${report.docCount} entries, ${report.invalid.length} ` +
+        `left out) but entries/ holds ${onDisk}: run git-kb index --full`,
+    );
+  }
+  for (const [id, files] of duplicateGroups(report.invalid)) {
+    add(
+      "error",
+      `id ${id} is used by ${files.join(" and ")}: neither is served; give one a new id`,
+    );
+  }
+  const others = report.invalid.filter((item) => !item.duplicateOf).length;
+  if (others) {
+    const files = others === 1 ? "1 other file is" : `${others} other files are`;
+    add("warn", `${files} left out of the index: git-kb index --verbose names them`);
+  }
+  if (!findings.length) {
+    add("ok", `up to date: ${report.docCount} entries from ${onDisk} files`);
+  }
+  return findings;
+}
+
+/** The files left out for sharing an id, by that id. */
+function duplicateGroups(invalid: InvalidFile[]): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const { path, duplicateOf } of invalid) {
+    if (duplicateOf) groups.set(duplicateOf, [...groups.get(duplicateOf) ?? [], path]);
+  }
+  return groups;
+}
