@@ -271,15 +271,37 @@ function declaredId(kbDir: string, path: string): string | undefined {
   }
 }
 
-/** The command that fixes a file the index left out. */
+/** What `path` is on disk, without following a symlink; undefined when it is gone. */
+function lstatOf(full: string): Deno.FileInfo | undefined {
+  try {
+    return Deno.lstatSync(full);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The command that fixes a file the index left out: move it where the index reads it (out of a
+ * sub-folder, to a name ending in `.md` or starting with its id), remove what is not a file
+ * (a FIFO, a dangling link), else open it in the editor.
+ */
 function leftOutFix(kbDir: string, path: string): string {
-  const id = declaredId(kbDir, path);
-  const name = path.slice(ENTRIES_DIR.length + 1);
+  const full = join(kbDir, path);
+  const info = lstatOf(full);
+  if (!info || (!info.isFile && !info.isSymlink)) return shellCommand(["rm", "--", full]);
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  if (!name.endsWith(".md")) {
+    const entryLike = /^kb-[0-9a-z]{5}-/.test(name);
+    return moveCommand(full, entryLike ? `${full}.md` : join(kbDir, name));
+  }
+  const id = info.isFile ? declaredId(kbDir, path) : undefined;
+  const inEntries = path === `${ENTRIES_DIR}/${name}`;
   if (id && !name.startsWith(`${id}-`)) {
     const renamed = `${ENTRIES_DIR}/${id}-${name.replace(/^kb-[0-9a-z]{5}-/, "")}`;
-    return moveCommand(join(kbDir, path), join(kbDir, renamed));
+    return moveCommand(full, join(kbDir, renamed));
   }
-  return editCommand(join(kbDir, path));
+  if (!inEntries) return moveCommand(full, join(kbDir, ENTRIES_DIR, name));
+  return editCommand(full);
 }
 
 /** Every entry file the index left out, with the index's reason and a fix. */
@@ -303,78 +325,6 @@ export async function leftOutFindings(context: DoctorContext): Promise<Finding[]
       ),
     })),
   ];
-}
-
-/** What is wrong with one item under entries/ that the index never reads, if anything. */
-function strayFinding(kbDir: string, path: string, item: Deno.DirEntry): Finding | undefined {
-  const topLevel = path === `${ENTRIES_DIR}/${item.name}`;
-  const full = join(kbDir, path);
-  const warn = (text: string, fix: string): Finding => ({
-    level: "warn",
-    check: "entries",
-    message: withFix(`${path} ${text}`, fix),
-  });
-  if (item.isSymlink) {
-    const target = (() => {
-      try {
-        return Deno.statSync(full);
-      } catch {
-        return undefined;
-      }
-    })();
-    if (target?.isFile && topLevel && item.name.endsWith(".md")) return undefined;
-    if (!target) {
-      return warn(
-        "is a symbolic link to nothing; the index skips it",
-        shellCommand(["rm", "--", full]),
-      );
-    }
-  }
-  if (!item.isFile && !item.isSymlink) {
-    return warn("is not a regular file; the index skips it", shellCommand(["rm", "--", full]));
-  }
-  if (!item.name.endsWith(".md")) {
-    const entryLike = /^kb-[0-9a-z]{5}-/.test(item.name);
-    return warn(
-      "does not end in .md; the index reads only entries/*.md",
-      moveCommand(full, entryLike ? `${full}.md` : join(kbDir, item.name)),
-    );
-  }
-  if (!topLevel) {
-    return warn(
-      "is in a sub-folder; the index reads only entries/*.md",
-      moveCommand(full, join(kbDir, ENTRIES_DIR, item.name)),
-    );
-  }
-  return undefined;
-}
-
-/**
- * Every file under entries/ (sub-folders included, links not followed) that the index does not
- * read: in a sub-folder, not `.md`, not a regular file (a FIFO is never opened). Dot files such
- * as `.gitkeep` are left alone.
- */
-export function strayFindings({ kbDir }: DoctorContext): Finding[] {
-  const findings: Finding[] = [];
-  const walk = (folder: string) => {
-    let listing: Deno.DirEntry[];
-    try {
-      listing = [...Deno.readDirSync(join(kbDir, folder))].sort((a, b) => a.name < b.name ? -1 : 1);
-    } catch {
-      return;
-    }
-    for (const item of listing) {
-      if (item.name.startsWith(".")) continue;
-      const path = `${folder}/${item.name}`;
-      if (item.isDirectory) walk(path);
-      else {
-        const finding = strayFinding(kbDir, path, item);
-        if (finding) findings.push(finding);
-      }
-    }
-  };
-  walk(ENTRIES_DIR);
-  return findings;
 }
 
 /** The id → path of every entry in the index. */
@@ -478,7 +428,6 @@ export const CHECKS: readonly Check[] = [
   indexFindings,
   contractFindings,
   leftOutFindings,
-  strayFindings,
   kernelFindings,
 ];
 

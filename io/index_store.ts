@@ -18,7 +18,7 @@ import {
   isEntryPath,
   type Manifest,
 } from "../core/index.ts";
-import { ENTRIES_DIR } from "./kb.ts";
+import { ENTRIES_DIR, readKbFile, UnreadableEntryError } from "./kb.ts";
 import { indexDir } from "./paths.ts";
 
 /**
@@ -293,10 +293,10 @@ export class UnsafeEntryPathError extends Error {
 }
 
 /**
- * Read the entry file of entry `id` at `path`, a path the index gave: only when it resolves to
- * a file right inside `<kbDir>/entries/`, is a regular file (lstat: not a symlink, FIFO or
- * device) and is not larger than an entry can be. Throws {@link UnsafeEntryPathError}, or
- * `Deno.errors.NotFound` when the file is gone.
+ * Read the entry file of entry `id` at `path`, a path the index gave: only when it names a file
+ * right inside `<kbDir>/entries/` that the listing would read (a regular file, or a symlink to
+ * one inside the knowledge base: see `io/kb.ts` `readKbFile`) and is not larger than an entry
+ * can be. Throws {@link UnsafeEntryPathError}, or `Deno.errors.NotFound` when the file is gone.
  */
 export function readIndexedEntry(kbDir: string, id: string, path: string): string {
   const entries = `${resolveFrom("/", kbDir)}/${ENTRIES_DIR}/`;
@@ -306,10 +306,15 @@ export function readIndexedEntry(kbDir: string, id: string, path: string): strin
   ) {
     throw new UnsafeEntryPathError(path, `is not a file of ${id} in ${entries}`);
   }
-  const info = Deno.lstatSync(full);
-  if (!info.isFile) throw new UnsafeEntryPathError(path, "is not a regular file");
-  if (info.size > ENTRY_CAP) throw new UnsafeEntryPathError(path, `is over ${ENTRY_CAP} bytes`);
-  return Deno.readTextFileSync(full);
+  if (Deno.statSync(full).size > ENTRY_CAP) {
+    throw new UnsafeEntryPathError(path, `is over ${ENTRY_CAP} bytes`);
+  }
+  try {
+    return readKbFile(kbDir, path);
+  } catch (error) {
+    if (error instanceof UnreadableEntryError) throw new UnsafeEntryPathError(path, error.reason);
+    throw error;
+  }
 }
 
 /**

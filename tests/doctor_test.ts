@@ -59,7 +59,11 @@ Deno.test("doctor lists every file the index left out, with its reason and a fix
     const skipped = parseJson<{ invalid: { path: string }[] }>(index).invalid.map((file) =>
       file.path
     );
-    assert.deepEqual(skipped.sort(), ["entries/kb-bad01-no-type.md", "entries/misnamed.md"]);
+    assert.deepEqual(skipped.sort(), [
+      "entries/kb-bad01-no-type.md",
+      "entries/misnamed.md",
+      "entries/sub/kb-sub01-nested.md",
+    ]);
     for (const path of skipped) {
       const finding = findings.find((item) => item.message.startsWith(`${path} is left out`));
       assert.equal(finding?.level, "error", `${path} in ${JSON.stringify(findings, null, 1)}`);
@@ -70,12 +74,15 @@ Deno.test("doctor lists every file the index left out, with its reason and a fix
       /type: is required/,
     );
     const nested = findings.find((item) => item.message.startsWith("entries/sub/kb-sub01"));
-    assert.equal(nested?.level, "warn", "a file in a sub-folder is named");
+    assert.match(
+      fixOf(nested),
+      /^mv -- .*\/entries\/sub\/kb-sub01-nested\.md .*\/entries\/kb-sub01-nested\.md$/,
+    );
     assert.equal(text.code, 1, show(text));
     assert.match(text.stdout, /^ok {3}entries: 45 indexed entries follow the contract$/m);
     assert.match(
       text.stdout,
-      /^FAIL entries: 2 of 47 files under entries\/ left out of the index/m,
+      /^FAIL entries: 3 of 48 files under entries\/ left out of the index/m,
     );
     assert.match(text.stdout, /^ok {3}index: .*: 45 entries/m);
   } finally {
@@ -143,7 +150,7 @@ Deno.test("doctor never opens a FIFO among the entries, and names it", async () 
     );
     const findings = parseJson<Finding[]>(result);
     const named = findings.find((item) => item.message.startsWith("entries/kb-fifo1-pipe.md"));
-    assert.match(named?.message ?? "", /is not a regular file/, JSON.stringify(findings, null, 1));
+    assert.match(named?.message ?? "", /is a FIFO/, JSON.stringify(findings, null, 1));
   } finally {
     await kb.cleanup();
   }
@@ -166,7 +173,7 @@ Deno.test("doctor's fixes work when pasted into sh, whatever the folder is calle
     assert.ok(!(await Deno.stat(join(kb.root, "pwned")).catch(() => undefined)));
     const after = await doctor(env);
     assert.ok(
-      !after.some((item) => item.message.includes("misnamed.md")),
+      !after.some((item) => item.message.includes("entries/misnamed.md")),
       JSON.stringify(after, null, 1),
     );
     assert.ok(

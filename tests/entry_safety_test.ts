@@ -107,16 +107,17 @@ Deno.test("the save counts a kernel rule as the hook inlines it: heading and bod
     const add = ["add", "--type", "rule", "--kernel", "--id", "kb-kern1", "--title", "Rule"];
     const refused = await runCli([...add, "--body-file", body], { env });
     assert.equal(refused.code, 1, show(refused));
-    assert.match(refused.stderr, /kernel: .*6020 characters, over the 6000 budget/, show(refused));
-    // `\n\n### kb-kern1 Rule\n` is 20 characters: a body of 5,980 is exactly the budget.
-    await Deno.writeTextFile(body, "x".repeat(5980));
+    assert.match(refused.stderr, /kernel: .*6036 characters, over the 6000 budget/, show(refused));
+    // The blank line, `### kb-kern1 Rule\n`, "```markdown\n" and "\n```" are 36 characters: a
+    // body of 5,964 is exactly the budget.
+    await Deno.writeTextFile(body, "x".repeat(5964));
     const saved = await runCli([...add, "--body-file", body], { env });
     assert.equal(saved.code, 0, show(saved));
     const shown = await runCli(["context", "How should the database migration be planned?"], {
       env,
     });
     assert.equal(shown.code, 0, show(shown));
-    assert.match(shown.stdout, /### kb-kern1 Rule\nx{5980}/, show(shown));
+    assert.match(shown.stdout, /### kb-kern1 Rule\n```markdown\nx{5964}\n```/, show(shown));
     assert.doesNotMatch(shown.stdout, /too long to inline/, show(shown));
   } finally {
     await kb.cleanup();
@@ -177,7 +178,7 @@ Deno.test("entry files on disk: a BOM is read; Latin-1, impossible dates, NUL an
     await t.step("Latin-1 is reported as not UTF-8, not mangled", () => {
       assert.match(
         reasonFor(report, "entries/kb-lat01-latin.md") ?? "",
-        /not valid UTF-8 \(byte 0xE9 at offset \d+\)/,
+        /not valid UTF-8 \(byte 0xE9 at offset \d+, line \d+\)/,
         show(indexed),
       );
     });
@@ -295,7 +296,7 @@ Deno.test("readKbFile opens only regular entry files of entries/, as strict UTF-
     const refused: [string, RegExp][] = [
       ["entries/kb-fifo1-pipe.md", /is a FIFO/],
       ["entries/../secret.md", /sub-folders are not read/],
-      ["entries/kb-lat01-x.md", /not valid UTF-8 \(byte 0xE9 at offset 1\)/],
+      ["entries/kb-lat01-x.md", /not valid UTF-8 \(byte 0xE9 at offset 1, line 1\)/],
     ];
     for (const [path, reason] of refused) {
       assert.throws(
