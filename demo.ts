@@ -14,6 +14,7 @@ const root = new URL(".", import.meta.url).pathname;
 const work = Deno.makeTempDirSync({ prefix: "git-kb-demo-" });
 const env = {
   TMPDIR: join(work, "tmp"),
+  XDG_CACHE_HOME: join(work, "tmp"),
   XDG_CONFIG_HOME: join(work, "config"),
   XDG_DATA_HOME: join(work, "data"),
   NO_COLOR: "1",
@@ -45,7 +46,7 @@ async function gitKb(command: string, ...args: string[]): Promise<string> {
   console.log(`\n$ git-kb ${shown}`);
   const output = await run("deno", [
     "run",
-    ...flagsFor(command, env.TMPDIR),
+    ...flagsFor(command, join(env.XDG_CACHE_HOME, "git-kb")),
     join(root, "cli/main.ts"),
     command,
     ...args,
@@ -106,7 +107,7 @@ try {
   );
   const hook = await run("deno", [
     "run",
-    ...flagsFor("context", env.TMPDIR),
+    ...flagsFor("context", join(env.XDG_CACHE_HOME, "git-kb")),
     join(root, "hooks/prompt.ts"),
   ], { stdin: payload });
   const context = JSON.parse(hook).hookSpecificOutput.additionalContext as string;
@@ -116,7 +117,7 @@ try {
   const again = JSON.parse(
     await run("deno", [
       "run",
-      ...flagsFor("context", env.TMPDIR),
+      ...flagsFor("context", join(env.XDG_CACHE_HOME, "git-kb")),
       join(root, "hooks/prompt.ts"),
     ], {
       stdin: payload,

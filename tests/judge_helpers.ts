@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { judgeFlags } from "../cli/permissions.ts";
-import { ROOT, runDeno, type RunResult } from "./helpers.ts";
+import { cacheRootOf, ROOT, runDeno, type RunResult } from "./helpers.ts";
 
 /** The judge hook's entry point. */
 export const JUDGE_HOOK: string = join(ROOT, "hooks", "judge.ts");
@@ -39,7 +39,7 @@ export interface JudgeRunOptions {
   env: Record<string, string>;
   /** The judge binary: `KB_PROSE_LINT_CLAUDE`, and what `--allow-run` names unless `flags`. */
   claude?: string;
-  /** Replaces `judgeFlags(TMPDIR, claude)`. */
+  /** Replaces `judgeFlags(cacheRootOf(env), claude)`. */
   flags?: string[];
 }
 
@@ -57,7 +57,7 @@ export async function runJudge(
   if (!tmp) throw new Error("every judge run gets its own TMPDIR");
   const env = { ...options.env };
   if (options.claude) env.KB_PROSE_LINT_CLAUDE = options.claude;
-  const flags = options.flags ?? judgeFlags(tmp, options.claude);
+  const flags = options.flags ?? judgeFlags(cacheRootOf(env), options.claude);
   const started = performance.now();
   const result = await runDeno(["run", ...flags, JUDGE_HOOK], { env, cwd: tmp, stdin });
   return { ...result, ms: performance.now() - started };
