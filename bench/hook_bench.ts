@@ -129,7 +129,11 @@ async function main(): Promise<void> {
   const empty = join(cache, "empty.ts");
   Deno.writeTextFileSync(empty, "");
   const env = { TMPDIR: cache, XDG_CACHE_HOME: cache, KB_DIR: kbDir, HOME: cache, NO_COLOR: "1" };
-  const hookArgs = ["run", ...flagsFor("context", join(cache, "git-kb")), join(root, "hooks/prompt.ts")];
+  const hookArgs = [
+    "run",
+    ...flagsFor("context", join(cache, "git-kb")),
+    join(root, "hooks/prompt.ts"),
+  ];
   const launcher = join(root, "plugin/bin/git-kb");
   const launcherEnv = { ...env, PATH: Deno.env.get("PATH") ?? "" };
   const exitAtOnce = await floorLauncher(join(cache, "floor-exit"), { source: "Deno.exit(0);\n" });
@@ -158,7 +162,11 @@ async function main(): Promise<void> {
       return result.ms;
     };
   const pluginArgs = [launcher, "hook", "prompt"];
-  const searchArgs = ["run", ...flagsFor("context", join(cache, "git-kb")), join(root, "hooks/search_augment.ts")];
+  const searchArgs = [
+    "run",
+    ...flagsFor("context", join(cache, "git-kb")),
+    join(root, "hooks/search_augment.ts"),
+  ];
   const pluginSearchArgs = [launcher, "hook", "search"];
   const search = `rg -n '${await firingSearch(kbDir)}' src/`;
   const notSearch = "deno test --allow-all && git status --short";

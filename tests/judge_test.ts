@@ -82,7 +82,11 @@ Deno.test("the judge profile: cache-only writes, no net, runs only the judge bin
   assert.ok(flags.includes("--allow-run=/opt/bin/claude"), flags.join(" "));
   assert.ok(judgeFlags("/some/tmp").includes("--allow-run=claude"));
   for (const flag of flags) {
-    assert.doesNotMatch(flag, /^--allow-(net|ffi|all)\b|^--allow-sys(?!=uid$)|^-A$|^--allow-run$/, flag);
+    assert.doesNotMatch(
+      flag,
+      /^--allow-(net|ffi|all)\b|^--allow-sys(?!=uid$)|^-A$|^--allow-run$/,
+      flag,
+    );
   }
   const writes = flags.filter((flag) => flag.startsWith("--allow-write"));
   assert.deepEqual(writes, ["--allow-write=/some/tmp"]);

@@ -40,7 +40,11 @@ Deno.test("kbCacheDir: under the cache root, named after the folder, one per pat
       assert.equal(kbCacheDir("/home/me/my kb"), dir, "asked again, the same folder");
       assert.equal(indexDir("/home/me/my kb"), `${dir}/index`);
       const other = kbCacheDir("/srv/my kb");
-      assert.notEqual(other, dir, "another knowledge base of the same name has a folder of its own");
+      assert.notEqual(
+        other,
+        dir,
+        "another knowledge base of the same name has a folder of its own",
+      );
       assert.equal(kbCacheDir("/home/me/my kb"), dir, "and back again");
       withEnv({ XDG_CACHE_HOME: join(base, "two") }, () => {
         assert.equal(kbCacheDir("/home/me/my kb"), dir.replace("/one/", "/two/"), "it moves");

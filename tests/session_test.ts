@@ -165,7 +165,11 @@ Deno.test("a ledger that is a symbolic link is neither read nor written through"
     assert.throws(() => readLedger(cache, "s"), UnsafeCacheError);
     assert.throws(() => writeLedger(cache, "s", { "kb-aaaaa": "h" }, true), UnsafeCacheError);
     writeLedger(cache, "s", { "kb-aaaaa": "h" }, false);
-    assert.equal(Deno.readTextFileSync(secret), "private key", "the atomic write replaced the link");
+    assert.equal(
+      Deno.readTextFileSync(secret),
+      "private key",
+      "the atomic write replaced the link",
+    );
     assert.ok(Deno.lstatSync(sessionFile(cache, "s")).isFile);
   } finally {
     Deno.removeSync(cache, { recursive: true });
