@@ -273,7 +273,8 @@ async function sampleBox() {
   const sandbox = await makeSandbox("git-kb-fuzz-");
   const kb = join(sandbox.root, "kb");
   await copyDir(FIXTURE, kb);
-  return { ...sandbox, kb, env: { TMPDIR: sandbox.tmp, HOME: sandbox.home, KB_DIR: kb } };
+  const env = { TMPDIR: sandbox.tmp, XDG_CACHE_HOME: sandbox.tmp, HOME: sandbox.home, KB_DIR: kb };
+  return { ...sandbox, kb, env };
 }
 
 /** Every file under `dir`, relative. */
