@@ -113,7 +113,7 @@ export function editorProgram(command: string | undefined): string | undefined {
  * Refuse a value bound for one of Deno's permission lists when it holds a comma: Deno splits the
  * lists on commas, with no escape, so `--allow-write=/a,b` would grant `/a` and `b`.
  */
-export function checkPermissionWord(value: string, what: string): string {
+function checkPermissionWord(value: string, what: string): string {
   if (value.includes(",")) {
     throw new Error(
       `${what} ${value} has a comma, and Deno's permission flags cannot name such a path ` +
