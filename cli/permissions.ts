@@ -43,24 +43,25 @@ export const CACHE_ROOT = "$HOME/.cache/git-kb";
 const CACHE_WRITE = `--allow-write=${CACHE_ROOT}`;
 
 /** The one system fact git-kb asks: the uid that must own the cache root. */
-const UID = "--allow-sys=uid";
+const SYS_UID = "--allow-sys=uid";
 
+/** Read access to the environment variables git-kb reads, and no others. */
 const ENV = `--allow-env=${ENV_VARS.join(",")}`;
 
 /** Permission profiles by what an entry point does. */
 export const PROFILES = {
   /** Reads the knowledge base, writes only the cache: search, get, index, context, stats. */
-  read: ["--allow-read", CACHE_WRITE, UID, ENV],
+  read: ["--allow-read", CACHE_WRITE, SYS_UID, ENV],
   /** Also asks git about the repo and its remote: doctor. */
-  check: ["--allow-read", CACHE_WRITE, UID, ENV, "--allow-run=git"],
+  check: ["--allow-read", CACHE_WRITE, SYS_UID, ENV, "--allow-run=git"],
   /** Writes entries (whose folder is known only at run time), commits and pushes: init, add, edit. */
-  save: ["--allow-read", "--allow-write", UID, ENV, "--allow-run=git"],
+  save: ["--allow-read", "--allow-write", SYS_UID, ENV, "--allow-run=git"],
   /**
    * Makes a scratch knowledge base under the cache folder, asks git about it and about the
    * user's own, and runs the CLI and hooks as `deno run` subprocesses with their own profiles:
    * selftest.
    */
-  selftest: ["--allow-read", CACHE_WRITE, UID, ENV, "--allow-run=git,deno"],
+  selftest: ["--allow-read", CACHE_WRITE, SYS_UID, ENV, "--allow-run=git,deno"],
   /** Writes agent settings files under HOME or the project (known only at run time): setup. */
   setup: ["--allow-read", "--allow-write", ENV],
   /**
@@ -68,7 +69,7 @@ export const PROFILES = {
    * the judge model. `claude` stands for the configured binary (`KB_PROSE_LINT_CLAUDE`): see
    * {@link judgeFlags}.
    */
-  judge: ["--allow-read", CACHE_WRITE, UID, ENV, "--allow-run=claude"],
+  judge: ["--allow-read", CACHE_WRITE, SYS_UID, ENV, "--allow-run=claude"],
 } as const;
 
 /** The profile each command runs with. */
