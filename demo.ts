@@ -15,6 +15,7 @@ const root = new URL(".", import.meta.url).pathname;
 const work = Deno.makeTempDirSync({ prefix: "git-kb-demo-" });
 const env = {
   TMPDIR: join(work, "tmp"),
+  XDG_CACHE_HOME: join(work, "tmp"),
   XDG_CONFIG_HOME: join(work, "config"),
   XDG_DATA_HOME: join(work, "data"),
   NO_COLOR: "1",
@@ -51,7 +52,7 @@ async function gitKb(command: string, ...args: string[]): Promise<string> {
   echo(["git-kb", command, ...args]);
   const output = await run("deno", [
     "run",
-    ...flagsFor(command, env.TMPDIR),
+    ...flagsFor(command, join(env.XDG_CACHE_HOME, "git-kb")),
     join(root, "cli/main.ts"),
     command,
     ...args,
@@ -114,7 +115,7 @@ try {
   echo(["deno", "run", ...flagsFor("context", env.TMPDIR), "hooks/prompt.ts"], payloadFile);
   const hook = await run("deno", [
     "run",
-    ...flagsFor("context", env.TMPDIR),
+    ...flagsFor("context", join(env.XDG_CACHE_HOME, "git-kb")),
     join(root, "hooks/prompt.ts"),
   ], { stdin: payload });
   const context = JSON.parse(hook).hookSpecificOutput.additionalContext as string;
@@ -124,7 +125,7 @@ try {
   const again = JSON.parse(
     await run("deno", [
       "run",
-      ...flagsFor("context", env.TMPDIR),
+      ...flagsFor("context", join(env.XDG_CACHE_HOME, "git-kb")),
       join(root, "hooks/prompt.ts"),
     ], {
       stdin: payload,

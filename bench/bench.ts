@@ -281,7 +281,8 @@ async function measureFullBuild(context: Context, kb: GeneratedKb, size: number)
       "-q",
       "--allow-read",
       `--allow-write=${context.cache}`,
-      "--allow-env=TMPDIR,TEMP,TMP",
+      "--allow-env=TMPDIR,TEMP,TMP,XDG_CACHE_HOME,HOME",
+      "--allow-sys=uid",
     ];
     let failure = "";
     const bare = async () =>
@@ -671,6 +672,7 @@ async function main(args: string[]): Promise<number> {
   const cache = join(root, "tmp");
   Deno.mkdirSync(cache);
   Deno.env.set("TMPDIR", cache); // the index cache of this run lives here, and only here
+  Deno.env.set("XDG_CACHE_HOME", cache);
   const emptyScript = join(root, "empty.ts");
   Deno.writeTextFileSync(emptyScript, "");
   const hasCli = fileExists(CLI);
@@ -684,7 +686,7 @@ async function main(args: string[]): Promise<number> {
     hasGit: await available("git", ["--version"]),
     hasCli,
     cliHasAdd: hasCli && cliSupportsAdd(),
-    env: { TMPDIR: cache, NO_COLOR: "1" },
+    env: { TMPDIR: cache, XDG_CACHE_HOME: cache, NO_COLOR: "1" },
     notes: [],
     flagsFor: hasCli ? await loadFlagsFor() : undefined,
   };

@@ -54,6 +54,7 @@ async function main(): Promise<void> {
   const work = Deno.makeTempDirSync({ prefix: "git-kb-eval-bench-" });
   try {
     Deno.env.set("TMPDIR", work);
+    Deno.env.set("XDG_CACHE_HOME", work);
     const kbDir = join(work, "kb");
     progress(`generating ${entries} entries…`);
     const generated = await generateKb(kbDir, entries, seed);

@@ -45,6 +45,7 @@ async function prepare(entries: number, seed: number, cache: string) {
   // A knowledge base is a git repository: the hooks' change check reads its HEAD and index.
   await commitAll(kbDir, `Generate ${entries} entries (seed ${seed})`);
   Deno.env.set("TMPDIR", cache);
+  Deno.env.set("XDG_CACHE_HOME", cache);
   const { report } = await openIndex(kbDir, { full: true });
   progress(`indexed ${report.docCount} entries in ${Math.round(report.ms)} ms`);
   return { kbDir, generated };
@@ -127,8 +128,12 @@ async function main(): Promise<void> {
   const firing = `how do we handle ${firstActive(generated).title.toLowerCase()} in this repo?`;
   const empty = join(cache, "empty.ts");
   Deno.writeTextFileSync(empty, "");
-  const env = { TMPDIR: cache, KB_DIR: kbDir, HOME: cache, NO_COLOR: "1" };
-  const hookArgs = ["run", ...flagsFor("context", cache), join(root, "hooks/prompt.ts")];
+  const env = { TMPDIR: cache, XDG_CACHE_HOME: cache, KB_DIR: kbDir, HOME: cache, NO_COLOR: "1" };
+  const hookArgs = [
+    "run",
+    ...flagsFor("context", join(cache, "git-kb")),
+    join(root, "hooks/prompt.ts"),
+  ];
   const launcher = join(root, "plugin/bin/git-kb");
   const launcherEnv = { ...env, PATH: Deno.env.get("PATH") ?? "" };
   const exitAtOnce = await floorLauncher(join(cache, "floor-exit"), { source: "Deno.exit(0);\n" });
@@ -157,7 +162,11 @@ async function main(): Promise<void> {
       return result.ms;
     };
   const pluginArgs = [launcher, "hook", "prompt"];
-  const searchArgs = ["run", ...flagsFor("context", cache), join(root, "hooks/search_augment.ts")];
+  const searchArgs = [
+    "run",
+    ...flagsFor("context", join(cache, "git-kb")),
+    join(root, "hooks/search_augment.ts"),
+  ];
   const pluginSearchArgs = [launcher, "hook", "search"];
   const search = `rg -n '${await firingSearch(kbDir)}' src/`;
   const notSearch = "deno test --allow-all && git status --short";
@@ -202,7 +211,7 @@ async function main(): Promise<void> {
     [
       "run",
       "--quiet",
-      ...flagsFor("context", cache),
+      ...flagsFor("context", join(cache, "git-kb")),
       join(root, "bench/_decide.ts"),
       decisionKb.kbDir,
       String(runs),

@@ -76,6 +76,7 @@ async function main(): Promise<void> {
   const work = Deno.makeTempDirSync({ prefix: "git-kb-retrieval-" });
   try {
     Deno.env.set("TMPDIR", work);
+    Deno.env.set("XDG_CACHE_HOME", work);
     const kbDir = join(work, "kb");
     writeKb(kbDir, corpus);
     Deno.writeTextFileSync(join(kbDir, "golden.dev.jsonl"), goldenFile(data, ids));

@@ -17,7 +17,13 @@
 import { join } from "../core/path.ts";
 import { ifExists } from "../io/fs.ts";
 import { runProcess } from "../io/process.ts";
-import { COMMAND_PROFILES, HOOK_PROFILES, HOOK_V8_FLAGS, PROFILES } from "./permissions.ts";
+import {
+  CACHE_ROOT,
+  COMMAND_PROFILES,
+  HOOK_PROFILES,
+  HOOK_V8_FLAGS,
+  PROFILES,
+} from "./permissions.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 const BIN = join(ROOT, "plugin", "bin");
@@ -55,20 +61,22 @@ export const COMPILE_TARGETS: Record<string, string> = {
 
 type Profile = keyof typeof PROFILES;
 
-/** A profile's flags as sh words: the cache path from `$tmp`, the judge's program from env. */
+/**
+ * A profile's flags as sh words: the cache root from `$cache`, the run permission of `add` and
+ * `edit` with `$editor` (empty, or a comma and the editor's program), the judge's program from
+ * `$judge`. A word that expands a variable is double-quoted, so its value stays one word.
+ */
 function shFlags(profile: Profile): string {
   return PROFILES[profile].map((flag) =>
-    flag.replace("$TMPDIR", "$tmp").replace("--allow-run=claude", '--allow-run="$judge"')
-  ).map((flag) => flag.includes("$") && !flag.includes('"') ? `"${flag}"` : flag).join(" ");
+    flag.replace(CACHE_ROOT, "$cache").replace(/^--allow-run=git$/, "--allow-run=git$editor")
+      .replace("--allow-run=claude", "--allow-run=$judge")
+  ).map((flag) => flag.includes("$") ? `"${flag}"` : flag).join(" ");
 }
 
-/** The same for cmd.exe: the cache under `%TEMP%`. */
+/** The same for cmd.exe: the cache root from `%cache%`. */
 function cmdFlags(profile: Profile): string {
   return PROFILES[profile].map((flag) =>
-    flag.replace("/tmp/git-kb,$TMPDIR/git-kb", "%TEMP%\\git-kb").replace(
-      "--allow-run=claude",
-      "--allow-run=%judge%",
-    )
+    flag.replace(CACHE_ROOT, "%cache%").replace("--allow-run=claude", "--allow-run=%judge%")
   ).join(" ");
 }
 
@@ -101,7 +109,7 @@ function shCases(): string {
 /** The POSIX launcher. */
 export function shLauncher(): string {
   const profiles = (Object.keys(PROFILES) as Profile[]).map((profile) =>
-    `  ${profile}) flags="${shFlags(profile).replaceAll('"', '\\"')}" ;;`
+    `  ${profile}) set -- ${shFlags(profile)} "$here/$bundle" "$@" ;;`
   );
   const targets = Object.entries(COMPILE_TARGETS).filter(([os]) => !os.startsWith("Windows"))
     .map(([os, target]) => `  "${os}") target=${target} ;;`);
@@ -109,7 +117,8 @@ export function shLauncher(): string {
 # git-kb launcher, written by \`deno task build\` from cli/permissions.ts: do not edit.
 # Runs a compiled binary when one sits beside this script, else \`deno run\` on git-kb.js (or a
 # hot hook's own bundle) with the least-privilege flags of the command or hook asked for.
-# Forks as little as it can: a hook pays for every process started here.
+# Forks as little as it can: a hook pays for every process started here. Evaluates nothing it is
+# given: every value from the environment reaches deno as one word of its argument list.
 self=$0
 while [ -L "$self" ]; do
   link=$(readlink "$self")
@@ -126,14 +135,29 @@ case "$here" in
   /*) ;;
   *) here=$(CDPATH= cd -- "$here" && pwd) ;;
 esac
-# The command that reaches this launcher, as printed fetch commands must spell it.
+# The command that reaches this launcher, as printed fetch commands spell it: one sh word, quoted
+# as core/shell_quote.ts quotes (inside '…', each ' written '\\''), so that a pasted line runs
+# this launcher and nothing else, whatever its path holds.
 if [ -z "\${KB_CLI:-}" ]; then
-  case "$here" in
-    *[!A-Za-z0-9_./-]*) KB_CLI="'$here/git-kb'" ;;
-    *) KB_CLI="$here/git-kb" ;;
+  KB_CLI=$here/git-kb
+  case "$KB_CLI" in
+    *[!A-Za-z0-9_./:=@%+,-]*)
+      q="'"
+      rest=$KB_CLI
+      KB_CLI=
+      while :; do
+        case "$rest" in
+          *$q*) ;;
+          *) break ;;
+        esac
+        KB_CLI=$KB_CLI\${rest%%$q*}$q\\\\$q$q
+        rest=\${rest#*$q}
+      done
+      KB_CLI=$q$KB_CLI$rest$q ;;
   esac
 fi
 export KB_CLI
+first=\${1:-}
 
 for binary in "$here"/git-kb-*; do
   [ -x "$binary" ] || continue
@@ -153,31 +177,64 @@ for candidate in "\${DENO_INSTALL:-$HOME/.deno}/bin/deno" "$HOME/.deno/bin/deno"
 done
 if [ -z "$deno" ]; then
   echo "git-kb: Deno 2 is needed and was not found: install it with \\"npm install -g deno\\" (or see https://deno.com), then retry." >&2
-  [ "\${1:-}" = hook ] && exit 0
+  [ "$first" = hook ] && exit 0
   exit 1
 fi
 
-tmp=\${TMPDIR:-/tmp}
-tmp=\${tmp%/}
-judge=\${KB_PROSE_LINT_CLAUDE:-claude}
+# Deno splits its permission lists on commas, with no escape: a path holding one cannot be
+# granted. A hook then stays silent (it fails open); a command says why, in one line.
+refuse() {
+  [ "$first" = hook ] && exit 0
+  echo "git-kb: $1 has a comma, which Deno's permission flags cannot hold (they split on commas): $2, then retry." >&2
+  exit 1
+}
+
+# The cache root, as cacheRootFor in io/paths.ts works it out: the one folder the read-only
+# profiles may write. Only without HOME does it cost a process (id -u).
+case "\${XDG_CACHE_HOME:-}" in
+  /*) cache=\${XDG_CACHE_HOME%/}/git-kb ;;
+  *)
+    if [ -n "\${HOME:-}" ]; then
+      cache=\${HOME%/}/.cache/git-kb
+    else
+      cache=\${TMPDIR:-\${TEMP:-\${TMP:-/tmp}}}
+      cache=\${cache%/}/git-kb-$(id -u)
+    fi ;;
+esac
+case "$cache" in
+  *,*) refuse "the cache folder $cache" "set XDG_CACHE_HOME to a folder whose path has none" ;;
+esac
+
 bundle=git-kb.js
 v8=
-case "\${1:-}" in
+case "$first" in
 ${shCases()}
+esac
+judge=
+editor=
+case "$profile" in
+  judge)
+    judge=\${KB_PROSE_LINT_CLAUDE:-claude}
+    case "$judge" in
+      *,*) refuse "KB_PROSE_LINT_CLAUDE ($judge)" "name the judge binary by a path without one" ;;
+    esac ;;
+esac
+case "$first" in
+  add|edit)
+    editor=\${VISUAL:-\${EDITOR:-}}
+    editor=\${editor%% *}
+    case "$editor" in
+      *,*) refuse "the editor $editor" "set VISUAL or EDITOR to a program whose path has none" ;;
+    esac
+    editor=\${editor:+,$editor} ;;
 esac
 case "$profile" in
 ${profiles.join("\n")}
 esac
-editor=\${VISUAL:-\${EDITOR:-}}
-editor=\${editor%% *}
-if [ -n "$editor" ] && { [ "\${1:-}" = add ] || [ "\${1:-}" = edit ]; }; then
-  flags=$(printf '%s' "$flags" | sed "s|--allow-run=git|--allow-run=git,$editor|")
-fi
 # --no-config: the user's own deno.json (hooks run in their project) must not apply here;
 # --quiet: Deno's own notes (an --allow-run program not on PATH) are not ours to print;
-# $v8: the hooks' V8 settings (HOOK_V8_FLAGS in cli/permissions.ts).
-eval "set -- --quiet --no-prompt --no-config $v8 $flags \\"\\$here/\\$bundle\\" \\"\\$@\\""
-exec "$deno" run "$@"
+# $v8: the hooks' V8 settings (HOOK_V8_FLAGS in cli/permissions.ts), one word or none.
+exec "$deno" run --quiet --no-prompt --no-config \${v8:+"$v8"} "$@"
 `;
 }
 
@@ -214,6 +271,9 @@ export function cmdLauncher(): string {
     ")",
     'set "judge=%KB_PROSE_LINT_CLAUDE%"',
     'if not defined judge set "judge=claude"',
+    'set "cache=%TEMP%\\git-kb"',
+    'if defined HOME set "cache=%HOME%\\.cache\\git-kb"',
+    'if defined XDG_CACHE_HOME set "cache=%XDG_CACHE_HOME%\\git-kb"',
     'set "profile=read"',
     'set "bundle=git-kb.js"',
     'set "v8="',

@@ -10,6 +10,7 @@ export const ENV_VARS = [
   "KB_DIR",
   "CLAUDE_PLUGIN_DATA",
   "XDG_CONFIG_HOME",
+  "XDG_CACHE_HOME",
   "XDG_DATA_HOME",
   "HOME",
   "USERPROFILE",
@@ -31,46 +32,44 @@ export const ENV_VARS = [
   "GIT_KB_JUDGE",
 ] as const;
 
-/** Where the cache may be written: the temp dir's git-kb folder (TMPDIR, else /tmp). */
-export const CACHE_WRITE = "/tmp/git-kb,$TMPDIR/git-kb";
+/**
+ * The cache root in a profile's flags, spelled as `deno.json` tasks expand it (the default root,
+ * under HOME: see `cacheRootFor` in io/paths.ts). {@link flagsFor} and the plugin launcher put
+ * the real root in its place.
+ */
+export const CACHE_ROOT = "$HOME/.cache/git-kb";
+
+/** Where the cache may be written: the per-user cache root only. */
+const CACHE_WRITE = `--allow-write=${CACHE_ROOT}`;
+
+/** The one system fact git-kb asks: the uid that must own the cache root. */
+const SYS_UID = "--allow-sys=uid";
+
+/** Read access to the environment variables git-kb reads, and no others. */
+const ENV = `--allow-env=${ENV_VARS.join(",")}`;
 
 /** Permission profiles by what an entry point does. */
 export const PROFILES = {
   /** Reads the knowledge base, writes only the cache: search, get, index, context, stats. */
-  read: ["--allow-read", `--allow-write=${CACHE_WRITE}`, `--allow-env=${ENV_VARS.join(",")}`],
+  read: ["--allow-read", CACHE_WRITE, SYS_UID, ENV],
   /** Also asks git about the repo and its remote: doctor. */
-  check: [
-    "--allow-read",
-    `--allow-write=${CACHE_WRITE}`,
-    `--allow-env=${ENV_VARS.join(",")}`,
-    "--allow-run=git",
-  ],
+  check: ["--allow-read", CACHE_WRITE, SYS_UID, ENV, "--allow-run=git"],
   /** Writes entries (whose folder is known only at run time), commits and pushes: init, add, edit, rm. */
-  save: ["--allow-read", "--allow-write", `--allow-env=${ENV_VARS.join(",")}`, "--allow-run=git"],
+  save: ["--allow-read", "--allow-write", SYS_UID, ENV, "--allow-run=git"],
   /**
    * Makes a scratch knowledge base under the cache folder, asks git about it and about the
    * user's own, and runs the CLI and hooks as `deno run` subprocesses with their own profiles:
    * selftest.
    */
-  selftest: [
-    "--allow-read",
-    `--allow-write=${CACHE_WRITE}`,
-    `--allow-env=${ENV_VARS.join(",")}`,
-    "--allow-run=git,deno",
-  ],
+  selftest: ["--allow-read", CACHE_WRITE, SYS_UID, ENV, "--allow-run=git,deno"],
   /** Writes agent settings files under HOME or the project (known only at run time): setup. */
-  setup: ["--allow-read", "--allow-write", `--allow-env=${ENV_VARS.join(",")}`],
+  setup: ["--allow-read", "--allow-write", ENV],
   /**
    * The prose judge hook: reads the knowledge base, writes the cache (index, verdicts) and runs
    * the judge model. `claude` stands for the configured binary (`KB_PROSE_LINT_CLAUDE`): see
    * {@link judgeFlags}.
    */
-  judge: [
-    "--allow-read",
-    `--allow-write=${CACHE_WRITE}`,
-    `--allow-env=${ENV_VARS.join(",")}`,
-    "--allow-run=claude",
-  ],
+  judge: ["--allow-read", CACHE_WRITE, SYS_UID, ENV, "--allow-run=claude"],
 } as const;
 
 /** The profile each command runs with. */
@@ -113,33 +112,58 @@ export function editorProgram(command: string | undefined): string | undefined {
 }
 
 /**
- * The `deno run` flags for a command, with `$TMPDIR` filled in from `tmpdir`. `add` and `edit`
- * may open the user's editor: pass its command (`$VISUAL` or `$EDITOR`) to allow running it
- * beside git. Without it they run git only and say which flag `--edit` needs.
+ * Refuse a value bound for one of Deno's permission lists when it holds a comma: Deno splits the
+ * lists on commas, with no escape, so `--allow-write=/a,b` would grant `/a` and `b`.
  */
-export function flagsFor(command: string, tmpdir: string, editor?: string): string[] {
-  const profile = COMMAND_PROFILES[command] ?? "save";
-  const program = command === "add" || command === "edit" ? editorProgram(editor) : undefined;
+function checkPermissionWord(value: string, what: string): string {
+  if (value.includes(",")) {
+    throw new Error(
+      `${what} ${value} has a comma, and Deno's permission flags cannot name such a path ` +
+        `(they split on commas); use one without a comma`,
+    );
+  }
+  return value;
+}
+
+/** A profile's flags with the cache root filled in, after `--no-prompt`. */
+function profileFlags(
+  profile: keyof typeof PROFILES,
+  cacheRoot: string,
+  run?: string,
+): string[] {
+  const root = checkPermissionWord(cacheRoot, "the cache folder");
   return [
     "--no-prompt",
     ...PROFILES[profile].map((flag) =>
-      flag === "--allow-run=git" && program
-        ? `--allow-run=git,${program}`
-        : flag.replace("$TMPDIR", tmpdir)
+      run !== undefined && flag.startsWith("--allow-run=") ? run : flag.replace(CACHE_ROOT, root)
     ),
   ];
 }
 
 /**
- * The `deno run` flags of the judge hook, with `$TMPDIR` filled in from `tmpdir` and the run
- * permission naming `claudeBin`, the binary the hook will start (`KB_PROSE_LINT_CLAUDE`, else
- * `claude`): Deno allows running a program only by the name or path it was granted.
+ * The `deno run` flags for a command, with `cacheRoot` (see `cacheRootFor` in io/paths.ts) as
+ * the one folder it may write besides what its profile allows. `add` and `edit` may open the
+ * user's editor: pass its command (`$VISUAL` or `$EDITOR`) to allow running it beside git.
+ * Without it they run git only and say which flag `--edit` needs.
  */
-export function judgeFlags(tmpdir: string, claudeBin = "claude"): string[] {
-  return [
-    "--no-prompt",
-    ...PROFILES.judge.map((flag) =>
-      flag === "--allow-run=claude" ? `--allow-run=${claudeBin}` : flag.replace("$TMPDIR", tmpdir)
-    ),
-  ];
+export function flagsFor(command: string, cacheRoot: string, editor?: string): string[] {
+  const profile = COMMAND_PROFILES[command] ?? "save";
+  const program = command === "add" || command === "edit" ? editorProgram(editor) : undefined;
+  const run = program ? `--allow-run=git,${checkPermissionWord(program, "the editor")}` : undefined;
+  return profileFlags(profile, cacheRoot, run);
+}
+
+/** The `deno run` flags of hook `name` (`git-kb hook <name>`), with `cacheRoot` filled in. */
+export function hookFlags(name: string, cacheRoot: string): string[] {
+  return profileFlags(HOOK_PROFILES[name] ?? "read", cacheRoot);
+}
+
+/**
+ * The `deno run` flags of the judge hook, with `cacheRoot` filled in and the run permission
+ * naming `claudeBin`, the binary the hook will start (`KB_PROSE_LINT_CLAUDE`, else `claude`):
+ * Deno allows running a program only by the name or path it was granted.
+ */
+export function judgeFlags(cacheRoot: string, claudeBin = "claude"): string[] {
+  const run = `--allow-run=${checkPermissionWord(claudeBin, "the judge binary")}`;
+  return profileFlags("judge", cacheRoot, run);
 }

@@ -7,7 +7,8 @@
  * @module
  */
 import { join } from "../core/path.ts";
-import { flagsFor, HOOK_PROFILES, PROFILES } from "./permissions.ts";
+import { flagsFor, hookFlags } from "./permissions.ts";
+import { cacheRootFor } from "../io/paths.ts";
 import { type ProcessOutput, runProcess } from "../io/process.ts";
 
 /** Where the CLI's code comes from. */
@@ -53,8 +54,8 @@ export class SelfCli {
   readonly #cwd: string;
 
   /**
-   * @param env What the children's environment changes (it is inherited otherwise); its
-   * `TMPDIR` decides the cache path that the permission flags grant.
+   * @param env What the children's environment changes (it is inherited otherwise); with what
+   * it inherits, it decides the cache root that the permission flags grant.
    * @param cwd The children's working folder.
    */
   constructor(entry: SelfEntry, env: Record<string, string>, cwd: string) {
@@ -72,17 +73,18 @@ export class SelfCli {
     });
   }
 
+  /** The children's cache root. */
+  #cacheRoot(): string {
+    return cacheRootFor((name) => this.#env[name] ?? Deno.env.get(name), Deno.uid());
+  }
+
   /** `git-kb <args>` with the flags of the command's profile. */
   command(args: string[]): Promise<ProcessOutput> {
-    return this.#deno(flagsFor(args[0], this.#env.TMPDIR), args);
+    return this.#deno(flagsFor(args[0], this.#cacheRoot()), args);
   }
 
   /** `git-kb hook <name>` with the hook's profile, `payload` on stdin. */
   hook(name: string, payload: string): Promise<ProcessOutput> {
-    const flags = [
-      "--no-prompt",
-      ...PROFILES[HOOK_PROFILES[name]].map((flag) => flag.replace("$TMPDIR", this.#env.TMPDIR)),
-    ];
-    return this.#deno(flags, ["hook", name], payload);
+    return this.#deno(hookFlags(name, this.#cacheRoot()), ["hook", name], payload);
   }
 }

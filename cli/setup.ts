@@ -137,10 +137,46 @@ function checkoutLauncher(): string {
   return /^\/[A-Za-z]:/.test(path) ? path.slice(1) : path;
 }
 
-/** The launcher the hooks run: KB_CLI (set by the plugin launcher), else this checkout's. */
+/**
+ * A word quoted as core/shell_quote.ts quotes it (plain characters, `'…'`, `\'`) read back as sh
+ * reads it; undefined when it is not one such word (a space, `$`, a double quote outside `'…'`).
+ */
+function unquoteShellWord(word: string): string | undefined {
+  let text = "";
+  for (let index = 0; index < word.length; index++) {
+    const character = word[index];
+    if (character === "'") {
+      const end = word.indexOf("'", index + 1);
+      if (end < 0) return undefined;
+      text += word.slice(index + 1, end);
+      index = end;
+    } else if (character === "\\" && index + 1 < word.length) {
+      text += word[++index];
+    } else if (/[\s"$`\\|&;<>()*?[\]#~{}]/.test(character)) {
+      return undefined;
+    } else text += character;
+  }
+  return text;
+}
+
+/** `path` made absolute against the current folder, with nothing else changed (a `\` stays). */
+function absolute(path: string): string {
+  if (Deno.build.os === "windows") return resolvePath(path);
+  return path.startsWith("/") ? path : `${Deno.cwd()}/${path}`;
+}
+
+/**
+ * The launcher the hooks run: KB_CLI (set by the plugin launcher as one sh word, read back; or a
+ * plain path), else this checkout's.
+ */
 function launcherPath(): string {
   const fromEnv = Deno.env.get("KB_CLI");
-  const path = fromEnv ? resolvePath(fromEnv) : checkoutLauncher();
+  if (!fromEnv) return existingLauncher(checkoutLauncher());
+  const candidates = [unquoteShellWord(fromEnv), fromEnv].filter((path) => path !== undefined);
+  return existingLauncher(candidates.map(absolute).find(isFile) ?? absolute(candidates[0]));
+}
+
+function existingLauncher(path: string): string {
   if (!isFile(path)) {
     throw new Error(
       `cannot find the git-kb launcher at ${path}; run setup through the launcher ` +

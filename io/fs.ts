@@ -1,11 +1,30 @@
 /**
- * File helpers: atomic writes and JSON reads that tolerate absence (the lock is in `lock.ts`).
+ * File helpers: atomic writes, JSON reads that tolerate absence, and the private cache's folders
+ * and files (0700 and 0600, never through a symbolic link). The lock is in `lock.ts`.
  *
  * @module
  */
 import { dirname, join } from "../core/path.ts";
+import { shellQuote } from "../core/shell_quote.ts";
 
 let sequence = 0;
+
+/** The mode of every folder git-kb makes in its cache: the user's alone. */
+export const PRIVATE_DIR_MODE = 0o700;
+
+/** The mode of every file git-kb writes in its cache: the user's alone. */
+export const PRIVATE_FILE_MODE = 0o600;
+
+/**
+ * Raised when something in git-kb's cache is not what git-kb made: a symbolic link, a
+ * non-regular file, a folder of another user's. git-kb neither reads nor writes through it.
+ */
+export class UnsafeCacheError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UnsafeCacheError";
+  }
+}
 
 /**
  * A temp file name beside `path`, unique across processes (pid, sequence and a random part:
@@ -17,9 +36,31 @@ function tempName(path: string): string {
 }
 
 /** Write text or bytes to `path`. */
-export function writeData(path: string, data: string | Uint8Array): void {
-  if (typeof data === "string") Deno.writeTextFileSync(path, data);
-  else Deno.writeFileSync(path, data);
+export function writeData(
+  path: string,
+  data: string | Uint8Array,
+  options?: Deno.WriteFileOptions,
+): void {
+  if (typeof data === "string") Deno.writeTextFileSync(path, data, options);
+  else Deno.writeFileSync(path, data, options);
+}
+
+/**
+ * Write `data` to a new temp file beside `path` (created exclusively, so never through a link
+ * planted at its name), then rename it over `path`: a rename replaces a link at `path` itself
+ * and never writes where it points.
+ */
+function replaceFile(path: string, data: string | Uint8Array, mode?: number): void {
+  const temp = tempName(path);
+  try {
+    writeData(temp, data, { createNew: true, mode });
+    Deno.renameSync(temp, path);
+  } catch (error) {
+    try {
+      Deno.removeSync(temp);
+    } catch { /* the temp file was never created */ }
+    throw error;
+  }
 }
 
 /**
@@ -28,16 +69,7 @@ export function writeData(path: string, data: string | Uint8Array): void {
  */
 export function writeFileAtomic(path: string, data: string | Uint8Array): void {
   Deno.mkdirSync(dirname(path), { recursive: true });
-  const temp = tempName(path);
-  try {
-    writeData(temp, data);
-    Deno.renameSync(temp, path);
-  } catch (error) {
-    try {
-      Deno.removeSync(temp);
-    } catch { /* the temp file was never created */ }
-    throw error;
-  }
+  replaceFile(path, data);
 }
 
 /** What `read` returns, or undefined when the file it reads does not exist. */
@@ -54,6 +86,10 @@ export function ifExists<T>(read: () => T): T | undefined {
 export function readJsonFile(path: string): unknown {
   const text = ifExists(() => Deno.readTextFileSync(path));
   if (text === undefined) return undefined;
+  return parseJsonOrUndefined(text);
+}
+
+function parseJsonOrUndefined(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
@@ -61,28 +97,132 @@ export function readJsonFile(path: string): unknown {
   }
 }
 
+/** What is at `path`, not following a link; undefined when nothing is. */
+function lstatOrUndefined(path: string): Deno.FileInfo | undefined {
+  return ifExists(() => Deno.lstatSync(path));
+}
+
+/** What a file-system object is, for a message. */
+function kindOf(info: Deno.FileInfo): string {
+  if (info.isSymlink) return "a symbolic link";
+  if (info.isDirectory) return "a folder";
+  return info.isFile ? "a file" : "a special file (a FIFO, socket or device)";
+}
+
+/** Folders {@link ensurePrivateDir} checked in this process: each is checked once. */
+const privateDirs = new Set<string>();
+
 /**
- * Write (or with `append`, append) `text` to `path`, making its folder only when the write finds
- * it missing: the hooks write a session file on most prompts, and a mkdir on each would be a
- * system call (and a stat) for nothing.
+ * Make sure `path` is a private folder of the current user's, creating it (and its missing
+ * parents) with mode 0700: a real folder, not a symbolic link, owned by the current uid, and
+ * neither group- nor other-accessible (a wider mode on a folder of ours is narrowed to 0700).
+ * Throws {@link UnsafeCacheError} otherwise. Checked once per process and path; needs
+ * `--allow-sys=uid`. Returns `path`.
  */
-export function writeTextMakingFolder(path: string, text: string, append = false): void {
-  try {
-    Deno.writeTextFileSync(path, text, { append });
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-    Deno.mkdirSync(dirname(path), { recursive: true });
-    Deno.writeTextFileSync(path, text, { append });
+export function ensurePrivateDir(path: string): string {
+  if (privateDirs.has(path)) return path;
+  let info = lstatOrUndefined(path);
+  if (!info) {
+    Deno.mkdirSync(path, { recursive: true, mode: PRIVATE_DIR_MODE });
+    info = Deno.lstatSync(path);
   }
+  if (!info.isDirectory) {
+    throw new UnsafeCacheError(
+      `${path} is ${kindOf(info)}, not a folder: git-kb keeps its cache only in a real folder ` +
+        `of its own. Remove it (rm ${shellQuote(path)}) and run again.`,
+    );
+  }
+  const uid = Deno.uid();
+  if (uid !== null && info.uid !== null && info.uid !== uid) {
+    throw new UnsafeCacheError(
+      `${path} belongs to uid ${info.uid}, not to you (uid ${uid}): another user could read ` +
+        `or plant what git-kb keeps there, so it is not used. Set XDG_CACHE_HOME to a folder ` +
+        `of your own, or have ${path} removed.`,
+    );
+  }
+  if (info.mode !== null && (info.mode & 0o077) !== 0) Deno.chmodSync(path, PRIVATE_DIR_MODE);
+  privateDirs.add(path);
+  return path;
+}
+
+/** Refuse anything at `path` but a regular file; what is there, or undefined when nothing is. */
+function regularFileOrNothing(path: string): Deno.FileInfo | undefined {
+  const info = lstatOrUndefined(path);
+  if (info && !info.isFile) {
+    throw new UnsafeCacheError(
+      `${path} is ${kindOf(info)}, not a regular file: git-kb neither reads nor writes through ` +
+        `one in its cache. Remove it (rm ${shellQuote(path)}) and run again.`,
+    );
+  }
+  return info;
 }
 
 /**
- * The text of a scratch file, "" when there was none: it is then created empty (by appending
- * nothing), where reading a missing file would throw. A process's first exception costs a hook
- * about a millisecond; this uses only calls the hooks make anyway. Only for files the caller
- * writes next (a session's ledger).
+ * Replace `path` atomically with `data`, in a private folder (see {@link ensurePrivateDir}): the
+ * file is created 0600 beside it and renamed over it, so a link at `path` is replaced, never
+ * followed. Readers see the old file or the new one.
  */
-export function readOrCreateText(path: string): string {
-  writeTextMakingFolder(path, "", true);
+export function writePrivateFile(path: string, data: string | Uint8Array): void {
+  ensurePrivateDir(dirname(path));
+  replaceFile(path, data, PRIVATE_FILE_MODE);
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Write (or with `append`, append) `text` to `path` in place, in a private folder: a new file is
+ * created exclusively, 0600; an existing one must be a regular file (a link, a folder or a FIFO
+ * is refused with {@link UnsafeCacheError}). Returns the file's size after the write, from the
+ * check before it (no second stat). For files rewritten whole where a torn write loses nothing,
+ * and for logs appended a line at a time.
+ */
+export function writePrivateText(path: string, text: string, append = false): number {
+  ensurePrivateDir(dirname(path));
+  const bytes = encoder.encode(text);
+  const before = regularFileOrNothing(path);
+  if (!before) {
+    try {
+      Deno.writeFileSync(path, bytes, { createNew: true, mode: PRIVATE_FILE_MODE });
+      return bytes.length;
+    } catch (error) {
+      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+      return writePrivateText(path, text, append);
+    }
+  }
+  Deno.writeFileSync(path, bytes, { append });
+  return (append ? before.size : 0) + bytes.length;
+}
+
+/**
+ * The text of a private file, or undefined when there is none. Anything but a regular file is
+ * refused ({@link UnsafeCacheError}: a FIFO would block the read, a link point anywhere), and so
+ * is a file over `maxBytes` (a planted `/dev/zero`-sized file would fill memory).
+ */
+export function readPrivateText(path: string, maxBytes: number): string | undefined {
+  const info = regularFileOrNothing(path);
+  if (!info) return undefined;
+  if (info.size > maxBytes) {
+    throw new UnsafeCacheError(
+      `${path} is ${info.size} bytes, more than the ${maxBytes} git-kb ever writes there: ` +
+        `remove it (rm ${shellQuote(path)}) and run again.`,
+    );
+  }
   return Deno.readTextFileSync(path);
+}
+
+/** {@link readPrivateText} of a JSON file, parsed; undefined when missing or not JSON. */
+export function readPrivateJson(path: string, maxBytes: number): unknown {
+  const text = readPrivateText(path, maxBytes);
+  return text === undefined ? undefined : parseJsonOrUndefined(text);
+}
+
+/**
+ * The text of a private scratch file, "" when there was none: it is then created empty, 0600,
+ * for the caller to write next (a session's ledger). Refuses what {@link readPrivateText} does.
+ */
+export function readOrCreatePrivateText(path: string, maxBytes: number): string {
+  const text = readPrivateText(path, maxBytes);
+  if (text !== undefined) return text;
+  writePrivateText(path, "", true);
+  return "";
 }

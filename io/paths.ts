@@ -1,12 +1,13 @@
 /**
- * Where git-kb keeps its files outside the knowledge base: the cache under the OS temp dir and
- * the config file. Reads environment variables only.
+ * Where git-kb keeps its files outside the knowledge base: the per-user cache and the config
+ * file. Reads environment variables; the cache root is checked (and made) before it is named.
  *
  * @module
  */
 import { basename, isAbsolute, join, resolveFrom } from "../core/path.ts";
 import { plainName } from "../core/chars.ts";
 import { contentHash } from "../core/hash.ts";
+import { ensurePrivateDir } from "./fs.ts";
 
 /** `path` made absolute against the current directory. */
 export function resolvePath(path: string): string {
@@ -18,9 +19,36 @@ export function tempDir(): string {
   return Deno.env.get("TMPDIR") || Deno.env.get("TEMP") || Deno.env.get("TMP") || "/tmp";
 }
 
-/** The folder every knowledge base's cache lives under. Deleting it is always safe. */
+/** Reads one environment variable; empty counts as unset. */
+export type EnvLookup = (name: string) => string | undefined;
+
+/**
+ * Where the cache root is for an environment and a uid, without touching the disk:
+ * `$XDG_CACHE_HOME/git-kb` (when it is an absolute path), else `$HOME/.cache/git-kb`, else
+ * `git-kb-<uid>` under the temp dir (`git-kb` where there are no uids, on Windows). The plugin
+ * launcher works out the same path in sh, to grant `--allow-write` on it.
+ */
+export function cacheRootFor(env: EnvLookup, uid: number | null): string {
+  const xdg = env("XDG_CACHE_HOME");
+  if (xdg && isAbsolute(xdg)) return join(xdg, "git-kb");
+  const home = env("HOME");
+  if (home) return join(home, ".cache", "git-kb");
+  const temp = env("TMPDIR") || env("TEMP") || env("TMP") || "/tmp";
+  return join(temp, uid === null ? "git-kb" : `git-kb-${uid}`);
+}
+
+/** The cache root of this process's environment, not yet checked. */
+function cacheRootPath(): string {
+  return cacheRootFor((name) => Deno.env.get(name), Deno.uid());
+}
+
+/**
+ * The folder every knowledge base's cache lives under (see {@link cacheRootFor}), made 0700 when
+ * missing and checked once per process to be a real folder of the current user's that no one
+ * else can enter ({@link ensurePrivateDir}: it throws otherwise). Deleting it is always safe.
+ */
 export function cacheRoot(): string {
-  return join(tempDir(), "git-kb");
+  return ensurePrivateDir(cacheRootPath());
 }
 
 /** The last cache folder named, by the cache root and knowledge base path it was named for. */

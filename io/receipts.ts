@@ -10,8 +10,8 @@ import type { SessionRecord } from "../core/delivery_stats.ts";
 import { join } from "../core/path.ts";
 import { parseReceipts, RECEIPT_LIMITS, type Receipts, withUnmatched } from "../core/receipts.ts";
 import type { Ledger } from "../core/surface.ts";
-import { ifExists, readJsonFile, writeFileAtomic, writeTextMakingFolder } from "./fs.ts";
-import { sessionFile } from "./session.ts";
+import { readPrivateJson, readPrivateText, writePrivateFile, writePrivateText } from "./fs.ts";
+import { MAX_SESSION_FILE_BYTES, sessionFile } from "./session.ts";
 
 /** The suffix of a receipts file; a ledger's name never contains a dot before `.json`. */
 const RECEIPTS_SUFFIX = ".receipts.json";
@@ -25,16 +25,13 @@ export const MAX_UNMATCHED_BYTES = 32 * 1024;
 /**
  * Record a prompt that matched nothing, by its words (the first
  * {@link RECEIPT_LIMITS.wordsPerPrompt}): one line appended to the session's log. A quiet prompt
- * pays for an append and a stat, not a read, a parse and an atomic rewrite: the line is appended
- * first (which creates the log, where a stat of a missing file would throw, and a process's first
- * exception costs a hook a millisecond), and taken back off when it took the log past
- * {@link MAX_UNMATCHED_BYTES}.
+ * pays for a check and an append, not a read, a parse and an atomic rewrite: the line is appended
+ * first, and taken back off when it took the log past {@link MAX_UNMATCHED_BYTES}.
  */
 export function appendUnmatched(cacheDir: string, sessionId: string, words: string[]): void {
   const path = sessionFile(cacheDir, sessionId, UNMATCHED_SUFFIX);
   const line = `${JSON.stringify(words.slice(0, RECEIPT_LIMITS.wordsPerPrompt))}\n`;
-  writeTextMakingFolder(path, line, true);
-  const size = Deno.statSync(path).size;
+  const size = writePrivateText(path, line, true);
   if (size > MAX_UNMATCHED_BYTES) {
     Deno.truncateSync(path, size - new TextEncoder().encode(line).length);
   }
@@ -50,7 +47,8 @@ export function updateReceipts(
   change: (receipts: Receipts) => Receipts,
 ): void {
   const path = sessionFile(cacheDir, sessionId, RECEIPTS_SUFFIX);
-  writeFileAtomic(path, JSON.stringify(change(parseReceipts(readJsonFile(path)))));
+  const before = parseReceipts(readPrivateJson(path, MAX_SESSION_FILE_BYTES));
+  writePrivateFile(path, JSON.stringify(change(before)));
 }
 
 function isLedger(value: unknown): value is Ledger {
@@ -82,6 +80,7 @@ export function readSessions(cacheDir: string): SessionRecord[] {
   const dir = join(cacheDir, "sessions");
   const names = new Set<string>();
   try {
+    if (!Deno.lstatSync(dir).isDirectory) return [];
     for (const item of Deno.readDirSync(dir)) {
       const suffix = SESSION_SUFFIXES.find((end) => item.name.endsWith(end));
       if (item.isFile && suffix) names.add(item.name.slice(0, -suffix.length));
@@ -91,15 +90,11 @@ export function readSessions(cacheDir: string): SessionRecord[] {
     throw error;
   }
   return [...names].sort().map((name) => {
-    const ledger = readJsonFile(join(dir, `${name}.json`));
-    const receipts = parseReceipts(readJsonFile(join(dir, `${name}${RECEIPTS_SUFFIX}`)));
-    return {
-      ledger: isLedger(ledger) ? ledger : {},
-      receipts: withUnmatchedLog(
-        receipts,
-        ifExists(() => Deno.readTextFileSync(join(dir, `${name}${UNMATCHED_SUFFIX}`))) ?? "",
-      ),
-    };
+    const file = (suffix: string) => join(dir, `${name}${suffix}`);
+    const ledger = readPrivateJson(file(".json"), MAX_SESSION_FILE_BYTES);
+    const receipts = parseReceipts(readPrivateJson(file(RECEIPTS_SUFFIX), MAX_SESSION_FILE_BYTES));
+    const log = readPrivateText(file(UNMATCHED_SUFFIX), MAX_SESSION_FILE_BYTES) ?? "";
+    return { ledger: isLedger(ledger) ? ledger : {}, receipts: withUnmatchedLog(receipts, log) };
   }).filter(({ ledger, receipts }) =>
     // A ledger is created empty on a session's first read of it (session.ts): not yet a record.
     Object.keys(ledger).length || receipts.fetched.length || receipts.unmatched.prompts

@@ -161,13 +161,13 @@ function scratchEnv(dir: string, tmp: string): Record<string, string> {
  * The state file records `user`, so a later `--teardown` can check the user's setup.
  */
 export async function createScratch(user: UserSnapshot): Promise<Scratch> {
-  const root = cacheRoot();
+  let root: string;
   try {
-    Deno.mkdirSync(root, { recursive: true });
+    root = cacheRoot();
   } catch (error) {
     throw new Error(
-      `cannot create the cache folder ${root} for the scratch knowledge base ` +
-        `(${(error as Error).message}); point TMPDIR at a writable folder`,
+      `cannot use the cache folder for the scratch knowledge base ` +
+        `(${(error as Error).message}); point XDG_CACHE_HOME at a writable folder of your own`,
     );
   }
   const dir = Deno.makeTempDirSync({ dir: root, prefix: "selftest-" });

@@ -7,7 +7,8 @@
 import type { Ledger } from "../core/surface.ts";
 import { join } from "../core/path.ts";
 import { plainName } from "../core/chars.ts";
-import { readOrCreateText, writeFileAtomic, writeTextMakingFolder } from "./fs.ts";
+import { contentHash } from "../core/hash.ts";
+import { readOrCreatePrivateText, writePrivateFile, writePrivateText } from "./fs.ts";
 
 /**
  * Session files (ledgers and receipts) untouched for this long are deleted: long enough for
@@ -18,13 +19,17 @@ const SESSION_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 /** The most session files kept; past it, the oldest are deleted at the next sweep. */
 const MAX_SESSION_FILES = 2000;
 
+/** The most a session file is read: a ledger of every entry of a large knowledge base fits. */
+export const MAX_SESSION_FILE_BYTES = 8 * 1024 * 1024;
+
 /**
- * A session's file under the cache's `sessions` folder: the id reduced to `[A-Za-z0-9_-]`, then
- * `suffix` (`.json` for the ledger).
+ * A session's file under the cache's `sessions` folder: the id reduced to `[A-Za-z0-9_-]` (for a
+ * person reading the folder), a hash of the whole id (so that `team.alice` and `team_alice`,
+ * reduced alike, keep files apart), then `suffix` (`.json` for the ledger).
  */
 export function sessionFile(cacheDir: string, sessionId: string, suffix = ".json"): string {
-  const safe = plainName(sessionId, "_-").slice(0, 100) || "default";
-  return join(cacheDir, "sessions", `${safe}${suffix}`);
+  const safe = plainName(sessionId, "_-").slice(0, 60) || "session";
+  return join(cacheDir, "sessions", `${safe}-${contentHash(sessionId)}${suffix}`);
 }
 
 function ledgerPath(cacheDir: string, sessionId: string): string {
@@ -33,13 +38,13 @@ function ledgerPath(cacheDir: string, sessionId: string): string {
 
 /**
  * The ledger of a session: entry id → content hash it was shown with. Empty when new; the file is
- * then created empty (see {@link readOrCreateText}), and {@link writeLedger} fills it in.
+ * then created empty (see {@link readOrCreatePrivateText}), and {@link writeLedger} fills it in.
  */
 export function readLedger(
   cacheDir: string,
   sessionId: string,
 ): { ledger: Ledger; isNew: boolean } {
-  const text = readOrCreateText(ledgerPath(cacheDir, sessionId));
+  const text = readOrCreatePrivateText(ledgerPath(cacheDir, sessionId), MAX_SESSION_FILE_BYTES);
   let data: unknown;
   try {
     data = text ? JSON.parse(text) : undefined;
@@ -81,25 +86,27 @@ export function writeLedger(
 ): void {
   const path = ledgerPath(cacheDir, sessionId);
   const text = JSON.stringify(ledger);
-  if (!isNew) return writeFileAtomic(path, text);
-  writeTextMakingFolder(path, text);
+  if (!isNew) return writePrivateFile(path, text);
+  writePrivateText(path, text);
   const marker = join(cacheDir, "sessions.swept");
   let last = 0;
   try {
-    last = Deno.statSync(marker).mtime?.getTime() ?? 0;
+    last = Deno.lstatSync(marker).mtime?.getTime() ?? 0;
   } catch { /* never swept */ }
   if (Date.now() - last < SWEEP_INTERVAL_MS) return;
-  Deno.writeTextFileSync(marker, "");
+  writePrivateText(marker, "");
   removeOldLedgers(join(cacheDir, "sessions"), Date.now() - SESSION_MAX_AGE_MS);
 }
 
 /**
  * Delete session files last written before `cutoff` (ms since the epoch), then the oldest of
- * those left past `keep`.
+ * those left past `keep`. Never follows a symbolic link: when `dir` is one (or not a folder),
+ * nothing is deleted; a link inside it is deleted as a link, by its own age.
  */
 export function removeOldLedgers(dir: string, cutoff: number, keep = MAX_SESSION_FILES): number {
   const kept: [string, number][] = [];
   let removed = 0;
+  if (!Deno.lstatSync(dir).isDirectory) return 0;
   const remove = (path: string) => {
     try {
       Deno.removeSync(path);
@@ -110,7 +117,7 @@ export function removeOldLedgers(dir: string, cutoff: number, keep = MAX_SESSION
     const path = join(dir, item.name);
     let mtime: number;
     try {
-      mtime = Deno.statSync(path).mtime?.getTime() ?? Infinity;
+      mtime = Deno.lstatSync(path).mtime?.getTime() ?? Infinity;
     } catch {
       continue;
     }
@@ -128,6 +135,5 @@ export function debugLogPath(cacheDir: string): string {
 
 /** Append one JSON record to the debug log (one line; appends of a line are atomic enough). */
 export function appendDebug(cacheDir: string, record: Record<string, unknown>): void {
-  Deno.mkdirSync(cacheDir, { recursive: true });
-  Deno.writeTextFileSync(debugLogPath(cacheDir), JSON.stringify(record) + "\n", { append: true });
+  writePrivateText(debugLogPath(cacheDir), JSON.stringify(record) + "\n", true);
 }

@@ -3,13 +3,16 @@
  * optionally with a bare remote), the real CLI run as `deno run <least-privilege flags>`, and git.
  *
  * Every child process gets a cleared environment: only PATH, DENO_DIR and what the test passes,
- * so the user's HOME, git config and KB_DIR never leak in.
+ * so the user's HOME, git config and KB_DIR never leak in. A test's TMPDIR holds its cache: a
+ * child given TMPDIR and no XDG_CACHE_HOME gets `XDG_CACHE_HOME=$TMPDIR`, so the cache root is
+ * `$TMPDIR/git-kb` (see {@link childEnv}).
  *
  * @module
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { flagsFor } from "../cli/permissions.ts";
+import { cacheRootFor } from "../io/paths.ts";
 import { runProcess } from "../io/process.ts";
 
 /** The repository root. */
@@ -69,7 +72,7 @@ export interface RunOptions {
   cwd?: string;
   /** Text piped to stdin; stdin is null otherwise. */
   stdin?: string;
-  /** Deno flags instead of `flagsFor(args[0], env.TMPDIR)`. */
+  /** Deno flags instead of `flagsFor(args[0], cacheRootOf(env))`. */
   flags?: string[];
 }
 
@@ -84,7 +87,21 @@ export interface DenoRunOptions {
   denoDir?: string;
 }
 
-/** Run `deno <args>` with exactly the environment given (plus PATH and DENO_DIR). */
+/**
+ * A test's environment as a child gets it: with TMPDIR and without XDG_CACHE_HOME (even empty),
+ * `XDG_CACHE_HOME` is set to TMPDIR, keeping each test's cache in its own temp folder.
+ */
+export function childEnv(env: Record<string, string>): Record<string, string> {
+  return env.TMPDIR && !("XDG_CACHE_HOME" in env) ? { ...env, XDG_CACHE_HOME: env.TMPDIR } : env;
+}
+
+/** The cache root a child run with `env` uses (see {@link childEnv}). */
+export function cacheRootOf(env: Record<string, string>): string {
+  const child = childEnv(env);
+  return cacheRootFor((name) => child[name], Deno.uid());
+}
+
+/** Run `deno <args>` with the environment given (plus PATH and DENO_DIR; see {@link childEnv}). */
 export async function runDeno(args: string[], options: DenoRunOptions): Promise<RunResult> {
   return runProcess(Deno.execPath(), args, {
     cwd: options.cwd ?? ROOT,
@@ -93,20 +110,20 @@ export async function runDeno(args: string[], options: DenoRunOptions): Promise<
       PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
       DENO_DIR: options.denoDir ?? await denoDir(),
       DENO_NO_UPDATE_CHECK: "1",
-      ...options.env,
+      ...childEnv(options.env),
     },
     stdin: options.stdin,
   });
 }
 
 /**
- * Run the real CLI: `deno run <flagsFor(command, TMPDIR)> cli/main.ts <args>`, with exactly the
- * environment given (plus PATH and DENO_DIR).
+ * Run the real CLI: `deno run <flagsFor(command, cache root)> cli/main.ts <args>`, with the
+ * environment given (plus PATH and DENO_DIR; see {@link childEnv}).
  */
 export function runCli(args: string[], options: RunOptions = {}): Promise<RunResult> {
   const env = options.env ?? {};
-  const tmpdir = env.TMPDIR ?? "/tmp";
-  const flags = options.flags ?? flagsFor(args[0] ?? "", tmpdir, env.VISUAL || env.EDITOR);
+  const flags = options.flags ??
+    flagsFor(args[0] ?? "", cacheRootOf(env), env.VISUAL || env.EDITOR);
   return runDeno(["run", ...flags, MAIN, ...args], { env, cwd: options.cwd, stdin: options.stdin });
 }
 
@@ -127,7 +144,8 @@ export interface HookOptions {
 
 /**
  * Run the prompt hook as Claude Code would, with the read profile's permissions and no
- * `--allow-run`: `deno run --no-prompt --allow-read --allow-write=<TMPDIR>/git-kb --allow-env`.
+ * `--allow-run`: `deno run --no-prompt --allow-read --allow-write=<cache root> --allow-sys=uid
+ * --allow-env`.
  */
 export function runHook(stdin: string | Uint8Array, options: HookOptions): Promise<RunResult> {
   const tmp = options.env.TMPDIR;
@@ -137,7 +155,8 @@ export function runHook(stdin: string | Uint8Array, options: HookOptions): Promi
       "run",
       "--no-prompt",
       "--allow-read",
-      `--allow-write=${join(tmp, "git-kb")}`,
+      `--allow-write=${cacheRootOf(options.env)}`,
+      "--allow-sys=uid",
       "--allow-env",
       ...(options.flags ?? []),
       HOOK,
@@ -212,7 +231,7 @@ export interface Kb {
   dir: string;
   /** The bare remote, when asked for. */
   remote?: string;
-  /** TMPDIR of CLI runs: the index cache goes to `$TMPDIR/git-kb`. */
+  /** TMPDIR of CLI runs: the cache goes to `$TMPDIR/git-kb` (see {@link childEnv}). */
   tmp: string;
   /** HOME of CLI runs (empty). */
   home: string;

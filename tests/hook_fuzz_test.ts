@@ -269,6 +269,7 @@ const ENV_NAMES = [
   "TMP",
   "HOME",
   "XDG_CONFIG_HOME",
+  "XDG_CACHE_HOME",
   "CLAUDE_PLUGIN_DATA",
   "KB_HOOK_DEBUG",
   "KB_HOOK_THRESHOLD",
@@ -296,7 +297,8 @@ async function sampleBox() {
   const sandbox = await makeSandbox("git-kb-fuzz-");
   const kb = join(sandbox.root, "kb");
   await copyDir(FIXTURE, kb);
-  return { ...sandbox, kb, env: { TMPDIR: sandbox.tmp, HOME: sandbox.home, KB_DIR: kb } };
+  const env = { TMPDIR: sandbox.tmp, XDG_CACHE_HOME: sandbox.tmp, HOME: sandbox.home, KB_DIR: kb };
+  return { ...sandbox, kb, env };
 }
 
 /** Every file under `dir`, relative. */

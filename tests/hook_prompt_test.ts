@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { contentHash } from "../core/hash.ts";
+import { sessionFile } from "../io/session.ts";
 import {
   copySampleKb,
   denoDir,
@@ -258,15 +259,12 @@ Deno.test("ledger: kb-7q2mx once per session (kernel stays), again in another se
     assert.deepEqual(pointerIds(other), MATCH_IDS, "a fresh session starts empty");
     const ledgers = [...Deno.readDirSync(join(box.cacheDir, "sessions"))].map((item) => item.name)
       .sort();
-    assert.deepEqual(ledgers, [
-      "252e21c6-b669-4e85-b94d-d49c05bcce31.json",
-      "d66295be-3ea4-40a4-9d72-e3acc5b5d510.json",
-    ]);
-    const ledger = JSON.parse(
-      Deno.readTextFileSync(
-        join(box.cacheDir, "sessions", "d66295be-3ea4-40a4-9d72-e3acc5b5d510.json"),
-      ),
-    );
+    const sessions = [
+      "252e21c6-b669-4e85-b94d-d49c05bcce31",
+      "d66295be-3ea4-40a4-9d72-e3acc5b5d510",
+    ];
+    assert.deepEqual(ledgers, sessions.map((id) => sessionFile("", id).split("/").pop()).sort());
+    const ledger = JSON.parse(Deno.readTextFileSync(sessionFile(box.cacheDir, sessions[1])));
     assert.deepEqual(Object.keys(ledger), MATCH_IDS);
     // A payload without session_id has no ledger: it lists the pointer every time.
     const noSession = JSON.stringify({ prompt: JSON.parse(await payload("prompt-match")).prompt });

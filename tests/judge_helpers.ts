@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { judgeFlags } from "../cli/permissions.ts";
 import assert from "node:assert/strict";
 import {
+  cacheRootOf,
   copySampleKb,
   makeSandbox,
   ROOT,
@@ -48,7 +49,7 @@ export interface JudgeRunOptions {
   env: Record<string, string>;
   /** The judge binary: `KB_PROSE_LINT_CLAUDE`, and what `--allow-run` names unless `flags`. */
   claude?: string;
-  /** Replaces `judgeFlags(TMPDIR, claude)`. */
+  /** Replaces `judgeFlags(cacheRootOf(env), claude)`. */
   flags?: string[];
 }
 
@@ -66,7 +67,7 @@ export async function runJudge(
   if (!tmp) throw new Error("every judge run gets its own TMPDIR");
   const env = { ...options.env };
   if (options.claude) env.KB_PROSE_LINT_CLAUDE = options.claude;
-  const flags = options.flags ?? judgeFlags(tmp, options.claude);
+  const flags = options.flags ?? judgeFlags(cacheRootOf(env), options.claude);
   const started = performance.now();
   const result = await runDeno(["run", ...flags, JUDGE_HOOK], { env, cwd: tmp, stdin });
   return { ...result, ms: performance.now() - started };

@@ -12,11 +12,12 @@ import {
   flagsFor,
   HOOK_PROFILES,
   HOOK_V8_FLAGS,
-  PROFILES,
+  hookFlags,
 } from "../cli/permissions.ts";
+import { shellQuote } from "../core/shell_quote.ts";
 import { COMPILE_TARGETS, HOT_HOOKS, hotHookBundle } from "../cli/build_plugin.ts";
 import { runProcess } from "../io/process.ts";
-import { FIXTURE, makeSandbox, ROOT, show } from "./helpers.ts";
+import { copyDir, FIXTURE, makeSandbox, ROOT, show } from "./helpers.ts";
 
 const BIN = join(ROOT, "plugin", "bin");
 const LAUNCHER = join(BIN, "git-kb");
@@ -49,6 +50,7 @@ Deno.test("the launcher passes each command's and hook's profile flags, nothing 
       return result.stdout.trimEnd().split("\n");
     };
     const bundle = join(sandbox.root, "plugin-bin", "git-kb.js");
+    const cacheRoot = join(sandbox.home, ".cache", "git-kb");
     for (const command of Object.keys(COMMAND_PROFILES)) {
       assert.deepEqual(
         await argvOf([command, "x"]),
@@ -57,7 +59,7 @@ Deno.test("the launcher passes each command's and hook's profile flags, nothing 
           "--quiet",
           "--no-prompt",
           "--no-config",
-          ...flagsFor(command, sandbox.tmp).slice(1),
+          ...flagsFor(command, cacheRoot).slice(1),
           bundle,
           command,
           "x",
@@ -65,9 +67,9 @@ Deno.test("the launcher passes each command's and hook's profile flags, nothing 
         command,
       );
     }
-    for (const [hook, profile] of Object.entries(HOOK_PROFILES)) {
+    for (const hook of Object.keys(HOOK_PROFILES)) {
       const argv = await argvOf(["hook", hook]);
-      const expected = PROFILES[profile].map((flag) => flag.replace("$TMPDIR", sandbox.tmp));
+      const expected = hookFlags(hook, cacheRoot).slice(1);
       const hookBundle = HOT_HOOKS[hook]
         ? join(sandbox.root, "plugin-bin", hotHookBundle(hook))
         : bundle;
@@ -105,18 +107,159 @@ Deno.test("the launcher passes each command's and hook's profile flags, nothing 
   }
 });
 
-Deno.test("the launcher exports KB_CLI as its own path, unless one is set", async () => {
+/** Folder names that a shell would read as more than a plain word, each tried as a plugin path. */
+const HOSTILE_NAMES = [
+  "plain",
+  "with space",
+  "o'brien",
+  "'$(touch PWNED)'",
+  "$(touch PWNED)",
+  "`touch PWNED`",
+  'quote"d; touch PWNED',
+  "back\\slash",
+  "new\nline",
+];
+
+Deno.test("the launcher exports KB_CLI as its own path quoted for sh, unless one is set", async () => {
   const sandbox = await makeSandbox();
   try {
     const { path, launcher } = await fakeDeno(sandbox.root);
     await Deno.writeTextFile(
       join(sandbox.root, "fakes", "deno"),
-      '#!/bin/sh\nprintf "%s\\n" "$KB_CLI"\n',
+      '#!/bin/sh\nprintf "%s" "$KB_CLI"\n',
     );
-    const run = (extra: Record<string, string>) =>
-      runProcess(launcher, ["search"], { env: { PATH: path, ...extra }, clearEnv: true });
-    assert.equal((await run({})).stdout.trim(), launcher);
-    assert.equal((await run({ KB_CLI: "my-kb" })).stdout.trim(), "my-kb");
+    const run = (script: string, extra: Record<string, string>) =>
+      runProcess(script, ["search"], {
+        env: { PATH: path, ...extra },
+        clearEnv: true,
+        cwd: sandbox.root,
+      });
+    assert.equal((await run(launcher, {})).stdout, launcher);
+    assert.equal((await run(launcher, { KB_CLI: "my-kb" })).stdout, "my-kb");
+    for (const name of HOSTILE_NAMES) {
+      const copy = join(sandbox.root, name, "git-kb");
+      await Deno.mkdir(join(sandbox.root, name));
+      await Deno.copyFile(launcher, copy);
+      await Deno.chmod(copy, 0o755);
+      const printed = (await run(copy, {})).stdout;
+      assert.equal(printed, shellQuote(copy), name);
+      const echoed = await runProcess("sh", ["-c", `printf '%s' ${printed}`], {
+        cwd: sandbox.root,
+      });
+      assert.equal(echoed.stdout, copy, `sh reads ${printed} back as the path`);
+    }
+    assert.ok(![...Deno.readDirSync(sandbox.root)].some((item) => item.name === "PWNED"));
+  } finally {
+    await sandbox.cleanup();
+  }
+});
+
+Deno.test("no environment value is evaluated: each reaches deno as one word", async () => {
+  const sandbox = await makeSandbox();
+  try {
+    const { path, launcher } = await fakeDeno(sandbox.root);
+    const argvOf = async (args: string[], env: Record<string, string>) => {
+      const result = await runProcess(launcher, args, {
+        env: { PATH: path, ...env },
+        clearEnv: true,
+        cwd: sandbox.root,
+      });
+      assert.equal(result.code, 0, show(result));
+      return result.stdout.trimEnd().split("\n");
+    };
+    const evil = (tag: string) => `${sandbox.root}/x$(touch PWNED-${tag});touch PWNED-${tag}b`;
+    const noHome = await argvOf(["search", "x"], { TMPDIR: evil("tmp") });
+    assert.ok(
+      noHome.includes(`--allow-write=${evil("tmp")}/git-kb-${Deno.uid()}`),
+      noHome.join(" "),
+    );
+    const xdg = await argvOf(["hook", "prompt"], { XDG_CACHE_HOME: evil("xdg"), HOME: "/h" });
+    assert.ok(xdg.includes(`--allow-write=${evil("xdg")}/git-kb`), xdg.join(" "));
+    const judge = await argvOf(["hook", "judge"], { HOME: "/h", KB_PROSE_LINT_CLAUDE: evil("j") });
+    assert.ok(judge.includes(`--allow-run=${evil("j")}`), judge.join(" "));
+    const edit = await argvOf(["edit", "kb-1"], { HOME: "/h", EDITOR: `${evil("e")} --wait` });
+    assert.ok(edit.includes(`--allow-run=git,${evil("e").split(" ")[0]}`), edit.join(" "));
+    const visual = await argvOf(["add"], { HOME: "/h", VISUAL: "nano|touch PWNED-v" });
+    assert.ok(visual.includes("--allow-run=git,nano|touch"), visual.join(" "));
+    const pwned = [...Deno.readDirSync(sandbox.root)].filter((item) =>
+      item.name.startsWith("PWNED")
+    );
+    assert.deepEqual(pwned, [], "no command from the environment ran");
+  } finally {
+    await sandbox.cleanup();
+  }
+});
+
+Deno.test("a comma in a permission path: a command says so in one line, a hook stays silent", async () => {
+  const sandbox = await makeSandbox();
+  try {
+    const { path, launcher } = await fakeDeno(sandbox.root);
+    const run = (args: string[], env: Record<string, string>) =>
+      runProcess(launcher, args, { env: { PATH: path, ...env }, clearEnv: true });
+    const commaHome = { HOME: "/home/a,b" };
+    const command = await run(["search", "x"], commaHome);
+    assert.equal(command.code, 1, show(command));
+    assert.equal(command.stdout, "", "deno never ran");
+    assert.equal(command.stderr.trim().split("\n").length, 1, show(command));
+    assert.match(
+      command.stderr,
+      /cache folder \/home\/a,b\/\.cache\/git-kb has a comma.*XDG_CACHE_HOME/,
+    );
+    for (const hook of ["prompt", "search", "judge"]) {
+      const silent = await run(["hook", hook], commaHome);
+      assert.deepEqual([silent.code, silent.stdout, silent.stderr], [0, "", ""], hook);
+    }
+    const fixed = await run(["search", "x"], { ...commaHome, XDG_CACHE_HOME: "/c" });
+    assert.equal(fixed.code, 0, show(fixed));
+    assert.ok(fixed.stdout.includes("--allow-write=/c/git-kb"), fixed.stdout);
+    const tmp = await run(["index"], { TMPDIR: "/t,mp" });
+    assert.equal(tmp.code, 1, show(tmp));
+    assert.match(tmp.stderr, /\/t,mp\/git-kb-\d+ has a comma/);
+
+    const judge = { HOME: "/h", KB_PROSE_LINT_CLAUDE: "/opt/a,b/claude" };
+    assert.deepEqual((await run(["hook", "judge"], judge)).stdout, "");
+    assert.equal((await run(["search", "x"], judge)).code, 0, "only the judge needs the binary");
+    const editor = await run(["edit", "kb-1"], { HOME: "/h", EDITOR: "/opt/ed,it" });
+    assert.equal(editor.code, 1, show(editor));
+    assert.match(editor.stderr, /the editor \/opt\/ed,it has a comma/);
+  } finally {
+    await sandbox.cleanup();
+  }
+});
+
+Deno.test("the real launcher from a plugin path of quotes, $() and backticks: the fetch line works", async () => {
+  const sandbox = await makeSandbox();
+  try {
+    const plugin = join(sandbox.root, "o'brien's $(touch PWNED) `touch PWNED` plugins", "bin");
+    await copyDir(BIN, plugin);
+    const launcher = join(plugin, "git-kb");
+    await Deno.chmod(launcher, 0o755);
+    const env = {
+      PATH: Deno.env.get("PATH") ?? "",
+      HOME: sandbox.home,
+      KB_DIR: FIXTURE,
+      NO_COLOR: "1",
+    };
+    const hook = await runProcess(launcher, ["hook", "prompt"], {
+      env,
+      clearEnv: true,
+      cwd: sandbox.root,
+      stdin: await Deno.readTextFile(join(ROOT, "fixtures", "hooks", "prompt-match.json")),
+    });
+    assert.equal(hook.code, 0, show(hook));
+    const context: string = JSON.parse(hook.stdout).hookSpecificOutput.additionalContext;
+    const fetch = context.split("\n").find((line) => line.startsWith("Fetch full text: "));
+    assert.ok(fetch?.startsWith(`Fetch full text: ${shellQuote(launcher)} get `), context);
+    const line = fetch!.slice("Fetch full text: ".length);
+    const pasted = await runProcess("sh", ["-c", line.replace(/ get .*/, " get kb-7q2mx")], {
+      env,
+      clearEnv: true,
+      cwd: sandbox.root,
+    });
+    assert.equal(pasted.code, 0, show(pasted));
+    assert.match(pasted.stdout, /^id: kb-7q2mx$/m);
+    const pwned = (dir: string) => [...Deno.readDirSync(dir)].some((item) => item.name === "PWNED");
+    assert.ok(!pwned(sandbox.root) && !pwned(plugin), "the printed line ran nothing else");
   } finally {
     await sandbox.cleanup();
   }

@@ -1,29 +1,56 @@
-import { equal, notEqual, ok } from "node:assert";
-import { cacheRoot, indexDir, kbCacheDir } from "../io/paths.ts";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { cacheRoot, cacheRootFor, indexDir, kbCacheDir } from "../io/paths.ts";
 
-/** Run `body` with TMPDIR set to `value`, restoring it after. */
-function withTmpdir(value: string, body: () => void): void {
-  const before = Deno.env.get("TMPDIR");
-  Deno.env.set("TMPDIR", value);
+/** Run `body` with the environment variables `values` set (undefined: unset), restoring them. */
+function withEnv(values: Record<string, string | undefined>, body: () => void): void {
+  const before = Object.fromEntries(Object.keys(values).map((name) => [name, Deno.env.get(name)]));
+  const apply = (settings: Record<string, string | undefined>) => {
+    for (const [name, value] of Object.entries(settings)) {
+      if (value === undefined) Deno.env.delete(name);
+      else Deno.env.set(name, value);
+    }
+  };
+  apply(values);
   try {
     body();
   } finally {
-    if (before === undefined) Deno.env.delete("TMPDIR");
-    else Deno.env.set("TMPDIR", before);
+    apply(before);
   }
 }
 
+Deno.test("the cache root: XDG_CACHE_HOME, else HOME/.cache, else git-kb-<uid> in the temp dir", () => {
+  const env = (values: Record<string, string>) => (name: string) => values[name];
+  assert.equal(cacheRootFor(env({ XDG_CACHE_HOME: "/x", HOME: "/h" }), 7), "/x/git-kb");
+  assert.equal(cacheRootFor(env({ XDG_CACHE_HOME: "rel", HOME: "/h" }), 7), "/h/.cache/git-kb");
+  assert.equal(cacheRootFor(env({ XDG_CACHE_HOME: "", HOME: "/h/" }), 7), "/h/.cache/git-kb");
+  assert.equal(cacheRootFor(env({ TMPDIR: "/t/" }), 7), "/t/git-kb-7");
+  assert.equal(cacheRootFor(env({ TEMP: "/w" }), null), "/w/git-kb", "no uids: Windows");
+  assert.equal(cacheRootFor(env({}), 0), "/tmp/git-kb-0");
+});
+
 Deno.test("kbCacheDir: under the cache root, named after the folder, one per path and root", () => {
-  withTmpdir("/tmp/one", () => {
-    const dir = kbCacheDir("/home/me/my kb");
-    ok(dir.startsWith(`${cacheRoot()}/my_kb-`), dir);
-    equal(kbCacheDir("/home/me/my kb"), dir, "asked again, the same folder");
-    equal(indexDir("/home/me/my kb"), `${dir}/index`);
-    const other = kbCacheDir("/srv/my kb");
-    notEqual(other, dir, "another knowledge base of the same name has a folder of its own");
-    equal(kbCacheDir("/home/me/my kb"), dir, "and back again");
-    withTmpdir("/tmp/two", () => {
-      equal(kbCacheDir("/home/me/my kb"), dir.replace("/tmp/one/", "/tmp/two/"), "TMPDIR moves it");
+  const base = Deno.makeTempDirSync();
+  try {
+    withEnv({ XDG_CACHE_HOME: join(base, "one") }, () => {
+      const dir = kbCacheDir("/home/me/my kb");
+      assert.ok(dir.startsWith(`${cacheRoot()}/my_kb-`), dir);
+      assert.equal(cacheRoot(), join(base, "one", "git-kb"));
+      assert.equal(Deno.statSync(cacheRoot()).mode! & 0o777, 0o700, "made private");
+      assert.equal(kbCacheDir("/home/me/my kb"), dir, "asked again, the same folder");
+      assert.equal(indexDir("/home/me/my kb"), `${dir}/index`);
+      const other = kbCacheDir("/srv/my kb");
+      assert.notEqual(
+        other,
+        dir,
+        "another knowledge base of the same name has a folder of its own",
+      );
+      assert.equal(kbCacheDir("/home/me/my kb"), dir, "and back again");
+      withEnv({ XDG_CACHE_HOME: join(base, "two") }, () => {
+        assert.equal(kbCacheDir("/home/me/my kb"), dir.replace("/one/", "/two/"), "it moves");
+      });
     });
-  });
+  } finally {
+    Deno.removeSync(base, { recursive: true });
+  }
 });

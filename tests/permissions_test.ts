@@ -5,8 +5,15 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { COMMAND_PROFILES, flagsFor, PROFILES } from "../cli/permissions.ts";
 import {
+  CACHE_ROOT,
+  COMMAND_PROFILES,
+  flagsFor,
+  judgeFlags,
+  PROFILES,
+} from "../cli/permissions.ts";
+import {
+  cacheRootOf,
   denoDir,
   git,
   makeKb,
@@ -31,26 +38,32 @@ function assertOneLine(result: RunResult, flag: RegExp): void {
   assert.doesNotMatch(result.stderr, /Uncaught|error: /, show(result));
 }
 
-Deno.test("the read profile grants no run, no net, and writes only to the cache", () => {
-  const tmp = "/some/tmp";
+Deno.test("the read profile grants no run, no net, no sys but the uid, writes only the cache", () => {
+  const root = "/some/cache/git-kb";
   for (const command of READ_COMMANDS) {
     // get may ask git which files are in conflict (`git ls-files -u`), and nothing else.
-    const flags = flagsFor(command, tmp).filter((flag) =>
+    const flags = flagsFor(command, root).filter((flag) =>
       command !== "get" || flag !== "--allow-run=git"
     );
     assert.ok(flags.includes("--no-prompt"), command);
     for (const flag of flags) {
-      assert.doesNotMatch(flag, /^--allow-(run|net|ffi|sys|all)\b|^-A$/, `${command}: ${flag}`);
+      assert.doesNotMatch(flag, /^--allow-(run|net|ffi|all)\b|^-A$/, `${command}: ${flag}`);
+      assert.match(flag, /^(?!--allow-sys)|^--allow-sys=uid$/, `${command}: ${flag}`);
     }
     const writes = flags.filter((flag) => flag.startsWith("--allow-write"));
-    assert.equal(writes.length, 1, `${command}: ${flags.join(" ")}`);
-    const targets = writes[0].replace(/^--allow-write=/, "").split(",");
-    assert.ok(targets.length > 0 && writes[0].includes("="), "write access is scoped");
-    assert.ok(targets.every((target) => target.endsWith("/git-kb")), targets.join(","));
-    assert.ok(targets.includes(`${tmp}/git-kb`), targets.join(","));
+    assert.deepEqual(writes, [`--allow-write=${root}`], `${command}: ${flags.join(" ")}`);
   }
-  assert.ok(flagsFor("add", tmp).includes("--allow-run=git"));
-  assert.ok(!flagsFor("add", tmp).some((flag) => flag.startsWith("--allow-net")));
+  assert.ok(flagsFor("add", root).includes("--allow-run=git"));
+  assert.ok(!flagsFor("add", root).some((flag) => flag.startsWith("--allow-net")));
+});
+
+Deno.test("a comma in a path bound for a permission list is refused, not split", () => {
+  assert.throws(
+    () => flagsFor("search", "/home/a,b/.cache/git-kb"),
+    /comma.*cache folder|cache folder.*comma/,
+  );
+  assert.throws(() => flagsFor("edit", "/c", "/opt/ed,it -w"), /editor .*comma/);
+  assert.throws(() => judgeFlags("/c", "/opt/a,b/claude"), /judge binary .*comma/);
 });
 
 Deno.test("sandboxed runs: read commands work, missing permissions name the flag", async (t) => {
@@ -58,9 +71,9 @@ Deno.test("sandboxed runs: read commands work, missing permissions name the flag
   try {
     const head = await git(saving.dir, "rev-parse", "HEAD");
     const cold = { ...kb.env, TMPDIR: fresh.tmp };
-    const without = (command: string, drop: RegExp, tmp = kb.tmp) =>
-      flagsFor(command, tmp).filter((flag) => !drop.test(flag));
-    const [index, search, get, noWrite, wrongWrite, noEnv, addNoRun] = await Promise.all([
+    const without = (command: string, drop: RegExp) =>
+      flagsFor(command, cacheRootOf(cold)).filter((flag) => !drop.test(flag));
+    const [index, search, get, noWrite, wrongWrite, noEnv, addNoRun, noSys] = await Promise.all([
       runCli(["index", "--json"], { env: kb.env }),
       runCli(["search", "rebase", "--json"], { env: kb.env }),
       runCli(["get", "kb-7q2mx"], { env: kb.env }),
@@ -77,13 +90,14 @@ Deno.test("sandboxed runs: read commands work, missing permissions name the flag
         env: saving.env,
         flags: without("add", /^--allow-run/),
       }),
+      runCli(["search", "rebase"], { env: cold, flags: without("search", /^--allow-sys/) }),
     ]);
 
     await t.step("search, get and index succeed with flagsFor (read profile)", async () => {
       assert.equal(index.code, 0, show(index));
       const report = parseJson<{ docCount: number; indexDir: string }>(index);
       assert.equal(report.docCount, 45);
-      assert.ok(report.indexDir.startsWith(join(kb.tmp, "git-kb")), report.indexDir);
+      assert.ok(report.indexDir.startsWith(cacheRootOf(kb.env)), report.indexDir);
       assert.ok((await Deno.stat(join(report.indexDir, "manifest.json"))).isFile);
       assert.equal(search.code, 0, show(search));
       assert.equal(parseJson<{ id: string }[]>(search)[0]?.id, "kb-r4b9t");
@@ -99,6 +113,10 @@ Deno.test("sandboxed runs: read commands work, missing permissions name the flag
 
     await t.step("get with write access elsewhere: one line naming --allow-write", () => {
       assertOneLine(wrongWrite, /--allow-write=\S*git-kb/);
+    });
+
+    await t.step("search without the uid: one line naming --allow-sys=uid", () => {
+      assertOneLine(noSys, /--allow-sys=uid/);
     });
 
     await t.step("index without env access: one line naming --allow-env", () => {
@@ -123,6 +141,7 @@ Deno.test("sandboxed runs: read commands work, missing permissions name the flag
 });
 
 Deno.test("deno.json tasks use exactly the flags of cli/permissions.ts", async () => {
+  assert.equal(CACHE_ROOT, "$HOME/.cache/git-kb", "a task expands it as the default root");
   const config = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json")));
   const tasks = config.tasks as Record<string, string>;
   for (const [command, profile] of Object.entries(COMMAND_PROFILES)) {

@@ -7,7 +7,7 @@ import { join } from "../core/path.ts";
 import { RECEIPT_LIMITS } from "../core/receipts.ts";
 import { appendUnmatched, MAX_UNMATCHED_BYTES, readSessions } from "../io/receipts.ts";
 import { runProcess } from "../io/process.ts";
-import { readLedger, writeLedger } from "../io/session.ts";
+import { readLedger, sessionFile, writeLedger } from "../io/session.ts";
 import { ROOT } from "./helpers.ts";
 
 function withCache(test: (cache: string) => void | Promise<void>): () => Promise<void> {
@@ -26,7 +26,7 @@ Deno.test(
   withCache((cache) => {
     appendUnmatched(cache, "s1", ["bake", "bread"]);
     appendUnmatched(cache, "s1", ["bread", "oven"]);
-    Deno.writeTextFileSync(join(cache, "sessions", "s1.unmatched.jsonl"), "{oops\n[1, 2]\n", {
+    Deno.writeTextFileSync(sessionFile(cache, "s1", ".unmatched.jsonl"), "{oops\n[1, 2]\n", {
       append: true,
     });
     const [session, ...others] = readSessions(cache);
@@ -44,7 +44,7 @@ Deno.test(
   withCache((cache) => {
     const words = Array.from({ length: 20 }, (_, index) => `word${index}`);
     appendUnmatched(cache, "s2", words);
-    const path = join(cache, "sessions", "s2.unmatched.jsonl");
+    const path = sessionFile(cache, "s2", ".unmatched.jsonl");
     deepStrictEqual(
       JSON.parse(Deno.readTextFileSync(path)),
       words.slice(0, RECEIPT_LIMITS.wordsPerPrompt),
@@ -74,10 +74,18 @@ Deno.test(
     const runs = Array.from(
       { length: 8 },
       (_, index) =>
-        runProcess("deno", ["run", "--allow-read", "--allow-write", script, cache, `p${index}`]),
+        runProcess("deno", [
+          "run",
+          "--allow-read",
+          "--allow-write",
+          "--allow-sys=uid",
+          script,
+          cache,
+          `p${index}`,
+        ]),
     );
     for (const result of await Promise.all(runs)) equal(result.code, 0, result.stderr);
-    const lines = Deno.readTextFileSync(join(cache, "sessions", "shared.unmatched.jsonl"))
+    const lines = Deno.readTextFileSync(sessionFile(cache, "shared", ".unmatched.jsonl"))
       .split("\n").filter(Boolean);
     equal(lines.length, 200);
     equal(readSessions(cache)[0].receipts.unmatched.prompts, 200);

@@ -119,7 +119,7 @@ Deno.test("a TMPDIR that is a file: setup fails saying what to do, nothing else 
       ["setup", false],
       ["isolation", true],
     ]);
-    assert.match(report.steps[0].detail, /point TMPDIR at a writable folder/);
+    assert.match(report.steps[0].detail, /point XDG_CACHE_HOME at a writable folder/);
     assert.equal(report.scratch, null);
   } finally {
     await kb.cleanup();

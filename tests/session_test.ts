@@ -1,10 +1,21 @@
 /**
- * The session ledger on disk: old ledgers are swept when a new session starts, at most hourly.
+ * The session ledger on disk: old ledgers are swept when a new session starts, at most hourly;
+ * ledgers are named by a hash of the session id; files are 0600 and never written through a link.
  */
+import assert from "node:assert/strict";
 import { deepStrictEqual, equal } from "node:assert";
 import { join } from "../core/path.ts";
-import { readLedger, removeOldLedgers, writeLedger } from "../io/session.ts";
-import { readOrCreateText } from "../io/fs.ts";
+import {
+  MAX_SESSION_FILE_BYTES,
+  readLedger,
+  removeOldLedgers,
+  sessionFile,
+  writeLedger,
+} from "../io/session.ts";
+import { readOrCreatePrivateText, UnsafeCacheError } from "../io/fs.ts";
+
+const readOrCreate = (path: string) => readOrCreatePrivateText(path, MAX_SESSION_FILE_BYTES);
+const ledgerName = (id: string) => sessionFile("", id).split("/").pop()!;
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -25,7 +36,7 @@ Deno.test("a new session sweeps session files older than a week, at most once an
 
     writeLedger(cache, "new-session", { "kb-aaaaa": "h1" }, true);
     const names = () => [...Deno.readDirSync(sessions)].map((item) => item.name).sort();
-    deepStrictEqual(names(), ["new-session.json", "recent.json"]);
+    deepStrictEqual(names(), [ledgerName("new-session"), "recent.json"].sort());
     deepStrictEqual(readLedger(cache, "new-session"), {
       ledger: { "kb-aaaaa": "h1" },
       isNew: false,
@@ -72,11 +83,11 @@ Deno.test("the sweep keeps at most the newest session files past the age limit",
   }
 });
 
-Deno.test("a new session's ledger reads as new without an exception, from an empty file left for the write", () => {
+Deno.test("a new session's ledger reads as new, from an empty file left for the write", () => {
   const cache = Deno.makeTempDirSync();
   try {
     deepStrictEqual(readLedger(cache, "fresh"), { ledger: {}, isNew: true });
-    const path = join(cache, "sessions", "fresh.json");
+    const path = sessionFile(cache, "fresh");
     equal(Deno.readTextFileSync(path), "", "created empty, sessions folder included");
     deepStrictEqual(readLedger(cache, "fresh"), { ledger: {}, isNew: true }, "empty is still new");
     writeLedger(cache, "fresh", { "kb-bbbbb": "h2" }, true);
@@ -88,28 +99,106 @@ Deno.test("a new session's ledger reads as new without an exception, from an emp
   }
 });
 
-Deno.test("readOrCreateText reads a file whole, past one read's worth and in UTF-8", () => {
+Deno.test("readOrCreatePrivateText reads a file whole, past one read's worth and in UTF-8", () => {
   const dir = Deno.makeTempDirSync();
   try {
     const path = join(dir, "big.txt");
     const text = "résumé ☕ ".repeat(40_000);
     Deno.writeTextFileSync(path, text);
-    equal(readOrCreateText(path), text);
+    equal(readOrCreate(path), text);
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
 });
 
-Deno.test("readOrCreateText creates a missing file empty, and its folders with it", () => {
+Deno.test("readOrCreatePrivateText creates a missing file empty, and its folders with it", () => {
   const dir = Deno.makeTempDirSync();
   try {
     const nested = join(dir, "a", "b", "ledger.json");
-    equal(readOrCreateText(nested), "");
+    equal(readOrCreate(nested), "");
     equal(Deno.readTextFileSync(nested), "", "created, empty");
-    equal(readOrCreateText(join(dir, "a", "b", "other.json")), "", "in a folder that exists");
+    equal(readOrCreate(join(dir, "a", "b", "other.json")), "", "in a folder that exists");
     Deno.writeTextFileSync(nested, "{}");
-    equal(readOrCreateText(nested), "{}", "an existing file is read, not truncated");
+    equal(readOrCreate(nested), "{}", "an existing file is read, not truncated");
   } finally {
     Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("session ids that reduce to the same characters keep ledgers of their own", () => {
+  const cache = Deno.makeTempDirSync();
+  try {
+    assert.notEqual(sessionFile(cache, "team.alice"), sessionFile(cache, "team_alice"));
+    writeLedger(cache, "team.alice", { "kb-aaaaa": "h1" }, false);
+    writeLedger(cache, "team_alice", { "kb-bbbbb": "h2" }, false);
+    assert.deepEqual(readLedger(cache, "team.alice").ledger, { "kb-aaaaa": "h1" });
+    assert.deepEqual(readLedger(cache, "team_alice").ledger, { "kb-bbbbb": "h2" });
+  } finally {
+    Deno.removeSync(cache, { recursive: true });
+  }
+});
+
+Deno.test("ledgers and their folder are the user's alone: 0600 files in a 0700 folder", () => {
+  const cache = Deno.makeTempDirSync();
+  try {
+    readLedger(cache, "s");
+    writeLedger(cache, "s", { "kb-aaaaa": "h1" }, true);
+    writeLedger(cache, "s", { "kb-aaaaa": "h2" }, false);
+    assert.equal(Deno.statSync(join(cache, "sessions")).mode! & 0o777, 0o700);
+    for (const item of Deno.readDirSync(join(cache, "sessions"))) {
+      assert.equal(Deno.statSync(join(cache, "sessions", item.name)).mode! & 0o777, 0o600);
+    }
+    assert.equal(Deno.statSync(join(cache, "sessions.swept")).mode! & 0o777, 0o600);
+  } finally {
+    Deno.removeSync(cache, { recursive: true });
+  }
+});
+
+Deno.test("a ledger that is a symbolic link is neither read nor written through", () => {
+  const cache = Deno.makeTempDirSync();
+  const victim = Deno.makeTempDirSync();
+  try {
+    const secret = join(victim, "secret.txt");
+    Deno.writeTextFileSync(secret, "private key");
+    Deno.mkdirSync(join(cache, "sessions"));
+    Deno.symlinkSync(secret, sessionFile(cache, "s"));
+    assert.throws(() => readLedger(cache, "s"), UnsafeCacheError);
+    assert.throws(() => writeLedger(cache, "s", { "kb-aaaaa": "h" }, true), UnsafeCacheError);
+    writeLedger(cache, "s", { "kb-aaaaa": "h" }, false);
+    assert.equal(
+      Deno.readTextFileSync(secret),
+      "private key",
+      "the atomic write replaced the link",
+    );
+    assert.ok(Deno.lstatSync(sessionFile(cache, "s")).isFile);
+  } finally {
+    Deno.removeSync(cache, { recursive: true });
+    Deno.removeSync(victim, { recursive: true });
+  }
+});
+
+Deno.test("the sweep never follows a link: sessions -> another folder deletes nothing there", () => {
+  const cache = Deno.makeTempDirSync();
+  const victim = Deno.makeTempDirSync();
+  try {
+    for (const name of ["thesis.json", "notes.txt"]) {
+      Deno.writeTextFileSync(join(victim, name), "keep me");
+      age(join(victim, name), 30 * DAY);
+    }
+    Deno.symlinkSync(victim, join(cache, "sessions"));
+    equal(removeOldLedgers(join(cache, "sessions"), Date.now(), 0), 0);
+    // Inside a real sessions folder, an old link is removed as a link; its target stays.
+    Deno.removeSync(join(cache, "sessions"));
+    Deno.mkdirSync(join(cache, "sessions"));
+    Deno.symlinkSync(join(victim, "thesis.json"), join(cache, "sessions", "old.json"));
+    Deno.symlinkSync(victim, join(cache, "sessions", "folder.json"));
+    equal(removeOldLedgers(join(cache, "sessions"), Date.now() + DAY), 2, "both links, by age");
+    assert.deepEqual([...Deno.readDirSync(victim)].map((item) => item.name).sort(), [
+      "notes.txt",
+      "thesis.json",
+    ]);
+  } finally {
+    Deno.removeSync(cache, { recursive: true });
+    Deno.removeSync(victim, { recursive: true });
   }
 });

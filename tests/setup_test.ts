@@ -7,7 +7,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ENV_VARS, flagsFor } from "../cli/permissions.ts";
+import { runProcess } from "../io/process.ts";
 import {
+  copyDir,
+  FIXTURE,
   makeSandbox,
   parseJson,
   ROOT,
@@ -77,7 +80,7 @@ function commands(settings: Settings, event: string): string[] {
 }
 
 Deno.test("the setup profile: read, write, listed env vars; no run, no net", () => {
-  assert.deepEqual(flagsFor("setup", "/tmp"), SETUP_FLAGS);
+  assert.deepEqual(flagsFor("setup", "/c/git-kb"), SETUP_FLAGS);
 });
 
 Deno.test("claude: install, idempotent rerun, dry run, moved launcher, remove", async (t) => {
@@ -385,6 +388,51 @@ Deno.test("without KB_CLI the launcher is this checkout's plugin/bin/git-kb", as
     } else {
       assert.equal(result.code, 1, show(result));
       assert.ok(result.stderr.includes(checkout), show(result));
+    }
+  } finally {
+    await s.cleanup();
+  }
+});
+
+Deno.test("setup through the real launcher from a path with a space, a quote and a backslash", async () => {
+  const s = await makeSetup();
+  try {
+    const bin = join(s.root, "kb tools", "o'brien\\plugins", "bin");
+    await copyDir(join(ROOT, "plugin", "bin"), bin);
+    const launcher = join(bin, "git-kb");
+    await Deno.chmod(launcher, 0o755);
+    const env = { PATH: Deno.env.get("PATH") ?? "", HOME: s.home, NO_COLOR: "1" };
+    const result = await runProcess(launcher, ["setup", "--json"], {
+      env,
+      clearEnv: true,
+      cwd: s.project,
+    });
+    assert.equal(result.code, 0, show(result));
+    assert.equal(parseJson<{ launcher: string }>(result).launcher, launcher, "no \\ turned into /");
+    const settings = await readJson(join(s.home, ".claude", "settings.json"));
+    const [prompt] = commands(settings, "UserPromptSubmit");
+    assert.ok(prompt.includes("o'brien\\\\plugins"), prompt);
+    // The agent runs the command with sh: it must reach this launcher and answer.
+    const hook = await runProcess("sh", ["-c", prompt], {
+      env: { ...env, KB_DIR: FIXTURE },
+      clearEnv: true,
+      cwd: s.project,
+      stdin: await Deno.readTextFile(join(ROOT, "fixtures", "hooks", "prompt-match.json")),
+    });
+    assert.equal(hook.code, 0, show(hook));
+    assert.match(hook.stdout, /kb-7q2mx/, show(hook));
+  } finally {
+    await s.cleanup();
+  }
+});
+
+Deno.test("KB_CLI as the launcher quotes it, or as a plain path, names the same launcher", async () => {
+  const s = await makeSetup();
+  try {
+    const quoted = `'${s.launcher.replaceAll("'", `'\\''`)}'`;
+    for (const value of [quoted, s.launcher]) {
+      const result = await s.setup(["--dry-run", "--json"], { env: { ...s.env, KB_CLI: value } });
+      assert.equal(parseJson<{ launcher: string }>(ok(result)).launcher, s.launcher, value);
     }
   } finally {
     await s.cleanup();

@@ -8,11 +8,13 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { HOOK_PROFILES, PROFILES } from "../cli/permissions.ts";
+import { hookFlags } from "../cli/permissions.ts";
 import { contentHash } from "../core/hash.ts";
 import { PROMPT_WORDING } from "../core/surface.ts";
 import { readSessions } from "../io/receipts.ts";
+import { sessionFile } from "../io/session.ts";
 import {
+  cacheRootOf,
   copySampleKb,
   makeSandbox,
   parseJson,
@@ -58,10 +60,8 @@ async function sandboxKb() {
   const cacheDir = join(sandbox.tmp, "git-kb", `kb-${contentHash(kb).slice(0, 10)}`);
   /** Run hook `name` with its profile's flags (env replaced by `environment` when given). */
   const hook = (name: string, stdin: string | Uint8Array, environment = env) => {
-    const flags = PROFILES[HOOK_PROFILES[name]].map((flag) =>
-      flag.replace("$TMPDIR", environment.TMPDIR ?? sandbox.tmp)
-    );
-    return runDeno(["run", "--no-prompt", ...flags, join(ROOT, "hooks", SCRIPTS[name])], {
+    const flags = hookFlags(name, cacheRootOf(environment));
+    return runDeno(["run", ...flags, join(ROOT, "hooks", SCRIPTS[name])], {
       env: environment,
       cwd: sandbox.root,
       stdin,
@@ -78,7 +78,7 @@ async function sandboxKb() {
   };
   const ledger = (session: string): Record<string, string> => {
     try {
-      return JSON.parse(Deno.readTextFileSync(join(cacheDir, "sessions", `${session}.json`)));
+      return JSON.parse(Deno.readTextFileSync(sessionFile(cacheDir, session)));
     } catch {
       return {};
     }
