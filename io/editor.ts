@@ -10,6 +10,7 @@ import { dirname, join } from "../core/path.ts";
 import { formatProblems, type Problem } from "../core/entry.ts";
 import { problemNotes, stripNotes, withNotes } from "../core/entry_draft.ts";
 import { decodeUtf8Strict, NotUtf8Error } from "../core/utf8.ts";
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from "./fs.ts";
 import { cacheRoot, resolvePath } from "./paths.ts";
 
 /** How many times the editor opens on a terminal before the draft is kept instead. */
@@ -41,17 +42,6 @@ export class DraftKeptError extends Error {
   }
 }
 
-/** Raised when the draft folder is not a private folder of this user. */
-export class UnsafeDraftFolderError extends Error {
-  constructor(path: string, reason: string) {
-    super(
-      `${path} ${reason}, so a draft there could be read or redirected by someone else; ` +
-        `remove it (rm -r ${path}) and run the command again`,
-    );
-    this.name = "UnsafeDraftFolderError";
-  }
-}
-
 /** The editor command: `$VISUAL`, else `$EDITOR`, else `vi` on a terminal; undefined if none. */
 export function editorCommand(): string | undefined {
   const configured = Deno.env.get("VISUAL")?.trim() || Deno.env.get("EDITOR")?.trim();
@@ -60,59 +50,11 @@ export function editorCommand(): string | undefined {
 }
 
 /**
- * The user id that owns the files this process creates, read from a probe file made in `dir`:
- * `Deno.uid()` would need a permission no other part of git-kb asks for.
- */
-function ownUid(dir: string): number | null {
-  const probe = join(dir, `.probe-${Deno.pid}-${randomName()}`);
-  let file: Deno.FsFile;
-  try {
-    file = Deno.openSync(probe, { createNew: true, write: true, mode: 0o600 });
-  } catch (error) {
-    if (error instanceof Deno.errors.PermissionDenied) {
-      throw new UnsafeDraftFolderError(dir, "is not writable by you");
-    }
-    throw error;
-  }
-  try {
-    return file.statSync().uid;
-  } finally {
-    file.close();
-    Deno.removeSync(probe);
-  }
-}
-
-/** Check that `path` is a real folder (not a symlink) owned by `uid`. */
-function checkOwnFolder(path: string, uid: number | null): Deno.FileInfo {
-  const info = Deno.lstatSync(path);
-  if (info.isSymlink) throw new UnsafeDraftFolderError(path, "is a symbolic link");
-  if (!info.isDirectory) throw new UnsafeDraftFolderError(path, "is not a folder");
-  if (uid !== null && info.uid !== uid) {
-    throw new UnsafeDraftFolderError(path, `belongs to user ${info.uid}, not to you (${uid})`);
-  }
-  return info;
-}
-
-/**
- * The drafts folder, `<cache root>/drafts`: made 0700 if missing, checked (with the cache root)
- * to be a real folder of the user's own, and closed to 0700 if it was open.
+ * The drafts folder, `<cache root>/drafts`: a private folder of the user's own, like the cache
+ * root it sits in (see `io/fs.ts` `ensurePrivateDir`).
  */
 export function draftsDir(): string {
-  const root = cacheRoot();
-  const dir = join(root, "drafts");
-  Deno.mkdirSync(root, { recursive: true, mode: 0o700 });
-  try {
-    Deno.mkdirSync(dir, { mode: 0o700 });
-  } catch (error) {
-    if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
-  }
-  checkOwnFolder(root, null);
-  checkOwnFolder(dir, null);
-  const uid = ownUid(dir);
-  checkOwnFolder(root, uid);
-  const info = checkOwnFolder(dir, uid);
-  if (info.mode !== null && (info.mode & 0o077) !== 0) Deno.chmodSync(dir, 0o700);
-  return dir;
+  return ensurePrivateDir(join(cacheRoot(), "drafts"));
 }
 
 function randomName(): string {
@@ -130,7 +72,7 @@ function createDraftFile(name: string, text: string): string {
     const safe = name.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 40);
     const path = join(dir, `${safe}-${timestamp()}-${randomName()}.md`);
     try {
-      Deno.writeTextFileSync(path, text, { createNew: true, mode: 0o600 });
+      Deno.writeTextFileSync(path, text, { createNew: true, mode: PRIVATE_FILE_MODE });
       return path;
     } catch (error) {
       if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
@@ -144,7 +86,7 @@ function isOwnDraft(path: string): boolean {
   const dir = resolvePath(draftsDir());
   if (dirname(file) !== dir) return false;
   const info = Deno.lstatSync(file);
-  return info.isFile && info.uid === Deno.lstatSync(dir).uid;
+  return info.isFile && info.uid === Deno.uid();
 }
 
 /** Read a file that must be UTF-8 text: the text, or the problem that says why it is not. */

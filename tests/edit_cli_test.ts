@@ -10,6 +10,8 @@ import { join } from "node:path";
 import { flagsFor } from "../cli/permissions.ts";
 import { shellCommand } from "../core/shell_quote.ts";
 import {
+  cacheRootOf,
+  childEnv,
   denoDir,
   entryPath,
   exists,
@@ -125,11 +127,11 @@ Deno.test("edit on a terminal: the editor reopens with the problems at the top u
         `else cp "$1" "${join(kb.root, "second.md")}"; sed -i 's/^type: .*/type: howto/' "$1"; fi`,
       ].join("\n"),
     );
-    const env = { ...kb.env, EDITOR: editor };
+    const env = childEnv({ ...kb.env, EDITOR: editor });
     const command = shellCommand([
       Deno.execPath(),
       "run",
-      ...flagsFor("edit", kb.tmp, editor),
+      ...flagsFor("edit", cacheRootOf(env), editor),
       MAIN,
       "edit",
       ID,
@@ -278,7 +280,7 @@ Deno.test("the drafts folder is private: a planted link or another user's folder
       await Deno.symlink(victim, draftsFolder(kb));
       const result = await runCli(["edit", ID], { env: { ...kb.env, EDITOR: editor } });
       assert.equal(result.code, 1, show(result));
-      assert.match(result.stderr, /drafts is a symbolic link/);
+      assert.match(result.stderr, /drafts is a symbolic link, not a folder/);
       assert.deepEqual([...Deno.readDirSync(victim)].map((item) => item.name), ["precious.txt"]);
       assert.equal(await Deno.readTextFile(join(victim, "precious.txt")), "keep me\n");
       assert.equal(await exists(marker), false);
@@ -300,7 +302,7 @@ Deno.test("the drafts folder is private: a planted link or another user's folder
         await Deno.chown(draftsFolder(kb), 65534, 65534);
         const result = await runCli(["edit", ID], { env: { ...kb.env, EDITOR: editor } });
         assert.equal(result.code, 1, show(result));
-        assert.match(result.stderr, /belongs to user 65534/);
+        assert.match(result.stderr, /belongs to uid 65534, not to you/);
       });
     }
   } finally {
