@@ -16,6 +16,7 @@ import { configCandidates, type KbLocation, resolveKb } from "../io/config.ts";
 import { git, gitReason, identityArgs } from "../io/git.ts";
 import { type OpenIndex, openIndex } from "../io/index_store.ts";
 import { ENTRIES_DIR, readKbFile } from "../io/kb.ts";
+import { indexFindings as indexHealthFindings } from "../io/index_health.ts";
 import { indexDir } from "../io/paths.ts";
 import { checkIndexLock, checkOrphans, checkRepoState } from "../io/repo_state.ts";
 import { checkSaveLock } from "../io/save.ts";
@@ -249,6 +250,8 @@ export async function gitFindings({ kbDir, offline }: DoctorContext): Promise<Fi
 
 /** Whether the index was up to date, and where it is. */
 export async function indexFindings(context: DoctorContext): Promise<Finding[]> {
+  const health = await indexHealthFindings(context.kbDir);
+  if (health.some((finding) => finding.level !== "ok")) return health;
   const { report } = await context.index();
   const entries = plural(report.docCount, "entry", "entries");
   return [{

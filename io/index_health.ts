@@ -5,7 +5,9 @@
  * @module
  */
 import type { Finding } from "../core/finding.ts";
-import type { InvalidFile } from "../core/index.ts";
+import { join } from "../core/path.ts";
+import { ifExists } from "./fs.ts";
+import { INDEX_VERSION, type InvalidFile } from "../core/index.ts";
 import { findDamage, openIndex, readManifest } from "./index_store.ts";
 import { kernelDamage } from "./index_refresh.ts";
 import { scanEntries } from "./kb.ts";
@@ -15,16 +17,23 @@ import { indexDir } from "./paths.ts";
  * Check the index of `kbDir` and bring it up to date: every index file against its checksum and
  * every kernel rule against its entry file (a damaged index is rebuilt and reported), the
  * entries and left-out files it counts against the files on disk, and ids used by two files.
+ * (Doctor lists each left-out file itself.)
  */
 export async function indexFindings(kbDir: string): Promise<Finding[]> {
   const dir = indexDir(kbDir);
   const before = readManifest(dir);
+  const unreadable = !before && manifestUnreadable(dir);
   const findings: Finding[] = [];
   const add = (level: Finding["level"], message: string) =>
     findings.push({ level, check: "index", message });
   const damage = before && (findDamage(dir, before, true) ?? kernelDamage(kbDir, before));
   const { report } = await openIndex(kbDir, { verify: true });
-  if (!before) add("warn", `there was no usable index; built it (${report.docCount} entries)`);
+  if (unreadable) {
+    add(
+      "warn",
+      `the index's manifest was unusable; rebuilt the index (${report.docCount} entries)`,
+    );
+  }
   if (damage) add("warn", `the index was damaged (${damage}); rebuilt it from the entry files`);
   const onDisk = scanEntries(kbDir).size;
   const counted = report.docCount + report.invalid.length;
@@ -41,15 +50,25 @@ export async function indexFindings(kbDir: string): Promise<Finding[]> {
       `id ${id} is used by ${files.join(" and ")}: neither is served; give one a new id`,
     );
   }
-  const others = report.invalid.filter((item) => !item.duplicateOf).length;
-  if (others) {
-    const files = others === 1 ? "1 other file is" : `${others} other files are`;
-    add("warn", `${files} left out of the index: git-kb index --verbose names them`);
-  }
   if (!findings.length) {
     add("ok", `up to date: ${report.docCount} entries from ${onDisk} files`);
   }
   return findings;
+}
+
+/**
+ * Whether `dir` holds a manifest that could not be used although it is of this version of
+ * git-kb (an index of another version, or none, is simply built anew).
+ */
+function manifestUnreadable(dir: string): boolean {
+  let text: string | undefined;
+  try {
+    text = ifExists(() => Deno.readTextFileSync(join(dir, "manifest.json")));
+    if (text === undefined) return false;
+    return (JSON.parse(text) as { version?: unknown })?.version === INDEX_VERSION;
+  } catch {
+    return true;
+  }
 }
 
 /** The files left out for sharing an id, by that id. */

@@ -9,6 +9,8 @@ import { shellCommand } from "../core/shell_quote.ts";
 import { flagsFor } from "../cli/permissions.ts";
 import {
   ANSI,
+  cacheRootOf,
+  childEnv,
   denoDir,
   entryText,
   type Kb,
@@ -134,13 +136,17 @@ async function onTerminal(
   stderrFile?: string,
 ): Promise<{ terminal: string; stderr: string }> {
   const command =
-    shellCommand([Deno.execPath(), "run", ...flagsFor(args[0], env.TMPDIR), MAIN, ...args]) +
+    shellCommand([Deno.execPath(), "run", ...flagsFor(args[0], cacheRootOf(env)), MAIN, ...args]) +
     (stderrFile ? ` 2>${shellCommand([stderrFile])}` : "");
   const output = await new Deno.Command("script", {
     args: ["-qec", command, "/dev/null"],
     cwd: ROOT,
     clearEnv: true,
-    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", DENO_DIR: await denoDir(), ...env },
+    env: {
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      DENO_DIR: await denoDir(),
+      ...childEnv(env),
+    },
     stdin: "null",
     stdout: "piped",
     stderr: "piped",

@@ -9,6 +9,8 @@ import type { Finding } from "../core/finding.ts";
 import { flagsFor } from "../cli/permissions.ts";
 import { runProcess } from "../io/process.ts";
 import {
+  cacheRootOf,
+  childEnv,
   denoDir,
   entryText,
   git,
@@ -136,14 +138,14 @@ Deno.test("doctor never opens a FIFO among the entries, and names it", async () 
     await runProcess("mkfifo", [fifo]);
     const result = await runProcess(
       Deno.execPath(),
-      ["run", ...flagsFor("doctor", kb.tmp), MAIN, "doctor", "--offline", "--json"],
+      ["run", ...flagsFor("doctor", cacheRootOf(kb.env)), MAIN, "doctor", "--offline", "--json"],
       {
         cwd: ROOT,
         clearEnv: true,
         env: {
           PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
           DENO_DIR: await denoDir(),
-          ...kb.env,
+          ...childEnv(kb.env),
         },
         timeoutMs: 60_000,
       },
@@ -180,6 +182,28 @@ Deno.test("doctor's fixes work when pasted into sh, whatever the folder is calle
       after.some((item) => item.message === "46 indexed entries follow the contract"),
       "the renamed file is indexed now",
     );
+  } finally {
+    await kb.cleanup();
+  }
+});
+
+Deno.test("doctor notices a damaged index and two files with one id", async () => {
+  const kb = await makeKb();
+  try {
+    const index = parseJson<{ indexDir: string }>(
+      await runCli(["index", "--json"], { env: kb.env }),
+    );
+    await Deno.writeTextFile(join(index.indexDir, "ids.json"), "");
+    const shadow = join(kb.dir, "entries", "kb-7q2mx-a-shadow.md");
+    await Deno.writeTextFile(
+      shadow,
+      entryText({ id: "kb-7q2mx", title: "A shadow", body: "Not the real one.\n" }),
+    );
+    const findings = await doctor(kb.env);
+    const said = (pattern: RegExp) => findings.find((item) => pattern.test(item.message));
+    assert.equal(said(/damaged .*rebuilt it/)?.level, "warn", JSON.stringify(findings, null, 1));
+    assert.equal(said(/^id kb-7q2mx is used by /)?.level, "error");
+    assert.match(said(/^id kb-7q2mx is used by /)!.message, /kb-7q2mx-a-shadow\.md/);
   } finally {
     await kb.cleanup();
   }

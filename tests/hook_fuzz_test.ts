@@ -13,13 +13,15 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type Entry, serializeEntry } from "../core/entry.ts";
-import { HOOK_PROFILES, PROFILES } from "../cli/permissions.ts";
+import { hookFlags } from "../cli/permissions.ts";
 import { shellQuote } from "../core/shell_quote.ts";
 import { runProcess } from "../io/process.ts";
 import { recordFailure } from "../io/prompt_context.ts";
 import { promptHookOutput } from "../hooks/prompt.ts";
 import { searchHookOutput } from "../hooks/search_augment.ts";
 import {
+  cacheRootOf,
+  childEnv,
   copyDir,
   denoDir,
   FIXTURE,
@@ -639,17 +641,17 @@ async function hookProcess(
   env: Record<string, string>,
   timeoutMs: number,
 ) {
-  const flags = PROFILES[HOOK_PROFILES[name]].map((flag) => flag.replace("$TMPDIR", env.TMPDIR));
+  const flags = hookFlags(name, cacheRootOf(env));
   const script = join(ROOT, "hooks", name === "prompt" ? "prompt.ts" : "search_augment.ts");
   const started = performance.now();
-  const result = await runProcess(Deno.execPath(), ["run", "--no-prompt", ...flags, script], {
+  const result = await runProcess(Deno.execPath(), ["run", ...flags, script], {
     cwd: env.TMPDIR,
     clearEnv: true,
     env: {
       PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
       DENO_DIR: await denoDir(),
       DENO_NO_UPDATE_CHECK: "1",
-      ...env,
+      ...childEnv(env),
     },
     stdin,
     timeoutMs,

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { bytesChecksum } from "../core/hash.ts";
 import { indexFindings } from "../io/index_health.ts";
 import {
+  childEnv,
   entryPath,
   entryText,
   FIXTURE_ENTRIES,
@@ -326,7 +327,7 @@ Deno.test("a build that fails midway leaves no staging folder; a killed build's 
         "index",
         "--full",
       ],
-      env: kb.env,
+      env: childEnv(kb.env),
       stdout: "piped",
       stderr: "piped",
     }).output();
