@@ -69,7 +69,7 @@ export const PROFILES = {
    * the judge model. `claude` stands for the configured binary (`KB_PROSE_LINT_CLAUDE`): see
    * {@link judgeFlags}.
    */
-  judge: ["--allow-read", CACHE_WRITE, SYS_UID, ENV, "--allow-run=claude"],
+  judge: ["--allow-read", CACHE_WRITE, SYS_UID, ENV, "--allow-run=claude,kill"],
 } as const;
 
 /** The profile each command runs with. */
@@ -164,6 +164,6 @@ export function hookFlags(name: string, cacheRoot: string): string[] {
  * Deno allows running a program only by the name or path it was granted.
  */
 export function judgeFlags(cacheRoot: string, claudeBin = "claude"): string[] {
-  const run = `--allow-run=${checkPermissionWord(claudeBin, "the judge binary")}`;
+  const run = `--allow-run=${checkPermissionWord(claudeBin, "the judge binary")},kill`;
   return profileFlags("judge", cacheRoot, run);
 }

@@ -24,7 +24,17 @@ async function killLeftover(file: string): Promise<void> {
   } catch { /* gone already */ }
 }
 
-Deno.test("a model that exits while its grandchild holds stdout: the verdict is taken at exit", async () => {
+/** Whether process `pid` has ended (or become a zombie) within `ms`. */
+async function goneWithin(pid: number, ms: number): Promise<boolean> {
+  for (const deadline = Date.now() + ms; Date.now() < deadline;) {
+    const stat = await Deno.readTextFile(`/proc/${pid}/stat`).catch(() => "");
+    if (!stat || / Z /.test(stat)) return true;
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  return false;
+}
+
+Deno.test("a model that exits while its grandchild holds stdout: the verdict is taken at exit, the group killed", async () => {
   const box = await judgeKb();
   const env = { ...box.env, KB_PROSE_LINT_TIMEOUT_MS: "20000" };
   try {
@@ -37,6 +47,8 @@ Deno.test("a model that exits while its grandchild holds stdout: the verdict is 
     assert.ok(result.ms < 8_000, `${Math.round(result.ms)} ms: the open pipe was awaited`);
     const [record] = await box.records();
     assert.equal(record.outcome, "deny", JSON.stringify(record));
+    const orphan = Number(await Deno.readTextFile(join(box.root, "calls", "orphan.pid")));
+    assert.ok(await goneWithin(orphan, 3_000), `the model's grandchild ${orphan} still runs`);
   } finally {
     await killLeftover(join(box.root, "calls", "orphan.pid"));
     await box.cleanup();

@@ -24,11 +24,11 @@ function argAfter(call: RecordedCall, flag: string): string | undefined {
   return index === -1 ? undefined : call.argv[index + 1];
 }
 
-Deno.test("the judge profile: cache-only writes, no net, runs only the judge binary", async () => {
+Deno.test("the judge profile: cache-only writes, no net, runs only the judge binary and kill", async () => {
   const flags = judgeFlags("/some/tmp", "/opt/bin/claude");
   assert.ok(flags.includes("--no-prompt"));
-  assert.ok(flags.includes("--allow-run=/opt/bin/claude"), flags.join(" "));
-  assert.ok(judgeFlags("/some/tmp").includes("--allow-run=claude"));
+  assert.ok(flags.includes("--allow-run=/opt/bin/claude,kill"), flags.join(" "));
+  assert.ok(judgeFlags("/some/tmp").includes("--allow-run=claude,kill"));
   for (const flag of flags) {
     assert.doesNotMatch(
       flag,

@@ -176,7 +176,7 @@ Deno.test("no environment value is evaluated: each reaches deno as one word", as
     const xdg = await argvOf(["hook", "prompt"], { XDG_CACHE_HOME: evil("xdg"), HOME: "/h" });
     assert.ok(xdg.includes(`--allow-write=${evil("xdg")}/git-kb`), xdg.join(" "));
     const judge = await argvOf(["hook", "judge"], { HOME: "/h", KB_PROSE_LINT_CLAUDE: evil("j") });
-    assert.ok(judge.includes(`--allow-run=${evil("j")}`), judge.join(" "));
+    assert.ok(judge.includes(`--allow-run=${evil("j")},kill`), judge.join(" "));
     const edit = await argvOf(["edit", "kb-1"], { HOME: "/h", EDITOR: `${evil("e")} --wait` });
     assert.ok(edit.includes(`--allow-run=git,${evil("e").split(" ")[0]}`), edit.join(" "));
     const visual = await argvOf(["add"], { HOME: "/h", VISUAL: "nano|touch PWNED-v" });
