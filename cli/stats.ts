@@ -12,9 +12,10 @@ import {
 import { summarizeDebugLog } from "../core/stats.ts";
 import { openKb } from "../io/open.ts";
 import { HOOK_TRUST_MS } from "../io/index_store.ts";
+import { readPrivateText } from "../io/fs.ts";
 import { kbCacheDir } from "../io/paths.ts";
 import { readSessions } from "../io/receipts.ts";
-import { debugLogPath } from "../io/session.ts";
+import { DEBUG_LOG_MAX_BYTES, debugLogPath } from "../io/session.ts";
 import { NO_POSITIONALS, parseCommand } from "./args.ts";
 import { bold, plural, printJson } from "./output.ts";
 
@@ -40,12 +41,8 @@ export async function run(args: string[]): Promise<number> {
   });
   const { location, reader } = await openKb(values.kb, { trustStampMs: HOOK_TRUST_MS });
   const file = debugLogPath(kbCacheDir(location.kbDir));
-  let text = "";
-  try {
-    text = Deno.readTextFileSync(file);
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-  }
+  const text = [`${file}.1`, file]
+    .map((path) => readPrivateText(path, 2 * DEBUG_LOG_MAX_BYTES) ?? "").join("");
   const activeIds: string[] = [];
   for (let ord = 0; ord < reader.manifest.nextOrd; ord++) {
     const doc = reader.doc(ord);

@@ -10,7 +10,7 @@ import { parseGolden } from "../core/golden.ts";
 import { join } from "../core/path.ts";
 import { replayPrompt } from "../core/replay.ts";
 import { diffRuns, type EvalDiff, type EvalRun, scoreRun } from "../core/eval.ts";
-import { readJsonFile, writeFileAtomic } from "./fs.ts";
+import { readPrivateJson, writePrivateFile } from "./fs.ts";
 import { openIndex } from "./index_store.ts";
 import { fetchCommand, surfaceConfig } from "./prompt_context.ts";
 import { kbCacheDir, resolvePath } from "./paths.ts";
@@ -73,8 +73,11 @@ export function lastRunPath(kbDir: string, golden: string): string {
   return join(kbCacheDir(kbDir), "eval", `${contentHash(golden)}.json`);
 }
 
+/** The most bytes read of a stored run: far more than a run of thousands of prompts takes. */
+const LAST_RUN_CAP = 64 * 1024 * 1024;
+
 function readLastRun(path: string, golden: string): StoredRun | undefined {
-  const stored = readJsonFile(path) as StoredRun | undefined;
+  const stored = readPrivateJson(path, LAST_RUN_CAP) as StoredRun | undefined;
   const valid = typeof stored === "object" && stored !== null && stored.golden === golden &&
     Array.isArray(stored.run?.results) && typeof stored.run?.summary === "object";
   return valid ? stored : undefined;
@@ -103,7 +106,7 @@ export async function evaluate(kbDir: string, goldenPath: string): Promise<EvalR
   const store = lastRunPath(kbDir, golden);
   const last = readLastRun(store, golden);
   const at = new Date().toISOString();
-  writeFileAtomic(store, JSON.stringify({ golden, at, run } satisfies StoredRun));
+  writePrivateFile(store, JSON.stringify({ golden, at, run } satisfies StoredRun));
   return {
     golden,
     kbDir,

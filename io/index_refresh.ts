@@ -18,7 +18,7 @@ import {
   shardCountFor,
 } from "../core/index.ts";
 import { type EntryAnalysis, type EntryFile, IndexEditor } from "../core/index_editor.ts";
-import { writeData, writeFileAtomic } from "./fs.ts";
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, writeData, writePrivateFile } from "./fs.ts";
 import { LockTimeoutError, withLock } from "./lock.ts";
 import { type FileStat, filesUnchanged, scanEntries } from "./kb.ts";
 import { kbCacheDir } from "./paths.ts";
@@ -76,15 +76,15 @@ function writeAll(dir: string, files: Map<string, unknown>, atomic: boolean): vo
   for (const [name, data] of sealed) {
     if (name === "manifest.json") continue;
     const path = join(dir, name);
-    if (atomic) writeFileAtomic(path, data);
+    if (atomic) writePrivateFile(path, data);
     else {
       const folder = dirname(path);
-      if (!made.has(folder)) Deno.mkdirSync(folder, { recursive: true });
+      if (!made.has(folder)) Deno.mkdirSync(folder, { recursive: true, mode: PRIVATE_DIR_MODE });
       made.add(folder);
-      writeData(path, data);
+      writeData(path, data, { createNew: true, mode: PRIVATE_FILE_MODE });
     }
   }
-  writeFileAtomic(join(dir, "manifest.json"), sealed.get("manifest.json")!);
+  writePrivateFile(join(dir, "manifest.json"), sealed.get("manifest.json")!);
 }
 
 /** Remove a folder and what it holds, if it is there. */
@@ -281,7 +281,7 @@ export function kernelDamage(kbDir: string, manifest: Manifest): string | undefi
 /** Record that every entry file was just found unchanged. */
 function markVerified(dir: string, manifest: Manifest): Manifest {
   manifest.verifiedAt = Date.now();
-  writeFileAtomic(join(dir, "manifest.json"), JSON.stringify(manifest));
+  writePrivateFile(join(dir, "manifest.json"), JSON.stringify(manifest));
   return manifest;
 }
 

@@ -133,7 +133,17 @@ export function debugLogPath(cacheDir: string): string {
   return join(cacheDir, "debug.jsonl");
 }
 
+/**
+ * The most bytes the debug log grows to: past it, the log is moved to `debug.jsonl.1` (replacing
+ * the one before) and a new one begins, so the two hold the latest records and `git-kb stats`
+ * reads at most twice this.
+ */
+export const DEBUG_LOG_MAX_BYTES = 16 * 1024 * 1024;
+
 /** Append one JSON record to the debug log (one line; appends of a line are atomic enough). */
 export function appendDebug(cacheDir: string, record: Record<string, unknown>): void {
-  writePrivateText(debugLogPath(cacheDir), JSON.stringify(record) + "\n", true);
+  const path = debugLogPath(cacheDir);
+  if (writePrivateText(path, JSON.stringify(record) + "\n", true) > DEBUG_LOG_MAX_BYTES) {
+    Deno.renameSync(path, `${path}.1`);
+  }
 }

@@ -8,7 +8,7 @@
  */
 import { parseVerdict, type Verdict } from "../core/judge.ts";
 import { join } from "../core/path.ts";
-import { writeFileAtomic } from "./fs.ts";
+import { readPrivateText, writePrivateFile } from "./fs.ts";
 
 /** How many verdicts are kept, and for how long one is trusted. */
 export const VERDICT_CACHE_LIMITS = { maxEntries: 500, maxAgeMs: 7 * 24 * 60 * 60 * 1000 };
@@ -23,6 +23,9 @@ function verdictPath(cacheDir: string, key: string): string {
   return join(verdictDir(cacheDir), `${key}.json`);
 }
 
+/** The most bytes read of a verdict file: a verdict holds at most 32 clipped violations. */
+const VERDICT_FILE_CAP = 64 * 1024;
+
 /** The verdict cached under `key`, unless it is missing, unreadable or expired. */
 export function readCachedVerdict(
   cacheDir: string,
@@ -33,7 +36,8 @@ export function readCachedVerdict(
   try {
     const mtime = Deno.statSync(path).mtime?.getTime() ?? 0;
     if (now - mtime > VERDICT_CACHE_LIMITS.maxAgeMs) return undefined;
-    return parseVerdict(Deno.readTextFileSync(path)) ?? undefined;
+    const text = readPrivateText(path, VERDICT_FILE_CAP);
+    return text === undefined ? undefined : parseVerdict(text) ?? undefined;
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw error;
@@ -42,7 +46,7 @@ export function readCachedVerdict(
 
 /** Cache `verdict` under `key`, then prune the folder if it grew past its bound. */
 export function writeCachedVerdict(cacheDir: string, key: string, verdict: Verdict): void {
-  writeFileAtomic(verdictPath(cacheDir, key), JSON.stringify(verdict));
+  writePrivateFile(verdictPath(cacheDir, key), JSON.stringify(verdict));
   pruneVerdicts(verdictDir(cacheDir));
 }
 

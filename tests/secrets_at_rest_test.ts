@@ -4,7 +4,17 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { copySampleKb, makeSandbox, runCli, runHook, show } from "./helpers.ts";
+import { hookFlags } from "../cli/permissions.ts";
+import {
+  cacheRootOf,
+  copySampleKb,
+  makeSandbox,
+  ROOT,
+  runCli,
+  runDeno,
+  runHook,
+  show,
+} from "./helpers.ts";
 
 /** The secrets of {@link PROMPTS}, lowercase, as the tokenizer would store them. */
 const SECRETS = [
@@ -94,6 +104,47 @@ Deno.test("stats never prints a token-shaped word from a log written before the 
     const stats = await runCli(["stats", "--kb", kb], { env });
     assert.equal(stats.code, 0, show(stats));
     assert.match(stats.stdout, /frequent words: sourdough 1\)/);
+  } finally {
+    await box.cleanup();
+  }
+});
+
+Deno.test("the search augment's debug records hold no credential the agent searched for", async () => {
+  const box = await makeSandbox("git-kb-secrets-search-");
+  const kb = join(box.root, "kb");
+  await copySampleKb(kb, { noKernel: true });
+  const env: Record<string, string> = {
+    TMPDIR: box.tmp,
+    HOME: box.home,
+    XDG_CONFIG_HOME: box.config,
+    KB_DIR: kb,
+    KB_HOOK_DEBUG: "1",
+  };
+  try {
+    const searches = [
+      "ghp_1234567890abcdefghijklmnopqrstuvwxyzAB",
+      "rebase AKIAIOSFODNN7EXAMPLE",
+      "rebase onto main",
+    ];
+    for (const [index, pattern] of searches.entries()) {
+      const stdin = JSON.stringify({
+        session_id: `g-${index}`,
+        hook_event_name: "PreToolUse",
+        tool_name: "Grep",
+        tool_input: { pattern },
+      });
+      const result = await runDeno(
+        ["run", ...hookFlags("search", cacheRootOf(env)), join(ROOT, "hooks", "search_augment.ts")],
+        { env, cwd: box.tmp, stdin },
+      );
+      assert.equal(result.code, 0, show(result));
+    }
+    const log = [...(await filesUnder(join(box.tmp, "git-kb"))).entries()]
+      .filter(([path]) => path.endsWith("debug.jsonl")).map(([, text]) => text).join("\n");
+    assert.match(log, /"event":"search"/, "the searches were recorded");
+    for (const secret of SECRETS.slice(0, 2)) {
+      assert.ok(!log.toLowerCase().includes(secret), `the debug log holds ${secret}:\n${log}`);
+    }
   } finally {
     await box.cleanup();
   }

@@ -6,6 +6,9 @@ import assert from "node:assert/strict";
 import { deepStrictEqual, equal } from "node:assert";
 import { join } from "../core/path.ts";
 import {
+  appendDebug,
+  DEBUG_LOG_MAX_BYTES,
+  debugLogPath,
   MAX_SESSION_FILE_BYTES,
   readLedger,
   removeOldLedgers,
@@ -200,5 +203,21 @@ Deno.test("the sweep never follows a link: sessions -> another folder deletes no
   } finally {
     Deno.removeSync(cache, { recursive: true });
     Deno.removeSync(victim, { recursive: true });
+  }
+});
+
+Deno.test("the debug log is bounded: past its size it moves to debug.jsonl.1 and starts anew", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const record = { note: "x".repeat(1024 * 1024) };
+    for (let count = 0; count < 16; count++) appendDebug(dir, record);
+    const log = debugLogPath(dir);
+    const old = (await Deno.stat(`${log}.1`)).size;
+    assert.ok(old > DEBUG_LOG_MAX_BYTES && old < DEBUG_LOG_MAX_BYTES + 2 * 1024 * 1024, `${old}`);
+    assert.equal(await Deno.stat(log).catch(() => undefined), undefined, "a new log begins");
+    appendDebug(dir, { note: "after" });
+    assert.equal(JSON.parse(await Deno.readTextFile(log)).note, "after");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });
