@@ -58,17 +58,13 @@ export async function contextForSearch(request: SearchRequest): Promise<SearchRe
     }
     const ms = performance.now() - started;
     if (debugEnabled()) {
-      const { isStorableWord } = await import("../core/receipts.ts");
-      const storable = (phrase: string) => phrase.split(" ").every(isStorableWord);
       appendDebug(cacheDir, {
         ts: new Date().toISOString(),
         event: EVENT,
         session: request.sessionId ?? null,
         tool: request.tool,
         outcome: decision.outcome,
-        phrases: Object.fromEntries(
-          Object.entries(decision.matches).filter(([phrase]) => storable(phrase)),
-        ),
+        phrases: decision.matches,
         surfaced: pointers.map((pointer) => pointer.id),
         deduped: decision.deduped,
         bytes: decision.assembly ? new TextEncoder().encode(decision.assembly.text).length : 0,
