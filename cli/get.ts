@@ -10,7 +10,7 @@ import { shellCommand } from "../core/shell_quote.ts";
 import { git } from "../io/git.ts";
 import { type OpenKb, withKb } from "../io/open.ts";
 import { READ_TRUST_MS, readIndexedEntry } from "../io/index_store.ts";
-import { parseCommand, UsageError } from "./args.ts";
+import { parseCommand } from "./args.ts";
 import { printJson, red } from "./output.ts";
 import { linkViews } from "./search.ts";
 
@@ -40,9 +40,8 @@ export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(args, {
     links: { type: "boolean" },
     json: { type: "boolean" },
-  });
+  }, { positionals: { name: "<id>", min: 1 } });
   const ids = [...new Set(positionals.flatMap((arg) => arg.split(/[\s,]+/)).filter(Boolean))];
-  if (!ids.length) throw new UsageError("give at least one entry id, like kb-7q2mx");
   const { found, reasons } = await withKb(
     values.kb,
     { trustStampMs: READ_TRUST_MS },

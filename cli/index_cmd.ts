@@ -5,7 +5,7 @@
  */
 import { openKb } from "../io/open.ts";
 import { indexDir } from "../io/paths.ts";
-import { parseCommand } from "./args.ts";
+import { NO_POSITIONALS, parseCommand } from "./args.ts";
 import { printJson, yellow } from "./output.ts";
 
 /** Help text. */
@@ -29,7 +29,7 @@ export async function run(args: string[]): Promise<number> {
     full: { type: "boolean" },
     verbose: { type: "boolean" },
     json: { type: "boolean" },
-  });
+  }, { positionals: NO_POSITIONALS });
   const { report, location } = await openKb(values.kb, { full: values.full, verify: true });
   const dir = indexDir(location.kbDir);
   if (values.json) {

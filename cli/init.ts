@@ -13,7 +13,7 @@ import { openIndex } from "../io/index_store.ts";
 import { ENTRIES_DIR, listEntries, NotAKbError } from "../io/kb.ts";
 import { homeDir } from "../io/paths.ts";
 import { parseCommand, UsageError } from "./args.ts";
-import { green, printJson, yellow } from "./output.ts";
+import { green, plural, printJson, yellow } from "./output.ts";
 
 /** Help text. */
 export const help = `Usage: git-kb init [<clone-url | path>] [options]
@@ -183,18 +183,18 @@ function guardConfig(kbDir: string, force: boolean | undefined): string | undefi
     return `The config named ${configured}, which holds no knowledge base; it now names ${kbDir}`;
   }
   if (force) {
-    return `The config named ${configured} (${plural(count, "entry")}); it now names ${kbDir}`;
+    return `The config named ${configured} (${
+      plural(count, "entry", "entries")
+    }); it now names ${kbDir}`;
   }
   throw new UsageError(
     `the config ${file} already points at the knowledge base ${configured} ` +
-      `(${plural(count, "entry")}), not at ${kbDir}; nothing was changed. To switch to ${kbDir}, ` +
+      `(${
+        plural(count, "entry", "entries")
+      }), not at ${kbDir}; nothing was changed. To switch to ${kbDir}, ` +
       `run the same command with --force; to use another knowledge base for one command, ` +
       `pass --kb <dir> or set KB_DIR`,
   );
-}
-
-function plural(count: number, word: string): string {
-  return `${count} ${count === 1 ? word : word === "entry" ? "entries" : `${word}s`}`;
 }
 
 /** Markdown files outside entries/ (the top-level README aside): git-kb never reads them. */
@@ -250,7 +250,9 @@ export async function run(args: string[]): Promise<number> {
   steps.push(`Wrote the config ${configFile}`);
   if (replaced) steps.push(replaced);
   const { report } = await openIndex(kbDir, { full: true });
-  steps.push(`Indexed ${plural(report.docCount, "entry")} in ${Math.round(report.ms)} ms`);
+  steps.push(
+    `Indexed ${plural(report.docCount, "entry", "entries")} in ${Math.round(report.ms)} ms`,
+  );
   const notRead = await strayMarkdown(kbDir);
   if (values.json) {
     printJson({
@@ -268,7 +270,9 @@ export async function run(args: string[]): Promise<number> {
   if (notRead.length) {
     const shown = notRead.slice(0, 5).join(", ") + (notRead.length > 5 ? ", …" : "");
     console.log(
-      `${yellow("!")} ${plural(notRead.length, "markdown file")} outside ${ENTRIES_DIR}/ ` +
+      `${yellow("!")} ${
+        plural(notRead.length, "markdown file", "markdown files")
+      } outside ${ENTRIES_DIR}/ ` +
         `are not read by git-kb (${shown}): it reads only ${ENTRIES_DIR}/<id>-<slug>.md files ` +
         `with frontmatter`,
     );

@@ -9,7 +9,7 @@ import { taskBriefs } from "../core/selftest_plan.ts";
 import { createScratch, loadScratch, type Scratch, snapshotUser } from "../io/scratch.ts";
 import { checkIsolation, runSelftest, type StepResult, teardown, verify } from "../io/selftest.ts";
 import { resolvePath } from "../io/paths.ts";
-import { parseCommand, UsageError } from "./args.ts";
+import { NO_POSITIONALS, parseCommand, UsageError } from "./args.ts";
 import { bold, dim, green, printJson, red } from "./output.ts";
 import { SelfCli, selfEntry } from "./self_cli.ts";
 
@@ -104,14 +104,13 @@ function printSetup(scratch: Scratch, json: boolean | undefined): void {
 
 /** Run the command. */
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseCommand(args, {
+  const { values } = parseCommand(args, {
     json: { type: "boolean" },
     keep: { type: "boolean" },
     "setup-only": { type: "boolean" },
     verify: { type: "string" },
     teardown: { type: "string" },
-  });
-  if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  }, { positionals: NO_POSITIONALS });
   const modes = [values["setup-only"], values.verify, values.teardown].filter((mode) =>
     mode !== undefined
   );

@@ -30,7 +30,7 @@ import { join } from "../core/path.ts";
 import { isOneOf } from "../core/schema.ts";
 import { writeFileAtomic } from "../io/fs.ts";
 import { homeDir, resolvePath } from "../io/paths.ts";
-import { parseCommand, UsageError } from "./args.ts";
+import { NO_POSITIONALS, parseCommand, UsageError } from "./args.ts";
 import { bold, dim, green, printJson, red, yellow } from "./output.ts";
 
 /** Help text. */
@@ -89,16 +89,13 @@ const JSON_HINTS: Record<HookAgent, string> = {
 };
 
 function parseOptions(args: string[]): SetupOptions {
-  const { values, positionals } = parseCommand(args, {
+  const { values } = parseCommand(args, {
     agent: { type: "string" },
     scope: { type: "string" },
     "dry-run": { type: "boolean" },
     remove: { type: "boolean" },
     json: { type: "boolean" },
-  });
-  if (positionals.length) {
-    throw new UsageError(`setup takes no arguments, got "${positionals[0]}"`);
-  }
+  }, { positionals: NO_POSITIONALS });
   const agent = values.agent ?? "claude";
   if (!isOneOf(AGENTS, agent)) {
     throw new UsageError(`--agent "${agent}" is not known; use one of ${AGENTS.join(", ")}`);
