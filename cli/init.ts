@@ -8,7 +8,7 @@ import { join } from "../core/path.ts";
 import { resolvePath } from "../io/paths.ts";
 import { configTarget, writeConfig } from "../io/config.ts";
 import { writeFileAtomic } from "../io/fs.ts";
-import { git, gitOk, identityArgs } from "../io/git.ts";
+import { commitPaths, git, gitOk } from "../io/git.ts";
 import { openIndex } from "../io/index_store.ts";
 import { ENTRIES_DIR, listEntries, NotAKbError } from "../io/kb.ts";
 import { homeDir } from "../io/paths.ts";
@@ -100,17 +100,7 @@ async function commitScaffold(kbDir: string, message: string): Promise<boolean> 
   }
   if (!added.length) return false;
   await gitOk(kbDir, ["add", "--", ...added]);
-  const identity = await identityArgs(kbDir);
-  await gitOk(kbDir, [
-    ...identity,
-    "commit",
-    "--quiet",
-    "--no-verify",
-    "-m",
-    message,
-    "--",
-    ...added,
-  ]);
+  await commitPaths(kbDir, message, added);
   return true;
 }
 

@@ -4,7 +4,6 @@
  *
  * @module
  */
-import type { Finding } from "../core/finding.ts";
 import { type ProcessOutput, ProcessTimeoutError, runProcess } from "./process.ts";
 
 /** What a git command printed and how it exited. */
@@ -160,10 +159,8 @@ export function fallbackIdentityWarning(): string {
     `git config --global user.name "Your Name" and git config --global user.email you@example.com`;
 }
 
-/** Doctor's check: whether commits will carry the user's identity or the fallback. */
-export async function checkIdentity(kbDir: string): Promise<Finding> {
-  const { fallback } = await commitIdentity(kbDir);
-  return fallback
-    ? { level: "warn", check: "identity", message: fallbackIdentityWarning() }
-    : { level: "ok", check: "identity", message: "git has a user.name and user.email" };
+/** Commit exactly `paths` (already staged) with `message`, under {@link commitIdentity}. */
+export async function commitPaths(cwd: string, message: string, paths: string[]): Promise<void> {
+  const { args } = await commitIdentity(cwd);
+  await gitOk(cwd, [...args, "commit", "--quiet", "--no-verify", "-m", message, "--", ...paths]);
 }

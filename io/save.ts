@@ -22,6 +22,7 @@ import { shellCommand } from "../core/shell_quote.ts";
 import { ifExists, writeFileAtomic } from "./fs.ts";
 import {
   commitIdentity,
+  commitPaths,
   fallbackIdentityWarning,
   git,
   GitError,
@@ -168,13 +169,6 @@ export function entryPaths(kbDir: string): Map<string, string> {
 /** The id in an entry file's name, `entries/<id>-<slug>.md`. */
 function idOfPath(path: string): string | undefined {
   return /(?:^|\/)(kb-[0-9a-z]{5})-[^/]*\.md$/.exec(path)?.[1];
-}
-
-/** A lowercase ASCII slug of a title, at most 50 characters, for the file name. */
-export function slugify(title: string): string {
-  const slug = title.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
-  return slug.slice(0, 50).replace(/-+$/, "") || "entry";
 }
 
 /** A fresh random id that no entry in `taken` has. */
@@ -345,7 +339,6 @@ async function commitChanges(
   kbDir: string,
   changes: readonly Change[],
   message: string,
-  identity: string[],
 ): Promise<string> {
   const paths = changes.map((change) => change.path);
   const before = applyChanges(kbDir, changes);
@@ -353,16 +346,7 @@ async function commitChanges(
     await gitOk(kbDir, ["add", "-A", "--", ...paths]);
     const status = await gitOk(kbDir, ["status", "--porcelain", "--", ...paths]);
     if (!status.trim()) return "";
-    await gitOk(kbDir, [
-      ...identity,
-      "commit",
-      "--quiet",
-      "--no-verify",
-      "-m",
-      message,
-      "--",
-      ...paths,
-    ]);
+    await commitPaths(kbDir, message, paths);
   } catch (error) {
     restore(kbDir, paths, before);
     await git(kbDir, ["reset", "--quiet", "--", ...paths]).catch(() => undefined);
@@ -605,9 +589,7 @@ async function runSave(kbDir: string, plan: Plan, timeoutMs: number): Promise<Ch
       throw new ValidationError(what, problems);
     }
     const identity = await commitIdentity(kbDir);
-    const commit = changes.length
-      ? await commitChanges(kbDir, changes, message, identity.args)
-      : "";
+    const commit = changes.length ? await commitChanges(kbDir, changes, message) : "";
     if (!commit) return { paths, commit, push: "NO_REMOTE" as PushOutcome, warnings };
     if (identity.fallback) warnings.push(fallbackIdentityWarning());
     const target = await pushTarget(kbDir, branch);
