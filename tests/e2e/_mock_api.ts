@@ -184,6 +184,8 @@ export async function clientEnv(
     PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
     HOME: sandbox.home,
     TMPDIR: sandbox.tmp,
+    // git-kb's cache under the sandbox's temp folder, as the unit tests keep it (childEnv).
+    XDG_CACHE_HOME: sandbox.tmp,
     DENO_DIR: await denoDir(),
     DENO_NO_UPDATE_CHECK: "1",
     ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`,

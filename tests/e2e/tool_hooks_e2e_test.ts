@@ -16,6 +16,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { PROMPT_WORDING } from "../../core/surface.ts";
 import { runProcess } from "../../io/process.ts";
+import { sessionFile } from "../../io/session.ts";
 import { copySampleKb, makeSandbox } from "../helpers.ts";
 import { kbCache } from "../judge_helpers.ts";
 import {
@@ -170,7 +171,7 @@ Deno.test({
 
       const receipts = JSON.parse(
         await Deno.readTextFile(
-          join(await kbCache(setup.tmp), "sessions", `${session}.receipts.json`),
+          sessionFile(await kbCache(setup.tmp), session, ".receipts.json"),
         ),
       );
       assert.ok(receipts.fetched.includes("kb-7q2mx"), JSON.stringify(receipts));
