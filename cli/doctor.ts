@@ -13,7 +13,7 @@ import { join } from "../core/path.ts";
 import { kernelRuleCost, LIMITS } from "../core/schema.ts";
 import { shellCommand, shellQuote } from "../core/shell_quote.ts";
 import { configCandidates, type KbLocation, resolveKb } from "../io/config.ts";
-import { git, gitReason, identityArgs } from "../io/git.ts";
+import { git, gitReason, GitTimeoutError, identityArgs } from "../io/git.ts";
 import { type OpenIndex, openIndex } from "../io/index_store.ts";
 import { ENTRIES_DIR, readKbFile } from "../io/kb.ts";
 import { indexFindings as indexHealthFindings } from "../io/index_health.ts";
@@ -192,6 +192,32 @@ async function uncommittedFindings(kbDir: string): Promise<Finding[]> {
 }
 
 /** Whether the remote answers, and how far the branch is from it. */
+/** How long doctor waits for the remote to answer `git ls-remote`. */
+const REMOTE_TIMEOUT_MS = 10_000;
+
+/** Whether `remote` answers within {@link REMOTE_TIMEOUT_MS}. */
+async function reachFinding(kbDir: string, remote: string): Promise<Finding> {
+  const args = ["ls-remote", "--exit-code", "-q", remote, "HEAD"];
+  try {
+    const reach = await git(kbDir, args, { timeoutMs: REMOTE_TIMEOUT_MS });
+    return reach.code === 0 || reach.code === 2
+      ? { level: "ok", check: "remote", message: `${remote} is reachable` }
+      : {
+        level: "error",
+        check: "remote",
+        message: `${remote} is not reachable: ${gitReason(reach.stderr)}`,
+      };
+  } catch (error) {
+    if (!(error instanceof GitTimeoutError)) throw error;
+    return {
+      level: "error",
+      check: "remote",
+      message: `${remote} did not answer: ${error.message}; check the network, or run ` +
+        `${shellCommand(["git-kb", "doctor", "--offline", "--kb", kbDir])}`,
+    };
+  }
+}
+
 async function remoteFindings(kbDir: string, offline: boolean): Promise<Finding[]> {
   const remotes = (await git(kbDir, ["remote"])).stdout.split("\n").filter(Boolean);
   if (!remotes.length) {
@@ -203,18 +229,7 @@ async function remoteFindings(kbDir: string, offline: boolean): Promise<Finding[
   }
   const findings: Finding[] = [];
   const remote = remotes.includes("origin") ? "origin" : remotes[0];
-  if (!offline) {
-    const reach = await git(kbDir, ["ls-remote", "--exit-code", "-q", remote, "HEAD"]);
-    findings.push(
-      reach.code === 0 || reach.code === 2
-        ? { level: "ok", check: "remote", message: `${remote} is reachable` }
-        : {
-          level: "error",
-          check: "remote",
-          message: `${remote} is not reachable: ${gitReason(reach.stderr)}`,
-        },
-    );
-  }
+  if (!offline) findings.push(await reachFinding(kbDir, remote));
   const counts = await git(kbDir, ["rev-list", "--left-right", "--count", "HEAD...@{u}"]);
   if (counts.code === 0) {
     const [ahead, behind] = counts.stdout.trim().split(/\s+/).map(Number);

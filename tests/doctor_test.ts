@@ -208,3 +208,20 @@ Deno.test("doctor notices a damaged index and two files with one id", async () =
     await kb.cleanup();
   }
 });
+
+Deno.test("doctor gives up on a remote that never answers, and says so", async () => {
+  const kb = await makeKb({ remote: true });
+  try {
+    await git(kb.dir, "config", "protocol.ext.allow", "always");
+    await git(kb.dir, "remote", "set-url", "origin", "ext::sleep 60");
+    const started = Date.now();
+    const result = await runCli(["doctor", "--json"], { env: kb.env });
+    const findings = parseJson<Finding[]>(result);
+    assert.ok(Date.now() - started < 30_000, "doctor waited for the remote");
+    const remote = findings.find((item) => item.check === "remote" && item.level === "error");
+    assert.match(remote?.message ?? "", /origin did not answer: git ls-remote .* did not finish/);
+    assert.match(remote!.message, /git-kb doctor --offline --kb /);
+  } finally {
+    await kb.cleanup();
+  }
+});
