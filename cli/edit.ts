@@ -18,7 +18,7 @@ import {
 import { shellCommand } from "../core/shell_quote.ts";
 import { resolveKb } from "../io/config.ts";
 import { type DraftCheck, editUntilValid } from "../io/editor.ts";
-import { entryPaths, type SaveRequest, type SaveResult, ValidationError } from "../io/save.ts";
+import { entryPathOf, type SaveRequest, type SaveResult, ValidationError } from "../io/save.ts";
 import { parseCommand, UsageError } from "./args.ts";
 import { checkAndSave, entryProblems, printSupersededNotes, saveDraft } from "./entry_save.ts";
 import {
@@ -132,8 +132,7 @@ export async function run(args: string[]): Promise<number> {
   }
   const { kbDir } = resolveKb(values.kb);
   const kbFlag = values.kb === undefined ? [] : ["--kb", kbDir];
-  const path = entryPaths(kbDir).get(id);
-  if (!path) throw new Error(`no entry ${id} in ${kbDir}; find ids with git-kb search <words>`);
+  const path = entryPathOf(kbDir, id);
   const previousText = Deno.readTextFileSync(join(kbDir, path));
   if (fieldFlags) {
     const { entry: current, problems } = toEntry(parseEntryText(previousText, path));

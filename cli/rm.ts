@@ -9,9 +9,9 @@ import { join } from "../core/path.ts";
 import { shellCommand } from "../core/shell_quote.ts";
 import { type Backlink, linksTo } from "../io/backlinks.ts";
 import { resolveKb } from "../io/config.ts";
-import { entryPaths, saveChanges } from "../io/save.ts";
+import { entryPathOf, saveChanges } from "../io/save.ts";
 import { parseCommand, UsageError } from "./args.ts";
-import { cyan, green, printJson, yellow } from "./output.ts";
+import { cyan, green, plural, printJson, yellow } from "./output.ts";
 import { printWarnings, saveSummary } from "./save_report.ts";
 
 /** Help text. */
@@ -38,8 +38,10 @@ class LinkedError extends Error {
   readonly exitCode = 1;
   constructor(ids: string[], links: Backlink[]) {
     super(
-      `not removed: ${links.length} link(s) point at ${ids.join(", ")}:${describeLinks(links)}` +
-        `\nRemove those links first (git-kb edit <id> --link …), or delete anyway and leave them ` +
+      `not removed: ${plural(links.length, "link points", "links point")} at ${ids.join(", ")}:` +
+        describeLinks(links) +
+        `\nRemove those links first (git-kb edit <id> --remove-link <rel>:<target>), or delete ` +
+        `anyway and leave them ` +
         `dangling:\n  ${shellCommand(["git-kb", "rm", ...ids, "--force"])}`,
     );
     this.name = "LinkedError";
@@ -67,19 +69,13 @@ export async function run(args: string[]): Promise<number> {
   const ids = [...new Set(positionals)];
   if (!ids.length) throw new UsageError("give at least one entry id, like kb-7q2mx");
   const { kbDir } = resolveKb(values.kb);
-  const known = entryPaths(kbDir);
-  const unknown = ids.filter((id) => !known.has(id));
-  if (unknown.length) {
-    throw new Error(
-      `no entry ${unknown.join(", ")} in ${kbDir}; find ids with git-kb search <words>`,
-    );
-  }
+  const paths = ids.map((id) => entryPathOf(kbDir, id));
   const dangling = linksTo(kbDir, new Set(ids));
   if (dangling.length && !values.force) throw new LinkedError(ids, dangling);
-  const changes = ids.map((id) => {
-    const path = known.get(id)!;
-    return { path, previousText: Deno.readTextFileSync(join(kbDir, path)) };
-  });
+  const changes = paths.map((path) => ({
+    path,
+    previousText: Deno.readTextFileSync(join(kbDir, path)),
+  }));
   const titles = changes.map(({ path, previousText }, at) =>
     `${ids[at]}: ${titleOf(previousText, path)}`
   );
@@ -96,7 +92,11 @@ export async function run(args: string[]): Promise<number> {
   }
   if (dangling.length) {
     console.error(
-      yellow(`warning: left ${dangling.length} dangling link(s):${describeLinks(dangling)}`),
+      yellow(
+        `warning: left ${plural(dangling.length, "dangling link", "dangling links")}:${
+          describeLinks(dangling)
+        }`,
+      ),
     );
   }
   console.log(

@@ -17,7 +17,15 @@ import { ENTRIES_DIR } from "./kb.ts";
 export type RepoState =
   | { state: "branch"; branch: string }
   | {
-    state: "detached" | "rebase" | "merge" | "cherry-pick" | "revert" | "bisect" | "conflict";
+    state:
+      | "detached"
+      | "side-branch"
+      | "rebase"
+      | "merge"
+      | "cherry-pick"
+      | "revert"
+      | "bisect"
+      | "conflict";
     /** One line: what the state is. */
     message: string;
     /** Commands that get out of it, each pasteable. */
@@ -50,6 +58,29 @@ async function homeBranch(kbDir: string): Promise<string> {
   const branches = listing.split("\n").filter(Boolean).map((line) => line.split(" "));
   const tracking = branches.find(([, upstream]) => upstream);
   return tracking?.[0] ?? (branches.length === 1 ? branches[0][0] : "main");
+}
+
+/**
+ * The branch saves must go to, when the current branch `name` is not plainly it: undefined when
+ * `name` tracks a remote branch, there is no remote, or the remote has no branches yet (a first
+ * push); else the remote's default branch (its `HEAD`), or the one local branch that tracks it.
+ */
+async function trackedBranch(kbDir: string, name: string): Promise<string | undefined> {
+  const upstream = await git(kbDir, ["rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{u}"]);
+  if (upstream.code === 0) return undefined;
+  const remotes = (await gitOk(kbDir, ["remote"])).split("\n").filter(Boolean);
+  const remote = remotes.includes("origin") ? "origin" : remotes[0];
+  if (!remote) return undefined;
+  const head = await git(kbDir, ["symbolic-ref", "--short", "-q", `refs/remotes/${remote}/HEAD`]);
+  if (head.code === 0) return head.stdout.trim().slice(remote.length + 1);
+  const known = (await gitOk(kbDir, [
+    "for-each-ref",
+    "--format=%(refname:short)",
+    `refs/remotes/${remote}/`,
+  ])).split("\n").filter(Boolean).map((ref) => ref.slice(remote.length + 1));
+  if (!known.length || known.includes(name)) return undefined;
+  const home = await homeBranch(kbDir);
+  return known.includes(home) ? home : known[0];
 }
 
 /**
@@ -86,7 +117,17 @@ export async function repoState(kbDir: string): Promise<RepoState> {
     };
   }
   const branch = await git(kbDir, ["symbolic-ref", "--short", "-q", "HEAD"]);
-  if (branch.code === 0) return { state: "branch", branch: branch.stdout.trim() };
+  if (branch.code === 0) {
+    const name = branch.stdout.trim();
+    const tracked = await trackedBranch(kbDir, name);
+    if (tracked === undefined || tracked === name) return { state: "branch", branch: name };
+    return {
+      state: "side-branch",
+      message: `${kbDir} is on branch ${name}, which tracks no remote branch, while the ` +
+        `knowledge base's branch is ${tracked}; a save there would never reach it`,
+      commands: [gitC("switch", tracked)],
+    };
+  }
   return {
     state: "detached",
     message: `${kbDir} has a detached HEAD (no branch checked out), so a save has no branch ` +

@@ -166,6 +166,25 @@ export function entryPaths(kbDir: string): Map<string, string> {
   return ids;
 }
 
+/**
+ * The one entry file of `id`, for a command that changes it. Throws when there is none, and
+ * when two files carry the id (neither is changed until one gets another id: the index serves
+ * neither).
+ */
+export function entryPathOf(kbDir: string, id: string): string {
+  const paths = listEntries(kbDir).filter((path) => idOfPath(path) === id).sort();
+  if (!paths.length) {
+    throw new Error(`no entry ${id} in ${kbDir}; find ids with git-kb search <words>`);
+  }
+  if (paths.length > 1) {
+    throw new Error(
+      `id ${id} is used by ${paths.join(" and ")}, so neither is changed; give one of them ` +
+        "a new id (in its file name and its id: field), then run the command again",
+    );
+  }
+  return paths[0];
+}
+
 /** The id in an entry file's name, `entries/<id>-<slug>.md`. */
 function idOfPath(path: string): string | undefined {
   return /(?:^|\/)(kb-[0-9a-z]{5})-[^/]*\.md$/.exec(path)?.[1];

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { entryPath, exists, git, makeKb, parseJson, runCli, show } from "./helpers.ts";
+import { entryPath, entryText, exists, git, makeKb, parseJson, runCli, show } from "./helpers.ts";
 
 interface RmJson {
   ids: string[];
@@ -43,7 +43,7 @@ Deno.test("rm: deletes, refuses while linked, --force reports the dangling links
       const head = await git(kb.dir, "rev-parse", "HEAD");
       const result = await runCli(["rm", "kb-p8k2c"], { env: kb.env });
       assert.equal(result.code, 1, show(result));
-      assert.match(result.stderr, /not removed: 4 link\(s\) point at kb-p8k2c/, show(result));
+      assert.match(result.stderr, /not removed: 4 links point at kb-p8k2c/, show(result));
       assert.match(
         result.stderr,
         /^ {2}kb-\w{5} \(entries\/kb-\w{5}-[\w-]+\.md\) related kb-p8k2c$/m,
@@ -57,7 +57,7 @@ Deno.test("rm: deletes, refuses while linked, --force reports the dangling links
       const text = await runCli(["rm", "kb-p8k2c", "--force"], { env: kb.env });
       assert.equal(text.code, 0, show(text));
       assert.match(text.stdout, /^Removed kb-p8k2c \(commit \w{7}, pushed; index /);
-      assert.match(text.stderr, /warning: left 4 dangling link\(s\):/);
+      assert.match(text.stderr, /warning: left 4 dangling links:/);
       for (const from of ["kb-4fr7e", "kb-h2o8x", "kb-j0l5u", "kb-m2c7v"]) {
         assert.match(
           text.stderr,
@@ -77,6 +77,34 @@ Deno.test("rm: deletes, refuses while linked, --force reports the dangling links
       assert.equal(unknown.code, 1, show(unknown));
       assert.match(unknown.stderr, /no entry kb-zzzzz/);
     });
+  } finally {
+    await kb.cleanup();
+  }
+});
+
+Deno.test("edit and rm refuse an id two files carry, naming both, and change neither", async () => {
+  const kb = await makeKb();
+  try {
+    const real = await entryPath(kb.dir, "kb-7q2mx");
+    const shadow = "entries/kb-7q2mx-a-shadow.md";
+    await Deno.writeTextFile(
+      join(kb.dir, shadow),
+      entryText({ id: "kb-7q2mx", title: "A shadow", body: "Not the real one.\n" }),
+    );
+    const before = [
+      await Deno.readTextFile(join(kb.dir, real)),
+      await Deno.readTextFile(join(kb.dir, shadow)),
+    ];
+    for (const args of [["edit", "kb-7q2mx", "--add-tag", "x"], ["rm", "kb-7q2mx"]]) {
+      const result = await runCli(args, { env: kb.env });
+      assert.equal(result.code, 1, show(result));
+      assert.ok(result.stderr.includes(real) && result.stderr.includes(shadow), show(result));
+      assert.match(result.stderr, /so neither is changed/);
+    }
+    assert.deepEqual([
+      await Deno.readTextFile(join(kb.dir, real)),
+      await Deno.readTextFile(join(kb.dir, shadow)),
+    ], before);
   } finally {
     await kb.cleanup();
   }

@@ -111,6 +111,25 @@ Deno.test("a detached HEAD: refused before writing, nothing pushed, the pasted s
   }
 });
 
+Deno.test("a side branch that tracks nothing: refused before writing, nothing pushed", async () => {
+  const kb = await awkwardKb();
+  try {
+    await git(kb.dir, "checkout", "--quiet", "-b", "feature");
+    const before = { head: await git(kb.dir, "rev-parse", "HEAD"), status: await status(kb) };
+    const result = await add(kb, "From a side branch");
+    await assertNothingSaved(kb, before, result);
+    assert.match(result.stderr, /on branch feature, which tracks no remote branch/, show(result));
+    assert.equal(await git(kb.remote!, "for-each-ref", "--format=%(refname)"), "refs/heads/main");
+    const [command] = commandsOf(result.stderr);
+    assert.equal(command, `git -C ${quotedDir(kb)} switch main`);
+    await git(kb.dir, "push", "--quiet", "-u", "origin", "feature");
+    const tracked = await add(kb, "On a branch that tracks one of its own");
+    assert.equal(tracked.code, 0, show(tracked));
+  } finally {
+    await kb.cleanup();
+  }
+});
+
 /** Put the repo into the middle of `operation` by a real conflicting command. */
 async function startOperation(kb: Kb, operation: string): Promise<void> {
   const path = await entryPath(kb.dir, "kb-7q2mx");
