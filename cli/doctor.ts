@@ -300,19 +300,20 @@ function lstatOf(full: string): Deno.FileInfo | undefined {
 
 /**
  * The command that fixes a file the index left out: move it where the index reads it (out of a
- * sub-folder, to a name ending in `.md` or starting with its id), remove what is not a file
- * (a FIFO, a dangling link), else open it in the editor.
+ * sub-folder, to a name ending in `.md` or starting with its id), remove what is not a regular
+ * file (a FIFO, a link left out: dangling, looping or leading out of the knowledge base), else
+ * open it in the editor.
  */
 function leftOutFix(kbDir: string, path: string): string {
   const full = join(kbDir, path);
   const info = lstatOf(full);
-  if (!info || (!info.isFile && !info.isSymlink)) return shellCommand(["rm", "--", full]);
+  if (!info || !info.isFile) return shellCommand(["rm", "--", full]);
   const name = path.slice(path.lastIndexOf("/") + 1);
   if (!name.endsWith(".md")) {
     const entryLike = /^kb-[0-9a-z]{5}-/.test(name);
     return moveCommand(full, entryLike ? `${full}.md` : join(kbDir, name));
   }
-  const id = info.isFile ? declaredId(kbDir, path) : undefined;
+  const id = declaredId(kbDir, path);
   const inEntries = path === `${ENTRIES_DIR}/${name}`;
   if (id && !name.startsWith(`${id}-`)) {
     const renamed = `${ENTRIES_DIR}/${id}-${name.replace(/^kb-[0-9a-z]{5}-/, "")}`;

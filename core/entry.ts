@@ -234,7 +234,7 @@ export function toEntry(raw: RawEntry): { entry?: Entry; problems: Problem[] } {
 function quoted(text: string): string {
   const start = text.length > 40 ? `${text.slice(0, 40)}…` : text;
   return JSON.stringify(start).replace(
-    /[\u007f-\u009f\u2028\u2029]/g,
+    /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
 }
@@ -325,7 +325,40 @@ function holdsNul(value: unknown, depth = 0): boolean {
   );
 }
 
+/**
+ * The 1-based line where an unresolved git conflict starts in `body`: a `<<<<<<<` line, then a
+ * `=======` line, then a `>>>>>>>` line, outside fenced code blocks (an entry about resolving
+ * conflicts may show them in one). Undefined when there is none.
+ */
+export function conflictStart(body: string): number | undefined {
+  let fence: string | undefined;
+  let start: number | undefined;
+  let middle = false;
+  const lines = body.split("\n");
+  for (let at = 0; at < lines.length; at++) {
+    const line = lines[at];
+    const opener = /^(`{3,}|~{3,})/.exec(line)?.[1];
+    if (opener && (!fence || line.startsWith(fence))) {
+      fence = fence ? undefined : opener;
+      continue;
+    }
+    if (fence) continue;
+    if (/^<{7}(?: |$)/.test(line)) [start, middle] = [at + 1, false];
+    else if (start !== undefined && /^={7}$/.test(line)) middle = true;
+    else if (start !== undefined && middle && /^>{7}(?: |$)/.test(line)) return start;
+  }
+  return undefined;
+}
+
 function checkBody(body: string, problems: Problem[]): void {
+  const conflict = conflictStart(body);
+  if (conflict !== undefined) {
+    problems.push({
+      field: "body",
+      message: `holds unresolved git conflict markers (from line ${conflict} of the body); ` +
+        "keep the text you want and delete the <<<<<<<, ======= and >>>>>>> lines",
+    });
+  }
   if (body.includes("\0")) {
     const at = body.indexOf("\0");
     problems.push({

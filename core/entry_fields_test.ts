@@ -2,6 +2,7 @@ import { deepEqual, equal, ok, throws } from "node:assert/strict";
 import {
   blankEntry,
   checkEntryFields,
+  conflictStart,
   type Entry,
   EntryParseError,
   parseEntryText,
@@ -155,4 +156,21 @@ Deno.test("YAML anchors and aliases in the frontmatter are refused, quickly", ()
   // An ampersand or an asterisk inside a value is no anchor.
   const plain = "---\nid: kb-7q2mx\ntitle: R&D *notes*\ntype: note\n---\n";
   equal(parseEntryText(plain, "p.md").fields.title, "R&D *notes*");
+});
+
+Deno.test("conflictStart finds git's conflict markers outside code fences only", () => {
+  const conflict = "Intro\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> kb-1234\nend\n";
+  equal(conflictStart(conflict), 2);
+  equal(conflictStart("```\n<<<<<<< HEAD\na\n=======\nb\n>>>>>>> x\n```\n"), undefined);
+  equal(conflictStart("<<<<<<< HEAD\nonly the start\n"), undefined);
+  equal(conflictStart("=======\n>>>>>>> x\n"), undefined);
+  const problems = checkEntryFields({ ...valid(), body: conflict });
+  ok(problems.some((problem) => /conflict markers \(from line 2/.test(problem.message)));
+});
+
+Deno.test("one-line fields refuse bidirectional controls, which reorder what is shown", () => {
+  const problems = checkEntryFields({ ...valid(), title: "bidi\u202eevil", tags: ["a\u2066b"] });
+  deepEqual(problems.map((problem) => problem.field).sort(), ["tags", "title"]);
+  ok(problems.every((problem) => /bidirectional control/.test(problem.message)));
+  equal(oneLineProblem("plain title"), undefined);
 });

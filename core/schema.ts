@@ -107,7 +107,9 @@ function codePoint(code: number): string {
 /**
  * Why `text` cannot be a one-line field (title, tag, alias, source, link target, …), or
  * undefined when it can: control characters (C0, DEL, C1 such as U+0085), ANSI escape sequences,
- * and line or paragraph separators would break the line it is shown on, or forge another one.
+ * and line or paragraph separators would break the line it is shown on, or forge another one;
+ * bidirectional controls (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) would show it in
+ * another order than it is read.
  */
 export function oneLineProblem(text: string): string | undefined {
   for (let index = 0; index < text.length; index++) {
@@ -122,8 +124,18 @@ export function oneLineProblem(text: string): string | undefined {
     if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) {
       return `holds a control character (${codePoint(code)} ${where}); write plain text`;
     }
+    if (isBidiControl(code)) {
+      return `holds a bidirectional control (${codePoint(code)} ${where}), which reorders how ` +
+        "the text shows; write plain text";
+    }
   }
   return undefined;
+}
+
+/** Whether `code` is a bidirectional formatting control. */
+function isBidiControl(code: number): boolean {
+  return code === 0x061c || code === 0x200e || code === 0x200f ||
+    (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
 }
 
 /** What a kernel rule needs to be inlined in a prompt: its id, title and body. */

@@ -17,6 +17,7 @@ import {
   serializeEntry,
   toEntry,
 } from "../core/entry.ts";
+import { displaySafe } from "../core/display.ts";
 import { kernelRuleCost, LIMITS } from "../core/schema.ts";
 import { shellCommand } from "../core/shell_quote.ts";
 import { ifExists, writeFileAtomic } from "./fs.ts";
@@ -50,7 +51,7 @@ export class ValidationError extends Error {
   readonly problems: Problem[];
   readonly exitCode = 1;
   constructor(what: string, problems: Problem[]) {
-    super(`${what} is not valid; nothing was written:\n${formatProblems(problems)}`);
+    super(`${displaySafe(what)} is not valid; nothing was written:\n${formatProblems(problems)}`);
     this.name = "ValidationError";
     this.problems = problems;
   }

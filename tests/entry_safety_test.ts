@@ -74,6 +74,11 @@ Deno.test("hostile field values are refused before anything is written", async (
         field: /source: .*CARRIAGE RETURN/,
       },
       { name: "a NUL in the body", args: add("--title", "T", "--body-file", nul), field: /body/ },
+      {
+        name: "title with a right-to-left override",
+        args: add("--title", "bidi\u202eevil"),
+        field: /title: .*bidirectional control/,
+      },
     ];
     const results = await Promise.all(cases.map(({ args }) => runCli(args, { env: kb.env })));
     for (const [index, { name, field }] of cases.entries()) {
@@ -83,9 +88,11 @@ Deno.test("hostile field values are refused before anything is written", async (
         assert.match(result.stderr, /nothing was written/, show(result));
         assert.match(result.stderr, field, show(result));
         assert.doesNotMatch(result.stderr, STACK_FRAME, show(result));
-        for (const raw of ["\u001b", "\u2028", "\u0085"]) {
+        for (const raw of ["\u001b", "\u2028", "\u0085", "\u202e"]) {
           assert.ok(!result.stderr.includes(raw), "no raw escape or separator is echoed");
         }
+        const [headline] = result.stderr.split("\n");
+        assert.match(headline, /is not valid; nothing was written:$/, "the headline is one line");
       });
     }
     await t.step("nothing was committed or written anywhere", async () => {

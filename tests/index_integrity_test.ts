@@ -371,3 +371,31 @@ Deno.test("a lock left by a killed hook: hooks wait briefly, the dead owner's lo
     await kb.cleanup();
   }
 });
+
+Deno.test("an entry whose body holds an unresolved merge conflict is not served; get says it is in conflict", async () => {
+  const kb = await makeKb();
+  try {
+    const path = await entryPath(kb.dir, "kb-7q2mx");
+    const file = join(kb.dir, path);
+    const original = await Deno.readTextFile(file);
+    const commitBody = async (line: string) => {
+      await Deno.writeTextFile(file, `${original}\n${line}\n`);
+      await git(kb.dir, "commit", "--quiet", "-am", line);
+    };
+    await git(kb.dir, "checkout", "--quiet", "-b", "other");
+    await commitBody("Their closing line.");
+    await git(kb.dir, "checkout", "--quiet", "main");
+    await commitBody("Our closing line.");
+    await git(kb.dir, "merge", "other").catch(() => undefined);
+    assert.match(await Deno.readTextFile(file), /^<{7} HEAD$/m, "the merge left markers");
+    const got = await runCli(["get", "kb-7q2mx"], { env: kb.env });
+    assert.equal(got.code, 1, show(got));
+    assert.match(got.stderr, /in conflict/, show(got));
+    assert.doesNotMatch(got.stdout, /<{7}/);
+    const searched = await runCli(["search", "rotate", "--json"], { env: kb.env });
+    const ids = parseJson<{ id: string }[]>(searched).map((hit) => hit.id);
+    assert.ok(!ids.includes("kb-7q2mx"), ids.join(" "));
+  } finally {
+    await kb.cleanup();
+  }
+});
