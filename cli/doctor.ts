@@ -18,7 +18,7 @@ import { type OpenIndex, openIndex } from "../io/index_store.ts";
 import { ENTRIES_DIR, readKbFile } from "../io/kb.ts";
 import { indexFindings as indexHealthFindings } from "../io/index_health.ts";
 import { indexDir } from "../io/paths.ts";
-import { checkIndexLock, checkOrphans, checkRepoState } from "../io/repo_state.ts";
+import { checkIndexLock, checkOrphans, checkRepoState, repoState } from "../io/repo_state.ts";
 import { checkSaveLock } from "../io/save.ts";
 import { NO_POSITIONALS, parseCommand } from "./args.ts";
 import { missingPermissionFlag } from "./errors.ts";
@@ -176,6 +176,12 @@ async function uncommittedFindings(kbDir: string): Promise<Finding[]> {
   const dirty = (await git(kbDir, ["status", "--porcelain", "--", ENTRIES_DIR])).stdout.trim();
   if (!dirty) return [];
   const count = dirty.split("\n").length;
+  const changes = `${plural(count, "uncommitted change", "uncommitted changes")} under ` +
+    `${ENTRIES_DIR}/`;
+  if ((await repoState(kbDir)).state !== "branch") {
+    // Committing now would commit into the operation under way (conflict markers included).
+    return [{ level: "warn", check: "git", message: `${changes}; finish the git operation first` }];
+  }
   const commit = [
     shellCommand(["git", "-C", kbDir, "add", "--", ENTRIES_DIR]),
     shellCommand(["git", "-C", kbDir, "commit", "-m", "kb: commit hand edits"]),
@@ -183,15 +189,10 @@ async function uncommittedFindings(kbDir: string): Promise<Finding[]> {
   return [{
     level: "warn",
     check: "git",
-    message: withFix(
-      `${plural(count, "uncommitted change", "uncommitted changes")} under ${ENTRIES_DIR}/; ` +
-        "saves through git-kb commit only their own entry",
-      commit,
-    ),
+    message: withFix(`${changes}; saves through git-kb commit only their own entry`, commit),
   }];
 }
 
-/** Whether the remote answers, and how far the branch is from it. */
 /** How long doctor waits for the remote to answer `git ls-remote`. */
 const REMOTE_TIMEOUT_MS = 10_000;
 
@@ -218,6 +219,7 @@ async function reachFinding(kbDir: string, remote: string): Promise<Finding> {
   }
 }
 
+/** Whether the remote answers, and how far the branch is from it. */
 async function remoteFindings(kbDir: string, offline: boolean): Promise<Finding[]> {
   const remotes = (await git(kbDir, ["remote"])).stdout.split("\n").filter(Boolean);
   if (!remotes.length) {

@@ -225,3 +225,30 @@ Deno.test("doctor gives up on a remote that never answers, and says so", async (
     await kb.cleanup();
   }
 });
+
+Deno.test("doctor does not offer to commit hand edits while a merge is under way", async () => {
+  const kb = await makeKb();
+  try {
+    const file = join(kb.dir, "entries", "kb-zz001-clash.md");
+    const write = async (body: string) => {
+      await Deno.writeTextFile(file, entryText({ id: "kb-zz001", title: "Clash", body }));
+      await git(kb.dir, "add", "-A");
+      await git(kb.dir, "commit", "--quiet", "-m", body);
+    };
+    await write("Base.\n");
+    await git(kb.dir, "checkout", "--quiet", "-b", "other");
+    await write("Theirs.\n");
+    await git(kb.dir, "checkout", "--quiet", "main");
+    await write("Ours.\n");
+    await git(kb.dir, "merge", "other").catch(() => undefined);
+    const findings = await doctor(kb.env);
+    const dirty = findings.find((item) => /uncommitted change/.test(item.message));
+    assert.match(dirty?.message ?? "", /finish the git operation first$/, JSON.stringify(findings));
+    assert.ok(!findings.some((item) => /commit -m 'kb: commit hand edits'/.test(item.message)));
+    assert.ok(
+      findings.some((item) => item.level === "error" && /middle of a merge/.test(item.message)),
+    );
+  } finally {
+    await kb.cleanup();
+  }
+});
