@@ -443,10 +443,10 @@ Deno.test("plugin/bin is what `deno task build` makes from the sources", async (
   assert.equal(result.code, 0, show(result));
 });
 
-Deno.test("a checkout at another depth builds the same plugin/bin, chunk names included", async () => {
+Deno.test("a checkout at another depth, with a space and a quote, builds the same plugin/bin", async () => {
   const sandbox = await makeSandbox();
   try {
-    const copy = join(sandbox.root, "one", "more", "level", "git-kb");
+    const copy = join(sandbox.root, "one", "more o'brien", "level", "git-kb");
     await Deno.mkdir(copy, { recursive: true });
     const parts = ["cli", "core", "io", "hooks", "plugin", "deno.json", "deno.lock"];
     const cp = await runProcess("cp", ["-R", ...parts.map((part) => join(ROOT, part)), copy]);
