@@ -92,10 +92,13 @@ Deno.test("a fresh cache: ~/.cache/git-kb by default, made 0700, session files 0
 
 /** Each folder and file under `dir` (itself included), not following links. */
 function walk(dir: string): string[] {
-  return [dir, ...[...Deno.readDirSync(dir)].flatMap((item) => {
-    const path = join(dir, item.name);
-    return item.isDirectory ? walk(path) : [path];
-  })];
+  return [
+    dir,
+    ...[...Deno.readDirSync(dir)].flatMap((item) => {
+      const path = join(dir, item.name);
+      return item.isDirectory ? walk(path) : [path];
+    }),
+  ];
 }
 
 Deno.test("search on a fresh HOME: every folder under the cache root is 0700, every file 0600", async () => {
