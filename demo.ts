@@ -6,12 +6,13 @@
  *
  * @module
  */
+import { fileURLToPath } from "node:url";
 import { flagsFor } from "./cli/permissions.ts";
 import { join } from "./core/path.ts";
 import { shellCommand, shellQuote } from "./core/shell_quote.ts";
 import { runProcess } from "./io/process.ts";
 
-const root = new URL(".", import.meta.url).pathname;
+const root = fileURLToPath(new URL(".", import.meta.url));
 const work = Deno.makeTempDirSync({ prefix: "git-kb-demo-" });
 const env = {
   TMPDIR: join(work, "tmp"),

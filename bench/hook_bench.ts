@@ -17,6 +17,7 @@
  *
  * @module
  */
+import { fileURLToPath } from "node:url";
 import { join } from "../core/path.ts";
 import { fetchCommand } from "../io/prompt_context.ts";
 import { decideSearch } from "../core/search_match.ts";
@@ -28,7 +29,7 @@ import type { Entry } from "../core/entry.ts";
 import { commitAll, type GeneratedKb, generateKb, parseFlags } from "./generate.ts";
 import { formatMs, interleaved, median, progress, quantile, timeProcess } from "./_timing.ts";
 
-const root = new URL("..", import.meta.url).pathname;
+const root = fileURLToPath(new URL("..", import.meta.url));
 
 /** Generate a knowledge base without kernel rules (so a prompt can fail to fire) and index it. */
 async function prepare(entries: number, seed: number, cache: string) {

@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { fileURLToPath } from "node:url";
 import { blankEntry, serializeEntry } from "../core/entry.ts";
 import { goldenLine } from "../core/golden.ts";
 import { join } from "../core/path.ts";
@@ -70,7 +71,7 @@ function goldenFile(data: string, ids: Map<string, string>): string {
 
 async function main(): Promise<void> {
   const flags = parseFlags(Deno.args);
-  const data = flags.get("data") ?? new URL("../../shared/bench", import.meta.url).pathname;
+  const data = flags.get("data") ?? fileURLToPath(new URL("../../shared/bench", import.meta.url));
   const corpus = readJsonl<CorpusPage>(join(data, "corpus.jsonl"));
   const ids = new Map(corpus.map((page, index) => [page.key, idOf(index)]));
   const work = Deno.makeTempDirSync({ prefix: "git-kb-retrieval-" });

@@ -14,6 +14,7 @@
  *
  * @module
  */
+import { fileURLToPath } from "node:url";
 import { join } from "../core/path.ts";
 import { ifExists } from "../io/fs.ts";
 import { runProcess } from "../io/process.ts";
@@ -25,7 +26,7 @@ import {
   PROFILES,
 } from "./permissions.ts";
 
-const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
+const ROOT = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
 const BIN = join(ROOT, "plugin", "bin");
 const ENTRY = join(ROOT, "cli", "launch.ts");
 
@@ -157,7 +158,29 @@ if [ -z "\${KB_CLI:-}" ]; then
   esac
 fi
 export KB_CLI
+# The command word, as cli/main.ts finds it: past the options it reads before the command
+# (--kb <dir>, --kb=<dir>, --help, --version, and the unknown ones it reports). A hook is only
+# ever \`hook <name>\` from the first word on (cli/launch.ts). A loop of builtins: no fork.
 first=\${1:-}
+case "$first" in
+  -?*)
+    first=
+    skip=
+    for word in "$@"; do
+      if [ -n "$skip" ]; then
+        skip=
+        continue
+      fi
+      case "$word" in
+        --kb) skip=1 ;;
+        -?*) ;;
+        hook) break ;;
+        *)
+          first=$word
+          break ;;
+      esac
+    done ;;
+esac
 
 for binary in "$here"/git-kb-*; do
   [ -x "$binary" ] || continue
@@ -247,7 +270,7 @@ export function cmdLauncher(): string {
     return `if /i "%~1"=="hook" if /i "%~2"=="${hook}" (set "profile=${profile}"${bundle})`;
   });
   const commands = Object.entries(COMMAND_PROFILES).map(([command, profile]) =>
-    `if /i "%~1"=="${command}" set "profile=${profile}"`
+    `if /i "%first%"=="${command}" set "profile=${profile}"`
   );
   const profiles = (Object.keys(PROFILES) as Profile[]).map((profile) =>
     `if "%profile%"=="${profile}" set "flags=${cmdFlags(profile)}"`
@@ -277,12 +300,29 @@ export function cmdLauncher(): string {
     'set "profile=read"',
     'set "bundle=git-kb.js"',
     'set "v8="',
+    "call :command_word %*",
     `if /i "%~1"=="hook" set "v8=${HOOK_V8_FLAGS.join(" ")}"`,
     ...commands,
     ...hooks,
     ...profiles,
     'deno run --quiet --no-prompt --no-config %v8% %flags% "%here%%bundle%" %*',
     "exit /b %errorlevel%",
+    "rem The command word, as cli/main.ts finds it: past --kb <dir> and the other options before it.",
+    ":command_word",
+    'set "first="',
+    'set "word=%~1"',
+    "if not defined word exit /b 0",
+    'if /i "%word%"=="--kb" (',
+    "  shift",
+    "  shift",
+    "  goto command_word",
+    ")",
+    'if "%word:~0,1%"=="-" if not "%word%"=="-" (',
+    "  shift",
+    "  goto command_word",
+    ")",
+    'set "first=%word%"',
+    "exit /b 0",
     "",
   ].join("\r\n");
 }

@@ -16,6 +16,7 @@ import { configCandidates, type KbLocation, resolveKb } from "../io/config.ts";
 import { git, gitReason, GitTimeoutError, identityArgs } from "../io/git.ts";
 import { type OpenIndex, openIndex } from "../io/index_store.ts";
 import { ENTRIES_DIR, readKbFile } from "../io/kb.ts";
+import { cacheFindings } from "../io/cache_health.ts";
 import { indexFindings as indexHealthFindings } from "../io/index_health.ts";
 import { indexDir } from "../io/paths.ts";
 import { checkIndexLock, checkOrphans, checkRepoState, repoState } from "../io/repo_state.ts";
@@ -32,7 +33,8 @@ config (which source won, disagreements), git (and the identity commits get),
 the remote (git's own ls-remote, nothing else touches the network), index
 freshness, every file under entries/ (each one the index left out, with why and
 how to fix it), every entry against the contract (links included), and the
-kernel budget. Every fix is a command to paste. Exit 1 when any check fails.
+kernel budget, and the cache's folders (yours alone, no links). Every fix is a
+command to paste. Exit 1 when any check fails.
 
 Options:
   --offline     skip the remote reachability check
@@ -446,6 +448,7 @@ export const CHECKS: readonly Check[] = [
   configFindings,
   gitFindings,
   saveStateFindings,
+  ({ kbDir }) => cacheFindings(kbDir),
   indexFindings,
   contractFindings,
   leftOutFindings,

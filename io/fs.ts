@@ -109,12 +109,32 @@ function kindOf(info: Deno.FileInfo): string {
   return info.isFile ? "a file" : "a special file (a FIFO, socket or device)";
 }
 
+/**
+ * Make the folder `path` and each missing one above it, then give each one made mode 0700 where
+ * the umask left it otherwise. One recursive `mkdir`: Deno grants it by the path of the last
+ * folder alone, so a profile that may write only the cache root can still make `~/.cache`.
+ */
+function makePrivateDirs(path: string): void {
+  const missing: string[] = [];
+  for (let folder = path; !lstatOrUndefined(folder); folder = dirname(folder)) {
+    missing.unshift(folder);
+    if (dirname(folder) === folder) break;
+  }
+  Deno.mkdirSync(path, { recursive: true, mode: PRIVATE_DIR_MODE });
+  for (const folder of missing) {
+    const { mode } = Deno.lstatSync(folder);
+    if (mode !== null && (mode & 0o777) !== PRIVATE_DIR_MODE) {
+      Deno.chmodSync(folder, PRIVATE_DIR_MODE);
+    }
+  }
+}
+
 /** Folders {@link ensurePrivateDir} checked in this process: each is checked once. */
 const privateDirs = new Set<string>();
 
 /**
- * Make sure `path` is a private folder of the current user's, creating it (and its missing
- * parents) with mode 0700: a real folder, not a symbolic link, owned by the current uid, and
+ * Make sure `path` is a private folder of the current user's, creating it (and each missing
+ * parent) with mode 0700: a real folder, not a symbolic link, owned by the current uid, and
  * neither group- nor other-accessible (a wider mode on a folder of ours is narrowed to 0700).
  * Throws {@link UnsafeCacheError} otherwise. Checked once per process and path; needs
  * `--allow-sys=uid`. Returns `path`.
@@ -123,7 +143,7 @@ export function ensurePrivateDir(path: string): string {
   if (privateDirs.has(path)) return path;
   let info = lstatOrUndefined(path);
   if (!info) {
-    Deno.mkdirSync(path, { recursive: true, mode: PRIVATE_DIR_MODE });
+    makePrivateDirs(path);
     info = Deno.lstatSync(path);
   }
   if (!info.isDirectory) {

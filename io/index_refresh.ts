@@ -18,7 +18,7 @@ import {
   shardCountFor,
 } from "../core/index.ts";
 import { type EntryAnalysis, type EntryFile, IndexEditor } from "../core/index_editor.ts";
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, writeData, writePrivateFile } from "./fs.ts";
+import { ensurePrivateDir, PRIVATE_FILE_MODE, writeData, writePrivateFile } from "./fs.ts";
 import { LockTimeoutError, withLock } from "./lock.ts";
 import { type FileStat, filesUnchanged, scanEntries } from "./kb.ts";
 import { kbCacheDir } from "./paths.ts";
@@ -72,15 +72,12 @@ function entryFiles(paths: string[], files: Map<string, FileStat>): EntryFile[] 
 function writeAll(dir: string, files: Map<string, unknown>, atomic: boolean): void {
   (files.get("manifest.json") as Manifest).verifiedAt = Date.now();
   const sealed = sealFiles(files);
-  const made = new Set<string>();
   for (const [name, data] of sealed) {
     if (name === "manifest.json") continue;
     const path = join(dir, name);
     if (atomic) writePrivateFile(path, data);
     else {
-      const folder = dirname(path);
-      if (!made.has(folder)) Deno.mkdirSync(folder, { recursive: true, mode: PRIVATE_DIR_MODE });
-      made.add(folder);
+      ensurePrivateDir(dirname(path));
       writeData(path, data, { createNew: true, mode: PRIVATE_FILE_MODE });
     }
   }
@@ -185,7 +182,7 @@ export async function refreshIndex(
     }
   }
   files ??= scanEntries(kbDir);
-  const lock = join(kbCacheDir(kbDir), "index.lock");
+  const lock = join(ensurePrivateDir(kbCacheDir(kbDir)), "index.lock");
   const timeoutMs = options.hook ? HOOK_LOCK_WAIT_MS : COMMAND_LOCK_WAIT_MS;
   try {
     const manifest = await withLock(

@@ -37,8 +37,8 @@ export function cacheRootFor(env: EnvLookup, uid: number | null): string {
   return join(temp, uid === null ? "git-kb" : `git-kb-${uid}`);
 }
 
-/** The cache root of this process's environment, not yet checked. */
-function cacheRootPath(): string {
+/** The cache root of this process's environment, not yet checked (nor made). */
+export function cacheRootPath(): string {
   return cacheRootFor((name) => Deno.env.get(name), Deno.uid());
 }
 

@@ -1,6 +1,7 @@
 /**
- * `deno task demo` runs to the end, and every command it echoes is safe to paste: sh reads each
- * echoed line back as exactly the words it shows, with no substitution (`…` or $(…)) run.
+ * `deno task demo` runs to the end, from a checkout whose path has a space and a quote, and every
+ * command it echoes is safe to paste: sh reads each echoed line back as exactly the words it shows,
+ * with no substitution (`…` or $(…)) run.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -19,9 +20,20 @@ async function wordsOf(line: string): Promise<string[]> {
   return read.stdout.split("\0").slice(0, -1);
 }
 
-Deno.test("the demo finishes, and every command it echoes reads back as itself in sh", async () => {
+/** What the demo runs from a checkout. */
+const DEMO_PARTS = ["demo.ts", "deno.json", "deno.lock", "cli", "core", "io", "hooks", "fixtures"];
+
+Deno.test("the demo finishes from a checkout at a path with a space and a quote, and every command it echoes reads back as itself in sh", async () => {
   const sandbox = await makeSandbox();
   try {
+    const checkout = join(sandbox.root, "my o'brien checkout");
+    await Deno.mkdir(checkout);
+    const cp = await runProcess("cp", [
+      "-R",
+      ...DEMO_PARTS.map((part) => join(ROOT, part)),
+      checkout,
+    ]);
+    assert.equal(cp.code, 0, show(cp));
     const demo = await runDeno(
       [
         "run",
@@ -30,9 +42,12 @@ Deno.test("the demo finishes, and every command it echoes reads back as itself i
         "--allow-write",
         "--allow-env",
         "--allow-run=git,deno",
-        join(ROOT, "demo.ts"),
+        join(checkout, "demo.ts"),
       ],
-      { env: { HOME: sandbox.home, TMPDIR: sandbox.tmp, GIT_CONFIG_NOSYSTEM: "1" } },
+      {
+        env: { HOME: sandbox.home, TMPDIR: sandbox.tmp, GIT_CONFIG_NOSYSTEM: "1" },
+        cwd: checkout,
+      },
     );
     assert.equal(demo.code, 0, show(demo));
     assert.match(demo.stdout, /Demo finished\./);

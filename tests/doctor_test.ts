@@ -4,9 +4,10 @@
  * fix it prints works when pasted into sh.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { Finding } from "../core/finding.ts";
 import { flagsFor } from "../cli/permissions.ts";
+import { shellQuote } from "../core/shell_quote.ts";
 import { runProcess } from "../io/process.ts";
 import {
   cacheRootOf,
@@ -248,6 +249,32 @@ Deno.test("doctor does not offer to commit hand edits while a merge is under way
     assert.ok(
       findings.some((item) => item.level === "error" && /middle of a merge/.test(item.message)),
     );
+
+Deno.test("doctor names a planted link in the cache, and its pasted fix clears it", async () => {
+  const kb = await makeKb();
+  try {
+    const index = parseJson<{ indexDir: string }>(
+      await runCli(["index", "--json"], { env: kb.env }),
+    );
+    const cacheDir = dirname(index.indexDir);
+    const victim = join(kb.root, "victim");
+    await Deno.mkdir(victim);
+    await Deno.writeTextFile(join(victim, "keep"), "x");
+    const sessions = join(cacheDir, "sessions");
+    await Deno.remove(sessions, { recursive: true }).catch(() => {});
+    await Deno.symlink(victim, sessions);
+    const result = await runCli(["doctor", "--offline", "--json"], { env: kb.env });
+    assert.equal(result.code, 1, show(result));
+    const cache = parseJson<Finding[]>(result).filter((item) => item.check === "cache");
+    assert.equal(cache.length, 1, JSON.stringify(cache, null, 1));
+    assert.equal(cache[0].level, "error");
+    assert.ok(cache[0].message.startsWith(`${sessions} is a symbolic link (to ${victim})`));
+    assert.equal(fixOf(cache[0]), `rm ${shellQuote(sessions)}`);
+    const sh = await runProcess("/bin/sh", ["-c", fixOf(cache[0])], { cwd: kb.root });
+    assert.equal(sh.code, 0, sh.stderr);
+    assert.deepEqual([...Deno.readDirSync(victim)].map((item) => item.name), ["keep"]);
+    const after = (await doctor(kb.env)).filter((item) => item.check === "cache");
+    assert.deepEqual(after.map((item) => item.level), ["ok"], JSON.stringify(after));
   } finally {
     await kb.cleanup();
   }

@@ -107,6 +107,56 @@ Deno.test("the launcher passes each command's and hook's profile flags, nothing 
   }
 });
 
+Deno.test("options before the command: the launcher picks the command's profile, args unchanged", async () => {
+  const sandbox = await makeSandbox();
+  try {
+    const { path, launcher } = await fakeDeno(sandbox.root);
+    const argvOf = async (args: string[]) => {
+      const result = await runProcess(launcher, args, {
+        env: { PATH: path, HOME: sandbox.home, EDITOR: "nano" },
+        clearEnv: true,
+      });
+      assert.equal(result.code, 0, show(result));
+      return result.stdout.trimEnd().split("\n");
+    };
+    const cacheRoot = join(sandbox.home, ".cache", "git-kb");
+    const bundle = join(sandbox.root, "plugin-bin", "git-kb.js");
+    const flagsOf = (command: string) => {
+      const flags = flagsFor(command, cacheRoot).slice(1);
+      return ["add", "edit"].includes(command)
+        ? flags.map((flag) => flag === "--allow-run=git" ? "--allow-run=git,nano" : flag)
+        : flags;
+    };
+    for (const command of Object.keys(COMMAND_PROFILES)) {
+      for (
+        const before of [
+          ["--kb", "my kb"],
+          ["--kb=my kb"],
+          ["--kb", "add", "--kb=x"],
+          ["--unknown", "-V", "--kb", "-h"],
+        ]
+      ) {
+        const args = [...before, command, "--kb", "x y"];
+        assert.deepEqual(
+          await argvOf(args),
+          ["run", "--quiet", "--no-prompt", "--no-config", ...flagsOf(command), bundle, ...args],
+          args.join(" "),
+        );
+      }
+    }
+    const readFlags = flagsFor("search", cacheRoot).slice(1);
+    for (const args of [["--kb", "d", "hook", "prompt"], ["--kb", "d"], ["--kb"], ["--help"]]) {
+      assert.deepEqual(
+        await argvOf(args),
+        ["run", "--quiet", "--no-prompt", "--no-config", ...readFlags, bundle, ...args],
+        `${args.join(" ")}: the read profile (main.ts runs no hook after an option)`,
+      );
+    }
+  } finally {
+    await sandbox.cleanup();
+  }
+});
+
 /** Folder names that a shell would read as more than a plain word, each tried as a plugin path. */
 const HOSTILE_NAMES = [
   "plain",
@@ -393,10 +443,10 @@ Deno.test("plugin/bin is what `deno task build` makes from the sources", async (
   assert.equal(result.code, 0, show(result));
 });
 
-Deno.test("a checkout at another depth builds the same plugin/bin, chunk names included", async () => {
+Deno.test("a checkout at another depth, with a space and a quote, builds the same plugin/bin", async () => {
   const sandbox = await makeSandbox();
   try {
-    const copy = join(sandbox.root, "one", "more", "level", "git-kb");
+    const copy = join(sandbox.root, "one", "more o'brien", "level", "git-kb");
     await Deno.mkdir(copy, { recursive: true });
     const parts = ["cli", "core", "io", "hooks", "plugin", "deno.json", "deno.lock"];
     const cp = await runProcess("cp", ["-R", ...parts.map((part) => join(ROOT, part)), copy]);

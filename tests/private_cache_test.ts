@@ -90,6 +90,35 @@ Deno.test("a fresh cache: ~/.cache/git-kb by default, made 0700, session files 0
   }
 });
 
+/** Each folder and file under `dir` (itself included), not following links. */
+function walk(dir: string): string[] {
+  return [
+    dir,
+    ...[...Deno.readDirSync(dir)].flatMap((item) => {
+      const path = join(dir, item.name);
+      return item.isDirectory ? walk(path) : [path];
+    }),
+  ];
+}
+
+Deno.test("search on a fresh HOME: every folder under the cache root is 0700, every file 0600", async () => {
+  const box = await makeBox();
+  try {
+    const env = { ...box.env, HOME: box.home };
+    const search = await runCli(["search", "rotate leaked token"], { env });
+    assert.equal(search.code, 0, show(search));
+    const paths = walk(join(box.home, ".cache", "git-kb"));
+    assert.ok(paths.some((path) => path.endsWith("manifest.json")), paths.join("\n"));
+    for (const path of paths) {
+      const info = Deno.lstatSync(path);
+      assert.ok(info.isDirectory || info.isFile, `${path} is a folder or a file`);
+      assert.equal(mode(path).toString(8), info.isDirectory ? "700" : "600", path);
+    }
+  } finally {
+    await box.cleanup();
+  }
+});
+
 Deno.test("without HOME, the cache is git-kb-<uid> in the temp dir, made 0700", async () => {
   const box = await makeBox();
   try {

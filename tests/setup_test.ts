@@ -359,7 +359,7 @@ Deno.test("usage errors exit 2; a missing launcher exits 1 and writes nothing", 
     const cases: [string[], RegExp][] = [
       [["--agent", "vim"], /--agent "vim".*claude, codex, gemini, cursor, opencode/],
       [["--scope", "global"], /--scope "global"/],
-      [["claude"], /no arguments/],
+      [["claude"], /unexpected argument "claude"/],
     ];
     for (const [args, message] of cases) {
       const result = await s.setup(args);

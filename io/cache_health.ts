@@ -1,0 +1,77 @@
+/**
+ * `git-kb doctor`'s look at the cache: the cache root, the knowledge base's cache folder and the
+ * folders git-kb keeps in them must each be a private folder of the user's (see
+ * {@link ensurePrivateDir}). git-kb refuses anything else there, and a hook refuses in silence:
+ * a planted `sessions -> /elsewhere` link would mute the prompt hook with no word said.
+ *
+ * @module
+ */
+import type { Finding } from "../core/finding.ts";
+import { join } from "../core/path.ts";
+import { shellCommand } from "../core/shell_quote.ts";
+import { ensurePrivateDir, ifExists, UnsafeCacheError } from "./fs.ts";
+import { cacheRootPath, kbCacheDir } from "./paths.ts";
+
+/** The folders of one knowledge base's cache: the index, session ledgers, judge verdicts, eval. */
+const KB_CACHE_FOLDERS = ["index", "sessions", "verdicts", "eval"];
+
+/** The folders of the cache root shared by every knowledge base: the editor's drafts. */
+const ROOT_FOLDERS = ["drafts"];
+
+/** What is wrong with the thing at `path`, and the command that removes it. */
+function unsafeFinding(path: string, info: Deno.FileInfo): Finding {
+  const what = info.isSymlink
+    ? `a symbolic link (to ${Deno.readLinkSync(path)})`
+    : info.isDirectory
+    ? `a folder of uid ${info.uid}'s, not yours (uid ${Deno.uid()})`
+    : "not a folder";
+  const remove = info.isDirectory ? ["rm", "-r", path] : ["rm", path];
+  return {
+    level: "error",
+    check: "cache",
+    message: `${path} is ${what}: git-kb neither reads nor writes there, so the hooks stay ` +
+      `silent and commands fail; fix: ${shellCommand(remove)}`,
+  };
+}
+
+/**
+ * The problem with the cache folder at `path`, or undefined when it is a private folder of the
+ * user's or not there yet (git-kb makes it when it needs it). A folder of the user's that others
+ * may enter is narrowed to 0700, as every use does.
+ */
+function folderProblem(path: string): Finding | undefined {
+  const info = ifExists(() => Deno.lstatSync(path));
+  if (!info) return undefined;
+  try {
+    ensurePrivateDir(path);
+    return undefined;
+  } catch (error) {
+    if (error instanceof UnsafeCacheError) return unsafeFinding(path, info);
+    throw error;
+  }
+}
+
+/**
+ * The cache of the knowledge base at `kbDir`: one error per folder that is not a private folder
+ * of the user's (nothing under an unsafe folder is looked at), else one ok.
+ */
+export function cacheFindings(kbDir: string): Finding[] {
+  const root = cacheRootPath();
+  const rootProblem = folderProblem(root);
+  if (rootProblem) return [rootProblem];
+  const kbCache = kbCacheDir(kbDir);
+  const kbProblem = folderProblem(kbCache);
+  const folders = [
+    ...ROOT_FOLDERS.map((name) => join(root, name)),
+    ...kbProblem ? [] : KB_CACHE_FOLDERS.map((name) => join(kbCache, name)),
+  ];
+  const problems = [
+    ...kbProblem ? [kbProblem] : [],
+    ...folders.flatMap((path) => folderProblem(path) ?? []),
+  ];
+  return problems.length ? problems : [{
+    level: "ok",
+    check: "cache",
+    message: `the cache folders under ${root} are yours alone`,
+  }];
+}
