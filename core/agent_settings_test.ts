@@ -151,7 +151,10 @@ Deno.test("mergeHooks keeps one entry per verb and if rule, and upgrades a layou
   assert.deepEqual(mergeHooks(merged, claude), merged, "a second merge changes nothing");
   assert.equal(
     findOurHooks(merged).filter((hook) => hook.verb === "judge").length,
-    1 + claude.PreToolUse[2].hooks.filter((hook) => hook.command === judge.command).length,
+    claude.PreToolUse.flatMap((group) => group.hooks).filter((hook) =>
+      hook.command === judge.command
+    )
+      .length,
   );
 });
 
