@@ -402,11 +402,11 @@ async function compile(): Promise<number> {
 if (import.meta.main) {
   if (Deno.args.includes("--compile")) Deno.exit(await compile());
   if (Deno.args.includes("--check")) {
-    const stale = await staleFiles();
-    if (readText(HOOKS_JSON) !== pluginHooksJson()) stale.push("../hooks/hooks.json");
+    const stale = (await staleFiles()).map((name) => `bin/${name}`);
+    if (readText(HOOKS_JSON) !== pluginHooksJson()) stale.push("hooks/hooks.json");
     if (stale.length) {
       console.error(
-        `plugin/bin/ is stale (${stale.join(", ")}): run \`deno task build\` and commit it`,
+        `plugin/ is stale (${stale.join(", ")}): run \`deno task build\` and commit it`,
       );
       Deno.exit(1);
     }

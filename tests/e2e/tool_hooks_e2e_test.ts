@@ -257,7 +257,7 @@ Deno.test({
 
       const receipts = JSON.parse(
         await Deno.readTextFile(
-          join(await kbCache(setup.tmp), "sessions", `${session}.receipts.json`),
+          join(await kbCache(join(setup.home, ".cache")), "sessions", `${session}.receipts.json`),
         ),
       );
       assert.ok(receipts.fetched.includes("kb-7q2mx"), JSON.stringify(receipts));
