@@ -412,8 +412,9 @@ if (import.meta.main) {
     }
     console.log("plugin/bin/ and plugin/hooks/hooks.json are up to date");
   } else {
-    await build(BIN);
+    // First: the bundle embeds hooks.json (git-kb setup reads it).
     Deno.writeTextFileSync(HOOKS_JSON, pluginHooksJson());
+    await build(BIN);
     console.log(
       `wrote ${
         BUILT_FILES.map((name) => `plugin/bin/${name}`).join(", ")

@@ -7,7 +7,9 @@
  * starts it only when some subcommand of the call matches one (a command it cannot parse starts
  * it anyway), so an everyday Bash call starts no git-kb process. A rule takes one pattern, so
  * each becomes a handler of its own; a call matching two rules of one hook starts it twice
- * (Claude Code de-duplicates handlers by command and rule together).
+ * (Claude Code de-duplicates handlers by command and rule together), and a command the client
+ * cannot parse (a `for` loop, a here-document) starts every handler: so each hook has as few
+ * rules as cover what it reads.
  *
  * @module
  */
@@ -28,8 +30,8 @@ export interface PluginHook {
 
 /**
  * Every hook, in the order of its groups. The Bash rules cover what the hooks read: the judge,
- * commit messages (`git commit`, with git's own options before it) and the gh/glab pr, mr and
- * issue commands that post text (core/prose.ts); the search augment, rg, grep and its variants,
+ * commit messages (`git commit`, with git's own options before it) and the gh and glab commands
+ * that post text (core/prose.ts; one rule per program, not per pr/mr/issue group); the search augment, rg, grep and its variants,
  * git grep and find, also run through xargs or find -exec (core/search_terms.ts); the receipts,
  * a run of git-kb. A leading `*` also takes in a path, a wrapper or an assignment before the
  * program (`/usr/bin/grep`, `sudo git commit`, `LC_ALL=C grep`).
@@ -42,7 +44,7 @@ export const PLUGIN_HOOKS: readonly PluginHook[] = [
     timeout: 60,
     tools:
       "Write|Edit|MultiEdit|NotebookEdit|.*(Comment|Review|Revision|Issue|Ticket|PullRequest).*",
-    bash: ["*git *commit*", "*gh pr *", "*gh issue *", "*glab mr *", "*glab issue *"],
+    bash: ["*git *commit*", "*gh *", "*glab *"],
   },
   {
     verb: "search",

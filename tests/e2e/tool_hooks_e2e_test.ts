@@ -173,6 +173,7 @@ const BASH_CALLS = [
   "git commit -m 'Explain why the retry loop backs off before the third attempt, not after it'",
   "grep -rn bisect .",
   "git commit -m 'Record the release notes' && gh pr create --title 'Release' --body 'Notes'",
+  "for name in a b; do echo $name; done",
 ];
 
 Deno.test({
@@ -195,6 +196,12 @@ Deno.test({
         // Claude Code de-duplicates handlers by command and `if` together: a call that matches
         // two of the judge's rules starts it twice.
         [BASH_CALLS[3]]: ["PreToolUse hook judge", "PreToolUse hook judge"],
+        // A command the client cannot parse starts every handler: each Bash rule, receipts too.
+        [BASH_CALLS[4]]: [
+          "PostToolUse hook receipts",
+          ...Array(3).fill("PreToolUse hook judge"),
+          ...Array(3).fill("PreToolUse hook search"),
+        ],
       });
     } finally {
       await setup.cleanup();
