@@ -19,6 +19,7 @@ import { join } from "node:path";
 import { PROMPT_WORDING } from "../../core/surface.ts";
 import { shellQuote } from "../../core/shell_quote.ts";
 import { runProcess } from "../../io/process.ts";
+import { sessionFile } from "../../io/session.ts";
 import { copySampleKb, makeSandbox, ROOT } from "../helpers.ts";
 import { kbCache } from "../judge_helpers.ts";
 import {
@@ -264,7 +265,7 @@ Deno.test({
 
       const receipts = JSON.parse(
         await Deno.readTextFile(
-          join(await kbCache(join(setup.home, ".cache")), "sessions", `${session}.receipts.json`),
+          sessionFile(await kbCache(join(setup.home, ".cache")), session, ".receipts.json"),
         ),
       );
       assert.ok(receipts.fetched.includes("kb-7q2mx"), JSON.stringify(receipts));
