@@ -3,12 +3,13 @@
  * hooks into `plugin/bin/git-kb.js`, bundle each hot hook (see {@link HOT_HOOKS}) on its own
  * under `plugin/bin/hooks/`, and write the launchers `plugin/bin/git-kb` (POSIX sh) and
  * `plugin/bin/git-kb.cmd` (Windows) with each entry point's permission flags, taken from
- * `cli/permissions.ts`. `--check` builds into a temp folder and fails when the committed files
- * differ; `--compile` builds per-platform binaries for a release.
+ * `cli/permissions.ts`; and write `plugin/hooks/hooks.json` from `cli/plugin_hooks.ts`. `--check`
+ * builds into a temp folder and fails when the committed files differ; `--compile` builds
+ * per-platform binaries for a release.
  *
  * ```sh
  * deno task build            # write plugin/bin/
- * deno task build --check    # exit 1 when plugin/bin/ is stale
+ * deno task build --check    # exit 1 when plugin/bin/ or hooks.json is stale
  * deno task compile          # release binaries (needs to download Deno's runtime)
  * ```
  *
@@ -25,10 +26,14 @@ import {
   HOOK_V8_FLAGS,
   PROFILES,
 } from "./permissions.ts";
+import { pluginHooksJson } from "./plugin_hooks.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
 const BIN = join(ROOT, "plugin", "bin");
 const ENTRY = join(ROOT, "cli", "launch.ts");
+
+/** The plugin's hooks file, written from `cli/plugin_hooks.ts`. */
+export const HOOKS_JSON: string = join(ROOT, "plugin", "hooks", "hooks.json");
 
 /** The files and folders `deno task build` writes into `plugin/bin/`. */
 export const BUILT_FILES = ["git-kb.js", "git-kb", "git-kb.cmd", "hooks"] as const;
@@ -437,16 +442,23 @@ async function compile(): Promise<number> {
 if (import.meta.main) {
   if (Deno.args.includes("--compile")) Deno.exit(await compile());
   if (Deno.args.includes("--check")) {
-    const stale = await staleFiles();
+    const stale = (await staleFiles()).map((name) => `bin/${name}`);
+    if (readText(HOOKS_JSON) !== pluginHooksJson()) stale.push("hooks/hooks.json");
     if (stale.length) {
       console.error(
-        `plugin/bin/ is stale (${stale.join(", ")}): run \`deno task build\` and commit it`,
+        `plugin/ is stale (${stale.join(", ")}): run \`deno task build\` and commit it`,
       );
       Deno.exit(1);
     }
-    console.log("plugin/bin/ is up to date");
+    console.log("plugin/bin/ and plugin/hooks/hooks.json are up to date");
   } else {
+    // First: the bundle embeds hooks.json (git-kb setup reads it).
+    Deno.writeTextFileSync(HOOKS_JSON, pluginHooksJson());
     await build(BIN);
-    console.log(`wrote ${BUILT_FILES.map((name) => `plugin/bin/${name}`).join(", ")}`);
+    console.log(
+      `wrote ${
+        BUILT_FILES.map((name) => `plugin/bin/${name}`).join(", ")
+      }, plugin/hooks/hooks.json`,
+    );
   }
 }

@@ -6,7 +6,9 @@
  *
  * Our entries are recognised by their command, not by position: a command that runs a `git-kb`
  * launcher with `hook <verb>` (`"/any/path/plugin/bin/git-kb" hook prompt`) is ours, whatever
- * the path, so moving the checkout replaces the entry instead of adding a second one.
+ * the path, so moving the checkout replaces the entry instead of adding a second one. One verb
+ * may have several entries in an event, told apart by their `if` rule (the judge's Bash
+ * handlers: one per command it reads).
  *
  * @module
  */
@@ -176,6 +178,14 @@ function hookVerb(hook: unknown): string | undefined {
   return isObject(hook) && typeof hook.command === "string" ? ourVerb(hook.command) : undefined;
 }
 
+/** What tells our hooks apart within an event: the verb and the `if` rule; undefined if not ours. */
+function hookKey(hook: unknown): string | undefined {
+  const verb = hookVerb(hook);
+  if (verb === undefined) return undefined;
+  const rule = (hook as CommandHook).if;
+  return typeof rule === "string" ? `${verb} if ${rule}` : verb;
+}
+
 /** Every git-kb hook in `settings`, in file order. Values that are not hook groups are skipped. */
 export function findOurHooks(settings: Settings): FoundHook[] {
   const found: FoundHook[] = [];
@@ -212,11 +222,11 @@ export function sameJson(a: unknown, b: unknown): boolean {
   return a === b;
 }
 
-/** The groups with our hooks taken out, except those of a verb in `keep`; emptied groups go. */
+/** The groups with our hooks taken out, except those of a key in `keep`; emptied groups go. */
 function withoutOurs(groups: unknown[], keep: ReadonlySet<string> = new Set()): unknown[] {
   const drop = (hook: unknown) => {
-    const verb = hookVerb(hook);
-    return verb !== undefined && !keep.has(verb);
+    const key = hookKey(hook);
+    return key !== undefined && !keep.has(key);
   };
   return groups.flatMap((group) => {
     if (!isGroup(group) || !group.hooks.some(drop)) return [group];
@@ -239,17 +249,18 @@ function regroup(group: Record<string, unknown>, matcher: string | undefined, ho
 }
 
 /**
- * `groups` with our hook of `verb` set to `hook` under `matcher`: the first one found is
+ * `groups` with our hook of `key` set to `hook` under `matcher`: the first one found is
  * replaced where it stands (kept as is when already equal) when its group has that matcher or
- * holds nothing else; other copies are dropped; with none, a new group is appended.
+ * holds nothing else; other copies are dropped; with none, it joins the last group of that
+ * matcher holding one of ours, or a new group is appended.
  */
 function placeHook(
   groups: unknown[],
   matcher: string | undefined,
   hook: CommandHook,
-  verb: string,
+  key: string,
 ): unknown[] {
-  const mine = (candidate: unknown) => hookVerb(candidate) === verb;
+  const mine = (candidate: unknown) => hookKey(candidate) === key;
   let placed = false;
   const out: unknown[] = [];
   for (const group of groups) {
@@ -273,7 +284,13 @@ function placeHook(
       sameMatcher(group.matcher, matcher) ? { ...group, hooks } : regroup(group, matcher, hooks),
     );
   }
-  return placed ? out : [...out, newGroup(matcher, hook)];
+  if (placed) return out;
+  const ours = out.findLastIndex((group) =>
+    isGroup(group) && sameMatcher(group.matcher, matcher) && group.hooks.some(hookKey)
+  );
+  if (ours < 0) return [...out, newGroup(matcher, hook)];
+  const group = out[ours] as MatcherGroup;
+  return out.with(ours, { ...group, hooks: [...group.hooks, hook] });
 }
 
 function eventGroups(hooks: Record<string, unknown>, event: string): unknown[] {
@@ -288,7 +305,7 @@ function eventGroups(hooks: Record<string, unknown>, event: string): unknown[] {
 }
 
 /**
- * `hooks` with our hooks taken out of every event except, per event, those of a verb `wanted`
+ * `hooks` with our hooks taken out of every event except, per event, those of a key `wanted`
  * there; events left empty by that go unless wanted.
  */
 function pruneHooks(hooks: Record<string, unknown>, wanted: Map<string, Set<string>>) {
@@ -304,11 +321,11 @@ function pruneHooks(hooks: Record<string, unknown>, wanted: Map<string, Set<stri
   return out;
 }
 
-function verbsByEvent(desired: HookEvents): Map<string, Set<string>> {
+function keysByEvent(desired: HookEvents): Map<string, Set<string>> {
   return new Map(
     Object.entries(desired).map(([event, groups]) => [
       event,
-      new Set(groups.flatMap((group) => group.hooks.map((hook) => ourVerb(hook.command)!))),
+      new Set(groups.flatMap((group) => group.hooks.map((hook) => hookKey(hook)!))),
     ]),
   );
 }
@@ -320,12 +337,12 @@ function verbsByEvent(desired: HookEvents): Map<string, Set<string>> {
  * The input is not changed.
  */
 export function mergeHooks(settings: Settings, desired: HookEvents): Settings {
-  let hooks = pruneHooks(hooksOf(settings), verbsByEvent(desired));
+  let hooks = pruneHooks(hooksOf(settings), keysByEvent(desired));
   for (const [event, groups] of Object.entries(desired)) {
     let list = eventGroups(hooks, event);
     for (const group of groups) {
       for (const hook of group.hooks) {
-        list = placeHook(list, group.matcher, hook, ourVerb(hook.command)!);
+        list = placeHook(list, group.matcher, hook, hookKey(hook)!);
       }
     }
     hooks = { ...hooks, [event]: list };

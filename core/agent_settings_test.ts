@@ -122,11 +122,40 @@ Deno.test("the shipped plugin hooks.json converts for every hook agent", () => {
   const claude = desiredHooks(plugin, "claude", LAUNCHER);
   assert.deepEqual(Object.keys(claude), Object.keys(plugin.hooks));
   assert.deepEqual(
-    findOurHooks(mergeHooks({}, claude)).map((hook) => hook.verb).sort(),
+    [...new Set(findOurHooks(mergeHooks({}, claude)).map((hook) => hook.verb))].sort(),
     ["judge", "prompt", "receipts", "search", "subagent"],
+  );
+  assert.deepEqual(
+    mergeHooks({}, claude),
+    { hooks: claude },
+    "every handler, in the plugin's groups",
   );
   assert.deepEqual(Object.keys(desiredHooks(plugin, "codex", LAUNCHER)), ["UserPromptSubmit"]);
   assert.deepEqual(Object.keys(desiredHooks(plugin, "gemini", LAUNCHER)), ["BeforeAgent"]);
+});
+
+Deno.test("mergeHooks keeps one entry per verb and if rule, and upgrades a layout without if", () => {
+  const claude = desiredHooks(pluginHooks as PluginHooks, "claude", LAUNCHER);
+  const judge = claude.PreToolUse[0].hooks[0];
+  const search = claude.PreToolUse[1].hooks[0];
+  const before: Settings = {
+    hooks: {
+      PreToolUse: [
+        { matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash", hooks: [judge] },
+        { matcher: "Grep|Glob|Bash", hooks: [search] },
+      ],
+    },
+  };
+  const merged = mergeHooks(before, claude);
+  assert.deepEqual(merged, { hooks: claude });
+  assert.deepEqual(mergeHooks(merged, claude), merged, "a second merge changes nothing");
+  assert.equal(
+    findOurHooks(merged).filter((hook) => hook.verb === "judge").length,
+    claude.PreToolUse.flatMap((group) => group.hooks).filter((hook) =>
+      hook.command === judge.command
+    )
+      .length,
+  );
 });
 
 Deno.test("parseSettings: empty is {}, JSON objects parse, the rest is refused", () => {

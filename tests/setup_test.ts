@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ENV_VARS, flagsFor } from "../cli/permissions.ts";
 import { runProcess } from "../io/process.ts";
+import pluginHooks from "../plugin/hooks/hooks.json" with { type: "json" };
 import {
   copyDir,
   FIXTURE,
@@ -79,6 +80,13 @@ function commands(settings: Settings, event: string): string[] {
   );
 }
 
+/** The PreToolUse commands of the plugin's hooks.json, in its order, run through `launcher`. */
+function preTool(launcher: string): string[] {
+  return pluginHooks.hooks.PreToolUse.flatMap((group) =>
+    group.hooks.map((hook) => hook.command.replace("${CLAUDE_PLUGIN_ROOT}/bin/git-kb", launcher))
+  );
+}
+
 Deno.test("the setup profile: read, write, listed env vars; no run, no net", () => {
   assert.deepEqual(flagsFor("setup", "/c/git-kb"), SETUP_FLAGS);
 });
@@ -87,8 +95,6 @@ Deno.test("claude: install, idempotent rerun, dry run, moved launcher, remove", 
   const s = await makeSetup();
   const file = join(s.home, ".claude", "settings.json");
   const prompt = `"${s.launcher}" hook prompt`;
-  const preTool = (launcher: string) =>
-    ["judge", "search", "subagent"].map((verb) => `"${launcher}" hook ${verb}`);
   try {
     await t.step("--dry-run on a fresh HOME prints the diff and writes nothing", async () => {
       const result = ok(await s.setup(["--dry-run"]));
@@ -105,6 +111,13 @@ Deno.test("claude: install, idempotent rerun, dry run, moved launcher, remove", 
       assert.deepEqual(commands(settings, "PostToolUse"), [`"${s.launcher}" hook receipts`]);
       assert.ok(settings.hooks!.PreToolUse[0].matcher, "the judge keeps the plugin's matcher");
       assert.equal(settings.hooks!.PostToolUse[0].hooks[0].if, "Bash(*git-kb*)", "if is kept");
+      assert.deepEqual(
+        settings.hooks!.PreToolUse.map((group) => group.hooks.map((hook) => hook.if ?? "")),
+        pluginHooks.hooks.PreToolUse.map((group) =>
+          group.hooks.map((hook) => ("if" in hook ? hook.if : "") as string)
+        ),
+        "each Bash handler keeps its if rule, in the plugin's groups",
+      );
       assert.equal(settings.hooks!.UserPromptSubmit[0].hooks[0].timeout, 10);
       assert.doesNotMatch(await Deno.readTextFile(file), /CLAUDE_PLUGIN_ROOT/);
       assert.match(result.stdout, /^\+.*hook prompt/m);
@@ -184,12 +197,7 @@ Deno.test("claude: other keys and hooks are kept, indentation and mode too", asy
     assert.deepEqual(settings.env, original.env);
     assert.deepEqual(settings.hooks!.Stop, original.hooks.Stop);
     assert.deepEqual(settings.hooks!.PreToolUse[0], mine, "the user's group comes first, intact");
-    assert.deepEqual(commands(settings, "PreToolUse"), [
-      "lint-bash",
-      `"${s.launcher}" hook judge`,
-      `"${s.launcher}" hook search`,
-      `"${s.launcher}" hook subagent`,
-    ]);
+    assert.deepEqual(commands(settings, "PreToolUse"), ["lint-bash", ...preTool(s.launcher)]);
     assert.match(await Deno.readTextFile(file), /^ {4}"model"/m, "four-space indent kept");
     assert.equal(await Deno.readTextFile(`${file}.bak`), text, "backup is the previous file");
     if (Deno.build.os !== "windows") {

@@ -21,20 +21,21 @@ if defined XDG_CACHE_HOME set "cache=%XDG_CACHE_HOME%\git-kb"
 set "profile=read"
 set "bundle=git-kb.js"
 set "v8="
+call :command_word %*
 if /i "%~1"=="hook" set "v8=--v8-flags=--min-semi-space-size=4"
-if /i "%~1"=="init" set "profile=save"
-if /i "%~1"=="add" set "profile=save"
-if /i "%~1"=="edit" set "profile=save"
-if /i "%~1"=="rm" set "profile=save"
-if /i "%~1"=="search" set "profile=read"
-if /i "%~1"=="get" set "profile=check"
-if /i "%~1"=="index" set "profile=read"
-if /i "%~1"=="context" set "profile=read"
-if /i "%~1"=="stats" set "profile=read"
-if /i "%~1"=="eval" set "profile=read"
-if /i "%~1"=="doctor" set "profile=check"
-if /i "%~1"=="setup" set "profile=setup"
-if /i "%~1"=="selftest" set "profile=selftest"
+if /i "%first%"=="init" set "profile=save"
+if /i "%first%"=="add" set "profile=save"
+if /i "%first%"=="edit" set "profile=save"
+if /i "%first%"=="rm" set "profile=save"
+if /i "%first%"=="search" set "profile=read"
+if /i "%first%"=="get" set "profile=check"
+if /i "%first%"=="index" set "profile=read"
+if /i "%first%"=="context" set "profile=read"
+if /i "%first%"=="stats" set "profile=read"
+if /i "%first%"=="eval" set "profile=read"
+if /i "%first%"=="doctor" set "profile=check"
+if /i "%first%"=="setup" set "profile=setup"
+if /i "%first%"=="selftest" set "profile=selftest"
 if /i "%~1"=="hook" if /i "%~2"=="prompt" (set "profile=read" & set "bundle=hooks\prompt\prompt.js")
 if /i "%~1"=="hook" if /i "%~2"=="judge" (set "profile=judge")
 if /i "%~1"=="hook" if /i "%~2"=="search" (set "profile=read" & set "bundle=hooks\search\search_augment.js")
@@ -48,3 +49,19 @@ if "%profile%"=="setup" set "flags=--allow-read --allow-write --allow-env=KB_DIR
 if "%profile%"=="judge" set "flags=--allow-read --allow-write=%cache% --allow-sys=uid --allow-env=KB_DIR,CLAUDE_PLUGIN_DATA,XDG_CONFIG_HOME,XDG_CACHE_HOME,XDG_DATA_HOME,HOME,USERPROFILE,TMPDIR,TEMP,TMP,NO_COLOR,VISUAL,EDITOR,KB_HOOK_DEBUG,KB_HOOK_THRESHOLD,KB_HOOK_MAX_ENTRIES,KB_CLI,CLAUDE_PLUGIN_ROOT,KB_PROSE_LINT,KB_PROSE_LINT_MODEL,KB_PROSE_LINT_TIMEOUT_MS,KB_PROSE_LINT_CLAUDE,GIT_KB_JUDGE --allow-run=%judge%,kill"
 deno run --quiet --no-prompt --no-config %v8% %flags% "%here%%bundle%" %*
 exit /b %errorlevel%
+rem The command word, as cli/main.ts finds it: past --kb <dir> and the other options before it.
+:command_word
+set "first="
+set "word=%~1"
+if not defined word exit /b 0
+if /i "%word%"=="--kb" (
+  shift
+  shift
+  goto command_word
+)
+if "%word:~0,1%"=="-" if not "%word%"=="-" (
+  shift
+  goto command_word
+)
+set "first=%word%"
+exit /b 0

@@ -184,8 +184,6 @@ export async function clientEnv(
     PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
     HOME: sandbox.home,
     TMPDIR: sandbox.tmp,
-    // git-kb's cache under the sandbox's temp folder, as the unit tests keep it (childEnv).
-    XDG_CACHE_HOME: sandbox.tmp,
     DENO_DIR: await denoDir(),
     DENO_NO_UPDATE_CHECK: "1",
     ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`,
@@ -195,14 +193,21 @@ export async function clientEnv(
   };
 }
 
-/** Add this repo's marketplace and install the git-kb plugin into the HOME of `env`. */
+/**
+ * Add a marketplace (this repo's, or a copy of it at `marketplace`) and install the git-kb plugin
+ * into the HOME of `env`. A directory marketplace's plugin runs where it sits.
+ */
 export async function installPlugin(
   claude: string,
   project: string,
   env: Record<string, string>,
+  marketplace: string = ROOT,
 ): Promise<void> {
   for (
-    const args of [["plugin", "marketplace", "add", ROOT], ["plugin", "install", "git-kb@git-kb"]]
+    const args of [
+      ["plugin", "marketplace", "add", marketplace],
+      ["plugin", "install", "git-kb@git-kb"],
+    ]
   ) {
     const result = await runProcess(claude, args, {
       cwd: project,

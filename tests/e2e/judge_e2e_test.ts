@@ -141,7 +141,9 @@ Deno.test({
       assert.equal(await Deno.readTextFile(written), GOOD, "the allowed Write went through");
       assert.notEqual(good.toolResult.is_error, true, JSON.stringify(good.toolResult));
 
-      const records = await judgeRecords(join(await kbCache(setup.tmp), "debug.jsonl"));
+      const records = await judgeRecords(
+        join(await kbCache(join(setup.home, ".cache")), "debug.jsonl"),
+      );
       assert.deepEqual(records.map((record) => record.outcome), ["deny", "allow"]);
     } finally {
       await setup.cleanup();

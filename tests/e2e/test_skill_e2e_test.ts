@@ -58,7 +58,10 @@ Deno.test({
       assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
       assert.ok(seen.prompt, "the model got the command's text");
       assert.match(seen.launcher ?? "", /\/bin\/git-kb$/, "the plugin root is filled in");
-      assert.ok(seen.scratch?.startsWith(join(sandbox.tmp, "git-kb", "selftest-")), seen.prompt);
+      assert.ok(
+        seen.scratch?.startsWith(join(sandbox.home, ".cache", "git-kb", "selftest-")),
+        seen.prompt,
+      );
       assert.match(seen.prompt, /^Writer, in this order:$/m, "the setup output is in the prompt");
       assert.match(seen.prompt, /^ {2}3\. Change entry kb-st003/m);
       const results = mock.received.flatMap((request) => toolResults(request.body));

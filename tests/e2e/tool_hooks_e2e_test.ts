@@ -3,8 +3,10 @@
  * skipped without it), against a loopback mock of the Messages API, with the plugin installed
  * into a temp HOME from this repo's marketplace:
  *
- * - a Grep call and a Bash `grep` get the search augment's additionalContext (Bash also runs
- *   the judge: two PreToolUse hooks on one call);
+ * - a Grep call and a Bash `grep` get the search augment's additionalContext (the judge does not
+ *   start for that Bash call: its `if` rules name commits and publishes only);
+ * - which Bash calls start a git-kb process at all, counted by a wrapper around the installed
+ *   launcher: none for `ls`, the judge for `git commit`, the search augment for `grep`;
  * - an Agent call's prompt is rewritten through updatedInput (the subagent's first request
  *   carries the block, the parent's transcript keeps the original), and the subagent's fetch
  *   of a pointer is receipted by the PostToolUse hook, whose `if` keeps it from starting for
@@ -15,9 +17,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { PROMPT_WORDING } from "../../core/surface.ts";
+import { shellQuote } from "../../core/shell_quote.ts";
 import { runProcess } from "../../io/process.ts";
 import { sessionFile } from "../../io/session.ts";
-import { copySampleKb, makeSandbox } from "../helpers.ts";
+import { copySampleKb, makeSandbox, ROOT } from "../helpers.ts";
 import { kbCache } from "../judge_helpers.ts";
 import {
   CLAUDE_CLI,
@@ -34,15 +37,18 @@ import {
 
 if (SKIP) console.log(`tool_hooks_e2e_test.ts skipped: ${SKIP}`);
 
-/** A temp HOME with the plugin installed, a copy of the sample knowledge base, a project. */
-async function setUp() {
+/**
+ * A temp HOME with the plugin installed (from this repo, or from the marketplace `marketplace`
+ * makes under the sandbox root), a copy of the sample knowledge base, a project.
+ */
+async function setUp(marketplace?: (root: string) => Promise<string>) {
   const sandbox = await makeSandbox("git-kb-tool-e2e-");
   const kbDir = join(sandbox.root, "kb");
   const project = join(sandbox.root, "project");
   await Promise.all([copySampleKb(kbDir), Deno.mkdir(project)]);
   await Deno.writeTextFile(join(project, "notes.md"), "rebase and bisect notes\n");
   const env = (port: number) => clientEnv(sandbox, port, { KB_DIR: kbDir, KB_HOOK_DEBUG: "1" });
-  await installPlugin(CLAUDE_CLI!, project, await env(9));
+  await installPlugin(CLAUDE_CLI!, project, await env(9), await marketplace?.(sandbox.root));
   return { ...sandbox, kbDir, project, env };
 }
 
@@ -75,8 +81,9 @@ function resultCount(body: Record<string, unknown>): number {
     .filter((block) => block?.type === "tool_result").length;
 }
 
-async function debugRecords(tmp: string): Promise<Record<string, unknown>[]> {
-  const text = await Deno.readTextFile(join(await kbCache(tmp), "debug.jsonl"));
+/** The debug log of the sample knowledge base, in the cache under the temp HOME. */
+async function debugRecords(home: string): Promise<Record<string, unknown>[]> {
+  const text = await Deno.readTextFile(join(await kbCache(join(home, ".cache")), "debug.jsonl"));
   return text.trim().split("\n").map((line) => JSON.parse(line));
 }
 
@@ -101,15 +108,102 @@ Deno.test({
       const afterBash = textOf(received[2].body.messages);
       assert.match(afterBash, /PreToolUse:Bash hook additional context: git-kb: /);
       assert.match(afterBash, /- kb-h6y1s Find a regression with git bisect run/);
-      const records = await debugRecords(setup.tmp);
+      const records = await debugRecords(setup.home);
       assert.deepEqual(
         records.filter((record) => record.event === "search").map((record) => record.tool),
         ["Grep", "Bash"],
       );
-      assert.ok(
-        records.some((record) => record.event === "judge" && record.tool === "Bash"),
-        "the judge ran on the same Bash call",
+      assert.deepEqual(
+        records.filter((record) => record.event === "judge").map((record) => record.tool),
+        [],
+        "the judge's if rules keep it from starting for a grep",
       );
+    } finally {
+      await setup.cleanup();
+    }
+  },
+});
+
+/**
+ * A copy of this repo's marketplace under `root` whose launcher is a wrapper that leaves, for
+ * each start, a pair of files in `log`: the launcher's arguments and the hook payload it was
+ * given. Its folder, to install from.
+ */
+async function wrappedMarketplace(root: string, log: string): Promise<string> {
+  const market = join(root, "market");
+  await Deno.mkdir(market);
+  const copy = await runProcess("cp", [
+    "-R",
+    join(ROOT, ".claude-plugin"),
+    join(ROOT, "plugin"),
+    market,
+  ]);
+  assert.equal(copy.code, 0, copy.stderr);
+  const launcher = join(market, "plugin", "bin", "git-kb");
+  await Deno.rename(launcher, `${launcher}.real`);
+  await Deno.writeTextFile(
+    launcher,
+    `#!/bin/sh
+start=$(mktemp ${shellQuote(join(log, "start.XXXXXX"))})
+cat > "$start.json"
+printf '%s\\n' "$*" > "$start"
+exec "\${0%/*}/git-kb.real" "$@" < "$start.json"
+`,
+  );
+  await Deno.chmod(launcher, 0o755);
+  await Deno.mkdir(log);
+  return market;
+}
+
+/** The hook verbs the wrapped launcher was started with, by the Bash command of the payload. */
+async function startsByCommand(log: string): Promise<Record<string, string[]>> {
+  const starts: Record<string, string[]> = {};
+  for await (const entry of Deno.readDir(log)) {
+    if (entry.name.endsWith(".json")) continue;
+    const args = (await Deno.readTextFile(join(log, entry.name))).trim();
+    const payload = JSON.parse(await Deno.readTextFile(join(log, `${entry.name}.json`)));
+    const key = payload.tool_input?.command ?? payload.hook_event_name;
+    (starts[key] ??= []).push(`${payload.hook_event_name} ${args}`);
+  }
+  for (const list of Object.values(starts)) list.sort();
+  return starts;
+}
+
+const BASH_CALLS = [
+  "ls",
+  "git commit -m 'Explain why the retry loop backs off before the third attempt, not after it'",
+  "grep -rn bisect .",
+  "git commit -m 'Record the release notes' && gh pr create --title 'Release' --body 'Notes'",
+  "for name in a b; do echo $name; done",
+];
+
+Deno.test({
+  name: "the real client: a Bash call starts git-kb only when it commits, publishes or searches",
+  ignore: SKIP !== false,
+  async fn() {
+    let log = "";
+    const setup = await setUp((root) => wrappedMarketplace(root, log = join(root, "starts")));
+    try {
+      await runClaude(setup, "Tidy up.", (body) => {
+        const command = BASH_CALLS[resultCount(body)];
+        return command
+          ? { blocks: [toolUse("Bash", { command, description: "run" })] }
+          : say("Done.");
+      }, ["--allowedTools", "Bash"]);
+      assert.deepEqual(await startsByCommand(log), {
+        UserPromptSubmit: ["UserPromptSubmit hook prompt"],
+        [BASH_CALLS[1]]: ["PreToolUse hook judge"],
+        [BASH_CALLS[2]]: ["PreToolUse hook search"],
+        // Claude Code de-duplicates handlers by command and `if` together: a call that matches
+        // two of the judge's rules starts it twice.
+        [BASH_CALLS[3]]: ["PreToolUse hook judge", "PreToolUse hook judge"],
+        // A command the client cannot parse starts every handler: each Bash rule, receipts too.
+        [BASH_CALLS[4]]: [
+          "PostToolUse hook receipts",
+          ...Array(3).fill("PreToolUse hook judge"),
+          ...Array(3).fill("PreToolUse hook search"),
+        ],
+      });
     } finally {
       await setup.cleanup();
     }
@@ -171,11 +265,11 @@ Deno.test({
 
       const receipts = JSON.parse(
         await Deno.readTextFile(
-          sessionFile(await kbCache(setup.tmp), session, ".receipts.json"),
+          sessionFile(await kbCache(join(setup.home, ".cache")), session, ".receipts.json"),
         ),
       );
       assert.ok(receipts.fetched.includes("kb-7q2mx"), JSON.stringify(receipts));
-      const records = await debugRecords(setup.tmp);
+      const records = await debugRecords(setup.home);
       assert.equal(
         records.filter((record) => record.event === "receipt").length,
         1,
