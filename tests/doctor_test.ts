@@ -249,6 +249,10 @@ Deno.test("doctor does not offer to commit hand edits while a merge is under way
     assert.ok(
       findings.some((item) => item.level === "error" && /middle of a merge/.test(item.message)),
     );
+  } finally {
+    await kb.cleanup();
+  }
+});
 
 Deno.test("doctor names a planted link in the cache, and its pasted fix clears it", async () => {
   const kb = await makeKb();
