@@ -1,7 +1,7 @@
 /**
  * summarizeDelivery on hand-written sessions with known counts.
  */
-import { deepStrictEqual } from "node:assert";
+import { deepStrictEqual } from "node:assert/strict";
 import { emptyReceipts, type Receipts } from "./receipts.ts";
 import { NOISE_MIN_SESSIONS, type SessionRecord, summarizeDelivery } from "./delivery_stats.ts";
 

@@ -1,4 +1,4 @@
-import { deepStrictEqual } from "node:assert";
+import { deepStrictEqual } from "node:assert/strict";
 import { goldenLine, parseGolden } from "./golden.ts";
 
 Deno.test("parseGolden: cases with line numbers; blank lines skipped; duplicate ids once", () => {

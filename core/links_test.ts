@@ -1,4 +1,4 @@
-import { deepStrictEqual } from "node:assert";
+import { deepStrictEqual } from "node:assert/strict";
 import { neighbours } from "./links.ts";
 import { INVERSE_RELS, LINK_RELS } from "./schema.ts";
 

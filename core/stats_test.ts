@@ -1,7 +1,7 @@
 /**
  * summarizeDebugLog on hand-written debug JSONL with known counts.
  */
-import { deepStrictEqual, equal } from "node:assert";
+import { deepStrictEqual, equal } from "node:assert/strict";
 import { summarizeDebugLog } from "./stats.ts";
 
 function jsonl(records: unknown[]): string {

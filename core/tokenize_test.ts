@@ -1,4 +1,4 @@
-import { deepStrictEqual, equal, ok } from "node:assert";
+import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import {
   countTerms,
   distinctTerms,

@@ -2,7 +2,7 @@
  * The tree stays formatted, lint-free and type-correct: the same checks a developer runs with
  * `deno task check`, here so CI enforces them.
  */
-import { equal } from "node:assert";
+import { deepEqual, equal } from "node:assert/strict";
 
 const root = new URL("..", import.meta.url).pathname;
 
@@ -30,4 +30,24 @@ Deno.test("deno lint passes", async () => {
 Deno.test("deno check passes on every entry point and test", async () => {
   const { code, output } = await deno("check", ".");
   equal(code, 0, output);
+});
+
+/** Every TypeScript file under `dir`, relative to the root, skipping generated and vendored code. */
+function sourceFiles(dir = ""): string[] {
+  const files: string[] = [];
+  for (const item of Deno.readDirSync(`${root}${dir}`)) {
+    const path = dir ? `${dir}/${item.name}` : item.name;
+    if (item.isDirectory && !/^(\.|node_modules$|plugin$|fixtures$)/.test(item.name)) {
+      files.push(...sourceFiles(path));
+    } else if (item.isFile && path.endsWith(".ts")) files.push(path);
+  }
+  return files;
+}
+
+Deno.test("tests assert strictly: node:assert/strict, never the loose node:assert", () => {
+  const looseImport = `from "node:assert${'"'}`;
+  const loose = sourceFiles().filter((path) =>
+    Deno.readTextFileSync(`${root}${path}`).includes(looseImport)
+  );
+  deepEqual(loose, []);
 });
