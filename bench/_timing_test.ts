@@ -1,4 +1,4 @@
-import { equal, ok } from "node:assert/strict";
+import { ok, strictEqual as equal } from "node:assert/strict";
 import { median, quantile } from "./_timing.ts";
 
 Deno.test("median and quantile: odd and even counts, interpolation, order of input, none", () => {

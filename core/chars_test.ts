@@ -1,4 +1,4 @@
-import { equal } from "node:assert/strict";
+import { strictEqual as equal } from "node:assert/strict";
 import { isDigits, isPlain, isWhitespace, plainName } from "./chars.ts";
 
 Deno.test("isPlain and plainName keep ASCII letters, digits and the punctuation given", () => {

@@ -1,4 +1,4 @@
-import { deepEqual, equal, ok, throws } from "node:assert/strict";
+import { deepStrictEqual as deepEqual, ok, strictEqual as equal, throws } from "node:assert/strict";
 import {
   blankEntry,
   checkEntryFields,

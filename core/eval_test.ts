@@ -1,4 +1,4 @@
-import { deepStrictEqual, equal, throws } from "node:assert/strict";
+import { deepStrictEqual, strictEqual as equal, throws } from "node:assert/strict";
 import { diffRuns, scoreRun } from "./eval.ts";
 import type { GoldenCase } from "./golden.ts";
 import type { Replayed } from "./replay.ts";

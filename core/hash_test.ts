@@ -1,4 +1,4 @@
-import { equal, match, notEqual } from "node:assert/strict";
+import { match, notStrictEqual as notEqual, strictEqual as equal } from "node:assert/strict";
 import { contentHash, fnv1a } from "./hash.ts";
 
 Deno.test("fnv1a matches the published FNV-1a 32-bit test vectors", () => {

@@ -1,4 +1,4 @@
-import { deepEqual, equal } from "node:assert/strict";
+import { deepStrictEqual as deepEqual, strictEqual as equal } from "node:assert/strict";
 import type { KernelRule } from "./index.ts";
 import { kernelRuleCost, LIMITS } from "./schema.ts";
 import { assemble } from "./surface.ts";

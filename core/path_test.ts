@@ -1,4 +1,4 @@
-import { equal } from "node:assert/strict";
+import { strictEqual as equal } from "node:assert/strict";
 import { basename, dirname, isAbsolute, join, resolveFrom } from "./path.ts";
 
 Deno.test("join normalizes separators, dots and double dots", () => {

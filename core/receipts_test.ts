@@ -2,7 +2,7 @@
  * Delivery receipts (core/receipts.ts): the ids a command fetches, in every spelling of the CLI,
  * and the bounded per-session record.
  */
-import { deepStrictEqual, equal } from "node:assert/strict";
+import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
 import { fetchedIds } from "./fetched_ids.ts";
 import {
   emptyReceipts,

@@ -1,4 +1,4 @@
-import { deepStrictEqual, equal } from "node:assert/strict";
+import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
 import { buildIndex, makeEntry } from "./_memory_index.ts";
 import { replayPrompt } from "./replay.ts";
 import { decide, DEFAULT_SURFACE_CONFIG } from "./surface.ts";

@@ -3,7 +3,7 @@
  * IndexEditor: every word of a phrase in a title, tag or alias; generic phrases; inactive and
  * kernel entries; the session ledger; ranking; the budget.
  */
-import { deepStrictEqual, equal, ok } from "node:assert/strict";
+import { deepStrictEqual, ok, strictEqual as equal } from "node:assert/strict";
 import type { Entry } from "./entry.ts";
 import { type IndexReader, shardCountFor } from "./index.ts";
 import { buildIndex, makeEntry } from "./_memory_index.ts";

@@ -3,7 +3,7 @@
  * their values, quotes, pipes, `find -name '*.ts'`, `git grep`, `rg -e`, regex metacharacters,
  * short words, extensions and wildcards.
  */
-import { deepStrictEqual, equal, ok } from "node:assert/strict";
+import { deepStrictEqual, ok, strictEqual as equal } from "node:assert/strict";
 import {
   expandBraces,
   globPhrases,

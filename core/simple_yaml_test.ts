@@ -1,4 +1,4 @@
-import { deepStrictEqual, equal } from "node:assert/strict";
+import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
 import yaml from "js-yaml";
 import { parseSimpleFrontmatter } from "./simple_yaml.ts";
 import { splitFrontmatter } from "./frontmatter.ts";

@@ -1,4 +1,4 @@
-import { equal, ok } from "node:assert/strict";
+import { ok, strictEqual as equal } from "node:assert/strict";
 import { makeSnippet } from "./snippet.ts";
 import { distinctTerms } from "./tokenize.ts";
 

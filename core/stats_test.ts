@@ -1,7 +1,7 @@
 /**
  * summarizeDebugLog on hand-written debug JSONL with known counts.
  */
-import { deepStrictEqual, equal } from "node:assert/strict";
+import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
 import { summarizeDebugLog } from "./stats.ts";
 
 function jsonl(records: unknown[]): string {

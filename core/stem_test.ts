@@ -1,4 +1,9 @@
-import { deepStrictEqual, equal, notEqual, ok } from "node:assert/strict";
+import {
+  deepStrictEqual,
+  notStrictEqual as notEqual,
+  ok,
+  strictEqual as equal,
+} from "node:assert/strict";
 import { MAX_STEM_LENGTH, stem } from "./stem.ts";
 
 /** Outputs of M. F. Porter's reference implementation for the same words. */

@@ -2,7 +2,7 @@
  * Which subagent calls get a block (core/subagent.ts), and the rewritten input: the prompt is
  * the only field that changes, and only by an appended block.
  */
-import { deepStrictEqual, equal } from "node:assert/strict";
+import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
 import { BLOCK_SEPARATOR, subagentPrompt, withAppendedPrompt } from "./subagent.ts";
 import { PROMPT_WORDING } from "./surface.ts";
 

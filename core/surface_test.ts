@@ -3,7 +3,7 @@
  * with the real IndexEditor, every file going through JSON as it would on disk.
  */
 import { fenceFor } from "./display.ts";
-import { deepStrictEqual, equal, ok } from "node:assert/strict";
+import { deepStrictEqual, ok, strictEqual as equal } from "node:assert/strict";
 import type { Entry } from "./entry.ts";
 import { type IndexReader, type KernelRule, shardCountFor } from "./index.ts";
 import { buildIndex, makeEntry } from "./_memory_index.ts";

@@ -1,4 +1,4 @@
-import { equal, throws } from "node:assert/strict";
+import { strictEqual as equal, throws } from "node:assert/strict";
 import { decodeUtf8Strict, firstInvalidUtf8, NotUtf8Error } from "./utf8.ts";
 
 const bytes = (...values: number[]) => new Uint8Array(values);

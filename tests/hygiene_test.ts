@@ -2,7 +2,7 @@
  * The tree stays formatted, lint-free and type-correct: the same checks a developer runs with
  * `deno task check`, here so CI enforces them.
  */
-import { deepEqual, equal } from "node:assert/strict";
+import { deepStrictEqual as deepEqual, strictEqual as equal } from "node:assert/strict";
 
 const root = new URL("..", import.meta.url).pathname;
 
@@ -44,10 +44,19 @@ function sourceFiles(dir = ""): string[] {
   return files;
 }
 
-Deno.test("tests assert strictly: node:assert/strict, never the loose node:assert", () => {
+/**
+ * Named imports of node:assert/strict that Deno still binds to the loose functions (its `equal`
+ * lets `equal(1, "1")` pass): `strictEqual as equal` is the strict spelling.
+ */
+const LOOSE_NAMES = new Set(["equal", "deepEqual", "notEqual", "notDeepEqual"]);
+
+Deno.test("tests assert strictly: node:assert/strict, and no name bound to a loose check", () => {
   const looseImport = `from "node:assert${'"'}`;
-  const loose = sourceFiles().filter((path) =>
-    Deno.readTextFileSync(`${root}${path}`).includes(looseImport)
-  );
+  const strictImport = /import \{([^}]*)\} from "node:assert\/strict"/g;
+  const loose = sourceFiles().filter((path) => {
+    const text = Deno.readTextFileSync(`${root}${path}`);
+    const named = [...text.matchAll(strictImport)].flatMap((match) => match[1].split(","));
+    return text.includes(looseImport) || named.some((name) => LOOSE_NAMES.has(name.trim()));
+  });
   deepEqual(loose, []);
 });

@@ -2,7 +2,7 @@
  * Receipts on disk: the log of unmatched prompts is appended to, bounded, read back through
  * malformed lines, and kept whole by processes appending at once.
  */
-import { deepStrictEqual, equal, ok } from "node:assert/strict";
+import { deepStrictEqual, ok, strictEqual as equal } from "node:assert/strict";
 import { join } from "../core/path.ts";
 import { RECEIPT_LIMITS } from "../core/receipts.ts";
 import { appendUnmatched, MAX_UNMATCHED_BYTES, readSessions } from "../io/receipts.ts";

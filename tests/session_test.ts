@@ -3,7 +3,7 @@
  * ledgers are named by a hash of the session id; files are 0600 and never written through a link.
  */
 import assert from "node:assert/strict";
-import { deepStrictEqual, equal } from "node:assert/strict";
+import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
 import { join } from "../core/path.ts";
 import {
   appendDebug,

@@ -1,4 +1,4 @@
-import { equal } from "node:assert/strict";
+import { strictEqual as equal } from "node:assert/strict";
 import { runProcess } from "../io/process.ts";
 import { shellCommand, shellQuote } from "../core/shell_quote.ts";
 
