@@ -187,6 +187,21 @@ function keepDraft<T>(
   throw new DraftKeptError(details, path, request.resume(path), exitCode);
 }
 
+/**
+ * A draft resumed where no editor is set (fixed by hand, say), checked as it is: its entry when
+ * it is valid, else the draft kept with the problems, as after an editor round.
+ */
+async function checkAsItIs<T>(request: EditRequest<T>, path: string): Promise<Draft<T>> {
+  const text = request.text;
+  const result = await request.check(text).catch((error: Error): DraftCheck<T> => {
+    return keepDraft(request, path, text, `${request.what} was not saved: ${error.message}`);
+  });
+  if (!result.problems.length) return new Draft(request, path, text, result.value as T);
+  return keepDraft(request, path, text, `${request.what} is not valid; nothing was written`, [
+    ...result.problems,
+  ]);
+}
+
 function isBlank(text: string): boolean {
   return text.split("\n").every((line) => !line.trim() || line.startsWith("#"));
 }
@@ -196,14 +211,16 @@ function isBlank(text: string): boolean {
  * terminal the editor reopens, up to {@link MAX_EDITOR_ROUNDS} times, with the problems as notes
  * at the top; without one, or when the user saves the same text again, the draft is kept
  * ({@link DraftKeptError}). An untouched text that fails, or an emptied file, saves nothing and
- * keeps no draft unless an earlier round holds something the user typed. Throws
- * {@link NoEditorError} before writing anything when there is no editor.
+ * keeps no draft unless an earlier round holds something the user typed. With no editor, a draft
+ * being resumed (`request.from`) is checked as it is; anything else throws {@link NoEditorError}
+ * before writing anything.
  */
 export async function editUntilValid<T>(request: EditRequest<T>): Promise<Draft<T>> {
   const editor = editorCommand();
-  if (!editor) throw new NoEditorError();
+  if (!editor && request.from === undefined) throw new NoEditorError();
   const reused = request.from !== undefined && isOwnDraft(request.from);
   const path = reused ? request.from! : createDraftFile(request.name, request.text);
+  if (!editor) return await checkAsItIs(request, path);
   const interactive = Deno.stdin.isTerminal();
   const untouched = stripNotes(request.text);
   /** What the user saved in the last round that failed its check. */

@@ -445,3 +445,28 @@ Deno.test("a supersedes link to an entry still active prints the command that ma
     await kb.cleanup();
   }
 });
+
+Deno.test("a draft fixed by hand is saved by --from-draft with no editor set, and kept while invalid", async () => {
+  const kb = await makeKb();
+  try {
+    const path = await entryPath(kb.dir, ID);
+    const failed = await runCli(["edit", ID], {
+      env: { ...kb.env, EDITOR: await breakingEditor(kb) },
+    });
+    assert.equal(failed.code, 1, show(failed));
+    const draft = keptDraft(failed);
+    const [, ...args] = await shellWords(draft.resume);
+    const still = await runCli(args, { env: kb.env });
+    assert.equal(still.code, 1, show(still));
+    assert.match(still.stderr, /type: "howot" is not a type/);
+    assert.equal(await exists(draft.path), true, "the draft is kept while it is invalid");
+    const text = await Deno.readTextFile(draft.path);
+    await Deno.writeTextFile(draft.path, text.replace(/^type: howot$/m, "type: howto"));
+    const saved = await runCli(args, { env: kb.env });
+    assert.equal(saved.code, 0, show(saved));
+    assert.match(await Deno.readTextFile(join(kb.dir, path)), /My new paragraph\.\n$/);
+    assert.equal(await exists(draft.path), false, "a saved draft is removed");
+  } finally {
+    await kb.cleanup();
+  }
+});
