@@ -202,7 +202,8 @@ export function writePrivateText(path: string, text: string, append = false): nu
   const before = regularFileOrNothing(path);
   if (!before) {
     try {
-      Deno.writeFileSync(path, bytes, { createNew: true, mode: PRIVATE_FILE_MODE });
+      // Appending from the create on: another process may append between our create and write.
+      Deno.writeFileSync(path, bytes, { createNew: true, append, mode: PRIVATE_FILE_MODE });
       return bytes.length;
     } catch (error) {
       if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
