@@ -8,7 +8,6 @@
 import { type Entry, parseEntryText, type Problem, toEntry } from "../core/entry.ts";
 import { shellCommand } from "../core/shell_quote.ts";
 import { readKbFile } from "../io/kb.ts";
-import { mergeProblems, unquotedFieldProblems } from "../core/entry_edit.ts";
 import type { Draft } from "../io/editor.ts";
 import {
   entryPaths,
@@ -22,7 +21,7 @@ import { exitCodeOf } from "./errors.ts";
 
 /** Every problem a save of `request` would refuse, found without writing anything. */
 export async function entryProblems(request: SaveRequest): Promise<Problem[]> {
-  return mergeProblems(unquotedFieldProblems(request.entry), await validateForSave(request));
+  return await validateForSave(request);
 }
 
 /** Check `request` and save it; throws {@link ValidationError} listing every problem. */

@@ -275,7 +275,7 @@ function checkChoice<T extends string>(
     field,
     message: value === undefined
       ? `is required; use one of ${list.join(", ")}`
-      : `"${String(value)}" is not ${what}; use one of ${list.join(", ")}`,
+      : `${quoted(String(value))} is not ${what}; use one of ${list.join(", ")}`,
   });
 }
 
@@ -390,7 +390,7 @@ export function checkEntryFields(entry: Entry): Problem[] {
       field: "id",
       message: `${
         quoted(String(entry.id))
-      } is not a valid id; ids are exactly kb- and 5 characters of [0-9a-z], like kb-7q2mx`,
+      } is not an id; ids are exactly kb- and 5 characters of [0-9a-z], like kb-7q2mx`,
     });
   }
   if (typeof entry.title !== "string" || !entry.title.trim()) {

@@ -5,8 +5,7 @@
  *
  * @module
  */
-import type { Entry, Link, Problem } from "./entry.ts";
-import { ENTRY_TYPES, ID_PATTERN, isOneOf, STATUSES } from "./schema.ts";
+import type { Entry, Link } from "./entry.ts";
 
 /**
  * Changes to one list field, applied in this order: `clear` empties it, `add` appends what it
@@ -170,41 +169,4 @@ export function slugify(title: string): string {
   const slug = title.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
     .replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
   return slug.slice(0, 50).replace(/-+$/, "") || "entry";
-}
-
-/**
- * Problems with the fields that are written into the frontmatter as they are, unquoted: the id,
- * the type and the status must be exactly a valid value, or a value such as `note\nsource: x`
- * would inject a field. Checked before the save pipeline's own validation, which reads the entry
- * back from its text.
- */
-export function unquotedFieldProblems(entry: Entry): Problem[] {
-  const problems: Problem[] = [];
-  if (!ID_PATTERN.test(entry.id)) {
-    problems.push({
-      field: "id",
-      message: `${
-        JSON.stringify(entry.id)
-      } is not an id; ids are kb- and 5 characters of [0-9a-z], like kb-7q2mx`,
-    });
-  }
-  if (!isOneOf(ENTRY_TYPES, entry.type)) {
-    problems.push({
-      field: "type",
-      message: `${JSON.stringify(entry.type)} is not a type; use one of ${ENTRY_TYPES.join(", ")}`,
-    });
-  }
-  if (!isOneOf(STATUSES, entry.status)) {
-    problems.push({
-      field: "status",
-      message: `${JSON.stringify(entry.status)} is not a status; use one of ${STATUSES.join(", ")}`,
-    });
-  }
-  return problems;
-}
-
-/** `first`, then the problems of `second` about fields `first` does not already name. */
-export function mergeProblems(first: readonly Problem[], second: readonly Problem[]): Problem[] {
-  const named = new Set(first.map((problem) => problem.field));
-  return [...first, ...second.filter((problem) => !named.has(problem.field))];
 }

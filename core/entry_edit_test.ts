@@ -6,10 +6,8 @@ import {
   commitMessage,
   formatListChanges,
   listChanges,
-  mergeProblems,
   slugify,
   touchUpdated,
-  unquotedFieldProblems,
 } from "./entry_edit.ts";
 
 function sample(): Entry {
@@ -103,26 +101,4 @@ Deno.test("touchUpdated, commitMessage, slugify", () => {
   );
   assert.equal(slugify("Ça marche: déjà vu!"), "ca-marche-deja-vu");
   assert.equal(slugify("!!!"), "entry");
-});
-
-Deno.test("unquotedFieldProblems: an id, type or status must be exactly a valid value", () => {
-  assert.deepEqual(unquotedFieldProblems(sample()), []);
-  const injected = {
-    ...sample(),
-    id: "kb-aaaaa ",
-    type: "note\nsource: x" as Entry["type"],
-    status: "done" as Entry["status"],
-  };
-  assert.deepEqual(unquotedFieldProblems(injected).map((problem) => problem.field), [
-    "id",
-    "type",
-    "status",
-  ]);
-  assert.deepEqual(
-    mergeProblems([{ field: "type", message: "a" }], [
-      { field: "type", message: "b" },
-      { field: "links[0].to", message: "c" },
-    ]),
-    [{ field: "type", message: "a" }, { field: "links[0].to", message: "c" }],
-  );
 });

@@ -174,3 +174,15 @@ Deno.test("one-line fields refuse bidirectional controls, which reorder what is 
   ok(problems.every((problem) => /bidirectional control/.test(problem.message)));
   equal(oneLineProblem("plain title"), undefined);
 });
+
+Deno.test("an id, type or status written unquoted must be exactly a valid value", () => {
+  const injected = {
+    ...valid(),
+    id: "kb-aaaaa ",
+    type: "note\nsource: x" as Entry["type"],
+    status: "done" as Entry["status"],
+  };
+  const problems = checkEntryFields(injected);
+  deepEqual(problems.map((problem) => problem.field), ["id", "type", "status"]);
+  equal(problems[1].message.includes("\n"), false, "the value is quoted, not echoed raw");
+});
