@@ -7,9 +7,9 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { flagsFor } from "./cli/permissions.ts";
+import { flagsFor } from "./app/permissions.ts";
 import { join } from "./core/path.ts";
-import { shellCommand, shellQuote } from "./core/shell_quote.ts";
+import { shellCommand, shellQuote } from "./core/shell/quote.ts";
 import { runProcess } from "./io/process.ts";
 
 const root = fileURLToPath(new URL(".", import.meta.url));

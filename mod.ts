@@ -13,7 +13,7 @@
  *
  * @module
  */
-export * from "./core/schema.ts";
+export * from "./core/entry/schema.ts";
 export {
   checkAgainstKb,
   type Entry,
@@ -27,14 +27,14 @@ export {
   serializeEntry,
   splitFrontmatter,
   toEntry,
-} from "./core/entry.ts";
-export { distinctTerms, STOPWORDS, tokenize } from "./core/tokenize.ts";
-export { stem } from "./core/stem.ts";
-export { type DocInfo, IndexReader, type KernelRule, type Manifest } from "./core/index.ts";
-export { analyzeEntry, IndexEditor } from "./core/index_editor.ts";
-export { type Hit, search, type SearchOptions } from "./core/rank.ts";
-export { makeSnippet } from "./core/snippet.ts";
-export { type Neighbour, neighbours } from "./core/links.ts";
+} from "./core/entry/entry.ts";
+export { distinctTerms, STOPWORDS, tokenize } from "./core/text/tokenize.ts";
+export { stem } from "./core/text/stem.ts";
+export { type DocInfo, IndexReader, type KernelRule, type Manifest } from "./core/index/reader.ts";
+export { analyzeEntry, IndexEditor } from "./core/index/editor.ts";
+export { type Hit, search, type SearchOptions } from "./core/search/rank.ts";
+export { makeSnippet } from "./core/text/snippet.ts";
+export { type Neighbour, neighbours } from "./core/entry/links.ts";
 export {
   ACTIVITY_LEXICON,
   assemble,
@@ -49,14 +49,14 @@ export {
   SKIP_PATTERNS,
   skipReason,
   type SurfaceConfig,
-} from "./core/surface.ts";
+} from "./core/prompt/decision.ts";
 export {
   type KeywordHit,
   type KeywordMatches,
   keywordMatches,
   type PromptTerm,
   promptTerms,
-} from "./core/keywords.ts";
+} from "./core/prompt/keywords.ts";
 export {
   commandProse,
   EXCLUDED_TOOLS,
@@ -64,8 +64,8 @@ export {
   isProse,
   MIN_PROSE_CHARS,
   type ProsePiece,
-} from "./core/prose.ts";
-export { parseShell, type ShellCommand } from "./core/shell.ts";
+} from "./core/judge/prose.ts";
+export { parseShell, type ShellCommand } from "./core/shell/words.ts";
 export {
   DEFAULT_JUDGE_CONFIG,
   denyReason,
@@ -80,16 +80,16 @@ export {
   type Verdict,
   verdictCacheKey,
   type Violation,
-} from "./core/judge.ts";
-export { type HookStats, summarizeDebugLog } from "./core/stats.ts";
+} from "./core/judge/verdict.ts";
+export { type HookStats, summarizeDebugLog } from "./core/delivery/hook_log.ts";
 export { type KbLocation, NotConfiguredError, resolveKb, writeConfig } from "./io/config.ts";
-export { openIndex, type OpenOptions, type RefreshReport } from "./io/index_store.ts";
-export { type OpenKb, openKb } from "./io/open.ts";
+export { openIndex, type OpenOptions, type RefreshReport } from "./io/index/store.ts";
+export { type OpenKb, openKb } from "./io/index/open.ts";
 export {
   PushError,
   saveEntry,
   type SaveRequest,
   type SaveResult,
   ValidationError,
-} from "./io/save.ts";
-export { contextForPrompt, type ContextRequest } from "./io/prompt_context.ts";
+} from "./io/save/save.ts";
+export { contextForPrompt, type ContextRequest } from "./io/hook/prompt_context.ts";

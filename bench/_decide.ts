@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { contextForPrompt } from "../io/prompt_context.ts";
+import { contextForPrompt } from "../io/hook/prompt_context.ts";
 import { median } from "./_timing.ts";
 
 /** Each prompt's median decision time over `runs` rounds, after a round that is not counted. */

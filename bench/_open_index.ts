@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { openIndex } from "../io/index_store.ts";
+import { openIndex } from "../io/index/store.ts";
 
 if (import.meta.main) {
   const [kbDir, ...rest] = Deno.args;

@@ -12,7 +12,7 @@
  *   file (the I/O floor), and as a whole process against a bare `deno run` of an empty script;
  * - reindex after one entry changed (one file rewritten with a new title, then `openIndex`)
  *   against an `openIndex` that finds nothing changed;
- * - search in-process (`openIndex` + `core/rank.ts` `search`) against scanning every file;
+ * - search in-process (`openIndex` + `core/search/rank.ts` `search`) against scanning every file;
  * - search as a whole process (`cli/main.ts search`, when the CLI exists) against
  *   `rg -il <word>` (when rg is installed) and a bare `deno run`;
  * - `git-kb add` as a process (when the CLI has `add`) against `git add` + `git commit`.
@@ -24,9 +24,9 @@
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseEntryText, serializeEntry, toEntry } from "../core/entry.ts";
-import { search } from "../core/rank.ts";
-import { HOOK_TRUST_MS, openIndex } from "../io/index_store.ts";
+import { parseEntryText, serializeEntry, toEntry } from "../core/entry/entry.ts";
+import { search } from "../core/search/rank.ts";
+import { HOOK_TRUST_MS, openIndex } from "../io/index/store.ts";
 import { type GeneratedKb, generateKb, parseFlags, vocabularyWord } from "./generate.ts";
 import {
   formatMs,
@@ -88,7 +88,7 @@ const USAGE = `Usage: deno run --allow-read --allow-write --allow-env --allow-ru
   --keep              keep the temp folder (knowledge bases and cache) and print its path
   --no-processes      in-process measurements only
   --cli-flags <flags> permission flags for cli/main.ts, space separated
-                      (default: what cli/permissions.ts flagsFor gives the command, else
+                      (default: what app/permissions.ts flagsFor gives the command, else
                       -q --allow-read --allow-env --allow-write=<cache> [--allow-run=git])
   --add-args <json>   arguments of the add command as a JSON array; {kb}, {title}, {body} and
                       {n} are filled in (default: ["add","--kb","{kb}","--type","note","--title",
@@ -214,7 +214,7 @@ interface Context {
   cliHasAdd: boolean;
   env: Record<string, string>;
   notes: string[];
-  /** The CLI's own permission flags per command, when cli/permissions.ts provides them. */
+  /** The CLI's own permission flags per command, when app/permissions.ts provides them. */
   flagsFor?: (command: string, tmpdir: string) => string[];
 }
 
@@ -535,9 +535,9 @@ function cliFlags(context: Context, command: "search" | "add"): string[] {
     : ["-q", "--allow-read", "--allow-write", "--allow-env", "--allow-run=git"];
 }
 
-/** The CLI's permission table (cli/permissions.ts `flagsFor`), when it has one. */
+/** The CLI's permission table (app/permissions.ts `flagsFor`), when it has one. */
 async function loadFlagsFor(): Promise<Context["flagsFor"]> {
-  const url = new URL("../cli/permissions.ts", import.meta.url);
+  const url = new URL("../app/permissions.ts", import.meta.url);
   if (!fileExists(fileURLToPath(url))) return undefined;
   try {
     const module = await import(url.href);

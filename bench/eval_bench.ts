@@ -10,10 +10,10 @@
  *
  * @module
  */
-import { goldenLine } from "../core/golden.ts";
+import { goldenLine } from "../core/eval/golden.ts";
 import { join } from "../core/path.ts";
 import { evaluate } from "../io/eval.ts";
-import { openIndex } from "../io/index_store.ts";
+import { openIndex } from "../io/index/store.ts";
 import { formatMs, median, progress } from "./_timing.ts";
 import { createRandom, generateKb, parseFlags } from "./generate.ts";
 

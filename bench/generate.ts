@@ -26,14 +26,14 @@
  * @module
  */
 import { join } from "node:path";
-import { type Entry, type Link, serializeEntry } from "../core/entry.ts";
+import { type Entry, type Link, serializeEntry } from "../core/entry/entry.ts";
 import {
   ACTIVITIES,
   type Activity,
   type EntryType,
   type LinkRel,
   type Status,
-} from "../core/schema.ts";
+} from "../core/entry/schema.ts";
 
 /** A seeded pseudo-random source: floats in [0, 1) and a few helpers. */
 export interface Random {

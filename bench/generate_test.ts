@@ -3,8 +3,8 @@
  * contract. Run with `deno test --allow-read --allow-write bench/generate_test.ts`.
  */
 import { join } from "node:path";
-import { checkAgainstKb, formatProblems, parseEntryText, toEntry } from "../core/entry.ts";
-import type { Entry } from "../core/entry.ts";
+import { checkAgainstKb, formatProblems, parseEntryText, toEntry } from "../core/entry/entry.ts";
+import type { Entry } from "../core/entry/entry.ts";
 import { generateEntries, generateKb } from "./generate.ts";
 
 function assert(condition: unknown, message: string): asserts condition {

@@ -19,13 +19,13 @@
  */
 import { fileURLToPath } from "node:url";
 import { join } from "../core/path.ts";
-import { fetchCommand } from "../io/prompt_context.ts";
-import { decideSearch } from "../core/search_match.ts";
-import { phraseWords } from "../core/search_terms.ts";
-import { openIndex } from "../io/index_store.ts";
-import { flagsFor } from "../cli/permissions.ts";
-import { bundleSplit, hotHookBundle, shLauncher } from "../cli/build_plugin.ts";
-import type { Entry } from "../core/entry.ts";
+import { fetchCommand } from "../io/hook/prompt_context.ts";
+import { decideSearch } from "../core/search_augment/match.ts";
+import { phraseWords } from "../core/search_augment/terms.ts";
+import { openIndex } from "../io/index/store.ts";
+import { flagsFor } from "../app/permissions.ts";
+import { bundleSplit, hotHookBundle, shLauncher } from "../build/plugin.ts";
+import type { Entry } from "../core/entry/entry.ts";
 import { commitAll, type GeneratedKb, generateKb, parseFlags } from "./generate.ts";
 import { formatMs, interleaved, median, progress, quantile, timeProcess } from "./_timing.ts";
 

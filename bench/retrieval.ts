@@ -13,8 +13,8 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { blankEntry, serializeEntry } from "../core/entry.ts";
-import { goldenLine } from "../core/golden.ts";
+import { blankEntry, serializeEntry } from "../core/entry/entry.ts";
+import { goldenLine } from "../core/eval/golden.ts";
 import { join } from "../core/path.ts";
 import { evaluate } from "../io/eval.ts";
 import { formatReport } from "../cli/eval.ts";

@@ -3,14 +3,14 @@
  *
  * @module
  */
-import { blankEntry, type Entry } from "../core/entry.ts";
-import { entryTemplate, readDraft } from "../core/entry_draft.ts";
-import { applyEdits, commitMessage, slugify } from "../core/entry_edit.ts";
-import { shellCommand } from "../core/shell_quote.ts";
+import { blankEntry, type Entry } from "../core/entry/entry.ts";
+import { entryTemplate, readDraft } from "../core/entry/draft.ts";
+import { applyEdits, commitMessage, slugify } from "../core/entry/edit.ts";
+import { shellCommand } from "../core/shell/quote.ts";
 import { resolveKb } from "../io/config.ts";
 import { editUntilValid } from "../io/editor.ts";
 import { ENTRIES_DIR } from "../io/kb.ts";
-import { entryPaths, newId, type SaveRequest, ValidationError } from "../io/save.ts";
+import { entryPaths, newId, type SaveRequest, ValidationError } from "../io/save/save.ts";
 import { parseCommand, UsageError } from "./args.ts";
 import { checkAndSave, entryProblems, printSupersededNotes, saveDraft } from "./entry_save.ts";
 import {

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { closestWord } from "../core/closest.ts";
+import { closestWord } from "../core/text/closest.ts";
 
 /** A mistake in how a command was called; the CLI exits 2. */
 export class UsageError extends Error {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { contextForPrompt } from "../io/prompt_context.ts";
+import { contextForPrompt } from "../io/hook/prompt_context.ts";
 import { parseCommand, UsageError } from "./args.ts";
 import { printJson } from "./output.ts";
 

@@ -6,21 +6,21 @@
  *
  * @module
  */
-import { checkAgainstKb, parseEntryText, toEntry } from "../core/entry.ts";
-import type { Finding } from "../core/finding.ts";
-import type { IndexReader } from "../core/index.ts";
+import { checkAgainstKb, parseEntryText, toEntry } from "../core/entry/entry.ts";
+import type { Finding } from "../core/setup/finding.ts";
+import type { IndexReader } from "../core/index/reader.ts";
 import { join } from "../core/path.ts";
-import { kernelRuleCost, LIMITS } from "../core/schema.ts";
-import { shellCommand, shellQuote } from "../core/shell_quote.ts";
+import { kernelRuleCost, LIMITS } from "../core/entry/schema.ts";
+import { shellCommand, shellQuote } from "../core/shell/quote.ts";
 import { configCandidates, type KbLocation, resolveKb } from "../io/config.ts";
 import { git, gitReason, GitTimeoutError, identityArgs } from "../io/git.ts";
-import { type OpenIndex, openIndex } from "../io/index_store.ts";
+import { type OpenIndex, openIndex } from "../io/index/store.ts";
 import { ENTRIES_DIR, readKbFile } from "../io/kb.ts";
 import { cacheFindings } from "../io/cache_health.ts";
-import { indexFindings as indexHealthFindings } from "../io/index_health.ts";
+import { indexFindings as indexHealthFindings } from "../io/index/health.ts";
 import { indexDir } from "../io/paths.ts";
-import { checkIndexLock, checkOrphans, checkRepoState, repoState } from "../io/repo_state.ts";
-import { checkSaveLock } from "../io/save.ts";
+import { checkIndexLock, checkOrphans, checkRepoState, repoState } from "../io/save/repo_state.ts";
+import { checkSaveLock } from "../io/save/save.ts";
 import { NO_POSITIONALS, parseCommand } from "./args.ts";
 import { missingPermissionFlag } from "./errors.ts";
 import { green, plural, printJson, red, yellow } from "./output.ts";

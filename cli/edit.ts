@@ -5,8 +5,8 @@
  * @module
  */
 import { join } from "../core/path.ts";
-import { type Entry, EntryParseError, parseEntryText, toEntry } from "../core/entry.ts";
-import { readDraft } from "../core/entry_draft.ts";
+import { type Entry, EntryParseError, parseEntryText, toEntry } from "../core/entry/entry.ts";
+import { readDraft } from "../core/entry/draft.ts";
 import {
   applyEdits,
   changedFields,
@@ -14,11 +14,16 @@ import {
   formatListChanges,
   listChanges,
   touchUpdated,
-} from "../core/entry_edit.ts";
-import { shellCommand } from "../core/shell_quote.ts";
+} from "../core/entry/edit.ts";
+import { shellCommand } from "../core/shell/quote.ts";
 import { resolveKb } from "../io/config.ts";
 import { type DraftCheck, editUntilValid } from "../io/editor.ts";
-import { entryPathOf, type SaveRequest, type SaveResult, ValidationError } from "../io/save.ts";
+import {
+  entryPathOf,
+  type SaveRequest,
+  type SaveResult,
+  ValidationError,
+} from "../io/save/save.ts";
 import { parseCommand, UsageError } from "./args.ts";
 import { checkAndSave, entryProblems, printSupersededNotes, saveDraft } from "./entry_save.ts";
 import {

@@ -4,11 +4,11 @@
  *
  * @module
  */
-import type { Link } from "../core/entry.ts";
-import type { EntryEdits, LinkMatch } from "../core/entry_edit.ts";
-import { ACTIVITIES, ENTRY_TYPES, LINK_RELS, STATUSES } from "../core/schema.ts";
-import { shellCommand, shellQuote } from "../core/shell_quote.ts";
-import { decodeUtf8Strict, NotUtf8Error } from "../core/utf8.ts";
+import type { Link } from "../core/entry/entry.ts";
+import type { EntryEdits, LinkMatch } from "../core/entry/edit.ts";
+import { ACTIVITIES, ENTRY_TYPES, LINK_RELS, STATUSES } from "../core/entry/schema.ts";
+import { shellCommand, shellQuote } from "../core/shell/quote.ts";
+import { decodeUtf8Strict, NotUtf8Error } from "../core/text/utf8.ts";
 import { type OptionValues, UsageError } from "./args.ts";
 
 /** parseArgs options for entry fields. */

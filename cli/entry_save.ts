@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { type Entry, parseEntryText, type Problem, toEntry } from "../core/entry.ts";
-import { shellCommand } from "../core/shell_quote.ts";
+import { type Entry, parseEntryText, type Problem, toEntry } from "../core/entry/entry.ts";
+import { shellCommand } from "../core/shell/quote.ts";
 import { readKbFile } from "../io/kb.ts";
 import type { Draft } from "../io/editor.ts";
 import {
@@ -16,7 +16,7 @@ import {
   type SaveResult,
   validateForSave,
   ValidationError,
-} from "../io/save.ts";
+} from "../io/save/save.ts";
 import { exitCodeOf } from "./errors.ts";
 
 /** Every problem a save of `request` would refuse, found without writing anything. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { PromptResult } from "../core/eval.ts";
+import type { PromptResult } from "../core/eval/score.ts";
 import { resolveKb } from "../io/config.ts";
 import { type EvalReport, evaluate } from "../io/eval.ts";
 import { parseCommand, positiveInt, wholeNumberFrom } from "./args.ts";

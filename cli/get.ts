@@ -4,12 +4,12 @@
  *
  * @module
  */
-import type { IndexReader } from "../core/index.ts";
+import type { IndexReader } from "../core/index/reader.ts";
 import { join } from "../core/path.ts";
-import { shellCommand } from "../core/shell_quote.ts";
+import { shellCommand } from "../core/shell/quote.ts";
 import { git } from "../io/git.ts";
-import { type OpenKb, withKb } from "../io/open.ts";
-import { READ_TRUST_MS, readIndexedEntry } from "../io/index_store.ts";
+import { type OpenKb, withKb } from "../io/index/open.ts";
+import { READ_TRUST_MS, readIndexedEntry } from "../io/index/store.ts";
 import { parseCommand } from "./args.ts";
 import { printJson, red } from "./output.ts";
 import { linkViews } from "./search.ts";

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { openKb } from "../io/open.ts";
+import { openKb } from "../io/index/open.ts";
 import { indexDir } from "../io/paths.ts";
 import { NO_POSITIONALS, parseCommand } from "./args.ts";
 import { printJson, yellow } from "./output.ts";

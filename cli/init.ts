@@ -9,7 +9,7 @@ import { resolvePath } from "../io/paths.ts";
 import { configTarget, writeConfig } from "../io/config.ts";
 import { writeFileAtomic } from "../io/fs.ts";
 import { commitPaths, git, gitOk } from "../io/git.ts";
-import { openIndex } from "../io/index_store.ts";
+import { openIndex } from "../io/index/store.ts";
 import { ENTRIES_DIR, listEntries, NotAKbError } from "../io/kb.ts";
 import { homeDir } from "../io/paths.ts";
 import { parseCommand, UsageError } from "./args.ts";

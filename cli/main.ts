@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { closestWord } from "../core/closest.ts";
+import { closestWord } from "../core/text/closest.ts";
 import { describeError, exitCodeOf } from "./errors.ts";
 import { bold, onStderr } from "./output.ts";
 import denoConfig from "../deno.json" with { type: "json" };

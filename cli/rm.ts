@@ -4,12 +4,12 @@
  *
  * @module
  */
-import { parseEntryText } from "../core/entry.ts";
+import { parseEntryText } from "../core/entry/entry.ts";
 import { join } from "../core/path.ts";
-import { shellCommand } from "../core/shell_quote.ts";
-import { type Backlink, linksTo } from "../io/backlinks.ts";
+import { shellCommand } from "../core/shell/quote.ts";
+import { type Backlink, linksTo } from "../io/save/backlinks.ts";
 import { resolveKb } from "../io/config.ts";
-import { entryPathOf, saveChanges } from "../io/save.ts";
+import { entryPathOf, saveChanges } from "../io/save/save.ts";
 import { parseCommand, UsageError } from "./args.ts";
 import { cyan, green, plural, printJson, yellow } from "./output.ts";
 import { printWarnings, saveSummary } from "./save_report.ts";

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { ChangesResult, PushOutcome, SaveResult } from "../io/save.ts";
+import type { ChangesResult, PushOutcome, SaveResult } from "../io/save/save.ts";
 import { cyan, green, plural, printJson, yellow } from "./output.ts";
 
 /** The push outcome as the line says it. */

@@ -5,15 +5,15 @@
  * @module
  */
 import { join } from "../core/path.ts";
-import { splitFrontmatter } from "../core/frontmatter.ts";
-import type { IndexReader } from "../core/index.ts";
-import { neighbours } from "../core/links.ts";
-import { search } from "../core/rank.ts";
-import { ENTRY_TYPES, type EntryType } from "../core/schema.ts";
-import { makeSnippet } from "../core/snippet.ts";
-import { openKb } from "../io/open.ts";
-import { READ_TRUST_MS } from "../io/index_store.ts";
-import { displaySafe } from "../core/display.ts";
+import { splitFrontmatter } from "../core/entry/frontmatter.ts";
+import type { IndexReader } from "../core/index/reader.ts";
+import { neighbours } from "../core/entry/links.ts";
+import { search } from "../core/search/rank.ts";
+import { ENTRY_TYPES, type EntryType } from "../core/entry/schema.ts";
+import { makeSnippet } from "../core/text/snippet.ts";
+import { openKb } from "../io/index/open.ts";
+import { READ_TRUST_MS } from "../io/index/store.ts";
+import { displaySafe } from "../core/text/display.ts";
 import { oneOf, parseCommand, positiveInt, UsageError, wholeNumberFrom } from "./args.ts";
 import { bold, cyan, dim, printJson, yellow } from "./output.ts";
 

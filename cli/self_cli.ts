@@ -1,19 +1,19 @@
 /**
  * How `git-kb selftest` starts the real CLI and hook as subprocesses, with the permission flags
- * of `cli/permissions.ts`: from the bundle when it runs from the plugin (`plugin/bin/git-kb.js`,
- * with `--no-config` as the launcher passes), from `cli/launch.ts` in a checkout. Which one is
+ * of `app/permissions.ts`: from the bundle when it runs from the plugin (`plugin/bin/git-kb.js`,
+ * with `--no-config` as the launcher passes), from `app/launch.ts` in a checkout. Which one is
  * told by this module's own URL: in the bundle every module's `import.meta.url` is the bundle's.
  *
  * @module
  */
 import { join } from "../core/path.ts";
-import { flagsFor, hookFlags } from "./permissions.ts";
+import { flagsFor, hookFlags } from "../app/permissions.ts";
 import { cacheRootFor } from "../io/paths.ts";
 import { type ProcessOutput, runProcess } from "../io/process.ts";
 
 /** Where the CLI's code comes from. */
 export interface SelfEntry {
-  /** `bundle`: the plugin's single file; `sources`: a checkout's `cli/launch.ts`. */
+  /** `bundle`: the plugin's single file; `sources`: a checkout's `app/launch.ts`. */
   kind: "bundle" | "sources";
   /** The file `deno run` starts. */
   path: string;
@@ -39,7 +39,7 @@ export function selfEntry(moduleUrl: string = import.meta.url): SelfEntry {
   const root = decodeURIComponent(new URL("..", url).pathname).replace(/\/$/, "");
   return {
     kind: "sources",
-    path: join(root, "cli", "launch.ts"),
+    path: join(root, "app", "launch.ts"),
     flags: ["--quiet", `--config=${join(root, "deno.json")}`],
   };
 }

@@ -5,9 +5,15 @@
  *
  * @module
  */
-import { taskBriefs } from "../core/selftest_plan.ts";
-import { createScratch, loadScratch, type Scratch, snapshotUser } from "../io/scratch.ts";
-import { checkIsolation, runSelftest, type StepResult, teardown, verify } from "../io/selftest.ts";
+import { taskBriefs } from "../core/setup/selftest_plan.ts";
+import { createScratch, loadScratch, type Scratch, snapshotUser } from "../io/selftest/scratch.ts";
+import {
+  checkIsolation,
+  runSelftest,
+  type StepResult,
+  teardown,
+  verify,
+} from "../io/selftest/run.ts";
 import { resolvePath } from "../io/paths.ts";
 import { NO_POSITIONALS, parseCommand, UsageError } from "./args.ts";
 import { bold, dim, green, printJson, red } from "./output.ts";

@@ -25,9 +25,9 @@ import {
   type Settings,
   SettingsShapeError,
   unifiedDiff,
-} from "../core/agent_settings.ts";
+} from "../core/setup/agent_settings.ts";
 import { join } from "../core/path.ts";
-import { isOneOf } from "../core/schema.ts";
+import { isOneOf } from "../core/entry/schema.ts";
 import { writeFileAtomic } from "../io/fs.ts";
 import { homeDir, resolvePath } from "../io/paths.ts";
 import { NO_POSITIONALS, parseCommand, UsageError } from "./args.ts";
@@ -135,7 +135,7 @@ function checkoutLauncher(): string {
 }
 
 /**
- * A word quoted as core/shell_quote.ts quotes it (plain characters, `'…'`, `\'`) read back as sh
+ * A word quoted as core/shell/quote.ts quotes it (plain characters, `'…'`, `\'`) read back as sh
  * reads it; undefined when it is not one such word (a space, `$`, a double quote outside `'…'`).
  */
 function unquoteShellWord(word: string): string | undefined {

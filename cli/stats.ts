@@ -8,14 +8,14 @@ import {
   type DeliveryStats,
   NOISE_MIN_SESSIONS,
   summarizeDelivery,
-} from "../core/delivery_stats.ts";
-import { summarizeDebugLog } from "../core/stats.ts";
-import { openKb } from "../io/open.ts";
-import { HOOK_TRUST_MS } from "../io/index_store.ts";
+} from "../core/delivery/misses.ts";
+import { summarizeDebugLog } from "../core/delivery/hook_log.ts";
+import { openKb } from "../io/index/open.ts";
+import { HOOK_TRUST_MS } from "../io/index/store.ts";
 import { readPrivateText } from "../io/fs.ts";
 import { kbCacheDir } from "../io/paths.ts";
-import { readSessions } from "../io/receipts.ts";
-import { DEBUG_LOG_MAX_BYTES, debugLogPath } from "../io/session.ts";
+import { readSessions } from "../io/hook/receipts.ts";
+import { DEBUG_LOG_MAX_BYTES, debugLogPath } from "../io/hook/session.ts";
 import { NO_POSITIONALS, parseCommand } from "./args.ts";
 import { bold, plural, printJson } from "./output.ts";
 

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { isLowerCode } from "./chars.ts";
+import { isLowerCode } from "./text/chars.ts";
 
 const SLASH = 47;
 const BACKSLASH = 92;

@@ -21,9 +21,9 @@ import {
   outputExcerpt,
   parseVerdict,
   verdictCacheKey,
-} from "../core/judge.ts";
-import { extractProse, type ProsePiece } from "../core/prose.ts";
-import { readStdinText, writeHookOutput } from "../io/stdin.ts";
+} from "../core/judge/verdict.ts";
+import { extractProse, type ProsePiece } from "../core/judge/prose.ts";
+import { readStdinText, writeHookOutput } from "../io/hook/stdin.ts";
 
 /** The largest stdin accepted (a Write of a big file); a bigger payload is allowed unread. */
 const MAX_INPUT_BYTES = 16 * 1024 * 1024;
@@ -86,10 +86,10 @@ export async function judgeHookOutput(readInput: () => string, trace: JudgeTrace
 function loadJudgeModules() {
   return Promise.all([
     import("../io/config.ts"),
-    import("../io/index_store.ts"),
+    import("../io/index/store.ts"),
     import("../io/paths.ts"),
-    import("../io/judge_model.ts"),
-    import("../io/verdict_cache.ts"),
+    import("../io/judge/model.ts"),
+    import("../io/judge/verdict_cache.ts"),
   ]);
 }
 
@@ -152,7 +152,7 @@ async function recordTrace(trace: JudgeTrace, ms: number): Promise<void> {
   if (env("KB_HOOK_DEBUG") !== "1") return;
   try {
     const [{ appendDebug }, { cacheRoot, kbCacheDir }, { resolveKb }] = await Promise.all([
-      import("../io/session.ts"),
+      import("../io/hook/session.ts"),
       import("../io/paths.ts"),
       import("../io/config.ts"),
     ]);

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { contextForPrompt, RecordedError, recordFailure } from "../io/prompt_context.ts";
-import { runHookOnStdio } from "../io/stdin.ts";
+import { contextForPrompt, RecordedError, recordFailure } from "../io/hook/prompt_context.ts";
+import { runHookOnStdio } from "../io/hook/stdin.ts";
 
 /** The largest stdin accepted; a bigger payload is not a prompt worth matching. */
 const MAX_INPUT_BYTES = 8 * 1024 * 1024;

@@ -1,14 +1,14 @@
 /**
  * Claude Code PostToolUse hook for Bash: delivery receipts. When a command the agent ran fetched
- * entries with `git-kb get <ids>` (any spelling of the CLI: core/receipts.ts), the ids go into
+ * entries with `git-kb get <ids>` (any spelling of the CLI: core/delivery/receipts.ts), the ids go into
  * the session's receipts, beside its ledger, for `git-kb stats`. Prints nothing; exit 0 always.
  * A command that fetches nothing is decided from the payload alone.
  *
  * @module
  */
-import { fetchedIds } from "../core/fetched_ids.ts";
-import { withFetched } from "../core/receipts.ts";
-import { runHookOnStdio } from "../io/stdin.ts";
+import { fetchedIds } from "../core/delivery/fetched_ids.ts";
+import { withFetched } from "../core/delivery/receipts.ts";
+import { runHookOnStdio } from "../io/hook/stdin.ts";
 
 /** The largest stdin accepted (the payload carries the command's output too). */
 const MAX_INPUT_BYTES = 16 * 1024 * 1024;
@@ -31,14 +31,14 @@ export async function recordReceipt(input: string): Promise<string[]> {
   const [{ resolveKb }, { kbCacheDir }, { updateReceipts }, { debugEnabled }] = await Promise.all([
     import("../io/config.ts"),
     import("../io/paths.ts"),
-    import("../io/receipts.ts"),
-    import("../io/prompt_context.ts"),
+    import("../io/hook/receipts.ts"),
+    import("../io/hook/prompt_context.ts"),
   ]);
   const { kbDir } = resolveKb();
   const cacheDir = kbCacheDir(kbDir);
   updateReceipts(cacheDir, sessionId, (receipts) => withFetched(receipts, ids));
   if (debugEnabled()) {
-    const { appendDebug } = await import("../io/session.ts");
+    const { appendDebug } = await import("../io/hook/session.ts");
     appendDebug(cacheDir, {
       ts: new Date().toISOString(),
       event: EVENT,
@@ -59,7 +59,7 @@ export function runReceiptsHook(): Promise<void> {
     await recordReceipt(input);
     return "";
   }, async (error) => {
-    const { recordFailure } = await import("../io/prompt_context.ts");
+    const { recordFailure } = await import("../io/hook/prompt_context.ts");
     recordFailure(error, undefined, EVENT);
   });
 }

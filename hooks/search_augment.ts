@@ -10,8 +10,8 @@
  *
  * @module
  */
-import { searchPhrases } from "../core/search_terms.ts";
-import { runHookOnStdio } from "../io/stdin.ts";
+import { searchPhrases } from "../core/search_augment/terms.ts";
+import { runHookOnStdio } from "../io/hook/stdin.ts";
 
 /** The largest stdin accepted; a bigger payload is not a search worth matching. */
 const MAX_INPUT_BYTES = 1024 * 1024;
@@ -27,7 +27,7 @@ export async function searchHookOutput(input: string): Promise<string> {
   if (typeof tool !== "string") return "";
   const phrases = searchPhrases(tool, toolInput);
   if (!phrases.length) return "";
-  const { contextForSearch } = await import("../io/search_context.ts");
+  const { contextForSearch } = await import("../io/hook/search_context.ts");
   const result = await contextForSearch({
     phrases,
     tool,
@@ -47,7 +47,7 @@ export async function searchHookOutput(input: string): Promise<string> {
 export function runSearchHook(): Promise<void> {
   return runHookOnStdio(MAX_INPUT_BYTES, searchHookOutput, async (error) => {
     // The same module as the search's own: one dynamic import, so one set of chunks to load.
-    const { recordSearchFailure } = await import("../io/search_context.ts");
+    const { recordSearchFailure } = await import("../io/hook/search_context.ts");
     recordSearchFailure(error);
   });
 }

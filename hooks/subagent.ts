@@ -12,8 +12,8 @@
  *
  * @module
  */
-import { subagentPrompt, withAppendedPrompt } from "../core/subagent.ts";
-import { runHookOnStdio } from "../io/stdin.ts";
+import { subagentPrompt, withAppendedPrompt } from "../core/prompt/subagent.ts";
+import { runHookOnStdio } from "../io/hook/stdin.ts";
 
 /** The largest stdin accepted; a bigger payload is passed through unchanged. */
 const MAX_INPUT_BYTES = 8 * 1024 * 1024;
@@ -31,7 +31,7 @@ export async function subagentHookOutput(input: string): Promise<string> {
   >;
   const prompt = subagentPrompt(tool, toolInput);
   if (prompt === undefined) return "";
-  const { contextForPrompt } = await import("../io/prompt_context.ts");
+  const { contextForPrompt } = await import("../io/hook/prompt_context.ts");
   const result = await contextForPrompt({
     prompt,
     sessionId: typeof sessionId === "string" ? sessionId : undefined,
@@ -50,7 +50,7 @@ export async function subagentHookOutput(input: string): Promise<string> {
  */
 export function runSubagentHook(): Promise<void> {
   return runHookOnStdio(MAX_INPUT_BYTES, subagentHookOutput, async (error) => {
-    const { RecordedError, recordFailure } = await import("../io/prompt_context.ts");
+    const { RecordedError, recordFailure } = await import("../io/hook/prompt_context.ts");
     if (!(error instanceof RecordedError)) recordFailure(error, undefined, EVENT);
   });
 }

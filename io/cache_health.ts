@@ -6,9 +6,9 @@
  *
  * @module
  */
-import type { Finding } from "../core/finding.ts";
+import type { Finding } from "../core/setup/finding.ts";
 import { join } from "../core/path.ts";
-import { shellCommand } from "../core/shell_quote.ts";
+import { shellCommand } from "../core/shell/quote.ts";
 import { ensurePrivateDir, ifExists, UnsafeCacheError } from "./fs.ts";
 import { cacheRootPath, kbCacheDir } from "./paths.ts";
 

@@ -7,9 +7,9 @@
  * @module
  */
 import { dirname, join } from "../core/path.ts";
-import { formatProblems, type Problem } from "../core/entry.ts";
-import { problemNotes, stripNotes, withNotes } from "../core/entry_draft.ts";
-import { decodeUtf8Strict, NotUtf8Error } from "../core/utf8.ts";
+import { formatProblems, type Problem } from "../core/entry/entry.ts";
+import { problemNotes, stripNotes, withNotes } from "../core/entry/draft.ts";
+import { decodeUtf8Strict, NotUtf8Error } from "../core/text/utf8.ts";
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from "./fs.ts";
 import { cacheRoot, resolvePath } from "./paths.ts";
 

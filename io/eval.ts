@@ -6,13 +6,13 @@
  * @module
  */
 import { contentHash } from "../core/hash.ts";
-import { parseGolden } from "../core/golden.ts";
+import { parseGolden } from "../core/eval/golden.ts";
 import { join } from "../core/path.ts";
-import { replayPrompt } from "../core/replay.ts";
-import { diffRuns, type EvalDiff, type EvalRun, scoreRun } from "../core/eval.ts";
+import { replayPrompt } from "../core/eval/replay.ts";
+import { diffRuns, type EvalDiff, type EvalRun, scoreRun } from "../core/eval/score.ts";
 import { readPrivateJson, writePrivateFile } from "./fs.ts";
-import { openIndex } from "./index_store.ts";
-import { fetchCommand, surfaceConfig } from "./prompt_context.ts";
+import { openIndex } from "./index/store.ts";
+import { fetchCommand, surfaceConfig } from "./hook/prompt_context.ts";
 import { kbCacheDir, resolvePath } from "./paths.ts";
 
 /** Raised when a golden file has lines that are not cases; nothing was scored. */

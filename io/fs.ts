@@ -5,7 +5,7 @@
  * @module
  */
 import { dirname, join } from "../core/path.ts";
-import { shellQuote } from "../core/shell_quote.ts";
+import { shellQuote } from "../core/shell/quote.ts";
 
 let sequence = 0;
 

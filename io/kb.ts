@@ -6,10 +6,10 @@
  *
  * @module
  */
-import type { InvalidFile } from "../core/index.ts";
+import type { InvalidFile } from "../core/index/reader.ts";
 import { join } from "../core/path.ts";
-import { shellQuote } from "../core/shell_quote.ts";
-import { decodeUtf8Strict, NotUtf8Error } from "../core/utf8.ts";
+import { shellQuote } from "../core/shell/quote.ts";
+import { decodeUtf8Strict, NotUtf8Error } from "../core/text/utf8.ts";
 
 /** The folder of entry files inside a knowledge base. */
 export const ENTRIES_DIR = "entries";

@@ -5,7 +5,7 @@
  * @module
  */
 import { basename, isAbsolute, join, resolveFrom } from "../core/path.ts";
-import { plainName } from "../core/chars.ts";
+import { plainName } from "../core/text/chars.ts";
 import { contentHash } from "../core/hash.ts";
 import { ensurePrivateDir } from "./fs.ts";
 

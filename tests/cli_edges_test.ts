@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { shellCommand } from "../core/shell_quote.ts";
-import { flagsFor } from "../cli/permissions.ts";
+import { shellCommand } from "../core/shell/quote.ts";
+import { flagsFor } from "../app/permissions.ts";
 import {
   ANSI,
   cacheRootOf,

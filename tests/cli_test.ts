@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { COMMAND_PROFILES } from "../cli/permissions.ts";
+import { COMMAND_PROFILES } from "../app/permissions.ts";
 import denoConfig from "../deno.json" with { type: "json" };
 import {
   ANSI,

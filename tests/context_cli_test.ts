@@ -3,7 +3,7 @@
  * prompt hook run as a subprocess on the same knowledge base.
  */
 import assert from "node:assert/strict";
-import type { HookStats } from "../core/stats.ts";
+import type { HookStats } from "../core/delivery/hook_log.ts";
 import { join } from "node:path";
 import { copySampleKb, makeSandbox, parseJson, ROOT, runCli, runHook, show } from "./helpers.ts";
 

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { shellCommand } from "../core/shell_quote.ts";
+import { shellCommand } from "../core/shell/quote.ts";
 import { runProcess } from "../io/process.ts";
 import { makeSandbox, ROOT, runDeno, show } from "./helpers.ts";
 
@@ -21,7 +21,17 @@ async function wordsOf(line: string): Promise<string[]> {
 }
 
 /** What the demo runs from a checkout. */
-const DEMO_PARTS = ["demo.ts", "deno.json", "deno.lock", "cli", "core", "io", "hooks", "fixtures"];
+const DEMO_PARTS = [
+  "demo.ts",
+  "deno.json",
+  "deno.lock",
+  "app",
+  "cli",
+  "core",
+  "io",
+  "hooks",
+  "fixtures",
+];
 
 Deno.test("the demo finishes from a checkout at a path with a space and a quote, and every command it echoes reads back as itself in sh", async () => {
   const sandbox = await makeSandbox();

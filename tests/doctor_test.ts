@@ -5,9 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
-import type { Finding } from "../core/finding.ts";
-import { flagsFor } from "../cli/permissions.ts";
-import { shellQuote } from "../core/shell_quote.ts";
+import type { Finding } from "../core/setup/finding.ts";
+import { flagsFor } from "../app/permissions.ts";
+import { shellQuote } from "../core/shell/quote.ts";
 import { runProcess } from "../io/process.ts";
 import {
   cacheRootOf,

@@ -7,8 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { flagsFor } from "../cli/permissions.ts";
-import { shellCommand } from "../core/shell_quote.ts";
+import { flagsFor } from "../app/permissions.ts";
+import { shellCommand } from "../core/shell/quote.ts";
 import {
   cacheRootOf,
   childEnv,

@@ -11,7 +11,7 @@
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { flagsFor } from "../cli/permissions.ts";
+import { flagsFor } from "../app/permissions.ts";
 import { cacheRootFor } from "../io/paths.ts";
 import { runProcess } from "../io/process.ts";
 

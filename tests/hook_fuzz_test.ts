@@ -12,11 +12,11 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type Entry, serializeEntry } from "../core/entry.ts";
-import { hookFlags } from "../cli/permissions.ts";
-import { shellQuote } from "../core/shell_quote.ts";
+import { type Entry, serializeEntry } from "../core/entry/entry.ts";
+import { hookFlags } from "../app/permissions.ts";
+import { shellQuote } from "../core/shell/quote.ts";
 import { runProcess } from "../io/process.ts";
-import { recordFailure } from "../io/prompt_context.ts";
+import { recordFailure } from "../io/hook/prompt_context.ts";
 import { promptHookOutput } from "../hooks/prompt.ts";
 import { searchHookOutput } from "../hooks/search_augment.ts";
 import {

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { contentHash } from "../core/hash.ts";
-import { sessionFile } from "../io/session.ts";
+import { sessionFile } from "../io/hook/session.ts";
 import {
   copySampleKb,
   denoDir,
@@ -546,18 +546,23 @@ Deno.test("hot path loads no YAML: empty DENO_DIR and --cached-only after the in
           : [`${prefix}${item.name}`]
       );
     const files = cached(emptyDenoDir);
-    assert.ok(files.some((file) => file.endsWith("core/surface.ts.js")), "the hook's modules");
+    assert.ok(
+      files.some((file) => file.endsWith("core/prompt/decision.ts.js")),
+      "the hook's modules",
+    );
     assert.ok(!files.some((file) => /js-yaml|argparse/.test(file)), "no npm package fetched");
     assert.ok(
       !files.some((file) => /core\/(entry|frontmatter)\.ts/.test(file)),
       `the entry parser was never compiled:\n${files.join("\n")}`,
     );
 
-    // Control: anything that imports core/entry.ts (js-yaml) fails under the same conditions.
+    // Control: anything that imports core/entry/entry.ts (js-yaml) fails under the same conditions.
     const control = join(box.root, "control.ts");
     await Deno.writeTextFile(
       control,
-      `import { serializeEntry } from ${JSON.stringify(join(ROOT, "core", "entry.ts"))};\n` +
+      `import { serializeEntry } from ${
+        JSON.stringify(join(ROOT, "core", "entry", "entry.ts"))
+      };\n` +
         `console.log(typeof serializeEntry);\n`,
     );
     const runControl = async (dir: string) =>

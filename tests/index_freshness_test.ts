@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { HOOK_TRUST_MS, READ_TRUST_MS } from "../io/index_store.ts";
+import { HOOK_TRUST_MS, READ_TRUST_MS } from "../io/index/store.ts";
 import {
   cloneRemote,
   entryPath,

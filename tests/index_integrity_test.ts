@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { bytesChecksum } from "../core/hash.ts";
-import { indexFindings } from "../io/index_health.ts";
+import { indexFindings } from "../io/index/health.ts";
 import {
   childEnv,
   entryPath,

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { judgeFlags } from "../cli/permissions.ts";
+import { judgeFlags } from "../app/permissions.ts";
 import { copySampleKb, makeSandbox, type RunResult, STACK_FRAME } from "./helpers.ts";
 import { fakeClaude, judgeRecords, payload, recordedCalls, runJudge } from "./judge_helpers.ts";
 

@@ -6,7 +6,7 @@
  * @module
  */
 import { join } from "node:path";
-import { judgeFlags } from "../cli/permissions.ts";
+import { judgeFlags } from "../app/permissions.ts";
 import assert from "node:assert/strict";
 import {
   cacheRootOf,

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import type { Verdict } from "../core/judge.ts";
+import type { Verdict } from "../core/judge/verdict.ts";
 import { ProcessTimeoutError, runProcess } from "../io/process.ts";
 import {
   pruneVerdicts,
@@ -12,7 +12,7 @@ import {
   VERDICT_CACHE_LIMITS,
   verdictDir,
   writeCachedVerdict,
-} from "../io/verdict_cache.ts";
+} from "../io/judge/verdict_cache.ts";
 
 const FAIL: Verdict = {
   verdict: "fail",

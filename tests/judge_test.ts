@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { judgeFlags, PROFILES } from "../cli/permissions.ts";
+import { judgeFlags, PROFILES } from "../app/permissions.ts";
 import { ROOT } from "./helpers.ts";
 import {
   assertAllowed,
@@ -277,16 +277,16 @@ Deno.test("a call with no prose loads no knowledge-base, index or model code", a
   };
   visit(new URL("hooks/judge.ts", root).href);
   assert.deepEqual([...loaded].map((url) => url.slice(root.length)).sort(), [
-    "core/chars.ts",
-    "core/code_prose.ts",
-    "core/display.ts",
+    "core/entry/schema.ts",
     "core/hash.ts",
-    "core/judge.ts",
-    "core/prose.ts",
-    "core/schema.ts",
-    "core/secrets.ts",
-    "core/shell.ts",
+    "core/judge/code_prose.ts",
+    "core/judge/prose.ts",
+    "core/judge/verdict.ts",
+    "core/shell/words.ts",
+    "core/text/chars.ts",
+    "core/text/display.ts",
+    "core/text/secrets.ts",
     "hooks/judge.ts",
-    "io/stdin.ts",
+    "io/hook/stdin.ts",
   ]);
 });

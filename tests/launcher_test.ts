@@ -13,9 +13,9 @@ import {
   HOOK_PROFILES,
   HOOK_V8_FLAGS,
   hookFlags,
-} from "../cli/permissions.ts";
-import { shellQuote } from "../core/shell_quote.ts";
-import { COMPILE_TARGETS, HOT_HOOKS, hotHookBundle } from "../cli/build_plugin.ts";
+} from "../app/permissions.ts";
+import { shellQuote } from "../core/shell/quote.ts";
+import { COMPILE_TARGETS, HOT_HOOKS, hotHookBundle } from "../build/plugin.ts";
 import { runProcess } from "../io/process.ts";
 import { copyDir, FIXTURE, makeSandbox, ROOT, show } from "./helpers.ts";
 
@@ -425,7 +425,7 @@ Deno.test("the real launcher runs the bundles: both hot hooks answer, a command 
   }
 });
 
-/** Run `build_plugin.ts --check` in the checkout at `root`. */
+/** Run `build/plugin.ts --check` in the checkout at `root`. */
 function checkBuild(root: string) {
   return runProcess("deno", [
     "run",
@@ -433,7 +433,7 @@ function checkBuild(root: string) {
     "--allow-write",
     "--allow-env",
     "--allow-run=deno",
-    join(root, "cli", "build_plugin.ts"),
+    join(root, "build", "plugin.ts"),
     "--check",
   ], { cwd: root });
 }
@@ -448,7 +448,17 @@ Deno.test("a checkout at another depth, with a space and a quote, builds the sam
   try {
     const copy = join(sandbox.root, "one", "more o'brien", "level", "git-kb");
     await Deno.mkdir(copy, { recursive: true });
-    const parts = ["cli", "core", "io", "hooks", "plugin", "deno.json", "deno.lock"];
+    const parts = [
+      "app",
+      "build",
+      "cli",
+      "core",
+      "io",
+      "hooks",
+      "plugin",
+      "deno.json",
+      "deno.lock",
+    ];
     const cp = await runProcess("cp", ["-R", ...parts.map((part) => join(ROOT, part)), copy]);
     assert.equal(cp.code, 0, show(cp));
     const result = await checkBuild(copy);

@@ -6,12 +6,12 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { checkLock, lockState, LockTimeoutError, thisHost, withLock } from "../io/lock.ts";
-import { checkSaveLock } from "../io/save.ts";
-import { flagsFor } from "../cli/permissions.ts";
+import { checkLock, lockState, LockTimeoutError, thisHost, withLock } from "../io/save/lock.ts";
+import { checkSaveLock } from "../io/save/save.ts";
+import { flagsFor } from "../app/permissions.ts";
 import { denoDir, exists, git, MAIN, makeKb, makeSandbox, runCli, show } from "./helpers.ts";
 
-const LOCK_MODULE = new URL("../io/lock.ts", import.meta.url).href;
+const LOCK_MODULE = new URL("../io/save/lock.ts", import.meta.url).href;
 
 /** The text of a file, "" while it does not exist. */
 function readIfThere(path: string): string {

@@ -1,7 +1,7 @@
 /**
  * Least privilege, for real: read commands work with read access, write access to the cache
  * only, no --allow-run and no --allow-net; a missing permission prints one line naming the flag
- * to add, never a stack trace; deno.json's tasks use exactly the flags of cli/permissions.ts.
+ * to add, never a stack trace; deno.json's tasks use exactly the flags of app/permissions.ts.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -11,7 +11,7 @@ import {
   flagsFor,
   judgeFlags,
   PROFILES,
-} from "../cli/permissions.ts";
+} from "../app/permissions.ts";
 import {
   cacheRootOf,
   denoDir,
@@ -140,7 +140,7 @@ Deno.test("sandboxed runs: read commands work, missing permissions name the flag
   }
 });
 
-Deno.test("deno.json tasks use exactly the flags of cli/permissions.ts", async () => {
+Deno.test("deno.json tasks use exactly the flags of app/permissions.ts", async () => {
   assert.equal(CACHE_ROOT, "$HOME/.cache/git-kb", "a task expands it as the default root");
   const config = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json")));
   const tasks = config.tasks as Record<string, string>;

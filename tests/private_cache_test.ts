@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { contentHash } from "../core/hash.ts";
-import { sessionFile } from "../io/session.ts";
+import { sessionFile } from "../io/hook/session.ts";
 import {
   cacheRootOf,
   copySampleKb,

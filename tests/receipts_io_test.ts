@@ -4,10 +4,10 @@
  */
 import { deepStrictEqual, ok, strictEqual as equal } from "node:assert/strict";
 import { join } from "../core/path.ts";
-import { RECEIPT_LIMITS } from "../core/receipts.ts";
-import { appendUnmatched, MAX_UNMATCHED_BYTES, readSessions } from "../io/receipts.ts";
+import { RECEIPT_LIMITS } from "../core/delivery/receipts.ts";
+import { appendUnmatched, MAX_UNMATCHED_BYTES, readSessions } from "../io/hook/receipts.ts";
 import { runProcess } from "../io/process.ts";
-import { readLedger, sessionFile, writeLedger } from "../io/session.ts";
+import { readLedger, sessionFile, writeLedger } from "../io/hook/session.ts";
 import { ROOT } from "./helpers.ts";
 
 function withCache(test: (cache: string) => void | Promise<void>): () => Promise<void> {
@@ -68,7 +68,7 @@ Deno.test(
     const script = join(cache, "append.ts");
     Deno.writeTextFileSync(
       script,
-      `import { appendUnmatched } from "${join(ROOT, "io", "receipts.ts")}";\n` +
+      `import { appendUnmatched } from "${join(ROOT, "io", "hook", "receipts.ts")}";\n` +
         `for (let i = 0; i < 25; i++) appendUnmatched(Deno.args[0], "shared", [Deno.args[1], "w" + i]);\n`,
     );
     const runs = Array.from(

@@ -14,10 +14,10 @@ import {
   checkRepoState,
   findOrphans,
   repoState,
-} from "../io/repo_state.ts";
-import { PushError, saveChanges, saveEntry } from "../io/save.ts";
+} from "../io/save/repo_state.ts";
+import { PushError, saveChanges, saveEntry } from "../io/save/save.ts";
 import { runProcess } from "../io/process.ts";
-import { blankEntry, type Entry } from "../core/entry.ts";
+import { blankEntry, type Entry } from "../core/entry/entry.ts";
 import { kbCacheDir } from "../io/paths.ts";
 import {
   cloneRemote,

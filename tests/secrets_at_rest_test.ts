@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { hookFlags } from "../cli/permissions.ts";
+import { hookFlags } from "../app/permissions.ts";
 import {
   cacheRootOf,
   copySampleKb,

@@ -7,8 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import type { StepResult } from "../io/selftest.ts";
-import { snapshotChanges, type UserSnapshot } from "../io/scratch.ts";
+import type { StepResult } from "../io/selftest/run.ts";
+import { snapshotChanges, type UserSnapshot } from "../io/selftest/scratch.ts";
 import { exists, git, type Kb, makeKb, parseJson, runCli, show } from "./helpers.ts";
 
 interface SelftestJson {

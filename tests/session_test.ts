@@ -14,7 +14,7 @@ import {
   removeOldLedgers,
   sessionFile,
   writeLedger,
-} from "../io/session.ts";
+} from "../io/hook/session.ts";
 import { readOrCreatePrivateText, UnsafeCacheError } from "../io/fs.ts";
 
 const readOrCreate = (path: string) => readOrCreatePrivateText(path, MAX_SESSION_FILE_BYTES);

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { ENV_VARS, flagsFor } from "../cli/permissions.ts";
+import { ENV_VARS, flagsFor } from "../app/permissions.ts";
 import { runProcess } from "../io/process.ts";
 import pluginHooks from "../plugin/hooks/hooks.json" with { type: "json" };
 import {

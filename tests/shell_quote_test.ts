@@ -1,6 +1,6 @@
 import { strictEqual as equal } from "node:assert/strict";
 import { runProcess } from "../io/process.ts";
-import { shellCommand, shellQuote } from "../core/shell_quote.ts";
+import { shellCommand, shellQuote } from "../core/shell/quote.ts";
 
 Deno.test("shellQuote leaves plain words alone and quotes the rest", () => {
   equal(shellQuote("/home/me/kb"), "/home/me/kb");

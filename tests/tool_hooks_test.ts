@@ -8,11 +8,11 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { hookFlags } from "../cli/permissions.ts";
+import { hookFlags } from "../app/permissions.ts";
 import { contentHash } from "../core/hash.ts";
-import { PROMPT_WORDING } from "../core/surface.ts";
-import { readSessions } from "../io/receipts.ts";
-import { sessionFile } from "../io/session.ts";
+import { PROMPT_WORDING } from "../core/prompt/decision.ts";
+import { readSessions } from "../io/hook/receipts.ts";
+import { sessionFile } from "../io/hook/session.ts";
 import {
   cacheRootOf,
   copySampleKb,

@@ -1,5 +1,5 @@
 @echo off
-rem git-kb launcher, written by `deno task build` from cli/permissions.ts: do not edit.
+rem git-kb launcher, written by `deno task build` from app/permissions.ts: do not edit.
 setlocal
 set "here=%~dp0"
 if not defined KB_CLI set "KB_CLI="%here%git-kb.cmd""

@@ -11,7 +11,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { JUDGE_SYSTEM_PROMPT } from "../../core/judge.ts";
+import { JUDGE_SYSTEM_PROMPT } from "../../core/judge/verdict.ts";
 import { runProcess } from "../../io/process.ts";
 import { copySampleKb, exists, makeSandbox } from "../helpers.ts";
 import { fakeClaude, judgeRecords, kbCache } from "../judge_helpers.ts";

@@ -16,10 +16,10 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { PROMPT_WORDING } from "../../core/surface.ts";
-import { shellQuote } from "../../core/shell_quote.ts";
+import { PROMPT_WORDING } from "../../core/prompt/decision.ts";
+import { shellQuote } from "../../core/shell/quote.ts";
 import { runProcess } from "../../io/process.ts";
-import { sessionFile } from "../../io/session.ts";
+import { sessionFile } from "../../io/hook/session.ts";
 import { copySampleKb, makeSandbox, ROOT } from "../helpers.ts";
 import { kbCache } from "../judge_helpers.ts";
 import {

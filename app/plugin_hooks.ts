@@ -1,0 +1,102 @@
+/**
+ * The plugin's hooks, declared once: `deno task build` writes `plugin/hooks/hooks.json` from
+ * {@link PLUGIN_HOOKS} (and `--check` fails when the committed file differs), and `git-kb setup`
+ * derives its settings entries from that file.
+ *
+ * A hook that reads Bash commands names the commands it acts on as permission rules: Claude Code
+ * starts it only when some subcommand of the call matches one (a command it cannot parse starts
+ * it anyway), so an everyday Bash call starts no git-kb process. A rule takes one pattern, so
+ * each becomes a handler of its own; a call matching two rules of one hook starts it twice
+ * (Claude Code de-duplicates handlers by command and rule together), and a command the client
+ * cannot parse (a `for` loop, a here-document) starts every handler: so each hook has as few
+ * rules as cover what it reads.
+ *
+ * @module
+ */
+
+/** One hook of the plugin, run as `git-kb hook <verb>`. */
+export interface PluginHook {
+  /** The launcher's hook verb. */
+  verb: string;
+  /** The Claude Code event it runs on. */
+  event: "UserPromptSubmit" | "PreToolUse" | "PostToolUse";
+  /** Seconds Claude Code waits for it. */
+  timeout: number;
+  /** The tools it runs for on every call (a matcher); unset: every call of its event. */
+  tools?: string;
+  /** The Bash commands it acts on, as the patterns of `Bash(…)` rules; none: never for Bash. */
+  bash?: readonly string[];
+}
+
+/**
+ * Every hook, in the order of its groups. The Bash rules cover what the hooks read: the judge,
+ * commit messages (`git commit`, with git's own options before it) and the gh and glab commands
+ * that post text (core/judge/prose.ts; one rule per program, not per pr/mr/issue group); the search augment, rg, grep and its variants,
+ * git grep and find, also run through xargs or find -exec (core/search_augment/terms.ts); the receipts,
+ * a run of git-kb. A leading `*` also takes in a path, a wrapper or an assignment before the
+ * program (`/usr/bin/grep`, `sudo git commit`, `LC_ALL=C grep`).
+ */
+export const PLUGIN_HOOKS: readonly PluginHook[] = [
+  { verb: "prompt", event: "UserPromptSubmit", timeout: 10 },
+  {
+    verb: "judge",
+    event: "PreToolUse",
+    timeout: 60,
+    tools:
+      "Write|Edit|MultiEdit|NotebookEdit|.*(Comment|Review|Revision|Issue|Ticket|PullRequest).*",
+    bash: ["*git *commit*", "*gh *", "*glab *"],
+  },
+  {
+    verb: "search",
+    event: "PreToolUse",
+    timeout: 10,
+    tools: "Grep|Glob",
+    bash: ["*rg *", "*grep *", "*find *"],
+  },
+  { verb: "subagent", event: "PreToolUse", timeout: 10, tools: "Task|Agent" },
+  { verb: "receipts", event: "PostToolUse", timeout: 10, bash: ["*git-kb*"] },
+];
+
+/** What the plugin's hooks do, for the `description` of hooks.json. */
+const DESCRIPTION = "git-kb: surface knowledge-base pointers on each prompt, on code searches " +
+  "and in subagent prompts, judge prose before it is published, and note which pointers get " +
+  "fetched";
+
+interface Handler {
+  type: "command";
+  command: string;
+  if?: string;
+  timeout: number;
+}
+
+interface Group {
+  matcher?: string;
+  hooks: Handler[];
+}
+
+function handler(hook: PluginHook, rule?: string): Handler {
+  const command = `"\${CLAUDE_PLUGIN_ROOT}/bin/git-kb" hook ${hook.verb}`;
+  return rule === undefined
+    ? { type: "command", command, timeout: hook.timeout }
+    : { type: "command", command, if: `Bash(${rule})`, timeout: hook.timeout };
+}
+
+/** An event's groups: one per hook with tools, then one Bash group with every Bash rule. */
+function eventGroups(hooks: readonly PluginHook[]): Group[] {
+  const groups: Group[] = hooks.filter((hook) => hook.bash === undefined || hook.tools)
+    .map((hook) => ({
+      ...(hook.tools === undefined ? {} : { matcher: hook.tools }),
+      hooks: [handler(hook)],
+    }));
+  const bash = hooks.flatMap((hook) => (hook.bash ?? []).map((rule) => handler(hook, rule)));
+  return bash.length ? [...groups, { matcher: "Bash", hooks: bash }] : groups;
+}
+
+/** The text of `plugin/hooks/hooks.json` for `hooks`. */
+export function pluginHooksJson(hooks: readonly PluginHook[] = PLUGIN_HOOKS): string {
+  const events: Record<string, Group[]> = {};
+  for (const event of new Set(hooks.map((hook) => hook.event))) {
+    events[event] = eventGroups(hooks.filter((hook) => hook.event === event));
+  }
+  return `${JSON.stringify({ description: DESCRIPTION, hooks: events }, null, 2)}\n`;
+}

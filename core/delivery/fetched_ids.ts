@@ -1,0 +1,73 @@
+/**
+ * Which entry ids a shell command line fetches with `git-kb get`, pure: what the PostToolUse
+ * receipts hook records. Apart from core/delivery/receipts.ts so the prompt hook, which writes receipts
+ * too, never loads the shell parser.
+ *
+ * @module
+ */
+import { ID_PATTERN } from "../entry/schema.ts";
+import { commandWords, parseShell } from "../shell/words.ts";
+
+/** The last path component of a word (`/opt/kb/plugin/bin/git-kb` → `git-kb`). */
+function baseName(word: string): string {
+  return word.slice(Math.max(word.lastIndexOf("/"), word.lastIndexOf("\\")) + 1);
+}
+
+/** The launchers (sh, cmd) and compiled binaries of the CLI. */
+const LAUNCHER = /^git-kb(?:\.cmd|-[a-z0-9_-]+)?$/;
+
+/** Scripts that `deno run` runs as the CLI: the bundle and the entry points. */
+const SCRIPT = /^(?:git-kb\.js|main\.ts|launch\.ts)$/;
+
+/** `deno` flags that take a separate value. */
+const DENO_VALUED = new Set(["-c", "--config", "--cwd", "--import-map", "--lock", "--cert"]);
+
+/** The words after the git-kb command word when `words` run the CLI, else undefined. */
+function cliArgs(words: string[]): string[] | undefined {
+  const [program, ...args] = commandWords(words);
+  if (program === undefined) return undefined;
+  if (LAUNCHER.test(baseName(program))) return args;
+  if (baseName(program) !== "deno") return undefined;
+  const mode = args[0];
+  let index = 1;
+  while (index < args.length && args[index].startsWith("-")) {
+    if (DENO_VALUED.has(args[index])) index++;
+    index++;
+  }
+  // `deno task get …` runs this repo's task; `deno run … cli/main.ts get …` the CLI itself.
+  if (mode === "task") return args.slice(index);
+  if (mode === "run" && SCRIPT.test(baseName(args[index] ?? ""))) return args.slice(index + 1);
+  return undefined;
+}
+
+/** Shells whose `-c` argument is a command line of its own. */
+const SHELLS = new Set(["sh", "bash", "zsh", "dash"]);
+
+/**
+ * The entry ids a shell command line fetches with `git-kb get`, in order, once each: the
+ * launcher by any path (quoted or not, through `env`, `sudo`, `sh -c`…), its bundle, a compiled
+ * binary, `deno task get` and `deno run … cli/main.ts get`. Ids may be separated by blanks or
+ * commas, as `get` accepts them.
+ *
+ * @example
+ * ```ts
+ * fetchedIds("'/opt/my kb/plugin/bin/git-kb' get kb-7q2mx,kb-c0mw8 --kb ~/kb"); // ["kb-7q2mx", "kb-c0mw8"]
+ * fetchedIds("git-kb search token"); // []
+ * ```
+ */
+export function fetchedIds(command: string, depth = 0): string[] {
+  const ids: string[] = [];
+  for (const { words } of parseShell(command)) {
+    const [program, ...rest] = commandWords(words);
+    if (program && SHELLS.has(baseName(program)) && rest[0] === "-c" && depth < 2) {
+      ids.push(...fetchedIds(rest[1] ?? "", depth + 1));
+      continue;
+    }
+    const args = cliArgs(words);
+    if (args?.[0] !== "get") continue;
+    for (const arg of args.slice(1)) {
+      for (const id of arg.split(/[\s,]+/)) if (ID_PATTERN.test(id)) ids.push(id);
+    }
+  }
+  return [...new Set(ids)];
+}

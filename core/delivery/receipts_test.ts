@@ -1,0 +1,95 @@
+/**
+ * Delivery receipts (core/delivery/receipts.ts): the ids a command fetches, in every spelling of the CLI,
+ * and the bounded per-session record.
+ */
+import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
+import { fetchedIds } from "./fetched_ids.ts";
+import {
+  emptyReceipts,
+  parseReceipts,
+  RECEIPT_LIMITS,
+  withFetched,
+  withUnmatched,
+} from "./receipts.ts";
+
+/** [command, fetched ids]. */
+const COMMANDS: [string, string[]][] = [
+  ["git-kb get kb-7q2mx", ["kb-7q2mx"]],
+  ["/opt/kb/plugin/bin/git-kb get kb-7q2mx kb-c0mw8 --kb /home/me/kb", ["kb-7q2mx", "kb-c0mw8"]],
+  ["'/home/me/my kb/plugin/bin/git-kb' get kb-7q2mx --kb '/home/me/kb'", ["kb-7q2mx"]],
+  ['"$HOME/.claude/plugins/git-kb/bin/git-kb" get kb-7q2mx', ["kb-7q2mx"]],
+  ["git-kb get kb-7q2mx,kb-c0mw8 --json", ["kb-7q2mx", "kb-c0mw8"]],
+  ["git-kb get --links kb-7q2mx", ["kb-7q2mx"]],
+  ["git-kb get 'kb-7q2mx kb-c0mw8'", ["kb-7q2mx", "kb-c0mw8"]],
+  ["git-kb get kb-7q2mx kb-7q2mx", ["kb-7q2mx"]],
+  ["'C:\\kb\\plugin\\bin\\git-kb.cmd' get kb-7q2mx", ["kb-7q2mx"]],
+  ["./git-kb-x86_64-unknown-linux-gnu get kb-7q2mx", ["kb-7q2mx"]],
+  ["KB_DIR=/kb env NO_COLOR=1 git-kb get kb-7q2mx", ["kb-7q2mx"]],
+  ["cd /work && git-kb get kb-7q2mx | head -40", ["kb-7q2mx"]],
+  ["git-kb search token; git-kb get kb-c0mw8", ["kb-c0mw8"]],
+  ["deno task get kb-7q2mx", ["kb-7q2mx"]],
+  ["deno task --cwd /work/git-kb get kb-7q2mx", ["kb-7q2mx"]],
+  ["deno run --no-prompt --allow-read -c deno.json cli/main.ts get kb-7q2mx", ["kb-7q2mx"]],
+  ["deno run -A plugin/bin/git-kb.js get kb-7q2mx", ["kb-7q2mx"]],
+  ["bash -c 'git-kb get kb-7q2mx'", ["kb-7q2mx"]],
+  // Not a fetch.
+  ["git-kb search kb-7q2mx", []],
+  ["git-kb get", []],
+  ["git-kb get not-an-id KB-7Q2MX kb-7q2", []],
+  ["echo git-kb get kb-7q2mx", []],
+  ["cat entries/kb-7q2mx-rotate.md", []],
+  ["deno task test kb-7q2mx", []],
+  ["deno run other.ts get kb-7q2mx", []],
+  ["get kb-7q2mx", []],
+  ["", []],
+];
+
+for (const [command, ids] of COMMANDS) {
+  Deno.test(`fetchedIds ${JSON.stringify(command)}`, () => {
+    deepStrictEqual(fetchedIds(command), ids);
+  });
+}
+
+Deno.test("withFetched: once each, in order, within the bound", () => {
+  let receipts = withFetched(emptyReceipts(), ["kb-aaaaa", "kb-bbbbb"]);
+  receipts = withFetched(receipts, ["kb-bbbbb", "kb-ccccc"]);
+  deepStrictEqual(receipts.fetched, ["kb-aaaaa", "kb-bbbbb", "kb-ccccc"]);
+  const many = Array.from(
+    { length: RECEIPT_LIMITS.fetched + 10 },
+    (_, index) => `kb-${index.toString(36).padStart(5, "0")}`,
+  );
+  equal(withFetched(receipts, many).fetched.length, RECEIPT_LIMITS.fetched);
+});
+
+Deno.test("withUnmatched: counts prompts and words, keeps the most frequent within bounds", () => {
+  let receipts = withUnmatched(emptyReceipts(), ["deploy", "kubernetes", "deploy"]);
+  receipts = withUnmatched(receipts, ["deploy", "helm"]);
+  deepStrictEqual(receipts.unmatched, {
+    prompts: 2,
+    words: { deploy: 2, kubernetes: 1, helm: 1 },
+  });
+  const long = Array.from({ length: 20 }, (_, index) => `word${index}`);
+  const one = withUnmatched(emptyReceipts(), long);
+  deepStrictEqual(Object.keys(one.unmatched.words), long.slice(0, RECEIPT_LIMITS.wordsPerPrompt));
+  let full = receipts;
+  for (let round = 0; round < 20; round++) {
+    full = withUnmatched(full, Array.from({ length: 8 }, (_, index) => `w${round}-${index}`));
+  }
+  equal(Object.keys(full.unmatched.words).length, RECEIPT_LIMITS.words);
+  equal(full.unmatched.words.deploy, 2, "the most frequent word stays");
+  equal(full.unmatched.prompts, 22);
+});
+
+Deno.test("parseReceipts: malformed parts count as empty", () => {
+  deepStrictEqual(parseReceipts(undefined), emptyReceipts());
+  deepStrictEqual(parseReceipts([1, 2]), emptyReceipts());
+  deepStrictEqual(
+    parseReceipts({
+      fetched: ["kb-aaaaa", 3, "../../x", "kb-bbbbb"],
+      unmatched: { prompts: -1, words: { ok: 2, bad: "x", zero: 0 } },
+    }),
+    { fetched: ["kb-aaaaa", "kb-bbbbb"], unmatched: { prompts: 0, words: { ok: 2 } } },
+  );
+  const round = withUnmatched(withFetched(emptyReceipts(), ["kb-aaaaa"]), ["deploy"]);
+  deepStrictEqual(parseReceipts(JSON.parse(JSON.stringify(round))), round);
+});

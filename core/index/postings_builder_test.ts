@@ -1,0 +1,99 @@
+import { deepStrictEqual, ok, strictEqual as equal } from "node:assert/strict";
+import { BuildPostings } from "./postings_builder.ts";
+import { findList, spillNumber } from "./postings_file.ts";
+import {
+  formatShard,
+  parseShard,
+  type PostingsFiles,
+  type ShardPostings,
+} from "./postings_layout.ts";
+import { shardOf } from "./reader.ts";
+
+/** A seeded generator, so that a failure can be replayed. */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+}
+
+/** The same postings kept the plain way, as shard maps, to compare the builder's files with. */
+function expectedShards(shardCount: number) {
+  const shards: ShardPostings[] = Array.from(
+    { length: shardCount },
+    () => ({ post: new Map(), kw: new Map() }),
+  );
+  const list = (map: Map<string, number[]>, term: string) => {
+    if (!map.has(term)) map.set(term, []);
+    return map.get(term)!;
+  };
+  return {
+    add(term: string, ord: number, counts: number[], keyword: number) {
+      const shard = shards[shardOf(term, shardCount)];
+      list(shard.post, term).push(ord, ...counts);
+      if (keyword) list(shard.kw, term).push(ord, keyword);
+    },
+    files: () =>
+      new Map(shards.flatMap((shard, n) => shard.post.size ? [[n, formatShard(shard)]] : [])),
+  };
+}
+
+/** A shard's postings from its files, spilled lines included. */
+function parsed({ text, spills }: PostingsFiles): ShardPostings {
+  return parseShard(text, (n) => spills[n]);
+}
+
+Deno.test("BuildPostings writes each shard as formatShard would, long lists and many terms included", () => {
+  const next = random(7);
+  const shardCount = 16;
+  const built = new BuildPostings(shardCount);
+  const expected = expectedShards(shardCount);
+  // 3,000 terms outgrow the per-list tables (1,024 to start), 40 terms an entry the pooled
+  // buffer (a million numbers); "common" is in every entry, so its list runs through blocks of
+  // every size up to the cap, and past it.
+  const vocabulary = Array.from({ length: 3000 }, (_, n) => `term${n}`);
+  for (let ord = 0; ord < 6000; ord++) {
+    const terms = new Set(["common"]);
+    for (let pick = 0; pick < 40; pick++) terms.add(vocabulary[Math.floor(next() * 3000)]);
+    for (const term of terms) {
+      const counts = [Math.floor(next() * 3), Math.floor(next() * 2), 1 + Math.floor(next() * 9)];
+      const keyword = counts[0] || counts[1] ? 1 + Math.floor(next() * 15) : 0;
+      built.add(term, ord, counts, keyword);
+      expected.add(term, ord, counts, keyword);
+    }
+  }
+  const files = new Map<number, PostingsFiles>();
+  built.forEachShard((shard, written) => files.set(shard, written));
+  deepStrictEqual(
+    [...files.keys()].sort((a, b) => a - b),
+    [...expected.files().keys()].sort((a, b) => a - b),
+  );
+  for (const [shard, written] of expected.files()) {
+    deepStrictEqual(files.get(shard), written, `shard ${shard}`);
+  }
+  const commonShard = files.get(shardOf("common", shardCount))!;
+  ok(spillNumber(findList(commonShard.text, "common")!) >= 0, "a list past SPILL_NUMBERS spills");
+  const common = parsed(commonShard).post.get("common")!;
+  equal(common.length, 6000 * 4);
+  deepStrictEqual(
+    common.filter((_, index) => index % 4 === 0),
+    Array.from({ length: 6000 }, (_, n) => n),
+  );
+});
+
+Deno.test("BuildPostings leaves out shards no term falls in, and a term without keyword postings has no + line", () => {
+  const built = new BuildPostings(64);
+  built.add("alpha", 0, [0, 0, 2], 0);
+  built.add("alpha", 1, [1, 0, 0], 5);
+  built.add("beta", 1, [0, 0, 1], 0);
+  const files = new Map<number, PostingsFiles>();
+  built.forEachShard((shard, written) => files.set(shard, written));
+  const shards = new Set([shardOf("alpha", 64), shardOf("beta", 64)]);
+  deepStrictEqual(new Set(files.keys()), shards);
+  const alpha = parsed(files.get(shardOf("alpha", 64))!);
+  deepStrictEqual(alpha.post.get("alpha"), [0, 0, 0, 2, 1, 1, 0, 0]);
+  deepStrictEqual(alpha.kw.get("alpha"), [1, 5]);
+  equal(parsed(files.get(shardOf("beta", 64))!).kw.has("beta"), false);
+  deepStrictEqual(files.get(shardOf("alpha", 64))!.spills, [], "short lists stay in the shard");
+});

@@ -1,0 +1,462 @@
+/**
+ * The prompt hook's decision, pure: skip or not, which kernel rules and which pointers surface
+ * and why, and the text that carries them, always under the budget.
+ *
+ * @module
+ */
+import { displaySafe, kernelBlock } from "../text/display.ts";
+import type { DocInfo, IndexReader, KernelRule } from "../index/reader.ts";
+import { type KeywordHit, keywordMatches, promptTerms } from "./keywords.ts";
+import type { Activity } from "../entry/schema.ts";
+import { kernelRuleCost, LIMITS } from "../entry/schema.ts";
+import { splitWords } from "../text/tokenize.ts";
+
+/**
+ * Words that carry no topic: acknowledgements, go-aheads and routine chores ("commit and push",
+ * "run the tests again", "fix the lint errors"). A prompt made only of these is mechanical.
+ *
+ * Written as an array literal, not a string split when the module loads: a hook builds this on
+ * every start, and from literals (hashed as the module is parsed) it takes a quarter of the time.
+ */
+// deno-fmt-ignore
+export const MECHANICAL_WORDS: readonly string[] = [
+  "yes", "yeah", "yep", "yup", "no", "nope", "ok", "okay", "k", "sure", "fine", "alright", "right",
+  "correct", "good", "great", "cool", "nice", "perfect", "awesome", "thanks", "thank", "thx", "ty",
+  "you", "please", "pls", "go", "ahead", "on", "continue", "proceed", "next", "again", "retry",
+  "stop", "wait", "lgtm", "done", "do", "it", "that", "this", "these", "those", "them", "all",
+  "everything", "now", "keep", "going", "carry", "try", "undo", "revert", "commit", "push", "pull",
+  "stash", "merge", "rebase", "git", "and", "the", "changes", "change", "run", "rerun", "re",
+  "tests", "test", "specs", "spec", "build", "linter", "lint", "checks", "check", "once", "more",
+  "fix", "format", "formatting", "code", "fmt", "deno", "errors", "error", "warnings", "warning",
+  "issues", "issue", "types", "type", "typos", "typo", "looks", "sounds", "works", "squash",
+  "show", "me", "diff", "commits",
+];
+
+const MECHANICAL = new Set(MECHANICAL_WORDS);
+
+/** True for "hm", "hmm", "hhmmm" and the like: some h, then some m. */
+function isHmm(word: string): boolean {
+  let index = 0;
+  while (word[index] === "h") index++;
+  if (index === 0 || index === word.length) return false;
+  while (word[index] === "m") index++;
+  return index === word.length;
+}
+
+/** True when every word of `text` is a {@link MECHANICAL_WORDS} word (or "hmm"). */
+export function isMechanical(text: string): boolean {
+  const words = splitWords(text);
+  return words.length > 0 && words.every((word) => MECHANICAL.has(word) || isHmm(word));
+}
+
+/**
+ * Extra prompts that never fire, beyond those made only of {@link MECHANICAL_WORDS}: tunable,
+ * add a pattern to skip more. Matched on the trimmed prompt.
+ */
+export const SKIP_PATTERNS: readonly RegExp[] = [
+  /^(?:lgtm|ship it|sgtm|wfm|ack)\b[\s\W]*$/i,
+];
+
+/** Words that say which kind of work a prompt is about, before stemming. */
+export const ACTIVITY_LEXICON: Readonly<Record<Activity, readonly string[]>> = {
+  writing: [
+    "write",
+    "draft",
+    "rewrite",
+    "rephrase",
+    "wording",
+    "prose",
+    "docs",
+    "documentation",
+    "readme",
+    "blog",
+    "article",
+    "announcement",
+    "changelog",
+    "copy",
+    "email",
+    "essay",
+    "paragraph",
+    "sentence",
+    "proofread",
+    "tone",
+  ],
+  reviewing: [
+    "review",
+    "reviewing",
+    "pr",
+    "feedback",
+    "critique",
+    "audit",
+    "approve",
+    "lgtm",
+    "diff",
+    "nitpick",
+    "inspect",
+  ],
+  planning: [
+    "plan",
+    "planning",
+    "roadmap",
+    "milestone",
+    "estimate",
+    "prioritize",
+    "prioritise",
+    "scope",
+    "proposal",
+    "strategy",
+    "schedule",
+    "timeline",
+    "breakdown",
+    "rfc",
+    "sprint",
+    "release",
+  ],
+  coding: [
+    "implement",
+    "refactor",
+    "debug",
+    "bug",
+    "function",
+    "compile",
+    "endpoint",
+    "stack",
+    "exception",
+    "typescript",
+    "script",
+    "code",
+    "coding",
+    "test",
+    "tests",
+  ],
+};
+
+/** The tunables of the decision. */
+export interface SurfaceConfig {
+  /**
+   * What an entry's matched prompt words must add up to: 1 per word in its title, tags or
+   * aliases, `BODY_WORD_WEIGHT` (keywords.ts) per word only in its body.
+   */
+  threshold: number;
+  /** Most pointers in one prompt. */
+  maxEntries: number;
+  /** Most pointers that come from the activity path alone. */
+  maxActivityEntries: number;
+  /** Prompts shorter than this (characters, trimmed) never fire. */
+  minChars: number;
+  /** The whole additionalContext stays within this. */
+  budgetChars: number;
+  /** Kernel bodies together may take at most this. */
+  kernelBudgetChars: number;
+  skipPatterns: readonly RegExp[];
+  /** Name the near misses (loads their records); the hook does only when debugging. */
+  explain: boolean;
+}
+
+/** The defaults: THRESHOLD 2, MAX_CONTEXT_ENTRIES 5, a 9,000-character budget. */
+export const DEFAULT_SURFACE_CONFIG: SurfaceConfig = {
+  threshold: 2,
+  maxEntries: 5,
+  maxActivityEntries: 3,
+  minChars: 12,
+  budgetChars: LIMITS.hookBudgetChars,
+  kernelBudgetChars: LIMITS.kernelBudgetChars,
+  skipPatterns: SKIP_PATTERNS,
+  explain: true,
+};
+
+/** Why a prompt was skipped, or undefined when it goes on to matching. */
+export function skipReason(
+  prompt: string,
+  config: SurfaceConfig = DEFAULT_SURFACE_CONFIG,
+): string | undefined {
+  const text = prompt.trim();
+  if (!text) return "empty";
+  if (text.startsWith("/")) return "slash_command";
+  if (text.length < config.minChars) return "short";
+  // The prompt as given, not trimmed: the same words, split once for the checks that follow.
+  if (isMechanical(prompt) || config.skipPatterns.some((pattern) => pattern.test(text))) {
+    return "mechanical";
+  }
+  return undefined;
+}
+
+/** The kinds of work a prompt is about, by the activity lexicon. */
+export function classifyActivities(prompt: string): Activity[] {
+  const words = new Set(splitWords(prompt));
+  return (Object.keys(ACTIVITY_LEXICON) as Activity[]).filter((activity) =>
+    ACTIVITY_LEXICON[activity].some((word) => words.has(word))
+  );
+}
+
+/** An entry that surfaces, and the signal that surfaced it. */
+export interface Pointer {
+  id: string;
+  title: string;
+  type: string;
+  hash: string;
+  signal: "keyword" | "activity" | "kernel";
+  /** Matched prompt words, or the activity. */
+  why: string[];
+}
+
+/** An entry with keyword hits below the threshold. */
+export interface NearMiss {
+  id: string;
+  hits: string[];
+}
+
+function pointerOf(doc: DocInfo, signal: Pointer["signal"], why: string[]): Pointer {
+  return { id: doc.id, title: doc.title, type: doc.type, hash: doc.hash, signal, why };
+}
+
+/** The pointer for a keyword hit, loading the entry's record. */
+function keywordPointer(reader: IndexReader, hit: KeywordHit): Pointer | undefined {
+  const doc = reader.doc(hit.ord);
+  return doc && pointerOf(doc, "keyword", hit.words);
+}
+
+/**
+ * Active, non-kernel entries whose `applies_to` names one of the prompt's activities, except
+ * `exclude`: their ordinals, in index order, with the activities each shares with the prompt.
+ * Told apart by the index's metadata, so no entry record is read here: a knowledge base can hold
+ * thousands of entries for one activity, and a prompt shows three of them.
+ */
+export function activityCandidates(
+  reader: IndexReader,
+  activities: Activity[],
+  exclude: ReadonlySet<number> = new Set(),
+): [number, Activity[]][] {
+  const found = new Map<number, Activity[]>();
+  for (const activity of activities) {
+    for (const ord of reader.activityOrds(activity)) {
+      if (exclude.has(ord)) continue;
+      const shared = found.get(ord);
+      if (shared) shared.push(activity);
+      else if (reader.isPointable(ord)) found.set(ord, [activity]);
+    }
+  }
+  return [...found];
+}
+
+/**
+ * The most activity candidates whose records one prompt reads while looking for fresh ones: past
+ * it, a session that was shown them all gets no more activity pointers from this prompt.
+ */
+export const ACTIVITY_EXAMINE_LIMIT = 32;
+
+/** What this session was already shown: entry id → content hash at the time. */
+export type Ledger = Record<string, string>;
+
+/** The assembled context and what made it in. */
+export interface Assembly {
+  text: string;
+  kernel: string[];
+  /** Kernel rules too big for the budget, listed as pointers instead. */
+  kernelDegraded: string[];
+  pointers: Pointer[];
+}
+
+/** The words around the kernel rules and pointers of an additionalContext. */
+export interface Wording {
+  /** The first line. */
+  header: string;
+  /** The line before the pointers. */
+  pointers: string;
+}
+
+/** How the prompt hook (and a subagent's prompt) introduces what it surfaces. */
+export const PROMPT_WORDING: Wording = {
+  header: "git-kb: knowledge from the user's knowledge base for this prompt.",
+  pointers: "Entries that may bear on this prompt (titles only; fetch before relying on them):",
+};
+
+/** A pointer's line: every field on one line whatever it holds (see {@link displaySafe}). */
+function pointerLine(pointer: Pointer, titleChars: number): string {
+  const whole = displaySafe(pointer.title);
+  const title = whole.length > titleChars
+    ? `${whole.slice(0, Math.max(titleChars - 1, 1)).trimEnd()}…`
+    : whole;
+  const why = pointer.signal === "keyword"
+    ? `matched: ${pointer.why.join(", ")}`
+    : pointer.signal === "activity"
+    ? `applies to ${pointer.why.join(", ")}`
+    : "kernel rule, too long to inline";
+  return `- ${pointer.id} ${title} [${displaySafe(pointer.type)}] (${displaySafe(why)})`;
+}
+
+/**
+ * A kernel rule as injected: its id and title on one heading line, then its body verbatim inside
+ * a code fence longer than any backtick run of the body, so that no line of a body can pass for
+ * git-kb's own (a heading, a pointer, a fetch line) or end the block early.
+ */
+function render(
+  kernel: KernelRule[],
+  pointers: Pointer[],
+  titleChars: number,
+  fetch: (ids: string[]) => string,
+  wording: Wording,
+) {
+  const parts = [wording.header];
+  if (kernel.length) {
+    parts.push("\nRules that always apply:");
+    for (const rule of kernel) parts.push(`\n${kernelBlock(rule)}`);
+  }
+  if (pointers.length) {
+    parts.push(`\n${wording.pointers}`);
+    parts.push(...pointers.map((pointer) => pointerLine(pointer, titleChars)));
+    parts.push(`Fetch full text: ${fetch(pointers.map((pointer) => pointer.id))}`);
+  }
+  return parts.join("\n");
+}
+
+/**
+ * Assemble kernel bodies and pointers under `budgetChars`: kernel first; a kernel rule that does
+ * not fit the kernel budget becomes a pointer; pointers degrade (fewer, then shorter titles)
+ * before anything is cut. Never returns more than `budgetChars` characters. `wording` names what
+ * the text is for (a prompt by default).
+ */
+export function assemble(
+  kernel: KernelRule[],
+  pointers: Pointer[],
+  fetch: (ids: string[]) => string,
+  config: Pick<SurfaceConfig, "budgetChars" | "kernelBudgetChars"> = DEFAULT_SURFACE_CONFIG,
+  wording: Wording = PROMPT_WORDING,
+): Assembly {
+  const inline: KernelRule[] = [];
+  const degraded: Pointer[] = [];
+  let kernelChars = 0;
+  for (const rule of kernel) {
+    const size = kernelRuleCost(rule);
+    if (kernelChars + size <= config.kernelBudgetChars) {
+      inline.push(rule);
+      kernelChars += size;
+    } else {
+      degraded.push({
+        id: rule.id,
+        title: rule.title,
+        type: rule.type,
+        hash: rule.hash,
+        signal: "kernel",
+        why: [],
+      });
+    }
+  }
+  let listed = [...degraded, ...pointers];
+  let titleChars = 200;
+  let text = render(inline, listed, titleChars, fetch, wording);
+  while (text.length > config.budgetChars && listed.length > 1) {
+    listed = listed.slice(0, -1);
+    text = render(inline, listed, titleChars, fetch, wording);
+  }
+  while (text.length > config.budgetChars && titleChars > 20) {
+    titleChars = Math.floor(titleChars / 2);
+    text = render(inline, listed, titleChars, fetch, wording);
+  }
+  if (text.length > config.budgetChars) {
+    listed = [];
+    text = render(inline, listed, titleChars, fetch, wording);
+  }
+  if (text.length > config.budgetChars) text = `${text.slice(0, config.budgetChars - 1)}…`;
+  return {
+    text,
+    kernel: inline.map((rule) => rule.id),
+    kernelDegraded: listed.filter((pointer) => pointer.signal === "kernel").map((pointer) =>
+      pointer.id
+    ),
+    pointers: listed.filter((pointer) => pointer.signal !== "kernel"),
+  };
+}
+
+/** The whole decision for one prompt. */
+export interface Decision {
+  /** `skipped`, `no_signal`, `all_deduped`, or `surfaced`. */
+  outcome: "skipped" | "no_signal" | "all_deduped" | "surfaced";
+  skipReason?: string;
+  activities: Activity[];
+  termHits: Record<string, number>;
+  /** The prompt's words that went to matching (stopwords out), once each, in prompt order. */
+  words: string[];
+  nearMisses: NearMiss[];
+  /** Pointers dropped because this session already saw them unchanged. */
+  deduped: string[];
+  assembly?: Assembly;
+}
+
+/** The decision for a prompt skipped for `reason`. */
+export function skippedDecision(reason: string): Decision {
+  return {
+    outcome: "skipped",
+    skipReason: reason,
+    activities: [],
+    termHits: {},
+    words: [],
+    nearMisses: [],
+    deduped: [],
+  };
+}
+
+/**
+ * Decide what a prompt surfaces: skip check, kernel rules, keyword matches, activity matches,
+ * the session ledger, then assembly under the budget. Pure apart from reading index files
+ * through `reader`. `ledger` may be a function that reads it: it is called only when some entry
+ * matched, so a prompt that matches nothing never opens the session's file.
+ */
+export function decide(
+  prompt: string,
+  reader: IndexReader,
+  ledger: Ledger | (() => Ledger),
+  fetch: (ids: string[]) => string,
+  config: SurfaceConfig = DEFAULT_SURFACE_CONFIG,
+): Decision {
+  const skipped = skipReason(prompt, config);
+  if (skipped) return skippedDecision(skipped);
+  const activities = classifyActivities(prompt);
+  const terms = promptTerms(prompt);
+  const { ranked, nearMisses, termHits } = keywordMatches(
+    reader,
+    terms,
+    config.threshold,
+    { nearMisses: config.explain },
+  );
+  let seen: Ledger | undefined;
+  const isFresh = (pointer: Pointer) =>
+    (seen ??= typeof ledger === "function" ? ledger() : ledger)[pointer.id] !== pointer.hash;
+  const deduped: string[] = [];
+  const pointers: Pointer[] = [];
+  for (const hit of ranked) {
+    if (pointers.length >= config.maxEntries) break;
+    const pointer = keywordPointer(reader, hit);
+    if (!pointer) continue;
+    if (isFresh(pointer)) pointers.push(pointer);
+    else deduped.push(pointer.id);
+  }
+  const keywordOrds = new Set(ranked.map((hit) => hit.ord));
+  const byActivity = activityCandidates(reader, activities, keywordOrds);
+  let activitySlots = config.maxActivityEntries;
+  for (const [ord, shared] of byActivity.slice(0, ACTIVITY_EXAMINE_LIMIT)) {
+    if (activitySlots === 0 || pointers.length >= config.maxEntries) break;
+    const doc = reader.doc(ord);
+    if (!doc) continue;
+    const pointer = pointerOf(doc, "activity", shared);
+    if (!isFresh(pointer)) deduped.push(pointer.id);
+    else {
+      pointers.push(pointer);
+      activitySlots--;
+    }
+  }
+  const candidates = ranked.length + byActivity.length;
+  const named = config.explain
+    ? nearMisses.flatMap((miss) => {
+      const doc = reader.doc(miss.ord);
+      return doc ? [{ id: doc.id, hits: miss.words }] : [];
+    })
+    : [];
+  const kernel = reader.manifest.kernel;
+  const words = terms.map((term) => term.word);
+  const base = { activities, termHits, words, nearMisses: named, deduped };
+  if (!kernel.length && !pointers.length) {
+    return { ...base, outcome: candidates ? "all_deduped" : "no_signal" };
+  }
+  return { ...base, outcome: "surfaced", assembly: assemble(kernel, pointers, fetch, config) };
+}

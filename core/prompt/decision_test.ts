@@ -1,0 +1,1025 @@
+/**
+ * Table tests of the prompt hook's decision (core/prompt/decision.ts) against in-memory indexes built
+ * with the real IndexEditor, every file going through JSON as it would on disk.
+ */
+import { fenceFor } from "../text/display.ts";
+import { deepStrictEqual, ok, strictEqual as equal } from "node:assert/strict";
+import type { Entry } from "../entry/entry.ts";
+import { type IndexReader, type KernelRule, shardCountFor } from "../index/reader.ts";
+import { buildIndex, makeEntry } from "../index/_memory_index.ts";
+import { LIMITS } from "../entry/schema.ts";
+import {
+  ACTIVITY_EXAMINE_LIMIT,
+  ACTIVITY_LEXICON,
+  assemble,
+  classifyActivities,
+  decide,
+  DEFAULT_SURFACE_CONFIG,
+  isMechanical,
+  type Ledger,
+  type Pointer,
+  SKIP_PATTERNS,
+  skipReason,
+  type SurfaceConfig,
+} from "./decision.ts";
+import { keywordMatches, promptTerms } from "./keywords.ts";
+import { distinctTerms } from "../text/tokenize.ts";
+import { createRandom } from "../../bench/generate.ts";
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+const KB = "/kb";
+const FETCH = (ids: string[]) => `git-kb get ${ids.join(" ")} --kb ${KB}`;
+const HEADER = "git-kb: knowledge from the user's knowledge base for this prompt.";
+const POINTERS_HEADING = "Entries that may bear on this prompt";
+const KERNEL_HEADING = "Rules that always apply:";
+
+/** An entry spec: everything optional but id and title; `hash` overrides the content hash. */
+type Spec = Partial<Entry> & { id: string; title: string; hash?: string };
+
+function entryOf(spec: Spec): Entry {
+  const { hash: _hash, ...fields } = spec;
+  return makeEntry({ body: "Plain words that say nothing much.\n", ...fields });
+}
+
+function hashOf(spec: Spec): string {
+  return spec.hash ?? `h-${spec.id}`;
+}
+
+/** Build an index of `specs` in memory and open a reader. */
+function buildReader(specs: Spec[]): IndexReader {
+  const hashes = new Map(specs.map((spec) => [spec.id, hashOf(spec)]));
+  return buildIndex(specs.map(entryOf), {
+    shardCount: shardCountFor(specs.length),
+    kernelBodies: true,
+    hashOf: (entry) => hashes.get(entry.id)!,
+  }).reader();
+}
+
+function ids(pointers: Pointer[] | undefined): string[] {
+  return (pointers ?? []).map((pointer) => pointer.id);
+}
+
+function lines(text: string): string[] {
+  return text.split("\n");
+}
+
+/** The pointer line of `id` in `text`, or undefined. */
+function pointerLine(text: string, id: string): string | undefined {
+  return lines(text).find((line) => line.startsWith(`- ${id} `));
+}
+
+/** The `Fetch full text:` line, or undefined. */
+function fetchLine(text: string): string | undefined {
+  return lines(text).find((line) => line.startsWith("Fetch full text: "));
+}
+
+function config(overrides: Partial<SurfaceConfig>): SurfaceConfig {
+  return { ...DEFAULT_SURFACE_CONFIG, ...overrides };
+}
+
+/** A five-character id suffix from a number. */
+function idOf(prefix: string, index: number): string {
+  return `kb-${prefix}${index.toString(36).padStart(5 - prefix.length, "0")}`;
+}
+
+/** A title of exactly `length` characters starting with `start`. */
+function longTitle(start: string, length: number, index: number): string {
+  const filler = ` variant ${index} of the extremely detailed operational runbook section`;
+  let title = start;
+  while (title.length < length) title += filler;
+  return title.slice(0, length).trimEnd().padEnd(length, "x");
+}
+
+// The base knowledge base: no kernel, a few active entries, superseded/archived look-alikes.
+const BASE: Spec[] = [
+  {
+    id: "kb-tok01",
+    title: "Rotate a leaked npm token",
+    type: "howto",
+    tags: ["security", "npm"],
+  },
+  {
+    id: "kb-sup01",
+    title: "Rotate leaked npm tokens the old manual way",
+    type: "howto",
+    tags: ["security", "npm", "token"],
+    aliases: ["rotate leaked credentials"],
+    appliesTo: ["reviewing", "coding"],
+    status: "superseded",
+  },
+  {
+    id: "kb-arc01",
+    title: "Rotate leaked npm tokens on Travis",
+    type: "howto",
+    tags: ["security", "npm", "travis"],
+    appliesTo: ["reviewing"],
+    status: "archived",
+  },
+  {
+    id: "kb-rev01",
+    title: "Gatekeeping checklist before merging",
+    type: "rule",
+    tags: ["quality"],
+    appliesTo: ["reviewing"],
+  },
+  {
+    id: "kb-pln01",
+    title: "Freeze the branch ahead of launch",
+    type: "decision",
+    tags: ["launch"],
+    appliesTo: ["planning"],
+  },
+  {
+    id: "kb-pg001",
+    title: "Postgres connection pool sizing",
+    type: "concept",
+    tags: ["postgres", "database"],
+  },
+];
+
+const KERNEL_A: Spec = {
+  id: "kb-ker0a",
+  title: "Answer in plain words",
+  type: "rule",
+  kernel: true,
+  body:
+    "\nSay what happened, then why.\n\n- no hype\n- `code` stays *as is*\n\n```text\nexample\n```\n",
+};
+const KERNEL_B: Spec = {
+  id: "kb-ker0b",
+  title: "Never rotate credentials without telling the team",
+  type: "rule",
+  kernel: true,
+  tags: ["npm", "token"],
+  body: "Post in #security before and after a rotation.\n",
+};
+
+const SOURDOUGH =
+  "My sourdough bread bakes up dense and gummy although the starter rises nicely overnight.";
+
+// ---------------------------------------------------------------------------------------------
+// Skip
+
+Deno.test("skipReason: empty, whitespace, short and slash commands", () => {
+  const table: [string, string][] = [
+    ["", "empty"],
+    ["   ", "empty"],
+    [" \n\t \r\n ", "empty"],
+    ["ok", "short"],
+    ["fix the bug", "short"],
+    ["  hi there  ", "short"],
+    ["/help", "slash_command"],
+    ["/review please look at the whole pull request for the payment module", "slash_command"],
+    ["   /compact   ", "slash_command"],
+  ];
+  for (const [prompt, reason] of table) {
+    equal(skipReason(prompt), reason, JSON.stringify(prompt));
+  }
+});
+
+Deno.test("skipReason: each mechanical pattern family skips (default config)", () => {
+  const table = [
+    "yes",
+    "thanks!",
+    "thank you!!!",
+    "continue",
+    "lgtm",
+    "commit and push",
+    "git commit and push",
+    "please commit the changes",
+    "push it now",
+    "run the tests again",
+    "rerun the tests",
+    "run all the tests",
+    "re-run the build once more",
+    "fix lint errors",
+    "fix the lint warnings",
+    "fix the formatting issues",
+    "format the code!",
+    "run deno fmt",
+    "please keep going",
+    "try again.",
+    "revert that",
+  ];
+  for (const prompt of table) {
+    const reason = skipReason(prompt);
+    ok(reason === "mechanical" || reason === "short", `${JSON.stringify(prompt)} → ${reason}`);
+  }
+});
+
+Deno.test("skipReason: mechanical prompts are skipped even when short ones are allowed", () => {
+  const loose = config({ minChars: 0 });
+  const prompts = [
+    "yes",
+    "thanks!",
+    "Thank you.",
+    "ok",
+    "continue",
+    "lgtm",
+    "go ahead",
+    "hmmm",
+    "retry?",
+    "commit",
+    "push",
+    "git push",
+    "commit and push",
+    "Please commit everything.",
+    "run the tests again",
+    "rerun tests",
+    "run lint",
+    "run the checks once more",
+    "fix lint errors",
+    "fix the types",
+    "fix typos",
+    "format code",
+    "run fmt",
+    "keep going",
+    "carry on!",
+    "try again",
+    "undo that",
+    "revert it",
+    "re-run the build",
+  ];
+  for (const prompt of prompts) {
+    equal(skipReason(prompt, loose), "mechanical", JSON.stringify(prompt));
+    ok(
+      isMechanical(prompt) || SKIP_PATTERNS.some((pattern) => pattern.test(prompt)),
+      JSON.stringify(prompt),
+    );
+  }
+});
+
+Deno.test("skipReason: substantive prompts that start like mechanical ones are not skipped", () => {
+  const table = [
+    "commit message conventions for our monorepo releases",
+    "push notifications arrive late on the Android app",
+    "run the tests for the payment module with coverage and tell me what fails",
+    "fix lint errors in the generated protobuf code without touching the generator",
+    "continue the migration from MySQL to Postgres where we stopped yesterday",
+    "yes, but how do we rotate the leaked npm token?",
+    "thanks! now write the changelog entry for the 0.4 release",
+    "How do I rotate a leaked Cloudflare token used by our CI?",
+    "format the dates in the invoice export as ISO 8601",
+  ];
+  for (const prompt of table) equal(skipReason(prompt), undefined, JSON.stringify(prompt));
+});
+
+Deno.test("skipReason: common mechanical phrasings are skipped", () => {
+  // Everyday follow-ups in an agent session; none carries a topic to surface knowledge for.
+  const table = [
+    "yes, go ahead",
+    "please continue",
+    "continue please",
+    "ok, continue",
+    "please proceed",
+    "great, thanks!",
+    "commit these changes",
+    "commit and push please",
+  ];
+  const missed = table.filter((prompt) => skipReason(prompt) === undefined);
+  deepStrictEqual(missed, [], `not skipped: ${JSON.stringify(missed)}`);
+});
+
+Deno.test("decide on a skipped prompt: outcome skipped, no kernel, no index reads needed", () => {
+  const reader = buildReader([...BASE, KERNEL_A]);
+  for (const [prompt, reason] of [["", "empty"], ["/help", "slash_command"], ["thanks", "short"]]) {
+    const decision = decide(prompt, reader, {}, FETCH);
+    equal(decision.outcome, "skipped");
+    equal(decision.skipReason, reason);
+    equal(decision.assembly, undefined);
+    deepStrictEqual(decision.nearMisses, []);
+  }
+  const mechanical = decide("run the tests again", reader, {}, FETCH);
+  equal(mechanical.outcome, "skipped");
+  equal(mechanical.skipReason, "mechanical");
+});
+
+// ---------------------------------------------------------------------------------------------
+// Tokenizing the prompt and classifying it
+
+Deno.test("promptTerms: the same terms as the index tokenizer, with the first surface word", () => {
+  const prompts = [
+    "How do I rotate a leaked Cloudflare token used by our CI?",
+    "Rotating the leaked tokens; rotated tokens, rotation!",
+    "Please help me make sure the Postgres connection pool is sized right",
+    "Größenänderung der Datenbank — naïve café résumé",
+    "CI/CD pipeline: deno-lint & deno_fmt v2.1",
+  ];
+  for (const prompt of prompts) {
+    deepStrictEqual(
+      promptTerms(prompt).map((term) => term.term),
+      distinctTerms(prompt),
+      prompt,
+    );
+  }
+  const terms = promptTerms("Rotating the leaked tokens; rotated tokens");
+  deepStrictEqual(terms[0], { term: distinctTerms("rotating")[0], word: "rotating", token: 0 });
+  deepStrictEqual(
+    promptTerms("remove the console.log call").map(({ word, token }) => [word, token]),
+    [["remove", 0], ["console", 2], ["log", 2], ["call", 3]],
+  );
+  ok(!terms.some((term) => ["the", "please", "help"].includes(term.word)), "stopwords dropped");
+});
+
+Deno.test("classifyActivities: by the lexicon, several at once, none for unrelated text", () => {
+  const table: [string, string[]][] = [
+    ["please review this pull request for the payment module", ["reviewing"]],
+    ["draft the announcement for the next release", ["writing", "planning"]],
+    ["implement the endpoint and add tests", ["coding"]],
+    ["Plan the Q3 roadmap", ["planning"]],
+    [SOURDOUGH, []],
+    ["reviewer reviews", []],
+  ];
+  for (const [prompt, expected] of table) {
+    deepStrictEqual(classifyActivities(prompt), expected, prompt);
+  }
+  for (const [activity, words] of Object.entries(ACTIVITY_LEXICON)) {
+    for (const word of words) {
+      ok(classifyActivities(`something about ${word} here`).includes(activity as never), word);
+    }
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// Keyword path: threshold, ranking, max entries
+
+Deno.test("threshold: one distinct hit is a near miss only; two hits match", () => {
+  const reader = buildReader(BASE);
+  const one = decide("how should we rotate the signing keys every quarter", reader, {}, FETCH);
+  equal(one.outcome, "no_signal");
+  equal(one.assembly, undefined);
+  deepStrictEqual(one.nearMisses, [{ id: "kb-tok01", hits: ["rotate"] }]);
+
+  const two = decide("we must rotate the leaked signing keys today", reader, {}, FETCH);
+  equal(two.outcome, "surfaced");
+  deepStrictEqual(ids(two.assembly?.pointers), ["kb-tok01"]);
+  const pointer = two.assembly!.pointers[0];
+  equal(pointer.signal, "keyword");
+  deepStrictEqual(pointer.why, ["rotate", "leaked"]);
+  deepStrictEqual(two.nearMisses, []);
+});
+
+Deno.test("threshold: the same word twice is one hit", () => {
+  const reader = buildReader(BASE);
+  const decision = decide("rotate, rotate, rotating and rotated again", reader, {}, FETCH);
+  equal(decision.outcome, "no_signal");
+  deepStrictEqual(decision.nearMisses, [{ id: "kb-tok01", hits: ["rotate"] }]);
+});
+
+Deno.test("threshold 3 in the config: two hits are a near miss, three match", () => {
+  const reader = buildReader(BASE);
+  const three = config({ threshold: 3 });
+  const two = decide("we must rotate the leaked signing keys today", reader, {}, FETCH, three);
+  equal(two.outcome, "no_signal");
+  deepStrictEqual(two.nearMisses, [{ id: "kb-tok01", hits: ["rotate", "leaked"] }]);
+  const hit = decide("rotate the leaked npm credentials", reader, {}, FETCH, three);
+  equal(hit.outcome, "surfaced");
+  deepStrictEqual(ids(hit.assembly?.pointers), ["kb-tok01"]);
+  deepStrictEqual(hit.assembly!.pointers[0].why, ["rotate", "leaked", "npm"]);
+});
+
+Deno.test("keywordMatches: tags and aliases count, termHits per word, near misses capped", () => {
+  const specs: Spec[] = [
+    { id: "kb-tag01", title: "Broker notes", tags: ["kafka", "consumer-lag"] },
+    { id: "kb-als01", title: "Queue notes", aliases: ["kafka offsets"] },
+    ...Array.from({ length: 15 }, (_, index) => ({
+      id: idOf("nm", index),
+      title: `Offsets chapter ${index}`,
+    })),
+  ];
+  const reader = buildReader(specs);
+  const result = keywordMatches(reader, promptTerms("kafka consumer lag and offsets"), 2);
+  deepStrictEqual(result.ranked.map((hit) => reader.doc(hit.ord)?.id), ["kb-tag01", "kb-als01"]);
+  deepStrictEqual(result.ranked[0].words, ["kafka", "consumer", "lag"]);
+  deepStrictEqual(result.termHits, { kafka: 2, consumer: 1, lag: 1, offsets: 16 });
+  equal(result.nearMisses.length, 10);
+  ok(result.nearMisses.every((miss) => miss.words.length === 1));
+});
+
+Deno.test("ranking: more distinct hits first, then title hits before tag hits", () => {
+  const specs: Spec[] = [
+    { id: "kb-rk001", title: "Broker notes", tags: ["kafka", "consumer"] },
+    { id: "kb-rk002", title: "Kafka consumer basics" },
+    { id: "kb-rk003", title: "Kafka consumer lag alerts" },
+  ];
+  const reader = buildReader(specs);
+  const decision = decide("kafka consumer lag keeps growing in production", reader, {}, FETCH);
+  deepStrictEqual(ids(decision.assembly?.pointers), ["kb-rk003", "kb-rk002", "kb-rk001"]);
+});
+
+Deno.test("max entries: 7 matching entries give 5 pointers; the config can lower it", () => {
+  const specs: Spec[] = Array.from({ length: 7 }, (_, index) => ({
+    id: idOf("mx", index),
+    title: `Kafka consumer runbook ${
+      ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf"][index]
+    }`,
+  }));
+  specs.push({ id: "kb-mxtop", title: "Kafka consumer lag dashboards" });
+  const reader = buildReader(specs);
+  const prompt = "kafka consumer lag keeps growing in production";
+  const decision = decide(prompt, reader, {}, FETCH);
+  equal(decision.outcome, "surfaced");
+  equal(decision.assembly!.pointers.length, DEFAULT_SURFACE_CONFIG.maxEntries);
+  equal(DEFAULT_SURFACE_CONFIG.maxEntries, 5);
+  equal(decision.assembly!.pointers[0].id, "kb-mxtop", "the 3-hit entry ranks first");
+  const listed = lines(decision.assembly!.text).filter((line) => line.startsWith("- kb-"));
+  equal(listed.length, 5);
+  const two = decide(prompt, reader, {}, FETCH, config({ maxEntries: 2 }));
+  equal(two.assembly!.pointers.length, 2);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Activity path
+
+Deno.test("activity: a reviewing prompt surfaces the applies_to reviewing entry with no keyword overlap", () => {
+  const reader = buildReader(BASE);
+  const prompt = "please review this pull request for the payment module";
+  const titleTerms = new Set(distinctTerms("Gatekeeping checklist before merging quality"));
+  ok(
+    promptTerms(prompt).every((term) => !titleTerms.has(term.term)),
+    "no keyword overlap by construction",
+  );
+  const decision = decide(prompt, reader, {}, FETCH);
+  deepStrictEqual(decision.activities, ["reviewing"]);
+  equal(decision.outcome, "surfaced");
+  deepStrictEqual(ids(decision.assembly?.pointers), ["kb-rev01"], "not planning, not archived");
+  const pointer = decision.assembly!.pointers[0];
+  equal(pointer.signal, "activity");
+  deepStrictEqual(pointer.why, ["reviewing"]);
+  equal(
+    pointerLine(decision.assembly!.text, "kb-rev01"),
+    "- kb-rev01 Gatekeeping checklist before merging [rule] (applies to reviewing)",
+  );
+});
+
+Deno.test("activity: at most maxActivityEntries, and a keyword match is listed once", () => {
+  const specs: Spec[] = Array.from({ length: 5 }, (_, index) => ({
+    id: idOf("ac", index),
+    title: `Checklist number ${index}`,
+    appliesTo: ["reviewing"],
+  }));
+  specs.push({
+    id: "kb-ackw1",
+    title: "Review pull requests in small batches",
+    type: "rule",
+    appliesTo: ["reviewing"],
+  });
+  const reader = buildReader(specs);
+  const decision = decide("please review this pull request before lunch", reader, {}, FETCH);
+  const pointers = decision.assembly!.pointers;
+  equal(pointers.filter((pointer) => pointer.signal === "activity").length, 3);
+  equal(pointers.filter((pointer) => pointer.id === "kb-ackw1").length, 1);
+  equal(pointers[0].id, "kb-ackw1");
+  equal(pointers[0].signal, "keyword");
+  equal(pointers.length, 4);
+});
+
+Deno.test("activity: records are read only until the slots fill, at most the examine limit", () => {
+  const specs: Spec[] = Array.from({ length: 200 }, (_, index) => ({
+    id: idOf("am", index),
+    title: `Checklist number ${index}`,
+    appliesTo: ["reviewing"],
+  }));
+  const reader = buildReader(specs);
+  const read = new Set<number>();
+  const doc = reader.doc.bind(reader);
+  reader.doc = (ord) => {
+    read.add(ord);
+    return doc(ord);
+  };
+  const prompt = "please review this pull request before lunch";
+  const fresh = decide(prompt, reader, {}, FETCH);
+  equal(fresh.assembly!.pointers.length, 3);
+  ok(read.size <= 3, `${read.size} records read for 3 pointers`);
+  read.clear();
+  const seenAll = Object.fromEntries(specs.map((spec) => [spec.id, hashOf(spec)]));
+  const deduped = decide(prompt, reader, seenAll, FETCH);
+  equal(deduped.outcome, "all_deduped");
+  equal(read.size, ACTIVITY_EXAMINE_LIMIT);
+  equal(deduped.deduped.length, ACTIVITY_EXAMINE_LIMIT);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Kernel
+
+Deno.test("kernel: block before pointers, bodies verbatim, ids sorted, never a pointer", () => {
+  const reader = buildReader([...BASE, KERNEL_B, KERNEL_A]);
+  const decision = decide("we must rotate the leaked npm token today", reader, {}, FETCH);
+  equal(decision.outcome, "surfaced");
+  const assembly = decision.assembly!;
+  deepStrictEqual(assembly.kernel, ["kb-ker0a", "kb-ker0b"]);
+  deepStrictEqual(assembly.kernelDegraded, []);
+  deepStrictEqual(
+    ids(assembly.pointers),
+    ["kb-tok01"],
+    "kernel B matches keywords but is no pointer",
+  );
+  const text = assembly.text;
+  ok(text.startsWith(HEADER), text);
+  const bodyA = KERNEL_A.body!.trim();
+  const bodyB = KERNEL_B.body!.trim();
+  for (const [rule, body] of [[KERNEL_A, bodyA], [KERNEL_B, bodyB]] as const) {
+    const fence = fenceFor(body);
+    ok(fence.length >= 3 && !body.includes(fence), "no line of the body closes its fence");
+    ok(text.includes(`### ${rule.id} ${rule.title}\n${fence}markdown\n${body}\n${fence}\n`), text);
+  }
+  const kernelAt = text.indexOf(KERNEL_HEADING);
+  ok(kernelAt > 0);
+  ok(text.indexOf("kb-ker0a") < text.indexOf("kb-ker0b"));
+  ok(text.indexOf(bodyB) < text.indexOf(POINTERS_HEADING), "kernel block before the pointers");
+  ok(text.indexOf(POINTERS_HEADING) < text.indexOf("- kb-tok01"));
+  equal(pointerLine(text, "kb-ker0a"), undefined);
+  equal(fetchLine(text), `Fetch full text: ${FETCH(["kb-tok01"])}`);
+});
+
+Deno.test("kernel: on every non-skipped prompt, even with no other signal; never deduped", () => {
+  const reader = buildReader([...BASE, KERNEL_A]);
+  const alone = decide(SOURDOUGH, reader, {}, FETCH);
+  equal(alone.outcome, "surfaced");
+  deepStrictEqual(alone.assembly!.kernel, ["kb-ker0a"]);
+  deepStrictEqual(alone.assembly!.pointers, []);
+  ok(!alone.assembly!.text.includes(POINTERS_HEADING));
+  equal(fetchLine(alone.assembly!.text), undefined, "no fetch line without pointers");
+
+  const ledger: Ledger = { "kb-ker0a": hashOf(KERNEL_A), "kb-tok01": "h-kb-tok01" };
+  const again = decide("we must rotate the leaked npm token today", reader, ledger, FETCH);
+  equal(again.outcome, "surfaced");
+  deepStrictEqual(again.assembly!.kernel, ["kb-ker0a"]);
+  ok(again.assembly!.text.includes(KERNEL_A.body!.trim()));
+  deepStrictEqual(again.assembly!.pointers, []);
+  deepStrictEqual(again.deduped, ["kb-tok01"]);
+});
+
+Deno.test("kernel: superseded or archived kernel entries are not inlined", () => {
+  const reader = buildReader([
+    ...BASE,
+    { ...KERNEL_A, status: "superseded" },
+    { ...KERNEL_B, status: "archived" },
+  ]);
+  deepStrictEqual(reader.manifest.kernel, []);
+  equal(decide(SOURDOUGH, reader, {}, FETCH).outcome, "no_signal");
+});
+
+Deno.test("kernel: a body alone over kernelBudgetChars degrades to a pointer", () => {
+  const big: Spec = {
+    id: "kb-kbig1",
+    title: "The whole style guide",
+    type: "rule",
+    kernel: true,
+    body: "Write short sentences. ".repeat(400), // ~9,200 characters
+  };
+  ok(big.body!.length > LIMITS.kernelBudgetChars);
+  const reader = buildReader([...BASE, KERNEL_A, big]);
+  const decision = decide("we must rotate the leaked npm token today", reader, {}, FETCH);
+  const assembly = decision.assembly!;
+  deepStrictEqual(assembly.kernel, ["kb-ker0a"], "the small kernel stays inline");
+  deepStrictEqual(assembly.kernelDegraded, ["kb-kbig1"]);
+  deepStrictEqual(ids(assembly.pointers), ["kb-tok01"]);
+  const text = assembly.text;
+  ok(text.length <= LIMITS.hookBudgetChars, `${text.length}`);
+  ok(!text.includes("Write short sentences. Write"), "the big body is not inlined");
+  ok(text.includes(KERNEL_A.body!.trim()));
+  const line = pointerLine(text, "kb-kbig1");
+  ok(line?.includes("The whole style guide"), text);
+  ok(line?.includes("kernel"), line);
+  equal(fetchLine(text), `Fetch full text: ${FETCH(["kb-kbig1", "kb-tok01"])}`);
+});
+
+Deno.test("kernel: several kernels together over the kernel budget: the overflow degrades", () => {
+  const body = "Keep it simple. ".repeat(150); // 2,400 characters each
+  const specs: Spec[] = [0, 1, 2, 3].map((index) => ({
+    id: idOf("kn", index),
+    title: `Kernel rule ${index}`,
+    type: "rule",
+    kernel: true,
+    body,
+  }));
+  const reader = buildReader(specs);
+  const decision = decide(SOURDOUGH, reader, {}, FETCH);
+  const assembly = decision.assembly!;
+  deepStrictEqual(assembly.kernel, ["kb-kn000", "kb-kn001"]);
+  deepStrictEqual(assembly.kernelDegraded, ["kb-kn002", "kb-kn003"]);
+  ok(assembly.text.length <= LIMITS.hookBudgetChars);
+  ok(pointerLine(assembly.text, "kb-kn002"));
+  ok(pointerLine(assembly.text, "kb-kn003"));
+});
+
+Deno.test("kernel: a degraded kernel pointer shows the entry's own type", () => {
+  const big: Spec = {
+    id: "kb-kbig2",
+    title: "How we decide on dependencies",
+    type: "decision",
+    kernel: true,
+    body: "We vendor nothing. ".repeat(400),
+  };
+  const reader = buildReader([big]);
+  const text = decide(SOURDOUGH, reader, {}, FETCH).assembly!.text;
+  const line = pointerLine(text, "kb-kbig2");
+  ok(line?.includes("[decision]"), `pointer line should say [decision]: ${line}`);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Budget
+
+function manyLongEntries(count: number, titleChars: number): Spec[] {
+  return Array.from({ length: count }, (_, index) => ({
+    id: idOf("lg", index),
+    title: longTitle("Kafka consumer lag", titleChars, index),
+    type: "howto",
+    tags: ["kafka", "consumer"],
+  }));
+}
+
+Deno.test("budget: 200 matching entries with 180-character titles stay under 9,000", () => {
+  const specs = manyLongEntries(200, 180);
+  ok(specs.every((spec) => spec.title.length === 180));
+  const reader = buildReader(specs);
+  const prompt = "kafka consumer lag keeps growing in production";
+  const normal = decide(prompt, reader, {}, FETCH);
+  equal(normal.assembly!.pointers.length, 5);
+  ok(normal.assembly!.text.length <= 9000);
+
+  const unlimited = decide(prompt, reader, {}, FETCH, config({ maxEntries: 200 }));
+  const assembly = unlimited.assembly!;
+  const text = assembly.text;
+  ok(text.length <= DEFAULT_SURFACE_CONFIG.budgetChars, `${text.length}`);
+  ok(text.length <= LIMITS.hookCapChars);
+  ok(assembly.pointers.length > 1 && assembly.pointers.length < 200, `${assembly.pointers.length}`);
+  // Fewer first: the ones that remain keep their whole titles.
+  for (const pointer of assembly.pointers) {
+    ok(pointerLine(text, pointer.id)?.includes(pointer.title), pointer.id);
+  }
+  // Dropped from the end: the listed ones are the first of the candidates.
+  const listed = lines(text).filter((line) => line.startsWith("- kb-"));
+  equal(listed.length, assembly.pointers.length);
+  equal(fetchLine(text), `Fetch full text: ${FETCH(ids(assembly.pointers))}`);
+  ok(text.endsWith(fetchLine(text)!), "nothing is cut after the fetch line");
+});
+
+Deno.test("budget: with a large kernel and 200 matches, kernel stays whole and total fits", () => {
+  const kernel: Spec = {
+    id: "kb-kmax1",
+    title: "House rules",
+    type: "rule",
+    kernel: true,
+    body: "Be brief and exact. ".repeat(290), // 5,800 characters
+  };
+  const reader = buildReader([kernel, ...manyLongEntries(200, 180)]);
+  const decision = decide(
+    "kafka consumer lag keeps growing in production",
+    reader,
+    {},
+    FETCH,
+    config({ maxEntries: 200 }),
+  );
+  const assembly = decision.assembly!;
+  deepStrictEqual(assembly.kernel, ["kb-kmax1"]);
+  ok(assembly.text.includes(kernel.body!.trim()), "kernel body verbatim");
+  ok(assembly.text.length <= 9000, `${assembly.text.length}`);
+  ok(assembly.pointers.length >= 1);
+  equal(fetchLine(assembly.text), `Fetch full text: ${FETCH(ids(assembly.pointers))}`);
+});
+
+function pointerOf(index: number, titleChars: number): Pointer {
+  return {
+    id: idOf("pt", index),
+    title: longTitle("Kafka consumer lag", titleChars, index),
+    type: "howto",
+    hash: `h${index}`,
+    signal: "keyword",
+    why: ["kafka", "consumer"],
+  };
+}
+
+Deno.test("assemble: when one pointer still does not fit, titles get shorter, ids stay", () => {
+  const pointers = Array.from({ length: 200 }, (_, index) => pointerOf(index, 180));
+  const budget = { budgetChars: 380, kernelBudgetChars: 100 };
+  const assembly = assemble([], pointers, FETCH, budget);
+  ok(assembly.text.length <= 380, `${assembly.text.length}`);
+  deepStrictEqual(ids(assembly.pointers), ["kb-pt000"]);
+  const line = pointerLine(assembly.text, "kb-pt000")!;
+  ok(line, assembly.text);
+  ok(line.includes("…"), line);
+  ok(!line.includes(pointers[0].title), "title shortened");
+  ok(line.includes(pointers[0].title.slice(0, 40)), "a prefix of the title is kept");
+  ok(line.includes("[howto]") && line.includes("matched: kafka, consumer"), line);
+  equal(fetchLine(assembly.text), `Fetch full text: ${FETCH(["kb-pt000"])}`);
+});
+
+Deno.test("assemble: fewer before shorter (a budget for about three whole lines)", () => {
+  const pointers = Array.from({ length: 10 }, (_, index) => pointerOf(index, 150));
+  const one = assemble([], pointers.slice(0, 1), FETCH).text.length;
+  const three = assemble([], pointers.slice(0, 3), FETCH).text.length;
+  const assembly = assemble([], pointers, FETCH, { budgetChars: three, kernelBudgetChars: 100 });
+  ok(one < three);
+  deepStrictEqual(ids(assembly.pointers), ids(pointers.slice(0, 3)));
+  for (const pointer of assembly.pointers) {
+    ok(pointerLine(assembly.text, pointer.id)?.includes(pointer.title), "titles whole");
+  }
+});
+
+Deno.test("assemble: never over budgetChars, whatever the mix (randomized)", () => {
+  const next = createRandom(42).next;
+  for (let round = 0; round < 400; round++) {
+    const kernelCount = Math.floor(next() * 4);
+    const kernel: KernelRule[] = Array.from({ length: kernelCount }, (_, index) => ({
+      id: idOf("rk", index),
+      type: "rule",
+      title: "Rule ".repeat(1 + Math.floor(next() * 30)).trim(),
+      path: `entries/${idOf("rk", index)}-rule.md`,
+      hash: `k${index}`,
+      body: "Body text with ünïcode 🙂 ".repeat(Math.floor(next() * 400)),
+    }));
+    const pointers = Array.from(
+      { length: Math.floor(next() * 60) },
+      (_, index) => pointerOf(index, 1 + Math.floor(next() * 200)),
+    );
+    const budgetChars = 20 + Math.floor(next() * 12000);
+    const kernelBudgetChars = Math.floor(next() * budgetChars);
+    const assembly = assemble(kernel, pointers, FETCH, { budgetChars, kernelBudgetChars });
+    ok(
+      assembly.text.length <= budgetChars,
+      `round ${round}: ${assembly.text.length} > ${budgetChars}`,
+    );
+    for (const id of assembly.kernel) ok(kernel.some((rule) => rule.id === id));
+    for (const pointer of assembly.pointers) {
+      ok(assembly.text.includes(`- ${pointer.id} `), `round ${round}: ${pointer.id} listed`);
+    }
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// Dedup and resurfacing
+
+Deno.test("dedup: a ledger with the same hash drops the pointer; outcome all_deduped", () => {
+  const reader = buildReader(BASE);
+  const prompt = "we must rotate the leaked npm token today";
+  const ledger: Ledger = { "kb-tok01": "h-kb-tok01" };
+  const decision = decide(prompt, reader, ledger, FETCH);
+  equal(decision.outcome, "all_deduped");
+  equal(decision.assembly, undefined);
+  deepStrictEqual(decision.deduped, ["kb-tok01"]);
+});
+
+Deno.test("dedup: only the listed ones drop; the next candidate takes the free slot", () => {
+  const specs: Spec[] = Array.from({ length: 7 }, (_, index) => ({
+    id: idOf("dd", index),
+    title: `Kafka consumer note ${index}`,
+  }));
+  const reader = buildReader(specs);
+  const prompt = "kafka consumer lag keeps growing in production";
+  const first = decide(prompt, reader, {}, FETCH);
+  const shown = ids(first.assembly!.pointers);
+  equal(shown.length, 5);
+  const ledger: Ledger = Object.fromEntries(shown.map((id) => [id, `h-${id}`]));
+  const second = decide(prompt, reader, ledger, FETCH);
+  equal(second.outcome, "surfaced");
+  const again = ids(second.assembly!.pointers);
+  equal(again.length, 2);
+  ok(again.every((id) => !shown.includes(id)));
+  deepStrictEqual(second.deduped.sort(), [...shown].sort());
+  const third = decide(prompt, reader, {
+    ...ledger,
+    [again[0]]: `h-${again[0]}`,
+    [again[1]]: `h-${again[1]}`,
+  }, FETCH);
+  equal(third.outcome, "all_deduped");
+});
+
+Deno.test("resurfacing: an entry whose hash changed since the ledger surfaces again", () => {
+  const changed = buildReader(
+    BASE.map((spec) => spec.id === "kb-tok01" ? { ...spec, hash: "h-new" } : spec),
+  );
+  const prompt = "we must rotate the leaked npm token today";
+  const ledger: Ledger = { "kb-tok01": "h-kb-tok01", "kb-gone1": "h-gone" };
+  const decision = decide(prompt, changed, ledger, FETCH);
+  equal(decision.outcome, "surfaced");
+  deepStrictEqual(ids(decision.assembly?.pointers), ["kb-tok01"]);
+  equal(decision.assembly!.pointers[0].hash, "h-new");
+  deepStrictEqual(decision.deduped, []);
+});
+
+Deno.test("dedup applies to the activity path too", () => {
+  const reader = buildReader(BASE);
+  const prompt = "please review this pull request for the payment module";
+  const decision = decide(prompt, reader, { "kb-rev01": "h-kb-rev01" }, FETCH);
+  equal(decision.outcome, "all_deduped");
+  deepStrictEqual(decision.deduped, ["kb-rev01"]);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Superseded and archived entries
+
+Deno.test("superseded and archived entries never surface, even with many hits", () => {
+  const reader = buildReader(BASE);
+  const prompts = [
+    "rotate leaked npm tokens the old manual way on travis security credentials",
+    "please review: rotate leaked npm tokens on travis",
+    "implement code to rotate leaked credentials",
+  ];
+  for (const prompt of prompts) {
+    const decision = decide(prompt, reader, {}, FETCH, config({ maxEntries: 50 }));
+    const surfaced = ids(decision.assembly?.pointers);
+    ok(!surfaced.includes("kb-sup01"), `${prompt}: ${surfaced}`);
+    ok(!surfaced.includes("kb-arc01"), `${prompt}: ${surfaced}`);
+    ok(!decision.nearMisses.some((miss) => ["kb-sup01", "kb-arc01"].includes(miss.id)));
+    const text = decision.assembly?.text ?? "";
+    ok(!text.includes("kb-sup01") && !text.includes("kb-arc01"), text);
+  }
+  const only = buildReader(BASE.filter((spec) => spec.status && spec.status !== "active"));
+  const decision = decide(prompts[0], only, {}, FETCH);
+  equal(decision.outcome, "no_signal");
+  deepStrictEqual(decision.nearMisses, []);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Outcomes and the text
+
+Deno.test("outcomes: skipped, no_signal, all_deduped, surfaced", () => {
+  const reader = buildReader(BASE);
+  const table: [string, Ledger, string][] = [
+    ["thanks!", {}, "skipped"],
+    ["/compact", {}, "skipped"],
+    [SOURDOUGH, {}, "no_signal"],
+    ["we must rotate the leaked npm token today", { "kb-tok01": "h-kb-tok01" }, "all_deduped"],
+    ["we must rotate the leaked npm token today", {}, "surfaced"],
+    ["we must rotate the leaked npm token today", { "kb-tok01": "stale" }, "surfaced"],
+  ];
+  for (const [prompt, ledger, outcome] of table) {
+    const decision = decide(prompt, reader, ledger, FETCH);
+    equal(decision.outcome, outcome, prompt);
+    equal(decision.assembly !== undefined, outcome === "surfaced", prompt);
+  }
+});
+
+Deno.test("pointer line: id, title, type and the matched prompt words; fetch line with all ids", () => {
+  const specs: Spec[] = [
+    ...BASE,
+    {
+      id: "kb-tok02",
+      title: "Audit who can publish npm packages",
+      type: "rule",
+      tags: ["npm", "token"],
+    },
+  ];
+  const reader = buildReader(specs);
+  const decision = decide(
+    "rotate the leaked npm token and check publish rights",
+    reader,
+    {},
+    FETCH,
+  );
+  const text = decision.assembly!.text;
+  deepStrictEqual(ids(decision.assembly!.pointers), ["kb-tok01", "kb-tok02"]);
+  equal(
+    pointerLine(text, "kb-tok01"),
+    "- kb-tok01 Rotate a leaked npm token [howto] (matched: rotate, leaked, npm, token)",
+  );
+  equal(
+    pointerLine(text, "kb-tok02"),
+    "- kb-tok02 Audit who can publish npm packages [rule] (matched: npm, token, publish)",
+  );
+  const fetch = fetchLine(text)!;
+  equal(fetch, "Fetch full text: git-kb get kb-tok01 kb-tok02 --kb /kb");
+  ok(text.startsWith(HEADER));
+  ok(text.indexOf(POINTERS_HEADING) < text.indexOf("- kb-tok01"));
+  ok(text.indexOf("- kb-tok02") < text.indexOf(fetch));
+});
+
+Deno.test("prompt words that are Object.prototype names neither crash nor match", () => {
+  const reader = buildReader(BASE);
+  const prompt = "constructor toString hasOwnProperty valueOf __proto__ prototype isPrototypeOf";
+  const decision = decide(prompt, reader, {}, FETCH);
+  equal(decision.outcome, "no_signal");
+  deepStrictEqual(decision.nearMisses, []);
+});
+
+Deno.test("parts of one dotted or slashed prompt word count once towards the threshold", () => {
+  const reader = buildReader([
+    { id: "kb-log01", title: "Console log levels" },
+    { id: "kb-log02", title: "Console output and log files" },
+  ]);
+  const joined = decide("please remove that console.log from the handler", reader, {}, FETCH);
+  deepStrictEqual(ids(joined.assembly?.pointers), []);
+  equal(joined.outcome, "no_signal");
+  ok(joined.nearMisses.some((miss) => miss.id === "kb-log01"), "still a near miss");
+  const apart = decide("route the console output to a log file", reader, {}, FETCH);
+  deepStrictEqual(ids(apart.assembly?.pointers), ["kb-log02", "kb-log01"]);
+});
+
+/** Entries that share no word with the prompts here. */
+function unrelated(count: number): Spec[] {
+  return Array.from({ length: count }, (_, index) => ({
+    id: idOf("un", index),
+    title: `Sourdough starter feeding schedule ${index}`,
+  }));
+}
+
+Deno.test("a word only in the body counts half: one title word and two body words match", () => {
+  const reader = buildReader([
+    {
+      id: "kb-bdy01",
+      title: "Vacuum the analytics database",
+      body: "Run it after a bulk delete to reclaim disk space.\n",
+    },
+    ...unrelated(3),
+  ]);
+  const two = decide("reclaim disk after the analytics import", reader, {}, FETCH);
+  deepStrictEqual(ids(two.assembly?.pointers), ["kb-bdy01"]);
+  deepStrictEqual(two.assembly!.pointers[0].why, ["reclaim", "disk", "analytics"]);
+  const short = decide("reclaim the analytics box", reader, {}, FETCH);
+  equal(short.outcome, "no_signal", "1 + 1/2 is under 2");
+  deepStrictEqual(short.nearMisses, [{ id: "kb-bdy01", hits: ["reclaim", "analytics"] }]);
+});
+
+Deno.test("a word found in more than half of the entries counts only as a title word", () => {
+  const specs: Spec[] = Array.from({ length: 12 }, (_, index) => ({
+    id: idOf("cm", index),
+    title: `Service note ${index}`,
+    body: "We deploy this service on Fridays.\n",
+  }));
+  specs.push({
+    id: "kb-cmrel",
+    title: "Rollback a failed release",
+    body: "Check the deploy log and the canary dashboards first.\n",
+  }, ...unrelated(5));
+  const reader = buildReader(specs);
+  const common = decide("rollback after the deploy raised canary alarms", reader, {}, FETCH);
+  equal(common.outcome, "no_signal", "deploy is in 13 of 18 bodies: 1 + 0 + 1/2");
+  deepStrictEqual(common.nearMisses[0], { id: "kb-cmrel", hits: ["rollback", "canary"] });
+  const rare = decide("rollback while the canary dashboards are red", reader, {}, FETCH);
+  deepStrictEqual(ids(rare.assembly?.pointers), ["kb-cmrel"]);
+  deepStrictEqual(rare.assembly!.pointers[0].why, ["rollback", "canary", "dashboards"]);
+});
+
+Deno.test("a common word's title hits still count, and its body postings are never parsed", () => {
+  const specs: Spec[] = Array.from({ length: 12 }, (_, index) => ({
+    id: idOf("dp", index),
+    title: `Service note ${index}`,
+    body: "We deploy this service on Fridays.\n",
+  }));
+  specs.push({ id: "kb-dptit", title: "Deploy freeze calendar", body: "Ask first.\n" });
+  const reader = buildReader([...specs, ...unrelated(3)]);
+  const parsed: string[] = [];
+  const postings = reader.postings.bind(reader);
+  reader.postings = (term) => {
+    parsed.push(term);
+    return postings(term);
+  };
+  const decision = decide("deploy during the freeze", reader, {}, FETCH);
+  deepStrictEqual(ids(decision.assembly?.pointers), ["kb-dptit"]);
+  deepStrictEqual(decision.termHits, { deploy: 13, freeze: 1 });
+  equal(parsed.includes("deploi"), false, `parsed: ${parsed}`);
+});
+
+Deno.test("a common word's title hit counts in the ranking, not only towards the threshold", () => {
+  const specs: Spec[] = Array.from({ length: 12 }, (_, index) => ({
+    id: idOf("rk", index),
+    title: `Service note ${index}`,
+    body: "We deploy this service on Fridays.\n",
+  }));
+  // Both hit all three words, so only the ranking tells them apart: a title outweighs a tag.
+  specs.push(
+    { id: "kb-rktag", title: "Freeze calendar notes", tags: ["deploy"], body: "Ask.\n" },
+    { id: "kb-rktit", title: "Deploy freeze calendar", body: "Ask.\n" },
+  );
+  const reader = buildReader([...specs, ...unrelated(3)]);
+  const decision = decide("deploy freeze calendar", reader, {}, FETCH);
+  deepStrictEqual(ids(decision.assembly?.pointers), ["kb-rktit", "kb-rktag"]);
+  deepStrictEqual(decision.assembly!.pointers[0].why, ["deploy", "freeze", "calendar"]);
+});
+
+Deno.test("a common word's title hits rank every entry that has them, wherever it sits", () => {
+  // "deploy" is in every body (common), in the title of every third entry and a tag of the others:
+  // it counts the same for all of them, and only the ranking puts a title before a tag.
+  const specs: Spec[] = Array.from(
+    { length: 30 },
+    (_, index) =>
+      index % 3 === 2
+        ? { id: idOf("cw", index), title: "Deploy freeze calendar", body: "We deploy.\n" }
+        : {
+          id: idOf("cw", index),
+          title: `Freeze calendar ${index}`,
+          tags: ["deploy"],
+          body: "We deploy.\n",
+        },
+  );
+  const reader = buildReader(specs);
+  const decision = decide("deploy freeze calendar", reader, {}, FETCH);
+  deepStrictEqual(ids(decision.assembly?.pointers), [2, 5, 8, 11, 14].map((n) => idOf("cw", n)));
+});
+
+Deno.test("a dotted prompt word hitting only some of its parts does not count", () => {
+  const reader = buildReader([
+    { id: "kb-rmlog", title: "Remove old log files" },
+    { id: "kb-cnsl1", title: "Console log levels" },
+    ...unrelated(2),
+  ]);
+  const decision = decide("remove the console.log", reader, {}, FETCH);
+  equal(decision.outcome, "no_signal", "remove counts, console.log does not: log alone is not it");
+  deepStrictEqual(decision.nearMisses.map((miss) => miss.id).sort(), ["kb-cnsl1", "kb-rmlog"]);
+  const rmlog = decision.nearMisses.find((miss) => miss.id === "kb-rmlog")!;
+  deepStrictEqual(rmlog.hits, ["remove"]);
+});

@@ -1,0 +1,425 @@
+/**
+ * The prompt hook's matching, pure: a prompt's terms, the entries they hit and how strongly, and
+ * the ranking of those that reach the threshold.
+ *
+ * Each distinct word of the prompt counts once per entry: 1 when it is in the entry's title, tags
+ * or aliases, {@link BODY_WORD_WEIGHT} when it is only in the body. A dotted or slashed word
+ * (`console.log`, `ci/cd`) is one word that counts only when all of its parts hit the entry, so
+ * `console.log` does not match an entry about logs. A word found in most entries
+ * ({@link isCommonWord}) counts only where it is a title, tag or alias word: in a body it is
+ * prose, not a sign of what the entry is about. Entries
+ * that reach the threshold are ranked as search ranks them (BM25F over title, tags and aliases,
+ * body). Tallies live in typed arrays indexed by entry ordinal, so a prompt that hits thousands
+ * of entries costs a few array writes each, even before the code is warm.
+ *
+ * @module
+ */
+import type { IndexReader } from "../index/reader.ts";
+import { FIELD_KEYWORD, FIELD_TITLE } from "../index/reader.ts";
+import type { Postings } from "../index/postings_file.ts";
+import { forEachScore } from "../search/rank.ts";
+import { MAX_TERM_LENGTH, splitWords, termOf } from "../text/tokenize.ts";
+
+/** A prompt term and the word it came from, for saying why an entry matched. */
+export interface PromptTerm {
+  term: string;
+  word: string;
+  /**
+   * Which whitespace-separated token of the prompt the term came from: `console.log` and
+   * `ci/cd` are one token each, so their parts make one word towards the threshold.
+   */
+  token: number;
+}
+
+/**
+ * The most distinct terms of a prompt looked up in the index: each costs a lookup and its
+ * postings, so a prompt's words past these are not looked at.
+ */
+export const MAX_PROMPT_TERMS = 1_000;
+
+/**
+ * The distinct terms of a prompt with the first word (and token) each came from: at most
+ * {@link MAX_PROMPT_TERMS}, from the words `splitWords` gives (its first `MAX_SPLIT_WORDS`). A
+ * word cut to its term ({@link MAX_TERM_LENGTH} characters) is named by that term.
+ */
+export function promptTerms(prompt: string): PromptTerm[] {
+  const seen = new Map<string, PromptTerm>();
+  const tokens: number[] = [];
+  const words = splitWords(prompt, tokens);
+  for (let index = 0; index < words.length && seen.size < MAX_PROMPT_TERMS; index++) {
+    const word = words[index];
+    const term = termOf(word);
+    if (term && !seen.has(term)) {
+      seen.set(term, {
+        term,
+        word: word.length > MAX_TERM_LENGTH ? term : word,
+        token: tokens[index],
+      });
+    }
+  }
+  return [...seen.values()];
+}
+
+/**
+ * What a prompt word found only in an entry's body counts towards the threshold; a word in its
+ * title, tags or aliases counts 1.
+ */
+export const BODY_WORD_WEIGHT = 0.5;
+
+/** A word in more than this share of the entries is too common to count in a body. */
+export const COMMON_WORD_SHARE = 0.5;
+
+/**
+ * The fewest entries a word must be in, beyond the share, to be too common: in a small knowledge
+ * base every word is in a large share of it.
+ */
+export const COMMON_WORD_MIN_ENTRIES = 10;
+
+/** Whether a word found in `entries` of `docCount` entries is too common to count in a body. */
+export function isCommonWord(entries: number, docCount: number): boolean {
+  return entries > Math.max(COMMON_WORD_MIN_ENTRIES, docCount * COMMON_WORD_SHARE);
+}
+
+/** An entry a prompt's words hit, before its record is loaded. */
+export interface KeywordHit {
+  ord: number;
+  /** The prompt words that counted for it, in prompt order. */
+  readonly words: string[];
+}
+
+/** The matches of a prompt's words. */
+export interface KeywordMatches {
+  /** Active, non-kernel entries at or over the threshold, best first. */
+  ranked: KeywordHit[];
+  /** The best active entries under the threshold, at most {@link NEAR_MISS_LIMIT}. */
+  nearMisses: KeywordHit[];
+  /** Prompt word → number of entries it is found in (any field). */
+  termHits: Record<string, number>;
+}
+
+/** The most near misses a match names. */
+export const NEAR_MISS_LIMIT = 10;
+
+/**
+ * One part of a prompt word: its term, how many entries hold it, and the postings that count:
+ * all of them (flat [ordinal, title tf, keyword tf, body tf, …]), or for a common word the title,
+ * tag and alias ones only, as the index keeps them (flat [ordinal, field mask, …]).
+ */
+interface WordPart {
+  term: PromptTerm;
+  entries: number;
+  postings: Postings;
+  /** The postings are the keyword ones only: the word (this part or another) is common. */
+  keywordOnly: boolean;
+}
+
+/** How many numbers one entry takes in a part's postings. */
+function strideOf(part: WordPart): number {
+  return part.keywordOnly ? 2 : 4;
+}
+
+/** Whether the entry at `index` of a part's postings holds the term in a title, tag or alias. */
+function isKeywordHit(part: WordPart, index: number): boolean {
+  const { postings } = part;
+  return part.keywordOnly
+    ? (postings[index + 1] & (FIELD_TITLE | FIELD_KEYWORD)) !== 0
+    : postings[index + 1] !== 0 || postings[index + 2] !== 0;
+}
+
+/** One word of the prompt: the terms of its parts, with their postings. */
+interface PromptWord {
+  token: number;
+  parts: WordPart[];
+  /** Some part is in most entries: the word counts in titles, tags and aliases only. */
+  common: boolean;
+}
+
+/** What each entry's hits add up to, one array slot per entry ordinal. */
+class Tallies {
+  /** Ordinals hit at least once, in first-hit order; kept only when asked for (near misses). */
+  readonly touched: number[] = [];
+  /** Ordinals whose weight reached the threshold, in the order they reached it. */
+  readonly reached: number[] = [];
+  /** Weighted words: 1 per title, tag or alias word, {@link BODY_WORD_WEIGHT} per body word. */
+  readonly weight: Float64Array;
+  /** Words found in the title, tags or aliases. */
+  readonly keywordWords: Uint16Array;
+  readonly #threshold: number;
+  readonly #keepTouched: boolean;
+  #token?: Int32Array;
+  #keywordParts?: Uint8Array;
+  #anyParts?: Uint8Array;
+
+  constructor(size: number, threshold: number, keepTouched: boolean) {
+    this.weight = new Float64Array(size);
+    this.keywordWords = new Uint16Array(size);
+    this.#threshold = threshold;
+    this.#keepTouched = keepTouched;
+  }
+
+  /** Count one prompt word, from its parts' postings. */
+  addWord(word: PromptWord): void {
+    if (word.parts.length === 1) this.#addPart(word, word.parts[0]);
+    else this.#addParts(word);
+  }
+
+  /**
+   * Count a word of one part: a posting is one word for its entry. Most prompt words are, and
+   * this loop is the one every posting of a firing prompt goes through.
+   */
+  #addPart(word: PromptWord, part: WordPart): void {
+    const { postings } = part;
+    const size = this.weight.length;
+    const stride = strideOf(part);
+    for (let index = 0; index < postings.length; index += stride) {
+      const ord = postings[index];
+      if (ord >= size) continue;
+      if (isKeywordHit(part, index)) this.#add(ord, 1, 1);
+      else if (!word.common) this.#add(ord, BODY_WORD_WEIGHT, 0);
+    }
+  }
+
+  /** Count a dotted or slashed word: it counts for an entry only where all its parts hit. */
+  #addParts(word: PromptWord): void {
+    const size = this.weight.length;
+    const token = this.#token ??= new Int32Array(size).fill(-1);
+    const keywordParts = this.#keywordParts ??= new Uint8Array(size);
+    const anyParts = this.#anyParts ??= new Uint8Array(size);
+    const inWord: number[] = [];
+    for (const part of word.parts) {
+      const { postings } = part;
+      const stride = strideOf(part);
+      for (let index = 0; index < postings.length; index += stride) {
+        const ord = postings[index];
+        if (ord >= size) continue;
+        if (token[ord] !== word.token) {
+          token[ord] = word.token;
+          keywordParts[ord] = 0;
+          anyParts[ord] = 0;
+          inWord.push(ord);
+        }
+        anyParts[ord]++;
+        if (isKeywordHit(part, index)) keywordParts[ord]++;
+      }
+    }
+    const parts = word.parts.length;
+    for (const ord of inWord) {
+      if (keywordParts[ord] === parts) this.#add(ord, 1, 1);
+      else if (!word.common && anyParts[ord] === parts) this.#add(ord, BODY_WORD_WEIGHT, 0);
+    }
+  }
+
+  /** Add a word of `weight` (`keyword`: 1 when it is a title, tag or alias word) for `ord`. */
+  #add(ord: number, weight: number, keyword: number): void {
+    const before = this.weight[ord];
+    const after = before + weight;
+    this.weight[ord] = after;
+    this.keywordWords[ord] += keyword;
+    if (before === 0 && this.#keepTouched) this.touched.push(ord);
+    if (before < this.#threshold && after >= this.#threshold) this.reached.push(ord);
+  }
+
+  /** Near misses first by weight, then keyword words, then index order. */
+  readonly compare = (a: number, b: number): number =>
+    this.weight[b] - this.weight[a] || this.keywordWords[b] - this.keywordWords[a] || a - b;
+}
+
+/** Whether `ord` would enter `best` (kept in order, at most `limit`). */
+function wouldKeep(
+  best: number[],
+  ord: number,
+  limit: number,
+  compare: (a: number, b: number) => number,
+): boolean {
+  return best.length < limit || compare(ord, best[limit - 1]) < 0;
+}
+
+/** Insert `ord` into `best`, kept in order and at most `limit` long. */
+function keep(
+  best: number[],
+  ord: number,
+  limit: number,
+  compare: (a: number, b: number) => number,
+): void {
+  let at = best.length;
+  while (at > 0 && compare(ord, best[at - 1]) < 0) at--;
+  best.splice(at, 0, ord);
+  if (best.length > limit) best.pop();
+}
+
+/**
+ * Where `ord` sits in a part's postings, or -1. Postings are in ordinal order (entries are added
+ * in order and never get a smaller ordinal later), so this is a binary search.
+ */
+function postingAt(part: WordPart, ord: number): number {
+  const { postings } = part;
+  const stride = strideOf(part);
+  let low = 0;
+  let high = postings.length / stride - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const found = postings[middle * stride];
+    if (found === ord) return middle * stride;
+    if (found < ord) low = middle + 1;
+    else high = middle - 1;
+  }
+  return -1;
+}
+
+/** The prompt words that counted for `ord`, in prompt order. */
+function wordsFor(ord: number, words: PromptWord[]): string[] {
+  const found: string[] = [];
+  for (const word of words) {
+    let keyword = 0;
+    let any = 0;
+    for (const part of word.parts) {
+      const at = postingAt(part, ord);
+      if (at < 0) continue;
+      any++;
+      if (isKeywordHit(part, at)) keyword++;
+    }
+    const all = word.parts.length;
+    if (keyword === all || (!word.common && any === all)) {
+      found.push(...word.parts.map((part) => part.term.word));
+    }
+  }
+  return found;
+}
+
+/**
+ * A hit whose words are looked up when first asked for: most ranked hits are never shown. A
+ * class, so that thousands of hits share one getter instead of a closure each.
+ */
+class LazyHit implements KeywordHit {
+  readonly ord: number;
+  readonly #prompt: PromptWord[];
+  #words?: string[];
+
+  constructor(ord: number, prompt: PromptWord[]) {
+    this.ord = ord;
+    this.#prompt = prompt;
+  }
+
+  get words(): string[] {
+    return this.#words ??= wordsFor(this.ord, this.#prompt);
+  }
+}
+
+/**
+ * A part's postings of the entries `ords` (ascending) as ranking reads them (flat [ordinal, title
+ * tf, keyword tf, body tf, …]): a keyword-only part's field masks become a title and a keyword
+ * count of one, for these entries alone, so a common word's long keyword list is never rewritten
+ * whole. Both lists are in ordinal order, so one walk along each finds them.
+ */
+function rankingPostings(part: WordPart, ords: Int32Array): Postings {
+  if (!part.keywordOnly) return part.postings;
+  const listed = part.postings;
+  const postings: number[] = [];
+  let at = 0;
+  for (const ord of ords) {
+    while (at < listed.length && listed[at] < ord) at += 2;
+    if (at >= listed.length) break;
+    if (listed[at] !== ord) continue;
+    const mask = listed[at + 1];
+    postings.push(ord, mask & FIELD_TITLE ? 1 : 0, mask & FIELD_KEYWORD ? 1 : 0, 0);
+  }
+  return postings;
+}
+
+/**
+ * The prompt's words with the postings of their parts. A common word counts in titles, tags and
+ * aliases only, so its keyword postings say all that matters and its long body postings are
+ * never parsed: on a large knowledge base they are most of what a prompt would read.
+ */
+function promptWords(
+  reader: IndexReader,
+  terms: PromptTerm[],
+  termHits: Record<string, number>,
+): PromptWord[] {
+  const { docCount } = reader.manifest;
+  const words: PromptWord[] = [];
+  for (const term of terms) {
+    const entries = reader.postingCount(term.term);
+    if (entries) termHits[term.word] = entries;
+    let word = words.at(-1);
+    if (word?.token !== term.token) {
+      words.push(word = { token: term.token, parts: [], common: false });
+    }
+    const common = isCommonWord(entries, docCount);
+    word.common ||= common;
+    // Parsed at once, while the reader still holds the term's shard.
+    const postings = !entries
+      ? []
+      : common
+      ? reader.keywordPostings(term.term)
+      : reader.postings(term.term);
+    word.parts.push({ term, entries, postings, keywordOnly: common });
+  }
+  // A part of a word that another part made common counts by its keyword postings too.
+  for (const word of words) {
+    if (!word.common) continue;
+    for (const part of word.parts) {
+      if (part.entries && !part.keywordOnly) {
+        part.postings = reader.keywordPostings(part.term.term);
+        part.keywordOnly = true;
+      }
+    }
+  }
+  return words;
+}
+
+/**
+ * Entries the prompt's words hit with a weight of at least `threshold` (see the module notes),
+ * ranked by BM25F over all the prompt's terms. Superseded, archived and kernel entries are told
+ * apart by the entries' metadata (`meta.bin`, one read). Only the entries over the threshold are
+ * sorted; the near misses are picked, not sorted, and only when `nearMisses` is set, so a prompt
+ * that hits nothing over the threshold reads no metadata at all.
+ */
+export function keywordMatches(
+  reader: IndexReader,
+  terms: PromptTerm[],
+  threshold: number,
+  { nearMisses = true }: { nearMisses?: boolean } = {},
+): KeywordMatches {
+  const termHits: Record<string, number> = {};
+  const { docCount, nextOrd } = reader.manifest;
+  const tallies = new Tallies(Math.max(nextOrd, docCount), threshold, nearMisses);
+  const words = promptWords(reader, terms, termHits);
+  for (const word of words) tallies.addWord(word);
+  const over = tallies.reached.filter((ord) => reader.isPointable(ord));
+  const under: number[] = [];
+  const isActive = (ord: number) => reader.meta(ord)?.status === "active";
+  for (const ord of tallies.touched) {
+    if (
+      tallies.weight[ord] < threshold && wouldKeep(under, ord, NEAR_MISS_LIMIT, tallies.compare) &&
+      isActive(ord)
+    ) keep(under, ord, NEAR_MISS_LIMIT, tallies.compare);
+  }
+  if (over.length > 1) {
+    const parts = new Map(
+      words.flatMap((word) => word.parts.map((part) => [part.term.term, part])),
+    );
+    const ranked = new Uint8Array(tallies.weight.length);
+    for (const ord of over) ranked[ord] = 1;
+    const scores = new Float64Array(tallies.weight.length);
+    let byOrdinal: Int32Array | undefined;
+    forEachScore(
+      reader,
+      terms.map((term) => term.term),
+      (ord) => ranked[ord] === 1,
+      (ord, score) => scores[ord] += score,
+      (term) => {
+        const part = parts.get(term);
+        return part
+          ? {
+            postings: rankingPostings(part, byOrdinal ??= Int32Array.from(over).sort()),
+            entries: part.entries,
+          }
+          : { postings: [], entries: 0 };
+      },
+    );
+    over.sort((a, b) => scores[b] - scores[a] || tallies.compare(a, b));
+  }
+  const hit = (ord: number) => new LazyHit(ord, words);
+  return { ranked: over.map(hit), nearMisses: under.map(hit), termHits };
+}

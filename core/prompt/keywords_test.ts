@@ -1,0 +1,49 @@
+/**
+ * The bounds of a prompt's terms (core/prompt/keywords.ts): how many are looked up, from how many
+ * words, and how a huge word is named. Matching itself is tested with the decision, in
+ * core/prompt/decision_test.ts.
+ */
+import assert from "node:assert/strict";
+import { MAX_PROMPT_TERMS, promptTerms } from "./keywords.ts";
+import { MAX_SPLIT_WORDS, MAX_TERM_LENGTH } from "../text/tokenize.ts";
+
+/** `count` distinct words that are neither stopwords nor stemmed together. */
+function uniqueWords(count: number, prefix = "q"): string[] {
+  return Array.from({ length: count }, (_, index) => `${prefix}${index.toString(36)}z`);
+}
+
+Deno.test("promptTerms looks up at most MAX_PROMPT_TERMS terms, the first ones", () => {
+  const words = uniqueWords(MAX_PROMPT_TERMS * 3);
+  const terms = promptTerms(words.join(" "));
+  assert.equal(terms.length, MAX_PROMPT_TERMS);
+  assert.deepEqual(terms.map((term) => term.word), words.slice(0, MAX_PROMPT_TERMS));
+  const repeated = promptTerms(`${"token ".repeat(MAX_SPLIT_WORDS)} rotate`);
+  assert.deepEqual(repeated.map((term) => term.word), ["token"], "past the words looked at");
+});
+
+Deno.test("promptTerms names a word over MAX_TERM_LENGTH by its term, in either script", () => {
+  for (const letter of ["k", "é"]) {
+    const huge = letter.repeat(1_000_000);
+    const [term, next] = promptTerms(`${huge} rotate`);
+    assert.equal(term.term, letter.repeat(MAX_TERM_LENGTH));
+    assert.equal(term.word, term.term);
+    assert.equal(next.word, "rotate");
+  }
+});
+
+Deno.test("promptTerms of any prompt takes well under a second", () => {
+  const prompts = [
+    uniqueWords(150_000).join(" "),
+    uniqueWords(100_000, "é").join(" "),
+    Array.from({ length: 40 }, () => "y".repeat(10_000)).join(" "),
+    "\u0000\ud800".repeat(500_000),
+    "a.".repeat(500_000),
+  ];
+  for (const prompt of prompts) {
+    const started = performance.now();
+    const terms = promptTerms(prompt);
+    const ms = performance.now() - started;
+    assert.ok(terms.length <= MAX_PROMPT_TERMS);
+    assert.ok(ms < 1000, `${JSON.stringify(prompt.slice(0, 12))}…: ${ms.toFixed(0)} ms`);
+  }
+});

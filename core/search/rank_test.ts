@@ -1,0 +1,186 @@
+import { deepStrictEqual, ok, strictEqual as equal } from "node:assert/strict";
+import type { Entry } from "../entry/entry.ts";
+import type { IndexReader } from "../index/reader.ts";
+import { buildIndex, makeEntry as plainEntry } from "../index/_memory_index.ts";
+import { type Hit, search } from "./rank.ts";
+
+/** Build an index of `entries` in memory, through JSON as on disk, and open a reader on it. */
+function indexOf(entries: Entry[], shardCount = 4): IndexReader {
+  return buildIndex(entries, { shardCount }).reader();
+}
+
+let counter = 0;
+function makeEntry(overrides: Partial<Entry>): Entry {
+  counter++;
+  return plainEntry({
+    id: `kb-${String(counter).padStart(5, "0")}`,
+    title: "Untitled note",
+    updated: "2026-01-01",
+    body: "Some general words about the project and its people.",
+    ...overrides,
+  });
+}
+
+function ids(hits: Hit[]): string[] {
+  return hits.map((hit) => hit.doc.id);
+}
+
+/** Filler entries so that document frequencies look like a real knowledge base. */
+function filler(count: number): Entry[] {
+  return Array.from(
+    { length: count },
+    (_, index) =>
+      makeEntry({ title: `Filler topic ${index}`, body: `Unrelated paragraph number ${index}.` }),
+  );
+}
+
+Deno.test("a title match ranks above a body-only match", () => {
+  const titled = makeEntry({ title: "Docker networking", body: "Bridges and overlays explained." });
+  const bodied = makeEntry({ title: "Container notes", body: "We use docker on every host here." });
+  // Body-only entry added first, so insertion order alone would put it first.
+  const reader = indexOf([bodied, titled, ...filler(5)]);
+  const hits = search(reader, ["docker"]);
+  deepStrictEqual(ids(hits), [titled.id, bodied.id]);
+  ok(hits[0].score > hits[1].score);
+  deepStrictEqual(hits[0].terms, ["docker"]);
+});
+
+Deno.test("a tag or an alias match ranks above a body-only match", () => {
+  const tagged = makeEntry({
+    title: "Cluster setup",
+    tags: ["kubernetes"],
+    body: "Nodes and pods.",
+  });
+  const aliased = makeEntry({
+    title: "Edge platform",
+    aliases: ["cf"],
+    body: "Workers and pages.",
+  });
+  const bodied = makeEntry({ title: "Ops diary", body: "Spent the day on kubernetes and cf dns." });
+  const reader = indexOf([bodied, tagged, aliased, ...filler(5)]);
+  deepStrictEqual(ids(search(reader, ["kubernetes"])), [tagged.id, bodied.id]);
+  deepStrictEqual(ids(search(reader, ["cf"])), [aliased.id, bodied.id]);
+});
+
+Deno.test("more matched query terms rank higher; unmatched entries are left out", () => {
+  const both = makeEntry({ title: "Rotate leaked tokens", body: "Steps." });
+  const one = makeEntry({ title: "Rotate log files", body: "Steps." });
+  const reader = indexOf([one, both, ...filler(4)]);
+  const hits = search(reader, ["rotating leaked tokens"]);
+  deepStrictEqual(ids(hits), [both.id, one.id]);
+  deepStrictEqual(hits[0].terms.sort(), ["leak", "rotat", "token"]);
+  deepStrictEqual(hits[1].terms, ["rotat"]);
+});
+
+Deno.test("a query of stopwords or unknown words finds nothing", () => {
+  const reader = indexOf([makeEntry({ title: "The token" }), ...filler(2)]);
+  deepStrictEqual(search(reader, ["the and of"]), []);
+  deepStrictEqual(search(reader, ["zyxwvut"]), []);
+  deepStrictEqual(search(reader, []), []);
+});
+
+Deno.test("the type filter keeps only entries of that type", () => {
+  const howto = makeEntry({ title: "Backup database", type: "howto" });
+  const decision = makeEntry({ title: "Database choice", type: "decision" });
+  const note = makeEntry({ title: "Database notes", type: "note" });
+  const reader = indexOf([howto, decision, note, ...filler(3)]);
+  equal(search(reader, ["database"]).length, 3);
+  deepStrictEqual(ids(search(reader, ["database"], { type: "decision" })), [decision.id]);
+  deepStrictEqual(ids(search(reader, ["database"], { type: "howto" })), [howto.id]);
+  deepStrictEqual(search(reader, ["database"], { type: "rule" }), []);
+});
+
+Deno.test("the tag filter keeps the tag and tags under it, case-insensitively", () => {
+  const ci = makeEntry({ title: "Pipeline cache", tags: ["ci"] });
+  const cicd = makeEntry({ title: "Pipeline secrets", tags: ["security", "CI/CD"] });
+  const glued = makeEntry({ title: "Pipeline glue", tags: ["cicd"] });
+  const untagged = makeEntry({ title: "Pipeline notes" });
+  const reader = indexOf([ci, cicd, glued, untagged, ...filler(3)]);
+  deepStrictEqual(ids(search(reader, ["pipeline"], { tag: "ci" })).sort(), [ci.id, cicd.id].sort());
+  deepStrictEqual(ids(search(reader, ["pipeline"], { tag: "CI" })).sort(), [ci.id, cicd.id].sort());
+  deepStrictEqual(ids(search(reader, ["pipeline"], { tag: "ci/cd" })), [cicd.id]);
+  deepStrictEqual(ids(search(reader, ["pipeline"], { tag: "cd" })), []);
+  deepStrictEqual(ids(search(reader, ["pipeline"], { tag: "cicd" })), [glued.id]);
+});
+
+Deno.test("superseded and archived entries rank below active ones even with a higher score", () => {
+  const superseded = makeEntry({
+    title: "Terraform state locking",
+    tags: ["terraform"],
+    status: "superseded",
+    body: "Terraform terraform terraform.",
+  });
+  const archived = makeEntry({
+    title: "Terraform modules",
+    tags: ["terraform"],
+    status: "archived",
+  });
+  const active = makeEntry({ title: "Infra notes", body: "We once tried terraform." });
+  const reader = indexOf([superseded, archived, active, ...filler(5)]);
+  const hits = search(reader, ["terraform"]);
+  equal(hits[0].doc.id, active.id);
+  deepStrictEqual(ids(hits).slice(1).sort(), [superseded.id, archived.id].sort());
+  ok(hits[1].score > hits[0].score, "the inactive entries did score higher");
+  ok(hits[2].score > hits[0].score);
+  // Among inactive entries, score decides.
+  ok(hits[1].score >= hits[2].score);
+});
+
+Deno.test("fusion: an entry found by two of three queries ranks above one found by one", () => {
+  const twice = makeEntry({ title: "Publishing packages", body: "Use the registry token." });
+  // Beats `twice` on the first query (title and body), so fusion must overcome that.
+  const strongOnce = makeEntry({
+    title: "Publishing checklist",
+    body: "Publishing publishing steps.",
+  });
+  const onlyThird = makeEntry({
+    title: "Semver versioning",
+    tags: ["semver"],
+    body: "Semver rules.",
+  });
+  const reader = indexOf([strongOnce, onlyThird, twice, ...filler(6)]);
+
+  const first = search(reader, ["publishing"]);
+  equal(first[0].doc.id, strongOnce.id, "strongOnce wins the first query alone");
+
+  const hits = search(reader, ["publishing", "registry token", "semver"]);
+  equal(hits[0].doc.id, twice.id);
+  deepStrictEqual(ids(hits).slice(1).sort(), [strongOnce.id, onlyThird.id].sort());
+  deepStrictEqual(hits[0].terms.sort(), ["publish", "registri", "token"]);
+  // Fused scores are reciprocal ranks, well under one.
+  for (const hit of hits) ok(hit.score > 0 && hit.score < 1);
+});
+
+Deno.test("fusion with one query gives the same order as the single query", () => {
+  const entries = [
+    makeEntry({ title: "Redis cache sizing", body: "Redis." }),
+    makeEntry({ title: "Cache headers", body: "HTTP cache." }),
+    makeEntry({ title: "Notes", body: "A cache here." }),
+    ...filler(4),
+  ];
+  const reader = indexOf(entries);
+  const single = search(reader, ["redis cache"]);
+  const twice = search(reader, ["redis cache", "redis cache"]);
+  deepStrictEqual(ids(twice), ids(single));
+});
+
+Deno.test("limit cuts the ranking, default 10", () => {
+  const matching = Array.from(
+    { length: 12 },
+    (_, index) => makeEntry({ title: `Kafka topic ${index}`, body: "kafka ".repeat(index + 1) }),
+  );
+  const reader = indexOf([...matching, ...filler(3)]);
+  const all = search(reader, ["kafka"], { limit: 100 });
+  equal(all.length, 12);
+  equal(search(reader, ["kafka"]).length, 10);
+  const top3 = search(reader, ["kafka"], { limit: 3 });
+  deepStrictEqual(ids(top3), ids(all).slice(0, 3));
+  for (let index = 1; index < all.length; index++) ok(all[index - 1].score >= all[index].score);
+});
+
+Deno.test("ties keep index order", () => {
+  const a = makeEntry({ title: "Alpha gamma", body: "same" });
+  const b = makeEntry({ title: "Alpha gamma", body: "same" });
+  const reader = indexOf([a, b, ...filler(2)]);
+  deepStrictEqual(ids(search(reader, ["gamma"])), [a.id, b.id]);
+});

@@ -1,0 +1,156 @@
+/**
+ * The search augment's decision, pure: which knowledge-base entries a code search's phrases
+ * point at, and the text that carries them.
+ *
+ * A search phrase is one to a few words, so the prompt hook's threshold (2 distinct words) cannot
+ * apply. Instead an entry matches a phrase when every word of the phrase is in its title, tags or
+ * aliases (the keyword postings, so the hot path reads no body postings and no entry record until
+ * a pointer is shown). A phrase that matches more than {@link SearchConfig.genericLimit} entries
+ * says little about any of them (a search for `postgres` in a knowledge base full of Postgres
+ * notes) and surfaces nothing. Superseded, archived and kernel entries never match: kernel rules
+ * already reach every prompt whole.
+ *
+ * @module
+ */
+import { FIELD_TITLE, FLAG_INACTIVE, FLAG_KERNEL, type IndexReader } from "../index/reader.ts";
+import {
+  assemble,
+  type Assembly,
+  type Ledger,
+  type Pointer,
+  type Wording,
+} from "../prompt/decision.ts";
+import { LIMITS } from "../entry/schema.ts";
+import { termOf } from "../text/tokenize.ts";
+
+/** The tunables of the search augment. */
+export interface SearchConfig {
+  /** Most pointers one search shows. */
+  maxPointers: number;
+  /** A phrase matching more entries than this is too generic to surface any. */
+  genericLimit: number;
+  /** The whole additionalContext stays within this. */
+  budgetChars: number;
+}
+
+/** The defaults: 3 pointers, phrases matching at most 6 entries, the prompt hook's budget. */
+export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
+  maxPointers: 3,
+  genericLimit: 6,
+  budgetChars: LIMITS.hookBudgetChars,
+};
+
+/** How a search's pointers are introduced. */
+export const SEARCH_WORDING: Wording = {
+  header: "git-kb: the user's knowledge base has entries on what this search looks for.",
+  pointers: "Entries matching the search (titles only; fetch before relying on them):",
+};
+
+/** What one entry's keyword postings say about a phrase's terms. */
+interface Tally {
+  /** Terms of the phrase in its title. */
+  titleTerms: number;
+  /** Sum of the terms' rarity. */
+  rarity: number;
+}
+
+/**
+ * The ordinals of the active, non-kernel entries whose title, tags or aliases hold every word of
+ * `phrase`, best first: more of its words in the title, then rarer words, then index order.
+ */
+export function phraseMatches(reader: IndexReader, phrase: string): number[] {
+  const terms = [...new Set(phrase.split(" ").map(termOf).filter(Boolean))];
+  if (!terms.length) return [];
+  const lists = terms.map((term) => reader.keywordPostings(term));
+  if (lists.some((list) => !list.length)) return [];
+  lists.sort((a, b) => a.length - b.length);
+  const docCount = Math.max(reader.manifest.docCount, 1);
+  let tallies: Map<number, Tally> | undefined;
+  for (const postings of lists) {
+    const rarity = Math.log(1 + docCount / (postings.length / 2));
+    const next = new Map<number, Tally>();
+    for (let index = 0; index < postings.length; index += 2) {
+      const ord = postings[index];
+      const mask = postings[index + 1];
+      if (mask & (FLAG_INACTIVE | FLAG_KERNEL)) continue;
+      const before = tallies ? tallies.get(ord) : { titleTerms: 0, rarity: 0 };
+      if (!before) continue;
+      next.set(ord, {
+        titleTerms: before.titleTerms + (mask & FIELD_TITLE ? 1 : 0),
+        rarity: before.rarity + rarity,
+      });
+    }
+    tallies = next;
+    if (!tallies.size) return [];
+  }
+  return [...tallies!].sort(([a, x], [b, y]) =>
+    y.titleTerms - x.titleTerms || y.rarity - x.rarity || a - b
+  ).map(([ord]) => ord);
+}
+
+/** What the search augment decided for one tool call. */
+export interface SearchDecision {
+  /**
+   * `no_terms`: nothing to look up; `no_match`: no entry holds a phrase; `too_generic`: only
+   * phrases that match too many entries; `all_deduped`: the session was shown every match
+   * already; `surfaced`: pointers to show.
+   */
+  outcome: "no_terms" | "no_match" | "too_generic" | "all_deduped" | "surfaced";
+  phrases: string[];
+  /** Phrase → number of entries it matched. */
+  matches: Record<string, number>;
+  /** Entries dropped because this session was shown them unchanged. */
+  deduped: string[];
+  assembly?: Assembly;
+}
+
+/**
+ * Decide what a search's `phrases` surface: the entries each phrase matches (phrases too
+ * generic give none), in phrase order, without those the session's `ledger` lists unchanged,
+ * at most `config.maxPointers`, assembled under the budget.
+ */
+export function decideSearch(
+  phrases: string[],
+  reader: IndexReader,
+  ledger: Ledger | (() => Ledger),
+  fetch: (ids: string[]) => string,
+  config: SearchConfig = DEFAULT_SEARCH_CONFIG,
+): SearchDecision {
+  const matches: Record<string, number> = {};
+  const candidates = new Map<number, string>();
+  let generic = false;
+  for (const phrase of phrases) {
+    const ords = phraseMatches(reader, phrase);
+    matches[phrase] = ords.length;
+    if (ords.length > config.genericLimit) generic = true;
+    else for (const ord of ords) if (!candidates.has(ord)) candidates.set(ord, phrase);
+  }
+  const base = { phrases, matches, deduped: [] as string[] };
+  if (!phrases.length) return { ...base, outcome: "no_terms" };
+  if (!candidates.size) return { ...base, outcome: generic ? "too_generic" : "no_match" };
+  const pointers: Pointer[] = [];
+  const seen = typeof ledger === "function" ? ledger() : ledger;
+  for (const [ord, phrase] of candidates) {
+    if (pointers.length >= config.maxPointers) break;
+    const doc = reader.doc(ord);
+    if (!doc) continue;
+    if (seen[doc.id] === doc.hash) {
+      base.deduped.push(doc.id);
+      continue;
+    }
+    pointers.push({
+      id: doc.id,
+      title: doc.title,
+      type: doc.type,
+      hash: doc.hash,
+      signal: "keyword",
+      why: phrase.split(" "),
+    });
+  }
+  if (!pointers.length) return { ...base, outcome: "all_deduped" };
+  const assembly = assemble([], pointers, fetch, {
+    budgetChars: config.budgetChars,
+    kernelBudgetChars: 0,
+  }, SEARCH_WORDING);
+  return { ...base, outcome: "surfaced", assembly };
+}

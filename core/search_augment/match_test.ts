@@ -1,0 +1,144 @@
+/**
+ * The search augment's decision (core/search_augment/match.ts) on in-memory indexes built with the real
+ * IndexEditor: every word of a phrase in a title, tag or alias; generic phrases; inactive and
+ * kernel entries; the session ledger; ranking; the budget.
+ */
+import { deepStrictEqual, ok, strictEqual as equal } from "node:assert/strict";
+import type { Entry } from "../entry/entry.ts";
+import { type IndexReader, shardCountFor } from "../index/reader.ts";
+import { buildIndex, makeEntry } from "../index/_memory_index.ts";
+import { decideSearch, DEFAULT_SEARCH_CONFIG, phraseMatches, SEARCH_WORDING } from "./match.ts";
+
+const FETCH = (ids: string[]) => `git-kb get ${ids.join(" ")} --kb /kb`;
+
+type Spec = Partial<Entry> & { id: string; title: string };
+
+function reader(specs: Spec[]): IndexReader {
+  return buildIndex(
+    specs.map((spec) => makeEntry({ body: "Words of the body: zeppelin.\n", ...spec })),
+    {
+      shardCount: shardCountFor(specs.length),
+      kernelBodies: true,
+    },
+  ).reader();
+}
+
+const SPECS: Spec[] = [
+  { id: "kb-rot01", title: "Rotate a leaked Cloudflare token", tags: ["security"] },
+  { id: "kb-tok01", title: "Token formats", tags: ["auth"] },
+  { id: "kb-tag01", title: "Secrets handbook", tags: ["token-rotation"], aliases: ["rotate keys"] },
+  { id: "kb-old01", title: "Rotate tokens by hand", status: "superseded" },
+  { id: "kb-arc01", title: "Rotate tokens weekly", status: "archived" },
+  { id: "kb-ker01", title: "Never paste a token", kernel: true, body: "Never paste a token.\n" },
+  { id: "kb-reb01", title: "Rebase onto main", tags: ["git"] },
+];
+
+function ids(store: IndexReader, ords: number[]): string[] {
+  return ords.map((ord) => store.doc(ord)!.id);
+}
+
+Deno.test("phraseMatches: every word in a title, tag or alias; best first", () => {
+  const index = reader(SPECS);
+  deepStrictEqual(ids(index, phraseMatches(index, "rotate token")), ["kb-rot01", "kb-tag01"]);
+  // Title hits first (kb-tag01 has "token" in a tag only), then index order.
+  deepStrictEqual(ids(index, phraseMatches(index, "token")), ["kb-rot01", "kb-tok01", "kb-tag01"]);
+  deepStrictEqual(ids(index, phraseMatches(index, "cloudflare rebase")), []);
+  deepStrictEqual(ids(index, phraseMatches(index, "zeppelin")), [], "body words never match");
+  deepStrictEqual(ids(index, phraseMatches(index, "rebase")), ["kb-reb01"]);
+  deepStrictEqual(ids(index, phraseMatches(index, "")), []);
+});
+
+Deno.test("phraseMatches: superseded, archived and kernel entries never match", () => {
+  const index = reader(SPECS);
+  const found = ids(index, phraseMatches(index, "token"));
+  for (const id of ["kb-old01", "kb-arc01", "kb-ker01"]) ok(!found.includes(id), id);
+});
+
+Deno.test("decideSearch: pointers for the matches, with the search's wording", () => {
+  const index = reader(SPECS);
+  const decision = decideSearch(["rotate token"], index, {}, FETCH);
+  equal(decision.outcome, "surfaced");
+  deepStrictEqual(decision.matches, { "rotate token": 2 });
+  deepStrictEqual(decision.assembly!.pointers.map((pointer) => pointer.id), [
+    "kb-rot01",
+    "kb-tag01",
+  ]);
+  const text = decision.assembly!.text;
+  ok(text.startsWith(SEARCH_WORDING.header), text);
+  ok(text.includes(SEARCH_WORDING.pointers), text);
+  ok(text.includes("- kb-rot01 Rotate a leaked Cloudflare token [note] (matched: rotate, token)"));
+  ok(text.endsWith("Fetch full text: git-kb get kb-rot01 kb-tag01 --kb /kb"), text);
+  ok(!text.includes("Rules that always apply"), "kernel rules are the prompt hook's job");
+});
+
+Deno.test("decideSearch: outcomes without pointers", () => {
+  const index = reader(SPECS);
+  equal(decideSearch([], index, {}, FETCH).outcome, "no_terms");
+  equal(decideSearch(["zeppelin"], index, {}, FETCH).outcome, "no_match");
+  const all = { "kb-rot01": "hash-kb-rot01", "kb-tag01": "hash-kb-tag01" };
+  const deduped = decideSearch(["rotate token"], index, all, FETCH);
+  equal(deduped.outcome, "all_deduped");
+  deepStrictEqual(deduped.deduped, ["kb-rot01", "kb-tag01"]);
+  equal(deduped.assembly, undefined);
+});
+
+Deno.test("decideSearch: an entry changed since the session saw it surfaces again", () => {
+  const index = reader(SPECS);
+  const decision = decideSearch(["rotate token"], index, {
+    "kb-rot01": "hash-kb-rot01",
+    "kb-tag01": "an older hash",
+  }, FETCH);
+  deepStrictEqual(decision.deduped, ["kb-rot01"]);
+  deepStrictEqual(decision.assembly!.pointers.map((pointer) => pointer.id), ["kb-tag01"]);
+});
+
+Deno.test("decideSearch: a phrase matching more than genericLimit entries surfaces nothing", () => {
+  const many = (count: number) =>
+    Array.from({ length: count }, (_, index) => ({
+      id: `kb-pg${String(index).padStart(3, "0")}`,
+      title: `Postgres note ${index}`,
+    }));
+  const limit = DEFAULT_SEARCH_CONFIG.genericLimit;
+  const generic = decideSearch(["postgres"], reader(many(limit + 1)), {}, FETCH);
+  equal(generic.outcome, "too_generic");
+  deepStrictEqual(generic.matches, { postgres: limit + 1 });
+  const mixed = decideSearch(
+    ["postgres", "rebase"],
+    reader([...many(limit + 1), ...SPECS]),
+    {},
+    FETCH,
+  );
+  deepStrictEqual(mixed.assembly!.pointers.map((pointer) => pointer.id), ["kb-reb01"]);
+  const specific = decideSearch(["postgres"], reader(many(limit)), {}, FETCH);
+  equal(specific.outcome, "surfaced");
+  equal(specific.assembly!.pointers.length, DEFAULT_SEARCH_CONFIG.maxPointers);
+});
+
+Deno.test("decideSearch: phrases in order, each entry once, at most maxPointers", () => {
+  const index = reader(SPECS);
+  const decision = decideSearch(["rebase", "token", "rotate token"], index, {}, FETCH);
+  deepStrictEqual(decision.assembly!.pointers.map((pointer) => [pointer.id, pointer.why]), [
+    ["kb-reb01", ["rebase"]],
+    ["kb-rot01", ["token"]],
+    ["kb-tok01", ["token"]],
+  ]);
+  const one = decideSearch(["token"], index, {}, FETCH, {
+    ...DEFAULT_SEARCH_CONFIG,
+    maxPointers: 1,
+  });
+  deepStrictEqual(one.assembly!.pointers.map((pointer) => pointer.id), ["kb-rot01"]);
+});
+
+Deno.test("decideSearch: the text stays under the budget", () => {
+  const long = Array.from({ length: 3 }, (_, index) => ({
+    id: `kb-lng0${index}`,
+    title: `Rotate ${"very ".repeat(60)}long ${index}`,
+  }));
+  const budget = 400;
+  const decision = decideSearch(["rotate"], reader(long), {}, FETCH, {
+    ...DEFAULT_SEARCH_CONFIG,
+    budgetChars: budget,
+  });
+  ok(decision.assembly!.text.length <= budget, String(decision.assembly!.text.length));
+  ok(decision.assembly!.pointers.length >= 1);
+});

@@ -1,0 +1,447 @@
+import assert from "node:assert/strict";
+import {
+  agentEvent,
+  agentsRule,
+  desiredHooks,
+  detectIndent,
+  escapeDoubleQuoted,
+  findOurHooks,
+  formatSettings,
+  type HookAgent,
+  mergeHooks,
+  ourVerb,
+  parseSettings,
+  type PluginHooks,
+  removeHooks,
+  sameJson,
+  type Settings,
+  SettingsShapeError,
+  unifiedDiff,
+} from "./agent_settings.ts";
+import pluginHooks from "../../plugin/hooks/hooks.json" with { type: "json" };
+
+const PLUGIN: PluginHooks = {
+  hooks: {
+    UserPromptSubmit: [{
+      hooks: [{
+        type: "command",
+        command: '"${CLAUDE_PLUGIN_ROOT}/bin/git-kb" hook prompt',
+        timeout: 10,
+      }],
+    }],
+    PreToolUse: [{
+      matcher: "Write|Edit|Bash",
+      hooks: [{
+        type: "command",
+        command: '"${CLAUDE_PLUGIN_ROOT}/bin/git-kb" hook judge',
+        timeout: 60,
+      }],
+    }],
+  },
+};
+
+const LAUNCHER = "/opt/kb/plugin/bin/git-kb";
+const OLD = "/old/checkout/plugin/bin/git-kb";
+const PROMPT = `"${LAUNCHER}" hook prompt`;
+const JUDGE = `"${LAUNCHER}" hook judge`;
+const OTHER = { type: "command", command: "~/bin/notify.sh", timeout: 5 };
+
+function wanted(agent: HookAgent = "claude", launcher = LAUNCHER) {
+  return desiredHooks(PLUGIN, agent, launcher);
+}
+
+/** Claude Code settings holding our two hooks at `launcher`, as setup writes them. */
+function installed(launcher = LAUNCHER): Settings {
+  return mergeHooks({}, wanted("claude", launcher));
+}
+
+Deno.test("ourVerb recognises a git-kb launcher running a hook, wherever it lives", () => {
+  const cases: [string, string | undefined][] = [
+    [PROMPT, "prompt"],
+    [`"${OLD}" hook judge`, "judge"],
+    ['"${CLAUDE_PLUGIN_ROOT}/bin/git-kb" hook prompt', "prompt"],
+    ["git-kb hook prompt", "prompt"],
+    ["'/home/me/my kb/plugin/bin/git-kb' hook augment", "augment"],
+    ["C:\\kb\\plugin\\bin\\git-kb.cmd hook prompt", "prompt"],
+    ['"/a \\"b\\"/git-kb" hook prompt', "prompt"],
+    ["git-kb search foo", undefined],
+    ["/usr/bin/my-git-kb hook prompt", undefined],
+    ["/usr/bin/git-kb-old hook prompt", undefined],
+    ["git-kb hook", undefined],
+    ["prettier --write", undefined],
+  ];
+  for (const [command, verb] of cases) assert.equal(ourVerb(command), verb, command);
+});
+
+Deno.test("escapeDoubleQuoted escapes what a POSIX shell expands inside double quotes", () => {
+  assert.equal(escapeDoubleQuoted("/plain/path"), "/plain/path");
+  assert.equal(escapeDoubleQuoted('/a "b" $HOME `x` \\'), '/a \\"b\\" \\$HOME \\`x\\` \\\\');
+});
+
+Deno.test("agentEvent: Claude takes every event, Codex and Gemini the prompt hook only", () => {
+  assert.equal(agentEvent("claude", "PreToolUse"), "PreToolUse");
+  assert.equal(agentEvent("codex", "UserPromptSubmit"), "UserPromptSubmit");
+  assert.equal(agentEvent("codex", "PreToolUse"), undefined);
+  assert.equal(agentEvent("gemini", "UserPromptSubmit"), "BeforeAgent");
+  assert.equal(agentEvent("gemini", "PreToolUse"), undefined);
+});
+
+Deno.test("desiredHooks swaps in the launcher path and converts per agent", () => {
+  assert.deepEqual(wanted("claude"), {
+    UserPromptSubmit: [{ hooks: [{ type: "command", command: PROMPT, timeout: 10 }] }],
+    PreToolUse: [{
+      matcher: "Write|Edit|Bash",
+      hooks: [{ type: "command", command: JUDGE, timeout: 60 }],
+    }],
+  });
+  assert.deepEqual(wanted("codex"), {
+    UserPromptSubmit: [{ hooks: [{ type: "command", command: PROMPT, timeout: 10 }] }],
+  });
+  assert.deepEqual(wanted("gemini"), {
+    BeforeAgent: [{
+      hooks: [{ name: "git-kb-prompt", type: "command", command: PROMPT, timeout: 10_000 }],
+    }],
+  });
+  const odd = wanted("claude", '/home/me/"kb"/$x/git-kb');
+  assert.equal(
+    odd.UserPromptSubmit[0].hooks[0].command,
+    '"/home/me/\\"kb\\"/\\$x/git-kb" hook prompt',
+  );
+  assert.ok(!JSON.stringify(wanted("claude")).includes("CLAUDE_PLUGIN_ROOT"));
+});
+
+Deno.test("desiredHooks refuses a plugin hook that does not run the plugin launcher", () => {
+  const broken: PluginHooks = {
+    hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: "echo hi" }] }] },
+  };
+  assert.throws(() => desiredHooks(broken, "claude", LAUNCHER), SettingsShapeError);
+});
+
+Deno.test("the shipped plugin hooks.json converts for every hook agent", () => {
+  const plugin = pluginHooks as PluginHooks;
+  const claude = desiredHooks(plugin, "claude", LAUNCHER);
+  assert.deepEqual(Object.keys(claude), Object.keys(plugin.hooks));
+  assert.deepEqual(
+    [...new Set(findOurHooks(mergeHooks({}, claude)).map((hook) => hook.verb))].sort(),
+    ["judge", "prompt", "receipts", "search", "subagent"],
+  );
+  assert.deepEqual(
+    mergeHooks({}, claude),
+    { hooks: claude },
+    "every handler, in the plugin's groups",
+  );
+  assert.deepEqual(Object.keys(desiredHooks(plugin, "codex", LAUNCHER)), ["UserPromptSubmit"]);
+  assert.deepEqual(Object.keys(desiredHooks(plugin, "gemini", LAUNCHER)), ["BeforeAgent"]);
+});
+
+Deno.test("mergeHooks keeps one entry per verb and if rule, and upgrades a layout without if", () => {
+  const claude = desiredHooks(pluginHooks as PluginHooks, "claude", LAUNCHER);
+  const judge = claude.PreToolUse[0].hooks[0];
+  const search = claude.PreToolUse[1].hooks[0];
+  const before: Settings = {
+    hooks: {
+      PreToolUse: [
+        { matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash", hooks: [judge] },
+        { matcher: "Grep|Glob|Bash", hooks: [search] },
+      ],
+    },
+  };
+  const merged = mergeHooks(before, claude);
+  assert.deepEqual(merged, { hooks: claude });
+  assert.deepEqual(mergeHooks(merged, claude), merged, "a second merge changes nothing");
+  assert.equal(
+    findOurHooks(merged).filter((hook) => hook.verb === "judge").length,
+    claude.PreToolUse.flatMap((group) => group.hooks).filter((hook) =>
+      hook.command === judge.command
+    )
+      .length,
+  );
+});
+
+Deno.test("parseSettings: empty is {}, JSON objects parse, the rest is refused", () => {
+  assert.deepEqual(parseSettings(""), {});
+  assert.deepEqual(parseSettings(" \n"), {});
+  assert.deepEqual(parseSettings('{"model":"opus"}'), { model: "opus" });
+  assert.throws(() => parseSettings('{"a": 1,}'), SyntaxError);
+  assert.throws(() => parseSettings('// comment\n{"a": 1}'), SyntaxError);
+  for (const text of ["[]", "null", '"x"', "3"]) {
+    assert.throws(() => parseSettings(text), SettingsShapeError, text);
+  }
+});
+
+Deno.test("mergeHooks", async (t) => {
+  const userGroup = { hooks: [OTHER] };
+  const bashGroup = { matcher: "Bash", hooks: [{ type: "command", command: "lint-bash" }] };
+  const cases: { name: string; before: Settings; expected: Settings }[] = [
+    {
+      name: "an empty file gets our groups",
+      before: {},
+      expected: { hooks: wanted() },
+    },
+    {
+      name: "other keys, events, groups and hooks are kept; ours are appended",
+      before: {
+        model: "opus",
+        permissions: { allow: ["Bash(ls)"] },
+        hooks: { Stop: [userGroup], UserPromptSubmit: [userGroup], PreToolUse: [bashGroup] },
+        env: { A: "1" },
+      },
+      expected: {
+        model: "opus",
+        permissions: { allow: ["Bash(ls)"] },
+        hooks: {
+          Stop: [userGroup],
+          UserPromptSubmit: [userGroup, ...wanted().UserPromptSubmit],
+          PreToolUse: [bashGroup, ...wanted().PreToolUse],
+        },
+        env: { A: "1" },
+      },
+    },
+    {
+      name: "ours with an old launcher path are replaced in place, not duplicated",
+      before: {
+        hooks: {
+          UserPromptSubmit: [
+            { hooks: [OTHER, { type: "command", command: `"${OLD}" hook prompt`, timeout: 3 }] },
+            userGroup,
+          ],
+          PreToolUse: wanted("claude", OLD).PreToolUse,
+        },
+      },
+      expected: {
+        hooks: {
+          UserPromptSubmit: [
+            { hooks: [OTHER, { type: "command", command: PROMPT, timeout: 10 }] },
+            userGroup,
+          ],
+          PreToolUse: wanted().PreToolUse,
+        },
+      },
+    },
+    {
+      name: "a group of ours alone takes the new matcher; extra copies go",
+      before: {
+        hooks: {
+          PreToolUse: [
+            { matcher: "Write", hooks: [{ type: "command", command: `"${OLD}" hook judge` }] },
+            bashGroup,
+            { matcher: "Edit", hooks: [{ type: "command", command: JUDGE }, OTHER] },
+          ],
+          UserPromptSubmit: wanted().UserPromptSubmit,
+        },
+      },
+      expected: {
+        hooks: {
+          PreToolUse: [...wanted().PreToolUse, bashGroup, { matcher: "Edit", hooks: [OTHER] }],
+          UserPromptSubmit: wanted().UserPromptSubmit,
+        },
+      },
+    },
+    {
+      name: "ours in a shared group with another matcher moves to a group of its own",
+      before: {
+        hooks: {
+          PreToolUse: [{ matcher: "Bash", hooks: [OTHER, { type: "command", command: JUDGE }] }],
+          UserPromptSubmit: wanted().UserPromptSubmit,
+        },
+      },
+      expected: {
+        hooks: {
+          PreToolUse: [{ matcher: "Bash", hooks: [OTHER] }, ...wanted().PreToolUse],
+          UserPromptSubmit: wanted().UserPromptSubmit,
+        },
+      },
+    },
+    {
+      name: "ours under an event the agent does not get is taken out",
+      before: {
+        hooks: {
+          PostToolUse: [{ hooks: [{ type: "command", command: JUDGE }] }],
+          Stop: [{ hooks: [{ type: "command", command: PROMPT }, OTHER] }],
+        },
+      },
+      expected: { hooks: { Stop: [{ hooks: [OTHER] }], ...wanted() } },
+    },
+    {
+      name: "non-event values under hooks are left alone (Gemini's hooks.enabled)",
+      before: { hooks: { enabled: true, disabled: ["x"] } },
+      expected: { hooks: { enabled: true, disabled: ["x"], ...wanted() } },
+    },
+  ];
+  for (const { name, before, expected } of cases) {
+    await t.step(name, () => {
+      const snapshot = structuredClone(before);
+      const after = mergeHooks(before, wanted());
+      assert.deepEqual(after, expected);
+      assert.deepEqual(before, snapshot, "the input is not changed");
+      assert.ok(sameJson(mergeHooks(after, wanted()), after), "a second merge changes nothing");
+    });
+  }
+});
+
+Deno.test("mergeHooks keeps an equal hook object as it was, key order included", () => {
+  const reordered = {
+    hooks: {
+      UserPromptSubmit: [{ hooks: [{ timeout: 10, command: PROMPT, type: "command" }] }],
+      PreToolUse: wanted().PreToolUse,
+    },
+  };
+  const after = mergeHooks(reordered, wanted());
+  assert.equal(JSON.stringify(after), JSON.stringify(reordered));
+});
+
+Deno.test("mergeHooks and removeHooks refuse shapes they cannot edit, naming the key", () => {
+  const bad: [Settings, RegExp][] = [
+    [{ hooks: [] }, /"hooks" is a list/],
+    [{ hooks: "x" }, /"hooks" is a string/],
+    [{ hooks: { UserPromptSubmit: { hooks: [] } } }, /"hooks.UserPromptSubmit" is an object/],
+    [{ hooks: { PreToolUse: null } }, /"hooks.PreToolUse" is null/],
+  ];
+  for (const [settings, message] of bad) {
+    assert.throws(() => mergeHooks(settings, wanted()), message);
+  }
+  assert.throws(() => removeHooks({ hooks: 7 }), /"hooks" is a number/);
+});
+
+Deno.test("mergeHooks skips malformed groups and hooks it does not own", () => {
+  const odd = { hooks: { UserPromptSubmit: ["note", { matcher: "x" }, { hooks: [42, null] }] } };
+  const after = mergeHooks(odd, wanted());
+  assert.deepEqual(after.hooks, {
+    UserPromptSubmit: [
+      "note",
+      { matcher: "x" },
+      { hooks: [42, null] },
+      ...wanted().UserPromptSubmit,
+    ],
+    PreToolUse: wanted().PreToolUse,
+  });
+});
+
+Deno.test("removeHooks", async (t) => {
+  const cases: { name: string; before: Settings; expected: Settings }[] = [
+    { name: "nothing of ours: unchanged", before: { a: 1 }, expected: { a: 1 } },
+    { name: "only ours: the hooks key goes", before: { a: 1, ...installed() }, expected: { a: 1 } },
+    {
+      name: "ours at any path go; other hooks, groups and events stay",
+      before: {
+        hooks: {
+          UserPromptSubmit: [
+            { hooks: [OTHER, { type: "command", command: `"${OLD}" hook prompt` }] },
+          ],
+          PreToolUse: wanted().PreToolUse,
+          Stop: [],
+        },
+        model: "opus",
+      },
+      expected: { hooks: { UserPromptSubmit: [{ hooks: [OTHER] }], Stop: [] }, model: "opus" },
+    },
+    {
+      name: "Gemini's non-event keys stay",
+      before: { hooks: { enabled: true, ...wanted("gemini") } },
+      expected: { hooks: { enabled: true } },
+    },
+  ];
+  for (const { name, before, expected } of cases) {
+    await t.step(name, () => {
+      assert.deepEqual(removeHooks(before), expected);
+      assert.deepEqual(findOurHooks(removeHooks(before)), []);
+    });
+  }
+});
+
+Deno.test("findOurHooks lists event, verb and command in file order", () => {
+  assert.deepEqual(findOurHooks(installed()), [
+    { event: "UserPromptSubmit", verb: "prompt", command: PROMPT },
+    { event: "PreToolUse", verb: "judge", command: JUDGE },
+  ]);
+  assert.deepEqual(findOurHooks({ hooks: { enabled: true, X: [1, { hooks: "no" }] } }), []);
+});
+
+Deno.test("sameJson ignores key order only", () => {
+  assert.ok(sameJson({ a: 1, b: { c: [1, 2] } }, { b: { c: [1, 2] }, a: 1 }));
+  assert.ok(!sameJson({ a: [1, 2] }, { a: [2, 1] }));
+  assert.ok(!sameJson({ a: 1 }, { a: 1, b: undefined }));
+  assert.ok(!sameJson([], {}));
+  assert.ok(!sameJson(null, {}));
+});
+
+Deno.test("formatSettings keeps the file's indentation and ends with a newline", () => {
+  assert.equal(detectIndent('{\n    "a": 1\n}'), "    ");
+  assert.equal(detectIndent('{\n\t"a": 1\n}'), "\t");
+  assert.equal(detectIndent('{"a":1}'), "  ");
+  assert.equal(
+    formatSettings({ a: [1] }, '{\n    "x": 0\n}'),
+    '{\n    "a": [\n        1\n    ]\n}\n',
+  );
+  assert.equal(formatSettings({}), "{}\n");
+});
+
+Deno.test("unifiedDiff", async (t) => {
+  const labels = { from: "old", to: "new" };
+  await t.step("equal texts give nothing", () => {
+    assert.equal(unifiedDiff("a\nb\n", "a\nb\n", labels), "");
+  });
+  await t.step("a changed line with its context", () => {
+    assert.equal(
+      unifiedDiff("a\nb\nc\n", "a\nB\nc\n", labels),
+      "--- old\n+++ new\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n",
+    );
+  });
+  await t.step("a new file", () => {
+    assert.equal(unifiedDiff("", "x\ny\n", labels), "--- old\n+++ new\n@@ -0,0 +1,2 @@\n+x\n+y\n");
+  });
+  await t.step("everything removed", () => {
+    assert.equal(unifiedDiff("x\n", "", labels), "--- old\n+++ new\n@@ -1,1 +0,0 @@\n-x\n");
+  });
+  await t.step("distant changes make separate hunks with their own line numbers", () => {
+    const before = Array.from({ length: 20 }, (_, index) => `line ${index + 1}`);
+    const after = before.map((line, index) =>
+      index === 1 ? "changed 2" : index === 17 ? "changed 18" : line
+    );
+    after.splice(10, 0, "inserted");
+    const diff = unifiedDiff(before.join("\n"), after.join("\n"), { ...labels, context: 1 });
+    assert.equal(
+      diff,
+      [
+        "--- old",
+        "+++ new",
+        "@@ -1,3 +1,3 @@",
+        " line 1",
+        "-line 2",
+        "+changed 2",
+        " line 3",
+        "@@ -10,2 +10,3 @@",
+        " line 10",
+        "+inserted",
+        " line 11",
+        "@@ -17,3 +18,3 @@",
+        " line 17",
+        "-line 18",
+        "+changed 18",
+        " line 19",
+        "",
+      ].join("\n"),
+    );
+  });
+  await t.step("the diff applied to the old text gives the new one", () => {
+    const before = JSON.stringify({ model: "opus", hooks: { Stop: [] } }, null, 2);
+    const after = formatSettings(mergeHooks(JSON.parse(before), wanted()), before);
+    const diff = unifiedDiff(before, after, { ...labels, context: 1_000 });
+    const body = diff.split("\n").slice(3).filter((line) => line !== "");
+    assert.deepEqual(
+      body.filter((line) => !line.startsWith("+")).map((line) => line.slice(1)),
+      before.split("\n"),
+    );
+    assert.deepEqual(
+      body.filter((line) => !line.startsWith("-")).map((line) => line.slice(1)),
+      after.trimEnd().split("\n"),
+    );
+  });
+});
+
+Deno.test("agentsRule tells the agent to run context first, with the quoted launcher", () => {
+  const rule = agentsRule("/home/me/kb tools/git-kb");
+  assert.match(rule, /"\/home\/me\/kb tools\/git-kb" context "<the task in a few words>"/);
+  assert.match(rule, /"\/home\/me\/kb tools\/git-kb" get <id>/);
+  assert.match(rule, /^## Knowledge base \(git-kb\)/);
+});

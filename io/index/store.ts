@@ -1,0 +1,360 @@
+/**
+ * The index on disk: open it, and notice that the knowledge base changed (by any route: save,
+ * git pull, an editor) from a cheap stamp. Bringing it up to date is `refresh.ts`, loaded
+ * only when the stamp moved or the last full check is too old, so the prompt hook's usual path
+ * loads none of it.
+ *
+ * @module
+ */
+import { join, resolveFrom } from "../../core/path.ts";
+import {
+  checkFile,
+  DamagedIndexError,
+  type FreshnessStamp,
+  INDEX_VERSION,
+  type IndexLoader,
+  IndexReader,
+  type InvalidFile,
+  isEntryPath,
+  type Manifest,
+} from "../../core/index/reader.ts";
+import { ENTRIES_DIR, readKbFile, UnreadableEntryError } from "../kb.ts";
+import { indexDir } from "../paths.ts";
+
+/**
+ * How long the hooks trust an index whose stamp has not moved before they stat every entry file
+ * again, so an in-place edit that moved none of the cheap signals is still noticed within ten
+ * minutes (at once by the agent's own `git-kb get` or `search`, which trust it for
+ * {@link READ_TRUST_MS}). Statting 5,000 files costs 50–80 ms, 50,000 ten times that: more than
+ * the rest of the hook. A user's prompts come minutes apart while the agent works in between, so
+ * a one-minute window made nearly every prompt pay for it; the search augment's checks during
+ * that work renew the window.
+ */
+export const HOOK_TRUST_MS = 10 * 60_000;
+
+/**
+ * The same for search and get: an in-place edit is seen within 10 seconds, while a burst of
+ * searches (a model passing its query expansions one call after another) pays for one check.
+ */
+export const READ_TRUST_MS = 10_000;
+
+/**
+ * The longest a hook waits for another process's build of the index before it answers from the
+ * index it has (or nothing): Claude Code kills a hook after 10 seconds.
+ */
+export const HOOK_LOCK_WAIT_MS = 1_500;
+
+/** The longest a command waits for another process's build of the index. */
+export const COMMAND_LOCK_WAIT_MS = 60_000;
+
+/** What bringing the index up to date did. */
+export interface RefreshReport {
+  /** `fresh`: nothing to do; `incremental`: changed entries only; `full`: rebuilt from scratch. */
+  mode: "fresh" | "incremental" | "full";
+  added: number;
+  changed: number;
+  removed: number;
+  docCount: number;
+  invalid: InvalidFile[];
+  ms: number;
+  /** What was found damaged in the index (which was then rebuilt), if anything. */
+  damage?: string;
+}
+
+/** How hard to look for changes. */
+export interface OpenOptions {
+  /**
+   * How long after the last full check an unchanged stamp (the entries folder's mtime, git's
+   * HEAD and index: a handful of stats) is trusted on its own. 0, the default, stats every
+   * entry file, which also notices an in-place edit that moved none of those. Adding, deleting
+   * or renaming a file, git operations and saves through git-kb move the stamp.
+   */
+  trustStampMs?: number;
+  /** Rebuild from scratch whatever the state. */
+  full?: boolean;
+  /**
+   * Check every index file's checksum and every kernel rule against its entry file first, and
+   * rebuild on damage: `index` and `doctor`.
+   */
+  verify?: boolean;
+  /**
+   * Open for a hook: check only the sizes of the files read (a command checks every file's
+   * size on open, and the checksums of those it reads), and wait for another process's build
+   * at most {@link HOOK_LOCK_WAIT_MS}, then answer from the index at hand.
+   */
+  hook?: boolean;
+}
+
+/** An index ready to read, and what it took to get it there. */
+export interface OpenIndex {
+  reader: IndexReader;
+  report: RefreshReport;
+}
+
+function mtimeOf(path: string): number {
+  try {
+    return Deno.statSync(path).mtime?.getTime() ?? 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * The cheap signals of change: the entries folder's mtime, git's HEAD and index. Without a HEAD
+ * (not a plain git checkout, where the folder mtime still counts) the index is not looked for:
+ * each missing file is an exception, and a process's first one costs a hook about a millisecond.
+ */
+export function readStamp(kbDir: string): FreshnessStamp {
+  let head = "";
+  try {
+    head = Deno.readTextFileSync(join(kbDir, ".git", "HEAD")).trim();
+  } catch { /* not a plain git checkout */ }
+  return {
+    entriesMtime: mtimeOf(join(kbDir, ENTRIES_DIR)),
+    head,
+    gitIndexMtime: head ? mtimeOf(join(kbDir, ".git", "index")) : 0,
+  };
+}
+
+/** Whether two stamps say the same. */
+export function sameStamp(a: FreshnessStamp, b: FreshnessStamp): boolean {
+  return a.entriesMtime === b.entriesMtime && a.head === b.head &&
+    a.gitIndexMtime === b.gitIndexMtime;
+}
+
+/** The manifest's file name. */
+const MANIFEST = "manifest.json";
+
+const MIB = 1024 * 1024;
+
+/**
+ * The most bytes read from a cache file of each kind, so a planted or runaway file costs a
+ * bounded read: far above what 50,000 entries need.
+ */
+function capOf(name: string): number {
+  if (name === MANIFEST) return 16 * MIB;
+  if (name.startsWith("docs/")) return 8 * MIB;
+  return name.endsWith(".lock") ? 4096 : 128 * MIB;
+}
+
+/**
+ * The bytes of the cache file at `path` (`name` in messages), or undefined when there is none.
+ * It is looked at (lstat) before it is opened: only a regular file of at most its kind's cap is
+ * read, never a symlink, FIFO or device. Throws {@link DamagedIndexError} otherwise.
+ */
+export function readCacheFile(path: string, name: string): Uint8Array | undefined {
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.lstatSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+  if (!info.isFile) throw new DamagedIndexError(name, "not a regular file");
+  const cap = capOf(name);
+  if (info.size > cap) throw new DamagedIndexError(name, `${info.size} bytes, over ${cap}`);
+  return Deno.readFileSync(path);
+}
+
+const decoder = new TextDecoder();
+
+/** An index file's bytes as its readers take them: `.json` parsed, `.txt` text, `.bin` bytes. */
+function decodeIndexFile(name: string, bytes: Uint8Array): unknown {
+  if (name.endsWith(".bin")) return bytes;
+  const text = decoder.decode(bytes);
+  if (!name.endsWith(".json")) return text;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new DamagedIndexError(name, (error as Error).message);
+  }
+}
+
+/**
+ * A loader that reads index files from `dir`, each in its own format (see `IndexLoader`),
+ * checking each against `manifest`: its size, and with `checksums` its checksum. A file that
+ * does not match is damage unless another process has brought the index up to date meanwhile
+ * and the manifest now on disk vouches for it. Names are the index's own relative paths
+ * (`shard/3.txt`), so they are appended to `dir` as they are, not joined: a firing prompt loads
+ * a dozen files, and each join is a cold scan of the path.
+ */
+export function loaderFor(dir: string, manifest: Manifest, checksums: boolean): IndexLoader {
+  const prefix = dir.endsWith("/") ? dir : `${dir}/`;
+  return (name: string): unknown => {
+    const bytes = readCacheFile(prefix + name, name);
+    try {
+      if (bytes === undefined && manifest.sums[name]) {
+        throw new DamagedIndexError(name, "missing");
+      }
+      if (bytes) checkFile(manifest, name, bytes, checksums);
+    } catch (error) {
+      const now = newerManifest(dir, manifest);
+      if (!now || !(error instanceof DamagedIndexError)) throw error;
+      if (bytes) checkFile(now, name, bytes, checksums);
+      else if (now.sums[name]) throw error;
+    }
+    return bytes && decodeIndexFile(name, bytes);
+  };
+}
+
+/** The manifest on disk in `dir` when it is another build than `manifest`. */
+function newerManifest(dir: string, manifest: Manifest): Manifest | undefined {
+  const now = readManifest(dir);
+  return now && now.builtAt !== manifest.builtAt ? now : undefined;
+}
+
+/**
+ * A reader of the index in `dir` described by `manifest`. Damage it finds sets the index aside
+ * (its manifest is removed, unless another build replaced it), so whoever opens it next
+ * rebuilds it.
+ */
+export function readerFor(dir: string, manifest: Manifest, checksums: boolean): IndexReader {
+  const setAside = () => {
+    if (newerManifest(dir, manifest)) return;
+    try {
+      Deno.removeSync(join(dir, MANIFEST));
+    } catch { /* already gone */ }
+  };
+  return new IndexReader(manifest, loaderFor(dir, manifest, checksums), setAside);
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * Read the manifest of the index in `dir`; undefined when missing, not a regular file, too
+ * large, corrupt or outdated (the index is then rebuilt).
+ */
+export function readManifest(dir: string): Manifest | undefined {
+  let manifest: Manifest;
+  try {
+    const bytes = readCacheFile(join(dir, MANIFEST), MANIFEST);
+    if (!bytes) return undefined;
+    manifest = JSON.parse(decoder.decode(bytes));
+  } catch {
+    return undefined;
+  }
+  if (
+    !isObject(manifest) || manifest.version !== INDEX_VERSION ||
+    !isObject(manifest.stamp) || typeof manifest.verifiedAt !== "number" ||
+    typeof manifest.nextOrd !== "number" || typeof manifest.shardCount !== "number" ||
+    !Array.isArray(manifest.kernel) || !manifest.kernel.every(isObject) ||
+    !Array.isArray(manifest.invalid) || !isObject(manifest.sums) ||
+    !Array.isArray(manifest.dead) || !Array.isArray(manifest.deltaOrds)
+  ) return undefined;
+  return manifest;
+}
+
+/**
+ * What is wrong with the files of the index in `dir`, if anything: a file missing, not
+ * regular or of another size than the manifest says (a stat each), and with `checksums` of
+ * another checksum (every file read).
+ */
+export function findDamage(
+  dir: string,
+  manifest: Manifest,
+  checksums: boolean,
+): string | undefined {
+  const prefix = `${dir}/`;
+  for (const name in manifest.sums) {
+    try {
+      if (checksums) {
+        const bytes = readCacheFile(prefix + name, name);
+        if (!bytes) throw new DamagedIndexError(name, "missing");
+        checkFile(manifest, name, bytes, true);
+        continue;
+      }
+      const info = Deno.lstatSync(prefix + name);
+      if (!info.isFile) throw new DamagedIndexError(name, "not a regular file");
+      if (info.size !== manifest.sums[name][0]) {
+        throw new DamagedIndexError(
+          name,
+          `${info.size} bytes where the manifest says ${manifest.sums[name][0]}`,
+        );
+      }
+    } catch (error) {
+      if (error instanceof DamagedIndexError) return `${name}: ${error.detail}`;
+      if (error instanceof Deno.errors.NotFound) return `${name}: missing`;
+      throw error;
+    }
+  }
+  return undefined;
+}
+
+/** The most bytes read from an entry file through a path the index gave. */
+const ENTRY_CAP = MIB;
+
+/** Raised when an entry path from the index does not lead to a regular file in `entries/`. */
+export class UnsafeEntryPathError extends Error {
+  constructor(readonly path: string, detail: string) {
+    super(`the index names ${JSON.stringify(path)} for an entry, which ${detail}; not read`);
+    this.name = "UnsafeEntryPathError";
+  }
+}
+
+/**
+ * Read the entry file of entry `id` at `path`, a path the index gave: only when it names a file
+ * right inside `<kbDir>/entries/` that the listing would read (a regular file, or a symlink to
+ * one inside the knowledge base: see `io/kb.ts` `readKbFile`) and is not larger than an entry
+ * can be. Throws {@link UnsafeEntryPathError}, or `Deno.errors.NotFound` when the file is gone.
+ */
+export function readIndexedEntry(kbDir: string, id: string, path: string): string {
+  const entries = `${resolveFrom("/", kbDir)}/${ENTRIES_DIR}/`;
+  const full = resolveFrom(kbDir, path);
+  if (
+    !isEntryPath(path, id) || !full.startsWith(entries) || full.slice(entries.length).includes("/")
+  ) {
+    throw new UnsafeEntryPathError(path, `is not a file of ${id} in ${entries}`);
+  }
+  if (Deno.statSync(full).size > ENTRY_CAP) {
+    throw new UnsafeEntryPathError(path, `is over ${ENTRY_CAP} bytes`);
+  }
+  try {
+    return readKbFile(kbDir, path);
+  } catch (error) {
+    if (error instanceof UnreadableEntryError) throw new UnsafeEntryPathError(path, error.reason);
+    throw error;
+  }
+}
+
+/**
+ * Open the index of `kbDir`, first bringing it up to date with the files on disk.
+ * Concurrent callers serialize on a lock in the cache folder.
+ */
+export async function openIndex(kbDir: string, options: OpenOptions = {}): Promise<OpenIndex> {
+  const started = performance.now();
+  const dir = indexDir(kbDir);
+  const report: RefreshReport = {
+    mode: "fresh",
+    added: 0,
+    changed: 0,
+    removed: 0,
+    docCount: 0,
+    invalid: [],
+    ms: 0,
+  };
+  let current = readManifest(dir);
+  const stamp = readStamp(kbDir);
+  const finish = (manifest: Manifest, reader?: IndexReader): OpenIndex => {
+    report.docCount = manifest.docCount;
+    report.invalid = manifest.invalid;
+    report.ms = performance.now() - started;
+    return { reader: reader ?? readerFor(dir, manifest, !options.hook), report };
+  };
+  const damage = current && !options.hook && !options.full
+    ? findDamage(dir, current, options.verify ?? false)
+    : undefined;
+  if (damage) {
+    report.damage = damage;
+    current = undefined;
+  }
+  if (
+    current && !options.full && !options.verify && sameStamp(current.stamp, stamp) &&
+    Math.abs(Date.now() - current.verifiedAt) < (options.trustStampMs ?? 0)
+  ) {
+    return finish(current);
+  }
+  const { refreshIndex } = await import("./refresh.ts");
+  const { manifest, reader } = await refreshIndex({ kbDir, dir, current, stamp, options, report });
+  return finish(manifest, reader);
+}

@@ -1,0 +1,209 @@
+/**
+ * The state of a knowledge base's git repo as a save sees it: on a branch or not, an operation
+ * under way (rebase, merge, cherry-pick, revert, bisect), unresolved conflicts, git's own
+ * `index.lock` left behind, and entry files git does not track yet. A save refuses the first
+ * kinds before it writes anything; doctor reports all of them (the `check*` functions).
+ *
+ * @module
+ */
+import type { Finding } from "../../core/setup/finding.ts";
+import { join } from "../../core/path.ts";
+import { shellCommand } from "../../core/shell/quote.ts";
+import { ifExists } from "../fs.ts";
+import { git, gitOk } from "../git.ts";
+import { ENTRIES_DIR } from "../kb.ts";
+
+/** Where the repo is: on a branch (ready to save) or in a state a save must not touch. */
+export type RepoState =
+  | { state: "branch"; branch: string }
+  | {
+    state:
+      | "detached"
+      | "side-branch"
+      | "rebase"
+      | "merge"
+      | "cherry-pick"
+      | "revert"
+      | "bisect"
+      | "conflict";
+    /** One line: what the state is. */
+    message: string;
+    /** Commands that get out of it, each pasteable. */
+    commands: string[];
+  };
+
+/** The repo's git folder, absolute (a worktree's or submodule's too). */
+export async function gitDir(kbDir: string): Promise<string> {
+  return (await gitOk(kbDir, ["rev-parse", "--absolute-git-dir"])).trim();
+}
+
+/** Operations git records with a file or folder in its git dir, checked in this order. */
+const OPERATIONS = [
+  { state: "rebase", marks: ["rebase-merge", "rebase-apply"], verb: "rebase" },
+  { state: "merge", marks: ["MERGE_HEAD"], verb: "merge" },
+  { state: "cherry-pick", marks: ["CHERRY_PICK_HEAD"], verb: "cherry-pick" },
+  { state: "revert", marks: ["REVERT_HEAD"], verb: "revert" },
+] as const;
+
+/**
+ * The branch to come back to from a detached HEAD: the local branch that tracks a remote one,
+ * else the only local branch, else `main`.
+ */
+async function homeBranch(kbDir: string): Promise<string> {
+  const listing = await gitOk(kbDir, [
+    "for-each-ref",
+    "--format=%(refname:short) %(upstream)",
+    "refs/heads",
+  ]);
+  const branches = listing.split("\n").filter(Boolean).map((line) => line.split(" "));
+  const tracking = branches.find(([, upstream]) => upstream);
+  return tracking?.[0] ?? (branches.length === 1 ? branches[0][0] : "main");
+}
+
+/**
+ * The branch saves must go to, when the current branch `name` is not plainly it: undefined when
+ * `name` tracks a remote branch, there is no remote, or the remote has no branches yet (a first
+ * push); else the remote's default branch (its `HEAD`), or the one local branch that tracks it.
+ */
+async function trackedBranch(kbDir: string, name: string): Promise<string | undefined> {
+  const upstream = await git(kbDir, ["rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{u}"]);
+  if (upstream.code === 0) return undefined;
+  const remotes = (await gitOk(kbDir, ["remote"])).split("\n").filter(Boolean);
+  const remote = remotes.includes("origin") ? "origin" : remotes[0];
+  if (!remote) return undefined;
+  const head = await git(kbDir, ["symbolic-ref", "--short", "-q", `refs/remotes/${remote}/HEAD`]);
+  if (head.code === 0) return head.stdout.trim().slice(remote.length + 1);
+  const known = (await gitOk(kbDir, [
+    "for-each-ref",
+    "--format=%(refname:short)",
+    `refs/remotes/${remote}/`,
+  ])).split("\n").filter(Boolean).map((ref) => ref.slice(remote.length + 1));
+  if (!known.length || known.includes(name)) return undefined;
+  const home = await homeBranch(kbDir);
+  return known.includes(home) ? home : known[0];
+}
+
+/**
+ * Which state the repo at `kbDir` is in. Anything but `branch` means a save would commit off
+ * the tracked branch or into someone's unfinished operation, so it refuses.
+ */
+export async function repoState(kbDir: string): Promise<RepoState> {
+  const dir = await gitDir(kbDir);
+  const has = (name: string) => ifExists(() => Deno.statSync(join(dir, name))) !== undefined;
+  const gitC = (...words: string[]) => shellCommand(["git", "-C", kbDir, ...words]);
+  for (const { state, marks, verb } of OPERATIONS) {
+    if (!marks.some(has)) continue;
+    return {
+      state,
+      message: `${kbDir} is in the middle of a ${verb}; finish it or abort it first`,
+      commands: [gitC(verb, "--continue"), gitC(verb, "--abort")],
+    };
+  }
+  if (has("BISECT_LOG")) {
+    return {
+      state: "bisect",
+      message: `${kbDir} is in the middle of a git bisect; end it first`,
+      commands: [gitC("bisect", "reset")],
+    };
+  }
+  const unmerged = (await gitOk(kbDir, ["diff", "--name-only", "--diff-filter=U"])).trim();
+  if (unmerged) {
+    const paths = unmerged.split("\n");
+    return {
+      state: "conflict",
+      message: `${kbDir} has unresolved conflicts in ${paths.join(", ")}; ` +
+        "fix the conflict markers, then mark them resolved",
+      commands: [gitC("add", "--", ...paths)],
+    };
+  }
+  const branch = await git(kbDir, ["symbolic-ref", "--short", "-q", "HEAD"]);
+  if (branch.code === 0) {
+    const name = branch.stdout.trim();
+    const tracked = await trackedBranch(kbDir, name);
+    if (tracked === undefined || tracked === name) return { state: "branch", branch: name };
+    return {
+      state: "side-branch",
+      message: `${kbDir} is on branch ${name}, which tracks no remote branch, while the ` +
+        `knowledge base's branch is ${tracked}; a save there would never reach it`,
+      commands: [gitC("switch", tracked)],
+    };
+  }
+  return {
+    state: "detached",
+    message: `${kbDir} has a detached HEAD (no branch checked out), so a save has no branch ` +
+      "to commit to; switch back to the knowledge base's branch first",
+    commands: [gitC("switch", await homeBranch(kbDir))],
+  };
+}
+
+/** Doctor's check of {@link repoState}: ok on a branch, else an error with the way out. */
+export async function checkRepoState(kbDir: string): Promise<Finding> {
+  const found = await repoState(kbDir);
+  if (found.state === "branch") {
+    return { level: "ok", check: "git", message: `on branch ${found.branch}` };
+  }
+  return {
+    level: "error",
+    check: "git",
+    message: `${found.message}: ${found.commands.join(" or ")}`,
+  };
+}
+
+/** Git's own index lock, when a file is there (a git process running, or one killed). */
+export async function indexLockPath(kbDir: string): Promise<string | undefined> {
+  const path = join(await gitDir(kbDir), "index.lock");
+  return ifExists(() => Deno.statSync(path)) ? path : undefined;
+}
+
+/** What to say about git's index lock at `path`: what it blocks, and how to clear it safely. */
+export function indexLockMessage(path: string): string {
+  return `git's lock file ${path} exists: a git command is running in this repo, or one was ` +
+    `killed and left it. Check that no git process is running (ps -e | grep git), then remove it: ` +
+    shellCommand(["rm", "-f", path]);
+}
+
+/** Doctor's check of git's index lock. */
+export async function checkIndexLock(kbDir: string): Promise<Finding> {
+  const path = await indexLockPath(kbDir);
+  return path
+    ? { level: "error", check: "git", message: indexLockMessage(path) }
+    : { level: "ok", check: "git", message: "no index.lock left behind" };
+}
+
+/**
+ * Entry files under `entries/` that git does not have in a commit: untracked, or added but not
+ * committed (a save killed between writing and committing, or a file put there by hand). Paths
+ * relative to the knowledge base, sorted.
+ */
+export async function findOrphans(kbDir: string): Promise<string[]> {
+  const status = await gitOk(kbDir, [
+    "status",
+    "--porcelain=v1",
+    "-z",
+    "--untracked-files=all",
+    "--",
+    ENTRIES_DIR,
+  ]);
+  return status.split("\0").filter((item) => /^(\?\?|A.) /.test(item))
+    .map((item) => item.slice(3))
+    .filter((path) => path.endsWith(".md") && !path.split("/").pop()!.startsWith("."))
+    .sort();
+}
+
+/** One line naming orphan files and the commands that commit them. */
+export function orphansMessage(kbDir: string, orphans: readonly string[]): string {
+  const files = orphans.length === 1
+    ? `1 entry file under ${ENTRIES_DIR}/ is`
+    : `${orphans.length} entry files under ${ENTRIES_DIR}/ are`;
+  return `${files} not committed (${orphans.join(", ")}); commit them: ` +
+    shellCommand(["git", "-C", kbDir, "add", "--", ...orphans]) + " && " +
+    shellCommand(["git", "-C", kbDir, "commit", "-m", "kb: commit orphaned entries"]);
+}
+
+/** Doctor's check of {@link findOrphans}. */
+export async function checkOrphans(kbDir: string): Promise<Finding> {
+  const orphans = await findOrphans(kbDir);
+  return orphans.length
+    ? { level: "warn", check: "entries", message: orphansMessage(kbDir, orphans) }
+    : { level: "ok", check: "entries", message: "every entry file is committed" };
+}

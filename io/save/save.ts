@@ -1,0 +1,656 @@
+/**
+ * The save pipeline every write goes through: check that the repo is on its branch with nothing
+ * under way, validate against the contract, write the files atomically, `git commit` them in one
+ * commit, push when there is a remote (bringing in what the remote gained first, when it moved),
+ * and bring the index up to date. A refused or invalid save writes and commits nothing.
+ *
+ * @module
+ */
+import { join } from "../../core/path.ts";
+import {
+  checkAgainstKb,
+  checkEntryFields,
+  type Entry,
+  formatProblems,
+  parseEntryText,
+  type Problem,
+  serializeEntry,
+  toEntry,
+} from "../../core/entry/entry.ts";
+import { displaySafe } from "../../core/text/display.ts";
+import { kernelRuleCost, LIMITS } from "../../core/entry/schema.ts";
+import { shellCommand } from "../../core/shell/quote.ts";
+import { ifExists, writeFileAtomic } from "../fs.ts";
+import {
+  commitIdentity,
+  commitPaths,
+  fallbackIdentityWarning,
+  git,
+  GitError,
+  gitOk,
+  gitReason,
+  type GitResult,
+  GitTimeoutError,
+  NETWORK_TIMEOUT_MS,
+} from "../git.ts";
+import { HOOK_TRUST_MS, openIndex, type RefreshReport } from "../index/store.ts";
+import { ENTRIES_DIR, listEntries, readKbFile, UnreadableEntryError } from "../kb.ts";
+import { checkLock, withLock } from "./lock.ts";
+import type { Finding } from "../../core/setup/finding.ts";
+import {
+  findOrphans,
+  gitDir,
+  indexLockMessage,
+  indexLockPath,
+  orphansMessage,
+  repoState,
+} from "./repo_state.ts";
+
+/** Raised when an entry breaks the contract; nothing was written. */
+export class ValidationError extends Error {
+  readonly problems: Problem[];
+  readonly exitCode = 1;
+  constructor(what: string, problems: Problem[]) {
+    super(`${displaySafe(what)} is not valid; nothing was written:\n${formatProblems(problems)}`);
+    this.name = "ValidationError";
+    this.problems = problems;
+  }
+}
+
+/** The commands of a message, one a line, indented under it. */
+function commandLines(commands: readonly string[]): string {
+  return commands.map((command) => `\n  ${command}`).join("");
+}
+
+/**
+ * Raised before anything is written when the repo is in a state a save must not touch (a
+ * detached HEAD, an operation under way, conflicts, git's index lock): one line saying so, then
+ * the commands that get out of it. Exit code 1.
+ */
+export class SaveRefusedError extends Error {
+  readonly exitCode = 1;
+  readonly commands: string[];
+  constructor(reason: string, commands: string[]) {
+    super(`${reason}; nothing was written.${commandLines(commands)}`);
+    this.name = "SaveRefusedError";
+    this.commands = commands;
+  }
+}
+
+/** Raised when the change was committed locally but could not be pushed. Exit code 3. */
+export class PushError extends Error {
+  readonly exitCode = 3;
+  readonly commit: string;
+  /** Commands that finish the push, in order, each pasteable. */
+  readonly commands: string[];
+  constructor(message: string, commit: string, commands: string[]) {
+    super(`${message}${commandLines(commands)}`);
+    this.name = "PushError";
+    this.commit = commit;
+    this.commands = commands;
+  }
+}
+
+/** What happened to the commit after it was made. */
+export type PushOutcome = "pushed" | "rebased-and-pushed" | "NO_REMOTE";
+
+/** What a save of one entry did. */
+export interface SaveResult {
+  id: string;
+  path: string;
+  /** The commit on the branch (after a rebase, the rebased one); "" when nothing changed. */
+  commit: string;
+  push: PushOutcome;
+  index: RefreshReport;
+  /** One line each: what the user should know although the save worked (fallback identity…). */
+  warnings: string[];
+}
+
+/** What a save of a change set did. */
+export interface ChangesResult extends Omit<SaveResult, "id" | "path"> {
+  /** The paths written or deleted. */
+  paths: string[];
+}
+
+/** One file of a change set: an entry to write, or (without `entry`) a file to delete. */
+export interface Change {
+  /** Path relative to the knowledge base, `entries/<id>-<slug>.md`. */
+  path: string;
+  /** The entry to write; undefined deletes the file. */
+  entry?: Entry;
+  /**
+   * The file's text as it was read, for an edit or a delete: a file that changed since is
+   * refused, never overwritten. Undefined for a new file, which must not exist yet.
+   */
+  previousText?: string;
+}
+
+/** Several files written or deleted in one commit. */
+export interface ChangesRequest {
+  kbDir: string;
+  /** What `git log` will say. */
+  message: string;
+  changes: Change[];
+  /** Bound of each git call that reaches the remote; {@link NETWORK_TIMEOUT_MS} by default. */
+  networkTimeoutMs?: number;
+}
+
+/** An entry to write: new (path chosen from id and slug) or a replacement of `previousText`. */
+export interface SaveRequest extends Omit<ChangesRequest, "changes"> {
+  entry: Entry;
+  /** Path relative to the knowledge base, `entries/<id>-<slug>.md`. */
+  path: string;
+  /** For an edit: the file's text as it was read, to detect a concurrent change. */
+  previousText?: string;
+}
+
+/** How long a save waits for another save's lock. */
+const SAVE_LOCK_WAIT_MS = 120_000;
+
+/** The save lock of the knowledge base: `git-kb.lock` in its git folder. */
+export async function saveLockPath(kbDir: string): Promise<string> {
+  return join(await gitDir(kbDir), "git-kb.lock");
+}
+
+/** Doctor's check of the save lock: a stale one is named with the command that clears it. */
+export async function checkSaveLock(kbDir: string): Promise<Finding> {
+  return checkLock(await saveLockPath(kbDir), "lock");
+}
+
+/** Id → path of every entry file, read from the file names (`entries/<id>-<slug>.md`). */
+export function entryPaths(kbDir: string): Map<string, string> {
+  const ids = new Map<string, string>();
+  for (const path of listEntries(kbDir)) {
+    const id = idOfPath(path);
+    if (id) ids.set(id, path);
+  }
+  return ids;
+}
+
+/**
+ * The one entry file of `id`, for a command that changes it. Throws when there is none, and
+ * when two files carry the id (neither is changed until one gets another id: the index serves
+ * neither).
+ */
+export function entryPathOf(kbDir: string, id: string): string {
+  const paths = listEntries(kbDir).filter((path) => idOfPath(path) === id).sort();
+  if (!paths.length) {
+    throw new Error(`no entry ${id} in ${kbDir}; find ids with git-kb search <words>`);
+  }
+  if (paths.length > 1) {
+    throw new Error(
+      `id ${id} is used by ${paths.join(" and ")}, so neither is changed; give one of them ` +
+        "a new id (in its file name and its id: field), then run the command again",
+    );
+  }
+  return paths[0];
+}
+
+/** The id in an entry file's name, `entries/<id>-<slug>.md`. */
+function idOfPath(path: string): string | undefined {
+  return /(?:^|\/)(kb-[0-9a-z]{5})-[^/]*\.md$/.exec(path)?.[1];
+}
+
+/** A fresh random id that no entry in `taken` has. */
+export function newId(taken: ReadonlyMap<string, string>): string {
+  const alphabet = "0123456789abcdefghijklmnopqrstuvwxyz";
+  for (;;) {
+    const bytes = crypto.getRandomValues(new Uint8Array(5));
+    const id = `kb-${[...bytes].map((byte) => alphabet[byte % 36]).join("")}`;
+    if (!taken.has(id)) return id;
+  }
+}
+
+/**
+ * Validate an entry in the context of the knowledge base as it is now, or as `ids` (id → path)
+ * says it will be after the rest of a change set.
+ */
+export async function validateForSave(
+  request: { kbDir: string; entry: Entry; path: string },
+  ids: ReadonlyMap<string, string> = entryPaths(request.kbDir),
+): Promise<Problem[]> {
+  const { kbDir, entry, path } = request;
+  // Every value is checked as it is, before YAML could quote, trim or split it.
+  const problems = checkEntryFields(entry);
+  try {
+    if (!problems.length) {
+      problems.push(...toEntry(parseEntryText(serializeEntry(entry), path)).problems);
+    }
+  } catch (error) {
+    return [{
+      field: "frontmatter",
+      message: error instanceof Error ? error.message : String(error),
+    }];
+  }
+  problems.push(...checkAgainstKb(entry, { ids: new Map(ids), path }));
+  const idIsValid = !problems.some((problem) => problem.field === "id");
+  if (idIsValid && (!path.startsWith(`${ENTRIES_DIR}/${entry.id}-`) || path.includes(".."))) {
+    problems.push({
+      field: "id",
+      message: `the file ${path} must be named ${ENTRIES_DIR}/${entry.id}-<slug>.md`,
+    });
+  }
+  if (entry.kernel && entry.status === "active") {
+    const { reader } = await openIndex(kbDir, { trustStampMs: HOOK_TRUST_MS });
+    const others = reader.manifest.kernel.filter((rule) => rule.id !== entry.id);
+    const total = others.reduce((sum, rule) => sum + kernelRuleCost(rule), 0) +
+      kernelRuleCost(entry);
+    if (total > LIMITS.kernelBudgetChars) {
+      problems.push({
+        field: "kernel",
+        message: `kernel rules (headings and bodies) would total ${total} characters, over the ` +
+          `${LIMITS.kernelBudgetChars} budget that every prompt pays; shorten the body or ` +
+          "make it a normal entry",
+      });
+    }
+  }
+  return problems;
+}
+
+/** Id → path once the change set is applied: deletions gone, written entries in. */
+function idsAfter(kbDir: string, changes: readonly Change[]): Map<string, string> {
+  const ids = entryPaths(kbDir);
+  for (const { path, entry } of changes) {
+    if (!entry) ids.delete(idOfPath(path) ?? "");
+  }
+  for (const { path, entry } of changes) {
+    if (entry && !ids.has(entry.id)) ids.set(entry.id, path);
+  }
+  return ids;
+}
+
+/** Whether `path` names an entry file inside `entries/` (in a sub-folder too). */
+function isEntryPath(path: string): boolean {
+  return path.startsWith(`${ENTRIES_DIR}/`) && !path.split("/").includes("..") &&
+    idOfPath(path) !== undefined;
+}
+
+/** The problems of one change against the file on disk. */
+async function problemsOf(
+  kbDir: string,
+  change: Change,
+  ids: ReadonlyMap<string, string>,
+): Promise<Problem[]> {
+  const { path, entry, previousText } = change;
+  const problems: Problem[] = [];
+  let current: string | undefined;
+  try {
+    current = readKbFile(kbDir, path);
+  } catch (error) {
+    if (error instanceof UnreadableEntryError) {
+      problems.push({ field: "file", message: `${path} ${error.reason}` });
+    } else if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  if (entry) {
+    problems.push(...await validateForSave({ kbDir, entry, path }, ids));
+    if (previousText === undefined && current !== undefined) {
+      problems.push({ field: "id", message: `${path} already exists` });
+    }
+  } else if (!isEntryPath(path)) {
+    problems.push({ field: "path", message: `${path} is not an entry file under ${ENTRIES_DIR}/` });
+  } else if (current === undefined) {
+    problems.push({ field: "path", message: `${path} does not exist` });
+  }
+  if (previousText !== undefined && current !== undefined && current !== previousText) {
+    problems.push({
+      field: "body",
+      message: `${path} changed on disk while it was being edited; run the command again`,
+    });
+  }
+  return problems;
+}
+
+/**
+ * Every problem of a change set, against the files on disk; empty when it can be written. With
+ * several changes, each field is prefixed with the entry it belongs to.
+ */
+async function changeProblems(kbDir: string, changes: readonly Change[]): Promise<Problem[]> {
+  const ids = idsAfter(kbDir, changes);
+  const problems: Problem[] = [];
+  const seen = new Set<string>();
+  for (const change of changes) {
+    const own = await problemsOf(kbDir, change, ids);
+    if (seen.has(change.path)) {
+      own.push({ field: "path", message: `${change.path} is in the change set twice` });
+    }
+    seen.add(change.path);
+    const label = change.entry?.id ?? idOfPath(change.path) ?? change.path;
+    problems.push(
+      ...own.map((problem) =>
+        changes.length > 1 ? { ...problem, field: `${label} ${problem.field}` } : problem
+      ),
+    );
+  }
+  return problems;
+}
+
+/** Refuse (before anything is written) unless the repo is on a branch with nothing under way. */
+async function assertSaveable(kbDir: string): Promise<string> {
+  const lock = await indexLockPath(kbDir);
+  if (lock) throw new SaveRefusedError(indexLockMessage(lock), []);
+  const found = await repoState(kbDir);
+  if (found.state !== "branch") throw new SaveRefusedError(found.message, found.commands);
+  return found.branch;
+}
+
+/** Write or delete each file; returns the texts they had, to put back on failure. */
+function applyChanges(kbDir: string, changes: readonly Change[]): (string | undefined)[] {
+  return changes.map(({ path, entry }) => {
+    const absolute = join(kbDir, path);
+    const before = ifExists(() => Deno.readTextFileSync(absolute));
+    if (entry) writeFileAtomic(absolute, serializeEntry(entry));
+    else ifExists(() => Deno.removeSync(absolute));
+    return before;
+  });
+}
+
+function restore(kbDir: string, paths: readonly string[], texts: (string | undefined)[]): void {
+  paths.forEach((path, at) => {
+    const text = texts[at];
+    try {
+      if (text === undefined) Deno.removeSync(join(kbDir, path));
+      else writeFileAtomic(join(kbDir, path), text);
+    } catch { /* nothing was written there */ }
+  });
+}
+
+/** Write the change set and commit exactly its paths; "" when nothing changed. */
+async function commitChanges(
+  kbDir: string,
+  changes: readonly Change[],
+  message: string,
+): Promise<string> {
+  const paths = changes.map((change) => change.path);
+  const before = applyChanges(kbDir, changes);
+  try {
+    await gitOk(kbDir, ["add", "-A", "--", ...paths]);
+    const status = await gitOk(kbDir, ["status", "--porcelain", "--", ...paths]);
+    if (!status.trim()) return "";
+    await commitPaths(kbDir, message, paths);
+  } catch (error) {
+    restore(kbDir, paths, before);
+    await git(kbDir, ["reset", "--quiet", "--", ...paths]).catch(() => undefined);
+    throw error;
+  }
+  return (await gitOk(kbDir, ["rev-parse", "HEAD"])).trim();
+}
+
+/** Where the branch is pushed: its configured upstream, else the same name on origin. */
+interface PushTarget {
+  remote: string;
+  /** The remote branch's full ref, `refs/heads/main`. */
+  ref: string;
+  /** The local ref the remote branch is fetched into, `refs/remotes/origin/main`. */
+  tracking: string;
+  /** Whether the branch has an upstream configured (else it is set after the first push). */
+  configured: boolean;
+}
+
+async function pushTarget(kbDir: string, branch: string): Promise<PushTarget | undefined> {
+  const remotes = (await gitOk(kbDir, ["remote"])).split("\n").filter(Boolean);
+  if (!remotes.length) return undefined;
+  const config = async (key: string) =>
+    (await git(kbDir, ["config", "--get", `branch.${branch}.${key}`])).stdout.trim();
+  const [upstreamRemote, upstreamRef] = [await config("remote"), await config("merge")];
+  const remote = remotes.includes(upstreamRemote)
+    ? upstreamRemote
+    : remotes.includes("origin")
+    ? "origin"
+    : remotes[0];
+  const ref = remote === upstreamRemote && upstreamRef ? upstreamRef : `refs/heads/${branch}`;
+  const tracking = `refs/remotes/${remote}/${ref.replace(/^refs\/heads\//, "")}`;
+  return { remote, ref, tracking, configured: remote === upstreamRemote && Boolean(upstreamRef) };
+}
+
+/** What a save that is committed but not pushed tells the user. */
+interface Unpushed {
+  kbDir: string;
+  /** What was saved, for the message: a path, or a count of files. */
+  what: string;
+  commit: string;
+  target: PushTarget;
+}
+
+/** The remote branch's short name, `main`. */
+function remoteBranch(target: PushTarget): string {
+  return target.ref.replace(/^refs\/heads\//, "");
+}
+
+/** `git -C <kb> …`, quoted. */
+function gitC(kbDir: string, ...words: string[]): string {
+  return shellCommand(["git", "-C", kbDir, ...words]);
+}
+
+function notPushed(saved: Unpushed, cause: string, commands?: string[]): PushError {
+  const { kbDir, what, commit, target } = saved;
+  return new PushError(
+    `Committed ${what} locally in ${commit.slice(0, 7)}, but it is not pushed: ${cause}. ` +
+      "The commit is kept; to finish, run:",
+    commit,
+    commands ?? [gitC(kbDir, "push", target.remote, `HEAD:${remoteBranch(target)}`)],
+  );
+}
+
+/** A git call to the remote, bounded; a timeout or a failure to reach it becomes exit 3. */
+async function remoteCall(saved: Unpushed, args: string[], timeoutMs: number): Promise<GitResult> {
+  try {
+    return await git(saved.kbDir, args, { timeoutMs });
+  } catch (error) {
+    if (!(error instanceof GitTimeoutError)) throw error;
+    throw notPushed(saved, `${error.call} timed out after ${Math.round(timeoutMs / 1000)} s`);
+  }
+}
+
+function isRejected(output: string): boolean {
+  return /\[rejected\]|non-fast-forward|fetch first|failed to push some refs/i.test(output);
+}
+
+/** Pull the remote branch with rebase, and push: how a diverged branch is finished by hand. */
+function pullPushCommands(saved: Unpushed): [string, string] {
+  const { kbDir, target } = saved;
+  const branch = remoteBranch(target);
+  return [
+    gitC(kbDir, "pull", "--rebase", target.remote, branch),
+    gitC(kbDir, "push", target.remote, `HEAD:${branch}`),
+  ];
+}
+
+/** The pull, mark resolved, continue and push commands for a conflict in `paths`. */
+function resolveCommands(saved: Unpushed, paths: string[]): string[] {
+  const [pull, push] = pullPushCommands(saved);
+  return [
+    pull,
+    gitC(saved.kbDir, "add", "--", ...paths),
+    gitC(saved.kbDir, "rebase", "--continue"),
+    push,
+  ];
+}
+
+function conflictError(saved: Unpushed, paths: string[]): PushError {
+  const named = paths.map((path) => idOfPath(path) ? `${idOfPath(path)} (${path})` : path);
+  return notPushed(
+    saved,
+    `${saved.target.remote} changed the same entries in another way: ${named.join(", ")}. ` +
+      `Pull with rebase, fix the conflict markers in ${paths.join(", ")}, add them, continue and ` +
+      "push",
+    resolveCommands(saved, paths),
+  );
+}
+
+function dirtyError(saved: Unpushed, stderr: string): PushError {
+  const paths = [...stderr.matchAll(/^error: .*?'([^']+)'/gm)].map((match) => match[1]);
+  const { kbDir } = saved;
+  const [pull, push] = pullPushCommands(saved);
+  return notPushed(
+    saved,
+    `you have uncommitted changes to ${paths.join(", ") || "files"}, which ` +
+      `${saved.target.remote} also changed, so its changes cannot come in ` +
+      `(${gitReason(stderr)}); keep yours aside, bring in the remote's, push, and put yours back`,
+    [
+      gitC(kbDir, "stash", "push", "--include-untracked"),
+      pull,
+      push,
+      gitC(kbDir, "stash", "pop"),
+    ],
+  );
+}
+
+/**
+ * Replay the branch's commits that the remote lacks onto the fetched remote branch, with
+ * `git merge-tree` and `git commit-tree` (authors and messages kept), then move the branch there
+ * with `git reset --keep`. Nothing here needs a clean work tree: uncommitted changes in files
+ * the remote did not touch stay as they are; one in a file it did touch stops the reset (and
+ * the save reports it). A real conflict leaves everything as it was.
+ */
+async function replayOntoRemote(saved: Unpushed, branch: string): Promise<void> {
+  const { kbDir, target } = saved;
+  const listing = await gitOk(kbDir, [
+    "rev-list",
+    "--reverse",
+    "--parents",
+    `${target.tracking}..refs/heads/${branch}`,
+  ]);
+  const commits = listing.trim().split("\n").filter(Boolean).map((line) => line.split(" "));
+  if (commits.some((parents) => parents.length > 2)) {
+    throw notPushed(
+      saved,
+      `${branch} and ${target.remote} have diverged and ${branch} holds merge commits, ` +
+        "which a save does not rewrite; merge or rebase by hand and push",
+      pullPushCommands(saved),
+    );
+  }
+  const identity = (await commitIdentity(kbDir)).args;
+  let base = (await gitOk(kbDir, ["rev-parse", target.tracking])).trim();
+  for (const [commit] of commits) {
+    const merged = await git(kbDir, ["merge-tree", "--write-tree", "--name-only", base, commit]);
+    const [tree, ...rest] = merged.stdout.split("\n");
+    if (merged.code === 1) throw conflictError(saved, rest.slice(0, rest.indexOf("")));
+    if (merged.code !== 0) throw new GitError(["merge-tree", base, commit], merged);
+    const [name, email, date, body] = (await gitOk(kbDir, [
+      "log",
+      "-1",
+      "--format=%an%x00%ae%x00%aI%x00%B",
+      commit,
+    ])).split("\0");
+    base = (await gitOk(kbDir, [...identity, "commit-tree", tree, "-p", base, "-F", "-"], {
+      stdin: body,
+      env: { GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email, GIT_AUTHOR_DATE: date },
+    })).trim();
+  }
+  const reset = await git(kbDir, ["reset", "--quiet", "--keep", base]);
+  if (reset.code !== 0) throw dirtyError(saved, reset.stderr);
+}
+
+/**
+ * Push the branch to where it belongs, and only there. Rejected because the remote moved: fetch
+ * it, replay ours on top ({@link replayOntoRemote}) and push again, up to 3 times. Anything that
+ * stops the push is a {@link PushError} naming its cause.
+ */
+async function publish(saved: Unpushed, branch: string, timeoutMs: number): Promise<PushOutcome> {
+  const { kbDir, target } = saved;
+  let rebased = false;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const pushed = await remoteCall(
+      saved,
+      ["push", "--porcelain", target.remote, `refs/heads/${branch}:${target.ref}`],
+      timeoutMs,
+    );
+    if (pushed.code === 0) {
+      if (!target.configured) {
+        const upstream = target.tracking.replace(/^refs\/remotes\//, "");
+        await git(kbDir, ["branch", `--set-upstream-to=${upstream}`, branch]);
+      }
+      return rebased ? "rebased-and-pushed" : "pushed";
+    }
+    if (!isRejected(pushed.stderr + pushed.stdout)) {
+      throw notPushed(saved, `the push to ${target.remote} failed: ${gitReason(pushed.stderr)}`);
+    }
+    const fetched = await remoteCall(
+      saved,
+      ["fetch", "--quiet", target.remote, `+${target.ref}:${target.tracking}`],
+      timeoutMs,
+    );
+    if (fetched.code !== 0) {
+      throw notPushed(
+        saved,
+        `the push was rejected and fetching ${target.remote} failed: ${gitReason(fetched.stderr)}`,
+      );
+    }
+    await replayOntoRemote(saved, branch);
+    rebased = true;
+  }
+  throw notPushed(
+    saved,
+    `${target.remote} kept moving while the save pushed`,
+    pullPushCommands(saved),
+  );
+}
+
+/** The change set to save and its commit message, worked out under the lock. */
+type Plan = () => Promise<{ message: string; changes: Change[] }>;
+
+/**
+ * The pipeline: under the save lock, refuse a repo off its branch, note orphans, validate,
+ * commit, push; then reindex (also after a commit that could not be pushed).
+ */
+async function runSave(kbDir: string, plan: Plan, timeoutMs: number): Promise<ChangesResult> {
+  const done = await withLock(await saveLockPath(kbDir), async () => {
+    const branch = await assertSaveable(kbDir);
+    const { message, changes } = await plan();
+    const paths = changes.map((change) => change.path);
+    const warnings: string[] = [];
+    const orphans = (await findOrphans(kbDir)).filter((path) => !paths.includes(path));
+    if (orphans.length) warnings.push(orphansMessage(kbDir, orphans));
+    const problems = await changeProblems(kbDir, changes);
+    if (problems.length) {
+      const what = changes.length === 1
+        ? `Entry ${changes[0].entry?.id ?? idOfPath(paths[0]) ?? paths[0]}`
+        : `The change set (${paths.join(", ")})`;
+      throw new ValidationError(what, problems);
+    }
+    const identity = await commitIdentity(kbDir);
+    const commit = changes.length ? await commitChanges(kbDir, changes, message) : "";
+    if (!commit) return { paths, commit, push: "NO_REMOTE" as PushOutcome, warnings };
+    if (identity.fallback) warnings.push(fallbackIdentityWarning());
+    const target = await pushTarget(kbDir, branch);
+    if (!target) return { paths, commit, push: "NO_REMOTE" as PushOutcome, warnings };
+    const what = paths.length === 1 ? paths[0] : `${paths.length} files`;
+    try {
+      const push = await publish({ kbDir, what, commit, target }, branch, timeoutMs);
+      return { paths, commit: (await gitOk(kbDir, ["rev-parse", "HEAD"])).trim(), push, warnings };
+    } catch (error) {
+      if (!(error instanceof PushError)) throw error;
+      // The commit stands whatever the push did, so the index must show it.
+      await openIndex(kbDir).catch(() => undefined);
+      error.message += warnings.map((warning) => `\nwarning: ${warning}`).join("");
+      throw error;
+    }
+  }, { timeoutMs: SAVE_LOCK_WAIT_MS });
+  const { report } = await openIndex(kbDir);
+  return { ...done, index: report };
+}
+
+/**
+ * Validate, write, commit, push and reindex a change set in ONE commit, holding the knowledge
+ * base's save lock throughout, so concurrent saves (other processes included) line up.
+ * Throws {@link SaveRefusedError} or {@link ValidationError} before touching anything,
+ * {@link PushError} after the commit.
+ */
+export function saveChanges(request: ChangesRequest): Promise<ChangesResult> {
+  const { kbDir, message, changes } = request;
+  return runSave(
+    kbDir,
+    () => Promise.resolve({ message, changes }),
+    request.networkTimeoutMs ?? NETWORK_TIMEOUT_MS,
+  );
+}
+
+/** {@link saveChanges} of one entry: a new file, or an edit of `previousText`. */
+export async function saveEntry(request: SaveRequest): Promise<SaveResult> {
+  const { entry, path, previousText, ...rest } = request;
+  const { paths: _, ...result } = await saveChanges({
+    ...rest,
+    changes: [{ path, entry, previousText }],
+  });
+  return { id: entry.id, path, ...result };
+}
