@@ -13,6 +13,7 @@ import {
   formatShard,
   parseShard,
   type PostingsFiles,
+  type PostingsKind,
   type ShardPostings,
 } from "./postings_layout.ts";
 import { BuildPostings } from "./postings_builder.ts";
@@ -170,12 +171,12 @@ export class IndexEditor extends IndexReader {
     return this.file(name, fallback);
   }
 
-  #shard(dir: "post" | "kw", shard: number): Map<string, number[]> {
+  #shard(kind: PostingsKind, shard: number): Map<string, number[]> {
     this.#shards[shard] ??= parseShard(
       this.#touch(shardFile(shard), ""),
       (n) => this.file<Uint8Array | undefined>(spillFile(shard, n), undefined),
     );
-    return this.#shards[shard][dir];
+    return this.#shards[shard][kind];
   }
 
   #deltaMaps(): ShardPostings {
@@ -286,7 +287,7 @@ export class IndexEditor extends IndexReader {
     const info = this.doc(ord);
     if (manifest.deltaOrds.includes(ord)) {
       const delta = this.#deltaMaps();
-      for (const [postings, stride] of [[delta.post, 4], [delta.kw, 2]] as const) {
+      for (const [postings, stride] of [[delta.terms, 4], [delta.keywords, 2]] as const) {
         for (const [term, list] of postings) {
           const kept = withoutOrd(list, ord, stride);
           if (kept.length === list.length) continue;
@@ -339,9 +340,9 @@ export class IndexEditor extends IndexReader {
     else {
       const delta = this.#deltaMaps();
       terms.forEach((counts, term) => {
-        this.#list(delta.post, term).push(ord, counts[0], counts[1], counts[2]);
+        this.#list(delta.terms, term).push(ord, counts[0], counts[1], counts[2]);
         const keyword = keywordOf(counts);
-        if (keyword) this.#list(delta.kw, term).push(ord, keyword);
+        if (keyword) this.#list(delta.keywords, term).push(ord, keyword);
       });
       manifest.deltaOrds = [...manifest.deltaOrds, ord];
     }
@@ -400,9 +401,9 @@ export class IndexEditor extends IndexReader {
   compact(): void {
     const delta = this.#deltaMaps();
     const dead = new Set(this.manifest.dead);
-    for (const [dir, stride] of [["post", 4], ["kw", 2]] as const) {
+    for (const [kind, stride] of [["terms", 4], ["keywords", 2]] as const) {
       for (let shard = 0; shard < this.manifest.shardCount; shard++) {
-        const postings = this.#shard(dir, shard);
+        const postings = this.#shard(kind, shard);
         if (dead.size) {
           for (const [term, list] of postings) {
             const kept = list.filter((_, index) => !dead.has(list[index - (index % stride)]));
@@ -411,10 +412,10 @@ export class IndexEditor extends IndexReader {
           }
         }
       }
-      for (const [term, list] of delta[dir]) {
-        this.#list(this.#shard(dir, shardOf(term, this.manifest.shardCount)), term).push(...list);
+      for (const [term, list] of delta[kind]) {
+        this.#list(this.#shard(kind, shardOf(term, this.manifest.shardCount)), term).push(...list);
       }
-      delta[dir].clear();
+      delta[kind].clear();
     }
     this.manifest.dead = [];
     this.manifest.deltaOrds = [];

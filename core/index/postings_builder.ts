@@ -120,8 +120,8 @@ function grown(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
 
 /** A term's two lists: its postings, and its keyword postings (-1 until it has any). */
 interface TermLists {
-  post: number;
-  kw: number;
+  terms: number;
+  keywords: number;
   shard: number;
 }
 
@@ -129,10 +129,10 @@ interface TermLists {
 export class BuildPostings {
   #lists = new PooledLists();
   #terms = new Map<string, TermLists>();
-  #shards: { post: number[]; kw: number[] }[];
+  #shards: { terms: number[]; keywords: number[] }[];
 
   constructor(shardCount: number) {
-    this.#shards = Array.from({ length: shardCount }, () => ({ post: [], kw: [] }));
+    this.#shards = Array.from({ length: shardCount }, () => ({ terms: [], keywords: [] }));
   }
 
   /**
@@ -143,17 +143,17 @@ export class BuildPostings {
     let lists = this.#terms.get(term);
     if (!lists) {
       const shard = shardOf(term, this.#shards.length);
-      lists = { post: this.#lists.create(term), kw: -1, shard };
+      lists = { terms: this.#lists.create(term), keywords: -1, shard };
       this.#terms.set(term, lists);
-      this.#shards[shard].post.push(lists.post);
+      this.#shards[shard].terms.push(lists.terms);
     }
-    this.#lists.push4(lists.post, ord, counts[0], counts[1], counts[2]);
+    this.#lists.push4(lists.terms, ord, counts[0], counts[1], counts[2]);
     if (!keyword) return;
-    if (lists.kw < 0) {
-      lists.kw = this.#lists.create(keywordKey(term));
-      this.#shards[lists.shard].kw.push(lists.kw);
+    if (lists.keywords < 0) {
+      lists.keywords = this.#lists.create(keywordKey(term));
+      this.#shards[lists.shard].keywords.push(lists.keywords);
     }
-    this.#lists.push2(lists.kw, ord, keyword);
+    this.#lists.push2(lists.keywords, ord, keyword);
   }
 
   /**
@@ -161,8 +161,8 @@ export class BuildPostings {
    * keyword postings after them, as `formatShard` writes a shard.
    */
   forEachShard(visit: (shard: number, files: PostingsFiles) => void): void {
-    this.#shards.forEach(({ post, kw }, shard) => {
-      if (post.length) visit(shard, this.#lists.files([...post, ...kw]));
+    this.#shards.forEach(({ terms, keywords }, shard) => {
+      if (terms.length) visit(shard, this.#lists.files([...terms, ...keywords]));
     });
   }
 }

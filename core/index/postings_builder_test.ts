@@ -22,7 +22,7 @@ function random(seed: number): () => number {
 function expectedShards(shardCount: number) {
   const shards: ShardPostings[] = Array.from(
     { length: shardCount },
-    () => ({ post: new Map(), kw: new Map() }),
+    () => ({ terms: new Map(), keywords: new Map() }),
   );
   const list = (map: Map<string, number[]>, term: string) => {
     if (!map.has(term)) map.set(term, []);
@@ -31,11 +31,11 @@ function expectedShards(shardCount: number) {
   return {
     add(term: string, ord: number, counts: number[], keyword: number) {
       const shard = shards[shardOf(term, shardCount)];
-      list(shard.post, term).push(ord, ...counts);
-      if (keyword) list(shard.kw, term).push(ord, keyword);
+      list(shard.terms, term).push(ord, ...counts);
+      if (keyword) list(shard.keywords, term).push(ord, keyword);
     },
     files: () =>
-      new Map(shards.flatMap((shard, n) => shard.post.size ? [[n, formatShard(shard)]] : [])),
+      new Map(shards.flatMap((shard, n) => shard.terms.size ? [[n, formatShard(shard)]] : [])),
   };
 }
 
@@ -74,7 +74,7 @@ Deno.test("BuildPostings writes each shard as formatShard would, long lists and 
   }
   const commonShard = files.get(shardOf("common", shardCount))!;
   ok(spillNumber(findList(commonShard.text, "common")!) >= 0, "a list past SPILL_NUMBERS spills");
-  const common = parsed(commonShard).post.get("common")!;
+  const common = parsed(commonShard).terms.get("common")!;
   equal(common.length, 6000 * 4);
   deepStrictEqual(
     common.filter((_, index) => index % 4 === 0),
@@ -92,8 +92,8 @@ Deno.test("BuildPostings leaves out shards no term falls in, and a term without 
   const shards = new Set([shardOf("alpha", 64), shardOf("beta", 64)]);
   deepStrictEqual(new Set(files.keys()), shards);
   const alpha = parsed(files.get(shardOf("alpha", 64))!);
-  deepStrictEqual(alpha.post.get("alpha"), [0, 0, 0, 2, 1, 1, 0, 0]);
-  deepStrictEqual(alpha.kw.get("alpha"), [1, 5]);
-  equal(parsed(files.get(shardOf("beta", 64))!).kw.has("beta"), false);
+  deepStrictEqual(alpha.terms.get("alpha"), [0, 0, 0, 2, 1, 1, 0, 0]);
+  deepStrictEqual(alpha.keywords.get("alpha"), [1, 5]);
+  equal(parsed(files.get(shardOf("beta", 64))!).keywords.has("beta"), false);
   deepStrictEqual(files.get(shardOf("alpha", 64))!.spills, [], "short lists stay in the shard");
 });

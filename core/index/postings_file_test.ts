@@ -54,16 +54,19 @@ Deno.test("postingsSize reads a list's size without its numbers; 0 when absent",
 });
 
 Deno.test("a shard file keeps whole and keyword postings apart and round-trips both", () => {
-  const shard = { post: new Map([["cache", [0, 1, 0, 2]]]), kw: new Map([["cache", [0, 1]]]) };
+  const shard = {
+    terms: new Map([["cache", [0, 1, 0, 2]]]),
+    keywords: new Map([["cache", [0, 1]]]),
+  };
   const { text, spills } = formatShard(shard);
   deepStrictEqual(spills, []);
   deepStrictEqual(parseShard(text), shard);
   deepStrictEqual(findPostings(text, "cache"), [0, 1, 0, 2]);
   deepStrictEqual(findPostings(text, keywordKey("cache")), [0, 1]);
   equal(postingsSize(text, "cache"), 4);
-  deepStrictEqual(parseShard(formatShard({ post: new Map(), kw: new Map() }).text), {
-    post: new Map(),
-    kw: new Map(),
+  deepStrictEqual(parseShard(formatShard({ terms: new Map(), keywords: new Map() }).text), {
+    terms: new Map(),
+    keywords: new Map(),
   });
 });
 
@@ -81,8 +84,8 @@ Deno.test("a list of more than SPILL_NUMBERS numbers moves to a binary file; the
   const long = longList(1500);
   ok(long.length > SPILL_NUMBERS);
   const shard = {
-    post: new Map([["cache", [0, 1, 0, 2]], ["common", long], ["other", longList(1200, 7)]]),
-    kw: new Map([["common", [0, 1]]]),
+    terms: new Map([["cache", [0, 1, 0, 2]], ["common", long], ["other", longList(1200, 7)]]),
+    keywords: new Map([["common", [0, 1]]]),
   };
   const { text, spills } = formatShard(shard);
   equal(spills.length, 2);
@@ -98,8 +101,8 @@ Deno.test("a list of more than SPILL_NUMBERS numbers moves to a binary file; the
 
 Deno.test("a spilled list is read as stored: its numbers are a view of the file's bytes", () => {
   const { text, spills } = formatShard({
-    post: new Map([["common", longList(600)]]),
-    kw: new Map(),
+    terms: new Map([["common", longList(600)]]),
+    keywords: new Map(),
   });
   const list = findPostings(text, "common", (n) => spills[n]);
   ok(list instanceof Int32Array);
@@ -111,12 +114,12 @@ Deno.test("a spilled list is read as stored: its numbers are a view of the file'
 
 Deno.test("a spilled file of another list, cut short or missing reads as no postings", () => {
   const { text, spills } = formatShard({
-    post: new Map([["alpha", longList(1500)], ["beta", longList(1500, 1)]]),
-    kw: new Map(),
+    terms: new Map([["alpha", longList(1500)], ["beta", longList(1500, 1)]]),
+    keywords: new Map(),
   });
   const swapped = (n: number) => spills[1 - n];
   equal(findPostings(text, "alpha", swapped), undefined);
-  deepStrictEqual(parseShard(text, swapped), { post: new Map(), kw: new Map() });
+  deepStrictEqual(parseShard(text, swapped), { terms: new Map(), keywords: new Map() });
   const cut = (n: number) => spills[n].subarray(0, spills[n].byteLength - 4);
   equal(findPostings(text, "alpha", cut), undefined, "a file cut short");
   equal(findPostings(text, "alpha", (n) => spills[n].subarray(0, 4)), undefined, "no header");
@@ -125,8 +128,8 @@ Deno.test("a spilled file of another list, cut short or missing reads as no post
 
 Deno.test("the delta file spills nothing: it is read whole", () => {
   const { text, spills } = formatShard({
-    post: new Map([["common", longList(1500)]]),
-    kw: new Map(),
+    terms: new Map([["common", longList(1500)]]),
+    keywords: new Map(),
   }, Infinity);
   deepStrictEqual(spills, []);
   deepStrictEqual(findPostings(text, "common"), longList(1500));

@@ -80,16 +80,21 @@ export function formatPostingsFile(postings: Map<string, number[]>): string {
 
 /** Both kinds of postings of a shard file. */
 export interface ShardPostings {
-  post: Map<string, number[]>;
-  kw: Map<string, number[]>;
+  /** Each term's postings: [ordinal, title tf, keyword tf, body tf, …]. */
+  terms: Map<string, number[]>;
+  /** Each term's keyword postings (titles, tags, aliases): [ordinal, field mask, …]. */
+  keywords: Map<string, number[]>;
 }
+
+/** Which of a shard's two kinds of postings. */
+export type PostingsKind = keyof ShardPostings;
 
 /** A shard file's text, parsed into its two kinds of postings; spilled lists through `spilled`. */
 export function parseShard(text: string, spilled?: SpillReader): ShardPostings {
-  const shard: ShardPostings = { post: new Map(), kw: new Map() };
+  const shard: ShardPostings = { terms: new Map(), keywords: new Map() };
   for (const [key, list] of parsePostingsFile(text, spilled)) {
-    if (key.startsWith("+")) shard.kw.set(key.slice(1), list);
-    else shard.post.set(key, list);
+    if (key.startsWith("+")) shard.keywords.set(key.slice(1), list);
+    else shard.terms.set(key, list);
   }
   return shard;
 }
@@ -99,8 +104,8 @@ export function parseShard(text: string, spilled?: SpillReader): ShardPostings {
  * lists (none with `spillNumbers` Infinity, as for the delta file, which is read whole).
  */
 export function formatShard(
-  { post, kw }: ShardPostings,
+  { terms, keywords }: ShardPostings,
   spillNumbers = SPILL_NUMBERS,
 ): PostingsFiles {
-  return layOut([...post, ...keywordLines(kw)], spillNumbers);
+  return layOut([...terms, ...keywordLines(keywords)], spillNumbers);
 }

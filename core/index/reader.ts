@@ -43,6 +43,7 @@ import {
 import { viewAs } from "./bytes.ts";
 import { bytesChecksum, fnv1a } from "../hash.ts";
 import { findPostings, keywordKey, type Postings, postingsSize } from "./postings_file.ts";
+import type { PostingsKind } from "./postings_layout.ts";
 
 /** Bumped whenever the file layout changes; an index of another version is rebuilt. */
 export const INDEX_VERSION = 18;
@@ -390,10 +391,10 @@ export class IndexReader {
     return this.#lastShard.text;
   }
 
-  #merged(dir: "post" | "kw", term: string, stride: number): Postings {
-    const key = `${dir}\t${term}`;
+  #merged(kind: PostingsKind, term: string, stride: number): Postings {
+    const key = `${kind}\t${term}`;
     let postings = this.#postings.get(key);
-    if (!postings) this.#postings.set(key, postings = this.#live(dir, term, stride));
+    if (!postings) this.#postings.set(key, postings = this.#live(kind, term, stride));
     return postings;
   }
 
@@ -420,8 +421,8 @@ export class IndexReader {
     return this.manifest.deltaOrds.length ? this.file(DELTA_FILE, "", isText) : "";
   }
 
-  #live(dir: "post" | "kw", term: string, stride: number): Postings {
-    const key = dir === "kw" ? keywordKey(term) : term;
+  #live(kind: PostingsKind, term: string, stride: number): Postings {
+    const key = kind === "keywords" ? keywordKey(term) : term;
     const base = this.#shardPostings(term, key);
     const deltaText = this.#deltaText();
     const delta = this.parsed(DELTA_FILE, () => findPostings(deltaText, key) ?? []);
@@ -442,7 +443,7 @@ export class IndexReader {
 
   /** Flat [ordinal, title tf, keyword tf, body tf, …] postings of a term. */
   postings(term: string): Postings {
-    return this.#merged("post", term, 4);
+    return this.#merged("terms", term, 4);
   }
 
   /**
@@ -450,7 +451,7 @@ export class IndexReader {
    * last compaction still count, so it can run a little high until then.
    */
   postingCount(term: string): number {
-    const cached = this.#postings.get(`post\t${term}`);
+    const cached = this.#postings.get(`terms\t${term}`);
     if (cached) return cached.length / 4;
     const shard = this.#shardText(shardFile(shardOf(term, this.manifest.shardCount)));
     const delta = this.#deltaText();
@@ -460,7 +461,7 @@ export class IndexReader {
 
   /** Flat [ordinal, field mask, …] postings of a term in titles, tags and aliases. */
   keywordPostings(term: string): Postings {
-    return this.#merged("kw", term, 2);
+    return this.#merged("keywords", term, 2);
   }
 
   /** Lengths, type, status and kernel flag of the entry at `ord`; undefined for a removed one. */
