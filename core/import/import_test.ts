@@ -1,0 +1,75 @@
+/** Reading notes from other tools (core/import/note.ts) and resolving their wikilinks. */
+import { deepStrictEqual as deepEqual, strictEqual as equal } from "node:assert/strict";
+import { readNote } from "./note.ts";
+import { resolveWikilinks, wikilinkLookup } from "./wikilinks.ts";
+
+const FILE_DATES = { created: "2023-05-01", updated: "2023-06-01" };
+const note = (path: string, text: string) => readNote({ path, text, fileDates: FILE_DATES });
+
+Deno.test("an Obsidian note: frontmatter tags as a comma string, inline and folder tags", () => {
+  const read = note(
+    "Ops/Cloud/Rotate keys.md",
+    "---\ntags: aws, security\naliases: [key rotation]\ndate: 2022-01-02T10:00\n---\n" +
+      "# Rotate keys\n\nRotate them #quarterly and `#not-a-tag`.\n```\n#nope\n```\n",
+  );
+  equal(read.title, "Rotate keys");
+  deepEqual(read.tags, ["aws", "security", "quarterly", "ops", "cloud"]);
+  deepEqual(read.aliases, ["key rotation"]);
+  equal(read.created, "2022-01-02");
+  equal(read.updated, "2023-06-01");
+  equal(read.body.startsWith("Rotate them"), true);
+  equal(read.type, "note");
+});
+
+Deno.test("a note without frontmatter takes its title from the file name and the file's dates", () => {
+  const read = note("Deploy checklist.md", "Steps:\n1. build\n");
+  equal(read.title, "Deploy checklist");
+  equal(read.created, "2023-05-01");
+  deepEqual(read.tags, []);
+});
+
+Deno.test("types and statuses are inferred from what the note is", () => {
+  equal(note("a.md", "https://example.com/docs\n\nGood docs.\n").type, "bookmark");
+  equal(note("a.md", "https://example.com/docs\n").source, "https://example.com/docs");
+  equal(note("How to rotate keys.md", "Text.\n").type, "howto");
+  equal(note("ADR 12 use postgres.md", "Text.\n").type, "decision");
+  equal(note("a.md", "---\ntype: Rule\n---\nAlways x.\n").type, "rule");
+  equal(note("a.md", "---\nstatus: deprecated\n---\nOld.\n").status, "superseded");
+  equal(note("a.md", "---\nstatus: done\n---\nOld.\n").status, "archived");
+});
+
+Deno.test("frontmatter that is not YAML is left out with a warning, the body kept", () => {
+  const read = note("a.md", "---\ntitle: [broken\n---\nBody.\n");
+  equal(read.title, "a");
+  equal(read.body, "Body.\n");
+  equal(read.warnings.length, 1);
+});
+
+Deno.test("wikilinks resolve by path, file name, title and alias; others are reported", () => {
+  const lookup = wikilinkLookup([
+    { id: "kb-aaaaa", sourcePath: "Ops/Rotate keys.md", title: "Rotating API keys", aliases: [] },
+    { id: "kb-bbbbb", sourcePath: "Deploy.md", title: "Deploy", aliases: ["shipping"] },
+  ]);
+  const { body, linked, unresolved } = resolveWikilinks(
+    "See [[Rotate keys]], [[rotating api keys|the rotation]], [[Deploy#Rollback]], " +
+      "[[Shipping]], [[Ops/Rotate keys]], [[Missing note]] and ![[diagram.png]].\n" +
+      "`[[Deploy]]` in code\n```\n[[Deploy]]\n```\n",
+    lookup,
+  );
+  equal(
+    body,
+    "See [[kb-aaaaa]], the rotation ([[kb-aaaaa]]), [[kb-bbbbb]] (Rollback), [[kb-bbbbb]], " +
+      "[[kb-aaaaa]], [[Missing note]] and ![[diagram.png]].\n`[[Deploy]]` in code\n```\n" +
+      "[[Deploy]]\n```\n",
+  );
+  deepEqual(linked, ["kb-aaaaa", "kb-bbbbb"]);
+  deepEqual(unresolved, ["Missing note"]);
+});
+
+Deno.test("a title wins over another note's alias", () => {
+  const lookup = wikilinkLookup([
+    { id: "kb-aaaaa", sourcePath: "a.md", title: "A", aliases: ["Deploy"] },
+    { id: "kb-bbbbb", sourcePath: "b.md", title: "Deploy", aliases: [] },
+  ]);
+  equal(lookup("deploy"), "kb-bbbbb");
+});

@@ -1,0 +1,228 @@
+/**
+ * A markdown note from another tool (an Obsidian vault, a plain folder of markdown) read as the
+ * fields of an entry, pure: the title from the frontmatter, the first `# heading` or the file
+ * name; tags from the frontmatter (a list or a comma string), inline `#tags` and the folders the
+ * note sits in; aliases; dates from the frontmatter, else from what the caller found (the source
+ * file's git history, then its modification time); a type inferred from what the note is.
+ * Wikilinks are resolved afterwards, across all notes, by `wikilinks.ts`.
+ *
+ * @module
+ */
+import { parseEntryText } from "../entry/entry.ts";
+import {
+  ENTRY_TYPES,
+  type EntryType,
+  isCalendarDate,
+  LIMITS,
+  type Status,
+} from "../entry/schema.ts";
+
+/** A source file as the caller read it. */
+export interface SourceNote {
+  /** The path inside the imported folder, with `/` separators, e.g. `Ops/Rotate keys.md`. */
+  path: string;
+  /** The file's text. */
+  text: string;
+  /** The file's first and last change (git history, else its modification time), YYYY-MM-DD. */
+  fileDates: { created: string; updated: string };
+}
+
+/** A note read as the fields of an entry, before it has an id. */
+export interface ImportedNote {
+  /** Where the note came from, inside the imported folder: kept so a second import updates it. */
+  sourcePath: string;
+  title: string;
+  type: EntryType;
+  status: Status;
+  tags: string[];
+  aliases: string[];
+  created: string;
+  updated: string;
+  /** A URL the note is about (a bookmark's address, a `source:`/`url:` field). */
+  source?: string;
+  /** The body, wikilinks still as written. */
+  body: string;
+  /** What could not be read as written, e.g. frontmatter that is not YAML. */
+  warnings: string[];
+}
+
+/** Read a source note (see the module doc). Never throws. */
+export function readNote(note: SourceNote): ImportedNote {
+  const warnings: string[] = [];
+  const { fields, body } = frontmatterOf(note.text, warnings);
+  const title = text(fields.title) ?? firstHeading(body) ?? fileTitle(note.path);
+  const dates = noteDates(fields, note.fileDates);
+  const source = text(fields.source) ?? text(fields.url) ?? soleUrl(body);
+  return {
+    sourcePath: note.path,
+    title: oneLineTitle(title),
+    type: inferType(fields, title, body),
+    status: inferStatus(fields),
+    tags: unique([...listOf(fields.tags), ...inlineTags(body), ...folderTags(note.path)]),
+    aliases: unique(listOf(fields.aliases ?? fields.alias).map((alias) => alias.replace(/^#/, ""))),
+    ...dates,
+    ...(source ? { source } : {}),
+    body: withoutTitleHeading(body, title),
+    warnings,
+  };
+}
+
+/** The frontmatter fields (empty when there are none or they do not parse) and the body. */
+function frontmatterOf(
+  text: string,
+  warnings: string[],
+): { fields: Record<string, unknown>; body: string } {
+  const clean = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const match = /^---\r?\n([\s\S]*?)\r?\n?---[ \t]*(?:\r?\n|$)/.exec(clean);
+  if (!match) return { fields: {}, body: clean };
+  const body = clean.slice(match[0].length);
+  try {
+    return { fields: parseEntryText(`---\n${match[1]}\n---\n`, "the note").fields, body };
+  } catch (error) {
+    warnings.push(`its frontmatter is left out: ${(error as Error).message}`);
+    return { fields: {}, body };
+  }
+}
+
+/** A scalar field as trimmed text, if it has any. */
+function text(value: unknown): string | undefined {
+  if (typeof value === "string" || typeof value === "number") {
+    return String(value).trim() || undefined;
+  }
+  return undefined;
+}
+
+/** A list field from a list, or a comma (or space, for tags) separated string. */
+function listOf(value: unknown): string[] {
+  const items = Array.isArray(value)
+    ? value
+    : typeof value === "string"
+    ? value.split(value.includes(",") ? "," : /\s+/)
+    : [];
+  return items
+    .filter((item) => item !== null && typeof item !== "object")
+    .map((item) => String(item).trim().replace(/^#/, ""))
+    .filter((item) => item && item.length <= LIMITS.maxKeywordChars);
+}
+
+/** The body's `#tags`, outside code, headings and links; `#a/b` nested tags read as `a/b`. */
+function inlineTags(body: string): string[] {
+  const tags: string[] = [];
+  for (const line of proseLines(body)) {
+    if (/^#{1,6}\s/.test(line)) continue;
+    const plain = line.replace(/`[^`]*`/g, "").replace(/\]\([^)]*\)/g, "]");
+    for (const match of plain.matchAll(/(?:^|\s)#([\p{L}\p{N}_][\p{L}\p{N}_/-]*)/gu)) {
+      if (!/^\d+$/.test(match[1])) tags.push(match[1].toLowerCase());
+    }
+  }
+  return tags;
+}
+
+/** The folders a note sits in, as tags: `Ops/Cloud/x.md` → `ops`, `cloud`. */
+function folderTags(path: string): string[] {
+  return path.split("/").slice(0, -1).map((folder) =>
+    folder.trim().toLowerCase().replace(/\s+/g, "-")
+  ).filter((folder) => folder && folder.length <= LIMITS.maxKeywordChars);
+}
+
+/** The lines of a body outside fenced code. */
+function proseLines(body: string): string[] {
+  let fenced = false;
+  return body.split("\n").filter((line) => {
+    if (/^\s*(```|~~~)/.test(line)) {
+      fenced = !fenced;
+      return false;
+    }
+    return !fenced;
+  });
+}
+
+/** The text of the first `# heading` of the body. */
+function firstHeading(body: string): string | undefined {
+  for (const line of proseLines(body)) {
+    const match = /^#{1,6}[ \t]+(.+?)[ \t#]*$/.exec(line);
+    if (match) return match[1].trim();
+  }
+  return undefined;
+}
+
+/** A title from a file name: `Ops/Rotate keys.md` → `Rotate keys`. */
+function fileTitle(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1).replace(/\.(md|markdown|mdc)$/i, "").trim() ||
+    "untitled";
+}
+
+/** A title on one line within the contract's length. */
+function oneLineTitle(title: string): string {
+  const line = title.replace(/\s+/g, " ").trim();
+  return line.length > LIMITS.maxTitleChars ? `${line.slice(0, LIMITS.maxTitleChars - 1)}…` : line;
+}
+
+/** The body without a first heading that only repeats the title. */
+function withoutTitleHeading(body: string, title: string): string {
+  const trimmed = body.replace(/^\s*\n/, "");
+  const match = /^#[ \t]+(.+?)[ \t#]*\r?\n/.exec(trimmed);
+  return match && match[1].trim() === title.trim()
+    ? trimmed.slice(match[0].length).replace(/^\s*\n/, "")
+    : body;
+}
+
+/** A date field as YYYY-MM-DD (a time after it is dropped). */
+function dateOf(value: unknown): string | undefined {
+  const date = typeof value === "string"
+    ? /^(\d{4}-\d{2}-\d{2})/.exec(value.trim())?.[1]
+    : undefined;
+  return date && isCalendarDate(date) ? date : undefined;
+}
+
+/** Created and updated: the frontmatter's dates first, then the file's. */
+function noteDates(
+  fields: Record<string, unknown>,
+  fileDates: SourceNote["fileDates"],
+): { created: string; updated: string } {
+  const created = dateOf(fields.created) ?? dateOf(fields.date) ?? dateOf(fields.timestamp) ??
+    fileDates.created;
+  let updated = dateOf(fields.updated) ?? dateOf(fields.modified) ?? dateOf(fields.timestamp) ??
+    fileDates.updated;
+  if (updated < created) updated = created;
+  return { created, updated };
+}
+
+/** The one URL a note holds when it is little else (a bookmark). */
+function soleUrl(body: string): string | undefined {
+  const urls = body.match(/https?:\/\/[^\s)>\]]+/g) ?? [];
+  if (urls.length !== 1) return undefined;
+  const words = body.replace(urls[0], "").split(/\s+/).filter((word) => /\w/.test(word));
+  return words.length <= 30 ? urls[0] : undefined;
+}
+
+/** The note's type: a field of the contract's, else what its title, status and body say. */
+function inferType(fields: Record<string, unknown>, title: string, body: string): EntryType {
+  const named = text(fields.type)?.toLowerCase();
+  if (named && (ENTRY_TYPES as readonly string[]).includes(named)) return named as EntryType;
+  if (soleUrl(body) || text(fields.url)) return "bookmark";
+  if (/^(how to|how-to|howto)\b/i.test(title)) return "howto";
+  if (/^(adr\b|decision\b)/i.test(title) || /^#{1,6}\s+decision\s*$/im.test(body)) {
+    return "decision";
+  }
+  return "note";
+}
+
+/** The note's status: a superseded or archived note says so in its status field. */
+function inferStatus(fields: Record<string, unknown>): Status {
+  const status = text(fields.status)?.toLowerCase() ?? "";
+  if (/^(superseded|deprecated|obsolete|replaced)/.test(status)) return "superseded";
+  if (/^(archived|done|closed|retired)/.test(status)) return "archived";
+  return "active";
+}
+
+/** The items of a list once each, case-insensitively, in their first spelling. */
+function unique(items: string[]): string[] {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    const key = item.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  }).slice(0, LIMITS.maxListItems);
+}
