@@ -1,6 +1,8 @@
 /** Reading notes from other tools (core/import/note.ts) and resolving their wikilinks. */
 import { deepStrictEqual as deepEqual, strictEqual as equal } from "node:assert/strict";
 import { readNote } from "./note.ts";
+import { IMPORTED_FROM, planImport } from "./plan.ts";
+import { type Entry, serializeEntry } from "../entry/entry.ts";
 import { resolveWikilinks, wikilinkLookup } from "./wikilinks.ts";
 
 const FILE_DATES = { created: "2023-05-01", updated: "2023-06-01" };
@@ -72,4 +74,56 @@ Deno.test("a title wins over another note's alias", () => {
     { id: "kb-bbbbb", sourcePath: "b.md", title: "Deploy", aliases: [] },
   ]);
   equal(lookup("deploy"), "kb-bbbbb");
+});
+
+Deno.test("an import plans new entries, then a second import of the same notes changes nothing", () => {
+  const notes = [
+    note("Rotate keys.md", "# Rotate keys\n\nSee [[Deploy]] and [[Nowhere]].\n"),
+    note("Deploy.md", "Ship it.\n"),
+  ];
+  let next = 0;
+  const newId = () => `kb-0000${next++}`;
+  const first = planImport(notes, [], newId);
+  deepEqual(first.added, ["kb-00000", "kb-00001"]);
+  equal(first.linksResolved, 1);
+  deepEqual(first.unresolved, [{ sourcePath: "Rotate keys.md", name: "Nowhere" }]);
+  const rotate = first.changes[0].entry;
+  equal(first.changes[0].path, "entries/kb-00000-rotate-keys.md");
+  equal(rotate.body, "See [[kb-00001]] and [[Nowhere]].\n");
+  deepEqual(rotate.links, [{ rel: "related", to: "kb-00001" }]);
+  equal(rotate.extra[IMPORTED_FROM], "Rotate keys.md");
+  const existing = first.changes.map((change) => ({
+    entry: change.entry,
+    path: change.path,
+    text: serializeEntry(change.entry),
+  }));
+  const again = planImport(notes, existing, newId);
+  deepEqual(again.changes, []);
+  deepEqual(again.unchanged, ["kb-00000", "kb-00001"]);
+  const changed = planImport(
+    [note("Rotate keys.md", "# Rotate keys\n\nNew text.\n"), notes[1]],
+    existing,
+    newId,
+  );
+  deepEqual(changed.updated, ["kb-00000"]);
+  equal(changed.changes[0].previousText, existing[0].text);
+  equal(changed.changes[0].path, existing[0].path);
+});
+
+Deno.test("an update keeps what the knowledge base added: links, extra fields, kernel", () => {
+  const [change] = planImport([note("a.md", "A.\n")], [], () => "kb-aaaaa").changes;
+  const edited: Entry = {
+    ...change.entry,
+    kernel: true,
+    links: [{ rel: "refines", to: "kb-zzzzz" }],
+    extra: { ...change.entry.extra, owner: "me" },
+  };
+  const plan = planImport([note("a.md", "A changed.\n")], [
+    { entry: edited, path: change.path, text: serializeEntry(edited) },
+  ], () => "kb-bbbbb");
+  const updated = plan.changes[0].entry;
+  equal(updated.kernel, true);
+  deepEqual(updated.links, [{ rel: "refines", to: "kb-zzzzz" }]);
+  equal(updated.extra.owner, "me");
+  equal(updated.body, "A changed.\n");
 });

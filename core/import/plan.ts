@@ -1,0 +1,136 @@
+/**
+ * What an import writes, pure: each source note becomes an entry, or updates the entry an
+ * earlier import of the same note made (found by the `imported_from` field, which keeps the
+ * note's path inside the imported folder), or is left unchanged. Wikilinks are resolved across
+ * the imported notes and the knowledge base's own entries; each resolved one is a `[[kb-id]]`
+ * mention in the body and a `related` link.
+ *
+ * @module
+ */
+import { type Entry, serializeEntry } from "../entry/entry.ts";
+import { slugify } from "../entry/edit.ts";
+import { LIMITS } from "../entry/schema.ts";
+import type { ImportedNote } from "./note.ts";
+import { type LinkTarget, resolveWikilinks, wikilinkLookup } from "./wikilinks.ts";
+
+/** The frontmatter field that names the source note an entry was imported from. */
+export const IMPORTED_FROM = "imported_from";
+
+/** An entry already in the knowledge base. */
+export interface ExistingEntry {
+  entry: Entry;
+  /** Its file, `entries/<id>-<slug>.md`. */
+  path: string;
+  /** Its file's text as read, so the save refuses a file changed since. */
+  text: string;
+}
+
+/** One file the import writes. */
+export interface ImportChange {
+  path: string;
+  entry: Entry;
+  /** The file's text before, for an update; undefined for a new entry. */
+  previousText?: string;
+}
+
+/** The import's plan and what its report says. */
+export interface ImportPlan {
+  changes: ImportChange[];
+  /** Ids of the entries added, updated and left as they were. */
+  added: string[];
+  updated: string[];
+  unchanged: string[];
+  /** How many wikilinks became `[[kb-id]]` mentions. */
+  linksResolved: number;
+  /** Wikilinks that named no note, with the note they are in. */
+  unresolved: { sourcePath: string; name: string }[];
+}
+
+/**
+ * Plan the import of `notes` into a knowledge base holding `existing`. `newId` gives a fresh id
+ * that neither the knowledge base nor an earlier call has.
+ */
+export function planImport(
+  notes: readonly ImportedNote[],
+  existing: readonly ExistingEntry[],
+  newId: () => string,
+): ImportPlan {
+  const bySource = new Map<string, ExistingEntry>();
+  for (const item of existing) {
+    const from = item.entry.extra[IMPORTED_FROM];
+    if (typeof from === "string") bySource.set(from, item);
+  }
+  const ids = notes.map((note) => bySource.get(note.sourcePath)?.entry.id ?? newId());
+  const targets: LinkTarget[] = notes.map((note, index) => ({
+    id: ids[index],
+    sourcePath: note.sourcePath,
+    title: note.title,
+    aliases: note.aliases,
+  }));
+  for (const { entry, path } of existing) {
+    targets.push({ id: entry.id, sourcePath: path, title: entry.title, aliases: entry.aliases });
+  }
+  const lookup = wikilinkLookup(targets);
+  const plan: ImportPlan = {
+    changes: [],
+    added: [],
+    updated: [],
+    unchanged: [],
+    linksResolved: 0,
+    unresolved: [],
+  };
+  notes.forEach((note, index) => {
+    const id = ids[index];
+    const resolved = resolveWikilinks(note.body, lookup);
+    plan.linksResolved += resolved.linked.length;
+    for (const name of resolved.unresolved) {
+      plan.unresolved.push({ sourcePath: note.sourcePath, name });
+    }
+    const before = bySource.get(note.sourcePath);
+    const entry = entryOf(note, id, resolved.body, resolved.linked, before?.entry);
+    if (!before) {
+      plan.changes.push({ path: `entries/${id}-${slugify(entry.title)}.md`, entry });
+      plan.added.push(id);
+    } else if (serializeEntry(entry) === before.text) {
+      plan.unchanged.push(id);
+    } else {
+      plan.changes.push({ path: before.path, entry, previousText: before.text });
+      plan.updated.push(id);
+    }
+  });
+  return plan;
+}
+
+/**
+ * The entry of a note. An update keeps what the knowledge base added to the entry (links of
+ * its own, fields outside the contract, a kernel flag) and takes the rest from the note.
+ */
+function entryOf(
+  note: ImportedNote,
+  id: string,
+  body: string,
+  linked: readonly string[],
+  before: Entry | undefined,
+): Entry {
+  const related = linked.filter((to) => to !== id).map((to) => ({ rel: "related" as const, to }));
+  const kept = (before?.links ?? []).filter((link) =>
+    !related.some((other) => other.to === link.to)
+  );
+  const entry: Entry = {
+    id,
+    title: note.title,
+    type: note.type,
+    tags: note.tags,
+    aliases: note.aliases,
+    appliesTo: before?.appliesTo ?? [],
+    kernel: before?.kernel ?? false,
+    status: note.status,
+    created: note.created,
+    updated: note.updated,
+    links: [...kept, ...related].slice(0, LIMITS.maxListItems),
+    extra: { ...before?.extra, [IMPORTED_FROM]: note.sourcePath },
+    body: body.endsWith("\n") ? body : `${body}\n`,
+  };
+  if (note.source) entry.source = note.source;
+  return entry;
+}
