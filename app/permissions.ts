@@ -78,6 +78,7 @@ export const COMMAND_PROFILES: Record<string, keyof typeof PROFILES> = {
   add: "save",
   edit: "save",
   rm: "save",
+  import: "save",
   search: "read",
   get: "check",
   index: "read",

@@ -28,6 +28,10 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
     load: () => import("./edit.ts"),
   },
   rm: { summary: "delete entries through the save pipeline", load: () => import("./rm.ts") },
+  import: {
+    summary: "bring a folder of notes (Obsidian, markdown) in, in one commit",
+    load: () => import("./import.ts"),
+  },
   search: {
     summary: "ranked lexical search, several queries fused",
     load: () => import("./search.ts"),

@@ -1,0 +1,111 @@
+/**
+ * `git-kb import`'s work: read the source folder, plan the entries against the knowledge base's
+ * own, leave out every note that could not be saved (with why: a credential in it, a value the
+ * contract refuses), and save the rest in one commit through the save pipeline (one push, one
+ * reindex). A dry run plans and reports without writing.
+ *
+ * @module
+ */
+import { checkEntryFields, parseEntryText, type Problem, toEntry } from "../../core/entry/entry.ts";
+import { readNote } from "../../core/import/note.ts";
+import { type ExistingEntry, type ImportPlan, planImport } from "../../core/import/plan.ts";
+import { findSecrets, SECRET_LABELS } from "../../core/text/secrets.ts";
+import { listEntryFiles, readKbFile } from "../kb.ts";
+import { type ChangesResult, entryPaths, newId, saveChanges } from "../save/save.ts";
+import { readSourceFolder, type SourceKind } from "./source.ts";
+
+/** What to import, and where. */
+export interface ImportRequest {
+  kbDir: string;
+  /** The folder of notes. */
+  folder: string;
+  /** The folder's kind as the user named it; detected when undefined. */
+  kind?: SourceKind;
+  /** Plan and report without writing anything. */
+  dryRun?: boolean;
+}
+
+/** What an import did (or, in a dry run, would do). */
+export interface ImportReport extends ImportPlan {
+  kind: SourceKind;
+  /** Source files not imported, each with the reason, paths inside the folder. */
+  leftOut: { path: string; reason: string }[];
+  /** The save, when something was written. */
+  save?: ChangesResult;
+}
+
+/** Import a folder of notes (see the module doc). */
+export async function importFolder(request: ImportRequest): Promise<ImportReport> {
+  const { kbDir, folder } = request;
+  const source = await readSourceFolder(folder);
+  const kind = request.kind ?? source.kind;
+  const leftOut = [...source.leftOut];
+  const taken = new Map(entryPaths(kbDir));
+  const fresh = () => {
+    const id = newId(taken);
+    taken.set(id, "");
+    return id;
+  };
+  const notes = source.notes.map(readNote);
+  const plan = planImport(notes, existingEntries(kbDir), fresh);
+  const refused = new Map<string, string>();
+  for (const change of plan.changes) {
+    const reason = saveRefusal(
+      change.entry.title,
+      change.entry.body,
+      checkEntryFields(change.entry),
+    );
+    if (reason) refused.set(change.entry.id, reason);
+  }
+  const kept = plan.changes.filter((change) => !refused.has(change.entry.id));
+  for (const change of plan.changes) {
+    const reason = refused.get(change.entry.id);
+    if (reason) leftOut.push({ path: String(change.entry.extra.imported_from), reason });
+  }
+  const report: ImportReport = {
+    ...plan,
+    changes: kept,
+    added: plan.added.filter((id) => !refused.has(id)),
+    updated: plan.updated.filter((id) => !refused.has(id)),
+    kind,
+    leftOut,
+  };
+  if (request.dryRun || !kept.length) return report;
+  const folderName = folder.replace(/\/+$/, "").split("/").pop() || folder;
+  report.save = await saveChanges({
+    kbDir,
+    message: `kb: import ${folderName} (${report.added.length} added, ` +
+      `${report.updated.length} updated)`,
+    changes: kept,
+  });
+  return report;
+}
+
+/** The entries the knowledge base has now, read as the index reads them. */
+function existingEntries(kbDir: string): ExistingEntry[] {
+  const existing: ExistingEntry[] = [];
+  for (const path of listEntryFiles(kbDir).entries) {
+    try {
+      const text = readKbFile(kbDir, path);
+      const { entry } = toEntry(parseEntryText(text, path));
+      if (entry) existing.push({ entry, path, text });
+    } catch {
+      // A file the index leaves out is named by `git-kb doctor`, not by an import.
+    }
+  }
+  return existing;
+}
+
+/** Why a planned entry cannot be saved: a credential in it, or a value the contract refuses. */
+function saveRefusal(title: string, body: string, problems: Problem[]): string | undefined {
+  const [secret] = findSecrets(`${title}\n${body}`);
+  if (secret) {
+    const where = secret.line === 1 ? "in its title" : `on line ${secret.line - 1} of its body`;
+    return `holds ${SECRET_LABELS[secret.kind]} (${secret.masked}) ${where}; ` +
+      "remove it from the note and import again";
+  }
+  if (problems.length) {
+    return problems.map((problem) => `${problem.field} ${problem.message}`).join("; ");
+  }
+  return undefined;
+}

@@ -1,0 +1,138 @@
+/**
+ * A folder of notes to import, read from disk: its markdown files with their text and dates, and
+ * every other file named with why it is left out. Hidden folders (`.obsidian/`, `.git/`,
+ * `.trash/`) and `node_modules/` are not entered; symbolic links are not followed. A file's
+ * dates are its first and last commit when the folder is in a git repository, else its
+ * modification time.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type { SourceNote } from "../../core/import/note.ts";
+import { LIMITS } from "../../core/entry/schema.ts";
+import { decodeUtf8Strict } from "../../core/text/utf8.ts";
+import { git } from "../git.ts";
+
+/** What kind of folder it is: a vault has an `.obsidian/` folder. */
+export type SourceKind = "obsidian" | "markdown";
+
+/** A folder's notes, and the files left out of them. */
+export interface SourceFolder {
+  kind: SourceKind;
+  notes: SourceNote[];
+  /** Files that are not imported, each with the reason, paths inside the folder. */
+  leftOut: { path: string; reason: string }[];
+}
+
+/** Why a file that is not markdown (an attachment, a config file) is left out. */
+export const NOT_MARKDOWN = "not markdown";
+
+/** Markdown file names. */
+const MARKDOWN = /\.(md|markdown)$/i;
+
+/** Read the folder `folder` (see the module doc). Throws when it is not a readable folder. */
+export async function readSourceFolder(folder: string): Promise<SourceFolder> {
+  if (!Deno.statSync(folder).isDirectory) throw new Error(`${folder} is not a folder`);
+  const source: SourceFolder = {
+    kind: existsFolder(join(folder, ".obsidian")) ? "obsidian" : "markdown",
+    notes: [],
+    leftOut: [],
+  };
+  const found: { path: string; text: string; mtime: string }[] = [];
+  walk(folder, "", (path, info) => {
+    if (!MARKDOWN.test(path)) {
+      source.leftOut.push({ path, reason: NOT_MARKDOWN });
+      return;
+    }
+    if (info.size > LIMITS.maxBodyBytes * 2) {
+      source.leftOut.push({ path, reason: `larger than ${LIMITS.maxBodyBytes / 1024} KiB` });
+      return;
+    }
+    try {
+      const text = decodeUtf8Strict(Deno.readFileSync(join(folder, path)));
+      found.push({ path, text, mtime: dateOf(info.mtime ?? new Date()) });
+    } catch (error) {
+      source.leftOut.push({ path, reason: (error as Error).message });
+    }
+  }, source.leftOut);
+  const history = await commitDates(folder);
+  for (const { path, text, mtime } of found.sort((a, b) => a.path.localeCompare(b.path))) {
+    const dates = history.get(path);
+    source.notes.push({
+      path,
+      text,
+      fileDates: dates ?? { created: mtime, updated: mtime },
+    });
+  }
+  return source;
+}
+
+function existsFolder(path: string): boolean {
+  try {
+    return Deno.lstatSync(path).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
+/** Visit every file under `folder/prefix`, skipping hidden folders, node_modules and links. */
+function walk(
+  folder: string,
+  prefix: string,
+  visit: (path: string, info: Deno.FileInfo) => void,
+  leftOut: SourceFolder["leftOut"],
+): void {
+  const entries = [...Deno.readDirSync(join(folder, prefix))].sort((a, b) =>
+    a.name.localeCompare(b.name)
+  );
+  for (const entry of entries) {
+    const path = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isSymlink) leftOut.push({ path, reason: "a symbolic link (not followed)" });
+    else if (entry.isDirectory) {
+      if (!entry.name.startsWith(".") && entry.name !== "node_modules") {
+        walk(folder, path, visit, leftOut);
+      }
+    } else if (entry.isFile && !entry.name.startsWith(".")) {
+      visit(path, Deno.lstatSync(join(folder, path)));
+    }
+  }
+}
+
+/** A date as YYYY-MM-DD in UTC. */
+function dateOf(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}
+
+/**
+ * The first and last commit (author) date of every file under `folder` that git tracks, by path inside
+ * the folder; empty when the folder is not in a git repository.
+ */
+async function commitDates(
+  folder: string,
+): Promise<Map<string, { created: string; updated: string }>> {
+  const dates = new Map<string, { created: string; updated: string }>();
+  const result = await git(folder, [
+    "log",
+    "--format=%x00%as",
+    "--name-only",
+    "--relative",
+    "--no-renames",
+    "-z",
+    "--",
+    ".",
+  ], { timeoutMs: 30_000 }).catch(() => undefined);
+  if (!result || result.code !== 0) return dates;
+  let date = "";
+  for (const field of result.stdout.split("\0")) {
+    const line = field.replace(/^\n+/, "");
+    if (/^\d{4}-\d{2}-\d{2}$/.test(line)) {
+      date = line;
+    } else if (line && date) {
+      const known = dates.get(line);
+      // git log goes newest first: the first date seen is the last change.
+      if (known) known.created = date;
+      else dates.set(line, { created: date, updated: date });
+    }
+  }
+  return dates;
+}
