@@ -1,0 +1,111 @@
+/**
+ * The knowledge base written into agents' own instruction files, for agents without hooks, pure:
+ * the kernel rules and the rule to ask `git-kb context` before a task, as one block between
+ * markers. A rerun replaces only that block and leaves the user's own text alone. Each file's
+ * block stays inside the size its agent reads: kernel rules that do not fit are left out, last
+ * first, and named.
+ *
+ * @module
+ */
+
+/** The agent files git-kb can write, by the name `--to` takes. */
+export const AGENT_FILES = {
+  /** Codex and other AGENTS.md readers: Codex reads the first 32 KiB. */
+  agents: { path: "AGENTS.md", limit: { bytes: 32 * 1024 } },
+  /** Claude Code's project memory: best kept under 200 lines. */
+  claude: { path: "CLAUDE.md", limit: { lines: 200 } },
+  /** Cursor's project rules: a file of git-kb's own, applied to every request. */
+  cursor: { path: ".cursor/rules/git-kb.mdc", limit: { bytes: 32 * 1024 } },
+  /** Windsurf's workspace rules: 12,000 characters a rule file. */
+  windsurf: { path: ".windsurf/rules/git-kb.md", limit: { chars: 12_000 } },
+} as const;
+
+/** The name of an agent file (`agents`, `claude`, `cursor`, `windsurf`). */
+export type AgentFileName = keyof typeof AGENT_FILES;
+
+/** The line that opens git-kb's block. */
+export const BEGIN_MARKER =
+  "<!-- git-kb:begin (written by git-kb export: change the knowledge base, not this block) -->";
+/** The line that closes git-kb's block. */
+export const END_MARKER = "<!-- git-kb:end -->";
+
+/** A kernel rule as the block shows it. */
+export interface ExportedRule {
+  id: string;
+  title: string;
+  body: string;
+}
+
+/** A file's new text, and the rules that did not fit in its limit. */
+export interface ExportedFile {
+  text: string;
+  leftOut: string[];
+}
+
+/** Where the cursor rule's frontmatter asks to be applied to every request. */
+const CURSOR_FRONTMATTER = "---\ndescription: Rules and lookup from the git-kb knowledge base\n" +
+  "alwaysApply: true\n---\n";
+
+/** The block of git-kb's text: kernel rules, then how to look up the rest. */
+export function exportBlock(rules: readonly ExportedRule[]): string {
+  const parts = [
+    BEGIN_MARKER,
+    "## Knowledge base (git-kb)",
+    "",
+    'Before a task, run `git-kb context "<the task in a few words>"` and read what it prints; ' +
+    "fetch an entry it points at with `git-kb get <id>`. Search with `git-kb search <words>`.",
+  ];
+  if (rules.length) parts.push("", "Rules that always apply:");
+  for (const rule of rules) {
+    parts.push("", `### ${rule.title} (${rule.id})`, "", withoutMarkers(rule.body.trim()));
+  }
+  parts.push(END_MARKER);
+  return `${parts.join("\n")}\n`;
+}
+
+/** Text with git-kb's markers defused, so that a rule's body cannot end the block early. */
+function withoutMarkers(text: string): string {
+  return text.replaceAll("<!-- git-kb:", "<!-- git-kb (quoted):");
+}
+
+/** `current` with git-kb's block replaced by `block`, or `block` added at its end. */
+export function withBlock(current: string, block: string): string {
+  const begin = current.indexOf(BEGIN_MARKER);
+  const end = current.indexOf(END_MARKER, begin);
+  if (begin >= 0 && end > begin) {
+    let after = current.slice(end + END_MARKER.length);
+    if (after.startsWith("\n")) after = after.slice(1);
+    return current.slice(0, begin) + block + after;
+  }
+  if (!current.trim()) return block;
+  return `${current.replace(/\n*$/, "\n\n")}${block}`;
+}
+
+/** Whether `text` is within `limit`. */
+function fits(text: string, limit: { bytes?: number; lines?: number; chars?: number }): boolean {
+  if (limit.bytes !== undefined && new TextEncoder().encode(text).length > limit.bytes) {
+    return false;
+  }
+  if (limit.lines !== undefined && text.split("\n").length - 1 > limit.lines) return false;
+  return limit.chars === undefined || text.length <= limit.chars;
+}
+
+/**
+ * The new text of agent file `name`, given its `current` text ("" when it does not exist):
+ * git-kb's block with as many of `rules` as fit the file's limit, in order.
+ */
+export function exportedFile(
+  name: AgentFileName,
+  current: string,
+  rules: readonly ExportedRule[],
+): ExportedFile {
+  const { limit } = AGENT_FILES[name];
+  const base = name === "cursor" && !current.trim() ? CURSOR_FRONTMATTER : current;
+  let kept = rules.length;
+  let text = withBlock(base, exportBlock(rules));
+  while (kept > 0 && !fits(text, limit)) {
+    kept--;
+    text = withBlock(base, exportBlock(rules.slice(0, kept)));
+  }
+  return { text, leftOut: rules.slice(kept).map((rule) => rule.id) };
+}
