@@ -62,6 +62,11 @@ export const PROFILES = {
    * selftest.
    */
   selftest: ["--allow-read", CACHE_WRITE, SYS_UID, ENV, "--allow-run=git,deno"],
+  /**
+   * Reads the index (writing the cache) and writes agent files in a project (known only at run
+   * time): export.
+   */
+  export: ["--allow-read", "--allow-write", SYS_UID, ENV],
   /** Writes agent settings files under HOME or the project (known only at run time): setup. */
   setup: ["--allow-read", "--allow-write", ENV],
   /**
@@ -79,6 +84,7 @@ export const COMMAND_PROFILES: Record<string, keyof typeof PROFILES> = {
   edit: "save",
   rm: "save",
   import: "save",
+  export: "export",
   search: "read",
   get: "check",
   index: "read",

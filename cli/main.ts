@@ -32,6 +32,10 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
     summary: "bring a folder of notes (Obsidian, markdown) in, in one commit",
     load: () => import("./import.ts"),
   },
+  export: {
+    summary: "write kernel rules into AGENTS.md, CLAUDE.md, Cursor and Windsurf rules",
+    load: () => import("./export.ts"),
+  },
   search: {
     summary: "ranked lexical search, several queries fused",
     load: () => import("./search.ts"),

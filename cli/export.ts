@@ -1,0 +1,70 @@
+/**
+ * `git-kb export`: write the knowledge base's kernel rules, and the rule to ask `git-kb context`
+ * before a task, into a project's agent files (AGENTS.md, CLAUDE.md, Cursor and Windsurf rules)
+ * for agents that run no hooks. `--check` exits 1 when a file is stale, for a pre-commit hook.
+ *
+ * @module
+ */
+import { AGENT_FILES, type AgentFileName } from "../core/export/agent_files.ts";
+import { exportAgentFiles } from "../io/export/agent_files.ts";
+import { openKb } from "../io/index/open.ts";
+import { NO_POSITIONALS, oneOf, parseCommand } from "./args.ts";
+import { cyan, green, printJson, yellow } from "./output.ts";
+
+/** Help text. */
+export const help = `Usage: git-kb export [options]
+
+Write git-kb's block into the agent files of a project: the kernel rules, and
+the rule to run git-kb context before a task. The block sits between markers,
+so a rerun replaces only it and leaves your own text alone. Each file stays
+inside what its agent reads (AGENTS.md 32 KiB, CLAUDE.md 200 lines, a Windsurf
+rule 12,000 characters): kernel rules that do not fit are left out and named.
+Without --to: AGENTS.md, and CLAUDE.md, .cursor/rules/git-kb.mdc and
+.windsurf/rules/git-kb.md where the project already has CLAUDE.md, .cursor/
+or .windsurf/.
+
+Options:
+  --to <file>    agents, claude, cursor or windsurf; repeat for several
+  --dir <dir>    the project folder (default: the current folder)
+  --check        write nothing; exit 1 when a file is stale
+  --json         print what was done as JSON
+  --kb <dir>     the knowledge base folder
+
+Example:
+  git-kb export --to agents --to cursor
+
+Exit codes: 0 written or up to date, 1 a file is stale (--check) or failed,
+2 usage error.`;
+
+/** Run the command. */
+export async function run(args: string[]): Promise<number> {
+  const { values } = parseCommand(args, {
+    to: { type: "string", multiple: true, check: oneOf(Object.keys(AGENT_FILES)) },
+    dir: { type: "string" },
+    check: { type: "boolean" },
+    json: { type: "boolean" },
+  }, { positionals: NO_POSITIONALS });
+  const { reader } = await openKb(values.kb);
+  const rules = reader.manifest.kernel.map(({ id, title, body }) => ({ id, title, body }));
+  const files = values.to?.length ? [...new Set(values.to)] as AgentFileName[] : undefined;
+  const reports = exportAgentFiles({
+    projectDir: values.dir,
+    rules,
+    files,
+    check: values.check,
+  });
+  const stale = reports.some((report) => report.state === "stale");
+  if (values.json) {
+    printJson({ files: reports, rules: rules.length });
+    return stale ? 1 : 0;
+  }
+  for (const { path, state, leftOut } of reports) {
+    const mark = state === "written" ? green("wrote") : state === "stale" ? yellow("stale") : "ok";
+    console.log(`${mark} ${cyan(path)}`);
+    if (leftOut.length) {
+      console.log(yellow(`  left out to stay inside its limit: ${leftOut.join(", ")}`));
+    }
+  }
+  if (stale) console.error(yellow("Agent files are stale: run git-kb export to rewrite them."));
+  return stale ? 1 : 0;
+}
