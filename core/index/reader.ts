@@ -303,7 +303,7 @@ function concatenated(first: Postings, second: Postings): Postings {
 }
 
 /** Whether a loaded index file is of the shape its readers expect. */
-type Shape = (value: unknown) => boolean;
+export type Shape = (value: unknown) => boolean;
 
 const isObject: Shape = (value) => typeof value === "object" && value !== null;
 
