@@ -19,6 +19,7 @@ import {
   show,
   snapshot,
   STACK_FRAME,
+  tempDir,
 } from "./helpers.ts";
 
 interface IndexJson {
@@ -277,29 +278,26 @@ Deno.test("files in entries/ that are not regular entry files are left out with 
 });
 
 Deno.test("readKbFile opens only regular entry files of entries/, as strict UTF-8", async () => {
-  const root = await Deno.makeTempDir({ prefix: "git-kb-read-" });
-  try {
-    await Deno.mkdir(join(root, "entries"));
-    await Deno.writeTextFile(join(root, "secret.md"), "private");
-    await mkfifo(join(root, "entries", "kb-fifo1-pipe.md"));
-    await Deno.writeFile(join(root, "entries", "kb-lat01-x.md"), new Uint8Array([0x63, 0xe9]));
-    await Deno.writeTextFile(join(root, "entries", "kb-bom01-x.md"), "\ufeff---\n");
-    const refused: [string, RegExp][] = [
-      ["entries/kb-fifo1-pipe.md", /is a FIFO/],
-      ["entries/../secret.md", /sub-folders are not read/],
-      ["entries/kb-lat01-x.md", /not valid UTF-8 \(byte 0xE9 at offset 1, line 1\)/],
-    ];
-    for (const [path, reason] of refused) {
-      assert.throws(
-        () => readKbFile(root, path),
-        (error: unknown) =>
-          error instanceof UnreadableEntryError && error.path === path && reason.test(error.reason),
-        path,
-      );
-    }
-    assert.equal(readKbFile(root, "entries/kb-bom01-x.md"), "\ufeff---\n");
-    assert.throws(() => readKbFile(root, "entries/kb-none1-x.md"), Deno.errors.NotFound);
-  } finally {
-    await Deno.remove(root, { recursive: true });
+  await using temp = await tempDir("git-kb-read-");
+  const root = temp.path;
+  await Deno.mkdir(join(root, "entries"));
+  await Deno.writeTextFile(join(root, "secret.md"), "private");
+  await mkfifo(join(root, "entries", "kb-fifo1-pipe.md"));
+  await Deno.writeFile(join(root, "entries", "kb-lat01-x.md"), new Uint8Array([0x63, 0xe9]));
+  await Deno.writeTextFile(join(root, "entries", "kb-bom01-x.md"), "\ufeff---\n");
+  const refused: [string, RegExp][] = [
+    ["entries/kb-fifo1-pipe.md", /is a FIFO/],
+    ["entries/../secret.md", /sub-folders are not read/],
+    ["entries/kb-lat01-x.md", /not valid UTF-8 \(byte 0xE9 at offset 1, line 1\)/],
+  ];
+  for (const [path, reason] of refused) {
+    assert.throws(
+      () => readKbFile(root, path),
+      (error: unknown) =>
+        error instanceof UnreadableEntryError && error.path === path && reason.test(error.reason),
+      path,
+    );
   }
+  assert.equal(readKbFile(root, "entries/kb-bom01-x.md"), "\ufeff---\n");
+  assert.throws(() => readKbFile(root, "entries/kb-none1-x.md"), Deno.errors.NotFound);
 });

@@ -422,6 +422,22 @@ export async function mapLimit<T, R>(
   return results;
 }
 
+/**
+ * Set this process's environment variables `values` (undefined unsets one) until the returned
+ * handle is disposed, then put back what they were: `using _env = overrideEnv({ TMPDIR: tmp })`.
+ */
+export function overrideEnv(values: Record<string, string | undefined>): Disposable {
+  const before = Object.fromEntries(Object.keys(values).map((name) => [name, Deno.env.get(name)]));
+  const apply = (settings: Record<string, string | undefined>) => {
+    for (const [name, value] of Object.entries(settings)) {
+      if (value === undefined) Deno.env.delete(name);
+      else Deno.env.set(name, value);
+    }
+  };
+  apply(values);
+  return { [Symbol.dispose]: () => apply(before) };
+}
+
 /** Copy the sample knowledge base to `dest`; with `noKernel`, its kernel rules become plain. */
 export async function copySampleKb(dest: string, options: { noKernel?: boolean } = {}) {
   await copyDir(FIXTURE, dest);

@@ -16,6 +16,7 @@ import {
   git,
   type Kb,
   makeKb,
+  overrideEnv,
   parseJson,
   ROOT,
   runCli,
@@ -77,14 +78,8 @@ async function forge(dir: string, name: string, text: string): Promise<void> {
 
 /** What `action` returns, run with TMPDIR set to `tmp` in this process (the cache's root). */
 async function withTmpdir<T>(tmp: string, action: () => Promise<T>): Promise<T> {
-  const before = Deno.env.get("TMPDIR");
-  Deno.env.set("TMPDIR", tmp);
-  try {
-    return await action();
-  } finally {
-    if (before === undefined) Deno.env.delete("TMPDIR");
-    else Deno.env.set("TMPDIR", before);
-  }
+  using _tmpdir = overrideEnv({ TMPDIR: tmp });
+  return await action();
 }
 
 function assertNoTypeError(result: RunResult): void {

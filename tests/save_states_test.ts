@@ -29,6 +29,7 @@ import {
   IDENTITY,
   type Kb,
   makeKb,
+  overrideEnv,
   parseJson,
   pushEntryFrom,
   runCli,
@@ -279,13 +280,10 @@ Deno.test("exit 3 names the cause: a dirty file the remote changed, a real confl
 
 /** Run `action` with this process's TMPDIR set to the knowledge base's, so its cache goes there. */
 async function inKbTmp<T>(kb: Kb, action: () => Promise<T>): Promise<T> {
-  const before = Deno.env.get("TMPDIR");
-  Deno.env.set("TMPDIR", kb.tmp);
   try {
+    using _tmpdir = overrideEnv({ TMPDIR: kb.tmp });
     return await action();
   } finally {
-    if (before === undefined) Deno.env.delete("TMPDIR");
-    else Deno.env.set("TMPDIR", before);
     await Deno.remove(kbCacheDir(kb.dir), { recursive: true }).catch(() => {});
   }
 }

@@ -188,7 +188,7 @@ Deno.test("--setup-only, then the writer's tasks by hand, --verify and --teardow
 
 Deno.test("usage errors exit 2", async () => {
   await using sandbox = await user();
-  const { kb, env } = sandbox;
+  const { env } = sandbox;
   for (
     const args of [
       ["selftest", "--setup-only", "--verify", "x"],
