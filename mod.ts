@@ -4,6 +4,9 @@
  * the verdict contract and the deny reason), and the I/O that opens a knowledge base and saves
  * entries through git. Importing this module does no I/O.
  *
+ * The exports below are grouped by the feature folder they come from, pure logic (`core/`)
+ * first, then the I/O (`io/`) that uses it.
+ *
  * @example
  * ```ts
  * import { openKb, search } from "./mod.ts";
@@ -13,6 +16,9 @@
  *
  * @module
  */
+
+// core/entry: the entry contract (fields, types, limits), parsing and checking an entry file,
+// and the links between entries.
 export * from "./core/entry/schema.ts";
 export {
   checkAgainstKb,
@@ -28,16 +34,49 @@ export {
   splitFrontmatter,
   toEntry,
 } from "./core/entry/entry.ts";
+export { type LinkRowLike, type Neighbour, neighbours } from "./core/entry/links.ts";
+
+// core/text: tokenizing and stemming (the words the index and the hooks agree on), and the
+// snippet a search hit shows.
 export { distinctTerms, STOPWORDS, tokenize } from "./core/text/tokenize.ts";
 export { stem } from "./core/text/stem.ts";
-export { type DocInfo, IndexReader, type KernelRule, type Manifest } from "./core/index/reader.ts";
-export { analyzeEntry, IndexEditor } from "./core/index/editor.ts";
-export { type Hit, search, type SearchOptions } from "./core/search/rank.ts";
 export { makeSnippet } from "./core/text/snippet.ts";
-export { type Neighbour, neighbours } from "./core/entry/links.ts";
+
+// core/index: the on-disk index, read (IndexReader) and written (IndexEditor) through a loader,
+// so the format lives in core and the files in io/index.
+export {
+  type AnalyzedEntry,
+  DamagedIndexError,
+  type DocInfo,
+  type DocMeta,
+  type FileRecord,
+  type FileSum,
+  type FreshnessStamp,
+  IndexReader,
+  type InvalidFile,
+  type KernelRule,
+  type LinkRow,
+  type Manifest,
+  type Shape,
+  type TermCounts,
+} from "./core/index/reader.ts";
+export { type Postings } from "./core/index/postings_file.ts";
+export {
+  analyzeEntry,
+  type EntryAnalysis,
+  type EntryFile,
+  IndexEditor,
+} from "./core/index/editor.ts";
+
+// core/search: ranking entries against a query.
+export { type Hit, search, type SearchOptions } from "./core/search/rank.ts";
+
+// core/prompt: the prompt hook's decision (skip, kernel rules, keyword pointers) and the
+// keywords it matches in a prompt.
 export {
   ACTIVITY_LEXICON,
   assemble,
+  type Assembly,
   classifyActivities,
   decide,
   type Decision,
@@ -45,10 +84,12 @@ export {
   isMechanical,
   type Ledger,
   MECHANICAL_WORDS,
+  type NearMiss,
   type Pointer,
   SKIP_PATTERNS,
   skipReason,
   type SurfaceConfig,
+  type Wording,
 } from "./core/prompt/decision.ts";
 export {
   type KeywordHit,
@@ -57,6 +98,9 @@ export {
   type PromptTerm,
   promptTerms,
 } from "./core/prompt/keywords.ts";
+
+// core/judge and core/shell: the prose judge's pure parts (which tool calls publish prose, the
+// judge prompt, the verdict contract and the deny reason) and the shell words it reads.
 export {
   commandProse,
   EXCLUDED_TOOLS,
@@ -81,15 +125,32 @@ export {
   verdictCacheKey,
   type Violation,
 } from "./core/judge/verdict.ts";
+
+// core/delivery: what the hooks' debug log says about delivery (`git-kb stats`).
 export { type HookStats, summarizeDebugLog } from "./core/delivery/hook_log.ts";
+
+// io: finding the knowledge base, opening (and refreshing) its index, saving entries through
+// git, and the prompt hook's context for a prompt.
 export { type KbLocation, NotConfiguredError, resolveKb, writeConfig } from "./io/config.ts";
-export { openIndex, type OpenOptions, type RefreshReport } from "./io/index/store.ts";
+export {
+  type OpenIndex,
+  openIndex,
+  type OpenOptions,
+  type RefreshReport,
+} from "./io/index/store.ts";
 export { type OpenKb, openKb } from "./io/index/open.ts";
 export {
+  type Change,
+  type ChangesRequest,
   PushError,
+  type PushOutcome,
   saveEntry,
   type SaveRequest,
   type SaveResult,
   ValidationError,
 } from "./io/save/save.ts";
-export { contextForPrompt, type ContextRequest } from "./io/hook/prompt_context.ts";
+export {
+  contextForPrompt,
+  type ContextRequest,
+  type ContextResult,
+} from "./io/hook/prompt_context.ts";

@@ -10,6 +10,7 @@ import { pluginConfigFile, xdgConfigFile } from "./paths.ts";
 
 /** Where the knowledge base was found, and by which rule. */
 export interface KbLocation {
+  /** The knowledge base folder, absolute. */
   kbDir: string;
   /** `--kb`, `KB_DIR`, or the config file's path. */
   source: string;

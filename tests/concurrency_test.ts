@@ -96,43 +96,41 @@ async function assertAllLanded(kb: Kb, label: string, saved: SaveJson[], base: s
 
 Deno.test(`${COUNT} concurrent adds, without and with a bare remote, all land`, async (t) => {
   // The two knowledge bases have separate locks, so both bursts run at the same time.
-  const [local, pushed] = await Promise.all([makeKb(), makeKb({ remote: true })]);
-  try {
-    const [localBase, pushedBase] = await Promise.all([
-      git(local.dir, "rev-parse", "HEAD"),
-      git(pushed.dir, "rev-parse", "HEAD"),
-    ]);
-    const [localSaved, pushedSaved] = await Promise.all([
-      addConcurrently(local, "local"),
-      addConcurrently(pushed, "pushed"),
-    ]);
+  const [localKb, pushedKb] = await Promise.all([makeKb(), makeKb({ remote: true })]);
+  await using local = localKb;
+  await using pushed = pushedKb;
+  const [localBase, pushedBase] = await Promise.all([
+    git(local.dir, "rev-parse", "HEAD"),
+    git(pushed.dir, "rev-parse", "HEAD"),
+  ]);
+  const [localSaved, pushedSaved] = await Promise.all([
+    addConcurrently(local, "local"),
+    addConcurrently(pushed, "pushed"),
+  ]);
 
-    await t.step(
-      `no remote: ${COUNT} commits, ${COUNT} files, fsck clean, all indexed`,
-      async () => {
-        assert.ok(localSaved.every((item) => item.push === "NO_REMOTE"));
-        await assertAllLanded(local, "local", localSaved, localBase);
-      },
+  await t.step(
+    `no remote: ${COUNT} commits, ${COUNT} files, fsck clean, all indexed`,
+    async () => {
+      assert.ok(localSaved.every((item) => item.push === "NO_REMOTE"));
+      await assertAllLanded(local, "local", localSaved, localBase);
+    },
+  );
+
+  await t.step(`bare remote: the same, and all ${COUNT} commits pushed`, async () => {
+    assert.ok(
+      pushedSaved.every((item) => item.push === "pushed" || item.push === "rebased-and-pushed"),
+      JSON.stringify(pushedSaved.map((item) => item.push)),
     );
-
-    await t.step(`bare remote: the same, and all ${COUNT} commits pushed`, async () => {
-      assert.ok(
-        pushedSaved.every((item) => item.push === "pushed" || item.push === "rebased-and-pushed"),
-        JSON.stringify(pushedSaved.map((item) => item.push)),
-      );
-      await assertAllLanded(pushed, "pushed", pushedSaved, pushedBase);
-      const remote = pushed.remote!;
-      assert.equal(
-        await git(remote, "rev-parse", "refs/heads/main"),
-        await git(pushed.dir, "rev-parse", "HEAD"),
-      );
-      assert.equal(await git(remote, "rev-list", "--count", `${pushedBase}..main`), String(COUNT));
-      const subjects = await git(remote, "log", "--format=%s", `${pushedBase}..main`);
-      for (const item of pushedSaved) assert.ok(subjects.includes(item.id), item.id);
-      const fsck = await gitRun(remote, ["fsck", "--full", "--strict", "--no-dangling"]);
-      assert.equal(fsck.code, 0, show(fsck));
-    });
-  } finally {
-    await Promise.all([local.cleanup(), pushed.cleanup()]);
-  }
+    await assertAllLanded(pushed, "pushed", pushedSaved, pushedBase);
+    const remote = pushed.remote!;
+    assert.equal(
+      await git(remote, "rev-parse", "refs/heads/main"),
+      await git(pushed.dir, "rev-parse", "HEAD"),
+    );
+    assert.equal(await git(remote, "rev-list", "--count", `${pushedBase}..main`), String(COUNT));
+    const subjects = await git(remote, "log", "--format=%s", `${pushedBase}..main`);
+    for (const item of pushedSaved) assert.ok(subjects.includes(item.id), item.id);
+    const fsck = await gitRun(remote, ["fsck", "--full", "--strict", "--no-dangling"]);
+    assert.equal(fsck.code, 0, show(fsck));
+  });
 });

@@ -34,49 +34,45 @@ const DEMO_PARTS = [
 ];
 
 Deno.test("the demo finishes from a checkout at a path with a space and a quote, and every command it echoes reads back as itself in sh", async () => {
-  const sandbox = await makeSandbox();
-  try {
-    const checkout = join(sandbox.root, "my o'brien checkout");
-    await Deno.mkdir(checkout);
-    const cp = await runProcess("cp", [
-      "-R",
-      ...DEMO_PARTS.map((part) => join(ROOT, part)),
-      checkout,
-    ]);
-    assert.equal(cp.code, 0, show(cp));
-    const demo = await runDeno(
-      [
-        "run",
-        "--no-prompt",
-        "--allow-read",
-        "--allow-write",
-        "--allow-env",
-        "--allow-run=git,deno",
-        join(checkout, "demo.ts"),
-      ],
-      {
-        env: { HOME: sandbox.home, TMPDIR: sandbox.tmp, GIT_CONFIG_NOSYSTEM: "1" },
-        cwd: checkout,
-      },
+  await using sandbox = await makeSandbox();
+  const checkout = join(sandbox.root, "my o'brien checkout");
+  await Deno.mkdir(checkout);
+  const cp = await runProcess("cp", [
+    "-R",
+    ...DEMO_PARTS.map((part) => join(ROOT, part)),
+    checkout,
+  ]);
+  assert.equal(cp.code, 0, show(cp));
+  const demo = await runDeno(
+    [
+      "run",
+      "--no-prompt",
+      "--allow-read",
+      "--allow-write",
+      "--allow-env",
+      "--allow-run=git,deno",
+      join(checkout, "demo.ts"),
+    ],
+    {
+      env: { HOME: sandbox.home, TMPDIR: sandbox.tmp, GIT_CONFIG_NOSYSTEM: "1" },
+      cwd: checkout,
+    },
+  );
+  assert.equal(demo.code, 0, show(demo));
+  assert.match(demo.stdout, /Demo finished\./);
+  const commands = demo.stdout.split("\n").filter((line) => line.startsWith("$ "))
+    .map((line) => line.slice(2));
+  assert.ok(commands.length >= 10, show(demo));
+  assert.ok(commands.some((line) => line.includes("`git switch`")), "the backtick body is shown");
+  for (const line of commands) {
+    const [command, stdinFile] = line.split(" < ");
+    assert.equal(
+      shellCommand(await wordsOf(command)),
+      command,
+      `not read back as shown: ${line}`,
     );
-    assert.equal(demo.code, 0, show(demo));
-    assert.match(demo.stdout, /Demo finished\./);
-    const commands = demo.stdout.split("\n").filter((line) => line.startsWith("$ "))
-      .map((line) => line.slice(2));
-    assert.ok(commands.length >= 10, show(demo));
-    assert.ok(commands.some((line) => line.includes("`git switch`")), "the backtick body is shown");
-    for (const line of commands) {
-      const [command, stdinFile] = line.split(" < ");
-      assert.equal(
-        shellCommand(await wordsOf(command)),
-        command,
-        `not read back as shown: ${line}`,
-      );
-      if (stdinFile) {
-        assert.deepEqual(await wordsOf(stdinFile), ["fixtures/hooks/prompt-match.json"]);
-      }
+    if (stdinFile) {
+      assert.deepEqual(await wordsOf(stdinFile), ["fixtures/hooks/prompt-match.json"]);
     }
-  } finally {
-    await sandbox.cleanup();
   }
 });

@@ -74,39 +74,35 @@ async function shellWords(line: string): Promise<string[]> {
 }
 
 Deno.test("edit: a draft that fails validation is kept with the problems on top; --from-draft resumes it", async () => {
-  const kb = await makeKb();
-  try {
-    const path = await entryPath(kb.dir, ID);
-    const before = await Deno.readTextFile(join(kb.dir, path));
-    const head = await git(kb.dir, "rev-parse", "HEAD");
-    const failed = await runCli(["edit", ID], {
-      env: { ...kb.env, EDITOR: await breakingEditor(kb) },
-    });
-    assert.equal(failed.code, 1, show(failed));
-    assert.match(failed.stderr, /type: "howot" is not a type/);
-    const draft = keptDraft(failed);
-    const kept = await Deno.readTextFile(draft.path);
-    assert.match(kept, /My new paragraph\./, "what the user typed is in the draft");
-    assert.match(kept, /^# Entry kb-7q2mx is not valid; nothing was written\n# {3}type: "howot"/);
-    assert.equal((await Deno.stat(draft.path)).mode! & 0o777, 0o600);
-    assert.equal((await Deno.stat(draftsFolder(kb))).mode! & 0o777, 0o700);
-    assert.equal(await Deno.readTextFile(join(kb.dir, path)), before, "the entry is untouched");
-    assert.equal(await git(kb.dir, "rev-parse", "HEAD"), head);
+  await using kb = await makeKb();
+  const path = await entryPath(kb.dir, ID);
+  const before = await Deno.readTextFile(join(kb.dir, path));
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  const failed = await runCli(["edit", ID], {
+    env: { ...kb.env, EDITOR: await breakingEditor(kb) },
+  });
+  assert.equal(failed.code, 1, show(failed));
+  assert.match(failed.stderr, /type: "howot" is not a type/);
+  const draft = keptDraft(failed);
+  const kept = await Deno.readTextFile(draft.path);
+  assert.match(kept, /My new paragraph\./, "what the user typed is in the draft");
+  assert.match(kept, /^# Entry kb-7q2mx is not valid; nothing was written\n# {3}type: "howot"/);
+  assert.equal((await Deno.stat(draft.path)).mode! & 0o777, 0o600);
+  assert.equal((await Deno.stat(draftsFolder(kb))).mode! & 0o777, 0o700);
+  assert.equal(await Deno.readTextFile(join(kb.dir, path)), before, "the entry is untouched");
+  assert.equal(await git(kb.dir, "rev-parse", "HEAD"), head);
 
-    const [program, ...args] = await shellWords(draft.resume);
-    assert.equal(program, "git-kb");
-    const resumed = await runCli(args, { env: { ...kb.env, EDITOR: await fixingEditor(kb) } });
-    assert.equal(resumed.code, 0, show(resumed));
-    const saved = await Deno.readTextFile(join(kb.dir, path));
-    assert.match(saved, /\ntype: howto\n/);
-    assert.match(saved, /My new paragraph\.\n$/);
-    assert.ok(saved.startsWith("---\n"), "the notes are not saved");
-    assert.doesNotMatch(saved, /is not valid/);
-    assert.match(await Deno.readTextFile(join(kb.root, "seen.md")), /^# Entry kb-7q2mx/);
-    assert.equal(await exists(draft.path), false, "a saved draft is removed");
-  } finally {
-    await kb.cleanup();
-  }
+  const [program, ...args] = await shellWords(draft.resume);
+  assert.equal(program, "git-kb");
+  const resumed = await runCli(args, { env: { ...kb.env, EDITOR: await fixingEditor(kb) } });
+  assert.equal(resumed.code, 0, show(resumed));
+  const saved = await Deno.readTextFile(join(kb.dir, path));
+  assert.match(saved, /\ntype: howto\n/);
+  assert.match(saved, /My new paragraph\.\n$/);
+  assert.ok(saved.startsWith("---\n"), "the notes are not saved");
+  assert.doesNotMatch(saved, /is not valid/);
+  assert.match(await Deno.readTextFile(join(kb.root, "seen.md")), /^# Entry kb-7q2mx/);
+  assert.equal(await exists(draft.path), false, "a saved draft is removed");
 });
 
 Deno.test("edit on a terminal: the editor reopens with the problems at the top until it is valid", async (t) => {
@@ -114,46 +110,42 @@ Deno.test("edit on a terminal: the editor reopens with the problems at the top u
     t.step("skipped: no script(1) to give the CLI a terminal", () => {});
     return;
   }
-  const kb = await makeKb();
-  try {
-    const rounds = join(kb.root, "rounds");
-    const editor = await script(
-      kb,
-      "twice.sh",
-      [
-        `echo x >> "${rounds}"`,
-        `if [ "$(wc -l < "${rounds}")" -eq 1 ]; then sed -i 's/^type: .*/type: howot/' "$1";`,
-        `printf '\\nTyped on a terminal.\\n' >> "$1";`,
-        `else cp "$1" "${join(kb.root, "second.md")}"; sed -i 's/^type: .*/type: howto/' "$1"; fi`,
-      ].join("\n"),
-    );
-    const env = childEnv({ ...kb.env, EDITOR: editor });
-    const command = shellCommand([
-      Deno.execPath(),
-      "run",
-      ...flagsFor("edit", cacheRootOf(env), editor),
-      MAIN,
-      "edit",
-      ID,
-    ]);
-    const result = await runProcess("script", ["-qec", command, "/dev/null"], {
-      cwd: ROOT,
-      clearEnv: true,
-      env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", DENO_DIR: await denoDir(), ...env },
-    });
-    assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
-    assert.equal((await Deno.readTextFile(rounds)).trim().split("\n").length, 2);
-    const second = await Deno.readTextFile(join(kb.root, "second.md"));
-    assert.match(second, /^# Entry kb-7q2mx is not valid; nothing was written\n/);
-    assert.match(second, /Typed on a terminal\./);
-    const saved = await Deno.readTextFile(join(kb.dir, await entryPath(kb.dir, ID)));
-    assert.match(saved, /\ntype: howto\n[^]*Typed on a terminal\.\n$/);
-    assert.ok(saved.startsWith("---\n"), saved);
-    assert.doesNotMatch(saved, /is not valid/);
-    assert.deepEqual([...Deno.readDirSync(draftsFolder(kb))], [], "no draft left");
-  } finally {
-    await kb.cleanup();
-  }
+  await using kb = await makeKb();
+  const rounds = join(kb.root, "rounds");
+  const editor = await script(
+    kb,
+    "twice.sh",
+    [
+      `echo x >> "${rounds}"`,
+      `if [ "$(wc -l < "${rounds}")" -eq 1 ]; then sed -i 's/^type: .*/type: howot/' "$1";`,
+      `printf '\\nTyped on a terminal.\\n' >> "$1";`,
+      `else cp "$1" "${join(kb.root, "second.md")}"; sed -i 's/^type: .*/type: howto/' "$1"; fi`,
+    ].join("\n"),
+  );
+  const env = childEnv({ ...kb.env, EDITOR: editor });
+  const command = shellCommand([
+    Deno.execPath(),
+    "run",
+    ...flagsFor("edit", cacheRootOf(env), editor),
+    MAIN,
+    "edit",
+    ID,
+  ]);
+  const result = await runProcess("script", ["-qec", command, "/dev/null"], {
+    cwd: ROOT,
+    clearEnv: true,
+    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", DENO_DIR: await denoDir(), ...env },
+  });
+  assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
+  assert.equal((await Deno.readTextFile(rounds)).trim().split("\n").length, 2);
+  const second = await Deno.readTextFile(join(kb.root, "second.md"));
+  assert.match(second, /^# Entry kb-7q2mx is not valid; nothing was written\n/);
+  assert.match(second, /Typed on a terminal\./);
+  const saved = await Deno.readTextFile(join(kb.dir, await entryPath(kb.dir, ID)));
+  assert.match(saved, /\ntype: howto\n[^]*Typed on a terminal\.\n$/);
+  assert.ok(saved.startsWith("---\n"), saved);
+  assert.doesNotMatch(saved, /is not valid/);
+  assert.deepEqual([...Deno.readDirSync(draftsFolder(kb))], [], "no draft left");
 });
 
 async function hasScriptCommand(): Promise<boolean> {
@@ -165,308 +157,272 @@ async function hasScriptCommand(): Promise<boolean> {
 }
 
 Deno.test("add --edit opens a template of every field and reads the whole text as the entry", async () => {
-  const kb = await makeKb();
-  try {
-    const seen = join(kb.root, "template.md");
-    const editor = await script(
-      kb,
-      "fill.sh",
-      [
-        `cp "$1" "${seen}"`,
-        `sed -i "s/^title: .*/title: Written in the template/; s/^tags: .*/tags: [alpha, beta]/" "$1"`,
-        `sed -i "s/^links: .*/links: [{ rel: related, to: kb-7q2mx }]/" "$1"`,
-        `printf 'The body.\\n' >> "$1"`,
-      ].join("\n"),
-    );
-    const result = await runCli(["add", "--edit", "--type", "howto", "--alias", "tpl", "--json"], {
-      env: { ...kb.env, EDITOR: editor },
-    });
-    assert.equal(result.code, 0, show(result));
-    const template = await Deno.readTextFile(seen);
-    for (const line of ["title: ''", "type: howto", "aliases: [tpl]", "links: []", "source:"]) {
-      assert.ok(template.includes(`\n${line}\n`), `template has ${line}:\n${template}`);
-    }
-    assert.match(template, /\n# title: required/);
-    const { path } = parseJson<{ path: string }>(result);
-    assert.match(path, /-written-in-the-template\.md$/);
-    const saved = await Deno.readTextFile(join(kb.dir, path));
-    assert.match(saved, /\ntitle: Written in the template\n/);
-    assert.match(saved, /\ntags: \[alpha, beta\]\n/);
-    assert.match(saved, /\n {2}- \{ rel: related, to: kb-7q2mx \}\n/);
-    assert.ok(saved.endsWith("\n---\nThe body.\n"), saved);
-    assert.doesNotMatch(saved, /^#/m, "no template comment is saved");
-  } finally {
-    await kb.cleanup();
+  await using kb = await makeKb();
+  const seen = join(kb.root, "template.md");
+  const editor = await script(
+    kb,
+    "fill.sh",
+    [
+      `cp "$1" "${seen}"`,
+      `sed -i "s/^title: .*/title: Written in the template/; s/^tags: .*/tags: [alpha, beta]/" "$1"`,
+      `sed -i "s/^links: .*/links: [{ rel: related, to: kb-7q2mx }]/" "$1"`,
+      `printf 'The body.\\n' >> "$1"`,
+    ].join("\n"),
+  );
+  const result = await runCli(["add", "--edit", "--type", "howto", "--alias", "tpl", "--json"], {
+    env: { ...kb.env, EDITOR: editor },
+  });
+  assert.equal(result.code, 0, show(result));
+  const template = await Deno.readTextFile(seen);
+  for (const line of ["title: ''", "type: howto", "aliases: [tpl]", "links: []", "source:"]) {
+    assert.ok(template.includes(`\n${line}\n`), `template has ${line}:\n${template}`);
   }
+  assert.match(template, /\n# title: required/);
+  const { path } = parseJson<{ path: string }>(result);
+  assert.match(path, /-written-in-the-template\.md$/);
+  const saved = await Deno.readTextFile(join(kb.dir, path));
+  assert.match(saved, /\ntitle: Written in the template\n/);
+  assert.match(saved, /\ntags: \[alpha, beta\]\n/);
+  assert.match(saved, /\n {2}- \{ rel: related, to: kb-7q2mx \}\n/);
+  assert.ok(saved.endsWith("\n---\nThe body.\n"), saved);
+  assert.doesNotMatch(saved, /^#/m, "no template comment is saved");
 });
 
 Deno.test("add checks every flag before the editor opens, and refuses values that would inject a field", async (t) => {
-  const kb = await makeKb();
-  try {
-    const marker = join(kb.root, "editor-ran");
-    const editor = await script(kb, "marker.sh", `touch "${marker}"`);
-    const head = await git(kb.dir, "rev-parse", "HEAD");
-    const cases: [string, string[], RegExp][] = [
-      [
-        "a link to no entry",
-        ["--link", "related:kb-nope1"],
-        /links\[0\]\.to: kb-nope1 does not exist/,
-      ],
-      ["a bad type", ["--type", "recipe"], /type: "recipe" is not a type/],
-      ["a bad status", ["--status", "done"], /status: "done" is not a status/],
-      ["an id with a space", ["--id", "kb-aaaaa "], /id: "kb-aaaaa " is not an id/],
-      ["an id with a new line", ["--id", "kb-ccccc\nsource: x"], /id: "kb-ccccc\\nsource: x"/],
-    ];
-    for (const [name, flags, message] of cases) {
-      await t.step(name, async () => {
-        const result = await runCli(["add", "--edit", ...flags], {
-          env: { ...kb.env, EDITOR: editor },
-        });
-        assert.equal(result.code, 1, show(result));
-        assert.match(result.stderr, /the editor was not opened/);
-        assert.match(result.stderr, message);
-        assert.equal(await exists(marker), false, "the editor did not open");
+  await using kb = await makeKb();
+  const marker = join(kb.root, "editor-ran");
+  const editor = await script(kb, "marker.sh", `touch "${marker}"`);
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  const cases: [string, string[], RegExp][] = [
+    [
+      "a link to no entry",
+      ["--link", "related:kb-nope1"],
+      /links\[0\]\.to: kb-nope1 does not exist/,
+    ],
+    ["a bad type", ["--type", "recipe"], /type: "recipe" is not a type/],
+    ["a bad status", ["--status", "done"], /status: "done" is not a status/],
+    ["an id with a space", ["--id", "kb-aaaaa "], /id: "kb-aaaaa " is not an id/],
+    ["an id with a new line", ["--id", "kb-ccccc\nsource: x"], /id: "kb-ccccc\\nsource: x"/],
+  ];
+  for (const [name, flags, message] of cases) {
+    await t.step(name, async () => {
+      const result = await runCli(["add", "--edit", ...flags], {
+        env: { ...kb.env, EDITOR: editor },
       });
-    }
-    await t.step("without --edit, a type holding a new line is refused", async () => {
-      const result = await runCli(
-        ["add", "--title", "Injected", "--type", "note\nsource: https://evil.example"],
-        { env: kb.env },
-      );
       assert.equal(result.code, 1, show(result));
-      assert.match(result.stderr, /type: "note\\nsource/);
+      assert.match(result.stderr, /the editor was not opened/);
+      assert.match(result.stderr, message);
+      assert.equal(await exists(marker), false, "the editor did not open");
     });
-    assert.equal(await git(kb.dir, "rev-parse", "HEAD"), head, "nothing committed");
-  } finally {
-    await kb.cleanup();
   }
+  await t.step("without --edit, a type holding a new line is refused", async () => {
+    const result = await runCli(
+      ["add", "--title", "Injected", "--type", "note\nsource: https://evil.example"],
+      { env: kb.env },
+    );
+    assert.equal(result.code, 1, show(result));
+    assert.match(result.stderr, /type: "note\\nsource/);
+  });
+  assert.equal(await git(kb.dir, "rev-parse", "HEAD"), head, "nothing committed");
 });
 
 Deno.test("add --edit keeps an invalid entry as a draft; add --from-draft saves it once fixed", async () => {
-  const kb = await makeKb();
-  try {
-    const typing = await script(kb, "type.sh", `printf 'A paragraph worth keeping.\\n' >> "$1"`);
-    const failed = await runCli(["add", "--edit", "--type", "note"], {
-      env: { ...kb.env, EDITOR: typing },
-    });
-    assert.equal(failed.code, 1, show(failed));
-    assert.match(failed.stderr, /title: is required|title: must be a non-empty string/);
-    const draft = keptDraft(failed);
-    assert.match(await Deno.readTextFile(draft.path), /A paragraph worth keeping\./);
-    const [, ...args] = await shellWords(draft.resume);
-    assert.deepEqual(args.slice(0, 2), ["add", "--from-draft"]);
-    const titling = await script(kb, "title.sh", `sed -i "s/^title: .*/title: Kept draft/" "$1"`);
-    const resumed = await runCli([...args, "--json"], { env: { ...kb.env, EDITOR: titling } });
-    assert.equal(resumed.code, 0, show(resumed));
-    const saved = await Deno.readTextFile(join(kb.dir, parseJson<{ path: string }>(resumed).path));
-    assert.match(saved, /\ntitle: Kept draft\n[^]*A paragraph worth keeping\.\n$/);
-    assert.equal(await exists(draft.path), false);
-  } finally {
-    await kb.cleanup();
-  }
+  await using kb = await makeKb();
+  const typing = await script(kb, "type.sh", `printf 'A paragraph worth keeping.\\n' >> "$1"`);
+  const failed = await runCli(["add", "--edit", "--type", "note"], {
+    env: { ...kb.env, EDITOR: typing },
+  });
+  assert.equal(failed.code, 1, show(failed));
+  assert.match(failed.stderr, /title: is required|title: must be a non-empty string/);
+  const draft = keptDraft(failed);
+  assert.match(await Deno.readTextFile(draft.path), /A paragraph worth keeping\./);
+  const [, ...args] = await shellWords(draft.resume);
+  assert.deepEqual(args.slice(0, 2), ["add", "--from-draft"]);
+  const titling = await script(kb, "title.sh", `sed -i "s/^title: .*/title: Kept draft/" "$1"`);
+  const resumed = await runCli([...args, "--json"], { env: { ...kb.env, EDITOR: titling } });
+  assert.equal(resumed.code, 0, show(resumed));
+  const saved = await Deno.readTextFile(join(kb.dir, parseJson<{ path: string }>(resumed).path));
+  assert.match(saved, /\ntitle: Kept draft\n[^]*A paragraph worth keeping\.\n$/);
+  assert.equal(await exists(draft.path), false);
 });
 
 Deno.test("the drafts folder is private: a planted link or another user's folder is refused", async (t) => {
-  const kb = await makeKb();
-  try {
-    const marker = join(kb.root, "editor-ran");
-    const editor = await script(kb, "marker.sh", `touch "${marker}"`);
-    const victim = join(kb.root, "victim");
-    await Deno.mkdir(victim);
-    await Deno.writeTextFile(join(victim, "precious.txt"), "keep me\n");
-    await Deno.mkdir(join(kb.tmp, "git-kb"), { recursive: true });
+  await using kb = await makeKb();
+  const marker = join(kb.root, "editor-ran");
+  const editor = await script(kb, "marker.sh", `touch "${marker}"`);
+  const victim = join(kb.root, "victim");
+  await Deno.mkdir(victim);
+  await Deno.writeTextFile(join(victim, "precious.txt"), "keep me\n");
+  await Deno.mkdir(join(kb.tmp, "git-kb"), { recursive: true });
 
-    await t.step("drafts as a symlink to another folder", async () => {
-      await Deno.symlink(victim, draftsFolder(kb));
+  await t.step("drafts as a symlink to another folder", async () => {
+    await Deno.symlink(victim, draftsFolder(kb));
+    const result = await runCli(["edit", ID], { env: { ...kb.env, EDITOR: editor } });
+    assert.equal(result.code, 1, show(result));
+    assert.match(result.stderr, /drafts is a symbolic link, not a folder/);
+    assert.deepEqual([...Deno.readDirSync(victim)].map((item) => item.name), ["precious.txt"]);
+    assert.equal(await Deno.readTextFile(join(victim, "precious.txt")), "keep me\n");
+    assert.equal(await exists(marker), false);
+    await Deno.remove(draftsFolder(kb));
+  });
+
+  await t.step("a folder of its own with open permissions is closed to 0700", async () => {
+    await Deno.mkdir(draftsFolder(kb), { mode: 0o777 });
+    await Deno.chmod(draftsFolder(kb), 0o777);
+    const result = await runCli(["edit", ID], { env: { ...kb.env, EDITOR: editor } });
+    assert.equal(result.code, 0, show(result));
+    assert.match(result.stdout, /No changes/);
+    assert.equal((await Deno.stat(draftsFolder(kb))).mode! & 0o777, 0o700);
+    assert.deepEqual([...Deno.readDirSync(draftsFolder(kb))], [], "the unchanged draft is gone");
+  });
+
+  if (Deno.uid() === 0) {
+    await t.step("a folder another user owns", async () => {
+      await Deno.chown(draftsFolder(kb), 65534, 65534);
       const result = await runCli(["edit", ID], { env: { ...kb.env, EDITOR: editor } });
       assert.equal(result.code, 1, show(result));
-      assert.match(result.stderr, /drafts is a symbolic link, not a folder/);
-      assert.deepEqual([...Deno.readDirSync(victim)].map((item) => item.name), ["precious.txt"]);
-      assert.equal(await Deno.readTextFile(join(victim, "precious.txt")), "keep me\n");
-      assert.equal(await exists(marker), false);
-      await Deno.remove(draftsFolder(kb));
+      assert.match(result.stderr, /belongs to uid 65534, not to you/);
     });
-
-    await t.step("a folder of its own with open permissions is closed to 0700", async () => {
-      await Deno.mkdir(draftsFolder(kb), { mode: 0o777 });
-      await Deno.chmod(draftsFolder(kb), 0o777);
-      const result = await runCli(["edit", ID], { env: { ...kb.env, EDITOR: editor } });
-      assert.equal(result.code, 0, show(result));
-      assert.match(result.stdout, /No changes/);
-      assert.equal((await Deno.stat(draftsFolder(kb))).mode! & 0o777, 0o700);
-      assert.deepEqual([...Deno.readDirSync(draftsFolder(kb))], [], "the unchanged draft is gone");
-    });
-
-    if (Deno.uid() === 0) {
-      await t.step("a folder another user owns", async () => {
-        await Deno.chown(draftsFolder(kb), 65534, 65534);
-        const result = await runCli(["edit", ID], { env: { ...kb.env, EDITOR: editor } });
-        assert.equal(result.code, 1, show(result));
-        assert.match(result.stderr, /belongs to uid 65534, not to you/);
-      });
-    }
-  } finally {
-    await kb.cleanup();
   }
 });
 
 Deno.test("edit without field flags runs the editor without a terminal; with no editor set, exit 2", async () => {
-  const kb = await makeKb();
-  try {
-    const editor = await script(
-      kb,
-      "retitle.sh",
-      `sed -i "s/^title: .*/title: Retitled by a script/" "$1"`,
-    );
-    const edited = await runCli(["edit", ID], { env: { ...kb.env, EDITOR: editor } });
-    assert.equal(edited.code, 0, show(edited));
-    assert.match(edited.stdout, /Edited kb-7q2mx/);
-    assert.match(
-      await git(kb.dir, "log", "-1", "--format=%s"),
-      /edit kb-7q2mx: Retitled by a script \(title\)/,
-    );
+  await using kb = await makeKb();
+  const editor = await script(
+    kb,
+    "retitle.sh",
+    `sed -i "s/^title: .*/title: Retitled by a script/" "$1"`,
+  );
+  const edited = await runCli(["edit", ID], { env: { ...kb.env, EDITOR: editor } });
+  assert.equal(edited.code, 0, show(edited));
+  assert.match(edited.stdout, /Edited kb-7q2mx/);
+  assert.match(
+    await git(kb.dir, "log", "-1", "--format=%s"),
+    /edit kb-7q2mx: Retitled by a script \(title\)/,
+  );
 
-    const none = await runCli(["edit", ID], { env: kb.env });
-    assert.equal(none.code, 2, show(none));
-    assert.match(none.stderr, /export EDITOR=/);
-  } finally {
-    await kb.cleanup();
-  }
+  const none = await runCli(["edit", ID], { env: kb.env });
+  assert.equal(none.code, 2, show(none));
+  assert.match(none.stderr, /export EDITOR=/);
 });
 
 Deno.test("edit list flags: --link adds, --remove-link and --clear-links take out, the output says what changed", async (t) => {
-  const kb = await makeKb();
-  try {
-    const path = await entryPath(kb.dir, ID);
-    const links = async () =>
-      [...(await Deno.readTextFile(join(kb.dir, path))).matchAll(/rel: ([a-z-]+), to: (kb-\w+)/g)]
-        .map((match) => `${match[1]}:${match[2]}`);
+  await using kb = await makeKb();
+  const path = await entryPath(kb.dir, ID);
+  const links = async () =>
+    [...(await Deno.readTextFile(join(kb.dir, path))).matchAll(/rel: ([a-z-]+), to: (kb-\w+)/g)]
+      .map((match) => `${match[1]}:${match[2]}`);
 
-    await t.step("--link adds a link and keeps the others", async () => {
-      const result = await runCli(["edit", ID, "--link", "refines:kb-r4b9t"], { env: kb.env });
-      assert.equal(result.code, 0, show(result));
-      assert.deepEqual(await links(), [
-        "supersedes:kb-3hd8w",
-        "related:kb-f8z2t",
-        "refines:kb-r4b9t",
-      ]);
-      assert.match(result.stdout, /^ {2}links: \+refines:kb-r4b9t$/m);
-    });
+  await t.step("--link adds a link and keeps the others", async () => {
+    const result = await runCli(["edit", ID, "--link", "refines:kb-r4b9t"], { env: kb.env });
+    assert.equal(result.code, 0, show(result));
+    assert.deepEqual(await links(), [
+      "supersedes:kb-3hd8w",
+      "related:kb-f8z2t",
+      "refines:kb-r4b9t",
+    ]);
+    assert.match(result.stdout, /^ {2}links: \+refines:kb-r4b9t$/m);
+  });
 
-    await t.step("--remove-link by id, aliases added and removed", async () => {
-      const result = await runCli(
-        [
-          "edit",
-          ID,
-          "--remove-link",
-          "kb-3hd8w",
-          "--add-alias",
-          "npm token",
-          "--remove-alias",
-          "cf",
-          "--json",
-        ],
-        { env: kb.env },
-      );
-      assert.equal(result.code, 0, show(result));
-      assert.deepEqual(await links(), ["related:kb-f8z2t", "refines:kb-r4b9t"]);
-      const saved = parseJson<{ lists: unknown[] }>(result);
-      assert.deepEqual(saved.lists, [
-        { field: "aliases", added: ["npm token"], removed: ["cf"] },
-        { field: "links", added: [], removed: ["supersedes:kb-3hd8w"] },
-      ]);
-    });
-
-    await t.step("--clear-links with --link leaves exactly that link", async () => {
-      const result = await runCli(["edit", ID, "--clear-links", "--link", "related:kb-r4b9t"], {
-        env: kb.env,
-      });
-      assert.equal(result.code, 0, show(result));
-      assert.deepEqual(await links(), ["related:kb-r4b9t"]);
-      assert.match(result.stdout, /links: \+related:kb-r4b9t -related:kb-f8z2t -refines:kb-r4b9t/);
-    });
-  } finally {
-    await kb.cleanup();
-  }
-});
-
-Deno.test("--body-file refuses a file that is not UTF-8, naming the line, and saves nothing", async () => {
-  const kb = await makeKb();
-  try {
-    const file = join(kb.root, "latin1.md");
-    await Deno.writeFile(
-      file,
-      new Uint8Array([...new TextEncoder().encode("Plain line\ncaf"), 0xe9, 0x0a]),
-    );
-    const head = await git(kb.dir, "rev-parse", "HEAD");
+  await t.step("--remove-link by id, aliases added and removed", async () => {
     const result = await runCli(
-      ["add", "--title", "Latin", "--type", "note", "--body-file", file],
-      {
-        env: kb.env,
-      },
-    );
-    assert.equal(result.code, 2, show(result));
-    assert.match(result.stderr, /not valid UTF-8 \(byte 0xE9 at offset \d+, line 2\)/);
-    assert.match(result.stderr, /iconv -f latin1 -t utf-8/);
-    assert.equal(await git(kb.dir, "rev-parse", "HEAD"), head);
-  } finally {
-    await kb.cleanup();
-  }
-});
-
-Deno.test("a supersedes link to an entry still active prints the command that marks it superseded", async () => {
-  const kb = await makeKb();
-  try {
-    const added = await runCli(
       [
-        "add",
-        "--title",
-        "Harden GitHub Actions again",
-        "--type",
-        "howto",
-        "--body",
-        "New.",
-        "--link",
-        "supersedes:kb-f8z2t",
+        "edit",
+        ID,
+        "--remove-link",
+        "kb-3hd8w",
+        "--add-alias",
+        "npm token",
+        "--remove-alias",
+        "cf",
+        "--json",
       ],
       { env: kb.env },
     );
-    assert.equal(added.code, 0, show(added));
-    assert.match(
-      added.stderr,
-      /^note: kb-f8z2t is still active although kb-\w{5} supersedes it; mark it: git-kb edit kb-f8z2t --status superseded$/m,
-    );
-    const already = await runCli(["edit", ID, "--title", "Rotate a leaked npm token now"], {
+    assert.equal(result.code, 0, show(result));
+    assert.deepEqual(await links(), ["related:kb-f8z2t", "refines:kb-r4b9t"]);
+    const saved = parseJson<{ lists: unknown[] }>(result);
+    assert.deepEqual(saved.lists, [
+      { field: "aliases", added: ["npm token"], removed: ["cf"] },
+      { field: "links", added: [], removed: ["supersedes:kb-3hd8w"] },
+    ]);
+  });
+
+  await t.step("--clear-links with --link leaves exactly that link", async () => {
+    const result = await runCli(["edit", ID, "--clear-links", "--link", "related:kb-r4b9t"], {
       env: kb.env,
     });
-    assert.equal(already.code, 0, show(already));
-    assert.doesNotMatch(already.stderr, /note:/, "kb-3hd8w is superseded already");
-  } finally {
-    await kb.cleanup();
-  }
+    assert.equal(result.code, 0, show(result));
+    assert.deepEqual(await links(), ["related:kb-r4b9t"]);
+    assert.match(result.stdout, /links: \+related:kb-r4b9t -related:kb-f8z2t -refines:kb-r4b9t/);
+  });
+});
+
+Deno.test("--body-file refuses a file that is not UTF-8, naming the line, and saves nothing", async () => {
+  await using kb = await makeKb();
+  const file = join(kb.root, "latin1.md");
+  await Deno.writeFile(
+    file,
+    new Uint8Array([...new TextEncoder().encode("Plain line\ncaf"), 0xe9, 0x0a]),
+  );
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  const result = await runCli(
+    ["add", "--title", "Latin", "--type", "note", "--body-file", file],
+    {
+      env: kb.env,
+    },
+  );
+  assert.equal(result.code, 2, show(result));
+  assert.match(result.stderr, /not valid UTF-8 \(byte 0xE9 at offset \d+, line 2\)/);
+  assert.match(result.stderr, /iconv -f latin1 -t utf-8/);
+  assert.equal(await git(kb.dir, "rev-parse", "HEAD"), head);
+});
+
+Deno.test("a supersedes link to an entry still active prints the command that marks it superseded", async () => {
+  await using kb = await makeKb();
+  const added = await runCli(
+    [
+      "add",
+      "--title",
+      "Harden GitHub Actions again",
+      "--type",
+      "howto",
+      "--body",
+      "New.",
+      "--link",
+      "supersedes:kb-f8z2t",
+    ],
+    { env: kb.env },
+  );
+  assert.equal(added.code, 0, show(added));
+  assert.match(
+    added.stderr,
+    /^note: kb-f8z2t is still active although kb-\w{5} supersedes it; mark it: git-kb edit kb-f8z2t --status superseded$/m,
+  );
+  const already = await runCli(["edit", ID, "--title", "Rotate a leaked npm token now"], {
+    env: kb.env,
+  });
+  assert.equal(already.code, 0, show(already));
+  assert.doesNotMatch(already.stderr, /note:/, "kb-3hd8w is superseded already");
 });
 
 Deno.test("a draft fixed by hand is saved by --from-draft with no editor set, and kept while invalid", async () => {
-  const kb = await makeKb();
-  try {
-    const path = await entryPath(kb.dir, ID);
-    const failed = await runCli(["edit", ID], {
-      env: { ...kb.env, EDITOR: await breakingEditor(kb) },
-    });
-    assert.equal(failed.code, 1, show(failed));
-    const draft = keptDraft(failed);
-    const [, ...args] = await shellWords(draft.resume);
-    const still = await runCli(args, { env: kb.env });
-    assert.equal(still.code, 1, show(still));
-    assert.match(still.stderr, /type: "howot" is not a type/);
-    assert.equal(await exists(draft.path), true, "the draft is kept while it is invalid");
-    const text = await Deno.readTextFile(draft.path);
-    await Deno.writeTextFile(draft.path, text.replace(/^type: howot$/m, "type: howto"));
-    const saved = await runCli(args, { env: kb.env });
-    assert.equal(saved.code, 0, show(saved));
-    assert.match(await Deno.readTextFile(join(kb.dir, path)), /My new paragraph\.\n$/);
-    assert.equal(await exists(draft.path), false, "a saved draft is removed");
-  } finally {
-    await kb.cleanup();
-  }
+  await using kb = await makeKb();
+  const path = await entryPath(kb.dir, ID);
+  const failed = await runCli(["edit", ID], {
+    env: { ...kb.env, EDITOR: await breakingEditor(kb) },
+  });
+  assert.equal(failed.code, 1, show(failed));
+  const draft = keptDraft(failed);
+  const [, ...args] = await shellWords(draft.resume);
+  const still = await runCli(args, { env: kb.env });
+  assert.equal(still.code, 1, show(still));
+  assert.match(still.stderr, /type: "howot" is not a type/);
+  assert.equal(await exists(draft.path), true, "the draft is kept while it is invalid");
+  const text = await Deno.readTextFile(draft.path);
+  await Deno.writeTextFile(draft.path, text.replace(/^type: howot$/m, "type: howto"));
+  const saved = await runCli(args, { env: kb.env });
+  assert.equal(saved.code, 0, show(saved));
+  assert.match(await Deno.readTextFile(join(kb.dir, path)), /My new paragraph\.\n$/);
+  assert.equal(await exists(draft.path), false, "a saved draft is removed");
 });

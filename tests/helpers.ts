@@ -241,22 +241,34 @@ export interface Kb {
   env: Record<string, string>;
   /** Remove the temp dir. */
   cleanup(): Promise<void>;
+  /** {@link Kb.cleanup}, so a test can hold it with `await using kb = await makeKb()`. */
+  [Symbol.asyncDispose](): Promise<void>;
 }
 
-/** Create an empty temp dir layout (root, tmp, home, config) without a knowledge base. */
+/**
+ * Create an empty temp dir layout (root, tmp, home, config) without a knowledge base; hold it
+ * with `await using` to have it removed when the test's block ends.
+ */
 export async function makeSandbox(prefix = "git-kb-test-"): Promise<Omit<Kb, "dir" | "env">> {
   const root = await Deno.makeTempDir({ prefix });
   const tmp = join(root, "tmp");
   const home = join(root, "home");
   const config = join(root, "xdg-config");
   await Promise.all([tmp, home, config].map((dir) => Deno.mkdir(dir, { recursive: true })));
-  return {
-    root,
-    tmp,
-    home,
-    config,
-    cleanup: () => Deno.remove(root, { recursive: true }).catch(() => {}),
-  };
+  const cleanup = () => Deno.remove(root, { recursive: true }).catch(() => {});
+  return { root, tmp, home, config, cleanup, [Symbol.asyncDispose]: cleanup };
+}
+
+/** A temp dir that `await using` removes when the block holding it ends. */
+export interface TempDir extends AsyncDisposable {
+  /** The folder, created empty. */
+  path: string;
+}
+
+/** Create an empty temp dir: `await using dir = await tempDir("git-kb-x-")`. */
+export async function tempDir(prefix = "git-kb-test-"): Promise<TempDir> {
+  const path = await Deno.makeTempDir({ prefix });
+  return { path, [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }) };
 }
 
 /**
@@ -408,6 +420,22 @@ export async function mapLimit<T, R>(
   }
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
+}
+
+/**
+ * Set this process's environment variables `values` (undefined unsets one) until the returned
+ * handle is disposed, then put back what they were: `using _env = overrideEnv({ TMPDIR: tmp })`.
+ */
+export function overrideEnv(values: Record<string, string | undefined>): Disposable {
+  const before = Object.fromEntries(Object.keys(values).map((name) => [name, Deno.env.get(name)]));
+  const apply = (settings: Record<string, string | undefined>) => {
+    for (const [name, value] of Object.entries(settings)) {
+      if (value === undefined) Deno.env.delete(name);
+      else Deno.env.set(name, value);
+    }
+  };
+  apply(values);
+  return { [Symbol.dispose]: () => apply(before) };
 }
 
 /** Copy the sample knowledge base to `dest`; with `noKernel`, its kernel rules become plain. */

@@ -1,6 +1,6 @@
 /**
- * The tree stays formatted, lint-free and type-correct: the same checks a developer runs with
- * `deno task check`, here so CI enforces them.
+ * The tree stays formatted, lint-free and type-correct (the checks of `deno task check`), and
+ * the library module documented (`deno doc --lint mod.ts`): here so CI enforces them.
  */
 import { deepStrictEqual as deepEqual, strictEqual as equal } from "node:assert/strict";
 
@@ -29,6 +29,11 @@ Deno.test("deno lint passes", async () => {
 
 Deno.test("deno check passes on every entry point and test", async () => {
   const { code, output } = await deno("check", ".");
+  equal(code, 0, output);
+});
+
+Deno.test("deno doc --lint passes on the library module", async () => {
+  const { code, output } = await deno("doc", "--lint", "mod.ts");
   equal(code, 0, output);
 });
 

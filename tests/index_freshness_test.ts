@@ -39,190 +39,186 @@ function hitsOf(result: RunResult): Hit[] {
 }
 
 Deno.test("the index follows the knowledge base without a manual rebuild", async (t) => {
-  const kb = await makeKb({ remote: true });
-  try {
-    const env = kb.env;
-    const index = async (...args: string[]) => {
-      const result = await runCli(["index", "--json", ...args], { env });
-      assert.equal(result.code, 0, show(result));
-      return parseJson<IndexReport>(result);
-    };
-    const search = (...args: string[]) => runCli(["search", "--json", ...args], { env });
-    /** Rewrite an entry in place, as an editor that truncates and writes the same file does. */
-    const rewriteTitle = async (id: string, from: RegExp, to: string) => {
-      const path = join(kb.dir, await entryPath(kb.dir, id));
-      const text = await Deno.readTextFile(path);
-      const changed = text.replace(from, to);
-      assert.notEqual(changed, text);
-      await Deno.writeTextFile(path, changed);
-      return { before: text, after: changed };
-    };
-    /** Make search and get distrust the index as they would once their trust window passed. */
-    const ageVerification = async () => {
-      const manifestPath = join((await index()).indexDir, "manifest.json");
-      const manifest = JSON.parse(await Deno.readTextFile(manifestPath));
-      manifest.verifiedAt -= READ_TRUST_MS + 1_000;
-      await Deno.writeTextFile(manifestPath, JSON.stringify(manifest));
-    };
+  await using kb = await makeKb({ remote: true });
+  const env = kb.env;
+  const index = async (...args: string[]) => {
+    const result = await runCli(["index", "--json", ...args], { env });
+    assert.equal(result.code, 0, show(result));
+    return parseJson<IndexReport>(result);
+  };
+  const search = (...args: string[]) => runCli(["search", "--json", ...args], { env });
+  /** Rewrite an entry in place, as an editor that truncates and writes the same file does. */
+  const rewriteTitle = async (id: string, from: RegExp, to: string) => {
+    const path = join(kb.dir, await entryPath(kb.dir, id));
+    const text = await Deno.readTextFile(path);
+    const changed = text.replace(from, to);
+    assert.notEqual(changed, text);
+    await Deno.writeTextFile(path, changed);
+    return { before: text, after: changed };
+  };
+  /** Make search and get distrust the index as they would once their trust window passed. */
+  const ageVerification = async () => {
+    const manifestPath = join((await index()).indexDir, "manifest.json");
+    const manifest = JSON.parse(await Deno.readTextFile(manifestPath));
+    manifest.verifiedAt -= READ_TRUST_MS + 1_000;
+    await Deno.writeTextFile(manifestPath, JSON.stringify(manifest));
+  };
 
-    await t.step("first index is a full build; the next run finds nothing to do", async () => {
-      const first = await index();
-      assert.equal(first.mode, "full");
-      assert.equal(first.docCount, FIXTURE_ENTRIES);
-      const second = await index();
-      assert.equal(second.mode, "fresh");
-      assert.equal(second.docCount, FIXTURE_ENTRIES);
-      const text = await runCli(["index"], { env });
-      assert.match(text.stdout, /already up to date/, show(text));
-    });
+  await t.step("first index is a full build; the next run finds nothing to do", async () => {
+    const first = await index();
+    assert.equal(first.mode, "full");
+    assert.equal(first.docCount, FIXTURE_ENTRIES);
+    const second = await index();
+    assert.equal(second.mode, "fresh");
+    assert.equal(second.docCount, FIXTURE_ENTRIES);
+    const text = await runCli(["index"], { env });
+    assert.match(text.stdout, /already up to date/, show(text));
+  });
 
-    await t.step("an editor that saves by rename: search finds the new word at once", async () => {
-      const path = join(kb.dir, await entryPath(kb.dir, "kb-b3m7o"));
-      const text = await Deno.readTextFile(path);
-      await Deno.writeTextFile(
-        `${path}.swp`,
-        text.replace(/^title: .*$/m, "title: BM25 for a zebrafish"),
-      );
-      await Deno.rename(`${path}.swp`, path);
-      const hits = hitsOf(await search("zebrafish"));
-      assert.deepEqual(hits.map((hit) => hit.id), ["kb-b3m7o"]);
-      assert.equal(hits[0].title, "BM25 for a zebrafish");
-    });
-
-    await t.step(
-      "an in-place rewrite: index sees it at once, search once trust runs out",
-      async () => {
-        await index();
-        await rewriteTitle("kb-b3m7o", /zebrafish/, "seahorse");
-        assert.deepEqual(hitsOf(await search("seahorse")), [], "inside the trust window");
-        const report = await index();
-        assert.equal(report.mode, "incremental");
-        assert.equal(hitsOf(await search("seahorse"))[0]?.id, "kb-b3m7o");
-        await rewriteTitle("kb-b3m7o", /seahorse/, "quokka");
-        await ageVerification();
-        assert.equal(hitsOf(await search("quokka"))[0]?.id, "kb-b3m7o");
-      },
+  await t.step("an editor that saves by rename: search finds the new word at once", async () => {
+    const path = join(kb.dir, await entryPath(kb.dir, "kb-b3m7o"));
+    const text = await Deno.readTextFile(path);
+    await Deno.writeTextFile(
+      `${path}.swp`,
+      text.replace(/^title: .*$/m, "title: BM25 for a zebrafish"),
     );
+    await Deno.rename(`${path}.swp`, path);
+    const hits = hitsOf(await search("zebrafish"));
+    assert.deepEqual(hits.map((hit) => hit.id), ["kb-b3m7o"]);
+    assert.equal(hits[0].title, "BM25 for a zebrafish");
+  });
 
-    await t.step(
-      "an in-place rewrite reaches the hooks' decision once their longer window runs out",
-      async () => {
-        const manifestPath = join((await index()).indexDir, "manifest.json");
-        const age = async (ms: number) => {
-          const manifest = JSON.parse(await Deno.readTextFile(manifestPath));
-          manifest.verifiedAt = Date.now() - ms;
-          await Deno.writeTextFile(manifestPath, JSON.stringify(manifest));
-        };
-        const context = async () => {
-          const result = await runCli(["context", "how does the ocelot lantern work"], { env });
-          assert.equal(result.code, 0, show(result));
-          return result.stdout;
-        };
-        const { before } = await rewriteTitle("kb-b3m7o", /^title: .*$/m, "title: Ocelot lantern");
-        await age(READ_TRUST_MS + 1_000);
-        assert.doesNotMatch(await context(), /kb-b3m7o/, "inside the hooks' window");
-        await age(HOOK_TRUST_MS + 1_000);
-        assert.match(await context(), /kb-b3m7o Ocelot lantern/);
-        await Deno.writeTextFile(join(kb.dir, await entryPath(kb.dir, "kb-b3m7o")), before);
-        await index();
-      },
-    );
-
-    await t.step("a same-size rewrite is noticed too (mtime)", async () => {
-      const { before, after } = await rewriteTitle(
-        "kb-o2x9c",
-        /^title: Semantic versioning$/m,
-        "title: Platypus versioning",
-      );
-      assert.equal(after.length, before.length);
+  await t.step(
+    "an in-place rewrite: index sees it at once, search once trust runs out",
+    async () => {
+      await index();
+      await rewriteTitle("kb-b3m7o", /zebrafish/, "seahorse");
+      assert.deepEqual(hitsOf(await search("seahorse")), [], "inside the trust window");
+      const report = await index();
+      assert.equal(report.mode, "incremental");
+      assert.equal(hitsOf(await search("seahorse"))[0]?.id, "kb-b3m7o");
+      await rewriteTitle("kb-b3m7o", /seahorse/, "quokka");
       await ageVerification();
-      const hits = hitsOf(await search("platypus"));
-      assert.deepEqual(hits.map((hit) => hit.id), ["kb-o2x9c"]);
-      assert.deepEqual(hitsOf(await search("semantic")).filter((hit) => hit.id === "kb-o2x9c"), []);
-    });
-
-    await t.step(
-      "index reports an incremental update, then fresh, and --full rebuilds",
-      async () => {
-        await rewriteTitle(
-          "kb-z4h8p",
-          /^title: .*$/m,
-          "title: Exponential backoff with a capybara",
-        );
-        const incremental = await index();
-        assert.equal(incremental.mode, "incremental");
-        assert.deepEqual(
-          [incremental.added, incremental.changed, incremental.removed],
-          [0, 1, 0],
-        );
-        assert.equal((await index()).mode, "fresh");
-        const full = await index("--full");
-        assert.equal(full.mode, "full");
-        assert.equal(full.docCount, FIXTURE_ENTRIES);
-        await rewriteTitle("kb-z4h8p", /capybara/, "wombat");
-        const text = await runCli(["index"], { env });
-        assert.match(text.stdout, /incremental: 0 added, 1 changed, 0 removed/, show(text));
-        const fullText = await runCli(["index", "--full"], { env });
-        assert.match(fullText.stdout, /\bfull\b/, show(fullText));
-        assert.equal(hitsOf(await search("wombat"))[0]?.id, "kb-z4h8p");
-      },
-    );
-
-    await t.step("an entry added by git pull is found", async () => {
-      const other = await cloneRemote(kb);
-      await pushEntryFrom(
-        other,
-        "kb-pu11d",
-        "Narwhal migration patterns",
-        "Arrived by git pull.\n",
-      );
-      assert.deepEqual(hitsOf(await search("narwhal")), []);
-      await git(kb.dir, "pull", "--quiet", "--ff-only");
-      const hits = hitsOf(await search("narwhal"));
-      assert.deepEqual(hits.map((hit) => hit.id), ["kb-pu11d"]);
-      const get = await runCli(["get", "kb-pu11d"], { env });
-      assert.equal(get.code, 0, show(get));
-      assert.match(get.stdout, /Arrived by git pull/);
-    });
-
-    await t.step("an entry changed by git pull is re-read", async () => {
-      const other = join(kb.root, "other");
-      const path = await entryPath(other, "kb-i8r2n");
-      const text = await Deno.readTextFile(join(other, path));
-      await Deno.writeTextFile(
-        join(other, path),
-        text.replace(/^title: .*$/m, "title: Idempotency keys for an axolotl"),
-      );
-      await git(other, "commit", "--quiet", "-am", "retitle kb-i8r2n");
-      await git(other, "push", "--quiet", "origin", "HEAD:main");
-      await git(kb.dir, "pull", "--quiet", "--ff-only");
-      assert.equal(hitsOf(await search("axolotl"))[0]?.id, "kb-i8r2n");
-    });
-
-    await t.step("a deleted file disappears from search and get", async () => {
-      const path = await entryPath(kb.dir, "kb-j7t0e");
-      const title = "Stripe API docs on idempotent requests";
-      assert.ok(hitsOf(await search(title)).some((hit) => hit.id === "kb-j7t0e"));
-      await Deno.remove(join(kb.dir, path));
-      assert.ok(!hitsOf(await search(title)).some((hit) => hit.id === "kb-j7t0e"));
-      const get = await runCli(["get", "kb-j7t0e"], { env });
-      assert.equal(get.code, 1, show(get));
-      assert.match(get.stderr, /kb-j7t0e/);
-      const report = await index();
-      assert.equal(report.docCount, FIXTURE_ENTRIES + 1 - 1);
-    });
-
-    await t.step("a deleted or corrupt cache is rebuilt", async () => {
-      const { indexDir } = await index();
-      await Deno.writeTextFile(join(indexDir, "manifest.json"), '{"version": 1, "half');
       assert.equal(hitsOf(await search("quokka"))[0]?.id, "kb-b3m7o");
-      await Deno.remove(join(kb.tmp, "git-kb"), { recursive: true });
-      assert.equal(hitsOf(await search("narwhal"))[0]?.id, "kb-pu11d");
-      const report = await index();
-      assert.equal(report.mode, "fresh");
-      assert.equal(report.docCount, FIXTURE_ENTRIES);
-    });
-  } finally {
-    await kb.cleanup();
-  }
+    },
+  );
+
+  await t.step(
+    "an in-place rewrite reaches the hooks' decision once their longer window runs out",
+    async () => {
+      const manifestPath = join((await index()).indexDir, "manifest.json");
+      const age = async (ms: number) => {
+        const manifest = JSON.parse(await Deno.readTextFile(manifestPath));
+        manifest.verifiedAt = Date.now() - ms;
+        await Deno.writeTextFile(manifestPath, JSON.stringify(manifest));
+      };
+      const context = async () => {
+        const result = await runCli(["context", "how does the ocelot lantern work"], { env });
+        assert.equal(result.code, 0, show(result));
+        return result.stdout;
+      };
+      const { before } = await rewriteTitle("kb-b3m7o", /^title: .*$/m, "title: Ocelot lantern");
+      await age(READ_TRUST_MS + 1_000);
+      assert.doesNotMatch(await context(), /kb-b3m7o/, "inside the hooks' window");
+      await age(HOOK_TRUST_MS + 1_000);
+      assert.match(await context(), /kb-b3m7o Ocelot lantern/);
+      await Deno.writeTextFile(join(kb.dir, await entryPath(kb.dir, "kb-b3m7o")), before);
+      await index();
+    },
+  );
+
+  await t.step("a same-size rewrite is noticed too (mtime)", async () => {
+    const { before, after } = await rewriteTitle(
+      "kb-o2x9c",
+      /^title: Semantic versioning$/m,
+      "title: Platypus versioning",
+    );
+    assert.equal(after.length, before.length);
+    await ageVerification();
+    const hits = hitsOf(await search("platypus"));
+    assert.deepEqual(hits.map((hit) => hit.id), ["kb-o2x9c"]);
+    assert.deepEqual(hitsOf(await search("semantic")).filter((hit) => hit.id === "kb-o2x9c"), []);
+  });
+
+  await t.step(
+    "index reports an incremental update, then fresh, and --full rebuilds",
+    async () => {
+      await rewriteTitle(
+        "kb-z4h8p",
+        /^title: .*$/m,
+        "title: Exponential backoff with a capybara",
+      );
+      const incremental = await index();
+      assert.equal(incremental.mode, "incremental");
+      assert.deepEqual(
+        [incremental.added, incremental.changed, incremental.removed],
+        [0, 1, 0],
+      );
+      assert.equal((await index()).mode, "fresh");
+      const full = await index("--full");
+      assert.equal(full.mode, "full");
+      assert.equal(full.docCount, FIXTURE_ENTRIES);
+      await rewriteTitle("kb-z4h8p", /capybara/, "wombat");
+      const text = await runCli(["index"], { env });
+      assert.match(text.stdout, /incremental: 0 added, 1 changed, 0 removed/, show(text));
+      const fullText = await runCli(["index", "--full"], { env });
+      assert.match(fullText.stdout, /\bfull\b/, show(fullText));
+      assert.equal(hitsOf(await search("wombat"))[0]?.id, "kb-z4h8p");
+    },
+  );
+
+  await t.step("an entry added by git pull is found", async () => {
+    const other = await cloneRemote(kb);
+    await pushEntryFrom(
+      other,
+      "kb-pu11d",
+      "Narwhal migration patterns",
+      "Arrived by git pull.\n",
+    );
+    assert.deepEqual(hitsOf(await search("narwhal")), []);
+    await git(kb.dir, "pull", "--quiet", "--ff-only");
+    const hits = hitsOf(await search("narwhal"));
+    assert.deepEqual(hits.map((hit) => hit.id), ["kb-pu11d"]);
+    const get = await runCli(["get", "kb-pu11d"], { env });
+    assert.equal(get.code, 0, show(get));
+    assert.match(get.stdout, /Arrived by git pull/);
+  });
+
+  await t.step("an entry changed by git pull is re-read", async () => {
+    const other = join(kb.root, "other");
+    const path = await entryPath(other, "kb-i8r2n");
+    const text = await Deno.readTextFile(join(other, path));
+    await Deno.writeTextFile(
+      join(other, path),
+      text.replace(/^title: .*$/m, "title: Idempotency keys for an axolotl"),
+    );
+    await git(other, "commit", "--quiet", "-am", "retitle kb-i8r2n");
+    await git(other, "push", "--quiet", "origin", "HEAD:main");
+    await git(kb.dir, "pull", "--quiet", "--ff-only");
+    assert.equal(hitsOf(await search("axolotl"))[0]?.id, "kb-i8r2n");
+  });
+
+  await t.step("a deleted file disappears from search and get", async () => {
+    const path = await entryPath(kb.dir, "kb-j7t0e");
+    const title = "Stripe API docs on idempotent requests";
+    assert.ok(hitsOf(await search(title)).some((hit) => hit.id === "kb-j7t0e"));
+    await Deno.remove(join(kb.dir, path));
+    assert.ok(!hitsOf(await search(title)).some((hit) => hit.id === "kb-j7t0e"));
+    const get = await runCli(["get", "kb-j7t0e"], { env });
+    assert.equal(get.code, 1, show(get));
+    assert.match(get.stderr, /kb-j7t0e/);
+    const report = await index();
+    assert.equal(report.docCount, FIXTURE_ENTRIES + 1 - 1);
+  });
+
+  await t.step("a deleted or corrupt cache is rebuilt", async () => {
+    const { indexDir } = await index();
+    await Deno.writeTextFile(join(indexDir, "manifest.json"), '{"version": 1, "half');
+    assert.equal(hitsOf(await search("quokka"))[0]?.id, "kb-b3m7o");
+    await Deno.remove(join(kb.tmp, "git-kb"), { recursive: true });
+    assert.equal(hitsOf(await search("narwhal"))[0]?.id, "kb-pu11d");
+    const report = await index();
+    assert.equal(report.mode, "fresh");
+    assert.equal(report.docCount, FIXTURE_ENTRIES);
+  });
 });

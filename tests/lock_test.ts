@@ -32,137 +32,121 @@ async function waitFor(ready: () => boolean | Promise<boolean>, ms: number, what
 }
 
 Deno.test("kill -9 of a save holding the lock: the next save breaks it at once", async () => {
-  const kb = await makeKb({ remote: true });
-  try {
-    const lock = join(kb.dir, ".git", "git-kb.lock");
-    await git(kb.dir, "config", "protocol.ext.allow", "always");
-    await git(kb.dir, "remote", "set-url", "origin", "ext::sleep 60");
-    const saving = new Deno.Command(Deno.execPath(), {
-      args: ["run", ...flagsFor("add", kb.tmp), MAIN, "add", "--title", "Killed", "--type", "note"],
-      env: { PATH: Deno.env.get("PATH")!, DENO_DIR: await denoDir(), ...kb.env },
-      clearEnv: true,
-      stdout: "null",
-      stderr: "null",
-    }).spawn();
-    await waitFor(() => /"pid"/.test(readIfThere(lock)), 30_000, "the lock").catch(
-      async (error) => {
-        saving.kill("SIGKILL");
-        await saving.status;
-        throw error;
-      },
-    );
-    assert.equal(JSON.parse(await Deno.readTextFile(lock)).pid, saving.pid);
-    saving.kill("SIGKILL");
-    await saving.status;
-    // The OS lets go of a killed process's locks as it tears the process down: within moments,
-    // never after the age-based waits a lock without an owner check would need.
-    await waitFor(() => lockState(lock).state === "stale", 2_000, "the lock to be seen as stale");
+  await using kb = await makeKb({ remote: true });
+  const lock = join(kb.dir, ".git", "git-kb.lock");
+  await git(kb.dir, "config", "protocol.ext.allow", "always");
+  await git(kb.dir, "remote", "set-url", "origin", "ext::sleep 60");
+  const saving = new Deno.Command(Deno.execPath(), {
+    args: ["run", ...flagsFor("add", kb.tmp), MAIN, "add", "--title", "Killed", "--type", "note"],
+    env: { PATH: Deno.env.get("PATH")!, DENO_DIR: await denoDir(), ...kb.env },
+    clearEnv: true,
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  await waitFor(() => /"pid"/.test(readIfThere(lock)), 30_000, "the lock").catch(
+    async (error) => {
+      saving.kill("SIGKILL");
+      await saving.status;
+      throw error;
+    },
+  );
+  assert.equal(JSON.parse(await Deno.readTextFile(lock)).pid, saving.pid);
+  saving.kill("SIGKILL");
+  await saving.status;
+  // The OS lets go of a killed process's locks as it tears the process down: within moments,
+  // never after the age-based waits a lock without an owner check would need.
+  await waitFor(() => lockState(lock).state === "stale", 2_000, "the lock to be seen as stale");
 
-    await git(kb.dir, "remote", "set-url", "origin", kb.remote!);
-    const started = Date.now();
-    const result = await runCli(["add", "--title", "After the kill", "--type", "note"], {
-      env: kb.env,
-    });
-    assert.equal(result.code, 0, show(result));
-    assert.ok(Date.now() - started < 20_000, "the dead lock was broken, not waited out");
-    assert.equal(await exists(lock), false);
-    assert.equal(
-      await git(kb.remote!, "rev-parse", "main"),
-      await git(kb.dir, "rev-parse", "HEAD"),
-    );
-  } finally {
-    await kb.cleanup();
-  }
+  await git(kb.dir, "remote", "set-url", "origin", kb.remote!);
+  const started = Date.now();
+  const result = await runCli(["add", "--title", "After the kill", "--type", "note"], {
+    env: kb.env,
+  });
+  assert.equal(result.code, 0, show(result));
+  assert.ok(Date.now() - started < 20_000, "the dead lock was broken, not waited out");
+  assert.equal(await exists(lock), false);
+  assert.equal(
+    await git(kb.remote!, "rev-parse", "main"),
+    await git(kb.dir, "rev-parse", "HEAD"),
+  );
 });
 
 Deno.test("a live holder's lock is never broken, however old its file", async () => {
-  const sandbox = await makeSandbox();
+  await using sandbox = await makeSandbox();
+  const lock = join(sandbox.root, "held.lock");
+  const script = join(sandbox.root, "hold.ts");
+  await Deno.writeTextFile(
+    script,
+    `import { withLock } from ${JSON.stringify(LOCK_MODULE)};\n` +
+      `await withLock(${JSON.stringify(lock)}, async () => {\n` +
+      `  console.log("held");\n  await new Promise((done) => setTimeout(done, 60_000));\n});\n`,
+  );
+  const holder = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--no-prompt", `--allow-read`, `--allow-write=${sandbox.root}`, script],
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
   try {
-    const lock = join(sandbox.root, "held.lock");
-    const script = join(sandbox.root, "hold.ts");
-    await Deno.writeTextFile(
-      script,
-      `import { withLock } from ${JSON.stringify(LOCK_MODULE)};\n` +
-        `await withLock(${JSON.stringify(lock)}, async () => {\n` +
-        `  console.log("held");\n  await new Promise((done) => setTimeout(done, 60_000));\n});\n`,
-    );
-    const holder = new Deno.Command(Deno.execPath(), {
-      args: ["run", "--no-prompt", `--allow-read`, `--allow-write=${sandbox.root}`, script],
-      stdout: "piped",
-      stderr: "inherit",
-    }).spawn();
-    try {
-      const reader = holder.stdout.getReader();
-      assert.match(new TextDecoder().decode((await reader.read()).value), /held/);
-      const old = new Date(Date.now() - 24 * 60 * 60_000);
-      await Deno.utime(lock, old, old);
-      const found = lockState(lock);
-      assert.equal(found.state, "held");
-      assert.equal(found.state === "held" && found.owner?.pid, holder.pid);
-      assert.equal(found.state === "held" && found.owner?.host, thisHost());
-      const waited = await withLock(lock, () => "taken", { timeoutMs: 1_500 }).catch((e) => e);
-      assert.ok(waited instanceof LockTimeoutError, String(waited));
-      assert.match(waited.message, new RegExp(`process ${holder.pid} on `));
-      assert.equal(checkLock(lock).level, "ok");
-      reader.releaseLock();
-    } finally {
-      holder.kill("SIGKILL");
-      await holder.status;
-      await holder.stdout.cancel().catch(() => {});
-    }
-    assert.equal(lockState(lock).state, "stale", "its process is gone now");
-    assert.equal(await withLock(lock, () => "taken"), "taken");
+    const reader = holder.stdout.getReader();
+    assert.match(new TextDecoder().decode((await reader.read()).value), /held/);
+    const old = new Date(Date.now() - 24 * 60 * 60_000);
+    await Deno.utime(lock, old, old);
+    const found = lockState(lock);
+    assert.equal(found.state, "held");
+    assert.equal(found.state === "held" && found.owner?.pid, holder.pid);
+    assert.equal(found.state === "held" && found.owner?.host, thisHost());
+    const waited = await withLock(lock, () => "taken", { timeoutMs: 1_500 }).catch((e) => e);
+    assert.ok(waited instanceof LockTimeoutError, String(waited));
+    assert.match(waited.message, new RegExp(`process ${holder.pid} on `));
+    assert.equal(checkLock(lock).level, "ok");
+    reader.releaseLock();
   } finally {
-    await sandbox.cleanup();
+    holder.kill("SIGKILL");
+    await holder.status;
+    await holder.stdout.cancel().catch(() => {});
   }
+  assert.equal(lockState(lock).state, "stale", "its process is gone now");
+  assert.equal(await withLock(lock, () => "taken"), "taken");
 });
 
 Deno.test("a release removes only its own lock, never a successor's", async () => {
-  const sandbox = await makeSandbox();
-  try {
-    const lock = join(sandbox.root, "mine.lock");
-    const theirs = JSON.stringify({
-      pid: 1,
-      host: thisHost(),
-      token: "successor",
-      started: new Date().toISOString(),
-    });
-    await withLock(lock, () => {
-      // Someone judged this lock stale, broke it and took it while the action ran.
-      Deno.removeSync(lock);
-      Deno.writeTextFileSync(lock, theirs);
-    });
-    assert.equal(await Deno.readTextFile(lock), theirs);
-  } finally {
-    await sandbox.cleanup();
-  }
+  await using sandbox = await makeSandbox();
+  const lock = join(sandbox.root, "mine.lock");
+  const theirs = JSON.stringify({
+    pid: 1,
+    host: thisHost(),
+    token: "successor",
+    started: new Date().toISOString(),
+  });
+  await withLock(lock, () => {
+    // Someone judged this lock stale, broke it and took it while the action ran.
+    Deno.removeSync(lock);
+    Deno.writeTextFileSync(lock, theirs);
+  });
+  assert.equal(await Deno.readTextFile(lock), theirs);
 });
 
 Deno.test("a lock file with no owner (0 bytes, garbage) is stale after a short grace", async (t) => {
-  const kb = await makeKb();
-  try {
-    const lock = join(kb.dir, ".git", "git-kb.lock");
-    await t.step("a fresh empty file is being written: held", async () => {
-      await Deno.writeTextFile(lock, "");
-      assert.equal(lockState(lock).state, "held");
-    });
-    await t.step("after the grace, doctor names it and the next save breaks it", async () => {
-      for (const text of ["", "\u0000\u0000garbage", "99999\n"]) {
-        await Deno.writeTextFile(lock, text);
-        const old = new Date(Date.now() - 10_000);
-        await Deno.utime(lock, old, old);
-        const finding = await checkSaveLock(kb.dir);
-        assert.equal(finding.level, "warn");
-        assert.ok(finding.message.includes(`rm -f ${lock}`), finding.message);
-        const result = await runCli(["add", "--title", `After ${text.length}`, "--type", "note"], {
-          env: kb.env,
-        });
-        assert.equal(result.code, 0, show(result));
-        assert.equal(await exists(lock), false);
-      }
-      assert.equal((await checkSaveLock(kb.dir)).level, "ok");
-    });
-  } finally {
-    await kb.cleanup();
-  }
+  await using kb = await makeKb();
+  const lock = join(kb.dir, ".git", "git-kb.lock");
+  await t.step("a fresh empty file is being written: held", async () => {
+    await Deno.writeTextFile(lock, "");
+    assert.equal(lockState(lock).state, "held");
+  });
+  await t.step("after the grace, doctor names it and the next save breaks it", async () => {
+    for (const text of ["", "\u0000\u0000garbage", "99999\n"]) {
+      await Deno.writeTextFile(lock, text);
+      const old = new Date(Date.now() - 10_000);
+      await Deno.utime(lock, old, old);
+      const finding = await checkSaveLock(kb.dir);
+      assert.equal(finding.level, "warn");
+      assert.ok(finding.message.includes(`rm -f ${lock}`), finding.message);
+      const result = await runCli(["add", "--title", `After ${text.length}`, "--type", "note"], {
+        env: kb.env,
+      });
+      assert.equal(result.code, 0, show(result));
+      assert.equal(await exists(lock), false);
+    }
+    assert.equal((await checkSaveLock(kb.dir)).level, "ok");
+  });
 });

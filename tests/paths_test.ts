@@ -1,22 +1,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { cacheRoot, cacheRootFor, indexDir, kbCacheDir } from "../io/paths.ts";
+import { overrideEnv, tempDir } from "./helpers.ts";
 
 /** Run `body` with the environment variables `values` set (undefined: unset), restoring them. */
 function withEnv(values: Record<string, string | undefined>, body: () => void): void {
-  const before = Object.fromEntries(Object.keys(values).map((name) => [name, Deno.env.get(name)]));
-  const apply = (settings: Record<string, string | undefined>) => {
-    for (const [name, value] of Object.entries(settings)) {
-      if (value === undefined) Deno.env.delete(name);
-      else Deno.env.set(name, value);
-    }
-  };
-  apply(values);
-  try {
-    body();
-  } finally {
-    apply(before);
-  }
+  using _env = overrideEnv(values);
+  body();
 }
 
 Deno.test("the cache root: XDG_CACHE_HOME, else HOME/.cache, else git-kb-<uid> in the temp dir", () => {
@@ -29,28 +19,25 @@ Deno.test("the cache root: XDG_CACHE_HOME, else HOME/.cache, else git-kb-<uid> i
   assert.equal(cacheRootFor(env({}), 0), "/tmp/git-kb-0");
 });
 
-Deno.test("kbCacheDir: under the cache root, named after the folder, one per path and root", () => {
-  const base = Deno.makeTempDirSync();
-  try {
-    withEnv({ XDG_CACHE_HOME: join(base, "one") }, () => {
-      const dir = kbCacheDir("/home/me/my kb");
-      assert.ok(dir.startsWith(`${cacheRoot()}/my_kb-`), dir);
-      assert.equal(cacheRoot(), join(base, "one", "git-kb"));
-      assert.equal(Deno.statSync(cacheRoot()).mode! & 0o777, 0o700, "made private");
-      assert.equal(kbCacheDir("/home/me/my kb"), dir, "asked again, the same folder");
-      assert.equal(indexDir("/home/me/my kb"), `${dir}/index`);
-      const other = kbCacheDir("/srv/my kb");
-      assert.notEqual(
-        other,
-        dir,
-        "another knowledge base of the same name has a folder of its own",
-      );
-      assert.equal(kbCacheDir("/home/me/my kb"), dir, "and back again");
-      withEnv({ XDG_CACHE_HOME: join(base, "two") }, () => {
-        assert.equal(kbCacheDir("/home/me/my kb"), dir.replace("/one/", "/two/"), "it moves");
-      });
+Deno.test("kbCacheDir: under the cache root, named after the folder, one per path and root", async () => {
+  await using temp = await tempDir();
+  const base = temp.path;
+  withEnv({ XDG_CACHE_HOME: join(base, "one") }, () => {
+    const dir = kbCacheDir("/home/me/my kb");
+    assert.ok(dir.startsWith(`${cacheRoot()}/my_kb-`), dir);
+    assert.equal(cacheRoot(), join(base, "one", "git-kb"));
+    assert.equal(Deno.statSync(cacheRoot()).mode! & 0o777, 0o700, "made private");
+    assert.equal(kbCacheDir("/home/me/my kb"), dir, "asked again, the same folder");
+    assert.equal(indexDir("/home/me/my kb"), `${dir}/index`);
+    const other = kbCacheDir("/srv/my kb");
+    assert.notEqual(
+      other,
+      dir,
+      "another knowledge base of the same name has a folder of its own",
+    );
+    assert.equal(kbCacheDir("/home/me/my kb"), dir, "and back again");
+    withEnv({ XDG_CACHE_HOME: join(base, "two") }, () => {
+      assert.equal(kbCacheDir("/home/me/my kb"), dir.replace("/one/", "/two/"), "it moves");
     });
-  } finally {
-    Deno.removeSync(base, { recursive: true });
-  }
+  });
 });

@@ -69,25 +69,21 @@ function assertSilent(result: RunResult): void {
 }
 
 Deno.test("a fresh cache: ~/.cache/git-kb by default, made 0700, session files 0600", async () => {
-  const box = await makeBox();
-  try {
-    const env = { ...box.env, HOME: box.home, KB_HOOK_DEBUG: "1" };
-    const root = join(box.home, ".cache", "git-kb");
-    assert.equal(cacheRootOf(env), root);
-    const hook = await box.hook({ HOME: box.home, KB_HOOK_DEBUG: "1" });
-    assert.equal(hook.code, 0, show(hook));
-    assert.match(hook.stdout, /kb-7q2mx/, "the hook works from the new cache");
-    assert.equal(mode(root), 0o700);
-    const cacheDir = join(root, `kb-${contentHash(box.kb).slice(0, 10)}`);
-    const sessionId = JSON.parse(box.payload).session_id;
-    for (const file of [sessionFile(cacheDir, sessionId), join(cacheDir, "debug.jsonl")]) {
-      assert.equal(mode(file), 0o600, file);
-    }
-    assert.equal(mode(join(cacheDir, "sessions")), 0o700);
-    assert.deepEqual([...Deno.readDirSync(box.tmp)], [], "nothing in the temp dir");
-  } finally {
-    await box.cleanup();
+  await using box = await makeBox();
+  const env = { ...box.env, HOME: box.home, KB_HOOK_DEBUG: "1" };
+  const root = join(box.home, ".cache", "git-kb");
+  assert.equal(cacheRootOf(env), root);
+  const hook = await box.hook({ HOME: box.home, KB_HOOK_DEBUG: "1" });
+  assert.equal(hook.code, 0, show(hook));
+  assert.match(hook.stdout, /kb-7q2mx/, "the hook works from the new cache");
+  assert.equal(mode(root), 0o700);
+  const cacheDir = join(root, `kb-${contentHash(box.kb).slice(0, 10)}`);
+  const sessionId = JSON.parse(box.payload).session_id;
+  for (const file of [sessionFile(cacheDir, sessionId), join(cacheDir, "debug.jsonl")]) {
+    assert.equal(mode(file), 0o600, file);
   }
+  assert.equal(mode(join(cacheDir, "sessions")), 0o700);
+  assert.deepEqual([...Deno.readDirSync(box.tmp)], [], "nothing in the temp dir");
 });
 
 /** Each folder and file under `dir` (itself included), not following links. */
@@ -102,143 +98,115 @@ function walk(dir: string): string[] {
 }
 
 Deno.test("search on a fresh HOME: every folder under the cache root is 0700, every file 0600", async () => {
-  const box = await makeBox();
-  try {
-    const env = { ...box.env, HOME: box.home };
-    const search = await runCli(["search", "rotate leaked token"], { env });
-    assert.equal(search.code, 0, show(search));
-    const paths = walk(join(box.home, ".cache", "git-kb"));
-    assert.ok(paths.some((path) => path.endsWith("manifest.json")), paths.join("\n"));
-    for (const path of paths) {
-      const info = Deno.lstatSync(path);
-      assert.ok(info.isDirectory || info.isFile, `${path} is a folder or a file`);
-      assert.equal(mode(path).toString(8), info.isDirectory ? "700" : "600", path);
-    }
-  } finally {
-    await box.cleanup();
+  await using box = await makeBox();
+  const env = { ...box.env, HOME: box.home };
+  const search = await runCli(["search", "rotate leaked token"], { env });
+  assert.equal(search.code, 0, show(search));
+  const paths = walk(join(box.home, ".cache", "git-kb"));
+  assert.ok(paths.some((path) => path.endsWith("manifest.json")), paths.join("\n"));
+  for (const path of paths) {
+    const info = Deno.lstatSync(path);
+    assert.ok(info.isDirectory || info.isFile, `${path} is a folder or a file`);
+    assert.equal(mode(path).toString(8), info.isDirectory ? "700" : "600", path);
   }
 });
 
 Deno.test("without HOME, the cache is git-kb-<uid> in the temp dir, made 0700", async () => {
-  const box = await makeBox();
-  try {
-    const search = await runCli(["search", "rotate leaked token", "--json"], { env: box.env });
-    assert.equal(search.code, 0, show(search));
-    assert.equal(JSON.parse(search.stdout)[0].id, "kb-7q2mx");
-    assert.deepEqual([...Deno.readDirSync(box.tmp)].map((item) => item.name), [
-      `git-kb-${Deno.uid()}`,
-    ]);
-    assert.equal(mode(box.root), 0o700);
-  } finally {
-    await box.cleanup();
-  }
+  await using box = await makeBox();
+  const search = await runCli(["search", "rotate leaked token", "--json"], { env: box.env });
+  assert.equal(search.code, 0, show(search));
+  assert.equal(JSON.parse(search.stdout)[0].id, "kb-7q2mx");
+  assert.deepEqual([...Deno.readDirSync(box.tmp)].map((item) => item.name), [
+    `git-kb-${Deno.uid()}`,
+  ]);
+  assert.equal(mode(box.root), 0o700);
 });
 
 Deno.test("a cache root another user made is refused: nothing read from it, nothing written", async () => {
-  const box = await makeBox();
-  try {
-    // The planted cache: a built index of the same knowledge base, then handed to uid 65534.
-    const built = await runCli(["index"], { env: { ...box.env, XDG_CACHE_HOME: box.tmp } });
-    assert.equal(built.code, 0, show(built));
-    await Deno.rename(join(box.tmp, "git-kb"), box.root);
-    await chownTree(box.root);
-    await Deno.chmod(box.root, 0o755);
-    const before = await snapshot(box.root);
+  await using box = await makeBox();
+  // The planted cache: a built index of the same knowledge base, then handed to uid 65534.
+  const built = await runCli(["index"], { env: { ...box.env, XDG_CACHE_HOME: box.tmp } });
+  assert.equal(built.code, 0, show(built));
+  await Deno.rename(join(box.tmp, "git-kb"), box.root);
+  await chownTree(box.root);
+  await Deno.chmod(box.root, 0o755);
+  const before = await snapshot(box.root);
 
-    assertRefused(
-      await runCli(["search", "rotate leaked token"], { env: box.env }),
-      new RegExp(`git-kb search: .*${box.root}.* belongs to uid ${OTHER_UID}, not to you`),
-    );
-    assertRefused(await runCli(["get", "kb-7q2mx"], { env: box.env }), /belongs to uid 65534/);
-    assertSilent(await box.hook());
-    assertSilent(await box.hook({ KB_HOOK_DEBUG: "1" }));
-    assert.deepEqual(await snapshot(box.root), before, "the planted cache is as it was");
-    assert.equal(Deno.lstatSync(box.root).uid, OTHER_UID);
-  } finally {
-    await box.cleanup();
-  }
+  assertRefused(
+    await runCli(["search", "rotate leaked token"], { env: box.env }),
+    new RegExp(`git-kb search: .*${box.root}.* belongs to uid ${OTHER_UID}, not to you`),
+  );
+  assertRefused(await runCli(["get", "kb-7q2mx"], { env: box.env }), /belongs to uid 65534/);
+  assertSilent(await box.hook());
+  assertSilent(await box.hook({ KB_HOOK_DEBUG: "1" }));
+  assert.deepEqual(await snapshot(box.root), before, "the planted cache is as it was");
+  assert.equal(Deno.lstatSync(box.root).uid, OTHER_UID);
 });
 
 Deno.test("a cache root that is a link to another user's folder is refused", async () => {
-  const box = await makeBox();
-  try {
-    await Deno.symlink(box.victim, box.root);
-    const before = await snapshot(box.victim);
-    assertRefused(
-      await runCli(["index"], { env: box.env }),
-      /is a symbolic link, not a folder: .*Remove it \(rm /,
-    );
-    assertSilent(await box.hook({ KB_HOOK_DEBUG: "1" }));
-    assert.deepEqual(await snapshot(box.victim), before);
-  } finally {
-    await box.cleanup();
-  }
+  await using box = await makeBox();
+  await Deno.symlink(box.victim, box.root);
+  const before = await snapshot(box.victim);
+  assertRefused(
+    await runCli(["index"], { env: box.env }),
+    /is a symbolic link, not a folder: .*Remove it \(rm /,
+  );
+  assertSilent(await box.hook({ KB_HOOK_DEBUG: "1" }));
+  assert.deepEqual(await snapshot(box.victim), before);
 });
 
 Deno.test("a cache root of ours that others could write is narrowed to 0700 and used", async () => {
-  const box = await makeBox();
-  try {
-    await Deno.mkdir(box.root);
-    await Deno.chmod(box.root, 0o777);
-    const search = await runCli(["search", "rotate leaked token", "--json"], { env: box.env });
-    assert.equal(search.code, 0, show(search));
-    assert.equal(mode(box.root), 0o700);
-  } finally {
-    await box.cleanup();
-  }
+  await using box = await makeBox();
+  await Deno.mkdir(box.root);
+  await Deno.chmod(box.root, 0o777);
+  const search = await runCli(["search", "rotate leaked token", "--json"], { env: box.env });
+  assert.equal(search.code, 0, show(search));
+  assert.equal(mode(box.root), 0o700);
 });
 
 Deno.test("sessions -> another user's folder: the hook's sweep deletes nothing there", async () => {
-  const box = await makeBox();
-  try {
-    // A first run makes the cache; then the sessions folder is swapped for a link.
-    assert.equal((await box.hook()).code, 0);
-    await Deno.remove(join(box.cacheDir, "sessions"), { recursive: true });
-    await Deno.remove(join(box.cacheDir, "sessions.swept")).catch(() => {});
-    const old = new Date(Date.now() - 30 * 24 * 60 * 60 * 1000);
-    for (const item of Deno.readDirSync(box.victim)) {
-      Deno.utimeSync(join(box.victim, item.name), old, old);
-    }
-    await Deno.symlink(box.victim, join(box.cacheDir, "sessions"));
-    const before = await snapshot(box.victim);
-    const fresh = JSON.stringify({ ...JSON.parse(box.payload), session_id: "a-new-session" });
-    const result = await box.hook({}, fresh);
-    assert.equal(result.code, 0, show(result));
-    assert.deepEqual(await snapshot(box.victim), before, "the victim's files are all there");
-  } finally {
-    await box.cleanup();
+  await using box = await makeBox();
+  // A first run makes the cache; then the sessions folder is swapped for a link.
+  assert.equal((await box.hook()).code, 0);
+  await Deno.remove(join(box.cacheDir, "sessions"), { recursive: true });
+  await Deno.remove(join(box.cacheDir, "sessions.swept")).catch(() => {});
+  const old = new Date(Date.now() - 30 * 24 * 60 * 60 * 1000);
+  for (const item of Deno.readDirSync(box.victim)) {
+    Deno.utimeSync(join(box.victim, item.name), old, old);
   }
+  await Deno.symlink(box.victim, join(box.cacheDir, "sessions"));
+  const before = await snapshot(box.victim);
+  const fresh = JSON.stringify({ ...JSON.parse(box.payload), session_id: "a-new-session" });
+  const result = await box.hook({}, fresh);
+  assert.equal(result.code, 0, show(result));
+  assert.deepEqual(await snapshot(box.victim), before, "the victim's files are all there");
 });
 
 Deno.test("the ledger, the unmatched log and the debug log are never written through a link", async () => {
-  const box = await makeBox();
-  try {
-    assert.equal((await box.hook()).code, 0);
-    const secret = join(box.victim, "id_ed25519");
-    const sessionId = JSON.parse(box.payload).session_id;
-    const links = [
-      sessionFile(box.cacheDir, sessionId),
-      sessionFile(box.cacheDir, "quiet", ".unmatched.jsonl"),
-      join(box.cacheDir, "debug.jsonl"),
-    ];
-    for (const link of links) {
-      await Deno.remove(link).catch(() => {});
-      await Deno.symlink(secret, link);
-    }
-    const before = await snapshot(box.victim);
-    const quiet = JSON.stringify({
-      ...JSON.parse(box.payload),
-      session_id: "quiet",
-      prompt: "zebra quokka marmalade xylophone",
-    });
-    const results = [
-      await box.hook({ KB_HOOK_DEBUG: "1" }),
-      await box.hook({ KB_HOOK_DEBUG: "1" }, quiet),
-    ];
-    for (const result of results) assert.equal(result.code, 0, show(result));
-    assert.deepEqual(await snapshot(box.victim), before, "the victim's file is unchanged");
-    for (const link of links) assert.ok(Deno.lstatSync(link).isSymlink, link);
-  } finally {
-    await box.cleanup();
+  await using box = await makeBox();
+  assert.equal((await box.hook()).code, 0);
+  const secret = join(box.victim, "id_ed25519");
+  const sessionId = JSON.parse(box.payload).session_id;
+  const links = [
+    sessionFile(box.cacheDir, sessionId),
+    sessionFile(box.cacheDir, "quiet", ".unmatched.jsonl"),
+    join(box.cacheDir, "debug.jsonl"),
+  ];
+  for (const link of links) {
+    await Deno.remove(link).catch(() => {});
+    await Deno.symlink(secret, link);
   }
+  const before = await snapshot(box.victim);
+  const quiet = JSON.stringify({
+    ...JSON.parse(box.payload),
+    session_id: "quiet",
+    prompt: "zebra quokka marmalade xylophone",
+  });
+  const results = [
+    await box.hook({ KB_HOOK_DEBUG: "1" }),
+    await box.hook({ KB_HOOK_DEBUG: "1" }, quiet),
+  ];
+  for (const result of results) assert.equal(result.code, 0, show(result));
+  assert.deepEqual(await snapshot(box.victim), before, "the victim's file is unchanged");
+  for (const link of links) assert.ok(Deno.lstatSync(link).isSymlink, link);
 });

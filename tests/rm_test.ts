@@ -17,95 +17,87 @@ interface RmJson {
 }
 
 Deno.test("rm: deletes, refuses while linked, --force reports the dangling links", async (t) => {
-  const kb = await makeKb({ remote: true });
-  try {
-    await t.step("an entry nothing links to: one commit, pushed, gone from the index", async () => {
-      const path = await entryPath(kb.dir, "kb-2yb6n");
-      const head = await git(kb.dir, "rev-parse", "HEAD");
-      const result = await runCli(["rm", "kb-2yb6n", "--json"], { env: kb.env });
-      assert.equal(result.code, 0, show(result));
-      const removed = parseJson<RmJson>(result);
-      assert.deepEqual(removed.paths, [path]);
-      assert.equal(removed.push, "pushed");
-      assert.deepEqual(removed.dangling, []);
-      assert.equal(removed.index.docCount, 44);
-      assert.equal(await git(kb.dir, "rev-parse", "HEAD~1"), head);
-      assert.match(await git(kb.dir, "log", "-1", "--format=%s"), /^kb: rm kb-2yb6n: /);
-      assert.equal(await exists(join(kb.dir, path)), false);
-      assert.equal(await git(kb.remote!, "rev-parse", "main"), removed.commit);
-      assert.equal(await git(kb.remote!, "ls-tree", "--name-only", "main", path), "");
-      const get = await runCli(["get", "kb-2yb6n"], { env: kb.env });
-      assert.equal(get.code, 1, show(get));
-    });
+  await using kb = await makeKb({ remote: true });
+  await t.step("an entry nothing links to: one commit, pushed, gone from the index", async () => {
+    const path = await entryPath(kb.dir, "kb-2yb6n");
+    const head = await git(kb.dir, "rev-parse", "HEAD");
+    const result = await runCli(["rm", "kb-2yb6n", "--json"], { env: kb.env });
+    assert.equal(result.code, 0, show(result));
+    const removed = parseJson<RmJson>(result);
+    assert.deepEqual(removed.paths, [path]);
+    assert.equal(removed.push, "pushed");
+    assert.deepEqual(removed.dangling, []);
+    assert.equal(removed.index.docCount, 44);
+    assert.equal(await git(kb.dir, "rev-parse", "HEAD~1"), head);
+    assert.match(await git(kb.dir, "log", "-1", "--format=%s"), /^kb: rm kb-2yb6n: /);
+    assert.equal(await exists(join(kb.dir, path)), false);
+    assert.equal(await git(kb.remote!, "rev-parse", "main"), removed.commit);
+    assert.equal(await git(kb.remote!, "ls-tree", "--name-only", "main", path), "");
+    const get = await runCli(["get", "kb-2yb6n"], { env: kb.env });
+    assert.equal(get.code, 1, show(get));
+  });
 
-    const linked = await entryPath(kb.dir, "kb-p8k2c");
-    await t.step("a linked entry: refused, the links named, nothing changed", async () => {
-      const head = await git(kb.dir, "rev-parse", "HEAD");
-      const result = await runCli(["rm", "kb-p8k2c"], { env: kb.env });
-      assert.equal(result.code, 1, show(result));
-      assert.match(result.stderr, /not removed: 4 links point at kb-p8k2c/, show(result));
+  const linked = await entryPath(kb.dir, "kb-p8k2c");
+  await t.step("a linked entry: refused, the links named, nothing changed", async () => {
+    const head = await git(kb.dir, "rev-parse", "HEAD");
+    const result = await runCli(["rm", "kb-p8k2c"], { env: kb.env });
+    assert.equal(result.code, 1, show(result));
+    assert.match(result.stderr, /not removed: 4 links point at kb-p8k2c/, show(result));
+    assert.match(
+      result.stderr,
+      /^ {2}kb-\w{5} \(entries\/kb-\w{5}-[\w-]+\.md\) related kb-p8k2c$/m,
+    );
+    assert.match(result.stderr, /^ {2}git-kb rm kb-p8k2c --force$/m);
+    assert.equal(await git(kb.dir, "rev-parse", "HEAD"), head);
+    assert.ok(await exists(join(kb.dir, linked)));
+  });
+
+  await t.step("--force deletes it and lists every link left dangling", async () => {
+    const text = await runCli(["rm", "kb-p8k2c", "--force"], { env: kb.env });
+    assert.equal(text.code, 0, show(text));
+    assert.match(text.stdout, /^Removed kb-p8k2c \(commit \w{7}, pushed; index /);
+    assert.match(text.stderr, /warning: left 4 dangling links:/);
+    for (const from of ["kb-4fr7e", "kb-h2o8x", "kb-j0l5u", "kb-m2c7v"]) {
       assert.match(
-        result.stderr,
-        /^ {2}kb-\w{5} \(entries\/kb-\w{5}-[\w-]+\.md\) related kb-p8k2c$/m,
+        text.stderr,
+        new RegExp(`^  ${from} \\(entries/${from}-.*\\) \\w+ kb-p8k2c$`, "m"),
       );
-      assert.match(result.stderr, /^ {2}git-kb rm kb-p8k2c --force$/m);
-      assert.equal(await git(kb.dir, "rev-parse", "HEAD"), head);
-      assert.ok(await exists(join(kb.dir, linked)));
-    });
+    }
+    assert.equal(await exists(join(kb.dir, linked)), false);
+    assert.equal(await git(kb.dir, "status", "--porcelain"), "");
+  });
 
-    await t.step("--force deletes it and lists every link left dangling", async () => {
-      const text = await runCli(["rm", "kb-p8k2c", "--force"], { env: kb.env });
-      assert.equal(text.code, 0, show(text));
-      assert.match(text.stdout, /^Removed kb-p8k2c \(commit \w{7}, pushed; index /);
-      assert.match(text.stderr, /warning: left 4 dangling links:/);
-      for (const from of ["kb-4fr7e", "kb-h2o8x", "kb-j0l5u", "kb-m2c7v"]) {
-        assert.match(
-          text.stderr,
-          new RegExp(`^  ${from} \\(entries/${from}-.*\\) \\w+ kb-p8k2c$`, "m"),
-        );
-      }
-      assert.equal(await exists(join(kb.dir, linked)), false);
-      assert.equal(await git(kb.dir, "status", "--porcelain"), "");
-    });
-
-    await t.step("usage and unknown ids", async () => {
-      const [none, unknown] = await Promise.all([
-        runCli(["rm"], { env: kb.env }),
-        runCli(["rm", "kb-zzzzz"], { env: kb.env }),
-      ]);
-      assert.equal(none.code, 2, show(none));
-      assert.equal(unknown.code, 1, show(unknown));
-      assert.match(unknown.stderr, /no entry kb-zzzzz/);
-    });
-  } finally {
-    await kb.cleanup();
-  }
+  await t.step("usage and unknown ids", async () => {
+    const [none, unknown] = await Promise.all([
+      runCli(["rm"], { env: kb.env }),
+      runCli(["rm", "kb-zzzzz"], { env: kb.env }),
+    ]);
+    assert.equal(none.code, 2, show(none));
+    assert.equal(unknown.code, 1, show(unknown));
+    assert.match(unknown.stderr, /no entry kb-zzzzz/);
+  });
 });
 
 Deno.test("edit and rm refuse an id two files carry, naming both, and change neither", async () => {
-  const kb = await makeKb();
-  try {
-    const real = await entryPath(kb.dir, "kb-7q2mx");
-    const shadow = "entries/kb-7q2mx-a-shadow.md";
-    await Deno.writeTextFile(
-      join(kb.dir, shadow),
-      entryText({ id: "kb-7q2mx", title: "A shadow", body: "Not the real one.\n" }),
-    );
-    const before = [
-      await Deno.readTextFile(join(kb.dir, real)),
-      await Deno.readTextFile(join(kb.dir, shadow)),
-    ];
-    for (const args of [["edit", "kb-7q2mx", "--add-tag", "x"], ["rm", "kb-7q2mx"]]) {
-      const result = await runCli(args, { env: kb.env });
-      assert.equal(result.code, 1, show(result));
-      assert.ok(result.stderr.includes(real) && result.stderr.includes(shadow), show(result));
-      assert.match(result.stderr, /so neither is changed/);
-    }
-    assert.deepEqual([
-      await Deno.readTextFile(join(kb.dir, real)),
-      await Deno.readTextFile(join(kb.dir, shadow)),
-    ], before);
-  } finally {
-    await kb.cleanup();
+  await using kb = await makeKb();
+  const real = await entryPath(kb.dir, "kb-7q2mx");
+  const shadow = "entries/kb-7q2mx-a-shadow.md";
+  await Deno.writeTextFile(
+    join(kb.dir, shadow),
+    entryText({ id: "kb-7q2mx", title: "A shadow", body: "Not the real one.\n" }),
+  );
+  const before = [
+    await Deno.readTextFile(join(kb.dir, real)),
+    await Deno.readTextFile(join(kb.dir, shadow)),
+  ];
+  for (const args of [["edit", "kb-7q2mx", "--add-tag", "x"], ["rm", "kb-7q2mx"]]) {
+    const result = await runCli(args, { env: kb.env });
+    assert.equal(result.code, 1, show(result));
+    assert.ok(result.stderr.includes(real) && result.stderr.includes(shadow), show(result));
+    assert.match(result.stderr, /so neither is changed/);
   }
+  assert.deepEqual([
+    await Deno.readTextFile(join(kb.dir, real)),
+    await Deno.readTextFile(join(kb.dir, shadow)),
+  ], before);
 });

@@ -29,6 +29,7 @@ import {
   IDENTITY,
   type Kb,
   makeKb,
+  overrideEnv,
   parseJson,
   pushEntryFrom,
   runCli,
@@ -83,51 +84,43 @@ async function assertNothingSaved(
 }
 
 Deno.test("a detached HEAD: refused before writing, nothing pushed, the pasted switch works", async () => {
-  const kb = await awkwardKb();
-  try {
-    await git(kb.dir, "checkout", "--quiet", "--detach");
-    const before = { head: await git(kb.dir, "rev-parse", "HEAD"), status: await status(kb) };
-    const result = await add(kb, "From a detached head");
-    await assertNothingSaved(kb, before, result);
-    assert.match(result.stderr, /detached HEAD/, show(result));
-    assert.equal(
-      await git(kb.remote!, "for-each-ref", "--format=%(refname)"),
-      "refs/heads/main",
-      "no refs/heads/HEAD on the remote",
-    );
-    const [command] = commandsOf(result.stderr);
-    assert.equal(command, `git -C ${quotedDir(kb)} switch main`);
-    const switched = await paste(command, kb);
-    assert.equal(switched.code, 0, show(switched));
-    const saved = await add(kb, "Back on main", "--json");
-    assert.equal(saved.code, 0, show(saved));
-    assert.equal(parseJson<{ push: string }>(saved).push, "pushed");
-    assert.equal(
-      await git(kb.remote!, "rev-parse", "main"),
-      await git(kb.dir, "rev-parse", "HEAD"),
-    );
-  } finally {
-    await kb.cleanup();
-  }
+  await using kb = await awkwardKb();
+  await git(kb.dir, "checkout", "--quiet", "--detach");
+  const before = { head: await git(kb.dir, "rev-parse", "HEAD"), status: await status(kb) };
+  const result = await add(kb, "From a detached head");
+  await assertNothingSaved(kb, before, result);
+  assert.match(result.stderr, /detached HEAD/, show(result));
+  assert.equal(
+    await git(kb.remote!, "for-each-ref", "--format=%(refname)"),
+    "refs/heads/main",
+    "no refs/heads/HEAD on the remote",
+  );
+  const [command] = commandsOf(result.stderr);
+  assert.equal(command, `git -C ${quotedDir(kb)} switch main`);
+  const switched = await paste(command, kb);
+  assert.equal(switched.code, 0, show(switched));
+  const saved = await add(kb, "Back on main", "--json");
+  assert.equal(saved.code, 0, show(saved));
+  assert.equal(parseJson<{ push: string }>(saved).push, "pushed");
+  assert.equal(
+    await git(kb.remote!, "rev-parse", "main"),
+    await git(kb.dir, "rev-parse", "HEAD"),
+  );
 });
 
 Deno.test("a side branch that tracks nothing: refused before writing, nothing pushed", async () => {
-  const kb = await awkwardKb();
-  try {
-    await git(kb.dir, "checkout", "--quiet", "-b", "feature");
-    const before = { head: await git(kb.dir, "rev-parse", "HEAD"), status: await status(kb) };
-    const result = await add(kb, "From a side branch");
-    await assertNothingSaved(kb, before, result);
-    assert.match(result.stderr, /on branch feature, which tracks no remote branch/, show(result));
-    assert.equal(await git(kb.remote!, "for-each-ref", "--format=%(refname)"), "refs/heads/main");
-    const [command] = commandsOf(result.stderr);
-    assert.equal(command, `git -C ${quotedDir(kb)} switch main`);
-    await git(kb.dir, "push", "--quiet", "-u", "origin", "feature");
-    const tracked = await add(kb, "On a branch that tracks one of its own");
-    assert.equal(tracked.code, 0, show(tracked));
-  } finally {
-    await kb.cleanup();
-  }
+  await using kb = await awkwardKb();
+  await git(kb.dir, "checkout", "--quiet", "-b", "feature");
+  const before = { head: await git(kb.dir, "rev-parse", "HEAD"), status: await status(kb) };
+  const result = await add(kb, "From a side branch");
+  await assertNothingSaved(kb, before, result);
+  assert.match(result.stderr, /on branch feature, which tracks no remote branch/, show(result));
+  assert.equal(await git(kb.remote!, "for-each-ref", "--format=%(refname)"), "refs/heads/main");
+  const [command] = commandsOf(result.stderr);
+  assert.equal(command, `git -C ${quotedDir(kb)} switch main`);
+  await git(kb.dir, "push", "--quiet", "-u", "origin", "feature");
+  const tracked = await add(kb, "On a branch that tracks one of its own");
+  assert.equal(tracked.code, 0, show(tracked));
 });
 
 /** Put the repo into the middle of `operation` by a real conflicting command. */
@@ -177,135 +170,120 @@ Deno.test("a rebase, merge, cherry-pick, revert, bisect or conflict under way: r
   ];
   for (const { operation, says, way } of cases) {
     await t.step(operation, async () => {
-      const kb = await awkwardKb();
-      try {
-        await startOperation(kb, operation);
-        const before = { head: await git(kb.dir, "rev-parse", "HEAD"), status: await status(kb) };
-        const remoteHead = await git(kb.remote!, "rev-parse", "main");
-        const result = await add(kb, `During a ${operation}`);
-        await assertNothingSaved(kb, before, result);
-        assert.match(result.stderr.split("\n")[0], says, show(result));
-        assert.equal(await git(kb.remote!, "rev-parse", "main"), remoteHead, "nothing pushed");
-        const commands = commandsOf(result.stderr);
-        const escape = commands.find((command) => way.test(command));
-        assert.ok(escape, show(result));
-        assert.equal((await repoState(kb.dir)).state, operation);
-        assert.equal((await checkRepoState(kb.dir)).level, "error");
-        const pasted = await paste(escape, kb);
-        assert.equal(pasted.code, 0, `${escape}\n${show(pasted)}`);
-        if (operation !== "conflict") {
-          assert.equal((await repoState(kb.dir)).state, "branch");
-          const saved = await add(kb, `After the ${operation}`);
-          assert.equal(saved.code, 0, show(saved));
-        }
-      } finally {
-        await kb.cleanup();
+      await using kb = await awkwardKb();
+      await startOperation(kb, operation);
+      const before = { head: await git(kb.dir, "rev-parse", "HEAD"), status: await status(kb) };
+      const remoteHead = await git(kb.remote!, "rev-parse", "main");
+      const result = await add(kb, `During a ${operation}`);
+      await assertNothingSaved(kb, before, result);
+      assert.match(result.stderr.split("\n")[0], says, show(result));
+      assert.equal(await git(kb.remote!, "rev-parse", "main"), remoteHead, "nothing pushed");
+      const commands = commandsOf(result.stderr);
+      const escape = commands.find((command) => way.test(command));
+      assert.ok(escape, show(result));
+      assert.equal((await repoState(kb.dir)).state, operation);
+      assert.equal((await checkRepoState(kb.dir)).level, "error");
+      const pasted = await paste(escape, kb);
+      assert.equal(pasted.code, 0, `${escape}\n${show(pasted)}`);
+      if (operation !== "conflict") {
+        assert.equal((await repoState(kb.dir)).state, "branch");
+        const saved = await add(kb, `After the ${operation}`);
+        assert.equal(saved.code, 0, show(saved));
       }
     });
   }
 });
 
 Deno.test("an uncommitted hand edit elsewhere does not stop a save onto a moved remote", async () => {
-  const kb = await makeKb({ remote: true });
-  try {
-    const other = await cloneRemote(kb);
-    await pushEntryFrom(other, "kb-0th3r", "Someone else pushed this first");
-    const handEdited = join(kb.dir, await entryPath(kb.dir, "kb-r4b9t"));
-    const edited = (await Deno.readTextFile(handEdited)) + "\nA paragraph typed by hand.\n";
-    await Deno.writeTextFile(handEdited, edited);
+  await using kb = await makeKb({ remote: true });
+  const other = await cloneRemote(kb);
+  await pushEntryFrom(other, "kb-0th3r", "Someone else pushed this first");
+  const handEdited = join(kb.dir, await entryPath(kb.dir, "kb-r4b9t"));
+  const edited = (await Deno.readTextFile(handEdited)) + "\nA paragraph typed by hand.\n";
+  await Deno.writeTextFile(handEdited, edited);
 
-    const result = await add(kb, "Saved beside a hand edit", "--json");
-    assert.equal(result.code, 0, show(result));
-    const saved = parseJson<{ id: string; push: string; commit: string }>(result);
-    assert.equal(saved.push, "rebased-and-pushed");
-    assert.equal(await git(kb.remote!, "rev-parse", "main"), saved.commit);
-    assert.equal(await git(kb.dir, "rev-parse", "HEAD"), saved.commit);
-    const subjects = await git(kb.remote!, "log", "-2", "--format=%s %an", "main");
-    assert.match(subjects, new RegExp(`kb: add ${saved.id}: Saved beside a hand edit Test Author`));
-    assert.match(subjects, /kb-0th3r/);
-    assert.ok(await exists(join(kb.dir, await entryPath(kb.dir, "kb-0th3r"))));
-    assert.equal(await Deno.readTextFile(handEdited), edited, "the hand edit is untouched");
-    assert.match(await git(kb.dir, "status", "--porcelain"), /^M entries\/kb-r4b9t-/);
-  } finally {
-    await kb.cleanup();
-  }
+  const result = await add(kb, "Saved beside a hand edit", "--json");
+  assert.equal(result.code, 0, show(result));
+  const saved = parseJson<{ id: string; push: string; commit: string }>(result);
+  assert.equal(saved.push, "rebased-and-pushed");
+  assert.equal(await git(kb.remote!, "rev-parse", "main"), saved.commit);
+  assert.equal(await git(kb.dir, "rev-parse", "HEAD"), saved.commit);
+  const subjects = await git(kb.remote!, "log", "-2", "--format=%s %an", "main");
+  assert.match(subjects, new RegExp(`kb: add ${saved.id}: Saved beside a hand edit Test Author`));
+  assert.match(subjects, /kb-0th3r/);
+  assert.ok(await exists(join(kb.dir, await entryPath(kb.dir, "kb-0th3r"))));
+  assert.equal(await Deno.readTextFile(handEdited), edited, "the hand edit is untouched");
+  assert.match(await git(kb.dir, "status", "--porcelain"), /^M entries\/kb-r4b9t-/);
 });
 
 Deno.test("exit 3 names the cause: a dirty file the remote changed, a real conflict", async (t) => {
-  const kb = await awkwardKb();
-  try {
-    const other = await cloneRemote(kb);
-    const path = await entryPath(other, "kb-7q2mx");
-    const retitle = async (dir: string, title: string) => {
-      const text = await Deno.readTextFile(join(dir, path));
-      await Deno.writeTextFile(join(dir, path), text.replace(/^title: .*$/m, `title: ${title}`));
-    };
+  await using kb = await awkwardKb();
+  const other = await cloneRemote(kb);
+  const path = await entryPath(other, "kb-7q2mx");
+  const retitle = async (dir: string, title: string) => {
+    const text = await Deno.readTextFile(join(dir, path));
+    await Deno.writeTextFile(join(dir, path), text.replace(/^title: .*$/m, `title: ${title}`));
+  };
 
-    await t.step("a hand edit in a file the remote changed: named, nothing lost", async () => {
-      await retitle(other, "Their wording");
-      await git(other, "commit", "--quiet", "-am", "their wording");
-      await git(other, "push", "--quiet", "origin", "HEAD:main");
-      const mine = join(kb.dir, path);
-      await Deno.writeTextFile(mine, (await Deno.readTextFile(mine)) + "\nMy own paragraph.\n");
-      const result = await add(kb, "Blocked by my own edit");
-      assert.equal(result.code, 3, show(result));
-      assert.match(result.stderr, new RegExp(`uncommitted changes to ${path}`), show(result));
-      assert.doesNotMatch(result.stderr, /changed the same entries/, show(result));
-      assert.match(await Deno.readTextFile(mine), /My own paragraph\.\n$/);
-      assert.match(await git(kb.dir, "log", "-1", "--format=%s"), /Blocked by my own edit/);
-      const commands = commandsOf(result.stderr);
-      assert.deepEqual(commands, [
-        `git -C ${quotedDir(kb)} stash push --include-untracked`,
-        `git -C ${quotedDir(kb)} pull --rebase origin main`,
-        `git -C ${quotedDir(kb)} push origin HEAD:main`,
-        `git -C ${quotedDir(kb)} stash pop`,
-      ]);
-      for (const command of commands) {
-        const pasted = await paste(command, kb);
-        assert.equal(pasted.code, 0, `${command}\n${show(pasted)}`);
-      }
-      assert.equal(
-        await git(kb.remote!, "rev-parse", "main"),
-        await git(kb.dir, "rev-parse", "HEAD"),
-      );
-      await git(kb.dir, "checkout", "--", path);
-    });
+  await t.step("a hand edit in a file the remote changed: named, nothing lost", async () => {
+    await retitle(other, "Their wording");
+    await git(other, "commit", "--quiet", "-am", "their wording");
+    await git(other, "push", "--quiet", "origin", "HEAD:main");
+    const mine = join(kb.dir, path);
+    await Deno.writeTextFile(mine, (await Deno.readTextFile(mine)) + "\nMy own paragraph.\n");
+    const result = await add(kb, "Blocked by my own edit");
+    assert.equal(result.code, 3, show(result));
+    assert.match(result.stderr, new RegExp(`uncommitted changes to ${path}`), show(result));
+    assert.doesNotMatch(result.stderr, /changed the same entries/, show(result));
+    assert.match(await Deno.readTextFile(mine), /My own paragraph\.\n$/);
+    assert.match(await git(kb.dir, "log", "-1", "--format=%s"), /Blocked by my own edit/);
+    const commands = commandsOf(result.stderr);
+    assert.deepEqual(commands, [
+      `git -C ${quotedDir(kb)} stash push --include-untracked`,
+      `git -C ${quotedDir(kb)} pull --rebase origin main`,
+      `git -C ${quotedDir(kb)} push origin HEAD:main`,
+      `git -C ${quotedDir(kb)} stash pop`,
+    ]);
+    for (const command of commands) {
+      const pasted = await paste(command, kb);
+      assert.equal(pasted.code, 0, `${command}\n${show(pasted)}`);
+    }
+    assert.equal(
+      await git(kb.remote!, "rev-parse", "main"),
+      await git(kb.dir, "rev-parse", "HEAD"),
+    );
+    await git(kb.dir, "checkout", "--", path);
+  });
 
-    await t.step("a real conflict: the entry id and path, and commands one per line", async () => {
-      await git(other, "pull", "--quiet", "--ff-only");
-      await retitle(other, "Their second wording");
-      await git(other, "commit", "--quiet", "-am", "their second wording");
-      await git(other, "push", "--quiet", "origin", "HEAD:main");
-      const result = await runCli(["edit", "kb-7q2mx", "--title", "Our wording"], { env: kb.env });
-      assert.equal(result.code, 3, show(result));
-      assert.match(
-        result.stderr,
-        new RegExp(`changed the same entries in another way: kb-7q2mx \\(${path}\\)`),
-      );
-      const quoted = quotedDir(kb);
-      assert.deepEqual(commandsOf(result.stderr), [
-        `git -C ${quoted} pull --rebase origin main`,
-        `git -C ${quoted} add -- ${path}`,
-        `git -C ${quoted} rebase --continue`,
-        `git -C ${quoted} push origin HEAD:main`,
-      ]);
-      assert.equal(await git(kb.dir, "status", "--porcelain"), "");
-      assert.equal((await repoState(kb.dir)).state, "branch");
-    });
-  } finally {
-    await kb.cleanup();
-  }
+  await t.step("a real conflict: the entry id and path, and commands one per line", async () => {
+    await git(other, "pull", "--quiet", "--ff-only");
+    await retitle(other, "Their second wording");
+    await git(other, "commit", "--quiet", "-am", "their second wording");
+    await git(other, "push", "--quiet", "origin", "HEAD:main");
+    const result = await runCli(["edit", "kb-7q2mx", "--title", "Our wording"], { env: kb.env });
+    assert.equal(result.code, 3, show(result));
+    assert.match(
+      result.stderr,
+      new RegExp(`changed the same entries in another way: kb-7q2mx \\(${path}\\)`),
+    );
+    const quoted = quotedDir(kb);
+    assert.deepEqual(commandsOf(result.stderr), [
+      `git -C ${quoted} pull --rebase origin main`,
+      `git -C ${quoted} add -- ${path}`,
+      `git -C ${quoted} rebase --continue`,
+      `git -C ${quoted} push origin HEAD:main`,
+    ]);
+    assert.equal(await git(kb.dir, "status", "--porcelain"), "");
+    assert.equal((await repoState(kb.dir)).state, "branch");
+  });
 });
 
 /** Run `action` with this process's TMPDIR set to the knowledge base's, so its cache goes there. */
 async function inKbTmp<T>(kb: Kb, action: () => Promise<T>): Promise<T> {
-  const before = Deno.env.get("TMPDIR");
-  Deno.env.set("TMPDIR", kb.tmp);
   try {
+    using _tmpdir = overrideEnv({ TMPDIR: kb.tmp });
     return await action();
   } finally {
-    if (before === undefined) Deno.env.delete("TMPDIR");
-    else Deno.env.set("TMPDIR", before);
     await Deno.remove(kbCacheDir(kb.dir), { recursive: true }).catch(() => {});
   }
 }
@@ -315,147 +293,127 @@ function newEntry(id: string, title: string, extra: Partial<Entry> = {}): Entry 
 }
 
 Deno.test("a push to a remote that never answers times out, and says which call", async () => {
-  const kb = await makeKb({ remote: true });
-  try {
-    await git(kb.dir, "config", "protocol.ext.allow", "always");
-    await git(kb.dir, "remote", "set-url", "origin", "ext::sleep 60");
-    const error = await inKbTmp(kb, () =>
-      saveEntry({
-        kbDir: kb.dir,
-        entry: newEntry("kb-t1me0", "Timed out"),
-        path: "entries/kb-t1me0-timed-out.md",
-        message: "kb: add kb-t1me0: Timed out",
-        networkTimeoutMs: 1_500,
-      })).then(() => undefined, (caught) => caught);
-    assert.ok(error instanceof PushError, String(error));
-    assert.match(
-      error.message,
-      /git push --porcelain origin refs\/heads\/main:refs\/heads\/main timed out after 2 s/,
-    );
-    assert.deepEqual(error.commands, [`git -C ${kb.dir} push origin HEAD:main`]);
-    assert.match(await git(kb.dir, "log", "-1", "--format=%s"), /kb-t1me0/);
-  } finally {
-    await kb.cleanup();
-  }
+  await using kb = await makeKb({ remote: true });
+  await git(kb.dir, "config", "protocol.ext.allow", "always");
+  await git(kb.dir, "remote", "set-url", "origin", "ext::sleep 60");
+  const error = await inKbTmp(kb, () =>
+    saveEntry({
+      kbDir: kb.dir,
+      entry: newEntry("kb-t1me0", "Timed out"),
+      path: "entries/kb-t1me0-timed-out.md",
+      message: "kb: add kb-t1me0: Timed out",
+      networkTimeoutMs: 1_500,
+    })).then(() => undefined, (caught) => caught);
+  assert.ok(error instanceof PushError, String(error));
+  assert.match(
+    error.message,
+    /git push --porcelain origin refs\/heads\/main:refs\/heads\/main timed out after 2 s/,
+  );
+  assert.deepEqual(error.commands, [`git -C ${kb.dir} push origin HEAD:main`]);
+  assert.match(await git(kb.dir, "log", "-1", "--format=%s"), /kb-t1me0/);
 });
 
 Deno.test("git's index.lock: the save refuses and names it; the message survives git's stderr", async () => {
-  const kb = await awkwardKb(false);
-  try {
-    const lock = join(kb.dir, ".git", "index.lock");
-    await Deno.writeTextFile(lock, "");
-    const before = { head: await git(kb.dir, "rev-parse", "HEAD"), status: await status(kb) };
-    const result = await add(kb, "Behind an index lock");
-    await assertNothingSaved(kb, before, result);
-    assert.ok(result.stderr.includes(lock), show(result));
-    assert.ok(result.stderr.includes(`rm -f '${kb.root}/o'\\''brien'\\''s kb/.git/index.lock'`));
-    const finding = await checkIndexLock(kb.dir);
-    assert.equal(finding.level, "error");
-    assert.ok(finding.message.includes(lock));
-    await Deno.remove(lock);
-    assert.equal((await checkIndexLock(kb.dir)).level, "ok");
+  await using kb = await awkwardKb(false);
+  const lock = join(kb.dir, ".git", "index.lock");
+  await Deno.writeTextFile(lock, "");
+  const before = { head: await git(kb.dir, "rev-parse", "HEAD"), status: await status(kb) };
+  const result = await add(kb, "Behind an index lock");
+  await assertNothingSaved(kb, before, result);
+  assert.ok(result.stderr.includes(lock), show(result));
+  assert.ok(result.stderr.includes(`rm -f '${kb.root}/o'\\''brien'\\''s kb/.git/index.lock'`));
+  const finding = await checkIndexLock(kb.dir);
+  assert.equal(finding.level, "error");
+  assert.ok(finding.message.includes(lock));
+  await Deno.remove(lock);
+  assert.equal((await checkIndexLock(kb.dir)).level, "ok");
 
-    const stderr = [
-      "fatal: Unable to create '/kb/.git/index.lock': File exists.",
-      "",
-      "Another git process seems to be running in this repository, e.g.",
-      "an editor opened by 'git commit'. Please make sure all processes",
-      "are terminated then try again. If it still fails, a git process",
-      "may have crashed in this repository earlier:",
-      "remove the file manually to continue.",
-    ].join("\n");
-    const detail = gitDetail(stderr);
-    assert.match(detail, /^fatal: Unable to create '\/kb\/\.git\/index\.lock'/);
-    assert.match(detail, /remove the file manually to continue\.$/);
-  } finally {
-    await kb.cleanup();
-  }
+  const stderr = [
+    "fatal: Unable to create '/kb/.git/index.lock': File exists.",
+    "",
+    "Another git process seems to be running in this repository, e.g.",
+    "an editor opened by 'git commit'. Please make sure all processes",
+    "are terminated then try again. If it still fails, a git process",
+    "may have crashed in this repository earlier:",
+    "remove the file manually to continue.",
+  ].join("\n");
+  const detail = gitDetail(stderr);
+  assert.match(detail, /^fatal: Unable to create '\/kb\/\.git\/index\.lock'/);
+  assert.match(detail, /remove the file manually to continue\.$/);
 });
 
 Deno.test("orphans: the next save names them with commands that commit them when pasted", async () => {
-  const kb = await makeKb();
-  try {
-    const orphan = "entries/kb-0rph1-left-by-a-killed-save.md";
-    await Deno.writeTextFile(
-      join(kb.dir, orphan),
-      entryText({ id: "kb-0rph1", title: "Left by a killed save", body: "Orphaned.\n" }),
-    );
-    assert.deepEqual(await findOrphans(kb.dir), [orphan]);
-    assert.equal((await checkOrphans(kb.dir)).level, "warn");
-    const result = await add(kb, "Saved beside an orphan");
-    assert.equal(result.code, 0, show(result));
-    assert.match(result.stderr, /^warning: 1 entry file under entries\/ is not committed/m);
-    assert.ok(result.stderr.includes(`git -C ${kb.dir} add -- ${orphan}`), show(result));
-    assert.equal(
-      await git(kb.dir, "ls-files", "--", orphan),
-      "",
-      "a save commits only its own file",
-    );
+  await using kb = await makeKb();
+  const orphan = "entries/kb-0rph1-left-by-a-killed-save.md";
+  await Deno.writeTextFile(
+    join(kb.dir, orphan),
+    entryText({ id: "kb-0rph1", title: "Left by a killed save", body: "Orphaned.\n" }),
+  );
+  assert.deepEqual(await findOrphans(kb.dir), [orphan]);
+  assert.equal((await checkOrphans(kb.dir)).level, "warn");
+  const result = await add(kb, "Saved beside an orphan");
+  assert.equal(result.code, 0, show(result));
+  assert.match(result.stderr, /^warning: 1 entry file under entries\/ is not committed/m);
+  assert.ok(result.stderr.includes(`git -C ${kb.dir} add -- ${orphan}`), show(result));
+  assert.equal(
+    await git(kb.dir, "ls-files", "--", orphan),
+    "",
+    "a save commits only its own file",
+  );
 
-    const printed = result.stderr.slice(result.stderr.indexOf("commit them: ") + 13).trim();
-    const pasted = await runProcess("sh", ["-c", printed], { env: { ...IDENTITY } });
-    assert.equal(pasted.code, 0, pasted.stderr);
-    assert.equal(await git(kb.dir, "ls-files", "--", orphan), orphan);
-    assert.deepEqual(await findOrphans(kb.dir), []);
-  } finally {
-    await kb.cleanup();
-  }
+  const printed = result.stderr.slice(result.stderr.indexOf("commit them: ") + 13).trim();
+  const pasted = await runProcess("sh", ["-c", printed], { env: { ...IDENTITY } });
+  assert.equal(pasted.code, 0, pasted.stderr);
+  assert.equal(await git(kb.dir, "ls-files", "--", orphan), orphan);
+  assert.deepEqual(await findOrphans(kb.dir), []);
 });
 
 Deno.test("no git identity: the save says it committed under the fallback; with one, it does not", async () => {
-  const kb = await makeKb();
-  try {
-    const anonymous = { ...kb.env };
-    for (const name of Object.keys(anonymous)) {
-      if (name.startsWith("GIT_AUTHOR") || name.startsWith("GIT_COMMITTER")) delete anonymous[name];
-    }
-    const [bare, named] = await Promise.all([
-      runCli(["add", "--title", "No identity", "--type", "note", "--json"], { env: anonymous }),
-      add(kb, "With identity", "--json"),
-    ]);
-    assert.equal(bare.code, 0, show(bare));
-    assert.match(
-      bare.stderr,
-      /^warning: git has no user\.name\/user\.email, so the commit is authored git-kb <git-kb@localhost>/,
-    );
-    assert.equal(parseJson<{ warnings: string[] }>(bare).warnings.length, 1);
-    assert.equal(named.code, 0, show(named));
-    assert.equal(named.stderr, "");
-    assert.deepEqual(parseJson<{ warnings: string[] }>(named).warnings, []);
-  } finally {
-    await kb.cleanup();
+  await using kb = await makeKb();
+  const anonymous = { ...kb.env };
+  for (const name of Object.keys(anonymous)) {
+    if (name.startsWith("GIT_AUTHOR") || name.startsWith("GIT_COMMITTER")) delete anonymous[name];
   }
+  const [bare, named] = await Promise.all([
+    runCli(["add", "--title", "No identity", "--type", "note", "--json"], { env: anonymous }),
+    add(kb, "With identity", "--json"),
+  ]);
+  assert.equal(bare.code, 0, show(bare));
+  assert.match(
+    bare.stderr,
+    /^warning: git has no user\.name\/user\.email, so the commit is authored git-kb <git-kb@localhost>/,
+  );
+  assert.equal(parseJson<{ warnings: string[] }>(bare).warnings.length, 1);
+  assert.equal(named.code, 0, show(named));
+  assert.equal(named.stderr, "");
+  assert.deepEqual(parseJson<{ warnings: string[] }>(named).warnings, []);
 });
 
 Deno.test("saveChanges: two new entries (one linking the other) and a deletion in one commit", async () => {
-  const kb = await makeKb({ remote: true });
-  try {
-    const head = await git(kb.dir, "rev-parse", "HEAD");
-    const doomed = await entryPath(kb.dir, "kb-o2x9c");
-    const doomedText = await Deno.readTextFile(join(kb.dir, doomed));
-    const result = await inKbTmp(kb, () =>
-      saveChanges({
-        kbDir: kb.dir,
-        message: "kb: import two, drop one",
-        changes: [
-          { path: "entries/kb-mu1t1-first.md", entry: newEntry("kb-mu1t1", "First") },
-          {
-            path: "entries/kb-mu1t2-second.md",
-            entry: newEntry("kb-mu1t2", "Second", { links: [{ rel: "related", to: "kb-mu1t1" }] }),
-          },
-          { path: doomed, previousText: doomedText },
-        ],
-      }));
-    assert.equal(result.push, "pushed");
-    assert.equal(await git(kb.dir, "rev-parse", "HEAD~1"), head, "one commit");
-    assert.equal(
-      await git(kb.dir, "show", "--name-status", "--format=", "HEAD"),
-      [`D\t${doomed}`, "A\tentries/kb-mu1t1-first.md", "A\tentries/kb-mu1t2-second.md"].sort()
-        .join("\n"),
-    );
-    assert.equal(await git(kb.remote!, "rev-parse", "main"), result.commit);
-    assert.equal(result.index.docCount, 46);
-  } finally {
-    await kb.cleanup();
-  }
+  await using kb = await makeKb({ remote: true });
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  const doomed = await entryPath(kb.dir, "kb-o2x9c");
+  const doomedText = await Deno.readTextFile(join(kb.dir, doomed));
+  const result = await inKbTmp(kb, () =>
+    saveChanges({
+      kbDir: kb.dir,
+      message: "kb: import two, drop one",
+      changes: [
+        { path: "entries/kb-mu1t1-first.md", entry: newEntry("kb-mu1t1", "First") },
+        {
+          path: "entries/kb-mu1t2-second.md",
+          entry: newEntry("kb-mu1t2", "Second", { links: [{ rel: "related", to: "kb-mu1t1" }] }),
+        },
+        { path: doomed, previousText: doomedText },
+      ],
+    }));
+  assert.equal(result.push, "pushed");
+  assert.equal(await git(kb.dir, "rev-parse", "HEAD~1"), head, "one commit");
+  assert.equal(
+    await git(kb.dir, "show", "--name-status", "--format=", "HEAD"),
+    [`D\t${doomed}`, "A\tentries/kb-mu1t1-first.md", "A\tentries/kb-mu1t2-second.md"].sort()
+      .join("\n"),
+  );
+  assert.equal(await git(kb.remote!, "rev-parse", "main"), result.commit);
+  assert.equal(result.index.docCount, 46);
 });

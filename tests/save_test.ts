@@ -76,519 +76,490 @@ const TRICKY_BODY = [
 ].join("\n");
 
 Deno.test("add with every field flag round-trips through get, and edit keeps the rest", async (t) => {
-  const kb = await makeKb();
-  try {
-    const bodyFile = join(kb.root, "body.md");
-    await Deno.writeTextFile(bodyFile, TRICKY_BODY);
-    const headBefore = await git(kb.dir, "rev-parse", "HEAD");
-    let id = "";
-    let path = "";
+  await using kb = await makeKb();
+  const bodyFile = join(kb.root, "body.md");
+  await Deno.writeTextFile(bodyFile, TRICKY_BODY);
+  const headBefore = await git(kb.dir, "rev-parse", "HEAD");
+  let id = "";
+  let path = "";
 
-    await t.step("add with every flag writes, commits and indexes the entry", async () => {
-      const result = await runCli([
-        "add",
-        "--title",
-        "Round trip: every field, kept",
-        "--type",
-        "decision",
-        "--tag",
-        "alpha,beta/gamma",
-        "--tag",
-        "delta",
-        "--alias",
-        "rt",
-        "--alias",
-        "round trip",
-        "--applies-to",
-        "coding",
-        "--applies-to",
-        "reviewing",
-        "--kernel",
-        "--status",
-        "active",
-        "--source",
-        "https://example.test/round-trip",
-        "--link",
-        "related:kb-7q2mx",
-        "--link",
-        "refines:kb-r4b9t",
-        "--body-file",
-        bodyFile,
-        "--json",
-      ], { env: kb.env });
-      assertOk(result);
-      const saved = parseJson<SaveJson>(result);
-      assert.match(saved.id, /^kb-[0-9a-z]{5}$/);
-      id = saved.id;
-      path = saved.path;
-      assert.equal(path, `entries/${id}-round-trip-every-field-kept.md`);
-      assert.equal(saved.push, "NO_REMOTE");
-      assert.equal(saved.index.docCount, 46);
-      assert.equal(saved.commit, await git(kb.dir, "rev-parse", "HEAD"));
-      assert.equal(await git(kb.dir, "rev-parse", "HEAD~1"), headBefore);
-      assert.equal(await git(kb.dir, "status", "--porcelain"), "");
-      assert.equal(await git(kb.dir, "ls-files", "--", path), path);
-      const subject = await git(kb.dir, "log", "-1", "--format=%s");
-      assert.ok(subject.includes(id) && subject.includes("Round trip"), subject);
+  await t.step("add with every flag writes, commits and indexes the entry", async () => {
+    const result = await runCli([
+      "add",
+      "--title",
+      "Round trip: every field, kept",
+      "--type",
+      "decision",
+      "--tag",
+      "alpha,beta/gamma",
+      "--tag",
+      "delta",
+      "--alias",
+      "rt",
+      "--alias",
+      "round trip",
+      "--applies-to",
+      "coding",
+      "--applies-to",
+      "reviewing",
+      "--kernel",
+      "--status",
+      "active",
+      "--source",
+      "https://example.test/round-trip",
+      "--link",
+      "related:kb-7q2mx",
+      "--link",
+      "refines:kb-r4b9t",
+      "--body-file",
+      bodyFile,
+      "--json",
+    ], { env: kb.env });
+    assertOk(result);
+    const saved = parseJson<SaveJson>(result);
+    assert.match(saved.id, /^kb-[0-9a-z]{5}$/);
+    id = saved.id;
+    path = saved.path;
+    assert.equal(path, `entries/${id}-round-trip-every-field-kept.md`);
+    assert.equal(saved.push, "NO_REMOTE");
+    assert.equal(saved.index.docCount, 46);
+    assert.equal(saved.commit, await git(kb.dir, "rev-parse", "HEAD"));
+    assert.equal(await git(kb.dir, "rev-parse", "HEAD~1"), headBefore);
+    assert.equal(await git(kb.dir, "status", "--porcelain"), "");
+    assert.equal(await git(kb.dir, "ls-files", "--", path), path);
+    const subject = await git(kb.dir, "log", "-1", "--format=%s");
+    assert.ok(subject.includes(id) && subject.includes("Round trip"), subject);
 
-      const { fields, body } = await readEntry(kb, path);
-      assert.deepEqual(fields, {
-        id,
-        title: "Round trip: every field, kept",
-        type: "decision",
-        tags: ["alpha", "beta/gamma", "delta"],
-        aliases: ["rt", "round trip"],
-        applies_to: ["coding", "reviewing"],
-        kernel: true,
-        status: "active",
-        created: today(),
-        updated: today(),
-        source: "https://example.test/round-trip",
-        links: [{ rel: "related", to: "kb-7q2mx" }, { rel: "refines", to: "kb-r4b9t" }],
-      });
-      assert.equal(body, TRICKY_BODY, "the body must be stored byte for byte");
+    const { fields, body } = await readEntry(kb, path);
+    assert.deepEqual(fields, {
+      id,
+      title: "Round trip: every field, kept",
+      type: "decision",
+      tags: ["alpha", "beta/gamma", "delta"],
+      aliases: ["rt", "round trip"],
+      applies_to: ["coding", "reviewing"],
+      kernel: true,
+      status: "active",
+      created: today(),
+      updated: today(),
+      source: "https://example.test/round-trip",
+      links: [{ rel: "related", to: "kb-7q2mx" }, { rel: "refines", to: "kb-r4b9t" }],
     });
+    assert.equal(body, TRICKY_BODY, "the body must be stored byte for byte");
+  });
 
-    await t.step("get prints the stored file verbatim and search finds it", async () => {
-      const [get, search] = await Promise.all([
-        runCli(["get", id], { env: kb.env }),
-        runCli(["search", "round trip", "--json"], { env: kb.env }),
-      ]);
-      assertOk(get);
-      assert.equal(get.stdout, await Deno.readTextFile(join(kb.dir, path)));
-      assertOk(search);
-      assert.equal(parseJson<{ id: string }[]>(search)[0]?.id, id, show(search));
-    });
+  await t.step("get prints the stored file verbatim and search finds it", async () => {
+    const [get, search] = await Promise.all([
+      runCli(["get", id], { env: kb.env }),
+      runCli(["search", "round trip", "--json"], { env: kb.env }),
+    ]);
+    assertOk(get);
+    assert.equal(get.stdout, await Deno.readTextFile(join(kb.dir, path)));
+    assertOk(search);
+    assert.equal(parseJson<{ id: string }[]>(search)[0]?.id, id, show(search));
+  });
 
-    await t.step("edit of one field keeps every other field and the body", async () => {
-      const before = await readEntry(kb, path);
-      const result = await runCli(["edit", id, "--title", "Round trip, renamed", "--json"], {
-        env: kb.env,
-      });
-      assertOk(result);
-      const saved = parseJson<SaveJson>(result);
-      assert.equal(saved.path, path, "the slug is fixed at creation");
-      const after = await readEntry(kb, path);
-      assert.deepEqual(after.fields, { ...before.fields, title: "Round trip, renamed" });
-      assert.equal(after.body, TRICKY_BODY);
-      assert.match(await git(kb.dir, "log", "-1", "--format=%s"), new RegExp(`edit ${id}.*title`));
-      assert.equal(await git(kb.dir, "status", "--porcelain"), "");
-    });
-
-    await t.step("edit with --no-kernel, --status, --body replaces exactly those", async () => {
-      const before = await readEntry(kb, path);
-      const result = await runCli(
-        ["edit", id, "--no-kernel", "--status", "archived", "--body", "Short body."],
-        { env: kb.env },
-      );
-      assertOk(result);
-      assert.match(result.stdout, new RegExp(`Edited ${id}`));
-      const after = await readEntry(kb, path);
-      assert.deepEqual(after.fields, { ...before.fields, kernel: false, status: "archived" });
-      assert.equal(after.body, "Short body.\n");
-    });
-
-    await t.step("an edit that changes nothing commits nothing", async () => {
-      const head = await git(kb.dir, "rev-parse", "HEAD");
-      const result = await runCli(["edit", id, "--status", "archived"], { env: kb.env });
-      assertOk(result);
-      assert.match(result.stdout, /No changes/);
-      assert.equal(await git(kb.dir, "rev-parse", "HEAD"), head);
-    });
-
-    await t.step("add --id and --body-file - (stdin) round-trip", async () => {
-      const body = "From stdin,\n\n  kept exactly.\n";
-      const result = await runCli(
-        [
-          "add",
-          "--id",
-          "kb-st0d1",
-          "--title",
-          "Body from stdin",
-          "--type",
-          "note",
-          "--body-file",
-          "-",
-        ],
-        { env: kb.env, stdin: body },
-      );
-      assertOk(result);
-      const stored = await readEntry(kb, "entries/kb-st0d1-body-from-stdin.md");
-      assert.equal(stored.body, body);
-      assert.equal(stored.fields.id, "kb-st0d1");
-      assert.equal(stored.fields.type, "note");
-    });
-
-    await t.step("add --edit takes the body from $EDITOR", async () => {
-      const editor = join(kb.root, "fake-editor.sh");
-      await Deno.writeTextFile(editor, `#!/bin/sh\nprintf 'Written in the editor.\\n' >> "$1"\n`);
-      await Deno.chmod(editor, 0o755);
-      const result = await runCli(
-        ["add", "--title", "Body from the editor", "--type", "note", "--edit", "--json"],
-        { env: { ...kb.env, EDITOR: editor } },
-      );
-      assertOk(result);
-      const saved = parseJson<SaveJson>(result);
-      assert.equal((await readEntry(kb, saved.path)).body, "Written in the editor.\n");
-    });
-  } finally {
-    await kb.cleanup();
-  }
-});
-
-Deno.test("edit keeps unknown frontmatter fields and the body bytes when a tag changes", async () => {
-  const kb = await makeKb();
-  try {
-    // kb-4fr7e carries reviewed_by; give another entry a nested unknown field by hand.
-    const nestedPath = await entryPath(kb.dir, "kb-b3m7o");
-    const nestedText = (await Deno.readTextFile(join(kb.dir, nestedPath))).replace(
-      "\n---\n",
-      "\nx_meta:\n  owner: bob\n  since: '2026-01-02'\n  scores: [1, 2]\n---\n",
-    );
-    await Deno.writeTextFile(join(kb.dir, nestedPath), nestedText);
-    await git(kb.dir, "commit", "--quiet", "-am", "hand edit: x_meta");
-
-    const path = await entryPath(kb.dir, "kb-4fr7e");
+  await t.step("edit of one field keeps every other field and the body", async () => {
     const before = await readEntry(kb, path);
-    const nestedBefore = await readEntry(kb, nestedPath);
-    assert.equal(before.fields.reviewed_by, "alice");
-
-    const [tagged, nested] = await Promise.all([
-      runCli(["edit", "kb-4fr7e", "--add-tag", "reviewed"], { env: kb.env }),
-      runCli(["edit", "kb-b3m7o", "--remove-tag", "ranking"], { env: kb.env }),
-    ]);
-    assertOk(tagged);
-    assertOk(nested);
-
-    const after = await readEntry(kb, path);
-    assert.equal(after.fields.reviewed_by, "alice", after.text);
-    assert.deepEqual(after.fields.tags, [
-      "postgres",
-      "migrations",
-      "deploys",
-      "ci/cd",
-      "reviewed",
-    ]);
-    assert.deepEqual(after.fields.links, before.fields.links);
-    for (const field of ["id", "title", "type", "created"]) {
-      assert.equal(after.fields[field], before.fields[field], field);
-    }
-    assert.equal(after.body, before.body, "body bytes must not change when only a tag does");
-
-    const nestedAfter = await readEntry(kb, nestedPath);
-    assert.deepEqual(nestedAfter.fields.x_meta, {
-      owner: "bob",
-      since: "2026-01-02",
-      scores: [1, 2],
-    });
-    assert.deepEqual(nestedAfter.fields.tags, ["search", "information-retrieval"]);
-    assert.equal(nestedAfter.body, nestedBefore.body);
-    assert.equal(await git(kb.dir, "status", "--porcelain"), "");
-    assert.equal(await git(kb.dir, "rev-list", "--count", "HEAD"), "4");
-  } finally {
-    await kb.cleanup();
-  }
-});
-
-Deno.test("every validation failure: exit 1, the field named, nothing written or committed", async (t) => {
-  const kb = await makeKb();
-  try {
-    // A hand-edited file with YAML that does not parse, and one with a wrong type, committed.
-    const brokenPath = await entryPath(kb.dir, "kb-o2x9c");
-    const brokenText = (await Deno.readTextFile(join(kb.dir, brokenPath))).replace(
-      /^title: .*$/m,
-      "title: [Semantic versioning, unclosed",
-    );
-    await Deno.writeTextFile(join(kb.dir, brokenPath), brokenText);
-    const wrongTypePath = await entryPath(kb.dir, "kb-i8r2n");
-    const wrongTypeText = (await Deno.readTextFile(join(kb.dir, wrongTypePath))).replace(
-      /^type: .*$/m,
-      "type: recipe",
-    );
-    await Deno.writeTextFile(join(kb.dir, wrongTypePath), wrongTypeText);
-    await git(kb.dir, "commit", "--quiet", "-am", "hand edits");
-
-    const big = join(kb.root, "big.md");
-    await Deno.writeTextFile(big, "x".repeat(64 * 1024 + 1));
-    const longKernel = join(kb.root, "kernel.md");
-    await Deno.writeTextFile(longKernel, "Always do this. ".repeat(400));
-
-    const head = await git(kb.dir, "rev-parse", "HEAD");
-    // Everything in the temp root except the index cache and git's own folder.
-    const before = await snapshot(kb.root, ["tmp", "kb/.git"]);
-
-    const add = (...args: string[]) => ["add", "--title", "Invalid entry", ...args];
-    const cases: { name: string; args: string[]; field: RegExp; also?: RegExp }[] = [
-      {
-        name: "bad YAML in a hand-edited file (edit refuses)",
-        args: ["edit", "kb-o2x9c", "--title", "Semantic versioning"],
-        field: /kb-o2x9c/,
-        also: /YAML/,
-      },
-      {
-        name: "a hand-edited file with an unknown type (edit refuses)",
-        args: ["edit", "kb-i8r2n", "--add-tag", "x"],
-        field: /\btype\b/,
-        also: /recipe/,
-      },
-      { name: "unknown type", args: add("--type", "recipe"), field: /\btype\b/, also: /howto/ },
-      {
-        name: "unknown type on edit",
-        args: ["edit", "kb-7q2mx", "--type", "recipe"],
-        field: /\btype\b/,
-      },
-      {
-        name: "unknown link rel",
-        args: add("--type", "note", "--link", "inspired-by:kb-7q2mx"),
-        field: /links\[0\]\.rel/,
-        also: /supersedes/,
-      },
-      {
-        name: "unknown activity",
-        args: add("--type", "note", "--applies-to", "dancing"),
-        field: /applies_to/,
-        also: /coding/,
-      },
-      {
-        name: "unknown status",
-        args: add("--type", "note", "--status", "deleted"),
-        field: /\bstatus\b/,
-      },
-      {
-        name: "dangling link",
-        args: add("--type", "note", "--link", "related:kb-zzzzz"),
-        field: /links\[0\]\.to/,
-        also: /kb-zzzzz/,
-      },
-      {
-        name: "duplicate id",
-        args: add("--type", "note", "--id", "kb-7q2mx"),
-        field: /\bid\b/,
-        also: /kb-7q2mx/,
-      },
-      { name: "id with ..", args: add("--type", "note", "--id", "kb-../x"), field: /\bid\b/ },
-      { name: "id with /", args: add("--type", "note", "--id", "kb-a/b12"), field: /\bid\b/ },
-      {
-        name: "id escaping the repo",
-        args: add("--type", "note", "--id", "../../escaped"),
-        field: /\bid\b/,
-      },
-      {
-        name: "body over 64 KiB",
-        args: add("--type", "note", "--body-file", big),
-        field: /\bbody\b/,
-        also: /65536/,
-      },
-      {
-        name: "kernel bodies over the budget",
-        args: add("--type", "rule", "--kernel", "--body-file", longKernel),
-        field: /\bkernel\b/,
-      },
-      {
-        name: "title spanning lines",
-        args: ["add", "--title", "two\nlines", "--type", "note"],
-        field: /\btitle\b/,
-      },
-    ];
-    const results = await Promise.all(cases.map(({ args }) => runCli(args, { env: kb.env })));
-    for (const [index, { name, field, also }] of cases.entries()) {
-      await t.step(name, () => {
-        const result = results[index];
-        assert.equal(result.code, 1, show(result));
-        assert.match(result.stderr, field, show(result));
-        if (also) assert.match(result.stderr, also, show(result));
-        assert.doesNotMatch(result.stderr, STACK_FRAME, show(result));
-        assert.equal(result.stdout, "", show(result));
-      });
-    }
-
-    await t.step("the repo is unchanged: same HEAD, clean status, no file anywhere", async () => {
-      assert.equal(await git(kb.dir, "rev-parse", "HEAD"), head);
-      assert.equal(await git(kb.dir, "status", "--porcelain", "--ignored"), "");
-      assert.deepEqual(await snapshot(kb.root, ["tmp", "kb/.git"]), before);
-      assert.equal(await Deno.readTextFile(join(kb.dir, brokenPath)), brokenText);
-      assert.equal(await Deno.readTextFile(join(kb.dir, wrongTypePath)), wrongTypeText);
-    });
-  } finally {
-    await kb.cleanup();
-  }
-});
-
-Deno.test("push: to a bare remote, rebased after a rejection, a real conflict, a dead remote", async (t) => {
-  const kb = await makeKb({ remote: true });
-  try {
-    const remote = kb.remote!;
-    const other = await cloneRemote(kb);
-
-    await t.step("add pushes: the remote's main equals local HEAD", async () => {
-      const result = await runCli(
-        [
-          "add",
-          "--title",
-          "Pushed entry",
-          "--type",
-          "note",
-          "--body",
-          "Goes to the remote.",
-          "--json",
-        ],
-        { env: kb.env },
-      );
-      assertOk(result);
-      const saved = parseJson<SaveJson>(result);
-      assert.equal(saved.push, "pushed");
-      const local = await git(kb.dir, "rev-parse", "HEAD");
-      assert.equal(saved.commit, local);
-      assert.equal(await git(remote, "rev-parse", "refs/heads/main"), local);
-      assert.equal(await git(remote, "ls-tree", "--name-only", "main", saved.path), saved.path);
-    });
-
-    await t.step(
-      "rejected push: pull --rebase, push again, both commits on the remote",
-      async () => {
-        await git(other, "pull", "--quiet", "--ff-only");
-        const theirs = await pushEntryFrom(other, "kb-0th3r", "Someone else pushed this first");
-        const result = await runCli(
-          ["add", "--title", "Ours after theirs", "--type", "note", "--json"],
-          { env: kb.env },
-        );
-        assertOk(result);
-        const saved = parseJson<SaveJson>(result);
-        assert.equal(saved.push, "rebased-and-pushed");
-        const local = await git(kb.dir, "rev-parse", "HEAD");
-        assert.equal(await git(remote, "rev-parse", "refs/heads/main"), local);
-        const subjects = await git(remote, "log", "-3", "--format=%s", "main");
-        assert.match(subjects, new RegExp(`kb: add ${saved.id}: Ours after theirs`));
-        assert.match(subjects, /kb: add kb-0th3r: Someone else pushed this first/);
-        assert.equal(await git(kb.dir, "status", "--porcelain"), "");
-        await Deno.stat(join(kb.dir, theirs));
-        const search = await runCli(["search", "someone else pushed", "--json"], { env: kb.env });
-        assert.equal(parseJson<{ id: string }[]>(search)[0]?.id, "kb-0th3r", show(search));
-        // The commit was rewritten by the rebase: report the one that is on the remote.
-        assert.equal(saved.commit, local, "the reported commit is the one that was pushed");
-      },
-    );
-
-    await t.step("conflicting edit: exit 3, commit kept, rebase aborted, tree clean", async () => {
-      await git(other, "pull", "--quiet", "--ff-only");
-      const path = await entryPath(other, "kb-7q2mx");
-      const text = await Deno.readTextFile(join(other, path));
-      await Deno.writeTextFile(
-        join(other, path),
-        text.replace(/^title: .*$/m, "title: Rotate a leaked token (their wording)"),
-      );
-      await git(other, "commit", "--quiet", "-am", "their title for kb-7q2mx");
-      await git(other, "push", "--quiet", "origin", "HEAD:main");
-      const remoteHead = await git(remote, "rev-parse", "refs/heads/main");
-      const localBefore = await git(kb.dir, "rev-parse", "HEAD");
-
-      const result = await runCli(
-        ["edit", "kb-7q2mx", "--title", "Rotate a leaked token (our wording)"],
-        { env: kb.env },
-      );
-      assert.equal(result.code, 3, show(result));
-      assert.match(result.stderr, /kept/i, show(result));
-      assert.match(result.stderr, /kb-7q2mx|7q2mx/, show(result));
-      assert.doesNotMatch(result.stderr, STACK_FRAME);
-
-      assert.equal(await git(kb.dir, "rev-parse", "HEAD~1"), localBefore);
-      assert.match(await git(kb.dir, "log", "-1", "--format=%s"), /edit kb-7q2mx/);
-      assert.equal(await git(kb.dir, "rev-parse", "--abbrev-ref", "HEAD"), "main");
-      assert.equal(await git(kb.dir, "status", "--porcelain"), "");
-      for (const dir of ["rebase-merge", "rebase-apply"]) {
-        await assert.rejects(Deno.stat(join(kb.dir, ".git", dir)), Deno.errors.NotFound);
-      }
-      const ours = await Deno.readTextFile(join(kb.dir, await entryPath(kb.dir, "kb-7q2mx")));
-      assert.match(ours, /^title: Rotate a leaked token \(our wording\)$/m);
-      assert.equal(await git(remote, "rev-parse", "refs/heads/main"), remoteHead);
-    });
-
-    await t.step("an unreachable remote: exit 3, the commit kept", async () => {
-      await git(kb.dir, "remote", "set-url", "origin", join(kb.root, "gone.git"));
-      const before = await git(kb.dir, "rev-parse", "HEAD");
-      const result = await runCli(["add", "--title", "Offline entry", "--type", "note"], {
-        env: kb.env,
-      });
-      assert.equal(result.code, 3, show(result));
-      assert.match(result.stderr, /kept/i);
-      assert.match(result.stderr, /gone\.git' does not appear to be a git repository\. /);
-      assert.equal(await git(kb.dir, "rev-parse", "HEAD~1"), before);
-      assert.match(await git(kb.dir, "log", "-1", "--format=%s"), /Offline entry/);
-      assert.equal(await git(kb.dir, "status", "--porcelain"), "");
-      const index = await runCli(["index", "--json"], { env: kb.env });
-      assert.equal(parseJson<{ mode: string }>(index).mode, "fresh", "indexed despite exit 3");
-    });
-  } finally {
-    await kb.cleanup();
-  }
-});
-
-Deno.test("no remote: NO_REMOTE in --json and in the text output", async () => {
-  const kb = await makeKb();
-  try {
-    const [json, text] = await Promise.all([
-      runCli(["add", "--title", "Local only one", "--type", "note", "--json"], { env: kb.env }),
-      runCli(["add", "--title", "Local only two", "--type", "note"], { env: kb.env }),
-    ]);
-    assertOk(json);
-    assertOk(text);
-    assert.equal(parseJson<SaveJson>(json).push, "NO_REMOTE");
-    assert.match(text.stdout, /NO_REMOTE/);
-    assert.equal(await git(kb.dir, "rev-list", "--count", "HEAD"), "3");
-  } finally {
-    await kb.cleanup();
-  }
-});
-
-Deno.test("no git identity configured anywhere: add and init still commit", async () => {
-  const kb = await makeKb();
-  const bare = await makeSandbox();
-  try {
-    const env = {
-      TMPDIR: kb.tmp,
-      HOME: bare.home,
-      XDG_CONFIG_HOME: bare.config,
-      GIT_CONFIG_NOSYSTEM: "1",
-      NO_COLOR: "1",
-    };
-    const head = await git(kb.dir, "rev-parse", "HEAD");
-    const newKb = join(bare.root, "new-kb");
-    const [add, init] = await Promise.all([
-      runCli(["add", "--title", "Committed without identity", "--type", "note"], {
-        env: { ...env, KB_DIR: kb.dir },
-      }),
-      runCli(["init", newKb], { env }),
-    ]);
-    assertOk(add);
-    assert.equal(await git(kb.dir, "rev-parse", "HEAD~1"), head);
-    assert.match(await git(kb.dir, "log", "-1", "--format=%s"), /Committed without identity/);
-    assert.match(await git(kb.dir, "log", "-1", "--format=%an <%ae>"), /\S+ <\S+>/);
-    assert.equal(await git(kb.dir, "status", "--porcelain"), "");
-    assertOk(init);
-    assert.equal(await git(newKb, "rev-list", "--count", "HEAD"), "1");
-    assert.equal(await git(newKb, "status", "--porcelain"), "");
-  } finally {
-    await kb.cleanup();
-    await bare.cleanup();
-  }
-});
-
-Deno.test("a lock file left by a crashed save long ago does not block the next save", async () => {
-  const kb = await makeKb();
-  try {
-    const lock = join(kb.dir, ".git", "git-kb.lock");
-    await Deno.writeTextFile(lock, "99999\n");
-    const old = new Date(Date.now() - 60 * 60 * 1000);
-    await Deno.utime(lock, old, old);
-    const started = performance.now();
-    const result = await runCli(["add", "--title", "After a crash", "--type", "note"], {
+    const result = await runCli(["edit", id, "--title", "Round trip, renamed", "--json"], {
       env: kb.env,
     });
     assertOk(result);
-    assert.ok(performance.now() - started < 20_000, "the stale lock was broken, not waited out");
-    assert.match(await git(kb.dir, "log", "-1", "--format=%s"), /After a crash/);
-    await assert.rejects(Deno.stat(lock), Deno.errors.NotFound);
-  } finally {
-    await kb.cleanup();
+    const saved = parseJson<SaveJson>(result);
+    assert.equal(saved.path, path, "the slug is fixed at creation");
+    const after = await readEntry(kb, path);
+    assert.deepEqual(after.fields, { ...before.fields, title: "Round trip, renamed" });
+    assert.equal(after.body, TRICKY_BODY);
+    assert.match(await git(kb.dir, "log", "-1", "--format=%s"), new RegExp(`edit ${id}.*title`));
+    assert.equal(await git(kb.dir, "status", "--porcelain"), "");
+  });
+
+  await t.step("edit with --no-kernel, --status, --body replaces exactly those", async () => {
+    const before = await readEntry(kb, path);
+    const result = await runCli(
+      ["edit", id, "--no-kernel", "--status", "archived", "--body", "Short body."],
+      { env: kb.env },
+    );
+    assertOk(result);
+    assert.match(result.stdout, new RegExp(`Edited ${id}`));
+    const after = await readEntry(kb, path);
+    assert.deepEqual(after.fields, { ...before.fields, kernel: false, status: "archived" });
+    assert.equal(after.body, "Short body.\n");
+  });
+
+  await t.step("an edit that changes nothing commits nothing", async () => {
+    const head = await git(kb.dir, "rev-parse", "HEAD");
+    const result = await runCli(["edit", id, "--status", "archived"], { env: kb.env });
+    assertOk(result);
+    assert.match(result.stdout, /No changes/);
+    assert.equal(await git(kb.dir, "rev-parse", "HEAD"), head);
+  });
+
+  await t.step("add --id and --body-file - (stdin) round-trip", async () => {
+    const body = "From stdin,\n\n  kept exactly.\n";
+    const result = await runCli(
+      [
+        "add",
+        "--id",
+        "kb-st0d1",
+        "--title",
+        "Body from stdin",
+        "--type",
+        "note",
+        "--body-file",
+        "-",
+      ],
+      { env: kb.env, stdin: body },
+    );
+    assertOk(result);
+    const stored = await readEntry(kb, "entries/kb-st0d1-body-from-stdin.md");
+    assert.equal(stored.body, body);
+    assert.equal(stored.fields.id, "kb-st0d1");
+    assert.equal(stored.fields.type, "note");
+  });
+
+  await t.step("add --edit takes the body from $EDITOR", async () => {
+    const editor = join(kb.root, "fake-editor.sh");
+    await Deno.writeTextFile(editor, `#!/bin/sh\nprintf 'Written in the editor.\\n' >> "$1"\n`);
+    await Deno.chmod(editor, 0o755);
+    const result = await runCli(
+      ["add", "--title", "Body from the editor", "--type", "note", "--edit", "--json"],
+      { env: { ...kb.env, EDITOR: editor } },
+    );
+    assertOk(result);
+    const saved = parseJson<SaveJson>(result);
+    assert.equal((await readEntry(kb, saved.path)).body, "Written in the editor.\n");
+  });
+});
+
+Deno.test("edit keeps unknown frontmatter fields and the body bytes when a tag changes", async () => {
+  await using kb = await makeKb();
+  // kb-4fr7e carries reviewed_by; give another entry a nested unknown field by hand.
+  const nestedPath = await entryPath(kb.dir, "kb-b3m7o");
+  const nestedText = (await Deno.readTextFile(join(kb.dir, nestedPath))).replace(
+    "\n---\n",
+    "\nx_meta:\n  owner: bob\n  since: '2026-01-02'\n  scores: [1, 2]\n---\n",
+  );
+  await Deno.writeTextFile(join(kb.dir, nestedPath), nestedText);
+  await git(kb.dir, "commit", "--quiet", "-am", "hand edit: x_meta");
+
+  const path = await entryPath(kb.dir, "kb-4fr7e");
+  const before = await readEntry(kb, path);
+  const nestedBefore = await readEntry(kb, nestedPath);
+  assert.equal(before.fields.reviewed_by, "alice");
+
+  const [tagged, nested] = await Promise.all([
+    runCli(["edit", "kb-4fr7e", "--add-tag", "reviewed"], { env: kb.env }),
+    runCli(["edit", "kb-b3m7o", "--remove-tag", "ranking"], { env: kb.env }),
+  ]);
+  assertOk(tagged);
+  assertOk(nested);
+
+  const after = await readEntry(kb, path);
+  assert.equal(after.fields.reviewed_by, "alice", after.text);
+  assert.deepEqual(after.fields.tags, [
+    "postgres",
+    "migrations",
+    "deploys",
+    "ci/cd",
+    "reviewed",
+  ]);
+  assert.deepEqual(after.fields.links, before.fields.links);
+  for (const field of ["id", "title", "type", "created"]) {
+    assert.equal(after.fields[field], before.fields[field], field);
   }
+  assert.equal(after.body, before.body, "body bytes must not change when only a tag does");
+
+  const nestedAfter = await readEntry(kb, nestedPath);
+  assert.deepEqual(nestedAfter.fields.x_meta, {
+    owner: "bob",
+    since: "2026-01-02",
+    scores: [1, 2],
+  });
+  assert.deepEqual(nestedAfter.fields.tags, ["search", "information-retrieval"]);
+  assert.equal(nestedAfter.body, nestedBefore.body);
+  assert.equal(await git(kb.dir, "status", "--porcelain"), "");
+  assert.equal(await git(kb.dir, "rev-list", "--count", "HEAD"), "4");
+});
+
+Deno.test("every validation failure: exit 1, the field named, nothing written or committed", async (t) => {
+  await using kb = await makeKb();
+  // A hand-edited file with YAML that does not parse, and one with a wrong type, committed.
+  const brokenPath = await entryPath(kb.dir, "kb-o2x9c");
+  const brokenText = (await Deno.readTextFile(join(kb.dir, brokenPath))).replace(
+    /^title: .*$/m,
+    "title: [Semantic versioning, unclosed",
+  );
+  await Deno.writeTextFile(join(kb.dir, brokenPath), brokenText);
+  const wrongTypePath = await entryPath(kb.dir, "kb-i8r2n");
+  const wrongTypeText = (await Deno.readTextFile(join(kb.dir, wrongTypePath))).replace(
+    /^type: .*$/m,
+    "type: recipe",
+  );
+  await Deno.writeTextFile(join(kb.dir, wrongTypePath), wrongTypeText);
+  await git(kb.dir, "commit", "--quiet", "-am", "hand edits");
+
+  const big = join(kb.root, "big.md");
+  await Deno.writeTextFile(big, "x".repeat(64 * 1024 + 1));
+  const longKernel = join(kb.root, "kernel.md");
+  await Deno.writeTextFile(longKernel, "Always do this. ".repeat(400));
+
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  // Everything in the temp root except the index cache and git's own folder.
+  const before = await snapshot(kb.root, ["tmp", "kb/.git"]);
+
+  const add = (...args: string[]) => ["add", "--title", "Invalid entry", ...args];
+  const cases: { name: string; args: string[]; field: RegExp; also?: RegExp }[] = [
+    {
+      name: "bad YAML in a hand-edited file (edit refuses)",
+      args: ["edit", "kb-o2x9c", "--title", "Semantic versioning"],
+      field: /kb-o2x9c/,
+      also: /YAML/,
+    },
+    {
+      name: "a hand-edited file with an unknown type (edit refuses)",
+      args: ["edit", "kb-i8r2n", "--add-tag", "x"],
+      field: /\btype\b/,
+      also: /recipe/,
+    },
+    { name: "unknown type", args: add("--type", "recipe"), field: /\btype\b/, also: /howto/ },
+    {
+      name: "unknown type on edit",
+      args: ["edit", "kb-7q2mx", "--type", "recipe"],
+      field: /\btype\b/,
+    },
+    {
+      name: "unknown link rel",
+      args: add("--type", "note", "--link", "inspired-by:kb-7q2mx"),
+      field: /links\[0\]\.rel/,
+      also: /supersedes/,
+    },
+    {
+      name: "unknown activity",
+      args: add("--type", "note", "--applies-to", "dancing"),
+      field: /applies_to/,
+      also: /coding/,
+    },
+    {
+      name: "unknown status",
+      args: add("--type", "note", "--status", "deleted"),
+      field: /\bstatus\b/,
+    },
+    {
+      name: "dangling link",
+      args: add("--type", "note", "--link", "related:kb-zzzzz"),
+      field: /links\[0\]\.to/,
+      also: /kb-zzzzz/,
+    },
+    {
+      name: "duplicate id",
+      args: add("--type", "note", "--id", "kb-7q2mx"),
+      field: /\bid\b/,
+      also: /kb-7q2mx/,
+    },
+    { name: "id with ..", args: add("--type", "note", "--id", "kb-../x"), field: /\bid\b/ },
+    { name: "id with /", args: add("--type", "note", "--id", "kb-a/b12"), field: /\bid\b/ },
+    {
+      name: "id escaping the repo",
+      args: add("--type", "note", "--id", "../../escaped"),
+      field: /\bid\b/,
+    },
+    {
+      name: "body over 64 KiB",
+      args: add("--type", "note", "--body-file", big),
+      field: /\bbody\b/,
+      also: /65536/,
+    },
+    {
+      name: "kernel bodies over the budget",
+      args: add("--type", "rule", "--kernel", "--body-file", longKernel),
+      field: /\bkernel\b/,
+    },
+    {
+      name: "title spanning lines",
+      args: ["add", "--title", "two\nlines", "--type", "note"],
+      field: /\btitle\b/,
+    },
+  ];
+  const results = await Promise.all(cases.map(({ args }) => runCli(args, { env: kb.env })));
+  for (const [index, { name, field, also }] of cases.entries()) {
+    await t.step(name, () => {
+      const result = results[index];
+      assert.equal(result.code, 1, show(result));
+      assert.match(result.stderr, field, show(result));
+      if (also) assert.match(result.stderr, also, show(result));
+      assert.doesNotMatch(result.stderr, STACK_FRAME, show(result));
+      assert.equal(result.stdout, "", show(result));
+    });
+  }
+
+  await t.step("the repo is unchanged: same HEAD, clean status, no file anywhere", async () => {
+    assert.equal(await git(kb.dir, "rev-parse", "HEAD"), head);
+    assert.equal(await git(kb.dir, "status", "--porcelain", "--ignored"), "");
+    assert.deepEqual(await snapshot(kb.root, ["tmp", "kb/.git"]), before);
+    assert.equal(await Deno.readTextFile(join(kb.dir, brokenPath)), brokenText);
+    assert.equal(await Deno.readTextFile(join(kb.dir, wrongTypePath)), wrongTypeText);
+  });
+});
+
+Deno.test("push: to a bare remote, rebased after a rejection, a real conflict, a dead remote", async (t) => {
+  await using kb = await makeKb({ remote: true });
+  const remote = kb.remote!;
+  const other = await cloneRemote(kb);
+
+  await t.step("add pushes: the remote's main equals local HEAD", async () => {
+    const result = await runCli(
+      [
+        "add",
+        "--title",
+        "Pushed entry",
+        "--type",
+        "note",
+        "--body",
+        "Goes to the remote.",
+        "--json",
+      ],
+      { env: kb.env },
+    );
+    assertOk(result);
+    const saved = parseJson<SaveJson>(result);
+    assert.equal(saved.push, "pushed");
+    const local = await git(kb.dir, "rev-parse", "HEAD");
+    assert.equal(saved.commit, local);
+    assert.equal(await git(remote, "rev-parse", "refs/heads/main"), local);
+    assert.equal(await git(remote, "ls-tree", "--name-only", "main", saved.path), saved.path);
+  });
+
+  await t.step(
+    "rejected push: pull --rebase, push again, both commits on the remote",
+    async () => {
+      await git(other, "pull", "--quiet", "--ff-only");
+      const theirs = await pushEntryFrom(other, "kb-0th3r", "Someone else pushed this first");
+      const result = await runCli(
+        ["add", "--title", "Ours after theirs", "--type", "note", "--json"],
+        { env: kb.env },
+      );
+      assertOk(result);
+      const saved = parseJson<SaveJson>(result);
+      assert.equal(saved.push, "rebased-and-pushed");
+      const local = await git(kb.dir, "rev-parse", "HEAD");
+      assert.equal(await git(remote, "rev-parse", "refs/heads/main"), local);
+      const subjects = await git(remote, "log", "-3", "--format=%s", "main");
+      assert.match(subjects, new RegExp(`kb: add ${saved.id}: Ours after theirs`));
+      assert.match(subjects, /kb: add kb-0th3r: Someone else pushed this first/);
+      assert.equal(await git(kb.dir, "status", "--porcelain"), "");
+      await Deno.stat(join(kb.dir, theirs));
+      const search = await runCli(["search", "someone else pushed", "--json"], { env: kb.env });
+      assert.equal(parseJson<{ id: string }[]>(search)[0]?.id, "kb-0th3r", show(search));
+      // The commit was rewritten by the rebase: report the one that is on the remote.
+      assert.equal(saved.commit, local, "the reported commit is the one that was pushed");
+    },
+  );
+
+  await t.step("conflicting edit: exit 3, commit kept, rebase aborted, tree clean", async () => {
+    await git(other, "pull", "--quiet", "--ff-only");
+    const path = await entryPath(other, "kb-7q2mx");
+    const text = await Deno.readTextFile(join(other, path));
+    await Deno.writeTextFile(
+      join(other, path),
+      text.replace(/^title: .*$/m, "title: Rotate a leaked token (their wording)"),
+    );
+    await git(other, "commit", "--quiet", "-am", "their title for kb-7q2mx");
+    await git(other, "push", "--quiet", "origin", "HEAD:main");
+    const remoteHead = await git(remote, "rev-parse", "refs/heads/main");
+    const localBefore = await git(kb.dir, "rev-parse", "HEAD");
+
+    const result = await runCli(
+      ["edit", "kb-7q2mx", "--title", "Rotate a leaked token (our wording)"],
+      { env: kb.env },
+    );
+    assert.equal(result.code, 3, show(result));
+    assert.match(result.stderr, /kept/i, show(result));
+    assert.match(result.stderr, /kb-7q2mx|7q2mx/, show(result));
+    assert.doesNotMatch(result.stderr, STACK_FRAME);
+
+    assert.equal(await git(kb.dir, "rev-parse", "HEAD~1"), localBefore);
+    assert.match(await git(kb.dir, "log", "-1", "--format=%s"), /edit kb-7q2mx/);
+    assert.equal(await git(kb.dir, "rev-parse", "--abbrev-ref", "HEAD"), "main");
+    assert.equal(await git(kb.dir, "status", "--porcelain"), "");
+    for (const dir of ["rebase-merge", "rebase-apply"]) {
+      await assert.rejects(Deno.stat(join(kb.dir, ".git", dir)), Deno.errors.NotFound);
+    }
+    const ours = await Deno.readTextFile(join(kb.dir, await entryPath(kb.dir, "kb-7q2mx")));
+    assert.match(ours, /^title: Rotate a leaked token \(our wording\)$/m);
+    assert.equal(await git(remote, "rev-parse", "refs/heads/main"), remoteHead);
+  });
+
+  await t.step("an unreachable remote: exit 3, the commit kept", async () => {
+    await git(kb.dir, "remote", "set-url", "origin", join(kb.root, "gone.git"));
+    const before = await git(kb.dir, "rev-parse", "HEAD");
+    const result = await runCli(["add", "--title", "Offline entry", "--type", "note"], {
+      env: kb.env,
+    });
+    assert.equal(result.code, 3, show(result));
+    assert.match(result.stderr, /kept/i);
+    assert.match(result.stderr, /gone\.git' does not appear to be a git repository\. /);
+    assert.equal(await git(kb.dir, "rev-parse", "HEAD~1"), before);
+    assert.match(await git(kb.dir, "log", "-1", "--format=%s"), /Offline entry/);
+    assert.equal(await git(kb.dir, "status", "--porcelain"), "");
+    const index = await runCli(["index", "--json"], { env: kb.env });
+    assert.equal(parseJson<{ mode: string }>(index).mode, "fresh", "indexed despite exit 3");
+  });
+});
+
+Deno.test("no remote: NO_REMOTE in --json and in the text output", async () => {
+  await using kb = await makeKb();
+  const [json, text] = await Promise.all([
+    runCli(["add", "--title", "Local only one", "--type", "note", "--json"], { env: kb.env }),
+    runCli(["add", "--title", "Local only two", "--type", "note"], { env: kb.env }),
+  ]);
+  assertOk(json);
+  assertOk(text);
+  assert.equal(parseJson<SaveJson>(json).push, "NO_REMOTE");
+  assert.match(text.stdout, /NO_REMOTE/);
+  assert.equal(await git(kb.dir, "rev-list", "--count", "HEAD"), "3");
+});
+
+Deno.test("no git identity configured anywhere: add and init still commit", async () => {
+  await using kb = await makeKb();
+  await using bare = await makeSandbox();
+  const env = {
+    TMPDIR: kb.tmp,
+    HOME: bare.home,
+    XDG_CONFIG_HOME: bare.config,
+    GIT_CONFIG_NOSYSTEM: "1",
+    NO_COLOR: "1",
+  };
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  const newKb = join(bare.root, "new-kb");
+  const [add, init] = await Promise.all([
+    runCli(["add", "--title", "Committed without identity", "--type", "note"], {
+      env: { ...env, KB_DIR: kb.dir },
+    }),
+    runCli(["init", newKb], { env }),
+  ]);
+  assertOk(add);
+  assert.equal(await git(kb.dir, "rev-parse", "HEAD~1"), head);
+  assert.match(await git(kb.dir, "log", "-1", "--format=%s"), /Committed without identity/);
+  assert.match(await git(kb.dir, "log", "-1", "--format=%an <%ae>"), /\S+ <\S+>/);
+  assert.equal(await git(kb.dir, "status", "--porcelain"), "");
+  assertOk(init);
+  assert.equal(await git(newKb, "rev-list", "--count", "HEAD"), "1");
+  assert.equal(await git(newKb, "status", "--porcelain"), "");
+});
+
+Deno.test("a lock file left by a crashed save long ago does not block the next save", async () => {
+  await using kb = await makeKb();
+  const lock = join(kb.dir, ".git", "git-kb.lock");
+  await Deno.writeTextFile(lock, "99999\n");
+  const old = new Date(Date.now() - 60 * 60 * 1000);
+  await Deno.utime(lock, old, old);
+  const started = performance.now();
+  const result = await runCli(["add", "--title", "After a crash", "--type", "note"], {
+    env: kb.env,
+  });
+  assertOk(result);
+  assert.ok(performance.now() - started < 20_000, "the stale lock was broken, not waited out");
+  assert.match(await git(kb.dir, "log", "-1", "--format=%s"), /After a crash/);
+  await assert.rejects(Deno.stat(lock), Deno.errors.NotFound);
 });

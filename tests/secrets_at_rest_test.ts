@@ -47,7 +47,7 @@ async function filesUnder(dir: string): Promise<Map<string, string>> {
 
 for (const debug of [false, true]) {
   Deno.test(`no prompt secret is stored or printed by stats (KB_HOOK_DEBUG=${debug ? 1 : 0})`, async () => {
-    const box = await makeSandbox("git-kb-secrets-");
+    await using box = await makeSandbox("git-kb-secrets-");
     const kb = join(box.root, "kb");
     await copySampleKb(kb, { noKernel: true });
     const env: Record<string, string> = {
@@ -57,60 +57,50 @@ for (const debug of [false, true]) {
       KB_DIR: kb,
     };
     if (debug) env.KB_HOOK_DEBUG = "1";
-    try {
-      for (const [index, prompt] of PROMPTS.entries()) {
-        const stdin = JSON.stringify({ session_id: `s-${index}`, prompt });
-        const result = await runHook(stdin, { env });
-        assert.equal(result.code, 0, show(result));
-      }
-      const files = await filesUnder(join(box.tmp, "git-kb"));
-      const unmatched = [...files.keys()].filter((path) => path.endsWith(".unmatched.jsonl"));
-      assert.ok(unmatched.length >= 2, "the prompts were recorded as unmatched");
-      assert.match([...files.values()].join("\n"), /sourdough/, "ordinary words are still kept");
-      for (const [path, text] of files) {
-        for (const secret of SECRETS) {
-          assert.ok(!text.toLowerCase().includes(secret), `${path} holds ${secret}:\n${text}`);
-        }
-      }
-      const stats = await runCli(["stats", "--kb", kb], { env: { ...env, NO_COLOR: "1" } });
-      assert.equal(stats.code, 0, show(stats));
-      assert.match(stats.stdout, /frequent words: .*sourdough/);
+    for (const [index, prompt] of PROMPTS.entries()) {
+      const stdin = JSON.stringify({ session_id: `s-${index}`, prompt });
+      const result = await runHook(stdin, { env });
+      assert.equal(result.code, 0, show(result));
+    }
+    const files = await filesUnder(join(box.tmp, "git-kb"));
+    const unmatched = [...files.keys()].filter((path) => path.endsWith(".unmatched.jsonl"));
+    assert.ok(unmatched.length >= 2, "the prompts were recorded as unmatched");
+    assert.match([...files.values()].join("\n"), /sourdough/, "ordinary words are still kept");
+    for (const [path, text] of files) {
       for (const secret of SECRETS) {
-        assert.ok(!stats.stdout.toLowerCase().includes(secret), stats.stdout);
+        assert.ok(!text.toLowerCase().includes(secret), `${path} holds ${secret}:\n${text}`);
       }
-    } finally {
-      await box.cleanup();
+    }
+    const stats = await runCli(["stats", "--kb", kb], { env: { ...env, NO_COLOR: "1" } });
+    assert.equal(stats.code, 0, show(stats));
+    assert.match(stats.stdout, /frequent words: .*sourdough/);
+    for (const secret of SECRETS) {
+      assert.ok(!stats.stdout.toLowerCase().includes(secret), stats.stdout);
     }
   });
 }
 
 Deno.test("stats never prints a token-shaped word from a log written before the filter", async () => {
-  const box = await makeSandbox("git-kb-secrets-old-");
+  await using box = await makeSandbox("git-kb-secrets-old-");
   const kb = join(box.root, "kb");
   await copySampleKb(kb, { noKernel: true });
   const env = { TMPDIR: box.tmp, HOME: box.home, XDG_CONFIG_HOME: box.config, NO_COLOR: "1" };
-  try {
-    const first = await runCli(["stats", "--kb", kb], { env });
-    assert.equal(first.code, 0, show(first));
-    const [cache] = [...Deno.readDirSync(join(box.tmp, "git-kb"))].filter((item) =>
-      item.isDirectory
-    );
-    const sessions = join(box.tmp, "git-kb", cache.name, "sessions");
-    await Deno.mkdir(sessions, { recursive: true });
-    await Deno.writeTextFile(
-      join(sessions, "old.unmatched.jsonl"),
-      `${JSON.stringify(["sourdough", "hunter2secret", "akiaiosfodnn7example"])}\n`,
-    );
-    const stats = await runCli(["stats", "--kb", kb], { env });
-    assert.equal(stats.code, 0, show(stats));
-    assert.match(stats.stdout, /frequent words: sourdough 1\)/);
-  } finally {
-    await box.cleanup();
-  }
+  const first = await runCli(["stats", "--kb", kb], { env });
+  assert.equal(first.code, 0, show(first));
+  const [cache] = [...Deno.readDirSync(join(box.tmp, "git-kb"))].filter((item) => item.isDirectory);
+  const sessions = join(box.tmp, "git-kb", cache.name, "sessions");
+  await Deno.mkdir(sessions, { recursive: true });
+  await Deno.writeTextFile(
+    join(sessions, "old.unmatched.jsonl"),
+    `${JSON.stringify(["sourdough", "hunter2secret", "akiaiosfodnn7example"])}\n`,
+  );
+  const stats = await runCli(["stats", "--kb", kb], { env });
+  assert.equal(stats.code, 0, show(stats));
+  assert.match(stats.stdout, /frequent words: sourdough 1\)/);
 });
 
 Deno.test("the search augment's debug records hold no credential the agent searched for", async () => {
-  const box = await makeSandbox("git-kb-secrets-search-");
+  await using box = await makeSandbox("git-kb-secrets-search-");
   const kb = join(box.root, "kb");
   await copySampleKb(kb, { noKernel: true });
   const env: Record<string, string> = {
@@ -120,32 +110,28 @@ Deno.test("the search augment's debug records hold no credential the agent searc
     KB_DIR: kb,
     KB_HOOK_DEBUG: "1",
   };
-  try {
-    const searches = [
-      "ghp_1234567890abcdefghijklmnopqrstuvwxyzAB",
-      "rebase AKIAIOSFODNN7EXAMPLE",
-      "rebase onto main",
-    ];
-    for (const [index, pattern] of searches.entries()) {
-      const stdin = JSON.stringify({
-        session_id: `g-${index}`,
-        hook_event_name: "PreToolUse",
-        tool_name: "Grep",
-        tool_input: { pattern },
-      });
-      const result = await runDeno(
-        ["run", ...hookFlags("search", cacheRootOf(env)), join(ROOT, "hooks", "search_augment.ts")],
-        { env, cwd: box.tmp, stdin },
-      );
-      assert.equal(result.code, 0, show(result));
-    }
-    const log = [...(await filesUnder(join(box.tmp, "git-kb"))).entries()]
-      .filter(([path]) => path.endsWith("debug.jsonl")).map(([, text]) => text).join("\n");
-    assert.match(log, /"event":"search"/, "the searches were recorded");
-    for (const secret of SECRETS.slice(0, 2)) {
-      assert.ok(!log.toLowerCase().includes(secret), `the debug log holds ${secret}:\n${log}`);
-    }
-  } finally {
-    await box.cleanup();
+  const searches = [
+    "ghp_1234567890abcdefghijklmnopqrstuvwxyzAB",
+    "rebase AKIAIOSFODNN7EXAMPLE",
+    "rebase onto main",
+  ];
+  for (const [index, pattern] of searches.entries()) {
+    const stdin = JSON.stringify({
+      session_id: `g-${index}`,
+      hook_event_name: "PreToolUse",
+      tool_name: "Grep",
+      tool_input: { pattern },
+    });
+    const result = await runDeno(
+      ["run", ...hookFlags("search", cacheRootOf(env)), join(ROOT, "hooks", "search_augment.ts")],
+      { env, cwd: box.tmp, stdin },
+    );
+    assert.equal(result.code, 0, show(result));
+  }
+  const log = [...(await filesUnder(join(box.tmp, "git-kb"))).entries()]
+    .filter(([path]) => path.endsWith("debug.jsonl")).map(([, text]) => text).join("\n");
+  assert.match(log, /"event":"search"/, "the searches were recorded");
+  for (const secret of SECRETS.slice(0, 2)) {
+    assert.ok(!log.toLowerCase().includes(secret), `the debug log holds ${secret}:\n${log}`);
   }
 });

@@ -23,58 +23,57 @@ function stepOf(report: SelftestJson, name: string): StepResult {
   return found;
 }
 
-/** A user with a knowledge base and a config file naming it, in a sandbox. */
-async function user(): Promise<{ kb: Kb; env: Record<string, string>; config: string }> {
+/** A user with a knowledge base and a config file naming it, in a sandbox `await using` removes. */
+async function user(): Promise<
+  { kb: Kb; env: Record<string, string>; config: string } & AsyncDisposable
+> {
   const kb = await makeKb();
   const config = join(kb.config, "git-kb", "config.json");
   await Deno.mkdir(join(kb.config, "git-kb"), { recursive: true });
   await Deno.writeTextFile(config, JSON.stringify({ kbDir: kb.dir }) + "\n");
   const { KB_DIR: _unset, ...env } = kb.env;
-  return { kb, env, config };
+  return { kb, env, config, [Symbol.asyncDispose]: kb.cleanup };
 }
 
 Deno.test("selftest passes every step and leaves the user's setup alone", async () => {
-  const { kb, env, config } = await user();
-  try {
-    const head = await git(kb.dir, "rev-parse", "HEAD");
-    const configText = await Deno.readTextFile(config);
-    const result = await runCli(["selftest", "--json"], { env });
-    const report = parseJson<SelftestJson>(result);
-    assert.equal(result.code, 0, show(result));
-    assert.ok(report.ok, show(result));
-    assert.deepEqual(
-      [...new Set(report.steps.map((item) => item.group))],
-      ["setup", "writer", "reader", "verify", "teardown", "isolation"],
-    );
-    assert.equal(report.steps.filter((item) => item.group === "writer").length, 3);
-    assert.equal(report.steps.filter((item) => item.group === "reader").length, 6);
-    assert.match(stepOf(report, "add a bookmark").detail, /NO_REMOTE/);
-    assert.match(stepOf(report, "your setup untouched").detail, new RegExp(kb.dir));
-    assert.ok(report.scratch?.startsWith(join(kb.tmp, "git-kb")), report.scratch ?? "");
-    assert.equal(await exists(report.scratch!), false, "the scratch folder is removed");
-    assert.equal(await git(kb.dir, "rev-parse", "HEAD"), head);
-    assert.equal(await git(kb.dir, "status", "--porcelain", "--untracked-files=all"), "");
-    assert.equal(await Deno.readTextFile(config), configText);
+  await using sandbox = await user();
+  const { kb, env, config } = sandbox;
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  const configText = await Deno.readTextFile(config);
+  const result = await runCli(["selftest", "--json"], { env });
+  const report = parseJson<SelftestJson>(result);
+  assert.equal(result.code, 0, show(result));
+  assert.ok(report.ok, show(result));
+  assert.deepEqual(
+    [...new Set(report.steps.map((item) => item.group))],
+    ["setup", "writer", "reader", "verify", "teardown", "isolation"],
+  );
+  assert.equal(report.steps.filter((item) => item.group === "writer").length, 3);
+  assert.equal(report.steps.filter((item) => item.group === "reader").length, 6);
+  assert.match(stepOf(report, "add a bookmark").detail, /NO_REMOTE/);
+  assert.match(stepOf(report, "your setup untouched").detail, new RegExp(kb.dir));
+  assert.ok(report.scratch?.startsWith(join(kb.tmp, "git-kb")), report.scratch ?? "");
+  assert.equal(await exists(report.scratch!), false, "the scratch folder is removed");
+  assert.equal(await git(kb.dir, "rev-parse", "HEAD"), head);
+  assert.equal(await git(kb.dir, "status", "--porcelain", "--untracked-files=all"), "");
+  assert.equal(await Deno.readTextFile(config), configText);
 
-    const text = await runCli(["selftest"], { env });
-    assert.equal(text.code, 0, show(text));
-    assert.match(text.stdout, /^writer +ok +add a decision +kb-[0-9a-z]{5} committed/m);
-    assert.match(text.stdout, /17 of 17 steps passed\./);
-  } finally {
-    await kb.cleanup();
-  }
+  const text = await runCli(["selftest"], { env });
+  assert.equal(text.code, 0, show(text));
+  assert.match(text.stdout, /^writer +ok +add a decision +kb-[0-9a-z]{5} committed/m);
+  assert.match(text.stdout, /17 of 17 steps passed\./);
 });
 
 Deno.test("a git refusing one commit: that step fails with git's reason, teardown still runs", async () => {
-  const { kb, env } = await user();
-  try {
-    const fakes = join(kb.root, "fakes");
-    await Deno.mkdir(fakes);
-    const realGit = (await new Deno.Command("sh", { args: ["-c", "command -v git"] }).output())
-      .stdout;
-    await Deno.writeTextFile(
-      join(fakes, "git"),
-      `#!/bin/sh
+  await using sandbox = await user();
+  const { kb, env } = sandbox;
+  const fakes = join(kb.root, "fakes");
+  await Deno.mkdir(fakes);
+  const realGit = (await new Deno.Command("sh", { args: ["-c", "command -v git"] }).output())
+    .stdout;
+  await Deno.writeTextFile(
+    join(fakes, "git"),
+    `#!/bin/sh
 for arg in "$@"; do
   case "$arg" in *"Deno permissions manual"*)
     echo "fatal: cannot write the commit object (sabotaged by the test)" >&2; exit 128 ;;
@@ -82,135 +81,123 @@ for arg in "$@"; do
 done
 exec ${new TextDecoder().decode(realGit).trim()} "$@"
 `,
-      { mode: 0o755 },
-    );
-    const result = await runCli(["selftest", "--json"], {
-      env: { ...env, PATH: `${fakes}:${Deno.env.get("PATH")}` },
-    });
-    assert.equal(result.code, 1, show(result));
-    const report = parseJson<SelftestJson>(result);
-    assert.equal(report.ok, false);
-    const bookmark = stepOf(report, "add a bookmark");
-    assert.equal(bookmark.ok, false);
-    assert.match(bookmark.detail, /^exit 1: .*sabotaged by the test/);
-    assert.ok(stepOf(report, "add a decision").ok, "the step before still passed");
-    assert.ok(stepOf(report, "edit kb-st003").ok, "the writer went on");
-    const history = stepOf(report, "git log: seed, add, add, edit");
-    assert.equal(history.ok, false);
-    assert.match(history.detail, /Deno permissions manual/);
-    assert.equal(stepOf(report, "entry files as asked").ok, false);
-    assert.ok(stepOf(report, "remove scratch folder").ok);
-    assert.equal(await exists(report.scratch!), false);
-    assert.ok(stepOf(report, "your setup untouched").ok);
-  } finally {
-    await kb.cleanup();
-  }
+    { mode: 0o755 },
+  );
+  const result = await runCli(["selftest", "--json"], {
+    env: { ...env, PATH: `${fakes}:${Deno.env.get("PATH")}` },
+  });
+  assert.equal(result.code, 1, show(result));
+  const report = parseJson<SelftestJson>(result);
+  assert.equal(report.ok, false);
+  const bookmark = stepOf(report, "add a bookmark");
+  assert.equal(bookmark.ok, false);
+  assert.match(bookmark.detail, /^exit 1: .*sabotaged by the test/);
+  assert.ok(stepOf(report, "add a decision").ok, "the step before still passed");
+  assert.ok(stepOf(report, "edit kb-st003").ok, "the writer went on");
+  const history = stepOf(report, "git log: seed, add, add, edit");
+  assert.equal(history.ok, false);
+  assert.match(history.detail, /Deno permissions manual/);
+  assert.equal(stepOf(report, "entry files as asked").ok, false);
+  assert.ok(stepOf(report, "remove scratch folder").ok);
+  assert.equal(await exists(report.scratch!), false);
+  assert.ok(stepOf(report, "your setup untouched").ok);
 });
 
 Deno.test("a TMPDIR that is a file: setup fails saying what to do, nothing else runs", async () => {
-  const { kb, env } = await user();
-  try {
-    const file = join(kb.root, "not-a-folder");
-    await Deno.writeTextFile(file, "");
-    const result = await runCli(["selftest", "--json"], { env: { ...env, TMPDIR: file } });
-    assert.equal(result.code, 1, show(result));
-    const report = parseJson<SelftestJson>(result);
-    assert.deepEqual(report.steps.map((item) => [item.group, item.ok]), [
-      ["setup", false],
-      ["isolation", true],
-    ]);
-    assert.match(report.steps[0].detail, /point XDG_CACHE_HOME at a writable folder/);
-    assert.equal(report.scratch, null);
-  } finally {
-    await kb.cleanup();
-  }
+  await using sandbox = await user();
+  const { kb, env } = sandbox;
+  const file = join(kb.root, "not-a-folder");
+  await Deno.writeTextFile(file, "");
+  const result = await runCli(["selftest", "--json"], { env: { ...env, TMPDIR: file } });
+  assert.equal(result.code, 1, show(result));
+  const report = parseJson<SelftestJson>(result);
+  assert.deepEqual(report.steps.map((item) => [item.group, item.ok]), [
+    ["setup", false],
+    ["isolation", true],
+  ]);
+  assert.match(report.steps[0].detail, /point XDG_CACHE_HOME at a writable folder/);
+  assert.equal(report.scratch, null);
 });
 
 Deno.test("--setup-only, then the writer's tasks by hand, --verify and --teardown", async () => {
-  const { kb, env } = await user();
-  try {
-    const setup = await runCli(["selftest", "--setup-only", "--json"], { env });
-    assert.equal(setup.code, 0, show(setup));
-    const { scratch, kbDir, tasks } = parseJson<
-      { scratch: string; kbDir: string; tasks: { role: string; task: string }[] }
-    >(setup);
-    assert.deepEqual(tasks.map((task) => task.role), [
-      "writer",
-      "writer",
-      "writer",
-      "reader",
-      "reader",
-      "reader",
-      "reader",
-      "reader",
-    ]);
-    assert.match(tasks[0].task, /^Save a decision titled "Use Deno for command line tools"/);
+  await using sandbox = await user();
+  const { kb, env } = sandbox;
+  const setup = await runCli(["selftest", "--setup-only", "--json"], { env });
+  assert.equal(setup.code, 0, show(setup));
+  const { scratch, kbDir, tasks } = parseJson<
+    { scratch: string; kbDir: string; tasks: { role: string; task: string }[] }
+  >(setup);
+  assert.deepEqual(tasks.map((task) => task.role), [
+    "writer",
+    "writer",
+    "writer",
+    "reader",
+    "reader",
+    "reader",
+    "reader",
+    "reader",
+  ]);
+  assert.match(tasks[0].task, /^Save a decision titled "Use Deno for command line tools"/);
 
-    const early = await runCli(["selftest", "--verify", scratch, "--json"], { env });
-    assert.equal(early.code, 1, "nothing done yet");
-    const history = stepOf(parseJson<SelftestJson>(early), "git log: seed, add, add, edit");
-    assert.match(history.detail, /found: nothing/);
+  const early = await runCli(["selftest", "--verify", scratch, "--json"], { env });
+  assert.equal(early.code, 1, "nothing done yet");
+  const history = stepOf(parseJson<SelftestJson>(early), "git log: seed, add, add, edit");
+  assert.match(history.detail, /found: nothing/);
 
-    // What an agent following the skill's docs would run, naming the scratch knowledge base.
-    const steps = [
-      [
-        "add",
-        "--title",
-        "Use Deno for command line tools",
-        "--type",
-        "decision",
-        "--tag",
-        "deno,cli",
-      ],
-      ["add", "--title", "Deno permissions manual", "--type", "bookmark", "--tag", "deno,security"],
-      ["edit", "kb-st003", "--add-tag", "merge-queue"],
-    ];
-    const bodies = [
-      "Deno runs TypeScript as it is and grants each permission by a flag.",
-      "Every --allow flag and what it grants, with examples.",
-      "One commit per pull request keeps main bisectable. The merge queue squashes as well.",
-    ];
-    const source = ["--source", "https://docs.deno.com/runtime/fundamentals/security/"];
-    for (const [index, args] of steps.entries()) {
-      const extra = index === 1 ? source : [];
-      const saved = await runCli([...args, ...extra, "--body", bodies[index], "--kb", kbDir], {
-        env,
-      });
-      assert.equal(saved.code, 0, show(saved));
-    }
-    const verified = await runCli(["selftest", "--verify", scratch], { env });
-    assert.equal(verified.code, 0, show(verified));
-    assert.match(verified.stdout, /5 of 5 steps passed\./);
-
-    const teardown = await runCli(["selftest", "--teardown", scratch, "--json"], { env });
-    assert.equal(teardown.code, 0, show(teardown));
-    assert.equal(await exists(scratch), false);
-    const again = await runCli(["selftest", "--teardown", scratch], { env });
-    assert.equal(again.code, 1, show(again));
-    assert.match(again.stderr, /is not a selftest scratch folder/);
-    const notOurs = await runCli(["selftest", "--teardown", kb.dir], { env });
-    assert.equal(notOurs.code, 1, show(notOurs));
-    assert.ok(await exists(join(kb.dir, "entries")), "a folder that is not a scratch stays");
-  } finally {
-    await kb.cleanup();
+  // What an agent following the skill's docs would run, naming the scratch knowledge base.
+  const steps = [
+    [
+      "add",
+      "--title",
+      "Use Deno for command line tools",
+      "--type",
+      "decision",
+      "--tag",
+      "deno,cli",
+    ],
+    ["add", "--title", "Deno permissions manual", "--type", "bookmark", "--tag", "deno,security"],
+    ["edit", "kb-st003", "--add-tag", "merge-queue"],
+  ];
+  const bodies = [
+    "Deno runs TypeScript as it is and grants each permission by a flag.",
+    "Every --allow flag and what it grants, with examples.",
+    "One commit per pull request keeps main bisectable. The merge queue squashes as well.",
+  ];
+  const source = ["--source", "https://docs.deno.com/runtime/fundamentals/security/"];
+  for (const [index, args] of steps.entries()) {
+    const extra = index === 1 ? source : [];
+    const saved = await runCli([...args, ...extra, "--body", bodies[index], "--kb", kbDir], {
+      env,
+    });
+    assert.equal(saved.code, 0, show(saved));
   }
+  const verified = await runCli(["selftest", "--verify", scratch], { env });
+  assert.equal(verified.code, 0, show(verified));
+  assert.match(verified.stdout, /5 of 5 steps passed\./);
+
+  const teardown = await runCli(["selftest", "--teardown", scratch, "--json"], { env });
+  assert.equal(teardown.code, 0, show(teardown));
+  assert.equal(await exists(scratch), false);
+  const again = await runCli(["selftest", "--teardown", scratch], { env });
+  assert.equal(again.code, 1, show(again));
+  assert.match(again.stderr, /is not a selftest scratch folder/);
+  const notOurs = await runCli(["selftest", "--teardown", kb.dir], { env });
+  assert.equal(notOurs.code, 1, show(notOurs));
+  assert.ok(await exists(join(kb.dir, "entries")), "a folder that is not a scratch stays");
 });
 
 Deno.test("usage errors exit 2", async () => {
-  const { kb, env } = await user();
-  try {
-    for (
-      const args of [
-        ["selftest", "--setup-only", "--verify", "x"],
-        ["selftest", "--keep", "--teardown", "x"],
-        ["selftest", "extra"],
-      ]
-    ) {
-      const result = await runCli(args, { env });
-      assert.equal(result.code, 2, `${args.join(" ")}\n${show(result)}`);
-    }
-  } finally {
-    await kb.cleanup();
+  await using sandbox = await user();
+  const { env } = sandbox;
+  for (
+    const args of [
+      ["selftest", "--setup-only", "--verify", "x"],
+      ["selftest", "--keep", "--teardown", "x"],
+      ["selftest", "extra"],
+    ]
+  ) {
+    const result = await runCli(args, { env });
+    assert.equal(result.code, 2, `${args.join(" ")}\n${show(result)}`);
   }
 });
 

@@ -92,88 +92,84 @@ Deno.test("the setup profile: read, write, listed env vars; no run, no net", () 
 });
 
 Deno.test("claude: install, idempotent rerun, dry run, moved launcher, remove", async (t) => {
-  const s = await makeSetup();
+  await using s = await makeSetup();
   const file = join(s.home, ".claude", "settings.json");
   const prompt = `"${s.launcher}" hook prompt`;
-  try {
-    await t.step("--dry-run on a fresh HOME prints the diff and writes nothing", async () => {
-      const result = ok(await s.setup(["--dry-run"]));
-      assert.match(result.stdout, /^--- \/dev\/null\n\+\+\+ .*settings\.json/m, show(result));
-      assert.match(result.stdout, /Dry run: nothing was written/);
-      assert.ok(!(await exists(join(s.home, ".claude"))), "nothing created");
-    });
+  await t.step("--dry-run on a fresh HOME prints the diff and writes nothing", async () => {
+    const result = ok(await s.setup(["--dry-run"]));
+    assert.match(result.stdout, /^--- \/dev\/null\n\+\+\+ .*settings\.json/m, show(result));
+    assert.match(result.stdout, /Dry run: nothing was written/);
+    assert.ok(!(await exists(join(s.home, ".claude"))), "nothing created");
+  });
 
-    await t.step("a fresh install writes every hook with the absolute launcher path", async () => {
-      const result = ok(await s.setup([]));
-      const settings = await readJson(file);
-      assert.deepEqual(commands(settings, "UserPromptSubmit"), [prompt]);
-      assert.deepEqual(commands(settings, "PreToolUse"), preTool(s.launcher));
-      assert.deepEqual(commands(settings, "PostToolUse"), [`"${s.launcher}" hook receipts`]);
-      assert.ok(settings.hooks!.PreToolUse[0].matcher, "the judge keeps the plugin's matcher");
-      assert.equal(settings.hooks!.PostToolUse[0].hooks[0].if, "Bash(*git-kb*)", "if is kept");
-      assert.deepEqual(
-        settings.hooks!.PreToolUse.map((group) => group.hooks.map((hook) => hook.if ?? "")),
-        pluginHooks.hooks.PreToolUse.map((group) =>
-          group.hooks.map((hook) => ("if" in hook ? hook.if : "") as string)
-        ),
-        "each Bash handler keeps its if rule, in the plugin's groups",
-      );
-      assert.equal(settings.hooks!.UserPromptSubmit[0].hooks[0].timeout, 10);
-      assert.doesNotMatch(await Deno.readTextFile(file), /CLAUDE_PLUGIN_ROOT/);
-      assert.match(result.stdout, /^\+.*hook prompt/m);
-      assert.match(
-        result.stdout,
-        /Added the git-kb hooks \(UserPromptSubmit, PreToolUse, PostToolUse\)/,
-      );
-      assert.ok(!(await exists(`${file}.bak`)), "no backup of a file that did not exist");
-    });
-
-    await t.step("a second run changes nothing and says so", async () => {
-      const before = await Deno.readTextFile(file);
-      const result = ok(await s.setup([]));
-      assert.match(result.stdout, /up to date; nothing changed/);
-      assert.doesNotMatch(result.stdout, /^[-+]/m, "no diff");
-      assert.equal(await Deno.readTextFile(file), before);
-      assert.ok(!(await exists(`${file}.bak`)));
-    });
-
-    await t.step("after the launcher moved, the entries are updated in place", async () => {
-      const moved = join(s.root, "moved", "git-kb");
-      await Deno.mkdir(join(s.root, "moved"));
-      await Deno.copyFile(s.launcher, moved);
-      const result = ok(await s.setup([], { env: { ...s.env, KB_CLI: moved } }));
-      const settings = await readJson(file);
-      assert.deepEqual(commands(settings, "UserPromptSubmit"), [`"${moved}" hook prompt`]);
-      assert.deepEqual(commands(settings, "PreToolUse"), preTool(moved));
-      assert.match(result.stdout, /Updated the git-kb hooks/);
-      assert.match(result.stdout, /^-.*kb tools.*hook prompt/m);
-      ok(await s.setup([]));
-    });
-
-    await t.step(
-      "--remove takes ours out, keeps a backup, and a second --remove is a no-op",
-      async () => {
-        const settings = await readJson(file);
-        settings.model = "opus";
-        await Deno.writeTextFile(file, JSON.stringify(settings, null, 2));
-        const installed = await Deno.readTextFile(file);
-        const dry = ok(await s.setup(["--remove", "--dry-run"]));
-        assert.match(dry.stdout, /^-.*hook judge/m);
-        assert.equal(await Deno.readTextFile(file), installed, "dry run wrote nothing");
-        const result = ok(await s.setup(["--remove"]));
-        assert.deepEqual(await readJson(file), { model: "opus" });
-        assert.equal(await Deno.readTextFile(`${file}.bak`), installed);
-        assert.match(result.stdout, /Removed the git-kb hooks/);
-        assert.match(ok(await s.setup(["--remove"])).stdout, /No git-kb hooks .*nothing changed/);
-      },
+  await t.step("a fresh install writes every hook with the absolute launcher path", async () => {
+    const result = ok(await s.setup([]));
+    const settings = await readJson(file);
+    assert.deepEqual(commands(settings, "UserPromptSubmit"), [prompt]);
+    assert.deepEqual(commands(settings, "PreToolUse"), preTool(s.launcher));
+    assert.deepEqual(commands(settings, "PostToolUse"), [`"${s.launcher}" hook receipts`]);
+    assert.ok(settings.hooks!.PreToolUse[0].matcher, "the judge keeps the plugin's matcher");
+    assert.equal(settings.hooks!.PostToolUse[0].hooks[0].if, "Bash(*git-kb*)", "if is kept");
+    assert.deepEqual(
+      settings.hooks!.PreToolUse.map((group) => group.hooks.map((hook) => hook.if ?? "")),
+      pluginHooks.hooks.PreToolUse.map((group) =>
+        group.hooks.map((hook) => ("if" in hook ? hook.if : "") as string)
+      ),
+      "each Bash handler keeps its if rule, in the plugin's groups",
     );
-  } finally {
-    await s.cleanup();
-  }
+    assert.equal(settings.hooks!.UserPromptSubmit[0].hooks[0].timeout, 10);
+    assert.doesNotMatch(await Deno.readTextFile(file), /CLAUDE_PLUGIN_ROOT/);
+    assert.match(result.stdout, /^\+.*hook prompt/m);
+    assert.match(
+      result.stdout,
+      /Added the git-kb hooks \(UserPromptSubmit, PreToolUse, PostToolUse\)/,
+    );
+    assert.ok(!(await exists(`${file}.bak`)), "no backup of a file that did not exist");
+  });
+
+  await t.step("a second run changes nothing and says so", async () => {
+    const before = await Deno.readTextFile(file);
+    const result = ok(await s.setup([]));
+    assert.match(result.stdout, /up to date; nothing changed/);
+    assert.doesNotMatch(result.stdout, /^[-+]/m, "no diff");
+    assert.equal(await Deno.readTextFile(file), before);
+    assert.ok(!(await exists(`${file}.bak`)));
+  });
+
+  await t.step("after the launcher moved, the entries are updated in place", async () => {
+    const moved = join(s.root, "moved", "git-kb");
+    await Deno.mkdir(join(s.root, "moved"));
+    await Deno.copyFile(s.launcher, moved);
+    const result = ok(await s.setup([], { env: { ...s.env, KB_CLI: moved } }));
+    const settings = await readJson(file);
+    assert.deepEqual(commands(settings, "UserPromptSubmit"), [`"${moved}" hook prompt`]);
+    assert.deepEqual(commands(settings, "PreToolUse"), preTool(moved));
+    assert.match(result.stdout, /Updated the git-kb hooks/);
+    assert.match(result.stdout, /^-.*kb tools.*hook prompt/m);
+    ok(await s.setup([]));
+  });
+
+  await t.step(
+    "--remove takes ours out, keeps a backup, and a second --remove is a no-op",
+    async () => {
+      const settings = await readJson(file);
+      settings.model = "opus";
+      await Deno.writeTextFile(file, JSON.stringify(settings, null, 2));
+      const installed = await Deno.readTextFile(file);
+      const dry = ok(await s.setup(["--remove", "--dry-run"]));
+      assert.match(dry.stdout, /^-.*hook judge/m);
+      assert.equal(await Deno.readTextFile(file), installed, "dry run wrote nothing");
+      const result = ok(await s.setup(["--remove"]));
+      assert.deepEqual(await readJson(file), { model: "opus" });
+      assert.equal(await Deno.readTextFile(`${file}.bak`), installed);
+      assert.match(result.stdout, /Removed the git-kb hooks/);
+      assert.match(ok(await s.setup(["--remove"])).stdout, /No git-kb hooks .*nothing changed/);
+    },
+  );
 });
 
 Deno.test("claude: other keys and hooks are kept, indentation and mode too", async () => {
-  const s = await makeSetup();
+  await using s = await makeSetup();
   const file = join(s.home, ".claude", "settings.json");
   const mine = { matcher: "Bash", hooks: [{ type: "command", command: "lint-bash", timeout: 5 }] };
   const original = {
@@ -186,263 +182,215 @@ Deno.test("claude: other keys and hooks are kept, indentation and mode too", asy
     env: { FOO: "bar" },
   };
   const text = JSON.stringify(original, null, 4) + "\n";
-  try {
-    await Deno.mkdir(join(s.home, ".claude"));
-    await Deno.writeTextFile(file, text, { mode: 0o600 });
-    await Deno.chmod(file, 0o600);
-    ok(await s.setup([]));
-    const settings = await readJson(file);
-    assert.deepEqual(Object.keys(settings), ["model", "permissions", "hooks", "env"]);
-    assert.deepEqual(settings.permissions, original.permissions);
-    assert.deepEqual(settings.env, original.env);
-    assert.deepEqual(settings.hooks!.Stop, original.hooks.Stop);
-    assert.deepEqual(settings.hooks!.PreToolUse[0], mine, "the user's group comes first, intact");
-    assert.deepEqual(commands(settings, "PreToolUse"), ["lint-bash", ...preTool(s.launcher)]);
-    assert.match(await Deno.readTextFile(file), /^ {4}"model"/m, "four-space indent kept");
-    assert.equal(await Deno.readTextFile(`${file}.bak`), text, "backup is the previous file");
-    if (Deno.build.os !== "windows") {
-      assert.equal((await Deno.stat(file)).mode! & 0o777, 0o600, "mode kept");
-    }
-  } finally {
-    await s.cleanup();
+  await Deno.mkdir(join(s.home, ".claude"));
+  await Deno.writeTextFile(file, text, { mode: 0o600 });
+  await Deno.chmod(file, 0o600);
+  ok(await s.setup([]));
+  const settings = await readJson(file);
+  assert.deepEqual(Object.keys(settings), ["model", "permissions", "hooks", "env"]);
+  assert.deepEqual(settings.permissions, original.permissions);
+  assert.deepEqual(settings.env, original.env);
+  assert.deepEqual(settings.hooks!.Stop, original.hooks.Stop);
+  assert.deepEqual(settings.hooks!.PreToolUse[0], mine, "the user's group comes first, intact");
+  assert.deepEqual(commands(settings, "PreToolUse"), ["lint-bash", ...preTool(s.launcher)]);
+  assert.match(await Deno.readTextFile(file), /^ {4}"model"/m, "four-space indent kept");
+  assert.equal(await Deno.readTextFile(`${file}.bak`), text, "backup is the previous file");
+  if (Deno.build.os !== "windows") {
+    assert.equal((await Deno.stat(file)).mode! & 0o777, 0o600, "mode kept");
   }
 });
 
 Deno.test("a switch that turns every hook off is pointed out, even when nothing changed", async () => {
-  const s = await makeSetup();
-  try {
-    await Deno.mkdir(join(s.home, ".claude"));
-    await Deno.writeTextFile(join(s.home, ".claude", "settings.json"), '{"disableAllHooks": true}');
-    const [first, second] = [ok(await s.setup([])), ok(await s.setup([]))];
-    assert.match(first.stdout, /disableAllHooks is true/);
-    assert.match(second.stdout, /nothing changed/);
-    assert.match(second.stdout, /disableAllHooks is true/);
-    assert.doesNotMatch(second.stdout, /Start a new/, "no reload advice when nothing changed");
-  } finally {
-    await s.cleanup();
-  }
+  await using s = await makeSetup();
+  await Deno.mkdir(join(s.home, ".claude"));
+  await Deno.writeTextFile(join(s.home, ".claude", "settings.json"), '{"disableAllHooks": true}');
+  const [first, second] = [ok(await s.setup([])), ok(await s.setup([]))];
+  assert.match(first.stdout, /disableAllHooks is true/);
+  assert.match(second.stdout, /nothing changed/);
+  assert.match(second.stdout, /disableAllHooks is true/);
+  assert.doesNotMatch(second.stdout, /Start a new/, "no reload advice when nothing changed");
 });
 
 Deno.test("claude: a symlinked settings file is written through, the link stays", async () => {
-  const s = await makeSetup();
+  await using s = await makeSetup();
   const real = join(s.root, "dotfiles", "claude-settings.json");
   const link = join(s.home, ".claude", "settings.json");
-  try {
-    await Deno.mkdir(join(s.root, "dotfiles"));
-    await Deno.mkdir(join(s.home, ".claude"));
-    await Deno.writeTextFile(real, '{"model": "opus"}\n');
-    await Deno.symlink(real, link);
-    ok(await s.setup([]));
-    assert.ok((await Deno.lstat(link)).isSymlink, "still a symlink");
-    const settings = await readJson(real);
-    assert.equal(settings.model, "opus");
-    assert.deepEqual(commands(settings, "UserPromptSubmit"), [`"${s.launcher}" hook prompt`]);
-  } finally {
-    await s.cleanup();
-  }
+  await Deno.mkdir(join(s.root, "dotfiles"));
+  await Deno.mkdir(join(s.home, ".claude"));
+  await Deno.writeTextFile(real, '{"model": "opus"}\n');
+  await Deno.symlink(real, link);
+  ok(await s.setup([]));
+  assert.ok((await Deno.lstat(link)).isSymlink, "still a symlink");
+  const settings = await readJson(real);
+  assert.equal(settings.model, "opus");
+  assert.deepEqual(commands(settings, "UserPromptSubmit"), [`"${s.launcher}" hook prompt`]);
 });
 
 Deno.test("a file setup cannot parse or edit is left alone, exit 1, naming the file", async (t) => {
-  const s = await makeSetup();
+  await using s = await makeSetup();
   const file = join(s.home, ".claude", "settings.json");
-  try {
-    await Deno.mkdir(join(s.home, ".claude"));
-    const cases: [string, string, RegExp][] = [
-      ["a comment", '{\n  // mine\n  "model": "opus"\n}\n', /strict JSON/],
-      ["a trailing comma", '{"model": "opus",}\n', /strict JSON/],
-      ["hooks as a list", '{"hooks": []}\n', /"hooks" is a list/],
-    ];
-    for (const [name, text, reason] of cases) {
-      await t.step(name, async () => {
-        await Deno.writeTextFile(file, text);
-        const result = await s.setup([]);
-        assert.equal(result.code, 1, show(result));
-        assert.match(result.stderr, new RegExp(`${file.replaceAll("/", "\\/")}`), show(result));
-        assert.match(result.stderr, reason, show(result));
-        assert.match(result.stderr, /nothing was written/);
-        assert.match(result.stderr, /by hand/, "says how to add the entries by hand");
-        assert.doesNotMatch(result.stderr, STACK_FRAME);
-        assert.equal(await Deno.readTextFile(file), text, "untouched");
-        assert.ok(!(await exists(`${file}.bak`)), "no backup either");
-      });
-    }
-  } finally {
-    await s.cleanup();
+  await Deno.mkdir(join(s.home, ".claude"));
+  const cases: [string, string, RegExp][] = [
+    ["a comment", '{\n  // mine\n  "model": "opus"\n}\n', /strict JSON/],
+    ["a trailing comma", '{"model": "opus",}\n', /strict JSON/],
+    ["hooks as a list", '{"hooks": []}\n', /"hooks" is a list/],
+  ];
+  for (const [name, text, reason] of cases) {
+    await t.step(name, async () => {
+      await Deno.writeTextFile(file, text);
+      const result = await s.setup([]);
+      assert.equal(result.code, 1, show(result));
+      assert.match(result.stderr, new RegExp(`${file.replaceAll("/", "\\/")}`), show(result));
+      assert.match(result.stderr, reason, show(result));
+      assert.match(result.stderr, /nothing was written/);
+      assert.match(result.stderr, /by hand/, "says how to add the entries by hand");
+      assert.doesNotMatch(result.stderr, STACK_FRAME);
+      assert.equal(await Deno.readTextFile(file), text, "untouched");
+      assert.ok(!(await exists(`${file}.bak`)), "no backup either");
+    });
   }
 });
 
 Deno.test("claude --scope project writes .claude/settings.json under the current folder", async () => {
-  const s = await makeSetup();
-  try {
-    const result = ok(await s.setup(["--scope", "project", "--json"]));
-    const report = parseJson<{ file: string; written: boolean; notes: string[] }>(result);
-    const file = join(s.project, ".claude", "settings.json");
-    assert.equal(report.file, file);
-    assert.equal(report.written, true);
-    assert.ok(report.notes.some((note) => /shared repository/.test(note)), report.notes.join("\n"));
-    assert.deepEqual(commands(await readJson(file), "UserPromptSubmit"), [
-      `"${s.launcher}" hook prompt`,
-    ]);
-    assert.ok(!(await exists(join(s.home, ".claude"))), "HOME untouched");
-  } finally {
-    await s.cleanup();
-  }
+  await using s = await makeSetup();
+  const result = ok(await s.setup(["--scope", "project", "--json"]));
+  const report = parseJson<{ file: string; written: boolean; notes: string[] }>(result);
+  const file = join(s.project, ".claude", "settings.json");
+  assert.equal(report.file, file);
+  assert.equal(report.written, true);
+  assert.ok(report.notes.some((note) => /shared repository/.test(note)), report.notes.join("\n"));
+  assert.deepEqual(commands(await readJson(file), "UserPromptSubmit"), [
+    `"${s.launcher}" hook prompt`,
+  ]);
+  assert.ok(!(await exists(join(s.home, ".claude"))), "HOME untouched");
 });
 
 Deno.test("codex: the prompt hook in ~/.codex/hooks.json, with the advice it needs", async () => {
-  const s = await makeSetup();
+  await using s = await makeSetup();
   const file = join(s.home, ".codex", "hooks.json");
-  try {
-    const result = ok(await s.setup(["--agent", "codex"]));
-    const settings = await readJson(file);
-    assert.deepEqual(Object.keys(settings.hooks!), ["UserPromptSubmit"]);
-    assert.deepEqual(settings.hooks!.UserPromptSubmit, [{
-      hooks: [{ type: "command", command: `"${s.launcher}" hook prompt`, timeout: 10 }],
-    }]);
-    assert.match(result.stdout, /codex_hooks = true/);
-    assert.match(result.stdout, /\/hooks/);
-    const report = parseJson<{ changed: boolean }>(await s.setup(["--agent", "codex", "--json"]));
-    assert.equal(report.changed, false);
-  } finally {
-    await s.cleanup();
-  }
+  const result = ok(await s.setup(["--agent", "codex"]));
+  const settings = await readJson(file);
+  assert.deepEqual(Object.keys(settings.hooks!), ["UserPromptSubmit"]);
+  assert.deepEqual(settings.hooks!.UserPromptSubmit, [{
+    hooks: [{ type: "command", command: `"${s.launcher}" hook prompt`, timeout: 10 }],
+  }]);
+  assert.match(result.stdout, /codex_hooks = true/);
+  assert.match(result.stdout, /\/hooks/);
+  const report = parseJson<{ changed: boolean }>(await s.setup(["--agent", "codex", "--json"]));
+  assert.equal(report.changed, false);
 });
 
 Deno.test("gemini: BeforeAgent in .gemini/settings.json, timeout in ms, other keys kept", async () => {
-  const s = await makeSetup();
+  await using s = await makeSetup();
   const file = join(s.project, ".gemini", "settings.json");
-  try {
-    await Deno.mkdir(join(s.project, ".gemini"));
-    await Deno.writeTextFile(file, '{"theme": "dark", "hooksConfig": {"enabled": true}}\n');
-    const result = ok(await s.setup(["--agent", "gemini", "--scope", "project"]));
-    const settings = await readJson(file);
-    assert.equal(settings.theme, "dark");
-    assert.deepEqual(settings.hooksConfig, { enabled: true });
-    assert.deepEqual(settings.hooks, {
-      BeforeAgent: [{
-        hooks: [{
-          name: "git-kb-prompt",
-          type: "command",
-          command: `"${s.launcher}" hook prompt`,
-          timeout: 10_000,
-        }],
+  await Deno.mkdir(join(s.project, ".gemini"));
+  await Deno.writeTextFile(file, '{"theme": "dark", "hooksConfig": {"enabled": true}}\n');
+  const result = ok(await s.setup(["--agent", "gemini", "--scope", "project"]));
+  const settings = await readJson(file);
+  assert.equal(settings.theme, "dark");
+  assert.deepEqual(settings.hooksConfig, { enabled: true });
+  assert.deepEqual(settings.hooks, {
+    BeforeAgent: [{
+      hooks: [{
+        name: "git-kb-prompt",
+        type: "command",
+        command: `"${s.launcher}" hook prompt`,
+        timeout: 10_000,
       }],
-    });
-    assert.match(result.stdout, /trusted folders/);
-    ok(await s.setup(["--agent", "gemini", "--scope", "project", "--remove"]));
-    assert.deepEqual(await readJson(file), { theme: "dark", hooksConfig: { enabled: true } });
-  } finally {
-    await s.cleanup();
-  }
+    }],
+  });
+  assert.match(result.stdout, /trusted folders/);
+  ok(await s.setup(["--agent", "gemini", "--scope", "project", "--remove"]));
+  assert.deepEqual(await readJson(file), { theme: "dark", hooksConfig: { enabled: true } });
 });
 
 Deno.test("cursor and opencode: print the AGENTS.md rule, write nothing", async () => {
-  const s = await makeSetup();
-  try {
-    const [cursor, opencode, opencodeJson] = [
-      ok(await s.setup(["--agent", "cursor", "--scope", "project"])),
-      ok(await s.setup(["--agent", "opencode"])),
-      parseJson<{ written: boolean; where: string; rule: string }>(
-        ok(await s.setup(["--agent", "opencode", "--json"])),
-      ),
-    ];
-    const context = `"${s.launcher}" context "<the task in a few words>"`;
-    assert.ok(cursor.stdout.includes(context), show(cursor));
-    assert.ok(cursor.stdout.includes(join(s.project, "AGENTS.md")), show(cursor));
-    assert.match(cursor.stdout, /nothing was written/);
-    assert.ok(opencode.stdout.includes(join(s.home, ".config", "opencode", "AGENTS.md")));
-    assert.equal(opencodeJson.written, false);
-    assert.ok(opencodeJson.rule.includes(context));
-    for (const dir of [s.home, s.project]) {
-      assert.deepEqual([...Deno.readDirSync(dir)], [], `${dir} stays empty`);
-    }
-  } finally {
-    await s.cleanup();
+  await using s = await makeSetup();
+  const [cursor, opencode, opencodeJson] = [
+    ok(await s.setup(["--agent", "cursor", "--scope", "project"])),
+    ok(await s.setup(["--agent", "opencode"])),
+    parseJson<{ written: boolean; where: string; rule: string }>(
+      ok(await s.setup(["--agent", "opencode", "--json"])),
+    ),
+  ];
+  const context = `"${s.launcher}" context "<the task in a few words>"`;
+  assert.ok(cursor.stdout.includes(context), show(cursor));
+  assert.ok(cursor.stdout.includes(join(s.project, "AGENTS.md")), show(cursor));
+  assert.match(cursor.stdout, /nothing was written/);
+  assert.ok(opencode.stdout.includes(join(s.home, ".config", "opencode", "AGENTS.md")));
+  assert.equal(opencodeJson.written, false);
+  assert.ok(opencodeJson.rule.includes(context));
+  for (const dir of [s.home, s.project]) {
+    assert.deepEqual([...Deno.readDirSync(dir)], [], `${dir} stays empty`);
   }
 });
 
 Deno.test("usage errors exit 2; a missing launcher exits 1 and writes nothing", async () => {
-  const s = await makeSetup();
-  try {
-    const cases: [string[], RegExp][] = [
-      [["--agent", "vim"], /--agent "vim".*claude, codex, gemini, cursor, opencode/],
-      [["--scope", "global"], /--scope "global"/],
-      [["claude"], /unexpected argument "claude"/],
-    ];
-    for (const [args, message] of cases) {
-      const result = await s.setup(args);
-      assert.equal(result.code, 2, show(result));
-      assert.match(result.stderr, message, show(result));
-    }
-    const missing = join(s.root, "nowhere", "git-kb");
-    const result = await s.setup([], { env: { ...s.env, KB_CLI: missing } });
-    assert.equal(result.code, 1, show(result));
-    assert.ok(result.stderr.includes(missing), show(result));
-    assert.match(result.stderr, /KB_CLI/);
-    assert.ok(!(await exists(join(s.home, ".claude"))));
-  } finally {
-    await s.cleanup();
+  await using s = await makeSetup();
+  const cases: [string[], RegExp][] = [
+    [["--agent", "vim"], /--agent "vim".*claude, codex, gemini, cursor, opencode/],
+    [["--scope", "global"], /--scope "global"/],
+    [["claude"], /unexpected argument "claude"/],
+  ];
+  for (const [args, message] of cases) {
+    const result = await s.setup(args);
+    assert.equal(result.code, 2, show(result));
+    assert.match(result.stderr, message, show(result));
   }
+  const missing = join(s.root, "nowhere", "git-kb");
+  const result = await s.setup([], { env: { ...s.env, KB_CLI: missing } });
+  assert.equal(result.code, 1, show(result));
+  assert.ok(result.stderr.includes(missing), show(result));
+  assert.match(result.stderr, /KB_CLI/);
+  assert.ok(!(await exists(join(s.home, ".claude"))));
 });
 
 Deno.test("without KB_CLI the launcher is this checkout's plugin/bin/git-kb", async () => {
-  const s = await makeSetup();
+  await using s = await makeSetup();
   const { KB_CLI: _, ...env } = s.env;
   const checkout = join(ROOT, "plugin", "bin", "git-kb");
-  try {
-    const result = await s.setup(["--dry-run", "--json"], { env });
-    if (await exists(checkout)) {
-      assert.equal(parseJson<{ launcher: string }>(ok(result)).launcher, checkout);
-    } else {
-      assert.equal(result.code, 1, show(result));
-      assert.ok(result.stderr.includes(checkout), show(result));
-    }
-  } finally {
-    await s.cleanup();
+  const result = await s.setup(["--dry-run", "--json"], { env });
+  if (await exists(checkout)) {
+    assert.equal(parseJson<{ launcher: string }>(ok(result)).launcher, checkout);
+  } else {
+    assert.equal(result.code, 1, show(result));
+    assert.ok(result.stderr.includes(checkout), show(result));
   }
 });
 
 Deno.test("setup through the real launcher from a path with a space, a quote and a backslash", async () => {
-  const s = await makeSetup();
-  try {
-    const bin = join(s.root, "kb tools", "o'brien\\plugins", "bin");
-    await copyDir(join(ROOT, "plugin", "bin"), bin);
-    const launcher = join(bin, "git-kb");
-    await Deno.chmod(launcher, 0o755);
-    const env = { PATH: Deno.env.get("PATH") ?? "", HOME: s.home, NO_COLOR: "1" };
-    const result = await runProcess(launcher, ["setup", "--json"], {
-      env,
-      clearEnv: true,
-      cwd: s.project,
-    });
-    assert.equal(result.code, 0, show(result));
-    assert.equal(parseJson<{ launcher: string }>(result).launcher, launcher, "no \\ turned into /");
-    const settings = await readJson(join(s.home, ".claude", "settings.json"));
-    const [prompt] = commands(settings, "UserPromptSubmit");
-    assert.ok(prompt.includes("o'brien\\\\plugins"), prompt);
-    // The agent runs the command with sh: it must reach this launcher and answer.
-    const hook = await runProcess("sh", ["-c", prompt], {
-      env: { ...env, KB_DIR: FIXTURE },
-      clearEnv: true,
-      cwd: s.project,
-      stdin: await Deno.readTextFile(join(ROOT, "fixtures", "hooks", "prompt-match.json")),
-    });
-    assert.equal(hook.code, 0, show(hook));
-    assert.match(hook.stdout, /kb-7q2mx/, show(hook));
-  } finally {
-    await s.cleanup();
-  }
+  await using s = await makeSetup();
+  const bin = join(s.root, "kb tools", "o'brien\\plugins", "bin");
+  await copyDir(join(ROOT, "plugin", "bin"), bin);
+  const launcher = join(bin, "git-kb");
+  await Deno.chmod(launcher, 0o755);
+  const env = { PATH: Deno.env.get("PATH") ?? "", HOME: s.home, NO_COLOR: "1" };
+  const result = await runProcess(launcher, ["setup", "--json"], {
+    env,
+    clearEnv: true,
+    cwd: s.project,
+  });
+  assert.equal(result.code, 0, show(result));
+  assert.equal(parseJson<{ launcher: string }>(result).launcher, launcher, "no \\ turned into /");
+  const settings = await readJson(join(s.home, ".claude", "settings.json"));
+  const [prompt] = commands(settings, "UserPromptSubmit");
+  assert.ok(prompt.includes("o'brien\\\\plugins"), prompt);
+  // The agent runs the command with sh: it must reach this launcher and answer.
+  const hook = await runProcess("sh", ["-c", prompt], {
+    env: { ...env, KB_DIR: FIXTURE },
+    clearEnv: true,
+    cwd: s.project,
+    stdin: await Deno.readTextFile(join(ROOT, "fixtures", "hooks", "prompt-match.json")),
+  });
+  assert.equal(hook.code, 0, show(hook));
+  assert.match(hook.stdout, /kb-7q2mx/, show(hook));
 });
 
 Deno.test("KB_CLI as the launcher quotes it, or as a plain path, names the same launcher", async () => {
-  const s = await makeSetup();
-  try {
-    const quoted = `'${s.launcher.replaceAll("'", `'\\''`)}'`;
-    for (const value of [quoted, s.launcher]) {
-      const result = await s.setup(["--dry-run", "--json"], { env: { ...s.env, KB_CLI: value } });
-      assert.equal(parseJson<{ launcher: string }>(ok(result)).launcher, s.launcher, value);
-    }
-  } finally {
-    await s.cleanup();
+  await using s = await makeSetup();
+  const quoted = `'${s.launcher.replaceAll("'", `'\\''`)}'`;
+  for (const value of [quoted, s.launcher]) {
+    const result = await s.setup(["--dry-run", "--json"], { env: { ...s.env, KB_CLI: value } });
+    assert.equal(parseJson<{ launcher: string }>(ok(result)).launcher, s.launcher, value);
   }
 });

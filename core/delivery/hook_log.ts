@@ -6,14 +6,21 @@
 
 /** What `git-kb stats` reports. */
 export interface HookStats {
+  /** Prompt records in the log (other hooks' records are left out). */
   prompts: number;
+  /** Prompts the hook skipped without looking at the index. */
   skipped: number;
+  /** Prompts whose hook run failed (and failed open). */
   errors: number;
+  /** How many prompts ended in each outcome, by outcome name. */
   outcomes: Record<string, number>;
   /** Share of prompts that were not skipped and surfaced something. */
   fireRate: number;
+  /** Median size in bytes of the context the hook surfaced. */
   medianBytes: number;
+  /** The ten entries most often just below the threshold, with the prompt words that hit them. */
   nearMissLeaders: { id: string; count: number; words: string[] }[];
+  /** Ids of active entries the log never shows surfaced. */
   neverSurfaced: string[];
 }
 

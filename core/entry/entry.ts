@@ -29,23 +29,37 @@ export { EntryParseError, splitFrontmatter };
 
 /** A typed, directed link from one entry to another. */
 export interface Link {
+  /** How this entry relates to the target. */
   rel: LinkRel;
+  /** The target entry's id. */
   to: string;
 }
 
 /** One knowledge-base entry, as the contract defines it. */
 export interface Entry {
+  /** The stable id, `kb-` and five base-36 characters. */
   id: string;
+  /** One line naming what the entry says. */
   title: string;
+  /** What kind of knowledge the entry holds. */
   type: EntryType;
+  /** Lowercase tags; the search and the prompt hook match them as keywords. */
   tags: string[];
+  /** Other names of the subject, matched like tags. */
   aliases: string[];
+  /** Activities the entry applies to; the prompt hook surfaces it when a prompt names one. */
   appliesTo: Activity[];
+  /** Whether the entry is a kernel rule, inlined whole in every prompt's context. */
   kernel: boolean;
+  /** Whether the entry is in force, superseded or archived. */
   status: Status;
+  /** The day the entry was created, `YYYY-MM-DD`. */
   created: string;
+  /** The day the entry last changed, `YYYY-MM-DD`. */
   updated: string;
+  /** Where the knowledge came from (a URL, a document, a person), when it is worth keeping. */
   source?: string;
+  /** Declared links to other entries. */
   links: Link[];
   /** Frontmatter fields outside the contract, kept as they are on edit. */
   extra: Record<string, unknown>;
@@ -55,13 +69,17 @@ export interface Entry {
 
 /** One thing wrong with an entry: the field, what is wrong, and how to fix it. */
 export interface Problem {
+  /** The frontmatter field at fault, or the part of the entry. */
   field: string;
+  /** What is wrong and how to fix it. */
   message: string;
 }
 
 /** Frontmatter and body of an entry file, before any field is checked. */
 export interface RawEntry {
+  /** The frontmatter as parsed, field by field. */
   fields: Record<string, unknown>;
+  /** The markdown after the frontmatter, byte for byte. */
   body: string;
 }
 

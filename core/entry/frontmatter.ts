@@ -7,7 +7,11 @@
 
 /** Raised when a file is not an entry at all (no frontmatter, or YAML that does not parse). */
 export class EntryParseError extends SyntaxError {
-  /** @param source The file or input the text came from, for the message. */
+  /**
+   * The error for text from `source` that is not an entry, and why (`detail`).
+   *
+   * @param source The file or input the text came from, for the message.
+   */
   constructor(source: string, detail: string) {
     super(`Cannot parse entry "${source}": ${detail}`);
     this.name = "EntryParseError";

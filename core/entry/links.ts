@@ -8,9 +8,13 @@ import { INVERSE_RELS, type LinkRel } from "./schema.ts";
 
 /** A neighbour of an entry, how it relates, and its title (undefined when it is missing). */
 export interface Neighbour {
+  /** The relation as seen from the entry asked about (the inverse for an incoming link). */
   rel: string;
+  /** The other entry's id. */
   id: string;
+  /** Whether the entry asked about declares the link (`out`) or the other one does (`in`). */
   direction: "out" | "in";
+  /** The other entry's title; undefined when no entry has that id. */
   title?: string;
 }
 

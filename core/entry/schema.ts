@@ -140,8 +140,11 @@ function isBidiControl(code: number): boolean {
 
 /** What a kernel rule needs to be inlined in a prompt: its id, title and body. */
 export interface KernelCostRule {
+  /** The rule's entry id. */
   id: string;
+  /** The rule's title, its heading in the prompt. */
   title: string;
+  /** The rule's markdown body, inlined in a fence. */
   body: string;
 }
 

@@ -88,9 +88,13 @@ export type EntryAnalysis =
 
 /** An entry file to take in: where it stands on disk and, once read, what reading it gave. */
 export interface EntryFile {
+  /** Path relative to the knowledge base, `entries/<id>-<slug>.md`. */
   path: string;
+  /** Size in bytes when it was listed. */
   size: number;
+  /** Modification time in ms since the epoch when it was listed. */
   mtime: number;
+  /** What reading the file gave; undefined until it is read. */
   analysis?: EntryAnalysis;
 }
 

@@ -62,16 +62,27 @@ export const FLAG_KERNEL = 8;
 
 /** What the index keeps about one entry for display, filtering and the hooks. */
 export interface DocInfo {
+  /** The entry's id. */
   id: string;
+  /** Path of the entry file relative to the knowledge base. */
   path: string;
+  /** The entry's title. */
   title: string;
+  /** The entry's type. */
   type: EntryType;
+  /** Whether the entry is active, superseded or archived. */
   status: Status;
+  /** Whether the entry is a kernel rule. */
   kernel: boolean;
+  /** The entry's tags. */
   tags: string[];
+  /** The entry's aliases. */
   aliases: string[];
+  /** Activities the entry applies to. */
   appliesTo: Activity[];
+  /** Links the entry declares. */
   links: Link[];
+  /** The day the entry last changed, `YYYY-MM-DD`. */
   updated: string;
   /** Content hash of the entry file; the session ledger compares it to resurface changes. */
   hash: string;
@@ -87,11 +98,17 @@ export type TermCounts = Map<string, [number, number, number]>;
  * entry file's path and content hash let a full check verify the rule against the file.
  */
 export interface KernelRule {
+  /** The rule's entry id. */
   id: string;
+  /** The rule's title. */
   title: string;
+  /** The rule's entry type. */
   type: EntryType;
+  /** Path of the entry file relative to the knowledge base. */
   path: string;
+  /** Content hash of the entry file when the rule was carried into the manifest. */
   hash: string;
+  /** The rule's markdown body. */
   body: string;
 }
 
@@ -100,19 +117,25 @@ export type FileSum = [size: number, checksum: string];
 
 /** The small file every reader opens first. */
 export interface Manifest {
+  /** Format version of the index; another version is rebuilt. */
   version: number;
   /** The knowledge base folder this index describes. */
   kbDir: string;
+  /** When the index files were last written, as an ISO timestamp. */
   builtAt: string;
   /** When the entry files were last all checked against the index, in ms since the epoch. */
   verifiedAt: number;
   /** What the entries folder and git looked like when the index was last brought up to date. */
   stamp: FreshnessStamp;
+  /** How many entries the index holds. */
   docCount: number;
+  /** The ordinal the next entry taken in gets. */
   nextOrd: number;
+  /** How many shards the postings are spread over. */
   shardCount: number;
   /** Sum of term counts per field over all entries, for average lengths. */
   totals: [number, number, number];
+  /** The kernel rules, whole. */
   kernel: KernelRule[];
   /** Entry files left out of the index because they break the contract. */
   invalid: InvalidFile[];
@@ -126,7 +149,9 @@ export interface Manifest {
 
 /** An entry file the index could not take, and why. */
 export interface InvalidFile {
+  /** Path of the entry file relative to the knowledge base. */
   path: string;
+  /** Why the index left it out. */
   message: string;
   /** Set when the file is left out because another file has the same id: that id. */
   duplicateOf?: string;
@@ -138,7 +163,11 @@ export interface InvalidFile {
  * the next run rebuilds the index (its reader sets it aside).
  */
 export class DamagedIndexError extends Error {
-  /** @param file The index file, by its name in the index; @param detail what is wrong. */
+  /**
+   * The error for one damaged index file.
+   *
+   * @param file The index file, by its name in the index; @param detail what is wrong.
+   */
   constructor(readonly file: string, readonly detail: string) {
     super(`the index is damaged (${file}: ${detail}); the next git-kb run rebuilds it`);
     this.name = "DamagedIndexError";
@@ -201,8 +230,11 @@ export function checkFile(
 
 /** Cheap signals that the knowledge base changed: folder mtime and git's HEAD and index. */
 export interface FreshnessStamp {
+  /** Modification time of the entries folder, in ms since the epoch. */
   entriesMtime: number;
+  /** The text of git's HEAD file; empty where the knowledge base has none. */
   head: string;
+  /** Modification time of git's index file, in ms since the epoch. */
   gitIndexMtime: number;
 }
 
@@ -217,7 +249,9 @@ export type FileRecord = [number, number, number];
 
 /** An entry reduced to what the index stores. */
 export interface AnalyzedEntry {
+  /** What the index keeps about the entry. */
   info: DocInfo;
+  /** Its terms and their counts per field. */
   terms: TermCounts;
 }
 
@@ -287,9 +321,13 @@ function statusOf(flags: number | undefined): Status | undefined {
 
 /** Ranking facts about one entry, from `meta.bin`. */
 export interface DocMeta {
+  /** Term counts of title, keywords (tags + aliases) and body. */
   lengths: [number, number, number];
+  /** The entry's type. */
   type: EntryType;
+  /** Whether the entry is active, superseded or archived. */
   status: Status;
+  /** Whether the entry is a kernel rule. */
   kernel: boolean;
 }
 
@@ -304,7 +342,7 @@ function concatenated(first: Postings, second: Postings): Postings {
 }
 
 /** Whether a loaded index file is of the shape its readers expect. */
-type Shape = (value: unknown) => boolean;
+export type Shape = (value: unknown) => boolean;
 
 const isObject: Shape = (value) => typeof value === "object" && value !== null;
 
@@ -313,6 +351,7 @@ const isObject: Shape = (value) => typeof value === "object" && value !== null;
  * cannot be read as what it should be raises {@link DamagedIndexError}, never a TypeError.
  */
 export class IndexReader {
+  /** The index's manifest, loaded first. */
   readonly manifest: Manifest;
   #load: IndexLoader;
   #onDamage?: (error: DamagedIndexError) => void;
@@ -326,6 +365,8 @@ export class IndexReader {
   #files?: Map<string, FileRecord>;
 
   /**
+   * A reader of the index `manifest` describes, loading nothing yet.
+   *
    * @param manifest The already loaded manifest; @param load reads other files by name;
    * @param onDamage told of every {@link DamagedIndexError} before it is thrown.
    */

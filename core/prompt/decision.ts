@@ -148,6 +148,7 @@ export interface SurfaceConfig {
   budgetChars: number;
   /** Kernel bodies together may take at most this. */
   kernelBudgetChars: number;
+  /** Prompts matching one of these are skipped (confirmations, slash commands…). */
   skipPatterns: readonly RegExp[];
   /** Name the near misses (loads their records); the hook does only when debugging. */
   explain: boolean;
@@ -191,10 +192,15 @@ export function classifyActivities(prompt: string): Activity[] {
 
 /** An entry that surfaces, and the signal that surfaced it. */
 export interface Pointer {
+  /** The entry's id. */
   id: string;
+  /** The entry's title. */
   title: string;
+  /** The entry's type. */
   type: string;
+  /** Content hash of the entry file, for the session ledger. */
   hash: string;
+  /** Which path surfaced it: a keyword match, a shared activity, or the kernel. */
   signal: "keyword" | "activity" | "kernel";
   /** Matched prompt words, or the activity. */
   why: string[];
@@ -202,7 +208,9 @@ export interface Pointer {
 
 /** An entry with keyword hits below the threshold. */
 export interface NearMiss {
+  /** The entry's id. */
   id: string;
+  /** The prompt words that hit it. */
   hits: string[];
 }
 
@@ -250,10 +258,13 @@ export type Ledger = Record<string, string>;
 
 /** The assembled context and what made it in. */
 export interface Assembly {
+  /** The additionalContext, ready to print. */
   text: string;
+  /** Ids of the kernel rules inlined whole. */
   kernel: string[];
   /** Kernel rules too big for the budget, listed as pointers instead. */
   kernelDegraded: string[];
+  /** The pointers listed, kernel rules degraded to pointers excepted. */
   pointers: Pointer[];
 }
 
@@ -372,14 +383,19 @@ export function assemble(
 export interface Decision {
   /** `skipped`, `no_signal`, `all_deduped`, or `surfaced`. */
   outcome: "skipped" | "no_signal" | "all_deduped" | "surfaced";
+  /** Why the prompt was skipped, when it was. */
   skipReason?: string;
+  /** The activities the prompt names. */
   activities: Activity[];
+  /** Prompt word → how many entries hold it. */
   termHits: Record<string, number>;
   /** The prompt's words that went to matching (stopwords out), once each, in prompt order. */
   words: string[];
+  /** Entries whose keyword hits stayed below the threshold (named only when explaining). */
   nearMisses: NearMiss[];
   /** Pointers dropped because this session already saw them unchanged. */
   deduped: string[];
+  /** The assembled context; undefined unless something surfaced. */
   assembly?: Assembly;
 }
 

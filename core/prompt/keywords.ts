@@ -22,7 +22,9 @@ import { MAX_TERM_LENGTH, splitWords, termOf } from "../text/tokenize.ts";
 
 /** A prompt term and the word it came from, for saying why an entry matched. */
 export interface PromptTerm {
+  /** The term as the index stores it (stemmed). */
   term: string;
+  /** The prompt word it came from, as the user typed it. */
   word: string;
   /**
    * Which whitespace-separated token of the prompt the term came from: `console.log` and
@@ -82,6 +84,7 @@ export function isCommonWord(entries: number, docCount: number): boolean {
 
 /** An entry a prompt's words hit, before its record is loaded. */
 export interface KeywordHit {
+  /** The entry's ordinal in the index. */
   ord: number;
   /** The prompt words that counted for it, in prompt order. */
   readonly words: string[];

@@ -18,7 +18,9 @@ const RRF_K = 60;
 
 /** What to keep of the ranking. */
 export interface SearchOptions {
+  /** Most hits to return. */
   limit?: number;
+  /** Keep only entries of this type. */
   type?: EntryType;
   /** Keep entries with this tag, or a tag under it (`ci` keeps `ci/cd`). */
   tag?: string;
@@ -26,6 +28,7 @@ export interface SearchOptions {
 
 /** One ranked entry. */
 export interface Hit {
+  /** The entry, as the index keeps it. */
   doc: DocInfo;
   /** The fused score (the BM25F score itself for a single query). */
   score: number;

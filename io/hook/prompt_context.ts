@@ -23,9 +23,11 @@ import { appendUnmatched } from "./receipts.ts";
 
 /** One prompt to decide for. */
 export interface ContextRequest {
+  /** The prompt as the user typed it. */
   prompt: string;
   /** With a session, the ledger deduplicates pointers across its prompts. */
   sessionId?: string;
+  /** The `--kb` flag, when given: it wins over KB_DIR and the config file. */
   kbFlag?: string;
   /** Name the near misses (costs reading their records); on by default when debugging. */
   explain?: boolean;
@@ -40,8 +42,11 @@ export interface ContextRequest {
 
 /** The decision and where it came from. */
 export interface ContextResult {
+  /** What to surface, and why. */
   decision: Decision;
+  /** The knowledge base used; undefined when the prompt was skipped before finding it. */
   kbDir?: string;
+  /** How long deciding took, in ms. */
   ms: number;
 }
 

@@ -10,6 +10,7 @@ import { type OpenIndex, openIndex, type OpenOptions, UnsafeEntryPathError } fro
 
 /** The knowledge base in use and its index. */
 export interface OpenKb extends OpenIndex {
+  /** Where the knowledge base is and which rule found it. */
   location: KbLocation;
 }
 

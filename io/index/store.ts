@@ -51,11 +51,17 @@ export const COMMAND_LOCK_WAIT_MS = 60_000;
 export interface RefreshReport {
   /** `fresh`: nothing to do; `incremental`: changed entries only; `full`: rebuilt from scratch. */
   mode: "fresh" | "incremental" | "full";
+  /** Entries taken in that the index did not hold. */
   added: number;
+  /** Entries read again because their file changed. */
   changed: number;
+  /** Entries dropped because their file is gone. */
   removed: number;
+  /** How many entries the index holds now. */
   docCount: number;
+  /** Entry files left out because they break the contract. */
   invalid: InvalidFile[];
+  /** How long bringing the index up to date took, in ms. */
   ms: number;
   /** What was found damaged in the index (which was then rebuilt), if anything. */
   damage?: string;
@@ -87,7 +93,9 @@ export interface OpenOptions {
 
 /** An index ready to read, and what it took to get it there. */
 export interface OpenIndex {
+  /** Read access to the index. */
   reader: IndexReader;
+  /** What bringing it up to date did. */
   report: RefreshReport;
 }
 

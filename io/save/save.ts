@@ -48,8 +48,11 @@ import {
 
 /** Raised when an entry breaks the contract; nothing was written. */
 export class ValidationError extends Error {
+  /** Everything wrong with the entry. */
   readonly problems: Problem[];
+  /** The exit code a command ends with. */
   readonly exitCode = 1;
+  /** Problems of `what` (an entry or file), none written. */
   constructor(what: string, problems: Problem[]) {
     super(`${displaySafe(what)} is not valid; nothing was written:\n${formatProblems(problems)}`);
     this.name = "ValidationError";
@@ -79,10 +82,13 @@ export class SaveRefusedError extends Error {
 
 /** Raised when the change was committed locally but could not be pushed. Exit code 3. */
 export class PushError extends Error {
+  /** The exit code a command ends with. */
   readonly exitCode = 3;
+  /** The local commit that was not pushed. */
   readonly commit: string;
   /** Commands that finish the push, in order, each pasteable. */
   readonly commands: string[];
+  /** `message` says why the push failed; `commit` was made; `commands` finish the push. */
   constructor(message: string, commit: string, commands: string[]) {
     super(`${message}${commandLines(commands)}`);
     this.name = "PushError";
@@ -96,11 +102,15 @@ export type PushOutcome = "pushed" | "rebased-and-pushed" | "NO_REMOTE";
 
 /** What a save of one entry did. */
 export interface SaveResult {
+  /** The entry's id. */
   id: string;
+  /** Path of the entry file relative to the knowledge base. */
   path: string;
   /** The commit on the branch (after a rebase, the rebased one); "" when nothing changed. */
   commit: string;
+  /** Whether the commit was pushed, pushed after a rebase, or there is no remote. */
   push: PushOutcome;
+  /** What bringing the index up to date after the save did. */
   index: RefreshReport;
   /** One line each: what the user should know although the save worked (fallback identity…). */
   warnings: string[];
@@ -127,9 +137,11 @@ export interface Change {
 
 /** Several files written or deleted in one commit. */
 export interface ChangesRequest {
+  /** The knowledge base folder, a git work tree. */
   kbDir: string;
   /** What `git log` will say. */
   message: string;
+  /** The files to write or delete. */
   changes: Change[];
   /** Bound of each git call that reaches the remote; {@link NETWORK_TIMEOUT_MS} by default. */
   networkTimeoutMs?: number;
@@ -137,6 +149,7 @@ export interface ChangesRequest {
 
 /** An entry to write: new (path chosen from id and slug) or a replacement of `previousText`. */
 export interface SaveRequest extends Omit<ChangesRequest, "changes"> {
+  /** The entry to write. */
   entry: Entry;
   /** Path relative to the knowledge base, `entries/<id>-<slug>.md`. */
   path: string;

@@ -33,6 +33,8 @@ export interface MockApi {
   received: Received[];
   port: number;
   close(): Promise<void>;
+  /** {@link MockApi.close}, so a test can hold it with `await using mock = startMockApi(…)`. */
+  [Symbol.asyncDispose](): Promise<void>;
 }
 
 /** A tool_use block calling `name` with `input`, with a fresh id. */
@@ -142,7 +144,8 @@ export function startMockApi(respond: (body: Record<string, unknown>) => Reply):
       headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
     });
   });
-  return { received, port: server.addr.port, close: () => server.shutdown() };
+  const close = () => server.shutdown();
+  return { received, port: server.addr.port, close, [Symbol.asyncDispose]: close };
 }
 
 /** The Claude Code CLI under test (`deno task test:e2e` sets it), and why tests skip without it. */

@@ -102,52 +102,44 @@ async function writeWith(
   content: string,
   target: string,
 ) {
-  const mock = startMock({ path: target, content });
-  try {
-    const env = await setup.env(mock.port);
-    const result = await runProcess(CLAUDE_CLI!, [
-      "-p",
-      "Write the release notes for 0.6.",
-      "--output-format",
-      "json",
-      "--permission-mode",
-      "acceptEdits",
-    ], { cwd: setup.project, env, clearEnv: true, timeoutMs: 180_000 });
-    assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
-    const results = mock.received.flatMap((request) => toolResults(request.body));
-    assert.equal(results.length, 1, JSON.stringify(mock.received.map((r) => r.path)));
-    return { result, toolResult: results[0], received: mock.received };
-  } finally {
-    await mock.close();
-  }
+  await using mock = startMock({ path: target, content });
+  const env = await setup.env(mock.port);
+  const result = await runProcess(CLAUDE_CLI!, [
+    "-p",
+    "Write the release notes for 0.6.",
+    "--output-format",
+    "json",
+    "--permission-mode",
+    "acceptEdits",
+  ], { cwd: setup.project, env, clearEnv: true, timeoutMs: 180_000 });
+  assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
+  const results = mock.received.flatMap((request) => toolResults(request.body));
+  assert.equal(results.length, 1, JSON.stringify(mock.received.map((r) => r.path)));
+  return { result, toolResult: results[0], received: mock.received };
 }
 
 Deno.test({
   name: "the real client: a Write breaking a kernel rule is denied, a compliant one is written",
   ignore: SKIP !== false,
   async fn() {
-    const setup = await setUp(fakeClaude("rules"));
-    try {
-      const denied = join(setup.project, "release-notes-bad.md");
-      const bad = await writeWith(setup, BAD, denied);
-      assert.equal(await exists(denied), false, "the denied Write left no file");
-      assert.equal(bad.toolResult.is_error, true, JSON.stringify(bad.toolResult));
-      const reason = textOf(bad.toolResult.content);
-      assert.match(reason, /git-kb: this text breaks a rule from your knowledge base/);
-      assert.match(reason, /kb-k1rn0 \(No marketing adjectives[^)]*\): "blazing fast" → "search/);
+    await using setup = await setUp(fakeClaude("rules"));
+    const denied = join(setup.project, "release-notes-bad.md");
+    const bad = await writeWith(setup, BAD, denied);
+    assert.equal(await exists(denied), false, "the denied Write left no file");
+    assert.equal(bad.toolResult.is_error, true, JSON.stringify(bad.toolResult));
+    const reason = textOf(bad.toolResult.content);
+    assert.match(reason, /git-kb: this text breaks a rule from your knowledge base/);
+    assert.match(reason, /kb-k1rn0 \(No marketing adjectives[^)]*\): "blazing fast" → "search/);
 
-      const written = join(setup.project, "release-notes-good.md");
-      const good = await writeWith(setup, GOOD, written);
-      assert.equal(await Deno.readTextFile(written), GOOD, "the allowed Write went through");
-      assert.notEqual(good.toolResult.is_error, true, JSON.stringify(good.toolResult));
+    const written = join(setup.project, "release-notes-good.md");
+    const good = await writeWith(setup, GOOD, written);
+    assert.equal(await Deno.readTextFile(written), GOOD, "the allowed Write went through");
+    assert.notEqual(good.toolResult.is_error, true, JSON.stringify(good.toolResult));
 
-      const records = await judgeRecords(
-        join(await kbCache(join(setup.home, ".cache")), "debug.jsonl"),
-      );
-      assert.deepEqual(records.map((record) => record.outcome), ["deny", "allow"]);
-    } finally {
-      await setup.cleanup();
-    }
+    const records = await judgeRecords(
+      join(await kbCache(join(setup.home, ".cache")), "debug.jsonl"),
+    );
+    assert.deepEqual(records.map((record) => record.outcome), ["deny", "allow"]);
   },
 });
 
@@ -155,36 +147,32 @@ Deno.test({
   name: "the real client as the judge model: no hook fires inside it, no session is kept",
   ignore: SKIP !== false,
   async fn() {
-    const setup = await setUp(CLAUDE_CLI!);
-    try {
-      const denied = join(setup.project, "release-notes-bad.md");
-      const bad = await writeWith(setup, BAD, denied);
-      assert.equal(await exists(denied), false);
-      assert.match(textOf(bad.toolResult.content), /kb-k1rn0 .*"blazing fast" → "35 ms"/);
+    await using setup = await setUp(CLAUDE_CLI!);
+    const denied = join(setup.project, "release-notes-bad.md");
+    const bad = await writeWith(setup, BAD, denied);
+    assert.equal(await exists(denied), false);
+    assert.match(textOf(bad.toolResult.content), /kb-k1rn0 .*"blazing fast" → "35 ms"/);
 
-      const judged = bad.received.filter((request) =>
-        textOf(request.body.system).includes(JUDGE_SYSTEM_PROMPT)
-      );
-      assert.equal(judged.length, 1, "one judge request");
-      const request = judged[0].body;
-      assert.ok(!(request.tools as unknown[] | undefined)?.length, "the judge has no tools");
-      const prompt = textOf(request.messages);
-      assert.ok(prompt.includes('<rule id="kb-k1rn0"') && prompt.includes(BAD.trim()));
-      assert.match(String(request.model), /sonnet/, "KB_PROSE_LINT_MODEL's default");
+    const judged = bad.received.filter((request) =>
+      textOf(request.body.system).includes(JUDGE_SYSTEM_PROMPT)
+    );
+    assert.equal(judged.length, 1, "one judge request");
+    const request = judged[0].body;
+    assert.ok(!(request.tools as unknown[] | undefined)?.length, "the judge has no tools");
+    const prompt = textOf(request.messages);
+    assert.ok(prompt.includes('<rule id="kb-k1rn0"') && prompt.includes(BAD.trim()));
+    assert.match(String(request.model), /sonnet/, "KB_PROSE_LINT_MODEL's default");
 
-      const fired = (await Deno.readTextFile(setup.hookCount)).trim().split("\n");
-      assert.equal(fired.length, 1, "the prompt hook fired for the agent, not inside the judge");
-      const sessions: string[] = [];
-      for await (const project of Deno.readDir(join(setup.home, ".claude", "projects"))) {
-        for await (
-          const file of Deno.readDir(join(setup.home, ".claude", "projects", project.name))
-        ) {
-          if (file.name.endsWith(".jsonl")) sessions.push(file.name);
-        }
+    const fired = (await Deno.readTextFile(setup.hookCount)).trim().split("\n");
+    assert.equal(fired.length, 1, "the prompt hook fired for the agent, not inside the judge");
+    const sessions: string[] = [];
+    for await (const project of Deno.readDir(join(setup.home, ".claude", "projects"))) {
+      for await (
+        const file of Deno.readDir(join(setup.home, ".claude", "projects", project.name))
+      ) {
+        if (file.name.endsWith(".jsonl")) sessions.push(file.name);
       }
-      assert.equal(sessions.length, 1, `only the agent's session is kept: ${sessions}`);
-    } finally {
-      await setup.cleanup();
     }
+    assert.equal(sessions.length, 1, `only the agent's session is kept: ${sessions}`);
   },
 });

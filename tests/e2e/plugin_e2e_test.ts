@@ -53,46 +53,42 @@ Deno.test({
   name: "the installed plugin's prompt hook injects pointers in the real client",
   ignore: SKIP !== false,
   async fn() {
-    const kb = await makeKb();
-    try {
-      const project = join(kb.root, "project");
-      await Deno.mkdir(project);
-      const env = offline(kb.env);
-      const claude = (args: string[]) =>
-        runProcess(CLAUDE_CLI!, args, { cwd: project, env, clearEnv: true, timeoutMs: 120_000 });
-      const added = await claude(["plugin", "marketplace", "add", ROOT]);
-      assert.equal(added.code, 0, added.stdout + added.stderr);
-      const installed = await claude(["plugin", "install", "git-kb@git-kb"]);
-      assert.equal(installed.code, 0, installed.stdout + installed.stderr);
+    await using kb = await makeKb();
+    const project = join(kb.root, "project");
+    await Deno.mkdir(project);
+    const env = offline(kb.env);
+    const claude = (args: string[]) =>
+      runProcess(CLAUDE_CLI!, args, { cwd: project, env, clearEnv: true, timeoutMs: 120_000 });
+    const added = await claude(["plugin", "marketplace", "add", ROOT]);
+    assert.equal(added.code, 0, added.stdout + added.stderr);
+    const installed = await claude(["plugin", "install", "git-kb@git-kb"]);
+    assert.equal(installed.code, 0, installed.stdout + installed.stderr);
 
-      const matching = crypto.randomUUID();
-      await claude([
-        "-p",
-        "How do I rotate a leaked Cloudflare token used by our CI?",
-        "--session-id",
-        matching,
-      ]);
-      const context = injected(transcriptOf(kb.home, matching));
-      assert.equal(context.length, 1, `one injection: ${JSON.stringify(context)}`);
-      assert.match(context[0], /kb-7q2mx Rotate a leaked npm or Cloudflare token/);
-      assert.match(context[0], /### kb-c0mw8 /, "kernel rules go in verbatim");
-      assert.doesNotMatch(context[0], /kb-3hd8w/, "a superseded entry never surfaces");
+    const matching = crypto.randomUUID();
+    await claude([
+      "-p",
+      "How do I rotate a leaked Cloudflare token used by our CI?",
+      "--session-id",
+      matching,
+    ]);
+    const context = injected(transcriptOf(kb.home, matching));
+    assert.equal(context.length, 1, `one injection: ${JSON.stringify(context)}`);
+    assert.match(context[0], /kb-7q2mx Rotate a leaked npm or Cloudflare token/);
+    assert.match(context[0], /### kb-c0mw8 /, "kernel rules go in verbatim");
+    assert.doesNotMatch(context[0], /kb-3hd8w/, "a superseded entry never surfaces");
 
-      const fetch = context[0].match(/^Fetch full text: (.+)$/m)?.[1];
-      assert.ok(fetch, context[0]);
-      assert.ok(fetch.includes(join(ROOT, "plugin", "bin", "git-kb")), fetch);
-      const fetched = await runProcess("sh", ["-c", fetch], { env, clearEnv: true });
-      assert.equal(fetched.code, 0, fetched.stderr);
-      assert.match(fetched.stdout, /^id: kb-7q2mx$/m, "the printed command runs as printed");
+    const fetch = context[0].match(/^Fetch full text: (.+)$/m)?.[1];
+    assert.ok(fetch, context[0]);
+    assert.ok(fetch.includes(join(ROOT, "plugin", "bin", "git-kb")), fetch);
+    const fetched = await runProcess("sh", ["-c", fetch], { env, clearEnv: true });
+    assert.equal(fetched.code, 0, fetched.stderr);
+    assert.match(fetched.stdout, /^id: kb-7q2mx$/m, "the printed command runs as printed");
 
-      const mechanical = crypto.randomUUID();
-      await claude(["-p", "run the tests again", "--session-id", mechanical]);
-      const lines = transcriptOf(kb.home, mechanical);
-      assert.ok(lines.some((line) => line.includes("run the tests again")), "the prompt ran");
-      assert.deepEqual(injected(lines), [], "a mechanical prompt injects nothing");
-    } finally {
-      await kb.cleanup();
-    }
+    const mechanical = crypto.randomUUID();
+    await claude(["-p", "run the tests again", "--session-id", mechanical]);
+    const lines = transcriptOf(kb.home, mechanical);
+    assert.ok(lines.some((line) => line.includes("run the tests again")), "the prompt ran");
+    assert.deepEqual(injected(lines), [], "a mechanical prompt injects nothing");
   },
 });
 
@@ -117,29 +113,25 @@ for (const [install, apply] of Object.entries(installs)) {
     name: `installed without the plugin system, by ${install}: the prompt hook fires`,
     ignore: SKIP !== false,
     async fn() {
-      const kb = await makeKb();
-      try {
-        const project = join(kb.root, "project");
-        await Deno.mkdir(project);
-        await apply(kb.home, { ...kb.env, PATH: Deno.env.get("PATH") ?? "" });
-        const session = crypto.randomUUID();
-        await runProcess(CLAUDE_CLI!, [
-          "-p",
-          "How do I rotate a leaked Cloudflare token used by our CI?",
-          "--session-id",
-          session,
-        ], {
-          cwd: project,
-          env: offline(kb.env),
-          clearEnv: true,
-          timeoutMs: 120_000,
-        });
-        const context = injected(transcriptOf(kb.home, session));
-        assert.equal(context.length, 1, JSON.stringify(context));
-        assert.match(context[0], /kb-7q2mx /);
-      } finally {
-        await kb.cleanup();
-      }
+      await using kb = await makeKb();
+      const project = join(kb.root, "project");
+      await Deno.mkdir(project);
+      await apply(kb.home, { ...kb.env, PATH: Deno.env.get("PATH") ?? "" });
+      const session = crypto.randomUUID();
+      await runProcess(CLAUDE_CLI!, [
+        "-p",
+        "How do I rotate a leaked Cloudflare token used by our CI?",
+        "--session-id",
+        session,
+      ], {
+        cwd: project,
+        env: offline(kb.env),
+        clearEnv: true,
+        timeoutMs: 120_000,
+      });
+      const context = injected(transcriptOf(kb.home, session));
+      assert.equal(context.length, 1, JSON.stringify(context));
+      assert.match(context[0], /kb-7q2mx /);
     },
   });
 }

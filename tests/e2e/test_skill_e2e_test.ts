@@ -27,9 +27,9 @@ Deno.test({
   name: "/git-kb:test-skill runs selftest's setup, and its printed teardown runs as allowed",
   ignore: SKIP !== false,
   async fn() {
-    const sandbox = await makeSandbox("git-kb-test-skill-e2e-");
+    await using sandbox = await makeSandbox("git-kb-test-skill-e2e-");
     const seen: { prompt?: string; launcher?: string; scratch?: string } = {};
-    const mock = startMockApi((body): Reply => {
+    await using mock = startMockApi((body): Reply => {
       if (toolResults(body).length) return say("Done.");
       const prompt = textOf(body.messages);
       if (!prompt.includes("Test the git-kb skill from its docs alone")) return say("ok");
@@ -45,34 +45,29 @@ Deno.test({
         ],
       };
     });
-    try {
-      const project = join(sandbox.root, "project");
-      await Deno.mkdir(project);
-      const env = await clientEnv(sandbox, mock.port);
-      await installPlugin(CLAUDE_CLI!, project, env);
-      const result = await runProcess(
-        CLAUDE_CLI!,
-        ["-p", "/git-kb:test-skill", "--output-format", "json"],
-        { cwd: project, env, clearEnv: true, timeoutMs: 180_000 },
-      );
-      assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
-      assert.ok(seen.prompt, "the model got the command's text");
-      assert.match(seen.launcher ?? "", /\/bin\/git-kb$/, "the plugin root is filled in");
-      assert.ok(
-        seen.scratch?.startsWith(join(sandbox.home, ".cache", "git-kb", "selftest-")),
-        seen.prompt,
-      );
-      assert.match(seen.prompt, /^Writer, in this order:$/m, "the setup output is in the prompt");
-      assert.match(seen.prompt, /^ {2}3\. Change entry kb-st003/m);
-      const results = mock.received.flatMap((request) => toolResults(request.body));
-      assert.equal(results.length, 1);
-      const output = textOf(results[0].content);
-      assert.notEqual(results[0].is_error, true, output);
-      assert.match(output, /2 of 2 steps passed\./, output);
-      await assert.rejects(Deno.stat(seen.scratch!), Deno.errors.NotFound);
-    } finally {
-      await mock.close();
-      await sandbox.cleanup();
-    }
+    const project = join(sandbox.root, "project");
+    await Deno.mkdir(project);
+    const env = await clientEnv(sandbox, mock.port);
+    await installPlugin(CLAUDE_CLI!, project, env);
+    const result = await runProcess(
+      CLAUDE_CLI!,
+      ["-p", "/git-kb:test-skill", "--output-format", "json"],
+      { cwd: project, env, clearEnv: true, timeoutMs: 180_000 },
+    );
+    assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
+    assert.ok(seen.prompt, "the model got the command's text");
+    assert.match(seen.launcher ?? "", /\/bin\/git-kb$/, "the plugin root is filled in");
+    assert.ok(
+      seen.scratch?.startsWith(join(sandbox.home, ".cache", "git-kb", "selftest-")),
+      seen.prompt,
+    );
+    assert.match(seen.prompt, /^Writer, in this order:$/m, "the setup output is in the prompt");
+    assert.match(seen.prompt, /^ {2}3\. Change entry kb-st003/m);
+    const results = mock.received.flatMap((request) => toolResults(request.body));
+    assert.equal(results.length, 1);
+    const output = textOf(results[0].content);
+    assert.notEqual(results[0].is_error, true, output);
+    assert.match(output, /2 of 2 steps passed\./, output);
+    await assert.rejects(Deno.stat(seen.scratch!), Deno.errors.NotFound);
   },
 });

@@ -59,19 +59,15 @@ async function runClaude(
   respond: (body: Record<string, unknown>) => Reply,
   extra: string[] = [],
 ) {
-  const mock = startMockApi(respond);
-  try {
-    const session = crypto.randomUUID();
-    const result = await runProcess(
-      CLAUDE_CLI!,
-      ["-p", prompt, "--output-format", "json", "--session-id", session, ...extra],
-      { cwd: setup.project, env: await setup.env(mock.port), clearEnv: true, timeoutMs: 180_000 },
-    );
-    assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
-    return { session, received: mock.received.filter((r) => r.path.endsWith("/v1/messages")) };
-  } finally {
-    await mock.close();
-  }
+  await using mock = startMockApi(respond);
+  const session = crypto.randomUUID();
+  const result = await runProcess(
+    CLAUDE_CLI!,
+    ["-p", prompt, "--output-format", "json", "--session-id", session, ...extra],
+    { cwd: setup.project, env: await setup.env(mock.port), clearEnv: true, timeoutMs: 180_000 },
+  );
+  assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
+  return { session, received: mock.received.filter((r) => r.path.endsWith("/v1/messages")) };
 }
 
 /** Tool results across all messages of a request. */
@@ -91,36 +87,32 @@ Deno.test({
   name: "the real client: Grep and Bash grep get the search augment's additionalContext",
   ignore: SKIP !== false,
   async fn() {
-    const setup = await setUp();
-    try {
-      const { received } = await runClaude(setup, "Where do we explain rebasing?", (body) => {
-        const done = resultCount(body);
-        if (done === 0) return { blocks: [toolUse("Grep", { pattern: "rebase", path: "." })] };
-        if (done === 1) {
-          return { blocks: [toolUse("Bash", { command: "grep -rn bisect .", description: "s" })] };
-        }
-        return say("Done.");
-      }, ["--allowedTools", "Grep"]); // 2.1.197's native build offers Grep only when named
-      assert.equal(received.length, 3, "the Grep turn, the Bash turn, the last turn");
-      const afterGrep = textOf(received[1].body.messages);
-      assert.match(afterGrep, /PreToolUse:Grep hook additional context: git-kb: /);
-      assert.match(afterGrep, /- kb-r4b9t Rebase a feature branch onto main safely \[howto\]/);
-      const afterBash = textOf(received[2].body.messages);
-      assert.match(afterBash, /PreToolUse:Bash hook additional context: git-kb: /);
-      assert.match(afterBash, /- kb-h6y1s Find a regression with git bisect run/);
-      const records = await debugRecords(setup.home);
-      assert.deepEqual(
-        records.filter((record) => record.event === "search").map((record) => record.tool),
-        ["Grep", "Bash"],
-      );
-      assert.deepEqual(
-        records.filter((record) => record.event === "judge").map((record) => record.tool),
-        [],
-        "the judge's if rules keep it from starting for a grep",
-      );
-    } finally {
-      await setup.cleanup();
-    }
+    await using setup = await setUp();
+    const { received } = await runClaude(setup, "Where do we explain rebasing?", (body) => {
+      const done = resultCount(body);
+      if (done === 0) return { blocks: [toolUse("Grep", { pattern: "rebase", path: "." })] };
+      if (done === 1) {
+        return { blocks: [toolUse("Bash", { command: "grep -rn bisect .", description: "s" })] };
+      }
+      return say("Done.");
+    }, ["--allowedTools", "Grep"]); // 2.1.197's native build offers Grep only when named
+    assert.equal(received.length, 3, "the Grep turn, the Bash turn, the last turn");
+    const afterGrep = textOf(received[1].body.messages);
+    assert.match(afterGrep, /PreToolUse:Grep hook additional context: git-kb: /);
+    assert.match(afterGrep, /- kb-r4b9t Rebase a feature branch onto main safely \[howto\]/);
+    const afterBash = textOf(received[2].body.messages);
+    assert.match(afterBash, /PreToolUse:Bash hook additional context: git-kb: /);
+    assert.match(afterBash, /- kb-h6y1s Find a regression with git bisect run/);
+    const records = await debugRecords(setup.home);
+    assert.deepEqual(
+      records.filter((record) => record.event === "search").map((record) => record.tool),
+      ["Grep", "Bash"],
+    );
+    assert.deepEqual(
+      records.filter((record) => record.event === "judge").map((record) => record.tool),
+      [],
+      "the judge's if rules keep it from starting for a grep",
+    );
   },
 });
 
@@ -182,31 +174,27 @@ Deno.test({
   ignore: SKIP !== false,
   async fn() {
     let log = "";
-    const setup = await setUp((root) => wrappedMarketplace(root, log = join(root, "starts")));
-    try {
-      await runClaude(setup, "Tidy up.", (body) => {
-        const command = BASH_CALLS[resultCount(body)];
-        return command
-          ? { blocks: [toolUse("Bash", { command, description: "run" })] }
-          : say("Done.");
-      }, ["--allowedTools", "Bash"]);
-      assert.deepEqual(await startsByCommand(log), {
-        UserPromptSubmit: ["UserPromptSubmit hook prompt"],
-        [BASH_CALLS[1]]: ["PreToolUse hook judge"],
-        [BASH_CALLS[2]]: ["PreToolUse hook search"],
-        // Claude Code de-duplicates handlers by command and `if` together: a call that matches
-        // two of the judge's rules starts it twice.
-        [BASH_CALLS[3]]: ["PreToolUse hook judge", "PreToolUse hook judge"],
-        // A command the client cannot parse starts every handler: each Bash rule, receipts too.
-        [BASH_CALLS[4]]: [
-          "PostToolUse hook receipts",
-          ...Array(3).fill("PreToolUse hook judge"),
-          ...Array(3).fill("PreToolUse hook search"),
-        ],
-      });
-    } finally {
-      await setup.cleanup();
-    }
+    await using setup = await setUp((root) => wrappedMarketplace(root, log = join(root, "starts")));
+    await runClaude(setup, "Tidy up.", (body) => {
+      const command = BASH_CALLS[resultCount(body)];
+      return command
+        ? { blocks: [toolUse("Bash", { command, description: "run" })] }
+        : say("Done.");
+    }, ["--allowedTools", "Bash"]);
+    assert.deepEqual(await startsByCommand(log), {
+      UserPromptSubmit: ["UserPromptSubmit hook prompt"],
+      [BASH_CALLS[1]]: ["PreToolUse hook judge"],
+      [BASH_CALLS[2]]: ["PreToolUse hook search"],
+      // Claude Code de-duplicates handlers by command and `if` together: a call that matches
+      // two of the judge's rules starts it twice.
+      [BASH_CALLS[3]]: ["PreToolUse hook judge", "PreToolUse hook judge"],
+      // A command the client cannot parse starts every handler: each Bash rule, receipts too.
+      [BASH_CALLS[4]]: [
+        "PostToolUse hook receipts",
+        ...Array(3).fill("PreToolUse hook judge"),
+        ...Array(3).fill("PreToolUse hook search"),
+      ],
+    });
   },
 });
 
@@ -217,71 +205,67 @@ Deno.test({
     "the real client: an Agent prompt gets the block through updatedInput; fetches are receipted",
   ignore: SKIP !== false,
   async fn() {
-    const setup = await setUp();
-    try {
-      const user = "Delegate the token rotation.";
-      const { session, received } = await runClaude(setup, user, (body) => {
-        const text = textOf(body.messages);
-        if (!text.includes(user)) {
-          // The subagent: fetch what its prompt points at, exactly as printed, then finish.
-          if (resultCount(body) === 0) {
-            const fetch = text.match(/^Fetch full text: (.+)$/m)?.[1] ?? "echo no fetch line";
-            return {
-              blocks: [
-                toolUse("Bash", { command: "ls", description: "look" }),
-                toolUse("Bash", { command: fetch, description: "fetch" }),
-              ],
-            };
-          }
-          return say("Sub done.");
-        }
+    await using setup = await setUp();
+    const user = "Delegate the token rotation.";
+    const { session, received } = await runClaude(setup, user, (body) => {
+      const text = textOf(body.messages);
+      if (!text.includes(user)) {
+        // The subagent: fetch what its prompt points at, exactly as printed, then finish.
         if (resultCount(body) === 0) {
+          const fetch = text.match(/^Fetch full text: (.+)$/m)?.[1] ?? "echo no fetch line";
           return {
-            blocks: [toolUse("Agent", {
-              description: "Rotate the CI token",
-              prompt: TASK,
-              subagent_type: "general-purpose",
-            })],
+            blocks: [
+              toolUse("Bash", { command: "ls", description: "look" }),
+              toolUse("Bash", { command: fetch, description: "fetch" }),
+            ],
           };
         }
-        return say("Done.");
-      }, ["--allowedTools", "Bash"]);
+        return say("Sub done.");
+      }
+      if (resultCount(body) === 0) {
+        return {
+          blocks: [toolUse("Agent", {
+            description: "Rotate the CI token",
+            prompt: TASK,
+            subagent_type: "general-purpose",
+          })],
+        };
+      }
+      return say("Done.");
+    }, ["--allowedTools", "Bash"]);
 
-      const first = received.find((request) =>
-        !textOf(request.body.messages).includes(user) && resultCount(request.body) === 0
-      );
-      assert.ok(first, "the subagent made a request");
-      const prompt = textOf(first.body.messages);
-      assert.ok(prompt.includes(`${TASK}\n\n${PROMPT_WORDING.header}`), prompt.slice(0, 2000));
-      assert.match(prompt, /### kb-c0mw8 Say what changed and why/, "kernel rules included");
-      assert.match(prompt, /- kb-7q2mx Rotate a leaked npm or Cloudflare token/);
-      const parent = received.filter((request) => textOf(request.body.messages).includes(user));
-      assert.ok(
-        parent.every((request) =>
-          !textOf(request.body.messages).includes(`${TASK}\n\n${PROMPT_WORDING.header}`)
-        ),
-        "the parent's transcript keeps the prompt it wrote",
-      );
+    const first = received.find((request) =>
+      !textOf(request.body.messages).includes(user) && resultCount(request.body) === 0
+    );
+    assert.ok(first, "the subagent made a request");
+    const prompt = textOf(first.body.messages);
+    assert.ok(prompt.includes(`${TASK}\n\n${PROMPT_WORDING.header}`), prompt.slice(0, 2000));
+    assert.match(prompt, /### kb-c0mw8 Say what changed and why/, "kernel rules included");
+    assert.match(prompt, /- kb-7q2mx Rotate a leaked npm or Cloudflare token/);
+    const parent = received.filter((request) => textOf(request.body.messages).includes(user));
+    assert.ok(
+      parent.every((request) =>
+        !textOf(request.body.messages).includes(`${TASK}\n\n${PROMPT_WORDING.header}`)
+      ),
+      "the parent's transcript keeps the prompt it wrote",
+    );
 
-      const receipts = JSON.parse(
-        await Deno.readTextFile(
-          sessionFile(await kbCache(join(setup.home, ".cache")), session, ".receipts.json"),
-        ),
-      );
-      assert.ok(receipts.fetched.includes("kb-7q2mx"), JSON.stringify(receipts));
-      const records = await debugRecords(setup.home);
-      assert.equal(
-        records.filter((record) => record.event === "receipt").length,
-        1,
-        "the receipts hook started for the fetch only (its if: Bash(*git-kb*))",
-      );
-      assert.deepEqual(
-        records.filter((record) => record.event === "subagent").map((record) => record.outcome),
-        ["surfaced"],
-      );
-    } finally {
-      await setup.cleanup();
-    }
+    const receipts = JSON.parse(
+      await Deno.readTextFile(
+        sessionFile(await kbCache(join(setup.home, ".cache")), session, ".receipts.json"),
+      ),
+    );
+    assert.ok(receipts.fetched.includes("kb-7q2mx"), JSON.stringify(receipts));
+    const records = await debugRecords(setup.home);
+    assert.equal(
+      records.filter((record) => record.event === "receipt").length,
+      1,
+      "the receipts hook started for the fetch only (its if: Bash(*git-kb*))",
+    );
+    assert.deepEqual(
+      records.filter((record) => record.event === "subagent").map((record) => record.outcome),
+      ["surfaced"],
+    );
   },
 });
 
@@ -301,54 +285,50 @@ Deno.test({
   name: "Claude Code 2.1.197: updatedInput without permissionDecision keeps the permission flow",
   ignore: SKIP !== false,
   async fn() {
-    const setup = await setUp();
-    try {
-      const script = join(setup.root, "rewrite.ts");
-      await Deno.writeTextFile(script, REWRITER);
-      const outcomes: Record<string, { result: string; files: string[]; turns: number }> = {};
-      for (const decision of ["", "allow", "ask", "defer"]) {
-        for (const name of ["first", "second"]) {
-          await Deno.remove(join(setup.project, name)).catch(() => {});
-        }
-        await Deno.writeTextFile(
-          join(setup.home, ".claude", "settings.json"),
-          JSON.stringify({
-            hooks: {
-              PreToolUse: [{
-                matcher: "Bash",
-                hooks: [{ type: "command", command: `deno run -A ${script} ${decision}` }],
-              }],
-            },
-          }),
-        );
-        const { received } = await runClaude(
-          setup,
-          "Touch the file.",
-          (body) =>
-            resultCount(body)
-              ? say("Done.")
-              : { blocks: [toolUse("Bash", { command: "touch first", description: "touch" })] },
-        );
-        const result = received.flatMap((request) => toolResults(request.body))[0];
-        outcomes[decision || "none"] = {
-          result: result ? `${result.is_error ? "error" : "ok"}` : "no tool result",
-          files: [...Deno.readDirSync(setup.project)].map((item) => item.name)
-            .filter((name) => name === "first" || name === "second"),
-          turns: received.length,
-        };
+    await using setup = await setUp();
+    const script = join(setup.root, "rewrite.ts");
+    await Deno.writeTextFile(script, REWRITER);
+    const outcomes: Record<string, { result: string; files: string[]; turns: number }> = {};
+    for (const decision of ["", "allow", "ask", "defer"]) {
+      for (const name of ["first", "second"]) {
+        await Deno.remove(join(setup.project, name)).catch(() => {});
       }
-      assert.deepEqual(outcomes, {
-        // Rewritten, then the default permission flow refused the write in print mode.
-        none: { result: "error", files: [], turns: 2 },
-        // Rewritten and run without asking: the permission flow was bypassed.
-        allow: { result: "ok", files: ["second"], turns: 2 },
-        // Asking in print mode refuses the call.
-        ask: { result: "error", files: [], turns: 2 },
-        // The turn stops (stop_reason tool_deferred): nothing runs, no second request.
-        defer: { result: "no tool result", files: [], turns: 1 },
-      });
-    } finally {
-      await setup.cleanup();
+      await Deno.writeTextFile(
+        join(setup.home, ".claude", "settings.json"),
+        JSON.stringify({
+          hooks: {
+            PreToolUse: [{
+              matcher: "Bash",
+              hooks: [{ type: "command", command: `deno run -A ${script} ${decision}` }],
+            }],
+          },
+        }),
+      );
+      const { received } = await runClaude(
+        setup,
+        "Touch the file.",
+        (body) =>
+          resultCount(body)
+            ? say("Done.")
+            : { blocks: [toolUse("Bash", { command: "touch first", description: "touch" })] },
+      );
+      const result = received.flatMap((request) => toolResults(request.body))[0];
+      outcomes[decision || "none"] = {
+        result: result ? `${result.is_error ? "error" : "ok"}` : "no tool result",
+        files: [...Deno.readDirSync(setup.project)].map((item) => item.name)
+          .filter((name) => name === "first" || name === "second"),
+        turns: received.length,
+      };
     }
+    assert.deepEqual(outcomes, {
+      // Rewritten, then the default permission flow refused the write in print mode.
+      none: { result: "error", files: [], turns: 2 },
+      // Rewritten and run without asking: the permission flow was bypassed.
+      allow: { result: "ok", files: ["second"], turns: 2 },
+      // Asking in print mode refuses the call.
+      ask: { result: "error", files: [], turns: 2 },
+      // The turn stops (stop_reason tool_deferred): nothing runs, no second request.
+      defer: { result: "no tool result", files: [], turns: 1 },
+    });
   },
 });
