@@ -72,6 +72,14 @@ function printReport(report: ImportReport, folder: string, dryRun: boolean): voi
     console.log(`  ${cyan(change.entry.id)} ${change.entry.title}`);
   }
   console.log(`${plural(report.linksResolved, "wikilink", "wikilinks")} resolved`);
+  if (report.kernel.length) {
+    console.log(`Made kernel rules (alwaysApply): ${report.kernel.join(", ")}`);
+  }
+  if (report.kernelOverBudget.length) {
+    console.log(yellow(
+      `Left as plain rules, the kernel budget being full: ${report.kernelOverBudget.join(", ")}`,
+    ));
+  }
   if (report.unresolved.length) {
     console.log(
       yellow(`${plural(report.unresolved.length, "wikilink names", "wikilinks name")} no note:`),

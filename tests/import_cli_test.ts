@@ -5,7 +5,7 @@
  */
 import { deepStrictEqual as deepEqual, match, ok, strictEqual as equal } from "node:assert/strict";
 import { join } from "node:path";
-import { git, makeKb, parseJson, runCli, show } from "./helpers.ts";
+import { git, makeKb, parseJson, runCli, show, snapshot } from "./helpers.ts";
 
 interface ImportJson {
   kind: string;
@@ -90,6 +90,35 @@ Deno.test("import: a vault in one commit, secrets left out, a second import upda
   } finally {
     await kb.cleanup();
   }
+});
+
+Deno.test("import: agent files become rules, an alwaysApply rule a kernel rule", async () => {
+  await using kb = await makeKb({ remote: true, empty: true });
+  const project = join(kb.root, "project");
+  await Deno.mkdir(join(project, ".cursor", "rules"), { recursive: true });
+  await Deno.writeTextFile(
+    join(project, "CLAUDE.md"),
+    "# Project\n\n@~/.claude/prefs.md\n\n## Testing\n\nRun `deno task test` first.\n\n" +
+      "## Commits\n\nOne change per commit.\n",
+  );
+  await Deno.writeTextFile(
+    join(project, ".cursor", "rules", "no-any.mdc"),
+    "---\ndescription: No any in TypeScript\nglobs: src/**/*.ts\nalwaysApply: true\n---\n" +
+      "Never use `any`; use unknown.\n",
+  );
+  const before = await snapshot(project);
+  const result = await runCli(["import", project, "--json"], { env: kb.env });
+  equal(result.code, 0, show(result));
+  const report = parseJson<ImportJson & { kernel: string[] }>(result);
+  equal(report.added.length, 3);
+  equal(report.kernel.length, 1);
+  ok(report.leftOut.some((file) => file.path === "CLAUDE.md @~/.claude/prefs.md"));
+  deepEqual(await snapshot(project), before, "the source folder is never modified");
+  const context = await runCli(["context", "typescript any type", "--json"], { env: kb.env });
+  equal(context.code, 0, show(context));
+  match(context.stdout, /Never use `any`/);
+  const rules = await runCli(["search", "commit change", "--json"], { env: kb.env });
+  match(rules.stdout, /"type": ?"rule"/);
 });
 
 Deno.test("import: usage errors exit 2 and a missing folder exits 1 with its name", async () => {

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../../core/path.ts";
 import {
   AGENT_FILES,
   type AgentFileName,

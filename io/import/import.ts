@@ -7,8 +7,16 @@
  * @module
  */
 import { checkEntryFields, parseEntryText, type Problem, toEntry } from "../../core/entry/entry.ts";
-import { readNote } from "../../core/import/note.ts";
-import { type ExistingEntry, type ImportPlan, planImport } from "../../core/import/plan.ts";
+import { type ImportedNote, readNote, type SourceNote } from "../../core/import/note.ts";
+import { join } from "../../core/path.ts";
+import { claudeImports, isAgentFile, readAgentFile } from "../../core/import/agent_rules.ts";
+import { kernelRuleCost, LIMITS } from "../../core/entry/schema.ts";
+import {
+  type ExistingEntry,
+  type ImportChange,
+  type ImportPlan,
+  planImport,
+} from "../../core/import/plan.ts";
 import { findSecrets, SECRET_LABELS } from "../../core/text/secrets.ts";
 import { listEntryFiles, readKbFile } from "../kb.ts";
 import { type ChangesResult, entryPaths, newId, saveChanges } from "../save/save.ts";
@@ -30,6 +38,10 @@ export interface ImportReport extends ImportPlan {
   kind: SourceKind;
   /** Source files not imported, each with the reason, paths inside the folder. */
   leftOut: { path: string; reason: string }[];
+  /** Rules their source applies always (Cursor's `alwaysApply`) made kernel rules. */
+  kernel: string[];
+  /** Such rules left as plain rules, since the kernel budget had no room for them. */
+  kernelOverBudget: string[];
   /** The save, when something was written. */
   save?: ChangesResult;
 }
@@ -39,15 +51,18 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
   const { kbDir, folder } = request;
   const source = await readSourceFolder(folder);
   const kind = request.kind ?? source.kind;
-  const leftOut = [...source.leftOut];
+  const leftOut = [...source.leftOut, ...importsOutside(source.notes)];
   const taken = new Map(entryPaths(kbDir));
   const fresh = () => {
     const id = newId(taken);
     taken.set(id, "");
     return id;
   };
-  const notes = source.notes.map(readNote);
-  const plan = planImport(notes, existingEntries(kbDir), fresh);
+  const notes: (ImportedNote & { alwaysApply?: boolean })[] = source.notes.flatMap((note) =>
+    isAgentFile(note.path) ? readAgentFile(note) : [readNote(note)]
+  );
+  const existing = existingEntries(kbDir);
+  const plan = planImport(notes, existing, fresh);
   const refused = new Map<string, string>();
   for (const change of plan.changes) {
     const reason = saveRefusal(
@@ -62,6 +77,9 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
     const reason = refused.get(change.entry.id);
     if (reason) leftOut.push({ path: String(change.entry.extra.imported_from), reason });
   }
+  const candidates = new Set(
+    notes.filter((note) => note.alwaysApply).map((note) => note.sourcePath),
+  );
   const report: ImportReport = {
     ...plan,
     changes: kept,
@@ -69,6 +87,7 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
     updated: plan.updated.filter((id) => !refused.has(id)),
     kind,
     leftOut,
+    ...offerKernel(kept, candidates, existing),
   };
   if (request.dryRun || !kept.length) return report;
   const folderName = folder.replace(/\/+$/, "").split("/").pop() || folder;
@@ -79,6 +98,57 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
     changes: kept,
   });
   return report;
+}
+
+/**
+ * Make each kernel candidate a kernel rule while the kernel budget has room for it, counting the
+ * knowledge base's own active kernel rules first; the others stay plain rules.
+ */
+function offerKernel(
+  changes: readonly ImportChange[],
+  candidates: ReadonlySet<string>,
+  existing: readonly ExistingEntry[],
+): { kernel: string[]; kernelOverBudget: string[] } {
+  const changed = new Set(changes.map((change) => change.entry.id));
+  let spent = existing
+    .filter(({ entry }) => entry.kernel && entry.status === "active" && !changed.has(entry.id))
+    .reduce((sum, { entry }) => sum + kernelRuleCost(entry), 0);
+  const kernel: string[] = [];
+  const kernelOverBudget: string[] = [];
+  for (const { entry } of changes) {
+    if (!candidates.has(String(entry.extra.imported_from)) || entry.kernel) continue;
+    const cost = kernelRuleCost(entry);
+    if (spent + cost > LIMITS.kernelBudgetChars) {
+      kernelOverBudget.push(entry.id);
+      continue;
+    }
+    spent += cost;
+    entry.kernel = true;
+    kernel.push(entry.id);
+  }
+  return { kernel, kernelOverBudget };
+}
+
+/**
+ * The `@imports` of each CLAUDE.md that name a file outside the imported folder: not followed
+ * (an import reads only the folder it is given), and named so they can be imported on their own.
+ */
+function importsOutside(notes: readonly SourceNote[]): ImportReport["leftOut"] {
+  const leftOut: ImportReport["leftOut"] = [];
+  for (const note of notes) {
+    if (!/(^|\/)CLAUDE(\.local)?\.md$/.test(note.path)) continue;
+    const folder = note.path.includes("/") ? note.path.slice(0, note.path.lastIndexOf("/")) : "";
+    for (const target of claudeImports(note.text)) {
+      const resolved = join(folder, target);
+      if (target.startsWith("~") || target.startsWith("/") || resolved.startsWith("..")) {
+        leftOut.push({
+          path: `${note.path} @${target}`,
+          reason: "imports a file outside this folder; import that file's folder on its own",
+        });
+      }
+    }
+  }
+  return leftOut;
 }
 
 /** The entries the knowledge base has now, read as the index reads them. */

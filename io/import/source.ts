@@ -1,15 +1,17 @@
 /**
- * A folder of notes to import, read from disk: its markdown files with their text and dates, and
- * every other file named with why it is left out. Hidden folders (`.obsidian/`, `.git/`,
- * `.trash/`) and `node_modules/` are not entered; symbolic links are not followed. A file's
+ * A folder of notes to import, read from disk: its markdown files (and Cursor's
+ * `.cursor/rules/*.mdc`) with their text and dates, and every other file named with why it is
+ * left out. Other hidden folders (`.obsidian/`, `.git/`, `.trash/`) and `node_modules/` are not
+ * entered; symbolic links are not followed. A file's
  * dates are its first and last commit when the folder is in a git repository, else its
  * modification time.
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../../core/path.ts";
 import type { SourceNote } from "../../core/import/note.ts";
 import { LIMITS } from "../../core/entry/schema.ts";
+import { isAgentFile } from "../../core/import/agent_rules.ts";
 import { decodeUtf8Strict } from "../../core/text/utf8.ts";
 import { git } from "../git.ts";
 
@@ -40,7 +42,7 @@ export async function readSourceFolder(folder: string): Promise<SourceFolder> {
   };
   const found: { path: string; text: string; mtime: string }[] = [];
   walk(folder, "", (path, info) => {
-    if (!MARKDOWN.test(path)) {
+    if (!MARKDOWN.test(path) && !isAgentFile(path)) {
       source.leftOut.push({ path, reason: NOT_MARKDOWN });
       return;
     }
@@ -89,7 +91,8 @@ function walk(
     const path = prefix ? `${prefix}/${entry.name}` : entry.name;
     if (entry.isSymlink) leftOut.push({ path, reason: "a symbolic link (not followed)" });
     else if (entry.isDirectory) {
-      if (!entry.name.startsWith(".") && entry.name !== "node_modules") {
+      const hidden = entry.name.startsWith(".") && !isAgentFile(`${path}/rules/x.mdc`);
+      if (!hidden && entry.name !== "node_modules") {
         walk(folder, path, visit, leftOut);
       }
     } else if (entry.isFile && !entry.name.startsWith(".")) {
