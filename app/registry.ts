@@ -10,6 +10,7 @@
  *
  * @module
  */
+import type { CommandSpec } from "../cli/args.ts";
 import type { PROFILES } from "./permissions.ts";
 
 /** A permission profile's name. */
@@ -17,7 +18,9 @@ export type ProfileName = keyof typeof PROFILES;
 
 /** What every command module exports. */
 export interface CommandModule {
-  /** The command's help text, printed by `--help`. */
+  /** The command's usage, options and positionals, declared once. */
+  command: CommandSpec;
+  /** The command's help text, printed by `--help`: `helpText(command)`. */
   help: string;
   /** Run the command with its arguments; resolves to the exit code. */
   run(args: string[]): Promise<number>;

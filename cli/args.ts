@@ -162,7 +162,7 @@ function positionalProblems(positionals: string[], spec: PositionalSpec | undefi
 export function parseCommand<T extends Record<string, OptionSpec>>(
   args: string[],
   options: T,
-  shape: CommandShape = {},
+  shape: CommandShape | CommandSpec = {},
 ): { values: OptionValues<T & typeof COMMON_OPTIONS>; positionals: string[] } {
   const specs: Record<string, OptionSpec> = { ...COMMON_OPTIONS, ...options };
   const shorts = new Map(

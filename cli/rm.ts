@@ -67,7 +67,7 @@ function titleOf(text: string, path: string): string {
 
 /** Run the command. */
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseCommand(args, command.options);
+  const { values, positionals } = parseCommand(args, command.options, command);
   const ids = [...new Set(positionals)];
   if (!ids.length) throw new UsageError("give at least one entry id, like kb-7q2mx");
   const { kbDir } = resolveKb(values.kb);
