@@ -5,28 +5,20 @@
  *
  * @module
  */
-
-/** The hooks by the name the launcher is given (`git-kb hook prompt`). */
-const HOOKS: Record<string, () => Promise<() => Promise<void>>> = {
-  prompt: async () => (await import("../hooks/prompt.ts")).runPromptHook,
-  judge: async () => (await import("../hooks/judge.ts")).runJudgeHook,
-  search: async () => (await import("../hooks/search_augment.ts")).runSearchHook,
-  subagent: async () => (await import("../hooks/subagent.ts")).runSubagentHook,
-  receipts: async () => (await import("../hooks/receipts.ts")).runReceiptsHook,
-};
+import { HOOKS, isHook } from "./registry.ts";
 
 /** Run `args` as a hook or a CLI command and return the exit code; hooks always give 0. */
 export async function launch(args: string[]): Promise<number> {
   if (args[0] !== "hook") return await (await import("../cli/main.ts")).main(args);
-  const load = HOOKS[args[1]];
-  if (!load) {
+  const name = args[1];
+  if (!isHook(name)) {
     console.error(
-      `git-kb: unknown hook "${args[1] ?? ""}"; known: ${Object.keys(HOOKS).join(", ")}`,
+      `git-kb: unknown hook "${name ?? ""}"; known: ${Object.keys(HOOKS).join(", ")}`,
     );
     return 0;
   }
   try {
-    await (await load())();
+    await (await HOOKS[name].load())();
   } catch { /* a hook fails open */ }
   return 0;
 }

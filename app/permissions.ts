@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { COMMANDS, HOOKS } from "./registry.ts";
 
 /** Environment variables git-kb reads. */
 export const ENV_VARS = [
@@ -77,33 +78,15 @@ export const PROFILES = {
   judge: ["--allow-read", CACHE_WRITE, SYS_UID, ENV, "--allow-run=claude,kill"],
 } as const;
 
-/** The profile each command runs with. */
-export const COMMAND_PROFILES: Record<string, keyof typeof PROFILES> = {
-  init: "save",
-  add: "save",
-  edit: "save",
-  rm: "save",
-  import: "save",
-  export: "export",
-  search: "read",
-  get: "check",
-  index: "read",
-  context: "read",
-  stats: "read",
-  eval: "read",
-  doctor: "check",
-  setup: "setup",
-  selftest: "selftest",
-};
+/** The profile each command runs with, from app/registry.ts. */
+export const COMMAND_PROFILES: Record<string, keyof typeof PROFILES> = Object.fromEntries(
+  Object.entries(COMMANDS).map(([name, command]) => [name, command.profile]),
+);
 
-/** The profile each hook runs with (`git-kb hook <name>`). */
-export const HOOK_PROFILES: Record<string, keyof typeof PROFILES> = {
-  prompt: "read",
-  judge: "judge",
-  search: "read",
-  subagent: "read",
-  receipts: "read",
-};
+/** The profile each hook runs with (`git-kb hook <name>`), from app/registry.ts. */
+export const HOOK_PROFILES: Record<string, keyof typeof PROFILES> = Object.fromEntries(
+  Object.entries(HOOKS).map(([name, hook]) => [name, hook.profile]),
+);
 
 /**
  * The V8 settings every hook runs with, before its permission flags: a young generation of 4 MiB

@@ -13,11 +13,12 @@
  *
  * @module
  */
+import type { HookName } from "./registry.ts";
 
 /** One hook of the plugin, run as `git-kb hook <verb>`. */
 export interface PluginHook {
-  /** The launcher's hook verb. */
-  verb: string;
+  /** The launcher's hook verb, a name of app/registry.ts. */
+  verb: HookName;
   /** The Claude Code event it runs on. */
   event: "UserPromptSubmit" | "PreToolUse" | "PostToolUse";
   /** Seconds Claude Code waits for it. */

@@ -27,6 +27,7 @@ import {
   PROFILES,
 } from "../app/permissions.ts";
 import { pluginHooksJson } from "../app/plugin_hooks.ts";
+import { COMMANDS, HOOKS } from "../app/registry.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
 const BIN = join(ROOT, "plugin", "bin");
@@ -39,16 +40,16 @@ export const HOOKS_JSON: string = join(ROOT, "plugin", "hooks", "hooks.json");
 export const BUILT_FILES = ["git-kb.js", "git-kb", "git-kb.cmd", "hooks"] as const;
 
 /**
- * The hooks that run on nearly every turn, by the name the launcher is given, with their entry
- * module. Each gets a bundle of its own, `plugin/bin/hooks/<name>/<module>.js`: every byte of a
- * bundle is parsed on every start, and the CLI's bundle is several times the size of a hook's.
- * The bundles are split at the one lazy import on their path, the entry parser (and the YAML
- * library with it), which only an index rebuild loads.
+ * The hooks with a bundle of their own (`ownBundle` in app/registry.ts), by the name the launcher
+ * is given, with their entry module: `plugin/bin/hooks/<name>/<module>.js`. The bundles are split
+ * at the one lazy import on their path, the entry parser (and the YAML library with it), which
+ * only an index rebuild loads.
  */
-export const HOT_HOOKS: Record<string, string> = {
-  prompt: "hooks/prompt.ts",
-  search: "hooks/search_augment.ts",
-};
+export const HOT_HOOKS: Record<string, string> = Object.fromEntries(
+  Object.entries(HOOKS).flatMap(([name, hook]) =>
+    "ownBundle" in hook && hook.ownBundle ? [[name, hook.module]] : []
+  ),
+);
 
 /** Where the bundle of a hot hook sits, relative to `plugin/bin/`. */
 export function hotHookBundle(name: string): string {
@@ -376,6 +377,42 @@ export async function build(dir: string): Promise<void> {
   Deno.writeTextFileSync(join(dir, "git-kb.cmd"), cmdLauncher());
 }
 
+/** `deno.json`, whose entry-point tasks `deno task build` writes from app/registry.ts. */
+export const DENO_JSON: string = join(ROOT, "deno.json");
+
+/**
+ * The `deno.json` task of each command (`deno task search …`) and each hook (`deno task
+ * hook:prompt`), with the flags of its permission profile.
+ */
+export function entryPointTasks(): Record<string, string> {
+  const run = (profile: Profile, target: string) =>
+    `deno run ${["--no-prompt", ...PROFILES[profile]].join(" ")} ${target}`;
+  return Object.fromEntries([
+    ...Object.entries(COMMANDS).map((
+      [name, command],
+    ) => [name, run(command.profile, `cli/main.ts ${name}`)]),
+    ...Object.entries(HOOKS).map((
+      [name, hook],
+    ) => [`hook:${name}`, run(hook.profile, hook.module)]),
+  ]);
+}
+
+/**
+ * The text of `deno.json` given its current `text`: the entry-point tasks first, as
+ * {@link entryPointTasks} writes them, then the developer tasks (test, build, bench…) as they are.
+ * A task of an entry point that is no longer in the registry (`hook:…`, or one running
+ * cli/main.ts) goes.
+ */
+export function denoJsonWithTasks(text: string): string {
+  const config = JSON.parse(text);
+  const generated = entryPointTasks();
+  const own = Object.entries(config.tasks as Record<string, string>).filter(([name, task]) =>
+    !Object.hasOwn(generated, name) && !name.startsWith("hook:") && !task.includes(" cli/main.ts ")
+  );
+  config.tasks = { ...generated, ...Object.fromEntries(own) };
+  return `${JSON.stringify(config, null, 2)}\n`;
+}
+
 /** Every file under `path` (itself when it is a file), relative to `dir`. */
 function filesUnder(dir: string, path: string): string[] {
   try {
@@ -442,23 +479,24 @@ async function compile(): Promise<number> {
 if (import.meta.main) {
   if (Deno.args.includes("--compile")) Deno.exit(await compile());
   if (Deno.args.includes("--check")) {
-    const stale = (await staleFiles()).map((name) => `bin/${name}`);
-    if (readText(HOOKS_JSON) !== pluginHooksJson()) stale.push("hooks/hooks.json");
+    const stale = (await staleFiles()).map((name) => `plugin/bin/${name}`);
+    if (readText(HOOKS_JSON) !== pluginHooksJson()) stale.push("plugin/hooks/hooks.json");
+    const config = Deno.readTextFileSync(DENO_JSON);
+    if (config !== denoJsonWithTasks(config)) stale.push("the tasks of deno.json");
     if (stale.length) {
-      console.error(
-        `plugin/ is stale (${stale.join(", ")}): run \`deno task build\` and commit it`,
-      );
+      console.error(`stale: ${stale.join(", ")}: run \`deno task build\` and commit it`);
       Deno.exit(1);
     }
-    console.log("plugin/bin/ and plugin/hooks/hooks.json are up to date");
+    console.log("plugin/bin/, plugin/hooks/hooks.json and the tasks of deno.json are up to date");
   } else {
-    // First: the bundle embeds hooks.json (git-kb setup reads it).
+    // First: the bundle embeds hooks.json (git-kb setup reads it) and deno.json (the version).
     Deno.writeTextFileSync(HOOKS_JSON, pluginHooksJson());
+    Deno.writeTextFileSync(DENO_JSON, denoJsonWithTasks(Deno.readTextFileSync(DENO_JSON)));
     await build(BIN);
     console.log(
       `wrote ${
         BUILT_FILES.map((name) => `plugin/bin/${name}`).join(", ")
-      }, plugin/hooks/hooks.json`,
+      }, plugin/hooks/hooks.json, the tasks of deno.json`,
     );
   }
 }

@@ -11,12 +11,11 @@ import { resolveKb } from "../io/config.ts";
 import { editUntilValid } from "../io/editor.ts";
 import { ENTRIES_DIR } from "../io/kb.ts";
 import { entryPaths, newId, type SaveRequest, ValidationError } from "../io/save/save.ts";
-import { parseCommand, UsageError } from "./args.ts";
+import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import { checkAndSave, entryProblems, printSupersededNotes, saveDraft } from "./entry_save.ts";
 import {
   bodyFromFlags,
   editsFromFlags,
-  ENTRY_FLAGS_HELP,
   ENTRY_OPTIONS,
   hasFieldFlags,
   readTextArgument,
@@ -24,11 +23,10 @@ import {
 } from "./entry_flags.ts";
 import { reportSave } from "./save_report.ts";
 
-/** Help text. */
-export const help = `Usage: git-kb add --title <text> --type <type> [options]
-       git-kb add --edit [options]
-
-Create an entry: validate it, write entries/<id>-<slug>.md, commit it, push when
+/** The command: its usage, options and positionals. */
+export const command = {
+  usage: ["add --title <text> --type <type> [options]", "add --edit [options]"],
+  about: `Create an entry: validate it, write entries/<id>-<slug>.md, commit it, push when
 there is a remote (NO_REMOTE otherwise) and update the index. Invalid input is
 reported field by field and nothing is written.
 
@@ -36,21 +34,34 @@ With --edit, $VISUAL/$EDITOR opens on a template of the whole entry (the flags
 fill it in; every flag is checked before the editor opens). When what you saved
 is not valid, the editor reopens with the problems at the top (on a terminal);
 otherwise your text is kept in a draft file and the command to carry on is
-printed: git-kb add --from-draft <file>.
-
-Options:
-${ENTRY_FLAGS_HELP}
-  --id <id>              use this id instead of a new random one (kb-xxxxx)
-  --edit                 write the entry in $VISUAL/$EDITOR (--title, --type optional)
-  --from-draft <file>    carry on with a draft kept by an earlier --edit (no field flags)
-  --kb <dir>             the knowledge base folder
-
-Example:
+printed: git-kb add --from-draft <file>.`,
+  options: {
+    ...ENTRY_OPTIONS,
+    id: {
+      type: "string",
+      value: "<id>",
+      help: "use this id instead of a new random one (kb-xxxxx)",
+    },
+    edit: {
+      type: "boolean",
+      help: "write the entry in $VISUAL/$EDITOR (--title, --type optional)",
+    },
+    "from-draft": {
+      type: "string",
+      value: "<file>",
+      help: "carry on with a draft kept by an earlier --edit (no field flags)",
+    },
+  },
+  notes: `Example:
   git-kb add --title "Rotate a leaked npm token" --type howto --tag security,npm \\
     --alias "token leak" --body-file notes.md
 
 Exit codes: 0 saved, 1 invalid or failed (nothing written), 2 usage error,
-3 committed locally but not pushed (the message says how to finish).`;
+3 committed locally but not pushed (the message says how to finish).`,
+} as const satisfies CommandSpec;
+
+/** Help text. */
+export const help: string = helpText(command);
 
 /** The title checked before the editor opens when the flags give none: the template asks. */
 const TITLE_TO_FILL_IN = "Title to fill in";
@@ -62,12 +73,7 @@ function newEntryRequest(kbDir: string, entry: Entry): SaveRequest {
 
 /** Run the command. */
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseCommand(args, {
-    ...ENTRY_OPTIONS,
-    id: { type: "string" },
-    edit: { type: "boolean" },
-    "from-draft": { type: "string" },
-  });
+  const { values, positionals } = parseCommand(args, command.options);
   if (positionals.length) {
     throw new UsageError(
       `unexpected argument "${positionals[0]}"; the title goes in --title "<text>"`,

@@ -37,6 +37,10 @@ export interface OptionSpec {
    * `--limit takes a whole number…`), or undefined when it is fine.
    */
   check?: (value: string, flag: string) => string | undefined;
+  /** What it does, for the command's help: one line. */
+  help?: string;
+  /** How the help names its value (`<n>`, `<dir>`); a string option without one shows `<value>`. */
+  value?: string;
 }
 
 /** The positional arguments a command takes. */
@@ -64,11 +68,63 @@ export type OptionValues<T extends Record<string, OptionSpec>> = {
   [K in keyof T]?: ValueOf<T[K]>;
 };
 
+/**
+ * A command declared once: its usage lines and description, its options with their help and its
+ * positionals. Its `--help` is {@link helpText} of it and its arguments are parsed against it,
+ * so the two cannot drift apart.
+ */
+export interface CommandSpec<T extends Record<string, OptionSpec> = Record<string, OptionSpec>>
+  extends CommandShape {
+  /** The usage lines, each after `git-kb ` (`search <query>... [options]`). */
+  usage: readonly string[];
+  /** What the command does: the paragraphs between the usage and the options. */
+  about: string;
+  /** Its own options, in the order its help lists them (the common ones follow). */
+  options: T;
+  /** Paragraphs after the options (examples, notes); none when unset. */
+  notes?: string;
+  /**
+   * How the help describes `--kb`: `false` leaves it out (a command with no use for it, setup),
+   * a string takes the place of the common line.
+   */
+  kb?: false | string;
+}
+
 /** Options every command accepts. */
 export const COMMON_OPTIONS = {
-  kb: { type: "string" },
+  kb: { type: "string", value: "<dir>", help: "the knowledge base folder" },
   help: { type: "boolean", short: "h" },
 } as const satisfies Record<string, OptionSpec>;
+
+/** How an option reads in a help text's list: `--limit <n>`, `-h, --help`, `--tag <tag>...`. */
+function optionLabel(name: string, spec: OptionSpec): string {
+  const short = spec.short ? `-${spec.short}, ` : "";
+  const value = spec.type === "string" ? ` ${spec.value ?? "<value>"}` : "";
+  return `${short}--${name}${value}`;
+}
+
+/**
+ * The help text of `command`: its usage lines, its description, every option it declares that
+ * has help (then `--kb`, unless the command leaves it out) in one aligned column, its help's
+ * further lines under its first, and its notes.
+ */
+export function helpText(command: CommandSpec): string {
+  const usage = command.usage.map((line, index) =>
+    `${index === 0 ? "Usage: " : "       "}git-kb ${line}`
+  );
+  const kb = command.kb === false
+    ? {}
+    : { kb: { ...COMMON_OPTIONS.kb, help: command.kb ?? COMMON_OPTIONS.kb.help } };
+  const listed = Object.entries({ ...command.options, ...kb })
+    .filter(([, spec]) => spec.help !== undefined)
+    .map(([name, spec]) => [optionLabel(name, spec), spec.help!] as const);
+  const width = Math.max(...listed.map(([label]) => label.length)) + 2;
+  const options = listed.map(([label, help]) =>
+    `  ${label.padEnd(width)}${help.replaceAll("\n", `\n  ${" ".repeat(width)}`)}`
+  );
+  return [usage.join("\n"), command.about, `Options:\n${options.join("\n")}`, command.notes]
+    .filter((part) => part !== undefined).join("\n\n");
+}
 
 /** The positionals of a command that takes none. */
 export const NO_POSITIONALS: PositionalSpec = { name: "arguments", max: 0 };
@@ -106,7 +162,7 @@ function positionalProblems(positionals: string[], spec: PositionalSpec | undefi
 export function parseCommand<T extends Record<string, OptionSpec>>(
   args: string[],
   options: T,
-  shape: CommandShape = {},
+  shape: CommandShape | CommandSpec = {},
 ): { values: OptionValues<T & typeof COMMON_OPTIONS>; positionals: string[] } {
   const specs: Record<string, OptionSpec> = { ...COMMON_OPTIONS, ...options };
   const shorts = new Map(

@@ -5,27 +5,35 @@
  * @module
  */
 import { contextForPrompt } from "../io/hook/prompt_context.ts";
-import { parseCommand, UsageError } from "./args.ts";
+import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import { printJson } from "./output.ts";
 
-/** Help text. */
-export const help = `Usage: git-kb context "<prompt>" [options]
-
-Print what the prompt hook would add for this prompt: kernel rules in full and
+/** The command: its usage, options and positionals. */
+export const command = {
+  usage: ['context "<prompt>" [options]'],
+  about: `Print what the prompt hook would add for this prompt: kernel rules in full and
 pointers (id, title, why) to entries worth fetching with git-kb get. Prints
-nothing when nothing surfaces (skipped, no signal, or all already shown).
+nothing when nothing surfaces (skipped, no signal, or all already shown).`,
+  options: {
+    session: {
+      type: "string",
+      value: "<id>",
+      help: "deduplicate against this session's ledger, and record in it",
+    },
+    json: {
+      type: "boolean",
+      help: "print the whole decision as JSON (outcome, pointers, near misses)",
+    },
+  },
+  positionals: { name: '"<prompt>"', min: 1 },
+} as const satisfies CommandSpec;
 
-Options:
-  --session <id>  deduplicate against this session's ledger, and record in it
-  --json          print the whole decision as JSON (outcome, pointers, near misses)
-  --kb <dir>      the knowledge base folder`;
+/** Help text. */
+export const help: string = helpText(command);
 
 /** Run the command. */
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseCommand(args, {
-    session: { type: "string" },
-    json: { type: "boolean" },
-  }, { positionals: { name: '"<prompt>"', min: 1 } });
+  const { values, positionals } = parseCommand(args, command.options, command);
   const prompt = positionals.join(" ");
   if (!prompt.trim()) {
     throw new UsageError(

@@ -21,25 +21,29 @@ import { indexFindings as indexHealthFindings } from "../io/index/health.ts";
 import { indexDir } from "../io/paths.ts";
 import { checkIndexLock, checkOrphans, checkRepoState, repoState } from "../io/save/repo_state.ts";
 import { checkSaveLock } from "../io/save/save.ts";
-import { NO_POSITIONALS, parseCommand } from "./args.ts";
+import { type CommandSpec, helpText, NO_POSITIONALS, parseCommand } from "./args.ts";
 import { missingPermissionFlag } from "./errors.ts";
 import { green, plural, printJson, red, yellow } from "./output.ts";
 
-/** Help text. */
-export const help = `Usage: git-kb doctor [options]
-
-Check the setup and the knowledge base, one line per finding:
+/** The command: its usage, options and positionals. */
+export const command = {
+  usage: ["doctor [options]"],
+  about: `Check the setup and the knowledge base, one line per finding:
 config (which source won, disagreements), git (and the identity commits get),
 the remote (git's own ls-remote, nothing else touches the network), index
 freshness, every file under entries/ (each one the index left out, with why and
 how to fix it), every entry against the contract (links included), and the
 kernel budget, and the cache's folders (yours alone, no links). Every fix is a
-command to paste. Exit 1 when any check fails.
+command to paste. Exit 1 when any check fails.`,
+  options: {
+    offline: { type: "boolean", help: "skip the remote reachability check" },
+    json: { type: "boolean", help: "print findings as JSON" },
+  },
+  positionals: NO_POSITIONALS,
+} as const satisfies CommandSpec;
 
-Options:
-  --offline     skip the remote reachability check
-  --json        print findings as JSON
-  --kb <dir>    the knowledge base folder`;
+/** Help text. */
+export const help: string = helpText(command);
 
 export type { Finding };
 
@@ -488,10 +492,7 @@ function printFindings(findings: Finding[]): void {
 
 /** Run the command. */
 export async function run(args: string[]): Promise<number> {
-  const { values } = parseCommand(args, {
-    offline: { type: "boolean" },
-    json: { type: "boolean" },
-  }, { positionals: NO_POSITIONALS });
+  const { values } = parseCommand(args, command.options, command);
   const location = resolveKb(values.kb);
   let index: Promise<OpenIndex> | undefined;
   const findings = await gatherFindings({

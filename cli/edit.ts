@@ -24,15 +24,13 @@ import {
   type SaveResult,
   ValidationError,
 } from "../io/save/save.ts";
-import { parseCommand, UsageError } from "./args.ts";
+import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import { checkAndSave, entryProblems, printSupersededNotes, saveDraft } from "./entry_save.ts";
 import {
   bodyFromFlags,
   editsFromFlags,
-  ENTRY_FLAGS_HELP,
   ENTRY_OPTIONS,
   hasFieldFlags,
-  LIST_EDIT_HELP,
   LIST_EDIT_OPTIONS,
   readTextArgument,
   today,
@@ -40,10 +38,10 @@ import {
 import { printJson } from "./output.ts";
 import { reportSave } from "./save_report.ts";
 
-/** Help text. */
-export const help = `Usage: git-kb edit <id> [options]
-
-Change an entry. Flags set the fields they name; list flags (--tag, --alias,
+/** The command: its usage, options and positionals. */
+export const command = {
+  usage: ["edit <id> [options]"],
+  about: `Change an entry. Flags set the fields they name; list flags (--tag, --alias,
 --applies-to, --link) ADD to the entry's list, --remove-… and --clear-… take
 out; everything else is kept, unknown frontmatter fields included. The output
 names the list items added (+) and removed (-).
@@ -55,16 +53,23 @@ text is kept in a draft file and the command to carry on is printed:
 git-kb edit <id> --from-draft <file>. With no editor set: exit 2.
 
 The result goes through the same save pipeline as add: validate, write, commit,
-push, reindex.
+push, reindex.`,
+  options: {
+    ...ENTRY_OPTIONS,
+    ...LIST_EDIT_OPTIONS,
+    "from-draft": {
+      type: "string",
+      value: "<file>",
+      help: "carry on with a draft kept by an earlier edit (no field flags)",
+    },
+  },
+  positionals: { name: "<id>", min: 1, max: 1 },
+  notes: `Exit codes: 0 saved or nothing to change, 1 invalid or failed, 2 usage error,
+3 committed locally but not pushed.`,
+} as const satisfies CommandSpec;
 
-Options:
-${ENTRY_FLAGS_HELP}
-${LIST_EDIT_HELP}
-  --from-draft <file>    carry on with a draft kept by an earlier edit (no field flags)
-  --kb <dir>             the knowledge base folder
-
-Exit codes: 0 saved or nothing to change, 1 invalid or failed, 2 usage error,
-3 committed locally but not pushed.`;
+/** Help text. */
+export const help: string = helpText(command);
 
 /** An edit ready to save, with what it changes. */
 interface PlannedEdit {
@@ -124,11 +129,7 @@ function reportNoChange(id: string, path: string, json: boolean | undefined): nu
 
 /** Run the command. */
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseCommand(args, {
-    ...ENTRY_OPTIONS,
-    ...LIST_EDIT_OPTIONS,
-    "from-draft": { type: "string" },
-  }, { positionals: { name: "<id>", min: 1, max: 1 } });
+  const { values, positionals } = parseCommand(args, command.options, command);
   const [id] = positionals;
   const fromDraft = values["from-draft"];
   const fieldFlags = hasFieldFlags(values);

@@ -9,64 +9,84 @@ import type { EntryEdits, LinkMatch } from "../core/entry/edit.ts";
 import { ACTIVITIES, ENTRY_TYPES, LINK_RELS, STATUSES } from "../core/entry/schema.ts";
 import { shellCommand, shellQuote } from "../core/shell/quote.ts";
 import { decodeUtf8Strict, NotUtf8Error } from "../core/text/utf8.ts";
-import { type OptionValues, UsageError } from "./args.ts";
+import { type OptionSpec, type OptionValues, UsageError } from "./args.ts";
 
-/** parseArgs options for entry fields. */
+/** The options for entry fields, with their help. */
 export const ENTRY_OPTIONS = {
-  title: { type: "string" },
-  type: { type: "string" },
-  tag: { type: "string", multiple: true },
-  alias: { type: "string", multiple: true },
-  "applies-to": { type: "string", multiple: true },
-  kernel: { type: "boolean" },
-  "no-kernel": { type: "boolean" },
-  status: { type: "string" },
-  source: { type: "string" },
-  link: { type: "string", multiple: true },
-  body: { type: "string" },
-  "body-file": { type: "string" },
-  json: { type: "boolean" },
-} as const;
+  title: { type: "string", value: "<text>", help: "one-line summary" },
+  type: { type: "string", value: "<type>", help: ENTRY_TYPES.join(", ") },
+  tag: {
+    type: "string",
+    multiple: true,
+    value: "<tag>",
+    help: "a tag (repeat, or comma-separate: --tag git,ci/cd)",
+  },
+  alias: {
+    type: "string",
+    multiple: true,
+    value: "<word>",
+    help: "an extra keyword: abbreviation or synonym (repeatable)",
+  },
+  "applies-to": {
+    type: "string",
+    multiple: true,
+    value: "<kind>",
+    help: `${ACTIVITIES.join(", ")} (repeatable)`,
+  },
+  kernel: {
+    type: "boolean",
+    help: "a rule whose body goes into every prompt (keep it short)",
+  },
+  "no-kernel": { type: "boolean", help: "no longer a kernel rule" },
+  status: { type: "string", value: "<status>", help: STATUSES.join(", ") },
+  source: { type: "string", value: "<url>", help: "where it came from" },
+  link: {
+    type: "string",
+    multiple: true,
+    value: "<rel>:<id>",
+    help: `${LINK_RELS.join(", ")} (repeatable), e.g. --link related:kb-1a2b3`,
+  },
+  body: { type: "string", value: "<text>", help: "the markdown body" },
+  "body-file": {
+    type: "string",
+    value: "<path>",
+    help: "read the body (UTF-8) from a file, or - for stdin",
+  },
+  json: { type: "boolean", help: "print the result as JSON" },
+} as const satisfies Record<string, OptionSpec>;
 
-/** parseArgs options that grow or shrink an entry's lists: `edit` only. */
+/** The options that grow or shrink an entry's lists, with their help: `edit` only. */
 export const LIST_EDIT_OPTIONS = {
-  "add-tag": { type: "string", multiple: true },
-  "remove-tag": { type: "string", multiple: true },
-  "clear-tags": { type: "boolean" },
-  "add-alias": { type: "string", multiple: true },
-  "remove-alias": { type: "string", multiple: true },
-  "clear-aliases": { type: "boolean" },
-  "remove-applies-to": { type: "string", multiple: true },
-  "clear-applies-to": { type: "boolean" },
-  "add-link": { type: "string", multiple: true },
-  "remove-link": { type: "string", multiple: true },
-  "clear-links": { type: "boolean" },
-} as const;
-
-/** Help lines for the entry field flags. */
-export const ENTRY_FLAGS_HELP = `  --title <text>         one-line summary
-  --type <type>          ${ENTRY_TYPES.join(", ")}
-  --tag <tag>            a tag (repeat, or comma-separate: --tag git,ci/cd)
-  --alias <word>         an extra keyword: abbreviation or synonym (repeatable)
-  --applies-to <kind>    ${ACTIVITIES.join(", ")} (repeatable)
-  --kernel, --no-kernel  a rule whose body goes into every prompt (keep it short)
-  --status <status>      ${STATUSES.join(", ")}
-  --source <url>         where it came from
-  --link <rel>:<id>      ${LINK_RELS.join(", ")} (repeatable), e.g. --link related:kb-1a2b3
-  --body <text>          the markdown body
-  --body-file <path>     read the body (UTF-8) from a file, or - for stdin
-  --json                 print the result as JSON`;
-
-/** Help lines for the list flags of `edit`. */
-export const LIST_EDIT_HELP =
-  `  --add-tag <tag>        the same as --tag; --remove-tag <tag> takes one out
-  --add-alias <word>     the same as --alias; --remove-alias <word> takes one out
-  --add-link <rel>:<id>  the same as --link; --remove-link <rel>:<id> takes that link out,
-                         --remove-link <id> every link to that entry
-  --remove-applies-to <kind>
-  --clear-tags, --clear-aliases, --clear-applies-to, --clear-links
-                         empty the list first: --clear-links --link related:kb-1a2b3
-                         leaves exactly that link`;
+  "add-tag": { type: "string", multiple: true, value: "<tag>", help: "the same as --tag" },
+  "remove-tag": { type: "string", multiple: true, value: "<tag>", help: "take a tag out" },
+  "clear-tags": { type: "boolean", help: "empty the tags first" },
+  "add-alias": { type: "string", multiple: true, value: "<word>", help: "the same as --alias" },
+  "remove-alias": { type: "string", multiple: true, value: "<word>", help: "take an alias out" },
+  "clear-aliases": { type: "boolean", help: "empty the aliases first" },
+  "remove-applies-to": {
+    type: "string",
+    multiple: true,
+    value: "<kind>",
+    help: "take a kind out of applies_to",
+  },
+  "clear-applies-to": { type: "boolean", help: "empty applies_to first" },
+  "add-link": {
+    type: "string",
+    multiple: true,
+    value: "<rel>:<id>",
+    help: "the same as --link",
+  },
+  "remove-link": {
+    type: "string",
+    multiple: true,
+    value: "<rel>:<id>",
+    help: "take that link out; --remove-link <id> every link to that entry",
+  },
+  "clear-links": {
+    type: "boolean",
+    help: "empty the links first: --clear-links --link related:kb-1a2b3\nleaves exactly that link",
+  },
+} as const satisfies Record<string, OptionSpec>;
 
 /** Values parsed from the entry flags and the list flags. */
 export type EntryFlagValues = OptionValues<typeof ENTRY_OPTIONS & typeof LIST_EDIT_OPTIONS>;

@@ -7,13 +7,13 @@
 import type { PromptResult } from "../core/eval/score.ts";
 import { resolveKb } from "../io/config.ts";
 import { type EvalReport, evaluate } from "../io/eval.ts";
-import { parseCommand, positiveInt, wholeNumberFrom } from "./args.ts";
+import { type CommandSpec, helpText, parseCommand, positiveInt, wholeNumberFrom } from "./args.ts";
 import { bold, dim, green, plural, printJson, red } from "./output.ts";
 
-/** Help text. */
-export const help = `Usage: git-kb eval <golden.jsonl> [options]
-
-Replay a golden file through the prompt hook's decision (as a session's first
+/** The command: its usage, options and positionals. */
+export const command = {
+  usage: ["eval <golden.jsonl> [options]"],
+  about: `Replay a golden file through the prompt hook's decision (as a session's first
 prompt, no ledger) and through search, and report recall@1 and @5, MRR@10, false
 fires, bytes injected per prompt, the misses prompt by prompt, and what changed
 since the last run on the same file (kept in the cache folder).
@@ -22,15 +22,23 @@ The golden file has one JSON object per line: a real prompt and the ids of the
 entries that should surface for it, best first; [] means nothing should.
   {"prompt": "how do I rotate the leaked npm token?", "expect": ["kb-7q2mx"]}
   {"prompt": "thanks, that works", "expect": []}
-A relative path is looked up in the current folder, then in the knowledge base.
+A relative path is looked up in the current folder, then in the knowledge base.`,
+  options: {
+    misses: {
+      type: "string",
+      check: wholeNumberFrom(1),
+      value: "<n>",
+      help: "list at most n prompts with misses (default 20; --json lists all)",
+    },
+    json: { type: "boolean", help: "print the whole run as JSON" },
+  },
+  positionals: { name: "<golden.jsonl>", min: 1, max: 1 },
+  notes: `Exit codes: 0 scored, 1 the file is missing or has lines that are not cases,
+2 usage error.`,
+} as const satisfies CommandSpec;
 
-Options:
-  --misses <n>  list at most n prompts with misses (default 20; --json lists all)
-  --json        print the whole run as JSON
-  --kb <dir>    the knowledge base folder
-
-Exit codes: 0 scored, 1 the file is missing or has lines that are not cases,
-2 usage error.`;
+/** Help text. */
+export const help: string = helpText(command);
 
 const fixed = (value: number, digits = 3) => value.toFixed(digits);
 
@@ -128,10 +136,7 @@ export function formatReport(report: EvalReport, misses: number): string {
 
 /** Run the command. */
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseCommand(args, {
-    misses: { type: "string", check: wholeNumberFrom(1) },
-    json: { type: "boolean" },
-  }, { positionals: { name: "<golden.jsonl>", min: 1, max: 1 } });
+  const { values, positionals } = parseCommand(args, command.options, command);
   const misses = positiveInt(values.misses, "misses", 20);
   const { kbDir } = resolveKb(values.kb);
   const report = await evaluate(kbDir, positionals[0]);

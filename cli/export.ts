@@ -8,42 +8,50 @@
 import { AGENT_FILES, type AgentFileName } from "../core/export/agent_files.ts";
 import { exportAgentFiles } from "../io/export/agent_files.ts";
 import { openKb } from "../io/index/open.ts";
-import { NO_POSITIONALS, oneOf, parseCommand } from "./args.ts";
+import { type CommandSpec, helpText, NO_POSITIONALS, oneOf, parseCommand } from "./args.ts";
 import { cyan, green, printJson, yellow } from "./output.ts";
 
-/** Help text. */
-export const help = `Usage: git-kb export [options]
-
-Write git-kb's block into the agent files of a project: the kernel rules, and
+/** The command: its usage, options and positionals. */
+export const command = {
+  usage: ["export [options]"],
+  about: `Write git-kb's block into the agent files of a project: the kernel rules, and
 the rule to run git-kb context before a task. The block sits between markers,
 so a rerun replaces only it and leaves your own text alone. Each file stays
 inside what its agent reads (AGENTS.md 32 KiB, CLAUDE.md 200 lines, a Windsurf
 rule 12,000 characters): kernel rules that do not fit are left out and named.
 Without --to: AGENTS.md, and CLAUDE.md, .cursor/rules/git-kb.mdc and
 .windsurf/rules/git-kb.md where the project already has CLAUDE.md, .cursor/
-or .windsurf/.
-
-Options:
-  --to <file>    agents, claude, cursor or windsurf; repeat for several
-  --dir <dir>    the project folder (default: the current folder)
-  --check        write nothing; exit 1 when a file is stale
-  --json         print what was done as JSON
-  --kb <dir>     the knowledge base folder
-
-Example:
+or .windsurf/. A file that is a symbolic link is written where it points.`,
+  options: {
+    to: {
+      type: "string",
+      multiple: true,
+      value: "<file>",
+      help: "agents, claude, cursor or windsurf; repeat for several",
+      check: oneOf(Object.keys(AGENT_FILES)),
+    },
+    dir: {
+      type: "string",
+      value: "<dir>",
+      help: "the project folder (default: the current folder)",
+    },
+    check: { type: "boolean", help: "write nothing; exit 1 when a file is stale" },
+    json: { type: "boolean", help: "print what was done as JSON" },
+  },
+  positionals: NO_POSITIONALS,
+  notes: `Example:
   git-kb export --to agents --to cursor
 
 Exit codes: 0 written or up to date, 1 a file is stale (--check) or failed,
-2 usage error.`;
+2 usage error.`,
+} as const satisfies CommandSpec;
+
+/** Help text. */
+export const help: string = helpText(command);
 
 /** Run the command. */
 export async function run(args: string[]): Promise<number> {
-  const { values } = parseCommand(args, {
-    to: { type: "string", multiple: true, check: oneOf(Object.keys(AGENT_FILES)) },
-    dir: { type: "string" },
-    check: { type: "boolean" },
-    json: { type: "boolean" },
-  }, { positionals: NO_POSITIONALS });
+  const { values } = parseCommand(args, command.options, command);
   const { reader } = await openKb(values.kb);
   const rules = reader.manifest.kernel.map(({ id, title, body }) => ({ id, title, body }));
   const files = values.to?.length ? [...new Set(values.to)] as AgentFileName[] : undefined;

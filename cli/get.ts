@@ -10,22 +10,29 @@ import { shellCommand } from "../core/shell/quote.ts";
 import { git } from "../io/git.ts";
 import { type OpenKb, withKb } from "../io/index/open.ts";
 import { READ_TRUST_MS, readIndexedEntry } from "../io/index/store.ts";
-import { parseCommand } from "./args.ts";
+import { type CommandSpec, helpText, parseCommand } from "./args.ts";
 import { printJson, red } from "./output.ts";
 import { linkViews } from "./search.ts";
 
-/** Help text. */
-export const help = `Usage: git-kb get <id>... [options]
-
-Print entries exactly as stored, several at once. An id that is not served is
+/** The command: its usage, options and positionals. */
+export const command = {
+  usage: ["get <id>... [options]"],
+  about: `Print entries exactly as stored, several at once. An id that is not served is
 reported on stderr with the reason (exit 1) and the other entries are still
 printed: the file was left out of the index (two files with one id, or a file
-that breaks the contract), it is in a merge or rebase conflict, or no entry has it.
+that breaks the contract), it is in a merge or rebase conflict, or no entry has it.`,
+  options: {
+    links: {
+      type: "boolean",
+      help: "after each entry, list its linked entries (both directions) with titles",
+    },
+    json: { type: "boolean", help: "print [{id, path, text, links?}] as JSON" },
+  },
+  positionals: { name: "<id>", min: 1 },
+} as const satisfies CommandSpec;
 
-Options:
-  --links       after each entry, list its linked entries (both directions) with titles
-  --json        print [{id, path, text, links?}] as JSON
-  --kb <dir>    the knowledge base folder`;
+/** Help text. */
+export const help: string = helpText(command);
 
 /** One entry as printed. */
 interface Found {
@@ -37,10 +44,7 @@ interface Found {
 
 /** Run the command. */
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseCommand(args, {
-    links: { type: "boolean" },
-    json: { type: "boolean" },
-  }, { positionals: { name: "<id>", min: 1 } });
+  const { values, positionals } = parseCommand(args, command.options, command);
   const ids = [...new Set(positionals.flatMap((arg) => arg.split(/[\s,]+/)).filter(Boolean))];
   const { found, reasons } = await withKb(
     values.kb,

@@ -8,43 +8,48 @@
 import { resolveKb } from "../io/config.ts";
 import { importFolder, type ImportReport } from "../io/import/import.ts";
 import { NOT_MARKDOWN } from "../io/import/source.ts";
-import { oneOf, parseCommand, UsageError } from "./args.ts";
+import { type CommandSpec, helpText, oneOf, parseCommand } from "./args.ts";
 import { cyan, green, plural, printJson, yellow } from "./output.ts";
 import { printWarnings, saveSummary } from "./save_report.ts";
 
-/** Help text. */
-export const help = `Usage: git-kb import <folder> [options]
-
-Bring the notes of a folder into the knowledge base, in one commit (one push, one
+/** The command: its usage, options and positionals. */
+export const command = {
+  usage: ["import <folder> [options]"],
+  about: `Bring the notes of a folder into the knowledge base, in one commit (one push, one
 reindex). Each markdown file becomes an entry: its title from the frontmatter,
 the first # heading or the file name; its tags from the frontmatter, inline
 #tags and the folders it sits in; its dates from the frontmatter, else the
 file's git history, else its modification time. [[Wikilinks]] to other notes
 (by file name, title or alias) become [[kb-id]] mentions and related links.
-A note that holds a credential is left out. Importing the same folder again
-updates the entries it made (the imported_from field) and adds no duplicates.
-
-Options:
-  --from <kind>  obsidian or markdown (default: obsidian when the folder has
-                 an .obsidian folder)
-  --dry-run      report what would be imported; write nothing
-  --json         print the report as JSON
-  --kb <dir>     the knowledge base folder
-
-Example:
+Each ## section of a CLAUDE.md or AGENTS.md, and each .cursor/rules/*.mdc, becomes
+a rule; an alwaysApply rule becomes a kernel rule while the kernel budget has
+room. A note that holds a credential is left out. Importing the same folder
+again updates the entries it made (the imported_from field) and adds no
+duplicates. The folder itself is never changed.`,
+  options: {
+    from: {
+      type: "string",
+      value: "<kind>",
+      help: "obsidian or markdown (default: obsidian when the folder has\nan .obsidian folder)",
+      check: oneOf(["obsidian", "markdown"]),
+    },
+    "dry-run": { type: "boolean", help: "report what would be imported; write nothing" },
+    json: { type: "boolean", help: "print the report as JSON" },
+  },
+  positionals: { min: 1, max: 1, name: "<folder>" },
+  notes: `Example:
   git-kb import ~/vault --dry-run
 
 Exit codes: 0 imported (or nothing to do), 1 failed, 2 usage error,
-3 committed locally but not pushed (the message says how to finish).`;
+3 committed locally but not pushed (the message says how to finish).`,
+} as const satisfies CommandSpec;
+
+/** Help text. */
+export const help: string = helpText(command);
 
 /** Run the command. */
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseCommand(args, {
-    from: { type: "string", check: oneOf(["obsidian", "markdown"]) },
-    "dry-run": { type: "boolean" },
-    json: { type: "boolean" },
-  });
-  if (positionals.length !== 1) throw new UsageError("give one folder to import, like ~/vault");
+  const { values, positionals } = parseCommand(args, command.options, command);
   const { kbDir } = resolveKb(values.kb);
   const report = await importFolder({
     kbDir,

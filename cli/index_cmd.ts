@@ -5,31 +5,31 @@
  */
 import { openKb } from "../io/index/open.ts";
 import { indexDir } from "../io/paths.ts";
-import { NO_POSITIONALS, parseCommand } from "./args.ts";
+import { type CommandSpec, helpText, NO_POSITIONALS, parseCommand } from "./args.ts";
 import { printJson, yellow } from "./output.ts";
 
-/** Help text. */
-export const help = `Usage: git-kb index [options]
-
-Bring the index up to date with the entry files: only changed, added and removed
+/** The command: its usage, options and positionals. */
+export const command = {
+  usage: ["index [options]"],
+  about: `Bring the index up to date with the entry files: only changed, added and removed
 entries are re-read. Every index file is checked against the checksums in its
 manifest first, and a damaged index is rebuilt. The index lives under the OS temp
 dir and is rebuilt automatically whenever a command notices a change; run this to
-see the numbers. Files left out of the index are counted; --verbose names them.
+see the numbers. Files left out of the index are counted; --verbose names them.`,
+  options: {
+    full: { type: "boolean", help: "rebuild from scratch" },
+    verbose: { type: "boolean", help: "name each file left out of the index, and why" },
+    json: { type: "boolean", help: "print the report as JSON (with every file left out)" },
+  },
+  positionals: NO_POSITIONALS,
+} as const satisfies CommandSpec;
 
-Options:
-  --full        rebuild from scratch
-  --verbose     name each file left out of the index, and why
-  --json        print the report as JSON (with every file left out)
-  --kb <dir>    the knowledge base folder`;
+/** Help text. */
+export const help: string = helpText(command);
 
 /** Run the command. */
 export async function run(args: string[]): Promise<number> {
-  const { values } = parseCommand(args, {
-    full: { type: "boolean" },
-    verbose: { type: "boolean" },
-    json: { type: "boolean" },
-  }, { positionals: NO_POSITIONALS });
+  const { values } = parseCommand(args, command.options, command);
   const { report, location } = await openKb(values.kb, { full: values.full, verify: true });
   const dir = indexDir(location.kbDir);
   if (values.json) {

@@ -12,30 +12,42 @@ import { commitPaths, git, gitOk } from "../io/git.ts";
 import { openIndex } from "../io/index/store.ts";
 import { ENTRIES_DIR, listEntries, NotAKbError } from "../io/kb.ts";
 import { homeDir } from "../io/paths.ts";
-import { parseCommand, UsageError } from "./args.ts";
+import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import { green, plural, printJson, yellow } from "./output.ts";
 
-/** Help text. */
-export const help = `Usage: git-kb init [<clone-url | path>] [options]
-
-Connect git-kb to a knowledge base repo, write the config, build the index.
+/** The command: its usage, options and positionals. */
+export const command = {
+  usage: ["init [<clone-url | path>] [options]"],
+  about: `Connect git-kb to a knowledge base repo, write the config, build the index.
 
   git-kb init git@github.com:me/kb.git    clone a remote (a local bare repo path works too)
   git-kb init ~/notes/kb                  use an existing local clone, or create a new repo
                                           there when the folder does not exist or is empty
-  git-kb init                             create a new repo in the default folder
-
-Options:
-  --dir <path>    where to clone to, or create the new repo
-                  (default: $CLAUDE_PLUGIN_DATA/kb, else ~/.local/share/git-kb/kb)
-  --force         point the config at this knowledge base although it names
-                  another one (without it init refuses, exit 2, and changes nothing)
-  --json          print what was done as JSON
-
-Markdown files outside entries/ are not read; init names them.
+  git-kb init                             create a new repo in the default folder`,
+  options: {
+    dir: {
+      type: "string",
+      value: "<path>",
+      help: "where to clone to, or create the new repo\n" +
+        "(default: $CLAUDE_PLUGIN_DATA/kb, else ~/.local/share/git-kb/kb)",
+    },
+    force: {
+      type: "boolean",
+      help: "point the config at this knowledge base although it names\n" +
+        "another one (without it init refuses, exit 2, and changes nothing)",
+    },
+    json: { type: "boolean", help: "print what was done as JSON" },
+  },
+  positionals: { name: "<clone-url or path>", max: 1 },
+  kb: false,
+  notes: `Markdown files outside entries/ are not read; init names them.
 
 The config goes to $CLAUDE_PLUGIN_DATA/config.json when that is set, else to
-$XDG_CONFIG_HOME/git-kb/config.json (~/.config/git-kb/config.json).`;
+$XDG_CONFIG_HOME/git-kb/config.json (~/.config/git-kb/config.json).`,
+} as const satisfies CommandSpec;
+
+/** Help text. */
+export const help: string = helpText(command);
 
 const README = `# Knowledge base
 
@@ -223,11 +235,7 @@ async function carryOut(plan: Plan, steps: string[]): Promise<void> {
 
 /** Run the command. */
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseCommand(args, {
-    dir: { type: "string" },
-    force: { type: "boolean" },
-    json: { type: "boolean" },
-  }, { positionals: { name: "<clone-url or path>", max: 1 } });
+  const { values, positionals } = parseCommand(args, command.options, command);
   const planned = await plan(positionals[0], values.dir);
   const { kbDir, mode } = planned;
   const replaced = guardConfig(kbDir, values.force);

@@ -9,61 +9,7 @@ import { closestWord } from "../core/text/closest.ts";
 import { describeError, exitCodeOf } from "./errors.ts";
 import { bold, onStderr } from "./output.ts";
 import denoConfig from "../deno.json" with { type: "json" };
-
-/** What every command module exports. */
-export interface CommandModule {
-  help: string;
-  run(args: string[]): Promise<number>;
-}
-
-/** The commands, loaded lazily so `--help` and small commands start fast. */
-export const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
-  init: { summary: "connect or create a knowledge base repo", load: () => import("./init.ts") },
-  add: {
-    summary: "add an entry (validate, write, commit, push, reindex)",
-    load: () => import("./add.ts"),
-  },
-  edit: {
-    summary: "change an entry through the same save pipeline",
-    load: () => import("./edit.ts"),
-  },
-  rm: { summary: "delete entries through the save pipeline", load: () => import("./rm.ts") },
-  import: {
-    summary: "bring a folder of notes (Obsidian, markdown) in, in one commit",
-    load: () => import("./import.ts"),
-  },
-  export: {
-    summary: "write kernel rules into AGENTS.md, CLAUDE.md, Cursor and Windsurf rules",
-    load: () => import("./export.ts"),
-  },
-  search: {
-    summary: "ranked lexical search, several queries fused",
-    load: () => import("./search.ts"),
-  },
-  get: { summary: "print entries verbatim by id", load: () => import("./get.ts") },
-  index: { summary: "bring the index up to date and report", load: () => import("./index_cmd.ts") },
-  context: {
-    summary: "what the prompt hook would add for a prompt",
-    load: () => import("./context.ts"),
-  },
-  stats: { summary: "summarise the prompt hook's debug log", load: () => import("./stats.ts") },
-  eval: {
-    summary: "score the hook and search against a golden file of prompts",
-    load: () => import("./eval.ts"),
-  },
-  doctor: {
-    summary: "check config, git, remote, index and entries",
-    load: () => import("./doctor.ts"),
-  },
-  selftest: {
-    summary: "test git-kb end to end on a throwaway knowledge base",
-    load: () => import("./selftest.ts"),
-  },
-  setup: {
-    summary: "wire git-kb's hooks into Claude Code, Codex or Gemini CLI",
-    load: () => import("./setup.ts"),
-  },
-};
+import { type CommandModule, type CommandName, COMMANDS, isCommand } from "../app/registry.ts";
 
 function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
@@ -157,7 +103,7 @@ export async function main(args: string[]): Promise<number> {
       invocation.problems.push(`help takes one command, not ${rest.length + 1} arguments`);
     }
   }
-  if (!invocation.problems.length && name !== undefined && !Object.hasOwn(COMMANDS, name)) {
+  if (!invocation.problems.length && name !== undefined && !isCommand(name)) {
     invocation.problems.push(unknownCommand(name));
   }
   if (invocation.problems.length) return reportTopLevel(invocation.problems);
@@ -172,7 +118,7 @@ export async function main(args: string[]): Promise<number> {
   }
   let module: CommandModule | undefined;
   try {
-    module = await COMMANDS[name].load();
+    module = await COMMANDS[name as CommandName].load();
     if (help || asksForHelp(rest)) {
       console.log(module.help);
       return 0;

@@ -10,28 +10,33 @@ import { shellCommand } from "../core/shell/quote.ts";
 import { type Backlink, linksTo } from "../io/save/backlinks.ts";
 import { resolveKb } from "../io/config.ts";
 import { entryPathOf, saveChanges } from "../io/save/save.ts";
-import { parseCommand, UsageError } from "./args.ts";
+import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import { cyan, green, plural, printJson, yellow } from "./output.ts";
 import { printWarnings, saveSummary } from "./save_report.ts";
 
-/** Help text. */
-export const help = `Usage: git-kb rm <id>... [options]
-
-Delete entries: remove their files in one commit, push when there is a remote
+/** The command: its usage, options and positionals. */
+export const command = {
+  usage: ["rm <id>... [options]"],
+  about: `Delete entries: remove their files in one commit, push when there is a remote
 and update the index. While other entries link to one of them, nothing is
 removed unless --force, which deletes anyway and lists the links left dangling
-(an entry with a dangling link must lose it before its next edit).
-
-Options:
-  --force       delete even when other entries link to it
-  --json        print {ids, paths, commit, push, index, dangling, warnings} as JSON
-  --kb <dir>    the knowledge base folder
-
-Example:
+(an entry with a dangling link must lose it before its next edit).`,
+  options: {
+    force: { type: "boolean", help: "delete even when other entries link to it" },
+    json: {
+      type: "boolean",
+      help: "print {ids, paths, commit, push, index, dangling, warnings} as JSON",
+    },
+  },
+  notes: `Example:
   git-kb rm kb-7q2mx
 
 Exit codes: 0 deleted, 1 unknown id, linked to (nothing removed) or failed,
-2 usage error, 3 committed locally but not pushed (the message says how to finish).`;
+2 usage error, 3 committed locally but not pushed (the message says how to finish).`,
+} as const satisfies CommandSpec;
+
+/** Help text. */
+export const help: string = helpText(command);
 
 /** Raised when other entries link to what would be deleted; nothing was removed. */
 class LinkedError extends Error {
@@ -62,10 +67,7 @@ function titleOf(text: string, path: string): string {
 
 /** Run the command. */
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseCommand(args, {
-    force: { type: "boolean" },
-    json: { type: "boolean" },
-  });
+  const { values, positionals } = parseCommand(args, command.options, command);
   const ids = [...new Set(positionals)];
   if (!ids.length) throw new UsageError("give at least one entry id, like kb-7q2mx");
   const { kbDir } = resolveKb(values.kb);

@@ -14,22 +14,48 @@ import { makeSnippet } from "../core/text/snippet.ts";
 import { openKb } from "../io/index/open.ts";
 import { READ_TRUST_MS } from "../io/index/store.ts";
 import { displaySafe } from "../core/text/display.ts";
-import { oneOf, parseCommand, positiveInt, UsageError, wholeNumberFrom } from "./args.ts";
+import {
+  type CommandSpec,
+  helpText,
+  oneOf,
+  parseCommand,
+  positiveInt,
+  UsageError,
+  wholeNumberFrom,
+} from "./args.ts";
 import { bold, cyan, dim, printJson, yellow } from "./output.ts";
 
-/** Help text. */
-export const help = `Usage: git-kb search <query>... [options]
-
-Ranked lexical search over titles, tags, aliases and bodies (title weighs most).
+/** The command: its usage, options and positionals. */
+export const command = {
+  usage: ["search <query>... [options]"],
+  about: `Ranked lexical search over titles, tags, aliases and bodies (title weighs most).
 Each argument is one query; pass several phrasings at once and they are fused
-into one ranking: git-kb search "rotate token" "leaked credentials" "cf api key"
+into one ranking: git-kb search "rotate token" "leaked credentials" "cf api key"`,
+  options: {
+    type: {
+      type: "string",
+      check: oneOf(ENTRY_TYPES, "type"),
+      value: "<type>",
+      help: `only entries of this type (${ENTRY_TYPES.join(", ")})`,
+    },
+    tag: {
+      type: "string",
+      value: "<tag>",
+      help: "only entries with this tag (or a tag under it: ci keeps ci/cd)",
+    },
+    limit: {
+      type: "string",
+      check: wholeNumberFrom(1),
+      value: "<n>",
+      help: "at most n hits (default 10)",
+    },
+    json: { type: "boolean", help: "print hits as JSON" },
+  },
+  positionals: { name: "<query>", min: 1 },
+} as const satisfies CommandSpec;
 
-Options:
-  --type <type>   only entries of this type (${ENTRY_TYPES.join(", ")})
-  --tag <tag>     only entries with this tag (or a tag under it: ci keeps ci/cd)
-  --limit <n>     at most n hits (default 10)
-  --json          print hits as JSON
-  --kb <dir>      the knowledge base folder`;
+/** Help text. */
+export const help: string = helpText(command);
 
 /** A search hit as printed. */
 export interface HitView {
@@ -60,12 +86,7 @@ function readBody(kbDir: string, path: string): string {
 
 /** Run the command. */
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseCommand(args, {
-    type: { type: "string", check: oneOf(ENTRY_TYPES, "type") },
-    tag: { type: "string" },
-    limit: { type: "string", check: wholeNumberFrom(1) },
-    json: { type: "boolean" },
-  }, { positionals: { name: "<query>", min: 1 } });
+  const { values, positionals } = parseCommand(args, command.options, command);
   const queries = positionals.map((query) => query.trim()).filter(Boolean);
   if (!queries.length) throw new UsageError("every query is blank; give at least one word");
   const limit = positiveInt(values.limit, "limit", 10);

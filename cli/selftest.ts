@@ -15,14 +15,14 @@ import {
   verify,
 } from "../io/selftest/run.ts";
 import { resolvePath } from "../io/paths.ts";
-import { NO_POSITIONALS, parseCommand, UsageError } from "./args.ts";
+import { type CommandSpec, helpText, NO_POSITIONALS, parseCommand, UsageError } from "./args.ts";
 import { bold, dim, green, printJson, red } from "./output.ts";
 import { SelfCli, selfEntry } from "./self_cli.ts";
 
-/** Help text. */
-export const help = `Usage: git-kb selftest [options]
-
-Test git-kb end to end without touching your own knowledge base: make a scratch
+/** The command: its usage, options and positionals. */
+export const command = {
+  usage: ["selftest [options]"],
+  about: `Test git-kb end to end without touching your own knowledge base: make a scratch
 knowledge base (a git repo with three entries and no remote, its own config and
 cache, under the cache folder), then run the real CLI and prompt hook as
 subprocesses with their own permission flags. A writer adds a decision, adds a
@@ -31,18 +31,33 @@ by type, fire the hook with a matching and a non-matching prompt, and show that
 a session's ledger drops a repeat and that the edited entry comes back. Then it
 verifies the final state itself (git log, the entry files, search and the hook
 again), removes the scratch folder whatever happened, and checks that your
-config files and knowledge base did not change. One line per step, with why.
+config files and knowledge base did not change. One line per step, with why.`,
+  options: {
+    json: { type: "boolean", help: "print the steps as JSON" },
+    keep: { type: "boolean", help: "keep the scratch folder to look at (its path is printed)" },
+    "setup-only": {
+      type: "boolean",
+      help:
+        "make the scratch knowledge base and print the tasks in\nwords, for agents to do (/git-kb:test-skill)",
+    },
+    verify: {
+      type: "string",
+      value: "<folder>",
+      help: "verify a scratch folder's final state after the tasks",
+    },
+    teardown: {
+      type: "string",
+      value: "<folder>",
+      help: "remove a scratch folder; check your setup is unchanged",
+    },
+  },
+  positionals: NO_POSITIONALS,
+  kb: "your knowledge base, to prove it is left alone",
+  notes: "Exit codes: 0 every step passed, 1 a step failed, 2 usage error.",
+} as const satisfies CommandSpec;
 
-Options:
-  --json              print the steps as JSON
-  --keep              keep the scratch folder to look at (its path is printed)
-  --setup-only        make the scratch knowledge base and print the tasks in
-                      words, for agents to do (/git-kb:test-skill)
-  --verify <folder>   verify a scratch folder's final state after the tasks
-  --teardown <folder> remove a scratch folder; check your setup is unchanged
-  --kb <dir>          your knowledge base, to prove it is left alone
-
-Exit codes: 0 every step passed, 1 a step failed, 2 usage error.`;
+/** Help text. */
+export const help: string = helpText(command);
 
 function cliFor(scratch: Scratch): SelfCli {
   return new SelfCli(selfEntry(), scratch.env, scratch.dir);
@@ -110,13 +125,7 @@ function printSetup(scratch: Scratch, json: boolean | undefined): void {
 
 /** Run the command. */
 export async function run(args: string[]): Promise<number> {
-  const { values } = parseCommand(args, {
-    json: { type: "boolean" },
-    keep: { type: "boolean" },
-    "setup-only": { type: "boolean" },
-    verify: { type: "string" },
-    teardown: { type: "string" },
-  }, { positionals: NO_POSITIONALS });
+  const { values } = parseCommand(args, command.options, command);
   const modes = [values["setup-only"], values.verify, values.teardown].filter((mode) =>
     mode !== undefined
   );

@@ -30,13 +30,13 @@ import { join } from "../core/path.ts";
 import { isOneOf } from "../core/entry/schema.ts";
 import { writeFileAtomic } from "../io/fs.ts";
 import { homeDir, resolvePath } from "../io/paths.ts";
-import { NO_POSITIONALS, parseCommand, UsageError } from "./args.ts";
+import { type CommandSpec, helpText, NO_POSITIONALS, parseCommand, UsageError } from "./args.ts";
 import { bold, dim, green, printJson, red, yellow } from "./output.ts";
 
-/** Help text. */
-export const help = `Usage: git-kb setup [options]
-
-Wire git-kb into a coding agent. For agents with a pre-prompt hook, merge
+/** The command: its usage, options and positionals. */
+export const command = {
+  usage: ["setup [options]"],
+  about: `Wire git-kb into a coding agent. For agents with a pre-prompt hook, merge
 git-kb's hook entries into the agent's settings file, keeping every other key
 and hook; for the others, print the AGENTS.md rule to add by hand.
 
@@ -51,15 +51,28 @@ and hook; for the others, print the AGENTS.md rule to add by hand.
 The hooks run the launcher by its absolute path (KB_CLI when set by the plugin
 launcher, else this checkout's plugin/bin/git-kb). Running setup again changes
 nothing; after the launcher moved, it updates the entries in place. Before a
-write the previous file is copied to <file>.bak, and the change is shown as a diff.
+write the previous file is copied to <file>.bak, and the change is shown as a diff.`,
+  options: {
+    agent: {
+      type: "string",
+      value: "<name>",
+      help: "claude (default), codex, gemini, cursor or opencode",
+    },
+    scope: {
+      type: "string",
+      value: "<scope>",
+      help: "user: under your home folder (default); project: under the\ncurrent folder",
+    },
+    "dry-run": { type: "boolean", help: "show the diff, write nothing" },
+    remove: { type: "boolean", help: "take git-kb's entries out again (nothing else is touched)" },
+    json: { type: "boolean", help: "print what was done as JSON" },
+  },
+  positionals: NO_POSITIONALS,
+  kb: false,
+} as const satisfies CommandSpec;
 
-Options:
-  --agent <name>    claude (default), codex, gemini, cursor or opencode
-  --scope <scope>   user: under your home folder (default); project: under the
-                    current folder
-  --dry-run         show the diff, write nothing
-  --remove          take git-kb's entries out again (nothing else is touched)
-  --json            print what was done as JSON`;
+/** Help text. */
+export const help: string = helpText(command);
 
 const SCOPES = ["user", "project"] as const;
 type Scope = typeof SCOPES[number];
@@ -89,13 +102,7 @@ const JSON_HINTS: Record<HookAgent, string> = {
 };
 
 function parseOptions(args: string[]): SetupOptions {
-  const { values } = parseCommand(args, {
-    agent: { type: "string" },
-    scope: { type: "string" },
-    "dry-run": { type: "boolean" },
-    remove: { type: "boolean" },
-    json: { type: "boolean" },
-  }, { positionals: NO_POSITIONALS });
+  const { values } = parseCommand(args, command.options, command);
   const agent = values.agent ?? "claude";
   if (!isOneOf(AGENTS, agent)) {
     throw new UsageError(`--agent "${agent}" is not known; use one of ${AGENTS.join(", ")}`);

@@ -16,29 +16,29 @@ import { readPrivateText } from "../io/fs.ts";
 import { kbCacheDir } from "../io/paths.ts";
 import { readSessions } from "../io/hook/receipts.ts";
 import { DEBUG_LOG_MAX_BYTES, debugLogPath } from "../io/hook/session.ts";
-import { NO_POSITIONALS, parseCommand } from "./args.ts";
+import { type CommandSpec, helpText, NO_POSITIONALS, parseCommand } from "./args.ts";
 import { bold, plural, printJson } from "./output.ts";
 
-/** Help text. */
-export const help = `Usage: git-kb stats [options]
-
-Summarise what the hooks delivered over the sessions of the last week: pointers
+/** The command: its usage, options and positionals. */
+export const command = {
+  usage: ["stats [options]"],
+  about: `Summarise what the hooks delivered over the sessions of the last week: pointers
 injected, the share the agent then fetched, entries often injected but never
 fetched (noise candidates), and prompts that matched nothing with their most
 frequent words. Then the prompt hook's debug log: how often it fired, why it
 did not, entries that keep nearly matching (tuning candidates), entries never
 surfaced, and the median size of what it injected. Turn the log on with
-KB_HOOK_DEBUG=1.
+KB_HOOK_DEBUG=1.`,
+  options: { json: { type: "boolean", help: "print the summary as JSON" } },
+  positionals: NO_POSITIONALS,
+} as const satisfies CommandSpec;
 
-Options:
-  --json        print the summary as JSON
-  --kb <dir>    the knowledge base folder`;
+/** Help text. */
+export const help: string = helpText(command);
 
 /** Run the command. */
 export async function run(args: string[]): Promise<number> {
-  const { values } = parseCommand(args, { json: { type: "boolean" } }, {
-    positionals: NO_POSITIONALS,
-  });
+  const { values } = parseCommand(args, command.options, command);
   const { location, reader } = await openKb(values.kb, { trustStampMs: HOOK_TRUST_MS });
   const file = debugLogPath(kbCacheDir(location.kbDir));
   const text = [`${file}.1`, file]

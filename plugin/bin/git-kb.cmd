@@ -36,8 +36,8 @@ if /i "%first%"=="context" set "profile=read"
 if /i "%first%"=="stats" set "profile=read"
 if /i "%first%"=="eval" set "profile=read"
 if /i "%first%"=="doctor" set "profile=check"
-if /i "%first%"=="setup" set "profile=setup"
 if /i "%first%"=="selftest" set "profile=selftest"
+if /i "%first%"=="setup" set "profile=setup"
 if /i "%~1"=="hook" if /i "%~2"=="prompt" (set "profile=read" & set "bundle=hooks\prompt\prompt.js")
 if /i "%~1"=="hook" if /i "%~2"=="judge" (set "profile=judge")
 if /i "%~1"=="hook" if /i "%~2"=="search" (set "profile=read" & set "bundle=hooks\search\search_augment.js")

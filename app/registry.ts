@@ -1,0 +1,202 @@
+/**
+ * Every entry point of git-kb, declared once: each CLI command and each hook with its name,
+ * module, permission profile (see `PROFILES` in app/permissions.ts) and one-line summary. The
+ * CLI's command table and dispatcher (cli/main.ts), the plugin launcher (app/launch.ts), the
+ * permission tables, the bundle build and the `deno.json` tasks (build/plugin.ts) and the plugin's
+ * hooks (app/plugin_hooks.ts) all read it.
+ *
+ * Each entry loads its module through a literal `import("…")`, so the bundler sees every module
+ * and the CLI evaluates only the one it runs.
+ *
+ * @module
+ */
+import type { CommandSpec } from "../cli/args.ts";
+import type { PROFILES } from "./permissions.ts";
+
+/** A permission profile's name. */
+export type ProfileName = keyof typeof PROFILES;
+
+/** What every command module exports. */
+export interface CommandModule {
+  /** The command's usage, options and positionals, declared once. */
+  command: CommandSpec;
+  /** The command's help text, printed by `--help`: `helpText(command)`. */
+  help: string;
+  /** Run the command with its arguments; resolves to the exit code. */
+  run(args: string[]): Promise<number>;
+}
+
+/** One `git-kb <name>` command. */
+export interface CommandEntry {
+  /** Its module, relative to the repository root (the `deno.json` task runs cli/main.ts). */
+  module: string;
+  /** The permission profile it runs with. */
+  profile: ProfileName;
+  /** What it does, in one line of `git-kb --help`. */
+  summary: string;
+  /** Load its module. */
+  load: () => Promise<CommandModule>;
+}
+
+/** One `git-kb hook <name>` hook. */
+export interface HookEntry {
+  /** Its entry module, relative to the repository root. */
+  module: string;
+  /** The permission profile it runs with. */
+  profile: ProfileName;
+  /** What it does, in one line. */
+  summary: string;
+  /**
+   * It runs on nearly every turn, so it gets a bundle of its own (`plugin/bin/hooks/<name>/`):
+   * every byte of a bundle is parsed on every start, and the CLI's is several times a hook's.
+   */
+  ownBundle?: boolean;
+  /** Load its module and give its runner. */
+  load: () => Promise<() => Promise<void>>;
+}
+
+/** The commands, in the order `git-kb --help` lists them. */
+export const COMMANDS = {
+  init: {
+    module: "cli/init.ts",
+    profile: "save",
+    summary: "connect or create a knowledge base repo",
+    load: () => import("../cli/init.ts"),
+  },
+  add: {
+    module: "cli/add.ts",
+    profile: "save",
+    summary: "add an entry (validate, write, commit, push, reindex)",
+    load: () => import("../cli/add.ts"),
+  },
+  edit: {
+    module: "cli/edit.ts",
+    profile: "save",
+    summary: "change an entry through the same save pipeline",
+    load: () => import("../cli/edit.ts"),
+  },
+  rm: {
+    module: "cli/rm.ts",
+    profile: "save",
+    summary: "delete entries through the save pipeline",
+    load: () => import("../cli/rm.ts"),
+  },
+  import: {
+    module: "cli/import.ts",
+    profile: "save",
+    summary: "bring a folder of notes (Obsidian, markdown, agent files) in, in one commit",
+    load: () => import("../cli/import.ts"),
+  },
+  export: {
+    module: "cli/export.ts",
+    profile: "export",
+    summary: "write kernel rules into AGENTS.md, CLAUDE.md, Cursor and Windsurf rules",
+    load: () => import("../cli/export.ts"),
+  },
+  search: {
+    module: "cli/search.ts",
+    profile: "read",
+    summary: "ranked lexical search, several queries fused",
+    load: () => import("../cli/search.ts"),
+  },
+  get: {
+    module: "cli/get.ts",
+    profile: "check",
+    summary: "print entries verbatim by id",
+    load: () => import("../cli/get.ts"),
+  },
+  index: {
+    module: "cli/index_cmd.ts",
+    profile: "read",
+    summary: "bring the index up to date and report",
+    load: () => import("../cli/index_cmd.ts"),
+  },
+  context: {
+    module: "cli/context.ts",
+    profile: "read",
+    summary: "what the prompt hook would add for a prompt",
+    load: () => import("../cli/context.ts"),
+  },
+  stats: {
+    module: "cli/stats.ts",
+    profile: "read",
+    summary: "summarise the prompt hook's debug log",
+    load: () => import("../cli/stats.ts"),
+  },
+  eval: {
+    module: "cli/eval.ts",
+    profile: "read",
+    summary: "score the hook and search against a golden file of prompts",
+    load: () => import("../cli/eval.ts"),
+  },
+  doctor: {
+    module: "cli/doctor.ts",
+    profile: "check",
+    summary: "check config, git, remote, index and entries",
+    load: () => import("../cli/doctor.ts"),
+  },
+  selftest: {
+    module: "cli/selftest.ts",
+    profile: "selftest",
+    summary: "test git-kb end to end on a throwaway knowledge base",
+    load: () => import("../cli/selftest.ts"),
+  },
+  setup: {
+    module: "cli/setup.ts",
+    profile: "setup",
+    summary: "wire git-kb's hooks into Claude Code, Codex or Gemini CLI",
+    load: () => import("../cli/setup.ts"),
+  },
+} as const satisfies Record<string, CommandEntry>;
+
+/** The hooks, by the name the launcher is given (`git-kb hook prompt`). */
+export const HOOKS = {
+  prompt: {
+    module: "hooks/prompt.ts",
+    profile: "read",
+    summary: "surface knowledge-base pointers on each prompt",
+    ownBundle: true,
+    load: async () => (await import("../hooks/prompt.ts")).runPromptHook,
+  },
+  judge: {
+    module: "hooks/judge.ts",
+    profile: "judge",
+    summary: "judge prose before it is published",
+    load: async () => (await import("../hooks/judge.ts")).runJudgeHook,
+  },
+  search: {
+    module: "hooks/search_augment.ts",
+    profile: "read",
+    summary: "surface pointers on code searches",
+    ownBundle: true,
+    load: async () => (await import("../hooks/search_augment.ts")).runSearchHook,
+  },
+  subagent: {
+    module: "hooks/subagent.ts",
+    profile: "read",
+    summary: "surface pointers in subagent prompts",
+    load: async () => (await import("../hooks/subagent.ts")).runSubagentHook,
+  },
+  receipts: {
+    module: "hooks/receipts.ts",
+    profile: "read",
+    summary: "note which pointers get fetched",
+    load: async () => (await import("../hooks/receipts.ts")).runReceiptsHook,
+  },
+} as const satisfies Record<string, HookEntry>;
+
+/** A command's name. */
+export type CommandName = keyof typeof COMMANDS;
+
+/** A hook's name. */
+export type HookName = keyof typeof HOOKS;
+
+/** Whether `name` is a command's name. */
+export function isCommand(name: string): name is CommandName {
+  return Object.hasOwn(COMMANDS, name);
+}
+
+/** Whether `name` is a hook's name. */
+export function isHook(name: string): name is HookName {
+  return Object.hasOwn(HOOKS, name);
+}

@@ -1,0 +1,57 @@
+/**
+ * Each command's help is generated from its declaration and cannot drift: every option it
+ * declares has help and is named in its `--help`, and an option it does not declare is refused.
+ */
+import { deepStrictEqual as deepEqual, strictEqual as equal } from "node:assert/strict";
+import { COMMANDS } from "../app/registry.ts";
+import { COMMON_OPTIONS, helpText, parseCommand, UsageError } from "./args.ts";
+
+for (const [name, entry] of Object.entries(COMMANDS)) {
+  Deno.test(`git-kb ${name}: every declared option is in its help, an undeclared one is refused`, async () => {
+    const { command, help } = await entry.load();
+    equal(help, helpText(command));
+    equal(help.startsWith(`Usage: git-kb ${name}`), true, help);
+    const missing = Object.entries(command.options).filter(([option, spec]) =>
+      spec.help === undefined || !new RegExp(`^  (-\\w, )?--${option}\\b`, "m").test(help)
+    ).map(([option]) => option);
+    deepEqual(missing, []);
+    let refused: unknown;
+    try {
+      parseCommand(["--not-an-option-of-git-kb"], command.options, command);
+    } catch (error) {
+      refused = error;
+    }
+    equal(refused instanceof UsageError, true, `git-kb ${name} took an undeclared option`);
+    deepEqual((refused as UsageError).problems.slice(0, 1), [
+      'unknown option "--not-an-option-of-git-kb"',
+    ]);
+  });
+}
+
+Deno.test("a command's help lists --kb unless it leaves it out, in one aligned column", () => {
+  const options = {
+    limit: { type: "string", value: "<n>", help: "at most n\nof them" },
+    json: { type: "boolean", help: "print JSON" },
+  } as const;
+  const about = "Does a thing.";
+  equal(
+    helpText({ usage: ["thing [options]", "thing --other"], about, options, notes: "Exit 0." }),
+    `Usage: git-kb thing [options]
+       git-kb thing --other
+
+Does a thing.
+
+Options:
+  --limit <n>  at most n
+               of them
+  --json       print JSON
+  --kb <dir>   ${COMMON_OPTIONS.kb.help}
+
+Exit 0.`,
+  );
+  equal(helpText({ usage: ["thing"], about, options, kb: false }).includes("--kb"), false);
+  equal(
+    helpText({ usage: ["thing"], about, options, kb: "yours" }).endsWith("--kb <dir>   yours"),
+    true,
+  );
+});
