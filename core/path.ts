@@ -7,11 +7,13 @@
  *
  * @module
  */
-import { isLowerCode } from "./text/chars.ts";
-
 const SLASH = 47;
 const BACKSLASH = 92;
 const COLON = 58;
+const LOWER_A = 97;
+const LOWER_Z = 122;
+/** ORed into the code of an ASCII capital letter, gives its small letter's. */
+const LOWERCASE_BIT = 32;
 
 function isSeparator(code: number): boolean {
   return code === SLASH || code === BACKSLASH;
@@ -19,7 +21,8 @@ function isSeparator(code: number): boolean {
 
 /** The length of a `C:` drive prefix at the start of `path`: 2, or 0 without one. */
 function driveLength(path: string): number {
-  return isLowerCode(path.charCodeAt(0) | 32) && path.charCodeAt(1) === COLON ? 2 : 0;
+  const letter = path.charCodeAt(0) | LOWERCASE_BIT;
+  return letter >= LOWER_A && letter <= LOWER_Z && path.charCodeAt(1) === COLON ? 2 : 0;
 }
 
 /** True for `/x`, `\\x` and `C:\x`-style paths. */
