@@ -60,7 +60,7 @@ type Rules = ReadonlyArray<readonly [string, string]>;
 
 /**
  * Rules by the last letter of their suffix, each group in Porter's order: a word is tried against
- * the few rules that can end it, not all of them (stemming runs cold, on every prompt word).
+ * the few rules that can end it, not all of them.
  * Written out grouped: building the groups when the module loads cost a hook more than it saved.
  */
 type RuleTable = Readonly<Record<string, Rules>>;
