@@ -5,7 +5,6 @@
  * @module
  */
 import { basename, isAbsolute, join, resolveFrom } from "../core/path.ts";
-import { plainName } from "../core/text/chars.ts";
 import { contentHash } from "../core/hash.ts";
 import { ensurePrivateDir } from "./fs.ts";
 
@@ -51,22 +50,11 @@ export function cacheRoot(): string {
   return ensurePrivateDir(cacheRootPath());
 }
 
-/** The last cache folder named, by the cache root and knowledge base path it was named for. */
-let lastCacheDir: { key: string; dir: string } | undefined;
-
-/**
- * The cache folder of one knowledge base, named after its folder and a hash of its path. A hook
- * asks twice (its own files, then the index's), and the name is worked out once.
- */
+/** The cache folder of one knowledge base, named after its folder and a hash of its path. */
 export function kbCacheDir(kbDir: string): string {
   const absolute = resolvePath(kbDir);
-  const root = cacheRoot();
-  const key = `${root}\n${absolute}`;
-  if (lastCacheDir?.key !== key) {
-    const safe = plainName(basename(absolute) ?? "kb", "_.-").slice(0, 40);
-    lastCacheDir = { key, dir: join(root, `${safe}-${contentHash(absolute).slice(0, 10)}`) };
-  }
-  return lastCacheDir.dir;
+  const safe = (basename(absolute) ?? "kb").replace(/[^A-Za-z0-9_.-]/g, "_").slice(0, 40);
+  return join(cacheRoot(), `${safe}-${contentHash(absolute).slice(0, 10)}`);
 }
 
 /** The folder holding the index files of one knowledge base. */

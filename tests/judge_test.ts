@@ -283,7 +283,6 @@ Deno.test("a call with no prose loads no knowledge-base, index or model code", a
     "core/judge/prose.ts",
     "core/judge/verdict.ts",
     "core/shell/words.ts",
-    "core/text/chars.ts",
     "core/text/display.ts",
     "core/text/secrets.ts",
     "hooks/judge.ts",

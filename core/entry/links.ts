@@ -24,9 +24,7 @@ export type LinkRowLike = readonly [string, string, string, string?, (string | n
 /** Neighbours of `id` from the list of all links. */
 export function neighbours(id: string, links: ReadonlyArray<LinkRowLike>): Neighbour[] {
   const found: Neighbour[] = [];
-  // Indexed access, not destructuring: this loop runs cold, where iterators cost.
-  for (let index = 0; index < links.length; index++) {
-    const row = links[index];
+  for (const row of links) {
     const outgoing = row[0] === id;
     if (!outgoing && row[2] !== id) continue;
     const neighbour: Neighbour = outgoing

@@ -339,7 +339,6 @@ export class IndexEditor extends IndexReader {
       return mask && mask | flags;
     };
     const build = this.#build;
-    // forEach rather than for-of with destructuring: this runs cold in a one-off CLI process.
     if (build) terms.forEach((counts, term) => build.add(term, ord, counts, keywordOf(counts)));
     else {
       const delta = this.#deltaMaps();

@@ -19,7 +19,6 @@
  */
 import { commandWords, parseShell } from "../shell/words.ts";
 import { splitWords, STOPWORDS } from "../text/tokenize.ts";
-import { isDigitCode, isDigits, isLowerCode, isPlain, isUpperCode } from "../text/chars.ts";
 
 /** Words of code that say nothing about a topic: keywords, placeholders, boilerplate folders. *
  * Written as an array literal, not a string split when the module loads: a hook builds this on
@@ -57,25 +56,14 @@ const GREP_PROGRAMS = new Set(["grep", "egrep", "fgrep", "zgrep", "ggrep", "ugre
  * `parseHTMLString` → `parse HTML String`, `v2Api` → `v2 Api`.
  */
 export function splitCamelCase(text: string): string {
-  let split = "";
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    if (index > 0 && isUpperCode(code)) {
-      const before = text.charCodeAt(index - 1);
-      const turns = isLowerCode(before) || isDigitCode(before) ||
-        (isUpperCode(before) && isLowerCode(text.charCodeAt(index + 1)));
-      if (turns) split += " ";
-    }
-    split += text[index];
-  }
-  return split;
+  return text.replace(/(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/g, " ");
 }
 
 /** The meaningful words of a literal piece of text (see the module notes). */
 export function phraseWords(text: string): string[] {
   const kept: string[] = [];
   for (const word of splitWords(splitCamelCase(text))) {
-    if (word.length < 3 || isDigits(word) || STOPWORDS.has(word)) continue;
+    if (word.length < 3 || /^\d+$/.test(word) || STOPWORDS.has(word)) continue;
     if (CODE_NOISE_WORDS.has(word) || kept.includes(word)) continue;
     if (kept.push(word) === MAX_PHRASE_WORDS) break;
   }
@@ -107,7 +95,7 @@ function regexLiterals(pattern: string): string[] {
         if (pattern[index + 1] === "{") index = closing(pattern, index + 1, "}");
         else index += next === "p" || next === "P" ? 1 : next === "u" ? 4 : 2;
         current += " ";
-      } else if (isDigitCode(next.charCodeAt(0))) current += " ";
+      } else if (/\d/.test(next)) current += " ";
       else current += next;
     } else if (char === "|") {
       alternatives.push(current);
@@ -198,8 +186,7 @@ function withoutExtension(segment: string): string {
   const dot = segment.lastIndexOf(".");
   if (dot <= 0) return segment;
   const extension = segment.slice(dot + 1);
-  const plain = extension.length <= 6 && (!extension || isPlain(extension, "*?"));
-  return plain ? segment.slice(0, dot) : segment;
+  return /^[A-Za-z0-9*?]{0,6}$/.test(extension) ? segment.slice(0, dot) : segment;
 }
 
 /** The literal text of a glob, one string per brace alternative. */

@@ -16,7 +16,6 @@
  *
  * @module
  */
-import { isDigitCode, isDigits, isPlainChar, isWhitespace } from "../text/chars.ts";
 
 /** One simple command: its words after quote removal, and what it reads from stdin. */
 export interface ShellCommand {
@@ -45,17 +44,12 @@ const SEPARATORS = new Set([";", "&", "|", "(", ")", "\n"]);
 
 /** Whether an unquoted `char` ends a word: a blank or an operator. */
 function endsWord(char: string): boolean {
-  return isWhitespace(char) || ";&|()<>".includes(char);
+  return /\s/.test(char) || ";&|()<>".includes(char);
 }
 
 /** Whether `word` starts with a `NAME=` assignment. */
 function isAssignment(word: string): boolean {
-  const equals = word.indexOf("=");
-  if (equals < 1 || isDigitCode(word.charCodeAt(0))) return false;
-  for (let index = 0; index < equals; index++) {
-    if (!isPlainChar(word.charCodeAt(index), "_")) return false;
-  }
-  return true;
+  return /^[A-Za-z_][A-Za-z0-9_]*=/.test(word);
 }
 
 /** Words that run the command after them: `env X=1 git …`, `sudo git …`. */
@@ -114,7 +108,7 @@ class Parser {
         this.#pos++;
         this.#readHeredocBodies();
         finish();
-      } else if (isWhitespace(char)) {
+      } else if (/\s/.test(char)) {
         this.#pos++;
       } else if (char === "\\" && src[this.#pos + 1] === "\n") {
         this.#pos += 2;
@@ -135,7 +129,7 @@ class Parser {
         const word = this.#word();
         const next = src[this.#pos];
         // `2>file`, `0<file`: a file descriptor number, not a word.
-        if (isDigits(word) && (next === "<" || next === ">")) continue;
+        if (/^\d+$/.test(word) && (next === "<" || next === ">")) continue;
         current.words.push(word);
         if (++this.#words >= MAX_SHELL_WORDS) this.#pos = src.length;
       }

@@ -19,15 +19,6 @@ let escapes: RegExp | undefined;
  */
 let unsafe: RegExp | undefined;
 
-/** Whether every character of `text` is printable ASCII: nothing to do (most titles). */
-function isPlainAscii(text: string): boolean {
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    if (code < 32 || code > 126) return false;
-  }
-  return true;
-}
-
 /**
  * `text` as one line that displays as written: ANSI escape sequences removed, every control,
  * line-separator or bidirectional-control character replaced by a space, runs of spaces made one.
@@ -39,7 +30,8 @@ function isPlainAscii(text: string): boolean {
  * ```
  */
 export function displaySafe(text: string): string {
-  if (isPlainAscii(text)) return text;
+  // Printable ASCII only (most titles): nothing to do.
+  if (/^[ -~]*$/.test(text)) return text;
   // deno-lint-ignore no-control-regex -- matching escape sequences is the point
   escapes ??= /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-_])?/g;
   unsafe ??= /[\p{Cc}\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]+/gu;

@@ -17,7 +17,6 @@
  *
  * @module
  */
-import { isDigitCode, isLowerCode, isUpperCode } from "./chars.ts";
 
 /** What kind of credential a finding is. */
 export type SecretKind =
@@ -208,10 +207,7 @@ function expression(rule: Rule): RegExp {
 
 /** Whether `value` holds a digit. */
 function hasDigit(value: string): boolean {
-  for (let index = 0; index < value.length; index++) {
-    if (isDigitCode(value.charCodeAt(index))) return true;
-  }
-  return false;
+  return /\d/.test(value);
 }
 
 /** Shannon entropy of `text`, in bits per character. */
@@ -454,13 +450,7 @@ export function inSecretTest(text: string): (word: string) => boolean {
  */
 export function looksLikeToken(word: string): boolean {
   if (word.length < 12) return false;
-  let letters = 0;
-  let digits = 0;
-  for (let index = 0; index < word.length; index++) {
-    const code = word.charCodeAt(index);
-    if (isDigitCode(code)) digits++;
-    else if (isLowerCode(code) || isUpperCode(code) || code > 127) letters++;
-  }
-  if (letters && digits) return true;
+  // A letter: ASCII, or any character past ASCII.
+  if (/\d/.test(word) && /[A-Za-z\u0080-\uffff]/.test(word)) return true;
   return word.length >= 20 && shannonEntropy(word) >= 3.9;
 }

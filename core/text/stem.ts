@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { isLowerCode } from "./chars.ts";
 
 /**
  * Whether the letter at `index` is a consonant: not a, e, i, o or u, and a y only at the start or
@@ -61,7 +60,7 @@ type Rules = ReadonlyArray<readonly [string, string]>;
 
 /**
  * Rules by the last letter of their suffix, each group in Porter's order: a word is tried against
- * the few rules that can end it, not all of them (stemming runs cold, on every prompt word).
+ * the few rules that can end it, not all of them.
  * Written out grouped: building the groups when the module loads cost a hook more than it saved.
  */
 type RuleTable = Readonly<Record<string, Rules>>;
@@ -153,14 +152,6 @@ function step1(word: string): string {
   return word;
 }
 
-/** True when `word` holds only the letters a–z (no regular expression: stemming runs cold). */
-function isLowercaseAscii(word: string): boolean {
-  for (let index = 0; index < word.length; index++) {
-    if (!isLowerCode(word.charCodeAt(index))) return false;
-  }
-  return true;
-}
-
 /**
  * The longest word stemmed: no English word is longer, and the rules' cost grows with the
  * square of a word's length (a run of y's), so a longer word comes back whole.
@@ -180,18 +171,8 @@ export const MAX_STEM_LENGTH = 64;
  */
 export function stem(word: string): string {
   if (word.length <= 3 || word.length > MAX_STEM_LENGTH) return word;
-  let stemmed = memo.get(word);
-  if (stemmed === undefined) {
-    stemmed = isLowercaseAscii(word) ? stemWord(word) : word;
-    if (memo.size >= MEMO_LIMIT) memo.clear();
-    memo.set(word, stemmed);
-  }
-  return stemmed;
+  return /^[a-z]+$/.test(word) ? stemWord(word) : word;
 }
-
-/** Stems already computed: vocabularies are small next to the text they index. */
-const memo = new Map<string, string>();
-const MEMO_LIMIT = 100_000;
 
 function stemWord(word: string): string {
   word = step1(word);

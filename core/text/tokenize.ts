@@ -4,7 +4,6 @@
  *
  * @module
  */
-import { isDigitCode, isLowerCode } from "./chars.ts";
 import { stem } from "./stem.ts";
 
 /**
@@ -41,38 +40,50 @@ export const STOPWORDS: ReadonlySet<string> = new Set([
  */
 let nonWord: RegExp | undefined;
 
+const CODE_DIGIT_0 = 48;
+const CODE_DIGIT_9 = 57;
+const CODE_LOWER_A = 97;
+const CODE_LOWER_Z = 122;
+
 /** True for the character codes of `a`–`z` and `0`–`9`. */
 function isWordCode(code: number): boolean {
-  return isLowerCode(code) || isDigitCode(code);
+  return (code >= CODE_LOWER_A && code <= CODE_LOWER_Z) ||
+    (code >= CODE_DIGIT_0 && code <= CODE_DIGIT_9);
 }
 
+const CODE_TAB = 9;
+const CODE_LINE_FEED = 10;
+const CODE_CARRIAGE_RETURN = 13;
+const CODE_SPACE = 32;
+const CODE_TILDE = 126;
+
 /**
- * True when `text` holds a character outside printable ASCII other than ASCII whitespace: such
- * text is split by Unicode rules. A scan, not a regular expression, which the hooks would
- * compile on every start.
+ * True when `text` holds a character outside printable ASCII other than ASCII whitespace (tab to
+ * carriage return): such text is split by Unicode rules.
  */
 function hasNonAscii(text: string): boolean {
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
-    if (code > 126 || (code < 32 && (code < 9 || code > 13))) return true;
+    if (
+      code > CODE_TILDE || (code < CODE_SPACE && (code < CODE_TAB || code > CODE_CARRIAGE_RETURN))
+    ) {
+      return true;
+    }
   }
   return false;
 }
 
 /** True for the ASCII whitespace that separates a prompt's tokens. */
 function isSpaceCode(code: number): boolean {
-  return code === 32 || code === 9 || code === 10 || code === 13;
+  return code === CODE_SPACE || code === CODE_TAB || code === CODE_LINE_FEED ||
+    code === CODE_CARRIAGE_RETURN;
 }
 
 /** A text's words and the token each sits in (see {@link splitWords}). */
 interface SplitText {
-  text: string;
   words: string[];
   tokens: number[];
 }
-
-/** The text split last: a prompt is split by the skip check, the activity check and matching. */
-let lastSplit: SplitText | undefined;
 
 /**
  * The most words {@link splitWords} gives: a prompt's words past these are not looked at, so no
@@ -83,31 +94,30 @@ export const MAX_SPLIT_WORDS = 10_000;
 /**
  * The lowercase words of `text` (runs of letters or digits), in order, at most
  * {@link MAX_SPLIT_WORDS}. With `tokens`, also the number of the whitespace-separated token
- * each word sits in, pushed in step: `console.log` gives two words of one token. The result is
- * shared with the next call for the same text (a hook splits its prompt several times, each
- * time cold): it must not be changed.
+ * each word sits in, pushed in step: `console.log` gives two words of one token.
  */
-export function splitWords(text: string, tokens?: number[]): readonly string[] {
-  if (lastSplit?.text !== text) lastSplit = split(text);
+export function splitWords(text: string, tokens?: number[]): string[] {
+  const split = splitText(text, MAX_SPLIT_WORDS);
   // A loop, not a spread: a huge prompt has more tokens than a call takes arguments.
-  if (tokens) { for (const token of lastSplit.tokens) tokens.push(token); }
-  return lastSplit.words;
+  if (tokens) { for (const token of split.tokens) tokens.push(token); }
+  return split.words;
 }
 
 /**
- * {@link splitWords} without the sharing. ASCII text is scanned without a regular expression,
- * which is faster, warm or cold.
+ * The words of `text`, lowercased, and the token each sits in, at most `limit` words: the one
+ * scanner behind {@link splitWords} and {@link tokenize}. ASCII text is scanned by character
+ * codes, anything else split by Unicode rules (see {@link unicodeWords}).
  */
-function split(text: string): SplitText {
+function splitText(text: string, limit: number): SplitText {
   const lower = text.toLowerCase();
-  if (hasNonAscii(lower)) return { text, ...unicodeWords(lower, MAX_SPLIT_WORDS) };
+  if (hasNonAscii(lower)) return unicodeWords(lower, limit);
   const words: string[] = [];
   const tokens: number[] = [];
   let start = -1;
   let token = 0;
   let afterSpace = false;
-  for (let index = 0; index <= lower.length && words.length < MAX_SPLIT_WORDS; index++) {
-    const code = index < lower.length ? lower.charCodeAt(index) : 32;
+  for (let index = 0; index <= lower.length && words.length < limit; index++) {
+    const code = index < lower.length ? lower.charCodeAt(index) : CODE_SPACE;
     if (isWordCode(code)) {
       if (start < 0) {
         start = index;
@@ -123,7 +133,7 @@ function split(text: string): SplitText {
     }
     if (isSpaceCode(code)) afterSpace = true;
   }
-  return { text, words, tokens };
+  return { words, tokens };
 }
 
 /**
@@ -178,9 +188,9 @@ const NO_LIMIT = 2 ** 32 - 1;
 
 /**
  * The words of lowercase `lower` by Unicode rules, with the token each sits in (see
- * {@link split}); at most `limit` words, from at most `limit` tokens.
+ * {@link splitText}); at most `limit` words, from at most `limit` tokens.
  */
-function unicodeWords(lower: string, limit = NO_LIMIT): { words: string[]; tokens: number[] } {
+function unicodeWords(lower: string, limit: number): SplitText {
   const words: string[] = [];
   const tokens: number[] = [];
   const parts = lower.split(/\s+/, limit);
@@ -197,25 +207,9 @@ function unicodeWords(lower: string, limit = NO_LIMIT): { words: string[]; token
 
 /** Call `visit` with each term of `text`, in order, repeats included. */
 function eachTerm(text: string, visit: (term: string) => void): void {
-  const lower = text.toLowerCase();
-  if (hasNonAscii(lower)) {
-    // Not through splitWords: an entry's body is split once, and would only push a prompt out.
-    for (const word of unicodeWords(lower).words) {
-      const term = termOf(word);
-      if (term) visit(term);
-    }
-    return;
-  }
-  // The index build spends most of its time here: one pass, each word straight to its term.
-  let start = -1;
-  for (let index = 0; index <= lower.length; index++) {
-    if (index < lower.length && isWordCode(lower.charCodeAt(index))) {
-      if (start < 0) start = index;
-    } else if (start >= 0) {
-      const term = termOf(lower.slice(start, index));
-      if (term) visit(term);
-      start = -1;
-    }
+  for (const word of splitText(text, NO_LIMIT).words) {
+    const term = termOf(word);
+    if (term) visit(term);
   }
 }
 

@@ -6,7 +6,6 @@
  */
 import type { Ledger } from "../../core/prompt/decision.ts";
 import { join } from "../../core/path.ts";
-import { plainName } from "../../core/text/chars.ts";
 import { contentHash } from "../../core/hash.ts";
 import { readOrCreatePrivateText, writePrivateFile, writePrivateText } from "../fs.ts";
 
@@ -28,7 +27,7 @@ export const MAX_SESSION_FILE_BYTES = 8 * 1024 * 1024;
  * reduced alike, keep files apart), then `suffix` (`.json` for the ledger).
  */
 export function sessionFile(cacheDir: string, sessionId: string, suffix = ".json"): string {
-  const safe = plainName(sessionId, "_-").slice(0, 60) || "session";
+  const safe = sessionId.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 60) || "session";
   return join(cacheDir, "sessions", `${safe}-${contentHash(sessionId)}${suffix}`);
 }
 
