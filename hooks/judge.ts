@@ -23,7 +23,8 @@ import {
   verdictCacheKey,
 } from "../core/judge/verdict.ts";
 import { extractProse, type ProsePiece } from "../core/judge/prose.ts";
-import { readStdinText, writeHookOutput } from "../io/hook/stdin.ts";
+import { errorSummary, type HookPayload, textField } from "../core/hook/payload.ts";
+import { runHookOnStdio } from "../io/hook/stdin.ts";
 
 /** The largest stdin accepted (a Write of a big file); a bigger payload is allowed unread. */
 const MAX_INPUT_BYTES = 16 * 1024 * 1024;
@@ -58,22 +59,18 @@ function env(name: string): string | undefined {
 }
 
 /**
- * The hook's stdout for the payload `readInput` returns, or "" to allow; fills in `trace`.
- * Throws on a failure (the caller allows and records it).
+ * The hook's stdout for a payload, or "" to allow; fills in `trace`. Throws on a failure (the
+ * caller allows and records it).
  */
-export async function judgeHookOutput(readInput: () => string, trace: JudgeTrace): Promise<string> {
+export async function judgeHookOutput(payload: HookPayload, trace: JudgeTrace): Promise<string> {
   if (lintDisabled(env("KB_PROSE_LINT"))) {
     trace.reason = "KB_PROSE_LINT turns the judge off";
     return "";
   }
-  const payload: unknown = JSON.parse(readInput());
-  if (typeof payload !== "object" || payload === null || Array.isArray(payload)) {
-    throw new Error("the hook payload is not a JSON object");
-  }
-  const { tool_name: tool, tool_input: input } = payload as Record<string, unknown>;
-  if (typeof tool !== "string") throw new Error("the hook payload has no tool_name");
+  const tool = textField(payload, "tool_name");
+  if (tool === undefined) throw new Error("the hook payload has no tool_name");
   trace.tool = tool;
-  const pieces = extractProse(tool, input);
+  const pieces = extractProse(tool, payload.tool_input);
   if (!pieces.length) {
     trace.reason = "no prose";
     return "";
@@ -126,7 +123,7 @@ async function judgeProse(pieces: ProsePiece[], trace: JudgeTrace): Promise<stri
     try {
       cache.writeCachedVerdict(cacheDir, key, verdict);
     } catch (error) {
-      trace.reason = `verdict not cached: ${describe(error)}; `;
+      trace.reason = `verdict not cached: ${errorSummary(error)}; `;
     }
   }
   trace.outcome = verdict.verdict === "pass" ? "allow" : "deny";
@@ -143,25 +140,19 @@ async function judgeProse(pieces: ProsePiece[], trace: JudgeTrace): Promise<stri
   });
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-}
-
 /** Append the run's record to the debug log when `KB_HOOK_DEBUG=1`; never throws. */
 async function recordTrace(trace: JudgeTrace, ms: number): Promise<void> {
   if (env("KB_HOOK_DEBUG") !== "1") return;
   try {
-    const [{ appendDebug }, { cacheRoot, kbCacheDir }, { resolveKb }] = await Promise.all([
-      import("../io/hook/session.ts"),
-      import("../io/paths.ts"),
+    const [{ appendDebugRecord }, { resolveKb }] = await Promise.all([
+      import("../io/hook/debug_log.ts"),
       import("../io/config.ts"),
     ]);
     let kbDir = trace.kbDir;
     try {
       kbDir ??= resolveKb().kbDir;
     } catch { /* no knowledge base: the record goes to the cache root */ }
-    appendDebug(kbDir ? kbCacheDir(kbDir) : cacheRoot(), {
-      ts: new Date().toISOString(),
+    appendDebugRecord(kbDir, {
       event: "judge",
       outcome: trace.outcome,
       reason: trace.reason,
@@ -182,18 +173,13 @@ async function recordTrace(trace: JudgeTrace, ms: number): Promise<void> {
  */
 export async function runJudgeHook(): Promise<void> {
   if (env(JUDGE_MARKER) === "1") return;
-  globalThis.addEventListener("unhandledrejection", (event) => event.preventDefault());
   const started = performance.now();
   const trace: JudgeTrace = { outcome: "skipped", reason: "" };
-  let output = "";
-  try {
-    output = await judgeHookOutput(() => readStdinText(MAX_INPUT_BYTES), trace);
-  } catch (error) {
+  await runHookOnStdio(MAX_INPUT_BYTES, (payload) => judgeHookOutput(payload, trace), (error) => {
     trace.outcome = "error";
-    trace.reason += describe(error);
-  }
+    trace.reason += errorSummary(error);
+  });
   await recordTrace(trace, performance.now() - started);
-  if (output) writeHookOutput(output);
 }
 
 if (import.meta.main) {

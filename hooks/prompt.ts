@@ -4,7 +4,9 @@
  *
  * @module
  */
-import { contextForPrompt, RecordedError, recordFailure } from "../io/hook/prompt_context.ts";
+import { type HookPayload, textField } from "../core/hook/payload.ts";
+import { contextForPrompt } from "../io/hook/prompt_context.ts";
+import { recordFailure } from "../io/hook/debug_log.ts";
 import { runHookOnStdio } from "../io/hook/stdin.ts";
 
 /** The largest stdin accepted; a bigger payload is not a prompt worth matching. */
@@ -19,22 +21,17 @@ function replyEvent(event: unknown): string {
 }
 
 /** The hook's stdout for a payload, or "" when nothing surfaces. */
-export async function promptHookOutput(input: string): Promise<string> {
-  const payload = JSON.parse(input);
-  if (typeof payload !== "object" || payload === null) return "";
-  const { prompt, session_id: sessionId, hook_event_name: event } = payload as Record<
-    string,
-    unknown
-  >;
-  if (typeof prompt !== "string") return "";
-  const result = await contextForPrompt({
-    prompt,
-    sessionId: typeof sessionId === "string" ? sessionId : undefined,
-  });
+export async function promptHookOutput(payload: HookPayload): Promise<string> {
+  const prompt = textField(payload, "prompt");
+  if (prompt === undefined) return "";
+  const result = await contextForPrompt({ prompt, sessionId: textField(payload, "session_id") });
   const text = result.decision.assembly?.text;
   if (!text) return "";
   return JSON.stringify({
-    hookSpecificOutput: { hookEventName: replyEvent(event), additionalContext: text },
+    hookSpecificOutput: {
+      hookEventName: replyEvent(payload.hook_event_name),
+      additionalContext: text,
+    },
   });
 }
 
@@ -43,9 +40,7 @@ export async function promptHookOutput(input: string): Promise<string> {
  * (and a debug record when `KB_HOOK_DEBUG=1`).
  */
 export function runPromptHook(): Promise<void> {
-  return runHookOnStdio(MAX_INPUT_BYTES, promptHookOutput, (error) => {
-    if (!(error instanceof RecordedError)) recordFailure(error);
-  });
+  return runHookOnStdio(MAX_INPUT_BYTES, promptHookOutput, (error) => recordFailure(error));
 }
 
 if (import.meta.main) {

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { type HookPayload, textField } from "../core/hook/payload.ts";
 import { fetchedIds } from "../core/delivery/fetched_ids.ts";
 import { withFetched } from "../core/delivery/receipts.ts";
 import { runHookOnStdio } from "../io/hook/stdin.ts";
@@ -17,36 +18,24 @@ const MAX_INPUT_BYTES = 16 * 1024 * 1024;
 const EVENT = "receipt";
 
 /** Record what the payload's command fetched; returns the ids recorded. */
-export async function recordReceipt(input: string): Promise<string[]> {
-  const payload: unknown = JSON.parse(input);
-  if (typeof payload !== "object" || payload === null || Array.isArray(payload)) return [];
-  const { tool_name: tool, tool_input: toolInput, session_id: sessionId } = payload as Record<
-    string,
-    unknown
-  >;
-  const command = (toolInput as Record<string, unknown> | null | undefined)?.command;
-  if (tool !== "Bash" || typeof command !== "string" || typeof sessionId !== "string") return [];
+export async function recordReceipt(payload: HookPayload): Promise<string[]> {
+  const sessionId = textField(payload, "session_id");
+  const command = (payload.tool_input as Record<string, unknown> | null | undefined)?.command;
+  if (payload.tool_name !== "Bash" || typeof command !== "string" || sessionId === undefined) {
+    return [];
+  }
   const ids = fetchedIds(command);
   if (!ids.length) return [];
-  const [{ resolveKb }, { kbCacheDir }, { updateReceipts }, { debugEnabled }] = await Promise.all([
-    import("../io/config.ts"),
-    import("../io/paths.ts"),
-    import("../io/hook/receipts.ts"),
-    import("../io/hook/prompt_context.ts"),
-  ]);
+  const [{ resolveKb }, { kbCacheDir }, { updateReceipts }, { appendDebugRecord }] = await Promise
+    .all([
+      import("../io/config.ts"),
+      import("../io/paths.ts"),
+      import("../io/hook/receipts.ts"),
+      import("../io/hook/debug_log.ts"),
+    ]);
   const { kbDir } = resolveKb();
-  const cacheDir = kbCacheDir(kbDir);
-  updateReceipts(cacheDir, sessionId, (receipts) => withFetched(receipts, ids));
-  if (debugEnabled()) {
-    const { appendDebug } = await import("../io/hook/session.ts");
-    appendDebug(cacheDir, {
-      ts: new Date().toISOString(),
-      event: EVENT,
-      session: sessionId,
-      outcome: "fetched",
-      fetched: ids,
-    });
-  }
+  updateReceipts(kbCacheDir(kbDir), sessionId, (receipts) => withFetched(receipts, ids));
+  appendDebugRecord(kbDir, { event: EVENT, session: sessionId, outcome: "fetched", fetched: ids });
   return ids;
 }
 
@@ -55,11 +44,11 @@ export async function recordReceipt(input: string): Promise<string[]> {
  * debug record when `KB_HOOK_DEBUG=1`).
  */
 export function runReceiptsHook(): Promise<void> {
-  return runHookOnStdio(MAX_INPUT_BYTES, async (input) => {
-    await recordReceipt(input);
+  return runHookOnStdio(MAX_INPUT_BYTES, async (payload) => {
+    await recordReceipt(payload);
     return "";
   }, async (error) => {
-    const { recordFailure } = await import("../io/hook/prompt_context.ts");
+    const { recordFailure } = await import("../io/hook/debug_log.ts");
     recordFailure(error, undefined, EVENT);
   });
 }

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { type HookPayload, textField } from "../core/hook/payload.ts";
 import { searchPhrases } from "../core/search_augment/terms.ts";
 import { runHookOnStdio } from "../io/hook/stdin.ts";
 
@@ -17,21 +18,16 @@ import { runHookOnStdio } from "../io/hook/stdin.ts";
 const MAX_INPUT_BYTES = 1024 * 1024;
 
 /** The hook's stdout for a payload, or "" when the search surfaces nothing. */
-export async function searchHookOutput(input: string): Promise<string> {
-  const payload: unknown = JSON.parse(input);
-  if (typeof payload !== "object" || payload === null || Array.isArray(payload)) return "";
-  const { tool_name: tool, tool_input: toolInput, session_id: sessionId } = payload as Record<
-    string,
-    unknown
-  >;
-  if (typeof tool !== "string") return "";
-  const phrases = searchPhrases(tool, toolInput);
+export async function searchHookOutput(payload: HookPayload): Promise<string> {
+  const tool = textField(payload, "tool_name");
+  if (tool === undefined) return "";
+  const phrases = searchPhrases(tool, payload.tool_input);
   if (!phrases.length) return "";
   const { contextForSearch } = await import("../io/hook/search_context.ts");
   const result = await contextForSearch({
     phrases,
     tool,
-    sessionId: typeof sessionId === "string" ? sessionId : undefined,
+    sessionId: textField(payload, "session_id"),
   });
   const text = result.decision.assembly?.text;
   if (!text) return "";

@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { type HookPayload, textField } from "../core/hook/payload.ts";
 import { subagentPrompt, withAppendedPrompt } from "../core/prompt/subagent.ts";
 import { runHookOnStdio } from "../io/hook/stdin.ts";
 
@@ -22,19 +23,14 @@ const MAX_INPUT_BYTES = 8 * 1024 * 1024;
 const EVENT = "subagent";
 
 /** The hook's stdout for a payload, or "" to leave the call unchanged. */
-export async function subagentHookOutput(input: string): Promise<string> {
-  const payload: unknown = JSON.parse(input);
-  if (typeof payload !== "object" || payload === null || Array.isArray(payload)) return "";
-  const { tool_name: tool, tool_input: toolInput, session_id: sessionId } = payload as Record<
-    string,
-    unknown
-  >;
-  const prompt = subagentPrompt(tool, toolInput);
+export async function subagentHookOutput(payload: HookPayload): Promise<string> {
+  const toolInput = payload.tool_input;
+  const prompt = subagentPrompt(payload.tool_name, toolInput);
   if (prompt === undefined) return "";
   const { contextForPrompt } = await import("../io/hook/prompt_context.ts");
   const result = await contextForPrompt({
     prompt,
-    sessionId: typeof sessionId === "string" ? sessionId : undefined,
+    sessionId: textField(payload, "session_id"),
     dedup: false,
     event: EVENT,
   });
@@ -50,8 +46,8 @@ export async function subagentHookOutput(input: string): Promise<string> {
  */
 export function runSubagentHook(): Promise<void> {
   return runHookOnStdio(MAX_INPUT_BYTES, subagentHookOutput, async (error) => {
-    const { RecordedError, recordFailure } = await import("../io/hook/prompt_context.ts");
-    if (!(error instanceof RecordedError)) recordFailure(error, undefined, EVENT);
+    const { recordFailure } = await import("../io/hook/debug_log.ts");
+    recordFailure(error, undefined, EVENT);
   });
 }
 

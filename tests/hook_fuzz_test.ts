@@ -16,7 +16,8 @@ import { type Entry, serializeEntry } from "../core/entry/entry.ts";
 import { hookFlags } from "../app/permissions.ts";
 import { shellQuote } from "../core/shell/quote.ts";
 import { runProcess } from "../io/process.ts";
-import { recordFailure } from "../io/hook/prompt_context.ts";
+import { parsePayload } from "../core/hook/payload.ts";
+import { recordFailure } from "../io/hook/debug_log.ts";
 import { promptHookOutput } from "../hooks/prompt.ts";
 import { searchHookOutput } from "../hooks/search_augment.ts";
 import {
@@ -234,7 +235,7 @@ async function hookInProcess(input: string): Promise<{ output: string; error?: u
   let output = "";
   let caught: unknown;
   try {
-    output = await promptHookOutput(input);
+    output = await promptHookOutput(parsePayload(input));
   } catch (error) {
     caught = error;
     recordFailure(error);
@@ -568,8 +569,8 @@ type HookName = "prompt" | "search";
 
 /** Each hook's answer to a payload, as its main block calls it, and the event its reply names. */
 const HOOKS: Record<HookName, { run: (input: string) => Promise<string>; event: string }> = {
-  prompt: { run: promptHookOutput, event: "UserPromptSubmit" },
-  search: { run: searchHookOutput, event: "PreToolUse" },
+  prompt: { run: (input) => promptHookOutput(parsePayload(input)), event: "UserPromptSubmit" },
+  search: { run: (input) => searchHookOutput(parsePayload(input)), event: "PreToolUse" },
 };
 
 /** A search augment payload: a `tool` call with `input`. */
@@ -612,7 +613,7 @@ Deno.test("hostile shapes in process: both hooks finish each payload in bounded 
   try {
     await withEnv(box.env, async () => {
       // The first call builds the index; the bound is for what a payload costs afterwards.
-      assert.ok(checkOutput(await promptHookOutput(payload({})), "warm-up"));
+      assert.ok(checkOutput(await promptHookOutput(parsePayload(payload({}))), "warm-up"));
       const slow: string[] = [];
       for (const [shape, text] of HOSTILE) {
         for (const [as, name, input] of hostilePayloads(text)) {

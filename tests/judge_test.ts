@@ -279,6 +279,7 @@ Deno.test("a call with no prose loads no knowledge-base, index or model code", a
   assert.deepEqual([...loaded].map((url) => url.slice(root.length)).sort(), [
     "core/entry/schema.ts",
     "core/hash.ts",
+    "core/hook/payload.ts",
     "core/judge/code_prose.ts",
     "core/judge/prose.ts",
     "core/judge/verdict.ts",

@@ -214,7 +214,12 @@ export interface NearMiss {
   hits: string[];
 }
 
-function pointerOf(doc: DocInfo, signal: Pointer["signal"], why: string[]): Pointer {
+/** The pointer to an entry (or kernel rule) of the index: the one place a pointer is built. */
+export function pointerOf(
+  doc: Pick<DocInfo, "id" | "title" | "type" | "hash">,
+  signal: Pointer["signal"],
+  why: string[],
+): Pointer {
   return { id: doc.id, title: doc.title, type: doc.type, hash: doc.hash, signal, why };
 }
 
@@ -343,14 +348,7 @@ export function assemble(
       inline.push(rule);
       kernelChars += size;
     } else {
-      degraded.push({
-        id: rule.id,
-        title: rule.title,
-        type: rule.type,
-        hash: rule.hash,
-        signal: "kernel",
-        why: [],
-      });
+      degraded.push(pointerOf(rule, "kernel", []));
     }
   }
   let listed = [...degraded, ...pointers];

@@ -18,6 +18,7 @@ import {
   type Assembly,
   type Ledger,
   type Pointer,
+  pointerOf,
   type Wording,
 } from "../prompt/decision.ts";
 import { LIMITS } from "../entry/schema.ts";
@@ -138,14 +139,7 @@ export function decideSearch(
       base.deduped.push(doc.id);
       continue;
     }
-    pointers.push({
-      id: doc.id,
-      title: doc.title,
-      type: doc.type,
-      hash: doc.hash,
-      signal: "keyword",
-      why: phrase.split(" "),
-    });
+    pointers.push(pointerOf(doc, "keyword", phrase.split(" ")));
   }
   if (!pointers.length) return { ...base, outcome: "all_deduped" };
   const assembly = assemble([], pointers, fetch, {

@@ -12,14 +12,15 @@ import {
   skipReason,
   type SurfaceConfig,
 } from "../../core/prompt/decision.ts";
+import { errorSummary } from "../../core/hook/payload.ts";
 import { isStorableWord } from "../../core/delivery/receipts.ts";
 import { inSecretTest } from "../../core/text/secrets.ts";
-import { shellQuote } from "../../core/shell/quote.ts";
 import { resolveKb } from "../config.ts";
-import { HOOK_TRUST_MS, openIndex } from "../index/store.ts";
-import { cacheRoot, kbCacheDir } from "../paths.ts";
-import { appendDebug, lazyLedger, writeLedger } from "./session.ts";
+import { appendDebugRecord, debugEnabled } from "./debug_log.ts";
+import { type DecisionFacts, runContextPipeline } from "./pipeline.ts";
 import { appendUnmatched } from "./receipts.ts";
+
+export { fetchCommand } from "./pipeline.ts";
 
 /** One prompt to decide for. */
 export interface ContextRequest {
@@ -65,22 +66,6 @@ export function surfaceConfig(): SurfaceConfig {
 }
 
 /**
- * The command that fetches entry bodies, as it must be typed: `KB_CLI` (a command prefix, used
- * verbatim) when set, the plugin's launcher under `CLAUDE_PLUGIN_ROOT`, else `git-kb` on PATH;
- * always with `--kb`, since the shell the model runs may not see the plugin's config.
- */
-export function fetchCommand(kbDir: string): (ids: string[]) => string {
-  const root = Deno.env.get("CLAUDE_PLUGIN_ROOT");
-  const cli = Deno.env.get("KB_CLI") || (root ? shellQuote(`${root}/bin/git-kb`) : "git-kb");
-  return (ids) => `${cli} get ${ids.join(" ")} --kb ${shellQuote(kbDir)}`;
-}
-
-/** Whether hooks write debug records (`KB_HOOK_DEBUG=1`). */
-export function debugEnabled(): boolean {
-  return Deno.env.get("KB_HOOK_DEBUG") === "1";
-}
-
-/**
  * Which words of `prompt` may be written to the cache (receipts, debug records): none that lies
  * inside a credential of the prompt ("my password is hunter2secret") or that is shaped like a
  * token on its own. The prompt is scanned only when a word is asked about, and a long one only
@@ -91,19 +76,16 @@ function storableWords(prompt: string): (word: string) => boolean {
   return (word) => isStorableWord(word) && !inSecret(word);
 }
 
-function record(
-  cacheDir: string,
-  result: ContextResult,
+/** The prompt hook's debug record (without `ts`) for a decided or skipped prompt. */
+function debugFields(
+  decision: Decision,
   request: ContextRequest,
-  extra: Record<string, unknown> = {},
-  storable = storableWords(request.prompt),
-) {
-  if (!debugEnabled()) return;
-  const { decision } = result;
+  ms: number,
+  storable: (word: string) => boolean,
+): Record<string, unknown> {
   const assembly = decision.assembly;
   const keywordHits = Object.entries(decision.termHits).filter(([word]) => storable(word));
-  appendDebug(cacheDir, {
-    ts: new Date().toISOString(),
+  return {
     session: request.sessionId ?? null,
     prompt_chars: request.prompt.length,
     outcome: decision.outcome,
@@ -120,26 +102,9 @@ function record(
     near_misses: decision.nearMisses.map((miss) => ({ ...miss, hits: miss.hits.filter(storable) })),
     deduped: decision.deduped,
     bytes: assembly ? new TextEncoder().encode(assembly.text).length : 0,
-    ms: Number(result.ms.toFixed(2)),
+    ms: Number(ms.toFixed(2)),
     ...request.event ? { event: request.event } : {},
-    ...extra,
-  });
-}
-
-/**
- * Record a failure in the debug log (when enabled), as the hook named by `event` (none for the
- * prompt hook); never throws.
- */
-export function recordFailure(error: unknown, kbDir?: string, event?: string): void {
-  if (!debugEnabled()) return;
-  try {
-    appendDebug(kbDir ? kbCacheDir(kbDir) : cacheRoot(), {
-      ts: new Date().toISOString(),
-      ...event ? { event } : {},
-      outcome: "error",
-      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
-    });
-  } catch { /* the debug log is best effort */ }
+  };
 }
 
 /**
@@ -154,54 +119,34 @@ export async function contextForPrompt(request: ContextRequest): Promise<Context
     const result = { decision: skippedDecision(skipped), ms: performance.now() - started };
     if (debugEnabled()) {
       try {
-        record(kbCacheDir(resolveKb(request.kbFlag).kbDir), result, request);
+        const { kbDir } = resolveKb(request.kbFlag);
+        appendDebugRecord(
+          kbDir,
+          debugFields(result.decision, request, result.ms, storableWords(request.prompt)),
+        );
       } catch { /* no knowledge base configured: nothing to record against */ }
     }
     return result;
   }
-  const { kbDir } = resolveKb(request.kbFlag);
-  try {
-    return await decideAndRecord(request, kbDir, config, started);
-  } catch (error) {
-    recordFailure(error, kbDir, request.event);
-    throw new RecordedError(error);
-  }
-}
-
-/** An error already written to the knowledge base's debug log. */
-export class RecordedError extends Error {
-  constructor(cause: unknown) {
-    super(cause instanceof Error ? cause.message : String(cause), { cause });
-    this.name = "RecordedError";
-  }
-}
-
-async function decideAndRecord(
-  request: ContextRequest,
-  kbDir: string,
-  config: SurfaceConfig,
-  started: number,
-): Promise<ContextResult> {
-  const cacheDir = kbCacheDir(kbDir);
-  const { reader, report } = await openIndex(kbDir, { trustStampMs: HOOK_TRUST_MS, hook: true });
-  const { sessionId } = request;
-  const sessionLedger = lazyLedger(cacheDir, sessionId);
-  const seen = request.dedup === false ? {} : () => sessionLedger().ledger;
-  const decision = decide(request.prompt, reader, seen, fetchCommand(kbDir), config);
-  const extra: Record<string, unknown> = { index: report.mode };
-  if (sessionId && decision.assembly?.pointers.length) {
-    const { ledger, isNew } = sessionLedger();
-    for (const pointer of decision.assembly.pointers) ledger[pointer.id] = pointer.hash;
-    writeLedger(cacheDir, sessionId, ledger, isNew);
-  }
   const storable = storableWords(request.prompt);
-  if (sessionId && matchedNothing(decision)) {
-    const failure = noteUnmatched(cacheDir, sessionId, decision.words.filter(storable));
-    if (failure) extra.receipt_error = failure;
-  }
-  const result = { decision, kbDir, ms: performance.now() - started };
-  record(cacheDir, result, request, extra, storable);
-  return result;
+  const { sessionId } = request;
+  return await runContextPipeline({
+    sessionId,
+    kbFlag: request.kbFlag,
+    event: request.event,
+    started,
+    decide: ({ reader, seen, fetch }) =>
+      decide(request.prompt, reader, request.dedup === false ? {} : seen, fetch, config),
+    afterDecision: (decision, cacheDir): Record<string, unknown> => {
+      if (!sessionId || !matchedNothing(decision)) return {};
+      const failure = noteUnmatched(cacheDir, sessionId, decision.words.filter(storable));
+      return failure ? { receipt_error: failure } : {};
+    },
+    debugFields: (decision, { index, ms }: DecisionFacts) => ({
+      ...debugFields(decision, request, ms, storable),
+      index,
+    }),
+  });
 }
 
 /** Whether a decided prompt matched no entry at all (kernel rules alone do not count). */
@@ -223,6 +168,6 @@ function noteUnmatched(
     appendUnmatched(cacheDir, sessionId, promptWords.filter((word) => word.length > 2));
     return undefined;
   } catch (error) {
-    return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    return errorSummary(error);
   }
 }

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { type HookPayload, parsePayload } from "../../core/hook/payload.ts";
 
 /** Raised when stdin holds more than the caller accepts. */
 export class InputTooLargeError extends RangeError {
@@ -43,19 +44,21 @@ export function writeHookOutput(text: string): void {
 }
 
 /**
- * Run a hook on this process's stdin and stdout: `answer` turns the payload (at most `maxBytes`)
- * into the text to print, "" for nothing. Never throws: a failure prints nothing and goes to
- * `onFailure`, whose own failure is swallowed too. A hook always fails open.
+ * Run a hook on this process's stdin and stdout: the one runner every hook goes through. Stdin
+ * (at most `maxBytes`) is parsed into its payload ({@link parsePayload}) and `answer` turns that
+ * into the text to print, "" for nothing. Never throws: any failure (too much input, invalid
+ * JSON, not an object, the answer's own) prints nothing and goes to `onFailure`, whose own
+ * failure is swallowed too. A hook always fails open; its process then exits 0.
  */
 export async function runHookOnStdio(
   maxBytes: number,
-  answer: (input: string) => Promise<string>,
+  answer: (payload: HookPayload) => Promise<string>,
   onFailure: (error: unknown) => unknown,
 ): Promise<void> {
   globalThis.addEventListener("unhandledrejection", (event) => event.preventDefault());
   let output = "";
   try {
-    output = await answer(readStdinText(maxBytes));
+    output = await answer(parsePayload(readStdinText(maxBytes)));
   } catch (error) {
     try {
       await onFailure(error);

@@ -1,0 +1,64 @@
+import { deepStrictEqual as deepEqual, strictEqual as equal } from "node:assert/strict";
+import { join } from "../../core/path.ts";
+import { kbCacheDir } from "../paths.ts";
+import { appendDebugRecord, debugEnabled, RecordedError, recordFailure } from "./debug_log.ts";
+import { debugLogPath } from "./session.ts";
+
+/** Run `body` with KB_HOOK_DEBUG and the cache root set, restoring both after. */
+async function withDebug(value: string | undefined, body: (kbDir: string) => void): Promise<void> {
+  const saved = { debug: Deno.env.get("KB_HOOK_DEBUG"), cache: Deno.env.get("XDG_CACHE_HOME") };
+  const tmp = await Deno.makeTempDir({ prefix: "git-kb-debug-log-" });
+  const restore = (name: string, old: string | undefined) =>
+    old === undefined ? Deno.env.delete(name) : Deno.env.set(name, old);
+  try {
+    if (value === undefined) Deno.env.delete("KB_HOOK_DEBUG");
+    else Deno.env.set("KB_HOOK_DEBUG", value);
+    Deno.env.set("XDG_CACHE_HOME", join(tmp, "cache"));
+    body(join(tmp, "kb"));
+  } finally {
+    restore("KB_HOOK_DEBUG", saved.debug);
+    restore("XDG_CACHE_HOME", saved.cache);
+    await Deno.remove(tmp, { recursive: true });
+  }
+}
+
+function records(kbDir: string): Record<string, unknown>[] {
+  let text = "";
+  try {
+    text = Deno.readTextFileSync(debugLogPath(kbCacheDir(kbDir)));
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  return text.split("\n").filter(Boolean).map((line) => JSON.parse(line));
+}
+
+Deno.test("debugging is on only for KB_HOOK_DEBUG=1", async () => {
+  await withDebug("1", () => equal(debugEnabled(), true));
+  await withDebug("true", () => equal(debugEnabled(), false));
+  await withDebug(undefined, () => equal(debugEnabled(), false));
+});
+
+Deno.test("a record is appended with its timestamp first, only when debugging", async () => {
+  await withDebug(undefined, (kbDir) => {
+    appendDebugRecord(kbDir, { event: "x" });
+    deepEqual(records(kbDir), []);
+  });
+  await withDebug("1", (kbDir) => {
+    appendDebugRecord(kbDir, { event: "x", outcome: "fetched" });
+    const [record] = records(kbDir);
+    deepEqual(Object.keys(record), ["ts", "event", "outcome"]);
+    equal(Number.isNaN(Date.parse(String(record.ts))), false);
+  });
+});
+
+Deno.test("a failure is recorded once, with its event and summary", async () => {
+  await withDebug("1", (kbDir) => {
+    recordFailure(new TypeError("bad"), kbDir, "search");
+    recordFailure(new RecordedError(new Error("already there")), kbDir, "search");
+    recordFailure("plain", kbDir);
+    deepEqual(records(kbDir).map(({ ts: _, ...rest }) => rest), [
+      { event: "search", outcome: "error", error: "TypeError: bad" },
+      { outcome: "error", error: "plain" },
+    ]);
+  });
+});

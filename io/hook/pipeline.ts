@@ -1,0 +1,142 @@
+/**
+ * The context pipeline every hook that surfaces entries runs: find the knowledge base, open its
+ * index cheaply, read the session's ledger only if the decision asks for it, decide, add the
+ * pointers shown to the ledger, leave a debug record, and on any failure record it and rethrow
+ * it as a {@link RecordedError} (the stdio runner then prints nothing: the hook fails open).
+ *
+ * A new hook is one pure decision function plus a few lines of wiring:
+ *
+ * ```ts
+ * // hooks/my_hook.ts
+ * const EVENT = "my-hook";
+ * export async function myHookOutput(payload: HookPayload): Promise<string> {
+ *   const words = myWords(payload); // pure, from core/: most calls stop here, nothing loaded
+ *   if (!words.length) return "";
+ *   const { runContextPipeline } = await import("../io/hook/pipeline.ts");
+ *   const { decision } = await runContextPipeline({
+ *     sessionId: textField(payload, "session_id"),
+ *     event: EVENT,
+ *     decide: ({ reader, seen, fetch }) => decideMine(words, reader, seen, fetch), // pure
+ *     debugFields: (decision, { ms }) => ({ event: EVENT, outcome: decision.outcome, ms }),
+ *   });
+ *   const text = decision.assembly?.text;
+ *   return text ? JSON.stringify({ hookSpecificOutput: { additionalContext: text } }) : "";
+ * }
+ * if (import.meta.main) {
+ *   await runHookOnStdio(1024 * 1024, myHookOutput, (error) => recordFailure(error, undefined, EVENT));
+ *   Deno.exit(0);
+ * }
+ * ```
+ *
+ * @module
+ */
+import type { Ledger } from "../../core/prompt/decision.ts";
+import type { IndexReader } from "../../core/index/reader.ts";
+import { shellQuote } from "../../core/shell/quote.ts";
+import { resolveKb } from "../config.ts";
+import { HOOK_TRUST_MS, openIndex, type RefreshReport } from "../index/store.ts";
+import { kbCacheDir } from "../paths.ts";
+import { appendDebugRecord, debugEnabled, RecordedError, recordFailure } from "./debug_log.ts";
+import { lazyLedger, writeLedger } from "./session.ts";
+
+/** What a decision function is given: all it may read. */
+export interface DecisionInput {
+  /** The knowledge base's index. */
+  reader: IndexReader;
+  /** The session's ledger, read on the first call (an empty one without a session). */
+  seen: () => Ledger;
+  /** The command line that fetches the given entries ({@link fetchCommand}). */
+  fetch: (ids: string[]) => string;
+}
+
+/** The part of a decision the pipeline reads: the pointers it shows, if any. */
+export interface SurfacingDecision {
+  assembly?: { pointers: readonly { id: string; hash: string }[] };
+}
+
+/** What the pipeline knows once the decision is made, for the debug record. */
+export interface DecisionFacts {
+  /** How the index was opened (`fresh`, `incremental`, `full`). */
+  index: RefreshReport["mode"];
+  /** Milliseconds since the pipeline started. */
+  ms: number;
+}
+
+/** One hook's run through the pipeline. */
+export interface ContextStep<D extends SurfacingDecision> {
+  /** With a session, its ledger feeds `seen` and gets the pointers shown. */
+  sessionId?: string;
+  /** The `--kb` flag, if any. */
+  kbFlag?: string;
+  /** The debug record's `event` for a failure (none for the prompt hook). */
+  event?: string;
+  /** When the pipeline started (`performance.now()`); now by default. */
+  started?: number;
+  /** The pure decision. */
+  decide: (input: DecisionInput) => D;
+  /**
+   * The hook's own side records, after the ledger is written (the prompt hook counts an
+   * unmatched prompt); returns debug fields naming what failed there, a failure that must not
+   * stop the hook's output.
+   */
+  afterDecision?: (decision: D, cacheDir: string) => Record<string, unknown>;
+  /** The debug record's fields (`ts` is added); called only when debugging is on. */
+  debugFields: (decision: D, facts: DecisionFacts) => Record<string, unknown>;
+}
+
+/** The decision and where it came from. */
+export interface ContextOutcome<D> {
+  decision: D;
+  kbDir: string;
+  ms: number;
+}
+
+/**
+ * The command that fetches entry bodies, as it must be typed: `KB_CLI` (a command prefix, used
+ * verbatim) when set, the plugin's launcher under `CLAUDE_PLUGIN_ROOT`, else `git-kb` on PATH;
+ * always with `--kb`, since the shell the model runs may not see the plugin's config.
+ */
+export function fetchCommand(kbDir: string): (ids: string[]) => string {
+  const root = Deno.env.get("CLAUDE_PLUGIN_ROOT");
+  const cli = Deno.env.get("KB_CLI") || (root ? shellQuote(`${root}/bin/git-kb`) : "git-kb");
+  return (ids) => `${cli} get ${ids.join(" ")} --kb ${shellQuote(kbDir)}`;
+}
+
+/**
+ * Run `step` through the pipeline. A failure after the knowledge base is found is recorded
+ * against it and rethrown as a {@link RecordedError}; one before (no knowledge base) is thrown
+ * as is, for the runner's failure record.
+ */
+export async function runContextPipeline<D extends SurfacingDecision>(
+  step: ContextStep<D>,
+): Promise<ContextOutcome<D>> {
+  const started = step.started ?? performance.now();
+  const { kbDir } = resolveKb(step.kbFlag);
+  try {
+    const cacheDir = kbCacheDir(kbDir);
+    const { reader, report } = await openIndex(kbDir, { trustStampMs: HOOK_TRUST_MS, hook: true });
+    const { sessionId } = step;
+    const sessionLedger = lazyLedger(cacheDir, sessionId);
+    const decision = step.decide({
+      reader,
+      seen: () => sessionLedger().ledger,
+      fetch: fetchCommand(kbDir),
+    });
+    const pointers = decision.assembly?.pointers ?? [];
+    if (sessionId && pointers.length) {
+      const { ledger, isNew } = sessionLedger();
+      for (const pointer of pointers) ledger[pointer.id] = pointer.hash;
+      writeLedger(cacheDir, sessionId, ledger, isNew);
+    }
+    const sideFailures = step.afterDecision?.(decision, cacheDir);
+    const ms = performance.now() - started;
+    if (debugEnabled()) {
+      const fields = step.debugFields(decision, { index: report.mode, ms });
+      appendDebugRecord(kbDir, { ...fields, ...sideFailures });
+    }
+    return { decision, kbDir, ms };
+  } catch (error) {
+    recordFailure(error, kbDir, step.event);
+    throw new RecordedError(error);
+  }
+}
