@@ -24,6 +24,7 @@ import { checkSaveLock } from "../io/save/save.ts";
 import { NO_POSITIONALS, parseCommand } from "./args.ts";
 import { missingPermissionFlag } from "./errors.ts";
 import { green, plural, printJson, red, yellow } from "./output.ts";
+import { isFolder, lstatOf, pathExists } from "../io/disk.ts";
 
 /** Help text. */
 export const help = `Usage: git-kb doctor [options]
@@ -63,12 +64,9 @@ function withFix(text: string, command: string): string {
 
 /** A command that moves `from` to `to`, or that compares the two when `to` exists already. */
 function moveCommand(from: string, to: string): string {
-  try {
-    Deno.lstatSync(to);
-    return shellCommand(["diff", "--", from, to]);
-  } catch {
-    return shellCommand(["mv", "--", from, to]);
-  }
+  return pathExists(to)
+    ? shellCommand(["diff", "--", from, to])
+    : shellCommand(["mv", "--", from, to]);
 }
 
 /** A command that opens `path` in the user's editor, safe to paste. */
@@ -93,14 +91,6 @@ export function configFindings({ location }: DoctorContext): Finding[] {
     }
   }
   return findings;
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return Deno.statSync(path).isDirectory;
-  } catch {
-    return false;
-  }
 }
 
 /** Whether git runs and the knowledge base is a work tree; the other git checks need both. */
@@ -288,15 +278,6 @@ function declaredId(kbDir: string, path: string): string | undefined {
   try {
     const id = parseEntryText(readKbFile(kbDir, path), path).fields.id;
     return typeof id === "string" && /^kb-[0-9a-z]{5}$/.test(id) ? id : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** What `path` is on disk, without following a symlink; undefined when it is gone. */
-function lstatOf(full: string): Deno.FileInfo | undefined {
-  try {
-    return Deno.lstatSync(full);
   } catch {
     return undefined;
   }

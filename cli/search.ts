@@ -4,7 +4,6 @@
  *
  * @module
  */
-import { join } from "../core/path.ts";
 import { splitFrontmatter } from "../core/entry/frontmatter.ts";
 import type { IndexReader } from "../core/index/reader.ts";
 import { neighbours } from "../core/entry/links.ts";
@@ -16,6 +15,7 @@ import { READ_TRUST_MS } from "../io/index/store.ts";
 import { displaySafe } from "../core/text/display.ts";
 import { oneOf, parseCommand, positiveInt, UsageError, wholeNumberFrom } from "./args.ts";
 import { bold, cyan, dim, printJson, yellow } from "./output.ts";
+import { readEntryText } from "../io/kb.ts";
 
 /** Help text. */
 export const help = `Usage: git-kb search <query>... [options]
@@ -52,7 +52,7 @@ export function linkViews(reader: IndexReader, id: string): HitView["links"] {
 
 function readBody(kbDir: string, path: string): string {
   try {
-    return splitFrontmatter(Deno.readTextFileSync(join(kbDir, path)), path).body;
+    return splitFrontmatter(readEntryText(kbDir, path), path).body;
   } catch {
     return "";
   }

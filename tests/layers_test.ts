@@ -99,8 +99,11 @@ Deno.test("no module imports from a layer above its own", () => {
       for (const [, specifier] of text.matchAll(IMPORT)) {
         const target = resolve(path, specifier);
         const layer = layerOf(target);
-        if (!allowed.includes(layer)) {
-          violations.push(`${path}:${line}: ${layerOf(path)} imports ${layer || target} (${target})`);
+        // JSON (deno.json's version, the generated hooks.json) is data, not a layer's code.
+        if (!target.endsWith(".json") && !allowed.includes(layer)) {
+          violations.push(
+            `${path}:${line}: ${layerOf(path)} imports ${layer || target} (${target})`,
+          );
         }
       }
     }
