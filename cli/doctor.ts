@@ -13,7 +13,7 @@ import { join } from "../core/path.ts";
 import { kernelRuleCost, LIMITS } from "../core/entry/schema.ts";
 import { shellCommand, shellQuote } from "../core/shell/quote.ts";
 import { configCandidates, type KbLocation, resolveKb } from "../io/config.ts";
-import { git, gitReason, GitTimeoutError, identityArgs } from "../io/git.ts";
+import { aheadBehind, git, gitReason, GitTimeoutError, identityArgs } from "../io/git.ts";
 import { type OpenIndex, openIndex } from "../io/index/store.ts";
 import { ENTRIES_DIR, readKbFile } from "../io/kb.ts";
 import { cacheFindings } from "../io/cache_health.ts";
@@ -224,9 +224,9 @@ async function remoteFindings(kbDir: string, offline: boolean): Promise<Finding[
   const findings: Finding[] = [];
   const remote = remotes.includes("origin") ? "origin" : remotes[0];
   if (!offline) findings.push(await reachFinding(kbDir, remote));
-  const counts = await git(kbDir, ["rev-list", "--left-right", "--count", "HEAD...@{u}"]);
-  if (counts.code === 0) {
-    const [ahead, behind] = counts.stdout.trim().split(/\s+/).map(Number);
+  const counts = await aheadBehind(kbDir);
+  if (counts) {
+    const { ahead, behind } = counts;
     if (ahead || behind) {
       const sync = [
         shellCommand(["git", "-C", kbDir, "pull", "--rebase"]),

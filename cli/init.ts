@@ -8,7 +8,14 @@ import { join } from "../core/path.ts";
 import { resolvePath } from "../io/paths.ts";
 import { configTarget, writeConfig } from "../io/config.ts";
 import { writeFileAtomic } from "../io/fs.ts";
-import { commitPaths, git, gitOk } from "../io/git.ts";
+import {
+  commitPaths,
+  git,
+  gitOk,
+  isBareRepository,
+  isInsideWorkTree,
+  originUrl,
+} from "../io/git.ts";
 import { openIndex } from "../io/index/store.ts";
 import { ENTRIES_DIR, listEntries, NotAKbError } from "../io/kb.ts";
 import { homeDir } from "../io/paths.ts";
@@ -57,21 +64,10 @@ function looksRemote(source: string): boolean {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(source) || /^[^/\\\s]+@[^:\s]+:/.test(source);
 }
 
-async function isWorkTree(path: string): Promise<boolean> {
-  const result = await git(path, ["rev-parse", "--is-inside-work-tree"]);
-  return result.code === 0 && result.stdout.trim() === "true";
-}
-
-async function isBareRepo(path: string): Promise<boolean> {
-  const result = await git(path, ["rev-parse", "--is-bare-repository"]);
-  return result.code === 0 && result.stdout.trim() === "true";
-}
-
 /** True when `dir` is a work tree whose `origin` is `source`. */
 async function isCloneOf(dir: string, source: string): Promise<boolean> {
-  if (!statOf(dir)?.isDirectory || !await isWorkTree(dir)) return false;
-  const origin = await git(dir, ["remote", "get-url", "origin"]);
-  return origin.code === 0 && origin.stdout.trim() === source;
+  if (!statOf(dir)?.isDirectory || !await isInsideWorkTree(dir)) return false;
+  return await originUrl(dir) === source;
 }
 
 async function commitScaffold(kbDir: string, message: string): Promise<boolean> {
@@ -102,7 +98,8 @@ async function plan(source: string | undefined, dir: string | undefined): Promis
   const sourceStat = source && !looksRemote(source) ? statOf(resolvePath(source)) : undefined;
   if (
     source &&
-    (looksRemote(source) || (sourceStat?.isDirectory && await isBareRepo(resolvePath(source))))
+    (looksRemote(source) ||
+      (sourceStat?.isDirectory && await isBareRepository(resolvePath(source))))
   ) {
     const kbDir = resolvePath(dir ?? defaultDir());
     const from = looksRemote(source) ? source : resolvePath(source);
@@ -112,7 +109,7 @@ async function plan(source: string | undefined, dir: string | undefined): Promis
     }
     return { mode: "cloned", kbDir, from };
   }
-  if (source && sourceStat?.isDirectory && await isWorkTree(resolvePath(source))) {
+  if (source && sourceStat?.isDirectory && await isInsideWorkTree(resolvePath(source))) {
     const kbDir = (await gitOk(resolvePath(source), ["rev-parse", "--show-toplevel"])).trim();
     return { mode: "existing", kbDir };
   }
