@@ -5,7 +5,7 @@
  */
 import { blankEntry, type Entry } from "../core/entry/entry.ts";
 import { entryTemplate, readDraft } from "../core/entry/draft.ts";
-import { applyEdits, commitMessage, slugify } from "../core/entry/edit.ts";
+import { applyEdits, commitMessage, entryFileName } from "../core/entry/edit.ts";
 import { shellCommand } from "../core/shell/quote.ts";
 import { resolveKb } from "../io/config.ts";
 import { editUntilValid } from "../io/editor.ts";
@@ -67,7 +67,7 @@ export const help: string = helpText(command);
 const TITLE_TO_FILL_IN = "Title to fill in";
 
 function newEntryRequest(kbDir: string, entry: Entry): SaveRequest {
-  const path = `${ENTRIES_DIR}/${entry.id}-${slugify(entry.title)}.md`;
+  const path = `${ENTRIES_DIR}/${entryFileName(entry)}`;
   return { kbDir, entry, path, message: commitMessage(entry) };
 }
 

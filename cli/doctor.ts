@@ -13,7 +13,7 @@ import { join } from "../core/path.ts";
 import { kernelRuleCost, LIMITS } from "../core/entry/schema.ts";
 import { shellCommand, shellQuote } from "../core/shell/quote.ts";
 import { configCandidates, type KbLocation, resolveKb } from "../io/config.ts";
-import { git, gitReason, GitTimeoutError, identityArgs } from "../io/git.ts";
+import { aheadBehind, git, gitReason, GitTimeoutError, identityArgs } from "../io/git.ts";
 import { type OpenIndex, openIndex } from "../io/index/store.ts";
 import { ENTRIES_DIR, readKbFile } from "../io/kb.ts";
 import { cacheFindings } from "../io/cache_health.ts";
@@ -24,6 +24,7 @@ import { checkSaveLock } from "../io/save/save.ts";
 import { type CommandSpec, helpText, NO_POSITIONALS, parseCommand } from "./args.ts";
 import { missingPermissionFlag } from "./errors.ts";
 import { green, plural, printJson, red, yellow } from "./output.ts";
+import { isFolder, lstatOf, pathExists } from "../io/disk.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
@@ -67,12 +68,9 @@ function withFix(text: string, command: string): string {
 
 /** A command that moves `from` to `to`, or that compares the two when `to` exists already. */
 function moveCommand(from: string, to: string): string {
-  try {
-    Deno.lstatSync(to);
-    return shellCommand(["diff", "--", from, to]);
-  } catch {
-    return shellCommand(["mv", "--", from, to]);
-  }
+  return pathExists(to)
+    ? shellCommand(["diff", "--", from, to])
+    : shellCommand(["mv", "--", from, to]);
 }
 
 /** A command that opens `path` in the user's editor, safe to paste. */
@@ -97,14 +95,6 @@ export function configFindings({ location }: DoctorContext): Finding[] {
     }
   }
   return findings;
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return Deno.statSync(path).isDirectory;
-  } catch {
-    return false;
-  }
 }
 
 /** Whether git runs and the knowledge base is a work tree; the other git checks need both. */
@@ -238,9 +228,9 @@ async function remoteFindings(kbDir: string, offline: boolean): Promise<Finding[
   const findings: Finding[] = [];
   const remote = remotes.includes("origin") ? "origin" : remotes[0];
   if (!offline) findings.push(await reachFinding(kbDir, remote));
-  const counts = await git(kbDir, ["rev-list", "--left-right", "--count", "HEAD...@{u}"]);
-  if (counts.code === 0) {
-    const [ahead, behind] = counts.stdout.trim().split(/\s+/).map(Number);
+  const counts = await aheadBehind(kbDir);
+  if (counts) {
+    const { ahead, behind } = counts;
     if (ahead || behind) {
       const sync = [
         shellCommand(["git", "-C", kbDir, "pull", "--rebase"]),
@@ -292,15 +282,6 @@ function declaredId(kbDir: string, path: string): string | undefined {
   try {
     const id = parseEntryText(readKbFile(kbDir, path), path).fields.id;
     return typeof id === "string" && /^kb-[0-9a-z]{5}$/.test(id) ? id : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** What `path` is on disk, without following a symlink; undefined when it is gone. */
-function lstatOf(full: string): Deno.FileInfo | undefined {
-  try {
-    return Deno.lstatSync(full);
   } catch {
     return undefined;
   }

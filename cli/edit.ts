@@ -4,17 +4,9 @@
  *
  * @module
  */
-import { join } from "../core/path.ts";
 import { type Entry, EntryParseError, parseEntryText, toEntry } from "../core/entry/entry.ts";
 import { readDraft } from "../core/entry/draft.ts";
-import {
-  applyEdits,
-  changedFields,
-  commitMessage,
-  formatListChanges,
-  listChanges,
-  touchUpdated,
-} from "../core/entry/edit.ts";
+import { applyEdits, editOutcome, formatListChanges, listChanges } from "../core/entry/edit.ts";
 import { shellCommand } from "../core/shell/quote.ts";
 import { resolveKb } from "../io/config.ts";
 import { type DraftCheck, editUntilValid } from "../io/editor.ts";
@@ -37,6 +29,7 @@ import {
 } from "./entry_flags.ts";
 import { printJson } from "./output.ts";
 import { reportSave } from "./save_report.ts";
+import { readEntryText } from "../io/kb.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
@@ -95,15 +88,8 @@ function planEdit(
   before: Entry | undefined,
   next: Entry,
 ): PlannedEdit {
-  const changed = before ? changedFields(before, next) : ["all"];
-  const updated = touchUpdated(next, today());
-  const request = {
-    kbDir,
-    entry: updated,
-    path,
-    message: commitMessage(next, changed),
-    previousText,
-  };
+  const { entry, changed, message } = editOutcome(before, next, today());
+  const request = { kbDir, entry, path, message, previousText };
   return { request, before, changed };
 }
 
@@ -139,7 +125,7 @@ export async function run(args: string[]): Promise<number> {
   const { kbDir } = resolveKb(values.kb);
   const kbFlag = values.kb === undefined ? [] : ["--kb", kbDir];
   const path = entryPathOf(kbDir, id);
-  const previousText = Deno.readTextFileSync(join(kbDir, path));
+  const previousText = readEntryText(kbDir, path);
   if (fieldFlags) {
     const { entry: current, problems } = toEntry(parseEntryText(previousText, path));
     if (!current) throw new ValidationError(`Entry ${id} (${path})`, problems);

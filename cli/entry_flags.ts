@@ -10,6 +10,7 @@ import { ACTIVITIES, ENTRY_TYPES, LINK_RELS, STATUSES } from "../core/entry/sche
 import { shellCommand, shellQuote } from "../core/shell/quote.ts";
 import { decodeUtf8Strict, NotUtf8Error } from "../core/text/utf8.ts";
 import { type OptionSpec, type OptionValues, UsageError } from "./args.ts";
+import { readFileOrStdin } from "../io/disk.ts";
 
 /** The options for entry fields, with their help. */
 export const ENTRY_OPTIONS = {
@@ -163,9 +164,7 @@ export function hasFieldFlags(values: EntryFlagValues): boolean {
 export async function readTextArgument(file: string, flag: string): Promise<string> {
   let bytes: Uint8Array;
   try {
-    bytes = file === "-"
-      ? new Uint8Array(await new Response(Deno.stdin.readable).arrayBuffer())
-      : Deno.readFileSync(file);
+    bytes = await readFileOrStdin(file);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) {
       throw new UsageError(`${flag} ${file} does not exist`);

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { type Neighbour, neighbours } from "../core/entry/links.ts";
 import type { IndexReader } from "../core/index/reader.ts";
 import { join } from "../core/path.ts";
 import { shellCommand } from "../core/shell/quote.ts";
@@ -12,7 +13,7 @@ import { type OpenKb, withKb } from "../io/index/open.ts";
 import { READ_TRUST_MS, readIndexedEntry } from "../io/index/store.ts";
 import { type CommandSpec, helpText, parseCommand } from "./args.ts";
 import { printJson, red } from "./output.ts";
-import { linkViews } from "./search.ts";
+import { pathExists } from "../io/disk.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
@@ -39,7 +40,7 @@ interface Found {
   id: string;
   path: string;
   text: string;
-  links?: ReturnType<typeof linkViews>;
+  links?: Neighbour[];
 }
 
 /** Run the command. */
@@ -69,7 +70,7 @@ function lookUp({ reader, location }: OpenKb, id: string, links?: boolean): Foun
   const doc = reader.docById(id);
   if (!doc) return undefined;
   const text = readIndexedEntry(location.kbDir, id, doc.path);
-  return { id, path: doc.path, text, links: links ? linkViews(reader, id) : undefined };
+  return { id, path: doc.path, text, links: links ? neighbours(id, reader.links()) : undefined };
 }
 
 function printEntries(found: Found[]): void {
@@ -136,17 +137,8 @@ async function conflictedFiles(kbDir: string, id: string): Promise<string[]> {
 /** The commands that mark `files` resolved and go on with the rebase or merge in progress. */
 function finishCommand(kbDir: string, files: string[]): string {
   const gitDir = join(kbDir, ".git");
-  const rebasing = [join(gitDir, "rebase-merge"), join(gitDir, "rebase-apply")].some(exists);
+  const rebasing = [join(gitDir, "rebase-merge"), join(gitDir, "rebase-apply")].some(pathExists);
   const next = rebasing ? ["rebase", "--continue"] : ["commit", "--no-edit"];
   return `${shellCommand(["git", "-C", kbDir, "add", "--", ...files])} && ` +
     shellCommand(["git", "-C", kbDir, ...next]);
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -8,12 +8,20 @@ import { join } from "../core/path.ts";
 import { resolvePath } from "../io/paths.ts";
 import { configTarget, writeConfig } from "../io/config.ts";
 import { writeFileAtomic } from "../io/fs.ts";
-import { commitPaths, git, gitOk } from "../io/git.ts";
+import {
+  commitPaths,
+  git,
+  gitOk,
+  isBareRepository,
+  isInsideWorkTree,
+  originUrl,
+} from "../io/git.ts";
 import { openIndex } from "../io/index/store.ts";
 import { ENTRIES_DIR, listEntries, NotAKbError } from "../io/kb.ts";
 import { homeDir } from "../io/paths.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import { green, plural, printJson, yellow } from "./output.ts";
+import { isEmptyDir, makeDirs, realPathOr, statOf } from "../io/disk.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
@@ -64,49 +72,25 @@ function defaultDir(): string {
   return join(data, "git-kb", "kb");
 }
 
-function exists(path: string): Deno.FileInfo | undefined {
-  try {
-    return Deno.statSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
-function isEmptyDir(path: string): boolean {
-  for (const _ of Deno.readDirSync(path)) return false;
-  return true;
-}
-
 function looksRemote(source: string): boolean {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(source) || /^[^/\\\s]+@[^:\s]+:/.test(source);
 }
 
-async function isWorkTree(path: string): Promise<boolean> {
-  const result = await git(path, ["rev-parse", "--is-inside-work-tree"]);
-  return result.code === 0 && result.stdout.trim() === "true";
-}
-
-async function isBareRepo(path: string): Promise<boolean> {
-  const result = await git(path, ["rev-parse", "--is-bare-repository"]);
-  return result.code === 0 && result.stdout.trim() === "true";
-}
-
 /** True when `dir` is a work tree whose `origin` is `source`. */
 async function isCloneOf(dir: string, source: string): Promise<boolean> {
-  if (!exists(dir)?.isDirectory || !await isWorkTree(dir)) return false;
-  const origin = await git(dir, ["remote", "get-url", "origin"]);
-  return origin.code === 0 && origin.stdout.trim() === source;
+  if (!statOf(dir)?.isDirectory || !await isInsideWorkTree(dir)) return false;
+  return await originUrl(dir) === source;
 }
 
 async function commitScaffold(kbDir: string, message: string): Promise<boolean> {
   const entries = join(kbDir, ENTRIES_DIR);
-  Deno.mkdirSync(entries, { recursive: true });
+  makeDirs(entries);
   const added: string[] = [];
-  if (!exists(join(entries, ".gitkeep")) && isEmptyDir(entries)) {
+  if (!statOf(join(entries, ".gitkeep")) && isEmptyDir(entries)) {
     writeFileAtomic(join(entries, ".gitkeep"), "");
     added.push(`${ENTRIES_DIR}/.gitkeep`);
   }
-  if (!exists(join(kbDir, "README.md"))) {
+  if (!statOf(join(kbDir, "README.md"))) {
     writeFileAtomic(join(kbDir, "README.md"), README);
     added.push("README.md");
   }
@@ -123,20 +107,21 @@ type Plan =
   | { mode: "created"; kbDir: string };
 
 async function plan(source: string | undefined, dir: string | undefined): Promise<Plan> {
-  const sourceStat = source && !looksRemote(source) ? exists(resolvePath(source)) : undefined;
+  const sourceStat = source && !looksRemote(source) ? statOf(resolvePath(source)) : undefined;
   if (
     source &&
-    (looksRemote(source) || (sourceStat?.isDirectory && await isBareRepo(resolvePath(source))))
+    (looksRemote(source) ||
+      (sourceStat?.isDirectory && await isBareRepository(resolvePath(source))))
   ) {
     const kbDir = resolvePath(dir ?? defaultDir());
     const from = looksRemote(source) ? source : resolvePath(source);
     if (await isCloneOf(kbDir, from)) return { mode: "existing", kbDir, from };
-    if (exists(kbDir) && !isEmptyDir(kbDir)) {
+    if (statOf(kbDir) && !isEmptyDir(kbDir)) {
       throw new Error(`${kbDir} already exists and is not empty; pass --dir <new folder>`);
     }
     return { mode: "cloned", kbDir, from };
   }
-  if (source && sourceStat?.isDirectory && await isWorkTree(resolvePath(source))) {
+  if (source && sourceStat?.isDirectory && await isInsideWorkTree(resolvePath(source))) {
     const kbDir = (await gitOk(resolvePath(source), ["rev-parse", "--show-toplevel"])).trim();
     return { mode: "existing", kbDir };
   }
@@ -150,21 +135,14 @@ async function plan(source: string | undefined, dir: string | undefined): Promis
     );
   }
   const kbDir = resolvePath(source ?? dir ?? defaultDir());
-  if (exists(kbDir) && !isEmptyDir(kbDir)) {
+  if (statOf(kbDir) && !isEmptyDir(kbDir)) {
     throw new Error(`${kbDir} already exists and is not empty; pass an empty or new folder`);
   }
   return { mode: "created", kbDir };
 }
 
 function samePlace(a: string, b: string): boolean {
-  const real = (path: string) => {
-    try {
-      return Deno.realPathSync(path);
-    } catch {
-      return resolvePath(path);
-    }
-  };
-  return real(a) === real(b);
+  return realPathOr(a) === realPathOr(b);
 }
 
 /**
@@ -221,7 +199,7 @@ async function carryOut(plan: Plan, steps: string[]): Promise<void> {
     await gitOk(".", ["clone", "--quiet", plan.from, plan.kbDir]);
     steps.push(`Cloned ${plan.from} into ${plan.kbDir}`);
   } else if (plan.mode === "created") {
-    Deno.mkdirSync(plan.kbDir, { recursive: true });
+    makeDirs(plan.kbDir);
     await gitOk(plan.kbDir, ["init", "--quiet"]);
     steps.push(`Created a new knowledge base repo in ${plan.kbDir}`);
   } else {

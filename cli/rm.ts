@@ -5,7 +5,6 @@
  * @module
  */
 import { parseEntryText } from "../core/entry/entry.ts";
-import { join } from "../core/path.ts";
 import { shellCommand } from "../core/shell/quote.ts";
 import { type Backlink, linksTo } from "../io/save/backlinks.ts";
 import { resolveKb } from "../io/config.ts";
@@ -13,6 +12,7 @@ import { entryPathOf, saveChanges } from "../io/save/save.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import { cyan, green, plural, printJson, yellow } from "./output.ts";
 import { printWarnings, saveSummary } from "./save_report.ts";
+import { readEntryText } from "../io/kb.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
@@ -76,7 +76,7 @@ export async function run(args: string[]): Promise<number> {
   if (dangling.length && !values.force) throw new LinkedError(ids, dangling);
   const changes = paths.map((path) => ({
     path,
-    previousText: Deno.readTextFileSync(join(kbDir, path)),
+    previousText: readEntryText(kbDir, path),
   }));
   const titles = changes.map(({ path, previousText }, at) =>
     `${ids[at]}: ${titleOf(previousText, path)}`

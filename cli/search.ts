@@ -4,7 +4,6 @@
  *
  * @module
  */
-import { join } from "../core/path.ts";
 import { splitFrontmatter } from "../core/entry/frontmatter.ts";
 import type { IndexReader } from "../core/index/reader.ts";
 import { neighbours } from "../core/entry/links.ts";
@@ -24,6 +23,7 @@ import {
   wholeNumberFrom,
 } from "./args.ts";
 import { bold, cyan, dim, printJson, yellow } from "./output.ts";
+import { readEntryText } from "../io/kb.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
@@ -78,7 +78,7 @@ export function linkViews(reader: IndexReader, id: string): HitView["links"] {
 
 function readBody(kbDir: string, path: string): string {
   try {
-    return splitFrontmatter(Deno.readTextFileSync(join(kbDir, path)), path).body;
+    return splitFrontmatter(readEntryText(kbDir, path), path).body;
   } catch {
     return "";
   }

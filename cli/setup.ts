@@ -28,7 +28,12 @@ import {
 } from "../core/setup/agent_settings.ts";
 import { join } from "../core/path.ts";
 import { isOneOf } from "../core/entry/schema.ts";
-import { writeFileAtomic } from "../io/fs.ts";
+import { isFile } from "../io/disk.ts";
+import {
+  readSettingsFile,
+  type SettingsFile,
+  writeSettingsFile,
+} from "../io/setup/settings_file.ts";
 import { homeDir, resolvePath } from "../io/paths.ts";
 import { type CommandSpec, helpText, NO_POSITIONALS, parseCommand, UsageError } from "./args.ts";
 import { bold, dim, green, printJson, red, yellow } from "./output.ts";
@@ -120,14 +125,6 @@ function parseOptions(args: string[]): SetupOptions {
   };
 }
 
-function isFile(path: string): boolean {
-  try {
-    return Deno.statSync(path).isFile;
-  } catch {
-    return false;
-  }
-}
-
 /** This checkout's launcher, `<repo>/plugin/bin/git-kb`, from where this module lives. */
 function checkoutLauncher(): string {
   const url = new URL("../plugin/bin/git-kb", import.meta.url);
@@ -201,25 +198,6 @@ function baseDir(scope: Scope): string {
   return home;
 }
 
-/** A settings file as found: the path to write (symlinks followed), its text and mode. */
-interface Current {
-  path: string;
-  exists: boolean;
-  text: string;
-  mode?: number;
-}
-
-async function readCurrent(file: string): Promise<Current> {
-  try {
-    const path = await Deno.realPath(file);
-    const [text, info] = await Promise.all([Deno.readTextFile(path), Deno.stat(path)]);
-    return { path, exists: true, text, mode: info.mode ?? undefined };
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return { path: file, exists: false, text: "" };
-    throw error;
-  }
-}
-
 /** What setup would change in one settings file. */
 interface Change {
   before: Settings;
@@ -229,7 +207,12 @@ interface Change {
   changed: boolean;
 }
 
-function planChange(current: Current, agent: HookAgent, launcher: string, remove: boolean): Change {
+function planChange(
+  current: SettingsFile,
+  agent: HookAgent,
+  launcher: string,
+  remove: boolean,
+): Change {
   const wanted = desiredHooks(pluginHooks as PluginHooks, agent, launcher);
   const byHand = `Or add git-kb's entries by hand under "hooks": ${JSON.stringify(wanted)}`;
   try {
@@ -257,23 +240,6 @@ function planChange(current: Current, agent: HookAgent, launcher: string, remove
     }
     throw error;
   }
-}
-
-function keepMode(path: string, mode: number | undefined): void {
-  if (mode !== undefined && Deno.build.os !== "windows") Deno.chmodSync(path, mode & 0o7777);
-}
-
-/** Copy the old file to `<file>.bak`, then write the new one atomically; returns the backup. */
-function writeChange(current: Current, text: string): string | undefined {
-  let backup: string | undefined;
-  if (current.exists) {
-    backup = `${current.path}.bak`;
-    writeFileAtomic(backup, current.text);
-    keepMode(backup, current.mode);
-  }
-  writeFileAtomic(current.path, text);
-  keepMode(current.path, current.mode);
-  return backup;
 }
 
 /** Settings in the file that stop the agent from running any hook. */
@@ -359,14 +325,14 @@ async function setupHooks(
   launcher: string,
 ): Promise<number> {
   const { dir, file } = SETTINGS_FILES[agent];
-  const current = await readCurrent(join(baseDir(options.scope), dir, file));
+  const current = await readSettingsFile(join(baseDir(options.scope), dir, file));
   const change = planChange(current, agent, launcher, options.remove);
   const diff = unifiedDiff(current.text, change.text, {
     from: current.exists ? current.path : "/dev/null",
     to: current.path,
   });
   const write = change.changed && !options.dryRun;
-  const backup = write ? writeChange(current, change.text) : undefined;
+  const backup = write ? writeSettingsFile(current, change.text) : undefined;
   const notes = options.remove ? [] : [
     ...hookSwitchWarnings(agent, change.after),
     ...(change.changed ? installAdvice(agent, options.scope) : []),

@@ -164,3 +164,36 @@ export async function commitPaths(cwd: string, message: string, paths: string[])
   const { args } = await commitIdentity(cwd);
   await gitOk(cwd, [...args, "commit", "--quiet", "--no-verify", "-m", message, "--", ...paths]);
 }
+
+/** Whether `dir` lies inside a git work tree. */
+export async function isInsideWorkTree(dir: string): Promise<boolean> {
+  const result = await git(dir, ["rev-parse", "--is-inside-work-tree"]);
+  return result.code === 0 && result.stdout.trim() === "true";
+}
+
+/** Whether `dir` is a bare repository. */
+export async function isBareRepository(dir: string): Promise<boolean> {
+  const result = await git(dir, ["rev-parse", "--is-bare-repository"]);
+  return result.code === 0 && result.stdout.trim() === "true";
+}
+
+/** The URL of the remote `origin` of the repository at `dir`, when it has one. */
+export async function originUrl(dir: string): Promise<string | undefined> {
+  const result = await git(dir, ["remote", "get-url", "origin"]);
+  return result.code === 0 ? result.stdout.trim() : undefined;
+}
+
+/** The names of the repository's remotes; throws {@link GitError} when git cannot list them. */
+export async function remoteNames(dir: string): Promise<string[]> {
+  return (await gitOk(dir, ["remote"])).split("\n").filter(Boolean);
+}
+
+/** How many commits HEAD is ahead of and behind its upstream; undefined without one. */
+export async function aheadBehind(
+  dir: string,
+): Promise<{ ahead: number; behind: number } | undefined> {
+  const counts = await git(dir, ["rev-list", "--left-right", "--count", "HEAD...@{u}"]);
+  if (counts.code !== 0) return undefined;
+  const [ahead, behind] = counts.stdout.trim().split(/\s+/).map(Number);
+  return { ahead, behind };
+}

@@ -192,6 +192,11 @@ export function readKbFile(kbDir: string, path: string): string {
   }
 }
 
+/** The text of the file at `path` in the knowledge base, read as it is (no checks). */
+export function readEntryText(kbDir: string, path: string): string {
+  return Deno.readTextFileSync(join(kbDir, path));
+}
+
 /**
  * Whether every file in a flat [path, ordinal, size, mtime, …] list still has that size and
  * mtime. Stops at the first difference; the common all-unchanged case builds nothing.

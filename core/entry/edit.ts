@@ -170,3 +170,24 @@ export function slugify(title: string): string {
     .replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
   return slug.slice(0, 50).replace(/-+$/, "") || "entry";
 }
+
+/** The file name of a new entry: `<id>-<slug of its title>.md`. */
+export function entryFileName(entry: Entry): string {
+  return `${entry.id}-${slugify(entry.title)}.md`;
+}
+
+/** What an edit saves: the entry with `updated` moved, the fields it changed, its commit message. */
+export interface EditOutcome {
+  /** The edited entry, `updated` set to today (never before `created`). */
+  entry: Entry;
+  /** The fields that differ from the entry before, or `["all"]` when that could not be read. */
+  changed: string[];
+  /** The commit message naming those fields. */
+  message: string;
+}
+
+/** The outcome of editing `before` (undefined when unreadable) into `next` on `today`. */
+export function editOutcome(before: Entry | undefined, next: Entry, today: string): EditOutcome {
+  const changed = before ? changedFields(before, next) : ["all"];
+  return { entry: touchUpdated(next, today), changed, message: commitMessage(next, changed) };
+}

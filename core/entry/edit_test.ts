@@ -4,6 +4,8 @@ import {
   applyEdits,
   changedFields,
   commitMessage,
+  editOutcome,
+  entryFileName,
   formatListChanges,
   listChanges,
   slugify,
@@ -101,4 +103,27 @@ Deno.test("touchUpdated, commitMessage, slugify", () => {
   );
   assert.equal(slugify("Ça marche: déjà vu!"), "ca-marche-deja-vu");
   assert.equal(slugify("!!!"), "entry");
+});
+
+Deno.test("entryFileName: the id, then the title's slug", () => {
+  const entry = { ...blankEntry("kb-7q2mx", "2026-01-02"), title: "Pin the Node version!" };
+  assert.equal(entryFileName(entry), "kb-7q2mx-pin-the-node-version.md");
+});
+
+Deno.test("editOutcome: the changed fields name the commit; updated moves to today", () => {
+  const before = { ...blankEntry("kb-7q2mx", "2026-01-02"), title: "Old" };
+  const next = { ...before, title: "New", tags: ["ci"] };
+  const outcome = editOutcome(before, next, "2026-03-04");
+  assert.deepEqual(outcome.changed, changedFields(before, next));
+  assert.equal(outcome.entry.updated, "2026-03-04");
+  assert.equal(outcome.entry.title, "New");
+  assert.equal(outcome.message, commitMessage(next, outcome.changed));
+});
+
+Deno.test("editOutcome: an unreadable entry before the edit changes all", () => {
+  const next = { ...blankEntry("kb-7q2mx", "2026-05-06"), title: "Fixed" };
+  const outcome = editOutcome(undefined, next, "2026-01-01");
+  assert.deepEqual(outcome.changed, ["all"]);
+  assert.equal(outcome.message, "kb: edit kb-7q2mx: Fixed (all)");
+  assert.equal(outcome.entry.updated, "2026-05-06", "never before created");
 });

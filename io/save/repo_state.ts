@@ -10,7 +10,7 @@ import type { Finding } from "../../core/setup/finding.ts";
 import { join } from "../../core/path.ts";
 import { shellCommand } from "../../core/shell/quote.ts";
 import { ifExists } from "../fs.ts";
-import { git, gitOk } from "../git.ts";
+import { git, gitOk, remoteNames } from "../git.ts";
 import { ENTRIES_DIR } from "../kb.ts";
 
 /** Where the repo is: on a branch (ready to save) or in a state a save must not touch. */
@@ -68,7 +68,7 @@ async function homeBranch(kbDir: string): Promise<string> {
 async function trackedBranch(kbDir: string, name: string): Promise<string | undefined> {
   const upstream = await git(kbDir, ["rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{u}"]);
   if (upstream.code === 0) return undefined;
-  const remotes = (await gitOk(kbDir, ["remote"])).split("\n").filter(Boolean);
+  const remotes = await remoteNames(kbDir);
   const remote = remotes.includes("origin") ? "origin" : remotes[0];
   if (!remote) return undefined;
   const head = await git(kbDir, ["symbolic-ref", "--short", "-q", `refs/remotes/${remote}/HEAD`]);

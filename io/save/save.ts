@@ -32,6 +32,7 @@ import {
   type GitResult,
   GitTimeoutError,
   NETWORK_TIMEOUT_MS,
+  remoteNames,
 } from "../git.ts";
 import { HOOK_TRUST_MS, openIndex, type RefreshReport } from "../index/store.ts";
 import { ENTRIES_DIR, listEntries, readKbFile, UnreadableEntryError } from "../kb.ts";
@@ -400,7 +401,7 @@ interface PushTarget {
 }
 
 async function pushTarget(kbDir: string, branch: string): Promise<PushTarget | undefined> {
-  const remotes = (await gitOk(kbDir, ["remote"])).split("\n").filter(Boolean);
+  const remotes = await remoteNames(kbDir);
   if (!remotes.length) return undefined;
   const config = async (key: string) =>
     (await git(kbDir, ["config", "--get", `branch.${branch}.${key}`])).stdout.trim();

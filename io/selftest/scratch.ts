@@ -13,7 +13,8 @@ import { resolveKb } from "../config.ts";
 import { writeFileAtomic } from "../fs.ts";
 import { ENTRIES_DIR, listEntries } from "../kb.ts";
 import { cacheRoot, kbCacheDir, pluginConfigFile, xdgConfigFile } from "../paths.ts";
-import { type ProcessOutput, runProcess } from "../process.ts";
+import { git } from "../git.ts";
+import type { ProcessOutput } from "../process.ts";
 
 /** The file in a scratch folder that says what it is and holds the user's snapshot. */
 export const STATE_FILE = "selftest.json";
@@ -60,7 +61,7 @@ function readOrNull(file: string): string | null {
 }
 
 async function gitOut(cwd: string, args: string[], env?: Record<string, string>) {
-  const result = await runProcess("git", args, { cwd, env: { LC_ALL: "C", ...env } });
+  const result = await git(cwd, args, { env });
   if (result.code !== 0) {
     throw new Error(`git ${args.join(" ")} failed in ${cwd}: ${firstLine(result)}`);
   }
@@ -86,13 +87,13 @@ export async function snapshotUser(kbFlag?: string): Promise<UserSnapshot> {
   } catch {
     return { configs };
   }
-  const head = await runProcess("git", ["rev-parse", "HEAD"], { cwd: dir }).catch(() => undefined);
-  const status = await runProcess("git", [
+  const head = await git(dir, ["rev-parse", "HEAD"]).catch(() => undefined);
+  const status = await git(dir, [
     "--no-optional-locks",
     "status",
     "--porcelain",
     "--untracked-files=all",
-  ], { cwd: dir }).catch(() => undefined);
+  ]).catch(() => undefined);
   return {
     configs,
     kb: {
