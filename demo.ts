@@ -54,7 +54,7 @@ async function gitKb(command: string, ...args: string[]): Promise<string> {
   const output = await run("deno", [
     "run",
     ...flagsFor(command, join(env.XDG_CACHE_HOME, "git-kb")),
-    join(root, "cli/main.ts"),
+    join(root, "app/main.ts"),
     command,
     ...args,
   ]);

@@ -9,7 +9,7 @@ import { HOOKS, isHook } from "./registry.ts";
 
 /** Run `args` as a hook or a CLI command and return the exit code; hooks always give 0. */
 export async function launch(args: string[]): Promise<number> {
-  if (args[0] !== "hook") return await (await import("../cli/main.ts")).main(args);
+  if (args[0] !== "hook") return await (await import("./main.ts")).main(args);
   const name = args[1];
   if (!isHook(name)) {
     console.error(

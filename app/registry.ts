@@ -1,7 +1,7 @@
 /**
  * Every entry point of git-kb, declared once: each CLI command and each hook with its name,
  * module, permission profile (see `PROFILES` in app/permissions.ts) and one-line summary. The
- * CLI's command table and dispatcher (cli/main.ts), the plugin launcher (app/launch.ts), the
+ * CLI's command table and dispatcher (app/main.ts), the plugin launcher (app/launch.ts), the
  * permission tables, the bundle build and the `deno.json` tasks (build/plugin.ts) and the plugin's
  * hooks (app/plugin_hooks.ts) all read it.
  *
@@ -11,6 +11,7 @@
  * @module
  */
 import type { CommandSpec } from "../cli/args.ts";
+import type { SelfLauncher } from "../io/selftest/run.ts";
 import type { PROFILES } from "./permissions.ts";
 
 /** A permission profile's name. */
@@ -22,13 +23,16 @@ export interface CommandModule {
   command: CommandSpec;
   /** The command's help text, printed by `--help`: `helpText(command)`. */
   help: string;
-  /** Run the command with its arguments; resolves to the exit code. */
-  run(args: string[]): Promise<number>;
+  /**
+   * Run the command with its arguments; resolves to the exit code. `launcher` starts git-kb
+   * itself as a subprocess (only selftest uses it).
+   */
+  run(args: string[], launcher: SelfLauncher): Promise<number>;
 }
 
 /** One `git-kb <name>` command. */
 export interface CommandEntry {
-  /** Its module, relative to the repository root (the `deno.json` task runs cli/main.ts). */
+  /** Its module, relative to the repository root (the `deno.json` task runs app/main.ts). */
   module: string;
   /** The permission profile it runs with. */
   profile: ProfileName;

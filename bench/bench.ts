@@ -13,7 +13,7 @@
  * - reindex after one entry changed (one file rewritten with a new title, then `openIndex`)
  *   against an `openIndex` that finds nothing changed;
  * - search in-process (`openIndex` + `core/search/rank.ts` `search`) against scanning every file;
- * - search as a whole process (`cli/main.ts search`, when the CLI exists) against
+ * - search as a whole process (`app/main.ts search`, when the CLI exists) against
  *   `rg -il <word>` (when rg is installed) and a bare `deno run`;
  * - `git-kb add` as a process (when the CLI has `add`) against `git add` + `git commit`.
  *
@@ -39,7 +39,7 @@ import {
 } from "./_timing.ts";
 
 const PROJECT_ROOT = fileURLToPath(new URL("..", import.meta.url));
-const CLI = join(PROJECT_ROOT, "cli", "main.ts");
+const CLI = join(PROJECT_ROOT, "app", "main.ts");
 const OPEN_INDEX_SCRIPT = join(PROJECT_ROOT, "bench", "_open_index.ts");
 
 /** Targets from the design (issue 2 sets them for 5,000 entries), checked at that size. */
@@ -87,7 +87,7 @@ const USAGE = `Usage: deno run --allow-read --allow-write --allow-env --allow-ru
   --strict            exit 1 when a target is missed
   --keep              keep the temp folder (knowledge bases and cache) and print its path
   --no-processes      in-process measurements only
-  --cli-flags <flags> permission flags for cli/main.ts, space separated
+  --cli-flags <flags> permission flags for app/main.ts, space separated
                       (default: what app/permissions.ts flagsFor gives the command, else
                       -q --allow-read --allow-env --allow-write=<cache> [--allow-run=git])
   --add-args <json>   arguments of the add command as a JSON array; {kb}, {title}, {body} and
@@ -515,7 +515,7 @@ async function measureSearch(context: Context, kb: GeneratedKb, size: number): P
       size,
       measure: "bare `deno run` (empty script)",
       samples: bareSamples,
-      note: "git-kb search skipped: cli/main.ts does not exist yet",
+      note: "git-kb search skipped: app/main.ts does not exist yet",
     });
   }
   return rows;
@@ -694,9 +694,9 @@ async function main(args: string[]): Promise<number> {
     context.notes.push("rg is not installed: the `rg -il` comparison was skipped");
   }
   if (options.processes && !hasCli) {
-    context.notes.push("cli/main.ts does not exist yet: `git-kb search` and `add` were skipped");
+    context.notes.push("app/main.ts does not exist yet: `git-kb search` and `add` were skipped");
   } else if (options.processes && !context.cliHasAdd) {
-    context.notes.push("cli/main.ts has no `add` command: add → commit → reindex was skipped");
+    context.notes.push("app/main.ts has no `add` command: add → commit → reindex was skipped");
   }
   if (!context.hasGit) context.notes.push("git is not installed: knowledge bases are not repos");
 

@@ -114,7 +114,7 @@ async function main(): Promise<void> {
       const args = [
         "run",
         ...flagsFor("import", join(root, "cache", "git-kb")),
-        join(ROOT, "cli/main.ts"),
+        join(ROOT, "app/main.ts"),
         "import",
         vault,
       ];

@@ -164,7 +164,7 @@ if [ -z "\${KB_CLI:-}" ]; then
   esac
 fi
 export KB_CLI
-# The command word, as cli/main.ts finds it: past the options it reads before the command
+# The command word, as app/main.ts finds it: past the options it reads before the command
 # (--kb <dir>, --kb=<dir>, --help, --version, and the unknown ones it reports). A hook is only
 # ever \`hook <name>\` from the first word on (app/launch.ts). A loop of builtins: no fork.
 first=\${1:-}
@@ -313,7 +313,7 @@ export function cmdLauncher(): string {
     ...profiles,
     'deno run --quiet --no-prompt --no-config %v8% %flags% "%here%%bundle%" %*',
     "exit /b %errorlevel%",
-    "rem The command word, as cli/main.ts finds it: past --kb <dir> and the other options before it.",
+    "rem The command word, as app/main.ts finds it: past --kb <dir> and the other options before it.",
     ":command_word",
     'set "first="',
     'set "word=%~1"',
@@ -390,7 +390,7 @@ export function entryPointTasks(): Record<string, string> {
   return Object.fromEntries([
     ...Object.entries(COMMANDS).map((
       [name, command],
-    ) => [name, run(command.profile, `cli/main.ts ${name}`)]),
+    ) => [name, run(command.profile, `app/main.ts ${name}`)]),
     ...Object.entries(HOOKS).map((
       [name, hook],
     ) => [`hook:${name}`, run(hook.profile, hook.module)]),
@@ -401,13 +401,13 @@ export function entryPointTasks(): Record<string, string> {
  * The text of `deno.json` given its current `text`: the entry-point tasks first, as
  * {@link entryPointTasks} writes them, then the developer tasks (test, build, bench…) as they are.
  * A task of an entry point that is no longer in the registry (`hook:…`, or one running
- * cli/main.ts) goes.
+ * app/main.ts) goes.
  */
 export function denoJsonWithTasks(text: string): string {
   const config = JSON.parse(text);
   const generated = entryPointTasks();
   const own = Object.entries(config.tasks as Record<string, string>).filter(([name, task]) =>
-    !Object.hasOwn(generated, name) && !name.startsWith("hook:") && !task.includes(" cli/main.ts ")
+    !Object.hasOwn(generated, name) && !name.startsWith("hook:") && !task.includes(" app/main.ts ")
   );
   config.tasks = { ...generated, ...Object.fromEntries(own) };
   return `${JSON.stringify(config, null, 2)}\n`;

@@ -10,6 +10,7 @@ import { createScratch, loadScratch, type Scratch, snapshotUser } from "../io/se
 import {
   checkIsolation,
   runSelftest,
+  type SelfLauncher,
   type StepResult,
   teardown,
   verify,
@@ -17,7 +18,6 @@ import {
 import { resolvePath } from "../io/paths.ts";
 import { type CommandSpec, helpText, NO_POSITIONALS, parseCommand, UsageError } from "./args.ts";
 import { bold, dim, green, printJson, red } from "./output.ts";
-import { SelfCli, selfEntry } from "./self_cli.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
@@ -59,17 +59,17 @@ config files and knowledge base did not change. One line per step, with why.`,
 /** Help text. */
 export const help: string = helpText(command);
 
-function cliFor(scratch: Scratch): SelfCli {
-  return new SelfCli(selfEntry(), scratch.env, scratch.dir);
-}
-
-function report(steps: StepResult[], json: boolean | undefined, extra: Record<string, unknown>) {
+function report(
+  steps: StepResult[],
+  json: boolean | undefined,
+  entry: SelfLauncher["entry"],
+  extra: Record<string, unknown>,
+) {
   const ok = steps.every((item) => item.ok);
   if (json) {
     printJson({ ok, ...extra, steps });
     return ok ? 0 : 1;
   }
-  const entry = selfEntry();
   console.log(`${bold("git-kb selftest")} ${dim(`(${entry.kind}: ${entry.path})`)}`);
   const width = Math.max(...steps.map((item) => item.name.length));
   for (const item of steps) {
@@ -123,8 +123,10 @@ function printSetup(scratch: Scratch, json: boolean | undefined): void {
   console.log(`Always, last: git-kb ${teardownArgs.join(" ")}`);
 }
 
-/** Run the command. */
-export async function run(args: string[]): Promise<number> {
+/** Run the command; `launcher` starts git-kb itself (given by the dispatcher). */
+export async function run(args: string[], launcher: SelfLauncher): Promise<number> {
+  const cliFor = (scratch: Scratch) => launcher.cliFor(scratch.env, scratch.dir);
+  const { entry } = launcher;
   const { values } = parseCommand(args, command.options, command);
   const modes = [values["setup-only"], values.verify, values.teardown].filter((mode) =>
     mode !== undefined
@@ -137,16 +139,18 @@ export async function run(args: string[]): Promise<number> {
   }
   if (values.verify !== undefined) {
     const scratch = loadScratch(resolvePath(values.verify));
-    return report(await verify(scratch, cliFor(scratch)), values.json, { scratch: scratch.dir });
+    return report(await verify(scratch, cliFor(scratch)), values.json, entry, {
+      scratch: scratch.dir,
+    });
   }
   if (values.teardown !== undefined) {
     const scratch = loadScratch(resolvePath(values.teardown));
     const steps = [...await teardown(scratch), ...await checkIsolation(scratch.user)];
-    return report(steps, values.json, { scratch: scratch.dir });
+    return report(steps, values.json, entry, { scratch: scratch.dir });
   }
   const run = await runSelftest(cliFor, { kbFlag: values.kb, keep: values.keep });
-  return report(run.steps, values.json, {
-    entry: selfEntry(),
+  return report(run.steps, values.json, entry, {
+    entry,
     scratch: run.scratch ?? null,
     kept: values.keep ? run.scratch : undefined,
   });

@@ -18,7 +18,7 @@ import { runProcess } from "../io/process.ts";
 /** The repository root. */
 export const ROOT: string = fileURLToPath(new URL("..", import.meta.url));
 /** The CLI entry point. */
-export const MAIN: string = join(ROOT, "cli", "main.ts");
+export const MAIN: string = join(ROOT, "app", "main.ts");
 /** The sample knowledge base (never written: tests work on copies). */
 export const FIXTURE: string = join(ROOT, "fixtures", "sample-kb");
 /** Number of entries in the sample knowledge base. */
@@ -117,7 +117,7 @@ export async function runDeno(args: string[], options: DenoRunOptions): Promise<
 }
 
 /**
- * Run the real CLI: `deno run <flagsFor(command, cache root)> cli/main.ts <args>`, with the
+ * Run the real CLI: `deno run <flagsFor(command, cache root)> app/main.ts <args>`, with the
  * environment given (plus PATH and DENO_DIR; see {@link childEnv}).
  */
 export function runCli(args: string[], options: RunOptions = {}): Promise<RunResult> {

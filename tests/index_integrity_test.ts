@@ -289,7 +289,7 @@ Deno.test("a build that fails midway leaves no staging folder; a killed build's 
       Deno.execPath(),
       "run",
       ...flags,
-      join(ROOT, "cli/main.ts"),
+      join(ROOT, "app/main.ts"),
       "index",
       "--full",
     ],

@@ -19,7 +19,7 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 };
 
 /** The modules that load the entry points; only they may import a command or a hook. */
-const DISPATCHERS = new Set(["cli/main.ts", "app/launch.ts"]);
+const DISPATCHERS = new Set(["app/main.ts", "app/launch.ts"]);
 
 /** Modules in cli/ that are shared helpers, not commands: any command may import them. */
 const CLI_HELPERS = new Set([
@@ -29,7 +29,6 @@ const CLI_HELPERS = new Set([
   "cli/entry_flags.ts",
   "cli/entry_save.ts",
   "cli/save_report.ts",
-  "cli/self_cli.ts",
 ]);
 
 /** Deno's file, process and stat calls, and the node modules that do the same. */

@@ -147,7 +147,7 @@ Deno.test("deno.json tasks use exactly the flags of app/permissions.ts", async (
   for (const [command, profile] of Object.entries(COMMAND_PROFILES)) {
     const expected = `deno run ${
       ["--no-prompt", ...PROFILES[profile]].join(" ")
-    } cli/main.ts ${command}`;
+    } app/main.ts ${command}`;
     assert.equal(tasks[command], expected, `task "${command}"`);
   }
 });

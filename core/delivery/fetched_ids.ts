@@ -34,7 +34,7 @@ function cliArgs(words: string[]): string[] | undefined {
     if (DENO_VALUED.has(args[index])) index++;
     index++;
   }
-  // `deno task get …` runs this repo's task; `deno run … cli/main.ts get …` the CLI itself.
+  // `deno task get …` runs this repo's task; `deno run … app/main.ts get …` the CLI itself.
   if (mode === "task") return args.slice(index);
   if (mode === "run" && SCRIPT.test(baseName(args[index] ?? ""))) return args.slice(index + 1);
   return undefined;
@@ -46,7 +46,7 @@ const SHELLS = new Set(["sh", "bash", "zsh", "dash"]);
 /**
  * The entry ids a shell command line fetches with `git-kb get`, in order, once each: the
  * launcher by any path (quoted or not, through `env`, `sudo`, `sh -c`…), its bundle, a compiled
- * binary, `deno task get` and `deno run … cli/main.ts get`. Ids may be separated by blanks or
+ * binary, `deno task get` and `deno run … app/main.ts get`. Ids may be separated by blanks or
  * commas, as `get` accepts them.
  *
  * @example

@@ -29,7 +29,7 @@ const COMMANDS: [string, string[]][] = [
   ["git-kb search token; git-kb get kb-c0mw8", ["kb-c0mw8"]],
   ["deno task get kb-7q2mx", ["kb-7q2mx"]],
   ["deno task --cwd /work/git-kb get kb-7q2mx", ["kb-7q2mx"]],
-  ["deno run --no-prompt --allow-read -c deno.json cli/main.ts get kb-7q2mx", ["kb-7q2mx"]],
+  ["deno run --no-prompt --allow-read -c deno.json app/main.ts get kb-7q2mx", ["kb-7q2mx"]],
   ["deno run -A plugin/bin/git-kb.js get kb-7q2mx", ["kb-7q2mx"]],
   ["bash -c 'git-kb get kb-7q2mx'", ["kb-7q2mx"]],
   // Not a fetch.

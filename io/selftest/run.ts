@@ -41,6 +41,18 @@ export interface KbCli {
   hook(name: string, payload: string): Promise<ProcessOutput>;
 }
 
+/**
+ * How git-kb starts itself as a subprocess, given by the dispatcher (app/main.ts) to the selftest
+ * command, which may not import the app layer: where its code comes from, and a {@link KbCli}
+ * for an environment and a working folder.
+ */
+export interface SelfLauncher {
+  /** The file `deno run` starts, and whether it is the plugin's bundle or a checkout. */
+  entry: { kind: "bundle" | "sources"; path: string };
+  /** A CLI whose children see `env` (on top of what they inherit) and run in `cwd`. */
+  cliFor(env: Record<string, string>, cwd: string): KbCli;
+}
+
 /** The part of the run a step belongs to. */
 export type StepGroup = "setup" | "writer" | "reader" | "verify" | "teardown" | "isolation";
 

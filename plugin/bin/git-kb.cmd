@@ -52,7 +52,7 @@ if "%profile%"=="setup" set "flags=--allow-read --allow-write --allow-env=KB_DIR
 if "%profile%"=="judge" set "flags=--allow-read --allow-write=%cache% --allow-sys=uid --allow-env=KB_DIR,CLAUDE_PLUGIN_DATA,XDG_CONFIG_HOME,XDG_CACHE_HOME,XDG_DATA_HOME,HOME,USERPROFILE,TMPDIR,TEMP,TMP,NO_COLOR,VISUAL,EDITOR,KB_HOOK_DEBUG,KB_HOOK_THRESHOLD,KB_HOOK_MAX_ENTRIES,KB_CLI,CLAUDE_PLUGIN_ROOT,KB_PROSE_LINT,KB_PROSE_LINT_MODEL,KB_PROSE_LINT_TIMEOUT_MS,KB_PROSE_LINT_CLAUDE,GIT_KB_JUDGE --allow-run=%judge%,kill"
 deno run --quiet --no-prompt --no-config %v8% %flags% "%here%%bundle%" %*
 exit /b %errorlevel%
-rem The command word, as cli/main.ts finds it: past --kb <dir> and the other options before it.
+rem The command word, as app/main.ts finds it: past --kb <dir> and the other options before it.
 :command_word
 set "first="
 set "word=%~1"

@@ -7,9 +7,10 @@
  * @module
  */
 import { join } from "../core/path.ts";
-import { flagsFor, hookFlags } from "../app/permissions.ts";
+import { flagsFor, hookFlags } from "./permissions.ts";
 import { cacheRootFor } from "../io/paths.ts";
 import { type ProcessOutput, runProcess } from "../io/process.ts";
+import type { KbCli, SelfLauncher } from "../io/selftest/run.ts";
 
 /** Where the CLI's code comes from. */
 export interface SelfEntry {
@@ -48,7 +49,7 @@ export function selfEntry(moduleUrl: string = import.meta.url): SelfEntry {
 export const CHILD_TIMEOUT_MS = 60_000;
 
 /** Runs git-kb commands and hooks as subprocesses in a given environment. */
-export class SelfCli {
+export class SelfCli implements KbCli {
   readonly entry: SelfEntry;
   readonly #env: Record<string, string>;
   readonly #cwd: string;
@@ -87,4 +88,10 @@ export class SelfCli {
   hook(name: string, payload: string): Promise<ProcessOutput> {
     return this.#deno(hookFlags(name, this.#cacheRoot()), ["hook", name], payload);
   }
+}
+
+/** The {@link SelfLauncher} of the code this module belongs to, for the selftest command. */
+export function selfLauncher(): SelfLauncher {
+  const entry = selfEntry();
+  return { entry, cliFor: (env, cwd) => new SelfCli(entry, env, cwd) };
 }

@@ -6,10 +6,11 @@
  * @module
  */
 import { closestWord } from "../core/text/closest.ts";
-import { describeError, exitCodeOf } from "./errors.ts";
-import { bold, onStderr } from "./output.ts";
+import { describeError, exitCodeOf } from "../cli/errors.ts";
+import { bold, onStderr } from "../cli/output.ts";
 import denoConfig from "../deno.json" with { type: "json" };
-import { type CommandModule, type CommandName, COMMANDS, isCommand } from "../app/registry.ts";
+import { type CommandModule, type CommandName, COMMANDS, isCommand } from "./registry.ts";
+import { selfLauncher } from "./self_cli.ts";
 
 function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
@@ -124,7 +125,7 @@ export async function main(args: string[]): Promise<number> {
       return 0;
     }
     const kb = invocation.kb === undefined ? [] : ["--kb", invocation.kb];
-    return await module.run([...kb, ...rest]);
+    return await module.run([...kb, ...rest], selfLauncher());
   } catch (error) {
     console.error(describeError(error, name, module?.help.split("\n")[0]));
     return exitCodeOf(error);
