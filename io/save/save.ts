@@ -224,7 +224,9 @@ export async function validateForSave(
   }
   problems.push(...checkAgainstKb(entry, { ids: new Map(ids), path }));
   const idIsValid = !problems.some((problem) => problem.field === "id");
-  if (idIsValid && (!path.startsWith(`${ENTRIES_DIR}/${entry.id}-`) || path.includes(".."))) {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  const inEntries = path.startsWith(`${ENTRIES_DIR}/`) && !path.split("/").includes("..");
+  if (idIsValid && (!inEntries || !name.startsWith(`${entry.id}-`))) {
     problems.push({
       field: "id",
       message: `the file ${path} must be named ${ENTRIES_DIR}/${entry.id}-<slug>.md`,
