@@ -53,9 +53,12 @@ const ENV = `--allow-env=${ENV_VARS.join(",")}`;
 export const PROFILES = {
   /** Reads the knowledge base, writes only the cache: search, get, index, context, stats. */
   read: ["--allow-read", CACHE_WRITE, SYS_UID, ENV],
-  /** Also asks git about the repo and its remote: doctor. */
+  /** Also asks git about the repo and its remote: get. */
   check: ["--allow-read", CACHE_WRITE, SYS_UID, ENV, "--allow-run=git"],
-  /** Writes entries (whose folder is known only at run time), commits and pushes: init, add, edit, rm. */
+  /**
+   * Writes entries (whose folder is known only at run time), commits and pushes: init, add, edit,
+   * rm, import, and doctor (whose --fix --write rewrites entries).
+   */
   save: ["--allow-read", "--allow-write", SYS_UID, ENV, "--allow-run=git"],
   /**
    * Makes a scratch knowledge base under the cache folder, asks git about it and about the

@@ -135,7 +135,8 @@ export const COMMANDS = {
   },
   doctor: {
     module: "cli/doctor.ts",
-    profile: "check",
+    // `doctor --fix --write` rewrites entries, whose folder is known only at run time.
+    profile: "save",
     summary: "check config, git, remote, index and entries",
     load: () => import("../cli/doctor.ts"),
   },

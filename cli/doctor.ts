@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { checkAgainstKb, parseEntryText, toEntry } from "../core/entry/entry.ts";
+import { checkAgainstKb, parseEntryText } from "../core/entry/entry.ts";
+import { readEntryForgivingly } from "../core/entry/repair.ts";
 import type { Finding } from "../core/setup/finding.ts";
 import type { IndexReader } from "../core/index/reader.ts";
 import { join } from "../core/path.ts";
@@ -21,7 +22,9 @@ import { indexFindings as indexHealthFindings } from "../io/index/health.ts";
 import { indexDir } from "../io/paths.ts";
 import { checkIndexLock, checkOrphans, checkRepoState, repoState } from "../io/save/repo_state.ts";
 import { checkSaveLock } from "../io/save/save.ts";
-import { type CommandSpec, helpText, NO_POSITIONALS, parseCommand } from "./args.ts";
+import { type CommandSpec, helpText, NO_POSITIONALS, parseCommand, UsageError } from "./args.ts";
+import { fixedText, fixEntries, repairableEntries, type RepairableEntry } from "../io/repairs.ts";
+import { printWarnings, saveSummary } from "./save_report.ts";
 import { missingPermissionFlag } from "./errors.ts";
 import { green, plural, printJson, red, yellow } from "./output.ts";
 import { isFolder, lstatOf, pathExists } from "../io/disk.ts";
@@ -38,6 +41,11 @@ kernel budget, and the cache's folders (yours alone, no links). Every fix is a
 command to paste. Exit 1 when any check fails.`,
   options: {
     offline: { type: "boolean", help: "skip the remote reachability check" },
+    fix: {
+      type: "boolean",
+      help: "show how each entry read forgivingly is rewritten to the contract",
+    },
+    write: { type: "boolean", help: "with --fix: write the rewrites, in one commit" },
     json: { type: "boolean", help: "print findings as JSON" },
   },
   positionals: NO_POSITIONALS,
@@ -56,6 +64,8 @@ export interface DoctorContext {
   offline: boolean;
   /** The index, brought up to date on first call (every file checked), then the same one. */
   index(): Promise<OpenIndex>;
+  /** The entries served only through a repair, read on first call, then the same list. */
+  repairable(): Promise<RepairableEntry[]>;
 }
 
 /** One check: findings about one part of the setup. */
@@ -288,8 +298,8 @@ function declaredId(kbDir: string, path: string): string | undefined {
 }
 
 /**
- * The command that fixes a file the index left out: move it where the index reads it (out of a
- * sub-folder, to a name ending in `.md` or starting with its id), remove what is not a regular
+ * The command that fixes a file the index left out: move it where the index reads it (into
+ * entries/, to a name ending in `.md` or starting with its id), remove what is not a regular
  * file (a FIFO, a link left out: dangling, looping or leading out of the knowledge base), else
  * open it in the editor.
  */
@@ -303,7 +313,7 @@ function leftOutFix(kbDir: string, path: string): string {
     return moveCommand(full, entryLike ? `${full}.md` : join(kbDir, name));
   }
   const id = declaredId(kbDir, path);
-  const inEntries = path === `${ENTRIES_DIR}/${name}`;
+  const inEntries = path.startsWith(`${ENTRIES_DIR}/`) && !path.split("/").includes("..");
   if (id && !name.startsWith(`${id}-`)) {
     const renamed = `${ENTRIES_DIR}/${id}-${name.replace(/^kb-[0-9a-z]{5}-/, "")}`;
     return moveCommand(full, join(kbDir, renamed));
@@ -354,7 +364,10 @@ export async function contractFindings(context: DoctorContext): Promise<Finding[
   for (const path of [...ids.values()].sort()) {
     const problems = (() => {
       try {
-        const { entry, problems } = toEntry(parseEntryText(readKbFile(context.kbDir, path), path));
+        const { entry, problems } = readEntryForgivingly(readKbFile(context.kbDir, path), {
+          path,
+          fallbackDate: () => "1970-01-01",
+        });
         return entry ? checkAgainstKb(entry, { ids, path }) : problems;
       } catch (error) {
         return [{ field: "file", message: error instanceof Error ? error.message : String(error) }];
@@ -390,6 +403,33 @@ export async function contractFindings(context: DoctorContext): Promise<Finding[
     });
   }
   return findings;
+}
+
+/** The command that shows every repair as a rewrite. */
+const FIX_COMMAND = shellCommand(["git-kb", "doctor", "--fix"]);
+
+/** Entries the index serves only by reading them forgivingly, each with what was read. */
+export async function repairFindings(context: DoctorContext): Promise<Finding[]> {
+  const repairable = await context.repairable();
+  if (!repairable.length) return [];
+  return [
+    {
+      level: "warn",
+      check: "entries",
+      message: withFix(
+        `${plural(repairable.length, "entry is", "entries are")} served as read forgivingly, ` +
+          "not as written; doctor --fix shows the rewrite to the contract",
+        FIX_COMMAND,
+      ),
+    },
+    ...repairable.map((item): Finding => ({
+      level: "warn",
+      check: "entries",
+      message: `${item.path}: ${
+        item.repairs.map((repair) => `${repair.field} ${repair.message}`).join("; ")
+      }`,
+    })),
+  ];
 }
 
 /** The kernel rules against the budget the prompt hook inlines them in. */
@@ -436,6 +476,7 @@ export const CHECKS: readonly Check[] = [
   ({ kbDir }) => cacheFindings(kbDir),
   indexFindings,
   contractFindings,
+  repairFindings,
   leftOutFindings,
   kernelFindings,
 ];
@@ -475,14 +516,71 @@ function printFindings(findings: Finding[]): void {
 export async function run(args: string[]): Promise<number> {
   const { values } = parseCommand(args, command.options, command);
   const location = resolveKb(values.kb);
+  if (values.write && !values.fix) throw new UsageError("--write goes with --fix");
+  if (values.fix) return await fix(location.kbDir, values.write === true, values.json === true);
   let index: Promise<OpenIndex> | undefined;
+  let repairable: Promise<RepairableEntry[]> | undefined;
   const findings = await gatherFindings({
     location,
     kbDir: location.kbDir,
     offline: values.offline ?? false,
     index: () => index ??= openIndex(location.kbDir),
+    repairable: () => repairable ??= repairableEntries(location.kbDir),
   });
   if (values.json) printJson(findings);
   else printFindings(findings);
   return findings.some((finding) => finding.level === "error") ? 1 : 0;
+}
+
+/**
+ * `doctor --fix`: show each repairable entry's rewrite (lines that go, lines that come), or with
+ * `write` make them all in one commit through the save pipeline.
+ */
+async function fix(kbDir: string, write: boolean, json: boolean): Promise<number> {
+  const repairable = await repairableEntries(kbDir);
+  if (!repairable.length) {
+    if (json) printJson({ repaired: [] });
+    else console.log(green("Every entry is written to the contract; nothing to fix."));
+    return 0;
+  }
+  if (!write) {
+    if (json) {
+      printJson({
+        repairable: repairable.map((item) => ({
+          ...item,
+          text: undefined,
+          fixed: fixedText(item),
+        })),
+      });
+      return 0;
+    }
+    for (const item of repairable) printRewrite(item);
+    console.log(
+      `\n${plural(repairable.length, "entry", "entries")} to rewrite. Write them in one commit:\n` +
+        `  ${shellCommand(["git-kb", "doctor", "--fix", "--write"])}`,
+    );
+    return 0;
+  }
+  const result = await fixEntries(kbDir, repairable);
+  printWarnings(result);
+  if (json) printJson({ repaired: repairable.map((item) => item.fixedPath), ...result });
+  else {
+    console.log(
+      `${green("Rewrote")} ${plural(repairable.length, "entry", "entries")} to the contract ` +
+        `(${saveSummary(result)})`,
+    );
+  }
+  return 0;
+}
+
+/** The frontmatter lines an entry's rewrite removes and adds, the file's path above them. */
+function printRewrite(item: RepairableEntry): void {
+  const before = item.text.split("\n");
+  const after = fixedText(item).split("\n");
+  const kept = new Set(after);
+  const had = new Set(before);
+  const moved = item.fixedPath === item.path ? "" : ` → ${item.fixedPath}`;
+  console.log(`\n${item.path}${moved}`);
+  for (const line of before) if (!kept.has(line)) console.log(red(`- ${line}`));
+  for (const line of after) if (!had.has(line)) console.log(green(`+ ${line}`));
 }

@@ -5,6 +5,7 @@
  * @module
  */
 import { type Entry, EntryParseError, parseEntryText, toEntry } from "../core/entry/entry.ts";
+import { readEntryForgivingly } from "../core/entry/repair.ts";
 import { readDraft } from "../core/entry/draft.ts";
 import { applyEdits, editOutcome, formatListChanges, listChanges } from "../core/entry/edit.ts";
 import { shellCommand } from "../core/shell/quote.ts";
@@ -127,7 +128,11 @@ export async function run(args: string[]): Promise<number> {
   const path = entryPathOf(kbDir, id);
   const previousText = readEntryText(kbDir, path);
   if (fieldFlags) {
-    const { entry: current, problems } = toEntry(parseEntryText(previousText, path));
+    // Read forgivingly: an edit of an entry with a repairable problem writes it repaired.
+    const { entry: current, problems } = readEntryForgivingly(previousText, {
+      path,
+      fallbackDate: () => new Date().toISOString().slice(0, 10),
+    });
     if (!current) throw new ValidationError(`Entry ${id} (${path})`, problems);
     const edits = editsFromFlags(values, await bodyFromFlags(values));
     const plan = planEdit(kbDir, path, previousText, current, applyEdits(current, edits));

@@ -53,7 +53,7 @@ export interface EntryListing {
   leftOut: InvalidFile[];
 }
 
-const IN_SUB_FOLDER = "entries in sub-folders are not read; move it to entries/";
+const OUTSIDE_ENTRIES = `is not inside ${ENTRIES_DIR}/, where entry files live`;
 
 function kindOf(info: Deno.FileInfo): string {
   if (info.isDirectory) return "a folder";
@@ -82,14 +82,16 @@ function symlinkProblem(kbDir: string, path: string): string | undefined {
 
 /**
  * Why the file at `path` (relative to the knowledge base) is not read as an entry, or undefined
- * when it is: it must be a `.md` regular file directly in `entries/`, or a symlink there to a
- * regular file inside the knowledge base. Looks with `lstat` only, and only at a path directly in
- * `entries/`. Throws `Deno.errors.NotFound` when there is no such file.
+ * when it is: it must be a `.md` regular file in `entries/` or one of its sub-folders, or a
+ * symlink there to a regular file inside the knowledge base. Looks with `lstat` only, and only at
+ * a path inside `entries/`. Throws `Deno.errors.NotFound` when there is no such file.
  */
 export function leftOutReason(kbDir: string, path: string): string | undefined {
   if (!path.endsWith(".md")) return "is not an entry file (entry files end in .md)";
-  const name = path.slice(ENTRIES_DIR.length + 1);
-  if (!path.startsWith(`${ENTRIES_DIR}/`) || name.includes("/")) return IN_SUB_FOLDER;
+  const segments = path.split("/");
+  if (segments[0] !== ENTRIES_DIR || segments.some((segment) => !segment || segment === "..")) {
+    return OUTSIDE_ENTRIES;
+  }
   const info = Deno.lstatSync(`${kbDir}/${path}`);
   if (info.isSymlink) return symlinkProblem(kbDir, path);
   return info.isFile ? undefined : `is ${kindOf(info)}, not an entry file`;
@@ -108,8 +110,8 @@ function collect(kbDir: string, folder: string, listing: EntryListing): void {
       }
       continue;
     }
-    // A regular .md file in entries/ itself is an entry by the listing alone, without a stat.
-    const plain = item.isFile && folder === ENTRIES_DIR && item.name.endsWith(".md");
+    // A regular .md file is an entry by the listing alone, without a stat.
+    const plain = item.isFile && item.name.endsWith(".md");
     try {
       const message = plain ? undefined : leftOutReason(kbDir, path);
       if (message) listing.leftOut.push({ path, message });

@@ -38,59 +38,111 @@ function fixOf(finding: Finding | undefined): string {
 }
 
 Deno.test("doctor lists every file the index left out, with its reason and a fix", async () => {
-  const kb = await makeKb();
-  try {
-    const entries = join(kb.dir, "entries");
-    await Deno.writeTextFile(
-      join(entries, "kb-bad01-no-type.md"),
-      "---\nid: kb-bad01\ntitle: T\n---\nx\n",
-    );
-    await Deno.writeTextFile(
-      join(entries, "misnamed.md"),
-      entryText({ id: "kb-nam01", title: "Misnamed", body: "x\n" }),
-    );
-    await Deno.mkdir(join(entries, "sub"));
-    await Deno.writeTextFile(
-      join(entries, "sub", "kb-sub01-nested.md"),
-      entryText({ id: "kb-sub01", title: "Nested", body: "x\n" }),
-    );
-    const [index, findings, text] = await Promise.all([
-      runCli(["index", "--json"], { env: kb.env }),
-      doctor(kb.env),
-      runCli(["doctor", "--offline"], { env: kb.env }),
-    ]);
-    const skipped = parseJson<{ invalid: { path: string }[] }>(index).invalid.map((file) =>
-      file.path
-    );
-    assert.deepEqual(skipped.sort(), [
-      "entries/kb-bad01-no-type.md",
-      "entries/misnamed.md",
-      "entries/sub/kb-sub01-nested.md",
-    ]);
-    for (const path of skipped) {
-      const finding = findings.find((item) => item.message.startsWith(`${path} is left out`));
-      assert.equal(finding?.level, "error", `${path} in ${JSON.stringify(findings, null, 1)}`);
-      fixOf(finding);
-    }
-    assert.match(
-      findings.find((item) => item.message.startsWith("entries/kb-bad01-no-type.md"))!.message,
-      /type: is required/,
-    );
-    const nested = findings.find((item) => item.message.startsWith("entries/sub/kb-sub01"));
-    assert.match(
-      fixOf(nested),
-      /^mv -- .*\/entries\/sub\/kb-sub01-nested\.md .*\/entries\/kb-sub01-nested\.md$/,
-    );
-    assert.equal(text.code, 1, show(text));
-    assert.match(text.stdout, /^ok {3}entries: 45 indexed entries follow the contract$/m);
-    assert.match(
-      text.stdout,
-      /^FAIL entries: 3 of 48 files under entries\/ left out of the index/m,
-    );
-    assert.match(text.stdout, /^ok {3}index: .*: 45 entries/m);
-  } finally {
-    await kb.cleanup();
+  await using kb = await makeKb();
+  const entries = join(kb.dir, "entries");
+  await Deno.writeTextFile(
+    join(entries, "kb-bad01-broken.md"),
+    "---\nid: kb-bad01\ntitle: [x\n---\nx\n",
+  );
+  await Deno.writeTextFile(
+    join(entries, "kb-bad02-no-ending"),
+    entryText({ id: "kb-bad02", title: "No ending", body: "x\n" }),
+  );
+  const [index, findings, text] = await Promise.all([
+    runCli(["index", "--json"], { env: kb.env }),
+    doctor(kb.env),
+    runCli(["doctor", "--offline"], { env: kb.env }),
+  ]);
+  const skipped = parseJson<{ invalid: { path: string }[] }>(index).invalid.map((file) =>
+    file.path
+  );
+  assert.deepEqual(skipped.sort(), ["entries/kb-bad01-broken.md", "entries/kb-bad02-no-ending"]);
+  for (const path of skipped) {
+    const finding = findings.find((item) => item.message.startsWith(`${path} is left out`));
+    assert.equal(finding?.level, "error", `${path} in ${JSON.stringify(findings, null, 1)}`);
+    fixOf(finding);
   }
+  assert.match(
+    findings.find((item) => item.message.startsWith("entries/kb-bad01-broken.md"))!.message,
+    /not valid YAML/,
+  );
+  assert.equal(text.code, 1, show(text));
+  assert.match(text.stdout, /^FAIL entries: 2 of 47 files under entries\/ left out of the index/m);
+  assert.match(text.stdout, /^ok {3}index: .*: 45 entries/m);
+});
+
+Deno.test("hand-written entries are served with their repairs; doctor --fix rewrites them in one commit", async () => {
+  await using kb = await makeKb();
+  const entries = join(kb.dir, "entries");
+  await Deno.writeTextFile(
+    join(entries, "kb-han01-no-updated.md"),
+    "---\nid: kb-han01\ntitle: Grafana: add a panel\ntype: Howto\ntags: [null, 42]\n" +
+      "created: 2024-03-01 10:00\n---\nClick add.\n",
+  );
+  await Deno.writeTextFile(
+    join(entries, "misnamed.md"),
+    "---\nid: kb-han02\n---\n# Misnamed note\n\nx\n",
+  );
+  await Deno.mkdir(join(entries, "sub"));
+  await Deno.writeTextFile(
+    join(entries, "sub", "kb-sub01-nested.md"),
+    entryText({ id: "kb-sub01", title: "Nested", body: "x\n" }),
+  );
+  await git(kb.dir, "add", "-A");
+  await git(kb.dir, "commit", "--quiet", "-m", "hand-written entries");
+  const index = parseJson<{ docCount: number; invalid: unknown[] }>(
+    await runCli(["index", "--json"], { env: kb.env }),
+  );
+  assert.deepEqual([index.docCount, index.invalid.length], [48, 0], "every entry is served");
+  const get = await runCli(["get", "kb-han01"], { env: kb.env });
+  assert.equal(get.code, 0, show(get));
+  const found = await runCli(["search", "grafana panel", "--json"], { env: kb.env });
+  assert.match(found.stdout, /kb-han01/);
+  const findings = await doctor(kb.env);
+  const warned = (path: string) =>
+    findings.find((item) => item.level === "warn" && item.message.startsWith(`${path}: `));
+  assert.match(warned("entries/kb-han01-no-updated.md")?.message ?? "", /updated is missing/);
+  assert.match(
+    warned("entries/misnamed.md")?.message ?? "",
+    /its name does not start with kb-han02-/,
+  );
+  assert.equal(warned("entries/sub/kb-sub01-nested.md"), undefined);
+  assert.equal(findings.some((item) => item.level === "error"), false, JSON.stringify(findings));
+
+  const edited = await runCli(["edit", "kb-sub01", "--add-tag", "x"], { env: kb.env });
+  assert.equal(edited.code, 0, show(edited));
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  const dry = await runCli(["doctor", "--fix"], { env: kb.env });
+  assert.equal(dry.code, 0, show(dry));
+  assert.match(dry.stdout, /^\+ title: 'Grafana: add a panel'$/m);
+  assert.match(dry.stdout, /^entries\/misnamed\.md → entries\/kb-han02-misnamed-note\.md$/m);
+  assert.equal(await git(kb.dir, "rev-parse", "HEAD"), head, "--fix alone writes nothing");
+
+  const wrote = await runCli(["doctor", "--fix", "--write"], { env: kb.env });
+  assert.equal(wrote.code, 0, show(wrote));
+  assert.equal(await git(kb.dir, "rev-parse", "HEAD~1"), head, "one commit");
+  const fixed = await Deno.readTextFile(join(entries, "kb-han01-no-updated.md"));
+  assert.match(fixed, /^type: howto$/m);
+  assert.match(fixed, /^updated: 2024-03-01$/m);
+  assert.match(fixed, /^tags: \[.null., .42.\]$/m);
+  const after = await doctor(kb.env);
+  const problems = after.filter((item) => item.level !== "ok" && item.check !== "remote");
+  assert.deepEqual(problems, [], "nothing left to repair, nothing uncommitted");
+});
+
+Deno.test("edit of an entry with a repairable problem writes it repaired", async () => {
+  await using kb = await makeKb();
+  const path = join(kb.dir, "entries", "kb-han03-hand.md");
+  await Deno.writeTextFile(path, "---\nid: kb-han03\ntitle: Hand: written\ntype: Note\n---\nx\n");
+  await git(kb.dir, "add", "-A");
+  await git(kb.dir, "commit", "--quiet", "-m", "hand-written");
+  const edited = await runCli(["edit", "kb-han03", "--add-tag", "ops"], { env: kb.env });
+  assert.equal(edited.code, 0, show(edited));
+  const text = await Deno.readTextFile(path);
+  assert.match(text, /^title: 'Hand: written'$/m);
+  assert.match(text, /^type: note$/m);
+  assert.match(text, /^tags: \[ops\]$/m);
+  assert.match(text, /^updated: \d{4}-\d{2}-\d{2}$/m);
 });
 
 Deno.test("doctor counts one entry as one entry", async () => {
@@ -166,17 +218,17 @@ Deno.test("doctor's fixes work when pasted into sh, whatever the folder is calle
     await Deno.rename(kb.dir, odd);
     const env = { ...kb.env, KB_DIR: odd };
     await Deno.writeTextFile(
-      join(odd, "entries", "misnamed.md"),
+      join(odd, "entries", "kb-nam01-misnamed"),
       entryText({ id: "kb-nam01", title: "Misnamed", body: "x\n" }),
     );
     const before = await doctor(env);
-    const misnamed = before.find((item) => item.message.startsWith("entries/misnamed.md"));
+    const misnamed = before.find((item) => item.message.startsWith("entries/kb-nam01-misnamed"));
     const sh = await runProcess("/bin/sh", ["-c", fixOf(misnamed)], { cwd: kb.root });
     assert.equal(sh.code, 0, `${fixOf(misnamed)}\n${sh.stderr}`);
     assert.ok(!(await Deno.stat(join(kb.root, "pwned")).catch(() => undefined)));
     const after = await doctor(env);
     assert.ok(
-      !after.some((item) => item.message.includes("entries/misnamed.md")),
+      !after.some((item) => item.message.includes("kb-nam01-misnamed is left out")),
       JSON.stringify(after, null, 1),
     );
     assert.ok(

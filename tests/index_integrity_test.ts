@@ -262,14 +262,15 @@ Deno.test("get says why an id is not served: left out, in conflict, or no entry"
 
 Deno.test("index prints one line for files left out; --verbose names them", async () => {
   await using kb = await makeKb();
-  for (const name of ["kb-bad01-a", "kb-bad02-b", "kb-bad03-c"]) {
+  // No frontmatter and no id in the file name: nothing to read an entry from.
+  for (const name of ["bad-a", "bad-b", "bad-c"]) {
     await Deno.writeTextFile(join(kb.dir, "entries", `${name}.md`), "no frontmatter\n");
   }
   const plain = await runCli(["index"], { env: kb.env });
   assert.match(plain.stdout, /^3 files left out: run git-kb doctor$/m, show(plain));
-  assert.doesNotMatch(plain.stdout, /kb-bad01/);
+  assert.doesNotMatch(plain.stdout, /bad-a/);
   const verbose = await runCli(["index", "--verbose"], { env: kb.env });
-  for (const name of ["kb-bad01-a", "kb-bad02-b", "kb-bad03-c"]) {
+  for (const name of ["bad-a", "bad-b", "bad-c"]) {
     assert.ok(verbose.stdout.includes(`entries/${name}.md`), show(verbose));
   }
   assert.equal((await indexed(kb)).invalid.length, 3);
@@ -307,7 +308,7 @@ Deno.test("a lock left by a killed hook: hooks wait briefly, the dead owner's lo
   await using kb = await makeKb();
   const { indexDir } = await indexed(kb);
   const lock = join(indexDir, "..", "index.lock");
-  const extra = join(kb.dir, "entries", "kb-zz001-new.md");
+  const extra = join(kb.dir, "entries", "zz-not-an-entry.md");
   // What a hook killed mid-build leaves: the lock file, held by no process.
   await Deno.writeTextFile(lock, "12345\n");
   await Deno.utime(lock, new Date(Date.now() - 5_000), new Date(Date.now() - 5_000));

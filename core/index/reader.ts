@@ -174,15 +174,17 @@ export class DamagedIndexError extends Error {
   }
 }
 
-/** What an entry path in the index must look like: a file right inside `entries/`, by its id. */
-const ENTRY_PATH = /^entries\/kb-[0-9a-z]{5}-[^/\\]*\.md$/;
+/** What an entry path in the index must look like: a `.md` file in `entries/` or below it. */
+const ENTRY_PATH = /^entries\/(?:[^/\\]+\/)*[^/\\]+\.md$/;
 
 /**
- * Whether `path` is a plausible path of entry `id` in the index: `entries/<id>-….md`, with no
- * folder in between and no way out of the knowledge base. A cache file is never trusted further.
+ * Whether `path` is a plausible entry path in the index: a `.md` file in `entries/` or one of its
+ * sub-folders, with no `.` or `..` segment, so no way out of the knowledge base. A cache file is
+ * never trusted further (and a read checks the real path again: io/index/store.ts).
  */
-export function isEntryPath(path: unknown, id: string): path is string {
-  return typeof path === "string" && ENTRY_PATH.test(path) && path.startsWith(`entries/${id}-`);
+export function isEntryPath(path: unknown): path is string {
+  return typeof path === "string" && ENTRY_PATH.test(path) &&
+    !path.split("/").some((segment) => segment === "." || segment === "..");
 }
 
 /** An index file's contents as bytes: text as UTF-8, bytes as they are, anything else as JSON. */
@@ -627,7 +629,7 @@ const isText: Shape = (value) => typeof value === "string";
  */
 function isDocInfo(value: unknown): value is DocInfo {
   const doc = value as Partial<DocInfo>;
-  return isObject(value) && typeof doc.id === "string" && isEntryPath(doc.path, doc.id) &&
+  return isObject(value) && typeof doc.id === "string" && isEntryPath(doc.path) &&
     typeof doc.title === "string" && typeof doc.hash === "string" && Array.isArray(doc.tags) &&
     Array.isArray(doc.aliases) && Array.isArray(doc.appliesTo) && Array.isArray(doc.links) &&
     Array.isArray(doc.lengths);

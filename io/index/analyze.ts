@@ -8,24 +8,35 @@
  *
  * @module
  */
-import { formatProblems, parseEntryText, toEntry } from "../../core/entry/entry.ts";
+import { formatProblems } from "../../core/entry/entry.ts";
+import { readEntryForgivingly } from "../../core/entry/repair.ts";
 import { contentHash } from "../../core/hash.ts";
 import { analyzeEntry, type EntryAnalysis } from "../../core/index/editor.ts";
-import { ENTRIES_DIR, readKbFile } from "../kb.ts";
+import { readKbFile } from "../kb.ts";
 
-/** Read, parse and analyze the entry file at `path` (relative to `kbDir`). */
+/**
+ * Read, parse and analyze the entry file at `path` (relative to `kbDir`), forgivingly (see
+ * core/entry/repair.ts): a repairable entry is served, and its repairs are `git-kb doctor`'s to
+ * name. A missing date falls back to the file's modification time here; `doctor --fix`, which
+ * writes the value down, takes the file's last commit.
+ */
 export function analyzeFile(kbDir: string, path: string): EntryAnalysis {
   try {
     const text = readKbFile(kbDir, path);
-    const { entry, problems } = toEntry(parseEntryText(text, path));
+    const { entry, problems } = readEntryForgivingly(text, {
+      path,
+      fallbackDate: () => modificationDate(kbDir, path),
+    });
     if (!entry) return { ok: false, message: formatProblems(problems).trim() };
-    const expected = `${ENTRIES_DIR}/${entry.id}-`;
-    if (!path.startsWith(expected)) {
-      return { ok: false, message: `file name does not start with its id (${expected}…)` };
-    }
     const analyzed = analyzeEntry(entry, path, contentHash(text));
     return { ok: true, analyzed, kernelBody: entry.kernel ? entry.body.trim() : undefined };
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/** The day a file was last modified, as YYYY-MM-DD (today when the system does not say). */
+function modificationDate(kbDir: string, path: string): string {
+  const mtime = Deno.statSync(`${kbDir}/${path}`).mtime ?? new Date();
+  return mtime.toISOString().slice(0, 10);
 }

@@ -302,7 +302,7 @@ export class UnsafeEntryPathError extends Error {
 
 /**
  * Read the entry file of entry `id` at `path`, a path the index gave: only when it names a file
- * right inside `<kbDir>/entries/` that the listing would read (a regular file, or a symlink to
+ * inside `<kbDir>/entries/` (or a sub-folder of it) that the listing would read (a regular file, or a symlink to
  * one inside the knowledge base: see `io/kb.ts` `readKbFile`) and is not larger than an entry
  * can be. Throws {@link UnsafeEntryPathError}, or `Deno.errors.NotFound` when the file is gone.
  */
@@ -310,7 +310,7 @@ export function readIndexedEntry(kbDir: string, id: string, path: string): strin
   const entries = `${resolveFrom("/", kbDir)}/${ENTRIES_DIR}/`;
   const full = resolveFrom(kbDir, path);
   if (
-    !isEntryPath(path, id) || !full.startsWith(entries) || full.slice(entries.length).includes("/")
+    !isEntryPath(path) || !full.startsWith(entries)
   ) {
     throw new UnsafeEntryPathError(path, `is not a file of ${id} in ${entries}`);
   }

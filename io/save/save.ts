@@ -238,7 +238,9 @@ export async function validateForSave(
   }
   problems.push(...checkAgainstKb(entry, { ids: new Map(ids), path }));
   const idIsValid = !problems.some((problem) => problem.field === "id");
-  if (idIsValid && (!path.startsWith(`${ENTRIES_DIR}/${entry.id}-`) || path.includes(".."))) {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  const inEntries = path.startsWith(`${ENTRIES_DIR}/`) && !path.split("/").includes("..");
+  if (idIsValid && (!inEntries || !name.startsWith(`${entry.id}-`))) {
     problems.push({
       field: "id",
       message: `the file ${path} must be named ${ENTRIES_DIR}/${entry.id}-<slug>.md`,
@@ -273,10 +275,13 @@ function idsAfter(kbDir: string, changes: readonly Change[]): Map<string, string
   return ids;
 }
 
-/** Whether `path` names an entry file inside `entries/` (in a sub-folder too). */
+/**
+ * Whether `path` names a `.md` file inside `entries/` (in a sub-folder too), one a change set may
+ * delete: a hand-written file whose name lacks its id among them.
+ */
 function isEntryPath(path: string): boolean {
-  return path.startsWith(`${ENTRIES_DIR}/`) && !path.split("/").includes("..") &&
-    idOfPath(path) !== undefined;
+  return path.startsWith(`${ENTRIES_DIR}/`) && path.endsWith(".md") &&
+    !path.split("/").includes("..");
 }
 
 /** The problems of one change against the file on disk. */
@@ -374,7 +379,13 @@ async function commitChanges(
   changes: readonly Change[],
   message: string,
 ): Promise<string> {
-  const paths = changes.map((change) => change.path);
+  const deleted = changes.filter((change) => !change.entry).map((change) => change.path);
+  // A deleted file git never tracked (a hand-written one, renamed by a repair) is no pathspec.
+  const tracked = deleted.length
+    ? new Set((await gitOk(kbDir, ["ls-files", "-z", "--", ...deleted])).split("\0"))
+    : new Set<string>();
+  const written = changes.map((change) => change.path);
+  const paths = written.filter((path) => !deleted.includes(path) || tracked.has(path));
   const before = applyChanges(kbDir, changes);
   try {
     await gitOk(kbDir, ["add", "-A", "--", ...paths]);
@@ -382,7 +393,7 @@ async function commitChanges(
     if (!status.trim()) return "";
     await commitPaths(kbDir, message, paths);
   } catch (error) {
-    restore(kbDir, paths, before);
+    restore(kbDir, written, before);
     await git(kbDir, ["reset", "--quiet", "--", ...paths]).catch(() => undefined);
     throw error;
   }

@@ -35,7 +35,7 @@ if /i "%first%"=="index" set "profile=read"
 if /i "%first%"=="context" set "profile=read"
 if /i "%first%"=="stats" set "profile=read"
 if /i "%first%"=="eval" set "profile=read"
-if /i "%first%"=="doctor" set "profile=check"
+if /i "%first%"=="doctor" set "profile=save"
 if /i "%first%"=="selftest" set "profile=selftest"
 if /i "%first%"=="setup" set "profile=setup"
 if /i "%~1"=="hook" if /i "%~2"=="prompt" (set "profile=read" & set "bundle=hooks\prompt\prompt.js")
