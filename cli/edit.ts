@@ -129,11 +129,14 @@ export async function run(args: string[]): Promise<number> {
   const previousText = readEntryText(kbDir, path);
   if (fieldFlags) {
     // Read forgivingly: an edit of an entry with a repairable problem writes it repaired.
-    const { entry: current, problems } = readEntryForgivingly(previousText, {
+    // A repair that would drop or replace what is written is for a person to decide.
+    const { entry: current, problems, lossy } = readEntryForgivingly(previousText, {
       path,
       fallbackDate: () => new Date().toISOString().slice(0, 10),
     });
-    if (!current) throw new ValidationError(`Entry ${id} (${path})`, problems);
+    if (!current || lossy.length) {
+      throw new ValidationError(`Entry ${id} (${path})`, current ? lossy : problems);
+    }
     const edits = editsFromFlags(values, await bodyFromFlags(values));
     const plan = planEdit(kbDir, path, previousText, current, applyEdits(current, edits));
     if (!plan.changed.length) return reportNoChange(id, path, values.json);

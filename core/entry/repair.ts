@@ -40,9 +40,24 @@ export interface ForgivingRead {
   entry?: Entry;
   /** What was given a natural value or read differently from how it is written. */
   repairs: Problem[];
+  /**
+   * The repairs that drop or replace something written (an unknown type read as `note`, a list
+   * item left out, a title cut short): a save of the entry as read would lose it, so `edit`
+   * refuses until a person decides.
+   */
+  lossy: Problem[];
   /** Why the file is left out (empty when `entry` is set). */
   problems: Problem[];
 }
+
+/** Repairs as they are gathered: every one, and those that drop or replace what was written. */
+interface Repairs {
+  all: Problem[];
+  lossy: Problem[];
+}
+
+/** Record a repair; `lossy` when it drops or replaces something written. */
+type Repaired = (field: string, message: string, lossy?: boolean) => void;
 
 /** The default type of an entry that names none, or one outside the contract. */
 const DEFAULT_TYPE = "note";
@@ -52,18 +67,18 @@ const DEFAULT_TYPE = "note";
  * be read as an entry is returned with its problems.
  */
 export function readEntryForgivingly(text: string, facts: FileFacts): ForgivingRead {
-  const repairs: Problem[] = [];
+  const repairs: Repairs = { all: [], lossy: [] };
   let parsed: { fields: Record<string, unknown>; body: string };
   try {
-    parsed = parseLeniently(text, facts.path, repairs);
+    parsed = parseLeniently(text, facts.path, repairs.all);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return { repairs: [], problems: [{ field: "frontmatter", message }] };
+    return { repairs: [], lossy: [], problems: [{ field: "frontmatter", message }] };
   }
   const fields = repairFields(parsed.fields, parsed.body, facts, repairs);
   const { entry, problems } = toEntry({ fields, body: parsed.body });
-  if (!entry) return { repairs: [], problems };
-  return { entry, repairs, problems: [] };
+  if (!entry) return { repairs: [], lossy: [], problems };
+  return { entry, repairs: repairs.all, lossy: repairs.lossy, problems: [] };
 }
 
 /**
@@ -125,10 +140,13 @@ function repairFields(
   original: Record<string, unknown>,
   body: string,
   facts: FileFacts,
-  repairs: Problem[],
+  repairs: Repairs,
 ): Record<string, unknown> {
   const fields = { ...original };
-  const repaired = (field: string, message: string) => repairs.push({ field, message });
+  const repaired: Repaired = (field, message, lossy = false) => {
+    repairs.all.push({ field, message });
+    if (lossy) repairs.lossy.push({ field, message });
+  };
   if (fields.id === undefined || fields.id === null) {
     const id = idFromPath(facts.path);
     if (id) {
@@ -143,7 +161,7 @@ function repairFields(
   for (const name of ["tags", "aliases"]) fields[name] = textList(fields[name], name, repaired);
   fields.applies_to = textList(fields.applies_to, "applies_to", repaired)?.filter((item) => {
     if (isOneOf(ACTIVITIES, item)) return true;
-    repaired("applies_to", `"${item}" is not an activity; left out of applies_to`);
+    repaired("applies_to", `"${item}" is not an activity; left out of applies_to`, true);
     return false;
   });
   repairDates(fields, facts, repaired);
@@ -166,7 +184,7 @@ function repairTitle(
   fields: Record<string, unknown>,
   body: string,
   path: string,
-  repaired: (field: string, message: string) => void,
+  repaired: Repaired,
 ): void {
   const title = fields.title;
   if (typeof title === "number" || typeof title === "boolean") {
@@ -177,7 +195,7 @@ function repairTitle(
     repaired("title", "spans several lines; read as one");
   } else if (typeof title === "string" && title.trim().length > LIMITS.maxTitleChars) {
     fields.title = `${title.trim().slice(0, LIMITS.maxTitleChars - 1)}…`;
-    repaired("title", `is longer than ${LIMITS.maxTitleChars} characters; cut short`);
+    repaired("title", `is longer than ${LIMITS.maxTitleChars} characters; cut short`, true);
   } else if (title === undefined || title === null || title === "") {
     const heading = firstHeading(body);
     const fromName = heading ?? titleFromPath(path);
@@ -212,7 +230,7 @@ function chosen(
   vocabulary: readonly string[],
   fallback: string,
   field: string,
-  repaired: (field: string, message: string) => void,
+  repaired: Repaired,
 ): unknown {
   if (value === undefined || value === null) {
     if (field === "type") repaired(field, `is missing; read as ${fallback}`);
@@ -224,17 +242,21 @@ function chosen(
     if (folded !== value) repaired(field, `"${value}" read as ${folded}`);
     return folded;
   }
-  repaired(field, `"${value}" is not one of ${vocabulary.join(", ")}; read as ${fallback}`);
+  repaired(field, `"${value}" is not one of ${vocabulary.join(", ")}; read as ${fallback}`, true);
   return fallback;
 }
 
 /** `kernel` as a boolean: yes/no and true/false in any case; anything else is not a kernel rule. */
-function kernelFlag(value: unknown, repaired: (field: string, message: string) => void): boolean {
+function kernelFlag(value: unknown, repaired: Repaired): boolean {
   if (value === undefined || value === null) return false;
   if (typeof value === "boolean") return value;
   const word = String(value).trim().toLowerCase();
   const flag = word === "true" || word === "yes";
-  repaired("kernel", `"${String(value)}" read as ${flag}`);
+  repaired(
+    "kernel",
+    `"${String(value)}" read as ${flag}`,
+    !["true", "false", "yes", "no"].includes(word),
+  );
   return flag;
 }
 
@@ -242,14 +264,14 @@ function kernelFlag(value: unknown, repaired: (field: string, message: string) =
 function textList(
   value: unknown,
   field: string,
-  repaired: (field: string, message: string) => void,
+  repaired: Repaired,
 ): string[] | undefined {
   if (value === undefined || value === null) return undefined;
   const items = Array.isArray(value) ? value : [value];
   const list: string[] = [];
   for (const item of items) {
     if (item !== null && typeof item === "object") {
-      repaired(field, "holds a mapping or a list as an item; left out");
+      repaired(field, "holds a mapping or a list as an item; left out", true);
       continue;
     }
     const text = String(item).trim();
@@ -258,11 +280,12 @@ function textList(
       repaired(
         field,
         `"${text.slice(0, 40)}…" is longer than ${LIMITS.maxKeywordChars} characters; left out`,
+        true,
       );
     } else if (text) list.push(text);
   }
   if (list.length > LIMITS.maxListItems) {
-    repaired(field, `has ${list.length} items; the first ${LIMITS.maxListItems} are read`);
+    repaired(field, `has ${list.length} items; the first ${LIMITS.maxListItems} are read`, true);
     list.length = LIMITS.maxListItems;
   }
   return list;
@@ -272,7 +295,7 @@ function textList(
 function repairDates(
   fields: Record<string, unknown>,
   facts: FileFacts,
-  repaired: (field: string, message: string) => void,
+  repaired: Repaired,
 ): void {
   for (const name of ["created", "updated"]) {
     const value = fields[name];
@@ -286,7 +309,7 @@ function repairDates(
       fields[name] = date;
     } else {
       if (value !== undefined && value !== null) {
-        repaired(name, `"${String(value)}" is not a date; ignored`);
+        repaired(name, `"${String(value)}" is not a date; ignored`, true);
       }
       delete fields[name];
     }
@@ -302,7 +325,7 @@ function repairDates(
     repaired("created", `is missing; read as ${fields.created}`);
   }
   if ((fields.updated as string) < (fields.created as string)) {
-    repaired("updated", `is before created; read as ${fields.created}`);
+    repaired("updated", `is before created; read as ${fields.created}`, true);
     fields.updated = fields.created;
   }
 }
@@ -310,13 +333,13 @@ function repairDates(
 /** The links that can be followed; the others are left out with a repair each. */
 function usableLinks(
   value: unknown,
-  repaired: (field: string, message: string) => void,
+  repaired: Repaired,
 ): unknown {
   if (!Array.isArray(value)) return value;
   return value.filter((link) => {
     const { rel, to } = (link ?? {}) as Record<string, unknown>;
     if (isOneOf(LINK_RELS, rel) && typeof to === "string" && ID_PATTERN.test(to)) return true;
-    repaired("links", `${JSON.stringify(link)} is not a { rel, to } link to an id; left out`);
+    repaired("links", `${JSON.stringify(link)} is not a { rel, to } link to an id; left out`, true);
     return false;
   });
 }

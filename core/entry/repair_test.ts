@@ -124,3 +124,11 @@ Deno.test("idFromPath reads only a whole id at the start of the file name", () =
   equal(idFromPath("entries/kb-7q2mxy.md"), undefined);
   equal(idFromPath("entries/xkb-7q2mx-a.md"), undefined);
 });
+
+Deno.test("repairs that drop or replace what was written are marked lossy; the others are not", () => {
+  const lossless = read("id: kb-7q2mx\ntitle: A: b\ntype: Howto\ntags: [1]\ncreated: 2024-03-01\n");
+  ok(lossless.repairs.length >= 3);
+  deepEqual(lossless.lossy, []);
+  const lossy = read("id: kb-7q2mx\ntitle: T\ntype: recipe\ntags: [{a: 1}]\ncreated: 2024-02-31\n");
+  deepEqual(lossy.lossy.map((repair) => repair.field), ["type", "tags", "created"]);
+});
