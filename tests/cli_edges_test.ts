@@ -30,22 +30,18 @@ function withoutKbDir(kb: Kb): Record<string, string> {
 }
 
 Deno.test("--kb before the command works like --kb after it", async () => {
-  const kb = await makeKb();
-  try {
-    const env = withoutKbDir(kb);
-    const [before, beforeInline, after] = await Promise.all([
-      runCli(["--kb", kb.dir, "search", "rotate token", "--json"], { env }),
-      runCli([`--kb=${kb.dir}`, "search", "rotate token", "--json"], { env }),
-      runCli(["search", "rotate token", "--json", "--kb", kb.dir], { env }),
-    ]);
-    assert.equal(before.code, 0, show(before));
-    const ids = (result: RunResult) => parseJson<{ id: string }[]>(result).map((hit) => hit.id);
-    assert.equal(ids(before)[0], "kb-7q2mx");
-    assert.deepEqual(ids(beforeInline), ids(after));
-    assert.deepEqual(ids(before), ids(after));
-  } finally {
-    await kb.cleanup();
-  }
+  await using kb = await makeKb();
+  const env = withoutKbDir(kb);
+  const [before, beforeInline, after] = await Promise.all([
+    runCli(["--kb", kb.dir, "search", "rotate token", "--json"], { env }),
+    runCli([`--kb=${kb.dir}`, "search", "rotate token", "--json"], { env }),
+    runCli(["search", "rotate token", "--json", "--kb", kb.dir], { env }),
+  ]);
+  assert.equal(before.code, 0, show(before));
+  const ids = (result: RunResult) => parseJson<{ id: string }[]>(result).map((hit) => hit.id);
+  assert.equal(ids(before)[0], "kb-7q2mx");
+  assert.deepEqual(ids(beforeInline), ids(after));
+  assert.deepEqual(ids(before), ids(after));
 });
 
 Deno.test("help <command> prints that command's help, as <command> --help does", async () => {
@@ -82,26 +78,22 @@ Deno.test("an unknown command is named, with the nearest command and git-kb --he
 });
 
 Deno.test("stray or missing positionals are refused the same way, with the usage line", async () => {
-  const kb = await makeKb();
-  try {
-    const cases: [string[], RegExp, string][] = [
-      [["stats", "extra"], /unexpected argument "extra"/, "Usage: git-kb stats"],
-      [["doctor", "--offline", "a", "b"], /unexpected arguments "a", "b"/, "Usage: git-kb doctor"],
-      [["eval", "one.jsonl", "two.jsonl"], /unexpected argument "two.jsonl"/, "Usage: git-kb eval"],
-      [["eval"], /missing <golden.jsonl>/, "Usage: git-kb eval"],
-      [["search"], /missing <query>/, "Usage: git-kb search"],
-      [["context"], /missing "<prompt>"/, "Usage: git-kb context"],
-    ];
-    const results = await Promise.all(cases.map(([args]) => runCli(args, { env: kb.env })));
-    for (const [index, [args, problem, usage]] of cases.entries()) {
-      const result = results[index];
-      assert.equal(result.code, 2, `${args.join(" ")}: ${show(result)}`);
-      assert.match(result.stderr, problem, show(result));
-      assert.ok(result.stderr.includes(`\n${usage}`), show(result));
-      assert.equal(result.stdout, "", show(result));
-    }
-  } finally {
-    await kb.cleanup();
+  await using kb = await makeKb();
+  const cases: [string[], RegExp, string][] = [
+    [["stats", "extra"], /unexpected argument "extra"/, "Usage: git-kb stats"],
+    [["doctor", "--offline", "a", "b"], /unexpected arguments "a", "b"/, "Usage: git-kb doctor"],
+    [["eval", "one.jsonl", "two.jsonl"], /unexpected argument "two.jsonl"/, "Usage: git-kb eval"],
+    [["eval"], /missing <golden.jsonl>/, "Usage: git-kb eval"],
+    [["search"], /missing <query>/, "Usage: git-kb search"],
+    [["context"], /missing "<prompt>"/, "Usage: git-kb context"],
+  ];
+  const results = await Promise.all(cases.map(([args]) => runCli(args, { env: kb.env })));
+  for (const [index, [args, problem, usage]] of cases.entries()) {
+    const result = results[index];
+    assert.equal(result.code, 2, `${args.join(" ")}: ${show(result)}`);
+    assert.match(result.stderr, problem, show(result));
+    assert.ok(result.stderr.includes(`\n${usage}`), show(result));
+    assert.equal(result.stdout, "", show(result));
   }
 });
 
@@ -159,45 +151,37 @@ Deno.test({
   name: "colour on a terminal unless NO_COLOR is non-empty; stderr by its own terminal",
   ignore: !hasScript,
   fn: async () => {
-    const kb = await makeKb();
-    try {
-      const { NO_COLOR: _, ...env } = kb.env;
-      const errors = `${kb.root}/stderr.txt`;
-      const [unset, empty, set, stderrToFile] = await Promise.all([
-        onTerminal(["search", "token"], env),
-        onTerminal(["search", "token"], { ...env, NO_COLOR: "" }),
-        onTerminal(["search", "token"], { ...env, NO_COLOR: "1" }),
-        onTerminal(["search", "--bogus"], env, errors),
-      ]);
-      assert.match(unset.terminal, /kb-7q2mx/, unset.terminal);
-      assert.match(unset.terminal, ANSI, "a terminal gets colour");
-      assert.match(empty.terminal, ANSI, "NO_COLOR= (empty) does not turn colour off");
-      assert.match(set.terminal, /kb-7q2mx/);
-      assert.doesNotMatch(set.terminal, ANSI, "NO_COLOR=1 turns it off");
-      assert.match(stderrToFile.stderr, /unknown option "--bogus"/);
-      assert.doesNotMatch(stderrToFile.stderr, ANSI, "stderr to a file gets no colour");
-    } finally {
-      await kb.cleanup();
-    }
+    await using kb = await makeKb();
+    const { NO_COLOR: _, ...env } = kb.env;
+    const errors = `${kb.root}/stderr.txt`;
+    const [unset, empty, set, stderrToFile] = await Promise.all([
+      onTerminal(["search", "token"], env),
+      onTerminal(["search", "token"], { ...env, NO_COLOR: "" }),
+      onTerminal(["search", "token"], { ...env, NO_COLOR: "1" }),
+      onTerminal(["search", "--bogus"], env, errors),
+    ]);
+    assert.match(unset.terminal, /kb-7q2mx/, unset.terminal);
+    assert.match(unset.terminal, ANSI, "a terminal gets colour");
+    assert.match(empty.terminal, ANSI, "NO_COLOR= (empty) does not turn colour off");
+    assert.match(set.terminal, /kb-7q2mx/);
+    assert.doesNotMatch(set.terminal, ANSI, "NO_COLOR=1 turns it off");
+    assert.match(stderrToFile.stderr, /unknown option "--bogus"/);
+    assert.doesNotMatch(stderrToFile.stderr, ANSI, "stderr to a file gets no colour");
   },
 });
 
 Deno.test("search prints no escape sequence an entry's body holds", async () => {
-  const kb = await makeKb();
-  try {
-    await Deno.writeTextFile(
-      join(kb.dir, "entries", "kb-esc01-terminal-trick.md"),
-      entryText({
-        id: "kb-esc01",
-        title: "Terminal trick",
-        body: "The zebracorn \x1b[2J\x1b]0;owned\x07 clears the screen.\n",
-      }),
-    );
-    const result = await runCli(["search", "zebracorn"], { env: { ...kb.env, NO_COLOR: "1" } });
-    assert.equal(result.code, 0, show(result));
-    assert.match(result.stdout, /kb-esc01/);
-    assert.ok(!result.stdout.includes("\x1b"), JSON.stringify(result.stdout));
-  } finally {
-    await kb.cleanup();
-  }
+  await using kb = await makeKb();
+  await Deno.writeTextFile(
+    join(kb.dir, "entries", "kb-esc01-terminal-trick.md"),
+    entryText({
+      id: "kb-esc01",
+      title: "Terminal trick",
+      body: "The zebracorn \x1b[2J\x1b]0;owned\x07 clears the screen.\n",
+    }),
+  );
+  const result = await runCli(["search", "zebracorn"], { env: { ...kb.env, NO_COLOR: "1" } });
+  assert.equal(result.code, 0, show(result));
+  assert.match(result.stdout, /kb-esc01/);
+  assert.ok(!result.stdout.includes("\x1b"), JSON.stringify(result.stdout));
 });

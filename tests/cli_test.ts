@@ -42,465 +42,442 @@ function ids(result: RunResult): string[] {
 }
 
 Deno.test("usage errors exit 2, --help exits 0 on every command, --version", async (t) => {
-  const sandbox = await makeSandbox();
-  try {
-    const env = { TMPDIR: sandbox.tmp, HOME: sandbox.home, NO_COLOR: "1" };
-    const run = (...args: string[]) => runCli(args, { env });
-    const [missingTitle, missingType, unknownFlag, unknownCommand, noQuery, badLimit, noId, bare] =
-      await Promise.all([
-        run("add", "--type", "note"),
-        run("add", "--title", "No type"),
-        run("search", "--bogus", "x"),
-        run("frobnicate"),
-        run("search"),
-        run("search", "x", "--limit", "0"),
-        run("edit"),
-        run(),
-      ]);
-    const usage: [string, RunResult, RegExp][] = [
-      ["add without --title", missingTitle, /--title/],
-      ["add without --type", missingType, /--type/],
-      ["an unknown flag", unknownFlag, /--bogus|bogus/],
-      ["an unknown command", unknownCommand, /frobnicate/],
-      ["search without a query", noQuery, /query/],
-      ["search --limit 0", badLimit, /--limit/],
-      ["edit without an id", noId, /id/],
-    ];
-    for (const [name, result, names] of usage) {
-      await t.step(`${name} exits 2 and says what is wrong`, () => {
-        assert.equal(result.code, 2, show(result));
-        assert.match(result.stderr, names, show(result));
-        assert.doesNotMatch(result.stderr, STACK_FRAME, show(result));
-      });
-    }
-    await t.step("no command at all exits 2 with the usage", () => {
-      assert.equal(bare.code, 2, show(bare));
-      assert.match(bare.stdout + bare.stderr, /Usage: git-kb/);
-    });
-
-    const helps = await Promise.all([
-      ...COMMANDS.map((command) => run(command, "--help")),
-      run("search", "-h"),
-      run("--help"),
-      run("--version"),
+  await using sandbox = await makeSandbox();
+  const env = { TMPDIR: sandbox.tmp, HOME: sandbox.home, NO_COLOR: "1" };
+  const run = (...args: string[]) => runCli(args, { env });
+  const [missingTitle, missingType, unknownFlag, unknownCommand, noQuery, badLimit, noId, bare] =
+    await Promise.all([
+      run("add", "--type", "note"),
+      run("add", "--title", "No type"),
+      run("search", "--bogus", "x"),
+      run("frobnicate"),
+      run("search"),
+      run("search", "x", "--limit", "0"),
+      run("edit"),
+      run(),
     ]);
-    await t.step("--help on every command (and -h) exits 0 with its usage", () => {
-      for (const [index, command] of [...COMMANDS, "search"].entries()) {
-        const result = helps[index];
-        assert.equal(result.code, 0, `${command}: ${show(result)}`);
-        assert.match(result.stdout, new RegExp(`Usage: git-kb ${command}\\b`), show(result));
-        assert.equal(result.stderr, "", show(result));
-      }
+  const usage: [string, RunResult, RegExp][] = [
+    ["add without --title", missingTitle, /--title/],
+    ["add without --type", missingType, /--type/],
+    ["an unknown flag", unknownFlag, /--bogus|bogus/],
+    ["an unknown command", unknownCommand, /frobnicate/],
+    ["search without a query", noQuery, /query/],
+    ["search --limit 0", badLimit, /--limit/],
+    ["edit without an id", noId, /id/],
+  ];
+  for (const [name, result, names] of usage) {
+    await t.step(`${name} exits 2 and says what is wrong`, () => {
+      assert.equal(result.code, 2, show(result));
+      assert.match(result.stderr, names, show(result));
+      assert.doesNotMatch(result.stderr, STACK_FRAME, show(result));
     });
-    await t.step("git-kb --help lists every command", () => {
-      const result = helps[COMMANDS.length + 1];
-      assert.equal(result.code, 0, show(result));
-      for (const command of COMMANDS) assert.match(result.stdout, new RegExp(`\\n  ${command}\\b`));
-    });
-    await t.step("--version prints the version from deno.json", () => {
-      const result = helps[COMMANDS.length + 2];
-      assert.equal(result.code, 0, show(result));
-      assert.equal(result.stdout.trim(), `git-kb ${denoConfig.version}`);
-    });
-  } finally {
-    await sandbox.cleanup();
   }
+  await t.step("no command at all exits 2 with the usage", () => {
+    assert.equal(bare.code, 2, show(bare));
+    assert.match(bare.stdout + bare.stderr, /Usage: git-kb/);
+  });
+
+  const helps = await Promise.all([
+    ...COMMANDS.map((command) => run(command, "--help")),
+    run("search", "-h"),
+    run("--help"),
+    run("--version"),
+  ]);
+  await t.step("--help on every command (and -h) exits 0 with its usage", () => {
+    for (const [index, command] of [...COMMANDS, "search"].entries()) {
+      const result = helps[index];
+      assert.equal(result.code, 0, `${command}: ${show(result)}`);
+      assert.match(result.stdout, new RegExp(`Usage: git-kb ${command}\\b`), show(result));
+      assert.equal(result.stderr, "", show(result));
+    }
+  });
+  await t.step("git-kb --help lists every command", () => {
+    const result = helps[COMMANDS.length + 1];
+    assert.equal(result.code, 0, show(result));
+    for (const command of COMMANDS) assert.match(result.stdout, new RegExp(`\\n  ${command}\\b`));
+  });
+  await t.step("--version prints the version from deno.json", () => {
+    const result = helps[COMMANDS.length + 2];
+    assert.equal(result.code, 0, show(result));
+    assert.equal(result.stdout.trim(), `git-kb ${denoConfig.version}`);
+  });
 });
 
 Deno.test("search and get on the sample knowledge base", async (t) => {
-  const kb = await makeKb();
-  try {
-    const warm = await runCli(["index"], { env: kb.env });
-    assert.equal(warm.code, 0, show(warm));
-    const search = (...args: string[]) => runCli(["search", ...args], { env: kb.env });
-    const get = (...args: string[]) => runCli(["get", ...args], { env: kb.env });
-    const file = async (id: string) =>
-      await Deno.readTextFile(join(kb.dir, await entryPath(kb.dir, id)));
-    const runs = {
-      rebase: search("rebase", "--json"),
-      postgres: search("postgres", "--json", "--limit", "50"),
-      migration: search("migration", "--json", "--limit", "50"),
-      fused: search("postgres", "migration", "--json", "--limit", "50"),
-      rotate: search("rotate leaked token", "--json"),
-      exposure: search("march token exposure", "--json", "--limit", "50"),
-      exposureText: search("march token exposure", "--limit", "50"),
-      token: search("token", "--json", "--limit", "50"),
-      tokenText: search("token"),
-      howto: search("token", "--type", "howto", "--json", "--limit", "50"),
-      tagged: search("token", "--tag", "ci", "--json", "--limit", "50"),
-      limited: search("token", "--limit", "2", "--json"),
-      nothing: search("xylophonequartz"),
-      badType: search("token", "--type", "recipe"),
-      getOne: get("kb-7q2mx"),
-      getMany: get("kb-7q2mx", "kb-3hd8w", "kb-r4b9t"),
-      getMissing: get("kb-7q2mx", "kb-nope1", "kb-r4b9t"),
-      getLinks: get("kb-7q2mx", "kb-3hd8w", "--links"),
-      getJson: get("kb-7q2mx", "kb-3hd8w", "--json"),
-      getTraversal: get("../../../etc/passwd"),
-      alias: search("cf", "--json"),
-      unknownField: search("alice", "--json"),
-    };
-    const results = Object.fromEntries(
-      await Promise.all(Object.entries(runs).map(async ([name, run]) => [name, await run])),
-    ) as Record<keyof typeof runs, RunResult>;
+  await using kb = await makeKb();
+  const warm = await runCli(["index"], { env: kb.env });
+  assert.equal(warm.code, 0, show(warm));
+  const search = (...args: string[]) => runCli(["search", ...args], { env: kb.env });
+  const get = (...args: string[]) => runCli(["get", ...args], { env: kb.env });
+  const file = async (id: string) =>
+    await Deno.readTextFile(join(kb.dir, await entryPath(kb.dir, id)));
+  const runs = {
+    rebase: search("rebase", "--json"),
+    postgres: search("postgres", "--json", "--limit", "50"),
+    migration: search("migration", "--json", "--limit", "50"),
+    fused: search("postgres", "migration", "--json", "--limit", "50"),
+    rotate: search("rotate leaked token", "--json"),
+    exposure: search("march token exposure", "--json", "--limit", "50"),
+    exposureText: search("march token exposure", "--limit", "50"),
+    token: search("token", "--json", "--limit", "50"),
+    tokenText: search("token"),
+    howto: search("token", "--type", "howto", "--json", "--limit", "50"),
+    tagged: search("token", "--tag", "ci", "--json", "--limit", "50"),
+    limited: search("token", "--limit", "2", "--json"),
+    nothing: search("xylophonequartz"),
+    badType: search("token", "--type", "recipe"),
+    getOne: get("kb-7q2mx"),
+    getMany: get("kb-7q2mx", "kb-3hd8w", "kb-r4b9t"),
+    getMissing: get("kb-7q2mx", "kb-nope1", "kb-r4b9t"),
+    getLinks: get("kb-7q2mx", "kb-3hd8w", "--links"),
+    getJson: get("kb-7q2mx", "kb-3hd8w", "--json"),
+    getTraversal: get("../../../etc/passwd"),
+    alias: search("cf", "--json"),
+    unknownField: search("alice", "--json"),
+  };
+  const results = Object.fromEntries(
+    await Promise.all(Object.entries(runs).map(async ([name, run]) => [name, await run])),
+  ) as Record<keyof typeof runs, RunResult>;
 
-    await t.step("a title match ranks above a body-only match", () => {
-      const found = hits(results.rebase);
-      const titled = found.findIndex((hit) => hit.id === "kb-r4b9t");
-      const bodyOnly = found.findIndex((hit) => hit.id === "kb-w9f4j");
-      assert.ok(titled >= 0 && bodyOnly >= 0, show(results.rebase));
-      assert.match(found[titled].title, /rebase/i);
-      assert.doesNotMatch(found[bodyOnly].title, /rebase/i);
-      assert.ok(titled < bodyOnly, `kb-r4b9t (${titled}) must rank above kb-w9f4j (${bodyOnly})`);
-      assert.equal(found[0].id, "kb-r4b9t");
-    });
+  await t.step("a title match ranks above a body-only match", () => {
+    const found = hits(results.rebase);
+    const titled = found.findIndex((hit) => hit.id === "kb-r4b9t");
+    const bodyOnly = found.findIndex((hit) => hit.id === "kb-w9f4j");
+    assert.ok(titled >= 0 && bodyOnly >= 0, show(results.rebase));
+    assert.match(found[titled].title, /rebase/i);
+    assert.doesNotMatch(found[bodyOnly].title, /rebase/i);
+    assert.ok(titled < bodyOnly, `kb-r4b9t (${titled}) must rank above kb-w9f4j (${bodyOnly})`);
+    assert.equal(found[0].id, "kb-r4b9t");
+  });
 
-    await t.step("several queries are fused: entries matching both rank first", () => {
-      const postgres = ids(results.postgres);
-      const migration = ids(results.migration);
-      const fused = ids(results.fused);
-      const both = new Set(postgres.filter((id) => migration.includes(id)));
-      assert.ok(both.size >= 2, "the fixture needs entries matching both queries");
-      assert.equal(fused[0], "kb-p8k2c");
-      assert.notEqual(postgres[0], "kb-p8k2c", "fusion, not one query alone, puts it first");
-      assert.notEqual(migration[0], "kb-p8k2c", "fusion, not one query alone, puts it first");
-      const lastBoth = Math.max(...[...both].map((id) => fused.indexOf(id)));
-      const firstSingle = fused.findIndex((id) => !both.has(id));
-      assert.ok(lastBoth < firstSingle, `entries matching both come first: ${fused.join(" ")}`);
-      assert.deepEqual(new Set(fused), new Set([...postgres, ...migration]));
-    });
+  await t.step("several queries are fused: entries matching both rank first", () => {
+    const postgres = ids(results.postgres);
+    const migration = ids(results.migration);
+    const fused = ids(results.fused);
+    const both = new Set(postgres.filter((id) => migration.includes(id)));
+    assert.ok(both.size >= 2, "the fixture needs entries matching both queries");
+    assert.equal(fused[0], "kb-p8k2c");
+    assert.notEqual(postgres[0], "kb-p8k2c", "fusion, not one query alone, puts it first");
+    assert.notEqual(migration[0], "kb-p8k2c", "fusion, not one query alone, puts it first");
+    const lastBoth = Math.max(...[...both].map((id) => fused.indexOf(id)));
+    const firstSingle = fused.findIndex((id) => !both.has(id));
+    assert.ok(lastBoth < firstSingle, `entries matching both come first: ${fused.join(" ")}`);
+    assert.deepEqual(new Set(fused), new Set([...postgres, ...migration]));
+  });
 
-    await t.step("link traversal shows outgoing and incoming links with the rel", () => {
-      const rotate = hits(results.rotate).find((hit) => hit.id === "kb-7q2mx");
-      assert.ok(rotate, show(results.rotate));
-      assert.deepEqual(
-        rotate.links.find((link) => link.id === "kb-3hd8w"),
-        {
-          rel: "supersedes",
-          direction: "out",
-          id: "kb-3hd8w",
-          title: "Notes from the March token exposure",
-        },
-      );
-      const old = hits(results.exposure).find((hit) => hit.id === "kb-3hd8w");
-      assert.ok(old, show(results.exposure));
-      assert.deepEqual(
-        old.links.find((link) => link.id === "kb-7q2mx"),
-        {
-          rel: "superseded-by",
-          direction: "in",
-          id: "kb-7q2mx",
-          title: "Rotate a leaked npm or Cloudflare token",
-        },
-      );
-      const text = results.tokenText;
-      assert.equal(text.code, 0, show(text));
-      assert.match(text.stdout, /→ supersedes kb-3hd8w Notes from the March token exposure/);
-      assert.match(text.stdout, /← superseded-by kb-7q2mx Rotate a leaked npm or Cloudflare token/);
-    });
+  await t.step("link traversal shows outgoing and incoming links with the rel", () => {
+    const rotate = hits(results.rotate).find((hit) => hit.id === "kb-7q2mx");
+    assert.ok(rotate, show(results.rotate));
+    assert.deepEqual(
+      rotate.links.find((link) => link.id === "kb-3hd8w"),
+      {
+        rel: "supersedes",
+        direction: "out",
+        id: "kb-3hd8w",
+        title: "Notes from the March token exposure",
+      },
+    );
+    const old = hits(results.exposure).find((hit) => hit.id === "kb-3hd8w");
+    assert.ok(old, show(results.exposure));
+    assert.deepEqual(
+      old.links.find((link) => link.id === "kb-7q2mx"),
+      {
+        rel: "superseded-by",
+        direction: "in",
+        id: "kb-7q2mx",
+        title: "Rotate a leaked npm or Cloudflare token",
+      },
+    );
+    const text = results.tokenText;
+    assert.equal(text.code, 0, show(text));
+    assert.match(text.stdout, /→ supersedes kb-3hd8w Notes from the March token exposure/);
+    assert.match(text.stdout, /← superseded-by kb-7q2mx Rotate a leaked npm or Cloudflare token/);
+  });
 
-    await t.step("a superseded entry ranks below active ones and says so", () => {
-      const found = hits(results.exposure);
-      const index = found.findIndex((hit) => hit.id === "kb-3hd8w");
-      assert.ok(index > 0, show(results.exposure));
-      assert.equal(found[index].status, "superseded");
-      assert.ok(
-        found.slice(0, index).every((hit) => hit.status === "active"),
-        "every hit above it is active",
-      );
-      // Its own score is the best (exact title match): only the status pushes it down.
-      assert.ok(found[index].score > found[0].score, "demoted by status, not by score");
-      const line = results.exposureText.stdout.split("\n").find((row) =>
-        row.startsWith("kb-3hd8w")
-      );
-      assert.ok(line, show(results.exposureText));
-      assert.match(line, /superseded/);
-    });
+  await t.step("a superseded entry ranks below active ones and says so", () => {
+    const found = hits(results.exposure);
+    const index = found.findIndex((hit) => hit.id === "kb-3hd8w");
+    assert.ok(index > 0, show(results.exposure));
+    assert.equal(found[index].status, "superseded");
+    assert.ok(
+      found.slice(0, index).every((hit) => hit.status === "active"),
+      "every hit above it is active",
+    );
+    // Its own score is the best (exact title match): only the status pushes it down.
+    assert.ok(found[index].score > found[0].score, "demoted by status, not by score");
+    const line = results.exposureText.stdout.split("\n").find((row) => row.startsWith("kb-3hd8w"));
+    assert.ok(line, show(results.exposureText));
+    assert.match(line, /superseded/);
+  });
 
-    await t.step("--type keeps only that type", () => {
-      const all = hits(results.token);
-      const howtos = hits(results.howto);
-      assert.ok(howtos.length > 0);
-      assert.ok(howtos.every((hit) => hit.type === "howto"), JSON.stringify(howtos));
-      assert.ok(all.some((hit) => hit.type !== "howto"), "the filter must remove something");
-      assert.deepEqual(
-        howtos.map((hit) => hit.id),
-        all.filter((hit) => hit.type === "howto").map((hit) => hit.id),
-      );
-      assert.equal(results.badType.code, 2, show(results.badType));
-    });
+  await t.step("--type keeps only that type", () => {
+    const all = hits(results.token);
+    const howtos = hits(results.howto);
+    assert.ok(howtos.length > 0);
+    assert.ok(howtos.every((hit) => hit.type === "howto"), JSON.stringify(howtos));
+    assert.ok(all.some((hit) => hit.type !== "howto"), "the filter must remove something");
+    assert.deepEqual(
+      howtos.map((hit) => hit.id),
+      all.filter((hit) => hit.type === "howto").map((hit) => hit.id),
+    );
+    assert.equal(results.badType.code, 2, show(results.badType));
+  });
 
-    await t.step("--tag keeps only entries with that tag or a tag under it", () => {
-      const all = hits(results.token);
-      const tagged = hits(results.tagged);
-      assert.ok(tagged.some((hit) => hit.id === "kb-7q2mx"), "ci keeps ci/cd");
-      assert.ok(
-        tagged.every((hit) => hit.tags.some((tag) => tag === "ci" || tag.startsWith("ci/"))),
-        JSON.stringify(tagged),
-      );
-      assert.ok(tagged.length < all.length, "the filter must remove something");
-    });
+  await t.step("--tag keeps only entries with that tag or a tag under it", () => {
+    const all = hits(results.token);
+    const tagged = hits(results.tagged);
+    assert.ok(tagged.some((hit) => hit.id === "kb-7q2mx"), "ci keeps ci/cd");
+    assert.ok(
+      tagged.every((hit) => hit.tags.some((tag) => tag === "ci" || tag.startsWith("ci/"))),
+      JSON.stringify(tagged),
+    );
+    assert.ok(tagged.length < all.length, "the filter must remove something");
+  });
 
-    await t.step("--limit cuts the ranking", () => {
-      const limited = ids(results.limited);
-      assert.equal(limited.length, 2);
-      assert.deepEqual(limited, ids(results.token).slice(0, 2));
-    });
+  await t.step("--limit cuts the ranking", () => {
+    const limited = ids(results.limited);
+    assert.equal(limited.length, 2);
+    assert.deepEqual(limited, ids(results.token).slice(0, 2));
+  });
 
-    await t.step("no match: exit 0 and a plain message", () => {
-      assert.equal(results.nothing.code, 0, show(results.nothing));
-      assert.match(results.nothing.stdout, /No entries match "xylophonequartz"/);
-    });
+  await t.step("no match: exit 0 and a plain message", () => {
+    assert.equal(results.nothing.code, 0, show(results.nothing));
+    assert.match(results.nothing.stdout, /No entries match "xylophonequartz"/);
+  });
 
-    await t.step("get prints one entry byte for byte", async () => {
-      assert.equal(results.getOne.code, 0, show(results.getOne));
-      assert.equal(results.getOne.stdout, await file("kb-7q2mx"));
-    });
+  await t.step("get prints one entry byte for byte", async () => {
+    assert.equal(results.getOne.code, 0, show(results.getOne));
+    assert.equal(results.getOne.stdout, await file("kb-7q2mx"));
+  });
 
-    await t.step("get prints several entries verbatim, in order", async () => {
-      const result = results.getMany;
-      assert.equal(result.code, 0, show(result));
-      let from = 0;
-      for (const id of ["kb-7q2mx", "kb-3hd8w", "kb-r4b9t"]) {
-        const at = result.stdout.indexOf(await file(id), from);
-        assert.ok(at >= from, `${id} verbatim, after the previous one`);
-        from = at + 1;
-      }
-    });
+  await t.step("get prints several entries verbatim, in order", async () => {
+    const result = results.getMany;
+    assert.equal(result.code, 0, show(result));
+    let from = 0;
+    for (const id of ["kb-7q2mx", "kb-3hd8w", "kb-r4b9t"]) {
+      const at = result.stdout.indexOf(await file(id), from);
+      assert.ok(at >= from, `${id} verbatim, after the previous one`);
+      from = at + 1;
+    }
+  });
 
-    await t.step("get with an unknown id: names it, exit 1, the others still printed", async () => {
-      const result = results.getMissing;
-      assert.equal(result.code, 1, show(result));
-      assert.match(result.stderr, /kb-nope1/);
-      assert.doesNotMatch(result.stderr, STACK_FRAME);
-      assert.ok(result.stdout.includes(await file("kb-7q2mx")), show(result));
-      assert.ok(result.stdout.includes(await file("kb-r4b9t")), show(result));
-    });
+  await t.step("get with an unknown id: names it, exit 1, the others still printed", async () => {
+    const result = results.getMissing;
+    assert.equal(result.code, 1, show(result));
+    assert.match(result.stderr, /kb-nope1/);
+    assert.doesNotMatch(result.stderr, STACK_FRAME);
+    assert.ok(result.stdout.includes(await file("kb-7q2mx")), show(result));
+    assert.ok(result.stdout.includes(await file("kb-r4b9t")), show(result));
+  });
 
-    await t.step("get --links lists the neighbours' titles in both directions", async () => {
-      const result = results.getLinks;
-      assert.equal(result.code, 0, show(result));
-      assert.ok(result.stdout.startsWith(await file("kb-7q2mx")));
-      assert.match(result.stdout, /supersedes kb-3hd8w Notes from the March token exposure/);
-      assert.match(result.stdout, /related kb-f8z2t GitHub Actions security hardening guide/);
-      assert.match(
-        result.stdout,
-        /superseded-by kb-7q2mx Rotate a leaked npm or Cloudflare token/,
-      );
-    });
+  await t.step("get --links lists the neighbours' titles in both directions", async () => {
+    const result = results.getLinks;
+    assert.equal(result.code, 0, show(result));
+    assert.ok(result.stdout.startsWith(await file("kb-7q2mx")));
+    assert.match(result.stdout, /supersedes kb-3hd8w Notes from the March token exposure/);
+    assert.match(result.stdout, /related kb-f8z2t GitHub Actions security hardening guide/);
+    assert.match(
+      result.stdout,
+      /superseded-by kb-7q2mx Rotate a leaked npm or Cloudflare token/,
+    );
+  });
 
-    await t.step("get --json carries the exact text", async () => {
-      const items = parseJson<{ id: string; text: string }[]>(results.getJson);
-      assert.deepEqual(items.map((item) => item.id), ["kb-7q2mx", "kb-3hd8w"]);
-      assert.equal(items[0].text, await file("kb-7q2mx"));
-      assert.equal(items[1].text, await file("kb-3hd8w"));
-    });
+  await t.step("get --json carries the exact text", async () => {
+    const items = parseJson<{ id: string; text: string }[]>(results.getJson);
+    assert.deepEqual(items.map((item) => item.id), ["kb-7q2mx", "kb-3hd8w"]);
+    assert.equal(items[0].text, await file("kb-7q2mx"));
+    assert.equal(items[1].text, await file("kb-3hd8w"));
+  });
 
-    await t.step("get never turns an argument into a path", () => {
-      const result = results.getTraversal;
-      assert.equal(result.code, 1, show(result));
-      assert.equal(result.stdout, "");
-      assert.match(result.stderr, /no entry/);
-    });
+  await t.step("get never turns an argument into a path", () => {
+    const result = results.getTraversal;
+    assert.equal(result.code, 1, show(result));
+    assert.equal(result.stdout, "");
+    assert.match(result.stderr, /no entry/);
+  });
 
-    await t.step("aliases are keywords; unknown fields are not indexed", () => {
-      assert.equal(ids(results.alias)[0], "kb-7q2mx", "cf is an alias of kb-7q2mx");
-      assert.ok(!ids(results.unknownField).includes("kb-4fr7e"), "reviewed_by: alice");
-    });
+  await t.step("aliases are keywords; unknown fields are not indexed", () => {
+    assert.equal(ids(results.alias)[0], "kb-7q2mx", "cf is an alias of kb-7q2mx");
+    assert.ok(!ids(results.unknownField).includes("kb-4fr7e"), "reviewed_by: alice");
+  });
 
-    await t.step("read commands leave the repo untouched", async () => {
-      assert.equal(await git(kb.dir, "status", "--porcelain", "--ignored"), "");
-    });
-  } finally {
-    await kb.cleanup();
-  }
+  await t.step("read commands leave the repo untouched", async () => {
+    assert.equal(await git(kb.dir, "status", "--porcelain", "--ignored"), "");
+  });
 });
 
 Deno.test("colour: none with NO_COLOR unset when output is piped", async () => {
-  const kb = await makeKb();
-  try {
-    const { NO_COLOR: _, ...env } = kb.env;
-    const results = await Promise.all([
-      runCli(["search", "token"], { env }),
-      runCli(["get", "kb-7q2mx", "kb-nope1", "--links"], { env }),
-      runCli(["search", "--bogus"], { env }),
-      runCli(["index"], { env }),
-      runCli(["add", "--title", "Plain output", "--type", "note"], { env }),
-      runCli(["add", "--title", "Bad", "--type", "recipe"], { env }),
-    ]);
-    assert.equal(results[0].code, 0, show(results[0]));
-    assert.match(results[0].stdout, /kb-7q2mx/);
-    assert.equal(results[4].code, 0, show(results[4]));
-    for (const result of results) {
-      assert.doesNotMatch(result.stdout, ANSI, show(result));
-      assert.doesNotMatch(result.stderr, ANSI, show(result));
-    }
-  } finally {
-    await kb.cleanup();
+  await using kb = await makeKb();
+  const { NO_COLOR: _, ...env } = kb.env;
+  const results = await Promise.all([
+    runCli(["search", "token"], { env }),
+    runCli(["get", "kb-7q2mx", "kb-nope1", "--links"], { env }),
+    runCli(["search", "--bogus"], { env }),
+    runCli(["index"], { env }),
+    runCli(["add", "--title", "Plain output", "--type", "note"], { env }),
+    runCli(["add", "--title", "Bad", "--type", "recipe"], { env }),
+  ]);
+  assert.equal(results[0].code, 0, show(results[0]));
+  assert.match(results[0].stdout, /kb-7q2mx/);
+  assert.equal(results[4].code, 0, show(results[4]));
+  for (const result of results) {
+    assert.doesNotMatch(result.stdout, ANSI, show(result));
+    assert.doesNotMatch(result.stderr, ANSI, show(result));
   }
 });
 
 Deno.test("init: clone a bare repo, adopt a clone, create a new repo; where config goes", async (t) => {
-  const source = await makeKb({ remote: true });
-  const sandbox = await makeSandbox();
-  try {
-    const env = {
-      TMPDIR: sandbox.tmp,
-      HOME: sandbox.home,
-      XDG_CONFIG_HOME: sandbox.config,
-      NO_COLOR: "1",
-      GIT_CONFIG_NOSYSTEM: "1",
-    };
-    const xdgConfig = join(sandbox.config, "git-kb", "config.json");
-    const pluginData = join(sandbox.root, "plugin-data");
-    const cloned = join(sandbox.root, "cloned");
-    const created = join(sandbox.root, "does", "not", "exist");
-    const emptyDir = join(sandbox.root, "empty");
-    const notRepo = join(sandbox.root, "not-a-repo");
-    await Deno.mkdir(emptyDir);
-    await Deno.mkdir(notRepo);
-    await Deno.writeTextFile(join(notRepo, "notes.txt"), "mine\n");
-    const sourceHead = await git(source.dir, "rev-parse", "HEAD");
+  await using source = await makeKb({ remote: true });
+  await using sandbox = await makeSandbox();
+  const env = {
+    TMPDIR: sandbox.tmp,
+    HOME: sandbox.home,
+    XDG_CONFIG_HOME: sandbox.config,
+    NO_COLOR: "1",
+    GIT_CONFIG_NOSYSTEM: "1",
+  };
+  const xdgConfig = join(sandbox.config, "git-kb", "config.json");
+  const pluginData = join(sandbox.root, "plugin-data");
+  const cloned = join(sandbox.root, "cloned");
+  const created = join(sandbox.root, "does", "not", "exist");
+  const emptyDir = join(sandbox.root, "empty");
+  const notRepo = join(sandbox.root, "not-a-repo");
+  await Deno.mkdir(emptyDir);
+  await Deno.mkdir(notRepo);
+  await Deno.writeTextFile(join(notRepo, "notes.txt"), "mine\n");
+  const sourceHead = await git(source.dir, "rev-parse", "HEAD");
 
-    await t.step("from a bare repo path: clones, writes the XDG config, indexes", async () => {
-      const result = await runCli(["init", source.remote!, "--dir", cloned, "--json"], { env });
+  await t.step("from a bare repo path: clones, writes the XDG config, indexes", async () => {
+    const result = await runCli(["init", source.remote!, "--dir", cloned, "--json"], { env });
+    assert.equal(result.code, 0, show(result));
+    const report = parseJson<Record<string, unknown>>(result);
+    assert.equal(report.mode, "cloned");
+    assert.equal(report.kbDir, cloned);
+    assert.equal(report.configFile, xdgConfig);
+    assert.equal(report.entries, FIXTURE_ENTRIES);
+    assert.deepEqual(JSON.parse(await Deno.readTextFile(xdgConfig)), { kbDir: cloned });
+    assert.equal(await git(cloned, "remote", "get-url", "origin"), source.remote);
+    assert.equal(await git(cloned, "rev-parse", "HEAD"), sourceHead);
+    // With no flag and no KB_DIR, commands now find the clone through the config.
+    const search = await runCli(["search", "rebase", "--json"], { env });
+    assert.equal(parseJson<Hit[]>(search)[0]?.id, "kb-r4b9t", show(search));
+  });
+
+  await t.step("the same URL again with --dir at its clone: adopted, not refused", async () => {
+    const again = await runCli(["init", source.remote!, "--dir", cloned, "--json"], { env });
+    assert.equal(again.code, 0, show(again));
+    assert.equal(parseJson<Record<string, unknown>>(again).mode, "existing");
+  });
+
+  await t.step("a mistyped repo path is refused, nothing created", async () => {
+    const typo = join(sandbox.root, "remote-typo.git");
+    const target = join(sandbox.root, "typo-clone");
+    for (const args of [[typo], [join(sandbox.root, "typo"), "--dir", target]]) {
+      const result = await runCli(["init", ...args], { env });
+      assert.equal(result.code, 2, show(result));
+      assert.match(result.stderr, /does not exist, so there is nothing to clone/);
+    }
+    for (const path of [typo, target, join(sandbox.root, "typo")]) {
+      await assert.rejects(Deno.stat(path), Deno.errors.NotFound);
+    }
+  });
+
+  await t.step("from an existing clone, with CLAUDE_PLUGIN_DATA set", async () => {
+    const result = await runCli(["init", source.dir], {
+      env: { ...env, CLAUDE_PLUGIN_DATA: pluginData },
+    });
+    assert.equal(result.code, 0, show(result));
+    assert.match(result.stdout, /existing clone/);
+    const pluginConfig = join(pluginData, "config.json");
+    assert.ok(result.stdout.includes(pluginConfig), "init says where it wrote the config");
+    assert.match(result.stdout, new RegExp(`${FIXTURE_ENTRIES} entries`));
+    assert.deepEqual(JSON.parse(await Deno.readTextFile(pluginConfig)), { kbDir: source.dir });
+    assert.deepEqual(
+      JSON.parse(await Deno.readTextFile(xdgConfig)),
+      { kbDir: cloned },
+      "the XDG config is not touched when CLAUDE_PLUGIN_DATA is set",
+    );
+    assert.equal(await git(source.dir, "rev-parse", "HEAD"), sourceHead, "nothing committed");
+    assert.equal(await git(source.dir, "status", "--porcelain"), "");
+  });
+
+  await t.step("a new repo in a nonexistent and in an empty folder", async () => {
+    const local = { ...env, XDG_CONFIG_HOME: join(sandbox.root, "xdg-new") };
+    const [fresh, empty] = await Promise.all([
+      runCli(["init", created, "--json"], { env: local }),
+      runCli(["init", emptyDir, "--json", "--force"], {
+        env: { ...local, CLAUDE_PLUGIN_DATA: pluginData },
+      }),
+    ]);
+    for (const [dir, result] of [[created, fresh], [emptyDir, empty]] as const) {
       assert.equal(result.code, 0, show(result));
       const report = parseJson<Record<string, unknown>>(result);
-      assert.equal(report.mode, "cloned");
-      assert.equal(report.kbDir, cloned);
-      assert.equal(report.configFile, xdgConfig);
-      assert.equal(report.entries, FIXTURE_ENTRIES);
-      assert.deepEqual(JSON.parse(await Deno.readTextFile(xdgConfig)), { kbDir: cloned });
-      assert.equal(await git(cloned, "remote", "get-url", "origin"), source.remote);
-      assert.equal(await git(cloned, "rev-parse", "HEAD"), sourceHead);
-      // With no flag and no KB_DIR, commands now find the clone through the config.
-      const search = await runCli(["search", "rebase", "--json"], { env });
-      assert.equal(parseJson<Hit[]>(search)[0]?.id, "kb-r4b9t", show(search));
+      assert.equal(report.mode, "created");
+      assert.equal(report.entries, 0);
+      const files = (await git(dir, "ls-files")).split("\n").sort();
+      assert.ok(files.includes("README.md"), files.join(","));
+      assert.ok(files.some((file) => file.startsWith("entries/")), files.join(","));
+      assert.equal(await git(dir, "rev-list", "--count", "HEAD"), "1");
+      assert.equal(await git(dir, "status", "--porcelain"), "");
+      assert.ok((await Deno.stat(join(dir, "entries"))).isDirectory);
+    }
+    // A new repo works with the rest of the tool right away.
+    const add = await runCli(["add", "--title", "First entry", "--type", "note"], {
+      env: { ...local, ...source.env, KB_DIR: created, TMPDIR: sandbox.tmp },
     });
+    assert.equal(add.code, 0, show(add));
+    assert.equal(await git(created, "rev-list", "--count", "HEAD"), "2");
+  });
 
-    await t.step("the same URL again with --dir at its clone: adopted, not refused", async () => {
-      const again = await runCli(["init", source.remote!, "--dir", cloned, "--json"], { env });
-      assert.equal(again.code, 0, show(again));
-      assert.equal(parseJson<Record<string, unknown>>(again).mode, "existing");
-    });
-
-    await t.step("a mistyped repo path is refused, nothing created", async () => {
-      const typo = join(sandbox.root, "remote-typo.git");
-      const target = join(sandbox.root, "typo-clone");
-      for (const args of [[typo], [join(sandbox.root, "typo"), "--dir", target]]) {
-        const result = await runCli(["init", ...args], { env });
-        assert.equal(result.code, 2, show(result));
-        assert.match(result.stderr, /does not exist, so there is nothing to clone/);
-      }
-      for (const path of [typo, target, join(sandbox.root, "typo")]) {
-        await assert.rejects(Deno.stat(path), Deno.errors.NotFound);
-      }
-    });
-
-    await t.step("from an existing clone, with CLAUDE_PLUGIN_DATA set", async () => {
-      const result = await runCli(["init", source.dir], {
-        env: { ...env, CLAUDE_PLUGIN_DATA: pluginData },
-      });
-      assert.equal(result.code, 0, show(result));
-      assert.match(result.stdout, /existing clone/);
-      const pluginConfig = join(pluginData, "config.json");
-      assert.ok(result.stdout.includes(pluginConfig), "init says where it wrote the config");
-      assert.match(result.stdout, new RegExp(`${FIXTURE_ENTRIES} entries`));
-      assert.deepEqual(JSON.parse(await Deno.readTextFile(pluginConfig)), { kbDir: source.dir });
-      assert.deepEqual(
-        JSON.parse(await Deno.readTextFile(xdgConfig)),
-        { kbDir: cloned },
-        "the XDG config is not touched when CLAUDE_PLUGIN_DATA is set",
-      );
-      assert.equal(await git(source.dir, "rev-parse", "HEAD"), sourceHead, "nothing committed");
-      assert.equal(await git(source.dir, "status", "--porcelain"), "");
-    });
-
-    await t.step("a new repo in a nonexistent and in an empty folder", async () => {
-      const local = { ...env, XDG_CONFIG_HOME: join(sandbox.root, "xdg-new") };
-      const [fresh, empty] = await Promise.all([
-        runCli(["init", created, "--json"], { env: local }),
-        runCli(["init", emptyDir, "--json", "--force"], {
-          env: { ...local, CLAUDE_PLUGIN_DATA: pluginData },
-        }),
-      ]);
-      for (const [dir, result] of [[created, fresh], [emptyDir, empty]] as const) {
-        assert.equal(result.code, 0, show(result));
-        const report = parseJson<Record<string, unknown>>(result);
-        assert.equal(report.mode, "created");
-        assert.equal(report.entries, 0);
-        const files = (await git(dir, "ls-files")).split("\n").sort();
-        assert.ok(files.includes("README.md"), files.join(","));
-        assert.ok(files.some((file) => file.startsWith("entries/")), files.join(","));
-        assert.equal(await git(dir, "rev-list", "--count", "HEAD"), "1");
-        assert.equal(await git(dir, "status", "--porcelain"), "");
-        assert.ok((await Deno.stat(join(dir, "entries"))).isDirectory);
-      }
-      // A new repo works with the rest of the tool right away.
-      const add = await runCli(["add", "--title", "First entry", "--type", "note"], {
-        env: { ...local, ...source.env, KB_DIR: created, TMPDIR: sandbox.tmp },
-      });
-      assert.equal(add.code, 0, show(add));
-      assert.equal(await git(created, "rev-list", "--count", "HEAD"), "2");
-    });
-
-    await t.step("a folder that is neither a repo nor empty is refused", async () => {
-      const result = await runCli(["init", notRepo], { env });
-      assert.equal(result.code, 1, show(result));
-      assert.ok(result.stderr.includes(notRepo), show(result));
-      assert.deepEqual([...Deno.readDirSync(notRepo)].map((item) => item.name), ["notes.txt"]);
-    });
-  } finally {
-    await source.cleanup();
-    await sandbox.cleanup();
-  }
+  await t.step("a folder that is neither a repo nor empty is refused", async () => {
+    const result = await runCli(["init", notRepo], { env });
+    assert.equal(result.code, 1, show(result));
+    assert.ok(result.stderr.includes(notRepo), show(result));
+    assert.deepEqual([...Deno.readDirSync(notRepo)].map((item) => item.name), ["notes.txt"]);
+  });
 });
 
 Deno.test("which knowledge base: --kb over KB_DIR over plugin config over XDG config", async (t) => {
-  const sandbox = await makeSandbox();
-  try {
-    const kbs: Record<string, string> = {};
-    for (const name of ["flag", "env", "plugin", "xdg"]) {
-      kbs[name] = join(sandbox.root, `kb-${name}`);
-      await Deno.mkdir(join(kbs[name], "entries"), { recursive: true });
-    }
-    const pluginData = join(sandbox.root, "plugin-data");
-    await Deno.mkdir(join(sandbox.config, "git-kb"), { recursive: true });
-    await Deno.mkdir(pluginData);
-    await Deno.writeTextFile(
-      join(sandbox.config, "git-kb", "config.json"),
-      JSON.stringify({ kbDir: kbs.xdg }),
-    );
-    await Deno.writeTextFile(
-      join(pluginData, "config.json"),
-      JSON.stringify({ kbDir: kbs.plugin }),
-    );
-    const base = { TMPDIR: sandbox.tmp, HOME: sandbox.home, NO_COLOR: "1" };
-    const xdg = { ...base, XDG_CONFIG_HOME: sandbox.config };
-    const plugin = { ...xdg, CLAUDE_PLUGIN_DATA: pluginData };
-    const withEnv = { ...plugin, KB_DIR: kbs.env };
-    const kbDirOf = (result: RunResult) => parseJson<{ kbDir: string }>(result).kbDir;
-    const [fromXdg, fromPlugin, fromEnv, fromFlag, none] = await Promise.all([
-      runCli(["index", "--json"], { env: xdg }),
-      runCli(["index", "--json"], { env: plugin }),
-      runCli(["index", "--json"], { env: withEnv }),
-      runCli(["index", "--json", "--kb", kbs.flag], { env: withEnv }),
-      runCli(["search", "anything"], { env: base }),
-    ]);
-    await t.step("the XDG config file", () => assert.equal(kbDirOf(fromXdg), kbs.xdg));
-    await t.step("$CLAUDE_PLUGIN_DATA/config.json over XDG", () => {
-      assert.equal(kbDirOf(fromPlugin), kbs.plugin);
-    });
-    await t.step("KB_DIR over config files", () => assert.equal(kbDirOf(fromEnv), kbs.env));
-    await t.step("--kb over KB_DIR", () => assert.equal(kbDirOf(fromFlag), kbs.flag));
-    await t.step("nothing configured: one clear line naming git-kb init, exit 1", () => {
-      assert.equal(none.code, 1, show(none));
-      assert.match(none.stderr, /git-kb init/);
-      assert.equal(none.stderr.trim().split("\n").length, 1, show(none));
-      assert.doesNotMatch(none.stderr, STACK_FRAME);
-      assert.equal(none.stdout, "");
-    });
-  } finally {
-    await sandbox.cleanup();
+  await using sandbox = await makeSandbox();
+  const kbs: Record<string, string> = {};
+  for (const name of ["flag", "env", "plugin", "xdg"]) {
+    kbs[name] = join(sandbox.root, `kb-${name}`);
+    await Deno.mkdir(join(kbs[name], "entries"), { recursive: true });
   }
+  const pluginData = join(sandbox.root, "plugin-data");
+  await Deno.mkdir(join(sandbox.config, "git-kb"), { recursive: true });
+  await Deno.mkdir(pluginData);
+  await Deno.writeTextFile(
+    join(sandbox.config, "git-kb", "config.json"),
+    JSON.stringify({ kbDir: kbs.xdg }),
+  );
+  await Deno.writeTextFile(
+    join(pluginData, "config.json"),
+    JSON.stringify({ kbDir: kbs.plugin }),
+  );
+  const base = { TMPDIR: sandbox.tmp, HOME: sandbox.home, NO_COLOR: "1" };
+  const xdg = { ...base, XDG_CONFIG_HOME: sandbox.config };
+  const plugin = { ...xdg, CLAUDE_PLUGIN_DATA: pluginData };
+  const withEnv = { ...plugin, KB_DIR: kbs.env };
+  const kbDirOf = (result: RunResult) => parseJson<{ kbDir: string }>(result).kbDir;
+  const [fromXdg, fromPlugin, fromEnv, fromFlag, none] = await Promise.all([
+    runCli(["index", "--json"], { env: xdg }),
+    runCli(["index", "--json"], { env: plugin }),
+    runCli(["index", "--json"], { env: withEnv }),
+    runCli(["index", "--json", "--kb", kbs.flag], { env: withEnv }),
+    runCli(["search", "anything"], { env: base }),
+  ]);
+  await t.step("the XDG config file", () => assert.equal(kbDirOf(fromXdg), kbs.xdg));
+  await t.step("$CLAUDE_PLUGIN_DATA/config.json over XDG", () => {
+    assert.equal(kbDirOf(fromPlugin), kbs.plugin);
+  });
+  await t.step("KB_DIR over config files", () => assert.equal(kbDirOf(fromEnv), kbs.env));
+  await t.step("--kb over KB_DIR", () => assert.equal(kbDirOf(fromFlag), kbs.flag));
+  await t.step("nothing configured: one clear line naming git-kb init, exit 1", () => {
+    assert.equal(none.code, 1, show(none));
+    assert.match(none.stderr, /git-kb init/);
+    assert.equal(none.stderr.trim().split("\n").length, 1, show(none));
+    assert.doesNotMatch(none.stderr, STACK_FRAME);
+    assert.equal(none.stdout, "");
+  });
 });

@@ -48,27 +48,23 @@ interface ContextJson {
 }
 
 Deno.test("context prints the same text as the hook's additionalContext for the same prompt", async () => {
-  const box = await sandboxKb();
-  try {
-    for (const name of ["prompt-match", "prompt-review", "prompt-nomatch"]) {
-      const text = await payload(name);
-      const hook = hookContext(await runHook(text, { env: box.hookEnv }));
-      assert.ok(hook, name);
-      const cli = await box.cli("context", promptOf(text));
-      assert.equal(cli.code, 0, show(cli));
-      assert.equal(cli.stdout, hook + "\n", `${name}\n${show(cli)}`);
-    }
-    // Skipped prompts: neither prints anything.
-    const short = await box.cli("context", promptOf(await payload("prompt-mechanical")));
-    assert.equal(short.code, 0, show(short));
-    assert.equal(short.stdout, "");
-    assert.equal(
-      hookContext(await runHook(await payload("prompt-mechanical"), { env: box.hookEnv })),
-      undefined,
-    );
-  } finally {
-    await box.cleanup();
+  await using box = await sandboxKb();
+  for (const name of ["prompt-match", "prompt-review", "prompt-nomatch"]) {
+    const text = await payload(name);
+    const hook = hookContext(await runHook(text, { env: box.hookEnv }));
+    assert.ok(hook, name);
+    const cli = await box.cli("context", promptOf(text));
+    assert.equal(cli.code, 0, show(cli));
+    assert.equal(cli.stdout, hook + "\n", `${name}\n${show(cli)}`);
   }
+  // Skipped prompts: neither prints anything.
+  const short = await box.cli("context", promptOf(await payload("prompt-mechanical")));
+  assert.equal(short.code, 0, show(short));
+  assert.equal(short.stdout, "");
+  assert.equal(
+    hookContext(await runHook(await payload("prompt-mechanical"), { env: box.hookEnv })),
+    undefined,
+  );
 });
 
 /**
@@ -78,133 +74,113 @@ Deno.test("context prints the same text as the hook's additionalContext for the 
 const MATCH_IDS = ["kb-7q2mx", "kb-f8z2t"];
 
 Deno.test("context --json: outcome, pointers and near misses", async () => {
-  const box = await sandboxKb();
-  try {
-    const match = await box.cli("context", promptOf(await payload("prompt-match")), "--json");
-    const decision = parseJson<ContextJson>(match);
-    assert.equal(decision.outcome, "surfaced");
-    assert.deepEqual(decision.kernel, ["kb-c0mw8", "kb-k1rn0"]);
-    assert.deepEqual(decision.pointers.map((pointer) => pointer.id), MATCH_IDS);
-    assert.equal(decision.pointers[0].signal, "keyword");
-    assert.equal(decision.pointers[0].type, "howto");
-    assert.ok(decision.pointers[0].why.includes("cloudflare"));
-    assert.ok(decision.nearMisses.length > 0);
-    assert.ok(decision.nearMisses.every((miss) => !MATCH_IDS.includes(miss.id)));
-    assert.ok(decision.text.includes("- kb-7q2mx "));
+  await using box = await sandboxKb();
+  const match = await box.cli("context", promptOf(await payload("prompt-match")), "--json");
+  const decision = parseJson<ContextJson>(match);
+  assert.equal(decision.outcome, "surfaced");
+  assert.deepEqual(decision.kernel, ["kb-c0mw8", "kb-k1rn0"]);
+  assert.deepEqual(decision.pointers.map((pointer) => pointer.id), MATCH_IDS);
+  assert.equal(decision.pointers[0].signal, "keyword");
+  assert.equal(decision.pointers[0].type, "howto");
+  assert.ok(decision.pointers[0].why.includes("cloudflare"));
+  assert.ok(decision.nearMisses.length > 0);
+  assert.ok(decision.nearMisses.every((miss) => !MATCH_IDS.includes(miss.id)));
+  assert.ok(decision.text.includes("- kb-7q2mx "));
 
-    const review = parseJson<ContextJson>(
-      await box.cli("context", promptOf(await payload("prompt-review")), "--json"),
-    );
-    assert.deepEqual(review.activities, ["reviewing"]);
-    assert.ok(review.pointers.some((pointer) => pointer.id === "kb-r7v1d"));
+  const review = parseJson<ContextJson>(
+    await box.cli("context", promptOf(await payload("prompt-review")), "--json"),
+  );
+  assert.deepEqual(review.activities, ["reviewing"]);
+  assert.ok(review.pointers.some((pointer) => pointer.id === "kb-r7v1d"));
 
-    const skipped = parseJson<ContextJson>(await box.cli("context", "thanks!", "--json"));
-    assert.equal(skipped.outcome, "skipped");
-    assert.equal(skipped.skipReason, "short");
-    assert.deepEqual(skipped.pointers, []);
-    assert.equal(skipped.text, "");
-  } finally {
-    await box.cleanup();
-  }
+  const skipped = parseJson<ContextJson>(await box.cli("context", "thanks!", "--json"));
+  assert.equal(skipped.outcome, "skipped");
+  assert.equal(skipped.skipReason, "short");
+  assert.deepEqual(skipped.pointers, []);
+  assert.equal(skipped.text, "");
 });
 
 Deno.test("context --session: the ledger omits the pointer on the second call", async () => {
-  const box = await sandboxKb({ noKernel: true });
-  try {
-    const prompt = promptOf(await payload("prompt-match"));
-    const first = parseJson<ContextJson>(
-      await box.cli("context", prompt, "--session", "agent-1", "--json"),
-    );
-    assert.deepEqual(first.pointers.map((pointer) => pointer.id), MATCH_IDS);
-    const second = parseJson<ContextJson>(
-      await box.cli("context", prompt, "--session", "agent-1", "--json"),
-    );
-    assert.equal(second.outcome, "all_deduped");
-    assert.deepEqual(second.pointers, []);
-    assert.deepEqual(second.deduped, MATCH_IDS);
-    const plain = await box.cli("context", prompt, "--session", "agent-1");
-    assert.equal(plain.code, 0, show(plain));
-    assert.equal(plain.stdout, "", "nothing to print when all is deduplicated");
-    // Another session and no session both list it again.
-    const other = parseJson<ContextJson>(
-      await box.cli("context", prompt, "--session", "agent-2", "--json"),
-    );
-    assert.deepEqual(other.pointers.map((pointer) => pointer.id), MATCH_IDS);
-    const none = parseJson<ContextJson>(await box.cli("context", prompt, "--json"));
-    assert.deepEqual(none.pointers.map((pointer) => pointer.id), MATCH_IDS);
-    // The CLI and the hook share the ledger: the hook's session sees what context recorded.
-    const session = JSON.parse(await payload("prompt-match")).session_id;
-    await box.cli("context", prompt, "--session", session);
-    assert.equal(
-      hookContext(await runHook(await payload("prompt-match"), { env: box.hookEnv })),
-      undefined,
-    );
-  } finally {
-    await box.cleanup();
-  }
+  await using box = await sandboxKb({ noKernel: true });
+  const prompt = promptOf(await payload("prompt-match"));
+  const first = parseJson<ContextJson>(
+    await box.cli("context", prompt, "--session", "agent-1", "--json"),
+  );
+  assert.deepEqual(first.pointers.map((pointer) => pointer.id), MATCH_IDS);
+  const second = parseJson<ContextJson>(
+    await box.cli("context", prompt, "--session", "agent-1", "--json"),
+  );
+  assert.equal(second.outcome, "all_deduped");
+  assert.deepEqual(second.pointers, []);
+  assert.deepEqual(second.deduped, MATCH_IDS);
+  const plain = await box.cli("context", prompt, "--session", "agent-1");
+  assert.equal(plain.code, 0, show(plain));
+  assert.equal(plain.stdout, "", "nothing to print when all is deduplicated");
+  // Another session and no session both list it again.
+  const other = parseJson<ContextJson>(
+    await box.cli("context", prompt, "--session", "agent-2", "--json"),
+  );
+  assert.deepEqual(other.pointers.map((pointer) => pointer.id), MATCH_IDS);
+  const none = parseJson<ContextJson>(await box.cli("context", prompt, "--json"));
+  assert.deepEqual(none.pointers.map((pointer) => pointer.id), MATCH_IDS);
+  // The CLI and the hook share the ledger: the hook's session sees what context recorded.
+  const session = JSON.parse(await payload("prompt-match")).session_id;
+  await box.cli("context", prompt, "--session", session);
+  assert.equal(
+    hookContext(await runHook(await payload("prompt-match"), { env: box.hookEnv })),
+    undefined,
+  );
 });
 
 Deno.test("context: usage error without a prompt", async () => {
-  const box = await sandboxKb();
-  try {
-    const result = await box.cli("context");
-    assert.equal(result.code, 2, show(result));
-    assert.equal(result.stdout, "");
-  } finally {
-    await box.cleanup();
-  }
+  await using box = await sandboxKb();
+  const result = await box.cli("context");
+  assert.equal(result.code, 2, show(result));
+  assert.equal(result.stdout, "");
 });
 
 Deno.test("stats --json after KB_HOOK_DEBUG=1 hook runs: prompt count and fire rate", async () => {
-  const box = await sandboxKb({ noKernel: true });
-  try {
-    const env = { ...box.hookEnv, KB_HOOK_DEBUG: "1" };
-    // Sequential: the second prompt-match depends on the first one's ledger.
-    const runs: [string, boolean][] = [
-      ["prompt-match", true], // surfaced
-      ["prompt-match", false], // all_deduped
-      ["prompt-nomatch", false], // no_signal
-      ["prompt-short", false], // skipped
-      ["prompt-slash", false], // skipped
-      ["prompt-mechanical", false], // skipped
-      ["prompt-review", true], // surfaced
-      ["prompt-second-session", true], // surfaced
-    ];
-    for (const [name, fires] of runs) {
-      const context = hookContext(await runHook(await payload(name), { env }));
-      assert.equal(context !== undefined, fires, name);
-    }
-    const result = await box.cli("stats", "--json");
-    const stats = parseJson<HookStats & { log: string }>(result);
-    assert.equal(stats.prompts, 8);
-    assert.equal(stats.skipped, 3);
-    assert.equal(stats.errors, 0);
-    assert.deepEqual(stats.outcomes, { surfaced: 3, all_deduped: 1, no_signal: 1, skipped: 3 });
-    assert.equal(stats.fireRate, 3 / 5);
-    assert.ok(stats.medianBytes > 0);
-    assert.ok(stats.nearMissLeaders.length > 0);
-    assert.ok(!stats.neverSurfaced.includes("kb-7q2mx"));
-    assert.ok(stats.neverSurfaced.includes("kb-p8k2c"));
-    assert.ok(!stats.neverSurfaced.includes("kb-3hd8w"), "superseded entries are not counted");
-    assert.ok(stats.log.endsWith("debug.jsonl"));
-    const text = await box.cli("stats");
-    assert.equal(text.code, 0, show(text));
-    assert.match(text.stdout, /Prompts: 8 \(3 skipped, 0 errors\)/);
-    assert.match(text.stdout, /Fire rate: 60% of prompts not skipped/);
-  } finally {
-    await box.cleanup();
+  await using box = await sandboxKb({ noKernel: true });
+  const env = { ...box.hookEnv, KB_HOOK_DEBUG: "1" };
+  // Sequential: the second prompt-match depends on the first one's ledger.
+  const runs: [string, boolean][] = [
+    ["prompt-match", true], // surfaced
+    ["prompt-match", false], // all_deduped
+    ["prompt-nomatch", false], // no_signal
+    ["prompt-short", false], // skipped
+    ["prompt-slash", false], // skipped
+    ["prompt-mechanical", false], // skipped
+    ["prompt-review", true], // surfaced
+    ["prompt-second-session", true], // surfaced
+  ];
+  for (const [name, fires] of runs) {
+    const context = hookContext(await runHook(await payload(name), { env }));
+    assert.equal(context !== undefined, fires, name);
   }
+  const result = await box.cli("stats", "--json");
+  const stats = parseJson<HookStats & { log: string }>(result);
+  assert.equal(stats.prompts, 8);
+  assert.equal(stats.skipped, 3);
+  assert.equal(stats.errors, 0);
+  assert.deepEqual(stats.outcomes, { surfaced: 3, all_deduped: 1, no_signal: 1, skipped: 3 });
+  assert.equal(stats.fireRate, 3 / 5);
+  assert.ok(stats.medianBytes > 0);
+  assert.ok(stats.nearMissLeaders.length > 0);
+  assert.ok(!stats.neverSurfaced.includes("kb-7q2mx"));
+  assert.ok(stats.neverSurfaced.includes("kb-p8k2c"));
+  assert.ok(!stats.neverSurfaced.includes("kb-3hd8w"), "superseded entries are not counted");
+  assert.ok(stats.log.endsWith("debug.jsonl"));
+  const text = await box.cli("stats");
+  assert.equal(text.code, 0, show(text));
+  assert.match(text.stdout, /Prompts: 8 \(3 skipped, 0 errors\)/);
+  assert.match(text.stdout, /Fire rate: 60% of prompts not skipped/);
 });
 
 Deno.test("stats --json with no debug log yet", async () => {
-  const box = await sandboxKb();
-  try {
-    const stats = parseJson<{ prompts: number; fireRate: number }>(
-      await box.cli("stats", "--json"),
-    );
-    assert.equal(stats.prompts, 0);
-    assert.equal(stats.fireRate, 0);
-  } finally {
-    await box.cleanup();
-  }
+  await using box = await sandboxKb();
+  const stats = parseJson<{ prompts: number; fireRate: number }>(
+    await box.cli("stats", "--json"),
+  );
+  assert.equal(stats.prompts, 0);
+  assert.equal(stats.fireRate, 0);
 });

@@ -146,192 +146,160 @@ Deno.test("edit of an entry with a repairable problem writes it repaired", async
 });
 
 Deno.test("doctor counts one entry as one entry", async () => {
-  const kb = await makeKb({ empty: true });
-  try {
-    await Deno.writeTextFile(
-      join(kb.dir, "entries", "kb-one01-only.md"),
-      entryText({ id: "kb-one01", title: "Only", body: "x\n" }),
-    );
-    await git(kb.dir, "add", "-A");
-    await git(kb.dir, "commit", "-qm", "one");
-    const result = await runCli(["doctor", "--offline"], { env: kb.env });
-    assert.equal(result.code, 0, show(result));
-    assert.match(result.stdout, /entries: 1 indexed entry follows the contract/);
-    assert.match(result.stdout, /index: .*: 1 entry\b/);
-    assert.match(result.stdout, /kernel: 0 kernel rules/);
-    assert.doesNotMatch(result.stdout, /\b1 entries|\(s\)/);
-  } finally {
-    await kb.cleanup();
-  }
+  await using kb = await makeKb({ empty: true });
+  await Deno.writeTextFile(
+    join(kb.dir, "entries", "kb-one01-only.md"),
+    entryText({ id: "kb-one01", title: "Only", body: "x\n" }),
+  );
+  await git(kb.dir, "add", "-A");
+  await git(kb.dir, "commit", "-qm", "one");
+  const result = await runCli(["doctor", "--offline"], { env: kb.env });
+  assert.equal(result.code, 0, show(result));
+  assert.match(result.stdout, /entries: 1 indexed entry follows the contract/);
+  assert.match(result.stdout, /index: .*: 1 entry\b/);
+  assert.match(result.stdout, /kernel: 0 kernel rules/);
+  assert.doesNotMatch(result.stdout, /\b1 entries|\(s\)/);
 });
 
 Deno.test("doctor names git-kb's stand-in identity when git has none", async () => {
-  const kb = await makeKb();
-  try {
-    const anonymous = Object.fromEntries(
-      Object.entries(kb.env).filter(([key]) => !(key in IDENTITY)),
-    );
-    const [without, withIdentity] = await Promise.all([doctor(anonymous), doctor(kb.env)]);
-    const warning = without.find((finding) => finding.check === "identity");
-    assert.equal(warning?.level, "warn", JSON.stringify(without, null, 1));
-    assert.match(warning!.message, /commits would be made as git-kb <git-kb@localhost>/);
-    assert.match(fixOf(warning), /^git config --global user\.name 'Your Name' && /);
-    const fine = withIdentity.find((finding) => finding.check === "identity");
-    assert.equal(fine?.level, "ok");
-    assert.match(fine!.message, /Test Author <author@example\.test>/);
-  } finally {
-    await kb.cleanup();
-  }
+  await using kb = await makeKb();
+  const anonymous = Object.fromEntries(
+    Object.entries(kb.env).filter(([key]) => !(key in IDENTITY)),
+  );
+  const [without, withIdentity] = await Promise.all([doctor(anonymous), doctor(kb.env)]);
+  const warning = without.find((finding) => finding.check === "identity");
+  assert.equal(warning?.level, "warn", JSON.stringify(without, null, 1));
+  assert.match(warning!.message, /commits would be made as git-kb <git-kb@localhost>/);
+  assert.match(fixOf(warning), /^git config --global user\.name 'Your Name' && /);
+  const fine = withIdentity.find((finding) => finding.check === "identity");
+  assert.equal(fine?.level, "ok");
+  assert.match(fine!.message, /Test Author <author@example\.test>/);
 });
 
 Deno.test("doctor never opens a FIFO among the entries, and names it", async () => {
-  const kb = await makeKb();
-  try {
-    const fifo = join(kb.dir, "entries", "kb-fifo1-pipe.md");
-    await runProcess("mkfifo", [fifo]);
-    const result = await runProcess(
-      Deno.execPath(),
-      ["run", ...flagsFor("doctor", cacheRootOf(kb.env)), MAIN, "doctor", "--offline", "--json"],
-      {
-        cwd: ROOT,
-        clearEnv: true,
-        env: {
-          PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-          DENO_DIR: await denoDir(),
-          ...childEnv(kb.env),
-        },
-        timeoutMs: 60_000,
+  await using kb = await makeKb();
+  const fifo = join(kb.dir, "entries", "kb-fifo1-pipe.md");
+  await runProcess("mkfifo", [fifo]);
+  const result = await runProcess(
+    Deno.execPath(),
+    ["run", ...flagsFor("doctor", cacheRootOf(kb.env)), MAIN, "doctor", "--offline", "--json"],
+    {
+      cwd: ROOT,
+      clearEnv: true,
+      env: {
+        PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+        DENO_DIR: await denoDir(),
+        ...childEnv(kb.env),
       },
-    );
-    const findings = parseJson<Finding[]>(result);
-    const named = findings.find((item) => item.message.startsWith("entries/kb-fifo1-pipe.md"));
-    assert.match(named?.message ?? "", /is a FIFO/, JSON.stringify(findings, null, 1));
-  } finally {
-    await kb.cleanup();
-  }
+      timeoutMs: 60_000,
+    },
+  );
+  const findings = parseJson<Finding[]>(result);
+  const named = findings.find((item) => item.message.startsWith("entries/kb-fifo1-pipe.md"));
+  assert.match(named?.message ?? "", /is a FIFO/, JSON.stringify(findings, null, 1));
 });
 
 Deno.test("doctor's fixes work when pasted into sh, whatever the folder is called", async () => {
-  const kb = await makeKb();
+  await using kb = await makeKb();
   const odd = join(kb.root, "o'brien's kb $(touch pwned)");
-  try {
-    await Deno.rename(kb.dir, odd);
-    const env = { ...kb.env, KB_DIR: odd };
-    await Deno.writeTextFile(
-      join(odd, "entries", "kb-nam01-misnamed"),
-      entryText({ id: "kb-nam01", title: "Misnamed", body: "x\n" }),
-    );
-    const before = await doctor(env);
-    const misnamed = before.find((item) => item.message.startsWith("entries/kb-nam01-misnamed"));
-    const sh = await runProcess("/bin/sh", ["-c", fixOf(misnamed)], { cwd: kb.root });
-    assert.equal(sh.code, 0, `${fixOf(misnamed)}\n${sh.stderr}`);
-    assert.ok(!(await Deno.stat(join(kb.root, "pwned")).catch(() => undefined)));
-    const after = await doctor(env);
-    assert.ok(
-      !after.some((item) => item.message.includes("kb-nam01-misnamed is left out")),
-      JSON.stringify(after, null, 1),
-    );
-    assert.ok(
-      after.some((item) => item.message === "46 indexed entries follow the contract"),
-      "the renamed file is indexed now",
-    );
-  } finally {
-    await kb.cleanup();
-  }
+  await Deno.rename(kb.dir, odd);
+  const env = { ...kb.env, KB_DIR: odd };
+  await Deno.writeTextFile(
+    join(odd, "entries", "kb-nam01-misnamed"),
+    entryText({ id: "kb-nam01", title: "Misnamed", body: "x\n" }),
+  );
+  const before = await doctor(env);
+  const misnamed = before.find((item) => item.message.startsWith("entries/kb-nam01-misnamed"));
+  const sh = await runProcess("/bin/sh", ["-c", fixOf(misnamed)], { cwd: kb.root });
+  assert.equal(sh.code, 0, `${fixOf(misnamed)}\n${sh.stderr}`);
+  assert.ok(!(await Deno.stat(join(kb.root, "pwned")).catch(() => undefined)));
+  const after = await doctor(env);
+  assert.ok(
+    !after.some((item) => item.message.includes("kb-nam01-misnamed is left out")),
+    JSON.stringify(after, null, 1),
+  );
+  assert.ok(
+    after.some((item) => item.message === "46 indexed entries follow the contract"),
+    "the renamed file is indexed now",
+  );
 });
 
 Deno.test("doctor notices a damaged index and two files with one id", async () => {
-  const kb = await makeKb();
-  try {
-    const index = parseJson<{ indexDir: string }>(
-      await runCli(["index", "--json"], { env: kb.env }),
-    );
-    await Deno.writeTextFile(join(index.indexDir, "ids.json"), "");
-    const shadow = join(kb.dir, "entries", "kb-7q2mx-a-shadow.md");
-    await Deno.writeTextFile(
-      shadow,
-      entryText({ id: "kb-7q2mx", title: "A shadow", body: "Not the real one.\n" }),
-    );
-    const findings = await doctor(kb.env);
-    const said = (pattern: RegExp) => findings.find((item) => pattern.test(item.message));
-    assert.equal(said(/damaged .*rebuilt it/)?.level, "warn", JSON.stringify(findings, null, 1));
-    assert.equal(said(/^id kb-7q2mx is used by /)?.level, "error");
-    assert.match(said(/^id kb-7q2mx is used by /)!.message, /kb-7q2mx-a-shadow\.md/);
-  } finally {
-    await kb.cleanup();
-  }
+  await using kb = await makeKb();
+  const index = parseJson<{ indexDir: string }>(
+    await runCli(["index", "--json"], { env: kb.env }),
+  );
+  await Deno.writeTextFile(join(index.indexDir, "ids.json"), "");
+  const shadow = join(kb.dir, "entries", "kb-7q2mx-a-shadow.md");
+  await Deno.writeTextFile(
+    shadow,
+    entryText({ id: "kb-7q2mx", title: "A shadow", body: "Not the real one.\n" }),
+  );
+  const findings = await doctor(kb.env);
+  const said = (pattern: RegExp) => findings.find((item) => pattern.test(item.message));
+  assert.equal(said(/damaged .*rebuilt it/)?.level, "warn", JSON.stringify(findings, null, 1));
+  assert.equal(said(/^id kb-7q2mx is used by /)?.level, "error");
+  assert.match(said(/^id kb-7q2mx is used by /)!.message, /kb-7q2mx-a-shadow\.md/);
 });
 
 Deno.test("doctor gives up on a remote that never answers, and says so", async () => {
-  const kb = await makeKb({ remote: true });
-  try {
-    await git(kb.dir, "config", "protocol.ext.allow", "always");
-    await git(kb.dir, "remote", "set-url", "origin", "ext::sleep 60");
-    const started = Date.now();
-    const result = await runCli(["doctor", "--json"], { env: kb.env });
-    const findings = parseJson<Finding[]>(result);
-    assert.ok(Date.now() - started < 30_000, "doctor waited for the remote");
-    const remote = findings.find((item) => item.check === "remote" && item.level === "error");
-    assert.match(remote?.message ?? "", /origin did not answer: git ls-remote .* did not finish/);
-    assert.match(remote!.message, /git-kb doctor --offline --kb /);
-  } finally {
-    await kb.cleanup();
-  }
+  await using kb = await makeKb({ remote: true });
+  await git(kb.dir, "config", "protocol.ext.allow", "always");
+  await git(kb.dir, "remote", "set-url", "origin", "ext::sleep 60");
+  const started = Date.now();
+  const result = await runCli(["doctor", "--json"], { env: kb.env });
+  const findings = parseJson<Finding[]>(result);
+  assert.ok(Date.now() - started < 30_000, "doctor waited for the remote");
+  const remote = findings.find((item) => item.check === "remote" && item.level === "error");
+  assert.match(remote?.message ?? "", /origin did not answer: git ls-remote .* did not finish/);
+  assert.match(remote!.message, /git-kb doctor --offline --kb /);
 });
 
 Deno.test("doctor does not offer to commit hand edits while a merge is under way", async () => {
-  const kb = await makeKb();
-  try {
-    const file = join(kb.dir, "entries", "kb-zz001-clash.md");
-    const write = async (body: string) => {
-      await Deno.writeTextFile(file, entryText({ id: "kb-zz001", title: "Clash", body }));
-      await git(kb.dir, "add", "-A");
-      await git(kb.dir, "commit", "--quiet", "-m", body);
-    };
-    await write("Base.\n");
-    await git(kb.dir, "checkout", "--quiet", "-b", "other");
-    await write("Theirs.\n");
-    await git(kb.dir, "checkout", "--quiet", "main");
-    await write("Ours.\n");
-    await git(kb.dir, "merge", "other").catch(() => undefined);
-    const findings = await doctor(kb.env);
-    const dirty = findings.find((item) => /uncommitted change/.test(item.message));
-    assert.match(dirty?.message ?? "", /finish the git operation first$/, JSON.stringify(findings));
-    assert.ok(!findings.some((item) => /commit -m 'kb: commit hand edits'/.test(item.message)));
-    assert.ok(
-      findings.some((item) => item.level === "error" && /middle of a merge/.test(item.message)),
-    );
-  } finally {
-    await kb.cleanup();
-  }
+  await using kb = await makeKb();
+  const file = join(kb.dir, "entries", "kb-zz001-clash.md");
+  const write = async (body: string) => {
+    await Deno.writeTextFile(file, entryText({ id: "kb-zz001", title: "Clash", body }));
+    await git(kb.dir, "add", "-A");
+    await git(kb.dir, "commit", "--quiet", "-m", body);
+  };
+  await write("Base.\n");
+  await git(kb.dir, "checkout", "--quiet", "-b", "other");
+  await write("Theirs.\n");
+  await git(kb.dir, "checkout", "--quiet", "main");
+  await write("Ours.\n");
+  await git(kb.dir, "merge", "other").catch(() => undefined);
+  const findings = await doctor(kb.env);
+  const dirty = findings.find((item) => /uncommitted change/.test(item.message));
+  assert.match(dirty?.message ?? "", /finish the git operation first$/, JSON.stringify(findings));
+  assert.ok(!findings.some((item) => /commit -m 'kb: commit hand edits'/.test(item.message)));
+  assert.ok(
+    findings.some((item) => item.level === "error" && /middle of a merge/.test(item.message)),
+  );
 });
 
 Deno.test("doctor names a planted link in the cache, and its pasted fix clears it", async () => {
-  const kb = await makeKb();
-  try {
-    const index = parseJson<{ indexDir: string }>(
-      await runCli(["index", "--json"], { env: kb.env }),
-    );
-    const cacheDir = dirname(index.indexDir);
-    const victim = join(kb.root, "victim");
-    await Deno.mkdir(victim);
-    await Deno.writeTextFile(join(victim, "keep"), "x");
-    const sessions = join(cacheDir, "sessions");
-    await Deno.remove(sessions, { recursive: true }).catch(() => {});
-    await Deno.symlink(victim, sessions);
-    const result = await runCli(["doctor", "--offline", "--json"], { env: kb.env });
-    assert.equal(result.code, 1, show(result));
-    const cache = parseJson<Finding[]>(result).filter((item) => item.check === "cache");
-    assert.equal(cache.length, 1, JSON.stringify(cache, null, 1));
-    assert.equal(cache[0].level, "error");
-    assert.ok(cache[0].message.startsWith(`${sessions} is a symbolic link (to ${victim})`));
-    assert.equal(fixOf(cache[0]), `rm ${shellQuote(sessions)}`);
-    const sh = await runProcess("/bin/sh", ["-c", fixOf(cache[0])], { cwd: kb.root });
-    assert.equal(sh.code, 0, sh.stderr);
-    assert.deepEqual([...Deno.readDirSync(victim)].map((item) => item.name), ["keep"]);
-    const after = (await doctor(kb.env)).filter((item) => item.check === "cache");
-    assert.deepEqual(after.map((item) => item.level), ["ok"], JSON.stringify(after));
-  } finally {
-    await kb.cleanup();
-  }
+  await using kb = await makeKb();
+  const index = parseJson<{ indexDir: string }>(
+    await runCli(["index", "--json"], { env: kb.env }),
+  );
+  const cacheDir = dirname(index.indexDir);
+  const victim = join(kb.root, "victim");
+  await Deno.mkdir(victim);
+  await Deno.writeTextFile(join(victim, "keep"), "x");
+  const sessions = join(cacheDir, "sessions");
+  await Deno.remove(sessions, { recursive: true }).catch(() => {});
+  await Deno.symlink(victim, sessions);
+  const result = await runCli(["doctor", "--offline", "--json"], { env: kb.env });
+  assert.equal(result.code, 1, show(result));
+  const cache = parseJson<Finding[]>(result).filter((item) => item.check === "cache");
+  assert.equal(cache.length, 1, JSON.stringify(cache, null, 1));
+  assert.equal(cache[0].level, "error");
+  assert.ok(cache[0].message.startsWith(`${sessions} is a symbolic link (to ${victim})`));
+  assert.equal(fixOf(cache[0]), `rm ${shellQuote(sessions)}`);
+  const sh = await runProcess("/bin/sh", ["-c", fixOf(cache[0])], { cwd: kb.root });
+  assert.equal(sh.code, 0, sh.stderr);
+  assert.deepEqual([...Deno.readDirSync(victim)].map((item) => item.name), ["keep"]);
+  const after = (await doctor(kb.env)).filter((item) => item.check === "cache");
+  assert.deepEqual(after.map((item) => item.level), ["ok"], JSON.stringify(after));
 });

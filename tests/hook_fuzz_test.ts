@@ -314,125 +314,117 @@ function walk(dir: string, prefix = ""): string[] {
 }
 
 Deno.test("fuzz in-process: thousands of malformed payloads → empty or valid JSON under the cap", async () => {
-  const box = await sampleBox();
-  try {
-    const cases = fuzzCases();
-    assert.ok(cases.length >= 3000, `${cases.length} cases`);
-    let fired = 0;
-    const failures: string[] = [];
-    await withEnv({ ...box.env, KB_HOOK_DEBUG: "1" }, async () => {
-      for (const item of cases) {
-        const { output, error } = await hookInProcess(item.input);
-        if (checkOutput(output, item.label) !== undefined) fired++;
-        if (error !== undefined && item.wellFormed) {
-          failures.push(`${item.label}: ${error instanceof Error ? error.stack : error}`);
-        }
+  await using box = await sampleBox();
+  const cases = fuzzCases();
+  assert.ok(cases.length >= 3000, `${cases.length} cases`);
+  let fired = 0;
+  const failures: string[] = [];
+  await withEnv({ ...box.env, KB_HOOK_DEBUG: "1" }, async () => {
+    for (const item of cases) {
+      const { output, error } = await hookInProcess(item.input);
+      if (checkOutput(output, item.label) !== undefined) fired++;
+      if (error !== undefined && item.wellFormed) {
+        failures.push(`${item.label}: ${error instanceof Error ? error.stack : error}`);
       }
-    });
-    assert.ok(fired >= 500, `only ${fired} of ${cases.length} fired: the fuzz misses the hot path`);
-    assert.deepEqual(failures, [], "well-formed payloads must not throw");
-    // Nothing was written outside the cache folder, whatever the session ids.
-    const top = [...Deno.readDirSync(box.tmp)].map((item) => item.name);
-    assert.deepEqual(top, ["git-kb"]);
-    const files = walk(join(box.tmp, "git-kb"));
-    for (const file of files) {
-      assert.match(
-        file,
-        /^(debug\.jsonl|kb-[0-9a-f]{10}\/(debug\.jsonl|index\.lock|index\/.+|sessions\.swept|sessions\/[^/]+(\.json|\.unmatched\.jsonl)))$/,
-        file,
-      );
     }
-    const entries = [...Deno.readDirSync(box.kb)].map((item) => item.name).sort();
-    assert.deepEqual(entries, [...Deno.readDirSync(FIXTURE)].map((item) => item.name).sort());
-  } finally {
-    await box.cleanup();
+  });
+  assert.ok(fired >= 500, `only ${fired} of ${cases.length} fired: the fuzz misses the hot path`);
+  assert.deepEqual(failures, [], "well-formed payloads must not throw");
+  // Nothing was written outside the cache folder, whatever the session ids.
+  const top = [...Deno.readDirSync(box.tmp)].map((item) => item.name);
+  assert.deepEqual(top, ["git-kb"]);
+  const files = walk(join(box.tmp, "git-kb"));
+  for (const file of files) {
+    assert.match(
+      file,
+      /^(debug\.jsonl|kb-[0-9a-f]{10}\/(debug\.jsonl|index\.lock|index\/.+|sessions\.swept|sessions\/[^/]+(\.json|\.unmatched\.jsonl)))$/,
+      file,
+    );
   }
+  const entries = [...Deno.readDirSync(box.kb)].map((item) => item.name).sort();
+  assert.deepEqual(entries, [...Deno.readDirSync(FIXTURE)].map((item) => item.name).sort());
 });
 
 // ---------------------------------------------------------------------------------------------
 // Subprocesses
 
 Deno.test("fuzz subprocesses: ~30 malformed stdins → exit 0, stdout empty or valid JSON", async () => {
-  const box = await sampleBox();
-  try {
-    const bytes = (text: string) => encoder.encode(text);
-    const match = payload({});
-    const cases: [string, Uint8Array][] = [
-      ["empty", new Uint8Array()],
-      ["not JSON", bytes("not JSON")],
-      ["whitespace", bytes(" \n\t ")],
-      ["invalid UTF-8", new Uint8Array([0xc3, 0x28, 0xa0, 0xa1, 0xe2, 0x28, 0xa1, 0xff])],
-      [
-        "CESU lone surrogate",
-        new Uint8Array([
-          ...bytes('{"prompt":"rotate leaked '),
-          0xed,
-          0xa0,
-          0x80,
-          ...bytes(' token npm"}'),
-        ]),
-      ],
-      ...Array.from(
-        { length: 4 },
-        (_, index) => [`random ${index}`, randomBytes(1 + int(4000))] as [string, Uint8Array],
-      ),
-      ["random 100 KB", randomBytes(100_000)],
-      ["truncated 1", bytes(match.slice(0, 1))],
-      ["truncated 40", bytes(match.slice(0, 40))],
-      ["truncated -1", bytes(match.slice(0, -1))],
-      ["truncated -20", bytes(match.slice(0, -20))],
-      ["arrays 10k deep", bytes(nested(10_000, "[", "]"))],
-      ["arrays 1M deep", bytes(nested(1_000_000, "[", "]"))],
-      ["prompt 10k-deep array", bytes(`{"prompt":${nested(10_000, "[", "]")}}`)],
-      ["prompt number", bytes(payload({ prompt: 42 }))],
-      ["prompt null", bytes(payload({ prompt: null }))],
-      ["prompt object", bytes(payload({ prompt: { text: "rotate leaked token" } }))],
-      ["1 MB prompt", bytes(payload({ prompt: words(150_000).slice(0, 1_000_000) }))],
-      ["9 MB stdin", bytes(payload({ prompt: "rotate leaked npm token ".repeat(380_000) }))],
-      [
-        "NUL and lone surrogates",
-        bytes(payload({ prompt: "rotate\u0000leaked\ud800 npm token\udfff" })),
-      ],
-      [
-        "escaped lone surrogate",
-        bytes('{"prompt":"rotate leaked \\ud800 npm token","session_id":"\\udfff"}'),
-      ],
-      [
-        "unicode",
-        bytes(payload({ prompt: "Comment faire une rotation du jeton npm divulgué 🙂 日本語" })),
-      ],
-      ["BOM", bytes("\ufeff" + match)],
-      ["traversal session", bytes(payload({ session_id: "../../../../../tmp/evil" }))],
-      ["huge session", bytes(payload({ session_id: "s".repeat(100_000) }))],
-      ["valid match", bytes(payload({ session_id: "fresh-session" }))],
-      [
-        "valid review",
-        bytes(payload({ prompt: "please review this pull request for the payment module" })),
-      ],
-      ["__proto__", bytes('{"__proto__":{"prompt":"rotate the leaked npm token"}}')],
-    ];
-    assert.ok(cases.length >= 30, `${cases.length}`);
-    const results = await mapLimit(cases, 4, ([, stdin]) => runHook(stdin, { env: box.env }));
-    let fired = 0;
-    results.forEach((result, index) => {
-      const label = cases[index][0];
-      const detail = `${label}: exit ${result.code}\n${result.stdout.slice(0, 500)}\n${
-        result.stderr.slice(0, 500)
-      }`;
-      assert.equal(result.code, 0, detail);
-      assert.doesNotMatch(result.stdout, STACK_FRAME, detail);
-      assert.doesNotMatch(result.stderr, STACK_FRAME, detail);
-      if (checkOutput(result.stdout, label) !== undefined) fired++;
-    });
-    assert.ok(fired >= 3, `${fired} fired`);
-    const byLabel = new Map(cases.map(([label], index) => [label, results[index]]));
-    assert.ok(byLabel.get("valid match")!.stdout.includes("kb-7q2mx"));
-    assert.equal(byLabel.get("empty")!.stdout, "");
-    assert.equal(byLabel.get("9 MB stdin")!.stdout, "", "over the input limit: no output");
-    assert.deepEqual([...Deno.readDirSync(box.tmp)].map((item) => item.name), ["git-kb"]);
-  } finally {
-    await box.cleanup();
-  }
+  await using box = await sampleBox();
+  const bytes = (text: string) => encoder.encode(text);
+  const match = payload({});
+  const cases: [string, Uint8Array][] = [
+    ["empty", new Uint8Array()],
+    ["not JSON", bytes("not JSON")],
+    ["whitespace", bytes(" \n\t ")],
+    ["invalid UTF-8", new Uint8Array([0xc3, 0x28, 0xa0, 0xa1, 0xe2, 0x28, 0xa1, 0xff])],
+    [
+      "CESU lone surrogate",
+      new Uint8Array([
+        ...bytes('{"prompt":"rotate leaked '),
+        0xed,
+        0xa0,
+        0x80,
+        ...bytes(' token npm"}'),
+      ]),
+    ],
+    ...Array.from(
+      { length: 4 },
+      (_, index) => [`random ${index}`, randomBytes(1 + int(4000))] as [string, Uint8Array],
+    ),
+    ["random 100 KB", randomBytes(100_000)],
+    ["truncated 1", bytes(match.slice(0, 1))],
+    ["truncated 40", bytes(match.slice(0, 40))],
+    ["truncated -1", bytes(match.slice(0, -1))],
+    ["truncated -20", bytes(match.slice(0, -20))],
+    ["arrays 10k deep", bytes(nested(10_000, "[", "]"))],
+    ["arrays 1M deep", bytes(nested(1_000_000, "[", "]"))],
+    ["prompt 10k-deep array", bytes(`{"prompt":${nested(10_000, "[", "]")}}`)],
+    ["prompt number", bytes(payload({ prompt: 42 }))],
+    ["prompt null", bytes(payload({ prompt: null }))],
+    ["prompt object", bytes(payload({ prompt: { text: "rotate leaked token" } }))],
+    ["1 MB prompt", bytes(payload({ prompt: words(150_000).slice(0, 1_000_000) }))],
+    ["9 MB stdin", bytes(payload({ prompt: "rotate leaked npm token ".repeat(380_000) }))],
+    [
+      "NUL and lone surrogates",
+      bytes(payload({ prompt: "rotate\u0000leaked\ud800 npm token\udfff" })),
+    ],
+    [
+      "escaped lone surrogate",
+      bytes('{"prompt":"rotate leaked \\ud800 npm token","session_id":"\\udfff"}'),
+    ],
+    [
+      "unicode",
+      bytes(payload({ prompt: "Comment faire une rotation du jeton npm divulgué 🙂 日本語" })),
+    ],
+    ["BOM", bytes("\ufeff" + match)],
+    ["traversal session", bytes(payload({ session_id: "../../../../../tmp/evil" }))],
+    ["huge session", bytes(payload({ session_id: "s".repeat(100_000) }))],
+    ["valid match", bytes(payload({ session_id: "fresh-session" }))],
+    [
+      "valid review",
+      bytes(payload({ prompt: "please review this pull request for the payment module" })),
+    ],
+    ["__proto__", bytes('{"__proto__":{"prompt":"rotate the leaked npm token"}}')],
+  ];
+  assert.ok(cases.length >= 30, `${cases.length}`);
+  const results = await mapLimit(cases, 4, ([, stdin]) => runHook(stdin, { env: box.env }));
+  let fired = 0;
+  results.forEach((result, index) => {
+    const label = cases[index][0];
+    const detail = `${label}: exit ${result.code}\n${result.stdout.slice(0, 500)}\n${
+      result.stderr.slice(0, 500)
+    }`;
+    assert.equal(result.code, 0, detail);
+    assert.doesNotMatch(result.stdout, STACK_FRAME, detail);
+    assert.doesNotMatch(result.stderr, STACK_FRAME, detail);
+    if (checkOutput(result.stdout, label) !== undefined) fired++;
+  });
+  assert.ok(fired >= 3, `${fired} fired`);
+  const byLabel = new Map(cases.map(([label], index) => [label, results[index]]));
+  assert.ok(byLabel.get("valid match")!.stdout.includes("kb-7q2mx"));
+  assert.equal(byLabel.get("empty")!.stdout, "");
+  assert.equal(byLabel.get("9 MB stdin")!.stdout, "", "over the input limit: no output");
+  assert.deepEqual([...Deno.readDirSync(box.tmp)].map((item) => item.name), ["git-kb"]);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -493,44 +485,40 @@ async function bigKb(dir: string): Promise<void> {
 }
 
 Deno.test("200 matching entries with long titles: additionalContext stays under 9,000", async () => {
-  const sandbox = await makeSandbox("git-kb-fuzz-big-");
+  await using sandbox = await makeSandbox("git-kb-fuzz-big-");
   const kb = join(sandbox.root, "kb");
-  try {
-    await bigKb(kb);
-    const env = { TMPDIR: sandbox.tmp, HOME: sandbox.home, KB_DIR: kb };
-    const prompts = [
-      "kafka consumer lag keeps growing after the partition rebalance",
-      "write code to fix the kafka consumer lag runbook when rebalance stalls under load",
-      "kafka consumer lag runbook partition rebalance stalls load operations",
-    ];
-    for (const maxEntries of ["5", "200"]) {
-      await withEnv({ ...env, KB_HOOK_MAX_ENTRIES: maxEntries }, async () => {
-        for (const [index, prompt] of prompts.entries()) {
-          const label = `max ${maxEntries}, prompt ${index}`;
-          const { output, error } = await hookInProcess(
-            payload({ prompt, session_id: `big-${maxEntries}-${index}` }),
-          );
-          assert.equal(error, undefined, `${label}: ${error}`);
-          const context = checkOutput(output, label);
-          assert.ok(context, label);
-          const pointers = context.split("\n").filter((line) => line.startsWith("- kb-"));
-          assert.ok(pointers.length >= 1, label);
-          if (maxEntries === "5") assert.ok(pointers.length <= 5 + 3, label);
-          else assert.ok(pointers.length > 5, `${label}: ${pointers.length} pointers`);
-          assert.ok(context.includes("### kb-kern0"), `${label}: first kernel rule inline`);
-        }
-      });
-    }
-    const result = await runHook(
-      encoder.encode(payload({ prompt: prompts[0], session_id: "big-subprocess" })),
-      { env: { ...env, KB_HOOK_MAX_ENTRIES: "200" } },
-    );
-    assert.equal(result.code, 0, result.stderr);
-    const context = checkOutput(result.stdout, "subprocess");
-    assert.ok(context && context.length <= BUDGET);
-  } finally {
-    await sandbox.cleanup();
+  await bigKb(kb);
+  const env = { TMPDIR: sandbox.tmp, HOME: sandbox.home, KB_DIR: kb };
+  const prompts = [
+    "kafka consumer lag keeps growing after the partition rebalance",
+    "write code to fix the kafka consumer lag runbook when rebalance stalls under load",
+    "kafka consumer lag runbook partition rebalance stalls load operations",
+  ];
+  for (const maxEntries of ["5", "200"]) {
+    await withEnv({ ...env, KB_HOOK_MAX_ENTRIES: maxEntries }, async () => {
+      for (const [index, prompt] of prompts.entries()) {
+        const label = `max ${maxEntries}, prompt ${index}`;
+        const { output, error } = await hookInProcess(
+          payload({ prompt, session_id: `big-${maxEntries}-${index}` }),
+        );
+        assert.equal(error, undefined, `${label}: ${error}`);
+        const context = checkOutput(output, label);
+        assert.ok(context, label);
+        const pointers = context.split("\n").filter((line) => line.startsWith("- kb-"));
+        assert.ok(pointers.length >= 1, label);
+        if (maxEntries === "5") assert.ok(pointers.length <= 5 + 3, label);
+        else assert.ok(pointers.length > 5, `${label}: ${pointers.length} pointers`);
+        assert.ok(context.includes("### kb-kern0"), `${label}: first kernel rule inline`);
+      }
+    });
   }
+  const result = await runHook(
+    encoder.encode(payload({ prompt: prompts[0], session_id: "big-subprocess" })),
+    { env: { ...env, KB_HOOK_MAX_ENTRIES: "200" } },
+  );
+  assert.equal(result.code, 0, result.stderr);
+  const context = checkOutput(result.stdout, "subprocess");
+  assert.ok(context && context.length <= BUDGET);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -609,30 +597,26 @@ async function timed(name: HookName, input: string) {
 }
 
 Deno.test("hostile shapes in process: both hooks finish each payload in bounded time, output empty or JSON", async () => {
-  const box = await sampleBox();
-  try {
-    await withEnv(box.env, async () => {
-      // The first call builds the index; the bound is for what a payload costs afterwards.
-      assert.ok(checkOutput(await promptHookOutput(parsePayload(payload({}))), "warm-up"));
-      const slow: string[] = [];
-      for (const [shape, text] of HOSTILE) {
-        for (const [as, name, input] of hostilePayloads(text)) {
-          const label = `${as}, ${shape}`;
-          const { output, error, ms } = await timed(name, input);
-          assert.equal(
-            error,
-            undefined,
-            `${label}: ${error instanceof Error ? error.stack : error}`,
-          );
-          checkOutput(output, label, HOOKS[name].event);
-          if (ms > IN_PROCESS_MS) slow.push(`${label}: ${ms.toFixed(0)} ms`);
-        }
+  await using box = await sampleBox();
+  await withEnv(box.env, async () => {
+    // The first call builds the index; the bound is for what a payload costs afterwards.
+    assert.ok(checkOutput(await promptHookOutput(parsePayload(payload({}))), "warm-up"));
+    const slow: string[] = [];
+    for (const [shape, text] of HOSTILE) {
+      for (const [as, name, input] of hostilePayloads(text)) {
+        const label = `${as}, ${shape}`;
+        const { output, error, ms } = await timed(name, input);
+        assert.equal(
+          error,
+          undefined,
+          `${label}: ${error instanceof Error ? error.stack : error}`,
+        );
+        checkOutput(output, label, HOOKS[name].event);
+        if (ms > IN_PROCESS_MS) slow.push(`${label}: ${ms.toFixed(0)} ms`);
       }
-      assert.deepEqual(slow, [], `over ${IN_PROCESS_MS} ms`);
-    });
-  } finally {
-    await box.cleanup();
-  }
+    }
+    assert.deepEqual(slow, [], `over ${IN_PROCESS_MS} ms`);
+  });
 });
 
 /** Run hook `name` as Claude Code would, with its profile's flags; killed after `timeoutMs`. */
@@ -661,48 +645,44 @@ async function hookProcess(
 }
 
 Deno.test("hostile shapes as subprocesses: exit 0, output empty or JSON, within 2 s of a plain start", async () => {
-  const box = await sampleBox();
-  try {
-    const text = new Map(HOSTILE);
-    const cases: [string, HookName, string][] = [
-      ["8 runs of 10,000 y", "prompt", payload({ prompt: text.get("8 runs of 10,000 y") })],
-      ["1 MB single word", "prompt", payload({ prompt: text.get("1 MB single word") })],
-      ["many unique words", "prompt", payload({ prompt: text.get("many unique words") })],
-      ["lone surrogates", "prompt", payload({ prompt: text.get("lone surrogates") })],
-      ["{a,b} x 2000 Glob", "search", searchCall("Glob", { pattern: text.get("{a,b} x 2000") })],
-      ["189-byte Glob", "search", searchCall("Glob", { pattern: text.get("189-byte brace bomb") })],
-      ["600 KB of xargs", "search", searchCall("Bash", { command: text.get("600 KB of xargs") })],
-      ["find -exec chain", "search", searchCall("Bash", { command: text.get("find -exec chain") })],
-      ["deep $( nesting", "search", searchCall("Bash", { command: text.get("deep $( nesting") })],
-      ["many unique words Grep", "search", searchCall("Grep", { pattern: uniqueWords(100_000) })],
-    ];
-    // What starting each hook costs here and now, on a payload that matches (a new session each).
-    const plain = (name: HookName, session: string) =>
-      name === "prompt"
-        ? payload({ session_id: session })
-        : searchCall("Grep", { pattern: "rebase" }, session);
-    const start: Record<HookName, number> = { prompt: 0, search: 0 };
-    for (const [index, name] of (["prompt", "search", "prompt", "search"] as const).entries()) {
-      const result = await hookProcess(name, plain(name, `plain-${index}`), box.env, 60_000);
-      assert.equal(result.code, 0, result.stderr);
-      assert.ok(checkOutput(result.stdout, `plain ${name}`, HOOKS[name].event), result.stderr);
-      start[name] = Math.max(start[name], result.ms);
-    }
-    const slow: string[] = [];
-    for (const [shape, name, stdin] of cases) {
-      const label = `${name}, ${shape}`;
-      const bound = start[name] + 2000;
-      const result = await hookProcess(name, stdin, box.env, bound + 10_000);
-      const detail = `${label}: exit ${result.code}\n${result.stderr.slice(0, 500)}`;
-      assert.equal(result.code, 0, detail);
-      assert.doesNotMatch(result.stderr, STACK_FRAME, detail);
-      checkOutput(result.stdout, label, HOOKS[name].event);
-      if (result.ms > bound) {
-        slow.push(`${label}: ${result.ms.toFixed(0)} > ${bound.toFixed(0)} ms`);
-      }
-    }
-    assert.deepEqual(slow, []);
-  } finally {
-    await box.cleanup();
+  await using box = await sampleBox();
+  const text = new Map(HOSTILE);
+  const cases: [string, HookName, string][] = [
+    ["8 runs of 10,000 y", "prompt", payload({ prompt: text.get("8 runs of 10,000 y") })],
+    ["1 MB single word", "prompt", payload({ prompt: text.get("1 MB single word") })],
+    ["many unique words", "prompt", payload({ prompt: text.get("many unique words") })],
+    ["lone surrogates", "prompt", payload({ prompt: text.get("lone surrogates") })],
+    ["{a,b} x 2000 Glob", "search", searchCall("Glob", { pattern: text.get("{a,b} x 2000") })],
+    ["189-byte Glob", "search", searchCall("Glob", { pattern: text.get("189-byte brace bomb") })],
+    ["600 KB of xargs", "search", searchCall("Bash", { command: text.get("600 KB of xargs") })],
+    ["find -exec chain", "search", searchCall("Bash", { command: text.get("find -exec chain") })],
+    ["deep $( nesting", "search", searchCall("Bash", { command: text.get("deep $( nesting") })],
+    ["many unique words Grep", "search", searchCall("Grep", { pattern: uniqueWords(100_000) })],
+  ];
+  // What starting each hook costs here and now, on a payload that matches (a new session each).
+  const plain = (name: HookName, session: string) =>
+    name === "prompt"
+      ? payload({ session_id: session })
+      : searchCall("Grep", { pattern: "rebase" }, session);
+  const start: Record<HookName, number> = { prompt: 0, search: 0 };
+  for (const [index, name] of (["prompt", "search", "prompt", "search"] as const).entries()) {
+    const result = await hookProcess(name, plain(name, `plain-${index}`), box.env, 60_000);
+    assert.equal(result.code, 0, result.stderr);
+    assert.ok(checkOutput(result.stdout, `plain ${name}`, HOOKS[name].event), result.stderr);
+    start[name] = Math.max(start[name], result.ms);
   }
+  const slow: string[] = [];
+  for (const [shape, name, stdin] of cases) {
+    const label = `${name}, ${shape}`;
+    const bound = start[name] + 2000;
+    const result = await hookProcess(name, stdin, box.env, bound + 10_000);
+    const detail = `${label}: exit ${result.code}\n${result.stderr.slice(0, 500)}`;
+    assert.equal(result.code, 0, detail);
+    assert.doesNotMatch(result.stderr, STACK_FRAME, detail);
+    checkOutput(result.stdout, label, HOOKS[name].event);
+    if (result.ms > bound) {
+      slow.push(`${label}: ${result.ms.toFixed(0)} > ${bound.toFixed(0)} ms`);
+    }
+  }
+  assert.deepEqual(slow, []);
 });

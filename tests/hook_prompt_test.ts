@@ -140,456 +140,402 @@ function readDebug(path: string): Record<string, unknown>[] {
 // ---------------------------------------------------------------------------------------------
 
 Deno.test("prompt-match: exact JSON shape, exit 0, empty stderr, the kb-7q2mx pointer", async () => {
-  const box = await sandboxKb();
-  try {
-    const result = await box.hook(await payload("prompt-match"));
-    const context = fired(result);
-    assert.ok(
-      result.stdout.startsWith('{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit"'),
-    );
-    assert.ok(result.stdout.endsWith("}\n") || result.stdout.endsWith("}"));
-    assert.deepEqual(pointerIds(context), MATCH_IDS);
-    const line = context.split("\n").find((item) => item.startsWith("- kb-7q2mx "))!;
-    assert.match(line, /Rotate a leaked npm or Cloudflare token/);
-    assert.match(line, /\[howto\]/);
-    for (const word of ["rotate", "leaked", "cloudflare", "token"]) assert.ok(line.includes(word));
-    assert.ok(hasKernel(context), "kernel rules inlined");
-    assert.ok(context.indexOf("### kb-k1rn0") < context.indexOf("- kb-7q2mx"), "kernel first");
-    const fetch = context.split("\n").find((item) => item.startsWith("Fetch full text: "));
-    assert.equal(fetch, `Fetch full text: git-kb get ${MATCH_IDS.join(" ")} --kb ${box.kb}`);
-    for (const id of ["kb-3hd8w", "kb-5qe0h", "kb-e6p1z"]) {
-      assert.ok(!context.includes(id), `${id} is superseded/archived`);
-    }
-  } finally {
-    await box.cleanup();
+  await using box = await sandboxKb();
+  const result = await box.hook(await payload("prompt-match"));
+  const context = fired(result);
+  assert.ok(
+    result.stdout.startsWith('{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit"'),
+  );
+  assert.ok(result.stdout.endsWith("}\n") || result.stdout.endsWith("}"));
+  assert.deepEqual(pointerIds(context), MATCH_IDS);
+  const line = context.split("\n").find((item) => item.startsWith("- kb-7q2mx "))!;
+  assert.match(line, /Rotate a leaked npm or Cloudflare token/);
+  assert.match(line, /\[howto\]/);
+  for (const word of ["rotate", "leaked", "cloudflare", "token"]) assert.ok(line.includes(word));
+  assert.ok(hasKernel(context), "kernel rules inlined");
+  assert.ok(context.indexOf("### kb-k1rn0") < context.indexOf("- kb-7q2mx"), "kernel first");
+  const fetch = context.split("\n").find((item) => item.startsWith("Fetch full text: "));
+  assert.equal(fetch, `Fetch full text: git-kb get ${MATCH_IDS.join(" ")} --kb ${box.kb}`);
+  for (const id of ["kb-3hd8w", "kb-5qe0h", "kb-e6p1z"]) {
+    assert.ok(!context.includes(id), `${id} is superseded/archived`);
   }
 });
 
 Deno.test("entries whose bodies hold runs of 20,000 y's are indexed, and a prompt finds them", async () => {
-  const box = await sandboxKb();
-  try {
-    // Three runs keep each body under the 64 KiB limit; the stemmer once recursed per y.
-    const body = `Hoisting notes.\n\n${
-      Array.from({ length: 3 }, () => "y".repeat(20_000)).join(" ")
-    }\n`;
-    const ids = Array.from({ length: 6 }, (_, index) => `kb-yrun${index}`);
-    for (const [index, id] of ids.entries()) {
-      const title = `Yarn workspace hoisting quirk number ${index}`;
-      await Deno.writeTextFile(
-        join(box.kb, "entries", `${id}-yarn-hoisting.md`),
-        entryText({ id, title, body }),
-      );
-    }
-    const result = await box.hook(
-      await payloadWith({ prompt: "why does yarn workspace hoisting break our install?" }),
+  await using box = await sandboxKb();
+  // Three runs keep each body under the 64 KiB limit; the stemmer once recursed per y.
+  const body = `Hoisting notes.\n\n${
+    Array.from({ length: 3 }, () => "y".repeat(20_000)).join(" ")
+  }\n`;
+  const ids = Array.from({ length: 6 }, (_, index) => `kb-yrun${index}`);
+  for (const [index, id] of ids.entries()) {
+    const title = `Yarn workspace hoisting quirk number ${index}`;
+    await Deno.writeTextFile(
+      join(box.kb, "entries", `${id}-yarn-hoisting.md`),
+      entryText({ id, title, body }),
     );
-    const shown = pointerIds(fired(result));
-    assert.ok(shown.length > 0 && shown.every((id) => ids.includes(id)), show(result));
-  } finally {
-    await box.cleanup();
   }
+  const result = await box.hook(
+    await payloadWith({ prompt: "why does yarn workspace hoisting break our install?" }),
+  );
+  const shown = pointerIds(fired(result));
+  assert.ok(shown.length > 0 && shown.every((id) => ids.includes(id)), show(result));
 });
 
 Deno.test("Gemini CLI's BeforeAgent payload gets the same reply under its own event name", async () => {
-  const box = await sandboxKb();
-  try {
-    const claude = JSON.parse(await payload("prompt-match"));
-    const gemini = {
-      session_id: claude.session_id,
-      transcript_path: claude.transcript_path,
-      cwd: claude.cwd,
-      hook_event_name: "BeforeAgent",
-      timestamp: "2026-11-30T00:00:00.000Z",
-      prompt: claude.prompt,
-    };
-    const result = await box.hook(JSON.stringify(gemini));
-    const output = JSON.parse(result.stdout);
-    assert.equal(output.hookSpecificOutput.hookEventName, "BeforeAgent");
-    assert.deepEqual(pointerIds(output.hookSpecificOutput.additionalContext), MATCH_IDS);
-  } finally {
-    await box.cleanup();
-  }
+  await using box = await sandboxKb();
+  const claude = JSON.parse(await payload("prompt-match"));
+  const gemini = {
+    session_id: claude.session_id,
+    transcript_path: claude.transcript_path,
+    cwd: claude.cwd,
+    hook_event_name: "BeforeAgent",
+    timestamp: "2026-11-30T00:00:00.000Z",
+    prompt: claude.prompt,
+  };
+  const result = await box.hook(JSON.stringify(gemini));
+  const output = JSON.parse(result.stdout);
+  assert.equal(output.hookSpecificOutput.hookEventName, "BeforeAgent");
+  assert.deepEqual(pointerIds(output.hookSpecificOutput.additionalContext), MATCH_IDS);
 });
 
 Deno.test("short, slash and mechanical prompts: nothing on stdout, exit 0", async () => {
-  const box = await sandboxKb();
-  try {
-    const results = await Promise.all(
-      ["prompt-short", "prompt-slash", "prompt-mechanical"].map(async (name) =>
-        box.hook(await payload(name))
-      ),
-    );
-    results.forEach(silent);
-    const more = await Promise.all(
-      ["   ", "thanks!", "commit and push", "fix lint errors", "/compact keep the plan"].map(
-        async (prompt) => box.hook(await payloadWith({ prompt })),
-      ),
-    );
-    more.forEach(silent);
-  } finally {
-    await box.cleanup();
-  }
+  await using box = await sandboxKb();
+  const results = await Promise.all(
+    ["prompt-short", "prompt-slash", "prompt-mechanical"].map(async (name) =>
+      box.hook(await payload(name))
+    ),
+  );
+  results.forEach(silent);
+  const more = await Promise.all(
+    ["   ", "thanks!", "commit and push", "fix lint errors", "/compact keep the plan"].map(
+      async (prompt) => box.hook(await payloadWith({ prompt })),
+    ),
+  );
+  more.forEach(silent);
 });
 
 Deno.test("prompt-review and prompt-nomatch: reviewing entries; kernel only", async () => {
-  const box = await sandboxKb();
-  try {
-    const review = fired(await box.hook(await payload("prompt-review")));
-    assert.ok(pointerIds(review).includes("kb-r7v1d"), review);
-    assert.ok(pointerIds(review).length <= 5);
-    const nomatch = fired(await box.hook(await payload("prompt-nomatch")));
-    assert.deepEqual(pointerIds(nomatch), [], nomatch);
-    assert.ok(hasKernel(nomatch));
-    assert.ok(!nomatch.includes("Fetch full text"));
-  } finally {
-    await box.cleanup();
-  }
+  await using box = await sandboxKb();
+  const review = fired(await box.hook(await payload("prompt-review")));
+  assert.ok(pointerIds(review).includes("kb-r7v1d"), review);
+  assert.ok(pointerIds(review).length <= 5);
+  const nomatch = fired(await box.hook(await payload("prompt-nomatch")));
+  assert.deepEqual(pointerIds(nomatch), [], nomatch);
+  assert.ok(hasKernel(nomatch));
+  assert.ok(!nomatch.includes("Fetch full text"));
 });
 
 Deno.test("ledger: kb-7q2mx once per session (kernel stays), again in another session", async () => {
-  const box = await sandboxKb();
-  try {
-    const first = fired(await box.hook(await payload("prompt-match")));
-    assert.deepEqual(pointerIds(first), MATCH_IDS);
-    const second = fired(await box.hook(await payload("prompt-match")));
-    assert.deepEqual(pointerIds(second), [], second);
-    assert.ok(!second.includes("kb-7q2mx"), "not listed again in the same session");
-    assert.ok(hasKernel(second), "kernel is exempt from dedup");
-    const other = fired(await box.hook(await payload("prompt-second-session")));
-    assert.deepEqual(pointerIds(other), MATCH_IDS, "a fresh session starts empty");
-    const ledgers = [...Deno.readDirSync(join(box.cacheDir, "sessions"))].map((item) => item.name)
-      .sort();
-    const sessions = [
-      "252e21c6-b669-4e85-b94d-d49c05bcce31",
-      "d66295be-3ea4-40a4-9d72-e3acc5b5d510",
-    ];
-    assert.deepEqual(ledgers, sessions.map((id) => sessionFile("", id).split("/").pop()).sort());
-    const ledger = JSON.parse(Deno.readTextFileSync(sessionFile(box.cacheDir, sessions[1])));
-    assert.deepEqual(Object.keys(ledger), MATCH_IDS);
-    // A payload without session_id has no ledger: it lists the pointer every time.
-    const noSession = JSON.stringify({ prompt: JSON.parse(await payload("prompt-match")).prompt });
-    assert.deepEqual(pointerIds(fired(await box.hook(noSession))), MATCH_IDS);
-    assert.deepEqual(pointerIds(fired(await box.hook(noSession))), MATCH_IDS);
-  } finally {
-    await box.cleanup();
-  }
+  await using box = await sandboxKb();
+  const first = fired(await box.hook(await payload("prompt-match")));
+  assert.deepEqual(pointerIds(first), MATCH_IDS);
+  const second = fired(await box.hook(await payload("prompt-match")));
+  assert.deepEqual(pointerIds(second), [], second);
+  assert.ok(!second.includes("kb-7q2mx"), "not listed again in the same session");
+  assert.ok(hasKernel(second), "kernel is exempt from dedup");
+  const other = fired(await box.hook(await payload("prompt-second-session")));
+  assert.deepEqual(pointerIds(other), MATCH_IDS, "a fresh session starts empty");
+  const ledgers = [...Deno.readDirSync(join(box.cacheDir, "sessions"))].map((item) => item.name)
+    .sort();
+  const sessions = [
+    "252e21c6-b669-4e85-b94d-d49c05bcce31",
+    "d66295be-3ea4-40a4-9d72-e3acc5b5d510",
+  ];
+  assert.deepEqual(ledgers, sessions.map((id) => sessionFile("", id).split("/").pop()).sort());
+  const ledger = JSON.parse(Deno.readTextFileSync(sessionFile(box.cacheDir, sessions[1])));
+  assert.deepEqual(Object.keys(ledger), MATCH_IDS);
+  // A payload without session_id has no ledger: it lists the pointer every time.
+  const noSession = JSON.stringify({ prompt: JSON.parse(await payload("prompt-match")).prompt });
+  assert.deepEqual(pointerIds(fired(await box.hook(noSession))), MATCH_IDS);
+  assert.deepEqual(pointerIds(fired(await box.hook(noSession))), MATCH_IDS);
 });
 
 Deno.test("ledger: an entry edited on disk resurfaces in the same session; others stay deduped", async () => {
-  const box = await sandboxKb();
-  try {
-    const review = await payload("prompt-review");
-    const reviewed = pointerIds(fired(await box.hook(review)));
-    assert.ok(reviewed.length > 0);
-    assert.deepEqual(pointerIds(fired(await box.hook(await payload("prompt-match")))), MATCH_IDS);
-    assert.deepEqual(pointerIds(fired(await box.hook(await payload("prompt-match")))), []);
+  await using box = await sandboxKb();
+  const review = await payload("prompt-review");
+  const reviewed = pointerIds(fired(await box.hook(review)));
+  assert.ok(reviewed.length > 0);
+  assert.deepEqual(pointerIds(fired(await box.hook(await payload("prompt-match")))), MATCH_IDS);
+  assert.deepEqual(pointerIds(fired(await box.hook(await payload("prompt-match")))), []);
 
-    // Edit kb-7q2mx the way editors and git do: write a temp file, rename it over the entry.
-    const entries = join(box.kb, "entries");
-    const name = [...Deno.readDirSync(entries)].find((item) => item.name.startsWith("kb-7q2mx-"))!
-      .name;
-    const path = join(entries, name);
-    const text = await Deno.readTextFile(path);
-    const temp = join(entries, `.${name}.edit.tmp`);
-    await Deno.writeTextFile(temp, text.trimEnd() + "\n\nAlso revoke the old token's sessions.\n");
-    await Deno.rename(temp, path);
+  // Edit kb-7q2mx the way editors and git do: write a temp file, rename it over the entry.
+  const entries = join(box.kb, "entries");
+  const name = [...Deno.readDirSync(entries)].find((item) => item.name.startsWith("kb-7q2mx-"))!
+    .name;
+  const path = join(entries, name);
+  const text = await Deno.readTextFile(path);
+  const temp = join(entries, `.${name}.edit.tmp`);
+  await Deno.writeTextFile(temp, text.trimEnd() + "\n\nAlso revoke the old token's sessions.\n");
+  await Deno.rename(temp, path);
 
-    const after = fired(await box.hook(await payload("prompt-match")));
-    assert.deepEqual(pointerIds(after), ["kb-7q2mx"], "changed content resurfaces");
-    const again = fired(await box.hook(await payload("prompt-match")));
-    assert.deepEqual(pointerIds(again), [], "then it is deduplicated again");
-    const reviewAgain = pointerIds(fired(await box.hook(review)));
-    for (const id of reviewed) {
-      assert.ok(!reviewAgain.includes(id), `${id} unchanged: stays deduplicated after reindex`);
-    }
-  } finally {
-    await box.cleanup();
+  const after = fired(await box.hook(await payload("prompt-match")));
+  assert.deepEqual(pointerIds(after), ["kb-7q2mx"], "changed content resurfaces");
+  const again = fired(await box.hook(await payload("prompt-match")));
+  assert.deepEqual(pointerIds(again), [], "then it is deduplicated again");
+  const reviewAgain = pointerIds(fired(await box.hook(review)));
+  for (const id of reviewed) {
+    assert.ok(!reviewAgain.includes(id), `${id} unchanged: stays deduplicated after reindex`);
   }
 });
 
 Deno.test("KB_HOOK_DEBUG=1: one JSONL record per prompt with the decision's details", async () => {
-  const box = await sandboxKb();
-  try {
-    const debugEnv = { env: { KB_HOOK_DEBUG: "1" } };
-    const match = fired(await box.hook(await payload("prompt-match"), debugEnv));
-    silent(await box.hook(await payload("prompt-short"), debugEnv));
-    silent(await box.hook(await payload("prompt-slash"), debugEnv));
-    silent(await box.hook(await payload("prompt-mechanical"), debugEnv));
-    const review = fired(await box.hook(await payload("prompt-review"), debugEnv));
-    fired(await box.hook(await payload("prompt-match"), debugEnv));
-    // Without KB_HOOK_DEBUG nothing is appended.
-    fired(await box.hook(await payload("prompt-second-session")));
+  await using box = await sandboxKb();
+  const debugEnv = { env: { KB_HOOK_DEBUG: "1" } };
+  const match = fired(await box.hook(await payload("prompt-match"), debugEnv));
+  silent(await box.hook(await payload("prompt-short"), debugEnv));
+  silent(await box.hook(await payload("prompt-slash"), debugEnv));
+  silent(await box.hook(await payload("prompt-mechanical"), debugEnv));
+  const review = fired(await box.hook(await payload("prompt-review"), debugEnv));
+  fired(await box.hook(await payload("prompt-match"), debugEnv));
+  // Without KB_HOOK_DEBUG nothing is appended.
+  fired(await box.hook(await payload("prompt-second-session")));
 
-    const cacheDirs = [...Deno.readDirSync(join(box.tmp, "git-kb"))].map((item) => item.name);
-    assert.deepEqual(cacheDirs, [box.cacheDir.split("/").pop()]);
-    const records = readDebug(join(box.cacheDir, "debug.jsonl"));
-    assert.equal(records.length, 6, JSON.stringify(records, null, 1));
-    assert.deepEqual(records.map((record) => record.outcome), [
-      "surfaced",
-      "skipped",
-      "skipped",
-      "skipped",
-      "surfaced",
-      "surfaced",
-    ]);
-    assert.deepEqual(records.map((record) => record.skip_reason), [
-      null,
-      "short",
-      "slash_command",
-      "mechanical",
-      null,
-      null,
-    ]);
-    const encoder = new TextEncoder();
-    const [first, , , , reviewRecord, repeat] = records;
-    for (const record of records) {
-      assert.equal(typeof record.ms, "number");
-      assert.equal(typeof record.bytes, "number");
-      assert.ok(Array.isArray(record.surfaced));
-      assert.ok(Array.isArray(record.near_misses));
-      assert.equal(typeof record.keyword_hits, "object");
-    }
-    assert.equal(first.bytes, encoder.encode(match).length);
-    assert.deepEqual(Object.keys(first.keyword_hits as object).sort(), [
-      "ci",
-      "cloudflare",
-      "leaked",
-      "rotate",
-      "token",
-    ]);
-    assert.deepEqual(first.surfaced, [{
-      id: "kb-7q2mx",
-      signal: "keyword",
-      why: ["rotate", "leaked", "cloudflare", "token", "ci"],
-    }, {
-      id: "kb-f8z2t",
-      signal: "keyword",
-      why: ["rotate", "leaked", "token", "ci"],
-    }]);
-    assert.deepEqual(first.kernel, KERNEL_IDS);
-    const nearMisses = first.near_misses as { id: string; hits: string[] }[];
-    assert.ok(nearMisses.length > 0);
-    assert.ok(nearMisses.every((miss) => miss.hits.length >= 1 && /^kb-/.test(miss.id)));
-    assert.ok(nearMisses.every((miss) => !MATCH_IDS.includes(miss.id)), "a match is no near miss");
-    assert.equal(reviewRecord.bytes, encoder.encode(review).length);
-    assert.deepEqual(reviewRecord.activities, ["reviewing"]);
-    for (const item of reviewRecord.surfaced as { id: string; signal: string }[]) {
-      assert.ok(["keyword", "activity"].includes(item.signal), JSON.stringify(item));
-    }
-    assert.deepEqual(repeat.surfaced, []);
-    assert.deepEqual(repeat.deduped, MATCH_IDS);
-    assert.equal(records[1].bytes, 0);
-    assert.deepEqual(records[1].surfaced, []);
-  } finally {
-    await box.cleanup();
+  const cacheDirs = [...Deno.readDirSync(join(box.tmp, "git-kb"))].map((item) => item.name);
+  assert.deepEqual(cacheDirs, [box.cacheDir.split("/").pop()]);
+  const records = readDebug(join(box.cacheDir, "debug.jsonl"));
+  assert.equal(records.length, 6, JSON.stringify(records, null, 1));
+  assert.deepEqual(records.map((record) => record.outcome), [
+    "surfaced",
+    "skipped",
+    "skipped",
+    "skipped",
+    "surfaced",
+    "surfaced",
+  ]);
+  assert.deepEqual(records.map((record) => record.skip_reason), [
+    null,
+    "short",
+    "slash_command",
+    "mechanical",
+    null,
+    null,
+  ]);
+  const encoder = new TextEncoder();
+  const [first, , , , reviewRecord, repeat] = records;
+  for (const record of records) {
+    assert.equal(typeof record.ms, "number");
+    assert.equal(typeof record.bytes, "number");
+    assert.ok(Array.isArray(record.surfaced));
+    assert.ok(Array.isArray(record.near_misses));
+    assert.equal(typeof record.keyword_hits, "object");
   }
+  assert.equal(first.bytes, encoder.encode(match).length);
+  assert.deepEqual(Object.keys(first.keyword_hits as object).sort(), [
+    "ci",
+    "cloudflare",
+    "leaked",
+    "rotate",
+    "token",
+  ]);
+  assert.deepEqual(first.surfaced, [{
+    id: "kb-7q2mx",
+    signal: "keyword",
+    why: ["rotate", "leaked", "cloudflare", "token", "ci"],
+  }, {
+    id: "kb-f8z2t",
+    signal: "keyword",
+    why: ["rotate", "leaked", "token", "ci"],
+  }]);
+  assert.deepEqual(first.kernel, KERNEL_IDS);
+  const nearMisses = first.near_misses as { id: string; hits: string[] }[];
+  assert.ok(nearMisses.length > 0);
+  assert.ok(nearMisses.every((miss) => miss.hits.length >= 1 && /^kb-/.test(miss.id)));
+  assert.ok(nearMisses.every((miss) => !MATCH_IDS.includes(miss.id)), "a match is no near miss");
+  assert.equal(reviewRecord.bytes, encoder.encode(review).length);
+  assert.deepEqual(reviewRecord.activities, ["reviewing"]);
+  for (const item of reviewRecord.surfaced as { id: string; signal: string }[]) {
+    assert.ok(["keyword", "activity"].includes(item.signal), JSON.stringify(item));
+  }
+  assert.deepEqual(repeat.surfaced, []);
+  assert.deepEqual(repeat.deduped, MATCH_IDS);
+  assert.equal(records[1].bytes, 0);
+  assert.deepEqual(records[1].surfaced, []);
 });
 
 Deno.test("fail-open: no configuration at all, KB_DIR missing, unreadable stdin", async () => {
-  const box = await sandboxKb();
-  try {
-    const match = await payload("prompt-match");
-    const noKb = { TMPDIR: box.tmp, HOME: box.home, XDG_CONFIG_HOME: box.config };
-    const missing = { ...box.env, KB_DIR: join(box.root, "no-such-folder") };
-    const cases: [string, Promise<RunResult>][] = [
-      ["no config", runHook(match, { env: noKb, cwd: box.project })],
-      ["no config, debug", runHook(match, { env: { ...noKb, KB_HOOK_DEBUG: "1" } })],
-      ["no config, no HOME", runHook(match, { env: { TMPDIR: box.tmp } })],
-      ["KB_DIR missing", runHook(match, { env: missing, cwd: box.project })],
-      ["empty stdin", box.hook("")],
-      ["not JSON", box.hook("not JSON at all")],
-      ["half JSON", box.hook(match.slice(0, 60))],
-      ["binary", box.hook(new Uint8Array([0xff, 0xfe, 0x00, 0xc3, 0x28, 0xed, 0xa0, 0x80]))],
-      ["JSON null", box.hook("null")],
-      ["array", box.hook(`[${match}]`)],
-    ];
-    for (const [label, pending] of cases) {
-      const result = await pending;
-      assert.equal(checkHook(result), undefined, `${label}\n${show(result)}`);
-      assert.equal(result.stdout, "", label);
-    }
-    let entries: string[] = [];
-    try {
-      entries = [...Deno.readDirSync(join(box.tmp, "git-kb"))].map((item) => item.name);
-    } catch { /* nothing was written at all */ }
-    assert.ok(!entries.some((name) => name.startsWith("no-such-folder")), `${entries}`);
-  } finally {
-    await box.cleanup();
+  await using box = await sandboxKb();
+  const match = await payload("prompt-match");
+  const noKb = { TMPDIR: box.tmp, HOME: box.home, XDG_CONFIG_HOME: box.config };
+  const missing = { ...box.env, KB_DIR: join(box.root, "no-such-folder") };
+  const cases: [string, Promise<RunResult>][] = [
+    ["no config", runHook(match, { env: noKb, cwd: box.project })],
+    ["no config, debug", runHook(match, { env: { ...noKb, KB_HOOK_DEBUG: "1" } })],
+    ["no config, no HOME", runHook(match, { env: { TMPDIR: box.tmp } })],
+    ["KB_DIR missing", runHook(match, { env: missing, cwd: box.project })],
+    ["empty stdin", box.hook("")],
+    ["not JSON", box.hook("not JSON at all")],
+    ["half JSON", box.hook(match.slice(0, 60))],
+    ["binary", box.hook(new Uint8Array([0xff, 0xfe, 0x00, 0xc3, 0x28, 0xed, 0xa0, 0x80]))],
+    ["JSON null", box.hook("null")],
+    ["array", box.hook(`[${match}]`)],
+  ];
+  for (const [label, pending] of cases) {
+    const result = await pending;
+    assert.equal(checkHook(result), undefined, `${label}\n${show(result)}`);
+    assert.equal(result.stdout, "", label);
   }
+  let entries: string[] = [];
+  try {
+    entries = [...Deno.readDirSync(join(box.tmp, "git-kb"))].map((item) => item.name);
+  } catch { /* nothing was written at all */ }
+  assert.ok(!entries.some((name) => name.startsWith("no-such-folder")), `${entries}`);
 });
 
 Deno.test("fail-open: a corrupt index (garbage manifest and shards)", async () => {
-  const box = await sandboxKb();
-  try {
-    fired(await box.hook(await payload("prompt-second-session")));
-    const index = join(box.cacheDir, "index");
-    const garble = (relative: string) => {
-      const path = join(index, relative);
-      Deno.writeTextFileSync(path, "\u0000{garbage\u00ff[[[" + "x".repeat(100));
-    };
-    /** Every index file but the manifest, whatever the layout. */
-    const shards = (dir = index, prefix = ""): string[] =>
-      [...Deno.readDirSync(dir)].flatMap((item) =>
-        item.isDirectory
-          ? shards(join(dir, item.name), `${prefix}${item.name}/`)
-          : item.name === "manifest.json" && !prefix
-          ? []
-          : [`${prefix}${item.name}`]
-      );
-    assert.ok(shards().length > 3, `${shards()}`);
-
-    // Shards only (the manifest still says the index is fresh).
-    for (const shard of shards()) garble(shard);
-    checkHook(await box.hook(await payload("prompt-match")));
-    checkHook(await box.hook(await payload("prompt-review")));
-
-    // Manifest and shards.
-    garble("manifest.json");
-    for (const shard of shards()) garble(shard);
-    const context = checkHook(await box.hook(await payload("prompt-match")));
-    if (context) assert.ok(context.length <= BUDGET);
-
-    // A manifest that parses but has the wrong shape, with the current stamp.
-    const stamp = { entriesMtime: Deno.statSync(join(box.kb, "entries")).mtime!.getTime() };
-    Deno.writeTextFileSync(
-      join(index, "manifest.json"),
-      JSON.stringify({
-        version: 1,
-        stamp: { ...stamp, head: "", gitIndexMtime: 0 },
-        kernel: 42,
-        activity: "x",
-        shardCount: 0,
-        docCount: -1,
-      }),
+  await using box = await sandboxKb();
+  fired(await box.hook(await payload("prompt-second-session")));
+  const index = join(box.cacheDir, "index");
+  const garble = (relative: string) => {
+    const path = join(index, relative);
+    Deno.writeTextFileSync(path, "\u0000{garbage\u00ff[[[" + "x".repeat(100));
+  };
+  /** Every index file but the manifest, whatever the layout. */
+  const shards = (dir = index, prefix = ""): string[] =>
+    [...Deno.readDirSync(dir)].flatMap((item) =>
+      item.isDirectory
+        ? shards(join(dir, item.name), `${prefix}${item.name}/`)
+        : item.name === "manifest.json" && !prefix
+        ? []
+        : [`${prefix}${item.name}`]
     );
-    checkHook(await box.hook(await payload("prompt-match")));
-    checkHook(await box.hook(await payload("prompt-review")));
-  } finally {
-    await box.cleanup();
-  }
+  assert.ok(shards().length > 3, `${shards()}`);
+
+  // Shards only (the manifest still says the index is fresh).
+  for (const shard of shards()) garble(shard);
+  checkHook(await box.hook(await payload("prompt-match")));
+  checkHook(await box.hook(await payload("prompt-review")));
+
+  // Manifest and shards.
+  garble("manifest.json");
+  for (const shard of shards()) garble(shard);
+  const context = checkHook(await box.hook(await payload("prompt-match")));
+  if (context) assert.ok(context.length <= BUDGET);
+
+  // A manifest that parses but has the wrong shape, with the current stamp.
+  const stamp = { entriesMtime: Deno.statSync(join(box.kb, "entries")).mtime!.getTime() };
+  Deno.writeTextFileSync(
+    join(index, "manifest.json"),
+    JSON.stringify({
+      version: 1,
+      stamp: { ...stamp, head: "", gitIndexMtime: 0 },
+      kernel: 42,
+      activity: "x",
+      shardCount: 0,
+      docCount: -1,
+    }),
+  );
+  checkHook(await box.hook(await payload("prompt-match")));
+  checkHook(await box.hook(await payload("prompt-review")));
 });
 
 Deno.test("fail-open: the ledger cannot be written or read", async () => {
-  const box = await sandboxKb();
-  try {
-    fired(await box.hook(await payload("prompt-nomatch")));
-    const sessions = join(box.cacheDir, "sessions");
-    await Deno.remove(sessions, { recursive: true }).catch(() => {});
+  await using box = await sandboxKb();
+  fired(await box.hook(await payload("prompt-nomatch")));
+  const sessions = join(box.cacheDir, "sessions");
+  await Deno.remove(sessions, { recursive: true }).catch(() => {});
 
-    // A dangling symlink: reading finds no ledger, writing fails. As the issue asks, a ledger
-    // write failure means no output (the pointer would otherwise repeat on every prompt), and
-    // the failure is recorded.
-    Deno.symlinkSync(join(box.root, "nowhere", "sessions"), sessions);
-    const debugEnv = { env: { KB_HOOK_DEBUG: "1" } };
-    silent(await box.hook(await payload("prompt-match"), debugEnv));
-    const records = readDebug(join(box.cacheDir, "debug.jsonl"));
-    assert.equal(records.length, 1);
-    assert.equal(records[0].outcome, "error", JSON.stringify(records[0]));
-    assert.match(String(records[0].error), /sessions/, JSON.stringify(records[0]));
+  // A dangling symlink: reading finds no ledger, writing fails. As the issue asks, a ledger
+  // write failure means no output (the pointer would otherwise repeat on every prompt), and
+  // the failure is recorded.
+  Deno.symlinkSync(join(box.root, "nowhere", "sessions"), sessions);
+  const debugEnv = { env: { KB_HOOK_DEBUG: "1" } };
+  silent(await box.hook(await payload("prompt-match"), debugEnv));
+  const records = readDebug(join(box.cacheDir, "debug.jsonl"));
+  assert.equal(records.length, 1);
+  assert.equal(records[0].outcome, "error", JSON.stringify(records[0]));
+  assert.match(String(records[0].error), /sessions/, JSON.stringify(records[0]));
 
-    // A plain file where the sessions folder should be: neither read nor write works.
-    Deno.removeSync(sessions);
-    Deno.writeTextFileSync(sessions, "not a folder");
-    checkHook(await box.hook(await payload("prompt-match")));
-    checkHook(await box.hook(await payload("prompt-second-session")));
-  } finally {
-    await box.cleanup();
-  }
+  // A plain file where the sessions folder should be: neither read nor write works.
+  Deno.removeSync(sessions);
+  Deno.writeTextFileSync(sessions, "not a folder");
+  checkHook(await box.hook(await payload("prompt-match")));
+  checkHook(await box.hook(await payload("prompt-second-session")));
 });
 
 Deno.test("fail-open: a failure with a known knowledge base is recorded in its debug log", async () => {
-  const box = await sandboxKb();
-  try {
-    fired(await box.hook(await payload("prompt-nomatch")));
-    const sessions = join(box.cacheDir, "sessions");
-    await Deno.remove(sessions, { recursive: true }).catch(() => {});
-    Deno.writeTextFileSync(sessions, "not a folder");
-    const result = await box.hook(await payload("prompt-match"), { env: { KB_HOOK_DEBUG: "1" } });
-    checkHook(result);
-    const records = readDebug(join(box.cacheDir, "debug.jsonl"));
-    const stray = readDebug(join(box.tmp, "git-kb", "debug.jsonl"));
-    assert.equal(
-      records.length,
-      1,
-      `expected one record in ${box.cacheDir}/debug.jsonl (read by git-kb stats); ` +
-        `found ${records.length} there and ${stray.length} in $TMPDIR/git-kb/debug.jsonl: ` +
-        JSON.stringify(stray),
-    );
-  } finally {
-    await box.cleanup();
-  }
+  await using box = await sandboxKb();
+  fired(await box.hook(await payload("prompt-nomatch")));
+  const sessions = join(box.cacheDir, "sessions");
+  await Deno.remove(sessions, { recursive: true }).catch(() => {});
+  Deno.writeTextFileSync(sessions, "not a folder");
+  const result = await box.hook(await payload("prompt-match"), { env: { KB_HOOK_DEBUG: "1" } });
+  checkHook(result);
+  const records = readDebug(join(box.cacheDir, "debug.jsonl"));
+  const stray = readDebug(join(box.tmp, "git-kb", "debug.jsonl"));
+  assert.equal(
+    records.length,
+    1,
+    `expected one record in ${box.cacheDir}/debug.jsonl (read by git-kb stats); ` +
+      `found ${records.length} there and ${stray.length} in $TMPDIR/git-kb/debug.jsonl: ` +
+      JSON.stringify(stray),
+  );
 });
 
 Deno.test("hot path loads no YAML: empty DENO_DIR and --cached-only after the index is built", async () => {
-  const box = await sandboxKb({ noKernel: true });
+  await using box = await sandboxKb({ noKernel: true });
   const emptyDenoDir = join(box.root, "empty-deno-dir");
   await Deno.mkdir(emptyDenoDir);
-  try {
-    // Build the index with the normal cache (this loads js-yaml to parse entries).
-    assert.deepEqual(
-      pointerIds(fired(await box.hook(await payload("prompt-second-session")))),
-      MATCH_IDS,
+  // Build the index with the normal cache (this loads js-yaml to parse entries).
+  assert.deepEqual(
+    pointerIds(fired(await box.hook(await payload("prompt-second-session")))),
+    MATCH_IDS,
+  );
+  const bare = { denoDir: emptyDenoDir, flags: ["--cached-only"] };
+  const nonFiring = await box.hook(await payload("prompt-nomatch"), bare);
+  silent(nonFiring);
+  const skipped = await box.hook(await payload("prompt-mechanical"), bare);
+  silent(skipped);
+  const firing = fired(await box.hook(await payload("prompt-match"), bare));
+  assert.deepEqual(pointerIds(firing), MATCH_IDS);
+  const review = fired(await box.hook(await payload("prompt-review"), bare));
+  assert.ok(pointerIds(review).includes("kb-r7v1d"));
+  const cached = (dir: string, prefix = ""): string[] =>
+    [...Deno.readDirSync(dir)].flatMap((item) =>
+      item.isDirectory
+        ? cached(join(dir, item.name), `${prefix}${item.name}/`)
+        : [`${prefix}${item.name}`]
     );
-    const bare = { denoDir: emptyDenoDir, flags: ["--cached-only"] };
-    const nonFiring = await box.hook(await payload("prompt-nomatch"), bare);
-    silent(nonFiring);
-    const skipped = await box.hook(await payload("prompt-mechanical"), bare);
-    silent(skipped);
-    const firing = fired(await box.hook(await payload("prompt-match"), bare));
-    assert.deepEqual(pointerIds(firing), MATCH_IDS);
-    const review = fired(await box.hook(await payload("prompt-review"), bare));
-    assert.ok(pointerIds(review).includes("kb-r7v1d"));
-    const cached = (dir: string, prefix = ""): string[] =>
-      [...Deno.readDirSync(dir)].flatMap((item) =>
-        item.isDirectory
-          ? cached(join(dir, item.name), `${prefix}${item.name}/`)
-          : [`${prefix}${item.name}`]
-      );
-    const files = cached(emptyDenoDir);
-    assert.ok(
-      files.some((file) => file.endsWith("core/prompt/decision.ts.js")),
-      "the hook's modules",
-    );
-    assert.ok(!files.some((file) => /js-yaml|argparse/.test(file)), "no npm package fetched");
-    assert.ok(
-      !files.some((file) => /core\/(entry|frontmatter)\.ts/.test(file)),
-      `the entry parser was never compiled:\n${files.join("\n")}`,
-    );
+  const files = cached(emptyDenoDir);
+  assert.ok(
+    files.some((file) => file.endsWith("core/prompt/decision.ts.js")),
+    "the hook's modules",
+  );
+  assert.ok(!files.some((file) => /js-yaml|argparse/.test(file)), "no npm package fetched");
+  assert.ok(
+    !files.some((file) => /core\/(entry|frontmatter)\.ts/.test(file)),
+    `the entry parser was never compiled:\n${files.join("\n")}`,
+  );
 
-    // Control: anything that imports core/entry/entry.ts (js-yaml) fails under the same conditions.
-    const control = join(box.root, "control.ts");
-    await Deno.writeTextFile(
-      control,
-      `import { serializeEntry } from ${
-        JSON.stringify(join(ROOT, "core", "entry", "entry.ts"))
-      };\n` +
-        `console.log(typeof serializeEntry);\n`,
-    );
-    const runControl = async (dir: string) =>
-      await new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "--cached-only",
-          "--no-prompt",
-          "--allow-read",
-          "--config",
-          join(ROOT, "deno.json"),
-          control,
-        ],
-        cwd: box.project,
-        clearEnv: true,
-        env: { PATH: Deno.env.get("PATH") ?? "", DENO_DIR: dir, HOME: box.home },
-        stdin: "null",
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-    const failing = await runControl(emptyDenoDir);
-    assert.notEqual(failing.code, 0, "importing the YAML parser needs the npm cache");
-    assert.match(decoder.decode(failing.stderr), /js-yaml/);
-    const passing = await runControl(await denoDir());
-    assert.equal(passing.code, 0, decoder.decode(passing.stderr));
-    assert.equal(decoder.decode(passing.stdout).trim(), "function");
-  } finally {
-    await box.cleanup();
-  }
+  // Control: anything that imports core/entry/entry.ts (js-yaml) fails under the same conditions.
+  const control = join(box.root, "control.ts");
+  await Deno.writeTextFile(
+    control,
+    `import { serializeEntry } from ${JSON.stringify(join(ROOT, "core", "entry", "entry.ts"))};\n` +
+      `console.log(typeof serializeEntry);\n`,
+  );
+  const runControl = async (dir: string) =>
+    await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--cached-only",
+        "--no-prompt",
+        "--allow-read",
+        "--config",
+        join(ROOT, "deno.json"),
+        control,
+      ],
+      cwd: box.project,
+      clearEnv: true,
+      env: { PATH: Deno.env.get("PATH") ?? "", DENO_DIR: dir, HOME: box.home },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+  const failing = await runControl(emptyDenoDir);
+  assert.notEqual(failing.code, 0, "importing the YAML parser needs the npm cache");
+  assert.match(decoder.decode(failing.stderr), /js-yaml/);
+  const passing = await runControl(await denoDir());
+  assert.equal(passing.code, 0, decoder.decode(passing.stderr));
+  assert.equal(decoder.decode(passing.stdout).trim(), "function");
 });

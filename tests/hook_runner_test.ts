@@ -8,7 +8,7 @@
 import { deepStrictEqual as deepEqual, strictEqual as equal } from "node:assert/strict";
 import { hookFlags } from "../app/permissions.ts";
 import { join } from "../core/path.ts";
-import { cacheRootOf, ROOT, runDeno } from "./helpers.ts";
+import { cacheRootOf, ROOT, runDeno, tempDir } from "./helpers.ts";
 
 /** Each hook's entry point and its name in app/permissions.ts. */
 const HOOKS: Record<string, string> = {
@@ -36,24 +36,21 @@ Deno.test("every hook entry point is listed here and runs through runHookOnStdio
 
 for (const [file, name] of Object.entries(HOOKS)) {
   Deno.test(`hooks/${file}: an array, a string or invalid JSON exits 0 with no output`, async () => {
-    const tmp = await Deno.makeTempDir({ prefix: "git-kb-runner-" });
-    try {
-      const env = {
-        HOME: tmp,
-        TMPDIR: tmp,
-        XDG_CACHE_HOME: join(tmp, "cache"),
-        KB_HOOK_DEBUG: "1",
-      };
-      for (const stdin of ["[]", '[{"prompt": "rotate the npm token"}]', '"x"', "{not json", ""]) {
-        const result = await runDeno(
-          ["run", "--no-prompt", ...hookFlags(name, cacheRootOf(env)), join(ROOT, "hooks", file)],
-          { env, cwd: tmp, stdin },
-        );
-        equal(result.code, 0, `${file} on ${stdin}: ${result.stderr}`);
-        equal(result.stdout, "", `${file} on ${stdin}`);
-      }
-    } finally {
-      await Deno.remove(tmp, { recursive: true });
+    await using tmpDir = await tempDir("git-kb-runner-");
+    const tmp = tmpDir.path;
+    const env = {
+      HOME: tmp,
+      TMPDIR: tmp,
+      XDG_CACHE_HOME: join(tmp, "cache"),
+      KB_HOOK_DEBUG: "1",
+    };
+    for (const stdin of ["[]", '[{"prompt": "rotate the npm token"}]', '"x"', "{not json", ""]) {
+      const result = await runDeno(
+        ["run", "--no-prompt", ...hookFlags(name, cacheRootOf(env)), join(ROOT, "hooks", file)],
+        { env, cwd: tmp, stdin },
+      );
+      equal(result.code, 0, `${file} on ${stdin}: ${result.stderr}`);
+      equal(result.stdout, "", `${file} on ${stdin}`);
     }
   });
 }

@@ -37,59 +37,55 @@ async function writeVault(root: string): Promise<string> {
 }
 
 Deno.test("import: a vault in one commit, secrets left out, a second import updates in place", async () => {
-  const kb = await makeKb({ remote: true, empty: true });
-  try {
-    const vault = await writeVault(kb.root);
-    const head = await git(kb.dir, "rev-parse", "HEAD");
-    const dry = await runCli(["import", vault, "--dry-run"], { env: kb.env });
-    equal(dry.code, 0, show(dry));
-    match(dry.stdout, /Would import from .* \(obsidian\): 2 added, 0 updated, 0 unchanged/);
-    equal(await git(kb.dir, "rev-parse", "HEAD"), head, "a dry run writes nothing");
+  await using kb = await makeKb({ remote: true, empty: true });
+  const vault = await writeVault(kb.root);
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  const dry = await runCli(["import", vault, "--dry-run"], { env: kb.env });
+  equal(dry.code, 0, show(dry));
+  match(dry.stdout, /Would import from .* \(obsidian\): 2 added, 0 updated, 0 unchanged/);
+  equal(await git(kb.dir, "rev-parse", "HEAD"), head, "a dry run writes nothing");
 
-    const first = await runCli(["import", vault, "--json"], { env: kb.env });
-    equal(first.code, 0, show(first));
-    const report = parseJson<ImportJson>(first);
-    equal(report.kind, "obsidian");
-    equal(report.added.length, 2);
-    equal(report.linksResolved, 1);
-    deepEqual(report.unresolved, [{ sourcePath: "Ops/Rotate keys.md", name: "Nowhere" }]);
-    const secrets = report.leftOut.find((file) => file.path === "Secrets.md");
-    ok(secrets && /GitHub token/.test(secrets.reason), JSON.stringify(report.leftOut));
-    ok(!first.stdout.includes("a1B2c3D4e5F6"), "the credential is never printed whole");
-    ok(report.leftOut.some((file) => file.path === "diagram.png"));
-    equal(report.save?.push, "pushed");
-    equal(await git(kb.dir, "rev-parse", "HEAD~1"), head, "one commit for the whole import");
-    equal(await git(kb.remote!, "rev-parse", "main"), report.save?.commit);
+  const first = await runCli(["import", vault, "--json"], { env: kb.env });
+  equal(first.code, 0, show(first));
+  const report = parseJson<ImportJson>(first);
+  equal(report.kind, "obsidian");
+  equal(report.added.length, 2);
+  equal(report.linksResolved, 1);
+  deepEqual(report.unresolved, [{ sourcePath: "Ops/Rotate keys.md", name: "Nowhere" }]);
+  const secrets = report.leftOut.find((file) => file.path === "Secrets.md");
+  ok(secrets && /GitHub token/.test(secrets.reason), JSON.stringify(report.leftOut));
+  ok(!first.stdout.includes("a1B2c3D4e5F6"), "the credential is never printed whole");
+  ok(report.leftOut.some((file) => file.path === "diagram.png"));
+  equal(report.save?.push, "pushed");
+  equal(await git(kb.dir, "rev-parse", "HEAD~1"), head, "one commit for the whole import");
+  equal(await git(kb.remote!, "rev-parse", "main"), report.save?.commit);
 
-    const found = await runCli(["search", "rotate quarterly", "--json"], { env: kb.env });
-    equal(found.code, 0, show(found));
-    const rotatePath = report.changes.find((path) => path.includes("rotate-keys"))!;
-    const rotate = await Deno.readTextFile(join(kb.dir, rotatePath));
-    match(rotate, /^tags: \[aws, security, quarterly, ops\]$/m);
-    match(rotate, /^created: 2022-01-02$/m);
-    match(rotate, /^imported_from: Ops\/Rotate keys\.md$/m);
-    match(rotate, /See the deploy notes \(\[\[kb-\w{5}\]\]\) and \[\[Nowhere\]\]\./);
-    match(rotate, /- \{ rel: related, to: kb-\w{5} \}/);
+  const found = await runCli(["search", "rotate quarterly", "--json"], { env: kb.env });
+  equal(found.code, 0, show(found));
+  const rotatePath = report.changes.find((path) => path.includes("rotate-keys"))!;
+  const rotate = await Deno.readTextFile(join(kb.dir, rotatePath));
+  match(rotate, /^tags: \[aws, security, quarterly, ops\]$/m);
+  match(rotate, /^created: 2022-01-02$/m);
+  match(rotate, /^imported_from: Ops\/Rotate keys\.md$/m);
+  match(rotate, /See the deploy notes \(\[\[kb-\w{5}\]\]\) and \[\[Nowhere\]\]\./);
+  match(rotate, /- \{ rel: related, to: kb-\w{5} \}/);
 
-    const again = await runCli(["import", vault, "--json"], { env: kb.env });
-    equal(again.code, 0, show(again));
-    const second = parseJson<ImportJson>(again);
-    deepEqual([second.added.length, second.updated.length, second.unchanged.length], [0, 0, 2]);
-    equal(second.save, undefined);
+  const again = await runCli(["import", vault, "--json"], { env: kb.env });
+  equal(again.code, 0, show(again));
+  const second = parseJson<ImportJson>(again);
+  deepEqual([second.added.length, second.updated.length, second.unchanged.length], [0, 0, 2]);
+  equal(second.save, undefined);
 
-    await Deno.writeTextFile(join(vault, "Deploy.md"), "Ship with `make release` now.\n");
-    const changed = parseJson<ImportJson>(
-      await runCli(["import", vault, "--json"], { env: kb.env }),
-    );
-    equal(changed.updated.length, 1);
-    equal(changed.added.length, 0);
-    const entries = [...Deno.readDirSync(join(kb.dir, "entries"))].filter((file) =>
-      file.name.endsWith(".md")
-    );
-    equal(entries.length, 2, "no duplicate entries");
-  } finally {
-    await kb.cleanup();
-  }
+  await Deno.writeTextFile(join(vault, "Deploy.md"), "Ship with `make release` now.\n");
+  const changed = parseJson<ImportJson>(
+    await runCli(["import", vault, "--json"], { env: kb.env }),
+  );
+  equal(changed.updated.length, 1);
+  equal(changed.added.length, 0);
+  const entries = [...Deno.readDirSync(join(kb.dir, "entries"))].filter((file) =>
+    file.name.endsWith(".md")
+  );
+  equal(entries.length, 2, "no duplicate entries");
 });
 
 Deno.test("import: agent files become rules, an alwaysApply rule a kernel rule", async () => {
@@ -122,14 +118,10 @@ Deno.test("import: agent files become rules, an alwaysApply rule a kernel rule",
 });
 
 Deno.test("import: usage errors exit 2 and a missing folder exits 1 with its name", async () => {
-  const kb = await makeKb({ empty: true });
-  try {
-    equal((await runCli(["import"], { env: kb.env })).code, 2);
-    equal((await runCli(["import", kb.root, "--from", "notion"], { env: kb.env })).code, 2);
-    const missing = await runCli(["import", join(kb.root, "nope")], { env: kb.env });
-    equal(missing.code, 1, show(missing));
-    match(missing.stderr, /nope/);
-  } finally {
-    await kb.cleanup();
-  }
+  await using kb = await makeKb({ empty: true });
+  equal((await runCli(["import"], { env: kb.env })).code, 2);
+  equal((await runCli(["import", kb.root, "--from", "notion"], { env: kb.env })).code, 2);
+  const missing = await runCli(["import", join(kb.root, "nope")], { env: kb.env });
+  equal(missing.code, 1, show(missing));
+  match(missing.stderr, /nope/);
 });

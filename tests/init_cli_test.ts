@@ -18,97 +18,87 @@ import {
 } from "./helpers.ts";
 
 Deno.test("init refuses to point the config away from another knowledge base unless --force", async (t) => {
-  const configured = await makeKb();
-  const sandbox = await makeSandbox();
-  try {
-    const env = {
-      TMPDIR: sandbox.tmp,
-      HOME: sandbox.home,
-      XDG_CONFIG_HOME: sandbox.config,
-      NO_COLOR: "1",
-      GIT_CONFIG_NOSYSTEM: "1",
-    };
-    const configFile = join(sandbox.config, "git-kb", "config.json");
-    await Deno.mkdir(join(sandbox.config, "git-kb"), { recursive: true });
-    const config = JSON.stringify({ kbDir: configured.dir });
-    await Deno.writeTextFile(configFile, config);
-    const typo = join(sandbox.root, "typo", "path");
+  await using configured = await makeKb();
+  await using sandbox = await makeSandbox();
+  const env = {
+    TMPDIR: sandbox.tmp,
+    HOME: sandbox.home,
+    XDG_CONFIG_HOME: sandbox.config,
+    NO_COLOR: "1",
+    GIT_CONFIG_NOSYSTEM: "1",
+  };
+  const configFile = join(sandbox.config, "git-kb", "config.json");
+  await Deno.mkdir(join(sandbox.config, "git-kb"), { recursive: true });
+  const config = JSON.stringify({ kbDir: configured.dir });
+  await Deno.writeTextFile(configFile, config);
+  const typo = join(sandbox.root, "typo", "path");
 
-    await t.step(
-      "a new folder: exit 2, both paths and the entry count named, nothing made",
-      async () => {
-        const result = await runCli(["init", typo], { env });
-        assert.equal(result.code, 2, show(result));
-        for (
-          const text of [configFile, configured.dir, typo, `${FIXTURE_ENTRIES} entries`, "--force"]
-        ) {
-          assert.ok(result.stderr.includes(text), `names ${text}\n${show(result)}`);
-        }
-        assert.equal(await exists(join(sandbox.root, "typo")), false, "no folder created");
-        assert.equal(await Deno.readTextFile(configFile), config, "the config is untouched");
-      },
+  await t.step(
+    "a new folder: exit 2, both paths and the entry count named, nothing made",
+    async () => {
+      const result = await runCli(["init", typo], { env });
+      assert.equal(result.code, 2, show(result));
+      for (
+        const text of [configFile, configured.dir, typo, `${FIXTURE_ENTRIES} entries`, "--force"]
+      ) {
+        assert.ok(result.stderr.includes(text), `names ${text}\n${show(result)}`);
+      }
+      assert.equal(await exists(join(sandbox.root, "typo")), false, "no folder created");
+      assert.equal(await Deno.readTextFile(configFile), config, "the config is untouched");
+    },
+  );
+
+  await t.step("the configured knowledge base itself is adopted as before", async () => {
+    const result = await runCli(["init", configured.dir, "--json"], { env });
+    assert.equal(result.code, 0, show(result));
+    assert.equal(parseJson<{ mode: string }>(result).mode, "existing");
+  });
+
+  await t.step("with --force: created, the config repointed, the old one named", async () => {
+    const result = await runCli(["init", typo, "--force"], { env });
+    assert.equal(result.code, 0, show(result));
+    assert.ok(
+      result.stdout.includes(`The config named ${configured.dir} (${FIXTURE_ENTRIES} entries)`),
+      show(result),
     );
+    assert.deepEqual(JSON.parse(await Deno.readTextFile(configFile)), { kbDir: typo });
+  });
 
-    await t.step("the configured knowledge base itself is adopted as before", async () => {
-      const result = await runCli(["init", configured.dir, "--json"], { env });
-      assert.equal(result.code, 0, show(result));
-      assert.equal(parseJson<{ mode: string }>(result).mode, "existing");
-    });
-
-    await t.step("with --force: created, the config repointed, the old one named", async () => {
-      const result = await runCli(["init", typo, "--force"], { env });
-      assert.equal(result.code, 0, show(result));
-      assert.ok(
-        result.stdout.includes(`The config named ${configured.dir} (${FIXTURE_ENTRIES} entries)`),
-        show(result),
-      );
-      assert.deepEqual(JSON.parse(await Deno.readTextFile(configFile)), { kbDir: typo });
-    });
-
-    await t.step("a configured folder that is gone is replaced without --force", async () => {
-      const gone = join(sandbox.root, "gone");
-      await Deno.writeTextFile(configFile, JSON.stringify({ kbDir: gone }));
-      const fresh = join(sandbox.root, "fresh");
-      const result = await runCli(["init", fresh], { env });
-      assert.equal(result.code, 0, show(result));
-      assert.match(result.stdout, /holds no knowledge base/);
-      assert.deepEqual(JSON.parse(await Deno.readTextFile(configFile)), { kbDir: fresh });
-    });
-  } finally {
-    await configured.cleanup();
-    await sandbox.cleanup();
-  }
+  await t.step("a configured folder that is gone is replaced without --force", async () => {
+    const gone = join(sandbox.root, "gone");
+    await Deno.writeTextFile(configFile, JSON.stringify({ kbDir: gone }));
+    const fresh = join(sandbox.root, "fresh");
+    const result = await runCli(["init", fresh], { env });
+    assert.equal(result.code, 0, show(result));
+    assert.match(result.stdout, /holds no knowledge base/);
+    assert.deepEqual(JSON.parse(await Deno.readTextFile(configFile)), { kbDir: fresh });
+  });
 });
 
 Deno.test("init names the markdown files outside entries/ that git-kb does not read", async () => {
-  const kb = await makeKb();
-  const sandbox = await makeSandbox();
-  try {
-    await Deno.mkdir(join(kb.dir, "notes"));
-    await Deno.writeTextFile(join(kb.dir, "notes", "meeting.md"), "# Meeting\n");
-    await Deno.writeTextFile(join(kb.dir, "ideas.md"), "# Ideas\n");
-    await git(kb.dir, "add", "notes/meeting.md");
-    await git(kb.dir, "commit", "--quiet", "-m", "notes");
-    const env = {
-      TMPDIR: sandbox.tmp,
-      HOME: sandbox.home,
-      XDG_CONFIG_HOME: sandbox.config,
-      NO_COLOR: "1",
-      GIT_CONFIG_NOSYSTEM: "1",
-    };
-    const text = await runCli(["init", kb.dir], { env });
-    assert.equal(text.code, 0, show(text));
-    assert.match(text.stdout, /2 markdown files outside entries\/ are not read by git-kb/);
-    assert.match(text.stdout, /ideas\.md/);
-    assert.match(text.stdout, /notes\/meeting\.md/);
-    assert.doesNotMatch(text.stdout, /README\.md/);
-    const json = await runCli(["init", kb.dir, "--json"], { env });
-    assert.deepEqual(parseJson<{ notRead: string[] }>(json).notRead.sort(), [
-      "ideas.md",
-      "notes/meeting.md",
-    ]);
-  } finally {
-    await kb.cleanup();
-    await sandbox.cleanup();
-  }
+  await using kb = await makeKb();
+  await using sandbox = await makeSandbox();
+  await Deno.mkdir(join(kb.dir, "notes"));
+  await Deno.writeTextFile(join(kb.dir, "notes", "meeting.md"), "# Meeting\n");
+  await Deno.writeTextFile(join(kb.dir, "ideas.md"), "# Ideas\n");
+  await git(kb.dir, "add", "notes/meeting.md");
+  await git(kb.dir, "commit", "--quiet", "-m", "notes");
+  const env = {
+    TMPDIR: sandbox.tmp,
+    HOME: sandbox.home,
+    XDG_CONFIG_HOME: sandbox.config,
+    NO_COLOR: "1",
+    GIT_CONFIG_NOSYSTEM: "1",
+  };
+  const text = await runCli(["init", kb.dir], { env });
+  assert.equal(text.code, 0, show(text));
+  assert.match(text.stdout, /2 markdown files outside entries\/ are not read by git-kb/);
+  assert.match(text.stdout, /ideas\.md/);
+  assert.match(text.stdout, /notes\/meeting\.md/);
+  assert.doesNotMatch(text.stdout, /README\.md/);
+  const json = await runCli(["init", kb.dir, "--json"], { env });
+  assert.deepEqual(parseJson<{ notRead: string[] }>(json).notRead.sort(), [
+    "ideas.md",
+    "notes/meeting.md",
+  ]);
 });

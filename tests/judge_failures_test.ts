@@ -105,56 +105,52 @@ async function allJudgeRecords(tmp: string): Promise<Record<string, unknown>[]> 
 }
 
 Deno.test("every judge failure allows the call, within the timeout plus one second", async (t) => {
-  const sandbox = await makeSandbox("git-kb-judge-fail-");
+  await using sandbox = await makeSandbox("git-kb-judge-fail-");
   const kbDir = join(sandbox.root, "kb");
   const bare = join(sandbox.root, "bare");
   await Promise.all([copySampleKb(kbDir), copySampleKb(bare, { noKernel: true })]);
   const fail = await payload("write-fail");
-  try {
-    // Build each index first, so the timings below are the judge's, not a first index build.
-    for (const dir of [kbDir, bare]) {
-      await runJudge(await payload("write-pass"), {
-        env: { TMPDIR: sandbox.tmp, HOME: sandbox.home, KB_DIR: dir },
-        claude: "/nonexistent/claude",
+  // Build each index first, so the timings below are the judge's, not a first index build.
+  for (const dir of [kbDir, bare]) {
+    await runJudge(await payload("write-pass"), {
+      env: { TMPDIR: sandbox.tmp, HOME: sandbox.home, KB_DIR: dir },
+      claude: "/nonexistent/claude",
+    });
+  }
+  for (const [index, failure] of CASES.entries()) {
+    await t.step(failure.name, async () => {
+      const record = join(sandbox.root, `calls-${index}`);
+      const env: Record<string, string> = {
+        TMPDIR: sandbox.tmp,
+        HOME: sandbox.home,
+        XDG_CONFIG_HOME: sandbox.config,
+        KB_DIR: failure.kb === "no-kernel"
+          ? bare
+          : failure.kb === "missing"
+          ? join(sandbox.root, "gone")
+          : kbDir,
+        KB_HOOK_DEBUG: "1",
+        KB_PROSE_LINT_TIMEOUT_MS: String(TIMEOUT_MS),
+        FAKE_CLAUDE_RECORD: record,
+      };
+      if (failure.kb === "none") delete env.KB_DIR;
+      const before = new Set((await allJudgeRecords(sandbox.tmp)).map((r) => JSON.stringify(r)));
+      const result = await runJudge(failure.stdin ?? fail, {
+        env,
+        claude: failure.claude ?? fakeClaude("fail"),
+        flags: failure.flags?.(sandbox.tmp),
       });
-    }
-    for (const [index, failure] of CASES.entries()) {
-      await t.step(failure.name, async () => {
-        const record = join(sandbox.root, `calls-${index}`);
-        const env: Record<string, string> = {
-          TMPDIR: sandbox.tmp,
-          HOME: sandbox.home,
-          XDG_CONFIG_HOME: sandbox.config,
-          KB_DIR: failure.kb === "no-kernel"
-            ? bare
-            : failure.kb === "missing"
-            ? join(sandbox.root, "gone")
-            : kbDir,
-          KB_HOOK_DEBUG: "1",
-          KB_PROSE_LINT_TIMEOUT_MS: String(TIMEOUT_MS),
-          FAKE_CLAUDE_RECORD: record,
-        };
-        if (failure.kb === "none") delete env.KB_DIR;
-        const before = new Set((await allJudgeRecords(sandbox.tmp)).map((r) => JSON.stringify(r)));
-        const result = await runJudge(failure.stdin ?? fail, {
-          env,
-          claude: failure.claude ?? fakeClaude("fail"),
-          flags: failure.flags?.(sandbox.tmp),
-        });
-        assert.equal(result.code, 0, show(result));
-        assert.equal(result.stdout, "", show(result));
-        assert.doesNotMatch(result.stderr, STACK_FRAME, show(result));
-        assert.ok(result.ms < TIMEOUT_MS + 1_000, `${Math.round(result.ms)} ms`);
-        assert.equal((await recordedCalls(record)).length, failure.called ? 1 : 0, "calls");
-        const added = (await allJudgeRecords(sandbox.tmp)).filter((r) =>
-          !before.has(JSON.stringify(r))
-        );
-        assert.equal(added.length, 1, JSON.stringify(added));
-        assert.equal(added[0].outcome, failure.outcome ?? "error", JSON.stringify(added[0]));
-        assert.match(String(added[0].reason), failure.reason, JSON.stringify(added[0]));
-      });
-    }
-  } finally {
-    await sandbox.cleanup();
+      assert.equal(result.code, 0, show(result));
+      assert.equal(result.stdout, "", show(result));
+      assert.doesNotMatch(result.stderr, STACK_FRAME, show(result));
+      assert.ok(result.ms < TIMEOUT_MS + 1_000, `${Math.round(result.ms)} ms`);
+      assert.equal((await recordedCalls(record)).length, failure.called ? 1 : 0, "calls");
+      const added = (await allJudgeRecords(sandbox.tmp)).filter((r) =>
+        !before.has(JSON.stringify(r))
+      );
+      assert.equal(added.length, 1, JSON.stringify(added));
+      assert.equal(added[0].outcome, failure.outcome ?? "error", JSON.stringify(added[0]));
+      assert.match(String(added[0].reason), failure.reason, JSON.stringify(added[0]));
+    });
   }
 });

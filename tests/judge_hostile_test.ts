@@ -70,7 +70,7 @@ const TOKEN = "ghp_1234567890abcdefghijklmnopqrstuvwxyzAB";
 const AWS = "AKIAIOSFODNN7EXAMPLE";
 
 Deno.test("the judge's debug records and cached verdicts hold no credential and little prose", async (t) => {
-  const box = await judgeKb();
+  await using box = await judgeKb();
   const claude = fakeClaude("scripted");
   const long = "blazing fast ".repeat(200);
   const cases: [string, Record<string, string>, RegExp][] = [
@@ -82,49 +82,41 @@ Deno.test("the judge's debug records and cached verdicts hold no credential and 
       FAKE_REPLY: JSON.stringify({ type: "result", result: `key ${AWS} ${long}` }),
     }, /no clear verdict: key AKIA…MPLE/],
   ];
-  try {
-    for (const [name, extra, reason] of cases) {
-      await t.step(name, async () => {
-        const result = await runJudge(await payload("write-fail"), {
-          env: { ...box.env, ...extra },
-          claude,
-        });
-        assertAllowed(result);
-        const record = (await box.records()).at(-1)!;
-        assert.match(String(record.reason), reason, JSON.stringify(record));
-        assert.ok(String(record.reason).length < 200, String(record.reason));
-      });
-    }
-    await t.step("a fail verdict quoting a long phrase with a credential", async () => {
-      const violation = { rule: "kb-k1rn0", phrase: `${long} ${AWS}`, rewrite: `use ${TOKEN}` };
-      const reply = JSON.stringify({ verdict: "fail", violations: [violation] });
+  for (const [name, extra, reason] of cases) {
+    await t.step(name, async () => {
       const result = await runJudge(await payload("write-fail"), {
-        env: { ...box.env, FAKE_REPLY: JSON.stringify({ type: "result", result: reply }) },
+        env: { ...box.env, ...extra },
         claude,
       });
-      const denied = assertDenied(result);
-      assert.doesNotMatch(denied, new RegExp(TOKEN), show(result));
-      const verdicts = await texts(join(await kbCache(box.tmp), "verdicts"));
-      assert.ok(verdicts.length < 1_000, `${verdicts.length} characters cached:\n${verdicts}`);
+      assertAllowed(result);
+      const record = (await box.records()).at(-1)!;
+      assert.match(String(record.reason), reason, JSON.stringify(record));
+      assert.ok(String(record.reason).length < 200, String(record.reason));
     });
-    const cache = await texts(await kbCache(box.tmp));
-    assert.doesNotMatch(cache, new RegExp(`${TOKEN}|${AWS}|(blazing fast ){20}`));
-    assert.equal((await recordedCalls(join(box.root, "calls"))).length, 3);
-  } finally {
-    await box.cleanup();
   }
+  await t.step("a fail verdict quoting a long phrase with a credential", async () => {
+    const violation = { rule: "kb-k1rn0", phrase: `${long} ${AWS}`, rewrite: `use ${TOKEN}` };
+    const reply = JSON.stringify({ verdict: "fail", violations: [violation] });
+    const result = await runJudge(await payload("write-fail"), {
+      env: { ...box.env, FAKE_REPLY: JSON.stringify({ type: "result", result: reply }) },
+      claude,
+    });
+    const denied = assertDenied(result);
+    assert.doesNotMatch(denied, new RegExp(TOKEN), show(result));
+    const verdicts = await texts(join(await kbCache(box.tmp), "verdicts"));
+    assert.ok(verdicts.length < 1_000, `${verdicts.length} characters cached:\n${verdicts}`);
+  });
+  const cache = await texts(await kbCache(box.tmp));
+  assert.doesNotMatch(cache, new RegExp(`${TOKEN}|${AWS}|(blazing fast ){20}`));
+  assert.equal((await recordedCalls(join(box.root, "calls"))).length, 3);
 });
 
 Deno.test("KB_PROSE_LINT_TIMEOUT_MS past what a timer holds: clamped, and the model is heard", async () => {
-  const box = await judgeKb();
-  try {
-    const result = await runJudge(await payload("write-fail"), {
-      env: { ...box.env, KB_PROSE_LINT_TIMEOUT_MS: "9999999999" },
-      claude: fakeClaude("fail"),
-    });
-    assert.match(assertDenied(result), /kb-k1rn0/);
-    assert.equal((await box.records()).at(-1)?.outcome, "deny");
-  } finally {
-    await box.cleanup();
-  }
+  await using box = await judgeKb();
+  const result = await runJudge(await payload("write-fail"), {
+    env: { ...box.env, KB_PROSE_LINT_TIMEOUT_MS: "9999999999" },
+    claude: fakeClaude("fail"),
+  });
+  assert.match(assertDenied(result), /kb-k1rn0/);
+  assert.equal((await box.records()).at(-1)?.outcome, "deny");
 });

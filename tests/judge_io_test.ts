@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Verdict } from "../core/judge/verdict.ts";
 import { ProcessTimeoutError, runProcess } from "../io/process.ts";
+import { tempDir } from "./helpers.ts";
 import {
   pruneVerdicts,
   readCachedVerdict,
@@ -20,45 +21,39 @@ const FAIL: Verdict = {
 };
 
 Deno.test("verdict cache: a written verdict reads back until it expires", async () => {
-  const cacheDir = await Deno.makeTempDir({ prefix: "git-kb-verdicts-" });
-  try {
-    assert.equal(readCachedVerdict(cacheDir, "abc123"), undefined, "missing folder: a miss");
-    writeCachedVerdict(cacheDir, "abc123", FAIL);
-    writeCachedVerdict(cacheDir, "def456", { verdict: "pass", violations: [] });
-    assert.deepEqual(readCachedVerdict(cacheDir, "abc123"), FAIL);
-    assert.deepEqual(readCachedVerdict(cacheDir, "def456"), { verdict: "pass", violations: [] });
-    const later = Date.now() + VERDICT_CACHE_LIMITS.maxAgeMs + 1_000;
-    assert.equal(readCachedVerdict(cacheDir, "abc123", later), undefined, "expired");
-    await Deno.writeTextFile(join(verdictDir(cacheDir), "bad.json"), "{half");
-    assert.equal(readCachedVerdict(cacheDir, "bad"), undefined, "corrupt: a miss");
-    assert.throws(() => readCachedVerdict(cacheDir, "../escape"), /invalid verdict cache key/);
-    const names = [...Deno.readDirSync(verdictDir(cacheDir))].map((item) => item.name).sort();
-    assert.deepEqual(names, ["abc123.json", "bad.json", "def456.json"], "no temp files left");
-  } finally {
-    await Deno.remove(cacheDir, { recursive: true });
-  }
+  await using cacheTemp = await tempDir("git-kb-verdicts-");
+  const cacheDir = cacheTemp.path;
+  assert.equal(readCachedVerdict(cacheDir, "abc123"), undefined, "missing folder: a miss");
+  writeCachedVerdict(cacheDir, "abc123", FAIL);
+  writeCachedVerdict(cacheDir, "def456", { verdict: "pass", violations: [] });
+  assert.deepEqual(readCachedVerdict(cacheDir, "abc123"), FAIL);
+  assert.deepEqual(readCachedVerdict(cacheDir, "def456"), { verdict: "pass", violations: [] });
+  const later = Date.now() + VERDICT_CACHE_LIMITS.maxAgeMs + 1_000;
+  assert.equal(readCachedVerdict(cacheDir, "abc123", later), undefined, "expired");
+  await Deno.writeTextFile(join(verdictDir(cacheDir), "bad.json"), "{half");
+  assert.equal(readCachedVerdict(cacheDir, "bad"), undefined, "corrupt: a miss");
+  assert.throws(() => readCachedVerdict(cacheDir, "../escape"), /invalid verdict cache key/);
+  const names = [...Deno.readDirSync(verdictDir(cacheDir))].map((item) => item.name).sort();
+  assert.deepEqual(names, ["abc123.json", "bad.json", "def456.json"], "no temp files left");
 });
 
 Deno.test("verdict cache: past its bound, expired and then oldest verdicts go", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "git-kb-verdicts-" });
-  try {
-    const now = Date.now();
-    const ages = [10, 9, 8, 7, 6, 5].map((days) => days * 24 * 60 * 60 * 1000);
-    for (const [index, age] of ages.entries()) {
-      const path = join(dir, `v${index}.json`);
-      await Deno.writeTextFile(path, "{}");
-      await Deno.utime(path, (now - age) / 1000, (now - age) / 1000);
-    }
-    const limits = { maxEntries: 10, maxAgeMs: 7.5 * 24 * 60 * 60 * 1000 };
-    assert.equal(pruneVerdicts(dir, limits, now), 0, "under the bound nothing is deleted");
-    assert.equal(pruneVerdicts(dir, { ...limits, maxEntries: 4 }, now), 3);
-    const left = [...Deno.readDirSync(dir)].map((item) => item.name).sort();
-    assert.deepEqual(left, ["v3.json", "v4.json", "v5.json"], "the expired and then the oldest");
-    assert.equal(pruneVerdicts(dir, { maxEntries: 1, maxAgeMs: Infinity }, now), 2);
-    assert.deepEqual([...Deno.readDirSync(dir)].map((item) => item.name), ["v5.json"]);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
+  await using dirTemp = await tempDir("git-kb-verdicts-");
+  const dir = dirTemp.path;
+  const now = Date.now();
+  const ages = [10, 9, 8, 7, 6, 5].map((days) => days * 24 * 60 * 60 * 1000);
+  for (const [index, age] of ages.entries()) {
+    const path = join(dir, `v${index}.json`);
+    await Deno.writeTextFile(path, "{}");
+    await Deno.utime(path, (now - age) / 1000, (now - age) / 1000);
   }
+  const limits = { maxEntries: 10, maxAgeMs: 7.5 * 24 * 60 * 60 * 1000 };
+  assert.equal(pruneVerdicts(dir, limits, now), 0, "under the bound nothing is deleted");
+  assert.equal(pruneVerdicts(dir, { ...limits, maxEntries: 4 }, now), 3);
+  const left = [...Deno.readDirSync(dir)].map((item) => item.name).sort();
+  assert.deepEqual(left, ["v3.json", "v4.json", "v5.json"], "the expired and then the oldest");
+  assert.equal(pruneVerdicts(dir, { maxEntries: 1, maxAgeMs: Infinity }, now), 2);
+  assert.deepEqual([...Deno.readDirSync(dir)].map((item) => item.name), ["v5.json"]);
 });
 
 Deno.test("runProcess: a child past its timeout is killed, even when it leaves a grandchild", async () => {

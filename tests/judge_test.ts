@@ -50,207 +50,175 @@ Deno.test("the judge profile: cache-only writes, no net, runs only the judge bin
 });
 
 Deno.test("calls with no prose are allowed without a model call", async () => {
-  const kb = await judgeKb();
-  try {
-    const inputs = [
-      await payload("bash-plain"),
-      await payload("read"),
-      toolPayload("Write", { file_path: "/w/a.md", content: "Blazing fast." }),
-      toolPayload("Write", { file_path: "/w/data.csv", content: "robust,seamless\n".repeat(20) }),
-      toolPayload("Bash", { command: "git commit -m 'Add blazing fast search'" }),
-      toolPayload("mcp__tracker__update_ticket", { id: "x".repeat(80), state: "DONE" }),
-    ];
-    for (const input of inputs) {
-      assertAllowed(await runJudge(input, { env: kb.env, claude: fakeClaude("fail") }));
-    }
-    assert.deepEqual(await kb.calls(), [], "no model call");
-    const records = await kb.records();
-    assert.equal(records.length, inputs.length);
-    for (const record of records) {
-      assert.equal(record.outcome, "skipped");
-      assert.equal(record.reason, "no prose");
-    }
-  } finally {
-    await kb.cleanup();
+  await using kb = await judgeKb();
+  const inputs = [
+    await payload("bash-plain"),
+    await payload("read"),
+    toolPayload("Write", { file_path: "/w/a.md", content: "Blazing fast." }),
+    toolPayload("Write", { file_path: "/w/data.csv", content: "robust,seamless\n".repeat(20) }),
+    toolPayload("Bash", { command: "git commit -m 'Add blazing fast search'" }),
+    toolPayload("mcp__tracker__update_ticket", { id: "x".repeat(80), state: "DONE" }),
+  ];
+  for (const input of inputs) {
+    assertAllowed(await runJudge(input, { env: kb.env, claude: fakeClaude("fail") }));
+  }
+  assert.deepEqual(await kb.calls(), [], "no model call");
+  const records = await kb.records();
+  assert.equal(records.length, inputs.length);
+  for (const record of records) {
+    assert.equal(record.outcome, "skipped");
+    assert.equal(record.reason, "no prose");
   }
 });
 
 Deno.test("prose that breaks a kernel rule is denied with each violation", async () => {
-  const kb = await judgeKb();
-  try {
-    const reason = assertDenied(
-      await runJudge(await payload("write-fail"), { env: kb.env, claude: fakeClaude("fail") }),
-    );
-    assert.equal(
-      reason,
-      "git-kb: this text breaks 2 rules from your knowledge base. Revise it and try again.\n" +
-        "- kb-k1rn0 (No marketing adjectives in commit messages and PR text): " +
-        '"blazing fast" → "search over 2k entries: 180 ms to 35 ms"\n' +
-        "- kb-c0mw8 (Say what changed and why in commit messages): " +
-        '"misc fixes" → "Skip superseded entries in search results"',
-    );
-    const [record] = await kb.records();
-    assert.equal(record.outcome, "deny");
-    assert.equal(record.reason, "fail: kb-k1rn0, kb-c0mw8");
-    assert.deepEqual(record.rules, ["kb-c0mw8", "kb-k1rn0"]);
-  } finally {
-    await kb.cleanup();
-  }
+  await using kb = await judgeKb();
+  const reason = assertDenied(
+    await runJudge(await payload("write-fail"), { env: kb.env, claude: fakeClaude("fail") }),
+  );
+  assert.equal(
+    reason,
+    "git-kb: this text breaks 2 rules from your knowledge base. Revise it and try again.\n" +
+      "- kb-k1rn0 (No marketing adjectives in commit messages and PR text): " +
+      '"blazing fast" → "search over 2k entries: 180 ms to 35 ms"\n' +
+      "- kb-c0mw8 (Say what changed and why in commit messages): " +
+      '"misc fixes" → "Skip superseded entries in search results"',
+  );
+  const [record] = await kb.records();
+  assert.equal(record.outcome, "deny");
+  assert.equal(record.reason, "fail: kb-k1rn0, kb-c0mw8");
+  assert.deepEqual(record.rules, ["kb-c0mw8", "kb-k1rn0"]);
 });
 
 Deno.test("each tool shape sends its prose, and only its prose, to the model", async () => {
-  const kb = await judgeKb();
-  try {
-    const cases: [string, string[], string[]][] = [
-      ["write-fail", ["This release brings blazing fast, seamless search"], []],
-      ["bash-heredoc-commit", [
-        '<text source="commit message">\nAdd blazing fast search\n\nThis seamless change',
-      ], ["git add", "cat <<", "EOF"]],
-      ["bash-gh-pr", [
-        '<text source="gh pr create title">\nSkip superseded entries in search\n</text>',
-        '<text source="gh pr create body">\nUsers kept landing on the old token note',
-      ], ["--title", "--body"]],
-      ["edit-code", [
-        '<text source="comment in search.ts">\nRank hits with a blazing fast, robust',
-      ], ["const hits", "rank(postings)"]],
-      ["mcp-comment", [
-        '<text source="mcp__github__add_issue_comment tool_input.body">\nThis powerful fix',
-      ], ["octo", "issue_number"]],
-    ];
-    for (const [name] of cases) {
-      assertDenied(
-        await runJudge(await payload(name), { env: kb.env, claude: fakeClaude("fail") }),
-      );
-    }
-    const calls = await kb.calls();
-    assert.equal(calls.length, cases.length);
-    for (const [index, [name, present, absent]] of cases.entries()) {
-      const prompt = calls[index].stdin;
-      for (const text of present) assert.ok(prompt.includes(text), `${name}: ${text}\n${prompt}`);
-      const prose = prompt.slice(prompt.indexOf("</rules>"));
-      for (const text of absent) assert.ok(!prose.includes(text), `${name}: not ${text}`);
-    }
-  } finally {
-    await kb.cleanup();
+  await using kb = await judgeKb();
+  const cases: [string, string[], string[]][] = [
+    ["write-fail", ["This release brings blazing fast, seamless search"], []],
+    ["bash-heredoc-commit", [
+      '<text source="commit message">\nAdd blazing fast search\n\nThis seamless change',
+    ], ["git add", "cat <<", "EOF"]],
+    ["bash-gh-pr", [
+      '<text source="gh pr create title">\nSkip superseded entries in search\n</text>',
+      '<text source="gh pr create body">\nUsers kept landing on the old token note',
+    ], ["--title", "--body"]],
+    ["edit-code", [
+      '<text source="comment in search.ts">\nRank hits with a blazing fast, robust',
+    ], ["const hits", "rank(postings)"]],
+    ["mcp-comment", [
+      '<text source="mcp__github__add_issue_comment tool_input.body">\nThis powerful fix',
+    ], ["octo", "issue_number"]],
+  ];
+  for (const [name] of cases) {
+    assertDenied(
+      await runJudge(await payload(name), { env: kb.env, claude: fakeClaude("fail") }),
+    );
+  }
+  const calls = await kb.calls();
+  assert.equal(calls.length, cases.length);
+  for (const [index, [name, present, absent]] of cases.entries()) {
+    const prompt = calls[index].stdin;
+    for (const text of present) assert.ok(prompt.includes(text), `${name}: ${text}\n${prompt}`);
+    const prose = prompt.slice(prompt.indexOf("</rules>"));
+    for (const text of absent) assert.ok(!prose.includes(text), `${name}: not ${text}`);
   }
 });
 
 Deno.test("compliant prose is allowed silently after one model call", async () => {
-  const kb = await judgeKb();
-  try {
-    assertAllowed(
-      await runJudge(await payload("write-pass"), { env: kb.env, claude: fakeClaude("rules") }),
-    );
-    assert.equal((await kb.calls()).length, 1);
-    const [record] = await kb.records();
-    assert.equal(record.outcome, "allow");
-    assert.equal(record.reason, "pass");
-  } finally {
-    await kb.cleanup();
-  }
+  await using kb = await judgeKb();
+  assertAllowed(
+    await runJudge(await payload("write-pass"), { env: kb.env, claude: fakeClaude("rules") }),
+  );
+  assert.equal((await kb.calls()).length, 1);
+  const [record] = await kb.records();
+  assert.equal(record.outcome, "allow");
+  assert.equal(record.reason, "pass");
 });
 
 Deno.test("the model call: rules and prose on stdin, our hooks off, no session kept", async () => {
-  const kb = await judgeKb();
-  try {
-    const env = { ...kb.env, KB_PROSE_LINT_MODEL: "haiku" };
-    assertDenied(await runJudge(await payload("write-fail"), { env, claude: fakeClaude("rules") }));
-    const [call] = await kb.calls();
-    assert.equal(call.argv[0], "-p", call.argv.join(" "));
-    assert.equal(argAfter(call, "--model"), "haiku");
-    assert.equal(argAfter(call, "--output-format"), "json");
-    assert.deepEqual(JSON.parse(argAfter(call, "--settings") ?? "{}"), { disableAllHooks: true });
-    assert.equal(argAfter(call, "--tools"), "", "no tools: a single turn, no PreToolUse inside");
-    assert.ok(call.argv.includes("--no-session-persistence"), "nothing in the session history");
-    assert.ok(call.argv.includes("--strict-mcp-config"), "no MCP servers");
-    assert.match(argAfter(call, "--system-prompt") ?? "", /JSON object/);
-    assert.equal(call.env.GIT_KB_JUDGE, "1", "the recursion marker");
-    assert.equal(call.env.CLAUDE_CODE_SAFE_MODE, "1");
-    assert.equal(call.env.CLAUDE_CODE_DISABLE_CLAUDE_MDS, "1");
-    assert.equal(call.env.HOME, kb.home, "the user's HOME, so the CLI finds its login");
-    assert.equal(call.cwd, await kbCache(kb.tmp), "run away from the project's settings");
-    const kernel = await Deno.readTextFile(
-      join(kb.kbDir, "entries", "kb-k1rn0-no-marketing-adjectives-in-commit-messages-and-pr.md"),
-    );
-    const body = kernel.slice(kernel.indexOf("\n---\n") + 5).trim();
-    assert.ok(call.stdin.includes(`<rule id="kb-k1rn0" title="No marketing adjectives`));
-    assert.ok(call.stdin.includes(body), "the kernel body, verbatim from the entry file");
-    assert.ok(call.stdin.includes('<rule id="kb-c0mw8"'));
-    assert.ok(call.stdin.includes("This release brings blazing fast, seamless search"));
-    assert.ok(!call.argv.some((arg) => arg.includes("blazing fast")), "prose goes to stdin only");
-  } finally {
-    await kb.cleanup();
-  }
+  await using kb = await judgeKb();
+  const env = { ...kb.env, KB_PROSE_LINT_MODEL: "haiku" };
+  assertDenied(await runJudge(await payload("write-fail"), { env, claude: fakeClaude("rules") }));
+  const [call] = await kb.calls();
+  assert.equal(call.argv[0], "-p", call.argv.join(" "));
+  assert.equal(argAfter(call, "--model"), "haiku");
+  assert.equal(argAfter(call, "--output-format"), "json");
+  assert.deepEqual(JSON.parse(argAfter(call, "--settings") ?? "{}"), { disableAllHooks: true });
+  assert.equal(argAfter(call, "--tools"), "", "no tools: a single turn, no PreToolUse inside");
+  assert.ok(call.argv.includes("--no-session-persistence"), "nothing in the session history");
+  assert.ok(call.argv.includes("--strict-mcp-config"), "no MCP servers");
+  assert.match(argAfter(call, "--system-prompt") ?? "", /JSON object/);
+  assert.equal(call.env.GIT_KB_JUDGE, "1", "the recursion marker");
+  assert.equal(call.env.CLAUDE_CODE_SAFE_MODE, "1");
+  assert.equal(call.env.CLAUDE_CODE_DISABLE_CLAUDE_MDS, "1");
+  assert.equal(call.env.HOME, kb.home, "the user's HOME, so the CLI finds its login");
+  assert.equal(call.cwd, await kbCache(kb.tmp), "run away from the project's settings");
+  const kernel = await Deno.readTextFile(
+    join(kb.kbDir, "entries", "kb-k1rn0-no-marketing-adjectives-in-commit-messages-and-pr.md"),
+  );
+  const body = kernel.slice(kernel.indexOf("\n---\n") + 5).trim();
+  assert.ok(call.stdin.includes(`<rule id="kb-k1rn0" title="No marketing adjectives`));
+  assert.ok(call.stdin.includes(body), "the kernel body, verbatim from the entry file");
+  assert.ok(call.stdin.includes('<rule id="kb-c0mw8"'));
+  assert.ok(call.stdin.includes("This release brings blazing fast, seamless search"));
+  assert.ok(!call.argv.some((arg) => arg.includes("blazing fast")), "prose goes to stdin only");
 });
 
 Deno.test("inside a judge call (GIT_KB_JUDGE=1) the hook does nothing at all", async () => {
-  const kb = await judgeKb();
-  try {
-    const env = { ...kb.env, GIT_KB_JUDGE: "1" };
-    assertAllowed(await runJudge(await payload("write-fail"), { env, claude: fakeClaude("fail") }));
-    assert.deepEqual(await kb.calls(), []);
-    await assert.rejects(() => kbCache(kb.tmp), "not even the index is opened");
-  } finally {
-    await kb.cleanup();
-  }
+  await using kb = await judgeKb();
+  const env = { ...kb.env, GIT_KB_JUDGE: "1" };
+  assertAllowed(await runJudge(await payload("write-fail"), { env, claude: fakeClaude("fail") }));
+  assert.deepEqual(await kb.calls(), []);
+  await assert.rejects(() => kbCache(kb.tmp), "not even the index is opened");
 });
 
 Deno.test("KB_PROSE_LINT=0/false/no/off (any case) turns the judge off", async () => {
-  const kb = await judgeKb();
-  try {
-    const input = await payload("write-fail");
-    for (const value of ["0", "false", "No", "OFF"]) {
-      const env = { ...kb.env, KB_PROSE_LINT: value };
-      assertAllowed(await runJudge(input, { env, claude: fakeClaude("fail") }));
-    }
-    assert.deepEqual(await kb.calls(), []);
-    const env = { ...kb.env, KB_PROSE_LINT: "1" };
-    assertDenied(await runJudge(input, { env, claude: fakeClaude("fail") }));
-    assert.equal((await kb.calls()).length, 1);
-  } finally {
-    await kb.cleanup();
+  await using kb = await judgeKb();
+  const input = await payload("write-fail");
+  for (const value of ["0", "false", "No", "OFF"]) {
+    const env = { ...kb.env, KB_PROSE_LINT: value };
+    assertAllowed(await runJudge(input, { env, claude: fakeClaude("fail") }));
   }
+  assert.deepEqual(await kb.calls(), []);
+  const env = { ...kb.env, KB_PROSE_LINT: "1" };
+  assertDenied(await runJudge(input, { env, claude: fakeClaude("fail") }));
+  assert.equal((await kb.calls()).length, 1);
 });
 
 Deno.test("verdict cache: a retry is not judged again; revised text, rules or model are", async () => {
-  const kb = await judgeKb();
-  try {
-    const options = { env: kb.env, claude: fakeClaude("rules") };
-    const failing = await payload("write-fail");
-    const first = assertDenied(await runJudge(failing, options));
-    const retry = assertDenied(await runJudge(failing, options));
-    assert.equal(retry, first);
-    assert.equal((await kb.calls()).length, 1, "the retry was answered from the cache");
-    assert.deepEqual((await kb.records()).map((record) => record.cache), ["miss", "hit"]);
+  await using kb = await judgeKb();
+  const options = { env: kb.env, claude: fakeClaude("rules") };
+  const failing = await payload("write-fail");
+  const first = assertDenied(await runJudge(failing, options));
+  const retry = assertDenied(await runJudge(failing, options));
+  assert.equal(retry, first);
+  assert.equal((await kb.calls()).length, 1, "the retry was answered from the cache");
+  assert.deepEqual((await kb.records()).map((record) => record.cache), ["miss", "hit"]);
 
-    const revised = failing.replace("blazing fast, seamless", "faster (180 ms to 35 ms)");
-    assertAllowed(await runJudge(revised, options));
-    assertAllowed(await runJudge(revised, options));
-    assert.equal((await kb.calls()).length, 2, "revised text judged once, then cached");
+  const revised = failing.replace("blazing fast, seamless", "faster (180 ms to 35 ms)");
+  assertAllowed(await runJudge(revised, options));
+  assertAllowed(await runJudge(revised, options));
+  assert.equal((await kb.calls()).length, 2, "revised text judged once, then cached");
 
-    assertDenied(
-      await runJudge(failing, { ...options, env: { ...kb.env, KB_PROSE_LINT_MODEL: "opus" } }),
-    );
-    assert.equal((await kb.calls()).length, 3, "another model judges afresh");
+  assertDenied(
+    await runJudge(failing, { ...options, env: { ...kb.env, KB_PROSE_LINT_MODEL: "opus" } }),
+  );
+  assert.equal((await kb.calls()).length, 3, "another model judges afresh");
 
-    // A rule edited in the knowledge base (saved by rename, as editors and git do) is read at
-    // the next call and invalidates the verdicts made under the old text.
-    const entry = join(
-      kb.kbDir,
-      "entries",
-      "kb-c0mw8-say-what-changed-and-why-in-commit-messages.md",
-    );
-    const text = await Deno.readTextFile(entry);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    await Deno.writeTextFile(`${entry}.tmp`, text.replace('No "misc fixes"', 'Never "misc fixes"'));
-    await Deno.rename(`${entry}.tmp`, entry);
-    assertDenied(await runJudge(failing, options));
-    const calls = await kb.calls();
-    assert.equal(calls.length, 4, "changed rules judge afresh");
-    assert.ok(calls[3].stdin.includes('Never "misc fixes"'), calls[3].stdin);
-  } finally {
-    await kb.cleanup();
-  }
+  // A rule edited in the knowledge base (saved by rename, as editors and git do) is read at
+  // the next call and invalidates the verdicts made under the old text.
+  const entry = join(
+    kb.kbDir,
+    "entries",
+    "kb-c0mw8-say-what-changed-and-why-in-commit-messages.md",
+  );
+  const text = await Deno.readTextFile(entry);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  await Deno.writeTextFile(`${entry}.tmp`, text.replace('No "misc fixes"', 'Never "misc fixes"'));
+  await Deno.rename(`${entry}.tmp`, entry);
+  assertDenied(await runJudge(failing, options));
+  const calls = await kb.calls();
+  assert.equal(calls.length, 4, "changed rules judge afresh");
+  assert.ok(calls[3].stdin.includes('Never "misc fixes"'), calls[3].stdin);
 });
 
 Deno.test("a call with no prose loads no knowledge-base, index or model code", async () => {

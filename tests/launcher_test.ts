@@ -37,123 +37,115 @@ async function fakeDeno(root: string): Promise<{ path: string; launcher: string 
 }
 
 Deno.test("the launcher passes each command's and hook's profile flags, nothing wider", async () => {
-  const sandbox = await makeSandbox();
-  try {
-    const { path, launcher } = await fakeDeno(sandbox.root);
-    const env = { PATH: path, HOME: sandbox.home, TMPDIR: sandbox.tmp };
-    const argvOf = async (args: string[], extra: Record<string, string> = {}) => {
-      const result = await runProcess(launcher, args, {
-        env: { ...env, ...extra },
-        clearEnv: true,
-      });
-      assert.equal(result.code, 0, show(result));
-      return result.stdout.trimEnd().split("\n");
-    };
-    const bundle = join(sandbox.root, "plugin-bin", "git-kb.js");
-    const cacheRoot = join(sandbox.home, ".cache", "git-kb");
-    for (const command of Object.keys(COMMAND_PROFILES)) {
-      assert.deepEqual(
-        await argvOf([command, "x"]),
-        [
-          "run",
-          "--quiet",
-          "--no-prompt",
-          "--no-config",
-          ...flagsFor(command, cacheRoot).slice(1),
-          bundle,
-          command,
-          "x",
-        ],
-        command,
-      );
-    }
-    for (const hook of Object.keys(HOOK_PROFILES)) {
-      const argv = await argvOf(["hook", hook]);
-      const expected = hookFlags(hook, cacheRoot).slice(1);
-      const hookBundle = HOT_HOOKS[hook]
-        ? join(sandbox.root, "plugin-bin", hotHookBundle(hook))
-        : bundle;
-      assert.deepEqual(argv, [
+  await using sandbox = await makeSandbox();
+  const { path, launcher } = await fakeDeno(sandbox.root);
+  const env = { PATH: path, HOME: sandbox.home, TMPDIR: sandbox.tmp };
+  const argvOf = async (args: string[], extra: Record<string, string> = {}) => {
+    const result = await runProcess(launcher, args, {
+      env: { ...env, ...extra },
+      clearEnv: true,
+    });
+    assert.equal(result.code, 0, show(result));
+    return result.stdout.trimEnd().split("\n");
+  };
+  const bundle = join(sandbox.root, "plugin-bin", "git-kb.js");
+  const cacheRoot = join(sandbox.home, ".cache", "git-kb");
+  for (const command of Object.keys(COMMAND_PROFILES)) {
+    assert.deepEqual(
+      await argvOf([command, "x"]),
+      [
         "run",
         "--quiet",
         "--no-prompt",
         "--no-config",
-        ...HOOK_V8_FLAGS,
-        ...expected,
-        hookBundle,
-        "hook",
-        hook,
-      ]);
-    }
-    const everything = [
-      ...await argvOf(["hook", "prompt"]),
-      ...await argvOf(["search", "a"]),
-      ...await argvOf(["--help"]),
-    ];
-    assert.ok(
-      !everything.some((flag) => /^(-A|--allow-all|--allow-run|--allow-net.*)$/.test(flag)),
+        ...flagsFor(command, cacheRoot).slice(1),
+        bundle,
+        command,
+        "x",
+      ],
+      command,
     );
-    assert.ok(!(await argvOf(["hook", "prompt"])).some((flag) => flag.startsWith("--allow-run")));
-
-    const withEditor = await argvOf(["edit", "kb-1"], { EDITOR: "nano -w" });
-    assert.ok(withEditor.includes("--allow-run=git,nano"), withEditor.join(" "));
-    assert.ok(
-      (await argvOf(["search", "a"], { EDITOR: "nano" })).every((flag) =>
-        !flag.startsWith("--allow-run")
-      ),
-    );
-  } finally {
-    await sandbox.cleanup();
   }
+  for (const hook of Object.keys(HOOK_PROFILES)) {
+    const argv = await argvOf(["hook", hook]);
+    const expected = hookFlags(hook, cacheRoot).slice(1);
+    const hookBundle = HOT_HOOKS[hook]
+      ? join(sandbox.root, "plugin-bin", hotHookBundle(hook))
+      : bundle;
+    assert.deepEqual(argv, [
+      "run",
+      "--quiet",
+      "--no-prompt",
+      "--no-config",
+      ...HOOK_V8_FLAGS,
+      ...expected,
+      hookBundle,
+      "hook",
+      hook,
+    ]);
+  }
+  const everything = [
+    ...await argvOf(["hook", "prompt"]),
+    ...await argvOf(["search", "a"]),
+    ...await argvOf(["--help"]),
+  ];
+  assert.ok(
+    !everything.some((flag) => /^(-A|--allow-all|--allow-run|--allow-net.*)$/.test(flag)),
+  );
+  assert.ok(!(await argvOf(["hook", "prompt"])).some((flag) => flag.startsWith("--allow-run")));
+
+  const withEditor = await argvOf(["edit", "kb-1"], { EDITOR: "nano -w" });
+  assert.ok(withEditor.includes("--allow-run=git,nano"), withEditor.join(" "));
+  assert.ok(
+    (await argvOf(["search", "a"], { EDITOR: "nano" })).every((flag) =>
+      !flag.startsWith("--allow-run")
+    ),
+  );
 });
 
 Deno.test("options before the command: the launcher picks the command's profile, args unchanged", async () => {
-  const sandbox = await makeSandbox();
-  try {
-    const { path, launcher } = await fakeDeno(sandbox.root);
-    const argvOf = async (args: string[]) => {
-      const result = await runProcess(launcher, args, {
-        env: { PATH: path, HOME: sandbox.home, EDITOR: "nano" },
-        clearEnv: true,
-      });
-      assert.equal(result.code, 0, show(result));
-      return result.stdout.trimEnd().split("\n");
-    };
-    const cacheRoot = join(sandbox.home, ".cache", "git-kb");
-    const bundle = join(sandbox.root, "plugin-bin", "git-kb.js");
-    const flagsOf = (command: string) => {
-      const flags = flagsFor(command, cacheRoot).slice(1);
-      return ["add", "edit"].includes(command)
-        ? flags.map((flag) => flag === "--allow-run=git" ? "--allow-run=git,nano" : flag)
-        : flags;
-    };
-    for (const command of Object.keys(COMMAND_PROFILES)) {
-      for (
-        const before of [
-          ["--kb", "my kb"],
-          ["--kb=my kb"],
-          ["--kb", "add", "--kb=x"],
-          ["--unknown", "-V", "--kb", "-h"],
-        ]
-      ) {
-        const args = [...before, command, "--kb", "x y"];
-        assert.deepEqual(
-          await argvOf(args),
-          ["run", "--quiet", "--no-prompt", "--no-config", ...flagsOf(command), bundle, ...args],
-          args.join(" "),
-        );
-      }
-    }
-    const readFlags = flagsFor("search", cacheRoot).slice(1);
-    for (const args of [["--kb", "d", "hook", "prompt"], ["--kb", "d"], ["--kb"], ["--help"]]) {
+  await using sandbox = await makeSandbox();
+  const { path, launcher } = await fakeDeno(sandbox.root);
+  const argvOf = async (args: string[]) => {
+    const result = await runProcess(launcher, args, {
+      env: { PATH: path, HOME: sandbox.home, EDITOR: "nano" },
+      clearEnv: true,
+    });
+    assert.equal(result.code, 0, show(result));
+    return result.stdout.trimEnd().split("\n");
+  };
+  const cacheRoot = join(sandbox.home, ".cache", "git-kb");
+  const bundle = join(sandbox.root, "plugin-bin", "git-kb.js");
+  const flagsOf = (command: string) => {
+    const flags = flagsFor(command, cacheRoot).slice(1);
+    return ["add", "edit"].includes(command)
+      ? flags.map((flag) => flag === "--allow-run=git" ? "--allow-run=git,nano" : flag)
+      : flags;
+  };
+  for (const command of Object.keys(COMMAND_PROFILES)) {
+    for (
+      const before of [
+        ["--kb", "my kb"],
+        ["--kb=my kb"],
+        ["--kb", "add", "--kb=x"],
+        ["--unknown", "-V", "--kb", "-h"],
+      ]
+    ) {
+      const args = [...before, command, "--kb", "x y"];
       assert.deepEqual(
         await argvOf(args),
-        ["run", "--quiet", "--no-prompt", "--no-config", ...readFlags, bundle, ...args],
-        `${args.join(" ")}: the read profile (main.ts runs no hook after an option)`,
+        ["run", "--quiet", "--no-prompt", "--no-config", ...flagsOf(command), bundle, ...args],
+        args.join(" "),
       );
     }
-  } finally {
-    await sandbox.cleanup();
+  }
+  const readFlags = flagsFor("search", cacheRoot).slice(1);
+  for (const args of [["--kb", "d", "hook", "prompt"], ["--kb", "d"], ["--kb"], ["--help"]]) {
+    assert.deepEqual(
+      await argvOf(args),
+      ["run", "--quiet", "--no-prompt", "--no-config", ...readFlags, bundle, ...args],
+      `${args.join(" ")}: the read profile (main.ts runs no hook after an option)`,
+    );
   }
 });
 
@@ -171,258 +163,224 @@ const HOSTILE_NAMES = [
 ];
 
 Deno.test("the launcher exports KB_CLI as its own path quoted for sh, unless one is set", async () => {
-  const sandbox = await makeSandbox();
-  try {
-    const { path, launcher } = await fakeDeno(sandbox.root);
-    await Deno.writeTextFile(
-      join(sandbox.root, "fakes", "deno"),
-      '#!/bin/sh\nprintf "%s" "$KB_CLI"\n',
-    );
-    const run = (script: string, extra: Record<string, string>) =>
-      runProcess(script, ["search"], {
-        env: { PATH: path, ...extra },
-        clearEnv: true,
-        cwd: sandbox.root,
-      });
-    assert.equal((await run(launcher, {})).stdout, launcher);
-    assert.equal((await run(launcher, { KB_CLI: "my-kb" })).stdout, "my-kb");
-    for (const name of HOSTILE_NAMES) {
-      const copy = join(sandbox.root, name, "git-kb");
-      await Deno.mkdir(join(sandbox.root, name));
-      await Deno.copyFile(launcher, copy);
-      await Deno.chmod(copy, 0o755);
-      const printed = (await run(copy, {})).stdout;
-      assert.equal(printed, shellQuote(copy), name);
-      const echoed = await runProcess("sh", ["-c", `printf '%s' ${printed}`], {
-        cwd: sandbox.root,
-      });
-      assert.equal(echoed.stdout, copy, `sh reads ${printed} back as the path`);
-    }
-    assert.ok(![...Deno.readDirSync(sandbox.root)].some((item) => item.name === "PWNED"));
-  } finally {
-    await sandbox.cleanup();
+  await using sandbox = await makeSandbox();
+  const { path, launcher } = await fakeDeno(sandbox.root);
+  await Deno.writeTextFile(
+    join(sandbox.root, "fakes", "deno"),
+    '#!/bin/sh\nprintf "%s" "$KB_CLI"\n',
+  );
+  const run = (script: string, extra: Record<string, string>) =>
+    runProcess(script, ["search"], {
+      env: { PATH: path, ...extra },
+      clearEnv: true,
+      cwd: sandbox.root,
+    });
+  assert.equal((await run(launcher, {})).stdout, launcher);
+  assert.equal((await run(launcher, { KB_CLI: "my-kb" })).stdout, "my-kb");
+  for (const name of HOSTILE_NAMES) {
+    const copy = join(sandbox.root, name, "git-kb");
+    await Deno.mkdir(join(sandbox.root, name));
+    await Deno.copyFile(launcher, copy);
+    await Deno.chmod(copy, 0o755);
+    const printed = (await run(copy, {})).stdout;
+    assert.equal(printed, shellQuote(copy), name);
+    const echoed = await runProcess("sh", ["-c", `printf '%s' ${printed}`], {
+      cwd: sandbox.root,
+    });
+    assert.equal(echoed.stdout, copy, `sh reads ${printed} back as the path`);
   }
+  assert.ok(![...Deno.readDirSync(sandbox.root)].some((item) => item.name === "PWNED"));
 });
 
 Deno.test("no environment value is evaluated: each reaches deno as one word", async () => {
-  const sandbox = await makeSandbox();
-  try {
-    const { path, launcher } = await fakeDeno(sandbox.root);
-    const argvOf = async (args: string[], env: Record<string, string>) => {
-      const result = await runProcess(launcher, args, {
-        env: { PATH: path, ...env },
-        clearEnv: true,
-        cwd: sandbox.root,
-      });
-      assert.equal(result.code, 0, show(result));
-      return result.stdout.trimEnd().split("\n");
-    };
-    const evil = (tag: string) => `${sandbox.root}/x$(touch PWNED-${tag});touch PWNED-${tag}b`;
-    const noHome = await argvOf(["search", "x"], { TMPDIR: evil("tmp") });
-    assert.ok(
-      noHome.includes(`--allow-write=${evil("tmp")}/git-kb-${Deno.uid()}`),
-      noHome.join(" "),
-    );
-    const xdg = await argvOf(["hook", "prompt"], { XDG_CACHE_HOME: evil("xdg"), HOME: "/h" });
-    assert.ok(xdg.includes(`--allow-write=${evil("xdg")}/git-kb`), xdg.join(" "));
-    const judge = await argvOf(["hook", "judge"], { HOME: "/h", KB_PROSE_LINT_CLAUDE: evil("j") });
-    assert.ok(judge.includes(`--allow-run=${evil("j")},kill`), judge.join(" "));
-    const edit = await argvOf(["edit", "kb-1"], { HOME: "/h", EDITOR: `${evil("e")} --wait` });
-    assert.ok(edit.includes(`--allow-run=git,${evil("e").split(" ")[0]}`), edit.join(" "));
-    const visual = await argvOf(["add"], { HOME: "/h", VISUAL: "nano|touch PWNED-v" });
-    assert.ok(visual.includes("--allow-run=git,nano|touch"), visual.join(" "));
-    const pwned = [...Deno.readDirSync(sandbox.root)].filter((item) =>
-      item.name.startsWith("PWNED")
-    );
-    assert.deepEqual(pwned, [], "no command from the environment ran");
-  } finally {
-    await sandbox.cleanup();
-  }
+  await using sandbox = await makeSandbox();
+  const { path, launcher } = await fakeDeno(sandbox.root);
+  const argvOf = async (args: string[], env: Record<string, string>) => {
+    const result = await runProcess(launcher, args, {
+      env: { PATH: path, ...env },
+      clearEnv: true,
+      cwd: sandbox.root,
+    });
+    assert.equal(result.code, 0, show(result));
+    return result.stdout.trimEnd().split("\n");
+  };
+  const evil = (tag: string) => `${sandbox.root}/x$(touch PWNED-${tag});touch PWNED-${tag}b`;
+  const noHome = await argvOf(["search", "x"], { TMPDIR: evil("tmp") });
+  assert.ok(
+    noHome.includes(`--allow-write=${evil("tmp")}/git-kb-${Deno.uid()}`),
+    noHome.join(" "),
+  );
+  const xdg = await argvOf(["hook", "prompt"], { XDG_CACHE_HOME: evil("xdg"), HOME: "/h" });
+  assert.ok(xdg.includes(`--allow-write=${evil("xdg")}/git-kb`), xdg.join(" "));
+  const judge = await argvOf(["hook", "judge"], { HOME: "/h", KB_PROSE_LINT_CLAUDE: evil("j") });
+  assert.ok(judge.includes(`--allow-run=${evil("j")},kill`), judge.join(" "));
+  const edit = await argvOf(["edit", "kb-1"], { HOME: "/h", EDITOR: `${evil("e")} --wait` });
+  assert.ok(edit.includes(`--allow-run=git,${evil("e").split(" ")[0]}`), edit.join(" "));
+  const visual = await argvOf(["add"], { HOME: "/h", VISUAL: "nano|touch PWNED-v" });
+  assert.ok(visual.includes("--allow-run=git,nano|touch"), visual.join(" "));
+  const pwned = [...Deno.readDirSync(sandbox.root)].filter((item) => item.name.startsWith("PWNED"));
+  assert.deepEqual(pwned, [], "no command from the environment ran");
 });
 
 Deno.test("a comma in a permission path: a command says so in one line, a hook stays silent", async () => {
-  const sandbox = await makeSandbox();
-  try {
-    const { path, launcher } = await fakeDeno(sandbox.root);
-    const run = (args: string[], env: Record<string, string>) =>
-      runProcess(launcher, args, { env: { PATH: path, ...env }, clearEnv: true });
-    const commaHome = { HOME: "/home/a,b" };
-    const command = await run(["search", "x"], commaHome);
-    assert.equal(command.code, 1, show(command));
-    assert.equal(command.stdout, "", "deno never ran");
-    assert.equal(command.stderr.trim().split("\n").length, 1, show(command));
-    assert.match(
-      command.stderr,
-      /cache folder \/home\/a,b\/\.cache\/git-kb has a comma.*XDG_CACHE_HOME/,
-    );
-    for (const hook of ["prompt", "search", "judge"]) {
-      const silent = await run(["hook", hook], commaHome);
-      assert.deepEqual([silent.code, silent.stdout, silent.stderr], [0, "", ""], hook);
-    }
-    const fixed = await run(["search", "x"], { ...commaHome, XDG_CACHE_HOME: "/c" });
-    assert.equal(fixed.code, 0, show(fixed));
-    assert.ok(fixed.stdout.includes("--allow-write=/c/git-kb"), fixed.stdout);
-    const tmp = await run(["index"], { TMPDIR: "/t,mp" });
-    assert.equal(tmp.code, 1, show(tmp));
-    assert.match(tmp.stderr, /\/t,mp\/git-kb-\d+ has a comma/);
-
-    const judge = { HOME: "/h", KB_PROSE_LINT_CLAUDE: "/opt/a,b/claude" };
-    assert.deepEqual((await run(["hook", "judge"], judge)).stdout, "");
-    assert.equal((await run(["search", "x"], judge)).code, 0, "only the judge needs the binary");
-    const editor = await run(["edit", "kb-1"], { HOME: "/h", EDITOR: "/opt/ed,it" });
-    assert.equal(editor.code, 1, show(editor));
-    assert.match(editor.stderr, /the editor \/opt\/ed,it has a comma/);
-  } finally {
-    await sandbox.cleanup();
+  await using sandbox = await makeSandbox();
+  const { path, launcher } = await fakeDeno(sandbox.root);
+  const run = (args: string[], env: Record<string, string>) =>
+    runProcess(launcher, args, { env: { PATH: path, ...env }, clearEnv: true });
+  const commaHome = { HOME: "/home/a,b" };
+  const command = await run(["search", "x"], commaHome);
+  assert.equal(command.code, 1, show(command));
+  assert.equal(command.stdout, "", "deno never ran");
+  assert.equal(command.stderr.trim().split("\n").length, 1, show(command));
+  assert.match(
+    command.stderr,
+    /cache folder \/home\/a,b\/\.cache\/git-kb has a comma.*XDG_CACHE_HOME/,
+  );
+  for (const hook of ["prompt", "search", "judge"]) {
+    const silent = await run(["hook", hook], commaHome);
+    assert.deepEqual([silent.code, silent.stdout, silent.stderr], [0, "", ""], hook);
   }
+  const fixed = await run(["search", "x"], { ...commaHome, XDG_CACHE_HOME: "/c" });
+  assert.equal(fixed.code, 0, show(fixed));
+  assert.ok(fixed.stdout.includes("--allow-write=/c/git-kb"), fixed.stdout);
+  const tmp = await run(["index"], { TMPDIR: "/t,mp" });
+  assert.equal(tmp.code, 1, show(tmp));
+  assert.match(tmp.stderr, /\/t,mp\/git-kb-\d+ has a comma/);
+
+  const judge = { HOME: "/h", KB_PROSE_LINT_CLAUDE: "/opt/a,b/claude" };
+  assert.deepEqual((await run(["hook", "judge"], judge)).stdout, "");
+  assert.equal((await run(["search", "x"], judge)).code, 0, "only the judge needs the binary");
+  const editor = await run(["edit", "kb-1"], { HOME: "/h", EDITOR: "/opt/ed,it" });
+  assert.equal(editor.code, 1, show(editor));
+  assert.match(editor.stderr, /the editor \/opt\/ed,it has a comma/);
 });
 
 Deno.test("the real launcher from a plugin path of quotes, $() and backticks: the fetch line works", async () => {
-  const sandbox = await makeSandbox();
-  try {
-    const plugin = join(sandbox.root, "o'brien's $(touch PWNED) `touch PWNED` plugins", "bin");
-    await copyDir(BIN, plugin);
-    const launcher = join(plugin, "git-kb");
-    await Deno.chmod(launcher, 0o755);
-    const env = {
-      PATH: Deno.env.get("PATH") ?? "",
-      HOME: sandbox.home,
-      KB_DIR: FIXTURE,
-      NO_COLOR: "1",
-    };
-    const hook = await runProcess(launcher, ["hook", "prompt"], {
-      env,
-      clearEnv: true,
-      cwd: sandbox.root,
-      stdin: await Deno.readTextFile(join(ROOT, "fixtures", "hooks", "prompt-match.json")),
-    });
-    assert.equal(hook.code, 0, show(hook));
-    const context: string = JSON.parse(hook.stdout).hookSpecificOutput.additionalContext;
-    const fetch = context.split("\n").find((line) => line.startsWith("Fetch full text: "));
-    assert.ok(fetch?.startsWith(`Fetch full text: ${shellQuote(launcher)} get `), context);
-    const line = fetch!.slice("Fetch full text: ".length);
-    const pasted = await runProcess("sh", ["-c", line.replace(/ get .*/, " get kb-7q2mx")], {
-      env,
-      clearEnv: true,
-      cwd: sandbox.root,
-    });
-    assert.equal(pasted.code, 0, show(pasted));
-    assert.match(pasted.stdout, /^id: kb-7q2mx$/m);
-    const pwned = (dir: string) => [...Deno.readDirSync(dir)].some((item) => item.name === "PWNED");
-    assert.ok(!pwned(sandbox.root) && !pwned(plugin), "the printed line ran nothing else");
-  } finally {
-    await sandbox.cleanup();
-  }
+  await using sandbox = await makeSandbox();
+  const plugin = join(sandbox.root, "o'brien's $(touch PWNED) `touch PWNED` plugins", "bin");
+  await copyDir(BIN, plugin);
+  const launcher = join(plugin, "git-kb");
+  await Deno.chmod(launcher, 0o755);
+  const env = {
+    PATH: Deno.env.get("PATH") ?? "",
+    HOME: sandbox.home,
+    KB_DIR: FIXTURE,
+    NO_COLOR: "1",
+  };
+  const hook = await runProcess(launcher, ["hook", "prompt"], {
+    env,
+    clearEnv: true,
+    cwd: sandbox.root,
+    stdin: await Deno.readTextFile(join(ROOT, "fixtures", "hooks", "prompt-match.json")),
+  });
+  assert.equal(hook.code, 0, show(hook));
+  const context: string = JSON.parse(hook.stdout).hookSpecificOutput.additionalContext;
+  const fetch = context.split("\n").find((line) => line.startsWith("Fetch full text: "));
+  assert.ok(fetch?.startsWith(`Fetch full text: ${shellQuote(launcher)} get `), context);
+  const line = fetch!.slice("Fetch full text: ".length);
+  const pasted = await runProcess("sh", ["-c", line.replace(/ get .*/, " get kb-7q2mx")], {
+    env,
+    clearEnv: true,
+    cwd: sandbox.root,
+  });
+  assert.equal(pasted.code, 0, show(pasted));
+  assert.match(pasted.stdout, /^id: kb-7q2mx$/m);
+  const pwned = (dir: string) => [...Deno.readDirSync(dir)].some((item) => item.name === "PWNED");
+  assert.ok(!pwned(sandbox.root) && !pwned(plugin), "the printed line ran nothing else");
 });
 
 Deno.test("a symlink to the launcher (git-kb on PATH) finds the bundle beside the real file", async () => {
-  const sandbox = await makeSandbox();
-  try {
-    const { path, launcher } = await fakeDeno(sandbox.root);
-    const links = join(sandbox.root, "links");
-    await Deno.mkdir(links);
-    await Deno.symlink(launcher, join(links, "middle"));
-    await Deno.symlink("middle", join(links, "git-kb"));
-    const result = await runProcess("git-kb", ["search"], {
-      env: { PATH: `${links}:${path}` },
-      clearEnv: true,
-    });
-    assert.equal(result.code, 0, show(result));
-    assert.ok(result.stdout.includes(join(sandbox.root, "plugin-bin", "git-kb.js")), result.stdout);
-  } finally {
-    await sandbox.cleanup();
-  }
+  await using sandbox = await makeSandbox();
+  const { path, launcher } = await fakeDeno(sandbox.root);
+  const links = join(sandbox.root, "links");
+  await Deno.mkdir(links);
+  await Deno.symlink(launcher, join(links, "middle"));
+  await Deno.symlink("middle", join(links, "git-kb"));
+  const result = await runProcess("git-kb", ["search"], {
+    env: { PATH: `${links}:${path}` },
+    clearEnv: true,
+  });
+  assert.equal(result.code, 0, show(result));
+  assert.ok(result.stdout.includes(join(sandbox.root, "plugin-bin", "git-kb.js")), result.stdout);
 });
 
 Deno.test("a compiled binary beside the launcher runs instead of deno", async () => {
-  const sandbox = await makeSandbox();
-  try {
-    const { path, launcher } = await fakeDeno(sandbox.root);
-    const os = `${Deno.build.os === "darwin" ? "Darwin" : "Linux"} ${
-      Deno.build.arch === "aarch64" ? (Deno.build.os === "darwin" ? "arm64" : "aarch64") : "x86_64"
-    }`;
-    const binary = join(sandbox.root, "plugin-bin", `git-kb-${COMPILE_TARGETS[os]}`);
-    await Deno.writeTextFile(binary, '#!/bin/sh\necho "compiled $*"\n', { mode: 0o755 });
-    const result = await runProcess(launcher, ["search", "x"], {
-      env: { PATH: path },
-      clearEnv: true,
-    });
-    assert.equal(result.stdout.trim(), "compiled search x", show(result));
-  } finally {
-    await sandbox.cleanup();
-  }
+  await using sandbox = await makeSandbox();
+  const { path, launcher } = await fakeDeno(sandbox.root);
+  const os = `${Deno.build.os === "darwin" ? "Darwin" : "Linux"} ${
+    Deno.build.arch === "aarch64" ? (Deno.build.os === "darwin" ? "arm64" : "aarch64") : "x86_64"
+  }`;
+  const binary = join(sandbox.root, "plugin-bin", `git-kb-${COMPILE_TARGETS[os]}`);
+  await Deno.writeTextFile(binary, '#!/bin/sh\necho "compiled $*"\n', { mode: 0o755 });
+  const result = await runProcess(launcher, ["search", "x"], {
+    env: { PATH: path },
+    clearEnv: true,
+  });
+  assert.equal(result.stdout.trim(), "compiled search x", show(result));
 });
 
 Deno.test("without Deno: one line on how to install it; a hook still exits 0", async () => {
-  const sandbox = await makeSandbox();
-  try {
-    const tools = join(sandbox.root, "tools");
-    await Deno.mkdir(tools);
-    for (const tool of ["dirname", "uname", "sed"]) {
-      const found = await runProcess("sh", ["-c", `command -v ${tool}`]);
-      await Deno.symlink(found.stdout.trim(), join(tools, tool));
-    }
-    const env = { PATH: tools, HOME: sandbox.home };
-    const hook = await runProcess(LAUNCHER, ["hook", "prompt"], {
-      env,
-      clearEnv: true,
-      stdin: "{}",
-    });
-    assert.equal(hook.code, 0, show(hook));
-    assert.equal(hook.stdout, "");
-    assert.equal(hook.stderr.trim().split("\n").length, 1, show(hook));
-    assert.match(hook.stderr, /npm install -g deno/);
-    const command = await runProcess(LAUNCHER, ["search", "x"], { env, clearEnv: true });
-    assert.equal(command.code, 1, show(command));
-    assert.match(command.stderr, /Deno 2 is needed/);
-  } finally {
-    await sandbox.cleanup();
+  await using sandbox = await makeSandbox();
+  const tools = join(sandbox.root, "tools");
+  await Deno.mkdir(tools);
+  for (const tool of ["dirname", "uname", "sed"]) {
+    const found = await runProcess("sh", ["-c", `command -v ${tool}`]);
+    await Deno.symlink(found.stdout.trim(), join(tools, tool));
   }
+  const env = { PATH: tools, HOME: sandbox.home };
+  const hook = await runProcess(LAUNCHER, ["hook", "prompt"], {
+    env,
+    clearEnv: true,
+    stdin: "{}",
+  });
+  assert.equal(hook.code, 0, show(hook));
+  assert.equal(hook.stdout, "");
+  assert.equal(hook.stderr.trim().split("\n").length, 1, show(hook));
+  assert.match(hook.stderr, /npm install -g deno/);
+  const command = await runProcess(LAUNCHER, ["search", "x"], { env, clearEnv: true });
+  assert.equal(command.code, 1, show(command));
+  assert.match(command.stderr, /Deno 2 is needed/);
 });
 
 Deno.test("the real launcher runs the bundles: both hot hooks answer, a command searches", async () => {
-  const sandbox = await makeSandbox();
-  try {
-    const env = {
-      PATH: Deno.env.get("PATH") ?? "",
-      HOME: sandbox.home,
-      TMPDIR: sandbox.tmp,
-      KB_DIR: FIXTURE,
-      NO_COLOR: "1",
-    };
-    const payload = JSON.parse(
-      await Deno.readTextFile(join(ROOT, "fixtures", "hooks", "prompt-match.json")),
-    );
-    const hook = await runProcess(LAUNCHER, ["hook", "prompt"], {
-      env,
-      clearEnv: true,
-      cwd: sandbox.root,
-      stdin: JSON.stringify(payload),
-    });
-    assert.equal(hook.code, 0, show(hook));
-    const context = JSON.parse(hook.stdout).hookSpecificOutput.additionalContext;
-    assert.match(context, /kb-7q2mx/);
-    assert.ok(context.includes(`Fetch full text: ${LAUNCHER} get `), context);
-    const search = await runProcess(LAUNCHER, ["search", "rotate leaked token", "--json"], {
-      env,
-      clearEnv: true,
-      cwd: sandbox.root,
-    });
-    assert.equal(search.code, 0, show(search));
-    assert.equal(JSON.parse(search.stdout)[0].id, "kb-7q2mx");
-    const grep = await runProcess(LAUNCHER, ["hook", "search"], {
-      env,
-      clearEnv: true,
-      cwd: sandbox.root,
-      stdin: await Deno.readTextFile(join(ROOT, "fixtures", "hooks", "pretool-grep.json")),
-    });
-    assert.equal(grep.code, 0, show(grep));
-    assert.match(JSON.parse(grep.stdout).hookSpecificOutput.additionalContext, /kb-r4b9t/);
-    const unknown = await runProcess(LAUNCHER, ["hook", "nonsense"], { env, clearEnv: true });
-    assert.equal(unknown.code, 0, show(unknown));
-  } finally {
-    await sandbox.cleanup();
-  }
+  await using sandbox = await makeSandbox();
+  const env = {
+    PATH: Deno.env.get("PATH") ?? "",
+    HOME: sandbox.home,
+    TMPDIR: sandbox.tmp,
+    KB_DIR: FIXTURE,
+    NO_COLOR: "1",
+  };
+  const payload = JSON.parse(
+    await Deno.readTextFile(join(ROOT, "fixtures", "hooks", "prompt-match.json")),
+  );
+  const hook = await runProcess(LAUNCHER, ["hook", "prompt"], {
+    env,
+    clearEnv: true,
+    cwd: sandbox.root,
+    stdin: JSON.stringify(payload),
+  });
+  assert.equal(hook.code, 0, show(hook));
+  const context = JSON.parse(hook.stdout).hookSpecificOutput.additionalContext;
+  assert.match(context, /kb-7q2mx/);
+  assert.ok(context.includes(`Fetch full text: ${LAUNCHER} get `), context);
+  const search = await runProcess(LAUNCHER, ["search", "rotate leaked token", "--json"], {
+    env,
+    clearEnv: true,
+    cwd: sandbox.root,
+  });
+  assert.equal(search.code, 0, show(search));
+  assert.equal(JSON.parse(search.stdout)[0].id, "kb-7q2mx");
+  const grep = await runProcess(LAUNCHER, ["hook", "search"], {
+    env,
+    clearEnv: true,
+    cwd: sandbox.root,
+    stdin: await Deno.readTextFile(join(ROOT, "fixtures", "hooks", "pretool-grep.json")),
+  });
+  assert.equal(grep.code, 0, show(grep));
+  assert.match(JSON.parse(grep.stdout).hookSpecificOutput.additionalContext, /kb-r4b9t/);
+  const unknown = await runProcess(LAUNCHER, ["hook", "nonsense"], { env, clearEnv: true });
+  assert.equal(unknown.code, 0, show(unknown));
 });
 
 /** Run `build/plugin.ts --check` in the checkout at `root`. */
@@ -444,26 +402,22 @@ Deno.test("plugin/bin is what `deno task build` makes from the sources", async (
 });
 
 Deno.test("a checkout at another depth, with a space and a quote, builds the same plugin/bin", async () => {
-  const sandbox = await makeSandbox();
-  try {
-    const copy = join(sandbox.root, "one", "more o'brien", "level", "git-kb");
-    await Deno.mkdir(copy, { recursive: true });
-    const parts = [
-      "app",
-      "build",
-      "cli",
-      "core",
-      "io",
-      "hooks",
-      "plugin",
-      "deno.json",
-      "deno.lock",
-    ];
-    const cp = await runProcess("cp", ["-R", ...parts.map((part) => join(ROOT, part)), copy]);
-    assert.equal(cp.code, 0, show(cp));
-    const result = await checkBuild(copy);
-    assert.equal(result.code, 0, show(result));
-  } finally {
-    await sandbox.cleanup();
-  }
+  await using sandbox = await makeSandbox();
+  const copy = join(sandbox.root, "one", "more o'brien", "level", "git-kb");
+  await Deno.mkdir(copy, { recursive: true });
+  const parts = [
+    "app",
+    "build",
+    "cli",
+    "core",
+    "io",
+    "hooks",
+    "plugin",
+    "deno.json",
+    "deno.lock",
+  ];
+  const cp = await runProcess("cp", ["-R", ...parts.map((part) => join(ROOT, part)), copy]);
+  assert.equal(cp.code, 0, show(cp));
+  const result = await checkBuild(copy);
+  assert.equal(result.code, 0, show(result));
 });

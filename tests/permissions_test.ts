@@ -153,30 +153,26 @@ Deno.test("deno.json tasks use exactly the flags of app/permissions.ts", async (
 });
 
 Deno.test("deno task search works from a checkout", async () => {
-  const kb = await makeKb();
-  try {
-    const output = await new Deno.Command(Deno.execPath(), {
-      args: ["task", "--quiet", "search", "rebase", "--json"],
-      cwd: ROOT,
-      clearEnv: true,
-      env: {
-        PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-        DENO_DIR: await denoDir(),
-        DENO_NO_UPDATE_CHECK: "1",
-        ...kb.env,
-      },
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const result = {
-      code: output.code,
-      stdout: new TextDecoder().decode(output.stdout),
-      stderr: new TextDecoder().decode(output.stderr),
-    };
-    assert.equal(result.code, 0, show(result));
-    assert.equal(parseJson<{ id: string }[]>(result)[0]?.id, "kb-r4b9t", show(result));
-  } finally {
-    await kb.cleanup();
-  }
+  await using kb = await makeKb();
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "--quiet", "search", "rebase", "--json"],
+    cwd: ROOT,
+    clearEnv: true,
+    env: {
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      DENO_DIR: await denoDir(),
+      DENO_NO_UPDATE_CHECK: "1",
+      ...kb.env,
+    },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const result = {
+    code: output.code,
+    stdout: new TextDecoder().decode(output.stdout),
+    stderr: new TextDecoder().decode(output.stderr),
+  };
+  assert.equal(result.code, 0, show(result));
+  assert.equal(parseJson<{ id: string }[]>(result)[0]?.id, "kb-r4b9t", show(result));
 });

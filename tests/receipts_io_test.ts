@@ -8,16 +8,13 @@ import { RECEIPT_LIMITS } from "../core/delivery/receipts.ts";
 import { appendUnmatched, MAX_UNMATCHED_BYTES, readSessions } from "../io/hook/receipts.ts";
 import { runProcess } from "../io/process.ts";
 import { readLedger, sessionFile, writeLedger } from "../io/hook/session.ts";
-import { ROOT } from "./helpers.ts";
+import { ROOT, tempDir } from "./helpers.ts";
 
 function withCache(test: (cache: string) => void | Promise<void>): () => Promise<void> {
   return async () => {
-    const cache = Deno.makeTempDirSync({ prefix: "git-kb-receipts-" });
-    try {
-      await test(cache);
-    } finally {
-      Deno.removeSync(cache, { recursive: true });
-    }
+    await using cacheDir = await tempDir("git-kb-receipts-");
+    const cache = cacheDir.path;
+    await test(cache);
   };
 }
 

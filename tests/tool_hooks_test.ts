@@ -143,134 +143,114 @@ const SEARCHES: [string, string[]][] = [
 ];
 
 Deno.test("search: each tool shape's payload, additionalContext only, pointers that run", async () => {
-  const box = await sandboxKb();
-  try {
-    for (const [fixture, expected] of SEARCHES) {
-      const result = await box.hook("search", stdinOf(fixture, { session_id: `s-${fixture}` }));
-      if (!expected.length) {
-        silent(result);
-        continue;
-      }
-      const { additionalContext: text } = preToolOutput(result, "additionalContext");
-      const ids = pointerIds(text);
-      assert.deepEqual(ids.slice(0, expected.length), expected, `${fixture}\n${text}`);
-      assert.ok(ids.length <= 3, text);
-      assert.match(text, /^git-kb: the user's knowledge base has entries on what this search/);
-      assert.ok(text.includes(`Fetch full text: git-kb get ${ids.join(" ")} --kb ${box.kb}`));
-      assert.ok(!text.includes("kb-3hd8w"), "a superseded entry never surfaces");
-      assert.ok(!text.includes("Rules that always apply"), "kernel rules are the prompt's");
+  await using box = await sandboxKb();
+  for (const [fixture, expected] of SEARCHES) {
+    const result = await box.hook("search", stdinOf(fixture, { session_id: `s-${fixture}` }));
+    if (!expected.length) {
+      silent(result);
+      continue;
     }
-    const records = box.debug().filter((record) => record.event === "search");
-    assert.deepEqual(records.map((record) => record.outcome), [
-      "surfaced",
-      "surfaced",
-      "surfaced",
-      "surfaced",
-    ], "calls that search for nothing leave no record");
-    assert.deepEqual(records[0].phrases, { rebase: 1 });
-  } finally {
-    await box.cleanup();
+    const { additionalContext: text } = preToolOutput(result, "additionalContext");
+    const ids = pointerIds(text);
+    assert.deepEqual(ids.slice(0, expected.length), expected, `${fixture}\n${text}`);
+    assert.ok(ids.length <= 3, text);
+    assert.match(text, /^git-kb: the user's knowledge base has entries on what this search/);
+    assert.ok(text.includes(`Fetch full text: git-kb get ${ids.join(" ")} --kb ${box.kb}`));
+    assert.ok(!text.includes("kb-3hd8w"), "a superseded entry never surfaces");
+    assert.ok(!text.includes("Rules that always apply"), "kernel rules are the prompt's");
   }
+  const records = box.debug().filter((record) => record.event === "search");
+  assert.deepEqual(records.map((record) => record.outcome), [
+    "surfaced",
+    "surfaced",
+    "surfaced",
+    "surfaced",
+  ], "calls that search for nothing leave no record");
+  assert.deepEqual(records[0].phrases, { rebase: 1 });
 });
 
 Deno.test("search: the ledger is the prompt hook's, both ways", async () => {
-  const box = await sandboxKb();
-  try {
-    const prompt = await box.hook("prompt", stdinOf("prompt-match", { session_id: "first" }));
-    assert.ok(
-      pointerIds(JSON.parse(prompt.stdout).hookSpecificOutput.additionalContext)
-        .includes("kb-7q2mx"),
-    );
-    silent(await box.hook("search", stdinOf("pretool-bash-rg", { session_id: "first" })));
-    assert.equal(box.debug().at(-1).outcome, "all_deduped");
-    assert.deepEqual(box.debug().at(-1).deduped, ["kb-7q2mx"]);
+  await using box = await sandboxKb();
+  const prompt = await box.hook("prompt", stdinOf("prompt-match", { session_id: "first" }));
+  assert.ok(
+    pointerIds(JSON.parse(prompt.stdout).hookSpecificOutput.additionalContext)
+      .includes("kb-7q2mx"),
+  );
+  silent(await box.hook("search", stdinOf("pretool-bash-rg", { session_id: "first" })));
+  assert.equal(box.debug().at(-1).outcome, "all_deduped");
+  assert.deepEqual(box.debug().at(-1).deduped, ["kb-7q2mx"]);
 
-    const search = await box.hook("search", stdinOf("pretool-bash-rg", { session_id: "second" }));
-    assert.deepEqual(pointerIds(preToolOutput(search, "additionalContext").additionalContext), [
-      "kb-7q2mx",
-    ]);
-    assert.equal(box.ledger("second")["kb-7q2mx"] !== undefined, true, "recorded in the ledger");
-    const after = await box.hook("prompt", stdinOf("prompt-match", { session_id: "second" }));
-    const context = JSON.parse(after.stdout).hookSpecificOutput.additionalContext;
-    assert.ok(!pointerIds(context).includes("kb-7q2mx"), context);
-    assert.match(context, /Rules that always apply/, "kernel rules are never deduplicated");
-  } finally {
-    await box.cleanup();
-  }
+  const search = await box.hook("search", stdinOf("pretool-bash-rg", { session_id: "second" }));
+  assert.deepEqual(pointerIds(preToolOutput(search, "additionalContext").additionalContext), [
+    "kb-7q2mx",
+  ]);
+  assert.equal(box.ledger("second")["kb-7q2mx"] !== undefined, true, "recorded in the ledger");
+  const after = await box.hook("prompt", stdinOf("prompt-match", { session_id: "second" }));
+  const context = JSON.parse(after.stdout).hookSpecificOutput.additionalContext;
+  assert.ok(!pointerIds(context).includes("kb-7q2mx"), context);
+  assert.match(context, /Rules that always apply/, "kernel rules are never deduplicated");
 });
 
 // ---------------------------------------------------------------------------------------------
 // Subagent memory
 
 Deno.test("subagent: updatedInput is the input with the block appended to prompt, nothing else", async () => {
-  const box = await sandboxKb();
-  try {
-    for (const fixture of ["pretool-agent", "pretool-task"]) {
-      const original = payload(fixture).tool_input as Record<string, unknown>;
-      const result = await box.hook("subagent", stdinOf(fixture, { session_id: `s-${fixture}` }));
-      const { updatedInput } = preToolOutput(result, "updatedInput");
-      assert.deepEqual(Object.keys(updatedInput), Object.keys(original), "same fields, same order");
-      const { prompt, ...rest } = updatedInput;
-      const { prompt: before, ...unchanged } = original;
-      assert.deepEqual(rest, unchanged, "every other field is exactly as it was");
-      assert.ok(prompt.startsWith(`${before}\n\n`), "only appended to");
-      const block = prompt.slice(String(before).length + 2);
-      assert.ok(block.startsWith(PROMPT_WORDING.header), block);
-      assert.match(block, /Rules that always apply:\n\n### kb-c0mw8 /, "kernel rules included");
-      assert.ok(block.length <= 9_000, "the prompt hook's budget");
-    }
-    const agent = preToolOutput(
-      await box.hook("subagent", stdinOf("pretool-agent", { session_id: "again" })),
-      "updatedInput",
-    );
-    assert.ok(pointerIds(agent.updatedInput.prompt).includes("kb-7q2mx"));
-    const records = box.debug().filter((record) => record.event === "subagent");
-    assert.deepEqual(records.map((record) => record.outcome), ["surfaced", "surfaced", "surfaced"]);
-  } finally {
-    await box.cleanup();
+  await using box = await sandboxKb();
+  for (const fixture of ["pretool-agent", "pretool-task"]) {
+    const original = payload(fixture).tool_input as Record<string, unknown>;
+    const result = await box.hook("subagent", stdinOf(fixture, { session_id: `s-${fixture}` }));
+    const { updatedInput } = preToolOutput(result, "updatedInput");
+    assert.deepEqual(Object.keys(updatedInput), Object.keys(original), "same fields, same order");
+    const { prompt, ...rest } = updatedInput;
+    const { prompt: before, ...unchanged } = original;
+    assert.deepEqual(rest, unchanged, "every other field is exactly as it was");
+    assert.ok(prompt.startsWith(`${before}\n\n`), "only appended to");
+    const block = prompt.slice(String(before).length + 2);
+    assert.ok(block.startsWith(PROMPT_WORDING.header), block);
+    assert.match(block, /Rules that always apply:\n\n### kb-c0mw8 /, "kernel rules included");
+    assert.ok(block.length <= 9_000, "the prompt hook's budget");
   }
+  const agent = preToolOutput(
+    await box.hook("subagent", stdinOf("pretool-agent", { session_id: "again" })),
+    "updatedInput",
+  );
+  assert.ok(pointerIds(agent.updatedInput.prompt).includes("kb-7q2mx"));
+  const records = box.debug().filter((record) => record.event === "subagent");
+  assert.deepEqual(records.map((record) => record.outcome), ["surfaced", "surfaced", "surfaced"]);
 });
 
 Deno.test("subagent: shown what the session already saw, and recorded in its ledger", async () => {
-  const box = await sandboxKb();
-  try {
-    await box.hook("prompt", stdinOf("prompt-match", { session_id: "s" }));
-    assert.ok(box.ledger("s")["kb-7q2mx"]);
-    const { updatedInput } = preToolOutput(
-      await box.hook("subagent", stdinOf("pretool-agent", { session_id: "s" })),
-      "updatedInput",
-    );
-    assert.ok(pointerIds(updatedInput.prompt).includes("kb-7q2mx"), "a subagent starts empty");
-    const task = preToolOutput(
-      await box.hook("subagent", stdinOf("pretool-task", { session_id: "s" })),
-      "updatedInput",
-    );
-    for (const id of pointerIds(task.updatedInput.prompt)) assert.ok(box.ledger("s")[id], id);
-  } finally {
-    await box.cleanup();
-  }
+  await using box = await sandboxKb();
+  await box.hook("prompt", stdinOf("prompt-match", { session_id: "s" }));
+  assert.ok(box.ledger("s")["kb-7q2mx"]);
+  const { updatedInput } = preToolOutput(
+    await box.hook("subagent", stdinOf("pretool-agent", { session_id: "s" })),
+    "updatedInput",
+  );
+  assert.ok(pointerIds(updatedInput.prompt).includes("kb-7q2mx"), "a subagent starts empty");
+  const task = preToolOutput(
+    await box.hook("subagent", stdinOf("pretool-task", { session_id: "s" })),
+    "updatedInput",
+  );
+  for (const id of pointerIds(task.updatedInput.prompt)) assert.ok(box.ledger("s")[id], id);
 });
 
 Deno.test("subagent: nothing odd is rewritten", async () => {
-  const box = await sandboxKb();
-  try {
-    const input = payload("pretool-agent").tool_input as Record<string, unknown>;
-    const cases: Record<string, unknown>[] = [
-      { tool_input: { ...input, subagent_type: "fork" } },
-      { tool_input: { ...input, prompt: "run the tests again" } },
-      { tool_input: { ...input, prompt: "" } },
-      { tool_input: { ...input, prompt: 42 } },
-      { tool_input: { ...input, prompt: `${input.prompt}\n\n${PROMPT_WORDING.header}\n…` } },
-      { tool_input: "Rotate the leaked Cloudflare token" },
-      { tool_input: null },
-      { tool_name: "Bash" },
-      { tool_name: 7 },
-    ];
-    for (const fields of cases) {
-      silent(await box.hook("subagent", stdinOf("pretool-agent", fields)));
-    }
-  } finally {
-    await box.cleanup();
+  await using box = await sandboxKb();
+  const input = payload("pretool-agent").tool_input as Record<string, unknown>;
+  const cases: Record<string, unknown>[] = [
+    { tool_input: { ...input, subagent_type: "fork" } },
+    { tool_input: { ...input, prompt: "run the tests again" } },
+    { tool_input: { ...input, prompt: "" } },
+    { tool_input: { ...input, prompt: 42 } },
+    { tool_input: { ...input, prompt: `${input.prompt}\n\n${PROMPT_WORDING.header}\n…` } },
+    { tool_input: "Rotate the leaked Cloudflare token" },
+    { tool_input: null },
+    { tool_name: "Bash" },
+    { tool_name: 7 },
+  ];
+  for (const fields of cases) {
+    silent(await box.hook("subagent", stdinOf("pretool-agent", fields)));
   }
 });
 
@@ -278,146 +258,134 @@ Deno.test("subagent: nothing odd is rewritten", async () => {
 // Receipts and the miss report
 
 Deno.test("receipts: a recorded session through the real hooks, then git-kb stats", async () => {
-  const box = await sandboxKb();
+  await using box = await sandboxKb();
   const session = crypto.randomUUID();
   const run = (hook: string, fixture: string, fields: Record<string, unknown> = {}) =>
     box.hook(hook, stdinOf(fixture, { session_id: session, ...fields }));
-  try {
-    const prompt = await run("prompt", "prompt-match");
-    const shown = pointerIds(JSON.parse(prompt.stdout).hookSpecificOutput.additionalContext);
-    await run("search", "pretool-grep");
-    await run("subagent", "pretool-task");
-    silent(await run("receipts", "posttool-bash-get"));
-    silent(
-      await run("receipts", "posttool-bash-get", {
-        tool_input: { command: "ls -la && git status", description: "look" },
-      }),
-    );
-    await run("prompt", "prompt-nomatch");
-    await run("prompt", "prompt-mechanical");
+  const prompt = await run("prompt", "prompt-match");
+  const shown = pointerIds(JSON.parse(prompt.stdout).hookSpecificOutput.additionalContext);
+  await run("search", "pretool-grep");
+  await run("subagent", "pretool-task");
+  silent(await run("receipts", "posttool-bash-get"));
+  silent(
+    await run("receipts", "posttool-bash-get", {
+      tool_input: { command: "ls -la && git status", description: "look" },
+    }),
+  );
+  await run("prompt", "prompt-nomatch");
+  await run("prompt", "prompt-mechanical");
 
-    const ledger = box.ledger(session);
-    assert.ok(shown.every((id) => ledger[id]), "the prompt's pointers are in the ledger");
-    assert.ok(ledger["kb-r4b9t"], "so is the search's");
-    const [record, ...others] = readSessions(box.cacheDir);
-    assert.equal(others.length, 0);
-    const receipts = record.receipts;
-    assert.deepEqual(receipts.fetched, ["kb-7q2mx"]);
-    assert.equal(receipts.unmatched.prompts, 1, "a skipped prompt is not a miss");
-    assert.deepEqual(Object.keys(receipts.unmatched.words), [
-      "sourdough",
-      "bread",
-      "bakes",
-      "dense",
-      "gummy",
-      "although",
-      "starter",
-      "rises",
-    ]);
-    for (const item of Deno.readDirSync(join(box.cacheDir, "sessions"))) {
-      const text = Deno.readTextFileSync(join(box.cacheDir, "sessions", item.name));
-      assert.ok(!text.includes("sourdough bread"), `no prompt text in ${item.name}`);
-    }
-
-    const stats = parseJson<{ delivery: Record<string, unknown> }>(
-      await runCli(["stats", "--json"], { env: box.env }),
-    );
-    const injected = Object.keys(ledger).length;
-    assert.deepEqual(stats.delivery, {
-      sessions: 1,
-      injected,
-      fetched: 1,
-      shareFetched: 1 / injected,
-      fetchedUnprompted: 0,
-      noiseCandidates: [],
-      unmatchedPrompts: 1,
-      unmatchedWords: Object.keys(receipts.unmatched.words).sort().map((word) => ({
-        word,
-        count: 1,
-      })),
-    });
-    const text = await runCli(["stats"], { env: box.env });
-    assert.equal(text.code, 0, show(text));
-    assert.match(text.stdout, new RegExp(`Pointers injected: ${injected} in 1 session`));
-    assert.match(text.stdout, /fetched 1 \(\d+%\)/);
-    assert.match(text.stdout, /Prompts with no match: 1/);
-  } finally {
-    await box.cleanup();
+  const ledger = box.ledger(session);
+  assert.ok(shown.every((id) => ledger[id]), "the prompt's pointers are in the ledger");
+  assert.ok(ledger["kb-r4b9t"], "so is the search's");
+  const [record, ...others] = readSessions(box.cacheDir);
+  assert.equal(others.length, 0);
+  const receipts = record.receipts;
+  assert.deepEqual(receipts.fetched, ["kb-7q2mx"]);
+  assert.equal(receipts.unmatched.prompts, 1, "a skipped prompt is not a miss");
+  assert.deepEqual(Object.keys(receipts.unmatched.words), [
+    "sourdough",
+    "bread",
+    "bakes",
+    "dense",
+    "gummy",
+    "although",
+    "starter",
+    "rises",
+  ]);
+  for (const item of Deno.readDirSync(join(box.cacheDir, "sessions"))) {
+    const text = Deno.readTextFileSync(join(box.cacheDir, "sessions", item.name));
+    assert.ok(!text.includes("sourdough bread"), `no prompt text in ${item.name}`);
   }
+
+  const stats = parseJson<{ delivery: Record<string, unknown> }>(
+    await runCli(["stats", "--json"], { env: box.env }),
+  );
+  const injected = Object.keys(ledger).length;
+  assert.deepEqual(stats.delivery, {
+    sessions: 1,
+    injected,
+    fetched: 1,
+    shareFetched: 1 / injected,
+    fetchedUnprompted: 0,
+    noiseCandidates: [],
+    unmatchedPrompts: 1,
+    unmatchedWords: Object.keys(receipts.unmatched.words).sort().map((word) => ({
+      word,
+      count: 1,
+    })),
+  });
+  const text = await runCli(["stats"], { env: box.env });
+  assert.equal(text.code, 0, show(text));
+  assert.match(text.stdout, new RegExp(`Pointers injected: ${injected} in 1 session`));
+  assert.match(text.stdout, /fetched 1 \(\d+%\)/);
+  assert.match(text.stdout, /Prompts with no match: 1/);
 });
 
 Deno.test("receipts: noise candidates across sessions", async () => {
-  const box = await sandboxKb();
-  try {
-    for (const session of ["a", "b", "c"]) {
-      await box.hook("search", stdinOf("pretool-grep", { session_id: session }));
-    }
-    await box.hook("search", stdinOf("pretool-bash-find", { session_id: "a" }));
-    await box.hook(
-      "receipts",
-      stdinOf("posttool-bash-get", {
-        session_id: "a",
-        tool_input: { command: "git-kb get kb-h6y1s" },
-      }),
-    );
-    const stats = parseJson<{ delivery: { noiseCandidates: unknown; fetched: number } }>(
-      await runCli(["stats", "--json"], { env: box.env }),
-    );
-    assert.deepEqual(stats.delivery.noiseCandidates, [{ id: "kb-r4b9t", sessions: 3 }]);
-    assert.equal(stats.delivery.fetched, 1);
-  } finally {
-    await box.cleanup();
+  await using box = await sandboxKb();
+  for (const session of ["a", "b", "c"]) {
+    await box.hook("search", stdinOf("pretool-grep", { session_id: session }));
   }
+  await box.hook("search", stdinOf("pretool-bash-find", { session_id: "a" }));
+  await box.hook(
+    "receipts",
+    stdinOf("posttool-bash-get", {
+      session_id: "a",
+      tool_input: { command: "git-kb get kb-h6y1s" },
+    }),
+  );
+  const stats = parseJson<{ delivery: { noiseCandidates: unknown; fetched: number } }>(
+    await runCli(["stats", "--json"], { env: box.env }),
+  );
+  assert.deepEqual(stats.delivery.noiseCandidates, [{ id: "kb-r4b9t", sessions: 3 }]);
+  assert.equal(stats.delivery.fetched, 1);
 });
 
 // ---------------------------------------------------------------------------------------------
 // Fail-open matrix
 
 Deno.test("fail-open: every failure leaves the call alone, silently, exit 0", async () => {
-  const box = await sandboxKb();
-  try {
-    const notKb = join(box.root, "not-a-kb");
-    await Deno.mkdir(notKb);
-    const blocked = join(box.root, "blocked-tmp");
-    await Deno.mkdir(blocked);
-    await Deno.writeTextFile(join(blocked, "git-kb"), "a file where the cache folder goes");
-    const { KB_DIR: _kb, ...unconfigured } = box.env;
-    /** [what, stdin, environment]. */
-    const failures: [string, (fixture: string) => string | Uint8Array, Record<string, string>][] = [
-      ["empty stdin", () => "", box.env],
-      ["not JSON", () => "{not json", box.env],
-      ["a JSON array", () => "[]", box.env],
-      ["JSON null", () => "null", box.env],
-      ["stdin over the limit", () => new Uint8Array(16 * 1024 * 1024 + 1).fill(32), box.env],
-      ["no knowledge base configured", (fixture) => stdinOf(fixture), unconfigured],
-      ["not a knowledge base", (fixture) => stdinOf(fixture), { ...box.env, KB_DIR: notKb }],
-      ["cache folder unwritable", (fixture) => stdinOf(fixture), {
-        ...box.env,
-        TMPDIR: blocked,
-      }],
-    ];
-    const fixtures = {
-      search: "pretool-grep",
-      subagent: "pretool-agent",
-      receipts: "posttool-bash-get",
-    };
-    for (const [hook, fixture] of Object.entries(fixtures)) {
-      for (const [what, stdin, environment] of failures) {
-        const result = await box.hook(hook, stdin(fixture), environment);
-        assert.equal(result.code, 0, `${hook}, ${what}: ${show(result)}`);
-        assert.equal(result.stdout, "", `${hook}, ${what}: ${show(result)}`);
-        assert.equal(result.stderr, "", `${hook}, ${what}: ${show(result)}`);
-      }
+  await using box = await sandboxKb();
+  const notKb = join(box.root, "not-a-kb");
+  await Deno.mkdir(notKb);
+  const blocked = join(box.root, "blocked-tmp");
+  await Deno.mkdir(blocked);
+  await Deno.writeTextFile(join(blocked, "git-kb"), "a file where the cache folder goes");
+  const { KB_DIR: _kb, ...unconfigured } = box.env;
+  /** [what, stdin, environment]. */
+  const failures: [string, (fixture: string) => string | Uint8Array, Record<string, string>][] = [
+    ["empty stdin", () => "", box.env],
+    ["not JSON", () => "{not json", box.env],
+    ["a JSON array", () => "[]", box.env],
+    ["JSON null", () => "null", box.env],
+    ["stdin over the limit", () => new Uint8Array(16 * 1024 * 1024 + 1).fill(32), box.env],
+    ["no knowledge base configured", (fixture) => stdinOf(fixture), unconfigured],
+    ["not a knowledge base", (fixture) => stdinOf(fixture), { ...box.env, KB_DIR: notKb }],
+    ["cache folder unwritable", (fixture) => stdinOf(fixture), {
+      ...box.env,
+      TMPDIR: blocked,
+    }],
+  ];
+  const fixtures = {
+    search: "pretool-grep",
+    subagent: "pretool-agent",
+    receipts: "posttool-bash-get",
+  };
+  for (const [hook, fixture] of Object.entries(fixtures)) {
+    for (const [what, stdin, environment] of failures) {
+      const result = await box.hook(hook, stdin(fixture), environment);
+      assert.equal(result.code, 0, `${hook}, ${what}: ${show(result)}`);
+      assert.equal(result.stdout, "", `${hook}, ${what}: ${show(result)}`);
+      assert.equal(result.stderr, "", `${hook}, ${what}: ${show(result)}`);
     }
-    const errors = allDebugRecords(join(box.tmp, "git-kb")).filter((record) =>
-      record.outcome === "error"
-    );
-    assert.ok(errors.length >= 12, JSON.stringify(errors));
-    assert.ok(
-      errors.every((record) => ["search", "subagent", "receipt"].includes(String(record.event))),
-      "no failure is counted as a prompt's",
-    );
-  } finally {
-    await box.cleanup();
   }
+  const errors = allDebugRecords(join(box.tmp, "git-kb")).filter((record) =>
+    record.outcome === "error"
+  );
+  assert.ok(errors.length >= 12, JSON.stringify(errors));
+  assert.ok(
+    errors.every((record) => ["search", "subagent", "receipt"].includes(String(record.event))),
+    "no failure is counted as a prompt's",
+  );
 });
