@@ -5,6 +5,7 @@
  * @module
  */
 import { join } from "../core/path.ts";
+import { shellCommand } from "../core/shell/quote.ts";
 import { resolvePath } from "../io/paths.ts";
 import { configTarget, writeConfig } from "../io/config.ts";
 import { writeFileAtomic } from "../io/fs.ts";
@@ -242,15 +243,20 @@ export async function run(args: string[]): Promise<number> {
     return 0;
   }
   for (const step of steps) console.log(`${green("✓")} ${step}`);
-  for (const item of report.invalid) console.log(`  skipped ${item.path}: ${item.message}`);
+  if (report.invalid.length) {
+    console.log(
+      `${yellow("!")} ${plural(report.invalid.length, "file", "files")} under ${ENTRIES_DIR}/ ` +
+        `left out: run ${shellCommand(["git-kb", "doctor"])}`,
+    );
+  }
   if (notRead.length) {
     const shown = notRead.slice(0, 5).join(", ") + (notRead.length > 5 ? ", …" : "");
     console.log(
       `${yellow("!")} ${
         plural(notRead.length, "markdown file", "markdown files")
       } outside ${ENTRIES_DIR}/ ` +
-        `are not read by git-kb (${shown}): it reads only ${ENTRIES_DIR}/<id>-<slug>.md files ` +
-        `with frontmatter`,
+        `are not read by git-kb (${shown}): move them into ${ENTRIES_DIR}/, or bring a folder of ` +
+        "notes in with git-kb import <folder> (--dry-run first to see the report)",
     );
   }
   return 0;

@@ -93,6 +93,10 @@ Deno.test("init names the markdown files outside entries/ that git-kb does not r
   const text = await runCli(["init", kb.dir], { env });
   assert.equal(text.code, 0, show(text));
   assert.match(text.stdout, /2 markdown files outside entries\/ are not read by git-kb/);
+  assert.match(
+    text.stdout,
+    /move them into entries\/, or bring a folder of notes in with git-kb import/,
+  );
   assert.match(text.stdout, /ideas\.md/);
   assert.match(text.stdout, /notes\/meeting\.md/);
   assert.doesNotMatch(text.stdout, /README\.md/);
