@@ -207,7 +207,7 @@ function repairTitle(
 }
 
 /** The text of the body's first `# heading` outside code fences. */
-function firstHeading(body: string): string | undefined {
+export function firstHeading(body: string): string | undefined {
   let fenced = false;
   for (const line of body.split("\n")) {
     if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;

@@ -68,17 +68,27 @@ function withoutMarkers(text: string): string {
   return text.replaceAll("<!-- git-kb:", "<!-- git-kb (quoted):");
 }
 
+/** Where git-kb's block stands in `text`: from its opening marker to past its closing line. */
+function blockSpan(text: string): [number, number] | undefined {
+  const begin = text.indexOf(BEGIN_MARKER);
+  const end = begin < 0 ? -1 : text.indexOf(END_MARKER, begin);
+  if (end < 0) return undefined;
+  const after = end + END_MARKER.length;
+  return [begin, text[after] === "\n" ? after + 1 : after];
+}
+
 /** `current` with git-kb's block replaced by `block`, or `block` added at its end. */
 export function withBlock(current: string, block: string): string {
-  const begin = current.indexOf(BEGIN_MARKER);
-  const end = current.indexOf(END_MARKER, begin);
-  if (begin >= 0 && end > begin) {
-    let after = current.slice(end + END_MARKER.length);
-    if (after.startsWith("\n")) after = after.slice(1);
-    return current.slice(0, begin) + block + after;
-  }
+  const span = blockSpan(current);
+  if (span) return current.slice(0, span[0]) + block + current.slice(span[1]);
   if (!current.trim()) return block;
   return `${current.replace(/\n*$/, "\n\n")}${block}`;
+}
+
+/** `text` without git-kb's block, as the user wrote it. */
+export function withoutBlock(text: string): string {
+  const span = blockSpan(text);
+  return span ? text.slice(0, span[0]) + text.slice(span[1]) : text;
 }
 
 /** Whether `text` is within `limit`. */

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { BEGIN_MARKER, END_MARKER } from "../export/agent_files.ts";
+import { withoutBlock } from "../export/agent_files.ts";
 import { parseEntryText } from "../entry/entry.ts";
 import { slugify } from "../entry/edit.ts";
 import { LIMITS } from "../entry/schema.ts";
@@ -98,7 +98,7 @@ function cursorRule(note: SourceNote): AgentRule {
 
 /** The sections of a CLAUDE.md or AGENTS.md, without git-kb's own block. */
 function sectionRules(note: SourceNote): AgentRule[] {
-  const text = withoutExportBlock(note.text);
+  const text = withoutBlock(note.text);
   const lines = text.split("\n");
   const level = lines.some((line) => /^##[ \t]/.test(line)) ? "## " : "# ";
   const sections: { title: string; lines: string[] }[] = [];
@@ -130,13 +130,4 @@ function sectionRules(note: SourceNote): AgentRule[] {
 
 function fileTitle(path: string): string {
   return path.slice(path.lastIndexOf("/") + 1).replace(/\.md$/, "");
-}
-
-/** `text` without git-kb's exported block. */
-function withoutExportBlock(text: string): string {
-  const begin = text.indexOf(BEGIN_MARKER);
-  const end = text.indexOf(END_MARKER, begin);
-  return begin >= 0 && end > begin
-    ? text.slice(0, begin) + text.slice(end + END_MARKER.length)
-    : text;
 }

@@ -9,6 +9,7 @@
  * @module
  */
 import { parseEntryText } from "../entry/entry.ts";
+import { firstHeading } from "../entry/repair.ts";
 import {
   ENTRY_TYPES,
   type EntryType,
@@ -135,15 +136,6 @@ function proseLines(body: string): string[] {
     }
     return !fenced;
   });
-}
-
-/** The text of the first `# heading` of the body. */
-function firstHeading(body: string): string | undefined {
-  for (const line of proseLines(body)) {
-    const match = /^#{1,6}[ \t]+(.+?)[ \t#]*$/.exec(line);
-    if (match) return match[1].trim();
-  }
-  return undefined;
 }
 
 /** A title from a file name: `Ops/Rotate keys.md` → `Rotate keys`. */
