@@ -91,19 +91,20 @@ function parseLeniently(
   source: string,
   repairs: Problem[],
 ): { fields: Record<string, unknown>; body: string } {
-  let split: { frontmatter: string; body: string };
-  try {
-    split = splitFrontmatter(text, source);
-  } catch {
-    repairs.push({
-      field: "frontmatter",
-      message: "is missing; the entry is read from its file name and its body",
-    });
-    return { fields: {}, body: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
-  }
   try {
     return parseEntryText(text, source);
   } catch (error) {
+    // Only a file that does not parse as written is split again, to see what can be read.
+    let split: { frontmatter: string; body: string };
+    try {
+      split = splitFrontmatter(text, source);
+    } catch {
+      repairs.push({
+        field: "frontmatter",
+        message: "is missing; the entry is read from its file name and its body",
+      });
+      return { fields: {}, body: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
+    }
     const quoted = quoteLooseValues(split.frontmatter);
     if (!quoted.fields.length) throw error;
     let reparsed;

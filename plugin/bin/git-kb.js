@@ -54,9 +54,9 @@ ${t.join(`
 `)}
 ${n}---
 ${e.body}`}function vt(e){return e.map(t=>`  ${t.field}: ${t.message}`).join(`
-`)}var Y=g(()=>{qu();K();Zn();tf()});function ze(e,t){let n={all:[],lossy:[]},r;try{r=kk(e,t.path,n.all)}catch(a){let c=a instanceof Error?a.message:String(a);return{repairs:[],lossy:[],problems:[{field:"frontmatter",message:c}]}}let o=bk(r.fields,r.body,t,n),{entry:i,problems:s}=de({fields:o,body:r.body});return i?{entry:i,repairs:n.all,lossy:n.lossy,problems:[]}:{repairs:[],lossy:[],problems:s}}function kk(e,t,n){let r;try{r=Le(e,t)}catch{return n.push({field:"frontmatter",message:"is missing; the entry is read from its file name and its body"}),{fields:{},body:e.charCodeAt(0)===65279?e.slice(1):e}}try{return N(e,t)}catch(o){let i=_k(r.frontmatter);if(!i.fields.length)throw o;let s;try{s=N(`---
+`)}var Y=g(()=>{qu();K();Zn();tf()});function ze(e,t){let n={all:[],lossy:[]},r;try{r=kk(e,t.path,n.all)}catch(a){let c=a instanceof Error?a.message:String(a);return{repairs:[],lossy:[],problems:[{field:"frontmatter",message:c}]}}let o=bk(r.fields,r.body,t,n),{entry:i,problems:s}=de({fields:o,body:r.body});return i?{entry:i,repairs:n.all,lossy:n.lossy,problems:[]}:{repairs:[],lossy:[],problems:s}}function kk(e,t,n){try{return N(e,t)}catch(r){let o;try{o=Le(e,t)}catch{return n.push({field:"frontmatter",message:"is missing; the entry is read from its file name and its body"}),{fields:{},body:e.charCodeAt(0)===65279?e.slice(1):e}}let i=_k(o.frontmatter);if(!i.fields.length)throw r;let s;try{s=N(`---
 ${i.text}---
-`,t)}catch{throw o}for(let a of i.fields)n.push({field:a,message:'holds ": " without quotes; read as one piece of text'});return{fields:s.fields,body:r.body}}}function _k(e){let t=[],r=e.split(`
+`,t)}catch{throw r}for(let a of i.fields)n.push({field:a,message:'holds ": " without quotes; read as one piece of text'});return{fields:s.fields,body:o.body}}}function _k(e){let t=[],r=e.split(`
 `).map(o=>{let i=Ek.exec(o.replace(/\r$/,""));return!i||!i[2].includes(": ")?o:(t.push(i[1]),`${i[1]}: ${JSON.stringify(i[2])}`)}).join(`
 `);return{text:r.endsWith(`
 `)?r:`${r}
