@@ -85,6 +85,12 @@ export const COMMANDS = {
     summary: "delete entries through the save pipeline",
     load: () => import("../cli/rm.ts"),
   },
+  sync: {
+    module: "cli/sync.ts",
+    profile: "save",
+    summary: "fetch, replay local commits on top, push, reindex; say what came in and went out",
+    load: () => import("../cli/sync.ts"),
+  },
   import: {
     module: "cli/import.ts",
     profile: "save",

@@ -14,7 +14,7 @@ import { join } from "../core/path.ts";
 import { kernelRuleCost, LIMITS } from "../core/entry/schema.ts";
 import { shellCommand, shellQuote } from "../core/shell/quote.ts";
 import { configCandidates, type KbLocation, resolveKb } from "../io/config.ts";
-import { aheadBehind, git, gitReason, GitTimeoutError, identityArgs } from "../io/git.ts";
+import { git, gitReason, identityArgs } from "../io/git.ts";
 import { type OpenIndex, openIndex } from "../io/index/store.ts";
 import { ENTRIES_DIR, readKbFile } from "../io/kb.ts";
 import { cacheFindings } from "../io/cache_health.ts";
@@ -22,6 +22,7 @@ import { indexFindings as indexHealthFindings } from "../io/index/health.ts";
 import { indexDir } from "../io/paths.ts";
 import { checkIndexLock, checkOrphans, checkRepoState, repoState } from "../io/save/repo_state.ts";
 import { checkSaveLock } from "../io/save/save.ts";
+import { type RemoteStatus, remoteStatus } from "../io/sync/remote_status.ts";
 import { type CommandSpec, helpText, NO_POSITIONALS, parseCommand, UsageError } from "./args.ts";
 import { fixedText, fixEntries, repairableEntries, type RepairableEntry } from "../io/repairs.ts";
 import { printWarnings, saveSummary } from "./save_report.ts";
@@ -34,13 +35,14 @@ export const command = {
   usage: ["doctor [options]"],
   about: `Check the setup and the knowledge base, one line per finding:
 config (which source won, disagreements), git (and the identity commits get),
-the remote (git's own ls-remote, nothing else touches the network), index
+the remote (fetched first, bounded, so ahead/behind/diverged are the remote's as it
+is; nothing else touches the network), index
 freshness, every file under entries/ (each one the index left out, with why and
 how to fix it), every entry against the contract (links included), and the
 kernel budget, and the cache's folders (yours alone, no links). Every fix is a
 command to paste. Exit 1 when any check fails.`,
   options: {
-    offline: { type: "boolean", help: "skip the remote reachability check" },
+    offline: { type: "boolean", help: "do not fetch: ahead/behind as of the last fetch" },
     fix: {
       type: "boolean",
       help: "show how each entry read forgivingly is rewritten to the contract",
@@ -199,33 +201,74 @@ async function uncommittedFindings(kbDir: string): Promise<Finding[]> {
   }];
 }
 
-/** How long doctor waits for the remote to answer `git ls-remote`. */
+/** How long doctor waits for the remote branch to be fetched. */
 const REMOTE_TIMEOUT_MS = 10_000;
 
-/** Whether `remote` answers within {@link REMOTE_TIMEOUT_MS}. */
-async function reachFinding(kbDir: string, remote: string): Promise<Finding> {
-  const args = ["ls-remote", "--exit-code", "-q", remote, "HEAD"];
-  try {
-    const reach = await git(kbDir, args, { timeoutMs: REMOTE_TIMEOUT_MS });
-    return reach.code === 0 || reach.code === 2
-      ? { level: "ok", check: "remote", message: `${remote} is reachable` }
-      : {
-        level: "error",
-        check: "remote",
-        message: `${remote} is not reachable: ${gitReason(reach.stderr)}`,
-      };
-  } catch (error) {
-    if (!(error instanceof GitTimeoutError)) throw error;
+/** Whether the fetch reached the remote, as a finding. */
+function reachFinding(kbDir: string, status: RemoteStatus): Finding {
+  const { remote, fetch } = status;
+  if (fetch.state === "fetched") {
+    return {
+      level: "ok",
+      check: "remote",
+      message: `${remote} is reachable; fetched ${status.upstream}`,
+    };
+  }
+  if (!fetch.timedOut) {
     return {
       level: "error",
       check: "remote",
-      message: `${remote} did not answer: ${error.message}; check the network, or run ` +
-        `${shellCommand(["git-kb", "doctor", "--offline", "--kb", kbDir])}`,
+      message: `${remote} is not reachable: ${fetch.reason}`,
     };
   }
+  return {
+    level: "error",
+    check: "remote",
+    message: `${remote} did not answer: ${fetch.reason}; check the network, or run ` +
+      `${shellCommand(["git-kb", "doctor", "--offline", "--kb", kbDir])}`,
+  };
 }
 
-/** Whether the remote answers, and how far the branch is from it. */
+/** Where figures not fetched now come from: the last fetch, when it was, and why not now. */
+function staleNote(status: RemoteStatus): string {
+  if (status.fetch.state === "fetched") return "";
+  const when = status.lastFetch
+    ? `the last fetch, ${status.lastFetch.toISOString().slice(0, 16).replace("T", " ")} UTC`
+    : "the clone (never fetched since)";
+  const why = status.fetch.skipped ? status.fetch.reason : "this fetch failed";
+  return ` (as of ${when}: ${why})`;
+}
+
+/** How far the branch is from the remote branch, as a finding with the sync that closes it. */
+function distanceFinding(kbDir: string, status: RemoteStatus): Finding {
+  const { upstream, counts } = status;
+  const sync = shellCommand(["git-kb", "sync", "--kb", kbDir]);
+  const note = staleNote(status);
+  if (!counts) {
+    return {
+      level: "warn",
+      check: "remote",
+      message: withFix(`${upstream} does not exist yet${note}; nothing is pushed there`, sync),
+    };
+  }
+  const { ahead, behind } = counts;
+  if (!ahead && !behind) {
+    return { level: "ok", check: "remote", message: `in step with ${upstream}${note}` };
+  }
+  const unpushed = `${plural(ahead, "commit", "commits")} not pushed`;
+  const unpulled = `${plural(behind, "commit", "commits")} of ${upstream} not pulled`;
+  const distance = ahead && behind
+    ? `diverged from ${upstream}: ${unpushed}, ${plural(behind, "commit", "commits")} not pulled`
+    : ahead
+    ? `${unpushed} to ${upstream}`
+    : unpulled;
+  return { level: "warn", check: "remote", message: withFix(`${distance}${note}`, sync) };
+}
+
+/**
+ * Whether the remote answers, and how far the branch is from it: fetched first (bounded), so
+ * ahead, behind and diverged are the remote's as it is, or say they are from the last fetch.
+ */
 async function remoteFindings(kbDir: string, offline: boolean): Promise<Finding[]> {
   const remotes = (await git(kbDir, ["remote"])).stdout.split("\n").filter(Boolean);
   if (!remotes.length) {
@@ -235,28 +278,12 @@ async function remoteFindings(kbDir: string, offline: boolean): Promise<Finding[
       message: "NO_REMOTE: saves are committed but not pushed anywhere",
     }];
   }
-  const findings: Finding[] = [];
-  const remote = remotes.includes("origin") ? "origin" : remotes[0];
-  if (!offline) findings.push(await reachFinding(kbDir, remote));
-  const counts = await aheadBehind(kbDir);
-  if (counts) {
-    const { ahead, behind } = counts;
-    if (ahead || behind) {
-      const sync = [
-        shellCommand(["git", "-C", kbDir, "pull", "--rebase"]),
-        shellCommand(["git", "-C", kbDir, "push"]),
-      ].join(" && ");
-      findings.push({
-        level: "warn",
-        check: "remote",
-        message: withFix(
-          `${plural(ahead, "commit", "commits")} not pushed, ${behind} not pulled`,
-          sync,
-        ),
-      });
-    }
-  }
-  return findings;
+  const status = await remoteStatus(kbDir, { offline, timeoutMs: REMOTE_TIMEOUT_MS });
+  if (!status) return [];
+  return [
+    ...(offline ? [] : [reachFinding(kbDir, status)]),
+    distanceFinding(kbDir, status),
+  ];
 }
 
 /** git itself, then (when it works) the identity, hand changes and the remote. */

@@ -197,3 +197,45 @@ export async function aheadBehind(
   const [ahead, behind] = counts.stdout.trim().split(/\s+/).map(Number);
   return { ahead, behind };
 }
+
+/** What replaying a branch's own commits onto another commit gave. */
+export type Replay =
+  /** Every commit replayed: `tip` is the last (`onto` itself when there was none). */
+  | { outcome: "replayed"; tip: string; count: number }
+  /** A commit changes what `onto` changed too, in another way: the files, none replayed. */
+  | { outcome: "conflict"; paths: string[] }
+  /** The commits to replay hold a merge commit, which a replay does not rewrite. */
+  | { outcome: "merges" };
+
+/**
+ * Replay the commits of `tip` that `onto` lacks onto `onto`, oldest first, with `git merge-tree`
+ * and `git commit-tree` (authors and messages kept, committed under {@link commitIdentity}).
+ * Touches no ref, no index and no file: the caller moves its branch to the new tip (with
+ * `git reset --keep`, which keeps uncommitted changes in files the replay did not touch).
+ */
+export async function replayOnto(cwd: string, onto: string, tip: string): Promise<Replay> {
+  const listing = await gitOk(cwd, ["rev-list", "--reverse", "--parents", `${onto}..${tip}`]);
+  const commits = listing.trim().split("\n").filter(Boolean).map((line) => line.split(" "));
+  if (commits.some((parents) => parents.length > 2)) return { outcome: "merges" };
+  const identity = (await commitIdentity(cwd)).args;
+  let base = (await gitOk(cwd, ["rev-parse", onto])).trim();
+  for (const [commit] of commits) {
+    const merged = await git(cwd, ["merge-tree", "--write-tree", "--name-only", base, commit]);
+    const [tree, ...rest] = merged.stdout.split("\n");
+    if (merged.code === 1) {
+      return { outcome: "conflict", paths: [...new Set(rest.slice(0, rest.indexOf("")))] };
+    }
+    if (merged.code !== 0) throw new GitError(["merge-tree", base, commit], merged);
+    const [name, email, date, body] = (await gitOk(cwd, [
+      "log",
+      "-1",
+      "--format=%an%x00%ae%x00%aI%x00%B",
+      commit,
+    ])).split("\0");
+    base = (await gitOk(cwd, [...identity, "commit-tree", tree, "-p", base, "-F", "-"], {
+      stdin: body,
+      env: { GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email, GIT_AUTHOR_DATE: date },
+    })).trim();
+  }
+  return { outcome: "replayed", tip: base, count: commits.length };
+}

@@ -26,13 +26,13 @@ import {
   commitPaths,
   fallbackIdentityWarning,
   git,
-  GitError,
   gitOk,
   gitReason,
   type GitResult,
   GitTimeoutError,
   NETWORK_TIMEOUT_MS,
   remoteNames,
+  replayOnto,
 } from "../git.ts";
 import { HOOK_TRUST_MS, openIndex, type RefreshReport } from "../index/store.ts";
 import { ENTRIES_DIR, listEntries, readKbFile, UnreadableEntryError } from "../kb.ts";
@@ -401,7 +401,8 @@ async function commitChanges(
 }
 
 /** Where the branch is pushed: its configured upstream, else the same name on origin. */
-interface PushTarget {
+export interface PushTarget {
+  /** The remote's name, `origin`. */
   remote: string;
   /** The remote branch's full ref, `refs/heads/main`. */
   ref: string;
@@ -411,7 +412,8 @@ interface PushTarget {
   configured: boolean;
 }
 
-async function pushTarget(kbDir: string, branch: string): Promise<PushTarget | undefined> {
+/** Where `branch` is pushed (see {@link PushTarget}); undefined when there is no remote. */
+export async function pushTarget(kbDir: string, branch: string): Promise<PushTarget | undefined> {
   const remotes = await remoteNames(kbDir);
   if (!remotes.length) return undefined;
   const config = async (key: string) =>
@@ -529,14 +531,8 @@ function dirtyError(saved: Unpushed, stderr: string): PushError {
  */
 async function replayOntoRemote(saved: Unpushed, branch: string): Promise<void> {
   const { kbDir, target } = saved;
-  const listing = await gitOk(kbDir, [
-    "rev-list",
-    "--reverse",
-    "--parents",
-    `${target.tracking}..refs/heads/${branch}`,
-  ]);
-  const commits = listing.trim().split("\n").filter(Boolean).map((line) => line.split(" "));
-  if (commits.some((parents) => parents.length > 2)) {
+  const replay = await replayOnto(kbDir, target.tracking, `refs/heads/${branch}`);
+  if (replay.outcome === "merges") {
     throw notPushed(
       saved,
       `${branch} and ${target.remote} have diverged and ${branch} holds merge commits, ` +
@@ -544,25 +540,8 @@ async function replayOntoRemote(saved: Unpushed, branch: string): Promise<void> 
       pullPushCommands(saved),
     );
   }
-  const identity = (await commitIdentity(kbDir)).args;
-  let base = (await gitOk(kbDir, ["rev-parse", target.tracking])).trim();
-  for (const [commit] of commits) {
-    const merged = await git(kbDir, ["merge-tree", "--write-tree", "--name-only", base, commit]);
-    const [tree, ...rest] = merged.stdout.split("\n");
-    if (merged.code === 1) throw conflictError(saved, rest.slice(0, rest.indexOf("")));
-    if (merged.code !== 0) throw new GitError(["merge-tree", base, commit], merged);
-    const [name, email, date, body] = (await gitOk(kbDir, [
-      "log",
-      "-1",
-      "--format=%an%x00%ae%x00%aI%x00%B",
-      commit,
-    ])).split("\0");
-    base = (await gitOk(kbDir, [...identity, "commit-tree", tree, "-p", base, "-F", "-"], {
-      stdin: body,
-      env: { GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email, GIT_AUTHOR_DATE: date },
-    })).trim();
-  }
-  const reset = await git(kbDir, ["reset", "--quiet", "--keep", base]);
+  if (replay.outcome === "conflict") throw conflictError(saved, replay.paths);
+  const reset = await git(kbDir, ["reset", "--quiet", "--keep", replay.tip]);
   if (reset.code !== 0) throw dirtyError(saved, reset.stderr);
 }
 

@@ -1,0 +1,104 @@
+/**
+ * How far the knowledge base's branch is from its remote, told truthfully: the remote branch is
+ * fetched first (bounded), and when that cannot be done the figures say they are from the last
+ * fetch, when that was, and why.
+ *
+ * @module
+ */
+import { join } from "../../core/path.ts";
+import { git, gitReason, GitTimeoutError } from "../git.ts";
+import { ifExists } from "../fs.ts";
+import { gitDir } from "../save/repo_state.ts";
+import { pushTarget } from "../save/save.ts";
+
+/** What fetching the remote branch did. */
+export type FetchOutcome =
+  /** Fetched now: the figures are the remote's as it is. */
+  | { state: "fetched" }
+  /** Not fetched (offline asked for, or the fetch failed or timed out): why, in a phrase. */
+  | { state: "not-fetched"; reason: string; timedOut: boolean; skipped: boolean };
+
+/** The branch against its remote. */
+export interface RemoteStatus {
+  /** The remote's name, `origin`. */
+  remote: string;
+  /** The remote branch, `origin/main`. */
+  upstream: string;
+  fetch: FetchOutcome;
+  /** When the last fetch of the repo happened (FETCH_HEAD's time), when git ever fetched. */
+  lastFetch?: Date;
+  /** Commits here the remote branch lacks, and the other way round; undefined when it has none. */
+  counts?: { ahead: number; behind: number };
+}
+
+/** How to tell the remote status. */
+export interface RemoteStatusOptions {
+  /** Skip the fetch: the figures are from the last one. */
+  offline: boolean;
+  /** Bound of the fetch, in ms. */
+  timeoutMs: number;
+}
+
+/**
+ * The branch of `kbDir` against the remote branch it syncs with; undefined when the repo has no
+ * remote or no branch is checked out (doctor's git-state check names a detached HEAD).
+ */
+export async function remoteStatus(
+  kbDir: string,
+  options: RemoteStatusOptions,
+): Promise<RemoteStatus | undefined> {
+  const branch = await git(kbDir, ["symbolic-ref", "--short", "-q", "HEAD"]);
+  if (branch.code !== 0) return undefined;
+  const target = await pushTarget(kbDir, branch.stdout.trim());
+  if (!target) return undefined;
+  const fetch = options.offline
+    ? {
+      state: "not-fetched",
+      reason: "--offline skips it",
+      timedOut: false,
+      skipped: true,
+    } as const
+    : await fetchBranch(kbDir, target.remote, `+${target.ref}:${target.tracking}`, options);
+  const fetchHead = join(await gitDir(kbDir), "FETCH_HEAD");
+  const lastFetch = ifExists(() => Deno.statSync(fetchHead))?.mtime ?? undefined;
+  const counts = await git(kbDir, [
+    "rev-list",
+    "--left-right",
+    "--count",
+    `HEAD...${target.tracking}`,
+  ]);
+  const [ahead, behind] = counts.stdout.trim().split(/\s+/).map(Number);
+  return {
+    remote: target.remote,
+    upstream: target.tracking.replace(/^refs\/remotes\//, ""),
+    fetch,
+    lastFetch,
+    counts: counts.code === 0 ? { ahead, behind } : undefined,
+  };
+}
+
+/** Fetch one refspec from `remote`, bounded; a remote without the branch is fetched (it has none). */
+async function fetchBranch(
+  kbDir: string,
+  remote: string,
+  refspec: string,
+  options: RemoteStatusOptions,
+): Promise<FetchOutcome> {
+  try {
+    const fetched = await git(kbDir, ["fetch", "--quiet", "--no-tags", remote, refspec], {
+      timeoutMs: options.timeoutMs,
+    });
+    if (fetched.code === 0 || /couldn't find remote ref/i.test(fetched.stderr)) {
+      return { state: "fetched" };
+    }
+    return {
+      state: "not-fetched",
+      reason: gitReason(fetched.stderr),
+      timedOut: false,
+      skipped: false,
+    };
+  } catch (error) {
+    if (!(error instanceof GitTimeoutError)) throw error;
+    return { state: "not-fetched", reason: error.message, timedOut: true, skipped: false };
+  }
+}

@@ -1,0 +1,528 @@
+/**
+ * `syncKb`: bring one knowledge base in step with its remote. Under the save lock, it fetches the
+ * branch (bounded), replays the local commits onto what came in (`git merge-tree`, no work tree
+ * touched until the end, when `git reset --keep` moves the branch and keeps every uncommitted
+ * change), pushes, and brings the index up to date; the report names the entries that came in
+ * and went out. It changes nothing when the remote cannot be reached, when an uncommitted change
+ * sits in a file the remote changed, and when both sides changed an entry each in its own way
+ * (the conflict is named with the commands that finish it).
+ *
+ * @module
+ */
+import { join } from "../../core/path.ts";
+import { shellCommand, shellQuote } from "../../core/shell/quote.ts";
+import {
+  classifyChanges,
+  describeEntry,
+  type EntryChanges,
+  entryLabel,
+  parseNameStatus,
+  type SyncedEntry,
+} from "../../core/sync/changes.ts";
+import {
+  commitIdentity,
+  fallbackIdentityWarning,
+  git,
+  gitOk,
+  gitReason,
+  GitTimeoutError,
+  NETWORK_TIMEOUT_MS,
+  replayOnto,
+} from "../git.ts";
+import { openIndex, type RefreshReport } from "../index/store.ts";
+import { ENTRIES_DIR, readKbFile } from "../kb.ts";
+import { withLock } from "../save/lock.ts";
+import { indexLockMessage, indexLockPath, repoState } from "../save/repo_state.ts";
+import { type PushTarget, pushTarget, saveLockPath } from "../save/save.ts";
+
+/** How to run a sync. */
+export interface SyncOptions {
+  /** Bound of each git call that reaches the remote, in ms; {@link NETWORK_TIMEOUT_MS} by default. */
+  networkTimeoutMs?: number;
+}
+
+/** What came in from the remote: entries the other side added, changed and removed. */
+export interface Incoming {
+  /** Commits the remote had that this clone lacked. */
+  commits: number;
+  added: SyncedEntry[];
+  changed: SyncedEntry[];
+  removed: SyncedEntry[];
+}
+
+/** What went out to the remote. */
+export interface Outgoing {
+  /** Commits pushed. */
+  commits: number;
+  /** Entries those commits added, changed or removed. */
+  entries: SyncedEntry[];
+}
+
+/** What a sync did. */
+export interface SyncReport {
+  /** The knowledge base folder. */
+  kbDir: string;
+  /**
+   * `synced`: something came in or went out; `up-to-date`: nothing to do; `no-remote`: the repo
+   * has no remote, so nothing to sync with.
+   */
+  outcome: "synced" | "up-to-date" | "no-remote";
+  /** The local branch. */
+  branch: string;
+  /** The remote branch, `origin/main`; undefined without a remote. */
+  upstream?: string;
+  incoming: Incoming;
+  outgoing: Outgoing;
+  /** Whether local commits were replayed onto the remote's (a rebase). */
+  rebased: boolean;
+  /** What bringing the index up to date did. */
+  index: RefreshReport;
+  /** One line each: what the user should know although the sync worked. */
+  warnings: string[];
+}
+
+/** The commands of a message, one a line, indented under it. */
+function commandLines(commands: readonly string[]): string {
+  return commands.map((command) => `\n  ${command}`).join("");
+}
+
+/**
+ * Raised when the sync cannot start or go on without risking what the user has: a repo in a
+ * state a save refuses, uncommitted changes in files the remote changed, merge commits to
+ * rewrite. Nothing was changed. Exit code 1.
+ */
+export class SyncRefusedError extends Error {
+  /** The exit code a command ends with. */
+  readonly exitCode = 1;
+  /** Commands that get out of it, in order, each pasteable. */
+  readonly commands: string[];
+  /** `reason` says what stands in the way; `commands` get out of it. */
+  constructor(reason: string, commands: string[]) {
+    super(`${reason}; nothing was changed.${commandLines(commands)}`);
+    this.name = "SyncRefusedError";
+    this.commands = commands;
+  }
+}
+
+/** Raised when the remote cannot be reached (or did not answer in time); nothing was changed. */
+export class SyncOfflineError extends Error {
+  /** The exit code a command ends with. */
+  readonly exitCode = 1;
+  /** `remote` of `kbDir` could not be reached because of `cause`. */
+  constructor(kbDir: string, remote: string, cause: string) {
+    super(
+      `cannot reach ${remote}: ${cause}. Nothing was changed (HEAD, files and index are as ` +
+        `they were). Check the network and the remote's address (${
+          gitC(kbDir, "remote", "-v")
+        }), then sync again:${commandLines([syncCommand(kbDir)])}`,
+    );
+    this.name = "SyncOfflineError";
+  }
+}
+
+/**
+ * Raised when both sides changed the same entries, each in its own way. Nothing was changed: the
+ * local version is in the work tree, the remote's is kept under {@link THEIRS_REF}, and the
+ * commands merge the two, open each file to keep what is wanted of both, commit and sync.
+ * Exit code 4.
+ */
+export class SyncConflictError extends Error {
+  /** The exit code a command ends with. */
+  readonly exitCode = 4;
+  /** The entries both sides changed. */
+  readonly entries: SyncedEntry[];
+  /** Commands that finish the sync, in order, each pasteable. */
+  readonly commands: string[];
+  /** `message` names the entries and where both versions are; `commands` finish the sync. */
+  constructor(message: string, entries: SyncedEntry[], commands: string[]) {
+    super(`${message}${commandLines(commands)}`);
+    this.name = "SyncConflictError";
+    this.entries = entries;
+    this.commands = commands;
+  }
+}
+
+/**
+ * Raised when what came in was brought in but the local commits could not be pushed: they are
+ * kept, and syncing again (or the push printed) finishes. Exit code 3, as a save's.
+ */
+export class SyncPushError extends Error {
+  /** The exit code a command ends with. */
+  readonly exitCode = 3;
+  /** `cause` says why the push failed; `retry` finishes it. */
+  constructor(commits: number, cause: string, retry: string) {
+    super(
+      `${commits === 1 ? "1 local commit is" : `${commits} local commits are`} not pushed: ` +
+        `${cause}. What came in is in; the commits are kept. To finish, run:${
+          commandLines([retry])
+        }`,
+    );
+    this.name = "SyncPushError";
+  }
+}
+
+/** Where the remote's side of a conflict is kept until the next conflict. */
+export const THEIRS_REF = "refs/git-kb/sync-theirs";
+
+/** How many times a push the remote rejected (it moved meanwhile) is fetched and tried again. */
+const PUSH_ATTEMPTS = 3;
+
+/** `git -C <kb> …`, quoted. */
+function gitC(kbDir: string, ...words: string[]): string {
+  return shellCommand(["git", "-C", kbDir, ...words]);
+}
+
+/** The command that runs this sync again. */
+function syncCommand(kbDir: string): string {
+  return shellCommand(["git-kb", "sync", "--kb", kbDir]);
+}
+
+/** The remote branch's short name, `origin/main`. */
+function upstreamName(target: PushTarget): string {
+  return target.tracking.replace(/^refs\/remotes\//, "");
+}
+
+/** Refuse (nothing changed) unless the repo is on its branch with nothing under way. */
+async function assertSyncable(kbDir: string): Promise<string> {
+  const lock = await indexLockPath(kbDir);
+  if (lock) throw new SyncRefusedError(indexLockMessage(lock), []);
+  const found = await repoState(kbDir);
+  if (found.state !== "branch") throw new SyncRefusedError(found.message, found.commands);
+  return found.branch;
+}
+
+/** A git call to the remote, bounded; a timeout is a {@link GitTimeoutError}. */
+function remoteCall(kbDir: string, args: string[], timeoutMs: number) {
+  return git(kbDir, args, { timeoutMs });
+}
+
+/**
+ * Fetch the remote branch into its tracking ref: its tip, or undefined when the remote has no
+ * such branch yet (an empty remote). Throws {@link SyncOfflineError} when it cannot be reached.
+ */
+async function fetchTip(
+  kbDir: string,
+  target: PushTarget,
+  timeoutMs: number,
+): Promise<string | undefined> {
+  const args = [
+    "fetch",
+    "--quiet",
+    "--no-tags",
+    target.remote,
+    `+${target.ref}:${target.tracking}`,
+  ];
+  let fetched;
+  try {
+    fetched = await remoteCall(kbDir, args, timeoutMs);
+  } catch (error) {
+    if (!(error instanceof GitTimeoutError)) throw error;
+    throw new SyncOfflineError(kbDir, target.remote, error.message);
+  }
+  if (fetched.code !== 0) {
+    if (/couldn't find remote ref/i.test(fetched.stderr)) return undefined;
+    throw new SyncOfflineError(kbDir, target.remote, gitReason(fetched.stderr));
+  }
+  return (await gitOk(kbDir, ["rev-parse", target.tracking])).trim();
+}
+
+/** The files `git status` lists as changed or untracked (both names of a rename). */
+async function uncommittedPaths(kbDir: string): Promise<Set<string>> {
+  const status = await gitOk(kbDir, ["status", "--porcelain=v1", "-z", "--untracked-files=all"]);
+  const words = status.split("\0");
+  const paths = new Set<string>();
+  for (let at = 0; at < words.length; at++) {
+    const item = words[at];
+    if (!item) continue;
+    paths.add(item.slice(3));
+    if (/^[RC]/.test(item)) paths.add(words[++at]);
+  }
+  return paths;
+}
+
+/**
+ * Move the branch from `from` to `to` (its replayed or fast-forwarded tip). Refuses, changing
+ * nothing, when an uncommitted change sits in a file the move would change; `git reset --keep`
+ * keeps every other one.
+ */
+async function moveBranch(kbDir: string, from: string, to: string, remote: string) {
+  const touched = (await gitOk(kbDir, ["diff", "--name-only", "-z", from, to])).split("\0");
+  const dirty = await uncommittedPaths(kbDir);
+  const blocked = touched.filter((path) => path && dirty.has(path)).sort();
+  if (blocked.length) {
+    const identity = (await commitIdentity(kbDir)).args;
+    throw new SyncRefusedError(
+      `uncommitted changes to ${blocked.join(", ")}, which ${remote} changed too, stand in the ` +
+        "way of what comes in; commit them (a sync then merges them, or names the conflict), " +
+        "and sync",
+      [
+        gitC(kbDir, "add", "--", ...blocked),
+        gitC(kbDir, ...identity, "commit", "-m", "kb: commit hand edits", "--", ...blocked),
+        syncCommand(kbDir),
+      ],
+    );
+  }
+  await gitOk(kbDir, ["reset", "--quiet", "--keep", to]);
+}
+
+/** The entry files changed between two commits, by what happened to them. */
+async function entryChanges(kbDir: string, from: string, to: string) {
+  const diff = await gitOk(kbDir, [
+    "diff",
+    "--name-status",
+    "--no-renames",
+    "-z",
+    from,
+    to,
+    "--",
+    ENTRIES_DIR,
+  ]);
+  return classifyChanges(parseNameStatus(diff));
+}
+
+/** Every entry file in commit `rev`, as added: what a first push to an empty remote sends. */
+async function allEntries(kbDir: string, rev: string): Promise<EntryChanges> {
+  const files = await gitOk(kbDir, ["ls-tree", "-r", "-z", "--name-only", rev, "--", ENTRIES_DIR]);
+  return classifyChanges(
+    files.split("\0").filter(Boolean).map((path) => ({ status: "A", path })),
+  );
+}
+
+/** The entry at `path` as a sync names it: from the file, else as it was in commit `rev`. */
+async function describe(kbDir: string, path: string, rev: string): Promise<SyncedEntry> {
+  try {
+    return describeEntry(readKbFile(kbDir, path), path);
+  } catch {
+    const shown = await git(kbDir, ["show", `${rev}:${path}`]);
+    return describeEntry(shown.code === 0 ? shown.stdout : "", path);
+  }
+}
+
+function describeAll(kbDir: string, paths: string[], rev: string): Promise<SyncedEntry[]> {
+  return Promise.all(paths.map((path) => describe(kbDir, path, rev)));
+}
+
+/** How many commits `to` has that `from` lacks. */
+async function countCommits(kbDir: string, from: string | undefined, to: string) {
+  const range = from ? [`${from}..${to}`] : [to];
+  return Number((await gitOk(kbDir, ["rev-list", "--count", ...range])).trim());
+}
+
+/** The conflict both sides' changes to `paths` make, named, with the commands that finish it. */
+async function conflictError(
+  kbDir: string,
+  target: PushTarget,
+  theirs: string,
+  paths: string[],
+): Promise<SyncConflictError> {
+  await gitOk(kbDir, ["update-ref", THEIRS_REF, theirs]);
+  const entries = await describeAll(kbDir, paths, theirs);
+  const identity = (await commitIdentity(kbDir)).args;
+  const upstream = upstreamName(target);
+  const shows = paths.map((path) => gitC(kbDir, "show", `${THEIRS_REF}:${path}`)).join(", ");
+  const message = `${upstream} and this clone both changed ` +
+    `${entries.map((entry) => `${entryLabel(entry)} (${entry.path})`).join(", ")}, ` +
+    `each in its own way. Nothing was changed: your version is in the files, ${upstream}'s is ` +
+    `kept in ${THEIRS_REF} (${shows}). To finish, merge it (the merge stops at the ` +
+    "conflict), keep what you want of both versions in each file (and remove the <<<<<<<, " +
+    "======= and >>>>>>> lines), commit, and sync:";
+  const commands = [
+    gitC(kbDir, ...identity, "merge", "-m", `kb: sync with ${upstream}`, THEIRS_REF),
+    ...paths.map((path) => `\${VISUAL:-\${EDITOR:-vi}} ${shellQuote(join(kbDir, path))}`),
+    gitC(kbDir, "add", "--", ...paths),
+    gitC(kbDir, ...identity, "commit", "--no-edit"),
+    syncCommand(kbDir),
+  ];
+  return new SyncConflictError(message, entries, commands);
+}
+
+/**
+ * Bring the branch in step with `theirs` (the fetched remote tip): fast-forward when it has no
+ * commits of its own, else replay them on top. Returns whether it replayed.
+ */
+async function integrate(
+  kbDir: string,
+  target: PushTarget,
+  theirs: string,
+): Promise<boolean> {
+  const head = (await gitOk(kbDir, ["rev-parse", "HEAD"])).trim();
+  const base = (await gitOk(kbDir, ["merge-base", head, theirs])).trim();
+  if (base === theirs) return false;
+  if (base === head) {
+    await moveBranch(kbDir, head, theirs, target.remote);
+    return false;
+  }
+  const replay = await replayOnto(kbDir, theirs, head);
+  if (replay.outcome === "conflict") throw await conflictError(kbDir, target, theirs, replay.paths);
+  if (replay.outcome === "merges") {
+    const identity = (await commitIdentity(kbDir)).args;
+    const upstream = upstreamName(target);
+    throw new SyncRefusedError(
+      `this clone and ${upstream} have diverged and the local commits hold a merge commit, ` +
+        `which a sync does not rewrite; merge ${upstream} and sync`,
+      [
+        gitC(kbDir, ...identity, "merge", "-m", `kb: sync with ${upstream}`, upstream),
+        syncCommand(kbDir),
+      ],
+    );
+  }
+  await moveBranch(kbDir, head, replay.tip, target.remote);
+  return true;
+}
+
+/** Refuse to push conflict markers: files among `paths` at `tip` that still hold them. */
+async function assertNoMarkers(kbDir: string, tip: string, paths: string[]): Promise<void> {
+  if (!paths.length) return;
+  const found = await git(kbDir, [
+    "grep",
+    "-I",
+    "-l",
+    "-E",
+    "^(<{7}|>{7})( |$)",
+    tip,
+    "--",
+    ...paths,
+  ]);
+  const marked = found.stdout.split("\n").filter(Boolean).map((line) => line.slice(tip.length + 1));
+  if (!marked.length) return;
+  throw new SyncRefusedError(
+    `${marked.join(", ")} still ${marked.length === 1 ? "holds" : "hold"} conflict markers ` +
+      "(<<<<<<< or >>>>>>> lines) in the last commit, which a sync does not push; keep what " +
+      "you want of both versions, commit, and sync",
+    [
+      ...marked.map((path) => `\${VISUAL:-\${EDITOR:-vi}} ${shellQuote(join(kbDir, path))}`),
+      gitC(kbDir, "add", "--", ...marked),
+      gitC(kbDir, ...(await commitIdentity(kbDir)).args, "commit", "-m", "kb: resolve conflict"),
+      syncCommand(kbDir),
+    ],
+  );
+}
+
+/** Push the branch; "rejected" when the remote moved since the fetch. */
+async function push(
+  kbDir: string,
+  target: PushTarget,
+  branch: string,
+  commits: number,
+  timeoutMs: number,
+): Promise<"pushed" | "rejected"> {
+  let pushed;
+  try {
+    pushed = await remoteCall(
+      kbDir,
+      ["push", "--porcelain", target.remote, `refs/heads/${branch}:${target.ref}`],
+      timeoutMs,
+    );
+  } catch (error) {
+    if (!(error instanceof GitTimeoutError)) throw error;
+    throw new SyncPushError(commits, error.message, syncCommand(kbDir));
+  }
+  if (pushed.code === 0) {
+    if (!target.configured) {
+      await git(kbDir, ["branch", `--set-upstream-to=${upstreamName(target)}`, branch]);
+    }
+    return "pushed";
+  }
+  if (/\[rejected\]/.test(pushed.stdout)) return "rejected";
+  throw new SyncPushError(
+    commits,
+    `the push to ${target.remote} failed: ${gitReason(pushed.stderr)}`,
+    syncCommand(kbDir),
+  );
+}
+
+/** What the sync did, without the index: the part done under the lock. */
+type Moved = Omit<SyncReport, "index">;
+
+/** The sync itself, under the save lock. */
+async function syncLocked(kbDir: string, timeoutMs: number): Promise<Moved> {
+  const branch = await assertSyncable(kbDir);
+  const target = await pushTarget(kbDir, branch);
+  const start = (await gitOk(kbDir, ["rev-parse", "HEAD"])).trim();
+  const nothing = { commits: 0, added: [], changed: [], removed: [] };
+  if (!target) {
+    return {
+      kbDir,
+      outcome: "no-remote",
+      branch,
+      incoming: nothing,
+      outgoing: { commits: 0, entries: [] },
+      rebased: false,
+      warnings: [],
+    };
+  }
+  let rebased = false;
+  for (let attempt = 1;; attempt++) {
+    const theirs = await fetchTip(kbDir, target, timeoutMs);
+    if (theirs) rebased = await integrate(kbDir, target, theirs) || rebased;
+    const head = (await gitOk(kbDir, ["rev-parse", "HEAD"])).trim();
+    const outgoingCommits = await countCommits(kbDir, theirs, head);
+    const sent = theirs ? await entryChanges(kbDir, theirs, head) : await allEntries(kbDir, head);
+    if (outgoingCommits) {
+      await assertNoMarkers(kbDir, head, [...sent.added, ...sent.changed]);
+      const pushed = await push(kbDir, target, branch, outgoingCommits, timeoutMs);
+      if (pushed === "rejected" && attempt < PUSH_ATTEMPTS) continue;
+      if (pushed === "rejected") {
+        throw new SyncPushError(
+          outgoingCommits,
+          `${target.remote} kept moving while the sync pushed`,
+          syncCommand(kbDir),
+        );
+      }
+    }
+    const came = theirs && await entryChanges(kbDir, await mergeBase(kbDir, start, theirs), theirs);
+    const incoming: Incoming = theirs && came
+      ? {
+        commits: await countCommits(kbDir, start, theirs),
+        added: await describeAll(kbDir, came.added, theirs),
+        changed: await describeAll(kbDir, came.changed, theirs),
+        removed: await describeAll(kbDir, came.removed, start),
+      }
+      : nothing;
+    const outPaths = [...sent.added, ...sent.changed, ...sent.removed];
+    const outgoing: Outgoing = {
+      commits: outgoingCommits,
+      entries: await describeAll(kbDir, outPaths.sort(), theirs ?? head),
+    };
+    const warnings = rebased && (await commitIdentity(kbDir)).fallback
+      ? [fallbackIdentityWarning()]
+      : [];
+    const moved = incoming.commits > 0 || outgoing.commits > 0;
+    return {
+      kbDir,
+      outcome: moved ? "synced" : "up-to-date",
+      branch,
+      upstream: upstreamName(target),
+      incoming,
+      outgoing,
+      rebased,
+      warnings,
+    };
+  }
+}
+
+/** The newest commit `a` and `b` share. */
+async function mergeBase(kbDir: string, a: string, b: string): Promise<string> {
+  return (await gitOk(kbDir, ["merge-base", a, b])).trim();
+}
+
+/**
+ * Sync the knowledge base at `kbDir` with its remote: fetch, replay local commits onto the
+ * remote's, push, reindex (see the module). Holds the save lock throughout, so no save
+ * interleaves. Throws {@link SyncRefusedError} or {@link SyncOfflineError} (exit 1) and
+ * {@link SyncConflictError} (exit 4) having changed nothing, {@link SyncPushError} (exit 3)
+ * having brought in what came.
+ */
+export async function syncKb(kbDir: string, options: SyncOptions = {}): Promise<SyncReport> {
+  const timeoutMs = options.networkTimeoutMs ?? NETWORK_TIMEOUT_MS;
+  let moved: Moved;
+  try {
+    moved = await withLock(await saveLockPath(kbDir), () => syncLocked(kbDir, timeoutMs));
+  } catch (error) {
+    // What came in stands although the push failed, so the index must show it.
+    if (error instanceof SyncPushError) await openIndex(kbDir).catch(() => undefined);
+    throw error;
+  }
+  const { report } = await openIndex(kbDir);
+  return { ...moved, index: report };
+}

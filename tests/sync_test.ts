@@ -1,0 +1,358 @@
+/**
+ * `git-kb sync` on real git: a bare remote and two clones as two machines, each with its own
+ * HOME and cache. What one machine saves, the other's sync brings in (and `get`/`search` find);
+ * edits of different entries both land; edits of the same entry stop with a conflict that loses
+ * nothing and that the printed commands finish; an unreachable or silent remote changes nothing;
+ * every git state a save refuses is refused the same way.
+ */
+import { deepStrictEqual as deepEqual, ok, strictEqual as equal } from "node:assert/strict";
+import { join } from "node:path";
+import { flagsFor } from "../app/permissions.ts";
+import { shellCommand, shellQuote } from "../core/shell/quote.ts";
+import { runProcess } from "../io/process.ts";
+import { syncKb, SyncOfflineError } from "../io/sync/sync.ts";
+import {
+  cacheRootOf,
+  childEnv,
+  denoDir,
+  entryPath,
+  git,
+  type Kb,
+  MAIN,
+  makeKb,
+  parseJson,
+  runCli,
+  type RunResult,
+  show,
+  snapshot,
+} from "./helpers.ts";
+
+/** A clone of the knowledge base's remote with a HOME, cache and identity of its own. */
+interface Machine {
+  dir: string;
+  env: Record<string, string>;
+}
+
+/** Machine A is the knowledge base itself; this makes machine `name`, a clone of its remote. */
+async function machine(kb: Kb, name: string): Promise<Machine> {
+  const dir = join(kb.root, name);
+  await git(kb.root, "clone", "--quiet", kb.remote!, dir);
+  const own = Object.fromEntries(
+    ["tmp", "home", "config"].map((part) => [part, join(kb.root, `${name}-${part}`)]),
+  );
+  await Promise.all(Object.values(own).map((path) => Deno.mkdir(path)));
+  return {
+    dir,
+    env: {
+      ...kb.env,
+      TMPDIR: own.tmp,
+      HOME: own.home,
+      XDG_CONFIG_HOME: own.config,
+      KB_DIR: dir,
+      GIT_AUTHOR_NAME: `Author on ${name}`,
+      GIT_COMMITTER_NAME: `Committer on ${name}`,
+    },
+  };
+}
+
+/** Machine A as a {@link Machine}. */
+function machineA(kb: Kb): Machine {
+  return { dir: kb.dir, env: kb.env };
+}
+
+function cli(on: Machine, ...args: string[]): Promise<RunResult> {
+  return runCli(args, { env: on.env });
+}
+
+/** What `sync --json` printed, after checking it exited 0. */
+interface Report {
+  outcome: string;
+  upstream?: string;
+  rebased: boolean;
+  incoming: { commits: number; added: Named[]; changed: Named[]; removed: Named[] };
+  outgoing: { commits: number; entries: Named[] };
+  index: { docCount: number };
+}
+
+interface Named {
+  id: string;
+  title: string;
+  path: string;
+}
+
+async function sync(on: Machine): Promise<Report> {
+  const result = await cli(on, "sync", "--json");
+  equal(result.code, 0, show(result));
+  return parseJson<Report>(result);
+}
+
+/** Edit `id`'s body with the remote out of reach, as a machine offline would: committed, exit 3. */
+async function editOffline(on: Machine, id: string, body: string): Promise<void> {
+  const url = await git(on.dir, "remote", "get-url", "origin");
+  await git(on.dir, "remote", "set-url", "origin", join(on.dir, "..", "nowhere.git"));
+  const edited = await cli(on, "edit", id, "--body", body);
+  await git(on.dir, "remote", "set-url", "origin", url);
+  equal(edited.code, 3, show(edited));
+}
+
+/** HEAD, git's index and every file of the work tree. */
+async function state(dir: string) {
+  return {
+    head: await git(dir, "rev-parse", "HEAD"),
+    staged: await git(dir, "ls-files", "-s"),
+    status: await git(dir, "status", "--porcelain"),
+    files: await snapshot(dir, [".git"]),
+  };
+}
+
+/** The commands a message lists: its indented lines at the end. */
+function commandsOf(stderr: string): string[] {
+  const lines = stderr.trimEnd().split("\n");
+  const commands: string[] = [];
+  while (lines.length && lines.at(-1)!.startsWith("  ")) commands.unshift(lines.pop()!.trim());
+  return commands;
+}
+
+const ENTRY = "kb-7q2mx";
+
+Deno.test("A adds an entry; B syncs and finds it with get and search", async () => {
+  await using kb = await makeKb({ remote: true });
+  const [a, b] = [machineA(kb), await machine(kb, "b")];
+  const added = await cli(
+    a,
+    "add",
+    "--title",
+    "Zanzibar ferry timetable",
+    "--type",
+    "note",
+    "--body",
+    "The morning ferry leaves at seven.",
+    "--json",
+  );
+  equal(added.code, 0, show(added));
+  const { id } = parseJson<{ id: string }>(added);
+  const before = await cli(b, "get", id);
+  equal(before.code, 1, "B does not have it before syncing");
+
+  const report = await sync(b);
+  equal(report.outcome, "synced");
+  equal(report.upstream, "origin/main");
+  equal(report.incoming.commits, 1);
+  deepEqual(report.incoming.added.map((entry) => [entry.id, entry.title]), [
+    [id, "Zanzibar ferry timetable"],
+  ]);
+  deepEqual([report.incoming.changed, report.incoming.removed, report.outgoing.commits], [
+    [],
+    [],
+    0,
+  ]);
+  equal(report.index.docCount, 46);
+  const got = await cli(b, "get", id);
+  equal(got.code, 0, show(got));
+  ok(got.stdout.includes("The morning ferry leaves at seven."));
+  const found = await cli(b, "search", "zanzibar ferry", "--json");
+  ok(found.stdout.includes(id), show(found));
+
+  const text = await cli(b, "sync");
+  equal(text.code, 0, show(text));
+  ok(text.stdout.startsWith("Already in step with origin/main"), text.stdout);
+});
+
+Deno.test("both machines edit different entries: both land, and each sync names the other's", async () => {
+  await using kb = await makeKb({ remote: true });
+  const [a, b] = [machineA(kb), await machine(kb, "b")];
+  const edited = await cli(a, "edit", ENTRY, "--body", "Edited on A.");
+  equal(edited.code, 0, show(edited));
+  const other = (await git(b.dir, "ls-files", "entries")).split("\n")
+    .map((path) => /entries\/(kb-[0-9a-z]{5})-/.exec(path)![1]).find((id) => id !== ENTRY)!;
+  await editOffline(b, other, "Edited on B.");
+
+  const fromB = await cli(b, "sync");
+  equal(fromB.code, 0, show(fromB));
+  ok(fromB.stdout.includes("replayed on top"), fromB.stdout);
+  ok(new RegExp(`^  ~ ${ENTRY} "`, "m").test(fromB.stdout), fromB.stdout);
+  ok(new RegExp(`^Went out: 1 commit\\n  • ${other} "`, "m").test(fromB.stdout), fromB.stdout);
+  equal(await git(b.dir, "rev-parse", "HEAD"), await git(kb.remote!, "rev-parse", "main"));
+  equal(await git(b.dir, "log", "-1", "--format=%an"), "Author on b", "the author is kept");
+
+  const fromA = await sync(a);
+  deepEqual(fromA.incoming.changed.map((entry) => entry.id), [other]);
+  for (const on of [a, b]) {
+    const both = await cli(on, "get", ENTRY, other);
+    ok(both.stdout.includes("Edited on A.") && both.stdout.includes("Edited on B."), show(both));
+  }
+});
+
+Deno.test("both machines edit the same entry: the conflict is named, nothing is lost, and the printed steps finish", async () => {
+  await using kb = await makeKb({ remote: true });
+  const [a, b] = [machineA(kb), await machine(kb, "b")];
+  const path = await entryPath(kb.dir, ENTRY);
+  const title = /^title: (.*)$/m.exec(await Deno.readTextFile(join(kb.dir, path)))![1];
+  equal((await cli(a, "edit", ENTRY, "--body", "Words from A.")).code, 0);
+  await editOffline(b, ENTRY, "Words from B.");
+  const before = await state(b.dir);
+
+  const stopped = await cli(b, "sync");
+  equal(stopped.code, 4, show(stopped));
+  ok(stopped.stderr.includes(`${ENTRY} "${title}" (${path})`), stopped.stderr);
+  deepEqual(await state(b.dir), before, "nothing changed");
+  const theirs = await git(b.dir, "show", `refs/git-kb/sync-theirs:${path}`);
+  ok(theirs.includes("Words from A."), "the remote's version is kept");
+  ok((await Deno.readTextFile(join(b.dir, path))).includes("Words from B."));
+
+  // Follow the printed steps: the editor keeps both sides' lines, dropping the markers.
+  const bin = join(kb.root, "bin");
+  await Deno.mkdir(bin);
+  const launcher = join(bin, "git-kb");
+  const deno = [Deno.execPath(), "run", ...flagsFor("sync", cacheRootOf(b.env)), MAIN];
+  await Deno.writeTextFile(launcher, `#!/bin/sh\nexec ${shellCommand(deno)} "$@"\n`);
+  const editor = join(bin, "keep-both");
+  await Deno.writeTextFile(
+    editor,
+    `#!/bin/sh\nsed -i -e '/^<<<<<<< /d' -e '/^=======$/d' -e '/^>>>>>>> /d' "$1"\n`,
+  );
+  await Promise.all([launcher, editor].map((file) => Deno.chmod(file, 0o755)));
+  const commands = commandsOf(stopped.stderr);
+  equal(commands.at(-1), shellCommand(["git-kb", "sync", "--kb", b.dir]));
+  const env = {
+    PATH: `${bin}:${Deno.env.get("PATH")}`,
+    DENO_DIR: await denoDir(),
+    ...childEnv(b.env),
+    EDITOR: shellQuote(editor),
+  };
+  for (const [at, command] of commands.entries()) {
+    const ran = await runProcess("/bin/sh", ["-c", command], { cwd: kb.root, clearEnv: true, env });
+    // The merge stops at the conflict, as the message says it will.
+    const stops = at === 0 && ran.code === 1 && ran.stdout.includes("CONFLICT (content)");
+    ok(ran.code === 0 || stops, `${command}\n${show(ran)}`);
+  }
+  equal(await git(b.dir, "status", "--porcelain"), "");
+  equal(await git(b.dir, "rev-parse", "HEAD"), await git(kb.remote!, "rev-parse", "main"));
+  const merged = await Deno.readTextFile(join(b.dir, path));
+  ok(merged.includes("Words from A.") && merged.includes("Words from B."), merged);
+  ok(!/^(<{7}|={7}|>{7})/m.test(merged), merged);
+
+  const fromA = await sync(a);
+  deepEqual(fromA.incoming.changed.map((entry) => entry.id), [ENTRY]);
+  const got = await cli(a, "get", ENTRY);
+  equal(got.code, 0, show(got));
+  ok(got.stdout.includes("Words from A.") && got.stdout.includes("Words from B."));
+});
+
+Deno.test("a sync never pushes conflict markers left in a commit", async () => {
+  await using kb = await makeKb({ remote: true });
+  const [a, b] = [machineA(kb), await machine(kb, "b")];
+  equal((await cli(a, "edit", ENTRY, "--body", "Words from A.")).code, 0);
+  await editOffline(b, ENTRY, "Words from B.");
+  const stopped = await cli(b, "sync");
+  equal(stopped.code, 4, show(stopped));
+  const [merge] = commandsOf(stopped.stderr);
+  await runProcess("/bin/sh", ["-c", merge], { env: childEnv(b.env) });
+  const path = await entryPath(b.dir, ENTRY);
+  await git(b.dir, "add", "--", path);
+  await git(b.dir, "commit", "--quiet", "--no-edit");
+  const remote = await git(kb.remote!, "rev-parse", "main");
+
+  const refused = await cli(b, "sync");
+  equal(refused.code, 1, show(refused));
+  ok(refused.stderr.includes(`${path} still holds conflict markers`), refused.stderr);
+  equal(await git(kb.remote!, "rev-parse", "main"), remote, "nothing pushed");
+});
+
+Deno.test("an unreachable remote: exit 1, says so, and HEAD, index and files are unchanged", async () => {
+  await using kb = await makeKb({ remote: true });
+  const [a, b] = [machineA(kb), await machine(kb, "b")];
+  equal((await cli(a, "edit", ENTRY, "--body", "Edited on A.")).code, 0);
+  await editOffline(b, "kb-3hd8w", "Edited on B.");
+  await git(b.dir, "remote", "set-url", "origin", join(kb.root, "gone.git"));
+  const before = await state(b.dir);
+  const cache = await snapshot(cacheRootOf(b.env));
+
+  const result = await cli(b, "sync");
+  equal(result.code, 1, show(result));
+  ok(/cannot reach origin: .*Nothing was changed/.test(result.stderr), result.stderr);
+  deepEqual(commandsOf(result.stderr), [shellCommand(["git-kb", "sync", "--kb", b.dir])]);
+  deepEqual(await state(b.dir), before);
+  deepEqual(await snapshot(cacheRootOf(b.env)), cache, "the index is as it was");
+});
+
+Deno.test("a remote that never answers is given up on in time, changing nothing", async () => {
+  await using kb = await makeKb({ remote: true });
+  await git(kb.dir, "config", "protocol.ext.allow", "always");
+  await git(kb.dir, "remote", "set-url", "origin", "ext::sleep 60");
+  const before = await state(kb.dir);
+  const started = Date.now();
+  let error: unknown;
+  await syncKb(kb.dir, { networkTimeoutMs: 1_000 }).catch((caught) => error = caught);
+  ok(Date.now() - started < 20_000, "sync waited for the remote");
+  ok(error instanceof SyncOfflineError, String(error));
+  ok(/did not finish within 1 s/.test((error as Error).message));
+  deepEqual(await state(kb.dir), before);
+});
+
+Deno.test("an uncommitted change in a file the remote changed stops the sync and is kept; one elsewhere stays and the sync goes on", async () => {
+  await using kb = await makeKb({ remote: true });
+  const [a, b] = [machineA(kb), await machine(kb, "b")];
+  equal((await cli(a, "edit", ENTRY, "--body", "Edited on A.")).code, 0);
+  const path = await entryPath(b.dir, ENTRY);
+  const file = join(b.dir, path);
+  await Deno.writeTextFile(file, (await Deno.readTextFile(file)) + "\nHand edit on B.\n");
+  const before = await state(b.dir);
+
+  const refused = await cli(b, "sync");
+  equal(refused.code, 1, show(refused));
+  ok(refused.stderr.includes(`uncommitted changes to ${path}, which origin changed too`));
+  deepEqual(await state(b.dir), before, "the hand edit and everything else are as they were");
+  const commands = commandsOf(refused.stderr);
+  equal(commands.length, 3, refused.stderr);
+
+  await git(b.dir, "checkout", "--", path);
+  const elsewhere = join(b.dir, await entryPath(b.dir, "kb-3hd8w"));
+  const hand = (await Deno.readTextFile(elsewhere)) + "\nHand edit kept.\n";
+  await Deno.writeTextFile(elsewhere, hand);
+  const report = await sync(b);
+  deepEqual(report.incoming.changed.map((entry) => entry.id), [ENTRY]);
+  equal(await Deno.readTextFile(elsewhere), hand, "the other hand edit stays");
+});
+
+Deno.test("no remote: NO_REMOTE, exit 0; a detached HEAD and a rebase under way are refused with the way out", async () => {
+  await using kb = await makeKb();
+  const alone = await cli(machineA(kb), "sync");
+  equal(alone.code, 0, show(alone));
+  ok(alone.stdout.startsWith(`NO_REMOTE: ${kb.dir} has no git remote`), alone.stdout);
+
+  await using shared = await makeKb({ remote: true });
+  const on = machineA(shared);
+  await git(shared.dir, "checkout", "--quiet", "--detach", "HEAD");
+  const detached = await cli(on, "sync");
+  equal(detached.code, 1, show(detached));
+  ok(detached.stderr.includes("detached HEAD"), detached.stderr);
+  const [way] = commandsOf(detached.stderr);
+  await runProcess("/bin/sh", ["-c", way], { env: childEnv(on.env) });
+  equal((await cli(on, "sync")).code, 0, "back on the branch, it syncs");
+
+  await Deno.mkdir(join(shared.dir, ".git", "rebase-merge"));
+  const rebasing = await cli(on, "sync");
+  equal(rebasing.code, 1, show(rebasing));
+  ok(rebasing.stderr.includes("in the middle of a rebase"), rebasing.stderr);
+  ok(
+    commandsOf(rebasing.stderr).includes(
+      shellCommand(["git", "-C", shared.dir, "rebase", "--abort"]),
+    ),
+  );
+});
+
+Deno.test("an empty remote gets the whole branch, and a branch with no upstream gets one", async () => {
+  await using kb = await makeKb({ empty: true });
+  const remote = join(kb.root, "empty.git");
+  await git(kb.root, "init", "--quiet", "--bare", "-b", "main", remote);
+  const added = await cli(machineA(kb), "add", "--title", "First", "--type", "note", "--body", "x");
+  equal(added.code, 0, show(added));
+  await git(kb.dir, "remote", "add", "origin", remote);
+  const report = await sync(machineA(kb));
+  equal(report.outgoing.commits, 2);
+  deepEqual(report.outgoing.entries.map((entry) => entry.title), ["First"]);
+  equal(await git(remote, "rev-parse", "main"), await git(kb.dir, "rev-parse", "HEAD"));
+  equal(await git(kb.dir, "rev-parse", "--abbrev-ref", "@{u}"), "origin/main");
+  equal((await sync(machineA(kb))).outcome, "up-to-date");
+});
