@@ -12,6 +12,7 @@ import { runProcess } from "../io/process.ts";
 import {
   cacheRootOf,
   childEnv,
+  cloneRemote,
   denoDir,
   entryText,
   git,
@@ -19,6 +20,7 @@ import {
   MAIN,
   makeKb,
   parseJson,
+  pushEntryFrom,
   ROOT,
   runCli,
   show,
@@ -251,7 +253,7 @@ Deno.test("doctor gives up on a remote that never answers, and says so", async (
   const findings = parseJson<Finding[]>(result);
   assert.ok(Date.now() - started < 30_000, "doctor waited for the remote");
   const remote = findings.find((item) => item.check === "remote" && item.level === "error");
-  assert.match(remote?.message ?? "", /origin did not answer: git ls-remote .* did not finish/);
+  assert.match(remote?.message ?? "", /origin did not answer: git fetch .* did not finish/);
   assert.match(remote!.message, /git-kb doctor --offline --kb /);
 });
 
@@ -302,4 +304,64 @@ Deno.test("doctor names a planted link in the cache, and its pasted fix clears i
   assert.deepEqual([...Deno.readDirSync(victim)].map((item) => item.name), ["keep"]);
   const after = (await doctor(kb.env)).filter((item) => item.check === "cache");
   assert.deepEqual(after.map((item) => item.level), ["ok"], JSON.stringify(after));
+});
+
+Deno.test("doctor fetches before it says behind, diverged or ahead, and says when its figures are old", async () => {
+  await using kb = await makeKb({ remote: true });
+  const other = await cloneRemote(kb);
+  const remote = async (...flags: string[]) => {
+    const result = await runCli(["doctor", "--json", ...flags], { env: kb.env });
+    return parseJson<Finding[]>(result).filter((item) => item.check === "remote");
+  };
+  const distance = async (...flags: string[]) => (await remote(...flags)).at(-1)!;
+  const commitHere = async (id: string) => {
+    await Deno.writeTextFile(
+      join(kb.dir, "entries", `${id}-here.md`),
+      entryText({ id, title: "Here", body: "x\n" }),
+    );
+    await git(kb.dir, "add", "-A");
+    await git(kb.dir, "commit", "--quiet", "-m", `kb: add ${id}`);
+  };
+  const sync = shellQuote(kb.dir);
+  assert.deepEqual(await remote(), [
+    { level: "ok", check: "remote", message: "origin is reachable; fetched origin/main" },
+    { level: "ok", check: "remote", message: "in step with origin/main" },
+  ]);
+
+  await pushEntryFrom(other, "kb-far01", "Pushed elsewhere");
+  assert.deepEqual(await distance(), {
+    level: "warn",
+    check: "remote",
+    message: `1 commit of origin/main not pulled; fix: git-kb sync --kb ${sync}`,
+  });
+
+  await commitHere("kb-loc01");
+  assert.equal(
+    (await distance()).message,
+    `diverged from origin/main: 1 commit not pushed, 1 commit not pulled; fix: git-kb sync --kb ${sync}`,
+  );
+
+  const synced = await runCli(["sync"], { env: kb.env });
+  assert.equal(synced.code, 0, show(synced));
+  await commitHere("kb-loc02");
+  assert.equal(
+    (await distance()).message,
+    `1 commit not pushed to origin/main; fix: git-kb sync --kb ${sync}`,
+  );
+
+  await git(other, "pull", "--quiet", "--rebase");
+  await pushEntryFrom(other, "kb-far02", "Pushed while this one is offline");
+  const offline = await distance("--offline");
+  assert.match(
+    offline.message,
+    /^1 commit not pushed to origin\/main \(as of the last fetch, \d{4}-\d\d-\d\d \d\d:\d\d UTC: --offline skips it\); fix: /,
+  );
+  await git(kb.dir, "remote", "set-url", "origin", join(kb.root, "gone.git"));
+  const [reach, old] = await remote();
+  assert.equal(reach.level, "error");
+  assert.match(reach.message, /^origin is not reachable: /);
+  assert.match(
+    old.message,
+    /^1 commit not pushed to origin\/main \(as of the last fetch, .* UTC: this fetch failed\)/,
+  );
 });

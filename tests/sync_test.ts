@@ -10,17 +10,22 @@ import { join } from "node:path";
 import { flagsFor } from "../app/permissions.ts";
 import { shellCommand, shellQuote } from "../core/shell/quote.ts";
 import { runProcess } from "../io/process.ts";
-import { syncKb, SyncOfflineError } from "../io/sync/sync.ts";
+import { withLock } from "../io/save/lock.ts";
+import { saveLockPath } from "../io/save/save.ts";
+import { syncKb, SyncOfflineError, type SyncReport } from "../io/sync/sync.ts";
 import {
   cacheRootOf,
   childEnv,
+  cloneRemote,
   denoDir,
   entryPath,
   git,
   type Kb,
   MAIN,
   makeKb,
+  overrideEnv,
   parseJson,
+  pushEntryFrom,
   runCli,
   type RunResult,
   show,
@@ -355,4 +360,24 @@ Deno.test("an empty remote gets the whole branch, and a branch with no upstream 
   equal(await git(remote, "rev-parse", "main"), await git(kb.dir, "rev-parse", "HEAD"));
   equal(await git(kb.dir, "rev-parse", "--abbrev-ref", "@{u}"), "origin/main");
   equal((await sync(machineA(kb))).outcome, "up-to-date");
+});
+
+Deno.test("a sync waits for a save under way, then syncs", async () => {
+  await using kb = await makeKb({ remote: true });
+  using _cache = overrideEnv({ XDG_CACHE_HOME: kb.tmp });
+  await pushEntryFrom(await cloneRemote(kb), "kb-far01", "Pushed elsewhere");
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  let syncing: Promise<SyncReport> | undefined;
+  await withLock(await saveLockPath(kb.dir), async () => {
+    syncing = syncKb(kb.dir);
+    await new Promise((done) => setTimeout(done, 1_000));
+    equal(
+      await git(kb.dir, "rev-parse", "HEAD"),
+      head,
+      "nothing moved while the save held the lock",
+    );
+  });
+  const report = await syncing!;
+  deepEqual(report.incoming.added.map((entry) => entry.id), ["kb-far01"]);
+  equal(await git(kb.dir, "rev-parse", "HEAD"), await git(kb.remote!, "rev-parse", "main"));
 });

@@ -5,7 +5,9 @@
  *
  * @module
  */
+import { parseEntryText } from "../entry/entry.ts";
 import { readEntryForgivingly } from "../entry/repair.ts";
+import { ID_PATTERN } from "../entry/schema.ts";
 import { displaySafe } from "../text/display.ts";
 
 /** An entry a sync brought in, sent out or stopped on. */
@@ -74,13 +76,28 @@ export function classifyChanges(changes: readonly FileChange[]): EntryChanges {
   return result;
 }
 
+/** The id and title frontmatter gives, however the rest of the file breaks the contract. */
+function rawFields(text: string, path: string): { id?: unknown; title?: unknown } {
+  try {
+    return parseEntryText(text, path).fields;
+  } catch {
+    return {};
+  }
+}
+
 /**
  * The entry in `text` (the file at `path`) as a sync names it: id and title read forgivingly,
- * the id from the file name when the frontmatter gives none.
+ * else as the frontmatter has them, the id from the file name when the frontmatter gives none.
  */
 export function describeEntry(text: string, path: string): SyncedEntry {
   const { entry } = readEntryForgivingly(text, { path, fallbackDate: () => "1970-01-01" });
-  return { id: entry?.id ?? idOfPath(path) ?? "", title: entry?.title ?? "", path };
+  if (entry) return { id: entry.id, title: entry.title, path };
+  const { id, title } = rawFields(text, path);
+  return {
+    id: typeof id === "string" && ID_PATTERN.test(id) ? id : idOfPath(path) ?? "",
+    title: typeof title === "string" ? title : "",
+    path,
+  };
 }
 
 /**

@@ -172,6 +172,15 @@ function gitC(kbDir: string, ...words: string[]): string {
   return shellCommand(["git", "-C", kbDir, ...words]);
 }
 
+/**
+ * The `-c user.name=… -c user.email=…` a printed commit command needs: the fallback's, when git
+ * has no identity of its own (else none, so what the user set is used).
+ */
+async function pastedIdentity(kbDir: string): Promise<string[]> {
+  const identity = await commitIdentity(kbDir);
+  return identity.fallback ? identity.args : [];
+}
+
 /** The command that runs this sync again. */
 function syncCommand(kbDir: string): string {
   return shellCommand(["git-kb", "sync", "--kb", kbDir]);
@@ -250,7 +259,7 @@ async function moveBranch(kbDir: string, from: string, to: string, remote: strin
   const dirty = await uncommittedPaths(kbDir);
   const blocked = touched.filter((path) => path && dirty.has(path)).sort();
   if (blocked.length) {
-    const identity = (await commitIdentity(kbDir)).args;
+    const identity = await pastedIdentity(kbDir);
     throw new SyncRefusedError(
       `uncommitted changes to ${blocked.join(", ")}, which ${remote} changed too, stand in the ` +
         "way of what comes in; commit them (a sync then merges them, or names the conflict), " +
@@ -317,7 +326,7 @@ async function conflictError(
 ): Promise<SyncConflictError> {
   await gitOk(kbDir, ["update-ref", THEIRS_REF, theirs]);
   const entries = await describeAll(kbDir, paths, theirs);
-  const identity = (await commitIdentity(kbDir)).args;
+  const identity = await pastedIdentity(kbDir);
   const upstream = upstreamName(target);
   const shows = paths.map((path) => gitC(kbDir, "show", `${THEIRS_REF}:${path}`)).join(", ");
   const message = `${upstream} and this clone both changed ` +
@@ -355,7 +364,7 @@ async function integrate(
   const replay = await replayOnto(kbDir, theirs, head);
   if (replay.outcome === "conflict") throw await conflictError(kbDir, target, theirs, replay.paths);
   if (replay.outcome === "merges") {
-    const identity = (await commitIdentity(kbDir)).args;
+    const identity = await pastedIdentity(kbDir);
     const upstream = upstreamName(target);
     throw new SyncRefusedError(
       `this clone and ${upstream} have diverged and the local commits hold a merge commit, ` +
@@ -392,7 +401,7 @@ async function assertNoMarkers(kbDir: string, tip: string, paths: string[]): Pro
     [
       ...marked.map((path) => `\${VISUAL:-\${EDITOR:-vi}} ${shellQuote(join(kbDir, path))}`),
       gitC(kbDir, "add", "--", ...marked),
-      gitC(kbDir, ...(await commitIdentity(kbDir)).args, "commit", "-m", "kb: resolve conflict"),
+      gitC(kbDir, ...await pastedIdentity(kbDir), "commit", "-m", "kb: resolve conflict"),
       syncCommand(kbDir),
     ],
   );
