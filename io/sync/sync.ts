@@ -149,12 +149,12 @@ export class SyncConflictError extends Error {
 export class SyncPushError extends Error {
   /** The exit code a command ends with. */
   readonly exitCode = 3;
-  /** `cause` says why the push failed; `retry` finishes it. */
-  constructor(commits: number, cause: string, retry: string) {
+  /** `commits` of `kbDir` are not pushed because of `cause`. */
+  constructor(kbDir: string, commits: number, cause: string) {
     super(
       `${commits === 1 ? "1 local commit is" : `${commits} local commits are`} not pushed: ` +
         `${cause}. What came in is in; the commits are kept. To finish, run:${
-          commandLines([retry])
+          commandLines([syncCommand(kbDir)])
         }`,
     );
     this.name = "SyncPushError";
@@ -200,11 +200,6 @@ async function assertSyncable(kbDir: string): Promise<string> {
   return found.branch;
 }
 
-/** A git call to the remote, bounded; a timeout is a {@link GitTimeoutError}. */
-function remoteCall(kbDir: string, args: string[], timeoutMs: number) {
-  return git(kbDir, args, { timeoutMs });
-}
-
 /**
  * Fetch the remote branch into its tracking ref: its tip, or undefined when the remote has no
  * such branch yet (an empty remote). Throws {@link SyncOfflineError} when it cannot be reached.
@@ -223,7 +218,7 @@ async function fetchTip(
   ];
   let fetched;
   try {
-    fetched = await remoteCall(kbDir, args, timeoutMs);
+    fetched = await git(kbDir, args, { timeoutMs });
   } catch (error) {
     if (!(error instanceof GitTimeoutError)) throw error;
     throw new SyncOfflineError(kbDir, target.remote, error.message);
@@ -355,7 +350,7 @@ async function integrate(
   theirs: string,
 ): Promise<boolean> {
   const head = (await gitOk(kbDir, ["rev-parse", "HEAD"])).trim();
-  const base = (await gitOk(kbDir, ["merge-base", head, theirs])).trim();
+  const base = await mergeBase(kbDir, head, theirs);
   if (base === theirs) return false;
   if (base === head) {
     await moveBranch(kbDir, head, theirs, target.remote);
@@ -417,14 +412,11 @@ async function push(
 ): Promise<"pushed" | "rejected"> {
   let pushed;
   try {
-    pushed = await remoteCall(
-      kbDir,
-      ["push", "--porcelain", target.remote, `refs/heads/${branch}:${target.ref}`],
-      timeoutMs,
-    );
+    const refspec = `refs/heads/${branch}:${target.ref}`;
+    pushed = await git(kbDir, ["push", "--porcelain", target.remote, refspec], { timeoutMs });
   } catch (error) {
     if (!(error instanceof GitTimeoutError)) throw error;
-    throw new SyncPushError(commits, error.message, syncCommand(kbDir));
+    throw new SyncPushError(kbDir, commits, error.message);
   }
   if (pushed.code === 0) {
     if (!target.configured) {
@@ -434,85 +426,114 @@ async function push(
   }
   if (/\[rejected\]/.test(pushed.stdout)) return "rejected";
   throw new SyncPushError(
+    kbDir,
     commits,
     `the push to ${target.remote} failed: ${gitReason(pushed.stderr)}`,
-    syncCommand(kbDir),
   );
 }
 
 /** What the sync did, without the index: the part done under the lock. */
 type Moved = Omit<SyncReport, "index">;
 
+/** Nothing came in. */
+const NOTHING_IN: Incoming = { commits: 0, added: [], changed: [], removed: [] };
+
+/** Where the sync ended: the commits that frame what came in and what went out. */
+interface Ends {
+  /** HEAD before the sync. */
+  start: string;
+  /** The remote's tip as fetched; undefined when the remote has no such branch. */
+  theirs?: string;
+  /** HEAD after the sync (pushed). */
+  head: string;
+  /** The entry files the pushed commits changed. */
+  sent: EntryChanges;
+  /** How many commits were pushed. */
+  pushed: number;
+}
+
+/** What came in and what went out between the {@link Ends}, by entry. */
+async function traffic(
+  kbDir: string,
+  ends: Ends,
+): Promise<{ incoming: Incoming; outgoing: Outgoing }> {
+  const { start, theirs, head, sent, pushed } = ends;
+  const sentPaths = [...sent.added, ...sent.changed, ...sent.removed].sort();
+  const outgoing = {
+    commits: pushed,
+    entries: await describeAll(kbDir, sentPaths, theirs ?? head),
+  };
+  if (!theirs) return { incoming: NOTHING_IN, outgoing };
+  const came = await entryChanges(kbDir, await mergeBase(kbDir, start, theirs), theirs);
+  const incoming = {
+    commits: await countCommits(kbDir, start, theirs),
+    added: await describeAll(kbDir, came.added, theirs),
+    changed: await describeAll(kbDir, came.changed, theirs),
+    removed: await describeAll(kbDir, came.removed, start),
+  };
+  return { incoming, outgoing };
+}
+
 /** The sync itself, under the save lock. */
 async function syncLocked(kbDir: string, timeoutMs: number): Promise<Moved> {
   const branch = await assertSyncable(kbDir);
   const target = await pushTarget(kbDir, branch);
-  const start = (await gitOk(kbDir, ["rev-parse", "HEAD"])).trim();
-  const nothing = { commits: 0, added: [], changed: [], removed: [] };
   if (!target) {
+    const outgoing = { commits: 0, entries: [] };
     return {
       kbDir,
       outcome: "no-remote",
       branch,
-      incoming: nothing,
-      outgoing: { commits: 0, entries: [] },
+      incoming: NOTHING_IN,
+      outgoing,
       rebased: false,
       warnings: [],
     };
   }
+  const start = (await gitOk(kbDir, ["rev-parse", "HEAD"])).trim();
   let rebased = false;
   for (let attempt = 1;; attempt++) {
     const theirs = await fetchTip(kbDir, target, timeoutMs);
     if (theirs) rebased = await integrate(kbDir, target, theirs) || rebased;
     const head = (await gitOk(kbDir, ["rev-parse", "HEAD"])).trim();
-    const outgoingCommits = await countCommits(kbDir, theirs, head);
+    const pushed = await countCommits(kbDir, theirs, head);
     const sent = theirs ? await entryChanges(kbDir, theirs, head) : await allEntries(kbDir, head);
-    if (outgoingCommits) {
+    if (pushed) {
       await assertNoMarkers(kbDir, head, [...sent.added, ...sent.changed]);
-      const pushed = await push(kbDir, target, branch, outgoingCommits, timeoutMs);
-      if (pushed === "rejected" && attempt < PUSH_ATTEMPTS) continue;
-      if (pushed === "rejected") {
+      const outcome = await push(kbDir, target, branch, pushed, timeoutMs);
+      if (outcome === "rejected" && attempt < PUSH_ATTEMPTS) continue;
+      if (outcome === "rejected") {
         throw new SyncPushError(
-          outgoingCommits,
+          kbDir,
+          pushed,
           `${target.remote} kept moving while the sync pushed`,
-          syncCommand(kbDir),
         );
       }
     }
-    const came = theirs && await entryChanges(kbDir, await mergeBase(kbDir, start, theirs), theirs);
-    const incoming: Incoming = theirs && came
-      ? {
-        commits: await countCommits(kbDir, start, theirs),
-        added: await describeAll(kbDir, came.added, theirs),
-        changed: await describeAll(kbDir, came.changed, theirs),
-        removed: await describeAll(kbDir, came.removed, start),
-      }
-      : nothing;
-    const outPaths = [...sent.added, ...sent.changed, ...sent.removed];
-    const outgoing: Outgoing = {
-      commits: outgoingCommits,
-      entries: await describeAll(kbDir, outPaths.sort(), theirs ?? head),
-    };
-    const warnings = rebased && (await commitIdentity(kbDir)).fallback
-      ? [fallbackIdentityWarning()]
-      : [];
-    const moved = incoming.commits > 0 || outgoing.commits > 0;
+    const { incoming, outgoing } = await traffic(kbDir, { start, theirs, head, sent, pushed });
+    const fallback = rebased && (await commitIdentity(kbDir)).fallback;
     return {
       kbDir,
-      outcome: moved ? "synced" : "up-to-date",
+      outcome: incoming.commits || outgoing.commits ? "synced" : "up-to-date",
       branch,
       upstream: upstreamName(target),
       incoming,
       outgoing,
       rebased,
-      warnings,
+      warnings: fallback ? [fallbackIdentityWarning()] : [],
     };
   }
 }
 
-/** The newest commit `a` and `b` share. */
+/** The newest commit `a` and `b` share; refused when they share none (two unrelated repos). */
 async function mergeBase(kbDir: string, a: string, b: string): Promise<string> {
-  return (await gitOk(kbDir, ["merge-base", a, b])).trim();
+  const found = await git(kbDir, ["merge-base", a, b]);
+  if (found.code === 0) return found.stdout.trim();
+  throw new SyncRefusedError(
+    `${kbDir} and its remote share no commit: they hold two different histories, which a sync ` +
+      "does not join; clone the remote into a folder of its own and use that one",
+    [],
+  );
 }
 
 /**
