@@ -405,3 +405,39 @@ Deno.test("a push the remote refuses: what came in is in, the commits are kept, 
   deepEqual([retried.incoming.commits, retried.outgoing.commits], [0, 1]);
   equal(await git(b.dir, "rev-parse", "HEAD"), await git(kb.remote!, "rev-parse", "main"));
 });
+
+Deno.test("a merge made to finish a conflict, with the remote moved again since: the sync says to merge once more, and that works", async () => {
+  await using kb = await makeKb({ remote: true });
+  const [a, b] = [machineA(kb), await machine(kb, "b")];
+  equal((await cli(a, "edit", ENTRY, "--body", "Words from A.")).code, 0);
+  await editOffline(b, ENTRY, "Words from B.");
+  equal((await cli(b, "sync")).code, 4);
+  await git(
+    b.dir,
+    "merge",
+    "--quiet",
+    "-s",
+    "ours",
+    "-m",
+    "kb: keep B's words",
+    "refs/git-kb/sync-theirs",
+  );
+  equal((await cli(a, "edit", "kb-3hd8w", "--body", "More from A.")).code, 0);
+
+  const refused = await cli(b, "sync");
+  equal(refused.code, 1, show(refused));
+  ok(refused.stderr.includes("hold a merge commit"), refused.stderr);
+  for (const command of commandsOf(refused.stderr)) {
+    const env = { PATH: Deno.env.get("PATH")!, ...childEnv(b.env) };
+    if (command.startsWith("git-kb ")) continue; // run as the CLI below
+
+    const ran = await runProcess("/bin/sh", ["-c", command], { clearEnv: true, env });
+    equal(ran.code, 0, `${command}\n${show(ran)}`);
+  }
+  const report = await sync(b);
+  equal(report.outgoing.commits, 3);
+  equal(await git(b.dir, "rev-parse", "HEAD"), await git(kb.remote!, "rev-parse", "main"));
+  const got = await cli(a, "sync");
+  equal(got.code, 0, show(got));
+  ok((await cli(a, "get", "kb-3hd8w")).stdout.includes("More from A."));
+});

@@ -250,7 +250,8 @@ async function uncommittedPaths(kbDir: string): Promise<Set<string>> {
  * keeps every other one.
  */
 async function moveBranch(kbDir: string, from: string, to: string, remote: string) {
-  const touched = (await gitOk(kbDir, ["diff", "--name-only", "-z", from, to])).split("\0");
+  const touched = (await gitOk(kbDir, ["diff", "--name-only", "--no-renames", "-z", from, to]))
+    .split("\0");
   const dirty = await uncommittedPaths(kbDir);
   const blocked = touched.filter((path) => path && dirty.has(path)).sort();
   if (blocked.length) {
