@@ -214,6 +214,13 @@ function reachFinding(kbDir: string, status: RemoteStatus): Finding {
       message: `${remote} is reachable; fetched ${status.upstream}`,
     };
   }
+  if (fetch.skipped) {
+    return {
+      level: "warn",
+      check: "remote",
+      message: `${remote} was not fetched: ${fetch.reason}; run doctor again once it is done`,
+    };
+  }
   if (!fetch.timedOut) {
     return {
       level: "error",

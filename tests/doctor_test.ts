@@ -9,6 +9,7 @@ import type { Finding } from "../core/setup/finding.ts";
 import { flagsFor } from "../app/permissions.ts";
 import { shellQuote } from "../core/shell/quote.ts";
 import { runProcess } from "../io/process.ts";
+import { withLock } from "../io/save/lock.ts";
 import {
   cacheRootOf,
   childEnv,
@@ -364,4 +365,15 @@ Deno.test("doctor fetches before it says behind, diverged or ahead, and says whe
     old.message,
     /^1 commit not pushed to origin\/main \(as of the last fetch, .* UTC: this fetch failed\)/,
   );
+});
+
+Deno.test("doctor does not fetch under a save or sync that holds the lock, and says so", async () => {
+  await using kb = await makeKb({ remote: true });
+  const remote = await withLock(join(kb.dir, ".git", "git-kb.lock"), async () => {
+    const result = await runCli(["doctor", "--json"], { env: kb.env });
+    return parseJson<Finding[]>(result).filter((item) => item.check === "remote");
+  });
+  assert.equal(remote[0].level, "warn", JSON.stringify(remote));
+  assert.match(remote[0].message, /^origin was not fetched: a save or sync under way holds/);
+  assert.match(remote[1].message, /^in step with origin\/main \(as of /);
 });

@@ -9,7 +9,11 @@ import { join } from "../../core/path.ts";
 import { git, gitReason, GitTimeoutError } from "../git.ts";
 import { ifExists } from "../fs.ts";
 import { gitDir } from "../save/repo_state.ts";
-import { pushTarget } from "../save/save.ts";
+import { LockTimeoutError, withLock } from "../save/lock.ts";
+import { pushTarget, saveLockPath } from "../save/save.ts";
+
+/** How long the fetch waits for a save or sync under way to let go of the save lock. */
+const LOCK_WAIT_MS = 3_000;
 
 /** What fetching the remote branch did. */
 export type FetchOutcome =
@@ -58,7 +62,7 @@ export async function remoteStatus(
       timedOut: false,
       skipped: true,
     } as const
-    : await fetchBranch(kbDir, target.remote, `+${target.ref}:${target.tracking}`, options);
+    : await fetchUnderLock(kbDir, target.remote, `+${target.ref}:${target.tracking}`, options);
   const fetchHead = join(await gitDir(kbDir), "FETCH_HEAD");
   const lastFetch = ifExists(() => Deno.statSync(fetchHead))?.mtime ?? undefined;
   const counts = await git(kbDir, [
@@ -75,6 +79,29 @@ export async function remoteStatus(
     lastFetch,
     counts: counts.code === 0 ? { ahead, behind } : undefined,
   };
+}
+
+/**
+ * {@link fetchBranch} under the save lock, so that it never moves the tracking ref under a save
+ * or sync that is replaying onto it; while one runs (past a short wait), no fetch.
+ */
+async function fetchUnderLock(
+  kbDir: string,
+  remote: string,
+  refspec: string,
+  options: RemoteStatusOptions,
+): Promise<FetchOutcome> {
+  try {
+    return await withLock(
+      await saveLockPath(kbDir),
+      () => fetchBranch(kbDir, remote, refspec, options),
+      { timeoutMs: LOCK_WAIT_MS },
+    );
+  } catch (error) {
+    if (!(error instanceof LockTimeoutError)) throw error;
+    const reason = "a save or sync under way holds the save lock";
+    return { state: "not-fetched", reason, timedOut: false, skipped: true };
+  }
 }
 
 /** Fetch one refspec from `remote`, bounded; a remote without the branch is fetched (it has none). */
