@@ -6,7 +6,7 @@
  */
 import { entryLabel, type SyncedEntry } from "../core/sync/changes.ts";
 import { resolveKb } from "../io/config.ts";
-import { syncKb, type SyncReport } from "../io/sync/sync.ts";
+import { SyncConflictError, syncKb, type SyncReport } from "../io/sync/sync.ts";
 import { type CommandSpec, helpText, NO_POSITIONALS, parseCommand } from "./args.ts";
 import { printWarnings } from "./save_report.ts";
 import { cyan, green, plural, printJson, yellow } from "./output.ts";
@@ -25,7 +25,8 @@ the commands that merge, resolve and finish are printed, one a line.`,
   options: {
     json: {
       type: "boolean",
-      help: "print {outcome, branch, upstream, incoming, outgoing, rebased, index, warnings}",
+      help: "print {outcome, branch, upstream, incoming, outgoing, rebased, index, warnings};\n" +
+        "on a conflict, {outcome: conflict, entries, commands}",
     },
   },
   positionals: NO_POSITIONALS,
@@ -91,7 +92,13 @@ function reportLines(report: SyncReport): string[] {
 export async function run(args: string[]): Promise<number> {
   const { values } = parseCommand(args, command.options, command);
   const { kbDir } = resolveKb(values.kb);
-  const report = await syncKb(kbDir);
+  const report = await syncKb(kbDir).catch((error) => {
+    // The entries and the commands as data too; the message still goes to stderr.
+    if (values.json && error instanceof SyncConflictError) {
+      printJson({ outcome: "conflict", entries: error.entries, commands: error.commands });
+    }
+    throw error;
+  });
   printWarnings(report);
   if (values.json) {
     printJson({ ...report, index: { ...report.index, ms: Math.round(report.index.ms) } });

@@ -249,9 +249,12 @@ Deno.test("a sync never pushes conflict markers left in a commit", async () => {
   const [a, b] = [machineA(kb), await machine(kb, "b")];
   equal((await cli(a, "edit", ENTRY, "--body", "Words from A.")).code, 0);
   await editOffline(b, ENTRY, "Words from B.");
-  const stopped = await cli(b, "sync");
+  const stopped = await cli(b, "sync", "--json");
   equal(stopped.code, 4, show(stopped));
   const [merge] = commandsOf(stopped.stderr);
+  const data = parseJson<{ outcome: string; entries: Named[]; commands: string[] }>(stopped);
+  deepEqual([data.outcome, data.entries.map((entry) => entry.id)], ["conflict", [ENTRY]]);
+  deepEqual(data.commands, commandsOf(stopped.stderr));
   await runProcess("/bin/sh", ["-c", merge], { env: childEnv(b.env) });
   const path = await entryPath(b.dir, ENTRY);
   await git(b.dir, "add", "--", path);
