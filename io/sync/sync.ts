@@ -303,8 +303,11 @@ async function describe(kbDir: string, path: string, rev: string): Promise<Synce
   }
 }
 
-function describeAll(kbDir: string, paths: string[], rev: string): Promise<SyncedEntry[]> {
-  return Promise.all(paths.map((path) => describe(kbDir, path, rev)));
+/** {@link describe} of each path, one at a time (a mass removal must not start a git per file at once). */
+async function describeAll(kbDir: string, paths: string[], rev: string): Promise<SyncedEntry[]> {
+  const entries: SyncedEntry[] = [];
+  for (const path of paths) entries.push(await describe(kbDir, path, rev));
+  return entries;
 }
 
 /** How many commits `to` has that `from` lacks. */
