@@ -238,11 +238,11 @@ function isDottedName(value: string): boolean {
 /**
  * Whether `value` (at least 16 characters) looks random enough to be a generated secret: a
  * digit, or mixed case past 24 characters, and at least 3.3 bits of entropy a character; never a
- * placeholder, a path, a URL or a dotted name.
+ * placeholder, a path, a URL, a dotted name or a `0x` number (a key id, an address).
  */
 export function isHighEntropy(value: string): boolean {
   if (value.length < 16 || isPlaceholder(value) || isDottedName(value)) return false;
-  if (/^(?:[./~]|[a-z]+:\/\/)/i.test(value)) return false;
+  if (/^(?:[./~]|[a-z]+:\/\/|0x[0-9a-f]+$)/i.test(value)) return false;
   const mixedCase = /[a-z]/.test(value) && /[A-Z]/.test(value);
   if (!hasDigit(value) && !(mixedCase && value.length >= 24)) return false;
   return shannonEntropy(value) >= 3.3;
