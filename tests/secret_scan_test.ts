@@ -208,7 +208,7 @@ Deno.test("edit by flags refuses a credential; --allow-secret keeps it in a priv
   const before = await state(kb);
   const refused = await runCli(["edit", ID, "--body", `Now with ${TOKEN}`], { env: kb.env });
   assertRefused(refused, "body");
-  equal(refused.stderr.includes("or run the command again with --allow-secret"), true);
+  equal(refused.stderr.includes("run the command again with --allow-secret"), true);
   deepEqual(await state(kb), before);
   const kept = await runCli(["edit", ID, "--body", `Now with ${TOKEN}`, "--allow-secret"], {
     env: kb.env,

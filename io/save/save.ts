@@ -248,7 +248,8 @@ async function secretProblems(request: ValidationRequest): Promise<Problem[]> {
   const override = shared
     ? `; --allow-secret is refused here: this knowledge base is shared (its ${KB_SETTINGS_FILE} ` +
       `says "shared": true)`
-    : ", or run the command again with --allow-secret to keep it in this private knowledge base";
+    : ", or keep it in this private knowledge base: run the command again with --allow-secret " +
+      "(add, edit and import take it)";
   return secrets.map((secret) => ({
     field: secret.field,
     message: `holds ${describeSecret(secret, path)}; a credential committed here stays in the ` +
