@@ -288,6 +288,29 @@ Deno.test("import leaves out notes holding a credential, saying where and how; -
   deepEqual(await state(kb), shared);
 });
 
+Deno.test("import leaves out a note of each kind of credential and commits nothing", async () => {
+  await using kb = await makeKb();
+  const folder = join(kb.root, "notes");
+  await Deno.mkdir(folder);
+  for (const [kind, secret] of Object.entries(SECRETS)) {
+    await Deno.writeTextFile(join(folder, `${kind}.md`), `# Setting up ${kind}\n\n${secret}\n`);
+  }
+  const before = await state(kb);
+  const result = await runCli(["import", folder, "--json"], { env: kb.env });
+  equal(result.code, 0, show(result));
+  const report = JSON.parse(result.stdout) as { leftOut: { path: string; reason: string }[] };
+  for (const kind of Object.keys(SECRETS) as SecretKind[]) {
+    const reason = report.leftOut.find((item) => item.path === `${kind}.md`)?.reason ?? "";
+    equal(reason.startsWith(`holds ${SECRET_LABELS[kind]} (`), true, `${kind}: ${reason}`);
+  }
+  // A private key block is named by its BEGIN line, which is no secret; its key lines are.
+  equal(result.stdout.includes("MIIEowIBAAKCAQEA7"), false);
+  for (const secret of Object.values(SECRETS).filter((text) => !text.startsWith("-----"))) {
+    equal(result.stdout.includes(secret.slice(0, 12)), false, `${secret} is never printed`);
+  }
+  deepEqual(await state(kb), before);
+});
+
 const CORPUS = join(
   Deno.env.get("GIT_KB_BENCH_DATA") ??
     fileURLToPath(new URL("../../shared/bench", import.meta.url)),
