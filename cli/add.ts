@@ -14,6 +14,7 @@ import { entryPaths, newId, type SaveRequest, ValidationError } from "../io/save
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import { checkAndSave, entryProblems, printSupersededNotes, saveDraft } from "./entry_save.ts";
 import {
+  allowSecretArgs,
   allowSecretFlag,
   bodyFromFlags,
   editsFromFlags,
@@ -131,7 +132,7 @@ export async function run(args: string[]): Promise<number> {
         "--from-draft",
         path,
         ...kbFlag,
-        ...(allowSecret ? ["--allow-secret"] : []),
+        ...allowSecretArgs(allowSecret),
       ]),
   });
   reportSave("Added", await saveDraft(draft, draft.value), values.json);

@@ -20,6 +20,7 @@ import {
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import { checkAndSave, entryProblems, printSupersededNotes, saveDraft } from "./entry_save.ts";
 import {
+  allowSecretArgs,
   allowSecretFlag,
   bodyFromFlags,
   editsFromFlags,
@@ -179,7 +180,7 @@ export async function run(args: string[]): Promise<number> {
         "--from-draft",
         draftPath,
         ...kbFlag,
-        ...(allowSecret ? ["--allow-secret"] : []),
+        ...allowSecretArgs(allowSecret),
       ]),
   });
   const plan = draft.value;

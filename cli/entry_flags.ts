@@ -226,3 +226,8 @@ export async function allowSecretFlag(
   }
   return true;
 }
+
+/** The `--allow-secret` of a printed command that carries on where this one stopped. */
+export function allowSecretArgs(allow: boolean): string[] {
+  return allow ? ["--allow-secret"] : [];
+}
