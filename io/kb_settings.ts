@@ -11,6 +11,7 @@
  * @module
  */
 import { join } from "../core/path.ts";
+import { lstatOf } from "./disk.ts";
 import { ifExists } from "./fs.ts";
 import { git } from "./git.ts";
 
@@ -52,8 +53,9 @@ function readSettingsText(text: string, where: string, warnings: string[]): bool
   let value: unknown;
   try {
     value = JSON.parse(text);
-  } catch (error) {
-    warnings.push(`${where} is not JSON (${(error as Error).message}); read as not shared; ${FIX}`);
+  } catch {
+    // Not the parser's message: it quotes the file, which may be anything a link points at.
+    warnings.push(`${where} is not JSON; read as not shared; ${FIX}`);
     return false;
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
@@ -62,12 +64,29 @@ function readSettingsText(text: string, where: string, warnings: string[]): bool
   }
   const shared = (value as Record<string, unknown>).shared;
   if (shared !== undefined && typeof shared !== "boolean") {
-    warnings.push(
-      `${where}: "shared" is ${JSON.stringify(shared)}, not true or false; ` +
-        `read as not shared; ${FIX}`,
-    );
+    warnings.push(`${where}: "shared" is a ${typeof shared}, not true or false; ${FIX}`);
   }
   return shared === true;
+}
+
+/** The most bytes of a settings file read: it holds a line or two. */
+const SETTINGS_MAX_BYTES = 64 * 1024;
+
+/**
+ * The text of the settings file in the work tree; undefined when there is none, or when it is
+ * not a regular file of at most {@link SETTINGS_MAX_BYTES} (a link, a FIFO that would block the
+ * read), with a warning.
+ */
+function readLocalSettings(path: string, warnings: string[]): string | undefined {
+  const info = lstatOf(path);
+  if (!info) return undefined;
+  if (!info.isFile || info.size > SETTINGS_MAX_BYTES) {
+    warnings.push(
+      `${path} is not a regular file of at most ${SETTINGS_MAX_BYTES} bytes; not read; ${FIX}`,
+    );
+    return undefined;
+  }
+  return ifExists(() => Deno.readTextFileSync(path));
 }
 
 /** The settings of the knowledge base in `kbDir` (see the module doc). */
@@ -75,7 +94,7 @@ export async function readKbSettings(kbDir: string): Promise<KbSettings> {
   const warnings: string[] = [];
   const committed = await git(kbDir, ["show", `HEAD:${KB_SETTINGS_FILE}`]);
   const path = join(kbDir, KB_SETTINGS_FILE);
-  const local = ifExists(() => Deno.readTextFileSync(path));
+  const local = readLocalSettings(path, warnings);
   let shared = false;
   if (committed.code === 0) {
     shared = readSettingsText(committed.stdout, `the committed ${KB_SETTINGS_FILE}`, warnings);

@@ -189,6 +189,29 @@ Deno.test("a git-kb.json that is not settings reads as private, with a warning",
   equal(result.stderr.includes("the committed git-kb.json is not JSON"), true, show(result));
 });
 
+Deno.test("git-kb.json in the work tree: saying shared is enough; a FIFO is not read", async () => {
+  await using kb = await makeKb();
+  const args = [
+    "add",
+    "--title",
+    "Deploy key",
+    "--type",
+    "howto",
+    "--body",
+    TOKEN,
+    "--allow-secret",
+  ];
+  await Deno.writeTextFile(join(kb.dir, "git-kb.json"), '{"shared": true}');
+  const refused = await runCli(args, { env: kb.env });
+  equal(refused.code, 1, show(refused));
+  equal(refused.stderr.includes("is a shared knowledge base"), true, show(refused));
+  await Deno.remove(join(kb.dir, "git-kb.json"));
+  await runProcess("mkfifo", [join(kb.dir, "git-kb.json")], {});
+  const kept = await runCli(args, { env: kb.env });
+  equal(kept.code, 0, show(kept));
+  equal(kept.stderr.includes("git-kb.json is not a regular file"), true, show(kept));
+});
+
 Deno.test("init --shared commits git-kb.json in the set-up commit", async () => {
   await using kb = await makeKb();
   const fresh = join(kb.root, "team-kb");
