@@ -14,6 +14,8 @@ import { entryPaths, newId, type SaveRequest, ValidationError } from "../io/save
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import { checkAndSave, entryProblems, printSupersededNotes, saveDraft } from "./entry_save.ts";
 import {
+  allowSecretArgs,
+  allowSecretFlag,
   bodyFromFlags,
   editsFromFlags,
   ENTRY_OPTIONS,
@@ -66,9 +68,9 @@ export const help: string = helpText(command);
 /** The title checked before the editor opens when the flags give none: the template asks. */
 const TITLE_TO_FILL_IN = "Title to fill in";
 
-function newEntryRequest(kbDir: string, entry: Entry): SaveRequest {
+function newEntryRequest(kbDir: string, entry: Entry, allowSecret: boolean): SaveRequest {
   const path = `${ENTRIES_DIR}/${entryFileName(entry)}`;
-  return { kbDir, entry, path, message: commitMessage(entry) };
+  return { kbDir, entry, path, message: commitMessage(entry), allowSecret };
 }
 
 /** Run the command. */
@@ -90,19 +92,20 @@ export async function run(args: string[]): Promise<number> {
   }
   const { kbDir } = resolveKb(values.kb);
   const kbFlag = values.kb === undefined ? [] : ["--kb", kbDir];
+  const allowSecret = await allowSecretFlag(kbDir, values["allow-secret"]);
   const edits = editsFromFlags(values, await bodyFromFlags(values));
   const entry = applyEdits(blankEntry(values.id ?? newId(entryPaths(kbDir)), today()), edits);
   if (!editing) {
     reportSave(
       "Added",
-      await checkAndSave(newEntryRequest(kbDir, entry), `Entry ${entry.id}`),
+      await checkAndSave(newEntryRequest(kbDir, entry, allowSecret), `Entry ${entry.id}`),
       values.json,
     );
     printSupersededNotes(kbDir, entry, kbFlag);
     return 0;
   }
   const placeholder = { ...entry, title: entry.title || TITLE_TO_FILL_IN };
-  const flagProblems = await entryProblems(newEntryRequest(kbDir, placeholder));
+  const flagProblems = await entryProblems(newEntryRequest(kbDir, placeholder, allowSecret));
   if (flagProblems.length) {
     throw new ValidationError(
       "The entry the flags describe (the editor was not opened)",
@@ -119,10 +122,18 @@ export async function run(args: string[]): Promise<number> {
     check: async (text) => {
       const { entry: typed, problems } = readDraft(text, "the new entry");
       if (!typed) return { problems };
-      const request = newEntryRequest(kbDir, typed);
+      const request = newEntryRequest(kbDir, typed, allowSecret);
       return { value: request, problems: await entryProblems(request) };
     },
-    resume: (path) => shellCommand(["git-kb", "add", "--from-draft", path, ...kbFlag]),
+    resume: (path) =>
+      shellCommand([
+        "git-kb",
+        "add",
+        "--from-draft",
+        path,
+        ...kbFlag,
+        ...allowSecretArgs(allowSecret),
+      ]),
   });
   reportSave("Added", await saveDraft(draft, draft.value), values.json);
   printSupersededNotes(kbDir, draft.value.entry, kbFlag);

@@ -20,6 +20,8 @@ import {
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import { checkAndSave, entryProblems, printSupersededNotes, saveDraft } from "./entry_save.ts";
 import {
+  allowSecretArgs,
+  allowSecretFlag,
   bodyFromFlags,
   editsFromFlags,
   ENTRY_OPTIONS,
@@ -88,9 +90,10 @@ function planEdit(
   previousText: string,
   before: Entry | undefined,
   next: Entry,
+  allowSecret: boolean,
 ): PlannedEdit {
   const { entry, changed, message } = editOutcome(before, next, today());
-  const request = { kbDir, entry, path, message, previousText };
+  const request = { kbDir, entry, path, message, previousText, allowSecret };
   return { request, before, changed };
 }
 
@@ -125,6 +128,7 @@ export async function run(args: string[]): Promise<number> {
   }
   const { kbDir } = resolveKb(values.kb);
   const kbFlag = values.kb === undefined ? [] : ["--kb", kbDir];
+  const allowSecret = await allowSecretFlag(kbDir, values["allow-secret"]);
   const path = entryPathOf(kbDir, id);
   const previousText = readEntryText(kbDir, path);
   if (fieldFlags) {
@@ -138,7 +142,14 @@ export async function run(args: string[]): Promise<number> {
       throw new ValidationError(`Entry ${id} (${path})`, current ? lossy : problems);
     }
     const edits = editsFromFlags(values, await bodyFromFlags(values));
-    const plan = planEdit(kbDir, path, previousText, current, applyEdits(current, edits));
+    const plan = planEdit(
+      kbDir,
+      path,
+      previousText,
+      current,
+      applyEdits(current, edits),
+      allowSecret,
+    );
     if (!plan.changed.length) return reportNoChange(id, path, values.json);
     report(plan, await checkAndSave(plan.request, `Entry ${id}`), values.json, kbFlag);
     return 0;
@@ -157,12 +168,20 @@ export async function run(args: string[]): Promise<number> {
       if (entry.id !== id) {
         return { problems: [{ field: "id", message: `ids never change; keep id: ${id}` }] };
       }
-      const plan = planEdit(kbDir, path, previousText, before, entry);
+      const plan = planEdit(kbDir, path, previousText, before, entry, allowSecret);
       if (!plan.changed.length) return { value: undefined, problems: [] };
       return { value: plan, problems: await entryProblems(plan.request) };
     },
     resume: (draftPath) =>
-      shellCommand(["git-kb", "edit", id, "--from-draft", draftPath, ...kbFlag]),
+      shellCommand([
+        "git-kb",
+        "edit",
+        id,
+        "--from-draft",
+        draftPath,
+        ...kbFlag,
+        ...allowSecretArgs(allowSecret),
+      ]),
   });
   const plan = draft.value;
   if (!plan) {

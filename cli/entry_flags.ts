@@ -11,6 +11,8 @@ import { shellCommand, shellQuote } from "../core/shell/quote.ts";
 import { decodeUtf8Strict, NotUtf8Error } from "../core/text/utf8.ts";
 import { type OptionSpec, type OptionValues, UsageError } from "./args.ts";
 import { readFileOrStdin } from "../io/disk.ts";
+import { assertSecretsMayBeKept } from "../io/kb_settings.ts";
+import { yellow } from "./output.ts";
 
 /** The options for entry fields, with their help. */
 export const ENTRY_OPTIONS = {
@@ -52,6 +54,11 @@ export const ENTRY_OPTIONS = {
     type: "string",
     value: "<path>",
     help: "read the body (UTF-8) from a file, or - for stdin",
+  },
+  "allow-secret": {
+    type: "boolean",
+    help: "keep a credential the entry holds (a private knowledge base\n" +
+      "only; refused where git-kb.json says shared)",
   },
   json: { type: "boolean", help: "print the result as JSON" },
 } as const satisfies Record<string, OptionSpec>;
@@ -156,7 +163,8 @@ export function editsFromFlags(values: EntryFlagValues, body?: string): EntryEdi
 export function hasFieldFlags(values: EntryFlagValues): boolean {
   const names = [...Object.keys(ENTRY_OPTIONS), ...Object.keys(LIST_EDIT_OPTIONS)];
   return names.some((name) =>
-    name !== "json" && values[name as keyof EntryFlagValues] !== undefined
+    name !== "json" && name !== "allow-secret" &&
+    values[name as keyof EntryFlagValues] !== undefined
   );
 }
 
@@ -202,4 +210,24 @@ export async function bodyFromFlags(values: EntryFlagValues): Promise<string | u
 /** Today as YYYY-MM-DD in UTC. */
 export function today(): string {
   return new Date().toISOString().slice(0, 10);
+}
+
+/**
+ * With `--allow-secret`, refuse it before anything is written when `kbDir` is shared (and print
+ * what is wrong with its settings file); the flag as the save request takes it.
+ */
+export async function allowSecretFlag(
+  kbDir: string,
+  allow: boolean | undefined,
+): Promise<boolean> {
+  if (!allow) return false;
+  for (const warning of await assertSecretsMayBeKept(kbDir)) {
+    console.error(yellow(`warning: ${warning}`));
+  }
+  return true;
+}
+
+/** The `--allow-secret` of a printed command that carries on where this one stopped. */
+export function allowSecretArgs(allow: boolean): string[] {
+  return allow ? ["--allow-secret"] : [];
 }

@@ -11,6 +11,7 @@ import { NOT_MARKDOWN } from "../io/import/source.ts";
 import { type CommandSpec, helpText, oneOf, parseCommand } from "./args.ts";
 import { cyan, green, plural, printJson, yellow } from "./output.ts";
 import { printWarnings, saveSummary } from "./save_report.ts";
+import { allowSecretFlag } from "./entry_flags.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
@@ -23,9 +24,10 @@ file's git history, else its modification time. [[Wikilinks]] to other notes
 (by file name, title or alias) become [[kb-id]] mentions and related links.
 Each ## section of a CLAUDE.md or AGENTS.md, and each .cursor/rules/*.mdc, becomes
 a rule; an alwaysApply rule becomes a kernel rule while the kernel budget has
-room. A note that holds a credential is left out. Importing the same folder
-again updates the entries it made (the imported_from field) and adds no
-duplicates. The folder itself is never changed.`,
+room. A note that holds a credential is left out (--allow-secret keeps it, in a
+private knowledge base). Importing the same folder again updates the entries it
+made (the imported_from field) and adds no duplicates. The folder itself is
+never changed.`,
   options: {
     from: {
       type: "string",
@@ -34,6 +36,11 @@ duplicates. The folder itself is never changed.`,
       check: oneOf(["obsidian", "markdown"]),
     },
     "dry-run": { type: "boolean", help: "report what would be imported; write nothing" },
+    "allow-secret": {
+      type: "boolean",
+      help: "import notes holding a credential too (a private knowledge\n" +
+        "base only; refused where git-kb.json says shared)",
+    },
     json: { type: "boolean", help: "print the report as JSON" },
   },
   positionals: { min: 1, max: 1, name: "<folder>" },
@@ -56,6 +63,7 @@ export async function run(args: string[]): Promise<number> {
     folder: positionals[0],
     kind: values.from as "obsidian" | "markdown" | undefined,
     dryRun: values["dry-run"],
+    allowSecret: await allowSecretFlag(kbDir, values["allow-secret"]),
   });
   if (report.save) printWarnings(report.save);
   if (values.json) {

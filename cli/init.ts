@@ -18,6 +18,7 @@ import {
   originUrl,
 } from "../io/git.ts";
 import { openIndex } from "../io/index/store.ts";
+import { KB_SETTINGS_FILE, readKbSettings, SHARED_SETTINGS_TEXT } from "../io/kb_settings.ts";
 import { ENTRIES_DIR, listEntries, NotAKbError } from "../io/kb.ts";
 import { homeDir } from "../io/paths.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
@@ -44,6 +45,11 @@ export const command = {
       type: "boolean",
       help: "point the config at this knowledge base although it names\n" +
         "another one (without it init refuses, exit 2, and changes nothing)",
+    },
+    shared: {
+      type: "boolean",
+      help: "mark a team's knowledge base: commit git-kb.json saying so,\n" +
+        "and every clone refuses --allow-secret",
     },
     json: { type: "boolean", help: "print what was done as JSON" },
   },
@@ -83,10 +89,14 @@ async function isCloneOf(dir: string, source: string): Promise<boolean> {
   return await originUrl(dir) === source;
 }
 
-async function commitScaffold(kbDir: string, message: string): Promise<boolean> {
+async function commitScaffold(kbDir: string, message: string, shared: boolean): Promise<string[]> {
   const entries = join(kbDir, ENTRIES_DIR);
   makeDirs(entries);
   const added: string[] = [];
+  if (shared && !(await readKbSettings(kbDir)).shared) {
+    writeFileAtomic(join(kbDir, KB_SETTINGS_FILE), SHARED_SETTINGS_TEXT);
+    added.push(KB_SETTINGS_FILE);
+  }
   if (!statOf(join(entries, ".gitkeep")) && isEmptyDir(entries)) {
     writeFileAtomic(join(entries, ".gitkeep"), "");
     added.push(`${ENTRIES_DIR}/.gitkeep`);
@@ -95,10 +105,10 @@ async function commitScaffold(kbDir: string, message: string): Promise<boolean> 
     writeFileAtomic(join(kbDir, "README.md"), README);
     added.push("README.md");
   }
-  if (!added.length) return false;
+  if (!added.length) return added;
   await gitOk(kbDir, ["add", "--", ...added]);
   await commitPaths(kbDir, message, added);
-  return true;
+  return added;
 }
 
 /** What init will do, decided before anything is written. */
@@ -220,9 +230,13 @@ export async function run(args: string[]): Promise<number> {
   const replaced = guardConfig(kbDir, values.force);
   const steps: string[] = [];
   await carryOut(planned, steps);
-  if (await commitScaffold(kbDir, "kb: set up the knowledge base")) {
-    steps.push(`Committed the entries/ folder and a README`);
-  }
+  const scaffold = await commitScaffold(
+    kbDir,
+    "kb: set up the knowledge base",
+    values.shared === true,
+  );
+  if (scaffold.length) steps.push(`Committed ${scaffold.join(", ")}`);
+  if (values.shared) steps.push(`Shared: ${KB_SETTINGS_FILE} says so; --allow-secret is refused`);
   const configFile = writeConfig(kbDir);
   steps.push(`Wrote the config ${configFile}`);
   if (replaced) steps.push(replaced);

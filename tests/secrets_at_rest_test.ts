@@ -135,3 +135,28 @@ Deno.test("the search augment's debug records hold no credential the agent searc
     assert.ok(!log.toLowerCase().includes(secret), `the debug log holds ${secret}:\n${log}`);
   }
 });
+
+Deno.test("a hook given broken JSON records the failure, and no piece of the prompt in it", async () => {
+  await using box = await makeSandbox("git-kb-secrets-broken-");
+  const kb = join(box.root, "kb");
+  await copySampleKb(kb, { noKernel: true });
+  const env: Record<string, string> = {
+    TMPDIR: box.tmp,
+    HOME: box.home,
+    XDG_CONFIG_HOME: box.config,
+    KB_DIR: kb,
+    KB_HOOK_DEBUG: "1",
+  };
+  // Cut short, or unquoted: the engine's own message would quote the text around the fault.
+  for (
+    const stdin of ['{"prompt": hunter2secret is mine}', "hunter2secret", '{"a": 1} hunter2secret']
+  ) {
+    const result = await runHook(stdin, { env });
+    assert.equal(result.code, 0, show(result));
+    assert.equal(result.stdout, "", "the hook fails open");
+  }
+  const log = [...(await filesUnder(join(box.tmp, "git-kb"))).entries()]
+    .filter(([path]) => path.endsWith("debug.jsonl")).map(([, text]) => text).join("\n");
+  assert.match(log, /"outcome":"error".*SyntaxError: the hook payload is not JSON/);
+  assert.ok(!/hunter|2secret|ter2se/.test(log), `the debug log quotes the prompt:\n${log}`);
+});

@@ -21,11 +21,18 @@ export class PayloadError extends TypeError {
 }
 
 /**
- * Parse a hook's stdin into its payload. Throws a `SyntaxError` on invalid JSON and a
- * {@link PayloadError} on JSON that is not an object.
+ * Parse a hook's stdin into its payload. Throws a `SyntaxError` on invalid JSON (saying where,
+ * never quoting the input: the engine's own message would put a piece of a prompt into the
+ * debug log) and a {@link PayloadError} on JSON that is not an object.
  */
 export function parsePayload(input: string): HookPayload {
-  const value: unknown = JSON.parse(input);
+  let value: unknown;
+  try {
+    value = JSON.parse(input);
+  } catch (error) {
+    const at = /at position \d+(?: \(line \d+ column \d+\))?/.exec((error as Error).message);
+    throw new SyntaxError(`the hook payload is not JSON${at ? ` (${at[0]})` : ""}`);
+  }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new PayloadError();
   }

@@ -100,9 +100,12 @@ const PLACEHOLDER_PASSWORDS: ReadonlySet<string> = new Set([
   "token",
 ]);
 
-/** True for values that stand for a secret instead of being one: `$VAR`, `<…>`, `{…}`, `***`. */
+/**
+ * True for values that stand for a secret instead of being one: `$VAR`, `<…>`, `{…}`, `***`,
+ * and values cut short (`node-cache-Linux-x64-...`).
+ */
 function isPlaceholder(value: string): boolean {
-  if (/[$<>{}()[\]%]/.test(value)) return true;
+  if (/[$<>{}()[\]%…]|\.\.\./.test(value)) return true;
   if (PLACEHOLDER_PASSWORDS.has(value.toLowerCase())) return true;
   return [...value].every((character) => character === value[0]);
 }
@@ -179,13 +182,16 @@ const RULES: readonly Rule[] = [
   {
     kind: "keyword-secret",
     triggers: ["secret", "token", "pass", "pwd", "cred", "auth", "bearer", "key"],
+    // The word, then `=`, `:`, `=>` or `:=` (group 1), or blanks (never a line break), the value.
     source: `(?:${SECRET_WORDS})[\\w.-]{0,30}["']?` +
-      "(?:\\s{0,5}(?:[:=]>?|:=)\\s{0,5}|\\s{1,5}(?:(?:is|was)\\s{1,5})?)" +
+      "(?:[ \\t]{0,5}([:=]>?|:=)[ \\t]{0,5}|[ \\t]{1,5}(?:(?:is|was)[ \\t]{1,5})?)" +
       "[\"'`]?([^\\s\"'`,;]{8,400})",
     flags: "gi",
-    group: 1,
+    group: 2,
     accept: (value, match) =>
-      isHighEntropy(value) || (/passw|pwd/i.test(match[0]) && isPasswordLiteral(value, match[0])),
+      startsWord(match) &&
+      (isHighEntropy(value) ||
+        (match[1] !== undefined && /passw|pwd/i.test(match[0]) && isPasswordLiteral(value))),
   },
 ];
 
@@ -232,11 +238,11 @@ function isDottedName(value: string): boolean {
 /**
  * Whether `value` (at least 16 characters) looks random enough to be a generated secret: a
  * digit, or mixed case past 24 characters, and at least 3.3 bits of entropy a character; never a
- * placeholder, a path, a URL or a dotted name.
+ * placeholder, a path, a URL, a dotted name or a `0x` number (a key id, an address).
  */
 export function isHighEntropy(value: string): boolean {
   if (value.length < 16 || isPlaceholder(value) || isDottedName(value)) return false;
-  if (/^(?:[./~]|[a-z]+:\/\/)/i.test(value)) return false;
+  if (/^(?:[./~]|[a-z]+:\/\/|0x[0-9a-f]+$)/i.test(value)) return false;
   const mixedCase = /[a-z]/.test(value) && /[A-Z]/.test(value);
   if (!hasDigit(value) && !(mixedCase && value.length >= 24)) return false;
   return shannonEntropy(value) >= 3.3;
@@ -244,12 +250,22 @@ export function isHighEntropy(value: string): boolean {
 
 /**
  * A password given as a literal after `password=`/`password:`: it holds a digit or a symbol
- * (`hunter2`, `P@ss!`), so `password: string` or `password = config.value` are not one.
+ * (`hunter2`, `P@ss!`), so `password: string`, `password = config.value` or the path of
+ * `--password-file=/run/secrets/db` are not one.
  */
-function isPasswordLiteral(value: string, context: string): boolean {
+function isPasswordLiteral(value: string): boolean {
   if (isPlaceholder(value) || isDottedName(value) || value.length < 6) return false;
-  if (!/[:=]/.test(context)) return false;
+  if (/^(?:[./~]|[a-z]+:\/\/)/i.test(value)) return false;
   return hasDigit(value) || /[^A-Za-z0-9]/.test(value);
+}
+
+/**
+ * Whether the word naming a secret starts a word of its own: `DB_PASSWORD`, `clientSecret` and
+ * `api-key` do, the `passwd` of `smbpasswd` does not (a lowercase letter runs into it).
+ */
+function startsWord(match: RegExpExecArray): boolean {
+  const before = match.input[match.index - 1] ?? "";
+  return !(/[a-z]/.test(before) && /[a-z]/.test(match[0][0]));
 }
 
 /**

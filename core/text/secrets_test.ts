@@ -208,3 +208,125 @@ Deno.test("inSecretTest: a few words of an 8 MiB prompt are checked within a sec
   const ms = performance.now() - started;
   assert.ok(ms < 1_500, `${Math.round(ms)} ms`);
 });
+
+/** Each shape the detector must know: a text holding one, and a near miss that holds none. */
+const COVERAGE: { kind: SecretKind; found: string; nearMiss: string }[] = [
+  {
+    kind: "aws-access-key",
+    found: "AWS_ACCESS_KEY_ID=AKIAZ3MSJV4WWNKWW5FG",
+    nearMiss: "the id AKIAZ3MSJV4WWNKWW5F (one short) and akiaz3msjv4wwnkww5fg",
+  },
+  {
+    kind: "github-token",
+    found: "git clone https://ghp_R8x2Qm4Lk9Vb7Nc3Zt6Yw1Pf5Hs0Jd2Gu8Ea@github.com/me/kb",
+    nearMiss: "the ghp_ prefix marks a classic token; ghp_shortone is not one",
+  },
+  {
+    kind: "github-token",
+    found: "GH_TOKEN gho_16C7e42F292c6912E7710c838347Ae178B4a in the keychain",
+    nearMiss: "an OAuth token starts gho_, e.g. gho_xxxx",
+  },
+  {
+    kind: "github-token",
+    found: "github_pat_11AAQWDVA0Ryr3KQhK4y5D_pq9sYbM2LsvJjwW8c7gHfXe1TnZ0aRkUoi3 works",
+    nearMiss: "fine-grained tokens start github_pat_ (see github_pat_docs)",
+  },
+  {
+    kind: "gitlab-token",
+    found: "PRIVATE-TOKEN: glpat-9xKq3Lm7Vb2Nc8Zt4Yw1",
+    nearMiss: "GitLab personal access tokens start glpat- and glpat-short is not one",
+  },
+  {
+    kind: "npm-token",
+    found: "//registry.npmjs.org/:_authToken=npm_Xq9Lk2Vb7Nc3Zt6Yw1Pf5Hs0Jd2Gu8EaR4mT",
+    nearMiss: "npm_config_registry=https://registry.npmjs.org/ and npm_lifecycle_event",
+  },
+  {
+    kind: "slack-token",
+    found: "SLACK_BOT=xoxb-2048-99881234-Gq7Lm3Vb9Nc2Zt5Yw8Pf1Hs4",
+    nearMiss: "bot tokens start xoxb- (xoxb-123 here is cut short)",
+  },
+  {
+    kind: "slack-token",
+    found: "user token xoxp-1111-2222-3333-4f5e6d7c8b9a",
+    nearMiss: "xoxo, the team",
+  },
+  {
+    kind: "slack-webhook",
+    found:
+      "curl -X POST https://hooks.slack.com/services/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",
+    nearMiss: "create one at https://api.slack.com/messaging/webhooks (hooks.slack.com/services/…)",
+  },
+  {
+    kind: "private-key",
+    found: "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7\n-----END RSA PRIVATE KEY-----",
+    nearMiss: "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0\n-----END PUBLIC KEY-----",
+  },
+  {
+    kind: "private-key",
+    found: "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAA=",
+    nearMiss: "ssh-keygen writes the private key to ~/.ssh/id_ed25519 and a BEGIN CERTIFICATE",
+  },
+  {
+    kind: "url-password",
+    found: "git remote add origin https://deploy:Zq7-wP3x@git.example.com/team/kb.git",
+    nearMiss: "open https://git.example.com/team/kb:8080 or https://git.example.com:8443/kb",
+  },
+  {
+    kind: "url-password",
+    found: "redis://default:r3disPa55@cache.internal:6379/0",
+    nearMiss: "ssh://git@github.com:22/me/kb.git and redis://user:${REDIS_PASSWORD}@cache:6379",
+  },
+  {
+    kind: "keyword-secret",
+    found: "export OPENAI_TOKEN=Zq8xLm2Vb7Nc3Zt6Yw1Pf5Hs",
+    nearMiss: "export GITHUB_TOKEN=${GITHUB_TOKEN} and a token bucket of 10000000000 requests",
+  },
+  {
+    kind: "keyword-secret",
+    found: 'client_secret: "c8f1e2d3b4a5968778695a4b3c2d1e0f"',
+    nearMiss: "client_secret: <your-client-secret> and secret: changeme-later-please",
+  },
+  {
+    kind: "keyword-secret",
+    found: "mysql --user=app --password=Sup3r!Secret db",
+    nearMiss: "mysql --user=app --password-file=/run/secrets/db_password db",
+  },
+  {
+    kind: "stated-password",
+    found: "The router's admin password is Tr1cky-Hors3 until Friday.",
+    nearMiss: "The router's admin password is required; the password is stored hashed.",
+  },
+];
+
+Deno.test("findSecrets: every shape is found, and its near miss is not", () => {
+  for (const { kind, found, nearMiss } of COVERAGE) {
+    assert.deepEqual(findSecrets(found).map((item) => item.kind), [kind], found);
+    assert.deepEqual(findSecrets(nearMiss), [], nearMiss);
+  }
+});
+
+/** tldr-style knowledge: commands, URLs, hashes in prose, words naming secrets, placeholders. */
+const ORDINARY_TEXTS = [
+  "- Clone a repository:\n`git clone https://github.com/{{user}}/{{repo}}.git`",
+  "Fixed in commit 9fceb02d0ae598e95dc970b74767f19372d61af8; see also 4b825dc642cb6eb9a060e54bf8d69288fbee4904.",
+  "The token expires after an hour; refresh the token with `gh auth refresh`.",
+  "- Read the password from a file:\n`mysql --password-file={{path/to/file}}`",
+  "- Log in with a token:\n`echo $TOKEN | docker login --password-stdin ghcr.io`",
+  'curl -H "Authorization: Bearer ${TOKEN}" https://api.example.com/v1/items',
+  "Set `api_key: <your-token>` in config.yml, then run `tool sync`.",
+  "- Specify a password:\n`redis-cli -a {{password}}`",
+  "smbpasswd: Add/remove a Samba user or change their password.",
+  "The setup step logs `Cache restored from key: node-cache-Linux-x64-npm-...`.",
+  "sha256sum: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  empty.txt",
+  "Keys are rotated monthly; the key id is in the header. Use --key-file ~/.ssh/deploy_key.",
+  "Connect to http://localhost:8080/api and https://example.com/path:with:colons",
+  "password:\n`ansible-vault create {{path/to/file}}`",
+  "The GPG key is published on keys.openpgp.org; primary key 0x3AA5C34371567BD2 is signed.",
+  "JWTs start with eyJ; never paste one here.",
+  "SECRET_KEY_BASE is set by the platform; the secret manager holds it.",
+];
+
+Deno.test("findSecrets: ordinary tldr-style knowledge holds no secret", () => {
+  for (const text of ORDINARY_TEXTS) assert.deepEqual(findSecrets(text), [], text);
+});

@@ -6,7 +6,13 @@
  *
  * @module
  */
-import { checkEntryFields, parseEntryText, type Problem, toEntry } from "../../core/entry/entry.ts";
+import {
+  checkEntryFields,
+  type Entry,
+  parseEntryText,
+  type Problem,
+  toEntry,
+} from "../../core/entry/entry.ts";
 import { type ImportedNote, readNote, type SourceNote } from "../../core/import/note.ts";
 import { join } from "../../core/path.ts";
 import { claudeImports, isAgentFile, readAgentFile } from "../../core/import/agent_rules.ts";
@@ -17,7 +23,8 @@ import {
   type ImportPlan,
   planImport,
 } from "../../core/import/plan.ts";
-import { findSecrets, SECRET_LABELS } from "../../core/text/secrets.ts";
+import { SECRET_LABELS } from "../../core/text/secrets.ts";
+import { entrySecrets } from "../../core/entry/secrets.ts";
 import { listEntryFiles, readKbFile } from "../kb.ts";
 import { type ChangesResult, entryPaths, newId, saveChanges } from "../save/save.ts";
 import { readSourceFolder, type SourceKind } from "./source.ts";
@@ -31,6 +38,8 @@ export interface ImportRequest {
   kind?: SourceKind;
   /** Plan and report without writing anything. */
   dryRun?: boolean;
+  /** Import notes holding a credential too (`--allow-secret`: a private knowledge base only). */
+  allowSecret?: boolean;
 }
 
 /** What an import did (or, in a dry run, would do). */
@@ -65,11 +74,7 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
   const plan = planImport(notes, existing, fresh);
   const refused = new Map<string, string>();
   for (const change of plan.changes) {
-    const reason = saveRefusal(
-      change.entry.title,
-      change.entry.body,
-      checkEntryFields(change.entry),
-    );
+    const reason = saveRefusal(change.entry, request.allowSecret === true);
     if (reason) refused.set(change.entry.id, reason);
   }
   const kept = plan.changes.filter((change) => !refused.has(change.entry.id));
@@ -96,6 +101,7 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
     message: `kb: import ${folderName} (${report.added.length} added, ` +
       `${report.updated.length} updated)`,
     changes: kept,
+    allowSecret: request.allowSecret,
   });
   return report;
 }
@@ -166,14 +172,21 @@ function existingEntries(kbDir: string): ExistingEntry[] {
   return existing;
 }
 
-/** Why a planned entry cannot be saved: a credential in it, or a value the contract refuses. */
-function saveRefusal(title: string, body: string, problems: Problem[]): string | undefined {
-  const [secret] = findSecrets(`${title}\n${body}`);
+/**
+ * Why a planned entry cannot be saved: a credential in it (unless `allowSecret`), or a value the
+ * contract refuses.
+ */
+function saveRefusal(entry: Entry, allowSecret: boolean): string | undefined {
+  const [secret] = allowSecret ? [] : entrySecrets(entry);
   if (secret) {
-    const where = secret.line === 1 ? "in its title" : `on line ${secret.line - 1} of its body`;
+    const where = secret.field === "body"
+      ? `on line ${secret.fieldLine} of its body`
+      : `in its ${secret.field}`;
     return `holds ${SECRET_LABELS[secret.kind]} (${secret.masked}) ${where}; ` +
-      "remove it from the note and import again";
+      "remove it from the note and import again, or import with --allow-secret into a " +
+      "private knowledge base";
   }
+  const problems: Problem[] = checkEntryFields(entry);
   if (problems.length) {
     return problems.map((problem) => `${problem.field} ${problem.message}`).join("; ");
   }

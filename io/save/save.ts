@@ -18,6 +18,7 @@ import {
   toEntry,
 } from "../../core/entry/entry.ts";
 import { displaySafe } from "../../core/text/display.ts";
+import { describeSecret, entrySecrets } from "../../core/entry/secrets.ts";
 import { kernelRuleCost, LIMITS } from "../../core/entry/schema.ts";
 import { shellCommand } from "../../core/shell/quote.ts";
 import { ifExists, writeFileAtomic } from "../fs.ts";
@@ -36,6 +37,7 @@ import {
 } from "../git.ts";
 import { HOOK_TRUST_MS, openIndex, type RefreshReport } from "../index/store.ts";
 import { ENTRIES_DIR, listEntries, readKbFile, UnreadableEntryError } from "../kb.ts";
+import { KB_SETTINGS_FILE, readKbSettings } from "../kb_settings.ts";
 import { checkLock, withLock } from "./lock.ts";
 import type { Finding } from "../../core/setup/finding.ts";
 import {
@@ -146,6 +148,11 @@ export interface ChangesRequest {
   changes: Change[];
   /** Bound of each git call that reaches the remote; {@link NETWORK_TIMEOUT_MS} by default. */
   networkTimeoutMs?: number;
+  /**
+   * Keep the credentials the entries hold (`--allow-secret`) instead of refusing them: honoured
+   * in a private knowledge base only (see io/kb_settings.ts); the save warns of each one kept.
+   */
+  allowSecret?: boolean;
 }
 
 /** An entry to write: new (path chosen from id and slug) or a replacement of `previousText`. */
@@ -215,12 +222,61 @@ export function newId(taken: ReadonlyMap<string, string>): string {
   }
 }
 
+/** What {@link validateForSave} checks: an entry, where it goes, and whether it may keep a secret. */
+export interface ValidationRequest {
+  /** The knowledge base folder. */
+  kbDir: string;
+  /** The entry to check. */
+  entry: Entry;
+  /** Path relative to the knowledge base, `entries/<id>-<slug>.md`. */
+  path: string;
+  /** See {@link ChangesRequest.allowSecret}. */
+  allowSecret?: boolean;
+}
+
+/**
+ * The credentials of an entry, each a problem naming its field, its line in the file and what it
+ * is (masked), unless `--allow-secret` keeps them in a private knowledge base. The settings are
+ * read only when there is something to decide.
+ */
+async function secretProblems(request: ValidationRequest): Promise<Problem[]> {
+  const { kbDir, entry, path, allowSecret } = request;
+  const secrets = entrySecrets(entry);
+  if (!secrets.length) return [];
+  const { shared } = await readKbSettings(kbDir);
+  if (allowSecret && !shared) return [];
+  const override = shared
+    ? `; --allow-secret is refused here: this knowledge base is shared (its ${KB_SETTINGS_FILE} ` +
+      `says "shared": true)`
+    : ", or keep it in this private knowledge base: run the command again with --allow-secret " +
+      "(add, edit and import take it)";
+  return secrets.map((secret) => ({
+    field: secret.field,
+    message: `holds ${describeSecret(secret, path)}; a credential committed here stays in the ` +
+      "history of every clone: remove it (keep it in a password manager or an environment " +
+      `variable)${override}`,
+  }));
+}
+
+/** One warning for each credential an entry of `changes` keeps by `--allow-secret`. */
+function keptSecretWarnings(changes: readonly Change[]): string[] {
+  return changes.flatMap(({ entry, path }) =>
+    entry
+      ? entrySecrets(entry).map((secret) =>
+        `kept ${describeSecret(secret, path)} (--allow-secret, a private knowledge base); ` +
+        "anyone who can read this repository or a clone of it can read it"
+      )
+      : []
+  );
+}
+
 /**
  * Validate an entry in the context of the knowledge base as it is now, or as `ids` (id → path)
- * says it will be after the rest of a change set.
+ * says it will be after the rest of a change set. A credential in any field is a problem unless
+ * `allowSecret` keeps it in a private knowledge base.
  */
 export async function validateForSave(
-  request: { kbDir: string; entry: Entry; path: string },
+  request: ValidationRequest,
   ids: ReadonlyMap<string, string> = entryPaths(request.kbDir),
 ): Promise<Problem[]> {
   const { kbDir, entry, path } = request;
@@ -237,6 +293,7 @@ export async function validateForSave(
     }];
   }
   problems.push(...checkAgainstKb(entry, { ids: new Map(ids), path }));
+  problems.push(...await secretProblems(request));
   const idIsValid = !problems.some((problem) => problem.field === "id");
   const name = path.slice(path.lastIndexOf("/") + 1);
   const inEntries = path.startsWith(`${ENTRIES_DIR}/`) && !path.split("/").includes("..");
@@ -289,6 +346,7 @@ async function problemsOf(
   kbDir: string,
   change: Change,
   ids: ReadonlyMap<string, string>,
+  allowSecret: boolean,
 ): Promise<Problem[]> {
   const { path, entry, previousText } = change;
   const problems: Problem[] = [];
@@ -301,7 +359,7 @@ async function problemsOf(
     } else if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
   if (entry) {
-    problems.push(...await validateForSave({ kbDir, entry, path }, ids));
+    problems.push(...await validateForSave({ kbDir, entry, path, allowSecret }, ids));
     if (previousText === undefined && current !== undefined) {
       problems.push({ field: "id", message: `${path} already exists` });
     }
@@ -323,12 +381,16 @@ async function problemsOf(
  * Every problem of a change set, against the files on disk; empty when it can be written. With
  * several changes, each field is prefixed with the entry it belongs to.
  */
-async function changeProblems(kbDir: string, changes: readonly Change[]): Promise<Problem[]> {
+async function changeProblems(
+  kbDir: string,
+  changes: readonly Change[],
+  allowSecret: boolean,
+): Promise<Problem[]> {
   const ids = idsAfter(kbDir, changes);
   const problems: Problem[] = [];
   const seen = new Set<string>();
   for (const change of changes) {
-    const own = await problemsOf(kbDir, change, ids);
+    const own = await problemsOf(kbDir, change, ids, allowSecret);
     if (seen.has(change.path)) {
       own.push({ field: "path", message: `${change.path} is in the change set twice` });
     }
@@ -597,7 +659,11 @@ type Plan = () => Promise<{ message: string; changes: Change[] }>;
  * The pipeline: under the save lock, refuse a repo off its branch, note orphans, validate,
  * commit, push; then reindex (also after a commit that could not be pushed).
  */
-async function runSave(kbDir: string, plan: Plan, timeoutMs: number): Promise<ChangesResult> {
+async function runSave(
+  kbDir: string,
+  plan: Plan,
+  { timeoutMs, allowSecret }: { timeoutMs: number; allowSecret: boolean },
+): Promise<ChangesResult> {
   const done = await withLock(await saveLockPath(kbDir), async () => {
     const branch = await assertSaveable(kbDir);
     const { message, changes } = await plan();
@@ -605,7 +671,7 @@ async function runSave(kbDir: string, plan: Plan, timeoutMs: number): Promise<Ch
     const warnings: string[] = [];
     const orphans = (await findOrphans(kbDir)).filter((path) => !paths.includes(path));
     if (orphans.length) warnings.push(orphansMessage(kbDir, orphans));
-    const problems = await changeProblems(kbDir, changes);
+    const problems = await changeProblems(kbDir, changes, allowSecret);
     if (problems.length) {
       const what = changes.length === 1
         ? `Entry ${changes[0].entry?.id ?? idOfPath(paths[0]) ?? paths[0]}`
@@ -615,6 +681,7 @@ async function runSave(kbDir: string, plan: Plan, timeoutMs: number): Promise<Ch
     const identity = await commitIdentity(kbDir);
     const commit = changes.length ? await commitChanges(kbDir, changes, message) : "";
     if (!commit) return { paths, commit, push: "NO_REMOTE" as PushOutcome, warnings };
+    if (allowSecret) warnings.push(...keptSecretWarnings(changes));
     if (identity.fallback) warnings.push(fallbackIdentityWarning());
     const target = await pushTarget(kbDir, branch);
     if (!target) return { paths, commit, push: "NO_REMOTE" as PushOutcome, warnings };
@@ -642,11 +709,10 @@ async function runSave(kbDir: string, plan: Plan, timeoutMs: number): Promise<Ch
  */
 export function saveChanges(request: ChangesRequest): Promise<ChangesResult> {
   const { kbDir, message, changes } = request;
-  return runSave(
-    kbDir,
-    () => Promise.resolve({ message, changes }),
-    request.networkTimeoutMs ?? NETWORK_TIMEOUT_MS,
-  );
+  return runSave(kbDir, () => Promise.resolve({ message, changes }), {
+    timeoutMs: request.networkTimeoutMs ?? NETWORK_TIMEOUT_MS,
+    allowSecret: request.allowSecret === true,
+  });
 }
 
 /** {@link saveChanges} of one entry: a new file, or an edit of `previousText`. */

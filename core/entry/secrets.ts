@@ -1,0 +1,72 @@
+/**
+ * Credentials in an entry, found where they would be written: the entry file as the save
+ * pipeline writes it is scanned part by part (each frontmatter field on its own, then the body),
+ * so a finding names its field and its line in the file, and no value runs into the next field.
+ * Pure: no I/O.
+ *
+ * @module
+ */
+import { type Entry, serializeEntry } from "./entry.ts";
+import { findSecrets, SECRET_LABELS, type SecretKind } from "../text/secrets.ts";
+
+/** One credential in an entry. */
+export interface EntrySecret {
+  /** The frontmatter field holding it (`title`, `source`, `tags`, an unknown field), or `body`. */
+  field: string;
+  /** Its line in the entry file as written, from 1 (the opening `---` is line 1). */
+  line: number;
+  /** Its line within the field, from 1: for the body, the body's own line. */
+  fieldLine: number;
+  /** What it is. */
+  kind: SecretKind;
+  /** The credential with all but a few characters hidden, safe to print. */
+  masked: string;
+}
+
+/** One part of an entry file: a frontmatter field (its key line and what is under it) or the body. */
+interface FilePart {
+  field: string;
+  /** The part's first line in the file, from 1. */
+  firstLine: number;
+  lines: string[];
+}
+
+/** The field a top-level frontmatter line starts (`title: …` → `title`), undefined for others. */
+function fieldOf(line: string): string | undefined {
+  const key = /^(?:'((?:[^']|'')*)'|"((?:[^"\\]|\\.)*)"|([^\s'"#-][^:]*)):(?:\s|$)/.exec(line);
+  return key ? key[1] ?? key[2] ?? key[3] : undefined;
+}
+
+/** The parts of `text`, an entry file as {@link serializeEntry} writes it. */
+function fileParts(text: string): FilePart[] {
+  const lines = text.split("\n");
+  const close = lines.indexOf("---", 1);
+  const parts: FilePart[] = [];
+  for (let index = 1; index < close; index++) {
+    const field = fieldOf(lines[index]);
+    if (field !== undefined || !parts.length) {
+      parts.push({ field: field ?? "frontmatter", firstLine: index + 1, lines: [] });
+    }
+    parts.at(-1)!.lines.push(lines[index]);
+  }
+  parts.push({ field: "body", firstLine: close + 2, lines: lines.slice(close + 1) });
+  return parts;
+}
+
+/** Every credential in `entry`, in file order, each with its field and its line in the file. */
+export function entrySecrets(entry: Entry): EntrySecret[] {
+  return fileParts(serializeEntry(entry)).flatMap(({ field, firstLine, lines }) =>
+    findSecrets(lines.join("\n")).map(({ kind, line, masked }) => ({
+      field,
+      line: firstLine + line - 1,
+      fieldLine: line,
+      kind,
+      masked,
+    }))
+  );
+}
+
+/** `secret` in words, with where it is: "a GitHub token (ghp_…AB) on line 7 of <path>". */
+export function describeSecret(secret: EntrySecret, path: string): string {
+  return `${SECRET_LABELS[secret.kind]} (${secret.masked}) on line ${secret.line} of ${path}`;
+}

@@ -1,0 +1,354 @@
+/**
+ * Secrets never reach a shared history: every save (add, edit by flags, edit in the editor,
+ * import, the pipeline itself) refuses an entry holding a credential, naming the field, the
+ * line and what was found, masked, and commits and writes nothing; `--allow-secret` keeps it in
+ * a private knowledge base and is refused in one whose committed `git-kb.json` says shared.
+ */
+import { deepStrictEqual as deepEqual, strictEqual as equal } from "node:assert/strict";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { entrySecrets } from "../core/entry/secrets.ts";
+import { blankEntry, serializeEntry } from "../core/entry/entry.ts";
+import { findSecrets, SECRET_LABELS, type SecretKind } from "../core/text/secrets.ts";
+import { saveEntry, ValidationError } from "../io/save/save.ts";
+import {
+  entryPath,
+  git,
+  type Kb,
+  makeKb,
+  overrideEnv,
+  runCli,
+  type RunResult,
+  show,
+  snapshot,
+} from "./helpers.ts";
+import { runProcess } from "../io/process.ts";
+
+/** One credential of each kind, as someone might paste it into a note. */
+const SECRETS: Record<SecretKind, string> = {
+  "aws-access-key": "AKIAZ3MSJV4WWNKWW5FG",
+  "github-token": "ghp_R8x2Qm4Lk9Vb7Nc3Zt6Yw1Pf5Hs0Jd2Gu8Ea",
+  "gitlab-token": "glpat-9xKq3Lm7Vb2Nc8Zt4Yw1",
+  "npm-token": "npm_Xq9Lk2Vb7Nc3Zt6Yw1Pf5Hs0Jd2Gu8EaR4mT",
+  "slack-token": "xoxb-2048-99881234-Gq7Lm3Vb9Nc2Zt5Yw8Pf1Hs4",
+  "slack-webhook": "https://hooks.slack.com/services/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",
+  "api-key": "sk-ant-api03-Zq8xLm2Vb7Nc3Zt6Yw1Pf5Hs0Jd2Gu8EaR4mTq",
+  "jwt": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N",
+  "private-key":
+    "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7\n-----END RSA PRIVATE KEY-----",
+  "url-password": "https://deploy:Zq7-wP3x@git.example.com/team/kb.git",
+  "keyword-secret": "DEPLOY_TOKEN=Zq8xLm2Vb7Nc3Zt6Yw1Pf5Hs",
+  "stated-password": "the router password is Tr1cky-Hors3 until Friday",
+};
+
+const TOKEN = SECRETS["github-token"];
+const ID = "kb-7q2mx";
+
+/** HEAD of the knowledge base and of its remote, and every file under entries/. */
+async function state(kb: Kb) {
+  return {
+    head: await git(kb.dir, "rev-parse", "HEAD"),
+    remote: kb.remote ? await git(kb.remote, "rev-parse", "main") : "",
+    entries: await snapshot(join(kb.dir, "entries")),
+  };
+}
+
+/** A refusal: exit 1, the field and a masked GitHub token named, the token itself never printed. */
+function assertRefused(result: RunResult, field: string): void {
+  equal(result.code, 1, show(result));
+  const masked = findSecrets(TOKEN)[0].masked;
+  equal(
+    result.stderr.includes(`${field}: holds ${SECRET_LABELS["github-token"]} (${masked}) on line`),
+    true,
+    show(result),
+  );
+  equal(`${result.stdout}${result.stderr}`.includes(TOKEN), false, "the token is never printed");
+}
+
+/** Commit `text` as the knowledge base's git-kb.json. */
+async function commitSettings(kb: Kb, text: string): Promise<void> {
+  await Deno.writeTextFile(join(kb.dir, "git-kb.json"), text);
+  await git(kb.dir, "add", "git-kb.json");
+  await git(kb.dir, "commit", "--quiet", "-m", "kb: settings");
+}
+
+/** An executable shell script in the knowledge base's temp root. */
+async function script(kb: Kb, name: string, body: string): Promise<string> {
+  const path = join(kb.root, name);
+  await Deno.writeTextFile(path, `#!/bin/sh\nset -e\n${body}\n`);
+  await Deno.chmod(path, 0o755);
+  return path;
+}
+
+/** The words `sh` reads from a printed command line. */
+async function shellWords(line: string): Promise<string[]> {
+  const output = await runProcess("sh", ["-c", `set -- ${line}; printf '%s\\0' "$@"`], {});
+  return output.stdout.split("\0").slice(0, -1);
+}
+
+Deno.test("the save pipeline refuses each kind of credential: nothing written, committed or pushed", async () => {
+  await using kb = await makeKb({ remote: true });
+  using _env = overrideEnv({ XDG_CACHE_HOME: kb.tmp, HOME: kb.home, TMPDIR: kb.tmp });
+  const before = await state(kb);
+  for (const [kind, secret] of Object.entries(SECRETS) as [SecretKind, string][]) {
+    const entry = {
+      ...blankEntry("kb-zz9zz", "2026-01-02"),
+      title: "Deploying the team site",
+      type: "howto" as const,
+      body: `Steps:\n\n${secret}\n`,
+    };
+    const path = "entries/kb-zz9zz-deploying.md";
+    const error = await saveEntry({ kbDir: kb.dir, entry, path, message: "kb: add" }).then(
+      () => undefined,
+      (error) => error,
+    );
+    equal(error instanceof ValidationError, true, `${kind}: ${error}`);
+    const [problem] = (error as ValidationError).problems;
+    equal(problem.field, "body", kind);
+    const [found] = entrySecrets(entry);
+    const where = `${SECRET_LABELS[kind]} (${found.masked}) on line ${found.line} of ${path}`;
+    equal(problem.message.includes(where), true, problem.message);
+    const lines = serializeEntry(entry).split("\n");
+    equal(
+      lines[found.line - 1].startsWith(secret.slice(0, 5)),
+      true,
+      `${kind}: line ${found.line}`,
+    );
+    equal(problem.message.includes("--allow-secret"), true, "the private override is offered");
+    deepEqual(await state(kb), before, kind);
+  }
+});
+
+Deno.test("add refuses a credential in any field, keeps nothing, and names field and line", async () => {
+  await using kb = await makeKb({ remote: true });
+  const before = await state(kb);
+  const cases: [string[], string][] = [
+    [["--body", `Token: ${TOKEN}`], "body"],
+    [["--title", `Clone with ${TOKEN}`], "title"],
+    [["--alias", TOKEN], "aliases"],
+    [["--source", `https://x:${TOKEN}@github.com/me/kb`], "source"],
+  ];
+  for (const [flags, field] of cases) {
+    const result = await runCli(["add", "--title", "Cloning", "--type", "howto", ...flags], {
+      env: kb.env,
+    });
+    if (field === "source") {
+      equal(result.code, 1, show(result));
+      equal(result.stderr.includes("source: holds a GitHub token"), true, show(result));
+    } else assertRefused(result, field);
+    deepEqual(await state(kb), before, field);
+  }
+});
+
+Deno.test("add --allow-secret commits in a private knowledge base and says what was kept", async () => {
+  await using kb = await makeKb({ remote: true });
+  const result = await runCli(
+    ["add", "--title", "Deploy key", "--type", "howto", "--body", TOKEN, "--allow-secret"],
+    { env: kb.env },
+  );
+  equal(result.code, 0, show(result));
+  equal(result.stderr.includes(`warning: kept ${SECRET_LABELS["github-token"]} (ghp_…`), true);
+  equal(`${result.stdout}${result.stderr}`.includes(TOKEN), false, "the token is never printed");
+  const pushed = await git(kb.remote!, "log", "-1", "--format=%s", "main");
+  equal(/^kb: add kb-\w{5}: Deploy key$/.test(pushed), true, pushed);
+});
+
+Deno.test("a shared knowledge base refuses --allow-secret, on every clone, before anything", async () => {
+  await using kb = await makeKb({ remote: true });
+  await commitSettings(kb, '{ "shared": true }\n');
+  await git(kb.dir, "push", "--quiet", "origin", "main");
+  await Deno.remove(join(kb.dir, "git-kb.json")); // a local deletion changes nothing
+  const before = await state(kb);
+  const args = ["add", "--title", "Deploy key", "--type", "howto", "--body", TOKEN];
+  const allowed = await runCli([...args, "--allow-secret"], { env: kb.env });
+  equal(allowed.code, 1, show(allowed));
+  equal(allowed.stderr.includes("--allow-secret is refused"), true, show(allowed));
+  equal(allowed.stderr.includes('"shared": true'), true, show(allowed));
+  const plain = await runCli(args, { env: kb.env });
+  assertRefused(plain, "body");
+  equal(plain.stderr.includes("--allow-secret is refused here"), true, show(plain));
+  deepEqual(await state(kb), before);
+
+  const clone = join(kb.root, "clone");
+  await git(kb.root, "clone", "--quiet", kb.remote!, clone);
+  const fromClone = await runCli([...args, "--allow-secret"], {
+    env: { ...kb.env, KB_DIR: clone },
+  });
+  equal(fromClone.code, 1, show(fromClone));
+  equal(fromClone.stderr.includes("is a shared knowledge base"), true, show(fromClone));
+});
+
+Deno.test("a git-kb.json that is not settings reads as private, with a warning", async () => {
+  await using kb = await makeKb();
+  await commitSettings(kb, "{ shared: yes");
+  const result = await runCli(
+    ["add", "--title", "Deploy key", "--type", "howto", "--body", TOKEN, "--allow-secret"],
+    { env: kb.env },
+  );
+  equal(result.code, 0, show(result));
+  equal(result.stderr.includes("the committed git-kb.json is not JSON"), true, show(result));
+});
+
+Deno.test("git-kb.json in the work tree: saying shared is enough; a FIFO is not read", async () => {
+  await using kb = await makeKb();
+  const args = [
+    "add",
+    "--title",
+    "Deploy key",
+    "--type",
+    "howto",
+    "--body",
+    TOKEN,
+    "--allow-secret",
+  ];
+  await Deno.writeTextFile(join(kb.dir, "git-kb.json"), '{"shared": true}');
+  const refused = await runCli(args, { env: kb.env });
+  equal(refused.code, 1, show(refused));
+  equal(refused.stderr.includes("is a shared knowledge base"), true, show(refused));
+  await Deno.remove(join(kb.dir, "git-kb.json"));
+  await runProcess("mkfifo", [join(kb.dir, "git-kb.json")], {});
+  const kept = await runCli(args, { env: kb.env });
+  equal(kept.code, 0, show(kept));
+  equal(kept.stderr.includes("git-kb.json is not a regular file"), true, show(kept));
+});
+
+Deno.test("init --shared commits git-kb.json in the set-up commit", async () => {
+  await using kb = await makeKb();
+  const fresh = join(kb.root, "team-kb");
+  const result = await runCli(["init", fresh, "--shared"], { env: kb.env });
+  equal(result.code, 0, show(result));
+  deepEqual(JSON.parse(await git(fresh, "show", "HEAD:git-kb.json")), { shared: true });
+  equal(await git(fresh, "log", "--format=%s"), "kb: set up the knowledge base");
+  const added = await runCli(
+    ["add", "--title", "Deploy key", "--type", "howto", "--body", TOKEN, "--allow-secret"],
+    { env: { ...kb.env, KB_DIR: fresh } },
+  );
+  equal(added.code, 1, show(added));
+});
+
+Deno.test("edit by flags refuses a credential; --allow-secret keeps it in a private one", async () => {
+  await using kb = await makeKb();
+  const before = await state(kb);
+  const refused = await runCli(["edit", ID, "--body", `Now with ${TOKEN}`], { env: kb.env });
+  assertRefused(refused, "body");
+  equal(refused.stderr.includes("run the command again with --allow-secret"), true);
+  deepEqual(await state(kb), before);
+  const kept = await runCli(["edit", ID, "--body", `Now with ${TOKEN}`, "--allow-secret"], {
+    env: kb.env,
+  });
+  equal(kept.code, 0, show(kept));
+  const text = await Deno.readTextFile(join(kb.dir, await entryPath(kb.dir, ID)));
+  equal(text.includes(TOKEN), true);
+});
+
+Deno.test("edit in the editor: a credential keeps the draft, private and named; resuming with --allow-secret saves", async () => {
+  await using kb = await makeKb();
+  const before = await state(kb);
+  const editor = await script(kb, "paste.sh", `printf '\\nDeploy with ${TOKEN}\\n' >> "$1"`);
+  const failed = await runCli(["edit", ID], { env: { ...kb.env, EDITOR: editor } });
+  assertRefused(failed, "body");
+  deepEqual(await state(kb), before, "nothing written under entries/, nothing committed");
+  const path = /What you wrote is kept in (.+)$/m.exec(failed.stderr)?.[1];
+  const resume = /^ {2}(git-kb .+)$/m.exec(failed.stderr)?.[1];
+  equal(typeof path === "string" && typeof resume === "string", true, show(failed));
+  equal((await Deno.readTextFile(path!)).includes(TOKEN), true, "what the user typed is kept");
+  equal((await Deno.stat(path!)).mode! & 0o777, 0o600);
+  equal((await Deno.stat(join(path!, ".."))).mode! & 0o777, 0o700);
+
+  const [, ...args] = await shellWords(resume!);
+  const resumed = await runCli([...args, "--allow-secret"], { env: kb.env });
+  equal(resumed.code, 0, show(resumed));
+  equal(resumed.stderr.includes("warning: kept a GitHub token"), true, show(resumed));
+  equal(await Deno.stat(path!).then(() => true, () => false), false, "the saved draft is gone");
+});
+
+Deno.test("add --edit --allow-secret carries the flag into the resume command", async () => {
+  await using kb = await makeKb();
+  const editor = await script(kb, "bad.sh", `sed -i 's/^type: .*/type: howot/' "$1"`);
+  const failed = await runCli(["add", "--edit", "--title", "T", "--allow-secret"], {
+    env: { ...kb.env, EDITOR: editor },
+  });
+  equal(failed.code, 1, show(failed));
+  const resume = /^ {2}(git-kb .+)$/m.exec(failed.stderr)?.[1] ?? "";
+  equal((await shellWords(resume)).at(-1), "--allow-secret", show(failed));
+});
+
+Deno.test("import leaves out notes holding a credential, saying where and how; --allow-secret imports them", async () => {
+  await using kb = await makeKb({ remote: true });
+  const folder = join(kb.root, "notes");
+  await Deno.mkdir(folder);
+  await Deno.writeTextFile(join(folder, "deploy.md"), `# Deploy\n\nStep one.\n\n${TOKEN}\n`);
+  await Deno.writeTextFile(join(folder, "ci.md"), `---\ntitle: CI with ${TOKEN}\n---\nFine.\n`);
+  const before = await state(kb);
+  const refused = await runCli(["import", folder], { env: kb.env });
+  equal(refused.code, 0, show(refused));
+  equal(
+    /deploy\.md: holds a GitHub token \(ghp_…\w+\) on line \d of its body; .*--allow-secret/
+      .test(refused.stdout),
+    true,
+    show(refused),
+  );
+  equal(
+    /ci\.md: holds a GitHub token \(ghp_…\w+\) in its title/.test(refused.stdout),
+    true,
+    show(refused),
+  );
+  equal(`${refused.stdout}${refused.stderr}`.includes(TOKEN), false);
+  deepEqual(await state(kb), before, "nothing committed");
+
+  const allowed = await runCli(["import", folder, "--allow-secret"], { env: kb.env });
+  equal(allowed.code, 0, show(allowed));
+  equal(allowed.stdout.includes("2 added"), true, show(allowed));
+  equal(allowed.stderr.includes("warning: kept a GitHub token"), true, show(allowed));
+
+  await commitSettings(kb, '{"shared": true}');
+  const shared = await state(kb);
+  const onShared = await runCli(["import", join(kb.root, "notes"), "--allow-secret"], {
+    env: kb.env,
+  });
+  equal(onShared.code, 1, show(onShared));
+  equal(onShared.stderr.includes("--allow-secret is refused"), true, show(onShared));
+  deepEqual(await state(kb), shared);
+});
+
+Deno.test("import leaves out a note of each kind of credential and commits nothing", async () => {
+  await using kb = await makeKb();
+  const folder = join(kb.root, "notes");
+  await Deno.mkdir(folder);
+  for (const [kind, secret] of Object.entries(SECRETS)) {
+    await Deno.writeTextFile(join(folder, `${kind}.md`), `# Setting up ${kind}\n\n${secret}\n`);
+  }
+  const before = await state(kb);
+  const result = await runCli(["import", folder, "--json"], { env: kb.env });
+  equal(result.code, 0, show(result));
+  const report = JSON.parse(result.stdout) as { leftOut: { path: string; reason: string }[] };
+  for (const kind of Object.keys(SECRETS) as SecretKind[]) {
+    const reason = report.leftOut.find((item) => item.path === `${kind}.md`)?.reason ?? "";
+    equal(reason.startsWith(`holds ${SECRET_LABELS[kind]} (`), true, `${kind}: ${reason}`);
+  }
+  // A private key block is named by its BEGIN line, which is no secret; its key lines are.
+  equal(result.stdout.includes("MIIEowIBAAKCAQEA7"), false);
+  for (const secret of Object.values(SECRETS).filter((text) => !text.startsWith("-----"))) {
+    equal(result.stdout.includes(secret.slice(0, 12)), false, `${secret} is never printed`);
+  }
+  deepEqual(await state(kb), before);
+});
+
+const CORPUS = join(
+  Deno.env.get("GIT_KB_BENCH_DATA") ??
+    fileURLToPath(new URL("../../shared/bench", import.meta.url)),
+  "corpus.jsonl",
+);
+
+Deno.test({
+  name: "the tldr-pages development corpus (7,013 pages of commands) holds no credential",
+  ignore: !await Deno.stat(CORPUS).then(() => true, () => false),
+  fn: async () => {
+    const flagged: string[] = [];
+    for (const line of (await Deno.readTextFile(CORPUS)).split("\n").filter(Boolean)) {
+      const page = JSON.parse(line) as { key: string; title: string; body: string };
+      if (findSecrets(`${page.title}\n${page.body}`).length) flagged.push(page.key);
+    }
+    deepEqual(flagged, []);
+  },
+});
