@@ -169,3 +169,8 @@ Deno.test("a bookmark: a note that is mostly one URL", () => {
   equal(read.source, "https://docs.deno.com/runtime/");
   equal(note("a.md", "See https://a.example and https://b.example.\n").type, "note");
 });
+
+Deno.test("a ## section heading does not title a note: the file name does", () => {
+  equal(note("Deploy.md", "Ship it.\n\n## Rollback\n\nUndo it.\n").title, "Deploy");
+  equal(note("a.md", "Intro.\n\n# Real title\n\n## Part\n").title, "Real title");
+});

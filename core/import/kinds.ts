@@ -1,11 +1,14 @@
 /**
  * The kinds of folder an import reads, pure: how a folder's kind is told from what it holds, and
  * how its files become notes in each kind. Agent instruction files (CLAUDE.md, AGENTS.md,
- * `.cursor/rules`) become rules in any kind but Claude's memory folder, which has none.
+ * `.cursor/rules`) become rules in any kind but Claude's memory folder, which has none, and so
+ * do the files a CLAUDE.md imports (`@docs/testing.md`, up to five hops, as Claude Code reads
+ * them), since they are part of it.
  *
  * @module
  */
-import { isAgentFile, readAgentFile } from "./agent_rules.ts";
+import { claudeImports, isAgentFile, readAgentFile } from "./agent_rules.ts";
+import { join } from "../path.ts";
 import {
   conceptHeader,
   isIndexFile,
@@ -57,12 +60,39 @@ export function readFolderNotes(
     const indexes = files.some((file) => file.path === MEMORY_INDEX) ? [MEMORY_INDEX] : [];
     return { notes: readMemoryFolder(files), indexes };
   }
-  const agentFiles = files.filter((file) => isAgentFile(file.path));
-  const others = files.filter((file) => !isAgentFile(file.path));
+  const imported = importedByClaude(files);
+  const isRules = (file: SourceNote) => isAgentFile(file.path) || imported.has(file.path);
+  const agentFiles = files.filter(isRules);
+  const others = files.filter((file) => !isRules(file));
   const rules = agentFiles.flatMap(readAgentFile);
   if (kind === "knowledge") {
     const { notes, indexes } = readKnowledgeFolder(others);
     return { notes: [...notes, ...rules], indexes };
   }
   return { notes: [...others.map(readNote), ...rules], indexes: [] };
+}
+
+/** How many hops of `@imports` Claude Code follows from a CLAUDE.md. */
+const IMPORT_HOPS = 5;
+
+/** The files of the folder that a CLAUDE.md imports, directly or through others. */
+function importedByClaude(files: readonly SourceNote[]): Set<string> {
+  const byPath = new Map(files.map((file) => [file.path, file]));
+  const imported = new Set<string>();
+  let reached = files.filter((file) => /(^|\/)CLAUDE(\.local)?\.md$/.test(file.path));
+  for (let hop = 0; hop < IMPORT_HOPS && reached.length; hop++) {
+    const next: SourceNote[] = [];
+    for (const file of reached) {
+      const folder = file.path.includes("/") ? file.path.slice(0, file.path.lastIndexOf("/")) : "";
+      for (const target of claudeImports(file.text)) {
+        const found = byPath.get(join(folder, target));
+        if (found && !imported.has(found.path) && !isAgentFile(found.path)) {
+          imported.add(found.path);
+          next.push(found);
+        }
+      }
+    }
+    reached = next;
+  }
+  return imported;
 }

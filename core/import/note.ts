@@ -69,7 +69,7 @@ export function noteFromFields(
   body: string,
   warnings: string[] = [],
 ): ImportedNote {
-  const title = text(fields.title) ?? text(fields.name) ?? firstHeading(body) ??
+  const title = text(fields.title) ?? text(fields.name) ?? topHeading(body) ??
     fileTitle(note.path);
   const dates = noteDates(fields, note.fileDates);
   const source = text(fields.source) ?? text(fields.url) ?? soleUrl(body);
@@ -176,6 +176,14 @@ function proseLines(body: string): string[] {
     }
     return !fenced;
   });
+}
+
+/**
+ * The note's first `# heading`: a `## section` further down names a part of the note, not the
+ * note (an Obsidian note is titled by its file name).
+ */
+function topHeading(body: string): string | undefined {
+  return firstHeading(body.split("\n").filter((line) => !/^#{2,}\s/.test(line)).join("\n"));
 }
 
 /** A title from a file name: `Ops/Rotate keys.md` → `Rotate keys`. */
