@@ -40,7 +40,7 @@ export const HOOK_TRUST_MS = 10 * 60_000;
  * How many of the most recently changed entry files the stamp watches one by one: a stat each,
  * about 5 µs, on every open.
  */
-export const WATCHED_RECENT = 32;
+export const WATCHED_RECENT = 16;
 
 /**
  * The same for search and get: an in-place edit is seen within 10 seconds, while a burst of
