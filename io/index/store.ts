@@ -28,7 +28,8 @@ import { indexDir } from "../paths.ts";
  * prompt), and one by one the kernel rules and the {@link WATCHED_RECENT} most recently changed
  * entry files (so an entry being worked on is seen by the next prompt even when an editor
  * rewrites it in place, as VS Code, nano or Obsidian do). Any other in-place edit is noticed
- * within ten minutes (at once by the agent's own `git-kb get` or `search`, which trust it for
+ * within a minute in a knowledge base of up to {@link SMALL_KB_FILES} files, else within ten
+ * minutes (at once by the agent's own `git-kb get` or `search`, which trust it for
  * {@link READ_TRUST_MS}). Statting 5,000 files costs 50–80 ms, 50,000 ten times that: more than
  * the rest of the hook. A user's prompts come minutes apart while the agent works in between, so
  * a one-minute window made nearly every prompt pay for it; the search augment's checks during
@@ -41,6 +42,22 @@ export const HOOK_TRUST_MS = 10 * 60_000;
  * about 5 µs, on every open.
  */
 export const WATCHED_RECENT = 16;
+
+/**
+ * A knowledge base of at most this many files is checked file by file at least every
+ * {@link SMALL_KB_TRUST_MS} whatever the caller trusts: statting 100 files costs about half a
+ * millisecond, so even the hooks see any in-place edit within a minute.
+ */
+export const SMALL_KB_FILES = 100;
+
+/** How long a small knowledge base's stamp is trusted at most (see {@link SMALL_KB_FILES}). */
+export const SMALL_KB_TRUST_MS = 60_000;
+
+/** How long the index described by `manifest` may go without a check file by file. */
+function trustFor(manifest: Manifest, trustStampMs: number): number {
+  const files = manifest.docCount + manifest.invalid.length;
+  return files <= SMALL_KB_FILES ? Math.min(trustStampMs, SMALL_KB_TRUST_MS) : trustStampMs;
+}
 
 /**
  * The same for search and get: an in-place edit is seen within 10 seconds, while a burst of
@@ -398,7 +415,7 @@ export async function openIndex(kbDir: string, options: OpenOptions = {}): Promi
   }
   if (
     current?.stamp.files && !options.full && !options.verify && sameStamp(current.stamp, stamp) &&
-    Math.abs(Date.now() - current.verifiedAt) < (options.trustStampMs ?? 0)
+    Math.abs(Date.now() - current.verifiedAt) < trustFor(current, options.trustStampMs ?? 0)
   ) {
     return finish(current);
   }
