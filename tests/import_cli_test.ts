@@ -195,7 +195,7 @@ const CASES: Record<string, FixtureCase> = {
         /^retry idempotent calls only, three times at most\n\nRetry only idempotent calls/m,
         /with \[\[kb-\w{5}\]\] between tries/,
       ],
-      "backoff.md": [/^title: backoff$/m, /^created: 2024-02-01$/m, /^exponential, with jitter$/m],
+      "backoff.md": [/^title: Backoff$/m, /^created: 2024-02-01$/m, /^exponential, with jitter$/m],
       "old-retries.md": [/^status: superseded$/m, /^updated: 2021-06-07$/m],
       "circuit-breaker.md": [/^title: Circuit breaker$/m, /^status: active$/m, /^open after five/m],
       "ops/queues.md": [/^title: Queues$/m, /^tags: \[ops\]$/m, /^one queue per tenant$/m],

@@ -99,12 +99,18 @@ function onlyLists(indexPath: string, line: string): boolean {
 }
 
 /**
- * The note a topic file makes, with what its index says of it: the index's link text an alias
- * when it is not the title, and the summary the body's first line unless the body has it.
+ * The note a topic file makes, with what its index says of it: the index's link text its title
+ * when only the file name titled it, else an alias when it is not the title; and the summary the
+ * body's first line unless the body has it.
  */
 function withIndexLine(note: ImportedNote, line: IndexLine | undefined): ImportedNote {
   if (!line) return note;
   const alias = line.title;
+  const named = note.sourcePath.slice(note.sourcePath.lastIndexOf("/") + 1).replace(/\.md$/i, "");
+  if (note.title === named && alias !== named && alias.length <= LIMITS.maxTitleChars) {
+    // Titled by nothing but its file name: the index's words for it are the better title.
+    return withIndexLine({ ...note, title: alias }, line);
+  }
   const aliases = alias.toLowerCase() !== note.title.toLowerCase() &&
       alias.length <= LIMITS.maxKeywordChars &&
       !note.aliases.some((known) => known.toLowerCase() === alias.toLowerCase())
@@ -137,7 +143,7 @@ export function readKnowledgeFolder(
 }
 
 /** The type a Claude memory file's `type:` names, in the contract's terms. */
-function memoryType(type: unknown): string | undefined {
+function memoryType(type: string | undefined): string | undefined {
   if (type === "feedback") return "rule";
   return type === "user" || type === "project" ? "note" : undefined;
 }
@@ -196,16 +202,21 @@ export function readMemoryFolder(files: readonly SourceNote[]): ImportedNote[] {
   for (const file of files) {
     if (file === index) continue;
     const note = readNote(file);
-    const fields = frontmatterType(file.text);
-    const type = memoryType(fields);
+    const type = memoryType(frontmatterLine(file.text, "type"));
     const typed = type ? { ...note, type: type as ImportedNote["type"] } : note;
-    notes.push(tagged(withIndexLine(typed, listed.get(file.path))));
+    // A topic file's own `description:` is its summary where MEMORY.md gives none.
+    const description = frontmatterLine(file.text, "description") ?? "";
+    const line = listed.get(file.path) ??
+      (description ? { title: note.title, summary: "" } : undefined);
+    const summary = line?.summary || description;
+    notes.push(tagged(withIndexLine(typed, line && { ...line, summary })));
   }
   return notes;
 }
 
-/** The `type:` line of a file's frontmatter, if it has one. */
-function frontmatterType(text: string): string | undefined {
+/** The value of a `key:` line of a file's frontmatter, unquoted, if it has one. */
+function frontmatterLine(text: string, key: string): string | undefined {
   const match = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text.replace(/^\ufeff/, ""));
-  return match ? /^type:[ \t]*["']?([\w-]+)["']?[ \t]*$/m.exec(match[1])?.[1] : undefined;
+  const line = match && new RegExp(`^${key}:[ \\t]*(.*?)[ \\t]*$`, "m").exec(match[1])?.[1];
+  return line ? line.replace(/^(["'])(.*)\1$/, "$2").trim() || undefined : undefined;
 }

@@ -87,3 +87,21 @@ Deno.test("a folder's kind is told from what it holds", () => {
     "most files are no concept files",
   );
 });
+
+Deno.test("a topic file's description is its summary where the index gives none; the index's words title a file named only by its name", () => {
+  const [topic] = readMemoryFolder([
+    file("MEMORY.md", "- [Deploys](deploys.md)\n"),
+    file("deploys.md", "---\ndescription: 'how we ship'\n---\nTag, then push.\n"),
+  ]);
+  equal(topic.title, "Deploys");
+  equal(topic.body, "how we ship\n\nTag, then push.\n");
+  const { notes } = readKnowledgeFolder([
+    file("index.md", "- [Retry policy](retry-policy.md)\n- [retry](retry.md)\n"),
+    file("retry-policy.md", "status: active\n\nTwice.\n"),
+    file("retry.md", "status: active\n\nOnce.\n"),
+  ]);
+  deepEqual(notes.map((note) => [note.title, note.aliases]), [
+    ["Retry policy", []],
+    ["retry", []],
+  ]);
+});
