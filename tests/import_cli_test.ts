@@ -309,7 +309,7 @@ for (const [fixture, expected] of Object.entries(CASES)) {
   });
 }
 
-Deno.test("import: a note's dates come from the source's git history when it has one", async () => {
+Deno.test("import: a note's dates come from its frontmatter, else the source's git history, else its mtime", async () => {
   await using kb = await makeKb({ empty: true });
   const folder = join(kb.root, "notes");
   await copyDir(join(FIXTURES, "obsidian"), folder);
@@ -327,6 +327,11 @@ Deno.test("import: a note's dates come from the source's git history when it has
     append: true,
   });
   await commit("2021-03-04", "second");
+  // A file git does not track falls back to its modification time.
+  const untracked = join(folder, "Untracked.md");
+  await Deno.writeTextFile(untracked, "Not committed yet.\n");
+  const mtime = new Date("2019-05-06T12:00:00Z");
+  await Deno.utime(untracked, mtime, mtime);
   const result = await runCli(["import", folder, "--json"], { env: kb.env });
   equal(result.code, 0, show(result));
   const deploy = (await entriesBySource(kb.dir)).get("Deploy.md")!;
@@ -334,4 +339,7 @@ Deno.test("import: a note's dates come from the source's git history when it has
   match(deploy, /^updated: 2021-03-04$/m);
   const rotate = (await entriesBySource(kb.dir)).get("Ops/Cloud/Rotate keys.md")!;
   match(rotate, /^created: 2022-01-02$/m, "the frontmatter's dates come first");
+  const fresh = (await entriesBySource(kb.dir)).get("Untracked.md")!;
+  match(fresh, /^created: 2019-05-06$/m);
+  match(fresh, /^updated: 2019-05-06$/m);
 });
