@@ -4,9 +4,15 @@
  *
  * @module
  */
-import { type Entry, EntryParseError, parseEntryText, toEntry } from "../core/entry/entry.ts";
-import { readEntryForgivingly } from "../core/entry/repair.ts";
-import { readDraft } from "../core/entry/draft.ts";
+import {
+  type Entry,
+  EntryParseError,
+  parseEntryText,
+  serializeEntry,
+  toEntry,
+} from "../core/entry/entry.ts";
+import { type ForgivingRead, readEntryForgivingly } from "../core/entry/repair.ts";
+import { problemNotes, readDraft, withNotes } from "../core/entry/draft.ts";
 import { applyEdits, editOutcome, formatListChanges, listChanges } from "../core/entry/edit.ts";
 import { shellCommand } from "../core/shell/quote.ts";
 import { resolveKb } from "../io/config.ts";
@@ -43,7 +49,9 @@ out; everything else is kept, unknown frontmatter fields included. The output
 names the list items added (+) and removed (-).
 
 With no field flags, the whole file opens in $VISUAL/$EDITOR (any program that
-edits the file it is given, terminal or not). When what you saved is not valid,
+edits the file it is given, terminal or not); a hand-written entry with a
+repairable problem opens repaired, the repairs noted at the top, so saving it
+saves them. When what you saved is not valid,
 the editor reopens with the problems at the top (on a terminal); otherwise your
 text is kept in a draft file and the command to carry on is printed:
 git-kb edit <id> --from-draft <file>. With no editor set: exit 2.
@@ -82,6 +90,29 @@ function readCurrent(text: string, path: string): Entry | undefined {
     if (error instanceof EntryParseError) return undefined;
     throw error;
   }
+}
+
+/**
+ * The entry read forgivingly, for an edit that writes it repaired. A repair that would drop or
+ * replace what is written is for a person to decide: refused, naming it.
+ */
+function readRepairable(text: string, path: string, id: string): ForgivingRead {
+  const read = readEntryForgivingly(text, { path, fallbackDate: today });
+  if (read.lossy.length) throw new ValidationError(`Entry ${id} (${path})`, read.lossy);
+  return read;
+}
+
+/**
+ * The text the editor opens on: the file as it is when it follows the contract, or when it
+ * cannot be read as an entry at all (the person fixes it); else the entry written to the
+ * contract, with the repairs named in notes at the top, so saving it unchanged saves them.
+ */
+function editorText(text: string, path: string, id: string, current: Entry | undefined): string {
+  if (current) return text;
+  const { entry, repairs } = readRepairable(text, path, id);
+  if (!entry) return text;
+  const heading = `${id} was repaired to the entry contract; saving keeps these repairs:`;
+  return withNotes(serializeEntry(entry), problemNotes(heading, repairs));
 }
 
 function planEdit(
@@ -134,13 +165,8 @@ export async function run(args: string[]): Promise<number> {
   if (fieldFlags) {
     // Read forgivingly: an edit of an entry with a repairable problem writes it repaired.
     // A repair that would drop or replace what is written is for a person to decide.
-    const { entry: current, problems, lossy } = readEntryForgivingly(previousText, {
-      path,
-      fallbackDate: () => new Date().toISOString().slice(0, 10),
-    });
-    if (!current || lossy.length) {
-      throw new ValidationError(`Entry ${id} (${path})`, current ? lossy : problems);
-    }
+    const { entry: current, problems } = readRepairable(previousText, path, id);
+    if (!current) throw new ValidationError(`Entry ${id} (${path})`, problems);
     const edits = editsFromFlags(values, await bodyFromFlags(values));
     const plan = planEdit(
       kbDir,
@@ -157,7 +183,7 @@ export async function run(args: string[]): Promise<number> {
   const before = readCurrent(previousText, path);
   const draft = await editUntilValid<PlannedEdit | undefined>({
     text: fromDraft === undefined
-      ? previousText
+      ? editorText(previousText, path, id, before)
       : await readTextArgument(fromDraft, "--from-draft"),
     from: fromDraft,
     name: id,

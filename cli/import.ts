@@ -1,6 +1,6 @@
 /**
- * `git-kb import <folder>`: bring a folder of notes (an Obsidian vault, a folder of markdown)
- * into the knowledge base in one commit, and report what came in, what was updated, what was
+ * `git-kb import <folder>`: bring a folder of notes (an Obsidian vault, a folder of markdown, a
+ * `knowledge/` folder, Claude Code's memory folder, agent instruction files) into the knowledge base in one commit, and report what came in, what was updated, what was
  * left out and why. A second import of the same folder updates instead of duplicating.
  *
  * @module
@@ -8,6 +8,7 @@
 import { resolveKb } from "../io/config.ts";
 import { importFolder, type ImportReport } from "../io/import/import.ts";
 import { NOT_MARKDOWN } from "../io/import/source.ts";
+import { SOURCE_KINDS, type SourceKind } from "../core/import/kinds.ts";
 import { type CommandSpec, helpText, oneOf, parseCommand } from "./args.ts";
 import { cyan, green, plural, printJson, yellow } from "./output.ts";
 import { printWarnings, saveSummary } from "./save_report.ts";
@@ -21,8 +22,14 @@ reindex). Each markdown file becomes an entry: its title from the frontmatter,
 the first # heading or the file name; its tags from the frontmatter, inline
 #tags and the folders it sits in; its dates from the frontmatter, else the
 file's git history, else its modification time. [[Wikilinks]] to other notes
-(by file name, title or alias) become [[kb-id]] mentions and related links.
-Each ## section of a CLAUDE.md or AGENTS.md, and each .cursor/rules/*.mdc, becomes
+(by file name, title or alias) become [[kb-id]] mentions and related links;
+a note that supersedes another ("supersedes:", or a first line "Supersedes
+[[X]]") links to it, and marks it superseded when it comes in too.
+A knowledge/ folder's concept files (status: and timestamp: lines at the
+top) and a Claude Code memory folder's topic files (MEMORY.md listing them)
+are entries each; the index is not, its link text and summary of a file go
+to that entry's alias and first line, and a MEMORY.md section that is more
+than links is an entry of its own. Each ## section of a CLAUDE.md or AGENTS.md, and each .cursor/rules/*.mdc, becomes
 a rule; an alwaysApply rule becomes a kernel rule while the kernel budget has
 room. A note that holds a credential is left out (--allow-secret keeps it, in a
 private knowledge base). Importing the same folder again updates the entries it
@@ -32,8 +39,9 @@ never changed.`,
     from: {
       type: "string",
       value: "<kind>",
-      help: "obsidian or markdown (default: obsidian when the folder has\nan .obsidian folder)",
-      check: oneOf(["obsidian", "markdown"]),
+      help: "obsidian, markdown, knowledge or claude-memory (default:\n" +
+        "told from the folder: .obsidian/, MEMORY.md, an index.md with\nconcept files)",
+      check: oneOf(SOURCE_KINDS),
     },
     "dry-run": { type: "boolean", help: "report what would be imported; write nothing" },
     "allow-secret": {
@@ -61,7 +69,7 @@ export async function run(args: string[]): Promise<number> {
   const report = await importFolder({
     kbDir,
     folder: positionals[0],
-    kind: values.from as "obsidian" | "markdown" | undefined,
+    kind: values.from as SourceKind | undefined,
     dryRun: values["dry-run"],
     allowSecret: await allowSecretFlag(kbDir, values["allow-secret"]),
   });
@@ -85,6 +93,9 @@ function printReport(report: ImportReport, folder: string, dryRun: boolean): voi
     console.log(`  ${cyan(change.entry.id)} ${change.entry.title}`);
   }
   console.log(`${plural(report.linksResolved, "wikilink", "wikilinks")} resolved`);
+  if (report.indexes.length) {
+    console.log(`Read for the summaries it lists, not imported: ${report.indexes.join(", ")}`);
+  }
   if (report.kernel.length) {
     console.log(`Made kernel rules (alwaysApply): ${report.kernel.join(", ")}`);
   }

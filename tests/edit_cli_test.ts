@@ -426,3 +426,52 @@ Deno.test("a draft fixed by hand is saved by --from-draft with no editor set, an
   assert.match(await Deno.readTextFile(join(kb.dir, path)), /My new paragraph\.\n$/);
   assert.equal(await exists(draft.path), false, "a saved draft is removed");
 });
+
+/** Write a hand-written entry file and commit it; returns its path. */
+async function handWritten(kb: Kb, name: string, text: string): Promise<string> {
+  const path = join(kb.dir, "entries", name);
+  await Deno.writeTextFile(path, text);
+  await git(kb.dir, "add", "-A");
+  await git(kb.dir, "commit", "--quiet", "-m", "hand-written");
+  return path;
+}
+
+Deno.test("edit in the editor of an entry with a repairable problem opens it repaired and saves it to the contract", async () => {
+  await using kb = await makeKb();
+  const path = await handWritten(
+    kb,
+    "kb-han03-hand.md",
+    "---\nid: kb-han03\ntitle: Hand: written\ntype: Howto\ncreated: 2024-01-02T10:00\n---\n" +
+      "Steps as I wrote them.\n",
+  );
+  const seen = join(kb.root, "seen.md");
+  const editor = await script(kb, "look.sh", `cp "$1" "${seen}"`);
+  const edited = await runCli(["edit", "kb-han03"], { env: { ...kb.env, EDITOR: editor } });
+  assert.equal(edited.code, 0, show(edited));
+  const opened = await Deno.readTextFile(seen);
+  assert.match(opened, /^# kb-han03 was repaired to the entry contract/);
+  assert.match(opened, /^# {3}type: /m, "the repairs are named at the top");
+  const text = await Deno.readTextFile(path);
+  assert.match(text, /^---\nid: kb-han03\ntitle: 'Hand: written'\ntype: howto$/m);
+  assert.match(text, /^created: 2024-01-02$/m);
+  assert.match(text, /^updated: \d{4}-\d{2}-\d{2}$/m);
+  assert.match(text, /^Steps as I wrote them\.$/m);
+  assert.doesNotMatch(text, /^#/m, "the notes are not saved");
+  assert.match(await git(kb.dir, "log", "-1", "--format=%s"), /^kb: edit kb-han03: Hand: written/);
+  assert.equal(await git(kb.dir, "status", "--porcelain"), "");
+});
+
+Deno.test("edit in the editor refuses a repair that would lose what is written, and opens nothing", async () => {
+  await using kb = await makeKb();
+  const before = "---\nid: kb-han04\ntitle: Recipe\ntype: recipe\ncreated: 2024-01-02\n" +
+    "updated: 2024-01-02\n---\nFlour.\n";
+  const path = await handWritten(kb, "kb-han04-recipe.md", before);
+  const opened = join(kb.root, "opened");
+  const editor = await script(kb, "mark.sh", `touch "${opened}"`);
+  const edited = await runCli(["edit", "kb-han04"], { env: { ...kb.env, EDITOR: editor } });
+  assert.equal(edited.code, 1, show(edited));
+  assert.match(edited.stderr, /type/);
+  assert.match(edited.stderr, /recipe/);
+  assert.equal(await exists(opened), false, "the editor is not opened");
+  assert.equal(await Deno.readTextFile(path), before);
+});

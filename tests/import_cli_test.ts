@@ -5,7 +5,7 @@
  */
 import { deepStrictEqual as deepEqual, match, ok, strictEqual as equal } from "node:assert/strict";
 import { join } from "node:path";
-import { git, makeKb, parseJson, runCli, show, snapshot } from "./helpers.ts";
+import { copyDir, git, gitRun, makeKb, parseJson, ROOT, runCli, show } from "./helpers.ts";
 
 interface ImportJson {
   kind: string;
@@ -88,35 +88,6 @@ Deno.test("import: a vault in one commit, secrets left out, a second import upda
   equal(entries.length, 2, "no duplicate entries");
 });
 
-Deno.test("import: agent files become rules, an alwaysApply rule a kernel rule", async () => {
-  await using kb = await makeKb({ remote: true, empty: true });
-  const project = join(kb.root, "project");
-  await Deno.mkdir(join(project, ".cursor", "rules"), { recursive: true });
-  await Deno.writeTextFile(
-    join(project, "CLAUDE.md"),
-    "# Project\n\n@~/.claude/prefs.md\n\n## Testing\n\nRun `deno task test` first.\n\n" +
-      "## Commits\n\nOne change per commit.\n",
-  );
-  await Deno.writeTextFile(
-    join(project, ".cursor", "rules", "no-any.mdc"),
-    "---\ndescription: No any in TypeScript\nglobs: src/**/*.ts\nalwaysApply: true\n---\n" +
-      "Never use `any`; use unknown.\n",
-  );
-  const before = await snapshot(project);
-  const result = await runCli(["import", project, "--json"], { env: kb.env });
-  equal(result.code, 0, show(result));
-  const report = parseJson<ImportJson & { kernel: string[] }>(result);
-  equal(report.added.length, 3);
-  equal(report.kernel.length, 1);
-  ok(report.leftOut.some((file) => file.path === "CLAUDE.md @~/.claude/prefs.md"));
-  deepEqual(await snapshot(project), before, "the source folder is never modified");
-  const context = await runCli(["context", "typescript any type", "--json"], { env: kb.env });
-  equal(context.code, 0, show(context));
-  match(context.stdout, /Never use `any`/);
-  const rules = await runCli(["search", "commit change", "--json"], { env: kb.env });
-  match(rules.stdout, /"type": ?"rule"/);
-});
-
 Deno.test("import: usage errors exit 2 and a missing folder exits 1 with its name", async () => {
   await using kb = await makeKb({ empty: true });
   equal((await runCli(["import"], { env: kb.env })).code, 2);
@@ -124,4 +95,251 @@ Deno.test("import: usage errors exit 2 and a missing folder exits 1 with its nam
   const missing = await runCli(["import", join(kb.root, "nope")], { env: kb.env });
   equal(missing.code, 1, show(missing));
   match(missing.stderr, /nope/);
+});
+
+/** The fixture folders, one per source kind: tests/fixtures/import/<kind>/. */
+const FIXTURES = join(ROOT, "tests", "fixtures", "import");
+
+/** What a fixture's import must bring in. */
+interface FixtureCase {
+  kind: string;
+  added: number;
+  linksResolved: number;
+  unresolved: string[];
+  /** Source files left out, each with a word of its reason. */
+  leftOut: [string, RegExp][];
+  /** Checks on the entries written, by their imported_from field. */
+  entries: Record<string, RegExp[]>;
+  /** Index files read for summaries. */
+  indexes?: string[];
+  /** Entries made kernel rules. */
+  kernel?: number;
+}
+
+const CASES: Record<string, FixtureCase> = {
+  obsidian: {
+    kind: "obsidian",
+    added: 5,
+    linksResolved: 4,
+    unresolved: ["Incident checklist"],
+    leftOut: [["attachments/key-flow.png", /not markdown/]],
+    entries: {
+      "Ops/Cloud/Rotate keys.md": [
+        /^tags: \[aws, security, quarterly, ops, cloud\]$/m,
+        /^aliases: \[key rotation, rotating credentials\]$/m,
+        /^created: 2022-01-02$/m,
+        /^updated: 2023-03-04$/m,
+        /^Rotate the IAM keys #quarterly\. Ship the new ones with \[\[kb-\w{5}\]\], or read$/m,
+        /^the deploy notes \(\[\[kb-\w{5}\]\]\) first; the \[\[kb-\w{5}\]\] \(Rollback\) section/m,
+        /^!\[\[key-flow\.png\]\]$/m,
+      ],
+      "Deploy.md": [/^title: Deploy$/m, /^type: note$/m, /^status: superseded$/m],
+      "Deploy v2.md": [
+        /^status: active$/m,
+        /- \{ rel: supersedes, to: kb-\w{5} \}/,
+        /- \{ rel: related, to: kb-\w{5} \}/,
+        /See also \[\[Incident checklist\]\]\./,
+      ],
+      "Ops/Old runbook.md": [/^status: archived$/m, /^title: Old runbook$/m],
+      "Reading/Deno manual.md": [
+        /^type: bookmark$/m,
+        /^source: https:\/\/docs\.deno\.com\/runtime\/$/m,
+      ],
+    },
+  },
+  "cursor-rules": {
+    kind: "markdown",
+    added: 4,
+    linksResolved: 0,
+    unresolved: [],
+    leftOut: [],
+    kernel: 1,
+    entries: {
+      ".cursor/rules/no-any.mdc": [
+        /^title: No any in TypeScript$/m,
+        /^type: rule$/m,
+        /^kernel: true$/m,
+        /^tags: \[cursor-rule, src\/\*\*\/\*\.ts, test\/\*\*\/\*\.ts\]$/m,
+      ],
+      ".cursor/rules/sql-migrations.mdc": [/^type: rule$/m, /db\/migrations/],
+      ".cursor/rules/commit-style.mdc": [/^title: commit style$/m, /^type: rule$/m],
+      "README.md": [/^title: Project$/m, /^type: note$/m],
+    },
+  },
+  "claude-md": {
+    kind: "markdown",
+    added: 5,
+    linksResolved: 0,
+    unresolved: [],
+    leftOut: [["CLAUDE.md @~/.claude/my-preferences.md", /outside this folder/]],
+    entries: {
+      "CLAUDE.md#commits": [/^title: Commits$/m, /^type: rule$/m],
+      "CLAUDE.md#layout": [/^title: Layout$/m, /`@someone`/],
+      "docs/testing.md#testing": [/^title: Testing$/m, /^type: rule$/m],
+      "docs/testing.md#fixtures": [/^title: Fixtures$/m, /^type: rule$/m],
+      "AGENTS.md#reviews": [/^title: Reviews$/m, /^type: rule$/m],
+    },
+  },
+  knowledge: {
+    kind: "knowledge",
+    added: 5,
+    linksResolved: 1,
+    unresolved: [],
+    leftOut: [],
+    indexes: ["index.md"],
+    entries: {
+      "retry-policy.md": [
+        /^title: Retry policy$/m,
+        /^tags: \[reliability, http\]$/m,
+        /^created: 2024-03-05$/m,
+        /^retry idempotent calls only, three times at most\n\nRetry only idempotent calls/m,
+        /with \[\[kb-\w{5}\]\] between tries/,
+      ],
+      "backoff.md": [/^title: Backoff$/m, /^created: 2024-02-01$/m, /^exponential, with jitter$/m],
+      "old-retries.md": [/^status: superseded$/m, /^updated: 2021-06-07$/m],
+      "circuit-breaker.md": [/^title: Circuit breaker$/m, /^status: active$/m, /^open after five/m],
+      "ops/queues.md": [/^title: Queues$/m, /^tags: \[ops\]$/m, /^one queue per tenant$/m],
+    },
+  },
+  "claude-memory": {
+    kind: "claude-memory",
+    added: 3,
+    linksResolved: 0,
+    unresolved: [],
+    leftOut: [],
+    indexes: ["MEMORY.md"],
+    entries: {
+      "MEMORY.md#preferences": [/^title: Preferences$/m, /^- Use pnpm, never npm/m],
+      "debugging.md": [
+        /^title: Debugging flaky tests$/m,
+        /^type: rule$/m,
+        /^tags: \[claude-memory\]$/m,
+        /^aliases: \[Debugging\]$/m,
+      ],
+      "api-conventions.md": [/^title: API conventions$/m, /^naming and error shapes$/m],
+    },
+  },
+};
+
+/** A hash of every file under `dir` (paths and bytes), to tell that nothing in it changed. */
+async function treeHash(dir: string): Promise<string> {
+  const parts: string[] = [];
+  async function walk(folder: string, prefix: string) {
+    const items = [];
+    for await (const item of Deno.readDir(folder)) items.push(item);
+    for (const item of items.sort((a, b) => a.name.localeCompare(b.name))) {
+      const path = join(folder, item.name);
+      const relative = `${prefix}/${item.name}`;
+      if (item.isDirectory) await walk(path, relative);
+      else {
+        const bytes = await Deno.readFile(path);
+        const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+        parts.push(`${relative} ${Array.from(digest, (b) => b.toString(16)).join("")}`);
+      }
+    }
+  }
+  await walk(dir, "");
+  return parts.join("\n");
+}
+
+/** The text of each entry file, by its imported_from field. */
+async function entriesBySource(kbDir: string): Promise<Map<string, string>> {
+  const bySource = new Map<string, string>();
+  for await (const item of Deno.readDir(join(kbDir, "entries"))) {
+    if (!item.name.endsWith(".md")) continue;
+    const text = await Deno.readTextFile(join(kbDir, "entries", item.name));
+    const from = /^imported_from: (.+)$/m.exec(text)?.[1];
+    if (from) bySource.set(from.replace(/^"|"$/g, ""), text);
+  }
+  return bySource;
+}
+
+for (const [fixture, expected] of Object.entries(CASES)) {
+  Deno.test(`import fixture ${fixture}: counts, links, one commit, a bad file left out, an idempotent rerun`, async () => {
+    await using kb = await makeKb({ remote: true, empty: true });
+    const folder = join(kb.root, fixture === "knowledge" ? "knowledge" : `source-${fixture}`);
+    await copyDir(join(FIXTURES, fixture), folder);
+    // A file that is not UTF-8: reported, and the rest imported all the same.
+    await Deno.writeFile(join(folder, "broken.md"), new Uint8Array([0x23, 0x20, 0xff, 0xfe, 0x0a]));
+    const source = await treeHash(folder);
+    const head = await git(kb.dir, "rev-parse", "HEAD");
+
+    const dry = parseJson<ImportJson>(
+      await runCli(["import", folder, "--dry-run", "--json"], { env: kb.env }),
+    );
+    equal(dry.added.length, expected.added);
+    equal(await git(kb.dir, "rev-parse", "HEAD"), head, "a dry run commits nothing");
+    equal((await entriesBySource(kb.dir)).size, 0, "a dry run writes no entry");
+
+    const result = await runCli(["import", folder, "--json"], { env: kb.env });
+    equal(result.code, 0, show(result));
+    const report = parseJson<ImportJson & { kernel: string[]; indexes: string[] }>(result);
+    equal(report.kind, expected.kind);
+    equal(report.added.length, expected.added, JSON.stringify(report.added));
+    equal(report.linksResolved, expected.linksResolved);
+    deepEqual(report.unresolved.map((link) => link.name), expected.unresolved);
+    deepEqual(report.indexes, expected.indexes ?? []);
+    equal(report.kernel.length, expected.kernel ?? 0);
+    const broken = report.leftOut.find((file) => file.path === "broken.md");
+    ok(broken && /UTF-8/.test(broken.reason), JSON.stringify(report.leftOut));
+    for (const [path, reason] of expected.leftOut) {
+      const found = report.leftOut.find((file) => file.path === path);
+      ok(found && reason.test(found.reason), `${path} left out: ${JSON.stringify(report.leftOut)}`);
+    }
+    equal(report.leftOut.length, expected.leftOut.length + 1, JSON.stringify(report.leftOut));
+    equal(await git(kb.dir, "rev-parse", "HEAD~1"), head, "one commit for the whole import");
+    equal(await git(kb.remote!, "rev-parse", "main"), report.save?.commit, "pushed");
+
+    const written = await entriesBySource(kb.dir);
+    deepEqual([...written.keys()].sort(), Object.keys(expected.entries).sort());
+    for (const [from, patterns] of Object.entries(expected.entries)) {
+      for (const pattern of patterns) match(written.get(from)!, pattern, from);
+    }
+    const doctor = await runCli(["doctor", "--json"], { env: kb.env });
+    equal(doctor.code, 0, show(doctor));
+
+    const again = await runCli(["import", folder, "--json"], { env: kb.env });
+    equal(again.code, 0, show(again));
+    const second = parseJson<ImportJson>(again);
+    deepEqual([second.added.length, second.updated.length], [0, 0]);
+    equal(second.unchanged.length, expected.added);
+    equal(second.save, undefined);
+    equal(await git(kb.dir, "rev-parse", "HEAD~1"), head, "a second import commits nothing");
+    equal(await treeHash(folder), source, "the source folder is byte-identical");
+  });
+}
+
+Deno.test("import: a note's dates come from its frontmatter, else the source's git history, else its mtime", async () => {
+  await using kb = await makeKb({ empty: true });
+  const folder = join(kb.root, "notes");
+  await copyDir(join(FIXTURES, "obsidian"), folder);
+  await git(folder, "init", "--quiet", "-b", "main");
+  const commit = async (date: string, message: string) => {
+    await git(folder, "add", "-A");
+    const done = await gitRun(folder, ["commit", "--quiet", "-m", message], {
+      GIT_AUTHOR_DATE: `${date}T12:00:00Z`,
+      GIT_COMMITTER_DATE: `${date}T12:00:00Z`,
+    });
+    equal(done.code, 0, show(done));
+  };
+  await commit("2020-01-02", "first");
+  await Deno.writeTextFile(join(folder, "Deploy.md"), "\nAlso tag the release.\n", {
+    append: true,
+  });
+  await commit("2021-03-04", "second");
+  // A file git does not track falls back to its modification time.
+  const untracked = join(folder, "Untracked.md");
+  await Deno.writeTextFile(untracked, "Not committed yet.\n");
+  const mtime = new Date("2019-05-06T12:00:00Z");
+  await Deno.utime(untracked, mtime, mtime);
+  const result = await runCli(["import", folder, "--json"], { env: kb.env });
+  equal(result.code, 0, show(result));
+  const deploy = (await entriesBySource(kb.dir)).get("Deploy.md")!;
+  match(deploy, /^created: 2020-01-02$/m);
+  match(deploy, /^updated: 2021-03-04$/m);
+  const rotate = (await entriesBySource(kb.dir)).get("Ops/Cloud/Rotate keys.md")!;
+  match(rotate, /^created: 2022-01-02$/m, "the frontmatter's dates come first");
+  const fresh = (await entriesBySource(kb.dir)).get("Untracked.md")!;
+  match(fresh, /^created: 2019-05-06$/m);
+  match(fresh, /^updated: 2019-05-06$/m);
 });

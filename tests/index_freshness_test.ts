@@ -5,10 +5,11 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { HOOK_TRUST_MS, READ_TRUST_MS } from "../io/index/store.ts";
+import { READ_TRUST_MS, SMALL_KB_TRUST_MS } from "../io/index/store.ts";
 import {
   cloneRemote,
   entryPath,
+  entryText,
   FIXTURE_ENTRIES,
   git,
   makeKb,
@@ -18,6 +19,9 @@ import {
   type RunResult,
   show,
 } from "./helpers.ts";
+
+/** A modification time long before any test ran. */
+const YEARS_AGO = new Date("2020-01-02T03:04:05Z");
 
 interface IndexReport {
   mode: "fresh" | "incremental" | "full";
@@ -56,6 +60,15 @@ Deno.test("the index follows the knowledge base without a manual rebuild", async
     await Deno.writeTextFile(path, changed);
     return { before: text, after: changed };
   };
+  /**
+   * Give an entry's file an mtime years ago and index it: the stamp watches only the most
+   * recently changed files one by one, so an in-place edit of this one waits for a full check.
+   */
+  const makeCold = async (id: string) => {
+    const path = join(kb.dir, await entryPath(kb.dir, id));
+    await Deno.utime(path, YEARS_AGO, YEARS_AGO);
+    await index();
+  };
   /** Make search and get distrust the index as they would once their trust window passed. */
   const ageVerification = async () => {
     const manifestPath = join((await index()).indexDir, "manifest.json");
@@ -91,7 +104,7 @@ Deno.test("the index follows the knowledge base without a manual rebuild", async
   await t.step(
     "an in-place rewrite: index sees it at once, search once trust runs out",
     async () => {
-      await index();
+      await makeCold("kb-b3m7o");
       await rewriteTitle("kb-b3m7o", /zebrafish/, "seahorse");
       assert.deepEqual(hitsOf(await search("seahorse")), [], "inside the trust window");
       const report = await index();
@@ -117,10 +130,12 @@ Deno.test("the index follows the knowledge base without a manual rebuild", async
         assert.equal(result.code, 0, show(result));
         return result.stdout;
       };
+      await makeCold("kb-b3m7o");
       const { before } = await rewriteTitle("kb-b3m7o", /^title: .*$/m, "title: Ocelot lantern");
       await age(READ_TRUST_MS + 1_000);
       assert.doesNotMatch(await context(), /kb-b3m7o/, "inside the hooks' window");
-      await age(HOOK_TRUST_MS + 1_000);
+      // The sample's 45 files are few enough to be checked a minute apart.
+      await age(SMALL_KB_TRUST_MS + 1_000);
       assert.match(await context(), /kb-b3m7o Ocelot lantern/);
       await Deno.writeTextFile(join(kb.dir, await entryPath(kb.dir, "kb-b3m7o")), before);
       await index();
@@ -221,4 +236,48 @@ Deno.test("the index follows the knowledge base without a manual rebuild", async
     assert.equal(report.mode, "fresh");
     assert.equal(report.docCount, FIXTURE_ENTRIES);
   });
+});
+
+Deno.test("the prompt hook sees at once an in-place edit of an entry being worked on or of a kernel rule, and a rename save in a sub-folder", async () => {
+  await using kb = await makeKb();
+  const env = kb.env;
+  const context = async (prompt: string) => {
+    const result = await runCli(["context", prompt], { env });
+    assert.equal(result.code, 0, show(result));
+    return result.stdout;
+  };
+  const entriesDir = join(kb.dir, "entries");
+  for await (const item of Deno.readDir(entriesDir)) {
+    await Deno.utime(join(entriesDir, item.name), YEARS_AGO, YEARS_AGO);
+  }
+  const worked = join(kb.dir, await entryPath(kb.dir, "kb-b3m7o"));
+  const kernel = join(kb.dir, await entryPath(kb.dir, "kb-c0mw8"));
+  await Deno.writeTextFile(worked, await Deno.readTextFile(worked));
+  await Deno.mkdir(join(entriesDir, "ops"));
+  const nested = join(entriesDir, "ops", "kb-sub01-nested.md");
+  await Deno.writeTextFile(
+    nested,
+    entryText({ id: "kb-sub01", title: "Nested entry", body: "x\n" }),
+  );
+  const indexed = await runCli(["index"], { env });
+  assert.equal(indexed.code, 0, show(indexed));
+  const entriesMtime = (await Deno.stat(entriesDir)).mtime;
+  assert.doesNotMatch(await context("how does the ocelot lantern work"), /kb-b3m7o/);
+
+  // In place, as VS Code or nano save: the folder's mtime does not move.
+  const text = await Deno.readTextFile(worked);
+  await Deno.writeTextFile(worked, text.replace(/^title: .*$/m, "title: Ocelot lantern"));
+  assert.match(await context("how does the ocelot lantern work"), /kb-b3m7o Ocelot lantern/);
+
+  const rule = await Deno.readTextFile(kernel);
+  await Deno.writeTextFile(kernel, rule.replace("The diff already shows", "Never quote a wombat;"));
+  assert.match(await context("write the commit message for this change"), /Never quote a wombat/);
+
+  // A new file in a sub-folder moves that folder's mtime only.
+  await Deno.writeTextFile(
+    join(entriesDir, "ops", "kb-sub02-capybara.md"),
+    entryText({ id: "kb-sub02", title: "Capybara lantern rotation", body: "y\n" }),
+  );
+  assert.deepEqual((await Deno.stat(entriesDir)).mtime, entriesMtime);
+  assert.match(await context("how do I do the capybara lantern rotation"), /kb-sub02/);
 });

@@ -61,6 +61,7 @@ function rule(
     created: note.fileDates.created,
     updated: note.fileDates.updated,
     body: body.trim() ? `${body.trim()}\n` : "",
+    supersedes: [],
     warnings: [],
     alwaysApply: false,
     ...extra,

@@ -127,3 +127,50 @@ Deno.test("an update keeps what the knowledge base added: links, extra fields, k
   equal(updated.extra.owner, "me");
   equal(updated.body, "A changed.\n");
 });
+
+Deno.test("a note that supersedes another links to it and marks it superseded in the same import", () => {
+  const notes = [
+    note("Deploy v2.md", "Supersedes [[Deploy v1]].\n\nShip with the new pipeline.\n"),
+    note("Deploy v1.md", "Ship by hand.\n"),
+    note("Cache.md", "---\nsupersedes: [[Old cache]]\n---\nUse redis.\n"),
+    note("Old cache.md", "---\nstatus: archived\n---\nUse memcached.\n"),
+    note("Queue.md", "Replaces the cron jobs.\n"),
+    note("Auth.md", "---\nreplaces: [Login, Nowhere]\n---\nOIDC.\n"),
+    note("Login.md", "Passwords.\n"),
+  ];
+  let next = 0;
+  const plan = planImport(notes, [], () => `kb-0000${next++}`);
+  const byTitle = new Map(plan.changes.map((change) => [change.entry.title, change.entry]));
+  deepEqual(byTitle.get("Deploy v2")!.links, [{ rel: "supersedes", to: "kb-00001" }]);
+  equal(byTitle.get("Deploy v1")!.status, "superseded");
+  deepEqual(byTitle.get("Cache")!.links, [{ rel: "supersedes", to: "kb-00003" }]);
+  equal(byTitle.get("Old cache")!.status, "archived", "an archived note stays archived");
+  equal(byTitle.get("Login")!.status, "superseded");
+  deepEqual(plan.unresolved, [
+    { sourcePath: "Queue.md", name: "the cron jobs" },
+    { sourcePath: "Auth.md", name: "Nowhere" },
+  ]);
+  equal(byTitle.get("Queue")!.status, "active");
+});
+
+Deno.test("statuses of other tools read as the contract's", () => {
+  for (const [written, read] of [["obsolete", "superseded"], ["Legacy", "superseded"]]) {
+    equal(note("a.md", `---\nstatus: ${written}\n---\nOld.\n`).status, read);
+  }
+  for (const written of ["archived", "inactive", "closed"]) {
+    equal(note("a.md", `---\nstatus: ${written}\n---\nOld.\n`).status, "archived");
+  }
+  equal(note("a.md", "---\nstatus: draft\n---\nNew.\n").status, "active");
+});
+
+Deno.test("a bookmark: a note that is mostly one URL", () => {
+  const read = note("Deno docs.md", "[Deno manual](https://docs.deno.com/runtime/) for flags.\n");
+  equal(read.type, "bookmark");
+  equal(read.source, "https://docs.deno.com/runtime/");
+  equal(note("a.md", "See https://a.example and https://b.example.\n").type, "note");
+});
+
+Deno.test("a ## section heading does not title a note: the file name does", () => {
+  equal(note("Deploy.md", "Ship it.\n\n## Rollback\n\nUndo it.\n").title, "Deploy");
+  equal(note("a.md", "Intro.\n\n# Real title\n\n## Part\n").title, "Real title");
+});

@@ -41,6 +41,11 @@ export interface ImportedNote {
   updated: string;
   /** A URL the note is about (a bookmark's address, a `source:`/`url:` field). */
   source?: string;
+  /**
+   * Names of the notes this one says it supersedes (a `supersedes:` field, or a first line
+   * "Supersedes [[X]]" / "Replaces X"), resolved like wikilinks.
+   */
+  supersedes: string[];
   /** The body, wikilinks still as written. */
   body: string;
   /** What could not be read as written, e.g. frontmatter that is not YAML. */
@@ -51,9 +56,24 @@ export interface ImportedNote {
 export function readNote(note: SourceNote): ImportedNote {
   const warnings: string[] = [];
   const { fields, body } = frontmatterOf(note.text, warnings);
-  const title = text(fields.title) ?? firstHeading(body) ?? fileTitle(note.path);
+  return noteFromFields(note, fields, body, warnings);
+}
+
+/**
+ * A note from fields the caller has read already (a frontmatter, or the `key: value` lines a
+ * concept file starts with) and the body after them.
+ */
+export function noteFromFields(
+  note: SourceNote,
+  fields: Record<string, unknown>,
+  body: string,
+  warnings: string[] = [],
+): ImportedNote {
+  const title = text(fields.title) ?? text(fields.name) ?? topHeading(body) ??
+    fileTitle(note.path);
   const dates = noteDates(fields, note.fileDates);
   const source = text(fields.source) ?? text(fields.url) ?? soleUrl(body);
+  const supersedes = supersededNames(fields, body);
   return {
     sourcePath: note.path,
     title: oneLineTitle(title),
@@ -63,9 +83,29 @@ export function readNote(note: SourceNote): ImportedNote {
     aliases: unique(listOf(fields.aliases ?? fields.alias).map((alias) => alias.replace(/^#/, ""))),
     ...dates,
     ...(source ? { source } : {}),
+    supersedes,
     body: withoutTitleHeading(body, title),
     warnings,
   };
+}
+
+/**
+ * The notes a note says it supersedes: its `supersedes:` (or `replaces:`) field, a list or one
+ * name, wikilink brackets or not; else a first prose line that starts "Supersedes" or "Replaces"
+ * and names them as wikilinks (or one plain name).
+ */
+function supersededNames(fields: Record<string, unknown>, body: string): string[] {
+  const named = fields.supersedes ?? fields.replaces;
+  const listed = Array.isArray(named) ? named : named === undefined ? [] : [named];
+  const names = listed.filter((item) => typeof item === "string" || Array.isArray(item))
+    .map((item) => Array.isArray(item) ? item.flat().join("") : item)
+    .map((item) => item.trim().replace(/^\[\[|\]\]$/g, "").replace(/[|#].*$/, "").trim());
+  if (names.length) return unique(names.filter(Boolean));
+  const first = body.split("\n").find((line) => line.trim() && !/^#{1,6}\s/.test(line))?.trim();
+  const said = first && /^(?:supersedes|replaces)\b:?\s*(.+)$/i.exec(first)?.[1];
+  if (!said) return [];
+  const linked = [...said.matchAll(/\[\[([^\]|#\n]+)/g)].map((match) => match[1].trim());
+  return unique(linked.length ? linked : [said.replace(/[.!]+$/, "").trim()]);
 }
 
 /** The frontmatter fields (empty when there are none or they do not parse) and the body. */
@@ -138,6 +178,14 @@ function proseLines(body: string): string[] {
   });
 }
 
+/**
+ * The note's first `# heading`: a `## section` further down names a part of the note, not the
+ * note (an Obsidian note is titled by its file name).
+ */
+function topHeading(body: string): string | undefined {
+  return firstHeading(body.split("\n").filter((line) => !/^#{2,}\s/.test(line)).join("\n"));
+}
+
 /** A title from a file name: `Ops/Rotate keys.md` → `Rotate keys`. */
 function fileTitle(path: string): string {
   return path.slice(path.lastIndexOf("/") + 1).replace(/\.(md|markdown|mdc)$/i, "").trim() ||
@@ -203,8 +251,8 @@ function inferType(fields: Record<string, unknown>, title: string, body: string)
 /** The note's status: a superseded or archived note says so in its status field. */
 function inferStatus(fields: Record<string, unknown>): Status {
   const status = text(fields.status)?.toLowerCase() ?? "";
-  if (/^(superseded|deprecated|obsolete|replaced)/.test(status)) return "superseded";
-  if (/^(archived|done|closed|retired)/.test(status)) return "archived";
+  if (/^(superseded|deprecated|obsolete|replaced|legacy)/.test(status)) return "superseded";
+  if (/^(archived|done|closed|retired|inactive)/.test(status)) return "archived";
   return "active";
 }
 

@@ -3,11 +3,13 @@
  * earlier import of the same note made (found by the `imported_from` field, which keeps the
  * note's path inside the imported folder), or is left unchanged. Wikilinks are resolved across
  * the imported notes and the knowledge base's own entries; each resolved one is a `[[kb-id]]`
- * mention in the body and a `related` link.
+ * mention in the body and a `related` link. A note that says it supersedes another gets a
+ * `supersedes` link to it, and the other, when it comes in with the same import, the status
+ * `superseded`.
  *
  * @module
  */
-import { type Entry, serializeEntry } from "../entry/entry.ts";
+import { type Entry, type Link, serializeEntry } from "../entry/entry.ts";
 import { slugify } from "../entry/edit.ts";
 import { LIMITS } from "../entry/schema.ts";
 import type { ImportedNote } from "./note.ts";
@@ -71,23 +73,37 @@ export function planImport(
     targets.push({ id: entry.id, sourcePath: path, title: entry.title, aliases: entry.aliases });
   }
   const lookup = wikilinkLookup(targets);
+  const superseded = new Map<number, string[]>();
+  const supersededIds = new Set<string>();
+  const unresolvedSupersedes: ImportPlan["unresolved"] = [];
+  notes.forEach((note, index) => {
+    const to: string[] = [];
+    for (const name of note.supersedes) {
+      const id = lookup(name);
+      if (!id) unresolvedSupersedes.push({ sourcePath: note.sourcePath, name });
+      else if (id !== ids[index] && !to.includes(id)) to.push(id);
+    }
+    superseded.set(index, to);
+    for (const id of to) supersededIds.add(id);
+  });
   const plan: ImportPlan = {
     changes: [],
     added: [],
     updated: [],
     unchanged: [],
     linksResolved: 0,
-    unresolved: [],
+    unresolved: unresolvedSupersedes,
   };
   notes.forEach((note, index) => {
     const id = ids[index];
+    const status = supersededIds.has(id) && note.status === "active" ? "superseded" : note.status;
     const resolved = resolveWikilinks(note.body, lookup);
     plan.linksResolved += resolved.linked.length;
     for (const name of resolved.unresolved) {
       plan.unresolved.push({ sourcePath: note.sourcePath, name });
     }
     const before = bySource.get(note.sourcePath);
-    const entry = entryOf(note, id, resolved.body, resolved.linked, before?.entry);
+    const entry = entryOf({ ...note, status }, id, resolved, superseded.get(index)!, before?.entry);
     if (!before) {
       plan.changes.push({ path: `entries/${id}-${slugify(entry.title)}.md`, entry });
       plan.added.push(id);
@@ -108,13 +124,17 @@ export function planImport(
 function entryOf(
   note: ImportedNote,
   id: string,
-  body: string,
-  linked: readonly string[],
+  { body, linked }: { body: string; linked: readonly string[] },
+  supersedes: readonly string[],
   before: Entry | undefined,
 ): Entry {
-  const related = linked.filter((to) => to !== id).map((to) => ({ rel: "related" as const, to }));
+  const declared: Link[] = [
+    ...supersedes.map((to) => ({ rel: "supersedes" as const, to })),
+    ...linked.filter((to) => to !== id && !supersedes.includes(to))
+      .map((to) => ({ rel: "related" as const, to })),
+  ];
   const kept = (before?.links ?? []).filter((link) =>
-    !related.some((other) => other.to === link.to)
+    !declared.some((other) => other.to === link.to)
   );
   const entry: Entry = {
     id,
@@ -127,7 +147,7 @@ function entryOf(
     status: note.status,
     created: note.created,
     updated: note.updated,
-    links: [...kept, ...related].slice(0, LIMITS.maxListItems),
+    links: [...kept, ...declared].slice(0, LIMITS.maxListItems),
     extra: { ...before?.extra, [IMPORTED_FROM]: note.sourcePath },
     body: body.endsWith("\n") ? body : `${body}\n`,
   };

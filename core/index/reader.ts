@@ -238,6 +238,16 @@ export interface FreshnessStamp {
   head: string;
   /** Modification time of git's index file, in ms since the epoch. */
   gitIndexMtime: number;
+  /**
+   * The sub-folders of the entries folder, each `[path, mtime]`: a file saved by rename, added
+   * or removed in one moves its mtime. Absent in a stamp written before they were watched.
+   */
+  folders?: [string, number][];
+  /**
+   * Entry files watched one by one, each `[path, size, mtime]`: the kernel rules (inlined in
+   * every prompt) and the most recently changed entries, the likeliest to be edited in place.
+   */
+  files?: [string, number, number][];
 }
 
 /**

@@ -13,9 +13,10 @@ import {
   type Problem,
   toEntry,
 } from "../../core/entry/entry.ts";
-import { type ImportedNote, readNote, type SourceNote } from "../../core/import/note.ts";
+import type { SourceNote } from "../../core/import/note.ts";
 import { join } from "../../core/path.ts";
-import { claudeImports, isAgentFile, readAgentFile } from "../../core/import/agent_rules.ts";
+import { claudeImports } from "../../core/import/agent_rules.ts";
+import { readFolderNotes, type SourceKind } from "../../core/import/kinds.ts";
 import { kernelRuleCost, LIMITS } from "../../core/entry/schema.ts";
 import {
   type ExistingEntry,
@@ -27,7 +28,7 @@ import { SECRET_LABELS } from "../../core/text/secrets.ts";
 import { entrySecrets } from "../../core/entry/secrets.ts";
 import { listEntryFiles, readKbFile } from "../kb.ts";
 import { type ChangesResult, entryPaths, newId, saveChanges } from "../save/save.ts";
-import { readSourceFolder, type SourceKind } from "./source.ts";
+import { readSourceFolder } from "./source.ts";
 
 /** What to import, and where. */
 export interface ImportRequest {
@@ -45,6 +46,8 @@ export interface ImportRequest {
 /** What an import did (or, in a dry run, would do). */
 export interface ImportReport extends ImportPlan {
   kind: SourceKind;
+  /** Index files read for the summaries they give the files they list, not imported. */
+  indexes: string[];
   /** Source files not imported, each with the reason, paths inside the folder. */
   leftOut: { path: string; reason: string }[];
   /** Rules their source applies always (Cursor's `alwaysApply`) made kernel rules. */
@@ -67,9 +70,7 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
     taken.set(id, "");
     return id;
   };
-  const notes: (ImportedNote & { alwaysApply?: boolean })[] = source.notes.flatMap((note) =>
-    isAgentFile(note.path) ? readAgentFile(note) : [readNote(note)]
-  );
+  const { notes, indexes } = readFolderNotes(kind, source.notes);
   const existing = existingEntries(kbDir);
   const plan = planImport(notes, existing, fresh);
   const refused = new Map<string, string>();
@@ -91,6 +92,7 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
     added: plan.added.filter((id) => !refused.has(id)),
     updated: plan.updated.filter((id) => !refused.has(id)),
     kind,
+    indexes,
     leftOut,
     ...offerKernel(kept, candidates, existing),
   };

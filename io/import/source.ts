@@ -12,14 +12,13 @@ import { join } from "../../core/path.ts";
 import type { SourceNote } from "../../core/import/note.ts";
 import { LIMITS } from "../../core/entry/schema.ts";
 import { isAgentFile } from "../../core/import/agent_rules.ts";
+import { detectKind, type SourceKind } from "../../core/import/kinds.ts";
 import { decodeUtf8Strict } from "../../core/text/utf8.ts";
 import { git } from "../git.ts";
 
-/** What kind of folder it is: a vault has an `.obsidian/` folder. */
-export type SourceKind = "obsidian" | "markdown";
-
 /** A folder's notes, and the files left out of them. */
 export interface SourceFolder {
+  /** The kind its files tell (see `detectKind` in core/import/kinds.ts). */
   kind: SourceKind;
   notes: SourceNote[];
   /** Files that are not imported, each with the reason, paths inside the folder. */
@@ -35,11 +34,7 @@ const MARKDOWN = /\.(md|markdown)$/i;
 /** Read the folder `folder` (see the module doc). Throws when it is not a readable folder. */
 export async function readSourceFolder(folder: string): Promise<SourceFolder> {
   if (!Deno.statSync(folder).isDirectory) throw new Error(`${folder} is not a folder`);
-  const source: SourceFolder = {
-    kind: existsFolder(join(folder, ".obsidian")) ? "obsidian" : "markdown",
-    notes: [],
-    leftOut: [],
-  };
+  const source: SourceFolder = { kind: "markdown", notes: [], leftOut: [] };
   const found: { path: string; text: string; mtime: string }[] = [];
   walk(folder, "", (path, info) => {
     if (!MARKDOWN.test(path) && !isAgentFile(path)) {
@@ -66,6 +61,11 @@ export async function readSourceFolder(folder: string): Promise<SourceFolder> {
       fileDates: dates ?? { created: mtime, updated: mtime },
     });
   }
+  source.kind = detectKind({
+    name: folder.replace(/[/\\]+$/, "").split(/[/\\]/).pop() ?? "",
+    obsidian: existsFolder(join(folder, ".obsidian")),
+    files: source.notes,
+  });
   return source;
 }
 

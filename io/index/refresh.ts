@@ -13,6 +13,7 @@ import {
   type FileRecord,
   type FreshnessStamp,
   type IndexReader,
+  type KernelRule,
   type Manifest,
   sealFiles,
   shardCountFor,
@@ -32,6 +33,7 @@ import {
   readManifest,
   type RefreshReport,
   sameStamp,
+  WATCHED_RECENT,
 } from "./store.ts";
 
 /**
@@ -45,6 +47,40 @@ function listingUnchanged(
   return current !== undefined && stamp.entriesMtime !== 0 &&
     stamp.entriesMtime === current.stamp.entriesMtime &&
     stamp.entriesMtime < current.verifiedAt - 1000;
+}
+
+/**
+ * The stamp to record with an index of `files`: `stamp`, read before they were listed, watching
+ * the sub-folders they sit in and, one by one, the kernel rules' files and the
+ * {@link WATCHED_RECENT} most recently changed files. A sub-folder the last stamp did not watch
+ * is recorded with mtime 0, since its mtime was not read before the listing: the next open
+ * reads it and checks once more.
+ */
+function watchedStamp(
+  stamp: FreshnessStamp,
+  files: Map<string, FileStat>,
+  kernel: readonly KernelRule[],
+): FreshnessStamp {
+  const known = new Map(stamp.folders ?? []);
+  const folders = new Set<string>();
+  for (const path of files.keys()) {
+    for (let cut = path.lastIndexOf("/"); cut > 0; cut = path.lastIndexOf("/", cut - 1)) {
+      const folder = path.slice(0, cut);
+      if (!folder.includes("/") || folders.has(folder)) break;
+      folders.add(folder);
+    }
+  }
+  const recent = [...files].sort((a, b) => b[1].mtime - a[1].mtime).slice(0, WATCHED_RECENT)
+    .map(([path]) => path);
+  const watched = [...new Set([...kernel.map((rule) => rule.path), ...recent])]
+    .filter((path) => files.has(path));
+  return {
+    entriesMtime: stamp.entriesMtime,
+    head: stamp.head,
+    gitIndexMtime: stamp.gitIndexMtime,
+    folders: [...folders].sort().map((folder) => [folder, known.get(folder) ?? 0]),
+    files: watched.map((path) => [path, files.get(path)!.size, files.get(path)!.mtime]),
+  };
 }
 
 /** Reads, parses and analyzes one entry file (see `io/index/analyze.ts`). */
@@ -106,7 +142,8 @@ async function buildFull(
   editor.takeIn(entryFiles([...files.keys()], files), await loadAnalyzer(kbDir));
   const staging = `${target}.build-${Deno.pid}-${Date.now()}`;
   try {
-    writeAll(staging, editor.changedFiles(new Date().toISOString(), stamp), false);
+    const watched = watchedStamp(stamp, files, editor.manifest.kernel);
+    writeAll(staging, editor.changedFiles(new Date().toISOString(), watched), false);
     const retired = `${target}.old-${Deno.pid}-${Date.now()}`;
     try {
       Deno.renameSync(target, retired);
@@ -168,7 +205,9 @@ export async function refreshIndex(
 ): Promise<{ manifest: Manifest; reader?: IndexReader }> {
   let files: Map<string, FileStat> | undefined;
   if (current && options.verify && !report.damage) report.damage = kernelDamage(kbDir, current);
-  if (current && !options.full && !report.damage && sameStamp(current.stamp, stamp)) {
+  if (
+    current?.stamp.files && !options.full && !report.damage && sameStamp(current.stamp, stamp)
+  ) {
     try {
       const reader = readerFor(dir, current, true);
       const fresh =
@@ -228,7 +267,8 @@ async function update(
         editor.takeIn(entryFiles([...changed, ...added], files), await loadAnalyzer(kbDir));
         report.mode = touched ? "incremental" : "fresh";
         if (editor.needsCompaction()) editor.compact();
-        writeAll(dir, editor.changedFiles(new Date().toISOString(), stamp), true);
+        const watched = watchedStamp(stamp, files, editor.manifest.kernel);
+        writeAll(dir, editor.changedFiles(new Date().toISOString(), watched), true);
         return editor.manifest;
       }
     } catch (error) {

@@ -23,7 +23,12 @@ import { indexDir } from "../paths.ts";
 
 /**
  * How long the hooks trust an index whose stamp has not moved before they stat every entry file
- * again, so an in-place edit that moved none of the cheap signals is still noticed within ten
+ * again. The stamp watches the entries folder and its sub-folders (so a save by rename, as vim,
+ * emacs, JetBrains editors and `sed -i` make it, anywhere under `entries/`, is seen by the next
+ * prompt), and one by one the kernel rules and the {@link WATCHED_RECENT} most recently changed
+ * entry files (so an entry being worked on is seen by the next prompt even when an editor
+ * rewrites it in place, as VS Code, nano or Obsidian do). Any other in-place edit is noticed
+ * within a minute in a knowledge base of up to {@link SMALL_KB_FILES} files, else within ten
  * minutes (at once by the agent's own `git-kb get` or `search`, which trust it for
  * {@link READ_TRUST_MS}). Statting 5,000 files costs 50–80 ms, 50,000 ten times that: more than
  * the rest of the hook. A user's prompts come minutes apart while the agent works in between, so
@@ -31,6 +36,28 @@ import { indexDir } from "../paths.ts";
  * that work renew the window.
  */
 export const HOOK_TRUST_MS = 10 * 60_000;
+
+/**
+ * How many of the most recently changed entry files the stamp watches one by one: a stat each,
+ * about 5 µs, on every open.
+ */
+export const WATCHED_RECENT = 16;
+
+/**
+ * A knowledge base of at most this many files is checked file by file at least every
+ * {@link SMALL_KB_TRUST_MS} whatever the caller trusts: statting 100 files costs about half a
+ * millisecond, so even the hooks see any in-place edit within a minute.
+ */
+export const SMALL_KB_FILES = 100;
+
+/** How long a small knowledge base's stamp is trusted at most (see {@link SMALL_KB_FILES}). */
+export const SMALL_KB_TRUST_MS = 60_000;
+
+/** How long the index described by `manifest` may go without a check file by file. */
+function trustFor(manifest: Manifest, trustStampMs: number): number {
+  const files = manifest.docCount + manifest.invalid.length;
+  return files <= SMALL_KB_FILES ? Math.min(trustStampMs, SMALL_KB_TRUST_MS) : trustStampMs;
+}
 
 /**
  * The same for search and get: an in-place edit is seen within 10 seconds, while a burst of
@@ -107,27 +134,57 @@ function mtimeOf(path: string): number {
   }
 }
 
+/** Size and mtime of a file (following a symlink, as the listing reads it); -1 when gone. */
+function sizeAndMtime(path: string): [number, number] {
+  try {
+    const info = Deno.statSync(path);
+    return [info.size, info.mtime?.getTime() ?? 0];
+  } catch {
+    return [-1, 0];
+  }
+}
+
 /**
- * The cheap signals of change: the entries folder's mtime, git's HEAD and index. Without a HEAD
- * (not a plain git checkout, where the folder mtime still counts) the index is not looked for:
- * each missing file is an exception, and a process's first one costs a hook about a millisecond.
+ * The cheap signals of change: the mtimes of the entries folder and of the sub-folders and the
+ * entry files the stamp of the last check watched (`previous`), git's HEAD and index. Without a
+ * HEAD (not a plain git checkout, where the folder mtimes still count) the index is not looked
+ * for: each missing file is an exception, and a process's first one costs a hook about a
+ * millisecond.
  */
-export function readStamp(kbDir: string): FreshnessStamp {
+export function readStamp(kbDir: string, previous?: FreshnessStamp): FreshnessStamp {
   let head = "";
   try {
     head = Deno.readTextFileSync(join(kbDir, ".git", "HEAD")).trim();
   } catch { /* not a plain git checkout */ }
-  return {
+  const stamp: FreshnessStamp = {
     entriesMtime: mtimeOf(join(kbDir, ENTRIES_DIR)),
     head,
     gitIndexMtime: head ? mtimeOf(join(kbDir, ".git", "index")) : 0,
   };
+  const prefix = `${kbDir}/`;
+  if (previous?.folders) {
+    stamp.folders = previous.folders.map(([path]) => [path, mtimeOf(prefix + path)]);
+  }
+  if (previous?.files) {
+    stamp.files = previous.files.map(([path]) => [path, ...sizeAndMtime(prefix + path)]);
+  }
+  return stamp;
+}
+
+/** Whether two lists of watched paths hold the same paths with the same numbers. */
+function sameRows(
+  a: readonly (readonly (string | number)[])[] = [],
+  b: readonly (readonly (string | number)[])[] = [],
+): boolean {
+  return a.length === b.length &&
+    a.every((row, at) => row.length === b[at].length && row.every((cell, i) => cell === b[at][i]));
 }
 
 /** Whether two stamps say the same. */
 export function sameStamp(a: FreshnessStamp, b: FreshnessStamp): boolean {
   return a.entriesMtime === b.entriesMtime && a.head === b.head &&
-    a.gitIndexMtime === b.gitIndexMtime;
+    a.gitIndexMtime === b.gitIndexMtime && sameRows(a.folders, b.folders) &&
+    sameRows(a.files, b.files);
 }
 
 /** The manifest's file name. */
@@ -342,7 +399,7 @@ export async function openIndex(kbDir: string, options: OpenOptions = {}): Promi
     ms: 0,
   };
   let current = readManifest(dir);
-  const stamp = readStamp(kbDir);
+  const stamp = readStamp(kbDir, current?.stamp);
   const finish = (manifest: Manifest, reader?: IndexReader): OpenIndex => {
     report.docCount = manifest.docCount;
     report.invalid = manifest.invalid;
@@ -357,8 +414,8 @@ export async function openIndex(kbDir: string, options: OpenOptions = {}): Promi
     current = undefined;
   }
   if (
-    current && !options.full && !options.verify && sameStamp(current.stamp, stamp) &&
-    Math.abs(Date.now() - current.verifiedAt) < (options.trustStampMs ?? 0)
+    current?.stamp.files && !options.full && !options.verify && sameStamp(current.stamp, stamp) &&
+    Math.abs(Date.now() - current.verifiedAt) < trustFor(current, options.trustStampMs ?? 0)
   ) {
     return finish(current);
   }
