@@ -25,7 +25,7 @@ import { assemble, DEFAULT_SURFACE_CONFIG } from "../core/prompt/decision.ts";
 import { resolveKb } from "../io/config.ts";
 import { appendDebugRecord, recordFailure } from "../io/hook/debug_log.ts";
 import { runContextPipeline } from "../io/hook/pipeline.ts";
-import { fastForwardPull, type PullReport } from "../io/hook/session_pull.ts";
+import { fastForwardPull, type PullReport, terminationSignal } from "../io/hook/session_pull.ts";
 import { runHookOnStdio } from "../io/hook/stdin.ts";
 import { openIndex } from "../io/index/store.ts";
 
@@ -142,23 +142,12 @@ async function withinBound(work: Promise<string>, ms: number): Promise<string> {
  * `KB_HOOK_DEBUG=1`). SIGTERM stops a fetch under way.
  */
 export async function runSessionStartHook(only?: SessionWork): Promise<void> {
-  const stop = new AbortController();
-  const onTerm = () => stop.abort(new Error("the session ended (SIGTERM)"));
-  try {
-    Deno.addSignalListener("SIGTERM", onTerm);
-  } catch { /* no SIGTERM here (Windows): the bounds still hold */ }
-  try {
-    await runHookOnStdio(
-      MAX_INPUT_BYTES,
-      (payload) =>
-        withinBound(sessionStartOutput(payload, only, stop.signal), SESSION_START_BOUND_MS),
-      (error) => recordFailure(error, undefined, EVENT),
-    );
-  } finally {
-    try {
-      Deno.removeSignalListener("SIGTERM", onTerm);
-    } catch { /* never added */ }
-  }
+  using stop = terminationSignal();
+  await runHookOnStdio(
+    MAX_INPUT_BYTES,
+    (payload) => withinBound(sessionStartOutput(payload, only, stop), SESSION_START_BOUND_MS),
+    (error) => recordFailure(error, undefined, EVENT),
+  );
 }
 
 if (import.meta.main) {
