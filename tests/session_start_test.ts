@@ -13,6 +13,7 @@ import { hookFlags } from "../app/permissions.ts";
 import { PULL_FETCH_TIMEOUT_MS } from "../io/hook/session_pull.ts";
 import { withLock } from "../io/save/lock.ts";
 import { saveLockPath } from "../io/save/save.ts";
+import { assertGone, slowGit } from "./slow_git.ts";
 import {
   cacheRootOf,
   childEnv,
@@ -196,49 +197,6 @@ Deno.test("an unreachable remote: nothing changes, the failure is recorded with 
   assert.ok(typeof record.detail === "string" && record.detail.length > 0);
   assert.doesNotMatch(JSON.stringify(record), /hunter2pass/, "no password reaches the log");
 });
-
-/**
- * A `git` whose fetch never ends: it starts a long `sleep` (standing in for ssh), writes both
- * pids to `pids`, and waits; every other call goes to the real git.
- */
-async function slowGit(dir: string, pids: string): Promise<string> {
-  const real = (await new Deno.Command("sh", { args: ["-c", "command -v git"] }).output()).stdout;
-  const bin = join(dir, "slow-git-bin");
-  await Deno.mkdir(bin);
-  await Deno.writeTextFile(
-    join(bin, "git"),
-    `#!/bin/sh
-for arg in "$@"; do
-  if [ "$arg" = fetch ]; then
-    sleep 600 &
-    echo "$$ $!" > '${pids}'
-    wait
-  fi
-done
-exec '${new TextDecoder().decode(real).trim()}' "$@"
-`,
-    { mode: 0o755 },
-  );
-  return `${bin}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`;
-}
-
-function alive(pid: number): boolean {
-  try {
-    return !Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1]?.startsWith("Z");
-  } catch {
-    return false;
-  }
-}
-
-/** Wait up to a second for the fake fetch's processes to be gone; assert they are. */
-async function assertGone(pids: string): Promise<void> {
-  const [shell, sleeper] = (await Deno.readTextFile(pids)).trim().split(" ").map(Number);
-  for (let tries = 0; tries < 20 && (alive(shell) || alive(sleeper)); tries++) {
-    await new Promise((done) => setTimeout(done, 50));
-  }
-  equal(alive(shell), false, `the fake git ${shell} still runs`);
-  equal(alive(sleeper), false, `its child ${sleeper} (a transport) still runs`);
-}
 
 Deno.test({
   name: "a slow remote: the hook returns within its fetch bound and leaves no process behind",
