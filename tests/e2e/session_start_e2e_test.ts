@@ -6,6 +6,8 @@
  * happened in the background (the fetch started, or the branch moved), then the session ends.
  *
  * - With a fast remote, the startup hook fast-forwards the knowledge base during the session.
+ * - After `/compact` (a resumed session of three turns), the compact hook's kernel rules are
+ *   injected again.
  * - With a remote whose fetch never ends (a fake `git` first on PATH), the session ends well
  *   before the hook's own fetch bound: Claude Code does not wait for the hook (`async: true`),
  *   and stopping it at the session's end leaves no git or transport process behind.
@@ -124,5 +126,51 @@ Deno.test({
     );
     await assertGone(pids);
     assert.equal(await git(kb.dir, "rev-parse", "HEAD"), before, "nothing changed");
+  },
+});
+
+/** The text hooks injected into a session's transcript, wherever the project slug puts it. */
+async function injected(home: string, sessionId: string): Promise<string[]> {
+  const projects = join(home, ".claude", "projects");
+  for await (const project of Deno.readDir(projects)) {
+    const path = join(projects, project.name, `${sessionId}.jsonl`);
+    let text: string;
+    try {
+      text = await Deno.readTextFile(path);
+    } catch {
+      continue;
+    }
+    return text.split("\n").filter(Boolean).map((line) => JSON.parse(line))
+      .filter((record) => record.attachment?.type === "hook_additional_context")
+      .flatMap((record) => record.attachment.content as string[]);
+  }
+  throw new Error(`no transcript for session ${sessionId} under ${projects}`);
+}
+
+Deno.test({
+  name: "after /compact in the real client, the kernel rules are injected again",
+  ignore: SKIP !== false,
+  async fn() {
+    await using kb = await makeKb();
+    const project = join(kb.root, "project");
+    await Deno.mkdir(project);
+    await installPlugin(CLAUDE_CLI!, project, await clientEnv(kb, 9, kb.env));
+    await using mock = startMockApi(() => say("Summary: the user said hello."));
+    const env = await clientEnv(kb, mock.port, { ...kb.env, XDG_CACHE_HOME: kb.tmp });
+    const id = crypto.randomUUID();
+    const run = (args: string[]) =>
+      runProcess(CLAUDE_CLI!, args, { cwd: project, env, clearEnv: true, timeoutMs: 120_000 });
+    const first = await run(["-p", "hello", "--session-id", id]);
+    assert.equal(first.code, 0, first.stdout + first.stderr);
+    for (const prompt of ["tell me more about it please", "and what else should I know here"]) {
+      const more = await run(["-p", prompt, "--resume", id]); // one turn is too few to compact
+      assert.equal(more.code, 0, more.stdout + more.stderr);
+    }
+    const compacted = await run(["-p", "/compact", "--resume", id]);
+    assert.equal(compacted.code, 0, compacted.stdout + compacted.stderr);
+    const context = await injected(kb.home, id);
+    const restored = context.filter((text) => text.includes("restored after the conversation"));
+    assert.equal(restored.length, 1, JSON.stringify(context).slice(0, 2000));
+    assert.match(restored[0], /### kb-c0mw8 /);
   },
 });
