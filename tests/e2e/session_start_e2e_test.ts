@@ -78,7 +78,7 @@ async function session(
     "Bash",
   ], { cwd: project, env, clearEnv: true, timeoutMs: 120_000 });
   assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
-  return { ended: Date.now(), toolRuns: turns };
+  return { ended: Date.now(), requests: turns };
 }
 
 /** The session hook's debug records. */
@@ -100,8 +100,8 @@ Deno.test({
     const { kb, project, ahead } = await setUp();
     await using _kb = kb;
     const head = `git -C ${shellQuote(kb.dir)} rev-parse HEAD`;
-    const { toolRuns } = await session(kb, project, `[ "$(${head})" = ${ahead} ]`);
-    assert.equal(toolRuns, 2, "the turn ran the waiting command and finished");
+    const { requests } = await session(kb, project, `[ "$(${head})" = ${ahead} ]`);
+    assert.equal(requests, 2, "the turn ran the waiting command and finished");
     assert.equal(await git(kb.dir, "rev-parse", "HEAD"), ahead);
     const [record] = await sessionRecords(kb);
     assert.equal(record?.outcome, "fast-forwarded", JSON.stringify(record));
