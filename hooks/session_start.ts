@@ -39,10 +39,10 @@ const EVENT = "session-start";
  * The longest the hook runs, in ms, whatever git does: past it, the hook records that and exits.
  * The fetch and each git call have bounds of their own, well inside it.
  */
-export const SESSION_START_BOUND_MS = 20_000;
+const SESSION_START_BOUND_MS = 20_000;
 
 /** Bring the knowledge base up to date, then its index; returns what the pull did. */
-export async function pullAndReindex(
+async function pullAndReindex(
   kbDir: string,
   signal?: AbortSignal,
 ): Promise<{ pull: PullReport; index?: string }> {

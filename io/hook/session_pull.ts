@@ -27,21 +27,25 @@ export type PullReport =
   | { outcome: "up-to-date" | "ahead" | "diverged"; divergence: Divergence }
   | {
     outcome: "skipped";
-    /** `not-a-repo`, a repo state (`rebase`, `detached`, …), `no-remote`, `no-upstream`, `dirty`, `save-lock-held`. */
+    /**
+     * `not-a-repo`, a repo state (`rebase`, `detached`, …), `no-remote`, `no-upstream`, `dirty`,
+     * `save-lock-held`.
+     */
     reason: string;
     detail?: string;
   }
   | {
     outcome: "failed";
-    /** `fetch-timeout`, `fetch-failed`, `stopped` (aborted), `merge-failed`, `error`. */
+    /**
+     * `fetch-timeout`, `fetch-failed`, `stopped` (aborted), `merge-failed`, `timeout` (a local
+     * call), `error`.
+     */
     reason: string;
     detail: string;
   };
 
 /** How to pull. */
 export interface PullOptions {
-  /** Bound of the fetch, in ms; {@link PULL_FETCH_TIMEOUT_MS} by default. */
-  fetchTimeoutMs?: number;
   /** Stops the fetch (and its transport) when aborted: the session is ending. */
   signal?: AbortSignal;
 }
@@ -119,7 +123,7 @@ async function pull(kbDir: string, options: PullOptions): Promise<PullReport> {
   const remote = (await local(kbDir, ["config", `branch.${state.branch}.remote`])).stdout.trim();
   if (await isDirty(kbDir)) return { outcome: "skipped", reason: "dirty" };
   return await withLock(await saveLockPath(kbDir), async () => {
-    const fetched = await fetch(kbDir, remote || "origin", options);
+    const fetched = await fetch(kbDir, remote || "origin", options.signal);
     if (fetched) return fetched;
     const counts = await local(kbDir, ["rev-list", "--left-right", "--count", "HEAD...@{u}"]);
     const divergence = parseDivergence(counts.stdout);
@@ -147,19 +151,17 @@ async function isDirty(kbDir: string): Promise<boolean> {
 async function fetch(
   kbDir: string,
   remote: string,
-  options: PullOptions,
+  signal: AbortSignal | undefined,
 ): Promise<PullReport | undefined> {
-  const timeoutMs = options.fetchTimeoutMs ?? PULL_FETCH_TIMEOUT_MS;
   try {
     const fetched = await git(kbDir, ["fetch", "--quiet", "--no-tags", remote], {
-      timeoutMs,
+      timeoutMs: PULL_FETCH_TIMEOUT_MS,
       ownGroup: true,
-      signal: options.signal,
+      signal,
     });
     return fetched.code === 0 ? undefined : failed("fetch-failed", gitReason(fetched.stderr));
   } catch (error) {
     if (error instanceof GitTimeoutError) return failed("fetch-timeout", error.message);
-    if (options.signal?.aborted) return failed("stopped", errorSummary(error));
     throw error;
   }
 }
