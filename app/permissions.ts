@@ -74,6 +74,13 @@ export const PROFILES = {
   /** Writes agent settings files under HOME or the project (known only at run time): setup. */
   setup: ["--allow-read", "--allow-write", ENV],
   /**
+   * Fast-forwards the knowledge base's branch when a session starts: git changes the repo (the
+   * save lock, in its git folder, is known only at run time), the index is rebuilt in the cache,
+   * and a fetch that runs out of time is stopped with the processes it started (`kill` signals
+   * git's process group): the session hook.
+   */
+  pull: ["--allow-read", "--allow-write", SYS_UID, ENV, "--allow-run=git,kill"],
+  /**
    * The prose judge hook: reads the knowledge base, writes the cache (index, verdicts) and runs
    * the judge model. `claude` stands for the configured binary (`KB_PROSE_LINT_CLAUDE`): see
    * {@link judgeFlags}.

@@ -20,11 +20,15 @@ export interface PluginHook {
   /** The launcher's hook verb, a name of app/registry.ts. */
   verb: HookName;
   /** The Claude Code event it runs on. */
-  event: "UserPromptSubmit" | "PreToolUse" | "PostToolUse";
-  /** Seconds Claude Code waits for it. */
+  event: "UserPromptSubmit" | "PreToolUse" | "PostToolUse" | "SessionStart";
+  /** Seconds Claude Code waits for it (or, run in the background, lets it run). */
   timeout: number;
   /** The tools it runs for on every call (a matcher); unset: every call of its event. */
   tools?: string;
+  /** The session sources it runs for (SessionStart's matcher: `startup|resume`). */
+  sources?: string;
+  /** Claude Code runs it in the background: the session never waits for it. */
+  async?: boolean;
   /** The Bash commands it acts on, as the patterns of `Bash(…)` rules; none: never for Bash. */
   bash?: readonly string[];
 }
@@ -56,18 +60,22 @@ export const PLUGIN_HOOKS: readonly PluginHook[] = [
   },
   { verb: "subagent", event: "PreToolUse", timeout: 10, tools: "Task|Agent" },
   { verb: "receipts", event: "PostToolUse", timeout: 10, bash: ["*git-kb*"] },
+  { verb: "session", event: "SessionStart", timeout: 30, sources: "startup|resume", async: true },
+  { verb: "compact", event: "SessionStart", timeout: 10, sources: "compact" },
 ];
 
 /** What the plugin's hooks do, for the `description` of hooks.json. */
 const DESCRIPTION = "git-kb: surface knowledge-base pointers on each prompt, on code searches " +
-  "and in subagent prompts, judge prose before it is published, and note which pointers get " +
-  "fetched";
+  "and in subagent prompts, judge prose before it is published, note which pointers get " +
+  "fetched, fast-forward the knowledge base when a session starts and restore its kernel rules " +
+  "after a compaction";
 
 interface Handler {
   type: "command";
   command: string;
   if?: string;
   timeout: number;
+  async?: true;
 }
 
 interface Group {
@@ -77,18 +85,22 @@ interface Group {
 
 function handler(hook: PluginHook, rule?: string): Handler {
   const command = `"\${CLAUDE_PLUGIN_ROOT}/bin/git-kb" hook ${hook.verb}`;
+  const background = hook.async ? { async: true as const } : {};
   return rule === undefined
-    ? { type: "command", command, timeout: hook.timeout }
+    ? { type: "command", command, timeout: hook.timeout, ...background }
     : { type: "command", command, if: `Bash(${rule})`, timeout: hook.timeout };
 }
 
-/** An event's groups: one per hook with tools, then one Bash group with every Bash rule. */
+/**
+ * An event's groups: one per hook with tools or sources (its matcher), then one Bash group with
+ * every Bash rule.
+ */
 function eventGroups(hooks: readonly PluginHook[]): Group[] {
   const groups: Group[] = hooks.filter((hook) => hook.bash === undefined || hook.tools)
-    .map((hook) => ({
-      ...(hook.tools === undefined ? {} : { matcher: hook.tools }),
-      hooks: [handler(hook)],
-    }));
+    .map((hook) => {
+      const matcher = hook.tools ?? hook.sources;
+      return { ...(matcher === undefined ? {} : { matcher }), hooks: [handler(hook)] };
+    });
   const bash = hooks.flatMap((hook) => (hook.bash ?? []).map((rule) => handler(hook, rule)));
   return bash.length ? [...groups, { matcher: "Bash", hooks: bash }] : groups;
 }

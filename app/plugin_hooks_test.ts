@@ -4,6 +4,7 @@ import { commandProse } from "../core/judge/prose.ts";
 import { commandPhrases } from "../core/search_augment/terms.ts";
 import { HOOKS_JSON } from "../build/plugin.ts";
 import { PLUGIN_HOOKS, pluginHooksJson } from "./plugin_hooks.ts";
+import { HOOKS } from "./registry.ts";
 
 Deno.test("plugin/hooks/hooks.json is what app/plugin_hooks.ts declares (`deno task build`)", () => {
   assert.equal(Deno.readTextFileSync(HOOKS_JSON), pluginHooksJson());
@@ -66,4 +67,29 @@ Deno.test("an everyday Bash command starts no git-kb hook", () => {
   for (const command of everyday) {
     for (const { verb } of PLUGIN_HOOKS) assert.ok(!starts(verb, command), `${verb}: ${command}`);
   }
+});
+
+Deno.test("SessionStart: the pull runs in the background on startup and resume, the kernel rules before a compacted session goes on", () => {
+  const groups = JSON.parse(pluginHooksJson()).hooks.SessionStart;
+  assert.deepEqual(groups, [
+    {
+      matcher: "startup|resume",
+      hooks: [{
+        type: "command",
+        command: '"${CLAUDE_PLUGIN_ROOT}/bin/git-kb" hook session',
+        timeout: 30,
+        async: true,
+      }],
+    },
+    {
+      matcher: "compact",
+      hooks: [{
+        type: "command",
+        command: '"${CLAUDE_PLUGIN_ROOT}/bin/git-kb" hook compact',
+        timeout: 10,
+      }],
+    },
+  ]);
+  assert.equal(HOOKS.session.profile, "pull", "only the pull runs git");
+  assert.equal(HOOKS.compact.profile, "read", "restoring the kernel rules reads the index only");
 });

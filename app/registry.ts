@@ -194,6 +194,24 @@ export const HOOKS = {
     summary: "note which pointers get fetched",
     load: async () => (await import("../hooks/receipts.ts")).runReceiptsHook,
   },
+  session: {
+    module: "hooks/session_start.ts",
+    profile: "pull",
+    summary: "fast-forward the knowledge base when a session starts",
+    load: async () => {
+      const { runSessionStartHook } = await import("../hooks/session_start.ts");
+      return () => runSessionStartHook("pull");
+    },
+  },
+  compact: {
+    module: "hooks/session_start.ts",
+    profile: "read",
+    summary: "restore the kernel rules after a compaction",
+    load: async () => {
+      const { runSessionStartHook } = await import("../hooks/session_start.ts");
+      return () => runSessionStartHook("kernel");
+    },
+  },
 } as const satisfies Record<string, HookEntry>;
 
 /** A command's name. */

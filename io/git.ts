@@ -77,6 +77,13 @@ export interface GitOptions {
   env?: Record<string, string>;
   /** Stop the call after this many ms, throwing {@link GitTimeoutError}. */
   timeoutMs?: number;
+  /**
+   * Run git in a process group of its own, so that stopping it (a timeout, `signal`) also
+   * stops what it started: ssh or a remote helper.
+   */
+  ownGroup?: boolean;
+  /** Stop the call when aborted, throwing the signal's reason. */
+  signal?: AbortSignal;
 }
 
 /** Run `git args…` in `cwd` and return its output, whatever the exit code. */
@@ -85,11 +92,11 @@ export async function git(
   args: string[],
   options: GitOptions = {},
 ): Promise<GitResult> {
-  const { stdin, env, timeoutMs } = options;
+  const { env, ...run } = options;
   try {
-    return await runProcess("git", args, { cwd, env: { ...QUIET_ENV, ...env }, stdin, timeoutMs });
+    return await runProcess("git", args, { cwd, env: { ...QUIET_ENV, ...env }, ...run });
   } catch (error) {
-    if (error instanceof ProcessTimeoutError) throw new GitTimeoutError(args, timeoutMs!);
+    if (error instanceof ProcessTimeoutError) throw new GitTimeoutError(args, run.timeoutMs!);
     throw error;
   }
 }

@@ -37,6 +37,11 @@ export interface ProcessOptions {
    * Without it, the output is read to its end.
    */
   exitGraceMs?: number;
+  /**
+   * Stop the child as a timeout would (killed, with its group under `ownGroup`) when this is
+   * aborted, and throw the signal's reason.
+   */
+  signal?: AbortSignal;
 }
 
 /** The longest timeout a timer can hold (2^31 - 1 ms, about 24.8 days); longer ones fire at once. */
@@ -116,6 +121,15 @@ function killGroup(pid: number): void {
   }
 }
 
+/** A promise that resolves to "aborted" once `signal` is aborted (never, without one). */
+function aborted(signal: AbortSignal | undefined): Promise<"aborted"> | undefined {
+  if (!signal) return undefined;
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve("aborted");
+    else signal.addEventListener("abort", () => resolve("aborted"), { once: true });
+  });
+}
+
 /**
  * Run `program args…` and wait for it. A child that stops reading stdin early (it refused a
  * large input) is not an error: its exit code says what happened. With `timeoutMs`, a child
@@ -149,13 +163,16 @@ export async function runProcess(
     writer?.abort().catch(() => {});
     if (ownGroup) killGroup(child.pid);
   };
-  const status = await (expiry ? Promise.race([child.status, expiry.promise]) : child.status);
-  if (status === "expired") {
+  const ends = [child.status, expiry?.promise, aborted(options.signal)];
+  const status = await Promise.race(ends.filter((end) => end !== undefined));
+  if (status === "expired" || status === "aborted") {
     try {
       child.kill("SIGKILL");
     } catch { /* it exited just now */ }
     stop();
     await child.status;
+    expiry?.clear();
+    if (status === "aborted") throw options.signal!.reason;
     throw new ProcessTimeoutError(program, timeoutMs!);
   }
   const drained = Promise.all([stdout.done, stderr.done, fed]);

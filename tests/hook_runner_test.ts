@@ -17,6 +17,7 @@ const HOOKS: Record<string, string> = {
   "search_augment.ts": "search",
   "subagent.ts": "subagent",
   "receipts.ts": "receipts",
+  "session_start.ts": "session",
 };
 
 Deno.test("every hook entry point is listed here and runs through runHookOnStdio", async () => {

@@ -35,6 +35,7 @@ interface Hook {
   timeout?: number;
   name?: string;
   if?: string;
+  async?: boolean;
 }
 interface Group {
   matcher?: string;
@@ -108,6 +109,15 @@ Deno.test("claude: install, idempotent rerun, dry run, moved launcher, remove", 
     assert.deepEqual(commands(settings, "UserPromptSubmit"), [prompt]);
     assert.deepEqual(commands(settings, "PreToolUse"), preTool(s.launcher));
     assert.deepEqual(commands(settings, "PostToolUse"), [`"${s.launcher}" hook receipts`]);
+    assert.deepEqual(commands(settings, "SessionStart"), [
+      `"${s.launcher}" hook session`,
+      `"${s.launcher}" hook compact`,
+    ]);
+    assert.deepEqual(
+      settings.hooks!.SessionStart.map((group) => [group.matcher, group.hooks[0].async ?? false]),
+      [["startup|resume", true], ["compact", false]],
+      "the pull runs in the background, the kernel rules before the session goes on",
+    );
     assert.ok(settings.hooks!.PreToolUse[0].matcher, "the judge keeps the plugin's matcher");
     assert.equal(settings.hooks!.PostToolUse[0].hooks[0].if, "Bash(*git-kb*)", "if is kept");
     assert.deepEqual(
@@ -122,7 +132,7 @@ Deno.test("claude: install, idempotent rerun, dry run, moved launcher, remove", 
     assert.match(result.stdout, /^\+.*hook prompt/m);
     assert.match(
       result.stdout,
-      /Added the git-kb hooks \(UserPromptSubmit, PreToolUse, PostToolUse\)/,
+      /Added the git-kb hooks \(UserPromptSubmit, PreToolUse, PostToolUse, SessionStart\)/,
     );
     assert.ok(!(await exists(`${file}.bak`)), "no backup of a file that did not exist");
   });

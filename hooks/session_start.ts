@@ -1,0 +1,156 @@
+/**
+ * Claude Code SessionStart hook. On `startup` and `resume` (an `async: true` handler: the session
+ * never waits for it) it brings the knowledge base up to date: a fast-forward-only pull with a
+ * short fetch timeout (io/hook/session_pull.ts), then the index, so the prompt hook sees what
+ * came in as soon as it lands; it prints nothing. On `compact` it prints the kernel rules again
+ * as additionalContext (the same kernel text and budget as the prompt hook), since a compaction
+ * summarises away what hooks injected. Every case it leaves alone, and every failure, is a debug
+ * record (`KB_HOOK_DEBUG=1`). Exit 0 always.
+ *
+ * When Claude Code ends the session it stops its hooks with SIGTERM: the fetch under way is then
+ * stopped with its transport (git runs in a process group of its own, out of reach of the
+ * signal Claude Code sends to the hook's group).
+ *
+ * @module
+ */
+import { type HookPayload, textField } from "../core/hook/payload.ts";
+import {
+  COMPACT_WORDING,
+  sessionSource,
+  type SessionWork,
+  sessionWork,
+} from "../core/hook/session_start.ts";
+import { scrubSecrets } from "../core/text/secrets.ts";
+import { assemble, DEFAULT_SURFACE_CONFIG } from "../core/prompt/decision.ts";
+import { resolveKb } from "../io/config.ts";
+import { appendDebugRecord, recordFailure } from "../io/hook/debug_log.ts";
+import { runContextPipeline } from "../io/hook/pipeline.ts";
+import { fastForwardPull, type PullReport, terminationSignal } from "../io/hook/session_pull.ts";
+import { runHookOnStdio } from "../io/hook/stdin.ts";
+import { openIndex } from "../io/index/store.ts";
+
+/** The largest stdin accepted; a SessionStart payload is a few hundred bytes. */
+const MAX_INPUT_BYTES = 1024 * 1024;
+
+/** The debug record's `event`. */
+const EVENT = "session-start";
+
+/**
+ * The longest the hook runs, in ms, whatever git does: past it, the hook records that and exits.
+ * The fetch and each git call have bounds of their own, well inside it.
+ */
+const SESSION_START_BOUND_MS = 20_000;
+
+/** Bring the knowledge base up to date, then its index; returns what the pull did. */
+async function pullAndReindex(
+  kbDir: string,
+  signal?: AbortSignal,
+): Promise<{ pull: PullReport; index?: string }> {
+  const pull = await fastForwardPull(kbDir, { signal });
+  if (signal?.aborted) return { pull };
+  const { report } = await openIndex(kbDir, { hook: true });
+  return { pull, index: report.mode };
+}
+
+/** The kernel rules as SessionStart additionalContext, or "" when the knowledge base has none. */
+async function kernelOutput(payload: HookPayload): Promise<string> {
+  const { decision } = await runContextPipeline({
+    sessionId: textField(payload, "session_id"),
+    event: EVENT,
+    decide: ({ reader, fetch }) => {
+      const kernel = reader.manifest.kernel;
+      if (!kernel.length) return {};
+      return { assembly: assemble(kernel, [], fetch, DEFAULT_SURFACE_CONFIG, COMPACT_WORDING) };
+    },
+    debugFields: ({ assembly }, { index, ms }) => ({
+      event: EVENT,
+      source: "compact",
+      outcome: assembly ? "kernel" : "no_kernel",
+      kernel: assembly?.kernel ?? [],
+      kernel_degraded: assembly?.kernelDegraded ?? [],
+      index,
+      ms: Number(ms.toFixed(2)),
+    }),
+  });
+  const text = decision.assembly?.text;
+  if (!text) return "";
+  return JSON.stringify({
+    hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: text },
+  });
+}
+
+/** Pull for a new or resumed session and leave a debug record of it; prints nothing. */
+async function pullOutput(payload: HookPayload, signal: AbortSignal): Promise<string> {
+  const started = performance.now();
+  const { kbDir } = resolveKb();
+  try {
+    const { pull, index } = await pullAndReindex(kbDir, signal);
+    appendDebugRecord(kbDir, {
+      event: EVENT,
+      session: textField(payload, "session_id") ?? null,
+      source: payload.source,
+      ...pull,
+      ...("detail" in pull && pull.detail ? { detail: scrubSecrets(pull.detail) } : {}),
+      ...index ? { index } : {},
+      ms: Number((performance.now() - started).toFixed(2)),
+    });
+  } catch (error) {
+    recordFailure(error, kbDir, EVENT);
+  }
+  return "";
+}
+
+/**
+ * The hook's stdout for a payload: the kernel rules after a compaction, else "". With `only`,
+ * the hook does that work alone (the registry runs each with its own permissions) and nothing
+ * for a source that asks for the other.
+ */
+export function sessionStartOutput(
+  payload: HookPayload,
+  only?: SessionWork,
+  signal: AbortSignal = new AbortController().signal,
+): Promise<string> {
+  const work = sessionWork(sessionSource(payload));
+  if (only !== undefined && work !== only) return Promise.resolve("");
+  if (work === "pull") return pullOutput(payload, signal);
+  if (work === "kernel") return kernelOutput(payload);
+  return Promise.resolve("");
+}
+
+/**
+ * What `work` resolves to, or "" once `ms` have passed without it (with a debug record saying
+ * the hook stopped waiting).
+ */
+async function withinBound(work: Promise<string>, ms: number): Promise<string> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const bound = new Promise<string>((resolve) => {
+    timer = setTimeout(() => {
+      recordFailure(new Error(`the hook did not finish within ${ms / 1000} s`), undefined, EVENT);
+      resolve("");
+    }, ms);
+  });
+  try {
+    return await Promise.race([work, bound]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Run the hook on this process's stdin and stdout, doing `only` that work when given (see
+ * {@link sessionStartOutput}). Never throws: a failure means no output (and a debug record when
+ * `KB_HOOK_DEBUG=1`). SIGTERM stops a fetch under way.
+ */
+export async function runSessionStartHook(only?: SessionWork): Promise<void> {
+  using stop = terminationSignal();
+  await runHookOnStdio(
+    MAX_INPUT_BYTES,
+    (payload) => withinBound(sessionStartOutput(payload, only, stop), SESSION_START_BOUND_MS),
+    (error) => recordFailure(error, undefined, EVENT),
+  );
+}
+
+if (import.meta.main) {
+  await runSessionStartHook();
+  Deno.exit(0);
+}

@@ -1,0 +1,313 @@
+/**
+ * The SessionStart hooks as Claude Code runs them: `git-kb hook session` (startup, resume) and
+ * `git-kb hook compact`, each a subprocess through the launcher's entry point with its own
+ * permission profile, on a real knowledge base with a bare remote and a second clone pushing to
+ * it. The pull fast-forwards a clean branch that is behind and leaves every other state alone
+ * (with a debug record saying why); a slow remote is a fake `git` on PATH whose fetch never ends
+ * and leaves a transport-like child behind, which the hook's bound and SIGTERM both stop.
+ */
+import { deepStrictEqual as deepEqual, strictEqual as equal } from "node:assert/strict";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { hookFlags } from "../app/permissions.ts";
+import { PULL_FETCH_TIMEOUT_MS } from "../io/hook/session_pull.ts";
+import { withLock } from "../io/save/lock.ts";
+import { saveLockPath } from "../io/save/save.ts";
+import { assertGone, slowGit } from "./slow_git.ts";
+import {
+  cacheRootOf,
+  childEnv,
+  cloneRemote,
+  denoDir,
+  entryText,
+  git,
+  type Kb,
+  makeKb,
+  pushEntryFrom,
+  ROOT,
+  runDeno,
+  runHook,
+  type RunResult,
+  snapshot,
+  STACK_FRAME,
+} from "./helpers.ts";
+
+const LAUNCH = join(ROOT, "app", "launch.ts");
+
+/** A SessionStart payload as Claude Code 2.1.197 sends it. */
+function payload(source: string, session = "s-1"): string {
+  return JSON.stringify({
+    session_id: session,
+    transcript_path: "/dev/null",
+    cwd: "/tmp",
+    hook_event_name: "SessionStart",
+    source,
+  });
+}
+
+/** Run `git-kb hook <verb>` with its profile's permissions and the debug log on. */
+function runSessionHook(
+  kb: Kb,
+  verb: "session" | "compact",
+  stdin: string | Uint8Array,
+  env: Record<string, string> = {},
+): Promise<RunResult> {
+  const all = { ...kb.env, KB_HOOK_DEBUG: "1", ...env };
+  return runDeno(["run", ...hookFlags(verb, cacheRootOf(all)), LAUNCH, "hook", verb], {
+    env: all,
+    stdin,
+    cwd: kb.tmp,
+  });
+}
+
+/** The debug records of the session hooks, from the knowledge base's cache. */
+async function sessionRecords(kb: Kb): Promise<Record<string, unknown>[]> {
+  const found: Record<string, unknown>[] = [];
+  for await (const path of walk(cacheRootOf(kb.env))) {
+    if (!path.endsWith("debug.jsonl")) continue;
+    const lines = (await Deno.readTextFile(path)).split("\n").filter(Boolean);
+    found.push(...lines.map((line) => JSON.parse(line)));
+  }
+  return found.filter((record) => record.event === "session-start");
+}
+
+async function* walk(dir: string): AsyncGenerator<string> {
+  try {
+    for await (const item of Deno.readDir(dir)) {
+      const path = join(dir, item.name);
+      if (item.isDirectory) yield* walk(path);
+      else yield path;
+    }
+  } catch { /* no cache yet */ }
+}
+
+/** Exit 0, nothing on stdout or stderr: what every pull run must give. */
+function assertSilent(result: RunResult): void {
+  const shown = `exit ${result.code}\n${result.stdout}\n${result.stderr}`;
+  equal(result.code, 0, shown);
+  equal(result.stdout, "", shown);
+  equal(result.stderr, "", shown);
+}
+
+/** A knowledge base with a remote, and a second clone one new entry ahead of it on the remote. */
+async function behindByOne(): Promise<{ kb: Kb; other: string }> {
+  const kb = await makeKb({ remote: true });
+  const other = await cloneRemote(kb);
+  await pushEntryFrom(other, "kb-syn7q", "Quokka feeding schedule for the zoo team");
+  return { kb, other };
+}
+
+Deno.test("startup, behind and clean: fast-forwarded, and the next prompt surfaces the new entry", async () => {
+  const { kb, other } = await behindByOne();
+  await using _kb = kb;
+  const before = await git(kb.dir, "rev-parse", "HEAD");
+  assertSilent(await runSessionHook(kb, "session", payload("startup")));
+  equal(await git(kb.dir, "rev-parse", "HEAD"), await git(other, "rev-parse", "HEAD"));
+  equal(await git(kb.dir, "rev-list", "--merges", "--count", `${before}..HEAD`), "0");
+  const [record] = await sessionRecords(kb);
+  equal(record.outcome, "fast-forwarded");
+  equal(record.behind, 1);
+  equal(record.from, before);
+  equal(record.source, "startup");
+
+  const prompt = await runHook(
+    JSON.stringify({ session_id: "s-1", prompt: "what is the quokka feeding schedule?" }),
+    { env: kb.env },
+  );
+  equal(prompt.code, 0, prompt.stderr);
+  assert.match(prompt.stdout, /kb-syn7q Quokka feeding schedule/);
+});
+
+Deno.test("resume pulls too; a clear does nothing", async () => {
+  const { kb, other } = await behindByOne();
+  await using _kb = kb;
+  const before = await git(kb.dir, "rev-parse", "HEAD");
+  assertSilent(await runSessionHook(kb, "session", payload("clear")));
+  equal(await git(kb.dir, "rev-parse", "HEAD"), before);
+  assertSilent(await runSessionHook(kb, "session", payload("resume")));
+  equal(await git(kb.dir, "rev-parse", "HEAD"), await git(other, "rev-parse", "HEAD"));
+});
+
+/** Run the pull on `kb` in `state`; assert it changed nothing and left a record; return it. */
+async function assertLeftAlone(kb: Kb, env: Record<string, string> = {}) {
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  const files = await snapshot(kb.dir, [".git"]);
+  assertSilent(await runSessionHook(kb, "session", payload("startup"), env));
+  equal(await git(kb.dir, "rev-parse", "HEAD"), head);
+  deepEqual(await snapshot(kb.dir, [".git"]), files);
+  const records = await sessionRecords(kb);
+  equal(records.length, 1, JSON.stringify(records));
+  return records[0];
+}
+
+Deno.test("a dirty tree is left alone, even with the remote ahead", async () => {
+  const { kb } = await behindByOne();
+  await using _kb = kb;
+  const path = join(kb.dir, "entries", [...Deno.readDirSync(join(kb.dir, "entries"))][0].name);
+  await Deno.writeTextFile(path, "\nunsaved words\n", { append: true });
+  const record = await assertLeftAlone(kb);
+  equal(record.outcome, "skipped");
+  equal(record.reason, "dirty");
+});
+
+Deno.test("a diverged branch is left alone: no merge, no rebase", async () => {
+  const { kb } = await behindByOne();
+  await using _kb = kb;
+  const path = "entries/kb-loc4l-a-local-note.md";
+  await Deno.writeTextFile(
+    join(kb.dir, path),
+    entryText({ id: "kb-loc4l", title: "A local note", body: "Not pushed yet.\n" }),
+  );
+  await git(kb.dir, "add", "--", path);
+  await git(kb.dir, "commit", "--quiet", "-m", "kb: add kb-loc4l");
+  const record = await assertLeftAlone(kb);
+  equal(record.outcome, "diverged");
+  deepEqual(record.divergence, { ahead: 1, behind: 1 });
+});
+
+Deno.test("a rebase in progress, no remote, a held save lock: each left alone and named", async (t) => {
+  await t.step("rebase in progress", async () => {
+    const { kb } = await behindByOne();
+    await using _kb = kb;
+    await Deno.mkdir(join(kb.dir, ".git", "rebase-merge"));
+    const record = await assertLeftAlone(kb);
+    equal(record.outcome, "skipped");
+    equal(record.reason, "rebase");
+  });
+  await t.step("no remote", async () => {
+    await using kb = await makeKb();
+    const record = await assertLeftAlone(kb);
+    equal(record.reason, "no-remote");
+  });
+  await t.step("save lock held by a save under way", async () => {
+    const { kb } = await behindByOne();
+    await using _kb = kb;
+    const record = await withLock(await saveLockPath(kb.dir), () => assertLeftAlone(kb));
+    equal(record.reason, "save-lock-held");
+  });
+});
+
+Deno.test("an unreachable remote: nothing changes, the failure is recorded with git's words", async () => {
+  const { kb } = await behindByOne();
+  await using _kb = kb;
+  await git(kb.dir, "remote", "set-url", "origin", "http://user:hunter2pass@127.0.0.1:9/kb.git");
+  const record = await assertLeftAlone(kb);
+  equal(record.outcome, "failed");
+  equal(record.reason, "fetch-failed");
+  assert.ok(typeof record.detail === "string" && record.detail.length > 0);
+  assert.doesNotMatch(JSON.stringify(record), /hunter2pass/, "no password reaches the log");
+});
+
+Deno.test({
+  name: "a slow remote: the hook returns within its fetch bound and leaves no process behind",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    const { kb } = await behindByOne();
+    await using _kb = kb;
+    const pids = join(kb.root, "pids");
+    const PATH = await slowGit(kb.root, pids);
+    const started = Date.now();
+    const record = await assertLeftAlone(kb, { PATH });
+    const took = Date.now() - started;
+    assert.ok(took < PULL_FETCH_TIMEOUT_MS + 5_000, `took ${took} ms`);
+    equal(record.outcome, "failed");
+    equal(record.reason, "fetch-timeout");
+    await assertGone(pids);
+  },
+});
+
+Deno.test({
+  name: "SIGTERM (the session ending) stops a fetch under way with its transport",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    const { kb } = await behindByOne();
+    await using _kb = kb;
+    const pids = join(kb.root, "pids");
+    const env = childEnv({ ...kb.env, KB_HOOK_DEBUG: "1", PATH: await slowGit(kb.root, pids) });
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", ...hookFlags("session", cacheRootOf(env)), LAUNCH, "hook", "session"],
+      cwd: kb.tmp,
+      clearEnv: true,
+      env: { ...env, DENO_DIR: await denoDir(), DENO_NO_UPDATE_CHECK: "1" },
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(payload("startup")));
+    await writer.close();
+    for (let tries = 0; tries < 200; tries++) {
+      try {
+        if ((await Deno.readTextFile(pids)).trim()) break;
+      } catch { /* the fetch has not started yet */ }
+      await new Promise((done) => setTimeout(done, 50));
+    }
+    const signalled = Date.now();
+    child.kill("SIGTERM");
+    const { code, stdout } = await child.output();
+    assert.ok(Date.now() - signalled < 2_000, "the hook ends soon after SIGTERM");
+    equal(code, 0);
+    equal(new TextDecoder().decode(stdout), "");
+    await assertGone(pids);
+    const [record] = await sessionRecords(kb);
+    equal(record.reason, "stopped");
+  },
+});
+
+Deno.test("compact: the kernel rules come back as SessionStart additionalContext", async () => {
+  await using kb = await makeKb();
+  const result = await runSessionHook(kb, "compact", payload("compact"));
+  equal(result.code, 0, result.stderr);
+  const output = JSON.parse(result.stdout);
+  deepEqual(Object.keys(output), ["hookSpecificOutput"]);
+  equal(output.hookSpecificOutput.hookEventName, "SessionStart");
+  const context: string = output.hookSpecificOutput.additionalContext;
+  assert.match(context, /restored after the conversation was compacted/);
+  assert.match(context, /### kb-c0mw8 /);
+  assert.match(context, /### kb-k1rn0 /);
+  assert.ok(context.length <= 9_000, `${context.length} characters`);
+  const [record] = await sessionRecords(kb);
+  equal(record.outcome, "kernel");
+});
+
+Deno.test("each verb does its own work only: compact never pulls, session never prints", async () => {
+  const { kb } = await behindByOne();
+  await using _kb = kb;
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  assertSilent(await runSessionHook(kb, "compact", payload("startup")));
+  equal(await git(kb.dir, "rev-parse", "HEAD"), head);
+  assertSilent(await runSessionHook(kb, "session", payload("compact")));
+});
+
+Deno.test("bad stdin fails open: exit 0, no output, for both verbs", async () => {
+  await using kb = await makeKb({ remote: true });
+  const inputs = [
+    "",
+    "not json",
+    "[]",
+    "null",
+    JSON.stringify({ source: 42 }),
+    JSON.stringify({ source: "startup", session_id: { nested: true } }),
+    new Uint8Array(2 * 1024 * 1024).fill(0x7b),
+  ];
+  for (const verb of ["session", "compact"] as const) {
+    for (const input of inputs) {
+      const result = await runSessionHook(kb, verb, input);
+      equal(result.code, 0, result.stderr);
+      equal(result.stdout, "", `${verb}: ${String(input).slice(0, 40)}`);
+      assert.doesNotMatch(result.stderr, STACK_FRAME);
+    }
+  }
+});
+
+Deno.test("no knowledge base configured: nothing printed, a record at the cache root", async () => {
+  await using kb = await makeKb();
+  const { KB_DIR: _, ...env } = kb.env;
+  const result = await runDeno(
+    ["run", ...hookFlags("session", cacheRootOf(env)), LAUNCH, "hook", "session"],
+    { env: { ...env, KB_HOOK_DEBUG: "1" }, stdin: payload("startup"), cwd: kb.tmp },
+  );
+  assertSilent(result);
+  const records = await sessionRecords(kb);
+  equal(records[0]?.outcome, "error", JSON.stringify(records));
+});
