@@ -195,16 +195,6 @@ export async function remoteNames(dir: string): Promise<string[]> {
   return (await gitOk(dir, ["remote"])).split("\n").filter(Boolean);
 }
 
-/** How many commits HEAD is ahead of and behind its upstream; undefined without one. */
-export async function aheadBehind(
-  dir: string,
-): Promise<{ ahead: number; behind: number } | undefined> {
-  const counts = await git(dir, ["rev-list", "--left-right", "--count", "HEAD...@{u}"]);
-  if (counts.code !== 0) return undefined;
-  const [ahead, behind] = counts.stdout.trim().split(/\s+/).map(Number);
-  return { ahead, behind };
-}
-
 /** What replaying a branch's own commits onto another commit gave. */
 export type Replay =
   /** Every commit replayed: `tip` is the last (`onto` itself when there was none). */
