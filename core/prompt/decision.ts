@@ -29,7 +29,7 @@ export const MECHANICAL_WORDS: readonly string[] = [
   "tests", "test", "specs", "spec", "build", "linter", "lint", "checks", "check", "once", "more",
   "fix", "format", "formatting", "code", "fmt", "deno", "errors", "error", "warnings", "warning",
   "issues", "issue", "types", "type", "typos", "typo", "looks", "sounds", "works", "squash",
-  "show", "me", "diff", "commits",
+  "show", "diff", "commits",
 ];
 
 const MECHANICAL = new Set(MECHANICAL_WORDS);
