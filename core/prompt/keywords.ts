@@ -109,6 +109,17 @@ export function specificity(entries: number, docCount: number): number {
   return Math.max(0, Math.log(docCount / entries) / Math.log(docCount / rare));
 }
 
+/**
+ * Below this specificity a word is common (in more than docCount^¾ of the entries, when that is
+ * over {@link SPECIFIC_FLOOR_ENTRIES}), and common words count together at most
+ * {@link COMMON_WORDS_MOST} for an entry: a prompt made of them never fires, however many it
+ * has, while each still ranks and adds a little to a rarer word's evidence.
+ */
+export const COMMON_SPECIFICITY = 0.5;
+
+/** The most that all of a prompt's common words ({@link COMMON_SPECIFICITY}) count together. */
+export const COMMON_WORDS_MOST = 0.5;
+
 /** Whether a word found in `entries` of `docCount` entries is too common to count in a body. */
 export function isCommonWord(entries: number, docCount: number): boolean {
   return entries > Math.max(COMMON_WORD_MIN_ENTRIES, docCount * COMMON_WORD_SHARE);
@@ -222,6 +233,10 @@ class Tallies {
   readonly keywordWords: Uint16Array;
   readonly #listAt: number;
   readonly #keepTouched: boolean;
+  /** What each entry's common words counted so far, once there are any. */
+  #common?: Float64Array;
+  /** The word being counted is a common one. */
+  #commonWord = false;
   #token?: Int32Array;
   #keywordParts?: Uint8Array;
   #anyParts?: Uint8Array;
@@ -236,6 +251,7 @@ class Tallies {
   /** Count one prompt word, from its parts' postings. */
   addWord(word: PromptWord): void {
     if (word.weight === 0) return;
+    this.#commonWord = word.weight < COMMON_SPECIFICITY;
     if (word.parts.length === 1) this.#addPart(word, word.parts[0]);
     else this.#addParts(word);
   }
@@ -290,11 +306,16 @@ class Tallies {
 
   /** Add a word of `weight` (`keyword`: 1 when it is a title, tag or alias word) for `ord`. */
   #add(ord: number, weight: number, keyword: number): void {
+    if (this.#commonWord) {
+      const common = this.#common ??= new Float64Array(this.weight.length);
+      weight = Math.min(weight, COMMON_WORDS_MOST - common[ord]);
+      common[ord] += weight;
+    }
     const before = this.weight[ord];
     const after = before + weight;
     this.weight[ord] = after;
     this.keywordWords[ord] += keyword;
-    if (before === 0 && this.#keepTouched) this.touched.push(ord);
+    if (before === 0 && after > 0 && this.#keepTouched) this.touched.push(ord);
     if (before < this.#listAt && after >= this.#listAt) this.reached.push(ord);
   }
 
@@ -355,6 +376,7 @@ function matchedIn(part: WordPart, index: number): MatchedIn {
 /** What each prompt word counted for `ord`, in prompt order. */
 function evidenceFor(ord: number, words: PromptWord[]): Evidence[] {
   const found: Evidence[] = [];
+  let common = 0;
   for (const word of words) {
     if (word.weight === 0) continue;
     const places: MatchedIn[] = [];
@@ -365,11 +387,12 @@ function evidenceFor(ord: number, words: PromptWord[]): Evidence[] {
     if (places.length < word.parts.length) continue;
     const where = places.includes("body") ? "body" : places.includes("tags") ? "tags" : "title";
     if (where === "body" && word.common) continue;
-    found.push({
-      word: word.parts.map((part) => part.term.word).join(" "),
-      weight: where === "body" ? BODY_WORD_WEIGHT * word.weight : word.weight,
-      where,
-    });
+    let weight = where === "body" ? BODY_WORD_WEIGHT * word.weight : word.weight;
+    if (word.weight < COMMON_SPECIFICITY) {
+      weight = Math.min(weight, COMMON_WORDS_MOST - common);
+      common += weight;
+    }
+    found.push({ word: word.parts.map((part) => part.term.word).join(" "), weight, where });
   }
   return found;
 }
