@@ -674,7 +674,7 @@ Deno.test("budget: 200 matching entries with 180-character titles stay under 9,0
   // Among as many other entries, the three words are common enough to need a lower threshold.
   const reader = buildReader([...specs, ...unrelated(200)]);
   const prompt = "kafka consumer lag keeps growing in production";
-  const low = config({ threshold: 0.5 });
+  const low = config({ threshold: 0.45 });
   const normal = decide(prompt, reader, {}, FETCH, low);
   equal(normal.assembly!.pointers.length, 5);
   ok(normal.assembly!.text.length <= 9000);
@@ -710,7 +710,7 @@ Deno.test("budget: with a large kernel and 200 matches, kernel stays whole and t
     reader,
     {},
     FETCH,
-    config({ maxEntries: 200, threshold: 0.5 }),
+    config({ maxEntries: 200, threshold: 0.45 }),
   );
   const assembly = decision.assembly!;
   deepStrictEqual(assembly.kernel, ["kb-kmax1"]);

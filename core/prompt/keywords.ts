@@ -110,12 +110,12 @@ export function specificity(entries: number, docCount: number): number {
 }
 
 /**
- * Below this specificity a word is common (in more than docCount^¾ of the entries, when that is
+ * Below this specificity a word is common (in more than docCount^⅔ of the entries, when that is
  * over {@link SPECIFIC_FLOOR_ENTRIES}), and common words count together at most
  * {@link COMMON_WORDS_MOST} for an entry: a prompt made of them never fires, however many it
  * has, while each still ranks and adds a little to a rarer word's evidence.
  */
-export const COMMON_SPECIFICITY = 0.5;
+export const COMMON_SPECIFICITY = 2 / 3;
 
 /** The most that all of a prompt's common words ({@link COMMON_SPECIFICITY}) count together. */
 export const COMMON_WORDS_MOST = 0.5;
