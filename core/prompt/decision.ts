@@ -29,7 +29,7 @@ export const MECHANICAL_WORDS: readonly string[] = [
   "tests", "test", "specs", "spec", "build", "linter", "lint", "checks", "check", "once", "more",
   "fix", "format", "formatting", "code", "fmt", "deno", "errors", "error", "warnings", "warning",
   "issues", "issue", "types", "type", "typos", "typo", "looks", "sounds", "works", "squash",
-  "show", "diff", "commits",
+  "show", "me", "diff", "commits",
 ];
 
 const MECHANICAL = new Set(MECHANICAL_WORDS);
@@ -58,24 +58,21 @@ export const SKIP_PATTERNS: readonly RegExp[] = [
 ];
 
 /**
- * Words that point at the conversation and what is in front of the model rather than name a
- * topic: English's deictic words, a closed class of the grammar (person: the speaker and the one
- * spoken to; place and discourse: the near demonstratives, "here", "the same"; time: "again").
- * "That", "it" and "there" are left out: they are as often a relative pronoun, an anaphor of a
- * word of the same prompt, or an empty subject ("files that match", "reading it").
+ * Words that point at what is in front of the model rather than name a topic: the deictic words
+ * of English's grammar for place, discourse and time (the demonstratives, "here", "the same",
+ * "again"), a closed class. "That", "it" and "there" are left out: they are as often a relative
+ * pronoun, an anaphor of a word of the same prompt, or an empty subject ("files that match",
+ * "reading it"); so are the persons ("I", "we", "you"), which questions to a knowledge base name
+ * as often as instructions do ("how do I rotate our token").
  */
-// deno-fmt-ignore
-export const DEICTIC_WORDS: readonly string[] = [
-  "i", "me", "my", "we", "us", "our", "you", "your",
-  "this", "these", "those", "here", "same", "again",
-];
+export const DEICTIC_WORDS: readonly string[] = ["this", "these", "those", "here", "same", "again"];
 
 const DEICTIC = new Set(DEICTIC_WORDS);
 
 /**
  * Whether a prompt points at what is in front of the model ("format this file", "the same fix
- * here", "show me the diff"): then its words are taken to be about that, and only words rare in
- * the knowledge base count as evidence of an entry.
+ * here", "run it again"): then its words are taken to be about that, and only words rare in the
+ * knowledge base count as evidence of an entry.
  */
 export function pointsAtContext(prompt: string): boolean {
   return splitWords(prompt).some((word) => DEICTIC.has(word));

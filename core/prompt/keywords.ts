@@ -11,7 +11,7 @@
  * word: in a body it is prose, not a sign of what the entry is about.
  *
  * A prompt fires when some entry's evidence reaches the threshold; it then lists the entries
- * with at least {@link LISTED_SHARE} of the threshold, ranked as search ranks them (BM25F over
+ * with at least {@link LISTED_SHARE} of the threshold from two words or more, ranked as search ranks them (BM25F over
  * title, tags and aliases, body), which orders them better than the evidence sum does. Tallies
  * live in typed arrays indexed by entry ordinal, so a prompt that hits thousands of entries
  * costs a few array writes each, even before the code is warm.
@@ -73,8 +73,9 @@ export function promptTerms(prompt: string): PromptTerm[] {
 export const BODY_WORD_WEIGHT = 0.5;
 
 /**
- * The share of the threshold an entry's evidence must reach to be listed once the prompt fires:
- * the ranking, not the evidence sum, then decides which of these come first.
+ * The share of the threshold an entry's evidence must reach, from two words at least, to be
+ * listed once the prompt fires: the ranking, not the evidence sum, then decides which of these
+ * come first.
  */
 export const LISTED_SHARE = 0.5;
 
@@ -231,6 +232,8 @@ class Tallies {
   readonly weight: Float64Array;
   /** Words found in the title, tags or aliases. */
   readonly keywordWords: Uint16Array;
+  /** Words that counted at all. */
+  readonly words: Uint16Array;
   readonly #listAt: number;
   readonly #keepTouched: boolean;
   /** What each entry's common words counted so far, once there are any. */
@@ -244,6 +247,7 @@ class Tallies {
   constructor(size: number, listAt: number, keepTouched: boolean) {
     this.weight = new Float64Array(size);
     this.keywordWords = new Uint16Array(size);
+    this.words = new Uint16Array(size);
     this.#listAt = listAt;
     this.#keepTouched = keepTouched;
   }
@@ -315,8 +319,18 @@ class Tallies {
     const after = before + weight;
     this.weight[ord] = after;
     this.keywordWords[ord] += keyword;
+    if (weight > 0) this.words[ord]++;
     if (before === 0 && after > 0 && this.#keepTouched) this.touched.push(ord);
     if (before < this.#listAt && after >= this.#listAt) this.reached.push(ord);
+  }
+
+  /**
+   * Whether `ord` may be listed once the prompt fires: two words or more, and the listing level
+   * reached without the common words, which only add to rarer words' evidence.
+   */
+  isListed(ord: number): boolean {
+    const common = this.#common?.[ord] ?? 0;
+    return this.words[ord] > 1 && this.weight[ord] - common >= this.#listAt;
   }
 
   /** Near misses first by weight, then keyword words, then index order. */
@@ -513,7 +527,7 @@ export function keywordMatches(
   );
   if (specificOnly) { for (const word of words) if (word.weight < 1) word.weight = 0; }
   for (const word of words) tallies.addWord(word);
-  const listed = tallies.reached.filter((ord) => reader.isPointable(ord));
+  const listed = tallies.reached.filter((ord) => tallies.isListed(ord) && reader.isPointable(ord));
   const over = listed.some((ord) => tallies.weight[ord] >= threshold) ? listed : [];
   const isOver = new Uint8Array(tallies.weight.length);
   for (const ord of over) isOver[ord] = 1;
