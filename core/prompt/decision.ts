@@ -69,13 +69,24 @@ export const DEICTIC_WORDS: readonly string[] = ["this", "these", "those", "here
 
 const DEICTIC = new Set(DEICTIC_WORDS);
 
+/** The words a question starts with: English's interrogatives. */
+const INTERROGATIVES = new Set(["how", "what", "why", "where", "when", "which", "who", "whose"]);
+
+/** Whether a prompt asks (ends with "?" or starts with an interrogative) rather than tells. */
+function isQuestion(prompt: string, words: string[]): boolean {
+  return prompt.trimEnd().endsWith("?") || INTERROGATIVES.has(words[0]);
+}
+
 /**
- * Whether a prompt points at what is in front of the model ("format this file", "the same fix
- * here", "run it again"): then its words are taken to be about that, and only words rare in the
- * knowledge base count as evidence of an entry.
+ * Whether a prompt is an instruction about what is in front of the model ("format this file",
+ * "the same fix here", "run it again"): it points at something with a deictic word and tells
+ * rather than asks. Its words are then taken to be about that thing, and only words rare in the
+ * knowledge base count as evidence of an entry; a question ("how do we handle this?") is one for
+ * the knowledge base whatever it points at.
  */
 export function pointsAtContext(prompt: string): boolean {
-  return splitWords(prompt).some((word) => DEICTIC.has(word));
+  const words = splitWords(prompt);
+  return words.some((word) => DEICTIC.has(word)) && !isQuestion(prompt, words);
 }
 
 /** Words that say which kind of work a prompt is about, before stemming. */
@@ -179,8 +190,8 @@ export interface SurfaceConfig {
 }
 
 /**
- * The defaults: THRESHOLD 1.25 (two words at least, one of them rare), MAX_CONTEXT_ENTRIES 5, a
- * 9,000-character budget.
+ * The defaults: THRESHOLD 1.25 (more than one word gives, so two words at least),
+ * MAX_CONTEXT_ENTRIES 5, a 9,000-character budget.
  */
 export const DEFAULT_SURFACE_CONFIG: SurfaceConfig = {
   threshold: 1.25,

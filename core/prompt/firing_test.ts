@@ -108,14 +108,17 @@ Deno.test("firing on 40 entries: common words stay quiet, however many; two rare
   }
 });
 
-Deno.test("pointsAtContext: deictic words, not the topic, not 'that', 'it' or the persons", () => {
+Deno.test("pointsAtContext: deictic instructions, not questions, not 'that', 'it' or persons", () => {
   const table: [string, boolean][] = [
     ["format this file", true],
     ["split these two functions", true],
     ["add a comment here", true],
     ["the same fix in the other handler", true],
     ["run the tests again", true],
+    ["can you add tests for this", true],
     ["how do I rotate our token", false],
+    ["how do we handle kafka lag in this repo", false],
+    ["is this the kafka consumer runbook?", false],
     ["pages that match the regex", false],
     ["print the line after reading it", false],
     ["kubernetes pod in crashloopbackoff", false],
