@@ -406,6 +406,7 @@ function evidenceFor(ord: number, words: PromptWord[]): Evidence[] {
       weight = Math.min(weight, COMMON_WORDS_MOST - common);
       common += weight;
     }
+    if (weight <= 0) continue;
     found.push({ word: word.parts.map((part) => part.term.word).join(" "), weight, where });
   }
   return found;
