@@ -11,10 +11,10 @@
  * word: in a body it is prose, not a sign of what the entry is about.
  *
  * A prompt fires when some entry's evidence reaches the threshold; it then lists the entries
- * with at least {@link LISTED_SHARE} of the threshold from two words or more, ranked as search ranks them (BM25F over
- * title, tags and aliases, body), which orders them better than the evidence sum does. Tallies
- * live in typed arrays indexed by entry ordinal, so a prompt that hits thousands of entries
- * costs a few array writes each, even before the code is warm.
+ * with at least {@link LISTED_SHARE} of the threshold from two words or more, ranked as search
+ * ranks them (BM25F over title, tags and aliases, body), which orders them better than the
+ * evidence sum does. Tallies live in typed arrays indexed by entry ordinal, so a prompt that hits
+ * thousands of entries costs a few array writes each, even before the code is warm.
  *
  * @module
  */
@@ -530,13 +530,13 @@ export function keywordMatches(
   for (const word of words) tallies.addWord(word);
   const listed = tallies.reached.filter((ord) => tallies.isListed(ord) && reader.isPointable(ord));
   const over = listed.some((ord) => tallies.weight[ord] >= threshold) ? listed : [];
-  const isOver = new Uint8Array(tallies.weight.length);
+  const isOver = new Uint8Array(over.length ? tallies.weight.length : 0);
   for (const ord of over) isOver[ord] = 1;
   const under: number[] = [];
   const isActive = (ord: number) => reader.meta(ord)?.status === "active";
   for (const ord of tallies.touched) {
     if (
-      isOver[ord] === 0 && wouldKeep(under, ord, NEAR_MISS_LIMIT, tallies.compare) &&
+      isOver[ord] !== 1 && wouldKeep(under, ord, NEAR_MISS_LIMIT, tallies.compare) &&
       isActive(ord)
     ) keep(under, ord, NEAR_MISS_LIMIT, tallies.compare);
   }
