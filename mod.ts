@@ -81,22 +81,28 @@ export {
   decide,
   type Decision,
   DEFAULT_SURFACE_CONFIG,
+  DEICTIC_WORDS,
   isMechanical,
   type Ledger,
   MECHANICAL_WORDS,
   type NearMiss,
   type Pointer,
+  pointsAtContext,
   SKIP_PATTERNS,
   skipReason,
   type SurfaceConfig,
   type Wording,
 } from "./core/prompt/decision.ts";
 export {
+  type Evidence,
   type KeywordHit,
   type KeywordMatches,
   keywordMatches,
+  type MatchedIn,
+  type MatchOptions,
   type PromptTerm,
   promptTerms,
+  specificity,
 } from "./core/prompt/keywords.ts";
 
 // core/judge and core/shell: the prose judge's pure parts (which tool calls publish prose, the

@@ -2,9 +2,16 @@
  * Retrieval quality on the shared tldr-pages development split (`../shared/bench/`, derived
  * from tldr-pages, CC BY 4.0, © the tldr-pages team and contributors): converts the corpus into
  * a knowledge base in a temp folder, writes the held-out queries (each expecting its page) and
- * the negative prompts (expecting nothing) as a golden file, and runs `git-kb eval` on it, the
- * prompt hook and search. Prints eval's report, then a table beside the baselines measured on
- * the same split.
+ * the negative prompts (expecting nothing) as golden files, and runs `git-kb eval` on them, the
+ * prompt hook and search.
+ *
+ * The split is cut in two halves by a hash of each prompt's text ({@link halfOf}): the tuning
+ * half, whose misses are printed, and the held-out half, reported in numbers only, so that a
+ * change tuned on the one is checked on prompts it was not tuned on. `negatives.own.jsonl`
+ * beside this file holds negatives of the team's own (instructions about the code in front of
+ * the model), written before the firing rule they check and never tuned on. Prints the tuning
+ * half's eval report, then a table of the whole split, both halves and the own negatives beside
+ * the baselines measured on the same split.
  *
  * ```sh
  * deno task bench:retrieval [--data ../shared/bench] [--misses 10]
@@ -14,9 +21,10 @@
  */
 import { fileURLToPath } from "node:url";
 import { blankEntry, serializeEntry } from "../core/entry/entry.ts";
+import { fnv1a } from "../core/hash.ts";
 import { goldenLine } from "../core/eval/golden.ts";
 import { join } from "../core/path.ts";
-import { evaluate } from "../io/eval.ts";
+import { type EvalReport, evaluate } from "../io/eval.ts";
 import { formatReport } from "../cli/eval.ts";
 import { parseFlags } from "./generate.ts";
 
@@ -59,48 +67,93 @@ function writeKb(dir: string, corpus: CorpusPage[]): void {
   });
 }
 
-/** The dev queries (each expecting its page) and the negatives (expecting nothing). */
-function goldenFile(data: string, ids: Map<string, string>): string {
-  const queries = readJsonl<{ query: string; target: string }>(join(data, "queries.dev.jsonl"));
-  const negatives = readJsonl<{ query: string }>(join(data, "negatives.dev.jsonl"));
-  return [
-    ...queries.map(({ query, target }) => goldenLine(query, [ids.get(target)!])),
-    ...negatives.map(({ query }) => goldenLine(query, [])),
-  ].join("\n") + "\n";
+/** A prompt of the split: a query expects its page, a negative expects nothing. */
+interface Case {
+  query: string;
+  target?: string;
 }
+
+/** The half of the split a prompt falls in, by a hash of its text: the same every run. */
+export function halfOf(query: string): "tuning" | "held-out" {
+  return fnv1a(query) % 2 === 0 ? "tuning" : "held-out";
+}
+
+/** A golden file of `cases`, each query expecting its page's id. */
+function goldenFile(cases: Case[], ids: Map<string, string>): string {
+  return cases.map(({ query, target }) => goldenLine(query, target ? [ids.get(target)!] : []))
+    .join("\n") + "\n";
+}
+
+/** Evaluate `cases` as the golden file `name` in the knowledge base. */
+async function evaluateCases(
+  kbDir: string,
+  name: string,
+  cases: Case[],
+  ids: Map<string, string>,
+): Promise<EvalReport> {
+  const path = join(kbDir, name);
+  Deno.writeTextFileSync(path, goldenFile(cases, ids));
+  return await evaluate(kbDir, path);
+}
+
+const ownNegativesPath = fileURLToPath(new URL("negatives.own.jsonl", import.meta.url));
 
 async function main(): Promise<void> {
   const flags = parseFlags(Deno.args);
   const data = flags.get("data") ?? fileURLToPath(new URL("../../shared/bench", import.meta.url));
   const corpus = readJsonl<CorpusPage>(join(data, "corpus.jsonl"));
   const ids = new Map(corpus.map((page, index) => [page.key, idOf(index)]));
+  const dev = [
+    ...readJsonl<Case>(join(data, "queries.dev.jsonl")),
+    ...readJsonl<Case>(join(data, "negatives.dev.jsonl")),
+  ];
   const work = Deno.makeTempDirSync({ prefix: "git-kb-retrieval-" });
   try {
     Deno.env.set("TMPDIR", work);
     Deno.env.set("XDG_CACHE_HOME", work);
     const kbDir = join(work, "kb");
     writeKb(kbDir, corpus);
-    Deno.writeTextFileSync(join(kbDir, "golden.dev.jsonl"), goldenFile(data, ids));
-    const report = await evaluate(kbDir, join(kbDir, "golden.dev.jsonl"));
-    console.log(formatReport(report, Number(flags.get("misses") ?? 10)));
-    const { hook, search, negatives } = report.run.summary;
+    const tuning = await evaluateCases(
+      kbDir,
+      "golden.tuning.jsonl",
+      dev.filter(({ query }) => halfOf(query) === "tuning"),
+      ids,
+    );
+    console.log(formatReport(tuning, Number(flags.get("misses") ?? 10)));
+    const reports: [string, EvalReport][] = [
+      ["dev split, whole", await evaluateCases(kbDir, "golden.dev.jsonl", dev, ids)],
+      ["tuning half", tuning],
+      [
+        "held-out half",
+        await evaluateCases(
+          kbDir,
+          "golden.held-out.jsonl",
+          dev.filter(({ query }) => halfOf(query) === "held-out"),
+          ids,
+        ),
+      ],
+      [
+        "own negatives",
+        await evaluateCases(kbDir, "golden.own.jsonl", readJsonl<Case>(ownNegativesPath), ids),
+      ],
+    ];
     const row = (name: string, r1: number, r5: number, mrr: number, fires: string) =>
       `| ${name} | ${r1.toFixed(3)} | ${r5.toFixed(3)} | ${mrr.toFixed(3)} | ${fires} |`;
-    console.log(`\ntldr-pages dev split, ${report.entries} entries:\n`);
+    console.log(`\ntldr-pages dev split, ${tuning.entries} entries:\n`);
     console.log("| method | recall@1 | recall@5 | MRR@10 | fires on negatives |");
     console.log("|---|---:|---:|---:|---:|");
-    console.log(row("git-kb search", search.recall1, search.recall5, search.mrr, "—"));
-    console.log(
-      row(
-        "git-kb prompt hook",
-        hook.recall1,
-        hook.recall5,
-        hook.mrr,
-        `${hook.falseFires} of ${negatives}`,
-      ),
-    );
+    for (const [name, report] of reports) {
+      const { hook, search, positives, negatives } = report.run.summary;
+      const fires = `${hook.falseFires} of ${negatives}`;
+      if (positives) {
+        console.log(row(`git-kb search, ${name}`, search.recall1, search.recall5, search.mrr, "—"));
+        console.log(
+          row(`git-kb prompt hook, ${name}`, hook.recall1, hook.recall5, hook.mrr, fires),
+        );
+      } else console.log(`| git-kb prompt hook, ${name} | — | — | — | ${fires} |`);
+    }
     for (const [name, r1, r5, mrr, fires] of BASELINES) {
-      console.log(row(`${name} (baseline)`, r1, r5, mrr, fires));
+      console.log(row(`${name} (baseline, whole split)`, r1, r5, mrr, fires));
     }
   } finally {
     Deno.removeSync(work, { recursive: true });

@@ -338,9 +338,19 @@ Deno.test("KB_HOOK_DEBUG=1: one JSONL record per prompt with the decision's deta
     why: ["rotate", "leaked", "token", "ci"],
   }]);
   assert.deepEqual(first.kernel, KERNEL_IDS);
-  const nearMisses = first.near_misses as { id: string; hits: string[] }[];
+  const nearMisses = first.near_misses as {
+    id: string;
+    hits: string[];
+    evidence: { word: string; weight: number; where: string }[];
+  }[];
   assert.ok(nearMisses.length > 0);
   assert.ok(nearMisses.every((miss) => miss.hits.length >= 1 && /^kb-/.test(miss.id)));
+  // Each near miss shows its evidence: the words, what each counted, and where it matched.
+  for (const { hits, evidence } of nearMisses) {
+    assert.deepEqual(evidence.map((item) => item.word), hits, JSON.stringify(evidence));
+    assert.ok(evidence.every((item) => item.weight > 0 && item.weight <= 1));
+    assert.ok(evidence.every((item) => ["title", "tags", "body"].includes(item.where)));
+  }
   assert.ok(nearMisses.every((miss) => !MATCH_IDS.includes(miss.id)), "a match is no near miss");
   assert.equal(reviewRecord.bytes, encoder.encode(review).length);
   assert.deepEqual(reviewRecord.activities, ["reviewing"]);

@@ -6,7 +6,7 @@
  */
 import { displaySafe, kernelBlock } from "../text/display.ts";
 import type { DocInfo, IndexReader, KernelRule } from "../index/reader.ts";
-import { type KeywordHit, keywordMatches, promptTerms } from "./keywords.ts";
+import { type Evidence, type KeywordHit, keywordMatches, promptTerms } from "./keywords.ts";
 import type { Activity } from "../entry/schema.ts";
 import { kernelRuleCost, LIMITS } from "../entry/schema.ts";
 import { splitWords } from "../text/tokenize.ts";
@@ -56,6 +56,38 @@ export function isMechanical(text: string): boolean {
 export const SKIP_PATTERNS: readonly RegExp[] = [
   /^(?:lgtm|ship it|sgtm|wfm|ack)\b[\s\W]*$/i,
 ];
+
+/**
+ * Words that point at what is in front of the model rather than name a topic: the deictic words
+ * of English's grammar for place, discourse and time (the demonstratives, "here", "the same",
+ * "again"), a closed class. "That", "it" and "there" are left out: they are as often a relative
+ * pronoun, an anaphor of a word of the same prompt, or an empty subject ("files that match",
+ * "reading it"); so are the persons ("I", "we", "you"), which questions to a knowledge base name
+ * as often as instructions do ("how do I rotate our token").
+ */
+export const DEICTIC_WORDS: readonly string[] = ["this", "these", "those", "here", "same", "again"];
+
+const DEICTIC = new Set(DEICTIC_WORDS);
+
+/** The words a question starts with: English's interrogatives. */
+const INTERROGATIVES = new Set(["how", "what", "why", "where", "when", "which", "who", "whose"]);
+
+/** Whether a prompt asks (ends with "?" or starts with an interrogative) rather than tells. */
+function isQuestion(prompt: string, words: string[]): boolean {
+  return prompt.trimEnd().endsWith("?") || INTERROGATIVES.has(words[0]);
+}
+
+/**
+ * Whether a prompt is an instruction about what is in front of the model ("format this file",
+ * "the same fix here", "run it again"): it points at something with a deictic word and tells
+ * rather than asks. Its words are then taken to be about that thing, and only words rare in the
+ * knowledge base count as evidence of an entry; a question ("how do we handle this?") is one for
+ * the knowledge base whatever it points at.
+ */
+export function pointsAtContext(prompt: string): boolean {
+  const words = splitWords(prompt);
+  return words.some((word) => DEICTIC.has(word)) && !isQuestion(prompt, words);
+}
 
 /** Words that say which kind of work a prompt is about, before stemming. */
 export const ACTIVITY_LEXICON: Readonly<Record<Activity, readonly string[]>> = {
@@ -134,8 +166,11 @@ export const ACTIVITY_LEXICON: Readonly<Record<Activity, readonly string[]>> = {
 /** The tunables of the decision. */
 export interface SurfaceConfig {
   /**
-   * What an entry's matched prompt words must add up to: 1 per word in its title, tags or
-   * aliases, `BODY_WORD_WEIGHT` (keywords.ts) per word only in its body.
+   * The evidence an entry must reach for the prompt to fire, in words: each distinct prompt word
+   * the entry holds counts its specificity in this knowledge base (1 for a word in at most √N of
+   * the N entries, less on a log scale down to 0 for a word in all of them; `specificity` in
+   * keywords.ts) in its title, tags or aliases, `BODY_WORD_WEIGHT` (keywords.ts) of that in its
+   * body only. Above 1, no single word fires.
    */
   threshold: number;
   /** Most pointers in one prompt. */
@@ -154,9 +189,12 @@ export interface SurfaceConfig {
   explain: boolean;
 }
 
-/** The defaults: THRESHOLD 2, MAX_CONTEXT_ENTRIES 5, a 9,000-character budget. */
+/**
+ * The defaults: THRESHOLD 1.25 (more than one word gives, so two words at least),
+ * MAX_CONTEXT_ENTRIES 5, a 9,000-character budget.
+ */
 export const DEFAULT_SURFACE_CONFIG: SurfaceConfig = {
-  threshold: 2,
+  threshold: 1.25,
   maxEntries: 5,
   maxActivityEntries: 3,
   minChars: 12,
@@ -181,6 +219,9 @@ export function skipReason(
   }
   return undefined;
 }
+
+/** Every word of the activity lexicon. */
+const ACTIVITY_WORDS: ReadonlySet<string> = new Set(Object.values(ACTIVITY_LEXICON).flat());
 
 /** The kinds of work a prompt is about, by the activity lexicon. */
 export function classifyActivities(prompt: string): Activity[] {
@@ -212,6 +253,8 @@ export interface NearMiss {
   id: string;
   /** The prompt words that hit it. */
   hits: string[];
+  /** What each of them counted, and where it matched. */
+  evidence: Evidence[];
 }
 
 /** The pointer to an entry (or kernel rule) of the index: the one place a pointer is built. */
@@ -427,15 +470,15 @@ export function decide(
   if (skipped) return skippedDecision(skipped);
   const activities = classifyActivities(prompt);
   const terms = promptTerms(prompt);
-  const { ranked, nearMisses, termHits } = keywordMatches(
+  const { ranked, nearMisses, termHits, missesSpecificWords } = keywordMatches(
     reader,
     terms,
     config.threshold,
-    { nearMisses: config.explain },
+    { nearMisses: config.explain, specificOnly: pointsAtContext(prompt), notTopic: ACTIVITY_WORDS },
   );
   let seen: Ledger | undefined;
-  const isFresh = (pointer: Pointer) =>
-    (seen ??= typeof ledger === "function" ? ledger() : ledger)[pointer.id] !== pointer.hash;
+  const shown = () => seen ??= typeof ledger === "function" ? ledger() : ledger;
+  const isFresh = (pointer: Pointer) => shown()[pointer.id] !== pointer.hash;
   const deduped: string[] = [];
   const pointers: Pointer[] = [];
   for (const hit of ranked) {
@@ -446,14 +489,16 @@ export function decide(
     else deduped.push(pointer.id);
   }
   const keywordOrds = new Set(ranked.map((hit) => hit.ord));
-  const byActivity = activityCandidates(reader, activities, keywordOrds);
+  const byActivity = activityCandidates(reader, activities, keywordOrds)
+    .filter(([ord]) => !missesSpecificWords(ord));
   let activitySlots = config.maxActivityEntries;
   for (const [ord, shared] of byActivity.slice(0, ACTIVITY_EXAMINE_LIMIT)) {
     if (activitySlots === 0 || pointers.length >= config.maxEntries) break;
     const doc = reader.doc(ord);
     if (!doc) continue;
     const pointer = pointerOf(doc, "activity", shared);
-    if (!isFresh(pointer)) deduped.push(pointer.id);
+    // Once a session: an entry edited since it was shown is not news to this prompt's activity.
+    if (Object.hasOwn(shown(), pointer.id)) deduped.push(pointer.id);
     else {
       pointers.push(pointer);
       activitySlots--;
@@ -463,7 +508,7 @@ export function decide(
   const named = config.explain
     ? nearMisses.flatMap((miss) => {
       const doc = reader.doc(miss.ord);
-      return doc ? [{ id: doc.id, hits: miss.words }] : [];
+      return doc ? [{ id: doc.id, hits: miss.words, evidence: miss.evidence }] : [];
     })
     : [];
   const kernel = reader.manifest.kernel;

@@ -1,16 +1,20 @@
 /**
  * The prompt hook's matching, pure: a prompt's terms, the entries they hit and how strongly, and
- * the ranking of those that reach the threshold.
+ * the ranking of those a prompt that fires lists.
  *
- * Each distinct word of the prompt counts once per entry: 1 when it is in the entry's title, tags
- * or aliases, {@link BODY_WORD_WEIGHT} when it is only in the body. A dotted or slashed word
- * (`console.log`, `ci/cd`) is one word that counts only when all of its parts hit the entry, so
- * `console.log` does not match an entry about logs. A word found in most entries
- * ({@link isCommonWord}) counts only where it is a title, tag or alias word: in a body it is
- * prose, not a sign of what the entry is about. Entries
- * that reach the threshold are ranked as search ranks them (BM25F over title, tags and aliases,
- * body). Tallies live in typed arrays indexed by entry ordinal, so a prompt that hits thousands
- * of entries costs a few array writes each, even before the code is warm.
+ * Each distinct word of the prompt counts once per entry, by how much it says in this knowledge
+ * base ({@link specificity}, from 0 for a word in every entry to 1 for a rare one) and by where
+ * it is: in full in the entry's title, tags or aliases, {@link BODY_WORD_WEIGHT} of that in the
+ * body only. A dotted or slashed word (`console.log`, `ci/cd`) is one word that counts only when
+ * all of its parts hit the entry, so `console.log` does not match an entry about logs. A word
+ * found in most entries ({@link isCommonWord}) counts only where it is a title, tag or alias
+ * word: in a body it is prose, not a sign of what the entry is about.
+ *
+ * A prompt fires when some entry's evidence reaches the threshold; it then lists the entries
+ * with at least {@link LISTED_SHARE} of the threshold from two words or more, ranked as search
+ * ranks them (BM25F over title, tags and aliases, body), which orders them better than the
+ * evidence sum does. Tallies live in typed arrays indexed by entry ordinal, so a prompt that hits
+ * thousands of entries costs a few array writes each, even before the code is warm.
  *
  * @module
  */
@@ -63,10 +67,17 @@ export function promptTerms(prompt: string): PromptTerm[] {
 }
 
 /**
- * What a prompt word found only in an entry's body counts towards the threshold; a word in its
- * title, tags or aliases counts 1.
+ * What a prompt word found only in an entry's body counts towards the threshold, as a share of
+ * what it counts in the entry's title, tags or aliases.
  */
 export const BODY_WORD_WEIGHT = 0.5;
+
+/**
+ * The share of the threshold an entry's evidence must reach, from two words at least, to be
+ * listed once the prompt fires: the ranking, not the evidence sum, then decides which of these
+ * come first.
+ */
+export const LISTED_SHARE = 0.5;
 
 /** A word in more than this share of the entries is too common to count in a body. */
 export const COMMON_WORD_SHARE = 0.5;
@@ -76,6 +87,39 @@ export const COMMON_WORD_SHARE = 0.5;
  * base every word is in a large share of it.
  */
 export const COMMON_WORD_MIN_ENTRIES = 10;
+
+/**
+ * The fewest entries a word may be in and still count in full: as many as one prompt lists
+ * pointers by default. In a knowledge base of a few dozen entries every word is in a large share
+ * of it, and a word in five entries still picks out what the hook can show.
+ */
+export const SPECIFIC_FLOOR_ENTRIES = 5;
+
+/**
+ * How much a word found in `entries` of `docCount` entries says about which entry is meant, from
+ * 0 (in every entry) to 1 (rare): its inverse document frequency, ln(docCount / entries), in
+ * units of ln(docCount / r), capped at 1, where r, the most entries a word may be in and count in
+ * full, is the square root of `docCount` (at least {@link SPECIFIC_FLOOR_ENTRIES}). Two
+ * independent words in r entries each are expected together in docCount · (r / docCount)² = 1
+ * entry by chance, so the unit means the same in a knowledge base of 40 entries (r = 6) as in
+ * one of 50,000 (r = 224), and a prompt of common words adds up to little however many it has.
+ */
+export function specificity(entries: number, docCount: number): number {
+  const rare = Math.max(Math.sqrt(docCount), SPECIFIC_FLOOR_ENTRIES);
+  if (entries <= rare) return 1;
+  return Math.max(0, Math.log(docCount / entries) / Math.log(docCount / rare));
+}
+
+/**
+ * Below this specificity a word is common (in more than docCount^⅔ of the entries, when that is
+ * over {@link SPECIFIC_FLOOR_ENTRIES}), and common words count together at most
+ * {@link COMMON_WORDS_MOST} for an entry: a prompt made of them never fires, however many it
+ * has, while each still ranks and adds a little to a rarer word's evidence.
+ */
+export const COMMON_SPECIFICITY = 2 / 3;
+
+/** The most that all of a prompt's common words ({@link COMMON_SPECIFICITY}) count together. */
+export const COMMON_WORDS_MOST = 0.5;
 
 /** Whether a word found in `entries` of `docCount` entries is too common to count in a body. */
 export function isCommonWord(entries: number, docCount: number): boolean {
@@ -88,16 +132,55 @@ export interface KeywordHit {
   ord: number;
   /** The prompt words that counted for it, in prompt order. */
   readonly words: string[];
+  /** What each of those words counted for it, and where it matched. */
+  readonly evidence: Evidence[];
+}
+
+/** Where in an entry a prompt word matched: the field that gave it the most weight. */
+export type MatchedIn = "title" | "tags" | "body";
+
+/** One prompt word's evidence for an entry. */
+export interface Evidence {
+  /** The prompt word (a dotted word's parts joined by spaces). */
+  word: string;
+  /** What it counted towards the threshold. */
+  weight: number;
+  /** Where it matched: title, tags (or aliases), or only the body. */
+  where: MatchedIn;
+}
+
+/** How a prompt's words are counted. */
+export interface MatchOptions {
+  /** Name the near misses (costs reading their metadata); on by default. */
+  nearMisses?: boolean;
+  /**
+   * Count only the words of specificity 1: for a prompt that points at what is in front of the
+   * model, whose other words are about that, not about an entry.
+   */
+  specificOnly?: boolean;
+  /**
+   * Prompt words that name no topic of their own (the activity words, which every entry that
+   * applies to the activity shares): left out of {@link KeywordMatches.missesSpecificWords}.
+   */
+  notTopic?: ReadonlySet<string>;
 }
 
 /** The matches of a prompt's words. */
 export interface KeywordMatches {
-  /** Active, non-kernel entries at or over the threshold, best first. */
+  /**
+   * When some active, non-kernel entry reached the threshold: those with at least
+   * {@link LISTED_SHARE} of it, best first; otherwise none.
+   */
   ranked: KeywordHit[];
-  /** The best active entries under the threshold, at most {@link NEAR_MISS_LIMIT}. */
+  /** The best active entries not ranked, at most {@link NEAR_MISS_LIMIT}. */
   nearMisses: KeywordHit[];
   /** Prompt word → number of entries it is found in (any field). */
   termHits: Record<string, number>;
+  /**
+   * Whether the prompt has words of specificity 1 that the knowledge base holds and the entry
+   * `ord` holds none of: the prompt is then about something the entry does not mention.
+   */
+  missesSpecificWords(ord: number): boolean;
 }
 
 /** The most near misses a match names. */
@@ -135,33 +218,44 @@ interface PromptWord {
   parts: WordPart[];
   /** Some part is in most entries: the word counts in titles, tags and aliases only. */
   common: boolean;
+  /** What the word counts for an entry it hits in a title, tag or alias ({@link specificity}). */
+  weight: number;
 }
 
 /** What each entry's hits add up to, one array slot per entry ordinal. */
 class Tallies {
   /** Ordinals hit at least once, in first-hit order; kept only when asked for (near misses). */
   readonly touched: number[] = [];
-  /** Ordinals whose weight reached the threshold, in the order they reached it. */
+  /** Ordinals whose weight reached the listing level, in the order they reached it. */
   readonly reached: number[] = [];
-  /** Weighted words: 1 per title, tag or alias word, {@link BODY_WORD_WEIGHT} per body word. */
+  /** Each entry's evidence: its words' specificity, {@link BODY_WORD_WEIGHT} of it in a body. */
   readonly weight: Float64Array;
   /** Words found in the title, tags or aliases. */
   readonly keywordWords: Uint16Array;
-  readonly #threshold: number;
+  /** Words that counted at all. */
+  readonly words: Uint16Array;
+  readonly #listAt: number;
   readonly #keepTouched: boolean;
+  /** What each entry's common words counted so far, once there are any. */
+  #common?: Float64Array;
+  /** The word being counted is a common one. */
+  #commonWord = false;
   #token?: Int32Array;
   #keywordParts?: Uint8Array;
   #anyParts?: Uint8Array;
 
-  constructor(size: number, threshold: number, keepTouched: boolean) {
+  constructor(size: number, listAt: number, keepTouched: boolean) {
     this.weight = new Float64Array(size);
     this.keywordWords = new Uint16Array(size);
-    this.#threshold = threshold;
+    this.words = new Uint16Array(size);
+    this.#listAt = listAt;
     this.#keepTouched = keepTouched;
   }
 
   /** Count one prompt word, from its parts' postings. */
   addWord(word: PromptWord): void {
+    if (word.weight === 0) return;
+    this.#commonWord = word.weight < COMMON_SPECIFICITY;
     if (word.parts.length === 1) this.#addPart(word, word.parts[0]);
     else this.#addParts(word);
   }
@@ -177,8 +271,8 @@ class Tallies {
     for (let index = 0; index < postings.length; index += stride) {
       const ord = postings[index];
       if (ord >= size) continue;
-      if (isKeywordHit(part, index)) this.#add(ord, 1, 1);
-      else if (!word.common) this.#add(ord, BODY_WORD_WEIGHT, 0);
+      if (isKeywordHit(part, index)) this.#add(ord, word.weight, 1);
+      else if (!word.common) this.#add(ord, BODY_WORD_WEIGHT * word.weight, 0);
     }
   }
 
@@ -207,19 +301,36 @@ class Tallies {
     }
     const parts = word.parts.length;
     for (const ord of inWord) {
-      if (keywordParts[ord] === parts) this.#add(ord, 1, 1);
-      else if (!word.common && anyParts[ord] === parts) this.#add(ord, BODY_WORD_WEIGHT, 0);
+      if (keywordParts[ord] === parts) this.#add(ord, word.weight, 1);
+      else if (!word.common && anyParts[ord] === parts) {
+        this.#add(ord, BODY_WORD_WEIGHT * word.weight, 0);
+      }
     }
   }
 
   /** Add a word of `weight` (`keyword`: 1 when it is a title, tag or alias word) for `ord`. */
   #add(ord: number, weight: number, keyword: number): void {
+    if (this.#commonWord) {
+      const common = this.#common ??= new Float64Array(this.weight.length);
+      weight = Math.min(weight, COMMON_WORDS_MOST - common[ord]);
+      common[ord] += weight;
+    }
     const before = this.weight[ord];
     const after = before + weight;
     this.weight[ord] = after;
     this.keywordWords[ord] += keyword;
-    if (before === 0 && this.#keepTouched) this.touched.push(ord);
-    if (before < this.#threshold && after >= this.#threshold) this.reached.push(ord);
+    if (weight > 0) this.words[ord]++;
+    if (before === 0 && after > 0 && this.#keepTouched) this.touched.push(ord);
+    if (before < this.#listAt && after >= this.#listAt) this.reached.push(ord);
+  }
+
+  /**
+   * Whether `ord` may be listed once the prompt fires: two words or more, and the listing level
+   * reached without the common words, which only add to rarer words' evidence.
+   */
+  isListed(ord: number): boolean {
+    const common = this.#common?.[ord] ?? 0;
+    return this.words[ord] > 1 && this.weight[ord] - common >= this.#listAt;
   }
 
   /** Near misses first by weight, then keyword words, then index order. */
@@ -269,42 +380,58 @@ function postingAt(part: WordPart, ord: number): number {
   return -1;
 }
 
-/** The prompt words that counted for `ord`, in prompt order. */
-function wordsFor(ord: number, words: PromptWord[]): string[] {
-  const found: string[] = [];
+/** Where the entry at `index` of a part's postings holds the term: title, tags, else body. */
+function matchedIn(part: WordPart, index: number): MatchedIn {
+  const { postings } = part;
+  if (part.keywordOnly) return postings[index + 1] & FIELD_TITLE ? "title" : "tags";
+  return postings[index + 1] ? "title" : postings[index + 2] ? "tags" : "body";
+}
+
+/** What each prompt word counted for `ord`, in prompt order. */
+function evidenceFor(ord: number, words: PromptWord[]): Evidence[] {
+  const found: Evidence[] = [];
+  let common = 0;
   for (const word of words) {
-    let keyword = 0;
-    let any = 0;
+    if (word.weight === 0) continue;
+    const places: MatchedIn[] = [];
     for (const part of word.parts) {
       const at = postingAt(part, ord);
-      if (at < 0) continue;
-      any++;
-      if (isKeywordHit(part, at)) keyword++;
+      if (at >= 0) places.push(matchedIn(part, at));
     }
-    const all = word.parts.length;
-    if (keyword === all || (!word.common && any === all)) {
-      found.push(...word.parts.map((part) => part.term.word));
+    if (places.length < word.parts.length) continue;
+    const where = places.includes("body") ? "body" : places.includes("tags") ? "tags" : "title";
+    if (where === "body" && word.common) continue;
+    let weight = where === "body" ? BODY_WORD_WEIGHT * word.weight : word.weight;
+    if (word.weight < COMMON_SPECIFICITY) {
+      weight = Math.min(weight, COMMON_WORDS_MOST - common);
+      common += weight;
     }
+    if (weight <= 0) continue;
+    found.push({ word: word.parts.map((part) => part.term.word).join(" "), weight, where });
   }
   return found;
 }
 
 /**
- * A hit whose words are looked up when first asked for: most ranked hits are never shown. A
+ * A hit whose evidence is looked up when first asked for: most ranked hits are never shown. A
  * class, so that thousands of hits share one getter instead of a closure each.
  */
 class LazyHit implements KeywordHit {
   readonly ord: number;
   readonly #prompt: PromptWord[];
-  #words?: string[];
+  #evidence?: Evidence[];
 
   constructor(ord: number, prompt: PromptWord[]) {
     this.ord = ord;
     this.#prompt = prompt;
   }
 
+  get evidence(): Evidence[] {
+    return this.#evidence ??= evidenceFor(this.ord, this.#prompt);
+  }
+
   get words(): string[] {
-    return this.#words ??= wordsFor(this.ord, this.#prompt);
+    return this.evidence.flatMap((item) => item.word.split(" "));
   }
 }
 
@@ -346,8 +473,10 @@ function promptWords(
     if (entries) termHits[term.word] = entries;
     let word = words.at(-1);
     if (word?.token !== term.token) {
-      words.push(word = { token: term.token, parts: [], common: false });
+      words.push(word = { token: term.token, parts: [], common: false, weight: 0 });
     }
+    // All parts must hit, so the word is at least as specific as its rarest part.
+    if (entries) word.weight = Math.max(word.weight, specificity(entries, docCount));
     const common = isCommonWord(entries, docCount);
     word.common ||= common;
     // Parsed at once, while the reader still holds the term's shard.
@@ -371,30 +500,43 @@ function promptWords(
   return words;
 }
 
+/** Whether `ord` holds every part of `word`, in any field its postings list. */
+function holdsWord(word: PromptWord, ord: number): boolean {
+  return word.parts.every((part) => postingAt(part, ord) >= 0);
+}
+
 /**
- * Entries the prompt's words hit with a weight of at least `threshold` (see the module notes),
- * ranked by BM25F over all the prompt's terms. Superseded, archived and kernel entries are told
- * apart by the entries' metadata (`meta.bin`, one read). Only the entries over the threshold are
- * sorted; the near misses are picked, not sorted, and only when `nearMisses` is set, so a prompt
- * that hits nothing over the threshold reads no metadata at all.
+ * The entries a prompt's words point at (see the module notes): when some active, non-kernel
+ * entry's evidence reaches `threshold`, those with at least {@link LISTED_SHARE} of it, ranked by
+ * BM25F over all the prompt's terms. Superseded, archived and kernel entries are told apart by
+ * the entries' metadata (`meta.bin`, one read). Only the listed entries are sorted; the near
+ * misses are picked, not sorted, and only when `nearMisses` is set, so a prompt that hits nothing
+ * over the listing level reads no metadata at all.
  */
 export function keywordMatches(
   reader: IndexReader,
   terms: PromptTerm[],
   threshold: number,
-  { nearMisses = true }: { nearMisses?: boolean } = {},
+  { nearMisses = true, specificOnly = false, notTopic = new Set() }: MatchOptions = {},
 ): KeywordMatches {
   const termHits: Record<string, number> = {};
   const { docCount, nextOrd } = reader.manifest;
-  const tallies = new Tallies(Math.max(nextOrd, docCount), threshold, nearMisses);
+  const tallies = new Tallies(Math.max(nextOrd, docCount), threshold * LISTED_SHARE, nearMisses);
   const words = promptWords(reader, terms, termHits);
+  const specific = words.filter((word) =>
+    word.weight === 1 && !word.common && !word.parts.some((part) => notTopic.has(part.term.word))
+  );
+  if (specificOnly) { for (const word of words) if (word.weight < 1) word.weight = 0; }
   for (const word of words) tallies.addWord(word);
-  const over = tallies.reached.filter((ord) => reader.isPointable(ord));
+  const listed = tallies.reached.filter((ord) => tallies.isListed(ord) && reader.isPointable(ord));
+  const over = listed.some((ord) => tallies.weight[ord] >= threshold) ? listed : [];
+  const isOver = new Uint8Array(over.length ? tallies.weight.length : 0);
+  for (const ord of over) isOver[ord] = 1;
   const under: number[] = [];
   const isActive = (ord: number) => reader.meta(ord)?.status === "active";
   for (const ord of tallies.touched) {
     if (
-      tallies.weight[ord] < threshold && wouldKeep(under, ord, NEAR_MISS_LIMIT, tallies.compare) &&
+      isOver[ord] !== 1 && wouldKeep(under, ord, NEAR_MISS_LIMIT, tallies.compare) &&
       isActive(ord)
     ) keep(under, ord, NEAR_MISS_LIMIT, tallies.compare);
   }
@@ -402,14 +544,12 @@ export function keywordMatches(
     const parts = new Map(
       words.flatMap((word) => word.parts.map((part) => [part.term.term, part])),
     );
-    const ranked = new Uint8Array(tallies.weight.length);
-    for (const ord of over) ranked[ord] = 1;
     const scores = new Float64Array(tallies.weight.length);
     let byOrdinal: Int32Array | undefined;
     forEachScore(
       reader,
       terms.map((term) => term.term),
-      (ord) => ranked[ord] === 1,
+      (ord) => isOver[ord] === 1,
       (ord, score) => scores[ord] += score,
       (term) => {
         const part = parts.get(term);
@@ -424,5 +564,11 @@ export function keywordMatches(
     over.sort((a, b) => scores[b] - scores[a] || tallies.compare(a, b));
   }
   const hit = (ord: number) => new LazyHit(ord, words);
-  return { ranked: over.map(hit), nearMisses: under.map(hit), termHits };
+  return {
+    ranked: over.map(hit),
+    nearMisses: under.map(hit),
+    termHits,
+    missesSpecificWords: (ord) =>
+      specific.length > 0 && !specific.some((word) => holdsWord(word, ord)),
+  };
 }

@@ -51,17 +51,21 @@ export interface ContextResult {
   ms: number;
 }
 
-function envNumber(name: string, fallback: number): number {
+/** The variable `name` as a positive number (`whole`: an integer), else `fallback`. */
+function envNumber(name: string, fallback: number, whole: boolean): number {
   const value = Number(Deno.env.get(name));
-  return Number.isInteger(value) && value > 0 ? value : fallback;
+  return value > 0 && (whole ? Number.isInteger(value) : Number.isFinite(value)) ? value : fallback;
 }
 
-/** The decision's tunables, with `KB_HOOK_THRESHOLD` and `KB_HOOK_MAX_ENTRIES` applied. */
+/**
+ * The decision's tunables, with `KB_HOOK_THRESHOLD` (words of evidence, fractions allowed) and
+ * `KB_HOOK_MAX_ENTRIES` applied.
+ */
 export function surfaceConfig(): SurfaceConfig {
   return {
     ...DEFAULT_SURFACE_CONFIG,
-    threshold: envNumber("KB_HOOK_THRESHOLD", DEFAULT_SURFACE_CONFIG.threshold),
-    maxEntries: envNumber("KB_HOOK_MAX_ENTRIES", DEFAULT_SURFACE_CONFIG.maxEntries),
+    threshold: envNumber("KB_HOOK_THRESHOLD", DEFAULT_SURFACE_CONFIG.threshold, false),
+    maxEntries: envNumber("KB_HOOK_MAX_ENTRIES", DEFAULT_SURFACE_CONFIG.maxEntries, true),
   };
 }
 
@@ -99,7 +103,13 @@ function debugFields(
     })) ?? [],
     kernel: assembly?.kernel ?? [],
     kernel_degraded: assembly?.kernelDegraded ?? [],
-    near_misses: decision.nearMisses.map((miss) => ({ ...miss, hits: miss.hits.filter(storable) })),
+    near_misses: decision.nearMisses.map((miss) => ({
+      id: miss.id,
+      hits: miss.hits.filter(storable),
+      evidence: miss.evidence.filter((item) => item.word.split(" ").every(storable)).map((
+        item,
+      ) => ({ ...item, weight: Number(item.weight.toFixed(3)) })),
+    })),
     deduped: decision.deduped,
     bytes: assembly ? new TextEncoder().encode(assembly.text).length : 0,
     ms: Number(ms.toFixed(2)),
