@@ -39,9 +39,9 @@ import { printWarnings, saveSummary } from "./save_report.ts";
 export const command = {
   usage: ["promote <id> --to <name> [options]"],
   about: `Copy an entry into another configured knowledge base (a personal note made a
-team one), through the save pipeline: the copy keeps the id when the target does
-not use it (else it gets a new one), and links to entries the target lacks are
-dropped from it and named. Then the original is marked superseded, with
+team one), through the save pipeline: the copy gets a new id (so that no id is in
+two knowledge bases), and links to entries the target lacks are dropped from it
+and named. Then the original is marked superseded, with
 superseded_by naming the copy (and the copy's promoted_from naming the original).
 Each side is its own commit and push.`,
   options: {
@@ -122,7 +122,8 @@ export async function run(args: string[]): Promise<number> {
       `${from} is ${original.status}, not active; promote the entry that is in force instead`,
     );
   }
-  const copyId = found ?? (targetPaths.has(source.id) ? newId(targetPaths) : source.id);
+  // A new id: the original keeps its own, and an id held by two knowledge bases is ambiguous.
+  const copyId = found ?? newId(new Map([...targetPaths, ...entryPaths(kbDir)]));
   const copyName = qualifyId(to, copyId);
   const dropped: DroppedLink[] = [];
   let copied: SaveResult | undefined;

@@ -25,8 +25,8 @@ export interface PromotedCopy {
 }
 
 /**
- * The copy of `original` for the target knowledge base: `id` (the original's when the target
- * does not use it), links to entries the target lacks (`targetHas` says) dropped, status active,
+ * The copy of `original` for the target knowledge base: `id` (a new one, as the original
+ * keeps its own), links to entries the target lacks (`targetHas` says) dropped, status active,
  * updated `today`, and {@link PROMOTED_FROM} naming `from` (the original's `name:id`).
  */
 export function promotedCopy(
