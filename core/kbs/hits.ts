@@ -1,9 +1,10 @@
 /**
- * Search hits of several knowledge bases in one ranking. Each knowledge base's BM25F scores come
- * from one formula, with that knowledge base's own term rarity and lengths (core/search/rank.ts);
- * a fused score (several queries) is a sum of reciprocal ranks, the same scale everywhere. So the
- * hits are merged by score as they are: active entries first, then the higher score, then the
- * knowledge base listed first (the default).
+ * Search hits of several knowledge bases in one ranking. BM25F scores are not on one scale
+ * across knowledge bases: a term's rarity (idf) and the average field lengths come from each
+ * index alone (core/search/rank.ts), so a small knowledge base scores every hit low (in one of a
+ * single entry, every term is in all of it). Ranks compare where scores do not, so the hits are
+ * merged by rank: active entries first, then each knowledge base's best before anyone's second,
+ * the knowledge base listed first (the default) first at each rank.
  *
  * @module
  */
@@ -21,11 +22,9 @@ export function mergeHits(
   limit: number,
 ): KbHit[] {
   const all = rankings.flatMap(({ kb, hits }, order) =>
-    hits.map((hit) => ({ hit: { ...hit, kb }, order }))
+    hits.map((hit, rank) => ({ hit: { ...hit, kb }, rank, order }))
   );
-  all.sort((a, b) =>
-    Number(b.hit.doc.status === "active") - Number(a.hit.doc.status === "active") ||
-    b.hit.score - a.hit.score || a.order - b.order
-  );
+  const active = (item: { hit: Hit }) => Number(item.hit.doc.status === "active");
+  all.sort((a, b) => active(b) - active(a) || a.rank - b.rank || a.order - b.order);
   return all.slice(0, limit).map(({ hit }) => hit);
 }
