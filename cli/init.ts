@@ -7,7 +7,7 @@
 import { join } from "../core/path.ts";
 import { shellCommand } from "../core/shell/quote.ts";
 import { resolvePath } from "../io/paths.ts";
-import { configTarget, kbNameProblem, writeConfig } from "../io/config.ts";
+import { configTarget, kbNameProblem, nameFromDir, writeConfig } from "../io/config.ts";
 import { writeFileAtomic } from "../io/fs.ts";
 import {
   commitPaths,
@@ -41,7 +41,8 @@ export const command = {
       type: "string",
       value: "<path>",
       help: "where to clone to, or create the new repo\n" +
-        "(default: $CLAUDE_PLUGIN_DATA/kb, else ~/.local/share/git-kb/kb)",
+        "(default: $CLAUDE_PLUGIN_DATA/kb, else ~/.local/share/git-kb/kb;\n" +
+        "with --name, the name instead of kb)",
     },
     name: {
       type: "string",
@@ -78,13 +79,14 @@ Entries managed by git-kb: one markdown file per entry under \`entries/\`, named
 \`<id>-<slug>.md\`, with YAML frontmatter. Add entries with \`git-kb add\`.
 `;
 
-function defaultDir(): string {
+/** The default folder of a knowledge base: `kb`, or its name when it is added beside others. */
+function defaultDir(folder: string): string {
   const pluginData = Deno.env.get("CLAUDE_PLUGIN_DATA");
-  if (pluginData) return join(pluginData, "kb");
+  if (pluginData) return join(pluginData, folder);
   const data = Deno.env.get("XDG_DATA_HOME") ||
     (homeDir() ? join(homeDir()!, ".local", "share") : undefined);
   if (!data) throw new UsageError("cannot choose a default folder without HOME; pass --dir <path>");
-  return join(data, "git-kb", "kb");
+  return join(data, "git-kb", folder);
 }
 
 function looksRemote(source: string): boolean {
@@ -121,14 +123,18 @@ type Plan =
   | { mode: "existing"; kbDir: string; from?: string }
   | { mode: "created"; kbDir: string };
 
-async function plan(source: string | undefined, dir: string | undefined): Promise<Plan> {
+async function plan(
+  source: string | undefined,
+  dir: string | undefined,
+  folder: string,
+): Promise<Plan> {
   const sourceStat = source && !looksRemote(source) ? statOf(resolvePath(source)) : undefined;
   if (
     source &&
     (looksRemote(source) ||
       (sourceStat?.isDirectory && await isBareRepository(resolvePath(source))))
   ) {
-    const kbDir = resolvePath(dir ?? defaultDir());
+    const kbDir = resolvePath(dir ?? defaultDir(folder));
     const from = looksRemote(source) ? source : resolvePath(source);
     if (await isCloneOf(kbDir, from)) return { mode: "existing", kbDir, from };
     if (statOf(kbDir) && !isEmptyDir(kbDir)) {
@@ -149,7 +155,7 @@ async function plan(source: string | undefined, dir: string | undefined): Promis
         `or to create a new knowledge base run git-kb init <new folder>`,
     );
   }
-  const kbDir = resolvePath(source ?? dir ?? defaultDir());
+  const kbDir = resolvePath(source ?? dir ?? defaultDir(folder));
   if (statOf(kbDir) && !isEmptyDir(kbDir)) {
     throw new Error(`${kbDir} already exists and is not empty; pass an empty or new folder`);
   }
@@ -192,7 +198,7 @@ function guardConfig(
   throw new UsageError(
     `the config ${file} already points at the knowledge base ${configured} ` +
       `(${entries}), not at ${kbDir}; nothing was changed. It lists ${names}. ` +
-      `To add ${kbDir} beside it, run ${shellCommand([...rerun, "--name", "<name>"])}; ` +
+      `To add ${kbDir} beside it, run ${shellCommand([...rerun, "--name", nameFromDir(kbDir)])}; ` +
       `to switch to ${kbDir}, run the same command with --force; to use another knowledge ` +
       `base for one command, pass --kb <dir> or set KB_DIR`,
   );
@@ -203,8 +209,6 @@ function guardConfig(
  * another folder. Returns a note when it did (with `force`), or when `name` is new.
  */
 function guardName(kbDir: string, name: string, force: boolean | undefined): string | undefined {
-  const problem = kbNameProblem(name);
-  if (problem) throw new UsageError(problem);
   const { file, kbs } = configTarget();
   const taken = kbs.find((kb) => kb.name === name);
   if (!taken) {
@@ -281,7 +285,9 @@ async function publishToEmptyRemote(kbDir: string): Promise<string | undefined> 
 /** Run the command. */
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(args, command.options, command);
-  const planned = await plan(positionals[0], values.dir);
+  const problem = values.name === undefined ? undefined : kbNameProblem(values.name);
+  if (problem) throw new UsageError(problem);
+  const planned = await plan(positionals[0], values.dir, values.name ?? "kb");
   const { kbDir, mode } = planned;
   const rerun = ["git-kb", "init", ...positionals, ...values.dir ? ["--dir", values.dir] : []];
   const replaced = values.name === undefined

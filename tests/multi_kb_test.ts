@@ -328,4 +328,19 @@ Deno.test("init pushes its set-up commit to an empty remote", async () => {
   );
   ok((await git(remote, "ls-tree", "-r", "--name-only", "HEAD")).includes("README.md"));
   equal(await git(dir, "status", "--short", "--branch"), "## main...origin/main");
+
+  // A second one beside it, without --dir: cloned into a folder named after it.
+  const teamRemote = join(sandbox.root, "team.git");
+  await git(sandbox.root, "init", "--quiet", "--bare", "-b", "main", teamRemote);
+  const team = await runCli(["init", teamRemote, "--name", "team", "--json"], { env });
+  equal(team.code, 0, show(team));
+  equal(
+    parseJson<{ kbDir: string }>(team).kbDir,
+    join(sandbox.home, ".local", "share", "git-kb", "team"),
+  );
+  ok((await git(teamRemote, "ls-tree", "-r", "--name-only", "HEAD")).includes("README.md"));
+  const config = JSON.parse(
+    await Deno.readTextFile(join(sandbox.config, "git-kb", "config.json")),
+  );
+  deepEqual(config.kbs.map((kb: { name: string }) => kb.name), ["clone", "team"]);
 });
