@@ -13,11 +13,14 @@ import {
   type Kb,
   makeKb,
   makeSandbox,
+  overrideEnv,
   parseJson,
   runCli,
   runHook,
   show,
+  tempDir,
 } from "./helpers.ts";
+import { resolveKb, resolveKbNamed, resolveKbs, writeConfig } from "../io/config.ts";
 
 /** A team entry about the npm token, matched by the same prompt as the sample's kb-7q2mx. */
 const TEAM_TOKEN = "kb-tm0np";
@@ -343,4 +346,55 @@ Deno.test("init pushes its set-up commit to an empty remote", async () => {
     await Deno.readTextFile(join(sandbox.config, "git-kb", "config.json")),
   );
   deepEqual(config.kbs.map((kb: { name: string }) => kb.name), ["clone", "team"]);
+});
+
+Deno.test("the config is read forgivingly and written strictly", async () => {
+  await using dir = await tempDir();
+  using _env = overrideEnv({
+    XDG_CONFIG_HOME: dir.path,
+    CLAUDE_PLUGIN_DATA: undefined,
+    KB_DIR: undefined,
+  });
+  const file = join(dir.path, "git-kb", "config.json");
+  await Deno.mkdir(join(dir.path, "git-kb"));
+  await Deno.writeTextFile(
+    file,
+    JSON.stringify({
+      kbs: [
+        { name: "personal", dir: "/kbs/personal" },
+        { name: "Bad:Name", dir: "/kbs/bad" },
+        { name: "team", dir: "/kbs/team" },
+        { name: "team", dir: "/kbs/other" },
+        { dir: "/kbs/nameless" },
+        "junk",
+      ],
+      default: "team",
+      editor: "kept",
+    }),
+  );
+  deepEqual(resolveKbs().kbs, [
+    { name: "team", kbDir: "/kbs/team" },
+    { name: "personal", kbDir: "/kbs/personal" },
+  ]);
+  deepEqual(resolveKb(), { kbDir: "/kbs/team", source: file, name: "team" });
+  equal(resolveKbNamed("personal").kbDir, "/kbs/personal");
+  deepEqual(resolveKbs("/one").kbs, [{ name: "one", kbDir: "/one" }], "--kb names one");
+
+  writeConfig("/kbs/ops", { name: "ops", makeDefault: true });
+  deepEqual(JSON.parse(await Deno.readTextFile(file)), {
+    kbs: [
+      { name: "team", dir: "/kbs/team" },
+      { name: "personal", dir: "/kbs/personal" },
+      { name: "ops", dir: "/kbs/ops" },
+    ],
+    default: "ops",
+    editor: "kept",
+  });
+  await Deno.writeTextFile(file, JSON.stringify({ kbDir: "/kbs/My Notes!" }));
+  deepEqual(resolveKbs().kbs, [{ name: "my-notes-", kbDir: "/kbs/My Notes!" }]);
+  writeConfig("/kbs/team", { name: "team" });
+  deepEqual(JSON.parse(await Deno.readTextFile(file)), {
+    kbs: [{ name: "my-notes-", dir: "/kbs/My Notes!" }, { name: "team", dir: "/kbs/team" }],
+    default: "my-notes-",
+  });
 });
