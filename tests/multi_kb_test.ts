@@ -398,3 +398,16 @@ Deno.test("the config is read forgivingly and written strictly", async () => {
     default: "my-notes-",
   });
 });
+
+Deno.test("a configured knowledge base that is gone: the others are still read, and search says so", async () => {
+  await using kbs = await twoKbs();
+  await Deno.remove(kbs.team.dir, { recursive: true });
+  const payload = JSON.stringify({ prompt: "how do I rotate the leaked npm token" });
+  const hook = await runHook(payload, { env: kbs.env });
+  equal(hook.code, 0, show(hook));
+  ok(additionalContext(hook.stdout).includes("- personal:kb-7q2mx "), show(hook));
+  const searched = await runCli(["search", "rotate npm token"], { env: kbs.env });
+  equal(searched.code, 0, show(searched));
+  ok(searched.stdout.includes("personal:kb-7q2mx"), show(searched));
+  ok(searched.stderr.includes(`team (${kbs.team.dir}) is not read`), show(searched));
+});
