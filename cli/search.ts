@@ -32,7 +32,9 @@ export const command = {
   usage: ["search <query>... [options]"],
   about: `Ranked lexical search over titles, tags, aliases and bodies (title weighs most).
 Each argument is one query; pass several phrasings at once and they are fused
-into one ranking: git-kb search "rotate token" "leaked credentials" "cf api key"`,
+into one ranking: git-kb search "rotate token" "leaked credentials" "cf api key"
+Every configured knowledge base is searched; with more than one, ids read
+team:kb-7q2mx and the rankings are merged by rank.`,
   options: {
     type: {
       type: "string",
