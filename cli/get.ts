@@ -54,12 +54,12 @@ export async function run(args: string[]): Promise<number> {
   const { found, reasons } = await withKbs(
     values.kb,
     { trustStampMs: READ_TRUST_MS },
-    async ({ kbs, skipped }) => {
+    async ({ kbs, skipped, several }) => {
       for (const line of skipped) console.error(yellow(`git-kb get: ${line}`));
       const found: Found[] = [];
       const reasons: string[] = [];
       for (const typed of ids) {
-        const outcome = await fetchOne(kbs, typed, values.links);
+        const outcome = await fetchOne(kbs, several, typed, values.links);
         if (typeof outcome === "string") reasons.push(outcome);
         else found.push(outcome);
       }
@@ -79,11 +79,11 @@ export async function run(args: string[]): Promise<number> {
  */
 async function fetchOne(
   kbs: NamedKb[],
+  several: boolean,
   typed: string,
   links?: boolean,
 ): Promise<Found | string> {
   const { kb: wanted, id } = splitQualifiedId(typed);
-  const several = kbs.length > 1;
   const searched = wanted === undefined ? kbs : kbs.filter((kb) => kb.name === wanted);
   if (!searched.length) {
     return `${typed}: no knowledge base named "${wanted}" is read (${

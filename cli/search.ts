@@ -98,32 +98,35 @@ export async function run(args: string[]): Promise<number> {
   if (!queries.length) throw new UsageError("every query is blank; give at least one word");
   const limit = positiveInt(values.limit, "limit", 10);
   const options = { limit, type: values.type as EntryType, tag: values.tag };
-  const views = await withKbs(values.kb, { trustStampMs: READ_TRUST_MS }, ({ kbs, skipped }) => {
-    for (const line of skipped) console.error(yellow(`git-kb search: ${line}`));
-    const several = kbs.length > 1;
-    const byName = new Map(kbs.map((kb) => [kb.name, kb]));
-    const hits = mergeHits(
-      kbs.map((kb) => ({ kb: kb.name, hits: search(kb.reader, queries, options) })),
-      limit,
-    );
-    return hits.map(({ doc, score, terms, kb: name }): HitView => {
-      const { reader, location } = byName.get(name)!;
-      const shown = (id: string) => several ? qualifyId(name, id) : id;
-      return {
-        id: shown(doc.id),
-        ...several ? { kb: name } : {},
-        title: doc.title,
-        type: doc.type,
-        status: doc.status,
-        score: Number(score.toFixed(4)),
-        path: doc.path,
-        snippet: makeSnippet(readBody(location.kbDir, doc.path), terms),
-        tags: doc.tags,
-        matched: terms,
-        links: linkViews(reader, doc.id).map((link) => ({ ...link, id: shown(link.id) })),
-      };
-    });
-  });
+  const views = await withKbs(
+    values.kb,
+    { trustStampMs: READ_TRUST_MS },
+    ({ kbs, skipped, several }) => {
+      for (const line of skipped) console.error(yellow(`git-kb search: ${line}`));
+      const byName = new Map(kbs.map((kb) => [kb.name, kb]));
+      const hits = mergeHits(
+        kbs.map((kb) => ({ kb: kb.name, hits: search(kb.reader, queries, options) })),
+        limit,
+      );
+      return hits.map(({ doc, score, terms, kb: name }): HitView => {
+        const { reader, location } = byName.get(name)!;
+        const shown = (id: string) => several ? qualifyId(name, id) : id;
+        return {
+          id: shown(doc.id),
+          ...several ? { kb: name } : {},
+          title: doc.title,
+          type: doc.type,
+          status: doc.status,
+          score: Number(score.toFixed(4)),
+          path: doc.path,
+          snippet: makeSnippet(readBody(location.kbDir, doc.path), terms),
+          tags: doc.tags,
+          matched: terms,
+          links: linkViews(reader, doc.id).map((link) => ({ ...link, id: shown(link.id) })),
+        };
+      });
+    },
+  );
   if (values.json) {
     printJson(views);
     return 0;

@@ -23,6 +23,8 @@ export interface OpenKbs {
   kbs: NamedKb[];
   /** One line per knowledge base passed over: its name, folder and the reason. */
   skipped: string[];
+  /** Whether more than one is in use (opened or not): ids are then shown as `name:id`. */
+  several: boolean;
 }
 
 async function openAll(
@@ -30,7 +32,7 @@ async function openAll(
   source: string,
   options: OpenOptions,
 ): Promise<OpenKbs> {
-  const opened: OpenKbs = { kbs: [], skipped: [] };
+  const opened: OpenKbs = { kbs: [], skipped: [], several: kbs.length > 1 };
   let failure: unknown;
   for (const kb of kbs) {
     try {
