@@ -137,7 +137,16 @@ export { type HookStats, summarizeDebugLog } from "./core/delivery/hook_log.ts";
 
 // io: finding the knowledge base, opening (and refreshing) its index, saving entries through
 // git, and the prompt hook's context for a prompt.
-export { type KbLocation, NotConfiguredError, resolveKb, writeConfig } from "./io/config.ts";
+export {
+  type ConfigChange,
+  type KbLocation,
+  type KbSet,
+  type KnowledgeBase,
+  NotConfiguredError,
+  resolveKb,
+  resolveKbs,
+  writeConfig,
+} from "./io/config.ts";
 export {
   type OpenIndex,
   openIndex,

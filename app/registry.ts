@@ -79,6 +79,12 @@ export const COMMANDS = {
     summary: "change an entry through the same save pipeline",
     load: () => import("../cli/edit.ts"),
   },
+  promote: {
+    module: "cli/promote.ts",
+    profile: "save",
+    summary: "copy an entry into another knowledge base, mark the original superseded",
+    load: () => import("../cli/promote.ts"),
+  },
   rm: {
     module: "cli/rm.ts",
     profile: "save",

@@ -7,7 +7,7 @@ import { blankEntry, type Entry } from "../core/entry/entry.ts";
 import { entryTemplate, readDraft } from "../core/entry/draft.ts";
 import { applyEdits, commitMessage, entryFileName } from "../core/entry/edit.ts";
 import { shellCommand } from "../core/shell/quote.ts";
-import { resolveKb } from "../io/config.ts";
+import { resolveKbNamed } from "../io/config.ts";
 import { editUntilValid } from "../io/editor.ts";
 import { ENTRIES_DIR } from "../io/kb.ts";
 import { entryPaths, newId, type SaveRequest, ValidationError } from "../io/save/save.ts";
@@ -47,6 +47,12 @@ printed: git-kb add --from-draft <file>.`,
     edit: {
       type: "boolean",
       help: "write the entry in $VISUAL/$EDITOR (--title, --type optional)",
+    },
+    to: {
+      type: "string",
+      value: "<name>",
+      help: "save to the configured knowledge base of this name (default:\n" +
+        "the default one; see git-kb init --name)",
     },
     "from-draft": {
       type: "string",
@@ -90,8 +96,12 @@ export async function run(args: string[]): Promise<number> {
   if (!editing && !values.type) {
     throw new UsageError("--type is required (decision, rule, howto, concept, bookmark, note)");
   }
-  const { kbDir } = resolveKb(values.kb);
-  const kbFlag = values.kb === undefined ? [] : ["--kb", kbDir];
+  const { kbDir } = resolveKbNamed(values.to, values.kb);
+  const kbFlag = values.kb !== undefined
+    ? ["--kb", kbDir]
+    : values.to !== undefined
+    ? ["--to", values.to]
+    : [];
   const allowSecret = await allowSecretFlag(kbDir, values["allow-secret"]);
   const edits = editsFromFlags(values, await bodyFromFlags(values));
   const entry = applyEdits(blankEntry(values.id ?? newId(entryPaths(kbDir)), today()), edits);

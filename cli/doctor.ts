@@ -14,6 +14,7 @@ import { join } from "../core/path.ts";
 import { kernelRuleCost, LIMITS } from "../core/entry/schema.ts";
 import { shellCommand, shellQuote } from "../core/shell/quote.ts";
 import { configCandidates, type KbLocation, resolveKb } from "../io/config.ts";
+import { idCollisionFindings } from "../io/kbs/collisions.ts";
 import { git, gitReason, identityArgs } from "../io/git.ts";
 import { type OpenIndex, openIndex } from "../io/index/store.ts";
 import { ENTRIES_DIR, readKbFile } from "../io/kb.ts";
@@ -505,6 +506,7 @@ export async function saveStateFindings(context: DoctorContext): Promise<Finding
 /** The checks doctor runs, in the order their findings are printed. */
 export const CHECKS: readonly Check[] = [
   configFindings,
+  ({ location }) => idCollisionFindings(location),
   gitFindings,
   saveStateFindings,
   ({ kbDir }) => cacheFindings(kbDir),

@@ -15,7 +15,7 @@ import { type ForgivingRead, readEntryForgivingly } from "../core/entry/repair.t
 import { problemNotes, readDraft, withNotes } from "../core/entry/draft.ts";
 import { applyEdits, editOutcome, formatListChanges, listChanges } from "../core/entry/edit.ts";
 import { shellCommand } from "../core/shell/quote.ts";
-import { resolveKb } from "../io/config.ts";
+import { locateEntry } from "../io/kbs/locate.ts";
 import { type DraftCheck, editUntilValid } from "../io/editor.ts";
 import {
   entryPathOf,
@@ -61,6 +61,12 @@ push, reindex.`,
   options: {
     ...ENTRY_OPTIONS,
     ...LIST_EDIT_OPTIONS,
+    to: {
+      type: "string",
+      value: "<name>",
+      help: "the configured knowledge base the entry is in (by default, the\n" +
+        "one that holds the id; team:kb-xxxxx names it too)",
+    },
     "from-draft": {
       type: "string",
       value: "<file>",
@@ -151,14 +157,23 @@ function reportNoChange(id: string, path: string, json: boolean | undefined): nu
 /** Run the command. */
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(args, command.options, command);
-  const [id] = positionals;
+  const [typed] = positionals;
   const fromDraft = values["from-draft"];
   const fieldFlags = hasFieldFlags(values);
   if (fromDraft !== undefined && fieldFlags) {
     throw new UsageError("--from-draft takes the whole entry from the draft; give no field flags");
   }
-  const { kbDir } = resolveKb(values.kb);
-  const kbFlag = values.kb === undefined ? [] : ["--kb", kbDir];
+  const { location: { kbDir, name }, id } = locateEntry(typed, {
+    to: values.to,
+    kb: values.kb,
+    command: (qualified) =>
+      shellCommand(["git-kb", "edit", ...args.map((arg) => arg === typed ? qualified : arg)]),
+  });
+  const kbFlag = values.kb !== undefined
+    ? ["--kb", kbDir]
+    : values.to !== undefined || typed !== id
+    ? ["--to", name!]
+    : [];
   const allowSecret = await allowSecretFlag(kbDir, values["allow-secret"]);
   const path = entryPathOf(kbDir, id);
   const previousText = readEntryText(kbDir, path);

@@ -9,10 +9,12 @@ import type { IndexReader } from "../core/index/reader.ts";
 import { join } from "../core/path.ts";
 import { shellCommand } from "../core/shell/quote.ts";
 import { git } from "../io/git.ts";
-import { type OpenKb, withKb } from "../io/index/open.ts";
+import { qualifyId, splitQualifiedId } from "../core/kbs/qualified.ts";
+import type { OpenKb } from "../io/index/open.ts";
+import { type NamedKb, withKbs } from "../io/kbs/open.ts";
 import { READ_TRUST_MS, readIndexedEntry } from "../io/index/store.ts";
 import { type CommandSpec, helpText, parseCommand } from "./args.ts";
-import { printJson, red } from "./output.ts";
+import { printJson, red, yellow } from "./output.ts";
 import { pathExists } from "../io/disk.ts";
 
 /** The command: its usage, options and positionals. */
@@ -21,7 +23,9 @@ export const command = {
   about: `Print entries exactly as stored, several at once. An id that is not served is
 reported on stderr with the reason (exit 1) and the other entries are still
 printed: the file was left out of the index (two files with one id, or a file
-that breaks the contract), it is in a merge or rebase conflict, or no entry has it.`,
+that breaks the contract), it is in a merge or rebase conflict, or no entry has it.
+Where several knowledge bases are configured, every one is looked in; name one
+with <name>:<id> (team:kb-7q2mx), as an id two of them hold must be.`,
   options: {
     links: {
       type: "boolean",
@@ -47,19 +51,63 @@ interface Found {
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(args, command.options, command);
   const ids = [...new Set(positionals.flatMap((arg) => arg.split(/[\s,]+/)).filter(Boolean))];
-  const { found, reasons } = await withKb(
+  const { found, reasons } = await withKbs(
     values.kb,
     { trustStampMs: READ_TRUST_MS },
-    async (kb) => {
-      const found = ids.flatMap((id) => lookUp(kb, id, values.links) ?? []);
-      const missing = ids.filter((id) => !found.some((item) => item.id === id));
-      return { found, reasons: await Promise.all(missing.map((id) => whyNotServed(kb, id))) };
+    async ({ kbs, skipped, several }) => {
+      for (const line of skipped) console.error(yellow(`git-kb get: ${line}`));
+      const found: Found[] = [];
+      const reasons: string[] = [];
+      for (const typed of ids) {
+        const outcome = await fetchOne(kbs, several, typed, values.links);
+        if (typeof outcome === "string") reasons.push(outcome);
+        else found.push(outcome);
+      }
+      return { found, reasons };
     },
   );
   for (const reason of reasons) console.error(red(`git-kb get: ${reason}`));
   if (values.json) printJson(found);
   else printEntries(found);
   return reasons.length ? 1 : 0;
+}
+
+/**
+ * The entry `typed` (an id, or `name:id`) names, or why it is not printed: no knowledge base of
+ * that name, an id that two knowledge bases hold (never one shadowing the other), or why no
+ * knowledge base serves it.
+ */
+async function fetchOne(
+  kbs: NamedKb[],
+  several: boolean,
+  typed: string,
+  links?: boolean,
+): Promise<Found | string> {
+  const { kb: wanted, id } = splitQualifiedId(typed);
+  const searched = wanted === undefined ? kbs : kbs.filter((kb) => kb.name === wanted);
+  if (!searched.length) {
+    return `${typed}: no knowledge base named "${wanted}" is read (${
+      kbs.map((kb) => kb.name).join(", ")
+    }); see git-kb doctor`;
+  }
+  const hits = searched.flatMap((kb) => {
+    const item = lookUp(kb, id, links);
+    return item ? [{ kb, item }] : [];
+  });
+  if (hits.length > 1) {
+    const where = hits.map(({ kb, item }) => `${kb.name}: ${join(kb.location.kbDir, item.path)}`);
+    const asks = hits.map(({ kb }) => shellCommand(["git-kb", "get", qualifyId(kb.name, id)]));
+    return `${id} is in ${hits.length} knowledge bases (${where.join("; ")}); ask for one: ` +
+      asks.join(" or ");
+  }
+  if (hits.length === 1) {
+    const [{ kb, item }] = hits;
+    return several ? { ...item, id: qualifyId(kb.name, id) } : item;
+  }
+  const why = await Promise.all(searched.map((kb) => whyNotServed(kb, id)));
+  const served = why.findIndex((reason) => !reason.startsWith("no entry "));
+  if (served < 0) return why[0];
+  return several ? `${searched[served].name}: ${why[served]}` : why[served];
 }
 
 /**

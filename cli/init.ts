@@ -7,14 +7,16 @@
 import { join } from "../core/path.ts";
 import { shellCommand } from "../core/shell/quote.ts";
 import { resolvePath } from "../io/paths.ts";
-import { configTarget, writeConfig } from "../io/config.ts";
+import { configTarget, kbNameProblem, nameFromDir, writeConfig } from "../io/config.ts";
 import { writeFileAtomic } from "../io/fs.ts";
 import {
   commitPaths,
   git,
   gitOk,
+  gitReason,
   isBareRepository,
   isInsideWorkTree,
+  NETWORK_TIMEOUT_MS,
   originUrl,
 } from "../io/git.ts";
 import { openIndex } from "../io/index/store.ts";
@@ -33,13 +35,26 @@ export const command = {
   git-kb init git@github.com:me/kb.git    clone a remote (a local bare repo path works too)
   git-kb init ~/notes/kb                  use an existing local clone, or create a new repo
                                           there when the folder does not exist or is empty
-  git-kb init                             create a new repo in the default folder`,
+  git-kb init                             create a new repo in the default folder
+  git-kb init <url> --name team           add a second knowledge base beside the first`,
   options: {
     dir: {
       type: "string",
       value: "<path>",
       help: "where to clone to, or create the new repo\n" +
-        "(default: $CLAUDE_PLUGIN_DATA/kb, else ~/.local/share/git-kb/kb)",
+        "(default: $CLAUDE_PLUGIN_DATA/kb, else ~/.local/share/git-kb/kb;\n" +
+        "with --name, the name instead of kb)",
+    },
+    name: {
+      type: "string",
+      value: "<name>",
+      help: "add this knowledge base to the config under this name, beside\n" +
+        "the ones there (search, get, context and the hooks read them all)",
+    },
+    default: {
+      type: "boolean",
+      help: "make this knowledge base the default, the one saves go to\n" +
+        "(the first one configured is the default)",
     },
     force: {
       type: "boolean",
@@ -70,13 +85,14 @@ Entries managed by git-kb: one markdown file per entry under \`entries/\`, named
 \`<id>-<slug>.md\`, with YAML frontmatter. Add entries with \`git-kb add\`.
 `;
 
-function defaultDir(): string {
+/** The default folder of a knowledge base: `kb`, or its name when it is added beside others. */
+function defaultDir(folder: string): string {
   const pluginData = Deno.env.get("CLAUDE_PLUGIN_DATA");
-  if (pluginData) return join(pluginData, "kb");
+  if (pluginData) return join(pluginData, folder);
   const data = Deno.env.get("XDG_DATA_HOME") ||
     (homeDir() ? join(homeDir()!, ".local", "share") : undefined);
   if (!data) throw new UsageError("cannot choose a default folder without HOME; pass --dir <path>");
-  return join(data, "git-kb", "kb");
+  return join(data, "git-kb", folder);
 }
 
 function looksRemote(source: string): boolean {
@@ -117,14 +133,18 @@ type Plan =
   | { mode: "existing"; kbDir: string; from?: string }
   | { mode: "created"; kbDir: string };
 
-async function plan(source: string | undefined, dir: string | undefined): Promise<Plan> {
+async function plan(
+  source: string | undefined,
+  dir: string | undefined,
+  folder: string,
+): Promise<Plan> {
   const sourceStat = source && !looksRemote(source) ? statOf(resolvePath(source)) : undefined;
   if (
     source &&
     (looksRemote(source) ||
       (sourceStat?.isDirectory && await isBareRepository(resolvePath(source))))
   ) {
-    const kbDir = resolvePath(dir ?? defaultDir());
+    const kbDir = resolvePath(dir ?? defaultDir(folder));
     const from = looksRemote(source) ? source : resolvePath(source);
     if (await isCloneOf(kbDir, from)) return { mode: "existing", kbDir, from };
     if (statOf(kbDir) && !isEmptyDir(kbDir)) {
@@ -145,7 +165,7 @@ async function plan(source: string | undefined, dir: string | undefined): Promis
         `or to create a new knowledge base run git-kb init <new folder>`,
     );
   }
-  const kbDir = resolvePath(source ?? dir ?? defaultDir());
+  const kbDir = resolvePath(source ?? dir ?? defaultDir(folder));
   if (statOf(kbDir) && !isEmptyDir(kbDir)) {
     throw new Error(`${kbDir} already exists and is not empty; pass an empty or new folder`);
   }
@@ -156,35 +176,62 @@ function samePlace(a: string, b: string): boolean {
   return realPathOr(a) === realPathOr(b);
 }
 
-/**
- * Refuse (unless `force`) to point the config away from another knowledge base that is still
- * there. Returns a note to print when the config named a folder that is gone or holds no
- * knowledge base.
- */
-function guardConfig(kbDir: string, force: boolean | undefined): string | undefined {
-  const { file, kbDir: configured } = configTarget();
-  if (!configured || samePlace(configured, kbDir)) return undefined;
-  let count: number | undefined;
+/** How many entries the knowledge base at `kbDir` holds; undefined when it is none. */
+function entryCount(kbDir: string): number | undefined {
   try {
-    count = listEntries(configured).length;
+    return listEntries(kbDir).length;
   } catch (error) {
     if (!(error instanceof NotAKbError)) throw error;
+    return undefined;
   }
+}
+
+/**
+ * Refuse (unless `force`) to point the config away from another knowledge base that is still
+ * there; the refusal says how to add the new one beside it instead. Returns a note to print
+ * when the config named a folder that is gone or holds no knowledge base, or was repointed.
+ */
+function guardConfig(
+  kbDir: string,
+  force: boolean | undefined,
+  rerun: string[],
+): string | undefined {
+  const { file, kbDir: configured, kbs } = configTarget();
+  if (!configured || kbs.some((kb) => samePlace(kb.kbDir, kbDir))) return undefined;
+  const count = entryCount(configured);
   if (count === undefined) {
     return `The config named ${configured}, which holds no knowledge base; it now names ${kbDir}`;
   }
-  if (force) {
-    return `The config named ${configured} (${
-      plural(count, "entry", "entries")
-    }); it now names ${kbDir}`;
-  }
+  const entries = plural(count, "entry", "entries");
+  if (force) return `The config named ${configured} (${entries}); it now names ${kbDir}`;
+  const names = kbs.map((kb) => `${kb.name} (${kb.kbDir})`).join(", ");
   throw new UsageError(
     `the config ${file} already points at the knowledge base ${configured} ` +
-      `(${
-        plural(count, "entry", "entries")
-      }), not at ${kbDir}; nothing was changed. To switch to ${kbDir}, ` +
-      `run the same command with --force; to use another knowledge base for one command, ` +
-      `pass --kb <dir> or set KB_DIR`,
+      `(${entries}), not at ${kbDir}; nothing was changed. It lists ${names}. ` +
+      `To add ${kbDir} beside it, run ${shellCommand([...rerun, "--name", nameFromDir(kbDir)])}; ` +
+      `to switch to ${kbDir}, run the same command with --force; to use another knowledge ` +
+      `base for one command, pass --kb <dir> or set KB_DIR`,
+  );
+}
+
+/**
+ * Refuse (unless `force`) to give `name` to this knowledge base when the config gives it to
+ * another folder. Returns a note when it did (with `force`), or when `name` is new.
+ */
+function guardName(kbDir: string, name: string, force: boolean | undefined): string | undefined {
+  const { file, kbs } = configTarget();
+  const taken = kbs.find((kb) => kb.name === name);
+  if (!taken) {
+    return kbs.length
+      ? `Added the knowledge base "${name}" beside ${kbs.map((kb) => kb.name).join(", ")}`
+      : undefined;
+  }
+  if (samePlace(taken.kbDir, kbDir)) return undefined;
+  if (force) return `The name "${name}" named ${taken.kbDir}; it now names ${kbDir}`;
+  throw new UsageError(
+    `the config ${file} already has a knowledge base named "${name}" (${taken.kbDir}); ` +
+      "nothing was changed. Choose another --name, or pass --force to point the name at " +
+      kbDir,
   );
 }
 
@@ -222,12 +269,40 @@ async function carryOut(plan: Plan, steps: string[]): Promise<void> {
   }
 }
 
+/**
+ * Push the set-up commit when `origin` is an empty repository (a clone of a new, bare remote
+ * has nothing to track): after this, saves push and other machines can clone it. Returns the
+ * step to print, or undefined when there is no origin or it already has branches.
+ */
+async function publishToEmptyRemote(kbDir: string): Promise<string | undefined> {
+  const from = await originUrl(kbDir);
+  if (!from) return undefined;
+  const heads = await git(kbDir, ["ls-remote", "--heads", "origin"], {
+    timeoutMs: NETWORK_TIMEOUT_MS,
+  });
+  if (heads.code !== 0 || heads.stdout.trim()) return undefined;
+  const pushed = await git(kbDir, ["push", "--quiet", "--set-upstream", "origin", "HEAD"], {
+    timeoutMs: NETWORK_TIMEOUT_MS,
+  });
+  if (pushed.code === 0) return `Pushed the set-up commit to the empty remote ${from}`;
+  throw new Error(
+    `the knowledge base is set up in ${kbDir}, but pushing its first commit to the empty ` +
+      `remote ${from} failed (${gitReason(pushed.stderr)}); push it with ` +
+      shellCommand(["git", "-C", kbDir, "push", "--set-upstream", "origin", "HEAD"]),
+  );
+}
+
 /** Run the command. */
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(args, command.options, command);
-  const planned = await plan(positionals[0], values.dir);
+  const problem = values.name === undefined ? undefined : kbNameProblem(values.name);
+  if (problem) throw new UsageError(problem);
+  const planned = await plan(positionals[0], values.dir, values.name ?? "kb");
   const { kbDir, mode } = planned;
-  const replaced = guardConfig(kbDir, values.force);
+  const rerun = ["git-kb", "init", ...positionals, ...values.dir ? ["--dir", values.dir] : []];
+  const replaced = values.name === undefined
+    ? guardConfig(kbDir, values.force, rerun)
+    : guardName(kbDir, values.name, values.force);
   const steps: string[] = [];
   await carryOut(planned, steps);
   const scaffold = await commitScaffold(
@@ -237,9 +312,11 @@ export async function run(args: string[]): Promise<number> {
   );
   if (scaffold.length) steps.push(`Committed ${scaffold.join(", ")}`);
   if (values.shared) steps.push(`Shared: ${KB_SETTINGS_FILE} says so; --allow-secret is refused`);
-  const configFile = writeConfig(kbDir);
+  const configFile = writeConfig(kbDir, { name: values.name, makeDefault: values.default });
   steps.push(`Wrote the config ${configFile}`);
   if (replaced) steps.push(replaced);
+  const published = await publishToEmptyRemote(kbDir);
+  if (published) steps.push(published);
   const { report } = await openIndex(kbDir, { full: true });
   steps.push(
     `Indexed ${plural(report.docCount, "entry", "entries")} in ${Math.round(report.ms)} ms`,

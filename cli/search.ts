@@ -10,7 +10,9 @@ import { neighbours } from "../core/entry/links.ts";
 import { search } from "../core/search/rank.ts";
 import { ENTRY_TYPES, type EntryType } from "../core/entry/schema.ts";
 import { makeSnippet } from "../core/text/snippet.ts";
-import { openKb } from "../io/index/open.ts";
+import { mergeHits } from "../core/kbs/hits.ts";
+import { qualifyId } from "../core/kbs/qualified.ts";
+import { withKbs } from "../io/kbs/open.ts";
 import { READ_TRUST_MS } from "../io/index/store.ts";
 import { displaySafe } from "../core/text/display.ts";
 import {
@@ -30,7 +32,9 @@ export const command = {
   usage: ["search <query>... [options]"],
   about: `Ranked lexical search over titles, tags, aliases and bodies (title weighs most).
 Each argument is one query; pass several phrasings at once and they are fused
-into one ranking: git-kb search "rotate token" "leaked credentials" "cf api key"`,
+into one ranking: git-kb search "rotate token" "leaked credentials" "cf api key"
+Every configured knowledge base is searched; with more than one, ids read
+team:kb-7q2mx and the rankings are merged by rank.`,
   options: {
     type: {
       type: "string",
@@ -59,7 +63,10 @@ export const help: string = helpText(command);
 
 /** A search hit as printed. */
 export interface HitView {
+  /** The entry's id; `name:id` where several knowledge bases are read. */
   id: string;
+  /** The knowledge base's name, where several are read. */
+  kb?: string;
   title: string;
   type: string;
   status: string;
@@ -90,20 +97,36 @@ export async function run(args: string[]): Promise<number> {
   const queries = positionals.map((query) => query.trim()).filter(Boolean);
   if (!queries.length) throw new UsageError("every query is blank; give at least one word");
   const limit = positiveInt(values.limit, "limit", 10);
-  const { reader, location } = await openKb(values.kb, { trustStampMs: READ_TRUST_MS });
-  const hits = search(reader, queries, { limit, type: values.type as EntryType, tag: values.tag });
-  const views: HitView[] = hits.map(({ doc, score, terms }) => ({
-    id: doc.id,
-    title: doc.title,
-    type: doc.type,
-    status: doc.status,
-    score: Number(score.toFixed(4)),
-    path: doc.path,
-    snippet: makeSnippet(readBody(location.kbDir, doc.path), terms),
-    tags: doc.tags,
-    matched: terms,
-    links: linkViews(reader, doc.id),
-  }));
+  const options = { limit, type: values.type as EntryType, tag: values.tag };
+  const views = await withKbs(
+    values.kb,
+    { trustStampMs: READ_TRUST_MS },
+    ({ kbs, skipped, several }) => {
+      for (const line of skipped) console.error(yellow(`git-kb search: ${line}`));
+      const byName = new Map(kbs.map((kb) => [kb.name, kb]));
+      const hits = mergeHits(
+        kbs.map((kb) => ({ kb: kb.name, hits: search(kb.reader, queries, options) })),
+        limit,
+      );
+      return hits.map(({ doc, score, terms, kb: name }): HitView => {
+        const { reader, location } = byName.get(name)!;
+        const shown = (id: string) => several ? qualifyId(name, id) : id;
+        return {
+          id: shown(doc.id),
+          ...several ? { kb: name } : {},
+          title: doc.title,
+          type: doc.type,
+          status: doc.status,
+          score: Number(score.toFixed(4)),
+          path: doc.path,
+          snippet: makeSnippet(readBody(location.kbDir, doc.path), terms),
+          tags: doc.tags,
+          matched: terms,
+          links: linkViews(reader, doc.id).map((link) => ({ ...link, id: shown(link.id) })),
+        };
+      });
+    },
+  );
   if (values.json) {
     printJson(views);
     return 0;

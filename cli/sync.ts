@@ -5,16 +5,18 @@
  * @module
  */
 import { entryLabel, type SyncedEntry } from "../core/sync/changes.ts";
-import { resolveKb } from "../io/config.ts";
+import { type KnowledgeBase, resolveKbNamed, resolveKbs } from "../io/config.ts";
 import { SyncConflictError, syncKb, type SyncReport } from "../io/sync/sync.ts";
-import { type CommandSpec, helpText, NO_POSITIONALS, parseCommand } from "./args.ts";
+import { type CommandSpec, helpText, parseCommand } from "./args.ts";
+import { describeError, exitCodeOf } from "./errors.ts";
 import { printWarnings } from "./save_report.ts";
 import { cyan, green, plural, printJson, yellow } from "./output.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
-  usage: ["sync [options]"],
-  about: `Bring the knowledge base in step with its remote: fetch its branch, replay the
+  usage: ["sync [<name>] [options]"],
+  about:
+    `Bring each configured knowledge base (or the one named) in step with its remote: fetch its branch, replay the
 commits made here on top of what came in, push, and update the index. Lists the
 entries that came in (added +, changed ~, removed -) and those that went out.
 Uncommitted changes stay as they are, unless the remote changed the same file:
@@ -29,13 +31,15 @@ the commands that merge, resolve and finish are printed, one a line.`,
         "on a conflict, {outcome: conflict, entries, commands}",
     },
   },
-  positionals: NO_POSITIONALS,
+  positionals: { name: "<name>", max: 1 },
   notes: `Exit codes: 0 synced, already up to date, or no remote (NO_REMOTE: nothing to
 sync with); 1 nothing changed: the remote cannot be reached, the repo is in a
 state a save refuses, or uncommitted changes are in the way (the message says
 what to run); 2 usage error; 3 what came in is in but the local commits could
 not be pushed; 4 conflict: both sides changed the same entries, nothing changed,
-the message lists the commands that finish.`,
+the message lists the commands that finish. With several knowledge bases, each
+is synced in turn, one failing does not stop the others, and the exit code is
+the worst of theirs (4, then 3, then 1).`,
 } as const satisfies CommandSpec;
 
 /** Help text. */
@@ -88,22 +92,60 @@ function reportLines(report: SyncReport): string[] {
   return lines;
 }
 
-/** Run the command. */
-export async function run(args: string[]): Promise<number> {
-  const { values } = parseCommand(args, command.options, command);
-  const { kbDir } = resolveKb(values.kb);
+/** How bad an exit code is: a conflict (4) is worst, then a failed push (3), then any other. */
+function severity(code: number): number {
+  return code === 4 ? 3 : code === 3 ? 2 : code === 0 ? 0 : 1;
+}
+
+/** The worse of two exit codes, by {@link severity}. */
+function worse(a: number, b: number): number {
+  return severity(b) > severity(a) ? b : a;
+}
+
+/** Sync one knowledge base and print its report; resolves to the exit code its sync earns. */
+async function syncOne(kbDir: string, json: boolean | undefined): Promise<number> {
   const report = await syncKb(kbDir).catch((error) => {
     // The entries and the commands as data too; the message still goes to stderr.
-    if (values.json && error instanceof SyncConflictError) {
+    if (json && error instanceof SyncConflictError) {
       printJson({ outcome: "conflict", entries: error.entries, commands: error.commands });
     }
     throw error;
   });
   printWarnings(report);
-  if (values.json) {
+  if (json) {
     printJson({ ...report, index: { ...report.index, ms: Math.round(report.index.ms) } });
   } else {
     for (const line of reportLines(report)) console.log(line);
   }
   return 0;
+}
+
+/**
+ * The knowledge bases to sync: the one named, the one `--kb`/`KB_DIR` gives, or every one the
+ * config lists.
+ */
+function targets(name: string | undefined, flag: string | undefined): KnowledgeBase[] {
+  if (name !== undefined) {
+    const { kbDir } = resolveKbNamed(name, flag);
+    return [{ name, kbDir }];
+  }
+  return resolveKbs(flag).kbs;
+}
+
+/** Run the command. */
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommand(args, command.options, command);
+  const kbs = targets(positionals[0], values.kb);
+  if (kbs.length === 1) return await syncOne(kbs[0].kbDir, values.json);
+  let code = 0;
+  for (const { name, kbDir } of kbs) {
+    if (!values.json) console.log(cyan(`== ${name} (${kbDir})`));
+    try {
+      code = worse(code, await syncOne(kbDir, values.json));
+    } catch (error) {
+      console.error(describeError(error, `sync ${name}`));
+      code = worse(code, exitCodeOf(error));
+    }
+  }
+  return code;
 }

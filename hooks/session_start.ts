@@ -21,8 +21,9 @@ import {
   sessionWork,
 } from "../core/hook/session_start.ts";
 import { scrubSecrets } from "../core/text/secrets.ts";
-import { assemble, DEFAULT_SURFACE_CONFIG } from "../core/prompt/decision.ts";
-import { resolveKb } from "../io/config.ts";
+import { assemble, type Assembly, DEFAULT_SURFACE_CONFIG } from "../core/prompt/decision.ts";
+import type { KernelRule } from "../core/index/reader.ts";
+import { resolveKbs } from "../io/config.ts";
 import { appendDebugRecord, recordFailure } from "../io/hook/debug_log.ts";
 import { runContextPipeline } from "../io/hook/pipeline.ts";
 import { fastForwardPull, type PullReport, terminationSignal } from "../io/hook/session_pull.ts";
@@ -52,16 +53,23 @@ async function pullAndReindex(
   return { pull, index: report.mode };
 }
 
+/** The kernel rules, if there are any, assembled for re-injection after a compaction. */
+function kernelDecision(
+  kernel: KernelRule[],
+  fetch: (ids: string[]) => string,
+): { assembly?: Assembly } {
+  if (!kernel.length) return {};
+  return { assembly: assemble(kernel, [], fetch, DEFAULT_SURFACE_CONFIG, COMPACT_WORDING) };
+}
+
 /** The kernel rules as SessionStart additionalContext, or "" when the knowledge base has none. */
 async function kernelOutput(payload: HookPayload): Promise<string> {
   const { decision } = await runContextPipeline({
     sessionId: textField(payload, "session_id"),
     event: EVENT,
-    decide: ({ reader, fetch }) => {
-      const kernel = reader.manifest.kernel;
-      if (!kernel.length) return {};
-      return { assembly: assemble(kernel, [], fetch, DEFAULT_SURFACE_CONFIG, COMPACT_WORDING) };
-    },
+    decide: ({ reader, fetch }) => kernelDecision(reader.manifest.kernel, fetch),
+    decideAcross: async (parts, fetch) =>
+      kernelDecision((await import("../core/kbs/across.ts")).qualifiedKernel(parts), fetch),
     debugFields: ({ assembly }, { index, ms }) => ({
       event: EVENT,
       source: "compact",
@@ -79,10 +87,21 @@ async function kernelOutput(payload: HookPayload): Promise<string> {
   });
 }
 
-/** Pull for a new or resumed session and leave a debug record of it; prints nothing. */
+/**
+ * Pull every configured knowledge base for a new or resumed session, one after another, and
+ * leave a debug record of each; prints nothing.
+ */
 async function pullOutput(payload: HookPayload, signal: AbortSignal): Promise<string> {
+  for (const { kbDir } of resolveKbs().kbs) {
+    if (signal.aborted) break;
+    await pullOne(kbDir, payload, signal);
+  }
+  return "";
+}
+
+/** Pull one knowledge base and record what happened. */
+async function pullOne(kbDir: string, payload: HookPayload, signal: AbortSignal): Promise<void> {
   const started = performance.now();
-  const { kbDir } = resolveKb();
   try {
     const { pull, index } = await pullAndReindex(kbDir, signal);
     appendDebugRecord(kbDir, {
@@ -97,7 +116,6 @@ async function pullOutput(payload: HookPayload, signal: AbortSignal): Promise<st
   } catch (error) {
     recordFailure(error, kbDir, EVENT);
   }
-  return "";
 }
 
 /**

@@ -1,17 +1,42 @@
 /**
- * Which knowledge base to use: the `--kb` flag, then `KB_DIR`, then the plugin's config file,
- * then the XDG config file. Every command and hook resolves it the same way.
+ * Which knowledge bases to use: the `--kb` flag, then `KB_DIR` (each names exactly one), then the
+ * plugin's config file, then the XDG config file. Every command and hook resolves them the same
+ * way.
+ *
+ * A config file lists named knowledge bases and says which one takes the saves:
+ * `{ "kbs": [{ "name": "personal", "dir": "/abs" }, { "name": "team", "dir": "/abs2" }],
+ * "default": "personal" }`. The older `{ "kbDir": "/abs" }` still reads, as one knowledge base
+ * named after its folder, and is rewritten in the new form by the next {@link writeConfig}.
  *
  * @module
  */
+import { basename } from "../core/path.ts";
 import { resolvePath } from "./paths.ts";
 import { readJsonFile, writeFileAtomic } from "./fs.ts";
 import { pluginConfigFile, xdgConfigFile } from "./paths.ts";
+
+/** One configured knowledge base: its name and its folder. */
+export interface KnowledgeBase {
+  /** The name results carry when several are configured (`team` in `team:kb-7q2mx`). */
+  name: string;
+  /** The knowledge base folder, absolute. */
+  kbDir: string;
+}
 
 /** Where the knowledge base was found, and by which rule. */
 export interface KbLocation {
   /** The knowledge base folder, absolute. */
   kbDir: string;
+  /** `--kb`, `KB_DIR`, or the config file's path. */
+  source: string;
+  /** Its name in the config file; undefined for `--kb` and `KB_DIR`. */
+  name?: string;
+}
+
+/** The knowledge bases in use, the default (the one saves go to) first, and which rule found them. */
+export interface KbSet {
+  /** At least one; the default first. */
+  kbs: KnowledgeBase[];
   /** `--kb`, `KB_DIR`, or the config file's path. */
   source: string;
 }
@@ -27,17 +52,74 @@ export class NotConfiguredError extends Error {
   }
 }
 
-/** A config file and the knowledge base folder it names, if it names one. */
+/** Raised when a name given on the command line is not a configured knowledge base. */
+export class UnknownKbError extends Error {
+  constructor(name: string, known: readonly KnowledgeBase[], source: string) {
+    const names = known.map((kb) => kb.name).join(", ");
+    super(
+      `no knowledge base named "${name}" is configured (${source} names ${names || "none"}); ` +
+        `add one with git-kb init <clone-url|path> --name ${name}`,
+    );
+    this.name = "UnknownKbError";
+  }
+}
+
+/** What a knowledge base's name must look like: it prefixes ids, so no `:` and no spaces. */
+export const KB_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;
+
+/** Why `name` is not a valid knowledge base name, or undefined when it is. */
+export function kbNameProblem(name: string): string | undefined {
+  return KB_NAME_PATTERN.test(name) ? undefined : `"${name}" is not a knowledge base name: use ` +
+    "1 to 32 lowercase letters, digits, - and _, starting with a letter or digit";
+}
+
+/** The name a knowledge base gets from its folder (`~/kb/team` → `team`), else `default`. */
+export function nameFromDir(kbDir: string): string {
+  const name = (basename(kbDir) ?? "").toLowerCase().replace(/[^a-z0-9_-]/g, "-").slice(0, 32);
+  return kbNameProblem(name) ? "default" : name;
+}
+
+/** A config file and what it says: its knowledge bases (the default first), if it names any. */
 export interface ConfigCandidate {
+  /** The config file. */
   file: string;
+  /** The default knowledge base's folder, when the file names one. */
   kbDir?: string;
+  /** Every knowledge base the file names, the default first; empty when it names none. */
+  kbs: KnowledgeBase[];
+  /** Whether the file is in the old `{ "kbDir": … }` form. */
+  legacy: boolean;
+}
+
+/**
+ * The knowledge bases a config file's data names, the default first. Read forgivingly: an item
+ * without a usable name or folder, or with a name or folder seen before, is passed over.
+ */
+function kbsOf(data: unknown): { kbs: KnowledgeBase[]; legacy: boolean } {
+  if (typeof data !== "object" || data === null) return { kbs: [], legacy: false };
+  const { kbs, kbDir, default: preferred } = data as Record<string, unknown>;
+  if (!Array.isArray(kbs)) {
+    const legacy = typeof kbDir === "string" && kbDir !== "";
+    return { kbs: legacy ? [{ name: nameFromDir(kbDir), kbDir }] : [], legacy };
+  }
+  const found: KnowledgeBase[] = [];
+  for (const item of kbs) {
+    const { name, dir } = (item ?? {}) as Record<string, unknown>;
+    if (typeof name !== "string" || kbNameProblem(name) || typeof dir !== "string" || !dir) {
+      continue;
+    }
+    if (found.some((kb) => kb.name === name || kb.kbDir === dir)) continue;
+    found.push({ name, kbDir: dir });
+  }
+  const at = found.findIndex((kb) => kb.name === preferred);
+  if (at > 0) found.unshift(...found.splice(at, 1));
+  return { kbs: found, legacy: false };
 }
 
 /** A config file with what it says. */
 function readCandidate(file: string): ConfigCandidate {
-  const data = readJsonFile(file) as { kbDir?: unknown } | undefined;
-  const kbDir = typeof data?.kbDir === "string" && data.kbDir ? data.kbDir : undefined;
-  return { file, kbDir };
+  const { kbs, legacy } = kbsOf(readJsonFile(file));
+  return { file, kbDir: kbs[0]?.kbDir, kbs, legacy };
 }
 
 function configFiles(): string[] {
@@ -50,22 +132,53 @@ export function configCandidates(): ConfigCandidate[] {
 }
 
 /**
- * Resolve the knowledge base folder; throws {@link NotConfiguredError} when nothing names one.
- * Reads config files only until one names a folder: a hook pays for every file it opens.
+ * Every knowledge base in use, the default first: the one `--kb` or `KB_DIR` names, else those
+ * of the first config file that names any. Throws {@link NotConfiguredError} when nothing names
+ * one. Reads config files only until one names a knowledge base: a hook pays for every file it
+ * opens.
  */
-export function resolveKb(flag?: string): KbLocation {
-  if (flag) return { kbDir: resolvePath(flag), source: "--kb" };
+export function resolveKbs(flag?: string): KbSet {
+  if (flag) return one(resolvePath(flag), "--kb");
   const fromEnv = Deno.env.get("KB_DIR");
-  if (fromEnv) return { kbDir: resolvePath(fromEnv), source: "KB_DIR" };
+  if (fromEnv) return one(resolvePath(fromEnv), "KB_DIR");
   for (const file of configFiles()) {
-    const { kbDir } = readCandidate(file);
-    if (kbDir) return { kbDir, source: file };
+    const { kbs } = readCandidate(file);
+    if (kbs.length) return { kbs, source: file };
   }
   throw new NotConfiguredError();
 }
 
+function one(kbDir: string, source: string): KbSet {
+  return { kbs: [{ name: nameFromDir(kbDir), kbDir }], source };
+}
+
 /**
- * The config file `init` writes, with the knowledge base folder it names now:
+ * The default knowledge base, the one saves go to (see {@link resolveKbs}); throws
+ * {@link NotConfiguredError} when nothing names one.
+ */
+export function resolveKb(flag?: string): KbLocation {
+  const { kbs: [first], source } = resolveKbs(flag);
+  const fromConfig = source !== "--kb" && source !== "KB_DIR";
+  return fromConfig
+    ? { kbDir: first.kbDir, source, name: first.name }
+    : { kbDir: first.kbDir, source };
+}
+
+/**
+ * The knowledge base a save goes to: the one named `to` when given (which `--kb` and `KB_DIR`
+ * cannot be combined with), else the default ({@link resolveKb}). Throws {@link UnknownKbError}
+ * for a name the config does not list.
+ */
+export function resolveKbNamed(to: string | undefined, flag?: string): KbLocation {
+  if (to === undefined) return resolveKb(flag);
+  const { kbs, source } = resolveKbs(flag);
+  const found = kbs.find((kb) => kb.name === to);
+  if (!found || source === "--kb" || source === "KB_DIR") throw new UnknownKbError(to, kbs, source);
+  return { kbDir: found.kbDir, source, name: found.name };
+}
+
+/**
+ * The config file `init` writes, with the knowledge bases it names now:
  * `$CLAUDE_PLUGIN_DATA/config.json` when that is set, else the XDG config file.
  */
 export function configTarget(): ConfigCandidate {
@@ -76,11 +189,41 @@ export function configTarget(): ConfigCandidate {
   return readCandidate(file);
 }
 
-/** Record `kbDir` as the knowledge base in the {@link configTarget} file. Returns the file. */
-export function writeConfig(kbDir: string): string {
-  const { file } = configTarget();
+/** How {@link writeConfig} records a knowledge base. */
+export interface ConfigChange {
+  /**
+   * Add (or move) the knowledge base of this name. Without a name, the default knowledge base
+   * is replaced by `kbDir` (the only one, when the config names none).
+   */
+  name?: string;
+  /** Make it the default, the one saves go to. The first knowledge base always is. */
+  makeDefault?: boolean;
+}
+
+/**
+ * Record `kbDir` in the {@link configTarget} file as `change` says, in the `kbs` form (an old
+ * `kbDir` config is migrated; other keys are kept). Returns the file.
+ */
+export function writeConfig(kbDir: string, change: ConfigChange = {}): string {
+  const { file, kbs } = configTarget();
   const existing = readJsonFile(file);
-  const data = typeof existing === "object" && existing !== null ? existing : {};
-  writeFileAtomic(file, JSON.stringify({ ...data, kbDir: resolvePath(kbDir) }, null, 2) + "\n");
+  const data = typeof existing === "object" && existing !== null ? { ...existing } : {};
+  delete (data as Record<string, unknown>).kbDir;
+  const dir = resolvePath(kbDir);
+  const listedAs = kbs.find((kb) => kb.kbDir === dir)?.name;
+  // Without a name, the folder takes the default's place (unless it is listed already).
+  const dropped = change.name ?? listedAs ?? kbs[0]?.name;
+  const others = kbs.filter((kb) => kb.name !== dropped && kb.kbDir !== dir);
+  const fromDir = nameFromDir(dir);
+  const name = change.name ?? listedAs ??
+    (others.some((kb) => kb.name === fromDir) ? dropped ?? "default" : fromDir);
+  const isDefault = change.makeDefault || !others.length || kbs[0]?.name === dropped;
+  const listed = [...others, { name, kbDir: dir }];
+  const written = {
+    ...data,
+    kbs: listed.map((kb) => ({ name: kb.name, dir: kb.kbDir })),
+    default: isDefault ? name : others[0].name,
+  };
+  writeFileAtomic(file, JSON.stringify(written, null, 2) + "\n");
   return file;
 }

@@ -355,7 +355,10 @@ Deno.test("init: clone a bare repo, adopt a clone, create a new repo; where conf
     assert.equal(report.kbDir, cloned);
     assert.equal(report.configFile, xdgConfig);
     assert.equal(report.entries, FIXTURE_ENTRIES);
-    assert.deepEqual(JSON.parse(await Deno.readTextFile(xdgConfig)), { kbDir: cloned });
+    assert.deepEqual(JSON.parse(await Deno.readTextFile(xdgConfig)), {
+      kbs: [{ name: "cloned", dir: cloned }],
+      default: "cloned",
+    });
     assert.equal(await git(cloned, "remote", "get-url", "origin"), source.remote);
     assert.equal(await git(cloned, "rev-parse", "HEAD"), sourceHead);
     // With no flag and no KB_DIR, commands now find the clone through the config.
@@ -391,10 +394,13 @@ Deno.test("init: clone a bare repo, adopt a clone, create a new repo; where conf
     const pluginConfig = join(pluginData, "config.json");
     assert.ok(result.stdout.includes(pluginConfig), "init says where it wrote the config");
     assert.match(result.stdout, new RegExp(`${FIXTURE_ENTRIES} entries`));
-    assert.deepEqual(JSON.parse(await Deno.readTextFile(pluginConfig)), { kbDir: source.dir });
+    assert.deepEqual(JSON.parse(await Deno.readTextFile(pluginConfig)), {
+      kbs: [{ name: "kb", dir: source.dir }],
+      default: "kb",
+    });
     assert.deepEqual(
       JSON.parse(await Deno.readTextFile(xdgConfig)),
-      { kbDir: cloned },
+      { kbs: [{ name: "cloned", dir: cloned }], default: "cloned" },
       "the XDG config is not touched when CLAUDE_PLUGIN_DATA is set",
     );
     assert.equal(await git(source.dir, "rev-parse", "HEAD"), sourceHead, "nothing committed");

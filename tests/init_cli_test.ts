@@ -61,7 +61,10 @@ Deno.test("init refuses to point the config away from another knowledge base unl
       result.stdout.includes(`The config named ${configured.dir} (${FIXTURE_ENTRIES} entries)`),
       show(result),
     );
-    assert.deepEqual(JSON.parse(await Deno.readTextFile(configFile)), { kbDir: typo });
+    assert.deepEqual(JSON.parse(await Deno.readTextFile(configFile)), {
+      kbs: [{ name: "path", dir: typo }],
+      default: "path",
+    });
   });
 
   await t.step("a configured folder that is gone is replaced without --force", async () => {
@@ -71,7 +74,10 @@ Deno.test("init refuses to point the config away from another knowledge base unl
     const result = await runCli(["init", fresh], { env });
     assert.equal(result.code, 0, show(result));
     assert.match(result.stdout, /holds no knowledge base/);
-    assert.deepEqual(JSON.parse(await Deno.readTextFile(configFile)), { kbDir: fresh });
+    assert.deepEqual(JSON.parse(await Deno.readTextFile(configFile)), {
+      kbs: [{ name: "fresh", dir: fresh }],
+      default: "fresh",
+    });
   });
 });
 

@@ -17,6 +17,8 @@
  *     sessionId: textField(payload, "session_id"),
  *     event: EVENT,
  *     decide: ({ reader, seen, fetch }) => decideMine(words, reader, seen, fetch), // pure
+ *     // several knowledge bases: the same, merged (see core/kbs/across.ts), loaded only then
+ *     decideAcross: async (parts, fetch) => (await import("./mine_across.ts")).decide(words, parts, fetch),
  *     debugFields: (decision, { ms }) => ({ event: EVENT, outcome: decision.outcome, ms }),
  *   });
  *   const text = decision.assembly?.text;
@@ -32,8 +34,9 @@
  */
 import type { Ledger } from "../../core/prompt/decision.ts";
 import type { IndexReader } from "../../core/index/reader.ts";
+import type { KbPart } from "../../core/kbs/across.ts";
 import { shellQuote } from "../../core/shell/quote.ts";
-import { resolveKb } from "../config.ts";
+import { resolveKbs } from "../config.ts";
 import { HOOK_TRUST_MS, openIndex, type RefreshReport } from "../index/store.ts";
 import { kbCacheDir } from "../paths.ts";
 import { appendDebugRecord, debugEnabled, RecordedError, recordFailure } from "./debug_log.ts";
@@ -75,6 +78,11 @@ export interface ContextStep<D extends SurfacingDecision> {
   /** The pure decision. */
   decide: (input: DecisionInput) => D;
   /**
+   * The decision over several knowledge bases (the default first; ids qualified, see
+   * core/kbs/across.ts), when the config names more than one. `fetch` takes qualified ids.
+   */
+  decideAcross: (parts: KbPart[], fetch: (ids: string[]) => string) => D | Promise<D>;
+  /**
    * The hook's own side records, after the ledger is written (the prompt hook counts an
    * unmatched prompt); returns debug fields naming what failed there, a failure that must not
    * stop the hook's output.
@@ -105,13 +113,16 @@ export function fetchCommand(kbDir: string): (ids: string[]) => string {
 /**
  * Run `step` through the pipeline. A failure after the knowledge base is found is recorded
  * against it and rethrown as a {@link RecordedError}; one before (no knowledge base) is thrown
- * as is, for the runner's failure record.
+ * as is, for the runner's failure record. Several configured knowledge bases are read by
+ * `./across.ts`, loaded only then.
  */
 export async function runContextPipeline<D extends SurfacingDecision>(
   step: ContextStep<D>,
 ): Promise<ContextOutcome<D>> {
   const started = step.started ?? performance.now();
-  const { kbDir } = resolveKb(step.kbFlag);
+  const { kbs } = resolveKbs(step.kbFlag);
+  if (kbs.length > 1) return (await import("./across.ts")).runAcross(step, kbs, started);
+  const [{ kbDir }] = kbs;
   try {
     const cacheDir = kbCacheDir(kbDir);
     const { reader, report } = await openIndex(kbDir, { trustStampMs: HOOK_TRUST_MS, hook: true });

@@ -147,6 +147,13 @@ export async function contextForPrompt(request: ContextRequest): Promise<Context
     started,
     decide: ({ reader, seen, fetch }) =>
       decide(request.prompt, reader, request.dedup === false ? {} : seen, fetch, config),
+    decideAcross: async (parts, fetch) => {
+      const { decideAcross } = await import("../../core/kbs/across.ts");
+      const own = request.dedup === false
+        ? parts.map((part) => ({ ...part, seen: () => ({}) }))
+        : parts;
+      return decideAcross(request.prompt, own, fetch, config);
+    },
     afterDecision: (decision, cacheDir): Record<string, unknown> => {
       if (!sessionId || !matchedNothing(decision)) return {};
       const failure = noteUnmatched(cacheDir, sessionId, decision.words.filter(storable));

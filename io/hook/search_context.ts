@@ -39,6 +39,8 @@ export function contextForSearch(request: SearchRequest): Promise<SearchResult> 
     kbFlag: request.kbFlag,
     event: EVENT,
     decide: ({ reader, seen, fetch }) => decideSearch(request.phrases, reader, seen, fetch),
+    decideAcross: async (parts, fetch) =>
+      (await import("../../core/kbs/across.ts")).decideSearchAcross(request.phrases, parts, fetch),
     debugFields: (decision, { ms }) => ({
       event: EVENT,
       session: request.sessionId ?? null,

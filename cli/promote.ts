@@ -1,0 +1,229 @@
+/**
+ * `git-kb promote <id> --to <name>`: copy an entry into another configured knowledge base
+ * through the save pipeline, then mark the original superseded by the copy (core/kbs/promote.ts
+ * says what each side gets). Two saves, two commits, two pushes; a failure between them says
+ * what was done and the command that finishes (promote again: it finds the copy it made).
+ *
+ * @module
+ */
+import { type Entry, parseEntryText, toEntry } from "../core/entry/entry.ts";
+import { commitMessage, entryFileName } from "../core/entry/edit.ts";
+import {
+  PROMOTED_FROM,
+  promotedCopy,
+  SUPERSEDED_BY,
+  supersededOriginal,
+} from "../core/kbs/promote.ts";
+import { qualifyId } from "../core/kbs/qualified.ts";
+import { shellCommand } from "../core/shell/quote.ts";
+import { displaySafe } from "../core/text/display.ts";
+import { type KbLocation, nameFromDir, resolveKbNamed } from "../io/config.ts";
+import { realPathOr } from "../io/disk.ts";
+import { ENTRIES_DIR, readKbFile } from "../io/kb.ts";
+import { locateEntry } from "../io/kbs/locate.ts";
+import {
+  entryPathOf,
+  entryPaths,
+  newId,
+  PushError,
+  type SaveResult,
+  ValidationError,
+} from "../io/save/save.ts";
+import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
+import { checkAndSave } from "./entry_save.ts";
+import { today } from "./entry_flags.ts";
+import { cyan, green, printJson, yellow } from "./output.ts";
+import { printWarnings, saveSummary } from "./save_report.ts";
+
+/** The command: its usage, options and positionals. */
+export const command = {
+  usage: ["promote <id> --to <name> [options]"],
+  about: `Copy an entry into another configured knowledge base (a personal note made a
+team one), through the save pipeline: the copy gets a new id (so that no id is in
+two knowledge bases), and links to entries the target lacks are dropped from it
+and named. Then the original is marked superseded, with
+superseded_by naming the copy (and the copy's promoted_from naming the original).
+Each side is its own commit and push.`,
+  options: {
+    to: {
+      type: "string",
+      value: "<name>",
+      help: "the configured knowledge base to copy the entry into (required)",
+    },
+    json: { type: "boolean", help: "print what was done as JSON" },
+  },
+  positionals: { name: "<id>", min: 1, max: 1 },
+  notes: `The id may name its knowledge base (personal:kb-7q2mx); by default the one
+holding it is used. Exit codes: 0 promoted, 1 invalid or failed (the message says
+what was saved and how to finish), 2 usage error, 3 committed but not pushed.`,
+} as const satisfies CommandSpec;
+
+/** Help text. */
+export const help: string = helpText(command);
+
+/** A link of the original that the copy does not carry, with its target's title. */
+interface DroppedLink {
+  rel: string;
+  to: string;
+  title?: string;
+}
+
+function readEntry(kbDir: string, path: string, what: string): { entry: Entry; text: string } {
+  const text = readKbFile(kbDir, path);
+  const { entry, problems } = toEntry(parseEntryText(text, path));
+  if (!entry || problems.length) throw new ValidationError(what, problems);
+  return { entry, text };
+}
+
+/** The id of the entry in `kbDir` that says it was promoted from `from`, if one does. */
+function existingCopy(kbDir: string, paths: Map<string, string>, from: string): string | undefined {
+  for (const [id, path] of paths) {
+    let text: string;
+    try {
+      text = readKbFile(kbDir, path);
+    } catch {
+      continue;
+    }
+    if (!text.includes(from)) continue;
+    try {
+      if (toEntry(parseEntryText(text, path)).entry?.extra[PROMOTED_FROM] === from) return id;
+    } catch { /* not an entry: doctor's to report */ }
+  }
+  return undefined;
+}
+
+function nameOf(location: KbLocation): string {
+  return location.name ?? nameFromDir(location.kbDir);
+}
+
+/** Run the command. */
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommand(args, command.options, command);
+  const to = values.to;
+  if (!to) throw new UsageError("--to <name> is required: the knowledge base to copy it into");
+  const [typed] = positionals;
+  const source = locateEntry(typed, {
+    kb: values.kb,
+    command: (qualified) => shellCommand(["git-kb", "promote", qualified, "--to", to]),
+  });
+  const target = resolveKbNamed(to, values.kb);
+  const { kbDir } = source.location;
+  if (realPathOr(kbDir) === realPathOr(target.kbDir)) {
+    throw new UsageError(`${typed} is in ${to} already; name another knowledge base with --to`);
+  }
+  const from = qualifyId(nameOf(source.location), source.id);
+  const finish = shellCommand(["git-kb", "promote", from, "--to", to]);
+  const path = entryPathOf(kbDir, source.id);
+  const { entry: original, text } = readEntry(kbDir, path, `Entry ${from} (${path})`);
+  const targetPaths = entryPaths(target.kbDir);
+  const found = existingCopy(target.kbDir, targetPaths, from);
+  if (!found && original.status !== "active") {
+    throw new UsageError(
+      `${from} is ${original.status}, not active; promote the entry that is in force instead`,
+    );
+  }
+  // A new id: the original keeps its own, and an id held by two knowledge bases is ambiguous.
+  const copyId = found ?? newId(new Map([...targetPaths, ...entryPaths(kbDir)]));
+  const copyName = qualifyId(to, copyId);
+  const dropped: DroppedLink[] = [];
+  let copied: SaveResult | undefined;
+  if (!found) {
+    const sourcePaths = entryPaths(kbDir);
+    const plan = promotedCopy(original, {
+      id: copyId,
+      from,
+      today: today(),
+      targetHas: (id) => targetPaths.has(id),
+    });
+    for (const link of plan.dropped) {
+      dropped.push({ ...link, title: titleOf(kbDir, sourcePaths.get(link.to)) });
+    }
+    const request = {
+      kbDir: target.kbDir,
+      entry: plan.copy,
+      path: `${ENTRIES_DIR}/${entryFileName(plan.copy)}`,
+      message: `${commitMessage(plan.copy)} (promoted from ${from})`,
+    };
+    try {
+      copied = await checkAndSave(request, `The copy of ${from} for ${to}`);
+    } catch (error) {
+      if (!(error instanceof PushError)) throw error;
+      throw new PushError(
+        `${error.message.split("\n")[0]}\nThe copy ${copyName} is committed in ${target.kbDir} ` +
+          `but not pushed, and ${from} is not marked superseded yet`,
+        error.commit,
+        [...error.commands, finish],
+      );
+    }
+  }
+  let marked: SaveResult | undefined;
+  if (original.extra[SUPERSEDED_BY] !== copyName || original.status !== "superseded") {
+    const entry = supersededOriginal(original, copyName, today());
+    const request = {
+      kbDir,
+      entry,
+      path,
+      previousText: text,
+      message: `${commitMessage(entry, ["status", SUPERSEDED_BY])}: superseded by ${copyName}`,
+    };
+    try {
+      marked = await checkAndSave(request, `Entry ${from}`);
+    } catch (error) {
+      if (error instanceof PushError) throw error;
+      throw new Error(
+        `${copyName} is saved${copied ? ` (commit ${copied.commit.slice(0, 7)})` : ""}, but ` +
+          `marking ${from} superseded by it failed: ${(error as Error).message}\n` +
+          `Finish with: ${finish}`,
+        { cause: error },
+      );
+    }
+  }
+  report({ from, copyName, copied, marked, dropped, to, json: values.json });
+  return 0;
+}
+
+function titleOf(kbDir: string, path: string | undefined): string | undefined {
+  if (!path) return undefined;
+  try {
+    return toEntry(parseEntryText(readKbFile(kbDir, path), path)).entry?.title;
+  } catch {
+    return undefined;
+  }
+}
+
+function report(done: {
+  from: string;
+  copyName: string;
+  copied?: SaveResult;
+  marked?: SaveResult;
+  dropped: DroppedLink[];
+  to: string;
+  json?: boolean;
+}): void {
+  const { from, copyName, copied, marked, dropped, to } = done;
+  if (done.json) {
+    printJson({ from, copy: copyName, copied: copied ?? null, marked: marked ?? null, dropped });
+    return;
+  }
+  for (const result of [copied, marked]) if (result) printWarnings(result);
+  console.log(
+    copied
+      ? `${green("Copied")} ${cyan(from)} to ${cyan(copyName)} ${copied.path} (${
+        saveSummary(copied)
+      })`
+      : `${cyan(copyName)} is already the copy of ${cyan(from)}`,
+  );
+  console.log(
+    marked
+      ? `${green("Marked")} ${cyan(from)} superseded by ${copyName} (${saveSummary(marked)})`
+      : `${cyan(from)} is already marked superseded by ${copyName}`,
+  );
+  for (const link of dropped) {
+    const title = link.title ? ` (${displaySafe(link.title)})` : "";
+    console.log(
+      `${yellow("!")} link ${link.rel} → ${link.to}${title} dropped from the copy: ${to} has no ` +
+        `${link.to}; to carry it, promote that entry too, then link it: ` +
+        shellCommand(["git-kb", "edit", copyName, "--link", `${link.rel}:${link.to}`]),
+    );
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * The hooks' decisions over several knowledge bases, pure: each knowledge base is decided on its
+ * own with no budget, then what surfaced is merged into one assembly under the one budget, every
+ * id carrying its knowledge base's name ({@link qualifyId}).
+ *
+ * Merging is by rank ({@link interleave}): every pointer has reached the same threshold (matched
+ * prompt words, counted alike in every knowledge base), and the BM25F scores that order pointers
+ * within one knowledge base use that knowledge base's own term rarity, so ranks compare across
+ * knowledge bases where scores do not. Keyword pointers come before activity pointers, the
+ * default knowledge base first at each rank; kernel rules are inlined in the same order, all of
+ * them within the one kernel budget (those past it become pointers, as in one knowledge base).
+ *
+ * @module
+ */
+import type { IndexReader, KernelRule } from "../index/reader.ts";
+import {
+  assemble,
+  decide,
+  type Decision,
+  DEFAULT_SURFACE_CONFIG,
+  type Ledger,
+  type Pointer,
+  type SurfaceConfig,
+} from "../prompt/decision.ts";
+import {
+  decideSearch,
+  DEFAULT_SEARCH_CONFIG,
+  SEARCH_WORDING,
+  type SearchConfig,
+  type SearchDecision,
+} from "../search_augment/match.ts";
+import { interleave, qualifyId } from "./qualified.ts";
+
+/** One knowledge base as a decision over several reads it. */
+export interface KbPart {
+  /** Its name, which its ids carry. */
+  name: string;
+  /** Its index. */
+  reader: IndexReader;
+  /** Its session ledger (plain ids), read on the first call. */
+  seen: () => Ledger;
+}
+
+/** No budget: each knowledge base's decision keeps all it found, for the merge to cut. */
+const UNBOUNDED = { budgetChars: Infinity, kernelBudgetChars: Infinity };
+
+/** Nothing is fetched from a per-knowledge-base assembly: its text is never shown. */
+const noFetch = () => "";
+
+function qualified(name: string, pointer: Pointer): Pointer {
+  return { ...pointer, id: qualifyId(name, pointer.id) };
+}
+
+/** The kernel rules of every knowledge base of `parts`, the default's first, ids qualified. */
+export function qualifiedKernel(parts: readonly KbPart[]): KernelRule[] {
+  return parts.flatMap((part) =>
+    part.reader.manifest.kernel.map((rule) => ({ ...rule, id: qualifyId(part.name, rule.id) }))
+  );
+}
+
+/**
+ * Decide what `prompt` surfaces from every knowledge base of `parts` (the default first): one
+ * decision as {@link decide} makes it, ids qualified, `fetch` given the qualified ids of what is
+ * shown, the whole text under `config.budgetChars`.
+ */
+export function decideAcross(
+  prompt: string,
+  parts: readonly KbPart[],
+  fetch: (ids: string[]) => string,
+  config: SurfaceConfig = DEFAULT_SURFACE_CONFIG,
+): Decision {
+  const unbounded = { ...config, ...UNBOUNDED };
+  const decided = parts.map((part) => ({
+    part,
+    decision: decide(prompt, part.reader, part.seen, noFetch, unbounded),
+  }));
+  const [first] = decided;
+  if (first.decision.outcome === "skipped") return first.decision;
+  const pointersBy = (signal: Pointer["signal"]) =>
+    interleave(
+      decided.map(({ part, decision }) =>
+        (decision.assembly?.pointers ?? []).filter((pointer) => pointer.signal === signal)
+          .map((pointer) => qualified(part.name, pointer))
+      ),
+    );
+  const keyword = pointersBy("keyword").slice(0, config.maxEntries);
+  const activity = pointersBy("activity")
+    .slice(0, Math.min(config.maxActivityEntries, config.maxEntries - keyword.length));
+  const pointers = [...keyword, ...activity];
+  const kernel = qualifiedKernel(parts);
+  const termHits: Record<string, number> = {};
+  for (const { decision } of decided) {
+    for (const [word, count] of Object.entries(decision.termHits)) {
+      termHits[word] = (termHits[word] ?? 0) + count;
+    }
+  }
+  const base = {
+    activities: first.decision.activities,
+    termHits,
+    words: first.decision.words,
+    nearMisses: decided.flatMap(({ part, decision }) =>
+      decision.nearMisses.map((miss) => ({ ...miss, id: qualifyId(part.name, miss.id) }))
+    ),
+    deduped: decided.flatMap(({ part, decision }) =>
+      decision.deduped.map((id) => qualifyId(part.name, id))
+    ),
+  };
+  if (!kernel.length && !pointers.length) {
+    const anyDeduped = decided.some(({ decision }) => decision.outcome === "all_deduped");
+    return { ...base, outcome: anyDeduped ? "all_deduped" : "no_signal" };
+  }
+  return { ...base, outcome: "surfaced", assembly: assemble(kernel, pointers, fetch, config) };
+}
+
+/**
+ * Decide what a search's `phrases` surface from every knowledge base of `parts` (the default
+ * first): one decision as {@link decideSearch} makes it, ids qualified, under the one budget.
+ */
+export function decideSearchAcross(
+  phrases: string[],
+  parts: readonly KbPart[],
+  fetch: (ids: string[]) => string,
+  config: SearchConfig = DEFAULT_SEARCH_CONFIG,
+): SearchDecision {
+  const unbounded = { ...config, budgetChars: Infinity };
+  const decided = parts.map((part) => ({
+    part,
+    decision: decideSearch(phrases, part.reader, part.seen, noFetch, unbounded),
+  }));
+  const matches: Record<string, number> = {};
+  for (const { decision } of decided) {
+    for (const [phrase, count] of Object.entries(decision.matches)) {
+      matches[phrase] = (matches[phrase] ?? 0) + count;
+    }
+  }
+  const deduped = decided.flatMap(({ part, decision }) =>
+    decision.deduped.map((id) => qualifyId(part.name, id))
+  );
+  const base = { phrases, matches, deduped };
+  const pointers = interleave(
+    decided.map(({ part, decision }) =>
+      (decision.assembly?.pointers ?? []).map((pointer) => qualified(part.name, pointer))
+    ),
+  ).slice(0, config.maxPointers);
+  if (!pointers.length) {
+    const outcomes = decided.map(({ decision }) => decision.outcome);
+    const outcome = (["all_deduped", "too_generic", "no_match", "no_terms"] as const)
+      .find((wanted) => outcomes.includes(wanted)) ?? "no_match";
+    return { ...base, outcome };
+  }
+  const assembly = assemble([], pointers, fetch, {
+    budgetChars: config.budgetChars,
+    kernelBudgetChars: 0,
+  }, SEARCH_WORDING);
+  return { ...base, outcome: "surfaced", assembly };
+}

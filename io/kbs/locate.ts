@@ -1,0 +1,61 @@
+/**
+ * Which knowledge base a command that changes an entry works in: the one `--to` names, the one
+ * an id's `name:` prefix names, else the one configured knowledge base that holds the id (the
+ * default when none or several do: then the command's own message says what is wrong).
+ *
+ * @module
+ */
+import { splitQualifiedId } from "../../core/kbs/qualified.ts";
+import { type KbLocation, resolveKbNamed, resolveKbs } from "../config.ts";
+import { NotAKbError } from "../kb.ts";
+import { entryPaths } from "../save/save.ts";
+
+/** An entry's knowledge base and its plain id. */
+export interface LocatedEntry {
+  /** The knowledge base. */
+  location: KbLocation;
+  /** The entry id without a `name:` prefix. */
+  id: string;
+}
+
+/** Raised when two configured knowledge bases hold the id and none was named. */
+export class AmbiguousIdError extends Error {
+  constructor(id: string, names: string[], command: (qualified: string) => string) {
+    super(
+      `${id} is in ${names.length} knowledge bases (${names.join(", ")}); name one: ` +
+        names.map((name) => command(`${name}:${id}`)).join(" or "),
+    );
+    this.name = "AmbiguousIdError";
+  }
+}
+
+/**
+ * The knowledge base of entry `typed` (an id or `name:id`); see the module notes. `command`
+ * gives the command line to run with a qualified id, for the message when two hold it.
+ */
+export function locateEntry(
+  typed: string,
+  options: { to?: string; kb?: string; command: (qualified: string) => string },
+): LocatedEntry {
+  const { kb: named, id } = splitQualifiedId(typed);
+  if (options.to !== undefined || named !== undefined) {
+    return { location: resolveKbNamed(options.to ?? named, options.kb), id };
+  }
+  const { kbs, source } = resolveKbs(options.kb);
+  const holding = kbs.length > 1 ? kbs.filter((kb) => holds(kb.kbDir, id)) : [];
+  if (holding.length > 1) {
+    throw new AmbiguousIdError(id, holding.map((kb) => kb.name), options.command);
+  }
+  const [kb] = holding.length ? holding : kbs;
+  const fromConfig = source !== "--kb" && source !== "KB_DIR";
+  return { location: { kbDir: kb.kbDir, source, ...fromConfig ? { name: kb.name } : {} }, id };
+}
+
+function holds(kbDir: string, id: string): boolean {
+  try {
+    return entryPaths(kbDir).has(id);
+  } catch (error) {
+    if (error instanceof NotAKbError) return false;
+    throw error;
+  }
+}

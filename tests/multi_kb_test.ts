@@ -1,0 +1,462 @@
+/**
+ * Several knowledge bases in one config (a personal one and a team one, each a real repo with a
+ * bare remote): the hooks, search, get and doctor read both; add, edit and promote write to the
+ * one named; init adds one beside, pushes to an empty remote and warns before repointing.
+ *
+ * @module
+ */
+import { deepStrictEqual as deepEqual, ok, strictEqual as equal } from "node:assert/strict";
+import { join } from "node:path";
+import {
+  entryText,
+  git,
+  type Kb,
+  makeKb,
+  makeSandbox,
+  overrideEnv,
+  parseJson,
+  runCli,
+  runHook,
+  show,
+  tempDir,
+} from "./helpers.ts";
+import { resolveKb, resolveKbNamed, resolveKbs, writeConfig } from "../io/config.ts";
+
+/** A team entry about the npm token, matched by the same prompt as the sample's kb-7q2mx. */
+const TEAM_TOKEN = "kb-tm0np";
+
+/** Two knowledge bases in one config: the sample as `personal` (the default), `team` beside. */
+interface TwoKbs extends AsyncDisposable {
+  personal: Kb;
+  team: Kb;
+  /** The environment of a CLI run: the config file, no KB_DIR. */
+  env: Record<string, string>;
+  configFile: string;
+}
+
+async function twoKbs(): Promise<TwoKbs> {
+  const personal = await makeKb({ remote: true });
+  const team = await makeKb({ empty: true, remote: true });
+  const env = { ...personal.env };
+  delete env.KB_DIR;
+  const configFile = join(personal.config, "git-kb", "config.json");
+  await Deno.mkdir(join(personal.config, "git-kb"), { recursive: true });
+  await Deno.writeTextFile(
+    configFile,
+    JSON.stringify({
+      kbs: [{ name: "personal", dir: personal.dir }, { name: "team", dir: team.dir }],
+      default: "personal",
+    }),
+  );
+  return {
+    personal,
+    team,
+    env,
+    configFile,
+    [Symbol.asyncDispose]: async () => {
+      await personal.cleanup();
+      await team.cleanup();
+    },
+  };
+}
+
+/** Write an entry file into `kb` and commit it (as another tool or person would). */
+async function commitEntry(kb: Kb, id: string, title: string, text: string): Promise<void> {
+  const path = `entries/${id}-${title.toLowerCase().replace(/[^a-z0-9]+/g, "-")}.md`;
+  await Deno.writeTextFile(join(kb.dir, path), text);
+  await git(kb.dir, "add", "--", path);
+  await git(kb.dir, "commit", "--quiet", "-m", `kb: add ${id}`);
+}
+
+async function addTeamToken(kbs: TwoKbs): Promise<void> {
+  const added = await runCli([
+    "add",
+    "--to",
+    "team",
+    "--id",
+    TEAM_TOKEN,
+    "--title",
+    "Rotate the npm token of the team registry",
+    "--type",
+    "howto",
+    "--tag",
+    "npm,token",
+    "--body",
+    "Ask the registry owner, then rotate the npm token in the CI secrets.",
+  ], { env: kbs.env });
+  equal(added.code, 0, show(added));
+}
+
+function additionalContext(stdout: string): string {
+  return JSON.parse(stdout).hookSpecificOutput.additionalContext;
+}
+
+Deno.test("two knowledge bases: the prompt hook surfaces both, names them, one budget and one ledger each", async () => {
+  await using kbs = await twoKbs();
+  await addTeamToken(kbs);
+  // A team kernel rule that does not fit the kernel budget beside the sample's rules.
+  const longRule = `${"Check the team's release checklist before tagging. ".repeat(100)}\n`;
+  await commitEntry(
+    kbs.team,
+    "kb-tm0kr",
+    "Team release rule",
+    entryText({
+      id: "kb-tm0kr",
+      title: "Team release rule",
+      body: longRule,
+      type: "rule",
+      extra: "kernel: true\n",
+    }),
+  );
+  const payload = JSON.stringify({
+    session_id: "two-kbs",
+    prompt: "how do I rotate the leaked npm token",
+  });
+  const first = await runHook(payload, { env: kbs.env });
+  equal(first.code, 0, show(first));
+  const context = additionalContext(first.stdout);
+  ok(context.length <= 9_000, `one budget: ${context.length} characters`);
+  ok(context.includes("- personal:kb-7q2mx "), context);
+  ok(context.includes(`- team:${TEAM_TOKEN} `), context);
+  ok(context.includes("### personal:kb-k1rn0 "), "the default's kernel rules are inlined");
+  ok(
+    context.includes("- team:kb-tm0kr Team release rule [rule] (kernel rule, too long to inline)"),
+    `the team's rule is past the shared kernel budget: a pointer\n${context}`,
+  );
+  const fetch = context.split("\n").find((line) => line.startsWith("Fetch full text: "))!;
+  ok(fetch.includes(`kb-7q2mx --kb ${kbs.personal.dir}`), fetch);
+  ok(fetch.includes(`${TEAM_TOKEN} --kb ${kbs.team.dir}`), fetch);
+
+  const second = await runHook(payload, { env: kbs.env });
+  equal(second.code, 0, show(second));
+  const again = second.stdout ? additionalContext(second.stdout) : "";
+  ok(!again.includes("personal:kb-7q2mx"), `each ledger dedups its own pointers\n${again}`);
+  ok(!again.includes(`team:${TEAM_TOKEN}`), again);
+});
+
+Deno.test("two knowledge bases: search ranks both, get resolves an id in either", async () => {
+  await using kbs = await twoKbs();
+  await addTeamToken(kbs);
+  const searched = await runCli(["search", "rotate npm token", "--json"], { env: kbs.env });
+  equal(searched.code, 0, show(searched));
+  const hits = parseJson<{ id: string; kb: string }[]>(searched);
+  ok(hits.some((hit) => hit.id === "personal:kb-7q2mx" && hit.kb === "personal"), show(searched));
+  ok(hits.some((hit) => hit.id === `team:${TEAM_TOKEN}` && hit.kb === "team"), show(searched));
+
+  const got = await runCli(["get", TEAM_TOKEN, "kb-7q2mx", "--json"], { env: kbs.env });
+  equal(got.code, 0, show(got));
+  deepEqual(parseJson<{ id: string }[]>(got).map((item) => item.id), [
+    `team:${TEAM_TOKEN}`,
+    "personal:kb-7q2mx",
+  ]);
+  const named = await runCli(["get", `team:${TEAM_TOKEN}`], { env: kbs.env });
+  ok(named.stdout.includes("Rotate the npm token of the team registry"), show(named));
+  const wrong = await runCli(["get", `personal:${TEAM_TOKEN}`], { env: kbs.env });
+  equal(wrong.code, 1, show(wrong));
+  ok(wrong.stderr.includes(`no entry ${TEAM_TOKEN}`), show(wrong));
+  const unknown = await runCli(["get", "ops:kb-7q2mx"], { env: kbs.env });
+  equal(unknown.code, 1, show(unknown));
+  ok(unknown.stderr.includes('no knowledge base named "ops"'), show(unknown));
+
+  // One knowledge base named with --kb reads that one alone, ids as they are.
+  const alone = await runCli(["search", "rotate npm token", "--json", "--kb", kbs.team.dir], {
+    env: kbs.env,
+  });
+  deepEqual(parseJson<{ id: string }[]>(alone).map((hit) => hit.id), [TEAM_TOKEN]);
+});
+
+Deno.test("an id in two knowledge bases: doctor names both, get and edit never pick one", async () => {
+  await using kbs = await twoKbs();
+  await commitEntry(
+    kbs.team,
+    "kb-7q2mx",
+    "Team copy of the token howto",
+    entryText({ id: "kb-7q2mx", title: "Team copy of the token howto", body: "Team text.\n" }),
+  );
+  const doctor = await runCli(["doctor", "--offline", "--json"], { env: kbs.env });
+  const findings = parseJson<{ level: string; check: string; message: string }[]>(doctor);
+  const collision = findings.find((finding) =>
+    finding.check === "kbs" && finding.message.startsWith("kb-7q2mx is in personal")
+  );
+  ok(collision, show(doctor));
+  equal(collision.level, "warn");
+  ok(collision.message.includes(join(kbs.team.dir, "entries")), collision.message);
+
+  const got = await runCli(["get", "kb-7q2mx"], { env: kbs.env });
+  equal(got.code, 1, show(got));
+  equal(got.stdout, "", "neither entry is printed");
+  ok(got.stderr.includes("git-kb get personal:kb-7q2mx or git-kb get team:kb-7q2mx"), show(got));
+  const named = await runCli(["get", "team:kb-7q2mx"], { env: kbs.env });
+  equal(named.code, 0, show(named));
+  ok(named.stdout.includes("Team copy of the token howto"), show(named));
+
+  const before = await git(kbs.personal.dir, "rev-parse", "HEAD");
+  const edited = await runCli(["edit", "kb-7q2mx", "--tag", "x"], { env: kbs.env });
+  equal(edited.code, 1, show(edited));
+  ok(edited.stderr.includes("git-kb edit personal:kb-7q2mx --tag x"), show(edited));
+  equal(await git(kbs.personal.dir, "rev-parse", "HEAD"), before, "nothing committed");
+  const editedTeam = await runCli(["edit", "team:kb-7q2mx", "--tag", "x"], { env: kbs.env });
+  equal(editedTeam.code, 0, show(editedTeam));
+  ok((await git(kbs.team.dir, "log", "-1", "--format=%s")).includes("kb-7q2mx"));
+});
+
+Deno.test("add --to and edit find the knowledge base; a name not configured is refused", async () => {
+  await using kbs = await twoKbs();
+  await addTeamToken(kbs);
+  ok((await git(kbs.team.remote!, "log", "-1", "--format=%s", "main")).includes(TEAM_TOKEN));
+  const edited = await runCli(["edit", TEAM_TOKEN, "--tag", "registry"], { env: kbs.env });
+  equal(edited.code, 0, show(edited));
+  ok(
+    (await Deno.readTextFile(
+      join(kbs.team.dir, `entries/${TEAM_TOKEN}-rotate-the-npm-token-of-the-team-registry.md`),
+    )).includes("registry"),
+  );
+  const refused = await runCli(
+    ["add", "--to", "ops", "--title", "Nothing", "--type", "note"],
+    { env: kbs.env },
+  );
+  equal(refused.code, 1, show(refused));
+  ok(refused.stderr.includes("git-kb init <clone-url|path> --name ops"), show(refused));
+});
+
+Deno.test("promote copies into the team through the save pipeline, drops a link the team lacks, supersedes the original", async () => {
+  await using kbs = await twoKbs();
+  const original = "kb-pr0mo";
+  await commitEntry(
+    kbs.personal,
+    original,
+    "Keep npm tokens in the CI secret store",
+    entryText({
+      id: original,
+      title: "Keep npm tokens in the CI secret store",
+      body: "Never in the repo.\n",
+      extra: "links:\n  - { rel: related, to: kb-7q2mx }\n",
+    }),
+  );
+  await git(kbs.personal.dir, "push", "--quiet");
+  const promoted = await runCli(["promote", original, "--to", "team", "--json"], { env: kbs.env });
+  equal(promoted.code, 0, show(promoted));
+  const done = parseJson<{ copy: string; dropped: { rel: string; to: string; title: string }[] }>(
+    promoted,
+  );
+  deepEqual(done.dropped, [{
+    rel: "related",
+    to: "kb-7q2mx",
+    title: "Rotate a leaked npm or Cloudflare token",
+  }]);
+  ok(done.copy.startsWith("team:kb-") && done.copy !== `team:${original}`, done.copy);
+  const copyId = done.copy.slice("team:".length);
+
+  const copy = await runCli(["get", done.copy], { env: kbs.env });
+  ok(copy.stdout.includes(`id: ${copyId}`), show(copy));
+  ok(copy.stdout.includes(`promoted_from: personal:${original}`), show(copy));
+  ok(!copy.stdout.includes("kb-7q2mx"), "no link left dangling in the team");
+  const marked = await runCli(["get", original], { env: kbs.env });
+  ok(marked.stdout.includes("status: superseded"), show(marked));
+  ok(marked.stdout.includes(`superseded_by: ${done.copy}`), show(marked));
+  // Two commits, two pushes.
+  ok((await git(kbs.team.remote!, "log", "-1", "--format=%s", "main")).includes(copyId));
+  ok((await git(kbs.personal.remote!, "log", "-1", "--format=%s", "main")).includes(original));
+
+  const again = await runCli(["promote", original, "--to", "team"], { env: kbs.env });
+  equal(again.code, 0, show(again));
+  ok(again.stdout.includes(`${done.copy} is already the copy`), show(again));
+});
+
+Deno.test("promote: when marking the original cannot be pushed, it says so and how to finish", async () => {
+  await using kbs = await twoKbs();
+  const hook = join(kbs.personal.remote!, "hooks", "pre-receive");
+  await Deno.writeTextFile(hook, "#!/bin/sh\necho refused by the test >&2\nexit 1\n");
+  await Deno.chmod(hook, 0o755);
+  const promoted = await runCli(["promote", "kb-7q2mx", "--to", "team"], { env: kbs.env });
+  equal(promoted.code, 3, show(promoted));
+  ok(promoted.stderr.includes("git -C"), `the push command is printed\n${show(promoted)}`);
+  const copied = await git(kbs.team.remote!, "log", "-1", "--format=%s", "main");
+  ok(copied.includes("promoted from personal:kb-7q2mx"), "the copy is pushed");
+});
+
+Deno.test("the old config form still reads, and init --name adds a knowledge base beside it", async () => {
+  await using personal = await makeKb();
+  await using sandbox = await makeSandbox();
+  const env = { ...personal.env };
+  delete env.KB_DIR;
+  const configFile = join(personal.config, "git-kb", "config.json");
+  await Deno.mkdir(join(personal.config, "git-kb"), { recursive: true });
+  await Deno.writeTextFile(configFile, JSON.stringify({ kbDir: personal.dir }));
+  const searched = await runCli(["search", "rotate npm token", "--json"], { env });
+  equal(parseJson<{ id: string }[]>(searched)[0].id, "kb-7q2mx", "one knowledge base: plain ids");
+
+  const fresh = join(sandbox.root, "team");
+  const refused = await runCli(["init", fresh], { env });
+  equal(refused.code, 2, show(refused));
+  for (const text of [personal.dir, fresh, "--name", "--force"]) {
+    ok(refused.stderr.includes(text), `names ${text}\n${show(refused)}`);
+  }
+  deepEqual(JSON.parse(await Deno.readTextFile(configFile)), { kbDir: personal.dir });
+
+  const added = await runCli(["init", fresh, "--name", "team"], { env });
+  equal(added.code, 0, show(added));
+  deepEqual(JSON.parse(await Deno.readTextFile(configFile)), {
+    kbs: [{ name: "kb", dir: personal.dir }, { name: "team", dir: fresh }],
+    default: "kb",
+  });
+  const bad = await runCli(["init", join(sandbox.root, "x"), "--name", "Team:1"], { env });
+  equal(bad.code, 2, show(bad));
+  const made = await runCli(["init", fresh, "--name", "team", "--default"], { env });
+  equal(made.code, 0, show(made));
+  equal(JSON.parse(await Deno.readTextFile(configFile)).default, "team");
+});
+
+Deno.test("init pushes its set-up commit to an empty remote", async () => {
+  await using sandbox = await makeSandbox();
+  const remote = join(sandbox.root, "empty.git");
+  await git(sandbox.root, "init", "--quiet", "--bare", "-b", "main", remote);
+  const env = {
+    TMPDIR: sandbox.tmp,
+    HOME: sandbox.home,
+    XDG_CONFIG_HOME: sandbox.config,
+    NO_COLOR: "1",
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_AUTHOR_NAME: "Test",
+    GIT_AUTHOR_EMAIL: "test@example.com",
+    GIT_COMMITTER_NAME: "Test",
+    GIT_COMMITTER_EMAIL: "test@example.com",
+  };
+  const dir = join(sandbox.root, "clone");
+  const result = await runCli(["init", remote, "--dir", dir], { env });
+  equal(result.code, 0, show(result));
+  ok(
+    result.stdout.includes(`Pushed the set-up commit to the empty remote ${remote}`),
+    show(result),
+  );
+  ok((await git(remote, "ls-tree", "-r", "--name-only", "HEAD")).includes("README.md"));
+  equal(await git(dir, "status", "--short", "--branch"), "## main...origin/main");
+
+  // A second one beside it, without --dir: cloned into a folder named after it.
+  const teamRemote = join(sandbox.root, "team.git");
+  await git(sandbox.root, "init", "--quiet", "--bare", "-b", "main", teamRemote);
+  const team = await runCli(["init", teamRemote, "--name", "team", "--json"], { env });
+  equal(team.code, 0, show(team));
+  equal(
+    parseJson<{ kbDir: string }>(team).kbDir,
+    join(sandbox.home, ".local", "share", "git-kb", "team"),
+  );
+  ok((await git(teamRemote, "ls-tree", "-r", "--name-only", "HEAD")).includes("README.md"));
+  const config = JSON.parse(
+    await Deno.readTextFile(join(sandbox.config, "git-kb", "config.json")),
+  );
+  deepEqual(config.kbs.map((kb: { name: string }) => kb.name), ["clone", "team"]);
+});
+
+Deno.test("the config is read forgivingly and written strictly", async () => {
+  await using dir = await tempDir();
+  using _env = overrideEnv({
+    XDG_CONFIG_HOME: dir.path,
+    CLAUDE_PLUGIN_DATA: undefined,
+    KB_DIR: undefined,
+  });
+  const file = join(dir.path, "git-kb", "config.json");
+  await Deno.mkdir(join(dir.path, "git-kb"));
+  await Deno.writeTextFile(
+    file,
+    JSON.stringify({
+      kbs: [
+        { name: "personal", dir: "/kbs/personal" },
+        { name: "Bad:Name", dir: "/kbs/bad" },
+        { name: "team", dir: "/kbs/team" },
+        { name: "team", dir: "/kbs/other" },
+        { dir: "/kbs/nameless" },
+        "junk",
+      ],
+      default: "team",
+      editor: "kept",
+    }),
+  );
+  deepEqual(resolveKbs().kbs, [
+    { name: "team", kbDir: "/kbs/team" },
+    { name: "personal", kbDir: "/kbs/personal" },
+  ]);
+  deepEqual(resolveKb(), { kbDir: "/kbs/team", source: file, name: "team" });
+  equal(resolveKbNamed("personal").kbDir, "/kbs/personal");
+  deepEqual(resolveKbs("/one").kbs, [{ name: "one", kbDir: "/one" }], "--kb names one");
+
+  writeConfig("/kbs/ops", { name: "ops", makeDefault: true });
+  deepEqual(JSON.parse(await Deno.readTextFile(file)), {
+    kbs: [
+      { name: "team", dir: "/kbs/team" },
+      { name: "personal", dir: "/kbs/personal" },
+      { name: "ops", dir: "/kbs/ops" },
+    ],
+    default: "ops",
+    editor: "kept",
+  });
+  await Deno.writeTextFile(file, JSON.stringify({ kbDir: "/kbs/My Notes!" }));
+  deepEqual(resolveKbs().kbs, [{ name: "my-notes-", kbDir: "/kbs/My Notes!" }]);
+  writeConfig("/kbs/team", { name: "team" });
+  deepEqual(JSON.parse(await Deno.readTextFile(file)), {
+    kbs: [{ name: "my-notes-", dir: "/kbs/My Notes!" }, { name: "team", dir: "/kbs/team" }],
+    default: "my-notes-",
+  });
+});
+
+Deno.test("a configured knowledge base that is gone: the others are still read, and search says so", async () => {
+  await using kbs = await twoKbs();
+  await Deno.remove(kbs.team.dir, { recursive: true });
+  const payload = JSON.stringify({ prompt: "how do I rotate the leaked npm token" });
+  const hook = await runHook(payload, { env: kbs.env });
+  equal(hook.code, 0, show(hook));
+  ok(additionalContext(hook.stdout).includes("- personal:kb-7q2mx "), show(hook));
+  const searched = await runCli(["search", "rotate npm token"], { env: kbs.env });
+  equal(searched.code, 0, show(searched));
+  ok(searched.stdout.includes("personal:kb-7q2mx"), show(searched));
+  ok(searched.stderr.includes(`team (${kbs.team.dir}) is not read`), show(searched));
+});
+
+Deno.test("sync brings every knowledge base in step, one by name, and one unreachable remote stops none of the others", async () => {
+  await using kbs = await twoKbs();
+  await using elsewhere = await tempDir("git-kb-other-machine-");
+  const teamRemote = await git(kbs.team.dir, "remote", "get-url", "origin");
+  const clone = join(elsewhere.path, "team");
+  await git(elsewhere.path, "clone", "--quiet", teamRemote, clone);
+  await git(clone, "config", "user.name", "Other");
+  await git(clone, "config", "user.email", "other@example.com");
+  await Deno.mkdir(join(clone, "entries"), { recursive: true });
+  await Deno.writeTextFile(
+    join(clone, "entries", `${TEAM_TOKEN}-rotate-the-npm-token.md`),
+    entryText({
+      id: TEAM_TOKEN,
+      title: "Rotate the npm token of the team registry",
+      body: "Ask the registry owner first.\n",
+    }),
+  );
+  await git(clone, "add", "--", "entries");
+  await git(clone, "commit", "--quiet", "-m", `kb: add ${TEAM_TOKEN}`);
+  await git(clone, "push", "--quiet", "origin", "HEAD");
+
+  const both = await runCli(["sync"], { env: kbs.env });
+  equal(both.code, 0, show(both));
+  assertOrder(both.stdout, ["== personal", "== team", TEAM_TOKEN]);
+  const found = await runCli(["get", `team:${TEAM_TOKEN}`], { env: kbs.env });
+  equal(found.code, 0, show(found));
+
+  const one = await runCli(["sync", "team"], { env: kbs.env });
+  equal(one.code, 0, show(one));
+  ok(!one.stdout.includes("== "), one.stdout);
+  ok(one.stdout.includes("Already in step"), one.stdout);
+
+  await git(kbs.personal.dir, "remote", "set-url", "origin", join(elsewhere.path, "gone.git"));
+  const partly = await runCli(["sync"], { env: kbs.env });
+  equal(partly.code, 1, show(partly));
+  ok(partly.stderr.includes("git-kb sync personal:"), partly.stderr);
+  ok(partly.stdout.includes("== team"), partly.stdout);
+});
+
+/** Each of `parts` occurs in `text`, in this order. */
+function assertOrder(text: string, parts: string[]): void {
+  let from = 0;
+  for (const part of parts) {
+    const at = text.indexOf(part, from);
+    ok(at >= 0, `${JSON.stringify(part)} after offset ${from} in:\n${text}`);
+    from = at + part.length;
+  }
+}
