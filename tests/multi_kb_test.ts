@@ -124,8 +124,11 @@ Deno.test("two knowledge bases: the prompt hook surfaces both, names them, one b
     `the team's rule is past the shared kernel budget: a pointer\n${context}`,
   );
   const fetch = context.split("\n").find((line) => line.startsWith("Fetch full text: "))!;
-  ok(fetch.includes(`kb-7q2mx --kb ${kbs.personal.dir}`), fetch);
-  ok(fetch.includes(`${TEAM_TOKEN} --kb ${kbs.team.dir}`), fetch);
+  const [personalFetch, teamFetch] = fetch.split(" ; ");
+  ok(personalFetch.includes(" kb-7q2mx"), fetch);
+  ok(personalFetch.endsWith(`--kb ${kbs.personal.dir}`), fetch);
+  ok(teamFetch.includes(` ${TEAM_TOKEN}`), fetch);
+  ok(teamFetch.endsWith(`--kb ${kbs.team.dir}`), fetch);
 
   const second = await runHook(payload, { env: kbs.env });
   equal(second.code, 0, show(second));
