@@ -13,8 +13,8 @@ import {
   phraseWords,
   regexPhrases,
   searchPhrases,
-  splitCamelCase,
 } from "./terms.ts";
+import { splitCamelCase } from "../text/tokenize.ts";
 
 /** [tool, input, expected phrases]. */
 const CASES: [string, unknown, string[]][] = [
