@@ -105,6 +105,16 @@ for (const [tool, input, expected] of CASES) {
   });
 }
 
+Deno.test("phraseWords folds accents and keeps CJK bigrams, as the index does", () => {
+  deepStrictEqual(phraseWords("ÜberGröße"), ["uber", "grosse"]);
+  deepStrictEqual(phraseWords("デプロイ"), ["デプ", "プロ", "ロイ"]);
+  deepStrictEqual(phraseWords("deploy_デプロイ"), ["deploy", "デプ", "プロ", "ロイ"]);
+  deepStrictEqual(searchPhrases("Grep", { pattern: "CrashLoopBackOff|배포" }), [
+    "crash loop back",
+    "배포",
+  ]);
+});
+
 Deno.test("phraseWords: camelCase, separators, short words, numbers, stopwords, noise", () => {
   deepStrictEqual(phraseWords("getUserByID"), ["user"]);
   deepStrictEqual(phraseWords("parseHTTPResponse2xx"), ["parse", "http", "response2xx"]);

@@ -141,3 +141,49 @@ Deno.test("splitWords gives at most MAX_SPLIT_WORDS words, tokens in step, in ei
     equal(tokens.at(-1), MAX_SPLIT_WORDS - 1);
   }
 });
+
+/** [text, its terms]: accents folded, CJK bigrams, compounds both ways. */
+const TERMS_TABLE: [string, string[]][] = [
+  ["Über die Größe", ["uber", "die", "gross"]],
+  ["uber grosse", ["uber", "gross"]],
+  ["Straße STRAẞE Strasse", ["strass", "strass", "strass"]],
+  ["Ærøskøbing łódź", ["aeroskob", "lodz"]],
+  ["ﬁle Ａｂｃ", ["file", "abc"]],
+  ["İstanbul", ["istanbul"]],
+  ["デプロイ", ["デプ", "プロ", "ロイ"]],
+  ["本番へのデプロイ", ["本番", "番へ", "への", "のデ", "デプ", "プロ", "ロイ"]],
+  ["k8sのデプロイ", ["k8s", "のデ", "デプ", "プロ", "ロイ"]],
+  ["ｶﾀｶﾅ", ["カタ", "タカ", "カナ"]],
+  ["서버 배포", ["서버", "배포"]],
+  ["猫 犬", []],
+  ["CrashLoopBackOff", ["crashloopbackoff", "crash", "loop", "back"]],
+  ["parseHTMLString", ["parsehtmlstr", "pars", "html", "string"]],
+  ["force-push", ["forc", "push", "forcepush"]],
+  ["crash_loop back-off", ["crash", "loop", "back", "crashloop", "backoff"]],
+  ["2026-01-15 550e8400-e29b", ["2026", "01", "15", "550e8400", "e29b"]],
+];
+
+Deno.test("tokenize: accents, scripts and compounds, table", () => {
+  for (const [text, terms] of TERMS_TABLE) deepStrictEqual(tokenize(text), terms, text);
+});
+
+Deno.test("splitWords folds and cuts into bigrams too, but keeps a compound one word", () => {
+  const tokens: number[] = [];
+  deepStrictEqual(splitWords("Größe デプロイ CrashLoopBackOff", tokens), [
+    "grosse",
+    "デプ",
+    "プロ",
+    "ロイ",
+    "crashloopbackoff",
+  ]);
+  deepStrictEqual(tokens, [0, 1, 1, 1, 2], "a run's bigrams share its token");
+  const many: number[] = [];
+  equal(splitWords("デ".repeat(MAX_SPLIT_WORDS * 2), many).length, MAX_SPLIT_WORDS);
+  equal(many.length, MAX_SPLIT_WORDS);
+});
+
+Deno.test("foldAccents leaves ASCII alone and Hangul and kana whole", () => {
+  equal(foldAccents("plain text"), "plain text");
+  equal(foldAccents("Crème brûlée"), "Creme brulee");
+  equal(foldAccents("배포 デプロイ"), "배포 デプロイ");
+});
