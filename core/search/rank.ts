@@ -8,7 +8,7 @@
  * tokenizer (accents folded, CJK bigrams, compounds both ways), two adjacent words also look for
  * their joined form (`key chain` finds keychain), and a word of {@link MIN_TYPO_LENGTH} letters
  * or more that no entry holds looks for the index's terms one edit away
- * ({@link typoCorrections}), which weigh {@link TYPO_WEIGHT}.
+ * ({@link typoCorrections}). What is guessed so weighs {@link GUESS_WEIGHT}.
  *
  * @module
  */
@@ -24,8 +24,11 @@ const K1 = 1.2;
 /** The k of reciprocal rank fusion: how flat the fused curve is. */
 const RRF_K = 60;
 
-/** What a term found one edit away from a query word counts, against 1 for a word as typed. */
-export const TYPO_WEIGHT = 0.5;
+/**
+ * What a term that search guessed counts (the joined form of two query words, or a term one edit
+ * away from a word no entry holds), against 1 for a word as typed: a guess weighs half.
+ */
+export const GUESS_WEIGHT = 0.5;
 
 /** The fewest letters of a query word that is tried for typos: shorter words have too many neighbours. */
 export const MIN_TYPO_LENGTH = 5;
@@ -140,17 +143,19 @@ export function scoreTerms(
 }
 
 /**
- * The index terms a query looks for, each with its weight: its own terms (1), the joined form of
- * two adjacent words when an entry holds it (1), and for each word of {@link MIN_TYPO_LENGTH}
+ * The index terms a query looks for, each with its weight: its own terms (1); the joined form of
+ * two adjacent words, when an entry holds it; and for each word of {@link MIN_TYPO_LENGTH}
  * letters or more that no entry holds (the first {@link MAX_TYPO_WORDS} of them), its
- * {@link typoCorrections} ({@link TYPO_WEIGHT}).
+ * {@link typoCorrections}. The last two weigh {@link GUESS_WEIGHT}.
  */
 export function queryTerms(reader: IndexReader, query: string): Map<string, number> {
   const weights = new Map(distinctTerms(query).map((term) => [term, 1]));
   const words = splitWords(query);
   for (let index = 0; index + 1 < words.length; index++) {
     const joined = termOf(words[index] + words[index + 1]);
-    if (joined && !weights.has(joined) && reader.postingCount(joined) > 0) weights.set(joined, 1);
+    if (joined && !weights.has(joined) && reader.postingCount(joined) > 0) {
+      weights.set(joined, GUESS_WEIGHT);
+    }
   }
   const unmatched = new Set<string>();
   for (const word of words) {
@@ -161,7 +166,7 @@ export function queryTerms(reader: IndexReader, query: string): Map<string, numb
   }
   for (const word of unmatched) {
     for (const correction of typoCorrections(reader, word)) {
-      if (!weights.has(correction)) weights.set(correction, TYPO_WEIGHT);
+      if (!weights.has(correction)) weights.set(correction, GUESS_WEIGHT);
     }
   }
   return weights;
