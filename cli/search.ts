@@ -92,17 +92,17 @@ export async function run(args: string[]): Promise<number> {
   const queries = positionals.map((query) => query.trim()).filter(Boolean);
   if (!queries.length) throw new UsageError("every query is blank; give at least one word");
   const limit = positiveInt(values.limit, "limit", 10);
+  const { reader, location } = await openKb(values.kb, { trustStampMs: READ_TRUST_MS });
   if (queries.every((query) => !distinctTerms(query).length)) {
     if (values.json) printJson([]);
     const quoted = queries.map((query) => `"${displaySafe(query)}"`).join(", ");
     (values.json ? console.error : console.log)(
-      `${quoted} ${queries.length > 1 ? "are" : "is"} made only of common words, which search ` +
-        "which search skips; try the words that name the topic, for example: " +
+      `${quoted} ${queries.length > 1 ? "are" : "is"} made only of common words, single ` +
+        "letters or signs, which search skips; try the words that name the topic, for example: " +
         shellCommand(["git-kb", "search", "rotate token"]),
     );
     return 0;
   }
-  const { reader, location } = await openKb(values.kb, { trustStampMs: READ_TRUST_MS });
   const hits = search(reader, queries, { limit, type: values.type as EntryType, tag: values.tag });
   const views: HitView[] = hits.map(({ doc, score, terms }) => ({
     id: doc.id,
