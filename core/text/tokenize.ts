@@ -334,32 +334,79 @@ export function splitCamelCase(text: string): string {
   return text.replace(/(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/g, " ");
 }
 
-/** A run of ASCII letters and digits, with `-` or `_` between them: where compounds are. */
-const COMPOUND_RUN = /[A-Za-z0-9]+(?:[-_]+[A-Za-z0-9]+)*/g;
 /** Where a camelCase word turns to its next part (see {@link splitCamelCase}). */
 const CAMEL_TURN = /[a-z0-9][A-Z]|[A-Z][A-Z][a-z]/;
 /** A run whose parts all start with a letter: words tied together, not a date or a UUID. */
 const TIED_WORDS = /^[A-Za-z][A-Za-z0-9]*(?:[-_]+[A-Za-z][A-Za-z0-9]*)+$/;
+
+const CODE_UPPER_A = 65;
+const CODE_UPPER_Z = 90;
+const CODE_HYPHEN = 45;
+const CODE_UNDERSCORE = 95;
+
+/** What a character is to a compound: 0 neither, 1 lowercase or digit, 2 uppercase, 3 a tie. */
+function compoundKind(code: number): 0 | 1 | 2 | 3 {
+  if (isWordCode(code)) return 1;
+  if (code >= CODE_UPPER_A && code <= CODE_UPPER_Z) return 2;
+  return code === CODE_HYPHEN || code === CODE_UNDERSCORE ? 3 : 0;
+}
 
 /**
  * Call `visit` with the other spellings of each compound of `text` (accents folded): the terms
  * of a camelCase word's parts (`CrashLoopBackOff` → crash, loop, back), and the term of words
  * tied by `-` or `_` written as one (`force-push` → forcepush). With the terms of the words as
  * written, each spelling finds the others: `crash loop`, `crashloopbackoff`, `forcepush`.
+ *
+ * One scan of character codes finds the runs of ASCII letters, digits and ties that hold a tie or
+ * a turn of case; only those are looked at further, so a body of plain words costs no more than
+ * the scan.
  */
 function eachCompoundTerm(text: string, visit: (term: string) => void): void {
-  for (const [run] of foldAccents(text).matchAll(COMPOUND_RUN)) {
-    if (TIED_WORDS.test(run)) {
-      const joined = termOf(run.replace(/[-_]+/g, "").toLowerCase());
-      if (joined) visit(joined);
+  const folded = foldAccents(text);
+  let start = -1;
+  let tied = false;
+  let camel = false;
+  let before = 0;
+  let last = 0;
+  for (let index = 0; index <= folded.length; index++) {
+    const kind = index < folded.length ? compoundKind(folded.charCodeAt(index)) : 0;
+    if (kind === 0) {
+      if (tied || camel) visitCompound(folded.slice(start, index), tied, camel, visit);
+      start = -1;
+      tied = camel = false;
+      before = last = 0;
+      continue;
     }
-    if (!CAMEL_TURN.test(run)) continue;
-    for (const segment of run.split(/[-_]+/)) {
-      if (!CAMEL_TURN.test(segment)) continue;
-      for (const part of splitCamelCase(segment).split(" ")) {
-        const term = termOf(part.toLowerCase());
-        if (term) visit(term);
-      }
+    if (start < 0) start = index;
+    if (kind === 3) tied = true;
+    else if ((kind === 2 && last === 1) || (kind === 1 && last === 2 && before === 2)) {
+      camel = true;
+    }
+    before = last;
+    last = kind;
+  }
+}
+
+/**
+ * Visit the other spellings of one run of letters, digits and ties, which holds a tie (`tied`)
+ * or a turn of case (`camel`), or both (see {@link eachCompoundTerm}).
+ */
+function visitCompound(
+  run: string,
+  tied: boolean,
+  camel: boolean,
+  visit: (term: string) => void,
+): void {
+  if (tied && TIED_WORDS.test(run)) {
+    const joined = termOf(run.replace(/[-_]+/g, "").toLowerCase());
+    if (joined) visit(joined);
+  }
+  if (!camel) return;
+  for (const segment of tied ? run.split(/[-_]+/) : [run]) {
+    if (!CAMEL_TURN.test(segment)) continue;
+    for (const part of splitCamelCase(segment).split(" ")) {
+      const term = termOf(part.toLowerCase());
+      if (term) visit(term);
     }
   }
 }
