@@ -336,8 +336,11 @@ export function splitCamelCase(text: string): string {
 
 /** Where a camelCase word turns to its next part (see {@link splitCamelCase}). */
 const CAMEL_TURN = /[a-z0-9][A-Z]|[A-Z][A-Z][a-z]/;
-/** A run whose parts all start with a letter: words tied together, not a date or a UUID. */
-const TIED_WORDS = /^[A-Za-z][A-Za-z0-9]*(?:[-_]+[A-Za-z][A-Za-z0-9]*)+$/;
+/**
+ * A run whose parts all start with a letter: words tied together, not a date or a UUID (a run
+ * starts at a letter or digit, and may end in ties: `--no-prompt-` is no-prompt).
+ */
+const TIED_WORDS = /^[A-Za-z][A-Za-z0-9]*(?:[-_]+[A-Za-z][A-Za-z0-9]*)+[-_]*$/;
 
 const CODE_UPPER_A = 65;
 const CODE_UPPER_Z = 90;
@@ -377,7 +380,10 @@ function eachCompoundTerm(text: string, visit: (term: string) => void): void {
       before = last = 0;
       continue;
     }
-    if (start < 0) start = index;
+    if (start < 0) {
+      if (kind === 3) continue;
+      start = index;
+    }
     if (kind === 3) tied = true;
     else if ((kind === 2 && last === 1) || (kind === 1 && last === 2 && before === 2)) {
       camel = true;

@@ -160,6 +160,14 @@ const TERMS_TABLE: [string, string[]][] = [
   ["parseHTMLString", ["parsehtmlstr", "pars", "html", "string"]],
   ["force-push", ["forc", "push", "forcepush"]],
   ["crash_loop back-off", ["crash", "loop", "back", "crashloop", "backoff"]],
+  ["--no-prompt _private_name trailing-", [
+    "prompt",
+    "privat",
+    "name",
+    "trail",
+    "noprompt",
+    "privatenam",
+  ]],
   ["2026-01-15 550e8400-e29b", ["2026", "01", "15", "550e8400", "e29b"]],
 ];
 
