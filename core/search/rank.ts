@@ -7,8 +7,9 @@
  * A query forgives what people type ({@link queryTerms}): its words are read by the one
  * tokenizer (accents folded, CJK bigrams, compounds both ways), two adjacent words also look for
  * their joined form (`key chain` finds keychain), and a word of {@link MIN_TYPO_LENGTH} letters
- * or more that no entry holds looks for the index's terms one edit away
- * ({@link typoCorrections}). What is guessed so weighs {@link GUESS_WEIGHT}.
+ * or more that no entry holds looks for its two parts ({@link compoundSplits}: `forcepush` finds
+ * "force push") and for the index's terms one edit away ({@link typoCorrections}). What is
+ * guessed so weighs {@link GUESS_WEIGHT}.
  *
  * @module
  */
@@ -146,7 +147,8 @@ export function scoreTerms(
  * The index terms a query looks for, each with its weight: its own terms (1); the joined form of
  * two adjacent words, when an entry holds it; and for each word of {@link MIN_TYPO_LENGTH}
  * letters or more that no entry holds (the first {@link MAX_TYPO_WORDS} of them), its
- * {@link typoCorrections}. The last two weigh {@link GUESS_WEIGHT}.
+ * {@link compoundSplits} and {@link typoCorrections}. All but the first weigh
+ * {@link GUESS_WEIGHT}.
  */
 export function queryTerms(reader: IndexReader, query: string): Map<string, number> {
   const weights = new Map(distinctTerms(query).map((term) => [term, 1]));
@@ -165,11 +167,32 @@ export function queryTerms(reader: IndexReader, query: string): Map<string, numb
     if (reader.postingCount(term) === 0) unmatched.add(word);
   }
   for (const word of unmatched) {
-    for (const correction of typoCorrections(reader, word)) {
-      if (!weights.has(correction)) weights.set(correction, GUESS_WEIGHT);
+    for (const guess of [...compoundSplits(reader, word), ...typoCorrections(reader, word)]) {
+      if (!weights.has(guess)) weights.set(guess, GUESS_WEIGHT);
     }
   }
   return weights;
+}
+
+/** The fewest letters of each part a word no entry holds is split into. */
+const MIN_SPLIT_PART = 3;
+
+/**
+ * The terms of the two parts of `word` (letters a–z, {@link MAX_TYPO_LENGTH} at most), cut at
+ * every place where both parts are {@link MIN_SPLIT_PART} letters or more and some entry holds
+ * each: `forcepush` → forc, push, for an entry that writes "force push" apart.
+ */
+export function compoundSplits(reader: IndexReader, word: string): string[] {
+  if (word.length > MAX_TYPO_LENGTH || !/^[a-z]+$/.test(word)) return [];
+  const found: string[] = [];
+  for (let at = MIN_SPLIT_PART; at <= word.length - MIN_SPLIT_PART; at++) {
+    const head = termOf(word.slice(0, at));
+    const tail = termOf(word.slice(at));
+    if (head && tail && reader.postingCount(head) > 0 && reader.postingCount(tail) > 0) {
+      found.push(head, tail);
+    }
+  }
+  return found;
 }
 
 /**

@@ -2,7 +2,7 @@ import { deepStrictEqual, ok, strictEqual as equal } from "node:assert/strict";
 import type { Entry } from "../entry/entry.ts";
 import type { IndexReader } from "../index/reader.ts";
 import { buildIndex, makeEntry as plainEntry } from "../index/_memory_index.ts";
-import { type Hit, MAX_TYPO_LENGTH, search, typoCorrections } from "./rank.ts";
+import { compoundSplits, type Hit, MAX_TYPO_LENGTH, search, typoCorrections } from "./rank.ts";
 
 /** Build an index of `entries` in memory, through JSON as on disk, and open a reader on it. */
 function indexOf(entries: Entry[], shardCount = 4): IndexReader {
@@ -227,6 +227,7 @@ const FORGIVEN: [string, string][] = [
   ["force push", "Never force-push to main"],
   ["key chain", "Keychain access on macOS"],
   ["snakecase", "Naming in snake_case"],
+  ["rebasemerge", "Rebase or merge a branch"],
 ];
 
 Deno.test("search forgives typos, accents, scripts and compounds: table", () => {
@@ -267,4 +268,17 @@ Deno.test("typoCorrections is bounded on hostile words: long, repeated, many", (
   deepStrictEqual(search(reader, [junk]), [], "only the first words are tried for typos");
   const ms = performance.now() - started;
   ok(ms < 1000, `${ms.toFixed(0)} ms`);
+});
+
+Deno.test("compoundSplits: a joined word's parts when entries hold both, none otherwise", () => {
+  const reader = indexOf([
+    makeEntry({ title: "Force push with lease", body: "Notes." }),
+    makeEntry({ title: "Kubernetes notes", body: "Notes." }),
+    ...filler(5),
+  ]);
+  deepStrictEqual(compoundSplits(reader, "forcepush"), ["forc", "push"]);
+  deepStrictEqual(compoundSplits(reader, "forcezzzz"), []);
+  deepStrictEqual(compoundSplits(reader, "forcépush"), [], "only words of a–z are split");
+  deepStrictEqual(compoundSplits(reader, "force".repeat(7)), [], "nor words too long to try");
+  equal(search(reader, ["forcepush"])[0]?.doc.title, "Force push with lease");
 });
