@@ -13,6 +13,8 @@ import { makeSnippet } from "../core/text/snippet.ts";
 import { mergeHits } from "../core/kbs/hits.ts";
 import { qualifyId } from "../core/kbs/qualified.ts";
 import { withKbs } from "../io/kbs/open.ts";
+import { distinctTerms } from "../core/text/tokenize.ts";
+import { shellCommand } from "../core/shell/quote.ts";
 import { READ_TRUST_MS } from "../io/index/store.ts";
 import { displaySafe } from "../core/text/display.ts";
 import {
@@ -127,6 +129,16 @@ export async function run(args: string[]): Promise<number> {
       });
     },
   );
+  if (queries.every((query) => !distinctTerms(query).length)) {
+    if (values.json) printJson([]);
+    const quoted = queries.map((query) => `"${displaySafe(query)}"`).join(", ");
+    (values.json ? console.error : console.log)(
+      `${quoted} ${queries.length > 1 ? "are" : "is"} made only of common words, single ` +
+        "letters or signs, which search skips; try the words that name the topic, for example: " +
+        shellCommand(["git-kb", "search", "rotate token"]),
+    );
+    return 0;
+  }
   if (values.json) {
     printJson(views);
     return 0;

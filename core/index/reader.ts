@@ -46,7 +46,7 @@ import { findPostings, keywordKey, type Postings, postingsSize } from "./posting
 import type { PostingsKind } from "./postings_layout.ts";
 
 /** Bumped whenever the file layout changes; an index of another version is rebuilt. */
-export const INDEX_VERSION = 18;
+export const INDEX_VERSION = 19;
 
 /** Entries per docs chunk file. */
 export const CHUNK_SIZE = 32;

@@ -1,13 +1,22 @@
 /**
  * Lexical search: BM25F over title, keywords (tags and aliases) and body, several queries
- * fused into one ranking by reciprocal rank, active entries before superseded and archived.
+ * fused into one ranking by reciprocal rank, active entries before superseded and archived
+ * ones, but for an inactive entry whose every title word a query holds: its exact title still
+ * finds it where its score puts it.
+ *
+ * A query forgives what people type ({@link queryTerms}): its words are read by the one
+ * tokenizer (accents folded, CJK bigrams, compounds both ways), two adjacent words also look for
+ * their joined form (`key chain` finds keychain), and a word of {@link MIN_TYPO_LENGTH} letters
+ * or more that no entry holds looks for its two parts ({@link compoundSplits}: `forcepush` finds
+ * "force push") and for the index's terms one edit away ({@link typoCorrections}). What is
+ * guessed so weighs {@link GUESS_WEIGHT}.
  *
  * @module
  */
-import type { DocInfo, IndexReader } from "../index/reader.ts";
+import { type DocInfo, type IndexReader, shardOf } from "../index/reader.ts";
 import type { Postings } from "../index/postings_file.ts";
 import type { EntryType } from "../entry/schema.ts";
-import { distinctTerms } from "../text/tokenize.ts";
+import { distinctTerms, splitWords, termOf } from "../text/tokenize.ts";
 
 /** Field weights and length normalization, title first. */
 export const FIELD_WEIGHTS = [3, 2, 1] as const;
@@ -15,6 +24,26 @@ const LENGTH_NORMALIZATION = [0.3, 0.3, 0.75] as const;
 const K1 = 1.2;
 /** The k of reciprocal rank fusion: how flat the fused curve is. */
 const RRF_K = 60;
+
+/**
+ * What a term that search guessed counts (the joined form of two query words, or a term one edit
+ * away from a word no entry holds), against 1 for a word as typed: a guess weighs half.
+ */
+export const GUESS_WEIGHT = 0.5;
+
+/** The fewest letters of a query word that is tried for typos: shorter words have too many neighbours. */
+export const MIN_TYPO_LENGTH = 5;
+
+/** The most letters of a query word tried for typos: the edits tried grow with its length. */
+export const MAX_TYPO_LENGTH = 32;
+
+/** The most words of one query tried for typos: a query is a few words, a pasted text is not. */
+export const MAX_TYPO_WORDS = 8;
+
+/** The most terms one mistyped word is read as: those that the most entries hold. */
+export const MAX_TYPO_CORRECTIONS = 3;
+
+const LETTERS = "abcdefghijklmnopqrstuvwxyz";
 
 /** What to keep of the ranking. */
 export interface SearchOptions {
@@ -93,13 +122,18 @@ export function forEachScore(
   }
 }
 
-/** BM25F scores of every entry holding any of `terms` (distinct index terms), by ordinal, with the terms each holds. */
+/**
+ * BM25F scores of every entry holding any of `terms` (distinct index terms), by ordinal, with the
+ * terms each holds; a term's score is multiplied by its `weights` value, when it has one.
+ */
 export function scoreTerms(
   reader: IndexReader,
   terms: Iterable<string>,
+  weights?: ReadonlyMap<string, number>,
 ): Map<number, { score: number; terms: string[] }> {
   const scores = new Map<number, { score: number; terms: string[] }>();
-  forEachScore(reader, terms, () => true, (ord, score, term) => {
+  forEachScore(reader, terms, () => true, (ord, termScore, term) => {
+    const score = termScore * (weights?.get(term) ?? 1);
     const entry = scores.get(ord);
     if (entry) {
       entry.score += score;
@@ -110,9 +144,111 @@ export function scoreTerms(
 }
 
 /**
+ * The index terms a query looks for, each with its weight: its own terms (1); the joined form of
+ * two adjacent words, when an entry holds it; and for each word of {@link MIN_TYPO_LENGTH}
+ * letters or more that no entry holds (the first {@link MAX_TYPO_WORDS} of them), its
+ * {@link compoundSplits} and {@link typoCorrections}. All but the first weigh
+ * {@link GUESS_WEIGHT}.
+ */
+export function queryTerms(reader: IndexReader, query: string): Map<string, number> {
+  const weights = new Map(distinctTerms(query).map((term) => [term, 1]));
+  const words = splitWords(query);
+  for (let index = 0; index + 1 < words.length; index++) {
+    const joined = termOf(words[index] + words[index + 1]);
+    if (joined && !weights.has(joined) && reader.postingCount(joined) > 0) {
+      weights.set(joined, GUESS_WEIGHT);
+    }
+  }
+  const unmatched = new Set<string>();
+  for (const word of words) {
+    if (unmatched.size === MAX_TYPO_WORDS) break;
+    const term = termOf(word);
+    if (!term || word.length < MIN_TYPO_LENGTH || unmatched.has(word)) continue;
+    if (reader.postingCount(term) === 0) unmatched.add(word);
+  }
+  for (const word of unmatched) {
+    for (const guess of [...compoundSplits(reader, word), ...typoCorrections(reader, word)]) {
+      if (!weights.has(guess)) weights.set(guess, GUESS_WEIGHT);
+    }
+  }
+  return weights;
+}
+
+/** The fewest letters of each part a word no entry holds is split into. */
+const MIN_SPLIT_PART = 3;
+
+/**
+ * The terms of the two parts of `word` (letters a–z, {@link MAX_TYPO_LENGTH} at most), cut at
+ * every place where both parts are {@link MIN_SPLIT_PART} letters or more and some entry holds
+ * each: `forcepush` → forc, push, for an entry that writes "force push" apart.
+ */
+export function compoundSplits(reader: IndexReader, word: string): string[] {
+  if (word.length > MAX_TYPO_LENGTH || !/^[a-z]+$/.test(word)) return [];
+  const found: string[] = [];
+  for (let at = MIN_SPLIT_PART; at <= word.length - MIN_SPLIT_PART; at++) {
+    const head = termOf(word.slice(0, at));
+    const tail = termOf(word.slice(at));
+    if (head && tail && reader.postingCount(head) > 0 && reader.postingCount(tail) > 0) {
+      found.push(head, tail);
+    }
+  }
+  return found;
+}
+
+/**
+ * The terms of the index one edit away from `word` (a letter inserted, deleted, replaced, or two
+ * swapped: `kuberentes` → kubernetes, `postgress` → postgres, `sentinal` → sentinel), those that
+ * the most entries hold first, at most {@link MAX_TYPO_CORRECTIONS}. Only words of letters a–z
+ * from {@link MIN_TYPO_LENGTH} to {@link MAX_TYPO_LENGTH} long are tried, so the lookups are
+ * bounded (about 54 per letter); they are made shard by shard, so each shard is read once.
+ */
+export function typoCorrections(reader: IndexReader, word: string): string[] {
+  if (word.length < MIN_TYPO_LENGTH || word.length > MAX_TYPO_LENGTH) return [];
+  if (!/^[a-z]+$/.test(word)) return [];
+  const own = termOf(word);
+  const candidates = new Set<string>();
+  for (const variant of oneEditAway(word)) {
+    const term = termOf(variant);
+    if (term && term !== own) candidates.add(term);
+  }
+  const { shardCount } = reader.manifest;
+  const byShard = [...candidates].map((term) => ({ term, shard: shardOf(term, shardCount) }))
+    .sort((a, b) => a.shard - b.shard);
+  const found: { term: string; entries: number }[] = [];
+  for (const { term } of byShard) {
+    const entries = reader.postingCount(term);
+    if (entries > 0) found.push({ term, entries });
+  }
+  return found.sort((a, b) => b.entries - a.entries || (a.term < b.term ? -1 : 1))
+    .slice(0, MAX_TYPO_CORRECTIONS).map(({ term }) => term);
+}
+
+/** Every word one edit (insertion, deletion, substitution, transposition) away from `word`. */
+function oneEditAway(word: string): Set<string> {
+  const variants = new Set<string>();
+  for (let at = 0; at <= word.length; at++) {
+    const head = word.slice(0, at);
+    const tail = word.slice(at);
+    for (const letter of LETTERS) variants.add(head + letter + tail);
+    if (!tail) continue;
+    variants.add(head + tail.slice(1));
+    for (const letter of LETTERS) variants.add(head + letter + tail.slice(1));
+    if (tail.length > 1) variants.add(head + tail[1] + tail[0] + tail.slice(2));
+  }
+  variants.delete(word);
+  return variants;
+}
+
+/** Whether one of the queries' `typed` terms holds every term of the title of the entry at `ord`. */
+function namesTitle(reader: IndexReader, ord: number, typed: readonly Set<string>[]): boolean {
+  const title = distinctTerms(reader.doc(ord)?.title ?? "");
+  return title.length > 0 && typed.some((terms) => title.every((term) => terms.has(term)));
+}
+
+/**
  * Rank entries for one or more queries. With several queries (the model's own expansions),
  * each is ranked on its own and the rankings are fused, so an entry found by many rises.
- * Only the entries returned have their full records loaded.
+ * Only the entries returned, and the inactive entries hit, have their full records loaded.
  */
 export function search(
   reader: IndexReader,
@@ -120,8 +256,12 @@ export function search(
   options: SearchOptions = {},
 ): Hit[] {
   const { limit = 10, type, tag } = options;
-  const fused = new Map<number, { score: number; best: number; active: boolean }>();
-  const scored = queries.map((query) => scoreTerms(reader, distinctTerms(query)));
+  const fused = new Map<number, { score: number; best: number; first: boolean }>();
+  const typed = queries.map((query) => new Set(distinctTerms(query)));
+  const scored = queries.map((query) => {
+    const weights = queryTerms(reader, query);
+    return scoreTerms(reader, weights.keys(), weights);
+  });
   for (const scores of scored) {
     const kept = [...scores].filter(([ord]) => {
       const meta = reader.meta(ord);
@@ -133,7 +273,8 @@ export function search(
     kept.forEach(([ord, { score }], rank) => {
       let hit = fused.get(ord);
       if (!hit) {
-        fused.set(ord, hit = { score: 0, best: 0, active: reader.meta(ord)?.status === "active" });
+        const first = reader.meta(ord)?.status === "active" || namesTitle(reader, ord, typed);
+        fused.set(ord, hit = { score: 0, best: 0, first });
       }
       hit.score += queries.length === 1 ? score : 1 / (RRF_K + rank + 1);
       hit.best = Math.max(hit.best, score);
@@ -142,7 +283,7 @@ export function search(
   const best: number[] = [];
   const compare = (ordA: number, ordB: number) => {
     const a = fused.get(ordA)!, b = fused.get(ordB)!;
-    return Number(b.active) - Number(a.active) || b.score - a.score || b.best - a.best ||
+    return Number(b.first) - Number(a.first) || b.score - a.score || b.best - a.best ||
       ordA - ordB;
   };
   for (const ord of fused.keys()) {

@@ -2,7 +2,7 @@ import { deepStrictEqual, ok, strictEqual as equal } from "node:assert/strict";
 import type { Entry } from "../entry/entry.ts";
 import type { IndexReader } from "../index/reader.ts";
 import { buildIndex, makeEntry as plainEntry } from "../index/_memory_index.ts";
-import { type Hit, search } from "./rank.ts";
+import { compoundSplits, type Hit, MAX_TYPO_LENGTH, search, typoCorrections } from "./rank.ts";
 
 /** Build an index of `entries` in memory, through JSON as on disk, and open a reader on it. */
 function indexOf(entries: Entry[], shardCount = 4): IndexReader {
@@ -126,6 +126,28 @@ Deno.test("superseded and archived entries rank below active ones even with a hi
   ok(hits[1].score >= hits[2].score);
 });
 
+Deno.test("a superseded entry's exact title finds it near the top, marked superseded", () => {
+  const old = makeEntry({
+    title: "Rotate Cloudflare API tokens",
+    status: "superseded",
+    body: "Old steps.",
+  });
+  const current = makeEntry({
+    title: "Cloudflare token rotation with the new dashboard",
+    body: "Rotate the API tokens of Cloudflare from the dashboard.",
+  });
+  const others = Array.from({ length: 12 }, (_, index) =>
+    makeEntry({
+      title: `Cloudflare note ${index}`,
+      body: `Cloudflare API tokens and rotating them, case ${index}.`,
+    }));
+  const reader = indexOf([...others, old, current, ...filler(20)]);
+  const hits = search(reader, ["Rotate Cloudflare API tokens"], { limit: 5 });
+  const at = ids(hits).indexOf(old.id);
+  ok(at >= 0 && at < 2, `the superseded entry is at ${at} of ${ids(hits)}`);
+  equal(hits[at].doc.status, "superseded");
+});
+
 Deno.test("fusion: an entry found by two of three queries ranks above one found by one", () => {
   const twice = makeEntry({ title: "Publishing packages", body: "Use the registry token." });
   // Beats `twice` on the first query (title and body), so fusion must overcome that.
@@ -183,4 +205,80 @@ Deno.test("ties keep index order", () => {
   const b = makeEntry({ title: "Alpha gamma", body: "same" });
   const reader = indexOf([a, b, ...filler(2)]);
   deepStrictEqual(ids(search(reader, ["gamma"])), [a.id, b.id]);
+});
+
+/**
+ * [query, title of an entry it must find among the first two]: what search forgives of what
+ * people type. (`Strasse` and `Straße` find both of their entries.)
+ */
+const FORGIVEN: [string, string][] = [
+  ["kuberentes", "Kubernetes pod restarts"],
+  ["postgress", "Postgres vacuum settings"],
+  ["sentinal", "Redis sentinel failover"],
+  ["uber grosse", "Über die Größe der Dateien"],
+  ["Strasse", "Straße und Hausnummer"],
+  ["Straße", "Strasse im Adressfeld"],
+  ["café", "Cafe opening hours"],
+  ["デプロイ", "本番へのデプロイ手順"],
+  ["배포", "서버 배포 방법"],
+  ["crash loop", "Pod stuck in CrashLoopBackOff"],
+  ["crashloopbackoff", "Pod stuck in CrashLoopBackOff"],
+  ["forcepush", "Never force-push to main"],
+  ["force push", "Never force-push to main"],
+  ["key chain", "Keychain access on macOS"],
+  ["snakecase", "Naming in snake_case"],
+  ["rebasemerge", "Rebase or merge a branch"],
+];
+
+Deno.test("search forgives typos, accents, scripts and compounds: table", () => {
+  const entries = FORGIVEN.map(([, title]) => title).filter((title, at, all) =>
+    all.indexOf(title) === at
+  ).map((title) => makeEntry({ title, body: "Notes." }));
+  const reader = indexOf([...entries, ...filler(30)]);
+  for (const [query, title] of FORGIVEN) {
+    const hits = search(reader, [query]);
+    ok(hits.slice(0, 2).some((hit) => hit.doc.title === title), `${query} → ${ids(hits)}`);
+  }
+});
+
+Deno.test("a corrected word ranks below a word as typed; short or known words are not corrected", () => {
+  const exact = makeEntry({ title: "Pods of whales", body: "Notes." });
+  const typo = makeEntry({ title: "Kubernetes notes", body: "Notes." });
+  const short = makeEntry({ title: "Redis notes", body: "Notes." });
+  const known = makeEntry({ title: "Mongo cluster", body: "Notes." });
+  const near = makeEntry({ title: "Mongol history", body: "Notes." });
+  const reader = indexOf([typo, exact, short, known, near, ...filler(10)]);
+  deepStrictEqual(ids(search(reader, ["kuberentes pods"])), [exact.id, typo.id]);
+  ok(search(reader, ["kuberentes pods"])[1].terms.includes("kubernet"), "found by the correction");
+  deepStrictEqual(ids(search(reader, ["rdis"])), [], "a word under five letters is not corrected");
+  deepStrictEqual(ids(search(reader, ["mongol"])), [near.id], "a word some entry holds stays");
+  deepStrictEqual(typoCorrections(reader, "mongox"), ["mongo", "mongol"], "as many entries each");
+  deepStrictEqual(typoCorrections(reader, "mongoal"), ["mongol"]);
+  deepStrictEqual(typoCorrections(reader, "kubernetés"), [], "only words of a–z are tried");
+});
+
+Deno.test("typoCorrections is bounded on hostile words: long, repeated, many", () => {
+  const reader = indexOf([makeEntry({ title: "Kubernetes notes" }), ...filler(50)]);
+  const started = performance.now();
+  deepStrictEqual(typoCorrections(reader, "k".repeat(MAX_TYPO_LENGTH + 1)), []);
+  deepStrictEqual(typoCorrections(reader, "q".repeat(10_000)), []);
+  for (let round = 0; round < 20; round++) typoCorrections(reader, "zqxjv".repeat(6));
+  deepStrictEqual(search(reader, ["zqxjw ".repeat(2_000)]), []);
+  const junk = Array.from({ length: 5_000 }, (_, at) => `zq${at.toString(26)}xjw`).join(" ");
+  deepStrictEqual(search(reader, [junk]), [], "only the first words are tried for typos");
+  const ms = performance.now() - started;
+  ok(ms < 1000, `${ms.toFixed(0)} ms`);
+});
+
+Deno.test("compoundSplits: a joined word's parts when entries hold both, none otherwise", () => {
+  const reader = indexOf([
+    makeEntry({ title: "Force push with lease", body: "Notes." }),
+    makeEntry({ title: "Kubernetes notes", body: "Notes." }),
+    ...filler(5),
+  ]);
+  deepStrictEqual(compoundSplits(reader, "forcepush"), ["forc", "push"]);
+  deepStrictEqual(compoundSplits(reader, "forcezzzz"), []);
+  deepStrictEqual(compoundSplits(reader, "forcépush"), [], "only words of a–z are split");
+  deepStrictEqual(compoundSplits(reader, "force".repeat(7)), [], "nor words too long to try");
+  equal(search(reader, ["forcepush"])[0]?.doc.title, "Force push with lease");
 });

@@ -18,7 +18,7 @@
  * @module
  */
 import { commandWords, parseShell } from "../shell/words.ts";
-import { splitWords, STOPWORDS } from "../text/tokenize.ts";
+import { foldAccents, isCjk, splitCamelCase, splitWords, STOPWORDS } from "../text/tokenize.ts";
 
 /** Words of code that say nothing about a topic: keywords, placeholders, boilerplate folders. *
  * Written as an array literal, not a string split when the module loads: a hook builds this on
@@ -52,18 +52,15 @@ export const MAX_COMMAND_DEPTH = 4;
 const GREP_PROGRAMS = new Set(["grep", "egrep", "fgrep", "zgrep", "ggrep", "ugrep"]);
 
 /**
- * `text` with a blank where a camelCase or PascalCase name turns to its next word:
- * `parseHTMLString` → `parse HTML String`, `v2Api` → `v2 Api`.
+ * The meaningful words of a literal piece of text (see the module notes), split as the index
+ * splits the compounds of what it holds (accents folded, camelCase parts), so a search for
+ * `CrashLoopBackOff` finds the entry that names it. A CJK bigram is a word, short as it is.
  */
-export function splitCamelCase(text: string): string {
-  return text.replace(/(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/g, " ");
-}
-
-/** The meaningful words of a literal piece of text (see the module notes). */
 export function phraseWords(text: string): string[] {
   const kept: string[] = [];
-  for (const word of splitWords(splitCamelCase(text))) {
-    if (word.length < 3 || /^\d+$/.test(word) || STOPWORDS.has(word)) continue;
+  for (const word of splitWords(splitCamelCase(foldAccents(text)))) {
+    if (word.length < 3 && !isCjk(word.codePointAt(0)!)) continue;
+    if (/^\d+$/.test(word) || STOPWORDS.has(word)) continue;
     if (CODE_NOISE_WORDS.has(word) || kept.includes(word)) continue;
     if (kept.push(word) === MAX_PHRASE_WORDS) break;
   }

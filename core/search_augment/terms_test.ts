@@ -13,8 +13,8 @@ import {
   phraseWords,
   regexPhrases,
   searchPhrases,
-  splitCamelCase,
 } from "./terms.ts";
+import { splitCamelCase } from "../text/tokenize.ts";
 
 /** [tool, input, expected phrases]. */
 const CASES: [string, unknown, string[]][] = [
@@ -104,6 +104,16 @@ for (const [tool, input, expected] of CASES) {
     deepStrictEqual(searchPhrases(tool, input), expected);
   });
 }
+
+Deno.test("phraseWords folds accents and keeps CJK bigrams, as the index does", () => {
+  deepStrictEqual(phraseWords("ÜberGröße"), ["uber", "grosse"]);
+  deepStrictEqual(phraseWords("デプロイ"), ["デプ", "プロ", "ロイ"]);
+  deepStrictEqual(phraseWords("deploy_デプロイ"), ["deploy", "デプ", "プロ", "ロイ"]);
+  deepStrictEqual(searchPhrases("Grep", { pattern: "CrashLoopBackOff|배포" }), [
+    "crash loop back",
+    "배포",
+  ]);
+});
 
 Deno.test("phraseWords: camelCase, separators, short words, numbers, stopwords, noise", () => {
   deepStrictEqual(phraseWords("getUserByID"), ["user"]);

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { tokenize } from "./tokenize.ts";
+import { foldAccents, tokenize } from "./tokenize.ts";
 
 /**
  * The body line that holds the most distinct query terms (the first non-empty line when none
@@ -12,14 +12,16 @@ import { tokenize } from "./tokenize.ts";
 export function makeSnippet(body: string, terms: readonly string[], width = 160): string {
   const wanted = new Set(terms);
   // A stem is a prefix of its words, but for a final y turned i ("poni" for "pony"): lines
-  // without any such prefix cannot score, so they skip the tokenizer.
+  // without any such prefix cannot score, so they skip the tokenizer. Lines are compared folded
+  // and without the ties of compounds, as the terms were made ("gross" for "Größe", "forcepush"
+  // for "force-push").
   const prefixes = terms.map((term) => term.endsWith("i") ? term.slice(0, -1) : term);
   let best = "";
   let bestScore = -1;
   for (const raw of body.split("\n")) {
     if (raw.trim().startsWith("```")) continue;
     if (bestScore >= 0) {
-      const lower = raw.toLowerCase();
+      const lower = foldAccents(raw).toLowerCase().replace(/[-_]/g, "");
       if (!prefixes.some((prefix) => lower.includes(prefix))) continue;
     }
     const line = raw.replace(/^\s*(?:[-*+>]|#{1,6}|\d+\.)\s+/, "").replace(/[`*]/g, "")

@@ -106,3 +106,10 @@ Deno.test({
     ok(tail.length <= 40, `${tail.length} > 40: ${tail}`);
   },
 });
+
+Deno.test("makeSnippet finds the line of a folded or joined term", () => {
+  const body =
+    "First line says nothing.\nSome filler here.\nÜber die Größe der Dateien.\nNever force-push.";
+  equal(makeSnippet(body, distinctTerms("grosse")), "Über die Größe der Dateien.");
+  equal(makeSnippet(body, distinctTerms("forcepush")), "Never force-push.");
+});

@@ -1,6 +1,12 @@
 /**
- * The one tokenizer shared by the index, search and the prompt hook: lowercase, split on
- * anything that is not a letter or digit, drop stopwords and one-character tokens, stem.
+ * The one tokenizer shared by the index, search, the prompt hook and the search augment: fold
+ * accents, lowercase, split on anything that is not a letter or digit, cut CJK runs into
+ * bigrams, drop stopwords and one-character tokens, stem.
+ *
+ * Every path reads words with {@link splitWords} and makes terms with {@link termOf}. The index
+ * and search ({@link tokenize}) also take a compound's other spellings: the parts of a camelCase
+ * word (`CrashLoopBackOff` → crash, loop, back) and the joined form of words tied by `-` or `_`
+ * (`force-push` → forcepush), so either spelling of a compound finds the other.
  *
  * @module
  */
@@ -109,8 +115,11 @@ export function splitWords(text: string, tokens?: number[]): string[] {
  * codes, anything else split by Unicode rules (see {@link unicodeWords}).
  */
 function splitText(text: string, limit: number): SplitText {
-  const lower = text.toLowerCase();
-  if (hasNonAscii(lower)) return unicodeWords(lower, limit);
+  let lower = text.toLowerCase();
+  if (hasNonAscii(lower)) {
+    lower = foldAccents(lower);
+    if (hasNonAscii(lower)) return unicodeWords(lower, limit);
+  }
   const words: string[] = [];
   const tokens: number[] = [];
   let start = -1;
@@ -188,7 +197,8 @@ const NO_LIMIT = 2 ** 32 - 1;
 
 /**
  * The words of lowercase `lower` by Unicode rules, with the token each sits in (see
- * {@link splitText}); at most `limit` words, from at most `limit` tokens.
+ * {@link splitText}); at most `limit` words, from at most `limit` tokens. A run of CJK
+ * characters inside a word gives its bigrams instead ({@link pushCjkBigrams}).
  */
 function unicodeWords(lower: string, limit: number): SplitText {
   const words: string[] = [];
@@ -198,18 +208,212 @@ function unicodeWords(lower: string, limit: number): SplitText {
     for (const word of parts[token].split(nonWord ??= /[^\p{L}\p{N}]+/u)) {
       if (!word) continue;
       if (words.length >= limit) break;
-      words.push(word);
-      tokens.push(token);
+      if (!hasCjk(word)) {
+        words.push(word);
+        tokens.push(token);
+        continue;
+      }
+      for (const piece of scriptPieces(word)) {
+        if (isCjk(piece.codePointAt(0)!)) pushCjkBigrams(piece, words, limit);
+        else if (words.length < limit) words.push(piece);
+        while (tokens.length < words.length) tokens.push(token);
+      }
     }
   }
   return { words, tokens };
 }
 
-/** Call `visit` with each term of `text`, in order, repeats included. */
+/** Characters of CJK scripts, which are written without spaces between words. */
+const CJK_RANGES: readonly (readonly [number, number])[] = [
+  [0x1100, 0x11ff], // Hangul Jamo
+  [0x3005, 0x3007], // ideographic iteration and closing marks, ideographic zero
+  [0x3040, 0x30ff], // Hiragana, Katakana (with the prolonged sound mark)
+  [0x3130, 0x318f], // Hangul Compatibility Jamo
+  [0x31f0, 0x31ff], // Katakana Phonetic Extensions
+  [0x3400, 0x4dbf], // CJK Unified Ideographs Extension A
+  [0x4e00, 0x9fff], // CJK Unified Ideographs
+  [0xac00, 0xd7af], // Hangul Syllables
+  [0xf900, 0xfaff], // CJK Compatibility Ideographs
+  [0x20000, 0x3ffff], // the supplementary ideographic planes
+];
+
+/** Whether code point `code` is a Han, Hiragana, Katakana or Hangul character. */
+export function isCjk(code: number): boolean {
+  return CJK_RANGES.some(([first, last]) => code >= first && code <= last);
+}
+
+/** Whether `word` holds a CJK character. */
+function hasCjk(word: string): boolean {
+  for (const char of word) if (isCjk(char.codePointAt(0)!)) return true;
+  return false;
+}
+
+/** `word` cut where it turns from CJK characters to others and back (`k8sのデプロイ` → k8s, のデプロイ). */
+function scriptPieces(word: string): string[] {
+  const pieces: string[] = [];
+  let piece = "";
+  let cjk = false;
+  for (const char of word) {
+    const charCjk = isCjk(char.codePointAt(0)!);
+    if (piece && charCjk !== cjk) {
+      pieces.push(piece);
+      piece = "";
+    }
+    piece += char;
+    cjk = charCjk;
+  }
+  if (piece) pieces.push(piece);
+  return pieces;
+}
+
+/**
+ * Push the overlapping bigrams of a run of CJK characters onto `words` (`デプロイ` → デプ, プロ,
+ * ロイ), stopping at `limit` words; a run of one character is pushed whole. Words are not
+ * spaced in these scripts, so pairs of characters stand in for them: a query's bigrams are found
+ * in any text that holds the query.
+ */
+function pushCjkBigrams(run: string, words: string[], limit: number): void {
+  const chars = [...run];
+  if (chars.length === 1) {
+    words.push(run);
+    return;
+  }
+  for (let index = 0; index + 1 < chars.length && words.length < limit; index++) {
+    words.push(chars[index] + chars[index + 1]);
+  }
+}
+
+/** Letters that carry no combining mark to remove but are folded all the same. */
+const FOLDED_LETTERS: Readonly<Record<string, string>> = {
+  "ß": "ss",
+  "æ": "ae",
+  "œ": "oe",
+  "ø": "o",
+  "ł": "l",
+  "đ": "d",
+  "ı": "i",
+  "ẞ": "SS",
+  "Æ": "Ae",
+  "Œ": "Oe",
+  "Ø": "O",
+  "Ł": "L",
+  "Đ": "D",
+};
+
+/**
+ * `text` with its accents folded away: compatibility forms decomposed (NFKD: `ﬁ` → fi, full-width
+ * `Ａ` → A), the combining diacritical marks of Latin, Greek and Cyrillic letters removed
+ * (`Über` → Uber), the rest composed again (so Hangul and the kana's voicing marks stay whole),
+ * and {@link FOLDED_LETTERS} spelled out (`Straße` → Strasse). Plain ASCII comes back as it is.
+ */
+export function foldAccents(text: string): string {
+  if (!hasNonAscii(text)) return text;
+  return text.normalize("NFKD")
+    .replace(/[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/g, "")
+    .normalize("NFC")
+    .replace(/[ßæœøłđıẞÆŒØŁĐ]/g, (letter) => FOLDED_LETTERS[letter]);
+}
+
+/**
+ * Call `visit` with each term of `text`, in order, repeats included, then with the other
+ * spellings of its compounds ({@link eachCompoundTerm}).
+ */
 function eachTerm(text: string, visit: (term: string) => void): void {
   for (const word of splitText(text, NO_LIMIT).words) {
     const term = termOf(word);
     if (term) visit(term);
+  }
+  eachCompoundTerm(text, visit);
+}
+
+/**
+ * `text` with a blank where a camelCase or PascalCase name turns to its next word:
+ * `parseHTMLString` → `parse HTML String`, `v2Api` → `v2 Api`.
+ */
+export function splitCamelCase(text: string): string {
+  return text.replace(/(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/g, " ");
+}
+
+/** Where a camelCase word turns to its next part (see {@link splitCamelCase}). */
+const CAMEL_TURN = /[a-z0-9][A-Z]|[A-Z][A-Z][a-z]/;
+/**
+ * A run whose parts all start with a letter: words tied together, not a date or a UUID (a run
+ * starts at a letter or digit, and may end in ties: `--no-prompt-` is no-prompt).
+ */
+const TIED_WORDS = /^[A-Za-z][A-Za-z0-9]*(?:[-_]+[A-Za-z][A-Za-z0-9]*)+[-_]*$/;
+
+const CODE_UPPER_A = 65;
+const CODE_UPPER_Z = 90;
+const CODE_HYPHEN = 45;
+const CODE_UNDERSCORE = 95;
+
+/** What a character is to a compound: 0 neither, 1 lowercase or digit, 2 uppercase, 3 a tie. */
+function compoundKind(code: number): 0 | 1 | 2 | 3 {
+  if (isWordCode(code)) return 1;
+  if (code >= CODE_UPPER_A && code <= CODE_UPPER_Z) return 2;
+  return code === CODE_HYPHEN || code === CODE_UNDERSCORE ? 3 : 0;
+}
+
+/**
+ * Call `visit` with the other spellings of each compound of `text` (accents folded): the terms
+ * of a camelCase word's parts (`CrashLoopBackOff` → crash, loop, back), and the term of words
+ * tied by `-` or `_` written as one (`force-push` → forcepush). With the terms of the words as
+ * written, each spelling finds the others: `crash loop`, `crashloopbackoff`, `forcepush`.
+ *
+ * One scan of character codes finds the runs of ASCII letters, digits and ties that hold a tie or
+ * a turn of case; only those are looked at further, so a body of plain words costs no more than
+ * the scan.
+ */
+function eachCompoundTerm(text: string, visit: (term: string) => void): void {
+  const folded = foldAccents(text);
+  let start = -1;
+  let tied = false;
+  let camel = false;
+  let before = 0;
+  let last = 0;
+  for (let index = 0; index <= folded.length; index++) {
+    const kind = index < folded.length ? compoundKind(folded.charCodeAt(index)) : 0;
+    if (kind === 0) {
+      if (tied || camel) visitCompound(folded.slice(start, index), tied, camel, visit);
+      start = -1;
+      tied = camel = false;
+      before = last = 0;
+      continue;
+    }
+    if (start < 0) {
+      if (kind === 3) continue;
+      start = index;
+    }
+    if (kind === 3) tied = true;
+    else if ((kind === 2 && last === 1) || (kind === 1 && last === 2 && before === 2)) {
+      camel = true;
+    }
+    before = last;
+    last = kind;
+  }
+}
+
+/**
+ * Visit the other spellings of one run of letters, digits and ties, which holds a tie (`tied`)
+ * or a turn of case (`camel`), or both (see {@link eachCompoundTerm}).
+ */
+function visitCompound(
+  run: string,
+  tied: boolean,
+  camel: boolean,
+  visit: (term: string) => void,
+): void {
+  if (tied && TIED_WORDS.test(run)) {
+    const joined = termOf(run.replace(/[-_]+/g, "").toLowerCase());
+    if (joined) visit(joined);
+  }
+  if (!camel) return;
+  for (const segment of tied ? run.split(/[-_]+/) : [run]) {
+    if (!CAMEL_TURN.test(segment)) continue;
+    for (const part of splitCamelCase(segment).split(" ")) {
+      const term = termOf(part.toLowerCase());
+      if (term) visit(term);
+    }
   }
 }
 

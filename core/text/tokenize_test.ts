@@ -2,6 +2,7 @@ import { deepStrictEqual, ok, strictEqual as equal } from "node:assert/strict";
 import {
   countTerms,
   distinctTerms,
+  foldAccents,
   MAX_SPLIT_WORDS,
   MAX_TERM_LENGTH,
   splitWords,
@@ -35,18 +36,18 @@ Deno.test("tokenize drops one-character tokens", () => {
 Deno.test("tokenize splits on punctuation: node.js, ci/cd, snake_case, kebab-case", () => {
   deepStrictEqual(tokenize("node.js"), ["node", "js"]);
   deepStrictEqual(tokenize("ci/cd"), ["ci", "cd"]);
-  deepStrictEqual(tokenize("snake_case"), ["snake", "case"]);
-  deepStrictEqual(tokenize("docker-compose"), ["docker", "compos"]);
+  deepStrictEqual(tokenize("snake_case"), ["snake", "case", "snakecas"], "and the joined form");
+  deepStrictEqual(tokenize("docker-compose"), ["docker", "compos", "dockercompos"]);
   deepStrictEqual(tokenize("foo@bar.com:8080"), ["foo", "bar", "com", "8080"]);
   deepStrictEqual(tokenize("  \n\t "), []);
   deepStrictEqual(tokenize(""), []);
 });
 
-Deno.test("tokenize keeps letters of other scripts, lowercased and unstemmed", () => {
-  deepStrictEqual(tokenize("Über café"), ["über", "café"]);
-  deepStrictEqual(tokenize("Données déployées"), ["données", "déployées"]);
+Deno.test("tokenize keeps letters of other scripts, lowercased, accents folded", () => {
+  deepStrictEqual(tokenize("Über café"), ["uber", "cafe"]);
+  deepStrictEqual(tokenize("Données déployées"), ["donne", "deploye"]);
   deepStrictEqual(tokenize("Привет мир"), ["привет", "мир"]);
-  deepStrictEqual(tokenize("東京 タワー"), ["東京", "タワー"]);
+  deepStrictEqual(tokenize("東京 タワー"), ["東京", "タワ", "ワー"]);
 });
 
 Deno.test("tokenize keeps order and repeats", () => {
@@ -93,7 +94,7 @@ Deno.test("splitWords gives words and their tokens, the same when asked again or
     const tokens: number[] = [];
     const words = splitWords(text, tokens);
     if (text !== prompt) {
-      deepStrictEqual([...words], ["naïve", "café"]);
+      deepStrictEqual([...words], ["naive", "cafe"]);
       deepStrictEqual(tokens, [0, 1]);
       continue;
     }
@@ -107,8 +108,11 @@ Deno.test("a word over MAX_TERM_LENGTH makes a term of its first characters, uns
   const long = "rotating".repeat(20);
   equal(termOf(long), long.slice(0, MAX_TERM_LENGTH));
   deepStrictEqual(tokenize(`the ${long} tokens`), [long.slice(0, MAX_TERM_LENGTH), "token"]);
-  const script = "日本語".repeat(100);
-  deepStrictEqual(tokenize(`${script} café`), [script.slice(0, MAX_TERM_LENGTH), "café"]);
+  const script = "Ελληνικά".repeat(20);
+  deepStrictEqual(tokenize(`${script} café`), [
+    foldAccents(script).toLowerCase().slice(0, MAX_TERM_LENGTH),
+    "cafe",
+  ]);
   equal(termOf("rotating".repeat(8)), stem("rotating".repeat(8)), "64 characters: stemmed");
 });
 
@@ -136,4 +140,58 @@ Deno.test("splitWords gives at most MAX_SPLIT_WORDS words, tokens in step, in ei
     equal(tokens.length, MAX_SPLIT_WORDS);
     equal(tokens.at(-1), MAX_SPLIT_WORDS - 1);
   }
+});
+
+/** [text, its terms]: accents folded, CJK bigrams, compounds both ways. */
+const TERMS_TABLE: [string, string[]][] = [
+  ["Über die Größe", ["uber", "die", "gross"]],
+  ["uber grosse", ["uber", "gross"]],
+  ["Straße STRAẞE Strasse", ["strass", "strass", "strass"]],
+  ["Ærøskøbing łódź", ["aeroskob", "lodz"]],
+  ["ﬁle Ａｂｃ", ["file", "abc"]],
+  ["İstanbul", ["istanbul"]],
+  ["デプロイ", ["デプ", "プロ", "ロイ"]],
+  ["本番へのデプロイ", ["本番", "番へ", "への", "のデ", "デプ", "プロ", "ロイ"]],
+  ["k8sのデプロイ", ["k8s", "のデ", "デプ", "プロ", "ロイ"]],
+  ["ｶﾀｶﾅ", ["カタ", "タカ", "カナ"]],
+  ["서버 배포", ["서버", "배포"]],
+  ["猫 犬", []],
+  ["CrashLoopBackOff", ["crashloopbackoff", "crash", "loop", "back"]],
+  ["parseHTMLString", ["parsehtmlstr", "pars", "html", "string"]],
+  ["force-push", ["forc", "push", "forcepush"]],
+  ["crash_loop back-off", ["crash", "loop", "back", "crashloop", "backoff"]],
+  ["--no-prompt _private_name trailing-", [
+    "prompt",
+    "privat",
+    "name",
+    "trail",
+    "noprompt",
+    "privatenam",
+  ]],
+  ["2026-01-15 550e8400-e29b", ["2026", "01", "15", "550e8400", "e29b"]],
+];
+
+Deno.test("tokenize: accents, scripts and compounds, table", () => {
+  for (const [text, terms] of TERMS_TABLE) deepStrictEqual(tokenize(text), terms, text);
+});
+
+Deno.test("splitWords folds and cuts into bigrams too, but keeps a compound one word", () => {
+  const tokens: number[] = [];
+  deepStrictEqual(splitWords("Größe デプロイ CrashLoopBackOff", tokens), [
+    "grosse",
+    "デプ",
+    "プロ",
+    "ロイ",
+    "crashloopbackoff",
+  ]);
+  deepStrictEqual(tokens, [0, 1, 1, 1, 2], "a run's bigrams share its token");
+  const many: number[] = [];
+  equal(splitWords("デ".repeat(MAX_SPLIT_WORDS * 2), many).length, MAX_SPLIT_WORDS);
+  equal(many.length, MAX_SPLIT_WORDS);
+});
+
+Deno.test("foldAccents leaves ASCII alone and Hangul and kana whole", () => {
+  equal(foldAccents("plain text"), "plain text");
+  equal(foldAccents("Crème brûlée"), "Creme brulee");
+  equal(foldAccents("배포 デプロイ"), "배포 デプロイ");
 });
