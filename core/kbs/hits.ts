@@ -2,9 +2,10 @@
  * Search hits of several knowledge bases in one ranking. BM25F scores are not on one scale
  * across knowledge bases: a term's rarity (idf) and the average field lengths come from each
  * index alone (core/search/rank.ts), so a small knowledge base scores every hit low (in one of a
- * single entry, every term is in all of it). Ranks compare where scores do not, so the hits are
- * merged by rank: active entries first, then each knowledge base's best before anyone's second,
- * the knowledge base listed first (the default) first at each rank.
+ * single entry, every term is in all of it). What does compare is how many of the query's terms
+ * a hit holds. So the rankings are merged as they stand, each knowledge base's order kept (an
+ * inactive entry stays where its own search put it): at each step the next hit is the head that
+ * holds the most query terms, the knowledge base listed first (the default) first on a tie.
  *
  * @module
  */
@@ -21,10 +22,15 @@ export function mergeHits(
   rankings: readonly { kb: string; hits: readonly Hit[] }[],
   limit: number,
 ): KbHit[] {
-  const all = rankings.flatMap(({ kb, hits }, order) =>
-    hits.map((hit, rank) => ({ hit: { ...hit, kb }, rank, order }))
-  );
-  const active = (item: { hit: Hit }) => Number(item.hit.doc.status === "active");
-  all.sort((a, b) => active(b) - active(a) || a.rank - b.rank || a.order - b.order);
-  return all.slice(0, limit).map(({ hit }) => hit);
+  const queues = rankings.map(({ kb, hits }) => hits.map((hit): KbHit => ({ ...hit, kb })));
+  const merged: KbHit[] = [];
+  while (merged.length < limit) {
+    let next: KbHit[] | undefined;
+    for (const queue of queues) {
+      if (queue.length && (!next || queue[0].terms.length > next[0].terms.length)) next = queue;
+    }
+    if (!next) break;
+    merged.push(next.shift()!);
+  }
+  return merged;
 }

@@ -3,20 +3,30 @@ import type { DocInfo } from "../index/reader.ts";
 import type { Hit } from "../search/rank.ts";
 import { mergeHits } from "./hits.ts";
 
-function hit(id: string, score: number, status: DocInfo["status"] = "active"): Hit {
-  return { doc: { id, status } as DocInfo, score, terms: [] };
+function hit(
+  id: string,
+  score: number,
+  terms: string[],
+  status: DocInfo["status"] = "active",
+): Hit {
+  return { doc: { id, status } as DocInfo, score, terms };
 }
 
-Deno.test("mergeHits: by rank, not by scores on different scales; active first; the default first at a rank", () => {
+Deno.test("mergeHits: not by scores on different scales; each ranking's order kept; the head holding more query terms first, the default first on a tie", () => {
   const merged = mergeHits([
-    { kb: "personal", hits: [hit("p1", 9), hit("p2", 8), hit("p3", 7, "superseded")] },
-    { kb: "team", hits: [hit("t1", 0.3), hit("t2", 0.2)] },
+    {
+      kb: "personal",
+      hits: [hit("p1", 9, ["pod"]), hit("p2", 8, ["pod"]), hit("p3", 7, ["pod"], "superseded")],
+    },
+    { kb: "team", hits: [hit("t1", 0.3, ["kubernetes", "pod"]), hit("t2", 0.2, ["pod"])] },
   ], 4);
   deepEqual(merged.map((item) => `${item.kb}:${item.doc.id}`), [
-    "personal:p1",
     "team:t1",
+    "personal:p1",
     "personal:p2",
-    "team:t2",
+    "personal:p3",
   ]);
+  const superseded = mergeHits([{ kb: "a", hits: [hit("old", 9, ["x"], "superseded")] }], 3);
+  deepEqual(superseded.map((item) => item.doc.id), ["old"], "an inactive first hit stays first");
   deepEqual(mergeHits([{ kb: "a", hits: [] }], 3), []);
 });
