@@ -195,6 +195,29 @@ export async function remoteNames(dir: string): Promise<string[]> {
   return (await gitOk(dir, ["remote"])).split("\n").filter(Boolean);
 }
 
+/**
+ * The files among `paths` that hold conflict markers (a line starting `<<<<<<<` or `>>>>>>>`)
+ * at `rev`.
+ */
+export async function pathsWithConflictMarkers(
+  dir: string,
+  rev: string,
+  paths: readonly string[],
+): Promise<string[]> {
+  if (!paths.length) return [];
+  const found = await git(dir, [
+    "grep",
+    "-I",
+    "-l",
+    "-E",
+    "^(<{7}|>{7})( |$)",
+    rev,
+    "--",
+    ...paths,
+  ]);
+  return found.stdout.split("\n").filter(Boolean).map((line) => line.slice(rev.length + 1));
+}
+
 /** What replaying a branch's own commits onto another commit gave. */
 export type Replay =
   /** Every commit replayed: `tip` is the last (`onto` itself when there was none). */

@@ -58,7 +58,8 @@ function add(kb: Kb, title: string, ...extra: string[]): Promise<RunResult> {
 
 /** The indented command lines of a message. */
 function commandsOf(stderr: string): string[] {
-  return stderr.split("\n").filter((line) => line.startsWith("  git ")).map((line) => line.trim());
+  return stderr.split("\n").filter((line) => /^  (git |git-kb |\$\{VISUAL)/.test(line))
+    .map((line) => line.trim());
 }
 
 /** Run a printed command line through sh, as a person pasting it would. */
@@ -237,21 +238,11 @@ Deno.test("exit 3 names the cause: a dirty file the remote changed, a real confl
     assert.doesNotMatch(result.stderr, /changed the same entries/, show(result));
     assert.match(await Deno.readTextFile(mine), /My own paragraph\.\n$/);
     assert.match(await git(kb.dir, "log", "-1", "--format=%s"), /Blocked by my own edit/);
-    const commands = commandsOf(result.stderr);
-    assert.deepEqual(commands, [
-      `git -C ${quotedDir(kb)} stash push --include-untracked`,
-      `git -C ${quotedDir(kb)} pull --rebase origin main`,
-      `git -C ${quotedDir(kb)} push origin HEAD:main`,
-      `git -C ${quotedDir(kb)} stash pop`,
-    ]);
-    for (const command of commands) {
-      const pasted = await paste(command, kb);
-      assert.equal(pasted.code, 0, `${command}\n${show(pasted)}`);
-    }
-    assert.equal(
-      await git(kb.remote!, "rev-parse", "main"),
-      await git(kb.dir, "rev-parse", "HEAD"),
-    );
+    assert.deepEqual(commandsOf(result.stderr), [`git-kb sync --kb ${quotedDir(kb)}`]);
+    const synced = await runCli(["sync", "--kb", kb.dir], { env: kb.env });
+    assert.equal(synced.code, 1, show(synced));
+    assert.match(synced.stderr, /uncommitted/, "the sync it points at names what is in the way");
+    assert.match(await Deno.readTextFile(mine), /My own paragraph\.\n$/);
     await git(kb.dir, "checkout", "--", path);
   });
 
@@ -267,14 +258,12 @@ Deno.test("exit 3 names the cause: a dirty file the remote changed, a real confl
       new RegExp(`changed the same entries in another way: kb-7q2mx \\(${path}\\)`),
     );
     const quoted = quotedDir(kb);
-    assert.deepEqual(commandsOf(result.stderr), [
-      `git -C ${quoted} pull --rebase origin main`,
-      `git -C ${quoted} add -- ${path}`,
-      `git -C ${quoted} rebase --continue`,
-      `git -C ${quoted} push origin HEAD:main`,
-    ]);
+    assert.deepEqual(commandsOf(result.stderr), [`git-kb sync --kb ${quoted}`]);
     assert.equal(await git(kb.dir, "status", "--porcelain"), "");
     assert.equal((await repoState(kb.dir)).state, "branch");
+    const synced = await runCli(["sync", "--kb", kb.dir], { env: kb.env });
+    assert.equal(synced.code, 4, `the sync it points at reports the conflict\n${show(synced)}`);
+    assert.match(synced.stderr, /kb-7q2mx/);
   });
 });
 
@@ -416,4 +405,38 @@ Deno.test("saveChanges: two new entries (one linking the other) and a deletion i
   );
   assert.equal(await git(kb.remote!, "rev-parse", "main"), result.commit);
   assert.equal(result.index.docCount, 46);
+});
+
+Deno.test("a commit holding conflict markers is never pushed by a save: exit 3, the remote unchanged, the pasted steps finish", async () => {
+  await using kb = await awkwardKb();
+  const path = await entryPath(kb.dir, "kb-7q2mx");
+  const file = join(kb.dir, path);
+  const original = await Deno.readTextFile(file);
+  const marked = original.replace(
+    /^title: .*$/m,
+    "<<<<<<< HEAD\ntitle: Ours\n=======\ntitle: Theirs\n>>>>>>> theirs",
+  );
+  await Deno.writeTextFile(file, marked);
+  await git(kb.dir, "commit", "--quiet", "-am", "a merge finished by hand, unresolved");
+  const remoteBefore = await git(kb.remote!, "rev-parse", "main");
+  const result = await add(kb, "Saved after a careless merge");
+  assert.equal(result.code, 3, show(result));
+  assert.match(
+    result.stderr,
+    new RegExp(`${path.replace(".", "\\.")} still holds conflict markers`),
+  );
+  assert.equal(await git(kb.remote!, "rev-parse", "main"), remoteBefore, "nothing was pushed");
+  assert.match(await git(kb.dir, "log", "-1", "--format=%s"), /Saved after a careless merge/);
+
+  const commands = commandsOf(result.stderr);
+  assert.match(commands[0], /EDITOR/);
+  await Deno.writeTextFile(file, original);
+  for (const command of commands.slice(1, -1)) {
+    const pasted = await paste(command, kb);
+    assert.equal(pasted.code, 0, `${command}\n${show(pasted)}`);
+  }
+  assert.equal(commands.at(-1), `git-kb sync --kb ${quotedDir(kb)}`);
+  const synced = await runCli(["sync", "--kb", kb.dir], { env: kb.env });
+  assert.equal(synced.code, 0, show(synced));
+  assert.equal(await git(kb.remote!, "rev-parse", "main"), await git(kb.dir, "rev-parse", "HEAD"));
 });

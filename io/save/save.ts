@@ -20,7 +20,7 @@ import {
 import { displaySafe } from "../../core/text/display.ts";
 import { describeSecret, entrySecrets } from "../../core/entry/secrets.ts";
 import { kernelRuleCost, LIMITS } from "../../core/entry/schema.ts";
-import { shellCommand } from "../../core/shell/quote.ts";
+import { shellCommand, shellQuote } from "../../core/shell/quote.ts";
 import { ifExists, writeFileAtomic } from "../fs.ts";
 import {
   commitIdentity,
@@ -32,6 +32,7 @@ import {
   type GitResult,
   GitTimeoutError,
   NETWORK_TIMEOUT_MS,
+  pathsWithConflictMarkers,
   remoteNames,
   replayOnto,
 } from "../git.ts";
@@ -534,52 +535,65 @@ function isRejected(output: string): boolean {
   return /\[rejected\]|non-fast-forward|fetch first|failed to push some refs/i.test(output);
 }
 
-/** Pull the remote branch with rebase, and push: how a diverged branch is finished by hand. */
-function pullPushCommands(saved: Unpushed): [string, string] {
-  const { kbDir, target } = saved;
-  const branch = remoteBranch(target);
-  return [
-    gitC(kbDir, "pull", "--rebase", target.remote, branch),
-    gitC(kbDir, "push", target.remote, `HEAD:${branch}`),
-  ];
-}
-
-/** The pull, mark resolved, continue and push commands for a conflict in `paths`. */
-function resolveCommands(saved: Unpushed, paths: string[]): string[] {
-  const [pull, push] = pullPushCommands(saved);
-  return [
-    pull,
-    gitC(saved.kbDir, "add", "--", ...paths),
-    gitC(saved.kbDir, "rebase", "--continue"),
-    push,
-  ];
+/**
+ * The command that brings a knowledge base in step with its remote, which is how a push that
+ * cannot be made by replaying is finished: `git-kb sync` names what is in the way (a conflict,
+ * uncommitted changes, merge commits) and prints the commands for each case.
+ */
+export function syncCommand(kbDir: string): string {
+  return shellCommand(["git-kb", "sync", "--kb", kbDir]);
 }
 
 function conflictError(saved: Unpushed, paths: string[]): PushError {
   const named = paths.map((path) => idOfPath(path) ? `${idOfPath(path)} (${path})` : path);
   return notPushed(
     saved,
-    `${saved.target.remote} changed the same entries in another way: ${named.join(", ")}. ` +
-      `Pull with rebase, fix the conflict markers in ${paths.join(", ")}, add them, continue and ` +
-      "push",
-    resolveCommands(saved, paths),
+    `${saved.target.remote} changed the same entries in another way: ${named.join(", ")}; ` +
+      "sync, which keeps both versions and prints how to finish",
+    [syncCommand(saved.kbDir)],
   );
 }
 
 function dirtyError(saved: Unpushed, stderr: string): PushError {
   const paths = [...stderr.matchAll(/^error: .*?'([^']+)'/gm)].map((match) => match[1]);
-  const { kbDir } = saved;
-  const [pull, push] = pullPushCommands(saved);
   return notPushed(
     saved,
     `you have uncommitted changes to ${paths.join(", ") || "files"}, which ` +
       `${saved.target.remote} also changed, so its changes cannot come in ` +
-      `(${gitReason(stderr)}); keep yours aside, bring in the remote's, push, and put yours back`,
+      `(${gitReason(stderr)}); sync, which says how to commit them first`,
+    [syncCommand(saved.kbDir)],
+  );
+}
+
+/**
+ * Refuse to publish conflict markers: an entry file changed by the commits to push that still
+ * holds `<<<<<<<` or `>>>>>>>` lines (a merge finished by hand without resolving it) stays local.
+ */
+async function assertNoMarkers(saved: Unpushed, branch: string): Promise<void> {
+  const { kbDir, target } = saved;
+  const known = await git(kbDir, ["rev-parse", "--verify", "--quiet", target.tracking]);
+  const range = known.code === 0 ? [`${target.tracking}..refs/heads/${branch}`] : [branch];
+  const changed = await gitOk(kbDir, ["log", "--format=", "--name-only", ...range, "--"]);
+  const paths = [...new Set(changed.split("\n").filter((path) => path.startsWith(ENTRIES_DIR)))];
+  const marked = await pathsWithConflictMarkers(kbDir, branch, paths);
+  if (!marked.length) return;
+  const identity = await commitIdentity(kbDir);
+  throw notPushed(
+    saved,
+    `${marked.join(", ")} still ${marked.length === 1 ? "holds" : "hold"} conflict markers ` +
+      "(<<<<<<< or >>>>>>> lines), which git-kb never pushes; keep what you want of both " +
+      "versions, commit, and sync",
     [
-      gitC(kbDir, "stash", "push", "--include-untracked"),
-      pull,
-      push,
-      gitC(kbDir, "stash", "pop"),
+      ...marked.map((path) => `\${VISUAL:-\${EDITOR:-vi}} ${shellQuote(join(kbDir, path))}`),
+      gitC(kbDir, "add", "--", ...marked),
+      gitC(
+        kbDir,
+        ...identity.fallback ? identity.args : [],
+        "commit",
+        "-m",
+        "kb: resolve conflict",
+      ),
+      syncCommand(kbDir),
     ],
   );
 }
@@ -598,8 +612,8 @@ async function replayOntoRemote(saved: Unpushed, branch: string): Promise<void> 
     throw notPushed(
       saved,
       `${branch} and ${target.remote} have diverged and ${branch} holds merge commits, ` +
-        "which a save does not rewrite; merge or rebase by hand and push",
-      pullPushCommands(saved),
+        "which a save does not rewrite; sync, which says how to merge them",
+      [syncCommand(kbDir)],
     );
   }
   if (replay.outcome === "conflict") throw conflictError(saved, replay.paths);
@@ -616,6 +630,7 @@ async function publish(saved: Unpushed, branch: string, timeoutMs: number): Prom
   const { kbDir, target } = saved;
   let rebased = false;
   for (let attempt = 0; attempt < 3; attempt++) {
+    await assertNoMarkers(saved, branch);
     const pushed = await remoteCall(
       saved,
       ["push", "--porcelain", target.remote, `refs/heads/${branch}:${target.ref}`],
@@ -648,7 +663,7 @@ async function publish(saved: Unpushed, branch: string, timeoutMs: number): Prom
   throw notPushed(
     saved,
     `${target.remote} kept moving while the save pushed`,
-    pullPushCommands(saved),
+    [syncCommand(kbDir)],
   );
 }
 

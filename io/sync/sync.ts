@@ -27,13 +27,14 @@ import {
   gitReason,
   GitTimeoutError,
   NETWORK_TIMEOUT_MS,
+  pathsWithConflictMarkers,
   replayOnto,
 } from "../git.ts";
 import { openIndex, type RefreshReport } from "../index/store.ts";
 import { ENTRIES_DIR, readKbFile } from "../kb.ts";
 import { withLock } from "../save/lock.ts";
 import { indexLockMessage, indexLockPath, repoState } from "../save/repo_state.ts";
-import { type PushTarget, pushTarget, saveLockPath } from "../save/save.ts";
+import { type PushTarget, pushTarget, saveLockPath, syncCommand } from "../save/save.ts";
 
 /** How to run a sync. */
 export interface SyncOptions {
@@ -179,11 +180,6 @@ function gitC(kbDir: string, ...words: string[]): string {
 async function pastedIdentity(kbDir: string): Promise<string[]> {
   const identity = await commitIdentity(kbDir);
   return identity.fallback ? identity.args : [];
-}
-
-/** The command that runs this sync again. */
-function syncCommand(kbDir: string): string {
-  return shellCommand(["git-kb", "sync", "--kb", kbDir]);
 }
 
 /** The remote branch's short name, `origin/main`. */
@@ -380,18 +376,7 @@ async function integrate(
 
 /** Refuse to push conflict markers: files among `paths` at `tip` that still hold them. */
 async function assertNoMarkers(kbDir: string, tip: string, paths: string[]): Promise<void> {
-  if (!paths.length) return;
-  const found = await git(kbDir, [
-    "grep",
-    "-I",
-    "-l",
-    "-E",
-    "^(<{7}|>{7})( |$)",
-    tip,
-    "--",
-    ...paths,
-  ]);
-  const marked = found.stdout.split("\n").filter(Boolean).map((line) => line.slice(tip.length + 1));
+  const marked = await pathsWithConflictMarkers(kbDir, tip, paths);
   if (!marked.length) return;
   throw new SyncRefusedError(
     `${marked.join(", ")} still ${marked.length === 1 ? "holds" : "hold"} conflict markers ` +
