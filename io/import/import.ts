@@ -72,25 +72,21 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
   };
   const { notes, indexes } = readFolderNotes(kind, source.notes);
   const existing = existingEntries(kbDir);
-  const plan = planImport(notes, existing, fresh);
-  const refused = new Map<string, string>();
-  for (const change of plan.changes) {
-    const reason = saveRefusal(change.entry, request.allowSecret === true);
-    if (reason) refused.set(change.entry.id, reason);
-  }
-  const kept = plan.changes.filter((change) => !refused.has(change.entry.id));
-  for (const change of plan.changes) {
-    const reason = refused.get(change.entry.id);
-    if (reason) leftOut.push({ path: String(change.entry.extra.imported_from), reason });
-  }
+  const allowSecret = request.allowSecret === true;
+  const firstPlan = planImport(notes, existing, fresh);
+  const refused = refusals(firstPlan.changes, allowSecret);
+  for (const [path, reason] of refused) leftOut.push({ path, reason });
+  // Planned again without the notes left out, so that a wikilink to one of them is named as
+  // unresolved instead of becoming a link to an entry that is not saved.
+  const plan = refused.size
+    ? planImport(notes.filter((note) => !refused.has(note.sourcePath)), existing, fresh)
+    : firstPlan;
+  const kept = plan.changes;
   const candidates = new Set(
     notes.filter((note) => note.alwaysApply).map((note) => note.sourcePath),
   );
   const report: ImportReport = {
     ...plan,
-    changes: kept,
-    added: plan.added.filter((id) => !refused.has(id)),
-    updated: plan.updated.filter((id) => !refused.has(id)),
     kind,
     indexes,
     leftOut,
@@ -172,6 +168,16 @@ function existingEntries(kbDir: string): ExistingEntry[] {
     }
   }
   return existing;
+}
+
+/** The planned changes that cannot be saved, by the source path of their note, with why. */
+function refusals(changes: readonly ImportChange[], allowSecret: boolean): Map<string, string> {
+  const refused = new Map<string, string>();
+  for (const { entry } of changes) {
+    const reason = saveRefusal(entry, allowSecret);
+    if (reason) refused.set(String(entry.extra.imported_from), reason);
+  }
+  return refused;
 }
 
 /**
