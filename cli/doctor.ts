@@ -13,7 +13,7 @@ import type { IndexReader } from "../core/index/reader.ts";
 import { join } from "../core/path.ts";
 import { kernelRuleCost, LIMITS } from "../core/entry/schema.ts";
 import { shellCommand, shellQuote } from "../core/shell/quote.ts";
-import { configCandidates, type KbLocation, resolveKb } from "../io/config.ts";
+import { configCandidates, type KbLocation, resolveKbNamed, resolveKbs } from "../io/config.ts";
 import { idCollisionFindings } from "../io/kbs/collisions.ts";
 import { git, gitReason, identityArgs } from "../io/git.ts";
 import { type OpenIndex, openIndex } from "../io/index/store.ts";
@@ -24,7 +24,7 @@ import { indexDir } from "../io/paths.ts";
 import { checkIndexLock, checkOrphans, checkRepoState, repoState } from "../io/save/repo_state.ts";
 import { checkSaveLock } from "../io/save/save.ts";
 import { type RemoteStatus, remoteStatus } from "../io/sync/remote_status.ts";
-import { type CommandSpec, helpText, NO_POSITIONALS, parseCommand, UsageError } from "./args.ts";
+import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import { fixedText, fixEntries, repairableEntries, type RepairableEntry } from "../io/repairs.ts";
 import { printWarnings, saveSummary } from "./save_report.ts";
 import { missingPermissionFlag } from "./errors.ts";
@@ -33,7 +33,7 @@ import { isFolder, lstatOf, pathExists } from "../io/disk.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
-  usage: ["doctor [options]"],
+  usage: ["doctor [<name>] [options]"],
   about: `Check the setup and the knowledge base, one line per finding:
 config (which source won, disagreements), git (and the identity commits get),
 the remote (fetched first, bounded, so ahead/behind/diverged are the remote's as it
@@ -41,7 +41,9 @@ is; nothing else touches the network), index
 freshness, every file under entries/ (each one the index left out, with why and
 how to fix it), every entry against the contract (links included), and the
 kernel budget, and the cache's folders (yours alone, no links). Every fix is a
-command to paste. Exit 1 when any check fails.`,
+command to paste. With several knowledge bases configured, each is checked in
+turn (or only the one named), and ids held by two are named. Exit 1 when any
+check fails.`,
   options: {
     offline: { type: "boolean", help: "do not fetch: ahead/behind as of the last fetch" },
     fix: {
@@ -51,7 +53,7 @@ command to paste. Exit 1 when any check fails.`,
     write: { type: "boolean", help: "with --fix: write the rewrites, in one commit" },
     json: { type: "boolean", help: "print findings as JSON" },
   },
-  positionals: NO_POSITIONALS,
+  positionals: { name: "<name>", max: 1 },
 } as const satisfies CommandSpec;
 
 /** Help text. */
@@ -504,9 +506,14 @@ export async function saveStateFindings(context: DoctorContext): Promise<Finding
 }
 
 /** The checks doctor runs, in the order their findings are printed. */
-export const CHECKS: readonly Check[] = [
+/** The checks of the setup as a whole, run once however many knowledge bases it names. */
+export const SETUP_CHECKS: readonly Check[] = [
   configFindings,
   ({ location }) => idCollisionFindings(location),
+];
+
+/** The checks of one knowledge base, run for each. */
+export const KB_CHECKS: readonly Check[] = [
   gitFindings,
   saveStateFindings,
   ({ kbDir }) => cacheFindings(kbDir),
@@ -524,7 +531,7 @@ export const CHECKS: readonly Check[] = [
  */
 export async function gatherFindings(
   context: DoctorContext,
-  checks: readonly Check[] = CHECKS,
+  checks: readonly Check[] = [...SETUP_CHECKS, ...KB_CHECKS],
 ): Promise<Finding[]> {
   const findings: Finding[] = [];
   for (const check of checks) {
@@ -548,24 +555,57 @@ function printFindings(findings: Finding[]): void {
   }
 }
 
-/** Run the command. */
-export async function run(args: string[]): Promise<number> {
-  const { values } = parseCommand(args, command.options, command);
-  const location = resolveKb(values.kb);
-  if (values.write && !values.fix) throw new UsageError("--write goes with --fix");
-  if (values.fix) return await fix(location.kbDir, values.write === true, values.json === true);
+/** The context of the checks of one knowledge base; the index and repairs read once each. */
+function contextFor(location: KbLocation, offline: boolean): DoctorContext {
   let index: Promise<OpenIndex> | undefined;
   let repairable: Promise<RepairableEntry[]> | undefined;
-  const findings = await gatherFindings({
+  return {
     location,
     kbDir: location.kbDir,
-    offline: values.offline ?? false,
+    offline,
     index: () => index ??= openIndex(location.kbDir),
     repairable: () => repairable ??= repairableEntries(location.kbDir),
-  });
-  if (values.json) printJson(findings);
-  else printFindings(findings);
-  return findings.some((finding) => finding.level === "error") ? 1 : 0;
+  };
+}
+
+/** Run the command. */
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommand(args, command.options, command);
+  if (values.write && !values.fix) throw new UsageError("--write goes with --fix");
+  const [name] = positionals;
+  if (values.fix) {
+    const { kbDir } = resolveKbNamed(name, values.kb);
+    return await fix(kbDir, values.write === true, values.json === true);
+  }
+  const offline = values.offline ?? false;
+  const { kbs, source } = resolveKbs(values.kb);
+  const chosen = name === undefined ? kbs : [resolveKbNamed(name, values.kb)];
+  const contexts = chosen.map((kb) =>
+    contextFor({ kbDir: kb.kbDir, source, name: kb.name }, offline)
+  );
+  const setup = name === undefined ? await gatherFindings(contexts[0], SETUP_CHECKS) : [];
+  const sections: { name?: string; kbDir: string; findings: Finding[] }[] = [];
+  for (const context of contexts) {
+    const { name, kbDir } = context.location;
+    sections.push({ name, kbDir, findings: await gatherFindings(context, KB_CHECKS) });
+  }
+  const several = sections.length > 1;
+  if (values.json) {
+    printJson([
+      ...setup,
+      ...sections.flatMap((section) =>
+        section.findings.map((finding) => several ? { kb: section.name, ...finding } : finding)
+      ),
+    ]);
+  } else {
+    printFindings(setup);
+    for (const section of sections) {
+      if (several) console.log(`== ${section.name} (${section.kbDir})`);
+      printFindings(section.findings);
+    }
+  }
+  const all = [...setup, ...sections.flatMap((section) => section.findings)];
+  return all.some((finding) => finding.level === "error") ? 1 : 0;
 }
 
 /**

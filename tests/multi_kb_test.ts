@@ -274,6 +274,8 @@ Deno.test("promote: when marking the original cannot be pushed, it says so and h
   const promoted = await runCli(["promote", "kb-7q2mx", "--to", "team"], { env: kbs.env });
   equal(promoted.code, 3, show(promoted));
   ok(promoted.stderr.includes("git -C"), `the push command is printed\n${show(promoted)}`);
+  ok(/declined|refused by the test/.test(promoted.stderr), `the real cause\n${show(promoted)}`);
+  ok(!promoted.stderr.includes("kept moving"), "a refused push is not a remote that moved");
   const copied = await git(kbs.team.remote!, "log", "-1", "--format=%s", "main");
   ok(copied.includes("promoted from personal:kb-7q2mx"), "the copy is pushed");
 });
@@ -448,6 +450,21 @@ Deno.test("sync brings every knowledge base in step, one by name, and one unreac
   ok(one.stdout.includes("Already in step"), one.stdout);
 
   await git(kbs.personal.dir, "remote", "set-url", "origin", join(elsewhere.path, "gone.git"));
+  await git(clone, "commit", "--quiet", "--allow-empty", "-m", "kb: one more from elsewhere");
+  await git(clone, "push", "--quiet", "origin", "HEAD");
+  const doctor = await runCli(["doctor", "--json"], { env: kbs.env });
+  const findings = parseJson<{ kb?: string; check: string; message: string }[]>(doctor);
+  ok(
+    findings.some((finding) =>
+      finding.kb === "team" && /1 commit .* not pulled/.test(finding.message)
+    ),
+    `doctor checks every knowledge base's remote, not only the default's\n${show(doctor)}`,
+  );
+  const teamOnly = await runCli(["doctor", "team"], { env: kbs.env });
+  ok(teamOnly.stdout.includes("not pulled"), show(teamOnly));
+  ok(!teamOnly.stdout.includes("== "), teamOnly.stdout);
+  await runCli(["sync", "team"], { env: kbs.env });
+
   const partly = await runCli(["sync"], { env: kbs.env });
   equal(partly.code, 1, show(partly));
   ok(partly.stderr.includes("git-kb sync personal:"), partly.stderr);

@@ -532,7 +532,7 @@ async function remoteCall(saved: Unpushed, args: string[], timeoutMs: number): P
 }
 
 function isRejected(output: string): boolean {
-  return /\[rejected\]|non-fast-forward|fetch first|failed to push some refs/i.test(output);
+  return /\[rejected\]|non-fast-forward|fetch first/i.test(output);
 }
 
 /**
