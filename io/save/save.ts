@@ -531,6 +531,19 @@ async function remoteCall(saved: Unpushed, args: string[], timeoutMs: number): P
   }
 }
 
+/**
+ * Why the remote refused a push, in its own words: the ref's status from `--porcelain` (`[remote
+ * rejected] (pre-receive hook declined)`) and the first lines it sent (`remote: …`); else git's
+ * last error line.
+ */
+function pushFailure(pushed: GitResult): string {
+  const status = pushed.stdout.split("\n").find((line) => line.startsWith("!"))?.split("\t").pop();
+  const said = pushed.stderr.split("\n").filter((line) => line.startsWith("remote: "))
+    .map((line) => line.slice("remote: ".length).trim()).filter(Boolean).slice(0, 3);
+  const words = [...status ? [status.trim()] : [], ...said].map(displaySafe);
+  return words.length ? words.join("; ") : gitReason(pushed.stderr);
+}
+
 function isRejected(output: string): boolean {
   return /\[rejected\]|non-fast-forward|fetch first/i.test(output);
 }
@@ -644,7 +657,7 @@ async function publish(saved: Unpushed, branch: string, timeoutMs: number): Prom
       return rebased ? "rebased-and-pushed" : "pushed";
     }
     if (!isRejected(pushed.stderr + pushed.stdout)) {
-      throw notPushed(saved, `the push to ${target.remote} failed: ${gitReason(pushed.stderr)}`);
+      throw notPushed(saved, `the push to ${target.remote} failed: ${pushFailure(pushed)}`);
     }
     const fetched = await remoteCall(
       saved,
