@@ -148,6 +148,15 @@ async function plan(
     const from = looksRemote(source) ? source : resolvePath(source);
     if (await isCloneOf(kbDir, from)) return { mode: "existing", kbDir, from };
     if (statOf(kbDir) && !isEmptyDir(kbDir)) {
+      const configured = configTarget().kbs.find((kb) => samePlace(kb.kbDir, kbDir));
+      if (configured && dir === undefined) {
+        const name = nameFromDir(from.replace(/\/+$/, "").replace(/\.git$/, ""));
+        throw new UsageError(
+          `${kbDir} already holds the knowledge base "${configured.name}" the config names, ` +
+            `a clone of another remote; nothing was changed. To add ${from} beside it, run ` +
+            shellCommand(["git-kb", "init", source, "--name", name]),
+        );
+      }
       throw new Error(`${kbDir} already exists and is not empty; pass --dir <new folder>`);
     }
     return { mode: "cloned", kbDir, from };

@@ -112,3 +112,33 @@ Deno.test("init names the markdown files outside entries/ that git-kb does not r
     "notes/meeting.md",
   ]);
 });
+
+Deno.test("a second remote cloned without --name: exit 2 names the configured one, and the printed command adds it beside", async () => {
+  await using sandbox = await makeSandbox();
+  const env = {
+    TMPDIR: sandbox.tmp,
+    HOME: sandbox.home,
+    XDG_CONFIG_HOME: sandbox.config,
+    NO_COLOR: "1",
+    GIT_CONFIG_NOSYSTEM: "1",
+  };
+  const personal = join(sandbox.root, "personal.git");
+  const team = join(sandbox.root, "team.git");
+  for (const remote of [personal, team]) {
+    await git(sandbox.root, "init", "--quiet", "--bare", remote);
+  }
+  const first = await runCli(["init", personal], { env });
+  assert.equal(first.code, 0, show(first));
+
+  const second = await runCli(["init", team], { env });
+  assert.equal(second.code, 2, show(second));
+  assert.match(second.stderr, /already holds the knowledge base "\w+" the config names/);
+  const suggested = second.stderr.match(/run (git-kb init .*--name \S+)/)?.[1];
+  assert.equal(suggested, `git-kb init ${team} --name team`, show(second));
+  const added = await runCli(["init", team, "--name", "team"], { env });
+  assert.equal(added.code, 0, show(added));
+  const config = JSON.parse(
+    await Deno.readTextFile(join(sandbox.config, "git-kb", "config.json")),
+  );
+  assert.deepEqual(config.kbs.map((kb: { name: string }) => kb.name).length, 2);
+});
