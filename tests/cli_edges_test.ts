@@ -81,7 +81,7 @@ Deno.test("stray or missing positionals are refused the same way, with the usage
   await using kb = await makeKb();
   const cases: [string[], RegExp, string][] = [
     [["stats", "extra"], /unexpected argument "extra"/, "Usage: git-kb stats"],
-    [["doctor", "--offline", "a", "b"], /unexpected arguments "a", "b"/, "Usage: git-kb doctor"],
+    [["doctor", "--offline", "a", "b"], /unexpected argument "b"/, "Usage: git-kb doctor"],
     [["eval", "one.jsonl", "two.jsonl"], /unexpected argument "two.jsonl"/, "Usage: git-kb eval"],
     [["eval"], /missing <golden.jsonl>/, "Usage: git-kb eval"],
     [["search"], /missing <query>/, "Usage: git-kb search"],

@@ -58,7 +58,7 @@ function add(kb: Kb, title: string, ...extra: string[]): Promise<RunResult> {
 
 /** The indented command lines of a message. */
 function commandsOf(stderr: string): string[] {
-  return stderr.split("\n").filter((line) => /^  (git |git-kb |\$\{VISUAL)/.test(line))
+  return stderr.split("\n").filter((line) => /^ {2}(git |git-kb |\$\{VISUAL)/.test(line))
     .map((line) => line.trim());
 }
 
