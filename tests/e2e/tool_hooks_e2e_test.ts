@@ -182,6 +182,8 @@ Deno.test({
         : say("Done.");
     }, ["--allowedTools", "Bash"]);
     assert.deepEqual(await startsByCommand(log), {
+      // One start a session, in the background: the fast-forward pull.
+      SessionStart: ["SessionStart hook session"],
       UserPromptSubmit: ["UserPromptSubmit hook prompt"],
       [BASH_CALLS[1]]: ["PreToolUse hook judge"],
       [BASH_CALLS[2]]: ["PreToolUse hook search"],
