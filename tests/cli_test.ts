@@ -16,6 +16,7 @@ import {
   parseJson,
   runCli,
   type RunResult,
+  sandboxEnv,
   show,
   STACK_FRAME,
 } from "./helpers.ts";
@@ -329,13 +330,7 @@ Deno.test("colour: none with NO_COLOR unset when output is piped", async () => {
 Deno.test("init: clone a bare repo, adopt a clone, create a new repo; where config goes", async (t) => {
   await using source = await makeKb({ remote: true });
   await using sandbox = await makeSandbox();
-  const env = {
-    TMPDIR: sandbox.tmp,
-    HOME: sandbox.home,
-    XDG_CONFIG_HOME: sandbox.config,
-    NO_COLOR: "1",
-    GIT_CONFIG_NOSYSTEM: "1",
-  };
+  const env = sandboxEnv(sandbox);
   const xdgConfig = join(sandbox.config, "git-kb", "config.json");
   const pluginData = join(sandbox.root, "plugin-data");
   const cloned = join(sandbox.root, "cloned");

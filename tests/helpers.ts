@@ -259,6 +259,23 @@ export async function makeSandbox(prefix = "git-kb-test-"): Promise<Omit<Kb, "di
   return { root, tmp, home, config, cleanup, [Symbol.asyncDispose]: cleanup };
 }
 
+/**
+ * The environment of a CLI run in `sandbox` with no knowledge base configured yet: its own
+ * TMPDIR, HOME and XDG config, no colour, no system git config.
+ */
+export function sandboxEnv(sandbox: { tmp: string; home: string; config: string }): Record<
+  string,
+  string
+> {
+  return {
+    TMPDIR: sandbox.tmp,
+    HOME: sandbox.home,
+    XDG_CONFIG_HOME: sandbox.config,
+    NO_COLOR: "1",
+    GIT_CONFIG_NOSYSTEM: "1",
+  };
+}
+
 /** A temp dir that `await using` removes when the block holding it ends. */
 export interface TempDir extends AsyncDisposable {
   /** The folder, created empty. */

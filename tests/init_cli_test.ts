@@ -14,19 +14,14 @@ import {
   makeSandbox,
   parseJson,
   runCli,
+  sandboxEnv,
   show,
 } from "./helpers.ts";
 
 Deno.test("init refuses to point the config away from another knowledge base unless --force", async (t) => {
   await using configured = await makeKb();
   await using sandbox = await makeSandbox();
-  const env = {
-    TMPDIR: sandbox.tmp,
-    HOME: sandbox.home,
-    XDG_CONFIG_HOME: sandbox.config,
-    NO_COLOR: "1",
-    GIT_CONFIG_NOSYSTEM: "1",
-  };
+  const env = sandboxEnv(sandbox);
   const configFile = join(sandbox.config, "git-kb", "config.json");
   await Deno.mkdir(join(sandbox.config, "git-kb"), { recursive: true });
   const config = JSON.stringify({ kbDir: configured.dir });
@@ -89,13 +84,7 @@ Deno.test("init names the markdown files outside entries/ that git-kb does not r
   await Deno.writeTextFile(join(kb.dir, "ideas.md"), "# Ideas\n");
   await git(kb.dir, "add", "notes/meeting.md");
   await git(kb.dir, "commit", "--quiet", "-m", "notes");
-  const env = {
-    TMPDIR: sandbox.tmp,
-    HOME: sandbox.home,
-    XDG_CONFIG_HOME: sandbox.config,
-    NO_COLOR: "1",
-    GIT_CONFIG_NOSYSTEM: "1",
-  };
+  const env = sandboxEnv(sandbox);
   const text = await runCli(["init", kb.dir], { env });
   assert.equal(text.code, 0, show(text));
   assert.match(text.stdout, /2 markdown files outside entries\/ are not read by git-kb/);
@@ -115,13 +104,7 @@ Deno.test("init names the markdown files outside entries/ that git-kb does not r
 
 Deno.test("a second remote cloned without --name: exit 2 names the configured one, and the printed command adds it beside", async () => {
   await using sandbox = await makeSandbox();
-  const env = {
-    TMPDIR: sandbox.tmp,
-    HOME: sandbox.home,
-    XDG_CONFIG_HOME: sandbox.config,
-    NO_COLOR: "1",
-    GIT_CONFIG_NOSYSTEM: "1",
-  };
+  const env = sandboxEnv(sandbox);
   const personal = join(sandbox.root, "personal.git");
   const team = join(sandbox.root, "team.git");
   for (const remote of [personal, team]) {

@@ -17,6 +17,7 @@ import {
   parseJson,
   runCli,
   runHook,
+  sandboxEnv,
   show,
   tempDir,
 } from "./helpers.ts";
@@ -317,11 +318,7 @@ Deno.test("init pushes its set-up commit to an empty remote", async () => {
   const remote = join(sandbox.root, "empty.git");
   await git(sandbox.root, "init", "--quiet", "--bare", "-b", "main", remote);
   const env = {
-    TMPDIR: sandbox.tmp,
-    HOME: sandbox.home,
-    XDG_CONFIG_HOME: sandbox.config,
-    NO_COLOR: "1",
-    GIT_CONFIG_NOSYSTEM: "1",
+    ...sandboxEnv(sandbox),
     GIT_AUTHOR_NAME: "Test",
     GIT_AUTHOR_EMAIL: "test@example.com",
     GIT_COMMITTER_NAME: "Test",

@@ -47,16 +47,8 @@ async function filesUnder(dir: string): Promise<Map<string, string>> {
 
 for (const debug of [false, true]) {
   Deno.test(`no prompt secret is stored or printed by stats (KB_HOOK_DEBUG=${debug ? 1 : 0})`, async () => {
-    await using box = await makeSandbox("git-kb-secrets-");
-    const kb = join(box.root, "kb");
-    await copySampleKb(kb, { noKernel: true });
-    const env: Record<string, string> = {
-      TMPDIR: box.tmp,
-      HOME: box.home,
-      XDG_CONFIG_HOME: box.config,
-      KB_DIR: kb,
-    };
-    if (debug) env.KB_HOOK_DEBUG = "1";
+    await using sample = await sampleKbBox("git-kb-secrets-", debug);
+    const { box, kb, env } = sample;
     for (const [index, prompt] of PROMPTS.entries()) {
       const stdin = JSON.stringify({ session_id: `s-${index}`, prompt });
       const result = await runHook(stdin, { env });
@@ -80,6 +72,28 @@ for (const debug of [false, true]) {
   });
 }
 
+/** A sandbox holding a copy of the sample knowledge base (no kernel rules), removed on dispose. */
+interface SampleKbBox extends AsyncDisposable {
+  box: Awaited<ReturnType<typeof makeSandbox>>;
+  kb: string;
+  /** The environment of a hook run against it, with the debug log on when asked. */
+  env: Record<string, string>;
+}
+
+async function sampleKbBox(prefix: string, debug: boolean): Promise<SampleKbBox> {
+  const box = await makeSandbox(prefix);
+  const kb = join(box.root, "kb");
+  await copySampleKb(kb, { noKernel: true });
+  const env: Record<string, string> = {
+    TMPDIR: box.tmp,
+    HOME: box.home,
+    XDG_CONFIG_HOME: box.config,
+    KB_DIR: kb,
+  };
+  if (debug) env.KB_HOOK_DEBUG = "1";
+  return { box, kb, env, [Symbol.asyncDispose]: () => box[Symbol.asyncDispose]() };
+}
+
 Deno.test("stats never prints a token-shaped word from a log written before the filter", async () => {
   await using box = await makeSandbox("git-kb-secrets-old-");
   const kb = join(box.root, "kb");
@@ -100,16 +114,8 @@ Deno.test("stats never prints a token-shaped word from a log written before the 
 });
 
 Deno.test("the search augment's debug records hold no credential the agent searched for", async () => {
-  await using box = await makeSandbox("git-kb-secrets-search-");
-  const kb = join(box.root, "kb");
-  await copySampleKb(kb, { noKernel: true });
-  const env: Record<string, string> = {
-    TMPDIR: box.tmp,
-    HOME: box.home,
-    XDG_CONFIG_HOME: box.config,
-    KB_DIR: kb,
-    KB_HOOK_DEBUG: "1",
-  };
+  await using sample = await sampleKbBox("git-kb-secrets-search-", true);
+  const { box, kb, env } = sample;
   const searches = [
     "ghp_1234567890abcdefghijklmnopqrstuvwxyzAB",
     "rebase AKIAIOSFODNN7EXAMPLE",
@@ -137,16 +143,8 @@ Deno.test("the search augment's debug records hold no credential the agent searc
 });
 
 Deno.test("a hook given broken JSON records the failure, and no piece of the prompt in it", async () => {
-  await using box = await makeSandbox("git-kb-secrets-broken-");
-  const kb = join(box.root, "kb");
-  await copySampleKb(kb, { noKernel: true });
-  const env: Record<string, string> = {
-    TMPDIR: box.tmp,
-    HOME: box.home,
-    XDG_CONFIG_HOME: box.config,
-    KB_DIR: kb,
-    KB_HOOK_DEBUG: "1",
-  };
+  await using sample = await sampleKbBox("git-kb-secrets-broken-", true);
+  const { box, kb, env } = sample;
   // Cut short, or unquoted: the engine's own message would quote the text around the fault.
   for (
     const stdin of ['{"prompt": hunter2secret is mine}', "hunter2secret", '{"a": 1} hunter2secret']
