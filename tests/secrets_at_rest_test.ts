@@ -115,7 +115,7 @@ Deno.test("stats never prints a token-shaped word from a log written before the 
 
 Deno.test("the search augment's debug records hold no credential the agent searched for", async () => {
   await using sample = await sampleKbBox("git-kb-secrets-search-", true);
-  const { box, kb, env } = sample;
+  const { box, env } = sample;
   const searches = [
     "ghp_1234567890abcdefghijklmnopqrstuvwxyzAB",
     "rebase AKIAIOSFODNN7EXAMPLE",
@@ -144,7 +144,7 @@ Deno.test("the search augment's debug records hold no credential the agent searc
 
 Deno.test("a hook given broken JSON records the failure, and no piece of the prompt in it", async () => {
   await using sample = await sampleKbBox("git-kb-secrets-broken-", true);
-  const { box, kb, env } = sample;
+  const { box, env } = sample;
   // Cut short, or unquoted: the engine's own message would quote the text around the fault.
   for (
     const stdin of ['{"prompt": hunter2secret is mine}', "hunter2secret", '{"a": 1} hunter2secret']
