@@ -32,3 +32,8 @@ export function shellQuote(word: string): string {
 export function shellCommand(words: readonly string[]): string {
   return words.map(shellQuote).join(" ");
 }
+
+/** `git -C <dir> <words…>` as a command line to paste, every word quoted. */
+export function gitCommand(dir: string, ...words: string[]): string {
+  return shellCommand(["git", "-C", dir, ...words]);
+}

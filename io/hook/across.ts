@@ -20,7 +20,7 @@ import {
   fetchCommand,
   type SurfacingDecision,
 } from "./pipeline.ts";
-import { lazyLedger, writeLedger } from "./session.ts";
+import { lazyLedger, recordShown } from "./session.ts";
 
 /** A knowledge base whose index opened. */
 interface OpenedKb extends KnowledgeBase {
@@ -94,12 +94,9 @@ export async function runAcross<D extends SurfacingDecision>(
       ...splitQualifiedId(pointer.id),
       hash: pointer.hash,
     }));
-    for (const kb of step.sessionId ? opened : []) {
+    for (const kb of opened) {
       const own = shown.filter((pointer) => pointer.kb === kb.name);
-      if (!own.length) continue;
-      const { ledger, isNew } = kb.ledger();
-      for (const pointer of own) ledger[pointer.id] = pointer.hash;
-      writeLedger(kb.cacheDir, step.sessionId!, ledger, isNew);
+      recordShown(kb.cacheDir, step.sessionId, kb.ledger, own);
     }
     const sideFailures = step.afterDecision?.(decision, home.cacheDir);
     const ms = performance.now() - started;

@@ -40,7 +40,7 @@ import { resolveKbs } from "../config.ts";
 import { HOOK_TRUST_MS, openIndex, type RefreshReport } from "../index/store.ts";
 import { kbCacheDir } from "../paths.ts";
 import { appendDebugRecord, debugEnabled, RecordedError, recordFailure } from "./debug_log.ts";
-import { lazyLedger, writeLedger } from "./session.ts";
+import { lazyLedger, recordShown } from "./session.ts";
 
 /** What a decision function is given: all it may read. */
 export interface DecisionInput {
@@ -133,12 +133,7 @@ export async function runContextPipeline<D extends SurfacingDecision>(
       seen: () => sessionLedger().ledger,
       fetch: fetchCommand(kbDir),
     });
-    const pointers = decision.assembly?.pointers ?? [];
-    if (sessionId && pointers.length) {
-      const { ledger, isNew } = sessionLedger();
-      for (const pointer of pointers) ledger[pointer.id] = pointer.hash;
-      writeLedger(cacheDir, sessionId, ledger, isNew);
-    }
+    recordShown(cacheDir, sessionId, sessionLedger, decision.assembly?.pointers ?? []);
     const sideFailures = step.afterDecision?.(decision, cacheDir);
     const ms = performance.now() - started;
     if (debugEnabled()) {

@@ -67,6 +67,22 @@ export function lazyLedger(
     session ??= sessionId ? readLedger(cacheDir, sessionId) : { ledger: {}, isNew: true };
 }
 
+/**
+ * Add the pointers a session was shown to its ledger (read through `ledgerOf`, a
+ * {@link lazyLedger}) and write it; nothing without a session or a pointer.
+ */
+export function recordShown(
+  cacheDir: string,
+  sessionId: string | undefined,
+  ledgerOf: () => { ledger: Ledger; isNew: boolean },
+  pointers: readonly { id: string; hash: string }[],
+): void {
+  if (!sessionId || !pointers.length) return;
+  const { ledger, isNew } = ledgerOf();
+  for (const pointer of pointers) ledger[pointer.id] = pointer.hash;
+  writeLedger(cacheDir, sessionId, ledger, isNew);
+}
+
 /** How often, at most, a new session sweeps out old ledgers. */
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 

@@ -8,7 +8,7 @@
  */
 import type { Finding } from "../../core/setup/finding.ts";
 import { join } from "../../core/path.ts";
-import { shellCommand } from "../../core/shell/quote.ts";
+import { gitCommand, shellCommand } from "../../core/shell/quote.ts";
 import { ifExists } from "../fs.ts";
 import { git, gitOk, remoteNames } from "../git.ts";
 import { ENTRIES_DIR } from "../kb.ts";
@@ -90,20 +90,19 @@ async function trackedBranch(kbDir: string, name: string): Promise<string | unde
 export async function repoState(kbDir: string): Promise<RepoState> {
   const dir = await gitDir(kbDir);
   const has = (name: string) => ifExists(() => Deno.statSync(join(dir, name))) !== undefined;
-  const gitC = (...words: string[]) => shellCommand(["git", "-C", kbDir, ...words]);
   for (const { state, marks, verb } of OPERATIONS) {
     if (!marks.some(has)) continue;
     return {
       state,
       message: `${kbDir} is in the middle of a ${verb}; finish it or abort it first`,
-      commands: [gitC(verb, "--continue"), gitC(verb, "--abort")],
+      commands: [gitCommand(kbDir, verb, "--continue"), gitCommand(kbDir, verb, "--abort")],
     };
   }
   if (has("BISECT_LOG")) {
     return {
       state: "bisect",
       message: `${kbDir} is in the middle of a git bisect; end it first`,
-      commands: [gitC("bisect", "reset")],
+      commands: [gitCommand(kbDir, "bisect", "reset")],
     };
   }
   const unmerged = (await gitOk(kbDir, ["diff", "--name-only", "--diff-filter=U"])).trim();
@@ -113,7 +112,7 @@ export async function repoState(kbDir: string): Promise<RepoState> {
       state: "conflict",
       message: `${kbDir} has unresolved conflicts in ${paths.join(", ")}; ` +
         "fix the conflict markers, then mark them resolved",
-      commands: [gitC("add", "--", ...paths)],
+      commands: [gitCommand(kbDir, "add", "--", ...paths)],
     };
   }
   const branch = await git(kbDir, ["symbolic-ref", "--short", "-q", "HEAD"]);
@@ -125,14 +124,14 @@ export async function repoState(kbDir: string): Promise<RepoState> {
       state: "side-branch",
       message: `${kbDir} is on branch ${name}, which tracks no remote branch, while the ` +
         `knowledge base's branch is ${tracked}; a save there would never reach it`,
-      commands: [gitC("switch", tracked)],
+      commands: [gitCommand(kbDir, "switch", tracked)],
     };
   }
   return {
     state: "detached",
     message: `${kbDir} has a detached HEAD (no branch checked out), so a save has no branch ` +
       "to commit to; switch back to the knowledge base's branch first",
-    commands: [gitC("switch", await homeBranch(kbDir))],
+    commands: [gitCommand(kbDir, "switch", await homeBranch(kbDir))],
   };
 }
 

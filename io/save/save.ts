@@ -20,7 +20,7 @@ import {
 import { displaySafe } from "../../core/text/display.ts";
 import { describeSecret, entrySecrets } from "../../core/entry/secrets.ts";
 import { kernelRuleCost, LIMITS } from "../../core/entry/schema.ts";
-import { shellCommand, shellQuote } from "../../core/shell/quote.ts";
+import { gitCommand, shellCommand, shellQuote } from "../../core/shell/quote.ts";
 import { ifExists, writeFileAtomic } from "../fs.ts";
 import {
   commitIdentity,
@@ -506,18 +506,13 @@ function remoteBranch(target: PushTarget): string {
   return target.ref.replace(/^refs\/heads\//, "");
 }
 
-/** `git -C <kb> …`, quoted. */
-function gitC(kbDir: string, ...words: string[]): string {
-  return shellCommand(["git", "-C", kbDir, ...words]);
-}
-
 function notPushed(saved: Unpushed, cause: string, commands?: string[]): PushError {
   const { kbDir, what, commit, target } = saved;
   return new PushError(
     `Committed ${what} locally in ${commit.slice(0, 7)}, but it is not pushed: ${cause}. ` +
       "The commit is kept; to finish, run:",
     commit,
-    commands ?? [gitC(kbDir, "push", target.remote, `HEAD:${remoteBranch(target)}`)],
+    commands ?? [gitCommand(kbDir, "push", target.remote, `HEAD:${remoteBranch(target)}`)],
   );
 }
 
@@ -598,8 +593,8 @@ async function assertNoMarkers(saved: Unpushed, branch: string): Promise<void> {
       "versions, commit, and sync",
     [
       ...marked.map((path) => `\${VISUAL:-\${EDITOR:-vi}} ${shellQuote(join(kbDir, path))}`),
-      gitC(kbDir, "add", "--", ...marked),
-      gitC(
+      gitCommand(kbDir, "add", "--", ...marked),
+      gitCommand(
         kbDir,
         ...identity.fallback ? identity.args : [],
         "commit",

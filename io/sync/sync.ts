@@ -10,7 +10,7 @@
  * @module
  */
 import { join } from "../../core/path.ts";
-import { shellCommand, shellQuote } from "../../core/shell/quote.ts";
+import { gitCommand, shellQuote } from "../../core/shell/quote.ts";
 import {
   classifyChanges,
   describeEntry,
@@ -114,7 +114,7 @@ export class SyncOfflineError extends Error {
     super(
       `cannot reach ${remote}: ${cause}. Nothing was changed (HEAD, files and index are as ` +
         `they were). Check the network and the remote's address (${
-          gitC(kbDir, "remote", "-v")
+          gitCommand(kbDir, "remote", "-v")
         }), then sync again:${commandLines([syncCommand(kbDir)])}`,
     );
     this.name = "SyncOfflineError";
@@ -167,11 +167,6 @@ export const THEIRS_REF = "refs/git-kb/sync-theirs";
 
 /** How many times a push the remote rejected (it moved meanwhile) is fetched and tried again. */
 const PUSH_ATTEMPTS = 3;
-
-/** `git -C <kb> …`, quoted. */
-function gitC(kbDir: string, ...words: string[]): string {
-  return shellCommand(["git", "-C", kbDir, ...words]);
-}
 
 /**
  * The `-c user.name=… -c user.email=…` a printed commit command needs: the fallback's, when git
@@ -257,8 +252,8 @@ async function moveBranch(kbDir: string, from: string, to: string, remote: strin
         "way of what comes in; commit them (a sync then merges them, or names the conflict), " +
         "and sync",
       [
-        gitC(kbDir, "add", "--", ...blocked),
-        gitC(kbDir, ...identity, "commit", "-m", "kb: commit hand edits", "--", ...blocked),
+        gitCommand(kbDir, "add", "--", ...blocked),
+        gitCommand(kbDir, ...identity, "commit", "-m", "kb: commit hand edits", "--", ...blocked),
         syncCommand(kbDir),
       ],
     );
@@ -323,7 +318,7 @@ async function conflictError(
   const entries = await describeAll(kbDir, paths, theirs);
   const identity = await pastedIdentity(kbDir);
   const upstream = upstreamName(target);
-  const shows = paths.map((path) => gitC(kbDir, "show", `${THEIRS_REF}:${path}`)).join(", ");
+  const shows = paths.map((path) => gitCommand(kbDir, "show", `${THEIRS_REF}:${path}`)).join(", ");
   const message = `${upstream} and this clone both changed ` +
     `${entries.map((entry) => `${entryLabel(entry)} (${entry.path})`).join(", ")}, ` +
     `each in its own way. Nothing was changed: your version is in the files, ${upstream}'s is ` +
@@ -331,10 +326,10 @@ async function conflictError(
     "conflict), keep what you want of both versions in each file (and remove the <<<<<<<, " +
     "======= and >>>>>>> lines), commit, and sync:";
   const commands = [
-    gitC(kbDir, ...identity, "merge", "-m", `kb: sync with ${upstream}`, THEIRS_REF),
+    gitCommand(kbDir, ...identity, "merge", "-m", `kb: sync with ${upstream}`, THEIRS_REF),
     ...paths.map((path) => `\${VISUAL:-\${EDITOR:-vi}} ${shellQuote(join(kbDir, path))}`),
-    gitC(kbDir, "add", "--", ...paths),
-    gitC(kbDir, ...identity, "commit", "--no-edit"),
+    gitCommand(kbDir, "add", "--", ...paths),
+    gitCommand(kbDir, ...identity, "commit", "--no-edit"),
     syncCommand(kbDir),
   ];
   return new SyncConflictError(message, entries, commands);
@@ -365,7 +360,7 @@ async function integrate(
       `this clone and ${upstream} have diverged and the local commits hold a merge commit, ` +
         `which a sync does not rewrite; merge ${upstream} and sync`,
       [
-        gitC(kbDir, ...identity, "merge", "-m", `kb: sync with ${upstream}`, upstream),
+        gitCommand(kbDir, ...identity, "merge", "-m", `kb: sync with ${upstream}`, upstream),
         syncCommand(kbDir),
       ],
     );
@@ -384,8 +379,8 @@ async function assertNoMarkers(kbDir: string, tip: string, paths: string[]): Pro
       "you want of both versions, commit, and sync",
     [
       ...marked.map((path) => `\${VISUAL:-\${EDITOR:-vi}} ${shellQuote(join(kbDir, path))}`),
-      gitC(kbDir, "add", "--", ...marked),
-      gitC(kbDir, ...await pastedIdentity(kbDir), "commit", "-m", "kb: resolve conflict"),
+      gitCommand(kbDir, "add", "--", ...marked),
+      gitCommand(kbDir, ...await pastedIdentity(kbDir), "commit", "-m", "kb: resolve conflict"),
       syncCommand(kbDir),
     ],
   );
