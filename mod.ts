@@ -81,18 +81,22 @@ export {
   decide,
   type Decision,
   DEFAULT_SURFACE_CONFIG,
-  DEICTIC_WORDS,
   isMechanical,
   type Ledger,
   MECHANICAL_WORDS,
   type NearMiss,
   type Pointer,
-  pointsAtContext,
   SKIP_PATTERNS,
   skipReason,
   type SurfaceConfig,
   type Wording,
 } from "./core/prompt/decision.ts";
+export {
+  type ContextReference,
+  contextReference,
+  DEICTIC_WORDS,
+  isQuestion,
+} from "./core/prompt/context.ts";
 export {
   type Evidence,
   type KeywordHit,

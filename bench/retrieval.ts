@@ -9,9 +9,11 @@
  * half, whose misses are printed, and the held-out half, reported in numbers only, so that a
  * change tuned on the one is checked on prompts it was not tuned on. `negatives.own.jsonl`
  * beside this file holds negatives of the team's own (instructions about the code in front of
- * the model), written before the firing rule they check and never tuned on. Prints the tuning
- * half's eval report, then a table of the whole split, both halves and the own negatives beside
- * the baselines measured on the same split.
+ * the model), written before the firing rule they check and never tuned on. `fresh/` holds a
+ * set written blind for issue 19 (natural questions whose answer is one page, and prompts about
+ * the code in front of the model), cut in the same two halves. Prints the tuning half's eval
+ * report, then a table of the whole split, both halves, the own negatives and both halves of the
+ * fresh set beside the baselines measured on the same split.
  *
  * ```sh
  * deno task bench:retrieval [--data ../shared/bench] [--misses 10]
@@ -97,6 +99,7 @@ async function evaluateCases(
 }
 
 const ownNegativesPath = fileURLToPath(new URL("negatives.own.jsonl", import.meta.url));
+const freshDir = fileURLToPath(new URL("fresh", import.meta.url));
 
 async function main(): Promise<void> {
   const flags = parseFlags(Deno.args);
@@ -137,6 +140,17 @@ async function main(): Promise<void> {
         await evaluateCases(kbDir, "golden.own.jsonl", readJsonl<Case>(ownNegativesPath), ids),
       ],
     ];
+    const fresh = [
+      ...readJsonl<Case>(join(freshDir, "queries.jsonl")),
+      ...readJsonl<Case>(join(freshDir, "negatives.jsonl")),
+    ];
+    for (const half of ["tuning", "held-out"] as const) {
+      const cases = fresh.filter(({ query }) => halfOf(query) === half);
+      reports.push([
+        `fresh set, ${half} half`,
+        await evaluateCases(kbDir, `golden.fresh.${half}.jsonl`, cases, ids),
+      ]);
+    }
     const row = (name: string, r1: number, r5: number, mrr: number, fires: string) =>
       `| ${name} | ${r1.toFixed(3)} | ${r5.toFixed(3)} | ${mrr.toFixed(3)} | ${fires} |`;
     console.log(`\ntldr-pages dev split, ${tuning.entries} entries:\n`);

@@ -439,6 +439,28 @@ Deno.test("fail-open: a corrupt index (garbage manifest and shards)", async () =
   checkHook(await box.hook(await payload("prompt-review")));
 });
 
+Deno.test("a prompt about the project's files: an instruction gets no pointers, a question its rare words", async () => {
+  await using box = await sandboxKb();
+  const debugEnv = { env: { KB_HOOK_DEBUG: "1" } };
+  const instruction = "rotate the leaked Cloudflare token in deploy.yml of our CI";
+  const told = fired(await box.hook(await payloadWith({ prompt: instruction }), debugEnv));
+  assert.deepEqual(pointerIds(told), [], "kernel rules only");
+  const question = "how do I rotate the leaked Cloudflare token in deploy.yml?";
+  const asked = fired(
+    await box.hook(
+      await payloadWith({ prompt: question, session_id: "another-session" }),
+      debugEnv,
+    ),
+  );
+  assert.deepEqual(pointerIds(asked).slice(0, 1), ["kb-7q2mx"]);
+  const records = readDebug(join(box.cacheDir, "debug.jsonl"));
+  assert.deepEqual(records.map((record) => record.context), [
+    { kind: "file", text: "deploy.yml" },
+    { kind: "file", text: "deploy.yml" },
+  ]);
+  assert.deepEqual(records[0].keyword_hits, {}, "the instruction's words were not matched");
+});
+
 Deno.test("fail-open: the ledger cannot be written or read", async () => {
   await using box = await sandboxKb();
   fired(await box.hook(await payload("prompt-nomatch")));

@@ -7,6 +7,7 @@
 import { displaySafe, kernelBlock } from "../text/display.ts";
 import type { DocInfo, IndexReader, KernelRule } from "../index/reader.ts";
 import { type Evidence, type KeywordHit, keywordMatches, promptTerms } from "./keywords.ts";
+import { type ContextReference, contextReference, isQuestion } from "./context.ts";
 import type { Activity } from "../entry/schema.ts";
 import { kernelRuleCost, LIMITS } from "../entry/schema.ts";
 import { splitWords } from "../text/tokenize.ts";
@@ -56,38 +57,6 @@ export function isMechanical(text: string): boolean {
 export const SKIP_PATTERNS: readonly RegExp[] = [
   /^(?:lgtm|ship it|sgtm|wfm|ack)\b[\s\W]*$/i,
 ];
-
-/**
- * Words that point at what is in front of the model rather than name a topic: the deictic words
- * of English's grammar for place, discourse and time (the demonstratives, "here", "the same",
- * "again"), a closed class. "That", "it" and "there" are left out: they are as often a relative
- * pronoun, an anaphor of a word of the same prompt, or an empty subject ("files that match",
- * "reading it"); so are the persons ("I", "we", "you"), which questions to a knowledge base name
- * as often as instructions do ("how do I rotate our token").
- */
-export const DEICTIC_WORDS: readonly string[] = ["this", "these", "those", "here", "same", "again"];
-
-const DEICTIC = new Set(DEICTIC_WORDS);
-
-/** The words a question starts with: English's interrogatives. */
-const INTERROGATIVES = new Set(["how", "what", "why", "where", "when", "which", "who", "whose"]);
-
-/** Whether a prompt asks (ends with "?" or starts with an interrogative) rather than tells. */
-function isQuestion(prompt: string, words: string[]): boolean {
-  return prompt.trimEnd().endsWith("?") || INTERROGATIVES.has(words[0]);
-}
-
-/**
- * Whether a prompt is an instruction about what is in front of the model ("format this file",
- * "the same fix here", "run it again"): it points at something with a deictic word and tells
- * rather than asks. Its words are then taken to be about that thing, and only words rare in the
- * knowledge base count as evidence of an entry; a question ("how do we handle this?") is one for
- * the knowledge base whatever it points at.
- */
-export function pointsAtContext(prompt: string): boolean {
-  const words = splitWords(prompt);
-  return words.some((word) => DEICTIC.has(word)) && !isQuestion(prompt, words);
-}
 
 /** Words that say which kind of work a prompt is about, before stemming. */
 export const ACTIVITY_LEXICON: Readonly<Record<Activity, readonly string[]>> = {
@@ -436,6 +405,11 @@ export interface Decision {
   nearMisses: NearMiss[];
   /** Pointers dropped because this session already saw them unchanged. */
   deduped: string[];
+  /**
+   * What the prompt refers to in front of the model, when it does: an instruction then matched
+   * no entry by its words, a question only by its rare ones.
+   */
+  reference?: ContextReference;
   /** The assembled context; undefined unless something surfaced. */
   assembly?: Assembly;
 }
@@ -469,12 +443,15 @@ export function decide(
   const skipped = skipReason(prompt, config);
   if (skipped) return skippedDecision(skipped);
   const activities = classifyActivities(prompt);
-  const terms = promptTerms(prompt);
+  // A prompt about what is in front of the model: an instruction names no entry, and a
+  // question's words count only where they are rare in the knowledge base.
+  const reference = contextReference(prompt, (term) => reader.postingCount(term) > 0);
+  const terms = reference && !isQuestion(prompt) ? [] : promptTerms(prompt);
   const { ranked, nearMisses, termHits, missesSpecificWords } = keywordMatches(
     reader,
     terms,
     config.threshold,
-    { nearMisses: config.explain, specificOnly: pointsAtContext(prompt), notTopic: ACTIVITY_WORDS },
+    { nearMisses: config.explain, specificOnly: reference !== undefined, notTopic: ACTIVITY_WORDS },
   );
   let seen: Ledger | undefined;
   const shown = () => seen ??= typeof ledger === "function" ? ledger() : ledger;
@@ -513,7 +490,7 @@ export function decide(
     : [];
   const kernel = reader.manifest.kernel;
   const words = terms.map((term) => term.word);
-  const base = { activities, termHits, words, nearMisses: named, deduped };
+  const base = { activities, termHits, words, nearMisses: named, deduped, reference };
   if (!kernel.length && !pointers.length) {
     return { ...base, outcome: candidates ? "all_deduped" : "no_signal" };
   }

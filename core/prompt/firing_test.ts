@@ -8,7 +8,7 @@ import type { Entry } from "../entry/entry.ts";
 import { type IndexReader, shardCountFor } from "../index/reader.ts";
 import { buildIndex, makeEntry } from "../index/_memory_index.ts";
 import { generateEntries, VOCABULARY } from "../../bench/generate.ts";
-import { decide, pointsAtContext } from "./decision.ts";
+import { decide } from "./decision.ts";
 import { COMMON_SPECIFICITY, promptTerms, specificity } from "./keywords.ts";
 
 const FETCH = (ids: string[]) => `git-kb get ${ids.join(" ")}`;
@@ -101,29 +101,14 @@ Deno.test("firing on 40 entries: common words stay quiet, however many; two rare
     ["kubernetes crashloopbackoff", ["kb-k8s01"]],
     ["why does the kubernetes pod keep hitting crashloopbackoff", ["kb-k8s01"]],
     ["rotate the kubernetes secrets", ["kb-k8s02"]],
-    ["the same crashloopbackoff again on kubernetes here", ["kb-k8s01"]],
+    // An instruction about what is in front of the model names no entry; a question about it
+    // still counts its rare words.
+    ["the same crashloopbackoff again on kubernetes here", []],
+    ["is this the same kubernetes crashloopbackoff as before?", ["kb-k8s01"]],
   ];
   for (const [prompt, expected] of table) {
     deepEqual(fired(reader, prompt).slice(0, expected.length || 1), expected, prompt);
   }
-});
-
-Deno.test("pointsAtContext: deictic instructions, not questions, not 'that', 'it' or persons", () => {
-  const table: [string, boolean][] = [
-    ["format this file", true],
-    ["split these two functions", true],
-    ["add a comment here", true],
-    ["the same fix in the other handler", true],
-    ["run the tests again", true],
-    ["can you add tests for this", true],
-    ["how do I rotate our token", false],
-    ["how do we handle kafka lag in this repo", false],
-    ["is this the kafka consumer runbook?", false],
-    ["pages that match the regex", false],
-    ["print the line after reading it", false],
-    ["kubernetes pod in crashloopbackoff", false],
-  ];
-  for (const [prompt, expected] of table) equal(pointsAtContext(prompt), expected, prompt);
 });
 
 Deno.test("firing on 50,000 generated entries: the same rule, the same outcomes", () => {

@@ -11,9 +11,9 @@
  * word: in a body it is prose, not a sign of what the entry is about.
  *
  * A prompt fires when some entry's evidence reaches the threshold; it then lists the entries
- * with at least {@link LISTED_SHARE} of the threshold from two words or more, ranked as search
- * ranks them (BM25F over title, tags and aliases, body), which orders them better than the
- * evidence sum does. Tallies live in typed arrays indexed by entry ordinal, so a prompt that hits
+ * with at least {@link LISTED_SHARE} of the threshold from two words or more, and at least
+ * {@link BEST_SHARE} of the best entry's evidence, ranked as search ranks them (BM25F over
+ * title, tags and aliases, body), which orders them better than the evidence sum does. Tallies live in typed arrays indexed by entry ordinal, so a prompt that hits
  * thousands of entries costs a few array writes each, even before the code is warm.
  *
  * @module
@@ -78,6 +78,12 @@ export const BODY_WORD_WEIGHT = 0.5;
  * come first.
  */
 export const LISTED_SHARE = 0.5;
+
+/**
+ * The least share of the best entry's evidence another entry must have to be listed beside it:
+ * an entry that a prompt says a quarter as much about is noise next to the one it is about.
+ */
+export const BEST_SHARE = 0.25;
 
 /** A word in more than this share of the entries is too common to count in a body. */
 export const COMMON_WORD_SHARE = 0.5;
@@ -154,8 +160,8 @@ export interface MatchOptions {
   /** Name the near misses (costs reading their metadata); on by default. */
   nearMisses?: boolean;
   /**
-   * Count only the words of specificity 1: for a prompt that points at what is in front of the
-   * model, whose other words are about that, not about an entry.
+   * Count only the words of specificity 1: for a question about what is in front of the model,
+   * whose other words are about that, not about an entry.
    */
   specificOnly?: boolean;
   /**
@@ -169,7 +175,8 @@ export interface MatchOptions {
 export interface KeywordMatches {
   /**
    * When some active, non-kernel entry reached the threshold: those with at least
-   * {@link LISTED_SHARE} of it, best first; otherwise none.
+   * {@link LISTED_SHARE} of it and {@link BEST_SHARE} of the best one's evidence, best first;
+   * otherwise none.
    */
   ranked: KeywordHit[];
   /** The best active entries not ranked, at most {@link NEAR_MISS_LIMIT}. */
@@ -324,13 +331,9 @@ class Tallies {
     if (before < this.#listAt && after >= this.#listAt) this.reached.push(ord);
   }
 
-  /**
-   * Whether `ord` may be listed once the prompt fires: two words or more, and the listing level
-   * reached without the common words, which only add to rarer words' evidence.
-   */
+  /** Whether `ord` may be listed once the prompt fires: two words or more, to the listing level. */
   isListed(ord: number): boolean {
-    const common = this.#common?.[ord] ?? 0;
-    return this.words[ord] > 1 && this.weight[ord] - common >= this.#listAt;
+    return this.words[ord] > 1 && this.weight[ord] >= this.#listAt;
   }
 
   /** Near misses first by weight, then keyword words, then index order. */
@@ -529,7 +532,11 @@ export function keywordMatches(
   if (specificOnly) { for (const word of words) if (word.weight < 1) word.weight = 0; }
   for (const word of words) tallies.addWord(word);
   const listed = tallies.reached.filter((ord) => tallies.isListed(ord) && reader.isPointable(ord));
-  const over = listed.some((ord) => tallies.weight[ord] >= threshold) ? listed : [];
+  let best = 0;
+  for (const ord of listed) best = Math.max(best, tallies.weight[ord]);
+  const over = best >= threshold
+    ? listed.filter((ord) => tallies.weight[ord] >= BEST_SHARE * best)
+    : [];
   const isOver = new Uint8Array(over.length ? tallies.weight.length : 0);
   for (const ord of over) isOver[ord] = 1;
   const under: number[] = [];

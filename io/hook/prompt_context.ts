@@ -94,6 +94,14 @@ function debugFields(
     prompt_chars: request.prompt.length,
     outcome: decision.outcome,
     skip_reason: decision.skipReason ?? null,
+    ...decision.reference
+      ? {
+        context: {
+          kind: decision.reference.kind,
+          ...storable(decision.reference.text) ? { text: decision.reference.text } : {},
+        },
+      }
+      : {},
     activities: decision.activities,
     keyword_hits: Object.fromEntries(keywordHits),
     surfaced: assembly?.pointers.map((pointer) => ({

@@ -1,0 +1,146 @@
+/**
+ * Whether a prompt refers to what is in front of the model (the conversation, the code, the
+ * project's files) rather than asks the knowledge base about a topic, pure. It is read from the
+ * prompt's grammar and from the shapes of its tokens, not from lists of topics; the knowledge
+ * base's own vocabulary decides whether an identifier is one of its topics.
+ *
+ * - **Deixis**: the demonstratives and deictic adverbs, a closed class ({@link DEICTIC_WORDS});
+ *   "there" unless it is the existential "is there", "there are"; and "that" as the prompt's
+ *   first or second word ("that's wrong", "undo that change"), where it is a demonstrative, not
+ *   the relative pronoun of "files that match".
+ * - **The assistant**: "your" ("your last answer"), and "you" as the subject of a clause ("the
+ *   regex you wrote", "you missed a case"), not after an auxiliary or modal ("can you", "how do
+ *   you"), a conjunction ("if you", "when you") or "thank".
+ * - **The project**: a relative file name or path (`parser.py`, `src/api/client.ts`; a path
+ *   from `/`, `~` or `$` names the system, which a knowledge base may well describe), a line
+ *   number ("line 40"), or an identifier in code shape that no entry holds (lower camelCase
+ *   `walkTree`, snake_case `usr_nm`, a call `parse()`; `known_hosts` is one an entry may hold).
+ *
+ * @module
+ */
+import { splitWords, termOf } from "../text/tokenize.ts";
+
+/** What a prompt refers to in front of the model, and the words that say so. */
+export interface ContextReference {
+  /** Deixis, the assistant, or a thing of the project. */
+  kind: "deixis" | "assistant" | "file" | "line" | "identifier";
+  /** The word or token of the prompt that refers to it. */
+  text: string;
+}
+
+/**
+ * The demonstratives and deictic adverbs of English's grammar for place, discourse and time:
+ * words that point at something rather than name it. "That" and "there" have their own rules
+ * (see the module notes); "it" is left out, being as often an anaphor of a word of the same
+ * prompt ("download the file and unpack it").
+ */
+export const DEICTIC_WORDS: readonly string[] = ["this", "these", "those", "here", "same", "again"];
+
+const DEICTIC = new Set(DEICTIC_WORDS);
+
+/** The words a question starts with: English's interrogatives. */
+const INTERROGATIVES = new Set(["how", "what", "why", "where", "when", "which", "who", "whose"]);
+
+/**
+ * Words after which "you" is not the subject of a clause about the assistant: English's
+ * auxiliaries and modals (a request or a question: "can you", "how do you"), the conjunctions
+ * of condition and time (the generic "you" of "if you", "when you"), and "thank".
+ */
+const BEFORE_GENERIC_YOU = new Set([
+  "am",
+  "are",
+  "can",
+  "could",
+  "did",
+  "do",
+  "does",
+  "had",
+  "has",
+  "have",
+  "if",
+  "is",
+  "may",
+  "might",
+  "must",
+  "shall",
+  "should",
+  "thank",
+  "was",
+  "were",
+  "when",
+  "will",
+  "would",
+]);
+
+/** The forms of "to be" after which "there" is existential ("there is", "are there"). */
+const FORMS_OF_BE = new Set(["is", "are", "was", "were", "be", "s", "isn", "aren", "wasn"]);
+
+/** Whether a prompt asks (ends with "?" or starts with an interrogative) rather than tells. */
+export function isQuestion(prompt: string): boolean {
+  return prompt.trimEnd().endsWith("?") || INTERROGATIVES.has(splitWords(prompt)[0]);
+}
+
+/** The deictic or assistant word of `words` (a prompt's, lowercased), if any. */
+function grammaticalReference(words: string[]): ContextReference | undefined {
+  for (let index = 0; index < words.length; index++) {
+    const word = words[index];
+    const before = words[index - 1] ?? "";
+    const after = words[index + 1] ?? "";
+    if (
+      DEICTIC.has(word) || (word === "that" && index < 2) ||
+      (word === "there" && !FORMS_OF_BE.has(before) && !FORMS_OF_BE.has(after))
+    ) return { kind: "deixis", text: word };
+    if (word === "your" || (word === "you" && !BEFORE_GENERIC_YOU.has(before))) {
+      return { kind: "assistant", text: word };
+    }
+  }
+  return undefined;
+}
+
+/** A relative file name (`parser.py`, `src/app.ts`, `.github/ci.yml`); not `e.g.` or `1.5`. */
+const RELATIVE_FILE = /^(?![/~$])[\w.-]*[A-Za-z][\w-]*(?:\/[\w.-]+)*\.[a-z][a-z0-9]{0,4}$/;
+
+/** An identifier in code shape: lower camelCase, snake_case, or a call. */
+const IDENTIFIER = /^(?:[a-z]{2,}[A-Z][a-z]\w*|[a-z][a-z0-9]*_\w*[a-z0-9]|[A-Za-z_][\w.]*\(\)?)$/;
+
+/** A line of the code: "line 40", "lines 12-20". */
+const LINE_NUMBER = /\blines? \d+/i;
+
+/** Punctuation around a token that is not part of it: quotes, brackets, a sentence's end. */
+const AROUND_TOKEN = /^[("'`[{<]+|[)"'`\]}>,.:;!?]+$/g;
+
+/** A token without the punctuation around it; a call keeps its `()`. */
+function bareToken(raw: string): string {
+  const token = raw.replace(AROUND_TOKEN, "");
+  return token.endsWith("(") && raw.includes("()") ? `${token})` : token;
+}
+
+/** The thing of the project a prompt's token names, if any (see the module notes). */
+function projectReference(
+  prompt: string,
+  knows: (term: string) => boolean,
+): ContextReference | undefined {
+  const line = prompt.match(LINE_NUMBER);
+  if (line) return { kind: "line", text: line[0] };
+  for (const raw of prompt.split(/\s+/)) {
+    const token = bareToken(raw);
+    if (token === "e.g" || token === "i.e") continue;
+    if (RELATIVE_FILE.test(token)) return { kind: "file", text: token };
+    if (IDENTIFIER.test(token) && !knows(termOf(splitWords(token).join("")))) {
+      return { kind: "identifier", text: token };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * What `prompt` refers to in front of the model (see the module notes), or undefined when it
+ * refers to nothing there. `knows` says whether some entry holds an index term: an identifier
+ * the knowledge base holds (joined, as the index keeps `known_hosts` as "knownhost") is a topic.
+ */
+export function contextReference(
+  prompt: string,
+  knows: (term: string) => boolean,
+): ContextReference | undefined {
+  return grammaticalReference(splitWords(prompt)) ?? projectReference(prompt, knows);
+}

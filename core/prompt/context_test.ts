@@ -1,0 +1,76 @@
+import { deepStrictEqual as deepEqual, strictEqual as equal } from "node:assert/strict";
+import { type ContextReference, contextReference, isQuestion } from "./context.ts";
+
+/** A knowledge base that holds only these joined identifier terms. */
+const knows = (term: string) => ["knownhost"].includes(term);
+
+const kindOf = (prompt: string) => contextReference(prompt, knows)?.kind;
+
+Deno.test("contextReference: deixis, a closed class, with 'that' and 'there' by position", () => {
+  const table: [string, ContextReference["kind"] | undefined][] = [
+    ["format this file", "deixis"],
+    ["split these two functions", "deixis"],
+    ["add a comment here", "deixis"],
+    ["the same fix in the other handler", "deixis"],
+    ["run the tests again", "deixis"],
+    ["that's not what I meant", "deixis"],
+    ["undo that last change", "deixis"],
+    ["why did you pick a map there", "deixis"],
+    // The relative pronoun, the existential "there", an anaphoric "it": no reference.
+    ["list the files that match a glob", undefined],
+    ["is there a way to list open ports", undefined],
+    ["are there flags to keep the timestamps", undefined],
+    ["download the archive and unpack it", undefined],
+    ["kubernetes pod in crashloopbackoff", undefined],
+  ];
+  for (const [prompt, kind] of table) equal(kindOf(prompt), kind, prompt);
+});
+
+Deno.test("contextReference: the assistant as a person, not the generic or asked 'you'", () => {
+  const table: [string, ContextReference["kind"] | undefined][] = [
+    ["undo your last edit to the readme", "assistant"],
+    ["the regex you wrote misses ports", "assistant"],
+    ["you missed the empty case", "assistant"],
+    ["can you show me how to rotate a token", undefined],
+    ["how do you list open ports", undefined],
+    ["what happens when you delete a remote branch", undefined],
+    ["thank you", undefined],
+    ["how do I rotate our token", undefined],
+  ];
+  for (const [prompt, kind] of table) equal(kindOf(prompt), kind, prompt);
+});
+
+Deno.test("contextReference: the project's files, lines and identifiers the knowledge base lacks", () => {
+  const table: [string, ContextReference | undefined][] = [
+    ["add a docstring to every function in parser.py", { kind: "file", text: "parser.py" }],
+    ["look at .github/workflows/ci.yml", { kind: "file", text: ".github/workflows/ci.yml" }],
+    ["type error in (src/api/client.ts)", { kind: "file", text: "src/api/client.ts" }],
+    ["the grep on line 40 should ignore case", { kind: "line", text: "line 40" }],
+    ["put the curl call in fetchWeather behind a timeout", {
+      kind: "identifier",
+      text: "fetchWeather",
+    }],
+    ["rename usr_nm to user_name", { kind: "identifier", text: "usr_nm" }],
+    ["wrap parseArgs() in a try block", { kind: "identifier", text: "parseArgs()" }],
+    // Paths of the system, an identifier the knowledge base holds, abbreviations, versions,
+    // a product name in PascalCase, "and/or": no reference.
+    ["edit /etc/hosts to add a name", undefined],
+    ["where does ~/.ssh/config go", undefined],
+    ["remove a host from known_hosts", undefined],
+    ["convert images, e.g. png to jpeg", undefined],
+    ["upgrade from 1.5 to 2.0", undefined],
+    ["kubernetes pod in CrashLoopBackOff", undefined],
+    ["convert single images and/or whole folders", undefined],
+  ];
+  for (const [prompt, reference] of table) {
+    deepEqual(contextReference(prompt, knows), reference, prompt);
+  }
+});
+
+Deno.test("isQuestion: a question mark at the end, or an interrogative first", () => {
+  equal(isQuestion("does this handle nil?  "), true);
+  equal(isQuestion("how do we deploy"), true);
+  equal(isQuestion("Why is this slow"), true);
+  equal(isQuestion("rename this variable"), false);
+  equal(isQuestion(""), false);
+});
