@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { splitWords, termOf } from "../text/tokenize.ts";
+import { MAX_SPLIT_WORDS, splitWords, termOf } from "../text/tokenize.ts";
 
 /** What a prompt refers to in front of the model, and the words that say so. */
 export interface ContextReference {
@@ -97,11 +97,28 @@ function grammaticalReference(words: string[]): ContextReference | undefined {
   return undefined;
 }
 
-/** A relative file name (`parser.py`, `src/app.ts`, `.github/ci.yml`); not `e.g.` or `1.5`. */
-const RELATIVE_FILE = /^(?![/~$])[\w.-]*[A-Za-z][\w-]*(?:\/[\w.-]+)*\.[a-z][a-z0-9]{0,4}$/;
+/** Letters, digits, `_`, `-`, `.` and `/`: what a relative file name is made of. */
+const PATH_CHARACTERS = /^[\w./-]+$/;
+
+/** A file extension: a letter, then at most four letters or digits. */
+const EXTENSION = /^[a-z][a-z0-9]{0,4}$/;
+
+/**
+ * Whether `token` is a relative file name (`parser.py`, `src/app.ts`, `.github/ci.yml`): not
+ * `e.g.` or `1.5`, and not a path from `/`, `~` or `$`.
+ */
+function isRelativeFile(token: string): boolean {
+  const dot = token.lastIndexOf(".");
+  const name = token.slice(0, dot);
+  return dot > 0 && EXTENSION.test(token.slice(dot + 1)) && PATH_CHARACTERS.test(token) &&
+    /[A-Za-z]/.test(name) && !name.endsWith("/") && token !== "e.g" && token !== "i.e";
+}
 
 /** An identifier in code shape: lower camelCase, snake_case, or a call. */
 const IDENTIFIER = /^(?:[a-z]{2,}[A-Z][a-z]\w*|[a-z][a-z0-9]*_\w*[a-z0-9]|[A-Za-z_][\w.]*\(\)?)$/;
+
+/** The longest token looked at as a file name or an identifier; past it, a token is text. */
+export const MAX_REFERENCE_LENGTH = 256;
 
 /** A line of the code: "line 40", "lines 12-20". */
 const LINE_NUMBER = /\blines? \d+/i;
@@ -122,10 +139,10 @@ function projectReference(
 ): ContextReference | undefined {
   const line = prompt.match(LINE_NUMBER);
   if (line) return { kind: "line", text: line[0] };
-  for (const raw of prompt.split(/\s+/)) {
+  for (const raw of prompt.split(/\s+/, MAX_SPLIT_WORDS)) {
     const token = bareToken(raw);
-    if (token === "e.g" || token === "i.e") continue;
-    if (RELATIVE_FILE.test(token)) return { kind: "file", text: token };
+    if (token.length > MAX_REFERENCE_LENGTH) continue;
+    if (isRelativeFile(token)) return { kind: "file", text: token };
     if (IDENTIFIER.test(token) && !knows(termOf(splitWords(token).join("")))) {
       return { kind: "identifier", text: token };
     }

@@ -74,3 +74,22 @@ Deno.test("isQuestion: a question mark at the end, or an interrogative first", (
   equal(isQuestion("rename this variable"), false);
   equal(isQuestion(""), false);
 });
+
+Deno.test("contextReference: a megabyte of hostile tokens takes well under a second", () => {
+  const megabyte = (unit: string) => unit.repeat(Math.ceil(1_000_000 / unit.length));
+  const shapes = [
+    "a".repeat(20_000),
+    megabyte(`${"a".repeat(255)} `),
+    megabyte(`${"a_".repeat(127)}a `),
+    megabyte(`${"a/".repeat(127)}a.`),
+    megabyte(`${"abC".repeat(85)} `),
+    megabyte(`${"a.".repeat(127)}b `),
+    megabyte("line line "),
+  ];
+  for (const text of shapes) {
+    const started = performance.now();
+    contextReference(text, () => false);
+    const ms = performance.now() - started;
+    equal(ms < 1_000, true, `${text.slice(0, 12)}…: ${ms.toFixed(0)} ms`);
+  }
+});
