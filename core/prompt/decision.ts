@@ -156,6 +156,13 @@ export interface SurfaceConfig {
   skipPatterns: readonly RegExp[];
   /** Name the near misses (loads their records); the hook does only when debugging. */
   explain: boolean;
+  /**
+   * The prompt continues a conversation whose context the model holds (the prompt hook's): one
+   * that refers to that context is not a question for the knowledge base (`contextReference`).
+   * False for a context that starts empty (a subagent's), whose prompt's files and code are the
+   * task it describes.
+   */
+  inConversation: boolean;
 }
 
 /**
@@ -171,6 +178,7 @@ export const DEFAULT_SURFACE_CONFIG: SurfaceConfig = {
   kernelBudgetChars: LIMITS.kernelBudgetChars,
   skipPatterns: SKIP_PATTERNS,
   explain: true,
+  inConversation: true,
 };
 
 /** Why a prompt was skipped, or undefined when it goes on to matching. */
@@ -445,7 +453,9 @@ export function decide(
   const activities = classifyActivities(prompt);
   // A prompt about what is in front of the model: an instruction names no entry, and a
   // question's words count only where they are rare in the knowledge base.
-  const reference = contextReference(prompt, (term) => reader.postingCount(term) > 0);
+  const reference = config.inConversation
+    ? contextReference(prompt, (term) => reader.postingCount(term) > 0)
+    : undefined;
   const terms = reference && !isQuestion(prompt) ? [] : promptTerms(prompt);
   const { ranked, nearMisses, termHits, missesSpecificWords } = keywordMatches(
     reader,

@@ -954,6 +954,16 @@ function unrelated(count: number): Spec[] {
   }));
 }
 
+Deno.test("a context that starts empty (a subagent's): its files and 'you' are the task", () => {
+  const reader = buildReader(BASE);
+  const prompt = "rotate the leaked npm token in deploy.yml and report what you changed";
+  equal(decide(prompt, reader, {}, FETCH).reference?.kind, "assistant");
+  deepStrictEqual(ids(decide(prompt, reader, {}, FETCH).assembly?.pointers), []);
+  const fresh = decide(prompt, reader, {}, FETCH, config({ inConversation: false }));
+  equal(fresh.reference, undefined);
+  deepStrictEqual(ids(fresh.assembly?.pointers), ["kb-tok01"]);
+});
+
 Deno.test("an entry with under a quarter of the best one's evidence is not listed beside it", () => {
   const reader = buildReader([
     { id: "kb-bst01", title: "Vacuum analytics warehouse partitions nightly" },

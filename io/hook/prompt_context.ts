@@ -34,7 +34,8 @@ export interface ContextRequest {
   explain?: boolean;
   /**
    * Drop what the session's ledger lists (default). Off for a context that starts empty, such
-   * as a subagent's: everything that matches is shown, and still added to the ledger.
+   * as a subagent's: everything that matches is shown, and still added to the ledger, and the
+   * prompt's files and code are the task it describes, not a conversation's context.
    */
   dedup?: boolean;
   /** The debug record's `event` (none for the prompt hook's records). */
@@ -131,7 +132,11 @@ function debugFields(
  */
 export async function contextForPrompt(request: ContextRequest): Promise<ContextResult> {
   const started = performance.now();
-  const config = { ...surfaceConfig(), explain: request.explain ?? debugEnabled() };
+  const config = {
+    ...surfaceConfig(),
+    explain: request.explain ?? debugEnabled(),
+    inConversation: request.dedup !== false,
+  };
   const skipped = skipReason(request.prompt, config);
   if (skipped) {
     const result = { decision: skippedDecision(skipped), ms: performance.now() - started };
