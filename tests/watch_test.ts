@@ -6,48 +6,15 @@
 import { deepStrictEqual as deepEqual, strictEqual as equal } from "node:assert/strict";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { SMALL_KB_FILES } from "../io/index/store.ts";
 import { STALE_PERIODS } from "../io/index/watch.ts";
-import {
-  cacheRootOf,
-  childEnv,
-  denoDir,
-  entryPath,
-  entryText,
-  git,
-  type Kb,
-  makeKb,
-  ROOT,
-  runCli,
-  runHook,
-  show,
-} from "./helpers.ts";
+import { cacheRootOf, childEnv, denoDir, type Kb, ROOT, runHook, show } from "./helpers.ts";
 import { alive } from "./slow_git.ts";
+import { makeBigKb, makeCold, retitleInPlace } from "./big_kb.ts";
 
 const LAUNCHER = join(ROOT, "plugin", "bin", "git-kb");
 
 /** The tests' period, in ms. */
 const PERIOD_MS = 300;
-
-/** A modification time long before any test ran. */
-const YEARS_AGO = new Date("2020-01-02T03:04:05Z");
-
-/** The sample knowledge base with enough filler entries to be over {@link SMALL_KB_FILES}. */
-async function bigKb(): Promise<Kb> {
-  const kb = await makeKb();
-  for (let index = 0; index < SMALL_KB_FILES; index++) {
-    const id = `kb-f${index.toString(36).padStart(4, "0")}`;
-    await Deno.writeTextFile(
-      join(kb.dir, "entries", `${id}-filler.md`),
-      entryText({ id, title: `Filler note ${index}`, body: `Filler ${index}.\n` }),
-    );
-  }
-  await git(kb.dir, "add", "-A");
-  await git(kb.dir, "commit", "--quiet", "-m", "filler");
-  const indexed = await runCli(["index"], { env: kb.env });
-  equal(indexed.code, 0, show(indexed));
-  return kb;
-}
 
 /** The environment of a watch in `kb`: the one its prompt hook runs with, and a short period. */
 async function watchEnv(kb: Kb): Promise<Record<string, string>> {
@@ -166,19 +133,15 @@ async function promptContext(kb: Kb, prompt: string): Promise<string> {
   return result.stdout;
 }
 
-/** Make `id`'s file old, index it, then rewrite its title in place (as VS Code saves). */
+/** Make `id`'s file old and index it, then rewrite its title in place. */
 async function editOldEntryInPlace(kb: Kb, id: string, title: string): Promise<void> {
-  const path = join(kb.dir, await entryPath(kb.dir, id));
-  await Deno.utime(path, YEARS_AGO, YEARS_AGO);
-  equal((await runCli(["index"], { env: kb.env })).code, 0);
-  const text = await Deno.readTextFile(path);
-  await Deno.writeTextFile(path, text.replace(/^title: .*$/m, `title: ${title}`));
+  await retitleInPlace(await makeCold(kb, id), title);
 }
 
 const PROMPT = "how does the ocelot lantern work";
 
 Deno.test("an in-place edit of an old entry reaches the prompt hook within the watch's period", async () => {
-  await using kb = await bigKb();
+  await using kb = await makeBigKb();
   await editOldEntryInPlace(kb, "kb-b3m7o", "Ocelot lantern");
   assert.doesNotMatch(await promptContext(kb, PROMPT), /kb-b3m7o/, "the hooks trust the check");
   await using session = await startSession(kb);
@@ -192,7 +155,7 @@ Deno.test("an in-place edit of an old entry reaches the prompt hook within the w
 });
 
 Deno.test("the watch ends at SIGTERM (the session's end) and removes its heartbeat", async () => {
-  await using kb = await bigKb();
+  await using kb = await makeBigKb();
   await using session = await startSession(kb);
   const pid = await session.watchPid();
   await until("the heartbeat", async () => (await heartbeatPid(kb)) === pid);
@@ -204,7 +167,7 @@ Deno.test("the watch ends at SIGTERM (the session's end) and removes its heartbe
 });
 
 Deno.test("the watch ends when its client is killed without a word", async () => {
-  await using kb = await bigKb();
+  await using kb = await makeBigKb();
   await using session = await startSession(kb);
   const pid = await session.watchPid();
   await until("the heartbeat", async () => (await heartbeatPid(kb)) === pid);
@@ -216,7 +179,7 @@ Deno.test("the watch ends when its client is killed without a word", async () =>
 });
 
 Deno.test("two sessions, one watch checking: the other stands by, then takes over", async () => {
-  await using kb = await bigKb();
+  await using kb = await makeBigKb();
   await using first = await startSession(kb);
   const firstPid = await first.watchPid();
   await until("the first heartbeat", async () => (await heartbeatPid(kb)) === firstPid);
@@ -235,7 +198,7 @@ Deno.test("two sessions, one watch checking: the other stands by, then takes ove
 });
 
 Deno.test("a heartbeat planted as a symlink is neither followed nor replaced: the watch ends", async () => {
-  await using kb = await bigKb();
+  await using kb = await makeBigKb();
   const heartbeat = await heartbeatOf(kb);
   const victim = join(kb.root, "victim.txt");
   await Deno.writeTextFile(victim, "keep me");
