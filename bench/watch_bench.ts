@@ -5,13 +5,13 @@
  * - the prompt hook on a quiet prompt (one that fires nothing), whole process through the plugin
  *   launcher, at `--entries` entries, with no watch running and with a watch running beside it
  *   at its real period, met between its checks (each stats every file, 35–80 ms every 30 s, in a
- *   process of its own); a new watch is started for each such prompt;
+ *   process of its own), in alternating blocks: whole process, and the decision in-process;
  * - with `CLAUDE_CLI` set (as `deno task test:e2e` installs it), the wall time of a `claude -p`
  *   session against a loopback mock of the Messages API, with the plugin as built and with the
  *   same plugin without the watch's handler.
  *
  * ```sh
- * deno task bench:watch [--entries 5000] [--runs 31] [--sessions 10]
+ * deno task bench:watch [--entries 5000] [--runs 11] [--blocks 6] [--sessions 10]
  * CLAUDE_CLI=$TMPDIR/git-kb-e2e-claude-2.1.197/node_modules/.bin/claude deno task bench:watch
  * ```
  *
@@ -22,6 +22,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { join } from "../core/path.ts";
+import { flagsFor } from "../app/permissions.ts";
 import { openIndex } from "../io/index/store.ts";
 import { runProcess } from "../io/process.ts";
 import { CLAUDE_CLI, clientEnv, installPlugin, say, startMockApi } from "../tests/e2e/_mock_api.ts";
@@ -74,8 +75,13 @@ function spread(samples: number[]): string {
     `–${formatMs(quantile(samples, 0.75))})`;
 }
 
-/** Quiet prompts without and with a watch running, interleaved. */
-async function promptCost(entries: number, runs: number): Promise<void> {
+/**
+ * Quiet prompts with no watch running and with one running, in alternating blocks (a watch is
+ * started before each block of its arm, past its start and first check when the block begins,
+ * and stopped after it): the whole process through the launcher, and the decision in-process
+ * (`_decide.ts`: open the index, decide, record; the median of `runs` rounds per block).
+ */
+async function promptCost(entries: number, runs: number, blocks: number): Promise<void> {
   const cache = Deno.makeTempDirSync({ prefix: "git-kb-watch-bench-cache-" });
   const kbDir = await prepare(entries, cache);
   const env = {
@@ -91,35 +97,48 @@ async function promptCost(entries: number, runs: number): Promise<void> {
     hook_event_name: "UserPromptSubmit",
     prompt: QUIET,
   });
-  const prompt = async () => {
-    const result = await timeProcess(launcher, ["hook", "prompt"], root, env, stdin);
-    if (result.code !== 0 || result.stdout.trim()) {
-      throw new Error(`the quiet prompt printed ${result.stdout.slice(0, 200)} ${result.stderr}`);
+  const wholeProcess = async () => {
+    const times: number[] = [];
+    for (let run = 0; run < runs; run++) {
+      const result = await timeProcess(launcher, ["hook", "prompt"], root, env, stdin);
+      if (result.code !== 0 || result.stdout.trim()) {
+        throw new Error(`the quiet prompt printed ${result.stdout.slice(0, 200)} ${result.stderr}`);
+      }
+      times.push(result.ms);
     }
-    return result.ms;
+    return times;
   };
-  let watch: Deno.ChildProcess | undefined;
-  const alone = async () => {
-    watch?.kill("SIGTERM");
-    await watch?.status;
-    watch = undefined;
-    return await prompt();
+  const decision = async () => {
+    const args = ["run", "--quiet", ...flagsFor("context", cache), join(root, "bench/_decide.ts")];
+    const result = await timeProcess("deno", [...args, kbDir, String(runs), QUIET], root, env);
+    if (result.code !== 0) throw new Error(`bench/_decide.ts: ${result.stderr}`);
+    return JSON.parse(result.stdout) as number[];
   };
-  const beside = async () => {
-    if (!watch) {
-      watch = await startWatch(env);
-      // Past its start and first check: the prompts meet it idle, as they do between its checks.
-      await new Promise((done) => setTimeout(done, 3_000));
+  const alone = { whole: [] as number[], decided: [] as number[] };
+  const beside = { whole: [] as number[], decided: [] as number[] };
+  for (let block = 0; block < blocks; block++) {
+    progress(`  block ${block + 1}/${blocks}`);
+    for (const withWatch of block % 2 ? [true, false] : [false, true]) {
+      const into = withWatch ? beside : alone;
+      const watch = withWatch ? await startWatch(env) : undefined;
+      if (watch) await new Promise((done) => setTimeout(done, 3_000));
+      into.whole.push(...await wholeProcess());
+      into.decided.push(...await decision());
+      watch?.kill("SIGTERM");
+      await watch?.status;
     }
-    return await prompt();
-  };
-  const [without, withWatch] = await interleaved("prompt", runs, [alone, beside]);
-  watch?.kill("SIGTERM");
-  await watch?.status;
-  console.log(`quiet prompt at ${entries} entries, ${runs} runs, interleaved:`);
-  console.log(`  no watch running:   ${spread(without)}`);
-  console.log(`  a watch running:    ${spread(withWatch)}`);
-  console.log(`  difference of medians: ${(median(withWatch) - median(without)).toFixed(2)} ms`);
+  }
+  console.log(`quiet prompt at ${entries} entries, ${blocks} blocks of ${runs} runs per arm:`);
+  console.log(`  whole process, no watch running: ${spread(alone.whole)}`);
+  console.log(`  whole process, a watch running:  ${spread(beside.whole)}`);
+  console.log(
+    `  difference of medians: ${(median(beside.whole) - median(alone.whole)).toFixed(2)} ms`,
+  );
+  console.log(`  decision in-process, no watch running: ${spread(alone.decided)}`);
+  console.log(`  decision in-process, a watch running:  ${spread(beside.decided)}`);
+  console.log(
+    `  difference of medians: ${(median(beside.decided) - median(alone.decided)).toFixed(2)} ms`,
+  );
   Deno.removeSync(kbDir, { recursive: true });
   Deno.removeSync(cache, { recursive: true });
 }
@@ -197,7 +216,7 @@ async function sessionWall(claude: string, sessions: number): Promise<void> {
 if (import.meta.main) {
   const flags = parseFlags(Deno.args);
   const number = (name: string, fallback: number) => Number(flags.get(name) ?? fallback);
-  await promptCost(number("entries", 5000), number("runs", 31));
+  await promptCost(number("entries", 5000), number("runs", 11), number("blocks", 6));
   if (CLAUDE_CLI) await sessionWall(CLAUDE_CLI, number("sessions", 10));
   else console.log("claude -p sessions: skipped (set CLAUDE_CLI to the real client)");
 }

@@ -87,7 +87,7 @@ export function readHeartbeat(path: string): Heartbeat | undefined {
  * Whether the watch with `token` is the one to check the knowledge base now: no other watch's
  * heartbeat is fresh. When it is, its heartbeat is written (renewed).
  */
-function takeTurn(kbDir: string, token: string, periodMs: number): boolean {
+function claim(kbDir: string, token: string, periodMs: number): boolean {
   const path = heartbeatPath(kbDir);
   const beat = readHeartbeat(path);
   const age = Date.now() - (beat?.beatAt ?? 0);
@@ -120,8 +120,8 @@ function pause(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /**
- * Check the knowledge bases in `kbDirs` file by file once a period, each when no other watch
- * does, until the session ends (`signal`, `sessionAlive`), the lifetime passes, or every one
+ * Check the knowledge bases in `kbDirs` file by file once a period from the end of the first
+ * one, each when no other watch does, until the session ends (`signal`, `sessionAlive`), the lifetime passes, or every one
  * was refused. Holds the index lock only while a check takes in a change; never throws for a
  * knowledge base (failures go to `onFailure`). Returns why it ended, its heartbeats removed.
  */
@@ -134,12 +134,12 @@ export async function watchFreshness(
   const token = crypto.randomUUID();
   const watched = new Set(kbDirs);
   try {
-    for (;;) {
+    for (let round = 0;; round++) {
       if (options.signal?.aborted) return "stopped";
       if (options.sessionAlive && !options.sessionAlive()) return "session-gone";
       if (Date.now() >= endAt) return "lifetime";
       if (!watched.size) return "refused";
-      for (const kbDir of watched) await checkOnce(kbDir, token, periodMs, watched, options);
+      for (const kbDir of watched) await takeTurn(kbDir, token, periodMs, watched, options, round);
       await pause(Math.min(periodMs, endAt - Date.now()), options.signal);
     }
   } finally {
@@ -147,16 +147,20 @@ export async function watchFreshness(
   }
 }
 
-/** One knowledge base's turn: check it when it is this watch's to check. */
-async function checkOnce(
+/**
+ * One knowledge base's turn: check it when it is this watch's to check. The first round only
+ * claims it: the session's start brought the index up to date already (the pull hook's check).
+ */
+async function takeTurn(
   kbDir: string,
   token: string,
   periodMs: number,
   watched: Set<string>,
   options: WatchOptions,
+  round: number,
 ): Promise<void> {
   try {
-    if (!takeTurn(kbDir, token, periodMs)) return;
+    if (!claim(kbDir, token, periodMs) || round === 0) return;
     const { report } = await openIndex(kbDir, { hook: true });
     options.onCheck?.(kbDir, report);
   } catch (error) {
