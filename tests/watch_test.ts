@@ -215,3 +215,19 @@ Deno.test("a heartbeat planted as a symlink is neither followed nor replaced: th
   );
   deepEqual(records.filter((r) => r.outcome === "ended").map((r) => r.end), ["refused"]);
 });
+
+Deno.test("a watch killed outright: the one standing by takes over once its heartbeat is stale", async () => {
+  await using kb = await makeBigKb();
+  await using first = await startSession(kb);
+  const firstPid = await first.watchPid();
+  await until("the first heartbeat", async () => (await heartbeatPid(kb)) === firstPid);
+  await using second = await startSession(kb);
+  const secondPid = await second.watchPid();
+  Deno.kill(firstPid, "SIGKILL"); // no chance to remove its heartbeat
+  const killed = Date.now();
+  await until("the second watch to take over", async () => (await heartbeatPid(kb)) === secondPid);
+  assert.ok(
+    Date.now() - killed >= (STALE_PERIODS - 1) * PERIOD_MS,
+    "it waited for the heartbeat to go stale",
+  );
+});
