@@ -22,7 +22,7 @@ import {
 /** A modification time long before any test ran. */
 const YEARS_AGO = new Date("2020-01-02T03:04:05Z");
 
-/** The sample knowledge base with enough filler entries to be over {@link SMALL_KB_FILES}, indexed. */
+/** The sample knowledge base, with filler entries to be over {@link SMALL_KB_FILES}, indexed. */
 export async function makeBigKb(options: KbOptions = {}): Promise<Kb> {
   const kb = await makeKb(options);
   for (let index = 0; index < SMALL_KB_FILES; index++) {

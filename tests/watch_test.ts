@@ -1,7 +1,8 @@
 /**
  * The session's freshness watch (`git-kb hook watch`, hooks/watch.ts) run as Claude Code runs
- * it: through the plugin launcher with its permissions, under a stand-in client, in a knowledge base of more than 100 files (where the hooks trust a check for ten
- * minutes), with a period of a few hundred milliseconds (`KB_TEST_WATCH_PERIOD_MS`).
+ * it: through the plugin launcher with its permissions, under a stand-in client, in a knowledge
+ * base of more than 100 files (where the hooks trust a check for ten minutes), with a period of a
+ * few hundred milliseconds (`KB_TEST_WATCH_PERIOD_MS`).
  */
 import { deepStrictEqual as deepEqual, strictEqual as equal } from "node:assert/strict";
 import assert from "node:assert/strict";

@@ -121,9 +121,10 @@ function pause(ms: number, signal?: AbortSignal): Promise<void> {
 
 /**
  * Check the knowledge bases in `kbDirs` file by file once a period from the end of the first
- * one, each when no other watch does, until the session ends (`signal`, `sessionAlive`), the lifetime passes, or every one
- * was refused. Holds the index lock only while a check takes in a change; never throws for a
- * knowledge base (failures go to `onFailure`). Returns why it ended, its heartbeats removed.
+ * one, each when no other watch does, until the session ends (`signal`, `sessionAlive`), the
+ * lifetime passes, or every one was refused. Holds the index lock only while a check takes in a
+ * change; never throws for a knowledge base (failures go to `onFailure`). Returns why it ended,
+ * its heartbeats removed.
  */
 export async function watchFreshness(
   kbDirs: readonly string[],
