@@ -23,8 +23,8 @@ import {
 const YEARS_AGO = new Date("2020-01-02T03:04:05Z");
 
 /** The sample knowledge base, with filler entries to be over {@link SMALL_KB_FILES}, indexed. */
-export async function makeBigKb(options: KbOptions = {}): Promise<Kb> {
-  const kb = await makeKb(options);
+export async function makeBigKb(): Promise<Kb> {
+  const kb = await makeKb();
   for (let index = 0; index < SMALL_KB_FILES; index++) {
     const id = `kb-f${index.toString(36).padStart(4, "0")}`;
     await Deno.writeTextFile(
@@ -34,7 +34,6 @@ export async function makeBigKb(options: KbOptions = {}): Promise<Kb> {
   }
   await git(kb.dir, "add", "-A");
   await git(kb.dir, "commit", "--quiet", "-m", "filler");
-  if (options.remote) await git(kb.dir, "push", "--quiet");
   const indexed = await runCli(["index"], { env: kb.env });
   equal(indexed.code, 0, show(indexed));
   return kb;
