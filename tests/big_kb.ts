@@ -8,16 +8,7 @@
 import { strictEqual as equal } from "node:assert/strict";
 import { join } from "node:path";
 import { SMALL_KB_FILES } from "../io/index/store.ts";
-import {
-  entryPath,
-  entryText,
-  git,
-  type Kb,
-  type KbOptions,
-  makeKb,
-  runCli,
-  show,
-} from "./helpers.ts";
+import { entryPath, entryText, git, type Kb, makeKb, runCli, show } from "./helpers.ts";
 
 /** A modification time long before any test ran. */
 const YEARS_AGO = new Date("2020-01-02T03:04:05Z");
