@@ -61,14 +61,23 @@ export const PLUGIN_HOOKS: readonly PluginHook[] = [
   { verb: "subagent", event: "PreToolUse", timeout: 10, tools: "Task|Agent" },
   { verb: "receipts", event: "PostToolUse", timeout: 10, bash: ["*git-kb*"] },
   { verb: "session", event: "SessionStart", timeout: 30, sources: "startup|resume", async: true },
+  // Claude Code lets a background hook run past its timeout (2.1.197); the watch's own bound is
+  // 12 hours, and the timeout says the same to a client that enforces it.
+  {
+    verb: "watch",
+    event: "SessionStart",
+    timeout: 43_200,
+    sources: "startup|resume|clear",
+    async: true,
+  },
   { verb: "compact", event: "SessionStart", timeout: 10, sources: "compact" },
 ];
 
 /** What the plugin's hooks do, for the `description` of hooks.json. */
 const DESCRIPTION = "git-kb: surface knowledge-base pointers on each prompt, on code searches " +
   "and in subagent prompts, judge prose before it is published, note which pointers get " +
-  "fetched, fast-forward the knowledge base when a session starts and restore its kernel rules " +
-  "after a compaction";
+  "fetched, fast-forward the knowledge base when a session starts, keep its index up to date " +
+  "while the session lasts and restore its kernel rules after a compaction";
 
 interface Handler {
   type: "command";

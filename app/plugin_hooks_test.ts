@@ -69,7 +69,7 @@ Deno.test("an everyday Bash command starts no git-kb hook", () => {
   }
 });
 
-Deno.test("SessionStart: the pull runs in the background on startup and resume, the kernel rules before a compacted session goes on", () => {
+Deno.test("SessionStart: the pull and the freshness watch run in the background, the kernel rules before a compacted session goes on", () => {
   const groups = JSON.parse(pluginHooksJson()).hooks.SessionStart;
   assert.deepEqual(groups, [
     {
@@ -78,6 +78,15 @@ Deno.test("SessionStart: the pull runs in the background on startup and resume, 
         type: "command",
         command: '"${CLAUDE_PLUGIN_ROOT}/bin/git-kb" hook session',
         timeout: 30,
+        async: true,
+      }],
+    },
+    {
+      matcher: "startup|resume|clear",
+      hooks: [{
+        type: "command",
+        command: '"${CLAUDE_PLUGIN_ROOT}/bin/git-kb" hook watch',
+        timeout: 43_200,
         async: true,
       }],
     },
@@ -92,4 +101,5 @@ Deno.test("SessionStart: the pull runs in the background on startup and resume, 
   ]);
   assert.equal(HOOKS.session.profile, "pull", "only the pull runs git");
   assert.equal(HOOKS.compact.profile, "read", "restoring the kernel rules reads the index only");
+  assert.equal(HOOKS.watch.profile, "read", "the watch reads the knowledge base, writes the cache");
 });

@@ -209,6 +209,12 @@ export const HOOKS = {
       return () => runSessionStartHook("pull");
     },
   },
+  watch: {
+    module: "hooks/watch.ts",
+    profile: "read",
+    summary: "keep the index up to date with in-place edits while a session lasts",
+    load: async () => (await import("../hooks/watch.ts")).runWatchHook,
+  },
   compact: {
     module: "hooks/session_start.ts",
     profile: "read",

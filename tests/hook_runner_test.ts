@@ -18,6 +18,7 @@ const HOOKS: Record<string, string> = {
   "subagent.ts": "subagent",
   "receipts.ts": "receipts",
   "session_start.ts": "session",
+  "watch.ts": "watch",
 };
 
 Deno.test("every hook entry point is listed here and runs through runHookOnStdio", async () => {

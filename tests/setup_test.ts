@@ -111,12 +111,13 @@ Deno.test("claude: install, idempotent rerun, dry run, moved launcher, remove", 
     assert.deepEqual(commands(settings, "PostToolUse"), [`"${s.launcher}" hook receipts`]);
     assert.deepEqual(commands(settings, "SessionStart"), [
       `"${s.launcher}" hook session`,
+      `"${s.launcher}" hook watch`,
       `"${s.launcher}" hook compact`,
     ]);
     assert.deepEqual(
       settings.hooks!.SessionStart.map((group) => [group.matcher, group.hooks[0].async ?? false]),
-      [["startup|resume", true], ["compact", false]],
-      "the pull runs in the background, the kernel rules before the session goes on",
+      [["startup|resume", true], ["startup|resume|clear", true], ["compact", false]],
+      "the pull and the watch run in the background, the kernel rules before the session goes on",
     );
     assert.ok(settings.hooks!.PreToolUse[0].matcher, "the judge keeps the plugin's matcher");
     assert.equal(settings.hooks!.PostToolUse[0].hooks[0].if, "Bash(*git-kb*)", "if is kept");

@@ -32,7 +32,8 @@ exec '${new TextDecoder().decode(real).trim()}' "$@"
   return `${bin}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`;
 }
 
-function alive(pid: number): boolean {
+/** Whether process `pid` runs (is there and not a zombie), from /proc. */
+export function alive(pid: number): boolean {
   try {
     return !Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1]?.startsWith("Z");
   } catch {

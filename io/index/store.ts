@@ -2,7 +2,10 @@
  * The index on disk: open it, and notice that the knowledge base changed (by any route: save,
  * git pull, an editor) from a cheap stamp. Bringing it up to date is `refresh.ts`, loaded
  * only when the stamp moved or the last full check is too old, so the prompt hook's usual path
- * loads none of it.
+ * loads none of it. An edit in place that moves no part of the stamp waits for a check of every
+ * file: while a Claude Code session runs, its freshness watch (`./watch.ts`) makes one every 30
+ * seconds in the background, so such an edit reaches the prompt hook within 30 seconds and the
+ * check's time (see {@link HOOK_TRUST_MS} for the bounds without a watch).
  *
  * @module
  */
@@ -27,13 +30,16 @@ import { indexDir } from "../paths.ts";
  * emacs, JetBrains editors and `sed -i` make it, anywhere under `entries/`, is seen by the next
  * prompt), and one by one the kernel rules and the {@link WATCHED_RECENT} most recently changed
  * entry files (so an entry being worked on is seen by the next prompt even when an editor
- * rewrites it in place, as VS Code, nano or Obsidian do). Any other in-place edit is noticed
- * within a minute in a knowledge base of up to {@link SMALL_KB_FILES} files, else within ten
- * minutes (at once by the agent's own `git-kb get` or `search`, which trust it for
- * {@link READ_TRUST_MS}). Statting 5,000 files costs 50–80 ms, 50,000 ten times that: more than
- * the rest of the hook. A user's prompts come minutes apart while the agent works in between, so
- * a one-minute window made nearly every prompt pay for it; the search augment's checks during
- * that work renew the window.
+ * rewrites it in place, as VS Code, nano or Obsidian do). Any other in-place edit is taken in
+ * within 30 seconds while a Claude Code session runs, by the session's freshness watch
+ * (`./watch.ts`, a background SessionStart hook that checks every file each period and stamps
+ * the check, so the hooks go on trusting it); without one, within a minute in a knowledge base
+ * of up to {@link SMALL_KB_FILES} files, else within ten minutes (at once by the agent's own
+ * `git-kb get` or `search`, which trust it for {@link READ_TRUST_MS}). Statting 5,000 files
+ * costs 35–80 ms, 50,000 ten times that: more than the rest of the hook, so the prompt hook
+ * never pays for it while a watch runs. A user's prompts come minutes apart while the agent
+ * works in between, so a one-minute window made nearly every prompt pay for it; the search
+ * augment's checks during that work renew the window.
  */
 export const HOOK_TRUST_MS = 10 * 60_000;
 

@@ -1,0 +1,234 @@
+/**
+ * The session's freshness watch (`git-kb hook watch`, hooks/watch.ts) run as Claude Code runs
+ * it: through the plugin launcher with its permissions, under a stand-in client, in a knowledge
+ * base of more than 100 files (where the hooks trust a check for ten minutes), with a period of a
+ * few hundred milliseconds (`KB_TEST_WATCH_PERIOD_MS`).
+ */
+import { deepStrictEqual as deepEqual, strictEqual as equal } from "node:assert/strict";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { STALE_PERIODS } from "../io/index/watch.ts";
+import { cacheRootOf, childEnv, denoDir, type Kb, ROOT, runHook, show } from "./helpers.ts";
+import { alive } from "./slow_git.ts";
+import { makeBigKb, makeCold, retitleInPlace } from "./big_kb.ts";
+
+const LAUNCHER = join(ROOT, "plugin", "bin", "git-kb");
+
+/** The tests' period, in ms. */
+const PERIOD_MS = 300;
+
+/** The environment of a watch in `kb`: the one its prompt hook runs with, and a short period. */
+async function watchEnv(kb: Kb): Promise<Record<string, string>> {
+  return childEnv({
+    ...kb.env,
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    DENO_DIR: await denoDir(),
+    KB_HOOK_DEBUG: "1",
+    KB_TEST_WATCH_PERIOD_MS: String(PERIOD_MS),
+  });
+}
+
+/** A watch started under a stand-in client. */
+interface Session extends AsyncDisposable {
+  /** The stand-in client's process. */
+  client: Deno.ChildProcess;
+  /** The watch's pid, once it runs. */
+  watchPid(): Promise<number>;
+}
+
+/** The heartbeat file of `kb`'s watch, found in its cache folder. */
+async function heartbeatOf(kb: Kb): Promise<string> {
+  const root = cacheRootOf(kb.env);
+  for await (const folder of Deno.readDir(root)) {
+    if (folder.name.startsWith("kb-")) return join(root, folder.name, "watch.json");
+  }
+  throw new Error(`no cache folder of the knowledge base under ${root}`);
+}
+
+/** The pid the heartbeat names, or undefined when there is no heartbeat. */
+async function heartbeatPid(kb: Kb): Promise<number | undefined> {
+  try {
+    return JSON.parse(await Deno.readTextFile(await heartbeatOf(kb))).pid;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Wait (at most 10 s) until `ready` holds; fails the test otherwise. */
+async function until(what: string, ready: () => boolean | Promise<boolean>): Promise<void> {
+  for (const deadline = Date.now() + 10_000; !(await ready());) {
+    assert.ok(Date.now() < deadline, `waited 10 s for ${what}`);
+    await new Promise((done) => setTimeout(done, 50));
+  }
+}
+
+/**
+ * The watch started as `git-kb hook watch` under a stand-in client, a shell that passes the
+ * launcher on by exec (as bash's `sh -c` does): client → launcher → deno, the watch a child of
+ * the client.
+ */
+async function startSession(kb: Kb): Promise<Session> {
+  const payload = join(kb.root, `payload-${crypto.randomUUID()}.json`);
+  await Deno.writeTextFile(
+    payload,
+    JSON.stringify({
+      session_id: crypto.randomUUID(),
+      hook_event_name: "SessionStart",
+      source: "startup",
+    }),
+  );
+  const client = new Deno.Command("sh", {
+    args: ["-c", `"$0" hook watch < "$1" & wait`, LAUNCHER, payload],
+    env: await watchEnv(kb),
+    clearEnv: true,
+    cwd: kb.root,
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  let pid: number | undefined;
+  const watchPid = async () => {
+    await until(
+      "the watch to start",
+      async () => (pid ??= await childOf(client.pid)) !== undefined,
+    );
+    return pid!;
+  };
+  return {
+    client,
+    watchPid,
+    async [Symbol.asyncDispose]() {
+      if (pid !== undefined && alive(pid)) Deno.kill(pid, "SIGKILL");
+      try {
+        client.kill("SIGKILL");
+      } catch { /* ended already */ }
+      await client.status;
+    },
+  };
+}
+
+/** The one child process of `pid` that runs deno, from /proc. */
+async function childOf(pid: number): Promise<number | undefined> {
+  const text = await Deno.readTextFile(`/proc/${pid}/task/${pid}/children`).catch(() => "");
+  for (const child of text.trim().split(/\s+/).filter(Boolean).map(Number)) {
+    const command = await Deno.readTextFile(`/proc/${child}/cmdline`).catch(() => "");
+    if (command.split("\0")[0].endsWith("deno")) return child;
+  }
+  return undefined;
+}
+
+/** The watch's debug records. */
+async function watchRecords(kb: Kb): Promise<Record<string, unknown>[]> {
+  const log = join(await heartbeatOf(kb), "..", "debug.jsonl");
+  const text = await Deno.readTextFile(log).catch(() => "");
+  return text.split("\n").filter(Boolean).map((line) => JSON.parse(line))
+    .filter((record) => record.event === "watch");
+}
+
+/** What the prompt hook adds for `prompt`. */
+async function promptContext(kb: Kb, prompt: string): Promise<string> {
+  const result = await runHook(JSON.stringify({ prompt, session_id: "later-prompt" }), {
+    env: kb.env,
+  });
+  equal(result.code, 0, show(result));
+  return result.stdout;
+}
+
+/** Make `id`'s file old and index it, then rewrite its title in place. */
+async function editOldEntryInPlace(kb: Kb, id: string, title: string): Promise<void> {
+  await retitleInPlace(await makeCold(kb, id), title);
+}
+
+const PROMPT = "how does the ocelot lantern work";
+
+Deno.test("an in-place edit of an old entry reaches the prompt hook within the watch's period", async () => {
+  await using kb = await makeBigKb();
+  await editOldEntryInPlace(kb, "kb-b3m7o", "Ocelot lantern");
+  assert.doesNotMatch(await promptContext(kb, PROMPT), /kb-b3m7o/, "the hooks trust the check");
+  await using session = await startSession(kb);
+  await session.watchPid();
+  await until(
+    "the prompt hook to see the edit",
+    async () => /kb-b3m7o Ocelot lantern/.test(await promptContext(kb, PROMPT)),
+  );
+  const [check] = (await watchRecords(kb)).filter((record) => record.outcome === "incremental");
+  deepEqual([check?.changed, check?.added, check?.removed], [1, 0, 0], JSON.stringify(check));
+});
+
+Deno.test("the watch ends at SIGTERM (the session's end) and removes its heartbeat", async () => {
+  await using kb = await makeBigKb();
+  await using session = await startSession(kb);
+  const pid = await session.watchPid();
+  await until("the heartbeat", async () => (await heartbeatPid(kb)) === pid);
+  Deno.kill(pid, "SIGTERM");
+  await until("the watch to exit", () => !alive(pid));
+  equal(await heartbeatPid(kb), undefined);
+  const ended = (await watchRecords(kb)).filter((record) => record.outcome === "ended");
+  deepEqual(ended.map((record) => record.end), ["stopped"]);
+});
+
+Deno.test("the watch ends when its client is killed without a word", async () => {
+  await using kb = await makeBigKb();
+  await using session = await startSession(kb);
+  const pid = await session.watchPid();
+  await until("the heartbeat", async () => (await heartbeatPid(kb)) === pid);
+  session.client.kill("SIGKILL"); // the watch is handed to another parent
+  await session.client.status;
+  await until("the orphaned watch to exit", () => !alive(pid));
+  const ended = (await watchRecords(kb)).filter((record) => record.outcome === "ended");
+  deepEqual(ended.map((record) => record.end), ["session-gone"]);
+});
+
+Deno.test("two sessions, one watch checking: the other stands by, then takes over", async () => {
+  await using kb = await makeBigKb();
+  await using first = await startSession(kb);
+  const firstPid = await first.watchPid();
+  await until("the first heartbeat", async () => (await heartbeatPid(kb)) === firstPid);
+  await using second = await startSession(kb);
+  const secondPid = await second.watchPid();
+  await new Promise((done) => setTimeout(done, (STALE_PERIODS + 1) * PERIOD_MS));
+  equal(await heartbeatPid(kb), firstPid, "the second watch stood by");
+  assert.ok(alive(secondPid), "standing by, for when the first session ends");
+  Deno.kill(firstPid, "SIGTERM");
+  await until("the second watch to take over", async () => (await heartbeatPid(kb)) === secondPid);
+  await editOldEntryInPlace(kb, "kb-b3m7o", "Ocelot lantern");
+  await until(
+    "the prompt hook to see the edit",
+    async () => /kb-b3m7o Ocelot lantern/.test(await promptContext(kb, PROMPT)),
+  );
+});
+
+Deno.test("a heartbeat planted as a symlink is neither followed nor replaced: the watch ends", async () => {
+  await using kb = await makeBigKb();
+  const heartbeat = await heartbeatOf(kb);
+  const victim = join(kb.root, "victim.txt");
+  await Deno.writeTextFile(victim, "keep me");
+  await Deno.symlink(victim, heartbeat);
+  await using session = await startSession(kb);
+  const pid = await session.watchPid();
+  await until("the watch to give up", () => !alive(pid));
+  equal(await Deno.readTextFile(victim), "keep me");
+  equal((await Deno.lstat(heartbeat)).isSymlink, true);
+  const records = await watchRecords(kb);
+  assert.match(
+    String(records.find((record) => record.outcome === "error")?.error),
+    /symbolic link/,
+  );
+  deepEqual(records.filter((r) => r.outcome === "ended").map((r) => r.end), ["refused"]);
+});
+
+Deno.test("a watch killed outright: the one standing by takes over once its heartbeat is stale", async () => {
+  await using kb = await makeBigKb();
+  await using first = await startSession(kb);
+  const firstPid = await first.watchPid();
+  await until("the first heartbeat", async () => (await heartbeatPid(kb)) === firstPid);
+  await using second = await startSession(kb);
+  const secondPid = await second.watchPid();
+  Deno.kill(firstPid, "SIGKILL"); // no chance to remove its heartbeat
+  const killed = Date.now();
+  await until("the second watch to take over", async () => (await heartbeatPid(kb)) === secondPid);
+  assert.ok(
+    Date.now() - killed >= (STALE_PERIODS - 1) * PERIOD_MS,
+    "it waited for the heartbeat to go stale",
+  );
+});
