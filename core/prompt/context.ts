@@ -4,13 +4,14 @@
  * prompt's grammar and from the shapes of its tokens, not from lists of topics; the knowledge
  * base's own vocabulary decides whether an identifier is one of its topics.
  *
- * - **Deixis**: the demonstratives and deictic adverbs, a closed class ({@link DEICTIC_WORDS});
- *   "there" unless it is the existential "is there", "there are"; and "that" as the prompt's
- *   first or second word ("that's wrong", "undo that change"), where it is a demonstrative, not
- *   the relative pronoun of "files that match".
+ * - **Deixis**, in an instruction: the demonstratives and deictic adverbs, a closed class
+ *   ({@link DEICTIC_WORDS}); "there" unless it is the existential "is there", "there are"; and
+ *   "that" as the prompt's first or second word ("that's wrong", "undo that change"), where it
+ *   is a demonstrative, not the relative pronoun of "files that match". A question that points
+ *   ("how do we handle retries in this repo?") still asks the knowledge base.
  * - **The assistant**: "your" ("your last answer"), and "you" as the subject of a clause ("the
- *   regex you wrote", "you missed a case"), not after an auxiliary or modal ("can you", "how do
- *   you"), a conjunction ("if you", "when you") or "thank".
+ *   regex you wrote", "why did you"), not after a present auxiliary or modal ("can you", "how
+ *   do you"), a conjunction ("if you", "when you") or "thank".
  * - **The project**: a relative file name or path (`parser.py`, `src/api/client.ts`; a path
  *   from `/`, `~` or `$` names the system, which a knowledge base may well describe), a line
  *   number ("line 40"), or an identifier in code shape that no entry holds (lower camelCase
@@ -42,19 +43,18 @@ const DEICTIC = new Set(DEICTIC_WORDS);
 const INTERROGATIVES = new Set(["how", "what", "why", "where", "when", "which", "who", "whose"]);
 
 /**
- * Words after which "you" is not the subject of a clause about the assistant: English's
- * auxiliaries and modals (a request or a question: "can you", "how do you"), the conjunctions
- * of condition and time (the generic "you" of "if you", "when you"), and "thank".
+ * Words after which "you" is not the assistant as a person: English's auxiliaries and modals of
+ * the present (a request or a question to anyone: "can you", "how do you"), the conjunctions of
+ * condition and time (the generic "you" of "if you", "when you"), and "thank". After a past
+ * auxiliary it is the assistant ("why did you", "were you"): what it did.
  */
 const BEFORE_GENERIC_YOU = new Set([
   "am",
   "are",
   "can",
   "could",
-  "did",
   "do",
   "does",
-  "had",
   "has",
   "have",
   "if",
@@ -65,8 +65,6 @@ const BEFORE_GENERIC_YOU = new Set([
   "shall",
   "should",
   "thank",
-  "was",
-  "were",
   "when",
   "will",
   "would",
@@ -80,15 +78,18 @@ export function isQuestion(prompt: string): boolean {
   return prompt.trimEnd().endsWith("?") || INTERROGATIVES.has(splitWords(prompt)[0]);
 }
 
-/** The deictic or assistant word of `words` (a prompt's, lowercased), if any. */
-function grammaticalReference(words: string[]): ContextReference | undefined {
+/**
+ * The deictic (`deixis`: in an instruction) or assistant word of `words` (a prompt's,
+ * lowercased), if any.
+ */
+function grammaticalReference(words: string[], deixis: boolean): ContextReference | undefined {
   for (let index = 0; index < words.length; index++) {
     const word = words[index];
     const before = words[index - 1] ?? "";
     const after = words[index + 1] ?? "";
     if (
-      DEICTIC.has(word) || (word === "that" && index < 2) ||
-      (word === "there" && !FORMS_OF_BE.has(before) && !FORMS_OF_BE.has(after))
+      deixis && (DEICTIC.has(word) || (word === "that" && index < 2) ||
+        (word === "there" && !FORMS_OF_BE.has(before) && !FORMS_OF_BE.has(after)))
     ) return { kind: "deixis", text: word };
     if (word === "your" || (word === "you" && !BEFORE_GENERIC_YOU.has(before))) {
       return { kind: "assistant", text: word };
@@ -159,5 +160,6 @@ export function contextReference(
   prompt: string,
   knows: (term: string) => boolean,
 ): ContextReference | undefined {
-  return grammaticalReference(splitWords(prompt)) ?? projectReference(prompt, knows);
+  return grammaticalReference(splitWords(prompt), !isQuestion(prompt)) ??
+    projectReference(prompt, knows);
 }
