@@ -182,8 +182,9 @@ Deno.test({
         : say("Done.");
     }, ["--allowedTools", "Bash"]);
     assert.deepEqual(await startsByCommand(log), {
-      // One start a session, in the background: the fast-forward pull.
-      SessionStart: ["SessionStart hook session"],
+      // Two starts a session, both in the background: the fast-forward pull and the freshness
+      // watch.
+      SessionStart: ["SessionStart hook session", "SessionStart hook watch"],
       UserPromptSubmit: ["UserPromptSubmit hook prompt"],
       [BASH_CALLS[1]]: ["PreToolUse hook judge"],
       [BASH_CALLS[2]]: ["PreToolUse hook search"],
