@@ -8,7 +8,9 @@
  */
 import assert from "node:assert/strict";
 import { runProcess } from "../../io/process.ts";
-import { denoDir, ROOT } from "../helpers.ts";
+import { join } from "node:path";
+import { shellQuote } from "../../core/shell/quote.ts";
+import { denoDir, type Kb, ROOT } from "../helpers.ts";
 
 /** A content block of a mocked assistant message. */
 export type Block =
@@ -194,6 +196,51 @@ export async function clientEnv(
     ...OFFLINE,
     ...extra,
   };
+}
+
+/** A shell loop that waits (at most `seconds`) until the shell test `ready` holds, else exits 1. */
+export function waitScript(ready: string, seconds: number): string {
+  return `i=0\nuntil ${ready}; do i=$((i+1)); [ $i -gt ${
+    seconds * 10
+  } ] && exit 1; sleep 0.1; done\n`;
+}
+
+/** A mock whose first turn runs a script, the client's environment for it, and its turns. */
+export interface ScriptedClient {
+  /** The mock of the Messages API. */
+  mock: MockApi;
+  /** The client's environment: the knowledge base's, its cache in its TMPDIR, debug records on. */
+  env: Record<string, string>;
+  /** How many requests the mock answered. */
+  turns(): number;
+  /** Stops the mock, so a test can hold the client with `await using`. */
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/**
+ * A mock whose first turn runs `sh <script>` (written into the knowledge base's root) and whose
+ * next ones say "done", with the client's environment for a knowledge base `kb` (`extra` last).
+ */
+export async function scriptedClient(
+  kb: Kb,
+  script: string,
+  extra: Record<string, string> = {},
+): Promise<ScriptedClient> {
+  const path = join(kb.root, `turn-${crypto.randomUUID()}.sh`);
+  await Deno.writeTextFile(path, script);
+  let turns = 0;
+  const mock = startMockApi(() =>
+    turns++ === 0
+      ? { blocks: [toolUse("Bash", { command: `sh ${shellQuote(path)}`, description: "wait" })] }
+      : say("done")
+  );
+  const env = await clientEnv(kb, mock.port, {
+    ...kb.env,
+    XDG_CACHE_HOME: kb.tmp,
+    KB_HOOK_DEBUG: "1",
+    ...extra,
+  });
+  return { mock, env, turns: () => turns, [Symbol.asyncDispose]: () => mock.close() };
 }
 
 /**

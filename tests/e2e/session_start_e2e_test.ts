@@ -24,9 +24,10 @@ import {
   clientEnv,
   installPlugin,
   say,
+  scriptedClient,
   SKIP,
   startMockApi,
-  toolUse,
+  waitScript,
 } from "./_mock_api.ts";
 
 if (SKIP) console.log(`session_start_e2e_test.ts skipped: ${SKIP}`);
@@ -43,7 +44,7 @@ async function setUp(): Promise<{ kb: Kb; project: string; ahead: string }> {
 }
 
 /**
- * One `claude -p` session whose single turn runs `sh wait.sh`, a script that waits (at most 20
+ * One `claude -p` session whose single turn runs a script that waits (at most 20
  * s) until `ready` (a shell test) holds; returns when the client exited.
  */
 async function session(
@@ -52,23 +53,8 @@ async function session(
   ready: string,
   extra: Record<string, string> = {},
 ) {
-  const script = join(kb.root, "wait.sh");
-  await Deno.writeTextFile(
-    script,
-    `i=0\nuntil ${ready}; do i=$((i+1)); [ $i -gt 200 ] && exit 1; sleep 0.1; done\n`,
-  );
-  let turns = 0;
-  await using mock = startMockApi(() =>
-    turns++ === 0
-      ? { blocks: [toolUse("Bash", { command: `sh ${shellQuote(script)}`, description: "wait" })] }
-      : say("done")
-  );
-  const env = await clientEnv(kb, mock.port, {
-    ...kb.env,
-    XDG_CACHE_HOME: kb.tmp,
-    KB_HOOK_DEBUG: "1",
-    ...extra,
-  });
+  await using client = await scriptedClient(kb, waitScript(ready, 20), extra);
+  const { env } = client;
   const result = await runProcess(CLAUDE_CLI!, [
     "-p",
     "Wait for the background work, then stop.",
@@ -78,7 +64,7 @@ async function session(
     "Bash",
   ], { cwd: project, env, clearEnv: true, timeoutMs: 120_000 });
   assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
-  return { ended: Date.now(), requests: turns };
+  return { ended: Date.now(), requests: client.turns() };
 }
 
 /** The session hook's debug records. */

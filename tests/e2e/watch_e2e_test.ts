@@ -23,11 +23,9 @@ import {
   CLAUDE_CLI,
   clientEnv,
   installPlugin,
-  type Reply,
-  say,
+  scriptedClient,
   SKIP,
-  startMockApi,
-  toolUse,
+  waitScript,
 } from "./_mock_api.ts";
 
 if (SKIP) console.log(`watch_e2e_test.ts skipped: ${SKIP}`);
@@ -55,32 +53,6 @@ async function watchRecords(kb: Kb): Promise<Record<string, unknown>[]> {
   const text = await Deno.readTextFile(join(await cacheOf(kb), "debug.jsonl")).catch(() => "");
   return text.split("\n").filter(Boolean).map((line) => JSON.parse(line))
     .filter((record) => record.event === "watch");
-}
-
-/** A shell loop waiting (at most `seconds`) until the shell test `ready` holds. */
-function waitScript(ready: string, seconds: number): string {
-  return `i=0\nuntil ${ready}; do i=$((i+1)); [ $i -gt ${
-    seconds * 10
-  } ] && exit 1; sleep 0.1; done\n`;
-}
-
-/** The client's environment, and a mock whose first turn runs `sh <script>`. */
-async function client(kb: Kb, script: string, extra: Record<string, string> = {}) {
-  const path = join(kb.root, `turn-${crypto.randomUUID()}.sh`);
-  await Deno.writeTextFile(path, script);
-  let turns = 0;
-  const mock = startMockApi((): Reply =>
-    turns++ === 0
-      ? { blocks: [toolUse("Bash", { command: `sh ${shellQuote(path)}`, description: "wait" })] }
-      : say("done")
-  );
-  const env = await clientEnv(kb, mock.port, {
-    ...kb.env,
-    XDG_CACHE_HOME: kb.tmp,
-    KB_HOOK_DEBUG: "1",
-    ...extra,
-  });
-  return { mock, env };
 }
 
 /** Run one `claude -p` turn; its exit code must be 0. */
@@ -116,7 +88,7 @@ Deno.test({
     await using _kb = kb;
     const heartbeat = join(await cacheOf(kb), "watch.json");
     const seen = join(kb.root, "heartbeat-seen.json");
-    const { mock, env } = await client(
+    const { mock, env } = await scriptedClient(
       kb,
       waitScript(`[ -s ${shellQuote(heartbeat)} ]`, 20) +
         `cp ${shellQuote(heartbeat)} ${shellQuote(seen)}\n`,
@@ -159,7 +131,7 @@ Deno.test({
       `cat ${shellQuote(`${entry}.new`)} > ${shellQuote(entry)}\n` +
       `date +%s%3N > ${shellQuote(join(kb.root, "edited"))}\n` +
       waitScript(`grep -q '"outcome":"incremental"' ${debug}`, 60);
-    const { mock, env } = await client(kb, script);
+    const { mock, env } = await scriptedClient(kb, script);
     await using _mock = mock;
     const id = crypto.randomUUID();
     await runClaude(project, env, ["-p", "Edit the entry and wait.", "--session-id", id]);
@@ -186,9 +158,13 @@ Deno.test({
     await using _kb = kb;
     const cache = await cacheOf(kb);
     const release = join(kb.root, "release");
-    const { mock, env } = await client(kb, waitScript(`[ -e ${shellQuote(release)} ]`, 30), {
-      KB_TEST_WATCH_PERIOD_MS: "500",
-    });
+    const { mock, env } = await scriptedClient(
+      kb,
+      waitScript(`[ -e ${shellQuote(release)} ]`, 30),
+      {
+        KB_TEST_WATCH_PERIOD_MS: "500",
+      },
+    );
     await using _mock = mock;
     const claude = new Deno.Command(CLAUDE_CLI!, {
       args: ["-p", "Wait.", "--session-id", crypto.randomUUID(), "--allowedTools", "Bash"],
