@@ -104,7 +104,18 @@ const freshDir = fileURLToPath(new URL("fresh", import.meta.url));
 async function main(): Promise<void> {
   const flags = parseFlags(Deno.args);
   const data = flags.get("data") ?? fileURLToPath(new URL("../../shared/bench", import.meta.url));
-  const corpus = readJsonl<CorpusPage>(join(data, "corpus.jsonl"));
+  const corpusPath = join(data, "corpus.jsonl");
+  let corpus: CorpusPage[];
+  try {
+    corpus = readJsonl<CorpusPage>(corpusPath);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    console.error(
+      `No benchmark data at ${corpusPath}. Pass the folder that holds corpus.jsonl, ` +
+        `e.g. deno task bench:retrieval --data ../shared/bench`,
+    );
+    Deno.exit(2);
+  }
   const ids = new Map(corpus.map((page, index) => [page.key, idOf(index)]));
   const dev = [
     ...readJsonl<Case>(join(data, "queries.dev.jsonl")),

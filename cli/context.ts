@@ -50,6 +50,7 @@ export async function run(args: string[]): Promise<number> {
     printJson({
       outcome: decision.outcome,
       skipReason: decision.skipReason ?? null,
+      reference: decision.reference ?? null,
       activities: decision.activities,
       kernel: decision.assembly?.kernel ?? [],
       kernelDegraded: decision.assembly?.kernelDegraded ?? [],

@@ -38,6 +38,7 @@ async function sandboxKb(options: { noKernel?: boolean } = {}) {
 interface ContextJson {
   outcome: string;
   skipReason: string | null;
+  reference: { kind: string; text: string } | null;
   activities: string[];
   kernel: string[];
   kernelDegraded: string[];
@@ -86,6 +87,14 @@ Deno.test("context --json: outcome, pointers and near misses", async () => {
   assert.ok(decision.nearMisses.length > 0);
   assert.ok(decision.nearMisses.every((miss) => !MATCH_IDS.includes(miss.id)));
   assert.ok(decision.text.includes("- kb-7q2mx "));
+  assert.equal(decision.reference, null);
+
+  // An instruction about a file of the project: no pointers, and the JSON says why.
+  const told = parseJson<ContextJson>(
+    await box.cli("context", "rotate the leaked Cloudflare token in models.py", "--json"),
+  );
+  assert.deepEqual(told.pointers, []);
+  assert.deepEqual(told.reference, { kind: "file", text: "models.py" });
 
   const review = parseJson<ContextJson>(
     await box.cli("context", promptOf(await payload("prompt-review")), "--json"),

@@ -30,12 +30,13 @@ export interface ContextReference {
 }
 
 /**
- * The demonstratives and deictic adverbs of English's grammar for place, discourse and time:
- * words that point at something rather than name it. "That" and "there" have their own rules
- * (see the module notes); "it" is left out, being as often an anaphor of a word of the same
- * prompt ("download the file and unpack it").
+ * The demonstratives and deictic adverbs of English's grammar for place and discourse: words
+ * that point at something rather than name it. "That" and "there" have their own rules (see the
+ * module notes); "it" is left out, being as often an anaphor of a word of the same prompt
+ * ("download the file and unpack it"); so is "again", which as often reports that a problem came
+ * back ("crashloopbackoff again after the deploy") as it points at what was done.
  */
-export const DEICTIC_WORDS: readonly string[] = ["this", "these", "those", "here", "same", "again"];
+export const DEICTIC_WORDS: readonly string[] = ["this", "these", "those", "here", "same"];
 
 const DEICTIC = new Set(DEICTIC_WORDS);
 
