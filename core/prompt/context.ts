@@ -74,22 +74,24 @@ const BEFORE_GENERIC_YOU = new Set([
 /** The forms of "to be" after which "there" is existential ("there is", "are there"). */
 const FORMS_OF_BE = new Set(["is", "are", "was", "were", "be", "s", "isn", "aren", "wasn"]);
 
-/** Whether a prompt asks (ends with "?" or starts with an interrogative) rather than tells. */
-export function isQuestion(prompt: string): boolean {
-  return prompt.trimEnd().endsWith("?") || INTERROGATIVES.has(splitWords(prompt)[0]);
+/**
+ * Whether a prompt asks (ends with "?" or starts with an interrogative) rather than tells;
+ * `words` are its words, when they are at hand.
+ */
+export function isQuestion(prompt: string, words: string[] = splitWords(prompt)): boolean {
+  return prompt.trimEnd().endsWith("?") || INTERROGATIVES.has(words[0]);
 }
 
-/**
- * The deictic (`deixis`: in an instruction) or assistant word of `words` (a prompt's,
- * lowercased), if any.
- */
-function grammaticalReference(words: string[], deixis: boolean): ContextReference | undefined {
+/** The deictic (in an instruction) or assistant word of `prompt`, if any. */
+function grammaticalReference(prompt: string): ContextReference | undefined {
+  const words = splitWords(prompt);
+  const tells = !isQuestion(prompt, words);
   for (let index = 0; index < words.length; index++) {
     const word = words[index];
     const before = words[index - 1] ?? "";
     const after = words[index + 1] ?? "";
     if (
-      deixis && (DEICTIC.has(word) || (word === "that" && index < 2) ||
+      tells && (DEICTIC.has(word) || (word === "that" && index < 2) ||
         (word === "there" && !FORMS_OF_BE.has(before) && !FORMS_OF_BE.has(after)))
     ) return { kind: "deixis", text: word };
     if (word === "your" || (word === "you" && !BEFORE_GENERIC_YOU.has(before))) {
@@ -161,6 +163,5 @@ export function contextReference(
   prompt: string,
   knows: (term: string) => boolean,
 ): ContextReference | undefined {
-  return grammaticalReference(splitWords(prompt), !isQuestion(prompt)) ??
-    projectReference(prompt, knows);
+  return grammaticalReference(prompt) ?? projectReference(prompt, knows);
 }

@@ -127,6 +127,11 @@ export const COMMON_SPECIFICITY = 2 / 3;
 /** The most that all of a prompt's common words ({@link COMMON_SPECIFICITY}) count together. */
 export const COMMON_WORDS_MOST = 0.5;
 
+/** What a common word of `weight` still counts for an entry its common words gave `counted`. */
+function commonShare(weight: number, counted: number): number {
+  return Math.min(weight, COMMON_WORDS_MOST - counted);
+}
+
 /** Whether a word found in `entries` of `docCount` entries is too common to count in a body. */
 export function isCommonWord(entries: number, docCount: number): boolean {
   return entries > Math.max(COMMON_WORD_MIN_ENTRIES, docCount * COMMON_WORD_SHARE);
@@ -319,7 +324,7 @@ class Tallies {
   #add(ord: number, weight: number, keyword: number): void {
     if (this.#commonWord) {
       const common = this.#common ??= new Float64Array(this.weight.length);
-      weight = Math.min(weight, COMMON_WORDS_MOST - common[ord]);
+      weight = commonShare(weight, common[ord]);
       common[ord] += weight;
     }
     const before = this.weight[ord];
@@ -406,7 +411,7 @@ function evidenceFor(ord: number, words: PromptWord[]): Evidence[] {
     if (where === "body" && word.common) continue;
     let weight = where === "body" ? BODY_WORD_WEIGHT * word.weight : word.weight;
     if (word.weight < COMMON_SPECIFICITY) {
-      weight = Math.min(weight, COMMON_WORDS_MOST - common);
+      weight = commonShare(weight, common);
       common += weight;
     }
     if (weight <= 0) continue;

@@ -132,10 +132,11 @@ function debugFields(
  */
 export async function contextForPrompt(request: ContextRequest): Promise<ContextResult> {
   const started = performance.now();
+  const startsEmpty = request.dedup === false;
   const config = {
     ...surfaceConfig(),
     explain: request.explain ?? debugEnabled(),
-    inConversation: request.dedup !== false,
+    inConversation: !startsEmpty,
   };
   const skipped = skipReason(request.prompt, config);
   if (skipped) {
@@ -159,12 +160,10 @@ export async function contextForPrompt(request: ContextRequest): Promise<Context
     event: request.event,
     started,
     decide: ({ reader, seen, fetch }) =>
-      decide(request.prompt, reader, request.dedup === false ? {} : seen, fetch, config),
+      decide(request.prompt, reader, startsEmpty ? {} : seen, fetch, config),
     decideAcross: async (parts, fetch) => {
       const { decideAcross } = await import("../../core/kbs/across.ts");
-      const own = request.dedup === false
-        ? parts.map((part) => ({ ...part, seen: () => ({}) }))
-        : parts;
+      const own = startsEmpty ? parts.map((part) => ({ ...part, seen: () => ({}) })) : parts;
       return decideAcross(request.prompt, own, fetch, config);
     },
     afterDecision: (decision, cacheDir): Record<string, unknown> => {
