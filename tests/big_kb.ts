@@ -11,7 +11,7 @@ import { SMALL_KB_FILES } from "../io/index/store.ts";
 import { entryPath, entryText, git, type Kb, makeKb, runCli, show } from "./helpers.ts";
 
 /** A modification time long before any test ran. */
-const YEARS_AGO = new Date("2020-01-02T03:04:05Z");
+export const YEARS_AGO = new Date("2020-01-02T03:04:05Z");
 
 /** The sample knowledge base, with filler entries to be over {@link SMALL_KB_FILES}, indexed. */
 export async function makeBigKb(): Promise<Kb> {

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { READ_TRUST_MS, SMALL_KB_TRUST_MS } from "../io/index/store.ts";
+import { makeCold, YEARS_AGO } from "./big_kb.ts";
 import {
   cloneRemote,
   entryPath,
@@ -19,9 +20,6 @@ import {
   type RunResult,
   show,
 } from "./helpers.ts";
-
-/** A modification time long before any test ran. */
-const YEARS_AGO = new Date("2020-01-02T03:04:05Z");
 
 interface IndexReport {
   mode: "fresh" | "incremental" | "full";
@@ -60,15 +58,6 @@ Deno.test("the index follows the knowledge base without a manual rebuild", async
     await Deno.writeTextFile(path, changed);
     return { before: text, after: changed };
   };
-  /**
-   * Give an entry's file an mtime years ago and index it: the stamp watches only the most
-   * recently changed files one by one, so an in-place edit of this one waits for a full check.
-   */
-  const makeCold = async (id: string) => {
-    const path = join(kb.dir, await entryPath(kb.dir, id));
-    await Deno.utime(path, YEARS_AGO, YEARS_AGO);
-    await index();
-  };
   /** Make search and get distrust the index as they would once their trust window passed. */
   const ageVerification = async () => {
     const manifestPath = join((await index()).indexDir, "manifest.json");
@@ -104,7 +93,7 @@ Deno.test("the index follows the knowledge base without a manual rebuild", async
   await t.step(
     "an in-place rewrite: index sees it at once, search once trust runs out",
     async () => {
-      await makeCold("kb-b3m7o");
+      await makeCold(kb, "kb-b3m7o");
       await rewriteTitle("kb-b3m7o", /zebrafish/, "seahorse");
       assert.deepEqual(hitsOf(await search("seahorse")), [], "inside the trust window");
       const report = await index();
@@ -130,7 +119,7 @@ Deno.test("the index follows the knowledge base without a manual rebuild", async
         assert.equal(result.code, 0, show(result));
         return result.stdout;
       };
-      await makeCold("kb-b3m7o");
+      await makeCold(kb, "kb-b3m7o");
       const { before } = await rewriteTitle("kb-b3m7o", /^title: .*$/m, "title: Ocelot lantern");
       await age(READ_TRUST_MS + 1_000);
       assert.doesNotMatch(await context(), /kb-b3m7o/, "inside the hooks' window");
