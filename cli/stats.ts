@@ -65,13 +65,19 @@ export async function run(args: string[]): Promise<number> {
       plural(summary.errors, "error", "errors")
     })`,
   );
-  console.log(`${bold("Fire rate")}: ${percent(summary.fireRate)} of prompts not skipped`);
+  const kernelOnly = summary.kernelOnly
+    ? `; ${summary.kernelOnly} more got the kernel rules only`
+    : "";
+  console.log(
+    `${bold("Fire rate")}: ${percent(summary.fireRate)} of prompts not skipped got pointers` +
+      kernelOnly,
+  );
   console.log(
     `${bold("Outcomes")}: ${
       Object.entries(summary.outcomes).map(([key, count]) => `${key} ${count}`).join(", ")
     }`,
   );
-  console.log(`${bold("Median bytes injected")} (when fired): ${summary.medianBytes}`);
+  console.log(`${bold("Median bytes injected")} (when any were): ${summary.medianBytes}`);
   console.log(bold("Near-miss leaders:"));
   for (const item of summary.nearMissLeaders) {
     console.log(`  ${item.id} ${item.count}× (${item.words.join(", ")})`);

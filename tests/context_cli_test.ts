@@ -182,7 +182,27 @@ Deno.test("stats --json after KB_HOOK_DEBUG=1 hook runs: prompt count and fire r
   const text = await box.cli("stats");
   assert.equal(text.code, 0, show(text));
   assert.match(text.stdout, /Prompts: 8 \(3 skipped, 0 errors\)/);
-  assert.match(text.stdout, /Fire rate: 60% of prompts not skipped/);
+  assert.match(text.stdout, /Fire rate: 60% of prompts not skipped got pointers\n/);
+});
+
+Deno.test("stats: a prompt that gets only the kernel rules is not counted as a fire", async () => {
+  await using box = await sandboxKb();
+  const env = { ...box.hookEnv, KB_HOOK_DEBUG: "1" };
+  for (const name of ["prompt-match", "prompt-nomatch"]) {
+    assert.ok(
+      hookContext(await runHook(await payload(name), { env })),
+      `${name} injects something`,
+    );
+  }
+  const stats = parseJson<HookStats>(await box.cli("stats", "--json"));
+  assert.equal(stats.outcomes.surfaced, 2);
+  assert.equal(stats.fireRate, 1 / 2);
+  assert.equal(stats.kernelOnly, 1);
+  const text = await box.cli("stats");
+  assert.match(
+    text.stdout,
+    /Fire rate: 50% of prompts not skipped got pointers; 1 more got the kernel rules only\n/,
+  );
 });
 
 Deno.test("stats --json with no debug log yet", async () => {

@@ -14,9 +14,14 @@ export interface HookStats {
   errors: number;
   /** How many prompts ended in each outcome, by outcome name. */
   outcomes: Record<string, number>;
-  /** Share of prompts that were not skipped and surfaced something. */
+  /**
+   * Share of the prompts neither skipped nor failed that got a pointer: the kernel rules alone,
+   * which every prompt gets, are not a fire.
+   */
   fireRate: number;
-  /** Median size in bytes of the context the hook surfaced. */
+  /** Prompts that got the kernel rules and no pointer. */
+  kernelOnly: number;
+  /** Median size in bytes of the context the hook injected, when it injected any. */
   medianBytes: number;
   /** The ten entries most often just below the threshold, with the prompt words that hit them. */
   nearMissLeaders: { id: string; count: number; words: string[] }[];
@@ -38,6 +43,8 @@ export function summarizeDebugLog(text: string, activeIds: string[]): HookStats 
   const surfaced = new Set<string>();
   const nearMisses = new Map<string, { count: number; words: Set<string> }>();
   let prompts = 0;
+  let fired = 0;
+  let kernelOnly = 0;
   for (const line of text.split("\n")) {
     if (!line.trim()) continue;
     let parsed: unknown;
@@ -54,9 +61,10 @@ export function summarizeDebugLog(text: string, activeIds: string[]): HookStats 
     prompts++;
     outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
     if (outcome === "surfaced" && typeof record.bytes === "number") bytes.push(record.bytes);
-    for (const item of (record.surfaced as { id?: string }[] | undefined) ?? []) {
-      if (item?.id) surfaced.add(item.id);
-    }
+    const pointers = Array.isArray(record.surfaced) ? record.surfaced as { id?: string }[] : [];
+    if (pointers.length) fired++;
+    else if (outcome === "surfaced") kernelOnly++;
+    for (const item of pointers) if (item?.id) surfaced.add(item.id);
     for (const id of (record.kernel as string[] | undefined) ?? []) surfaced.add(id);
     for (
       const miss of (record.near_misses as { id?: string; hits?: string[] }[] | undefined) ?? []
@@ -76,7 +84,8 @@ export function summarizeDebugLog(text: string, activeIds: string[]): HookStats 
     skipped,
     errors,
     outcomes,
-    fireRate: considered > 0 ? (outcomes.surfaced ?? 0) / considered : 0,
+    fireRate: considered > 0 ? fired / considered : 0,
+    kernelOnly,
     medianBytes: median(bytes),
     nearMissLeaders: [...nearMisses].sort((a, b) =>
       b[1].count - a[1].count || a[0].localeCompare(b[0])

@@ -103,18 +103,37 @@ Deno.test("summarizeDebugLog: only skipped prompts give fire rate 0, not NaN", (
 });
 
 Deno.test("summarizeDebugLog: median of an even count, CRLF line ends", () => {
+  const pointer = [{ id: "kb-aaaaa" }];
   const text = jsonl([
-    { outcome: "surfaced", bytes: 100, surfaced: [] },
-    { outcome: "surfaced", bytes: 201, surfaced: [] },
+    { outcome: "surfaced", bytes: 100, surfaced: pointer },
+    { outcome: "surfaced", bytes: 201, surfaced: pointer },
     { outcome: "no_signal", bytes: 0 },
-    { outcome: "surfaced", bytes: 50, surfaced: [] },
-    { outcome: "surfaced", bytes: 400, surfaced: [] },
+    { outcome: "surfaced", bytes: 50, surfaced: pointer },
+    { outcome: "surfaced", bytes: 400, surfaced: pointer },
   ]).replaceAll("\n", "\r\n");
   const stats = summarizeDebugLog(text, []);
   equal(stats.prompts, 5);
   equal(stats.fireRate, 4 / 5);
   // Sorted 50, 100, 201, 400 → (100 + 201) / 2 = 150.5, rounded.
   equal(stats.medianBytes, 151);
+});
+
+Deno.test("summarizeDebugLog: the kernel rules alone are not a fire, and are counted apart", () => {
+  // A knowledge base with kernel rules injects them on every prompt: the outcome is "surfaced"
+  // even when no entry matched, and a fire rate of those would read 100 %.
+  const kernel = ["kb-kkkkk"];
+  const text = jsonl([
+    { outcome: "surfaced", bytes: 900, surfaced: [{ id: "kb-aaaaa" }], kernel },
+    { outcome: "surfaced", bytes: 500, surfaced: [], kernel },
+    { outcome: "surfaced", bytes: 500, surfaced: [], kernel },
+    { outcome: "surfaced", bytes: 500, kernel },
+    { outcome: "skipped", skip_reason: "short" },
+  ]);
+  const stats = summarizeDebugLog(text, []);
+  equal(stats.fireRate, 1 / 4);
+  equal(stats.kernelOnly, 3);
+  // What was injected still counts in the bytes, kernel rules included.
+  equal(stats.medianBytes, 500);
 });
 
 Deno.test("summarizeDebugLog: near-miss leaders are capped at 10, most frequent first", () => {
