@@ -11,6 +11,7 @@ import { bold, onStderr } from "../cli/output.ts";
 import denoConfig from "../deno.json" with { type: "json" };
 import { type CommandModule, type CommandName, COMMANDS, isCommand } from "./registry.ts";
 import { selfLauncher } from "./self_cli.ts";
+import { selfCommand } from "../io/self_command.ts";
 
 function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
@@ -83,7 +84,7 @@ function unknownCommand(name: string): string {
 /** Print top-level usage mistakes on stderr and return the usage exit code. */
 function reportTopLevel(problems: string[]): number {
   for (const problem of problems) console.error(onStderr.red(`git-kb: ${problem}`));
-  console.error("Run git-kb --help for the commands and the options for every command.");
+  console.error(`Run ${selfCommand()} --help for the commands and the options for every command.`);
   return 2;
 }
 

@@ -6,7 +6,6 @@
 import { blankEntry, type Entry } from "../core/entry/entry.ts";
 import { entryTemplate, readDraft } from "../core/entry/draft.ts";
 import { applyEdits, commitMessage, entryFileName } from "../core/entry/edit.ts";
-import { shellCommand } from "../core/shell/quote.ts";
 import { resolveKbNamed } from "../io/config.ts";
 import { editUntilValid } from "../io/editor.ts";
 import { ENTRIES_DIR } from "../io/kb.ts";
@@ -24,6 +23,7 @@ import {
   today,
 } from "./entry_flags.ts";
 import { reportSave } from "./save_report.ts";
+import { kbCommand } from "../io/self_command.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
@@ -136,14 +136,7 @@ export async function run(args: string[]): Promise<number> {
       return { value: request, problems: await entryProblems(request) };
     },
     resume: (path) =>
-      shellCommand([
-        "git-kb",
-        "add",
-        "--from-draft",
-        path,
-        ...kbFlag,
-        ...allowSecretArgs(allowSecret),
-      ]),
+      kbCommand("add", "--from-draft", path, ...kbFlag, ...allowSecretArgs(allowSecret)),
   });
   reportSave("Added", await saveDraft(draft, draft.value), values.json);
   printSupersededNotes(kbDir, draft.value.entry, kbFlag);

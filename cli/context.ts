@@ -7,6 +7,7 @@
 import { contextForPrompt } from "../io/hook/prompt_context.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import { printJson } from "./output.ts";
+import { selfCommand } from "../io/self_command.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
@@ -37,7 +38,7 @@ export async function run(args: string[]): Promise<number> {
   const prompt = positionals.join(" ");
   if (!prompt.trim()) {
     throw new UsageError(
-      'the prompt is blank; give its words, e.g. git-kb context "rotate the npm token"',
+      `the prompt is blank; give its words, e.g. ${selfCommand()} context "rotate the npm token"`,
     );
   }
   const { decision } = await contextForPrompt({

@@ -6,7 +6,6 @@
  * @module
  */
 import { type Entry, parseEntryText, type Problem, toEntry } from "../core/entry/entry.ts";
-import { shellCommand } from "../core/shell/quote.ts";
 import { readKbFile } from "../io/kb.ts";
 import type { Draft } from "../io/editor.ts";
 import {
@@ -18,6 +17,7 @@ import {
   ValidationError,
 } from "../io/save/save.ts";
 import { exitCodeOf } from "./errors.ts";
+import { kbCommand } from "../io/self_command.ts";
 
 /** Every problem a save of `request` would refuse, found without writing anything. */
 export async function entryProblems(request: SaveRequest): Promise<Problem[]> {
@@ -74,7 +74,7 @@ export function supersededNotes(kbDir: string, entry: Entry, kbFlag: string[]): 
     if (older?.status !== "active") continue;
     notes.push(
       `${link.to} is still active although ${entry.id} supersedes it; mark it: ` +
-        shellCommand(["git-kb", "edit", link.to, "--status", "superseded", ...kbFlag]),
+        kbCommand("edit", link.to, "--status", "superseded", ...kbFlag),
     );
   }
   return notes;

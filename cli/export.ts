@@ -10,6 +10,7 @@ import { exportAgentFiles } from "../io/export/agent_files.ts";
 import { openKb } from "../io/index/open.ts";
 import { type CommandSpec, helpText, NO_POSITIONALS, oneOf, parseCommand } from "./args.ts";
 import { cyan, green, printJson, yellow } from "./output.ts";
+import { selfCommand } from "../io/self_command.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
@@ -73,6 +74,8 @@ export async function run(args: string[]): Promise<number> {
       console.log(yellow(`  left out to stay inside its limit: ${leftOut.join(", ")}`));
     }
   }
-  if (stale) console.error(yellow("Agent files are stale: run git-kb export to rewrite them."));
+  if (stale) {
+    console.error(yellow(`Agent files are stale: run ${selfCommand()} export to rewrite them.`));
+  }
   return stale ? 1 : 0;
 }

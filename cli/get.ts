@@ -16,6 +16,7 @@ import { READ_TRUST_MS, readIndexedEntry } from "../io/index/store.ts";
 import { type CommandSpec, helpText, parseCommand } from "./args.ts";
 import { printJson, red, yellow } from "./output.ts";
 import { pathExists } from "../io/disk.ts";
+import { kbCommand, selfCommand } from "../io/self_command.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
@@ -88,7 +89,7 @@ async function fetchOne(
   if (!searched.length) {
     return `${typed}: no knowledge base named "${wanted}" is read (${
       kbs.map((kb) => kb.name).join(", ")
-    }); see git-kb doctor`;
+    }); see ${selfCommand()} doctor`;
   }
   const hits = searched.flatMap((kb) => {
     const item = lookUp(kb, id, links);
@@ -96,7 +97,7 @@ async function fetchOne(
   });
   if (hits.length > 1) {
     const where = hits.map(({ kb, item }) => `${kb.name}: ${join(kb.location.kbDir, item.path)}`);
-    const asks = hits.map(({ kb }) => shellCommand(["git-kb", "get", qualifyId(kb.name, id)]));
+    const asks = hits.map(({ kb }) => kbCommand("get", qualifyId(kb.name, id)));
     return `${id} is in ${hits.length} knowledge bases (${where.join("; ")}); ask for one: ` +
       asks.join(" or ");
   }
@@ -158,9 +159,9 @@ async function whyNotServed({ reader, location }: OpenKb, id: string): Promise<s
   if (leftOut.length) {
     const [{ path, message }] = leftOut;
     return `${id} is not served: ${path} was left out of the index: ` +
-      `${message.replace(/\n\s*/g, "; ")}; fix it, then check with git-kb doctor`;
+      `${message.replace(/\n\s*/g, "; ")}; fix it, then check with ${selfCommand()} doctor`;
   }
-  return `no entry ${id}; find ids with git-kb search <words>`;
+  return `no entry ${id}; find ids with ${selfCommand()} search <words>`;
 }
 
 /** The files the index left out that are, or claim to be, entry `id`. */

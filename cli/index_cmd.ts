@@ -7,6 +7,7 @@ import { openKb } from "../io/index/open.ts";
 import { indexDir } from "../io/paths.ts";
 import { type CommandSpec, helpText, NO_POSITIONALS, parseCommand } from "./args.ts";
 import { printJson, yellow } from "./output.ts";
+import { kbCommand } from "../io/self_command.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
@@ -47,7 +48,8 @@ export async function run(args: string[]): Promise<number> {
   );
   const left = report.invalid.length;
   if (left && !values.verbose) {
-    console.log(yellow(`${plural(left, "file", "files")} left out: run git-kb doctor`));
+    const doctor = kbCommand("doctor", "--kb", location.kbDir);
+    console.log(yellow(`${plural(left, "file", "files")} left out: run ${doctor}`));
   }
   if (left && values.verbose) {
     console.log(yellow(`${plural(left, "file", "files")} left out:`));

@@ -26,6 +26,7 @@ import { homeDir } from "../io/paths.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import { green, plural, printJson, yellow } from "./output.ts";
 import { isEmptyDir, makeDirs, realPathOr, statOf } from "../io/disk.ts";
+import { selfCommand } from "../io/self_command.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
@@ -171,7 +172,7 @@ async function plan(
   if (source && (dir !== undefined || source.endsWith(".git"))) {
     throw new UsageError(
       `${resolvePath(source)} does not exist, so there is nothing to clone; check the path, ` +
-        `or to create a new knowledge base run git-kb init <new folder>`,
+        `or to create a new knowledge base run ${selfCommand()} init <new folder>`,
     );
   }
   const kbDir = resolvePath(source ?? dir ?? defaultDir(folder));
@@ -356,7 +357,7 @@ export async function run(args: string[]): Promise<number> {
         plural(notRead.length, "markdown file", "markdown files")
       } outside ${ENTRIES_DIR}/ ` +
         `are not read by git-kb (${shown}): move them into ${ENTRIES_DIR}/, or bring a folder of ` +
-        "notes in with git-kb import <folder> (--dry-run first to see the report)",
+        `notes in with ${selfCommand()} import <folder> (--dry-run first to see the report)`,
     );
   }
   return 0;

@@ -5,7 +5,6 @@
  * @module
  */
 import { parseEntryText } from "../core/entry/entry.ts";
-import { shellCommand } from "../core/shell/quote.ts";
 import { type Backlink, linksTo } from "../io/save/backlinks.ts";
 import { resolveKb } from "../io/config.ts";
 import { entryPathOf, saveChanges } from "../io/save/save.ts";
@@ -13,6 +12,7 @@ import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts"
 import { cyan, green, plural, printJson, yellow } from "./output.ts";
 import { printWarnings, saveSummary } from "./save_report.ts";
 import { readEntryText } from "../io/kb.ts";
+import { kbCommand, selfCommand } from "../io/self_command.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
@@ -45,9 +45,10 @@ class LinkedError extends Error {
     super(
       `not removed: ${plural(links.length, "link points", "links point")} at ${ids.join(", ")}:` +
         describeLinks(links) +
-        `\nRemove those links first (git-kb edit <id> --remove-link <rel>:<target>), or delete ` +
+        `\nRemove those links first (${selfCommand()} edit <id> --remove-link <rel>:<target>), ` +
+        `or delete ` +
         `anyway and leave them ` +
-        `dangling:\n  ${shellCommand(["git-kb", "rm", ...ids, "--force"])}`,
+        `dangling:\n  ${kbCommand("rm", ...ids, "--force")}`,
     );
     this.name = "LinkedError";
   }

@@ -18,6 +18,7 @@ import {
 import { resolvePath } from "../io/paths.ts";
 import { type CommandSpec, helpText, NO_POSITIONALS, parseCommand, UsageError } from "./args.ts";
 import { bold, dim, green, printJson, red } from "./output.ts";
+import { selfCommand } from "../io/self_command.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
@@ -119,8 +120,8 @@ function printSetup(scratch: Scratch, json: boolean | undefined): void {
   for (const brief of numbered("writer").concat(numbered("reader"))) {
     console.log(`  ${brief.number}. ${brief.expect}`);
   }
-  console.log(`\nAfterwards: git-kb ${verifyArgs.join(" ")}`);
-  console.log(`Always, last: git-kb ${teardownArgs.join(" ")}`);
+  console.log(`\nAfterwards: ${selfCommand()} ${verifyArgs.join(" ")}`);
+  console.log(`Always, last: ${selfCommand()} ${teardownArgs.join(" ")}`);
 }
 
 /** Run the command; `launcher` starts git-kb itself (given by the dispatcher). */

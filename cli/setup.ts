@@ -37,6 +37,7 @@ import {
 import { homeDir, resolvePath } from "../io/paths.ts";
 import { type CommandSpec, helpText, NO_POSITIONALS, parseCommand, UsageError } from "./args.ts";
 import { bold, dim, green, printJson, red, yellow } from "./output.ts";
+import { selfCommand } from "../io/self_command.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
@@ -229,12 +230,13 @@ function planChange(
     if (error instanceof SyntaxError) {
       throw new Error(
         `cannot parse ${current.path}: ${error.message}. ${JSON_HINTS[agent]} Fix the file ` +
-          `and run git-kb setup again; nothing was written.\n${byHand}`,
+          `and run ${selfCommand()} setup again; nothing was written.\n${byHand}`,
       );
     }
     if (error instanceof SettingsShapeError) {
       throw new Error(
-        `cannot update ${current.path}: ${error.message}. Fix it and run git-kb setup again; ` +
+        `cannot update ${current.path}: ${error.message}. Fix it and run ${selfCommand()} setup ` +
+          `again; ` +
           `nothing was written.\n${byHand}`,
       );
     }
@@ -262,7 +264,7 @@ function installAdvice(agent: HookAgent, scope: Scope): string[] {
   if (agent === "claude") {
     notes.push(
       "If the git-kb plugin is installed as well, its hooks run too: keep one of the two " +
-        "(claude plugin uninstall git-kb, or git-kb setup --remove).",
+        `(claude plugin uninstall git-kb, or ${selfCommand()} setup --remove).`,
     );
   }
   if (agent === "codex") {

@@ -14,6 +14,7 @@ import { basename } from "../core/path.ts";
 import { resolvePath } from "./paths.ts";
 import { readJsonFile, writeFileAtomic } from "./fs.ts";
 import { pluginConfigFile, xdgConfigFile } from "./paths.ts";
+import { selfCommand } from "./self_command.ts";
 
 /** One configured knowledge base: its name and its folder. */
 export interface KnowledgeBase {
@@ -45,8 +46,8 @@ export interface KbSet {
 export class NotConfiguredError extends Error {
   constructor() {
     super(
-      "No knowledge base is configured. Run `git-kb init <clone-url|path>` to set one up, " +
-        "or pass --kb <dir> or set KB_DIR.",
+      `No knowledge base is configured. Run \`${selfCommand()} init <clone-url|path>\` to set ` +
+        "one up, or pass --kb <dir> or set KB_DIR.",
     );
     this.name = "NotConfiguredError";
   }
@@ -58,7 +59,7 @@ export class UnknownKbError extends Error {
     const names = known.map((kb) => kb.name).join(", ");
     super(
       `no knowledge base named "${name}" is configured (${source} names ${names || "none"}); ` +
-        `add one with git-kb init <clone-url|path> --name ${name}`,
+        `add one with ${selfCommand()} init <clone-url|path> --name ${name}`,
     );
     this.name = "UnknownKbError";
   }

@@ -10,6 +10,7 @@ import type { InvalidFile } from "../core/index/reader.ts";
 import { join } from "../core/path.ts";
 import { shellQuote } from "../core/shell/quote.ts";
 import { decodeUtf8Strict, NotUtf8Error } from "../core/text/utf8.ts";
+import { selfCommand } from "./self_command.ts";
 
 /** The folder of entry files inside a knowledge base. */
 export const ENTRIES_DIR = "entries";
@@ -25,7 +26,7 @@ export class NotAKbError extends Error {
   constructor(kbDir: string) {
     super(
       `${kbDir} is not a git-kb knowledge base (it has no entries/ folder). ` +
-        "Run `git-kb init` to create or connect one.",
+        `Run \`${selfCommand()} init\` to create or connect one.`,
     );
     this.name = "NotAKbError";
   }

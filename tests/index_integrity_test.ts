@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { bytesChecksum } from "../core/hash.ts";
+import { shellQuote } from "../core/shell/quote.ts";
 import { indexFindings } from "../io/index/health.ts";
 import {
   childEnv,
@@ -267,7 +268,8 @@ Deno.test("index prints one line for files left out; --verbose names them", asyn
     await Deno.writeTextFile(join(kb.dir, "entries", `${name}.md`), "no frontmatter\n");
   }
   const plain = await runCli(["index"], { env: kb.env });
-  assert.match(plain.stdout, /^3 files left out: run git-kb doctor$/m, show(plain));
+  const doctor = `git-kb doctor --kb ${shellQuote(kb.dir)}`;
+  assert.ok(plain.stdout.includes(`\n3 files left out: run ${doctor}\n`), show(plain));
   assert.doesNotMatch(plain.stdout, /bad-a/);
   const verbose = await runCli(["index", "--verbose"], { env: kb.env });
   for (const name of ["bad-a", "bad-b", "bad-c"]) {

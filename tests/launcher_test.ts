@@ -289,6 +289,33 @@ Deno.test("the real launcher from a plugin path of quotes, $() and backticks: th
   assert.ok(!pwned(sandbox.root) && !pwned(plugin), "the printed line ran nothing else");
 });
 
+Deno.test("a hint the CLI prints through the real launcher, off PATH, runs it when pasted", async () => {
+  await using sandbox = await makeSandbox();
+  const plugin = join(sandbox.root, "o'brien's $(touch PWNED) plugins", "bin");
+  await copyDir(BIN, plugin);
+  const launcher = join(plugin, "git-kb");
+  await Deno.chmod(launcher, 0o755);
+  const env = { PATH: Deno.env.get("PATH") ?? "", HOME: sandbox.home, NO_COLOR: "1" };
+  const missing = await runProcess(launcher, ["get", "kb-zzzzz", "--kb", FIXTURE], {
+    env,
+    clearEnv: true,
+    cwd: sandbox.root,
+  });
+  assert.equal(missing.code, 1, show(missing));
+  const printed = missing.stderr.match(/find ids with (.*) search <words>/)?.[1];
+  assert.equal(printed, shellQuote(launcher), show(missing));
+  const pasted = await runProcess(
+    "sh",
+    ["-c", `${printed} search rotate token --kb ${shellQuote(FIXTURE)}`],
+    { env, clearEnv: true, cwd: sandbox.root },
+  );
+  assert.equal(pasted.code, 0, show(pasted));
+  assert.match(pasted.stdout, /kb-7q2mx/);
+  const unknown = await runProcess(launcher, ["--bogus"], { env, clearEnv: true });
+  assert.ok(unknown.stderr.includes(`Run ${shellQuote(launcher)} --help`), show(unknown));
+  assert.ok(![...Deno.readDirSync(sandbox.root)].some((item) => item.name === "PWNED"));
+});
+
 Deno.test("a symlink to the launcher (git-kb on PATH) finds the bundle beside the real file", async () => {
   await using sandbox = await makeSandbox();
   const { path, launcher } = await fakeDeno(sandbox.root);

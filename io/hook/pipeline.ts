@@ -36,6 +36,7 @@ import type { Ledger } from "../../core/prompt/decision.ts";
 import type { IndexReader } from "../../core/index/reader.ts";
 import type { KbPart } from "../../core/kbs/across.ts";
 import { shellQuote } from "../../core/shell/quote.ts";
+import { selfCommand } from "../self_command.ts";
 import { resolveKbs } from "../config.ts";
 import { HOOK_TRUST_MS, openIndex, type RefreshReport } from "../index/store.ts";
 import { kbCacheDir } from "../paths.ts";
@@ -100,13 +101,11 @@ export interface ContextOutcome<D> {
 }
 
 /**
- * The command that fetches entry bodies, as it must be typed: `KB_CLI` (a command prefix, used
- * verbatim) when set, the plugin's launcher under `CLAUDE_PLUGIN_ROOT`, else `git-kb` on PATH;
- * always with `--kb`, since the shell the model runs may not see the plugin's config.
+ * The command that fetches entry bodies, as it must be typed ({@link selfCommand}); always with
+ * `--kb`, since the shell the model runs may not see the plugin's config.
  */
 export function fetchCommand(kbDir: string): (ids: string[]) => string {
-  const root = Deno.env.get("CLAUDE_PLUGIN_ROOT");
-  const cli = Deno.env.get("KB_CLI") || (root ? shellQuote(`${root}/bin/git-kb`) : "git-kb");
+  const cli = selfCommand();
   return (ids) => `${cli} get ${ids.join(" ")} --kb ${shellQuote(kbDir)}`;
 }
 

@@ -12,6 +12,7 @@ import { findDamage, openIndex, readManifest } from "./store.ts";
 import { kernelDamage } from "./refresh.ts";
 import { scanEntries } from "../kb.ts";
 import { indexDir } from "../paths.ts";
+import { kbCommand } from "../self_command.ts";
 
 /**
  * Check the index of `kbDir` and bring it up to date: every index file against its checksum and
@@ -41,7 +42,9 @@ export async function indexFindings(kbDir: string): Promise<Finding[]> {
     add(
       "error",
       `the index counts ${counted} files (${report.docCount} entries, ${report.invalid.length} ` +
-        `left out) but entries/ holds ${onDisk}: run git-kb index --full`,
+        `left out) but entries/ holds ${onDisk}: run ${
+          kbCommand("index", "--full", "--kb", kbDir)
+        }`,
     );
   }
   for (const [id, files] of duplicateGroups(report.invalid)) {

@@ -10,6 +10,7 @@ import { qualifyId } from "../../core/kbs/qualified.ts";
 import { type KbLocation, resolveKbs } from "../config.ts";
 import { NotAKbError } from "../kb.ts";
 import { entryPaths } from "../save/save.ts";
+import { selfCommand } from "../self_command.ts";
 
 /** The most colliding ids named one by one; the rest are counted. */
 const NAMED_LIMIT = 10;
@@ -50,8 +51,10 @@ export function idCollisionFindings(location: KbLocation): Finding[] {
     findings.push({
       level: "warn",
       check: "kbs",
-      message: `${name} is configured but its folder holds no knowledge base; run git-kb doctor ` +
-        `--kb <its folder>, or set it up again with git-kb init <clone-url|path> --name ${name}`,
+      message:
+        `${name} is configured but its folder holds no knowledge base; run ${selfCommand()} ` +
+        `doctor --kb <its folder>, or set it up again with ${selfCommand()} init <clone-url|path> ` +
+        `--name ${name}`,
     });
   }
   for (const [id, list] of collisions.slice(0, NAMED_LIMIT)) {

@@ -20,7 +20,7 @@ import {
 import { displaySafe } from "../../core/text/display.ts";
 import { describeSecret, entrySecrets } from "../../core/entry/secrets.ts";
 import { kernelRuleCost, LIMITS } from "../../core/entry/schema.ts";
-import { gitCommand, shellCommand, shellQuote } from "../../core/shell/quote.ts";
+import { gitCommand, shellQuote } from "../../core/shell/quote.ts";
 import { ifExists, writeFileAtomic } from "../fs.ts";
 import {
   commitIdentity,
@@ -49,6 +49,7 @@ import {
   orphansMessage,
   repoState,
 } from "./repo_state.ts";
+import { kbCommand, selfCommand } from "../self_command.ts";
 
 /** Raised when an entry breaks the contract; nothing was written. */
 export class ValidationError extends Error {
@@ -197,7 +198,11 @@ export function entryPaths(kbDir: string): Map<string, string> {
 export function entryPathOf(kbDir: string, id: string): string {
   const paths = listEntries(kbDir).filter((path) => idOfPath(path) === id).sort();
   if (!paths.length) {
-    throw new Error(`no entry ${id} in ${kbDir}; find ids with git-kb search <words>`);
+    throw new Error(
+      `no entry ${id} in ${kbDir}; find ids with ${selfCommand()} search <words> --kb ${
+        shellQuote(kbDir)
+      }`,
+    );
   }
   if (paths.length > 1) {
     throw new Error(
@@ -549,7 +554,7 @@ function isRejected(output: string): boolean {
  * uncommitted changes, merge commits) and prints the commands for each case.
  */
 export function syncCommand(kbDir: string): string {
-  return shellCommand(["git-kb", "sync", "--kb", kbDir]);
+  return kbCommand("sync", "--kb", kbDir);
 }
 
 function conflictError(saved: Unpushed, paths: string[]): PushError {
