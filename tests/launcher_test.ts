@@ -255,12 +255,24 @@ Deno.test("a comma in a permission path: a command says so in one line, a hook s
   assert.match(editor.stderr, /the editor \/opt\/ed,it has a comma/);
 });
 
-Deno.test("the real launcher from a plugin path of quotes, $() and backticks: the fetch line works", async () => {
-  await using sandbox = await makeSandbox();
-  const plugin = join(sandbox.root, "o'brien's $(touch PWNED) `touch PWNED` plugins", "bin");
+/** A copy of the real plugin/bin in `folder` (a hostile name) under `root`, and its launcher. */
+async function pluginAt(
+  root: string,
+  folder: string,
+): Promise<{ plugin: string; launcher: string }> {
+  const plugin = join(root, folder, "bin");
   await copyDir(BIN, plugin);
   const launcher = join(plugin, "git-kb");
   await Deno.chmod(launcher, 0o755);
+  return { plugin, launcher };
+}
+
+Deno.test("the real launcher from a plugin path of quotes, $() and backticks: the fetch line works", async () => {
+  await using sandbox = await makeSandbox();
+  const { plugin, launcher } = await pluginAt(
+    sandbox.root,
+    "o'brien's $(touch PWNED) `touch PWNED` plugins",
+  );
   const env = {
     PATH: Deno.env.get("PATH") ?? "",
     HOME: sandbox.home,
@@ -291,10 +303,7 @@ Deno.test("the real launcher from a plugin path of quotes, $() and backticks: th
 
 Deno.test("a hint the CLI prints through the real launcher, off PATH, runs it when pasted", async () => {
   await using sandbox = await makeSandbox();
-  const plugin = join(sandbox.root, "o'brien's $(touch PWNED) plugins", "bin");
-  await copyDir(BIN, plugin);
-  const launcher = join(plugin, "git-kb");
-  await Deno.chmod(launcher, 0o755);
+  const { launcher } = await pluginAt(sandbox.root, "o'brien's $(touch PWNED) plugins");
   const env = { PATH: Deno.env.get("PATH") ?? "", HOME: sandbox.home, NO_COLOR: "1" };
   const missing = await runProcess(launcher, ["get", "kb-zzzzz", "--kb", FIXTURE], {
     env,
