@@ -30,6 +30,7 @@ import { printWarnings, saveSummary } from "./save_report.ts";
 import { missingPermissionFlag } from "./errors.ts";
 import { green, plural, printJson, red, yellow } from "./output.ts";
 import { isFolder, lstatOf, pathExists } from "../io/disk.ts";
+import { kbCommand } from "../io/self_command.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
@@ -118,7 +119,7 @@ async function gitUsable(kbDir: string): Promise<Finding> {
     return {
       level: "error",
       check: "git",
-      message: withFix(`${kbDir} does not exist`, shellCommand(["git-kb", "init", "--dir", kbDir])),
+      message: withFix(`${kbDir} does not exist`, kbCommand("init", "--dir", kbDir)),
     };
   }
   const version = await git(kbDir, ["--version"]).catch(() => undefined);
@@ -235,7 +236,7 @@ function reachFinding(kbDir: string, status: RemoteStatus): Finding {
     level: "error",
     check: "remote",
     message: `${remote} did not answer: ${fetch.reason}; check the network, or run ` +
-      `${shellCommand(["git-kb", "doctor", "--offline", "--kb", kbDir])}`,
+      `${kbCommand("doctor", "--offline", "--kb", kbDir)}`,
   };
 }
 
@@ -252,7 +253,7 @@ function staleNote(status: RemoteStatus): string {
 /** How far the branch is from the remote branch, as a finding with the sync that closes it. */
 function distanceFinding(kbDir: string, status: RemoteStatus): Finding {
   const { upstream, counts } = status;
-  const sync = shellCommand(["git-kb", "sync", "--kb", kbDir]);
+  const sync = kbCommand("sync", "--kb", kbDir);
   const note = staleNote(status);
   if (!counts) {
     return {
@@ -442,9 +443,6 @@ export async function contractFindings(context: DoctorContext): Promise<Finding[
   return findings;
 }
 
-/** The command that shows every repair as a rewrite. */
-const FIX_COMMAND = shellCommand(["git-kb", "doctor", "--fix"]);
-
 /** Entries the index serves only by reading them forgivingly, each with what was read. */
 export async function repairFindings(context: DoctorContext): Promise<Finding[]> {
   const repairable = await context.repairable();
@@ -456,7 +454,7 @@ export async function repairFindings(context: DoctorContext): Promise<Finding[]>
       message: withFix(
         `${plural(repairable.length, "entry is", "entries are")} served as read forgivingly, ` +
           "not as written; doctor --fix shows the rewrite to the contract",
-        FIX_COMMAND,
+        kbCommand("doctor", "--fix", "--kb", context.kbDir),
       ),
     },
     ...repairable.map((item): Finding => ({
@@ -486,7 +484,7 @@ export async function kernelFindings(context: DoctorContext): Promise<Finding[]>
         check: "kernel",
         message: withFix(
           `${rule.id} alone is over the budget; the prompt hook lists it as a pointer instead`,
-          shellCommand(["git-kb", "edit", rule.id, "--no-kernel"]),
+          kbCommand("edit", rule.id, "--no-kernel", "--kb", context.kbDir),
         ),
       });
     }
@@ -633,7 +631,7 @@ async function fix(kbDir: string, write: boolean, json: boolean): Promise<number
     for (const item of repairable) printRewrite(item);
     console.log(
       `\n${plural(repairable.length, "entry", "entries")} to rewrite. Write them in one commit:\n` +
-        `  ${shellCommand(["git-kb", "doctor", "--fix", "--write"])}`,
+        `  ${kbCommand("doctor", "--fix", "--write", "--kb", kbDir)}`,
     );
     return 0;
   }

@@ -14,7 +14,6 @@ import {
 import { type ForgivingRead, readEntryForgivingly } from "../core/entry/repair.ts";
 import { problemNotes, readDraft, withNotes } from "../core/entry/draft.ts";
 import { applyEdits, editOutcome, formatListChanges, listChanges } from "../core/entry/edit.ts";
-import { shellCommand } from "../core/shell/quote.ts";
 import { locateEntry } from "../io/kbs/locate.ts";
 import { type DraftCheck, editUntilValid } from "../io/editor.ts";
 import {
@@ -39,6 +38,7 @@ import {
 import { printJson } from "./output.ts";
 import { reportSave } from "./save_report.ts";
 import { readEntryText } from "../io/kb.ts";
+import { kbCommand } from "../io/self_command.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
@@ -167,7 +167,7 @@ export async function run(args: string[]): Promise<number> {
     to: values.to,
     kb: values.kb,
     command: (qualified) =>
-      shellCommand(["git-kb", "edit", ...args.map((arg) => arg === typed ? qualified : arg)]),
+      kbCommand("edit", ...args.map((arg) => arg === typed ? qualified : arg)),
   });
   const kbFlag = values.kb !== undefined
     ? ["--kb", kbDir]
@@ -214,15 +214,7 @@ export async function run(args: string[]): Promise<number> {
       return { value: plan, problems: await entryProblems(plan.request) };
     },
     resume: (draftPath) =>
-      shellCommand([
-        "git-kb",
-        "edit",
-        id,
-        "--from-draft",
-        draftPath,
-        ...kbFlag,
-        ...allowSecretArgs(allowSecret),
-      ]),
+      kbCommand("edit", id, "--from-draft", draftPath, ...kbFlag, ...allowSecretArgs(allowSecret)),
   });
   const plan = draft.value;
   if (!plan) {

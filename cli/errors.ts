@@ -6,6 +6,7 @@
  */
 import { UsageError } from "./args.ts";
 import { onStderr } from "./output.ts";
+import { selfCommand } from "../io/self_command.ts";
 
 const PERMISSION = /Requires (\w+) access to "?([^",]*)"?/;
 
@@ -60,7 +61,7 @@ export function describeError(error: unknown, command: string, usage?: string): 
     return [
       ...error.problems.map((problem) => red(`git-kb ${command}: ${problem}`)),
       ...(usage ? [usage] : []),
-      `Run git-kb ${command} --help for the options.`,
+      `Run ${selfCommand()} ${command} --help for the options.`,
     ].join("\n");
   }
   const message = error instanceof Error ? error.message : String(error);

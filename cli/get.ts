@@ -7,7 +7,7 @@
 import { type Neighbour, neighbours } from "../core/entry/links.ts";
 import type { IndexReader } from "../core/index/reader.ts";
 import { join } from "../core/path.ts";
-import { shellCommand } from "../core/shell/quote.ts";
+import { shellCommand, shellQuote } from "../core/shell/quote.ts";
 import { git } from "../io/git.ts";
 import { qualifyId, splitQualifiedId } from "../core/kbs/qualified.ts";
 import type { OpenKb } from "../io/index/open.ts";
@@ -60,7 +60,11 @@ export async function run(args: string[]): Promise<number> {
       const found: Found[] = [];
       const reasons: string[] = [];
       for (const typed of ids) {
-        const outcome = await fetchOne(kbs, several, typed, values.links);
+        const outcome = await fetchOne(kbs, typed, {
+          several,
+          pinned: values.kb !== undefined,
+          links: values.links,
+        });
         if (typeof outcome === "string") reasons.push(outcome);
         else found.push(outcome);
       }
@@ -80,9 +84,8 @@ export async function run(args: string[]): Promise<number> {
  */
 async function fetchOne(
   kbs: NamedKb[],
-  several: boolean,
   typed: string,
-  links?: boolean,
+  { several, pinned, links }: { several: boolean; pinned: boolean; links?: boolean },
 ): Promise<Found | string> {
   const { kb: wanted, id } = splitQualifiedId(typed);
   const searched = wanted === undefined ? kbs : kbs.filter((kb) => kb.name === wanted);
@@ -105,7 +108,7 @@ async function fetchOne(
     const [{ kb, item }] = hits;
     return several ? { ...item, id: qualifyId(kb.name, id) } : item;
   }
-  const why = await Promise.all(searched.map((kb) => whyNotServed(kb, id)));
+  const why = await Promise.all(searched.map((kb) => whyNotServed(kb, id, pinned)));
   const served = why.findIndex((reason) => !reason.startsWith("no entry "));
   if (served < 0) return why[0];
   return several ? `${searched[served].name}: ${why[served]}` : why[served];
@@ -146,8 +149,13 @@ function printEntries(found: Found[]): void {
  * merge or rebase conflict (asked of git only here, on a miss), its file was left out, or no
  * file has it.
  */
-async function whyNotServed({ reader, location }: OpenKb, id: string): Promise<string> {
+async function whyNotServed(
+  { reader, location }: OpenKb,
+  id: string,
+  pinned: boolean,
+): Promise<string> {
   const { kbDir } = location;
+  const kb = pinned ? ` --kb ${shellQuote(kbDir)}` : "";
   const leftOut = leftOutFiles(reader, id);
   const duplicate = leftOut.find((item) => item.duplicateOf === id);
   if (duplicate) return `${id} is not served: ${duplicate.message}`;
@@ -159,9 +167,9 @@ async function whyNotServed({ reader, location }: OpenKb, id: string): Promise<s
   if (leftOut.length) {
     const [{ path, message }] = leftOut;
     return `${id} is not served: ${path} was left out of the index: ` +
-      `${message.replace(/\n\s*/g, "; ")}; fix it, then check with ${selfCommand()} doctor`;
+      `${message.replace(/\n\s*/g, "; ")}; fix it, then check with ${selfCommand()} doctor${kb}`;
   }
-  return `no entry ${id}; find ids with ${selfCommand()} search <words>`;
+  return `no entry ${id}; find ids with ${selfCommand()} search <words>${kb}`;
 }
 
 /** The files the index left out that are, or claim to be, entry `id`. */

@@ -26,7 +26,7 @@ import { homeDir } from "../io/paths.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import { green, plural, printJson, yellow } from "./output.ts";
 import { isEmptyDir, makeDirs, realPathOr, statOf } from "../io/disk.ts";
-import { selfCommand } from "../io/self_command.ts";
+import { kbCommand, selfCommand } from "../io/self_command.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
@@ -155,7 +155,7 @@ async function plan(
         throw new UsageError(
           `${kbDir} already holds the knowledge base "${configured.name}" the config names, ` +
             `a clone of another remote; nothing was changed. To add ${from} beside it, run ` +
-            shellCommand(["git-kb", "init", source, "--name", name]),
+            kbCommand("init", source, "--name", name),
         );
       }
       throw new Error(`${kbDir} already exists and is not empty; pass --dir <new folder>`);
@@ -218,7 +218,7 @@ function guardConfig(
   throw new UsageError(
     `the config ${file} already points at the knowledge base ${configured} ` +
       `(${entries}), not at ${kbDir}; nothing was changed. It lists ${names}. ` +
-      `To add ${kbDir} beside it, run ${shellCommand([...rerun, "--name", nameFromDir(kbDir)])}; ` +
+      `To add ${kbDir} beside it, run ${kbCommand(...rerun, "--name", nameFromDir(kbDir))}; ` +
       `to switch to ${kbDir}, run the same command with --force; to use another knowledge ` +
       `base for one command, pass --kb <dir> or set KB_DIR`,
   );
@@ -309,7 +309,7 @@ export async function run(args: string[]): Promise<number> {
   if (problem) throw new UsageError(problem);
   const planned = await plan(positionals[0], values.dir, values.name ?? "kb");
   const { kbDir, mode } = planned;
-  const rerun = ["git-kb", "init", ...positionals, ...values.dir ? ["--dir", values.dir] : []];
+  const rerun = ["init", ...positionals, ...values.dir ? ["--dir", values.dir] : []];
   const replaced = values.name === undefined
     ? guardConfig(kbDir, values.force, rerun)
     : guardName(kbDir, values.name, values.force);
@@ -347,7 +347,7 @@ export async function run(args: string[]): Promise<number> {
   if (report.invalid.length) {
     console.log(
       `${yellow("!")} ${plural(report.invalid.length, "file", "files")} under ${ENTRIES_DIR}/ ` +
-        `left out: run ${shellCommand(["git-kb", "doctor"])}`,
+        `left out: run ${kbCommand("doctor", "--kb", kbDir)}`,
     );
   }
   if (notRead.length) {

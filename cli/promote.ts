@@ -15,7 +15,6 @@ import {
   supersededOriginal,
 } from "../core/kbs/promote.ts";
 import { qualifyId } from "../core/kbs/qualified.ts";
-import { shellCommand } from "../core/shell/quote.ts";
 import { displaySafe } from "../core/text/display.ts";
 import { type KbLocation, nameFromDir, resolveKbNamed } from "../io/config.ts";
 import { realPathOr } from "../io/disk.ts";
@@ -34,6 +33,7 @@ import { checkAndSave } from "./entry_save.ts";
 import { today } from "./entry_flags.ts";
 import { cyan, green, printJson, yellow } from "./output.ts";
 import { printWarnings, saveSummary } from "./save_report.ts";
+import { kbCommand } from "../io/self_command.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
@@ -104,7 +104,7 @@ export async function run(args: string[]): Promise<number> {
   const [typed] = positionals;
   const source = locateEntry(typed, {
     kb: values.kb,
-    command: (qualified) => shellCommand(["git-kb", "promote", qualified, "--to", to]),
+    command: (qualified) => kbCommand("promote", qualified, "--to", to),
   });
   const target = resolveKbNamed(to, values.kb);
   const { kbDir } = source.location;
@@ -112,7 +112,7 @@ export async function run(args: string[]): Promise<number> {
     throw new UsageError(`${typed} is in ${to} already; name another knowledge base with --to`);
   }
   const from = qualifyId(nameOf(source.location), source.id);
-  const finish = shellCommand(["git-kb", "promote", from, "--to", to]);
+  const finish = kbCommand("promote", from, "--to", to);
   const path = entryPathOf(kbDir, source.id);
   const { entry: original, text } = readEntry(kbDir, path, `Entry ${from} (${path})`);
   const targetPaths = entryPaths(target.kbDir);
@@ -223,7 +223,7 @@ function report(done: {
     console.log(
       `${yellow("!")} link ${link.rel} → ${link.to}${title} dropped from the copy: ${to} has no ` +
         `${link.to}; to carry it, promote that entry too, then link it: ` +
-        shellCommand(["git-kb", "edit", copyName, "--link", `${link.rel}:${link.to}`]),
+        kbCommand("edit", copyName, "--link", `${link.rel}:${link.to}`),
     );
   }
 }

@@ -13,6 +13,7 @@ import { cyan, green, plural, printJson, yellow } from "./output.ts";
 import { printWarnings, saveSummary } from "./save_report.ts";
 import { readEntryText } from "../io/kb.ts";
 import { kbCommand, selfCommand } from "../io/self_command.ts";
+import { shellCommand } from "../core/shell/quote.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
@@ -41,14 +42,15 @@ export const help: string = helpText(command);
 /** Raised when other entries link to what would be deleted; nothing was removed. */
 class LinkedError extends Error {
   readonly exitCode = 1;
-  constructor(ids: string[], links: Backlink[]) {
+  constructor(ids: string[], links: Backlink[], kbFlag: string[]) {
+    const kb = kbFlag.length ? ` ${shellCommand(kbFlag)}` : "";
     super(
       `not removed: ${plural(links.length, "link points", "links point")} at ${ids.join(", ")}:` +
         describeLinks(links) +
-        `\nRemove those links first (${selfCommand()} edit <id> --remove-link <rel>:<target>), ` +
-        `or delete ` +
-        `anyway and leave them ` +
-        `dangling:\n  ${kbCommand("rm", ...ids, "--force")}`,
+        `\nRemove those links first (${selfCommand()} edit <id> --remove-link <rel>:<target>${kb}), ` +
+        `or delete anyway and leave them dangling:\n  ${
+          kbCommand("rm", ...ids, "--force", ...kbFlag)
+        }`,
     );
     this.name = "LinkedError";
   }
@@ -74,7 +76,9 @@ export async function run(args: string[]): Promise<number> {
   const { kbDir } = resolveKb(values.kb);
   const paths = ids.map((id) => entryPathOf(kbDir, id));
   const dangling = linksTo(kbDir, new Set(ids));
-  if (dangling.length && !values.force) throw new LinkedError(ids, dangling);
+  if (dangling.length && !values.force) {
+    throw new LinkedError(ids, dangling, values.kb === undefined ? [] : ["--kb", kbDir]);
+  }
   const changes = paths.map((path) => ({
     path,
     previousText: readEntryText(kbDir, path),

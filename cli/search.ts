@@ -14,7 +14,6 @@ import { mergeHits } from "../core/kbs/hits.ts";
 import { qualifyId } from "../core/kbs/qualified.ts";
 import { withKbs } from "../io/kbs/open.ts";
 import { distinctTerms } from "../core/text/tokenize.ts";
-import { shellCommand } from "../core/shell/quote.ts";
 import { READ_TRUST_MS } from "../io/index/store.ts";
 import { displaySafe } from "../core/text/display.ts";
 import {
@@ -28,6 +27,7 @@ import {
 } from "./args.ts";
 import { bold, cyan, dim, printJson, yellow } from "./output.ts";
 import { readEntryText } from "../io/kb.ts";
+import { kbCommand } from "../io/self_command.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
@@ -135,7 +135,7 @@ export async function run(args: string[]): Promise<number> {
     (values.json ? console.error : console.log)(
       `${quoted} ${queries.length > 1 ? "are" : "is"} made only of common words, single ` +
         "letters or signs, which search skips; try the words that name the topic, for example: " +
-        shellCommand(["git-kb", "search", "rotate token"]),
+        kbCommand("search", "rotate token"),
     );
     return 0;
   }

@@ -111,6 +111,8 @@ Deno.test("hand-written entries are served with their repairs; doctor --fix rewr
   );
   assert.equal(warned("entries/sub/kb-sub01-nested.md"), undefined);
   assert.equal(findings.some((item) => item.level === "error"), false, JSON.stringify(findings));
+  const forgiving = findings.find((item) => item.message.includes("served as read forgivingly"));
+  assert.equal(fixOf(forgiving), `git-kb doctor --fix --kb ${shellQuote(kb.dir)}`);
 
   const edited = await runCli(["edit", "kb-sub01", "--add-tag", "x"], { env: kb.env });
   assert.equal(edited.code, 0, show(edited));
@@ -120,6 +122,8 @@ Deno.test("hand-written entries are served with their repairs; doctor --fix rewr
   assert.match(dry.stdout, /^\+ title: 'Grafana: add a panel'$/m);
   assert.match(dry.stdout, /^entries\/misnamed\.md → entries\/kb-han02-misnamed-note\.md$/m);
   assert.equal(await git(kb.dir, "rev-parse", "HEAD"), head, "--fix alone writes nothing");
+  const write = `git-kb doctor --fix --write --kb ${shellQuote(kb.dir)}`;
+  assert.ok(dry.stdout.includes(`\n  ${write}\n`), show(dry));
 
   const wrote = await runCli(["doctor", "--fix", "--write"], { env: kb.env });
   assert.equal(wrote.code, 0, show(wrote));

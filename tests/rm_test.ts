@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { shellQuote } from "../core/shell/quote.ts";
 import { entryPath, entryText, exists, git, makeKb, parseJson, runCli, show } from "./helpers.ts";
 
 interface RmJson {
@@ -48,6 +49,14 @@ Deno.test("rm: deletes, refuses while linked, --force reports the dangling links
       /^ {2}kb-\w{5} \(entries\/kb-\w{5}-[\w-]+\.md\) related kb-p8k2c$/m,
     );
     assert.match(result.stderr, /^ {2}git-kb rm kb-p8k2c --force$/m);
+    // Named with --kb, the printed commands name it too: pasted, they reach the same one.
+    const pinned = await runCli(["rm", "kb-p8k2c", "--kb", kb.dir], { env: kb.env });
+    assert.equal(pinned.code, 1, show(pinned));
+    const kbFlag = `--kb ${shellQuote(kb.dir)}`;
+    assert.ok(pinned.stderr.includes(`\n  git-kb rm kb-p8k2c --force ${kbFlag}\n`), show(pinned));
+    assert.ok(pinned.stderr.includes(`--remove-link <rel>:<target> ${kbFlag})`), show(pinned));
+    const missing = await runCli(["get", "kb-zzzzz", "--kb", kb.dir], { env: kb.env });
+    assert.ok(missing.stderr.includes(`search <words> ${kbFlag}\n`), show(missing));
     assert.equal(await git(kb.dir, "rev-parse", "HEAD"), head);
     assert.ok(await exists(join(kb.dir, linked)));
   });

@@ -15,6 +15,7 @@ import { ENTRIES_DIR, listEntries } from "../kb.ts";
 import { cacheRoot, kbCacheDir, pluginConfigFile, xdgConfigFile } from "../paths.ts";
 import { git } from "../git.ts";
 import type { ProcessOutput } from "../process.ts";
+import { selfCommand } from "../self_command.ts";
 
 /** The file in a scratch folder that says what it is and holds the user's snapshot. */
 export const STATE_FILE = "selftest.json";
@@ -45,7 +46,7 @@ export class NotAScratchError extends Error {
   constructor(dir: string, why: string) {
     super(
       `${dir} is not a selftest scratch folder (${why}); pass the folder that ` +
-        "`git-kb selftest --setup-only` printed",
+        `\`${selfCommand()} selftest --setup-only\` printed`,
     );
     this.name = "NotAScratchError";
   }
