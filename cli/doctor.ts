@@ -585,7 +585,10 @@ export async function run(args: string[]): Promise<number> {
   const sections: { name?: string; kbDir: string; findings: Finding[] }[] = [];
   for (const context of contexts) {
     const { name, kbDir } = context.location;
-    sections.push({ name, kbDir, findings: await gatherFindings(context, KB_CHECKS) });
+    // A folder that is not there gets the git check alone, which names it and how to make it:
+    // every other check would fail on the missing folder, each in its own words.
+    const checks = isFolder(kbDir) ? KB_CHECKS : [gitFindings];
+    sections.push({ name, kbDir, findings: await gatherFindings(context, checks) });
   }
   const several = sections.length > 1;
   if (values.json) {

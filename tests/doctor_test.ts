@@ -20,10 +20,12 @@ import {
   IDENTITY,
   MAIN,
   makeKb,
+  makeSandbox,
   parseJson,
   pushEntryFrom,
   ROOT,
   runCli,
+  sandboxEnv,
   show,
 } from "./helpers.ts";
 
@@ -39,6 +41,18 @@ function fixOf(finding: Finding | undefined): string {
   assert.ok(finding && at > 0, `no fix in ${JSON.stringify(finding)}`);
   return finding.message.slice(at + "; fix: ".length);
 }
+
+Deno.test("doctor on a folder that does not exist: one failure, naming it and how to make it", async () => {
+  await using sandbox = await makeSandbox();
+  const missing = join(sandbox.root, "no such kb");
+  const result = await runCli(["doctor", "--offline", "--kb", missing, "--json"], {
+    env: sandboxEnv(sandbox),
+  });
+  assert.equal(result.code, 1, show(result));
+  const failures = parseJson<Finding[]>(result).filter((item) => item.level === "error");
+  assert.deepEqual(failures.map((item) => item.check), ["git"], JSON.stringify(failures));
+  assert.equal(fixOf(failures[0]), `git-kb init --dir ${shellQuote(missing)}`);
+});
 
 Deno.test("doctor lists every file the index left out, with its reason and a fix", async () => {
   await using kb = await makeKb();

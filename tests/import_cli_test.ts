@@ -101,7 +101,12 @@ Deno.test("import: usage errors exit 2 and a missing folder exits 1 with its nam
   equal((await runCli(["import", kb.root, "--from", "notion"], { env: kb.env })).code, 2);
   const missing = await runCli(["import", join(kb.root, "nope")], { env: kb.env });
   equal(missing.code, 1, show(missing));
-  match(missing.stderr, /nope/);
+  const nope = join(kb.root, "nope");
+  equal(
+    missing.stderr.trim(),
+    `git-kb import: ${nope} does not exist; give the folder of notes to import`,
+  );
+  equal(/os error/.test(missing.stderr), false, "not the system's words");
 });
 
 /** The fixture folders, one per source kind: tests/fixtures/import/<kind>/. */

@@ -278,6 +278,20 @@ Deno.test("index prints one line for files left out; --verbose names them", asyn
   assert.equal((await indexed(kb)).invalid.length, 3);
 });
 
+Deno.test("a file the index leaves out is not counted as added, incrementally or in full", async () => {
+  await using kb = await makeKb();
+  await runCli(["index"], { env: kb.env });
+  await Deno.writeTextFile(join(kb.dir, "entries", "bad.md"), "no frontmatter\n");
+  type Report = { mode: string; added: number; docCount: number; invalid: unknown[] };
+  const incremental = parseJson<Report>(await runCli(["index", "--json"], { env: kb.env }));
+  assert.deepEqual(
+    [incremental.mode, incremental.added, incremental.invalid.length],
+    ["incremental", 0, 1],
+  );
+  const full = parseJson<Report>(await runCli(["index", "--full", "--json"], { env: kb.env }));
+  assert.deepEqual([full.mode, full.added, full.invalid.length], ["full", full.docCount, 1]);
+});
+
 Deno.test("a build that fails midway leaves no staging folder; a killed build's is swept", async () => {
   await using kb = await makeKb();
   const { indexDir } = await indexed(kb);

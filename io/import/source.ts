@@ -15,6 +15,7 @@ import { isAgentFile } from "../../core/import/agent_rules.ts";
 import { detectKind, type SourceKind } from "../../core/import/kinds.ts";
 import { decodeUtf8Strict } from "../../core/text/utf8.ts";
 import { git } from "../git.ts";
+import { statOf } from "../disk.ts";
 
 /** A folder's notes, and the files left out of them. */
 export interface SourceFolder {
@@ -33,7 +34,9 @@ const MARKDOWN = /\.(md|markdown)$/i;
 
 /** Read the folder `folder` (see the module doc). Throws when it is not a readable folder. */
 export async function readSourceFolder(folder: string): Promise<SourceFolder> {
-  if (!Deno.statSync(folder).isDirectory) throw new Error(`${folder} is not a folder`);
+  const info = statOf(folder);
+  if (!info) throw new Error(`${folder} does not exist; give the folder of notes to import`);
+  if (!info.isDirectory) throw new Error(`${folder} is not a folder`);
   const source: SourceFolder = { kind: "markdown", notes: [], leftOut: [] };
   const found: { path: string; text: string; mtime: string }[] = [];
   walk(folder, "", (path, info) => {

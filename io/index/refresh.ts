@@ -251,11 +251,12 @@ async function update(
   report: RefreshReport,
 ): Promise<Manifest> {
   const latest = options.full || report.damage ? undefined : readManifest(dir);
+  let addedFiles = [...files.keys()];
   if (latest) {
     try {
       const editor = new IndexEditor(latest, loaderFor(dir, latest, true));
       const { added, changed, removed } = compare(files, editor.files());
-      report.added = added.length;
+      addedFiles = added;
       report.changed = changed.length;
       report.removed = removed.length;
       const touched = added.length + changed.length + removed.length;
@@ -265,6 +266,7 @@ async function update(
       ) {
         for (const path of [...removed, ...changed]) editor.remove(path);
         editor.takeIn(entryFiles([...changed, ...added], files), await loadAnalyzer(kbDir));
+        report.added = takenIn(added, editor.manifest);
         report.mode = touched ? "incremental" : "fresh";
         if (editor.needsCompaction()) editor.compact();
         const watched = watchedStamp(stamp, files, editor.manifest.kernel);
@@ -275,11 +277,17 @@ async function update(
       if (error instanceof Deno.errors.NotCapable) throw error;
       if (error instanceof DamagedIndexError) report.damage = `${error.file}: ${error.detail}`;
     }
-  } else {
-    report.added = files.size;
   }
   report.mode = "full";
-  return await buildFull(kbDir, dir, files, stamp);
+  const manifest = await buildFull(kbDir, dir, files, stamp);
+  report.added = takenIn(addedFiles, manifest);
+  return manifest;
+}
+
+/** How many of the entry files `added` the index took in: those it left out are not entries. */
+function takenIn(added: string[], manifest: Manifest): number {
+  const leftOut = new Set(manifest.invalid.map((file) => file.path));
+  return added.filter((path) => !leftOut.has(path)).length;
 }
 
 /** Whether a comparison found anything added, changed or removed. */
