@@ -22,7 +22,7 @@ import { cacheFindings } from "../io/cache_health.ts";
 import { indexFindings as indexHealthFindings } from "../io/index/health.ts";
 import { indexDir } from "../io/paths.ts";
 import { checkIndexLock, checkOrphans, checkRepoState, repoState } from "../io/save/repo_state.ts";
-import { checkSaveLock } from "../io/save/save.ts";
+import { checkSaveLock, syncCommand } from "../io/save/save.ts";
 import { type RemoteStatus, remoteStatus } from "../io/sync/remote_status.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import { fixedText, fixEntries, repairableEntries, type RepairableEntry } from "../io/repairs.ts";
@@ -253,7 +253,7 @@ function staleNote(status: RemoteStatus): string {
 /** How far the branch is from the remote branch, as a finding with the sync that closes it. */
 function distanceFinding(kbDir: string, status: RemoteStatus): Finding {
   const { upstream, counts } = status;
-  const sync = kbCommand("sync", "--kb", kbDir);
+  const sync = syncCommand(kbDir);
   const note = staleNote(status);
   if (!counts) {
     return {

@@ -236,8 +236,7 @@ function planChange(
     if (error instanceof SettingsShapeError) {
       throw new Error(
         `cannot update ${current.path}: ${error.message}. Fix it and run ${selfCommand()} setup ` +
-          `again; ` +
-          `nothing was written.\n${byHand}`,
+          `again; nothing was written.\n${byHand}`,
       );
     }
     throw error;
