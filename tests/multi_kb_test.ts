@@ -86,6 +86,11 @@ async function addTeamToken(kbs: TwoKbs): Promise<void> {
     "Ask the registry owner, then rotate the npm token in the CI secrets.",
   ], { env: kbs.env });
   equal(added.code, 0, show(added));
+  ok(
+    added.stdout.includes(`${TEAM_TOKEN} `) &&
+      added.stdout.includes(` in the knowledge base "team" (${kbs.team.dir}) (commit `),
+    `the line names where the entry went\n${show(added)}`,
+  );
 }
 
 function additionalContext(stdout: string): string {
