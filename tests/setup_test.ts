@@ -61,6 +61,14 @@ async function makeSetup() {
   return { ...sandbox, launcher, project, env, setup };
 }
 
+/** A copy of the real plugin/bin in `bin`; returns its launcher. */
+async function realLauncherIn(bin: string): Promise<string> {
+  await copyDir(join(ROOT, "plugin", "bin"), bin);
+  const launcher = join(bin, "git-kb");
+  await Deno.chmod(launcher, 0o755);
+  return launcher;
+}
+
 function ok(result: RunResult): RunResult {
   assert.equal(result.code, 0, show(result));
   assert.equal(result.stderr, "", show(result));
@@ -116,8 +124,9 @@ Deno.test("claude: install, idempotent rerun, dry run, moved launcher, remove", 
     ]);
     assert.deepEqual(
       settings.hooks!.SessionStart.map((group) => [group.matcher, group.hooks[0].async ?? false]),
-      [["startup|resume", true], ["startup|resume|clear", true], ["compact", false]],
-      "the pull and the watch run in the background, the kernel rules before the session goes on",
+      [["startup|resume", true], ["startup|resume|clear", true], ["startup|compact", false]],
+      "the pull and the watch run in the background; the kernel rules and the welcome before " +
+        "the session goes on",
     );
     assert.ok(settings.hooks!.PreToolUse[0].matcher, "the judge keeps the plugin's matcher");
     assert.equal(settings.hooks!.PostToolUse[0].hooks[0].if, "Bash(*git-kb*)", "if is kept");
@@ -371,10 +380,7 @@ Deno.test("without KB_CLI the launcher is this checkout's plugin/bin/git-kb", as
 
 Deno.test("setup through the real launcher from a path with a space, a quote and a backslash", async () => {
   await using s = await makeSetup();
-  const bin = join(s.root, "kb tools", "o'brien\\plugins", "bin");
-  await copyDir(join(ROOT, "plugin", "bin"), bin);
-  const launcher = join(bin, "git-kb");
-  await Deno.chmod(launcher, 0o755);
+  const launcher = await realLauncherIn(join(s.root, "kb tools", "o'brien\\plugins", "bin"));
   const env = { PATH: Deno.env.get("PATH") ?? "", HOME: s.home, NO_COLOR: "1" };
   const result = await runProcess(launcher, ["setup", "--json"], {
     env,
@@ -408,10 +414,7 @@ Deno.test("KB_CLI as the launcher quotes it, or as a plain path, names the same 
 
 Deno.test("setup --path in a fresh HOME: ~/.local/bin made, git-kb on PATH runs, undo line works", async () => {
   await using s = await makeSetup();
-  const bin = join(s.root, "checkout", "plugin", "bin");
-  await copyDir(join(ROOT, "plugin", "bin"), bin);
-  const launcher = join(bin, "git-kb");
-  await Deno.chmod(launcher, 0o755);
+  const launcher = await realLauncherIn(join(s.root, "checkout", "plugin", "bin"));
   const userBin = join(s.home, ".local", "bin");
   const systemPath = Deno.env.get("PATH") ?? "";
   const env = { PATH: systemPath, HOME: s.home, NO_COLOR: "1", KB_DIR: FIXTURE };

@@ -8,6 +8,7 @@
 import { COMMAND_NAME, isLauncherTarget } from "../../core/setup/command_link.ts";
 import { join } from "../../core/path.ts";
 import { lstatOf } from "../disk.ts";
+import { kbCommand } from "../self_command.ts";
 
 /** What linking or unlinking did (or, in a dry run, would do). */
 export type LinkAction = "created" | "updated" | "unchanged" | "removed" | "absent";
@@ -35,7 +36,7 @@ export function linkCommand(binDir: string, launcher: string, dryRun: boolean): 
   const target = linkTarget(path);
   if (target === launcher) return "unchanged";
   if (info && (target === undefined || !isLauncherTarget(target))) {
-    refuseForeign(path, "move it away and run setup --path again");
+    refuseForeign(path, `move it away, then run ${kbCommand("setup", "--path")} again`);
   }
   if (dryRun) return info ? "updated" : "created";
   Deno.mkdirSync(binDir, { recursive: true });
