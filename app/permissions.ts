@@ -72,8 +72,11 @@ export const PROFILES = {
    * time): export.
    */
   export: ["--allow-read", "--allow-write", SYS_UID, ENV],
-  /** Writes agent settings files under HOME or the project (known only at run time): setup. */
-  setup: ["--allow-read", "--allow-write", ENV],
+  /**
+   * Writes agent settings files under HOME or the project (known only at run time), or the
+   * `git-kb` link in ~/.local/bin, and reads PATH to say whether that folder is on it: setup.
+   */
+  setup: ["--allow-read", "--allow-write", `${ENV},PATH`],
   /**
    * Fast-forwards the knowledge base's branch when a session starts: git changes the repo (the
    * save lock, in its git folder, is known only at run time), the index is rebuilt in the cache,

@@ -70,14 +70,17 @@ export const PLUGIN_HOOKS: readonly PluginHook[] = [
     sources: "startup|resume|clear",
     async: true,
   },
-  { verb: "compact", event: "SessionStart", timeout: 10, sources: "compact" },
+  // In the foreground: the kernel rules after a compaction; at a startup, once per machine, how to
+  // connect a knowledge base when none is (one stat of the cache root once that is settled).
+  { verb: "compact", event: "SessionStart", timeout: 10, sources: "startup|compact" },
 ];
 
 /** What the plugin's hooks do, for the `description` of hooks.json. */
 const DESCRIPTION = "git-kb: surface knowledge-base pointers on each prompt, on code searches " +
   "and in subagent prompts, judge prose before it is published, note which pointers get " +
   "fetched, fast-forward the knowledge base when a session starts, keep its index up to date " +
-  "while the session lasts and restore its kernel rules after a compaction";
+  "while the session lasts, restore its kernel rules after a compaction, and say once how to connect " +
+  "a knowledge base when none is";
 
 interface Handler {
   type: "command";

@@ -218,7 +218,8 @@ export const HOOKS = {
   compact: {
     module: "hooks/session_start.ts",
     profile: "read",
-    summary: "restore the kernel rules after a compaction",
+    summary: "restore the kernel rules after a compaction; at the first startup with no " +
+      "knowledge base, say how to connect one",
     load: async () => {
       const { runSessionStartHook } = await import("../hooks/session_start.ts");
       return () => runSessionStartHook("kernel");

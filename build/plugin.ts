@@ -200,12 +200,17 @@ done
 
 deno=
 command -v deno >/dev/null 2>&1 && deno=deno
-for candidate in "\${DENO_INSTALL:-$HOME/.deno}/bin/deno" "$HOME/.deno/bin/deno"; do
+# The user-folder Deno is the one the checkout's ./deno installs from npm (no root needed).
+case "\${XDG_DATA_HOME:-}" in
+  /*) data=\${XDG_DATA_HOME%/} ;;
+  *) data=\${HOME:-/nonexistent}/.local/share ;;
+esac
+for candidate in "\${DENO_INSTALL:-$HOME/.deno}/bin/deno" "$HOME/.deno/bin/deno" "$data/git-kb/deno/node_modules/.bin/deno"; do
   [ -n "$deno" ] && break
   [ -x "$candidate" ] && deno=$candidate
 done
 if [ -z "$deno" ]; then
-  echo "git-kb: Deno 2 is needed and was not found: install it with \\"npm install -g deno\\" (or see https://deno.com), then retry." >&2
+  echo "git-kb: Deno 2 is needed and was not found: install it without root with \\"npm install --prefix ~/.local/share/git-kb/deno deno@2.9.6\\" (or see https://deno.com), then retry." >&2
   [ "$first" = hook ] && exit 0
   exit 1
 fi

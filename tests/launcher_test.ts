@@ -372,10 +372,25 @@ Deno.test("without Deno: one line on how to install it; a hook still exits 0", a
   assert.equal(hook.code, 0, show(hook));
   assert.equal(hook.stdout, "");
   assert.equal(hook.stderr.trim().split("\n").length, 1, show(hook));
-  assert.match(hook.stderr, /npm install -g deno/);
+  assert.match(hook.stderr, /npm install --prefix ~\/\.local\/share\/git-kb\/deno deno@/);
   const command = await runProcess(LAUNCHER, ["search", "x"], { env, clearEnv: true });
   assert.equal(command.code, 1, show(command));
   assert.match(command.stderr, /Deno 2 is needed/);
+});
+
+Deno.test("without Deno on PATH: the Deno that ./deno installs in the user's data folder runs the command", async () => {
+  await using sandbox = await makeSandbox();
+  const tools = join(sandbox.root, "tools");
+  await Deno.mkdir(tools);
+  const userDeno = join(sandbox.home, ".local", "share", "git-kb", "deno", "node_modules", ".bin");
+  await Deno.mkdir(userDeno, { recursive: true });
+  await Deno.symlink(Deno.execPath(), join(userDeno, "deno"));
+  const command = await runProcess(LAUNCHER, ["search", "rotate token"], {
+    env: { PATH: tools, HOME: sandbox.home, KB_DIR: FIXTURE, NO_COLOR: "1" },
+    clearEnv: true,
+  });
+  assert.equal(command.code, 0, show(command));
+  assert.match(command.stdout, /kb-/);
 });
 
 Deno.test("the real launcher runs the bundles: both hot hooks answer, a command searches", async () => {
