@@ -8,7 +8,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { runProcess } from "../../io/process.ts";
+import { shellCommand } from "../../core/shell/quote.ts";
+import { ProcessTimeoutError, runProcess } from "../../io/process.ts";
 import { makeKb, ROOT } from "../helpers.ts";
 import {
   CLAUDE_CLI,
@@ -18,7 +19,6 @@ import {
   SKIP,
   startMockApi,
   textOf,
-  toolResults,
   toolUse,
 } from "./_mock_api.ts";
 
@@ -34,11 +34,71 @@ interface Outcome {
   text: string;
 }
 
+/** The tool_result blocks of every message of a request, first first. */
+function resultsOf(body: Record<string, unknown>): Record<string, unknown>[] {
+  const messages = (body.messages ?? []) as { content: unknown }[];
+  return messages.flatMap((message) => Array.isArray(message.content) ? message.content : [])
+    .filter((block) => block?.type === "tool_result");
+}
+
+/** The prompt of every session: the fixture's entry kb-7q2mx answers it. */
+const PROMPT = "How do I rotate a leaked Cloudflare token used by our CI?";
+
+/** How the client runs: `claude -p`, or interactively on a terminal (through `script`). */
+type Mode = "print" | "interactive";
+
 /**
- * One `claude -p` session whose mock model runs, one per turn, the Bash commands `commands`
- * makes of the fetch line the prompt hook printed; what each call came back with.
+ * Let the interactive client start in `project` with no dialog: onboarding done, the project
+ * trusted, the test key accepted (what a user answers once, on the first start).
  */
-async function fetchSession(commands: (fetch: string) => string[]): Promise<{
+async function skipFirstStartDialogs(home: string, project: string, key: string): Promise<void> {
+  const path = join(home, ".claude.json");
+  const config = JSON.parse(await Deno.readTextFile(path).catch(() => "{}"));
+  config.hasCompletedOnboarding = true;
+  config.customApiKeyResponses = { approved: [key.slice(-20)], rejected: [] };
+  config.projects = { ...config.projects, [project]: { hasTrustDialogAccepted: true } };
+  await Deno.writeTextFile(path, JSON.stringify(config));
+}
+
+/**
+ * Run the client in `mode` until `finished` is aborted (interactive: it never exits by itself)
+ * or it exits (print). An interactive client left waiting, on an approval prompt say, fails here.
+ */
+async function runClient(
+  mode: Mode,
+  project: string,
+  env: Record<string, string>,
+  finished: AbortSignal,
+): Promise<void> {
+  const options = { cwd: project, env, clearEnv: true };
+  if (mode === "print") {
+    const result = await runProcess(CLAUDE_CLI!, ["-p", PROMPT, "--output-format", "json"], {
+      ...options,
+      timeoutMs: 180_000,
+    });
+    assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
+    return;
+  }
+  await skipFirstStartDialogs(env.HOME, project, env.ANTHROPIC_API_KEY);
+  const terminal = ["-qec", shellCommand([CLAUDE_CLI!, PROMPT]), "/dev/null"];
+  try {
+    await runProcess("script", terminal, { ...options, signal: finished, timeoutMs: 60_000 });
+    assert.fail("the interactive client exited by itself");
+  } catch (error) {
+    if (finished.aborted) return;
+    if (!(error instanceof ProcessTimeoutError)) throw error;
+    assert.fail("the interactive client still waited after 60 s: for an approval, most likely");
+  }
+}
+
+/**
+ * One session in `mode` whose mock model runs, one per turn, the Bash commands `commands` makes
+ * of the fetch line the prompt hook printed; what each call came back with.
+ */
+async function fetchSession(
+  commands: (fetch: string) => string[],
+  mode: Mode = "print",
+): Promise<{
   fetch: string;
   outcomes: Outcome[];
   /** What the project folder holds afterwards. */
@@ -58,32 +118,29 @@ async function fetchSession(commands: (fetch: string) => string[]): Promise<{
 
   let fetch = "";
   let planned: string[] = [];
-  const issued: string[] = [];
+  const finished = new AbortController();
   await using mock = startMockApi((body) => {
-    if (!fetch) {
-      fetch = textOf(body.messages).match(/^Fetch full text: (.+)$/m)?.[1] ?? "";
-      planned = fetch ? commands(fetch) : [];
+    // The client's side requests (a title, say) carry no fetch line: they get a plain answer.
+    const line = textOf(body.messages).match(/^Fetch full text: (.+)$/m)?.[1];
+    if (!line) return say("Nothing to fetch.");
+    if (!fetch) [fetch, planned] = [line, commands(line)];
+    const next = planned[resultsOf(body).length];
+    if (next === undefined) {
+      finished.abort();
+      return say("Done.");
     }
-    const next = planned[issued.length];
-    if (next === undefined) return say("Done.");
-    issued.push(next);
     return { blocks: [toolUse("Bash", { command: next, description: "fetch" })] };
   });
-  const result = await runProcess(
-    CLAUDE_CLI!,
-    ["-p", "How do I rotate a leaked Cloudflare token used by our CI?", "--output-format", "json"],
-    { cwd: project, env: await env(mock.port), clearEnv: true, timeoutMs: 180_000 },
-  );
-  assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
+  await runClient(mode, project, await env(mock.port), finished.signal);
   assert.ok(fetch, "the prompt hook printed a fetch line");
-  const outcomes = mock.received.filter((request) => request.path.endsWith("/v1/messages"))
-    .flatMap((request) => toolResults(request.body))
-    .map((block, index) => ({
-      command: issued[index],
-      error: block.is_error === true,
-      text: textOf(block.content),
-    }));
-  assert.equal(outcomes.length, issued.length, JSON.stringify(outcomes));
+  const results = mock.received.map((request) => resultsOf(request.body))
+    .reduce((most, some) => some.length > most.length ? some : most, []);
+  const outcomes = results.map((block, index) => ({
+    command: planned[index],
+    error: block.is_error === true,
+    text: textOf(block.content),
+  }));
+  assert.equal(outcomes.length, planned.length, JSON.stringify(outcomes));
   const files = [...Deno.readDirSync(project)].map((item) => item.name);
   return { fetch, outcomes, files };
 }
@@ -106,6 +163,17 @@ Deno.test({
       assert.match(outcome.text, /^id: kb-7q2mx$/m, "the entry's text comes back");
       assert.match(outcome.text, /Rotate a leaked npm or Cloudflare token/);
     }
+  },
+});
+
+Deno.test({
+  name: "the real client, interactive on a terminal, runs the printed fetch line without asking",
+  ignore: SKIP !== false,
+  async fn() {
+    const { outcomes } = await fetchSession((fetch) => [fetch], "interactive");
+    assert.equal(outcomes.length, 1);
+    assert.equal(outcomes[0].error, false, outcomes[0].text);
+    assert.match(outcomes[0].text, /^id: kb-7q2mx$/m, "the entry's text comes back");
   },
 });
 
