@@ -2,9 +2,10 @@
  * Fetching is free, in the real Claude Code CLI (`CLAUDE_CLI`, set by `deno task test:e2e`;
  * skipped without it) against a loopback mock of the Messages API: the plugin installed as the
  * README says (marketplace, install, `init` from a shell), then `claude -p` in its default
- * permission mode, no allowed tools. A mock model that runs the "Fetch full text:" line the
- * prompt hook gave it gets the entry back; the same line with anything chained or redirected, or
- * `get` on a folder that is not a configured knowledge base, is not run.
+ * permission mode, no allowed tools, or the interactive client on a terminal. A mock model that
+ * runs the "Fetch full text:" line the prompt hook gave it gets the entry back; the same line
+ * with anything chained or redirected, or `get` on a folder that is not a configured knowledge
+ * base, is not run.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
