@@ -111,6 +111,19 @@ function isRendering(line: string, commands: readonly string[][]): boolean {
 }
 
 /**
+ * `text` without the spaces, tabs and newlines at its two ends, in one pass each way (a regular
+ * expression anchored at the end takes time quadratic in a long run of blanks).
+ */
+function trimBlanks(text: string): string {
+  const blank = (at: number) => text[at] === " " || text[at] === "\t" || text[at] === "\n";
+  let start = 0;
+  let end = text.length;
+  while (start < end && blank(start)) start++;
+  while (end > start && blank(end - 1)) end--;
+  return text.slice(start, end);
+}
+
+/**
  * Whether `command` (a Bash tool call's command line) does nothing but print knowledge-base
  * entries: one or more `get`s of `scope`'s launcher, as described in this module's summary.
  * Leading and trailing spaces, tabs and newlines are ignored (no other character: a shell reads
@@ -124,8 +137,9 @@ function isRendering(line: string, commands: readonly string[][]): boolean {
  * ```
  */
 export function isFreeFetch(command: string, scope: FetchScope): boolean {
-  const line = command.replace(/^[ \t\n]+|[ \t\n]+$/g, "");
-  if (!line || line.length > MAX_FETCH_LINE) return false;
+  if (command.length > MAX_FETCH_LINE) return false;
+  const line = trimBlanks(command);
+  if (!line) return false;
   const commands = parseShell(line);
   if (!commands.length || commands.some((parsed) => parsed.heredocs.length)) return false;
   const words = commands.map((parsed) => parsed.words);

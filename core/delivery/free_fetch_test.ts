@@ -154,6 +154,19 @@ Deno.test("isFreeFetch: a hostile character inserted anywhere in a free fetch ma
   }
 });
 
+Deno.test("isFreeFetch: decides runs of blanks at once, at the size limit and over it", () => {
+  const line = `${" ".repeat(MAX_FETCH_LINE / 2)}x${" \t".repeat(MAX_FETCH_LINE / 4 - 1)}y`;
+  assert.equal(line.length, MAX_FETCH_LINE);
+  const started = performance.now();
+  assert.equal(isFreeFetch(line, SCOPE), false);
+  assert.equal(isFreeFetch(line.repeat(4), SCOPE), false, "as much as the hook reads");
+  assert.equal(
+    isFreeFetch(`${PRINTED}${" ".repeat(MAX_FETCH_LINE - PRINTED.length)}`, SCOPE),
+    true,
+  );
+  assert.ok(performance.now() - started < 500, `${performance.now() - started} ms`);
+});
+
 Deno.test("launcherOf: one word written as the launcher writes it, else nothing", () => {
   assert.equal(launcherOf(LAUNCHER), LAUNCHER);
   assert.equal(launcherOf("git-kb"), "git-kb");
