@@ -1,11 +1,11 @@
 /**
  * Fetching is free, in the real Claude Code CLI (`CLAUDE_CLI`, set by `deno task test:e2e`;
  * skipped without it) against a loopback mock of the Messages API: the plugin installed as the
- * README says (marketplace, install, `init` from a shell), then `claude -p` in its default
- * permission mode, no allowed tools, or the interactive client on a terminal. A mock model that
- * runs the "Fetch full text:" line the prompt hook gave it gets the entry back; the same line
- * with anything chained or redirected, or `get` on a folder that is not a configured knowledge
- * base, is not run.
+ * README says (marketplace, install, `init` from a shell; or `git-kb setup --agent claude`), then
+ * `claude -p` in its default permission mode, no allowed tools, or the interactive client on a
+ * terminal. A mock model that runs the "Fetch full text:" line the prompt hook gave it gets the
+ * entry back; the same line with anything chained or redirected, or `get` on a folder that is not
+ * a configured knowledge base, is not run.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -47,6 +47,12 @@ const PROMPT = "How do I rotate a leaked Cloudflare token used by our CI?";
 
 /** How the client runs: `claude -p`, or interactively on a terminal (through `script`). */
 type Mode = "print" | "interactive";
+
+/**
+ * How git-kb is installed: the plugin from this repo's marketplace, or its hooks written into
+ * `~/.claude/settings.json` by `git-kb setup --agent claude`.
+ */
+type Install = "plugin" | "setup";
 
 /**
  * Let the interactive client start in `project` with no dialog: onboarding done, the project
@@ -93,12 +99,14 @@ async function runClient(
 }
 
 /**
- * One session in `mode` whose mock model runs, one per turn, the Bash commands `commands` makes
- * of the fetch line the prompt hook printed; what each call came back with.
+ * One session in `mode`, git-kb installed by `install`, whose mock model runs, one per turn, the
+ * Bash commands `commands` makes of the fetch line the prompt hook printed; what each call came
+ * back with.
  */
 async function fetchSession(
   commands: (fetch: string) => string[],
   mode: Mode = "print",
+  install: Install = "plugin",
 ): Promise<{
   fetch: string;
   outcomes: Outcome[];
@@ -110,11 +118,16 @@ async function fetchSession(
   await Deno.mkdir(project);
   const { KB_DIR: _configured, ...base } = kb.env;
   const env = (port: number) => clientEnv(kb, port, base);
-  await installPlugin(CLAUDE_CLI!, project, await env(9));
-  const init = await runProcess(LAUNCHER, ["init", kb.dir], {
-    env: { ...base, PATH: Deno.env.get("PATH") ?? "" },
-    clearEnv: true,
-  });
+  const shell = { ...base, PATH: Deno.env.get("PATH") ?? "" };
+  if (install === "plugin") await installPlugin(CLAUDE_CLI!, project, await env(9));
+  else {
+    const setup = await runProcess(LAUNCHER, ["setup", "--agent", "claude"], {
+      env: shell,
+      clearEnv: true,
+    });
+    assert.equal(setup.code, 0, setup.stdout + setup.stderr);
+  }
+  const init = await runProcess(LAUNCHER, ["init", kb.dir], { env: shell, clearEnv: true });
   assert.equal(init.code, 0, init.stdout + init.stderr);
 
   let fetch = "";
@@ -172,6 +185,17 @@ Deno.test({
   ignore: SKIP !== false,
   async fn() {
     const { outcomes } = await fetchSession((fetch) => [fetch], "interactive");
+    assert.equal(outcomes.length, 1);
+    assert.equal(outcomes[0].error, false, outcomes[0].text);
+    assert.match(outcomes[0].text, /^id: kb-7q2mx$/m, "the entry's text comes back");
+  },
+});
+
+Deno.test({
+  name: "installed by git-kb setup --agent claude, the printed fetch line runs without asking",
+  ignore: SKIP !== false,
+  async fn() {
+    const { outcomes } = await fetchSession((fetch) => [fetch], "print", "setup");
     assert.equal(outcomes.length, 1);
     assert.equal(outcomes[0].error, false, outcomes[0].text);
     assert.match(outcomes[0].text, /^id: kb-7q2mx$/m, "the entry's text comes back");
