@@ -180,27 +180,32 @@ Deno.test({
   },
 });
 
-Deno.test({
-  name: "the real client, interactive on a terminal, runs the printed fetch line without asking",
-  ignore: SKIP !== false,
-  async fn() {
-    const { outcomes } = await fetchSession((fetch) => [fetch], "interactive");
-    assert.equal(outcomes.length, 1);
-    assert.equal(outcomes[0].error, false, outcomes[0].text);
-    assert.match(outcomes[0].text, /^id: kb-7q2mx$/m, "the entry's text comes back");
-  },
-});
+/** The printed line, run once more: in the interactive client, and installed by setup. */
+const ALSO_FREE: [string, Mode, Install][] = [
+  [
+    "the real client, interactive on a terminal, runs the printed fetch line without asking",
+    "interactive",
+    "plugin",
+  ],
+  [
+    "installed by git-kb setup --agent claude, the printed fetch line runs without asking",
+    "print",
+    "setup",
+  ],
+];
 
-Deno.test({
-  name: "installed by git-kb setup --agent claude, the printed fetch line runs without asking",
-  ignore: SKIP !== false,
-  async fn() {
-    const { outcomes } = await fetchSession((fetch) => [fetch], "print", "setup");
-    assert.equal(outcomes.length, 1);
-    assert.equal(outcomes[0].error, false, outcomes[0].text);
-    assert.match(outcomes[0].text, /^id: kb-7q2mx$/m, "the entry's text comes back");
-  },
-});
+for (const [name, mode, install] of ALSO_FREE) {
+  Deno.test({
+    name,
+    ignore: SKIP !== false,
+    async fn() {
+      const { outcomes } = await fetchSession((fetch) => [fetch], mode, install);
+      assert.equal(outcomes.length, 1);
+      assert.equal(outcomes[0].error, false, outcomes[0].text);
+      assert.match(outcomes[0].text, /^id: kb-7q2mx$/m, "the entry's text comes back");
+    },
+  });
+}
 
 Deno.test({
   name: "the real client asks before anything chained to, or redirected from, a fetch line",
