@@ -54,6 +54,11 @@ const ENV = `--allow-env=${ENV_VARS.join(",")}`;
 export const PROFILES = {
   /** Reads the knowledge base, writes only the cache: search, get, index, context, stats. */
   read: ["--allow-read", CACHE_WRITE, SYS_UID, ENV],
+  /**
+   * Reads the config to learn the knowledge bases' folders, and writes and runs nothing: the
+   * fetch hook, whose answer lets a command run without asking.
+   */
+  decide: ["--allow-read", ENV],
   /** Also asks git about the repo and its remote: get. */
   check: ["--allow-read", CACHE_WRITE, SYS_UID, ENV, "--allow-run=git"],
   /**

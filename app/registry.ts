@@ -188,6 +188,13 @@ export const HOOKS = {
     ownBundle: true,
     load: async () => (await import("../hooks/search_augment.ts")).runSearchHook,
   },
+  fetch: {
+    module: "hooks/fetch_allow.ts",
+    profile: "decide",
+    summary: "let the agent fetch entries by id without an approval prompt",
+    ownBundle: true,
+    load: async () => (await import("../hooks/fetch_allow.ts")).runFetchHook,
+  },
   subagent: {
     module: "hooks/subagent.ts",
     profile: "read",

@@ -43,12 +43,14 @@ if /i "%first%"=="setup" set "profile=setup"
 if /i "%~1"=="hook" if /i "%~2"=="prompt" (set "profile=read" & set "bundle=hooks\prompt\prompt.js")
 if /i "%~1"=="hook" if /i "%~2"=="judge" (set "profile=judge")
 if /i "%~1"=="hook" if /i "%~2"=="search" (set "profile=read" & set "bundle=hooks\search\search_augment.js")
+if /i "%~1"=="hook" if /i "%~2"=="fetch" (set "profile=decide" & set "bundle=hooks\fetch\fetch_allow.js")
 if /i "%~1"=="hook" if /i "%~2"=="subagent" (set "profile=read")
 if /i "%~1"=="hook" if /i "%~2"=="receipts" (set "profile=read")
 if /i "%~1"=="hook" if /i "%~2"=="session" (set "profile=pull")
 if /i "%~1"=="hook" if /i "%~2"=="watch" (set "profile=read")
 if /i "%~1"=="hook" if /i "%~2"=="compact" (set "profile=read")
 if "%profile%"=="read" set "flags=--allow-read --allow-write=%cache% --allow-sys=uid --allow-env=KB_DIR,CLAUDE_PLUGIN_DATA,XDG_CONFIG_HOME,XDG_CACHE_HOME,XDG_DATA_HOME,HOME,USERPROFILE,TMPDIR,TEMP,TMP,NO_COLOR,VISUAL,EDITOR,KB_HOOK_DEBUG,KB_HOOK_THRESHOLD,KB_HOOK_MAX_ENTRIES,KB_TEST_WATCH_PERIOD_MS,KB_CLI,CLAUDE_PLUGIN_ROOT,KB_PROSE_LINT,KB_PROSE_LINT_MODEL,KB_PROSE_LINT_TIMEOUT_MS,KB_PROSE_LINT_CLAUDE,GIT_KB_JUDGE"
+if "%profile%"=="decide" set "flags=--allow-read --allow-env=KB_DIR,CLAUDE_PLUGIN_DATA,XDG_CONFIG_HOME,XDG_CACHE_HOME,XDG_DATA_HOME,HOME,USERPROFILE,TMPDIR,TEMP,TMP,NO_COLOR,VISUAL,EDITOR,KB_HOOK_DEBUG,KB_HOOK_THRESHOLD,KB_HOOK_MAX_ENTRIES,KB_TEST_WATCH_PERIOD_MS,KB_CLI,CLAUDE_PLUGIN_ROOT,KB_PROSE_LINT,KB_PROSE_LINT_MODEL,KB_PROSE_LINT_TIMEOUT_MS,KB_PROSE_LINT_CLAUDE,GIT_KB_JUDGE"
 if "%profile%"=="check" set "flags=--allow-read --allow-write=%cache% --allow-sys=uid --allow-env=KB_DIR,CLAUDE_PLUGIN_DATA,XDG_CONFIG_HOME,XDG_CACHE_HOME,XDG_DATA_HOME,HOME,USERPROFILE,TMPDIR,TEMP,TMP,NO_COLOR,VISUAL,EDITOR,KB_HOOK_DEBUG,KB_HOOK_THRESHOLD,KB_HOOK_MAX_ENTRIES,KB_TEST_WATCH_PERIOD_MS,KB_CLI,CLAUDE_PLUGIN_ROOT,KB_PROSE_LINT,KB_PROSE_LINT_MODEL,KB_PROSE_LINT_TIMEOUT_MS,KB_PROSE_LINT_CLAUDE,GIT_KB_JUDGE --allow-run=git"
 if "%profile%"=="save" set "flags=--allow-read --allow-write --allow-sys=uid --allow-env=KB_DIR,CLAUDE_PLUGIN_DATA,XDG_CONFIG_HOME,XDG_CACHE_HOME,XDG_DATA_HOME,HOME,USERPROFILE,TMPDIR,TEMP,TMP,NO_COLOR,VISUAL,EDITOR,KB_HOOK_DEBUG,KB_HOOK_THRESHOLD,KB_HOOK_MAX_ENTRIES,KB_TEST_WATCH_PERIOD_MS,KB_CLI,CLAUDE_PLUGIN_ROOT,KB_PROSE_LINT,KB_PROSE_LINT_MODEL,KB_PROSE_LINT_TIMEOUT_MS,KB_PROSE_LINT_CLAUDE,GIT_KB_JUDGE --allow-run=git"
 if "%profile%"=="selftest" set "flags=--allow-read --allow-write=%cache% --allow-sys=uid --allow-env=KB_DIR,CLAUDE_PLUGIN_DATA,XDG_CONFIG_HOME,XDG_CACHE_HOME,XDG_DATA_HOME,HOME,USERPROFILE,TMPDIR,TEMP,TMP,NO_COLOR,VISUAL,EDITOR,KB_HOOK_DEBUG,KB_HOOK_THRESHOLD,KB_HOOK_MAX_ENTRIES,KB_TEST_WATCH_PERIOD_MS,KB_CLI,CLAUDE_PLUGIN_ROOT,KB_PROSE_LINT,KB_PROSE_LINT_MODEL,KB_PROSE_LINT_TIMEOUT_MS,KB_PROSE_LINT_CLAUDE,GIT_KB_JUDGE --allow-run=git,deno"
