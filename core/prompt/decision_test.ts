@@ -1023,6 +1023,21 @@ Deno.test("a prompt about what is in front of the model needs one more word of e
   deepStrictEqual(ids(asked.assembly?.pointers), ["kb-tok01"]);
 });
 
+Deno.test("'this morning' does not silence a prompt whose words the knowledge base knows", () => {
+  const reader = buildReader([
+    {
+      id: "kb-crash1",
+      title: "Debug a pod stuck in CrashLoopBackOff",
+      tags: ["k8s", "kubernetes"],
+    },
+    ...unrelated(40),
+  ]);
+  const prompt = "The payments pod keeps restarting in CrashLoopBackOff on k8s since this morning";
+  const decision = decide(prompt, reader, {}, FETCH);
+  equal(decision.reference?.kind, "deixis");
+  deepStrictEqual(ids(decision.assembly?.pointers), ["kb-crash1"]);
+});
+
 Deno.test("a context that starts empty (a subagent's) needs no more evidence for its files", () => {
   const reader = buildReader([...BASE, ...unrelated(30)]);
   const prompt = "rotate every leaked credential listed in deploy.yml";
