@@ -43,7 +43,8 @@ export const BUILT_FILES = ["git-kb.js", "git-kb", "git-kb.cmd", "hooks"] as con
  * The hooks with a bundle of their own (`ownBundle` in app/registry.ts), by the name the launcher
  * is given, with their entry module: `plugin/bin/hooks/<name>/<module>.js`. The bundles are split
  * at the one lazy import on their path, the entry parser (and the YAML library with it), which
- * only an index rebuild loads.
+ * only an index rebuild loads; tests/hot_path_test.ts fails when a static import of a hot hook
+ * reaches a `node:` module or an npm package.
  */
 export const HOT_HOOKS: Record<string, string> = Object.fromEntries(
   Object.entries(HOOKS).flatMap(([name, hook]) =>
