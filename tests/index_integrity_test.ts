@@ -21,6 +21,7 @@ import {
   overrideEnv,
   parseJson,
   ROOT,
+  runAlone,
   runCli,
   runHook,
   type RunResult,
@@ -195,7 +196,8 @@ Deno.test("a forged kernel rule is checked against the entry files and dropped",
   assert.equal(rules.length, manifest.kernel.length - 1);
 });
 
-Deno.test("two files with one id: neither served, both named, the survivor returns", async () => {
+Deno.test("two files with one id: neither served, both named, the survivor returns", async (t) => {
+  if (await runAlone(t)) return;
   await using kb = await makeKb();
   await indexed(kb);
   const real = await entryPath(kb.dir, ROTATE);
