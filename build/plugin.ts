@@ -306,7 +306,7 @@ export function entryPointTasks(): Record<string, DenoTask> {
     ...profiles,
     ...entries.map((
       [name, profile, target],
-    ) => [name, `deno task ${profileTask(profile)} ${target}`]),
+    ) => [name, `deno task --quiet ${profileTask(profile)} ${target}`]),
   ]);
 }
 

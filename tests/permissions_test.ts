@@ -158,7 +158,7 @@ Deno.test("deno.json tasks use exactly the flags of app/permissions.ts", async (
     })),
   ];
   for (const { task, profile, target } of entries) {
-    assert.equal(tasks[task], `deno task profile:${profile} ${target}`, `task "${task}"`);
+    assert.equal(tasks[task], `deno task --quiet profile:${profile} ${target}`, `task "${task}"`);
     const run = tasks[`profile:${profile}`];
     assert.equal(
       typeof run === "string" ? run : run?.command,
