@@ -68,6 +68,9 @@ Deno.test("the hot hooks load no node: module and no npm package (the YAML parse
   for (const [name, module] of hooks) {
     const graph = await graphOf(join(ROOT, module));
     assert.deepEqual(forbidden(reachable(graph)), [], `hook ${name} (${module}) at start`);
+    // A hook that can rebuild the index reaches the YAML parser behind a lazy import, which the
+    // walk must see past (the fetch hook never indexes, so it has none).
+    if (name === "fetch") continue;
     assert.ok(
       forbidden(reachable(graph, true)).some((chain) => /npm:\S*js-yaml/.test(chain)),
       `hook ${name}: the YAML parser sits behind a lazy import, which the walk must see past`,
