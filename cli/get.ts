@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { linkLine } from "../core/entry/links.ts";
 import { type Found, getEntries } from "../io/kbs/get.ts";
 import { type CommandSpec, helpText, parseCommand } from "./args.ts";
 import { printJson, red, yellow } from "./output.ts";
@@ -50,13 +51,7 @@ function printEntries(found: Found[]): void {
     );
     if (item.links?.length) {
       console.log(`Links of ${item.id}:`);
-      for (const link of item.links) {
-        console.log(
-          `  ${link.direction === "out" ? "→" : "←"} ${link.rel} ${link.id} ${
-            link.title ?? "(missing)"
-          }`,
-        );
-      }
+      for (const link of item.links) console.log(`  ${linkLine(link)}`);
     }
   });
 }

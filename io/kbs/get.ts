@@ -64,6 +64,38 @@ export function getEntries(
   });
 }
 
+/** An entry as a listing names it. */
+export interface ListedEntry {
+  /** Its id; `name:id` where several knowledge bases are read. */
+  id: string;
+  title: string;
+  type: string;
+  status: string;
+}
+
+/**
+ * Every entry the knowledge bases in use serve (`kbFlag`, else `KB_DIR`, else the config), in
+ * index order, the default knowledge base first.
+ */
+export function listEntries(kbFlag: string | undefined): Promise<ListedEntry[]> {
+  return withKbs(
+    kbFlag,
+    { trustStampMs: READ_TRUST_MS },
+    ({ kbs, several }) =>
+      kbs.flatMap(({ name, reader }) => {
+        const listed: ListedEntry[] = [];
+        const { nextOrd, docCount } = reader.manifest;
+        for (let ord = 0; ord < Math.max(nextOrd, docCount); ord++) {
+          const doc = reader.meta(ord) && reader.doc(ord);
+          if (!doc) continue;
+          const id = several ? qualifyId(name, doc.id) : doc.id;
+          listed.push({ id, title: doc.title, type: doc.type, status: doc.status });
+        }
+        return listed;
+      }),
+  );
+}
+
 /**
  * The entry `typed` (an id, or `name:id`) names, or why it is not printed: no knowledge base of
  * that name, an id that two knowledge bases hold (never one shadowing the other), or why no
