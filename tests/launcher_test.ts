@@ -149,6 +149,44 @@ Deno.test("options before the command: the launcher picks the command's profile,
   }
 });
 
+Deno.test("--read-only narrows the profile of a command that has one (mcp), not after --", async () => {
+  await using sandbox = await makeSandbox();
+  const { path, launcher } = await fakeDeno(sandbox.root);
+  const argvOf = async (args: string[]) => {
+    const result = await runProcess(launcher, args, {
+      env: { PATH: path, HOME: sandbox.home },
+      clearEnv: true,
+    });
+    assert.equal(result.code, 0, show(result));
+    return result.stdout.trimEnd().split("\n");
+  };
+  const cacheRoot = join(sandbox.home, ".cache", "git-kb");
+  const bundle = join(sandbox.root, "plugin-bin", "git-kb.js");
+  const expect = (args: string[], readOnly: boolean) => [
+    "run",
+    "--quiet",
+    "--no-prompt",
+    "--no-config",
+    ...flagsFor("mcp", cacheRoot, undefined, readOnly).slice(1),
+    bundle,
+    ...args,
+  ];
+  for (const args of [["mcp", "--read-only"], ["--kb", "d", "mcp", "--kb", "e", "--read-only"]]) {
+    assert.deepEqual(await argvOf(args), expect(args, true), args.join(" "));
+  }
+  for (const args of [["mcp"], ["mcp", "--", "--read-only"], ["search", "--read-only"]]) {
+    const command = args[0];
+    const flags = flagsFor(command, cacheRoot).slice(1);
+    assert.deepEqual(
+      await argvOf(args),
+      ["run", "--quiet", "--no-prompt", "--no-config", ...flags, bundle, ...args],
+      args.join(" "),
+    );
+  }
+  const read = flagsFor("mcp", cacheRoot, undefined, true);
+  assert.deepEqual(read, flagsFor("search", cacheRoot), "mcp --read-only has the read profile");
+});
+
 /** Folder names that a shell would read as more than a plain word, each tried as a plugin path. */
 const HOSTILE_NAMES = [
   "plain",
