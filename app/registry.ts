@@ -197,7 +197,7 @@ export const COMMANDS = {
   setup: {
     module: "cli/setup.ts",
     profile: "setup",
-    summary: "wire git-kb's hooks into Claude Code, Codex or Gemini CLI",
+    summary: "wire git-kb's hooks (or, --mcp, its MCP server) into a coding agent",
     load: () => import("../cli/setup.ts"),
   },
 } as const satisfies Record<string, CommandEntry>;
