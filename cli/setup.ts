@@ -380,29 +380,22 @@ async function setupHooks(
   const { dir, file } = SETTINGS_FILES[agent];
   const current = await readSettingsFile(join(baseDir(options.scope), dir, file));
   const change = planChange(current, agent, launcher, options.remove);
-  const { diff, write, backup } = applyChange(current, change, options);
+  const applied = applyChange(current, change, options);
   const notes = options.remove ? [] : [
     ...hookSwitchWarnings(agent, change.after),
     ...(change.changed ? installAdvice(agent, options.scope) : []),
   ];
   if (options.json) {
     printJson({
-      agent,
-      scope: options.scope,
-      file: current.path,
+      ...changeReport(options, current.path, change, applied, launcher),
       action: options.remove ? "remove" : "install",
-      changed: change.changed,
-      written: write,
-      dryRun: options.dryRun,
-      backup: backup ?? null,
-      launcher,
       hooks: findOurHooks(change.after),
-      diff,
+      diff: applied.diff,
       notes,
     });
     return 0;
   }
-  printChange({ diff, write, backup }, outcome(change, current.path, options), change, {
+  printChange(applied, outcome(change, current.path, options), change, {
     options,
     notes,
   });
@@ -431,6 +424,26 @@ function applyChange(
   });
   const write = change.changed && !options.dryRun;
   return { diff, write, backup: write ? writeSettingsFile(current, change.text) : undefined };
+}
+
+/** What every `--json` report of a settings file's change starts with. */
+function changeReport(
+  options: SetupOptions,
+  file: string,
+  change: { changed: boolean },
+  applied: Applied,
+  launcher: string,
+): Record<string, unknown> {
+  return {
+    agent: options.agent,
+    scope: options.scope,
+    file,
+    changed: change.changed,
+    written: applied.write,
+    dryRun: options.dryRun,
+    backup: applied.backup ?? null,
+    launcher,
+  };
 }
 
 /** Print the diff, the line saying what was done, where the backup is, and the notes. */
@@ -550,15 +563,8 @@ async function setupMcp(agent: McpAgent, options: SetupOptions, launcher: string
   const notes = change.changed && !options.remove ? mcpAdvice(agent, options.scope) : [];
   if (options.json) {
     printJson({
-      agent,
-      scope: options.scope,
-      file: current.path,
+      ...changeReport(options, current.path, change, applied, launcher),
       action: options.remove ? "remove-mcp" : "install-mcp",
-      changed: change.changed,
-      written: applied.write,
-      dryRun: options.dryRun,
-      backup: applied.backup ?? null,
-      launcher,
       server: options.remove ? null : mcpServerEntry(launcher, options.readOnly),
       diff: applied.diff,
       notes,
