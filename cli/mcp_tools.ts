@@ -84,10 +84,20 @@ export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** `value` as a list of words: a list as given, or one string split at spaces and commas. */
-function wordList(value: string | string[]): string[] {
-  const items = typeof value === "string" ? value.split(/[\s,]+/) : value;
-  return [...new Set(items.map((item) => item.trim()).filter(Boolean))];
+/** Ids as typed: each item split at spaces and commas, as `git-kb get` reads its arguments. */
+function idList(items: readonly string[]): string[] {
+  return [...new Set(items.flatMap((item) => item.split(/[\s,]+/)).filter(Boolean))];
+}
+
+/**
+ * A list of at most `max` strings, advertised as an array; one string given instead is read as a
+ * list of it (read forgivingly: models often pass one phrasing bare).
+ */
+function oneOrMore(max: number) {
+  return z.preprocess(
+    (value) => typeof value === "string" ? [value] : value,
+    z.array(z.string()).max(max),
+  );
 }
 
 const typeArg = z.enum(ENTRY_TYPES);
@@ -114,17 +124,18 @@ const search = defineTool({
     "fused into one ranking. Returns ids, titles, types, a snippet and each hit's links; read " +
     "the entries that matter in full with the get tool.",
   input: z.strictObject({
-    queries: z.union([z.string(), z.array(z.string())]).describe(
+    queries: oneOrMore(20).describe(
       'one or more phrasings of what you look for, e.g. ["rotate npm token", "leaked credentials"]',
     ),
     type: typeArg.optional().describe("only entries of this type"),
     tag: z.string().min(1).optional().describe("only entries with this tag (or one under it)"),
-    limit: z.number().int().min(1).max(50).optional().describe("at most this many hits (10)"),
+    limit: z.coerce.number().int().min(1).max(50).optional().describe(
+      "at most this many hits (10)",
+    ),
   }),
   writes: false,
   async run(args, { kbFlag }) {
-    const queries = (typeof args.queries === "string" ? [args.queries] : args.queries)
-      .map((query) => query.trim()).filter(Boolean);
+    const queries = args.queries.map((query) => query.trim()).filter(Boolean);
     if (!queries.length) {
       return toolError(
         'queries: every query is blank; give at least one phrasing, e.g. ["rotate npm token"]',
@@ -168,13 +179,13 @@ const get = defineTool({
     "where several knowledge bases are configured), with the entries each one links to and is " +
     "linked from. Use it on the ids that search or context return before you rely on them.",
   input: z.strictObject({
-    ids: z.union([z.string(), z.array(z.string())]).describe(
+    ids: oneOrMore(100).describe(
       'the entry ids, e.g. ["kb-7q2mx", "kb-r4b9t"]',
     ),
   }),
   writes: false,
   async run(args, { kbFlag }) {
-    const ids = wordList(args.ids);
+    const ids = idList(args.ids);
     if (!ids.length) return toolError('ids: no id given; pass entry ids, e.g. ["kb-7q2mx"]');
     const { found, reasons, skipped } = await getEntries(kbFlag, ids, { links: true });
     const entries = found.map((item) => {
