@@ -216,7 +216,11 @@ const context = defineTool({
     if (!args.task.trim()) {
       return toolError('task: it is blank; describe the task, e.g. "rotate the npm token"');
     }
-    const { decision } = await contextForPrompt({ prompt: args.task, kbFlag });
+    const { decision } = await contextForPrompt({
+      prompt: args.task,
+      kbFlag,
+      fetch: (ids) => `the get tool with ids ${JSON.stringify(ids)}`,
+    });
     if (decision.assembly) return text(decision.assembly.text);
     return text(
       decision.outcome === "skipped"
