@@ -229,3 +229,24 @@ Deno.test("mcp through the plugin's launcher: the CLI bundle loads the server's 
   const search = await session.call("search", { queries: ["rotate token"] });
   assert.equal(JSON.parse(search.text).hits[0].id, "kb-7q2mx", session.stderr());
 });
+
+Deno.test("mcp: adds in parallel line up on the save lock; a push that fails says so, the commit kept", async () => {
+  await using kb = await makeKb({ remote: true });
+  await using session = await fromSources(kb);
+  const titles = ["First parallel note", "Second parallel note", "Third parallel note"];
+  const results = await Promise.all(
+    titles.map((title) => session.call("add", { title, type: "note", body: title })),
+  );
+  for (const result of results) assert.equal(result.isError, false, result.text);
+  const log = await git(kb.remote!, "log", "--format=%s", "main");
+  for (const title of titles) assert.match(log, new RegExp(title));
+
+  await Deno.remove(kb.remote!, { recursive: true });
+  const unpushed = await session.call("add", { title: "Offline note", type: "note" });
+  assert.equal(unpushed.isError, true, unpushed.text);
+  assert.match(
+    unpushed.text,
+    /^Committed entries\/kb-\w{5}-offline-note\.md locally in \w{7}, but/,
+  );
+  assert.match(await git(kb.dir, "log", "-1", "--format=%s"), /Offline note/);
+});
