@@ -5,6 +5,7 @@
  * @module
  */
 import { linkLine } from "../core/entry/links.ts";
+import { typedIds } from "../core/kbs/qualified.ts";
 import { type Found, getEntries } from "../io/kbs/get.ts";
 import { type CommandSpec, helpText, parseCommand } from "./args.ts";
 import { printJson, red, yellow } from "./output.ts";
@@ -34,7 +35,7 @@ export const help: string = helpText(command);
 /** Run the command. */
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(args, command.options, command);
-  const ids = [...new Set(positionals.flatMap((arg) => arg.split(/[\s,]+/)).filter(Boolean))];
+  const ids = typedIds(positionals);
   const { found, reasons, skipped } = await getEntries(values.kb, ids, { links: values.links });
   for (const line of skipped) console.error(yellow(`git-kb get: ${line}`));
   for (const reason of reasons) console.error(red(`git-kb get: ${reason}`));

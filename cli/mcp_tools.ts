@@ -13,6 +13,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { EntryEdits } from "../core/entry/edit.ts";
 import { formatListChanges, listChanges } from "../core/entry/edit.ts";
 import { linkLine } from "../core/entry/links.ts";
+import { typedIds } from "../core/kbs/qualified.ts";
 import { ACTIVITIES, ENTRY_TYPES, LINK_RELS, STATUSES } from "../core/entry/schema.ts";
 import { distinctTerms } from "../core/text/tokenize.ts";
 import { resolveKbNamed } from "../io/config.ts";
@@ -79,14 +80,9 @@ export function errorMessage(error: unknown): string {
   const flag = missingPermissionFlag(error);
   if (flag) {
     return `the git-kb MCP server may not do this (${(error as Error).message.split(",")[0]}); ` +
-      `it needs ${flag}: run it without --read-only for the tools that write`;
+      `it needs ${flag} (git-kb mcp has it; git-kb mcp --read-only does not)`;
   }
   return error instanceof Error ? error.message : String(error);
-}
-
-/** Ids as typed: each item split at spaces and commas, as `git-kb get` reads its arguments. */
-function idList(items: readonly string[]): string[] {
-  return [...new Set(items.flatMap((item) => item.split(/[\s,]+/)).filter(Boolean))];
 }
 
 /**
@@ -185,12 +181,12 @@ const get = defineTool({
   }),
   writes: false,
   async run(args, { kbFlag }) {
-    const ids = idList(args.ids);
+    const ids = typedIds(args.ids);
     if (!ids.length) return toolError('ids: no id given; pass entry ids, e.g. ["kb-7q2mx"]');
     const { found, reasons, skipped } = await getEntries(kbFlag, ids, { links: true });
     const entries = found.map((item) => {
       const links = item.links?.length
-        ? `\nLinks of ${item.id}:\n${item.links.map((link) => `  ${linkLine(link)}`).join("\n")}`
+        ? `Links of ${item.id}:\n${item.links.map((link) => `  ${linkLine(link)}`).join("\n")}`
         : "";
       return `${item.text.replace(/\n?$/, "\n")}${links}`;
     });
