@@ -56,8 +56,16 @@ function entryUri(id: string): string {
   return `kb://entry/${id}`;
 }
 
+/** A server, and a way to wait for the tool calls under way. */
+export interface KbServer {
+  server: McpServer;
+  /** Resolves once no tool call is running (a save is never cut off by the client leaving). */
+  idle(): Promise<void>;
+}
+
 /** A server with the tools (the read-only ones alone with `readOnly`) and the resources. */
-export function mcpServer(context: ToolContext, readOnly: boolean): McpServer {
+export function mcpServer(context: ToolContext, readOnly: boolean): KbServer {
+  const running = new Set<Promise<unknown>>();
   const server = new McpServer(
     { name: "git-kb", version: denoConfig.version },
     { instructions: INSTRUCTIONS },
@@ -69,12 +77,10 @@ export function mcpServer(context: ToolContext, readOnly: boolean): McpServer {
       description: tool.description,
       inputSchema: tool.input,
       annotations: { readOnlyHint: !tool.writes, destructiveHint: false, openWorldHint: false },
-    }, async (args: Parameters<typeof tool.run>[0]) => {
-      try {
-        return await tool.run(args, context);
-      } catch (error) {
-        return toolError(errorMessage(error));
-      }
+    }, (args: Parameters<typeof tool.run>[0]) => {
+      const call = tool.run(args, context).catch((error) => toolError(errorMessage(error)));
+      running.add(call);
+      return call.finally(() => running.delete(call));
     });
   }
   server.registerResource(
@@ -101,13 +107,16 @@ export function mcpServer(context: ToolContext, readOnly: boolean): McpServer {
       return { contents: [{ uri: uri.href, mimeType: "text/markdown", text: found[0].text }] };
     },
   );
-  return server;
+  const idle = async () => {
+    while (running.size) await Promise.allSettled(running);
+  };
+  return { server, idle };
 }
 
-/** Run the command: serve until the client closes stdin. */
+/** Run the command: serve until the client closes stdin, then finish the calls under way. */
 export async function run(args: string[]): Promise<number> {
   const { values } = parseCommand(args, command.options, command);
-  const server = mcpServer({ kbFlag: values.kb }, values["read-only"] ?? false);
+  const { server, idle } = mcpServer({ kbFlag: values.kb }, values["read-only"] ?? false);
   // Stdout carries the protocol alone: a stray line from anywhere goes to stderr instead.
   console.log = console.error;
   const closed = new Promise<void>((resolve) => {
@@ -116,5 +125,6 @@ export async function run(args: string[]): Promise<number> {
   process.stdin.once("end", () => void server.close());
   await server.connect(new StdioServerTransport());
   await closed;
+  await idle();
   return 0;
 }

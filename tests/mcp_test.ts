@@ -20,6 +20,8 @@ import {
   MAIN,
   makeKb,
   ROOT,
+  runDeno,
+  show,
   snapshot,
 } from "./helpers.ts";
 
@@ -249,4 +251,37 @@ Deno.test("mcp: adds in parallel line up on the save lock; a push that fails say
     /^Committed entries\/kb-\w{5}-offline-note\.md locally in \w{7}, but/,
   );
   assert.match(await git(kb.dir, "log", "-1", "--format=%s"), /Offline note/);
+});
+
+Deno.test("mcp: a client that leaves while a save runs does not cut the save off", async () => {
+  await using kb = await makeKb({ remote: true });
+  const title = "Saved after the client left";
+  const messages = [
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "t", version: "1" },
+      },
+    },
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    {
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "add", arguments: { title, type: "note" } },
+    },
+  ];
+  // stdin ends right after the call: the server must finish the save before it exits.
+  const result = await runDeno(["run", ...flagsFor("mcp", cacheRootOf(kb.env)), MAIN, "mcp"], {
+    env: kb.env,
+    stdin: messages.map((message) => `${JSON.stringify(message)}\n`).join(""),
+  });
+  assert.equal(result.code, 0, show(result));
+  assert.match(await git(kb.dir, "log", "-1", "--format=%s"), new RegExp(title));
+  assert.equal(await git(kb.remote!, "rev-parse", "main"), await git(kb.dir, "rev-parse", "HEAD"));
+  assert.equal(await git(kb.dir, "status", "--porcelain"), "");
 });
