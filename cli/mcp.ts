@@ -113,7 +113,10 @@ export function mcpServer(context: ToolContext, readOnly: boolean): KbServer {
   return { server, idle };
 }
 
-/** Run the command: serve until the client closes stdin, then finish the calls under way. */
+/**
+ * Run the command: serve until the client closes stdin or sends SIGTERM (as clients do when they
+ * shut a server down), then finish the calls under way and exit 0.
+ */
 export async function run(args: string[]): Promise<number> {
   const { values } = parseCommand(args, command.options, command);
   const { server, idle } = mcpServer({ kbFlag: values.kb }, values["read-only"] ?? false);
@@ -122,9 +125,14 @@ export async function run(args: string[]): Promise<number> {
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = resolve;
   });
-  process.stdin.once("end", () => void server.close());
+  const stop = () => void server.close();
+  process.stdin.once("end", stop);
+  // Windows has no SIGTERM to listen for; there the client's kill ends the process.
+  const signal = Deno.build.os === "windows" ? undefined : "SIGTERM";
+  if (signal) Deno.addSignalListener(signal, stop);
   await server.connect(new StdioServerTransport());
   await closed;
   await idle();
+  if (signal) Deno.removeSignalListener(signal, stop);
   return 0;
 }

@@ -285,3 +285,57 @@ Deno.test("mcp: a client that leaves while a save runs does not cut the save off
   assert.equal(await git(kb.remote!, "rev-parse", "main"), await git(kb.dir, "rev-parse", "HEAD"));
   assert.equal(await git(kb.dir, "status", "--porcelain"), "");
 });
+
+Deno.test("mcp: SIGTERM while a save pushes lets the save finish, then the server exits 0", async () => {
+  await using kb = await makeKb({ remote: true });
+  const hook = join(kb.remote!, "hooks", "pre-receive");
+  await Deno.writeTextFile(hook, "#!/bin/sh\nsleep 2\n", { mode: 0o755 });
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", ...flagsFor("mcp", cacheRootOf(kb.env)), MAIN, "mcp"],
+    cwd: ROOT,
+    clearEnv: true,
+    env: {
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      DENO_DIR: await denoDir(),
+      ...childEnv(kb.env),
+    },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  const send = (message: unknown) =>
+    writer.write(
+      new TextEncoder().encode(`${JSON.stringify({ jsonrpc: "2.0", ...message as object })}\n`),
+    );
+  await send({
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "t", version: "1" },
+    },
+  });
+  await send({ method: "notifications/initialized" });
+  await send({
+    id: 2,
+    method: "tools/call",
+    params: { name: "add", arguments: { title: "Pushed through a shutdown", type: "note" } },
+  });
+  // The push is under way (the remote's hook holds it for 2 s) when the client asks to stop.
+  const pushing = join(kb.dir, ".git", "git-kb.lock");
+  for (
+    let tries = 0;
+    tries < 200 && !(await Deno.stat(pushing).then(() => true, () => false));
+    tries++
+  ) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  child.kill("SIGTERM");
+  const { code } = await child.output().catch(() => ({ code: -1 }));
+  await writer.close().catch(() => {});
+  assert.equal(code, 0);
+  assert.equal(await git(kb.remote!, "rev-parse", "main"), await git(kb.dir, "rev-parse", "HEAD"));
+  assert.match(await git(kb.dir, "log", "-1", "--format=%s"), /Pushed through a shutdown/);
+});
