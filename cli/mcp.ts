@@ -13,6 +13,7 @@ import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mc
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import denoConfig from "../deno.json" with { type: "json" };
 import { getEntries, listEntries } from "../io/kbs/get.ts";
+import { onTerminate } from "../io/process.ts";
 import { type CommandSpec, helpText, NO_POSITIONALS, parseCommand } from "./args.ts";
 import { errorMessage, type ToolContext, toolError, TOOLS } from "./mcp_tools.ts";
 
@@ -127,12 +128,10 @@ export async function run(args: string[]): Promise<number> {
   });
   const stop = () => void server.close();
   process.stdin.once("end", stop);
-  // Windows has no SIGTERM to listen for; there the client's kill ends the process.
-  const signal = Deno.build.os === "windows" ? undefined : "SIGTERM";
-  if (signal) Deno.addSignalListener(signal, stop);
+  const stopListening = onTerminate(stop);
   await server.connect(new StdioServerTransport());
   await closed;
   await idle();
-  if (signal) Deno.removeSignalListener(signal, stop);
+  stopListening();
   return 0;
 }
