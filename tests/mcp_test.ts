@@ -124,7 +124,7 @@ Deno.test("mcp: a real client lists the tools, searches, gets, asks for context,
   const context = await session.call("context", { task: "rotate the leaked npm token" });
   assert.equal(context.isError, false, context.text);
   assert.match(context.text, /kb-7q2mx Rotate a leaked npm or Cloudflare token/);
-  assert.match(context.text, /^Fetch full text: the get tool with ids \["kb-7q2mx",/m);
+  assert.match(context.text, /^Fetch full text: the get tool with ids \["kb-7q2mx"[\],]/m);
   const cached = [...(await snapshot(cacheRootOf(kb.env))).keys()];
   assert.ok(cached.length > 0 && !cached.some((path) => path.includes("/sessions/")), "no ledger");
 
