@@ -191,7 +191,7 @@ export const COMMANDS = {
     profile: "save",
     readOnlyProfile: "read",
     ownBundle: true,
-    summary: "serve the knowledge base to any agent over MCP (stdio); --read-only",
+    summary: "serve the knowledge base to any agent as an MCP server (stdio)",
     load: () => loadOwnBundle("cli/mcp.ts"),
   },
   setup: {
