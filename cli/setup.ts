@@ -525,8 +525,13 @@ function mcpAdvice(agent: McpAgent, scope: Scope): string[] {
     `Start a new ${MCP_FILES[agent].label} session to load the server; it offers search, get, ` +
     "context, add and edit (with --read-only, the first three).",
   ];
-  if (agent === "claude" && scope === "project") {
-    notes.push("Claude Code asks you to approve a server from .mcp.json the first time.");
+  if (agent === "claude") {
+    notes.push(
+      scope === "project"
+        ? "Claude Code asks you to approve a server from .mcp.json the first time."
+        : "Check it with: claude mcp list (a Claude Code session open meanwhile may write " +
+          "~/.claude.json from memory; if git-kb is missing, run setup again with it closed).",
+    );
   }
   if (agent === "codex" && scope === "project") {
     notes.push("Codex reads .codex/config.toml only in projects it trusts.");
