@@ -13,8 +13,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { flagsFor } from "../app/permissions.ts";
 import {
   cacheRootOf,
-  childEnv,
-  denoDir,
+  denoChildEnv,
+  exists,
   git,
   type Kb,
   MAIN,
@@ -44,12 +44,7 @@ async function connect(kb: Kb, command: string, args: string[]): Promise<Session
     command,
     args,
     cwd: ROOT,
-    env: {
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      DENO_DIR: await denoDir(),
-      DENO_NO_UPDATE_CHECK: "1",
-      ...childEnv(kb.env),
-    },
+    env: await denoChildEnv(kb.env),
     stderr: "pipe",
   });
   let stderr = "";
@@ -81,6 +76,20 @@ function fromSources(kb: Kb, readOnly = false): Promise<Session> {
   const flags = flagsFor("mcp", cacheRootOf(kb.env), undefined, readOnly);
   const args = ["run", ...flags, MAIN, "mcp", ...readOnly ? ["--read-only"] : []];
   return connect(kb, Deno.execPath(), args);
+}
+
+/** What a client sends to open a session and call `tool` with `args`: JSON-RPC, one a line. */
+function sessionLines(tool: string, args: Record<string, unknown>): string {
+  const initialize = {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "git-kb-test", version: "1.0.0" },
+  };
+  return [
+    { id: 1, method: "initialize", params: initialize },
+    { method: "notifications/initialized" },
+    { id: 2, method: "tools/call", params: { name: tool, arguments: args } },
+  ].map((message) => `${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`).join("");
 }
 
 /** Everything in the knowledge base and its remote, to show that nothing was written. */
@@ -256,29 +265,10 @@ Deno.test("mcp: adds in parallel line up on the save lock; a push that fails say
 Deno.test("mcp: a client that leaves while a save runs does not cut the save off", async () => {
   await using kb = await makeKb({ remote: true });
   const title = "Saved after the client left";
-  const messages = [
-    {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name: "t", version: "1" },
-      },
-    },
-    { jsonrpc: "2.0", method: "notifications/initialized" },
-    {
-      jsonrpc: "2.0",
-      id: 2,
-      method: "tools/call",
-      params: { name: "add", arguments: { title, type: "note" } },
-    },
-  ];
   // stdin ends right after the call: the server must finish the save before it exits.
   const result = await runDeno(["run", ...flagsFor("mcp", cacheRootOf(kb.env)), MAIN, "mcp"], {
     env: kb.env,
-    stdin: messages.map((message) => `${JSON.stringify(message)}\n`).join(""),
+    stdin: sessionLines("add", { title, type: "note" }),
   });
   assert.equal(result.code, 0, show(result));
   assert.match(await git(kb.dir, "log", "-1", "--format=%s"), new RegExp(title));
@@ -294,42 +284,20 @@ Deno.test("mcp: SIGTERM while a save pushes lets the save finish, then the serve
     args: ["run", ...flagsFor("mcp", cacheRootOf(kb.env)), MAIN, "mcp"],
     cwd: ROOT,
     clearEnv: true,
-    env: {
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      DENO_DIR: await denoDir(),
-      ...childEnv(kb.env),
-    },
+    env: await denoChildEnv(kb.env),
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",
   }).spawn();
   const writer = child.stdin.getWriter();
-  const send = (message: unknown) =>
-    writer.write(
-      new TextEncoder().encode(`${JSON.stringify({ jsonrpc: "2.0", ...message as object })}\n`),
-    );
-  await send({
-    id: 1,
-    method: "initialize",
-    params: {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "t", version: "1" },
-    },
-  });
-  await send({ method: "notifications/initialized" });
-  await send({
-    id: 2,
-    method: "tools/call",
-    params: { name: "add", arguments: { title: "Pushed through a shutdown", type: "note" } },
-  });
+  await writer.write(
+    new TextEncoder().encode(
+      sessionLines("add", { title: "Pushed through a shutdown", type: "note" }),
+    ),
+  );
   // The push is under way (the remote's hook holds it for 2 s) when the client asks to stop.
-  const pushing = join(kb.dir, ".git", "git-kb.lock");
-  for (
-    let tries = 0;
-    tries < 200 && !(await Deno.stat(pushing).then(() => true, () => false));
-    tries++
-  ) {
+  const lock = join(kb.dir, ".git", "git-kb.lock");
+  for (let tries = 0; tries < 200 && !(await exists(lock)); tries++) {
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   child.kill("SIGTERM");
