@@ -470,6 +470,16 @@ function checkBuild(root: string) {
   ], { cwd: root });
 }
 
+Deno.test("the CLI bundle leaves the MCP SDK to mcp's own bundle", async () => {
+  // A string of the SDK's protocol code: in the bundle of `mcp`, never in the one every command
+  // parses on start.
+  const marker = "notifications/initialized";
+  assert.ok((await Deno.readTextFile(join(BIN, "mcp", "mcp.js"))).includes(marker));
+  const cli = await Deno.readTextFile(join(BIN, "git-kb.js"));
+  assert.ok(!cli.includes(marker), "the SDK was bundled into git-kb.js");
+  assert.ok(cli.length < 500_000, `git-kb.js is ${cli.length} bytes`);
+});
+
 Deno.test("plugin/bin is what `deno task build` makes from the sources", async () => {
   const result = await checkBuild(ROOT);
   assert.equal(result.code, 0, show(result));
