@@ -38,13 +38,17 @@ interface Session extends AsyncDisposable {
   stderr(): string;
 }
 
-/** Start `command args` as an MCP server in `kb`'s environment and connect a client to it. */
-async function connect(kb: Kb, command: string, args: string[]): Promise<Session> {
+/** Start `command args` as an MCP server in environment `env` and connect a client to it. */
+async function connect(
+  env: Record<string, string>,
+  command: string,
+  args: string[],
+): Promise<Session> {
   const transport = new StdioClientTransport({
     command,
     args,
     cwd: ROOT,
-    env: await denoChildEnv(kb.env),
+    env: await denoChildEnv(env),
     stderr: "pipe",
   });
   let stderr = "";
@@ -71,11 +75,14 @@ async function listTools(session: Session): Promise<{ name: string; description:
   return (await session.client.listTools()).tools as { name: string; description: string }[];
 }
 
-/** The server from the sources, as `deno task mcp` runs it: the command's own profile. */
-function fromSources(kb: Kb, readOnly = false): Promise<Session> {
-  const flags = flagsFor("mcp", cacheRootOf(kb.env), undefined, readOnly);
+/**
+ * The server from the sources, as `deno task mcp` runs it: the command's own profile, in `kb`'s
+ * environment (or `env`).
+ */
+function fromSources(kb: Kb, readOnly = false, env = kb.env): Promise<Session> {
+  const flags = flagsFor("mcp", cacheRootOf(env), undefined, readOnly);
   const args = ["run", ...flags, MAIN, "mcp", ...readOnly ? ["--read-only"] : []];
-  return connect(kb, Deno.execPath(), args);
+  return connect(env, Deno.execPath(), args);
 }
 
 /** What a client sends to open a session and call `tool` with `args`: JSON-RPC, one a line. */
@@ -231,7 +238,7 @@ Deno.test("mcp --read-only: the read profile, no write tool, and a write is refu
 
 Deno.test("mcp through the plugin's launcher: the CLI bundle loads the server's own bundle", async () => {
   await using kb = await makeKb({ remote: true });
-  await using session = await connect(kb, join(ROOT, "plugin", "bin", "git-kb"), [
+  await using session = await connect(kb.env, join(ROOT, "plugin", "bin", "git-kb"), [
     "mcp",
     "--read-only",
   ]);
@@ -306,4 +313,41 @@ Deno.test("mcp: SIGTERM while a save pushes lets the save finish, then the serve
   assert.equal(code, 0);
   assert.equal(await git(kb.remote!, "rev-parse", "main"), await git(kb.dir, "rev-parse", "HEAD"));
   assert.match(await git(kb.dir, "log", "-1", "--format=%s"), /Pushed through a shutdown/);
+});
+
+Deno.test("mcp with two knowledge bases: add names one, ids are qualified, resources too", async () => {
+  await using personal = await makeKb({ remote: true });
+  await using team = await makeKb({ empty: true, remote: true });
+  const { KB_DIR: _, ...env } = personal.env;
+  await Deno.mkdir(join(personal.config, "git-kb"), { recursive: true });
+  await Deno.writeTextFile(
+    join(personal.config, "git-kb", "config.json"),
+    JSON.stringify({
+      kbs: [{ name: "personal", dir: personal.dir }, { name: "team", dir: team.dir }],
+      default: "personal",
+    }),
+  );
+  await using session = await fromSources(personal, false, env);
+  const added = await session.call("add", {
+    title: "Team registry token rotation",
+    type: "howto",
+    body: "Rotate the team registry token every quarter.",
+    to: "team",
+  });
+  assert.equal(added.isError, false, added.text);
+  const { id, commit } = JSON.parse(added.text);
+  assert.equal(await git(team.remote!, "rev-parse", "main"), commit);
+  const { hits } = JSON.parse((await session.call("search", { queries: ["team registry"] })).text);
+  assert.equal(hits[0].id, `team:${id}`);
+  assert.equal(hits[0].kb, "team");
+  const get = await session.call("get", { ids: [`team:${id}`] });
+  assert.match(get.text, /^title: Team registry token rotation$/m);
+  const edited = await session.call("edit", { id: `team:${id}`, add_tags: ["registry"] });
+  assert.equal(edited.isError, false, edited.text);
+  assert.equal(await git(team.remote!, "rev-parse", "main"), JSON.parse(edited.text).commit);
+  const uri = `kb://entry/team:${id}`;
+  const { resources } = await session.client.listResources() as { resources: { uri: string }[] };
+  assert.ok(resources.some((resource) => resource.uri === uri), JSON.stringify(resources.at(-1)));
+  const read = await session.client.readResource({ uri });
+  assert.match((read.contents[0] as { text: string }).text, /^tags: \[registry\]$/m);
 });
