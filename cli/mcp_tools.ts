@@ -87,12 +87,12 @@ export function errorMessage(error: unknown): string {
 
 /**
  * A list of at most `max` strings, advertised as an array; one string given instead is read as a
- * list of it (read forgivingly: models often pass one phrasing bare).
+ * list of it (read forgivingly: models often pass one phrasing or one tag bare).
  */
-function oneOrMore(max: number) {
+function oneOrMore(max: number, item = z.string()) {
   return z.preprocess(
     (value) => typeof value === "string" ? [value] : value,
-    z.array(z.string()).max(max),
+    z.array(item).max(max),
   );
 }
 
@@ -103,7 +103,7 @@ const linkArg = z.strictObject({
   rel: z.enum(LINK_RELS).describe("how this entry relates to the other one"),
   id: z.string().min(1).describe("the other entry's id, kb-xxxxx"),
 });
-const words = (what: string) => z.array(z.string().min(1)).describe(what);
+const words = (what: string) => oneOrMore(100, z.string().min(1)).describe(what);
 const toArg = z.string().min(1).describe(
   "the configured knowledge base to write to, by name, where several are configured",
 );
