@@ -102,6 +102,16 @@ export const COMMAND_PROFILES: Record<string, keyof typeof PROFILES> = Object.fr
   Object.entries(COMMANDS).map(([name, command]) => [name, command.profile]),
 );
 
+/**
+ * The narrower profile a command runs with when given `--read-only` (`readOnlyProfile` in
+ * app/registry.ts): mcp.
+ */
+export const READ_ONLY_PROFILES: Record<string, keyof typeof PROFILES> = Object.fromEntries(
+  Object.entries(COMMANDS).flatMap(([name, command]) =>
+    "readOnlyProfile" in command ? [[name, command.readOnlyProfile]] : []
+  ),
+);
+
 /** The profile each hook runs with (`git-kb hook <name>`), from app/registry.ts. */
 export const HOOK_PROFILES: Record<string, keyof typeof PROFILES> = Object.fromEntries(
   Object.entries(HOOKS).map(([name, hook]) => [name, hook.profile]),
@@ -153,10 +163,17 @@ function profileFlags(
  * The `deno run` flags for a command, with `cacheRoot` (see `cacheRootFor` in io/paths.ts) as
  * the one folder it may write besides what its profile allows. `add` and `edit` may open the
  * user's editor: pass its command (`$VISUAL` or `$EDITOR`) to allow running it beside git.
- * Without it they run git only and say which flag `--edit` needs.
+ * Without it they run git only and say which flag `--edit` needs. `readOnly`: the command is
+ * given `--read-only`, and runs with its narrower profile where it has one.
  */
-export function flagsFor(command: string, cacheRoot: string, editor?: string): string[] {
-  const profile = COMMAND_PROFILES[command] ?? "save";
+export function flagsFor(
+  command: string,
+  cacheRoot: string,
+  editor?: string,
+  readOnly = false,
+): string[] {
+  const profile = (readOnly ? READ_ONLY_PROFILES[command] : undefined) ??
+    COMMAND_PROFILES[command] ?? "save";
   const program = command === "add" || command === "edit" ? editorProgram(editor) : undefined;
   const run = program ? `--allow-run=git,${checkPermissionWord(program, "the editor")}` : undefined;
   return profileFlags(profile, cacheRoot, run);

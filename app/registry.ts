@@ -36,6 +36,14 @@ export interface CommandEntry {
   module: string;
   /** The permission profile it runs with. */
   profile: ProfileName;
+  /** The narrower profile it runs with when given `--read-only`. */
+  readOnlyProfile?: ProfileName;
+  /**
+   * It loads a large library the other commands have no use for, so it gets a bundle of its own
+   * (`plugin/bin/<name>/`), which the CLI's bundle loads when the command runs: see
+   * {@link loadOwnBundle}.
+   */
+  ownBundle?: boolean;
   /** What it does, in one line of `git-kb --help`. */
   summary: string;
   /** Load its module. */
@@ -57,6 +65,26 @@ export interface HookEntry {
   ownBundle?: boolean;
   /** Load its module and give its runner. */
   load: () => Promise<() => Promise<void>>;
+}
+
+/** Where a command's own bundle sits, relative to `plugin/bin/`: `cli/mcp.ts` → `mcp/mcp.js`. */
+export function ownBundlePath(module: string): string {
+  const name = module.split("/").pop()!.replace(/\.ts$/, "");
+  return `${name}/${name}.js`;
+}
+
+/**
+ * The module of a command with a bundle of its own: in the plugin's CLI bundle (where every
+ * module's `import.meta.url` is the bundle's), that bundle beside it; from the sources, the
+ * module. The specifier is computed, so the CLI's bundle leaves the command (and the library it
+ * loads) out, and its start-up does not pay for parsing them.
+ */
+function loadOwnBundle(module: string): Promise<CommandModule> {
+  const here = import.meta.url;
+  const url = here.endsWith(".js")
+    ? new URL(`./${ownBundlePath(module)}`, here)
+    : new URL(`../${module}`, here);
+  return import(url.href);
 }
 
 /** The commands, in the order `git-kb --help` lists them. */
@@ -158,10 +186,18 @@ export const COMMANDS = {
     summary: "test git-kb end to end on a throwaway knowledge base",
     load: () => import("../cli/selftest.ts"),
   },
+  mcp: {
+    module: "cli/mcp.ts",
+    profile: "save",
+    readOnlyProfile: "read",
+    ownBundle: true,
+    summary: "serve the knowledge base to any agent as an MCP server (stdio)",
+    load: () => loadOwnBundle("cli/mcp.ts"),
+  },
   setup: {
     module: "cli/setup.ts",
     profile: "setup",
-    summary: "wire git-kb's hooks into Claude Code, Codex or Gemini CLI",
+    summary: "wire git-kb's hooks (or, --mcp, its MCP server) into a coding agent",
     load: () => import("../cli/setup.ts"),
   },
 } as const satisfies Record<string, CommandEntry>;

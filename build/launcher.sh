@@ -135,6 +135,9 @@ case "$first" in
   # @build command-profiles
   *) profile='read' ;;
 esac
+case "$first" in
+  # @build read-only-profiles
+esac
 judge=
 editor=
 case "$profile" in

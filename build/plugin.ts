@@ -25,9 +25,10 @@ import {
   HOOK_PROFILES,
   HOOK_V8_FLAGS,
   PROFILES,
+  READ_ONLY_PROFILES,
 } from "../app/permissions.ts";
 import { pluginHooksJson } from "../app/plugin_hooks.ts";
-import { COMMANDS, HOOKS } from "../app/registry.ts";
+import { COMMANDS, HOOKS, ownBundlePath } from "../app/registry.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
 const BIN = join(ROOT, "plugin", "bin");
@@ -36,8 +37,30 @@ const ENTRY = join(ROOT, "app", "launch.ts");
 /** The plugin's hooks file, written from `app/plugin_hooks.ts`. */
 export const HOOKS_JSON: string = join(ROOT, "plugin", "hooks", "hooks.json");
 
+/**
+ * The commands with a bundle of their own (`ownBundle` in app/registry.ts), by name, with their
+ * module: `plugin/bin/<name>/<name>.js` (see `ownBundlePath`), split at its lazy imports as a
+ * hot hook's is. The CLI's bundle loads it when the command runs.
+ */
+export const OWN_BUNDLE_COMMANDS: Record<string, string> = Object.fromEntries(
+  Object.entries(COMMANDS).flatMap(([name, command]) =>
+    "ownBundle" in command && command.ownBundle ? [[name, command.module]] : []
+  ),
+);
+
+/** The folder of a command's own bundle, relative to `plugin/bin/`. */
+function ownBundleDir(module: string): string {
+  return ownBundlePath(module).split("/")[0];
+}
+
 /** The files and folders `deno task build` writes into `plugin/bin/`. */
-export const BUILT_FILES = ["git-kb.js", "git-kb", "git-kb.cmd", "hooks"] as const;
+export const BUILT_FILES: readonly string[] = [
+  "git-kb.js",
+  "git-kb",
+  "git-kb.cmd",
+  "hooks",
+  ...Object.values(OWN_BUNDLE_COMMANDS).map(ownBundleDir),
+];
 
 /**
  * The hooks with a bundle of their own (`ownBundle` in app/registry.ts), by the name the launcher
@@ -124,6 +147,16 @@ function shPlaceholders(): Record<string, string[]> {
     "command-profiles": [...byProfile].map(([profile, names]) =>
       `${names.join("|")}) profile='${profile}' ;;`
     ),
+    // A command that runs with a narrower profile when given `--read-only` (before any `--`).
+    "read-only-profiles": Object.entries(READ_ONLY_PROFILES).flatMap(([command, profile]) => [
+      `${command})`,
+      '  for word in "$@"; do',
+      '    case "$word" in',
+      `      --read-only) profile='${profile}' ;;`,
+      "      --) break ;;",
+      "    esac",
+      "  done ;;",
+    ]),
     "env-flag": [`allow_env=${ENV_FLAG}`],
     "profile-flags": (Object.keys(PROFILES) as Profile[]).map((profile) =>
       `${profile}) set -- ${shFlags(profile)} "$@" ;;`
@@ -165,6 +198,10 @@ export function cmdLauncher(): string {
   const commands = Object.entries(COMMAND_PROFILES).map(([command, profile]) =>
     `if /i "%first%"=="${command}" set "profile=${profile}"`
   );
+  const readOnly = Object.entries(READ_ONLY_PROFILES).map(([command, profile]) =>
+    `if /i "%first%"=="${command}" for %%a in (%*) do if /i "%%~a"=="--read-only" ` +
+    `set "profile=${profile}"`
+  );
   const profiles = (Object.keys(PROFILES) as Profile[]).map((profile) =>
     `if "%profile%"=="${profile}" set "flags=${cmdFlags(profile)}"`
   );
@@ -196,6 +233,7 @@ export function cmdLauncher(): string {
     "call :command_word %*",
     `if /i "%~1"=="hook" set "v8=${HOOK_V8_FLAGS.join(" ")}"`,
     ...commands,
+    ...readOnly,
     ...hooks,
     ...profiles,
     'deno run --quiet --no-prompt --no-config %v8% %flags% "%here%%bundle%" %*',
@@ -259,6 +297,13 @@ export async function build(dir: string): Promise<void> {
   for (const [name, module] of Object.entries(HOT_HOOKS)) {
     await bundleSplit(join(ROOT, module), join(dir, "hooks", name));
   }
+  for (const module of Object.values(OWN_BUNDLE_COMMANDS)) {
+    const own = join(dir, ownBundleDir(module));
+    try {
+      Deno.removeSync(own, { recursive: true });
+    } catch { /* no earlier bundle */ }
+    await bundleSplit(join(ROOT, module), own);
+  }
   Deno.writeTextFileSync(join(dir, "git-kb"), shLauncher(), { mode: 0o755 });
   Deno.chmodSync(join(dir, "git-kb"), 0o755);
   Deno.writeTextFileSync(join(dir, "git-kb.cmd"), cmdLauncher());
@@ -287,6 +332,11 @@ export function entryPointTasks(): Record<string, DenoTask> {
       name,
       command.profile,
       `app/main.ts ${name}`,
+    ]),
+    ...Object.entries(READ_ONLY_PROFILES).map(([name, profile]): [string, Profile, string] => [
+      `${name}:read-only`,
+      profile,
+      `app/main.ts ${name} --read-only`,
     ]),
     ...Object.entries(HOOKS).map(([name, hook]): [string, Profile, string] => [
       `hook:${name}`,
@@ -372,7 +422,18 @@ async function compile(): Promise<number> {
   for (const target of new Set(Object.values(COMPILE_TARGETS))) {
     const output = join(BIN, `git-kb-${target}`);
     try {
-      await deno(["compile", "--quiet", ...flags, "--target", target, "--output", output, ENTRY]);
+      await deno([
+        "compile",
+        "--quiet",
+        ...flags,
+        // A command with a bundle of its own is loaded by a computed specifier: named here.
+        ...Object.values(OWN_BUNDLE_COMMANDS).flatMap((module) => ["--include", module]),
+        "--target",
+        target,
+        "--output",
+        output,
+        ENTRY,
+      ]);
       console.log(`built ${output}`);
     } catch (error) {
       failed++;

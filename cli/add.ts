@@ -3,15 +3,19 @@
  *
  * @module
  */
-import { blankEntry, type Entry } from "../core/entry/entry.ts";
 import { entryTemplate, readDraft } from "../core/entry/draft.ts";
-import { applyEdits, commitMessage, entryFileName } from "../core/entry/edit.ts";
 import { resolveKbNamed } from "../io/config.ts";
 import { editUntilValid } from "../io/editor.ts";
-import { ENTRIES_DIR } from "../io/kb.ts";
-import { entryPaths, newId, type SaveRequest, ValidationError } from "../io/save/save.ts";
+import { type SaveRequest, ValidationError } from "../io/save/save.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
-import { checkAndSave, entryProblems, printSupersededNotes, saveDraft } from "./entry_save.ts";
+import {
+  checkAndSave,
+  entryProblems,
+  newEntry,
+  newEntryRequest,
+  printSupersededNotes,
+  saveDraft,
+} from "./entry_save.ts";
 import {
   allowSecretArgs,
   allowSecretFlag,
@@ -20,7 +24,6 @@ import {
   ENTRY_OPTIONS,
   hasFieldFlags,
   readTextArgument,
-  today,
 } from "./entry_flags.ts";
 import { reportSave } from "./save_report.ts";
 import { kbCommand } from "../io/self_command.ts";
@@ -74,11 +77,6 @@ export const help: string = helpText(command);
 /** The title checked before the editor opens when the flags give none: the template asks. */
 const TITLE_TO_FILL_IN = "Title to fill in";
 
-function newEntryRequest(kbDir: string, entry: Entry, allowSecret: boolean): SaveRequest {
-  const path = `${ENTRIES_DIR}/${entryFileName(entry)}`;
-  return { kbDir, entry, path, message: commitMessage(entry), allowSecret };
-}
-
 /** Run the command. */
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(args, command.options);
@@ -107,7 +105,7 @@ export async function run(args: string[]): Promise<number> {
     : [];
   const allowSecret = await allowSecretFlag(kbDir, values["allow-secret"]);
   const edits = editsFromFlags(values, await bodyFromFlags(values));
-  const entry = applyEdits(blankEntry(values.id ?? newId(entryPaths(kbDir)), today()), edits);
+  const entry = newEntry(kbDir, edits, values.id);
   if (!editing) {
     reportSave(
       "Added",

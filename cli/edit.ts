@@ -11,19 +11,23 @@ import {
   serializeEntry,
   toEntry,
 } from "../core/entry/entry.ts";
-import { type ForgivingRead, readEntryForgivingly } from "../core/entry/repair.ts";
 import { problemNotes, readDraft, withNotes } from "../core/entry/draft.ts";
-import { applyEdits, editOutcome, formatListChanges, listChanges } from "../core/entry/edit.ts";
+import { formatListChanges, listChanges } from "../core/entry/edit.ts";
 import { locateEntry } from "../io/kbs/locate.ts";
 import { type DraftCheck, editUntilValid } from "../io/editor.ts";
-import {
-  entryPathOf,
-  type SaveRequest,
-  type SaveResult,
-  ValidationError,
-} from "../io/save/save.ts";
+import type { SaveResult } from "../io/save/save.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
-import { checkAndSave, entryProblems, printSupersededNotes, saveDraft } from "./entry_save.ts";
+import {
+  checkAndSave,
+  entryProblems,
+  entryToEdit,
+  planEdit,
+  planFieldEdit,
+  type PlannedEdit,
+  printSupersededNotes,
+  readRepairable,
+  saveDraft,
+} from "./entry_save.ts";
 import {
   allowSecretArgs,
   allowSecretFlag,
@@ -33,11 +37,9 @@ import {
   hasFieldFlags,
   LIST_EDIT_OPTIONS,
   readTextArgument,
-  today,
 } from "./entry_flags.ts";
 import { printJson } from "./output.ts";
 import { reportSave } from "./save_report.ts";
-import { readEntryText } from "../io/kb.ts";
 import { kbCommand } from "../io/self_command.ts";
 
 /** The command: its usage, options and positionals. */
@@ -81,13 +83,6 @@ push, reindex.`,
 /** Help text. */
 export const help: string = helpText(command);
 
-/** An edit ready to save, with what it changes. */
-interface PlannedEdit {
-  request: SaveRequest;
-  before?: Entry;
-  changed: string[];
-}
-
 /** The entry as it is on disk, or undefined when the file is not a valid entry. */
 function readCurrent(text: string, path: string): Entry | undefined {
   try {
@@ -96,16 +91,6 @@ function readCurrent(text: string, path: string): Entry | undefined {
     if (error instanceof EntryParseError) return undefined;
     throw error;
   }
-}
-
-/**
- * The entry read forgivingly, for an edit that writes it repaired. A repair that would drop or
- * replace what is written is for a person to decide: refused, naming it.
- */
-function readRepairable(text: string, path: string, id: string): ForgivingRead {
-  const read = readEntryForgivingly(text, { path, fallbackDate: today });
-  if (read.lossy.length) throw new ValidationError(`Entry ${id} (${path})`, read.lossy);
-  return read;
 }
 
 /**
@@ -119,19 +104,6 @@ function editorText(text: string, path: string, id: string, current: Entry | und
   if (!entry) return text;
   const heading = `${id} was repaired to the entry contract; saving keeps these repairs:`;
   return withNotes(serializeEntry(entry), problemNotes(heading, repairs));
-}
-
-function planEdit(
-  kbDir: string,
-  path: string,
-  previousText: string,
-  before: Entry | undefined,
-  next: Entry,
-  allowSecret: boolean,
-): PlannedEdit {
-  const { entry, changed, message } = editOutcome(before, next, today());
-  const request = { kbDir, entry, path, message, previousText, allowSecret };
-  return { request, before, changed };
 }
 
 function report(
@@ -175,22 +147,11 @@ export async function run(args: string[]): Promise<number> {
     ? ["--to", name!]
     : [];
   const allowSecret = await allowSecretFlag(kbDir, values["allow-secret"]);
-  const path = entryPathOf(kbDir, id);
-  const previousText = readEntryText(kbDir, path);
+  const target = entryToEdit(kbDir, id);
+  const { path, previousText } = target;
   if (fieldFlags) {
-    // Read forgivingly: an edit of an entry with a repairable problem writes it repaired.
-    // A repair that would drop or replace what is written is for a person to decide.
-    const { entry: current, problems } = readRepairable(previousText, path, id);
-    if (!current) throw new ValidationError(`Entry ${id} (${path})`, problems);
     const edits = editsFromFlags(values, await bodyFromFlags(values));
-    const plan = planEdit(
-      kbDir,
-      path,
-      previousText,
-      current,
-      applyEdits(current, edits),
-      allowSecret,
-    );
+    const plan = planFieldEdit(target, edits, allowSecret);
     if (!plan.changed.length) return reportNoChange(id, path, values.json);
     report(plan, await checkAndSave(plan.request, `Entry ${id}`), values.json, kbFlag);
     return 0;

@@ -195,14 +195,17 @@ export async function readTextArgument(file: string, flag: string): Promise<stri
   }
 }
 
+/** A body as given inline, ending with a newline as a file's text does. */
+export function bodyText(text: string): string {
+  return text.endsWith("\n") ? text : `${text}\n`;
+}
+
 /** Read the body the flags point at: `--body`, or `--body-file` (a path, or - for stdin). */
 export async function bodyFromFlags(values: EntryFlagValues): Promise<string | undefined> {
   if (values.body !== undefined && values["body-file"] !== undefined) {
     throw new UsageError("give --body or --body-file, not both");
   }
-  if (values.body !== undefined) {
-    return values.body.endsWith("\n") ? values.body : `${values.body}\n`;
-  }
+  if (values.body !== undefined) return bodyText(values.body);
   const file = values["body-file"];
   return file === undefined ? undefined : await readTextArgument(file, "--body-file");
 }

@@ -5,11 +5,27 @@
  *
  * @module
  */
-import { type Entry, parseEntryText, type Problem, toEntry } from "../core/entry/entry.ts";
-import { readKbFile } from "../io/kb.ts";
+import {
+  blankEntry,
+  type Entry,
+  parseEntryText,
+  type Problem,
+  toEntry,
+} from "../core/entry/entry.ts";
+import {
+  applyEdits,
+  commitMessage,
+  editOutcome,
+  type EntryEdits,
+  entryFileName,
+} from "../core/entry/edit.ts";
+import { type ForgivingRead, readEntryForgivingly } from "../core/entry/repair.ts";
+import { ENTRIES_DIR, readEntryText, readKbFile } from "../io/kb.ts";
 import type { Draft } from "../io/editor.ts";
 import {
+  entryPathOf,
   entryPaths,
+  newId,
   saveEntry,
   type SaveRequest,
   type SaveResult,
@@ -17,7 +33,19 @@ import {
   ValidationError,
 } from "../io/save/save.ts";
 import { exitCodeOf } from "./errors.ts";
+import { today } from "./entry_flags.ts";
 import { kbCommand } from "../io/self_command.ts";
+
+/** A new entry for `kbDir` with `edits` applied: dated today, with `id` or a fresh one. */
+export function newEntry(kbDir: string, edits: EntryEdits, id?: string): Entry {
+  return applyEdits(blankEntry(id ?? newId(entryPaths(kbDir)), today()), edits);
+}
+
+/** The save of new entry `entry` into `kbDir`, at the path its id and title give. */
+export function newEntryRequest(kbDir: string, entry: Entry, allowSecret: boolean): SaveRequest {
+  const path = `${ENTRIES_DIR}/${entryFileName(entry)}`;
+  return { kbDir, entry, path, message: commitMessage(entry), allowSecret };
+}
 
 /** Every problem a save of `request` would refuse, found without writing anything. */
 export async function entryProblems(request: SaveRequest): Promise<Problem[]> {
@@ -83,4 +111,69 @@ export function supersededNotes(kbDir: string, entry: Entry, kbFlag: string[]): 
 /** Print {@link supersededNotes} on stderr, one `note:` line each, after a save that worked. */
 export function printSupersededNotes(kbDir: string, entry: Entry, kbFlag: string[]): void {
   for (const note of supersededNotes(kbDir, entry, kbFlag)) console.error(`note: ${note}`);
+}
+
+/** An edit ready to save, with what it changes. */
+export interface PlannedEdit {
+  /** The save that makes it. */
+  request: SaveRequest;
+  /** The entry as it was, when its file was a valid entry. */
+  before?: Entry;
+  /** The fields it changes; none when the entry stays as it is. */
+  changed: string[];
+}
+
+/**
+ * The entry read forgivingly, for an edit that writes it repaired. A repair that would drop or
+ * replace what is written is for a person to decide: refused, naming it.
+ */
+export function readRepairable(text: string, path: string, id: string): ForgivingRead {
+  const read = readEntryForgivingly(text, { path, fallbackDate: today });
+  if (read.lossy.length) throw new ValidationError(`Entry ${id} (${path})`, read.lossy);
+  return read;
+}
+
+/** The edit of the file at `path` (read as `previousText`) from `before` to `next`. */
+export function planEdit(
+  kbDir: string,
+  path: string,
+  previousText: string,
+  before: Entry | undefined,
+  next: Entry,
+  allowSecret: boolean,
+): PlannedEdit {
+  const { entry, changed, message } = editOutcome(before, next, today());
+  const request = { kbDir, entry, path, message, previousText, allowSecret };
+  return { request, before, changed };
+}
+
+/** An entry's file as an edit starts from it. */
+export interface EntryToEdit {
+  kbDir: string;
+  id: string;
+  /** Its path relative to the knowledge base. */
+  path: string;
+  /** Its text as read, so that a change made meanwhile is refused rather than overwritten. */
+  previousText: string;
+}
+
+/** The one file of entry `id` in `kbDir` and its text; throws when there is none, or two. */
+export function entryToEdit(kbDir: string, id: string): EntryToEdit {
+  const path = entryPathOf(kbDir, id);
+  return { kbDir, id, path, previousText: readEntryText(kbDir, path) };
+}
+
+/**
+ * The edit `edits` make to `target`, read forgivingly: an entry with a repairable problem is
+ * written repaired. Throws {@link ValidationError} when the file cannot be read as an entry.
+ */
+export function planFieldEdit(
+  target: EntryToEdit,
+  edits: EntryEdits,
+  allowSecret: boolean,
+): PlannedEdit {
+  const { kbDir, id, path, previousText } = target;
+  const { entry: current, problems } = readRepairable(previousText, path, id);
+  if (!current) throw new ValidationError(`Entry ${id} (${path})`, problems);
+  return planEdit(kbDir, path, previousText, current, applyEdits(current, edits), allowSecret);
 }

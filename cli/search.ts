@@ -4,17 +4,9 @@
  *
  * @module
  */
-import { splitFrontmatter } from "../core/entry/frontmatter.ts";
-import type { IndexReader } from "../core/index/reader.ts";
-import { neighbours } from "../core/entry/links.ts";
-import { search } from "../core/search/rank.ts";
 import { ENTRY_TYPES, type EntryType } from "../core/entry/schema.ts";
-import { makeSnippet } from "../core/text/snippet.ts";
-import { mergeHits } from "../core/kbs/hits.ts";
-import { qualifyId } from "../core/kbs/qualified.ts";
-import { withKbs } from "../io/kbs/open.ts";
+import { searchKbs } from "../io/kbs/search.ts";
 import { distinctTerms } from "../core/text/tokenize.ts";
-import { READ_TRUST_MS } from "../io/index/store.ts";
 import { displaySafe } from "../core/text/display.ts";
 import {
   type CommandSpec,
@@ -26,7 +18,6 @@ import {
   wholeNumberFrom,
 } from "./args.ts";
 import { bold, cyan, dim, printJson, yellow } from "./output.ts";
-import { readEntryText } from "../io/kb.ts";
 import { kbCommand } from "../io/self_command.ts";
 
 /** The command: its usage, options and positionals. */
@@ -63,36 +54,6 @@ team:kb-7q2mx and the rankings are merged by rank.`,
 /** Help text. */
 export const help: string = helpText(command);
 
-/** A search hit as printed. */
-export interface HitView {
-  /** The entry's id; `name:id` where several knowledge bases are read. */
-  id: string;
-  /** The knowledge base's name, where several are read. */
-  kb?: string;
-  title: string;
-  type: string;
-  status: string;
-  score: number;
-  path: string;
-  snippet: string;
-  tags: string[];
-  matched: string[];
-  links: { rel: string; direction: "out" | "in"; id: string; title?: string }[];
-}
-
-/** The 1-hop links of an entry with the title of each neighbour. */
-export function linkViews(reader: IndexReader, id: string): HitView["links"] {
-  return neighbours(id, reader.links());
-}
-
-function readBody(kbDir: string, path: string): string {
-  try {
-    return splitFrontmatter(readEntryText(kbDir, path), path).body;
-  } catch {
-    return "";
-  }
-}
-
 /** Run the command. */
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(args, command.options, command);
@@ -100,35 +61,8 @@ export async function run(args: string[]): Promise<number> {
   if (!queries.length) throw new UsageError("every query is blank; give at least one word");
   const limit = positiveInt(values.limit, "limit", 10);
   const options = { limit, type: values.type as EntryType, tag: values.tag };
-  const views = await withKbs(
-    values.kb,
-    { trustStampMs: READ_TRUST_MS },
-    ({ kbs, skipped, several }) => {
-      for (const line of skipped) console.error(yellow(`git-kb search: ${line}`));
-      const byName = new Map(kbs.map((kb) => [kb.name, kb]));
-      const hits = mergeHits(
-        kbs.map((kb) => ({ kb: kb.name, hits: search(kb.reader, queries, options) })),
-        limit,
-      );
-      return hits.map(({ doc, score, terms, kb: name }): HitView => {
-        const { reader, location } = byName.get(name)!;
-        const shown = (id: string) => several ? qualifyId(name, id) : id;
-        return {
-          id: shown(doc.id),
-          ...several ? { kb: name } : {},
-          title: doc.title,
-          type: doc.type,
-          status: doc.status,
-          score: Number(score.toFixed(4)),
-          path: doc.path,
-          snippet: makeSnippet(readBody(location.kbDir, doc.path), terms),
-          tags: doc.tags,
-          matched: terms,
-          links: linkViews(reader, doc.id).map((link) => ({ ...link, id: shown(link.id) })),
-        };
-      });
-    },
-  );
+  const { hits: views, skipped } = await searchKbs(values.kb, queries, options);
+  for (const line of skipped) console.error(yellow(`git-kb search: ${line}`));
   if (queries.every((query) => !distinctTerms(query).length)) {
     if (values.json) printJson([]);
     const quoted = queries.map((query) => `"${displaySafe(query)}"`).join(", ");

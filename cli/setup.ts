@@ -26,6 +26,16 @@ import {
   SettingsShapeError,
   unifiedDiff,
 } from "../core/setup/agent_settings.ts";
+import {
+  MCP_AGENTS,
+  MCP_SERVER_NAME,
+  type McpAgent,
+  mcpServerEntry,
+  mergeMcpServer,
+  removeMcpServer,
+  removeTomlMcpServer,
+  setTomlMcpServer,
+} from "../core/setup/mcp_config.ts";
 import { join } from "../core/path.ts";
 import { isOneOf } from "../core/entry/schema.ts";
 import { isFile } from "../io/disk.ts";
@@ -62,10 +72,20 @@ and hook; for the others, print the AGENTS.md rule to add by hand.
   cursor     prints the AGENTS.md rule, writes nothing
   opencode   prints the AGENTS.md rule, writes nothing
 
-The hooks run the launcher by its absolute path (KB_CLI when set by the plugin
-launcher, else this checkout's plugin/bin/git-kb). Running setup again changes
-nothing; after the launcher moved, it updates the entries in place. Before a
-write the previous file is copied to <file>.bak, and the change is shown as a diff.`,
+With --mcp, add the git-kb MCP server (git-kb mcp) to the agent's MCP
+servers instead, as "git-kb", keeping every other server and key:
+
+  claude     ~/.claude.json (project: .mcp.json)    mcpServers
+  codex      ~/.codex/config.toml                   [mcp_servers.git-kb]
+  cursor     ~/.cursor/mcp.json                     mcpServers
+  gemini     ~/.gemini/settings.json                mcpServers
+  (project scope: the same path under the current folder, except Claude Code's)
+
+The hooks and the server run the launcher by its absolute path (KB_CLI when set
+by the plugin launcher, else this checkout's plugin/bin/git-kb). Running setup
+again changes nothing; after the launcher moved, it updates the entries in
+place. Before a write the previous file is copied to <file>.bak, and the change
+is shown as a diff.`,
   options: {
     agent: {
       type: "string",
@@ -81,6 +101,15 @@ write the previous file is copied to <file>.bak, and the change is shown as a di
       type: "boolean",
       help:
         "put a git-kb command on your PATH instead: a link in ~/.local/bin\nto this launcher (with --remove: take it out again)",
+    },
+    mcp: {
+      type: "boolean",
+      help:
+        "add the git-kb MCP server (git-kb mcp) to the agent's MCP\nconfiguration instead: claude, codex, cursor or gemini",
+    },
+    "read-only": {
+      type: "boolean",
+      help: "with --mcp: the server offers no tool that writes (mcp --read-only)",
     },
     "dry-run": { type: "boolean", help: "show the diff, write nothing" },
     remove: { type: "boolean", help: "take git-kb's entries out again (nothing else is touched)" },
@@ -101,6 +130,8 @@ type RuleAgent = Exclude<Agent, HookAgent>;
 interface SetupOptions {
   agent: Agent;
   scope: Scope;
+  mcp: boolean;
+  readOnly: boolean;
   dryRun: boolean;
   remove: boolean;
   json: boolean;
@@ -131,9 +162,20 @@ function parseOptions(args: string[]): SetupOptions {
   if (!isOneOf(SCOPES, scope)) {
     throw new UsageError(`--scope "${scope}" is not a scope; use user or project`);
   }
+  if (values["read-only"] && !values.mcp) {
+    throw new UsageError("--read-only goes with --mcp (the server offers no tool that writes)");
+  }
+  if (values.mcp && !isOneOf(MCP_AGENTS, agent)) {
+    throw new UsageError(
+      `--mcp knows ${MCP_AGENTS.join(", ")}; ${agent} takes the AGENTS.md rule: ` +
+        `${selfCommand()} setup --agent ${agent}`,
+    );
+  }
   return {
     agent,
     scope,
+    mcp: values.mcp ?? false,
+    readOnly: values["read-only"] ?? false,
     dryRun: values["dry-run"] ?? false,
     remove: values.remove ?? false,
     json: values.json ?? false,
@@ -231,7 +273,7 @@ function planChange(
 ): Change {
   const wanted = desiredHooks(pluginHooks as PluginHooks, agent, launcher);
   const byHand = `Or add git-kb's entries by hand under "hooks": ${JSON.stringify(wanted)}`;
-  try {
+  return explainingSettings(current.path, JSON_HINTS[agent], byHand, () => {
     const before = parseSettings(current.text);
     const after = remove ? removeHooks(before) : mergeHooks(before, wanted);
     const changed = !sameJson(before, after);
@@ -241,16 +283,26 @@ function planChange(
       text: changed ? formatSettings(after, current.text) : current.text,
       changed,
     };
+  });
+}
+
+/**
+ * `plan()`, with a file that does not parse, or holds the wrong shape, turned into one error
+ * naming `path`, what is wrong, `hint` and `byHand` (what to write by hand instead).
+ */
+function explainingSettings<T>(path: string, hint: string, byHand: string, plan: () => T): T {
+  try {
+    return plan();
   } catch (error) {
     if (error instanceof SyntaxError) {
       throw new Error(
-        `cannot parse ${current.path}: ${error.message}. ${JSON_HINTS[agent]} Fix the file ` +
+        `cannot parse ${path}: ${error.message}. ${hint} Fix the file ` +
           `and run ${selfCommand()} setup again; nothing was written.\n${byHand}`,
       );
     }
     if (error instanceof SettingsShapeError) {
       throw new Error(
-        `cannot update ${current.path}: ${error.message}. Fix it and run ${selfCommand()} setup ` +
+        `cannot update ${path}: ${error.message}. Fix it and run ${selfCommand()} setup ` +
           `again; nothing was written.\n${byHand}`,
       );
     }
@@ -343,35 +395,81 @@ async function setupHooks(
   const { dir, file } = SETTINGS_FILES[agent];
   const current = await readSettingsFile(join(baseDir(options.scope), dir, file));
   const change = planChange(current, agent, launcher, options.remove);
-  const diff = unifiedDiff(current.text, change.text, {
-    from: current.exists ? current.path : "/dev/null",
-    to: current.path,
-  });
-  const write = change.changed && !options.dryRun;
-  const backup = write ? writeSettingsFile(current, change.text) : undefined;
+  const applied = applyChange(current, change, options);
   const notes = options.remove ? [] : [
     ...hookSwitchWarnings(agent, change.after),
     ...(change.changed ? installAdvice(agent, options.scope) : []),
   ];
   if (options.json) {
     printJson({
-      agent,
-      scope: options.scope,
-      file: current.path,
+      ...changeReport(options, current.path, change, applied, launcher),
       action: options.remove ? "remove" : "install",
-      changed: change.changed,
-      written: write,
-      dryRun: options.dryRun,
-      backup: backup ?? null,
-      launcher,
       hooks: findOurHooks(change.after),
-      diff,
+      diff: applied.diff,
       notes,
     });
     return 0;
   }
+  printChange(applied, outcome(change, current.path, options), change, {
+    options,
+    notes,
+  });
+  return 0;
+}
+
+/** What writing a planned change did (or, in a dry run, would do). */
+interface Applied {
+  /** The change as a unified diff; empty when nothing changes. */
+  diff: string;
+  /** Whether the file was written. */
+  write: boolean;
+  /** Where the previous file was copied before the write. */
+  backup?: string;
+}
+
+/** Write `change` to `current`'s file unless nothing changes or it is a dry run. */
+function applyChange(
+  current: SettingsFile,
+  change: { text: string; changed: boolean },
+  options: SetupOptions,
+): Applied {
+  const diff = unifiedDiff(current.text, change.text, {
+    from: current.exists ? current.path : "/dev/null",
+    to: current.path,
+  });
+  const write = change.changed && !options.dryRun;
+  return { diff, write, backup: write ? writeSettingsFile(current, change.text) : undefined };
+}
+
+/** What every `--json` report of a settings file's change starts with. */
+function changeReport(
+  options: SetupOptions,
+  file: string,
+  change: { changed: boolean },
+  applied: Applied,
+  launcher: string,
+): Record<string, unknown> {
+  return {
+    agent: options.agent,
+    scope: options.scope,
+    file,
+    changed: change.changed,
+    written: applied.write,
+    dryRun: options.dryRun,
+    backup: applied.backup ?? null,
+    launcher,
+  };
+}
+
+/** Print the diff, the line saying what was done, where the backup is, and the notes. */
+function printChange(
+  { diff, write, backup }: Applied,
+  line: string,
+  change: { changed: boolean },
+  { options, notes }: { options: SetupOptions; notes: string[] },
+): void {
   if (diff) console.log(colourDiff(diff.trimEnd()));
-  console.log(`${write ? green("✓ ") : ""}${outcome(change, current.path, options)}`);
+  console.log(`${write ? green("✓ ") : ""}${line}`);
   if (backup) console.log(dim(`  the previous file is kept as ${backup}`));
   if (options.dryRun && change.changed) {
     console.log(yellow("Dry run: nothing was written. Run it again without --dry-run to apply."));
@@ -379,6 +477,124 @@ async function setupHooks(
   if (notes.length) {
     console.log(`${bold("Next:")}\n${notes.map((note) => `  - ${note}`).join("\n")}`);
   }
+}
+
+/**
+ * Where each agent keeps its MCP servers, below the home folder (`user`) or the project, and
+ * what else its entry holds.
+ */
+const MCP_FILES: Record<
+  McpAgent,
+  { label: string; user: string[]; project: string[]; extra?: Record<string, unknown> }
+> = {
+  // Claude Code: user scope is the top level of ~/.claude.json; project scope is .mcp.json.
+  claude: {
+    label: "Claude Code",
+    user: [".claude.json"],
+    project: [".mcp.json"],
+    extra: { type: "stdio" },
+  },
+  codex: { label: "Codex", user: [".codex", "config.toml"], project: [".codex", "config.toml"] },
+  cursor: { label: "Cursor", user: [".cursor", "mcp.json"], project: [".cursor", "mcp.json"] },
+  gemini: {
+    label: "Gemini CLI",
+    user: [".gemini", "settings.json"],
+    project: [".gemini", "settings.json"],
+  },
+};
+
+/** The MCP configuration `current` of `agent` with our server set (or, `remove`, taken out). */
+function planMcpChange(
+  current: SettingsFile,
+  agent: McpAgent,
+  launcher: string,
+  options: SetupOptions,
+): { text: string; changed: boolean } {
+  const entry = mcpServerEntry(launcher, options.readOnly);
+  const { extra } = MCP_FILES[agent];
+  if (agent === "codex") {
+    const table = setTomlMcpServer("", entry);
+    const byHand = `Or add the server by hand:\n${table}`;
+    return explainingSettings(current.path, "", byHand, () => {
+      const text = options.remove
+        ? removeTomlMcpServer(current.text)
+        : setTomlMcpServer(current.text, entry);
+      return { text, changed: text !== current.text };
+    });
+  }
+  const byHand = `Or add the server by hand under "mcpServers": ${
+    JSON.stringify({ [MCP_SERVER_NAME]: { ...extra, ...entry } })
+  }`;
+  const hint = agent === "gemini" ? JSON_HINTS.gemini : "The file must be strict JSON.";
+  return explainingSettings(current.path, hint, byHand, () => {
+    const before = parseSettings(current.text);
+    const after = options.remove ? removeMcpServer(before) : mergeMcpServer(before, entry, extra);
+    const changed = !sameJson(before, after);
+    return { text: changed ? formatSettings(after, current.text) : current.text, changed };
+  });
+}
+
+/** What to do after the server was added: reload, approve, trust. */
+function mcpAdvice(agent: McpAgent, scope: Scope): string[] {
+  const notes = [
+    `Start a new ${MCP_FILES[agent].label} session to load the server; it offers search, get, ` +
+    "context, add and edit (with --read-only, the first three).",
+  ];
+  if (agent === "claude") {
+    notes.push(
+      scope === "project"
+        ? "Claude Code asks you to approve a server from .mcp.json the first time."
+        : "Check it with: claude mcp list (a Claude Code session open meanwhile may write " +
+          "~/.claude.json from memory; if git-kb is missing, run setup again with it closed).",
+    );
+  }
+  if (agent === "codex" && scope === "project") {
+    notes.push("Codex reads .codex/config.toml only in projects it trusts.");
+  }
+  if (scope === "project") {
+    notes.push(
+      "The entry holds this machine's launcher path: do not commit it to a shared repository.",
+    );
+  }
+  return notes;
+}
+
+/** One line saying what was (or, in a dry run, would be) done to the MCP configuration. */
+function mcpOutcome(changed: boolean, path: string, options: SetupOptions): string {
+  const what = `the ${MCP_SERVER_NAME} MCP server`;
+  if (!changed) {
+    return options.remove
+      ? `No ${what} in ${path}; nothing changed.`
+      : `The ${MCP_SERVER_NAME} MCP server in ${path} is up to date; nothing changed.`;
+  }
+  const [verb, done, preposition] = options.remove
+    ? ["remove", "Removed", "from"]
+    : ["set", "Set", "in"];
+  return options.dryRun
+    ? `Would ${verb} ${what} ${preposition} ${path}.`
+    : `${done} ${what} ${preposition} ${path}.`;
+}
+
+async function setupMcp(agent: McpAgent, options: SetupOptions, launcher: string): Promise<number> {
+  const file = join(baseDir(options.scope), ...MCP_FILES[agent][options.scope]);
+  const current = await readSettingsFile(file);
+  const change = planMcpChange(current, agent, launcher, options);
+  const applied = applyChange(current, change, options);
+  const notes = change.changed && !options.remove ? mcpAdvice(agent, options.scope) : [];
+  if (options.json) {
+    printJson({
+      ...changeReport(options, current.path, change, applied, launcher),
+      action: options.remove ? "remove-mcp" : "install-mcp",
+      server: options.remove ? null : mcpServerEntry(launcher, options.readOnly),
+      diff: applied.diff,
+      notes,
+    });
+    return 0;
+  }
+  printChange(applied, mcpOutcome(change.changed, current.path, options), change, {
+    options,
+    notes,
+  });
   return 0;
 }
 
@@ -482,6 +698,7 @@ export async function run(args: string[]): Promise<number> {
   if (options.path) return setupCommandLink(options);
   const launcher = launcherPath();
   const agent = options.agent;
+  if (options.mcp && isOneOf(MCP_AGENTS, agent)) return await setupMcp(agent, options, launcher);
   if (isOneOf(HOOK_AGENTS, agent)) return await setupHooks(agent, options, launcher);
   return printRule(agent, options, launcher);
 }

@@ -184,3 +184,13 @@ export async function runProcess(
   stop();
   return { code: status.code, stdout: stdout.text(), stderr: stderr.text() };
 }
+
+/**
+ * Call `stop` when this process is asked to terminate (SIGTERM), instead of dying at once; returns
+ * what stops listening. Windows has no SIGTERM to listen for: there the sender's kill ends it.
+ */
+export function onTerminate(stop: () => void): () => void {
+  if (Deno.build.os === "windows") return () => {};
+  Deno.addSignalListener("SIGTERM", stop);
+  return () => Deno.removeSignalListener("SIGTERM", stop);
+}

@@ -101,17 +101,28 @@ export function cacheRootOf(env: Record<string, string>): string {
   return cacheRootFor((name) => child[name], Deno.uid());
 }
 
+/**
+ * The whole environment of a `deno` child: `env` (see {@link childEnv}) plus PATH and the test
+ * process's DENO_DIR (or `dir`).
+ */
+export async function denoChildEnv(
+  env: Record<string, string>,
+  dir?: string,
+): Promise<Record<string, string>> {
+  return {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    DENO_DIR: dir ?? await denoDir(),
+    DENO_NO_UPDATE_CHECK: "1",
+    ...childEnv(env),
+  };
+}
+
 /** Run `deno <args>` with the environment given (plus PATH and DENO_DIR; see {@link childEnv}). */
 export async function runDeno(args: string[], options: DenoRunOptions): Promise<RunResult> {
   return runProcess(Deno.execPath(), args, {
     cwd: options.cwd ?? ROOT,
     clearEnv: true,
-    env: {
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      DENO_DIR: options.denoDir ?? await denoDir(),
-      DENO_NO_UPDATE_CHECK: "1",
-      ...childEnv(options.env),
-    },
+    env: await denoChildEnv(options.env, options.denoDir),
     stdin: options.stdin,
   });
 }

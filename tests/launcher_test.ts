@@ -156,6 +156,44 @@ Deno.test("options before the command: the launcher picks the command's profile,
   }
 });
 
+Deno.test("--read-only narrows the profile of a command that has one (mcp), not after --", async () => {
+  await using sandbox = await makeSandbox();
+  const { path, launcher } = await fakeDeno(sandbox.root);
+  const argvOf = async (args: string[]) => {
+    const result = await runProcess(launcher, args, {
+      env: { PATH: path, HOME: sandbox.home },
+      clearEnv: true,
+    });
+    assert.equal(result.code, 0, show(result));
+    return result.stdout.trimEnd().split("\n");
+  };
+  const cacheRoot = join(sandbox.home, ".cache", "git-kb");
+  const bundle = join(sandbox.root, "plugin-bin", "git-kb.js");
+  const expect = (args: string[], readOnly: boolean) => [
+    "run",
+    "--quiet",
+    "--no-prompt",
+    "--no-config",
+    ...flagsFor("mcp", cacheRoot, undefined, readOnly).slice(1),
+    bundle,
+    ...args,
+  ];
+  for (const args of [["mcp", "--read-only"], ["--kb", "d", "mcp", "--kb", "e", "--read-only"]]) {
+    assert.deepEqual(await argvOf(args), expect(args, true), args.join(" "));
+  }
+  for (const args of [["mcp"], ["mcp", "--", "--read-only"], ["search", "--read-only"]]) {
+    const command = args[0];
+    const flags = flagsFor(command, cacheRoot).slice(1);
+    assert.deepEqual(
+      await argvOf(args),
+      ["run", "--quiet", "--no-prompt", "--no-config", ...flags, bundle, ...args],
+      args.join(" "),
+    );
+  }
+  const read = flagsFor("mcp", cacheRoot, undefined, true);
+  assert.deepEqual(read, flagsFor("search", cacheRoot), "mcp --read-only has the read profile");
+});
+
 /** Folder names that a shell would read as more than a plain word, each tried as a plugin path. */
 const HOSTILE_NAMES = [
   "plain",
@@ -481,6 +519,16 @@ function checkBuild(root: string) {
     "--check",
   ], { cwd: root });
 }
+
+Deno.test("the CLI bundle leaves the MCP SDK to mcp's own bundle", async () => {
+  // A string of the SDK's protocol code: in the bundle of `mcp`, never in the one every command
+  // parses on start.
+  const marker = "notifications/initialized";
+  assert.ok((await Deno.readTextFile(join(BIN, "mcp", "mcp.js"))).includes(marker));
+  const cli = await Deno.readTextFile(join(BIN, "git-kb.js"));
+  assert.ok(!cli.includes(marker), "the SDK was bundled into git-kb.js");
+  assert.ok(cli.length < 500_000, `git-kb.js is ${cli.length} bytes`);
+});
 
 Deno.test("plugin/bin is what `deno task build` makes from the sources", async () => {
   const result = await checkBuild(ROOT);

@@ -29,6 +29,7 @@ const CLI_HELPERS = new Set([
   "cli/entry_flags.ts",
   "cli/entry_save.ts",
   "cli/save_report.ts",
+  "cli/mcp_tools.ts",
 ]);
 
 /** Deno's file, process and stat calls, and the node modules that do the same. */

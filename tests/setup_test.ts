@@ -488,3 +488,83 @@ Deno.test("setup --path replaces a link to another launcher (a moved checkout), 
   assert.equal(await Deno.readLink(link), s.launcher);
   assert.deepEqual((await Array.fromAsync(Deno.readDir(userBin))).map((e) => e.name), ["git-kb"]);
 });
+
+Deno.test("setup --mcp: each agent's MCP config gets the server, other keys kept, backed up, twice is a no-op", async () => {
+  await using s = await makeSetup();
+  const other = { command: "docs-mcp", args: ["--port", "1"] };
+  const jsonFiles = [
+    { agent: "claude", path: join(s.home, ".claude.json"), extra: { type: "stdio" } },
+    { agent: "cursor", path: join(s.home, ".cursor", "mcp.json"), extra: {} },
+    { agent: "gemini", path: join(s.home, ".gemini", "settings.json"), extra: {} },
+  ];
+  for (const { agent, path, extra } of jsonFiles) {
+    await Deno.mkdir(join(path, ".."), { recursive: true });
+    const original = JSON.stringify(
+      { theme: "dark", projects: { "/p": { x: 1 } }, mcpServers: { docs: other } },
+      null,
+      4,
+    );
+    await Deno.writeTextFile(path, original);
+    const first = ok(await s.setup(["--agent", agent, "--mcp"]));
+    assert.match(first.stdout, /Set the git-kb MCP server in /, agent);
+    const written = await readJson(path);
+    assert.deepEqual(written, {
+      theme: "dark",
+      projects: { "/p": { x: 1 } },
+      mcpServers: { docs: other, "git-kb": { ...extra, command: s.launcher, args: ["mcp"] } },
+    }, agent);
+    assert.equal(await Deno.readTextFile(`${path}.bak`), original, agent);
+    assert.match(await Deno.readTextFile(path), /^ {4}"theme"/m, `${agent}: indent kept`);
+    const text = await Deno.readTextFile(path);
+    const second = ok(await s.setup(["--agent", agent, "--mcp"]));
+    assert.match(second.stdout, /is up to date; nothing changed/, agent);
+    assert.equal(await Deno.readTextFile(path), text, agent);
+    assert.equal(await Deno.readTextFile(`${path}.bak`), original, `${agent}: backup kept`);
+  }
+
+  const toml = join(s.home, ".codex", "config.toml");
+  await Deno.mkdir(join(toml, ".."));
+  const codex = '# mine\nmodel = "o4" # keep\n\n[mcp_servers.docs]\ncommand = "docs-mcp"\n';
+  await Deno.writeTextFile(toml, codex);
+  ok(await s.setup(["--agent", "codex", "--mcp", "--read-only"]));
+  const table = `[mcp_servers.git-kb]\ncommand = ${
+    JSON.stringify(s.launcher)
+  }\nargs = ["mcp", "--read-only"]\n`;
+  assert.equal(await Deno.readTextFile(toml), `${codex}\n${table}`);
+  assert.equal(await Deno.readTextFile(`${toml}.bak`), codex);
+  assert.match(
+    ok(await s.setup(["--agent", "codex", "--mcp", "--read-only"])).stdout,
+    /up to date/,
+  );
+  assert.equal(await Deno.readTextFile(toml), `${codex}\n${table}`);
+  ok(await s.setup(["--agent", "codex", "--mcp", "--remove"]));
+  assert.equal(await Deno.readTextFile(toml), codex);
+});
+
+Deno.test("setup --mcp: Claude Code's project scope is .mcp.json; --remove keeps the rest; misuse is exit 2", async () => {
+  await using s = await makeSetup();
+  const result = ok(await s.setup(["--agent", "claude", "--mcp", "--scope", "project", "--json"]));
+  const report = parseJson<{ file: string; written: boolean; backup: null }>(result);
+  assert.equal(report.file, join(s.project, ".mcp.json"));
+  assert.equal(report.written, true);
+  assert.equal(report.backup, null);
+  assert.deepEqual(await readJson(join(s.project, ".mcp.json")), {
+    mcpServers: { "git-kb": { type: "stdio", command: s.launcher, args: ["mcp"] } },
+  });
+  ok(await s.setup(["--agent", "claude", "--mcp", "--scope", "project", "--remove"]));
+  assert.deepEqual(await readJson(join(s.project, ".mcp.json")), {});
+  for (
+    const args of [["--agent", "opencode", "--mcp"], ["--agent", "cursor", "--read-only"]]
+  ) {
+    const misuse = await s.setup(args);
+    assert.equal(misuse.code, 2, show(misuse));
+    assert.doesNotMatch(misuse.stderr, STACK_FRAME);
+  }
+  const broken = join(s.home, ".cursor", "mcp.json");
+  await Deno.mkdir(join(broken, ".."), { recursive: true });
+  await Deno.writeTextFile(broken, "{ not json");
+  const refused = await s.setup(["--agent", "cursor", "--mcp"]);
+  assert.equal(refused.code, 1, show(refused));
+  assert.match(refused.stderr, /cannot parse .*mcp\.json.*nothing was written/s);
+  assert.equal(await Deno.readTextFile(broken), "{ not json");
+});

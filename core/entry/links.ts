@@ -36,3 +36,19 @@ export function neighbours(id: string, links: ReadonlyArray<LinkRowLike>): Neigh
   }
   return found;
 }
+
+/**
+ * One neighbour as `git-kb get --links` lists it: an arrow for the direction, the relation, the
+ * id and the title (`(missing)` when no entry has the id).
+ *
+ * @example
+ * ```ts
+ * linkLine({ rel: "refines", id: "kb-1a2b3", direction: "out", title: "Rebase" });
+ * // "→ refines kb-1a2b3 Rebase"
+ * ```
+ */
+export function linkLine(link: Neighbour): string {
+  return `${link.direction === "out" ? "→" : "←"} ${link.rel} ${link.id} ${
+    link.title ?? "(missing)"
+  }`;
+}

@@ -29,6 +29,14 @@ export function splitQualifiedId(text: string): QualifiedId {
 }
 
 /**
+ * Ids as typed, in order and each once: every argument split at spaces and commas, so
+ * `"kb-7q2mx, kb-r4b9t"` names two.
+ */
+export function typedIds(args: readonly string[]): string[] {
+  return [...new Set(args.flatMap((arg) => arg.split(/[\s,]+/)).filter(Boolean))];
+}
+
+/**
  * One list from several ranked ones, taking each list's first, then each one's second, and so
  * on (lists in the order given): a merge by rank, for rankings whose scores are not on one scale.
  */

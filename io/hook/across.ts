@@ -89,7 +89,7 @@ export async function runAcross<D extends SurfacingDecision>(
       reader: kb.reader,
       seen: () => kb.ledger().ledger,
     }));
-    const decision = await step.decideAcross(parts, fetchAcross(opened));
+    const decision = await step.decideAcross(parts, step.fetch ?? fetchAcross(opened));
     const shown = (decision.assembly?.pointers ?? []).map((pointer) => ({
       ...splitQualifiedId(pointer.id),
       hash: pointer.hash,

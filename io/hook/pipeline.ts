@@ -74,6 +74,11 @@ export interface ContextStep<D extends SurfacingDecision> {
   kbFlag?: string;
   /** The debug record's `event` for a failure (none for the prompt hook). */
   event?: string;
+  /**
+   * How the decision says to fetch the entries it points at; by default the `get` command line
+   * ({@link fetchCommand}, one per knowledge base where several are read).
+   */
+  fetch?: (ids: string[]) => string;
   /** When the pipeline started (`performance.now()`); now by default. */
   started?: number;
   /** The pure decision. */
@@ -130,7 +135,7 @@ export async function runContextPipeline<D extends SurfacingDecision>(
     const decision = step.decide({
       reader,
       seen: () => sessionLedger().ledger,
-      fetch: fetchCommand(kbDir),
+      fetch: step.fetch ?? fetchCommand(kbDir),
     });
     recordShown(cacheDir, sessionId, sessionLedger, decision.assembly?.pointers ?? []);
     const sideFailures = step.afterDecision?.(decision, cacheDir);

@@ -40,6 +40,8 @@ export interface ContextRequest {
   dedup?: boolean;
   /** The debug record's `event` (none for the prompt hook's records). */
   event?: string;
+  /** How to say to fetch the entries pointed at (by default the `get` command line). */
+  fetch?: (ids: string[]) => string;
 }
 
 /** The decision and where it came from. */
@@ -158,6 +160,7 @@ export async function contextForPrompt(request: ContextRequest): Promise<Context
     sessionId,
     kbFlag: request.kbFlag,
     event: request.event,
+    fetch: request.fetch,
     started,
     decide: ({ reader, seen, fetch }) =>
       decide(request.prompt, reader, startsEmpty ? {} : seen, fetch, config),

@@ -39,7 +39,9 @@ if /i "%first%"=="stats" set "profile=read"
 if /i "%first%"=="eval" set "profile=read"
 if /i "%first%"=="doctor" set "profile=save"
 if /i "%first%"=="selftest" set "profile=selftest"
+if /i "%first%"=="mcp" set "profile=save"
 if /i "%first%"=="setup" set "profile=setup"
+if /i "%first%"=="mcp" for %%a in (%*) do if /i "%%~a"=="--read-only" set "profile=read"
 if /i "%~1"=="hook" if /i "%~2"=="prompt" (set "profile=read" & set "bundle=hooks\prompt\prompt.js")
 if /i "%~1"=="hook" if /i "%~2"=="judge" (set "profile=judge")
 if /i "%~1"=="hook" if /i "%~2"=="search" (set "profile=read" & set "bundle=hooks\search\search_augment.js")

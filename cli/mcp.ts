@@ -1,0 +1,137 @@
+/**
+ * `git-kb mcp`: the knowledge base as a Model Context Protocol server over stdio, for any agent
+ * that speaks it (Codex, Cursor, Claude Desktop, Gemini CLI…). It serves the tools of
+ * cli/mcp_tools.ts and every entry as a resource (`kb://entry/<id>`); `--read-only` leaves out
+ * the tools that write, and the launcher then runs it with the read profile (no write outside
+ * the cache, no git). Built on the protocol's official SDK, which only this command loads: it
+ * has a bundle of its own (app/registry.ts).
+ *
+ * @module
+ */
+import process from "node:process";
+import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import denoConfig from "../deno.json" with { type: "json" };
+import { getEntries, listEntries } from "../io/kbs/get.ts";
+import { onTerminate } from "../io/process.ts";
+import { type CommandSpec, helpText, NO_POSITIONALS, parseCommand } from "./args.ts";
+import { errorMessage, type ToolContext, toolError, TOOLS } from "./mcp_tools.ts";
+
+/** The command: its usage, options and positionals. */
+export const command = {
+  usage: ["mcp [options]"],
+  about: `Serve the knowledge base to an agent over the Model Context Protocol (stdio):
+the agent starts this command and talks to it on stdin and stdout. Tools:
+  search    several phrasings fused into one ranking, optionally one type
+  get       entries by id, with their links both directions
+  context   what the prompt hook would add for a task (no session is recorded)
+  add       a new entry, through the save pipeline (validate, commit, push)
+  edit      a change to an entry, through the same pipeline
+Every entry is also a resource, kb://entry/<id>. A tool given a bad argument
+answers with an error naming it, and writes nothing; credentials are refused.
+With --read-only there is no add or edit, and the server runs with read access
+only (it writes nothing but its cache and runs no git).
+
+To wire it into an agent: git-kb setup --agent <name> --mcp`,
+  options: {
+    "read-only": {
+      type: "boolean",
+      help: "serve search, get, context and the resources only: no tool that writes",
+    },
+  },
+  positionals: NO_POSITIONALS,
+} as const satisfies CommandSpec;
+
+/** Help text. */
+export const help: string = helpText(command);
+
+/** What the server tells the model about itself when a session starts. */
+const INSTRUCTIONS =
+  "git-kb is the user's personal knowledge base: their decisions, rules, how-tos and notes, " +
+  "kept as markdown in their own git repository. At the start of a task call context with " +
+  "the task; before answering a question about the user's conventions, projects or past " +
+  "decisions, search; read what matters with get.";
+
+/** The URI of an entry's resource. */
+function entryUri(id: string): string {
+  return `kb://entry/${id}`;
+}
+
+/** A server, and a way to wait for the tool calls under way. */
+export interface KbServer {
+  server: McpServer;
+  /** Resolves once no tool call is running (a save is never cut off by the client leaving). */
+  idle(): Promise<void>;
+}
+
+/** A server with the tools (the read-only ones alone with `readOnly`) and the resources. */
+export function mcpServer(context: ToolContext, readOnly: boolean): KbServer {
+  const running = new Set<Promise<unknown>>();
+  const server = new McpServer(
+    { name: "git-kb", version: denoConfig.version },
+    { instructions: INSTRUCTIONS },
+  );
+  for (const tool of TOOLS) {
+    if (readOnly && tool.writes) continue;
+    server.registerTool(tool.name, {
+      title: tool.title,
+      description: tool.description,
+      inputSchema: tool.input,
+      annotations: { readOnlyHint: !tool.writes, destructiveHint: false, openWorldHint: false },
+    }, (args: Parameters<typeof tool.run>[0]) => {
+      const call = tool.run(args, context).catch((error) => toolError(errorMessage(error)));
+      running.add(call);
+      return call.finally(() => running.delete(call));
+    });
+  }
+  server.registerResource(
+    "entry",
+    new ResourceTemplate(entryUri("{id}"), {
+      list: async () => ({
+        resources: (await listEntries(context.kbFlag)).map((entry) => ({
+          uri: entryUri(entry.id),
+          name: entry.id,
+          title: entry.title,
+          description: entry.status === "active" ? entry.type : `${entry.type}, ${entry.status}`,
+          mimeType: "text/markdown",
+        })),
+      }),
+    }),
+    {
+      title: "Knowledge base entry",
+      description: "An entry of the user's knowledge base, as stored (frontmatter and markdown)",
+      mimeType: "text/markdown",
+    },
+    async (uri: URL, { id }: Record<string, string | string[]>) => {
+      const { found, reasons } = await getEntries(context.kbFlag, [String(id)]);
+      if (!found.length) throw new Error(reasons.join("; ") || `no entry ${id}`);
+      return { contents: [{ uri: uri.href, mimeType: "text/markdown", text: found[0].text }] };
+    },
+  );
+  const idle = async () => {
+    while (running.size) await Promise.allSettled(running);
+  };
+  return { server, idle };
+}
+
+/**
+ * Run the command: serve until the client closes stdin or sends SIGTERM (as clients do when they
+ * shut a server down), then finish the calls under way and exit 0.
+ */
+export async function run(args: string[]): Promise<number> {
+  const { values } = parseCommand(args, command.options, command);
+  const { server, idle } = mcpServer({ kbFlag: values.kb }, values["read-only"] ?? false);
+  // Stdout carries the protocol alone: a stray line from anywhere goes to stderr instead.
+  console.log = console.error;
+  const closed = new Promise<void>((resolve) => {
+    server.server.onclose = resolve;
+  });
+  const stop = () => void server.close();
+  process.stdin.once("end", stop);
+  const stopListening = onTerminate(stop);
+  await server.connect(new StdioServerTransport());
+  await closed;
+  await idle();
+  stopListening();
+  return 0;
+}

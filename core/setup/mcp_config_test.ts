@@ -1,0 +1,143 @@
+import assert from "node:assert/strict";
+import { SettingsShapeError } from "./agent_settings.ts";
+import {
+  mcpServerEntry,
+  mergeMcpServer,
+  removeMcpServer,
+  removeTomlMcpServer,
+  setTomlMcpServer,
+} from "./mcp_config.ts";
+
+const ENTRY = mcpServerEntry("/opt/kb/plugin/bin/git-kb", false);
+const TABLE = `[mcp_servers.git-kb]
+command = "/opt/kb/plugin/bin/git-kb"
+args = ["mcp"]
+`;
+
+const CODEX = `# my Codex settings
+model = "o4"   # keep this comment
+
+[features]
+codex_hooks = true
+
+[mcp_servers.docs]
+command = "docs-mcp"
+args = [
+  "--port", "1", # a comment in an array
+]
+`;
+
+Deno.test("toml: the table is appended to an empty file and after the rest, which stays as it was", () => {
+  assert.equal(setTomlMcpServer("", ENTRY), TABLE);
+  const written = setTomlMcpServer(CODEX, ENTRY);
+  assert.equal(written, `${CODEX}\n${TABLE}`);
+  assert.equal(setTomlMcpServer(written, ENTRY), written, "a second run changes nothing");
+  assert.equal(setTomlMcpServer(CODEX.trimEnd(), ENTRY), `${CODEX}\n${TABLE}`);
+});
+
+Deno.test("toml: an existing table gets command and args, every other line of it is kept", () => {
+  const before = `${CODEX}
+[mcp_servers.git-kb]
+# moved checkout
+command = '/old/path/git-kb'
+startup_timeout_sec = 20
+args = [
+  "mcp",
+  "--read-only",
+]
+
+[mcp_servers.git-kb.env]
+KB_DIR = "/home/me/kb"
+
+[profiles.fast]
+model = "o4-mini"
+`;
+  const after = setTomlMcpServer(before, ENTRY);
+  assert.equal(
+    after,
+    `${CODEX}
+[mcp_servers.git-kb]
+# moved checkout
+command = "/opt/kb/plugin/bin/git-kb"
+startup_timeout_sec = 20
+args = ["mcp"]
+
+[mcp_servers.git-kb.env]
+KB_DIR = "/home/me/kb"
+
+[profiles.fast]
+model = "o4-mini"
+`,
+  );
+  assert.equal(setTomlMcpServer(after, ENTRY), after);
+  const readOnly = setTomlMcpServer(after, mcpServerEntry("/opt/kb/plugin/bin/git-kb", true));
+  assert.match(readOnly, /^args = \["mcp", "--read-only"\]$/m);
+});
+
+Deno.test("toml: a header-shaped line inside a multi-line string is not a table", () => {
+  const text = `[notes]
+text = """
+[mcp_servers.git-kb]
+command = "not this"
+"""
+other = '''
+[x]'''
+`;
+  assert.equal(setTomlMcpServer(text, ENTRY), `${text}\n${TABLE}`);
+});
+
+Deno.test("toml: a path with quotes and backslashes is written as a valid basic string", () => {
+  const entry = mcpServerEntry('C:\\kb "main"\\git-kb.cmd', false);
+  assert.match(setTomlMcpServer("", entry), /^command = "C:\\\\kb \\"main\\"\\\\git-kb\.cmd"$/m);
+});
+
+Deno.test("toml: a server defined by dotted keys or inline is refused, naming the line", () => {
+  for (
+    const text of [
+      'mcp_servers.git-kb.command = "x"\n',
+      '[mcp_servers]\ngit-kb = { command = "x" }\n',
+      '[mcp_servers]\n"git-kb".command = "x"\n',
+    ]
+  ) {
+    assert.throws(() => setTomlMcpServer(text, ENTRY), SettingsShapeError, text);
+  }
+});
+
+Deno.test("toml: remove takes out our table and its sub-tables, nothing else", () => {
+  const withOurs = setTomlMcpServer(CODEX, ENTRY);
+  assert.equal(removeTomlMcpServer(withOurs), CODEX);
+  assert.equal(removeTomlMcpServer(CODEX), CODEX);
+  const middle = `a = 1\n\n${TABLE}\n[mcp_servers.git-kb.env]\nX = "1"\n\n[z]\nb = 2\n`;
+  assert.equal(removeTomlMcpServer(middle), "a = 1\n\n[z]\nb = 2\n");
+});
+
+Deno.test("json: our server is set, other servers and the other keys of ours are kept", () => {
+  const settings = {
+    theme: "dark",
+    mcpServers: {
+      docs: { command: "docs-mcp" },
+      "git-kb": { command: "/old/git-kb", args: ["mcp"], env: { KB_DIR: "/kb" }, trust: false },
+    },
+  };
+  const merged = mergeMcpServer(settings, ENTRY, { type: "stdio" });
+  assert.deepEqual(merged, {
+    theme: "dark",
+    mcpServers: {
+      docs: { command: "docs-mcp" },
+      "git-kb": {
+        type: "stdio",
+        command: ENTRY.command,
+        args: ["mcp"],
+        env: { KB_DIR: "/kb" },
+        trust: false,
+      },
+    },
+  });
+  assert.deepEqual(mergeMcpServer(merged, ENTRY, { type: "stdio" }), merged);
+  assert.deepEqual(removeMcpServer(merged), {
+    theme: "dark",
+    mcpServers: { docs: { command: "docs-mcp" } },
+  });
+  assert.deepEqual(removeMcpServer({ mcpServers: { "git-kb": {} } }), {});
+  assert.throws(() => mergeMcpServer({ mcpServers: [] }, ENTRY), SettingsShapeError);
+});

@@ -1,0 +1,83 @@
+/**
+ * Ranked search over every knowledge base in use, as `git-kb search` and the MCP server's
+ * `search` tool show it: several queries fused into one ranking per knowledge base, the
+ * rankings merged, each hit with its snippet and its links both directions.
+ *
+ * @module
+ */
+import { splitFrontmatter } from "../../core/entry/frontmatter.ts";
+import { neighbours } from "../../core/entry/links.ts";
+import { mergeHits } from "../../core/kbs/hits.ts";
+import { qualifyId } from "../../core/kbs/qualified.ts";
+import { search, type SearchOptions } from "../../core/search/rank.ts";
+import { makeSnippet } from "../../core/text/snippet.ts";
+import { READ_TRUST_MS } from "../index/store.ts";
+import { readEntryText } from "../kb.ts";
+import { withKbs } from "./open.ts";
+
+/** A search hit as shown. */
+export interface HitView {
+  /** The entry's id; `name:id` where several knowledge bases are read. */
+  id: string;
+  /** The knowledge base's name, where several are read. */
+  kb?: string;
+  title: string;
+  type: string;
+  status: string;
+  score: number;
+  path: string;
+  snippet: string;
+  tags: string[];
+  matched: string[];
+  links: { rel: string; direction: "out" | "in"; id: string; title?: string }[];
+}
+
+/** The hits, and one line for each knowledge base that could not be read. */
+export interface SearchOutcome {
+  hits: HitView[];
+  skipped: string[];
+}
+
+function readBody(kbDir: string, path: string): string {
+  try {
+    return splitFrontmatter(readEntryText(kbDir, path), path).body;
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * Search every knowledge base in use (`kbFlag`, else `KB_DIR`, else the config) for `queries`
+ * (non-blank), fused into one ranking.
+ */
+export function searchKbs(
+  kbFlag: string | undefined,
+  queries: readonly string[],
+  options: SearchOptions & { limit: number },
+): Promise<SearchOutcome> {
+  return withKbs(kbFlag, { trustStampMs: READ_TRUST_MS }, ({ kbs, skipped, several }) => {
+    const byName = new Map(kbs.map((kb) => [kb.name, kb]));
+    const merged = mergeHits(
+      kbs.map((kb) => ({ kb: kb.name, hits: search(kb.reader, [...queries], options) })),
+      options.limit,
+    );
+    const hits = merged.map(({ doc, score, terms, kb: name }): HitView => {
+      const { reader, location } = byName.get(name)!;
+      const shown = (id: string) => several ? qualifyId(name, id) : id;
+      return {
+        id: shown(doc.id),
+        ...several ? { kb: name } : {},
+        title: doc.title,
+        type: doc.type,
+        status: doc.status,
+        score: Number(score.toFixed(4)),
+        path: doc.path,
+        snippet: makeSnippet(readBody(location.kbDir, doc.path), terms),
+        tags: doc.tags,
+        matched: terms,
+        links: neighbours(doc.id, reader.links()).map((link) => ({ ...link, id: shown(link.id) })),
+      };
+    });
+    return { hits, skipped };
+  });
+}

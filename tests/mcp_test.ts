@@ -1,0 +1,353 @@
+/**
+ * `git-kb mcp` driven by a real MCP client over stdio: the SDK's `Client` and
+ * `StdioClientTransport` start the real entry point (`deno run` with the command's permission
+ * profile, or the plugin's launcher and bundle) on a real git knowledge base with a bare remote.
+ * Tools are listed, search, get and context answer, add and edit commit and push, a bad argument
+ * gets a tool error naming it and nothing is written, and `--read-only` (with the read profile:
+ * no write outside the cache, no git) lists and runs no write tool.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { flagsFor } from "../app/permissions.ts";
+import {
+  cacheRootOf,
+  denoChildEnv,
+  exists,
+  git,
+  type Kb,
+  MAIN,
+  makeKb,
+  ROOT,
+  runDeno,
+  show,
+  snapshot,
+} from "./helpers.ts";
+
+/** A tool call's result as the tests read it. */
+interface ToolResult {
+  text: string;
+  isError: boolean;
+}
+
+/** A connected client and what the server wrote on stderr. */
+interface Session extends AsyncDisposable {
+  client: Client;
+  call(name: string, args: Record<string, unknown>): Promise<ToolResult>;
+  stderr(): string;
+}
+
+/** Start `command args` as an MCP server in environment `env` and connect a client to it. */
+async function connect(
+  env: Record<string, string>,
+  command: string,
+  args: string[],
+): Promise<Session> {
+  const transport = new StdioClientTransport({
+    command,
+    args,
+    cwd: ROOT,
+    env: await denoChildEnv(env),
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Uint8Array) => stderr += new TextDecoder().decode(chunk));
+  const client = new Client({ name: "git-kb-test", version: "1.0.0" });
+  await client.connect(transport);
+  return {
+    client,
+    async call(name, args) {
+      const result = await client.callTool({ name, arguments: args });
+      const content = result.content as { type: string; text?: string }[];
+      return {
+        text: content.map((item) => item.text ?? "").join("\n"),
+        isError: result.isError === true,
+      };
+    },
+    stderr: () => stderr,
+    [Symbol.asyncDispose]: () => client.close(),
+  };
+}
+
+/** The tools the server lists. */
+async function listTools(session: Session): Promise<{ name: string; description: string }[]> {
+  return (await session.client.listTools()).tools as { name: string; description: string }[];
+}
+
+/**
+ * The server from the sources, as `deno task mcp` runs it: the command's own profile, in `kb`'s
+ * environment (or `env`).
+ */
+function fromSources(kb: Kb, readOnly = false, env = kb.env): Promise<Session> {
+  const flags = flagsFor("mcp", cacheRootOf(env), undefined, readOnly);
+  const args = ["run", ...flags, MAIN, "mcp", ...readOnly ? ["--read-only"] : []];
+  return connect(env, Deno.execPath(), args);
+}
+
+/** What a client sends to open a session and call `tool` with `args`: JSON-RPC, one a line. */
+function sessionLines(tool: string, args: Record<string, unknown>): string {
+  const initialize = {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "git-kb-test", version: "1.0.0" },
+  };
+  return [
+    { id: 1, method: "initialize", params: initialize },
+    { method: "notifications/initialized" },
+    { id: 2, method: "tools/call", params: { name: tool, arguments: args } },
+  ].map((message) => `${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`).join("");
+}
+
+/** Everything in the knowledge base and its remote, to show that nothing was written. */
+async function state(kb: Kb): Promise<unknown> {
+  return {
+    files: await snapshot(kb.dir, [".git"]),
+    head: await git(kb.dir, "rev-parse", "HEAD"),
+    remote: await git(kb.remote!, "rev-parse", "main"),
+    status: await git(kb.dir, "status", "--porcelain"),
+  };
+}
+
+Deno.test("mcp: a real client lists the tools, searches, gets, asks for context, reads resources", async () => {
+  await using kb = await makeKb({ remote: true });
+  await using session = await fromSources(kb);
+  const tools = await listTools(session);
+  assert.deepEqual(tools.map((tool) => tool.name), ["search", "get", "context", "add", "edit"]);
+  for (const tool of tools) assert.ok(tool.description.length > 80, tool.name);
+  assert.match(tools[0].description, /before answering/);
+
+  const search = await session.call("search", { queries: ["rebase onto main", "rebasing"] });
+  assert.equal(search.isError, false, search.text);
+  const { hits } = JSON.parse(search.text);
+  assert.equal(hits[0].id, "kb-r4b9t");
+  assert.ok(hits[0].title && hits[0].type && typeof hits[0].snippet === "string", search.text);
+  const typed = JSON.parse(
+    (await session.call("search", { queries: "token", type: "howto" })).text,
+  );
+  assert.ok(
+    typed.hits.length > 0 && typed.hits.every((hit: { type: string }) => hit.type === "howto"),
+  );
+
+  const get = await session.call("get", { ids: ["kb-3hd8w"] });
+  assert.equal(get.isError, false, get.text);
+  assert.match(get.text, /^id: kb-3hd8w$/m);
+  assert.match(get.text, /^Links of kb-3hd8w:\n {2}← superseded-by kb-7q2mx Rotate a leaked/m);
+  const missing = await session.call("get", { ids: "kb-zzzzz" });
+  assert.equal(missing.isError, true);
+  assert.match(missing.text, /no entry kb-zzzzz/);
+
+  const context = await session.call("context", { task: "rotate the leaked npm token" });
+  assert.equal(context.isError, false, context.text);
+  assert.match(context.text, /kb-7q2mx Rotate a leaked npm or Cloudflare token/);
+  assert.match(context.text, /^Fetch full text: the get tool with ids \["kb-7q2mx"[\],]/m);
+  const cached = [...(await snapshot(cacheRootOf(kb.env))).keys()];
+  assert.ok(cached.length > 0 && !cached.some((path) => path.includes("/sessions/")), "no ledger");
+
+  const { resources } = await session.client.listResources() as { resources: { uri: string }[] };
+  assert.equal(resources.length, 45);
+  const uri = "kb://entry/kb-7q2mx";
+  assert.ok(resources.some((resource) => resource.uri === uri));
+  const read = await session.client.readResource({ uri });
+  assert.match((read.contents[0] as { text: string }).text, /^title: Rotate a leaked/m);
+});
+
+Deno.test("mcp: add and edit commit and push through the save pipeline", async () => {
+  await using kb = await makeKb({ remote: true });
+  await using session = await fromSources(kb);
+  const added = await session.call("add", {
+    title: "Deploy previews need the staging token",
+    type: "howto",
+    body: "Run the deploy with the staging token set.",
+    tags: ["deploy"],
+    links: [{ rel: "related", id: "kb-7q2mx" }],
+  });
+  assert.equal(added.isError, false, added.text);
+  const saved = JSON.parse(added.text);
+  assert.equal(saved.push, "pushed");
+  assert.equal(await git(kb.remote!, "rev-parse", "main"), saved.commit);
+  const text = await Deno.readTextFile(join(kb.dir, saved.path));
+  assert.match(text, /^tags: \[deploy\]$/m);
+  assert.match(text, /- \{ rel: related, to: kb-7q2mx \}/);
+
+  const edited = await session.call("edit", {
+    id: saved.id,
+    status: "archived",
+    add_tags: ["preview"],
+    remove_links: ["kb-7q2mx"],
+  });
+  assert.equal(edited.isError, false, edited.text);
+  const change = JSON.parse(edited.text);
+  assert.deepEqual(change.changed.sort(), ["links", "status", "tags"]);
+  assert.equal(await git(kb.remote!, "rev-parse", "main"), change.commit);
+  const again = await session.call("edit", { id: saved.id, status: "archived" });
+  assert.equal(again.isError, false);
+  assert.match(again.text, /^No changes to kb-\w{5}; nothing committed\.$/);
+});
+
+Deno.test("mcp: a bad argument gets a tool error naming it, and nothing is written", async () => {
+  await using kb = await makeKb({ remote: true });
+  await using session = await fromSources(kb);
+  const before = await state(kb);
+  const cases: [string, Record<string, unknown>, RegExp][] = [
+    ["add", { title: "A", type: "recipe" }, /type/],
+    ["add", { title: "A", type: "note", tag: ["x"] }, /Unrecognized key.*"tag"/],
+    ["add", { type: "note" }, /title/],
+    [
+      "add",
+      { title: "  ", type: "note" },
+      /^Entry kb-\w{5} is not valid; nothing was written:\n {2}title:/,
+    ],
+    [
+      "add",
+      { title: "Key", type: "note", body: "ghp_0123456789abcdefghijklmnopqrstuvwxyz" },
+      /GitHub token/,
+    ],
+    ["add", { title: "A", type: "note", links: [{ rel: "likes", id: "kb-7q2mx" }] }, /rel/],
+    ["edit", { id: "kb-zzzzz", title: "New" }, /no entry kb-zzzzz/],
+    ["edit", { id: "kb-7q2mx", status: "gone" }, /status/],
+    ["search", { queries: ["  "] }, /^queries: every query is blank/],
+    ["search", { queries: ["x"], limit: 0 }, /limit/],
+    ["context", { task: "" }, /^task: it is blank/],
+  ];
+  for (const [tool, args, message] of cases) {
+    const result = await session.call(tool, args);
+    assert.equal(result.isError, true, `${tool} ${JSON.stringify(args)}: ${result.text}`);
+    assert.match(result.text, message, `${tool} ${JSON.stringify(args)}`);
+  }
+  assert.deepEqual(await state(kb), before);
+});
+
+Deno.test("mcp --read-only: the read profile, no write tool, and a write is refused", async () => {
+  await using kb = await makeKb({ remote: true });
+  const flags = flagsFor("mcp", cacheRootOf(kb.env), undefined, true);
+  assert.ok(!flags.some((flag) => /^--allow-run|^--allow-write$/.test(flag)), flags.join(" "));
+  await using session = await fromSources(kb, true);
+  const tools = await listTools(session);
+  assert.deepEqual(tools.map((tool) => tool.name), ["search", "get", "context"]);
+  const before = await state(kb);
+  const add = await session.call("add", { title: "Should not land", type: "note" });
+  assert.equal(add.isError, true);
+  assert.match(add.text, /add not found/);
+  const search = await session.call("search", { queries: ["rebase"] });
+  assert.equal(JSON.parse(search.text).hits[0].id, "kb-r4b9t");
+  const get = await session.call("get", { ids: ["kb-7q2mx"] });
+  assert.equal(get.isError, false, get.text);
+  assert.deepEqual(await state(kb), before);
+});
+
+Deno.test("mcp through the plugin's launcher: the CLI bundle loads the server's own bundle", async () => {
+  await using kb = await makeKb({ remote: true });
+  await using session = await connect(kb.env, join(ROOT, "plugin", "bin", "git-kb"), [
+    "mcp",
+    "--read-only",
+  ]);
+  const tools = await listTools(session);
+  assert.deepEqual(tools.map((tool) => tool.name), ["search", "get", "context"]);
+  const search = await session.call("search", { queries: ["rotate token"] });
+  assert.equal(JSON.parse(search.text).hits[0].id, "kb-7q2mx", session.stderr());
+});
+
+Deno.test("mcp: adds in parallel line up on the save lock; a push that fails says so, the commit kept", async () => {
+  await using kb = await makeKb({ remote: true });
+  await using session = await fromSources(kb);
+  const titles = ["First parallel note", "Second parallel note", "Third parallel note"];
+  const results = await Promise.all(
+    titles.map((title) => session.call("add", { title, type: "note", body: title })),
+  );
+  for (const result of results) assert.equal(result.isError, false, result.text);
+  const log = await git(kb.remote!, "log", "--format=%s", "main");
+  for (const title of titles) assert.match(log, new RegExp(title));
+
+  await Deno.remove(kb.remote!, { recursive: true });
+  const unpushed = await session.call("add", { title: "Offline note", type: "note" });
+  assert.equal(unpushed.isError, true, unpushed.text);
+  assert.match(
+    unpushed.text,
+    /^Committed entries\/kb-\w{5}-offline-note\.md locally in \w{7}, but/,
+  );
+  assert.match(await git(kb.dir, "log", "-1", "--format=%s"), /Offline note/);
+});
+
+Deno.test("mcp: a client that leaves while a save runs does not cut the save off", async () => {
+  await using kb = await makeKb({ remote: true });
+  const title = "Saved after the client left";
+  // stdin ends right after the call: the server must finish the save before it exits.
+  const result = await runDeno(["run", ...flagsFor("mcp", cacheRootOf(kb.env)), MAIN, "mcp"], {
+    env: kb.env,
+    stdin: sessionLines("add", { title, type: "note" }),
+  });
+  assert.equal(result.code, 0, show(result));
+  assert.match(await git(kb.dir, "log", "-1", "--format=%s"), new RegExp(title));
+  assert.equal(await git(kb.remote!, "rev-parse", "main"), await git(kb.dir, "rev-parse", "HEAD"));
+  assert.equal(await git(kb.dir, "status", "--porcelain"), "");
+});
+
+Deno.test("mcp: SIGTERM while a save pushes lets the save finish, then the server exits 0", async () => {
+  await using kb = await makeKb({ remote: true });
+  const hook = join(kb.remote!, "hooks", "pre-receive");
+  await Deno.writeTextFile(hook, "#!/bin/sh\nsleep 2\n", { mode: 0o755 });
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", ...flagsFor("mcp", cacheRootOf(kb.env)), MAIN, "mcp"],
+    cwd: ROOT,
+    clearEnv: true,
+    env: await denoChildEnv(kb.env),
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(
+    new TextEncoder().encode(
+      sessionLines("add", { title: "Pushed through a shutdown", type: "note" }),
+    ),
+  );
+  // The push is under way (the remote's hook holds it for 2 s) when the client asks to stop.
+  const lock = join(kb.dir, ".git", "git-kb.lock");
+  for (let tries = 0; tries < 200 && !(await exists(lock)); tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  child.kill("SIGTERM");
+  const { code } = await child.output().catch(() => ({ code: -1 }));
+  await writer.close().catch(() => {});
+  assert.equal(code, 0);
+  assert.equal(await git(kb.remote!, "rev-parse", "main"), await git(kb.dir, "rev-parse", "HEAD"));
+  assert.match(await git(kb.dir, "log", "-1", "--format=%s"), /Pushed through a shutdown/);
+});
+
+Deno.test("mcp with two knowledge bases: add names one, ids are qualified, resources too", async () => {
+  await using personal = await makeKb({ remote: true });
+  await using team = await makeKb({ empty: true, remote: true });
+  const { KB_DIR: _, ...env } = personal.env;
+  await Deno.mkdir(join(personal.config, "git-kb"), { recursive: true });
+  await Deno.writeTextFile(
+    join(personal.config, "git-kb", "config.json"),
+    JSON.stringify({
+      kbs: [{ name: "personal", dir: personal.dir }, { name: "team", dir: team.dir }],
+      default: "personal",
+    }),
+  );
+  await using session = await fromSources(personal, false, env);
+  const added = await session.call("add", {
+    title: "Team registry token rotation",
+    type: "howto",
+    body: "Rotate the team registry token every quarter.",
+    to: "team",
+  });
+  assert.equal(added.isError, false, added.text);
+  const { id, commit } = JSON.parse(added.text);
+  assert.equal(await git(team.remote!, "rev-parse", "main"), commit);
+  const { hits } = JSON.parse((await session.call("search", { queries: ["team registry"] })).text);
+  assert.equal(hits[0].id, `team:${id}`);
+  assert.equal(hits[0].kb, "team");
+  const get = await session.call("get", { ids: [`team:${id}`] });
+  assert.match(get.text, /^title: Team registry token rotation$/m);
+  const edited = await session.call("edit", { id: `team:${id}`, add_tags: ["registry"] });
+  assert.equal(edited.isError, false, edited.text);
+  assert.equal(await git(team.remote!, "rev-parse", "main"), JSON.parse(edited.text).commit);
+  const uri = `kb://entry/team:${id}`;
+  const { resources } = await session.client.listResources() as { resources: { uri: string }[] };
+  assert.ok(resources.some((resource) => resource.uri === uri), JSON.stringify(resources.at(-1)));
+  const read = await session.client.readResource({ uri });
+  assert.match((read.contents[0] as { text: string }).text, /^tags: \[registry\]$/m);
+});
