@@ -37,7 +37,7 @@ import {
 } from "./entry_flags.ts";
 import { printJson } from "./output.ts";
 import { reportSave } from "./save_report.ts";
-import { readEntryText } from "../io/kb.ts";
+import { readKbFile } from "../io/kb.ts";
 import { kbCommand } from "../io/self_command.ts";
 
 /** The command: its usage, options and positionals. */
@@ -176,7 +176,7 @@ export async function run(args: string[]): Promise<number> {
     : [];
   const allowSecret = await allowSecretFlag(kbDir, values["allow-secret"]);
   const path = entryPathOf(kbDir, id);
-  const previousText = readEntryText(kbDir, path);
+  const previousText = readKbFile(kbDir, path);
   if (fieldFlags) {
     // Read forgivingly: an edit of an entry with a repairable problem writes it repaired.
     // A repair that would drop or replace what is written is for a person to decide.

@@ -14,7 +14,7 @@ import { mergeHits } from "../core/kbs/hits.ts";
 import { qualifyId } from "../core/kbs/qualified.ts";
 import { withKbs } from "../io/kbs/open.ts";
 import { distinctTerms } from "../core/text/tokenize.ts";
-import { READ_TRUST_MS } from "../io/index/store.ts";
+import { READ_TRUST_MS, readIndexedEntry } from "../io/index/store.ts";
 import { displaySafe } from "../core/text/display.ts";
 import {
   type CommandSpec,
@@ -26,7 +26,6 @@ import {
   wholeNumberFrom,
 } from "./args.ts";
 import { bold, cyan, dim, printJson, yellow } from "./output.ts";
-import { readEntryText } from "../io/kb.ts";
 import { kbCommand } from "../io/self_command.ts";
 
 /** The command: its usage, options and positionals. */
@@ -85,9 +84,10 @@ export function linkViews(reader: IndexReader, id: string): HitView["links"] {
   return neighbours(id, reader.links());
 }
 
-function readBody(kbDir: string, path: string): string {
+/** The body of entry `id` at `path` (as the index gave it: checked to lie in entries/), or "". */
+function readBody(kbDir: string, id: string, path: string): string {
   try {
-    return splitFrontmatter(readEntryText(kbDir, path), path).body;
+    return splitFrontmatter(readIndexedEntry(kbDir, id, path), path).body;
   } catch {
     return "";
   }
@@ -121,7 +121,7 @@ export async function run(args: string[]): Promise<number> {
           status: doc.status,
           score: Number(score.toFixed(4)),
           path: doc.path,
-          snippet: makeSnippet(readBody(location.kbDir, doc.path), terms),
+          snippet: makeSnippet(readBody(location.kbDir, doc.id, doc.path), terms),
           tags: doc.tags,
           matched: terms,
           links: linkViews(reader, doc.id).map((link) => ({ ...link, id: shown(link.id) })),

@@ -140,10 +140,10 @@ function mtimeOf(path: string): number {
   }
 }
 
-/** Size and mtime of a file (following a symlink, as the listing reads it); -1 when gone. */
+/** Size and mtime of a file (a symlink's own, as the listing reads it); -1 when gone. */
 function sizeAndMtime(path: string): [number, number] {
   try {
-    const info = Deno.statSync(path);
+    const info = Deno.lstatSync(path);
     return [info.size, info.mtime?.getTime() ?? 0];
   } catch {
     return [-1, 0];
@@ -365,9 +365,9 @@ export class UnsafeEntryPathError extends Error {
 
 /**
  * Read the entry file of entry `id` at `path`, a path the index gave: only when it names a file
- * inside `<kbDir>/entries/` (or a sub-folder of it) that the listing would read (a regular file, or a symlink to
- * one inside the knowledge base: see `io/kb.ts` `readKbFile`) and is not larger than an entry
- * can be. Throws {@link UnsafeEntryPathError}, or `Deno.errors.NotFound` when the file is gone.
+ * inside `<kbDir>/entries/` (or a sub-folder of it) that the listing would read (a regular file
+ * reached through no symlink: see `io/kb.ts` `readKbFile`) and is not larger than an entry can
+ * be: the cache is not trusted to point anywhere else. Throws {@link UnsafeEntryPathError}, or `Deno.errors.NotFound` when the file is gone.
  */
 export function readIndexedEntry(kbDir: string, id: string, path: string): string {
   const entries = `${resolveFrom("/", kbDir)}/${ENTRIES_DIR}/`;
@@ -377,7 +377,7 @@ export function readIndexedEntry(kbDir: string, id: string, path: string): strin
   ) {
     throw new UnsafeEntryPathError(path, `is not a file of ${id} in ${entries}`);
   }
-  if (Deno.statSync(full).size > ENTRY_CAP) {
+  if (Deno.lstatSync(full).size > ENTRY_CAP) {
     throw new UnsafeEntryPathError(path, `is over ${ENTRY_CAP} bytes`);
   }
   try {
