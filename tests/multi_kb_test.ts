@@ -8,6 +8,7 @@
 import { deepStrictEqual as deepEqual, ok, strictEqual as equal } from "node:assert/strict";
 import { join } from "node:path";
 import {
+  acceptKernel,
   entryText,
   git,
   type Kb,
@@ -109,6 +110,10 @@ Deno.test("two knowledge bases: the prompt hook surfaces both, names them, one b
       extra: "kernel: true\n",
     }),
   );
+  // Committed by hand, it applies once accepted (see teammate_input_test.ts).
+  await acceptKernel(kbs.personal.config, [
+    { id: "kb-tm0kr", title: "Team release rule", body: longRule },
+  ]);
   const payload = JSON.stringify({
     session_id: "two-kbs",
     prompt: "how do I rotate the leaked npm token",

@@ -73,3 +73,15 @@ export const COMPACT_WORDING: Wording = {
     "the conversation was compacted.",
   pointers: "Rules too long to restore whole (fetch before relying on them):",
 };
+
+/**
+ * What the model is told when kernel rules wait for the user's acceptance: their ids and the
+ * command that reviews them, as a plain fact. Not their words: those apply to nothing yet.
+ */
+export function waitingContext(ids: readonly string[], review: string): string {
+  const one = ids.length === 1;
+  return `git-kb: ${one ? "a kernel rule" : `${ids.length} kernel rules`} of the user's ` +
+    `knowledge bases (${ids.join(", ")}) ${one ? "waits" : "wait"} for the user's acceptance ` +
+    `and ${one ? "is" : "are"} not applied until then. The user reviews and accepts ` +
+    `${one ? "it" : "them"} with: ${review}`;
+}

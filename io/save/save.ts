@@ -50,6 +50,7 @@ import {
   repoState,
 } from "./repo_state.ts";
 import { kbCommand, selfCommand } from "../self_command.ts";
+import { acceptKernelRules } from "../kernel/acceptance.ts";
 
 /** Raised when an entry breaks the contract; nothing was written. */
 export class ValidationError extends Error {
@@ -743,12 +744,42 @@ export function saveChanges(request: ChangesRequest): Promise<ChangesResult> {
   });
 }
 
-/** {@link saveChanges} of one entry: a new file, or an edit of `previousText`. */
+/**
+ * Record an active kernel rule this user just saved as accepted on this machine: it is theirs, so
+ * it applies at once (see io/kernel/acceptance.ts). Returns a warning when that failed; the save
+ * itself stands.
+ */
+async function acceptSavedRule(entry: Entry): Promise<string | undefined> {
+  if (!entry.kernel || entry.status !== "active") return undefined;
+  try {
+    await acceptKernelRules([entry]);
+    return undefined;
+  } catch (error) {
+    return `${entry.id} was saved, but could not be recorded as a kernel rule you accepted ` +
+      `(${error instanceof Error ? error.message : String(error)}), so it does not apply yet; ` +
+      `accept it: ${kbCommand("kernel", "--accept", entry.id)}`;
+  }
+}
+
+/**
+ * {@link saveChanges} of one entry: a new file, or an edit of `previousText`. The command that
+ * saves it (add, edit, promote) is this user's own doing: a kernel rule saved is accepted.
+ */
 export async function saveEntry(request: SaveRequest): Promise<SaveResult> {
   const { entry, path, previousText, ...rest } = request;
-  const { paths: _, ...result } = await saveChanges({
-    ...rest,
-    changes: [{ path, entry, previousText }],
-  });
+  let saved: ChangesResult;
+  try {
+    saved = await saveChanges({ ...rest, changes: [{ path, entry, previousText }] });
+  } catch (error) {
+    // Committed, not pushed: the rule is saved all the same.
+    if (error instanceof PushError) {
+      const warning = await acceptSavedRule(entry);
+      if (warning) error.message += `\nwarning: ${warning}`;
+    }
+    throw error;
+  }
+  const warning = await acceptSavedRule(entry);
+  const { paths: _, ...result } = saved;
+  if (warning) result.warnings.push(warning);
   return { id: entry.id, path, ...result };
 }
