@@ -65,9 +65,10 @@ async function pullAndReindex(
 function kernelDecision(
   kernel: KernelRule[],
   fetch: (ids: string[]) => string,
+  wording = COMPACT_WORDING,
 ): { assembly?: Assembly } {
   if (!kernel.length) return {};
-  return { assembly: assemble(kernel, [], fetch, DEFAULT_SURFACE_CONFIG, COMPACT_WORDING) };
+  return { assembly: assemble(kernel, [], fetch, DEFAULT_SURFACE_CONFIG, wording) };
 }
 
 /** The kernel rules as SessionStart additionalContext, or "" when the knowledge base has none. */
@@ -76,8 +77,14 @@ async function kernelOutput(payload: HookPayload): Promise<string> {
     sessionId: textField(payload, "session_id"),
     event: EVENT,
     decide: ({ reader, fetch }) => kernelDecision(reader.manifest.kernel, fetch),
-    decideAcross: async (parts, fetch) =>
-      kernelDecision((await import("../core/kbs/across.ts")).qualifiedKernel(parts), fetch),
+    decideAcross: async (parts, fetch) => {
+      const { qualifiedKernel, wordingAcross } = await import("../core/kbs/across.ts");
+      return kernelDecision(
+        qualifiedKernel(parts),
+        fetch,
+        wordingAcross(COMPACT_WORDING, parts),
+      );
+    },
     debugFields: ({ assembly }, { index, ms }) => ({
       event: EVENT,
       source: "compact",

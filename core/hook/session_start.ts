@@ -6,7 +6,7 @@
  * @module
  */
 import type { HookPayload } from "./payload.ts";
-import type { Wording } from "../prompt/decision.ts";
+import { knowledgeBasesPhrase, type Wording } from "../prompt/decision.ts";
 
 /** Why a session started, as Claude Code's SessionStart payload names it in `source`. */
 export type SessionSource = "startup" | "resume" | "clear" | "compact";
@@ -70,6 +70,9 @@ export function parseDivergence(text: string): Divergence | undefined {
  */
 export const COMPACT_WORDING: Wording = {
   header: "git-kb: the rules from the user's knowledge base that always apply, restored after " +
+    "the conversation was compacted.",
+  severalHeader: (names) =>
+    `git-kb: the rules from ${knowledgeBasesPhrase(names)} that always apply, restored after ` +
     "the conversation was compacted.",
   pointers: "Rules too long to restore whole (fetch before relying on them):",
 };
