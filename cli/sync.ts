@@ -29,6 +29,11 @@ sides changed the same entry each in its own way, nothing is changed either: the
 entries are named, the remote's version is kept in refs/git-kb/sync-theirs, and
 the commands that merge, resolve and finish are printed, one a line.`,
   options: {
+    "force-republish": {
+      type: "boolean",
+      help: "push commits the remote had and dropped by a rewrite of its history\n" +
+        "(a purge by force-push); refused without it",
+    },
     json: {
       type: "boolean",
       help: "print {outcome, branch, upstream, incoming, outgoing, rebased, index, warnings,\n" +
@@ -120,8 +125,12 @@ async function waitingRules(kbDir: string, name?: string): Promise<PendingMentio
  * Sync one knowledge base and print its report; resolves to the exit code its sync earns. `name`
  * qualifies the ids it names, where several are synced.
  */
-async function syncOne(kbDir: string, json: boolean | undefined, name?: string): Promise<number> {
-  const report = await syncKb(kbDir).catch((error) => {
+async function syncOne(
+  kbDir: string,
+  { json, forceRepublish }: { json?: boolean; forceRepublish?: boolean },
+  name?: string,
+): Promise<number> {
+  const report = await syncKb(kbDir, { forceRepublish }).catch((error) => {
     // The entries and the commands as data too; the message still goes to stderr.
     if (json && error instanceof SyncConflictError) {
       printJson({ outcome: "conflict", entries: error.entries, commands: error.commands });
@@ -159,12 +168,13 @@ function targets(name: string | undefined, flag: string | undefined): KnowledgeB
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(args, command.options, command);
   const kbs = targets(positionals[0], values.kb);
-  if (kbs.length === 1) return await syncOne(kbs[0].kbDir, values.json);
+  const how = { json: values.json, forceRepublish: values["force-republish"] };
+  if (kbs.length === 1) return await syncOne(kbs[0].kbDir, how);
   let code = 0;
   for (const { name, kbDir } of kbs) {
     if (!values.json) console.log(cyan(`== ${name} (${kbDir})`));
     try {
-      code = worse(code, await syncOne(kbDir, values.json, name));
+      code = worse(code, await syncOne(kbDir, how, name));
     } catch (error) {
       console.error(describeError(error, `sync ${name}`));
       code = worse(code, exitCodeOf(error));

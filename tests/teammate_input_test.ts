@@ -19,6 +19,7 @@ import {
   type Kb,
   makeKb,
   parseJson,
+  pushEntryFrom,
   ROOT,
   runCli,
   runDeno,
@@ -310,4 +311,107 @@ Deno.test("the session's pull names a teammate's kernel rule waiting, to the use
   assert.match(context, /\(kb-tmk01\) waits for the user's acceptance/);
   assert.doesNotMatch(context, /id_ed25519|PR descriptions/);
   assert.ok((await Deno.stat(join(kb.dir, "entries", `${RULE_ID}-pr-descriptions.md`))).isFile);
+});
+
+/** The remote branch's tip, as the bare repo has it. */
+function remoteTip(kb: Kb): Promise<string> {
+  return git(kb.remote!, "rev-parse", "refs/heads/main");
+}
+
+/**
+ * A teammate pushed an entry the victim then synced, and purged it again by a force-push of the
+ * branch without it (`to`: back to the commit before, or a rewritten history on top of it).
+ */
+async function purgedRemote(to: "reset" | "rewrite"): Promise<{ kb: Kb; teammate: string }> {
+  const kb = await makeKb({ remote: true });
+  const teammate = await cloneRemote(kb, "teammate");
+  await pushEntryFrom(teammate, "kb-leak1", "Staging database notes", "Leaked the password.\n");
+  const synced = await runCli(["sync"], { env: kb.env });
+  assert.equal(synced.code, 0, show(synced));
+  await git(teammate, "reset", "--hard", "--quiet", "HEAD~1");
+  if (to === "rewrite") {
+    const path = "entries/kb-clean-staging-database-clean-notes.md";
+    await Deno.writeTextFile(
+      join(teammate, path),
+      entryText({ id: "kb-clean", title: "Staging database, clean notes", body: "Clean.\n" }),
+    );
+    await git(teammate, "add", "--", path);
+    await git(teammate, "commit", "--quiet", "-m", "kb: add kb-clean");
+  }
+  await git(teammate, "push", "--quiet", "--force", "origin", "HEAD:main");
+  return { kb, teammate };
+}
+
+/** The commands a refusal prints: its indented lines at the end. */
+function commandsOf(stderr: string): string[] {
+  return stderr.trimEnd().split("\n").filter((line) => line.startsWith("  ")).map((line) =>
+    line.trim()
+  );
+}
+
+Deno.test("a remote whose history was rewritten: sync refuses to republish what it dropped, and says how to choose", async (t) => {
+  const { kb } = await purgedRemote("rewrite");
+  await using _kb = kb;
+  const purged = await remoteTip(kb);
+  const refused = await runCli(["sync"], { env: kb.env });
+  await t.step("refused, nothing pushed", async () => {
+    assert.equal(refused.code, 1, show(refused));
+    assert.match(
+      refused.stderr,
+      /origin\/main's history was rewritten \(a force-push dropped commits it had, as a purge of a leaked secret does\): 1 commit of main that origin\/main had before is no longer on it, and pushing would publish it again/,
+      show(refused),
+    );
+    assert.equal(await remoteTip(kb), purged);
+    const again = await runCli(["sync"], { env: kb.env });
+    assert.equal(again.code, 1, `asked again, still refused\n${show(again)}`);
+  });
+  const [reset, republish] = commandsOf(refused.stderr);
+  await t.step("the two commands: take the remote's history (a backup kept), or republish", () => {
+    assert.match(
+      reset,
+      /git -C \S+ branch git-kb-before-rewrite-[0-9a-f]{7} main && git -C \S+ reset --keep origin\/main/,
+    );
+    assert.match(republish, /^git-kb sync --force-republish --kb /);
+  });
+  await t.step("a save refuses too: committed, not pushed (exit 3)", async () => {
+    const added = await runCli(
+      ["add", "--title", "Another staging note", "--type", "note", "--body", "x"],
+      { env: kb.env },
+    );
+    assert.equal(added.code, 3, show(added));
+    assert.match(added.stderr, /history was rewritten/, show(added));
+    assert.equal(await remoteTip(kb), purged);
+  });
+  await t.step(
+    "the reset command, pasted, takes the remote's history and keeps a backup",
+    async () => {
+      const shell = await new Deno.Command("sh", { args: ["-c", reset], env: kb.env }).output();
+      assert.equal(shell.code, 0, new TextDecoder().decode(shell.stderr));
+      assert.equal(await git(kb.dir, "rev-parse", "HEAD"), purged);
+      assert.match(
+        await git(kb.dir, "branch", "--list", "git-kb-before-rewrite-*"),
+        /before-rewrite/,
+      );
+      const synced = await runCli(["sync"], { env: kb.env });
+      assert.equal(synced.code, 0, show(synced));
+      assert.equal(await remoteTip(kb), purged);
+    },
+  );
+});
+
+Deno.test("a remote reset back by a force-push: a save's push does not fast-forward it; --force-republish does, on consent", async () => {
+  const { kb } = await purgedRemote("reset");
+  await using _kb = kb;
+  const purged = await remoteTip(kb);
+  const added = await runCli(
+    ["add", "--title", "Another staging note", "--type", "note", "--body", "x"],
+    { env: kb.env },
+  );
+  assert.equal(added.code, 3, show(added));
+  assert.match(added.stderr, /history was rewritten.*1 commit of main/, show(added));
+  assert.equal(await remoteTip(kb), purged, "nothing was pushed");
+  const forced = await runCli(["sync", "--force-republish"], { env: kb.env });
+  assert.equal(forced.code, 0, show(forced));
+  assert.equal(await remoteTip(kb), await git(kb.dir, "rev-parse", "HEAD"));
+  assert.match(await git(kb.remote!, "log", "--format=%s", "main"), /kb-leak1/);
 });
