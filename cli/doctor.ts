@@ -343,15 +343,16 @@ function declaredId(kbDir: string, path: string): string | undefined {
 
 /**
  * The command that fixes a file the index left out: move it where the index reads it (into
- * entries/, to a name ending in `.md` or starting with its id), remove what is not a regular
- * file (a FIFO, a link left out: dangling, looping or leading out of the knowledge base), else
- * open it in the editor.
+ * entries/, to a name ending in `.md` or starting with its id; a file too large to be an entry
+ * out of it), remove what is not a regular file (a FIFO, a symlink), else open it in the editor.
  */
 function leftOutFix(kbDir: string, path: string): string {
   const full = join(kbDir, path);
   const info = lstatOf(full);
   if (!info || !info.isFile) return shellCommand(["rm", "--", full]);
   const name = path.slice(path.lastIndexOf("/") + 1);
+  // Too large to be an entry (never read whole): out of entries/, for the user to look at.
+  if (info.size > LIMITS.maxEntryFileBytes) return moveCommand(full, join(kbDir, name));
   if (!name.endsWith(".md")) {
     const entryLike = /^kb-[0-9a-z]{5}-/.test(name);
     return moveCommand(full, entryLike ? `${full}.md` : join(kbDir, name));

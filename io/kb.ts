@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { LIMITS } from "../core/entry/schema.ts";
 import type { InvalidFile } from "../core/index/reader.ts";
 import { join } from "../core/path.ts";
 import { shellQuote } from "../core/shell/quote.ts";
@@ -183,40 +184,50 @@ export function scanEntries(kbDir: string): Map<string, FileStat> {
   return files;
 }
 
+/** Why a file of `size` bytes is not read as an entry. */
+function oversize(size: number): string {
+  const cap = LIMITS.maxEntryFileBytes;
+  return `is ${size} bytes, over the ${cap} an entry file may hold (a body holds at most ` +
+    `${LIMITS.maxBodyBytes}); not read: move it out of ${ENTRIES_DIR}/`;
+}
+
 /**
  * The bytes of the regular file at `full`, which `lstat` described as `seen`: opened, then
- * checked to be that same file (a swap for a link between the look and the open is refused).
+ * checked to be that same file (a swap for a link between the look and the open is refused),
+ * and read only up to {@link LIMITS.maxEntryFileBytes} (one byte more tells a file that grew
+ * past it since).
  */
 function readSameFile(full: string, path: string, seen: Deno.FileInfo): Uint8Array {
+  const cap = LIMITS.maxEntryFileBytes;
+  if (seen.size > cap) throw new UnreadableEntryError(path, oversize(seen.size));
   using file = Deno.openSync(full, { read: true });
   const opened = file.statSync();
   if (!opened.isFile || opened.ino !== seen.ino || opened.dev !== seen.dev) {
     throw new UnreadableEntryError(path, "was replaced while it was being read; run it again");
   }
-  const chunks: Uint8Array[] = [];
+  let buffer = new Uint8Array(Math.min(opened.size, cap) + 1);
   let total = 0;
   for (;;) {
-    const chunk = new Uint8Array(Math.max(opened.size - total, 0) + 1);
-    const read = file.readSync(chunk);
-    if (read === null) break;
-    chunks.push(chunk.subarray(0, read));
+    if (total === buffer.length) {
+      if (total > cap) throw new UnreadableEntryError(path, oversize(total));
+      // It grew since the stat: room for more, up to one byte past the cap.
+      const grown = new Uint8Array(Math.min(buffer.length * 2, cap + 1));
+      grown.set(buffer);
+      buffer = grown;
+    }
+    const read = file.readSync(buffer.subarray(total));
+    if (read === null) return buffer.subarray(0, total);
     total += read;
   }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.length;
-  }
-  return bytes;
 }
 
 /**
  * Read an entry file by its path relative to the knowledge base, as strict UTF-8 (a leading
  * byte-order mark is kept; `splitFrontmatter` reads past it). Throws {@link UnreadableEntryError}
  * without opening it when it is not an entry file (see {@link leftOutReason}: never through a
- * symlink, never outside `entries/`), and when it is not UTF-8; `Deno.errors.NotFound` when it
- * does not exist.
+ * symlink, never outside `entries/`), when it is larger than an entry file may be
+ * ({@link LIMITS.maxEntryFileBytes}: never read whole), and when it is not UTF-8;
+ * `Deno.errors.NotFound` when it does not exist.
  */
 export function readKbFile(kbDir: string, path: string): string {
   const found = lookAt(kbDir, path);

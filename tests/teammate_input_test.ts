@@ -415,3 +415,61 @@ Deno.test("a remote reset back by a force-push: a save's push does not fast-forw
   assert.equal(await remoteTip(kb), await git(kb.dir, "rev-parse", "HEAD"));
   assert.match(await git(kb.remote!, "log", "--format=%s", "main"), /kb-leak1/);
 });
+
+Deno.test("a teammate's huge entry file is never read whole: left out with its size, named by index, doctor and get", async (t) => {
+  const kb = await makeKb({ remote: true });
+  await using _kb = kb;
+  const teammate = await cloneRemote(kb, "teammate");
+  const path = "entries/kb-huge1-dump.md";
+  const big = entryText({
+    id: "kb-huge1",
+    title: "Dump",
+    body: `${"x".repeat(99)}\n`.repeat(30_000),
+  });
+  await Deno.writeTextFile(join(teammate, path), big);
+  await pushAll(teammate, "kb: add kb-huge1: Dump");
+
+  const synced = await runCli(["sync"], { env: kb.env });
+  assert.equal(synced.code, 0, show(synced));
+  assert.match(synced.stdout, /\+ kb-huge1/, show(synced));
+  await t.step("index leaves it out and says why", async () => {
+    const indexed = await runCli(["index", "--json"], { env: kb.env });
+    const report = parseJson<{ invalid: { path: string; message: string }[] }>(indexed);
+    assert.match(
+      report.invalid.find((file) => file.path === path)?.message ?? "(not left out)",
+      new RegExp(`is ${big.length} bytes, over the 1048576 an entry file may hold`),
+      show(indexed),
+    );
+  });
+  await t.step("doctor names it with a fix that moves it out of entries/", async () => {
+    const doctor = await runCli(["doctor", "--offline"], { env: kb.env });
+    assert.match(
+      doctor.stdout,
+      /FAIL entries: entries\/kb-huge1-dump\.md is left out of the index: .*over the 1048576.*; fix: mv -- /,
+      show(doctor),
+    );
+  });
+  await t.step("get does not print it", async () => {
+    const got = await runCli(["get", "kb-huge1"], { env: kb.env });
+    assert.notEqual(got.code, 0, show(got));
+    assert.ok(got.stdout.length < 1000, show(got));
+  });
+});
+
+Deno.test("readKbFile refuses a 400 MB (sparse) entry file without reading it", async () => {
+  await using temp = await tempDir("git-kb-huge-");
+  await Deno.mkdir(join(temp.path, "entries"));
+  const path = "entries/kb-huge2-sparse.md";
+  using file = await Deno.open(join(temp.path, path), { write: true, create: true });
+  await file.truncate(400 * 1024 * 1024);
+  const before = Deno.memoryUsage().rss;
+  const started = performance.now();
+  assert.throws(
+    () => readKbFile(temp.path, path),
+    (error: unknown) =>
+      error instanceof UnreadableEntryError &&
+      /is 419430400 bytes, over the 1048576/.test(error.reason),
+  );
+  assert.ok(performance.now() - started < 1_000, "refused without reading");
+  assert.ok(Deno.memoryUsage().rss - before < 64 * 1024 * 1024, "nothing of it held in memory");
+});

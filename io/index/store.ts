@@ -352,9 +352,6 @@ export function findDamage(
   return undefined;
 }
 
-/** The most bytes read from an entry file through a path the index gave. */
-const ENTRY_CAP = MIB;
-
 /** Raised when an entry path from the index does not lead to a regular file in `entries/`. */
 export class UnsafeEntryPathError extends Error {
   constructor(readonly path: string, detail: string) {
@@ -376,9 +373,6 @@ export function readIndexedEntry(kbDir: string, id: string, path: string): strin
     !isEntryPath(path) || !full.startsWith(entries)
   ) {
     throw new UnsafeEntryPathError(path, `is not a file of ${id} in ${entries}`);
-  }
-  if (Deno.lstatSync(full).size > ENTRY_CAP) {
-    throw new UnsafeEntryPathError(path, `is over ${ENTRY_CAP} bytes`);
   }
   try {
     return readKbFile(kbDir, path);

@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { LIMITS } from "../../core/entry/schema.ts";
 import { join } from "../../core/path.ts";
 import { gitCommand, shellQuote } from "../../core/shell/quote.ts";
 import {
@@ -290,14 +291,20 @@ async function allEntries(kbDir: string, rev: string): Promise<EntryChanges> {
   );
 }
 
-/** The entry at `path` as a sync names it: from the file, else as it was in commit `rev`. */
+/**
+ * The entry at `path` as a sync names it: from the file, else as it was in commit `rev`, else
+ * from its path alone (an entry file too large to be one is never read whole).
+ */
 async function describe(kbDir: string, path: string, rev: string): Promise<SyncedEntry> {
   try {
     return describeEntry(readKbFile(kbDir, path), path);
-  } catch {
-    const shown = await git(kbDir, ["show", `${rev}:${path}`]);
-    return describeEntry(shown.code === 0 ? shown.stdout : "", path);
+  } catch { /* gone from the work tree, or not readable as an entry */ }
+  const size = await git(kbDir, ["cat-file", "-s", `${rev}:${path}`]);
+  if (size.code !== 0 || Number(size.stdout.trim()) > LIMITS.maxEntryFileBytes) {
+    return describeEntry("", path);
   }
+  const shown = await git(kbDir, ["show", `${rev}:${path}`]);
+  return describeEntry(shown.code === 0 ? shown.stdout : "", path);
 }
 
 /** {@link describe} of each path, one at a time (a mass removal must not start a git per file at once). */
