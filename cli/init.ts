@@ -20,6 +20,8 @@ import {
   originUrl,
 } from "../io/git.ts";
 import { openIndex } from "../io/index/store.ts";
+import { pendingMentions } from "../io/kernel/acceptance.ts";
+import { pendingNotice } from "../core/kernel/acceptance.ts";
 import { KB_SETTINGS_FILE, readKbSettings, SHARED_SETTINGS_TEXT } from "../io/kb_settings.ts";
 import { ENTRIES_DIR, listEntries, NotAKbError } from "../io/kb.ts";
 import { homeDir } from "../io/paths.ts";
@@ -327,7 +329,8 @@ export async function run(args: string[]): Promise<number> {
   if (replaced) steps.push(replaced);
   const published = await publishToEmptyRemote(kbDir);
   if (published) steps.push(published);
-  const { report } = await openIndex(kbDir, { full: true });
+  const { report, reader } = await openIndex(kbDir, { full: true });
+  const waiting = pendingMentions(reader.manifest.kernel);
   steps.push(
     `Indexed ${plural(report.docCount, "entry", "entries")} in ${Math.round(report.ms)} ms`,
   );
@@ -340,10 +343,14 @@ export async function run(args: string[]): Promise<number> {
       entries: report.docCount,
       invalid: report.invalid,
       notRead,
+      kernelWaiting: waiting,
     });
     return 0;
   }
   for (const step of steps) console.log(`${green("✓")} ${step}`);
+  if (waiting.length) {
+    console.log(`${yellow("!")} ${pendingNotice(waiting, kbCommand("kernel", "--kb", kbDir))}`);
+  }
   if (report.invalid.length) {
     console.log(
       `${yellow("!")} ${plural(report.invalid.length, "file", "files")} under ${ENTRIES_DIR}/ ` +

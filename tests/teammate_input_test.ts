@@ -18,12 +18,14 @@ import {
   gitRun,
   type Kb,
   makeKb,
+  makeSandbox,
   parseJson,
   pushEntryFrom,
   ROOT,
   runCli,
   runDeno,
   runHook,
+  sandboxEnv,
   show,
   tempDir,
 } from "./helpers.ts";
@@ -472,4 +474,21 @@ Deno.test("readKbFile refuses a 400 MB (sparse) entry file without reading it", 
   );
   assert.ok(performance.now() - started < 1_000, "refused without reading");
   assert.ok(Deno.memoryUsage().rss - before < 64 * 1024 * 1024, "nothing of it held in memory");
+});
+
+Deno.test("init from a shared remote names the kernel rules waiting for acceptance", async () => {
+  const kb = await makeKb({ remote: true });
+  await using _kb = kb;
+  const teammate = await cloneRemote(kb, "teammate");
+  await pushKernelRule(teammate, RULE_BODY);
+  await using box = await makeSandbox();
+  const joined = await runCli(["init", kb.remote!, "--dir", join(box.root, "kb")], {
+    env: sandboxEnv(box),
+  });
+  assert.equal(joined.code, 0, show(joined));
+  assert.match(
+    joined.stdout,
+    /! A kernel rule waits for your acceptance .*kb-tmk01 "PR descriptions" \(new\)\. Review it: git-kb kernel --kb /,
+    show(joined),
+  );
 });
