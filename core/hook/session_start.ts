@@ -86,5 +86,6 @@ export function waitingContext(ids: readonly string[], review: string): string {
   return `git-kb: ${one ? "a kernel rule" : `${ids.length} kernel rules`} of the user's ` +
     `knowledge bases (${ids.join(", ")}) ${one ? "waits" : "wait"} for the user's acceptance ` +
     `and ${one ? "is" : "are"} not applied until then. The user reviews and accepts ` +
-    `${one ? "it" : "them"} with: ${review}`;
+    `${one ? "it" : "them"} with: ${review} (accepting is the user's decision, not the ` +
+    "assistant's)";
 }
