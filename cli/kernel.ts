@@ -168,7 +168,7 @@ async function list(views: RuleView[], json: boolean | undefined): Promise<void>
   if (waiting.length) {
     console.log(
       `${plural(waiting.length, "kernel rule waits", "kernel rules wait")} for your acceptance ` +
-        "and applies to no prompt until then:\n",
+        `and ${waiting.length === 1 ? "applies" : "apply"} to no prompt until then:\n`,
     );
     waiting.forEach((view, at) => console.log(waitingBlock(view, changes[at]).join("\n")));
     if (waiting.length > 1) {
