@@ -280,29 +280,23 @@ Deno.test("an acceptance record others can write accepts nothing, and doctor say
   assert.match(await promptContext(kb, "s2"), /kb-c0mw8/);
 });
 
+/** Run `git-kb hook <verb>` as Claude Code runs it, with its profile's permissions. */
+function sessionHook(kb: Kb, verb: "session" | "compact", source: string) {
+  return runDeno(
+    ["run", ...hookFlags(verb, cacheRootOf(kb.env)), join(ROOT, "app", "launch.ts"), "hook", verb],
+    {
+      env: kb.env,
+      cwd: kb.tmp,
+      stdin: JSON.stringify({ session_id: "s1", hook_event_name: "SessionStart", source }),
+    },
+  );
+}
+
 Deno.test("the session's pull names a teammate's kernel rule waiting, to the user and by id to the model", async () => {
   const { kb, teammate } = await victimAndTeammate();
   await using _kb = kb;
   await pushKernelRule(teammate, RULE_BODY);
-  const env = { ...kb.env };
-  const result = await runDeno(
-    [
-      "run",
-      ...hookFlags("session", cacheRootOf(env)),
-      join(ROOT, "app", "launch.ts"),
-      "hook",
-      "session",
-    ],
-    {
-      env,
-      cwd: kb.tmp,
-      stdin: JSON.stringify({
-        session_id: "s1",
-        hook_event_name: "SessionStart",
-        source: "startup",
-      }),
-    },
-  );
+  const result = await sessionHook(kb, "session", "startup");
   assert.equal(result.code, 0, show(result));
   const reply = JSON.parse(result.stdout);
   assert.match(
@@ -491,4 +485,21 @@ Deno.test("init from a shared remote names the kernel rules waiting for acceptan
     /! A kernel rule waits for your acceptance .*kb-tmk01 "PR descriptions" \(new\)\. Review it: git-kb kernel --kb /,
     show(joined),
   );
+});
+
+Deno.test("after the session's pull brings a teammate's link and rule, neither is served: get, prompt, compact", async () => {
+  const { kb, teammate } = await victimAndTeammate();
+  await using _kb = kb;
+  await Deno.symlink("../.git/config", join(teammate, "entries", "kb-aaaaa-config.md"));
+  await pushKernelRule(teammate, RULE_BODY);
+  const pulled = await sessionHook(kb, "session", "startup");
+  assert.equal(pulled.code, 0, show(pulled));
+  assert.ok((await Deno.lstat(join(kb.dir, "entries", "kb-aaaaa-config.md"))).isSymlink);
+  const got = await runCli(["get", "kb-aaaaa"], { env: kb.env });
+  assert.doesNotMatch(got.stdout + got.stderr, new RegExp(TOKEN), show(got));
+  assert.doesNotMatch(await promptContext(kb, "s1"), /id_ed25519/);
+  const compact = await sessionHook(kb, "compact", "compact");
+  assert.equal(compact.code, 0, show(compact));
+  assert.match(compact.stdout, /kb-c0mw8/, "the accepted rules are restored");
+  assert.doesNotMatch(compact.stdout, /id_ed25519|kb-tmk01/, show(compact));
 });
