@@ -85,6 +85,8 @@ try {
 
   const kb = join(work, "kb");
   await gitKb("init", remote, "--dir", kb);
+  // Kernel rules that came with a clone apply once accepted (after reading `git-kb kernel`).
+  await gitKb("kernel", "--accept-all");
   await gitKb("search", "rotate leaked token", "credential exposure", "--limit", "3");
   await gitKb("search", "postgres migration", "--type", "rule");
   await gitKb("get", "kb-7q2mx", "--links");

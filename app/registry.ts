@@ -137,6 +137,12 @@ export const COMMANDS = {
     summary: "write kernel rules into AGENTS.md, CLAUDE.md, Cursor and Windsurf rules",
     load: () => import("../cli/export.ts"),
   },
+  kernel: {
+    module: "cli/kernel.ts",
+    profile: "save",
+    summary: "review the kernel rules and accept those waiting (a teammate's, a hand edit's)",
+    load: () => import("../cli/kernel.ts"),
+  },
   search: {
     module: "cli/search.ts",
     profile: "read",

@@ -10,7 +10,8 @@ import { checkAgainstKb, parseEntryText } from "../core/entry/entry.ts";
 import { idFromPath, isEntryId, nameWithId } from "../core/entry/identity.ts";
 import { readEntryForgivingly } from "../core/entry/repair.ts";
 import type { Finding } from "../core/setup/finding.ts";
-import type { IndexReader } from "../core/index/reader.ts";
+import type { IndexReader, KernelRule } from "../core/index/reader.ts";
+import { pendingSummary } from "../core/kernel/acceptance.ts";
 import { join } from "../core/path.ts";
 import { kernelRuleCost, LIMITS } from "../core/entry/schema.ts";
 import { shellCommand, shellQuote } from "../core/shell/quote.ts";
@@ -19,6 +20,11 @@ import { idCollisionFindings } from "../io/kbs/collisions.ts";
 import { git, gitReason, identityArgs } from "../io/git.ts";
 import { type OpenIndex, openIndex } from "../io/index/store.ts";
 import { ENTRIES_DIR, readKbFile } from "../io/kb.ts";
+import {
+  AcceptanceRecordError,
+  pendingMentions,
+  readAcceptedRules,
+} from "../io/kernel/acceptance.ts";
 import { cacheFindings } from "../io/cache_health.ts";
 import { indexFindings as indexHealthFindings } from "../io/index/health.ts";
 import { indexDir } from "../io/paths.ts";
@@ -42,7 +48,7 @@ the remote (fetched first, bounded, so ahead/behind/diverged are the remote's as
 is; nothing else touches the network), index
 freshness, every file under entries/ (each one the index left out, with why and
 how to fix it), every entry against the contract (links included), and the
-kernel budget, and the cache's folders (yours alone, no links). Every fix is a
+kernel budget and the kernel rules waiting for your acceptance, and the cache's folders (yours alone, no links). Every fix is a
 command to paste. With several knowledge bases configured, each is checked in
 turn (or only the one named), and ids held by two are named. Exit 1 when any
 check fails.`,
@@ -338,15 +344,16 @@ function declaredId(kbDir: string, path: string): string | undefined {
 
 /**
  * The command that fixes a file the index left out: move it where the index reads it (into
- * entries/, to a name ending in `.md` or starting with its id), remove what is not a regular
- * file (a FIFO, a link left out: dangling, looping or leading out of the knowledge base), else
- * open it in the editor.
+ * entries/, to a name ending in `.md` or starting with its id; a file too large to be an entry
+ * out of it), remove what is not a regular file (a FIFO, a symlink), else open it in the editor.
  */
 function leftOutFix(kbDir: string, path: string): string {
   const full = join(kbDir, path);
   const info = lstatOf(full);
   if (!info || !info.isFile) return shellCommand(["rm", "--", full]);
   const name = path.slice(path.lastIndexOf("/") + 1);
+  // Too large to be an entry (never read whole): out of entries/, for the user to look at.
+  if (info.size > LIMITS.maxEntryFileBytes) return moveCommand(full, join(kbDir, name));
   if (!name.endsWith(".md")) {
     const entryLike = idFromPath(name) !== undefined;
     return moveCommand(full, entryLike ? `${full}.md` : join(kbDir, name));
@@ -490,7 +497,21 @@ export async function kernelFindings(context: DoctorContext): Promise<Finding[]>
       });
     }
   }
-  return findings;
+  return [...findings, ...acceptanceFindings(context.kbDir, kernel)];
+}
+
+/** The kernel rules waiting for this user's acceptance, which apply to no prompt until then. */
+function acceptanceFindings(kbDir: string, kernel: readonly KernelRule[]): Finding[] {
+  const review = kbCommand("kernel", "--kb", kbDir);
+  try {
+    readAcceptedRules();
+  } catch (error) {
+    if (!(error instanceof AcceptanceRecordError)) throw error;
+    return [{ level: "error", check: "kernel", message: error.message }];
+  }
+  const pending = pendingMentions(kernel);
+  if (!pending.length) return [];
+  return [{ level: "warn", check: "kernel", message: withFix(pendingSummary(pending), review) }];
 }
 
 /** The repository's state as a save sees it: git operations under way, locks, orphan files. */

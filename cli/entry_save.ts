@@ -20,7 +20,7 @@ import {
   entryFileName,
 } from "../core/entry/edit.ts";
 import { type ForgivingRead, readEntryForgivingly } from "../core/entry/repair.ts";
-import { ENTRIES_DIR, readEntryText, readKbFile } from "../io/kb.ts";
+import { ENTRIES_DIR, readKbFile } from "../io/kb.ts";
 import type { Draft } from "../io/editor.ts";
 import {
   entryPathOf,
@@ -160,7 +160,7 @@ export interface EntryToEdit {
 /** The one file of entry `id` in `kbDir` and its text; throws when there is none, or two. */
 export function entryToEdit(kbDir: string, id: string): EntryToEdit {
   const path = entryPathOf(kbDir, id);
-  return { kbDir, id, path, previousText: readEntryText(kbDir, path) };
+  return { kbDir, id, path, previousText: readKbFile(kbDir, path) };
 }
 
 /**

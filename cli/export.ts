@@ -8,6 +8,7 @@
 import { AGENT_FILES, type AgentFileName } from "../core/export/agent_files.ts";
 import { exportAgentFiles } from "../io/export/agent_files.ts";
 import { openKb } from "../io/index/open.ts";
+import { kernelInForce } from "../io/kernel/acceptance.ts";
 import { type CommandSpec, helpText, NO_POSITIONALS, oneOf, parseCommand } from "./args.ts";
 import { cyan, green, printJson, yellow } from "./output.ts";
 import { selfCommand } from "../io/self_command.ts";
@@ -54,7 +55,11 @@ export const help: string = helpText(command);
 export async function run(args: string[]): Promise<number> {
   const { values } = parseCommand(args, command.options, command);
   const { reader } = await openKb(values.kb);
-  const rules = reader.manifest.kernel.map(({ id, title, body }) => ({ id, title, body }));
+  const rules = kernelInForce(reader.manifest.kernel).map(({ id, title, body }) => ({
+    id,
+    title,
+    body,
+  }));
   const files = values.to?.length ? [...new Set(values.to)] as AgentFileName[] : undefined;
   const reports = exportAgentFiles({
     projectDir: values.dir,

@@ -6,6 +6,9 @@
  * @module
  */
 import { resolveKb } from "../io/config.ts";
+import { type PendingMention, pendingNotice } from "../core/kernel/acceptance.ts";
+import { pendingMentions } from "../io/kernel/acceptance.ts";
+import { kbCommand } from "../io/self_command.ts";
 import { importFolder, type ImportReport } from "../io/import/import.ts";
 import { NOT_MARKDOWN } from "../io/import/source.ts";
 import { SOURCE_KINDS, type SourceKind } from "../core/import/kinds.ts";
@@ -31,7 +34,8 @@ are entries each; the index is not, its link text and summary of a file go
 to that entry's alias and first line, and a MEMORY.md section that is more
 than links is an entry of its own. Each ## section of a CLAUDE.md or AGENTS.md, and each .cursor/rules/*.mdc, becomes
 a rule; an alwaysApply rule becomes a kernel rule while the kernel budget has
-room. A note that holds a credential is left out (--allow-secret keeps it, in a
+room, and applies once you have read and accepted it (git-kb kernel), since
+a project's rules are other people's words. A note that holds a credential is left out (--allow-secret keeps it, in a
 private knowledge base). Importing the same folder again updates the entries it
 made (the imported_from field) and adds no duplicates. The folder itself is
 never changed.`,
@@ -74,12 +78,32 @@ export async function run(args: string[]): Promise<number> {
     allowSecret: await allowSecretFlag(kbDir, values["allow-secret"]),
   });
   if (report.save) printWarnings(report.save);
+  const waiting = report.save ? importedWaiting(report) : [];
   if (values.json) {
-    printJson({ ...report, changes: report.changes.map((change) => change.path) });
+    printJson({
+      ...report,
+      changes: report.changes.map((change) => change.path),
+      kernelWaiting: waiting,
+    });
     return 0;
   }
   printReport(report, positionals[0], values["dry-run"] === true);
+  if (waiting.length) {
+    const review = kbCommand("kernel", ...values.kb === undefined ? [] : ["--kb", kbDir]);
+    console.log(yellow(pendingNotice(waiting, review)));
+  }
   return 0;
+}
+
+/**
+ * The kernel rules the import wrote that wait for acceptance: a project's always-apply rules are
+ * other people's words, so they apply once the user has read and accepted them, as a
+ * teammate's would (re-importing a rule unchanged keeps it accepted).
+ */
+function importedWaiting(report: ImportReport): PendingMention[] {
+  const written = report.changes.map((change) => change.entry)
+    .filter((entry) => entry.kernel && entry.status === "active");
+  return pendingMentions(written.map(({ id, title, body }) => ({ id, title, body })));
 }
 
 function printReport(report: ImportReport, folder: string, dryRun: boolean): void {

@@ -22,6 +22,8 @@ import {
   originUrl,
 } from "../io/git.ts";
 import { openIndex } from "../io/index/store.ts";
+import { pendingMentions } from "../io/kernel/acceptance.ts";
+import { pendingNotice } from "../core/kernel/acceptance.ts";
 import { KB_SETTINGS_FILE, readKbSettings, SHARED_SETTINGS_TEXT } from "../io/kb_settings.ts";
 import { ENTRIES_DIR, listEntries, NotAKbError } from "../io/kb.ts";
 import { homeDir } from "../io/paths.ts";
@@ -346,7 +348,8 @@ export async function run(args: string[]): Promise<number> {
   if (replaced) steps.push(replaced);
   const published = await publishToEmptyRemote(kbDir);
   if (published) steps.push(published);
-  const { report } = await openIndex(kbDir, { full: true });
+  const { report, reader } = await openIndex(kbDir, { full: true });
+  const waiting = pendingMentions(reader.manifest.kernel);
   steps.push(
     `Indexed ${plural(report.docCount, "entry", "entries")} in ${Math.round(report.ms)} ms`,
   );
@@ -360,11 +363,15 @@ export async function run(args: string[]): Promise<number> {
       invalid: report.invalid,
       notRead,
       warnings,
+      kernelWaiting: waiting,
     });
     return 0;
   }
   for (const step of steps) console.log(`${green("✓")} ${step}`);
   for (const warning of warnings) console.log(`${yellow("!")} ${warning}`);
+  if (waiting.length) {
+    console.log(`${yellow("!")} ${pendingNotice(waiting, kbCommand("kernel", "--kb", kbDir))}`);
+  }
   if (report.invalid.length) {
     console.log(
       `${yellow("!")} ${plural(report.invalid.length, "file", "files")} under ${ENTRIES_DIR}/ ` +

@@ -11,7 +11,7 @@ import { entryPathOf, saveChanges } from "../io/save/save.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import { cyan, green, plural, printJson, yellow } from "./output.ts";
 import { printWarnings, saveSummary } from "./save_report.ts";
-import { readEntryText } from "../io/kb.ts";
+import { readKbFile } from "../io/kb.ts";
 import { kbCommand, selfCommand } from "../io/self_command.ts";
 import { shellCommand } from "../core/shell/quote.ts";
 
@@ -81,7 +81,7 @@ export async function run(args: string[]): Promise<number> {
   }
   const changes = paths.map((path) => ({
     path,
-    previousText: readEntryText(kbDir, path),
+    previousText: readKbFile(kbDir, path),
   }));
   const titles = changes.map(({ path, previousText }, at) =>
     `${ids[at]}: ${titleOf(previousText, path)}`

@@ -5,6 +5,10 @@
  * @module
  */
 import { entryLabel, type SyncedEntry } from "../core/sync/changes.ts";
+import { type PendingMention, pendingNotice } from "../core/kernel/acceptance.ts";
+import { openIndex, READ_TRUST_MS } from "../io/index/store.ts";
+import { pendingMentions } from "../io/kernel/acceptance.ts";
+import { kbCommand } from "../io/self_command.ts";
 import { type KnowledgeBase, resolveKbNamed, resolveKbs } from "../io/config.ts";
 import { SyncConflictError, syncKb, type SyncReport } from "../io/sync/sync.ts";
 import { type CommandSpec, helpText, parseCommand } from "./args.ts";
@@ -25,9 +29,15 @@ sides changed the same entry each in its own way, nothing is changed either: the
 entries are named, the remote's version is kept in refs/git-kb/sync-theirs, and
 the commands that merge, resolve and finish are printed, one a line.`,
   options: {
+    "force-republish": {
+      type: "boolean",
+      help: "push commits the remote had and dropped by a rewrite of its history\n" +
+        "(a purge by force-push); refused without it",
+    },
     json: {
       type: "boolean",
-      help: "print {outcome, branch, upstream, incoming, outgoing, rebased, index, warnings};\n" +
+      help: "print {outcome, branch, upstream, incoming, outgoing, rebased, index, warnings,\n" +
+        "kernelWaiting};\n" +
         "on a conflict, {outcome: conflict, entries, commands}",
     },
   },
@@ -102,9 +112,25 @@ function worse(a: number, b: number): number {
   return severity(b) > severity(a) ? b : a;
 }
 
-/** Sync one knowledge base and print its report; resolves to the exit code its sync earns. */
-async function syncOne(kbDir: string, json: boolean | undefined): Promise<number> {
-  const report = await syncKb(kbDir).catch((error) => {
+/**
+ * The kernel rules of the knowledge base in `kbDir` waiting for acceptance (ids qualified with
+ * `name` when several are synced): what came in may hold some.
+ */
+async function waitingRules(kbDir: string, name?: string): Promise<PendingMention[]> {
+  const { reader } = await openIndex(kbDir, { trustStampMs: READ_TRUST_MS });
+  return pendingMentions(reader.manifest.kernel, name);
+}
+
+/**
+ * Sync one knowledge base and print its report; resolves to the exit code its sync earns. `name`
+ * qualifies the ids it names, where several are synced.
+ */
+async function syncOne(
+  kbDir: string,
+  { json, forceRepublish }: { json?: boolean; forceRepublish?: boolean },
+  name?: string,
+): Promise<number> {
+  const report = await syncKb(kbDir, { forceRepublish }).catch((error) => {
     // The entries and the commands as data too; the message still goes to stderr.
     if (json && error instanceof SyncConflictError) {
       printJson({ outcome: "conflict", entries: error.entries, commands: error.commands });
@@ -112,10 +138,16 @@ async function syncOne(kbDir: string, json: boolean | undefined): Promise<number
     throw error;
   });
   printWarnings(report);
+  const waiting = await waitingRules(kbDir, name);
   if (json) {
-    printJson({ ...report, index: { ...report.index, ms: Math.round(report.index.ms) } });
+    printJson({
+      ...report,
+      index: { ...report.index, ms: Math.round(report.index.ms) },
+      kernelWaiting: waiting,
+    });
   } else {
     for (const line of reportLines(report)) console.log(line);
+    if (waiting.length) console.log(yellow(pendingNotice(waiting, kbCommand("kernel"))));
   }
   return 0;
 }
@@ -136,12 +168,13 @@ function targets(name: string | undefined, flag: string | undefined): KnowledgeB
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(args, command.options, command);
   const kbs = targets(positionals[0], values.kb);
-  if (kbs.length === 1) return await syncOne(kbs[0].kbDir, values.json);
+  const how = { json: values.json, forceRepublish: values["force-republish"] };
+  if (kbs.length === 1) return await syncOne(kbs[0].kbDir, how);
   let code = 0;
   for (const { name, kbDir } of kbs) {
     if (!values.json) console.log(cyan(`== ${name} (${kbDir})`));
     try {
-      code = worse(code, await syncOne(kbDir, values.json));
+      code = worse(code, await syncOne(kbDir, how, name));
     } catch (error) {
       console.error(describeError(error, `sync ${name}`));
       code = worse(code, exitCodeOf(error));

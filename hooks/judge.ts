@@ -87,18 +87,25 @@ function loadJudgeModules() {
     import("../io/paths.ts"),
     import("../io/judge/model.ts"),
     import("../io/judge/verdict_cache.ts"),
+    import("../io/kernel/acceptance.ts"),
   ]);
 }
 
 /** Read the kernel rules, consult the cache or the model, and decide. */
 async function judgeProse(pieces: ProsePiece[], trace: JudgeTrace): Promise<string> {
-  const [{ resolveKb }, { HOOK_TRUST_MS, openIndex }, { kbCacheDir }, { askJudgeModel }, cache] =
-    await loadJudgeModules();
+  const [
+    { resolveKb },
+    { HOOK_TRUST_MS, openIndex },
+    { kbCacheDir },
+    { askJudgeModel },
+    cache,
+    { kernelInForce },
+  ] = await loadJudgeModules();
   const { kbDir } = resolveKb();
   trace.kbDir = kbDir;
   const { reader } = await openIndex(kbDir, { trustStampMs: HOOK_TRUST_MS, hook: true });
   const rules = judgedRules(
-    reader.manifest.kernel.map(({ id, title, body }) => ({ id, title, body })),
+    kernelInForce(reader.manifest.kernel).map(({ id, title, body }) => ({ id, title, body })),
   );
   trace.rules = rules.map((rule) => rule.id);
   if (!rules.length) {

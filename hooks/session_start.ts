@@ -20,8 +20,10 @@ import {
   sessionSource,
   type SessionWork,
   sessionWork,
+  waitingContext,
   welcomeOutput,
 } from "../core/hook/session_start.ts";
+import { type PendingMention, pendingNotice } from "../core/kernel/acceptance.ts";
 import { scrubSecrets } from "../core/text/secrets.ts";
 import { assemble, type Assembly, DEFAULT_SURFACE_CONFIG } from "../core/prompt/decision.ts";
 import type { KernelRule } from "../core/index/reader.ts";
@@ -36,6 +38,7 @@ import { runContextPipeline } from "../io/hook/pipeline.ts";
 import { fastForwardPull, type PullReport, terminationSignal } from "../io/hook/session_pull.ts";
 import { runHookOnStdio } from "../io/hook/stdin.ts";
 import { openIndex } from "../io/index/store.ts";
+import { pendingMentions } from "../io/kernel/acceptance.ts";
 
 /** The largest stdin accepted; a SessionStart payload is a few hundred bytes. */
 const MAX_INPUT_BYTES = 1024 * 1024;
@@ -49,24 +52,29 @@ const EVENT = "session-start";
  */
 const SESSION_START_BOUND_MS = 20_000;
 
-/** Bring the knowledge base up to date, then its index; returns what the pull did. */
+/**
+ * Bring the knowledge base up to date, then its index; returns what the pull did and the kernel
+ * rules waiting for acceptance (ids qualified with `name` when given).
+ */
 async function pullAndReindex(
   kbDir: string,
+  name: string | undefined,
   signal?: AbortSignal,
-): Promise<{ pull: PullReport; index?: string }> {
+): Promise<{ pull: PullReport; index?: string; waiting: PendingMention[] }> {
   const pull = await fastForwardPull(kbDir, { signal });
-  if (signal?.aborted) return { pull };
-  const { report } = await openIndex(kbDir, { hook: true });
-  return { pull, index: report.mode };
+  if (signal?.aborted) return { pull, waiting: [] };
+  const { report, reader } = await openIndex(kbDir, { hook: true });
+  return { pull, index: report.mode, waiting: pendingMentions(reader.manifest.kernel, name) };
 }
 
 /** The kernel rules, if there are any, assembled for re-injection after a compaction. */
 function kernelDecision(
   kernel: KernelRule[],
   fetch: (ids: string[]) => string,
+  wording = COMPACT_WORDING,
 ): { assembly?: Assembly } {
   if (!kernel.length) return {};
-  return { assembly: assemble(kernel, [], fetch, DEFAULT_SURFACE_CONFIG, COMPACT_WORDING) };
+  return { assembly: assemble(kernel, [], fetch, DEFAULT_SURFACE_CONFIG, wording) };
 }
 
 /** The kernel rules as SessionStart additionalContext, or "" when the knowledge base has none. */
@@ -75,8 +83,14 @@ async function kernelOutput(payload: HookPayload): Promise<string> {
     sessionId: textField(payload, "session_id"),
     event: EVENT,
     decide: ({ reader, fetch }) => kernelDecision(reader.manifest.kernel, fetch),
-    decideAcross: async (parts, fetch) =>
-      kernelDecision((await import("../core/kbs/across.ts")).qualifiedKernel(parts), fetch),
+    decideAcross: async (parts, fetch) => {
+      const { qualifiedKernel, wordingAcross } = await import("../core/kbs/across.ts");
+      return kernelDecision(
+        qualifiedKernel(parts),
+        fetch,
+        wordingAcross(COMPACT_WORDING, parts),
+      );
+    },
     debugFields: ({ assembly }, { index, ms }) => ({
       event: EVENT,
       source: "compact",
@@ -96,21 +110,41 @@ async function kernelOutput(payload: HookPayload): Promise<string> {
 
 /**
  * Pull every configured knowledge base for a new or resumed session, one after another, and
- * leave a debug record of each; prints nothing.
+ * leave a debug record of each. Prints nothing, unless kernel rules wait for the user's
+ * acceptance: then a message for the user naming them, and for the model their ids (not their
+ * words, which apply to nothing yet) and the command that reviews them.
  */
 async function pullOutput(payload: HookPayload, signal: AbortSignal): Promise<string> {
-  for (const { kbDir } of resolveKbs().kbs) {
+  const { kbs } = resolveKbs();
+  const waiting: PendingMention[] = [];
+  for (const { kbDir, name } of kbs) {
     if (signal.aborted) break;
-    await pullOne(kbDir, payload, signal);
+    waiting.push(...await pullOne(kbDir, kbs.length > 1 ? name : undefined, payload, signal));
   }
-  return "";
+  if (!waiting.length) return "";
+  const review = kbCommand("kernel");
+  return JSON.stringify({
+    systemMessage: `git-kb: ${pendingNotice(waiting, review)}`,
+    hookSpecificOutput: {
+      hookEventName: "SessionStart",
+      additionalContext: waitingContext(waiting.map((rule) => rule.id), review),
+    },
+  });
 }
 
-/** Pull one knowledge base and record what happened. */
-async function pullOne(kbDir: string, payload: HookPayload, signal: AbortSignal): Promise<void> {
+/**
+ * Pull one knowledge base and record what happened; returns its kernel rules waiting for
+ * acceptance (none when the pull or the index failed).
+ */
+async function pullOne(
+  kbDir: string,
+  name: string | undefined,
+  payload: HookPayload,
+  signal: AbortSignal,
+): Promise<PendingMention[]> {
   const started = performance.now();
   try {
-    const { pull, index } = await pullAndReindex(kbDir, signal);
+    const { pull, index, waiting } = await pullAndReindex(kbDir, name, signal);
     appendDebugRecord(kbDir, {
       event: EVENT,
       session: textField(payload, "session_id") ?? null,
@@ -118,10 +152,13 @@ async function pullOne(kbDir: string, payload: HookPayload, signal: AbortSignal)
       ...pull,
       ...("detail" in pull && pull.detail ? { detail: scrubSecrets(pull.detail) } : {}),
       ...index ? { index } : {},
+      ...waiting.length ? { kernel_waiting: waiting.map((rule) => rule.id) } : {},
       ms: Number((performance.now() - started).toFixed(2)),
     });
+    return waiting;
   } catch (error) {
     recordFailure(error, kbDir, EVENT);
+    return [];
   }
 }
 

@@ -65,11 +65,13 @@ function replaceFile(path: string, data: string | Uint8Array, mode?: number): vo
 
 /**
  * Write `data` to `path` so that readers see either the old file or the new one, never half:
- * write a temp file beside it, then rename it over. Creates missing parent folders.
+ * write a temp file beside it (with `mode`, when given), then rename it over. Creates missing
+ * parent folders (with `mode`'s owner bits plus search rights: 0700 for 0600).
  */
-export function writeFileAtomic(path: string, data: string | Uint8Array): void {
-  Deno.mkdirSync(dirname(path), { recursive: true });
-  replaceFile(path, data);
+export function writeFileAtomic(path: string, data: string | Uint8Array, mode?: number): void {
+  const folderMode = mode === undefined ? undefined : (mode & 0o700) | 0o100;
+  Deno.mkdirSync(dirname(path), { recursive: true, mode: folderMode });
+  replaceFile(path, data, mode);
 }
 
 /** What `read` returns, or undefined when the file it reads does not exist. */

@@ -2,10 +2,12 @@
  * The knowledge base on disk: entry files under `entries/`, listed with their sizes and mtimes,
  * and the files there that are not read as entries, each with the reason. Nothing here opens a
  * file before `lstat` says it is a regular one (a FIFO would block the read for ever), and no
- * symlink is followed out of the knowledge base.
+ * symlink is ever followed for an entry: a knowledge base shared with others is input from them,
+ * and a committed link could lead to `.git/config` or anywhere on the machine.
  *
  * @module
  */
+import { LIMITS } from "../core/entry/schema.ts";
 import type { InvalidFile } from "../core/index/reader.ts";
 import { join } from "../core/path.ts";
 import { shellQuote } from "../core/shell/quote.ts";
@@ -64,38 +66,50 @@ function kindOf(info: Deno.FileInfo): string {
   return "not a regular file";
 }
 
-/** Why the symlink at `path` is not read as an entry, or undefined when it ends at one. */
-function symlinkProblem(kbDir: string, path: string): string | undefined {
-  let target: string;
+/**
+ * Why the symlink at `path` is left out. A link is never followed for an entry, wherever it
+ * leads: one committed by a teammate could lead to `.git/config` and its credentials.
+ */
+function symlinkReason(kbDir: string, path: string): string {
+  let target = "";
   try {
-    target = Deno.realPathSync(`${kbDir}/${path}`);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return "is a symlink to nothing (it dangles)";
-    if (error instanceof Deno.errors.FilesystemLoop) return "is a symlink loop";
-    return `is a symlink that cannot be followed (${(error as Error).message})`;
-  }
-  if (!target.startsWith(`${Deno.realPathSync(kbDir)}/`)) {
-    return `is a symlink to ${target}, outside the knowledge base`;
-  }
-  const info = Deno.statSync(target);
-  return info.isFile ? undefined : `is a symlink to ${kindOf(info)}, not to an entry file`;
+    target = ` to ${JSON.stringify(Deno.readLinkSync(`${kbDir}/${path}`))}`;
+  } catch { /* the link's text cannot be read; say so without it */ }
+  return `is a symlink${target}; git-kb never reads an entry through a link (put the entry ` +
+    `file itself there)`;
 }
 
 /**
- * Why the file at `path` (relative to the knowledge base) is not read as an entry, or undefined
- * when it is: it must be a `.md` regular file in `entries/` or one of its sub-folders, or a
- * symlink there to a regular file inside the knowledge base. Looks with `lstat` only, and only at
- * a path inside `entries/`. Throws `Deno.errors.NotFound` when there is no such file.
+ * The `lstat` of the entry file at `path` (relative to the knowledge base), or why it is not
+ * read as an entry: it must be a `.md` regular file in `entries/` or one of its sub-folders, and
+ * neither it nor a folder on the way there may be a symlink. Throws `Deno.errors.NotFound` when
+ * there is no such file.
  */
-export function leftOutReason(kbDir: string, path: string): string | undefined {
-  if (!path.endsWith(".md")) return "is not an entry file (entry files end in .md)";
+function lookAt(kbDir: string, path: string): Deno.FileInfo | string {
   const segments = path.split("/");
   if (segments[0] !== ENTRIES_DIR || segments.some((segment) => !segment || segment === "..")) {
     return OUTSIDE_ENTRIES;
   }
+  for (let cut = path.indexOf("/"); cut > 0; cut = path.indexOf("/", cut + 1)) {
+    const folder = path.slice(0, cut);
+    if (Deno.lstatSync(`${kbDir}/${folder}`).isSymlink) {
+      return `is inside ${folder}, which ${symlinkReason(kbDir, folder)}`;
+    }
+  }
   const info = Deno.lstatSync(`${kbDir}/${path}`);
-  if (info.isSymlink) return symlinkProblem(kbDir, path);
-  return info.isFile ? undefined : `is ${kindOf(info)}, not an entry file`;
+  if (info.isSymlink) return symlinkReason(kbDir, path);
+  if (!path.endsWith(".md")) return "is not an entry file (entry files end in .md)";
+  return info.isFile ? info : `is ${kindOf(info)}, not an entry file`;
+}
+
+/**
+ * Why the file at `path` (relative to the knowledge base) is not read as an entry, or undefined
+ * when it is (see {@link lookAt}: a regular `.md` file inside `entries/`, reached through no
+ * symlink). Looks with `lstat` only. Throws `Deno.errors.NotFound` when there is no such file.
+ */
+export function leftOutReason(kbDir: string, path: string): string | undefined {
+  const found = lookAt(kbDir, path);
+  return typeof found === "string" ? found : undefined;
 }
 
 /** Add what `folder` holds to `listing`, and what its sub-folders hold (symlinks not followed). */
@@ -130,6 +144,10 @@ function collect(kbDir: string, folder: string, listing: EntryListing): void {
 export function listEntryFiles(kbDir: string): EntryListing {
   const listing: EntryListing = { entries: [], leftOut: [] };
   try {
+    if (Deno.lstatSync(join(kbDir, ENTRIES_DIR)).isSymlink) {
+      listing.leftOut.push({ path: ENTRIES_DIR, message: symlinkReason(kbDir, ENTRIES_DIR) });
+      return listing;
+    }
     collect(kbDir, ENTRIES_DIR, listing);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) throw new NotAKbError(kbDir);
@@ -146,17 +164,6 @@ export function listEntries(kbDir: string): string[] {
   return listEntryFiles(kbDir).entries;
 }
 
-/** `lstat` of a file, or `stat` of what a symlink points at when it can be followed. */
-function entryStat(kbDir: string, path: string): Deno.FileInfo {
-  const link = Deno.lstatSync(`${kbDir}/${path}`);
-  if (!link.isSymlink) return link;
-  try {
-    return Deno.statSync(`${kbDir}/${path}`);
-  } catch {
-    return link;
-  }
-}
-
 /**
  * Size and mtime of every file the index accounts for, keyed by path relative to the knowledge
  * base: the entry files, and the files left out, which {@link readKbFile} refuses with the
@@ -168,7 +175,7 @@ export function scanEntries(kbDir: string): Map<string, FileStat> {
   const files = new Map<string, FileStat>();
   for (const path of [...entries, ...leftOut.map((file) => file.path)]) {
     try {
-      const stat = entryStat(kbDir, path);
+      const stat = Deno.lstatSync(`${kbDir}/${path}`);
       files.set(path, { size: stat.size, mtime: stat.mtime?.getTime() ?? 0 });
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
@@ -177,27 +184,61 @@ export function scanEntries(kbDir: string): Map<string, FileStat> {
   return files;
 }
 
+/** Why a file of `size` bytes is not read as an entry. */
+function oversize(size: number): string {
+  const cap = LIMITS.maxEntryFileBytes;
+  return `is ${size} bytes, over the ${cap} an entry file may hold (a body holds at most ` +
+    `${LIMITS.maxBodyBytes}); not read: move it out of ${ENTRIES_DIR}/`;
+}
+
+/**
+ * The bytes of the regular file at `full`, which `lstat` described as `seen`: opened, then
+ * checked to be that same file (a swap for a link between the look and the open is refused),
+ * and read only up to {@link LIMITS.maxEntryFileBytes} (one byte more tells a file that grew
+ * past it since).
+ */
+function readSameFile(full: string, path: string, seen: Deno.FileInfo): Uint8Array {
+  const cap = LIMITS.maxEntryFileBytes;
+  if (seen.size > cap) throw new UnreadableEntryError(path, oversize(seen.size));
+  using file = Deno.openSync(full, { read: true });
+  const opened = file.statSync();
+  if (!opened.isFile || opened.ino !== seen.ino || opened.dev !== seen.dev) {
+    throw new UnreadableEntryError(path, "was replaced while it was being read; run it again");
+  }
+  let buffer = new Uint8Array(Math.min(opened.size, cap) + 1);
+  let total = 0;
+  for (;;) {
+    if (total === buffer.length) {
+      if (total > cap) throw new UnreadableEntryError(path, oversize(total));
+      // It grew since the stat: room for more, up to one byte past the cap.
+      const grown = new Uint8Array(Math.min(buffer.length * 2, cap + 1));
+      grown.set(buffer);
+      buffer = grown;
+    }
+    const read = file.readSync(buffer.subarray(total));
+    if (read === null) return buffer.subarray(0, total);
+    total += read;
+  }
+}
+
 /**
  * Read an entry file by its path relative to the knowledge base, as strict UTF-8 (a leading
  * byte-order mark is kept; `splitFrontmatter` reads past it). Throws {@link UnreadableEntryError}
- * without opening it when it is not an entry file (see {@link leftOutReason}), and when it is not UTF-8; `Deno.errors.NotFound`
- * when it does not exist.
+ * without opening it when it is not an entry file (see {@link leftOutReason}: never through a
+ * symlink, never outside `entries/`), when it is larger than an entry file may be
+ * ({@link LIMITS.maxEntryFileBytes}: never read whole), and when it is not UTF-8;
+ * `Deno.errors.NotFound` when it does not exist.
  */
 export function readKbFile(kbDir: string, path: string): string {
-  const reason = leftOutReason(kbDir, path);
-  if (reason) throw new UnreadableEntryError(path, reason);
+  const found = lookAt(kbDir, path);
+  if (typeof found === "string") throw new UnreadableEntryError(path, found);
   try {
-    return decodeUtf8Strict(Deno.readFileSync(`${kbDir}/${path}`));
+    return decodeUtf8Strict(readSameFile(`${kbDir}/${path}`, path, found));
   } catch (error) {
     if (!(error instanceof NotUtf8Error)) throw error;
     const convert = `iconv -f latin1 -t utf-8 ${shellQuote(path)} > ${shellQuote(`${path}.utf8`)}`;
     throw new UnreadableEntryError(path, `${error.message}; save it as UTF-8, e.g. ${convert}`);
   }
-}
-
-/** The text of the file at `path` in the knowledge base, read as it is (no checks). */
-export function readEntryText(kbDir: string, path: string): string {
-  return Deno.readTextFileSync(join(kbDir, path));
 }
 
 /**
@@ -207,7 +248,7 @@ export function readEntryText(kbDir: string, path: string): string {
 export function filesUnchanged(kbDir: string, rows: readonly unknown[]): boolean {
   for (let at = 0; at + 4 <= rows.length; at += 4) {
     try {
-      const stat = entryStat(kbDir, rows[at] as string);
+      const stat = Deno.lstatSync(`${kbDir}/${rows[at] as string}`);
       if (stat.size !== rows[at + 2] || (stat.mtime?.getTime() ?? 0) !== rows[at + 3]) return false;
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) return false;

@@ -12,6 +12,12 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { flagsFor } from "../app/permissions.ts";
+import { readEntryForgivingly } from "../core/entry/repair.ts";
+import {
+  type KernelRuleText,
+  serializeAcceptedRules,
+  withAccepted,
+} from "../core/kernel/acceptance.ts";
 import { cacheRootFor } from "../io/paths.ts";
 import { runProcess } from "../io/process.ts";
 
@@ -256,9 +262,43 @@ export interface Kb {
   [Symbol.asyncDispose](): Promise<void>;
 }
 
+/** The kernel rules of the knowledge base in `kbDir`, read as the index reads them. */
+export async function kernelRulesOf(kbDir: string): Promise<KernelRuleText[]> {
+  const rules: KernelRuleText[] = [];
+  for await (const item of Deno.readDir(join(kbDir, "entries"))) {
+    const path = `entries/${item.name}`;
+    if (!item.isFile || !path.endsWith(".md")) continue;
+    const { entry } = readEntryForgivingly(await Deno.readTextFile(join(kbDir, path)), {
+      path,
+      fallbackDate: () => "2026-01-01",
+    });
+    if (entry?.kernel) rules.push({ id: entry.id, title: entry.title, body: entry.body.trim() });
+  }
+  return rules;
+}
+
+/**
+ * Record `rules` as accepted by the user whose XDG config folder is `config`, as
+ * `git-kb kernel --accept` does.
+ */
+export async function acceptKernel(config: string, rules: KernelRuleText[]): Promise<void> {
+  await Deno.mkdir(join(config, "git-kb"), { recursive: true, mode: 0o700 });
+  const path = join(config, "git-kb", "kernel-accepted.json");
+  let accepted = {};
+  try {
+    accepted = JSON.parse(await Deno.readTextFile(path)).rules;
+  } catch { /* none yet */ }
+  await Deno.writeTextFile(path, serializeAcceptedRules(withAccepted(accepted, rules)), {
+    mode: 0o600,
+  });
+}
+
+let sampleKernel: Promise<KernelRuleText[]> | undefined;
+
 /**
  * Create an empty temp dir layout (root, tmp, home, config) without a knowledge base; hold it
- * with `await using` to have it removed when the test's block ends.
+ * with `await using` to have it removed when the test's block ends. Its user has accepted the
+ * sample knowledge base's kernel rules, as a user of their own rules would have.
  */
 export async function makeSandbox(prefix = "git-kb-test-"): Promise<Omit<Kb, "dir" | "env">> {
   const root = await Deno.makeTempDir({ prefix });
@@ -266,6 +306,7 @@ export async function makeSandbox(prefix = "git-kb-test-"): Promise<Omit<Kb, "di
   const home = join(root, "home");
   const config = join(root, "xdg-config");
   await Promise.all([tmp, home, config].map((dir) => Deno.mkdir(dir, { recursive: true })));
+  await acceptKernel(config, await (sampleKernel ??= kernelRulesOf(FIXTURE)));
   const cleanup = () => Deno.remove(root, { recursive: true }).catch(() => {});
   return { root, tmp, home, config, cleanup, [Symbol.asyncDispose]: cleanup };
 }

@@ -21,11 +21,13 @@ import { recordFailure } from "../io/hook/debug_log.ts";
 import { promptHookOutput } from "../hooks/prompt.ts";
 import { searchHookOutput } from "../hooks/search_augment.ts";
 import {
+  acceptKernel,
   cacheRootOf,
   childEnv,
   copyDir,
   denoDir,
   FIXTURE,
+  kernelRulesOf,
   makeSandbox,
   mapLimit,
   overrideEnv,
@@ -294,7 +296,13 @@ async function sampleBox() {
   const sandbox = await makeSandbox("git-kb-fuzz-");
   const kb = join(sandbox.root, "kb");
   await copyDir(FIXTURE, kb);
-  const env = { TMPDIR: sandbox.tmp, XDG_CACHE_HOME: sandbox.tmp, HOME: sandbox.home, KB_DIR: kb };
+  const env = {
+    TMPDIR: sandbox.tmp,
+    XDG_CACHE_HOME: sandbox.tmp,
+    HOME: sandbox.home,
+    XDG_CONFIG_HOME: sandbox.config,
+    KB_DIR: kb,
+  };
   return { ...sandbox, kb, env };
 }
 
@@ -499,7 +507,13 @@ Deno.test("200 matching entries with long titles: additionalContext stays under 
   await using sandbox = await makeSandbox("git-kb-fuzz-big-");
   const kb = join(sandbox.root, "kb");
   await bigKb(kb);
-  const env = { TMPDIR: sandbox.tmp, HOME: sandbox.home, KB_DIR: kb };
+  await acceptKernel(sandbox.config, await kernelRulesOf(kb));
+  const env = {
+    TMPDIR: sandbox.tmp,
+    HOME: sandbox.home,
+    XDG_CONFIG_HOME: sandbox.config,
+    KB_DIR: kb,
+  };
   const prompts = [
     "kafka consumer lag keeps growing after the partition rebalance",
     "write code to fix the kafka consumer lag runbook when rebalance stalls under load",

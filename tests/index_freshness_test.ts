@@ -8,11 +8,13 @@ import { join } from "node:path";
 import { READ_TRUST_MS, SMALL_KB_TRUST_MS } from "../io/index/store.ts";
 import { makeCold, YEARS_AGO } from "./big_kb.ts";
 import {
+  acceptKernel,
   cloneRemote,
   entryPath,
   entryText,
   FIXTURE_ENTRIES,
   git,
+  kernelRulesOf,
   makeKb,
   parseJson,
   pushEntryFrom,
@@ -260,7 +262,12 @@ Deno.test("the prompt hook sees at once an in-place edit of an entry being worke
 
   const rule = await Deno.readTextFile(kernel);
   await Deno.writeTextFile(kernel, rule.replace("The diff already shows", "Never quote a wombat;"));
-  assert.match(await context("write the commit message for this change"), /Never quote a wombat/);
+  // A hand edit of a kernel rule waits for acceptance: the hook drops it at once...
+  const commit = "write the commit message for this change";
+  assert.doesNotMatch(await context(commit), /kb-c0mw8|wombat/);
+  // ...and once accepted as it now reads, inlines the new text.
+  await acceptKernel(kb.config, await kernelRulesOf(kb.dir));
+  assert.match(await context(commit), /Never quote a wombat/);
 
   // A new file in a sub-folder moves that folder's mtime only.
   await Deno.writeTextFile(

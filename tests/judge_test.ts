@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { judgeFlags, PROFILES } from "../app/permissions.ts";
-import { ROOT } from "./helpers.ts";
+import { acceptKernel, kernelRulesOf, ROOT } from "./helpers.ts";
 import {
   assertAllowed,
   assertDenied,
@@ -205,8 +205,9 @@ Deno.test("verdict cache: a retry is not judged again; revised text, rules or mo
   );
   assert.equal((await kb.calls()).length, 3, "another model judges afresh");
 
-  // A rule edited in the knowledge base (saved by rename, as editors and git do) is read at
-  // the next call and invalidates the verdicts made under the old text.
+  // A rule edited in the knowledge base (saved by rename, as editors and git do) and accepted
+  // as it now reads is read at the next call and invalidates the verdicts made under the old
+  // text.
   const entry = join(
     kb.kbDir,
     "entries",
@@ -217,9 +218,14 @@ Deno.test("verdict cache: a retry is not judged again; revised text, rules or mo
   await Deno.writeTextFile(`${entry}.tmp`, text.replace('No "misc fixes"', 'Never "misc fixes"'));
   await Deno.rename(`${entry}.tmp`, entry);
   assertDenied(await runJudge(failing, options));
-  const calls = await kb.calls();
+  let calls = await kb.calls();
   assert.equal(calls.length, 4, "changed rules judge afresh");
-  assert.ok(calls[3].stdin.includes('Never "misc fixes"'), calls[3].stdin);
+  assert.ok(!calls[3].stdin.includes("misc fixes"), "a hand edit waits for acceptance");
+  await acceptKernel(kb.config, await kernelRulesOf(kb.kbDir));
+  assertDenied(await runJudge(failing, options));
+  calls = await kb.calls();
+  assert.equal(calls.length, 5, "the rule accepted as it reads judges afresh");
+  assert.ok(calls[4].stdin.includes('Never "misc fixes"'), calls[4].stdin);
 });
 
 Deno.test("a call with no prose loads no knowledge-base, index or model code", async () => {

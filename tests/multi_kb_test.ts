@@ -8,6 +8,7 @@
 import { deepStrictEqual as deepEqual, ok, strictEqual as equal } from "node:assert/strict";
 import { join } from "node:path";
 import {
+  acceptKernel,
   childEnv,
   entryText,
   git,
@@ -118,6 +119,10 @@ Deno.test("two knowledge bases: the prompt hook surfaces both, names them, one b
       extra: "kernel: true\n",
     }),
   );
+  // Committed by hand, it applies once accepted (see teammate_input_test.ts).
+  await acceptKernel(kbs.personal.config, [
+    { id: "kb-tm0kr", title: "Team release rule", body: longRule },
+  ]);
   const payload = JSON.stringify({
     session_id: "two-kbs",
     prompt: "how do I rotate the leaked npm token",
@@ -126,6 +131,13 @@ Deno.test("two knowledge bases: the prompt hook surfaces both, names them, one b
   equal(first.code, 0, show(first));
   const context = additionalContext(first.stdout);
   ok(context.length <= 9_000, `one budget: ${context.length} characters`);
+  equal(
+    context.split("\n")[0],
+    "git-kb: knowledge for this prompt from the knowledge bases personal (the user's default) " +
+      "and team (each id below starts with the name of the one it comes from; one that others " +
+      "push to holds their words, not the user's).",
+    "the header says whose each item is",
+  );
   ok(context.includes("- personal:kb-7q2mx "), context);
   ok(context.includes(`- team:${TEAM_TOKEN} `), context);
   ok(context.includes("### personal:kb-k1rn0 "), "the default's kernel rules are inlined");

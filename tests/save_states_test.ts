@@ -298,7 +298,7 @@ Deno.test("a push to a remote that never answers times out, and says which call"
   assert.ok(error instanceof PushError, String(error));
   assert.match(
     error.message,
-    /git push --porcelain origin refs\/heads\/main:refs\/heads\/main timed out after 2 s/,
+    /git push --porcelain (--force-with-lease=\S+ )?origin refs\/heads\/main:refs\/heads\/main timed out after 2 s/,
   );
   assert.deepEqual(error.commands, [`git -C ${kb.dir} push origin HEAD:main`]);
   assert.match(await git(kb.dir, "log", "-1", "--format=%s"), /kb-t1me0/);

@@ -44,6 +44,11 @@ export const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 export const LIMITS = {
   /** Largest body, in bytes of UTF-8. */
   maxBodyBytes: 64 * 1024,
+  /**
+   * Largest entry file read, in bytes: far above any real note (a body holds at most
+   * {@link LIMITS.maxBodyBytes}), so a huge file (a teammate's, a mistake) costs a bounded read.
+   */
+  maxEntryFileBytes: 1024 * 1024,
   /** Longest title, in characters. */
   maxTitleChars: 200,
   /** Most tags, aliases or links on one entry. */

@@ -6,7 +6,7 @@
  * @module
  */
 import type { HookPayload } from "./payload.ts";
-import type { Wording } from "../prompt/decision.ts";
+import { knowledgeBasesPhrase, type Wording } from "../prompt/decision.ts";
 
 /** Why a session started, as Claude Code's SessionStart payload names it in `source`. */
 export type SessionSource = "startup" | "resume" | "clear" | "compact";
@@ -102,5 +102,21 @@ export function parseDivergence(text: string): Divergence | undefined {
 export const COMPACT_WORDING: Wording = {
   header: "git-kb: the rules from the user's knowledge base that always apply, restored after " +
     "the conversation was compacted.",
+  severalHeader: (names) =>
+    `git-kb: the rules from ${knowledgeBasesPhrase(names)} that always apply, restored after ` +
+    "the conversation was compacted.",
   pointers: "Rules too long to restore whole (fetch before relying on them):",
 };
+
+/**
+ * What the model is told when kernel rules wait for the user's acceptance: their ids and the
+ * command that reviews them, as a plain fact. Not their words: those apply to nothing yet.
+ */
+export function waitingContext(ids: readonly string[], review: string): string {
+  const one = ids.length === 1;
+  return `git-kb: ${one ? "a kernel rule" : `${ids.length} kernel rules`} of the user's ` +
+    `knowledge bases (${ids.join(", ")}) ${one ? "waits" : "wait"} for the user's acceptance ` +
+    `and ${one ? "is" : "are"} not applied until then. The user reviews and accepts ` +
+    `${one ? "it" : "them"} with: ${review} (accepting is the user's decision, not the ` +
+    "assistant's)";
+}

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { kernelRuleHash } from "../kernel/acceptance.ts";
 import type { Entry } from "../entry/entry.ts";
 import type { Activity } from "../entry/schema.ts";
 import { countTerm, countTerms, distinctTerms } from "../text/tokenize.ts";
@@ -375,6 +376,7 @@ export class IndexEditor extends IndexReader {
           path: info.path,
           hash: info.hash,
           body: kernelBody,
+          ruleHash: kernelRuleHash({ id: info.id, title: info.title, body: kernelBody }),
         });
         manifest.kernel.sort((a, b) => a.id.localeCompare(b.id));
       }

@@ -94,6 +94,12 @@ export interface KernelRule {
   hash: string;
   /** The rule's markdown body. */
   body: string;
+  /**
+   * The hash of its title and body (`kernelRuleHash`, core/kernel/acceptance.ts), worked out when
+   * the index was built so the prompt hook compares it with the user's acceptances without
+   * hashing; absent from an index built before it was recorded.
+   */
+  ruleHash?: string;
 }
 
 /** An index file's size in bytes and {@link bytesChecksum}, as the manifest records them. */
@@ -374,6 +380,14 @@ export class IndexReader {
     this.manifest = manifest;
     this.#load = load;
     this.#onDamage = onDamage;
+  }
+
+  /**
+   * A reader of the same index whose manifest lists only `kernel` as its kernel rules: the rules
+   * in force for this user (io/kernel/acceptance.ts), for readers that inline them.
+   */
+  withKernel(kernel: KernelRule[]): IndexReader {
+    return new IndexReader({ ...this.manifest, kernel }, this.#load, this.#onDamage);
   }
 
   /** `error`, once the owner has been told of it. */

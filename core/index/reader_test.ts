@@ -1,3 +1,4 @@
+import { kernelRuleHash } from "../kernel/acceptance.ts";
 import { deepStrictEqual, ok, strictEqual as equal } from "node:assert/strict";
 import type { Entry } from "../entry/entry.ts";
 import {
@@ -342,6 +343,7 @@ Deno.test("kernel rules list only active kernel entries given a body, sorted by 
       path: pathOf(kernelA),
       hash: "hash-kb-aaaaa",
       body: "Always A.",
+      ruleHash: kernelRuleHash({ id: "kb-aaaaa", title: "Aye rule", body: "Always A." }),
     },
     {
       id: "kb-zzzzz",
@@ -350,6 +352,7 @@ Deno.test("kernel rules list only active kernel entries given a body, sorted by 
       path: pathOf(kernelZ),
       hash: "hash-kb-zzzzz",
       body: "Always Z.",
+      ruleHash: kernelRuleHash({ id: "kb-zzzzz", title: "Zed rule", body: "Always Z." }),
     },
   ]);
 });

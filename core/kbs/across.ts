@@ -20,7 +20,9 @@ import {
   DEFAULT_SURFACE_CONFIG,
   type Ledger,
   type Pointer,
+  PROMPT_WORDING,
   type SurfaceConfig,
+  type Wording,
 } from "../prompt/decision.ts";
 import {
   decideSearch,
@@ -49,6 +51,15 @@ const noFetch = () => "";
 
 function qualified(name: string, pointer: Pointer): Pointer {
   return { ...pointer, id: qualifyId(name, pointer.id) };
+}
+
+/**
+ * `wording` for what surfaces from every knowledge base of `parts`: its first line names them
+ * (the default first), so whose each item is reads from its id's prefix.
+ */
+export function wordingAcross(wording: Wording, parts: readonly { name: string }[]): Wording {
+  if (parts.length < 2 || !wording.severalHeader) return wording;
+  return { ...wording, header: wording.severalHeader(parts.map((part) => part.name)) };
 }
 
 /** The kernel rules of every knowledge base of `parts`, the default's first, ids qualified. */
@@ -109,7 +120,12 @@ export function decideAcross(
     const anyDeduped = decided.some(({ decision }) => decision.outcome === "all_deduped");
     return { ...base, outcome: anyDeduped ? "all_deduped" : "no_signal" };
   }
-  return { ...base, outcome: "surfaced", assembly: assemble(kernel, pointers, fetch, config) };
+  const wording = wordingAcross(PROMPT_WORDING, parts);
+  return {
+    ...base,
+    outcome: "surfaced",
+    assembly: assemble(kernel, pointers, fetch, config, wording),
+  };
 }
 
 /**
@@ -151,6 +167,6 @@ export function decideSearchAcross(
   const assembly = assemble([], pointers, fetch, {
     budgetChars: config.budgetChars,
     kernelBudgetChars: 0,
-  }, SEARCH_WORDING);
+  }, wordingAcross(SEARCH_WORDING, parts));
   return { ...base, outcome: "surfaced", assembly };
 }

@@ -3,8 +3,10 @@ import type { Entry } from "../entry/entry.ts";
 import { buildIndex, makeEntry } from "../index/_memory_index.ts";
 import type { IndexReader } from "../index/reader.ts";
 import { LIMITS } from "../entry/schema.ts";
-import { DEFAULT_SURFACE_CONFIG } from "../prompt/decision.ts";
-import { decideAcross, decideSearchAcross, type KbPart } from "./across.ts";
+import { DEFAULT_SURFACE_CONFIG, PROMPT_WORDING } from "../prompt/decision.ts";
+import { COMPACT_WORDING } from "../hook/session_start.ts";
+import { SEARCH_WORDING } from "../search_augment/match.ts";
+import { decideAcross, decideSearchAcross, type KbPart, wordingAcross } from "./across.ts";
 
 function reader(entries: Partial<Entry>[]): IndexReader {
   return buildIndex(entries.map((entry) => makeEntry(entry)), { kernelBodies: true }).reader();
@@ -85,4 +87,21 @@ Deno.test("decideSearchAcross: matches of both, qualified, at most maxPointers",
   ]);
   deepEqual(decision.matches, { "npm token": 2 });
   equal(decideSearchAcross(["zebra"], [part("a", []), part("b", [])], FETCH).outcome, "no_match");
+});
+
+Deno.test("wordingAcross: over several knowledge bases the first line names each, whose ids carry it", () => {
+  const parts = [{ name: "personal" }, { name: "team" }, { name: "ops\u001b[2J" }];
+  const phrase = "the knowledge bases personal (the user's default), team and ops (each id below " +
+    "starts with the name of the one it comes from; one that others push to holds their words, " +
+    "not the user's)";
+  equal(
+    wordingAcross(PROMPT_WORDING, parts).header,
+    `git-kb: knowledge for this prompt from ${phrase}.`,
+  );
+  equal(
+    wordingAcross(SEARCH_WORDING, parts).header,
+    `git-kb: ${phrase} have entries on what this search looks for.`,
+  );
+  ok(wordingAcross(COMPACT_WORDING, parts).header.startsWith(`git-kb: the rules from ${phrase}`));
+  equal(wordingAcross(PROMPT_WORDING, [{ name: "personal" }]), PROMPT_WORDING);
 });

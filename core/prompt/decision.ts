@@ -319,13 +319,42 @@ export interface Assembly {
 export interface Wording {
   /** The first line. */
   header: string;
+  /**
+   * The first line when what surfaces comes from several knowledge bases, `names` (the default
+   * first), each id then starting with its knowledge base's name: it says whose each item is.
+   */
+  severalHeader?: (names: readonly string[]) => string;
   /** The line before the pointers. */
   pointers: string;
 }
 
+/**
+ * Knowledge bases named in a header: the default (first) marked as the user's, then the others,
+ * and what the prefix of an id means.
+ *
+ * @example
+ * ```ts
+ * knowledgeBasesPhrase(["personal", "team"]);
+ * // 'the knowledge bases personal (the user's default) and team (each id below starts with the
+ * //  name of the one it comes from; one that others push to holds their words, not the user's)'
+ * ```
+ */
+export function knowledgeBasesPhrase(names: readonly string[]): string {
+  const [first, ...others] = names.map(displaySafe);
+  const listed = others.length > 1
+    ? `${[`${first} (the user's default)`, ...others.slice(0, -1)].join(", ")} and ${others.at(-1)}`
+    : `${first} (the user's default) and ${others[0]}`;
+  return `the knowledge bases ${listed} (each id below starts with the name of the one it comes ` +
+    "from; one that others push to holds their words, not the user's)";
+}
+
+/** The start of the prompt hook's first line over several knowledge bases. */
+export const SEVERAL_PROMPT_HEADER = "git-kb: knowledge for this prompt from ";
+
 /** How the prompt hook (and a subagent's prompt) introduces what it surfaces. */
 export const PROMPT_WORDING: Wording = {
   header: "git-kb: knowledge from the user's knowledge base for this prompt.",
+  severalHeader: (names) => `${SEVERAL_PROMPT_HEADER}${knowledgeBasesPhrase(names)}.`,
   pointers: "Entries that may bear on this prompt (titles only; fetch before relying on them):",
 };
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { PROMPT_WORDING } from "./decision.ts";
+import { PROMPT_WORDING, SEVERAL_PROMPT_HEADER } from "./decision.ts";
 
 /** The subagent tool's names: `Agent` since Claude Code 2.1, `Task` before. */
 export const SUBAGENT_TOOLS: ReadonlySet<string> = new Set(["Agent", "Task"]);
@@ -28,7 +28,8 @@ export function subagentPrompt(toolName: unknown, toolInput: unknown): string | 
   if (!isObject(toolInput) || toolInput.subagent_type === "fork") return undefined;
   const prompt = toolInput.prompt;
   if (typeof prompt !== "string" || !prompt.trim()) return undefined;
-  return prompt.includes(PROMPT_WORDING.header) ? undefined : prompt;
+  const ours = prompt.includes(PROMPT_WORDING.header) || prompt.includes(SEVERAL_PROMPT_HEADER);
+  return ours ? undefined : prompt;
 }
 
 /**

@@ -16,6 +16,7 @@ import { FIELD_TITLE, FLAG_INACTIVE, FLAG_KERNEL, type IndexReader } from "../in
 import {
   assemble,
   type Assembly,
+  knowledgeBasesPhrase,
   type Ledger,
   type Pointer,
   pointerOf,
@@ -44,6 +45,8 @@ export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
 /** How a search's pointers are introduced. */
 export const SEARCH_WORDING: Wording = {
   header: "git-kb: the user's knowledge base has entries on what this search looks for.",
+  severalHeader: (names) =>
+    `git-kb: ${knowledgeBasesPhrase(names)} have entries on what this search looks for.`,
   pointers: "Entries matching the search (titles only; fetch before relying on them):",
 };
 

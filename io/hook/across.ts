@@ -12,6 +12,7 @@ import type { Ledger } from "../../core/prompt/decision.ts";
 import { splitQualifiedId } from "../../core/kbs/qualified.ts";
 import type { KnowledgeBase } from "../config.ts";
 import { HOOK_TRUST_MS, openIndex, type RefreshReport } from "../index/store.ts";
+import { readerInForce } from "../kernel/acceptance.ts";
 import { kbCacheDir } from "../paths.ts";
 import { appendDebugRecord, debugEnabled, RecordedError, recordFailure } from "./debug_log.ts";
 import {
@@ -62,7 +63,7 @@ async function openAll(
       opened.push({
         ...kb,
         cacheDir,
-        reader,
+        reader: readerInForce(reader),
         mode: report.mode,
         ledger: lazyLedger(cacheDir, sessionId),
       });

@@ -39,13 +39,14 @@ import { shellQuote } from "../../core/shell/quote.ts";
 import { selfCommand } from "../self_command.ts";
 import { resolveKbs } from "../config.ts";
 import { HOOK_TRUST_MS, openIndex, type RefreshReport } from "../index/store.ts";
+import { readerInForce } from "../kernel/acceptance.ts";
 import { kbCacheDir } from "../paths.ts";
 import { appendDebugRecord, debugEnabled, RecordedError, recordFailure } from "./debug_log.ts";
 import { lazyLedger, recordShown } from "./session.ts";
 
 /** What a decision function is given: all it may read. */
 export interface DecisionInput {
-  /** The knowledge base's index. */
+  /** The knowledge base's index, listing only the kernel rules this user accepted. */
   reader: IndexReader;
   /** The session's ledger, read on the first call (an empty one without a session). */
   seen: () => Ledger;
@@ -133,7 +134,7 @@ export async function runContextPipeline<D extends SurfacingDecision>(
     const { sessionId } = step;
     const sessionLedger = lazyLedger(cacheDir, sessionId);
     const decision = step.decide({
-      reader,
+      reader: readerInForce(reader),
       seen: () => sessionLedger().ledger,
       fetch: step.fetch ?? fetchCommand(kbDir),
     });

@@ -8,6 +8,7 @@
 import { dirname, join } from "../../core/path.ts";
 import { splitFrontmatter } from "../../core/entry/frontmatter.ts";
 import { contentHash } from "../../core/hash.ts";
+import { kernelRuleHash } from "../../core/kernel/acceptance.ts";
 import {
   DamagedIndexError,
   type FileRecord,
@@ -297,8 +298,9 @@ function changes(diff: ReturnType<typeof compare>): boolean {
 
 /**
  * What is wrong with the kernel rules of `manifest`, if anything: each must be the body of an
- * active kernel entry file whose content hash the rule records. A rule the entries do not back
- * (a forged manifest) is never injected: the index is rebuilt.
+ * active kernel entry file whose content hash the rule records, and the hash the rule records of
+ * its title and body must be theirs (the user's acceptances are matched against it). A rule the
+ * entries do not back (a forged manifest) is never injected: the index is rebuilt.
  */
 export function kernelDamage(kbDir: string, manifest: Manifest): string | undefined {
   for (const rule of manifest.kernel) {
@@ -318,6 +320,9 @@ export function kernelDamage(kbDir: string, manifest: Manifest): string | undefi
     }
     if (parts.body.trim() !== body || !/^kernel:\s*true\s*$/m.test(parts.frontmatter)) {
       return `kernel rule ${id}: not the kernel body of ${path}`;
+    }
+    if (rule.ruleHash !== undefined && rule.ruleHash !== kernelRuleHash(rule)) {
+      return `kernel rule ${id}: its recorded hash is not that of its title and body`;
     }
   }
   return undefined;

@@ -140,10 +140,10 @@ function mtimeOf(path: string): number {
   }
 }
 
-/** Size and mtime of a file (following a symlink, as the listing reads it); -1 when gone. */
+/** Size and mtime of a file (a symlink's own, as the listing reads it); -1 when gone. */
 function sizeAndMtime(path: string): [number, number] {
   try {
-    const info = Deno.statSync(path);
+    const info = Deno.lstatSync(path);
     return [info.size, info.mtime?.getTime() ?? 0];
   } catch {
     return [-1, 0];
@@ -352,9 +352,6 @@ export function findDamage(
   return undefined;
 }
 
-/** The most bytes read from an entry file through a path the index gave. */
-const ENTRY_CAP = MIB;
-
 /** Raised when an entry path from the index does not lead to a regular file in `entries/`. */
 export class UnsafeEntryPathError extends Error {
   constructor(readonly path: string, detail: string) {
@@ -365,9 +362,9 @@ export class UnsafeEntryPathError extends Error {
 
 /**
  * Read the entry file of entry `id` at `path`, a path the index gave: only when it names a file
- * inside `<kbDir>/entries/` (or a sub-folder of it) that the listing would read (a regular file, or a symlink to
- * one inside the knowledge base: see `io/kb.ts` `readKbFile`) and is not larger than an entry
- * can be. Throws {@link UnsafeEntryPathError}, or `Deno.errors.NotFound` when the file is gone.
+ * inside `<kbDir>/entries/` (or a sub-folder of it) that the listing would read (a regular file
+ * reached through no symlink: see `io/kb.ts` `readKbFile`) and is not larger than an entry can
+ * be: the cache is not trusted to point anywhere else. Throws {@link UnsafeEntryPathError}, or `Deno.errors.NotFound` when the file is gone.
  */
 export function readIndexedEntry(kbDir: string, id: string, path: string): string {
   const entries = `${resolveFrom("/", kbDir)}/${ENTRIES_DIR}/`;
@@ -376,9 +373,6 @@ export function readIndexedEntry(kbDir: string, id: string, path: string): strin
     !isEntryPath(path) || !full.startsWith(entries)
   ) {
     throw new UnsafeEntryPathError(path, `is not a file of ${id} in ${entries}`);
-  }
-  if (Deno.statSync(full).size > ENTRY_CAP) {
-    throw new UnsafeEntryPathError(path, `is over ${ENTRY_CAP} bytes`);
   }
   try {
     return readKbFile(kbDir, path);

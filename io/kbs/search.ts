@@ -11,8 +11,7 @@ import { mergeHits } from "../../core/kbs/hits.ts";
 import { qualifyId } from "../../core/kbs/qualified.ts";
 import { search, type SearchOptions } from "../../core/search/rank.ts";
 import { makeSnippet } from "../../core/text/snippet.ts";
-import { READ_TRUST_MS } from "../index/store.ts";
-import { readEntryText } from "../kb.ts";
+import { READ_TRUST_MS, readIndexedEntry } from "../index/store.ts";
 import { withKbs } from "./open.ts";
 
 /** A search hit as shown. */
@@ -38,9 +37,10 @@ export interface SearchOutcome {
   skipped: string[];
 }
 
-function readBody(kbDir: string, path: string): string {
+/** The body of entry `id` at `path` (as the index gave it: checked to lie in entries/), or "". */
+function readBody(kbDir: string, id: string, path: string): string {
   try {
-    return splitFrontmatter(readEntryText(kbDir, path), path).body;
+    return splitFrontmatter(readIndexedEntry(kbDir, id, path), path).body;
   } catch {
     return "";
   }
@@ -72,7 +72,7 @@ export function searchKbs(
         status: doc.status,
         score: Number(score.toFixed(4)),
         path: doc.path,
-        snippet: makeSnippet(readBody(location.kbDir, doc.path), terms),
+        snippet: makeSnippet(readBody(location.kbDir, doc.id, doc.path), terms),
         tags: doc.tags,
         matched: terms,
         links: neighbours(doc.id, reader.links()).map((link) => ({ ...link, id: shown(link.id) })),

@@ -5,8 +5,7 @@
  * @module
  */
 import { parseEntryText } from "../../core/entry/entry.ts";
-import { join } from "../../core/path.ts";
-import { listEntries } from "../kb.ts";
+import { listEntries, readKbFile, UnreadableEntryError } from "../kb.ts";
 
 /** A link from one entry file to another entry. */
 export interface Backlink {
@@ -44,7 +43,15 @@ function declaredLinks(
 export function linksTo(kbDir: string, ids: ReadonlySet<string>): Backlink[] {
   const found: Backlink[] = [];
   for (const path of listEntries(kbDir).sort()) {
-    const { id, links } = declaredLinks(Deno.readTextFileSync(join(kbDir, path)), path);
+    let text: string;
+    try {
+      text = readKbFile(kbDir, path);
+    } catch (error) {
+      // Not an entry the index serves (too large, not UTF-8), so no link of its counts.
+      if (error instanceof UnreadableEntryError) continue;
+      throw error;
+    }
+    const { id, links } = declaredLinks(text, path);
     if (ids.has(id)) continue;
     for (const { rel, to } of links) if (ids.has(to)) found.push({ from: id, path, rel, to });
   }

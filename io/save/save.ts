@@ -51,6 +51,8 @@ import {
   repoState,
 } from "./repo_state.ts";
 import { kbCommand, selfCommand } from "../self_command.ts";
+import { acceptKernelRules } from "../kernel/acceptance.ts";
+import { republishedCount, rewrittenAdvice } from "./rewritten.ts";
 
 /** Raised when an entry breaks the contract; nothing was written. */
 export class ValidationError extends Error {
@@ -640,9 +642,11 @@ async function publish(saved: Unpushed, branch: string, timeoutMs: number): Prom
   let rebased = false;
   for (let attempt = 0; attempt < 3; attempt++) {
     await assertNoMarkers(saved, branch);
+    await refuseRewritten(saved, branch);
+    const lease = await leaseOnTracking(saved, branch);
     const pushed = await remoteCall(
       saved,
-      ["push", "--porcelain", target.remote, `refs/heads/${branch}:${target.ref}`],
+      ["push", "--porcelain", ...lease, target.remote, `refs/heads/${branch}:${target.ref}`],
       timeoutMs,
     );
     if (pushed.code === 0) {
@@ -666,6 +670,7 @@ async function publish(saved: Unpushed, branch: string, timeoutMs: number): Prom
         `the push was rejected and fetching ${target.remote} failed: ${gitReason(fetched.stderr)}`,
       );
     }
+    await refuseRewritten(saved, branch);
     await replayOntoRemote(saved, branch);
     rebased = true;
   }
@@ -674,6 +679,48 @@ async function publish(saved: Unpushed, branch: string, timeoutMs: number): Prom
     `${target.remote} kept moving while the save pushed`,
     [syncCommand(kbDir)],
   );
+}
+
+/** The remote branch's tip as last fetched into its tracking ref; undefined when never fetched. */
+async function trackedTip(kbDir: string, target: PushTarget): Promise<string | undefined> {
+  const found = await git(kbDir, ["rev-parse", "--verify", "--quiet", target.tracking]);
+  return found.code === 0 ? found.stdout.trim() : undefined;
+}
+
+/**
+ * Refuse (the commit kept, exit 3) when the branch holds commits the remote had and dropped by a
+ * rewrite of its history, as last fetched (see io/save/rewritten.ts): before every push, and
+ * right after a fetch, before the branch is replayed onto it (a replay would copy them under new
+ * hashes).
+ */
+async function refuseRewritten(saved: Unpushed, branch: string): Promise<void> {
+  const { kbDir, target } = saved;
+  const head = (await gitOk(kbDir, ["rev-parse", `refs/heads/${branch}`])).trim();
+  const count = await republishedCount(
+    kbDir,
+    target.tracking,
+    head,
+    await trackedTip(kbDir, target),
+  );
+  if (!count) return;
+  const upstream = target.tracking.replace(/^refs\/remotes\//, "");
+  const { reason, commands } = rewrittenAdvice(kbDir, { branch, head, upstream, count });
+  throw notPushed(saved, reason, commands);
+}
+
+/**
+ * The push's lease: when the remote-tracking ref is an ancestor of the branch, the push goes
+ * through only while the remote is still there, so a remote rewritten since the last fetch
+ * (reset to an older commit, which the branch would fast-forward) rejects it, and the fetch
+ * that follows finds the rewrite. Without such a tip (never fetched, or the branch went its own
+ * way), a plain push.
+ */
+async function leaseOnTracking(saved: Unpushed, branch: string): Promise<string[]> {
+  const { kbDir, target } = saved;
+  const tip = await trackedTip(kbDir, target);
+  if (!tip) return [];
+  const ancestor = await git(kbDir, ["merge-base", "--is-ancestor", tip, `refs/heads/${branch}`]);
+  return ancestor.code === 0 ? [`--force-with-lease=${target.ref}:${tip}`] : [];
 }
 
 /** The change set to save and its commit message, worked out under the lock. */
@@ -739,12 +786,42 @@ export function saveChanges(request: ChangesRequest): Promise<ChangesResult> {
   });
 }
 
-/** {@link saveChanges} of one entry: a new file, or an edit of `previousText`. */
+/**
+ * Record an active kernel rule this user just saved as accepted on this machine: it is theirs, so
+ * it applies at once (see io/kernel/acceptance.ts). Returns a warning when that failed; the save
+ * itself stands.
+ */
+async function acceptSavedRule(entry: Entry): Promise<string | undefined> {
+  if (!entry.kernel || entry.status !== "active") return undefined;
+  try {
+    await acceptKernelRules([entry]);
+    return undefined;
+  } catch (error) {
+    return `${entry.id} was saved, but could not be recorded as a kernel rule you accepted ` +
+      `(${error instanceof Error ? error.message : String(error)}), so it does not apply yet; ` +
+      `accept it: ${kbCommand("kernel", "--accept", entry.id)}`;
+  }
+}
+
+/**
+ * {@link saveChanges} of one entry: a new file, or an edit of `previousText`. The command that
+ * saves it (add, edit, promote) is this user's own doing: a kernel rule saved is accepted.
+ */
 export async function saveEntry(request: SaveRequest): Promise<SaveResult> {
   const { entry, path, previousText, ...rest } = request;
-  const { paths: _, ...result } = await saveChanges({
-    ...rest,
-    changes: [{ path, entry, previousText }],
-  });
+  let saved: ChangesResult;
+  try {
+    saved = await saveChanges({ ...rest, changes: [{ path, entry, previousText }] });
+  } catch (error) {
+    // Committed, not pushed: the rule is saved all the same.
+    if (error instanceof PushError) {
+      const warning = await acceptSavedRule(entry);
+      if (warning) error.message += `\nwarning: ${warning}`;
+    }
+    throw error;
+  }
+  const warning = await acceptSavedRule(entry);
+  const { paths: _, ...result } = saved;
+  if (warning) result.warnings.push(warning);
   return { id: entry.id, path, ...result };
 }

@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { LIMITS } from "../../core/entry/schema.ts";
 import { join } from "../../core/path.ts";
 import { gitCommand, shellQuote } from "../../core/shell/quote.ts";
 import {
@@ -35,11 +36,17 @@ import { ENTRIES_DIR, readKbFile } from "../kb.ts";
 import { withLock } from "../save/lock.ts";
 import { indexLockMessage, indexLockPath, repoState } from "../save/repo_state.ts";
 import { type PushTarget, pushTarget, saveLockPath, syncCommand } from "../save/save.ts";
+import { republishedCount, rewrittenAdvice } from "../save/rewritten.ts";
 
 /** How to run a sync. */
 export interface SyncOptions {
   /** Bound of each git call that reaches the remote, in ms; {@link NETWORK_TIMEOUT_MS} by default. */
   networkTimeoutMs?: number;
+  /**
+   * Push commits the remote had and dropped by a rewrite of its history (see
+   * io/save/rewritten.ts): the user's consent, `sync --force-republish`. Refused otherwise.
+   */
+  forceRepublish?: boolean;
 }
 
 /** What came in from the remote: entries the other side added, changed and removed. */
@@ -284,14 +291,20 @@ async function allEntries(kbDir: string, rev: string): Promise<EntryChanges> {
   );
 }
 
-/** The entry at `path` as a sync names it: from the file, else as it was in commit `rev`. */
+/**
+ * The entry at `path` as a sync names it: from the file, else as it was in commit `rev`, else
+ * from its path alone (an entry file too large to be one is never read whole).
+ */
 async function describe(kbDir: string, path: string, rev: string): Promise<SyncedEntry> {
   try {
     return describeEntry(readKbFile(kbDir, path), path);
-  } catch {
-    const shown = await git(kbDir, ["show", `${rev}:${path}`]);
-    return describeEntry(shown.code === 0 ? shown.stdout : "", path);
+  } catch { /* gone from the work tree, or not readable as an entry */ }
+  const size = await git(kbDir, ["cat-file", "-s", `${rev}:${path}`]);
+  if (size.code !== 0 || Number(size.stdout.trim()) > LIMITS.maxEntryFileBytes) {
+    return describeEntry("", path);
   }
+  const shown = await git(kbDir, ["show", `${rev}:${path}`]);
+  return describeEntry(shown.code === 0 ? shown.stdout : "", path);
 }
 
 /** {@link describe} of each path, one at a time (a mass removal must not start a git per file at once). */
@@ -386,18 +399,43 @@ async function assertNoMarkers(kbDir: string, tip: string, paths: string[]): Pro
   );
 }
 
-/** Push the branch; "rejected" when the remote moved since the fetch. */
+/**
+ * Refuse, having pushed nothing, when the branch holds commits the remote had and dropped by a
+ * rewrite of its history since (see io/save/rewritten.ts).
+ */
+async function assertNotRewritten(
+  kbDir: string,
+  target: PushTarget,
+  branch: string,
+  theirs: string | undefined,
+): Promise<void> {
+  const head = (await gitOk(kbDir, ["rev-parse", "HEAD"])).trim();
+  const count = await republishedCount(kbDir, target.tracking, head, theirs);
+  if (!count) return;
+  const upstream = upstreamName(target);
+  const { reason, commands } = rewrittenAdvice(kbDir, { branch, head, upstream, count });
+  throw new SyncRefusedError(reason, commands);
+}
+
+/**
+ * Push the branch; "rejected" when the remote moved since the fetch. The push holds a lease on
+ * the fetched tip `theirs`: a remote rewritten in between is not overwritten, and the next
+ * fetch finds the rewrite.
+ */
 async function push(
   kbDir: string,
   target: PushTarget,
   branch: string,
-  commits: number,
+  { commits, theirs }: { commits: number; theirs?: string },
   timeoutMs: number,
 ): Promise<"pushed" | "rejected"> {
   let pushed;
   try {
     const refspec = `refs/heads/${branch}:${target.ref}`;
-    pushed = await git(kbDir, ["push", "--porcelain", target.remote, refspec], { timeoutMs });
+    const lease = theirs ? [`--force-with-lease=${target.ref}:${theirs}`] : [];
+    pushed = await git(kbDir, ["push", "--porcelain", ...lease, target.remote, refspec], {
+      timeoutMs,
+    });
   } catch (error) {
     if (!(error instanceof GitTimeoutError)) throw error;
     throw new SyncPushError(kbDir, commits, error.message);
@@ -459,7 +497,11 @@ async function traffic(
 }
 
 /** The sync itself, under the save lock. */
-async function syncLocked(kbDir: string, timeoutMs: number): Promise<Moved> {
+async function syncLocked(
+  kbDir: string,
+  timeoutMs: number,
+  forceRepublish: boolean,
+): Promise<Moved> {
   const branch = await assertSyncable(kbDir);
   const target = await pushTarget(kbDir, branch);
   if (!target) {
@@ -478,13 +520,14 @@ async function syncLocked(kbDir: string, timeoutMs: number): Promise<Moved> {
   let rebased = false;
   for (let attempt = 1;; attempt++) {
     const theirs = await fetchTip(kbDir, target, timeoutMs);
+    if (!forceRepublish) await assertNotRewritten(kbDir, target, branch, theirs);
     if (theirs) rebased = await integrate(kbDir, target, theirs) || rebased;
     const head = (await gitOk(kbDir, ["rev-parse", "HEAD"])).trim();
     const pushed = await countCommits(kbDir, theirs, head);
     const sent = theirs ? await entryChanges(kbDir, theirs, head) : await allEntries(kbDir, head);
     if (pushed) {
       await assertNoMarkers(kbDir, head, [...sent.added, ...sent.changed]);
-      const outcome = await push(kbDir, target, branch, pushed, timeoutMs);
+      const outcome = await push(kbDir, target, branch, { commits: pushed, theirs }, timeoutMs);
       if (outcome === "rejected" && attempt < PUSH_ATTEMPTS) continue;
       if (outcome === "rejected") {
         throw new SyncPushError(
@@ -531,7 +574,10 @@ export async function syncKb(kbDir: string, options: SyncOptions = {}): Promise<
   const timeoutMs = options.networkTimeoutMs ?? NETWORK_TIMEOUT_MS;
   let moved: Moved;
   try {
-    moved = await withLock(await saveLockPath(kbDir), () => syncLocked(kbDir, timeoutMs));
+    moved = await withLock(
+      await saveLockPath(kbDir),
+      () => syncLocked(kbDir, timeoutMs, options.forceRepublish === true),
+    );
   } catch (error) {
     // What came in stands although the push failed, so the index must show it.
     if (error instanceof SyncPushError) await openIndex(kbDir).catch(() => undefined);

@@ -13,7 +13,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { JUDGE_SYSTEM_PROMPT } from "../../core/judge/verdict.ts";
 import { runProcess } from "../../io/process.ts";
-import { copySampleKb, exists, makeSandbox } from "../helpers.ts";
+import { acceptKernel, copySampleKb, exists, kernelRulesOf, makeSandbox } from "../helpers.ts";
 import { fakeClaude, judgeRecords, kbCache } from "../judge_helpers.ts";
 import {
   CLAUDE_CLI,
@@ -73,6 +73,8 @@ async function setUp(judgeBinary: string) {
   const kbDir = join(sandbox.root, "kb");
   const project = join(sandbox.root, "project");
   await Promise.all([copySampleKb(kbDir), Deno.mkdir(project)]);
+  // The client's environment has HOME alone: its config folder is HOME's .config.
+  await acceptKernel(join(sandbox.home, ".config"), await kernelRulesOf(kbDir));
   const hookCount = join(sandbox.root, "prompt-hooks.log");
   await Deno.mkdir(join(sandbox.home, ".claude"), { recursive: true });
   await Deno.writeTextFile(

@@ -20,7 +20,7 @@ import { PROMPT_WORDING } from "../../core/prompt/decision.ts";
 import { shellQuote } from "../../core/shell/quote.ts";
 import { runProcess } from "../../io/process.ts";
 import { sessionFile } from "../../io/hook/session.ts";
-import { copySampleKb, makeSandbox, ROOT } from "../helpers.ts";
+import { acceptKernel, copySampleKb, kernelRulesOf, makeSandbox, ROOT } from "../helpers.ts";
 import { kbCache } from "../judge_helpers.ts";
 import {
   CLAUDE_CLI,
@@ -46,6 +46,8 @@ async function setUp(marketplace?: (root: string) => Promise<string>) {
   const kbDir = join(sandbox.root, "kb");
   const project = join(sandbox.root, "project");
   await Promise.all([copySampleKb(kbDir), Deno.mkdir(project)]);
+  // The client's environment has HOME alone: its config folder is HOME's .config.
+  await acceptKernel(join(sandbox.home, ".config"), await kernelRulesOf(kbDir));
   await Deno.writeTextFile(join(project, "notes.md"), "rebase and bisect notes\n");
   const env = (port: number) => clientEnv(sandbox, port, { KB_DIR: kbDir, KB_HOOK_DEBUG: "1" });
   await installPlugin(CLAUDE_CLI!, project, await env(9), await marketplace?.(sandbox.root));

@@ -1,0 +1,89 @@
+/**
+ * A remote whose history was rewritten: someone force-pushed a branch without commits it had (a
+ * purge of a leaked secret, a reset). This clone still holds them, and a sync's or save's push
+ * would publish them again, undoing the purge without a word. Before pushing, sync and the save
+ * pipeline count the commits they would send that the remote had before (any value its
+ * remote-tracking ref held: git's reflog of that ref, which every fetch writes, including the
+ * session's pull and doctor's) and no longer has; any such commit stops the push until the user
+ * says which history wins.
+ *
+ * @module
+ */
+import { gitCommand } from "../../core/shell/quote.ts";
+import { git } from "../git.ts";
+import { kbCommand } from "../self_command.ts";
+
+/** The commits reachable from `tips` and not from `except` (none excluded when undefined). */
+async function commitsOf(kbDir: string, tips: string[], except?: string): Promise<string[]> {
+  const stdin = [...tips, ...except ? [`^${except}`] : []].join("\n") + "\n";
+  const listed = await git(kbDir, ["rev-list", "--stdin"], { stdin });
+  return listed.code === 0 ? listed.stdout.split("\n").filter(Boolean) : [];
+}
+
+/** Every value the ref `tracking` held, newest first, as far as its reflog goes; [] without one. */
+async function valuesOf(kbDir: string, tracking: string): Promise<string[]> {
+  const log = await git(kbDir, ["log", "--walk-reflogs", "--format=%H", tracking, "--"]);
+  return log.code === 0 ? [...new Set(log.stdout.split("\n").filter(Boolean))] : [];
+}
+
+/**
+ * How many commits of `head` a push would send that the remote had before (reachable from a
+ * value its remote-tracking ref `tracking` held) and that its branch, now at `theirs` (undefined:
+ * the branch is gone), no longer has.
+ */
+export async function republishedCount(
+  kbDir: string,
+  tracking: string,
+  head: string,
+  theirs: string | undefined,
+): Promise<number> {
+  const sent = await commitsOf(kbDir, [head], theirs);
+  if (!sent.length) return 0;
+  const seen = await valuesOf(kbDir, tracking);
+  if (!seen.length) return 0;
+  const dropped = new Set(await commitsOf(kbDir, seen, theirs));
+  return sent.filter((commit) => dropped.has(commit)).length;
+}
+
+/** The sync flag that republishes what a rewritten remote dropped. */
+export const FORCE_REPUBLISH = "--force-republish";
+
+/** What a rewritten remote means and the two ways out, for a sync's or a save's message. */
+export interface RewrittenAdvice {
+  /** The situation, the count, and the choice. */
+  reason: string;
+  /** The two ways out, each pasteable: back to the remote's history (a backup kept), or republish. */
+  commands: string[];
+}
+
+/**
+ * The advice for `count` commits of `branch` (now at `head`) that `upstream` (`origin/main`)
+ * dropped by a rewrite of its history.
+ */
+export function rewrittenAdvice(
+  kbDir: string,
+  { branch, head, upstream, count }: {
+    branch: string;
+    head: string;
+    upstream: string;
+    count: number;
+  },
+): RewrittenAdvice {
+  const backup = `git-kb-before-rewrite-${head.slice(0, 7)}`;
+  const commits = count === 1 ? "1 commit" : `${count} commits`;
+  return {
+    reason:
+      `${upstream}'s history was rewritten (a force-push dropped commits it had, as a purge ` +
+      `of a leaked secret does): ${commits} of ${branch} that ${upstream} had before ` +
+      `${count === 1 ? "is" : "are"} no longer on it, and pushing would publish ` +
+      `${count === 1 ? "it" : "them"} again. If the rewrite was meant, take ` +
+      `${upstream}'s history (your branch is kept as ${backup}; commits made here since are on ` +
+      `it to pick from); if the commits should be back, republish them`,
+    commands: [
+      `${gitCommand(kbDir, "branch", backup, branch)} && ${
+        gitCommand(kbDir, "reset", "--keep", upstream)
+      }`,
+      kbCommand("sync", FORCE_REPUBLISH, "--kb", kbDir),
+    ],
+  };
+}
