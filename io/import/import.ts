@@ -20,6 +20,7 @@ import { readFolderNotes, type SourceKind } from "../../core/import/kinds.ts";
 import { kernelRuleCost, LIMITS } from "../../core/entry/schema.ts";
 import {
   type ExistingEntry,
+  folderKey,
   type ImportChange,
   type ImportPlan,
   planImport,
@@ -29,6 +30,7 @@ import { entrySecrets } from "../../core/entry/secrets.ts";
 import { listEntryFiles, readKbFile } from "../kb.ts";
 import { type ChangesResult, entryPaths, newId, saveChanges } from "../save/save.ts";
 import { readSourceFolder } from "./source.ts";
+import { realPathOr } from "../disk.ts";
 
 /** What to import, and where. */
 export interface ImportRequest {
@@ -73,13 +75,14 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
   const { notes, indexes } = readFolderNotes(kind, source.notes);
   const existing = existingEntries(kbDir);
   const allowSecret = request.allowSecret === true;
-  const firstPlan = planImport(notes, existing, fresh);
+  const key = folderKey(realPathOr(folder));
+  const firstPlan = planImport(notes, existing, fresh, key);
   const refused = refusals(firstPlan.changes, allowSecret);
   for (const [path, reason] of refused) leftOut.push({ path, reason });
   // Planned again without the notes left out, so that a wikilink to one of them is named as
   // unresolved instead of becoming a link to an entry that is not saved.
   const plan = refused.size
-    ? planImport(notes.filter((note) => !refused.has(note.sourcePath)), existing, fresh)
+    ? planImport(notes.filter((note) => !refused.has(note.sourcePath)), existing, fresh, key)
     : firstPlan;
   const kept = plan.changes;
   const candidates = new Set(
