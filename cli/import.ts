@@ -13,6 +13,7 @@ import { type CommandSpec, helpText, oneOf, parseCommand } from "./args.ts";
 import { cyan, green, plural, printJson, yellow } from "./output.ts";
 import { printWarnings, saveSummary } from "./save_report.ts";
 import { allowSecretFlag } from "./entry_flags.ts";
+import { SECRET_LABELS } from "../core/text/secrets.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
@@ -31,8 +32,9 @@ are entries each; the index is not, its link text and summary of a file go
 to that entry's alias and first line, and a MEMORY.md section that is more
 than links is an entry of its own. Each ## section of a CLAUDE.md or AGENTS.md, and each .cursor/rules/*.mdc, becomes
 a rule; an alwaysApply rule becomes a kernel rule while the kernel budget has
-room. A note that holds a credential is left out (--allow-secret keeps it, in a
-private knowledge base). Importing the same folder again updates the entries it
+room. A credential in a note is masked in the entry, [REDACTED:<kind>], and
+named by file and line (--allow-secret-in <path> keeps one note's, --allow-secret
+every note's, in a private knowledge base). Importing the same folder again updates the entries it
 made (the imported_from field) and adds no duplicates. The folder itself is
 never changed.`,
   options: {
@@ -46,8 +48,15 @@ never changed.`,
     "dry-run": { type: "boolean", help: "report what would be imported; write nothing" },
     "allow-secret": {
       type: "boolean",
-      help: "import notes holding a credential too (a private knowledge\n" +
-        "base only; refused where git-kb.json says shared)",
+      help: "keep the credentials of every note unmasked (a private\n" +
+        "knowledge base only; refused where git-kb.json says shared)",
+    },
+    "allow-secret-in": {
+      type: "string",
+      value: "<path>",
+      multiple: true,
+      help: "keep the credentials of this note unmasked (its path inside\n" +
+        "the folder; repeatable; a private knowledge base only)",
     },
     json: { type: "boolean", help: "print the report as JSON" },
   },
@@ -66,12 +75,14 @@ export const help: string = helpText(command);
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(args, command.options, command);
   const { kbDir } = resolveKb(values.kb);
+  const allowSecretIn = values["allow-secret-in"] ?? [];
   const report = await importFolder({
     kbDir,
     folder: positionals[0],
     kind: values.from as SourceKind | undefined,
     dryRun: values["dry-run"],
     allowSecret: await allowSecretFlag(kbDir, values["allow-secret"]),
+    allowSecretIn: await allowSecretFlag(kbDir, allowSecretIn.length > 0) ? allowSecretIn : [],
   });
   if (report.save) printWarnings(report.save);
   if (values.json) {
@@ -110,6 +121,15 @@ function printReport(report: ImportReport, folder: string, dryRun: boolean): voi
     );
     for (const { sourcePath, name } of report.unresolved) {
       console.log(yellow(`  ${sourcePath}: [[${name}]]`));
+    }
+  }
+  if (report.masked.length) {
+    console.log(yellow(
+      `${plural(report.masked.length, "credential", "credentials")} masked as ` +
+        "[REDACTED:<kind>] (--allow-secret-in <path> keeps a note's):",
+    ));
+    for (const { path, line, kind, masked } of report.masked) {
+      console.log(yellow(`  ${path}:${line}: ${SECRET_LABELS[kind]} (${masked})`));
     }
   }
   const others = report.leftOut.filter((file) => file.reason === NOT_MARKDOWN).length;

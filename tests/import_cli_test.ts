@@ -1,7 +1,7 @@
 /**
  * `git-kb import` through the real CLI on real git with a bare remote: an Obsidian vault comes in
- * as one commit with its tags, dates and wikilinks; a note holding a credential is left out and
- * named; a second import changes nothing, and a changed note is updated in place.
+ * as one commit with its tags, dates and wikilinks; a note holding a credential comes in masked,
+ * and the report names where; a second import changes nothing, and a changed note is updated in place.
  */
 import { deepStrictEqual as deepEqual, match, ok, strictEqual as equal } from "node:assert/strict";
 import { join } from "node:path";
@@ -16,6 +16,7 @@ interface ImportJson {
   linksResolved: number;
   unresolved: { sourcePath: string; name: string }[];
   leftOut: { path: string; reason: string }[];
+  masked: { path: string; line: number; kind: string }[];
   save?: { commit: string; push: string };
 }
 
@@ -39,28 +40,28 @@ async function writeVault(root: string): Promise<string> {
   return vault;
 }
 
-Deno.test("import: a vault in one commit, secrets left out, a second import updates in place", async () => {
+Deno.test("import: a vault in one commit, secrets masked, a second import updates in place", async () => {
   await using kb = await makeKb({ remote: true, empty: true });
   const vault = await writeVault(kb.root);
   const head = await git(kb.dir, "rev-parse", "HEAD");
   const dry = await runCli(["import", vault, "--dry-run"], { env: kb.env });
   equal(dry.code, 0, show(dry));
-  match(dry.stdout, /Would import from .* \(obsidian\): 2 added, 0 updated, 0 unchanged/);
+  match(dry.stdout, /Would import from .* \(obsidian\): 3 added, 0 updated, 0 unchanged/);
   equal(await git(kb.dir, "rev-parse", "HEAD"), head, "a dry run writes nothing");
 
   const first = await runCli(["import", vault, "--json"], { env: kb.env });
   equal(first.code, 0, show(first));
   const report = parseJson<ImportJson>(first);
   equal(report.kind, "obsidian");
-  equal(report.added.length, 2);
-  equal(report.linksResolved, 1);
+  equal(report.added.length, 3);
+  equal(report.linksResolved, 2);
   deepEqual(
     report.unresolved.map(({ sourcePath, name }) => `${sourcePath} → ${name}`).sort(),
-    ["Deploy.md → Secrets", "Ops/Rotate keys.md → Nowhere"],
-    "a wikilink to a note left out is named, never a link to an entry that is not saved",
+    ["Ops/Rotate keys.md → Nowhere"],
   );
-  const secrets = report.leftOut.find((file) => file.path === "Secrets.md");
-  ok(secrets && /GitHub token/.test(secrets.reason), JSON.stringify(report.leftOut));
+  deepEqual(report.masked.map(({ path, line, kind }) => `${path}:${line} ${kind}`), [
+    "Secrets.md:1 github-token",
+  ]);
   ok(!first.stdout.includes("a1B2c3D4e5F6"), "the credential is never printed whole");
   ok(report.leftOut.some((file) => file.path === "diagram.png"));
   equal(report.save?.push, "pushed");
@@ -80,7 +81,7 @@ Deno.test("import: a vault in one commit, secrets left out, a second import upda
   const again = await runCli(["import", vault, "--json"], { env: kb.env });
   equal(again.code, 0, show(again));
   const second = parseJson<ImportJson>(again);
-  deepEqual([second.added.length, second.updated.length, second.unchanged.length], [0, 0, 2]);
+  deepEqual([second.added.length, second.updated.length, second.unchanged.length], [0, 0, 3]);
   equal(second.save, undefined);
 
   await Deno.writeTextFile(join(vault, "Deploy.md"), "Ship with `make release` now.\n");
@@ -92,7 +93,7 @@ Deno.test("import: a vault in one commit, secrets left out, a second import upda
   const entries = [...Deno.readDirSync(join(kb.dir, "entries"))].filter((file) =>
     file.name.endsWith(".md")
   );
-  equal(entries.length, 2, "no duplicate entries");
+  equal(entries.length, 3, "no duplicate entries");
 });
 
 Deno.test("import: usage errors exit 2 and a missing folder exits 1 with its name", async () => {

@@ -75,3 +75,39 @@ Deno.test("import: two folders sharing a relative path keep an entry each; a rer
   ok(after.some((text) => text.includes("on-call rota")), "the other folder's entry is untouched");
   ok(after.some((text) => text.includes("Buy bread")));
 });
+
+Deno.test("import: notes a scanner dislikes come in; a real credential is masked where it was, one note may keep its own", async () => {
+  await using kb = await makeKb({ remote: true, empty: true });
+  const folder = join(kb.root, "notes");
+  const token = "ghp_" + "R8x2Qm4Lk9Vb7Nc3Zt6Yw1Pf5Hs0Jd2Gu8Ea";
+  await writeFolder(folder, {
+    "Vault.md": "# Vault\n\nThe vault password is separate from the login.\n",
+    "Router.md":
+      "---\ntags: [home]\n---\n# Router\n\nOn first boot the default password is left blank.\n",
+    "Signing.md": "# Signing\n\n```\ngpg:                using RSA key 4AEE18F83AFDEB23\n" +
+      "Primary key fingerprint: 5DE3 E050 9C47 EA3C F04A  42D3 4AEE 18F8 3AFD EB23\n```\n",
+    "Local db.md": "# Local db\n\n`DATABASE_URL=postgres://postgres:postgres@localhost:5432/app`\n",
+    "Deploy.md": "---\ntags: [ci]\ncreated: 2024-01-02\n---\n# Deploy\n\nSteps first.\n\n" +
+      `The CI token is ${token} for now.\nSee [[Vault]].\n`,
+    "Keep.md": `# Keep\n\nMy own token: ${token}\n`,
+  });
+  const report = await importJson(kb.env, folder, "--allow-secret-in", "Keep.md");
+  deepEqual(report.leftOut, [], "no note is left out");
+  equal(report.added.length, 6);
+  deepEqual(
+    report.masked.map(({ path, line, kind }) => `${path}:${line} ${kind}`),
+    ["Deploy.md:9 github-token"],
+    "the line is the source file's, frontmatter and title heading counted",
+  );
+  const texts = [...(await entryFiles(kb.dir)).values()];
+  const deploy = texts.find((text) => text.includes("imported_from: Deploy.md"))!;
+  match(deploy, /^The CI token is \[REDACTED:github-token\] for now\.$/m);
+  ok(!deploy.includes(token));
+  ok(texts.find((text) => text.includes("imported_from: Keep.md"))!.includes(token));
+  const printed = await runCli(["import", folder, "--dry-run"], { env: kb.env });
+  ok(!printed.stdout.includes(token), "the token is never printed");
+
+  const wrong = await runCli(["import", folder, "--allow-secret-in", "Nope.md"], { env: kb.env });
+  equal(wrong.code, 1, show(wrong));
+  match(wrong.stderr, /--allow-secret-in Nope\.md: no note of .* has that path/);
+});

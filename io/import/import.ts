@@ -1,7 +1,8 @@
 /**
- * `git-kb import`'s work: read the source folder, plan the entries against the knowledge base's
- * own, leave out every note that could not be saved (with why: a credential in it, a value the
- * contract refuses), and save the rest in one commit through the save pipeline (one push, one
+ * `git-kb import`'s work: read the source folder, mask the credentials in its notes (but in the
+ * notes the user allowed), plan the entries against the knowledge base's own, leave out every
+ * note that could not be saved (with why: a credential the masking missed, a value the contract
+ * refuses), and save the rest in one commit through the save pipeline (one push, one
  * reindex). A dry run plans and reports without writing.
  *
  * @module
@@ -30,6 +31,7 @@ import { entrySecrets } from "../../core/entry/secrets.ts";
 import { listEntryFiles, readKbFile } from "../kb.ts";
 import { type ChangesResult, entryPaths, newId, saveChanges } from "../save/save.ts";
 import { readSourceFolder } from "./source.ts";
+import { type MaskedSecret, maskNoteSecrets } from "../../core/import/mask.ts";
 import { realPathOr } from "../disk.ts";
 
 /** What to import, and where. */
@@ -41,8 +43,13 @@ export interface ImportRequest {
   kind?: SourceKind;
   /** Plan and report without writing anything. */
   dryRun?: boolean;
-  /** Import notes holding a credential too (`--allow-secret`: a private knowledge base only). */
+  /** Keep every note's credentials (`--allow-secret`: a private knowledge base only). */
   allowSecret?: boolean;
+  /**
+   * The notes whose credentials are kept (`--allow-secret-in`: a private knowledge base only),
+   * each a path inside the folder or a path to the file; every other note's are masked.
+   */
+  allowSecretIn?: readonly string[];
 }
 
 /** What an import did (or, in a dry run, would do). */
@@ -52,6 +59,8 @@ export interface ImportReport extends ImportPlan {
   indexes: string[];
   /** Source files not imported, each with the reason, paths inside the folder. */
   leftOut: { path: string; reason: string }[];
+  /** Credentials masked in the notes brought in, each with its note and line in the source. */
+  masked: MaskedSecret[];
   /** Rules their source applies always (Cursor's `alwaysApply`) made kernel rules. */
   kernel: string[];
   /** Such rules left as plain rules, since the kernel budget had no room for them. */
@@ -65,6 +74,11 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
   const { kbDir, folder } = request;
   const source = await readSourceFolder(folder);
   const kind = request.kind ?? source.kind;
+  const allowSecret = request.allowSecret === true;
+  const allowedNotes = notesNamed(folder, request.allowSecretIn ?? [], source.notes);
+  const keeps = (sourcePath: string) =>
+    allowSecret || allowedNotes.has(sourcePath.replace(/#.*$/, ""));
+  const { notes: maskedNotes, masked } = maskNoteSecrets(source.notes, keeps);
   const leftOut = [...source.leftOut, ...importsOutside(source.notes)];
   const taken = new Map(entryPaths(kbDir));
   const fresh = () => {
@@ -72,12 +86,11 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
     taken.set(id, "");
     return id;
   };
-  const { notes, indexes } = readFolderNotes(kind, source.notes);
+  const { notes, indexes } = readFolderNotes(kind, maskedNotes);
   const existing = existingEntries(kbDir);
-  const allowSecret = request.allowSecret === true;
   const key = folderKey(realPathOr(folder));
   const firstPlan = planImport(notes, existing, fresh, key);
-  const refused = refusals(firstPlan.changes, allowSecret);
+  const refused = refusals(firstPlan.changes, keeps);
   for (const [path, reason] of refused) leftOut.push({ path, reason });
   // Planned again without the notes left out, so that a wikilink to one of them is named as
   // unresolved instead of becoming a link to an entry that is not saved.
@@ -93,6 +106,7 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
     kind,
     indexes,
     leftOut,
+    masked,
     ...offerKernel(kept, candidates, existing),
   };
   if (request.dryRun || !kept.length) return report;
@@ -102,7 +116,7 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
     message: `kb: import ${folderName} (${report.added.length} added, ` +
       `${report.updated.length} updated)`,
     changes: kept,
-    allowSecret: request.allowSecret,
+    allowSecret: allowSecret || allowedNotes.size > 0,
   });
   return report;
 }
@@ -173,12 +187,44 @@ function existingEntries(kbDir: string): ExistingEntry[] {
   return existing;
 }
 
+/**
+ * The notes `named` names, by their paths inside `folder`: each a path inside it, or a path to the
+ * file (absolute, or from the working folder). Throws for a name that is no note of the folder.
+ */
+function notesNamed(
+  folder: string,
+  named: readonly string[],
+  notes: readonly SourceNote[],
+): Set<string> {
+  const paths = new Set(notes.map((note) => note.path));
+  const root = realPathOr(folder);
+  const found = new Set<string>();
+  for (const name of named) {
+    const inside = name.replace(/^\.\//, "");
+    const real = realPathOr(name);
+    const relative = real.startsWith(`${root}/`) ? real.slice(root.length + 1) : undefined;
+    const path = paths.has(inside) ? inside : relative;
+    if (!path || !paths.has(path)) {
+      throw new Error(
+        `--allow-secret-in ${name}: no note of ${folder} has that path; give its path inside ` +
+          "the folder, as the import's report names it",
+      );
+    }
+    found.add(path);
+  }
+  return found;
+}
+
 /** The planned changes that cannot be saved, by the source path of their note, with why. */
-function refusals(changes: readonly ImportChange[], allowSecret: boolean): Map<string, string> {
+function refusals(
+  changes: readonly ImportChange[],
+  keeps: (sourcePath: string) => boolean,
+): Map<string, string> {
   const refused = new Map<string, string>();
   for (const { entry } of changes) {
-    const reason = saveRefusal(entry, allowSecret);
-    if (reason) refused.set(String(entry.extra.imported_from), reason);
+    const from = String(entry.extra.imported_from);
+    const reason = saveRefusal(entry, keeps(from));
+    if (reason) refused.set(from, reason);
   }
   return refused;
 }
@@ -194,7 +240,7 @@ function saveRefusal(entry: Entry, allowSecret: boolean): string | undefined {
       ? `on line ${secret.fieldLine} of its body`
       : `in its ${secret.field}`;
     return `holds ${SECRET_LABELS[secret.kind]} (${secret.masked}) ${where}; ` +
-      "remove it from the note and import again, or import with --allow-secret into a " +
+      "remove it from the note and import again, or keep it with --allow-secret-in <path> in a " +
       "private knowledge base";
   }
   const problems: Problem[] = checkEntryFields(entry);
