@@ -119,6 +119,8 @@ export function planImport(
     targets.push({ id: entry.id, sourcePath: path, title: entry.title, aliases: entry.aliases });
   }
   const lookup = wikilinkLookup(targets);
+  const byPath = new Map(notes.map((note, index) => [note.sourcePath, ids[index]]));
+  const pathLookup = (path: string) => byPath.get(path);
   const superseded = new Map<number, string[]>();
   const supersededIds = new Set<string>();
   const unresolvedSupersedes: ImportPlan["unresolved"] = [];
@@ -143,7 +145,7 @@ export function planImport(
   notes.forEach((note, index) => {
     const id = ids[index];
     const status = supersededIds.has(id) && note.status === "active" ? "superseded" : note.status;
-    const resolved = resolveWikilinks(note.body, lookup);
+    const resolved = resolveWikilinks(note.body, lookup, pathLookup, note.sourcePath);
     plan.linksResolved += resolved.linked.length;
     for (const name of resolved.unresolved) {
       plan.unresolved.push({ sourcePath: note.sourcePath, name });
