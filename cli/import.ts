@@ -123,6 +123,10 @@ function printReport(report: ImportReport, folder: string, dryRun: boolean): voi
       console.log(yellow(`  ${sourcePath}: [[${name}]]`));
     }
   }
+  if (report.warnings.length) {
+    console.log(yellow("Changed to fit the entry format, or read in part:"));
+    for (const { path, warning } of report.warnings) console.log(yellow(`  ${path}: ${warning}`));
+  }
   if (report.masked.length) {
     console.log(yellow(
       `${plural(report.masked.length, "credential", "credentials")} masked as ` +

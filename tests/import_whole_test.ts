@@ -111,3 +111,59 @@ Deno.test("import: notes a scanner dislikes come in; a real credential is masked
   equal(wrong.code, 1, show(wrong));
   match(wrong.stderr, /--allow-secret-in Nope\.md: no note of .* has that path/);
 });
+
+Deno.test("import: link text survives; relative markdown links and escaped pipes in tables resolve", async () => {
+  await using kb = await makeKb({ empty: true });
+  const folder = join(kb.root, "til");
+  await writeFolder(folder, {
+    "README.md": "# TIL\n\n- [Quick Man Pages](shell/quick-man-pages.md)\n" +
+      "- [Squash](git/squash.md#interactive)\n",
+    "shell/quick-man-pages.md":
+      "# Quick Man Pages\n\nUse `tldr`. Back to [the list](../README.md).\n",
+    "git/squash.md": "# Squash\n\n1. Open **[[Quick Man Pages]] → Files and Links**\n\n" +
+      "| topic | note |\n| --- | --- |\n| man | [[quick-man-pages\\|man pages]] |\n",
+  });
+  const report = await importJson(kb.env, folder);
+  equal(report.added.length, 3);
+  const texts = [...(await entryFiles(kb.dir)).values()];
+  const of = (from: string) => texts.find((text) => text.includes(`imported_from: ${from}`))!;
+  match(of("README.md"), /^- Quick Man Pages \(\[\[kb-\w{5}\]\]\)$/m);
+  match(of("README.md"), /^- Squash \(\[\[kb-\w{5}\]\]\)$/m);
+  match(of("shell/quick-man-pages.md"), /Back to the list \(\[\[kb-\w{5}\]\]\)\./);
+  match(
+    of("git/squash.md"),
+    /^1\. Open \*\*Quick Man Pages \(\[\[kb-\w{5}\]\]\) → Files and Links\*\*$/m,
+  );
+  match(of("git/squash.md"), /^\| man \| man pages \(\[\[kb-\w{5}\]\]\) \|$/m);
+  match(of("README.md"), /^links:\n {2}- \{ rel: related, to: kb-\w{5} \}\n {2}- \{ rel: related/m);
+});
+
+Deno.test("import: a name with a backslash comes in; cut tags and titles are named in the report", async () => {
+  await using kb = await makeKb({ empty: true });
+  const folder = join(kb.root, "notes");
+  const tags = Array.from({ length: 50 }, (_, n) => `t${n}`);
+  const long = "word ".repeat(60).trim();
+  await writeFolder(folder, {
+    "a\\b.md": "# Back slash\n\nA note named with a backslash.\n",
+    "Many tags.md": `---\ntags: [${tags.join(", ")}]\n---\nTagged.\n`,
+    "Long.md": `# ${long}\n\nLong title.\n`,
+    "Plain.md": "Plain.\n",
+  });
+  const result = await runCli(["import", folder, "--json"], { env: kb.env });
+  equal(result.code, 0, show(result));
+  const report = parseJson<ImportJson & { warnings: { path: string; warning: string }[] }>(result);
+  equal(report.added.length, 4, JSON.stringify(report.leftOut));
+  const texts = [...(await entryFiles(kb.dir)).values()];
+  ok(texts.some((text) => text.includes("named with a backslash")));
+  const said = report.warnings.map(({ path, warning }) => `${path}: ${warning}`);
+  ok(
+    said.some((line) => /^Many tags\.md: tags cut from 50 to 32; left out: t32, .*t49$/.test(line)),
+    said.join("\n"),
+  );
+  ok(
+    said.some((line) => /^Long\.md: title cut at 200 characters; left out: "/.test(line)),
+    said.join("\n"),
+  );
+  const printed = await runCli(["import", folder, "--dry-run"], { env: kb.env });
+  match(printed.stdout, /Many tags\.md: tags cut from 50 to 32/);
+});

@@ -61,12 +61,40 @@ Deno.test("wikilinks resolve by path, file name, title and alias; others are rep
   );
   equal(
     body,
-    "See [[kb-aaaaa]], the rotation ([[kb-aaaaa]]), [[kb-bbbbb]] (Rollback), [[kb-bbbbb]], " +
-      "[[kb-aaaaa]], [[Missing note]] and ![[diagram.png]].\n`[[Deploy]]` in code\n```\n" +
-      "[[Deploy]]\n```\n",
+    "See Rotate keys ([[kb-aaaaa]]), the rotation ([[kb-aaaaa]]), Deploy > Rollback " +
+      "([[kb-bbbbb]]), Shipping ([[kb-bbbbb]]), Ops/Rotate keys ([[kb-aaaaa]]), [[Missing note]] " +
+      "and ![[diagram.png]].\n`[[Deploy]]` in code\n```\n[[Deploy]]\n```\n",
   );
   deepEqual(linked, ["kb-aaaaa", "kb-bbbbb"]);
   deepEqual(unresolved, ["Missing note"]);
+});
+
+Deno.test("links keep what the reader saw: relative markdown links and escaped pipes in tables resolve", () => {
+  const lookup = wikilinkLookup([
+    { id: "kb-aaaaa", sourcePath: "tools/quick-man-pages.md", title: "Man pages", aliases: [] },
+    { id: "kb-bbbbb", sourcePath: "git/Rebase notes.md", title: "Rebase", aliases: [] },
+  ]);
+  const byPath = new Map([["tools/quick-man-pages.md", "kb-aaaaa"], [
+    "git/Rebase notes.md",
+    "kb-bbbbb",
+  ]]);
+  const { body, linked, unresolved } = resolveWikilinks(
+    "Read [Quick Man Pages](quick-man-pages.md), [the rebase](../git/Rebase%20notes.md#squash) " +
+      "and [spaced](<../git/Rebase notes.md>), not [gone](gone.md), [web](https://x.org/a.md), " +
+      "![img](pic.png) or `[code](quick-man-pages.md)`.\n" +
+      "| tool | note |\n| --- | --- |\n| man | [[quick-man-pages\\|Man]] |\n",
+    lookup,
+    (href) => byPath.get(href),
+    "tools/index.md",
+  );
+  equal(
+    body,
+    "Read Quick Man Pages ([[kb-aaaaa]]), the rebase ([[kb-bbbbb]]) and spaced ([[kb-bbbbb]]), " +
+      "not [gone](gone.md), [web](https://x.org/a.md), ![img](pic.png) or " +
+      "`[code](quick-man-pages.md)`.\n| tool | note |\n| --- | --- |\n| man | Man ([[kb-aaaaa]]) |\n",
+  );
+  deepEqual(linked, ["kb-aaaaa", "kb-bbbbb"]);
+  deepEqual(unresolved, ["gone.md"]);
 });
 
 Deno.test("a title wins over another note's alias", () => {
@@ -90,7 +118,7 @@ Deno.test("an import plans new entries, then a second import of the same notes c
   deepEqual(first.unresolved, [{ sourcePath: "Rotate keys.md", name: "Nowhere" }]);
   const rotate = first.changes[0].entry;
   equal(first.changes[0].path, "entries/kb-00000-rotate-keys.md");
-  equal(rotate.body, "See [[kb-00001]] and [[Nowhere]].\n");
+  equal(rotate.body, "See Deploy ([[kb-00001]]) and [[Nowhere]].\n");
   deepEqual(rotate.links, [{ rel: "related", to: "kb-00001" }]);
   equal(rotate.extra[IMPORTED_FROM], "Rotate keys.md");
   const existing = first.changes.map((change) => ({
@@ -203,4 +231,29 @@ Deno.test("a note of another folder at the same path never updates the first fol
   deepEqual(planImport([elsewhere], before, () => "kb-ddddd", "b-1").added, ["kb-ddddd"]);
   equal(folderKey("/home/me/work/vault") === folderKey("/home/me/home/vault"), false);
   match(folderKey("/home/me/work/My Vault"), /^my-vault-[0-9a-f]{8}$/);
+});
+
+Deno.test("tags come from prose and frontmatter: never code, fences, addresses or hex colours", () => {
+  const read = note(
+    "a.md",
+    "---\ntags: [css]\ndescription: How the theme picks its colours\n---\n" +
+      "The accent is #ff0000 and the border #fff; see #theming.\n\n" +
+      "> ```css\n> .a { color: #00ff00; }\n> ```\n\n" +
+      "````md\n```\n#inner\n```\n#stillcode\n````\n\n" +
+      "Example: ``#y1984`` and <code>#y1985</code> and <https://x.org/#y1986>.\n\n" +
+      "    #indented code\n\nDone #done.\n",
+  );
+  deepEqual(read.tags, ["css", "theming", "done"]);
+  equal(read.body.split("\n")[0], "How the theme picks its colours", "description is kept");
+});
+
+Deno.test("a title past 200 characters and tags past 32 are cut, and said", () => {
+  const tags = Array.from({ length: 40 }, (_, n) => `t${n}`).join(", ");
+  const read = note("a.md", `---\ntitle: ${"x".repeat(250)}\ntags: [${tags}]\n---\nBody.\n`);
+  equal(read.title.length, 200);
+  equal(read.tags.length, 32);
+  deepEqual(read.warnings.map((warning) => warning.slice(0, 30)), [
+    `title cut at 200 characters; l`,
+    "tags cut from 40 to 32; left o",
+  ]);
 });

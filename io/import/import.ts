@@ -61,6 +61,11 @@ export interface ImportReport extends ImportPlan {
   leftOut: { path: string; reason: string }[];
   /** Credentials masked in the notes brought in, each with its note and line in the source. */
   masked: MaskedSecret[];
+  /**
+   * What was changed to fit the entry format or could not be read, by note: a title cut at 200
+   * characters, tags past 32 left out, frontmatter that is not YAML.
+   */
+  warnings: { path: string; warning: string }[];
   /** Rules their source applies always (Cursor's `alwaysApply`) made kernel rules. */
   kernel: string[];
   /** Such rules left as plain rules, since the kernel budget had no room for them. */
@@ -107,6 +112,9 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
     indexes,
     leftOut,
     masked,
+    warnings: notes.flatMap((note) =>
+      note.warnings.map((warning) => ({ path: note.sourcePath, warning }))
+    ),
     ...offerKernel(kept, candidates, existing),
   };
   if (request.dryRun || !kept.length) return report;

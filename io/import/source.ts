@@ -48,12 +48,8 @@ export async function readSourceFolder(folder: string): Promise<SourceFolder> {
       source.leftOut.push({ path, reason: `larger than ${LIMITS.maxBodyBytes / 1024} KiB` });
       return;
     }
-    try {
-      const text = decodeUtf8Strict(Deno.readFileSync(join(folder, path)));
-      found.push({ path, text, mtime: dateOf(info.mtime ?? new Date()) });
-    } catch (error) {
-      source.leftOut.push({ path, reason: (error as Error).message });
-    }
+    const text = decodeUtf8Strict(Deno.readFileSync(inFolder(folder, path)));
+    found.push({ path, text, mtime: dateOf(info.mtime ?? new Date()) });
   }, source.leftOut);
   const history = await commitDates(folder);
   for (const { path, text, mtime } of found.sort((a, b) => a.path.localeCompare(b.path))) {
@@ -80,16 +76,34 @@ function existsFolder(path: string): boolean {
   }
 }
 
-/** Visit every file under `folder/prefix`, skipping hidden folders, node_modules and links. */
+/**
+ * The file at `path` inside `folder`, its name taken as it is: a `\\` in a file name (`a\\b.md`)
+ * is part of the name, not a separator.
+ */
+function inFolder(folder: string, path: string): string {
+  return path ? `${folder.replace(/\/+$/, "")}/${path}` : folder;
+}
+
+/**
+ * Visit every file under `folder/prefix`, skipping hidden folders, node_modules and links. A file
+ * or folder that cannot be read is left out with the reason; the walk goes on.
+ */
 function walk(
   folder: string,
   prefix: string,
   visit: (path: string, info: Deno.FileInfo) => void,
   leftOut: SourceFolder["leftOut"],
 ): void {
-  const entries = [...Deno.readDirSync(join(folder, prefix))].sort((a, b) =>
-    a.name.localeCompare(b.name)
-  );
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(inFolder(folder, prefix))].sort((a, b) =>
+      a.name.localeCompare(b.name)
+    );
+  } catch (error) {
+    if (!prefix) throw error;
+    leftOut.push({ path: prefix, reason: (error as Error).message });
+    return;
+  }
   for (const entry of entries) {
     const path = prefix ? `${prefix}/${entry.name}` : entry.name;
     if (entry.isSymlink) leftOut.push({ path, reason: "a symbolic link (not followed)" });
@@ -99,7 +113,11 @@ function walk(
         walk(folder, path, visit, leftOut);
       }
     } else if (entry.isFile && !entry.name.startsWith(".")) {
-      visit(path, Deno.lstatSync(join(folder, path)));
+      try {
+        visit(path, Deno.lstatSync(inFolder(folder, path)));
+      } catch (error) {
+        leftOut.push({ path, reason: (error as Error).message });
+      }
     }
   }
 }
