@@ -6,7 +6,7 @@
  */
 import { deepStrictEqual as deepEqual, match, ok, strictEqual as equal } from "node:assert/strict";
 import { join } from "node:path";
-import { makeKb, parseJson, runCli, show } from "./helpers.ts";
+import { git, makeKb, parseJson, runCli, show } from "./helpers.ts";
 
 interface ImportJson {
   added: string[];
@@ -166,4 +166,28 @@ Deno.test("import: a name with a backslash comes in; cut tags and titles are nam
   );
   const printed = await runCli(["import", folder, "--dry-run"], { env: kb.env });
   match(printed.stdout, /Many tags\.md: tags cut from 50 to 32/);
+});
+
+Deno.test("import: hundreds of notes are staged into one pack, and only they are committed", async () => {
+  await using kb = await makeKb({ remote: true, empty: true });
+  const folder = join(kb.root, "many");
+  const files: Record<string, string> = {};
+  for (let n = 0; n < 300; n++) {
+    files[`Note ${n}.md`] = `# Note ${n}\n\nSee [[Note ${(n + 1) % 300}]].\n`;
+  }
+  await writeFolder(folder, files);
+  // Something the user staged on their own is neither committed nor unstaged by the import.
+  await Deno.writeTextFile(join(kb.dir, "draft.txt"), "mine\n");
+  await git(kb.dir, "add", "draft.txt");
+  const loose = async () =>
+    Number(/^count: (\d+)$/m.exec(await git(kb.dir, "count-objects", "-v"))![1]);
+  const before = await loose();
+  const report = await importJson(kb.env, folder);
+  equal(report.added.length, 300);
+  ok(await loose() - before < 20, "the notes' objects went into a pack, not a loose file each");
+  const committed = (await git(kb.dir, "show", "--name-only", "--format=", "HEAD")).split("\n");
+  equal(committed.length, 300);
+  ok(committed.every((path) => path.startsWith("entries/")), committed.join(", "));
+  equal(await git(kb.dir, "diff", "--cached", "--name-only"), "draft.txt");
+  equal(await git(kb.dir, "status", "--porcelain", "--", "entries"), "");
 });

@@ -35,6 +35,8 @@ import {
   pathsWithConflictMarkers,
   remoteNames,
   replayOnto,
+  stagedPaths,
+  stagePaths,
 } from "../git.ts";
 import { HOOK_TRUST_MS, openIndex, type RefreshReport } from "../index/store.ts";
 import { ENTRIES_DIR, listEntries, readKbFile, UnreadableEntryError } from "../kb.ts";
@@ -298,7 +300,7 @@ export async function validateForSave(
       message: error instanceof Error ? error.message : String(error),
     }];
   }
-  problems.push(...checkAgainstKb(entry, { ids: new Map(ids), path }));
+  problems.push(...checkAgainstKb(entry, { ids, path }));
   problems.push(...await secretProblems(request));
   const idIsValid = !problems.some((problem) => problem.field === "id");
   const name = path.slice(path.lastIndexOf("/") + 1);
@@ -453,13 +455,16 @@ async function commitChanges(
     ? new Set((await gitOk(kbDir, ["ls-files", "-z", "--", ...deleted])).split("\0"))
     : new Set<string>();
   const written = changes.map((change) => change.path);
-  const paths = written.filter((path) => !deleted.includes(path) || tracked.has(path));
+  const gone = new Set(deleted);
+  const paths = written.filter((path) => !gone.has(path) || tracked.has(path));
   const before = applyChanges(kbDir, changes);
   try {
-    await gitOk(kbDir, ["add", "-A", "--", ...paths]);
-    const status = await gitOk(kbDir, ["status", "--porcelain", "--", ...paths]);
-    if (!status.trim()) return "";
-    await commitPaths(kbDir, message, paths);
+    await stagePaths(kbDir, paths);
+    const staged = await stagedPaths(kbDir);
+    const ours = new Set(paths);
+    if (!paths.some((path) => staged.has(path))) return "";
+    const othersStaged = [...staged].some((path) => !ours.has(path));
+    await commitPaths(kbDir, message, paths, !othersStaged);
   } catch (error) {
     restore(kbDir, written, before);
     await git(kbDir, ["reset", "--quiet", "--", ...paths]).catch(() => undefined);
