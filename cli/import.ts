@@ -23,9 +23,13 @@ reindex). Each markdown file becomes an entry: its title from the frontmatter,
 the first # heading or the file name; its tags from the frontmatter, inline
 #tags and the folders it sits in; its dates from the frontmatter, else the
 file's git history, else its modification time. [[Wikilinks]] to other notes
-(by file name, title or alias) become [[kb-id]] mentions and related links;
+(by file name, title or alias) and relative [links](other.md) keep their words
+followed by a [[kb-id]] mention, and become related links;
 a note that supersedes another ("supersedes:", or a first line "Supersedes
 [[X]]") links to it, and marks it superseded when it comes in too.
+A file a note embeds (![[x.png]], ![alt](img/x.png)) is copied under
+attachments/ and the embed points at the copy; one not found, over 10 MiB or
+a symbolic link is named and its embed made plain text.
 A knowledge/ folder's concept files (status: and timestamp: lines at the
 top) and a Claude Code memory folder's topic files (MEMORY.md listing them)
 are entries each; the index is not, its link text and summary of a file go
@@ -121,6 +125,18 @@ function printReport(report: ImportReport, folder: string, dryRun: boolean): voi
     );
     for (const { sourcePath, name } of report.unresolved) {
       console.log(yellow(`  ${sourcePath}: [[${name}]]`));
+    }
+  }
+  const { brought, missing } = report.attachments;
+  if (brought.length) {
+    console.log(
+      `${plural(brought.length, "embedded file", "embedded files")} copied to attachments/`,
+    );
+  }
+  if (missing.length) {
+    console.log(yellow(`${plural(missing.length, "embed", "embeds")} made plain text:`));
+    for (const { path, target, reason } of missing) {
+      console.log(yellow(`  ${path}: ${target} (${reason})`));
     }
   }
   if (report.warnings.length) {

@@ -135,7 +135,7 @@ const CASES: Record<string, FixtureCase> = {
     added: 5,
     linksResolved: 4,
     unresolved: ["Incident checklist"],
-    leftOut: [["attachments/key-flow.png", /not markdown/]],
+    leftOut: [],
     entries: {
       "Ops/Cloud/Rotate keys.md": [
         /^tags: \[aws, security, quarterly, ops, cloud\]$/m,
@@ -144,7 +144,7 @@ const CASES: Record<string, FixtureCase> = {
         /^updated: 2023-03-04$/m,
         /^Rotate the IAM keys #quarterly\. Ship the new ones with Deploy \(\[\[kb-\w{5}\]\]\), or read$/m,
         /^the deploy notes \(\[\[kb-\w{5}\]\]\) first; the Deploy > Rollback \(\[\[kb-\w{5}\]\]\) section/m,
-        /^!\[\[key-flow\.png\]\]$/m,
+        /^!\[key-flow\.png\]\(\.\.\/attachments\/source-obsidian-[0-9a-f]{8}\/attachments\/key-flow\.png\)$/m,
       ],
       "Deploy.md": [/^title: Deploy$/m, /^type: note$/m, /^status: superseded$/m],
       "Deploy v2.md": [

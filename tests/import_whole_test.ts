@@ -16,7 +16,7 @@ interface ImportJson {
   leftOut: { path: string; reason: string }[];
   masked: { path: string; line: number; kind: string }[];
   cut: { path: string; field: string; what: string }[];
-  attachments: { brought: string[]; missing: { path: string; target: string }[] };
+  attachments: { brought: string[]; missing: { path: string; target: string; reason: string }[] };
   save?: { commit: string; push: string };
 }
 
@@ -190,4 +190,57 @@ Deno.test("import: hundreds of notes are staged into one pack, and only they are
   ok(committed.every((path) => path.startsWith("entries/")), committed.join(", "));
   equal(await git(kb.dir, "diff", "--cached", "--name-only"), "draft.txt");
   equal(await git(kb.dir, "status", "--porcelain", "--", "entries"), "");
+});
+
+Deno.test("import: embedded files come along into attachments/; a missing, huge or linked one is named and its embed made text", async () => {
+  await using kb = await makeKb({ remote: true, empty: true });
+  const vault = join(kb.root, "vault");
+  const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3]);
+  await writeFolder(vault, {
+    ".obsidian/app.json": "{}",
+    "Notes/Flow.md": "# Flow\n\n![[key flow.png]]\n\n![the flow](../img/key%20flow.png)\n\n" +
+      "![[gone.png]] ![[huge.pdf]] ![[linked.png]]\n\n`![[key flow.png]]` stays code.\n",
+  });
+  await Deno.mkdir(join(vault, "img"));
+  await Deno.writeFile(join(vault, "img", "key flow.png"), png);
+  await Deno.writeFile(join(vault, "huge.pdf"), new Uint8Array(10 * 1024 * 1024 + 1));
+  await Deno.symlink("/etc/hostname", join(vault, "linked.png"));
+  const report = await importJson(kb.env, vault);
+  deepEqual(report.attachments.brought, ["img/key flow.png"]);
+  deepEqual(
+    report.attachments.missing.map(({ target, reason }) => `${target}: ${reason}`),
+    [
+      "gone.png: not found in the folder",
+      "huge.pdf: larger than 10 MiB",
+      "linked.png: a symbolic link (not followed)",
+    ],
+  );
+  const [text] = [...(await entryFiles(kb.dir)).values()];
+  const copy =
+    /^!\[key flow\.png\]\(\.\.\/(attachments\/vault-[0-9a-f]{8}\/img\/key%20flow\.png)\)$/m
+      .exec(text);
+  ok(copy, text);
+  match(text, /^!\[the flow\]\(\.\.\/attachments\/vault-[0-9a-f]{8}\/img\/key%20flow\.png\)$/m);
+  match(text, /^\[gone\.png: not imported, not found in the folder\] \[huge\.pdf: not imported/m);
+  match(text, /^`!\[\[key flow\.png\]\]` stays code\.$/m);
+  const stored = join(kb.dir, decodeURIComponent(copy[1]));
+  deepEqual(await Deno.readFile(stored), png);
+  equal(await git(kb.dir, "status", "--porcelain"), "", "the copy is committed with the entry");
+  const doctor = await runCli(["doctor", "--json"], { env: kb.env });
+  equal(doctor.code, 0, show(doctor));
+  const again = await importJson(kb.env, vault);
+  deepEqual([again.added.length, again.updated.length, again.unchanged.length], [0, 0, 1]);
+});
+
+Deno.test("import: an attachments/ that is a symbolic link is never written through", async () => {
+  await using kb = await makeKb({ empty: true });
+  const outside = join(kb.root, "outside");
+  await Deno.mkdir(outside);
+  await Deno.symlink(outside, join(kb.dir, "attachments"));
+  const vault = join(kb.root, "vault");
+  await writeFolder(vault, { "Note.md": "# Note\n\n![[x.png]]\n", "x.png": "png" });
+  const result = await runCli(["import", vault], { env: kb.env });
+  equal(result.code, 1, show(result));
+  match(result.stderr, /attachments is a symbolic link, which a save never writes through/);
+  deepEqual([...Deno.readDirSync(outside)], [], "nothing written outside the knowledge base");
 });

@@ -130,12 +130,24 @@ export function resolveWikilinks(
       }
       return mention(text.trim(), id);
     });
+  const resolved = replaceOutsideCode(body, /\[\[|\]\(/, resolvePiece);
+  return { body: resolved, linked, unresolved };
+}
+
+/**
+ * `body` with `replace` applied to each piece of a line outside code (fenced blocks, inline code
+ * spans); only lines that match `worth` are looked at.
+ */
+export function replaceOutsideCode(
+  body: string,
+  worth: RegExp,
+  replace: (piece: string) => string,
+): string {
   let fenced = false;
-  const lines = body.split("\n").map((line) => {
+  return body.split("\n").map((line) => {
     if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
-    if (fenced || !(line.includes("[[") || line.includes("]("))) return line;
-    return line.split(/(`[^`]*`)/).map((piece, index) => index % 2 ? piece : resolvePiece(piece))
+    if (fenced || !worth.test(line)) return line;
+    return line.split(/(`[^`]*`)/).map((piece, index) => index % 2 ? piece : replace(piece))
       .join("");
-  });
-  return { body: lines.join("\n"), linked, unresolved };
+  }).join("\n");
 }

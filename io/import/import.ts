@@ -17,7 +17,7 @@ import {
 import type { SourceNote } from "../../core/import/note.ts";
 import { join } from "../../core/path.ts";
 import { claudeImports } from "../../core/import/agent_rules.ts";
-import { readFolderNotes, type SourceKind } from "../../core/import/kinds.ts";
+import { type KindNote, readFolderNotes, type SourceKind } from "../../core/import/kinds.ts";
 import { kernelRuleCost, LIMITS } from "../../core/entry/schema.ts";
 import {
   type ExistingEntry,
@@ -30,7 +30,14 @@ import { SECRET_LABELS } from "../../core/text/secrets.ts";
 import { entrySecrets } from "../../core/entry/secrets.ts";
 import { listEntryFiles, readKbFile } from "../kb.ts";
 import { type ChangesResult, entryPaths, newId, saveChanges } from "../save/save.ts";
-import { readSourceFolder } from "./source.ts";
+import { inFolder, readSourceFolder, type SourceFolder, SYMLINK } from "./source.ts";
+import {
+  attachmentLookup,
+  attachmentPath,
+  MAX_ATTACHMENT_BYTES,
+  type MissingAttachment,
+  resolveAttachments,
+} from "../../core/import/attachments.ts";
 import { type MaskedSecret, maskNoteSecrets } from "../../core/import/mask.ts";
 import { realPathOr } from "../disk.ts";
 
@@ -59,6 +66,11 @@ export interface ImportReport extends ImportPlan {
   indexes: string[];
   /** Source files not imported, each with the reason, paths inside the folder. */
   leftOut: { path: string; reason: string }[];
+  /**
+   * The files notes embed: those copied under `attachments/` (paths inside the folder), and the
+   * embeds of files not brought (made plain text), each with why.
+   */
+  attachments: { brought: string[]; missing: MissingAttachment[] };
   /** Credentials masked in the notes brought in, each with its note and line in the source. */
   masked: MaskedSecret[];
   /**
@@ -85,15 +97,18 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
     allowSecret || allowedNotes.has(sourcePath.replace(/#.*$/, ""));
   const { notes: maskedNotes, masked } = maskNoteSecrets(source.notes, keeps);
   const leftOut = [...source.leftOut, ...importsOutside(source.notes)];
+
   const taken = new Map(entryPaths(kbDir));
   const fresh = () => {
     const id = newId(taken);
     taken.set(id, "");
     return id;
   };
-  const { notes, indexes } = readFolderNotes(kind, maskedNotes);
-  const existing = existingEntries(kbDir);
   const key = folderKey(realPathOr(folder));
+  const read = readFolderNotes(kind, maskedNotes);
+  const { notes, attachments } = withAttachments(read.notes, source.others, key);
+  const indexes = read.indexes;
+  const existing = existingEntries(kbDir);
   const firstPlan = planImport(notes, existing, fresh, key);
   const refused = refusals(firstPlan.changes, keeps);
   for (const [path, reason] of refused) leftOut.push({ path, reason });
@@ -106,11 +121,13 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
   const candidates = new Set(
     notes.filter((note) => note.alwaysApply).map((note) => note.sourcePath),
   );
+  const brought = new Set(attachments.brought);
   const report: ImportReport = {
     ...plan,
     kind,
     indexes,
-    leftOut,
+    leftOut: leftOut.filter((file) => !brought.has(file.path)),
+    attachments,
     masked,
     warnings: notes.flatMap((note) =>
       note.warnings.map((warning) => ({ path: note.sourcePath, warning }))
@@ -124,9 +141,54 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
     message: `kb: import ${folderName} (${report.added.length} added, ` +
       `${report.updated.length} updated)`,
     changes: kept,
+    files: attachments.brought.map((path) => ({
+      path: attachmentPath(key, path),
+      bytes: readAttachment(folder, path),
+    })),
     allowSecret: allowSecret || allowedNotes.size > 0,
   });
   return report;
+}
+
+/**
+ * The notes with their embeds resolved against the folder's other files (see
+ * core/import/attachments.ts): a file past {@link MAX_ATTACHMENT_BYTES} or a symbolic link is not
+ * brought.
+ */
+function withAttachments(
+  notes: readonly KindNote[],
+  others: SourceFolder["others"],
+  key: string,
+): { notes: KindNote[]; attachments: ImportReport["attachments"] } {
+  const info = new Map(others.map((file) => [file.path, file]));
+  const lookup = attachmentLookup(others.map((file) => file.path));
+  const refusal = (path: string) => {
+    const file = info.get(path)!;
+    if (file.symlink) return SYMLINK;
+    return file.size > MAX_ATTACHMENT_BYTES
+      ? `larger than ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MiB`
+      : undefined;
+  };
+  const brought = new Set<string>();
+  const missing: MissingAttachment[] = [];
+  const resolved = notes.map((note) => {
+    const notePath = note.sourcePath.replace(/#.*$/, "");
+    const found = resolveAttachments(note.body, notePath, key, lookup, refusal);
+    for (const path of found.brought) brought.add(path);
+    missing.push(...found.missing);
+    return found.body === note.body ? note : { ...note, body: found.body };
+  });
+  return { notes: resolved, attachments: { brought: [...brought].sort(), missing } };
+}
+
+/** The bytes of the file `path` inside `folder`, refused when it is no longer a regular file. */
+function readAttachment(folder: string, path: string): Uint8Array {
+  const absolute = inFolder(folder, path);
+  const info = Deno.lstatSync(absolute);
+  if (!info.isFile || info.size > MAX_ATTACHMENT_BYTES) {
+    throw new Error(`${absolute} changed while it was imported; import again`);
+  }
+  return Deno.readFileSync(absolute);
 }
 
 /**

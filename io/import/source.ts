@@ -24,10 +24,18 @@ export interface SourceFolder {
   notes: SourceNote[];
   /** Files that are not imported, each with the reason, paths inside the folder. */
   leftOut: { path: string; reason: string }[];
+  /**
+   * The files that are not notes (images, PDFs), which a note may embed: their size, or that they
+   * are symbolic links (never followed).
+   */
+  others: { path: string; size: number; symlink: boolean }[];
 }
 
 /** Why a file that is not markdown (an attachment, a config file) is left out. */
 export const NOT_MARKDOWN = "not markdown";
+
+/** Why a symbolic link is left out. */
+export const SYMLINK = "a symbolic link (not followed)";
 
 /** Markdown file names. */
 const MARKDOWN = /\.(md|markdown)$/i;
@@ -37,20 +45,27 @@ export async function readSourceFolder(folder: string): Promise<SourceFolder> {
   const info = statOf(folder);
   if (!info) throw new Error(`${folder} does not exist; give the folder of notes to import`);
   if (!info.isDirectory) throw new Error(`${folder} is not a folder`);
-  const source: SourceFolder = { kind: "markdown", notes: [], leftOut: [] };
+  const source: SourceFolder = { kind: "markdown", notes: [], leftOut: [], others: [] };
   const found: { path: string; text: string; mtime: string }[] = [];
-  walk(folder, "", (path, info) => {
-    if (!MARKDOWN.test(path) && !isAgentFile(path)) {
-      source.leftOut.push({ path, reason: NOT_MARKDOWN });
-      return;
-    }
-    if (info.size > LIMITS.maxBodyBytes * 2) {
-      source.leftOut.push({ path, reason: `larger than ${LIMITS.maxBodyBytes / 1024} KiB` });
-      return;
-    }
-    const text = decodeUtf8Strict(Deno.readFileSync(inFolder(folder, path)));
-    found.push({ path, text, mtime: dateOf(info.mtime ?? new Date()) });
-  }, source.leftOut);
+  walk(
+    folder,
+    "",
+    (path, info) => {
+      if (!MARKDOWN.test(path) && !isAgentFile(path)) {
+        source.leftOut.push({ path, reason: NOT_MARKDOWN });
+        source.others.push({ path, size: info.size, symlink: false });
+        return;
+      }
+      if (info.size > LIMITS.maxBodyBytes * 2) {
+        source.leftOut.push({ path, reason: `larger than ${LIMITS.maxBodyBytes / 1024} KiB` });
+        return;
+      }
+      const text = decodeUtf8Strict(Deno.readFileSync(inFolder(folder, path)));
+      found.push({ path, text, mtime: dateOf(info.mtime ?? new Date()) });
+    },
+    source.leftOut,
+    source.others,
+  );
   const history = await commitDates(folder);
   for (const { path, text, mtime } of found.sort((a, b) => a.path.localeCompare(b.path))) {
     const dates = history.get(path);
@@ -80,7 +95,7 @@ function existsFolder(path: string): boolean {
  * The file at `path` inside `folder`, its name taken as it is: a `\\` in a file name (`a\\b.md`)
  * is part of the name, not a separator.
  */
-function inFolder(folder: string, path: string): string {
+export function inFolder(folder: string, path: string): string {
   return path ? `${folder.replace(/\/+$/, "")}/${path}` : folder;
 }
 
@@ -93,6 +108,7 @@ function walk(
   prefix: string,
   visit: (path: string, info: Deno.FileInfo) => void,
   leftOut: SourceFolder["leftOut"],
+  others: SourceFolder["others"],
 ): void {
   let entries: Deno.DirEntry[];
   try {
@@ -106,11 +122,13 @@ function walk(
   }
   for (const entry of entries) {
     const path = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.isSymlink) leftOut.push({ path, reason: "a symbolic link (not followed)" });
-    else if (entry.isDirectory) {
+    if (entry.isSymlink) {
+      leftOut.push({ path, reason: SYMLINK });
+      others.push({ path, size: 0, symlink: true });
+    } else if (entry.isDirectory) {
       const hidden = entry.name.startsWith(".") && !isAgentFile(`${path}/rules/x.mdc`);
       if (!hidden && entry.name !== "node_modules") {
-        walk(folder, path, visit, leftOut);
+        walk(folder, path, visit, leftOut, others);
       }
     } else if (entry.isFile && !entry.name.startsWith(".")) {
       try {
