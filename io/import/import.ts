@@ -97,7 +97,6 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
     allowSecret || allowedNotes.has(sourcePath.replace(/#.*$/, ""));
   const { notes: maskedNotes, masked } = maskNoteSecrets(source.notes, keeps);
   const leftOut = [...source.leftOut, ...importsOutside(source.notes)];
-
   const taken = new Map(entryPaths(kbDir));
   const fresh = () => {
     const id = newId(taken);
