@@ -65,10 +65,20 @@ function replaceFile(path: string, data: string | Uint8Array, mode?: number): vo
 
 /**
  * Write `data` to `path` so that readers see either the old file or the new one, never half:
- * write a temp file beside it, then rename it over. Creates missing parent folders.
+ * write a temp file beside it, then rename it over. Creates missing parent folders; `made`, for
+ * a caller writing many files, holds the folders known to exist (and gets those this call
+ * makes), so each is made once.
  */
-export function writeFileAtomic(path: string, data: string | Uint8Array): void {
-  Deno.mkdirSync(dirname(path), { recursive: true });
+export function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  made?: Set<string>,
+): void {
+  const folder = dirname(path);
+  if (!made?.has(folder)) {
+    Deno.mkdirSync(folder, { recursive: true });
+    made?.add(folder);
+  }
   replaceFile(path, data);
 }
 

@@ -62,11 +62,12 @@ export function writeAttachments(kbDir: string, files: readonly AttachmentFile[]
       } catch { /* nothing was written there */ }
     }
   };
+  const made = new Set<string>();
   try {
     for (const { path, bytes } of files) {
       const absolute = join(kbDir, path);
       const had = ifExists(() => Deno.readFileSync(absolute));
-      writeFileAtomic(absolute, bytes);
+      writeFileAtomic(absolute, bytes, made);
       written.push({ absolute, had });
     }
   } catch (error) {

@@ -430,12 +430,13 @@ async function assertSaveable(kbDir: string): Promise<string> {
  * file did not exist when the change set was validated under the lock, so it is not read again.
  */
 function applyChanges(kbDir: string, changes: readonly Change[]): (string | undefined)[] {
+  const made = new Set<string>();
   return changes.map(({ path, entry, previousText }) => {
     const absolute = join(kbDir, path);
     const before = entry && previousText === undefined
       ? undefined
       : ifExists(() => Deno.readTextFileSync(absolute));
-    if (entry) writeFileAtomic(absolute, serializeEntry(entry));
+    if (entry) writeFileAtomic(absolute, serializeEntry(entry), made);
     else ifExists(() => Deno.removeSync(absolute));
     return before;
   });
