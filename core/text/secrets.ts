@@ -482,14 +482,24 @@ const ASSIGNED_VALUES = new RegExp(
   "gi",
 );
 
-/** The spans of `text` that a stored word must not come from: its credentials, and assigned values. */
+/** A letter or digit: part of a word as the tokenizer makes them. */
+const WORD_CHARACTER = /[\p{L}\p{N}]/u;
+
+/**
+ * The spans of `text` that a stored word must not come from: its credentials, and assigned
+ * values, each widened to the whole words it touches (`-phunterpass` is the word `phunterpass`).
+ */
 function storedSecretSpans(text: string): { start: number; end: number }[] {
   const spans: { start: number; end: number }[] = findSecrets(text);
   for (const match of text.matchAll(ASSIGNED_VALUES)) {
     const start = match.index + match[0].length - match[1].length;
     spans.push({ start, end: start + match[1].length });
   }
-  return spans;
+  return spans.map(({ start, end }) => {
+    while (start > 0 && WORD_CHARACTER.test(text[start - 1])) start--;
+    while (end < text.length && WORD_CHARACTER.test(text[end])) end++;
+    return { start, end };
+  });
 }
 
 /**
