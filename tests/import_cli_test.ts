@@ -160,6 +160,34 @@ const CASES: Record<string, FixtureCase> = {
       ],
     },
   },
+  til: {
+    kind: "markdown",
+    added: 5,
+    linksResolved: 6,
+    unresolved: [],
+    leftOut: [],
+    entries: {
+      "README.md": [
+        /^- Quick Man Pages \(\[\[kb-\w{5}\]\]\) — tldr instead of man$/m,
+        /^- Squash commits \(\[\[kb-\w{5}\]\]\) — one commit per change$/m,
+        /^- Accent colours \(\[\[kb-\w{5}\]\]\)$/m,
+      ],
+      "shell/quick-man-pages.md": [/Back to the list \(\[\[kb-\w{5}\]\]\)\.$/m],
+      "git/squash-commits.md": [
+        /^\| pages \| man pages \(\[\[kb-\w{5}\]\]\) \|$/m,
+        /using RSA key 4AEE18F83AFDEB23$/m,
+      ],
+      "css/accent colours.md": [
+        /^tags: \[css, theming\]$/m,
+        /^Pick accent colours that pass contrast checks\n\nThe accent is #ff0000/m,
+        /^!\[the palette\]\(\.\.\/attachments\/source-til-[0-9a-f]{8}\/img\/palette\.png\)$/m,
+      ],
+      "db/local-postgres.md": [
+        /postgres:\/\/postgres:postgres@localhost:5432\/app/,
+        /^The vault password is separate; the default password is left blank\.$/m,
+      ],
+    },
+  },
   "cursor-rules": {
     kind: "markdown",
     added: 4,
