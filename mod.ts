@@ -172,6 +172,7 @@ export {
   type SaveResult,
   ValidationError,
 } from "./io/save/save.ts";
+export type { AttachmentFile } from "./io/save/attachments.ts";
 export {
   contextForPrompt,
   type ContextRequest,

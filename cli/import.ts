@@ -16,6 +16,7 @@ import { type CommandSpec, helpText, oneOf, parseCommand } from "./args.ts";
 import { cyan, green, plural, printJson, yellow } from "./output.ts";
 import { printWarnings, saveSummary } from "./save_report.ts";
 import { allowSecretFlag } from "./entry_flags.ts";
+import { SECRET_LABELS } from "../core/text/secrets.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
@@ -25,9 +26,13 @@ reindex). Each markdown file becomes an entry: its title from the frontmatter,
 the first # heading or the file name; its tags from the frontmatter, inline
 #tags and the folders it sits in; its dates from the frontmatter, else the
 file's git history, else its modification time. [[Wikilinks]] to other notes
-(by file name, title or alias) become [[kb-id]] mentions and related links;
+(by file name, title or alias) and relative [links](other.md) keep their words
+followed by a [[kb-id]] mention, and become related links;
 a note that supersedes another ("supersedes:", or a first line "Supersedes
 [[X]]") links to it, and marks it superseded when it comes in too.
+A file a note embeds (![[x.png]], ![alt](img/x.png)) is copied under
+attachments/ and the embed points at the copy; one not found, over 10 MiB or
+a symbolic link is named and its embed made plain text.
 A knowledge/ folder's concept files (status: and timestamp: lines at the
 top) and a Claude Code memory folder's topic files (MEMORY.md listing them)
 are entries each; the index is not, its link text and summary of a file go
@@ -35,8 +40,9 @@ to that entry's alias and first line, and a MEMORY.md section that is more
 than links is an entry of its own. Each ## section of a CLAUDE.md or AGENTS.md, and each .cursor/rules/*.mdc, becomes
 a rule; an alwaysApply rule becomes a kernel rule while the kernel budget has
 room, and applies once you have read and accepted it (git-kb kernel), since
-a project's rules are other people's words. A note that holds a credential is left out (--allow-secret keeps it, in a
-private knowledge base). Importing the same folder again updates the entries it
+a project's rules are other people's words. A credential in a note is masked in the entry,
+[REDACTED:<kind>], and named by file and line (--allow-secret-in <path> keeps one
+note's, --allow-secret every note's, in a private knowledge base). Importing the same folder again updates the entries it
 made (the imported_from field) and adds no duplicates. The folder itself is
 never changed.`,
   options: {
@@ -50,8 +56,15 @@ never changed.`,
     "dry-run": { type: "boolean", help: "report what would be imported; write nothing" },
     "allow-secret": {
       type: "boolean",
-      help: "import notes holding a credential too (a private knowledge\n" +
-        "base only; refused where git-kb.json says shared)",
+      help: "keep the credentials of every note unmasked (a private\n" +
+        "knowledge base only; refused where git-kb.json says shared)",
+    },
+    "allow-secret-in": {
+      type: "string",
+      value: "<path>",
+      multiple: true,
+      help: "keep the credentials of this note unmasked (its path inside\n" +
+        "the folder; repeatable; a private knowledge base only)",
     },
     json: { type: "boolean", help: "print the report as JSON" },
   },
@@ -70,12 +83,14 @@ export const help: string = helpText(command);
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(args, command.options, command);
   const { kbDir } = resolveKb(values.kb);
+  const allowSecretIn = values["allow-secret-in"] ?? [];
   const report = await importFolder({
     kbDir,
     folder: positionals[0],
     kind: values.from as SourceKind | undefined,
     dryRun: values["dry-run"],
     allowSecret: await allowSecretFlag(kbDir, values["allow-secret"]),
+    allowSecretIn: await allowSecretFlag(kbDir, allowSecretIn.length > 0) ? allowSecretIn : [],
   });
   if (report.save) printWarnings(report.save);
   const waiting = report.save ? importedWaiting(report) : [];
@@ -134,6 +149,31 @@ function printReport(report: ImportReport, folder: string, dryRun: boolean): voi
     );
     for (const { sourcePath, name } of report.unresolved) {
       console.log(yellow(`  ${sourcePath}: [[${name}]]`));
+    }
+  }
+  const { brought, missing } = report.attachments;
+  if (brought.length) {
+    console.log(
+      `${plural(brought.length, "embedded file", "embedded files")} copied to attachments/`,
+    );
+  }
+  if (missing.length) {
+    console.log(yellow(`${plural(missing.length, "embed", "embeds")} made plain text:`));
+    for (const { path, target, reason } of missing) {
+      console.log(yellow(`  ${path}: ${target} (${reason})`));
+    }
+  }
+  if (report.warnings.length) {
+    console.log(yellow("Changed to fit the entry format, or read in part:"));
+    for (const { path, warning } of report.warnings) console.log(yellow(`  ${path}: ${warning}`));
+  }
+  if (report.masked.length) {
+    console.log(yellow(
+      `${plural(report.masked.length, "credential", "credentials")} masked as ` +
+        "[REDACTED:<kind>] (--allow-secret-in <path> keeps a note's):",
+    ));
+    for (const { path, line, kind, masked } of report.masked) {
+      console.log(yellow(`  ${path}:${line}: ${SECRET_LABELS[kind]} (${masked})`));
     }
   }
   const others = report.leftOut.filter((file) => file.reason === NOT_MARKDOWN).length;

@@ -66,11 +66,21 @@ function replaceFile(path: string, data: string | Uint8Array, mode?: number): vo
 /**
  * Write `data` to `path` so that readers see either the old file or the new one, never half:
  * write a temp file beside it (with `mode`, when given), then rename it over. Creates missing
- * parent folders (with `mode`'s owner bits plus search rights: 0700 for 0600).
+ * parent folders (with `mode`'s owner bits plus search rights: 0700 for 0600); `made`, for a
+ * caller writing many files, holds the folders known to exist (and gets those this call makes),
+ * so each is made once.
  */
-export function writeFileAtomic(path: string, data: string | Uint8Array, mode?: number): void {
-  const folderMode = mode === undefined ? undefined : (mode & 0o700) | 0o100;
-  Deno.mkdirSync(dirname(path), { recursive: true, mode: folderMode });
+export function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  { mode, made }: { mode?: number; made?: Set<string> } = {},
+): void {
+  const folder = dirname(path);
+  if (!made?.has(folder)) {
+    const folderMode = mode === undefined ? undefined : (mode & 0o700) | 0o100;
+    Deno.mkdirSync(folder, { recursive: true, mode: folderMode });
+    made?.add(folder);
+  }
   replaceFile(path, data, mode);
 }
 

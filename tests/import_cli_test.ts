@@ -1,7 +1,7 @@
 /**
  * `git-kb import` through the real CLI on real git with a bare remote: an Obsidian vault comes in
- * as one commit with its tags, dates and wikilinks; a note holding a credential is left out and
- * named; a second import changes nothing, and a changed note is updated in place.
+ * as one commit with its tags, dates and wikilinks; a note holding a credential comes in masked,
+ * and the report names where; a second import changes nothing, and a changed note is updated in place.
  */
 import { deepStrictEqual as deepEqual, match, ok, strictEqual as equal } from "node:assert/strict";
 import { join } from "node:path";
@@ -16,6 +16,7 @@ interface ImportJson {
   linksResolved: number;
   unresolved: { sourcePath: string; name: string }[];
   leftOut: { path: string; reason: string }[];
+  masked: { path: string; line: number; kind: string }[];
   save?: { commit: string; push: string };
 }
 
@@ -39,28 +40,28 @@ async function writeVault(root: string): Promise<string> {
   return vault;
 }
 
-Deno.test("import: a vault in one commit, secrets left out, a second import updates in place", async () => {
+Deno.test("import: a vault in one commit, secrets masked, a second import updates in place", async () => {
   await using kb = await makeKb({ remote: true, empty: true });
   const vault = await writeVault(kb.root);
   const head = await git(kb.dir, "rev-parse", "HEAD");
   const dry = await runCli(["import", vault, "--dry-run"], { env: kb.env });
   equal(dry.code, 0, show(dry));
-  match(dry.stdout, /Would import from .* \(obsidian\): 2 added, 0 updated, 0 unchanged/);
+  match(dry.stdout, /Would import from .* \(obsidian\): 3 added, 0 updated, 0 unchanged/);
   equal(await git(kb.dir, "rev-parse", "HEAD"), head, "a dry run writes nothing");
 
   const first = await runCli(["import", vault, "--json"], { env: kb.env });
   equal(first.code, 0, show(first));
   const report = parseJson<ImportJson>(first);
   equal(report.kind, "obsidian");
-  equal(report.added.length, 2);
-  equal(report.linksResolved, 1);
+  equal(report.added.length, 3);
+  equal(report.linksResolved, 2);
   deepEqual(
     report.unresolved.map(({ sourcePath, name }) => `${sourcePath} → ${name}`).sort(),
-    ["Deploy.md → Secrets", "Ops/Rotate keys.md → Nowhere"],
-    "a wikilink to a note left out is named, never a link to an entry that is not saved",
+    ["Ops/Rotate keys.md → Nowhere"],
   );
-  const secrets = report.leftOut.find((file) => file.path === "Secrets.md");
-  ok(secrets && /GitHub token/.test(secrets.reason), JSON.stringify(report.leftOut));
+  deepEqual(report.masked.map(({ path, line, kind }) => `${path}:${line} ${kind}`), [
+    "Secrets.md:1 github-token",
+  ]);
   ok(!first.stdout.includes("a1B2c3D4e5F6"), "the credential is never printed whole");
   ok(report.leftOut.some((file) => file.path === "diagram.png"));
   equal(report.save?.push, "pushed");
@@ -80,7 +81,7 @@ Deno.test("import: a vault in one commit, secrets left out, a second import upda
   const again = await runCli(["import", vault, "--json"], { env: kb.env });
   equal(again.code, 0, show(again));
   const second = parseJson<ImportJson>(again);
-  deepEqual([second.added.length, second.updated.length, second.unchanged.length], [0, 0, 2]);
+  deepEqual([second.added.length, second.updated.length, second.unchanged.length], [0, 0, 3]);
   equal(second.save, undefined);
 
   await Deno.writeTextFile(join(vault, "Deploy.md"), "Ship with `make release` now.\n");
@@ -92,7 +93,7 @@ Deno.test("import: a vault in one commit, secrets left out, a second import upda
   const entries = [...Deno.readDirSync(join(kb.dir, "entries"))].filter((file) =>
     file.name.endsWith(".md")
   );
-  equal(entries.length, 2, "no duplicate entries");
+  equal(entries.length, 3, "no duplicate entries");
 });
 
 Deno.test("import: usage errors exit 2 and a missing folder exits 1 with its name", async () => {
@@ -134,16 +135,16 @@ const CASES: Record<string, FixtureCase> = {
     added: 5,
     linksResolved: 4,
     unresolved: ["Incident checklist"],
-    leftOut: [["attachments/key-flow.png", /not markdown/]],
+    leftOut: [],
     entries: {
       "Ops/Cloud/Rotate keys.md": [
         /^tags: \[aws, security, quarterly, ops, cloud\]$/m,
         /^aliases: \[key rotation, rotating credentials\]$/m,
         /^created: 2022-01-02$/m,
         /^updated: 2023-03-04$/m,
-        /^Rotate the IAM keys #quarterly\. Ship the new ones with \[\[kb-\w{5}\]\], or read$/m,
-        /^the deploy notes \(\[\[kb-\w{5}\]\]\) first; the \[\[kb-\w{5}\]\] \(Rollback\) section/m,
-        /^!\[\[key-flow\.png\]\]$/m,
+        /^Rotate the IAM keys #quarterly\. Ship the new ones with Deploy \(\[\[kb-\w{5}\]\]\), or read$/m,
+        /^the deploy notes \(\[\[kb-\w{5}\]\]\) first; the Deploy > Rollback \(\[\[kb-\w{5}\]\]\) section/m,
+        /^!\[key-flow\.png\]\(\.\.\/attachments\/source-obsidian-[0-9a-f]{8}\/attachments\/key-flow\.png\)$/m,
       ],
       "Deploy.md": [/^title: Deploy$/m, /^type: note$/m, /^status: superseded$/m],
       "Deploy v2.md": [
@@ -156,6 +157,34 @@ const CASES: Record<string, FixtureCase> = {
       "Reading/Deno manual.md": [
         /^type: bookmark$/m,
         /^source: https:\/\/docs\.deno\.com\/runtime\/$/m,
+      ],
+    },
+  },
+  til: {
+    kind: "markdown",
+    added: 5,
+    linksResolved: 6,
+    unresolved: [],
+    leftOut: [],
+    entries: {
+      "README.md": [
+        /^- Quick Man Pages \(\[\[kb-\w{5}\]\]\) — tldr instead of man$/m,
+        /^- Squash commits \(\[\[kb-\w{5}\]\]\) — one commit per change$/m,
+        /^- Accent colours \(\[\[kb-\w{5}\]\]\)$/m,
+      ],
+      "shell/quick-man-pages.md": [/Back to the list \(\[\[kb-\w{5}\]\]\)\.$/m],
+      "git/squash-commits.md": [
+        /^\| pages \| man pages \(\[\[kb-\w{5}\]\]\) \|$/m,
+        /using RSA key 4AEE18F83AFDEB23$/m,
+      ],
+      "css/accent colours.md": [
+        /^tags: \[css, theming\]$/m,
+        /^Pick accent colours that pass contrast checks\n\nThe accent is #ff0000/m,
+        /^!\[the palette\]\(\.\.\/attachments\/source-til-[0-9a-f]{8}\/img\/palette\.png\)$/m,
+      ],
+      "db/local-postgres.md": [
+        /postgres:\/\/postgres:postgres@localhost:5432\/app/,
+        /^The vault password is separate; the default password is left blank\.$/m,
       ],
     },
   },
@@ -205,7 +234,7 @@ const CASES: Record<string, FixtureCase> = {
         /^tags: \[reliability, http\]$/m,
         /^created: 2024-03-05$/m,
         /^retry idempotent calls only, three times at most\n\nRetry only idempotent calls/m,
-        /with \[\[kb-\w{5}\]\] between tries/,
+        /with backoff \(\[\[kb-\w{5}\]\]\) between tries/,
       ],
       "backoff.md": [/^title: Backoff$/m, /^created: 2024-02-01$/m, /^exponential, with jitter$/m],
       "old-retries.md": [/^status: superseded$/m, /^updated: 2021-06-07$/m],

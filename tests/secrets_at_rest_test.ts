@@ -23,6 +23,10 @@ const SECRETS = [
   "hunter2secret",
   "s3cr3tpassw0rd",
   "correcthorse",
+  "swordfishblue",
+  "tangerineloaf",
+  "letmeinplease",
+  "hunterpass",
 ];
 
 /** Prompts that match no entry (or nearly match one), each with credentials in it. */
@@ -31,6 +35,9 @@ const PROMPTS = [
   "ghp_1234567890abcdefghijklmnopqrstuvwxyzAB, and my password is hunter2secret okay",
   "Connect the bakery inventory to postgres://admin:s3cr3tPassw0rd@db.internal/bread today",
   "The oven controller passphrase is correcthorse, rotate it after the sourdough bakes",
+  // Letters only: kept unless the value after TOKEN=, PASSWORD:, Bearer or -p is dropped.
+  "Sourdough feed with TOKEN=swordfishblue PASSWORD: tangerineloaf",
+  "Sourdough curl Bearer letmeinplease then mysql -phunterpass",
 ];
 
 /** Every file under `dir`, with its text. */

@@ -1,10 +1,11 @@
 /** Reading notes from other tools (core/import/note.ts) and resolving their wikilinks. */
-import { deepStrictEqual as deepEqual, strictEqual as equal } from "node:assert/strict";
+import { deepStrictEqual as deepEqual, match, strictEqual as equal } from "node:assert/strict";
 import { readNote } from "./note.ts";
-import { IMPORTED_FROM, planImport } from "./plan.ts";
+import { folderKey, IMPORTED_FOLDER, IMPORTED_FROM, planImport } from "./plan.ts";
 import { type Entry, serializeEntry } from "../entry/entry.ts";
 import { resolveWikilinks, wikilinkLookup } from "./wikilinks.ts";
 
+const FOLDER = "vault-00000000";
 const FILE_DATES = { created: "2023-05-01", updated: "2023-06-01" };
 const note = (path: string, text: string) => readNote({ path, text, fileDates: FILE_DATES });
 
@@ -60,12 +61,40 @@ Deno.test("wikilinks resolve by path, file name, title and alias; others are rep
   );
   equal(
     body,
-    "See [[kb-aaaaa]], the rotation ([[kb-aaaaa]]), [[kb-bbbbb]] (Rollback), [[kb-bbbbb]], " +
-      "[[kb-aaaaa]], [[Missing note]] and ![[diagram.png]].\n`[[Deploy]]` in code\n```\n" +
-      "[[Deploy]]\n```\n",
+    "See Rotate keys ([[kb-aaaaa]]), the rotation ([[kb-aaaaa]]), Deploy > Rollback " +
+      "([[kb-bbbbb]]), Shipping ([[kb-bbbbb]]), Ops/Rotate keys ([[kb-aaaaa]]), [[Missing note]] " +
+      "and ![[diagram.png]].\n`[[Deploy]]` in code\n```\n[[Deploy]]\n```\n",
   );
   deepEqual(linked, ["kb-aaaaa", "kb-bbbbb"]);
   deepEqual(unresolved, ["Missing note"]);
+});
+
+Deno.test("links keep what the reader saw: relative markdown links and escaped pipes in tables resolve", () => {
+  const lookup = wikilinkLookup([
+    { id: "kb-aaaaa", sourcePath: "tools/quick-man-pages.md", title: "Man pages", aliases: [] },
+    { id: "kb-bbbbb", sourcePath: "git/Rebase notes.md", title: "Rebase", aliases: [] },
+  ]);
+  const byPath = new Map([["tools/quick-man-pages.md", "kb-aaaaa"], [
+    "git/Rebase notes.md",
+    "kb-bbbbb",
+  ]]);
+  const { body, linked, unresolved } = resolveWikilinks(
+    "Read [Quick Man Pages](quick-man-pages.md), [the rebase](../git/Rebase%20notes.md#squash) " +
+      "and [spaced](<../git/Rebase notes.md>), not [gone](gone.md), [web](https://x.org/a.md), " +
+      "![img](pic.png) or `[code](quick-man-pages.md)`.\n" +
+      "| tool | note |\n| --- | --- |\n| man | [[quick-man-pages\\|Man]] |\n",
+    lookup,
+    (href) => byPath.get(href),
+    "tools/index.md",
+  );
+  equal(
+    body,
+    "Read Quick Man Pages ([[kb-aaaaa]]), the rebase ([[kb-bbbbb]]) and spaced ([[kb-bbbbb]]), " +
+      "not [gone](gone.md), [web](https://x.org/a.md), ![img](pic.png) or " +
+      "`[code](quick-man-pages.md)`.\n| tool | note |\n| --- | --- |\n| man | Man ([[kb-aaaaa]]) |\n",
+  );
+  deepEqual(linked, ["kb-aaaaa", "kb-bbbbb"]);
+  deepEqual(unresolved, ["gone.md"]);
 });
 
 Deno.test("a title wins over another note's alias", () => {
@@ -83,13 +112,13 @@ Deno.test("an import plans new entries, then a second import of the same notes c
   ];
   let next = 0;
   const newId = () => `kb-0000${next++}`;
-  const first = planImport(notes, [], newId);
+  const first = planImport(notes, [], newId, FOLDER);
   deepEqual(first.added, ["kb-00000", "kb-00001"]);
   equal(first.linksResolved, 1);
   deepEqual(first.unresolved, [{ sourcePath: "Rotate keys.md", name: "Nowhere" }]);
   const rotate = first.changes[0].entry;
   equal(first.changes[0].path, "entries/kb-00000-rotate-keys.md");
-  equal(rotate.body, "See [[kb-00001]] and [[Nowhere]].\n");
+  equal(rotate.body, "See Deploy ([[kb-00001]]) and [[Nowhere]].\n");
   deepEqual(rotate.links, [{ rel: "related", to: "kb-00001" }]);
   equal(rotate.extra[IMPORTED_FROM], "Rotate keys.md");
   const existing = first.changes.map((change) => ({
@@ -97,13 +126,14 @@ Deno.test("an import plans new entries, then a second import of the same notes c
     path: change.path,
     text: serializeEntry(change.entry),
   }));
-  const again = planImport(notes, existing, newId);
+  const again = planImport(notes, existing, newId, FOLDER);
   deepEqual(again.changes, []);
   deepEqual(again.unchanged, ["kb-00000", "kb-00001"]);
   const changed = planImport(
     [note("Rotate keys.md", "# Rotate keys\n\nNew text.\n"), notes[1]],
     existing,
     newId,
+    FOLDER,
   );
   deepEqual(changed.updated, ["kb-00000"]);
   equal(changed.changes[0].previousText, existing[0].text);
@@ -111,16 +141,21 @@ Deno.test("an import plans new entries, then a second import of the same notes c
 });
 
 Deno.test("an update keeps what the knowledge base added: links, extra fields, kernel", () => {
-  const [change] = planImport([note("a.md", "A.\n")], [], () => "kb-aaaaa").changes;
+  const [change] = planImport([note("a.md", "A.\n")], [], () => "kb-aaaaa", FOLDER).changes;
   const edited: Entry = {
     ...change.entry,
     kernel: true,
     links: [{ rel: "refines", to: "kb-zzzzz" }],
     extra: { ...change.entry.extra, owner: "me" },
   };
-  const plan = planImport([note("a.md", "A changed.\n")], [
-    { entry: edited, path: change.path, text: serializeEntry(edited) },
-  ], () => "kb-bbbbb");
+  const plan = planImport(
+    [note("a.md", "A changed.\n")],
+    [
+      { entry: edited, path: change.path, text: serializeEntry(edited) },
+    ],
+    () => "kb-bbbbb",
+    FOLDER,
+  );
   const updated = plan.changes[0].entry;
   equal(updated.kernel, true);
   deepEqual(updated.links, [{ rel: "refines", to: "kb-zzzzz" }]);
@@ -139,7 +174,7 @@ Deno.test("a note that supersedes another links to it and marks it superseded in
     note("Login.md", "Passwords.\n"),
   ];
   let next = 0;
-  const plan = planImport(notes, [], () => `kb-0000${next++}`);
+  const plan = planImport(notes, [], () => `kb-0000${next++}`, FOLDER);
   const byTitle = new Map(plan.changes.map((change) => [change.entry.title, change.entry]));
   deepEqual(byTitle.get("Deploy v2")!.links, [{ rel: "supersedes", to: "kb-00001" }]);
   equal(byTitle.get("Deploy v1")!.status, "superseded");
@@ -173,4 +208,52 @@ Deno.test("a bookmark: a note that is mostly one URL", () => {
 Deno.test("a ## section heading does not title a note: the file name does", () => {
   equal(note("Deploy.md", "Ship it.\n\n## Rollback\n\nUndo it.\n").title, "Deploy");
   equal(note("a.md", "Intro.\n\n# Real title\n\n## Part\n").title, "Real title");
+});
+
+Deno.test("a note of another folder at the same path never updates the first folder's entry", () => {
+  const [first] = planImport([note("Home.md", "Work.\n")], [], () => "kb-aaaaa", FOLDER).changes;
+  const existing = [{ entry: first.entry, path: first.path, text: serializeEntry(first.entry) }];
+  const other = planImport([note("Home.md", "Groceries.\n")], existing, () => "kb-bbbbb", "b-1");
+  deepEqual([other.added, other.updated], [["kb-bbbbb"], []]);
+  equal(other.changes[0].entry.extra[IMPORTED_FOLDER], "b-1");
+  // An entry of an import that kept no folder is its folder's while the note keeps its title and
+  // creation date; another folder's note of the same path and title, created another day, is not.
+  const { [IMPORTED_FOLDER]: _, ...older } = first.entry.extra;
+  const unnamed = { ...first.entry, extra: older };
+  const before = [{ entry: unnamed, path: first.path, text: serializeEntry(unnamed) }];
+  const same = planImport([note("Home.md", "Work, changed.\n")], before, () => "kb-ccccc", FOLDER);
+  deepEqual(same.updated, ["kb-aaaaa"]);
+  const elsewhere = readNote({
+    path: "Home.md",
+    text: "Groceries.\n",
+    fileDates: { created: "2020-01-01", updated: "2020-01-01" },
+  });
+  deepEqual(planImport([elsewhere], before, () => "kb-ddddd", "b-1").added, ["kb-ddddd"]);
+  equal(folderKey("/home/me/work/vault") === folderKey("/home/me/home/vault"), false);
+  match(folderKey("/home/me/work/My Vault"), /^my-vault-[0-9a-f]{8}$/);
+});
+
+Deno.test("tags come from prose and frontmatter: never code, fences, addresses or hex colours", () => {
+  const read = note(
+    "a.md",
+    "---\ntags: [css]\ndescription: How the theme picks its colours\n---\n" +
+      "The accent is #ff0000 and the border #fff; see #theming.\n\n" +
+      "> ```css\n> .a { color: #00ff00; }\n> ```\n\n" +
+      "````md\n```\n#inner\n```\n#stillcode\n````\n\n" +
+      "Example: ``#y1984`` and <code>#y1985</code> and <https://x.org/#y1986>.\n\n" +
+      "    #indented code\n\nDone #done.\n",
+  );
+  deepEqual(read.tags, ["css", "theming", "done"]);
+  equal(read.body.split("\n")[0], "How the theme picks its colours", "description is kept");
+});
+
+Deno.test("a title past 200 characters and tags past 32 are cut, and said", () => {
+  const tags = Array.from({ length: 40 }, (_, n) => `t${n}`).join(", ");
+  const read = note("a.md", `---\ntitle: ${"x".repeat(250)}\ntags: [${tags}]\n---\nBody.\n`);
+  equal(read.title.length, 200);
+  equal(read.tags.length, 32);
+  deepEqual(read.warnings.map((warning) => warning.slice(0, 30)), [
+    `title cut at 200 characters; l`,
+    "tags cut from 40 to 32; left o",
+  ]);
 });

@@ -48,7 +48,10 @@ export interface ImportedNote {
   supersedes: string[];
   /** The body, wikilinks still as written. */
   body: string;
-  /** What could not be read as written, e.g. frontmatter that is not YAML. */
+  /**
+   * What could not be read as written, e.g. frontmatter that is not YAML, a title cut at the
+   * contract's length, tags past the contract's number left out.
+   */
   warnings: string[];
 }
 
@@ -71,22 +74,45 @@ export function noteFromFields(
 ): ImportedNote {
   const title = text(fields.title) ?? text(fields.name) ?? topHeading(body) ??
     fileTitle(note.path);
+  const description = text(fields.description);
   const dates = noteDates(fields, note.fileDates);
   const source = text(fields.source) ?? text(fields.url) ?? soleUrl(body);
   const supersedes = supersededNames(fields, body);
   return {
     sourcePath: note.path,
-    title: oneLineTitle(title),
+    title: oneLineTitle(title, warnings),
     type: inferType(fields, title, body),
     status: inferStatus(fields),
-    tags: unique([...listOf(fields.tags), ...inlineTags(body), ...folderTags(note.path)]),
-    aliases: unique(listOf(fields.aliases ?? fields.alias).map((alias) => alias.replace(/^#/, ""))),
+    tags: within(
+      "tags",
+      unique([
+        ...listOf(fields.tags, "tag", warnings),
+        ...inlineTags(body),
+        ...folderTags(note.path),
+      ]),
+      warnings,
+    ),
+    aliases: within(
+      "aliases",
+      unique(
+        listOf(fields.aliases ?? fields.alias, "alias", warnings).map((alias) =>
+          alias.replace(/^#/, "")
+        ),
+      ),
+      warnings,
+    ),
     ...dates,
     ...(source ? { source } : {}),
     supersedes,
-    body: withoutTitleHeading(body, title),
+    body: withDescription(withoutTitleHeading(body, title), description),
     warnings,
   };
+}
+
+/** The body with the note's `description:` as its first line, unless the body has it already. */
+function withDescription(body: string, description: string | undefined): string {
+  if (!description || body.includes(description)) return body;
+  return `${description.replace(/\s+/g, " ")}\n\n${body.replace(/^\s*\n/, "")}`;
 }
 
 /**
@@ -100,12 +126,13 @@ function supersededNames(fields: Record<string, unknown>, body: string): string[
   const names = listed.filter((item) => typeof item === "string" || Array.isArray(item))
     .map((item) => Array.isArray(item) ? item.flat().join("") : item)
     .map((item) => item.trim().replace(/^\[\[|\]\]$/g, "").replace(/[|#].*$/, "").trim());
-  if (names.length) return unique(names.filter(Boolean));
+  if (names.length) return unique(names.filter(Boolean)).slice(0, LIMITS.maxListItems);
   const first = body.split("\n").find((line) => line.trim() && !/^#{1,6}\s/.test(line))?.trim();
   const said = first && /^(?:supersedes|replaces)\b:?\s*(.+)$/i.exec(first)?.[1];
   if (!said) return [];
   const linked = [...said.matchAll(/\[\[([^\]|#\n]+)/g)].map((match) => match[1].trim());
-  return unique(linked.length ? linked : [said.replace(/[.!]+$/, "").trim()]);
+  return unique(linked.length ? linked : [said.replace(/[.!]+$/, "").trim()])
+    .slice(0, LIMITS.maxListItems);
 }
 
 /** The frontmatter fields (empty when there are none or they do not parse) and the body. */
@@ -133,8 +160,11 @@ function text(value: unknown): string | undefined {
   return undefined;
 }
 
-/** A list field from a list, or a comma (or space, for tags) separated string. */
-function listOf(value: unknown): string[] {
+/**
+ * A list field from a list, or a comma (or space, for tags) separated string; an item longer than
+ * the contract allows is left out, and said in `warnings` as a `what`.
+ */
+function listOf(value: unknown, what?: string, warnings?: string[]): string[] {
   const items = Array.isArray(value)
     ? value
     : typeof value === "string"
@@ -143,17 +173,42 @@ function listOf(value: unknown): string[] {
   return items
     .filter((item) => item !== null && typeof item !== "object")
     .map((item) => String(item).trim().replace(/^#/, ""))
-    .filter((item) => item && item.length <= LIMITS.maxKeywordChars);
+    .filter((item) => {
+      if (item.length <= LIMITS.maxKeywordChars) return item !== "";
+      warnings?.push(
+        `${what} left out, longer than ${LIMITS.maxKeywordChars} characters: ` +
+          `"${item.slice(0, 40)}…"`,
+      );
+      return false;
+    });
 }
 
-/** The body's `#tags`, outside code, headings and links; `#a/b` nested tags read as `a/b`. */
+/** The first items of a list the contract allows, the others said in `warnings`. */
+function within(field: string, items: string[], warnings: string[]): string[] {
+  if (items.length <= LIMITS.maxListItems) return items;
+  const left = items.slice(LIMITS.maxListItems);
+  warnings.push(
+    `${field} cut from ${items.length} to ${LIMITS.maxListItems}; left out: ${left.join(", ")}`,
+  );
+  return items.slice(0, LIMITS.maxListItems);
+}
+
+/** A CSS hex colour (`#f00`, `#ff0000`, `#ff000080`): never a tag. */
+const HEX_COLOUR = /^(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
+
+/**
+ * The body's `#tags`, in prose only: not in code (fenced, indented, inline with any number of
+ * backticks, `<code>`), headings, link targets or addresses; a number or a hex colour is never
+ * one. `#a/b` nested tags read as `a/b`.
+ */
 function inlineTags(body: string): string[] {
   const tags: string[] = [];
   for (const line of proseLines(body)) {
     if (/^#{1,6}\s/.test(line)) continue;
-    const plain = line.replace(/`[^`]*`/g, "").replace(/\]\([^)]*\)/g, "]");
+    const plain = line.replace(/(`+)[^`]*?\1/g, " ").replace(/<code>.*?<\/code>/gi, " ")
+      .replace(/\]\([^)]*\)/g, "]").replace(/<[a-z][a-z0-9+.-]*:[^>\s]*>/gi, " ");
     for (const match of plain.matchAll(/(?:^|\s)#([\p{L}\p{N}_][\p{L}\p{N}_/-]*)/gu)) {
-      if (!/^\d+$/.test(match[1])) tags.push(match[1].toLowerCase());
+      if (!/^\d+$/.test(match[1]) && !HEX_COLOUR.test(match[1])) tags.push(match[1].toLowerCase());
     }
   }
   return tags;
@@ -166,15 +221,27 @@ function folderTags(path: string): string[] {
   ).filter((folder) => folder && folder.length <= LIMITS.maxKeywordChars);
 }
 
-/** The lines of a body outside fenced code. */
+/**
+ * The lines of a body outside code: fenced blocks (``` or ~~~, in a list or a quote too, closed
+ * by a fence of the same character at least as long) and indented blocks after a blank line.
+ */
 function proseLines(body: string): string[] {
-  let fenced = false;
+  let fence = "";
+  let blank = true;
+  let indented = false;
   return body.split("\n").filter((line) => {
-    if (/^\s*(```|~~~)/.test(line)) {
-      fenced = !fenced;
+    const marker = /^[ \t>]*(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence) {
+      if (marker && marker[0] === fence[0] && marker.length >= fence.length) fence = "";
       return false;
     }
-    return !fenced;
+    if (marker) {
+      fence = marker;
+      return false;
+    }
+    indented = /^(?: {4}|\t)/.test(line) && (blank || indented);
+    blank = !line.trim();
+    return !indented;
   });
 }
 
@@ -192,10 +259,15 @@ function fileTitle(path: string): string {
     "untitled";
 }
 
-/** A title on one line within the contract's length. */
-function oneLineTitle(title: string): string {
+/** A title on one line within the contract's length; a cut is said in `warnings`. */
+function oneLineTitle(title: string, warnings: string[]): string {
   const line = title.replace(/\s+/g, " ").trim();
-  return line.length > LIMITS.maxTitleChars ? `${line.slice(0, LIMITS.maxTitleChars - 1)}…` : line;
+  if (line.length <= LIMITS.maxTitleChars) return line;
+  const kept = line.slice(0, LIMITS.maxTitleChars - 1);
+  warnings.push(
+    `title cut at ${LIMITS.maxTitleChars} characters; left out: "${line.slice(kept.length)}"`,
+  );
+  return `${kept}…`;
 }
 
 /** The body without a first heading that only repeats the title. */
@@ -264,5 +336,5 @@ function unique(items: string[]): string[] {
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
-  }).slice(0, LIMITS.maxListItems);
+  });
 }

@@ -1,7 +1,9 @@
 /**
  * What an import writes, pure: each source note becomes an entry, or updates the entry an
- * earlier import of the same note made (found by the `imported_from` field, which keeps the
- * note's path inside the imported folder), or is left unchanged. Wikilinks are resolved across
+ * earlier import of the same note made (found by the `imported_folder` field, which names the
+ * imported folder, and the `imported_from` field, which keeps the note's path inside it), or is
+ * left unchanged. A note of one folder never updates the entry of another folder's note at the
+ * same path. Wikilinks are resolved across
  * the imported notes and the knowledge base's own entries; each resolved one is a `[[kb-id]]`
  * mention in the body and a `related` link. A note that says it supersedes another gets a
  * `supersedes` link to it, and the other, when it comes in with the same import, the status
@@ -12,11 +14,25 @@
 import { type Entry, type Link, serializeEntry } from "../entry/entry.ts";
 import { slugify } from "../entry/edit.ts";
 import { LIMITS } from "../entry/schema.ts";
+import { fnv1a } from "../hash.ts";
 import type { ImportedNote } from "./note.ts";
 import { type LinkTarget, resolveWikilinks, wikilinkLookup } from "./wikilinks.ts";
 
 /** The frontmatter field that names the source note an entry was imported from. */
 export const IMPORTED_FROM = "imported_from";
+
+/** The frontmatter field that names the folder an entry was imported from (see {@link folderKey}). */
+export const IMPORTED_FOLDER = "imported_folder";
+
+/**
+ * The key of an imported folder, as {@link IMPORTED_FOLDER} keeps it: its name and a digest of its
+ * full path (`vault-1f3a9c0e`), so two folders of one name are told apart without writing the
+ * user's paths into the knowledge base.
+ */
+export function folderKey(absolutePath: string): string {
+  const name = absolutePath.replace(/[/\\]+$/, "").split(/[/\\]/).pop() ?? "";
+  return `${slugify(name)}-${fnv1a(absolutePath).toString(16).padStart(8, "0")}`;
+}
 
 /** An entry already in the knowledge base. */
 export interface ExistingEntry {
@@ -49,19 +65,49 @@ export interface ImportPlan {
 }
 
 /**
- * Plan the import of `notes` into a knowledge base holding `existing`. `newId` gives a fresh id
- * that neither the knowledge base nor an earlier call has.
+ * The entries earlier imports of the folder `folder` made, by the note's path: those that name
+ * the folder, and those an import older than the folder field made (no `imported_folder`) when
+ * the note still has their title and creation date, so a folder imported before keeps its entries
+ * while another folder's note of the same path never takes them.
+ */
+function earlierImports(
+  notes: readonly ImportedNote[],
+  existing: readonly ExistingEntry[],
+  folder: string,
+): Map<string, ExistingEntry> {
+  const bySource = new Map<string, ExistingEntry>();
+  const unnamed = new Map<string, ExistingEntry>();
+  for (const item of existing) {
+    const from = item.entry.extra[IMPORTED_FROM];
+    if (typeof from !== "string") continue;
+    const named = item.entry.extra[IMPORTED_FOLDER];
+    if (named === folder) bySource.set(from, item);
+    else if (named === undefined) unnamed.set(from, item);
+  }
+  for (const note of notes) {
+    const older = unnamed.get(note.sourcePath);
+    if (
+      older && !bySource.has(note.sourcePath) && older.entry.title === note.title &&
+      older.entry.created === note.created
+    ) {
+      bySource.set(note.sourcePath, older);
+    }
+  }
+  return bySource;
+}
+
+/**
+ * Plan the import of `notes` of the folder keyed `folder` (see {@link folderKey}) into a knowledge
+ * base holding `existing`. `newId` gives a fresh id that neither the knowledge base nor an earlier
+ * call has.
  */
 export function planImport(
   notes: readonly ImportedNote[],
   existing: readonly ExistingEntry[],
   newId: () => string,
+  folder: string,
 ): ImportPlan {
-  const bySource = new Map<string, ExistingEntry>();
-  for (const item of existing) {
-    const from = item.entry.extra[IMPORTED_FROM];
-    if (typeof from === "string") bySource.set(from, item);
-  }
+  const bySource = earlierImports(notes, existing, folder);
   const ids = notes.map((note) => bySource.get(note.sourcePath)?.entry.id ?? newId());
   const targets: LinkTarget[] = notes.map((note, index) => ({
     id: ids[index],
@@ -73,6 +119,8 @@ export function planImport(
     targets.push({ id: entry.id, sourcePath: path, title: entry.title, aliases: entry.aliases });
   }
   const lookup = wikilinkLookup(targets);
+  const byPath = new Map(notes.map((note, index) => [note.sourcePath, ids[index]]));
+  const pathLookup = (path: string) => byPath.get(path);
   const superseded = new Map<number, string[]>();
   const supersededIds = new Set<string>();
   const unresolvedSupersedes: ImportPlan["unresolved"] = [];
@@ -97,13 +145,20 @@ export function planImport(
   notes.forEach((note, index) => {
     const id = ids[index];
     const status = supersededIds.has(id) && note.status === "active" ? "superseded" : note.status;
-    const resolved = resolveWikilinks(note.body, lookup);
+    const resolved = resolveWikilinks(note.body, lookup, pathLookup, note.sourcePath);
     plan.linksResolved += resolved.linked.length;
     for (const name of resolved.unresolved) {
       plan.unresolved.push({ sourcePath: note.sourcePath, name });
     }
     const before = bySource.get(note.sourcePath);
-    const entry = entryOf({ ...note, status }, id, resolved, superseded.get(index)!, before?.entry);
+    const entry = entryOf(
+      { ...note, status },
+      id,
+      resolved,
+      superseded.get(index)!,
+      before?.entry,
+      folder,
+    );
     if (!before) {
       plan.changes.push({ path: `entries/${id}-${slugify(entry.title)}.md`, entry });
       plan.added.push(id);
@@ -127,6 +182,7 @@ function entryOf(
   { body, linked }: { body: string; linked: readonly string[] },
   supersedes: readonly string[],
   before: Entry | undefined,
+  folder: string,
 ): Entry {
   const declared: Link[] = [
     ...supersedes.map((to) => ({ rel: "supersedes" as const, to })),
@@ -148,7 +204,7 @@ function entryOf(
     created: note.created,
     updated: note.updated,
     links: [...kept, ...declared].slice(0, LIMITS.maxListItems),
-    extra: { ...before?.extra, [IMPORTED_FROM]: note.sourcePath },
+    extra: { ...before?.extra, [IMPORTED_FROM]: note.sourcePath, [IMPORTED_FOLDER]: folder },
     body: body.endsWith("\n") ? body : `${body}\n`,
   };
   if (note.source) entry.source = note.source;

@@ -1,12 +1,16 @@
 /**
- * Obsidian-style wikilinks resolved to entry ids, pure. `[[Title]]`, `[[Title|shown text]]` and
- * `[[Title#heading]]` name a note by its file name, its title or one of its aliases (in any
- * case); each becomes a `[[kb-id]]` mention in the body, and its id a `related` link. A link that
- * names no imported note is left as written and reported. Embeds (`![[image.png]]`) and links
+ * Links between notes resolved to entry ids, pure. `[[Title]]`, `[[Title|shown text]]` (in a
+ * table `[[Title\\|shown text]]`) and `[[Title#heading]]` name a note by its file name, its title
+ * or one of its aliases (in any case); a relative markdown link (`[text](other.md)`,
+ * `[text](../folder/note.md#anchor)`) names it by its path. Each becomes the words the reader saw
+ * followed by a `[[kb-id]]` mention, and its id a `related` link. A link that names no imported
+ * note is left as written and reported. Embeds (`![[image.png]]`, `![alt](x.png)`) and links
  * inside code are left alone.
  *
  * @module
  */
+
+import { dirname, join } from "../path.ts";
 
 /** An imported note a wikilink may name. */
 export interface LinkTarget {
@@ -55,32 +59,95 @@ export function wikilinkLookup(
     byKey.get(keyOf(name)) ?? byKey.get(keyOf(name.slice(name.lastIndexOf("/") + 1)));
 }
 
-const WIKILINK = /(!?)\[\[([^\]|#\n]+)(?:#([^\]|\n]*))?(?:\|([^\]\n]*))?\]\]/g;
+/** A wikilink; in a table its `|` is escaped (`[[X\\|Y]]`), which the name does not keep. */
+const WIKILINK = /(!?)\[\[([^\]|#\n]+?)\\?(?:#([^\]|\n]*?)\\?)?(?:\|([^\]\n]*))?\]\]/g;
 
-/** Resolve the wikilinks of `body` with `lookup` (see the module doc). */
+/** A markdown link, `[text](target)` or `[text](<target with spaces>)`, with an optional title. */
+const MARKDOWN_LINK = /(!?)\[([^\]\n]*)\]\((?:<([^>\n]+)>|([^)\s]+))(?:\s+"[^"\n]*")?\)/g;
+
+/** A link target that is an address elsewhere (`https:`, `mailto:`), an anchor or an absolute path. */
+const NOT_A_NOTE = /^(?:[a-z][a-z0-9+.-]*:|#|\/)/i;
+
+/**
+ * The path inside the imported folder that a relative link of the note at `notePath` names
+ * (`../git/Rebase%20notes.md#squash` → `git/Rebase notes.md`); undefined when it names no markdown
+ * file inside the folder.
+ */
+function linkedPath(notePath: string, target: string): string | undefined {
+  const file = target.replace(/#.*$/, "");
+  if (NOT_A_NOTE.test(target) || !/\.(?:md|markdown)$/i.test(file)) return undefined;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(file);
+  } catch {
+    decoded = file;
+  }
+  const path = join(dirname(notePath), decoded);
+  return path.startsWith("../") ? undefined : path;
+}
+
+/**
+ * Resolve the links of `body`, the note at `notePath` (see the module doc): each wikilink with
+ * `lookup`, each relative markdown link to another note with `byPath` (a path inside the imported
+ * folder to an id). Each resolved link keeps the words the reader saw, followed by the mention:
+ * `[[Deploy]]` → `Deploy ([[kb-id]])`, `[[Deploy#Rollback]]` → `Deploy > Rollback ([[kb-id]])`,
+ * `[[Deploy|the notes]]` and `[the notes](deploy.md)` → `the notes ([[kb-id]])`.
+ */
 export function resolveWikilinks(
   body: string,
   lookup: (name: string) => string | undefined,
+  byPath: (path: string) => string | undefined = () => undefined,
+  notePath = "",
 ): ResolvedBody {
   const linked: string[] = [];
   const unresolved: string[] = [];
+  const mention = (shown: string, id: string) => {
+    if (!linked.includes(id)) linked.push(id);
+    return shown ? `${shown} ([[${id}]])` : `[[${id}]]`;
+  };
+  const missing = (name: string) => {
+    if (!unresolved.includes(name)) unresolved.push(name);
+  };
+  const resolvePiece = (piece: string) =>
+    piece.replace(WIKILINK, (whole, embed, name, heading, shown) => {
+      if (embed) return whole;
+      const id = lookup(name);
+      if (!id) {
+        missing(name.trim());
+        return whole;
+      }
+      const seen = shown?.trim() ||
+        (heading?.trim() ? `${name.trim()} > ${heading.trim()}` : name.trim());
+      return mention(seen, id);
+    }).replace(MARKDOWN_LINK, (whole, embed, text, angled, plain) => {
+      const target = angled ?? plain;
+      const path = embed ? undefined : linkedPath(notePath, target);
+      if (!path) return whole;
+      const id = byPath(path);
+      if (!id) {
+        missing(target);
+        return whole;
+      }
+      return mention(text.trim(), id);
+    });
+  const resolved = replaceOutsideCode(body, /\[\[|\]\(/, resolvePiece);
+  return { body: resolved, linked, unresolved };
+}
+
+/**
+ * `body` with `replace` applied to each piece of a line outside code (fenced blocks, inline code
+ * spans); only lines that match `worth` are looked at.
+ */
+export function replaceOutsideCode(
+  body: string,
+  worth: RegExp,
+  replace: (piece: string) => string,
+): string {
   let fenced = false;
-  const lines = body.split("\n").map((line) => {
+  return body.split("\n").map((line) => {
     if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
-    if (fenced || !line.includes("[[")) return line;
-    return line.split(/(`[^`]*`)/).map((piece, index) =>
-      index % 2 ? piece : piece.replace(WIKILINK, (whole, embed, name, heading, shown) => {
-        if (embed) return whole;
-        const id = lookup(name);
-        if (!id) {
-          if (!unresolved.includes(name.trim())) unresolved.push(name.trim());
-          return whole;
-        }
-        if (!linked.includes(id)) linked.push(id);
-        const mention = heading?.trim() ? `[[${id}]] (${heading.trim()})` : `[[${id}]]`;
-        return shown?.trim() ? `${shown.trim()} (${mention})` : mention;
-      })
-    ).join("");
-  });
-  return { body: lines.join("\n"), linked, unresolved };
+    if (fenced || !worth.test(line)) return line;
+    return line.split(/(`[^`]*`)/).map((piece, index) => index % 2 ? piece : replace(piece))
+      .join("");
+  }).join("\n");
 }

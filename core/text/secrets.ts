@@ -3,8 +3,10 @@
  * one (the hooks' caches, the judge's debug records; saves, imports and promotions refuse an
  * entry that holds one). It knows the shapes of common tokens (AWS access keys, GitHub, GitLab,
  * npm and Slack tokens, a few vendors' API keys, JSON web tokens), private key blocks, passwords
- * in URLs, high-entropy values next to words such as `secret`, `token`, `password` or `key`, and
- * stated passwords ("my password is …").
+ * in URLs (not a local database's well-known default, `postgres:postgres@localhost`), passwords
+ * given to `mysql -p…`, high-entropy values next to words such as `secret`, `token`, `password` or
+ * `key` (not a key id or fingerprint: `RSA key 4AEE…`, `cache key v2-…`), and stated passwords
+ * ("my password is hunter2", not "the password is separate").
  *
  * Every rule has literal triggers: its expression is compiled and run only when the lowercase
  * text holds one of them, so text with no credential costs a few substring searches. Every
@@ -30,6 +32,7 @@ export type SecretKind =
   | "jwt"
   | "private-key"
   | "url-password"
+  | "command-password"
   | "keyword-secret"
   | "stated-password";
 
@@ -45,6 +48,7 @@ export const SECRET_LABELS: Readonly<Record<SecretKind, string>> = {
   "jwt": "a JSON web token",
   "private-key": "a private key block",
   "url-password": "a password in a URL",
+  "command-password": "a password on a command line",
   "keyword-secret": "a secret value",
   "stated-password": "a password",
 };
@@ -90,15 +94,60 @@ const PASSWORD_STATE_WORDS: ReadonlySet<string> = new Set([
 ]);
 
 /** Placeholder passwords of documentation (`postgres://user:password@host`). */
+// deno-fmt-ignore
 const PLACEHOLDER_PASSWORDS: ReadonlySet<string> = new Set([
-  "password",
-  "pass",
-  "passwd",
-  "pwd",
-  "pw",
-  "secret",
-  "token",
+  "password", "pass", "passwd", "pwd", "pw", "secret", "token", "example", "changeme", "changeit",
+  "yourpassword", "your-password", "your_password", "mypassword", "my-password",
 ]);
+
+/** Passwords a database or broker ships with, no secret on a local address. */
+// deno-fmt-ignore
+const LOCAL_DEFAULT_PASSWORDS: ReadonlySet<string> = new Set([
+  "postgres", "root", "admin", "guest", "mysql", "test", "dev", "user", "default", "rabbitmq",
+]);
+
+/** A host that is this machine (or a container's view of it): the start of what follows `@`. */
+const LOCAL_HOST =
+  /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal)(?![\w.-])/i;
+
+/**
+ * Whether the password of a URL is a local default: the user's own name or a password a database
+ * ships with, on a local host (`postgres://postgres:postgres@localhost`, `amqp://guest:guest@…`).
+ */
+function isLocalDefault(value: string, match: RegExpExecArray): boolean {
+  const after = match.input.slice(
+    match.index + match[0].length,
+    match.index + match[0].length + 64,
+  );
+  if (!LOCAL_HOST.test(after)) return false;
+  const user = /:\/\/([^:]*):/.exec(match[0])?.[1] ?? "";
+  const password = value.toLowerCase();
+  return password === user.toLowerCase() || LOCAL_DEFAULT_PASSWORDS.has(password);
+}
+
+/**
+ * Whether a stated password ("the password is …") is one: quoted, or holding a digit, a symbol or
+ * mixed case, as passwords are; a plain word is prose ("the password is separate").
+ */
+function isStatedPassword(value: string, match: RegExpExecArray): boolean {
+  if (PASSWORD_STATE_WORDS.has(value.toLowerCase()) || isPlaceholder(value)) return false;
+  const quoted = /["'`]$/.test(match[0].slice(0, match[0].lastIndexOf(value)));
+  return quoted || hasDigit(value) || /[^A-Za-z]/.test(value) ||
+    (/[a-z]/.test(value) && /[A-Z]/.test(value.slice(1)));
+}
+
+/** Words before a bare `key` that make what follows it a secret (`secret key …`, `API key …`). */
+const SECRET_KEY_WORDS = /(?:secret|private|access|api|auth|master|encryption)[ \t]{1,5}$/i;
+
+/**
+ * Whether a `key` followed by blanks (no `=` or `:`) names an identifier, not a secret: `RSA key
+ * 4AEE18F8…` in gpg's output, `cache key v2-…`. Only a word such as `secret` or `API` before it
+ * makes it a secret's name.
+ */
+function isKeyIdentifier(match: RegExpExecArray): boolean {
+  if (match[1] !== undefined || !/^key["']?[ \t]/i.test(match[0])) return false;
+  return !SECRET_KEY_WORDS.test(match.input.slice(Math.max(0, match.index - 40), match.index));
+}
 
 /**
  * True for values that stand for a secret instead of being one: `$VAR`, `<…>`, `{…}`, `***`,
@@ -155,9 +204,9 @@ const RULES: readonly Rule[] = [
   },
   {
     kind: "api-key",
-    triggers: ["aiza", "sk-", "sk_live_", "rk_live_"],
+    triggers: ["aiza", "sk-", "sk_live_", "rk_live_", "sg."],
     source: "\\b(?:AIza[0-9A-Za-z_-]{35}|sk-(?:ant-|proj-)?[A-Za-z0-9_-]{32,200}|" +
-      "[sr]k_live_[A-Za-z0-9]{20,120})",
+      "[sr]k_live_[A-Za-z0-9]{20,120}|SG\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}(?![\\w-]))",
     flags: "g",
     group: 0,
     accept: (value) => hasDigit(value),
@@ -166,6 +215,16 @@ const RULES: readonly Rule[] = [
     kind: "url-password",
     triggers: ["://"],
     source: "\\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\\s:/?#@]{1,200}:([^\\s/?#@]{1,200})@",
+    flags: "g",
+    group: 1,
+    accept: (value, match) => !isPlaceholder(value) && !isLocalDefault(value, match),
+  },
+  {
+    kind: "command-password",
+    triggers: ["mysql", "mariadb"],
+    // `mysql … -pSECRET`: the password attached to `-p` (a bare `-p` asks for it).
+    source: "\\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\\b[^\\n|;&]{0,200}?" +
+      "[ \\t]-p[\"']?([^\\s\"'`|;&]{1,200})",
     flags: "g",
     group: 1,
     accept: (value) => !isPlaceholder(value),
@@ -177,7 +236,7 @@ const RULES: readonly Rule[] = [
       "[\"'`]?([^\\s\"'`]{4,200}?)[\"'`]?[.,;:!?]?(?=\\s|$)",
     flags: "gi",
     group: 1,
-    accept: (value) => !PASSWORD_STATE_WORDS.has(value.toLowerCase()) && !isPlaceholder(value),
+    accept: isStatedPassword,
   },
   {
     kind: "keyword-secret",
@@ -189,7 +248,7 @@ const RULES: readonly Rule[] = [
     flags: "gi",
     group: 2,
     accept: (value, match) =>
-      startsWord(match) &&
+      startsWord(match) && !isKeyIdentifier(match) &&
       (isHighEntropy(value) ||
         (match[1] !== undefined && /passw|pwd/i.test(match[0]) && isPasswordLiteral(value))),
   },
@@ -410,13 +469,48 @@ export function scrubSecrets(text: string): string {
 }
 
 /**
- * The lowercase words (runs of letters and digits) that lie inside a credential of `text`: the
+ * Values a prompt gives as credentials whatever they look like, letters only included: after a
+ * word naming a secret and `=` or `:` (`TOKEN=…`, `PASSWORD: …`), after `Bearer`, attached to
+ * `-p` (`mysql -p…`), and after "password is". Too loose to refuse a save on, strict enough that a
+ * prompt's words about them are never stored.
+ */
+const ASSIGNED_VALUES = new RegExp(
+  `(?:(?:${SECRET_WORDS})[\\w.-]{0,30}["']?[ \\t]{0,5}(?:[:=]>?|:=)[ \\t]{0,5}` +
+    "(?:(?:bearer|basic|token)[ \\t]{1,5})?|\\bbearer[ \\t]{1,5}|" +
+    "(?:^|\\s)-p|\\b(?:passw(?:or)?d|passphrase|pwd)[ \\t]{1,5}(?:is|was)[ \\t]{1,5})" +
+    "[\"'`]?([^\\s\"'`,;]{1,400})",
+  "gi",
+);
+
+/** A letter or digit: part of a word as the tokenizer makes them. */
+const WORD_CHARACTER = /[\p{L}\p{N}]/u;
+
+/**
+ * The spans of `text` that a stored word must not come from: its credentials, and assigned
+ * values, each widened to the whole words it touches (`-phunterpass` is the word `phunterpass`).
+ */
+function storedSecretSpans(text: string): { start: number; end: number }[] {
+  const spans: { start: number; end: number }[] = findSecrets(text);
+  for (const match of text.matchAll(ASSIGNED_VALUES)) {
+    const start = match.index + match[0].length - match[1].length;
+    spans.push({ start, end: start + match[1].length });
+  }
+  return spans.map(({ start, end }) => {
+    while (start > 0 && WORD_CHARACTER.test(text[start - 1])) start--;
+    while (end < text.length && WORD_CHARACTER.test(text[end])) end++;
+    return { start, end };
+  });
+}
+
+/**
+ * The lowercase words (runs of letters and digits) that lie inside a credential of `text`, or in
+ * a value it gives as one (`TOKEN=…`, `Bearer …`, `-p…`, "password is …", letters only too): the
  * words of a prompt that must not be stored (`hunter2secret` of "my password is hunter2secret").
  */
 export function secretWords(text: string): Set<string> {
   const words = new Set<string>();
-  for (const finding of findSecrets(text)) {
-    const secret = text.slice(finding.start, finding.end).toLowerCase();
+  for (const span of storedSecretSpans(text)) {
+    const secret = text.slice(span.start, span.end).toLowerCase();
     for (const word of secret.split(/[^\p{L}\p{N}]+/u)) if (word) words.add(word);
   }
   return words;
@@ -449,8 +543,8 @@ export function inSecretTest(text: string): (word: string) => boolean {
     for (let seen = 0; at >= 0 && seen < WORD_OCCURRENCES; seen++) {
       const from = Math.max(0, at - WORD_WINDOW_CHARS);
       const window = text.slice(from, at + word.length + WORD_WINDOW_CHARS);
-      const found = findSecrets(window).some((finding) =>
-        window.slice(finding.start, finding.end).toLowerCase().includes(word)
+      const found = storedSecretSpans(window).some((span) =>
+        window.slice(span.start, span.end).toLowerCase().includes(word)
       );
       if (found) return true;
       at = lower.indexOf(word, at + 1);

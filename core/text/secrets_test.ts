@@ -199,6 +199,24 @@ Deno.test("inSecretTest: whole or around each word, the same answers", () => {
   }
 });
 
+Deno.test("inSecretTest: a letters-only value after TOKEN=, PASSWORD=, Bearer or -p is never kept", () => {
+  const prompt = "why does TOKEN=swordfishblue fail, PASSWORD: 'correcthorse' too, " +
+    "curl -H 'Authorization: Bearer letmeinplease' and mysql -u root -phunterpass shop, " +
+    "my password is tangerine";
+  const filler = "plain words ".repeat(3_000);
+  for (const text of [prompt, `${filler}${prompt} ${filler}`]) {
+    const inSecret = inSecretTest(text);
+    for (
+      const word of ["swordfishblue", "correcthorse", "letmeinplease", "phunterpass", "tangerine"]
+    ) {
+      assert.ok(inSecret(word), `${word} in ${text.length} characters`);
+    }
+    for (const word of ["curl", "mysql", "root", "shop", "fail", "token", "password", "bearer"]) {
+      assert.ok(!inSecret(word), word);
+    }
+  }
+});
+
 Deno.test("inSecretTest: a few words of an 8 MiB prompt are checked within a second", () => {
   const text = "eyJaaaaaaaaaa.".repeat((8 << 20) / 14) + " my password is hunter2secret";
   const started = performance.now();
@@ -329,4 +347,45 @@ const ORDINARY_TEXTS = [
 
 Deno.test("findSecrets: ordinary tldr-style knowledge holds no secret", () => {
   for (const text of ORDINARY_TEXTS) assert.deepEqual(findSecrets(text), [], text);
+});
+
+Deno.test("findSecrets: prose about passwords, key fingerprints and local defaults holds no secret", () => {
+  const clean = [
+    "The vault password is separate from the login.",
+    "On first boot the default password is left blank.",
+    "gpg:                using RSA key 4AEE18F83AFDEB23",
+    "gpg:                using EDDSA key 5F3A8C2E91D04B7A6C1E0F9D2B8A7C6E5D4F3A2B",
+    "Primary key fingerprint: 5DE3 E050 9C47 EA3C F04A  42D3 4AEE 18F8 3AFD EB23",
+    "DATABASE_URL=postgres://postgres:postgres@localhost:5432/app",
+    "mysql://root:root@127.0.0.1:3306/test and amqp://guest:guest@localhost//",
+    "redis://default:changeme@localhost:6379 and postgres://app:example@[::1]/db",
+    "the cache key v2-3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c is derived from the lockfile",
+    "mysql -u root -p app_db (it asks for the password) and mysql -p$MYSQL_PWD -u ci",
+  ];
+  for (const text of clean) assert.deepEqual(findSecrets(text), [], text);
+});
+
+Deno.test("findSecrets: a SendGrid key, a password attached to mysql -p, a real one in a local URL", () => {
+  const sendgrid = "SG." + "aB3dE5fG7hI9jK1lM3nO5p" + "." +
+    "qR7sT9uV1wX3yZ5aB7cD9eF1gH3iJ5kL7mN9oP1qR3s";
+  const cases: [string, string, SecretKind][] = [
+    [`SENDGRID=${sendgrid}`, sendgrid, "api-key"],
+    ["mysql -u admin -pS3cretPw orders", "S3cretPw", "command-password"],
+    ["mysqldump -uroot -p'hunterpass' shop > shop.sql", "hunterpass", "command-password"],
+    ["postgres://app:Xk9-pQ2w@localhost/app", "Xk9-pQ2w", "url-password"],
+    ["postgres://postgres:postgres@db.internal.example.net/app", "postgres", "url-password"],
+    [
+      "api signing secret key 9f8e7d6c5b4a39281706f5e4d3c2b1a0",
+      "9f8e7d6c5b4a39281706f5e4d3c2b1a0",
+      "keyword-secret",
+    ],
+  ];
+  for (const [text, secret, kind] of cases) {
+    const found = findSecrets(text);
+    assert.deepEqual(
+      found.map((item) => [item.kind, text.slice(item.start, item.end)]),
+      [[kind, secret]],
+      text,
+    );
+  }
 });

@@ -1,7 +1,8 @@
 /**
- * `git-kb import`'s work: read the source folder, plan the entries against the knowledge base's
- * own, leave out every note that could not be saved (with why: a credential in it, a value the
- * contract refuses), and save the rest in one commit through the save pipeline (one push, one
+ * `git-kb import`'s work: read the source folder, mask the credentials in its notes (but in the
+ * notes the user allowed), plan the entries against the knowledge base's own, leave out every
+ * note that could not be saved (with why: a credential the masking missed, a value the contract
+ * refuses), and save the rest in one commit through the save pipeline (one push, one
  * reindex). A dry run plans and reports without writing.
  *
  * @module
@@ -16,10 +17,11 @@ import {
 import type { SourceNote } from "../../core/import/note.ts";
 import { join } from "../../core/path.ts";
 import { claudeImports } from "../../core/import/agent_rules.ts";
-import { readFolderNotes, type SourceKind } from "../../core/import/kinds.ts";
+import { type KindNote, readFolderNotes, type SourceKind } from "../../core/import/kinds.ts";
 import { kernelRuleCost, LIMITS } from "../../core/entry/schema.ts";
 import {
   type ExistingEntry,
+  folderKey,
   type ImportChange,
   type ImportPlan,
   planImport,
@@ -28,7 +30,16 @@ import { SECRET_LABELS } from "../../core/text/secrets.ts";
 import { entrySecrets } from "../../core/entry/secrets.ts";
 import { listEntryFiles, readKbFile } from "../kb.ts";
 import { type ChangesResult, entryPaths, newId, saveChanges } from "../save/save.ts";
-import { readSourceFolder } from "./source.ts";
+import { inFolder, readSourceFolder, type SourceFolder, SYMLINK } from "./source.ts";
+import {
+  attachmentLookup,
+  attachmentPath,
+  MAX_ATTACHMENT_BYTES,
+  type MissingAttachment,
+  resolveAttachments,
+} from "../../core/import/attachments.ts";
+import { type MaskedSecret, maskNoteSecrets } from "../../core/import/mask.ts";
+import { realPathOr } from "../disk.ts";
 
 /** What to import, and where. */
 export interface ImportRequest {
@@ -39,8 +50,13 @@ export interface ImportRequest {
   kind?: SourceKind;
   /** Plan and report without writing anything. */
   dryRun?: boolean;
-  /** Import notes holding a credential too (`--allow-secret`: a private knowledge base only). */
+  /** Keep every note's credentials (`--allow-secret`: a private knowledge base only). */
   allowSecret?: boolean;
+  /**
+   * The notes whose credentials are kept (`--allow-secret-in`: a private knowledge base only),
+   * each a path inside the folder or a path to the file; every other note's are masked.
+   */
+  allowSecretIn?: readonly string[];
 }
 
 /** What an import did (or, in a dry run, would do). */
@@ -50,6 +66,18 @@ export interface ImportReport extends ImportPlan {
   indexes: string[];
   /** Source files not imported, each with the reason, paths inside the folder. */
   leftOut: { path: string; reason: string }[];
+  /**
+   * The files notes embed: those copied under `attachments/` (paths inside the folder), and the
+   * embeds of files not brought (made plain text), each with why.
+   */
+  attachments: { brought: string[]; missing: MissingAttachment[] };
+  /** Credentials masked in the notes brought in, each with its note and line in the source. */
+  masked: MaskedSecret[];
+  /**
+   * What was changed to fit the entry format or could not be read, by note: a title cut at 200
+   * characters, tags past 32 left out, frontmatter that is not YAML.
+   */
+  warnings: { path: string; warning: string }[];
   /** Rules their source applies always (Cursor's `alwaysApply`) made kernel rules. */
   kernel: string[];
   /** Such rules left as plain rules, since the kernel budget had no room for them. */
@@ -63,6 +91,11 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
   const { kbDir, folder } = request;
   const source = await readSourceFolder(folder);
   const kind = request.kind ?? source.kind;
+  const allowSecret = request.allowSecret === true;
+  const allowedNotes = notesNamed(folder, request.allowSecretIn ?? [], source.notes);
+  const keeps = (sourcePath: string) =>
+    allowSecret || allowedNotes.has(sourcePath.replace(/#.*$/, ""));
+  const { notes: maskedNotes, masked } = maskNoteSecrets(source.notes, keeps);
   const leftOut = [...source.leftOut, ...importsOutside(source.notes)];
   const taken = new Map(entryPaths(kbDir));
   const fresh = () => {
@@ -70,26 +103,34 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
     taken.set(id, "");
     return id;
   };
-  const { notes, indexes } = readFolderNotes(kind, source.notes);
+  const key = folderKey(realPathOr(folder));
+  const read = readFolderNotes(kind, maskedNotes);
+  const { notes, attachments } = withAttachments(read.notes, source.others, key);
+  const indexes = read.indexes;
   const existing = existingEntries(kbDir);
-  const allowSecret = request.allowSecret === true;
-  const firstPlan = planImport(notes, existing, fresh);
-  const refused = refusals(firstPlan.changes, allowSecret);
+  const firstPlan = planImport(notes, existing, fresh, key);
+  const refused = refusals(firstPlan.changes, keeps);
   for (const [path, reason] of refused) leftOut.push({ path, reason });
   // Planned again without the notes left out, so that a wikilink to one of them is named as
   // unresolved instead of becoming a link to an entry that is not saved.
   const plan = refused.size
-    ? planImport(notes.filter((note) => !refused.has(note.sourcePath)), existing, fresh)
+    ? planImport(notes.filter((note) => !refused.has(note.sourcePath)), existing, fresh, key)
     : firstPlan;
   const kept = plan.changes;
   const candidates = new Set(
     notes.filter((note) => note.alwaysApply).map((note) => note.sourcePath),
   );
+  const brought = new Set(attachments.brought);
   const report: ImportReport = {
     ...plan,
     kind,
     indexes,
-    leftOut,
+    leftOut: leftOut.filter((file) => !brought.has(file.path)),
+    attachments,
+    masked,
+    warnings: notes.flatMap((note) =>
+      note.warnings.map((warning) => ({ path: note.sourcePath, warning }))
+    ),
     ...offerKernel(kept, candidates, existing),
   };
   if (request.dryRun || !kept.length) return report;
@@ -99,9 +140,54 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
     message: `kb: import ${folderName} (${report.added.length} added, ` +
       `${report.updated.length} updated)`,
     changes: kept,
-    allowSecret: request.allowSecret,
+    files: attachments.brought.map((path) => ({
+      path: attachmentPath(key, path),
+      bytes: readAttachment(folder, path),
+    })),
+    allowSecret: allowSecret || allowedNotes.size > 0,
   });
   return report;
+}
+
+/**
+ * The notes with their embeds resolved against the folder's other files (see
+ * core/import/attachments.ts): a file past {@link MAX_ATTACHMENT_BYTES} or a symbolic link is not
+ * brought.
+ */
+function withAttachments(
+  notes: readonly KindNote[],
+  others: SourceFolder["others"],
+  key: string,
+): { notes: KindNote[]; attachments: ImportReport["attachments"] } {
+  const info = new Map(others.map((file) => [file.path, file]));
+  const lookup = attachmentLookup(others.map((file) => file.path));
+  const refusal = (path: string) => {
+    const file = info.get(path)!;
+    if (file.symlink) return SYMLINK;
+    return file.size > MAX_ATTACHMENT_BYTES
+      ? `larger than ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MiB`
+      : undefined;
+  };
+  const brought = new Set<string>();
+  const missing: MissingAttachment[] = [];
+  const resolved = notes.map((note) => {
+    const notePath = note.sourcePath.replace(/#.*$/, "");
+    const found = resolveAttachments(note.body, notePath, key, lookup, refusal);
+    for (const path of found.brought) brought.add(path);
+    missing.push(...found.missing);
+    return found.body === note.body ? note : { ...note, body: found.body };
+  });
+  return { notes: resolved, attachments: { brought: [...brought].sort(), missing } };
+}
+
+/** The bytes of the file `path` inside `folder`, refused when it is no longer a regular file. */
+function readAttachment(folder: string, path: string): Uint8Array {
+  const absolute = inFolder(folder, path);
+  const info = Deno.lstatSync(absolute);
+  if (!info.isFile || info.size > MAX_ATTACHMENT_BYTES) {
+    throw new Error(`${absolute} changed while it was imported; import again`);
+  }
+  return Deno.readFileSync(absolute);
 }
 
 /**
@@ -170,12 +256,44 @@ function existingEntries(kbDir: string): ExistingEntry[] {
   return existing;
 }
 
+/**
+ * The notes `named` names, by their paths inside `folder`: each a path inside it, or a path to the
+ * file (absolute, or from the working folder). Throws for a name that is no note of the folder.
+ */
+function notesNamed(
+  folder: string,
+  named: readonly string[],
+  notes: readonly SourceNote[],
+): Set<string> {
+  const paths = new Set(notes.map((note) => note.path));
+  const root = realPathOr(folder);
+  const found = new Set<string>();
+  for (const name of named) {
+    const inside = name.replace(/^\.\//, "");
+    const real = realPathOr(name);
+    const relative = real.startsWith(`${root}/`) ? real.slice(root.length + 1) : undefined;
+    const path = paths.has(inside) ? inside : relative;
+    if (!path || !paths.has(path)) {
+      throw new Error(
+        `--allow-secret-in ${name}: no note of ${folder} has that path; give its path inside ` +
+          "the folder, as the import's report names it",
+      );
+    }
+    found.add(path);
+  }
+  return found;
+}
+
 /** The planned changes that cannot be saved, by the source path of their note, with why. */
-function refusals(changes: readonly ImportChange[], allowSecret: boolean): Map<string, string> {
+function refusals(
+  changes: readonly ImportChange[],
+  keeps: (sourcePath: string) => boolean,
+): Map<string, string> {
   const refused = new Map<string, string>();
   for (const { entry } of changes) {
-    const reason = saveRefusal(entry, allowSecret);
-    if (reason) refused.set(String(entry.extra.imported_from), reason);
+    const from = String(entry.extra.imported_from);
+    const reason = saveRefusal(entry, keeps(from));
+    if (reason) refused.set(from, reason);
   }
   return refused;
 }
@@ -191,7 +309,7 @@ function saveRefusal(entry: Entry, allowSecret: boolean): string | undefined {
       ? `on line ${secret.fieldLine} of its body`
       : `in its ${secret.field}`;
     return `holds ${SECRET_LABELS[secret.kind]} (${secret.masked}) ${where}; ` +
-      "remove it from the note and import again, or import with --allow-secret into a " +
+      "remove it from the note and import again, or keep it with --allow-secret-in <path> in a " +
       "private knowledge base";
   }
   const problems: Problem[] = checkEntryFields(entry);

@@ -24,10 +24,18 @@ export interface SourceFolder {
   notes: SourceNote[];
   /** Files that are not imported, each with the reason, paths inside the folder. */
   leftOut: { path: string; reason: string }[];
+  /**
+   * The files that are not notes (images, PDFs), which a note may embed: their size, or that they
+   * are symbolic links (never followed).
+   */
+  others: { path: string; size: number; symlink: boolean }[];
 }
 
 /** Why a file that is not markdown (an attachment, a config file) is left out. */
 export const NOT_MARKDOWN = "not markdown";
+
+/** Why a symbolic link is left out. */
+export const SYMLINK = "a symbolic link (not followed)";
 
 /** Markdown file names. */
 const MARKDOWN = /\.(md|markdown)$/i;
@@ -37,24 +45,27 @@ export async function readSourceFolder(folder: string): Promise<SourceFolder> {
   const info = statOf(folder);
   if (!info) throw new Error(`${folder} does not exist; give the folder of notes to import`);
   if (!info.isDirectory) throw new Error(`${folder} is not a folder`);
-  const source: SourceFolder = { kind: "markdown", notes: [], leftOut: [] };
+  const source: SourceFolder = { kind: "markdown", notes: [], leftOut: [], others: [] };
   const found: { path: string; text: string; mtime: string }[] = [];
-  walk(folder, "", (path, info) => {
-    if (!MARKDOWN.test(path) && !isAgentFile(path)) {
-      source.leftOut.push({ path, reason: NOT_MARKDOWN });
-      return;
-    }
-    if (info.size > LIMITS.maxBodyBytes * 2) {
-      source.leftOut.push({ path, reason: `larger than ${LIMITS.maxBodyBytes / 1024} KiB` });
-      return;
-    }
-    try {
-      const text = decodeUtf8Strict(Deno.readFileSync(join(folder, path)));
+  walk(
+    folder,
+    "",
+    (path, info) => {
+      if (!MARKDOWN.test(path) && !isAgentFile(path)) {
+        source.leftOut.push({ path, reason: NOT_MARKDOWN });
+        source.others.push({ path, size: info.size, symlink: false });
+        return;
+      }
+      if (info.size > LIMITS.maxBodyBytes * 2) {
+        source.leftOut.push({ path, reason: `larger than ${LIMITS.maxBodyBytes / 1024} KiB` });
+        return;
+      }
+      const text = decodeUtf8Strict(Deno.readFileSync(inFolder(folder, path)));
       found.push({ path, text, mtime: dateOf(info.mtime ?? new Date()) });
-    } catch (error) {
-      source.leftOut.push({ path, reason: (error as Error).message });
-    }
-  }, source.leftOut);
+    },
+    source.leftOut,
+    source.others,
+  );
   const history = await commitDates(folder);
   for (const { path, text, mtime } of found.sort((a, b) => a.path.localeCompare(b.path))) {
     const dates = history.get(path);
@@ -80,26 +91,51 @@ function existsFolder(path: string): boolean {
   }
 }
 
-/** Visit every file under `folder/prefix`, skipping hidden folders, node_modules and links. */
+/**
+ * The file at `path` inside `folder`, its name taken as it is: a `\\` in a file name (`a\\b.md`)
+ * is part of the name, not a separator.
+ */
+export function inFolder(folder: string, path: string): string {
+  return path ? `${folder.replace(/\/+$/, "")}/${path}` : folder;
+}
+
+/**
+ * Visit every file under `folder/prefix`, skipping hidden folders, node_modules and links. A file
+ * or folder that cannot be read is left out with the reason; the walk goes on.
+ */
 function walk(
   folder: string,
   prefix: string,
   visit: (path: string, info: Deno.FileInfo) => void,
   leftOut: SourceFolder["leftOut"],
+  others: SourceFolder["others"],
 ): void {
-  const entries = [...Deno.readDirSync(join(folder, prefix))].sort((a, b) =>
-    a.name.localeCompare(b.name)
-  );
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(inFolder(folder, prefix))].sort((a, b) =>
+      a.name.localeCompare(b.name)
+    );
+  } catch (error) {
+    if (!prefix) throw error;
+    leftOut.push({ path: prefix, reason: (error as Error).message });
+    return;
+  }
   for (const entry of entries) {
     const path = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.isSymlink) leftOut.push({ path, reason: "a symbolic link (not followed)" });
-    else if (entry.isDirectory) {
+    if (entry.isSymlink) {
+      leftOut.push({ path, reason: SYMLINK });
+      others.push({ path, size: 0, symlink: true });
+    } else if (entry.isDirectory) {
       const hidden = entry.name.startsWith(".") && !isAgentFile(`${path}/rules/x.mdc`);
       if (!hidden && entry.name !== "node_modules") {
-        walk(folder, path, visit, leftOut);
+        walk(folder, path, visit, leftOut, others);
       }
     } else if (entry.isFile && !entry.name.startsWith(".")) {
-      visit(path, Deno.lstatSync(join(folder, path)));
+      try {
+        visit(path, Deno.lstatSync(inFolder(folder, path)));
+      } catch (error) {
+        leftOut.push({ path, reason: (error as Error).message });
+      }
     }
   }
 }

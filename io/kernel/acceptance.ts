@@ -185,6 +185,8 @@ export async function acceptKernelRules(rules: readonly KernelRuleText[]): Promi
       if (ifExists(() => Deno.lstatSync(path))?.isFile !== true) throw error;
       accepted = {};
     }
-    writeFileAtomic(path, serializeAcceptedRules(withAccepted(accepted, rules)), PRIVATE_FILE_MODE);
+    writeFileAtomic(path, serializeAcceptedRules(withAccepted(accepted, rules)), {
+      mode: PRIVATE_FILE_MODE,
+    });
   }, { timeoutMs: 10_000 });
 }

@@ -36,7 +36,10 @@ import {
   pathsWithConflictMarkers,
   remoteNames,
   replayOnto,
+  stagedPaths,
+  stagePaths,
 } from "../git.ts";
+import { type AttachmentFile, attachmentProblems, writeAttachments } from "./attachments.ts";
 import { HOOK_TRUST_MS, openIndex, type RefreshReport } from "../index/store.ts";
 import { ENTRIES_DIR, listEntries, readKbFile, UnreadableEntryError } from "../kb.ts";
 import { KB_SETTINGS_FILE, readKbSettings } from "../kb_settings.ts";
@@ -158,6 +161,8 @@ export interface ChangesRequest {
    * in a private knowledge base only (see io/kb_settings.ts); the save warns of each one kept.
    */
   allowSecret?: boolean;
+  /** Files that are not entries, written and committed with them (an import's attachments). */
+  files?: readonly AttachmentFile[];
 }
 
 /** An entry to write: new (path chosen from id and slug) or a replacement of `previousText`. */
@@ -296,7 +301,7 @@ export async function validateForSave(
       message: error instanceof Error ? error.message : String(error),
     }];
   }
-  problems.push(...checkAgainstKb(entry, { ids: new Map(ids), path }));
+  problems.push(...checkAgainstKb(entry, { ids, path }));
   problems.push(...await secretProblems(request));
   const idIsValid = !problems.some((problem) => problem.field === "id");
   const name = path.slice(path.lastIndexOf("/") + 1);
@@ -418,12 +423,18 @@ async function assertSaveable(kbDir: string): Promise<string> {
   return found.branch;
 }
 
-/** Write or delete each file; returns the texts they had, to put back on failure. */
+/**
+ * Write or delete each file; returns the texts they had, to put back on failure. A new entry's
+ * file did not exist when the change set was validated under the lock, so it is not read again.
+ */
 function applyChanges(kbDir: string, changes: readonly Change[]): (string | undefined)[] {
-  return changes.map(({ path, entry }) => {
+  const made = new Set<string>();
+  return changes.map(({ path, entry, previousText }) => {
     const absolute = join(kbDir, path);
-    const before = ifExists(() => Deno.readTextFileSync(absolute));
-    if (entry) writeFileAtomic(absolute, serializeEntry(entry));
+    const before = entry && previousText === undefined
+      ? undefined
+      : ifExists(() => Deno.readTextFileSync(absolute));
+    if (entry) writeFileAtomic(absolute, serializeEntry(entry), { made });
     else ifExists(() => Deno.removeSync(absolute));
     return before;
   });
@@ -444,6 +455,7 @@ async function commitChanges(
   kbDir: string,
   changes: readonly Change[],
   message: string,
+  files: readonly AttachmentFile[] = [],
 ): Promise<string> {
   const deleted = changes.filter((change) => !change.entry).map((change) => change.path);
   // A deleted file git never tracked (a hand-written one, renamed by a repair) is no pathspec.
@@ -451,15 +463,24 @@ async function commitChanges(
     ? new Set((await gitOk(kbDir, ["ls-files", "-z", "--", ...deleted])).split("\0"))
     : new Set<string>();
   const written = changes.map((change) => change.path);
-  const paths = written.filter((path) => !deleted.includes(path) || tracked.has(path));
+  const gone = new Set(deleted);
+  const paths = [
+    ...written.filter((path) => !gone.has(path) || tracked.has(path)),
+    ...files.map((file) => file.path),
+  ];
   const before = applyChanges(kbDir, changes);
+  let restoreFiles = () => {};
   try {
-    await gitOk(kbDir, ["add", "-A", "--", ...paths]);
-    const status = await gitOk(kbDir, ["status", "--porcelain", "--", ...paths]);
-    if (!status.trim()) return "";
-    await commitPaths(kbDir, message, paths);
+    restoreFiles = writeAttachments(kbDir, files);
+    await stagePaths(kbDir, paths);
+    const staged = await stagedPaths(kbDir);
+    const ours = new Set(paths);
+    if (!paths.some((path) => staged.has(path))) return "";
+    const othersStaged = [...staged].some((path) => !ours.has(path));
+    await commitPaths(kbDir, message, paths, !othersStaged);
   } catch (error) {
     restore(kbDir, written, before);
+    restoreFiles();
     await git(kbDir, ["reset", "--quiet", "--", ...paths]).catch(() => undefined);
     throw error;
   }
@@ -733,7 +754,11 @@ type Plan = () => Promise<{ message: string; changes: Change[] }>;
 async function runSave(
   kbDir: string,
   plan: Plan,
-  { timeoutMs, allowSecret }: { timeoutMs: number; allowSecret: boolean },
+  { timeoutMs, allowSecret, files = [] }: {
+    timeoutMs: number;
+    allowSecret: boolean;
+    files?: readonly AttachmentFile[];
+  },
 ): Promise<ChangesResult> {
   const done = await withLock(await saveLockPath(kbDir), async () => {
     const branch = await assertSaveable(kbDir);
@@ -742,7 +767,10 @@ async function runSave(
     const warnings: string[] = [];
     const orphans = (await findOrphans(kbDir)).filter((path) => !paths.includes(path));
     if (orphans.length) warnings.push(orphansMessage(kbDir, orphans));
-    const problems = await changeProblems(kbDir, changes, allowSecret);
+    const problems = [
+      ...await changeProblems(kbDir, changes, allowSecret),
+      ...attachmentProblems(kbDir, files),
+    ];
     if (problems.length) {
       const what = changes.length === 1
         ? `Entry ${changes[0].entry?.id ?? idOfPath(paths[0]) ?? paths[0]}`
@@ -750,7 +778,7 @@ async function runSave(
       throw new ValidationError(what, problems);
     }
     const identity = await commitIdentity(kbDir);
-    const commit = changes.length ? await commitChanges(kbDir, changes, message) : "";
+    const commit = changes.length ? await commitChanges(kbDir, changes, message, files) : "";
     if (!commit) return { paths, commit, push: "NO_REMOTE" as PushOutcome, warnings };
     if (allowSecret) warnings.push(...keptSecretWarnings(changes));
     if (identity.fallback) warnings.push(fallbackIdentityWarning());
@@ -783,6 +811,7 @@ export function saveChanges(request: ChangesRequest): Promise<ChangesResult> {
   return runSave(kbDir, () => Promise.resolve({ message, changes }), {
     timeoutMs: request.networkTimeoutMs ?? NETWORK_TIMEOUT_MS,
     allowSecret: request.allowSecret === true,
+    files: request.files,
   });
 }
 

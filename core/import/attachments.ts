@@ -1,0 +1,127 @@
+/**
+ * The files notes embed (images, PDFs), pure: `![[diagram.png]]`, `![[scan.pdf|300]]`,
+ * `![alt](img/x.png)` and `![alt](<img/x y.png>)` outside code. An embed is resolved as Obsidian
+ * does: a wikilink embed by its path inside the folder, else by its file name anywhere in it (the
+ * shortest path first); a markdown embed relative to the note, else from the folder's top. Each
+ * embed of a file brought along points at its copy under `attachments/<folder key>/`; an embed of
+ * a file that is not brought (not found, too large, a link) becomes plain text naming it, so no
+ * entry points at a file that is not there.
+ *
+ * @module
+ */
+import { dirname, join } from "../path.ts";
+import { replaceOutsideCode } from "./wikilinks.ts";
+
+/** The folder of a knowledge base that holds the files imported notes embed. */
+export const ATTACHMENTS_DIR = "attachments";
+
+/** The largest file an import brings along: 10 MiB. */
+export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
+
+/** An embed whose file is not brought along, and why. */
+export interface MissingAttachment {
+  /** The note's path inside the imported folder. */
+  path: string;
+  /** The embed's target as written. */
+  target: string;
+  reason: string;
+}
+
+/** What the embeds of a note need: files to bring, and embeds that name none. */
+export interface NoteAttachments {
+  body: string;
+  /** The source paths (inside the imported folder) of the files the body now points at. */
+  brought: string[];
+  missing: MissingAttachment[];
+}
+
+/**
+ * An embed: a wikilink one, `![[file]]` with an optional `|size` or `#page` (group 1), or a
+ * markdown one, `![alt](file)` or `![alt](<file>)` with an optional title (groups 2 to 4).
+ */
+const EMBED = new RegExp(
+  "!\\[\\[([^\\]|#\\n]+?)(?:[#|][^\\]\\n]*)?\\]\\]|" +
+    '!\\[([^\\]\\n]*)\\]\\((?:<([^>\\n]+)>|([^)\\s]+))(?:\\s+"[^"\\n]*")?\\)',
+  "g",
+);
+
+/** A target that is an address elsewhere (`https:`, `data:`), not a file of the folder. */
+const ADDRESS = /^[a-z][a-z0-9+.-]*:/i;
+
+/** Markdown files: embedded notes are another matter (transclusion), left as written. */
+const NOTE_FILE = /\.(?:md|markdown)$/i;
+
+/**
+ * A lookup of the folder's attachment files: by path inside the folder, then by file name (the
+ * shortest path of that name first), as Obsidian resolves `![[name]]`.
+ */
+export function attachmentLookup(files: readonly string[]): {
+  byPath: (path: string) => string | undefined;
+  byName: (name: string) => string | undefined;
+} {
+  const paths = new Map(files.map((path) => [path.toLowerCase(), path]));
+  const names = new Map<string, string>();
+  for (const path of [...files].sort((a, b) => a.length - b.length || a.localeCompare(b))) {
+    const name = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
+    if (!names.has(name)) names.set(name, path);
+  }
+  return {
+    byPath: (path) => paths.get(path.toLowerCase()),
+    byName: (name) => names.get(name.slice(name.lastIndexOf("/") + 1).toLowerCase()),
+  };
+}
+
+/** `path` as a link target: each segment percent-encoded where markdown needs it. */
+function linkTarget(path: string): string {
+  return path.split("/").map((segment) => encodeURIComponent(segment)).join("/");
+}
+
+/** Where the copy of the source file `path` goes in the knowledge base, for the folder `key`. */
+export function attachmentPath(folderKey: string, path: string): string {
+  return `${ATTACHMENTS_DIR}/${folderKey}/${path}`;
+}
+
+/**
+ * Resolve the embeds of `body`, the note at `notePath` (see the module doc). `files` finds a
+ * file of the folder; `refusal` says why a found file is not brought (undefined: it is).
+ */
+export function resolveAttachments(
+  body: string,
+  notePath: string,
+  folderKey: string,
+  files: ReturnType<typeof attachmentLookup>,
+  refusal: (path: string) => string | undefined,
+): NoteAttachments {
+  const brought: string[] = [];
+  const missing: MissingAttachment[] = [];
+  const point = (target: string, found: string | undefined, alt: string) => {
+    const reason = found ? refusal(found) : "not found in the folder";
+    if (!found || reason) {
+      missing.push({ path: notePath, target, reason: reason ?? "" });
+      return `[${alt || target}: not imported, ${reason}]`;
+    }
+    if (!brought.includes(found)) brought.push(found);
+    return `![${alt}](../${linkTarget(attachmentPath(folderKey, found))})`;
+  };
+  const resolvePiece = (piece: string) =>
+    piece.replace(EMBED, (whole, name?: string, alt?: string, angled?: string, plain?: string) => {
+      if (name !== undefined) {
+        const target = name.trim();
+        if (NOTE_FILE.test(target) || !/\.[a-z0-9]{1,8}$/i.test(target)) return whole;
+        return point(target, files.byPath(target) ?? files.byName(target), target);
+      }
+      const written = angled ?? plain ?? "";
+      if (ADDRESS.test(written) || written.startsWith("#") || NOTE_FILE.test(written)) {
+        return whole;
+      }
+      let target = written;
+      try {
+        target = decodeURIComponent(written);
+      } catch { /* kept as written */ }
+      const relative = join(dirname(notePath), target);
+      const found = (relative.startsWith("../") ? undefined : files.byPath(relative)) ??
+        files.byPath(target.replace(/^\/+/, ""));
+      return point(target, found, alt ?? "");
+    });
+  return { body: replaceOutsideCode(body, /!\[/, resolvePiece), brought, missing };
+}

@@ -1,0 +1,78 @@
+/**
+ * Files that are not entries, saved with them in one commit: the images and documents imported
+ * notes embed, under `attachments/`. Each is checked before anything is written (a path inside
+ * `attachments/`, no symbolic link on the way to it, so a planted link never sends a write
+ * outside the knowledge base), written whole (a temp file renamed over), and put back as it was
+ * when the commit fails.
+ *
+ * @module
+ */
+import { ATTACHMENTS_DIR } from "../../core/import/attachments.ts";
+import type { Problem } from "../../core/entry/entry.ts";
+import { ifExists, writeFileAtomic } from "../fs.ts";
+import { join } from "../../core/path.ts";
+
+/** A file to write beside the entries of a save. */
+export interface AttachmentFile {
+  /** Path relative to the knowledge base, `attachments/<…>`. */
+  path: string;
+  /** The file's content. */
+  bytes: Uint8Array;
+}
+
+/** Why `path` may not be written by a save, if it may not. */
+function attachmentProblem(kbDir: string, path: string): string | undefined {
+  const segments = path.split("/");
+  if (
+    segments[0] !== ATTACHMENTS_DIR || segments.length < 2 ||
+    segments.some((segment) => !segment || segment === "." || segment === "..")
+  ) {
+    return `${path} is not a file under ${ATTACHMENTS_DIR}/`;
+  }
+  for (let end = 1; end <= segments.length; end++) {
+    const prefix = segments.slice(0, end).join("/");
+    const info = ifExists(() => Deno.lstatSync(join(kbDir, prefix)));
+    if (!info) break;
+    if (info.isSymlink) return `${prefix} is a symbolic link, which a save never writes through`;
+    if (end < segments.length && !info.isDirectory) return `${prefix} is not a folder`;
+    if (end === segments.length && !info.isFile) return `${path} is not a regular file`;
+  }
+  return undefined;
+}
+
+/** The problems of the files a save would write; empty when every one may be written. */
+export function attachmentProblems(kbDir: string, files: readonly AttachmentFile[]): Problem[] {
+  return files.flatMap(({ path }) => {
+    const message = attachmentProblem(kbDir, path);
+    return message ? [{ field: "attachment", message }] : [];
+  });
+}
+
+/**
+ * Write `files`; returns what puts back the bytes they had (or removes them) on failure. A write
+ * that fails puts back the ones before it, then throws.
+ */
+export function writeAttachments(kbDir: string, files: readonly AttachmentFile[]): () => void {
+  const written: { absolute: string; had?: Uint8Array }[] = [];
+  const restore = () => {
+    for (const { absolute, had } of written) {
+      try {
+        if (had) writeFileAtomic(absolute, had);
+        else Deno.removeSync(absolute);
+      } catch { /* nothing was written there */ }
+    }
+  };
+  const made = new Set<string>();
+  try {
+    for (const { path, bytes } of files) {
+      const absolute = join(kbDir, path);
+      const had = ifExists(() => Deno.readFileSync(absolute));
+      writeFileAtomic(absolute, bytes, { made });
+      written.push({ absolute, had });
+    }
+  } catch (error) {
+    restore();
+    throw error;
+  }
+  return restore;
+}
