@@ -54,6 +54,8 @@ function replaceFile(path: string, data: string | Uint8Array, mode?: number): vo
   const temp = tempName(path);
   try {
     writeData(temp, data, { createNew: true, mode });
+    // The umask narrowed the mode the temp file was created with: give it the one asked for.
+    if (mode !== undefined) Deno.chmodSync(temp, mode);
     Deno.renameSync(temp, path);
   } catch (error) {
     try {
@@ -65,11 +67,13 @@ function replaceFile(path: string, data: string | Uint8Array, mode?: number): vo
 
 /**
  * Write `data` to `path` so that readers see either the old file or the new one, never half:
- * write a temp file beside it, then rename it over. Creates missing parent folders.
+ * write a temp file beside it, then rename it over. Creates missing parent folders. With `mode`,
+ * the file gets exactly that mode (a rewrite passes the old file's, to keep it); without, the
+ * umask's default.
  */
-export function writeFileAtomic(path: string, data: string | Uint8Array): void {
+export function writeFileAtomic(path: string, data: string | Uint8Array, mode?: number): void {
   Deno.mkdirSync(dirname(path), { recursive: true });
-  replaceFile(path, data);
+  replaceFile(path, data, mode);
 }
 
 /** What `read` returns, or undefined when the file it reads does not exist. */
