@@ -404,7 +404,7 @@ Deno.test("saveChanges: two new entries (one linking the other) and a deletion i
       .join("\n"),
   );
   assert.equal(await git(kb.remote!, "rev-parse", "main"), result.commit);
-  assert.equal(result.index.docCount, 46);
+  assert.equal(result.index?.docCount, 46);
 });
 
 Deno.test("a commit holding conflict markers is never pushed by a save: exit 3, the remote unchanged, the pasted steps finish", async () => {

@@ -37,6 +37,7 @@ import {
   replayOnto,
 } from "../git.ts";
 import { HOOK_TRUST_MS, openIndex, type RefreshReport } from "../index/store.ts";
+import { indexAfterWrite } from "../index/after_write.ts";
 import { ENTRIES_DIR, listEntries, readKbFile, UnreadableEntryError } from "../kb.ts";
 import { KB_SETTINGS_FILE, readKbSettings } from "../kb_settings.ts";
 import { checkLock, withLock } from "./lock.ts";
@@ -115,8 +116,11 @@ export interface SaveResult {
   commit: string;
   /** Whether the commit was pushed, pushed after a rebase, or there is no remote. */
   push: PushOutcome;
-  /** What bringing the index up to date after the save did. */
-  index: RefreshReport;
+  /**
+   * What bringing the index up to date after the save did; undefined when that failed (the save
+   * stands: a warning says why and how to rebuild the index).
+   */
+  index?: RefreshReport;
   /** One line each: what the user should know although the save worked (fallback identity…). */
   warnings: string[];
 }
@@ -720,13 +724,18 @@ async function runSave(
     } catch (error) {
       if (!(error instanceof PushError)) throw error;
       // The commit stands whatever the push did, so the index must show it.
-      await openIndex(kbDir).catch(() => undefined);
+      const { warning } = await indexAfterWrite(kbDir);
+      if (warning) warnings.push(warning);
       error.message += warnings.map((warning) => `\nwarning: ${warning}`).join("");
       throw error;
     }
   }, { timeoutMs: SAVE_LOCK_WAIT_MS });
-  const { report } = await openIndex(kbDir);
-  return { ...done, index: report };
+  const { report, warning } = await indexAfterWrite(kbDir);
+  return {
+    ...done,
+    index: report,
+    warnings: warning ? [...done.warnings, warning] : done.warnings,
+  };
 }
 
 /**

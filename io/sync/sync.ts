@@ -30,7 +30,8 @@ import {
   pathsWithConflictMarkers,
   replayOnto,
 } from "../git.ts";
-import { openIndex, type RefreshReport } from "../index/store.ts";
+import type { RefreshReport } from "../index/store.ts";
+import { indexAfterWrite } from "../index/after_write.ts";
 import { ENTRIES_DIR, readKbFile } from "../kb.ts";
 import { withLock } from "../save/lock.ts";
 import { indexLockMessage, indexLockPath, repoState } from "../save/repo_state.ts";
@@ -76,8 +77,11 @@ export interface SyncReport {
   outgoing: Outgoing;
   /** Whether local commits were replayed onto the remote's (a rebase). */
   rebased: boolean;
-  /** What bringing the index up to date did. */
-  index: RefreshReport;
+  /**
+   * What bringing the index up to date did; undefined when that failed (what the sync did
+   * stands: a warning says why and how to rebuild the index).
+   */
+  index?: RefreshReport;
   /** One line each: what the user should know although the sync worked. */
   warnings: string[];
 }
@@ -534,9 +538,16 @@ export async function syncKb(kbDir: string, options: SyncOptions = {}): Promise<
     moved = await withLock(await saveLockPath(kbDir), () => syncLocked(kbDir, timeoutMs));
   } catch (error) {
     // What came in stands although the push failed, so the index must show it.
-    if (error instanceof SyncPushError) await openIndex(kbDir).catch(() => undefined);
+    if (error instanceof SyncPushError) {
+      const { warning } = await indexAfterWrite(kbDir);
+      if (warning) error.message += `\nwarning: ${warning}`;
+    }
     throw error;
   }
-  const { report } = await openIndex(kbDir);
-  return { ...moved, index: report };
+  const { report, warning } = await indexAfterWrite(kbDir);
+  return {
+    ...moved,
+    index: report,
+    warnings: warning ? [...moved.warnings, warning] : moved.warnings,
+  };
 }
