@@ -21,7 +21,7 @@ import { ENTRIES_DIR, readKbFile } from "../io/kb.ts";
 import { cacheFindings } from "../io/cache_health.ts";
 import { indexFindings as indexHealthFindings } from "../io/index/health.ts";
 import { indexDir } from "../io/paths.ts";
-import { checkIndexLock, checkOrphans, checkRepoState, repoState } from "../io/save/repo_state.ts";
+import { checkGitLocks, checkOrphans, checkRepoState, repoState } from "../io/save/repo_state.ts";
 import { checkSaveLock, syncCommand } from "../io/save/save.ts";
 import { type RemoteStatus, remoteStatus } from "../io/sync/remote_status.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
@@ -497,7 +497,7 @@ export async function saveStateFindings(context: DoctorContext): Promise<Finding
   const { kbDir } = context;
   return [
     await checkRepoState(kbDir),
-    await checkIndexLock(kbDir),
+    await checkGitLocks(kbDir),
     await checkSaveLock(kbDir),
     await checkOrphans(kbDir),
   ];

@@ -45,8 +45,8 @@ import type { Finding } from "../../core/setup/finding.ts";
 import {
   findOrphans,
   gitDir,
-  indexLockMessage,
-  indexLockPath,
+  gitLockPaths,
+  gitLocksMessage,
   orphansMessage,
   repoState,
 } from "./repo_state.ts";
@@ -73,7 +73,7 @@ function commandLines(commands: readonly string[]): string {
 
 /**
  * Raised before anything is written when the repo is in a state a save must not touch (a
- * detached HEAD, an operation under way, conflicts, git's index lock): one line saying so, then
+ * detached HEAD, an operation under way, conflicts, git's lock files): one line saying so, then
  * the commands that get out of it. Exit code 1.
  */
 export class SaveRefusedError extends Error {
@@ -417,10 +417,10 @@ async function changeProblems(
 
 /** Refuse (before anything is written) unless the repo is on a branch with nothing under way. */
 async function assertSaveable(kbDir: string): Promise<string> {
-  const lock = await indexLockPath(kbDir);
-  if (lock) throw new SaveRefusedError(indexLockMessage(lock), []);
   const found = await repoState(kbDir);
   if (found.state !== "branch") throw new SaveRefusedError(found.message, found.commands);
+  const locks = await gitLockPaths(kbDir, found.branch);
+  if (locks.length) throw new SaveRefusedError(gitLocksMessage(locks), []);
   return found.branch;
 }
 

@@ -34,7 +34,7 @@ import type { RefreshReport } from "../index/store.ts";
 import { indexAfterWrite } from "../index/after_write.ts";
 import { ENTRIES_DIR, readKbFile } from "../kb.ts";
 import { withLock } from "../save/lock.ts";
-import { indexLockMessage, indexLockPath, repoState } from "../save/repo_state.ts";
+import { gitLockPaths, gitLocksMessage, repoState } from "../save/repo_state.ts";
 import { type PushTarget, pushTarget, saveLockPath, syncCommand } from "../save/save.ts";
 
 /** How to run a sync. */
@@ -188,10 +188,10 @@ function upstreamName(target: PushTarget): string {
 
 /** Refuse (nothing changed) unless the repo is on its branch with nothing under way. */
 async function assertSyncable(kbDir: string): Promise<string> {
-  const lock = await indexLockPath(kbDir);
-  if (lock) throw new SyncRefusedError(indexLockMessage(lock), []);
   const found = await repoState(kbDir);
   if (found.state !== "branch") throw new SyncRefusedError(found.message, found.commands);
+  const locks = await gitLockPaths(kbDir, found.branch);
+  if (locks.length) throw new SyncRefusedError(gitLocksMessage(locks), []);
   return found.branch;
 }
 
