@@ -26,6 +26,7 @@ import {
 } from "../../core/import/plan.ts";
 import { SECRET_LABELS } from "../../core/text/secrets.ts";
 import { entrySecrets } from "../../core/entry/secrets.ts";
+import { gitOk } from "../git.ts";
 import { listEntryFiles, readKbFile } from "../kb.ts";
 import { type ChangesResult, entryPaths, newId, saveChanges } from "../save/save.ts";
 import { readSourceFolder } from "./source.ts";
@@ -54,6 +55,11 @@ export interface ImportReport extends ImportPlan {
   kernel: string[];
   /** Such rules left as plain rules, since the kernel budget had no room for them. */
   kernelOverBudget: string[];
+  /**
+   * Entries left as they were whose files no commit held: written by an earlier import that was
+   * killed (or ran out of disk) before its commit, committed by this one.
+   */
+  recovered: string[];
   /** The save, when something was written. */
   save?: ChangesResult;
 }
@@ -85,20 +91,24 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
   const candidates = new Set(
     notes.filter((note) => note.alwaysApply).map((note) => note.sourcePath),
   );
+  const kernel = offerKernel(kept, candidates, existing);
+  const recovered = await uncommittedWrites(kbDir, plan.unchanged, existing);
   const report: ImportReport = {
     ...plan,
     kind,
     indexes,
     leftOut,
-    ...offerKernel(kept, candidates, existing),
+    ...kernel,
+    recovered: recovered.map((change) => change.entry.id),
   };
-  if (request.dryRun || !kept.length) return report;
+  if (request.dryRun || !kept.length && !recovered.length) return report;
   const folderName = folder.replace(/\/+$/, "").split("/").pop() || folder;
   report.save = await saveChanges({
     kbDir,
     message: `kb: import ${folderName} (${report.added.length} added, ` +
-      `${report.updated.length} updated)`,
-    changes: kept,
+      `${report.updated.length} updated` +
+      (recovered.length ? `, ${recovered.length} left uncommitted before)` : ")"),
+    changes: [...kept, ...recovered],
     allowSecret: request.allowSecret,
   });
   return report;
@@ -153,6 +163,34 @@ function importsOutside(notes: readonly SourceNote[]): ImportReport["leftOut"] {
     }
   }
   return leftOut;
+}
+
+/**
+ * The entries of `unchanged` (ids: what the import would write is on disk already) whose files
+ * git has no commit of as they are, untracked or modified: an import that was killed or ran out
+ * of disk between writing them and committing left them, and every later import would call
+ * them unchanged and never commit them. Each becomes a change that writes the same text again,
+ * so this import's commit holds it.
+ */
+async function uncommittedWrites(
+  kbDir: string,
+  unchanged: readonly string[],
+  existing: readonly ExistingEntry[],
+): Promise<ImportChange[]> {
+  const ids = new Set(unchanged);
+  const mine = existing.filter(({ entry }) => ids.has(entry.id));
+  if (!mine.length) return [];
+  const status = await gitOk(kbDir, [
+    "status",
+    "--porcelain=v1",
+    "-z",
+    "--untracked-files=all",
+    "--",
+    ...mine.map(({ path }) => path),
+  ]);
+  const dirty = new Set(status.split("\0").filter(Boolean).map((item) => item.slice(3)));
+  return mine.filter(({ path }) => dirty.has(path))
+    .map(({ entry, path, text }) => ({ path, entry, previousText: text }));
 }
 
 /** The entries the knowledge base has now, read as the index reads them. */
