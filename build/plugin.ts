@@ -75,7 +75,7 @@ type Profile = keyof typeof PROFILES;
  */
 function shFlags(profile: Profile): string {
   return PROFILES[profile].map((flag) =>
-    flag.replace(CACHE_ROOT, "$cache").replace(/^--allow-run=git$/, "--allow-run=git$editor")
+    flag.replace(CACHE_ROOT, "$cache").replace(/^(--allow-run=git(?:,kill)?)$/, "$1$editor")
       .replace("--allow-run=claude", "--allow-run=$judge")
   ).map((flag) => flag.includes("$") ? `"${flag}"` : flag).join(" ");
 }

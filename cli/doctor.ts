@@ -15,7 +15,7 @@ import { kernelRuleCost, LIMITS } from "../core/entry/schema.ts";
 import { shellCommand, shellQuote } from "../core/shell/quote.ts";
 import { configCandidates, type KbLocation, resolveKbNamed, resolveKbs } from "../io/config.ts";
 import { idCollisionFindings } from "../io/kbs/collisions.ts";
-import { git, gitReason, identityArgs } from "../io/git.ts";
+import { git, gitReason, identityArgs, networkTimeoutMs } from "../io/git.ts";
 import { type OpenIndex, openIndex } from "../io/index/store.ts";
 import { ENTRIES_DIR, readKbFile } from "../io/kb.ts";
 import { cacheFindings } from "../io/cache_health.ts";
@@ -289,7 +289,10 @@ async function remoteFindings(kbDir: string, offline: boolean): Promise<Finding[
       message: "NO_REMOTE: saves are committed but not pushed anywhere",
     }];
   }
-  const status = await remoteStatus(kbDir, { offline, timeoutMs: REMOTE_TIMEOUT_MS });
+  const status = await remoteStatus(kbDir, {
+    offline,
+    timeoutMs: networkTimeoutMs(REMOTE_TIMEOUT_MS),
+  });
   if (!status) return [];
   return [
     ...(offline ? [] : [reachFinding(kbDir, status)]),

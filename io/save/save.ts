@@ -27,11 +27,12 @@ import {
   commitPaths,
   fallbackIdentityWarning,
   git,
+  GitInterruptedError,
   gitOk,
   gitReason,
   type GitResult,
   GitTimeoutError,
-  NETWORK_TIMEOUT_MS,
+  networkTimeoutMs,
   pathsWithConflictMarkers,
   remoteNames,
   replayOnto,
@@ -152,7 +153,7 @@ export interface ChangesRequest {
   message: string;
   /** The files to write or delete. */
   changes: Change[];
-  /** Bound of each git call that reaches the remote; {@link NETWORK_TIMEOUT_MS} by default. */
+  /** Bound of each git call that reaches the remote; `networkTimeoutMs()` (45 s) by default. */
   networkTimeoutMs?: number;
   /**
    * Keep the credentials the entries hold (`--allow-secret`) instead of refusing them: honoured
@@ -531,7 +532,12 @@ async function remoteCall(saved: Unpushed, args: string[], timeoutMs: number): P
     return await git(saved.kbDir, args, { timeoutMs });
   } catch (error) {
     if (!(error instanceof GitTimeoutError)) throw error;
-    throw notPushed(saved, `${error.call} timed out after ${Math.round(timeoutMs / 1000)} s`);
+    throw notPushed(
+      saved,
+      error instanceof GitInterruptedError
+        ? error.message
+        : `${error.call} timed out after ${Math.round(timeoutMs / 1000)} s`,
+    );
   }
 }
 
@@ -747,7 +753,7 @@ async function runSave(
 export function saveChanges(request: ChangesRequest): Promise<ChangesResult> {
   const { kbDir, message, changes } = request;
   return runSave(kbDir, () => Promise.resolve({ message, changes }), {
-    timeoutMs: request.networkTimeoutMs ?? NETWORK_TIMEOUT_MS,
+    timeoutMs: request.networkTimeoutMs ?? networkTimeoutMs(),
     allowSecret: request.allowSecret === true,
   });
 }

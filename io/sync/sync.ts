@@ -26,7 +26,7 @@ import {
   gitOk,
   gitReason,
   GitTimeoutError,
-  NETWORK_TIMEOUT_MS,
+  networkTimeoutMs,
   pathsWithConflictMarkers,
   replayOnto,
 } from "../git.ts";
@@ -39,7 +39,7 @@ import { type PushTarget, pushTarget, saveLockPath, syncCommand } from "../save/
 
 /** How to run a sync. */
 export interface SyncOptions {
-  /** Bound of each git call that reaches the remote, in ms; {@link NETWORK_TIMEOUT_MS} by default. */
+  /** Bound of each git call that reaches the remote, in ms; `networkTimeoutMs()` (45 s) by default. */
   networkTimeoutMs?: number;
 }
 
@@ -532,7 +532,7 @@ async function mergeBase(kbDir: string, a: string, b: string): Promise<string> {
  * having brought in what came.
  */
 export async function syncKb(kbDir: string, options: SyncOptions = {}): Promise<SyncReport> {
-  const timeoutMs = options.networkTimeoutMs ?? NETWORK_TIMEOUT_MS;
+  const timeoutMs = options.networkTimeoutMs ?? networkTimeoutMs();
   let moved: Moved;
   try {
     moved = await withLock(await saveLockPath(kbDir), () => syncLocked(kbDir, timeoutMs));
