@@ -17,6 +17,7 @@
 import { join } from "../../core/path.ts";
 import { readPrivateJson, UnsafeCacheError, writePrivateFile } from "../fs.ts";
 import { kbCacheDir } from "../paths.ts";
+import { rebuildDue } from "./rebuild_due.ts";
 import { openIndex, type RefreshReport } from "./store.ts";
 
 /**
@@ -150,7 +151,9 @@ export async function watchFreshness(
 
 /**
  * One knowledge base's turn: check it when it is this watch's to check. The first round only
- * claims it: the session's start brought the index up to date already (the pull hook's check).
+ * claims it, since the session's start brought the index up to date already (the pull hook's
+ * check), unless a hook noted that a rebuild is due: more changed than a hook may read, so the
+ * watch, which has the time, rebuilds at once.
  */
 async function takeTurn(
   kbDir: string,
@@ -161,8 +164,8 @@ async function takeTurn(
   round: number,
 ): Promise<void> {
   try {
-    if (!claim(kbDir, token, periodMs) || round === 0) return;
-    const { report } = await openIndex(kbDir, { hook: true });
+    if (!claim(kbDir, token, periodMs) || round === 0 && !rebuildDue(kbDir)) return;
+    const { report } = await openIndex(kbDir, { hook: true, maxReads: Infinity });
     options.onCheck?.(kbDir, report);
   } catch (error) {
     if (error instanceof UnsafeCacheError) watched.delete(kbDir);
