@@ -203,8 +203,12 @@ export async function runProcess(
   };
   const interrupt = ownGroup ? interrupts() : undefined;
   const ends = [child.status, expiry?.promise, aborted(options.signal), interrupt?.promise];
-  const status = await Promise.race(ends.filter((end) => end !== undefined));
+  let status = await Promise.race(ends.filter((end) => end !== undefined));
   interrupt?.stop();
+  // A signal that also aborted `signal` (a hook's own SIGTERM handling) is reported as the abort.
+  if (typeof status === "string" && status !== "expired" && options.signal?.aborted) {
+    status = "aborted";
+  }
   if (typeof status === "string") {
     try {
       child.kill("SIGKILL");

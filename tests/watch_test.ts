@@ -62,6 +62,19 @@ async function until(what: string, ready: () => boolean | Promise<boolean>): Pro
   }
 }
 
+/** A stand-in client: `sh -c script args…` with the watch's environment, its output dropped. */
+async function startClient(kb: Kb, script: string, ...args: string[]): Promise<Deno.ChildProcess> {
+  return new Deno.Command("sh", {
+    args: ["-c", script, ...args],
+    env: await watchEnv(kb),
+    clearEnv: true,
+    cwd: kb.root,
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+}
+
 /**
  * The watch started as `git-kb hook watch` under a stand-in client, a shell that passes the
  * launcher on by exec (as bash's `sh -c` does): client → launcher → deno, the watch a child of
@@ -77,15 +90,7 @@ async function startSession(kb: Kb): Promise<Session> {
       source: "startup",
     }),
   );
-  const client = new Deno.Command("sh", {
-    args: ["-c", `"$0" hook watch < "$1" & wait`, LAUNCHER, payload],
-    env: await watchEnv(kb),
-    clearEnv: true,
-    cwd: kb.root,
-    stdin: "null",
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
+  const client = await startClient(kb, `"$0" hook watch < "$1" & wait`, LAUNCHER, payload);
   let pid: number | undefined;
   const watchPid = async () => {
     await until(
@@ -263,20 +268,12 @@ Deno.test("twenty starts in one client (a /clear each): one watch runs, and it e
     group.hooks.map((hook) => hook.command)
   ).find((line: string) => line.endsWith(" hook watch"))
     .replace("${CLAUDE_PLUGIN_ROOT}", join(ROOT, "plugin"));
-  const client = new Deno.Command("sh", {
-    args: [
-      "-c",
-      `for p in "$1"/*.json; do /bin/sh -c "$0" < "$p" & done; wait`,
-      command,
-      payloads,
-    ],
-    env: await watchEnv(kb),
-    clearEnv: true,
-    cwd: kb.root,
-    stdin: "null",
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
+  const client = await startClient(
+    kb,
+    `for p in "$1"/*.json; do /bin/sh -c "$0" < "$p" & done; wait`,
+    command,
+    payloads,
+  );
   let survivors: number[] = [];
   try {
     await until("twenty watches to start", async () => {

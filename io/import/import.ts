@@ -26,9 +26,9 @@ import {
 } from "../../core/import/plan.ts";
 import { SECRET_LABELS } from "../../core/text/secrets.ts";
 import { entrySecrets } from "../../core/entry/secrets.ts";
-import { gitOk } from "../git.ts";
 import { listEntryFiles, readKbFile } from "../kb.ts";
 import { type ChangesResult, entryPaths, newId, saveChanges } from "../save/save.ts";
+import { uncommittedFiles } from "../save/repo_state.ts";
 import { readSourceFolder } from "./source.ts";
 
 /** What to import, and where. */
@@ -180,15 +180,8 @@ async function uncommittedWrites(
   const ids = new Set(unchanged);
   const mine = existing.filter(({ entry }) => ids.has(entry.id));
   if (!mine.length) return [];
-  const status = await gitOk(kbDir, [
-    "status",
-    "--porcelain=v1",
-    "-z",
-    "--untracked-files=all",
-    "--",
-    ...mine.map(({ path }) => path),
-  ]);
-  const dirty = new Set(status.split("\0").filter(Boolean).map((item) => item.slice(3)));
+  const files = await uncommittedFiles(kbDir, mine.map(({ path }) => path));
+  const dirty = new Set(files.map(({ path }) => path));
   return mine.filter(({ path }) => dirty.has(path))
     .map(({ entry, path, text }) => ({ path, entry, previousText: text }));
 }

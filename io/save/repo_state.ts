@@ -227,18 +227,30 @@ export async function checkGitLocks(kbDir: string): Promise<Finding> {
  * relative to the knowledge base, sorted.
  */
 export async function findOrphans(kbDir: string): Promise<string[]> {
-  const status = await gitOk(kbDir, [
-    "status",
-    "--porcelain=v1",
-    "-z",
-    "--untracked-files=all",
-    "--",
-    ENTRIES_DIR,
-  ]);
-  return status.split("\0").filter((item) => /^(\?\?|A.) /.test(item))
-    .map((item) => item.slice(3))
+  return (await uncommittedFiles(kbDir, [ENTRIES_DIR]))
+    .filter(({ status }) => /^(\?\?|A.)$/.test(status)).map(({ path }) => path)
     .filter((path) => path.endsWith(".md") && !path.split("/").pop()!.startsWith("."))
     .sort();
+}
+
+/** A file `git status` lists: its two-letter status (`??`, ` M`, `A `…) and its path. */
+export interface UncommittedFile {
+  status: string;
+  /** Relative to the knowledge base. */
+  path: string;
+}
+
+/**
+ * The files under `paths` (relative to the knowledge base) whose content no commit holds as it
+ * is: untracked ones included, each listed, in `git status`'s order.
+ */
+export async function uncommittedFiles(
+  kbDir: string,
+  paths: readonly string[],
+): Promise<UncommittedFile[]> {
+  const args = ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--", ...paths];
+  return (await gitOk(kbDir, args)).split("\0").filter(Boolean)
+    .map((item) => ({ status: item.slice(0, 2), path: item.slice(3) }));
 }
 
 /** One line naming orphan files and the commands that commit them. */
