@@ -107,10 +107,12 @@ export interface GitOptions {
   /** Stop the call after this many ms, throwing {@link GitTimeoutError}. */
   timeoutMs?: number;
   /**
-   * Run git in a process group of its own, so that stopping it (a timeout, `signal`, this
-   * process interrupted) also stops what it started: ssh or a remote helper. On by default for
-   * a call with `timeoutMs`, one that reaches a remote; the group is killed through the `kill`
-   * program, so such a command needs `--allow-run=git,kill`.
+   * Run git in a process group of its own (a new session), so that stopping it (a timeout,
+   * `signal`, this process interrupted) also stops what it started: ssh or a remote helper. The
+   * group is killed through the `kill` program, so such a command needs `--allow-run=git,kill`.
+   * By default on for a call with `timeoutMs` (one that reaches a remote) unless stdin is a
+   * terminal: there git stays in the terminal's session, so that ssh can ask for a key's
+   * passphrase or to trust a host, and Ctrl-C reaches it and its transport as before.
    */
   ownGroup?: boolean;
   /** Stop the call when aborted, throwing the signal's reason. */
@@ -123,7 +125,8 @@ export async function git(
   args: string[],
   options: GitOptions = {},
 ): Promise<GitResult> {
-  const { env, ownGroup = options.timeoutMs !== undefined, ...run } = options;
+  const { env, ownGroup = options.timeoutMs !== undefined && !Deno.stdin.isTerminal(), ...run } =
+    options;
   try {
     return await runProcess("git", args, {
       cwd,
