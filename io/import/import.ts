@@ -92,7 +92,13 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
     notes.filter((note) => note.alwaysApply).map((note) => note.sourcePath),
   );
   const kernel = offerKernel(kept, candidates, existing);
-  const recovered = await uncommittedWrites(kbDir, plan.unchanged, existing);
+  const recovered: ImportChange[] = [];
+  for (const change of await uncommittedWrites(kbDir, plan.unchanged, existing)) {
+    // Left by an earlier import, perhaps one with --allow-secret: refused as any note would be.
+    const reason = saveRefusal(change.entry, allowSecret);
+    if (!reason) recovered.push(change);
+    else leftOut.push({ path: String(change.entry.extra.imported_from), reason });
+  }
   const report: ImportReport = {
     ...plan,
     kind,
