@@ -78,6 +78,7 @@ export {
   assemble,
   type Assembly,
   classifyActivities,
+  CONTEXT_EVIDENCE,
   decide,
   type Decision,
   DEFAULT_SURFACE_CONFIG,
@@ -99,11 +100,14 @@ export {
 } from "./core/prompt/context.ts";
 export {
   type Evidence,
+  FIRING_RULE,
+  type FiringRule,
   type KeywordHit,
   type KeywordMatches,
   keywordMatches,
   type MatchedIn,
   type MatchOptions,
+  promptEvidence,
   type PromptTerm,
   promptTerms,
   specificity,

@@ -55,6 +55,11 @@ const ENV = `--allow-env=${ENV_VARS.join(",")}`;
 export const PROFILES = {
   /** Reads the knowledge base, writes only the cache: search, get, index, context, stats. */
   read: ["--allow-read", CACHE_WRITE, SYS_UID, ENV],
+  /**
+   * Reads the config to learn the knowledge bases' folders, and writes and runs nothing: the
+   * fetch hook, whose answer lets a command run without asking.
+   */
+  decide: ["--allow-read", ENV],
   /** Also asks git about the repo and its remote: get. */
   check: ["--allow-read", CACHE_WRITE, SYS_UID, ENV, "--allow-run=git"],
   /**
@@ -75,8 +80,11 @@ export const PROFILES = {
    * time): export.
    */
   export: ["--allow-read", "--allow-write", SYS_UID, ENV],
-  /** Writes agent settings files under HOME or the project (known only at run time): setup. */
-  setup: ["--allow-read", "--allow-write", ENV],
+  /**
+   * Writes agent settings files under HOME or the project (known only at run time), or the
+   * `git-kb` link in ~/.local/bin, and reads PATH to say whether that folder is on it: setup.
+   */
+  setup: ["--allow-read", "--allow-write", `${ENV},PATH`],
   /**
    * Fast-forwards the knowledge base's branch when a session starts: git changes the repo (the
    * save lock, in its git folder, is known only at run time), the index is rebuilt in the cache,

@@ -38,7 +38,7 @@ export interface PluginHook {
  * commit messages (`git commit`, with git's own options before it) and the gh and glab commands
  * that post text (core/judge/prose.ts; one rule per program, not per pr/mr/issue group); the search augment, rg, grep and its variants,
  * git grep and find, also run through xargs or find -exec (core/search_augment/terms.ts); the receipts,
- * a run of git-kb. A leading `*` also takes in a path, a wrapper or an assignment before the
+ * a run of git-kb; the fetch hook, a run of git-kb too (it decides on `get` alone). A leading `*` also takes in a path, a wrapper or an assignment before the
  * program (`/usr/bin/grep`, `sudo git commit`, `LC_ALL=C grep`).
  */
 export const PLUGIN_HOOKS: readonly PluginHook[] = [
@@ -59,6 +59,7 @@ export const PLUGIN_HOOKS: readonly PluginHook[] = [
     bash: ["*rg *", "*grep *", "*find *"],
   },
   { verb: "subagent", event: "PreToolUse", timeout: 10, tools: "Task|Agent" },
+  { verb: "fetch", event: "PreToolUse", timeout: 10, bash: ["*git-kb*"] },
   { verb: "receipts", event: "PostToolUse", timeout: 10, bash: ["*git-kb*"] },
   { verb: "session", event: "SessionStart", timeout: 30, sources: "startup|resume", async: true },
   // Claude Code lets a background hook run past its timeout (2.1.197); the watch's own bound is
@@ -70,14 +71,17 @@ export const PLUGIN_HOOKS: readonly PluginHook[] = [
     sources: "startup|resume|clear",
     async: true,
   },
-  { verb: "compact", event: "SessionStart", timeout: 10, sources: "compact" },
+  // In the foreground: the kernel rules after a compaction; at a startup, once per machine, how to
+  // connect a knowledge base when none is (one stat of the cache root once that is settled).
+  { verb: "compact", event: "SessionStart", timeout: 10, sources: "startup|compact" },
 ];
 
 /** What the plugin's hooks do, for the `description` of hooks.json. */
 const DESCRIPTION = "git-kb: surface knowledge-base pointers on each prompt, on code searches " +
-  "and in subagent prompts, judge prose before it is published, note which pointers get " +
-  "fetched, fast-forward the knowledge base when a session starts, keep its index up to date " +
-  "while the session lasts and restore its kernel rules after a compaction";
+  "and in subagent prompts, judge prose before it is published, let the agent fetch entries by " +
+  "id without an approval prompt, note which pointers get fetched, fast-forward the knowledge " +
+  "base when a session starts, keep its index up to date while the session lasts, restore its " +
+  "kernel rules after a compaction, and say once how to connect a knowledge base when none is";
 
 interface Handler {
   type: "command";

@@ -69,7 +69,7 @@ Deno.test("an everyday Bash command starts no git-kb hook", () => {
   }
 });
 
-Deno.test("SessionStart: the pull and the freshness watch run in the background, the kernel rules before a compacted session goes on", () => {
+Deno.test("SessionStart: the pull and the freshness watch run in the background; the kernel rules (compact) and the one-time welcome (startup) in the foreground", () => {
   const groups = JSON.parse(pluginHooksJson()).hooks.SessionStart;
   assert.deepEqual(groups, [
     {
@@ -91,7 +91,7 @@ Deno.test("SessionStart: the pull and the freshness watch run in the background,
       }],
     },
     {
-      matcher: "compact",
+      matcher: "startup|compact",
       hooks: [{
         type: "command",
         command: '"${CLAUDE_PLUGIN_ROOT}/bin/git-kb" hook compact',

@@ -188,6 +188,13 @@ export const HOOKS = {
     ownBundle: true,
     load: async () => (await import("../hooks/search_augment.ts")).runSearchHook,
   },
+  fetch: {
+    module: "hooks/fetch_allow.ts",
+    profile: "decide",
+    summary: "let the agent fetch entries by id without an approval prompt",
+    ownBundle: true,
+    load: async () => (await import("../hooks/fetch_allow.ts")).runFetchHook,
+  },
   subagent: {
     module: "hooks/subagent.ts",
     profile: "read",
@@ -218,7 +225,8 @@ export const HOOKS = {
   compact: {
     module: "hooks/session_start.ts",
     profile: "read",
-    summary: "restore the kernel rules after a compaction",
+    summary: "restore the kernel rules after a compaction; at the first startup with no " +
+      "knowledge base, say how to connect one",
     load: async () => {
       const { runSessionStartHook } = await import("../hooks/session_start.ts");
       return () => runSessionStartHook("kernel");

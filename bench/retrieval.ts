@@ -1,19 +1,21 @@
 /**
- * Retrieval quality on the shared tldr-pages development split (`../shared/bench/`, derived
- * from tldr-pages, CC BY 4.0, © the tldr-pages team and contributors): converts the corpus into
- * a knowledge base in a temp folder, writes the held-out queries (each expecting its page) and
- * the negative prompts (expecting nothing) as golden files, and runs `git-kb eval` on them, the
- * prompt hook and search.
+ * Retrieval quality of search and the prompt hook, on two knowledge bases nobody on the team
+ * wrote:
  *
- * The split is cut in two halves by a hash of each prompt's text ({@link halfOf}): the tuning
- * half, whose misses are printed, and the held-out half, reported in numbers only, so that a
- * change tuned on the one is checked on prompts it was not tuned on. `negatives.own.jsonl`
- * beside this file holds negatives of the team's own (instructions about the code in front of
- * the model), written before the firing rule they check and never tuned on. `fresh/` holds a
- * set written blind for issue 19 (natural questions whose answer is one page, and prompts about
- * the code in front of the model), cut in the same two halves. Prints the tuning half's eval
- * report, then a table of the whole split, both halves, the own negatives and both halves of the
- * fresh set beside the baselines measured on the same split.
+ * - **The tldr-pages development split** (`../shared/bench/`, derived from tldr-pages, CC BY 4.0,
+ *   © the tldr-pages team and contributors): 7,013 command pages, terse queries (each expecting
+ *   its page) and negatives; `negatives.own.jsonl` beside this file holds negatives of the team's
+ *   own, and `fresh/` a set written blind (natural questions, prompts about the code in front of
+ *   the model).
+ * - **The TIL set** (`til/`, Simon Willison's TIL notes, Apache-2.0): 577 notes, long prompts
+ *   written the way developers type to an agent (questions, tasks with context, instructions) and
+ *   prompts no note helps with (the user's own code, design, conversation, chores).
+ *
+ * Every set is cut in two halves by a hash of each prompt ({@link halfOf}): the tuning half,
+ * whose misses are printed, and the held-out half, reported in numbers only, so that a change
+ * tuned on the one is checked on prompts it was not tuned on. The 1,234 prompts of
+ * `real_prompts.jsonl` (what people typed to coding agents) are the base rate a hook sees: on both
+ * knowledge bases, how often the hook fires and how many pointers a fire lists.
  *
  * ```sh
  * deno task bench:retrieval [--data ../shared/bench] [--misses 10]
@@ -98,8 +100,39 @@ async function evaluateCases(
   return await evaluate(kbDir, path);
 }
 
-const ownNegativesPath = fileURLToPath(new URL("negatives.own.jsonl", import.meta.url));
-const freshDir = fileURLToPath(new URL("fresh", import.meta.url));
+const benchDir = fileURLToPath(new URL(".", import.meta.url));
+
+/** A knowledge base written from `corpus` into `dir`, and the id each page got. */
+function corpusKb(dir: string, corpus: CorpusPage[]): Map<string, string> {
+  writeKb(dir, corpus);
+  return new Map(corpus.map((page, index) => [page.key, idOf(index)]));
+}
+
+/** The prompts of `real_prompts.jsonl`, as cases that expect nothing. */
+function realPrompts(data: string): Case[] {
+  return readJsonl<{ prompt: string }>(join(data, "real_prompts.jsonl"))
+    .map(({ prompt }) => ({ query: prompt }));
+}
+
+/** The tuning and the held-out half of `cases`, each with its label. */
+function halves(label: string, cases: Case[]): [string, Case[]][] {
+  return (["tuning", "held-out"] as const).map((half) => [
+    `${label}, ${half} half`,
+    cases.filter(({ query }) => halfOf(query) === half),
+  ]);
+}
+
+/** A table row: search and hook recall, fires on negatives, pointers per fire and precision. */
+function row(name: string, report: EvalReport): string {
+  const { hook, search, positives, negatives } = report.run.summary;
+  const f = (value: number) => value.toFixed(3);
+  const fires = negatives ? `${hook.falseFires} of ${negatives}` : "—";
+  const perFire = hook.fires ? (hook.pointers / hook.fires).toFixed(2) : "—";
+  const precision = hook.pointers && positives ? f(hook.pointerPrecision) : "—";
+  const recall = (value: number) => positives ? f(value) : "—";
+  return `| ${name} | ${recall(search.recall5)} | ${recall(hook.recall5)} | ${fires} | ` +
+    `${perFire} | ${precision} |`;
+}
 
 async function main(): Promise<void> {
   const flags = parseFlags(Deno.args);
@@ -116,69 +149,68 @@ async function main(): Promise<void> {
     );
     Deno.exit(2);
   }
-  const ids = new Map(corpus.map((page, index) => [page.key, idOf(index)]));
   const dev = [
     ...readJsonl<Case>(join(data, "queries.dev.jsonl")),
     ...readJsonl<Case>(join(data, "negatives.dev.jsonl")),
   ];
+  const fresh = [
+    ...readJsonl<Case>(join(benchDir, "fresh", "queries.jsonl")),
+    ...readJsonl<Case>(join(benchDir, "fresh", "negatives.jsonl")),
+  ];
+  const til = [
+    ...readJsonl<Case>(join(benchDir, "til", "queries.jsonl")),
+    ...readJsonl<Case>(join(benchDir, "til", "negatives.jsonl")),
+  ];
+  const real = realPrompts(data);
   const work = Deno.makeTempDirSync({ prefix: "git-kb-retrieval-" });
   try {
     Deno.env.set("TMPDIR", work);
     Deno.env.set("XDG_CACHE_HOME", work);
-    const kbDir = join(work, "kb");
-    writeKb(kbDir, corpus);
-    const tuning = await evaluateCases(
-      kbDir,
-      "golden.tuning.jsonl",
-      dev.filter(({ query }) => halfOf(query) === "tuning"),
-      ids,
-    );
-    console.log(formatReport(tuning, Number(flags.get("misses") ?? 10)));
-    const reports: [string, EvalReport][] = [
-      ["dev split, whole", await evaluateCases(kbDir, "golden.dev.jsonl", dev, ids)],
-      ["tuning half", tuning],
+    const tldrDir = join(work, "tldr");
+    const tldrIds = corpusKb(tldrDir, corpus);
+    const tilDir = join(work, "til");
+    const tilIds = corpusKb(tilDir, readJsonl<CorpusPage>(join(benchDir, "til", "corpus.jsonl")));
+    type EvalSet = [name: string, dir: string, ids: Map<string, string>, cases: Case[]];
+    const inKb = (dir: string, ids: Map<string, string>) => ([name, cases]: [string, Case[]]) =>
+      [name, dir, ids, cases] as EvalSet;
+    const sets: EvalSet[] = [
+      ...halves("TIL set", til).map(inKb(tilDir, tilIds)),
+      ["real prompts (all, as negatives)", tilDir, tilIds, real],
+      ["tldr split, whole", tldrDir, tldrIds, dev],
+      ...halves("tldr split", dev).map(inKb(tldrDir, tldrIds)),
       [
-        "held-out half",
-        await evaluateCases(
-          kbDir,
-          "golden.held-out.jsonl",
-          dev.filter(({ query }) => halfOf(query) === "held-out"),
-          ids,
-        ),
+        "tldr own negatives",
+        tldrDir,
+        tldrIds,
+        readJsonl<Case>(join(benchDir, "negatives.own.jsonl")),
       ],
-      [
-        "own negatives",
-        await evaluateCases(kbDir, "golden.own.jsonl", readJsonl<Case>(ownNegativesPath), ids),
-      ],
+      ...halves("tldr fresh set", fresh).map(inKb(tldrDir, tldrIds)),
+      ["real prompts (all, as negatives)", tldrDir, tldrIds, real],
     ];
-    const fresh = [
-      ...readJsonl<Case>(join(freshDir, "queries.jsonl")),
-      ...readJsonl<Case>(join(freshDir, "negatives.jsonl")),
-    ];
-    for (const half of ["tuning", "held-out"] as const) {
-      const cases = fresh.filter(({ query }) => halfOf(query) === half);
-      reports.push([
-        `fresh set, ${half} half`,
-        await evaluateCases(kbDir, `golden.fresh.${half}.jsonl`, cases, ids),
-      ]);
+    const reports: [string, string, EvalReport][] = [];
+    for (const [index, [name, dir, ids, cases]] of sets.entries()) {
+      reports.push([name, dir, await evaluateCases(dir, `golden.${index}.jsonl`, cases, ids)]);
     }
-    const row = (name: string, r1: number, r5: number, mrr: number, fires: string) =>
-      `| ${name} | ${r1.toFixed(3)} | ${r5.toFixed(3)} | ${mrr.toFixed(3)} | ${fires} |`;
-    console.log(`\ntldr-pages dev split, ${tuning.entries} entries:\n`);
-    console.log("| method | recall@1 | recall@5 | MRR@10 | fires on negatives |");
-    console.log("|---|---:|---:|---:|---:|");
-    for (const [name, report] of reports) {
-      const { hook, search, positives, negatives } = report.run.summary;
-      const fires = `${hook.falseFires} of ${negatives}`;
-      if (positives) {
-        console.log(row(`git-kb search, ${name}`, search.recall1, search.recall5, search.mrr, "—"));
-        console.log(
-          row(`git-kb prompt hook, ${name}`, hook.recall1, hook.recall5, hook.mrr, fires),
-        );
-      } else console.log(`| git-kb prompt hook, ${name} | — | — | — | ${fires} |`);
+    const misses = Number(flags.get("misses") ?? 10);
+    for (const [name, , report] of reports) {
+      if (name.endsWith("tuning half")) {
+        console.log(`\n${name}:`);
+        console.log(formatReport(report, misses));
+      }
     }
+    for (const [dir, title] of [[tilDir, "TIL notes"], [tldrDir, "tldr-pages"]]) {
+      const own = reports.filter(([, at]) => at === dir);
+      console.log(`\n${title}, ${own[0][2].entries} entries:\n`);
+      console.log(
+        "| prompts | search recall@5 | hook recall@5 | fires on negatives | pointers per fire | " +
+          "pointer precision |",
+      );
+      console.log("|---|---:|---:|---:|---:|---:|");
+      for (const [name, , report] of own) console.log(row(name, report));
+    }
+    console.log("\nBaselines on the whole tldr split (recall@1, recall@5, MRR@10, fires):");
     for (const [name, r1, r5, mrr, fires] of BASELINES) {
-      console.log(row(`${name} (baseline, whole split)`, r1, r5, mrr, fires));
+      console.log(`- ${name}: ${r1.toFixed(3)}, ${r5.toFixed(3)}, ${mrr.toFixed(3)}, ${fires}`);
     }
   } finally {
     Deno.removeSync(work, { recursive: true });

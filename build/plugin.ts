@@ -1,11 +1,11 @@
 /**
  * The developer task behind `deno task build` (not a `git-kb` command): bundle the CLI and
  * hooks into `plugin/bin/git-kb.js`, bundle each hot hook (see {@link HOT_HOOKS}) on its own
- * under `plugin/bin/hooks/`, and write the launchers `plugin/bin/git-kb` (POSIX sh) and
- * `plugin/bin/git-kb.cmd` (Windows) with each entry point's permission flags, taken from
- * `app/permissions.ts`; and write `plugin/hooks/hooks.json` from `app/plugin_hooks.ts`. `--check`
- * builds into a temp folder and fails when the committed files differ; `--compile` builds
- * per-platform binaries for a release.
+ * under `plugin/bin/hooks/`, and write the launchers `plugin/bin/git-kb` (POSIX sh, from the
+ * template build/launcher.sh) and `plugin/bin/git-kb.cmd` (Windows) with each entry point's
+ * permission flags, taken from `app/permissions.ts`; and write `plugin/hooks/hooks.json` from
+ * `app/plugin_hooks.ts`. `--check` builds into a temp folder and fails when the committed files
+ * differ; `--compile` builds per-platform binaries for a release.
  *
  * ```sh
  * deno task build            # write plugin/bin/
@@ -43,7 +43,8 @@ export const BUILT_FILES = ["git-kb.js", "git-kb", "git-kb.cmd", "hooks"] as con
  * The hooks with a bundle of their own (`ownBundle` in app/registry.ts), by the name the launcher
  * is given, with their entry module: `plugin/bin/hooks/<name>/<module>.js`. The bundles are split
  * at the one lazy import on their path, the entry parser (and the YAML library with it), which
- * only an index rebuild loads.
+ * only an index rebuild loads; tests/hot_path_test.ts fails when a static import of a hot hook
+ * reaches a `node:` module or an npm package.
  */
 export const HOT_HOOKS: Record<string, string> = Object.fromEntries(
   Object.entries(HOOKS).flatMap(([name, hook]) =>
@@ -68,14 +69,21 @@ export const COMPILE_TARGETS: Record<string, string> = {
 
 type Profile = keyof typeof PROFILES;
 
+/** The `--allow-env` flag every profile shares: the variables git-kb reads. */
+const ENV_FLAG = PROFILES.read.find((flag) => flag.startsWith("--allow-env="))!;
+
 /**
- * A profile's flags as sh words: the cache root from `$cache`, the run permission of `add` and
- * `edit` with `$editor` (empty, or a comma and the editor's program), the judge's program from
- * `$judge`. A word that expands a variable is double-quoted, so its value stays one word.
+ * A profile's flags as sh words: the environment flag from `$allow_env`, the cache root from
+ * `$cache`, the run permission of `add` and `edit` with `$editor` (empty, or a comma and the
+ * editor's program), the judge's program from `$judge`. A word that expands a variable is
+ * double-quoted, so its value stays one word.
  */
 function shFlags(profile: Profile): string {
   return PROFILES[profile].map((flag) =>
-    flag.replace(CACHE_ROOT, "$cache").replace(/^(--allow-run=git(?:,kill)?)$/, "$1$editor")
+    flag.replace(ENV_FLAG, "$allow_env").replace(CACHE_ROOT, "$cache").replace(
+      /^(--allow-run=git(?:,kill)?)$/,
+      "$1$editor",
+    )
       .replace("--allow-run=claude", "--allow-run=$judge")
   ).map((flag) => flag.includes("$") ? `"${flag}"` : flag).join(" ");
 }
@@ -87,184 +95,63 @@ function cmdFlags(profile: Profile): string {
   ).join(" ");
 }
 
-/** `case` arms of the sh launcher: the profile of each command, and of each hook. */
-function shCases(): string {
+/** The template of the POSIX launcher, whose `# @build <name>` lines {@link shLauncher} fills. */
+export const SH_TEMPLATE: string = join(ROOT, "build", "launcher.sh");
+
+/**
+ * The lines that replace each `# @build <name>` line of build/launcher.sh, before that line's
+ * indentation. A profile is written quoted (`profile='read'`): `read` and `export` are also
+ * commands, and shellcheck asks that a string assigned to look like one be quoted.
+ */
+function shPlaceholders(): Record<string, string[]> {
   const byProfile = new Map<Profile, string[]>();
   for (const [command, profile] of Object.entries(COMMAND_PROFILES)) {
     byProfile.set(profile, [...byProfile.get(profile) ?? [], command]);
   }
-  const commands = [...byProfile].map(([profile, names]) =>
-    `  ${names.join("|")}) profile=${profile} ;;`
-  );
-  const hooks = Object.entries(HOOK_PROFILES).map(([hook, profile]) =>
-    HOT_HOOKS[hook]
-      ? `      ${hook}) profile=${profile} bundle=${hotHookBundle(hook)} ;;`
-      : `      ${hook}) profile=${profile} ;;`
-  );
-  return [
-    "  hook)",
-    `    v8="${HOOK_V8_FLAGS.join(" ")}"`,
-    '    case "${2:-}" in',
-    ...hooks,
-    "      *) profile=read ;;",
-    "    esac ;;",
-    ...commands,
-    "  *) profile=read ;;",
-  ].join("\n");
+  return {
+    "notice": [
+      "# git-kb launcher, written by `deno task build` from build/launcher.sh and" +
+      " app/permissions.ts: do not edit.",
+    ],
+    "compile-targets": Object.entries(COMPILE_TARGETS).filter(([os]) => !os.startsWith("Windows"))
+      .map(([os, target]) => `"${os}") target=${target} ;;`),
+    "hook-v8-flags": [`v8="${HOOK_V8_FLAGS.join(" ")}"`],
+    "hook-profiles": Object.entries(HOOK_PROFILES).map(([hook, profile]) =>
+      HOT_HOOKS[hook]
+        ? `${hook}) profile='${profile}' bundle=${hotHookBundle(hook)} ;;`
+        : `${hook}) profile='${profile}' ;;`
+    ),
+    "command-profiles": [...byProfile].map(([profile, names]) =>
+      `${names.join("|")}) profile='${profile}' ;;`
+    ),
+    "env-flag": [`allow_env=${ENV_FLAG}`],
+    "profile-flags": (Object.keys(PROFILES) as Profile[]).map((profile) =>
+      `${profile}) set -- ${shFlags(profile)} "$@" ;;`
+    ),
+  };
 }
 
-/** The POSIX launcher. */
-export function shLauncher(): string {
-  const profiles = (Object.keys(PROFILES) as Profile[]).map((profile) =>
-    `  ${profile}) set -- ${shFlags(profile)} "$here/$bundle" "$@" ;;`
-  );
-  const targets = Object.entries(COMPILE_TARGETS).filter(([os]) => !os.startsWith("Windows"))
-    .map(([os, target]) => `  "${os}") target=${target} ;;`);
-  return `#!/bin/sh
-# git-kb launcher, written by \`deno task build\` from app/permissions.ts: do not edit.
-# Runs a compiled binary when one sits beside this script, else \`deno run\` on git-kb.js (or a
-# hot hook's own bundle) with the least-privilege flags of the command or hook asked for.
-# Forks as little as it can: a hook pays for every process started here. Evaluates nothing it is
-# given: every value from the environment reaches deno as one word of its argument list.
-self=$0
-while [ -L "$self" ]; do
-  link=$(readlink "$self")
-  case "$link" in
-    /*) self=$link ;;
-    *) self=\${self%/*}/$link ;;
-  esac
-done
-case "$self" in
-  */*) here=\${self%/*} ;;
-  *) here=. ;;
-esac
-case "$here" in
-  /*) ;;
-  *) here=$(CDPATH= cd -- "$here" && pwd) ;;
-esac
-# The command that reaches this launcher, as printed fetch commands spell it: one sh word, quoted
-# as core/shell/quote.ts quotes (inside '…', each ' written '\\''), so that a pasted line runs
-# this launcher and nothing else, whatever its path holds.
-if [ -z "\${KB_CLI:-}" ]; then
-  KB_CLI=$here/git-kb
-  case "$KB_CLI" in
-    *[!A-Za-z0-9_./:=@%+,-]*)
-      q="'"
-      rest=$KB_CLI
-      KB_CLI=
-      while :; do
-        case "$rest" in
-          *$q*) ;;
-          *) break ;;
-        esac
-        KB_CLI=$KB_CLI\${rest%%$q*}$q\\\\$q$q
-        rest=\${rest#*$q}
-      done
-      KB_CLI=$q$KB_CLI$rest$q ;;
-  esac
-fi
-export KB_CLI
-# The command word, as app/main.ts finds it: past the options it reads before the command
-# (--kb <dir>, --kb=<dir>, --help, --version, and the unknown ones it reports). A hook is only
-# ever \`hook <name>\` from the first word on (app/launch.ts). A loop of builtins: no fork.
-first=\${1:-}
-case "$first" in
-  -?*)
-    first=
-    skip=
-    for word in "$@"; do
-      if [ -n "$skip" ]; then
-        skip=
-        continue
-      fi
-      case "$word" in
-        --kb) skip=1 ;;
-        -?*) ;;
-        hook) break ;;
-        *)
-          first=$word
-          break ;;
-      esac
-    done ;;
-esac
-
-for binary in "$here"/git-kb-*; do
-  [ -x "$binary" ] || continue
-  case "$(uname -s) $(uname -m)" in
-${targets.map((line) => "  " + line).join("\n")}
-    *) break ;;
-  esac
-  [ -x "$here/git-kb-$target" ] && exec "$here/git-kb-$target" "$@"
-  break
-done
-
-deno=
-command -v deno >/dev/null 2>&1 && deno=deno
-for candidate in "\${DENO_INSTALL:-$HOME/.deno}/bin/deno" "$HOME/.deno/bin/deno"; do
-  [ -n "$deno" ] && break
-  [ -x "$candidate" ] && deno=$candidate
-done
-if [ -z "$deno" ]; then
-  echo "git-kb: Deno 2 is needed and was not found: install it with \\"npm install -g deno\\" (or see https://deno.com), then retry." >&2
-  [ "$first" = hook ] && exit 0
-  exit 1
-fi
-
-# Deno splits its permission lists on commas, with no escape: a path holding one cannot be
-# granted. A hook then stays silent (it fails open); a command says why, in one line.
-refuse() {
-  [ "$first" = hook ] && exit 0
-  echo "git-kb: $1 has a comma, which Deno's permission flags cannot hold (they split on commas): $2, then retry." >&2
-  exit 1
-}
-
-# The cache root, as cacheRootFor in io/paths.ts works it out: the one folder the read-only
-# profiles may write. Only without HOME does it cost a process (id -u).
-case "\${XDG_CACHE_HOME:-}" in
-  /*) cache=\${XDG_CACHE_HOME%/}/git-kb ;;
-  *)
-    if [ -n "\${HOME:-}" ]; then
-      cache=\${HOME%/}/.cache/git-kb
-    else
-      cache=\${TMPDIR:-\${TEMP:-\${TMP:-/tmp}}}
-      cache=\${cache%/}/git-kb-$(id -u)
-    fi ;;
-esac
-case "$cache" in
-  *,*) refuse "the cache folder $cache" "set XDG_CACHE_HOME to a folder whose path has none" ;;
-esac
-
-bundle=git-kb.js
-v8=
-case "$first" in
-${shCases()}
-esac
-judge=
-editor=
-case "$profile" in
-  judge)
-    judge=\${KB_PROSE_LINT_CLAUDE:-claude}
-    case "$judge" in
-      *,*) refuse "KB_PROSE_LINT_CLAUDE ($judge)" "name the judge binary by a path without one" ;;
-    esac ;;
-esac
-case "$first" in
-  add|edit)
-    editor=\${VISUAL:-\${EDITOR:-}}
-    editor=\${editor%% *}
-    case "$editor" in
-      *,*) refuse "the editor $editor" "set VISUAL or EDITOR to a program whose path has none" ;;
-    esac
-    editor=\${editor:+,$editor} ;;
-esac
-case "$profile" in
-${profiles.join("\n")}
-esac
-# --no-config: the user's own deno.json (hooks run in their project) must not apply here;
-# --quiet: Deno's own notes (an --allow-run program not on PATH) are not ours to print;
-# $v8: the hooks' V8 settings (HOOK_V8_FLAGS in app/permissions.ts), one word or none.
-exec "$deno" run --quiet --no-prompt --no-config \${v8:+"$v8"} "$@"
-`;
+/**
+ * The POSIX launcher: build/launcher.sh with each `# @build <name>` line replaced by the lines
+ * it names. A name the build does not know, or one the template lacks, is a build error.
+ */
+export function shLauncher(template = Deno.readTextFileSync(SH_TEMPLATE)): string {
+  const fills = shPlaceholders();
+  const used = new Set<string>();
+  const text = template.replace(/^( *)# @build (\S+)$/gm, (_line, indent: string, name: string) => {
+    if (!Object.hasOwn(fills, name)) {
+      throw new Error(`build/launcher.sh: unknown "# @build ${name}"`);
+    }
+    used.add(name);
+    return fills[name].map((line) => indent + line).join("\n");
+  });
+  const missing = Object.keys(fills).filter((name) => !used.has(name));
+  if (missing.length) {
+    throw new Error(
+      `build/launcher.sh lacks ${missing.map((name) => `"# @build ${name}"`).join(", ")}`,
+    );
+  }
+  return text;
 }
 
 /** The Windows launcher (cmd.exe). */
@@ -380,34 +267,62 @@ export async function build(dir: string): Promise<void> {
 /** `deno.json`, whose entry-point tasks `deno task build` writes from app/registry.ts. */
 export const DENO_JSON: string = join(ROOT, "deno.json");
 
+/** A `deno.json` task: its command line, or that with a description `deno task` lists. */
+export type DenoTask = string | { description: string; command: string };
+
+/** The task that runs a module with a profile's flags: `deno task profile:read hooks/prompt.ts`. */
+export function profileTask(profile: Profile): string {
+  return `profile:${profile}`;
+}
+
 /**
- * The `deno.json` task of each command (`deno task search …`) and each hook (`deno task
- * hook:prompt`), with the flags of its permission profile.
+ * The `deno.json` tasks `deno task build` writes: one per permission profile in use, `deno run`
+ * with its flags (described as generated, so `deno task` says so), and for each command (`deno
+ * task search …`) and each hook (`deno task hook:prompt`) one short line that runs its module
+ * through its profile's task. The flags are written once per profile, not once per entry point.
  */
-export function entryPointTasks(): Record<string, string> {
-  const run = (profile: Profile, target: string) =>
-    `deno run ${["--no-prompt", ...PROFILES[profile]].join(" ")} ${target}`;
+export function entryPointTasks(): Record<string, DenoTask> {
+  const entries: [string, Profile, string][] = [
+    ...Object.entries(COMMANDS).map(([name, command]): [string, Profile, string] => [
+      name,
+      command.profile,
+      `app/main.ts ${name}`,
+    ]),
+    ...Object.entries(HOOKS).map(([name, hook]): [string, Profile, string] => [
+      `hook:${name}`,
+      hook.profile,
+      hook.module,
+    ]),
+  ];
+  const profiles = [...new Set(entries.map(([, profile]) => profile))].map((profile) => [
+    profileTask(profile),
+    {
+      description: `Generated by \`deno task build\` from app/permissions.ts: deno run with the ` +
+        `${profile} profile's flags`,
+      command: `deno run ${["--no-prompt", ...PROFILES[profile]].join(" ")}`,
+    },
+  ]);
   return Object.fromEntries([
-    ...Object.entries(COMMANDS).map((
-      [name, command],
-    ) => [name, run(command.profile, `app/main.ts ${name}`)]),
-    ...Object.entries(HOOKS).map((
-      [name, hook],
-    ) => [`hook:${name}`, run(hook.profile, hook.module)]),
+    ...profiles,
+    ...entries.map((
+      [name, profile, target],
+    ) => [name, `deno task --quiet ${profileTask(profile)} ${target}`]),
   ]);
 }
 
 /**
- * The text of `deno.json` given its current `text`: the entry-point tasks first, as
+ * The text of `deno.json` given its current `text`: the generated tasks first, as
  * {@link entryPointTasks} writes them, then the developer tasks (test, build, bench…) as they are.
- * A task of an entry point that is no longer in the registry (`hook:…`, or one running
- * app/main.ts) goes.
+ * A generated task no longer called for (`profile:…`, `hook:…`, or one running app/main.ts) goes.
  */
 export function denoJsonWithTasks(text: string): string {
   const config = JSON.parse(text);
   const generated = entryPointTasks();
-  const own = Object.entries(config.tasks as Record<string, string>).filter(([name, task]) =>
-    !Object.hasOwn(generated, name) && !name.startsWith("hook:") && !task.includes(" app/main.ts ")
+  const isGenerated = (name: string, task: DenoTask) =>
+    Object.hasOwn(generated, name) || /^(profile|hook):/.test(name) ||
+    (typeof task === "string" ? task : task.command).includes(" app/main.ts ");
+  const own = Object.entries(config.tasks as Record<string, DenoTask>).filter(([name, task]) =>
+    !isGenerated(name, task)
   );
   config.tasks = { ...generated, ...Object.fromEntries(own) };
   return `${JSON.stringify(config, null, 2)}\n`;
@@ -450,7 +365,7 @@ async function compile(): Promise<number> {
   const flags = [
     "--allow-read",
     "--allow-write",
-    PROFILES.read.find((flag) => flag.startsWith("--allow-env="))!,
+    ENV_FLAG,
     "--allow-run=git,claude",
   ];
   let failed = 0;

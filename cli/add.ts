@@ -96,7 +96,10 @@ export async function run(args: string[]): Promise<number> {
   if (!editing && !values.type) {
     throw new UsageError("--type is required (decision, rule, howto, concept, bookmark, note)");
   }
-  const { kbDir } = resolveKbNamed(values.to, values.kb);
+  const { kbDir, name } = resolveKbNamed(values.to, values.kb);
+  // Named with --to: the line and the JSON say which knowledge base the entry went to.
+  const place = values.to === undefined ? undefined : `the knowledge base "${name}" (${kbDir})`;
+  const placeDetails = values.to === undefined ? {} : { kb: { name, dir: kbDir } };
   const kbFlag = values.kb !== undefined
     ? ["--kb", kbDir]
     : values.to !== undefined
@@ -110,6 +113,8 @@ export async function run(args: string[]): Promise<number> {
       "Added",
       await checkAndSave(newEntryRequest(kbDir, entry, allowSecret), `Entry ${entry.id}`),
       values.json,
+      placeDetails,
+      place,
     );
     printSupersededNotes(kbDir, entry, kbFlag);
     return 0;
@@ -138,7 +143,7 @@ export async function run(args: string[]): Promise<number> {
     resume: (path) =>
       kbCommand("add", "--from-draft", path, ...kbFlag, ...allowSecretArgs(allowSecret)),
   });
-  reportSave("Added", await saveDraft(draft, draft.value), values.json);
+  reportSave("Added", await saveDraft(draft, draft.value), values.json, placeDetails, place);
   printSupersededNotes(kbDir, draft.value.entry, kbFlag);
   return 0;
 }

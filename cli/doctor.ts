@@ -7,6 +7,7 @@
  * @module
  */
 import { checkAgainstKb, parseEntryText } from "../core/entry/entry.ts";
+import { idFromPath, isEntryId, nameWithId } from "../core/entry/identity.ts";
 import { readEntryForgivingly } from "../core/entry/repair.ts";
 import type { Finding } from "../core/setup/finding.ts";
 import type { IndexReader } from "../core/index/reader.ts";
@@ -332,7 +333,7 @@ export async function indexFindings(context: DoctorContext): Promise<Finding[]> 
 function declaredId(kbDir: string, path: string): string | undefined {
   try {
     const id = parseEntryText(readKbFile(kbDir, path), path).fields.id;
-    return typeof id === "string" && /^kb-[0-9a-z]{5}$/.test(id) ? id : undefined;
+    return isEntryId(id) ? id : undefined;
   } catch {
     return undefined;
   }
@@ -350,13 +351,13 @@ function leftOutFix(kbDir: string, path: string): string {
   if (!info || !info.isFile) return shellCommand(["rm", "--", full]);
   const name = path.slice(path.lastIndexOf("/") + 1);
   if (!name.endsWith(".md")) {
-    const entryLike = /^kb-[0-9a-z]{5}-/.test(name);
+    const entryLike = idFromPath(name) !== undefined;
     return moveCommand(full, entryLike ? `${full}.md` : join(kbDir, name));
   }
   const id = declaredId(kbDir, path);
   const inEntries = path.startsWith(`${ENTRIES_DIR}/`) && !path.split("/").includes("..");
   if (id && !name.startsWith(`${id}-`)) {
-    const renamed = `${ENTRIES_DIR}/${id}-${name.replace(/^kb-[0-9a-z]{5}-/, "")}`;
+    const renamed = `${ENTRIES_DIR}/${nameWithId(name, id)}`;
     return moveCommand(full, join(kbDir, renamed));
   }
   if (!inEntries) return moveCommand(full, join(kbDir, ENTRIES_DIR, name));

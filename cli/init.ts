@@ -10,7 +10,9 @@ import { resolvePath } from "../io/paths.ts";
 import { configTarget, kbNameProblem, nameFromDir, writeConfig } from "../io/config.ts";
 import { writeFileAtomic } from "../io/fs.ts";
 import {
+  commitIdentity,
   commitPaths,
+  fallbackIdentityWarning,
   git,
   gitOk,
   gitReason,
@@ -43,8 +45,9 @@ export const command = {
       type: "string",
       value: "<path>",
       help: "where to clone to, or create the new repo\n" +
-        "(default: $CLAUDE_PLUGIN_DATA/kb, else ~/.local/share/git-kb/kb;\n" +
-        "with --name, the name instead of kb)",
+        "(default: $CLAUDE_PLUGIN_DATA/personal, else\n" +
+        "~/.local/share/git-kb/personal, whose name, personal, the\n" +
+        "knowledge base takes; with --name, the name instead)",
     },
     name: {
       type: "string",
@@ -86,7 +89,21 @@ Entries managed by git-kb: one markdown file per entry under \`entries/\`, named
 \`<id>-<slug>.md\`, with YAML frontmatter. Add entries with \`git-kb add\`.
 `;
 
-/** The default folder of a knowledge base: `kb`, or its name when it is added beside others. */
+/**
+ * The default folder of the first knowledge base, which names it: `personal`, or `kb` where an
+ * earlier version made that folder (so running the same `init` again finds it).
+ */
+const FIRST_KB_FOLDER = "personal";
+const EARLIER_FIRST_KB_FOLDER = "kb";
+
+function firstKbFolder(): string {
+  const earlier = statOf(defaultDir(EARLIER_FIRST_KB_FOLDER));
+  return earlier?.isDirectory && !isEmptyDir(defaultDir(EARLIER_FIRST_KB_FOLDER))
+    ? EARLIER_FIRST_KB_FOLDER
+    : FIRST_KB_FOLDER;
+}
+
+/** The default folder of a knowledge base: see {@link firstKbFolder}, or the name given. */
 function defaultDir(folder: string): string {
   const pluginData = Deno.env.get("CLAUDE_PLUGIN_DATA");
   if (pluginData) return join(pluginData, folder);
@@ -307,7 +324,8 @@ export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(args, command.options, command);
   const problem = values.name === undefined ? undefined : kbNameProblem(values.name);
   if (problem) throw new UsageError(problem);
-  const planned = await plan(positionals[0], values.dir, values.name ?? "kb");
+  const folder = values.name ?? (values.dir === undefined ? firstKbFolder() : FIRST_KB_FOLDER);
+  const planned = await plan(positionals[0], values.dir, folder);
   const { kbDir, mode } = planned;
   const rerun = ["init", ...positionals, ...values.dir ? ["--dir", values.dir] : []];
   const replaced = values.name === undefined
@@ -321,6 +339,7 @@ export async function run(args: string[]): Promise<number> {
     values.shared === true,
   );
   if (scaffold.length) steps.push(`Committed ${scaffold.join(", ")}`);
+  const warnings = (await commitIdentity(kbDir)).fallback ? [fallbackIdentityWarning()] : [];
   if (values.shared) steps.push(`Shared: ${KB_SETTINGS_FILE} says so; --allow-secret is refused`);
   const configFile = writeConfig(kbDir, { name: values.name, makeDefault: values.default });
   steps.push(`Wrote the config ${configFile}`);
@@ -340,10 +359,12 @@ export async function run(args: string[]): Promise<number> {
       entries: report.docCount,
       invalid: report.invalid,
       notRead,
+      warnings,
     });
     return 0;
   }
   for (const step of steps) console.log(`${green("✓")} ${step}`);
+  for (const warning of warnings) console.log(`${yellow("!")} ${warning}`);
   if (report.invalid.length) {
     console.log(
       `${yellow("!")} ${plural(report.invalid.length, "file", "files")} under ${ENTRIES_DIR}/ ` +

@@ -6,9 +6,11 @@
  *
  * @module
  */
-import { type Entry, parseEntryText, toEntry } from "../core/entry/entry.ts";
+import { type Entry, type Link, parseEntryText, toEntry } from "../core/entry/entry.ts";
 import { commitMessage, entryFileName } from "../core/entry/edit.ts";
 import {
+  carriedLinks,
+  missingLinks,
   PROMOTED_FROM,
   promotedCopy,
   SUPERSEDED_BY,
@@ -75,8 +77,9 @@ function readEntry(kbDir: string, path: string, what: string): { entry: Entry; t
   return { entry, text };
 }
 
-/** The id of the entry in `kbDir` that says it was promoted from `from`, if one does. */
-function existingCopy(kbDir: string, paths: Map<string, string>, from: string): string | undefined {
+/** The copies in `kbDir`: the id of each entry promoted from another, by its `promoted_from`. */
+function copiesIn(kbDir: string, paths: Map<string, string>): Map<string, string> {
+  const copies = new Map<string, string>();
   for (const [id, path] of paths) {
     let text: string;
     try {
@@ -84,12 +87,13 @@ function existingCopy(kbDir: string, paths: Map<string, string>, from: string): 
     } catch {
       continue;
     }
-    if (!text.includes(from)) continue;
+    if (!text.includes(PROMOTED_FROM)) continue;
     try {
-      if (toEntry(parseEntryText(text, path)).entry?.extra[PROMOTED_FROM] === from) return id;
+      const from = toEntry(parseEntryText(text, path)).entry?.extra[PROMOTED_FROM];
+      if (typeof from === "string" && !copies.has(from)) copies.set(from, id);
     } catch { /* not an entry: doctor's to report */ }
   }
-  return undefined;
+  return copies;
 }
 
 function nameOf(location: KbLocation): string {
@@ -116,7 +120,12 @@ export async function run(args: string[]): Promise<number> {
   const path = entryPathOf(kbDir, source.id);
   const { entry: original, text } = readEntry(kbDir, path, `Entry ${from} (${path})`);
   const targetPaths = entryPaths(target.kbDir);
-  const found = existingCopy(target.kbDir, targetPaths, from);
+  const copies = copiesIn(target.kbDir, targetPaths);
+  const found = copies.get(from);
+  const sourceName = nameOf(source.location);
+  // A link goes to the linked entry's copy when it was promoted, else to the same id there.
+  const targetIdOf = (id: string) =>
+    copies.get(qualifyId(sourceName, id)) ?? (targetPaths.has(id) ? id : undefined);
   if (!found && original.status !== "active") {
     throw new UsageError(
       `${from} is ${original.status}, not active; promote the entry that is in force instead`,
@@ -125,19 +134,19 @@ export async function run(args: string[]): Promise<number> {
   // A new id: the original keeps its own, and an id held by two knowledge bases is ambiguous.
   const copyId = found ?? newId(new Map([...targetPaths, ...entryPaths(kbDir)]));
   const copyName = qualifyId(to, copyId);
-  const dropped: DroppedLink[] = [];
+  const sourcePaths = entryPaths(kbDir);
+  const droppedOf = (links: Link[]): DroppedLink[] =>
+    links.map((link) => ({ ...link, title: titleOf(kbDir, sourcePaths.get(link.to)) }));
+  let dropped: DroppedLink[] = [];
   let copied: SaveResult | undefined;
-  if (!found) {
-    const sourcePaths = entryPaths(kbDir);
-    const plan = promotedCopy(original, {
-      id: copyId,
-      from,
-      today: today(),
-      targetHas: (id) => targetPaths.has(id),
-    });
-    for (const link of plan.dropped) {
-      dropped.push({ ...link, title: titleOf(kbDir, sourcePaths.get(link.to)) });
-    }
+  let relinked: SaveResult | undefined;
+  if (found) {
+    const carried = carriedLinks(original.links, targetIdOf);
+    dropped = droppedOf(carried.dropped);
+    relinked = await carryNewLinks(target.kbDir, targetPaths, found, carried.links, copyName);
+  } else {
+    const plan = promotedCopy(original, { id: copyId, from, today: today(), targetIdOf });
+    dropped = droppedOf(plan.dropped);
     const request = {
       kbDir: target.kbDir,
       entry: plan.copy,
@@ -178,8 +187,38 @@ export async function run(args: string[]): Promise<number> {
       );
     }
   }
-  report({ from, copyName, copied, marked, dropped, to, json: values.json });
+  report({ from, copyName, copied, relinked, marked, dropped, to, sourceName, json: values.json });
   return 0;
+}
+
+/**
+ * Add to the copy `copyId` in the target the carried links it lacks (those to entries promoted
+ * since it was made); undefined when it lacks none.
+ */
+async function carryNewLinks(
+  targetDir: string,
+  targetPaths: Map<string, string>,
+  copyId: string,
+  carried: Link[],
+  copyName: string,
+): Promise<SaveResult | undefined> {
+  const path = targetPaths.get(copyId) ?? entryPathOf(targetDir, copyId);
+  const { entry: copy, text } = readEntry(targetDir, path, `The copy ${copyName} (${path})`);
+  const added = missingLinks(copy.links, carried);
+  if (!added.length) return undefined;
+  const entry = { ...copy, links: [...copy.links, ...added], updated: today() };
+  return await checkAndSave(
+    {
+      kbDir: targetDir,
+      entry,
+      path,
+      previousText: text,
+      message: `${commitMessage(entry, ["links"])}: link ${
+        added.map((link) => link.to).join(", ")
+      }`,
+    },
+    `The copy ${copyName}`,
+  );
 }
 
 function titleOf(kbDir: string, path: string | undefined): string | undefined {
@@ -195,17 +234,26 @@ function report(done: {
   from: string;
   copyName: string;
   copied?: SaveResult;
+  relinked?: SaveResult;
   marked?: SaveResult;
   dropped: DroppedLink[];
   to: string;
+  sourceName: string;
   json?: boolean;
 }): void {
-  const { from, copyName, copied, marked, dropped, to } = done;
+  const { from, copyName, copied, relinked, marked, dropped, to } = done;
   if (done.json) {
-    printJson({ from, copy: copyName, copied: copied ?? null, marked: marked ?? null, dropped });
+    printJson({
+      from,
+      copy: copyName,
+      copied: copied ?? null,
+      relinked: relinked ?? null,
+      marked: marked ?? null,
+      dropped,
+    });
     return;
   }
-  for (const result of [copied, marked]) if (result) printWarnings(result);
+  for (const result of [copied, relinked, marked]) if (result) printWarnings(result);
   console.log(
     copied
       ? `${green("Copied")} ${cyan(from)} to ${cyan(copyName)} ${copied.path} (${
@@ -213,6 +261,13 @@ function report(done: {
       })`
       : `${cyan(copyName)} is already the copy of ${cyan(from)}`,
   );
+  if (relinked) {
+    console.log(
+      `${green("Linked")} ${cyan(copyName)} to the copies of entries promoted since (${
+        saveSummary(relinked)
+      })`,
+    );
+  }
   console.log(
     marked
       ? `${green("Marked")} ${cyan(from)} superseded by ${copyName} (${saveSummary(marked)})`
@@ -221,9 +276,10 @@ function report(done: {
   for (const link of dropped) {
     const title = link.title ? ` (${displaySafe(link.title)})` : "";
     console.log(
-      `${yellow("!")} link ${link.rel} → ${link.to}${title} dropped from the copy: ${to} has no ` +
-        `${link.to}; to carry it, promote that entry too, then link it: ` +
-        kbCommand("edit", copyName, "--link", `${link.rel}:${link.to}`),
+      `${yellow("!")} link ${link.rel} → ${link.to}${title} left out of the copy: ${to} has no ` +
+        `copy of ${link.to}; to carry it, promote that entry too, then this one again (which ` +
+        `adds the link): ${kbCommand("promote", qualifyId(done.sourceName, link.to), "--to", to)}` +
+        ` && ${kbCommand("promote", from, "--to", to)}`,
     );
   }
 }

@@ -39,12 +39,16 @@ export function saveSummary(result: Omit<ChangesResult, "paths">): string {
     indexSummary(result.index);
 }
 
-/** Print what a save did, as a line or as JSON (with `details` added), and its warnings. */
+/**
+ * Print what a save did, as a line or as JSON (with `details` added), and its warnings. `place`,
+ * when given, names the knowledge base it went to (`in "team" (/abs/dir)`), after the path.
+ */
 export function reportSave(
   verb: string,
   result: SaveResult,
   json: boolean | undefined,
   details: Record<string, unknown> = {},
+  place?: string,
 ): void {
   printWarnings(result);
   if (json) {
@@ -59,5 +63,6 @@ export function reportSave(
     console.log(`No changes to ${cyan(result.id)}; nothing committed.`);
     return;
   }
-  console.log(`${green(verb)} ${cyan(result.id)} ${result.path} (${saveSummary(result)})`);
+  const where = place ? ` in ${place}` : "";
+  console.log(`${green(verb)} ${cyan(result.id)} ${result.path}${where} (${saveSummary(result)})`);
 }

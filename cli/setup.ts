@@ -38,6 +38,14 @@ import { homeDir, resolvePath } from "../io/paths.ts";
 import { type CommandSpec, helpText, NO_POSITIONALS, parseCommand, UsageError } from "./args.ts";
 import { bold, dim, green, printJson, red, yellow } from "./output.ts";
 import { selfCommand } from "../io/self_command.ts";
+import {
+  COMMAND_NAME,
+  isOnPath,
+  PATH_PROFILE_LINE,
+  userBinDir,
+} from "../core/setup/command_link.ts";
+import { type LinkAction, linkCommand, unlinkCommand } from "../io/setup/command_link.ts";
+import { shellQuote } from "../core/shell/quote.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
@@ -69,6 +77,11 @@ write the previous file is copied to <file>.bak, and the change is shown as a di
       value: "<scope>",
       help: "user: under your home folder (default); project: under the\ncurrent folder",
     },
+    path: {
+      type: "boolean",
+      help:
+        "put a git-kb command on your PATH instead: a link in ~/.local/bin\nto this launcher (with --remove: take it out again)",
+    },
     "dry-run": { type: "boolean", help: "show the diff, write nothing" },
     remove: { type: "boolean", help: "take git-kb's entries out again (nothing else is touched)" },
     json: { type: "boolean", help: "print what was done as JSON" },
@@ -91,6 +104,7 @@ interface SetupOptions {
   dryRun: boolean;
   remove: boolean;
   json: boolean;
+  path: boolean;
 }
 
 /** Where each agent keeps its hooks, below the home folder or the project. */
@@ -123,6 +137,7 @@ function parseOptions(args: string[]): SetupOptions {
     dryRun: values["dry-run"] ?? false,
     remove: values.remove ?? false,
     json: values.json ?? false,
+    path: values.path ?? false,
   };
 }
 
@@ -403,9 +418,68 @@ function printRule(agent: RuleAgent, options: SetupOptions, launcher: string): n
   return 0;
 }
 
+/** What `--path` says after linking: where the link is, whether it is on PATH, how to undo it. */
+function linkReport(
+  link: string,
+  launcher: string,
+  action: LinkAction,
+  dryRun: boolean,
+): string[] {
+  const binDir = userBinDir(baseDir("user"));
+  const undo = `${shellQuote(link)} setup --path --remove`;
+  const lines = [
+    action === "unchanged"
+      ? `${link} already runs this launcher; nothing changed.`
+      : `${dryRun ? "Would link" : `${green("✓ ")}Linked`} ${link} → ${launcher}${
+        action === "updated" ? " (it ran another launcher before)" : ""
+      }.`,
+  ];
+  const separator = Deno.build.os === "windows" ? ";" : ":";
+  if (isOnPath(binDir, Deno.env.get("PATH"), separator)) {
+    lines.push(`${binDir} is on your PATH: git-kb runs from any folder.`);
+  } else {
+    lines.push(
+      `${binDir} is not on your PATH yet. Add it for new shells with:\n  ${PATH_PROFILE_LINE}\n` +
+        `then open a new terminal (until then, run ${shellQuote(link)}).`,
+    );
+  }
+  lines.push(`To undo: ${undo}`);
+  return lines;
+}
+
+/** `--path`: make (or with --remove, take out) the `git-kb` link in ~/.local/bin. */
+function setupCommandLink(options: SetupOptions): number {
+  if (Deno.build.os === "windows") {
+    throw new Error(
+      "setup --path links into ~/.local/bin, which Windows does not use; add the folder of " +
+        "plugin\\bin\\git-kb.cmd to your Path instead",
+    );
+  }
+  const binDir = userBinDir(baseDir("user"));
+  const link = join(binDir, COMMAND_NAME);
+  const launcher = options.remove ? "" : launcherPath();
+  const action = options.remove
+    ? unlinkCommand(binDir, options.dryRun)
+    : linkCommand(binDir, launcher, options.dryRun);
+  if (options.json) {
+    printJson({ link, launcher: launcher || null, action, dryRun: options.dryRun });
+    return 0;
+  }
+  if (options.remove) {
+    const done = action === "absent"
+      ? `No git-kb link at ${link}; nothing changed.`
+      : `${options.dryRun ? "Would remove" : `${green("✓ ")}Removed`} ${link}.`;
+    console.log(done);
+    return 0;
+  }
+  console.log(linkReport(link, launcher, action, options.dryRun).join("\n"));
+  return 0;
+}
+
 /** Run the command. */
 export async function run(args: string[]): Promise<number> {
   const options = parseOptions(args);
+  if (options.path) return setupCommandLink(options);
   const launcher = launcherPath();
   const agent = options.agent;
   if (isOneOf(HOOK_AGENTS, agent)) return await setupHooks(agent, options, launcher);

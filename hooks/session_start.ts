@@ -16,14 +16,21 @@
 import { type HookPayload, textField } from "../core/hook/payload.ts";
 import {
   COMPACT_WORDING,
+  foregroundWork,
   sessionSource,
   type SessionWork,
   sessionWork,
+  welcomeOutput,
 } from "../core/hook/session_start.ts";
 import { scrubSecrets } from "../core/text/secrets.ts";
 import { assemble, type Assembly, DEFAULT_SURFACE_CONFIG } from "../core/prompt/decision.ts";
 import type { KernelRule } from "../core/index/reader.ts";
-import { resolveKbs } from "../io/config.ts";
+import { NotConfiguredError, resolveKbs } from "../io/config.ts";
+import { pathExists } from "../io/disk.ts";
+import { writePrivateFile } from "../io/fs.ts";
+import { cacheRoot } from "../io/paths.ts";
+import { kbCommand } from "../io/self_command.ts";
+import { join } from "../core/path.ts";
 import { appendDebugRecord, recordFailure } from "../io/hook/debug_log.ts";
 import { runContextPipeline } from "../io/hook/pipeline.ts";
 import { fastForwardPull, type PullReport, terminationSignal } from "../io/hook/session_pull.ts";
@@ -118,20 +125,49 @@ async function pullOne(kbDir: string, payload: HookPayload, signal: AbortSignal)
   }
 }
 
+/** The file in the cache root whose presence says the welcome was given on this machine. */
+const WELCOMED_FILE = "welcomed";
+
 /**
- * The hook's stdout for a payload: the kernel rules after a compaction, else "". With `only`,
- * the hook does that work alone (the registry runs each with its own permissions) and nothing
- * for a source that asks for the other.
+ * How to connect a knowledge base, at most once per machine: a file in the private cache root
+ * remembers that the question was settled (the welcome given, or a knowledge base found), so
+ * later startups cost one stat. "" when a knowledge base is configured.
+ */
+function welcome(): string {
+  const marker = join(cacheRoot(), WELCOMED_FILE);
+  if (pathExists(marker)) return "";
+  let configured = true;
+  try {
+    resolveKbs();
+  } catch (error) {
+    if (!(error instanceof NotConfiguredError)) throw error;
+    configured = false;
+  }
+  writePrivateFile(marker, `${new Date().toISOString()}\n`);
+  if (configured) return "";
+  appendDebugRecord(undefined, { event: EVENT, source: "startup", outcome: "welcome" });
+  return welcomeOutput(kbCommand("init"));
+}
+
+/**
+ * The hook's stdout for a payload: the kernel rules after a compaction, how to connect a
+ * knowledge base at the first startup with none, else "". With `only`, the hook does that
+ * handler's work alone (the registry runs each with its own permissions): `pull` in the
+ * background, `kernel` in the foreground (which also gives the welcome).
  */
 export function sessionStartOutput(
   payload: HookPayload,
   only?: SessionWork,
   signal: AbortSignal = new AbortController().signal,
 ): Promise<string> {
-  const work = sessionWork(sessionSource(payload));
-  if (only !== undefined && work !== only) return Promise.resolve("");
+  const source = sessionSource(payload);
+  const work = only === "kernel" || only === "welcome"
+    ? foregroundWork(source)
+    : sessionWork(source);
+  if (only === "pull" && work !== "pull") return Promise.resolve("");
   if (work === "pull") return pullOutput(payload, signal);
   if (work === "kernel") return kernelOutput(payload);
+  if (work === "welcome") return Promise.resolve(welcome());
   return Promise.resolve("");
 }
 

@@ -11,6 +11,7 @@
  * @module
  */
 import { basename } from "../core/path.ts";
+import { KB_NAME_PATTERN } from "../core/kbs/qualified.ts";
 import { resolvePath } from "./paths.ts";
 import { readJsonFile, writeFileAtomic } from "./fs.ts";
 import { pluginConfigFile, xdgConfigFile } from "./paths.ts";
@@ -64,9 +65,6 @@ export class UnknownKbError extends Error {
     this.name = "UnknownKbError";
   }
 }
-
-/** What a knowledge base's name must look like: it prefixes ids, so no `:` and no spaces. */
-export const KB_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 
 /** Why `name` is not a valid knowledge base name, or undefined when it is. */
 export function kbNameProblem(name: string): string | undefined {

@@ -439,11 +439,46 @@ export async function mapLimit<T, R>(
   return results;
 }
 
+/** Set, to the test's name, in the child process {@link runAlone} runs one test in. */
+const ISOLATED = "GIT_KB_TEST_ISOLATED";
+
+/**
+ * Run the test of context `t` alone, in a child `deno test` of its own file, when its body changes
+ * this process's environment ({@link overrideEnv}) or reads what the process as a whole counts
+ * (the CPU time of its children): `deno test --parallel` runs test files side by side in one
+ * process, whose environment they all share, so a change made in it would reach the other files'
+ * in-process code and the children they start (a child `deno` given another HOME looks for its
+ * cache elsewhere, and downloads it). Resolves to true once the child passed (the
+ * caller returns), false in the child (the caller goes on with the body); throws when the child
+ * failed. First line of such a test: `if (await runAlone(t)) return;`.
+ */
+export async function runAlone(t: Deno.TestContext): Promise<boolean> {
+  if (Deno.env.get(ISOLATED) === t.name) return false;
+  const exact = `/^${t.name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}$/`;
+  const result = await runProcess(Deno.execPath(), [
+    "test",
+    "--allow-all",
+    "--no-prompt",
+    "--no-check",
+    `--filter=${exact}`,
+    fileURLToPath(t.origin),
+  ], { cwd: ROOT, env: { [ISOLATED]: t.name, NO_COLOR: "1" } });
+  if (result.code !== 0 || !/^ok \| 1 passed/m.test(result.stdout)) {
+    throw new Error(`run alone, in a process of its own, the test failed:\n${show(result)}`);
+  }
+  return true;
+}
+
 /**
  * Set this process's environment variables `values` (undefined unsets one) until the returned
  * handle is disposed, then put back what they were: `using _env = overrideEnv({ TMPDIR: tmp })`.
+ * Only in a test run alone ({@link runAlone}): anywhere else it throws, as the change would reach
+ * the tests running beside it.
  */
 export function overrideEnv(values: Record<string, string | undefined>): Disposable {
+  if (!Deno.env.get(ISOLATED)) {
+    throw new Error("overrideEnv changes the whole test process's environment: runAlone(t) first");
+  }
   const before = Object.fromEntries(Object.keys(values).map((name) => [name, Deno.env.get(name)]));
   const apply = (settings: Record<string, string | undefined>) => {
     for (const [name, value] of Object.entries(settings)) {

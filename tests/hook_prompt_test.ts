@@ -113,10 +113,11 @@ function pointerIds(context: string | undefined): string[] {
 }
 
 /**
- * What prompt-match surfaces: the rotation howto, then the CI hardening guide, whose body is
- * about rotating leaked tokens (a body word counts half a title word).
+ * What prompt-match surfaces: the rotation howto alone. The CI hardening guide, whose body is
+ * about rotating leaked tokens, holds under ¾ of its evidence (a body word counts half a title
+ * word) and is a near miss.
  */
-const MATCH_IDS = ["kb-7q2mx", "kb-f8z2t"];
+const MATCH_IDS = ["kb-7q2mx"];
 const KERNEL_IDS = ["kb-c0mw8", "kb-k1rn0"];
 const KERNEL_TITLES = [
   "Say what changed and why in commit messages",
@@ -332,10 +333,6 @@ Deno.test("KB_HOOK_DEBUG=1: one JSONL record per prompt with the decision's deta
     id: "kb-7q2mx",
     signal: "keyword",
     why: ["rotate", "leaked", "cloudflare", "token", "ci"],
-  }, {
-    id: "kb-f8z2t",
-    signal: "keyword",
-    why: ["rotate", "leaked", "token", "ci"],
   }]);
   assert.deepEqual(first.kernel, KERNEL_IDS);
   const nearMisses = first.near_misses as {
@@ -439,26 +436,29 @@ Deno.test("fail-open: a corrupt index (garbage manifest and shards)", async () =
   checkHook(await box.hook(await payload("prompt-review")));
 });
 
-Deno.test("a prompt about the project's files: an instruction gets no pointers, a question its rare words", async () => {
+Deno.test("a prompt about the project's files needs one more word; its specific words still match", async () => {
   await using box = await sandboxKb();
   const debugEnv = { env: { KB_HOOK_DEBUG: "1" } };
-  const instruction = "rotate the leaked Cloudflare token in deploy.yml of our CI";
-  const told = fired(await box.hook(await payloadWith({ prompt: instruction }), debugEnv));
-  assert.deepEqual(pointerIds(told), [], "kernel rules only");
-  const question = "how do I rotate the leaked Cloudflare token in deploy.yml?";
-  const asked = fired(
-    await box.hook(
-      await payloadWith({ prompt: question, session_id: "another-session" }),
-      debugEnv,
-    ),
+  // Two words of the rotation howto: a question's worth, not an instruction about deploy.yml's.
+  const weak = "rotate the token in deploy.yml";
+  assert.deepEqual(
+    pointerIds(fired(await box.hook(await payloadWith({ prompt: weak }), debugEnv))),
+    [],
   );
-  assert.deepEqual(pointerIds(asked).slice(0, 1), ["kb-7q2mx"]);
+  const asked = "how do i rotate a token?";
+  const question = await payloadWith({ prompt: asked, session_id: "another-session" });
+  assert.deepEqual(pointerIds(fired(await box.hook(question, debugEnv))), ["kb-7q2mx"]);
+  // Three: no wording silences words this specific to the knowledge base.
+  const strong = "rotate the leaked Cloudflare token in deploy.yml of our CI";
+  const told = await payloadWith({ prompt: strong, session_id: "third-session" });
+  assert.deepEqual(pointerIds(fired(await box.hook(told, debugEnv))), ["kb-7q2mx"]);
   const records = readDebug(join(box.cacheDir, "debug.jsonl"));
-  assert.deepEqual(records.map((record) => record.context), [
+  assert.deepEqual(records.map((record) => record.context ?? null), [
     { kind: "file", text: "deploy.yml" },
+    null,
     { kind: "file", text: "deploy.yml" },
   ]);
-  assert.deepEqual(records[0].keyword_hits, {}, "the instruction's words were not matched");
+  assert.ok(Object.keys(records[0].keyword_hits as object).includes("rotate"), "words matched");
 });
 
 Deno.test("fail-open: the ledger cannot be written or read", async () => {

@@ -19,6 +19,7 @@ const HOOKS: Record<string, string> = {
   "receipts.ts": "receipts",
   "session_start.ts": "session",
   "watch.ts": "watch",
+  "fetch_allow.ts": "fetch",
 };
 
 Deno.test("every hook entry point is listed here and runs through runHookOnStdio", async () => {

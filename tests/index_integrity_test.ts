@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { bytesChecksum } from "../core/hash.ts";
+import { INDEX_VERSION } from "../core/index/reader.ts";
 import { shellQuote } from "../core/shell/quote.ts";
 import { indexFindings } from "../io/index/health.ts";
 import {
@@ -20,6 +21,7 @@ import {
   overrideEnv,
   parseJson,
   ROOT,
+  runAlone,
   runCli,
   runHook,
   type RunResult,
@@ -194,7 +196,8 @@ Deno.test("a forged kernel rule is checked against the entry files and dropped",
   assert.equal(rules.length, manifest.kernel.length - 1);
 });
 
-Deno.test("two files with one id: neither served, both named, the survivor returns", async () => {
+Deno.test("two files with one id: neither served, both named, the survivor returns", async (t) => {
+  if (await runAlone(t)) return;
   await using kb = await makeKb();
   await indexed(kb);
   const real = await entryPath(kb.dir, ROTATE);
@@ -370,4 +373,21 @@ Deno.test("an entry whose body holds an unresolved merge conflict is not served;
   const searched = await runCli(["search", "rotate", "--json"], { env: kb.env });
   const ids = parseJson<{ id: string }[]>(searched).map((hit) => hit.id);
   assert.ok(!ids.includes("kb-7q2mx"), ids.join(" "));
+});
+
+Deno.test("spec/index-format.md names the version, every file and every manifest field written", async () => {
+  await using kb = await makeKb();
+  const { indexDir } = await indexed(kb);
+  const spec = await Deno.readTextFile(join(ROOT, "spec", "index-format.md"));
+  assert.ok(spec.includes(`(${INDEX_VERSION} at this writing)`), "the version the spec describes");
+  const manifest = JSON.parse(await Deno.readTextFile(join(indexDir, "manifest.json")));
+  const names = Object.keys(manifest.sums).map((name) =>
+    name.replace(/^(shard|docs)\/\d+/, "$1/<n>").replace(/-\d+\.bin$/, "-<k>.bin")
+  );
+  for (const name of new Set(["manifest.json", ...names])) {
+    assert.ok(spec.includes(`| \`${name}\``), `the files table lists ${name}`);
+  }
+  for (const field of Object.keys(manifest)) {
+    assert.ok(spec.includes(`| \`${field}\``), `the manifest table lists ${field}`);
+  }
 });

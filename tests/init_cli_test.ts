@@ -10,6 +10,7 @@ import {
   exists,
   FIXTURE_ENTRIES,
   git,
+  IDENTITY,
   makeKb,
   makeSandbox,
   parseJson,
@@ -124,4 +125,53 @@ Deno.test("a second remote cloned without --name: exit 2 names the configured on
     await Deno.readTextFile(join(sandbox.config, "git-kb", "config.json")),
   );
   assert.deepEqual(config.kbs.map((kb: { name: string }) => kb.name).length, 2);
+});
+
+Deno.test("init with no git identity says so, with the two git config lines; with one it does not", async () => {
+  await using sandbox = await makeSandbox();
+  const env = sandboxEnv(sandbox);
+  const anonymous = await runCli(["init", join(sandbox.root, "mine")], { env });
+  assert.equal(anonymous.code, 0, show(anonymous));
+  assert.match(anonymous.stdout, /! git has no user\.name\/user\.email/);
+  assert.match(anonymous.stdout, /git config --global user\.name "Your Name"/);
+  assert.match(anonymous.stdout, /git config --global user\.email you@example\.com/);
+  assert.match(anonymous.stdout, /git-kb <git-kb@localhost>/);
+  const json = await runCli(["init", join(sandbox.root, "mine"), "--json"], { env });
+  assert.match(parseJson<{ warnings: string[] }>(json).warnings[0], /git config --global/);
+
+  await using named = await makeSandbox();
+  const withIdentity = await runCli(["init", join(named.root, "mine")], {
+    env: { ...sandboxEnv(named), ...IDENTITY },
+  });
+  assert.equal(withIdentity.code, 0, show(withIdentity));
+  assert.doesNotMatch(withIdentity.stdout, /user\.name/);
+});
+
+Deno.test("the first knowledge base's default folder and name are personal; an earlier kb folder is found again", async () => {
+  await using sandbox = await makeSandbox();
+  const env = { ...sandboxEnv(sandbox), XDG_DATA_HOME: join(sandbox.root, "data"), ...IDENTITY };
+  const created = await runCli(["init", "--json"], { env });
+  assert.equal(created.code, 0, show(created));
+  const personal = join(sandbox.root, "data", "git-kb", "personal");
+  assert.equal(parseJson<{ kbDir: string }>(created).kbDir, personal);
+  const configFile = join(sandbox.config, "git-kb", "config.json");
+  assert.deepEqual(JSON.parse(await Deno.readTextFile(configFile)).kbs, [
+    { name: "personal", dir: personal },
+  ]);
+
+  await using earlier = await makeSandbox();
+  const earlierEnv = {
+    ...sandboxEnv(earlier),
+    XDG_DATA_HOME: join(earlier.root, "data"),
+    ...IDENTITY,
+  };
+  const earlierDir = join(earlier.root, "data", "git-kb", "kb");
+  const remote = join(earlier.root, "remote.git");
+  await git(earlier.root, "init", "--quiet", "--bare", remote);
+  const first = await runCli(["init", remote, "--dir", earlierDir], { env: earlierEnv });
+  assert.equal(first.code, 0, show(first));
+  const again = await runCli(["init", remote, "--json"], { env: earlierEnv });
+  assert.equal(again.code, 0, show(again));
+  const { kbDir, mode } = parseJson<{ kbDir: string; mode: string }>(again);
+  assert.deepEqual([kbDir, mode], [earlierDir, "existing"]);
 });

@@ -59,11 +59,13 @@ Deno.test("verdict cache: past its bound, expired and then oldest verdicts go", 
 Deno.test("runProcess: a child past its timeout is killed, even when it leaves a grandchild", async () => {
   const started = performance.now();
   await assert.rejects(
-    () => runProcess("sh", ["-c", "sleep 5 & sleep 5; echo late"], { timeoutMs: 300, stdin: "x" }),
+    () =>
+      runProcess("sh", ["-c", "sleep 20 & sleep 20; echo late"], { timeoutMs: 300, stdin: "x" }),
     (error: unknown) => error instanceof ProcessTimeoutError && /within 300 ms/.test(error.message),
   );
   const elapsed = performance.now() - started;
-  assert.ok(elapsed < 1_500, `${Math.round(elapsed)} ms: the orphan's open pipe is not awaited`);
+  // Far below the orphan's 20 s, and far above what a loaded machine takes to kill and return.
+  assert.ok(elapsed < 8_000, `${Math.round(elapsed)} ms: the orphan's open pipe is not awaited`);
 });
 
 Deno.test("runProcess: with a timeout to spare, output, stdin and exit code are as before", async () => {
@@ -104,7 +106,7 @@ Deno.test("runProcess: output is taken when the child exits, though a grandchild
   const elapsed = performance.now() - started;
   const [pid, answer] = result.stdout.trim().split("\n");
   assert.equal(answer, "answer");
-  assert.ok(elapsed < 3_000, `${Math.round(elapsed)} ms: the grandchild's pipe was awaited`);
+  assert.ok(elapsed < 15_000, `${Math.round(elapsed)} ms: the grandchild's pipe was awaited`);
   assert.ok(await stopped(Number(pid)), "the grandchild was killed with the child's group");
 });
 

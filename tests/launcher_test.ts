@@ -3,7 +3,8 @@
  * profile's flags (checked with a `deno` stand-in that records its argv), never `-A` or a bare
  * `--allow-run`; a compiled binary beside it wins; a missing Deno is one line, and a hook still
  * exits 0; and the real thing runs the committed bundle. The bundle is also checked for being
- * up to date with the sources.
+ * up to date with the sources, and the launcher and its template (build/launcher.sh) with
+ * shellcheck when it is installed.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -15,7 +16,13 @@ import {
   hookFlags,
 } from "../app/permissions.ts";
 import { shellQuote } from "../core/shell/quote.ts";
-import { COMPILE_TARGETS, HOT_HOOKS, hotHookBundle } from "../build/plugin.ts";
+import {
+  COMPILE_TARGETS,
+  HOT_HOOKS,
+  hotHookBundle,
+  SH_TEMPLATE,
+  shLauncher,
+} from "../build/plugin.ts";
 import { runProcess } from "../io/process.ts";
 import { copyDir, FIXTURE, makeSandbox, ROOT, show } from "./helpers.ts";
 
@@ -372,10 +379,25 @@ Deno.test("without Deno: one line on how to install it; a hook still exits 0", a
   assert.equal(hook.code, 0, show(hook));
   assert.equal(hook.stdout, "");
   assert.equal(hook.stderr.trim().split("\n").length, 1, show(hook));
-  assert.match(hook.stderr, /npm install -g deno/);
+  assert.match(hook.stderr, /npm install --prefix ~\/\.local\/share\/git-kb\/deno deno@/);
   const command = await runProcess(LAUNCHER, ["search", "x"], { env, clearEnv: true });
   assert.equal(command.code, 1, show(command));
   assert.match(command.stderr, /Deno 2 is needed/);
+});
+
+Deno.test("without Deno on PATH: the Deno that ./deno installs in the user's data folder runs the command", async () => {
+  await using sandbox = await makeSandbox();
+  const tools = join(sandbox.root, "tools");
+  await Deno.mkdir(tools);
+  const userDeno = join(sandbox.home, ".local", "share", "git-kb", "deno", "node_modules", ".bin");
+  await Deno.mkdir(userDeno, { recursive: true });
+  await Deno.symlink(Deno.execPath(), join(userDeno, "deno"));
+  const command = await runProcess(LAUNCHER, ["search", "rotate token"], {
+    env: { PATH: tools, HOME: sandbox.home, KB_DIR: FIXTURE, NO_COLOR: "1" },
+    clearEnv: true,
+  });
+  assert.equal(command.code, 0, show(command));
+  assert.match(command.stdout, /kb-/);
 });
 
 Deno.test("the real launcher runs the bundles: both hot hooks answer, a command searches", async () => {
@@ -417,6 +439,34 @@ Deno.test("the real launcher runs the bundles: both hot hooks answer, a command 
   assert.match(JSON.parse(grep.stdout).hookSpecificOutput.additionalContext, /kb-r4b9t/);
   const unknown = await runProcess(LAUNCHER, ["hook", "nonsense"], { env, clearEnv: true });
   assert.equal(unknown.code, 0, show(unknown));
+});
+
+/** Whether shellcheck is on PATH (`apt-get install shellcheck`, `brew install shellcheck`). */
+const SHELLCHECK = (await runProcess("sh", ["-c", "command -v shellcheck"])).code === 0;
+
+Deno.test({
+  name: SHELLCHECK
+    ? "shellcheck finds nothing in the launcher's template nor in the built launcher"
+    : "shellcheck of the launcher: SKIPPED, shellcheck is not installed (apt-get install shellcheck)",
+  ignore: !SHELLCHECK,
+  fn: async () => {
+    const result = await runProcess("shellcheck", [SH_TEMPLATE, LAUNCHER]);
+    assert.equal(result.code, 0, show(result));
+  },
+});
+
+Deno.test("the built launcher is its template with every `# @build` line filled in", () => {
+  const launcher = Deno.readTextFileSync(LAUNCHER);
+  assert.doesNotMatch(launcher, /^ *# @build /m);
+  const template = Deno.readTextFileSync(SH_TEMPLATE);
+  const kept = template.split("\n").filter((line) => !/^ *# @build /.test(line));
+  const lines = new Set(launcher.split("\n"));
+  assert.deepEqual(kept.filter((line) => !lines.has(line)), [], "every template line is kept");
+  assert.throws(() => shLauncher(`${template}# @build nonsense\n`), /unknown "# @build nonsense"/);
+  assert.throws(
+    () => shLauncher(template.replace(/^ *# @build hook-profiles\n/m, "")),
+    /lacks "# @build hook-profiles"/,
+  );
 });
 
 /** Run `build/plugin.ts --check` in the checkout at `root`. */

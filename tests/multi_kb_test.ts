@@ -8,6 +8,7 @@
 import { deepStrictEqual as deepEqual, ok, strictEqual as equal } from "node:assert/strict";
 import { join } from "node:path";
 import {
+  childEnv,
   entryText,
   git,
   type Kb,
@@ -15,6 +16,8 @@ import {
   makeSandbox,
   overrideEnv,
   parseJson,
+  ROOT,
+  runAlone,
   runCli,
   runHook,
   sandboxEnv,
@@ -22,6 +25,7 @@ import {
   tempDir,
 } from "./helpers.ts";
 import { resolveKb, resolveKbNamed, resolveKbs, writeConfig } from "../io/config.ts";
+import { runProcess } from "../io/process.ts";
 
 /** A team entry about the npm token, matched by the same prompt as the sample's kb-7q2mx. */
 const TEAM_TOKEN = "kb-tm0np";
@@ -86,6 +90,11 @@ async function addTeamToken(kbs: TwoKbs): Promise<void> {
     "Ask the registry owner, then rotate the npm token in the CI secrets.",
   ], { env: kbs.env });
   equal(added.code, 0, show(added));
+  ok(
+    added.stdout.includes(`${TEAM_TOKEN} `) &&
+      added.stdout.includes(` in the knowledge base "team" (${kbs.team.dir}) (commit `),
+    `the line names where the entry went\n${show(added)}`,
+  );
 }
 
 function additionalContext(stdout: string): string {
@@ -267,6 +276,62 @@ Deno.test("promote copies into the team through the save pipeline, drops a link 
   ok(again.stdout.includes(`${done.copy} is already the copy`), show(again));
 });
 
+Deno.test("promote: the hint for a left-out link works pasted, and a link to an entry promoted before points at its copy", async () => {
+  await using kbs = await twoKbs();
+  const linking = (id: string, title: string) =>
+    commitEntry(
+      kbs.personal,
+      id,
+      title,
+      entryText({
+        id,
+        title,
+        body: "Body.\n",
+        extra: "links:\n  - { rel: related, to: kb-7q2mx }\n",
+      }),
+    );
+  await linking("kb-pr0mo", "Keep npm tokens in the CI secret store");
+  await git(kbs.personal.dir, "push", "--quiet");
+  const first = await runCli(["promote", "kb-pr0mo", "--to", "team"], { env: kbs.env });
+  equal(first.code, 0, show(first));
+  const copy = first.stdout.match(/Copied personal:kb-pr0mo to (team:kb-[a-z0-9]+)/)?.[1];
+  ok(copy, show(first));
+  const hint = first.stdout.match(/adds the link\): (.*)$/m)?.[1];
+  equal(
+    hint,
+    "git-kb promote personal:kb-7q2mx --to team && git-kb promote personal:kb-pr0mo --to team",
+    show(first),
+  );
+
+  // Pasted as printed, with the launcher on PATH as git-kb.
+  const bin = join(kbs.personal.root, "bin");
+  await Deno.mkdir(bin);
+  await Deno.symlink(join(ROOT, "plugin", "bin", "git-kb"), join(bin, "git-kb"));
+  const pasted = await runProcess("sh", ["-c", hint!], {
+    env: { ...childEnv(kbs.env), PATH: `${bin}:${Deno.env.get("PATH")}` },
+    clearEnv: true,
+    cwd: kbs.personal.root,
+  });
+  equal(pasted.code, 0, show(pasted));
+  ok(pasted.stdout.includes("Linked"), show(pasted));
+  const target = (await runCli(["get", "personal:kb-7q2mx"], { env: kbs.env })).stdout
+    .match(/superseded_by: (team:kb-[a-z0-9]+)/)?.[1];
+  ok(target, "kb-7q2mx was promoted");
+  const copyText = (await runCli(["get", copy!], { env: kbs.env })).stdout;
+  ok(copyText.includes(`to: ${target!.slice("team:".length)}`), copyText);
+
+  // A second entry linking the one promoted before: its copy links the copy, nothing left out.
+  await linking("kb-pr1mo", "Rotate the CI npm token every quarter");
+  const second = await runCli(["promote", "kb-pr1mo", "--to", "team", "--json"], {
+    env: kbs.env,
+  });
+  equal(second.code, 0, show(second));
+  const done = parseJson<{ copy: string; dropped: unknown[] }>(second);
+  deepEqual(done.dropped, []);
+  const secondCopy = (await runCli(["get", done.copy], { env: kbs.env })).stdout;
+  ok(secondCopy.includes(`to: ${target!.slice("team:".length)}`), secondCopy);
+});
+
 Deno.test("promote: when marking the original cannot be pushed, it says so and how to finish", async () => {
   await using kbs = await twoKbs();
   const hook = join(kbs.personal.remote!, "hooks", "pre-receive");
@@ -350,7 +415,8 @@ Deno.test("init pushes its set-up commit to an empty remote", async () => {
   deepEqual(config.kbs.map((kb: { name: string }) => kb.name), ["clone", "team"]);
 });
 
-Deno.test("the config is read forgivingly and written strictly", async () => {
+Deno.test("the config is read forgivingly and written strictly", async (t) => {
+  if (await runAlone(t)) return;
   await using dir = await tempDir();
   using _env = overrideEnv({
     XDG_CONFIG_HOME: dir.path,

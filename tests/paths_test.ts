@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { cacheRoot, cacheRootFor, indexDir, kbCacheDir } from "../io/paths.ts";
-import { overrideEnv, tempDir } from "./helpers.ts";
+import { overrideEnv, runAlone, tempDir } from "./helpers.ts";
 
 /** Run `body` with the environment variables `values` set (undefined: unset), restoring them. */
 function withEnv(values: Record<string, string | undefined>, body: () => void): void {
@@ -19,7 +19,8 @@ Deno.test("the cache root: XDG_CACHE_HOME, else HOME/.cache, else git-kb-<uid> i
   assert.equal(cacheRootFor(env({}), 0), "/tmp/git-kb-0");
 });
 
-Deno.test("kbCacheDir: under the cache root, named after the folder, one per path and root", async () => {
+Deno.test("kbCacheDir: under the cache root, named after the folder, one per path and root", async (t) => {
+  if (await runAlone(t)) return;
   await using temp = await tempDir();
   const base = temp.path;
   withEnv({ XDG_CACHE_HOME: join(base, "one") }, () => {

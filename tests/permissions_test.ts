@@ -12,6 +12,7 @@ import {
   judgeFlags,
   PROFILES,
 } from "../app/permissions.ts";
+import { HOOKS } from "../app/registry.ts";
 import {
   cacheRootOf,
   denoDir,
@@ -143,12 +144,27 @@ Deno.test("sandboxed runs: read commands work, missing permissions name the flag
 Deno.test("deno.json tasks use exactly the flags of app/permissions.ts", async () => {
   assert.equal(CACHE_ROOT, "$HOME/.cache/git-kb", "a task expands it as the default root");
   const config = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json")));
-  const tasks = config.tasks as Record<string, string>;
-  for (const [command, profile] of Object.entries(COMMAND_PROFILES)) {
-    const expected = `deno run ${
-      ["--no-prompt", ...PROFILES[profile]].join(" ")
-    } app/main.ts ${command}`;
-    assert.equal(tasks[command], expected, `task "${command}"`);
+  const tasks = config.tasks as Record<string, string | { command: string }>;
+  const entries = [
+    ...Object.entries(COMMAND_PROFILES).map(([command, profile]) => ({
+      task: command,
+      profile,
+      target: `app/main.ts ${command}`,
+    })),
+    ...Object.entries(HOOKS).map(([hook, entry]) => ({
+      task: `hook:${hook}`,
+      profile: entry.profile,
+      target: entry.module,
+    })),
+  ];
+  for (const { task, profile, target } of entries) {
+    assert.equal(tasks[task], `deno task --quiet profile:${profile} ${target}`, `task "${task}"`);
+    const run = tasks[`profile:${profile}`];
+    assert.equal(
+      typeof run === "string" ? run : run?.command,
+      `deno run ${["--no-prompt", ...PROFILES[profile]].join(" ")}`,
+      `task "profile:${profile}"`,
+    );
   }
 });
 

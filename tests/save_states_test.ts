@@ -32,6 +32,7 @@ import {
   overrideEnv,
   parseJson,
   pushEntryFrom,
+  runAlone,
   runCli,
   type RunResult,
   show,
@@ -281,7 +282,8 @@ function newEntry(id: string, title: string, extra: Partial<Entry> = {}): Entry 
   return { ...blankEntry(id, "2026-01-01"), title, type: "note", body: "Body.\n", ...extra };
 }
 
-Deno.test("a push to a remote that never answers times out, and says which call", async () => {
+Deno.test("a push to a remote that never answers times out, and says which call", async (t) => {
+  if (await runAlone(t)) return;
   await using kb = await makeKb({ remote: true });
   await git(kb.dir, "config", "protocol.ext.allow", "always");
   await git(kb.dir, "remote", "set-url", "origin", "ext::sleep 60");
@@ -378,7 +380,8 @@ Deno.test("no git identity: the save says it committed under the fallback; with 
   assert.deepEqual(parseJson<{ warnings: string[] }>(named).warnings, []);
 });
 
-Deno.test("saveChanges: two new entries (one linking the other) and a deletion in one commit", async () => {
+Deno.test("saveChanges: two new entries (one linking the other) and a deletion in one commit", async (t) => {
+  if (await runAlone(t)) return;
   await using kb = await makeKb({ remote: true });
   const head = await git(kb.dir, "rev-parse", "HEAD");
   const doomed = await entryPath(kb.dir, "kb-o2x9c");

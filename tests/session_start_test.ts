@@ -311,3 +311,45 @@ Deno.test("no knowledge base configured: nothing printed, a record at the cache 
   const records = await sessionRecords(kb);
   equal(records[0]?.outcome, "error", JSON.stringify(records));
 });
+
+Deno.test("the first startup with no knowledge base says once how to connect one; later ones, and a configured machine, stay silent", async () => {
+  await using kb = await makeKb();
+  const { KB_DIR: _, ...env } = kb.env;
+  const root = join(kb.root, "plugin root");
+  const startup = (more: Record<string, string> = {}) =>
+    runDeno(
+      ["run", ...hookFlags("compact", cacheRootOf(env)), LAUNCH, "hook", "compact"],
+      {
+        env: { ...env, CLAUDE_PLUGIN_ROOT: root, ...more },
+        stdin: payload("startup"),
+        cwd: kb.tmp,
+      },
+    );
+  const first = await startup();
+  equal(first.code, 0, first.stderr);
+  const said = JSON.parse(first.stdout);
+  const init = `'${root}/bin/git-kb' init`;
+  assert.ok(said.systemMessage.includes(`\`${init} <clone-url>\``), first.stdout);
+  assert.ok(said.systemMessage.includes(`\`${init}\` to start a new one`), first.stdout);
+  equal(said.hookSpecificOutput.hookEventName, "SessionStart");
+  assert.match(said.hookSpecificOutput.additionalContext, /no knowledge base is connected/);
+  const marker = join(cacheRootOf(env), "welcomed");
+  equal((await Deno.stat(marker)).mode! & 0o777, 0o600);
+  assertSilent(await startup());
+
+  await using configured = await makeKb();
+  assertSilent(
+    await runDeno(
+      ["run", ...hookFlags("compact", cacheRootOf(configured.env)), LAUNCH, "hook", "compact"],
+      { env: configured.env, stdin: payload("startup"), cwd: configured.tmp },
+    ),
+  );
+  await Deno.remove(marker);
+  for (const source of ["resume", "clear"]) {
+    const other = await runDeno(
+      ["run", ...hookFlags("compact", cacheRootOf(env)), LAUNCH, "hook", "compact"],
+      { env, stdin: payload(source), cwd: kb.tmp },
+    );
+    assertSilent(other);
+  }
+});

@@ -26,7 +26,7 @@ const SETUP_FLAGS = [
   "--no-prompt",
   "--allow-read",
   "--allow-write",
-  `--allow-env=${ENV_VARS.join(",")}`,
+  `--allow-env=${ENV_VARS.join(",")},PATH`,
 ];
 
 interface Hook {
@@ -61,6 +61,14 @@ async function makeSetup() {
   return { ...sandbox, launcher, project, env, setup };
 }
 
+/** A copy of the real plugin/bin in `bin`; returns its launcher. */
+async function realLauncherIn(bin: string): Promise<string> {
+  await copyDir(join(ROOT, "plugin", "bin"), bin);
+  const launcher = join(bin, "git-kb");
+  await Deno.chmod(launcher, 0o755);
+  return launcher;
+}
+
 function ok(result: RunResult): RunResult {
   assert.equal(result.code, 0, show(result));
   assert.equal(result.stderr, "", show(result));
@@ -88,7 +96,7 @@ function preTool(launcher: string): string[] {
   );
 }
 
-Deno.test("the setup profile: read, write, listed env vars; no run, no net", () => {
+Deno.test("the setup profile: read, write, listed env vars and PATH; no run, no net", () => {
   assert.deepEqual(flagsFor("setup", "/c/git-kb"), SETUP_FLAGS);
 });
 
@@ -116,8 +124,9 @@ Deno.test("claude: install, idempotent rerun, dry run, moved launcher, remove", 
     ]);
     assert.deepEqual(
       settings.hooks!.SessionStart.map((group) => [group.matcher, group.hooks[0].async ?? false]),
-      [["startup|resume", true], ["startup|resume|clear", true], ["compact", false]],
-      "the pull and the watch run in the background, the kernel rules before the session goes on",
+      [["startup|resume", true], ["startup|resume|clear", true], ["startup|compact", false]],
+      "the pull and the watch run in the background; the kernel rules and the welcome before " +
+        "the session goes on",
     );
     assert.ok(settings.hooks!.PreToolUse[0].matcher, "the judge keeps the plugin's matcher");
     assert.equal(settings.hooks!.PostToolUse[0].hooks[0].if, "Bash(*git-kb*)", "if is kept");
@@ -371,10 +380,7 @@ Deno.test("without KB_CLI the launcher is this checkout's plugin/bin/git-kb", as
 
 Deno.test("setup through the real launcher from a path with a space, a quote and a backslash", async () => {
   await using s = await makeSetup();
-  const bin = join(s.root, "kb tools", "o'brien\\plugins", "bin");
-  await copyDir(join(ROOT, "plugin", "bin"), bin);
-  const launcher = join(bin, "git-kb");
-  await Deno.chmod(launcher, 0o755);
+  const launcher = await realLauncherIn(join(s.root, "kb tools", "o'brien\\plugins", "bin"));
   const env = { PATH: Deno.env.get("PATH") ?? "", HOME: s.home, NO_COLOR: "1" };
   const result = await runProcess(launcher, ["setup", "--json"], {
     env,
@@ -404,4 +410,81 @@ Deno.test("KB_CLI as the launcher quotes it, or as a plain path, names the same 
     const result = await s.setup(["--dry-run", "--json"], { env: { ...s.env, KB_CLI: value } });
     assert.equal(parseJson<{ launcher: string }>(ok(result)).launcher, s.launcher, value);
   }
+});
+
+Deno.test("setup --path in a fresh HOME: ~/.local/bin made, git-kb on PATH runs, undo line works", async () => {
+  await using s = await makeSetup();
+  const launcher = await realLauncherIn(join(s.root, "checkout", "plugin", "bin"));
+  const userBin = join(s.home, ".local", "bin");
+  const systemPath = Deno.env.get("PATH") ?? "";
+  const env = { PATH: systemPath, HOME: s.home, NO_COLOR: "1", KB_DIR: FIXTURE };
+  const run = (args: string[], path = systemPath) =>
+    runProcess(launcher, args, { env: { ...env, PATH: path }, clearEnv: true, cwd: s.project });
+
+  const first = await run(["setup", "--path"]);
+  assert.equal(first.code, 0, show(first));
+  assert.equal(await Deno.readLink(join(userBin, "git-kb")), launcher);
+  assert.match(first.stdout, /is not on your PATH yet/);
+  assert.ok(first.stdout.includes(`echo 'export PATH="$HOME/.local/bin:$PATH"' >> ~/.profile`));
+  const undo = first.stdout.split("\n").find((line) => line.startsWith("To undo: "));
+  assert.ok(undo, show(first));
+
+  const onPath = `${userBin}:${systemPath}`;
+  const search = await runProcess("sh", ["-c", "git-kb search rotate token"], {
+    env: { ...env, PATH: onPath },
+    clearEnv: true,
+    cwd: s.project,
+  });
+  assert.equal(search.code, 0, show(search));
+  assert.match(search.stdout, /kb-7q2mx/);
+  const again = await run(["setup", "--path"], onPath);
+  assert.equal(again.code, 0, show(again));
+  assert.match(again.stdout, /already runs this launcher; nothing changed/);
+  assert.match(again.stdout, /is on your PATH/);
+
+  const removed = await runProcess("sh", ["-c", undo.slice("To undo: ".length)], {
+    env,
+    clearEnv: true,
+    cwd: s.project,
+  });
+  assert.equal(removed.code, 0, show(removed));
+  assert.match(removed.stdout, /Removed/);
+  assert.ok(!await exists(join(userBin, "git-kb")));
+  const twice = await run(["setup", "--path", "--remove"]);
+  assert.match(twice.stdout, /nothing changed/, show(twice));
+});
+
+Deno.test("setup --path leaves alone a git-kb of the user's own, and a link elsewhere", async () => {
+  await using s = await makeSetup();
+  const userBin = join(s.home, ".local", "bin");
+  await Deno.mkdir(userBin, { recursive: true });
+  const own = join(userBin, "git-kb");
+  await Deno.writeTextFile(own, "#!/bin/sh\necho mine\n");
+  for (const args of [["--path"], ["--path", "--remove"]]) {
+    const result = await s.setup(args);
+    assert.equal(result.code, 1, show(result));
+    assert.match(result.stderr, /is not a link to a git-kb launcher, so setup leaves it alone/);
+    assert.equal(await Deno.readTextFile(own), "#!/bin/sh\necho mine\n");
+  }
+  await Deno.remove(own);
+  await Deno.symlink("/usr/local/lib/other-tool", own);
+  const result = await s.setup(["--path"]);
+  assert.equal(result.code, 1, show(result));
+  assert.match(result.stderr, /links to \/usr\/local\/lib\/other-tool, not to a git-kb launcher/);
+  assert.equal(await Deno.readLink(own), "/usr/local/lib/other-tool");
+});
+
+Deno.test("setup --path replaces a link to another launcher (a moved checkout), --dry-run writes nothing", async () => {
+  await using s = await makeSetup();
+  const userBin = join(s.home, ".local", "bin");
+  await Deno.mkdir(userBin, { recursive: true });
+  const link = join(userBin, "git-kb");
+  await Deno.symlink("/old/checkout/plugin/bin/git-kb", link);
+  const dry = ok(await s.setup(["--path", "--dry-run"]));
+  assert.match(dry.stdout, /Would link/);
+  assert.equal(await Deno.readLink(link), "/old/checkout/plugin/bin/git-kb");
+  const result = ok(await s.setup(["--path"]));
+  assert.match(result.stdout, /it ran another launcher before/);
+  assert.equal(await Deno.readLink(link), s.launcher);
+  assert.deepEqual((await Array.fromAsync(Deno.readDir(userBin))).map((e) => e.name), ["git-kb"]);
 });

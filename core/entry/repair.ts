@@ -22,6 +22,7 @@ import {
 } from "./schema.ts";
 import { type Entry, parseEntryText, type Problem, toEntry } from "./entry.ts";
 import { splitFrontmatter } from "./frontmatter.ts";
+import { idFromPath } from "./identity.ts";
 
 /** What the reader knows of an entry's file besides its text. */
 export interface FileFacts {
@@ -172,13 +173,6 @@ function repairFields(
   }
   fields.links = usableLinks(fields.links, repaired);
   return fields;
-}
-
-/** The id a file's name starts with (`entries/kb-7q2mx-slug.md` → `kb-7q2mx`), if any. */
-export function idFromPath(path: string): string | undefined {
-  const name = path.slice(path.lastIndexOf("/") + 1);
-  const id = name.slice(0, 8);
-  return ID_PATTERN.test(id) && /^(-|\.md$)/.test(name.slice(8)) ? id : undefined;
 }
 
 function repairTitle(

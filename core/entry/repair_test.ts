@@ -3,7 +3,7 @@
  * their natural values and a repair each; only what has no meaning is left out.
  */
 import { deepStrictEqual as deepEqual, ok, strictEqual as equal } from "node:assert/strict";
-import { idFromPath, readEntryForgivingly } from "./repair.ts";
+import { readEntryForgivingly } from "./repair.ts";
 import { checkEntryFields, serializeEntry } from "./entry.ts";
 
 const PATH = "entries/kb-7q2mx-rotate-keys.md";
@@ -116,13 +116,6 @@ Deno.test("every repaired entry passes the strict contract and serializes to a v
   const again = readEntryForgivingly(serializeEntry(entry), { path: PATH, fallbackDate: () => "" });
   deepEqual(again.repairs, []);
   deepEqual(again.entry, entry);
-});
-
-Deno.test("idFromPath reads only a whole id at the start of the file name", () => {
-  equal(idFromPath("entries/a/kb-7q2mx-x.md"), "kb-7q2mx");
-  equal(idFromPath("entries/kb-7q2mx.md"), "kb-7q2mx");
-  equal(idFromPath("entries/kb-7q2mxy.md"), undefined);
-  equal(idFromPath("entries/xkb-7q2mx-a.md"), undefined);
 });
 
 Deno.test("repairs that drop or replace what was written are marked lossy; the others are not", () => {

@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { isEntryId } from "../entry/identity.ts";
 
 /** One prompt of a golden file. */
 export interface GoldenCase {
@@ -25,8 +26,6 @@ export interface GoldenProblem {
   message: string;
 }
 
-const ID = /^kb-[0-9a-z]{5}$/;
-
 /** Check one parsed line; returns the case or what is wrong with it. */
 function toCase(value: unknown, line: number): GoldenCase | string {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
@@ -39,7 +38,7 @@ function toCase(value: unknown, line: number): GoldenCase | string {
   if (!Array.isArray(expect)) {
     return '"expect" must be a list of entry ids, [] when nothing should surface';
   }
-  const bad = expect.find((id) => typeof id !== "string" || !ID.test(id));
+  const bad = expect.find((id) => !isEntryId(id));
   if (bad !== undefined) {
     return `"expect" holds ${JSON.stringify(bad)}, which is not an entry id like kb-7q2mx`;
   }

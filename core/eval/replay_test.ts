@@ -14,7 +14,8 @@ Deno.test("replayPrompt: the hook's pointers and bytes, and search's ranking", (
   const prompt = "how do we rotate the leaked npm token";
   const replayed = replayPrompt(reader, prompt, DEFAULT_SURFACE_CONFIG, fetch);
   equal(replayed.outcome, "surfaced");
-  deepStrictEqual(replayed.hook, ["kb-tok01", "kb-tok02"]);
+  // The body-only match holds under ¾ of the best one's evidence: one strong pointer.
+  deepStrictEqual(replayed.hook, ["kb-tok01"]);
   const text = decide(prompt, reader, {}, fetch).assembly!.text;
   equal(replayed.bytes, new TextEncoder().encode(text).length);
   deepStrictEqual(replayed.search, ["kb-tok01", "kb-tok02"]);

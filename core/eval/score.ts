@@ -33,6 +33,12 @@ export interface EvalSummary {
     fireRate: number;
     /** Prompts that expect nothing on which the hook listed pointers. */
     falseFires: number;
+    /** Prompts, of any kind, on which the hook listed pointers. */
+    fires: number;
+    /** Pointers listed over all prompts. */
+    pointers: number;
+    /** Expected ids among the pointers listed, over all the pointers listed (0 with none). */
+    pointerPrecision: number;
   };
   search: RankScores;
   /** UTF-8 bytes the hook would add, per prompt (0 when it adds nothing). */
@@ -117,6 +123,11 @@ export function scoreRun(cases: GoldenCase[], replayed: Replayed[]): EvalRun {
   });
   const positives = results.filter((result) => result.expect.length);
   const bytes = results.map((result) => result.bytes);
+  const pointers = results.reduce((sum, result) => sum + result.hook.length, 0);
+  const right = results.reduce(
+    (sum, result) => sum + result.hook.filter((id) => result.expect.includes(id)).length,
+    0,
+  );
   return {
     summary: {
       prompts: results.length,
@@ -128,6 +139,9 @@ export function scoreRun(cases: GoldenCase[], replayed: Replayed[]): EvalRun {
           ? positives.filter((result) => result.hook.length).length / positives.length
           : 0,
         falseFires: results.filter((result) => result.falseFire).length,
+        fires: results.filter((result) => result.hook.length).length,
+        pointers,
+        pointerPrecision: pointers ? right / pointers : 0,
       },
       search: rankScores(positives, (result) => result.search),
       bytes: {
@@ -147,6 +161,7 @@ export function summaryFigures(summary: EvalSummary): Record<string, number> {
     "hook recall@5": summary.hook.recall5,
     "hook MRR@10": summary.hook.mrr,
     "hook false fires": summary.hook.falseFires,
+    "hook pointer precision": summary.hook.pointerPrecision,
     "search recall@1": summary.search.recall1,
     "search recall@5": summary.search.recall5,
     "search MRR@10": summary.search.mrr,

@@ -34,6 +34,10 @@ Deno.test("scoreRun: recall@1/@5 and MRR@10 over prompts expecting entries", () 
   equal(summary.hook.mrr, (1 + 1 + 0) / 3);
   equal(summary.hook.fireRate, 2 / 3);
   equal(summary.hook.falseFires, 1);
+  // Pointers listed: 1 + 2 + 1 (a false fire), 2 of them expected.
+  equal(summary.hook.fires, 3);
+  equal(summary.hook.pointers, 4);
+  equal(summary.hook.pointerPrecision, 2 / 4);
   // search: rank 2; ranks 1 and 2; rank 6 (outside @5, inside MRR@10).
   equal(summary.search.recall1, (0 + 0.5 + 0) / 3);
   equal(summary.search.recall5, (1 + 1 + 0) / 3);
@@ -81,7 +85,12 @@ Deno.test("diffRuns: figures that moved, prompts that changed, prompts added and
   equal(diff.added, 1);
   equal(diff.removed, 1);
   const names = diff.figures.map((figure) => figure.name);
-  deepStrictEqual(names, ["hook recall@5", "search MRR@10", "mean bytes injected"]);
+  deepStrictEqual(names, [
+    "hook recall@5",
+    "hook pointer precision",
+    "search MRR@10",
+    "mean bytes injected",
+  ]);
   const recall = diff.figures.find((figure) => figure.name === "hook recall@5")!;
   equal(recall.before, 0.5);
   equal(recall.after, (1 + 1 + 0) / 3);

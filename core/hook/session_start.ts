@@ -19,13 +19,44 @@ export function sessionSource(payload: HookPayload): SessionSource | undefined {
   return typeof source === "string" && SOURCES.has(source) ? source as SessionSource : undefined;
 }
 
-/** The SessionStart hook's two jobs: pull the knowledge base, or restore the kernel rules. */
-export type SessionWork = "pull" | "kernel";
+/**
+ * The SessionStart hook's jobs: pull the knowledge base (in the background), restore the kernel
+ * rules, or say how to connect a knowledge base (both in the foreground, for the session to read).
+ */
+export type SessionWork = "pull" | "kernel" | "welcome";
 
 /** What the hook does for a source: pull (a new or resumed session), restore the kernel rules. */
 export function sessionWork(source: SessionSource | undefined): SessionWork | undefined {
   if (source === "startup" || source === "resume") return "pull";
   return source === "compact" ? "kernel" : undefined;
+}
+
+/**
+ * What the foreground handler (the one the session waits for) does for a source: the kernel
+ * rules after a compaction, and at a startup the welcome of a machine with no knowledge base.
+ */
+export function foregroundWork(source: SessionSource | undefined): SessionWork | undefined {
+  if (source === "startup") return "welcome";
+  return source === "compact" ? "kernel" : undefined;
+}
+
+/**
+ * What the first session on a machine with git-kb installed and no knowledge base connected is
+ * told, once: a line for the user (`systemMessage`) and the same facts for the model, with the
+ * commands that connect one, spelled with `init` (the command that runs git-kb's `init`).
+ */
+export function welcomeOutput(init: string): string {
+  const how = `To connect one, run \`${init} <clone-url>\` to clone your knowledge base repo ` +
+    `(or a local folder to use or create), or \`${init}\` to start a new one.`;
+  return JSON.stringify({
+    systemMessage: `git-kb is installed, but no knowledge base is connected yet. ${how} ` +
+      "(Said once on this machine.)",
+    hookSpecificOutput: {
+      hookEventName: "SessionStart",
+      additionalContext: "git-kb (the knowledge base plugin) is installed, but no knowledge base " +
+        `is connected on this machine, so it has nothing to surface. ${how}`,
+    },
+  });
 }
 
 /** Commits on each side of HEAD and its upstream. */

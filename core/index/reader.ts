@@ -3,32 +3,13 @@
  * and edits it). Pure: files come and go through a loader function that the I/O layer supplies,
  * so a reader touches only the files its terms need (the prompt hook reads a few small shards).
  *
- * Files of one index (names relative to its cache folder):
- * - `manifest.json`: version, what it was built from, counts, kernel bodies, and the size and
- *   checksum of every other file ({@link Manifest.sums}), so a damaged file is noticed;
- * - `activity.json`: activity → ordinals of the active entries that apply to it;
- * - `files.json`: flat [entry path, ordinal, size, mtime, …], for staleness checks;
- * - `ids.json`: flat [entry id, ordinal, …];
- * - `links.json`: every declared link as {@link LinkRow}, titles included so showing an entry's
- *   neighbours reads no other record;
- * - `meta.bin`: per ordinal, four 16-bit integers [title length, keyword length, body length,
- *   flags] (see {@link metaFlags}), all that ranking and the hook need before they pick the hits
- *   to show; binary, so a firing prompt reads it without parsing, and small (8 bytes an entry),
- *   since a firing prompt on a large knowledge base reads all of it;
- * - `docs/<chunk>.txt`: {@link DocInfo} by ordinal, one JSON line each (`null` for a removed
- *   entry), so showing a few pointers parses a few records, not whole chunks;
- * - `shard/<n>.txt`, in the line format of `postings_file.ts`, so a reader parses only the lines
- *   of its terms: term → flat [ordinal, title tf, keyword tf, body tf, …], and for title, tag and
- *   alias terms the keyword postings, `+term` → flat [ordinal, field mask, …];
- * - `delta.txt`: the same for entries added since the shards were last written, so a save
- *   rewrites a few small files instead of every shard.
- *
- * A list too long for its shard is spilled, as binary numbers, to `shard/<n>-<k>.bin` (see
- * `postings_file.ts`).
- *
- * Removed entries are listed in the manifest (`dead`) and filtered out of the shards on read;
- * `IndexEditor.compact` folds the delta and the dead list back into the shards once they grow.
- * Ordinals are never reused within an index.
+ * The files, their layout, versioning and what a reader must check are specified in
+ * spec/index-format.md: a small manifest a reader opens first, which records every other file's
+ * size and checksum; per-entry numbers in `meta.bin`, read without parsing; entry records in
+ * `docs/` chunks; postings in `shard/` files (line format: `postings_file.ts`) and a `delta.txt`
+ * for recent saves; removed entries listed in the manifest and filtered out on read until
+ * `IndexEditor.compact` folds them away. Change the layout only with that page and
+ * {@link INDEX_VERSION}.
  *
  * @module
  */
@@ -45,7 +26,10 @@ import { bytesChecksum, fnv1a } from "../hash.ts";
 import { findPostings, keywordKey, type Postings, postingsSize } from "./postings_file.ts";
 import type { PostingsKind } from "./postings_layout.ts";
 
-/** Bumped whenever the file layout changes; an index of another version is rebuilt. */
+/**
+ * Bumped whenever the file layout changes (with spec/index-format.md, which names it); an index of
+ * another version is rebuilt.
+ */
 export const INDEX_VERSION = 19;
 
 /** Entries per docs chunk file. */

@@ -22,7 +22,7 @@ Deno.test("decideAcross: pointers of every knowledge base, qualified, best of ea
   const decision = decideAcross("how do I rotate the npm token", [
     part("personal", [
       { id: "kb-aaaaa", ...TOKEN },
-      { id: "kb-aaaab", title: "Publish to npm with a token", tags: ["npm"] },
+      { id: "kb-aaaab", title: "Rotate the npm token on a schedule", tags: ["npm"] },
     ]),
     part("team", [{ id: "kb-bbbbb", ...TOKEN }]),
   ], FETCH);

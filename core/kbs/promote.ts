@@ -1,8 +1,10 @@
 /**
  * What `git-kb promote` writes, pure: the copy of an entry for another knowledge base and the
- * original marked as superseded by it. The copy keeps the links to entries the target holds and
- * drops the others (a link must name an entry of its own knowledge base), which the command
- * reports. Both sides say where the other is, in frontmatter fields outside the contract (kept
+ * original marked as superseded by it. A link must name an entry of its own knowledge base, so
+ * the copy's links are carried over to what the target holds: a link to an entry promoted before
+ * points at its copy there, a link to an id the target holds stays, and the others are dropped,
+ * which the command reports. Promoting again after a linked entry was promoted adds the links
+ * that can now be carried ({@link carriedLinks}). Both sides say where the other is, in frontmatter fields outside the contract (kept
  * as they are by every edit): `promoted_from: personal:kb-7q2mx` on the copy,
  * `superseded_by: team:kb-3hd8w` on the original; a second promote finds the copy by the first.
  *
@@ -25,15 +27,46 @@ export interface PromotedCopy {
 }
 
 /**
+ * The original's links as the target can hold them: each pointed at `targetIdOf(link.to)` (the
+ * id of that entry's copy in the target, or the same id when the target holds it), once each;
+ * the links with no such id are `dropped`.
+ */
+export function carriedLinks(
+  links: readonly Link[],
+  targetIdOf: (id: string) => string | undefined,
+): { links: Link[]; dropped: Link[] } {
+  const carried: Link[] = [];
+  const dropped: Link[] = [];
+  for (const link of links) {
+    const to = targetIdOf(link.to);
+    if (to === undefined) dropped.push(link);
+    else if (!carried.some((kept) => kept.rel === link.rel && kept.to === to)) {
+      carried.push({ rel: link.rel, to });
+    }
+  }
+  return { links: carried, dropped };
+}
+
+/** The links of `wanted` that `links` lacks (same rel and target). */
+export function missingLinks(links: readonly Link[], wanted: readonly Link[]): Link[] {
+  return wanted.filter((link) => !links.some((has) => has.rel === link.rel && has.to === link.to));
+}
+
+/**
  * The copy of `original` for the target knowledge base: `id` (a new one, as the original
- * keeps its own), links to entries the target lacks (`targetHas` says) dropped, status active,
+ * keeps its own), links carried over as {@link carriedLinks} does (`targetIdOf`), status active,
  * updated `today`, and {@link PROMOTED_FROM} naming `from` (the original's `name:id`).
  */
 export function promotedCopy(
   original: Entry,
-  options: { id: string; from: string; today: string; targetHas: (id: string) => boolean },
+  options: {
+    id: string;
+    from: string;
+    today: string;
+    targetIdOf: (id: string) => string | undefined;
+  },
 ): PromotedCopy {
-  const kept = original.links.filter((link) => options.targetHas(link.to));
+  const { links, dropped } = carriedLinks(original.links, options.targetIdOf);
   const extra: Record<string, unknown> = { ...original.extra, [PROMOTED_FROM]: options.from };
   delete extra[SUPERSEDED_BY];
   return {
@@ -42,10 +75,10 @@ export function promotedCopy(
       id: options.id,
       status: "active",
       updated: options.today,
-      links: kept,
+      links,
       extra,
     },
-    dropped: original.links.filter((link) => !kept.includes(link)),
+    dropped,
   };
 }
 

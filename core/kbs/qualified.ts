@@ -6,6 +6,9 @@
  * @module
  */
 
+/** What a knowledge base's name must look like: it prefixes ids, so no `:` and no spaces. */
+export const KB_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;
+
 /** `id` as shown where several knowledge bases are read: `team:kb-7q2mx`. */
 export function qualifyId(name: string, id: string): string {
   return `${name}:${id}`;

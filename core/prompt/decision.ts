@@ -6,11 +6,18 @@
  */
 import { displaySafe, kernelBlock } from "../text/display.ts";
 import type { DocInfo, IndexReader, KernelRule } from "../index/reader.ts";
-import { type Evidence, type KeywordHit, keywordMatches, promptTerms } from "./keywords.ts";
+import {
+  type Evidence,
+  FIRING_RULE,
+  type FiringRule,
+  type KeywordHit,
+  keywordMatches,
+  promptTerms,
+} from "./keywords.ts";
 import { type ContextReference, contextReference, isQuestion } from "./context.ts";
 import type { Activity } from "../entry/schema.ts";
 import { kernelRuleCost, LIMITS } from "../entry/schema.ts";
-import { splitWords } from "../text/tokenize.ts";
+import { splitWords, termOf } from "../text/tokenize.ts";
 
 /**
  * Words that carry no topic: acknowledgements, go-aheads and routine chores ("commit and push",
@@ -30,10 +37,24 @@ export const MECHANICAL_WORDS: readonly string[] = [
   "tests", "test", "specs", "spec", "build", "linter", "lint", "checks", "check", "once", "more",
   "fix", "format", "formatting", "code", "fmt", "deno", "errors", "error", "warnings", "warning",
   "issues", "issue", "types", "type", "typos", "typo", "looks", "sounds", "works", "squash",
-  "show", "me", "diff", "commits",
+  "show", "me", "diff", "commits", "suite", "whole", "entire",
 ];
 
 const MECHANICAL = new Set(MECHANICAL_WORDS);
+
+/** The index terms of {@link MECHANICAL_WORDS}, so that "worked" is as mechanical as "works". */
+let mechanicalTerms: ReadonlySet<string> | undefined;
+
+/**
+ * Whether `word` carries no topic: a {@link MECHANICAL_WORDS} word or one of its inflections, a
+ * stopword (English's closed classes, which the index never holds), or "hmm".
+ */
+function isMechanicalWord(word: string): boolean {
+  if (MECHANICAL.has(word) || isHmm(word)) return true;
+  const term = termOf(word);
+  mechanicalTerms ??= new Set(MECHANICAL_WORDS.map(termOf));
+  return term === "" || mechanicalTerms.has(term);
+}
 
 /** True for "hm", "hmm", "hhmmm" and the like: some h, then some m. */
 function isHmm(word: string): boolean {
@@ -44,10 +65,14 @@ function isHmm(word: string): boolean {
   return index === word.length;
 }
 
-/** True when every word of `text` is a {@link MECHANICAL_WORDS} word (or "hmm"). */
+/**
+ * True when no word of `text` carries a topic: each is a {@link MECHANICAL_WORDS} word or an
+ * inflection of one, a stopword, or "hmm" ("thanks, that worked!", "please run the whole test
+ * suite again").
+ */
 export function isMechanical(text: string): boolean {
   const words = splitWords(text);
-  return words.length > 0 && words.every((word) => MECHANICAL.has(word) || isHmm(word));
+  return words.length > 0 && words.every(isMechanicalWord);
 }
 
 /**
@@ -142,6 +167,8 @@ export interface SurfaceConfig {
    * body only. Above 1, no single word fires.
    */
   threshold: number;
+  /** When a prompt that reaches the threshold fires, and what it lists beside its best entry. */
+  firing: FiringRule;
   /** Most pointers in one prompt. */
   maxEntries: number;
   /** Most pointers that come from the activity path alone. */
@@ -158,20 +185,21 @@ export interface SurfaceConfig {
   explain: boolean;
   /**
    * The prompt continues a conversation whose context the model holds (the prompt hook's): one
-   * that refers to that context is not a question for the knowledge base (`contextReference`).
-   * False for a context that starts empty (a subagent's), whose prompt's files and code are the
-   * task it describes.
+   * that refers to that context (`contextReference`) needs more evidence to fire. False for a
+   * context that starts empty (a subagent's), whose prompt's files and code are the task it
+   * describes.
    */
   inConversation: boolean;
 }
 
 /**
- * The defaults: THRESHOLD 1.25 (more than one word gives, so two words at least),
- * MAX_CONTEXT_ENTRIES 5, a 9,000-character budget.
+ * The defaults: THRESHOLD 1.25 (more than one word gives, so two words at least), the
+ * {@link FIRING_RULE}, MAX_CONTEXT_ENTRIES 3, a 9,000-character budget.
  */
 export const DEFAULT_SURFACE_CONFIG: SurfaceConfig = {
   threshold: 1.25,
-  maxEntries: 5,
+  firing: FIRING_RULE,
+  maxEntries: 3,
   maxActivityEntries: 3,
   minChars: 12,
   budgetChars: LIMITS.hookBudgetChars,
@@ -271,12 +299,6 @@ export function activityCandidates(
   }
   return [...found];
 }
-
-/**
- * The most activity candidates whose records one prompt reads while looking for fresh ones: past
- * it, a session that was shown them all gets no more activity pointers from this prompt.
- */
-export const ACTIVITY_EXAMINE_LIMIT = 32;
 
 /** What this session was already shown: entry id → content hash at the time. */
 export type Ledger = Record<string, string>;
@@ -414,8 +436,8 @@ export interface Decision {
   /** Pointers dropped because this session already saw them unchanged. */
   deduped: string[];
   /**
-   * What the prompt refers to in front of the model, when it does: an instruction then matched
-   * no entry by its words, a question only by its rare ones.
+   * What the prompt refers to in front of the model, when it does: an instruction then needs
+   * {@link CONTEXT_EVIDENCE} more to fire.
    */
   reference?: ContextReference;
   /** The assembled context; undefined unless something surfaced. */
@@ -436,10 +458,20 @@ export function skippedDecision(reason: string): Decision {
 }
 
 /**
+ * What a prompt that refers to what is in front of the model (and does not ask a question) must
+ * show beyond the threshold: one more word as specific as a rare one. Its other words are as
+ * often about that as about an entry; a prompt whose words are specific to the knowledge base
+ * still fires.
+ */
+export const CONTEXT_EVIDENCE = 1;
+
+/**
  * Decide what a prompt surfaces: skip check, kernel rules, keyword matches, activity matches,
  * the session ledger, then assembly under the budget. Pure apart from reading index files
  * through `reader`. `ledger` may be a function that reads it: it is called only when some entry
- * matched, so a prompt that matches nothing never opens the session's file.
+ * matched, so a prompt that matches nothing never opens the session's file. What the session
+ * was already shown unchanged is left out, never replaced by entries further down the ranking:
+ * a repeated prompt adds nothing new.
  */
 export function decide(
   prompt: string,
@@ -451,25 +483,26 @@ export function decide(
   const skipped = skipReason(prompt, config);
   if (skipped) return skippedDecision(skipped);
   const activities = classifyActivities(prompt);
-  // A prompt about what is in front of the model: an instruction names no entry, and a
-  // question's words count only where they are rare in the knowledge base.
+  // A prompt about what is in front of the model needs more evidence, unless it asks.
   const reference = config.inConversation
     ? contextReference(prompt, (term) => reader.postingCount(term) > 0)
     : undefined;
-  const terms = reference && !isQuestion(prompt) ? [] : promptTerms(prompt);
+  const needed = reference && !isQuestion(prompt)
+    ? config.threshold + CONTEXT_EVIDENCE
+    : config.threshold;
+  const terms = promptTerms(prompt);
   const { ranked, nearMisses, termHits, missesSpecificWords } = keywordMatches(
     reader,
     terms,
-    config.threshold,
-    { nearMisses: config.explain, specificOnly: reference !== undefined, notTopic: ACTIVITY_WORDS },
+    needed,
+    { nearMisses: config.explain, notTopic: ACTIVITY_WORDS, rule: config.firing },
   );
   let seen: Ledger | undefined;
   const shown = () => seen ??= typeof ledger === "function" ? ledger() : ledger;
   const isFresh = (pointer: Pointer) => shown()[pointer.id] !== pointer.hash;
   const deduped: string[] = [];
   const pointers: Pointer[] = [];
-  for (const hit of ranked) {
-    if (pointers.length >= config.maxEntries) break;
+  for (const hit of ranked.slice(0, config.maxEntries)) {
     const pointer = keywordPointer(reader, hit);
     if (!pointer) continue;
     if (isFresh(pointer)) pointers.push(pointer);
@@ -478,18 +511,17 @@ export function decide(
   const keywordOrds = new Set(ranked.map((hit) => hit.ord));
   const byActivity = activityCandidates(reader, activities, keywordOrds)
     .filter(([ord]) => !missesSpecificWords(ord));
-  let activitySlots = config.maxActivityEntries;
-  for (const [ord, shared] of byActivity.slice(0, ACTIVITY_EXAMINE_LIMIT)) {
-    if (activitySlots === 0 || pointers.length >= config.maxEntries) break;
+  const activitySlots = Math.min(
+    config.maxActivityEntries,
+    Math.max(config.maxEntries - pointers.length - deduped.length, 0),
+  );
+  for (const [ord, shared] of byActivity.slice(0, activitySlots)) {
     const doc = reader.doc(ord);
     if (!doc) continue;
     const pointer = pointerOf(doc, "activity", shared);
     // Once a session: an entry edited since it was shown is not news to this prompt's activity.
     if (Object.hasOwn(shown(), pointer.id)) deduped.push(pointer.id);
-    else {
-      pointers.push(pointer);
-      activitySlots--;
-    }
+    else pointers.push(pointer);
   }
   const candidates = ranked.length + byActivity.length;
   const named = config.explain

@@ -9,7 +9,6 @@ import { type IndexReader, type KernelRule, shardCountFor } from "../index/reade
 import { buildIndex, makeEntry } from "../index/_memory_index.ts";
 import { LIMITS } from "../entry/schema.ts";
 import {
-  ACTIVITY_EXAMINE_LIMIT,
   ACTIVITY_LEXICON,
   assemble,
   classifyActivities,
@@ -22,7 +21,7 @@ import {
   skipReason,
   type SurfaceConfig,
 } from "./decision.ts";
-import { keywordMatches, promptTerms } from "./keywords.ts";
+import { type FiringRule, keywordMatches, promptTerms } from "./keywords.ts";
 import { distinctTerms } from "../text/tokenize.ts";
 import { createRandom } from "../../bench/generate.ts";
 
@@ -83,6 +82,19 @@ function missHits(decision: { nearMisses: { id: string; hits: string[] }[] }) {
 function config(overrides: Partial<SurfaceConfig>): SurfaceConfig {
   return { ...DEFAULT_SURFACE_CONFIG, ...overrides };
 }
+
+/**
+ * A firing rule that fires whenever the threshold is reached and lists down to a quarter of the
+ * best entry's evidence, in any order of search scores: for the tests of what the rule does not
+ * decide (ranking, the budget, dedup, common words).
+ */
+const WIDE: FiringRule = {
+  soleShare: 0,
+  strongMatch: 0,
+  promptShare: 0,
+  bestShare: 0.25,
+  rankFloor: 0,
+};
 
 /** A five-character id suffix from a number. */
 function idOf(prefix: string, index: number): string {
@@ -395,7 +407,9 @@ Deno.test("keywordMatches: tags and aliases count, termHits per word, near misse
     })),
   ];
   const reader = buildReader(specs);
-  const result = keywordMatches(reader, promptTerms("kafka consumer lag and offsets"), 2);
+  const result = keywordMatches(reader, promptTerms("kafka consumer lag and offsets"), 2, {
+    rule: WIDE,
+  });
   deepStrictEqual(result.ranked.map((hit) => reader.doc(hit.ord)?.id), ["kb-tag01", "kb-als01"]);
   deepStrictEqual(result.ranked[0].words, ["kafka", "consumer", "lag"]);
   deepStrictEqual(result.termHits, { kafka: 2, consumer: 1, lag: 1, offsets: 16 });
@@ -410,11 +424,12 @@ Deno.test("ranking: more distinct hits first, then title hits before tag hits", 
     { id: "kb-rk003", title: "Kafka consumer lag alerts" },
   ];
   const reader = buildReader(specs);
-  const decision = decide("kafka consumer lag keeps growing in production", reader, {}, FETCH);
+  const prompt = "kafka consumer lag keeps growing in production";
+  const decision = decide(prompt, reader, {}, FETCH, config({ firing: WIDE }));
   deepStrictEqual(ids(decision.assembly?.pointers), ["kb-rk003", "kb-rk002", "kb-rk001"]);
 });
 
-Deno.test("max entries: 7 matching entries give 5 pointers; the config can lower it", () => {
+Deno.test("max entries: 7 matching entries give 3 pointers; the config can lower it", () => {
   const specs: Spec[] = Array.from({ length: 7 }, (_, index) => ({
     id: idOf("mx", index),
     title: `Kafka consumer runbook ${
@@ -424,14 +439,14 @@ Deno.test("max entries: 7 matching entries give 5 pointers; the config can lower
   specs.push({ id: "kb-mxtop", title: "Kafka consumer lag dashboards" }, ...unrelated(50));
   const reader = buildReader(specs);
   const prompt = "kafka consumer lag keeps growing in production";
-  const decision = decide(prompt, reader, {}, FETCH);
+  const decision = decide(prompt, reader, {}, FETCH, config({ firing: WIDE }));
   equal(decision.outcome, "surfaced");
   equal(decision.assembly!.pointers.length, DEFAULT_SURFACE_CONFIG.maxEntries);
-  equal(DEFAULT_SURFACE_CONFIG.maxEntries, 5);
+  equal(DEFAULT_SURFACE_CONFIG.maxEntries, 3);
   equal(decision.assembly!.pointers[0].id, "kb-mxtop", "the 3-hit entry ranks first");
   const listed = lines(decision.assembly!.text).filter((line) => line.startsWith("- kb-"));
-  equal(listed.length, 5);
-  const two = decide(prompt, reader, {}, FETCH, config({ maxEntries: 2 }));
+  equal(listed.length, 3);
+  const two = decide(prompt, reader, {}, FETCH, config({ maxEntries: 2, firing: WIDE }));
   equal(two.assembly!.pointers.length, 2);
 });
 
@@ -511,7 +526,7 @@ Deno.test("activity: an entry surfaces on activity once a session, even after an
   deepStrictEqual(later.deduped, ["kb-acon1"]);
 });
 
-Deno.test("activity: records are read only until the slots fill, at most the examine limit", () => {
+Deno.test("activity: records are read only for the slots, and a repeat reads no more", () => {
   const specs: Spec[] = Array.from({ length: 200 }, (_, index) => ({
     id: idOf("am", index),
     title: `Checklist number ${index}`,
@@ -532,8 +547,9 @@ Deno.test("activity: records are read only until the slots fill, at most the exa
   const seenAll = Object.fromEntries(specs.map((spec) => [spec.id, hashOf(spec)]));
   const deduped = decide(prompt, reader, seenAll, FETCH);
   equal(deduped.outcome, "all_deduped");
-  equal(read.size, ACTIVITY_EXAMINE_LIMIT);
-  equal(deduped.deduped.length, ACTIVITY_EXAMINE_LIMIT);
+  // Dedup never reaches further down to fill the slots: the same three, and nothing new.
+  equal(read.size, 3);
+  deepStrictEqual(deduped.deduped, fresh.assembly!.pointers.map((pointer) => pointer.id));
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -567,6 +583,16 @@ Deno.test("kernel: block before pointers, bodies verbatim, ids sorted, never a p
   ok(text.indexOf(POINTERS_HEADING) < text.indexOf("- kb-tok01"));
   equal(pointerLine(text, "kb-ker0a"), undefined);
   equal(fetchLine(text), `Fetch full text: ${FETCH(["kb-tok01"])}`);
+});
+
+Deno.test("kernel: a mechanical or conversational prompt gets nothing at all", () => {
+  const reader = buildReader([...BASE, KERNEL_A]);
+  for (const prompt of ["thanks, that worked!", "please run the whole test suite again"]) {
+    const decision = decide(prompt, reader, {}, FETCH);
+    equal(decision.outcome, "skipped", prompt);
+    equal(decision.skipReason, "mechanical", prompt);
+    equal(decision.assembly, undefined, prompt);
+  }
 });
 
 Deno.test("kernel: on every non-skipped prompt, even with no other signal; never deduped", () => {
@@ -673,11 +699,11 @@ Deno.test("budget: 200 matching entries with 180-character titles stay under 9,0
   // Among 3,300 other entries, a word of 200 of them still says something (0.7 each).
   const reader = buildReader([...specs, ...unrelated(3_300)]);
   const prompt = "kafka consumer lag keeps growing in production";
-  const normal = decide(prompt, reader, {}, FETCH);
-  equal(normal.assembly!.pointers.length, 5);
+  const normal = decide(prompt, reader, {}, FETCH, config({ firing: WIDE }));
+  equal(normal.assembly!.pointers.length, 3);
   ok(normal.assembly!.text.length <= 9000);
 
-  const unlimited = decide(prompt, reader, {}, FETCH, config({ maxEntries: 200 }));
+  const unlimited = decide(prompt, reader, {}, FETCH, config({ maxEntries: 200, firing: WIDE }));
   const assembly = unlimited.assembly!;
   const text = assembly.text;
   ok(text.length <= DEFAULT_SURFACE_CONFIG.budgetChars, `${text.length}`);
@@ -799,29 +825,27 @@ Deno.test("dedup: a ledger with the same hash drops the pointer; outcome all_ded
   deepStrictEqual(decision.deduped, ["kb-tok01"]);
 });
 
-Deno.test("dedup: only the listed ones drop; the next candidate takes the free slot", () => {
+Deno.test("dedup: the listed ones drop and nothing further down takes their slots", () => {
   const specs: Spec[] = Array.from({ length: 7 }, (_, index) => ({
     id: idOf("dd", index),
     title: `Kafka consumer note ${index}`,
   }));
   const reader = buildReader([...specs, ...unrelated(50)]);
   const prompt = "kafka consumer lag keeps growing in production";
-  const first = decide(prompt, reader, {}, FETCH);
+  const wide = config({ firing: WIDE });
+  const first = decide(prompt, reader, {}, FETCH, wide);
   const shown = ids(first.assembly!.pointers);
-  equal(shown.length, 5);
+  equal(shown.length, 3);
   const ledger: Ledger = Object.fromEntries(shown.map((id) => [id, `h-${id}`]));
-  const second = decide(prompt, reader, ledger, FETCH);
-  equal(second.outcome, "surfaced");
-  const again = ids(second.assembly!.pointers);
-  equal(again.length, 2);
-  ok(again.every((id) => !shown.includes(id)));
-  deepStrictEqual(second.deduped.sort(), [...shown].sort());
-  const third = decide(prompt, reader, {
-    ...ledger,
-    [again[0]]: `h-${again[0]}`,
-    [again[1]]: `h-${again[1]}`,
-  }, FETCH);
-  equal(third.outcome, "all_deduped");
+  // Seven runs of the same prompt show the same three once, never the four below them.
+  for (let run = 0; run < 7; run++) {
+    const again = decide(prompt, reader, ledger, FETCH, wide);
+    equal(again.outcome, "all_deduped");
+    deepStrictEqual(again.deduped.sort(), [...shown].sort());
+  }
+  // One of them edited since: it alone comes back.
+  const edited = decide(prompt, reader, { ...ledger, [shown[1]]: "h-old" }, FETCH, wide);
+  deepStrictEqual(ids(edited.assembly?.pointers), [shown[1]]);
 });
 
 Deno.test("resurfacing: an entry whose hash changed since the ledger surfaces again", () => {
@@ -943,7 +967,7 @@ Deno.test("parts of one dotted or slashed prompt word count once towards the thr
   equal(joined.outcome, "no_signal");
   ok(joined.nearMisses.some((miss) => miss.id === "kb-log01"), "still a near miss");
   const apart = decide("route the console output to a log file", reader, {}, FETCH);
-  deepStrictEqual(ids(apart.assembly?.pointers), ["kb-log02", "kb-log01"]);
+  deepStrictEqual(ids(apart.assembly?.pointers), ["kb-log02"]);
 });
 
 /** Entries that share no word with the prompts here. */
@@ -954,17 +978,76 @@ function unrelated(count: number): Spec[] {
   }));
 }
 
-Deno.test("a context that starts empty (a subagent's): its files and 'you' are the task", () => {
-  const reader = buildReader(BASE);
-  const prompt = "rotate the leaked npm token in deploy.yml and report what you changed";
-  equal(decide(prompt, reader, {}, FETCH).reference?.kind, "assistant");
+Deno.test("a long prompt whose words scatter over many entries does not fire", () => {
+  const topics = ["kafka", "sourdough", "pottery", "tennis", "kayak", "violin", "orchid"];
+  const reader = buildReader([
+    { id: "kb-lag01", title: "Kafka consumer lag alerts" },
+    ...topics.map((topic, index) => ({
+      id: idOf("sc", index),
+      title: `${topic} ${["rack", "hook", "wheel", "court", "paddle", "string", "pot"][index]}`,
+      body: "Notes on gear.\n",
+    })),
+    ...unrelated(40),
+  ]);
+  // Its topic alone fires.
+  const focused = decide("kafka consumer lag alerts keep firing", reader, {}, FETCH);
+  deepStrictEqual(ids(focused.assembly?.pointers), ["kb-lag01"]);
+  // The same two words in a rambling prompt whose other words belong to other entries: the
+  // best entry holds too small a share of what the prompt says.
+  const rambling =
+    "kafka lag aside, the pottery wheel, tennis court, kayak paddle, violin string " +
+    "and orchid pot all arrived, and the sourdough rack too";
+  const scattered = decide(rambling, reader, {}, FETCH);
+  equal(scattered.outcome, "no_signal");
+});
+
+Deno.test("a prompt about what is in front of the model needs one more word of evidence", () => {
+  const reader = buildReader([...BASE, ...unrelated(30)]);
+  // Two of kb-tok01's title words: enough for a topic, not for a prompt that points at the code.
+  const plain = decide("rotate every leaked credential", reader, {}, FETCH);
+  deepStrictEqual(ids(plain.assembly?.pointers), ["kb-tok01"]);
+  const pointing = decide("rotate every leaked credential in this file", reader, {}, FETCH);
+  equal(pointing.reference?.kind, "deixis");
+  deepStrictEqual(ids(pointing.assembly?.pointers), []);
+  // Words specific to the knowledge base still reach it, whatever the wording: no veto.
+  const specific = decide(
+    "rotate the leaked npm token in deploy.yml, then tell me",
+    reader,
+    {},
+    FETCH,
+  );
+  equal(specific.reference?.kind, "file");
+  deepStrictEqual(ids(specific.assembly?.pointers), ["kb-tok01"]);
+  // A question that points still asks the knowledge base.
+  const asked = decide("how do we rotate every leaked credential in this repo?", reader, {}, FETCH);
+  deepStrictEqual(ids(asked.assembly?.pointers), ["kb-tok01"]);
+});
+
+Deno.test("'this morning' does not silence a prompt whose words the knowledge base knows", () => {
+  const reader = buildReader([
+    {
+      id: "kb-crash1",
+      title: "Debug a pod stuck in CrashLoopBackOff",
+      tags: ["k8s", "kubernetes"],
+    },
+    ...unrelated(40),
+  ]);
+  const prompt = "The payments pod keeps restarting in CrashLoopBackOff on k8s since this morning";
+  const decision = decide(prompt, reader, {}, FETCH);
+  equal(decision.reference?.kind, "deixis");
+  deepStrictEqual(ids(decision.assembly?.pointers), ["kb-crash1"]);
+});
+
+Deno.test("a context that starts empty (a subagent's) needs no more evidence for its files", () => {
+  const reader = buildReader([...BASE, ...unrelated(30)]);
+  const prompt = "rotate every leaked credential listed in deploy.yml";
   deepStrictEqual(ids(decide(prompt, reader, {}, FETCH).assembly?.pointers), []);
   const fresh = decide(prompt, reader, {}, FETCH, config({ inConversation: false }));
   equal(fresh.reference, undefined);
   deepStrictEqual(ids(fresh.assembly?.pointers), ["kb-tok01"]);
 });
 
-Deno.test("an entry with under a quarter of the best one's evidence is not listed beside it", () => {
+Deno.test("an entry with under ¾ of the best one's evidence is not listed beside it", () => {
   const reader = buildReader([
     { id: "kb-bst01", title: "Vacuum analytics warehouse partitions nightly" },
     { id: "kb-bst02", title: "Office plants", body: "The vacuum and the analytics screens.\n" },
@@ -977,7 +1060,7 @@ Deno.test("an entry with under a quarter of the best one's evidence is not liste
   ]);
   const decision = decide("vacuum analytics warehouse partitions nightly", reader, {}, FETCH);
   // 5 title words for the best; 2 body words (1 of 5) and 4 body words (2 of 5) for the others.
-  deepStrictEqual(ids(decision.assembly?.pointers).sort(), ["kb-bst01", "kb-bst03"]);
+  deepStrictEqual(ids(decision.assembly?.pointers), ["kb-bst01"]);
   ok(decision.nearMisses.some((miss) => miss.id === "kb-bst02"), "a near miss, named");
 });
 
@@ -992,7 +1075,13 @@ Deno.test("once a prompt fires, a common word helps a rarer one list an entry", 
     })),
     ...unrelated(17),
   ]);
-  const decision = decide("set the global jdk version", reader, {}, FETCH);
+  const decision = decide(
+    "set the global jdk version",
+    reader,
+    {},
+    FETCH,
+    config({ firing: WIDE }),
+  );
   // kb-jdk01: "jdk" in its body (½) and the common "version" in its title (½) make the listing
   // level; "jdk" alone would not.
   deepStrictEqual(ids(decision.assembly?.pointers).sort(), ["kb-glb01", "kb-jdk01"]);
@@ -1121,7 +1210,8 @@ Deno.test("a common word's title hits rank every entry that has them, wherever i
     body: index < 100 ? "We deploy.\n" : "We bake.\n",
   }));
   const reader = buildReader([...specs, ...others]);
-  const decision = decide("deploy freeze calendar", reader, {}, FETCH);
+  const wide = config({ firing: WIDE, maxEntries: 5 });
+  const decision = decide("deploy freeze calendar", reader, {}, FETCH, wide);
   deepStrictEqual(ids(decision.assembly?.pointers), [2, 5, 8, 11, 14].map((n) => idOf("cw", n)));
 });
 

@@ -10,11 +10,18 @@
  * found in most entries ({@link isCommonWord}) counts only where it is a title, tag or alias
  * word: in a body it is prose, not a sign of what the entry is about.
  *
- * A prompt fires when some entry's evidence reaches the threshold; it then lists the entries
- * with at least {@link LISTED_SHARE} of the threshold from two words or more, and at least
- * {@link BEST_SHARE} of the best entry's evidence, ranked as search ranks them (BM25F over
- * title, tags and aliases, body), which orders them better than the evidence sum does. Tallies live in typed arrays indexed by entry ordinal, so a prompt that hits
- * thousands of entries costs a few array writes each, even before the code is warm.
+ * A prompt fires when its best entry's evidence reaches the threshold and the entry is what the
+ * prompt is about ({@link FiringRule}): it holds most of what the prompt's words could give one
+ * entry ({@link promptEvidence}), or search scores it as strongly as an entry that alone holds
+ * a few of the prompt's words in its title, and it holds a share of the prompt's evidence that
+ * shrinks as the prompt grows (a long prompt says more than its topic). A long prompt whose
+ * words are scattered over many entries, none holding a good share of them, is about something
+ * else. It then lists the entries with at least {@link LISTED_SHARE} of the threshold from two
+ * words or more and {@link FiringRule.bestShare} of the best entry's evidence, ranked as search
+ * ranks them (BM25F over title, tags and aliases, body), down to {@link FiringRule.rankFloor} of
+ * the first one's score: one strong pointer is a better answer than five. Tallies live in typed
+ * arrays indexed by entry ordinal, so a prompt that hits thousands of entries costs a few array
+ * writes each, even before the code is warm.
  *
  * @module
  */
@@ -80,10 +87,38 @@ export const BODY_WORD_WEIGHT = 0.5;
 export const LISTED_SHARE = 0.5;
 
 /**
- * The least share of the best entry's evidence another entry must have to be listed beside it:
- * an entry that a prompt says a quarter as much about is noise next to the one it is about.
+ * When a prompt's best entry is what the prompt is about, and which entries are listed beside
+ * it; every figure is a share or a unit of this knowledge base's own statistics, so the rule
+ * holds at 40 entries as at 50,000.
  */
-export const BEST_SHARE = 0.25;
+export interface FiringRule {
+  /**
+   * The best entry holds at least this share of the prompt's evidence ({@link promptEvidence}):
+   * the prompt is about it, however weakly search scores it.
+   */
+  soleShare: number;
+  /**
+   * Or search scores it (BM25F over the prompt's terms) at least this many times ln N, for N
+   * entries: an entry that alone holds a prompt word in its short title scores about 1.6 ln N
+   * for that word.
+   */
+  strongMatch: number;
+  /** …and it holds at least this share of the prompt's evidence raised to the ¾ power. */
+  promptShare: number;
+  /** Listed entries have at least this share of the best entry's evidence. */
+  bestShare: number;
+  /** Listed entries score at least this share of the first listed entry's search score. */
+  rankFloor: number;
+}
+
+/** The rule the prompt hook fires by, fixed on the tuning halves of `bench/` (see its README). */
+export const FIRING_RULE: FiringRule = {
+  soleShare: 0.6,
+  strongMatch: 3,
+  promptShare: 0.4,
+  bestShare: 0.75,
+  rankFloor: 0.7,
+};
 
 /** A word in more than this share of the entries is too common to count in a body. */
 export const COMMON_WORD_SHARE = 0.5;
@@ -164,11 +199,8 @@ export interface Evidence {
 export interface MatchOptions {
   /** Name the near misses (costs reading their metadata); on by default. */
   nearMisses?: boolean;
-  /**
-   * Count only the words of specificity 1: for a question about what is in front of the model,
-   * whose other words are about that, not about an entry.
-   */
-  specificOnly?: boolean;
+  /** The firing rule; {@link FIRING_RULE} unless given. */
+  rule?: FiringRule;
   /**
    * Prompt words that name no topic of their own (the activity words, which every entry that
    * applies to the activity shares): left out of {@link KeywordMatches.missesSpecificWords}.
@@ -179,15 +211,18 @@ export interface MatchOptions {
 /** The matches of a prompt's words. */
 export interface KeywordMatches {
   /**
-   * When some active, non-kernel entry reached the threshold: those with at least
-   * {@link LISTED_SHARE} of it and {@link BEST_SHARE} of the best one's evidence, best first;
-   * otherwise none.
+   * When the prompt fires (see the module notes): the entries listed, best first; otherwise
+   * none.
    */
   ranked: KeywordHit[];
   /** The best active entries not ranked, at most {@link NEAR_MISS_LIMIT}. */
   nearMisses: KeywordHit[];
   /** Prompt word → number of entries it is found in (any field). */
   termHits: Record<string, number>;
+  /** What the prompt's words could give one entry ({@link promptEvidence}). */
+  promptEvidence: number;
+  /** The evidence of the prompt's best entry (0 when no entry was hit by two words). */
+  bestEvidence: number;
   /**
    * Whether the prompt has words of specificity 1 that the knowledge base holds and the entry
    * `ord` holds none of: the prompt is then about something the entry does not mention.
@@ -465,6 +500,39 @@ function rankingPostings(part: WordPart, ords: Int32Array): Postings {
 }
 
 /**
+ * The BM25F scores of the entries `ords` over the prompt's terms, by ordinal, as search scores
+ * them: a common word by its title, tag and alias postings, which are all the prompt read of it.
+ */
+function searchScores(
+  reader: IndexReader,
+  terms: PromptTerm[],
+  words: PromptWord[],
+  ords: number[],
+): Float64Array {
+  const parts = new Map(words.flatMap((word) => word.parts.map((part) => [part.term.term, part])));
+  const scores = new Float64Array(Math.max(reader.manifest.nextOrd, reader.manifest.docCount));
+  const wanted = new Uint8Array(scores.length);
+  for (const ord of ords) wanted[ord] = 1;
+  let byOrdinal: Int32Array | undefined;
+  forEachScore(
+    reader,
+    terms.map((term) => term.term),
+    (ord) => wanted[ord] === 1,
+    (ord, score) => scores[ord] += score,
+    (term) => {
+      const part = parts.get(term);
+      return part
+        ? {
+          postings: rankingPostings(part, byOrdinal ??= Int32Array.from(ords).sort()),
+          entries: part.entries,
+        }
+        : { postings: [], entries: 0 };
+    },
+  );
+  return scores;
+}
+
+/**
  * The prompt's words with the postings of their parts. A common word counts in titles, tags and
  * aliases only, so its keyword postings say all that matters and its long body postings are
  * never parsed: on a large knowledge base they are most of what a prompt would read.
@@ -508,24 +576,40 @@ function promptWords(
   return words;
 }
 
+/**
+ * What a prompt's words could give one entry that held them all in its title: the sum of their
+ * specificities, its common words counting {@link COMMON_WORDS_MOST} together at most, as they
+ * do for an entry. Words no entry holds give nothing.
+ */
+export function promptEvidence(words: readonly { weight: number }[]): number {
+  let specific = 0;
+  let common = 0;
+  for (const { weight } of words) {
+    if (weight < COMMON_SPECIFICITY) common += weight;
+    else specific += weight;
+  }
+  return specific + Math.min(common, COMMON_WORDS_MOST);
+}
+
 /** Whether `ord` holds every part of `word`, in any field its postings list. */
 function holdsWord(word: PromptWord, ord: number): boolean {
   return word.parts.every((part) => postingAt(part, ord) >= 0);
 }
 
 /**
- * The entries a prompt's words point at (see the module notes): when some active, non-kernel
- * entry's evidence reaches `threshold`, those with at least {@link LISTED_SHARE} of it, ranked by
- * BM25F over all the prompt's terms. Superseded, archived and kernel entries are told apart by
- * the entries' metadata (`meta.bin`, one read). Only the listed entries are sorted; the near
- * misses are picked, not sorted, and only when `nearMisses` is set, so a prompt that hits nothing
- * over the listing level reads no metadata at all.
+ * The entries a prompt's words point at (see the module notes): when the best active, non-kernel
+ * entry's evidence reaches `threshold` and the {@link FiringRule} finds the prompt about it,
+ * those listed beside it, ranked by BM25F over all the prompt's terms. Superseded, archived and
+ * kernel entries are told apart by the entries' metadata (`meta.bin`, one read). Only the
+ * candidates are scored and sorted; the near misses are picked, not sorted, and only when
+ * `nearMisses` is set, so a prompt that hits nothing over the listing level reads no metadata
+ * at all.
  */
 export function keywordMatches(
   reader: IndexReader,
   terms: PromptTerm[],
   threshold: number,
-  { nearMisses = true, specificOnly = false, notTopic = new Set() }: MatchOptions = {},
+  { nearMisses = true, notTopic = new Set(), rule = FIRING_RULE }: MatchOptions = {},
 ): KeywordMatches {
   const termHits: Record<string, number> = {};
   const { docCount, nextOrd } = reader.manifest;
@@ -534,13 +618,13 @@ export function keywordMatches(
   const specific = words.filter((word) =>
     word.weight === 1 && !word.common && !word.parts.some((part) => notTopic.has(part.term.word))
   );
-  if (specificOnly) { for (const word of words) if (word.weight < 1) word.weight = 0; }
   for (const word of words) tallies.addWord(word);
   const listed = tallies.reached.filter((ord) => tallies.isListed(ord) && reader.isPointable(ord));
   let best = 0;
   for (const ord of listed) best = Math.max(best, tallies.weight[ord]);
-  const over = best >= threshold
-    ? listed.filter((ord) => tallies.weight[ord] >= BEST_SHARE * best)
+  const said = promptEvidence(words);
+  let over = best >= threshold
+    ? listed.filter((ord) => tallies.weight[ord] >= rule.bestShare * best)
     : [];
   const isOver = new Uint8Array(over.length ? tallies.weight.length : 0);
   for (const ord of over) isOver[ord] = 1;
@@ -552,34 +636,22 @@ export function keywordMatches(
       isActive(ord)
     ) keep(under, ord, NEAR_MISS_LIMIT, tallies.compare);
   }
-  if (over.length > 1) {
-    const parts = new Map(
-      words.flatMap((word) => word.parts.map((part) => [part.term.term, part])),
-    );
-    const scores = new Float64Array(tallies.weight.length);
-    let byOrdinal: Int32Array | undefined;
-    forEachScore(
-      reader,
-      terms.map((term) => term.term),
-      (ord) => isOver[ord] === 1,
-      (ord, score) => scores[ord] += score,
-      (term) => {
-        const part = parts.get(term);
-        return part
-          ? {
-            postings: rankingPostings(part, byOrdinal ??= Int32Array.from(over).sort()),
-            entries: part.entries,
-          }
-          : { postings: [], entries: 0 };
-      },
-    );
+  if (over.length) {
+    const scores = searchScores(reader, terms, words, over);
     over.sort((a, b) => scores[b] - scores[a] || tallies.compare(a, b));
+    const first = scores[over[0]];
+    const about = best >= rule.soleShare * said ||
+      (first >= rule.strongMatch * Math.log(docCount) &&
+        best >= rule.promptShare * said ** 0.75);
+    over = about ? over.filter((ord) => scores[ord] >= rule.rankFloor * first) : [];
   }
   const hit = (ord: number) => new LazyHit(ord, words);
   return {
     ranked: over.map(hit),
     nearMisses: under.map(hit),
     termHits,
+    promptEvidence: said,
+    bestEvidence: best,
     missesSpecificWords: (ord) =>
       specific.length > 0 && !specific.some((word) => holdsWord(word, ord)),
   };

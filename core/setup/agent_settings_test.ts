@@ -123,7 +123,7 @@ Deno.test("the shipped plugin hooks.json converts for every hook agent", () => {
   assert.deepEqual(Object.keys(claude), Object.keys(plugin.hooks));
   assert.deepEqual(
     [...new Set(findOurHooks(mergeHooks({}, claude)).map((hook) => hook.verb))].sort(),
-    ["compact", "judge", "prompt", "receipts", "search", "session", "subagent", "watch"],
+    ["compact", "fetch", "judge", "prompt", "receipts", "search", "session", "subagent", "watch"],
   );
   assert.deepEqual(
     mergeHooks({}, claude),

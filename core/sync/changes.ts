@@ -7,7 +7,7 @@
  */
 import { parseEntryText } from "../entry/entry.ts";
 import { readEntryForgivingly } from "../entry/repair.ts";
-import { ID_PATTERN } from "../entry/schema.ts";
+import { idFromPath, isEntryId } from "../entry/identity.ts";
 import { displaySafe } from "../text/display.ts";
 
 /** An entry a sync brought in, sent out or stopped on. */
@@ -45,11 +45,6 @@ export interface EntryChanges {
   removed: string[];
 }
 
-/** The id an entry file's name carries, `entries/<id>-<slug>.md`. */
-export function idOfPath(path: string): string | undefined {
-  return /(?:^|\/)(kb-[0-9a-z]{5})-[^/]*\.md$/.exec(path)?.[1];
-}
-
 /**
  * Sort file changes into entries added, changed and removed: only `.md` files are entries, and
  * a file deleted while another with the same id (by file name) is added is that entry renamed,
@@ -58,16 +53,16 @@ export function idOfPath(path: string): string | undefined {
 export function classifyChanges(changes: readonly FileChange[]): EntryChanges {
   const entries = changes.filter((change) => change.path.endsWith(".md"));
   const addedIds = new Set(
-    entries.filter((change) => change.status === "A").map((change) => idOfPath(change.path)),
+    entries.filter((change) => change.status === "A").map((change) => idFromPath(change.path)),
   );
   const renamed = new Set(
-    entries.filter((change) => change.status === "D" && addedIds.has(idOfPath(change.path)))
-      .map((change) => idOfPath(change.path)),
+    entries.filter((change) => change.status === "D" && addedIds.has(idFromPath(change.path)))
+      .map((change) => idFromPath(change.path)),
   );
   renamed.delete(undefined);
   const result: EntryChanges = { added: [], changed: [], removed: [] };
   for (const { status, path } of entries) {
-    const id = idOfPath(path);
+    const id = idFromPath(path);
     if (status === "D") {
       if (!renamed.has(id)) result.removed.push(path);
     } else if (status === "A" && !renamed.has(id)) result.added.push(path);
@@ -94,7 +89,7 @@ export function describeEntry(text: string, path: string): SyncedEntry {
   if (entry) return { id: entry.id, title: entry.title, path };
   const { id, title } = rawFields(text, path);
   return {
-    id: typeof id === "string" && ID_PATTERN.test(id) ? id : idOfPath(path) ?? "",
+    id: isEntryId(id) ? id : idFromPath(path) ?? "",
     title: typeof title === "string" ? title : "",
     path,
   };

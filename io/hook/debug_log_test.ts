@@ -3,21 +3,15 @@ import { join } from "../../core/path.ts";
 import { kbCacheDir } from "../paths.ts";
 import { appendDebugRecord, debugEnabled, RecordedError, recordFailure } from "./debug_log.ts";
 import { debugLogPath } from "./session.ts";
+import { overrideEnv, runAlone } from "../../tests/helpers.ts";
 
 /** Run `body` with KB_HOOK_DEBUG and the cache root set, restoring both after. */
 async function withDebug(value: string | undefined, body: (kbDir: string) => void): Promise<void> {
-  const saved = { debug: Deno.env.get("KB_HOOK_DEBUG"), cache: Deno.env.get("XDG_CACHE_HOME") };
   const tmp = await Deno.makeTempDir({ prefix: "git-kb-debug-log-" });
-  const restore = (name: string, old: string | undefined) =>
-    old === undefined ? Deno.env.delete(name) : Deno.env.set(name, old);
   try {
-    if (value === undefined) Deno.env.delete("KB_HOOK_DEBUG");
-    else Deno.env.set("KB_HOOK_DEBUG", value);
-    Deno.env.set("XDG_CACHE_HOME", join(tmp, "cache"));
+    using _env = overrideEnv({ KB_HOOK_DEBUG: value, XDG_CACHE_HOME: join(tmp, "cache") });
     body(join(tmp, "kb"));
   } finally {
-    restore("KB_HOOK_DEBUG", saved.debug);
-    restore("XDG_CACHE_HOME", saved.cache);
     await Deno.remove(tmp, { recursive: true });
   }
 }
@@ -32,13 +26,15 @@ function records(kbDir: string): Record<string, unknown>[] {
   return text.split("\n").filter(Boolean).map((line) => JSON.parse(line));
 }
 
-Deno.test("debugging is on only for KB_HOOK_DEBUG=1", async () => {
+Deno.test("debugging is on only for KB_HOOK_DEBUG=1", async (t) => {
+  if (await runAlone(t)) return;
   await withDebug("1", () => equal(debugEnabled(), true));
   await withDebug("true", () => equal(debugEnabled(), false));
   await withDebug(undefined, () => equal(debugEnabled(), false));
 });
 
-Deno.test("a record is appended with its timestamp first, only when debugging", async () => {
+Deno.test("a record is appended with its timestamp first, only when debugging", async (t) => {
+  if (await runAlone(t)) return;
   await withDebug(undefined, (kbDir) => {
     appendDebugRecord(kbDir, { event: "x" });
     deepEqual(records(kbDir), []);
@@ -51,7 +47,8 @@ Deno.test("a record is appended with its timestamp first, only when debugging", 
   });
 });
 
-Deno.test("a failure is recorded once, with its event and summary", async () => {
+Deno.test("a failure is recorded once, with its event and summary", async (t) => {
+  if (await runAlone(t)) return;
   await withDebug("1", (kbDir) => {
     recordFailure(new TypeError("bad"), kbDir, "search");
     recordFailure(new RecordedError(new Error("already there")), kbDir, "search");

@@ -18,6 +18,7 @@ import {
   toEntry,
 } from "../../core/entry/entry.ts";
 import { displaySafe } from "../../core/text/display.ts";
+import { idFromPath as idOfPath } from "../../core/entry/identity.ts";
 import { describeSecret, entrySecrets } from "../../core/entry/secrets.ts";
 import { kernelRuleCost, LIMITS } from "../../core/entry/schema.ts";
 import { gitCommand, shellQuote } from "../../core/shell/quote.ts";
@@ -216,11 +217,6 @@ export function entryPathOf(kbDir: string, id: string): string {
     );
   }
   return paths[0];
-}
-
-/** The id in an entry file's name, `entries/<id>-<slug>.md`. */
-function idOfPath(path: string): string | undefined {
-  return /(?:^|\/)(kb-[0-9a-z]{5})-[^/]*\.md$/.exec(path)?.[1];
 }
 
 /** A fresh random id that no entry in `taken` has. */

@@ -20,6 +20,7 @@ import {
   NEW_DECISION,
   READS,
 } from "../../core/setup/selftest_plan.ts";
+import { isEntryId } from "../../core/entry/identity.ts";
 import type { ProcessOutput } from "../process.ts";
 import {
   createScratch,
@@ -106,7 +107,7 @@ function hookPointers(result: ProcessOutput): string[] {
   const stdout = succeeded(result).trim();
   if (!stdout) return [];
   const context: string = JSON.parse(stdout).hookSpecificOutput?.additionalContext ?? "";
-  return [...context.matchAll(/^- (kb-[0-9a-z]{5}) /gm)].map((match) => match[1]);
+  return context.split("\n").map((line) => /^- (\S+) /.exec(line)?.[1]).filter(isEntryId);
 }
 
 function payload(prompt: string, session: string): string {

@@ -194,6 +194,7 @@ Deno.test({
       // A command the client cannot parse starts every handler: each Bash rule, receipts too.
       [BASH_CALLS[4]]: [
         "PostToolUse hook receipts",
+        "PreToolUse hook fetch",
         ...Array(3).fill("PreToolUse hook judge"),
         ...Array(3).fill("PreToolUse hook search"),
       ],

@@ -1,0 +1,164 @@
+#!/bin/sh
+# @build notice
+# Runs a compiled binary when one sits beside this script, else `deno run` on git-kb.js (or a
+# hot hook's own bundle) with the least-privilege flags of the command or hook asked for.
+# Forks as little as it can: a hook pays for every process started here. Evaluates nothing it is
+# given: every value from the environment reaches deno as one word of its argument list.
+# Made from build/launcher.sh, where build/plugin.ts fills in each "# @build <name>" line from
+# app/permissions.ts and app/registry.ts; shellcheck checks both (tests/launcher_test.ts).
+self=$0
+while [ -L "$self" ]; do
+  link=$(readlink "$self")
+  case "$link" in
+    /*) self=$link ;;
+    *) self=${self%/*}/$link ;;
+  esac
+done
+case "$self" in
+  */*) here=${self%/*} ;;
+  *) here=. ;;
+esac
+case "$here" in
+  /*) ;;
+  *) here=$(CDPATH='' cd -- "$here" && pwd) ;;
+esac
+# The command that reaches this launcher, as printed fetch commands spell it: one sh word, quoted
+# as core/shell/quote.ts quotes (inside '…', each ' written '\''), so that a pasted line runs
+# this launcher and nothing else, whatever its path holds.
+if [ -z "${KB_CLI:-}" ]; then
+  KB_CLI=$here/git-kb
+  case "$KB_CLI" in
+    *[!A-Za-z0-9_./:=@%+,-]*)
+      # q is a quote to write, not one that quotes (SC2089, and SC2090 at the export below).
+      # shellcheck disable=SC2089
+      q="'"
+      rest=$KB_CLI
+      KB_CLI=
+      while :; do
+        case "$rest" in
+          *$q*) ;;
+          *) break ;;
+        esac
+        KB_CLI=$KB_CLI${rest%%"$q"*}$q\\$q$q
+        rest=${rest#*"$q"}
+      done
+      KB_CLI=$q$KB_CLI$rest$q ;;
+  esac
+fi
+# shellcheck disable=SC2090
+export KB_CLI
+# The command word, as app/main.ts finds it: past the options it reads before the command
+# (--kb <dir>, --kb=<dir>, --help, --version, and the unknown ones it reports). A hook is only
+# ever `hook <name>` from the first word on (app/launch.ts). A loop of builtins: no fork.
+first=${1:-}
+case "$first" in
+  -?*)
+    first=
+    skip=
+    for word in "$@"; do
+      if [ -n "$skip" ]; then
+        skip=
+        continue
+      fi
+      case "$word" in
+        --kb) skip=1 ;;
+        -?*) ;;
+        hook) break ;;
+        *)
+          first=$word
+          break ;;
+      esac
+    done ;;
+esac
+
+for binary in "$here"/git-kb-*; do
+  [ -x "$binary" ] || continue
+  target=
+  case "$(uname -s) $(uname -m)" in
+    # @build compile-targets
+    *) break ;;
+  esac
+  [ -x "$here/git-kb-$target" ] && exec "$here/git-kb-$target" "$@"
+  break
+done
+
+deno=
+command -v deno >/dev/null 2>&1 && deno=deno
+# The user-folder Deno is the one the checkout's ./deno installs from npm (no root needed).
+case "${XDG_DATA_HOME:-}" in
+  /*) data=${XDG_DATA_HOME%/} ;;
+  *) data=${HOME:-/nonexistent}/.local/share ;;
+esac
+for candidate in "${DENO_INSTALL:-$HOME/.deno}/bin/deno" "$HOME/.deno/bin/deno" "$data/git-kb/deno/node_modules/.bin/deno"; do
+  [ -n "$deno" ] && break
+  [ -x "$candidate" ] && deno=$candidate
+done
+if [ -z "$deno" ]; then
+  echo "git-kb: Deno 2 is needed and was not found: install it without root with \"npm install --prefix ~/.local/share/git-kb/deno deno@2.9.6\" (or see https://deno.com), then retry." >&2
+  [ "$first" = hook ] && exit 0
+  exit 1
+fi
+
+# Deno splits its permission lists on commas, with no escape: a path holding one cannot be
+# granted. A hook then stays silent (it fails open); a command says why, in one line.
+refuse() {
+  [ "$first" = hook ] && exit 0
+  echo "git-kb: $1 has a comma, which Deno's permission flags cannot hold (they split on commas): $2, then retry." >&2
+  exit 1
+}
+
+# The cache root, as cacheRootFor in io/paths.ts works it out: the one folder the read-only
+# profiles may write. Only without HOME does it cost a process (id -u).
+case "${XDG_CACHE_HOME:-}" in
+  /*) cache=${XDG_CACHE_HOME%/}/git-kb ;;
+  *)
+    if [ -n "${HOME:-}" ]; then
+      cache=${HOME%/}/.cache/git-kb
+    else
+      cache=${TMPDIR:-${TEMP:-${TMP:-/tmp}}}
+      cache=${cache%/}/git-kb-$(id -u)
+    fi ;;
+esac
+case "$cache" in
+  *,*) refuse "the cache folder $cache" "set XDG_CACHE_HOME to a folder whose path has none" ;;
+esac
+
+bundle=git-kb.js
+v8=
+case "$first" in
+  hook)
+    # @build hook-v8-flags
+    case "${2:-}" in
+      # @build hook-profiles
+      *) profile='read' ;;
+    esac ;;
+  # @build command-profiles
+  *) profile='read' ;;
+esac
+judge=
+editor=
+case "$profile" in
+  judge)
+    judge=${KB_PROSE_LINT_CLAUDE:-claude}
+    case "$judge" in
+      *,*) refuse "KB_PROSE_LINT_CLAUDE ($judge)" "name the judge binary by a path without one" ;;
+    esac ;;
+esac
+case "$first" in
+  add|edit)
+    editor=${VISUAL:-${EDITOR:-}}
+    editor=${editor%% *}
+    case "$editor" in
+      *,*) refuse "the editor $editor" "set VISUAL or EDITOR to a program whose path has none" ;;
+    esac
+    editor=${editor:+,$editor} ;;
+esac
+# @build env-flag
+set -- "$here/$bundle" "$@"
+case "$profile" in
+  # @build profile-flags
+esac
+# --no-config: the user's own deno.json (hooks run in their project) must not apply here;
+# --quiet: Deno's own notes (an --allow-run program not on PATH) are not ours to print;
+# $v8: the hooks' V8 settings (HOOK_V8_FLAGS in app/permissions.ts), one word or none.
+exec "$deno" run --quiet --no-prompt --no-config ${v8:+"$v8"} "$@"

@@ -1,0 +1,36 @@
+/**
+ * An entry's identity, in one place: whether a value is an entry id, the id a file's name carries
+ * (`entries/<id>-<slug>.md`, spec/entry-format.md), and a file name given another id. The id's
+ * shape itself is `ID_PATTERN` in `schema.ts`, beside the rest of the vocabulary.
+ *
+ * @module
+ */
+import { ID_PATTERN } from "./schema.ts";
+
+/** How many characters an id has: `kb-` and five. */
+const ID_LENGTH = 8;
+
+/** Whether `value` is an entry id: `kb-` and five characters of `[0-9a-z]`. */
+export function isEntryId(value: unknown): value is string {
+  return typeof value === "string" && ID_PATTERN.test(value);
+}
+
+/**
+ * The id a file's name starts with, in any folder: `entries/kb-7q2mx-slug.md` and
+ * `entries/kb-7q2mx.md` → `kb-7q2mx`; undefined when the name does not start with a whole id
+ * followed by `-` or `.md`.
+ */
+export function idFromPath(path: string): string | undefined {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  const id = name.slice(0, ID_LENGTH);
+  return isEntryId(id) && /^(-|\.md$)/.test(name.slice(ID_LENGTH)) ? id : undefined;
+}
+
+/**
+ * A file name (no folder) under `id`: `<id>-` before it, in place of the id it starts with, if
+ * any (`kb-old00-keys.md` → `kb-new00-keys.md`, `keys.md` → `kb-new00-keys.md`).
+ */
+export function nameWithId(name: string, id: string): string {
+  const own = idFromPath(name) && name[ID_LENGTH] === "-";
+  return `${id}-${own ? name.slice(ID_LENGTH + 1) : name}`;
+}

@@ -1,0 +1,58 @@
+/**
+ * Claude Code PreToolUse hook for Bash: fetching is free. When the command only fetches
+ * knowledge-base entries the way the hooks print it (core/delivery/free_fetch.ts), the hook
+ * allows it, so the agent reads a pointer's entry without an approval prompt; for any other
+ * command it prints nothing and the client's own permission flow decides. Exit 0 always: any
+ * failure means no output, which allows nothing.
+ *
+ * @module
+ */
+import { type HookPayload, textField } from "../core/hook/payload.ts";
+import { isFreeFetch, launcherOf, MAX_FETCH_LINE } from "../core/delivery/free_fetch.ts";
+import { resolveKbs } from "../io/config.ts";
+import { runHookOnStdio } from "../io/hook/stdin.ts";
+import { selfCommand } from "../io/self_command.ts";
+
+/** The largest stdin accepted: a fetch line and the payload's other fields fit well within it. */
+const MAX_INPUT_BYTES = 4 * MAX_FETCH_LINE;
+
+/** Why the call runs without asking, as the client shows it. */
+export const ALLOW_REASON = "git-kb: this command only prints knowledge-base entries (get)";
+
+/**
+ * The hook's stdout for a payload: an allow decision for a free fetch, else "". Throws
+ * `NotConfiguredError` when no knowledge base is configured (then nothing is free either).
+ */
+export function fetchHookOutput(payload: HookPayload): string {
+  const command = (payload.tool_input as Record<string, unknown> | null | undefined)?.command;
+  const launcher = launcherOf(selfCommand());
+  if (textField(payload, "tool_name") !== "Bash" || typeof command !== "string" || !launcher) {
+    return "";
+  }
+  const kbDirs = resolveKbs().kbs.map((kb) => kb.kbDir);
+  if (!isFreeFetch(command, { launcher, kbDirs })) return "";
+  return JSON.stringify({
+    hookSpecificOutput: {
+      hookEventName: "PreToolUse",
+      permissionDecision: "allow",
+      permissionDecisionReason: ALLOW_REASON,
+    },
+  });
+}
+
+/**
+ * Run the hook on this process's stdin and stdout. Never throws; a failure prints nothing and
+ * leaves no record (the hook may write nowhere).
+ */
+export function runFetchHook(): Promise<void> {
+  return runHookOnStdio(
+    MAX_INPUT_BYTES,
+    (payload) => Promise.resolve(fetchHookOutput(payload)),
+    () => {},
+  );
+}
+
+if (import.meta.main) {
+  await runFetchHook();
+  Deno.exit(0);
+}

@@ -1,1 +1,0 @@
-function r(n,e){return`${n}:${e}`}function f(n){let e=n.indexOf(":");return e<0?{id:n}:{kb:n.slice(0,e),id:n.slice(e+1)}}function l(n){let e=[],o=Math.max(0,...n.map(t=>t.length));for(let t=0;t<o;t++)for(let i of n)t<i.length&&e.push(i[t]);return e}export{r as a,f as b,l as c};

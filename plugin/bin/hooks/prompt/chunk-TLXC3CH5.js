@@ -1,0 +1,1 @@
+var i=/^[a-z0-9][a-z0-9_-]{0,31}$/;function a(n,e){return`${n}:${e}`}function c(n){let e=n.indexOf(":");return e<0?{id:n}:{kb:n.slice(0,e),id:n.slice(e+1)}}function f(n){let e=[],r=Math.max(0,...n.map(t=>t.length));for(let t=0;t<r;t++)for(let o of n)t<o.length&&e.push(o[t]);return e}export{i as a,a as b,c,f as d};

@@ -1,0 +1,174 @@
+/**
+ * The fetch hook as Claude Code runs it: the real launcher (a copy of plugin/bin at a path of
+ * quotes, spaces, `$(…)` and backticks) with the hook's permission profile, payloads on stdin, a
+ * cleared environment. The fetch line the prompt hook prints is allowed, and runs in sh and bash
+ * as exactly the words the hook checked; hostile variants of it get no decision; every failure
+ * is silent with exit 0.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { ALLOW_REASON } from "../hooks/fetch_allow.ts";
+import { shellQuote } from "../core/shell/quote.ts";
+import { runProcess } from "../io/process.ts";
+import { copyDir, FIXTURE, makeSandbox, ROOT, show } from "./helpers.ts";
+
+/** A folder name a shell would run something in, were it not quoted. */
+const HOSTILE_FOLDER = "o'brien's $(touch PWNED) `touch PWNED` plugins";
+
+/** A sandbox with plugin/bin copied under a hostile folder, and the launcher's environment. */
+async function setUp() {
+  const sandbox = await makeSandbox("git-kb-fetch-hook-");
+  const bin = join(sandbox.root, HOSTILE_FOLDER, "bin");
+  await copyDir(join(ROOT, "plugin", "bin"), bin);
+  const launcher = join(bin, "git-kb");
+  await Deno.chmod(launcher, 0o755);
+  const env: Record<string, string> = {
+    PATH: Deno.env.get("PATH") ?? "",
+    HOME: sandbox.home,
+    TMPDIR: sandbox.tmp,
+    KB_DIR: FIXTURE,
+    NO_COLOR: "1",
+  };
+  const hook = async (verb: string, stdin: string, extra: Record<string, string> = {}) => {
+    const result = await runProcess(launcher, ["hook", verb], {
+      env: { ...env, ...extra },
+      clearEnv: true,
+      cwd: sandbox.root,
+      stdin,
+    });
+    assert.equal(result.code, 0, show(result));
+    assert.equal(result.stderr, "", show(result));
+    return result.stdout.trim();
+  };
+  const pwned = () =>
+    [sandbox.root, join(sandbox.root, HOSTILE_FOLDER)].some((dir) =>
+      [...Deno.readDirSync(dir)].some((item) => item.name === "PWNED")
+    );
+  return { ...sandbox, launcher, env, hook, pwned };
+}
+
+/** A Bash PreToolUse payload running `command`. */
+function bash(command: unknown): string {
+  return JSON.stringify({
+    session_id: "s-1",
+    hook_event_name: "PreToolUse",
+    permission_mode: "default",
+    tool_name: "Bash",
+    tool_input: { command, description: "fetch" },
+    tool_use_id: "toolu_1",
+  });
+}
+
+/** The fetch line of the prompt hook's answer to the fixture prompt that matches. */
+async function printedFetch(setup: Awaited<ReturnType<typeof setUp>>): Promise<string> {
+  const prompt = await Deno.readTextFile(join(ROOT, "fixtures", "hooks", "prompt-match.json"));
+  const context: string = JSON.parse(await setup.hook("prompt", prompt)).hookSpecificOutput
+    .additionalContext;
+  const line = context.split("\n").find((text) => text.startsWith("Fetch full text: "));
+  assert.ok(line, context);
+  return line.slice("Fetch full text: ".length);
+}
+
+const ALLOW = JSON.stringify({
+  hookSpecificOutput: {
+    hookEventName: "PreToolUse",
+    permissionDecision: "allow",
+    permissionDecisionReason: ALLOW_REASON,
+  },
+});
+
+Deno.test("fetch hook: the printed fetch line is allowed, and runs as printed", async () => {
+  await using setup = await setUp();
+  const fetch = await printedFetch(setup);
+  assert.ok(fetch.startsWith(`${shellQuote(setup.launcher)} get kb-7q2mx`), fetch);
+  assert.equal(await setup.hook("fetch", bash(fetch)), ALLOW);
+  const ran = await runProcess("sh", ["-c", fetch], {
+    env: setup.env,
+    clearEnv: true,
+    cwd: setup.root,
+  });
+  assert.equal(ran.code, 0, show(ran));
+  assert.match(ran.stdout, /^id: kb-7q2mx$/m);
+  assert.ok(!setup.pwned(), "the allowed line ran nothing else");
+});
+
+Deno.test("fetch hook: hostile variants of the printed line get no decision", async () => {
+  await using setup = await setUp();
+  const fetch = await printedFetch(setup);
+  const get = fetch.replace(/ --kb .*$/, "");
+  const twin = join(setup.root, "twin", "bin", "git-kb");
+  const hostile = [
+    `${fetch}; touch PWNED`,
+    `${fetch} && touch PWNED`,
+    `${fetch} | sh`,
+    `${fetch}\ntouch PWNED`,
+    `${fetch} > ~/.bashrc`,
+    `${get} kb-c0mw8 $(touch PWNED)`,
+    `${get} \`touch PWNED\``,
+    `${get} --kb /etc`,
+    `${get} --kb ${shellQuote(setup.root)}`,
+    `KB_DIR=/etc ${get}`,
+    fetch.replace(shellQuote(setup.launcher), shellQuote(twin)),
+    fetch.replace(" get ", " rm "),
+    fetch.replace(" get ", " search "),
+  ];
+  for (const command of hostile) {
+    assert.equal(await setup.hook("fetch", bash(command)), "", command);
+  }
+  assert.ok(!setup.pwned(), "deciding ran nothing");
+});
+
+Deno.test("fetch hook: sh and bash read an allowed line as exactly the words it checked", async () => {
+  await using setup = await setUp();
+  const kb = shellQuote(FIXTURE);
+  const lines: [string, string[]][] = [
+    [`${shellQuote(setup.launcher)} get kb-7q2mx kb-c0mw8 --kb ${kb}`, [
+      "get",
+      "kb-7q2mx",
+      "kb-c0mw8",
+      "--kb",
+      FIXTURE,
+    ]],
+    [`'${setup.launcher.replaceAll("'", `'\\''`)}'  get\tkb-7q2mx,kb-c0mw8 --json`, [
+      "get",
+      "kb-7q2mx,kb-c0mw8",
+      "--json",
+    ]],
+    [`${shellQuote(setup.launcher)} get team:kb-7q2mx "--kb=${FIXTURE}" --links`, [
+      "get",
+      "team:kb-7q2mx",
+      `--kb=${FIXTURE}`,
+      "--links",
+    ]],
+  ];
+  for (const [line] of lines) assert.equal(await setup.hook("fetch", bash(line)), ALLOW, line);
+  // A stand-in for the launcher, at its path, that prints its arguments one per line.
+  await Deno.writeTextFile(setup.launcher, '#!/bin/sh\nprintf "<%s>\\n" "$@"\n');
+  for (const [line, words] of lines) {
+    for (const shell of ["sh", "bash"]) {
+      const ran = await runProcess(shell, ["-c", line], { env: setup.env, clearEnv: true });
+      assert.equal(ran.stdout, words.map((word) => `<${word}>\n`).join(""), `${shell}: ${line}`);
+    }
+  }
+  assert.ok(!setup.pwned());
+});
+
+Deno.test("fetch hook: fails open, silently, exit 0", async () => {
+  await using setup = await setUp();
+  const fetch = await printedFetch(setup);
+  const cases: [string, string, Record<string, string>][] = [
+    ["no knowledge base configured", bash(fetch), { KB_DIR: "" }],
+    ["a launcher of several words", bash(fetch), { KB_CLI: "deno run -A main.ts" }],
+    ["another tool", JSON.stringify({ tool_name: "Read", tool_input: { command: fetch } }), {}],
+    ["no command", JSON.stringify({ tool_name: "Bash", tool_input: {} }), {}],
+    ["a command that is not text", bash(["get", "kb-7q2mx"]), {}],
+    ["no tool input", JSON.stringify({ tool_name: "Bash", tool_input: null }), {}],
+    ["not JSON", "{", {}],
+    ["not an object", "[]", {}],
+    ["empty", "", {}],
+    ["too large", bash(`${fetch}${" ".repeat(70_000)}`), {}],
+  ];
+  for (const [what, stdin, extra] of cases) {
+    assert.equal(await setup.hook("fetch", stdin, extra), "", what);
+  }
+});
