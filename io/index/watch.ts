@@ -16,9 +16,9 @@
  */
 import { join } from "../../core/path.ts";
 import { readPrivateJson, UnsafeCacheError, writePrivateFile } from "../fs.ts";
-import { kbCacheDir } from "../paths.ts";
+import { indexDir, kbCacheDir } from "../paths.ts";
 import { rebuildDue } from "./rebuild_due.ts";
-import { openIndex, type RefreshReport } from "./store.ts";
+import { openIndex, readManifest, type RefreshReport } from "./store.ts";
 
 /**
  * How often a watch checks every entry file: an edit in place is in the index at most this
@@ -183,11 +183,16 @@ export async function watchFreshness(
   }
 }
 
+/** Whether the knowledge base has an index the hooks can answer from. */
+function hasIndex(kbDir: string): boolean {
+  return readManifest(indexDir(kbDir)) !== undefined;
+}
+
 /**
  * One knowledge base's turn: check it when it is this watch's to check. The first round only
  * claims it, since the session's start brought the index up to date already (the pull hook's
- * check), unless a hook noted that a rebuild is due: more changed than a hook may read, so the
- * watch, which has the time, rebuilds at once.
+ * check), unless there is no index yet or a hook noted that a rebuild is due (more changed than a
+ * hook may read): then the watch, which has the time, builds it at once.
  */
 async function takeTurn(
   kbDir: string,
@@ -198,7 +203,9 @@ async function takeTurn(
   round: number,
 ): Promise<void> {
   try {
-    if (!claim(kbDir, token, periodMs) || round === 0 && !rebuildDue(kbDir)) return;
+    if (!claim(kbDir, token, periodMs) || round === 0 && !rebuildDue(kbDir) && hasIndex(kbDir)) {
+      return;
+    }
     const { report } = await openIndex(kbDir, { hook: true, maxReads: Infinity });
     options.onCheck?.(kbDir, report);
   } catch (error) {
