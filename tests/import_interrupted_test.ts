@@ -42,7 +42,9 @@ Deno.test("import: entry files an interrupted import left uncommitted are commit
   const orphans = doctor.find((item) => item.check === "entries" && item.level === "warn");
   ok(orphans?.message.includes(stopped.added[0]), JSON.stringify(doctor));
   match(orphans!.message, /commit them: git -C .* add -- /);
-  ok(doctor.some((item) => /2 uncommitted changes under entries\/.*; fix: /.test(item.message)));
+  const dirty = doctor.find((item) => /2 uncommitted changes under entries\//.test(item.message));
+  for (const id of written) ok(dirty?.message.includes(id), JSON.stringify(dirty));
+  match(dirty!.message, /; fix: git -C .* add -- entries /);
 
   const dry = await run("--dry-run");
   match(dry.stdout, /Would commit 2 entries an earlier import wrote but never committed/);
