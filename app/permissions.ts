@@ -25,6 +25,7 @@ export const ENV_VARS = [
   "KB_HOOK_THRESHOLD",
   "KB_HOOK_MAX_ENTRIES",
   "KB_TEST_WATCH_PERIOD_MS",
+  "KB_TEST_NETWORK_TIMEOUT_MS",
   "KB_CLI",
   "CLAUDE_PLUGIN_ROOT",
   "KB_PROSE_LINT",
@@ -63,9 +64,11 @@ export const PROFILES = {
   check: ["--allow-read", CACHE_WRITE, SYS_UID, ENV, "--allow-run=git"],
   /**
    * Writes entries (whose folder is known only at run time), commits and pushes: init, add, edit,
-   * rm, import, and doctor (whose --fix --write rewrites entries).
+   * rm, import, sync, and doctor (whose --fix --write rewrites entries, and which fetches). A
+   * push or fetch that runs out of time is stopped with the processes it started, ssh or a
+   * remote helper (`kill` signals git's process group).
    */
-  save: ["--allow-read", "--allow-write", SYS_UID, ENV, "--allow-run=git"],
+  save: ["--allow-read", "--allow-write", SYS_UID, ENV, "--allow-run=git,kill"],
   /**
    * Makes a scratch knowledge base under the cache folder, asks git about it and about the
    * user's own, and runs the CLI and hooks as `deno run` subprocesses with their own profiles:
@@ -175,7 +178,9 @@ export function flagsFor(
   const profile = (readOnly ? READ_ONLY_PROFILES[command] : undefined) ??
     COMMAND_PROFILES[command] ?? "save";
   const program = command === "add" || command === "edit" ? editorProgram(editor) : undefined;
-  const run = program ? `--allow-run=git,${checkPermissionWord(program, "the editor")}` : undefined;
+  const run = program
+    ? `--allow-run=git,kill,${checkPermissionWord(program, "the editor")}`
+    : undefined;
   return profileFlags(profile, cacheRoot, run);
 }
 

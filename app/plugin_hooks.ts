@@ -97,7 +97,11 @@ interface Group {
 }
 
 function handler(hook: PluginHook, rule?: string): Handler {
-  const command = `"\${CLAUDE_PLUGIN_ROOT}/bin/git-kb" hook ${hook.verb}`;
+  // A background hook replaces the client's shell (`exec`): then the client is its parent, which
+  // tells it when the client is gone and keys one watch per client (io/hook/session_alive.ts),
+  // and a SIGTERM the client sends it reaches deno, not a shell that waits for it (dash).
+  const exec = hook.async ? "exec " : "";
+  const command = `${exec}"\${CLAUDE_PLUGIN_ROOT}/bin/git-kb" hook ${hook.verb}`;
   const background = hook.async ? { async: true as const } : {};
   return rule === undefined
     ? { type: "command", command, timeout: hook.timeout, ...background }

@@ -76,7 +76,7 @@ Deno.test("SessionStart: the pull and the freshness watch run in the background;
       matcher: "startup|resume",
       hooks: [{
         type: "command",
-        command: '"${CLAUDE_PLUGIN_ROOT}/bin/git-kb" hook session',
+        command: 'exec "${CLAUDE_PLUGIN_ROOT}/bin/git-kb" hook session',
         timeout: 30,
         async: true,
       }],
@@ -85,7 +85,7 @@ Deno.test("SessionStart: the pull and the freshness watch run in the background;
       matcher: "startup|resume|clear",
       hooks: [{
         type: "command",
-        command: '"${CLAUDE_PLUGIN_ROOT}/bin/git-kb" hook watch',
+        command: 'exec "${CLAUDE_PLUGIN_ROOT}/bin/git-kb" hook watch',
         timeout: 43_200,
         async: true,
       }],

@@ -104,8 +104,8 @@ const ENV_FLAG = PROFILES.read.find((flag) => flag.startsWith("--allow-env="))!;
 function shFlags(profile: Profile): string {
   return PROFILES[profile].map((flag) =>
     flag.replace(ENV_FLAG, "$allow_env").replace(CACHE_ROOT, "$cache").replace(
-      /^--allow-run=git$/,
-      "--allow-run=git$editor",
+      /^(--allow-run=git(?:,kill)?)$/,
+      "$1$editor",
     )
       .replace("--allow-run=claude", "--allow-run=$judge")
   ).map((flag) => flag.includes("$") ? `"${flag}"` : flag).join(" ");

@@ -17,7 +17,7 @@ import { kernelRuleCost, LIMITS } from "../core/entry/schema.ts";
 import { shellCommand, shellQuote } from "../core/shell/quote.ts";
 import { configCandidates, type KbLocation, resolveKbNamed, resolveKbs } from "../io/config.ts";
 import { idCollisionFindings } from "../io/kbs/collisions.ts";
-import { git, gitReason, identityArgs } from "../io/git.ts";
+import { git, gitReason, identityArgs, networkTimeoutMs } from "../io/git.ts";
 import { type OpenIndex, openIndex } from "../io/index/store.ts";
 import { ENTRIES_DIR, readKbFile } from "../io/kb.ts";
 import {
@@ -28,7 +28,13 @@ import {
 import { cacheFindings } from "../io/cache_health.ts";
 import { indexFindings as indexHealthFindings } from "../io/index/health.ts";
 import { indexDir } from "../io/paths.ts";
-import { checkIndexLock, checkOrphans, checkRepoState, repoState } from "../io/save/repo_state.ts";
+import {
+  checkGitLocks,
+  checkOrphans,
+  checkRepoState,
+  repoState,
+  uncommittedFiles,
+} from "../io/save/repo_state.ts";
 import { checkSaveLock, syncCommand } from "../io/save/save.ts";
 import { type RemoteStatus, remoteStatus } from "../io/sync/remote_status.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
@@ -190,13 +196,21 @@ async function identityFinding(kbDir: string): Promise<Finding> {
   };
 }
 
-/** Hand changes under entries/ that no commit holds yet. */
+/** How many uncommitted files a finding names; the rest are counted. */
+const NAMED_FILES = 5;
+
+/**
+ * Changes under entries/ that no commit holds yet, each file named (up to {@link NAMED_FILES}):
+ * hand edits, or the files of an import or save that was stopped before its commit.
+ */
 async function uncommittedFindings(kbDir: string): Promise<Finding[]> {
-  const dirty = (await git(kbDir, ["status", "--porcelain", "--", ENTRIES_DIR])).stdout.trim();
-  if (!dirty) return [];
-  const count = dirty.split("\n").length;
-  const changes = `${plural(count, "uncommitted change", "uncommitted changes")} under ` +
-    `${ENTRIES_DIR}/`;
+  const dirty = (await uncommittedFiles(kbDir, [ENTRIES_DIR])).map(({ path }) => path);
+  if (!dirty.length) return [];
+  const named = dirty.length > NAMED_FILES
+    ? `${dirty.slice(0, NAMED_FILES).join(", ")} and ${dirty.length - NAMED_FILES} more`
+    : dirty.join(", ");
+  const changes = `${plural(dirty.length, "uncommitted change", "uncommitted changes")} under ` +
+    `${ENTRIES_DIR}/ (${named})`;
   if ((await repoState(kbDir)).state !== "branch") {
     // Committing now would commit into the operation under way (conflict markers included).
     return [{ level: "warn", check: "git", message: `${changes}; finish the git operation first` }];
@@ -296,7 +310,10 @@ async function remoteFindings(kbDir: string, offline: boolean): Promise<Finding[
       message: "NO_REMOTE: saves are committed but not pushed anywhere",
     }];
   }
-  const status = await remoteStatus(kbDir, { offline, timeoutMs: REMOTE_TIMEOUT_MS });
+  const status = await remoteStatus(kbDir, {
+    offline,
+    timeoutMs: networkTimeoutMs(REMOTE_TIMEOUT_MS),
+  });
   if (!status) return [];
   return [
     ...(offline ? [] : [reachFinding(kbDir, status)]),
@@ -519,7 +536,7 @@ export async function saveStateFindings(context: DoctorContext): Promise<Finding
   const { kbDir } = context;
   return [
     await checkRepoState(kbDir),
-    await checkIndexLock(kbDir),
+    await checkGitLocks(kbDir),
     await checkSaveLock(kbDir),
     await checkOrphans(kbDir),
   ];

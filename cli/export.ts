@@ -10,8 +10,8 @@ import { exportAgentFiles } from "../io/export/agent_files.ts";
 import { openKb } from "../io/index/open.ts";
 import { kernelInForce } from "../io/kernel/acceptance.ts";
 import { type CommandSpec, helpText, NO_POSITIONALS, oneOf, parseCommand } from "./args.ts";
-import { cyan, green, printJson, yellow } from "./output.ts";
-import { selfCommand } from "../io/self_command.ts";
+import { cyan, green, onStderr, printJson, yellow } from "./output.ts";
+import { kbCommand } from "../io/self_command.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
@@ -23,7 +23,11 @@ inside what its agent reads (AGENTS.md 32 KiB, CLAUDE.md 200 lines, a Windsurf
 rule 12,000 characters): kernel rules that do not fit are left out and named.
 Without --to: AGENTS.md, and CLAUDE.md, .cursor/rules/git-kb.mdc and
 .windsurf/rules/git-kb.md where the project already has CLAUDE.md, .cursor/
-or .windsurf/. A file that is a symbolic link is written where it points.`,
+or .windsurf/. A file that cannot be edited safely is left alone and named,
+with what to do: a symbolic link (except one to another agent file, as
+CLAUDE.md to AGENTS.md), a folder or FIFO, a hard-linked or non-UTF-8 file, a
+begin marker without its end marker, or two blocks. Every byte outside the
+block is kept, and so is the file's mode.`,
   options: {
     to: {
       type: "string",
@@ -44,8 +48,8 @@ or .windsurf/. A file that is a symbolic link is written where it points.`,
   notes: `Example:
   git-kb export --to agents --to cursor
 
-Exit codes: 0 written or up to date, 1 a file is stale (--check) or failed,
-2 usage error.`,
+Exit codes: 0 written or up to date, 1 a file is stale (--check), was left
+alone or failed, 2 usage error.`,
 } as const satisfies CommandSpec;
 
 /** Help text. */
@@ -68,19 +72,27 @@ export async function run(args: string[]): Promise<number> {
     check: values.check,
   });
   const stale = reports.some((report) => report.state === "stale");
+  const refused = reports.filter((report) => report.state === "refused");
+  const failed = stale || refused.length > 0;
   if (values.json) {
     printJson({ files: reports, rules: rules.length });
-    return stale ? 1 : 0;
+    return failed ? 1 : 0;
   }
   for (const { path, state, leftOut } of reports) {
+    if (state === "refused") continue;
     const mark = state === "written" ? green("wrote") : state === "stale" ? yellow("stale") : "ok";
     console.log(`${mark} ${cyan(path)}`);
     if (leftOut.length) {
       console.log(yellow(`  left out to stay inside its limit: ${leftOut.join(", ")}`));
     }
   }
-  if (stale) {
-    console.error(yellow(`Agent files are stale: run ${selfCommand()} export to rewrite them.`));
+  // What to paste to export again: these arguments, writing.
+  const again = kbCommand("export", ...args.filter((arg) => arg !== "--json" && arg !== "--check"));
+  for (const { problem, fix } of refused) {
+    console.error(
+      onStderr.red(`git-kb export: left alone: ${problem}; ${fix}, then run ${again}.`),
+    );
   }
-  return stale ? 1 : 0;
+  if (stale) console.error(onStderr.yellow(`Agent files are stale: run ${again} to rewrite them.`));
+  return failed ? 1 : 0;
 }

@@ -131,6 +131,13 @@ function printReport(report: ImportReport, folder: string, dryRun: boolean): voi
   for (const change of report.changes) {
     console.log(`  ${cyan(change.entry.id)} ${change.entry.title}`);
   }
+  if (report.recovered.length) {
+    console.log(yellow(
+      `${dryRun ? "Would commit" : "Committed"} ` +
+        `${plural(report.recovered.length, "entry", "entries")} an earlier import wrote but ` +
+        `never committed (it was stopped): ${report.recovered.join(", ")}`,
+    ));
+  }
   console.log(`${plural(report.linksResolved, "wikilink", "wikilinks")} resolved`);
   if (report.indexes.length) {
     console.log(`Read for the summaries it lists, not imported: ${report.indexes.join(", ")}`);

@@ -10,7 +10,7 @@ import { resolveKb } from "../io/config.ts";
 import { entryPathOf, saveChanges } from "../io/save/save.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import { cyan, green, plural, printJson, yellow } from "./output.ts";
-import { printWarnings, saveSummary } from "./save_report.ts";
+import { indexJson, printWarnings, saveSummary } from "./save_report.ts";
 import { readKbFile } from "../io/kb.ts";
 import { kbCommand, selfCommand } from "../io/self_command.ts";
 import { shellCommand } from "../core/shell/quote.ts";
@@ -92,7 +92,7 @@ export async function run(args: string[]): Promise<number> {
     printJson({
       ids,
       ...result,
-      index: { ...result.index, ms: Math.round(result.index.ms) },
+      index: indexJson(result.index),
       dangling,
     });
     return 0;

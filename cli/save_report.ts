@@ -4,6 +4,7 @@
  * @module
  */
 import type { ChangesResult, PushOutcome, SaveResult } from "../io/save/save.ts";
+import type { RefreshReport } from "../io/index/store.ts";
 import { cyan, green, plural, printJson, yellow } from "./output.ts";
 
 /** The push outcome as the line says it. */
@@ -20,10 +21,22 @@ export function printWarnings(result: Pick<ChangesResult, "warnings">): void {
   for (const warning of result.warnings) console.error(yellow(`warning: ${warning}`));
 }
 
+/** The index part of a report's line: how it was brought up to date, or that it was not. */
+export function indexSummary(index: RefreshReport | undefined): string {
+  return index
+    ? `index ${index.mode}, ${plural(index.docCount, "entry", "entries")}`
+    : yellow("index not updated (see the warning)");
+}
+
+/** The index report as JSON prints it: whole milliseconds; null when it was not updated. */
+export function indexJson(index: RefreshReport | undefined): RefreshReport | null {
+  return index ? { ...index, ms: Math.round(index.ms) } : null;
+}
+
 /** The commit, push and index part of a save's line. */
 export function saveSummary(result: Omit<ChangesResult, "paths">): string {
   return `commit ${result.commit.slice(0, 7)}, ${pushText(result.push)}; ` +
-    `index ${result.index.mode}, ${plural(result.index.docCount, "entry", "entries")}`;
+    indexSummary(result.index);
 }
 
 /**
@@ -42,7 +55,7 @@ export function reportSave(
     printJson({
       ...result,
       ...details,
-      index: { ...result.index, ms: Math.round(result.index.ms) },
+      index: indexJson(result.index),
     });
     return;
   }

@@ -13,7 +13,7 @@ import { type KnowledgeBase, resolveKbNamed, resolveKbs } from "../io/config.ts"
 import { SyncConflictError, syncKb, type SyncReport } from "../io/sync/sync.ts";
 import { type CommandSpec, helpText, parseCommand } from "./args.ts";
 import { describeError, exitCodeOf } from "./errors.ts";
-import { printWarnings } from "./save_report.ts";
+import { indexJson, printWarnings } from "./save_report.ts";
 import { cyan, green, plural, printJson, yellow } from "./output.ts";
 
 /** The command: its usage, options and positionals. */
@@ -68,7 +68,9 @@ function entryLines(mark: string, entries: readonly SyncedEntry[]): string[] {
 /** The report as lines for a terminal. */
 function reportLines(report: SyncReport): string[] {
   const { incoming, outgoing, index } = report;
-  const indexLine = `Index ${index.mode}: ${plural(index.docCount, "entry", "entries")}.`;
+  const indexLine = index
+    ? `Index ${index.mode}: ${plural(index.docCount, "entry", "entries")}.`
+    : yellow("Index not updated (see the warning).");
   if (report.outcome === "no-remote") {
     return [
       yellow(`NO_REMOTE: ${report.kbDir} has no git remote, so there is nothing to sync with.`) +
@@ -140,11 +142,7 @@ async function syncOne(
   printWarnings(report);
   const waiting = await waitingRules(kbDir, name);
   if (json) {
-    printJson({
-      ...report,
-      index: { ...report.index, ms: Math.round(report.index.ms) },
-      kernelWaiting: waiting,
-    });
+    printJson({ ...report, index: indexJson(report.index), kernelWaiting: waiting });
   } else {
     for (const line of reportLines(report)) console.log(line);
     if (waiting.length) console.log(yellow(pendingNotice(waiting, kbCommand("kernel"))));

@@ -3,8 +3,10 @@
  * freshness watch (io/index/watch.ts). It checks every configured knowledge base file by file
  * every 30 seconds while the session lasts, so an entry edited in place reaches the prompt hook
  * within a period, and prints nothing. It ends when Claude Code ends the session (SIGTERM, which
- * the real client sends its background hooks as it exits, without waiting for them), when the
- * client is gone without that (io/hook/session_alive.ts), and after 12 hours at most. A check
+ * the real client sends its background hooks as it exits, without waiting for them), within a
+ * second when the client is gone without that (io/hook/session_alive.ts) or a newer watch of the
+ * same client took over (a `/clear`, a second start: io/hook/client_watch.ts), and after 12 hours
+ * at most. A check
  * and the end are debug records (`KB_HOOK_DEBUG=1`); every failure is one too. Exit 0 always.
  *
  * `KB_TEST_WATCH_PERIOD_MS` shortens the period (to no less than 100 ms) for the tests.
@@ -14,7 +16,8 @@
 import { textField } from "../core/hook/payload.ts";
 import { resolveKbs } from "../io/config.ts";
 import { appendDebugRecord, recordFailure } from "../io/hook/debug_log.ts";
-import { sessionAliveTest } from "../io/hook/session_alive.ts";
+import { claimClientWatch } from "../io/hook/client_watch.ts";
+import { hookClient, sessionAliveTest } from "../io/hook/session_alive.ts";
 import { terminationSignal } from "../io/hook/session_pull.ts";
 import { runHookOnStdio } from "../io/hook/stdin.ts";
 import { WATCH_PERIOD_MS, watchFreshness } from "../io/index/watch.ts";
@@ -45,12 +48,15 @@ export async function runWatchHook(): Promise<void> {
   await runHookOnStdio(MAX_INPUT_BYTES, async (payload) => {
     const session = textField(payload, "session_id") ?? null;
     const sessionAlive = sessionAliveTest();
+    // The newest watch of a client is its one: a `/clear` starts another in the same client.
+    using claim = claimClientWatch(hookClient());
     const kbDirs = resolveKbs().kbs.map(({ kbDir }) => kbDir);
     const started = Date.now();
     const end = await watchFreshness(kbDirs, {
       periodMs: periodMs(),
       signal: stop,
       sessionAlive,
+      superseded: claim.superseded,
       onCheck: (kbDir, { mode, added, changed, removed, ms }) => {
         if (mode === "fresh") return;
         appendDebugRecord(kbDir, {

@@ -54,6 +54,8 @@ function replaceFile(path: string, data: string | Uint8Array, mode?: number): vo
   const temp = tempName(path);
   try {
     writeData(temp, data, { createNew: true, mode });
+    // The umask narrowed the mode the temp file was created with: give it the one asked for.
+    if (mode !== undefined) Deno.chmodSync(temp, mode);
     Deno.renameSync(temp, path);
   } catch (error) {
     try {
@@ -65,7 +67,8 @@ function replaceFile(path: string, data: string | Uint8Array, mode?: number): vo
 
 /**
  * Write `data` to `path` so that readers see either the old file or the new one, never half:
- * write a temp file beside it (with `mode`, when given), then rename it over. Creates missing
+ * write a temp file beside it (with exactly `mode`, when given: a rewrite passes the old file's
+ * to keep it; else the umask's default), then rename it over. Creates missing
  * parent folders (with `mode`'s owner bits plus search rights: 0700 for 0600); `made`, for a
  * caller writing many files, holds the folders known to exist (and gets those this call makes),
  * so each is made once.

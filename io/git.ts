@@ -4,13 +4,29 @@
  *
  * @module
  */
-import { type ProcessOutput, ProcessTimeoutError, runProcess } from "./process.ts";
+import {
+  ProcessInterruptedError,
+  type ProcessOutput,
+  ProcessTimeoutError,
+  runProcess,
+} from "./process.ts";
 
 /** What a git command printed and how it exited. */
 export type GitResult = ProcessOutput;
 
 /** How long one git call that reaches a remote (push, fetch, pull) may run, in ms. */
 export const NETWORK_TIMEOUT_MS = 45_000;
+
+/**
+ * The bound of a git call that reaches a remote: `defaultMs`, unless `KB_TEST_NETWORK_TIMEOUT_MS`
+ * shortens it (to no less than 200 ms) for the tests of a remote that never answers.
+ */
+export function networkTimeoutMs(defaultMs: number = NETWORK_TIMEOUT_MS): number {
+  const asked = Number(Deno.env.get("KB_TEST_NETWORK_TIMEOUT_MS"));
+  return Number.isFinite(asked) && asked > 0
+    ? Math.min(Math.max(asked, 200), defaultMs)
+    : defaultMs;
+}
 
 /** How many lines of git's output an error message keeps. */
 const DETAIL_LINES = 3;
@@ -52,6 +68,19 @@ export class GitTimeoutError extends Error {
 }
 
 /**
+ * Raised when this process was interrupted (Ctrl-C: SIGINT, SIGTERM, SIGHUP) during a git call
+ * in a group of its own, which was then stopped with what it started. A kind of
+ * {@link GitTimeoutError}: every caller that reports a call that did not finish reports it.
+ */
+export class GitInterruptedError extends GitTimeoutError {
+  constructor(args: string[], signal: string) {
+    super(args, 0);
+    this.message = `${this.call} was stopped: git-kb got ${signal}`;
+    this.name = "GitInterruptedError";
+  }
+}
+
+/**
  * The line of git's stderr that says what went wrong: the first `fatal:` or `error:` line
  * without its prefix, else the first line; no trailing period, so it can sit in a sentence.
  */
@@ -78,8 +107,12 @@ export interface GitOptions {
   /** Stop the call after this many ms, throwing {@link GitTimeoutError}. */
   timeoutMs?: number;
   /**
-   * Run git in a process group of its own, so that stopping it (a timeout, `signal`) also
-   * stops what it started: ssh or a remote helper.
+   * Run git in a process group of its own (a new session), so that stopping it (a timeout,
+   * `signal`, this process interrupted) also stops what it started: ssh or a remote helper. The
+   * group is killed through the `kill` program, so such a command needs `--allow-run=git,kill`.
+   * By default on for a call with `timeoutMs` (one that reaches a remote) unless stdin is a
+   * terminal: there git stays in the terminal's session, so that ssh can ask for a key's
+   * passphrase or to trust a host, and Ctrl-C reaches it and its transport as before.
    */
   ownGroup?: boolean;
   /** Stop the call when aborted, throwing the signal's reason. */
@@ -92,11 +125,18 @@ export async function git(
   args: string[],
   options: GitOptions = {},
 ): Promise<GitResult> {
-  const { env, ...run } = options;
+  const { env, ownGroup = options.timeoutMs !== undefined && !Deno.stdin.isTerminal(), ...run } =
+    options;
   try {
-    return await runProcess("git", args, { cwd, env: { ...QUIET_ENV, ...env }, ...run });
+    return await runProcess("git", args, {
+      cwd,
+      env: { ...QUIET_ENV, ...env },
+      ownGroup,
+      ...run,
+    });
   } catch (error) {
     if (error instanceof ProcessTimeoutError) throw new GitTimeoutError(args, run.timeoutMs!);
+    if (error instanceof ProcessInterruptedError) throw new GitInterruptedError(args, error.signal);
     throw error;
   }
 }

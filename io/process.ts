@@ -28,7 +28,10 @@ export interface ProcessOptions {
   timeoutMs?: number;
   /**
    * Start the child in a process group of its own (a new session: `detached`), so that what it
-   * leaves behind can be told apart from this process's own group and killed with it.
+   * leaves behind can be told apart from this process's own group and killed with it: on a
+   * timeout, an abort, and when this process is interrupted (SIGINT, SIGTERM, SIGHUP) while the
+   * child runs, since a signal to this process's group no longer reaches it (then
+   * {@link ProcessInterruptedError} is thrown).
    */
   ownGroup?: boolean;
   /**
@@ -52,6 +55,17 @@ export class ProcessTimeoutError extends Error {
   constructor(program: string, timeoutMs: number) {
     super(`${program} did not finish within ${timeoutMs} ms and was killed`);
     this.name = "ProcessTimeoutError";
+  }
+}
+
+/** Raised when this process was interrupted while its child in a group of its own ran. */
+export class ProcessInterruptedError extends Error {
+  /** The signal that interrupted this process, `SIGINT`. */
+  readonly signal: Deno.Signal;
+  constructor(program: string, signal: Deno.Signal) {
+    super(`${program} was stopped: this process got ${signal}`);
+    this.name = "ProcessInterruptedError";
+    this.signal = signal;
   }
 }
 
@@ -130,6 +144,30 @@ function aborted(signal: AbortSignal | undefined): Promise<"aborted"> | undefine
   });
 }
 
+/** The signals that end a command run from a terminal or a supervisor. */
+const INTERRUPTS: readonly Deno.Signal[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+
+/**
+ * A promise that resolves to the first of {@link INTERRUPTS} this process gets while listening,
+ * and the way to stop listening. Where a signal cannot be listened for, it is left alone.
+ */
+function interrupts(): { promise: Promise<Deno.Signal>; stop(): void } {
+  const listeners: [Deno.Signal, () => void][] = [];
+  const promise = new Promise<Deno.Signal>((resolve) => {
+    for (const signal of INTERRUPTS) {
+      const listener = () => resolve(signal);
+      try {
+        Deno.addSignalListener(signal, listener);
+        listeners.push([signal, listener]);
+      } catch { /* not a signal this platform lets a program listen for */ }
+    }
+  });
+  const stop = () => {
+    for (const [signal, listener] of listeners) Deno.removeSignalListener(signal, listener);
+  };
+  return { promise, stop };
+}
+
 /**
  * Run `program args…` and wait for it. A child that stops reading stdin early (it refused a
  * large input) is not an error: its exit code says what happened. With `timeoutMs`, a child
@@ -163,9 +201,15 @@ export async function runProcess(
     writer?.abort().catch(() => {});
     if (ownGroup) killGroup(child.pid);
   };
-  const ends = [child.status, expiry?.promise, aborted(options.signal)];
-  const status = await Promise.race(ends.filter((end) => end !== undefined));
-  if (status === "expired" || status === "aborted") {
+  const interrupt = ownGroup ? interrupts() : undefined;
+  const ends = [child.status, expiry?.promise, aborted(options.signal), interrupt?.promise];
+  let status = await Promise.race(ends.filter((end) => end !== undefined));
+  interrupt?.stop();
+  // A signal that also aborted `signal` (a hook's own SIGTERM handling) is reported as the abort.
+  if (typeof status === "string" && status !== "expired" && options.signal?.aborted) {
+    status = "aborted";
+  }
+  if (typeof status === "string") {
     try {
       child.kill("SIGKILL");
     } catch { /* it exited just now */ }
@@ -173,6 +217,7 @@ export async function runProcess(
     await child.status;
     expiry?.clear();
     if (status === "aborted") throw options.signal!.reason;
+    if (status !== "expired") throw new ProcessInterruptedError(program, status);
     throw new ProcessTimeoutError(program, timeoutMs!);
   }
   const drained = Promise.all([stdout.done, stderr.done, fed]);

@@ -18,6 +18,7 @@ import { shellQuote } from "../core/shell/quote.ts";
 import { runProcess } from "../io/process.ts";
 import { parsePayload } from "../core/hook/payload.ts";
 import { recordFailure } from "../io/hook/debug_log.ts";
+import { openIndex } from "../io/index/store.ts";
 import { promptHookOutput } from "../hooks/prompt.ts";
 import { searchHookOutput } from "../hooks/search_augment.ts";
 import {
@@ -519,6 +520,9 @@ Deno.test("200 matching entries with long titles: additionalContext stays under 
     "write code to fix the kafka consumer lag runbook when rebalance stalls under load",
     "kafka consumer lag runbook partition rebalance stalls load operations",
   ];
+  // Indexed first, as the session's watch or `git-kb index` does: a hook builds no index of 3,503
+  // entries itself (tests/hook_budget_test.ts).
+  await withEnv(env, () => openIndex(kb));
   for (const maxEntries of ["5", "200"]) {
     await withEnv({ ...env, KB_HOOK_MAX_ENTRIES: maxEntries }, async () => {
       for (const [index, prompt] of prompts.entries()) {
@@ -537,6 +541,8 @@ Deno.test("200 matching entries with long titles: additionalContext stays under 
       }
     });
   }
+  // The subprocess's cache is under its TMPDIR (see childEnv): indexed there too.
+  await withEnv({ ...env, XDG_CACHE_HOME: sandbox.tmp }, () => openIndex(kb));
   const result = await runHook(
     encoder.encode(payload({ prompt: prompts[0], session_id: "big-subprocess" })),
     { env: { ...env, KB_HOOK_MAX_ENTRIES: "200" } },

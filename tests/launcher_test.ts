@@ -102,7 +102,7 @@ Deno.test("the launcher passes each command's and hook's profile flags, nothing 
   assert.ok(!(await argvOf(["hook", "prompt"])).some((flag) => flag.startsWith("--allow-run")));
 
   const withEditor = await argvOf(["edit", "kb-1"], { EDITOR: "nano -w" });
-  assert.ok(withEditor.includes("--allow-run=git,nano"), withEditor.join(" "));
+  assert.ok(withEditor.includes("--allow-run=git,kill,nano"), withEditor.join(" "));
   assert.ok(
     (await argvOf(["search", "a"], { EDITOR: "nano" })).every((flag) =>
       !flag.startsWith("--allow-run")
@@ -126,7 +126,7 @@ Deno.test("options before the command: the launcher picks the command's profile,
   const flagsOf = (command: string) => {
     const flags = flagsFor(command, cacheRoot).slice(1);
     return ["add", "edit"].includes(command)
-      ? flags.map((flag) => flag === "--allow-run=git" ? "--allow-run=git,nano" : flag)
+      ? flags.map((flag) => flag === "--allow-run=git,kill" ? "--allow-run=git,kill,nano" : flag)
       : flags;
   };
   for (const command of Object.keys(COMMAND_PROFILES)) {
@@ -260,9 +260,9 @@ Deno.test("no environment value is evaluated: each reaches deno as one word", as
   const judge = await argvOf(["hook", "judge"], { HOME: "/h", KB_PROSE_LINT_CLAUDE: evil("j") });
   assert.ok(judge.includes(`--allow-run=${evil("j")},kill`), judge.join(" "));
   const edit = await argvOf(["edit", "kb-1"], { HOME: "/h", EDITOR: `${evil("e")} --wait` });
-  assert.ok(edit.includes(`--allow-run=git,${evil("e").split(" ")[0]}`), edit.join(" "));
+  assert.ok(edit.includes(`--allow-run=git,kill,${evil("e").split(" ")[0]}`), edit.join(" "));
   const visual = await argvOf(["add"], { HOME: "/h", VISUAL: "nano|touch PWNED-v" });
-  assert.ok(visual.includes("--allow-run=git,nano|touch"), visual.join(" "));
+  assert.ok(visual.includes("--allow-run=git,kill,nano|touch"), visual.join(" "));
   const pwned = [...Deno.readDirSync(sandbox.root)].filter((item) => item.name.startsWith("PWNED"));
   assert.deepEqual(pwned, [], "no command from the environment ran");
 });

@@ -54,7 +54,7 @@ Deno.test("the read profile grants no run, no net, no sys but the uid, writes on
     const writes = flags.filter((flag) => flag.startsWith("--allow-write"));
     assert.deepEqual(writes, [`--allow-write=${root}`], `${command}: ${flags.join(" ")}`);
   }
-  assert.ok(flagsFor("add", root).includes("--allow-run=git"));
+  assert.ok(flagsFor("add", root).includes("--allow-run=git,kill"));
   assert.ok(!flagsFor("add", root).some((flag) => flag.startsWith("--allow-net")));
 });
 

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { gitDetail } from "../io/git.ts";
 import {
-  checkIndexLock,
+  checkGitLocks,
   checkOrphans,
   checkRepoState,
   findOrphans,
@@ -313,11 +313,11 @@ Deno.test("git's index.lock: the save refuses and names it; the message survives
   await assertNothingSaved(kb, before, result);
   assert.ok(result.stderr.includes(lock), show(result));
   assert.ok(result.stderr.includes(`rm -f '${kb.root}/o'\\''brien'\\''s kb/.git/index.lock'`));
-  const finding = await checkIndexLock(kb.dir);
+  const finding = await checkGitLocks(kb.dir);
   assert.equal(finding.level, "error");
   assert.ok(finding.message.includes(lock));
   await Deno.remove(lock);
-  assert.equal((await checkIndexLock(kb.dir)).level, "ok");
+  assert.equal((await checkGitLocks(kb.dir)).level, "ok");
 
   const stderr = [
     "fatal: Unable to create '/kb/.git/index.lock': File exists.",
@@ -407,7 +407,7 @@ Deno.test("saveChanges: two new entries (one linking the other) and a deletion i
       .join("\n"),
   );
   assert.equal(await git(kb.remote!, "rev-parse", "main"), result.commit);
-  assert.equal(result.index.docCount, 46);
+  assert.equal(result.index?.docCount, 46);
 });
 
 Deno.test("a commit holding conflict markers is never pushed by a save: exit 3, the remote unchanged, the pasted steps finish", async () => {

@@ -118,8 +118,8 @@ Deno.test("claude: install, idempotent rerun, dry run, moved launcher, remove", 
     assert.deepEqual(commands(settings, "PreToolUse"), preTool(s.launcher));
     assert.deepEqual(commands(settings, "PostToolUse"), [`"${s.launcher}" hook receipts`]);
     assert.deepEqual(commands(settings, "SessionStart"), [
-      `"${s.launcher}" hook session`,
-      `"${s.launcher}" hook watch`,
+      `exec "${s.launcher}" hook session`,
+      `exec "${s.launcher}" hook watch`,
       `"${s.launcher}" hook compact`,
     ]);
     assert.deepEqual(

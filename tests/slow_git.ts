@@ -1,6 +1,7 @@
 /**
- * A slow remote for the SessionStart tests: a fake `git` first on PATH whose fetch never ends,
- * standing in for a transport that hangs, and the check that what it started is gone.
+ * Slow remotes: a fake `git` first on PATH whose fetch never ends (for the SessionStart tests),
+ * and a remote whose transport hangs (a `git-remote-hang` helper on PATH, the stand-in for ssh or
+ * an http helper that never answers), and the check that what they started is gone.
  *
  * @module
  */
@@ -32,6 +33,22 @@ exec '${new TextDecoder().decode(real).trim()}' "$@"
   return `${bin}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`;
 }
 
+/**
+ * A remote transport that never answers: `git-remote-hang` in a folder of `dir`, which git runs
+ * for a remote URL `hang::<anything>`. It starts a long `sleep` (a child of its own, as ssh has),
+ * writes both pids to `pids` and waits. Returns PATH with the helper first.
+ */
+export async function hangingRemote(dir: string, pids: string): Promise<string> {
+  const bin = join(dir, "hanging-remote-bin");
+  await Deno.mkdir(bin);
+  await Deno.writeTextFile(
+    join(bin, "git-remote-hang"),
+    `#!/bin/sh\nsleep 600 &\necho "$$ $!" > '${pids}'\nwait\n`,
+    { mode: 0o755 },
+  );
+  return `${bin}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`;
+}
+
 /** Whether process `pid` runs (is there and not a zombie), from /proc. */
 export function alive(pid: number): boolean {
   try {
@@ -41,12 +58,22 @@ export function alive(pid: number): boolean {
   }
 }
 
-/** Wait up to a second for the fake fetch's processes to be gone; assert they are. */
+/**
+ * Wait up to a second for the processes named in `pids` (the fake fetch's or the hanging
+ * transport's) to be gone; assert they are. Survivors are killed first, so a failure leaves
+ * nothing running either.
+ */
 export async function assertGone(pids: string): Promise<void> {
   const [shell, sleeper] = (await Deno.readTextFile(pids)).trim().split(" ").map(Number);
   for (let tries = 0; tries < 20 && (alive(shell) || alive(sleeper)); tries++) {
     await new Promise((done) => setTimeout(done, 50));
   }
-  equal(alive(shell), false, `the fake git ${shell} still runs`);
-  equal(alive(sleeper), false, `its child ${sleeper} (a transport) still runs`);
+  const survivors = [alive(shell), alive(sleeper)];
+  for (const pid of [shell, sleeper]) {
+    try {
+      Deno.kill(pid, "SIGKILL");
+    } catch { /* gone, as it should be */ }
+  }
+  equal(survivors[0], false, `the fake git or transport ${shell} still runs`);
+  equal(survivors[1], false, `its child ${sleeper} (a transport) still runs`);
 }

@@ -62,6 +62,19 @@ async function until(what: string, ready: () => boolean | Promise<boolean>): Pro
   }
 }
 
+/** A stand-in client: `sh -c script args…` with the watch's environment, its output dropped. */
+async function startClient(kb: Kb, script: string, ...args: string[]): Promise<Deno.ChildProcess> {
+  return new Deno.Command("sh", {
+    args: ["-c", script, ...args],
+    env: await watchEnv(kb),
+    clearEnv: true,
+    cwd: kb.root,
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+}
+
 /**
  * The watch started as `git-kb hook watch` under a stand-in client, a shell that passes the
  * launcher on by exec (as bash's `sh -c` does): client → launcher → deno, the watch a child of
@@ -77,15 +90,7 @@ async function startSession(kb: Kb): Promise<Session> {
       source: "startup",
     }),
   );
-  const client = new Deno.Command("sh", {
-    args: ["-c", `"$0" hook watch < "$1" & wait`, LAUNCHER, payload],
-    env: await watchEnv(kb),
-    clearEnv: true,
-    cwd: kb.root,
-    stdin: "null",
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
+  const client = await startClient(kb, `"$0" hook watch < "$1" & wait`, LAUNCHER, payload);
   let pid: number | undefined;
   const watchPid = async () => {
     await until(
@@ -231,4 +236,70 @@ Deno.test("a watch killed outright: the one standing by takes over once its hear
     Date.now() - killed >= (STALE_PERIODS - 1) * PERIOD_MS,
     "it waited for the heartbeat to go stale",
   );
+});
+
+/** The live watches under process `pid` (deno running `hook watch`), from /proc. */
+async function watchesUnder(pid: number): Promise<number[]> {
+  const found: number[] = [];
+  const children = await Deno.readTextFile(`/proc/${pid}/task/${pid}/children`).catch(() => "");
+  for (const child of children.trim().split(/\s+/).filter(Boolean).map(Number)) {
+    const argv = (await Deno.readTextFile(`/proc/${child}/cmdline`).catch(() => "")).split("\0");
+    if (argv[0].endsWith("deno") && argv.includes("hook") && argv.includes("watch")) {
+      if (alive(child)) found.push(child);
+    } else found.push(...await watchesUnder(child));
+  }
+  return found;
+}
+
+Deno.test("twenty starts in one client (a /clear each): one watch runs, and it ends with its client", async () => {
+  await using kb = await makeBigKb();
+  const payloads = join(kb.root, "payloads");
+  await Deno.mkdir(payloads);
+  for (let index = 0; index < 20; index++) {
+    await Deno.writeTextFile(
+      join(payloads, `${index}.json`),
+      JSON.stringify({ session_id: crypto.randomUUID(), hook_event_name: "SessionStart" }),
+    );
+  }
+  // The client runs each start's command line from hooks.json through `/bin/sh -c` (dash here,
+  // which runs a lone command as a child and waits for it, unless it is told to exec).
+  const hooks = JSON.parse(await Deno.readTextFile(join(ROOT, "plugin", "hooks", "hooks.json")));
+  const command = hooks.hooks.SessionStart.flatMap((group: { hooks: { command: string }[] }) =>
+    group.hooks.map((hook) => hook.command)
+  ).find((line: string) => line.endsWith(" hook watch"))
+    .replace("${CLAUDE_PLUGIN_ROOT}", join(ROOT, "plugin"));
+  const client = await startClient(
+    kb,
+    `for p in "$1"/*.json; do /bin/sh -c "$0" < "$p" & done; wait`,
+    command,
+    payloads,
+  );
+  let survivors: number[] = [];
+  try {
+    await until("twenty watches to start", async () => {
+      const ended = (await watchRecords(kb)).filter((record) => record.outcome === "ended");
+      return ended.length + (await watchesUnder(client.pid)).length >= 20;
+    });
+    await until("one watch to be left", async () => (await watchesUnder(client.pid)).length === 1);
+    survivors = await watchesUnder(client.pid);
+    await new Promise((done) => setTimeout(done, 3 * PERIOD_MS));
+    deepEqual(await watchesUnder(client.pid), survivors, "the one left stays");
+    const ended = (await watchRecords(kb)).filter((record) => record.outcome === "ended");
+    deepEqual(new Set(ended.map((record) => record.end)), new Set(["superseded"]));
+    equal(ended.length, 19);
+
+    client.kill("SIGKILL"); // the client gone without a word; the shells between stay
+    await client.status;
+    await until("the last watch to exit", () => !alive(survivors[0]));
+    const last = (await watchRecords(kb)).filter((record) => record.outcome === "ended").at(-1);
+    equal(last?.end, "session-gone");
+  } finally {
+    for (const pid of [...survivors, ...await watchesUnder(client.pid)]) {
+      if (alive(pid)) Deno.kill(pid, "SIGKILL");
+    }
+    try {
+      client.kill("SIGKILL");
+    } catch { /* ended already */ }
+    await client.status;
+  }
 });

@@ -57,13 +57,18 @@ export function exportBlock(rules: readonly ExportedRule[]): string {
   ];
   if (rules.length) parts.push("", "Rules that always apply:");
   for (const rule of rules) {
-    parts.push("", `### ${rule.title} (${rule.id})`, "", withoutMarkers(rule.body.trim()));
+    parts.push(
+      "",
+      `### ${withoutMarkers(rule.title)} (${rule.id})`,
+      "",
+      withoutMarkers(rule.body.trim()),
+    );
   }
   parts.push(END_MARKER);
   return `${parts.join("\n")}\n`;
 }
 
-/** Text with git-kb's markers defused, so that a rule's body cannot end the block early. */
+/** Text with git-kb's markers defused, so that a rule's text cannot end the block early. */
 function withoutMarkers(text: string): string {
   return text.replaceAll("<!-- git-kb:", "<!-- git-kb (quoted):");
 }
@@ -75,6 +80,51 @@ function blockSpan(text: string): [number, number] | undefined {
   if (end < 0) return undefined;
   const after = end + END_MARKER.length;
   return [begin, text[after] === "\n" ? after + 1 : after];
+}
+
+/** Why git-kb's block in a file cannot be replaced safely, and what the user does about it. */
+export interface BlockDamage {
+  /** What is wrong, as the end of "the file …": `has two git-kb blocks`. */
+  reason: string;
+  /** What to do before exporting again. */
+  fix: string;
+}
+
+/** How often `marker` occurs in `text`. */
+function count(text: string, marker: string): number {
+  return text.split(marker).length - 1;
+}
+
+/**
+ * What makes git-kb's block in `text` unsafe to replace, or undefined when there is no block or
+ * exactly one whole one. A begin marker without its end marker would have the next run replace
+ * the user's text after it; a second block (two branches merged) would keep a rule the first no
+ * longer has; in both cases which text is git-kb's is a guess, and git-kb does not guess.
+ */
+export function blockDamage(text: string): BlockDamage | undefined {
+  const begins = count(text, BEGIN_MARKER);
+  const ends = count(text, END_MARKER);
+  if (begins === 0 && ends === 0) return undefined;
+  if (begins > 1 || ends > 1) {
+    return {
+      reason: `has ${Math.max(begins, ends)} git-kb blocks (a merge can double it)`,
+      fix: `delete every git-kb block, from each <!-- git-kb:begin … --> line through its ` +
+        `${END_MARKER} line`,
+    };
+  }
+  if (ends === 0) {
+    return {
+      reason: "has a git-kb begin marker without an end marker",
+      fix: `put the line ${END_MARKER} where git-kb's block ends and your own text starts`,
+    };
+  }
+  if (begins === 0 || text.indexOf(END_MARKER) < text.indexOf(BEGIN_MARKER)) {
+    return {
+      reason: "has a git-kb end marker without a begin marker before it",
+      fix: `delete git-kb's old block up to and including its ${END_MARKER} line`,
+    };
+  }
+  return undefined;
 }
 
 /** `current` with git-kb's block replaced by `block`, or `block` added at its end. */
@@ -102,7 +152,8 @@ function fits(text: string, limit: { bytes?: number; lines?: number; chars?: num
 
 /**
  * The new text of agent file `name`, given its `current` text ("" when it does not exist):
- * git-kb's block with as many of `rules` as fit the file's limit, in order.
+ * git-kb's block with as many of `rules` as fit the file's limit, in order. `current` must have
+ * no {@link blockDamage}: the caller refuses such a file instead.
  */
 export function exportedFile(
   name: AgentFileName,

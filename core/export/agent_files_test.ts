@@ -3,6 +3,7 @@ import { ok, strictEqual as equal } from "node:assert/strict";
 import {
   AGENT_FILES,
   BEGIN_MARKER,
+  blockDamage,
   END_MARKER,
   exportBlock,
   exportedFile,
@@ -48,4 +49,19 @@ Deno.test("the cursor rule gets its alwaysApply frontmatter once", () => {
   ok(first.startsWith("---\ndescription: "));
   ok(first.includes("alwaysApply: true"));
   equal(exportedFile("cursor", first, [RULE]).text, first);
+});
+
+Deno.test("blockDamage: one whole block or none is fine; a lone marker or two blocks are not", () => {
+  const block = exportBlock([RULE]);
+  equal(blockDamage("# Mine\n"), undefined);
+  equal(blockDamage(`# Mine\n\n${block}after\n`), undefined);
+  ok(blockDamage(`${BEGIN_MARKER}\nold\n## Mine\n`)?.reason.includes("without an end marker"));
+  ok(blockDamage(`old\n${END_MARKER}\n## Mine\n`)?.reason.includes("without a begin marker"));
+  ok(blockDamage(`${END_MARKER}\n${BEGIN_MARKER}\n`)?.reason.includes("without a begin marker"));
+  equal(blockDamage(`${block}\n${block}`)?.reason, "has 2 git-kb blocks (a merge can double it)");
+});
+
+Deno.test("a rule's title cannot end the block early either", () => {
+  const block = exportBlock([{ ...RULE, title: `t ${END_MARKER}` }]);
+  equal(blockDamage(block), undefined);
 });

@@ -1,23 +1,33 @@
 /**
- * Whether the Claude Code session that started a background hook still runs. Claude Code ends
+ * Which Claude Code client started a background hook, and whether it still runs. Claude Code ends
  * a session by sending SIGTERM to its hooks (see ../../hooks/watch.ts); this covers a client
- * that ended without it (killed, crashed). Two signs tell, each checked on the real client
- * (2.1.197, Linux):
+ * that ended without it (killed, crashed). The client runs a hook's command line through
+ * `/bin/sh -c`; the plugin's background hooks start with `exec` (app/plugin_hooks.ts), so that
+ * the shell is replaced by the launcher, the launcher by deno, and the client is the hook's
+ * parent whatever `/bin/sh` is (bash passes a lone command on by exec by itself, dash 0.5.12
+ * runs it as a child and waits: each checked on the real client 2.1.197, Linux). Two signs tell
+ * that the client is gone, each checked without `/proc` (which Deno opens only with
+ * `--allow-all`):
  *
- * - The hook's stderr is a socket whose other end the client holds: once the client is gone, a
- *   write of no bytes to it fails (a broken pipe), while it sends nothing to a live client.
- * - Where the client's `/bin/sh -c` passes the command on by exec (bash does), the client is the
- *   hook's parent, and the hook is handed to another parent when it dies. (Where the shell
- *   stays, as dash does, that shell is the parent and outlives the client: the first sign
- *   covers it.)
+ * - The hook's parent changed: the client died and the hook was handed to another parent.
+ * - A write of no bytes to stderr or stdout fails (a broken pipe): where the client holds the
+ *   other end as a socket. (Through a pipe such a write never fails; the first sign tells.)
  *
  * @module
  */
 
-/** Whether a write of no bytes to stderr still works: its reader is there. */
-function stderrReaderThere(): boolean {
+/**
+ * The process id of the client that started this hook: its parent (see the module doc), the key
+ * of one watch per client (io/hook/client_watch.ts).
+ */
+export function hookClient(): number {
+  return Deno.ppid;
+}
+
+/** Whether a write of no bytes to `stream` still works: its reader is there (see module doc). */
+function readerThere(stream: { writeSync(data: Uint8Array): number }): boolean {
   try {
-    Deno.stderr.writeSync(new Uint8Array(0));
+    stream.writeSync(new Uint8Array(0));
     return true;
   } catch {
     return false;
@@ -25,10 +35,10 @@ function stderrReaderThere(): boolean {
 }
 
 /**
- * A test of whether this process's session still runs: false once its parent changed or its
- * stderr lost its reader.
+ * A test of whether this process's client still runs: false once its parent changed, or stderr
+ * or stdout lost its reader.
  */
 export function sessionAliveTest(): () => boolean {
   const parent = Deno.ppid;
-  return () => Deno.ppid === parent && stderrReaderThere();
+  return () => Deno.ppid === parent && readerThere(Deno.stderr) && readerThere(Deno.stdout);
 }

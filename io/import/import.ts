@@ -40,6 +40,7 @@ import {
 } from "../../core/import/attachments.ts";
 import { type MaskedSecret, maskNoteSecrets } from "../../core/import/mask.ts";
 import { realPathOr } from "../disk.ts";
+import { uncommittedFiles } from "../save/repo_state.ts";
 
 /** What to import, and where. */
 export interface ImportRequest {
@@ -82,6 +83,11 @@ export interface ImportReport extends ImportPlan {
   kernel: string[];
   /** Such rules left as plain rules, since the kernel budget had no room for them. */
   kernelOverBudget: string[];
+  /**
+   * Entries left as they were whose files no commit held: written by an earlier import that was
+   * killed (or ran out of disk) before its commit, committed by this one.
+   */
+  recovered: string[];
   /** The save, when something was written. */
   save?: ChangesResult;
 }
@@ -121,6 +127,14 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
     notes.filter((note) => note.alwaysApply).map((note) => note.sourcePath),
   );
   const brought = new Set(attachments.brought);
+  const kernel = offerKernel(kept, candidates, existing);
+  const recovered: ImportChange[] = [];
+  for (const change of await uncommittedWrites(kbDir, plan.unchanged, existing)) {
+    // Left by an earlier import, perhaps one with --allow-secret: refused as any note would be.
+    const reason = saveRefusal(change.entry, allowSecret);
+    if (!reason) recovered.push(change);
+    else leftOut.push({ path: String(change.entry.extra.imported_from), reason });
+  }
   const report: ImportReport = {
     ...plan,
     kind,
@@ -131,15 +145,17 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
     warnings: notes.flatMap((note) =>
       note.warnings.map((warning) => ({ path: note.sourcePath, warning }))
     ),
-    ...offerKernel(kept, candidates, existing),
+    ...kernel,
+    recovered: recovered.map((change) => change.entry.id),
   };
-  if (request.dryRun || !kept.length) return report;
+  if (request.dryRun || !kept.length && !recovered.length) return report;
   const folderName = folder.replace(/\/+$/, "").split("/").pop() || folder;
   report.save = await saveChanges({
     kbDir,
     message: `kb: import ${folderName} (${report.added.length} added, ` +
-      `${report.updated.length} updated)`,
-    changes: kept,
+      `${report.updated.length} updated` +
+      (recovered.length ? `, ${recovered.length} left uncommitted before)` : ")"),
+    changes: [...kept, ...recovered],
     files: attachments.brought.map((path) => ({
       path: attachmentPath(key, path),
       bytes: readAttachment(folder, path),
@@ -239,6 +255,27 @@ function importsOutside(notes: readonly SourceNote[]): ImportReport["leftOut"] {
     }
   }
   return leftOut;
+}
+
+/**
+ * The entries of `unchanged` (ids: what the import would write is on disk already) whose files
+ * git has no commit of as they are, untracked or modified: an import that was killed or ran out
+ * of disk between writing them and committing left them, and every later import would call
+ * them unchanged and never commit them. Each becomes a change that writes the same text again,
+ * so this import's commit holds it.
+ */
+async function uncommittedWrites(
+  kbDir: string,
+  unchanged: readonly string[],
+  existing: readonly ExistingEntry[],
+): Promise<ImportChange[]> {
+  const ids = new Set(unchanged);
+  const mine = existing.filter(({ entry }) => ids.has(entry.id));
+  if (!mine.length) return [];
+  const files = await uncommittedFiles(kbDir, mine.map(({ path }) => path));
+  const dirty = new Set(files.map(({ path }) => path));
+  return mine.filter(({ path }) => dirty.has(path))
+    .map(({ entry, path, text }) => ({ path, entry, previousText: text }));
 }
 
 /** The entries the knowledge base has now, read as the index reads them. */

@@ -24,13 +24,16 @@ import { ensurePrivateDir, PRIVATE_FILE_MODE, writeData, writePrivateFile } from
 import { LockTimeoutError, withLock } from "../save/lock.ts";
 import { type FileStat, filesUnchanged, scanEntries } from "../kb.ts";
 import { kbCacheDir } from "../paths.ts";
+import { clearRebuildDue, noteRebuildDue } from "./rebuild_due.ts";
 import {
   COMMAND_LOCK_WAIT_MS,
   HOOK_LOCK_WAIT_MS,
+  IndexDeferredError,
   loaderFor,
   type OpenOptions,
   readerFor,
   readIndexedEntry,
+  readLimit,
   readManifest,
   type RefreshReport,
   sameStamp,
@@ -230,12 +233,24 @@ export async function refreshIndex(
       () => update(kbDir, dir, files, stamp, options, report),
       { timeoutMs },
     );
+    clearRebuildDue(kbDir);
     return { manifest };
   } catch (error) {
     const usable = current && !report.damage;
     if (error instanceof LockTimeoutError && options.hook && usable) return { manifest: current };
-    throw error;
+    if (!(error instanceof IndexDeferredError)) throw error;
+    noteRebuildDue(kbDir, error.reads ?? files.size);
+    if (!usable) throw error;
+    report.mode = "stale";
+    report.deferred = error.reads;
+    return { manifest: current };
   }
+}
+
+/** Refuse (nothing changed) to read `reads` entry files when that is over what `options` allow. */
+function assertMayRead(reads: number, options: OpenOptions): void {
+  const limit = readLimit(options);
+  if (reads > limit) throw new IndexDeferredError(reads, limit);
 }
 
 /**
@@ -265,6 +280,7 @@ async function update(
         touched <= Math.max(50, files.size / 4) &&
         shardCountFor(files.size) <= latest.shardCount * 4
       ) {
+        assertMayRead(changed.length + added.length, options);
         for (const path of [...removed, ...changed]) editor.remove(path);
         editor.takeIn(entryFiles([...changed, ...added], files), await loadAnalyzer(kbDir));
         report.added = takenIn(added, editor.manifest);
@@ -275,10 +291,13 @@ async function update(
         return editor.manifest;
       }
     } catch (error) {
-      if (error instanceof Deno.errors.NotCapable) throw error;
+      if (error instanceof Deno.errors.NotCapable || error instanceof IndexDeferredError) {
+        throw error;
+      }
       if (error instanceof DamagedIndexError) report.damage = `${error.file}: ${error.detail}`;
     }
   }
+  assertMayRead(files.size, options);
   report.mode = "full";
   const manifest = await buildFull(kbDir, dir, files, stamp);
   report.added = takenIn(addedFiles, manifest);

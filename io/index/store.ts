@@ -23,6 +23,7 @@ import {
 } from "../../core/index/reader.ts";
 import { ENTRIES_DIR, readKbFile, UnreadableEntryError } from "../kb.ts";
 import { indexDir } from "../paths.ts";
+import { rebuildDue } from "./rebuild_due.ts";
 
 /**
  * How long the hooks trust an index whose stamp has not moved before they stat every entry file
@@ -80,10 +81,38 @@ export const HOOK_LOCK_WAIT_MS = 1_500;
 /** The longest a command waits for another process's build of the index. */
 export const COMMAND_LOCK_WAIT_MS = 60_000;
 
+/**
+ * The most entry files a hook reads to bring the index up to date. Reading and parsing an entry
+ * costs about 1.5 ms on a loaded 2-core machine, so 500 take under a second, well inside the
+ * 10 seconds Claude Code gives a hook, while a whole build of 5,000 entries took 7.8 s and one of
+ * 50,000 more than a minute. A hook with more to read answers from the index as it is (or, with
+ * none, from nothing) and leaves the rebuild to the session's watch or a command (see
+ * `rebuild_due.ts`).
+ */
+export const HOOK_INLINE_READS = 500;
+
+/**
+ * Raised when bringing the index up to date would read more entry files than the caller may
+ * ({@link OpenOptions.maxReads}) and there is no index to answer from: nothing was changed.
+ */
+export class IndexDeferredError extends Error {
+  /** `reads`: the entry files to read, undefined when a note said so before counting. */
+  constructor(readonly reads: number | undefined, readonly limit: number) {
+    super(
+      `bringing the index up to date needs ${reads ?? "more"} entry files read, more than a ` +
+        `hook reads (${limit}); left to the session's watch or git-kb index`,
+    );
+    this.name = "IndexDeferredError";
+  }
+}
+
 /** What bringing the index up to date did. */
 export interface RefreshReport {
-  /** `fresh`: nothing to do; `incremental`: changed entries only; `full`: rebuilt from scratch. */
-  mode: "fresh" | "incremental" | "full";
+  /**
+   * `fresh`: nothing to do; `incremental`: changed entries only; `full`: rebuilt from scratch;
+   * `stale`: more changed than a hook reads, so the index is as it was (a rebuild is due).
+   */
+  mode: "fresh" | "incremental" | "full" | "stale";
   /** Entries taken in that the index did not hold. */
   added: number;
   /** Entries read again because their file changed. */
@@ -98,6 +127,8 @@ export interface RefreshReport {
   ms: number;
   /** What was found damaged in the index (which was then rebuilt), if anything. */
   damage?: string;
+  /** With `stale`: how many entry files the rebuild left to others will read. */
+  deferred?: number;
 }
 
 /** How hard to look for changes. */
@@ -118,10 +149,18 @@ export interface OpenOptions {
   verify?: boolean;
   /**
    * Open for a hook: check only the sizes of the files read (a command checks every file's
-   * size on open, and the checksums of those it reads), and wait for another process's build
-   * at most {@link HOOK_LOCK_WAIT_MS}, then answer from the index at hand.
+   * size on open, and the checksums of those it reads), wait for another process's build at
+   * most {@link HOOK_LOCK_WAIT_MS}, then answer from the index at hand, and read at most
+   * {@link HOOK_INLINE_READS} entry files unless `maxReads` says otherwise.
    */
   hook?: boolean;
+  /**
+   * The most entry files to read to bring the index up to date: with more to read, answer from
+   * the index as it is (mode `stale`) and note that a rebuild is due (see `rebuild_due.ts`), or
+   * throw {@link IndexDeferredError} when there is none. {@link HOOK_INLINE_READS} for a hook,
+   * no limit for a command; the watch, a hook with time, passes `Infinity`.
+   */
+  maxReads?: number;
 }
 
 /** An index ready to read, and what it took to get it there. */
@@ -382,6 +421,11 @@ export function readIndexedEntry(kbDir: string, id: string, path: string): strin
   }
 }
 
+/** The most entry files an open with `options` may read (see {@link OpenOptions.maxReads}). */
+export function readLimit(options: OpenOptions): number {
+  return options.maxReads ?? (options.hook ? HOOK_INLINE_READS : Infinity);
+}
+
 /**
  * Open the index of `kbDir`, first bringing it up to date with the files on disk.
  * Concurrent callers serialize on a lock in the cache folder.
@@ -417,6 +461,12 @@ export async function openIndex(kbDir: string, options: OpenOptions = {}): Promi
     current?.stamp.files && !options.full && !options.verify && sameStamp(current.stamp, stamp) &&
     Math.abs(Date.now() - current.verifiedAt) < trustFor(current, options.trustStampMs ?? 0)
   ) {
+    return finish(current);
+  }
+  if (readLimit(options) < Infinity && rebuildDue(kbDir)) {
+    // A hook already found too much to read, and a rebuild is on its way: no look at every file.
+    if (!current) throw new IndexDeferredError(undefined, readLimit(options));
+    report.mode = "stale";
     return finish(current);
   }
   const { refreshIndex } = await import("./refresh.ts");

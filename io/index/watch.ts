@@ -16,8 +16,9 @@
  */
 import { join } from "../../core/path.ts";
 import { readPrivateJson, UnsafeCacheError, writePrivateFile } from "../fs.ts";
-import { kbCacheDir } from "../paths.ts";
-import { openIndex, type RefreshReport } from "./store.ts";
+import { indexDir, kbCacheDir } from "../paths.ts";
+import { rebuildDue } from "./rebuild_due.ts";
+import { openIndex, readManifest, type RefreshReport } from "./store.ts";
 
 /**
  * How often a watch checks every entry file: an edit in place is in the index at most this
@@ -38,8 +39,14 @@ const HEARTBEAT = "watch.json";
 /** The most bytes a heartbeat is read of (one is about 80). */
 const HEARTBEAT_MAX_BYTES = 4096;
 
+/**
+ * How often a watch looks, between its checks, whether it should end: its session gone, or a
+ * newer watch of its client took over. A look reads a few bytes (/proc, the claim file).
+ */
+export const LIVENESS_PERIOD_MS = 1_000;
+
 /** Why a watch ended. */
-export type WatchEnd = "stopped" | "session-gone" | "lifetime" | "refused";
+export type WatchEnd = "stopped" | "session-gone" | "superseded" | "lifetime" | "refused";
 
 /** How to watch. */
 export interface WatchOptions {
@@ -49,8 +56,13 @@ export interface WatchOptions {
   lifetimeMs?: number;
   /** Ends the watch when aborted (the session ended). */
   signal?: AbortSignal;
-  /** Whether the session the watch serves still runs; asked once a period. */
+  /** Whether the session the watch serves still runs; asked every {@link LIVENESS_PERIOD_MS}. */
   sessionAlive?: () => boolean;
+  /**
+   * Whether a newer watch of the same client took over (see io/hook/client_watch.ts); asked
+   * every {@link LIVENESS_PERIOD_MS}.
+   */
+  superseded?: () => boolean;
   /** Told of each check this watch made. */
   onCheck?: (kbDir: string, report: RefreshReport) => void;
   /** Told of a failure; a knowledge base whose heartbeat is unsafe is watched no more. */
@@ -106,6 +118,28 @@ function release(kbDir: string, token: string): void {
   } catch { /* gone already, or refused before */ }
 }
 
+/** Why the watch must end now, if it must: stopped, its session gone, or superseded. */
+function endNow(options: WatchOptions): WatchEnd | undefined {
+  if (options.signal?.aborted) return "stopped";
+  if (options.sessionAlive && !options.sessionAlive()) return "session-gone";
+  if (options.superseded?.()) return "superseded";
+  return undefined;
+}
+
+/**
+ * Wait `ms`, looking every {@link LIVENESS_PERIOD_MS} whether the watch must end (then at once);
+ * resolves to why it must, if it must.
+ */
+async function pauseUnlessEnded(ms: number, options: WatchOptions): Promise<WatchEnd | undefined> {
+  const until = Date.now() + ms;
+  for (let left = ms; left > 0; left = until - Date.now()) {
+    await pause(Math.min(left, LIVENESS_PERIOD_MS), options.signal);
+    const end = endNow(options);
+    if (end) return end;
+  }
+  return undefined;
+}
+
 /** Resolves after `ms`, or at once when `signal` is aborted. */
 function pause(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -121,8 +155,8 @@ function pause(ms: number, signal?: AbortSignal): Promise<void> {
 
 /**
  * Check the knowledge bases in `kbDirs` file by file once a period from the end of the first
- * one, each when no other watch does, until the session ends (`signal`, `sessionAlive`), the
- * lifetime passes, or every one was refused. Holds the index lock only while a check takes in a
+ * one, each when no other watch does, until the session ends (`signal`, `sessionAlive`), a newer
+ * watch of the client takes over (`superseded`), the lifetime passes, or every one was refused. Holds the index lock only while a check takes in a
  * change; never throws for a knowledge base (failures go to `onFailure`). Returns why it ended,
  * its heartbeats removed.
  */
@@ -136,21 +170,29 @@ export async function watchFreshness(
   const watched = new Set(kbDirs);
   try {
     for (let round = 0;; round++) {
-      if (options.signal?.aborted) return "stopped";
-      if (options.sessionAlive && !options.sessionAlive()) return "session-gone";
+      const end = endNow(options);
+      if (end) return end;
       if (Date.now() >= endAt) return "lifetime";
       if (!watched.size) return "refused";
       for (const kbDir of watched) await takeTurn(kbDir, token, periodMs, watched, options, round);
-      await pause(Math.min(periodMs, endAt - Date.now()), options.signal);
+      const ended = await pauseUnlessEnded(Math.min(periodMs, endAt - Date.now()), options);
+      if (ended) return ended;
     }
   } finally {
     for (const kbDir of watched) release(kbDir, token);
   }
 }
 
+/** Whether the knowledge base has an index the hooks can answer from. */
+function hasIndex(kbDir: string): boolean {
+  return readManifest(indexDir(kbDir)) !== undefined;
+}
+
 /**
  * One knowledge base's turn: check it when it is this watch's to check. The first round only
- * claims it: the session's start brought the index up to date already (the pull hook's check).
+ * claims it, since the session's start brought the index up to date already (the pull hook's
+ * check), unless there is no index yet or a hook noted that a rebuild is due (more changed than a
+ * hook may read): then the watch, which has the time, builds it at once.
  */
 async function takeTurn(
   kbDir: string,
@@ -161,8 +203,10 @@ async function takeTurn(
   round: number,
 ): Promise<void> {
   try {
-    if (!claim(kbDir, token, periodMs) || round === 0) return;
-    const { report } = await openIndex(kbDir, { hook: true });
+    if (!claim(kbDir, token, periodMs) || round === 0 && !rebuildDue(kbDir) && hasIndex(kbDir)) {
+      return;
+    }
+    const { report } = await openIndex(kbDir, { hook: true, maxReads: Infinity });
     options.onCheck?.(kbDir, report);
   } catch (error) {
     if (error instanceof UnsafeCacheError) watched.delete(kbDir);

@@ -1,7 +1,7 @@
 /**
  * The state of a knowledge base's git repo as a save sees it: on a branch or not, an operation
  * under way (rebase, merge, cherry-pick, revert, bisect), unresolved conflicts, git's own
- * `index.lock` left behind, and entry files git does not track yet. A save refuses the first
+ * lock files left behind (`index.lock`, `HEAD.lock`, a branch's ref lock), and entry files git does not track yet. A save refuses the first
  * kinds before it writes anything; doctor reports all of them (the `check*` functions).
  *
  * @module
@@ -148,25 +148,77 @@ export async function checkRepoState(kbDir: string): Promise<Finding> {
   };
 }
 
-/** Git's own index lock, when a file is there (a git process running, or one killed). */
-export async function indexLockPath(kbDir: string): Promise<string | undefined> {
-  const path = join(await gitDir(kbDir), "index.lock");
-  return ifExists(() => Deno.statSync(path)) ? path : undefined;
+/** The lock files git leaves at the top of its folders: the index, HEAD, packed refs, config. */
+const TOP_LOCKS = {
+  gitDir: ["index.lock", "HEAD.lock"],
+  common: ["packed-refs.lock", "config.lock"],
+};
+
+/** Every `*.lock` file under `folder` (a ref's lock: `refs/heads/main.lock`), depth first. */
+function lockFilesUnder(folder: string): string[] {
+  const found: string[] = [];
+  const items = ifExists(() => [...Deno.readDirSync(folder)]) ?? [];
+  for (const item of items.sort((a, b) => a.name < b.name ? -1 : 1)) {
+    const path = join(folder, item.name);
+    if (item.isDirectory) found.push(...lockFilesUnder(path));
+    else if (item.name.endsWith(".lock")) found.push(path);
+  }
+  return found;
 }
 
-/** What to say about git's index lock at `path`: what it blocks, and how to clear it safely. */
-export function indexLockMessage(path: string): string {
-  return `git's lock file ${path} exists: a git command is running in this repo, or one was ` +
-    `killed and left it. Check that no git process is running (ps -e | grep git), then remove it: ` +
-    shellCommand(["rm", "-f", path]);
+/**
+ * Git's own lock files in the repo of `kbDir`, each held by a git command running now or left by
+ * one that was killed: `index.lock`, `HEAD.lock`, a ref's lock (`refs/heads/main.lock`, a remote
+ * branch's), `packed-refs.lock`, `config.lock`. Absolute paths; empty when there is none. With
+ * `branch`, only those that stop a commit on it, or its fetch and push: the index's, HEAD's, the
+ * branch's and the remote branches' (a save and a sync refuse on these).
+ */
+export async function gitLockPaths(kbDir: string, branch?: string): Promise<string[]> {
+  const [dir, common] = (await gitOk(kbDir, [
+    "rev-parse",
+    "--path-format=absolute",
+    "--git-dir",
+    "--git-common-dir",
+  ])).trim().split("\n");
+  const present = (path: string) => ifExists(() => Deno.lstatSync(path)) !== undefined;
+  const top = [
+    ...TOP_LOCKS.gitDir.map((name) => join(dir, name)),
+    ...branch === undefined ? TOP_LOCKS.common.map((name) => join(common, name)) : [],
+  ].filter((path, at, all) => present(path) && all.indexOf(path) === at);
+  if (branch === undefined) return [...top, ...lockFilesUnder(join(common, "refs"))];
+  const own = join(common, "refs", "heads", `${branch}.lock`);
+  return [
+    ...top,
+    ...present(own) ? [own] : [],
+    ...lockFilesUnder(join(common, "refs", "remotes")),
+  ];
 }
 
-/** Doctor's check of git's index lock. */
-export async function checkIndexLock(kbDir: string): Promise<Finding> {
-  const path = await indexLockPath(kbDir);
-  return path
-    ? { level: "error", check: "git", message: indexLockMessage(path) }
-    : { level: "ok", check: "git", message: "no index.lock left behind" };
+/** What git's lock files `paths` mean: what they block and why they may be there. */
+function gitLocksProblem(paths: readonly string[]): string {
+  const [files, them] = paths.length === 1
+    ? [`git's lock file ${paths[0]} exists`, "it"]
+    : [`git's lock files ${paths.join(", ")} exist`, "them"];
+  return `${files}: a git command is running in this repo, or one was killed and left ${them}, ` +
+    "and git changes nothing it locks until the lock is gone";
+}
+
+/** What a save refused by git's lock files `paths` says: the problem, then how to clear them. */
+export function gitLocksMessage(paths: readonly string[]): string {
+  return `${gitLocksProblem(paths)}. Check that no git process is running (ps -e | grep git), ` +
+    `then remove ${paths.length === 1 ? "it" : "them"}: ${shellCommand(["rm", "-f", ...paths])}`;
+}
+
+/** Doctor's check of git's lock files, with the command that removes them. */
+export async function checkGitLocks(kbDir: string): Promise<Finding> {
+  const paths = await gitLockPaths(kbDir);
+  if (!paths.length) return { level: "ok", check: "git", message: "no git lock file left behind" };
+  return {
+    level: "error",
+    check: "git",
+    message: `${gitLocksProblem(paths)} (check that no git process runs: ps -e | grep git); ` +
+      `fix: ${shellCommand(["rm", "-f", ...paths])}`,
+  };
 }
 
 /**
@@ -175,18 +227,30 @@ export async function checkIndexLock(kbDir: string): Promise<Finding> {
  * relative to the knowledge base, sorted.
  */
 export async function findOrphans(kbDir: string): Promise<string[]> {
-  const status = await gitOk(kbDir, [
-    "status",
-    "--porcelain=v1",
-    "-z",
-    "--untracked-files=all",
-    "--",
-    ENTRIES_DIR,
-  ]);
-  return status.split("\0").filter((item) => /^(\?\?|A.) /.test(item))
-    .map((item) => item.slice(3))
+  return (await uncommittedFiles(kbDir, [ENTRIES_DIR]))
+    .filter(({ status }) => /^(\?\?|A.)$/.test(status)).map(({ path }) => path)
     .filter((path) => path.endsWith(".md") && !path.split("/").pop()!.startsWith("."))
     .sort();
+}
+
+/** A file `git status` lists: its two-letter status (`??`, ` M`, `A `…) and its path. */
+export interface UncommittedFile {
+  status: string;
+  /** Relative to the knowledge base. */
+  path: string;
+}
+
+/**
+ * The files under `paths` (relative to the knowledge base) whose content no commit holds as it
+ * is: untracked ones included, each listed, in `git status`'s order.
+ */
+export async function uncommittedFiles(
+  kbDir: string,
+  paths: readonly string[],
+): Promise<UncommittedFile[]> {
+  const args = ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--", ...paths];
+  return (await gitOk(kbDir, args)).split("\0").filter(Boolean)
+    .map((item) => ({ status: item.slice(0, 2), path: item.slice(3) }));
 }
 
 /** One line naming orphan files and the commands that commit them. */

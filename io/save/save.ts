@@ -28,11 +28,12 @@ import {
   commitPaths,
   fallbackIdentityWarning,
   git,
+  GitInterruptedError,
   gitOk,
   gitReason,
   type GitResult,
   GitTimeoutError,
-  NETWORK_TIMEOUT_MS,
+  networkTimeoutMs,
   pathsWithConflictMarkers,
   remoteNames,
   replayOnto,
@@ -41,6 +42,7 @@ import {
 } from "../git.ts";
 import { type AttachmentFile, attachmentProblems, writeAttachments } from "./attachments.ts";
 import { HOOK_TRUST_MS, openIndex, type RefreshReport } from "../index/store.ts";
+import { indexAfterWrite } from "../index/after_write.ts";
 import { ENTRIES_DIR, listEntries, readKbFile, UnreadableEntryError } from "../kb.ts";
 import { KB_SETTINGS_FILE, readKbSettings } from "../kb_settings.ts";
 import { checkLock, withLock } from "./lock.ts";
@@ -48,8 +50,8 @@ import type { Finding } from "../../core/setup/finding.ts";
 import {
   findOrphans,
   gitDir,
-  indexLockMessage,
-  indexLockPath,
+  gitLockPaths,
+  gitLocksMessage,
   orphansMessage,
   repoState,
 } from "./repo_state.ts";
@@ -78,7 +80,7 @@ function commandLines(commands: readonly string[]): string {
 
 /**
  * Raised before anything is written when the repo is in a state a save must not touch (a
- * detached HEAD, an operation under way, conflicts, git's index lock): one line saying so, then
+ * detached HEAD, an operation under way, conflicts, git's lock files): one line saying so, then
  * the commands that get out of it. Exit code 1.
  */
 export class SaveRefusedError extends Error {
@@ -121,8 +123,11 @@ export interface SaveResult {
   commit: string;
   /** Whether the commit was pushed, pushed after a rebase, or there is no remote. */
   push: PushOutcome;
-  /** What bringing the index up to date after the save did. */
-  index: RefreshReport;
+  /**
+   * What bringing the index up to date after the save did; undefined when that failed (the save
+   * stands: a warning says why and how to rebuild the index).
+   */
+  index?: RefreshReport;
   /** One line each: what the user should know although the save worked (fallback identity…). */
   warnings: string[];
 }
@@ -154,7 +159,7 @@ export interface ChangesRequest {
   message: string;
   /** The files to write or delete. */
   changes: Change[];
-  /** Bound of each git call that reaches the remote; {@link NETWORK_TIMEOUT_MS} by default. */
+  /** Bound of each git call that reaches the remote; `networkTimeoutMs()` (45 s) by default. */
   networkTimeoutMs?: number;
   /**
    * Keep the credentials the entries hold (`--allow-secret`) instead of refusing them: honoured
@@ -416,10 +421,10 @@ async function changeProblems(
 
 /** Refuse (before anything is written) unless the repo is on a branch with nothing under way. */
 async function assertSaveable(kbDir: string): Promise<string> {
-  const lock = await indexLockPath(kbDir);
-  if (lock) throw new SaveRefusedError(indexLockMessage(lock), []);
   const found = await repoState(kbDir);
   if (found.state !== "branch") throw new SaveRefusedError(found.message, found.commands);
+  const locks = await gitLockPaths(kbDir, found.branch);
+  if (locks.length) throw new SaveRefusedError(gitLocksMessage(locks), []);
   return found.branch;
 }
 
@@ -546,7 +551,12 @@ async function remoteCall(saved: Unpushed, args: string[], timeoutMs: number): P
     return await git(saved.kbDir, args, { timeoutMs });
   } catch (error) {
     if (!(error instanceof GitTimeoutError)) throw error;
-    throw notPushed(saved, `${error.call} timed out after ${Math.round(timeoutMs / 1000)} s`);
+    throw notPushed(
+      saved,
+      error instanceof GitInterruptedError
+        ? error.message
+        : `${error.call} timed out after ${Math.round(timeoutMs / 1000)} s`,
+    );
   }
 }
 
@@ -791,13 +801,18 @@ async function runSave(
     } catch (error) {
       if (!(error instanceof PushError)) throw error;
       // The commit stands whatever the push did, so the index must show it.
-      await openIndex(kbDir).catch(() => undefined);
+      const { warning } = await indexAfterWrite(kbDir);
+      if (warning) warnings.push(warning);
       error.message += warnings.map((warning) => `\nwarning: ${warning}`).join("");
       throw error;
     }
   }, { timeoutMs: SAVE_LOCK_WAIT_MS });
-  const { report } = await openIndex(kbDir);
-  return { ...done, index: report };
+  const { report, warning } = await indexAfterWrite(kbDir);
+  return {
+    ...done,
+    index: report,
+    warnings: warning ? [...done.warnings, warning] : done.warnings,
+  };
 }
 
 /**
@@ -809,7 +824,7 @@ async function runSave(
 export function saveChanges(request: ChangesRequest): Promise<ChangesResult> {
   const { kbDir, message, changes } = request;
   return runSave(kbDir, () => Promise.resolve({ message, changes }), {
-    timeoutMs: request.networkTimeoutMs ?? NETWORK_TIMEOUT_MS,
+    timeoutMs: request.networkTimeoutMs ?? networkTimeoutMs(),
     allowSecret: request.allowSecret === true,
     files: request.files,
   });

@@ -27,20 +27,21 @@ import {
   gitOk,
   gitReason,
   GitTimeoutError,
-  NETWORK_TIMEOUT_MS,
+  networkTimeoutMs,
   pathsWithConflictMarkers,
   replayOnto,
 } from "../git.ts";
-import { openIndex, type RefreshReport } from "../index/store.ts";
+import type { RefreshReport } from "../index/store.ts";
+import { indexAfterWrite } from "../index/after_write.ts";
 import { ENTRIES_DIR, readKbFile } from "../kb.ts";
 import { withLock } from "../save/lock.ts";
-import { indexLockMessage, indexLockPath, repoState } from "../save/repo_state.ts";
+import { gitLockPaths, gitLocksMessage, repoState } from "../save/repo_state.ts";
 import { type PushTarget, pushTarget, saveLockPath, syncCommand } from "../save/save.ts";
 import { republishedCount, rewrittenAdvice } from "../save/rewritten.ts";
 
 /** How to run a sync. */
 export interface SyncOptions {
-  /** Bound of each git call that reaches the remote, in ms; {@link NETWORK_TIMEOUT_MS} by default. */
+  /** Bound of each git call that reaches the remote, in ms; `networkTimeoutMs()` (45 s) by default. */
   networkTimeoutMs?: number;
   /**
    * Push commits the remote had and dropped by a rewrite of its history (see
@@ -83,8 +84,11 @@ export interface SyncReport {
   outgoing: Outgoing;
   /** Whether local commits were replayed onto the remote's (a rebase). */
   rebased: boolean;
-  /** What bringing the index up to date did. */
-  index: RefreshReport;
+  /**
+   * What bringing the index up to date did; undefined when that failed (what the sync did
+   * stands: a warning says why and how to rebuild the index).
+   */
+  index?: RefreshReport;
   /** One line each: what the user should know although the sync worked. */
   warnings: string[];
 }
@@ -191,10 +195,10 @@ function upstreamName(target: PushTarget): string {
 
 /** Refuse (nothing changed) unless the repo is on its branch with nothing under way. */
 async function assertSyncable(kbDir: string): Promise<string> {
-  const lock = await indexLockPath(kbDir);
-  if (lock) throw new SyncRefusedError(indexLockMessage(lock), []);
   const found = await repoState(kbDir);
   if (found.state !== "branch") throw new SyncRefusedError(found.message, found.commands);
+  const locks = await gitLockPaths(kbDir, found.branch);
+  if (locks.length) throw new SyncRefusedError(gitLocksMessage(locks), []);
   return found.branch;
 }
 
@@ -571,7 +575,7 @@ async function mergeBase(kbDir: string, a: string, b: string): Promise<string> {
  * having brought in what came.
  */
 export async function syncKb(kbDir: string, options: SyncOptions = {}): Promise<SyncReport> {
-  const timeoutMs = options.networkTimeoutMs ?? NETWORK_TIMEOUT_MS;
+  const timeoutMs = options.networkTimeoutMs ?? networkTimeoutMs();
   let moved: Moved;
   try {
     moved = await withLock(
@@ -580,9 +584,16 @@ export async function syncKb(kbDir: string, options: SyncOptions = {}): Promise<
     );
   } catch (error) {
     // What came in stands although the push failed, so the index must show it.
-    if (error instanceof SyncPushError) await openIndex(kbDir).catch(() => undefined);
+    if (error instanceof SyncPushError) {
+      const { warning } = await indexAfterWrite(kbDir);
+      if (warning) error.message += `\nwarning: ${warning}`;
+    }
     throw error;
   }
-  const { report } = await openIndex(kbDir);
-  return { ...moved, index: report };
+  const { report, warning } = await indexAfterWrite(kbDir);
+  return {
+    ...moved,
+    index: report,
+    warnings: warning ? [...moved.warnings, warning] : moved.warnings,
+  };
 }

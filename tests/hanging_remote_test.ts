@@ -1,0 +1,76 @@
+/**
+ * A remote whose transport hangs: `add`, `sync` and `doctor` give up at their timeout and leave
+ * none of the processes git started behind (the transport and its own child), because git runs
+ * in a process group of its own that is ended whole. Real CLI runs with their real permissions.
+ */
+import { match, ok, strictEqual as equal } from "node:assert/strict";
+import { join } from "node:path";
+import { flagsFor } from "../app/permissions.ts";
+import {
+  cacheRootOf,
+  childEnv,
+  denoDir,
+  exists,
+  git,
+  MAIN,
+  makeKb,
+  runCli,
+  show,
+} from "./helpers.ts";
+import { assertGone, hangingRemote } from "./slow_git.ts";
+
+Deno.test("a hanging remote: add, sync and doctor time out and leave no transport running", async () => {
+  await using kb = await makeKb({ remote: true });
+  const pids = join(kb.root, "transport.pids");
+  const path = await hangingRemote(kb.root, pids);
+  await git(kb.dir, "remote", "set-url", "origin", "hang::nowhere");
+  const env = { ...kb.env, PATH: path, KB_TEST_NETWORK_TIMEOUT_MS: "1500" };
+  const run = async (...args: string[]) => {
+    await Deno.remove(pids).catch(() => {});
+    const result = await runCli(args, { env });
+    ok(await exists(pids), `the hanging transport ran: ${show(result)}`);
+    await assertGone(pids);
+    return result;
+  };
+
+  const added = await run("add", "--title", "Behind a hanging remote", "--type", "note");
+  equal(added.code, 3, show(added));
+  match(added.stderr, /git push .* timed out after 2 s/);
+
+  const synced = await run("sync");
+  equal(synced.code, 1, show(synced));
+  match(synced.stderr, /did not finish within 2 s/);
+
+  const doctor = await run("doctor");
+  match(doctor.stdout, /did not finish within 2 s/);
+});
+
+Deno.test("Ctrl-C during a hanging push: the transport is ended too, and the commit reported kept", async () => {
+  await using kb = await makeKb({ remote: true });
+  const pids = join(kb.root, "transport.pids");
+  const path = await hangingRemote(kb.root, pids);
+  await git(kb.dir, "remote", "set-url", "origin", "hang::nowhere");
+  const env = childEnv({ ...kb.env, PATH: path, DENO_DIR: await denoDir() });
+  const args = ["add", "--title", "Interrupted push", "--type", "note"];
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", ...flagsFor("add", cacheRootOf(kb.env)), MAIN, ...args],
+    clearEnv: true,
+    env,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  for (let tries = 0; tries < 300 && !(await exists(pids)); tries++) {
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  ok(await exists(pids), "the push reached the hanging transport");
+  child.kill("SIGINT");
+  const output = await child.output();
+  const stderr = new TextDecoder().decode(output.stderr);
+  await assertGone(pids);
+  equal(output.code, 3, stderr);
+  match(
+    stderr,
+    /Committed .* locally .* but it is not pushed: git push .* was stopped: git-kb got SIGINT/,
+  );
+});
