@@ -140,7 +140,8 @@ async function syncOne(
     throw error;
   });
   printWarnings(report);
-  const waiting = await waitingRules(kbDir, name);
+  // The rules waiting are read from the index: with none (its warning printed above), none named.
+  const waiting = report.index ? await waitingRules(kbDir, name) : [];
   if (json) {
     printJson({ ...report, index: indexJson(report.index), kernelWaiting: waiting });
   } else {
