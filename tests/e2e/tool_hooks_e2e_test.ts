@@ -184,9 +184,14 @@ Deno.test({
         : say("Done.");
     }, ["--allowedTools", "Bash"]);
     assert.deepEqual(await startsByCommand(log), {
-      // Two starts a session, both in the background: the fast-forward pull and the freshness
-      // watch.
-      SessionStart: ["SessionStart hook session", "SessionStart hook watch"],
+      // Three start a session: the fast-forward pull and the freshness watch in the background,
+      // and the compact handler, which on startup says once how to connect a knowledge base
+      // when none is (here one is: it prints nothing).
+      SessionStart: [
+        "SessionStart hook compact",
+        "SessionStart hook session",
+        "SessionStart hook watch",
+      ],
       UserPromptSubmit: ["UserPromptSubmit hook prompt"],
       [BASH_CALLS[1]]: ["PreToolUse hook judge"],
       [BASH_CALLS[2]]: ["PreToolUse hook search"],
