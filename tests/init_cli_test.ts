@@ -6,10 +6,13 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { runProcess } from "../io/process.ts";
 import {
+  childEnv,
   exists,
   FIXTURE_ENTRIES,
   git,
+  gitRun,
   IDENTITY,
   makeKb,
   makeSandbox,
@@ -127,17 +130,22 @@ Deno.test("a second remote cloned without --name: exit 2 names the configured on
   assert.deepEqual(config.kbs.map((kb: { name: string }) => kb.name).length, 2);
 });
 
-Deno.test("init with no git identity says so, with the two git config lines; with one it does not", async () => {
+Deno.test("init with no git identity says so, with the git config line that works pasted; with one it does not", async () => {
   await using sandbox = await makeSandbox();
   const env = sandboxEnv(sandbox);
   const anonymous = await runCli(["init", join(sandbox.root, "mine")], { env });
   assert.equal(anonymous.code, 0, show(anonymous));
   assert.match(anonymous.stdout, /! git has no user\.name\/user\.email/);
-  assert.match(anonymous.stdout, /git config --global user\.name "Your Name"/);
-  assert.match(anonymous.stdout, /git config --global user\.email you@example\.com/);
   assert.match(anonymous.stdout, /git-kb <git-kb@localhost>/);
   const json = await runCli(["init", join(sandbox.root, "mine"), "--json"], { env });
   assert.match(parseJson<{ warnings: string[] }>(json).warnings[0], /git config --global/);
+  const line = anonymous.stdout.match(/in place of these\): (git config .*)$/m)?.[1] ?? "";
+  const pasted = await runProcess("sh", ["-c", line], { env: childEnv(env) });
+  assert.equal(pasted.code, 0, `${line}\n${pasted.stderr}`);
+  const configured = await gitRun(sandbox.home, ["config", "--global", "--get-regexp", "^user"], {
+    GIT_CONFIG_GLOBAL: join(sandbox.home, ".gitconfig"),
+  });
+  assert.equal(configured.stdout, "user.name Your Name\nuser.email you@example.com\n");
 
   await using named = await makeSandbox();
   const withIdentity = await runCli(["init", join(named.root, "mine")], {
