@@ -35,7 +35,7 @@ import {
   repoState,
   uncommittedFiles,
 } from "../io/save/repo_state.ts";
-import { checkSaveLock, syncCommand } from "../io/save/save.ts";
+import { addRemoteCommand, checkSaveLock, syncCommand } from "../io/save/save.ts";
 import { type RemoteStatus, remoteStatus } from "../io/sync/remote_status.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import { fixedText, fixEntries, repairableEntries, type RepairableEntry } from "../io/repairs.ts";
@@ -303,7 +303,10 @@ async function remoteFindings(kbDir: string, offline: boolean): Promise<Finding[
     return [{
       level: "warn",
       check: "remote",
-      message: "NO_REMOTE: saves are committed but not pushed anywhere",
+      message: withFix(
+        "NO_REMOTE: saves are committed but not pushed anywhere",
+        addRemoteCommand(kbDir),
+      ),
     }];
   }
   const status = await remoteStatus(kbDir, {
