@@ -535,10 +535,12 @@ function planMcpChange(
 }
 
 /** What to do after the server was added: reload, approve, trust. */
-function mcpAdvice(agent: McpAgent, scope: Scope): string[] {
+function mcpAdvice(agent: McpAgent, scope: Scope, readOnly: boolean): string[] {
+  const tools = readOnly
+    ? "search, get and context (read-only)"
+    : "search, get, context, add and edit";
   const notes = [
-    `Start a new ${MCP_FILES[agent].label} session to load the server; it offers search, get, ` +
-    "context, add and edit (with --read-only, the first three).",
+    `Start a new ${MCP_FILES[agent].label} session to load the server; it offers ${tools}.`,
   ];
   if (agent === "claude") {
     notes.push(
@@ -580,7 +582,9 @@ async function setupMcp(agent: McpAgent, options: SetupOptions, launcher: string
   const current = await readSettingsFile(file);
   const change = planMcpChange(current, agent, launcher, options);
   const applied = applyChange(current, change, options);
-  const notes = change.changed && !options.remove ? mcpAdvice(agent, options.scope) : [];
+  const notes = change.changed && !options.remove
+    ? mcpAdvice(agent, options.scope, options.readOnly)
+    : [];
   if (options.json) {
     printJson({
       ...changeReport(options, current.path, change, applied, launcher),

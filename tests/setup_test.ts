@@ -526,7 +526,9 @@ Deno.test("setup --mcp: each agent's MCP config gets the server, other keys kept
   await Deno.mkdir(join(toml, ".."));
   const codex = '# mine\nmodel = "o4" # keep\n\n[mcp_servers.docs]\ncommand = "docs-mcp"\n';
   await Deno.writeTextFile(toml, codex);
-  ok(await s.setup(["--agent", "codex", "--mcp", "--read-only"]));
+  const readOnly = ok(await s.setup(["--agent", "codex", "--mcp", "--read-only"]));
+  assert.match(readOnly.stdout, /it offers search, get and context \(read-only\)\.$/m);
+  assert.doesNotMatch(readOnly.stdout, /add and edit/);
   const table = `[mcp_servers.git-kb]\ncommand = ${
     JSON.stringify(s.launcher)
   }\nargs = ["mcp", "--read-only"]\n`;
