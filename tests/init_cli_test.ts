@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { shellQuote } from "../core/shell/quote.ts";
 import { runProcess } from "../io/process.ts";
 import {
   childEnv,
@@ -14,6 +15,7 @@ import {
   git,
   gitRun,
   IDENTITY,
+  MAIN,
   makeKb,
   makeSandbox,
   parseJson,
@@ -182,4 +184,21 @@ Deno.test("the first knowledge base's default folder and name are personal; an e
   assert.equal(again.code, 0, show(again));
   const { kbDir, mode } = parseJson<{ kbDir: string; mode: string }>(again);
   assert.deepEqual([kbDir, mode], [earlierDir, "existing"]);
+});
+
+Deno.test("a command run before any init names the init that starts a new knowledge base, and it works pasted", async () => {
+  await using sandbox = await makeSandbox();
+  const env = {
+    ...sandboxEnv(sandbox),
+    XDG_DATA_HOME: join(sandbox.root, "data"),
+    KB_CLI: `deno run -A ${shellQuote(MAIN)}`,
+    ...IDENTITY,
+  };
+  const before = await runCli(["search", "anything"], { env });
+  assert.equal(before.code, 1, show(before));
+  const start = before.stderr.match(/`([^`]* init)` to start a new one/)?.[1] ?? "";
+  const pasted = await runProcess("sh", ["-c", start], { env: childEnv(env) });
+  assert.equal(pasted.code, 0, `${start}\n${pasted.stderr}`);
+  const after = await runCli(["search", "anything"], { env });
+  assert.equal(after.code, 0, show(after));
 });
