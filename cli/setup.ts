@@ -48,12 +48,7 @@ import { homeDir, resolvePath } from "../io/paths.ts";
 import { type CommandSpec, helpText, NO_POSITIONALS, parseCommand, UsageError } from "./args.ts";
 import { bold, dim, green, printJson, red, yellow } from "./output.ts";
 import { selfCommand } from "../io/self_command.ts";
-import {
-  COMMAND_NAME,
-  isOnPath,
-  PATH_PROFILE_LINE,
-  userBinDir,
-} from "../core/setup/command_link.ts";
+import { COMMAND_NAME, isOnPath, pathSetupLine, userBinDir } from "../core/setup/command_link.ts";
 import { type LinkAction, linkCommand, unlinkCommand } from "../io/setup/command_link.ts";
 import { shellQuote } from "../core/shell/quote.ts";
 
@@ -659,7 +654,8 @@ function linkReport(
     lines.push(`${binDir} is on your PATH: git-kb runs from any folder.`);
   } else {
     lines.push(
-      `${binDir} is not on your PATH yet. Add it for new shells with:\n  ${PATH_PROFILE_LINE}\n` +
+      `${binDir} is not on your PATH yet. Add it for new shells with:\n  ` +
+        `${pathSetupLine(Deno.env.get("SHELL"))}\n` +
         `then open a new terminal (until then, run ${shellQuote(link)}).`,
     );
   }

@@ -26,7 +26,7 @@ const SETUP_FLAGS = [
   "--no-prompt",
   "--allow-read",
   "--allow-write",
-  `--allow-env=${ENV_VARS.join(",")},PATH`,
+  `--allow-env=${ENV_VARS.join(",")},PATH,SHELL`,
 ];
 
 interface Hook {
@@ -96,7 +96,7 @@ function preTool(launcher: string): string[] {
   );
 }
 
-Deno.test("the setup profile: read, write, listed env vars and PATH; no run, no net", () => {
+Deno.test("the setup profile: read, write, listed env vars, PATH and SHELL; no run, no net", () => {
   assert.deepEqual(flagsFor("setup", "/c/git-kb"), SETUP_FLAGS);
 });
 
@@ -452,6 +452,21 @@ Deno.test("setup --path in a fresh HOME: ~/.local/bin made, git-kb on PATH runs,
   assert.ok(!await exists(join(userBin, "git-kb")));
   const twice = await run(["setup", "--path", "--remove"]);
   assert.match(twice.stdout, /nothing changed/, show(twice));
+});
+
+Deno.test("setup --path for a bash user: the line it prints, pasted, puts git-kb on PATH in a new terminal", async () => {
+  await using s = await makeSetup();
+  const launcher = await realLauncherIn(join(s.root, "checkout", "plugin", "bin"));
+  const env = { PATH: Deno.env.get("PATH") ?? "", HOME: s.home, NO_COLOR: "1", SHELL: "/bin/bash" };
+  const linked = await runProcess(launcher, ["setup", "--path"], { env, clearEnv: true });
+  assert.equal(linked.code, 0, show(linked));
+  const line = linked.stdout.split("\n")[2].trim();
+  assert.equal(line, `echo 'export PATH="$HOME/.local/bin:$PATH"' >> ~/.bashrc`);
+  const pasted = await runProcess("sh", ["-c", line], { env, clearEnv: true });
+  assert.equal(pasted.code, 0, show(pasted));
+  // A new terminal's bash: interactive, not a login shell.
+  const terminal = await runProcess("bash", ["-ic", "command -v git-kb"], { env, clearEnv: true });
+  assert.equal(terminal.stdout.trim(), join(s.home, ".local", "bin", "git-kb"), show(terminal));
 });
 
 Deno.test("setup --path leaves alone a git-kb of the user's own, and a link elsewhere", async () => {
