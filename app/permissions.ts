@@ -82,9 +82,10 @@ export const PROFILES = {
   export: ["--allow-read", "--allow-write", SYS_UID, ENV],
   /**
    * Writes agent settings files under HOME or the project (known only at run time), or the
-   * `git-kb` link in ~/.local/bin, and reads PATH to say whether that folder is on it: setup.
+   * `git-kb` link in ~/.local/bin, and reads PATH to say whether that folder is on it and SHELL
+   * for the startup file that puts it there: setup.
    */
-  setup: ["--allow-read", "--allow-write", `${ENV},PATH`],
+  setup: ["--allow-read", "--allow-write", `${ENV},PATH,SHELL`],
   /**
    * Fast-forwards the knowledge base's branch when a session starts: git changes the repo (the
    * save lock, in its git folder, is known only at run time), the index is rebuilt in the cache,

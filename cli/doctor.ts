@@ -17,7 +17,7 @@ import { kernelRuleCost, LIMITS } from "../core/entry/schema.ts";
 import { shellCommand, shellQuote } from "../core/shell/quote.ts";
 import { configCandidates, type KbLocation, resolveKbNamed, resolveKbs } from "../io/config.ts";
 import { idCollisionFindings } from "../io/kbs/collisions.ts";
-import { git, gitReason, identityArgs, networkTimeoutMs } from "../io/git.ts";
+import { git, gitReason, identityArgs, networkTimeoutMs, SET_IDENTITY_COMMAND } from "../io/git.ts";
 import { type OpenIndex, openIndex } from "../io/index/store.ts";
 import { ENTRIES_DIR, readKbFile } from "../io/kb.ts";
 import {
@@ -35,7 +35,7 @@ import {
   repoState,
   uncommittedFiles,
 } from "../io/save/repo_state.ts";
-import { checkSaveLock, syncCommand } from "../io/save/save.ts";
+import { addRemoteCommand, checkSaveLock, syncCommand } from "../io/save/save.ts";
 import { type RemoteStatus, remoteStatus } from "../io/sync/remote_status.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import { fixedText, fixEntries, repairableEntries, type RepairableEntry } from "../io/repairs.ts";
@@ -182,16 +182,12 @@ async function identityFinding(kbDir: string): Promise<Finding> {
   if (!madeUp) return { level: "ok", check: "identity", message: `commits are made as ${who}` };
   const missing = [standIn.name && "user.name", standIn.email && "user.email"].filter(Boolean)
     .join(" or ");
-  const set = [
-    shellCommand(["git", "config", "--global", "user.name", "Your Name"]),
-    shellCommand(["git", "config", "--global", "user.email", "you@example.com"]),
-  ].join(" && ");
   return {
     level: "warn",
     check: "identity",
     message: withFix(
       `git has no ${missing}: commits would be made as ${madeUp}`,
-      set,
+      SET_IDENTITY_COMMAND,
     ),
   };
 }
@@ -307,7 +303,10 @@ async function remoteFindings(kbDir: string, offline: boolean): Promise<Finding[
     return [{
       level: "warn",
       check: "remote",
-      message: "NO_REMOTE: saves are committed but not pushed anywhere",
+      message: withFix(
+        "NO_REMOTE: saves are committed but not pushed anywhere",
+        addRemoteCommand(kbDir),
+      ),
     }];
   }
   const status = await remoteStatus(kbDir, {

@@ -129,7 +129,9 @@ function printReport(report: ImportReport, folder: string, dryRun: boolean): voi
       (report.save ? ` (${saveSummary(report.save)})` : ""),
   );
   for (const change of report.changes) {
-    console.log(`  ${cyan(change.entry.id)} ${change.entry.title}`);
+    // A new entry's id is drawn when it is written, so a dry run has none to show yet.
+    const drawn = !dryRun || change.previousText !== undefined;
+    console.log(`  ${cyan(drawn ? change.entry.id : "new")} ${change.entry.title}`);
   }
   if (report.recovered.length) {
     console.log(yellow(
@@ -161,7 +163,8 @@ function printReport(report: ImportReport, folder: string, dryRun: boolean): voi
   const { brought, missing } = report.attachments;
   if (brought.length) {
     console.log(
-      `${plural(brought.length, "embedded file", "embedded files")} copied to attachments/`,
+      `${plural(brought.length, "embedded file", "embedded files")} ` +
+        `${dryRun ? "would be copied" : "copied"} to attachments/`,
     );
   }
   if (missing.length) {

@@ -140,10 +140,11 @@ async function accept(chosen: RuleView[], json: boolean | undefined): Promise<vo
   for (const view of chosen) {
     console.log(`${green("Accepted")} ${view.id} ${displaySafe(view.rule.title)}`);
   }
+  const [applies, reads] = chosen.length === 1
+    ? ["It applies", "it reads"]
+    : ["They apply", "they read"];
   console.log(
-    `${
-      chosen.length === 1 ? "It applies" : "They apply"
-    } to every prompt from now on, as they read now; a later change waits for you again.`,
+    `${applies} to every prompt from now on, as ${reads} now; a later change waits for you again.`,
   );
 }
 

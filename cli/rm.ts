@@ -12,8 +12,7 @@ import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts"
 import { cyan, green, plural, printJson, yellow } from "./output.ts";
 import { indexJson, printWarnings, saveSummary } from "./save_report.ts";
 import { readKbFile } from "../io/kb.ts";
-import { kbCommand, selfCommand } from "../io/self_command.ts";
-import { shellCommand } from "../core/shell/quote.ts";
+import { kbCommand } from "../io/self_command.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
@@ -43,17 +42,31 @@ export const help: string = helpText(command);
 class LinkedError extends Error {
   readonly exitCode = 1;
   constructor(ids: string[], links: Backlink[], kbFlag: string[]) {
-    const kb = kbFlag.length ? ` ${shellCommand(kbFlag)}` : "";
     super(
       `not removed: ${plural(links.length, "link points", "links point")} at ${ids.join(", ")}:` +
         describeLinks(links) +
-        `\nRemove those links first (${selfCommand()} edit <id> --remove-link <rel>:<target>${kb}), ` +
-        `or delete anyway and leave them dangling:\n  ${
+        "\nRemove those links first, then delete:" +
+        [...unlinkCommands(links, kbFlag), kbCommand("rm", ...ids, ...kbFlag)]
+          .map((line) => `\n  ${line}`).join("") +
+        `\nor delete anyway and leave them dangling:\n  ${
           kbCommand("rm", ...ids, "--force", ...kbFlag)
         }`,
     );
     this.name = "LinkedError";
   }
+}
+
+/** One `edit` a linking entry, taking out its links to the entries being deleted. */
+function unlinkCommands(links: Backlink[], kbFlag: string[]): string[] {
+  const targetsByEntry = Map.groupBy(links, (link) => link.from);
+  return [...targetsByEntry].map(([from, held]) =>
+    kbCommand(
+      "edit",
+      from,
+      ...[...new Set(held.map((link) => link.to))].flatMap((to) => ["--remove-link", to]),
+      ...kbFlag,
+    )
+  );
 }
 
 function describeLinks(links: Backlink[]): string {

@@ -48,12 +48,7 @@ import { homeDir, resolvePath } from "../io/paths.ts";
 import { type CommandSpec, helpText, NO_POSITIONALS, parseCommand, UsageError } from "./args.ts";
 import { bold, dim, green, printJson, red, yellow } from "./output.ts";
 import { selfCommand } from "../io/self_command.ts";
-import {
-  COMMAND_NAME,
-  isOnPath,
-  PATH_PROFILE_LINE,
-  userBinDir,
-} from "../core/setup/command_link.ts";
+import { COMMAND_NAME, isOnPath, pathSetupLine, userBinDir } from "../core/setup/command_link.ts";
 import { type LinkAction, linkCommand, unlinkCommand } from "../io/setup/command_link.ts";
 import { shellQuote } from "../core/shell/quote.ts";
 
@@ -535,10 +530,12 @@ function planMcpChange(
 }
 
 /** What to do after the server was added: reload, approve, trust. */
-function mcpAdvice(agent: McpAgent, scope: Scope): string[] {
+function mcpAdvice(agent: McpAgent, scope: Scope, readOnly: boolean): string[] {
+  const tools = readOnly
+    ? "search, get and context (read-only)"
+    : "search, get, context, add and edit";
   const notes = [
-    `Start a new ${MCP_FILES[agent].label} session to load the server; it offers search, get, ` +
-    "context, add and edit (with --read-only, the first three).",
+    `Start a new ${MCP_FILES[agent].label} session to load the server; it offers ${tools}.`,
   ];
   if (agent === "claude") {
     notes.push(
@@ -580,7 +577,9 @@ async function setupMcp(agent: McpAgent, options: SetupOptions, launcher: string
   const current = await readSettingsFile(file);
   const change = planMcpChange(current, agent, launcher, options);
   const applied = applyChange(current, change, options);
-  const notes = change.changed && !options.remove ? mcpAdvice(agent, options.scope) : [];
+  const notes = change.changed && !options.remove
+    ? mcpAdvice(agent, options.scope, options.readOnly)
+    : [];
   if (options.json) {
     printJson({
       ...changeReport(options, current.path, change, applied, launcher),
@@ -655,7 +654,8 @@ function linkReport(
     lines.push(`${binDir} is on your PATH: git-kb runs from any folder.`);
   } else {
     lines.push(
-      `${binDir} is not on your PATH yet. Add it for new shells with:\n  ${PATH_PROFILE_LINE}\n` +
+      `${binDir} is not on your PATH yet. Add it for new shells with:\n  ` +
+        `${pathSetupLine(Deno.env.get("SHELL"))}\n` +
         `then open a new terminal (until then, run ${shellQuote(link)}).`,
     );
   }

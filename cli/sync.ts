@@ -11,6 +11,7 @@ import { pendingMentions } from "../io/kernel/acceptance.ts";
 import { kbCommand } from "../io/self_command.ts";
 import { type KnowledgeBase, resolveKbNamed, resolveKbs } from "../io/config.ts";
 import { SyncConflictError, syncKb, type SyncReport } from "../io/sync/sync.ts";
+import { addRemoteCommand } from "../io/save/save.ts";
 import { type CommandSpec, helpText, parseCommand } from "./args.ts";
 import { describeError, exitCodeOf } from "./errors.ts";
 import { indexJson, printWarnings } from "./save_report.ts";
@@ -74,7 +75,7 @@ function reportLines(report: SyncReport): string[] {
   if (report.outcome === "no-remote") {
     return [
       yellow(`NO_REMOTE: ${report.kbDir} has no git remote, so there is nothing to sync with.`) +
-      " Add one with git remote add origin <url>, then sync.",
+      ` Add one, with your repo's URL in place of <url>: ${addRemoteCommand(report.kbDir)}`,
       indexLine,
     ];
   }

@@ -47,8 +47,9 @@ export interface KbSet {
 export class NotConfiguredError extends Error {
   constructor() {
     super(
-      `No knowledge base is configured. Run \`${selfCommand()} init <clone-url|path>\` to set ` +
-        "one up, or pass --kb <dir> or set KB_DIR.",
+      `No knowledge base is configured. Run \`${selfCommand()} init <clone-url|path>\` to ` +
+        `clone yours (or use a folder), or \`${selfCommand()} init\` to start a new one; or pass ` +
+        "--kb <dir> or set KB_DIR.",
     );
     this.name = "NotConfiguredError";
   }

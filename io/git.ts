@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { shellCommand } from "../core/shell/quote.ts";
 import {
   ProcessInterruptedError,
   type ProcessOutput,
@@ -199,11 +200,17 @@ export async function identityArgs(cwd: string): Promise<string[]> {
   return (await commitIdentity(cwd)).args;
 }
 
+/** The line to paste, with the user's own name and address, that gives git an identity. */
+export const SET_IDENTITY_COMMAND: string = [
+  shellCommand(["git", "config", "--global", "user.name", "Your Name"]),
+  shellCommand(["git", "config", "--global", "user.email", "you@example.com"]),
+].join(" && ");
+
 /** The one line a save prints when it committed under the fallback identity. */
 export function fallbackIdentityWarning(): string {
   return `git has no user.name/user.email, so the commit is authored ` +
-    `${FALLBACK_IDENTITY.name} <${FALLBACK_IDENTITY.email}>; set yours with ` +
-    `git config --global user.name "Your Name" and git config --global user.email you@example.com`;
+    `${FALLBACK_IDENTITY.name} <${FALLBACK_IDENTITY.email}>; set yours (your name and address ` +
+    `in place of these): ${SET_IDENTITY_COMMAND}`;
 }
 
 /**

@@ -395,3 +395,16 @@ Deno.test("doctor does not fetch under a save or sync that holds the lock, and s
   assert.match(remote[0].message, /^origin was not fetched: a save or sync under way holds/);
   assert.match(remote[1].message, /^in step with origin\/main \(as of /);
 });
+
+Deno.test("doctor's fix for a knowledge base with no remote adds one to it, pasted anywhere, and pushes", async () => {
+  await using kb = await makeKb();
+  const env = { ...kb.env, KB_CLI: `deno run -A ${shellQuote(MAIN)}` };
+  const noRemote = (await doctor(env)).find((item) => item.message.startsWith("NO_REMOTE"));
+  const remote = join(kb.root, "later.git");
+  await git(kb.root, "init", "--quiet", "--bare", remote);
+  const fix = fixOf(noRemote).replace("<url>", shellQuote(remote));
+  const pasted = await runProcess("/bin/sh", ["-c", fix], { cwd: kb.root, env: childEnv(env) });
+  assert.equal(pasted.code, 0, `${fix}\n${pasted.stderr}`);
+  assert.ok((await git(remote, "for-each-ref")).includes(await git(kb.dir, "rev-parse", "HEAD")));
+  assert.ok(!(await doctor(env)).some((item) => item.message.startsWith("NO_REMOTE")));
+});

@@ -5,7 +5,7 @@
  */
 import { deepStrictEqual as deepEqual, match, ok, strictEqual as equal } from "node:assert/strict";
 import { join } from "node:path";
-import { copyDir, git, gitRun, makeKb, parseJson, ROOT, runCli, show } from "./helpers.ts";
+import { copyDir, exists, git, gitRun, makeKb, parseJson, ROOT, runCli, show } from "./helpers.ts";
 
 interface ImportJson {
   kind: string;
@@ -47,6 +47,8 @@ Deno.test("import: a vault in one commit, secrets masked, a second import update
   const dry = await runCli(["import", vault, "--dry-run"], { env: kb.env });
   equal(dry.code, 0, show(dry));
   match(dry.stdout, /Would import from .* \(obsidian\): 3 added, 0 updated, 0 unchanged/);
+  match(dry.stdout, /^ {2}new Rotate keys$/m);
+  ok(!/kb-\w{5}/.test(dry.stdout), `a dry run shows no id it has not drawn:\n${dry.stdout}`);
   equal(await git(kb.dir, "rev-parse", "HEAD"), head, "a dry run writes nothing");
 
   const first = await runCli(["import", vault, "--json"], { env: kb.env });
@@ -383,4 +385,14 @@ Deno.test("import: a note's dates come from its frontmatter, else the source's g
   const fresh = (await entriesBySource(kb.dir)).get("Untracked.md")!;
   match(fresh, /^created: 2019-05-06$/m);
   match(fresh, /^updated: 2019-05-06$/m);
+});
+
+Deno.test("import --dry-run says the embedded files would be copied, and copies none", async () => {
+  await using kb = await makeKb({ empty: true });
+  const folder = join(kb.root, "source-obsidian");
+  await copyDir(join(FIXTURES, "obsidian"), folder);
+  const dry = await runCli(["import", folder, "--dry-run"], { env: kb.env });
+  equal(dry.code, 0, show(dry));
+  match(dry.stdout, /^\d+ embedded files? would be copied to attachments\/$/m);
+  ok(!(await exists(join(kb.dir, "attachments"))), "a dry run copies nothing");
 });

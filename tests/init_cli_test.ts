@@ -6,11 +6,16 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { shellQuote } from "../core/shell/quote.ts";
+import { runProcess } from "../io/process.ts";
 import {
+  childEnv,
   exists,
   FIXTURE_ENTRIES,
   git,
+  gitRun,
   IDENTITY,
+  MAIN,
   makeKb,
   makeSandbox,
   parseJson,
@@ -127,17 +132,22 @@ Deno.test("a second remote cloned without --name: exit 2 names the configured on
   assert.deepEqual(config.kbs.map((kb: { name: string }) => kb.name).length, 2);
 });
 
-Deno.test("init with no git identity says so, with the two git config lines; with one it does not", async () => {
+Deno.test("init with no git identity says so, with the git config line that works pasted; with one it does not", async () => {
   await using sandbox = await makeSandbox();
   const env = sandboxEnv(sandbox);
   const anonymous = await runCli(["init", join(sandbox.root, "mine")], { env });
   assert.equal(anonymous.code, 0, show(anonymous));
   assert.match(anonymous.stdout, /! git has no user\.name\/user\.email/);
-  assert.match(anonymous.stdout, /git config --global user\.name "Your Name"/);
-  assert.match(anonymous.stdout, /git config --global user\.email you@example\.com/);
   assert.match(anonymous.stdout, /git-kb <git-kb@localhost>/);
   const json = await runCli(["init", join(sandbox.root, "mine"), "--json"], { env });
   assert.match(parseJson<{ warnings: string[] }>(json).warnings[0], /git config --global/);
+  const line = anonymous.stdout.match(/in place of these\): (git config .*)$/m)?.[1] ?? "";
+  const pasted = await runProcess("sh", ["-c", line], { env: childEnv(env) });
+  assert.equal(pasted.code, 0, `${line}\n${pasted.stderr}`);
+  const configured = await gitRun(sandbox.home, ["config", "--global", "--get-regexp", "^user"], {
+    GIT_CONFIG_GLOBAL: join(sandbox.home, ".gitconfig"),
+  });
+  assert.equal(configured.stdout, "user.name Your Name\nuser.email you@example.com\n");
 
   await using named = await makeSandbox();
   const withIdentity = await runCli(["init", join(named.root, "mine")], {
@@ -174,4 +184,21 @@ Deno.test("the first knowledge base's default folder and name are personal; an e
   assert.equal(again.code, 0, show(again));
   const { kbDir, mode } = parseJson<{ kbDir: string; mode: string }>(again);
   assert.deepEqual([kbDir, mode], [earlierDir, "existing"]);
+});
+
+Deno.test("a command run before any init names the init that starts a new knowledge base, and it works pasted", async () => {
+  await using sandbox = await makeSandbox();
+  const env = {
+    ...sandboxEnv(sandbox),
+    XDG_DATA_HOME: join(sandbox.root, "data"),
+    KB_CLI: `deno run -A ${shellQuote(MAIN)}`,
+    ...IDENTITY,
+  };
+  const before = await runCli(["search", "anything"], { env });
+  assert.equal(before.code, 1, show(before));
+  const start = before.stderr.match(/`([^`]* init)` to start a new one/)?.[1] ?? "";
+  const pasted = await runProcess("sh", ["-c", start], { env: childEnv(env) });
+  assert.equal(pasted.code, 0, `${start}\n${pasted.stderr}`);
+  const after = await runCli(["search", "anything"], { env });
+  assert.equal(after.code, 0, show(after));
 });

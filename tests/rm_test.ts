@@ -6,7 +6,19 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { shellQuote } from "../core/shell/quote.ts";
-import { entryPath, entryText, exists, git, makeKb, parseJson, runCli, show } from "./helpers.ts";
+import { runProcess } from "../io/process.ts";
+import {
+  childEnv,
+  entryPath,
+  entryText,
+  exists,
+  git,
+  MAIN,
+  makeKb,
+  parseJson,
+  runCli,
+  show,
+} from "./helpers.ts";
 
 interface RmJson {
   ids: string[];
@@ -54,7 +66,8 @@ Deno.test("rm: deletes, refuses while linked, --force reports the dangling links
     assert.equal(pinned.code, 1, show(pinned));
     const kbFlag = `--kb ${shellQuote(kb.dir)}`;
     assert.ok(pinned.stderr.includes(`\n  git-kb rm kb-p8k2c --force ${kbFlag}\n`), show(pinned));
-    assert.ok(pinned.stderr.includes(`--remove-link <rel>:<target> ${kbFlag})`), show(pinned));
+    assert.match(pinned.stderr, /^ {2}git-kb edit kb-\w{5} --remove-link kb-p8k2c --kb /m);
+    assert.ok(pinned.stderr.includes(`\n  git-kb rm kb-p8k2c ${kbFlag}\n`), show(pinned));
     const missing = await runCli(["get", "kb-zzzzz", "--kb", kb.dir], { env: kb.env });
     assert.ok(missing.stderr.includes(`search <words> ${kbFlag}\n`), show(missing));
     assert.equal(await git(kb.dir, "rev-parse", "HEAD"), head);
@@ -109,4 +122,22 @@ Deno.test("edit and rm refuse an id two files carry, naming both, and change nei
     await Deno.readTextFile(join(kb.dir, real)),
     await Deno.readTextFile(join(kb.dir, shadow)),
   ], before);
+});
+
+Deno.test("rm of a linked entry: the lines it prints to take the links out, pasted, delete it", async () => {
+  await using kb = await makeKb({ remote: true });
+  const env = { ...kb.env, KB_CLI: `deno run -A ${shellQuote(MAIN)}` };
+  const refused = await runCli(["rm", "kb-p8k2c"], { env });
+  assert.equal(refused.code, 1, show(refused));
+  const steps = refused.stderr.split("then delete:\n")[1]?.split("\nor delete anyway")[0] ?? "";
+  const lines = steps.split("\n").map((line) => line.trim());
+  assert.equal(lines.length, 5, show(refused));
+  const path = await entryPath(kb.dir, "kb-p8k2c");
+  const pasted = await runProcess("/bin/sh", ["-c", lines.join(" && ")], { env: childEnv(env) });
+  assert.equal(pasted.code, 0, `${lines.join("\n")}\n${pasted.stderr}`);
+  assert.equal(await exists(join(kb.dir, path)), false);
+  const get = await runCli(["get", "kb-p8k2c"], { env: kb.env });
+  assert.equal(get.code, 1, "deleted, with no link left dangling");
+  const dangling = await runCli(["doctor", "--offline"], { env: kb.env });
+  assert.doesNotMatch(dangling.stdout, /kb-p8k2c/);
 });

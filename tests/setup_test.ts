@@ -26,7 +26,7 @@ const SETUP_FLAGS = [
   "--no-prompt",
   "--allow-read",
   "--allow-write",
-  `--allow-env=${ENV_VARS.join(",")},PATH`,
+  `--allow-env=${ENV_VARS.join(",")},PATH,SHELL`,
 ];
 
 interface Hook {
@@ -96,7 +96,7 @@ function preTool(launcher: string): string[] {
   );
 }
 
-Deno.test("the setup profile: read, write, listed env vars and PATH; no run, no net", () => {
+Deno.test("the setup profile: read, write, listed env vars, PATH and SHELL; no run, no net", () => {
   assert.deepEqual(flagsFor("setup", "/c/git-kb"), SETUP_FLAGS);
 });
 
@@ -454,6 +454,21 @@ Deno.test("setup --path in a fresh HOME: ~/.local/bin made, git-kb on PATH runs,
   assert.match(twice.stdout, /nothing changed/, show(twice));
 });
 
+Deno.test("setup --path for a bash user: the line it prints, pasted, puts git-kb on PATH in a new terminal", async () => {
+  await using s = await makeSetup();
+  const launcher = await realLauncherIn(join(s.root, "checkout", "plugin", "bin"));
+  const env = { PATH: Deno.env.get("PATH") ?? "", HOME: s.home, NO_COLOR: "1", SHELL: "/bin/bash" };
+  const linked = await runProcess(launcher, ["setup", "--path"], { env, clearEnv: true });
+  assert.equal(linked.code, 0, show(linked));
+  const line = linked.stdout.split("\n")[2].trim();
+  assert.equal(line, `echo 'export PATH="$HOME/.local/bin:$PATH"' >> ~/.bashrc`);
+  const pasted = await runProcess("sh", ["-c", line], { env, clearEnv: true });
+  assert.equal(pasted.code, 0, show(pasted));
+  // A new terminal's bash: interactive, not a login shell.
+  const terminal = await runProcess("bash", ["-ic", "command -v git-kb"], { env, clearEnv: true });
+  assert.equal(terminal.stdout.trim(), join(s.home, ".local", "bin", "git-kb"), show(terminal));
+});
+
 Deno.test("setup --path leaves alone a git-kb of the user's own, and a link elsewhere", async () => {
   await using s = await makeSetup();
   const userBin = join(s.home, ".local", "bin");
@@ -526,7 +541,9 @@ Deno.test("setup --mcp: each agent's MCP config gets the server, other keys kept
   await Deno.mkdir(join(toml, ".."));
   const codex = '# mine\nmodel = "o4" # keep\n\n[mcp_servers.docs]\ncommand = "docs-mcp"\n';
   await Deno.writeTextFile(toml, codex);
-  ok(await s.setup(["--agent", "codex", "--mcp", "--read-only"]));
+  const readOnly = ok(await s.setup(["--agent", "codex", "--mcp", "--read-only"]));
+  assert.match(readOnly.stdout, /it offers search, get and context \(read-only\)\.$/m);
+  assert.doesNotMatch(readOnly.stdout, /add and edit/);
   const table = `[mcp_servers.git-kb]\ncommand = ${
     JSON.stringify(s.launcher)
   }\nargs = ["mcp", "--read-only"]\n`;

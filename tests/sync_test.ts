@@ -326,9 +326,22 @@ Deno.test("an uncommitted change in a file the remote changed stops the sync and
 
 Deno.test("no remote: NO_REMOTE, exit 0; a detached HEAD and a rebase under way are refused with the way out", async () => {
   await using kb = await makeKb();
-  const alone = await cli(machineA(kb), "sync");
+  const env = { ...kb.env, KB_CLI: `deno run -A ${shellQuote(MAIN)}` };
+  const alone = await runCli(["sync"], { env });
   equal(alone.code, 0, show(alone));
   ok(alone.stdout.startsWith(`NO_REMOTE: ${kb.dir} has no git remote`), alone.stdout);
+  const remote = join(kb.root, "later.git");
+  await git(kb.root, "init", "--quiet", "--bare", remote);
+  const line = alone.stdout.match(/in place of <url>: (.*)$/m)?.[1] ?? "";
+  const pasted = await runProcess("/bin/sh", ["-c", line.replace("<url>", shellQuote(remote))], {
+    cwd: kb.root,
+    env: childEnv(env),
+  });
+  equal(pasted.code, 0, `${line}\n${pasted.stderr}`);
+  ok(
+    (await git(remote, "for-each-ref")).includes(await git(kb.dir, "rev-parse", "HEAD")),
+    "the pasted line added the remote to the knowledge base and pushed it",
+  );
 
   await using shared = await makeKb({ remote: true });
   const on = machineA(shared);

@@ -206,6 +206,7 @@ Deno.test("a teammate's kernel rule applies only once accepted, as it reads, and
   await t.step("once accepted it applies", async () => {
     const accepted = await runCli(["kernel", "--accept", RULE_ID], { env: kb.env });
     assert.equal(accepted.code, 0, show(accepted));
+    assert.match(accepted.stdout, /^It applies to every prompt from now on, as it reads now;/m);
     assert.match(await promptContext(kb, "s2"), /id_ed25519/);
     const info = await Deno.stat(join(kb.config, "git-kb", "kernel-accepted.json"));
     assert.equal(info.mode! & 0o777, 0o600);

@@ -32,5 +32,15 @@ export function isOnPath(dir: string, pathValue: string | undefined, separator =
   );
 }
 
-/** The sh line that puts `~/.local/bin` on PATH in new login shells, to paste. */
-export const PATH_PROFILE_LINE = `echo 'export PATH="$HOME/.local/bin:$PATH"' >> ~/.profile`;
+/**
+ * The line that puts `~/.local/bin` on PATH in the new terminals of the user's `shell` (its path,
+ * from `SHELL`), to paste: zsh reads `~/.zshrc` and bash `~/.bashrc` when a terminal opens, which
+ * `~/.profile` is not (a login shell's, read again only at the next login); fish has its own
+ * command; any other shell gets `~/.profile`.
+ */
+export function pathSetupLine(shell: string | undefined): string {
+  const name = shell?.split("/").pop();
+  if (name === "fish") return "fish_add_path $HOME/.local/bin";
+  const file = name === "zsh" ? "~/.zshrc" : name === "bash" ? "~/.bashrc" : "~/.profile";
+  return `echo 'export PATH="$HOME/.local/bin:$PATH"' >> ${file}`;
+}

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { isLauncherTarget, isOnPath, userBinDir } from "./command_link.ts";
+import { isLauncherTarget, isOnPath, pathSetupLine, userBinDir } from "./command_link.ts";
 
 Deno.test("the user's folder of commands is ~/.local/bin", () => {
   assert.equal(userBinDir("/home/ann"), "/home/ann/.local/bin");
@@ -20,4 +20,13 @@ Deno.test("on PATH: an exact folder of the list, a trailing slash forgiven", () 
   assert.ok(!isOnPath("/h/.local/bin", undefined));
   assert.ok(!isOnPath("/h/.local/bin", ""));
   assert.ok(isOnPath("C:\\u\\bin", "C:\\x;C:\\u\\bin\\", ";"));
+});
+
+Deno.test("the PATH line goes where the user's shell reads it when a terminal opens", () => {
+  const line = (file: string) => `echo 'export PATH="$HOME/.local/bin:$PATH"' >> ${file}`;
+  assert.equal(pathSetupLine("/bin/zsh"), line("~/.zshrc"));
+  assert.equal(pathSetupLine("/usr/local/bin/bash"), line("~/.bashrc"));
+  assert.equal(pathSetupLine("/usr/bin/fish"), "fish_add_path $HOME/.local/bin");
+  assert.equal(pathSetupLine("/bin/dash"), line("~/.profile"));
+  assert.equal(pathSetupLine(undefined), line("~/.profile"));
 });

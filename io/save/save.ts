@@ -586,6 +586,15 @@ export function syncCommand(kbDir: string): string {
   return kbCommand("sync", "--kb", kbDir);
 }
 
+/**
+ * The line that gives a knowledge base with no remote one and pushes what it holds, with the
+ * user's repo URL in place of `<url>`: `git remote add` run in that folder (wherever the user
+ * pastes it), then {@link syncCommand}.
+ */
+export function addRemoteCommand(kbDir: string): string {
+  return `${gitCommand(kbDir, "remote", "add", "origin")} <url> && ${syncCommand(kbDir)}`;
+}
+
 function conflictError(saved: Unpushed, paths: string[]): PushError {
   const named = paths.map((path) => idOfPath(path) ? `${idOfPath(path)} (${path})` : path);
   return notPushed(
