@@ -42,24 +42,21 @@ export { distinctTerms, STOPWORDS, tokenize } from "./core/text/tokenize.ts";
 export { stem } from "./core/text/stem.ts";
 export { makeSnippet } from "./core/text/snippet.ts";
 
-// core/index: the on-disk index, read (IndexReader) and written (IndexEditor) through a loader,
-// so the format lives in core and the files in io/index.
+// core/index: the on-disk index, its format (format.ts), read (IndexReader) and written
+// (IndexEditor) through a loader, so the format lives in core and the files in io/index.
 export {
   type AnalyzedEntry,
-  DamagedIndexError,
   type DocInfo,
-  type DocMeta,
   type FileRecord,
   type FileSum,
   type FreshnessStamp,
-  IndexReader,
   type InvalidFile,
   type KernelRule,
   type LinkRow,
   type Manifest,
-  type Shape,
   type TermCounts,
-} from "./core/index/reader.ts";
+} from "./core/index/format.ts";
+export { DamagedIndexError, type DocMeta, IndexReader, type Shape } from "./core/index/reader.ts";
 export { type Postings } from "./core/index/postings_file.ts";
 export {
   analyzeEntry,

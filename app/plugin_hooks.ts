@@ -37,7 +37,7 @@ export interface PluginHook {
  * Every hook, in the order of its groups. The Bash rules cover what the hooks read: the judge,
  * commit messages (`git commit`, with git's own options before it) and the gh and glab commands
  * that post text (core/judge/prose.ts; one rule per program, not per pr/mr/issue group); the search augment, rg, grep and its variants,
- * git grep and find, also run through xargs or find -exec (core/search_augment/terms.ts); the receipts,
+ * git grep and find, also run through xargs or find -exec (core/search_augment/commands.ts); the receipts,
  * a run of git-kb; the fetch hook, a run of git-kb too (it decides on `get` alone). A leading `*` also takes in a path, a wrapper or an assignment before the
  * program (`/usr/bin/grep`, `sudo git commit`, `LC_ALL=C grep`).
  */

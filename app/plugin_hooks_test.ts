@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { parseShell } from "../core/shell/words.ts";
 import { commandProse } from "../core/judge/prose.ts";
-import { commandPhrases } from "../core/search_augment/terms.ts";
+import { commandPhrases } from "../core/search_augment/commands.ts";
 import { HOOKS_JSON } from "../build/plugin.ts";
 import { PLUGIN_HOOKS, pluginHooksJson } from "./plugin_hooks.ts";
 import { HOOKS } from "./registry.ts";

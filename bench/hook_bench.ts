@@ -21,7 +21,7 @@ import { fileURLToPath } from "node:url";
 import { join } from "../core/path.ts";
 import { fetchCommand } from "../io/hook/prompt_context.ts";
 import { decideSearch } from "../core/search_augment/match.ts";
-import { phraseWords } from "../core/search_augment/terms.ts";
+import { phraseWords } from "../core/search_augment/patterns.ts";
 import { openIndex } from "../io/index/store.ts";
 import { flagsFor } from "../app/permissions.ts";
 import { bundleSplit, hotHookBundle, shLauncher } from "../build/plugin.ts";

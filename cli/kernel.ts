@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { KernelRule } from "../core/index/reader.ts";
+import type { KernelRule } from "../core/index/format.ts";
 import { type KernelState, kernelState } from "../core/kernel/acceptance.ts";
 import { qualifyId, splitQualifiedId } from "../core/kbs/qualified.ts";
 import { displaySafe, fenceFor } from "../core/text/display.ts";

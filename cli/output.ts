@@ -81,18 +81,8 @@ export const red: (text: string) => string = onStdout.red;
 /** Green text on stdout, for success. */
 export const green: (text: string) => string = onStdout.green;
 
-/**
- * A count with its noun in the right number.
- *
- * @example
- * ```ts
- * plural(1, "entry", "entries"); // "1 entry"
- * plural(2, "entry", "entries"); // "2 entries"
- * ```
- */
-export function plural(count: number, one: string, many: string): string {
-  return `${count} ${count === 1 ? one : many}`;
-}
+/** A count with its noun in the right number (core/text/plural.ts). */
+export { plural } from "../core/text/plural.ts";
 
 /** Print data as JSON on stdout. */
 export function printJson(data: unknown): void {

@@ -24,7 +24,6 @@ import {
   sameJson,
   type Settings,
   SettingsShapeError,
-  unifiedDiff,
 } from "../core/setup/agent_settings.ts";
 import {
   MCP_AGENTS,
@@ -36,6 +35,7 @@ import {
   removeTomlMcpServer,
   setTomlMcpServer,
 } from "../core/setup/mcp_config.ts";
+import { unifiedDiff } from "../core/text/unified_diff.ts";
 import { join } from "../core/path.ts";
 import { isOneOf } from "../core/entry/schema.ts";
 import { isFile } from "../io/disk.ts";

@@ -26,7 +26,7 @@ import {
 import { type PendingMention, pendingNotice } from "../core/kernel/acceptance.ts";
 import { scrubSecrets } from "../core/text/secrets.ts";
 import { assemble, type Assembly, DEFAULT_SURFACE_CONFIG } from "../core/prompt/decision.ts";
-import type { KernelRule } from "../core/index/reader.ts";
+import type { KernelRule } from "../core/index/format.ts";
 import { NotConfiguredError, resolveKbs } from "../io/config.ts";
 import { pathExists } from "../io/disk.ts";
 import { writePrivateFile } from "../io/fs.ts";

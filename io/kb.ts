@@ -8,7 +8,7 @@
  * @module
  */
 import { LIMITS } from "../core/entry/schema.ts";
-import type { InvalidFile } from "../core/index/reader.ts";
+import type { InvalidFile } from "../core/index/format.ts";
 import { join } from "../core/path.ts";
 import { shellQuote } from "../core/shell/quote.ts";
 import { decodeUtf8Strict, NotUtf8Error } from "../core/text/utf8.ts";

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { bytesChecksum } from "../core/hash.ts";
-import { INDEX_VERSION } from "../core/index/reader.ts";
+import { INDEX_VERSION } from "../core/index/format.ts";
 import { shellQuote } from "../core/shell/quote.ts";
 import { indexFindings } from "../io/index/health.ts";
 import {

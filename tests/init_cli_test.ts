@@ -202,3 +202,17 @@ Deno.test("a command run before any init names the init that starts a new knowle
   const after = await runCli(["search", "anything"], { env });
   assert.equal(after.code, 0, show(after));
 });
+
+Deno.test("init without HOME and without --dir: a usage error (exit 2) that asks for --dir, nothing made", async () => {
+  await using sandbox = await makeSandbox();
+  const { HOME: _home, ...env } = sandboxEnv(sandbox);
+  const result = await runCli(["init"], { env, cwd: sandbox.root });
+  assert.equal(result.code, 2, show(result));
+  assert.match(
+    result.stderr,
+    /^git-kb init: cannot choose a default folder without HOME; pass --dir <path>\nUsage: /,
+    show(result),
+  );
+  assert.match(result.stderr, /--help for the options/, show(result));
+  assert.equal(await exists(join(sandbox.config, "git-kb", "config.json")), false, show(result));
+});

@@ -1,5 +1,5 @@
 import { deepStrictEqual as deepEqual, strictEqual as equal } from "node:assert/strict";
-import type { KernelRule } from "../index/reader.ts";
+import type { KernelRule } from "../index/format.ts";
 import { kernelRuleCost, LIMITS } from "./schema.ts";
 import { assemble } from "../prompt/decision.ts";
 

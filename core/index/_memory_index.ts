@@ -5,7 +5,8 @@
  * @module
  */
 import { blankEntry, type Entry } from "../entry/entry.ts";
-import { type FreshnessStamp, IndexReader, type Manifest } from "./reader.ts";
+import type { FreshnessStamp, Manifest } from "./format.ts";
+import { IndexReader } from "./reader.ts";
 import { analyzeEntry, IndexEditor } from "./editor.ts";
 
 /** The stamp every in-memory commit records. */

@@ -4,7 +4,9 @@
  */
 import assert from "node:assert/strict";
 import type { Entry } from "../entry/entry.ts";
-import { checkFile, DamagedIndexError, IndexReader, isEntryPath, sealFiles } from "./reader.ts";
+import { isEntryPath } from "./format.ts";
+import { checkFile, DamagedIndexError, IndexReader } from "./reader.ts";
+import { sealFiles } from "./writer.ts";
 import { analyzeEntry, type EntryAnalysis, IndexEditor } from "./editor.ts";
 import { buildIndex, makeEntry, MemoryStore } from "./_memory_index.ts";
 

@@ -1,8 +1,9 @@
 /**
  * The write side of the search index: how an entry is analyzed into it, and how additions and
- * removals are applied to it (`index.ts` holds the layout and the reader). Pure, like the reader:
- * files come and go through the loader and {@link IndexEditor.changedFiles}. Kept apart from the
- * reader so that the prompt hook, which only reads, never loads it.
+ * removals are applied to it (`format.ts` holds the layout, `reader.ts` the reader, `writer.ts`
+ * seals the changed files). Pure, like the reader: files come and go through the loader and
+ * {@link IndexEditor.changedFiles}. Kept apart from the reader so that the prompt hook, which only
+ * reads, never loads it.
  *
  * @module
  */
@@ -31,8 +32,6 @@ import {
   formatDocChunk,
   type FreshnessStamp,
   INDEX_VERSION,
-  type IndexLoader,
-  IndexReader,
   type LinkRow,
   type Manifest,
   META_MAX_LENGTH,
@@ -43,7 +42,8 @@ import {
   shardOf,
   spillFile,
   type TermCounts,
-} from "./reader.ts";
+} from "./format.ts";
+import { type IndexLoader, IndexReader } from "./reader.ts";
 
 /** Reduce an entry to its index record and term counts. */
 export function analyzeEntry(entry: Entry, path: string, hash: string): AnalyzedEntry {

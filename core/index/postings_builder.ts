@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { shardOf } from "./reader.ts";
+import { shardOf } from "./format.ts";
 import { keywordKey } from "./postings_file.ts";
 import { layOut, type PostingsFiles } from "./postings_layout.ts";
 

@@ -7,7 +7,7 @@ import {
   type PostingsFiles,
   type ShardPostings,
 } from "./postings_layout.ts";
-import { shardOf } from "./reader.ts";
+import { shardOf } from "./format.ts";
 
 /** A seeded generator, so that a failure can be replayed. */
 function random(seed: number): () => number {

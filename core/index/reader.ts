@@ -1,151 +1,41 @@
 /**
- * The search index: what it holds and how it is read (`editor.ts` analyzes entries into it
- * and edits it). Pure: files come and go through a loader function that the I/O layer supplies,
- * so a reader touches only the files its terms need (the prompt hook reads a few small shards).
+ * The index reader: read access to an index through a loader that the I/O layer supplies, so a
+ * reader touches only the files its terms need (the prompt hook reads a few small shards), and
+ * checks every file it reads (`editor.ts` analyzes entries into the index and edits it).
  *
  * The files, their layout, versioning and what a reader must check are specified in
- * spec/index-format.md: a small manifest a reader opens first, which records every other file's
- * size and checksum; per-entry numbers in `meta.bin`, read without parsing; entry records in
- * `docs/` chunks; postings in `shard/` files (line format: `postings_file.ts`) and a `delta.txt`
- * for recent saves; removed entries listed in the manifest and filtered out on read until
- * `IndexEditor.compact` folds them away. Change the layout only with that page and
- * {@link INDEX_VERSION}.
+ * spec/index-format.md and set down in `format.ts`: a small manifest a reader opens first, which
+ * records every other file's size and checksum; per-entry numbers in `meta.bin`, read without
+ * parsing; entry records in `docs/` chunks; postings in `shard/` files (line format:
+ * `postings_file.ts`) and a `delta.txt` for recent saves; removed entries listed in the manifest
+ * and filtered out on read until `IndexEditor.compact` folds them away.
  *
  * @module
  */
-import type { Link } from "../entry/entry.ts";
-import {
-  type Activity,
-  ENTRY_TYPES,
-  type EntryType,
-  type Status,
-  STATUSES,
-} from "../entry/schema.ts";
+import type { Activity, EntryType, Status } from "../entry/schema.ts";
 import { viewAs } from "./bytes.ts";
-import { bytesChecksum, fnv1a } from "../hash.ts";
+import { bytesChecksum } from "../hash.ts";
 import { findPostings, keywordKey, type Postings, postingsSize } from "./postings_file.ts";
 import type { PostingsKind } from "./postings_layout.ts";
-
-/**
- * Bumped whenever the file layout changes (with spec/index-format.md, which names it); an index of
- * another version is rebuilt.
- */
-export const INDEX_VERSION = 19;
-
-/** Entries per docs chunk file. */
-export const CHUNK_SIZE = 32;
-
-/** Field mask bits in keyword postings. */
-export const FIELD_TITLE = 1;
-/** The term comes from a tag or an alias. */
-export const FIELD_KEYWORD = 2;
-/** The entry is superseded or archived: never surfaced by the hooks. */
-export const FLAG_INACTIVE = 4;
-/** The entry is a kernel rule: surfaced whole, never as a keyword pointer. */
-export const FLAG_KERNEL = 8;
-
-/** What the index keeps about one entry for display, filtering and the hooks. */
-export interface DocInfo {
-  /** The entry's id. */
-  id: string;
-  /** Path of the entry file relative to the knowledge base. */
-  path: string;
-  /** The entry's title. */
-  title: string;
-  /** The entry's type. */
-  type: EntryType;
-  /** Whether the entry is active, superseded or archived. */
-  status: Status;
-  /** Whether the entry is a kernel rule. */
-  kernel: boolean;
-  /** The entry's tags. */
-  tags: string[];
-  /** The entry's aliases. */
-  aliases: string[];
-  /** Activities the entry applies to. */
-  appliesTo: Activity[];
-  /** Links the entry declares. */
-  links: Link[];
-  /** The day the entry last changed, `YYYY-MM-DD`. */
-  updated: string;
-  /** Content hash of the entry file; the session ledger compares it to resurface changes. */
-  hash: string;
-  /** Term counts of title, keywords (tags + aliases) and body. */
-  lengths: [number, number, number];
-}
-
-/** Term → occurrences in [title, keywords, body]. */
-export type TermCounts = Map<string, [number, number, number]>;
-
-/**
- * A kernel rule carried whole in the manifest so the prompt hook never opens entry files. The
- * entry file's path and content hash let a full check verify the rule against the file.
- */
-export interface KernelRule {
-  /** The rule's entry id. */
-  id: string;
-  /** The rule's title. */
-  title: string;
-  /** The rule's entry type. */
-  type: EntryType;
-  /** Path of the entry file relative to the knowledge base. */
-  path: string;
-  /** Content hash of the entry file when the rule was carried into the manifest. */
-  hash: string;
-  /** The rule's markdown body. */
-  body: string;
-  /**
-   * The hash of its title and body (`kernelRuleHash`, core/kernel/acceptance.ts), worked out when
-   * the index was built so the prompt hook compares it with the user's acceptances without
-   * hashing; absent from an index built before it was recorded.
-   */
-  ruleHash?: string;
-}
-
-/** An index file's size in bytes and {@link bytesChecksum}, as the manifest records them. */
-export type FileSum = [size: number, checksum: string];
-
-/** The small file every reader opens first. */
-export interface Manifest {
-  /** Format version of the index; another version is rebuilt. */
-  version: number;
-  /** The knowledge base folder this index describes. */
-  kbDir: string;
-  /** When the index files were last written, as an ISO timestamp. */
-  builtAt: string;
-  /** When the entry files were last all checked against the index, in ms since the epoch. */
-  verifiedAt: number;
-  /** What the entries folder and git looked like when the index was last brought up to date. */
-  stamp: FreshnessStamp;
-  /** How many entries the index holds. */
-  docCount: number;
-  /** The ordinal the next entry taken in gets. */
-  nextOrd: number;
-  /** How many shards the postings are spread over. */
-  shardCount: number;
-  /** Sum of term counts per field over all entries, for average lengths. */
-  totals: [number, number, number];
-  /** The kernel rules, whole. */
-  kernel: KernelRule[];
-  /** Entry files left out of the index because they break the contract. */
-  invalid: InvalidFile[];
-  /** Ordinals removed since the shards were written. */
-  dead: number[];
-  /** Ordinals whose postings live in the delta file. */
-  deltaOrds: number[];
-  /** Every other index file by name: what it must measure and hash to. */
-  sums: Record<string, FileSum>;
-}
-
-/** An entry file the index could not take, and why. */
-export interface InvalidFile {
-  /** Path of the entry file relative to the knowledge base. */
-  path: string;
-  /** Why the index left it out. */
-  message: string;
-  /** Set when the file is left out because another file has the same id: that id. */
-  duplicateOf?: string;
-}
+import {
+  CHUNK_SIZE,
+  DELTA_FILE,
+  docChunkName,
+  type DocInfo,
+  type FileRecord,
+  isEntryPath,
+  isKernelFlags,
+  type KernelRule,
+  type LinkRow,
+  type Manifest,
+  META_FLAGS,
+  META_STRIDE,
+  shardFile,
+  shardOf,
+  spillFile,
+  statusOfFlags,
+  typeOfFlags,
+} from "./format.ts";
 
 /**
  * Raised when an index file is missing, of the wrong size or checksum, or does not parse: the
@@ -162,42 +52,6 @@ export class DamagedIndexError extends Error {
     super(`the index is damaged (${file}: ${detail}); the next git-kb run rebuilds it`);
     this.name = "DamagedIndexError";
   }
-}
-
-/** What an entry path in the index must look like: a `.md` file in `entries/` or below it. */
-const ENTRY_PATH = /^entries\/(?:[^/\\]+\/)*[^/\\]+\.md$/;
-
-/**
- * Whether `path` is a plausible entry path in the index: a `.md` file in `entries/` or one of its
- * sub-folders, with no `.` or `..` segment, so no way out of the knowledge base. A cache file is
- * never trusted further (and a read checks the real path again: io/index/store.ts).
- */
-export function isEntryPath(path: unknown): path is string {
-  return typeof path === "string" && ENTRY_PATH.test(path) &&
-    !path.split("/").some((segment) => segment === "." || segment === "..");
-}
-
-/** An index file's contents as bytes: text as UTF-8, bytes as they are, anything else as JSON. */
-export function encodeIndexFile(value: unknown): Uint8Array {
-  if (value instanceof Uint8Array) return value;
-  return new TextEncoder().encode(typeof value === "string" ? value : JSON.stringify(value));
-}
-
-/**
- * Index files as they are written: each encoded, its size and checksum recorded in the
- * manifest (which keeps those of files left as they were), the manifest last.
- */
-export function sealFiles(changed: Map<string, unknown>): Map<string, Uint8Array> {
-  const manifest = changed.get("manifest.json") as Manifest;
-  const sealed = new Map<string, Uint8Array>();
-  for (const [name, value] of changed) {
-    if (name === "manifest.json") continue;
-    const bytes = encodeIndexFile(value);
-    manifest.sums[name] = [bytes.length, bytesChecksum(bytes)];
-    sealed.set(name, bytes);
-  }
-  sealed.set("manifest.json", encodeIndexFile(manifest));
-  return sealed;
 }
 
 /**
@@ -220,106 +74,11 @@ export function checkFile(
   }
 }
 
-/** Cheap signals that the knowledge base changed: folder mtime and git's HEAD and index. */
-export interface FreshnessStamp {
-  /** Modification time of the entries folder, in ms since the epoch. */
-  entriesMtime: number;
-  /** The text of git's HEAD file; empty where the knowledge base has none. */
-  head: string;
-  /** Modification time of git's index file, in ms since the epoch. */
-  gitIndexMtime: number;
-  /**
-   * The sub-folders of the entries folder, each `[path, mtime]`: a file saved by rename, added
-   * or removed in one moves its mtime. Absent in a stamp written before they were watched.
-   */
-  folders?: [string, number][];
-  /**
-   * Entry files watched one by one, each `[path, size, mtime]`: the kernel rules (inlined in
-   * every prompt) and the most recently changed entries, the likeliest to be edited in place.
-   */
-  files?: [string, number, number][];
-}
-
-/**
- * A declared link with the titles of both ends: [from, rel, to, from title, to title]. The
- * target's title is null while no entry has that id.
- */
-export type LinkRow = [string, string, string, string, string | null];
-
-/** Where an entry file stands on disk: [ordinal, size, mtime ms]. */
-export type FileRecord = [number, number, number];
-
-/** An entry reduced to what the index stores. */
-export interface AnalyzedEntry {
-  /** What the index keeps about the entry. */
-  info: DocInfo;
-  /** Its terms and their counts per field. */
-  terms: TermCounts;
-}
-
 /**
  * Loads an index file by name, or returns undefined when it does not exist: `.json` files
  * parsed, `.txt` files as text, `.bin` files as bytes.
  */
 export type IndexLoader = (name: string) => unknown;
-
-/**
- * How many postings shards suit an index of `docCount` entries: about 32 entries a shard, at most
- * 1,024. The prompt hook reads the shard of every prompt word but parses only the word's line,
- * so a shard's size costs it little; fewer shards mean fewer files for a build to write.
- */
-export function shardCountFor(docCount: number): number {
-  let shards = 1;
-  while (shards < 1024 && shards * 32 < docCount) shards *= 2;
-  return shards;
-}
-
-/** The shard a term's postings live in. */
-export function shardOf(term: string, shardCount: number): number {
-  return fnv1a(term) % shardCount;
-}
-
-/** The file of shard number `shard`. */
-export function shardFile(shard: number): string {
-  return `shard/${shard}.txt`;
-}
-
-/** The file of spilled list `n` of shard number `shard` (see `postings_file.ts`). */
-export function spillFile(shard: number, n: number): string {
-  return `shard/${shard}-${n}.bin`;
-}
-
-/** The file of the postings of entries added since the shards were written. */
-export const DELTA_FILE = "delta.txt";
-
-/** Numbers per entry in `meta.bin`: three field lengths and the flags. */
-export const META_STRIDE = 4;
-
-/** Where the flags sit among an entry's `meta.bin` numbers. */
-const META_FLAGS = 3;
-
-/** The most a field length in `meta.bin` can say; a longer field counts as this long. */
-export const META_MAX_LENGTH = 0xffff;
-
-/** Where the status index starts in a `meta.bin` flags word (the type's index is below it). */
-const STATUS_SHIFT = 3;
-/** The kernel bit of a `meta.bin` flags word. */
-const KERNEL_BIT = 1 << 5;
-
-/**
- * The flags word of an entry in `meta.bin`: its type's index in bits 0–2, its status's in bits
- * 3–4, and bit 5 set for a kernel rule. A removed entry's word is all ones (status index 3,
- * which names no status).
- */
-export function metaFlags(type: EntryType, status: Status, kernel: boolean): number {
-  return ENTRY_TYPES.indexOf(type) | STATUSES.indexOf(status) << STATUS_SHIFT |
-    (kernel ? KERNEL_BIT : 0);
-}
-
-/** The status named by a `meta.bin` flags word; undefined for a removed entry, or none. */
-function statusOf(flags: number | undefined): Status | undefined {
-  return flags === undefined ? undefined : STATUSES[(flags >> STATUS_SHIFT) & 3];
-}
 
 /** Ranking facts about one entry, from `meta.bin`. */
 export interface DocMeta {
@@ -520,13 +279,13 @@ export class IndexReader {
     const meta = this.metaValues();
     const at = ord * META_STRIDE;
     const flags = meta[at + META_FLAGS];
-    const status = statusOf(flags);
+    const status = statusOfFlags(flags);
     if (status === undefined) return undefined;
     return {
       lengths: [meta[at], meta[at + 1], meta[at + 2]],
-      type: ENTRY_TYPES[flags & ((1 << STATUS_SHIFT) - 1)],
+      type: typeOfFlags(flags),
       status,
-      kernel: (flags & KERNEL_BIT) !== 0,
+      kernel: isKernelFlags(flags),
     };
   }
 
@@ -536,7 +295,7 @@ export class IndexReader {
    */
   isPointable(ord: number): boolean {
     const flags = this.metaValues()[ord * META_STRIDE + META_FLAGS];
-    return statusOf(flags) === "active" && (flags & KERNEL_BIT) === 0;
+    return statusOfFlags(flags) === "active" && !isKernelFlags(flags);
   }
 
   /**
@@ -546,7 +305,7 @@ export class IndexReader {
   fieldLength(ord: number, field: number): number {
     const meta = this.metaValues();
     const at = ord * META_STRIDE;
-    return statusOf(meta[at + META_FLAGS]) === undefined ? -1 : meta[at + field];
+    return statusOfFlags(meta[at + META_FLAGS]) === undefined ? -1 : meta[at + field];
   }
 
   /** The `meta.bin` numbers, {@link META_STRIDE} per ordinal. */
@@ -643,11 +402,6 @@ function isDocInfo(value: unknown): value is DocInfo {
     Array.isArray(doc.lengths);
 }
 
-/** The docs chunk file holding the record of `ord`. */
-export function docChunkName(ord: number): string {
-  return `docs/${Math.floor(ord / CHUNK_SIZE)}.txt`;
-}
-
 /** Line `index` (from 0) of `text`, or "" when it has fewer lines. */
 function nthLine(text: string, index: number): string {
   let start = 0;
@@ -657,16 +411,6 @@ function nthLine(text: string, index: number): string {
   }
   const end = text.indexOf("\n", start);
   return text.slice(start, end < 0 ? text.length : end);
-}
-
-/** A docs chunk's records, one per line, as {@link IndexReader.doc} reads them. */
-export function parseDocChunk(text: string): (DocInfo | null)[] {
-  return text ? text.split("\n").map((line) => line ? JSON.parse(line) : null) : [];
-}
-
-/** The text of a docs chunk. */
-export function formatDocChunk(docs: (DocInfo | null | undefined)[]): string {
-  return Array.from(docs, (doc) => JSON.stringify(doc ?? null)).join("\n");
 }
 
 /** A map from a flat [key, …values, key, …] array of the given stride. */

@@ -13,7 +13,7 @@ import {
   parseDocChunk,
   shardCountFor,
   shardOf,
-} from "./reader.ts";
+} from "./format.ts";
 import { analyzeEntry, COMPACT_AFTER, IndexEditor } from "./editor.ts";
 import { addEntry, buildIndex, makeEntry, MemoryStore, pathOf, STAMP } from "./_memory_index.ts";
 import { findList, type Postings, spillNumber } from "./postings_file.ts";

@@ -12,7 +12,8 @@
  *
  * @module
  */
-import type { IndexReader, KernelRule } from "../index/reader.ts";
+import type { KernelRule } from "../index/format.ts";
+import type { IndexReader } from "../index/reader.ts";
 import {
   assemble,
   decide,

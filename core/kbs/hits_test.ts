@@ -1,5 +1,5 @@
 import { deepStrictEqual as deepEqual } from "node:assert/strict";
-import type { DocInfo } from "../index/reader.ts";
+import type { DocInfo } from "../index/format.ts";
 import type { Hit } from "../search/rank.ts";
 import { mergeHits } from "./hits.ts";
 

@@ -5,7 +5,8 @@
  * @module
  */
 import { displaySafe, kernelBlock } from "../text/display.ts";
-import type { DocInfo, IndexReader, KernelRule } from "../index/reader.ts";
+import type { DocInfo, KernelRule } from "../index/format.ts";
+import type { IndexReader } from "../index/reader.ts";
 import {
   type Evidence,
   FIRING_RULE,

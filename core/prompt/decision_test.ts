@@ -5,7 +5,8 @@
 import { fenceFor } from "../text/display.ts";
 import { deepStrictEqual, ok, strictEqual as equal } from "node:assert/strict";
 import type { Entry } from "../entry/entry.ts";
-import { type IndexReader, type KernelRule, shardCountFor } from "../index/reader.ts";
+import { type KernelRule, shardCountFor } from "../index/format.ts";
+import type { IndexReader } from "../index/reader.ts";
 import { buildIndex, makeEntry } from "../index/_memory_index.ts";
 import { LIMITS } from "../entry/schema.ts";
 import {

@@ -5,7 +5,8 @@
  */
 import { deepStrictEqual as deepEqual, ok, strictEqual as equal } from "node:assert/strict";
 import type { Entry } from "../entry/entry.ts";
-import { type IndexReader, shardCountFor } from "../index/reader.ts";
+import { shardCountFor } from "../index/format.ts";
+import type { IndexReader } from "../index/reader.ts";
 import { buildIndex, makeEntry } from "../index/_memory_index.ts";
 import { generateEntries, VOCABULARY } from "../../bench/generate.ts";
 import { decide } from "./decision.ts";

@@ -26,7 +26,7 @@
  * @module
  */
 import type { IndexReader } from "../index/reader.ts";
-import { FIELD_KEYWORD, FIELD_TITLE } from "../index/reader.ts";
+import { FIELD_KEYWORD, FIELD_TITLE } from "../index/format.ts";
 import type { Postings } from "../index/postings_file.ts";
 import { forEachScore } from "../search/rank.ts";
 import { MAX_TERM_LENGTH, splitWords, termOf } from "../text/tokenize.ts";

@@ -13,7 +13,8 @@
  *
  * @module
  */
-import { type DocInfo, type IndexReader, shardOf } from "../index/reader.ts";
+import { type DocInfo, shardOf } from "../index/format.ts";
+import type { IndexReader } from "../index/reader.ts";
 import type { Postings } from "../index/postings_file.ts";
 import type { EntryType } from "../entry/schema.ts";
 import { distinctTerms, splitWords, termOf } from "../text/tokenize.ts";

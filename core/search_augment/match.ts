@@ -12,7 +12,8 @@
  *
  * @module
  */
-import { FIELD_TITLE, FLAG_INACTIVE, FLAG_KERNEL, type IndexReader } from "../index/reader.ts";
+import { FIELD_TITLE, FLAG_INACTIVE, FLAG_KERNEL } from "../index/format.ts";
+import type { IndexReader } from "../index/reader.ts";
 import {
   assemble,
   type Assembly,

@@ -1,19 +1,19 @@
 /**
- * Table tests of search term extraction (core/search_augment/terms.ts): every tool shape, flags and
- * their values, quotes, pipes, `find -name '*.ts'`, `git grep`, `rg -e`, regex metacharacters,
- * short words, extensions and wildcards.
+ * Table tests of search term extraction (core/search_augment/terms.ts, with patterns.ts and
+ * commands.ts): every tool shape, flags and their values, quotes, pipes, `find -name '*.ts'`,
+ * `git grep`, `rg -e`, regex metacharacters, short words, extensions and wildcards.
  */
 import { deepStrictEqual, ok, strictEqual as equal } from "node:assert/strict";
+import { searchPhrases } from "./terms.ts";
+import { MAX_COMMAND_DEPTH } from "./commands.ts";
 import {
   expandBraces,
   globPhrases,
-  MAX_COMMAND_DEPTH,
   MAX_PATTERN_LENGTH,
   MAX_PHRASES,
   phraseWords,
   regexPhrases,
-  searchPhrases,
-} from "./terms.ts";
+} from "./patterns.ts";
 import { splitCamelCase } from "../text/tokenize.ts";
 
 /** [tool, input, expected phrases]. */

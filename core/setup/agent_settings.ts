@@ -1,8 +1,8 @@
 /**
  * Agent hook settings as data, for `git-kb setup`: which hook entries git-kb wants in an agent's
  * settings file, how to merge them into what is already there (keeping every other key, matcher
- * group and hook), how to take them out again, and a line diff that shows the change. Pure: no
- * I/O.
+ * group and hook), and how to take them out again. Pure: no I/O. The change is shown with
+ * core/text/unified_diff.ts.
  *
  * Our entries are recognised by their command, not by position: a command that runs a `git-kb`
  * launcher with `hook <verb>` (`"/any/path/plugin/bin/git-kb" hook prompt`) is ours, whatever
@@ -370,124 +370,6 @@ export function detectIndent(text: string): string {
 /** `settings` as file text, indented like `previous`, with a final newline. */
 export function formatSettings(settings: Settings, previous = ""): string {
   return `${JSON.stringify(settings, null, detectIndent(previous))}\n`;
-}
-
-/** One line of a diff: kept (" "), removed ("-") or added ("+"). */
-interface DiffLine {
-  mark: " " | "-" | "+";
-  text: string;
-}
-
-function splitLines(text: string): string[] {
-  if (!text) return [];
-  const lines = text.split("\n");
-  if (lines[lines.length - 1] === "") lines.pop();
-  return lines;
-}
-
-/** Past this many cells the middle of a diff is shown as all removed then all added. */
-const MAX_DIFF_CELLS = 4_000_000;
-
-/** A longest-common-subsequence line diff of `a` and `b`. */
-function diffMiddle(a: string[], b: string[]): DiffLine[] {
-  const removed = a.map((text): DiffLine => ({ mark: "-", text }));
-  const added = b.map((text): DiffLine => ({ mark: "+", text }));
-  if (!a.length || !b.length || (a.length + 1) * (b.length + 1) > MAX_DIFF_CELLS) {
-    return [...removed, ...added];
-  }
-  const width = b.length + 1;
-  const common = new Uint32Array((a.length + 1) * width);
-  for (let i = a.length - 1; i >= 0; i--) {
-    for (let j = b.length - 1; j >= 0; j--) {
-      common[i * width + j] = a[i] === b[j]
-        ? common[(i + 1) * width + j + 1] + 1
-        : Math.max(common[(i + 1) * width + j], common[i * width + j + 1]);
-    }
-  }
-  const lines: DiffLine[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) {
-      lines.push({ mark: " ", text: a[i] });
-      i++;
-      j++;
-    } else if (common[(i + 1) * width + j] >= common[i * width + j + 1]) {
-      lines.push(removed[i++]);
-    } else lines.push(added[j++]);
-  }
-  return [...lines, ...removed.slice(i), ...added.slice(j)];
-}
-
-/** Every line of the change from `a` to `b`, kept lines included. */
-function diffLines(a: string[], b: string[]): DiffLine[] {
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let end = 0;
-  while (
-    end < a.length - start && end < b.length - start &&
-    a[a.length - 1 - end] === b[b.length - 1 - end]
-  ) end++;
-  const kept = (text: string): DiffLine => ({ mark: " ", text });
-  return [
-    ...a.slice(0, start).map(kept),
-    ...diffMiddle(a.slice(start, a.length - end), b.slice(start, b.length - end)),
-    ...a.slice(a.length - end).map(kept),
-  ];
-}
-
-function hunkHeader(lines: DiffLine[], from: number, to: number): string {
-  const count = (marks: string) =>
-    lines.slice(from, to).filter((line) => marks.includes(line.mark)).length;
-  const before = (marks: string) =>
-    lines.slice(0, from).filter((line) => marks.includes(line.mark)).length;
-  const range = (marks: string) => {
-    const length = count(marks);
-    return `${before(marks) + (length ? 1 : 0)},${length}`;
-  };
-  return `@@ -${range(" -")} +${range(" +")} @@`;
-}
-
-/** Options for {@link unifiedDiff}. */
-export interface DiffOptions {
-  /** The label of the old text (`--- label`). */
-  from: string;
-  /** The label of the new text (`+++ label`). */
-  to: string;
-  /** Unchanged lines shown around each change (default 3). */
-  context?: number;
-}
-
-/**
- * A unified diff of two texts, line by line, with `context` unchanged lines around each change;
- * empty when they are equal.
- *
- * @example
- * ```ts
- * unifiedDiff("a\nb\n", "a\nc\n", { from: "old", to: "new" });
- * // "--- old\n+++ new\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n"
- * ```
- */
-export function unifiedDiff(before: string, after: string, options: DiffOptions): string {
-  const lines = diffLines(splitLines(before), splitLines(after));
-  const context = options.context ?? 3;
-  const changed = lines.flatMap((line, index) => line.mark === " " ? [] : [index]);
-  if (!changed.length) return "";
-  const hunks: [number, number][] = [];
-  for (const index of changed) {
-    const from = Math.max(0, index - context);
-    const to = Math.min(lines.length, index + context + 1);
-    const last = hunks[hunks.length - 1];
-    if (last && from <= last[1]) last[1] = to;
-    else hunks.push([from, to]);
-  }
-  const body = hunks.map(([from, to]) =>
-    [
-      hunkHeader(lines, from, to),
-      ...lines.slice(from, to).map((line) => `${line.mark}${line.text}`),
-    ].join("\n")
-  );
-  return `--- ${options.from}\n+++ ${options.to}\n${body.join("\n")}\n`;
 }
 
 /**

@@ -16,8 +16,8 @@ import {
   sameJson,
   type Settings,
   SettingsShapeError,
-  unifiedDiff,
 } from "./agent_settings.ts";
+import { unifiedDiff } from "../text/unified_diff.ts";
 import pluginHooks from "../../plugin/hooks/hooks.json" with { type: "json" };
 
 const PLUGIN: PluginHooks = {
@@ -376,67 +376,20 @@ Deno.test("formatSettings keeps the file's indentation and ends with a newline",
   assert.equal(formatSettings({}), "{}\n");
 });
 
-Deno.test("unifiedDiff", async (t) => {
+Deno.test("the diff of a settings change applied to the old text gives the new one", () => {
   const labels = { from: "old", to: "new" };
-  await t.step("equal texts give nothing", () => {
-    assert.equal(unifiedDiff("a\nb\n", "a\nb\n", labels), "");
-  });
-  await t.step("a changed line with its context", () => {
-    assert.equal(
-      unifiedDiff("a\nb\nc\n", "a\nB\nc\n", labels),
-      "--- old\n+++ new\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n",
-    );
-  });
-  await t.step("a new file", () => {
-    assert.equal(unifiedDiff("", "x\ny\n", labels), "--- old\n+++ new\n@@ -0,0 +1,2 @@\n+x\n+y\n");
-  });
-  await t.step("everything removed", () => {
-    assert.equal(unifiedDiff("x\n", "", labels), "--- old\n+++ new\n@@ -1,1 +0,0 @@\n-x\n");
-  });
-  await t.step("distant changes make separate hunks with their own line numbers", () => {
-    const before = Array.from({ length: 20 }, (_, index) => `line ${index + 1}`);
-    const after = before.map((line, index) =>
-      index === 1 ? "changed 2" : index === 17 ? "changed 18" : line
-    );
-    after.splice(10, 0, "inserted");
-    const diff = unifiedDiff(before.join("\n"), after.join("\n"), { ...labels, context: 1 });
-    assert.equal(
-      diff,
-      [
-        "--- old",
-        "+++ new",
-        "@@ -1,3 +1,3 @@",
-        " line 1",
-        "-line 2",
-        "+changed 2",
-        " line 3",
-        "@@ -10,2 +10,3 @@",
-        " line 10",
-        "+inserted",
-        " line 11",
-        "@@ -17,3 +18,3 @@",
-        " line 17",
-        "-line 18",
-        "+changed 18",
-        " line 19",
-        "",
-      ].join("\n"),
-    );
-  });
-  await t.step("the diff applied to the old text gives the new one", () => {
-    const before = JSON.stringify({ model: "opus", hooks: { Stop: [] } }, null, 2);
-    const after = formatSettings(mergeHooks(JSON.parse(before), wanted()), before);
-    const diff = unifiedDiff(before, after, { ...labels, context: 1_000 });
-    const body = diff.split("\n").slice(3).filter((line) => line !== "");
-    assert.deepEqual(
-      body.filter((line) => !line.startsWith("+")).map((line) => line.slice(1)),
-      before.split("\n"),
-    );
-    assert.deepEqual(
-      body.filter((line) => !line.startsWith("-")).map((line) => line.slice(1)),
-      after.trimEnd().split("\n"),
-    );
-  });
+  const before = JSON.stringify({ model: "opus", hooks: { Stop: [] } }, null, 2);
+  const after = formatSettings(mergeHooks(JSON.parse(before), wanted()), before);
+  const diff = unifiedDiff(before, after, { ...labels, context: 1_000 });
+  const body = diff.split("\n").slice(3).filter((line) => line !== "");
+  assert.deepEqual(
+    body.filter((line) => !line.startsWith("+")).map((line) => line.slice(1)),
+    before.split("\n"),
+  );
+  assert.deepEqual(
+    body.filter((line) => !line.startsWith("-")).map((line) => line.slice(1)),
+    after.trimEnd().split("\n"),
+  );
 });
 
 Deno.test("agentsRule tells the agent to run context first, with the quoted launcher", () => {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { displaySafe, fenceFor } from "./display.ts";
-import type { KernelRule } from "../index/reader.ts";
+import type { KernelRule } from "../index/format.ts";
 import { assemble, type Pointer } from "../prompt/decision.ts";
 
 const FETCH = (ids: string[]) => `git-kb get ${ids.join(" ")} --kb /kb`;

@@ -7,7 +7,7 @@
 import type { Finding } from "../../core/setup/finding.ts";
 import { join } from "../../core/path.ts";
 import { ifExists } from "../fs.ts";
-import { INDEX_VERSION, type InvalidFile } from "../../core/index/reader.ts";
+import { INDEX_VERSION, type InvalidFile } from "../../core/index/format.ts";
 import { findDamage, openIndex, readManifest } from "./store.ts";
 import { kernelDamage } from "./refresh.ts";
 import { scanEntries } from "../kb.ts";

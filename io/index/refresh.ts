@@ -10,15 +10,14 @@ import { splitFrontmatter } from "../../core/entry/frontmatter.ts";
 import { contentHash } from "../../core/hash.ts";
 import { kernelRuleHash } from "../../core/kernel/acceptance.ts";
 import {
-  DamagedIndexError,
   type FileRecord,
   type FreshnessStamp,
-  type IndexReader,
   type KernelRule,
   type Manifest,
-  sealFiles,
   shardCountFor,
-} from "../../core/index/reader.ts";
+} from "../../core/index/format.ts";
+import { DamagedIndexError, type IndexReader } from "../../core/index/reader.ts";
+import { sealFiles } from "../../core/index/writer.ts";
 import { type EntryAnalysis, type EntryFile, IndexEditor } from "../../core/index/editor.ts";
 import { ensurePrivateDir, PRIVATE_FILE_MODE, writeData, writePrivateFile } from "../fs.ts";
 import { LockTimeoutError, withLock } from "../save/lock.ts";

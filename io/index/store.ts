@@ -11,15 +11,17 @@
  */
 import { join, resolveFrom } from "../../core/path.ts";
 import {
-  checkFile,
-  DamagedIndexError,
   type FreshnessStamp,
   INDEX_VERSION,
-  type IndexLoader,
-  IndexReader,
   type InvalidFile,
   isEntryPath,
   type Manifest,
+} from "../../core/index/format.ts";
+import {
+  checkFile,
+  DamagedIndexError,
+  type IndexLoader,
+  IndexReader,
 } from "../../core/index/reader.ts";
 import { ENTRIES_DIR, readKbFile, UnreadableEntryError } from "../kb.ts";
 import { indexDir } from "../paths.ts";

@@ -1,0 +1,96 @@
+/**
+ * The checks `git-kb doctor` runs, each a function returning findings ({@link Check}), and
+ * running them: the setup's once, each knowledge base's in turn. A check that lives beside what
+ * it checks (git state, the save lock, index damage) plugs in as one more entry of
+ * {@link KB_CHECKS}.
+ *
+ * @module
+ */
+import type { Finding } from "../../core/setup/finding.ts";
+import { configCandidates } from "../config.ts";
+import { idCollisionFindings } from "../kbs/collisions.ts";
+import { cacheFindings } from "../cache_health.ts";
+import { checkGitLocks, checkOrphans, checkRepoState } from "../save/repo_state.ts";
+import { checkSaveLock } from "../save/save.ts";
+import type { Check, DoctorContext } from "./context.ts";
+import { gitFindings } from "./git_checks.ts";
+import {
+  contractFindings,
+  indexFindings,
+  kernelFindings,
+  leftOutFindings,
+  repairFindings,
+} from "./entry_checks.ts";
+
+/** Which knowledge base was chosen and whether a config file names another one. */
+export function configFindings({ location }: DoctorContext): Finding[] {
+  const findings: Finding[] = [{
+    level: "ok",
+    check: "config",
+    message: `knowledge base ${location.kbDir} (from ${location.source})`,
+  }];
+  for (const candidate of configCandidates()) {
+    if (candidate.kbDir && candidate.kbDir !== location.kbDir) {
+      findings.push({
+        level: "warn",
+        check: "config",
+        message: `${candidate.file} names another knowledge base: ${candidate.kbDir}`,
+      });
+    }
+  }
+  return findings;
+}
+
+/** The repository's state as a save sees it: git operations under way, locks, orphan files. */
+export async function saveStateFindings(context: DoctorContext): Promise<Finding[]> {
+  const { kbDir } = context;
+  return [
+    await checkRepoState(kbDir),
+    await checkGitLocks(kbDir),
+    await checkSaveLock(kbDir),
+    await checkOrphans(kbDir),
+  ];
+}
+
+/** The checks of the setup as a whole, run once however many knowledge bases it names. */
+export const SETUP_CHECKS: readonly Check[] = [
+  configFindings,
+  ({ location }) => idCollisionFindings(location),
+];
+
+/** The checks of one knowledge base, run for each. */
+export const KB_CHECKS: readonly Check[] = [
+  gitFindings,
+  saveStateFindings,
+  ({ kbDir }) => cacheFindings(kbDir),
+  indexFindings,
+  contractFindings,
+  repairFindings,
+  leftOutFindings,
+  kernelFindings,
+];
+
+/**
+ * Run `checks` in order and gather their findings. A check that throws becomes one error finding
+ * (once, however many checks hit the same error: the index's, say), unless `thrownOn` picks the
+ * error: that one is thrown on (the CLI's, a missing permission, for it to name the flag).
+ */
+export async function gatherFindings(
+  context: DoctorContext,
+  checks: readonly Check[],
+  thrownOn: (error: unknown) => boolean,
+): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  for (const check of checks) {
+    try {
+      findings.push(...await check(context));
+    } catch (error) {
+      if (thrownOn(error)) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      if (!findings.some((finding) => finding.message === message)) {
+        findings.push({ level: "error", check: "doctor", message });
+      }
+    }
+  }
+  return findings;
+}

@@ -1,0 +1,235 @@
+/**
+ * `git-kb doctor`'s checks of the entries and the index: the index's freshness, every file the
+ * index left out (with the command that fixes it), every entry against the contract, the
+ * entries served only through a repair, and the kernel rules' budget and acceptance.
+ *
+ * @module
+ */
+import { checkAgainstKb, parseEntryText } from "../../core/entry/entry.ts";
+import { idFromPath, isEntryId, nameWithId } from "../../core/entry/identity.ts";
+import { readEntryForgivingly } from "../../core/entry/repair.ts";
+import type { Finding } from "../../core/setup/finding.ts";
+import type { KernelRule } from "../../core/index/format.ts";
+import type { IndexReader } from "../../core/index/reader.ts";
+import { pendingSummary } from "../../core/kernel/acceptance.ts";
+import { join } from "../../core/path.ts";
+import { kernelRuleCost, LIMITS } from "../../core/entry/schema.ts";
+import { shellCommand, shellQuote } from "../../core/shell/quote.ts";
+import { plural } from "../../core/text/plural.ts";
+import { ENTRIES_DIR, readKbFile } from "../kb.ts";
+import { AcceptanceRecordError, pendingMentions, readAcceptedRules } from "../kernel/acceptance.ts";
+import { indexFindings as indexHealthFindings } from "../index/health.ts";
+import { indexDir } from "../paths.ts";
+import { lstatOf, pathExists } from "../disk.ts";
+import { kbCommand } from "../self_command.ts";
+import { type DoctorContext, withFix } from "./context.ts";
+
+/** A command that moves `from` to `to`, or that compares the two when `to` exists already. */
+function moveCommand(from: string, to: string): string {
+  return pathExists(to)
+    ? shellCommand(["diff", "--", from, to])
+    : shellCommand(["mv", "--", from, to]);
+}
+
+/** A command that opens `path` in the user's editor, safe to paste. */
+function editCommand(path: string): string {
+  return `\${VISUAL:-\${EDITOR:-vi}} ${shellQuote(path)}`;
+}
+
+/** Whether the index was up to date, and where it is. */
+export async function indexFindings(context: DoctorContext): Promise<Finding[]> {
+  const health = await indexHealthFindings(context.kbDir);
+  if (health.some((finding) => finding.level !== "ok")) return health;
+  const { report } = await context.index();
+  const entries = plural(report.docCount, "entry", "entries");
+  return [{
+    level: "ok",
+    check: "index",
+    message: report.mode === "fresh"
+      ? `up to date: ${entries} at ${indexDir(context.kbDir)}`
+      : `was stale (${report.added} added, ${report.changed} changed, ${report.removed} removed); ` +
+        `updated in ${Math.round(report.ms)} ms: ${entries}`,
+  }];
+}
+
+/** The id a file's frontmatter declares, when it can be read and looks like one. */
+function declaredId(kbDir: string, path: string): string | undefined {
+  try {
+    const id = parseEntryText(readKbFile(kbDir, path), path).fields.id;
+    return isEntryId(id) ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The command that fixes a file the index left out: move it where the index reads it (into
+ * entries/, to a name ending in `.md` or starting with its id; a file too large to be an entry
+ * out of it), remove what is not a regular file (a FIFO, a symlink), else open it in the editor.
+ */
+function leftOutFix(kbDir: string, path: string): string {
+  const full = join(kbDir, path);
+  const info = lstatOf(full);
+  if (!info || !info.isFile) return shellCommand(["rm", "--", full]);
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  // Too large to be an entry (never read whole): out of entries/, for the user to look at.
+  if (info.size > LIMITS.maxEntryFileBytes) return moveCommand(full, join(kbDir, name));
+  if (!name.endsWith(".md")) {
+    const entryLike = idFromPath(name) !== undefined;
+    return moveCommand(full, entryLike ? `${full}.md` : join(kbDir, name));
+  }
+  const id = declaredId(kbDir, path);
+  const inEntries = path.startsWith(`${ENTRIES_DIR}/`) && !path.split("/").includes("..");
+  if (id && !name.startsWith(`${id}-`)) {
+    const renamed = `${ENTRIES_DIR}/${nameWithId(name, id)}`;
+    return moveCommand(full, join(kbDir, renamed));
+  }
+  if (!inEntries) return moveCommand(full, join(kbDir, ENTRIES_DIR, name));
+  return editCommand(full);
+}
+
+/** Every entry file the index left out, with the index's reason and a fix. */
+export async function leftOutFindings(context: DoctorContext): Promise<Finding[]> {
+  const { report } = await context.index();
+  if (!report.invalid.length) return [];
+  const total = report.docCount + report.invalid.length;
+  return [
+    {
+      level: "error",
+      check: "entries",
+      message: `${report.invalid.length} of ${plural(total, "file", "files")} under ` +
+        `${ENTRIES_DIR}/ left out of the index, each below`,
+    },
+    ...report.invalid.map((file): Finding => ({
+      level: "error",
+      check: "entries",
+      message: withFix(
+        `${file.path} is left out of the index: ${file.message.replace(/\n\s*/g, "; ")}`,
+        leftOutFix(context.kbDir, file.path),
+      ),
+    })),
+  ];
+}
+
+/** The id → path of every entry in the index. */
+function indexedIds(reader: IndexReader): Map<string, string> {
+  const ids = new Map<string, string>();
+  for (const [path, [ord]] of reader.files()) {
+    const doc = ord >= 0 ? reader.doc(ord) : undefined;
+    if (doc) ids.set(doc.id, path);
+  }
+  return ids;
+}
+
+/** Every indexed entry against the rules that need the rest of the knowledge base (links). */
+export async function contractFindings(context: DoctorContext): Promise<Finding[]> {
+  const { reader, report } = await context.index();
+  const ids = indexedIds(reader);
+  const findings: Finding[] = [];
+  let sound = 0;
+  for (const path of [...ids.values()].sort()) {
+    const problems = (() => {
+      try {
+        const { entry, problems } = readEntryForgivingly(readKbFile(context.kbDir, path), {
+          path,
+          fallbackDate: () => "1970-01-01",
+        });
+        return entry ? checkAgainstKb(entry, { ids, path }) : problems;
+      } catch (error) {
+        return [{ field: "file", message: error instanceof Error ? error.message : String(error) }];
+      }
+    })();
+    if (!problems.length) sound++;
+    for (const problem of problems) {
+      findings.push({
+        level: "error",
+        check: "entries",
+        message: withFix(
+          `${path}: ${problem.field}: ${problem.message}`,
+          editCommand(join(context.kbDir, path)),
+        ),
+      });
+    }
+  }
+  const broken = ids.size - sound;
+  if (broken) {
+    findings.unshift({
+      level: "error",
+      check: "entries",
+      message: `${plural(broken, "indexed entry breaks", "indexed entries break")} the ` +
+        `contract (of ${ids.size}), each below`,
+    });
+  } else if (ids.size || !report.invalid.length) {
+    findings.push({
+      level: "ok",
+      check: "entries",
+      message: ids.size
+        ? `${plural(ids.size, "indexed entry follows", "indexed entries follow")} the contract`
+        : "no entries yet",
+    });
+  }
+  return findings;
+}
+
+/** Entries the index serves only by reading them forgivingly, each with what was read. */
+export async function repairFindings(context: DoctorContext): Promise<Finding[]> {
+  const repairable = await context.repairable();
+  if (!repairable.length) return [];
+  return [
+    {
+      level: "warn",
+      check: "entries",
+      message: withFix(
+        `${plural(repairable.length, "entry is", "entries are")} served as read forgivingly, ` +
+          "not as written; doctor --fix shows the rewrite to the contract",
+        kbCommand("doctor", "--fix", "--kb", context.kbDir),
+      ),
+    },
+    ...repairable.map((item): Finding => ({
+      level: "warn",
+      check: "entries",
+      message: `${item.path}: ${
+        item.repairs.map((repair) => `${repair.field} ${repair.message}`).join("; ")
+      }`,
+    })),
+  ];
+}
+
+/** The kernel rules against the budget the prompt hook inlines them in. */
+export async function kernelFindings(context: DoctorContext): Promise<Finding[]> {
+  const { kernel } = (await context.index()).reader.manifest;
+  const chars = kernel.reduce((sum, rule) => sum + kernelRuleCost(rule), 0);
+  const findings: Finding[] = [{
+    level: chars > LIMITS.kernelBudgetChars ? "error" : "ok",
+    check: "kernel",
+    message: `${plural(kernel.length, "kernel rule", "kernel rules")}, ${chars} of ` +
+      `${LIMITS.kernelBudgetChars} characters`,
+  }];
+  for (const rule of kernel) {
+    if (kernelRuleCost(rule) > LIMITS.kernelBudgetChars) {
+      findings.push({
+        level: "warn",
+        check: "kernel",
+        message: withFix(
+          `${rule.id} alone is over the budget; the prompt hook lists it as a pointer instead`,
+          kbCommand("edit", rule.id, "--no-kernel", "--kb", context.kbDir),
+        ),
+      });
+    }
+  }
+  return [...findings, ...acceptanceFindings(context.kbDir, kernel)];
+}
+
+/** The kernel rules waiting for this user's acceptance, which apply to no prompt until then. */
+function acceptanceFindings(kbDir: string, kernel: readonly KernelRule[]): Finding[] {
+  const review = kbCommand("kernel", "--kb", kbDir);
+  try {
+    readAcceptedRules();
+  } catch (error) {
+    if (!(error instanceof AcceptanceRecordError)) throw error;
+    return [{ level: "error", check: "kernel", message: error.message }];
+  }
+  const pending = pendingMentions(kernel);
+  if (!pending.length) return [];
+  return [{ level: "warn", check: "kernel", message: withFix(pendingSummary(pending), review) }];
+}

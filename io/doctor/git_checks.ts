@@ -1,0 +1,223 @@
+/**
+ * `git-kb doctor`'s git checks: whether git runs and the knowledge base is a work tree, the
+ * identity commits get, changes no commit holds yet, and the remote (fetched first, bounded).
+ *
+ * @module
+ */
+import type { Finding } from "../../core/setup/finding.ts";
+import { plural } from "../../core/text/plural.ts";
+import { shellCommand } from "../../core/shell/quote.ts";
+import { git, gitReason, identityArgs, networkTimeoutMs, SET_IDENTITY_COMMAND } from "../git.ts";
+import { ENTRIES_DIR } from "../kb.ts";
+import { repoState, uncommittedFiles } from "../save/repo_state.ts";
+import { addRemoteCommand, syncCommand } from "../save/save.ts";
+import { type RemoteStatus, remoteStatus } from "../sync/remote_status.ts";
+import { isFolder } from "../disk.ts";
+import { kbCommand } from "../self_command.ts";
+import { type DoctorContext, withFix } from "./context.ts";
+
+/** Whether git runs and the knowledge base is a work tree; the other git checks need both. */
+async function gitUsable(kbDir: string): Promise<Finding> {
+  if (!isFolder(kbDir)) {
+    return {
+      level: "error",
+      check: "git",
+      message: withFix(`${kbDir} does not exist`, kbCommand("init", "--dir", kbDir)),
+    };
+  }
+  const version = await git(kbDir, ["--version"]).catch(() => undefined);
+  if (!version || version.code !== 0) {
+    return { level: "error", check: "git", message: "git is not installed or not on PATH" };
+  }
+  const inside = await git(kbDir, ["rev-parse", "--is-inside-work-tree"]);
+  if (inside.stdout.trim() !== "true") {
+    return {
+      level: "error",
+      check: "git",
+      message: withFix(
+        `${kbDir} is not a git work tree`,
+        shellCommand(["git", "-C", kbDir, "init"]),
+      ),
+    };
+  }
+  return { level: "ok", check: "git", message: version.stdout.trim() };
+}
+
+/** The value a `-c key=value` list gives `key`, if any. */
+function settingOf(args: string[], key: string): string | undefined {
+  const setting = args.find((arg) => arg.startsWith(`${key}=`));
+  return setting?.slice(key.length + 1);
+}
+
+/** The author and committer a save would commit as, warning when either is git-kb's stand-in. */
+async function identityFinding(kbDir: string): Promise<Finding> {
+  const fallback = await identityArgs(kbDir);
+  const standIn = {
+    name: settingOf(fallback, "user.name"),
+    email: settingOf(fallback, "user.email"),
+  };
+  const idents: string[] = [];
+  for (const role of ["GIT_AUTHOR_IDENT", "GIT_COMMITTER_IDENT"]) {
+    const ident = await git(kbDir, [...fallback, "var", role]);
+    if (ident.code !== 0) {
+      return { level: "error", check: "identity", message: gitReason(ident.stderr) };
+    }
+    idents.push(ident.stdout.trim().replace(/ \d+ [+-]\d{4}$/, ""));
+  }
+  const madeUp = idents.find((who) => {
+    const [, name, email] = /^(.*) <(.*)>$/.exec(who) ?? [];
+    return name === standIn.name || email === standIn.email;
+  });
+  const who = [...new Set(idents)].join(" and ");
+  if (!madeUp) return { level: "ok", check: "identity", message: `commits are made as ${who}` };
+  const missing = [standIn.name && "user.name", standIn.email && "user.email"].filter(Boolean)
+    .join(" or ");
+  return {
+    level: "warn",
+    check: "identity",
+    message: withFix(
+      `git has no ${missing}: commits would be made as ${madeUp}`,
+      SET_IDENTITY_COMMAND,
+    ),
+  };
+}
+
+/** How many uncommitted files a finding names; the rest are counted. */
+const NAMED_FILES = 5;
+
+/**
+ * Changes under entries/ that no commit holds yet, each file named (up to {@link NAMED_FILES}):
+ * hand edits, or the files of an import or save that was stopped before its commit.
+ */
+async function uncommittedFindings(kbDir: string): Promise<Finding[]> {
+  const dirty = (await uncommittedFiles(kbDir, [ENTRIES_DIR])).map(({ path }) => path);
+  if (!dirty.length) return [];
+  const named = dirty.length > NAMED_FILES
+    ? `${dirty.slice(0, NAMED_FILES).join(", ")} and ${dirty.length - NAMED_FILES} more`
+    : dirty.join(", ");
+  const changes = `${plural(dirty.length, "uncommitted change", "uncommitted changes")} under ` +
+    `${ENTRIES_DIR}/ (${named})`;
+  if ((await repoState(kbDir)).state !== "branch") {
+    // Committing now would commit into the operation under way (conflict markers included).
+    return [{ level: "warn", check: "git", message: `${changes}; finish the git operation first` }];
+  }
+  const commit = [
+    shellCommand(["git", "-C", kbDir, "add", "--", ENTRIES_DIR]),
+    shellCommand(["git", "-C", kbDir, "commit", "-m", "kb: commit hand edits"]),
+  ].join(" && ");
+  return [{
+    level: "warn",
+    check: "git",
+    message: withFix(`${changes}; saves through git-kb commit only their own entry`, commit),
+  }];
+}
+
+/** How long doctor waits for the remote branch to be fetched. */
+const REMOTE_TIMEOUT_MS = 10_000;
+
+/** Whether the fetch reached the remote, as a finding. */
+function reachFinding(kbDir: string, status: RemoteStatus): Finding {
+  const { remote, fetch } = status;
+  if (fetch.state === "fetched") {
+    return {
+      level: "ok",
+      check: "remote",
+      message: `${remote} is reachable; fetched ${status.upstream}`,
+    };
+  }
+  if (fetch.skipped) {
+    return {
+      level: "warn",
+      check: "remote",
+      message: `${remote} was not fetched: ${fetch.reason}; run doctor again once it is done`,
+    };
+  }
+  if (!fetch.timedOut) {
+    return {
+      level: "error",
+      check: "remote",
+      message: `${remote} is not reachable: ${fetch.reason}`,
+    };
+  }
+  return {
+    level: "error",
+    check: "remote",
+    message: `${remote} did not answer: ${fetch.reason}; check the network, or run ` +
+      `${kbCommand("doctor", "--offline", "--kb", kbDir)}`,
+  };
+}
+
+/** Where figures not fetched now come from: the last fetch, when it was, and why not now. */
+function staleNote(status: RemoteStatus): string {
+  if (status.fetch.state === "fetched") return "";
+  const when = status.lastFetch
+    ? `the last fetch, ${status.lastFetch.toISOString().slice(0, 16).replace("T", " ")} UTC`
+    : "the clone (never fetched since)";
+  const why = status.fetch.skipped ? status.fetch.reason : "this fetch failed";
+  return ` (as of ${when}: ${why})`;
+}
+
+/** How far the branch is from the remote branch, as a finding with the sync that closes it. */
+function distanceFinding(kbDir: string, status: RemoteStatus): Finding {
+  const { upstream, counts } = status;
+  const sync = syncCommand(kbDir);
+  const note = staleNote(status);
+  if (!counts) {
+    return {
+      level: "warn",
+      check: "remote",
+      message: withFix(`${upstream} does not exist yet${note}; nothing is pushed there`, sync),
+    };
+  }
+  const { ahead, behind } = counts;
+  if (!ahead && !behind) {
+    return { level: "ok", check: "remote", message: `in step with ${upstream}${note}` };
+  }
+  const unpushed = `${plural(ahead, "commit", "commits")} not pushed`;
+  const unpulled = `${plural(behind, "commit", "commits")} of ${upstream} not pulled`;
+  const distance = ahead && behind
+    ? `diverged from ${upstream}: ${unpushed}, ${plural(behind, "commit", "commits")} not pulled`
+    : ahead
+    ? `${unpushed} to ${upstream}`
+    : unpulled;
+  return { level: "warn", check: "remote", message: withFix(`${distance}${note}`, sync) };
+}
+
+/**
+ * Whether the remote answers, and how far the branch is from it: fetched first (bounded), so
+ * ahead, behind and diverged are the remote's as it is, or say they are from the last fetch.
+ */
+async function remoteFindings(kbDir: string, offline: boolean): Promise<Finding[]> {
+  const remotes = (await git(kbDir, ["remote"])).stdout.split("\n").filter(Boolean);
+  if (!remotes.length) {
+    return [{
+      level: "warn",
+      check: "remote",
+      message: withFix(
+        "NO_REMOTE: saves are committed but not pushed anywhere",
+        addRemoteCommand(kbDir),
+      ),
+    }];
+  }
+  const status = await remoteStatus(kbDir, {
+    offline,
+    timeoutMs: networkTimeoutMs(REMOTE_TIMEOUT_MS),
+  });
+  if (!status) return [];
+  return [
+    ...(offline ? [] : [reachFinding(kbDir, status)]),
+    distanceFinding(kbDir, status),
+  ];
+}
+
+/** git itself, then (when it works) the identity, hand changes and the remote. */
+export async function gitFindings({ kbDir, offline }: DoctorContext): Promise<Finding[]> {
+  const usable = await gitUsable(kbDir);
+  if (usable.level === "error") return [usable];
+  return [
+    usable,
+    await identityFinding(kbDir),
+    ...await uncommittedFindings(kbDir),
+    ...await remoteFindings(kbDir, offline),
+  ];
+}

@@ -1,0 +1,198 @@
+/**
+ * What `git-kb init` will do, decided before anything is written: clone a remote, adopt an
+ * existing clone or create a new repo, and in which folder; and whether the config may point at
+ * the result (a refusal changes nothing). The work itself: `repo.ts`.
+ *
+ * @module
+ */
+import { join } from "../../core/path.ts";
+import { homeDir, resolvePath } from "../paths.ts";
+import { configTarget, nameFromDir } from "../config.ts";
+import { gitOk, isBareRepository, isInsideWorkTree, originUrl } from "../git.ts";
+import { listEntries, NotAKbError } from "../kb.ts";
+import { plural } from "../../core/text/plural.ts";
+import { isEmptyDir, realPathOr, statOf } from "../disk.ts";
+import { kbCommand, selfCommand } from "../self_command.ts";
+
+/**
+ * A call of init that cannot be carried out as asked, found before anything was changed: the
+ * message says why and what to run instead. The CLI reports it as a usage error (exit 2).
+ */
+export class InitRefusal extends Error {
+  /** The exit code of a usage error. */
+  readonly exitCode = 2;
+
+  /** @param message why, and the command to run instead */
+  constructor(message: string) {
+    super(message);
+    this.name = "InitRefusal";
+  }
+}
+
+/**
+ * The default folder of the first knowledge base, which names it: `personal`, or `kb` where an
+ * earlier version made that folder (so running the same `init` again finds it).
+ */
+const FIRST_KB_FOLDER = "personal";
+const EARLIER_FIRST_KB_FOLDER = "kb";
+
+/**
+ * The default folder of a knowledge base named `name` (none: the first), when `dirGiven` says
+ * whether --dir chose one.
+ */
+export function defaultFolder(name: string | undefined, dirGiven: boolean): string {
+  return name ?? (dirGiven ? FIRST_KB_FOLDER : firstKbFolder());
+}
+
+/** The first knowledge base's default folder: see {@link FIRST_KB_FOLDER}. */
+function firstKbFolder(): string {
+  const earlier = statOf(defaultDir(EARLIER_FIRST_KB_FOLDER));
+  return earlier?.isDirectory && !isEmptyDir(defaultDir(EARLIER_FIRST_KB_FOLDER))
+    ? EARLIER_FIRST_KB_FOLDER
+    : FIRST_KB_FOLDER;
+}
+
+/** The default path of the folder `folder` of a knowledge base. */
+function defaultDir(folder: string): string {
+  const pluginData = Deno.env.get("CLAUDE_PLUGIN_DATA");
+  if (pluginData) return join(pluginData, folder);
+  const data = Deno.env.get("XDG_DATA_HOME") ||
+    (homeDir() ? join(homeDir()!, ".local", "share") : undefined);
+  if (!data) {
+    throw new InitRefusal("cannot choose a default folder without HOME; pass --dir <path>");
+  }
+  return join(data, "git-kb", folder);
+}
+
+/** Whether `source` names a remote repository (a URL, or scp-like `user@host:path`). */
+function looksRemote(source: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(source) || /^[^/\\\s]+@[^:\s]+:/.test(source);
+}
+
+/** True when `dir` is a work tree whose `origin` is `source`. */
+async function isCloneOf(dir: string, source: string): Promise<boolean> {
+  if (!statOf(dir)?.isDirectory || !await isInsideWorkTree(dir)) return false;
+  return await originUrl(dir) === source;
+}
+
+/** What init will do, decided before anything is written. */
+export type InitPlan =
+  | { mode: "cloned"; kbDir: string; from: string }
+  | { mode: "existing"; kbDir: string; from?: string }
+  | { mode: "created"; kbDir: string };
+
+export async function planInit(
+  source: string | undefined,
+  dir: string | undefined,
+  folder: string,
+): Promise<InitPlan> {
+  const sourceStat = source && !looksRemote(source) ? statOf(resolvePath(source)) : undefined;
+  if (
+    source &&
+    (looksRemote(source) ||
+      (sourceStat?.isDirectory && await isBareRepository(resolvePath(source))))
+  ) {
+    const kbDir = resolvePath(dir ?? defaultDir(folder));
+    const from = looksRemote(source) ? source : resolvePath(source);
+    if (await isCloneOf(kbDir, from)) return { mode: "existing", kbDir, from };
+    if (statOf(kbDir) && !isEmptyDir(kbDir)) {
+      const configured = configTarget().kbs.find((kb) => samePlace(kb.kbDir, kbDir));
+      if (configured && dir === undefined) {
+        const name = nameFromDir(from.replace(/\/+$/, "").replace(/\.git$/, ""));
+        throw new InitRefusal(
+          `${kbDir} already holds the knowledge base "${configured.name}" the config names, ` +
+            `a clone of another remote; nothing was changed. To add ${from} beside it, run ` +
+            kbCommand("init", source, "--name", name),
+        );
+      }
+      throw new Error(`${kbDir} already exists and is not empty; pass --dir <new folder>`);
+    }
+    return { mode: "cloned", kbDir, from };
+  }
+  if (source && sourceStat?.isDirectory && await isInsideWorkTree(resolvePath(source))) {
+    const kbDir = (await gitOk(resolvePath(source), ["rev-parse", "--show-toplevel"])).trim();
+    return { mode: "existing", kbDir };
+  }
+  if (source && sourceStat && !(sourceStat.isDirectory && isEmptyDir(resolvePath(source)))) {
+    throw new Error(`${resolvePath(source)} exists but is neither a git repo nor an empty folder`);
+  }
+  if (source && (dir !== undefined || source.endsWith(".git"))) {
+    throw new InitRefusal(
+      `${resolvePath(source)} does not exist, so there is nothing to clone; check the path, ` +
+        `or to create a new knowledge base run ${selfCommand()} init <new folder>`,
+    );
+  }
+  const kbDir = resolvePath(source ?? dir ?? defaultDir(folder));
+  if (statOf(kbDir) && !isEmptyDir(kbDir)) {
+    throw new Error(`${kbDir} already exists and is not empty; pass an empty or new folder`);
+  }
+  return { mode: "created", kbDir };
+}
+
+/** Whether two paths name the same folder, links resolved. */
+function samePlace(a: string, b: string): boolean {
+  return realPathOr(a) === realPathOr(b);
+}
+
+/** How many entries the knowledge base at `kbDir` holds; undefined when it is none. */
+function entryCount(kbDir: string): number | undefined {
+  try {
+    return listEntries(kbDir).length;
+  } catch (error) {
+    if (!(error instanceof NotAKbError)) throw error;
+    return undefined;
+  }
+}
+
+/**
+ * Refuse (unless `force`) to point the config away from another knowledge base that is still
+ * there; the refusal says how to add the new one beside it instead. Returns a note to print
+ * when the config named a folder that is gone or holds no knowledge base, or was repointed.
+ */
+export function guardConfig(
+  kbDir: string,
+  force: boolean | undefined,
+  rerun: string[],
+): string | undefined {
+  const { file, kbDir: configured, kbs } = configTarget();
+  if (!configured || kbs.some((kb) => samePlace(kb.kbDir, kbDir))) return undefined;
+  const count = entryCount(configured);
+  if (count === undefined) {
+    return `The config named ${configured}, which holds no knowledge base; it now names ${kbDir}`;
+  }
+  const entries = plural(count, "entry", "entries");
+  if (force) return `The config named ${configured} (${entries}); it now names ${kbDir}`;
+  const names = kbs.map((kb) => `${kb.name} (${kb.kbDir})`).join(", ");
+  throw new InitRefusal(
+    `the config ${file} already points at the knowledge base ${configured} ` +
+      `(${entries}), not at ${kbDir}; nothing was changed. It lists ${names}. ` +
+      `To add ${kbDir} beside it, run ${kbCommand(...rerun, "--name", nameFromDir(kbDir))}; ` +
+      `to switch to ${kbDir}, run the same command with --force; to use another knowledge ` +
+      `base for one command, pass --kb <dir> or set KB_DIR`,
+  );
+}
+
+/**
+ * Refuse (unless `force`) to give `name` to this knowledge base when the config gives it to
+ * another folder. Returns a note when it did (with `force`), or when `name` is new.
+ */
+export function guardName(
+  kbDir: string,
+  name: string,
+  force: boolean | undefined,
+): string | undefined {
+  const { file, kbs } = configTarget();
+  const taken = kbs.find((kb) => kb.name === name);
+  if (!taken) {
+    return kbs.length
+      ? `Added the knowledge base "${name}" beside ${kbs.map((kb) => kb.name).join(", ")}`
+      : undefined;
+  }
+  if (samePlace(taken.kbDir, kbDir)) return undefined;
+  if (force) return `The name "${name}" named ${taken.kbDir}; it now names ${kbDir}`;
+  throw new InitRefusal(
+    `the config ${file} already has a knowledge base named "${name}" (${taken.kbDir}); ` +
+      "nothing was changed. Choose another --name, or pass --force to point the name at " +
+      kbDir,
+  );
+}
