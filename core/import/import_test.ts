@@ -257,3 +257,35 @@ Deno.test("a title past 200 characters and tags past 32 are cut, and said", () =
     "tags cut from 40 to 32; left o",
   ]);
 });
+
+Deno.test("a folder imported again from another path updates its entries; a note changed since, or another folder's, comes in new", () => {
+  const notes = [
+    note("Deploy.md", "# Deploy\n\nSee [[Rotate keys]].\n"),
+    note("Rotate keys.md", "Rotate them.\n"),
+  ];
+  let next = 0;
+  const newId = () => `kb-0000${next++}`;
+  const before = folderKey("/home/me/Notes/vault");
+  const existing = planImport(notes, [], newId, before).changes.map((change) => ({
+    entry: change.entry,
+    path: change.path,
+    text: serializeEntry(change.entry),
+  }));
+  const after = folderKey("/home/me/Documents/vault");
+  const moved = planImport(notes, existing, newId, after);
+  deepEqual([moved.added, moved.updated], [[], ["kb-00000", "kb-00001"]]);
+  deepEqual(moved.changes.map((change) => change.path), existing.map((item) => item.path));
+  deepEqual(moved.changes.map((change) => change.entry.extra[IMPORTED_FOLDER]), [after, after]);
+  equal(moved.changes[0].entry.body, existing[0].entry.body, "links still lead to the same ids");
+
+  const edited = planImport([note("Deploy.md", "# Deploy\n\nNew text.\n")], existing, newId, after);
+  deepEqual(edited.updated, [], "a note that reads otherwise never replaces the entry");
+  equal(edited.added.length, 1);
+  const other = planImport(
+    [note("Rotate keys.md", "Rotate them.\n")],
+    existing,
+    newId,
+    folderKey("/home/me/Documents/archive"),
+  );
+  deepEqual(other.updated, [], "a folder of another name never takes the entries");
+});
