@@ -16,6 +16,7 @@ import {
   entryText,
   git,
   gitRun,
+  IDENTITY,
   type Kb,
   makeKb,
   makeSandbox,
@@ -410,6 +411,34 @@ Deno.test("a remote reset back by a force-push: a save's push does not fast-forw
   assert.equal(forced.code, 0, show(forced));
   assert.equal(await remoteTip(kb), await git(kb.dir, "rev-parse", "HEAD"));
   assert.match(await git(kb.remote!, "log", "--format=%s", "main"), /kb-leak1/);
+});
+
+Deno.test("a remote rewritten after this machine cloned it: sync and a save refuse to republish what it dropped", async () => {
+  const kb = await makeKb({ remote: true });
+  await using _kb = kb;
+  const teammate = await cloneRemote(kb, "teammate");
+  await pushEntryFrom(teammate, "kb-leak1", "Staging database notes", "Leaked the password.\n");
+  // This machine joins now: its clone holds the leak, and no fetch has moved origin/main since.
+  await using box = await makeSandbox();
+  const dir = join(box.root, "kb");
+  const joined = await runCli(["init", kb.remote!, "--dir", dir], { env: sandboxEnv(box) });
+  assert.equal(joined.code, 0, show(joined));
+  const env = { ...sandboxEnv(box), ...IDENTITY, KB_DIR: dir, NO_COLOR: "1" };
+  await git(teammate, "reset", "--hard", "--quiet", "HEAD~1");
+  await git(teammate, "commit", "--quiet", "--allow-empty", "-m", "kb: purge");
+  await git(teammate, "push", "--quiet", "--force", "origin", "HEAD:main");
+  const purged = await remoteTip(kb);
+
+  const synced = await runCli(["sync"], { env });
+  assert.equal(synced.code, 1, show(synced));
+  assert.match(synced.stderr, /history was rewritten.*1 commit of main/, show(synced));
+  const added = await runCli(
+    ["add", "--title", "Another staging note", "--type", "note", "--body", "x"],
+    { env },
+  );
+  assert.equal(added.code, 3, show(added));
+  assert.match(added.stderr, /history was rewritten/, show(added));
+  assert.equal(await remoteTip(kb), purged, "the purged commit is not published again");
 });
 
 Deno.test("a teammate's huge entry file is never read whole: left out with its size, named by index, doctor and get", async (t) => {
