@@ -223,6 +223,36 @@ Deno.test("a teammate's kernel rule applies only once accepted, as it reads, and
   });
 });
 
+Deno.test("the accept line a listing prints accepts the rule as listed, not a teammate's edit pulled since", async () => {
+  const { kb, teammate } = await victimAndTeammate();
+  await using _kb = kb;
+  await pushKernelRule(teammate, "Write the description in English.");
+  assert.equal((await runCli(["sync"], { env: kb.env })).code, 0);
+  const listed = await runCli(["kernel"], { env: kb.env });
+  const line = /accept: (git-kb kernel --accept \S+)/.exec(listed.stdout)?.[1];
+  if (!line?.includes(`${RULE_ID}@`)) throw new Error(`no accept line by hash: ${show(listed)}`);
+  // While the user reads, a pull brings the teammate's edit of the rule.
+  await git(teammate, "pull", "--quiet", "--rebase", "origin", "main");
+  await pushKernelRule(teammate, RULE_BODY);
+  assert.equal((await runCli(["sync"], { env: kb.env })).code, 0);
+
+  const args = line.split(" ").slice(1);
+  const stale = await runCli(args, { env: kb.env });
+  assert.equal(stale.code, 1, show(stale));
+  assert.match(
+    stale.stderr,
+    /kb-tmk01 changed since it was listed.*nothing was accepted/,
+    show(stale),
+  );
+  assert.doesNotMatch(await promptContext(kb, "s1"), /id_ed25519/, "the edit applies to no prompt");
+
+  const relisted = await runCli(["kernel"], { env: kb.env });
+  const fresh = /accept: (git-kb kernel --accept \S+)/.exec(relisted.stdout)![1];
+  const accepted = await runCli(fresh.split(" ").slice(1), { env: kb.env });
+  assert.equal(accepted.code, 0, show(accepted));
+  assert.match(await promptContext(kb, "s2"), /id_ed25519/);
+});
+
 Deno.test("a kernel rule the user saves with add or edit applies at once; one from an import waits", async () => {
   await using kb = await makeKb();
   const added = await runCli([
