@@ -262,3 +262,13 @@ Deno.test("import: a folder moved to another path and imported again updates its
   const rerun = await importJson(kb.env, after);
   deepEqual([rerun.added.length, rerun.updated.length, rerun.unchanged.length], [0, 0, 2]);
 });
+
+Deno.test("import: a note whose file name holds a credential is left out, with a rename as the fix", async () => {
+  await using kb = await makeKb({ empty: true });
+  const folder = join(kb.root, "notes");
+  await writeFolder(folder, { "ops/AKIAIOSFODNN7EXAMPLE keys.md": "# Keys\n\nRotate them.\n" });
+  const report = await importJson(kb.env, folder);
+  const [left] = report.leftOut;
+  equal(left?.path, "ops/AKIAIOSFODNN7EXAMPLE keys.md", JSON.stringify(report));
+  match(left.reason, /holds an AWS access key \(AKIA…MPLE\) in its file name; rename the file/);
+});
