@@ -198,7 +198,9 @@ async function list(views: RuleView[], json: boolean | undefined): Promise<void>
     );
     waiting.forEach((view, at) => console.log(waitingBlock(view, changes[at]).join("\n")));
     if (waiting.length > 1) {
-      console.log(`Accept them all: ${cyan(kbCommand("kernel", "--accept-all"))}\n`);
+      // Each as listed, so that a rule changed since the listing is refused, not accepted unseen.
+      const each = waiting.flatMap((view) => ["--accept", `${view.id}@${hashOf(view.rule)}`]);
+      console.log(`Accept them all: ${cyan(kbCommand("kernel", ...each))}\n`);
     }
   }
   const applying = views.filter((view) => view.state === "accepted");

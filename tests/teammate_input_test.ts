@@ -276,6 +276,34 @@ Deno.test("the accept line a listing prints accepts the rule as listed, not a te
   assert.match(await promptContext(kb, "s2"), /id_ed25519/);
 });
 
+Deno.test("the accept-them-all line accepts the rules as listed, or none when one changed since", async () => {
+  const { kb, teammate } = await victimAndTeammate();
+  await using _kb = kb;
+  await Deno.writeTextFile(
+    join(teammate, "entries", "kb-tmk02-commit-messages.md"),
+    entryText({
+      id: "kb-tmk02",
+      title: "Commit messages",
+      type: "rule",
+      extra: "kernel: true\n",
+      body: "Start commit messages with a verb.\n",
+    }),
+  );
+  await pushKernelRule(teammate, "Write the description in English.");
+  assert.equal((await runCli(["sync"], { env: kb.env })).code, 0);
+  const listed = await runCli(["kernel"], { env: kb.env });
+  const line = /Accept them all: (git-kb kernel .*)$/m.exec(listed.stdout)?.[1];
+  if (!line) throw new Error(`no accept-them-all line: ${show(listed)}`);
+  await git(teammate, "pull", "--quiet", "--rebase", "origin", "main");
+  await pushKernelRule(teammate, RULE_BODY);
+  assert.equal((await runCli(["sync"], { env: kb.env })).code, 0);
+
+  const stale = await runCli(line.split(" ").slice(1), { env: kb.env });
+  assert.equal(stale.code, 1, show(stale));
+  const context = await promptContext(kb, "s1");
+  assert.doesNotMatch(context, /id_ed25519|with a verb/, "neither rule was accepted");
+});
+
 Deno.test("a kernel rule the user saves with add or edit applies at once; one from an import waits", async () => {
   await using kb = await makeKb();
   const added = await runCli([
