@@ -109,12 +109,12 @@ export function planImport(
   folder: string,
 ): ImportPlan {
   const moved = movedImports(notes, existing, folder);
-  for (;;) {
-    const { plan, changedSinceMove } = planWith(notes, existing, newId, folder, moved);
-    if (!changedSinceMove.length) return plan;
-    // Such a note is not taken for its moved entry: planned again, it comes in as a new one.
-    for (const sourcePath of changedSinceMove) moved.delete(sourcePath);
-  }
+  const { plan, changedSinceMove } = planWith(notes, existing, newId, folder, moved);
+  if (!changedSinceMove.length) return plan;
+  // Such a note is not taken for its moved entry: planned again, it comes in as a new one. A note
+  // that changes only by linking to one of those (a new id) keeps its entry: planned once more.
+  for (const sourcePath of changedSinceMove) moved.delete(sourcePath);
+  return planWith(notes, existing, newId, folder, moved).plan;
 }
 
 /** The name of the folder a {@link folderKey} stands for, without the digest of its path. */
