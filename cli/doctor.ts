@@ -6,6 +6,7 @@
  * @module
  */
 import type { Finding } from "../core/setup/finding.ts";
+import { terminalSafe } from "../core/text/display.ts";
 import { resolveKbNamed, resolveKbs } from "../io/config.ts";
 import { gatherFindings, KB_CHECKS, SETUP_CHECKS } from "../io/doctor/checks.ts";
 import { doctorContext } from "../io/doctor/context.ts";
@@ -51,7 +52,7 @@ export type { Finding };
 function printFindings(findings: Finding[]): void {
   const mark = { ok: green("ok  "), warn: yellow("warn"), error: red("FAIL") };
   for (const finding of findings) {
-    console.log(`${mark[finding.level]} ${finding.check}: ${finding.message}`);
+    console.log(`${mark[finding.level]} ${finding.check}: ${terminalSafe(finding.message)}`);
   }
 }
 

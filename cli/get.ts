@@ -6,6 +6,7 @@
  */
 import { linkLine } from "../core/entry/links.ts";
 import { typedIds } from "../core/kbs/qualified.ts";
+import { terminalSafe } from "../core/text/display.ts";
 import { type Found, getEntries } from "../io/kbs/get.ts";
 import { type CommandSpec, helpText, parseCommand } from "./args.ts";
 import { printJson, red, yellow } from "./output.ts";
@@ -38,7 +39,7 @@ export async function run(args: string[]): Promise<number> {
   const ids = typedIds(positionals);
   const { found, reasons, skipped } = await getEntries(values.kb, ids, { links: values.links });
   for (const line of skipped) console.error(yellow(`git-kb get: ${line}`));
-  for (const reason of reasons) console.error(red(`git-kb get: ${reason}`));
+  for (const reason of reasons) console.error(red(`git-kb get: ${terminalSafe(reason)}`));
   if (values.json) printJson(found);
   else printEntries(found);
   return reasons.length ? 1 : 0;

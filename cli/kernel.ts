@@ -10,7 +10,7 @@
  * @module
  */
 import type { KernelRule } from "../core/index/format.ts";
-import { type KernelState, kernelState } from "../core/kernel/acceptance.ts";
+import { kernelRuleHash, type KernelState, kernelState } from "../core/kernel/acceptance.ts";
 import { qualifyId, splitQualifiedId } from "../core/kbs/qualified.ts";
 import { displaySafe, fenceFor } from "../core/text/display.ts";
 import { git } from "../io/git.ts";
@@ -38,10 +38,13 @@ $XDG_CONFIG_HOME/git-kb/kernel-accepted.json (by default under ~/.config).`,
       multiple: true,
       value: "<id>",
       help: "accept this rule as it reads now; repeat for several (team:kb-7q2mx names\n" +
-        "the knowledge base)",
+        "the knowledge base; kb-7q2mx@<hash>, as listed, only if it still reads as listed)",
     },
     "accept-all": { type: "boolean", help: "accept every rule waiting, as it reads now" },
-    json: { type: "boolean", help: "print {rules: [{id, kb, title, state, changedBy, body}]}" },
+    json: {
+      type: "boolean",
+      help: "print {rules: [{id, kb, title, state, changedBy, body, hash}]}",
+    },
   },
   positionals: NO_POSITIONALS,
   notes: `Exit codes: 0 listed or accepted, 1 an id is not a kernel rule, 2 usage error.`,
@@ -102,13 +105,35 @@ function waitingBlock(view: RuleView, changedBy: string | undefined): string[] {
     `  file: ${view.rule.path}`,
     `  last changed by: ${changedBy ?? "not known (not committed, or git cannot say)"}`,
     `${fence}markdown\n${body}\n${fence}`,
-    `  accept: ${cyan(kbCommand("kernel", "--accept", view.id))}`,
+    `  accept: ${cyan(kbCommand("kernel", "--accept", `${view.id}@${hashOf(view.rule)}`))}`,
     "",
   ];
 }
 
-/** The rules `typed` names (the id as listed, or plain where only one knowledge base has it). */
+/** The hash of a rule's content as it reads now (`<id>@<hash>` accepts only that content). */
+function hashOf(rule: KernelRule): string {
+  return rule.ruleHash ?? kernelRuleHash(rule);
+}
+
+/**
+ * The rule `typed` names (the id as listed, or plain where only one knowledge base has it), and
+ * with `@<hash>` as the listing prints it, only while the rule still reads as it did listed.
+ */
 function named(views: RuleView[], typed: string): RuleView {
+  const at = typed.lastIndexOf("@");
+  const view = namedById(views, at < 0 ? typed : typed.slice(0, at));
+  if (at >= 0 && hashOf(view.rule) !== typed.slice(at + 1)) {
+    throw new Error(
+      `${view.id} changed since it was listed (or ${typed.slice(at + 1)} is not the hash the ` +
+        `listing printed), so nothing was accepted: read it as it is now with ` +
+        kbCommand("kernel"),
+    );
+  }
+  return view;
+}
+
+/** The rule `typed` names by id: as listed, or plain where only one knowledge base has it. */
+function namedById(views: RuleView[], typed: string): RuleView {
   const { kb, id } = splitQualifiedId(typed);
   const matches = views.filter((view) =>
     view.rule.id === id && (kb === undefined || view.kb.name === kb)
@@ -162,6 +187,7 @@ async function list(views: RuleView[], json: boolean | undefined): Promise<void>
         path: view.rule.path,
         ...view.state === "accepted" ? {} : { changedBy: changes[waiting.indexOf(view)] ?? null },
         body: view.rule.body,
+        hash: hashOf(view.rule),
       })),
     });
     return;
@@ -173,7 +199,9 @@ async function list(views: RuleView[], json: boolean | undefined): Promise<void>
     );
     waiting.forEach((view, at) => console.log(waitingBlock(view, changes[at]).join("\n")));
     if (waiting.length > 1) {
-      console.log(`Accept them all: ${cyan(kbCommand("kernel", "--accept-all"))}\n`);
+      // Each as listed, so that a rule changed since the listing is refused, not accepted unseen.
+      const each = waiting.flatMap((view) => ["--accept", `${view.id}@${hashOf(view.rule)}`]);
+      console.log(`Accept them all: ${cyan(kbCommand("kernel", ...each))}\n`);
     }
   }
   const applying = views.filter((view) => view.state === "accepted");

@@ -244,3 +244,31 @@ Deno.test("import: an attachments/ that is a symbolic link is never written thro
   match(result.stderr, /attachments is a symbolic link, which a save never writes through/);
   deepEqual([...Deno.readDirSync(outside)], [], "nothing written outside the knowledge base");
 });
+
+Deno.test("import: a folder moved to another path and imported again updates its entries, no duplicates", async () => {
+  await using kb = await makeKb({ remote: true, empty: true });
+  const before = join(kb.root, "Notes", "vault");
+  await writeFolder(before, {
+    "Deploy.md": "# Deploy\n\nSee [[Rotate keys]].\n",
+    "Rotate keys.md": "# Rotate keys\n\nEvery quarter.\n",
+  });
+  equal((await importJson(kb.env, before)).added.length, 2);
+  const after = join(kb.root, "Documents", "vault");
+  await Deno.mkdir(join(after, ".."));
+  await Deno.rename(before, after);
+  const again = await importJson(kb.env, after);
+  deepEqual([again.added.length, again.updated.length], [0, 2], JSON.stringify(again));
+  equal((await entryFiles(kb.dir)).size, 2);
+  const rerun = await importJson(kb.env, after);
+  deepEqual([rerun.added.length, rerun.updated.length, rerun.unchanged.length], [0, 0, 2]);
+});
+
+Deno.test("import: a note whose file name holds a credential is left out, with a rename as the fix", async () => {
+  await using kb = await makeKb({ empty: true });
+  const folder = join(kb.root, "notes");
+  await writeFolder(folder, { "ops/AKIAIOSFODNN7EXAMPLE keys.md": "# Keys\n\nRotate them.\n" });
+  const report = await importJson(kb.env, folder);
+  const [left] = report.leftOut;
+  equal(left?.path, "ops/AKIAIOSFODNN7EXAMPLE keys.md", JSON.stringify(report));
+  match(left.reason, /holds an AWS access key \(AKIA…MPLE\) in its file name; rename the file/);
+});

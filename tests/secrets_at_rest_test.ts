@@ -27,6 +27,9 @@ const SECRETS = [
   "tangerineloaf",
   "letmeinplease",
   "hunterpass",
+  "plumwinterfield",
+  "marmaladeharbor",
+  "quincelantern",
 ];
 
 /** Prompts that match no entry (or nearly match one), each with credentials in it. */
@@ -38,6 +41,9 @@ const PROMPTS = [
   // Letters only: kept unless the value after TOKEN=, PASSWORD:, Bearer or -p is dropped.
   "Sourdough feed with TOKEN=swordfishblue PASSWORD: tangerineloaf",
   "Sourdough curl Bearer letmeinplease then mysql -phunterpass",
+  // A flag's value, a `*_PASS=`, curl's user:password and a quoted value with spaces.
+  "Sourdough psql --password plumwinterfield, DB_PASS=quincelantern, " +
+  'curl -u baker:marmaladeharbor and password="marmaladeharbor crumb"',
 ];
 
 /** Every file under `dir`, with its text. */

@@ -29,3 +29,21 @@ Deno.test("a quoted word is read back by sh as exactly the text it came from", a
   equal(code, 0);
   equal(stdout, words.map((word) => `${word}\0`).join(""));
 });
+
+Deno.test("a word with terminal controls is printed without them, and read back by sh exactly", async () => {
+  const words = [
+    "entries/kb-aaaaa-\x1b]52;c;ZWNobyBwd25lZA==\x07.md",
+    "\x1b[2Jclear",
+    "right\u202eto-left %s \\n 'q' $(x)",
+    "cr\rline\nand tab\t\n\n",
+    "日本\x07語",
+  ];
+  for (const word of words) {
+    // deno-lint-ignore no-control-regex -- what a terminal would act on must not be printed
+    equal(/[\x00-\x09\x0b-\x1f\x7f-\x9f\u202e]/u.test(shellQuote(word)), false, shellQuote(word));
+  }
+  const script = `for word in ${shellCommand(words)}; do printf '%s\\0' "$word"; done`;
+  const { code, stdout } = await runProcess("sh", ["-c", script], { cwd: Deno.makeTempDirSync() });
+  equal(code, 0);
+  equal(stdout, words.map((word) => `${word}\0`).join(""));
+});

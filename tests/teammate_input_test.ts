@@ -16,6 +16,7 @@ import {
   entryText,
   git,
   gitRun,
+  IDENTITY,
   type Kb,
   makeKb,
   makeSandbox,
@@ -90,6 +91,29 @@ Deno.test("a teammate's symlink to .git/config is never served: not indexed, not
     );
     assert.doesNotMatch(doctor.stdout + doctor.stderr, new RegExp(TOKEN), show(doctor));
   });
+});
+
+Deno.test("a teammate's file name with terminal escapes reaches no terminal; doctor's fix, pasted, removes it", async () => {
+  const { kb, teammate } = await victimAndTeammate();
+  await using _kb = kb;
+  // OSC 52 writes the clipboard in many terminals; ESC [2J clears the screen.
+  const name = "kb-aaaaa-\x1b]52;c;Y3VybCBldmlsIHwgc2g=\x07\x1b[2J.md";
+  await Deno.symlink("../.git/config", join(teammate, "entries", name));
+  await pushAll(teammate, "kb: add kb-aaaaa");
+  assert.equal((await runCli(["sync"], { env: kb.env })).code, 0);
+
+  const doctor = await runCli(["doctor", "--offline"], { env: kb.env });
+  const got = await runCli(["get", "kb-aaaaa"], { env: kb.env });
+  for (const result of [doctor, got]) {
+    assert.equal(result.code, 1, show(result));
+    const printed = result.stdout + result.stderr;
+    assert.ok(!printed.includes("\x1b") && !printed.includes("\x07"), show(result));
+  }
+  const fix = /is a symlink.*; fix: (.*)$/m.exec(doctor.stdout)?.[1];
+  if (!fix) throw new Error(`no fix for the link: ${show(doctor)}`);
+  const pasted = await new Deno.Command("sh", { args: ["-c", fix] }).output();
+  assert.equal(pasted.code, 0, new TextDecoder().decode(pasted.stderr));
+  await assert.rejects(Deno.lstat(join(kb.dir, "entries", name)), Deno.errors.NotFound);
 });
 
 Deno.test("entries are never read through a symlinked folder, nor from a path the cache names outside entries/", async () => {
@@ -221,6 +245,64 @@ Deno.test("a teammate's kernel rule applies only once accepted, as it reads, and
     ]);
     assert.doesNotMatch(await promptContext(kb, "s3"), /id_ed25519|AWS/);
   });
+});
+
+Deno.test("the accept line a listing prints accepts the rule as listed, not a teammate's edit pulled since", async () => {
+  const { kb, teammate } = await victimAndTeammate();
+  await using _kb = kb;
+  await pushKernelRule(teammate, "Write the description in English.");
+  assert.equal((await runCli(["sync"], { env: kb.env })).code, 0);
+  const listed = await runCli(["kernel"], { env: kb.env });
+  const line = /accept: (git-kb kernel --accept \S+)/.exec(listed.stdout)?.[1];
+  if (!line?.includes(`${RULE_ID}@`)) throw new Error(`no accept line by hash: ${show(listed)}`);
+  // While the user reads, a pull brings the teammate's edit of the rule.
+  await git(teammate, "pull", "--quiet", "--rebase", "origin", "main");
+  await pushKernelRule(teammate, RULE_BODY);
+  assert.equal((await runCli(["sync"], { env: kb.env })).code, 0);
+
+  const args = line.split(" ").slice(1);
+  const stale = await runCli(args, { env: kb.env });
+  assert.equal(stale.code, 1, show(stale));
+  assert.match(
+    stale.stderr,
+    /kb-tmk01 changed since it was listed.*nothing was accepted/,
+    show(stale),
+  );
+  assert.doesNotMatch(await promptContext(kb, "s1"), /id_ed25519/, "the edit applies to no prompt");
+
+  const relisted = await runCli(["kernel"], { env: kb.env });
+  const fresh = /accept: (git-kb kernel --accept \S+)/.exec(relisted.stdout)![1];
+  const accepted = await runCli(fresh.split(" ").slice(1), { env: kb.env });
+  assert.equal(accepted.code, 0, show(accepted));
+  assert.match(await promptContext(kb, "s2"), /id_ed25519/);
+});
+
+Deno.test("the accept-them-all line accepts the rules as listed, or none when one changed since", async () => {
+  const { kb, teammate } = await victimAndTeammate();
+  await using _kb = kb;
+  await Deno.writeTextFile(
+    join(teammate, "entries", "kb-tmk02-commit-messages.md"),
+    entryText({
+      id: "kb-tmk02",
+      title: "Commit messages",
+      type: "rule",
+      extra: "kernel: true\n",
+      body: "Start commit messages with a verb.\n",
+    }),
+  );
+  await pushKernelRule(teammate, "Write the description in English.");
+  assert.equal((await runCli(["sync"], { env: kb.env })).code, 0);
+  const listed = await runCli(["kernel"], { env: kb.env });
+  const line = /Accept them all: (git-kb kernel .*)$/m.exec(listed.stdout)?.[1];
+  if (!line) throw new Error(`no accept-them-all line: ${show(listed)}`);
+  await git(teammate, "pull", "--quiet", "--rebase", "origin", "main");
+  await pushKernelRule(teammate, RULE_BODY);
+  assert.equal((await runCli(["sync"], { env: kb.env })).code, 0);
+
+  const stale = await runCli(line.split(" ").slice(1), { env: kb.env });
+  assert.equal(stale.code, 1, show(stale));
+  const context = await promptContext(kb, "s1");
+  assert.doesNotMatch(context, /id_ed25519|with a verb/, "neither rule was accepted");
 });
 
 Deno.test("a kernel rule the user saves with add or edit applies at once; one from an import waits", async () => {
@@ -411,6 +493,34 @@ Deno.test("a remote reset back by a force-push: a save's push does not fast-forw
   assert.equal(forced.code, 0, show(forced));
   assert.equal(await remoteTip(kb), await git(kb.dir, "rev-parse", "HEAD"));
   assert.match(await git(kb.remote!, "log", "--format=%s", "main"), /kb-leak1/);
+});
+
+Deno.test("a remote rewritten after this machine cloned it: sync and a save refuse to republish what it dropped", async () => {
+  const kb = await makeKb({ remote: true });
+  await using _kb = kb;
+  const teammate = await cloneRemote(kb, "teammate");
+  await pushEntryFrom(teammate, "kb-leak1", "Staging database notes", "Leaked the password.\n");
+  // This machine joins now: its clone holds the leak, and no fetch has moved origin/main since.
+  await using box = await makeSandbox();
+  const dir = join(box.root, "kb");
+  const joined = await runCli(["init", kb.remote!, "--dir", dir], { env: sandboxEnv(box) });
+  assert.equal(joined.code, 0, show(joined));
+  const env = { ...sandboxEnv(box), ...IDENTITY, KB_DIR: dir, NO_COLOR: "1" };
+  await git(teammate, "reset", "--hard", "--quiet", "HEAD~1");
+  await git(teammate, "commit", "--quiet", "--allow-empty", "-m", "kb: purge");
+  await git(teammate, "push", "--quiet", "--force", "origin", "HEAD:main");
+  const purged = await remoteTip(kb);
+
+  const synced = await runCli(["sync"], { env });
+  assert.equal(synced.code, 1, show(synced));
+  assert.match(synced.stderr, /history was rewritten.*1 commit of main/, show(synced));
+  const added = await runCli(
+    ["add", "--title", "Another staging note", "--type", "note", "--body", "x"],
+    { env },
+  );
+  assert.equal(added.code, 3, show(added));
+  assert.match(added.stderr, /history was rewritten/, show(added));
+  assert.equal(await remoteTip(kb), purged, "the purged commit is not published again");
 });
 
 Deno.test("a teammate's huge entry file is never read whole: left out with its size, named by index, doctor and get", async (t) => {

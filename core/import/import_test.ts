@@ -1,5 +1,5 @@
 /** Reading notes from other tools (core/import/note.ts) and resolving their wikilinks. */
-import { deepStrictEqual as deepEqual, match, strictEqual as equal } from "node:assert/strict";
+import { deepStrictEqual as deepEqual, match, ok, strictEqual as equal } from "node:assert/strict";
 import { readNote } from "./note.ts";
 import { folderKey, IMPORTED_FOLDER, IMPORTED_FROM, planImport } from "./plan.ts";
 import { type Entry, serializeEntry } from "../entry/entry.ts";
@@ -256,4 +256,61 @@ Deno.test("a title past 200 characters and tags past 32 are cut, and said", () =
     `title cut at 200 characters; l`,
     "tags cut from 40 to 32; left o",
   ]);
+});
+
+Deno.test("a folder imported again from another path updates its entries; a note changed since, or another folder's, comes in new", () => {
+  const notes = [
+    note("Deploy.md", "# Deploy\n\nSee [[Rotate keys]].\n"),
+    note("Rotate keys.md", "Rotate them.\n"),
+  ];
+  let next = 0;
+  const newId = () => `kb-0000${next++}`;
+  const before = folderKey("/home/me/Notes/vault");
+  const existing = planImport(notes, [], newId, before).changes.map((change) => ({
+    entry: change.entry,
+    path: change.path,
+    text: serializeEntry(change.entry),
+  }));
+  const after = folderKey("/home/me/Documents/vault");
+  const moved = planImport(notes, existing, newId, after);
+  deepEqual([moved.added, moved.updated], [[], ["kb-00000", "kb-00001"]]);
+  deepEqual(moved.changes.map((change) => change.path), existing.map((item) => item.path));
+  deepEqual(moved.changes.map((change) => change.entry.extra[IMPORTED_FOLDER]), [after, after]);
+  equal(moved.changes[0].entry.body, existing[0].entry.body, "links still lead to the same ids");
+
+  const edited = planImport([note("Deploy.md", "# Deploy\n\nNew text.\n")], existing, newId, after);
+  deepEqual(edited.updated, [], "a note that reads otherwise never replaces the entry");
+  equal(edited.added.length, 1);
+  const other = planImport(
+    [note("Rotate keys.md", "Rotate them.\n")],
+    existing,
+    newId,
+    folderKey("/home/me/Documents/archive"),
+  );
+  deepEqual(other.updated, [], "a folder of another name never takes the entries");
+});
+
+Deno.test("a moved folder whose first note changed: the notes linking to it keep their entries", () => {
+  const day = (n: number, text: string) =>
+    note(`Day ${n}.md`, `# Day ${n}\n\n${text}${n > 1 ? ` Before: [[Day ${n - 1}]].` : ""}\n`);
+  const notes = Array.from({ length: 30 }, (_, n) => day(n + 1, "Worked."));
+  let next = 0;
+  const newId = () => `kb-${String(next++).padStart(5, "0")}`;
+  const existing = planImport(notes, [], newId, folderKey("/old/daily")).changes.map((change) => ({
+    entry: change.entry,
+    path: change.path,
+    text: serializeEntry(change.entry),
+  }));
+  let calls = 0;
+  const counted = () => (calls++, newId());
+  const moved = planImport(
+    [day(1, "Worked late."), ...notes.slice(1)],
+    existing,
+    counted,
+    folderKey("/new/daily"),
+  );
+  deepEqual(moved.added.length, 1, "only the changed note comes in new");
+  equal(moved.updated.length, 29);
+  equal(moved.changes.find((change) => change.entry.title === "Day 2")?.path, existing[1].path);
+  ok(calls <= 2, `ids asked ${calls} times: the plan is made at most twice`);
 });

@@ -3,7 +3,8 @@
  * earlier import of the same note made (found by the `imported_folder` field, which names the
  * imported folder, and the `imported_from` field, which keeps the note's path inside it), or is
  * left unchanged. A note of one folder never updates the entry of another folder's note at the
- * same path. Wikilinks are resolved across
+ * same path; a folder moved to another path updates the entries of the notes that read as they
+ * did. Wikilinks are resolved across
  * the imported notes and the knowledge base's own entries; each resolved one is a `[[kb-id]]`
  * mention in the body and a `related` link. A note that says it supersedes another gets a
  * `supersedes` link to it, and the other, when it comes in with the same import, the status
@@ -107,7 +108,66 @@ export function planImport(
   newId: () => string,
   folder: string,
 ): ImportPlan {
+  const moved = movedImports(notes, existing, folder);
+  const { plan, changedSinceMove } = planWith(notes, existing, newId, folder, moved);
+  if (!changedSinceMove.length) return plan;
+  // Such a note is not taken for its moved entry: planned again, it comes in as a new one. A note
+  // that changes only by linking to one of those (a new id) keeps its entry: planned once more.
+  for (const sourcePath of changedSinceMove) moved.delete(sourcePath);
+  return planWith(notes, existing, newId, folder, moved).plan;
+}
+
+/** The name of the folder a {@link folderKey} stands for, without the digest of its path. */
+function folderName(key: string): string {
+  return key.replace(/-[0-9a-f]{8}$/, "");
+}
+
+/**
+ * The entries an import of this folder made when it was at another path, by the note's path: an
+ * entry of a folder of the same name (another digest) with the note's path and title, and no
+ * entry of this folder for it. Each is a candidate only: {@link planWith} says which notes changed
+ * since the entry was written, and those come in as new entries, so that a note of another folder
+ * of the same name never replaces the entry of a different note.
+ */
+function movedImports(
+  notes: readonly ImportedNote[],
+  existing: readonly ExistingEntry[],
+  folder: string,
+): Map<string, ExistingEntry> {
+  const name = folderName(folder);
+  const candidates = new Map<string, ExistingEntry[]>();
+  for (const item of existing) {
+    const from = item.entry.extra[IMPORTED_FROM];
+    const named = item.entry.extra[IMPORTED_FOLDER];
+    if (typeof from !== "string" || typeof named !== "string") continue;
+    if (named === folder || folderName(named) !== name) continue;
+    candidates.set(from, [...candidates.get(from) ?? [], item]);
+  }
+  const moved = new Map<string, ExistingEntry>();
+  if (!candidates.size) return moved;
+  const here = earlierImports(notes, existing, folder);
+  for (const note of notes) {
+    if (here.has(note.sourcePath)) continue;
+    const found = candidates.get(note.sourcePath)?.find((item) => item.entry.title === note.title);
+    if (found) moved.set(note.sourcePath, found);
+  }
+  return moved;
+}
+
+/**
+ * {@link planImport} with `moved` (see {@link movedImports}) taken as earlier imports, and the
+ * notes of `moved` whose entry would change besides naming this folder.
+ */
+function planWith(
+  notes: readonly ImportedNote[],
+  existing: readonly ExistingEntry[],
+  newId: () => string,
+  folder: string,
+  moved: ReadonlyMap<string, ExistingEntry>,
+): { plan: ImportPlan; changedSinceMove: string[] } {
   const bySource = earlierImports(notes, existing, folder);
+  for (const [sourcePath, item] of moved) bySource.set(sourcePath, item);
+  const changedSinceMove: string[] = [];
   const ids = notes.map((note) => bySource.get(note.sourcePath)?.entry.id ?? newId());
   const targets: LinkTarget[] = notes.map((note, index) => ({
     id: ids[index],
@@ -159,6 +219,12 @@ export function planImport(
       before?.entry,
       folder,
     );
+    if (before && moved.get(note.sourcePath) === before) {
+      const asBefore = { ...entry.extra, [IMPORTED_FOLDER]: before.entry.extra[IMPORTED_FOLDER] };
+      if (serializeEntry({ ...entry, extra: asBefore }) !== before.text) {
+        changedSinceMove.push(note.sourcePath);
+      }
+    }
     if (!before) {
       plan.changes.push({ path: `entries/${id}-${slugify(entry.title)}.md`, entry });
       plan.added.push(id);
@@ -169,7 +235,7 @@ export function planImport(
       plan.updated.push(id);
     }
   });
-  return plan;
+  return { plan, changedSinceMove };
 }
 
 /**

@@ -15,17 +15,57 @@ function isSafeCharacter(character: string): boolean {
 }
 
 /**
+ * Characters a terminal acts on rather than shows (escape sequences, carriage returns, line and
+ * direction overrides), besides the newline, which a quoted word may hold as it is.
+ */
+const TERMINAL_CONTROL =
+  // deno-lint-ignore no-control-regex -- matching control characters is the point
+  /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+
+const encoder = new TextEncoder();
+
+/** `text` in single quotes, with each `'` written as `'\''`. */
+function singleQuoted(text: string): string {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * `text` as `"$(printf '…')"`: printable ASCII as it is (`%`, `\\` and `'` escaped), every other
+ * byte of its UTF-8 as an octal escape, so that printing the command shows no control character.
+ */
+function printfWord(text: string): string {
+  let format = "";
+  for (const byte of encoder.encode(text)) {
+    const character = String.fromCharCode(byte);
+    format += byte < 0x20 || byte > 0x7e || "%\\'".includes(character)
+      ? `\\${byte.toString(8).padStart(3, "0")}`
+      : character;
+  }
+  return `"$(printf '${format}')"`;
+}
+
+/**
  * `word` as one word of a POSIX sh command: unchanged when every character is safe, else inside
- * single quotes, with each `'` written as `'\''`. The empty string becomes `''`.
+ * single quotes, with each `'` written as `'\''`. The empty string becomes `''`. From the first
+ * character a terminal would act on (an escape sequence in a teammate's file name), the rest is
+ * spelled by `printf` in octal, so the printed command shows none and pasted still names the same
+ * word; trailing newlines, which `$(…)` would drop, stay quoted.
  *
  * @example
  * ```ts
  * shellQuote("/home/o'brien/kb"); // '/home/o'\''brien/kb'
+ * shellQuote("a\x1b[2Jb"); // 'a'"$(printf '\033[2Jb')"
  * ```
  */
 export function shellQuote(word: string): string {
   if (word !== "" && [...word].every(isSafeCharacter)) return word;
-  return `'${word.replaceAll("'", `'\\''`)}'`;
+  const control = word.search(TERMINAL_CONTROL);
+  if (control < 0) return singleQuoted(word);
+  const rest = word.slice(control);
+  const body = rest.replace(/\n+$/, "");
+  const trailing = rest.slice(body.length);
+  return (control ? singleQuoted(word.slice(0, control)) : "") + printfWord(body) +
+    (trailing ? singleQuoted(trailing) : "");
 }
 
 /** A whole command line from its words, each quoted with {@link shellQuote}. */

@@ -12,6 +12,12 @@
  */
 let escapes: RegExp | undefined;
 
+/** {@link escapes}, made on first use. */
+function escapeSequences(): RegExp {
+  // deno-lint-ignore no-control-regex -- matching escape sequences is the point
+  return escapes ??= /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-_])?/g;
+}
+
 /**
  * Characters that break a line or control the display: C0 and C1 controls (tab, newline, ESC,
  * U+0085 NEL…), DEL, the line and paragraph separators U+2028 and U+2029, and the bidirectional
@@ -32,10 +38,29 @@ let unsafe: RegExp | undefined;
 export function displaySafe(text: string): string {
   // Printable ASCII only (most titles): nothing to do.
   if (/^[ -~]*$/.test(text)) return text;
-  // deno-lint-ignore no-control-regex -- matching escape sequences is the point
-  escapes ??= /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-_])?/g;
   unsafe ??= /[\p{Cc}\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]+/gu;
-  return text.replace(escapes, "").replace(unsafe, " ").replace(/ {2,}/g, " ").trim();
+  return text.replace(escapeSequences(), "").replace(unsafe, " ").replace(/ {2,}/g, " ").trim();
+}
+
+/** What {@link terminalSafe} replaces: {@link unsafe} but the tab and the newline. */
+let acting: RegExp | undefined;
+
+/**
+ * `text`, lines and all, as a terminal shows it as written: ANSI escape sequences removed, and
+ * every other control character but tab and newline (carriage return, U+0085…), line separator
+ * or bidirectional control replaced by U+FFFD. Spaces are kept, so a command in it still pastes.
+ *
+ * @example
+ * ```ts
+ * terminalSafe("entries/kb-x-\x1b]52;c;ZWNobw==\x07.md: left out"); // "entries/kb-x-.md: left out"
+ * ```
+ */
+export function terminalSafe(text: string): string {
+  if (/^[ -~\t\n]*$/.test(text)) return text;
+  acting ??=
+    // deno-lint-ignore no-control-regex -- matching control characters is the point
+    /[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+  return text.replace(escapeSequences(), "").replace(acting, "\ufffd");
 }
 
 /**

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { displaySafe, fenceFor } from "./display.ts";
+import { displaySafe, fenceFor, terminalSafe } from "./display.ts";
 import type { KernelRule } from "../index/format.ts";
 import { assemble, type Pointer } from "../prompt/decision.ts";
 
@@ -85,4 +85,10 @@ Deno.test("assemble: a kernel body cannot impersonate git-kb's sections or end i
     "- kb-pt001 Deploy notes [howto] (matched: deploy)",
   ]);
   assert.ok(text.includes(`\n${body}\n`), "the body is injected verbatim");
+});
+
+Deno.test("terminalSafe keeps lines, tabs and spaces, and drops what a terminal acts on", () => {
+  assert.equal(terminalSafe("plain  text\n\tnext"), "plain  text\n\tnext");
+  assert.equal(terminalSafe("a\x1b]52;c;ZWNobw==\x07b\x1b[2Jc"), "abc");
+  assert.equal(terminalSafe("cr\rnel\u0085rtl\u202e"), "cr\ufffdnel\ufffdrtl\ufffd");
 });

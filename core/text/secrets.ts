@@ -470,16 +470,20 @@ export function scrubSecrets(text: string): string {
 
 /**
  * Values a prompt gives as credentials whatever they look like, letters only included: after a
- * word naming a secret and `=` or `:` (`TOKEN=…`, `PASSWORD: …`), after `Bearer`, attached to
- * `-p` (`mysql -p…`), and after "password is". Too loose to refuse a save on, strict enough that a
- * prompt's words about them are never stored.
+ * word naming a secret and `=` or `:` (`TOKEN=…`, `PASSWORD: …`, `DB_PASS=…`), after a flag naming
+ * one (`--password …`), after `Bearer`, attached to `-p` (`mysql -p…`), after a user name given to
+ * `-u`/`--user` (`curl -u admin:…`), and after "password is"; a quoted value whole, spaces and
+ * all. Too loose to refuse a save on, strict enough that a prompt's words about them are never
+ * stored. The value is the first group that took part in the match.
  */
 const ASSIGNED_VALUES = new RegExp(
-  `(?:(?:${SECRET_WORDS})[\\w.-]{0,30}["']?[ \\t]{0,5}(?:[:=]>?|:=)[ \\t]{0,5}` +
+  `(?:(?:(?:${SECRET_WORDS})[\\w.-]{0,30}|(?:\\b|_)pass)["']?[ \\t]{0,5}(?:[:=]>?|:=)[ \\t]{0,5}` +
     "(?:(?:bearer|basic|token)[ \\t]{1,5})?|\\bbearer[ \\t]{1,5}|" +
+    `(?:^|\\s)--[\\w-]{0,30}(?:${SECRET_WORDS})[\\w-]{0,30}[ \\t]{1,5}|` +
+    "(?:^|\\s)(?:-u|--user)[ \\t]{1,5}[^\\s:\"'`]{1,100}:|" +
     "(?:^|\\s)-p|\\b(?:passw(?:or)?d|passphrase|pwd)[ \\t]{1,5}(?:is|was)[ \\t]{1,5})" +
-    "[\"'`]?([^\\s\"'`,;]{1,400})",
-  "gi",
+    "(?:\"([^\"\\n]{1,400})\"|'([^'\\n]{1,400})'|[\"'`]?([^\\s\"'`,;]{1,400}))",
+  "gid",
 );
 
 /** A letter or digit: part of a word as the tokenizer makes them. */
@@ -492,8 +496,8 @@ const WORD_CHARACTER = /[\p{L}\p{N}]/u;
 function storedSecretSpans(text: string): { start: number; end: number }[] {
   const spans: { start: number; end: number }[] = findSecrets(text);
   for (const match of text.matchAll(ASSIGNED_VALUES)) {
-    const start = match.index + match[0].length - match[1].length;
-    spans.push({ start, end: start + match[1].length });
+    const value = match.indices!.slice(1).find((span) => span !== undefined);
+    if (value) spans.push({ start: value[0], end: value[1] });
   }
   return spans.map(({ start, end }) => {
     while (start > 0 && WORD_CHARACTER.test(text[start - 1])) start--;

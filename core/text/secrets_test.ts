@@ -217,6 +217,24 @@ Deno.test("inSecretTest: a letters-only value after TOKEN=, PASSWORD=, Bearer or
   }
 });
 
+Deno.test("inSecretTest: a value after --password, DB_PASS=, curl -u user: or in quotes is never kept", () => {
+  const prompt = "psql --password correcthorse fails, DB_PASS=tangerinesunset too, " +
+    'curl -u admin:plumwinterfield https://x, and password="violet marmalade harbor" ' +
+    "in the config; git push -u origin main and ssh -p 2222 host work";
+  const filler = "plain words ".repeat(3_000);
+  for (const text of [prompt, `${filler}${prompt} ${filler}`]) {
+    const inSecret = inSecretTest(text);
+    for (
+      const word of ["correcthorse", "tangerinesunset", "plumwinterfield", "violet", "harbor"]
+    ) {
+      assert.ok(inSecret(word), `${word} in ${text.length} characters`);
+    }
+    for (const word of ["psql", "admin", "config", "origin", "main", "2222", "host", "pass"]) {
+      assert.ok(!inSecret(word), word);
+    }
+  }
+});
+
 Deno.test("inSecretTest: a few words of an 8 MiB prompt are checked within a second", () => {
   const text = "eyJaaaaaaaaaa.".repeat((8 << 20) / 14) + " my password is hunter2secret";
   const started = performance.now();

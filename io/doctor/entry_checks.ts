@@ -8,6 +8,7 @@
 import { checkAgainstKb, parseEntryText } from "../../core/entry/entry.ts";
 import { idFromPath, isEntryId, nameWithId } from "../../core/entry/identity.ts";
 import { readEntryForgivingly } from "../../core/entry/repair.ts";
+import { displaySafe } from "../../core/text/display.ts";
 import type { Finding } from "../../core/setup/finding.ts";
 import type { KernelRule } from "../../core/index/format.ts";
 import type { IndexReader } from "../../core/index/reader.ts";
@@ -104,7 +105,8 @@ export async function leftOutFindings(context: DoctorContext): Promise<Finding[]
       level: "error",
       check: "entries",
       message: withFix(
-        `${file.path} is left out of the index: ${file.message.replace(/\n\s*/g, "; ")}`,
+        `${displaySafe(file.path)} is left out of the index: ` +
+          file.message.replace(/\n\s*/g, "; "),
         leftOutFix(context.kbDir, file.path),
       ),
     })),

@@ -23,6 +23,7 @@ import {
   type ExistingEntry,
   folderKey,
   type ImportChange,
+  IMPORTED_FROM,
   type ImportPlan,
   planImport,
 } from "../../core/import/plan.ts";
@@ -328,7 +329,7 @@ function refusals(
 ): Map<string, string> {
   const refused = new Map<string, string>();
   for (const { entry } of changes) {
-    const from = String(entry.extra.imported_from);
+    const from = String(entry.extra[IMPORTED_FROM]);
     const reason = saveRefusal(entry, keeps(from));
     if (reason) refused.set(from, reason);
   }
@@ -342,12 +343,17 @@ function refusals(
 function saveRefusal(entry: Entry, allowSecret: boolean): string | undefined {
   const [secret] = allowSecret ? [] : entrySecrets(entry);
   if (secret) {
-    const where = secret.field === "body"
-      ? `on line ${secret.fieldLine} of its body`
-      : `in its ${secret.field}`;
-    return `holds ${SECRET_LABELS[secret.kind]} (${secret.masked}) ${where}; ` +
-      "remove it from the note and import again, or keep it with --allow-secret-in <path> in a " +
-      "private knowledge base";
+    // The path inside the folder is the note's file name: only a rename takes the value out.
+    const [where, remove] = secret.field === IMPORTED_FROM
+      ? ["in its file name", "rename the file"]
+      : [
+        secret.field === "body"
+          ? `on line ${secret.fieldLine} of its body`
+          : `in its ${secret.field}`,
+        "remove it from the note",
+      ];
+    return `holds ${SECRET_LABELS[secret.kind]} (${secret.masked}) ${where}; ${remove} and ` +
+      "import again, or keep it with --allow-secret-in <path> in a private knowledge base";
   }
   const problems: Problem[] = checkEntryFields(entry);
   if (problems.length) {

@@ -11,6 +11,7 @@ import type { IndexReader } from "../../core/index/reader.ts";
 import { join } from "../../core/path.ts";
 import { shellCommand, shellQuote } from "../../core/shell/quote.ts";
 import { qualifyId, splitQualifiedId } from "../../core/kbs/qualified.ts";
+import { displaySafe } from "../../core/text/display.ts";
 import { git } from "../git.ts";
 import type { OpenKb } from "../index/open.ts";
 import { READ_TRUST_MS, readIndexedEntry } from "../index/store.ts";
@@ -166,7 +167,7 @@ async function whyNotServed(
   }
   if (leftOut.length) {
     const [{ path, message }] = leftOut;
-    return `${id} is not served: ${path} was left out of the index: ` +
+    return `${id} is not served: ${displaySafe(path)} was left out of the index: ` +
       `${message.replace(/\n\s*/g, "; ")}; fix it, then check with ${selfCommand()} doctor${kb}`;
   }
   return `no entry ${id}; find ids with ${selfCommand()} search <words>${kb}`;

@@ -20,10 +20,26 @@ async function commitsOf(kbDir: string, tips: string[], except?: string): Promis
   return listed.code === 0 ? listed.stdout.split("\n").filter(Boolean) : [];
 }
 
-/** Every value the ref `tracking` held, newest first, as far as its reflog goes; [] without one. */
+/**
+ * Every value the ref `tracking` held, newest first, as far as its reflog goes, and the value it
+ * held before its first entry; [] without a reflog. That earliest value matters: a clone starts
+ * its remote-tracking refs without a log, so after the first fetch the commits the clone came
+ * with are named only as the old value of that fetch's entry (`git log -g` lists new values).
+ */
 async function valuesOf(kbDir: string, tracking: string): Promise<string[]> {
   const log = await git(kbDir, ["log", "--walk-reflogs", "--format=%H", tracking, "--"]);
-  return log.code === 0 ? [...new Set(log.stdout.split("\n").filter(Boolean))] : [];
+  if (log.code !== 0) return [];
+  const values = log.stdout.split("\n").filter(Boolean);
+  if (!values.length) return [];
+  // One step past the oldest entry, git answers with that entry's old value.
+  const earliest = await git(kbDir, [
+    "rev-parse",
+    "--verify",
+    "--quiet",
+    `${tracking}@{${values.length}}^{commit}`,
+  ]);
+  if (earliest.code === 0) values.push(earliest.stdout.trim());
+  return [...new Set(values)];
 }
 
 /**
