@@ -124,29 +124,41 @@ export class IndexReader {
   #dead?: { source: number[]; set: Set<number> };
   #ids?: Map<string, number>;
   #files?: Map<string, FileRecord>;
+  /** Ids of the kernel rules this reader does not list as in force ({@link withKernel}). */
+  #outOfForce: ReadonlySet<string>;
+  #outOfForceOrds?: ReadonlySet<number>;
 
   /**
    * A reader of the index `manifest` describes, loading nothing yet.
    *
    * @param manifest The already loaded manifest; @param load reads other files by name;
-   * @param onDamage told of every {@link DamagedIndexError} before it is thrown.
+   * @param onDamage told of every {@link DamagedIndexError} before it is thrown;
+   * @param outOfForce ids of kernel rules that are not in force (see {@link withKernel}).
    */
   constructor(
     manifest: Manifest,
     load: IndexLoader,
     onDamage?: (error: DamagedIndexError) => void,
+    outOfForce: ReadonlySet<string> = new Set(),
   ) {
     this.manifest = manifest;
     this.#load = load;
     this.#onDamage = onDamage;
+    this.#outOfForce = outOfForce;
   }
 
   /**
    * A reader of the same index whose manifest lists only `kernel` as its kernel rules: the rules
-   * in force for this user (io/kernel/acceptance.ts), for readers that inline them.
+   * in force for this user (io/kernel/acceptance.ts), for readers that inline them. A kernel rule
+   * left out is an entry like any other for this reader: a pointer may name it
+   * ({@link isPointable}), while it is never inlined.
    */
   withKernel(kernel: KernelRule[]): IndexReader {
-    return new IndexReader({ ...this.manifest, kernel }, this.#load, this.#onDamage);
+    const kept = new Set(kernel.map((rule) => rule.id));
+    const outOfForce = new Set(
+      this.manifest.kernel.map((rule) => rule.id).filter((id) => !kept.has(id)),
+    );
+    return new IndexReader({ ...this.manifest, kernel }, this.#load, this.#onDamage, outOfForce);
   }
 
   /** `error`, once the owner has been told of it. */
@@ -290,12 +302,23 @@ export class IndexReader {
   }
 
   /**
-   * Whether the entry at `ord` is active and not a kernel rule: one a pointer may name. Read from
-   * `meta.bin` without building a record, for the matching loops of the hooks.
+   * Whether the entry at `ord` is active and not a kernel rule in force: one a pointer may name.
+   * Read from `meta.bin` without building a record, for the matching loops of the hooks.
    */
   isPointable(ord: number): boolean {
     const flags = this.metaValues()[ord * META_STRIDE + META_FLAGS];
-    return statusOfFlags(flags) === "active" && !isKernelFlags(flags);
+    if (statusOfFlags(flags) !== "active") return false;
+    return !isKernelFlags(flags) || this.#outOfForceOrdinals().has(ord);
+  }
+
+  /** The ordinals of the kernel rules not in force, looked up once when first asked. */
+  #outOfForceOrdinals(): ReadonlySet<number> {
+    return this.#outOfForceOrds ??= new Set(
+      [...this.#outOfForce].flatMap((id) => {
+        const ord = this.ordOf(id);
+        return ord === undefined ? [] : [ord];
+      }),
+    );
   }
 
   /**

@@ -586,6 +586,19 @@ Deno.test("kernel: block before pointers, bodies verbatim, ids sorted, never a p
   equal(fetchLine(text), `Fetch full text: ${FETCH(["kb-tok01"])}`);
 });
 
+Deno.test("kernel: a rule not in force is not inlined, but a prompt about it may point at it", () => {
+  const full = buildReader([...BASE, KERNEL_A, ...unrelated(30)]);
+  const prompt = "how do I answer in plain words without hype?";
+  // In force: inlined, never a pointer.
+  const inForce = decide(prompt, full, {}, FETCH);
+  deepStrictEqual(inForce.assembly!.kernel, ["kb-ker0a"]);
+  deepStrictEqual(ids(inForce.assembly!.pointers), []);
+  // Waiting for acceptance: an entry like any other.
+  const waiting = decide(prompt, full.withKernel([]), {}, FETCH);
+  deepStrictEqual(waiting.assembly!.kernel, []);
+  deepStrictEqual(ids(waiting.assembly!.pointers), ["kb-ker0a"]);
+});
+
 Deno.test("kernel: a mechanical or conversational prompt gets nothing at all", () => {
   const reader = buildReader([...BASE, KERNEL_A]);
   for (const prompt of ["thanks, that worked!", "please run the whole test suite again"]) {
