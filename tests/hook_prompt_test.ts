@@ -566,7 +566,9 @@ Deno.test("hot path loads no YAML: empty DENO_DIR and --cached-only after the in
     }).output();
   const failing = await runControl(emptyDenoDir);
   assert.notEqual(failing.code, 0, "importing the YAML parser needs the npm cache");
-  assert.match(decoder.decode(failing.stderr), /js-yaml/);
+  // Deno installs the lock file's npm packages together, so the one it names first may be
+  // another of them (diff, the MCP SDK): what matters is that the npm cache was needed.
+  assert.match(decoder.decode(failing.stderr), /npm package .*not found in cache|js-yaml/);
   const passing = await runControl(await denoDir());
   assert.equal(passing.code, 0, decoder.decode(passing.stderr));
   assert.equal(decoder.decode(passing.stdout).trim(), "function");
