@@ -262,9 +262,10 @@ Deno.test("the prompt hook sees at once an in-place edit of an entry being worke
 
   const rule = await Deno.readTextFile(kernel);
   await Deno.writeTextFile(kernel, rule.replace("The diff already shows", "Never quote a wombat;"));
-  // A hand edit of a kernel rule waits for acceptance: the hook drops it at once...
+  // A hand edit of a kernel rule waits for acceptance: the hook stops inlining it at once (it is
+  // then an entry like any other, which a prompt may point at)...
   const commit = "write the commit message for this change";
-  assert.doesNotMatch(await context(commit), /kb-c0mw8|wombat/);
+  assert.doesNotMatch(await context(commit), /### kb-c0mw8|wombat/);
   // ...and once accepted as it now reads, inlines the new text.
   await acceptKernel(kb.config, await kernelRulesOf(kb.dir));
   assert.match(await context(commit), /Never quote a wombat/);
