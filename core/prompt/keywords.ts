@@ -219,10 +219,6 @@ export interface KeywordMatches {
   nearMisses: KeywordHit[];
   /** Prompt word → number of entries it is found in (any field). */
   termHits: Record<string, number>;
-  /** What the prompt's words could give one entry ({@link promptEvidence}). */
-  promptEvidence: number;
-  /** The evidence of the prompt's best entry (0 when no entry was hit by two words). */
-  bestEvidence: number;
   /**
    * Whether the prompt has words of specificity 1 that the knowledge base holds and the entry
    * `ord` holds none of: the prompt is then about something the entry does not mention.
@@ -500,24 +496,24 @@ function rankingPostings(part: WordPart, ords: Int32Array): Postings {
 }
 
 /**
- * The BM25F scores of the entries `ords` over the prompt's terms, by ordinal, as search scores
- * them: a common word by its title, tag and alias postings, which are all the prompt read of it.
+ * The BM25F scores of the entries `ords` (marked 1 in `isOrd`, by ordinal) over the prompt's
+ * terms, by ordinal, as search scores them: a common word by its title, tag and alias postings,
+ * which are all the prompt read of it.
  */
 function searchScores(
   reader: IndexReader,
   terms: PromptTerm[],
   words: PromptWord[],
   ords: number[],
+  isOrd: Uint8Array,
 ): Float64Array {
   const parts = new Map(words.flatMap((word) => word.parts.map((part) => [part.term.term, part])));
-  const scores = new Float64Array(Math.max(reader.manifest.nextOrd, reader.manifest.docCount));
-  const wanted = new Uint8Array(scores.length);
-  for (const ord of ords) wanted[ord] = 1;
+  const scores = new Float64Array(isOrd.length);
   let byOrdinal: Int32Array | undefined;
   forEachScore(
     reader,
     terms.map((term) => term.term),
-    (ord) => wanted[ord] === 1,
+    (ord) => isOrd[ord] === 1,
     (ord, score) => scores[ord] += score,
     (term) => {
       const part = parts.get(term);
@@ -637,7 +633,7 @@ export function keywordMatches(
     ) keep(under, ord, NEAR_MISS_LIMIT, tallies.compare);
   }
   if (over.length) {
-    const scores = searchScores(reader, terms, words, over);
+    const scores = searchScores(reader, terms, words, over, isOver);
     over.sort((a, b) => scores[b] - scores[a] || tallies.compare(a, b));
     const first = scores[over[0]];
     const about = best >= rule.soleShare * said ||
@@ -650,8 +646,6 @@ export function keywordMatches(
     ranked: over.map(hit),
     nearMisses: under.map(hit),
     termHits,
-    promptEvidence: said,
-    bestEvidence: best,
     missesSpecificWords: (ord) =>
       specific.length > 0 && !specific.some((word) => holdsWord(word, ord)),
   };
