@@ -23,7 +23,7 @@ import {
   type ExportedRule,
 } from "../../core/export/agent_files.ts";
 import { shellQuote } from "../../core/shell/quote.ts";
-import { ifExists, writeFileAtomic } from "../fs.ts";
+import { ifExists, lstatOrUndefined, writeFileAtomic } from "../fs.ts";
 
 /** What to export, and where. */
 export interface ExportRequest {
@@ -103,10 +103,6 @@ function filesInUse(projectDir: string): AgentFileName[] {
   if (exists(".cursor")) names.push("cursor");
   if (exists(".windsurf")) names.push("windsurf");
   return names;
-}
-
-function lstatOrUndefined(path: string): Deno.FileInfo | undefined {
-  return ifExists(() => Deno.lstatSync(path));
 }
 
 /**
