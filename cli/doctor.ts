@@ -47,8 +47,6 @@ check fails.`,
 /** Help text. */
 export const help: string = helpText(command);
 
-export type { Finding };
-
 function printFindings(findings: Finding[]): void {
   const mark = { ok: green("ok  "), warn: yellow("warn"), error: red("FAIL") };
   for (const finding of findings) {

@@ -10,7 +10,7 @@
  * @module
  */
 import type { KernelRule } from "../core/index/format.ts";
-import { kernelRuleHash, type KernelState, kernelState } from "../core/kernel/acceptance.ts";
+import { type KernelState, kernelState, ruleHashOf } from "../core/kernel/acceptance.ts";
 import { qualifyId, splitQualifiedId } from "../core/kbs/qualified.ts";
 import { displaySafe, fenceFor } from "../core/text/display.ts";
 import { git } from "../io/git.ts";
@@ -105,14 +105,14 @@ function waitingBlock(view: RuleView, changedBy: string | undefined): string[] {
     `  file: ${view.rule.path}`,
     `  last changed by: ${changedBy ?? "not known (not committed, or git cannot say)"}`,
     `${fence}markdown\n${body}\n${fence}`,
-    `  accept: ${cyan(kbCommand("kernel", "--accept", `${view.id}@${hashOf(view.rule)}`))}`,
+    `  accept: ${cyan(kbCommand("kernel", "--accept", listedId(view)))}`,
     "",
   ];
 }
 
-/** The hash of a rule's content as it reads now (`<id>@<hash>` accepts only that content). */
-function hashOf(rule: KernelRule): string {
-  return rule.ruleHash ?? kernelRuleHash(rule);
+/** A rule's id as the listing prints it, `<id>@<hash>`: accepting it accepts only that content. */
+function listedId(view: RuleView): string {
+  return `${view.id}@${ruleHashOf(view.rule)}`;
 }
 
 /**
@@ -122,7 +122,7 @@ function hashOf(rule: KernelRule): string {
 function named(views: RuleView[], typed: string): RuleView {
   const at = typed.lastIndexOf("@");
   const view = namedById(views, at < 0 ? typed : typed.slice(0, at));
-  if (at >= 0 && hashOf(view.rule) !== typed.slice(at + 1)) {
+  if (at >= 0 && ruleHashOf(view.rule) !== typed.slice(at + 1)) {
     throw new Error(
       `${view.id} changed since it was listed (or ${typed.slice(at + 1)} is not the hash the ` +
         `listing printed), so nothing was accepted: read it as it is now with ` +
@@ -187,7 +187,7 @@ async function list(views: RuleView[], json: boolean | undefined): Promise<void>
         path: view.rule.path,
         ...view.state === "accepted" ? {} : { changedBy: changes[waiting.indexOf(view)] ?? null },
         body: view.rule.body,
-        hash: hashOf(view.rule),
+        hash: ruleHashOf(view.rule),
       })),
     });
     return;
@@ -200,7 +200,7 @@ async function list(views: RuleView[], json: boolean | undefined): Promise<void>
     waiting.forEach((view, at) => console.log(waitingBlock(view, changes[at]).join("\n")));
     if (waiting.length > 1) {
       // Each as listed, so that a rule changed since the listing is refused, not accepted unseen.
-      const each = waiting.flatMap((view) => ["--accept", `${view.id}@${hashOf(view.rule)}`]);
+      const each = waiting.flatMap((view) => ["--accept", listedId(view)]);
       console.log(`Accept them all: ${cyan(kbCommand("kernel", ...each))}\n`);
     }
   }

@@ -72,7 +72,7 @@ function json(value: unknown): CallToolResult {
 
 /** A tool error: the message, and nothing else happened. */
 export function toolError(message: string): CallToolResult {
-  return { content: [{ type: "text", text: message }], isError: true };
+  return { ...text(message), isError: true };
 }
 
 /** The message of a failed call: the error's own, or the permission the server lacks. */
@@ -354,11 +354,14 @@ const edit = defineTool({
 });
 
 /** The single-valued fields of add's or edit's arguments, as edits. */
-function scalarEdits(
-  args: { title?: string; type?: string; body?: string; status?: string; source?: string } & {
-    kernel?: boolean;
-  },
-): EntryEdits {
+function scalarEdits(args: {
+  title?: string;
+  type?: string;
+  body?: string;
+  status?: string;
+  source?: string;
+  kernel?: boolean;
+}): EntryEdits {
   const { title, type, status, source, kernel, body } = args;
   return { title, type, status, source, kernel, body: body === undefined ? body : bodyText(body) };
 }

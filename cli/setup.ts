@@ -635,12 +635,12 @@ function printRule(agent: RuleAgent, options: SetupOptions, launcher: string): n
 
 /** What `--path` says after linking: where the link is, whether it is on PATH, how to undo it. */
 function linkReport(
-  link: string,
+  binDir: string,
   launcher: string,
   action: LinkAction,
   dryRun: boolean,
 ): string[] {
-  const binDir = userBinDir(baseDir("user"));
+  const link = join(binDir, COMMAND_NAME);
   const undo = `${shellQuote(link)} setup --path --remove`;
   const lines = [
     action === "unchanged"
@@ -649,8 +649,7 @@ function linkReport(
         action === "updated" ? " (it ran another launcher before)" : ""
       }.`,
   ];
-  const separator = Deno.build.os === "windows" ? ";" : ":";
-  if (isOnPath(binDir, Deno.env.get("PATH"), separator)) {
+  if (isOnPath(binDir, Deno.env.get("PATH"))) {
     lines.push(`${binDir} is on your PATH: git-kb runs from any folder.`);
   } else {
     lines.push(
@@ -688,7 +687,7 @@ function setupCommandLink(options: SetupOptions): number {
     console.log(done);
     return 0;
   }
-  console.log(linkReport(link, launcher, action, options.dryRun).join("\n"));
+  console.log(linkReport(binDir, launcher, action, options.dryRun).join("\n"));
   return 0;
 }
 

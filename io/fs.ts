@@ -113,7 +113,7 @@ function parseJsonOrUndefined(text: string): unknown {
 }
 
 /** What is at `path`, not following a link; undefined when nothing is. */
-function lstatOrUndefined(path: string): Deno.FileInfo | undefined {
+export function lstatOrUndefined(path: string): Deno.FileInfo | undefined {
   return ifExists(() => Deno.lstatSync(path));
 }
 

@@ -44,6 +44,11 @@ export function kernelRuleHash(rule: KernelRuleText): string {
   return contentHash(`${rule.title}\n${rule.body.trim()}`);
 }
 
+/** {@link kernelRuleHash} of `rule`: the one the index recorded, else worked out now. */
+export function ruleHashOf(rule: KernelRuleText): string {
+  return rule.ruleHash ?? kernelRuleHash(rule);
+}
+
 /** Accepted rules as read from a file written by any version, or by hand: what is sound in it. */
 export function parseAcceptedRules(value: unknown): AcceptedRules {
   const accepted: AcceptedRules = {};
@@ -66,7 +71,7 @@ export function serializeAcceptedRules(accepted: AcceptedRules): string {
 export function kernelState(accepted: AcceptedRules, rule: KernelRuleText): KernelState {
   const hashes = Object.hasOwn(accepted, rule.id) ? accepted[rule.id] : undefined;
   if (!hashes) return "new";
-  return hashes.includes(rule.ruleHash ?? kernelRuleHash(rule)) ? "accepted" : "changed";
+  return hashes.includes(ruleHashOf(rule)) ? "accepted" : "changed";
 }
 
 /** The rules of `rules` that apply: those accepted as they read now, in their order. */

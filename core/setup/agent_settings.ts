@@ -144,7 +144,8 @@ function describe(value: unknown): string {
   return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
+/** Whether `value` is a JSON object: not null, not a list. */
+export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 

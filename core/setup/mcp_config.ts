@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { type Settings, SettingsShapeError } from "./agent_settings.ts";
+import { isObject, type Settings, SettingsShapeError } from "./agent_settings.ts";
 
 /** The agents whose MCP configuration `setup --mcp` writes. */
 export const MCP_AGENTS = ["claude", "codex", "cursor", "gemini"] as const;
@@ -29,10 +29,6 @@ export interface McpServerEntry {
 /** The server entry for `launcher` (an absolute path), read-only or not. */
 export function mcpServerEntry(launcher: string, readOnly: boolean): McpServerEntry {
   return { command: launcher, args: readOnly ? ["mcp", "--read-only"] : ["mcp"] };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function serversOf(settings: Settings): Record<string, unknown> {

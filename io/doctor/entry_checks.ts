@@ -12,7 +12,7 @@ import { displaySafe } from "../../core/text/display.ts";
 import type { Finding } from "../../core/setup/finding.ts";
 import type { KernelRule } from "../../core/index/format.ts";
 import type { IndexReader } from "../../core/index/reader.ts";
-import { pendingSummary } from "../../core/kernel/acceptance.ts";
+import { type AcceptedRules, pendingSummary } from "../../core/kernel/acceptance.ts";
 import { join } from "../../core/path.ts";
 import { kernelRuleCost, LIMITS } from "../../core/entry/schema.ts";
 import { shellCommand, shellQuote } from "../../core/shell/quote.ts";
@@ -225,13 +225,14 @@ export async function kernelFindings(context: DoctorContext): Promise<Finding[]>
 /** The kernel rules waiting for this user's acceptance, which apply to no prompt until then. */
 function acceptanceFindings(kbDir: string, kernel: readonly KernelRule[]): Finding[] {
   const review = kbCommand("kernel", "--kb", kbDir);
+  let accepted: AcceptedRules;
   try {
-    readAcceptedRules();
+    accepted = readAcceptedRules();
   } catch (error) {
     if (!(error instanceof AcceptanceRecordError)) throw error;
     return [{ level: "error", check: "kernel", message: error.message }];
   }
-  const pending = pendingMentions(kernel);
+  const pending = pendingMentions(kernel, undefined, accepted);
   if (!pending.length) return [];
   return [{ level: "warn", check: "kernel", message: withFix(pendingSummary(pending), review) }];
 }

@@ -23,7 +23,7 @@ import {
   type ExportedRule,
 } from "../../core/export/agent_files.ts";
 import { shellQuote } from "../../core/shell/quote.ts";
-import { ifExists, writeFileAtomic } from "../fs.ts";
+import { ifExists, lstatOrUndefined, writeFileAtomic } from "../fs.ts";
 
 /** What to export, and where. */
 export interface ExportRequest {
@@ -77,9 +77,14 @@ export function exportAgentFiles(request: ExportRequest): ExportedFileReport[] {
   const projectDir = request.projectDir ?? Deno.cwd();
   const names = request.files ?? filesInUse(projectDir);
   const targets = new Set<string>();
+  const realProject = join(Deno.realPathSync(projectDir));
   return names.flatMap((name): ExportedFileReport[] => {
     const { path } = AGENT_FILES[name];
-    const file = editableFile(projectDir, path, request.projectDir ? join(projectDir, path) : path);
+    const file = editableFile(
+      realProject,
+      path,
+      request.projectDir ? join(projectDir, path) : path,
+    );
     if (file instanceof Refusal) {
       const { problem, fix } = file;
       return [{ name, path, state: "refused", leftOut: [], problem, fix }];
@@ -105,16 +110,12 @@ function filesInUse(projectDir: string): AgentFileName[] {
   return names;
 }
 
-function lstatOrUndefined(path: string): Deno.FileInfo | undefined {
-  return ifExists(() => Deno.lstatSync(path));
-}
-
 /**
- * The agent file at `path` in the project, read, or why it cannot be edited safely; `shown` is
- * how messages name it (its path from the current folder).
+ * The agent file at `path` in the project (`realProject`: its folder, links resolved), read, or
+ * why it cannot be edited safely; `shown` is how messages name it (its path from the current
+ * folder).
  */
-function editableFile(projectDir: string, path: string, shown: string): EditableFile | Refusal {
-  const realProject = join(Deno.realPathSync(projectDir));
+function editableFile(realProject: string, path: string, shown: string): EditableFile | Refusal {
   const refuse = (reason: string, fix: string) => new Refusal(`${shown} ${reason}`, fix);
   let target = join(realProject, path);
   let info = lstatOrUndefined(target);

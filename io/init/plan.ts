@@ -81,6 +81,11 @@ export type InitPlan =
   | { mode: "existing"; kbDir: string; from?: string }
   | { mode: "created"; kbDir: string };
 
+/**
+ * Decide what init does with `source` (a remote, a bare repository, a clone, or a folder to
+ * create) and `dir` (`--dir`; else the default folder `folder` names), before anything is
+ * written. Throws {@link InitRefusal}, or an error naming the folder, when it cannot be done.
+ */
 export async function planInit(
   source: string | undefined,
   dir: string | undefined,

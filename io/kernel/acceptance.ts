@@ -97,17 +97,25 @@ export function readAcceptedRules(): AcceptedRules {
 }
 
 /**
+ * The accepted rules on record, read only when `rules` has any to look up; none when the record
+ * cannot be trusted, so that every rule then waits.
+ */
+function acceptedOrNone(rules: readonly KernelRuleText[]): AcceptedRules {
+  if (!rules.length) return {};
+  try {
+    return readAcceptedRules();
+  } catch (error) {
+    if (error instanceof AcceptanceRecordError) return {};
+    throw error;
+  }
+}
+
+/**
  * The rules of `rules` that apply: those the user accepted as they read now. Reads the record
  * only when there are rules; a record that cannot be trusted accepts none.
  */
 export function kernelInForce<R extends KernelRuleText>(rules: R[]): R[] {
-  if (!rules.length) return rules;
-  try {
-    return acceptedOnly(readAcceptedRules(), rules);
-  } catch (error) {
-    if (error instanceof AcceptanceRecordError) return [];
-    throw error;
-  }
+  return rules.length ? acceptedOnly(acceptedOrNone(rules), rules) : rules;
 }
 
 /**
@@ -121,43 +129,26 @@ export function readerInForce(reader: IndexReader): IndexReader {
   return inForce.length === kernel.length ? reader : reader.withKernel(inForce);
 }
 
-/** A kernel rule that does not apply yet, and whether it is new or changed since accepted. */
-export interface PendingRule<R extends KernelRuleText> {
-  rule: R;
-  state: "new" | "changed";
-}
-
-/** The rules of `rules` waiting for acceptance, in their order. */
-export function pendingKernel<R extends KernelRuleText>(
-  rules: readonly R[],
-  accepted: AcceptedRules = rules.length ? readAcceptedRules() : {},
-): PendingRule<R>[] {
-  return rules.flatMap((rule) => {
-    const state = kernelState(accepted, rule);
-    return state === "accepted" ? [] : [{ rule, state }];
-  });
-}
-
 /**
- * The rules of `rules` waiting for acceptance as a notice names them: ids qualified with `name`
- * when given (several knowledge bases are configured). A record that cannot be trusted leaves
- * every rule waiting.
+ * The rules of `rules` waiting for acceptance, in their order, as a notice names them: ids
+ * qualified with `name` when given (several knowledge bases are configured). Judged against
+ * `accepted` when the caller has read the record already; else the record is read, and one that
+ * cannot be trusted leaves every rule waiting.
  */
 export function pendingMentions(
   rules: readonly KernelRuleText[],
   name?: string,
+  accepted: AcceptedRules = acceptedOrNone(rules),
 ): PendingMention[] {
-  let accepted: AcceptedRules = {};
-  try {
-    if (rules.length) accepted = readAcceptedRules();
-  } catch (error) {
-    if (!(error instanceof AcceptanceRecordError)) throw error;
-  }
-  return pendingKernel(rules, accepted).map(({ rule, state }) => ({
-    id: name === undefined ? rule.id : qualifyId(name, rule.id),
-    title: rule.title,
-    state,
-  }));
+  return rules.flatMap((rule) => {
+    const state = kernelState(accepted, rule);
+    if (state === "accepted") return [];
+    return [{
+      id: name === undefined ? rule.id : qualifyId(name, rule.id),
+      title: rule.title,
+      state,
+    }];
+  });
 }
 
 /**

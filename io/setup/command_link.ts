@@ -16,12 +16,13 @@ export type LinkAction = "created" | "updated" | "unchanged" | "removed" | "abse
 /** Something at the link's name that setup will not touch: a file, or a link elsewhere. */
 export class ForeignCommandError extends Error {}
 
-function linkTarget(path: string): string | undefined {
-  return lstatOf(path)?.isSymlink ? Deno.readLinkSync(path) : undefined;
+/** Where the link at `path` points, as `info` (its lstat) describes it; undefined if not a link. */
+function linkTarget(path: string, info: Deno.FileInfo | undefined): string | undefined {
+  return info?.isSymlink ? Deno.readLinkSync(path) : undefined;
 }
 
-function refuseForeign(path: string, what: string): never {
-  const target = linkTarget(path);
+/** Refuse to touch `path`, not a link to a launcher (`target`: where it links, if anywhere). */
+function refuseForeign(path: string, target: string | undefined, what: string): never {
   throw new ForeignCommandError(
     target === undefined
       ? `${path} exists and is not a link to a git-kb launcher, so setup leaves it alone; ${what}`
@@ -33,10 +34,10 @@ function refuseForeign(path: string, what: string): never {
 export function linkCommand(binDir: string, launcher: string, dryRun: boolean): LinkAction {
   const path = join(binDir, COMMAND_NAME);
   const info = lstatOf(path);
-  const target = linkTarget(path);
+  const target = linkTarget(path, info);
   if (target === launcher) return "unchanged";
   if (info && (target === undefined || !isLauncherTarget(target))) {
-    refuseForeign(path, `move it away, then run ${kbCommand("setup", "--path")} again`);
+    refuseForeign(path, target, `move it away, then run ${kbCommand("setup", "--path")} again`);
   }
   if (dryRun) return info ? "updated" : "created";
   Deno.mkdirSync(binDir, { recursive: true });
@@ -54,10 +55,11 @@ export function linkCommand(binDir: string, launcher: string, dryRun: boolean): 
 /** Remove `<binDir>/git-kb` when it is a link to a git-kb launcher. */
 export function unlinkCommand(binDir: string, dryRun: boolean): LinkAction {
   const path = join(binDir, COMMAND_NAME);
-  if (!lstatOf(path)) return "absent";
-  const target = linkTarget(path);
+  const info = lstatOf(path);
+  if (!info) return "absent";
+  const target = linkTarget(path, info);
   if (target === undefined || !isLauncherTarget(target)) {
-    refuseForeign(path, "remove it yourself if it is no longer wanted");
+    refuseForeign(path, target, "remove it yourself if it is no longer wanted");
   }
   if (!dryRun) Deno.removeSync(path);
   return "removed";
