@@ -363,6 +363,22 @@ Deno.test("an acceptance record others can write accepts nothing, and doctor say
   assert.match(await promptContext(kb, "s2"), /kb-c0mw8/);
 });
 
+Deno.test("the printed rm of an untrusted acceptance record works pasted, in a folder with a space", async () => {
+  await using kb = await makeKb();
+  const spaced = join(kb.tmp, "my config");
+  await Deno.mkdir(spaced);
+  await Deno.rename(join(kb.config, "git-kb"), join(spaced, "git-kb"));
+  const record = join(spaced, "git-kb", "kernel-accepted.json");
+  await Deno.chmod(record, 0o666);
+  const env = { ...kb.env, XDG_CONFIG_HOME: spaced };
+  const doctor = await runCli(["doctor", "--offline"], { env });
+  const remove = doctor.stdout.match(/\(rm (.*?)\) and accept/)?.[1];
+  assert.ok(remove, show(doctor));
+  const pasted = await new Deno.Command("sh", { args: ["-c", `rm ${remove}`] }).output();
+  assert.equal(pasted.code, 0, new TextDecoder().decode(pasted.stderr));
+  assert.equal(await Deno.lstat(record).then(() => true, () => false), false, "the record is gone");
+});
+
 /** Run `git-kb hook <verb>` as Claude Code runs it, with its profile's permissions. */
 function sessionHook(kb: Kb, verb: "session" | "compact", source: string) {
   return runDeno(

@@ -23,6 +23,7 @@ import {
 import type { IndexReader } from "../../core/index/reader.ts";
 import { qualifyId } from "../../core/kbs/qualified.ts";
 import { dirname, join } from "../../core/path.ts";
+import { shellCommand } from "../../core/shell/quote.ts";
 import { ifExists, PRIVATE_FILE_MODE, writeFileAtomic } from "../fs.ts";
 import { xdgConfigFile } from "../paths.ts";
 import { withLock } from "../save/lock.ts";
@@ -84,7 +85,9 @@ export function readAcceptedRules(): AcceptedRules {
     : distrust(path, info) ?? distrust(dirname(path), Deno.statSync(dirname(path)));
   if (problem) {
     throw new AcceptanceRecordError(
-      `${problem}, so no kernel rule counts as accepted; remove it (rm ${path}) and accept ` +
+      `${problem}, so no kernel rule counts as accepted; remove it (${
+        shellCommand(["rm", path])
+      }) and accept ` +
         "the rules again",
     );
   }
