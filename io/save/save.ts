@@ -18,7 +18,7 @@ import {
   toEntry,
 } from "../../core/entry/entry.ts";
 import { displaySafe } from "../../core/text/display.ts";
-import { idFromPath as idOfPath } from "../../core/entry/identity.ts";
+import { idFromPath } from "../../core/entry/identity.ts";
 import { describeSecret, entrySecrets } from "../../core/entry/secrets.ts";
 import { kernelRuleCost, LIMITS } from "../../core/entry/schema.ts";
 import { gitCommand, shellQuote } from "../../core/shell/quote.ts";
@@ -197,7 +197,7 @@ export async function checkSaveLock(kbDir: string): Promise<Finding> {
 export function entryPaths(kbDir: string): Map<string, string> {
   const ids = new Map<string, string>();
   for (const path of listEntries(kbDir)) {
-    const id = idOfPath(path);
+    const id = idFromPath(path);
     if (id) ids.set(id, path);
   }
   return ids;
@@ -209,7 +209,7 @@ export function entryPaths(kbDir: string): Map<string, string> {
  * neither).
  */
 export function entryPathOf(kbDir: string, id: string): string {
-  const paths = listEntries(kbDir).filter((path) => idOfPath(path) === id).sort();
+  const paths = listEntries(kbDir).filter((path) => idFromPath(path) === id).sort();
   if (!paths.length) {
     throw new Error(
       `no entry ${id} in ${kbDir}; find ids with ${selfCommand()} search <words> --kb ${
@@ -338,7 +338,7 @@ export async function validateForSave(
 function idsAfter(kbDir: string, changes: readonly Change[]): Map<string, string> {
   const ids = entryPaths(kbDir);
   for (const { path, entry } of changes) {
-    if (!entry) ids.delete(idOfPath(path) ?? "");
+    if (!entry) ids.delete(idFromPath(path) ?? "");
   }
   for (const { path, entry } of changes) {
     if (entry && !ids.has(entry.id)) ids.set(entry.id, path);
@@ -409,7 +409,7 @@ async function changeProblems(
       own.push({ field: "path", message: `${change.path} is in the change set twice` });
     }
     seen.add(change.path);
-    const label = change.entry?.id ?? idOfPath(change.path) ?? change.path;
+    const label = change.entry?.id ?? idFromPath(change.path) ?? change.path;
     problems.push(
       ...own.map((problem) =>
         changes.length > 1 ? { ...problem, field: `${label} ${problem.field}` } : problem
@@ -596,7 +596,7 @@ export function addRemoteCommand(kbDir: string): string {
 }
 
 function conflictError(saved: Unpushed, paths: string[]): PushError {
-  const named = paths.map((path) => idOfPath(path) ? `${idOfPath(path)} (${path})` : path);
+  const named = paths.map((path) => idFromPath(path) ? `${idFromPath(path)} (${path})` : path);
   return notPushed(
     saved,
     `${saved.target.remote} changed the same entries in another way: ${named.join(", ")}; ` +
@@ -792,7 +792,7 @@ async function runSave(
     ];
     if (problems.length) {
       const what = changes.length === 1
-        ? `Entry ${changes[0].entry?.id ?? idOfPath(paths[0]) ?? paths[0]}`
+        ? `Entry ${changes[0].entry?.id ?? idFromPath(paths[0]) ?? paths[0]}`
         : `The change set (${paths.join(", ")})`;
       throw new ValidationError(what, problems);
     }
