@@ -57,7 +57,7 @@ import {
 } from "./repo_state.ts";
 import { kbCommand, selfCommand } from "../self_command.ts";
 import { acceptKernelRules } from "../kernel/acceptance.ts";
-import { republishedCount, rewrittenAdvice } from "./rewritten.ts";
+import { republishRefusal } from "./rewritten.ts";
 
 /** Raised when an entry breaks the contract; nothing was written. */
 export class ValidationError extends Error {
@@ -736,16 +736,14 @@ async function trackedTip(kbDir: string, target: PushTarget): Promise<string | u
 async function refuseRewritten(saved: Unpushed, branch: string): Promise<void> {
   const { kbDir, target } = saved;
   const head = (await gitOk(kbDir, ["rev-parse", `refs/heads/${branch}`])).trim();
-  const count = await republishedCount(
-    kbDir,
-    target.tracking,
+  const theirs = await trackedTip(kbDir, target);
+  const refusal = await republishRefusal(kbDir, {
+    tracking: target.tracking,
+    branch,
     head,
-    await trackedTip(kbDir, target),
-  );
-  if (!count) return;
-  const upstream = target.tracking.replace(/^refs\/remotes\//, "");
-  const { reason, commands } = rewrittenAdvice(kbDir, { branch, head, upstream, count });
-  throw notPushed(saved, reason, commands);
+    theirs,
+  });
+  if (refusal) throw notPushed(saved, refusal.reason, refusal.commands);
 }
 
 /**

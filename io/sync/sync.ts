@@ -37,7 +37,7 @@ import { ENTRIES_DIR, readKbFile } from "../kb.ts";
 import { withLock } from "../save/lock.ts";
 import { gitLockPaths, gitLocksMessage, repoState } from "../save/repo_state.ts";
 import { type PushTarget, pushTarget, saveLockPath, syncCommand } from "../save/save.ts";
-import { republishedCount, rewrittenAdvice } from "../save/rewritten.ts";
+import { republishRefusal } from "../save/rewritten.ts";
 
 /** How to run a sync. */
 export interface SyncOptions {
@@ -414,11 +414,13 @@ async function assertNotRewritten(
   theirs: string | undefined,
 ): Promise<void> {
   const head = (await gitOk(kbDir, ["rev-parse", "HEAD"])).trim();
-  const count = await republishedCount(kbDir, target.tracking, head, theirs);
-  if (!count) return;
-  const upstream = upstreamName(target);
-  const { reason, commands } = rewrittenAdvice(kbDir, { branch, head, upstream, count });
-  throw new SyncRefusedError(reason, commands);
+  const refusal = await republishRefusal(kbDir, {
+    tracking: target.tracking,
+    branch,
+    head,
+    theirs,
+  });
+  if (refusal) throw new SyncRefusedError(refusal.reason, refusal.commands);
 }
 
 /**
