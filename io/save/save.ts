@@ -682,8 +682,9 @@ async function publish(saved: Unpushed, branch: string, timeoutMs: number): Prom
   let rebased = false;
   for (let attempt = 0; attempt < 3; attempt++) {
     await assertNoMarkers(saved, branch);
-    await refuseRewritten(saved, branch);
-    const lease = await leaseOnTracking(saved, branch);
+    const theirs = await trackedTip(kbDir, target);
+    await refuseRewritten(saved, branch, theirs);
+    const lease = await leaseOnTracking(saved, branch, theirs);
     const pushed = await remoteCall(
       saved,
       ["push", "--porcelain", ...lease, target.remote, `refs/heads/${branch}:${target.ref}`],
@@ -710,7 +711,7 @@ async function publish(saved: Unpushed, branch: string, timeoutMs: number): Prom
         `the push was rejected and fetching ${target.remote} failed: ${gitReason(fetched.stderr)}`,
       );
     }
-    await refuseRewritten(saved, branch);
+    await refuseRewritten(saved, branch, await trackedTip(kbDir, target));
     await replayOntoRemote(saved, branch);
     rebased = true;
   }
@@ -729,14 +730,17 @@ async function trackedTip(kbDir: string, target: PushTarget): Promise<string | u
 
 /**
  * Refuse (the commit kept, exit 3) when the branch holds commits the remote had and dropped by a
- * rewrite of its history, as last fetched (see io/save/rewritten.ts): before every push, and
- * right after a fetch, before the branch is replayed onto it (a replay would copy them under new
- * hashes).
+ * rewrite of its history, as last fetched (the remote branch now at `theirs`; see
+ * io/save/rewritten.ts): before every push, and right after a fetch, before the branch is
+ * replayed onto it (a replay would copy them under new hashes).
  */
-async function refuseRewritten(saved: Unpushed, branch: string): Promise<void> {
+async function refuseRewritten(
+  saved: Unpushed,
+  branch: string,
+  theirs: string | undefined,
+): Promise<void> {
   const { kbDir, target } = saved;
   const head = (await gitOk(kbDir, ["rev-parse", `refs/heads/${branch}`])).trim();
-  const theirs = await trackedTip(kbDir, target);
   const refusal = await republishRefusal(kbDir, {
     tracking: target.tracking,
     branch,
@@ -747,15 +751,18 @@ async function refuseRewritten(saved: Unpushed, branch: string): Promise<void> {
 }
 
 /**
- * The push's lease: when the remote-tracking ref is an ancestor of the branch, the push goes
- * through only while the remote is still there, so a remote rewritten since the last fetch
- * (reset to an older commit, which the branch would fast-forward) rejects it, and the fetch
+ * The push's lease: when the remote-tracking ref's tip `tip` is an ancestor of the branch, the
+ * push goes through only while the remote is still there, so a remote rewritten since the last
+ * fetch (reset to an older commit, which the branch would fast-forward) rejects it, and the fetch
  * that follows finds the rewrite. Without such a tip (never fetched, or the branch went its own
  * way), a plain push.
  */
-async function leaseOnTracking(saved: Unpushed, branch: string): Promise<string[]> {
+async function leaseOnTracking(
+  saved: Unpushed,
+  branch: string,
+  tip: string | undefined,
+): Promise<string[]> {
   const { kbDir, target } = saved;
-  const tip = await trackedTip(kbDir, target);
   if (!tip) return [];
   const ancestor = await git(kbDir, ["merge-base", "--is-ancestor", tip, `refs/heads/${branch}`]);
   return ancestor.code === 0 ? [`--force-with-lease=${target.ref}:${tip}`] : [];
