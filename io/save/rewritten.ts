@@ -10,7 +10,7 @@
  * @module
  */
 import { gitCommand } from "../../core/shell/quote.ts";
-import { git } from "../git.ts";
+import { git, remoteBranchName } from "../git.ts";
 import { kbCommand } from "../self_command.ts";
 
 /** The commits reachable from `tips` and not from `except` (none excluded when undefined). */
@@ -121,6 +121,6 @@ export async function republishRefusal(
 ): Promise<RewrittenAdvice | undefined> {
   const count = await republishedCount(kbDir, tracking, head, theirs);
   if (!count) return undefined;
-  const upstream = tracking.replace(/^refs\/remotes\//, "");
+  const upstream = remoteBranchName(tracking);
   return rewrittenAdvice(kbDir, { branch, head, upstream, count });
 }

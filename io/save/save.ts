@@ -35,6 +35,7 @@ import {
   GitTimeoutError,
   networkTimeoutMs,
   pathsWithConflictMarkers,
+  remoteBranchName,
   remoteNames,
   replayOnto,
   stagedPaths,
@@ -692,7 +693,7 @@ async function publish(saved: Unpushed, branch: string, timeoutMs: number): Prom
     );
     if (pushed.code === 0) {
       if (!target.configured) {
-        const upstream = target.tracking.replace(/^refs\/remotes\//, "");
+        const upstream = remoteBranchName(target.tracking);
         await git(kbDir, ["branch", `--set-upstream-to=${upstream}`, branch]);
       }
       return rebased ? "rebased-and-pushed" : "pushed";
