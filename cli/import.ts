@@ -118,7 +118,7 @@ export async function run(args: string[]): Promise<number> {
 function importedWaiting(report: ImportReport): PendingMention[] {
   const written = report.changes.map((change) => change.entry)
     .filter((entry) => entry.kernel && entry.status === "active");
-  return pendingMentions(written.map(({ id, title, body }) => ({ id, title, body })));
+  return pendingMentions(written);
 }
 
 function printReport(report: ImportReport, folder: string, dryRun: boolean): void {

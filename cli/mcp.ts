@@ -13,7 +13,7 @@ import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mc
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import denoConfig from "../deno.json" with { type: "json" };
 import { getEntries, listEntries } from "../io/kbs/get.ts";
-import { onTerminate } from "../io/process.ts";
+import { terminationSignal } from "../io/process.ts";
 import { type CommandSpec, helpText, NO_POSITIONALS, parseCommand } from "./args.ts";
 import { errorMessage, type ToolContext, toolError, TOOLS } from "./mcp_tools.ts";
 
@@ -128,10 +128,10 @@ export async function run(args: string[]): Promise<number> {
   });
   const stop = () => void server.close();
   process.stdin.once("end", stop);
-  const stopListening = onTerminate(stop);
+  using terminated = terminationSignal();
+  terminated.addEventListener("abort", stop);
   await server.connect(new StdioServerTransport());
   await closed;
   await idle();
-  stopListening();
   return 0;
 }

@@ -18,7 +18,7 @@ import { resolveKbs } from "../io/config.ts";
 import { appendDebugRecord, recordFailure } from "../io/hook/debug_log.ts";
 import { claimClientWatch } from "../io/hook/client_watch.ts";
 import { hookClient, sessionAliveTest } from "../io/hook/session_alive.ts";
-import { terminationSignal } from "../io/hook/session_pull.ts";
+import { terminationSignal } from "../io/process.ts";
 import { runHookOnStdio } from "../io/hook/stdin.ts";
 import { WATCH_PERIOD_MS, watchFreshness } from "../io/index/watch.ts";
 

@@ -273,6 +273,11 @@ export async function originUrl(dir: string): Promise<string | undefined> {
   return result.code === 0 ? result.stdout.trim() : undefined;
 }
 
+/** A remote-tracking ref's short name: `refs/remotes/origin/main` → `origin/main`. */
+export function remoteBranchName(tracking: string): string {
+  return tracking.replace(/^refs\/remotes\//, "");
+}
+
 /** The names of the repository's remotes; throws {@link GitError} when git cannot list them. */
 export async function remoteNames(dir: string): Promise<string[]> {
   return (await gitOk(dir, ["remote"])).split("\n").filter(Boolean);

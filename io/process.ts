@@ -231,11 +231,21 @@ export async function runProcess(
 }
 
 /**
- * Call `stop` when this process is asked to terminate (SIGTERM), instead of dying at once; returns
- * what stops listening. Windows has no SIGTERM to listen for: there the sender's kill ends it.
+ * An abort signal raised by SIGTERM, the way Claude Code stops its hooks and its MCP server when
+ * a session ends, instead of this process dying at once; dispose of it to stop listening. Where
+ * there is no SIGTERM (Windows) it is never raised: there the sender's kill ends the process.
  */
-export function onTerminate(stop: () => void): () => void {
-  if (Deno.build.os === "windows") return () => {};
-  Deno.addSignalListener("SIGTERM", stop);
-  return () => Deno.removeSignalListener("SIGTERM", stop);
+export function terminationSignal(): AbortSignal & Disposable {
+  const stop = new AbortController();
+  const onTerm = () => stop.abort(new Error("the session ended (SIGTERM)"));
+  let listening = false;
+  try {
+    Deno.addSignalListener("SIGTERM", onTerm);
+    listening = true;
+  } catch { /* no SIGTERM here: the bounds still hold */ }
+  return Object.assign(stop.signal, {
+    [Symbol.dispose]: () => {
+      if (listening) Deno.removeSignalListener("SIGTERM", onTerm);
+    },
+  });
 }

@@ -10,7 +10,7 @@
  * @module
  */
 import { dirname, join } from "../path.ts";
-import { replaceOutsideCode } from "./wikilinks.ts";
+import { ADDRESS, decodedTarget, NOTE_FILE, replaceOutsideCode } from "./wikilinks.ts";
 
 /** The folder of a knowledge base that holds the files imported notes embed. */
 export const ATTACHMENTS_DIR = "attachments";
@@ -44,12 +44,6 @@ const EMBED = new RegExp(
     '!\\[([^\\]\\n]*)\\]\\((?:<([^>\\n]+)>|([^)\\s]+))(?:\\s+"[^"\\n]*")?\\)',
   "g",
 );
-
-/** A target that is an address elsewhere (`https:`, `data:`), not a file of the folder. */
-const ADDRESS = /^[a-z][a-z0-9+.-]*:/i;
-
-/** Markdown files: embedded notes are another matter (transclusion), left as written. */
-const NOTE_FILE = /\.(?:md|markdown)$/i;
 
 /**
  * A lookup of the folder's attachment files: by path inside the folder, then by file name (the
@@ -111,13 +105,11 @@ export function resolveAttachments(
         return point(target, files.byPath(target) ?? files.byName(target), target);
       }
       const written = angled ?? plain ?? "";
+      // An embedded note is another matter (transclusion): left as written, as an address is.
       if (ADDRESS.test(written) || written.startsWith("#") || NOTE_FILE.test(written)) {
         return whole;
       }
-      let target = written;
-      try {
-        target = decodeURIComponent(written);
-      } catch { /* kept as written */ }
+      const target = decodedTarget(written);
       const relative = join(dirname(notePath), target);
       const found = (relative.startsWith("../") ? undefined : files.byPath(relative)) ??
         files.byPath(target.replace(/^\/+/, ""));

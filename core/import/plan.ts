@@ -108,13 +108,14 @@ export function planImport(
   newId: () => string,
   folder: string,
 ): ImportPlan {
-  const moved = movedImports(notes, existing, folder);
-  const { plan, changedSinceMove } = planWith(notes, existing, newId, folder, moved);
+  const earlier = earlierImports(notes, existing, folder);
+  const moved = movedImports(notes, existing, folder, earlier);
+  const { plan, changedSinceMove } = planWith(notes, existing, newId, folder, earlier, moved);
   if (!changedSinceMove.length) return plan;
   // Such a note is not taken for its moved entry: planned again, it comes in as a new one. A note
   // that changes only by linking to one of those (a new id) keeps its entry: planned once more.
   for (const sourcePath of changedSinceMove) moved.delete(sourcePath);
-  return planWith(notes, existing, newId, folder, moved).plan;
+  return planWith(notes, existing, newId, folder, earlier, moved).plan;
 }
 
 /** The name of the folder a {@link folderKey} stands for, without the digest of its path. */
@@ -125,7 +126,7 @@ function folderName(key: string): string {
 /**
  * The entries an import of this folder made when it was at another path, by the note's path: an
  * entry of a folder of the same name (another digest) with the note's path and title, and no
- * entry of this folder for it. Each is a candidate only: {@link planWith} says which notes changed
+ * entry of this folder for it (`here`: see {@link earlierImports}). Each is a candidate only: {@link planWith} says which notes changed
  * since the entry was written, and those come in as new entries, so that a note of another folder
  * of the same name never replaces the entry of a different note.
  */
@@ -133,6 +134,7 @@ function movedImports(
   notes: readonly ImportedNote[],
   existing: readonly ExistingEntry[],
   folder: string,
+  here: ReadonlyMap<string, ExistingEntry>,
 ): Map<string, ExistingEntry> {
   const name = folderName(folder);
   const candidates = new Map<string, ExistingEntry[]>();
@@ -145,7 +147,6 @@ function movedImports(
   }
   const moved = new Map<string, ExistingEntry>();
   if (!candidates.size) return moved;
-  const here = earlierImports(notes, existing, folder);
   for (const note of notes) {
     if (here.has(note.sourcePath)) continue;
     const found = candidates.get(note.sourcePath)?.find((item) => item.entry.title === note.title);
@@ -155,18 +156,19 @@ function movedImports(
 }
 
 /**
- * {@link planImport} with `moved` (see {@link movedImports}) taken as earlier imports, and the
- * notes of `moved` whose entry would change besides naming this folder.
+ * {@link planImport} with `earlier` (see {@link earlierImports}) and `moved` (see
+ * {@link movedImports}) taken as earlier imports, and the notes of `moved` whose entry would
+ * change besides naming this folder.
  */
 function planWith(
   notes: readonly ImportedNote[],
   existing: readonly ExistingEntry[],
   newId: () => string,
   folder: string,
+  earlier: ReadonlyMap<string, ExistingEntry>,
   moved: ReadonlyMap<string, ExistingEntry>,
 ): { plan: ImportPlan; changedSinceMove: string[] } {
-  const bySource = earlierImports(notes, existing, folder);
-  for (const [sourcePath, item] of moved) bySource.set(sourcePath, item);
+  const bySource = new Map([...earlier, ...moved]);
   const changedSinceMove: string[] = [];
   const ids = notes.map((note) => bySource.get(note.sourcePath)?.entry.id ?? newId());
   const targets: LinkTarget[] = notes.map((note, index) => ({

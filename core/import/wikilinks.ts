@@ -65,8 +65,20 @@ const WIKILINK = /(!?)\[\[([^\]|#\n]+?)\\?(?:#([^\]|\n]*?)\\?)?(?:\|([^\]\n]*))?
 /** A markdown link, `[text](target)` or `[text](<target with spaces>)`, with an optional title. */
 const MARKDOWN_LINK = /(!?)\[([^\]\n]*)\]\((?:<([^>\n]+)>|([^)\s]+))(?:\s+"[^"\n]*")?\)/g;
 
-/** A link target that is an address elsewhere (`https:`, `mailto:`), an anchor or an absolute path. */
-const NOT_A_NOTE = /^(?:[a-z][a-z0-9+.-]*:|#|\/)/i;
+/** A link target that is an address elsewhere (`https:`, `mailto:`, `data:`), not a file. */
+export const ADDRESS = /^[a-z][a-z0-9+.-]*:/i;
+
+/** A markdown note's file name. */
+export const NOTE_FILE = /\.(?:md|markdown)$/i;
+
+/** A link target with its escapes decoded (`Rebase%20notes.md`); as written when malformed. */
+export function decodedTarget(target: string): string {
+  try {
+    return decodeURIComponent(target);
+  } catch {
+    return target;
+  }
+}
 
 /**
  * The path inside the imported folder that a relative link of the note at `notePath` names
@@ -75,14 +87,9 @@ const NOT_A_NOTE = /^(?:[a-z][a-z0-9+.-]*:|#|\/)/i;
  */
 function linkedPath(notePath: string, target: string): string | undefined {
   const file = target.replace(/#.*$/, "");
-  if (NOT_A_NOTE.test(target) || !/\.(?:md|markdown)$/i.test(file)) return undefined;
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(file);
-  } catch {
-    decoded = file;
-  }
-  const path = join(dirname(notePath), decoded);
+  // An address elsewhere, an anchor or an absolute path names no note of the folder.
+  if (ADDRESS.test(target) || /^[#/]/.test(target) || !NOTE_FILE.test(file)) return undefined;
+  const path = join(dirname(notePath), decodedTarget(file));
   return path.startsWith("../") ? undefined : path;
 }
 

@@ -50,25 +50,6 @@ export interface PullOptions {
   signal?: AbortSignal;
 }
 
-/**
- * An abort signal raised by SIGTERM, the way Claude Code stops its hooks when a session ends;
- * dispose of it to stop listening. Where there is no SIGTERM (Windows) it is never raised.
- */
-export function terminationSignal(): AbortSignal & Disposable {
-  const stop = new AbortController();
-  const onTerm = () => stop.abort(new Error("the session ended (SIGTERM)"));
-  let listening = false;
-  try {
-    Deno.addSignalListener("SIGTERM", onTerm);
-    listening = true;
-  } catch { /* no SIGTERM here: the bounds still hold */ }
-  return Object.assign(stop.signal, {
-    [Symbol.dispose]: () => {
-      if (listening) Deno.removeSignalListener("SIGTERM", onTerm);
-    },
-  });
-}
-
 /** A failure report for `reason`, with git's own words. */
 function failed(reason: string, detail: string): PullReport {
   return { outcome: "failed", reason, detail };

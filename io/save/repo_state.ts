@@ -184,7 +184,7 @@ export async function gitLockPaths(kbDir: string, branch?: string): Promise<stri
   const top = [
     ...TOP_LOCKS.gitDir.map((name) => join(dir, name)),
     ...branch === undefined ? TOP_LOCKS.common.map((name) => join(common, name)) : [],
-  ].filter((path, at, all) => present(path) && all.indexOf(path) === at);
+  ].filter(present);
   if (branch === undefined) return [...top, ...lockFilesUnder(join(common, "refs"))];
   const own = join(common, "refs", "heads", `${branch}.lock`);
   return [

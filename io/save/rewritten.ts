@@ -10,7 +10,7 @@
  * @module
  */
 import { gitCommand } from "../../core/shell/quote.ts";
-import { git } from "../git.ts";
+import { git, remoteBranchName } from "../git.ts";
 import { kbCommand } from "../self_command.ts";
 
 /** The commits reachable from `tips` and not from `except` (none excluded when undefined). */
@@ -47,7 +47,7 @@ async function valuesOf(kbDir: string, tracking: string): Promise<string[]> {
  * value its remote-tracking ref `tracking` held) and that its branch, now at `theirs` (undefined:
  * the branch is gone), no longer has.
  */
-export async function republishedCount(
+async function republishedCount(
   kbDir: string,
   tracking: string,
   head: string,
@@ -76,7 +76,7 @@ export interface RewrittenAdvice {
  * The advice for `count` commits of `branch` (now at `head`) that `upstream` (`origin/main`)
  * dropped by a rewrite of its history.
  */
-export function rewrittenAdvice(
+function rewrittenAdvice(
   kbDir: string,
   { branch, head, upstream, count }: {
     branch: string;
@@ -102,4 +102,25 @@ export function rewrittenAdvice(
       kbCommand("sync", FORCE_REPUBLISH, "--kb", kbDir),
     ],
   };
+}
+
+/**
+ * What stops a push of `head`, the tip of `branch`, that would publish again commits the remote
+ * dropped by a rewrite (see {@link republishedCount}): `tracking` is the remote-tracking ref
+ * (`refs/remotes/origin/main`), `theirs` the remote branch's tip as fetched. Undefined when the
+ * push would republish none.
+ */
+export async function republishRefusal(
+  kbDir: string,
+  { tracking, branch, head, theirs }: {
+    tracking: string;
+    branch: string;
+    head: string;
+    theirs: string | undefined;
+  },
+): Promise<RewrittenAdvice | undefined> {
+  const count = await republishedCount(kbDir, tracking, head, theirs);
+  if (!count) return undefined;
+  const upstream = remoteBranchName(tracking);
+  return rewrittenAdvice(kbDir, { branch, head, upstream, count });
 }

@@ -18,7 +18,7 @@ import {
   toEntry,
 } from "../../core/entry/entry.ts";
 import { displaySafe } from "../../core/text/display.ts";
-import { idFromPath as idOfPath } from "../../core/entry/identity.ts";
+import { idFromPath } from "../../core/entry/identity.ts";
 import { describeSecret, entrySecrets } from "../../core/entry/secrets.ts";
 import { kernelRuleCost, LIMITS } from "../../core/entry/schema.ts";
 import { gitCommand, shellQuote } from "../../core/shell/quote.ts";
@@ -35,6 +35,7 @@ import {
   GitTimeoutError,
   networkTimeoutMs,
   pathsWithConflictMarkers,
+  remoteBranchName,
   remoteNames,
   replayOnto,
   stagedPaths,
@@ -57,7 +58,7 @@ import {
 } from "./repo_state.ts";
 import { kbCommand, selfCommand } from "../self_command.ts";
 import { acceptKernelRules } from "../kernel/acceptance.ts";
-import { republishedCount, rewrittenAdvice } from "./rewritten.ts";
+import { republishRefusal } from "./rewritten.ts";
 
 /** Raised when an entry breaks the contract; nothing was written. */
 export class ValidationError extends Error {
@@ -197,7 +198,7 @@ export async function checkSaveLock(kbDir: string): Promise<Finding> {
 export function entryPaths(kbDir: string): Map<string, string> {
   const ids = new Map<string, string>();
   for (const path of listEntries(kbDir)) {
-    const id = idOfPath(path);
+    const id = idFromPath(path);
     if (id) ids.set(id, path);
   }
   return ids;
@@ -209,7 +210,7 @@ export function entryPaths(kbDir: string): Map<string, string> {
  * neither).
  */
 export function entryPathOf(kbDir: string, id: string): string {
-  const paths = listEntries(kbDir).filter((path) => idOfPath(path) === id).sort();
+  const paths = listEntries(kbDir).filter((path) => idFromPath(path) === id).sort();
   if (!paths.length) {
     throw new Error(
       `no entry ${id} in ${kbDir}; find ids with ${selfCommand()} search <words> --kb ${
@@ -338,7 +339,7 @@ export async function validateForSave(
 function idsAfter(kbDir: string, changes: readonly Change[]): Map<string, string> {
   const ids = entryPaths(kbDir);
   for (const { path, entry } of changes) {
-    if (!entry) ids.delete(idOfPath(path) ?? "");
+    if (!entry) ids.delete(idFromPath(path) ?? "");
   }
   for (const { path, entry } of changes) {
     if (entry && !ids.has(entry.id)) ids.set(entry.id, path);
@@ -409,7 +410,7 @@ async function changeProblems(
       own.push({ field: "path", message: `${change.path} is in the change set twice` });
     }
     seen.add(change.path);
-    const label = change.entry?.id ?? idOfPath(change.path) ?? change.path;
+    const label = change.entry?.id ?? idFromPath(change.path) ?? change.path;
     problems.push(
       ...own.map((problem) =>
         changes.length > 1 ? { ...problem, field: `${label} ${problem.field}` } : problem
@@ -596,7 +597,7 @@ export function addRemoteCommand(kbDir: string): string {
 }
 
 function conflictError(saved: Unpushed, paths: string[]): PushError {
-  const named = paths.map((path) => idOfPath(path) ? `${idOfPath(path)} (${path})` : path);
+  const named = paths.map((path) => idFromPath(path) ? `${idFromPath(path)} (${path})` : path);
   return notPushed(
     saved,
     `${saved.target.remote} changed the same entries in another way: ${named.join(", ")}; ` +
@@ -682,8 +683,9 @@ async function publish(saved: Unpushed, branch: string, timeoutMs: number): Prom
   let rebased = false;
   for (let attempt = 0; attempt < 3; attempt++) {
     await assertNoMarkers(saved, branch);
-    await refuseRewritten(saved, branch);
-    const lease = await leaseOnTracking(saved, branch);
+    const theirs = await trackedTip(kbDir, target);
+    await refuseRewritten(saved, branch, theirs);
+    const lease = await leaseOnTracking(saved, branch, theirs);
     const pushed = await remoteCall(
       saved,
       ["push", "--porcelain", ...lease, target.remote, `refs/heads/${branch}:${target.ref}`],
@@ -691,7 +693,7 @@ async function publish(saved: Unpushed, branch: string, timeoutMs: number): Prom
     );
     if (pushed.code === 0) {
       if (!target.configured) {
-        const upstream = target.tracking.replace(/^refs\/remotes\//, "");
+        const upstream = remoteBranchName(target.tracking);
         await git(kbDir, ["branch", `--set-upstream-to=${upstream}`, branch]);
       }
       return rebased ? "rebased-and-pushed" : "pushed";
@@ -710,7 +712,7 @@ async function publish(saved: Unpushed, branch: string, timeoutMs: number): Prom
         `the push was rejected and fetching ${target.remote} failed: ${gitReason(fetched.stderr)}`,
       );
     }
-    await refuseRewritten(saved, branch);
+    await refuseRewritten(saved, branch, await trackedTip(kbDir, target));
     await replayOntoRemote(saved, branch);
     rebased = true;
   }
@@ -729,35 +731,39 @@ async function trackedTip(kbDir: string, target: PushTarget): Promise<string | u
 
 /**
  * Refuse (the commit kept, exit 3) when the branch holds commits the remote had and dropped by a
- * rewrite of its history, as last fetched (see io/save/rewritten.ts): before every push, and
- * right after a fetch, before the branch is replayed onto it (a replay would copy them under new
- * hashes).
+ * rewrite of its history, as last fetched (the remote branch now at `theirs`; see
+ * io/save/rewritten.ts): before every push, and right after a fetch, before the branch is
+ * replayed onto it (a replay would copy them under new hashes).
  */
-async function refuseRewritten(saved: Unpushed, branch: string): Promise<void> {
+async function refuseRewritten(
+  saved: Unpushed,
+  branch: string,
+  theirs: string | undefined,
+): Promise<void> {
   const { kbDir, target } = saved;
   const head = (await gitOk(kbDir, ["rev-parse", `refs/heads/${branch}`])).trim();
-  const count = await republishedCount(
-    kbDir,
-    target.tracking,
+  const refusal = await republishRefusal(kbDir, {
+    tracking: target.tracking,
+    branch,
     head,
-    await trackedTip(kbDir, target),
-  );
-  if (!count) return;
-  const upstream = target.tracking.replace(/^refs\/remotes\//, "");
-  const { reason, commands } = rewrittenAdvice(kbDir, { branch, head, upstream, count });
-  throw notPushed(saved, reason, commands);
+    theirs,
+  });
+  if (refusal) throw notPushed(saved, refusal.reason, refusal.commands);
 }
 
 /**
- * The push's lease: when the remote-tracking ref is an ancestor of the branch, the push goes
- * through only while the remote is still there, so a remote rewritten since the last fetch
- * (reset to an older commit, which the branch would fast-forward) rejects it, and the fetch
+ * The push's lease: when the remote-tracking ref's tip `tip` is an ancestor of the branch, the
+ * push goes through only while the remote is still there, so a remote rewritten since the last
+ * fetch (reset to an older commit, which the branch would fast-forward) rejects it, and the fetch
  * that follows finds the rewrite. Without such a tip (never fetched, or the branch went its own
  * way), a plain push.
  */
-async function leaseOnTracking(saved: Unpushed, branch: string): Promise<string[]> {
+async function leaseOnTracking(
+  saved: Unpushed,
+  branch: string,
+  tip: string | undefined,
+): Promise<string[]> {
   const { kbDir, target } = saved;
-  const tip = await trackedTip(kbDir, target);
   if (!tip) return [];
   const ancestor = await git(kbDir, ["merge-base", "--is-ancestor", tip, `refs/heads/${branch}`]);
   return ancestor.code === 0 ? [`--force-with-lease=${target.ref}:${tip}`] : [];
@@ -792,7 +798,7 @@ async function runSave(
     ];
     if (problems.length) {
       const what = changes.length === 1
-        ? `Entry ${changes[0].entry?.id ?? idOfPath(paths[0]) ?? paths[0]}`
+        ? `Entry ${changes[0].entry?.id ?? idFromPath(paths[0]) ?? paths[0]}`
         : `The change set (${paths.join(", ")})`;
       throw new ValidationError(what, problems);
     }

@@ -6,7 +6,7 @@
  * @module
  */
 import { join } from "../../core/path.ts";
-import { git, gitReason, GitTimeoutError } from "../git.ts";
+import { git, gitReason, GitTimeoutError, remoteBranchName } from "../git.ts";
 import { ifExists } from "../fs.ts";
 import { gitDir } from "../save/repo_state.ts";
 import { LockTimeoutError, withLock } from "../save/lock.ts";
@@ -74,7 +74,7 @@ export async function remoteStatus(
   const [ahead, behind] = counts.stdout.trim().split(/\s+/).map(Number);
   return {
     remote: target.remote,
-    upstream: target.tracking.replace(/^refs\/remotes\//, ""),
+    upstream: remoteBranchName(target.tracking),
     fetch,
     lastFetch,
     counts: counts.code === 0 ? { ahead, behind } : undefined,

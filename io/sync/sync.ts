@@ -29,6 +29,7 @@ import {
   GitTimeoutError,
   networkTimeoutMs,
   pathsWithConflictMarkers,
+  remoteBranchName,
   replayOnto,
 } from "../git.ts";
 import type { RefreshReport } from "../index/store.ts";
@@ -37,7 +38,7 @@ import { ENTRIES_DIR, readKbFile } from "../kb.ts";
 import { withLock } from "../save/lock.ts";
 import { gitLockPaths, gitLocksMessage, repoState } from "../save/repo_state.ts";
 import { type PushTarget, pushTarget, saveLockPath, syncCommand } from "../save/save.ts";
-import { republishedCount, rewrittenAdvice } from "../save/rewritten.ts";
+import { republishRefusal } from "../save/rewritten.ts";
 
 /** How to run a sync. */
 export interface SyncOptions {
@@ -188,11 +189,6 @@ async function pastedIdentity(kbDir: string): Promise<string[]> {
   return identity.fallback ? identity.args : [];
 }
 
-/** The remote branch's short name, `origin/main`. */
-function upstreamName(target: PushTarget): string {
-  return target.tracking.replace(/^refs\/remotes\//, "");
-}
-
 /** Refuse (nothing changed) unless the repo is on its branch with nothing under way. */
 async function assertSyncable(kbDir: string): Promise<string> {
   const found = await repoState(kbDir);
@@ -334,7 +330,7 @@ async function conflictError(
   await gitOk(kbDir, ["update-ref", THEIRS_REF, theirs]);
   const entries = await describeAll(kbDir, paths, theirs);
   const identity = await pastedIdentity(kbDir);
-  const upstream = upstreamName(target);
+  const upstream = remoteBranchName(target.tracking);
   const shows = paths.map((path) => gitCommand(kbDir, "show", `${THEIRS_REF}:${path}`)).join(", ");
   const message = `${upstream} and this clone both changed ` +
     `${entries.map((entry) => `${entryLabel(entry)} (${entry.path})`).join(", ")}, ` +
@@ -372,7 +368,7 @@ async function integrate(
   if (replay.outcome === "conflict") throw await conflictError(kbDir, target, theirs, replay.paths);
   if (replay.outcome === "merges") {
     const identity = await pastedIdentity(kbDir);
-    const upstream = upstreamName(target);
+    const upstream = remoteBranchName(target.tracking);
     throw new SyncRefusedError(
       `this clone and ${upstream} have diverged and the local commits hold a merge commit, ` +
         `which a sync does not rewrite; merge ${upstream} and sync`,
@@ -414,11 +410,13 @@ async function assertNotRewritten(
   theirs: string | undefined,
 ): Promise<void> {
   const head = (await gitOk(kbDir, ["rev-parse", "HEAD"])).trim();
-  const count = await republishedCount(kbDir, target.tracking, head, theirs);
-  if (!count) return;
-  const upstream = upstreamName(target);
-  const { reason, commands } = rewrittenAdvice(kbDir, { branch, head, upstream, count });
-  throw new SyncRefusedError(reason, commands);
+  const refusal = await republishRefusal(kbDir, {
+    tracking: target.tracking,
+    branch,
+    head,
+    theirs,
+  });
+  if (refusal) throw new SyncRefusedError(refusal.reason, refusal.commands);
 }
 
 /**
@@ -446,7 +444,11 @@ async function push(
   }
   if (pushed.code === 0) {
     if (!target.configured) {
-      await git(kbDir, ["branch", `--set-upstream-to=${upstreamName(target)}`, branch]);
+      await git(kbDir, [
+        "branch",
+        `--set-upstream-to=${remoteBranchName(target.tracking)}`,
+        branch,
+      ]);
     }
     return "pushed";
   }
@@ -547,7 +549,7 @@ async function syncLocked(
       kbDir,
       outcome: incoming.commits || outgoing.commits ? "synced" : "up-to-date",
       branch,
-      upstream: upstreamName(target),
+      upstream: remoteBranchName(target.tracking),
       incoming,
       outgoing,
       rebased,
