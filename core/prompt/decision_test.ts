@@ -93,6 +93,8 @@ const WIDE: FiringRule = {
   soleShare: 0,
   strongMatch: 0,
   promptShare: 0,
+  named: 0,
+  unnamedMatch: 0,
   bestShare: 0.25,
   rankFloor: 0,
 };

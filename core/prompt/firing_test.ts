@@ -112,6 +112,22 @@ Deno.test("firing on 40 entries: common words stay quiet, however many; two rare
   }
 });
 
+Deno.test("an entry the prompt never names must be scored as strongly as one it names", () => {
+  // The prompt's rare words are all in one entry, but only in its body: search scores it about
+  // 3.4 ln N, enough to be about it, short of what a prompt that names no entry needs.
+  const meeting = makeEntry({
+    id: "kb-meet1",
+    title: "Notes from the Tuesday meeting",
+    tags: ["meetings"],
+    body: "Retry with backoff and jitter, jitter.\n",
+  });
+  const prompt = "retry the request with backoff and jitter";
+  deepEqual(fired(readerOf([...personalKb(), meeting]), prompt), []);
+  // Named by its tags, the same entry is pointed at.
+  const named = { ...meeting, tags: ["retry", "backoff"] };
+  deepEqual(fired(readerOf([...personalKb(), named]), prompt), ["kb-meet1"]);
+});
+
 Deno.test("firing on 50,000 generated entries: the same rule, the same outcomes", () => {
   // The generator's words are all in hundreds of entries or more; the Kubernetes entries of the
   // personal knowledge base bring the rare ones.

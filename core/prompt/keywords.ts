@@ -16,7 +16,9 @@
  * a few of the prompt's words in its title, and it holds a share of the prompt's evidence that
  * shrinks as the prompt grows (a long prompt says more than its topic). A long prompt whose
  * words are scattered over many entries, none holding a good share of them, is about something
- * else. It then lists the entries with at least {@link LISTED_SHARE} of the threshold from two
+ * else. And the prompt must name the entry (its words in the entry's title, tags or aliases) or
+ * hit the rest of it as strongly as naming it would: a task about the user's own code shares
+ * words with many entries' bodies without being about any of them. It then lists the entries with at least {@link LISTED_SHARE} of the threshold from two
  * words or more and {@link FiringRule.bestShare} of the best entry's evidence, ranked as search
  * ranks them (BM25F over title, tags and aliases, body), down to {@link FiringRule.rankFloor} of
  * the first one's score: one strong pointer is a better answer than five. Tallies live in typed
@@ -105,6 +107,16 @@ export interface FiringRule {
   strongMatch: number;
   /** …and it holds at least this share of the prompt's evidence raised to the ¾ power. */
   promptShare: number;
+  /**
+   * And the prompt names the entry: prompt words found in the first listed entry's title, tags
+   * or aliases count at least this much evidence (most of one rare word)…
+   */
+  named: number;
+  /**
+   * …or search scores it at least this many times ln N: a prompt that never names an entry must
+   * hit its other fields as strongly as a prompt that names it in a short title would.
+   */
+  unnamedMatch: number;
   /** Listed entries have at least this share of the best entry's evidence. */
   bestShare: number;
   /** Listed entries score at least this share of the first listed entry's search score. */
@@ -116,6 +128,8 @@ export const FIRING_RULE: FiringRule = {
   soleShare: 0.6,
   strongMatch: 3,
   promptShare: 0.4,
+  named: 0.8,
+  unnamedMatch: 3.5,
   bestShare: 0.75,
   rankFloor: 0.7,
 };
@@ -451,6 +465,13 @@ function evidenceFor(ord: number, words: PromptWord[]): Evidence[] {
   return found;
 }
 
+/** What the prompt's words found in the title, tags or aliases of `ord` counted for it. */
+function namingEvidence(ord: number, words: PromptWord[]): number {
+  let sum = 0;
+  for (const item of evidenceFor(ord, words)) if (item.where !== "body") sum += item.weight;
+  return sum;
+}
+
 /**
  * A hit whose evidence is looked up when first asked for: most ranked hits are never shown. A
  * class, so that thousands of hits share one getter instead of a closure each.
@@ -636,10 +657,12 @@ export function keywordMatches(
     const scores = searchScores(reader, terms, words, over, isOver);
     over.sort((a, b) => scores[b] - scores[a] || tallies.compare(a, b));
     const first = scores[over[0]];
+    const lnN = Math.log(docCount);
     const about = best >= rule.soleShare * said ||
-      (first >= rule.strongMatch * Math.log(docCount) &&
-        best >= rule.promptShare * said ** 0.75);
-    over = about ? over.filter((ord) => scores[ord] >= rule.rankFloor * first) : [];
+      (first >= rule.strongMatch * lnN && best >= rule.promptShare * said ** 0.75);
+    const named = namingEvidence(over[0], words) >= rule.named ||
+      first >= rule.unnamedMatch * lnN;
+    over = about && named ? over.filter((ord) => scores[ord] >= rule.rankFloor * first) : [];
   }
   const hit = (ord: number) => new LazyHit(ord, words);
   return {
