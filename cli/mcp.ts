@@ -11,6 +11,11 @@
 import process from "node:process";
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type {
+  Transport,
+  TransportSendOptions,
+} from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
 import denoConfig from "../deno.json" with { type: "json" };
 import { getEntries, listEntries } from "../io/kbs/get.ts";
 import { terminationSignal } from "../io/process.ts";
@@ -115,8 +120,30 @@ export function mcpServer(context: ToolContext, readOnly: boolean): KbServer {
 }
 
 /**
+ * Follow the requests a connected transport receives until each is answered: the returned
+ * function resolves once none is waiting for its answer.
+ */
+function trackAnswers(transport: Transport): () => Promise<void> {
+  const unanswered = new Set<string | number>();
+  let settle = () => {};
+  const receive = transport.onmessage;
+  transport.onmessage = (message: JSONRPCMessage, extra?: MessageExtraInfo) => {
+    if ("method" in message && "id" in message) unanswered.add(message.id);
+    receive?.(message, extra);
+  };
+  const send = transport.send.bind(transport);
+  transport.send = async (message: JSONRPCMessage, options?: TransportSendOptions) => {
+    await send(message, options);
+    if (!("method" in message) && "id" in message) unanswered.delete(message.id);
+    if (!unanswered.size) settle();
+  };
+  return () =>
+    unanswered.size ? new Promise<void>((resolve) => settle = resolve) : Promise.resolve();
+}
+
+/**
  * Run the command: serve until the client closes stdin or sends SIGTERM (as clients do when they
- * shut a server down), then finish the calls under way and exit 0.
+ * shut a server down), then finish the calls under way, send their answers and exit 0.
  */
 export async function run(args: string[]): Promise<number> {
   const { values } = parseCommand(args, command.options, command);
@@ -126,11 +153,14 @@ export async function run(args: string[]): Promise<number> {
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = resolve;
   });
-  const stop = () => void server.close();
+  const transport = new StdioServerTransport();
+  await server.connect(transport);
+  const answered = trackAnswers(transport);
+  // Stdout stays open when stdin ends: the calls under way answer before the server closes.
+  const stop = () => void answered().then(() => server.close());
   process.stdin.once("end", stop);
   using terminated = terminationSignal();
   terminated.addEventListener("abort", stop);
-  await server.connect(new StdioServerTransport());
   await closed;
   await idle();
   return 0;

@@ -269,15 +269,19 @@ Deno.test("mcp: adds in parallel line up on the save lock; a push that fails say
   assert.match(await git(kb.dir, "log", "-1", "--format=%s"), /Offline note/);
 });
 
-Deno.test("mcp: a client that leaves while a save runs does not cut the save off", async () => {
+Deno.test("mcp: a client that leaves while a save runs gets its answer, the save finished", async () => {
   await using kb = await makeKb({ remote: true });
   const title = "Saved after the client left";
-  // stdin ends right after the call: the server must finish the save before it exits.
+  // stdin ends right after the call: the server must finish the save, and answer, before it exits.
   const result = await runDeno(["run", ...flagsFor("mcp", cacheRootOf(kb.env)), MAIN, "mcp"], {
     env: kb.env,
     stdin: sessionLines("add", { title, type: "note" }),
   });
   assert.equal(result.code, 0, show(result));
+  const answers = result.stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line));
+  const answer = answers.find((message) => message.id === 2);
+  assert.ok(answer?.result, show(result));
+  assert.notEqual(answer.result.isError, true, show(result));
   assert.match(await git(kb.dir, "log", "-1", "--format=%s"), new RegExp(title));
   assert.equal(await git(kb.remote!, "rev-parse", "main"), await git(kb.dir, "rev-parse", "HEAD"));
   assert.equal(await git(kb.dir, "status", "--porcelain"), "");
