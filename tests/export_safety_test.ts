@@ -157,6 +157,21 @@ Deno.test("export: a Latin-1 file and a hard-linked file are left alone", async 
   equal((await Deno.stat(agents)).nlink, 2, "still linked");
 });
 
+Deno.test("export: a refusal through CLAUDE.md linked to AGENTS.md names AGENTS.md", async () => {
+  await using kb = await makeKb();
+  const project = await makeProject(kb.root, "project");
+  const agents = join(project, "AGENTS.md");
+  const mine = encoder.encode("# Shared notes\n");
+  await Deno.writeFile(agents, mine);
+  await Deno.symlink("AGENTS.md", join(project, "CLAUDE.md"));
+  await Deno.link(agents, join(project, "notes.md"));
+  const result = await exportTo(kb, project, "--to", "claude");
+  await assertLeftAlone(result, agents, mine, /AGENTS\.md has 2 hard links/);
+  // The command printed copies AGENTS.md; run on CLAUDE.md it would replace the link.
+  match(result.stderr, /cp \S*AGENTS\.md/);
+  ok((await Deno.lstat(join(project, "CLAUDE.md"))).isSymlink, "the link is kept");
+});
+
 Deno.test("export: every byte outside the block is kept, and the mode", async () => {
   await using kb = await makeKb();
   const project = await makeProject(kb.root, "project");

@@ -121,8 +121,10 @@ function editableFile(realProject: string, path: string, shown: string): Editabl
   let info = lstatOrUndefined(target);
   if (info?.isSymlink) {
     const real = ifExists(() => join(Deno.realPathSync(target))) ?? linkToMissing(target);
-    const agentFiles = Object.values(AGENT_FILES).map((file) => join(realProject, file.path));
-    if (real === undefined || !agentFiles.includes(real)) {
+    const linkedTo = Object.values(AGENT_FILES).find((file) =>
+      join(realProject, file.path) === real
+    );
+    if (real === undefined || !linkedTo) {
       return refuse(
         `is a symbolic link ${real ? `to ${real}` : "to nothing"}, and git-kb writes through a ` +
           "link only to another agent file of the project (CLAUDE.md to AGENTS.md)",
@@ -130,6 +132,8 @@ function editableFile(realProject: string, path: string, shown: string): Editabl
           "with --to",
       );
     }
+    // What is refused from here on is the file the link leads to: messages name that one.
+    shown = shown.slice(0, shown.length - path.length) + linkedTo.path;
     target = real;
     info = lstatOrUndefined(target);
   }
