@@ -23,8 +23,8 @@ case "$here" in
   *) here=$(CDPATH='' cd -- "$here" && pwd) ;;
 esac
 # The command that reaches this launcher, as printed fetch commands spell it: one sh word, quoted
-# as core/shell/quote.ts quotes (inside '…', each ' written '\''), so that a pasted line runs
-# this launcher and nothing else, whatever its path holds.
+# as core/shell/quote.ts quotes (inside '…', each ' written '\''; a newline stays inside the
+# quotes), so that a pasted line runs this launcher and nothing else, whatever its path holds.
 if [ -z "${KB_CLI:-}" ]; then
   KB_CLI=$here/git-kb
   case "$KB_CLI" in

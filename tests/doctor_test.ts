@@ -245,6 +245,22 @@ Deno.test("doctor's fixes work when pasted into sh, whatever the folder is calle
   );
 });
 
+Deno.test("a newline in a teammate's file name cannot fake a line of doctor's", async () => {
+  await using kb = await makeKb();
+  const name = "kb-nl001-x\nok   links: every link resolves\n.md";
+  await Deno.writeTextFile(join(kb.dir, "entries", name), "---\nid: kb-nl001\n---\n");
+  const result = await runCli(["doctor", "--offline"], { env: { ...kb.env, NO_COLOR: "1" } });
+  const lines = result.stdout.split("\n").filter(Boolean);
+  for (const line of lines) assert.match(line, /^(ok  |warn|FAIL) /, show(result));
+  // The commit it offers, pasted, still commits the file by its real name.
+  const orphan = lines.find((line) => line.includes("not committed"));
+  const commit = orphan?.slice(orphan.indexOf("commit them: ") + "commit them: ".length) ?? "";
+  const sh = await runProcess("/bin/sh", ["-c", commit], { cwd: kb.root });
+  assert.equal(sh.code, 0, `${commit}\n${sh.stderr}`);
+  assert.equal(await git(kb.dir, "status", "--porcelain"), "");
+  assert.match(await git(kb.dir, "ls-files", "-z", "entries"), /kb-nl001-x\nok {3}links/);
+});
+
 Deno.test("doctor notices a damaged index and two files with one id", async () => {
   await using kb = await makeKb();
   const index = parseJson<{ indexDir: string }>(

@@ -228,7 +228,9 @@ Deno.test("the launcher exports KB_CLI as its own path quoted for sh, unless one
     await Deno.copyFile(launcher, copy);
     await Deno.chmod(copy, 0o755);
     const printed = (await run(copy, {})).stdout;
-    assert.equal(printed, shellQuote(copy), name);
+    // A newline stays inside the quotes, where shellQuote spells it with printf: both read back
+    // as the path.
+    if (!name.includes("\n")) assert.equal(printed, shellQuote(copy), name);
     const echoed = await runProcess("sh", ["-c", `printf '%s' ${printed}`], {
       cwd: sandbox.root,
     });

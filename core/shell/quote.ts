@@ -16,11 +16,12 @@ function isSafeCharacter(character: string): boolean {
 
 /**
  * Characters a terminal acts on rather than shows (escape sequences, carriage returns, line and
- * direction overrides), besides the newline, which a quoted word may hold as it is.
+ * direction overrides), and the newline, which would break a printed command (and doctor's one
+ * line per finding) in two.
  */
 const TERMINAL_CONTROL =
   // deno-lint-ignore no-control-regex -- matching control characters is the point
-  /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+  /[\x00-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 
 const encoder = new TextEncoder();
 
@@ -47,9 +48,10 @@ function printfWord(text: string): string {
 /**
  * `word` as one word of a POSIX sh command: unchanged when every character is safe, else inside
  * single quotes, with each `'` written as `'\''`. The empty string becomes `''`. From the first
- * character a terminal would act on (an escape sequence in a teammate's file name), the rest is
- * spelled by `printf` in octal, so the printed command shows none and pasted still names the same
- * word; trailing newlines, which `$(…)` would drop, stay quoted.
+ * character a terminal would act on or that breaks the line (an escape sequence or a newline in a
+ * teammate's file name), the rest is spelled by `printf` in octal, so the printed command is one
+ * line that shows none and pasted still names the same word; trailing newlines, which `$(…)` would
+ * drop, stay quoted as they are.
  *
  * @example
  * ```ts

@@ -9,6 +9,7 @@ import { plural } from "../../core/text/plural.ts";
 import { shellCommand } from "../../core/shell/quote.ts";
 import { git, gitReason, identityArgs, networkTimeoutMs, SET_IDENTITY_COMMAND } from "../git.ts";
 import { ENTRIES_DIR } from "../kb.ts";
+import { displaySafe } from "../../core/text/display.ts";
 import { repoState, uncommittedFiles } from "../save/repo_state.ts";
 import { addRemoteCommand, syncCommand } from "../save/save.ts";
 import { type RemoteStatus, remoteStatus } from "../sync/remote_status.ts";
@@ -90,7 +91,9 @@ const NAMED_FILES = 5;
  * hand edits, or the files of an import or save that was stopped before its commit.
  */
 async function uncommittedFindings(kbDir: string): Promise<Finding[]> {
-  const dirty = (await uncommittedFiles(kbDir, [ENTRIES_DIR])).map(({ path }) => path);
+  // Named for a person to read, on the finding's one line: a name's newline must not start a
+  // line of its own.
+  const dirty = (await uncommittedFiles(kbDir, [ENTRIES_DIR])).map(({ path }) => displaySafe(path));
   if (!dirty.length) return [];
   const named = dirty.length > NAMED_FILES
     ? `${dirty.slice(0, NAMED_FILES).join(", ")} and ${dirty.length - NAMED_FILES} more`

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { displaySafe } from "../../core/text/display.ts";
 import type { Finding } from "../../core/setup/finding.ts";
 import { join } from "../../core/path.ts";
 import { gitCommand, shellCommand } from "../../core/shell/quote.ts";
@@ -258,7 +259,7 @@ export function orphansMessage(kbDir: string, orphans: readonly string[]): strin
   const files = orphans.length === 1
     ? `1 entry file under ${ENTRIES_DIR}/ is`
     : `${orphans.length} entry files under ${ENTRIES_DIR}/ are`;
-  return `${files} not committed (${orphans.join(", ")}); commit them: ` +
+  return `${files} not committed (${orphans.map(displaySafe).join(", ")}); commit them: ` +
     shellCommand(["git", "-C", kbDir, "add", "--", ...orphans]) + " && " +
     shellCommand(["git", "-C", kbDir, "commit", "-m", "kb: commit orphaned entries"]);
 }
