@@ -33,6 +33,7 @@ import {
   ValidationError,
 } from "../io/save/save.ts";
 import { exitCodeOf } from "./errors.ts";
+import { EXIT } from "../core/exit.ts";
 import { today } from "./entry_flags.ts";
 import { kbCommand } from "../io/self_command.ts";
 
@@ -68,7 +69,7 @@ export async function saveDraft(draft: Draft<unknown>, request: SaveRequest): Pr
   try {
     result = await saveEntry(request);
   } catch (error) {
-    if (exitCodeOf(error) === 3) {
+    if (exitCodeOf(error) === EXIT.notPushed) {
       draft.discard();
       throw error;
     }

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { EXIT, KbError } from "../../core/exit.ts";
 import { join } from "../../core/path.ts";
 import {
   checkAgainstKb,
@@ -58,25 +59,21 @@ import {
 } from "./repo_state.ts";
 import { kbCommand, selfCommand } from "../self_command.ts";
 import { acceptKernelRules } from "../kernel/acceptance.ts";
-import { republishRefusal } from "./rewritten.ts";
+import { republishRefusal } from "../remote/rewritten.ts";
 
 /** Raised when an entry breaks the contract; nothing was written. */
-export class ValidationError extends Error {
+export class ValidationError extends KbError {
   /** Everything wrong with the entry. */
   readonly problems: Problem[];
-  /** The exit code a command ends with. */
-  readonly exitCode = 1;
   /** Problems of `what` (an entry or file), none written. */
   constructor(what: string, problems: Problem[]) {
-    super(`${displaySafe(what)} is not valid; nothing was written:\n${formatProblems(problems)}`);
+    super(
+      `${displaySafe(what)} is not valid; nothing was written:\n${formatProblems(problems)}`,
+      EXIT.failed,
+    );
     this.name = "ValidationError";
     this.problems = problems;
   }
-}
-
-/** The commands of a message, one a line, indented under it. */
-function commandLines(commands: readonly string[]): string {
-  return commands.map((command) => `\n  ${command}`).join("");
 }
 
 /**
@@ -84,30 +81,23 @@ function commandLines(commands: readonly string[]): string {
  * detached HEAD, an operation under way, conflicts, git's lock files): one line saying so, then
  * the commands that get out of it. Exit code 1.
  */
-export class SaveRefusedError extends Error {
-  readonly exitCode = 1;
-  readonly commands: string[];
-  constructor(reason: string, commands: string[]) {
-    super(`${reason}; nothing was written.${commandLines(commands)}`);
+export class SaveRefusedError extends KbError {
+  /** `reason` says what stands in the way; `commands` get out of it. */
+  constructor(reason: string, commands: readonly string[] = []) {
+    super(`${reason}; nothing was written.`, EXIT.failed, commands);
     this.name = "SaveRefusedError";
-    this.commands = commands;
   }
 }
 
 /** Raised when the change was committed locally but could not be pushed. Exit code 3. */
-export class PushError extends Error {
-  /** The exit code a command ends with. */
-  readonly exitCode = 3;
+export class PushError extends KbError {
   /** The local commit that was not pushed. */
   readonly commit: string;
-  /** Commands that finish the push, in order, each pasteable. */
-  readonly commands: string[];
   /** `message` says why the push failed; `commit` was made; `commands` finish the push. */
-  constructor(message: string, commit: string, commands: string[]) {
-    super(`${message}${commandLines(commands)}`);
+  constructor(message: string, commit: string, commands: readonly string[]) {
+    super(message, EXIT.notPushed, commands);
     this.name = "PushError";
     this.commit = commit;
-    this.commands = commands;
   }
 }
 
@@ -425,7 +415,7 @@ async function assertSaveable(kbDir: string): Promise<string> {
   const found = await repoState(kbDir);
   if (found.state !== "branch") throw new SaveRefusedError(found.message, found.commands);
   const locks = await gitLockPaths(kbDir, found.branch);
-  if (locks.length) throw new SaveRefusedError(gitLocksMessage(locks), []);
+  if (locks.length) throw new SaveRefusedError(gitLocksMessage(locks));
   return found.branch;
 }
 
@@ -732,7 +722,7 @@ async function trackedTip(kbDir: string, target: PushTarget): Promise<string | u
 /**
  * Refuse (the commit kept, exit 3) when the branch holds commits the remote had and dropped by a
  * rewrite of its history, as last fetched (the remote branch now at `theirs`; see
- * io/save/rewritten.ts): before every push, and right after a fetch, before the branch is
+ * io/remote/rewritten.ts): before every push, and right after a fetch, before the branch is
  * replayed onto it (a replay would copy them under new hashes).
  */
 async function refuseRewritten(

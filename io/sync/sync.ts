@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { EXIT, KbError } from "../../core/exit.ts";
 import { LIMITS } from "../../core/entry/schema.ts";
 import { join } from "../../core/path.ts";
 import { gitCommand, shellQuote } from "../../core/shell/quote.ts";
@@ -38,7 +39,7 @@ import { ENTRIES_DIR, readKbFile } from "../kb.ts";
 import { withLock } from "../save/lock.ts";
 import { gitLockPaths, gitLocksMessage, repoState } from "../save/repo_state.ts";
 import { type PushTarget, pushTarget, saveLockPath, syncCommand } from "../save/save.ts";
-import { republishRefusal } from "../save/rewritten.ts";
+import { republishRefusal } from "../remote/rewritten.ts";
 
 /** How to run a sync. */
 export interface SyncOptions {
@@ -46,7 +47,7 @@ export interface SyncOptions {
   networkTimeoutMs?: number;
   /**
    * Push commits the remote had and dropped by a rewrite of its history (see
-   * io/save/rewritten.ts): the user's consent, `sync --force-republish`. Refused otherwise.
+   * io/remote/rewritten.ts): the user's consent, `sync --force-republish`. Refused otherwise.
    */
   forceRepublish?: boolean;
 }
@@ -94,40 +95,30 @@ export interface SyncReport {
   warnings: string[];
 }
 
-/** The commands of a message, one a line, indented under it. */
-function commandLines(commands: readonly string[]): string {
-  return commands.map((command) => `\n  ${command}`).join("");
-}
-
 /**
  * Raised when the sync cannot start or go on without risking what the user has: a repo in a
  * state a save refuses, uncommitted changes in files the remote changed, merge commits to
  * rewrite. Nothing was changed. Exit code 1.
  */
-export class SyncRefusedError extends Error {
-  /** The exit code a command ends with. */
-  readonly exitCode = 1;
-  /** Commands that get out of it, in order, each pasteable. */
-  readonly commands: string[];
+export class SyncRefusedError extends KbError {
   /** `reason` says what stands in the way; `commands` get out of it. */
-  constructor(reason: string, commands: string[]) {
-    super(`${reason}; nothing was changed.${commandLines(commands)}`);
+  constructor(reason: string, commands: readonly string[] = []) {
+    super(`${reason}; nothing was changed.`, EXIT.failed, commands);
     this.name = "SyncRefusedError";
-    this.commands = commands;
   }
 }
 
 /** Raised when the remote cannot be reached (or did not answer in time); nothing was changed. */
-export class SyncOfflineError extends Error {
-  /** The exit code a command ends with. */
-  readonly exitCode = 1;
+export class SyncOfflineError extends KbError {
   /** `remote` of `kbDir` could not be reached because of `cause`. */
   constructor(kbDir: string, remote: string, cause: string) {
     super(
       `cannot reach ${remote}: ${cause}. Nothing was changed (HEAD, files and index are as ` +
         `they were). Check the network and the remote's address (${
           gitCommand(kbDir, "remote", "-v")
-        }), then sync again:${commandLines([syncCommand(kbDir)])}`,
+        }), then sync again:`,
+      EXIT.failed,
+      [syncCommand(kbDir)],
     );
     this.name = "SyncOfflineError";
   }
@@ -139,19 +130,14 @@ export class SyncOfflineError extends Error {
  * commands merge the two, open each file to keep what is wanted of both, commit and sync.
  * Exit code 4.
  */
-export class SyncConflictError extends Error {
-  /** The exit code a command ends with. */
-  readonly exitCode = 4;
+export class SyncConflictError extends KbError {
   /** The entries both sides changed. */
   readonly entries: SyncedEntry[];
-  /** Commands that finish the sync, in order, each pasteable. */
-  readonly commands: string[];
   /** `message` names the entries and where both versions are; `commands` finish the sync. */
-  constructor(message: string, entries: SyncedEntry[], commands: string[]) {
-    super(`${message}${commandLines(commands)}`);
+  constructor(message: string, entries: SyncedEntry[], commands: readonly string[]) {
+    super(message, EXIT.conflict, commands);
     this.name = "SyncConflictError";
     this.entries = entries;
-    this.commands = commands;
   }
 }
 
@@ -159,16 +145,14 @@ export class SyncConflictError extends Error {
  * Raised when what came in was brought in but the local commits could not be pushed: they are
  * kept, and syncing again (or the push printed) finishes. Exit code 3, as a save's.
  */
-export class SyncPushError extends Error {
-  /** The exit code a command ends with. */
-  readonly exitCode = 3;
+export class SyncPushError extends KbError {
   /** `commits` of `kbDir` are not pushed because of `cause`. */
   constructor(kbDir: string, commits: number, cause: string) {
     super(
       `${commits === 1 ? "1 local commit is" : `${commits} local commits are`} not pushed: ` +
-        `${cause}. What came in is in; the commits are kept. To finish, run:${
-          commandLines([syncCommand(kbDir)])
-        }`,
+        `${cause}. What came in is in; the commits are kept. To finish, run:`,
+      EXIT.notPushed,
+      [syncCommand(kbDir)],
     );
     this.name = "SyncPushError";
   }
@@ -194,7 +178,7 @@ async function assertSyncable(kbDir: string): Promise<string> {
   const found = await repoState(kbDir);
   if (found.state !== "branch") throw new SyncRefusedError(found.message, found.commands);
   const locks = await gitLockPaths(kbDir, found.branch);
-  if (locks.length) throw new SyncRefusedError(gitLocksMessage(locks), []);
+  if (locks.length) throw new SyncRefusedError(gitLocksMessage(locks));
   return found.branch;
 }
 
@@ -401,7 +385,7 @@ async function assertNoMarkers(kbDir: string, tip: string, paths: string[]): Pro
 
 /**
  * Refuse, having pushed nothing, when the branch holds commits the remote had and dropped by a
- * rewrite of its history since (see io/save/rewritten.ts).
+ * rewrite of its history since (see io/remote/rewritten.ts).
  */
 async function assertNotRewritten(
   kbDir: string,
