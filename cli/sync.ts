@@ -11,7 +11,7 @@ import { pendingMentions } from "../io/kernel/acceptance.ts";
 import { kbCommand } from "../io/self_command.ts";
 import { type KnowledgeBase, resolveKbNamed, resolveKbs } from "../io/config.ts";
 import { SyncConflictError, syncKb, type SyncReport } from "../io/sync/sync.ts";
-import { addRemoteCommand } from "../io/save/save.ts";
+import { addRemoteCommand } from "../io/remote/target.ts";
 import { type CommandSpec, helpText, parseCommand } from "./args.ts";
 import { describeError, exitCodeOf } from "./errors.ts";
 import { indexJson, printWarnings } from "./save_report.ts";

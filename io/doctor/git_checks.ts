@@ -10,7 +10,7 @@ import { shellCommand } from "../../core/shell/quote.ts";
 import { git, gitReason, identityArgs, networkTimeoutMs, SET_IDENTITY_COMMAND } from "../git.ts";
 import { ENTRIES_DIR } from "../kb.ts";
 import { repoState, uncommittedFiles } from "../save/repo_state.ts";
-import { addRemoteCommand, syncCommand } from "../save/save.ts";
+import { addRemoteCommand, syncCommand } from "../remote/target.ts";
 import { type RemoteStatus, remoteStatus } from "../sync/remote_status.ts";
 import { isFolder } from "../disk.ts";
 import { kbCommand } from "../self_command.ts";

@@ -12,7 +12,7 @@
 import { EXIT, KbError } from "../../core/exit.ts";
 import { LIMITS } from "../../core/entry/schema.ts";
 import { join } from "../../core/path.ts";
-import { gitCommand, shellQuote } from "../../core/shell/quote.ts";
+import { editFileCommand, gitCommand } from "../../core/shell/quote.ts";
 import {
   classifyChanges,
   describeEntry,
@@ -26,20 +26,21 @@ import {
   fallbackIdentityWarning,
   git,
   gitOk,
-  gitReason,
-  GitTimeoutError,
   networkTimeoutMs,
-  pathsWithConflictMarkers,
+  pastedIdentityArgs,
   remoteBranchName,
   replayOnto,
 } from "../git.ts";
 import type { RefreshReport } from "../index/store.ts";
 import { indexAfterWrite } from "../index/after_write.ts";
 import { ENTRIES_DIR, readKbFile } from "../kb.ts";
-import { withLock } from "../save/lock.ts";
-import { gitLockPaths, gitLocksMessage, repoState } from "../save/repo_state.ts";
-import { type PushTarget, pushTarget, saveLockPath, syncCommand } from "../save/save.ts";
+import { fetchBranch } from "../remote/fetch.ts";
+import { markerRefusal } from "../remote/markers.ts";
+import { PUSH_ATTEMPTS, pushBranch } from "../remote/push.ts";
 import { republishRefusal } from "../remote/rewritten.ts";
+import { type PushTarget, pushTarget, syncCommand } from "../remote/target.ts";
+import { saveLockPath, withLock } from "../save/lock.ts";
+import { readyBranch } from "../save/repo_state.ts";
 
 /** How to run a sync. */
 export interface SyncOptions {
@@ -161,27 +162,6 @@ export class SyncPushError extends KbError {
 /** Where the remote's side of a conflict is kept until the next conflict. */
 export const THEIRS_REF = "refs/git-kb/sync-theirs";
 
-/** How many times a push the remote rejected (it moved meanwhile) is fetched and tried again. */
-const PUSH_ATTEMPTS = 3;
-
-/**
- * The `-c user.name=… -c user.email=…` a printed commit command needs: the fallback's, when git
- * has no identity of its own (else none, so what the user set is used).
- */
-async function pastedIdentity(kbDir: string): Promise<string[]> {
-  const identity = await commitIdentity(kbDir);
-  return identity.fallback ? identity.args : [];
-}
-
-/** Refuse (nothing changed) unless the repo is on its branch with nothing under way. */
-async function assertSyncable(kbDir: string): Promise<string> {
-  const found = await repoState(kbDir);
-  if (found.state !== "branch") throw new SyncRefusedError(found.message, found.commands);
-  const locks = await gitLockPaths(kbDir, found.branch);
-  if (locks.length) throw new SyncRefusedError(gitLocksMessage(locks));
-  return found.branch;
-}
-
 /**
  * Fetch the remote branch into its tracking ref: its tip, or undefined when the remote has no
  * such branch yet (an empty remote). Throws {@link SyncOfflineError} when it cannot be reached.
@@ -191,25 +171,9 @@ async function fetchTip(
   target: PushTarget,
   timeoutMs: number,
 ): Promise<string | undefined> {
-  const args = [
-    "fetch",
-    "--quiet",
-    "--no-tags",
-    target.remote,
-    `+${target.ref}:${target.tracking}`,
-  ];
-  let fetched;
-  try {
-    fetched = await git(kbDir, args, { timeoutMs });
-  } catch (error) {
-    if (!(error instanceof GitTimeoutError)) throw error;
-    throw new SyncOfflineError(kbDir, target.remote, error.message);
-  }
-  if (fetched.code !== 0) {
-    if (/couldn't find remote ref/i.test(fetched.stderr)) return undefined;
-    throw new SyncOfflineError(kbDir, target.remote, gitReason(fetched.stderr));
-  }
-  return (await gitOk(kbDir, ["rev-parse", target.tracking])).trim();
+  const fetched = await fetchBranch(kbDir, target, timeoutMs);
+  if (fetched.state === "failed") throw new SyncOfflineError(kbDir, target.remote, fetched.reason);
+  return fetched.tip;
 }
 
 /** The files `git status` lists as changed or untracked (both names of a rename). */
@@ -237,7 +201,7 @@ async function moveBranch(kbDir: string, from: string, to: string, remote: strin
   const dirty = await uncommittedPaths(kbDir);
   const blocked = touched.filter((path) => path && dirty.has(path)).sort();
   if (blocked.length) {
-    const identity = await pastedIdentity(kbDir);
+    const identity = await pastedIdentityArgs(kbDir);
     throw new SyncRefusedError(
       `uncommitted changes to ${blocked.join(", ")}, which ${remote} changed too, stand in the ` +
         "way of what comes in; commit them (a sync then merges them, or names the conflict), " +
@@ -313,7 +277,7 @@ async function conflictError(
 ): Promise<SyncConflictError> {
   await gitOk(kbDir, ["update-ref", THEIRS_REF, theirs]);
   const entries = await describeAll(kbDir, paths, theirs);
-  const identity = await pastedIdentity(kbDir);
+  const identity = await pastedIdentityArgs(kbDir);
   const upstream = remoteBranchName(target.tracking);
   const shows = paths.map((path) => gitCommand(kbDir, "show", `${THEIRS_REF}:${path}`)).join(", ");
   const message = `${upstream} and this clone both changed ` +
@@ -324,7 +288,7 @@ async function conflictError(
     "======= and >>>>>>> lines), commit, and sync:";
   const commands = [
     gitCommand(kbDir, ...identity, "merge", "-m", `kb: sync with ${upstream}`, THEIRS_REF),
-    ...paths.map((path) => `\${VISUAL:-\${EDITOR:-vi}} ${shellQuote(join(kbDir, path))}`),
+    ...paths.map((path) => editFileCommand(join(kbDir, path))),
     gitCommand(kbDir, "add", "--", ...paths),
     gitCommand(kbDir, ...identity, "commit", "--no-edit"),
     syncCommand(kbDir),
@@ -351,7 +315,7 @@ async function integrate(
   const replay = await replayOnto(kbDir, theirs, head);
   if (replay.outcome === "conflict") throw await conflictError(kbDir, target, theirs, replay.paths);
   if (replay.outcome === "merges") {
-    const identity = await pastedIdentity(kbDir);
+    const identity = await pastedIdentityArgs(kbDir);
     const upstream = remoteBranchName(target.tracking);
     throw new SyncRefusedError(
       `this clone and ${upstream} have diverged and the local commits hold a merge commit, ` +
@@ -368,19 +332,8 @@ async function integrate(
 
 /** Refuse to push conflict markers: files among `paths` at `tip` that still hold them. */
 async function assertNoMarkers(kbDir: string, tip: string, paths: string[]): Promise<void> {
-  const marked = await pathsWithConflictMarkers(kbDir, tip, paths);
-  if (!marked.length) return;
-  throw new SyncRefusedError(
-    `${marked.join(", ")} still ${marked.length === 1 ? "holds" : "hold"} conflict markers ` +
-      "(<<<<<<< or >>>>>>> lines) in the last commit, which a sync does not push; keep what " +
-      "you want of both versions, commit, and sync",
-    [
-      ...marked.map((path) => `\${VISUAL:-\${EDITOR:-vi}} ${shellQuote(join(kbDir, path))}`),
-      gitCommand(kbDir, "add", "--", ...marked),
-      gitCommand(kbDir, ...await pastedIdentity(kbDir), "commit", "-m", "kb: resolve conflict"),
-      syncCommand(kbDir),
-    ],
-  );
+  const refusal = await markerRefusal(kbDir, tip, paths);
+  if (refusal) throw new SyncRefusedError(refusal.reason, refusal.commands);
 }
 
 /**
@@ -401,47 +354,6 @@ async function assertNotRewritten(
     theirs,
   });
   if (refusal) throw new SyncRefusedError(refusal.reason, refusal.commands);
-}
-
-/**
- * Push the branch; "rejected" when the remote moved since the fetch. The push holds a lease on
- * the fetched tip `theirs`: a remote rewritten in between is not overwritten, and the next
- * fetch finds the rewrite.
- */
-async function push(
-  kbDir: string,
-  target: PushTarget,
-  branch: string,
-  { commits, theirs }: { commits: number; theirs?: string },
-  timeoutMs: number,
-): Promise<"pushed" | "rejected"> {
-  let pushed;
-  try {
-    const refspec = `refs/heads/${branch}:${target.ref}`;
-    const lease = theirs ? [`--force-with-lease=${target.ref}:${theirs}`] : [];
-    pushed = await git(kbDir, ["push", "--porcelain", ...lease, target.remote, refspec], {
-      timeoutMs,
-    });
-  } catch (error) {
-    if (!(error instanceof GitTimeoutError)) throw error;
-    throw new SyncPushError(kbDir, commits, error.message);
-  }
-  if (pushed.code === 0) {
-    if (!target.configured) {
-      await git(kbDir, [
-        "branch",
-        `--set-upstream-to=${remoteBranchName(target.tracking)}`,
-        branch,
-      ]);
-    }
-    return "pushed";
-  }
-  if (/\[rejected\]/.test(pushed.stdout)) return "rejected";
-  throw new SyncPushError(
-    kbDir,
-    commits,
-    `the push to ${target.remote} failed: ${gitReason(pushed.stderr)}`,
-  );
 }
 
 /** What the sync did, without the index: the part done under the lock. */
@@ -492,7 +404,10 @@ async function syncLocked(
   timeoutMs: number,
   forceRepublish: boolean,
 ): Promise<Moved> {
-  const branch = await assertSyncable(kbDir);
+  const branch = await readyBranch(
+    kbDir,
+    ({ reason, commands }) => new SyncRefusedError(reason, commands),
+  );
   const target = await pushTarget(kbDir, branch);
   if (!target) {
     const outgoing = { commits: 0, entries: [] };
@@ -517,9 +432,10 @@ async function syncLocked(
     const sent = theirs ? await entryChanges(kbDir, theirs, head) : await allEntries(kbDir, head);
     if (pushed) {
       await assertNoMarkers(kbDir, head, [...sent.added, ...sent.changed]);
-      const outcome = await push(kbDir, target, branch, { commits: pushed, theirs }, timeoutMs);
-      if (outcome === "rejected" && attempt < PUSH_ATTEMPTS) continue;
-      if (outcome === "rejected") {
+      const push = await pushBranch(kbDir, target, branch, { tip: theirs, timeoutMs });
+      if (push.outcome === "failed") throw new SyncPushError(kbDir, pushed, push.reason);
+      if (push.outcome === "rejected" && attempt < PUSH_ATTEMPTS) continue;
+      if (push.outcome === "rejected") {
         throw new SyncPushError(
           kbDir,
           pushed,
