@@ -268,6 +268,28 @@ Deno.test("a sync never pushes conflict markers left in a commit", async () => {
   equal(await git(kb.remote!, "rev-parse", "main"), remote, "nothing pushed");
 });
 
+Deno.test("conflict markers in a local commit stop the sync before what came in moves the branch", async () => {
+  await using kb = await makeKb({ remote: true });
+  const [a, b] = [machineA(kb), await machine(kb, "b")];
+  equal((await cli(a, "edit", ENTRY, "--body", "Edited on A.")).code, 0);
+  const path = await entryPath(b.dir, "kb-3hd8w");
+  const text = await Deno.readTextFile(join(b.dir, path));
+  await Deno.writeTextFile(
+    join(b.dir, path),
+    text.replace(/^title: .*$/m, "<<<<<<< HEAD\ntitle: Ours\n=======\ntitle: Theirs\n>>>>>>> x"),
+  );
+  await git(b.dir, "commit", "--quiet", "-am", "a merge finished by hand, unresolved");
+  const before = await state(b.dir);
+  const remote = await git(kb.remote!, "rev-parse", "main");
+
+  const refused = await cli(b, "sync");
+  equal(refused.code, 1, show(refused));
+  ok(refused.stderr.includes(`${path} still holds conflict markers`), refused.stderr);
+  ok(refused.stderr.includes("nothing was changed"), refused.stderr);
+  deepEqual(await state(b.dir), before, "nothing came in: HEAD, index and files as they were");
+  equal(await git(kb.remote!, "rev-parse", "main"), remote, "nothing pushed");
+});
+
 Deno.test("an unreachable remote: exit 1, says so, and HEAD, index and files are unchanged", async () => {
   await using kb = await makeKb({ remote: true });
   const [a, b] = [machineA(kb), await machine(kb, "b")];

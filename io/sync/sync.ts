@@ -330,9 +330,17 @@ async function integrate(
   return true;
 }
 
-/** Refuse to push conflict markers: files among `paths` at `tip` that still hold them. */
-async function assertNoMarkers(kbDir: string, tip: string, paths: string[]): Promise<void> {
-  const refusal = await markerRefusal(kbDir, tip, paths);
+/**
+ * Refuse to push conflict markers, before anything moves: the entry files the local commits
+ * (those `theirs`, the fetched remote tip, lacks) add or change that still hold them at HEAD.
+ * Replaying those commits onto `theirs` adds none (a replay that would stops as a conflict).
+ */
+async function assertNoMarkers(kbDir: string, theirs: string | undefined): Promise<void> {
+  const head = (await gitOk(kbDir, ["rev-parse", "HEAD"])).trim();
+  const local = theirs
+    ? await entryChanges(kbDir, await mergeBase(kbDir, head, theirs), head)
+    : await allEntries(kbDir, head);
+  const refusal = await markerRefusal(kbDir, head, [...local.added, ...local.changed]);
   if (refusal) throw new SyncRefusedError(refusal.reason, refusal.commands);
 }
 
@@ -426,12 +434,12 @@ async function syncLocked(
   for (let attempt = 1;; attempt++) {
     const theirs = await fetchTip(kbDir, target, timeoutMs);
     if (!forceRepublish) await assertNotRewritten(kbDir, target, branch, theirs);
+    await assertNoMarkers(kbDir, theirs);
     if (theirs) rebased = await integrate(kbDir, target, theirs) || rebased;
     const head = (await gitOk(kbDir, ["rev-parse", "HEAD"])).trim();
     const pushed = await countCommits(kbDir, theirs, head);
     const sent = theirs ? await entryChanges(kbDir, theirs, head) : await allEntries(kbDir, head);
     if (pushed) {
-      await assertNoMarkers(kbDir, head, [...sent.added, ...sent.changed]);
       const push = await pushBranch(kbDir, target, branch, { tip: theirs, timeoutMs });
       if (push.outcome === "failed") throw new SyncPushError(kbDir, pushed, push.reason);
       if (push.outcome === "rejected" && attempt < PUSH_ATTEMPTS) continue;
