@@ -422,30 +422,6 @@ Deno.test("a sync waits for a save under way, then syncs", async (t) => {
   equal(await git(kb.dir, "rev-parse", "HEAD"), await git(kb.remote!, "rev-parse", "main"));
 });
 
-Deno.test("a push the remote refuses: what came in is in, the commits are kept, exit 3", async () => {
-  await using kb = await makeKb({ remote: true });
-  const [a, b] = [machineA(kb), await machine(kb, "b")];
-  equal((await cli(a, "edit", ENTRY, "--body", "Edited on A.")).code, 0);
-  await editOffline(b, "kb-3hd8w", "Edited on B.");
-  const local = await git(b.dir, "log", "-1", "--format=%s");
-  const hook = join(kb.remote!, "hooks", "pre-receive");
-  await Deno.writeTextFile(hook, "#!/bin/sh\necho 'pushes are closed today' >&2\nexit 1\n");
-  await Deno.chmod(hook, 0o755);
-
-  const result = await cli(b, "sync");
-  equal(result.code, 3, show(result));
-  ok(result.stderr.includes("1 local commit is not pushed: the push to origin failed"));
-  deepEqual(commandsOf(result.stderr), [shellCommand(["git-kb", "sync", "--kb", b.dir])]);
-  equal(await git(b.dir, "log", "-1", "--format=%s"), local, "the local commit is kept");
-  const got = await cli(b, "get", ENTRY);
-  ok(got.stdout.includes("Edited on A."), "what came in is in, and indexed");
-
-  await Deno.remove(hook);
-  const retried = await sync(b);
-  deepEqual([retried.incoming.commits, retried.outgoing.commits], [0, 1]);
-  equal(await git(b.dir, "rev-parse", "HEAD"), await git(kb.remote!, "rev-parse", "main"));
-});
-
 Deno.test("a merge made to finish a conflict, with the remote moved again since: the sync says to merge once more, and that works", async () => {
   await using kb = await makeKb({ remote: true });
   const [a, b] = [machineA(kb), await machine(kb, "b")];
