@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { EXIT } from "../core/exit.ts";
 import { entryLabel, type SyncedEntry } from "../core/sync/changes.ts";
 import { type PendingMention, pendingNotice } from "../core/kernel/acceptance.ts";
 import { openIndex, READ_TRUST_MS } from "../io/index/store.ts";
@@ -105,9 +106,9 @@ function reportLines(report: SyncReport): string[] {
   return lines;
 }
 
-/** How bad an exit code is: a conflict (4) is worst, then a failed push (3), then any other. */
+/** How bad an exit code is: a conflict is worst, then a failed push, then any other failure. */
 function severity(code: number): number {
-  return code === 4 ? 3 : code === 3 ? 2 : code === 0 ? 0 : 1;
+  return code === EXIT.conflict ? 3 : code === EXIT.notPushed ? 2 : code === EXIT.ok ? 0 : 1;
 }
 
 /** The worse of two exit codes, by {@link severity}. */
