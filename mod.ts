@@ -159,16 +159,17 @@ export {
   type RefreshReport,
 } from "./io/index/store.ts";
 export { type OpenKb, openKb } from "./io/index/open.ts";
-export {
-  type Change,
-  type ChangesRequest,
-  PushError,
-  type PushOutcome,
-  saveEntry,
-  type SaveRequest,
-  type SaveResult,
-  ValidationError,
-} from "./io/save/save.ts";
+export type {
+  Change,
+  ChangesRequest,
+  PushOutcome,
+  SaveRequest,
+  SaveResult,
+} from "./io/save/request.ts";
+export { saveEntry } from "./io/save/save.ts";
+export { PushError } from "./io/save/publish.ts";
+export { ValidationError } from "./io/save/validate.ts";
+export { EXIT, type ExitCode, KbError } from "./core/exit.ts";
 export type { AttachmentFile } from "./io/save/attachments.ts";
 export {
   contextForPrompt,

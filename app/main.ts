@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { EXIT } from "../core/exit.ts";
 import { closestWord } from "../core/text/closest.ts";
 import { describeError, exitCodeOf } from "../cli/errors.ts";
 import { bold, onStderr } from "../cli/output.ts";
@@ -85,7 +86,7 @@ function unknownCommand(name: string): string {
 function reportTopLevel(problems: string[]): number {
   for (const problem of problems) console.error(onStderr.red(`git-kb: ${problem}`));
   console.error(`Run ${selfCommand()} --help for the commands and the options for every command.`);
-  return 2;
+  return EXIT.usage;
 }
 
 /** Whether `args` ask for help before any `--`. */
@@ -116,7 +117,7 @@ export async function main(args: string[]): Promise<number> {
   if (name === undefined) {
     if (help) console.log(usage());
     else console.error(usage());
-    return help ? 0 : 2;
+    return help ? EXIT.ok : EXIT.usage;
   }
   let module: CommandModule | undefined;
   try {

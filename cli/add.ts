@@ -6,7 +6,8 @@
 import { entryTemplate, readDraft } from "../core/entry/draft.ts";
 import { resolveKbNamed } from "../io/config.ts";
 import { editUntilValid } from "../io/editor.ts";
-import { type SaveRequest, ValidationError } from "../io/save/save.ts";
+import type { SaveRequest } from "../io/save/request.ts";
+import { ValidationError } from "../io/save/validate.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import {
   checkAndSave,

@@ -8,16 +8,17 @@
  * @module
  */
 import { closestWord } from "../core/text/closest.ts";
+import { EXIT, KbError } from "../core/exit.ts";
 
 /** A mistake in how a command was called; the CLI exits 2. */
-export class UsageError extends Error {
+export class UsageError extends KbError {
   /** Every mistake found in the call, one sentence each. */
   readonly problems: string[];
 
   /** @param problems one mistake, or every mistake of the call */
   constructor(problems: string | string[]) {
     const list = typeof problems === "string" ? [problems] : problems;
-    super(list.join("\n"));
+    super(list.join("\n"), EXIT.usage);
     this.name = "UsageError";
     this.problems = list;
   }

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { EXIT } from "../core/exit.ts";
 import type { Finding } from "../core/setup/finding.ts";
 import { terminalSafe } from "../core/text/display.ts";
 import { resolveKbNamed, resolveKbs } from "../io/config.ts";
@@ -105,7 +106,7 @@ export async function run(args: string[]): Promise<number> {
     }
   }
   const all = [...setup, ...sections.flatMap((section) => section.findings)];
-  return all.some((finding) => finding.level === "error") ? 1 : 0;
+  return all.some((finding) => finding.level === "error") ? EXIT.failed : EXIT.ok;
 }
 
 /**

@@ -15,7 +15,7 @@ import { problemNotes, readDraft, withNotes } from "../core/entry/draft.ts";
 import { formatListChanges, listChanges } from "../core/entry/edit.ts";
 import { locateEntry } from "../io/kbs/locate.ts";
 import { type DraftCheck, editUntilValid } from "../io/editor.ts";
-import type { SaveResult } from "../io/save/save.ts";
+import type { SaveResult } from "../io/save/request.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import {
   checkAndSave,

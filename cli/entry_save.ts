@@ -22,17 +22,12 @@ import {
 import { type ForgivingRead, readEntryForgivingly } from "../core/entry/repair.ts";
 import { ENTRIES_DIR, readKbFile } from "../io/kb.ts";
 import type { Draft } from "../io/editor.ts";
-import {
-  entryPathOf,
-  entryPaths,
-  newId,
-  saveEntry,
-  type SaveRequest,
-  type SaveResult,
-  validateForSave,
-  ValidationError,
-} from "../io/save/save.ts";
+import { entryPathOf, entryPaths, newId } from "../io/save/entry_files.ts";
+import { saveEntry } from "../io/save/save.ts";
+import type { SaveRequest, SaveResult } from "../io/save/request.ts";
+import { validateForSave, ValidationError } from "../io/save/validate.ts";
 import { exitCodeOf } from "./errors.ts";
+import { EXIT } from "../core/exit.ts";
 import { today } from "./entry_flags.ts";
 import { kbCommand } from "../io/self_command.ts";
 
@@ -68,7 +63,7 @@ export async function saveDraft(draft: Draft<unknown>, request: SaveRequest): Pr
   try {
     result = await saveEntry(request);
   } catch (error) {
-    if (exitCodeOf(error) === 3) {
+    if (exitCodeOf(error) === EXIT.notPushed) {
       draft.discard();
       throw error;
     }

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { EXIT, type ExitCode, KbError } from "../core/exit.ts";
 import { UsageError } from "./args.ts";
 import { onStderr } from "./output.ts";
 import { selfCommand } from "../io/self_command.ts";
@@ -32,17 +33,13 @@ export function missingPermissionFlag(error: unknown): string | undefined {
   return target ? `${flag}=${target}` : flag;
 }
 
-/** An error that chooses its own exit code. */
-export interface CodedError extends Error {
-  exitCode: number;
-}
-
-/** The exit code for an error: 2 for usage, the error's own code when it has one, else 1. */
-export function exitCodeOf(error: unknown): number {
+/**
+ * The exit code for an error: the code a {@link KbError} (a usage error among them) carries, else
+ * that of a runtime error.
+ */
+export function exitCodeOf(error: unknown): ExitCode {
   error = unwrap(error);
-  if (error instanceof UsageError) return 2;
-  const code = (error as Partial<CodedError>)?.exitCode;
-  return typeof code === "number" ? code : 1;
+  return error instanceof KbError ? error.exitCode : EXIT.failed;
 }
 
 /**

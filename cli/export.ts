@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { EXIT } from "../core/exit.ts";
 import { AGENT_FILES, type AgentFileName } from "../core/export/agent_files.ts";
 import { exportAgentFiles } from "../io/export/agent_files.ts";
 import { openKb } from "../io/index/open.ts";
@@ -76,7 +77,7 @@ export async function run(args: string[]): Promise<number> {
   const failed = stale || refused.length > 0;
   if (values.json) {
     printJson({ files: reports, rules: rules.length });
-    return failed ? 1 : 0;
+    return failed ? EXIT.failed : EXIT.ok;
   }
   for (const { path, state, leftOut } of reports) {
     if (state === "refused") continue;
@@ -94,5 +95,5 @@ export async function run(args: string[]): Promise<number> {
     );
   }
   if (stale) console.error(onStderr.yellow(`Agent files are stale: run ${again} to rewrite them.`));
-  return failed ? 1 : 0;
+  return failed ? EXIT.failed : EXIT.ok;
 }

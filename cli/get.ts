@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { EXIT } from "../core/exit.ts";
 import { linkLine } from "../core/entry/links.ts";
 import { typedIds } from "../core/kbs/qualified.ts";
 import { terminalSafe } from "../core/text/display.ts";
@@ -42,7 +43,7 @@ export async function run(args: string[]): Promise<number> {
   for (const reason of reasons) console.error(red(`git-kb get: ${terminalSafe(reason)}`));
   if (values.json) printJson(found);
   else printEntries(found);
-  return reasons.length ? 1 : 0;
+  return reasons.length ? EXIT.failed : EXIT.ok;
 }
 
 function printEntries(found: Found[]): void {

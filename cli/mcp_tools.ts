@@ -21,7 +21,7 @@ import { contextForPrompt } from "../io/hook/prompt_context.ts";
 import { getEntries } from "../io/kbs/get.ts";
 import { locateEntry } from "../io/kbs/locate.ts";
 import { searchKbs } from "../io/kbs/search.ts";
-import type { SaveResult } from "../io/save/save.ts";
+import type { SaveResult } from "../io/save/request.ts";
 import { bodyText } from "./entry_flags.ts";
 import { missingPermissionFlag } from "./errors.ts";
 import {

@@ -22,14 +22,10 @@ import { type KbLocation, nameFromDir, resolveKbNamed } from "../io/config.ts";
 import { realPathOr } from "../io/disk.ts";
 import { ENTRIES_DIR, readKbFile } from "../io/kb.ts";
 import { locateEntry } from "../io/kbs/locate.ts";
-import {
-  entryPathOf,
-  entryPaths,
-  newId,
-  PushError,
-  type SaveResult,
-  ValidationError,
-} from "../io/save/save.ts";
+import { entryPathOf, entryPaths, newId } from "../io/save/entry_files.ts";
+import { PushError } from "../io/save/publish.ts";
+import type { SaveResult } from "../io/save/request.ts";
+import { ValidationError } from "../io/save/validate.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import { checkAndSave } from "./entry_save.ts";
 import { today } from "./entry_flags.ts";

@@ -5,9 +5,11 @@
  * @module
  */
 import { parseEntryText } from "../core/entry/entry.ts";
+import { commandLines, EXIT, KbError } from "../core/exit.ts";
 import { type Backlink, linksTo } from "../io/save/backlinks.ts";
 import { resolveKb } from "../io/config.ts";
-import { entryPathOf, saveChanges } from "../io/save/save.ts";
+import { entryPathOf } from "../io/save/entry_files.ts";
+import { saveChanges } from "../io/save/save.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import { cyan, green, plural, printJson, yellow } from "./output.ts";
 import { indexJson, printWarnings, saveSummary } from "./save_report.ts";
@@ -39,18 +41,16 @@ Exit codes: 0 deleted, 1 unknown id, linked to (nothing removed) or failed,
 export const help: string = helpText(command);
 
 /** Raised when other entries link to what would be deleted; nothing was removed. */
-class LinkedError extends Error {
-  readonly exitCode = 1;
+class LinkedError extends KbError {
   constructor(ids: string[], links: Backlink[], kbFlag: string[]) {
     super(
       `not removed: ${plural(links.length, "link points", "links point")} at ${ids.join(", ")}:` +
         describeLinks(links) +
         "\nRemove those links first, then delete:" +
-        [...unlinkCommands(links, kbFlag), kbCommand("rm", ...ids, ...kbFlag)]
-          .map((line) => `\n  ${line}`).join("") +
-        `\nor delete anyway and leave them dangling:\n  ${
-          kbCommand("rm", ...ids, "--force", ...kbFlag)
-        }`,
+        commandLines([...unlinkCommands(links, kbFlag), kbCommand("rm", ...ids, ...kbFlag)]) +
+        "\nor delete anyway and leave them dangling:" +
+        commandLines([kbCommand("rm", ...ids, "--force", ...kbFlag)]),
+      EXIT.failed,
     );
     this.name = "LinkedError";
   }

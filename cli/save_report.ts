@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { ChangesResult, PushOutcome, SaveResult } from "../io/save/save.ts";
+import type { ChangesResult, PushOutcome, SaveResult } from "../io/save/request.ts";
 import type { RefreshReport } from "../io/index/store.ts";
 import { cyan, green, plural, printJson, yellow } from "./output.ts";
 

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { EXIT } from "../core/exit.ts";
 import { taskBriefs } from "../core/setup/selftest_plan.ts";
 import { createScratch, loadScratch, type Scratch, snapshotUser } from "../io/selftest/scratch.ts";
 import {
@@ -69,7 +70,7 @@ function report(
   const ok = steps.every((item) => item.ok);
   if (json) {
     printJson({ ok, ...extra, steps });
-    return ok ? 0 : 1;
+    return ok ? EXIT.ok : EXIT.failed;
   }
   console.log(`${bold("git-kb selftest")} ${dim(`(${entry.kind}: ${entry.path})`)}`);
   const width = Math.max(...steps.map((item) => item.name.length));
@@ -85,7 +86,7 @@ function report(
   const line = `${passed} of ${steps.length} steps passed.`;
   console.log(ok ? green(line) : red(line));
   if (extra.kept) console.log(`Scratch folder kept: ${extra.kept}`);
-  return ok ? 0 : 1;
+  return ok ? EXIT.ok : EXIT.failed;
 }
 
 /** Print the scratch folder and the tasks in words. */

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { EXIT } from "../core/exit.ts";
 import { entryLabel, type SyncedEntry } from "../core/sync/changes.ts";
 import { type PendingMention, pendingNotice } from "../core/kernel/acceptance.ts";
 import { openIndex, READ_TRUST_MS } from "../io/index/store.ts";
@@ -11,7 +12,7 @@ import { pendingMentions } from "../io/kernel/acceptance.ts";
 import { kbCommand } from "../io/self_command.ts";
 import { type KnowledgeBase, resolveKbNamed, resolveKbs } from "../io/config.ts";
 import { SyncConflictError, syncKb, type SyncReport } from "../io/sync/sync.ts";
-import { addRemoteCommand } from "../io/save/save.ts";
+import { addRemoteCommand } from "../io/remote/target.ts";
 import { type CommandSpec, helpText, parseCommand } from "./args.ts";
 import { describeError, exitCodeOf } from "./errors.ts";
 import { indexJson, printWarnings } from "./save_report.ts";
@@ -105,9 +106,9 @@ function reportLines(report: SyncReport): string[] {
   return lines;
 }
 
-/** How bad an exit code is: a conflict (4) is worst, then a failed push (3), then any other. */
+/** How bad an exit code is: a conflict is worst, then a failed push, then any other failure. */
 function severity(code: number): number {
-  return code === 4 ? 3 : code === 3 ? 2 : code === 0 ? 0 : 1;
+  return code === EXIT.conflict ? 3 : code === EXIT.notPushed ? 2 : code === EXIT.ok ? 0 : 1;
 }
 
 /** The worse of two exit codes, by {@link severity}. */

@@ -10,6 +10,7 @@ import { dirname, join } from "../core/path.ts";
 import { formatProblems, type Problem } from "../core/entry/entry.ts";
 import { problemNotes, stripNotes, withNotes } from "../core/entry/draft.ts";
 import { decodeUtf8Strict, NotUtf8Error } from "../core/text/utf8.ts";
+import { EXIT, type ExitCode, KbError } from "../core/exit.ts";
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from "./fs.ts";
 import { cacheRoot, resolvePath } from "./paths.ts";
 
@@ -17,28 +18,31 @@ import { cacheRoot, resolvePath } from "./paths.ts";
 export const MAX_EDITOR_ROUNDS = 5;
 
 /** Raised when there is no editor to open. Exit code 2. */
-export class NoEditorError extends Error {
-  readonly exitCode = 2;
+export class NoEditorError extends KbError {
   constructor() {
     super(
       "no editor to open: $VISUAL and $EDITOR are unset and there is no terminal for vi. " +
         "Set one, e.g. export EDITOR=nano (or EDITOR='code --wait'), " +
         "or give the fields with flags (--title, --body, --body-file)",
+      EXIT.usage,
     );
     this.name = "NoEditorError";
   }
 }
 
 /** Raised when what the user wrote could not be saved and was kept in a draft file. */
-export class DraftKeptError extends Error {
-  readonly exitCode: number;
+export class DraftKeptError extends KbError {
   /** The draft file. */
   readonly path: string;
-  constructor(reason: string, path: string, resume: string, exitCode = 1) {
-    super(`${reason}\nWhat you wrote is kept in ${path}\nFix it and carry on with:\n  ${resume}`);
+  /** `reason` it was not saved; kept in `path`; `resume` carries on. */
+  constructor(reason: string, path: string, resume: string, exitCode: ExitCode = EXIT.failed) {
+    super(
+      `${reason}\nWhat you wrote is kept in ${path}\nFix it and carry on with:`,
+      exitCode,
+      [resume],
+    );
     this.name = "DraftKeptError";
     this.path = path;
-    this.exitCode = exitCode;
   }
 }
 
@@ -161,7 +165,7 @@ export class Draft<T> {
    * Keep the draft with `reason` (and `problems`) as notes at its top, and throw the
    * {@link DraftKeptError} that says where it is.
    */
-  keep(reason: string, problems: readonly Problem[] = [], exitCode = 1): never {
+  keep(reason: string, problems: readonly Problem[] = [], exitCode: ExitCode = EXIT.failed): never {
     return keepDraft(this.#request, this.path, this.text, reason, problems, exitCode);
   }
 }
@@ -180,7 +184,7 @@ function keepDraft<T>(
   text: string,
   reason: string,
   problems: readonly Problem[] = [],
-  exitCode = 1,
+  exitCode: ExitCode = EXIT.failed,
 ): never {
   Deno.writeTextFileSync(path, withNotes(text, problemNotes(reason, problems)));
   const details = problems.length ? `${reason}\n${formatProblems([...problems])}` : reason;

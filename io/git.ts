@@ -200,6 +200,15 @@ export async function identityArgs(cwd: string): Promise<string[]> {
   return (await commitIdentity(cwd)).args;
 }
 
+/**
+ * The `-c user.name=… -c user.email=…` a printed commit command needs: the fallback's, when git
+ * would commit under it (see {@link commitIdentity}); else none, so what the user set is used.
+ */
+export async function pastedIdentityArgs(cwd: string): Promise<string[]> {
+  const identity = await commitIdentity(cwd);
+  return identity.fallback ? identity.args : [];
+}
+
 /** The line to paste, with the user's own name and address, that gives git an identity. */
 export const SET_IDENTITY_COMMAND: string = [
   shellCommand(["git", "config", "--global", "user.name", "Your Name"]),

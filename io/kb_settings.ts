@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { EXIT, KbError } from "../core/exit.ts";
 import { join } from "../core/path.ts";
 import { lstatOf } from "./disk.ts";
 import { ifExists } from "./fs.ts";
@@ -30,9 +31,7 @@ export interface KbSettings {
 }
 
 /** Raised when `--allow-secret` is given for a shared knowledge base. Exit code 1. */
-export class SharedKbError extends Error {
-  /** The exit code a command ends with. */
-  readonly exitCode = 1;
+export class SharedKbError extends KbError {
   /** `kbDir` is shared; nothing was written. */
   constructor(kbDir: string) {
     super(
@@ -40,6 +39,7 @@ export class SharedKbError extends Error {
         `says "shared": true), so a secret saved there reaches everyone who clones it; ` +
         "nothing was written. Remove the secret (keep it in a password manager or an " +
         "environment variable) and run the command again without --allow-secret",
+      EXIT.failed,
     );
     this.name = "SharedKbError";
   }

@@ -11,7 +11,8 @@ import { slugify } from "../core/entry/edit.ts";
 import { readEntryForgivingly } from "../core/entry/repair.ts";
 import { git } from "./git.ts";
 import { listEntryFiles, readKbFile } from "./kb.ts";
-import { type Change, type ChangesResult, saveChanges } from "./save/save.ts";
+import type { Change, ChangesResult } from "./save/request.ts";
+import { saveChanges } from "./save/save.ts";
 
 /** An entry file that is served, but not as it is written. */
 export interface RepairableEntry {

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { checkLock, lockState, LockTimeoutError, thisHost, withLock } from "../io/save/lock.ts";
-import { checkSaveLock } from "../io/save/save.ts";
+import { checkSaveLock } from "../io/save/lock.ts";
 import { flagsFor } from "../app/permissions.ts";
 import { denoDir, exists, git, MAIN, makeKb, makeSandbox, runCli, show } from "./helpers.ts";
 

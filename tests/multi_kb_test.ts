@@ -10,6 +10,7 @@ import { join } from "node:path";
 import {
   acceptKernel,
   childEnv,
+  cloneRemote,
   entryText,
   git,
   type Kb,
@@ -17,6 +18,7 @@ import {
   makeSandbox,
   overrideEnv,
   parseJson,
+  pushEntryFrom,
   ROOT,
   runAlone,
   runCli,
@@ -27,6 +29,7 @@ import {
 } from "./helpers.ts";
 import { resolveKb, resolveKbNamed, resolveKbs, writeConfig } from "../io/config.ts";
 import { runProcess } from "../io/process.ts";
+import { shellCommand } from "../core/shell/quote.ts";
 
 /** A team entry about the npm token, matched by the same prompt as the sample's kb-7q2mx. */
 const TEAM_TOKEN = "kb-tm0np";
@@ -344,18 +347,77 @@ Deno.test("promote: the hint for a left-out link works pasted, and a link to an 
   ok(secondCopy.includes(`to: ${target!.slice("team:".length)}`), secondCopy);
 });
 
-Deno.test("promote: when marking the original cannot be pushed, it says so and how to finish", async () => {
+Deno.test("a push the remote refuses: a save (promote's) and a sync each keep the commit, exit 3 with the remote's words, and a sync finishes once it accepts", async () => {
   await using kbs = await twoKbs();
-  const hook = join(kbs.personal.remote!, "hooks", "pre-receive");
-  await Deno.writeTextFile(hook, "#!/bin/sh\necho refused by the test >&2\nexit 1\n");
-  await Deno.chmod(hook, 0o755);
+  const { personal } = kbs;
+  const other = await cloneRemote(personal);
+  const hook = join(personal.remote!, "hooks", "pre-receive");
+  const closePushes = () =>
+    Deno.writeTextFile(hook, "#!/bin/sh\necho 'pushes are closed today' >&2\nexit 1\n", {
+      mode: 0o755,
+    });
+  await pushEntryFrom(other, "kb-0thr1", "First from elsewhere");
+  await closePushes();
+
+  // A save: promote's copy goes to the team; the original's marking is committed, not pushed
+  // (after the remote had moved: fetched, replayed, and then refused).
   const promoted = await runCli(["promote", "kb-7q2mx", "--to", "team"], { env: kbs.env });
   equal(promoted.code, 3, show(promoted));
-  ok(promoted.stderr.includes("git -C"), `the push command is printed\n${show(promoted)}`);
-  ok(/declined|refused by the test/.test(promoted.stderr), `the real cause\n${show(promoted)}`);
+  ok(promoted.stderr.includes("is not pushed: the push to origin failed: "), show(promoted));
+  ok(promoted.stderr.includes("pushes are closed today"), `the real cause\n${show(promoted)}`);
   ok(!promoted.stderr.includes("kept moving"), "a refused push is not a remote that moved");
+  ok(
+    promoted.stderr.includes(
+      `\n  ${shellCommand(["git", "-C", personal.dir, "push", "origin", "HEAD:main"])}`,
+    ),
+    `the push command is printed\n${show(promoted)}`,
+  );
   const copied = await git(kbs.team.remote!, "log", "-1", "--format=%s", "main");
   ok(copied.includes("promoted from personal:kb-7q2mx"), "the copy is pushed");
+  const marking = await git(personal.dir, "log", "-1", "--format=%s");
+  ok(marking.includes("superseded by"), marking);
+
+  // A sync: what came in meanwhile is brought in and indexed; the local commit is kept.
+  await Deno.remove(hook);
+  await pushEntryFrom(
+    other,
+    "kb-0thr2",
+    "Second from elsewhere",
+    "Came in while pushes were closed.\n",
+  );
+  await closePushes();
+  const synced = await runCli(["sync", "personal"], { env: kbs.env });
+  equal(synced.code, 3, show(synced));
+  ok(
+    synced.stderr.includes("1 local commit is not pushed: the push to origin failed: "),
+    show(synced),
+  );
+  ok(synced.stderr.includes("pushes are closed today"), `the real cause\n${show(synced)}`);
+  ok(
+    synced.stderr.trimEnd().endsWith(
+      `To finish, run:\n  ${shellCommand(["git-kb", "sync", "--kb", personal.dir])}`,
+    ),
+    show(synced),
+  );
+  equal(await git(personal.dir, "log", "-1", "--format=%s"), marking, "the local commit is kept");
+  const got = await runCli(["get", "kb-0thr2"], { env: personal.env });
+  ok(
+    got.stdout.includes("Came in while pushes were closed."),
+    `what came in is in, and indexed\n${show(got)}`,
+  );
+
+  // Once the remote accepts pushes again, a sync finishes.
+  await Deno.remove(hook);
+  const retried = await runCli(["sync", "personal", "--json"], { env: kbs.env });
+  equal(retried.code, 0, show(retried));
+  const report = parseJson<{ incoming: { commits: number }; outgoing: { commits: number } }>(
+    retried,
+  );
+  deepEqual([report.incoming.commits, report.outgoing.commits], [0, 1]);
+  equal(
+    await git(personal.dir, "rev-parse", "HEAD"),
+    await git(personal.remote!, "rev-parse", "main"),
+  );
 });
 
 Deno.test("the old config form still reads, and init --name adds a knowledge base beside it", async () => {

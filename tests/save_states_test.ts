@@ -15,7 +15,8 @@ import {
   findOrphans,
   repoState,
 } from "../io/save/repo_state.ts";
-import { PushError, saveChanges, saveEntry } from "../io/save/save.ts";
+import { PushError } from "../io/save/publish.ts";
+import { saveChanges, saveEntry } from "../io/save/save.ts";
 import { runProcess } from "../io/process.ts";
 import { blankEntry, type Entry } from "../core/entry/entry.ts";
 import { kbCacheDir } from "../io/paths.ts";
@@ -298,7 +299,7 @@ Deno.test("a push to a remote that never answers times out, and says which call"
   assert.ok(error instanceof PushError, String(error));
   assert.match(
     error.message,
-    /git push --porcelain (--force-with-lease=\S+ )?origin refs\/heads\/main:refs\/heads\/main timed out after 2 s/,
+    /git push --porcelain (--force-with-lease=\S+ )?origin refs\/heads\/main:refs\/heads\/main did not finish within 2 s and was stopped/,
   );
   assert.deepEqual(error.commands, [`git -C ${kb.dir} push origin HEAD:main`]);
   assert.match(await git(kb.dir, "log", "-1", "--format=%s"), /kb-t1me0/);

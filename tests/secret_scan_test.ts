@@ -10,7 +10,8 @@ import { fileURLToPath } from "node:url";
 import { entrySecrets } from "../core/entry/secrets.ts";
 import { blankEntry, serializeEntry } from "../core/entry/entry.ts";
 import { findSecrets, SECRET_LABELS, type SecretKind } from "../core/text/secrets.ts";
-import { saveEntry, ValidationError } from "../io/save/save.ts";
+import { saveEntry } from "../io/save/save.ts";
+import { ValidationError } from "../io/save/validate.ts";
 import {
   entryPath,
   git,

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { hookFlags } from "../app/permissions.ts";
 import { PULL_FETCH_TIMEOUT_MS } from "../io/hook/session_pull.ts";
 import { withLock } from "../io/save/lock.ts";
-import { saveLockPath } from "../io/save/save.ts";
+import { saveLockPath } from "../io/save/lock.ts";
 import { assertGone, slowGit } from "./slow_git.ts";
 import {
   cacheRootOf,

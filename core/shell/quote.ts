@@ -79,3 +79,11 @@ export function shellCommand(words: readonly string[]): string {
 export function gitCommand(dir: string, ...words: string[]): string {
   return shellCommand(["git", "-C", dir, ...words]);
 }
+
+/**
+ * The line that opens `path` in the user's editor when pasted: `$VISUAL`, else `$EDITOR`, else
+ * `vi`, left for the user's shell to expand (git-kb never evaluates them), the path quoted.
+ */
+export function editFileCommand(path: string): string {
+  return `\${VISUAL:-\${EDITOR:-vi}} ${shellQuote(path)}`;
+}

@@ -15,7 +15,7 @@ import type { IndexReader } from "../../core/index/reader.ts";
 import { type AcceptedRules, pendingSummary } from "../../core/kernel/acceptance.ts";
 import { join } from "../../core/path.ts";
 import { kernelRuleCost, LIMITS } from "../../core/entry/schema.ts";
-import { shellCommand, shellQuote } from "../../core/shell/quote.ts";
+import { editFileCommand, shellCommand } from "../../core/shell/quote.ts";
 import { plural } from "../../core/text/plural.ts";
 import { ENTRIES_DIR, readKbFile } from "../kb.ts";
 import { AcceptanceRecordError, pendingMentions, readAcceptedRules } from "../kernel/acceptance.ts";
@@ -30,11 +30,6 @@ function moveCommand(from: string, to: string): string {
   return pathExists(to)
     ? shellCommand(["diff", "--", from, to])
     : shellCommand(["mv", "--", from, to]);
-}
-
-/** A command that opens `path` in the user's editor, safe to paste. */
-function editCommand(path: string): string {
-  return `\${VISUAL:-\${EDITOR:-vi}} ${shellQuote(path)}`;
 }
 
 /** Whether the index was up to date, and where it is. */
@@ -86,7 +81,7 @@ function leftOutFix(kbDir: string, path: string): string {
     return moveCommand(full, join(kbDir, renamed));
   }
   if (!inEntries) return moveCommand(full, join(kbDir, ENTRIES_DIR, name));
-  return editCommand(full);
+  return editFileCommand(full);
 }
 
 /** Every entry file the index left out, with the index's reason and a fix. */
@@ -148,7 +143,7 @@ export async function contractFindings(context: DoctorContext): Promise<Finding[
         check: "entries",
         message: withFix(
           `${path}: ${problem.field}: ${problem.message}`,
-          editCommand(join(context.kbDir, path)),
+          editFileCommand(join(context.kbDir, path)),
         ),
       });
     }

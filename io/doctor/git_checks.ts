@@ -11,7 +11,7 @@ import { git, gitReason, identityArgs, networkTimeoutMs, SET_IDENTITY_COMMAND } 
 import { ENTRIES_DIR } from "../kb.ts";
 import { displaySafe } from "../../core/text/display.ts";
 import { repoState, uncommittedFiles } from "../save/repo_state.ts";
-import { addRemoteCommand, syncCommand } from "../save/save.ts";
+import { addRemoteCommand, syncCommand } from "../remote/target.ts";
 import { type RemoteStatus, remoteStatus } from "../sync/remote_status.ts";
 import { isFolder } from "../disk.ts";
 import { kbCommand } from "../self_command.ts";

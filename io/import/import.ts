@@ -30,7 +30,9 @@ import {
 import { SECRET_LABELS } from "../../core/text/secrets.ts";
 import { entrySecrets } from "../../core/entry/secrets.ts";
 import { listEntryFiles, readKbFile } from "../kb.ts";
-import { type ChangesResult, entryPaths, newId, saveChanges } from "../save/save.ts";
+import type { ChangesResult } from "../save/request.ts";
+import { entryPaths, newId } from "../save/entry_files.ts";
+import { saveChanges } from "../save/save.ts";
 import { inFolder, readSourceFolder, type SourceFolder, SYMLINK } from "./source.ts";
 import {
   attachmentLookup,

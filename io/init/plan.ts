@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { EXIT, KbError } from "../../core/exit.ts";
 import { join } from "../../core/path.ts";
 import { homeDir, resolvePath } from "../paths.ts";
 import { configTarget, nameFromDir } from "../config.ts";
@@ -18,13 +19,10 @@ import { kbCommand, selfCommand } from "../self_command.ts";
  * A call of init that cannot be carried out as asked, found before anything was changed: the
  * message says why and what to run instead. The CLI reports it as a usage error (exit 2).
  */
-export class InitRefusal extends Error {
-  /** The exit code of a usage error. */
-  readonly exitCode = 2;
-
+export class InitRefusal extends KbError {
   /** @param message why, and the command to run instead */
   constructor(message: string) {
-    super(message);
+    super(message, EXIT.usage);
     this.name = "InitRefusal";
   }
 }

@@ -9,7 +9,7 @@ import { join } from "../../core/path.ts";
 import { qualifyId } from "../../core/kbs/qualified.ts";
 import { type KbLocation, resolveKbs } from "../config.ts";
 import { NotAKbError } from "../kb.ts";
-import { entryPaths } from "../save/save.ts";
+import { entryPaths } from "../save/entry_files.ts";
 import { selfCommand } from "../self_command.ts";
 
 /** The most colliding ids named one by one; the rest are counted. */

@@ -8,7 +8,7 @@
 import { splitQualifiedId } from "../../core/kbs/qualified.ts";
 import { type KbLocation, resolveKbNamed, resolveKbs } from "../config.ts";
 import { NotAKbError } from "../kb.ts";
-import { entryPaths } from "../save/save.ts";
+import { entryPaths } from "../save/entry_files.ts";
 
 /** An entry's knowledge base and its plain id. */
 export interface LocatedEntry {

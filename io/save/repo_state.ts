@@ -1,15 +1,17 @@
 /**
  * The state of a knowledge base's git repo as a save sees it: on a branch or not, an operation
  * under way (rebase, merge, cherry-pick, revert, bisect), unresolved conflicts, git's own
- * lock files left behind (`index.lock`, `HEAD.lock`, a branch's ref lock), and entry files git does not track yet. A save refuses the first
- * kinds before it writes anything; doctor reports all of them (the `check*` functions).
+ * lock files left behind (`index.lock`, `HEAD.lock`, a branch's ref lock), and entry files git
+ * does not track yet. A save and a sync refuse the first kinds before they write anything
+ * ({@link readyBranch}); doctor reports all of them (the `check*` functions).
  *
  * @module
  */
-import { displaySafe } from "../../core/text/display.ts";
+import type { Refusal } from "../../core/exit.ts";
 import type { Finding } from "../../core/setup/finding.ts";
 import { join } from "../../core/path.ts";
 import { gitCommand, shellCommand } from "../../core/shell/quote.ts";
+import { displaySafe } from "../../core/text/display.ts";
 import { ifExists } from "../fs.ts";
 import { git, gitOk, remoteNames } from "../git.ts";
 import { ENTRIES_DIR } from "../kb.ts";
@@ -208,6 +210,24 @@ function gitLocksProblem(paths: readonly string[]): string {
 export function gitLocksMessage(paths: readonly string[]): string {
   return `${gitLocksProblem(paths)}. Check that no git process is running (ps -e | grep git), ` +
     `then remove ${paths.length === 1 ? "it" : "them"}: ${shellCommand(["rm", "-f", ...paths])}`;
+}
+
+/**
+ * The branch a save or a sync may write to: the repo's, with nothing under way and none of git's
+ * lock files in the way. Else throws what `refuse` makes of the refusal (the state or the lock
+ * files, and the commands that get out of it), before anything is written.
+ */
+export async function readyBranch(
+  kbDir: string,
+  refuse: (refusal: Refusal) => Error,
+): Promise<string> {
+  const found = await repoState(kbDir);
+  if (found.state !== "branch") {
+    throw refuse({ reason: found.message, commands: found.commands });
+  }
+  const locks = await gitLockPaths(kbDir, found.branch);
+  if (locks.length) throw refuse({ reason: gitLocksMessage(locks), commands: [] });
+  return found.branch;
 }
 
 /** Doctor's check of git's lock files, with the command that removes them. */

@@ -6,11 +6,12 @@
  * @module
  */
 import { join } from "../../core/path.ts";
-import { git, gitReason, GitTimeoutError, remoteBranchName } from "../git.ts";
+import { git, remoteBranchName } from "../git.ts";
 import { ifExists } from "../fs.ts";
+import { fetchBranch } from "../remote/fetch.ts";
+import { type PushTarget, pushTarget } from "../remote/target.ts";
 import { gitDir } from "../save/repo_state.ts";
-import { LockTimeoutError, withLock } from "../save/lock.ts";
-import { pushTarget, saveLockPath } from "../save/save.ts";
+import { LockTimeoutError, saveLockPath, withLock } from "../save/lock.ts";
 
 /** How long the fetch waits for a save or sync under way to let go of the save lock. */
 const LOCK_WAIT_MS = 3_000;
@@ -62,7 +63,7 @@ export async function remoteStatus(
       timedOut: false,
       skipped: true,
     } as const
-    : await fetchUnderLock(kbDir, target.remote, `+${target.ref}:${target.tracking}`, options);
+    : await fetchUnderLock(kbDir, target, options);
   const fetchHead = join(await gitDir(kbDir), "FETCH_HEAD");
   const lastFetch = ifExists(() => Deno.statSync(fetchHead))?.mtime ?? undefined;
   const counts = await git(kbDir, [
@@ -82,50 +83,30 @@ export async function remoteStatus(
 }
 
 /**
- * {@link fetchBranch} under the save lock, so that it never moves the tracking ref under a save
- * or sync that is replaying onto it; while one runs (past a short wait), no fetch.
+ * Fetch the remote branch (bounded; a remote without the branch is fetched: it has none) under
+ * the save lock, so that it never moves the tracking ref under a save or sync that is replaying
+ * onto it; while one runs (past a short wait), no fetch.
  */
 async function fetchUnderLock(
   kbDir: string,
-  remote: string,
-  refspec: string,
+  target: PushTarget,
   options: RemoteStatusOptions,
 ): Promise<FetchOutcome> {
   try {
-    return await withLock(
+    const fetched = await withLock(
       await saveLockPath(kbDir),
-      () => fetchBranch(kbDir, remote, refspec, options),
+      () => fetchBranch(kbDir, target, options.timeoutMs),
       { timeoutMs: LOCK_WAIT_MS },
     );
+    return fetched.state === "fetched" ? { state: "fetched" } : {
+      state: "not-fetched",
+      reason: fetched.reason,
+      timedOut: fetched.timedOut,
+      skipped: false,
+    };
   } catch (error) {
     if (!(error instanceof LockTimeoutError)) throw error;
     const reason = "a save or sync under way holds the save lock";
     return { state: "not-fetched", reason, timedOut: false, skipped: true };
-  }
-}
-
-/** Fetch one refspec from `remote`, bounded; a remote without the branch is fetched (it has none). */
-async function fetchBranch(
-  kbDir: string,
-  remote: string,
-  refspec: string,
-  options: RemoteStatusOptions,
-): Promise<FetchOutcome> {
-  try {
-    const fetched = await git(kbDir, ["fetch", "--quiet", "--no-tags", remote, refspec], {
-      timeoutMs: options.timeoutMs,
-    });
-    if (fetched.code === 0 || /couldn't find remote ref/i.test(fetched.stderr)) {
-      return { state: "fetched" };
-    }
-    return {
-      state: "not-fetched",
-      reason: gitReason(fetched.stderr),
-      timedOut: false,
-      skipped: false,
-    };
-  } catch (error) {
-    if (!(error instanceof GitTimeoutError)) throw error;
-    return { state: "not-fetched", reason: error.message, timedOut: true, skipped: false };
   }
 }

@@ -9,9 +9,10 @@
  *
  * @module
  */
+import { EXIT, KbError } from "../../core/exit.ts";
 import { LIMITS } from "../../core/entry/schema.ts";
 import { join } from "../../core/path.ts";
-import { gitCommand, shellQuote } from "../../core/shell/quote.ts";
+import { editFileCommand, gitCommand } from "../../core/shell/quote.ts";
 import {
   classifyChanges,
   describeEntry,
@@ -25,20 +26,21 @@ import {
   fallbackIdentityWarning,
   git,
   gitOk,
-  gitReason,
-  GitTimeoutError,
   networkTimeoutMs,
-  pathsWithConflictMarkers,
+  pastedIdentityArgs,
   remoteBranchName,
   replayOnto,
 } from "../git.ts";
 import type { RefreshReport } from "../index/store.ts";
 import { indexAfterWrite } from "../index/after_write.ts";
 import { ENTRIES_DIR, readKbFile } from "../kb.ts";
-import { withLock } from "../save/lock.ts";
-import { gitLockPaths, gitLocksMessage, repoState } from "../save/repo_state.ts";
-import { type PushTarget, pushTarget, saveLockPath, syncCommand } from "../save/save.ts";
-import { republishRefusal } from "../save/rewritten.ts";
+import { fetchBranch } from "../remote/fetch.ts";
+import { markerRefusal } from "../remote/markers.ts";
+import { PUSH_ATTEMPTS, pushBranch } from "../remote/push.ts";
+import { republishRefusal } from "../remote/rewritten.ts";
+import { type PushTarget, pushTarget, syncCommand } from "../remote/target.ts";
+import { saveLockPath, withLock } from "../save/lock.ts";
+import { readyBranch } from "../save/repo_state.ts";
 
 /** How to run a sync. */
 export interface SyncOptions {
@@ -46,7 +48,7 @@ export interface SyncOptions {
   networkTimeoutMs?: number;
   /**
    * Push commits the remote had and dropped by a rewrite of its history (see
-   * io/save/rewritten.ts): the user's consent, `sync --force-republish`. Refused otherwise.
+   * io/remote/rewritten.ts): the user's consent, `sync --force-republish`. Refused otherwise.
    */
   forceRepublish?: boolean;
 }
@@ -94,40 +96,30 @@ export interface SyncReport {
   warnings: string[];
 }
 
-/** The commands of a message, one a line, indented under it. */
-function commandLines(commands: readonly string[]): string {
-  return commands.map((command) => `\n  ${command}`).join("");
-}
-
 /**
  * Raised when the sync cannot start or go on without risking what the user has: a repo in a
  * state a save refuses, uncommitted changes in files the remote changed, merge commits to
  * rewrite. Nothing was changed. Exit code 1.
  */
-export class SyncRefusedError extends Error {
-  /** The exit code a command ends with. */
-  readonly exitCode = 1;
-  /** Commands that get out of it, in order, each pasteable. */
-  readonly commands: string[];
+export class SyncRefusedError extends KbError {
   /** `reason` says what stands in the way; `commands` get out of it. */
-  constructor(reason: string, commands: string[]) {
-    super(`${reason}; nothing was changed.${commandLines(commands)}`);
+  constructor(reason: string, commands: readonly string[] = []) {
+    super(`${reason}; nothing was changed.`, EXIT.failed, commands);
     this.name = "SyncRefusedError";
-    this.commands = commands;
   }
 }
 
 /** Raised when the remote cannot be reached (or did not answer in time); nothing was changed. */
-export class SyncOfflineError extends Error {
-  /** The exit code a command ends with. */
-  readonly exitCode = 1;
+export class SyncOfflineError extends KbError {
   /** `remote` of `kbDir` could not be reached because of `cause`. */
   constructor(kbDir: string, remote: string, cause: string) {
     super(
       `cannot reach ${remote}: ${cause}. Nothing was changed (HEAD, files and index are as ` +
         `they were). Check the network and the remote's address (${
           gitCommand(kbDir, "remote", "-v")
-        }), then sync again:${commandLines([syncCommand(kbDir)])}`,
+        }), then sync again:`,
+      EXIT.failed,
+      [syncCommand(kbDir)],
     );
     this.name = "SyncOfflineError";
   }
@@ -139,19 +131,14 @@ export class SyncOfflineError extends Error {
  * commands merge the two, open each file to keep what is wanted of both, commit and sync.
  * Exit code 4.
  */
-export class SyncConflictError extends Error {
-  /** The exit code a command ends with. */
-  readonly exitCode = 4;
+export class SyncConflictError extends KbError {
   /** The entries both sides changed. */
   readonly entries: SyncedEntry[];
-  /** Commands that finish the sync, in order, each pasteable. */
-  readonly commands: string[];
   /** `message` names the entries and where both versions are; `commands` finish the sync. */
-  constructor(message: string, entries: SyncedEntry[], commands: string[]) {
-    super(`${message}${commandLines(commands)}`);
+  constructor(message: string, entries: SyncedEntry[], commands: readonly string[]) {
+    super(message, EXIT.conflict, commands);
     this.name = "SyncConflictError";
     this.entries = entries;
-    this.commands = commands;
   }
 }
 
@@ -159,16 +146,14 @@ export class SyncConflictError extends Error {
  * Raised when what came in was brought in but the local commits could not be pushed: they are
  * kept, and syncing again (or the push printed) finishes. Exit code 3, as a save's.
  */
-export class SyncPushError extends Error {
-  /** The exit code a command ends with. */
-  readonly exitCode = 3;
+export class SyncPushError extends KbError {
   /** `commits` of `kbDir` are not pushed because of `cause`. */
   constructor(kbDir: string, commits: number, cause: string) {
     super(
       `${commits === 1 ? "1 local commit is" : `${commits} local commits are`} not pushed: ` +
-        `${cause}. What came in is in; the commits are kept. To finish, run:${
-          commandLines([syncCommand(kbDir)])
-        }`,
+        `${cause}. What came in is in; the commits are kept. To finish, run:`,
+      EXIT.notPushed,
+      [syncCommand(kbDir)],
     );
     this.name = "SyncPushError";
   }
@@ -176,27 +161,6 @@ export class SyncPushError extends Error {
 
 /** Where the remote's side of a conflict is kept until the next conflict. */
 export const THEIRS_REF = "refs/git-kb/sync-theirs";
-
-/** How many times a push the remote rejected (it moved meanwhile) is fetched and tried again. */
-const PUSH_ATTEMPTS = 3;
-
-/**
- * The `-c user.name=… -c user.email=…` a printed commit command needs: the fallback's, when git
- * has no identity of its own (else none, so what the user set is used).
- */
-async function pastedIdentity(kbDir: string): Promise<string[]> {
-  const identity = await commitIdentity(kbDir);
-  return identity.fallback ? identity.args : [];
-}
-
-/** Refuse (nothing changed) unless the repo is on its branch with nothing under way. */
-async function assertSyncable(kbDir: string): Promise<string> {
-  const found = await repoState(kbDir);
-  if (found.state !== "branch") throw new SyncRefusedError(found.message, found.commands);
-  const locks = await gitLockPaths(kbDir, found.branch);
-  if (locks.length) throw new SyncRefusedError(gitLocksMessage(locks), []);
-  return found.branch;
-}
 
 /**
  * Fetch the remote branch into its tracking ref: its tip, or undefined when the remote has no
@@ -207,25 +171,9 @@ async function fetchTip(
   target: PushTarget,
   timeoutMs: number,
 ): Promise<string | undefined> {
-  const args = [
-    "fetch",
-    "--quiet",
-    "--no-tags",
-    target.remote,
-    `+${target.ref}:${target.tracking}`,
-  ];
-  let fetched;
-  try {
-    fetched = await git(kbDir, args, { timeoutMs });
-  } catch (error) {
-    if (!(error instanceof GitTimeoutError)) throw error;
-    throw new SyncOfflineError(kbDir, target.remote, error.message);
-  }
-  if (fetched.code !== 0) {
-    if (/couldn't find remote ref/i.test(fetched.stderr)) return undefined;
-    throw new SyncOfflineError(kbDir, target.remote, gitReason(fetched.stderr));
-  }
-  return (await gitOk(kbDir, ["rev-parse", target.tracking])).trim();
+  const fetched = await fetchBranch(kbDir, target, timeoutMs);
+  if (fetched.state === "failed") throw new SyncOfflineError(kbDir, target.remote, fetched.reason);
+  return fetched.tip;
 }
 
 /** The files `git status` lists as changed or untracked (both names of a rename). */
@@ -253,7 +201,7 @@ async function moveBranch(kbDir: string, from: string, to: string, remote: strin
   const dirty = await uncommittedPaths(kbDir);
   const blocked = touched.filter((path) => path && dirty.has(path)).sort();
   if (blocked.length) {
-    const identity = await pastedIdentity(kbDir);
+    const identity = await pastedIdentityArgs(kbDir);
     throw new SyncRefusedError(
       `uncommitted changes to ${blocked.join(", ")}, which ${remote} changed too, stand in the ` +
         "way of what comes in; commit them (a sync then merges them, or names the conflict), " +
@@ -329,7 +277,7 @@ async function conflictError(
 ): Promise<SyncConflictError> {
   await gitOk(kbDir, ["update-ref", THEIRS_REF, theirs]);
   const entries = await describeAll(kbDir, paths, theirs);
-  const identity = await pastedIdentity(kbDir);
+  const identity = await pastedIdentityArgs(kbDir);
   const upstream = remoteBranchName(target.tracking);
   const shows = paths.map((path) => gitCommand(kbDir, "show", `${THEIRS_REF}:${path}`)).join(", ");
   const message = `${upstream} and this clone both changed ` +
@@ -340,7 +288,7 @@ async function conflictError(
     "======= and >>>>>>> lines), commit, and sync:";
   const commands = [
     gitCommand(kbDir, ...identity, "merge", "-m", `kb: sync with ${upstream}`, THEIRS_REF),
-    ...paths.map((path) => `\${VISUAL:-\${EDITOR:-vi}} ${shellQuote(join(kbDir, path))}`),
+    ...paths.map((path) => editFileCommand(join(kbDir, path))),
     gitCommand(kbDir, "add", "--", ...paths),
     gitCommand(kbDir, ...identity, "commit", "--no-edit"),
     syncCommand(kbDir),
@@ -367,7 +315,7 @@ async function integrate(
   const replay = await replayOnto(kbDir, theirs, head);
   if (replay.outcome === "conflict") throw await conflictError(kbDir, target, theirs, replay.paths);
   if (replay.outcome === "merges") {
-    const identity = await pastedIdentity(kbDir);
+    const identity = await pastedIdentityArgs(kbDir);
     const upstream = remoteBranchName(target.tracking);
     throw new SyncRefusedError(
       `this clone and ${upstream} have diverged and the local commits hold a merge commit, ` +
@@ -382,26 +330,23 @@ async function integrate(
   return true;
 }
 
-/** Refuse to push conflict markers: files among `paths` at `tip` that still hold them. */
-async function assertNoMarkers(kbDir: string, tip: string, paths: string[]): Promise<void> {
-  const marked = await pathsWithConflictMarkers(kbDir, tip, paths);
-  if (!marked.length) return;
-  throw new SyncRefusedError(
-    `${marked.join(", ")} still ${marked.length === 1 ? "holds" : "hold"} conflict markers ` +
-      "(<<<<<<< or >>>>>>> lines) in the last commit, which a sync does not push; keep what " +
-      "you want of both versions, commit, and sync",
-    [
-      ...marked.map((path) => `\${VISUAL:-\${EDITOR:-vi}} ${shellQuote(join(kbDir, path))}`),
-      gitCommand(kbDir, "add", "--", ...marked),
-      gitCommand(kbDir, ...await pastedIdentity(kbDir), "commit", "-m", "kb: resolve conflict"),
-      syncCommand(kbDir),
-    ],
-  );
+/**
+ * Refuse to push conflict markers, before anything moves: the entry files the local commits
+ * (those `theirs`, the fetched remote tip, lacks) add or change that still hold them at HEAD.
+ * Replaying those commits onto `theirs` adds none (a replay that would stops as a conflict).
+ */
+async function assertNoMarkers(kbDir: string, theirs: string | undefined): Promise<void> {
+  const head = (await gitOk(kbDir, ["rev-parse", "HEAD"])).trim();
+  const local = theirs
+    ? await entryChanges(kbDir, await mergeBase(kbDir, head, theirs), head)
+    : await allEntries(kbDir, head);
+  const refusal = await markerRefusal(kbDir, head, [...local.added, ...local.changed]);
+  if (refusal) throw new SyncRefusedError(refusal.reason, refusal.commands);
 }
 
 /**
  * Refuse, having pushed nothing, when the branch holds commits the remote had and dropped by a
- * rewrite of its history since (see io/save/rewritten.ts).
+ * rewrite of its history since (see io/remote/rewritten.ts).
  */
 async function assertNotRewritten(
   kbDir: string,
@@ -417,47 +362,6 @@ async function assertNotRewritten(
     theirs,
   });
   if (refusal) throw new SyncRefusedError(refusal.reason, refusal.commands);
-}
-
-/**
- * Push the branch; "rejected" when the remote moved since the fetch. The push holds a lease on
- * the fetched tip `theirs`: a remote rewritten in between is not overwritten, and the next
- * fetch finds the rewrite.
- */
-async function push(
-  kbDir: string,
-  target: PushTarget,
-  branch: string,
-  { commits, theirs }: { commits: number; theirs?: string },
-  timeoutMs: number,
-): Promise<"pushed" | "rejected"> {
-  let pushed;
-  try {
-    const refspec = `refs/heads/${branch}:${target.ref}`;
-    const lease = theirs ? [`--force-with-lease=${target.ref}:${theirs}`] : [];
-    pushed = await git(kbDir, ["push", "--porcelain", ...lease, target.remote, refspec], {
-      timeoutMs,
-    });
-  } catch (error) {
-    if (!(error instanceof GitTimeoutError)) throw error;
-    throw new SyncPushError(kbDir, commits, error.message);
-  }
-  if (pushed.code === 0) {
-    if (!target.configured) {
-      await git(kbDir, [
-        "branch",
-        `--set-upstream-to=${remoteBranchName(target.tracking)}`,
-        branch,
-      ]);
-    }
-    return "pushed";
-  }
-  if (/\[rejected\]/.test(pushed.stdout)) return "rejected";
-  throw new SyncPushError(
-    kbDir,
-    commits,
-    `the push to ${target.remote} failed: ${gitReason(pushed.stderr)}`,
-  );
 }
 
 /** What the sync did, without the index: the part done under the lock. */
@@ -508,7 +412,10 @@ async function syncLocked(
   timeoutMs: number,
   forceRepublish: boolean,
 ): Promise<Moved> {
-  const branch = await assertSyncable(kbDir);
+  const branch = await readyBranch(
+    kbDir,
+    ({ reason, commands }) => new SyncRefusedError(reason, commands),
+  );
   const target = await pushTarget(kbDir, branch);
   if (!target) {
     const outgoing = { commits: 0, entries: [] };
@@ -527,15 +434,16 @@ async function syncLocked(
   for (let attempt = 1;; attempt++) {
     const theirs = await fetchTip(kbDir, target, timeoutMs);
     if (!forceRepublish) await assertNotRewritten(kbDir, target, branch, theirs);
+    await assertNoMarkers(kbDir, theirs);
     if (theirs) rebased = await integrate(kbDir, target, theirs) || rebased;
     const head = (await gitOk(kbDir, ["rev-parse", "HEAD"])).trim();
     const pushed = await countCommits(kbDir, theirs, head);
     const sent = theirs ? await entryChanges(kbDir, theirs, head) : await allEntries(kbDir, head);
     if (pushed) {
-      await assertNoMarkers(kbDir, head, [...sent.added, ...sent.changed]);
-      const outcome = await push(kbDir, target, branch, { commits: pushed, theirs }, timeoutMs);
-      if (outcome === "rejected" && attempt < PUSH_ATTEMPTS) continue;
-      if (outcome === "rejected") {
+      const push = await pushBranch(kbDir, target, branch, { tip: theirs, timeoutMs });
+      if (push.outcome === "failed") throw new SyncPushError(kbDir, pushed, push.reason);
+      if (push.outcome === "rejected" && attempt < PUSH_ATTEMPTS) continue;
+      if (push.outcome === "rejected") {
         throw new SyncPushError(
           kbDir,
           pushed,

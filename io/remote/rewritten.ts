@@ -9,6 +9,7 @@
  *
  * @module
  */
+import type { Refusal } from "../../core/exit.ts";
 import { gitCommand } from "../../core/shell/quote.ts";
 import { git, remoteBranchName } from "../git.ts";
 import { kbCommand } from "../self_command.ts";
@@ -64,17 +65,10 @@ async function republishedCount(
 /** The sync flag that republishes what a rewritten remote dropped. */
 export const FORCE_REPUBLISH = "--force-republish";
 
-/** What a rewritten remote means and the two ways out, for a sync's or a save's message. */
-export interface RewrittenAdvice {
-  /** The situation, the count, and the choice. */
-  reason: string;
-  /** The two ways out, each pasteable: back to the remote's history (a backup kept), or republish. */
-  commands: string[];
-}
-
 /**
- * The advice for `count` commits of `branch` (now at `head`) that `upstream` (`origin/main`)
- * dropped by a rewrite of its history.
+ * What a rewritten remote means and the two ways out (back to the remote's history, a backup
+ * kept, or republish), for `count` commits of `branch` (now at `head`) that `upstream`
+ * (`origin/main`) dropped by a rewrite of its history.
  */
 function rewrittenAdvice(
   kbDir: string,
@@ -84,7 +78,7 @@ function rewrittenAdvice(
     upstream: string;
     count: number;
   },
-): RewrittenAdvice {
+): Refusal {
   const backup = `git-kb-before-rewrite-${head.slice(0, 7)}`;
   const commits = count === 1 ? "1 commit" : `${count} commits`;
   return {
@@ -118,7 +112,7 @@ export async function republishRefusal(
     head: string;
     theirs: string | undefined;
   },
-): Promise<RewrittenAdvice | undefined> {
+): Promise<Refusal | undefined> {
   const count = await republishedCount(kbDir, tracking, head, theirs);
   if (!count) return undefined;
   const upstream = remoteBranchName(tracking);

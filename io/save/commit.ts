@@ -1,0 +1,77 @@
+/**
+ * The write and the commit of a change set: each entry file written whole (or deleted), the
+ * attachments with them, exactly those paths staged and committed in one commit; on any failure
+ * every file is put back as it was and nothing stays staged.
+ *
+ * @module
+ */
+import { serializeEntry } from "../../core/entry/entry.ts";
+import { join } from "../../core/path.ts";
+import { ifExists, writeFileAtomic } from "../fs.ts";
+import { commitPaths, git, gitOk, stagedPaths, stagePaths } from "../git.ts";
+import { type AttachmentFile, writeAttachments } from "./attachments.ts";
+import type { Change } from "./request.ts";
+
+/**
+ * Write or delete each file; returns the texts they had, to put back on failure. A new entry's
+ * file did not exist when the change set was validated under the lock, so it is not read again.
+ */
+function applyChanges(kbDir: string, changes: readonly Change[]): (string | undefined)[] {
+  const made = new Set<string>();
+  return changes.map(({ path, entry, previousText }) => {
+    const absolute = join(kbDir, path);
+    const before = entry && previousText === undefined
+      ? undefined
+      : ifExists(() => Deno.readTextFileSync(absolute));
+    if (entry) writeFileAtomic(absolute, serializeEntry(entry), { made });
+    else ifExists(() => Deno.removeSync(absolute));
+    return before;
+  });
+}
+
+function restore(kbDir: string, paths: readonly string[], texts: (string | undefined)[]): void {
+  paths.forEach((path, at) => {
+    const text = texts[at];
+    try {
+      if (text === undefined) Deno.removeSync(join(kbDir, path));
+      else writeFileAtomic(join(kbDir, path), text);
+    } catch { /* nothing was written there */ }
+  });
+}
+
+/** Write the change set and commit exactly its paths; "" when nothing changed. */
+export async function commitChanges(
+  kbDir: string,
+  changes: readonly Change[],
+  message: string,
+  files: readonly AttachmentFile[] = [],
+): Promise<string> {
+  const deleted = changes.filter((change) => !change.entry).map((change) => change.path);
+  // A deleted file git never tracked (a hand-written one, renamed by a repair) is no pathspec.
+  const tracked = deleted.length
+    ? new Set((await gitOk(kbDir, ["ls-files", "-z", "--", ...deleted])).split("\0"))
+    : new Set<string>();
+  const written = changes.map((change) => change.path);
+  const gone = new Set(deleted);
+  const paths = [
+    ...written.filter((path) => !gone.has(path) || tracked.has(path)),
+    ...files.map((file) => file.path),
+  ];
+  const before = applyChanges(kbDir, changes);
+  let restoreFiles = () => {};
+  try {
+    restoreFiles = writeAttachments(kbDir, files);
+    await stagePaths(kbDir, paths);
+    const staged = await stagedPaths(kbDir);
+    const ours = new Set(paths);
+    if (!paths.some((path) => staged.has(path))) return "";
+    const othersStaged = [...staged].some((path) => !ours.has(path));
+    await commitPaths(kbDir, message, paths, !othersStaged);
+  } catch (error) {
+    restore(kbDir, written, before);
+    restoreFiles();
+    await git(kbDir, ["reset", "--quiet", "--", ...paths]).catch(() => undefined);
+    throw error;
+  }
+  return (await gitOk(kbDir, ["rev-parse", "HEAD"])).trim();
+}

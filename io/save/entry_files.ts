@@ -1,0 +1,53 @@
+/**
+ * The entry files of a knowledge base by id, read from their names (`entries/<id>-<slug>.md`):
+ * the id → path map every save validates against, the one file a command changes, and a fresh id.
+ *
+ * @module
+ */
+import { idFromPath } from "../../core/entry/identity.ts";
+import { shellQuote } from "../../core/shell/quote.ts";
+import { listEntries } from "../kb.ts";
+import { selfCommand } from "../self_command.ts";
+
+/** Id → path of every entry file, read from the file names (`entries/<id>-<slug>.md`). */
+export function entryPaths(kbDir: string): Map<string, string> {
+  const ids = new Map<string, string>();
+  for (const path of listEntries(kbDir)) {
+    const id = idFromPath(path);
+    if (id) ids.set(id, path);
+  }
+  return ids;
+}
+
+/**
+ * The one entry file of `id`, for a command that changes it. Throws when there is none, and
+ * when two files carry the id (neither is changed until one gets another id: the index serves
+ * neither).
+ */
+export function entryPathOf(kbDir: string, id: string): string {
+  const paths = listEntries(kbDir).filter((path) => idFromPath(path) === id).sort();
+  if (!paths.length) {
+    throw new Error(
+      `no entry ${id} in ${kbDir}; find ids with ${selfCommand()} search <words> --kb ${
+        shellQuote(kbDir)
+      }`,
+    );
+  }
+  if (paths.length > 1) {
+    throw new Error(
+      `id ${id} is used by ${paths.join(" and ")}, so neither is changed; give one of them ` +
+        "a new id (in its file name and its id: field), then run the command again",
+    );
+  }
+  return paths[0];
+}
+
+/** A fresh random id that no entry in `taken` has. */
+export function newId(taken: ReadonlyMap<string, string>): string {
+  const alphabet = "0123456789abcdefghijklmnopqrstuvwxyz";
+  for (;;) {
+    const bytes = crypto.getRandomValues(new Uint8Array(5));
+    const id = `kb-${[...bytes].map((byte) => alphabet[byte % 36]).join("")}`;
+    if (!taken.has(id)) return id;
+  }
+}
