@@ -10,6 +10,7 @@ import { type Entry, type Link, parseEntryText, toEntry } from "../core/entry/en
 import { commitMessage, entryFileName } from "../core/entry/edit.ts";
 import {
   carriedLinks,
+  embeddedAttachments,
   missingLinks,
   PROMOTED_FROM,
   promotedCopy,
@@ -22,6 +23,7 @@ import { type KbLocation, nameFromDir, resolveKbNamed } from "../io/config.ts";
 import { realPathOr } from "../io/disk.ts";
 import { ENTRIES_DIR, readKbFile } from "../io/kb.ts";
 import { locateEntry } from "../io/kbs/locate.ts";
+import { attachmentsToCopy } from "../io/save/attachments.ts";
 import { entryPathOf, entryPaths, newId } from "../io/save/entry_files.ts";
 import { PushError } from "../io/save/publish.ts";
 import type { SaveResult } from "../io/save/request.ts";
@@ -39,7 +41,9 @@ export const command = {
   about: `Copy an entry into another configured knowledge base (a personal note made a
 team one), through the save pipeline: the copy gets a new id (so that no id is in
 two knowledge bases), and links to entries the target lacks are dropped from it
-and named. Then the original is marked superseded, with
+and named; so are the [[id]] mentions of its body (left as plain name:id text).
+The files under attachments/ it embeds are copied with it. Then the original is
+marked superseded, with
 superseded_by naming the copy (and the copy's promoted_from naming the original).
 Each side is its own commit and push.`,
   options: {
@@ -134,6 +138,8 @@ export async function run(args: string[]): Promise<number> {
   const droppedOf = (links: Link[]): DroppedLink[] =>
     links.map((link) => ({ ...link, title: titleOf(kbDir, sourcePaths.get(link.to)) }));
   let dropped: DroppedLink[] = [];
+  let unlinked: string[] = [];
+  let attachmentsLeft: { path: string; reason: string }[] = [];
   let copied: SaveResult | undefined;
   let relinked: SaveResult | undefined;
   if (found) {
@@ -141,13 +147,28 @@ export async function run(args: string[]): Promise<number> {
     dropped = droppedOf(carried.dropped);
     relinked = await carryNewLinks(target.kbDir, targetPaths, found, carried.links, copyName);
   } else {
-    const plan = promotedCopy(original, { id: copyId, from, today: today(), targetIdOf });
+    const qualified = (id: string) => qualifyId(sourceName, id);
+    const plan = promotedCopy(original, {
+      id: copyId,
+      from,
+      today: today(),
+      targetIdOf,
+      qualified,
+    });
     dropped = droppedOf(plan.dropped);
+    unlinked = plan.unlinked.map(qualified);
+    const attachments = attachmentsToCopy(
+      kbDir,
+      target.kbDir,
+      embeddedAttachments(plan.copy.body),
+    );
+    attachmentsLeft = attachments.left;
     const request = {
       kbDir: target.kbDir,
       entry: plan.copy,
       path: `${ENTRIES_DIR}/${entryFileName(plan.copy)}`,
       message: `${commitMessage(plan.copy)} (promoted from ${from})`,
+      files: attachments.files,
     };
     try {
       copied = await checkAndSave(request, `The copy of ${from} for ${to}`);
@@ -183,7 +204,19 @@ export async function run(args: string[]): Promise<number> {
       );
     }
   }
-  report({ from, copyName, copied, relinked, marked, dropped, to, sourceName, json: values.json });
+  report({
+    from,
+    copyName,
+    copied,
+    relinked,
+    marked,
+    dropped,
+    unlinked,
+    attachmentsLeft,
+    to,
+    sourceName,
+    json: values.json,
+  });
   return 0;
 }
 
@@ -233,11 +266,15 @@ function report(done: {
   relinked?: SaveResult;
   marked?: SaveResult;
   dropped: DroppedLink[];
+  /** Entries the body mentioned that the target lacks, now plain qualified ids. */
+  unlinked: string[];
+  /** Attachments the body embeds that were not copied, and why. */
+  attachmentsLeft: { path: string; reason: string }[];
   to: string;
   sourceName: string;
   json?: boolean;
 }): void {
-  const { from, copyName, copied, relinked, marked, dropped, to } = done;
+  const { from, copyName, copied, relinked, marked, dropped, unlinked, attachmentsLeft, to } = done;
   if (done.json) {
     printJson({
       from,
@@ -246,6 +283,8 @@ function report(done: {
       relinked: relinked ?? null,
       marked: marked ?? null,
       dropped,
+      unlinked,
+      attachmentsLeft,
     });
     return;
   }
@@ -277,5 +316,14 @@ function report(done: {
         `adds the link): ${kbCommand("promote", qualifyId(done.sourceName, link.to), "--to", to)}` +
         ` && ${kbCommand("promote", from, "--to", to)}`,
     );
+  }
+  if (unlinked.length) {
+    console.log(
+      `${yellow("!")} the copy names ${unlinked.join(", ")} as plain text, not as links: ${to} ` +
+        "has no copy of them",
+    );
+  }
+  for (const { path, reason } of attachmentsLeft) {
+    console.log(`${yellow("!")} ${displaySafe(path)} not copied: ${reason}`);
   }
 }

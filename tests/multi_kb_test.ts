@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { deepStrictEqual as deepEqual, ok, strictEqual as equal } from "node:assert/strict";
+import { deepStrictEqual as deepEqual, match, ok, strictEqual as equal } from "node:assert/strict";
 import { join } from "node:path";
 import {
   acceptKernel,
@@ -289,6 +289,50 @@ Deno.test("promote copies into the team through the save pipeline, drops a link 
   const again = await runCli(["promote", original, "--to", "team"], { env: kbs.env });
   equal(again.code, 0, show(again));
   ok(again.stdout.includes(`${done.copy} is already the copy`), show(again));
+});
+
+Deno.test("promote carries the body's mentions and brings the attachments it embeds", async () => {
+  await using kbs = await twoKbs();
+  const original = "kb-pr2mo";
+  const folder = join(kbs.personal.dir, "attachments", "notes");
+  await Deno.mkdir(folder, { recursive: true });
+  const image = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]);
+  await Deno.writeFile(join(folder, "plan v2.png"), image);
+  // A planted link among the attachments: never followed, so nothing outside is copied.
+  await Deno.writeTextFile(join(kbs.personal.root, "outside.txt"), "not the knowledge base's\n");
+  await Deno.symlink(join(kbs.personal.root, "outside.txt"), join(folder, "leak.txt"));
+  await git(kbs.personal.dir, "add", "--", "attachments");
+  await commitEntry(
+    kbs.personal,
+    original,
+    "Release plan",
+    entryText({
+      id: original,
+      title: "Release plan",
+      body: "As in Rotate a leaked token ([[kb-7q2mx]]).\n\n" +
+        "![plan](../attachments/notes/plan%20v2.png) [leak](../attachments/notes/leak.txt)\n",
+    }),
+  );
+  await git(kbs.personal.dir, "push", "--quiet");
+  const promoted = await runCli(["promote", original, "--to", "team", "--json"], { env: kbs.env });
+  equal(promoted.code, 0, show(promoted));
+  const done = parseJson<{
+    copy: string;
+    unlinked: string[];
+    attachmentsLeft: { path: string; reason: string }[];
+  }>(promoted);
+  deepEqual(done.unlinked, ["personal:kb-7q2mx"]);
+  deepEqual(done.attachmentsLeft.map((left) => left.path), ["attachments/notes/leak.txt"]);
+  match(done.attachmentsLeft[0].reason, /symbolic link/);
+  const copy = await runCli(["get", done.copy], { env: kbs.env });
+  ok(copy.stdout.includes("As in Rotate a leaked token (personal:kb-7q2mx)."), show(copy));
+  ok(!copy.stdout.includes("[[kb-7q2mx]]"), "no mention left pointing at a team entry it is not");
+  // The image is committed with the copy and pushed; the link's target never left home.
+  const pushed = await git(kbs.team.remote!, "ls-tree", "-r", "--name-only", "main");
+  ok(pushed.includes("attachments/notes/plan v2.png"), pushed);
+  ok(!pushed.includes("leak.txt"), pushed);
+  deepEqual(await Deno.readFile(join(kbs.team.dir, "attachments", "notes", "plan v2.png")), image);
+  equal(await git(kbs.team.dir, "status", "--porcelain"), "");
 });
 
 Deno.test("promote: the hint for a left-out link works pasted, and a link to an entry promoted before points at its copy", async () => {

@@ -11,6 +11,7 @@
  * @module
  */
 import type { Entry, Link } from "../entry/entry.ts";
+import { ID_PATTERN } from "../entry/schema.ts";
 
 /** The field of a copy naming its original, `name:id`. */
 export const PROMOTED_FROM = "promoted_from";
@@ -18,12 +19,14 @@ export const PROMOTED_FROM = "promoted_from";
 /** The field of an original naming its copy, `name:id`. */
 export const SUPERSEDED_BY = "superseded_by";
 
-/** The copy to save in the target, and the links it left out. */
+/** The copy to save in the target, and the links and mentions it left out. */
 export interface PromotedCopy {
   /** The entry for the target knowledge base. */
   copy: Entry;
   /** Links of the original to entries the target does not hold: not carried over. */
   dropped: Link[];
+  /** Ids the body mentions (`[[id]]`) that the target does not hold: now plain qualified ids. */
+  unlinked: string[];
 }
 
 /**
@@ -54,8 +57,9 @@ export function missingLinks(links: readonly Link[], wanted: readonly Link[]): L
 
 /**
  * The copy of `original` for the target knowledge base: `id` (a new one, as the original
- * keeps its own), links carried over as {@link carriedLinks} does (`targetIdOf`), status active,
- * updated `today`, and {@link PROMOTED_FROM} naming `from` (the original's `name:id`).
+ * keeps its own), links carried over as {@link carriedLinks} does (`targetIdOf`), the body's
+ * mentions as {@link carriedBody} does, status active, updated `today`, and
+ * {@link PROMOTED_FROM} naming `from` (the original's `name:id`).
  */
 export function promotedCopy(
   original: Entry,
@@ -64,9 +68,12 @@ export function promotedCopy(
     from: string;
     today: string;
     targetIdOf: (id: string) => string | undefined;
+    /** How the body names an entry the target does not hold: its qualified id. */
+    qualified: (id: string) => string;
   },
 ): PromotedCopy {
   const { links, dropped } = carriedLinks(original.links, options.targetIdOf);
+  const { body, unlinked } = carriedBody(original.body, options.targetIdOf, options.qualified);
   const extra: Record<string, unknown> = { ...original.extra, [PROMOTED_FROM]: options.from };
   delete extra[SUPERSEDED_BY];
   return {
@@ -76,9 +83,11 @@ export function promotedCopy(
       status: "active",
       updated: options.today,
       links,
+      body,
       extra,
     },
     dropped,
+    unlinked,
   };
 }
 
@@ -90,4 +99,48 @@ export function supersededOriginal(original: Entry, by: string, today: string): 
     updated: today,
     extra: { ...original.extra, [SUPERSEDED_BY]: by },
   };
+}
+
+/** An entry mentioned in a body: `[[kb-7q2mx]]`, as imports write links between notes. */
+const MENTION = new RegExp(`\\[\\[(${ID_PATTERN.source.replace(/^\^|\$$/g, "")})\\]\\]`, "g");
+
+/**
+ * `body` for the target knowledge base: each `[[id]]` names the target's entry where it holds
+ * the one meant (`targetIdOf`), and otherwise becomes the plain qualified id (`qualified`, such
+ * as `personal:kb-7q2mx`), which no longer reads as a link there; those ids are `unlinked`.
+ */
+export function carriedBody(
+  body: string,
+  targetIdOf: (id: string) => string | undefined,
+  qualified: (id: string) => string,
+): { body: string; unlinked: string[] } {
+  const unlinked: string[] = [];
+  const carried = body.replace(MENTION, (_whole, id: string) => {
+    const to = targetIdOf(id);
+    if (to !== undefined) return `[[${to}]]`;
+    if (!unlinked.includes(id)) unlinked.push(id);
+    return qualified(id);
+  });
+  return { body: carried, unlinked };
+}
+
+/** An embed or link of a file under `attachments/`, as imports write them from an entry. */
+const ATTACHMENT_LINK = /\]\(\.\.\/(attachments\/[^)\s]+)\)/g;
+
+/**
+ * The files under `attachments/` that `body` embeds or links (paths in the knowledge base, each
+ * once, in order), so that a copy elsewhere can bring them along.
+ */
+export function embeddedAttachments(body: string): string[] {
+  const paths: string[] = [];
+  for (const [, target] of body.matchAll(ATTACHMENT_LINK)) {
+    let path: string;
+    try {
+      path = decodeURIComponent(target);
+    } catch {
+      continue;
+    }
+    if (!paths.includes(path)) paths.push(path);
+  }
+  return paths;
 }

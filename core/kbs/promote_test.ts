@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { carriedLinks, missingLinks } from "./promote.ts";
+import { carriedBody, carriedLinks, embeddedAttachments, missingLinks } from "./promote.ts";
 import type { Link } from "../entry/entry.ts";
 
 const copies = new Map([["kb-b0000", "kb-c0000"]]);
@@ -27,4 +27,25 @@ Deno.test("missing links: those of the wanted set the entry lacks", () => {
   const has: Link[] = [{ rel: "related", to: "kb-c0000" }];
   const wanted: Link[] = [{ rel: "related", to: "kb-c0000" }, { rel: "related", to: "kb-t0000" }];
   assert.deepEqual(missingLinks(has, wanted), [{ rel: "related", to: "kb-t0000" }]);
+});
+
+Deno.test("a body's mentions name the target's entry, or become the plain qualified id", () => {
+  const body = "See [[kb-b0000]], [[kb-t0000]] and [[kb-x0000]] (twice: [[kb-x0000]]).\n" +
+    "Not an id: [[kb-toolong0]].\n";
+  assert.deepEqual(carriedBody(body, targetIdOf, (id) => `personal:${id}`), {
+    body: "See [[kb-c0000]], [[kb-t0000]] and personal:kb-x0000 (twice: personal:kb-x0000).\n" +
+      "Not an id: [[kb-toolong0]].\n",
+    unlinked: ["kb-x0000"],
+  });
+});
+
+Deno.test("the attachments a body embeds or links, decoded, each once", () => {
+  const body =
+    "![plan](../attachments/notes/plan%20v2.png) and [pdf](../attachments/notes/a.pdf)\n" +
+    "![again](../attachments/notes/plan%20v2.png) ![web](https://x.test/a.png) " +
+    "![up](../../attachments/x.png) ![bad](../attachments/%E0%A4%A.png)\n";
+  assert.deepEqual(embeddedAttachments(body), [
+    "attachments/notes/plan v2.png",
+    "attachments/notes/a.pdf",
+  ]);
 });

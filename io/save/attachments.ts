@@ -76,3 +76,35 @@ export function writeAttachments(kbDir: string, files: readonly AttachmentFile[]
   }
   return restore;
 }
+
+/**
+ * The files at `paths` (under `attachments/`) of the knowledge base `fromDir` that a save into
+ * `toDir` must write to bring them along, and those left out with why: outside `attachments/`,
+ * reached through a symbolic link, not a regular file or missing in `fromDir`, or another file
+ * already at that path in `toDir`. A file `toDir` already holds as it is needs nothing. A planted
+ * link never makes a save copy a file from outside a knowledge base, nor write through one.
+ */
+export function attachmentsToCopy(
+  fromDir: string,
+  toDir: string,
+  paths: readonly string[],
+): { files: AttachmentFile[]; left: { path: string; reason: string }[] } {
+  const files: AttachmentFile[] = [];
+  const left: { path: string; reason: string }[] = [];
+  for (const path of paths) {
+    const problem = attachmentProblem(fromDir, path) ?? attachmentProblem(toDir, path);
+    const bytes = problem ? undefined : ifExists(() => Deno.readFileSync(join(fromDir, path)));
+    const there = bytes && ifExists(() => Deno.readFileSync(join(toDir, path)));
+    if (!bytes) left.push({ path, reason: problem ?? "it is not in the knowledge base" });
+    else if (!there) files.push({ path, bytes });
+    else if (!sameBytes(bytes, there)) {
+      left.push({ path, reason: "the other knowledge base has another file at that path" });
+    }
+  }
+  return { files, left };
+}
+
+/** Whether two byte arrays hold the same bytes. */
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((byte, index) => byte === b[index]);
+}
