@@ -55,7 +55,7 @@ printed: git-kb add --from-draft <file>.`,
     to: {
       type: "string",
       value: "<name>",
-      help: "save to the configured knowledge base of this name (default:\n" +
+      help: "save to the configured knowledge base of this name (default: " +
         "the default one; see git-kb init --name)",
     },
     "from-draft": {

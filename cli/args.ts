@@ -104,6 +104,50 @@ function optionLabel(name: string, spec: OptionSpec): string {
   return `${short}--${name}${value}`;
 }
 
+/** The width an option's help is wrapped to, with its label: a terminal's 80 columns. */
+const HELP_COLUMNS = 80;
+
+/** The fewest columns an option's help keeps beside a long label. */
+const MIN_HELP_ROOM = 30;
+
+/**
+ * `text` with each run of lines that start with a word wrapped to `columns` as one paragraph;
+ * blank lines and indented ones (examples) stay as they are.
+ */
+function reflowed(text: string, columns: number): string {
+  const out: string[] = [];
+  let paragraph: string[] = [];
+  const flush = () => {
+    if (paragraph.length) out.push(...wrappedLines(paragraph.join(" "), columns));
+    paragraph = [];
+  };
+  for (const line of text.split("\n")) {
+    if (line.trim() && !/^\s/.test(line)) paragraph.push(line.trim());
+    else {
+      flush();
+      out.push(line);
+    }
+  }
+  flush();
+  return out.join("\n");
+}
+
+/**
+ * `text` as lines of at most `columns` characters, broken between words (a word longer than a
+ * line stands alone).
+ */
+function wrappedLines(text: string, columns: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(/\s+/)) {
+    if (line && line.length + 1 + word.length > columns) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, line];
+}
+
 /**
  * The help text of `command`: its usage lines, its description, every option it declares that
  * has help (then `--kb`, unless the command leaves it out) in one aligned column, its help's
@@ -120,10 +164,13 @@ export function helpText(command: CommandSpec): string {
     .filter(([, spec]) => spec.help !== undefined)
     .map(([name, spec]) => [optionLabel(name, spec), spec.help!] as const);
   const width = Math.max(...listed.map(([label]) => label.length)) + 2;
+  const room = Math.max(HELP_COLUMNS - 2 - width, MIN_HELP_ROOM);
   const options = listed.map(([label, help]) =>
-    `  ${label.padEnd(width)}${help.replaceAll("\n", `\n  ${" ".repeat(width)}`)}`
+    `  ${label.padEnd(width)}${wrappedLines(help, room).join(`\n  ${" ".repeat(width)}`)}`
   );
-  return [usage.join("\n"), command.about, `Options:\n${options.join("\n")}`, command.notes]
+  const about = command.about && reflowed(command.about, HELP_COLUMNS);
+  const notes = command.notes && reflowed(command.notes, HELP_COLUMNS);
+  return [usage.join("\n"), about, `Options:\n${options.join("\n")}`, notes]
     .filter((part) => part !== undefined).join("\n\n");
 }
 

@@ -25,14 +25,14 @@ export const command = {
   usage: ["doctor [<name>] [options]"],
   about: `Check the setup and the knowledge base, one line per finding:
 config (which source won, disagreements), git (and the identity commits get),
-the remote (fetched first, bounded, so ahead/behind/diverged are the remote's as it
-is; nothing else touches the network), index
-freshness, every file under entries/ (each one the index left out, with why and
-how to fix it), every entry against the contract (links included), and the
-kernel budget and the kernel rules waiting for your acceptance, and the cache's folders (yours alone, no links). Every fix is a
-command to paste. With several knowledge bases configured, each is checked in
-turn (or only the one named), and ids held by two are named. Exit 1 when any
-check fails.`,
+the remote (fetched first, bounded, so ahead/behind/diverged are the remote's
+as it is; nothing else touches the network), index freshness, every file under
+entries/ (each one the index left out, with why and how to fix it), every entry
+against the contract (links included), the kernel budget and the kernel rules
+waiting for your acceptance, and the cache's folders (yours alone, no links).
+Every fix is a command to paste. With several knowledge bases configured, each
+is checked in turn (or only the one named), and ids held by two are named.
+Exit 1 when any check fails.`,
   options: {
     offline: { type: "boolean", help: "do not fetch: ahead/behind as of the last fetch" },
     fix: {

@@ -66,7 +66,7 @@ push, reindex.`,
     to: {
       type: "string",
       value: "<name>",
-      help: "the configured knowledge base the entry is in (by default, the\n" +
+      help: "the configured knowledge base the entry is in (by default, the " +
         "one that holds the id; team:kb-xxxxx names it too)",
     },
     "from-draft": {

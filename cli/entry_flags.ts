@@ -57,7 +57,7 @@ export const ENTRY_OPTIONS = {
   },
   "allow-secret": {
     type: "boolean",
-    help: "keep a credential the entry holds (a private knowledge base\n" +
+    help: "keep a credential the entry holds (a private knowledge base " +
       "only; refused where git-kb.json says shared)",
   },
   json: { type: "boolean", help: "print the result as JSON" },
@@ -92,7 +92,7 @@ export const LIST_EDIT_OPTIONS = {
   },
   "clear-links": {
     type: "boolean",
-    help: "empty the links first: --clear-links --link related:kb-1a2b3\nleaves exactly that link",
+    help: "empty the links first: --clear-links --link related:kb-1a2b3 leaves exactly that link",
   },
 } as const satisfies Record<string, OptionSpec>;
 

@@ -30,7 +30,7 @@ for (const [name, entry] of Object.entries(COMMANDS)) {
 
 Deno.test("a command's help lists --kb unless it leaves it out, in one aligned column", () => {
   const options = {
-    limit: { type: "string", value: "<n>", help: "at most n\nof them" },
+    limit: { type: "string", value: "<n>", help: "at most n of them" },
     json: { type: "boolean", help: "print JSON" },
   } as const;
   const about = "Does a thing.";
@@ -42,14 +42,18 @@ Deno.test("a command's help lists --kb unless it leaves it out, in one aligned c
 Does a thing.
 
 Options:
-  --limit <n>  at most n
-               of them
+  --limit <n>  at most n of them
   --json       print JSON
   --kb <dir>   ${COMMON_OPTIONS.kb.help}
 
 Exit 0.`,
   );
   equal(helpText({ usage: ["thing"], about, options, kb: false }).includes("--kb"), false);
+  const long = { words: { type: "boolean", help: `${"word ".repeat(30)}end` } } as const;
+  const wrapped = helpText({ usage: ["thing"], about, options: long, kb: false });
+  for (const line of wrapped.split("\n")) equal(line.length <= 80, true, line);
+  equal(wrapped.includes(`  --words  word word`), true, wrapped);
+  equal(wrapped.endsWith(`\n           word word end`), true, wrapped);
   equal(
     helpText({ usage: ["thing"], about, options, kb: "yours" }).endsWith("--kb <dir>   yours"),
     true,

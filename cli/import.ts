@@ -49,21 +49,21 @@ never changed.`,
     from: {
       type: "string",
       value: "<kind>",
-      help: "obsidian, markdown, knowledge or claude-memory (default:\n" +
+      help: "obsidian, markdown, knowledge or claude-memory (default: " +
         "told from the folder: .obsidian/, MEMORY.md, an index.md with\nconcept files)",
       check: oneOf(SOURCE_KINDS),
     },
     "dry-run": { type: "boolean", help: "report what would be imported; write nothing" },
     "allow-secret": {
       type: "boolean",
-      help: "keep the credentials of every note unmasked (a private\n" +
+      help: "keep the credentials of every note unmasked (a private " +
         "knowledge base only; refused where git-kb.json says shared)",
     },
     "allow-secret-in": {
       type: "string",
       value: "<path>",
       multiple: true,
-      help: "keep the credentials of this note unmasked (its path inside\n" +
+      help: "keep the credentials of this note unmasked (its path inside " +
         "the folder; repeatable; a private knowledge base only)",
     },
     json: { type: "boolean", help: "print the report as JSON" },

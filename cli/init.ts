@@ -32,30 +32,30 @@ export const command = {
     dir: {
       type: "string",
       value: "<path>",
-      help: "where to clone to, or create the new repo\n" +
-        "(default: $CLAUDE_PLUGIN_DATA/personal, else\n" +
-        "~/.local/share/git-kb/personal, whose name, personal, the\n" +
+      help: "where to clone to, or create the new repo " +
+        "(default: $CLAUDE_PLUGIN_DATA/personal, else " +
+        "~/.local/share/git-kb/personal, whose name, personal, the " +
         "knowledge base takes; with --name, the name instead)",
     },
     name: {
       type: "string",
       value: "<name>",
-      help: "add this knowledge base to the config under this name, beside\n" +
+      help: "add this knowledge base to the config under this name, beside " +
         "the ones there (search, get, context and the hooks read them all)",
     },
     default: {
       type: "boolean",
-      help: "make this knowledge base the default, the one saves go to\n" +
+      help: "make this knowledge base the default, the one saves go to " +
         "(the first one configured is the default)",
     },
     force: {
       type: "boolean",
-      help: "point the config at this knowledge base although it names\n" +
+      help: "point the config at this knowledge base although it names " +
         "another one (without it init refuses, exit 2, and changes nothing)",
     },
     shared: {
       type: "boolean",
-      help: "mark a team's knowledge base: commit git-kb.json saying so,\n" +
+      help: "mark a team's knowledge base: commit git-kb.json saying so, " +
         "and every clone refuses --allow-secret",
     },
     json: { type: "boolean", help: "print what was done as JSON" },

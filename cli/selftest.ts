@@ -40,7 +40,7 @@ config files and knowledge base did not change. One line per step, with why.`,
     "setup-only": {
       type: "boolean",
       help:
-        "make the scratch knowledge base and print the tasks in\nwords, for agents to do (/git-kb:test-skill)",
+        "make the scratch knowledge base and print the tasks in words, for agents to do (/git-kb:test-skill)",
     },
     verify: {
       type: "string",

@@ -95,12 +95,12 @@ is shown as a diff.`,
     path: {
       type: "boolean",
       help:
-        "put a git-kb command on your PATH instead: a link in ~/.local/bin\nto this launcher (with --remove: take it out again)",
+        "put a git-kb command on your PATH instead: a link in ~/.local/bin to this launcher (with --remove: take it out again)",
     },
     mcp: {
       type: "boolean",
       help:
-        "add the git-kb MCP server (git-kb mcp) to the agent's MCP\nconfiguration instead: claude, codex, cursor or gemini",
+        "add the git-kb MCP server (git-kb mcp) to the agent's MCP configuration instead: claude, codex, cursor or gemini",
     },
     "read-only": {
       type: "boolean",
