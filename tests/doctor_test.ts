@@ -251,7 +251,7 @@ Deno.test("a newline in a teammate's file name cannot fake a line of doctor's", 
   await Deno.writeTextFile(join(kb.dir, "entries", name), "---\nid: kb-nl001\n---\n");
   const result = await runCli(["doctor", "--offline"], { env: { ...kb.env, NO_COLOR: "1" } });
   const lines = result.stdout.split("\n").filter(Boolean);
-  for (const line of lines) assert.match(line, /^(ok  |warn|FAIL) /, show(result));
+  for (const line of lines) assert.match(line, /^(ok {2}|warn|FAIL) /, show(result));
   // The commit it offers, pasted, still commits the file by its real name.
   const orphan = lines.find((line) => line.includes("not committed"));
   const commit = orphan?.slice(orphan.indexOf("commit them: ") + "commit them: ".length) ?? "";
