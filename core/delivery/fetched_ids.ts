@@ -7,6 +7,7 @@
  */
 import { ID_PATTERN } from "../entry/schema.ts";
 import { commandWords, parseShell } from "../shell/words.ts";
+import { STOPWORDS } from "../text/tokenize.ts";
 
 /** The last path component of a word (`/opt/kb/plugin/bin/git-kb` → `git-kb`). */
 function baseName(word: string): string {
@@ -70,4 +71,41 @@ export function fetchedIds(command: string, depth = 0): string[] {
     }
   }
   return [...new Set(ids)];
+}
+
+/** The options of `git-kb search` that take a value (the word after them is no query). */
+const SEARCH_VALUED = new Set(["--type", "--tag", "--limit", "--kb"]);
+
+/**
+ * The words a shell command line searches for with `git-kb search` (any spelling of the CLI, as
+ * {@link fetchedIds}), lowercase, once each, stopwords and option values left out; the last
+ * search's when there are several.
+ *
+ * @example
+ * ```ts
+ * searchedWords("git-kb search 'rotate the token' --limit 3"); // ["rotate", "token"]
+ * ```
+ */
+export function searchedWords(command: string, depth = 0): string[] {
+  let found: string[] = [];
+  for (const { words } of parseShell(command)) {
+    const [program, ...rest] = commandWords(words);
+    if (program && SHELLS.has(baseName(program)) && rest[0] === "-c" && depth < 2) {
+      const inner = searchedWords(rest[1] ?? "", depth + 1);
+      if (inner.length) found = inner;
+      continue;
+    }
+    const args = cliArgs(words);
+    if (args?.[0] !== "search") continue;
+    const query: string[] = [];
+    for (let index = 1; index < args.length; index++) {
+      if (SEARCH_VALUED.has(args[index])) index++;
+      else if (!args[index].startsWith("-")) query.push(args[index]);
+    }
+    const terms = query.join(" ").toLowerCase().split(/[^\p{L}\p{N}_.-]+/u)
+      .map((word) => word.replace(/^[.-]+|[.-]+$/g, ""))
+      .filter((word) => word.length > 1 && !STOPWORDS.has(word));
+    if (terms.length) found = [...new Set(terms)];
+  }
+  return found;
 }

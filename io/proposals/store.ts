@@ -60,7 +60,7 @@ export class ProposalStoreError extends Error {
 }
 
 /** The commit `rev` names, or undefined when it names none. */
-async function commitOf(kbDir: string, rev: string): Promise<string | undefined> {
+export async function commitOf(kbDir: string, rev: string): Promise<string | undefined> {
   const found = await git(kbDir, ["rev-parse", "--verify", "--quiet", `${rev}^{commit}`]);
   return found.code === 0 ? found.stdout.trim() : undefined;
 }
@@ -140,23 +140,22 @@ export async function fileAt(
   return found.code === 0 ? found.stdout : undefined;
 }
 
-/** The entry files committed on the checked-out branch, id → path. */
-async function committedEntries(kbDir: string): Promise<Map<string, string>> {
+/** An entry file committed on the checked-out branch. */
+interface CommittedFile {
+  path: string;
+  blob: string;
+}
+
+/** The entry files committed on the checked-out branch, by id. */
+async function committedEntries(kbDir: string): Promise<Map<string, CommittedFile>> {
   const head = await commitOf(kbDir, "HEAD");
-  const ids = new Map<string, string>();
+  const ids = new Map<string, CommittedFile>();
   if (!head) return ids;
-  const listing = await gitOk(kbDir, [
-    "ls-tree",
-    "-r",
-    "-z",
-    "--name-only",
-    head,
-    "--",
-    ENTRIES_DIR,
-  ]);
-  for (const path of listing.split("\0").filter((item) => item.endsWith(".md"))) {
-    const id = idFromPath(path);
-    if (id && !ids.has(id)) ids.set(id, path);
+  const listing = await gitOk(kbDir, ["ls-tree", "-r", "-z", head, "--", ENTRIES_DIR]);
+  for (const line of listing.split("\0")) {
+    const [meta, path] = line.split("\t");
+    const id = path?.endsWith(".md") ? idFromPath(path) : undefined;
+    if (id && !ids.has(id)) ids.set(id, { path, blob: meta.split(" ")[2] });
   }
   return ids;
 }
@@ -175,6 +174,8 @@ interface Placed {
   proposal: Proposal;
   path: string;
   key: string;
+  /** The blob the entry file is now, for a change of an existing entry. */
+  base?: string;
 }
 
 /**
@@ -183,7 +184,7 @@ interface Placed {
  * own scanner, field by field), a new entry whose id is taken, a change of an entry that is not
  * there.
  */
-function place(proposal: Proposal, committed: ReadonlyMap<string, string>): Placed | string {
+function place(proposal: Proposal, committed: ReadonlyMap<string, CommittedFile>): Placed | string {
   const secrets = freeTextSecrets(proposal);
   let entry: Entry | undefined;
   let problems: string[] = [];
@@ -202,7 +203,7 @@ function place(proposal: Proposal, committed: ReadonlyMap<string, string>): Plac
   const existing = committed.get(proposal.entryId);
   const path = proposal.kind === "new" || !existing
     ? `${ENTRIES_DIR}/${entry ? entryFileName(entry) : `${proposal.entryId}.md`}`
-    : existing;
+    : existing.path;
   if (entry) secrets.push(...entrySecrets(entry).map((secret) => describeSecret(secret, path)));
   if (secrets.length) {
     return `it holds ${secrets.join(", ")}; a credential proposed here would be pushed with the ` +
@@ -213,16 +214,22 @@ function place(proposal: Proposal, committed: ReadonlyMap<string, string>): Plac
     return `its entry's id is ${entry.id}, not the proposal's ${proposal.entryId}`;
   }
   if (proposal.kind === "new" && existing) {
-    return `${proposal.entryId} is already an entry (${existing}); propose an edit of it instead`;
+    return `${proposal.entryId} is already an entry (${existing.path}); propose an edit of it ` +
+      "instead";
   }
   if (proposal.kind !== "new" && !existing) {
     return `there is no entry ${proposal.entryId} to change (a ${proposal.kind} proposal needs one)`;
   }
-  return { proposal, path, key: proposalKey(proposal) };
+  return { proposal, path, key: proposalKey(proposal), base: existing?.blob };
 }
 
-/** A temporary index file of git's, for building trees without touching the user's index. */
-async function withTemporaryIndex<T>(use: (env: Record<string, string>) => Promise<T>): Promise<T> {
+/**
+ * Run `use` with the environment of a temporary index file of git's (in a private folder under
+ * the cache root, removed after), for building trees without touching the user's index.
+ */
+export async function withTemporaryIndex<T>(
+  use: (env: Record<string, string>) => Promise<T>,
+): Promise<T> {
   const dir = await Deno.makeTempDir({ dir: cacheRoot(), prefix: "proposal-index-" });
   try {
     return await use({ GIT_INDEX_FILE: join(dir, "index") });
@@ -286,7 +293,11 @@ async function buildCommits(
  * Move the proposals branch from `old` (undefined: it must not exist yet) to `next`, only if it
  * is still at `old`; false when another writer moved it first.
  */
-async function moveBranch(kbDir: string, next: string, old: string | undefined): Promise<boolean> {
+export async function moveBranch(
+  kbDir: string,
+  next: string,
+  old: string | undefined,
+): Promise<boolean> {
   const moved = await git(kbDir, [
     "update-ref",
     "-m",
@@ -388,7 +399,7 @@ export async function propose(kbDir: string, proposals: Proposal[]): Promise<Pro
       writing.add(item.key);
       outcomes.push({ proposal, written: true });
       commits.push({
-        message: proposalMessage(proposal, item.path),
+        message: proposalMessage(proposal, item.path, item.base),
         change: { path: item.path, text: proposal.markdown },
       });
     });
@@ -447,4 +458,9 @@ async function restoredFile(
 async function blobAt(kbDir: string, rev: string, path: string): Promise<string | undefined> {
   const found = await git(kbDir, ["rev-parse", "--verify", "--quiet", `${rev}:${path}`]);
   return found.code === 0 ? found.stdout.trim() : undefined;
+}
+
+/** The blob id git gives `text` (nothing written). */
+export async function blobIdOf(kbDir: string, text: string): Promise<string> {
+  return (await gitOk(kbDir, ["hash-object", "--stdin"], { stdin: text })).trim();
 }
