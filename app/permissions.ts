@@ -172,7 +172,7 @@ function profileFlags(
 }
 
 /** The commands that may open the user's editor. */
-const EDITOR_COMMANDS: ReadonlySet<string> = new Set(["add", "edit", "review"]);
+export const EDITOR_COMMANDS: ReadonlySet<string> = new Set(["add", "edit", "review"]);
 
 /**
  * The `deno run` flags for a command, with `cacheRoot` (see `cacheRootFor` in io/paths.ts) as
