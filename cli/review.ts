@@ -177,10 +177,12 @@ async function list(kbDir: string, json: boolean | undefined, kbFlag: string[]):
 async function proposedEntry(kbDir: string, record: ProposalRecord): Promise<Entry> {
   const text = await fileAt(kbDir, record.commit, record.path);
   const entry = text === undefined ? undefined : entryOf(text, record.path);
-  if (!entry) {
+  if (entry?.id !== record.entryId) {
     throw new Error(
-      `proposal ${record.commit.slice(0, SHORT)} holds no valid entry at ${record.path}; ` +
-        `reject it: ${kbCommand("review", "reject", record.commit.slice(0, SHORT))}`,
+      `proposal ${record.commit.slice(0, SHORT)} holds no valid entry ${record.entryId} at ` +
+        `${record.path}; reject it: ${
+          kbCommand("review", "reject", record.commit.slice(0, SHORT))
+        }`,
     );
   }
   return entry;
@@ -351,7 +353,7 @@ export async function run(args: string[]): Promise<number> {
       if (records.length === 1) throw error;
       console.error(describeError(error, `review ${action} ${record.commit.slice(0, SHORT)}`));
       const failed = exitCodeOf(error);
-      code = failed === 3 || code === 3 ? 3 : failed;
+      code = failed === 3 || code === 3 ? 3 : Math.max(code, failed);
     }
   }
   return code;

@@ -286,3 +286,80 @@ Deno.test("an entry fetched after a search, with no pointer to it, gets those wo
   ok((await hookContext(kb, "the zeppelin hangar")).includes("kb-7q2mx"));
   deepEqual(await pending(kb), [], "accepted, the receipts do not propose it again");
 });
+
+Deno.test("review edit opens the proposed text in the editor, then accepts what was saved", async () => {
+  await using kb = await makeKb();
+  const editor = join(kb.root, "editor.sh");
+  await Deno.writeTextFile(
+    editor,
+    "#!/bin/sh\nsed -i 's/Feed the starter/Feed the stiff starter/' \"$1\"\n",
+  );
+  await Deno.chmod(editor, 0o755);
+  const env = { ...kb.env, VISUAL: editor };
+  await proposeFrom(kb, [sourdough()]);
+  const edited = await runCli(["review", "edit", "kb-sour1"], { env });
+  equal(edited.code, 0, show(edited));
+  ok(/Accepted kb-sour1/.test(edited.stdout), show(edited));
+  const path = "entries/kb-sour1-bake-sourdough-bread-with-a-stiff-starter.md";
+  ok((await Deno.readTextFile(join(kb.dir, path))).includes("Feed the stiff starter twice"));
+  equal(await git(kb.dir, "status", "--porcelain"), "", "committed");
+  deepEqual(await pending(kb), []);
+});
+
+Deno.test("an entry changed since: an edit proposal is refused naming review edit; an alias keeps the change", async () => {
+  await using kb = await makeKb();
+  const path = "entries/kb-7q2mx-rotate-a-leaked-npm-or-cloudflare-token.md";
+  const text = await Deno.readTextFile(join(kb.dir, path));
+  const aliasesLine = "aliases: [cf, token leak, secret rotation]";
+  ok(text.includes(aliasesLine));
+  const outcomes = await proposeFrom(kb, [
+    {
+      kind: "edit",
+      entryId: "kb-7q2mx",
+      markdown: `${text}\nAlso rotate the CI secret.\n`,
+      reason: "r",
+      source: "s",
+    },
+    {
+      kind: "alias",
+      entryId: "kb-7q2mx",
+      markdown: text.replace(aliasesLine, "aliases: [cf, token leak, secret rotation, wrangler]"),
+      reason: "r",
+      source: "s",
+    },
+  ]);
+  deepEqual(outcomes.map((outcome) => outcome.written), [true, true]);
+  const [edit, alias] = outcomes.map((outcome) => outcome.commit!.slice(0, 12));
+  await cli(kb, "edit", "kb-7q2mx", "--tag", "wrangler-ci");
+  const refused = await runCli(["review", "accept", edit], { env: kb.env });
+  equal(refused.code, 1, show(refused));
+  ok(refused.stderr.includes(`kb-7q2mx changed since proposal ${edit}`), show(refused));
+  ok(/: \S*git-kb\S* review edit [0-9a-f]{12}$/m.test(refused.stderr), show(refused));
+  await cli(kb, "review", "accept", alias);
+  const now = await Deno.readTextFile(join(kb.dir, path));
+  ok(now.includes("wrangler-ci"), "the change made since is kept");
+  ok(now.includes("aliases: [cf, token leak, secret rotation, wrangler]"), now);
+  deepEqual((await pending(kb)).map((item) => item.kind), ["edit"]);
+});
+
+Deno.test("refused: a bad entry, an id that is not the proposal's, a checked-out proposals branch", async () => {
+  await using kb = await makeKb();
+  const [broken, otherId, taken] = await proposeFrom(kb, [
+    { ...sourdough(), markdown: "---\nid: kb-sour1\ntitle: [unclosed\n---\nbody\n" },
+    { ...sourdough(), entryId: "kb-other" },
+    { ...sourdough("kb-7q2mx") },
+  ]);
+  ok(/its entry is not valid/.test(broken.refusal ?? ""), broken.refusal);
+  ok(/id is kb-sour1, not the proposal's kb-other/.test(otherId.refusal ?? ""), otherId.refusal);
+  ok(/kb-7q2mx is already an entry .*propose an edit/.test(taken.refusal ?? ""), taken.refusal);
+  await proposeFrom(kb, [sourdough()]);
+  await git(kb.dir, "switch", "--quiet", "git-kb/proposals");
+  const result = await runDeno(
+    ["run", "--allow-all", PROPOSE],
+    { env: kb.env, stdin: JSON.stringify([sourdough("kb-sour5", "x\n")]) },
+  );
+  ok(
+    /has the proposals branch git-kb\/proposals checked out.*switch -/.test(result.stderr),
+    show(result),
+  );
+});
