@@ -363,3 +363,15 @@ Deno.test("refused: a bad entry, an id that is not the proposal's, a checked-out
     show(result),
   );
 });
+
+Deno.test("the proposals branch is never the branch a detached HEAD is sent back to", async () => {
+  await using kb = await makeKb();
+  await git(kb.dir, "branch", "-m", "main", "master");
+  await proposeFrom(kb, [sourdough()]);
+  await git(kb.dir, "checkout", "--quiet", "--detach");
+  const refused = await runCli(["add", "--title", "x", "--type", "note", "--body", "y"], {
+    env: kb.env,
+  });
+  equal(refused.code, 1, show(refused));
+  ok(/ switch master$/m.test(refused.stderr), show(refused));
+});

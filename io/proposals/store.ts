@@ -40,6 +40,14 @@ export type { Proposal, ProposeOutcome };
 /** The branch proposals live on, short name. */
 export const PROPOSALS_BRANCH = "git-kb/proposals";
 
+/**
+ * Whether a branch's short name is one git-kb keeps for itself (`git-kb/…`, the proposals
+ * branch), never the knowledge base's own branch to save to or come back to.
+ */
+export function isGitKbBranch(name: string): boolean {
+  return name.startsWith("git-kb/");
+}
+
 /** The branch proposals live on, full ref. */
 export const PROPOSALS_REF = `refs/heads/${PROPOSALS_BRANCH}`;
 
@@ -326,15 +334,17 @@ async function assertNotCheckedOut(kbDir: string): Promise<void> {
 }
 
 /**
- * The commit new proposals go on: the branch's tip, or (the branch merged into the checked-out
- * branch, or not there yet) the checked-out branch's, so the branch starts from what is saved.
+ * The commit new proposals go on: the branch's tip; or, before the first proposal and once the
+ * branch is merged, what the knowledge base has published (its branch's upstream as last
+ * fetched, else its checked-out branch), so the branch starts from history that stays (commits
+ * not pushed yet may still be replayed by a sync).
  */
 async function baseFor(kbDir: string, tip: string | undefined): Promise<string | undefined> {
-  const head = await commitOf(kbDir, "HEAD");
-  if (!tip) return head;
-  if (!head) return tip;
-  const merged = await git(kbDir, ["merge-base", "--is-ancestor", tip, head]);
-  return merged.code === 0 ? head : tip;
+  const published = await commitOf(kbDir, "@{upstream}") ?? await commitOf(kbDir, "HEAD");
+  if (!tip) return published;
+  if (!published) return tip;
+  const merged = await git(kbDir, ["merge-base", "--is-ancestor", tip, published]);
+  return merged.code === 0 ? published : tip;
 }
 
 /**
