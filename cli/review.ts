@@ -85,6 +85,19 @@ type Action = typeof ACTIONS[number];
 /** How many characters of a commit a listing shows, and a command names. */
 const SHORT = 12;
 
+/** The knowledge base reviewed, and how the commands printed must name it. */
+interface Reviewing {
+  kbDir: string;
+  /** `--kb <dir>` when the command was given it, so a printed command reaches the same one. */
+  kbFlag: string[];
+  json?: boolean;
+}
+
+/** A `git-kb review …` command to paste, for the same knowledge base. */
+function reviewCommand(on: Reviewing, ...words: string[]): string {
+  return kbCommand("review", ...words, ...on.kbFlag);
+}
+
 /** The entry of `text`, or undefined when it is not a valid one. */
 function entryOf(text: string, path: string): Entry | undefined {
   try {
@@ -126,20 +139,19 @@ async function listed(kbDir: string, record: ProposalRecord): Promise<Listed> {
 }
 
 /** Print the pending proposals, after turning the receipts into proposals. */
-async function list(kbDir: string, json: boolean | undefined, kbFlag: string[]): Promise<number> {
+async function list(on: Reviewing): Promise<number> {
+  const { kbDir, json } = on;
   try {
     const made = await proposeFromReceipts(kbDir);
     if (made && !json) {
       console.log(`${plural(made, "new proposal", "new proposals")} from the receipts.`);
     }
   } catch (error) {
-    console.error(
-      yellow(
-        `warning: the receipts were not turned into proposals: ${
-          error instanceof Error ? error.message : String(error)
-        }`,
-      ),
-    );
+    const cause = error instanceof Error ? error.message : String(error);
+    console.error(yellow(
+      `warning: the receipts were not turned into proposals (${cause}); the proposals made ` +
+        `before are listed; check the cache: ${kbCommand("doctor", ...on.kbFlag)}`,
+    ));
   }
   const { pending } = await readProposals(kbDir);
   const items = await Promise.all(pending.map((record) => listed(kbDir, record)));
@@ -167,22 +179,20 @@ async function list(kbDir: string, json: boolean | undefined, kbFlag: string[]):
   }
   const first = items[0].commit.slice(0, SHORT);
   console.log("");
-  console.log(`Accept:   ${kbCommand("review", "accept", first, ...kbFlag)}`);
-  console.log(`Edit:     ${kbCommand("review", "edit", first, ...kbFlag)}`);
-  console.log(`Reject:   ${kbCommand("review", "reject", first, "--why", "<reason>", ...kbFlag)}`);
+  console.log(`Accept:   ${reviewCommand(on, "accept", first)}`);
+  console.log(`Edit:     ${reviewCommand(on, "edit", first)}`);
+  console.log(`Reject:   ${reviewCommand(on, "reject", first, "--why", "<reason>")}`);
   return 0;
 }
 
 /** The proposed entry of `record`; throws when its text is gone or not a valid entry. */
-async function proposedEntry(kbDir: string, record: ProposalRecord): Promise<Entry> {
-  const text = await fileAt(kbDir, record.commit, record.path);
+async function proposedEntry(on: Reviewing, record: ProposalRecord): Promise<Entry> {
+  const text = await fileAt(on.kbDir, record.commit, record.path);
   const entry = text === undefined ? undefined : entryOf(text, record.path);
   if (entry?.id !== record.entryId) {
     throw new Error(
       `proposal ${record.commit.slice(0, SHORT)} holds no valid entry ${record.entryId} at ` +
-        `${record.path}; reject it: ${
-          kbCommand("review", "reject", record.commit.slice(0, SHORT))
-        }`,
+        `${record.path}; reject it: ${reviewCommand(on, "reject", record.commit.slice(0, SHORT))}`,
     );
   }
   return entry;
@@ -195,11 +205,12 @@ async function proposedEntry(kbDir: string, record: ProposalRecord): Promise<Ent
  * to the entry as it is now. Undefined when the entry already is as proposed.
  */
 async function acceptRequest(
-  kbDir: string,
+  on: Reviewing,
   record: ProposalRecord,
   proposed: Entry,
   edited: boolean,
 ): Promise<SaveRequest | undefined> {
+  const { kbDir } = on;
   if (record.kind === "new") return newEntryRequest(kbDir, proposed, false);
   const target = entryToEdit(kbDir, record.entryId);
   const { path, previousText } = target;
@@ -210,7 +221,7 @@ async function acceptRequest(
       `${record.entryId} changed since proposal ${record.commit.slice(0, SHORT)} was made, ` +
         "so accepting its text as it is would undo that change; open it in the editor, keep " +
         `what you want of both, and save: ${
-          kbCommand("review", "edit", record.commit.slice(0, SHORT))
+          reviewCommand(on, "edit", record.commit.slice(0, SHORT))
         }`,
     );
   }
@@ -225,7 +236,7 @@ async function acceptRequest(
  * commit stands), and its error is thrown after.
  */
 async function saveAndRecord(
-  kbDir: string,
+  { kbDir }: Reviewing,
   record: ProposalRecord,
   save: () => Promise<void>,
 ): Promise<void> {
@@ -240,10 +251,11 @@ async function saveAndRecord(
 }
 
 /** Accept one proposal as it is. */
-async function acceptOne(kbDir: string, record: ProposalRecord, json?: boolean): Promise<void> {
-  const proposed = await proposedEntry(kbDir, record);
-  const request = await acceptRequest(kbDir, record, proposed, false);
-  await saveAndRecord(kbDir, record, async () => {
+async function acceptOne(on: Reviewing, record: ProposalRecord): Promise<void> {
+  const { json } = on;
+  const proposed = await proposedEntry(on, record);
+  const request = await acceptRequest(on, record, proposed, false);
+  await saveAndRecord(on, record, async () => {
     if (!request) {
       if (json) printJson({ commit: record.commit, id: record.entryId, changed: false });
       else console.log(`${record.entryId} already is as proposed; nothing to commit.`);
@@ -254,8 +266,8 @@ async function acceptOne(kbDir: string, record: ProposalRecord, json?: boolean):
 }
 
 /** Open the proposal in the editor, then accept what the user saved. */
-async function editOne(kbDir: string, record: ProposalRecord, json?: boolean): Promise<void> {
-  const text = await fileAt(kbDir, record.commit, record.path) ?? "";
+async function editOne(on: Reviewing, record: ProposalRecord): Promise<void> {
+  const text = await fileAt(on.kbDir, record.commit, record.path) ?? "";
   const short = record.commit.slice(0, SHORT);
   const draft = await editUntilValid<SaveRequest | undefined>({
     text,
@@ -272,32 +284,37 @@ async function editOne(kbDir: string, record: ProposalRecord, json?: boolean): P
           }],
         };
       }
-      const request = await acceptRequest(kbDir, record, entry, true);
+      const request = await acceptRequest(on, record, entry, true);
       return { value: request, problems: request ? await entryProblems(request) : [] };
     },
-    resume: () => kbCommand("review", "edit", short),
+    resume: () => reviewCommand(on, "edit", short),
   });
   const request = draft.value;
-  await saveAndRecord(kbDir, record, async () => {
+  await saveAndRecord(on, record, async () => {
     if (!request) {
       draft.discard();
       console.log(`${record.entryId} already is as you saved it; nothing to commit.`);
       return;
     }
-    reportSave("Accepted", await saveDraft(draft, request), json);
+    reportSave("Accepted", await saveDraft(draft, request), on.json);
   });
 }
 
 /** Reject one proposal, recording why. */
-async function rejectOne(kbDir: string, record: ProposalRecord, why?: string): Promise<void> {
-  const recorded = await recordResolution(kbDir, record, { verdict: "rejected", why });
+async function rejectOne(on: Reviewing, record: ProposalRecord, why?: string): Promise<void> {
+  const recorded = await recordResolution(on.kbDir, record, { verdict: "rejected", why });
   const short = record.commit.slice(0, SHORT);
   if (recorded) console.log(`${green("Rejected")} ${short} (${record.kind} ${record.entryId}).`);
   else console.log(`${short} is no longer pending; nothing to record.`);
 }
 
 /** The pending proposals the arguments name (every one with `--all`). */
-function chosen(pending: ProposalRecord[], wanted: string[], all: boolean): ProposalRecord[] {
+function chosen(
+  on: Reviewing,
+  pending: ProposalRecord[],
+  wanted: string[],
+  all: boolean,
+): ProposalRecord[] {
   if (all) return pending;
   const problems: string[] = [];
   const found: ProposalRecord[] = [];
@@ -308,7 +325,7 @@ function chosen(pending: ProposalRecord[], wanted: string[], all: boolean): Prop
   }
   if (problems.length) {
     throw new UsageError(
-      problems.map((problem) => `${problem}; list them with ${kbCommand("review")}`),
+      problems.map((problem) => `${problem}; list them with ${reviewCommand(on)}`),
     );
   }
   return found;
@@ -323,10 +340,10 @@ export async function run(args: string[]): Promise<number> {
   }
   const action = named as Action;
   const { kbDir } = resolveKb(values.kb);
-  const kbFlag = values.kb !== undefined ? ["--kb", kbDir] : [];
+  const on = { kbDir, kbFlag: values.kb !== undefined ? ["--kb", kbDir] : [], json: values.json };
   if (action === "list") {
     if (wanted.length || values.all) throw new UsageError("list takes no proposals and no --all");
-    return await list(kbDir, values.json, kbFlag);
+    return await list(on);
   }
   if (values.why !== undefined && action !== "reject") {
     throw new UsageError("--why goes with reject");
@@ -335,20 +352,20 @@ export async function run(args: string[]): Promise<number> {
   if (!values.all && !wanted.length) throw new UsageError(`${action} needs a proposal or --all`);
   if (values.all && wanted.length) throw new UsageError("give proposals or --all, not both");
   if (action === "edit" && wanted.length > 1) throw new UsageError("edit takes one proposal");
-  const records = chosen((await readProposals(kbDir)).pending, wanted, values.all === true);
+  const records = chosen(on, (await readProposals(kbDir)).pending, wanted, values.all === true);
   if (!records.length) {
     console.log(`No proposals wait for review in ${kbDir}.`);
     return 0;
   }
   if (action === "edit") {
-    await editOne(kbDir, records[0], values.json);
+    await editOne(on, records[0]);
     return 0;
   }
   let code = 0;
   for (const record of records) {
     try {
-      if (action === "accept") await acceptOne(kbDir, record, values.json);
-      else await rejectOne(kbDir, record, values.why);
+      if (action === "accept") await acceptOne(on, record);
+      else await rejectOne(on, record, values.why);
     } catch (error) {
       if (records.length === 1) throw error;
       console.error(describeError(error, `review ${action} ${record.commit.slice(0, SHORT)}`));
