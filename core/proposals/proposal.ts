@@ -9,6 +9,7 @@
  */
 import { contentHash } from "../hash.ts";
 import { type Entry, parseEntryText } from "../entry/entry.ts";
+import { isEntryId } from "../entry/identity.ts";
 
 /** What a proposal would do to the knowledge base. */
 export type ProposalKind = "new" | "edit" | "alias" | "narrow" | "archive";
@@ -225,14 +226,31 @@ function trailersOf(message: string): Map<string, string> {
   return found;
 }
 
-/** A proposal's record, read from its commit; undefined for any other commit. */
+/**
+ * Whether `path` (from a trailer, which anyone who can push the branch writes) names an entry
+ * file inside `entries/`: relative, no `..`, no control character, ending `.md`.
+ */
+function isEntryFile(path: string | undefined): path is string {
+  // deno-lint-ignore no-control-regex -- refusing control characters is the point
+  return path !== undefined && /^entries\/[^\x00-\x1f\x7f]+\.md$/.test(path) &&
+    !path.split("/").some((part) => part === ".." || part === "." || part === "");
+}
+
+/**
+ * A proposal's record, read from its commit; undefined for any other commit, and for one whose
+ * trailers name no entry id or no entry file.
+ */
 export function readProposal(logged: LoggedCommit): ProposalRecord | undefined {
   const trailers = trailersOf(logged.message);
   const kind = trailers.get(TRAILERS.kind) as ProposalKind | undefined;
   const entryId = trailers.get(TRAILERS.entry);
   const path = trailers.get(TRAILERS.path);
   const key = trailers.get(TRAILERS.key);
-  if (!kind || !PROPOSAL_KINDS.includes(kind) || !entryId || !path || !key) return undefined;
+  if (
+    !kind || !PROPOSAL_KINDS.includes(kind) || !isEntryId(entryId) || !isEntryFile(path) || !key
+  ) {
+    return undefined;
+  }
   const subject = logged.message.split("\n")[0];
   const prefix = `kb proposal: ${kind} ${entryId}: `;
   return {

@@ -142,3 +142,18 @@ Deno.test("acceptedEntry: one field of an alias, narrow or archive on the entry 
   equal(acceptedEntry("edit", now, proposed), proposed);
   equal(acceptedEntry("new", undefined, proposed), proposed);
 });
+
+Deno.test("a proposal commit whose trailers name no entry file or id is no record", () => {
+  const good = proposalMessage(proposal(), "entries/kb-abcde-pin.md");
+  for (
+    const bad of [
+      good.replace("Git-Kb-Path: entries/kb-abcde-pin.md", "Git-Kb-Path: entries/../../x.md"),
+      good.replace("Git-Kb-Path: entries/kb-abcde-pin.md", "Git-Kb-Path: /etc/x.md"),
+      good.replace("Git-Kb-Path: entries/kb-abcde-pin.md", "Git-Kb-Path: entries/a\tb.md"),
+      good.replace("Git-Kb-Entry: kb-abcde", "Git-Kb-Entry: ../kb"),
+    ]
+  ) {
+    equal(readLog([logged("c1", "2026-01-01T00:00:00Z", bad)]).proposals.length, 0, bad);
+  }
+  equal(readLog([logged("c1", "2026-01-01T00:00:00Z", good)]).proposals.length, 1);
+});
