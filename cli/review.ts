@@ -305,7 +305,7 @@ async function rejectOne(on: Reviewing, record: ProposalRecord, why?: string): P
   const recorded = await recordResolution(on.kbDir, record, { verdict: "rejected", why });
   const short = record.commit.slice(0, SHORT);
   if (recorded) console.log(`${green("Rejected")} ${short} (${record.kind} ${record.entryId}).`);
-  else console.log(`${short} is no longer pending; nothing to record.`);
+  else console.log(`${short} was reviewed already; nothing to record.`);
 }
 
 /** The pending proposals the arguments name (every one with `--all`). */

@@ -16,6 +16,7 @@ import type { Proposal, ProposeOutcome } from "../core/proposals/proposal.ts";
 import {
   cacheRootOf,
   git,
+  gitRun,
   type Kb,
   makeKb,
   makeSandbox,
@@ -189,11 +190,10 @@ Deno.test("a pending proposal is seen by neither the prompt hook nor search; acc
   deepEqual(await pending(kb), []);
   const pushed = await git(kb.remote!, "ls-tree", "--name-only", "main", "entries/");
   ok(pushed.includes("entries/kb-sour1-bake-sourdough-bread-with-a-stiff-starter.md"), pushed);
-  equal(
-    await git(kb.dir, "diff", "--name-only", "main", "git-kb/proposals", "--", "entries/kb-sour1*"),
-    "",
-    "the accepted file is no change of the proposals branch: a host merge brings nothing twice",
-  );
+  // Changed in main after it was accepted, it still merges: the branch no longer adds the file.
+  await cli(kb, "edit", "kb-sour1", "--tag", "rye");
+  const merge = await gitRun(kb.dir, ["merge-tree", "--write-tree", "main", "git-kb/proposals"]);
+  equal(merge.code, 0, show(merge));
 });
 
 Deno.test("a rejected proposal is not offered again, and its file leaves the branch", async () => {
@@ -374,4 +374,41 @@ Deno.test("the proposals branch is never the branch a detached HEAD is sent back
   });
   equal(refused.code, 1, show(refused));
   ok(/ switch master$/m.test(refused.stderr), show(refused));
+});
+
+Deno.test("proposals made on two machines at once are joined by sync; --all reviews them all", async () => {
+  await using kb = await makeKb({ remote: true });
+  await using other = await secondMachine(kb);
+  const rye = {
+    ...sourdough("kb-rye01"),
+    markdown: entryFile("kb-rye01", "Rye needs less water", "Use 70%.\n", ["rye"]),
+  };
+  const spelt = {
+    ...sourdough("kb-spelt"),
+    markdown: entryFile("kb-spelt", "Spelt proofs faster", "Shorten it.\n", ["spelt"]),
+  };
+  await proposeFrom(kb, [sourdough()]);
+  await cli(kb, "sync");
+  await cli(other, "sync");
+  await proposeFrom(kb, [rye]);
+  await proposeFrom(other, [spelt]);
+  await cli(other, "sync");
+  const joined = await cli(kb, "sync", "--json");
+  deepEqual(JSON.parse(joined.stdout).warnings, []);
+  equal(await git(kb.dir, "rev-list", "--count", "--merges", "git-kb/proposals"), "1");
+  await cli(other, "sync");
+  const ids = ["kb-rye01", "kb-sour1", "kb-spelt"];
+  deepEqual((await pending(other)).map((item) => item.entryId).sort(), ids);
+  deepEqual((await pending(kb)).map((item) => item.entryId).sort(), ids);
+
+  await cli(other, "review", "reject", "--all", "--why", "not now");
+  deepEqual(await pending(other), []);
+  await cli(other, "sync");
+  await cli(kb, "sync");
+  deepEqual(await pending(kb), []);
+  equal(
+    await git(kb.remote!, "diff", "--name-only", "main", "git-kb/proposals", "--", "entries/"),
+    "",
+    "the host's proposals branch brings nothing into main",
+  );
 });

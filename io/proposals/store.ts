@@ -425,7 +425,7 @@ export async function propose(kbDir: string, proposals: Proposal[]): Promise<Pro
  * accepted or rejected (shared through the remote with the branch) and whose tree puts the
  * entry file back as the branch found it (the newest other pending proposal of the same file,
  * else the file where the branch and the checked-out branch meet), so merging the branch on a
- * host brings nothing already reviewed. Nothing is written when it is no longer pending.
+ * host brings nothing already reviewed. Nothing is written when it was reviewed already.
  */
 export async function recordResolution(
   kbDir: string,
@@ -433,9 +433,9 @@ export async function recordResolution(
   resolution: Omit<Resolution, "proposal" | "key">,
 ): Promise<boolean> {
   const { result } = await commitToBranch(kbDir, async (state) => {
-    if (!state.pending.some((item) => item.commit === record.commit)) {
-      return { commits: [], result: false };
-    }
+    // An accept's save may have made it look landed (its file as proposed): still recorded.
+    const reviewed = state.log.resolutions.some((item) => item.proposal === record.commit);
+    if (reviewed || rejectionOf(state.log, record.key)) return { commits: [], result: false };
     const change = await restoredFile(kbDir, state, record);
     const message = resolutionMessage(record, {
       ...resolution,
