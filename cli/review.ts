@@ -17,7 +17,13 @@ import { type DraftCheck, editUntilValid } from "../io/editor.ts";
 import { readKbFile } from "../io/kb.ts";
 import { entryPaths, PushError, type SaveRequest } from "../io/save/save.ts";
 import { kbCommand } from "../io/self_command.ts";
-import { blobIdOf, fileAt, readProposals, recordResolution } from "../io/proposals/store.ts";
+import {
+  blobIdOf,
+  fileAt,
+  readProposals,
+  recordResolution,
+  settleCopied,
+} from "../io/proposals/store.ts";
 import { proposeFromReceipts } from "../io/proposals/from_receipts.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import { describeError, exitCodeOf } from "./errors.ts";
@@ -138,21 +144,42 @@ async function listed(kbDir: string, record: ProposalRecord): Promise<Listed> {
   return { commit, kind, entryId, title, reason, source, path, date, diff };
 }
 
-/** Print the pending proposals, after turning the receipts into proposals. */
-async function list(on: Reviewing): Promise<number> {
-  const { kbDir, json } = on;
+/**
+ * Before listing: record as accepted what a squash merge on the host brought in (so the branch
+ * stops adding it), and turn the receipts into proposals. Either failing is a warning: the list
+ * still shows what was proposed before.
+ */
+async function prepare(on: Reviewing): Promise<void> {
+  const say = (line: string) => on.json || console.log(line);
   try {
-    const made = await proposeFromReceipts(kbDir);
-    if (made && !json) {
-      console.log(`${plural(made, "new proposal", "new proposals")} from the receipts.`);
-    }
+    const settled = await settleCopied(on.kbDir);
+    if (settled) say(`${plural(settled, "proposal", "proposals")} merged on the host recorded.`);
   } catch (error) {
-    const cause = error instanceof Error ? error.message : String(error);
     console.error(yellow(
-      `warning: the receipts were not turned into proposals (${cause}); the proposals made ` +
-        `before are listed; check the cache: ${kbCommand("doctor", ...on.kbFlag)}`,
+      `warning: proposals merged on the host were not recorded (${messageOf(error)}); ` +
+        `the list may show them again; run the command again: ${reviewCommand(on)}`,
     ));
   }
+  try {
+    const made = await proposeFromReceipts(on.kbDir);
+    if (made) say(`${plural(made, "new proposal", "new proposals")} from the receipts.`);
+  } catch (error) {
+    console.error(yellow(
+      `warning: the receipts were not turned into proposals (${messageOf(error)}); the ` +
+        `proposals made before are listed; check the cache: ${kbCommand("doctor", ...on.kbFlag)}`,
+    ));
+  }
+}
+
+/** An error's message. */
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Print the pending proposals (after {@link prepare}). */
+async function list(on: Reviewing): Promise<number> {
+  const { kbDir, json } = on;
+  await prepare(on);
   const { pending } = await readProposals(kbDir);
   const items = await Promise.all(pending.map((record) => listed(kbDir, record)));
   if (json) {

@@ -412,3 +412,21 @@ Deno.test("proposals made on two machines at once are joined by sync; --all revi
     "the host's proposals branch brings nothing into main",
   );
 });
+
+Deno.test("a squash merge on the host: not pending, recorded, and a later edit merges cleanly", async () => {
+  await using kb = await makeKb({ remote: true });
+  await proposeFrom(kb, [sourdough()]);
+  await cli(kb, "sync");
+  const host = join(kb.root, "host");
+  await git(kb.root, "clone", "--quiet", kb.remote!, host);
+  await git(host, "merge", "--squash", "origin/git-kb/proposals");
+  await git(host, "commit", "--quiet", "-m", "Squashed proposals");
+  await git(host, "push", "--quiet", "origin", "main");
+  await cli(kb, "sync");
+  const listed = await cli(kb, "review");
+  ok(/1 proposal merged on the host recorded\./.test(listed.stdout), show(listed));
+  ok(/No proposals wait for review/.test(listed.stdout), show(listed));
+  await cli(kb, "edit", "kb-sour1", "--tag", "rye");
+  const merge = await gitRun(kb.dir, ["merge-tree", "--write-tree", "main", "git-kb/proposals"]);
+  equal(merge.code, 0, show(merge));
+});

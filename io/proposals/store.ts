@@ -96,28 +96,34 @@ async function logOf(kbDir: string, tip: string | undefined): Promise<ProposalLo
   return readLog(commits);
 }
 
-/**
- * The commits of `records` whose proposal is already in the knowledge base's checked-out branch:
- * merged into it (on a host, or by hand), or its file there exactly as proposed (a squash merge,
- * an accept that changed nothing).
- */
+/** The proposals already in the knowledge base's checked-out branch, by how they got there. */
+interface Landed {
+  /** Merged into it (on a host, or by hand): their commits are in its history. */
+  merged: Set<string>;
+  /** Not merged, but their file is there exactly as proposed (a squash merge, a copy by hand). */
+  copied: Set<string>;
+}
+
+/** Which of `records` landed in the checked-out branch (see {@link Landed}). */
 async function landedCommits(
   kbDir: string,
   tip: string,
   records: readonly ProposalRecord[],
-): Promise<Set<string>> {
+): Promise<Landed> {
+  const landed: Landed = { merged: new Set(), copied: new Set() };
   const head = await commitOf(kbDir, "HEAD");
-  if (!head || !records.length) return new Set();
+  if (!head || !records.length) return landed;
   const unmerged = new Set(
     (await gitOk(kbDir, ["rev-list", `${head}..${tip}`])).split("\n").filter(Boolean),
   );
   const blobs = (await gitOk(kbDir, ["cat-file", "--batch-check=%(objectname)"], {
     stdin: records.map(({ commit, path }) => `${commit}:${path}\n${head}:${path}\n`).join(""),
   })).split("\n");
-  return new Set(
-    records.filter(({ commit }, at) => !unmerged.has(commit) || blobs[2 * at] === blobs[2 * at + 1])
-      .map(({ commit }) => commit),
-  );
+  records.forEach(({ commit }, at) => {
+    if (!unmerged.has(commit)) landed.merged.add(commit);
+    else if (blobs[2 * at] === blobs[2 * at + 1]) landed.copied.add(commit);
+  });
+  return landed;
 }
 
 /** The proposals branch as a writer or a reviewer sees it. */
@@ -128,14 +134,27 @@ export interface ProposalsState {
   log: ProposalLog;
   /** The proposals waiting for a review, newest first. */
   pending: ProposalRecord[];
+  /**
+   * Proposals not reviewed whose file the checked-out branch holds as proposed without having
+   * merged them (a squash merge on the host): not pending, but still adding their file.
+   */
+  copied: ProposalRecord[];
 }
 
 /** The proposals branch read: its log and what is pending. */
 export async function readProposals(kbDir: string): Promise<ProposalsState> {
   const tip = await proposalsTip(kbDir);
   const log = await logOf(kbDir, tip);
-  const pending = tip ? pendingProposals(log, await landedCommits(kbDir, tip, log.proposals)) : [];
-  return { tip, log, pending };
+  if (!tip) return { tip, log, pending: [], copied: [] };
+  const { merged, copied } = await landedCommits(kbDir, tip, log.proposals);
+  const pending = pendingProposals(log, new Set([...merged, ...copied]));
+  const reviewed = new Set(log.resolutions.map((record) => record.proposal));
+  return {
+    tip,
+    log,
+    pending,
+    copied: log.proposals.filter(({ commit }) => copied.has(commit) && !reviewed.has(commit)),
+  };
 }
 
 /** The text of `path` at `rev`, or undefined when it has none there. */
@@ -436,15 +455,40 @@ export async function recordResolution(
     // An accept's save may have made it look landed (its file as proposed): still recorded.
     const reviewed = state.log.resolutions.some((item) => item.proposal === record.commit);
     if (reviewed || rejectionOf(state.log, record.key)) return { commits: [], result: false };
-    const change = await restoredFile(kbDir, state, record);
-    const message = resolutionMessage(record, {
-      ...resolution,
-      proposal: record.commit,
-      key: record.key,
-    });
-    return { commits: [{ message, change }], result: true };
+    return { commits: [await resolutionCommit(kbDir, state, record, resolution)], result: true };
   });
   return result;
+}
+
+/**
+ * Record as accepted every proposal the checked-out branch holds as proposed without having
+ * merged it (a squash merge on the host), so the branch stops adding its file: a later change
+ * of the entry would otherwise conflict with it at the next merge. Resolves to how many.
+ */
+export async function settleCopied(kbDir: string): Promise<number> {
+  const { result } = await commitToBranch(kbDir, async (state) => {
+    const commits: PlannedCommit[] = [];
+    for (const record of state.copied) {
+      commits.push(await resolutionCommit(kbDir, state, record, { verdict: "accepted" }));
+    }
+    return { commits, result: commits.length };
+  });
+  return result;
+}
+
+/** The commit that records `resolution` of `record`. */
+async function resolutionCommit(
+  kbDir: string,
+  state: ProposalsState,
+  record: ProposalRecord,
+  resolution: Omit<Resolution, "proposal" | "key">,
+): Promise<PlannedCommit> {
+  const message = resolutionMessage(record, {
+    ...resolution,
+    proposal: record.commit,
+    key: record.key,
+  });
+  return { message, change: await restoredFile(kbDir, state, record) };
 }
 
 /** The file of `record` as the branch should hold it once `record` is reviewed. */
