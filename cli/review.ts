@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { type Entry, parseEntryText, toEntry } from "../core/entry/entry.ts";
+import { type Entry, parseEntryText, serializeEntry, toEntry } from "../core/entry/entry.ts";
 import { readDraft } from "../core/entry/draft.ts";
 import { acceptedEntry, findProposal, type ProposalRecord } from "../core/proposals/proposal.ts";
 import { unifiedDiff } from "../core/text/unified_diff.ts";
@@ -132,10 +132,30 @@ interface Listed {
   diff: string;
 }
 
+/**
+ * The entry file an accept would write, the `updated` date aside: the proposed text for a new
+ * entry or an edit; for an alias, a narrowing or an archiving, its one field applied to the
+ * entry as it is now (see {@link acceptedEntry}), so a change made since shows as kept.
+ */
+function acceptedText(
+  record: ProposalRecord,
+  proposed: string,
+  current: { path: string; text: string } | undefined,
+): string {
+  if (!current || record.kind === "new" || record.kind === "edit") return proposed;
+  const now = entryOf(current.text, current.path);
+  const offered = entryOf(proposed, record.path);
+  return now && offered ? serializeEntry(acceptedEntry(record.kind, now, offered)) : proposed;
+}
+
 /** A pending proposal with its diff against the entry's current text. */
 async function listed(kbDir: string, record: ProposalRecord): Promise<Listed> {
-  const proposed = await fileAt(kbDir, record.commit, record.path) ?? "";
   const current = currentFile(kbDir, record.entryId);
+  const proposed = acceptedText(
+    record,
+    await fileAt(kbDir, record.commit, record.path) ?? "",
+    current,
+  );
   const diff = unifiedDiff(current?.text ?? "", proposed, {
     from: current ? current.path : "/dev/null",
     to: record.path,
@@ -294,7 +314,11 @@ async function acceptOne(on: Reviewing, record: ProposalRecord): Promise<void> {
 
 /** Open the proposal in the editor, then accept what the user saved. */
 async function editOne(on: Reviewing, record: ProposalRecord): Promise<void> {
-  const text = await fileAt(on.kbDir, record.commit, record.path) ?? "";
+  const text = acceptedText(
+    record,
+    await fileAt(on.kbDir, record.commit, record.path) ?? "",
+    currentFile(on.kbDir, record.entryId),
+  );
   const short = record.commit.slice(0, SHORT);
   const draft = await editUntilValid<SaveRequest | undefined>({
     text,

@@ -335,6 +335,15 @@ Deno.test("an entry changed since: an edit proposal is refused naming review edi
   equal(refused.code, 1, show(refused));
   ok(refused.stderr.includes(`kb-7q2mx changed since proposal ${edit}`), show(refused));
   ok(/: \S*git-kb\S* review edit [0-9a-f]{12}$/m.test(refused.stderr), show(refused));
+  const aliasDiff = (await pending(kb)).find((item) => item.kind === "alias")!.diff;
+  deepEqual(
+    aliasDiff.split("\n").filter((line) => /^[-+][^-+]/.test(line)),
+    [
+      "-aliases: [cf, token leak, secret rotation]",
+      "+aliases: [cf, token leak, secret rotation, wrangler]",
+    ],
+    "the diff shows what accepting does: the change made since is kept",
+  );
   await cli(kb, "review", "accept", alias);
   const now = await Deno.readTextFile(join(kb.dir, path));
   ok(now.includes("wrangler-ci"), "the change made since is kept");

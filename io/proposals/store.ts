@@ -11,6 +11,7 @@
  * @module
  */
 import { join } from "../../core/path.ts";
+import { gitCommand } from "../../core/shell/quote.ts";
 import { type Entry, parseEntryText, toEntry } from "../../core/entry/entry.ts";
 import { entryFileName } from "../../core/entry/edit.ts";
 import { idFromPath } from "../../core/entry/identity.ts";
@@ -187,7 +188,7 @@ async function committedEntries(kbDir: string): Promise<Map<string, CommittedFil
   return ids;
 }
 
-/** Every credential in the free text of a proposal, in words ("a GitHub token (ghp_…AB) in its reason"). */
+/** Every credential in a proposal's reason and source, in words: "a GitHub token (ghp_…AB) in its reason". */
 function freeTextSecrets(proposal: Proposal): string[] {
   return (["reason", "source"] as const).flatMap((field) =>
     findSecrets(proposal[field]).map(({ kind, masked }) =>
@@ -347,7 +348,7 @@ async function assertNotCheckedOut(kbDir: string): Promise<void> {
   if (head.stdout.trim() === PROPOSALS_REF) {
     throw new ProposalStoreError(
       `${kbDir} has the proposals branch ${PROPOSALS_BRANCH} checked out, which git-kb writes ` +
-        `on its own; switch back to your branch: git -C ${kbDir} switch -`,
+        `on its own; switch back to your branch: ${gitCommand(kbDir, "switch", "-")}`,
     );
   }
 }
