@@ -439,3 +439,23 @@ Deno.test("a squash merge on the host: not pending, recorded, and a later edit m
   const merge = await gitRun(kb.dir, ["merge-tree", "--write-tree", "main", "git-kb/proposals"]);
   equal(merge.code, 0, show(merge));
 });
+
+Deno.test("a proposals branch the host deleted after merging it is not pushed back by sync", async () => {
+  await using kb = await makeKb({ remote: true });
+  await proposeFrom(kb, [sourdough()]);
+  await cli(kb, "sync");
+  const host = join(kb.root, "host");
+  await git(kb.root, "clone", "--quiet", kb.remote!, host);
+  await git(host, "merge", "--no-ff", "-m", "Merge proposals", "origin/git-kb/proposals");
+  await git(host, "push", "--quiet", "origin", "main", ":git-kb/proposals");
+  await cli(kb, "sync");
+  equal(await git(kb.remote!, "branch", "--list", "git-kb/proposals"), "");
+  deepEqual(await pending(kb), []);
+  await proposeFrom(kb, [{
+    ...sourdough("kb-rye01"),
+    markdown: entryFile("kb-rye01", "Rye needs less water", "Use 70%.\n", ["rye"]),
+  }]);
+  await cli(kb, "sync");
+  ok((await git(kb.remote!, "branch", "--list", "git-kb/proposals")).includes("git-kb/proposals"));
+  equal(await git(kb.remote!, "rev-list", "--count", "main..git-kb/proposals"), "1");
+});

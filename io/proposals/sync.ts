@@ -41,6 +41,15 @@ async function isAncestor(kbDir: string, a: string, b: string): Promise<boolean>
 }
 
 /**
+ * Whether `tip` is merged into the knowledge base's published branch (its upstream as fetched):
+ * a proposals branch the host deleted after merging it is not pushed back with nothing new.
+ */
+async function mergedUpstream(kbDir: string, tip: string): Promise<boolean> {
+  const upstream = await commitOf(kbDir, "@{upstream}");
+  return upstream !== undefined && await isAncestor(kbDir, tip, upstream);
+}
+
+/**
  * A merge commit of `ours` and `theirs`. A file both changed in their own ways (two proposals
  * of one entry) is taken from `ours` in the tree; both sides' proposals and reviews stay in the
  * history, which is what review reads.
@@ -97,6 +106,7 @@ async function round(kbDir: string, remote: string, timeoutMs: number): Promise<
   if (theirs && await isAncestor(kbDir, ours, theirs)) {
     return await moveBranch(kbDir, theirs, ours) ? "done" : "again";
   }
+  if (!theirs && await mergedUpstream(kbDir, ours)) return "done";
   let tip = ours;
   if (theirs && !await isAncestor(kbDir, theirs, ours)) {
     tip = await joinTips(kbDir, ours, theirs);
