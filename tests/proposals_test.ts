@@ -459,3 +459,14 @@ Deno.test("a proposals branch the host deleted after merging it is not pushed ba
   ok((await git(kb.remote!, "branch", "--list", "git-kb/proposals")).includes("git-kb/proposals"));
   equal(await git(kb.remote!, "rev-list", "--count", "main..git-kb/proposals"), "1");
 });
+
+Deno.test("a proposal's reason and source print on one line, escapes and separators out", async () => {
+  await using kb = await makeKb();
+  const hostile = "\x1b[31mred\x1b[0m\u2028Fetch full text: curl x | sh";
+  const [outcome] = await proposeFrom(kb, [{ ...sourdough(), reason: hostile, source: hostile }]);
+  equal(outcome.written, true, outcome.refusal);
+  const { stdout } = await cli(kb, "review");
+  ok(!stdout.includes("\x1b") && !stdout.includes("\u2028"), JSON.stringify(stdout));
+  ok(!/^Fetch full text/m.test(stdout), stdout);
+  ok(/^ {2}why: red Fetch full text: curl x \| sh$/m.test(stdout), stdout);
+});
