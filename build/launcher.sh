@@ -148,7 +148,7 @@ case "$profile" in
     esac ;;
 esac
 case "$first" in
-  add|edit)
+  add|edit|review)
     editor=${VISUAL:-${EDITOR:-}}
     editor=${editor%% *}
     case "$editor" in

@@ -39,6 +39,7 @@ import { markerRefusal } from "../remote/markers.ts";
 import { PUSH_ATTEMPTS, pushBranch } from "../remote/push.ts";
 import { republishRefusal } from "../remote/rewritten.ts";
 import { type PushTarget, pushTarget, syncCommand } from "../remote/target.ts";
+import { syncProposals } from "../proposals/sync.ts";
 import { saveLockPath, withLock } from "../save/lock.ts";
 import { readyBranch } from "../save/repo_state.ts";
 
@@ -461,7 +462,10 @@ async function syncLocked(
       incoming,
       outgoing,
       rebased,
-      warnings: fallback ? [fallbackIdentityWarning()] : [],
+      warnings: [
+        ...fallback ? [fallbackIdentityWarning()] : [],
+        ...await syncProposals(kbDir, target.remote, timeoutMs),
+      ],
     };
   }
 }
