@@ -19,6 +19,8 @@ import { entryPaths } from "../io/save/entry_files.ts";
 import { PushError } from "../io/save/publish.ts";
 import type { SaveRequest } from "../io/save/request.ts";
 import { kbCommand } from "../io/self_command.ts";
+import { pendingMentions } from "../io/kernel/acceptance.ts";
+import { pendingNotice } from "../core/kernel/acceptance.ts";
 import {
   blobIdOf,
   fileAt,
@@ -260,7 +262,10 @@ async function acceptRequest(
   edited: boolean,
 ): Promise<SaveRequest | undefined> {
   const { kbDir } = on;
-  if (record.kind === "new") return newEntryRequest(kbDir, proposed, false);
+  // A proposal's words are a teammate's or a model's: a kernel rule in it waits for `kernel`.
+  if (record.kind === "new") {
+    return { ...newEntryRequest(kbDir, proposed, false), othersWords: true };
+  }
   const target = entryToEdit(kbDir, record.entryId);
   const { path, previousText } = target;
   const changedSince = record.base !== undefined &&
@@ -277,26 +282,42 @@ async function acceptRequest(
   const { entry: before } = readRepairable(previousText, path, record.entryId);
   const next = edited ? proposed : acceptedEntry(record.kind, before, proposed);
   const plan = planEdit(kbDir, path, previousText, before, next, false);
-  return plan.changed.length ? plan.request : undefined;
+  return plan.changed.length ? { ...plan.request, othersWords: true } : undefined;
 }
 
 /**
- * Record `record` accepted; a save that committed but could not push is accepted too (the
- * commit stands), and its error is thrown after.
+ * Say so when `entry`, just saved from a proposal, is an active kernel rule this user has not
+ * accepted as it reads now: it applies to no prompt until they accept it with `git-kb kernel`.
+ */
+function noteKernelWaiting(on: Reviewing, entry: Entry | undefined): void {
+  if (!entry?.kernel || entry.status !== "active") return;
+  const waiting = pendingMentions([entry]);
+  if (waiting.length) {
+    console.error(`note: ${pendingNotice(waiting, kbCommand("kernel", ...on.kbFlag))}`);
+  }
+}
+
+/**
+ * Save `saving` (none: the entry already is as proposed) with `save` and record `record`
+ * accepted; a save that committed but could not push is accepted too (the commit stands), and
+ * its error is thrown after.
  */
 async function saveAndRecord(
-  { kbDir }: Reviewing,
+  on: Reviewing,
   record: ProposalRecord,
+  saving: SaveRequest | undefined,
   save: () => Promise<void>,
 ): Promise<void> {
   try {
     await save();
   } catch (error) {
     if (!(error instanceof PushError)) throw error;
-    await recordResolution(kbDir, record, { verdict: "accepted" });
+    await recordResolution(on.kbDir, record, { verdict: "accepted" });
+    noteKernelWaiting(on, saving?.entry);
     throw error;
   }
-  await recordResolution(kbDir, record, { verdict: "accepted" });
+  await recordResolution(on.kbDir, record, { verdict: "accepted" });
+  noteKernelWaiting(on, saving?.entry);
 }
 
 /** Accept one proposal as it is. */
@@ -304,7 +325,7 @@ async function acceptOne(on: Reviewing, record: ProposalRecord): Promise<void> {
   const { json } = on;
   const proposed = await proposedEntry(on, record);
   const request = await acceptRequest(on, record, proposed, false);
-  await saveAndRecord(on, record, async () => {
+  await saveAndRecord(on, record, request, async () => {
     if (!request) {
       if (json) printJson({ commit: record.commit, id: record.entryId, changed: false });
       else console.log(`${record.entryId} already is as proposed; nothing to commit.`);
@@ -343,7 +364,7 @@ async function editOne(on: Reviewing, record: ProposalRecord): Promise<void> {
     resume: () => reviewCommand(on, "edit", short),
   });
   const request = draft.value;
-  await saveAndRecord(on, record, async () => {
+  await saveAndRecord(on, record, request, async () => {
     if (!request) {
       draft.discard();
       console.log(`${record.entryId} already is as you saved it; nothing to commit.`);

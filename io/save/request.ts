@@ -76,4 +76,10 @@ export interface SaveRequest extends Omit<ChangesRequest, "changes"> {
   path: string;
   /** For an edit: the file's text as it was read, to detect a concurrent change. */
   previousText?: string;
+  /**
+   * The entry holds someone else's words (a proposal accepted with `git-kb review`): a kernel
+   * rule saved waits for `git-kb kernel --accept`, as a teammate's does, instead of being
+   * accepted as saved.
+   */
+  othersWords?: boolean;
 }

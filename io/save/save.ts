@@ -8,7 +8,6 @@
  *
  * @module
  */
-import type { Entry } from "../../core/entry/entry.ts";
 import { EXIT, KbError } from "../../core/exit.ts";
 import { commitIdentity, fallbackIdentityWarning, gitOk, networkTimeoutMs } from "../git.ts";
 import { indexAfterWrite } from "../index/after_write.ts";
@@ -135,8 +134,10 @@ export function saveChanges(request: ChangesRequest): Promise<ChangesResult> {
  * it applies at once (see io/kernel/acceptance.ts). Returns a warning when that failed; the save
  * itself stands.
  */
-async function acceptSavedRule(entry: Entry): Promise<string | undefined> {
-  if (!entry.kernel || entry.status !== "active") return undefined;
+async function acceptSavedRule(
+  { entry, othersWords }: Pick<SaveRequest, "entry" | "othersWords">,
+): Promise<string | undefined> {
+  if (othersWords || !entry.kernel || entry.status !== "active") return undefined;
   try {
     await acceptKernelRules([entry]);
     return undefined;
@@ -149,22 +150,23 @@ async function acceptSavedRule(entry: Entry): Promise<string | undefined> {
 
 /**
  * {@link saveChanges} of one entry: a new file, or an edit of `previousText`. The command that
- * saves it (add, edit, promote) is this user's own doing: a kernel rule saved is accepted.
+ * saves it (add, edit, promote) is this user's own doing: a kernel rule saved is accepted,
+ * unless the request says the words are someone else's (`othersWords`).
  */
 export async function saveEntry(request: SaveRequest): Promise<SaveResult> {
-  const { entry, path, previousText, ...rest } = request;
+  const { entry, path, previousText, othersWords: _othersWords, ...rest } = request;
   let saved: ChangesResult;
   try {
     saved = await saveChanges({ ...rest, changes: [{ path, entry, previousText }] });
   } catch (error) {
     // Committed, not pushed: the rule is saved all the same.
     if (error instanceof PushError) {
-      const warning = await acceptSavedRule(entry);
+      const warning = await acceptSavedRule(request);
       if (warning) error.message += `\nwarning: ${warning}`;
     }
     throw error;
   }
-  const warning = await acceptSavedRule(entry);
+  const warning = await acceptSavedRule(request);
   const { paths: _, ...result } = saved;
   if (warning) result.warnings.push(warning);
   return { id: entry.id, path, ...result };
