@@ -95,6 +95,9 @@ type Action = typeof ACTIONS[number];
 /** How many characters of a commit a listing shows, and a command names. */
 const SHORT = 12;
 
+/** How many proposals' files a listing reads at once (each a git process). */
+const READS_AT_ONCE = 8;
+
 /** The knowledge base reviewed, and how the commands printed must name it. */
 interface Reviewing {
   kbDir: string;
@@ -117,9 +120,16 @@ function entryOf(text: string, path: string): Entry | undefined {
   }
 }
 
-/** The entry's current file and text in the work tree, when there is one. */
-function currentFile(kbDir: string, id: string): { path: string; text: string } | undefined {
-  const path = entryPaths(kbDir).get(id);
+/**
+ * The entry's current file and text in the work tree, when there is one (`paths`: the entry
+ * files by id, read once by a caller that looks up many).
+ */
+function currentFile(
+  kbDir: string,
+  id: string,
+  paths: ReadonlyMap<string, string> = entryPaths(kbDir),
+): { path: string; text: string } | undefined {
+  const path = paths.get(id);
   return path ? { path, text: readKbFile(kbDir, path) } : undefined;
 }
 
@@ -152,18 +162,20 @@ function acceptedText(
   return now && offered ? serializeEntry(acceptedEntry(record.kind, now, offered)) : proposed;
 }
 
-/** A pending proposal with its diff against the entry's current text. */
-async function listed(kbDir: string, record: ProposalRecord): Promise<Listed> {
-  const current = currentFile(kbDir, record.entryId);
-  const proposed = acceptedText(
-    record,
-    await fileAt(kbDir, record.commit, record.path) ?? "",
-    current,
-  );
-  const diff = unifiedDiff(current?.text ?? "", proposed, {
-    from: current ? current.path : "/dev/null",
-    to: record.path,
-  });
+/** A pending proposal with its diff against the entry's current text (files by id: `paths`). */
+async function listed(
+  kbDir: string,
+  paths: ReadonlyMap<string, string>,
+  record: ProposalRecord,
+): Promise<Listed> {
+  const current = currentFile(kbDir, record.entryId, paths);
+  const text = await fileAt(kbDir, record.commit, record.path);
+  const diff = text === undefined
+    ? `(no file ${record.path} in this proposal, or one larger than an entry can be)\n`
+    : unifiedDiff(current?.text ?? "", acceptedText(record, text, current), {
+      from: current ? current.path : "/dev/null",
+      to: record.path,
+    });
   const { commit, kind, entryId, title, reason, source, path, date } = record;
   return { commit, kind, entryId, title, reason, source, path, date, diff };
 }
@@ -205,7 +217,13 @@ async function list(on: Reviewing): Promise<number> {
   const { kbDir, json } = on;
   await prepare(on);
   const { pending } = await readProposals(kbDir);
-  const items = await Promise.all(pending.map((record) => listed(kbDir, record)));
+  const paths = entryPaths(kbDir);
+  const items: Listed[] = [];
+  // A few git reads at a time: anyone who can push the branch decides how many proposals it holds.
+  for (let at = 0; at < pending.length; at += READS_AT_ONCE) {
+    const batch = pending.slice(at, at + READS_AT_ONCE);
+    items.push(...await Promise.all(batch.map((record) => listed(kbDir, paths, record))));
+  }
   if (json) {
     for (const item of items) console.log(JSON.stringify(item));
     return 0;

@@ -13,11 +13,14 @@ import { join } from "node:path";
 import { hookFlags } from "../app/permissions.ts";
 import { blankEntry, serializeEntry } from "../core/entry/entry.ts";
 import type { Proposal, ProposeOutcome } from "../core/proposals/proposal.ts";
+import { flagsFor } from "../app/permissions.ts";
 import {
   cacheRootOf,
+  denoChildEnv,
   git,
   gitRun,
   type Kb,
+  MAIN,
   makeKb,
   makeSandbox,
   parseJson,
@@ -518,4 +521,91 @@ Deno.test("a kernel rule accepted through review waits for git-kb kernel, as a t
   equal(states["kb-7q2mx"], "new");
   equal(states["kb-c0mw8"], "changed");
   ok(!(await hookContext(kb, "how do I write a commit message")).includes(ruleLine));
+});
+
+/** One commit of a proposal pushed by hand (anyone who can push the branch writes any). */
+interface RawProposal {
+  /** The commit message, trailers and all. */
+  message: string;
+  /** The files the commit writes, by path. */
+  files: Record<string, string>;
+}
+
+/** The message of a proposal of a new entry `id` at `path`, trailers as `propose` writes them. */
+function rawMessage(id: string, path: string, key = id): string {
+  return `kb proposal: new ${id}: pushed by hand\n\nr\n\nGit-Kb-Proposal: new\n` +
+    `Git-Kb-Entry: ${id}\nGit-Kb-Path: ${path}\nGit-Kb-Key: ${key}\n`;
+}
+
+/** Add `commits` to the proposals branch of `dir` (started from HEAD) with `git fast-import`. */
+async function pushRaw(dir: string, commits: RawProposal[]): Promise<void> {
+  const encoder = new TextEncoder();
+  const data = (text: string) => `data ${encoder.encode(text).length}\n${text}\n`;
+  const tip = await gitRun(dir, ["rev-parse", "--verify", "--quiet", "git-kb/proposals"]);
+  const start = tip.code === 0 ? tip.stdout.trim() : await git(dir, "rev-parse", "HEAD");
+  let stream = "";
+  commits.forEach(({ message, files }, at) => {
+    stream += "commit refs/heads/git-kb/proposals\n" +
+      `committer T <t@example.com> ${1_760_000_000 + at} +0000\n${data(message)}` +
+      (at === 0 ? `from ${start}\n` : "");
+    for (const [path, text] of Object.entries(files)) {
+      stream += `M 100644 inline ${path}\n${data(text)}`;
+    }
+  });
+  const imported = await new Deno.Command("git", {
+    args: ["fast-import", "--quiet"],
+    cwd: dir,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = imported.stdin.getWriter();
+  await writer.write(encoder.encode(stream));
+  await writer.close();
+  const { code, stderr } = await imported.output();
+  equal(code, 0, new TextDecoder().decode(stderr));
+}
+
+/** A new entry `kb-h<n>` proposed by hand, for a flood of them. */
+function floodProposal(n: number): RawProposal {
+  const id = `kb-h${n.toString(36).padStart(4, "0")}`;
+  const path = `entries/${id}-flood-${n}.md`;
+  return {
+    message: rawMessage(id, path),
+    files: { [path]: entryFile(id, `Flood number ${n}`, "x\n", []) },
+  };
+}
+
+Deno.test("hundreds of proposals pushed by hand: review lists them all within a small file limit", async () => {
+  await using kb = await makeKb();
+  const count = 300;
+  await pushRaw(kb.dir, Array.from({ length: count }, (_, n) => floodProposal(n)));
+  const args = ["run", ...flagsFor("review", cacheRootOf(kb.env)), MAIN, "review", "--json"];
+  const listed = await new Deno.Command("sh", {
+    args: ["-c", 'ulimit -n 128 && exec "$@"', "sh", Deno.execPath(), ...args],
+    cwd: ROOT,
+    clearEnv: true,
+    env: await denoChildEnv(kb.env),
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stderr = new TextDecoder().decode(listed.stderr);
+  equal(listed.code, 0, stderr);
+  const lines = new TextDecoder().decode(listed.stdout).split("\n").filter(Boolean);
+  equal(lines.length, count, stderr);
+});
+
+Deno.test("a proposal file larger than an entry can be is never read whole; accept names reject", async () => {
+  await using kb = await makeKb();
+  const path = "entries/kb-huge1-huge.md";
+  const huge = entryFile("kb-huge1", "Huge", "x".repeat(3 * 1024 * 1024), []);
+  await pushRaw(kb.dir, [{ message: rawMessage("kb-huge1", path), files: { [path]: huge } }]);
+  const [listed] = await pending(kb);
+  equal(listed.diff, `(no file ${path} in this proposal, or one larger than an entry can be)\n`);
+  const refused = await runCli(["review", "accept", "kb-huge1"], { env: kb.env });
+  equal(refused.code, 1, show(refused));
+  ok(
+    /holds no valid entry kb-huge1 .*review reject [0-9a-f]{12}$/m.test(refused.stderr),
+    show(refused),
+  );
 });

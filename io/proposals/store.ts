@@ -16,6 +16,7 @@ import { gitCommand } from "../../core/shell/quote.ts";
 import { type Entry, parseEntryText, toEntry } from "../../core/entry/entry.ts";
 import { entryFileName } from "../../core/entry/edit.ts";
 import { idFromPath } from "../../core/entry/identity.ts";
+import { LIMITS } from "../../core/entry/schema.ts";
 import { describeSecret, entrySecrets } from "../../core/entry/secrets.ts";
 import { findSecrets, SECRET_LABELS } from "../../core/text/secrets.ts";
 import { displaySafe } from "../../core/text/display.ts";
@@ -157,12 +158,18 @@ export async function readProposals(kbDir: string): Promise<ProposalsState> {
   };
 }
 
-/** The text of `path` at `rev`, or undefined when it has none there. */
+/**
+ * The text of `path` at `rev`, or undefined when it has none there or it is larger than an
+ * entry file can be (anyone who can push the proposals branch chooses its files: a huge one is
+ * never read whole).
+ */
 export async function fileAt(
   kbDir: string,
   rev: string,
   path: string,
 ): Promise<string | undefined> {
+  const size = await git(kbDir, ["cat-file", "-s", `${rev}:${path}`]);
+  if (size.code !== 0 || Number(size.stdout.trim()) > LIMITS.maxEntryFileBytes) return undefined;
   const found = await git(kbDir, ["cat-file", "blob", `${rev}:${path}`]);
   return found.code === 0 ? found.stdout : undefined;
 }
