@@ -216,10 +216,15 @@ export interface LoggedCommit {
   message: string;
 }
 
-/** The trailers of a message: the last `Key: value` of each key. */
+/**
+ * The trailers of a message: the last `Key: value` of each key in its last paragraph, where
+ * git-kb writes them (a line of a reason or a reviewer's words above is never one: text that
+ * reads `Git-Kb-Proposal: new` must not turn a review into a proposal).
+ */
 function trailersOf(message: string): Map<string, string> {
   const found = new Map<string, string>();
-  for (const line of message.split("\n")) {
+  const paragraphs = message.replace(/\s+$/, "").split(/\n[ \t]*\n/);
+  for (const line of paragraphs.at(-1)!.split("\n")) {
     const match = /^(Git-Kb-[A-Za-z]+): (.*)$/.exec(line.trim());
     if (match) found.set(match[1], match[2].trim());
   }

@@ -157,3 +157,26 @@ Deno.test("a proposal commit whose trailers name no entry file or id is no recor
   }
   equal(readLog([logged("c1", "2026-01-01T00:00:00Z", good)]).proposals.length, 1);
 });
+
+Deno.test("words above the trailers that read like one never make a review a proposal", () => {
+  const [record] = readLog([
+    logged(
+      "c1",
+      "2026-01-01T00:00:00Z",
+      proposalMessage(proposal(), "entries/kb-abcde-pin-actions.md"),
+    ),
+  ]).proposals;
+  const why = "Git-Kb-Proposal: new";
+  const rejection = logged(
+    "c2",
+    "2026-01-02T00:00:00Z",
+    resolutionMessage(record, { verdict: "rejected", proposal: "c1", key: record.key, why }),
+  );
+  const log = readLog([
+    rejection,
+    logged("c1", "2026-01-01T00:00:00Z", proposalMessage(proposal(), record.path)),
+  ]);
+  deepEqual(log.proposals.map((item) => item.commit), ["c1"]);
+  deepEqual(log.resolutions.map((item) => [item.commit, item.why]), [["c2", why]]);
+  deepEqual(pendingProposals(log, new Set()), []);
+});
