@@ -270,8 +270,10 @@ async function proposedEntry(on: Reviewing, record: ProposalRecord): Promise<Ent
 /**
  * The save that accepts `proposed` for `record`: a new entry at the path its id and title give,
  * else an edit of the entry's file as it is now. An edit proposal whose entry changed since it
- * was made is refused (its text would undo that change); the other kinds apply their one field
- * to the entry as it is now. Undefined when the entry already is as proposed.
+ * was made is refused (its text would undo that change), and so is a new entry whose id was
+ * taken since by a different entry; the other kinds apply their one field to the entry as it is
+ * now. Undefined when the entry already is as proposed (accepted on another machine, or by an
+ * accept cut short before it was recorded).
  */
 async function acceptRequest(
   on: Reviewing,
@@ -281,26 +283,31 @@ async function acceptRequest(
 ): Promise<SaveRequest | undefined> {
   const { kbDir } = on;
   // A proposal's words are a teammate's or a model's: a kernel rule in it waits for `kernel`.
-  if (record.kind === "new") {
+  if (record.kind === "new" && !entryPaths(kbDir).has(record.entryId)) {
     return { ...newEntryRequest(kbDir, proposed, false), othersWords: true };
   }
-  const target = entryToEdit(kbDir, record.entryId);
-  const { path, previousText } = target;
-  const changedSince = record.base !== undefined &&
-    record.base !== await blobIdOf(kbDir, previousText);
-  if (record.kind === "edit" && changedSince && !edited) {
-    throw new Error(
-      `${record.entryId} changed since proposal ${record.commit.slice(0, SHORT)} was made, ` +
-        "so accepting its text as it is would undo that change; open it in the editor, keep " +
-        `what you want of both, and save: ${
-          reviewCommand(on, "edit", record.commit.slice(0, SHORT))
-        }`,
-    );
-  }
+  const { path, previousText } = entryToEdit(kbDir, record.entryId);
   const { entry: before } = readRepairable(previousText, path, record.entryId);
   const next = edited ? proposed : acceptedEntry(record.kind, before, proposed);
   const plan = planEdit(kbDir, path, previousText, before, next, false);
-  return plan.changed.length ? { ...plan.request, othersWords: true } : undefined;
+  if (!plan.changed.length) return undefined;
+  const short = record.commit.slice(0, SHORT);
+  const undoes = record.kind === "new"
+    ? `${record.entryId} was added since proposal ${short} was made, and differs from it, so ` +
+      "accepting it as it is would replace that entry"
+    : record.kind === "edit" && record.base !== undefined &&
+        record.base !== await blobIdOf(kbDir, previousText)
+    ? `${record.entryId} changed since proposal ${short} was made, so accepting its text as it ` +
+      "is would undo that change"
+    : undefined;
+  if (undoes && !edited) {
+    throw new Error(
+      `${undoes}; open it in the editor, keep what you want of both, and save: ${
+        reviewCommand(on, "edit", short)
+      }`,
+    );
+  }
+  return { ...plan.request, othersWords: true };
 }
 
 /**

@@ -17,6 +17,7 @@ import { flagsFor } from "../app/permissions.ts";
 import {
   cacheRootOf,
   denoChildEnv,
+  entryText,
   git,
   gitRun,
   type Kb,
@@ -608,4 +609,41 @@ Deno.test("a proposal file larger than an entry can be is never read whole; acce
     /holds no valid entry kb-huge1 .*review reject [0-9a-f]{12}$/m.test(refused.stderr),
     show(refused),
   );
+});
+
+Deno.test("a new entry accepted on two machines at once: the second finds it there and records it", async () => {
+  await using kb = await makeKb({ remote: true });
+  await using other = await secondMachine(kb);
+  // Valid, but not as the save writes it: the saved file is not the proposed one.
+  const text = entryText({ id: "kb-sour1", title: "Bake sourdough", body: "Feed it.\n" });
+  await proposeFrom(kb, [{ ...sourdough(), markdown: text }]);
+  await cli(kb, "sync");
+  await cli(other, "sync");
+  // Machine A accepts (the entry is pushed; its record waits for A's next sync, as after a crash).
+  await cli(kb, "review", "accept", "kb-sour1");
+  await cli(other, "sync");
+  const again = await runCli(["review", "accept", "kb-sour1"], { env: other.env });
+  equal(again.code, 0, show(again));
+  ok(/kb-sour1 already is as proposed; nothing to commit/.test(again.stdout), show(again));
+  deepEqual(await pending(other), []);
+  await cli(other, "sync");
+  await cli(kb, "sync");
+  deepEqual(await pending(kb), []);
+  // Taken since by a different entry of that id: refused, naming review edit; nothing written.
+  const [spelt] = await proposeFrom(kb, [{
+    ...sourdough("kb-spelt"),
+    markdown: entryFile("kb-spelt", "Spelt proofs faster", "Shorten it.\n", ["spelt"]),
+  }]);
+  await cli(other, "add", "--id", "kb-spelt", "--title", "Spelt", "--type", "note", "--body", "x");
+  await cli(kb, "sync");
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  const refused = await runCli(["review", "accept", spelt.commit!.slice(0, 12)], { env: kb.env });
+  equal(refused.code, 1, show(refused));
+  ok(
+    /kb-spelt was added since proposal .*: \S*git-kb\S* review edit [0-9a-f]{12}$/m.test(
+      refused.stderr,
+    ),
+    show(refused),
+  );
+  equal(await git(kb.dir, "rev-parse", "HEAD"), head);
 });
