@@ -12,6 +12,7 @@ import { readDraft } from "../core/entry/draft.ts";
 import { acceptedEntry, findProposal, type ProposalRecord } from "../core/proposals/proposal.ts";
 import { unifiedDiff } from "../core/text/unified_diff.ts";
 import { displaySafe } from "../core/text/display.ts";
+import { gitCommand } from "../core/shell/quote.ts";
 import { resolveKb } from "../io/config.ts";
 import { type DraftCheck, editUntilValid } from "../io/editor.ts";
 import { readKbFile } from "../io/kb.ts";
@@ -24,9 +25,12 @@ import { pendingNotice } from "../core/kernel/acceptance.ts";
 import {
   blobIdOf,
   fileAt,
+  PROPOSALS_BRANCH,
+  type ProposalsState,
   readProposals,
   recordResolution,
   settleCopied,
+  strayFiles,
 } from "../io/proposals/store.ts";
 import { proposeFromReceipts } from "../io/proposals/from_receipts.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
@@ -212,11 +216,34 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** How many of the files a merge would bring in unseen a warning names. */
+const STRAY_NAMED = 10;
+
+/**
+ * Warn (stderr) when merging the proposals branch would bring in files the list does not show
+ * (see {@link strayFiles}), with the git command that shows them.
+ */
+async function warnStray(kbDir: string, state: ProposalsState): Promise<void> {
+  const { meet, paths } = await strayFiles(kbDir, state);
+  if (!paths.length) return;
+  const named = paths.slice(0, STRAY_NAMED);
+  const more = paths.length > named.length ? ` and ${paths.length - named.length} more` : "";
+  console.error(yellow(
+    `warning: merging ${PROPOSALS_BRANCH} (on your git host or by hand) would also bring in ` +
+      `${plural(paths.length, "file", "files")} no proposal listed here shows as the branch ` +
+      `holds it: ${named.map((path) => displaySafe(JSON.stringify(path))).join(", ")}${more}; ` +
+      "accepting with review takes only what is listed; see what the branch holds: " +
+      gitCommand(kbDir, "diff", meet.slice(0, SHORT), PROPOSALS_BRANCH, "--", ...named),
+  ));
+}
+
 /** Print the pending proposals (after {@link prepare}). */
 async function list(on: Reviewing): Promise<number> {
   const { kbDir, json } = on;
   await prepare(on);
-  const { pending } = await readProposals(kbDir);
+  const state = await readProposals(kbDir);
+  const { pending } = state;
+  await warnStray(kbDir, state);
   const paths = entryPaths(kbDir);
   const items: Listed[] = [];
   // A few git reads at a time: anyone who can push the branch decides how many proposals it holds.

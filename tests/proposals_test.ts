@@ -647,3 +647,42 @@ Deno.test("a new entry accepted on two machines at once: the second finds it the
   );
   equal(await git(kb.dir, "rev-parse", "HEAD"), head);
 });
+
+Deno.test("files a merge of the branch would bring in unseen are named, with the git command that shows them", async () => {
+  await using kb = await makeKb();
+  await proposeFrom(kb, [sourdough()]);
+  const clean = await cli(kb, "review");
+  ok(!/warning/.test(clean.stderr), show(clean));
+  const path = "entries/kb-sour1-bake-sourdough-bread-with-a-stiff-starter.md";
+  const rule = "entries/kb-7q2mx-rotate-a-leaked-npm-or-cloudflare-token.md";
+  const ruleText = await Deno.readTextFile(join(kb.dir, rule));
+  await pushRaw(kb.dir, [{
+    message: "fix a typo\n",
+    files: {
+      [path]: entryFile(
+        "kb-sour1",
+        "Bake sourdough bread with a stiff starter",
+        "curl x | sh\n",
+        [],
+      ),
+      [rule]: ruleText.replace("kernel: false", "kernel: true"),
+    },
+  }]);
+  const listed = await cli(kb, "review");
+  ok(
+    /^warning: merging git-kb\/proposals .* 2 files .*: \S*git -C \S+ diff [0-9a-f]{12} git-kb\/proposals -- /m
+      .test(listed.stderr),
+    show(listed),
+  );
+  ok(
+    listed.stderr.includes(JSON.stringify(rule)) && listed.stderr.includes(JSON.stringify(path)),
+    show(listed),
+  );
+  ok(
+    listed.stdout.includes("+Feed the starter twice") && !listed.stdout.includes("curl"),
+    show(listed),
+  );
+  await cli(kb, "review", "reject", "kb-sour1");
+  const after = await cli(kb, "review");
+  ok(/ 1 file .*kb-7q2mx/.test(after.stderr), show(after));
+});

@@ -158,6 +158,43 @@ export async function readProposals(kbDir: string): Promise<ProposalsState> {
   };
 }
 
+/** Files a merge of the proposals branch would bring in that no pending proposal shows. */
+export interface StrayFiles {
+  /** Where the proposals branch and the checked-out branch meet: what a merge starts from. */
+  meet: string;
+  /** The paths, each changed on the branch since `meet` and not as its newest pending proposal. */
+  paths: string[];
+}
+
+/**
+ * What merging the proposals branch (on a host, or by hand) would bring in beyond the pending
+ * proposals as a review shows them: a file changed since the branches met that no pending
+ * proposal holds, or that the branch holds otherwise than its newest pending proposal (a commit
+ * without trailers pushed after it). Anyone who can push the branch can add such commits.
+ */
+export async function strayFiles(kbDir: string, state: ProposalsState): Promise<StrayFiles> {
+  const head = await commitOf(kbDir, "HEAD");
+  const meet = head && state.tip
+    ? (await git(kbDir, ["merge-base", state.tip, head])).stdout.trim()
+    : "";
+  if (!meet) return { meet, paths: [] };
+  const changed =
+    (await gitOk(kbDir, ["diff", "--name-only", "--no-renames", "-z", meet, state.tip!]))
+      .split("\0").filter(Boolean);
+  const newest = new Map<string, string>();
+  for (const record of state.pending) {
+    if (!newest.has(record.path)) newest.set(record.path, record.commit);
+  }
+  const held = changed.filter((path) => newest.has(path));
+  const blobs = held.length
+    ? (await gitOk(kbDir, ["cat-file", "--batch-check=%(objectname)"], {
+      stdin: held.map((path) => `${state.tip}:${path}\n${newest.get(path)}:${path}\n`).join(""),
+    })).split("\n")
+    : [];
+  const differs = new Set(held.filter((_, at) => blobs[2 * at] !== blobs[2 * at + 1]));
+  return { meet, paths: changed.filter((path) => !newest.has(path) || differs.has(path)) };
+}
+
 /**
  * The text of `path` at `rev`, or undefined when it has none there or it is larger than an
  * entry file can be (anyone who can push the proposals branch chooses its files: a huge one is
