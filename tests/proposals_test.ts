@@ -686,3 +686,22 @@ Deno.test("files a merge of the branch would bring in unseen are named, with the
   const after = await cli(kb, "review");
   ok(/ 1 file .*kb-7q2mx/.test(after.stderr), show(after));
 });
+
+Deno.test("the proposals branch checked out by hand: nothing of it is indexed, searched or shown to the model", async () => {
+  await using kb = await makeKb();
+  await proposeFrom(kb, [sourdough()]);
+  await git(kb.dir, "switch", "--quiet", "git-kb/proposals");
+  equal(await hookContext(kb, SOURDOUGH_PROMPT), "", "the hook stays silent");
+  const search = await runCli(["search", "sourdough starter"], { env: kb.env });
+  equal(search.code, 1, show(search));
+  ok(
+    /has git-kb\/proposals checked out: .*\n {2}git -C \S+ switch -$/m.test(search.stderr),
+    show(search),
+  );
+  await git(kb.dir, "switch", "--quiet", "-");
+  ok(
+    !(await hookContext(kb, SOURDOUGH_PROMPT)).includes("kb-sour1"),
+    "back on main: still pending",
+  );
+  ok((await hookContext(kb, "rotate a leaked npm token")).includes("kb-7q2mx"));
+});

@@ -23,6 +23,9 @@ import {
   type IndexLoader,
   IndexReader,
 } from "../../core/index/reader.ts";
+import { gitKbBranchOfHead } from "../../core/proposals/branch.ts";
+import { EXIT, KbError } from "../../core/exit.ts";
+import { gitCommand } from "../../core/shell/quote.ts";
 import { ENTRIES_DIR, readKbFile, UnreadableEntryError } from "../kb.ts";
 import { indexDir } from "../paths.ts";
 import { rebuildDue } from "./rebuild_due.ts";
@@ -429,8 +432,27 @@ export function readLimit(options: OpenOptions): number {
 }
 
 /**
+ * Raised when the knowledge base's work tree is a branch git-kb keeps for itself (the proposals
+ * branch, checked out by hand): its files are proposals waiting for review, and nothing of a
+ * proposal is indexed, searched or reaches a prompt until it is accepted.
+ */
+export class GitKbBranchCheckedOutError extends KbError {
+  constructor(kbDir: string, branch: string) {
+    super(
+      `${kbDir} has ${branch} checked out: its files are proposals waiting for review, not ` +
+        "entries, so they are not indexed, searched or shown to the model; switch back to your " +
+        "branch",
+      EXIT.failed,
+      [gitCommand(kbDir, "switch", "-")],
+    );
+    this.name = "GitKbBranchCheckedOutError";
+  }
+}
+
+/**
  * Open the index of `kbDir`, first bringing it up to date with the files on disk.
- * Concurrent callers serialize on a lock in the cache folder.
+ * Concurrent callers serialize on a lock in the cache folder. Throws
+ * {@link GitKbBranchCheckedOutError} when the work tree is a git-kb branch (the proposals).
  */
 export async function openIndex(kbDir: string, options: OpenOptions = {}): Promise<OpenIndex> {
   const started = performance.now();
@@ -446,6 +468,8 @@ export async function openIndex(kbDir: string, options: OpenOptions = {}): Promi
   };
   let current = readManifest(dir);
   const stamp = readStamp(kbDir, current?.stamp);
+  const gitKbBranch = gitKbBranchOfHead(stamp.head);
+  if (gitKbBranch) throw new GitKbBranchCheckedOutError(kbDir, gitKbBranch);
   const finish = (manifest: Manifest, reader?: IndexReader): OpenIndex => {
     report.docCount = manifest.docCount;
     report.invalid = manifest.invalid;

@@ -43,13 +43,7 @@ export type { Proposal, ProposeOutcome };
 /** The branch proposals live on, short name. */
 export const PROPOSALS_BRANCH = "git-kb/proposals";
 
-/**
- * Whether a branch's short name is one git-kb keeps for itself (`git-kb/…`, the proposals
- * branch), never the knowledge base's own branch to save to or come back to.
- */
-export function isGitKbBranch(name: string): boolean {
-  return name.startsWith("git-kb/");
-}
+export { isGitKbBranch } from "../../core/proposals/branch.ts";
 
 /** The branch proposals live on, full ref. */
 export const PROPOSALS_REF = `refs/heads/${PROPOSALS_BRANCH}`;
