@@ -29,6 +29,7 @@ import {
   type ProposalsState,
   readProposals,
   recordResolution,
+  recordResolutions,
   settleCopied,
   strayFiles,
 } from "../io/proposals/store.ts";
@@ -426,12 +427,22 @@ async function editOne(on: Reviewing, record: ProposalRecord): Promise<void> {
   });
 }
 
-/** Reject one proposal, recording why. */
-async function rejectOne(on: Reviewing, record: ProposalRecord, why?: string): Promise<void> {
-  const recorded = await recordResolution(on.kbDir, record, { verdict: "rejected", why });
-  const short = record.commit.slice(0, SHORT);
-  if (recorded) console.log(`${green("Rejected")} ${short} (${record.kind} ${record.entryId}).`);
-  else console.log(`${short} was reviewed already; nothing to record.`);
+/**
+ * Reject `records`, recording why: one move of the proposals branch for them all, however many
+ * (anyone who can push the branch decides how many there are).
+ */
+async function reject(on: Reviewing, records: ProposalRecord[], why?: string): Promise<void> {
+  const recorded = new Set(
+    (await recordResolutions(on.kbDir, records, { verdict: "rejected", why })).map(({ commit }) =>
+      commit
+    ),
+  );
+  for (const record of records) {
+    const short = record.commit.slice(0, SHORT);
+    if (recorded.has(record.commit)) {
+      console.log(`${green("Rejected")} ${short} (${record.kind} ${record.entryId}).`);
+    } else console.log(`${short} was reviewed already; nothing to record.`);
+  }
 }
 
 /** The pending proposals the arguments name (every one with `--all`). */
@@ -487,14 +498,17 @@ export async function run(args: string[]): Promise<number> {
     await editOne(on, records[0]);
     return 0;
   }
+  if (action === "reject") {
+    await reject(on, records, values.why);
+    return 0;
+  }
   let code = 0;
   for (const record of records) {
     try {
-      if (action === "accept") await acceptOne(on, record);
-      else await rejectOne(on, record, values.why);
+      await acceptOne(on, record);
     } catch (error) {
       if (records.length === 1) throw error;
-      console.error(describeError(error, `review ${action} ${record.commit.slice(0, SHORT)}`));
+      console.error(describeError(error, `review accept ${record.commit.slice(0, SHORT)}`));
       const failed = exitCodeOf(error);
       code = failed === 3 || code === 3 ? 3 : Math.max(code, failed);
     }

@@ -705,3 +705,17 @@ Deno.test("the proposals branch checked out by hand: nothing of it is indexed, s
   );
   ok((await hookContext(kb, "rotate a leaked npm token")).includes("kb-7q2mx"));
 });
+
+Deno.test("reject --all of a flood of proposals reads and moves the branch once, and leaves it bringing nothing", async () => {
+  await using kb = await makeKb();
+  await pushRaw(kb.dir, Array.from({ length: 50 }, (_, n) => floodProposal(n)));
+  const moves = async () =>
+    (await git(kb.dir, "reflog", "show", "--format=%H", "refs/heads/git-kb/proposals")).split("\n")
+      .length;
+  const before = await moves();
+  const rejected = await cli(kb, "review", "reject", "--all", "--why", "flood");
+  equal(rejected.stdout.match(/^Rejected /gm)?.length, 50, show(rejected));
+  equal(await moves(), before + 1, "one move of the branch for them all");
+  deepEqual(await pending(kb), []);
+  equal(await git(kb.dir, "diff", "--name-only", "main", "git-kb/proposals"), "");
+});

@@ -167,10 +167,7 @@ export interface StrayFiles {
  * without trailers pushed after it). Anyone who can push the branch can add such commits.
  */
 export async function strayFiles(kbDir: string, state: ProposalsState): Promise<StrayFiles> {
-  const head = await commitOf(kbDir, "HEAD");
-  const meet = head && state.tip
-    ? (await git(kbDir, ["merge-base", state.tip, head])).stdout.trim()
-    : "";
+  const meet = await meetOf(kbDir, state.tip);
   if (!meet) return { meet, paths: [] };
   const changed =
     (await gitOk(kbDir, ["diff", "--name-only", "--no-renames", "-z", meet, state.tip!]))
@@ -489,11 +486,26 @@ export async function recordResolution(
   record: ProposalRecord,
   resolution: Omit<Resolution, "proposal" | "key">,
 ): Promise<boolean> {
+  return (await recordResolutions(kbDir, [record], resolution)).length === 1;
+}
+
+/**
+ * {@link recordResolution} of each of `records` alike, in one move of the branch (one commit
+ * each), so reviewing thousands of proposals at once reads the branch once, not once each.
+ * Resolves to the records it recorded: not those reviewed already.
+ */
+export async function recordResolutions(
+  kbDir: string,
+  records: readonly ProposalRecord[],
+  resolution: Omit<Resolution, "proposal" | "key">,
+): Promise<ProposalRecord[]> {
   const { result } = await commitToBranch(kbDir, async (state) => {
     // An accept's save may have made it look landed (its file as proposed): still recorded.
-    const reviewed = state.log.resolutions.some((item) => item.proposal === record.commit);
-    if (reviewed || rejectionOf(state.log, record.key)) return { commits: [], result: false };
-    return { commits: [await resolutionCommit(kbDir, state, record, resolution)], result: true };
+    const reviewed = new Set(state.log.resolutions.map((item) => item.proposal));
+    const open = records.filter((record) =>
+      !reviewed.has(record.commit) && !rejectionOf(state.log, record.key)
+    );
+    return { commits: await resolutionCommits(kbDir, state, open, resolution), result: open };
   });
   return result;
 }
@@ -505,51 +517,63 @@ export async function recordResolution(
  */
 export async function settleCopied(kbDir: string): Promise<number> {
   const { result } = await commitToBranch(kbDir, async (state) => {
-    const commits: PlannedCommit[] = [];
-    for (const record of state.copied) {
-      commits.push(await resolutionCommit(kbDir, state, record, { verdict: "accepted" }));
-    }
+    const commits = await resolutionCommits(kbDir, state, state.copied, { verdict: "accepted" });
     return { commits, result: commits.length };
   });
   return result;
 }
 
-/** The commit that records `resolution` of `record`. */
-async function resolutionCommit(
-  kbDir: string,
-  state: ProposalsState,
-  record: ProposalRecord,
-  resolution: Omit<Resolution, "proposal" | "key">,
-): Promise<PlannedCommit> {
-  const message = resolutionMessage(record, {
-    ...resolution,
-    proposal: record.commit,
-    key: record.key,
-  });
-  return { message, change: await restoredFile(kbDir, state, record) };
-}
-
-/** The file of `record` as the branch should hold it once `record` is reviewed. */
-async function restoredFile(
-  kbDir: string,
-  state: ProposalsState,
-  record: ProposalRecord,
-): Promise<FileChange> {
-  const other = state.pending.find((item) =>
-    item.path === record.path && item.commit !== record.commit
-  );
-  if (other) return { path: record.path, blob: await blobAt(kbDir, other.commit, record.path) };
+/** Where the proposals branch (tip `tip`) and the checked-out branch meet; "" when they do not. */
+async function meetOf(kbDir: string, tip: string | undefined): Promise<string> {
   const head = await commitOf(kbDir, "HEAD");
-  const meet = head && state.tip
-    ? (await git(kbDir, ["merge-base", state.tip, head])).stdout.trim()
-    : "";
-  return { path: record.path, blob: meet ? await blobAt(kbDir, meet, record.path) : undefined };
+  return head && tip ? (await git(kbDir, ["merge-base", tip, head])).stdout.trim() : "";
 }
 
-/** The blob at `path` in `rev`, or undefined when there is none. */
-async function blobAt(kbDir: string, rev: string, path: string): Promise<string | undefined> {
-  const found = await git(kbDir, ["rev-parse", "--verify", "--quiet", `${rev}:${path}`]);
-  return found.code === 0 ? found.stdout.trim() : undefined;
+/**
+ * The commits that record `resolution` of each of `records`, each putting its file back as the
+ * branch should hold it once they are all reviewed: the newest pending proposal of that file
+ * not among them, else the file where the branch and the checked-out branch meet.
+ */
+async function resolutionCommits(
+  kbDir: string,
+  state: ProposalsState,
+  records: readonly ProposalRecord[],
+  resolution: Omit<Resolution, "proposal" | "key">,
+): Promise<PlannedCommit[]> {
+  if (!records.length) return [];
+  const resolving = new Set(records.map((record) => record.commit));
+  const meet = await meetOf(kbDir, state.tip);
+  const sources = records.map(({ path }) =>
+    state.pending.find((item) => item.path === path && !resolving.has(item.commit))?.commit ??
+      meet
+  );
+  const blobs = await blobsAt(kbDir, records.map(({ path }, at) => [sources[at], path]));
+  return records.map((record, at) => ({
+    message: resolutionMessage(record, { ...resolution, proposal: record.commit, key: record.key }),
+    change: { path: record.path, blob: blobs[at] },
+  }));
+}
+
+/**
+ * The blob at each `[rev, path]` (a path of a proposal record: no control character), or
+ * undefined where there is none or `rev` is "": one git call for them all.
+ */
+async function blobsAt(
+  kbDir: string,
+  wanted: readonly (readonly [string, string])[],
+): Promise<(string | undefined)[]> {
+  const asked = wanted.filter(([rev]) => rev);
+  const lines = asked.length
+    ? (await gitOk(kbDir, ["cat-file", "--batch-check=%(objectname) %(objecttype)"], {
+      stdin: asked.map(([rev, path]) => `${rev}:${path}\n`).join(""),
+    })).split("\n")
+    : [];
+  let next = 0;
+  return wanted.map(([rev]) => {
+    if (!rev) return undefined;
+    const [name, type] = lines[next++].split(" ");
+    return type === "blob" ? name : undefined;
+  });
 }
 
 /** The blob id git gives `text` (nothing written). */
