@@ -1,6 +1,6 @@
 /**
  * Claude Code PreToolUse hook: the prose judge. Hook JSON on stdin; when the call would
- * publish prose that breaks a kernel rule of the knowledge base, a deny decision on stdout
+ * publish prose that breaks a kernel rule of a configured knowledge base, a deny decision on stdout
  * naming each violation; nothing otherwise. Exit 0 always, and every failure allows: a broken
  * judge never blocks a publish. With `KB_HOOK_DEBUG=1` each run leaves a record (`event:
  * "judge"`) in the knowledge base's debug log.
@@ -17,6 +17,7 @@ import {
   judgeConfig,
   judgedRules,
   judgePrompt,
+  type JudgeRule,
   lintDisabled,
   outputExcerpt,
   parseVerdict,
@@ -88,25 +89,34 @@ function loadJudgeModules() {
     import("../io/judge/model.ts"),
     import("../io/judge/verdict_cache.ts"),
     import("../io/kernel/acceptance.ts"),
+    import("../core/kbs/qualified.ts"),
   ]);
 }
 
 /** Read the kernel rules, consult the cache or the model, and decide. */
 async function judgeProse(pieces: ProsePiece[], trace: JudgeTrace): Promise<string> {
   const [
-    { resolveKb },
+    { resolveKbs },
     { HOOK_TRUST_MS, openIndex },
     { kbCacheDir },
     { askJudgeModel },
     cache,
     { kernelInForce },
+    { qualifyId },
   ] = await loadJudgeModules();
-  const { kbDir } = resolveKb();
+  // Every configured knowledge base's rules apply, as the prompt hook injects them all; with
+  // several, each id names its knowledge base. Verdicts are kept in the default one's cache.
+  const { kbs } = resolveKbs();
+  const kbDir = kbs[0].kbDir;
   trace.kbDir = kbDir;
-  const { reader } = await openIndex(kbDir, { trustStampMs: HOOK_TRUST_MS, hook: true });
-  const rules = judgedRules(
-    kernelInForce(reader.manifest.kernel).map(({ id, title, body }) => ({ id, title, body })),
-  );
+  const inForce: JudgeRule[] = [];
+  for (const kb of kbs) {
+    const { reader } = await openIndex(kb.kbDir, { trustStampMs: HOOK_TRUST_MS, hook: true });
+    for (const { id, title, body } of kernelInForce(reader.manifest.kernel)) {
+      inForce.push({ id: kbs.length > 1 ? qualifyId(kb.name, id) : id, title, body });
+    }
+  }
+  const rules = judgedRules(inForce);
   trace.rules = rules.map((rule) => rule.id);
   if (!rules.length) {
     trace.outcome = "skipped";

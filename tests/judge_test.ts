@@ -91,6 +91,38 @@ Deno.test("prose that breaks a kernel rule is denied with each violation", async
   assert.deepEqual(record.rules, ["kb-c0mw8", "kb-k1rn0"]);
 });
 
+Deno.test("with several knowledge bases, the rules of each are judged, named by their knowledge base", async () => {
+  await using kb = await judgeKb();
+  const team = join(kb.root, "team");
+  await Deno.mkdir(join(team, "entries"), { recursive: true });
+  const rule = {
+    id: "kb-t3am1",
+    title: "Name the ticket in every commit message",
+    body: "Start the subject with the ticket, like OPS-12.",
+  };
+  await Deno.writeTextFile(
+    join(team, "entries", "kb-t3am1-name-the-ticket.md"),
+    `---\nid: ${rule.id}\ntitle: ${rule.title}\ntype: rule\nkernel: true\n` +
+      `created: 2026-01-01\nupdated: 2026-01-01\n---\n${rule.body}\n`,
+  );
+  await acceptKernel(kb.config, await kernelRulesOf(team));
+  await Deno.mkdir(join(kb.config, "git-kb"), { recursive: true });
+  await Deno.writeTextFile(
+    join(kb.config, "git-kb", "config.json"),
+    JSON.stringify({
+      kbs: [{ name: "personal", dir: kb.kbDir }, { name: "team", dir: team }],
+      default: "personal",
+    }),
+  );
+  const env = { ...kb.env };
+  delete env.KB_DIR;
+  assertAllowed(await runJudge(await payload("write-fail"), { env, claude: fakeClaude("pass") }));
+  const [call] = await kb.calls();
+  assert.ok(call.stdin.includes(`team:${rule.id}`), call.stdin);
+  assert.ok(call.stdin.includes(rule.title), call.stdin);
+  assert.ok(call.stdin.includes("personal:kb-k1rn0"), call.stdin);
+});
+
 Deno.test("each tool shape sends its prose, and only its prose, to the model", async () => {
   await using kb = await judgeKb();
   const cases: [string, string[], string[]][] = [

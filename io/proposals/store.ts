@@ -11,6 +11,7 @@
  * @module
  */
 import { EXIT, KbError } from "../../core/exit.ts";
+import { PROPOSALS_BRANCH, PROPOSALS_REF } from "../../core/proposals/branch.ts";
 import { join } from "../../core/path.ts";
 import { gitCommand } from "../../core/shell/quote.ts";
 import { type Entry, parseEntryText, toEntry } from "../../core/entry/entry.ts";
@@ -38,20 +39,6 @@ import { cacheRoot } from "../paths.ts";
 import { ENTRIES_DIR } from "../kb.ts";
 
 export type { Proposal, ProposeOutcome };
-
-/** The branch proposals live on, short name. */
-export const PROPOSALS_BRANCH = "git-kb/proposals";
-
-/**
- * Whether a branch's short name is one git-kb keeps for itself (`git-kb/…`, the proposals
- * branch), never the knowledge base's own branch to save to or come back to.
- */
-export function isGitKbBranch(name: string): boolean {
-  return name.startsWith("git-kb/");
-}
-
-/** The branch proposals live on, full ref. */
-export const PROPOSALS_REF = `refs/heads/${PROPOSALS_BRANCH}`;
 
 /** How many times a writer that lost the race for the branch reads it again and retries. */
 const MAX_ATTEMPTS = 20;
