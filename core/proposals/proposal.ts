@@ -1,0 +1,326 @@
+/**
+ * Proposals: changes to a knowledge base offered for review (by the end-of-session capture, by
+ * the receipts of the prompt hook) and kept out of every prompt until a person accepts them.
+ * This module holds what a proposal is, how one and its review are recorded in a commit message
+ * on the proposals branch (git trailers, read forgivingly), and which proposals are still
+ * pending. Pure: no I/O.
+ *
+ * @module
+ */
+import { contentHash } from "../hash.ts";
+import { parseEntryText } from "../entry/entry.ts";
+
+/** What a proposal would do to the knowledge base. */
+export type ProposalKind = "new" | "edit" | "alias" | "narrow" | "archive";
+
+/** Every {@link ProposalKind}, in the order a listing sorts them. */
+export const PROPOSAL_KINDS: readonly ProposalKind[] = [
+  "new",
+  "edit",
+  "alias",
+  "narrow",
+  "archive",
+];
+
+/** One change offered for review; nothing of it is indexed or injected until accepted. */
+export interface Proposal {
+  kind: ProposalKind;
+  /** The entry id the proposal creates or changes. */
+  entryId: string;
+  /** The whole entry file as it would be after acceptance (the entry contract, written strictly). */
+  markdown: string;
+  /** One line for the reviewer: why this is proposed. */
+  reason: string;
+  /** Where it came from, e.g. "session 3f2a… transcript lines 120-188" or "receipts: shown 9 times, never fetched". */
+  source: string;
+  /**
+   * What makes two proposals the same idea, so a rejected one is not offered again and a pending
+   * one not twice; by default {@link proposalKey} works it out from the kind, entry and text.
+   */
+  key?: string;
+}
+
+/** What {@link Proposal} writing gave for one proposal. */
+export interface ProposeOutcome {
+  /** The proposal as given. */
+  proposal: Proposal;
+  /** Whether it is now a commit on the proposals branch. */
+  written: boolean;
+  /** Why it was not written: a credential, a rejection before, a pending duplicate, a bad entry. */
+  refusal?: string;
+  /** The commit that holds it, when written. */
+  commit?: string;
+}
+
+/** The trailer keys of the commits on the proposals branch. */
+export const TRAILERS = {
+  kind: "Git-Kb-Proposal",
+  entry: "Git-Kb-Entry",
+  path: "Git-Kb-Path",
+  key: "Git-Kb-Key",
+  reason: "Git-Kb-Reason",
+  source: "Git-Kb-Source",
+  accepted: "Git-Kb-Accepted",
+  rejected: "Git-Kb-Rejected",
+  why: "Git-Kb-Why",
+} as const;
+
+/** `text` on one line (every run of whitespace one space), trimmed, for a trailer's value. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+/** Text compared loosely: lowercase, whitespace runs made one space, trimmed. */
+function loose(text: string): string {
+  return oneLine(text).toLowerCase();
+}
+
+/**
+ * The frontmatter line of `field` in an entry file (its first line only), or "" when there is
+ * none or the file has no frontmatter.
+ */
+function fieldLine(markdown: string, field: string): string {
+  const close = markdown.indexOf("\n---", 3);
+  const frontmatter = close < 0 ? "" : markdown.slice(0, close);
+  return frontmatter.split("\n").find((line) => line.startsWith(`${field}:`)) ?? "";
+}
+
+/**
+ * The text of an entry file without what changes on every write of the same idea: the lines
+ * `id:`, `created:` and `updated:`.
+ */
+function withoutStamps(markdown: string): string {
+  return markdown.split("\n").filter((line) => !/^(id|created|updated):/.test(line)).join("\n");
+}
+
+/**
+ * What makes two proposals the same idea, as a short digest. A new entry is its title (a model
+ * rewording the body of a rejected idea must not bring it back); an edit is the entry and its
+ * proposed text, dates aside; an alias, a narrowing or an archiving is the entry and the field it
+ * changes. A proposal's own `key`, when given, is used instead.
+ */
+export function proposalKey(proposal: Proposal): string {
+  const { kind, entryId, markdown } = proposal;
+  let idea: string;
+  if (proposal.key !== undefined) idea = `given:${proposal.key}`;
+  else if (kind === "new") idea = `new:${loose(titleOf(markdown) ?? withoutStamps(markdown))}`;
+  else if (kind === "edit") idea = `edit:${entryId}:${loose(withoutStamps(markdown))}`;
+  else {
+    const field = { alias: "aliases", narrow: "applies_to", archive: "status" }[kind];
+    idea = `${kind}:${entryId}:${loose(fieldLine(markdown, field))}`;
+  }
+  return contentHash(idea);
+}
+
+/** The title of an entry file, when its frontmatter parses and has one. */
+export function titleOf(markdown: string): string | undefined {
+  try {
+    const title = parseEntryText(markdown, "proposal").fields.title;
+    return typeof title === "string" ? title : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The message of the commit that records `proposal`, its entry file at `path`. */
+export function proposalMessage(proposal: Proposal, path: string): string {
+  const title = oneLine(titleOf(proposal.markdown) ?? path);
+  return [
+    `kb proposal: ${proposal.kind} ${proposal.entryId}: ${title}`.slice(0, 200),
+    "",
+    oneLine(proposal.reason) || "(no reason given)",
+    "",
+    `${TRAILERS.kind}: ${proposal.kind}`,
+    `${TRAILERS.entry}: ${proposal.entryId}`,
+    `${TRAILERS.path}: ${path}`,
+    `${TRAILERS.key}: ${proposalKey(proposal)}`,
+    `${TRAILERS.reason}: ${oneLine(proposal.reason)}`,
+    `${TRAILERS.source}: ${oneLine(proposal.source)}`,
+    "",
+  ].join("\n");
+}
+
+/** How a review ended a proposal. */
+export type Verdict = "accepted" | "rejected";
+
+/** What a review of one proposal recorded. */
+export interface Resolution {
+  /** Accepted (saved to the knowledge base) or rejected. */
+  verdict: Verdict;
+  /** The proposal's commit. */
+  proposal: string;
+  /** The proposal's key ({@link proposalKey}). */
+  key: string;
+  /** The reviewer's words, when given. */
+  why?: string;
+}
+
+/** The message of the commit that records `resolution` of the proposal `record`. */
+export function resolutionMessage(record: ProposalRecord, resolution: Resolution): string {
+  const why = oneLine(resolution.why ?? "");
+  const trailer = resolution.verdict === "accepted" ? TRAILERS.accepted : TRAILERS.rejected;
+  return [
+    `kb review: ${resolution.verdict} ${record.kind} ${record.entryId}: ${oneLine(record.title)}`
+      .slice(0, 200),
+    "",
+    ...why ? [why, ""] : [],
+    `${trailer}: ${resolution.proposal}`,
+    `${TRAILERS.entry}: ${record.entryId}`,
+    `${TRAILERS.path}: ${record.path}`,
+    `${TRAILERS.key}: ${resolution.key}`,
+    ...why ? [`${TRAILERS.why}: ${why}`] : [],
+    "",
+  ].join("\n");
+}
+
+/** A proposal as its commit on the proposals branch records it. */
+export interface ProposalRecord {
+  /** The commit. */
+  commit: string;
+  /** When it was made, ISO 8601. */
+  date: string;
+  kind: ProposalKind;
+  entryId: string;
+  /** The entry file's path in the knowledge base. */
+  path: string;
+  key: string;
+  reason: string;
+  source: string;
+  /** The subject's title part: the entry's title when the proposal was written. */
+  title: string;
+}
+
+/** A review recorded on the proposals branch. */
+export interface ResolutionRecord extends Resolution {
+  /** The commit that recorded it. */
+  commit: string;
+  /** When, ISO 8601. */
+  date: string;
+}
+
+/** One commit of the proposals branch as `git log` gives it. */
+export interface LoggedCommit {
+  commit: string;
+  /** Author date, ISO 8601. */
+  date: string;
+  /** The whole message. */
+  message: string;
+}
+
+/** The trailers of a message: the last `Key: value` of each key. */
+function trailersOf(message: string): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const line of message.split("\n")) {
+    const match = /^(Git-Kb-[A-Za-z]+): (.*)$/.exec(line.trim());
+    if (match) found.set(match[1], match[2].trim());
+  }
+  return found;
+}
+
+/** A proposal's record, read from its commit; undefined for any other commit. */
+export function readProposal(logged: LoggedCommit): ProposalRecord | undefined {
+  const trailers = trailersOf(logged.message);
+  const kind = trailers.get(TRAILERS.kind) as ProposalKind | undefined;
+  const entryId = trailers.get(TRAILERS.entry);
+  const path = trailers.get(TRAILERS.path);
+  const key = trailers.get(TRAILERS.key);
+  if (!kind || !PROPOSAL_KINDS.includes(kind) || !entryId || !path || !key) return undefined;
+  const subject = logged.message.split("\n")[0];
+  const prefix = `kb proposal: ${kind} ${entryId}: `;
+  return {
+    commit: logged.commit,
+    date: logged.date,
+    kind,
+    entryId,
+    path,
+    key,
+    reason: trailers.get(TRAILERS.reason) ?? "",
+    source: trailers.get(TRAILERS.source) ?? "",
+    title: subject.startsWith(prefix) ? subject.slice(prefix.length) : subject,
+  };
+}
+
+/** A review's record, read from its commit; undefined for any other commit. */
+export function readResolution(logged: LoggedCommit): ResolutionRecord | undefined {
+  const trailers = trailersOf(logged.message);
+  const key = trailers.get(TRAILERS.key);
+  const accepted = trailers.get(TRAILERS.accepted);
+  const rejected = trailers.get(TRAILERS.rejected);
+  const proposal = accepted ?? rejected;
+  if (!key || !proposal) return undefined;
+  return {
+    verdict: accepted ? "accepted" : "rejected",
+    proposal,
+    key,
+    why: trailers.get(TRAILERS.why),
+    commit: logged.commit,
+    date: logged.date,
+  };
+}
+
+/** The review history of the proposals branch: every proposal and every review, read once. */
+export interface ProposalLog {
+  /** Proposals, newest first. */
+  proposals: ProposalRecord[];
+  /** Reviews, newest first. */
+  resolutions: ResolutionRecord[];
+}
+
+/** Read the commits of the proposals branch (any order) into a {@link ProposalLog}. */
+export function readLog(commits: readonly LoggedCommit[]): ProposalLog {
+  const proposals: ProposalRecord[] = [];
+  const resolutions: ResolutionRecord[] = [];
+  for (const logged of commits) {
+    const proposal = readProposal(logged);
+    if (proposal) proposals.push(proposal);
+    const resolution = proposal ? undefined : readResolution(logged);
+    if (resolution) resolutions.push(resolution);
+  }
+  const newestFirst = (a: { date: string }, b: { date: string }) => b.date.localeCompare(a.date);
+  return { proposals: proposals.sort(newestFirst), resolutions: resolutions.sort(newestFirst) };
+}
+
+/** The rejection of `key`, when a review rejected a proposal with that key. */
+export function rejectionOf(log: ProposalLog, key: string): ResolutionRecord | undefined {
+  return log.resolutions.find((record) => record.verdict === "rejected" && record.key === key);
+}
+
+/**
+ * The proposals still waiting for a review: not reviewed, not rejected under their key, and not
+ * landed (`landed` holds the commits of proposals already in the knowledge base's branch: merged
+ * on the host, or their text there as proposed). A key proposed twice is pending once, the newest.
+ */
+export function pendingProposals(
+  log: ProposalLog,
+  landed: ReadonlySet<string>,
+): ProposalRecord[] {
+  const reviewed = new Set(log.resolutions.map((record) => record.proposal));
+  const seen = new Set<string>();
+  return log.proposals.filter((record) => {
+    if (seen.has(record.key)) return false;
+    seen.add(record.key);
+    return !reviewed.has(record.commit) && !landed.has(record.commit) &&
+      !rejectionOf(log, record.key);
+  });
+}
+
+/**
+ * Which of `proposals` names `wanted`: a commit (a unique prefix of at least 4 hex digits) or an
+ * entry id (when one pending proposal alone is for it). An error message when none or several.
+ */
+export function findProposal(
+  proposals: readonly ProposalRecord[],
+  wanted: string,
+): ProposalRecord | string {
+  const byCommit = /^[0-9a-f]{4,40}$/.test(wanted)
+    ? proposals.filter((record) => record.commit.startsWith(wanted))
+    : [];
+  const matches = byCommit.length
+    ? byCommit
+    : proposals.filter((record) => record.entryId === wanted);
+  if (matches.length === 1) return matches[0];
+  if (!matches.length) return `no pending proposal ${wanted}`;
+  return `${wanted} names ${matches.length} pending proposals (${
+    matches.map((record) => record.commit.slice(0, 12)).join(", ")
+  }); name one by its commit`;
+}

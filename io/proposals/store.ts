@@ -1,0 +1,450 @@
+/**
+ * Where proposals live: commits on the knowledge base's branch `git-kb/proposals`, each putting
+ * the proposed entry file at its real path, so merging that branch on a git host accepts them
+ * like a pull request; each review (accepted or rejected) is a commit there too, whose trailers
+ * record it and whose tree takes the reviewed file back out, so a merge brings in nothing
+ * already decided. Everything is written with git plumbing (a temporary index, `hash-object`,
+ * `commit-tree`, `update-ref` with the old value checked): the user's work tree, index and
+ * checked-out branch are never touched, and a writer that loses a race to another reads the
+ * branch again and retries, so no proposal is lost.
+ *
+ * @module
+ */
+import { join } from "../../core/path.ts";
+import { type Entry, parseEntryText, toEntry } from "../../core/entry/entry.ts";
+import { entryFileName } from "../../core/entry/edit.ts";
+import { idFromPath } from "../../core/entry/identity.ts";
+import { describeSecret, entrySecrets } from "../../core/entry/secrets.ts";
+import { findSecrets, SECRET_LABELS } from "../../core/text/secrets.ts";
+import { displaySafe } from "../../core/text/display.ts";
+import {
+  type LoggedCommit,
+  pendingProposals,
+  type Proposal,
+  proposalKey,
+  type ProposalLog,
+  proposalMessage,
+  type ProposalRecord,
+  type ProposeOutcome,
+  readLog,
+  rejectionOf,
+  type Resolution,
+  resolutionMessage,
+} from "../../core/proposals/proposal.ts";
+import { commitIdentity, git, gitOk } from "../git.ts";
+import { cacheRoot } from "../paths.ts";
+import { ENTRIES_DIR } from "../kb.ts";
+
+export type { Proposal, ProposeOutcome };
+
+/** The branch proposals live on, short name. */
+export const PROPOSALS_BRANCH = "git-kb/proposals";
+
+/** The branch proposals live on, full ref. */
+export const PROPOSALS_REF = `refs/heads/${PROPOSALS_BRANCH}`;
+
+/** How many times a writer that lost the race for the branch reads it again and retries. */
+const MAX_ATTEMPTS = 20;
+
+/** The id git gives "no object": an `update-ref` old value meaning the ref must not exist. */
+const NO_COMMIT = "0".repeat(40);
+
+/** Raised when the proposals branch could not be written; names the cause and a next step. */
+export class ProposalStoreError extends Error {
+  /** The exit code a command ends with. */
+  readonly exitCode = 1;
+  constructor(message: string) {
+    super(message);
+    this.name = "ProposalStoreError";
+  }
+}
+
+/** The commit `rev` names, or undefined when it names none. */
+async function commitOf(kbDir: string, rev: string): Promise<string | undefined> {
+  const found = await git(kbDir, ["rev-parse", "--verify", "--quiet", `${rev}^{commit}`]);
+  return found.code === 0 ? found.stdout.trim() : undefined;
+}
+
+/** The tip of the proposals branch, or undefined before the first proposal. */
+export function proposalsTip(kbDir: string): Promise<string | undefined> {
+  return commitOf(kbDir, PROPOSALS_REF);
+}
+
+/** Every proposal and review recorded on the proposals branch (tip `tip`). */
+async function logOf(kbDir: string, tip: string | undefined): Promise<ProposalLog> {
+  if (!tip) return readLog([]);
+  const listing = await gitOk(kbDir, [
+    "log",
+    "--format=%H%x00%aI%x00%B%x1e",
+    "--extended-regexp",
+    "--grep=^Git-Kb-(Proposal|Accepted|Rejected):",
+    tip,
+  ]);
+  const commits: LoggedCommit[] = listing.split("\x1e").map((item) => item.trim()).filter(Boolean)
+    .map((item) => {
+      const [commit, date, message] = item.split("\0");
+      return { commit, date, message: message ?? "" };
+    });
+  return readLog(commits);
+}
+
+/**
+ * The commits of `records` whose proposal is already in the knowledge base's checked-out branch:
+ * merged into it (on a host, or by hand), or its file there exactly as proposed (a squash merge,
+ * an accept that changed nothing).
+ */
+async function landedCommits(
+  kbDir: string,
+  tip: string,
+  records: readonly ProposalRecord[],
+): Promise<Set<string>> {
+  const head = await commitOf(kbDir, "HEAD");
+  if (!head || !records.length) return new Set();
+  const unmerged = new Set(
+    (await gitOk(kbDir, ["rev-list", `${head}..${tip}`])).split("\n").filter(Boolean),
+  );
+  const blobs = (await gitOk(kbDir, ["cat-file", "--batch-check=%(objectname)"], {
+    stdin: records.map(({ commit, path }) => `${commit}:${path}\n${head}:${path}\n`).join(""),
+  })).split("\n");
+  return new Set(
+    records.filter(({ commit }, at) => !unmerged.has(commit) || blobs[2 * at] === blobs[2 * at + 1])
+      .map(({ commit }) => commit),
+  );
+}
+
+/** The proposals branch as a writer or a reviewer sees it. */
+export interface ProposalsState {
+  /** The branch's tip; undefined before the first proposal. */
+  tip?: string;
+  /** Every proposal and review on it. */
+  log: ProposalLog;
+  /** The proposals waiting for a review, newest first. */
+  pending: ProposalRecord[];
+}
+
+/** The proposals branch read: its log and what is pending. */
+export async function readProposals(kbDir: string): Promise<ProposalsState> {
+  const tip = await proposalsTip(kbDir);
+  const log = await logOf(kbDir, tip);
+  const pending = tip ? pendingProposals(log, await landedCommits(kbDir, tip, log.proposals)) : [];
+  return { tip, log, pending };
+}
+
+/** The text of `path` at `rev`, or undefined when it has none there. */
+export async function fileAt(
+  kbDir: string,
+  rev: string,
+  path: string,
+): Promise<string | undefined> {
+  const found = await git(kbDir, ["cat-file", "blob", `${rev}:${path}`]);
+  return found.code === 0 ? found.stdout : undefined;
+}
+
+/** The entry files committed on the checked-out branch, id → path. */
+async function committedEntries(kbDir: string): Promise<Map<string, string>> {
+  const head = await commitOf(kbDir, "HEAD");
+  const ids = new Map<string, string>();
+  if (!head) return ids;
+  const listing = await gitOk(kbDir, [
+    "ls-tree",
+    "-r",
+    "-z",
+    "--name-only",
+    head,
+    "--",
+    ENTRIES_DIR,
+  ]);
+  for (const path of listing.split("\0").filter((item) => item.endsWith(".md"))) {
+    const id = idFromPath(path);
+    if (id && !ids.has(id)) ids.set(id, path);
+  }
+  return ids;
+}
+
+/** Every credential in the free text of a proposal, in words ("a GitHub token (ghp_…AB) in its reason"). */
+function freeTextSecrets(proposal: Proposal): string[] {
+  return (["reason", "source"] as const).flatMap((field) =>
+    findSecrets(proposal[field]).map(({ kind, masked }) =>
+      `${SECRET_LABELS[kind]} (${masked}) in its ${field}`
+    )
+  );
+}
+
+/** A proposal checked and placed: the entry it holds and the path its file goes to. */
+interface Placed {
+  proposal: Proposal;
+  path: string;
+  key: string;
+}
+
+/**
+ * The path of `proposal`'s entry file, or why it cannot be proposed: an entry that breaks the
+ * contract, one whose id is not the proposal's, one holding a credential (the save pipeline's
+ * own scanner, field by field), a new entry whose id is taken, a change of an entry that is not
+ * there.
+ */
+function place(proposal: Proposal, committed: ReadonlyMap<string, string>): Placed | string {
+  const secrets = freeTextSecrets(proposal);
+  let entry: Entry | undefined;
+  let problems: string[] = [];
+  try {
+    const read = toEntry(parseEntryText(proposal.markdown, `proposal for ${proposal.entryId}`));
+    entry = read.entry;
+    problems = read.problems.map(({ field, message }) => `${field}: ${message}`);
+  } catch (error) {
+    problems = [error instanceof Error ? error.message : String(error)];
+    secrets.push(
+      ...findSecrets(proposal.markdown).map(({ kind, masked }) =>
+        `${SECRET_LABELS[kind]} (${masked}) in its text`
+      ),
+    );
+  }
+  const existing = committed.get(proposal.entryId);
+  const path = proposal.kind === "new" || !existing
+    ? `${ENTRIES_DIR}/${entry ? entryFileName(entry) : `${proposal.entryId}.md`}`
+    : existing;
+  if (entry) secrets.push(...entrySecrets(entry).map((secret) => describeSecret(secret, path)));
+  if (secrets.length) {
+    return `it holds ${secrets.join(", ")}; a credential proposed here would be pushed with the ` +
+      "proposals branch and stay in the history of every clone, so it is never written";
+  }
+  if (!entry || problems.length) return `its entry is not valid: ${problems.join("; ")}`;
+  if (entry.id !== proposal.entryId) {
+    return `its entry's id is ${entry.id}, not the proposal's ${proposal.entryId}`;
+  }
+  if (proposal.kind === "new" && existing) {
+    return `${proposal.entryId} is already an entry (${existing}); propose an edit of it instead`;
+  }
+  if (proposal.kind !== "new" && !existing) {
+    return `there is no entry ${proposal.entryId} to change (a ${proposal.kind} proposal needs one)`;
+  }
+  return { proposal, path, key: proposalKey(proposal) };
+}
+
+/** A temporary index file of git's, for building trees without touching the user's index. */
+async function withTemporaryIndex<T>(use: (env: Record<string, string>) => Promise<T>): Promise<T> {
+  const dir = await Deno.makeTempDir({ dir: cacheRoot(), prefix: "proposal-index-" });
+  try {
+    return await use({ GIT_INDEX_FILE: join(dir, "index") });
+  } finally {
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+}
+
+/** One file change of a commit built on the proposals branch: a blob at a path, or none. */
+interface FileChange {
+  path: string;
+  /** The file's text; undefined removes the path. */
+  text?: string;
+  /** The blob to put there instead of `text`. */
+  blob?: string;
+}
+
+/** One commit to add on the proposals branch. */
+interface PlannedCommit {
+  message: string;
+  change: FileChange;
+}
+
+/**
+ * Commit `commits` one after another on top of `parent` (none: a first, parentless commit), with
+ * a temporary index; returns each new commit, the last being the new tip.
+ */
+async function buildCommits(
+  kbDir: string,
+  parent: string | undefined,
+  commits: readonly PlannedCommit[],
+): Promise<string[]> {
+  const { args: identity } = await commitIdentity(kbDir);
+  return await withTemporaryIndex(async (env) => {
+    await gitOk(kbDir, parent ? ["read-tree", parent] : ["read-tree", "--empty"], { env });
+    const made: string[] = [];
+    let base = parent;
+    for (const { message, change } of commits) {
+      const blob = change.blob ??
+        (change.text === undefined ? undefined : (await gitOk(kbDir, [
+          "hash-object",
+          "-w",
+          "--stdin",
+        ], { stdin: change.text })).trim());
+      const update = blob
+        ? ["update-index", "--add", "--cacheinfo", `100644,${blob},${change.path}`]
+        : ["update-index", "--force-remove", "--", change.path];
+      await gitOk(kbDir, update, { env });
+      const tree = (await gitOk(kbDir, ["write-tree"], { env })).trim();
+      const parents = base ? ["-p", base] : [];
+      base = (await gitOk(kbDir, [...identity, "commit-tree", tree, ...parents, "-F", "-"], {
+        stdin: message,
+      })).trim();
+      made.push(base);
+    }
+    return made;
+  });
+}
+
+/**
+ * Move the proposals branch from `old` (undefined: it must not exist yet) to `next`, only if it
+ * is still at `old`; false when another writer moved it first.
+ */
+async function moveBranch(kbDir: string, next: string, old: string | undefined): Promise<boolean> {
+  const moved = await git(kbDir, [
+    "update-ref",
+    "-m",
+    "git-kb: proposals",
+    PROPOSALS_REF,
+    next,
+    old ?? NO_COMMIT,
+  ]);
+  return moved.code === 0;
+}
+
+/** A little while, longer on each attempt and never the same for two writers. */
+function backoff(attempt: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * (attempt + 1)));
+}
+
+/** Refuse to move a branch that is checked out: its work tree would no longer match it. */
+async function assertNotCheckedOut(kbDir: string): Promise<void> {
+  const head = await git(kbDir, ["symbolic-ref", "-q", "HEAD"]);
+  if (head.stdout.trim() === PROPOSALS_REF) {
+    throw new ProposalStoreError(
+      `${kbDir} has the proposals branch ${PROPOSALS_BRANCH} checked out, which git-kb writes ` +
+        `on its own; switch back to your branch: git -C ${kbDir} switch -`,
+    );
+  }
+}
+
+/**
+ * The commit new proposals go on: the branch's tip, or (the branch merged into the checked-out
+ * branch, or not there yet) the checked-out branch's, so the branch starts from what is saved.
+ */
+async function baseFor(kbDir: string, tip: string | undefined): Promise<string | undefined> {
+  const head = await commitOf(kbDir, "HEAD");
+  if (!tip) return head;
+  if (!head) return tip;
+  const merged = await git(kbDir, ["merge-base", "--is-ancestor", tip, head]);
+  return merged.code === 0 ? head : tip;
+}
+
+/**
+ * Add commits to the proposals branch: `plan` sees the branch as it is and says what to commit
+ * (nothing: leave it); the branch moves only if no one moved it meanwhile, else the whole round
+ * runs again on what the other writer left. Returns what `plan` returned last and the commits.
+ */
+async function commitToBranch<T>(
+  kbDir: string,
+  plan: (state: ProposalsState) => Promise<{ commits: PlannedCommit[]; result: T }>,
+): Promise<{ result: T; made: string[] }> {
+  await assertNotCheckedOut(kbDir);
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const state = await readProposals(kbDir);
+    const { commits, result } = await plan(state);
+    if (!commits.length) return { result, made: [] };
+    const made = await buildCommits(kbDir, await baseFor(kbDir, state.tip), commits);
+    if (await moveBranch(kbDir, made.at(-1)!, state.tip)) return { result, made };
+    await backoff(attempt);
+  }
+  throw new ProposalStoreError(
+    `the proposals branch ${PROPOSALS_BRANCH} of ${kbDir} kept moving while git-kb wrote to it ` +
+      `(${MAX_ATTEMPTS} tries); nothing was written, run the command again`,
+  );
+}
+
+/**
+ * Writes proposals as commits on the knowledge base's proposals branch (never the checked-out
+ * branch); refuses (per proposal, with the reason) one holding a credential, one already
+ * rejected, one that duplicates a pending proposal.
+ */
+export async function propose(kbDir: string, proposals: Proposal[]): Promise<ProposeOutcome[]> {
+  const committed = await committedEntries(kbDir);
+  const placed = proposals.map((proposal) => place(proposal, committed));
+  const { result: outcomes, made } = await commitToBranch(kbDir, (state) => {
+    const pendingKeys = new Map(state.pending.map((record) => [record.key, record]));
+    const writing = new Set<string>();
+    const outcomes: ProposeOutcome[] = [];
+    const commits: PlannedCommit[] = [];
+    placed.forEach((item, at) => {
+      const proposal = proposals[at];
+      if (typeof item === "string") {
+        outcomes.push({ proposal, written: false, refusal: item });
+        return;
+      }
+      const rejected = rejectionOf(state.log, item.key);
+      const twin = pendingKeys.get(item.key);
+      const refusal = rejected
+        ? `the same proposal was rejected on ${rejected.date.slice(0, 10)}` +
+          (rejected.why ? ` (${displaySafe(rejected.why)})` : "") +
+          "; a rejected proposal is not offered again"
+        : twin
+        ? `it duplicates the pending proposal ${twin.commit.slice(0, 12)} (${twin.kind} ` +
+          `${twin.entryId})`
+        : writing.has(item.key)
+        ? "it duplicates another proposal given with it"
+        : undefined;
+      if (refusal) {
+        outcomes.push({ proposal, written: false, refusal });
+        return;
+      }
+      writing.add(item.key);
+      outcomes.push({ proposal, written: true });
+      commits.push({
+        message: proposalMessage(proposal, item.path),
+        change: { path: item.path, text: proposal.markdown },
+      });
+    });
+    return Promise.resolve({ commits, result: outcomes });
+  });
+  let next = 0;
+  for (const outcome of outcomes) if (outcome.written) outcome.commit = made[next++];
+  return outcomes;
+}
+
+/**
+ * Record the review of `record` on the proposals branch: a commit whose trailers say
+ * accepted or rejected (shared through the remote with the branch) and whose tree puts the
+ * entry file back as the branch found it (the newest other pending proposal of the same file,
+ * else the file where the branch and the checked-out branch meet), so merging the branch on a
+ * host brings nothing already reviewed. Nothing is written when it is no longer pending.
+ */
+export async function recordResolution(
+  kbDir: string,
+  record: ProposalRecord,
+  resolution: Omit<Resolution, "proposal" | "key">,
+): Promise<boolean> {
+  const { result } = await commitToBranch(kbDir, async (state) => {
+    if (!state.pending.some((item) => item.commit === record.commit)) {
+      return { commits: [], result: false };
+    }
+    const change = await restoredFile(kbDir, state, record);
+    const message = resolutionMessage(record, {
+      ...resolution,
+      proposal: record.commit,
+      key: record.key,
+    });
+    return { commits: [{ message, change }], result: true };
+  });
+  return result;
+}
+
+/** The file of `record` as the branch should hold it once `record` is reviewed. */
+async function restoredFile(
+  kbDir: string,
+  state: ProposalsState,
+  record: ProposalRecord,
+): Promise<FileChange> {
+  const other = state.pending.find((item) =>
+    item.path === record.path && item.commit !== record.commit
+  );
+  if (other) return { path: record.path, blob: await blobAt(kbDir, other.commit, record.path) };
+  const head = await commitOf(kbDir, "HEAD");
+  const meet = head && state.tip
+    ? (await git(kbDir, ["merge-base", state.tip, head])).stdout.trim()
+    : "";
+  return { path: record.path, blob: meet ? await blobAt(kbDir, meet, record.path) : undefined };
+}
+
+/** The blob at `path` in `rev`, or undefined when there is none. */
+async function blobAt(kbDir: string, rev: string, path: string): Promise<string | undefined> {
+  const found = await git(kbDir, ["rev-parse", "--verify", "--quiet", `${rev}:${path}`]);
+  return found.code === 0 ? found.stdout.trim() : undefined;
+}
