@@ -274,6 +274,25 @@ export const HOOKS = {
       return () => runSessionStartHook("kernel");
     },
   },
+  capture: {
+    module: "hooks/capture.ts",
+    profile: "handoff",
+    summary: "at a session's end or compaction, when it fixed something, start the capture " +
+      "of proposals in the background",
+    load: async () => {
+      const [{ runCaptureHook }, { startHookDetached }] = await Promise.all([
+        import("../hooks/capture.ts"),
+        import("./self_cli.ts"),
+      ]);
+      return () => runCaptureHook((request) => startHookDetached("capture-worker", request));
+    },
+  },
+  "capture-worker": {
+    module: "hooks/capture_worker.ts",
+    profile: "capture",
+    summary: "distil a session's lessons into proposals for review (started by the capture hook)",
+    load: async () => (await import("../hooks/capture_worker.ts")).runCaptureWorker,
+  },
 } as const satisfies Record<string, HookEntry>;
 
 /** A command's name. */

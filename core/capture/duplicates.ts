@@ -129,6 +129,7 @@ export function withCapturedMaterial(
   const material = candidate.body.trim();
   if (existing.body.includes(material)) return undefined;
   const tags = [...new Set([...existing.tags, ...candidate.tags])].slice(0, LIMITS.maxListItems);
-  const body = `${existing.body.trimEnd()}\n\n## Seen again in a session (${date})\n\n${material}\n`;
+  const body =
+    `${existing.body.trimEnd()}\n\n## Seen again in a session (${date})\n\n${material}\n`;
   return { ...existing, tags, body, updated: date };
 }

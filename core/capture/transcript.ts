@@ -61,7 +61,14 @@ function recordTurns(record: Record<string, unknown>, line: number): Turn[] {
       turns.push({ line, role, kind: "text", text: block.text });
     } else if (block.type === "tool_use" && typeof block.name === "string") {
       const callId = typeof block.id === "string" ? block.id : undefined;
-      turns.push({ line, role, kind: "tool_use", text: toolInput(block.input), tool: block.name, callId });
+      turns.push({
+        line,
+        role,
+        kind: "tool_use",
+        text: toolInput(block.input),
+        tool: block.name,
+        callId,
+      });
     } else if (block.type === "tool_result") {
       const callId = typeof block.tool_use_id === "string" ? block.tool_use_id : undefined;
       turns.push({
@@ -161,30 +168,44 @@ export function findLessons(turns: readonly Turn[]): Lesson[] {
 export const EXCERPT_LIMITS = { chars: 24_000, turnChars: 1_500, before: 8, after: 2 };
 
 function clipTurn(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)} [… ${text.length - max} more characters]`;
+  return text.length <= max
+    ? text
+    : `${text.slice(0, max)} [… ${text.length - max} more characters]`;
 }
 
-/** One turn as a line of the excerpt: `L120 assistant Bash: deno test`. */
+/**
+ * One turn as a line of the excerpt, `L120 assistant Bash call: deno test`: credentials masked
+ * first, then clipped, so that no clip leaves part of a credential unrecognised.
+ */
 function turnLine(turn: Turn, max: number): string {
   const what = turn.kind === "tool_use"
     ? ` ${turn.tool} call`
     : turn.kind === "tool_result"
     ? ` ${turn.tool ?? "tool"} ${turn.failed ? "FAILED" : "result"}`
     : "";
-  return `L${turn.line} ${turn.role}${what}: ${clipTurn(turn.text.trim(), max)}`;
+  return `L${turn.line} ${turn.role}${what}: ${clipTurn(scrubSecrets(turn.text.trim()), max)}`;
+}
+
+/** An excerpt for the model, and the transcript lines it spans. */
+export interface Excerpt {
+  /** The turns, one a line, each starting with its transcript line (`L120`). */
+  text: string;
+  /** The first and last transcript line shown. */
+  first: number;
+  last: number;
 }
 
 /**
  * The turns around `lessons` (a few before each, a couple after), each on its line with its
  * transcript line number, clipped, with every credential masked (`scrubSecrets`) before the text
- * leaves this machine; at most {@link EXCERPT_LIMITS}`.chars`, the latest lessons kept first when
- * they do not all fit.
+ * leaves this machine; at most {@link EXCERPT_LIMITS}`.chars`, the latest turns kept when they do
+ * not all fit. A gap between the parts shown is marked `[…]`.
  */
 export function lessonExcerpt(
   turns: readonly Turn[],
   lessons: readonly Lesson[],
   limits = EXCERPT_LIMITS,
-): string {
+): Excerpt {
   const wanted = new Set<number>();
   for (const lesson of lessons) {
     const first = turns.findIndex((turn) => turn.line >= lesson.from);
@@ -193,13 +214,20 @@ export function lessonExcerpt(
     last = Math.min(turns.length - 1, last + limits.after);
     for (let index = Math.max(0, first - limits.before); index <= last; index++) wanted.add(index);
   }
-  const lines: string[] = [];
+  const kept: number[] = [];
   let used = 0;
   for (const index of [...wanted].sort((a, b) => b - a)) {
-    const line = scrubSecrets(turnLine(turns[index], limits.turnChars));
-    if (used + line.length + 1 > limits.chars) break;
-    lines.unshift(line);
-    used += line.length + 1;
+    const size = turnLine(turns[index], limits.turnChars).length + 1;
+    if (used + size > limits.chars) break;
+    kept.unshift(index);
+    used += size;
   }
-  return lines.join("\n");
+  const lines = kept.map((index, at) =>
+    (at > 0 && kept[at - 1] !== index - 1 ? "[…]\n" : "") + turnLine(turns[index], limits.turnChars)
+  );
+  return {
+    text: lines.join("\n"),
+    first: kept.length ? turns[kept[0]].line : 0,
+    last: kept.length ? turns[kept.at(-1)!].line : 0,
+  };
 }

@@ -1,0 +1,98 @@
+/**
+ * Claude Code SessionEnd and PreCompact hook: when the session taught something (a command that
+ * failed and then worked, a fix the user confirmed), hand the capture of it to a process of its
+ * own (hooks/capture_worker.ts) and return at once. The decision is cheap: the last 256 KiB of
+ * the transcript not read by an earlier capture of the session, read once, no model. An empty or
+ * purely conversational session starts nothing. Prints nothing; exit 0 always; with
+ * `KB_HOOK_DEBUG=1` each run leaves a record (`event: "capture"`). See spec/capture.md.
+ *
+ * @module
+ */
+import { CAPTURE_MARKER, captureDisabled } from "../core/capture/candidates.ts";
+import { findLessons, transcriptTurns } from "../core/capture/transcript.ts";
+import { errorSummary, type HookPayload, textField } from "../core/hook/payload.ts";
+import { JUDGE_MARKER } from "../core/judge/verdict.ts";
+import { configSetting, resolveKb } from "../io/config.ts";
+import { readCaptureState } from "../io/capture/session_state.ts";
+import { TRANSCRIPT_TAIL_BYTES } from "../io/capture/run.ts";
+import { readTranscriptTail } from "../io/capture/transcript_file.ts";
+import { appendDebugRecord } from "../io/hook/debug_log.ts";
+import { runHookOnStdio } from "../io/hook/stdin.ts";
+import { kbCacheDir } from "../io/paths.ts";
+
+/** The largest stdin accepted; a SessionEnd or PreCompact payload is a few hundred bytes. */
+const MAX_INPUT_BYTES = 1024 * 1024;
+
+/** The events capture runs on. */
+const EVENTS = new Set(["SessionEnd", "PreCompact"]);
+
+/** Starts the capture worker with the request on its stdin, detached (app/self_cli.ts). */
+export type HandOff = (request: string) => Promise<void>;
+
+/** An environment variable, or undefined when unset or not readable under the granted flags. */
+function env(name: string): string | undefined {
+  try {
+    return Deno.env.get(name);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the run decided and why: the debug record. */
+interface HookTrace {
+  outcome: "skipped" | "handed-off" | "error";
+  reason: string;
+  event?: string;
+  kbDir?: string;
+  session?: string;
+}
+
+/** Decide on the payload; hand the work off when the session taught something. */
+async function decide(payload: HookPayload, handOff: HandOff, trace: HookTrace): Promise<string> {
+  const event = textField(payload, "hook_event_name") ?? "";
+  trace.event = event;
+  const session = textField(payload, "session_id");
+  const transcript = typeof payload.transcript_path === "string" ? payload.transcript_path : "";
+  if (!EVENTS.has(event)) return trace.reason = `not a capture event: ${event || "none"}`, "";
+  if (!session || !transcript) return trace.reason = "no session_id or transcript_path", "";
+  trace.session = session;
+  if (captureDisabled(env("GIT_KB_CAPTURE"), configSetting("capture"))) {
+    return trace.reason = "capture is off (GIT_KB_CAPTURE or the config's capture: false)", "";
+  }
+  const { kbDir } = resolveKb();
+  trace.kbDir = kbDir;
+  const { covered } = readCaptureState(kbCacheDir(kbDir), session);
+  const part = await readTranscriptTail(transcript, TRANSCRIPT_TAIL_BYTES, { after: covered });
+  if (!findLessons(transcriptTurns(part.text)).length) {
+    return trace.reason = "nothing learned: no failure that was then fixed", "";
+  }
+  await handOff(JSON.stringify({ session, transcript, event }));
+  trace.outcome = "handed-off";
+  trace.reason = "a failure that was then fixed";
+  return "";
+}
+
+/**
+ * Run the hook on this process's stdin; `handOff` starts the worker. Never throws, prints
+ * nothing. Inside a model call of git-kb's own (the judge's or the capture's) it returns at once.
+ */
+export async function runCaptureHook(handOff: HandOff): Promise<void> {
+  if (env(CAPTURE_MARKER) === "1" || env(JUDGE_MARKER) === "1") return;
+  const started = performance.now();
+  const trace: HookTrace = { outcome: "skipped", reason: "" };
+  await runHookOnStdio(MAX_INPUT_BYTES, (payload) => decide(payload, handOff, trace), (error) => {
+    trace.outcome = "error";
+    trace.reason = errorSummary(error);
+  });
+  try {
+    appendDebugRecord(trace.kbDir, {
+      event: "capture",
+      stage: "hook",
+      hook_event: trace.event ?? null,
+      session: trace.session ?? null,
+      outcome: trace.outcome,
+      reason: trace.reason,
+      ms: Number((performance.now() - started).toFixed(2)),
+    });
+  } catch { /* the debug log is best effort */ }
+}
