@@ -23,7 +23,9 @@ function envelope(reply: unknown): string {
 }
 
 Deno.test("the reply is read forgivingly: envelope, fence, bare list, loose tags and spans", () => {
-  const fenced = envelope("Here you go:\n```json\n" + JSON.stringify({ candidates: [good] }) + "\n```");
+  const fenced = envelope(
+    "Here you go:\n```json\n" + JSON.stringify({ candidates: [good] }) + "\n```",
+  );
   deepEqual(parseCandidates(fenced)?.candidates[0].lines, [12, 30]);
   const loose = parseCandidates(JSON.stringify([{
     ...good,
@@ -34,7 +36,10 @@ Deno.test("the reply is read forgivingly: envelope, fence, bare list, loose tags
   }]));
   deepEqual(loose?.candidates[0], { ...good, tags: ["deno", "type-check"] } as Candidate);
   equal(parseCandidates(envelope("The session was fine.")), undefined);
-  equal(parseCandidates(JSON.stringify({ type: "result", is_error: true, result: "x" })), undefined);
+  equal(
+    parseCandidates(JSON.stringify({ type: "result", is_error: true, result: "x" })),
+    undefined,
+  );
 });
 
 Deno.test("at most three candidates are kept; malformed ones are dropped with a reason", () => {

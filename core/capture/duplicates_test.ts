@@ -1,12 +1,7 @@
 import { ok, strictEqual as equal } from "node:assert/strict";
 import type { Entry } from "../entry/entry.ts";
 import { buildIndex, makeEntry as plainEntry } from "../index/_memory_index.ts";
-import {
-  duplicateLine,
-  findDuplicate,
-  SMALL_KB_LINE,
-  withCapturedMaterial,
-} from "./duplicates.ts";
+import { duplicateLine, findDuplicate, SMALL_KB_LINE, withCapturedMaterial } from "./duplicates.ts";
 
 let counter = 0;
 function entry(title: string, tags: string[], body = "Some words."): Entry {
@@ -54,8 +49,12 @@ Deno.test("the line is the knowledge base's own: tiny bases fall back, and it fo
   equal(duplicateLine(tiny), SMALL_KB_LINE);
   // A knowledge base of near twins kept apart on purpose: its line rises, so a candidate must be
   // closer than those twins are to each other to count as a duplicate.
-  const twins = buildIndex(Array.from({ length: 12 }, (_, index) =>
-    entry(`Deploy service ${index} to staging`, ["deploy", "staging"]))).reader();
+  const twins = buildIndex(
+    Array.from(
+      { length: 12 },
+      (_, index) => entry(`Deploy service ${index} to staging`, ["deploy", "staging"]),
+    ),
+  ).reader();
   ok(duplicateLine(twins) > duplicateLine(sampleIndex()));
 });
 
@@ -68,5 +67,8 @@ Deno.test("an edit keeps the entry's own text and adds the candidate's under a h
   ok(edited.body.startsWith("Run force-unlock.\n\n## Seen again in a session (2026-12-03)\n"));
   equal(edited.tags.join(","), "terraform,locks");
   equal(edited.updated, "2026-12-03");
-  equal(withCapturedMaterial(existing, { body: "Run force-unlock.", tags: [] }, "2026-12-03"), undefined);
+  equal(
+    withCapturedMaterial(existing, { body: "Run force-unlock.", tags: [] }, "2026-12-03"),
+    undefined,
+  );
 });

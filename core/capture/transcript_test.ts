@@ -9,7 +9,10 @@ function jsonl(records: unknown[]): string {
 const user = (text: string) => ({ type: "user", message: { role: "user", content: text } });
 const bash = (id: string, command: string) => ({
   type: "assistant",
-  message: { role: "assistant", content: [{ type: "tool_use", id, name: "Bash", input: { command } }] },
+  message: {
+    role: "assistant",
+    content: [{ type: "tool_use", id, name: "Bash", input: { command } }],
+  },
 });
 const result = (id: string, text: string, failed: boolean) => ({
   type: "user",
@@ -56,14 +59,17 @@ Deno.test("a cut first line, meta records, summaries and garbage are passed over
 
 Deno.test("the excerpt numbers lines as in the file, masks credentials before clipping, stays bounded", () => {
   const token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
-  const turns = transcriptTurns(jsonl([
-    bash("t1", `GITHUB_TOKEN=${token} gh release create`),
-    result("t1", "HTTP 401", true),
-    bash("t2", "gh auth login"),
-    result("t2", "done", false),
-    bash("t3", "gh release create"),
-    result("t3", "created", false),
-  ]), 100);
+  const turns = transcriptTurns(
+    jsonl([
+      bash("t1", `GITHUB_TOKEN=${token} gh release create`),
+      result("t1", "HTTP 401", true),
+      bash("t2", "gh auth login"),
+      result("t2", "done", false),
+      bash("t3", "gh release create"),
+      result("t3", "created", false),
+    ]),
+    100,
+  );
   const lessons = findLessons(turns);
   const excerpt = lessonExcerpt(turns, lessons);
   ok(!excerpt.text.includes(token), excerpt.text);
