@@ -258,6 +258,7 @@ Deno.test("a call with no prose loads no knowledge-base, index or model code", a
     "core/judge/code_prose.ts",
     "core/judge/prose.ts",
     "core/judge/verdict.ts",
+    "core/model/reply.ts",
     "core/shell/words.ts",
     "core/text/display.ts",
     "core/text/secrets.ts",
