@@ -11,6 +11,7 @@ import { flagsFor, hookFlags } from "./permissions.ts";
 import { cacheRoot, cacheRootFor } from "../io/paths.ts";
 import { type ProcessOutput, runProcess, startDetached } from "../io/process.ts";
 import type { KbCli, SelfLauncher } from "../io/selftest/run.ts";
+import { envVar } from "../io/env.ts";
 
 /** Where the CLI's code comes from. */
 export interface SelfEntry {
@@ -96,15 +97,6 @@ export function selfLauncher(): SelfLauncher {
   return { entry, cliFor: (env, cwd) => new SelfCli(entry, env, cwd) };
 }
 
-/** An environment variable, or undefined when unset or not readable under the granted flags. */
-function env(name: string): string | undefined {
-  try {
-    return Deno.env.get(name);
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Start `git-kb hook <name>` detached (a session of its own, not waited for), with the hook's
  * profile and `stdin`: how the capture hook hands its work to the capture worker and returns at
@@ -113,8 +105,8 @@ function env(name: string): string | undefined {
  */
 export async function startHookDetached(name: string, stdin: string): Promise<void> {
   const entry = selfEntry();
-  const deno = env("KB_DENO") || "deno";
-  const claude = env("KB_PROSE_LINT_CLAUDE")?.trim() || "claude";
+  const deno = envVar("KB_DENO") || "deno";
+  const claude = envVar("KB_PROSE_LINT_CLAUDE")?.trim() || "claude";
   const flags = hookFlags(name, cacheRoot(), { claude });
   await startDetached(deno, ["run", ...entry.flags, ...flags, entry.path, "hook", name], stdin);
 }

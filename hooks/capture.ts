@@ -19,6 +19,7 @@ import { readTranscriptTail } from "../io/capture/transcript_file.ts";
 import { appendDebugRecord } from "../io/hook/debug_log.ts";
 import { runHookOnStdio } from "../io/hook/stdin.ts";
 import { kbCacheDir } from "../io/paths.ts";
+import { envVar } from "../io/env.ts";
 
 /** The largest stdin accepted; a SessionEnd or PreCompact payload is a few hundred bytes. */
 const MAX_INPUT_BYTES = 1024 * 1024;
@@ -28,15 +29,6 @@ const EVENTS = new Set(["SessionEnd", "PreCompact"]);
 
 /** Starts the capture worker with the request on its stdin, detached (app/self_cli.ts). */
 export type HandOff = (request: string) => Promise<void>;
-
-/** An environment variable, or undefined when unset or not readable under the granted flags. */
-function env(name: string): string | undefined {
-  try {
-    return Deno.env.get(name);
-  } catch {
-    return undefined;
-  }
-}
 
 /** What the run decided and why: the debug record. */
 interface HookTrace {
@@ -56,7 +48,7 @@ async function decide(payload: HookPayload, handOff: HandOff, trace: HookTrace):
   if (!EVENTS.has(event)) return trace.reason = `not a capture event: ${event || "none"}`, "";
   if (!session || !transcript) return trace.reason = "no session_id or transcript_path", "";
   trace.session = session;
-  if (captureDisabled(env("GIT_KB_CAPTURE"), configSetting("capture"))) {
+  if (captureDisabled(envVar("GIT_KB_CAPTURE"), configSetting("capture"))) {
     return trace.reason = "capture is off (GIT_KB_CAPTURE or the config's capture: false)", "";
   }
   const { kbDir } = resolveKb();
@@ -77,7 +69,7 @@ async function decide(payload: HookPayload, handOff: HandOff, trace: HookTrace):
  * nothing. Inside a model call of git-kb's own (the judge's or the capture's) it returns at once.
  */
 export async function runCaptureHook(handOff: HandOff): Promise<void> {
-  if (env(CAPTURE_MARKER) === "1" || env(JUDGE_MARKER) === "1") return;
+  if (envVar(CAPTURE_MARKER) === "1" || envVar(JUDGE_MARKER) === "1") return;
   const started = performance.now();
   const trace: HookTrace = { outcome: "skipped", reason: "" };
   await runHookOnStdio(MAX_INPUT_BYTES, (payload) => decide(payload, handOff, trace), (error) => {

@@ -13,21 +13,13 @@ import { captureSession, type CaptureTrace } from "../io/capture/run.ts";
 import { resolveKb } from "../io/config.ts";
 import { appendDebugRecord } from "../io/hook/debug_log.ts";
 import { runHookOnStdio } from "../io/hook/stdin.ts";
+import { envVar } from "../io/env.ts";
 
 /** The largest request accepted: a session id and a path. */
 const MAX_INPUT_BYTES = 64 * 1024;
 
 /** What the run may take besides the model's timeout: reading, the index, writing proposals. */
 export const WORKER_BOUND_MS = 30_000;
-
-/** An environment variable, or undefined when unset or not readable under the granted flags. */
-function env(name: string): string | undefined {
-  try {
-    return Deno.env.get(name);
-  } catch {
-    return undefined;
-  }
-}
 
 function text(payload: HookPayload, field: string): string {
   const value = payload[field];
@@ -41,7 +33,7 @@ function text(payload: HookPayload, field: string): string {
  */
 export async function runCaptureWorker(): Promise<void> {
   const started = performance.now();
-  const config = captureConfig(env);
+  const config = captureConfig(envVar);
   const stop = new AbortController();
   const bound = setTimeout(() => {
     stop.abort(

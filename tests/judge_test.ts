@@ -263,6 +263,7 @@ Deno.test("a call with no prose loads no knowledge-base, index or model code", a
     "core/text/display.ts",
     "core/text/secrets.ts",
     "hooks/judge.ts",
+    "io/env.ts",
     "io/hook/stdin.ts",
   ]);
 });
