@@ -107,7 +107,8 @@ export const PROFILES = {
   /**
    * Decides at a session's end or compaction whether it taught something, and if so starts the
    * capture worker as a detached `deno run` (`deno` stands for the Deno the launcher found,
-   * `KB_DENO`): the capture hook.
+   * `KB_DENO`): the capture hook, and the freshness watch (a read profile otherwise), which sees
+   * the session end where the client runs no SessionEnd hook.
    */
   handoff: ["--allow-read", CACHE_WRITE, SYS_UID, ENV, "--allow-run=deno"],
   /**

@@ -260,9 +260,16 @@ export const HOOKS = {
   },
   watch: {
     module: "hooks/watch.ts",
-    profile: "read",
-    summary: "keep the index up to date with in-place edits while a session lasts",
-    load: async () => (await import("../hooks/watch.ts")).runWatchHook,
+    profile: "handoff",
+    summary: "keep the index up to date with in-place edits while a session lasts; at its end, " +
+      "start the capture when it fixed something",
+    load: async () => {
+      const [{ runWatchHook }, { startHookDetached }] = await Promise.all([
+        import("../hooks/watch.ts"),
+        import("./self_cli.ts"),
+      ]);
+      return () => runWatchHook((request) => startHookDetached("capture-worker", request));
+    },
   },
   compact: {
     module: "hooks/session_start.ts",

@@ -30,13 +30,59 @@ const EVENTS = new Set(["SessionEnd", "PreCompact"]);
 /** Starts the capture worker with the request on its stdin, detached (app/self_cli.ts). */
 export type HandOff = (request: string) => Promise<void>;
 
-/** What the run decided and why: the debug record. */
-interface HookTrace {
+/** What a capture decision found and why: the debug record. */
+export interface HookTrace {
   outcome: "skipped" | "handed-off" | "error";
   reason: string;
   event?: string;
   kbDir?: string;
   session?: string;
+}
+
+/**
+ * Whether the session `session` (its transcript at `transcript`) taught something since an
+ * earlier capture of it read its transcript; if so, hand the capture to the worker. Fills in
+ * `trace`; throws on a failure. Shared by this hook and the freshness watch, which sees the
+ * session end even where the client runs no SessionEnd hook (hooks/watch.ts).
+ */
+export async function handOffIfLearned(
+  request: { event: string; session: string; transcript: string },
+  handOff: HandOff,
+  trace: HookTrace,
+): Promise<void> {
+  const { event, session, transcript } = request;
+  trace.event = event;
+  trace.session = session;
+  if (captureDisabled(envVar("GIT_KB_CAPTURE"), configSetting("capture"))) {
+    trace.reason = "capture is off (GIT_KB_CAPTURE or the config's capture: false)";
+    return;
+  }
+  const { kbDir } = resolveKb();
+  trace.kbDir = kbDir;
+  const { covered } = readCaptureState(kbCacheDir(kbDir), session);
+  const part = await readTranscriptTail(transcript, TRANSCRIPT_TAIL_BYTES, { after: covered });
+  if (!findLessons(transcriptTurns(part.text)).length) {
+    trace.reason = "nothing learned: no failure that was then fixed";
+    return;
+  }
+  await handOff(JSON.stringify({ session, transcript, event }));
+  trace.outcome = "handed-off";
+  trace.reason = "a failure that was then fixed";
+}
+
+/** Append the capture decision's record to the debug log (when on); never throws. */
+export function recordCaptureDecision(trace: HookTrace, ms: number): void {
+  try {
+    appendDebugRecord(trace.kbDir, {
+      event: "capture",
+      stage: "hook",
+      hook_event: trace.event ?? null,
+      session: trace.session ?? null,
+      outcome: trace.outcome,
+      reason: trace.reason,
+      ms: Number(ms.toFixed(2)),
+    });
+  } catch { /* the debug log is best effort */ }
 }
 
 /** Decide on the payload; hand the work off when the session taught something. */
@@ -47,20 +93,7 @@ async function decide(payload: HookPayload, handOff: HandOff, trace: HookTrace):
   const transcript = typeof payload.transcript_path === "string" ? payload.transcript_path : "";
   if (!EVENTS.has(event)) return trace.reason = `not a capture event: ${event || "none"}`, "";
   if (!session || !transcript) return trace.reason = "no session_id or transcript_path", "";
-  trace.session = session;
-  if (captureDisabled(envVar("GIT_KB_CAPTURE"), configSetting("capture"))) {
-    return trace.reason = "capture is off (GIT_KB_CAPTURE or the config's capture: false)", "";
-  }
-  const { kbDir } = resolveKb();
-  trace.kbDir = kbDir;
-  const { covered } = readCaptureState(kbCacheDir(kbDir), session);
-  const part = await readTranscriptTail(transcript, TRANSCRIPT_TAIL_BYTES, { after: covered });
-  if (!findLessons(transcriptTurns(part.text)).length) {
-    return trace.reason = "nothing learned: no failure that was then fixed", "";
-  }
-  await handOff(JSON.stringify({ session, transcript, event }));
-  trace.outcome = "handed-off";
-  trace.reason = "a failure that was then fixed";
+  await handOffIfLearned({ event, session, transcript }, handOff, trace);
   return "";
 }
 
@@ -76,15 +109,5 @@ export async function runCaptureHook(handOff: HandOff): Promise<void> {
     trace.outcome = "error";
     trace.reason = errorSummary(error);
   });
-  try {
-    appendDebugRecord(trace.kbDir, {
-      event: "capture",
-      stage: "hook",
-      hook_event: trace.event ?? null,
-      session: trace.session ?? null,
-      outcome: trace.outcome,
-      reason: trace.reason,
-      ms: Number((performance.now() - started).toFixed(2)),
-    });
-  } catch { /* the debug log is best effort */ }
+  recordCaptureDecision(trace, performance.now() - started);
 }

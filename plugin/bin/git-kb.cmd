@@ -50,7 +50,7 @@ if /i "%~1"=="hook" if /i "%~2"=="fetch" (set "profile=decide" & set "bundle=hoo
 if /i "%~1"=="hook" if /i "%~2"=="subagent" (set "profile=read")
 if /i "%~1"=="hook" if /i "%~2"=="receipts" (set "profile=read")
 if /i "%~1"=="hook" if /i "%~2"=="session" (set "profile=pull")
-if /i "%~1"=="hook" if /i "%~2"=="watch" (set "profile=read")
+if /i "%~1"=="hook" if /i "%~2"=="watch" (set "profile=handoff")
 if /i "%~1"=="hook" if /i "%~2"=="compact" (set "profile=read")
 if /i "%~1"=="hook" if /i "%~2"=="capture" (set "profile=handoff")
 if /i "%~1"=="hook" if /i "%~2"=="capture-worker" (set "profile=capture")
