@@ -26,7 +26,7 @@ import {
   handOffIfLearned,
   type HookTrace,
   recordCaptureDecision,
-} from "./capture.ts";
+} from "../io/capture/decide.ts";
 
 /** The largest stdin accepted; a SessionStart payload is a few hundred bytes. */
 const MAX_INPUT_BYTES = 1024 * 1024;

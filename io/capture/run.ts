@@ -30,11 +30,8 @@ import { kbCacheDir } from "../paths.ts";
 import { propose } from "../proposals/store.ts";
 import { LockTimeoutError, withLock } from "../save/lock.ts";
 import { newId } from "../save/save.ts";
-import { readTranscriptTail } from "./transcript_file.ts";
+import { readTranscriptTail, TRANSCRIPT_TAIL_BYTES } from "./transcript_file.ts";
 import { captureLockPath, readCaptureState, writeCaptureState } from "./session_state.ts";
-
-/** The most of a transcript's end read, by the hook and by the run: its last 256 KiB. */
-export const TRANSCRIPT_TAIL_BYTES = 256 * 1024;
 
 /** What a capture run is asked to do: the hook's payload, as handed over. */
 export interface CaptureRequest {

@@ -6,6 +6,9 @@
  * @module
  */
 
+/** The most of a transcript's end read, by the capture's decision and by its run: 256 KiB. */
+export const TRANSCRIPT_TAIL_BYTES = 256 * 1024;
+
 /** The part of the transcript read. */
 export interface TranscriptPart {
   /** The text, from `start` to the end (a first line cut in the middle included). */
