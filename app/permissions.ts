@@ -75,6 +75,14 @@ export const PROFILES = {
    */
   save: ["--allow-read", "--allow-write", SYS_UID, ENV, "--allow-run=git,kill"],
   /**
+   * Reviews proposals: writes the proposals branch with git (a temporary index under the cache
+   * folder), and accepts a proposal through the save pipeline, which writes the entry file
+   * (whose folder is known only at run time), commits and pushes (a push that runs out of time
+   * is stopped with its process group, through `kill`); `review edit` also runs the editor
+   * (see {@link flagsFor}): review.
+   */
+  review: ["--allow-read", "--allow-write", SYS_UID, ENV, "--allow-run=git,kill"],
+  /**
    * Makes a scratch knowledge base under the cache folder, asks git about it and about the
    * user's own, and runs the CLI and hooks as `deno run` subprocesses with their own profiles:
    * selftest.
@@ -202,10 +210,13 @@ function profileFlags(
   ];
 }
 
+/** The commands that may open the user's editor. */
+export const EDITOR_COMMANDS: ReadonlySet<string> = new Set(["add", "edit", "review"]);
+
 /**
  * The `deno run` flags for a command, with `cacheRoot` (see `cacheRootFor` in io/paths.ts) as
- * the one folder it may write besides what its profile allows. `add` and `edit` may open the
- * user's editor: pass its command (`$VISUAL` or `$EDITOR`) to allow running it beside git.
+ * the one folder it may write besides what its profile allows. `add`, `edit` and `review` may
+ * open the user's editor: pass its command (`$VISUAL` or `$EDITOR`) to allow running it beside git.
  * Without it they run git only and say which flag `--edit` needs. `readOnly`: the command is
  * given `--read-only`, and runs with its narrower profile where it has one.
  */
@@ -217,7 +228,7 @@ export function flagsFor(
 ): string[] {
   const profile = (readOnly ? READ_ONLY_PROFILES[command] : undefined) ??
     COMMAND_PROFILES[command] ?? "save";
-  const program = command === "add" || command === "edit" ? editorProgram(editor) : undefined;
+  const program = EDITOR_COMMANDS.has(command) ? editorProgram(editor) : undefined;
   const run = program
     ? `--allow-run=git,kill,${checkPermissionWord(program, "the editor")}`
     : undefined;

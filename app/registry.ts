@@ -119,6 +119,12 @@ export const COMMANDS = {
     summary: "delete entries through the save pipeline",
     load: () => import("../cli/rm.ts"),
   },
+  review: {
+    module: "cli/review.ts",
+    profile: "review",
+    summary: "accept, edit or reject the proposals waiting on the git-kb/proposals branch",
+    load: () => import("../cli/review.ts"),
+  },
   sync: {
     module: "cli/sync.ts",
     profile: "save",

@@ -155,7 +155,7 @@ case "$profile" in
     export KB_DENO ;;
 esac
 case "$first" in
-  add|edit)
+  add|edit|review)
     editor=${VISUAL:-${EDITOR:-}}
     editor=${editor%% *}
     case "$editor" in

@@ -1,14 +1,16 @@
 /**
  * Claude Code PostToolUse hook for Bash: delivery receipts. When a command the agent ran fetched
  * entries with `git-kb get <ids>` (any spelling of the CLI: core/delivery/receipts.ts), the ids go into
- * the session's receipts, beside its ledger, for `git-kb stats`. Prints nothing; exit 0 always.
- * A command that fetches nothing is decided from the payload alone.
+ * the session's receipts, beside its ledger, for `git-kb stats`; the words of a `git-kb search`
+ * are kept too, so an entry fetched after it with no pointer to it (a near miss) is recorded with
+ * them, for `git-kb review` to propose as its aliases. Prints nothing; exit 0 always.
+ * A command that fetches and searches nothing is decided from the payload alone.
  *
  * @module
  */
 import { type HookPayload, textField } from "../core/hook/payload.ts";
-import { fetchedIds } from "../core/delivery/fetched_ids.ts";
-import { withFetched } from "../core/delivery/receipts.ts";
+import { fetchedIds, searchedWords } from "../core/delivery/fetched_ids.ts";
+import { withFetched, withSearch } from "../core/delivery/receipts.ts";
 import { runHookOnStdio } from "../io/hook/stdin.ts";
 
 /** The largest stdin accepted (the payload carries the command's output too). */
@@ -25,16 +27,25 @@ export async function recordReceipt(payload: HookPayload): Promise<string[]> {
     return [];
   }
   const ids = fetchedIds(command);
-  if (!ids.length) return [];
-  const [{ resolveKb }, { kbCacheDir }, { updateReceipts }, { appendDebugRecord }] = await Promise
-    .all([
+  const searched = searchedWords(command);
+  if (!ids.length && !searched.length) return [];
+  const [{ resolveKb }, { kbCacheDir }, { updateReceipts }, { appendDebugRecord }, { readLedger }] =
+    await Promise.all([
       import("../io/config.ts"),
       import("../io/paths.ts"),
       import("../io/hook/receipts.ts"),
       import("../io/hook/debug_log.ts"),
+      import("../io/hook/session.ts"),
     ]);
   const { kbDir } = resolveKb();
-  updateReceipts(kbCacheDir(kbDir), sessionId, (receipts) => withFetched(receipts, ids));
+  const cacheDir = kbCacheDir(kbDir);
+  const shown = ids.length ? readLedger(cacheDir, sessionId).ledger : {};
+  updateReceipts(
+    cacheDir,
+    sessionId,
+    (receipts) => withFetched(withSearch(receipts, searched), ids, shown),
+  );
+  if (!ids.length) return [];
   appendDebugRecord(kbDir, { event: EVENT, session: sessionId, outcome: "fetched", fetched: ids });
   return ids;
 }

@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
   COMMAND_PROFILES,
+  EDITOR_COMMANDS,
   flagsFor,
   HOOK_PROFILES,
   HOOK_V8_FLAGS,
@@ -125,7 +126,7 @@ Deno.test("options before the command: the launcher picks the command's profile,
   const bundle = join(sandbox.root, "plugin-bin", "git-kb.js");
   const flagsOf = (command: string) => {
     const flags = flagsFor(command, cacheRoot).slice(1);
-    return ["add", "edit"].includes(command)
+    return EDITOR_COMMANDS.has(command)
       ? flags.map((flag) => flag === "--allow-run=git,kill" ? "--allow-run=git,kill,nano" : flag)
       : flags;
   };

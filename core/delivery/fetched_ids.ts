@@ -7,6 +7,7 @@
  */
 import { ID_PATTERN } from "../entry/schema.ts";
 import { commandWords, parseShell } from "../shell/words.ts";
+import { STOPWORDS } from "../text/tokenize.ts";
 
 /** The last path component of a word (`/opt/kb/plugin/bin/git-kb` → `git-kb`). */
 function baseName(word: string): string {
@@ -44,10 +45,28 @@ function cliArgs(words: string[]): string[] | undefined {
 const SHELLS = new Set(["sh", "bash", "zsh", "dash"]);
 
 /**
- * The entry ids a shell command line fetches with `git-kb get`, in order, once each: the
- * launcher by any path (quoted or not, through `env`, `sudo`, `sh -c`…), its bundle, a compiled
- * binary, `deno task get` and `deno run … app/main.ts get`. Ids may be separated by blanks or
- * commas, as `get` accepts them.
+ * The arguments of every call of the CLI in a shell command line, in order: the launcher by any
+ * path (quoted or not, through `env`, `sudo`, `sh -c`…), its bundle, a compiled binary,
+ * `deno task …` and `deno run … app/main.ts …`.
+ */
+function cliCalls(command: string, depth = 0): string[][] {
+  const calls: string[][] = [];
+  for (const { words } of parseShell(command)) {
+    const [program, ...rest] = commandWords(words);
+    if (program && SHELLS.has(baseName(program)) && rest[0] === "-c" && depth < 2) {
+      calls.push(...cliCalls(rest[1] ?? "", depth + 1));
+      continue;
+    }
+    const args = cliArgs(words);
+    if (args) calls.push(args);
+  }
+  return calls;
+}
+
+/**
+ * The entry ids a shell command line fetches with `git-kb get` (any spelling of the CLI, see
+ * {@link cliCalls}), in order, once each. Ids may be separated by blanks or commas, as `get`
+ * accepts them.
  *
  * @example
  * ```ts
@@ -55,19 +74,39 @@ const SHELLS = new Set(["sh", "bash", "zsh", "dash"]);
  * fetchedIds("git-kb search token"); // []
  * ```
  */
-export function fetchedIds(command: string, depth = 0): string[] {
-  const ids: string[] = [];
-  for (const { words } of parseShell(command)) {
-    const [program, ...rest] = commandWords(words);
-    if (program && SHELLS.has(baseName(program)) && rest[0] === "-c" && depth < 2) {
-      ids.push(...fetchedIds(rest[1] ?? "", depth + 1));
-      continue;
-    }
-    const args = cliArgs(words);
-    if (args?.[0] !== "get") continue;
-    for (const arg of args.slice(1)) {
-      for (const id of arg.split(/[\s,]+/)) if (ID_PATTERN.test(id)) ids.push(id);
-    }
-  }
+export function fetchedIds(command: string): string[] {
+  const ids = cliCalls(command).filter((args) => args[0] === "get").flatMap((args) =>
+    args.slice(1).flatMap((arg) => arg.split(/[\s,]+/)).filter((id) => ID_PATTERN.test(id))
+  );
   return [...new Set(ids)];
+}
+
+/** The options of `git-kb search` that take a value (the word after them is no query). */
+const SEARCH_VALUED = new Set(["--type", "--tag", "--limit", "--kb"]);
+
+/**
+ * The words a shell command line searches for with `git-kb search` (any spelling of the CLI, see
+ * {@link cliCalls}), lowercase, once each, stopwords and option values left out; the last
+ * search's when there are several.
+ *
+ * @example
+ * ```ts
+ * searchedWords("git-kb search 'rotate the token' --limit 3"); // ["rotate", "token"]
+ * ```
+ */
+export function searchedWords(command: string): string[] {
+  let found: string[] = [];
+  for (const args of cliCalls(command)) {
+    if (args[0] !== "search") continue;
+    const query: string[] = [];
+    for (let index = 1; index < args.length; index++) {
+      if (SEARCH_VALUED.has(args[index])) index++;
+      else if (!args[index].startsWith("-")) query.push(args[index]);
+    }
+    const terms = query.join(" ").toLowerCase().split(/[^\p{L}\p{N}_.-]+/u)
+      .map((word) => word.replace(/^[.-]+|[.-]+$/g, ""))
+      .filter((word) => word.length > 1 && !STOPWORDS.has(word));
+    if (terms.length) found = [...new Set(terms)];
+  }
+  return found;
 }

@@ -8,12 +8,24 @@
 import { ID_PATTERN } from "../entry/schema.ts";
 import { looksLikeToken } from "../text/secrets.ts";
 
+/** An entry fetched with no pointer to it, right after a search: the search's words. */
+export interface NearMiss {
+  /** The entry fetched. */
+  id: string;
+  /** The words of the search before the fetch. */
+  words: string[];
+}
+
 /** What a session did with the knowledge base beyond what it was shown. */
 export interface Receipts {
   /** Entry ids fetched with `git-kb get`, first fetch first. */
   fetched: string[];
   /** Prompts that matched no entry: how many, and how often each of their words came up. */
   unmatched: { prompts: number; words: Record<string, number> };
+  /** The words of the session's last `git-kb search`, until a fetch follows it. */
+  searched?: string[];
+  /** Entries fetched without a pointer right after a search, with its words. */
+  nearMisses?: NearMiss[];
 }
 
 /** The bounds of one session's receipts. */
@@ -22,8 +34,10 @@ export const RECEIPT_LIMITS = {
   fetched: 200,
   /** Distinct words of unmatched prompts kept; the rarest go first. */
   words: 60,
-  /** Words taken from one unmatched prompt. */
+  /** Words taken from one unmatched prompt, or one search. */
   wordsPerPrompt: 8,
+  /** Near misses kept; later ones are dropped. */
+  nearMisses: 50,
 };
 
 /**
@@ -53,6 +67,16 @@ export function parseReceipts(data: unknown): Receipts {
       typeof id === "string" && ID_PATTERN.test(id)
     ).slice(0, RECEIPT_LIMITS.fetched);
   }
+  const searched = storableWords(data.searched);
+  if (searched.length) receipts.searched = searched;
+  if (Array.isArray(data.nearMisses)) {
+    const nearMisses = data.nearMisses.flatMap((miss) =>
+      isObject(miss) && typeof miss.id === "string" && ID_PATTERN.test(miss.id)
+        ? [{ id: miss.id, words: storableWords(miss.words) }]
+        : []
+    ).filter((miss) => miss.words.length).slice(0, RECEIPT_LIMITS.nearMisses);
+    if (nearMisses.length) receipts.nearMisses = nearMisses;
+  }
   const unmatched = data.unmatched;
   if (isObject(unmatched)) {
     const prompts = unmatched.prompts;
@@ -70,13 +94,40 @@ export function parseReceipts(data: unknown): Receipts {
   return receipts;
 }
 
-/** `receipts` with `ids` added to the fetched ids (once each, within the bound). */
-export function withFetched(receipts: Receipts, ids: string[]): Receipts {
+/** The storable words of a parsed value, distinct, within the per-prompt bound. */
+function storableWords(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  const words = value.filter((word): word is string => typeof word === "string");
+  return [...new Set(words)].filter(isStorableWord).slice(0, RECEIPT_LIMITS.wordsPerPrompt);
+}
+
+/**
+ * `receipts` with `ids` added to the fetched ids (once each, within the bound). Given the ids the
+ * session was `shown`, an id fetched without a pointer after a search is a near miss: the words
+ * of the session's last search are kept with it.
+ */
+export function withFetched(
+  receipts: Receipts,
+  ids: string[],
+  shown?: Readonly<Record<string, unknown>>,
+): Receipts {
   const fetched = [...receipts.fetched];
+  const nearMisses = [...receipts.nearMisses ?? []];
+  const words = receipts.searched ?? [];
   for (const id of ids) {
+    const pointed = !shown || Object.hasOwn(shown, id);
+    if (!pointed && words.length && nearMisses.length < RECEIPT_LIMITS.nearMisses) {
+      nearMisses.push({ id, words });
+    }
     if (!fetched.includes(id) && fetched.length < RECEIPT_LIMITS.fetched) fetched.push(id);
   }
-  return { ...receipts, fetched };
+  return nearMisses.length ? { ...receipts, fetched, nearMisses } : { ...receipts, fetched };
+}
+
+/** `receipts` with the words of a search (storable ones, within the bound) as the last search. */
+export function withSearch(receipts: Receipts, words: string[]): Receipts {
+  const searched = storableWords(words);
+  return searched.length ? { ...receipts, searched } : receipts;
 }
 
 /**

@@ -3,12 +3,13 @@
  * and the bounded per-session record.
  */
 import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
-import { fetchedIds } from "./fetched_ids.ts";
+import { fetchedIds, searchedWords } from "./fetched_ids.ts";
 import {
   emptyReceipts,
   parseReceipts,
   RECEIPT_LIMITS,
   withFetched,
+  withSearch,
   withUnmatched,
 } from "./receipts.ts";
 
@@ -92,4 +93,33 @@ Deno.test("parseReceipts: malformed parts count as empty", () => {
   );
   const round = withUnmatched(withFetched(emptyReceipts(), ["kb-aaaaa"]), ["deploy"]);
   deepStrictEqual(parseReceipts(JSON.parse(JSON.stringify(round))), round);
+});
+
+/** [command, the words it searches for]. */
+const SEARCHES: [string, string[]][] = [
+  ["git-kb search 'rotate the token' --limit 3", ["rotate", "token"]],
+  ["git-kb search --type howto deploy 'helm chart' --kb /kb --json", ["deploy", "helm", "chart"]],
+  ["git-kb search a; git-kb search Zeppelin", ["zeppelin"]],
+  ["bash -c 'git-kb search hangar'", ["hangar"]],
+  ["git-kb get kb-7q2mx", []],
+  ["grep -r search .", []],
+];
+
+for (const [command, words] of SEARCHES) {
+  Deno.test(`searchedWords ${JSON.stringify(command)}`, () => {
+    deepStrictEqual(searchedWords(command), words);
+  });
+}
+
+Deno.test("withFetched: a fetch with no pointer after a search is a near miss with its words", () => {
+  let receipts = withSearch(emptyReceipts(), ["zeppelin", "hangar"]);
+  receipts = withFetched(receipts, ["kb-shown", "kb-found"], { "kb-shown": "h" });
+  deepStrictEqual(receipts.nearMisses, [{ id: "kb-found", words: ["zeppelin", "hangar"] }]);
+  deepStrictEqual(parseReceipts(JSON.parse(JSON.stringify(receipts))), receipts);
+  equal(withFetched(emptyReceipts(), ["kb-found"], {}).nearMisses, undefined, "no search, no miss");
+  deepStrictEqual(
+    parseReceipts({ nearMisses: [{ id: "nope", words: ["a"] }, { id: "kb-found", words: [1] }] }),
+    emptyReceipts(),
+    "malformed near misses are dropped",
+  );
 });

@@ -8,7 +8,8 @@
  * @module
  */
 import { contentHash } from "../hash.ts";
-import { parseEntryText } from "../entry/entry.ts";
+import { type Entry, parseEntryText } from "../entry/entry.ts";
+import { isEntryId } from "../entry/identity.ts";
 
 /** What a proposal would do to the knowledge base. */
 export type ProposalKind = "new" | "edit" | "alias" | "narrow" | "archive";
@@ -60,6 +61,7 @@ export const TRAILERS = {
   key: "Git-Kb-Key",
   reason: "Git-Kb-Reason",
   source: "Git-Kb-Source",
+  base: "Git-Kb-Base",
   accepted: "Git-Kb-Accepted",
   rejected: "Git-Kb-Rejected",
   why: "Git-Kb-Why",
@@ -122,8 +124,12 @@ export function titleOf(markdown: string): string | undefined {
   }
 }
 
-/** The message of the commit that records `proposal`, its entry file at `path`. */
-export function proposalMessage(proposal: Proposal, path: string): string {
+/**
+ * The message of the commit that records `proposal`, its entry file at `path`; `base` is the
+ * blob the entry file was on the checked-out branch when proposed (none for a new entry), so an
+ * accept can tell whether the entry changed since.
+ */
+export function proposalMessage(proposal: Proposal, path: string, base?: string): string {
   const title = oneLine(titleOf(proposal.markdown) ?? path);
   return [
     `kb proposal: ${proposal.kind} ${proposal.entryId}: ${title}`.slice(0, 200),
@@ -136,6 +142,7 @@ export function proposalMessage(proposal: Proposal, path: string): string {
     `${TRAILERS.key}: ${proposalKey(proposal)}`,
     `${TRAILERS.reason}: ${oneLine(proposal.reason)}`,
     `${TRAILERS.source}: ${oneLine(proposal.source)}`,
+    ...base ? [`${TRAILERS.base}: ${base}`] : [],
     "",
   ].join("\n");
 }
@@ -188,6 +195,8 @@ export interface ProposalRecord {
   source: string;
   /** The subject's title part: the entry's title when the proposal was written. */
   title: string;
+  /** The blob of the entry file the proposal changes, as it was when proposed. */
+  base?: string;
 }
 
 /** A review recorded on the proposals branch. */
@@ -217,14 +226,31 @@ function trailersOf(message: string): Map<string, string> {
   return found;
 }
 
-/** A proposal's record, read from its commit; undefined for any other commit. */
+/**
+ * Whether `path` (from a trailer, which anyone who can push the branch writes) names an entry
+ * file inside `entries/`: relative, no `..`, no control character, ending `.md`.
+ */
+function isEntryFile(path: string | undefined): path is string {
+  // deno-lint-ignore no-control-regex -- refusing control characters is the point
+  return path !== undefined && /^entries\/[^\x00-\x1f\x7f]+\.md$/.test(path) &&
+    !path.split("/").some((part) => part === ".." || part === "." || part === "");
+}
+
+/**
+ * A proposal's record, read from its commit; undefined for any other commit, and for one whose
+ * trailers name no entry id or no entry file.
+ */
 export function readProposal(logged: LoggedCommit): ProposalRecord | undefined {
   const trailers = trailersOf(logged.message);
   const kind = trailers.get(TRAILERS.kind) as ProposalKind | undefined;
   const entryId = trailers.get(TRAILERS.entry);
   const path = trailers.get(TRAILERS.path);
   const key = trailers.get(TRAILERS.key);
-  if (!kind || !PROPOSAL_KINDS.includes(kind) || !entryId || !path || !key) return undefined;
+  if (
+    !kind || !PROPOSAL_KINDS.includes(kind) || !isEntryId(entryId) || !isEntryFile(path) || !key
+  ) {
+    return undefined;
+  }
   const subject = logged.message.split("\n")[0];
   const prefix = `kb proposal: ${kind} ${entryId}: `;
   return {
@@ -237,6 +263,7 @@ export function readProposal(logged: LoggedCommit): ProposalRecord | undefined {
     reason: trailers.get(TRAILERS.reason) ?? "",
     source: trailers.get(TRAILERS.source) ?? "",
     title: subject.startsWith(prefix) ? subject.slice(prefix.length) : subject,
+    base: trailers.get(TRAILERS.base),
   };
 }
 
@@ -323,4 +350,25 @@ export function findProposal(
   return `${wanted} names ${matches.length} pending proposals (${
     matches.map((record) => record.commit.slice(0, 12)).join(", ")
   }); name one by its commit`;
+}
+
+/**
+ * The entry an accepted proposal saves, from the entry as it is now (`current`, undefined for a
+ * new one) and as proposed: a new entry or an edit as proposed, whole; an alias, a narrowing or
+ * an archiving as that one field of the proposal applied to the entry as it is now, so a change
+ * made to the entry since the proposal is kept.
+ */
+export function acceptedEntry(
+  kind: ProposalKind,
+  current: Entry | undefined,
+  proposed: Entry,
+): Entry {
+  if (!current || kind === "new" || kind === "edit") return proposed;
+  if (kind === "alias") {
+    const aliases = [...current.aliases];
+    for (const alias of proposed.aliases) if (!aliases.includes(alias)) aliases.push(alias);
+    return { ...current, aliases };
+  }
+  if (kind === "narrow") return { ...current, appliesTo: proposed.appliesTo };
+  return { ...current, status: proposed.status };
 }

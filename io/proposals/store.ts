@@ -11,6 +11,7 @@
  * @module
  */
 import { join } from "../../core/path.ts";
+import { gitCommand } from "../../core/shell/quote.ts";
 import { type Entry, parseEntryText, toEntry } from "../../core/entry/entry.ts";
 import { entryFileName } from "../../core/entry/edit.ts";
 import { idFromPath } from "../../core/entry/identity.ts";
@@ -40,6 +41,14 @@ export type { Proposal, ProposeOutcome };
 /** The branch proposals live on, short name. */
 export const PROPOSALS_BRANCH = "git-kb/proposals";
 
+/**
+ * Whether a branch's short name is one git-kb keeps for itself (`git-kb/…`, the proposals
+ * branch), never the knowledge base's own branch to save to or come back to.
+ */
+export function isGitKbBranch(name: string): boolean {
+  return name.startsWith("git-kb/");
+}
+
 /** The branch proposals live on, full ref. */
 export const PROPOSALS_REF = `refs/heads/${PROPOSALS_BRANCH}`;
 
@@ -60,7 +69,7 @@ export class ProposalStoreError extends Error {
 }
 
 /** The commit `rev` names, or undefined when it names none. */
-async function commitOf(kbDir: string, rev: string): Promise<string | undefined> {
+export async function commitOf(kbDir: string, rev: string): Promise<string | undefined> {
   const found = await git(kbDir, ["rev-parse", "--verify", "--quiet", `${rev}^{commit}`]);
   return found.code === 0 ? found.stdout.trim() : undefined;
 }
@@ -88,28 +97,34 @@ async function logOf(kbDir: string, tip: string | undefined): Promise<ProposalLo
   return readLog(commits);
 }
 
-/**
- * The commits of `records` whose proposal is already in the knowledge base's checked-out branch:
- * merged into it (on a host, or by hand), or its file there exactly as proposed (a squash merge,
- * an accept that changed nothing).
- */
+/** The proposals already in the knowledge base's checked-out branch, by how they got there. */
+interface Landed {
+  /** Merged into it (on a host, or by hand): their commits are in its history. */
+  merged: Set<string>;
+  /** Not merged, but their file is there exactly as proposed (a squash merge, a copy by hand). */
+  copied: Set<string>;
+}
+
+/** Which of `records` landed in the checked-out branch (see {@link Landed}). */
 async function landedCommits(
   kbDir: string,
   tip: string,
   records: readonly ProposalRecord[],
-): Promise<Set<string>> {
+): Promise<Landed> {
+  const landed: Landed = { merged: new Set(), copied: new Set() };
   const head = await commitOf(kbDir, "HEAD");
-  if (!head || !records.length) return new Set();
+  if (!head || !records.length) return landed;
   const unmerged = new Set(
     (await gitOk(kbDir, ["rev-list", `${head}..${tip}`])).split("\n").filter(Boolean),
   );
   const blobs = (await gitOk(kbDir, ["cat-file", "--batch-check=%(objectname)"], {
     stdin: records.map(({ commit, path }) => `${commit}:${path}\n${head}:${path}\n`).join(""),
   })).split("\n");
-  return new Set(
-    records.filter(({ commit }, at) => !unmerged.has(commit) || blobs[2 * at] === blobs[2 * at + 1])
-      .map(({ commit }) => commit),
-  );
+  records.forEach(({ commit }, at) => {
+    if (!unmerged.has(commit)) landed.merged.add(commit);
+    else if (blobs[2 * at] === blobs[2 * at + 1]) landed.copied.add(commit);
+  });
+  return landed;
 }
 
 /** The proposals branch as a writer or a reviewer sees it. */
@@ -120,14 +135,27 @@ export interface ProposalsState {
   log: ProposalLog;
   /** The proposals waiting for a review, newest first. */
   pending: ProposalRecord[];
+  /**
+   * Proposals not reviewed whose file the checked-out branch holds as proposed without having
+   * merged them (a squash merge on the host): not pending, but still adding their file.
+   */
+  copied: ProposalRecord[];
 }
 
 /** The proposals branch read: its log and what is pending. */
 export async function readProposals(kbDir: string): Promise<ProposalsState> {
   const tip = await proposalsTip(kbDir);
   const log = await logOf(kbDir, tip);
-  const pending = tip ? pendingProposals(log, await landedCommits(kbDir, tip, log.proposals)) : [];
-  return { tip, log, pending };
+  if (!tip) return { tip, log, pending: [], copied: [] };
+  const { merged, copied } = await landedCommits(kbDir, tip, log.proposals);
+  const pending = pendingProposals(log, new Set([...merged, ...copied]));
+  const reviewed = new Set(log.resolutions.map((record) => record.proposal));
+  return {
+    tip,
+    log,
+    pending,
+    copied: log.proposals.filter(({ commit }) => copied.has(commit) && !reviewed.has(commit)),
+  };
 }
 
 /** The text of `path` at `rev`, or undefined when it has none there. */
@@ -140,28 +168,27 @@ export async function fileAt(
   return found.code === 0 ? found.stdout : undefined;
 }
 
-/** The entry files committed on the checked-out branch, id → path. */
-async function committedEntries(kbDir: string): Promise<Map<string, string>> {
+/** An entry file committed on the checked-out branch. */
+interface CommittedFile {
+  path: string;
+  blob: string;
+}
+
+/** The entry files committed on the checked-out branch, by id. */
+async function committedEntries(kbDir: string): Promise<Map<string, CommittedFile>> {
   const head = await commitOf(kbDir, "HEAD");
-  const ids = new Map<string, string>();
+  const ids = new Map<string, CommittedFile>();
   if (!head) return ids;
-  const listing = await gitOk(kbDir, [
-    "ls-tree",
-    "-r",
-    "-z",
-    "--name-only",
-    head,
-    "--",
-    ENTRIES_DIR,
-  ]);
-  for (const path of listing.split("\0").filter((item) => item.endsWith(".md"))) {
-    const id = idFromPath(path);
-    if (id && !ids.has(id)) ids.set(id, path);
+  const listing = await gitOk(kbDir, ["ls-tree", "-r", "-z", head, "--", ENTRIES_DIR]);
+  for (const line of listing.split("\0")) {
+    const [meta, path] = line.split("\t");
+    const id = path?.endsWith(".md") ? idFromPath(path) : undefined;
+    if (id && !ids.has(id)) ids.set(id, { path, blob: meta.split(" ")[2] });
   }
   return ids;
 }
 
-/** Every credential in the free text of a proposal, in words ("a GitHub token (ghp_…AB) in its reason"). */
+/** Every credential in a proposal's reason and source, in words: "a GitHub token (ghp_…AB) in its reason". */
 function freeTextSecrets(proposal: Proposal): string[] {
   return (["reason", "source"] as const).flatMap((field) =>
     findSecrets(proposal[field]).map(({ kind, masked }) =>
@@ -175,6 +202,8 @@ interface Placed {
   proposal: Proposal;
   path: string;
   key: string;
+  /** The blob the entry file is now, for a change of an existing entry. */
+  base?: string;
 }
 
 /**
@@ -183,7 +212,7 @@ interface Placed {
  * own scanner, field by field), a new entry whose id is taken, a change of an entry that is not
  * there.
  */
-function place(proposal: Proposal, committed: ReadonlyMap<string, string>): Placed | string {
+function place(proposal: Proposal, committed: ReadonlyMap<string, CommittedFile>): Placed | string {
   const secrets = freeTextSecrets(proposal);
   let entry: Entry | undefined;
   let problems: string[] = [];
@@ -202,7 +231,7 @@ function place(proposal: Proposal, committed: ReadonlyMap<string, string>): Plac
   const existing = committed.get(proposal.entryId);
   const path = proposal.kind === "new" || !existing
     ? `${ENTRIES_DIR}/${entry ? entryFileName(entry) : `${proposal.entryId}.md`}`
-    : existing;
+    : existing.path;
   if (entry) secrets.push(...entrySecrets(entry).map((secret) => describeSecret(secret, path)));
   if (secrets.length) {
     return `it holds ${secrets.join(", ")}; a credential proposed here would be pushed with the ` +
@@ -213,16 +242,22 @@ function place(proposal: Proposal, committed: ReadonlyMap<string, string>): Plac
     return `its entry's id is ${entry.id}, not the proposal's ${proposal.entryId}`;
   }
   if (proposal.kind === "new" && existing) {
-    return `${proposal.entryId} is already an entry (${existing}); propose an edit of it instead`;
+    return `${proposal.entryId} is already an entry (${existing.path}); propose an edit of it ` +
+      "instead";
   }
   if (proposal.kind !== "new" && !existing) {
     return `there is no entry ${proposal.entryId} to change (a ${proposal.kind} proposal needs one)`;
   }
-  return { proposal, path, key: proposalKey(proposal) };
+  return { proposal, path, key: proposalKey(proposal), base: existing?.blob };
 }
 
-/** A temporary index file of git's, for building trees without touching the user's index. */
-async function withTemporaryIndex<T>(use: (env: Record<string, string>) => Promise<T>): Promise<T> {
+/**
+ * Run `use` with the environment of a temporary index file of git's (in a private folder under
+ * the cache root, removed after), for building trees without touching the user's index.
+ */
+export async function withTemporaryIndex<T>(
+  use: (env: Record<string, string>) => Promise<T>,
+): Promise<T> {
   const dir = await Deno.makeTempDir({ dir: cacheRoot(), prefix: "proposal-index-" });
   try {
     return await use({ GIT_INDEX_FILE: join(dir, "index") });
@@ -286,7 +321,11 @@ async function buildCommits(
  * Move the proposals branch from `old` (undefined: it must not exist yet) to `next`, only if it
  * is still at `old`; false when another writer moved it first.
  */
-async function moveBranch(kbDir: string, next: string, old: string | undefined): Promise<boolean> {
+export async function moveBranch(
+  kbDir: string,
+  next: string,
+  old: string | undefined,
+): Promise<boolean> {
   const moved = await git(kbDir, [
     "update-ref",
     "-m",
@@ -309,21 +348,23 @@ async function assertNotCheckedOut(kbDir: string): Promise<void> {
   if (head.stdout.trim() === PROPOSALS_REF) {
     throw new ProposalStoreError(
       `${kbDir} has the proposals branch ${PROPOSALS_BRANCH} checked out, which git-kb writes ` +
-        `on its own; switch back to your branch: git -C ${kbDir} switch -`,
+        `on its own; switch back to your branch: ${gitCommand(kbDir, "switch", "-")}`,
     );
   }
 }
 
 /**
- * The commit new proposals go on: the branch's tip, or (the branch merged into the checked-out
- * branch, or not there yet) the checked-out branch's, so the branch starts from what is saved.
+ * The commit new proposals go on: the branch's tip; or, before the first proposal and once the
+ * branch is merged, what the knowledge base has published (its branch's upstream as last
+ * fetched, else its checked-out branch), so the branch starts from history that stays (commits
+ * not pushed yet may still be replayed by a sync).
  */
 async function baseFor(kbDir: string, tip: string | undefined): Promise<string | undefined> {
-  const head = await commitOf(kbDir, "HEAD");
-  if (!tip) return head;
-  if (!head) return tip;
-  const merged = await git(kbDir, ["merge-base", "--is-ancestor", tip, head]);
-  return merged.code === 0 ? head : tip;
+  const published = await commitOf(kbDir, "@{upstream}") ?? await commitOf(kbDir, "HEAD");
+  if (!tip) return published;
+  if (!published) return tip;
+  const merged = await git(kbDir, ["merge-base", "--is-ancestor", tip, published]);
+  return merged.code === 0 ? published : tip;
 }
 
 /**
@@ -388,7 +429,7 @@ export async function propose(kbDir: string, proposals: Proposal[]): Promise<Pro
       writing.add(item.key);
       outcomes.push({ proposal, written: true });
       commits.push({
-        message: proposalMessage(proposal, item.path),
+        message: proposalMessage(proposal, item.path, item.base),
         change: { path: item.path, text: proposal.markdown },
       });
     });
@@ -404,7 +445,7 @@ export async function propose(kbDir: string, proposals: Proposal[]): Promise<Pro
  * accepted or rejected (shared through the remote with the branch) and whose tree puts the
  * entry file back as the branch found it (the newest other pending proposal of the same file,
  * else the file where the branch and the checked-out branch meet), so merging the branch on a
- * host brings nothing already reviewed. Nothing is written when it is no longer pending.
+ * host brings nothing already reviewed. Nothing is written when it was reviewed already.
  */
 export async function recordResolution(
   kbDir: string,
@@ -412,18 +453,43 @@ export async function recordResolution(
   resolution: Omit<Resolution, "proposal" | "key">,
 ): Promise<boolean> {
   const { result } = await commitToBranch(kbDir, async (state) => {
-    if (!state.pending.some((item) => item.commit === record.commit)) {
-      return { commits: [], result: false };
-    }
-    const change = await restoredFile(kbDir, state, record);
-    const message = resolutionMessage(record, {
-      ...resolution,
-      proposal: record.commit,
-      key: record.key,
-    });
-    return { commits: [{ message, change }], result: true };
+    // An accept's save may have made it look landed (its file as proposed): still recorded.
+    const reviewed = state.log.resolutions.some((item) => item.proposal === record.commit);
+    if (reviewed || rejectionOf(state.log, record.key)) return { commits: [], result: false };
+    return { commits: [await resolutionCommit(kbDir, state, record, resolution)], result: true };
   });
   return result;
+}
+
+/**
+ * Record as accepted every proposal the checked-out branch holds as proposed without having
+ * merged it (a squash merge on the host), so the branch stops adding its file: a later change
+ * of the entry would otherwise conflict with it at the next merge. Resolves to how many.
+ */
+export async function settleCopied(kbDir: string): Promise<number> {
+  const { result } = await commitToBranch(kbDir, async (state) => {
+    const commits: PlannedCommit[] = [];
+    for (const record of state.copied) {
+      commits.push(await resolutionCommit(kbDir, state, record, { verdict: "accepted" }));
+    }
+    return { commits, result: commits.length };
+  });
+  return result;
+}
+
+/** The commit that records `resolution` of `record`. */
+async function resolutionCommit(
+  kbDir: string,
+  state: ProposalsState,
+  record: ProposalRecord,
+  resolution: Omit<Resolution, "proposal" | "key">,
+): Promise<PlannedCommit> {
+  const message = resolutionMessage(record, {
+    ...resolution,
+    proposal: record.commit,
+    key: record.key,
+  });
+  return { message, change: await restoredFile(kbDir, state, record) };
 }
 
 /** The file of `record` as the branch should hold it once `record` is reviewed. */
@@ -447,4 +513,9 @@ async function restoredFile(
 async function blobAt(kbDir: string, rev: string, path: string): Promise<string | undefined> {
   const found = await git(kbDir, ["rev-parse", "--verify", "--quiet", `${rev}:${path}`]);
   return found.code === 0 ? found.stdout.trim() : undefined;
+}
+
+/** The blob id git gives `text` (nothing written). */
+export async function blobIdOf(kbDir: string, text: string): Promise<string> {
+  return (await gitOk(kbDir, ["hash-object", "--stdin"], { stdin: text })).trim();
 }

@@ -12,6 +12,7 @@ import { gitCommand, shellCommand } from "../../core/shell/quote.ts";
 import { ifExists } from "../fs.ts";
 import { git, gitOk, remoteNames } from "../git.ts";
 import { ENTRIES_DIR } from "../kb.ts";
+import { isGitKbBranch } from "../proposals/store.ts";
 
 /** Where the repo is: on a branch (ready to save) or in a state a save must not touch. */
 export type RepoState =
@@ -55,7 +56,8 @@ async function homeBranch(kbDir: string): Promise<string> {
     "--format=%(refname:short) %(upstream)",
     "refs/heads",
   ]);
-  const branches = listing.split("\n").filter(Boolean).map((line) => line.split(" "));
+  const branches = listing.split("\n").filter(Boolean).map((line) => line.split(" "))
+    .filter(([name]) => !isGitKbBranch(name));
   const tracking = branches.find(([, upstream]) => upstream);
   return tracking?.[0] ?? (branches.length === 1 ? branches[0][0] : "main");
 }
@@ -77,7 +79,8 @@ async function trackedBranch(kbDir: string, name: string): Promise<string | unde
     "for-each-ref",
     "--format=%(refname:short)",
     `refs/remotes/${remote}/`,
-  ])).split("\n").filter(Boolean).map((ref) => ref.slice(remote.length + 1));
+  ])).split("\n").filter(Boolean).map((ref) => ref.slice(remote.length + 1))
+    .filter((branch) => !isGitKbBranch(branch));
   if (!known.length || known.includes(name)) return undefined;
   const home = await homeBranch(kbDir);
   return known.includes(home) ? home : known[0];

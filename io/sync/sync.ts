@@ -39,6 +39,7 @@ import { withLock } from "../save/lock.ts";
 import { gitLockPaths, gitLocksMessage, repoState } from "../save/repo_state.ts";
 import { type PushTarget, pushTarget, saveLockPath, syncCommand } from "../save/save.ts";
 import { republishRefusal } from "../save/rewritten.ts";
+import { syncProposals } from "../proposals/sync.ts";
 
 /** How to run a sync. */
 export interface SyncOptions {
@@ -553,7 +554,10 @@ async function syncLocked(
       incoming,
       outgoing,
       rebased,
-      warnings: fallback ? [fallbackIdentityWarning()] : [],
+      warnings: [
+        ...fallback ? [fallbackIdentityWarning()] : [],
+        ...await syncProposals(kbDir, target.remote, timeoutMs),
+      ],
     };
   }
 }

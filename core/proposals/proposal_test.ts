@@ -1,0 +1,159 @@
+/**
+ * Proposals, pure: the key that makes two proposals one idea, the commit messages that record a
+ * proposal and its review (read back forgivingly), what is pending, finding one by name, and the
+ * entry an accept saves.
+ */
+import { deepStrictEqual as deepEqual, ok, strictEqual as equal } from "node:assert/strict";
+import { blankEntry, serializeEntry } from "../entry/entry.ts";
+import {
+  acceptedEntry,
+  findProposal,
+  type LoggedCommit,
+  pendingProposals,
+  type Proposal,
+  proposalKey,
+  proposalMessage,
+  readLog,
+  rejectionOf,
+  resolutionMessage,
+} from "./proposal.ts";
+
+const ENTRY = { ...blankEntry("kb-abcde", "2026-01-01"), title: "Pin actions", tags: ["ci"] };
+
+function proposal(fields: Partial<Proposal> = {}): Proposal {
+  return {
+    kind: "new",
+    entryId: "kb-abcde",
+    markdown: serializeEntry(ENTRY),
+    reason: "found in a session",
+    source: "session s1 lines 1-9",
+    ...fields,
+  };
+}
+
+function logged(commit: string, date: string, message: string): LoggedCommit {
+  return { commit, date, message };
+}
+
+Deno.test("proposalKey: a new entry is its title; dates and ids do not count", () => {
+  const other = serializeEntry({
+    ...ENTRY,
+    id: "kb-zzzzz",
+    body: "other\n",
+    updated: "2026-02-02",
+  });
+  equal(proposalKey(proposal()), proposalKey(proposal({ entryId: "kb-zzzzz", markdown: other })));
+  const retitled = serializeEntry({ ...ENTRY, title: "Pin actions by sha" });
+  ok(proposalKey(proposal()) !== proposalKey(proposal({ markdown: retitled })));
+  const edit = proposal({ kind: "edit" });
+  const later = proposal({
+    kind: "edit",
+    markdown: serializeEntry({ ...ENTRY, updated: "2026-09-09" }),
+  });
+  equal(proposalKey(edit), proposalKey(later));
+  equal(proposalKey(proposal({ key: "x" })), proposalKey(proposal({ key: "x", kind: "alias" })));
+});
+
+Deno.test("a proposal's and a review's messages read back; other commits and junk are no record", () => {
+  const message = proposalMessage(
+    proposal({ reason: "two\nlines", source: "s\u2028x" }),
+    "entries/kb-abcde-pin-actions.md",
+    "0123abcd",
+  );
+  const log = readLog([
+    logged("c1", "2026-01-01T00:00:00Z", message),
+    logged("c0", "2025-12-31T00:00:00Z", "kb: add kb-abcde: Pin\n\nGit-Kb-Proposal: bogus\n"),
+    logged("c9", "2026-01-03T00:00:00Z", "Merge branch\n"),
+  ]);
+  equal(log.proposals.length, 1);
+  const [record] = log.proposals;
+  deepEqual(
+    { ...record, key: "" },
+    {
+      commit: "c1",
+      date: "2026-01-01T00:00:00Z",
+      kind: "new",
+      entryId: "kb-abcde",
+      path: "entries/kb-abcde-pin-actions.md",
+      key: "",
+      reason: "two lines",
+      source: "s\u2028x".replace(/\s+/g, " "),
+      title: "Pin actions",
+      base: "0123abcd",
+    },
+  );
+  const rejection = resolutionMessage(record, {
+    verdict: "rejected",
+    proposal: "c1",
+    key: record.key,
+    why: "not\nours",
+  });
+  const both = readLog([
+    logged("c1", record.date, message),
+    logged("c2", "2026-01-02T00:00:00Z", rejection),
+  ]);
+  deepEqual(rejectionOf(both, record.key)?.why, "not ours");
+  deepEqual(pendingProposals(both, new Set()), []);
+  deepEqual(pendingProposals(log, new Set(["c1"])), [], "landed: not pending");
+  deepEqual(pendingProposals(log, new Set()).map((item) => item.commit), ["c1"]);
+});
+
+Deno.test("a key proposed twice is pending once, the newest", () => {
+  const first = proposalMessage(proposal(), "entries/a.md");
+  const log = readLog([
+    logged("c1", "2026-01-01T00:00:00Z", first),
+    logged("c2", "2026-01-02T00:00:00Z", first),
+  ]);
+  deepEqual(pendingProposals(log, new Set()).map((item) => item.commit), ["c2"]);
+});
+
+Deno.test("findProposal: by commit prefix or by entry id; none or several named", () => {
+  const log = readLog([
+    logged("aaaa1111", "2026-01-01T00:00:00Z", proposalMessage(proposal(), "entries/a.md")),
+    logged(
+      "aaaa2222",
+      "2026-01-02T00:00:00Z",
+      proposalMessage(proposal({ kind: "alias", key: "k" }), "entries/a.md"),
+    ),
+  ]);
+  const records = pendingProposals(log, new Set());
+  equal((findProposal(records, "aaaa1") as { commit: string }).commit, "aaaa1111");
+  ok(/names 2 pending proposals/.test(findProposal(records, "aaaa") as string));
+  ok(/names 2 pending proposals/.test(findProposal(records, "kb-abcde") as string));
+  equal(findProposal(records, "kb-zzzzz"), "no pending proposal kb-zzzzz");
+});
+
+Deno.test("acceptedEntry: one field of an alias, narrow or archive on the entry as it is now", () => {
+  const now = {
+    ...ENTRY,
+    body: "edited since\n",
+    aliases: ["gha"],
+    appliesTo: ["coding" as const],
+  };
+  const proposed = {
+    ...ENTRY,
+    aliases: ["gha", "workflow"],
+    appliesTo: [],
+    status: "archived" as const,
+  };
+  deepEqual(acceptedEntry("alias", now, proposed), { ...now, aliases: ["gha", "workflow"] });
+  deepEqual(acceptedEntry("narrow", now, proposed), { ...now, appliesTo: [] });
+  deepEqual(acceptedEntry("archive", now, proposed), { ...now, status: "archived" });
+  equal(acceptedEntry("edit", now, proposed), proposed);
+  equal(acceptedEntry("new", undefined, proposed), proposed);
+});
+
+Deno.test("a proposal commit whose trailers name no entry file or id is no record", () => {
+  const good = proposalMessage(proposal(), "entries/kb-abcde-pin.md");
+  for (
+    const bad of [
+      good.replace("Git-Kb-Path: entries/kb-abcde-pin.md", "Git-Kb-Path: entries/../../x.md"),
+      good.replace("Git-Kb-Path: entries/kb-abcde-pin.md", "Git-Kb-Path: /etc/x.md"),
+      good.replace("Git-Kb-Path: entries/kb-abcde-pin.md", "Git-Kb-Path: entries/a\tb.md"),
+      good.replace("Git-Kb-Entry: kb-abcde", "Git-Kb-Entry: ../kb"),
+    ]
+  ) {
+    equal(readLog([logged("c1", "2026-01-01T00:00:00Z", bad)]).proposals.length, 0, bad);
+  }
+  equal(readLog([logged("c1", "2026-01-01T00:00:00Z", good)]).proposals.length, 1);
+});

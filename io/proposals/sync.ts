@@ -1,0 +1,150 @@
+/**
+ * The proposals branch carried by `git-kb sync`, so a team reviews the same queue (on its git
+ * host too): fetched into its remote-tracking ref, joined with the local branch (fast-forward
+ * either way, or a merge commit when both sides gained proposals), and pushed. Every move of the
+ * local branch checks its old value, as every writer of it does (io/proposals/store.ts), and a
+ * push the remote rejected (it moved meanwhile) starts the round again. It never fails a sync
+ * (the knowledge base's own branch is synced by then): what went wrong is a warning.
+ *
+ * @module
+ */
+import { commitIdentity, git, gitOk, gitReason, GitTimeoutError } from "../git.ts";
+import { kbCommand } from "../self_command.ts";
+import {
+  commitOf,
+  moveBranch,
+  PROPOSALS_BRANCH,
+  PROPOSALS_REF,
+  proposalsTip,
+  withTemporaryIndex,
+} from "./store.ts";
+
+/** Rounds of fetch, join and push before the sync gives up on a remote that keeps moving. */
+const ROUNDS = 3;
+
+/** Raised inside a round when the remote cannot be reached; becomes the warning. */
+class Unreachable extends Error {}
+
+/** A git call to the remote, bounded; a timeout becomes {@link Unreachable}. */
+async function remoteCall(kbDir: string, args: string[], timeoutMs: number) {
+  try {
+    return await git(kbDir, args, { timeoutMs });
+  } catch (error) {
+    if (error instanceof GitTimeoutError) throw new Unreachable(error.message);
+    throw error;
+  }
+}
+
+/** Whether `a` is an ancestor of `b` (or the same commit). */
+async function isAncestor(kbDir: string, a: string, b: string): Promise<boolean> {
+  return (await git(kbDir, ["merge-base", "--is-ancestor", a, b])).code === 0;
+}
+
+/**
+ * Whether `tip` is merged into the knowledge base's published branch (its upstream as fetched):
+ * a proposals branch the host deleted after merging it is not pushed back with nothing new.
+ */
+async function mergedUpstream(kbDir: string, tip: string): Promise<boolean> {
+  const upstream = await commitOf(kbDir, "@{upstream}");
+  return upstream !== undefined && await isAncestor(kbDir, tip, upstream);
+}
+
+/**
+ * A merge commit of `ours` and `theirs`. A file both changed in their own ways (two proposals
+ * of one entry) is taken from `ours` in the tree; both sides' proposals and reviews stay in the
+ * history, which is what review reads.
+ */
+async function joinTips(kbDir: string, ours: string, theirs: string): Promise<string> {
+  const merged = await git(kbDir, ["merge-tree", "--write-tree", "--name-only", ours, theirs]);
+  if (merged.code !== 0 && merged.code !== 1) {
+    throw new Error(`git merge-tree of the proposals branches failed: ${gitReason(merged.stderr)}`);
+  }
+  const [tree, ...rest] = merged.stdout.split("\n");
+  const conflicted = merged.code === 1 ? [...new Set(rest.slice(0, rest.indexOf("")))] : [];
+  const { args: identity } = await commitIdentity(kbDir);
+  return await withTemporaryIndex(async (env) => {
+    await gitOk(kbDir, ["read-tree", tree], { env });
+    for (const path of conflicted) {
+      const blob = await git(kbDir, ["rev-parse", "--verify", "--quiet", `${ours}:${path}`]);
+      await gitOk(
+        kbDir,
+        blob.code === 0
+          ? ["update-index", "--add", "--cacheinfo", `100644,${blob.stdout.trim()},${path}`]
+          : ["update-index", "--force-remove", "--", path],
+        { env },
+      );
+    }
+    const joined = (await gitOk(kbDir, ["write-tree"], { env })).trim();
+    return (await gitOk(kbDir, [
+      ...identity,
+      "commit-tree",
+      joined,
+      "-p",
+      ours,
+      "-p",
+      theirs,
+      "-m",
+      `kb proposals: join the proposals of another clone`,
+    ])).trim();
+  });
+}
+
+/** One round: fetch, join, push; "again" when another writer or the remote moved meanwhile. */
+async function round(kbDir: string, remote: string, timeoutMs: number): Promise<"done" | "again"> {
+  const tracking = `refs/remotes/${remote}/${PROPOSALS_BRANCH}`;
+  const fetched = await remoteCall(
+    kbDir,
+    ["fetch", "--quiet", "--no-tags", remote, `+${PROPOSALS_REF}:${tracking}`],
+    timeoutMs,
+  );
+  const absent = fetched.code !== 0 && /couldn't find remote ref/i.test(fetched.stderr);
+  if (fetched.code !== 0 && !absent) throw new Unreachable(gitReason(fetched.stderr));
+  const theirs = absent ? undefined : await commitOf(kbDir, tracking);
+  const ours = await proposalsTip(kbDir);
+  if (!ours) return !theirs || await moveBranch(kbDir, theirs, undefined) ? "done" : "again";
+  if (ours === theirs) return "done";
+  if (theirs && await isAncestor(kbDir, ours, theirs)) {
+    return await moveBranch(kbDir, theirs, ours) ? "done" : "again";
+  }
+  if (!theirs && await mergedUpstream(kbDir, ours)) return "done";
+  let tip = ours;
+  if (theirs && !await isAncestor(kbDir, theirs, ours)) {
+    tip = await joinTips(kbDir, ours, theirs);
+    if (!await moveBranch(kbDir, tip, ours)) return "again";
+  }
+  const pushed = await remoteCall(
+    kbDir,
+    ["push", "--porcelain", remote, `${tip}:${PROPOSALS_REF}`],
+    timeoutMs,
+  );
+  if (pushed.code === 0) return "done";
+  if (/\[rejected\]|non-fast-forward|fetch first/i.test(pushed.stdout + pushed.stderr)) {
+    return "again";
+  }
+  throw new Unreachable(`the push was refused: ${gitReason(pushed.stderr)}`);
+}
+
+/**
+ * Bring the proposals branch of `kbDir` in step with `remote`'s (see the module); resolves to
+ * the warnings, none when it worked.
+ */
+export async function syncProposals(
+  kbDir: string,
+  remote: string,
+  timeoutMs: number,
+): Promise<string[]> {
+  const again = `sync again: ${kbCommand("sync", "--kb", kbDir)}`;
+  try {
+    for (let attempt = 0; attempt < ROUNDS; attempt++) {
+      if (await round(kbDir, remote, timeoutMs) === "done") return [];
+    }
+    return [
+      `${remote}'s ${PROPOSALS_BRANCH} kept moving, so the proposals were not synced; ${again}`,
+    ];
+  } catch (error) {
+    const cause = error instanceof Error ? error.message : String(error);
+    return [
+      `the proposals branch ${PROPOSALS_BRANCH} was not synced with ${remote}: ${cause}; ${again}`,
+    ];
+  }
+}
