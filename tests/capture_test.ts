@@ -12,6 +12,7 @@ import {
   git,
   makeKb,
   ROOT,
+  runCli,
   runDeno,
   runHook,
   type RunResult,
@@ -316,13 +317,8 @@ Deno.test("bad input: the hook stays silent and exits 0", async () => {
   assert.equal((await calls()).length, 0);
 });
 
-Deno.test("an accepted proposal is found by the next prompt", async () => {
-  const { kb, transcript, env } = await captureKb();
-  await using _ = kb;
-  assertSilent(await runCapture(payload(transcript), env));
-  await workerRecords(kb.tmp);
-  // Accepting on a git host is merging the proposals branch.
-  await git(kb.dir, "merge", "--quiet", "--no-edit", PROPOSALS_BRANCH);
+/** Whether the next prompt about the captured fix points at it. */
+async function nextPromptFinds(kb: { env: Record<string, string> }): Promise<boolean> {
   const prompt = JSON.stringify({
     session_id: "s-next",
     hook_event_name: "UserPromptSubmit",
@@ -330,5 +326,35 @@ Deno.test("an accepted proposal is found by the next prompt", async () => {
   });
   const result = await runHook(prompt, { env: kb.env });
   assert.equal(result.code, 0, show(result));
-  assert.match(result.stdout, /Playwright on a fresh CI image: install the browsers/);
+  return result.stdout.includes("Playwright on a fresh CI image: install the browsers");
+}
+
+Deno.test("a captured proposal reaches no prompt until accepted; accepted, the next prompt finds it", async () => {
+  for (const accept of ["git-kb review accept", "a plain git merge of the branch"]) {
+    const { kb, transcript, env } = await captureKb();
+    await using _ = kb;
+    assertSilent(await runCapture(payload(transcript), env));
+    await workerRecords(kb.tmp);
+    assert.equal(await nextPromptFinds(kb), false, "pending, it reaches no prompt");
+    if (accept.startsWith("git-kb")) {
+      const result = await runCli(["review", "accept", "--all"], { env: kb.env });
+      assert.equal(result.code, 0, show(result));
+    } else await git(kb.dir, "merge", "--quiet", "--no-edit", PROPOSALS_BRANCH);
+    assert.equal(await nextPromptFinds(kb), true, accept);
+  }
+});
+
+Deno.test("a rejected capture is not proposed again by a later session", async () => {
+  const { kb, transcript, env } = await captureKb();
+  await using _ = kb;
+  assertSilent(await runCapture(payload(transcript), env));
+  await workerRecords(kb.tmp);
+  const rejected = await runCli(["review", "reject", "--all", "--why", "not worth keeping"], {
+    env: kb.env,
+  });
+  assert.equal(rejected.code, 0, show(rejected));
+  assertSilent(await runCapture(payload(transcript, "SessionEnd", "s-later"), env));
+  const [, later] = await workerRecords(kb.tmp, 2);
+  assert.match(String(later?.candidates), /refused new kb-\w+: the same proposal was rejected/);
+  assert.equal(later?.reason, "0 proposal(s) written");
 });
