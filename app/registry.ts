@@ -214,6 +214,15 @@ export const COMMANDS = {
   },
 } as const satisfies Record<string, CommandEntry>;
 
+/**
+ * How the capture hook and the watch hand a session's capture to the capture worker: started
+ * detached, with its own profile (app/self_cli.ts), loaded only when a hand-off happens.
+ */
+async function captureHandOff(request: string): Promise<void> {
+  const { startHookDetached } = await import("./self_cli.ts");
+  await startHookDetached("capture-worker", request);
+}
+
 /** The hooks, by the name the launcher is given (`git-kb hook prompt`). */
 export const HOOKS = {
   prompt: {
@@ -269,13 +278,7 @@ export const HOOKS = {
     profile: "handoff",
     summary: "keep the index up to date with in-place edits while a session lasts; at its end, " +
       "start the capture when it fixed something",
-    load: async () => {
-      const [{ runWatchHook }, { startHookDetached }] = await Promise.all([
-        import("../hooks/watch.ts"),
-        import("./self_cli.ts"),
-      ]);
-      return () => runWatchHook((request) => startHookDetached("capture-worker", request));
-    },
+    load: async () => (await import("../hooks/watch.ts")).runWatchHook.bind(null, captureHandOff),
   },
   compact: {
     module: "hooks/session_start.ts",
@@ -292,13 +295,8 @@ export const HOOKS = {
     profile: "handoff",
     summary: "at a session's end or compaction, when it fixed something, start the capture " +
       "of proposals in the background",
-    load: async () => {
-      const [{ runCaptureHook }, { startHookDetached }] = await Promise.all([
-        import("../hooks/capture.ts"),
-        import("./self_cli.ts"),
-      ]);
-      return () => runCaptureHook((request) => startHookDetached("capture-worker", request));
-    },
+    load: async () =>
+      (await import("../hooks/capture.ts")).runCaptureHook.bind(null, captureHandOff),
   },
   "capture-worker": {
     module: "hooks/capture_worker.ts",
