@@ -205,11 +205,13 @@ Deno.test("a candidate holding a credential is refused before it leaves the proc
   const token = "ghp_" + "Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2";
   env.FAKE_REPLY = reply([
     { ...CANDIDATE, body: `Export GITHUB_TOKEN=${token} before the migration.` },
+    { ...CANDIDATE, title: `Use ${token} for the release` },
   ]);
   assertSilent(await runCapture(payload(transcript), env));
   const [worker] = await workerRecords(kb.tmp);
   assert.equal(worker?.reason, "0 proposal(s) written");
   assert.match(String(worker?.candidates), /holds a credential \(a GitHub token\) in body/);
+  assert.match(String(worker?.candidates), /holds a credential \(a GitHub token\) in title/);
   assert.ok(!JSON.stringify(worker).includes(token));
   assert.equal(
     (await git(kb.dir, "branch", "--list", PROPOSALS_BRANCH)).trim(),

@@ -22,6 +22,7 @@ import { duplicateLine } from "../../core/capture/duplicates.ts";
 import { findLessons, lessonExcerpt, transcriptTurns } from "../../core/capture/transcript.ts";
 import { parseEntryText, serializeEntry, toEntry } from "../../core/entry/entry.ts";
 import { outputExcerpt } from "../../core/judge/verdict.ts";
+import { scrubSecrets } from "../../core/text/secrets.ts";
 import type { Proposal } from "../../core/proposals/proposal.ts";
 import type { IndexReader } from "../../core/index/reader.ts";
 import { openIndex, readIndexedEntry } from "../index/store.ts";
@@ -69,6 +70,11 @@ function today(): string {
   return new Date().toISOString().slice(0, 10);
 }
 
+/** A candidate named in a debug record: its title, credentials masked, clipped. */
+function named(candidate: Candidate): string {
+  return JSON.stringify(scrubSecrets(candidate.title).slice(0, 60));
+}
+
 /** The existing entry `id` (as in the working tree), with a candidate's material added; or why not. */
 function editProposal(
   kbDir: string,
@@ -109,7 +115,7 @@ function proposalsFor(
       shown,
     );
     if ("refusal" in checked) {
-      notes.push(`dropped "${candidate.title.slice(0, 60)}": ${checked.refusal}`);
+      notes.push(`dropped ${named(candidate)}: ${checked.refusal}`);
       continue;
     }
     const source = `session ${session.slice(0, 12)} transcript lines ${candidate.lines.join("-")}`;
@@ -117,7 +123,7 @@ function proposalsFor(
     if (duplicate) {
       const edit = editProposal(kbDir, reader, duplicate.id, candidate);
       if ("refusal" in edit) {
-        notes.push(`dropped "${candidate.title.slice(0, 60)}": ${edit.refusal}`);
+        notes.push(`dropped ${named(candidate)}: ${edit.refusal}`);
         continue;
       }
       const closeness = `${duplicate.closeness.toFixed(2)} > ${duplicate.line.toFixed(2)}`;
