@@ -6,6 +6,7 @@
  * worker, whose fake `claude` proposes one entry, written to the proposals branch. (Claude Code
  * 2.1.197 runs no SessionEnd hook when `-p` exits while a background hook runs, as the plugin's
  * freshness watch does: it is the watch, stopped at the session's end, that hands off here.)
+ * And `/compact` runs the capture hook on PreCompact.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -106,5 +107,45 @@ Deno.test({
     const calls = await recordedCalls(record);
     assert.equal(calls.length, 1);
     assert.match(calls[0].stdin, /Bash FAILED: Exit code 1\nerror: the build cache is cold/);
+  },
+});
+
+Deno.test({
+  name: "/compact in the real client runs the capture hook on PreCompact",
+  ignore: !!SKIP,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    await using kb = await makeKb();
+    const project = join(kb.root, "project");
+    await Deno.mkdir(project);
+    await installPlugin(CLAUDE_CLI!, project, await clientEnv(kb, 9, kb.env));
+    await using mock = startMockApi(() => say("Summary: the user said hello."));
+    const env = await clientEnv(kb, mock.port, {
+      ...kb.env,
+      XDG_CACHE_HOME: kb.tmp,
+      KB_HOOK_DEBUG: "1",
+    });
+    const id = crypto.randomUUID();
+    const run = (args: string[]) =>
+      runProcess(CLAUDE_CLI!, args, { cwd: project, env, clearEnv: true, timeoutMs: 120_000 });
+    assert.equal((await run(["-p", "hello", "--session-id", id])).code, 0);
+    for (const prompt of ["tell me more about it please", "and what else should I know here"]) {
+      assert.equal((await run(["-p", prompt, "--resume", id])).code, 0);
+    }
+    const compacted = await run(["-p", "/compact", "--resume", id]);
+    assert.equal(compacted.code, 0, compacted.stdout + compacted.stderr);
+    const log = await runProcess("sh", [
+      "-c",
+      'cat "$1"/git-kb/*/debug.jsonl 2>/dev/null; true',
+      "sh",
+      kb.tmp,
+    ]);
+    const records = log.stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line))
+      .filter((record) => record.event === "capture" && record.hook_event === "PreCompact");
+    assert.deepEqual(
+      records.map((record) => [record.session, record.outcome, record.reason]),
+      [[id, "skipped", "nothing learned: no failure that was then fixed"]],
+    );
   },
 });
