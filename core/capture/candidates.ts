@@ -15,7 +15,7 @@ import { ENTRY_TYPES, isOneOf, LIMITS } from "../entry/schema.ts";
 import { entrySecrets } from "../entry/secrets.ts";
 import { SECRET_LABELS } from "../text/secrets.ts";
 import { isRecord, modelReply } from "../model/reply.ts";
-import { TIMEOUT_BOUNDS_MS } from "../judge/verdict.ts";
+import { timeoutSetting } from "../judge/verdict.ts";
 
 /** The most candidates one capture keeps; the rest of a reply is dropped. */
 export const MAX_CANDIDATES = 3;
@@ -55,18 +55,14 @@ export function captureDisabled(envValue: string | undefined, configValue: unkno
   return configValue === false;
 }
 
-/** A timeout in ms from `value`: a positive integer, clamped to the judge's bounds; else `fallback`. */
-function timeoutOf(value: string | undefined, fallback: number): number {
-  const timeout = Number(value?.trim());
-  if (!Number.isInteger(timeout) || timeout <= 0) return fallback;
-  return Math.min(Math.max(timeout, TIMEOUT_BOUNDS_MS.min), TIMEOUT_BOUNDS_MS.max);
-}
-
 /** The capture's settings from environment variables, through `env` (a lookup by name). */
 export function captureConfig(env: (name: string) => string | undefined): CaptureConfig {
   return {
     model: env("GIT_KB_CAPTURE_MODEL")?.trim() || DEFAULT_CAPTURE_CONFIG.model,
-    timeoutMs: timeoutOf(env("GIT_KB_CAPTURE_TIMEOUT_MS"), DEFAULT_CAPTURE_CONFIG.timeoutMs),
+    timeoutMs: timeoutSetting(
+      env("GIT_KB_CAPTURE_TIMEOUT_MS"),
+      DEFAULT_CAPTURE_CONFIG.timeoutMs,
+    ),
     claude: env("KB_PROSE_LINT_CLAUDE")?.trim() || DEFAULT_CAPTURE_CONFIG.claude,
   };
 }

@@ -79,10 +79,13 @@ export function lintDisabled(value: string | undefined): boolean {
  */
 export const TIMEOUT_BOUNDS_MS = { min: 100, max: 600_000 };
 
-/** A `KB_PROSE_LINT_TIMEOUT_MS` value in ms: a positive integer, clamped; else the default. */
-function timeoutOf(value: string | undefined): number {
+/**
+ * A model timeout setting's value in ms (`KB_PROSE_LINT_TIMEOUT_MS`, `GIT_KB_CAPTURE_TIMEOUT_MS`):
+ * a positive integer, clamped to {@link TIMEOUT_BOUNDS_MS}; else `fallback`.
+ */
+export function timeoutSetting(value: string | undefined, fallback: number): number {
   const timeout = Number(value?.trim());
-  if (!Number.isInteger(timeout) || timeout <= 0) return DEFAULT_JUDGE_CONFIG.timeoutMs;
+  if (!Number.isInteger(timeout) || timeout <= 0) return fallback;
   return Math.min(Math.max(timeout, TIMEOUT_BOUNDS_MS.min), TIMEOUT_BOUNDS_MS.max);
 }
 
@@ -90,7 +93,7 @@ function timeoutOf(value: string | undefined): number {
 export function judgeConfig(env: (name: string) => string | undefined): JudgeConfig {
   return {
     model: env("KB_PROSE_LINT_MODEL")?.trim() || DEFAULT_JUDGE_CONFIG.model,
-    timeoutMs: timeoutOf(env("KB_PROSE_LINT_TIMEOUT_MS")),
+    timeoutMs: timeoutSetting(env("KB_PROSE_LINT_TIMEOUT_MS"), DEFAULT_JUDGE_CONFIG.timeoutMs),
     claude: env("KB_PROSE_LINT_CLAUDE")?.trim() || DEFAULT_JUDGE_CONFIG.claude,
   };
 }
