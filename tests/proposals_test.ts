@@ -130,6 +130,8 @@ Deno.test("a proposal is a commit on git-kb/proposals; work tree, index and HEAD
   equal(await git(kb.dir, "rev-parse", "git-kb/proposals^"), head);
   const files = await git(kb.dir, "diff", "--name-only", "main", "git-kb/proposals");
   equal(files, "entries/kb-sour1-bake-sourdough-bread-with-a-stiff-starter.md");
+  const left = [...Deno.readDirSync(cacheRootOf(kb.env))].map((item) => item.name);
+  ok(!left.some((name) => name.startsWith("proposal-index-")), `temporary index left: ${left}`);
   const [again] = await proposeFrom(kb, [sourdough("kb-sour2", "Reworded body.\n")]);
   equal(again.written, false, "the same idea (its title) twice is one proposal");
   ok(/duplicates the pending proposal/.test(again.refusal ?? ""), again.refusal);
