@@ -101,5 +101,10 @@ Deno.test("SessionStart: the pull and the freshness watch run in the background;
   ]);
   assert.equal(HOOKS.session.profile, "pull", "only the pull runs git");
   assert.equal(HOOKS.compact.profile, "read", "restoring the kernel rules reads the index only");
-  assert.equal(HOOKS.watch.profile, "read", "the watch reads the knowledge base, writes the cache");
+  assert.equal(
+    HOOKS.watch.profile,
+    "handoff",
+    "the watch reads the knowledge base, writes the cache, and at the session's end may start " +
+      "the capture worker",
+  );
 });

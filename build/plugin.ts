@@ -98,7 +98,7 @@ const ENV_FLAG = PROFILES.read.find((flag) => flag.startsWith("--allow-env="))!;
 /**
  * A profile's flags as sh words: the environment flag from `$allow_env`, the cache root from
  * `$cache`, the run permission of `add` and `edit` with `$editor` (empty, or a comma and the
- * editor's program), the judge's program from `$judge`. A word that expands a variable is
+ * editor's program), the judge's program from `$judge`, the Deno found from `$deno`. A word that expands a variable is
  * double-quoted, so its value stays one word.
  */
 function shFlags(profile: Profile): string {
@@ -107,7 +107,10 @@ function shFlags(profile: Profile): string {
       /^(--allow-run=git(?:,kill)?)$/,
       "$1$editor",
     )
-      .replace("--allow-run=claude", "--allow-run=$judge")
+      .replace("--allow-run=claude", "--allow-run=$judge").replace(
+        /^--allow-run=deno$/,
+        "--allow-run=$deno",
+      )
   ).map((flag) => flag.includes("$") ? `"${flag}"` : flag).join(" ");
 }
 

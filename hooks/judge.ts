@@ -26,6 +26,7 @@ import {
 import { extractProse, type ProsePiece } from "../core/judge/prose.ts";
 import { errorSummary, type HookPayload, textField } from "../core/hook/payload.ts";
 import { runHookOnStdio } from "../io/hook/stdin.ts";
+import { envVar } from "../io/env.ts";
 
 /** The largest stdin accepted (a Write of a big file); a bigger payload is allowed unread. */
 const MAX_INPUT_BYTES = 16 * 1024 * 1024;
@@ -50,21 +51,12 @@ export interface JudgeTrace {
   kbDir?: string;
 }
 
-/** An environment variable, or undefined when unset or not readable under the granted flags. */
-function env(name: string): string | undefined {
-  try {
-    return Deno.env.get(name);
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * The hook's stdout for a payload, or "" to allow; fills in `trace`. Throws on a failure (the
  * caller allows and records it).
  */
 export async function judgeHookOutput(payload: HookPayload, trace: JudgeTrace): Promise<string> {
-  if (lintDisabled(env("KB_PROSE_LINT"))) {
+  if (lintDisabled(envVar("KB_PROSE_LINT"))) {
     trace.reason = "KB_PROSE_LINT turns the judge off";
     return "";
   }
@@ -123,7 +115,7 @@ async function judgeProse(pieces: ProsePiece[], trace: JudgeTrace): Promise<stri
     trace.reason = "no kernel rules";
     return "";
   }
-  const config = judgeConfig(env);
+  const config = judgeConfig(envVar);
   trace.model = config.model;
   const prompt = judgePrompt(rules, pieces);
   const key = verdictCacheKey(prompt, config.model);
@@ -159,7 +151,7 @@ async function judgeProse(pieces: ProsePiece[], trace: JudgeTrace): Promise<stri
 
 /** Append the run's record to the debug log when `KB_HOOK_DEBUG=1`; never throws. */
 async function recordTrace(trace: JudgeTrace, ms: number): Promise<void> {
-  if (env("KB_HOOK_DEBUG") !== "1") return;
+  if (envVar("KB_HOOK_DEBUG") !== "1") return;
   try {
     const [{ appendDebugRecord }, { resolveKb }] = await Promise.all([
       import("../io/hook/debug_log.ts"),
@@ -189,7 +181,7 @@ async function recordTrace(trace: JudgeTrace, ms: number): Promise<void> {
  * returns at once without reading anything.
  */
 export async function runJudgeHook(): Promise<void> {
-  if (env(JUDGE_MARKER) === "1") return;
+  if (envVar(JUDGE_MARKER) === "1") return;
   const started = performance.now();
   const trace: JudgeTrace = { outcome: "skipped", reason: "" };
   await runHookOnStdio(MAX_INPUT_BYTES, (payload) => judgeHookOutput(payload, trace), (error) => {

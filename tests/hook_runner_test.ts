@@ -20,6 +20,8 @@ const HOOKS: Record<string, string> = {
   "session_start.ts": "session",
   "watch.ts": "watch",
   "fetch_allow.ts": "fetch",
+  "capture.ts": "capture",
+  "capture_worker.ts": "capture-worker",
 };
 
 Deno.test("every hook entry point is listed here and runs through runHookOnStdio", async () => {
@@ -48,8 +50,9 @@ for (const [file, name] of Object.entries(HOOKS)) {
       KB_HOOK_DEBUG: "1",
     };
     for (const stdin of ["[]", '[{"prompt": "rotate the npm token"}]', '"x"', "{not json", ""]) {
+      // Through the dispatcher, as the launcher runs them: the capture hook gets its hand-off there.
       const result = await runDeno(
-        ["run", "--no-prompt", ...hookFlags(name, cacheRootOf(env)), join(ROOT, "hooks", file)],
+        ["run", ...hookFlags(name, cacheRootOf(env)), join(ROOT, "app", "launch.ts"), "hook", name],
         { env, cwd: tmp, stdin },
       );
       equal(result.code, 0, `${file} on ${stdin}: ${result.stderr}`);

@@ -290,10 +290,12 @@ Deno.test("a call with no prose loads no knowledge-base, index or model code", a
     "core/judge/code_prose.ts",
     "core/judge/prose.ts",
     "core/judge/verdict.ts",
+    "core/model/reply.ts",
     "core/shell/words.ts",
     "core/text/display.ts",
     "core/text/secrets.ts",
     "hooks/judge.ts",
+    "io/env.ts",
     "io/hook/stdin.ts",
   ]);
 });

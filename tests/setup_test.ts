@@ -128,6 +128,9 @@ Deno.test("claude: install, idempotent rerun, dry run, moved launcher, remove", 
       "the pull and the watch run in the background; the kernel rules and the welcome before " +
         "the session goes on",
     );
+    for (const event of ["SessionEnd", "PreCompact"]) {
+      assert.deepEqual(commands(settings, event), [`"${s.launcher}" hook capture`], event);
+    }
     assert.ok(settings.hooks!.PreToolUse[0].matcher, "the judge keeps the plugin's matcher");
     assert.equal(settings.hooks!.PostToolUse[0].hooks[0].if, "Bash(*git-kb*)", "if is kept");
     assert.deepEqual(
@@ -142,7 +145,7 @@ Deno.test("claude: install, idempotent rerun, dry run, moved launcher, remove", 
     assert.match(result.stdout, /^\+.*hook prompt/m);
     assert.match(
       result.stdout,
-      /Added the git-kb hooks \(UserPromptSubmit, PreToolUse, PostToolUse, SessionStart\)/,
+      /Added the git-kb hooks \(UserPromptSubmit, PreToolUse, PostToolUse, SessionStart, SessionEnd, PreCompact\)/,
     );
     assert.ok(!(await exists(`${file}.bak`)), "no backup of a file that did not exist");
   });

@@ -18,9 +18,13 @@ const LAUNCHER = join(ROOT, "plugin", "bin", "git-kb");
 const PERIOD_MS = 300;
 
 /** The environment of a watch in `kb`: the one its prompt hook runs with, and a short period. */
-async function watchEnv(kb: Kb): Promise<Record<string, string>> {
+async function watchEnv(
+  kb: Kb,
+  extra: Record<string, string> = {},
+): Promise<Record<string, string>> {
   return childEnv({
     ...kb.env,
+    ...extra,
     PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
     DENO_DIR: await denoDir(),
     KB_HOOK_DEBUG: "1",
@@ -63,10 +67,15 @@ async function until(what: string, ready: () => boolean | Promise<boolean>): Pro
 }
 
 /** A stand-in client: `sh -c script args…` with the watch's environment, its output dropped. */
-async function startClient(kb: Kb, script: string, ...args: string[]): Promise<Deno.ChildProcess> {
+async function startClient(
+  kb: Kb,
+  script: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<Deno.ChildProcess> {
   return new Deno.Command("sh", {
     args: ["-c", script, ...args],
-    env: await watchEnv(kb),
+    env: await watchEnv(kb, env),
     clearEnv: true,
     cwd: kb.root,
     stdin: "null",
@@ -80,7 +89,11 @@ async function startClient(kb: Kb, script: string, ...args: string[]): Promise<D
  * launcher on by exec (as bash's `sh -c` does): client → launcher → deno, the watch a child of
  * the client.
  */
-async function startSession(kb: Kb): Promise<Session> {
+async function startSession(
+  kb: Kb,
+  fields: Record<string, string> = {},
+  env: Record<string, string> = {},
+): Promise<Session> {
   const payload = join(kb.root, `payload-${crypto.randomUUID()}.json`);
   await Deno.writeTextFile(
     payload,
@@ -88,9 +101,10 @@ async function startSession(kb: Kb): Promise<Session> {
       session_id: crypto.randomUUID(),
       hook_event_name: "SessionStart",
       source: "startup",
+      ...fields,
     }),
   );
-  const client = await startClient(kb, `"$0" hook watch < "$1" & wait`, LAUNCHER, payload);
+  const client = await startClient(kb, `"$0" hook watch < "$1" & wait`, [LAUNCHER, payload], env);
   let pid: number | undefined;
   const watchPid = async () => {
     await until(
@@ -170,6 +184,39 @@ Deno.test("the watch ends at SIGTERM (the session's end) and removes its heartbe
   equal(await heartbeatPid(kb), undefined);
   const ended = (await watchRecords(kb)).filter((record) => record.outcome === "ended");
   deepEqual(ended.map((record) => record.end), ["stopped"]);
+});
+
+Deno.test("at the session's end the watch hands a session that fixed something to the capture", async () => {
+  await using kb = await makeBigKb();
+  const transcript = join(kb.root, "transcript.jsonl");
+  await Deno.copyFile(join(ROOT, "fixtures", "capture", "fix-session.jsonl"), transcript);
+  const candidate = {
+    title: "Playwright on a fresh CI image: install the browsers first",
+    type: "howto",
+    tags: ["playwright", "ci"],
+    body: "Run `npx playwright install --with-deps chromium` before `npx playwright test`.",
+    lines: [3, 10],
+  };
+  await using session = await startSession(kb, { transcript_path: transcript }, {
+    KB_PROSE_LINT_CLAUDE: join(ROOT, "fixtures", "judge", "claude-scripted"),
+    FAKE_REPLY: JSON.stringify({
+      type: "result",
+      result: JSON.stringify({ candidates: [candidate] }),
+    }),
+  });
+  const pid = await session.watchPid();
+  await until("the heartbeat", async () => (await heartbeatPid(kb)) === pid);
+  Deno.kill(pid, "SIGTERM");
+  await until("the watch to exit", () => !alive(pid));
+  // The worker outlives the watch (a session of its own) and writes the proposal.
+  await until("the proposal", async () => {
+    const branch = await new Deno.Command("git", {
+      args: ["-C", kb.dir, "rev-parse", "--verify", "--quiet", "refs/heads/git-kb/proposals"],
+      stdout: "null",
+      stderr: "null",
+    }).output();
+    return branch.success;
+  });
 });
 
 Deno.test("the watch ends when its client is killed without a word", async () => {
@@ -271,8 +318,7 @@ Deno.test("twenty starts in one client (a /clear each): one watch runs, and it e
   const client = await startClient(
     kb,
     `for p in "$1"/*.json; do /bin/sh -c "$0" < "$p" & done; wait`,
-    command,
-    payloads,
+    [command, payloads],
   );
   let survivors: number[] = [];
   try {
