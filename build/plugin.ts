@@ -16,6 +16,7 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "@std/cli/parse-args";
 import { join } from "../core/path.ts";
 import { ifExists } from "../io/fs.ts";
 import { runProcess } from "../io/process.ts";
@@ -453,8 +454,9 @@ async function compile(): Promise<number> {
 }
 
 if (import.meta.main) {
-  if (Deno.args.includes("--compile")) Deno.exit(await compile());
-  if (Deno.args.includes("--check")) {
+  const flags = parseArgs(Deno.args, { boolean: ["check", "compile"] });
+  if (flags.compile) Deno.exit(await compile());
+  if (flags.check) {
     const stale = (await staleFiles()).map((name) => `plugin/bin/${name}`);
     if (readText(HOOKS_JSON) !== pluginHooksJson()) stale.push("plugin/hooks/hooks.json");
     const config = Deno.readTextFileSync(DENO_JSON);

@@ -6,7 +6,7 @@
  * @module
  */
 import { strictEqual as equal } from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { SMALL_KB_FILES } from "../io/index/store.ts";
 import { entryPath, entryText, git, type Kb, makeKb, runCli, show } from "./helpers.ts";
 

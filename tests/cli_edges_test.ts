@@ -4,7 +4,7 @@
  * once, and colour on a real terminal (through `script`).
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { shellCommand } from "../core/shell/quote.ts";
 import { flagsFor } from "../app/permissions.ts";
 import {

@@ -3,7 +3,7 @@
  * filters, get, init and how the knowledge base is found, and colour.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { COMMAND_PROFILES } from "../app/permissions.ts";
 import denoConfig from "../deno.json" with { type: "json" };
 import {

@@ -3,7 +3,7 @@
  * repository, an index that has every one of them, and (with a remote) every commit pushed.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import {
   FIXTURE_ENTRIES,
   git,

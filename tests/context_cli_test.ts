@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import type { HookStats } from "../core/delivery/hook_log.ts";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { copySampleKb, makeSandbox, parseJson, ROOT, runCli, runHook, show } from "./helpers.ts";
 
 const PAYLOADS = join(ROOT, "fixtures", "hooks");

@@ -4,7 +4,7 @@
  * with no substitution (`…` or $(…)) run.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { shellCommand } from "../core/shell/quote.ts";
 import { runProcess } from "../io/process.ts";
 import { makeSandbox, ROOT, runDeno, show } from "./helpers.ts";
@@ -30,6 +30,7 @@ const DEMO_PARTS = [
   "core",
   "io",
   "hooks",
+  "std",
   "fixtures",
 ];
 

@@ -5,7 +5,7 @@
  * says who it is, its arguments and the PATH it got.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { runProcess } from "../io/process.ts";
 import { makeSandbox, ROOT, show } from "./helpers.ts";
 

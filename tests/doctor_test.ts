@@ -4,7 +4,8 @@
  * fix it prints works when pasted into sh.
  */
 import assert from "node:assert/strict";
-import { dirname, join } from "node:path";
+import { dirname } from "@std/path/posix/dirname";
+import { join } from "@std/path/posix/join";
 import type { Finding } from "../core/setup/finding.ts";
 import { flagsFor } from "../app/permissions.ts";
 import { shellQuote } from "../core/shell/quote.ts";

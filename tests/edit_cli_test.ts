@@ -6,7 +6,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { flagsFor } from "../app/permissions.ts";
 import { shellCommand } from "../core/shell/quote.ts";
 import {

@@ -7,7 +7,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { readKbFile, UnreadableEntryError } from "../io/kb.ts";
 import {
   entryText,

@@ -4,7 +4,7 @@
  * next run after an edit, and bad golden files named line by line.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { makeKb, parseJson, runCli, show } from "./helpers.ts";
 
 interface EvalJson {

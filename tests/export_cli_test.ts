@@ -4,7 +4,7 @@
  * `--check` exits 1 on a stale file, and a CLAUDE.md linked to AGENTS.md stays a link.
  */
 import { match, ok, strictEqual as equal } from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { makeKb, parseJson, runCli, show } from "./helpers.ts";
 
 interface ExportJson {

@@ -5,7 +5,7 @@
  * with what to do; what is edited keeps every byte outside the block and its mode.
  */
 import { match, ok, strictEqual as equal } from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { BEGIN_MARKER, END_MARKER } from "../core/export/agent_files.ts";
 import { makeKb, runCli, type RunResult, show } from "./helpers.ts";
 

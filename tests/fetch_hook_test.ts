@@ -6,7 +6,7 @@
  * is silent with exit 0.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { ALLOW_REASON } from "../hooks/fetch_allow.ts";
 import { shellQuote } from "../core/shell/quote.ts";
 import { runProcess } from "../io/process.ts";

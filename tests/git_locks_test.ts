@@ -5,7 +5,7 @@
  * the command that removes it (pasted, it works).
  */
 import { ok, strictEqual as equal } from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import type { Finding } from "../core/setup/finding.ts";
 import { runProcess } from "../io/process.ts";
 import { git, makeKb, parseJson, runCli, show } from "./helpers.ts";

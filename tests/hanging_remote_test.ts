@@ -4,7 +4,7 @@
  * in a process group of its own that is ended whole. Real CLI runs with their real permissions.
  */
 import { match, ok, strictEqual as equal } from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { flagsFor } from "../app/permissions.ts";
 import {
   cacheRootOf,

@@ -6,7 +6,7 @@
  * is still indexed inline on the first prompt. Real subprocesses with the hooks' permissions.
  */
 import { match, ok, strictEqual as equal } from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { hookFlags } from "../app/permissions.ts";
 import { HOOK_INLINE_READS } from "../io/index/store.ts";
 import {

@@ -11,7 +11,7 @@
  * or valid JSON.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { type Entry, serializeEntry } from "../core/entry/entry.ts";
 import { hookFlags } from "../app/permissions.ts";
 import { shellQuote } from "../core/shell/quote.ts";

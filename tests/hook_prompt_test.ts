@@ -4,7 +4,7 @@
  * environment, a temp TMPDIR and a temp copy of the sample knowledge base (no git repo).
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { contentHash } from "../core/hash.ts";
 import { sessionFile } from "../io/hook/session.ts";
 import {

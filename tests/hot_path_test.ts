@@ -8,7 +8,7 @@
  * are left out too.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { HOT_HOOKS } from "../build/plugin.ts";
 import { runProcess } from "../io/process.ts";
 import { makeSandbox, ROOT, show } from "./helpers.ts";

@@ -4,7 +4,7 @@
  * and the report names where; a second import changes nothing, and a changed note is updated in place.
  */
 import { deepStrictEqual as deepEqual, match, ok, strictEqual as equal } from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { copyDir, exists, git, gitRun, makeKb, parseJson, ROOT, runCli, show } from "./helpers.ts";
 
 interface ImportJson {

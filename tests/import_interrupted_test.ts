@@ -5,7 +5,7 @@
  * exact: a real import, then its commit undone with the files kept (`git reset HEAD~1`).
  */
 import { deepStrictEqual as deepEqual, match, ok, strictEqual as equal } from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import type { Finding } from "../core/setup/finding.ts";
 import { git, makeKb, parseJson, runCli, show } from "./helpers.ts";
 

@@ -5,7 +5,7 @@
  * a name or a value the contract cannot hold is fixed or cut, and the report says so.
  */
 import { deepStrictEqual as deepEqual, match, ok, strictEqual as equal } from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { git, makeKb, parseJson, runCli, show } from "./helpers.ts";
 
 interface ImportJson {

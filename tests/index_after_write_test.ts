@@ -5,7 +5,7 @@
  * and the `git-kb index` that rebuilds it — so nobody retries a save that is done.
  */
 import { match, ok, strictEqual as equal } from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import {
   cacheRootOf,
   cloneRemote,

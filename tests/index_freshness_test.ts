@@ -4,7 +4,7 @@
  * reports whether it worked incrementally or rebuilt everything.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { READ_TRUST_MS, SMALL_KB_TRUST_MS } from "../io/index/store.ts";
 import { makeCold, YEARS_AGO } from "./big_kb.ts";
 import {

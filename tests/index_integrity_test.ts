@@ -5,7 +5,7 @@
  * id is not served; a lock left by a killed hook costs later hooks at most a short wait.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { bytesChecksum } from "../core/hash.ts";
 import { INDEX_VERSION } from "../core/index/format.ts";
 import { shellQuote } from "../core/shell/quote.ts";

@@ -4,7 +4,8 @@
  * through `overrideEnv` in a test run alone in a process of its own (`runAlone`).
  */
 import assert from "node:assert/strict";
-import { join, relative } from "node:path";
+import { join } from "@std/path/posix/join";
+import { relative } from "@std/path/posix/relative";
 import { overrideEnv, ROOT, runAlone } from "./helpers.ts";
 
 Deno.test("overrideEnv refuses to change the environment of the shared test process", () => {

@@ -3,7 +3,7 @@
  * stdout) within the model timeout plus one second, and leaves a debug record saying why.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { judgeFlags } from "../app/permissions.ts";
 import { copySampleKb, makeSandbox, type RunResult, STACK_FRAME } from "./helpers.ts";
 import { fakeClaude, judgeRecords, payload, recordedCalls, runJudge } from "./judge_helpers.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { judgeFlags } from "../app/permissions.ts";
 import assert from "node:assert/strict";
 import {

@@ -4,7 +4,7 @@
  * that tries to close the prompt's `<text>` and add rules of its own.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { show } from "./helpers.ts";
 import {
   assertAllowed,

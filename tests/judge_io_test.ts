@@ -3,7 +3,7 @@
  * and the subprocess timeout that kills a judge model that does not answer.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import type { Verdict } from "../core/judge/verdict.ts";
 import { ProcessTimeoutError, runProcess } from "../io/process.ts";
 import { tempDir } from "./helpers.ts";

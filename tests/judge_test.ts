@@ -4,7 +4,7 @@
  * `claude` scripts from fixtures/judge that record every call they get.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { judgeFlags, PROFILES } from "../app/permissions.ts";
 import { acceptKernel, kernelRulesOf, ROOT } from "./helpers.ts";
 import {

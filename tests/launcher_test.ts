@@ -7,7 +7,7 @@
  * shellcheck when it is installed.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import {
   COMMAND_PROFILES,
   flagsFor,
@@ -549,6 +549,7 @@ Deno.test("a checkout at another depth, with a space and a quote, builds the sam
     "io",
     "hooks",
     "plugin",
+    "std",
     "deno.json",
     "deno.lock",
   ];

@@ -10,6 +10,8 @@ const root = new URL("..", import.meta.url).pathname;
 
 /** The layers each layer may import from (itself included). */
 const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
+  // The stand-ins for the standard library (imported as `@std/...`) import only each other.
+  std: ["std"],
   core: ["core"],
   io: ["core", "io"],
   cli: ["core", "io", "cli"],

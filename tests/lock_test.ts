@@ -5,7 +5,7 @@
  * grace; doctor's check names a stale lock.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { checkLock, lockState, LockTimeoutError, thisHost, withLock } from "../io/save/lock.ts";
 import { checkSaveLock } from "../io/save/lock.ts";
 import { flagsFor } from "../app/permissions.ts";

@@ -7,7 +7,7 @@
  * no write outside the cache, no git) lists and runs no write tool.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { flagsFor } from "../app/permissions.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 import { deepStrictEqual as deepEqual, match, ok, strictEqual as equal } from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import {
   acceptKernel,
   childEnv,

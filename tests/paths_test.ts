@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { cacheRoot, cacheRootFor, indexDir, kbCacheDir } from "../io/paths.ts";
 import { overrideEnv, runAlone, tempDir } from "./helpers.ts";
 

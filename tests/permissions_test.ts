@@ -4,7 +4,7 @@
  * to add, never a stack trace; deno.json's tasks use exactly the flags of app/permissions.ts.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import {
   CACHE_ROOT,
   COMMAND_PROFILES,

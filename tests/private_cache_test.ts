@@ -6,7 +6,7 @@
  * line and exits 1, a hook says nothing and exits 0.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { contentHash } from "../core/hash.ts";
 import { sessionFile } from "../io/hook/session.ts";
 import {

@@ -4,7 +4,7 @@
  * shows names a task, a git-kb command and options that exist, and every file it links is there.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { COMMANDS } from "../app/registry.ts";
 import { COMMON_OPTIONS } from "../cli/args.ts";
 import denoJson from "../deno.json" with { type: "json" };

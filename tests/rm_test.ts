@@ -4,7 +4,7 @@
  * (nothing changed) unless `--force`, which reports the links it leaves dangling.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { shellQuote } from "../core/shell/quote.ts";
 import { runProcess } from "../io/process.ts";
 import {

@@ -6,7 +6,7 @@
  * a missing identity are named; one commit can write and delete several entries.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { gitDetail } from "../io/git.ts";
 import {
   checkGitLocks,

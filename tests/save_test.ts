@@ -5,8 +5,8 @@
  * commit without any configured git identity.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import yaml from "js-yaml";
+import { join } from "@std/path/posix/join";
+import { parse } from "@std/yaml";
 import {
   cloneRemote,
   entryPath,
@@ -40,7 +40,7 @@ function splitEntry(text: string): { fields: Record<string, unknown>; body: stri
   const match = /^---\n([\s\S]*?)\n---\n([\s\S]*)$/.exec(text);
   assert.ok(match, `not an entry file:\n${text}`);
   return {
-    fields: yaml.load(match[1], { schema: yaml.CORE_SCHEMA }) as Record<string, unknown>,
+    fields: parse(match[1], { schema: "core" }) as Record<string, unknown>,
     body: match[2],
   };
 }

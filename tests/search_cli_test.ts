@@ -4,7 +4,7 @@
  * and a cache of the index format before the tokenizer's rebuilt.
  */
 import { deepStrictEqual as deepEqual, match, ok, strictEqual as equal } from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { cacheRootOf, makeKb, parseJson, runCli, show } from "./helpers.ts";
 
 interface Hit {

@@ -5,7 +5,7 @@
  * a private knowledge base and is refused in one whose committed `git-kb.json` says shared.
  */
 import { deepStrictEqual as deepEqual, strictEqual as equal } from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { fileURLToPath } from "node:url";
 import { entrySecrets } from "../core/entry/secrets.ts";
 import { blankEntry, serializeEntry } from "../core/entry/entry.ts";

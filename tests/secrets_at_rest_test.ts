@@ -3,7 +3,7 @@
  * log, the receipts, the debug log) nor in what `git-kb stats` prints, with debugging on or off.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { hookFlags } from "../app/permissions.ts";
 import {
   cacheRootOf,

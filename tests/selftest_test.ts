@@ -6,7 +6,7 @@
  * failing step with its reason, and the scratch folder is still removed.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import type { StepResult } from "../io/selftest/run.ts";
 import { snapshotChanges, type UserSnapshot } from "../io/selftest/scratch.ts";
 import { exists, git, type Kb, makeKb, parseJson, runCli, show } from "./helpers.ts";

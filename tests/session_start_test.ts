@@ -8,7 +8,7 @@
  */
 import { deepStrictEqual as deepEqual, strictEqual as equal } from "node:assert/strict";
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { hookFlags } from "../app/permissions.ts";
 import { PULL_FETCH_TIMEOUT_MS } from "../io/hook/session_pull.ts";
 import { withLock } from "../io/save/lock.ts";

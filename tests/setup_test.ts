@@ -5,7 +5,7 @@
  * file it cannot parse, Codex and Gemini CLI files, and the AGENTS.md rule for Cursor/OpenCode.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { ENV_VARS, flagsFor } from "../app/permissions.ts";
 import { runProcess } from "../io/process.ts";
 import pluginHooks from "../plugin/hooks/hooks.json" with { type: "json" };

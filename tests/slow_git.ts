@@ -6,7 +6,7 @@
  * @module
  */
 import { strictEqual as equal } from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 
 /**
  * A `git` whose fetch never ends: it starts a long `sleep` (standing in for ssh), writes both

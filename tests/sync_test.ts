@@ -6,7 +6,7 @@
  * every git state a save refuses is refused the same way.
  */
 import { deepStrictEqual as deepEqual, ok, strictEqual as equal } from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { flagsFor } from "../app/permissions.ts";
 import { shellCommand, shellQuote } from "../core/shell/quote.ts";
 import { runProcess } from "../io/process.ts";

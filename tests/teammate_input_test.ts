@@ -6,7 +6,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { hookFlags } from "../app/permissions.ts";
 import { readIndexedEntry, UnsafeEntryPathError } from "../io/index/store.ts";
 import { listEntryFiles, readKbFile, UnreadableEntryError } from "../io/kb.ts";

@@ -7,7 +7,7 @@
  * through every hook and then `git-kb stats`, and the fail-open matrix.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { hookFlags } from "../app/permissions.ts";
 import { contentHash } from "../core/hash.ts";
 import { PROMPT_WORDING } from "../core/prompt/decision.ts";

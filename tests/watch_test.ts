@@ -6,7 +6,7 @@
  */
 import { deepStrictEqual as deepEqual, strictEqual as equal } from "node:assert/strict";
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { STALE_PERIODS } from "../io/index/watch.ts";
 import { cacheRootOf, childEnv, denoDir, type Kb, ROOT, runHook, show } from "./helpers.ts";
 import { alive } from "./slow_git.ts";

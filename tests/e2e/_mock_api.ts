@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { runProcess } from "../../io/process.ts";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { shellQuote } from "../../core/shell/quote.ts";
 import { denoDir, type Kb, ROOT } from "../helpers.ts";
 

@@ -8,7 +8,7 @@
  * a configured knowledge base, is not run.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { shellCommand } from "../../core/shell/quote.ts";
 import { ProcessTimeoutError, runProcess } from "../../io/process.ts";
 import { makeKb, ROOT } from "../helpers.ts";

@@ -10,7 +10,7 @@
  * it: nothing can reach the network.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { JUDGE_SYSTEM_PROMPT } from "../../core/judge/verdict.ts";
 import { runProcess } from "../../io/process.ts";
 import { acceptKernel, copySampleKb, exists, kernelRulesOf, makeSandbox } from "../helpers.ts";

@@ -6,7 +6,7 @@
  * every proxy variable points at a closed loopback port, so nothing can reach the network.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { makeKb, ROOT } from "../helpers.ts";
 import { runProcess } from "../../io/process.ts";
 import { CLAUDE_CLI, OFFLINE, SKIP } from "./_mock_api.ts";

@@ -13,7 +13,7 @@
  *   and stopping it at the session's end leaves no git or transport process behind.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { shellQuote } from "../../core/shell/quote.ts";
 import { PULL_FETCH_TIMEOUT_MS } from "../../io/hook/session_pull.ts";
 import { runProcess } from "../../io/process.ts";

@@ -7,7 +7,7 @@
  * folder that setup made.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { runProcess } from "../../io/process.ts";
 import { makeSandbox } from "../helpers.ts";
 import {

@@ -15,7 +15,7 @@
  *   stand-in hook that rewrites a Bash command.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { PROMPT_WORDING } from "../../core/prompt/decision.ts";
 import { shellQuote } from "../../core/shell/quote.ts";
 import { runProcess } from "../../io/process.ts";

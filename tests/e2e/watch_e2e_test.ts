@@ -12,7 +12,7 @@
  * - A client killed outright (no SIGTERM) leaves no watch behind either.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { shellQuote } from "../../core/shell/quote.ts";
 import { WATCH_PERIOD_MS } from "../../io/index/watch.ts";
 import { runProcess } from "../../io/process.ts";
