@@ -8,7 +8,7 @@
 /**
  * Normalize a POSIX path: resolve `.` and `..` segments and join repeated `/`, keeping a
  * trailing `/`. `..` never climbs above the root of an absolute path; a relative path keeps the
- * `..` it cannot resolve. An empty path is `.`.
+ * `..` it cannot resolve, and one that resolves to nothing is `.`.
  *
  * @example
  * ```ts
@@ -17,9 +17,7 @@
  */
 export function normalize(path: string | URL): string {
   if (path instanceof URL) path = decodeURIComponent(path.pathname);
-  if (path === "") return ".";
   const absolute = path.startsWith("/");
-  const trailing = path.endsWith("/");
   const kept: string[] = [];
   for (const segment of path.split("/")) {
     if (segment === "" || segment === ".") continue;
@@ -28,7 +26,7 @@ export function normalize(path: string | URL): string {
     else if (!absolute) kept.push("..");
   }
   let result = kept.join("/");
-  if (absolute) result = `/${result}`;
-  if (!result) return absolute ? "/" : ".";
-  return trailing && result !== "/" ? `${result}/` : result;
+  if (!result && !absolute) result = ".";
+  if (result && path.endsWith("/")) result += "/";
+  return absolute ? `/${result}` : result;
 }
