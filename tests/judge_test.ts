@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "@std/path/posix/join";
-import { judgeFlags, PROFILES } from "../app/permissions.ts";
+import { judgeFlags } from "../app/permissions.ts";
 import { acceptKernel, kernelRulesOf, ROOT } from "./helpers.ts";
 import {
   assertAllowed,
@@ -43,11 +43,8 @@ Deno.test("the judge profile: cache-only writes, no net, runs only the judge bin
     assert.ok(envFlag.split(/[=,]/).includes(name), name);
   }
   const tasks = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json"))).tasks;
+  // The flags profile:judge comes to: tests/permissions_test.ts, for every task.
   assert.equal(tasks["hook:judge"], "deno task --quiet profile:judge hooks/judge.ts");
-  assert.equal(
-    tasks["profile:judge"].command,
-    `deno run ${["--no-prompt", ...PROFILES.judge].join(" ")}`,
-  );
 });
 
 Deno.test("calls with no prose are allowed without a model call", async () => {

@@ -82,7 +82,16 @@ Deno.test("a live holder's lock is never broken, however old its file", async ()
       `  console.log("held");\n  await new Promise((done) => setTimeout(done, 60_000));\n});\n`,
   );
   const holder = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--no-prompt", `--allow-read`, `--allow-write=${sandbox.root}`, script],
+    // The script lies outside the repository: name the config that maps its imports.
+    args: [
+      "run",
+      "--config",
+      new URL("../deno.json", import.meta.url).pathname,
+      "--no-prompt",
+      `--allow-read`,
+      `--allow-write=${sandbox.root}`,
+      script,
+    ],
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
