@@ -4,7 +4,7 @@
  * number of its own.
  */
 import { deepStrictEqual as deepEqual, ok } from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { EXIT, EXIT_MEANINGS } from "../core/exit.ts";
 import { ROOT } from "./helpers.ts";
 
