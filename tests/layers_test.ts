@@ -4,7 +4,7 @@
  * dispatcher, Deno's file, process and stat calls live in io/, and git runs only in io/git.ts.
  * Each failure names the file and line of every violation.
  */
-import { deepStrictEqual as deepEqual } from "node:assert/strict";
+import { assertEquals } from "@std/assert";
 
 const root = new URL("..", import.meta.url).pathname;
 
@@ -110,7 +110,7 @@ Deno.test("no module imports from a layer above its own", () => {
       }
     }
   }
-  deepEqual(violations, []);
+  assertEquals(violations, []);
 });
 
 Deno.test("entry points import each other only through the dispatcher", () => {
@@ -126,7 +126,7 @@ Deno.test("entry points import each other only through the dispatcher", () => {
       }
     }
   }
-  deepEqual(violations, []);
+  assertEquals(violations, []);
 });
 
 Deno.test("file, process and stat calls happen only in io/", () => {
@@ -138,7 +138,7 @@ Deno.test("file, process and stat calls happen only in io/", () => {
       if (call) violations.push(`${path}:${line}: ${call[0]}`);
     }
   }
-  deepEqual(violations, []);
+  assertEquals(violations, []);
 });
 
 Deno.test("git runs only through io/git.ts", () => {
@@ -149,5 +149,5 @@ Deno.test("git runs only through io/git.ts", () => {
       if (GIT_SPAWN.test(text)) violations.push(`${path}:${line}: ${text.trim()}`);
     }
   }
-  deepEqual(violations, []);
+  assertEquals(violations, []);
 });

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { strictEqual as equal } from "node:assert/strict";
+import { assertEquals } from "@std/assert";
 import { join } from "@std/path/posix/join";
 
 /**
@@ -74,6 +74,6 @@ export async function assertGone(pids: string): Promise<void> {
       Deno.kill(pid, "SIGKILL");
     } catch { /* gone, as it should be */ }
   }
-  equal(survivors[0], false, `the fake git or transport ${shell} still runs`);
-  equal(survivors[1], false, `its child ${sleeper} (a transport) still runs`);
+  assertEquals(survivors[0], false, `the fake git or transport ${shell} still runs`);
+  assertEquals(survivors[1], false, `its child ${sleeper} (a transport) still runs`);
 }
