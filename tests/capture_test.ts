@@ -4,8 +4,8 @@
  * least-privilege flags), the detached worker it starts, a fake `claude`, a real git knowledge
  * base and its proposals branch. What each test waits for is the worker's debug record.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertMatch, assertStrictEquals } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { hookFlags } from "../app/permissions.ts";
 import {
   cacheRootOf,
@@ -122,9 +122,9 @@ async function workerRecords(tmp: string, count = 1, ms = 30_000) {
 
 /** The hook finished as a hook must: exit 0, nothing printed. */
 function assertSilent(result: RunResult): void {
-  assert.equal(result.code, 0, show(result));
-  assert.equal(result.stdout, "", show(result));
-  assert.equal(result.stderr, "", show(result));
+  assertEquals(result.code, 0, show(result));
+  assertEquals(result.stdout, "", show(result));
+  assertEquals(result.stderr, "", show(result));
 }
 
 /** The entry files the proposals branch adds or changes against main, with their text. */
@@ -143,22 +143,22 @@ Deno.test("a session that fixed something yields a proposal; the model saw a mas
   const hook = await runCapture(payload(transcript), env);
   assertSilent(hook);
   const [worker] = await workerRecords(kb.tmp);
-  assert.equal(worker?.outcome, "proposed", JSON.stringify(worker));
+  assertStrictEquals(worker?.outcome, "proposed", JSON.stringify(worker));
   const made = await calls();
-  assert.equal(made.length, 1);
-  assert.match(made[0].stdin, /L4 user Bash FAILED: Exit code 1\nError: browserType.launch/);
-  assert.ok(!made[0].stdin.includes(PLANTED_TOKEN), "the planted token left the machine");
-  assert.equal(made[0].env.GIT_KB_CAPTURING, "1");
-  assert.ok(made[0].argv.includes("--no-session-persistence"));
+  assertEquals(made.length, 1);
+  assertMatch(made[0].stdin, /L4 user Bash FAILED: Exit code 1\nError: browserType.launch/);
+  assert(!made[0].stdin.includes(PLANTED_TOKEN), "the planted token left the machine");
+  assertEquals(made[0].env.GIT_KB_CAPTURING, "1");
+  assert(made[0].argv.includes("--no-session-persistence"));
   const files = await proposedFiles(kb.dir);
-  assert.equal(files.size, 1, [...files.keys()].join(", "));
+  assertEquals(files.size, 1, [...files.keys()].join(", "));
   const [text] = files.values();
-  assert.match(text, /^title: ['"]?Playwright on a fresh CI image: install the browsers/m);
-  assert.match(text, /npx playwright install --with-deps chromium/);
+  assertMatch(text, /^title: ['"]?Playwright on a fresh CI image: install the browsers/m);
+  assertMatch(text, /npx playwright install --with-deps chromium/);
   // Nothing reached the checked-out branch or the work tree.
-  assert.equal((await git(kb.dir, "status", "--porcelain")).trim(), "");
+  assertEquals((await git(kb.dir, "status", "--porcelain")).trim(), "");
   const log = await git(kb.dir, "log", "-1", "--format=%B", PROPOSALS_BRANCH);
-  assert.match(log, /Git-Kb-Source: session s-fix transcript lines 3-10/);
+  assertMatch(log, /Git-Kb-Source: session s-fix transcript lines 3-10/);
 });
 
 Deno.test("an empty or chat-only session makes no model call and starts no worker", async () => {
@@ -168,11 +168,11 @@ Deno.test("an empty or chat-only session makes no model call and starts no worke
     if (fixture === "empty") await Deno.writeTextFile(transcript, "");
     assertSilent(await runCapture(payload(transcript), env));
     const records = await captureRecords(kb.tmp);
-    assert.deepEqual(records.map((record) => [record.stage, record.outcome, record.reason]), [
+    assertEquals(records.map((record) => [record.stage, record.outcome, record.reason]), [
       ["hook", "skipped", "nothing learned: no failure that was then fixed"],
     ]);
     await new Promise((resolve) => setTimeout(resolve, 500));
-    assert.equal((await calls()).length, 0);
+    assertEquals((await calls()).length, 0);
   }
 });
 
@@ -188,15 +188,15 @@ Deno.test("a candidate that duplicates an entry becomes a proposed edit of it", 
   }]);
   assertSilent(await runCapture(payload(transcript), env));
   const [worker] = await workerRecords(kb.tmp);
-  assert.deepEqual(worker?.candidates, ["edit kb-m2c7v"], JSON.stringify(worker));
+  assertEquals(worker?.candidates, ["edit kb-m2c7v"], JSON.stringify(worker));
   const files = await proposedFiles(kb.dir);
   const path = "entries/kb-m2c7v-add-an-index-concurrently-in-postgres.md";
-  assert.deepEqual([...files.keys()], [path]);
+  assertEquals([...files.keys()], [path]);
   const before = await Deno.readTextFile(join(kb.dir, path));
   const after = files.get(path)!;
   const ownBody = before.slice(before.indexOf("\n---\n") + 5).trimEnd();
-  assert.ok(after.includes(ownBody), "the entry's own body is kept as it was");
-  assert.match(after, /## Seen again in a session \(\d{4}-\d{2}-\d{2}\)\n\n`CREATE INDEX/);
+  assert(after.includes(ownBody), "the entry's own body is kept as it was");
+  assertMatch(after, /## Seen again in a session \(\d{4}-\d{2}-\d{2}\)\n\n`CREATE INDEX/);
 });
 
 Deno.test("a candidate holding a credential is refused before it leaves the process", async () => {
@@ -209,11 +209,11 @@ Deno.test("a candidate holding a credential is refused before it leaves the proc
   ]);
   assertSilent(await runCapture(payload(transcript), env));
   const [worker] = await workerRecords(kb.tmp);
-  assert.equal(worker?.reason, "0 proposal(s) written");
-  assert.match(String(worker?.candidates), /holds a credential \(a GitHub token\) in body/);
-  assert.match(String(worker?.candidates), /holds a credential \(a GitHub token\) in title/);
-  assert.ok(!JSON.stringify(worker).includes(token));
-  assert.equal(
+  assertStrictEquals(worker?.reason, "0 proposal(s) written");
+  assertMatch(String(worker?.candidates), /holds a credential \(a GitHub token\) in body/);
+  assertMatch(String(worker?.candidates), /holds a credential \(a GitHub token\) in title/);
+  assert(!JSON.stringify(worker).includes(token));
+  assertEquals(
     (await git(kb.dir, "branch", "--list", PROPOSALS_BRANCH)).trim(),
     "",
     "no proposals branch was written",
@@ -231,13 +231,13 @@ Deno.test("the kill switch: GIT_KB_CAPTURE=off or the config's capture: false, n
     }
     assertSilent(await runCapture(payload(transcript), env));
     const records = await captureRecords(kb.tmp);
-    assert.match(
+    assertMatch(
       String(records[0]?.reason),
       /^capture is off/,
       `${how}: ${JSON.stringify(records)}`,
     );
     await new Promise((resolve) => setTimeout(resolve, 500));
-    assert.equal((await calls()).length, 0, how);
+    assertEquals((await calls()).length, 0, how);
   }
 });
 
@@ -251,12 +251,12 @@ Deno.test("the budget: one call per part of a session, at most three candidates"
   })));
   assertSilent(await runCapture(payload(transcript, "PreCompact"), env));
   const [first] = await workerRecords(kb.tmp);
-  assert.equal(first?.reason, "3 proposal(s) written", JSON.stringify(first));
-  assert.equal((await proposedFiles(kb.dir)).size, 3);
+  assertStrictEquals(first?.reason, "3 proposal(s) written", JSON.stringify(first));
+  assertEquals((await proposedFiles(kb.dir)).size, 3);
   // The session ends with nothing new since the compaction: no second call.
   assertSilent(await runCapture(payload(transcript, "SessionEnd"), env));
   const hookRecords = (await captureRecords(kb.tmp)).filter((record) => record.stage === "hook");
-  assert.equal(hookRecords.at(-1)?.reason, "nothing learned: no failure that was then fixed");
+  assertStrictEquals(hookRecords.at(-1)?.reason, "nothing learned: no failure that was then fixed");
   // New work after it, with a fix of its own, is read on its own: one more call.
   await Deno.writeTextFile(
     transcript,
@@ -267,9 +267,9 @@ Deno.test("the budget: one call per part of a session, at most three candidates"
   );
   assertSilent(await runCapture(payload(transcript, "SessionEnd"), env));
   const workers = await workerRecords(kb.tmp, 2);
-  assert.equal(workers.length, 2);
-  assert.deepEqual(workers[1].lines, [11, 20], JSON.stringify(workers[1]));
-  assert.equal((await calls()).length, 2);
+  assertEquals(workers.length, 2);
+  assertEquals(workers[1].lines, [11, 20], JSON.stringify(workers[1]));
+  assertEquals((await calls()).length, 2);
 });
 
 Deno.test("a hanging or garbage-printing model is stopped in bounded time; the hook returns at once", async () => {
@@ -279,21 +279,21 @@ Deno.test("a hanging or garbage-printing model is stopped in bounded time; the h
   env.GIT_KB_CAPTURE_TIMEOUT_MS = "1000";
   const hook = await runCapture(payload(transcript), env);
   assertSilent(hook);
-  assert.ok(hook.ms < 5_000, `the hook took ${hook.ms} ms while the model hung`);
+  assert(hook.ms < 5_000, `the hook took ${hook.ms} ms while the model hung`);
   const [hung] = await workerRecords(kb.tmp);
-  assert.equal(hung?.outcome, "error");
-  assert.match(
+  assertStrictEquals(hung?.outcome, "error");
+  assertMatch(
     String(hung?.reason),
     /did not answer within 1000 ms; raise GIT_KB_CAPTURE_TIMEOUT_MS/,
   );
-  assert.ok(Number(hung?.ms) < 6_000, `the worker took ${hung?.ms} ms`);
+  assert(Number(hung?.ms) < 6_000, `the worker took ${hung?.ms} ms`);
 
   const garbage = await captureKb();
   await using __ = garbage.kb;
   garbage.env.KB_PROSE_LINT_CLAUDE = fakeClaude("garbage");
   assertSilent(await runCapture(payload(garbage.transcript), garbage.env));
   const [bad] = await workerRecords(garbage.kb.tmp);
-  assert.match(String(bad?.reason), /reply holds no candidates: The text reads well/);
+  assertMatch(String(bad?.reason), /reply holds no candidates: The text reads well/);
 });
 
 Deno.test("bad input: the hook stays silent and exits 0", async () => {
@@ -314,9 +314,9 @@ Deno.test("bad input: the hook stays silent and exits 0", async () => {
   for (const input of inputs) {
     const result = await runCapture(input, env);
     assertSilent(result);
-    assert.ok(result.ms < 5_000, `${input}: ${result.ms} ms`);
+    assert(result.ms < 5_000, `${input}: ${result.ms} ms`);
   }
-  assert.equal((await calls()).length, 0);
+  assertEquals((await calls()).length, 0);
 });
 
 /** Whether the next prompt about the captured fix points at it. */
@@ -327,7 +327,7 @@ async function nextPromptFinds(kb: { env: Record<string, string> }): Promise<boo
     prompt: "the playwright tests fail on the CI image, how do I install the browsers",
   });
   const result = await runHook(prompt, { env: kb.env });
-  assert.equal(result.code, 0, show(result));
+  assertEquals(result.code, 0, show(result));
   return result.stdout.includes("Playwright on a fresh CI image: install the browsers");
 }
 
@@ -337,12 +337,12 @@ Deno.test("a captured proposal reaches no prompt until accepted; accepted, the n
     await using _ = kb;
     assertSilent(await runCapture(payload(transcript), env));
     await workerRecords(kb.tmp);
-    assert.equal(await nextPromptFinds(kb), false, "pending, it reaches no prompt");
+    assertEquals(await nextPromptFinds(kb), false, "pending, it reaches no prompt");
     if (accept.startsWith("git-kb")) {
       const result = await runCli(["review", "accept", "--all"], { env: kb.env });
-      assert.equal(result.code, 0, show(result));
+      assertEquals(result.code, 0, show(result));
     } else await git(kb.dir, "merge", "--quiet", "--no-edit", PROPOSALS_BRANCH);
-    assert.equal(await nextPromptFinds(kb), true, accept);
+    assertEquals(await nextPromptFinds(kb), true, accept);
   }
 });
 
@@ -354,9 +354,9 @@ Deno.test("a rejected capture is not proposed again by a later session", async (
   const rejected = await runCli(["review", "reject", "--all", "--why", "not worth keeping"], {
     env: kb.env,
   });
-  assert.equal(rejected.code, 0, show(rejected));
+  assertEquals(rejected.code, 0, show(rejected));
   assertSilent(await runCapture(payload(transcript, "SessionEnd", "s-later"), env));
   const [, later] = await workerRecords(kb.tmp, 2);
-  assert.match(String(later?.candidates), /refused new kb-\w+: the same proposal was rejected/);
-  assert.equal(later?.reason, "0 proposal(s) written");
+  assertMatch(String(later?.candidates), /refused new kb-\w+: the same proposal was rejected/);
+  assertStrictEquals(later?.reason, "0 proposal(s) written");
 });

@@ -4,9 +4,8 @@
  * base of more than 100 files (where the hooks trust a check for ten minutes), with a period of a
  * few hundred milliseconds (`KB_TEST_WATCH_PERIOD_MS`).
  */
-import { deepStrictEqual as deepEqual, strictEqual as equal } from "node:assert/strict";
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertMatch, assertNotMatch, assertStrictEquals } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { STALE_PERIODS } from "../io/index/watch.ts";
 import { cacheRootOf, childEnv, denoDir, type Kb, ROOT, runHook, show } from "./helpers.ts";
 import { alive } from "./slow_git.ts";
@@ -61,7 +60,7 @@ async function heartbeatPid(kb: Kb): Promise<number | undefined> {
 /** Wait (at most 10 s) until `ready` holds; fails the test otherwise. */
 async function until(what: string, ready: () => boolean | Promise<boolean>): Promise<void> {
   for (const deadline = Date.now() + 10_000; !(await ready());) {
-    assert.ok(Date.now() < deadline, `waited 10 s for ${what}`);
+    assert(Date.now() < deadline, `waited 10 s for ${what}`);
     await new Promise((done) => setTimeout(done, 50));
   }
 }
@@ -149,7 +148,7 @@ async function promptContext(kb: Kb, prompt: string): Promise<string> {
   const result = await runHook(JSON.stringify({ prompt, session_id: "later-prompt" }), {
     env: kb.env,
   });
-  equal(result.code, 0, show(result));
+  assertEquals(result.code, 0, show(result));
   return result.stdout;
 }
 
@@ -163,7 +162,7 @@ const PROMPT = "how does the ocelot lantern work";
 Deno.test("an in-place edit of an old entry reaches the prompt hook within the watch's period", async () => {
   await using kb = await makeBigKb();
   await editOldEntryInPlace(kb, "kb-b3m7o", "Ocelot lantern");
-  assert.doesNotMatch(await promptContext(kb, PROMPT), /kb-b3m7o/, "the hooks trust the check");
+  assertNotMatch(await promptContext(kb, PROMPT), /kb-b3m7o/, "the hooks trust the check");
   await using session = await startSession(kb);
   await session.watchPid();
   await until(
@@ -171,7 +170,7 @@ Deno.test("an in-place edit of an old entry reaches the prompt hook within the w
     async () => /kb-b3m7o Ocelot lantern/.test(await promptContext(kb, PROMPT)),
   );
   const [check] = (await watchRecords(kb)).filter((record) => record.outcome === "incremental");
-  deepEqual([check?.changed, check?.added, check?.removed], [1, 0, 0], JSON.stringify(check));
+  assertEquals([check?.changed, check?.added, check?.removed], [1, 0, 0], JSON.stringify(check));
 });
 
 Deno.test("the watch ends at SIGTERM (the session's end) and removes its heartbeat", async () => {
@@ -181,9 +180,9 @@ Deno.test("the watch ends at SIGTERM (the session's end) and removes its heartbe
   await until("the heartbeat", async () => (await heartbeatPid(kb)) === pid);
   Deno.kill(pid, "SIGTERM");
   await until("the watch to exit", () => !alive(pid));
-  equal(await heartbeatPid(kb), undefined);
+  assertEquals(await heartbeatPid(kb), undefined);
   const ended = (await watchRecords(kb)).filter((record) => record.outcome === "ended");
-  deepEqual(ended.map((record) => record.end), ["stopped"]);
+  assertEquals(ended.map((record) => record.end), ["stopped"]);
 });
 
 Deno.test("at the session's end the watch hands a session that fixed something to the capture", async () => {
@@ -228,7 +227,7 @@ Deno.test("the watch ends when its client is killed without a word", async () =>
   await session.client.status;
   await until("the orphaned watch to exit", () => !alive(pid));
   const ended = (await watchRecords(kb)).filter((record) => record.outcome === "ended");
-  deepEqual(ended.map((record) => record.end), ["session-gone"]);
+  assertEquals(ended.map((record) => record.end), ["session-gone"]);
 });
 
 Deno.test("two sessions, one watch checking: the other stands by, then takes over", async () => {
@@ -239,8 +238,8 @@ Deno.test("two sessions, one watch checking: the other stands by, then takes ove
   await using second = await startSession(kb);
   const secondPid = await second.watchPid();
   await new Promise((done) => setTimeout(done, (STALE_PERIODS + 1) * PERIOD_MS));
-  equal(await heartbeatPid(kb), firstPid, "the second watch stood by");
-  assert.ok(alive(secondPid), "standing by, for when the first session ends");
+  assertEquals(await heartbeatPid(kb), firstPid, "the second watch stood by");
+  assert(alive(secondPid), "standing by, for when the first session ends");
   Deno.kill(firstPid, "SIGTERM");
   await until("the second watch to take over", async () => (await heartbeatPid(kb)) === secondPid);
   await editOldEntryInPlace(kb, "kb-b3m7o", "Ocelot lantern");
@@ -259,14 +258,14 @@ Deno.test("a heartbeat planted as a symlink is neither followed nor replaced: th
   await using session = await startSession(kb);
   const pid = await session.watchPid();
   await until("the watch to give up", () => !alive(pid));
-  equal(await Deno.readTextFile(victim), "keep me");
-  equal((await Deno.lstat(heartbeat)).isSymlink, true);
+  assertEquals(await Deno.readTextFile(victim), "keep me");
+  assertEquals((await Deno.lstat(heartbeat)).isSymlink, true);
   const records = await watchRecords(kb);
-  assert.match(
+  assertMatch(
     String(records.find((record) => record.outcome === "error")?.error),
     /symbolic link/,
   );
-  deepEqual(records.filter((r) => r.outcome === "ended").map((r) => r.end), ["refused"]);
+  assertEquals(records.filter((r) => r.outcome === "ended").map((r) => r.end), ["refused"]);
 });
 
 Deno.test("a watch killed outright: the one standing by takes over once its heartbeat is stale", async () => {
@@ -279,7 +278,7 @@ Deno.test("a watch killed outright: the one standing by takes over once its hear
   Deno.kill(firstPid, "SIGKILL"); // no chance to remove its heartbeat
   const killed = Date.now();
   await until("the second watch to take over", async () => (await heartbeatPid(kb)) === secondPid);
-  assert.ok(
+  assert(
     Date.now() - killed >= (STALE_PERIODS - 1) * PERIOD_MS,
     "it waited for the heartbeat to go stale",
   );
@@ -329,16 +328,16 @@ Deno.test("twenty starts in one client (a /clear each): one watch runs, and it e
     await until("one watch to be left", async () => (await watchesUnder(client.pid)).length === 1);
     survivors = await watchesUnder(client.pid);
     await new Promise((done) => setTimeout(done, 3 * PERIOD_MS));
-    deepEqual(await watchesUnder(client.pid), survivors, "the one left stays");
+    assertEquals(await watchesUnder(client.pid), survivors, "the one left stays");
     const ended = (await watchRecords(kb)).filter((record) => record.outcome === "ended");
-    deepEqual(new Set(ended.map((record) => record.end)), new Set(["superseded"]));
-    equal(ended.length, 19);
+    assertEquals(new Set(ended.map((record) => record.end)), new Set(["superseded"]));
+    assertEquals(ended.length, 19);
 
     client.kill("SIGKILL"); // the client gone without a word; the shells between stay
     await client.status;
     await until("the last watch to exit", () => !alive(survivors[0]));
     const last = (await watchRecords(kb)).filter((record) => record.outcome === "ended").at(-1);
-    equal(last?.end, "session-gone");
+    assertStrictEquals(last?.end, "session-gone");
   } finally {
     for (const pid of [...survivors, ...await watchesUnder(client.pid)]) {
       if (alive(pid)) Deno.kill(pid, "SIGKILL");

@@ -1,4 +1,4 @@
-import { ok, strictEqual as equal } from "node:assert/strict";
+import { assert, assertEquals, assertStrictEquals } from "@std/assert";
 import type { Entry } from "../entry/entry.ts";
 import { buildIndex, makeEntry as plainEntry } from "../index/_memory_index.ts";
 import { duplicateLine, findDuplicate, SMALL_KB_LINE, withCapturedMaterial } from "./duplicates.ts";
@@ -31,22 +31,25 @@ function sampleIndex() {
 Deno.test("a candidate saying what an entry says is its duplicate; a new subject is not", () => {
   const reader = sampleIndex();
   const line = duplicateLine(reader);
-  ok(line > 0 && line < 2, `${line}`);
+  assert(line > 0 && line < 2, `${line}`);
   const twin = findDuplicate(reader, {
     title: "Terraform state lock stuck after a crashed apply",
     tags: ["terraform"],
   }, line);
-  equal(reader.docById(twin?.id ?? "")?.title, "Terraform state lock stuck after a crash");
+  assertStrictEquals(
+    reader.docById(twin?.id ?? "")?.title,
+    "Terraform state lock stuck after a crash",
+  );
   const fresh = findDuplicate(reader, {
     title: "Flaky Playwright tests need a retry on CI",
     tags: ["playwright", "ci"],
   }, line);
-  equal(fresh, undefined);
+  assertEquals(fresh, undefined);
 });
 
 Deno.test("the line is the knowledge base's own: tiny bases fall back, and it follows the KB", () => {
   const tiny = buildIndex([entry("One lonely note", ["x"])]).reader();
-  equal(duplicateLine(tiny), SMALL_KB_LINE);
+  assertEquals(duplicateLine(tiny), SMALL_KB_LINE);
   // A knowledge base of near twins kept apart on purpose: its line rises, so a candidate must be
   // closer than those twins are to each other to count as a duplicate.
   const twins = buildIndex(
@@ -55,7 +58,7 @@ Deno.test("the line is the knowledge base's own: tiny bases fall back, and it fo
       (_, index) => entry(`Deploy service ${index} to staging`, ["deploy", "staging"]),
     ),
   ).reader();
-  ok(duplicateLine(twins) > duplicateLine(sampleIndex()));
+  assert(duplicateLine(twins) > duplicateLine(sampleIndex()));
 });
 
 Deno.test("an edit keeps the entry's own text and adds the candidate's under a heading", () => {
@@ -64,10 +67,10 @@ Deno.test("an edit keeps the entry's own text and adds the candidate's under a h
     body: "Check no apply runs first: `terraform force-unlock <id>`.",
     tags: ["terraform", "locks"],
   }, "2026-12-03")!;
-  ok(edited.body.startsWith("Run force-unlock.\n\n## Seen again in a session (2026-12-03)\n"));
-  equal(edited.tags.join(","), "terraform,locks");
-  equal(edited.updated, "2026-12-03");
-  equal(
+  assert(edited.body.startsWith("Run force-unlock.\n\n## Seen again in a session (2026-12-03)\n"));
+  assertEquals(edited.tags.join(","), "terraform,locks");
+  assertEquals(edited.updated, "2026-12-03");
+  assertEquals(
     withCapturedMaterial(existing, { body: "Run force-unlock.", tags: [] }, "2026-12-03"),
     undefined,
   );

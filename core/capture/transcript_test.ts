@@ -1,4 +1,4 @@
-import { deepStrictEqual as deepEqual, ok, strictEqual as equal } from "node:assert/strict";
+import { assert, assertEquals } from "@std/assert";
 import { findLessons, lessonExcerpt, transcriptTurns } from "./transcript.ts";
 
 /** Transcript records as Claude Code writes them, one JSON object a line. */
@@ -32,7 +32,7 @@ Deno.test("a command that failed and then worked is a lesson spanning both", () 
     bash("t3", "deno test --allow-all"),
     result("t3", "ok | 3 passed", false),
   ]));
-  deepEqual(findLessons(turns), [{ kind: "recovered", from: 2, to: 7 }]);
+  assertEquals(findLessons(turns), [{ kind: "recovered", from: 2, to: 7 }]);
 });
 
 Deno.test("a user confirming a fix after a failure is a lesson; chat alone is none", () => {
@@ -41,10 +41,10 @@ Deno.test("a user confirming a fix after a failure is a lesson; chat alone is no
     result("t1", "E403 forbidden", true),
     user("I rotated the token, thanks, it works now"),
   ]));
-  deepEqual(findLessons(fixed), [{ kind: "confirmed", from: 2, to: 3 }]);
+  assertEquals(findLessons(fixed), [{ kind: "confirmed", from: 2, to: 3 }]);
   const chat = transcriptTurns(jsonl([user("hello"), user("it works now, what a day")]));
-  deepEqual(findLessons(chat), []);
-  deepEqual(findLessons(transcriptTurns("")), []);
+  assertEquals(findLessons(chat), []);
+  assertEquals(findLessons(transcriptTurns("")), []);
 });
 
 Deno.test("a cut first line, meta records, summaries and garbage are passed over", () => {
@@ -54,7 +54,7 @@ Deno.test("a cut first line, meta records, summaries and garbage are passed over
     user("real"),
   ]) + "not json\n[1,2]\n";
   const turns = transcriptTurns(text, 40);
-  deepEqual(turns.map((turn) => [turn.line, turn.text]), [[43, "real"]]);
+  assertEquals(turns.map((turn) => [turn.line, turn.text]), [[43, "real"]]);
 });
 
 Deno.test("the excerpt numbers lines as in the file, masks credentials before clipping, stays bounded", () => {
@@ -72,10 +72,10 @@ Deno.test("the excerpt numbers lines as in the file, masks credentials before cl
   );
   const lessons = findLessons(turns);
   const excerpt = lessonExcerpt(turns, lessons);
-  ok(!excerpt.text.includes(token), excerpt.text);
-  ok(excerpt.text.startsWith("L100 assistant Bash call: "), excerpt.text);
-  equal(excerpt.first, 100);
-  equal(excerpt.last, 105);
+  assert(!excerpt.text.includes(token), excerpt.text);
+  assert(excerpt.text.startsWith("L100 assistant Bash call: "), excerpt.text);
+  assertEquals(excerpt.first, 100);
+  assertEquals(excerpt.last, 105);
   const long = transcriptTurns(jsonl([
     bash("t1", "make"),
     result("t1", "x".repeat(50_000), true),
@@ -88,6 +88,6 @@ Deno.test("the excerpt numbers lines as in the file, masks credentials before cl
     before: 8,
     after: 2,
   });
-  ok(small.text.length <= 2_000, `${small.text.length}`);
-  ok(small.text.includes("L4 user Bash result: ok"), small.text);
+  assert(small.text.length <= 2_000, `${small.text.length}`);
+  assert(small.text.includes("L4 user Bash result: ok"), small.text);
 });

@@ -8,8 +8,8 @@
  * freshness watch does: it is the watch, stopped at the session's end, that hands off here.)
  * And `/compact` runs the capture hook on PreCompact.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertMatch } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { shellQuote } from "../../core/shell/quote.ts";
 import { PROPOSALS_BRANCH } from "../../core/proposals/branch.ts";
 import { runProcess } from "../../io/process.ts";
@@ -83,7 +83,7 @@ Deno.test({
       "--allowedTools",
       "Bash",
     ], { cwd: project, env, clearEnv: true, timeoutMs: 120_000 });
-    assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
+    assertEquals(result.code, 0, `${result.stdout}\n${result.stderr}`);
     const until = Date.now() + 60_000;
     let branch = "";
     while (!branch && Date.now() < until) {
@@ -97,16 +97,16 @@ Deno.test({
       kb.tmp,
     ]);
     const records = log.stdout.split("\n").filter((line) => line.includes('"capture"'));
-    assert.ok(
+    assert(
       branch,
       `no proposals branch after the session ended:\n${records.join("\n")}\n${result.stdout}`,
     );
     const files = (await git(kb.dir, "diff", "--name-only", `main...${PROPOSALS_BRANCH}`)).trim();
     const text = await git(kb.dir, "show", `${PROPOSALS_BRANCH}:${files}`);
-    assert.match(text, /A cold build cache fails the first build/);
+    assertMatch(text, /A cold build cache fails the first build/);
     const calls = await recordedCalls(record);
-    assert.equal(calls.length, 1);
-    assert.match(calls[0].stdin, /Bash FAILED: Exit code 1\nerror: the build cache is cold/);
+    assertEquals(calls.length, 1);
+    assertMatch(calls[0].stdin, /Bash FAILED: Exit code 1\nerror: the build cache is cold/);
   },
 });
 
@@ -129,12 +129,12 @@ Deno.test({
     const id = crypto.randomUUID();
     const run = (args: string[]) =>
       runProcess(CLAUDE_CLI!, args, { cwd: project, env, clearEnv: true, timeoutMs: 120_000 });
-    assert.equal((await run(["-p", "hello", "--session-id", id])).code, 0);
+    assertEquals((await run(["-p", "hello", "--session-id", id])).code, 0);
     for (const prompt of ["tell me more about it please", "and what else should I know here"]) {
-      assert.equal((await run(["-p", prompt, "--resume", id])).code, 0);
+      assertEquals((await run(["-p", prompt, "--resume", id])).code, 0);
     }
     const compacted = await run(["-p", "/compact", "--resume", id]);
-    assert.equal(compacted.code, 0, compacted.stdout + compacted.stderr);
+    assertEquals(compacted.code, 0, compacted.stdout + compacted.stderr);
     const log = await runProcess("sh", [
       "-c",
       'cat "$1"/git-kb/*/debug.jsonl 2>/dev/null; true',
@@ -143,7 +143,7 @@ Deno.test({
     ]);
     const records = log.stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line))
       .filter((record) => record.event === "capture" && record.hook_event === "PreCompact");
-    assert.deepEqual(
+    assertEquals(
       records.map((record) => [record.session, record.outcome, record.reason]),
       [[id, "skipped", "nothing learned: no failure that was then fixed"]],
     );
