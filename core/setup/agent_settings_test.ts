@@ -123,7 +123,18 @@ Deno.test("the shipped plugin hooks.json converts for every hook agent", () => {
   assertEquals(Object.keys(claude), Object.keys(plugin.hooks));
   assertEquals(
     [...new Set(findOurHooks(mergeHooks({}, claude)).map((hook) => hook.verb))].sort(),
-    ["compact", "fetch", "judge", "prompt", "receipts", "search", "session", "subagent", "watch"],
+    [
+      "capture",
+      "compact",
+      "fetch",
+      "judge",
+      "prompt",
+      "receipts",
+      "search",
+      "session",
+      "subagent",
+      "watch",
+    ],
   );
   assertEquals(
     mergeHooks({}, claude),
