@@ -28,6 +28,7 @@ import {
 } from "../io/proposals/store.ts";
 import { proposeFromReceipts } from "../io/proposals/from_receipts.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
+import { EXIT, KbError } from "../core/exit.ts";
 import { describeError, exitCodeOf } from "./errors.ts";
 import {
   checkAndSave,
@@ -377,8 +378,10 @@ function chosen(
     else if (!found.includes(match)) found.push(match);
   }
   if (problems.length) {
-    throw new UsageError(
-      problems.map((problem) => `${problem}; list them with ${reviewCommand(on)}`),
+    // The call is well formed; what it names is not there (as `get` of an id no entry has).
+    throw new KbError(
+      problems.map((problem) => `${problem}; list them with ${reviewCommand(on)}`).join("\n"),
+      EXIT.failed,
     );
   }
   return found;
