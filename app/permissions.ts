@@ -33,6 +33,11 @@ export const ENV_VARS = [
   "KB_PROSE_LINT_TIMEOUT_MS",
   "KB_PROSE_LINT_CLAUDE",
   "GIT_KB_JUDGE",
+  "GIT_KB_CAPTURE",
+  "GIT_KB_CAPTURE_MODEL",
+  "GIT_KB_CAPTURE_TIMEOUT_MS",
+  "GIT_KB_CAPTURING",
+  "KB_DENO",
 ] as const;
 
 /**
@@ -107,6 +112,19 @@ export const PROFILES = {
    * {@link judgeFlags}.
    */
   judge: ["--allow-read", CACHE_WRITE, SYS_UID, ENV, "--allow-run=claude,kill"],
+  /**
+   * Decides at a session's end or compaction whether it taught something, and if so starts the
+   * capture worker as a detached `deno run` (`deno` stands for the Deno the launcher found,
+   * `KB_DENO`): the capture hook, and the freshness watch (a read profile otherwise), which sees
+   * the session end where the client runs no SessionEnd hook.
+   */
+  handoff: ["--allow-read", CACHE_WRITE, SYS_UID, ENV, "--allow-run=deno"],
+  /**
+   * The capture worker: reads the knowledge base and the session's transcript, runs the capture
+   * model (`claude`: see {@link hookFlags}), and writes proposals as commits on the proposals
+   * branch (git, in a folder known only at run time).
+   */
+  capture: ["--allow-read", "--allow-write", SYS_UID, ENV, "--allow-run=claude,git,kill"],
 } as const;
 
 /** The profile each command runs with, from app/registry.ts. */
@@ -156,17 +174,38 @@ function checkPermissionWord(value: string, what: string): string {
   return value;
 }
 
+/** The programs a profile's run permission names by a stand-in, and what they stand for. */
+export interface RunPrograms {
+  /** The model's binary (`KB_PROSE_LINT_CLAUDE`), for `claude`; default `claude`. */
+  claude?: string;
+  /** The Deno that runs git-kb (`KB_DENO`), for `deno`; default `deno`. */
+  deno?: string;
+}
+
+/** A run permission with its stand-ins replaced by `programs`. */
+function runFlag(flag: string, programs: RunPrograms): string {
+  const names = flag.slice("--allow-run=".length).split(",").map((name) => {
+    const given = name === "claude" ? programs.claude : name === "deno" ? programs.deno : undefined;
+    const what = name === "claude" ? "the judge binary" : "the Deno binary";
+    return given === undefined ? name : checkPermissionWord(given, what);
+  });
+  return `--allow-run=${names.join(",")}`;
+}
+
 /** A profile's flags with the cache root filled in, after `--no-prompt`. */
 function profileFlags(
   profile: keyof typeof PROFILES,
   cacheRoot: string,
   run?: string,
+  programs: RunPrograms = {},
 ): string[] {
   const root = checkPermissionWord(cacheRoot, "the cache folder");
   return [
     "--no-prompt",
     ...PROFILES[profile].map((flag) =>
-      run !== undefined && flag.startsWith("--allow-run=") ? run : flag.replace(CACHE_ROOT, root)
+      !flag.startsWith("--allow-run=")
+        ? flag.replace(CACHE_ROOT, root)
+        : run ?? runFlag(flag, programs)
     ),
   ];
 }
@@ -196,9 +235,13 @@ export function flagsFor(
   return profileFlags(profile, cacheRoot, run);
 }
 
-/** The `deno run` flags of hook `name` (`git-kb hook <name>`), with `cacheRoot` filled in. */
-export function hookFlags(name: string, cacheRoot: string): string[] {
-  return profileFlags(HOOK_PROFILES[name] ?? "read", cacheRoot);
+/**
+ * The `deno run` flags of hook `name` (`git-kb hook <name>`), with `cacheRoot` filled in and the
+ * run permission naming `programs` (the capture worker's model binary, the capture hook's Deno):
+ * Deno allows running a program only by the name or path it was granted.
+ */
+export function hookFlags(name: string, cacheRoot: string, programs: RunPrograms = {}): string[] {
+  return profileFlags(HOOK_PROFILES[name] ?? "read", cacheRoot, undefined, programs);
 }
 
 /**
@@ -207,6 +250,5 @@ export function hookFlags(name: string, cacheRoot: string): string[] {
  * Deno allows running a program only by the name or path it was granted.
  */
 export function judgeFlags(cacheRoot: string, claudeBin = "claude"): string[] {
-  const run = `--allow-run=${checkPermissionWord(claudeBin, "the judge binary")},kill`;
-  return profileFlags("judge", cacheRoot, run);
+  return profileFlags("judge", cacheRoot, undefined, { claude: claudeBin });
 }

@@ -20,7 +20,13 @@ export interface PluginHook {
   /** The launcher's hook verb, a name of app/registry.ts. */
   verb: HookName;
   /** The Claude Code event it runs on. */
-  event: "UserPromptSubmit" | "PreToolUse" | "PostToolUse" | "SessionStart";
+  event:
+    | "UserPromptSubmit"
+    | "PreToolUse"
+    | "PostToolUse"
+    | "SessionStart"
+    | "SessionEnd"
+    | "PreCompact";
   /** Seconds Claude Code waits for it (or, run in the background, lets it run). */
   timeout: number;
   /** The tools it runs for on every call (a matcher); unset: every call of its event. */
@@ -74,6 +80,10 @@ export const PLUGIN_HOOKS: readonly PluginHook[] = [
   // In the foreground: the kernel rules after a compaction; at a startup, once per machine, how to
   // connect a knowledge base when none is (one stat of the cache root once that is settled).
   { verb: "compact", event: "SessionStart", timeout: 10, sources: "startup|compact" },
+  // In the foreground and quick: it reads the transcript's end and, when the session fixed
+  // something, starts the capture worker detached, which outlives the client's end.
+  { verb: "capture", event: "SessionEnd", timeout: 10 },
+  { verb: "capture", event: "PreCompact", timeout: 10 },
 ];
 
 /** What the plugin's hooks do, for the `description` of hooks.json. */
@@ -81,7 +91,8 @@ const DESCRIPTION = "git-kb: surface knowledge-base pointers on each prompt, on 
   "and in subagent prompts, judge prose before it is published, let the agent fetch entries by " +
   "id without an approval prompt, note which pointers get fetched, fast-forward the knowledge " +
   "base when a session starts, keep its index up to date while the session lasts, restore its " +
-  "kernel rules after a compaction, and say once how to connect a knowledge base when none is";
+  "kernel rules after a compaction, say once how to connect a knowledge base when none is, and " +
+  "at a session's end or compaction offer what it fixed as proposals for review";
 
 interface Handler {
   type: "command";

@@ -1,4 +1,4 @@
-import assert from "node:assert/strict";
+import { assert, assertEquals } from "@std/assert";
 import { parseShell } from "../core/shell/words.ts";
 import { commandProse } from "../core/judge/prose.ts";
 import { commandPhrases } from "../core/search_augment/commands.ts";
@@ -7,7 +7,7 @@ import { PLUGIN_HOOKS, pluginHooksJson } from "./plugin_hooks.ts";
 import { HOOKS } from "./registry.ts";
 
 Deno.test("plugin/hooks/hooks.json is what app/plugin_hooks.ts declares (`deno task build`)", () => {
-  assert.equal(Deno.readTextFileSync(HOOKS_JSON), pluginHooksJson());
+  assertEquals(Deno.readTextFileSync(HOOKS_JSON), pluginHooksJson());
 });
 
 /**
@@ -41,8 +41,8 @@ Deno.test("the judge starts for every Bash command it reads prose from", () => {
     `glab issue create --title 'Retry' --description '${PROSE}'`,
   ];
   for (const command of commands) {
-    assert.ok(commandProse(command).length, `the judge reads ${command}`);
-    assert.ok(starts("judge", command), command);
+    assert(commandProse(command).length, `the judge reads ${command}`);
+    assert(starts("judge", command), command);
   }
 });
 
@@ -57,21 +57,21 @@ Deno.test("the search augment starts for every Bash search it reads phrases from
     "LC_ALL=C /usr/bin/grep -r rotateToken .",
   ];
   for (const command of commands) {
-    assert.ok(commandPhrases(command).length, `the augment reads ${command}`);
-    assert.ok(starts("search", command), command);
+    assert(commandPhrases(command).length, `the augment reads ${command}`);
+    assert(starts("search", command), command);
   }
 });
 
 Deno.test("an everyday Bash command starts no git-kb hook", () => {
   const everyday = ["ls -la", "git status", "git diff HEAD~1", "deno task test", "cat README.md"];
   for (const command of everyday) {
-    for (const { verb } of PLUGIN_HOOKS) assert.ok(!starts(verb, command), `${verb}: ${command}`);
+    for (const { verb } of PLUGIN_HOOKS) assert(!starts(verb, command), `${verb}: ${command}`);
   }
 });
 
 Deno.test("SessionStart: the pull and the freshness watch run in the background; the kernel rules (compact) and the one-time welcome (startup) in the foreground", () => {
   const groups = JSON.parse(pluginHooksJson()).hooks.SessionStart;
-  assert.deepEqual(groups, [
+  assertEquals(groups, [
     {
       matcher: "startup|resume",
       hooks: [{
@@ -99,7 +99,12 @@ Deno.test("SessionStart: the pull and the freshness watch run in the background;
       }],
     },
   ]);
-  assert.equal(HOOKS.session.profile, "pull", "only the pull runs git");
-  assert.equal(HOOKS.compact.profile, "read", "restoring the kernel rules reads the index only");
-  assert.equal(HOOKS.watch.profile, "read", "the watch reads the knowledge base, writes the cache");
+  assertEquals(HOOKS.session.profile, "pull", "only the pull runs git");
+  assertEquals(HOOKS.compact.profile, "read", "restoring the kernel rules reads the index only");
+  assertEquals(
+    HOOKS.watch.profile,
+    "handoff",
+    "the watch reads the knowledge base, writes the cache, and at the session's end may start " +
+      "the capture worker",
+  );
 });

@@ -214,6 +214,15 @@ export const COMMANDS = {
   },
 } as const satisfies Record<string, CommandEntry>;
 
+/**
+ * How the capture hook and the watch hand a session's capture to the capture worker: started
+ * detached, with its own profile (app/self_cli.ts), loaded only when a hand-off happens.
+ */
+async function captureHandOff(request: string): Promise<void> {
+  const { startHookDetached } = await import("./self_cli.ts");
+  await startHookDetached("capture-worker", request);
+}
+
 /** The hooks, by the name the launcher is given (`git-kb hook prompt`). */
 export const HOOKS = {
   prompt: {
@@ -266,9 +275,10 @@ export const HOOKS = {
   },
   watch: {
     module: "hooks/watch.ts",
-    profile: "read",
-    summary: "keep the index up to date with in-place edits while a session lasts",
-    load: async () => (await import("../hooks/watch.ts")).runWatchHook,
+    profile: "handoff",
+    summary: "keep the index up to date with in-place edits while a session lasts; at its end, " +
+      "start the capture when it fixed something",
+    load: async () => (await import("../hooks/watch.ts")).runWatchHook.bind(null, captureHandOff),
   },
   compact: {
     module: "hooks/session_start.ts",
@@ -279,6 +289,20 @@ export const HOOKS = {
       const { runSessionStartHook } = await import("../hooks/session_start.ts");
       return () => runSessionStartHook("kernel");
     },
+  },
+  capture: {
+    module: "hooks/capture.ts",
+    profile: "handoff",
+    summary: "at a session's end or compaction, when it fixed something, start the capture " +
+      "of proposals in the background",
+    load: async () =>
+      (await import("../hooks/capture.ts")).runCaptureHook.bind(null, captureHandOff),
+  },
+  "capture-worker": {
+    module: "hooks/capture_worker.ts",
+    profile: "capture",
+    summary: "distil a session's lessons into proposals for review (started by the capture hook)",
+    load: async () => (await import("../hooks/capture_worker.ts")).runCaptureWorker,
   },
 } as const satisfies Record<string, HookEntry>;
 

@@ -8,9 +8,10 @@
  */
 import { join } from "../core/path.ts";
 import { flagsFor, hookFlags } from "./permissions.ts";
-import { cacheRootFor } from "../io/paths.ts";
-import { type ProcessOutput, runProcess } from "../io/process.ts";
+import { cacheRoot, cacheRootFor } from "../io/paths.ts";
+import { type ProcessOutput, runProcess, startDetached } from "../io/process.ts";
 import type { KbCli, SelfLauncher } from "../io/selftest/run.ts";
+import { envVar } from "../io/env.ts";
 
 /** Where the CLI's code comes from. */
 export interface SelfEntry {
@@ -94,4 +95,18 @@ export class SelfCli implements KbCli {
 export function selfLauncher(): SelfLauncher {
   const entry = selfEntry();
   return { entry, cliFor: (env, cwd) => new SelfCli(entry, env, cwd) };
+}
+
+/**
+ * Start `git-kb hook <name>` detached (a session of its own, not waited for), with the hook's
+ * profile and `stdin`: how the capture hook hands its work to the capture worker and returns at
+ * once. The Deno run is the one the plugin's launcher found (`KB_DENO`, which the capture hook's
+ * profile may run), else `deno` on PATH; the model binary is the judge's (`KB_PROSE_LINT_CLAUDE`).
+ */
+export async function startHookDetached(name: string, stdin: string): Promise<void> {
+  const entry = selfEntry();
+  const deno = envVar("KB_DENO") || "deno";
+  const claude = envVar("KB_PROSE_LINT_CLAUDE")?.trim() || "claude";
+  const flags = hookFlags(name, cacheRoot(), { claude });
+  await startDetached(deno, ["run", ...entry.flags, ...flags, entry.path, "hook", name], stdin);
 }

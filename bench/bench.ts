@@ -22,7 +22,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { fileURLToPath } from "node:url";
 import { parseEntryText, serializeEntry, toEntry } from "../core/entry/entry.ts";
 import { search } from "../core/search/rank.ts";

@@ -25,7 +25,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { type Entry, type Link, serializeEntry } from "../core/entry/entry.ts";
 import {
   ACTIVITIES,

@@ -2,7 +2,7 @@
  * Smoke test of the synthetic knowledge base generator: what it writes honours the entry
  * contract. Run with `deno test --allow-read --allow-write bench/generate_test.ts`.
  */
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { checkAgainstKb, formatProblems, parseEntryText, toEntry } from "../core/entry/entry.ts";
 import type { Entry } from "../core/entry/entry.ts";
 import { generateEntries, generateKb } from "./generate.ts";

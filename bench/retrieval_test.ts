@@ -1,4 +1,4 @@
-import { strictEqual as equal } from "node:assert/strict";
+import { assertEquals } from "@std/assert";
 import { fileURLToPath } from "node:url";
 import { runProcess } from "../io/process.ts";
 import { halfOf } from "./retrieval.ts";
@@ -9,21 +9,21 @@ Deno.test("bench:retrieval without its data says where it looked and how to poin
   const missing = await Deno.makeTempDir({ prefix: "git-kb-no-bench-data-" });
   try {
     const result = await runProcess("deno", ["run", "-A", script, "--data", missing]);
-    equal(result.code, 2, result.stderr);
-    equal(
+    assertEquals(result.code, 2, result.stderr);
+    assertEquals(
       result.stderr.includes(`No benchmark data at ${missing}/corpus.jsonl`),
       true,
       result.stderr,
     );
-    equal(result.stderr.includes("--data ../shared/bench"), true, result.stderr);
-    equal(/\n\s+at /.test(result.stderr), false, "no stack trace");
+    assertEquals(result.stderr.includes("--data ../shared/bench"), true, result.stderr);
+    assertEquals(/\n\s+at /.test(result.stderr), false, "no stack trace");
   } finally {
     await Deno.remove(missing, { recursive: true });
   }
 });
 
 Deno.test("halfOf: the same half every run, and both halves used", () => {
-  equal(halfOf("how do I list open ports"), halfOf("how do I list open ports"));
+  assertEquals(halfOf("how do I list open ports"), halfOf("how do I list open ports"));
   const halves = new Set(["a", "b", "c", "d", "e", "f", "g", "h"].map(halfOf));
-  equal(halves.size, 2);
+  assertEquals(halves.size, 2);
 });

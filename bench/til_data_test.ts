@@ -1,4 +1,4 @@
-import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
+import { assertEquals } from "@std/assert";
 import { halfOf } from "./retrieval.ts";
 import { type CorpusNote, parseNote } from "./til_corpus.ts";
 
@@ -41,75 +41,83 @@ const queries = await readJsonl<LabelledQuery>("queries.jsonl");
 const negatives = await readJsonl<Negative>("negatives.jsonl");
 
 Deno.test("til corpus: every note of the fetched commit, once, in the tldr corpus's shape", () => {
-  equal(corpus.length, 577);
-  deepStrictEqual(duplicates(corpus.map((note) => note.key)), []);
+  assertEquals(corpus.length, 577);
+  assertEquals(duplicates(corpus.map((note) => note.key)), []);
   for (const note of corpus) {
-    deepStrictEqual(Object.keys(note), ["key", "title", "tags", "body"], note.key);
+    assertEquals(Object.keys(note), ["key", "title", "tags", "body"], note.key);
     const [folder, stem, ...rest] = note.key.split("/");
-    equal(rest.length, 0, note.key);
-    equal(stem !== "" && !stem.endsWith(".md"), true, note.key);
-    deepStrictEqual(note.tags, [folder], note.key);
-    equal(note.title.trim() !== "" && !note.title.startsWith("#"), true, note.key);
-    equal(typeof note.body === "string" && note.body.length > 0, true, note.key);
+    assertEquals(rest.length, 0, note.key);
+    assertEquals(stem !== "" && !stem.endsWith(".md"), true, note.key);
+    assertEquals(note.tags, [folder], note.key);
+    assertEquals(note.title.trim() !== "" && !note.title.startsWith("#"), true, note.key);
+    assertEquals(typeof note.body === "string" && note.body.length > 0, true, note.key);
   }
 });
 
 Deno.test("til queries: enough of each kind, each aimed at one note that exists", () => {
   const keys = new Set(corpus.map((note) => note.key));
-  equal(queries.length >= 240, true, `${queries.length} queries`);
+  assertEquals(queries.length >= 240, true, `${queries.length} queries`);
   for (const { query, target, kind } of queries) {
-    equal(query.trim() !== "", true);
-    equal(keys.has(target), true, `unknown target ${target}`);
-    equal((QUERY_KINDS as readonly string[]).includes(kind), true, `kind ${kind}`);
+    assertEquals(query.trim() !== "", true);
+    assertEquals(keys.has(target), true, `unknown target ${target}`);
+    assertEquals((QUERY_KINDS as readonly string[]).includes(kind), true, `kind ${kind}`);
   }
-  deepStrictEqual(duplicates(queries.map(({ query }) => query)), []);
+  assertEquals(duplicates(queries.map(({ query }) => query)), []);
   const kinds = countBy(queries, ({ kind }) => kind);
   for (const kind of QUERY_KINDS) {
     const share = (kinds.get(kind) ?? 0) / queries.length;
-    equal(share > 0.25 && share < 0.42, true, `${kind}: ${kinds.get(kind)} of ${queries.length}`);
+    assertEquals(
+      share > 0.25 && share < 0.42,
+      true,
+      `${kind}: ${kinds.get(kind)} of ${queries.length}`,
+    );
   }
   const perNote = countBy(queries, ({ target }) => target);
-  deepStrictEqual([...perNote].filter(([, n]) => n > 2), []);
+  assertEquals([...perNote].filter(([, n]) => n > 2), []);
   const folders = new Set(queries.map(({ target }) => target.split("/")[0]));
-  equal(folders.size >= 40, true, `${folders.size} folders`);
+  assertEquals(folders.size >= 40, true, `${folders.size} folders`);
 });
 
 Deno.test("til negatives: enough of them, of the four kinds, none also a query", () => {
-  equal(negatives.length >= 200, true, `${negatives.length} negatives`);
+  assertEquals(negatives.length >= 200, true, `${negatives.length} negatives`);
   for (const { query, kind } of negatives) {
-    equal(query.trim() !== "", true);
-    equal((NEGATIVE_KINDS as readonly string[]).includes(kind), true, `kind ${kind}`);
+    assertEquals(query.trim() !== "", true);
+    assertEquals((NEGATIVE_KINDS as readonly string[]).includes(kind), true, `kind ${kind}`);
   }
-  deepStrictEqual(duplicates(negatives.map(({ query }) => query)), []);
+  assertEquals(duplicates(negatives.map(({ query }) => query)), []);
   const asked = new Set(queries.map(({ query }) => normalized(query)));
-  deepStrictEqual(negatives.filter(({ query }) => asked.has(normalized(query))), []);
+  assertEquals(negatives.filter(({ query }) => asked.has(normalized(query))), []);
   const kinds = countBy(negatives, ({ kind }) => kind);
-  for (const kind of NEGATIVE_KINDS) equal((kinds.get(kind) ?? 0) >= 30, true, kind);
+  for (const kind of NEGATIVE_KINDS) assertEquals((kinds.get(kind) ?? 0) >= 30, true, kind);
 });
 
 Deno.test("til halves: the prompt hash puts a fair share of every kind in both halves", () => {
   const prompts = [...queries, ...negatives];
   for (const [kind, count] of countBy(prompts, ({ kind }) => kind)) {
     const tuning = prompts.filter((p) => p.kind === kind && halfOf(p.query) === "tuning").length;
-    equal(tuning >= count * 0.3 && tuning <= count * 0.7, true, `${kind}: ${tuning} of ${count}`);
+    assertEquals(
+      tuning >= count * 0.3 && tuning <= count * 0.7,
+      true,
+      `${kind}: ${tuning} of ${count}`,
+    );
   }
 });
 
 Deno.test("parseNote: the heading becomes the title, the folder the tag, the rest the body", () => {
-  deepStrictEqual(parseNote("sqlite/wal.md", "\uFEFF# Enabling WAL\r\n\r\nRun this:\r\n\n"), {
+  assertEquals(parseNote("sqlite/wal.md", "\uFEFF# Enabling WAL\r\n\r\nRun this:\r\n\n"), {
     key: "sqlite/wal",
     title: "Enabling WAL",
     tags: ["sqlite"],
     body: "Run this:",
   });
-  deepStrictEqual(parseNote("misc/empty.md", "# Only a title"), {
+  assertEquals(parseNote("misc/empty.md", "# Only a title"), {
     key: "misc/empty",
     title: "Only a title",
     tags: ["misc"],
     body: "",
   });
-  equal(parseNote("misc/no-heading.md", "Text without a heading\n"), undefined);
-  equal(parseNote("README.md", "# Today I Learned\n"), undefined);
-  equal(parseNote("a/b/c.md", "# Too deep\n"), undefined);
-  equal(parseNote("misc/notes.txt", "# Not markdown\n"), undefined);
+  assertEquals(parseNote("misc/no-heading.md", "Text without a heading\n"), undefined);
+  assertEquals(parseNote("README.md", "# Today I Learned\n"), undefined);
+  assertEquals(parseNote("a/b/c.md", "# Too deep\n"), undefined);
+  assertEquals(parseNote("misc/notes.txt", "# Not markdown\n"), undefined);
 });

@@ -141,11 +141,18 @@ esac
 judge=
 editor=
 case "$profile" in
-  judge)
+  judge|capture)
     judge=${KB_PROSE_LINT_CLAUDE:-claude}
     case "$judge" in
       *,*) refuse "KB_PROSE_LINT_CLAUDE ($judge)" "name the judge binary by a path without one" ;;
     esac ;;
+  handoff)
+    # The capture hook starts its worker with this same Deno (io/process.ts startDetached).
+    case "$deno" in
+      *,*) refuse "the Deno binary $deno" "install Deno where its path has none" ;;
+    esac
+    KB_DENO=$deno
+    export KB_DENO ;;
 esac
 case "$first" in
   add|edit|review)

@@ -1,4 +1,4 @@
-import assert, { deepStrictEqual, throws } from "node:assert/strict";
+import { assert, assertEquals, assertMatch, assertThrows } from "@std/assert";
 import { oneOf, parseCommand, positiveInt, UsageError, wholeNumberFrom } from "./args.ts";
 
 const OPTIONS = {
@@ -12,14 +12,14 @@ Deno.test("parseCommand reads long options, inline values, repeats, aliases and 
     ["rotate token", "--limit", "3", "--tag=git", "--tag", "ci/cd", "--json", "-h", "-", "x"],
     OPTIONS,
   );
-  deepStrictEqual(values, { limit: "3", tag: ["git", "ci/cd"], json: true, help: true });
-  deepStrictEqual(positionals, ["rotate token", "-", "x"]);
+  assertEquals(values, { limit: "3", tag: ["git", "ci/cd"], json: true, help: true });
+  assertEquals(positionals, ["rotate token", "-", "x"]);
 });
 
 Deno.test("parseCommand takes everything after -- as positionals, and values that look like flags", () => {
   const { values, positionals } = parseCommand(["--limit", "--json", "--", "--tag", "-x"], OPTIONS);
-  deepStrictEqual(values, { limit: "--json" });
-  deepStrictEqual(positionals, ["--tag", "-x"]);
+  assertEquals(values, { limit: "--json" });
+  assertEquals(positionals, ["--tag", "-x"]);
 });
 
 Deno.test("parseCommand rejects unknown options, missing values and values on flags", () => {
@@ -33,50 +33,52 @@ Deno.test("parseCommand rejects unknown options, missing values and values on fl
       [["--constructor"], /unknown option/],
     ] as const
   ) {
-    throws(() => parseCommand([...args], OPTIONS), (error) => {
-      return error instanceof UsageError && message.test(error.message);
-    });
+    const error = assertThrows(() => parseCommand([...args], OPTIONS), UsageError);
+    assert(message.test(error.message));
   }
 });
 
 Deno.test("positiveInt accepts whole numbers from 1 and names the option otherwise", () => {
-  deepStrictEqual(positiveInt(undefined, "limit", 10), 10);
-  deepStrictEqual(positiveInt("7", "limit", 10), 7);
+  assertEquals(positiveInt(undefined, "limit", 10), 10);
+  assertEquals(positiveInt("7", "limit", 10), 7);
   for (const bad of ["0", "-1", "1.5", "x", ""]) {
-    throws(() => positiveInt(bad, "limit", 10), /--limit takes a whole number/);
+    assertThrows(() => positiveInt(bad, "limit", 10), Error, "--limit takes a whole number");
   }
 });
 
 Deno.test("parseCommand reports every mistake of a call at once", () => {
-  throws(
-    () =>
-      parseCommand(["--bogus", "--json=yes", "-x", "stray", "--limit"], OPTIONS, {
-        positionals: { name: "<id>", max: 0 },
-      }),
-    (error) => {
-      assert(error instanceof UsageError);
-      deepStrictEqual(error.problems, [
-        'unknown option "--bogus"',
-        "--json takes no value",
-        'unknown option "-x"',
-        "--limit needs a value",
-        'unexpected argument "stray"',
-      ]);
-      return true;
-    },
+  const error = assertThrows(() =>
+    parseCommand(["--bogus", "--json=yes", "-x", "stray", "--limit"], OPTIONS, {
+      positionals: { name: "<id>", max: 0 },
+    })
   );
+  assert(error instanceof UsageError);
+  assertEquals(error.problems, [
+    'unknown option "--bogus"',
+    "--json takes no value",
+    'unknown option "-x"',
+    "--limit needs a value",
+    'unexpected argument "stray"',
+  ]);
 });
 
 Deno.test("parseCommand checks positionals against the command's shape", () => {
   const one = { positionals: { name: "<id>", min: 1, max: 1 } };
-  deepStrictEqual(parseCommand(["kb-aaaaa"], OPTIONS, one).positionals, ["kb-aaaaa"]);
-  throws(() => parseCommand([], OPTIONS, one), /: missing <id>$/);
-  throws(() => parseCommand(["a", "b", "c"], OPTIONS, one), /: unexpected arguments "b", "c"$/);
-  throws(
-    () => parseCommand(["a"], OPTIONS, { positionals: { name: "<query>", min: 2 } }),
+  assertEquals(parseCommand(["kb-aaaaa"], OPTIONS, one).positionals, ["kb-aaaaa"]);
+  assertMatch(String(assertThrows(() => parseCommand([], OPTIONS, one))), /: missing <id>$/);
+  assertMatch(
+    String(assertThrows(() => parseCommand(["a", "b", "c"], OPTIONS, one))),
+    /: unexpected arguments "b", "c"$/,
+  );
+  assertMatch(
+    String(
+      assertThrows(() =>
+        parseCommand(["a"], OPTIONS, { positionals: { name: "<query>", min: 2 } })
+      ),
+    ),
     /missing <query>: give at least 2/,
   );
-  deepStrictEqual(parseCommand(["a", "b"], OPTIONS).positionals, ["a", "b"], "no shape: any");
+  assertEquals(parseCommand(["a", "b"], OPTIONS).positionals, ["a", "b"], "no shape: any");
 });
 
 Deno.test("parseCommand: required options, value checks and a near option's name", () => {
@@ -85,19 +87,17 @@ Deno.test("parseCommand: required options, value checks and a near option's name
     limit: { type: "string", check: wholeNumberFrom(1) },
     type: { type: "string", check: oneOf(["rule", "note"], "type") },
   } as const;
-  throws(() => parseCommand(["--limit", "0", "--type", "recipe", "--titel", "x"], options), (
-    error,
-  ) => {
-    assert(error instanceof UsageError);
-    deepStrictEqual(error.problems, [
-      '--limit takes a whole number of at least 1, not "0"',
-      '--type "recipe" is not a type; use one of rule, note',
-      'unknown option "--titel"; did you mean --title?',
-      "--title is required",
-    ]);
-    return true;
-  });
-  deepStrictEqual(parseCommand(["--title", "T", "--limit", "2"], options).values, {
+  const error = assertThrows(() =>
+    parseCommand(["--limit", "0", "--type", "recipe", "--titel", "x"], options)
+  );
+  assert(error instanceof UsageError);
+  assertEquals(error.problems, [
+    '--limit takes a whole number of at least 1, not "0"',
+    '--type "recipe" is not a type; use one of rule, note',
+    'unknown option "--titel"; did you mean --title?',
+    "--title is required",
+  ]);
+  assertEquals(parseCommand(["--title", "T", "--limit", "2"], options).values, {
     title: "T",
     limit: "2",
   });

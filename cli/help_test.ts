@@ -2,27 +2,27 @@
  * Each command's help is generated from its declaration and cannot drift: every option it
  * declares has help and is named in its `--help`, and an option it does not declare is refused.
  */
-import { deepStrictEqual as deepEqual, strictEqual as equal } from "node:assert/strict";
+import { assertEquals } from "@std/assert";
 import { COMMANDS } from "../app/registry.ts";
 import { COMMON_OPTIONS, helpText, parseCommand, UsageError } from "./args.ts";
 
 for (const [name, entry] of Object.entries(COMMANDS)) {
   Deno.test(`git-kb ${name}: every declared option is in its help, an undeclared one is refused`, async () => {
     const { command, help } = await entry.load();
-    equal(help, helpText(command));
-    equal(help.startsWith(`Usage: git-kb ${name}`), true, help);
+    assertEquals(help, helpText(command));
+    assertEquals(help.startsWith(`Usage: git-kb ${name}`), true, help);
     const missing = Object.entries(command.options).filter(([option, spec]) =>
       spec.help === undefined || !new RegExp(`^  (-\\w, )?--${option}\\b`, "m").test(help)
     ).map(([option]) => option);
-    deepEqual(missing, []);
+    assertEquals(missing, []);
     let refused: unknown;
     try {
       parseCommand(["--not-an-option-of-git-kb"], command.options, command);
     } catch (error) {
       refused = error;
     }
-    equal(refused instanceof UsageError, true, `git-kb ${name} took an undeclared option`);
-    deepEqual((refused as UsageError).problems.slice(0, 1), [
+    assertEquals(refused instanceof UsageError, true, `git-kb ${name} took an undeclared option`);
+    assertEquals((refused as UsageError).problems.slice(0, 1), [
       'unknown option "--not-an-option-of-git-kb"',
     ]);
   });
@@ -34,7 +34,7 @@ Deno.test("a command's help lists --kb unless it leaves it out, in one aligned c
     json: { type: "boolean", help: "print JSON" },
   } as const;
   const about = "Does a thing.";
-  equal(
+  assertEquals(
     helpText({ usage: ["thing [options]", "thing --other"], about, options, notes: "Exit 0." }),
     `Usage: git-kb thing [options]
        git-kb thing --other
@@ -48,13 +48,13 @@ Options:
 
 Exit 0.`,
   );
-  equal(helpText({ usage: ["thing"], about, options, kb: false }).includes("--kb"), false);
+  assertEquals(helpText({ usage: ["thing"], about, options, kb: false }).includes("--kb"), false);
   const long = { words: { type: "boolean", help: `${"word ".repeat(30)}end` } } as const;
   const wrapped = helpText({ usage: ["thing"], about, options: long, kb: false });
-  for (const line of wrapped.split("\n")) equal(line.length <= 80, true, line);
-  equal(wrapped.includes(`  --words  word word`), true, wrapped);
-  equal(wrapped.endsWith(`\n           word word end`), true, wrapped);
-  equal(
+  for (const line of wrapped.split("\n")) assertEquals(line.length <= 80, true, line);
+  assertEquals(wrapped.includes(`  --words  word word`), true, wrapped);
+  assertEquals(wrapped.endsWith(`\n           word word end`), true, wrapped);
+  assertEquals(
     helpText({ usage: ["thing"], about, options, kb: "yours" }).endsWith("--kb <dir>   yours"),
     true,
   );

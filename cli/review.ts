@@ -13,6 +13,7 @@ import { acceptedEntry, findProposal, type ProposalRecord } from "../core/propos
 import { unifiedDiff } from "../core/text/unified_diff.ts";
 import { displaySafe } from "../core/text/display.ts";
 import { gitCommand } from "../core/shell/quote.ts";
+import { PROPOSALS_BRANCH } from "../core/proposals/branch.ts";
 import { resolveKb } from "../io/config.ts";
 import { type DraftCheck, editUntilValid } from "../io/editor.ts";
 import { readKbFile } from "../io/kb.ts";
@@ -25,7 +26,6 @@ import { pendingNotice } from "../core/kernel/acceptance.ts";
 import {
   blobIdOf,
   fileAt,
-  PROPOSALS_BRANCH,
   type ProposalsState,
   readProposals,
   recordResolution,
@@ -35,6 +35,7 @@ import {
 } from "../io/proposals/store.ts";
 import { proposeFromReceipts } from "../io/proposals/from_receipts.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
+import { EXIT, KbError } from "../core/exit.ts";
 import { describeError, exitCodeOf } from "./errors.ts";
 import {
   checkAndSave,
@@ -461,8 +462,10 @@ function chosen(
     else if (!found.includes(match)) found.push(match);
   }
   if (problems.length) {
-    throw new UsageError(
-      problems.map((problem) => `${problem}; list them with ${reviewCommand(on)}`),
+    // The call is well formed; what it names is not there (as `get` of an id no entry has).
+    throw new KbError(
+      problems.map((problem) => `${problem}; list them with ${reviewCommand(on)}`).join("\n"),
+      EXIT.failed,
     );
   }
   return found;

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { normalize as normalizePosix } from "@std/path/posix/normalize";
 
 /** The length of a `C:` drive prefix at the start of `path`: 2, or 0 without one. */
 function driveLength(path: string): number {
@@ -21,20 +22,16 @@ function segments(path: string): string[] {
   return path.split(/[/\\]/);
 }
 
+/**
+ * `path` with either separator read as `/`, then normalized as a POSIX path (see
+ * `@std/path/posix/normalize`), without a trailing `/`; a drive (`C:`) stays before an absolute
+ * path and is dropped from a relative one.
+ */
 function normalize(path: string): string {
-  const absolute = isAbsolute(path);
   const drive = path.slice(0, driveLength(path));
-  const parts: string[] = [];
-  for (const part of segments(path.slice(drive.length))) {
-    if (!part || part === ".") continue;
-    if (part === "..") {
-      if (parts.length && parts[parts.length - 1] !== "..") parts.pop();
-      else if (!absolute) parts.push("..");
-    } else parts.push(part);
-  }
-  const joined = parts.join("/");
-  if (absolute) return `${drive}/${joined}`;
-  return joined || ".";
+  const rest = path.slice(drive.length).replaceAll("\\", "/");
+  const normal = normalizePosix(rest).replace(/(?<=.)\/$/, "");
+  return normal.startsWith("/") ? `${drive}${normal}` : normal;
 }
 
 /** Join path segments with `/` and resolve `.` and `..` segments. */

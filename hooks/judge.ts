@@ -1,6 +1,6 @@
 /**
  * Claude Code PreToolUse hook: the prose judge. Hook JSON on stdin; when the call would
- * publish prose that breaks a kernel rule of the knowledge base, a deny decision on stdout
+ * publish prose that breaks a kernel rule of a configured knowledge base, a deny decision on stdout
  * naming each violation; nothing otherwise. Exit 0 always, and every failure allows: a broken
  * judge never blocks a publish. With `KB_HOOK_DEBUG=1` each run leaves a record (`event:
  * "judge"`) in the knowledge base's debug log.
@@ -17,6 +17,7 @@ import {
   judgeConfig,
   judgedRules,
   judgePrompt,
+  type JudgeRule,
   lintDisabled,
   outputExcerpt,
   parseVerdict,
@@ -25,6 +26,7 @@ import {
 import { extractProse, type ProsePiece } from "../core/judge/prose.ts";
 import { errorSummary, type HookPayload, textField } from "../core/hook/payload.ts";
 import { runHookOnStdio } from "../io/hook/stdin.ts";
+import { envVar } from "../io/env.ts";
 
 /** The largest stdin accepted (a Write of a big file); a bigger payload is allowed unread. */
 const MAX_INPUT_BYTES = 16 * 1024 * 1024;
@@ -49,21 +51,12 @@ export interface JudgeTrace {
   kbDir?: string;
 }
 
-/** An environment variable, or undefined when unset or not readable under the granted flags. */
-function env(name: string): string | undefined {
-  try {
-    return Deno.env.get(name);
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * The hook's stdout for a payload, or "" to allow; fills in `trace`. Throws on a failure (the
  * caller allows and records it).
  */
 export async function judgeHookOutput(payload: HookPayload, trace: JudgeTrace): Promise<string> {
-  if (lintDisabled(env("KB_PROSE_LINT"))) {
+  if (lintDisabled(envVar("KB_PROSE_LINT"))) {
     trace.reason = "KB_PROSE_LINT turns the judge off";
     return "";
   }
@@ -88,32 +81,41 @@ function loadJudgeModules() {
     import("../io/judge/model.ts"),
     import("../io/judge/verdict_cache.ts"),
     import("../io/kernel/acceptance.ts"),
+    import("../core/kbs/qualified.ts"),
   ]);
 }
 
 /** Read the kernel rules, consult the cache or the model, and decide. */
 async function judgeProse(pieces: ProsePiece[], trace: JudgeTrace): Promise<string> {
   const [
-    { resolveKb },
+    { resolveKbs },
     { HOOK_TRUST_MS, openIndex },
     { kbCacheDir },
     { askJudgeModel },
     cache,
     { kernelInForce },
+    { qualifyId },
   ] = await loadJudgeModules();
-  const { kbDir } = resolveKb();
+  // Every configured knowledge base's rules apply, as the prompt hook injects them all; with
+  // several, each id names its knowledge base. Verdicts are kept in the default one's cache.
+  const { kbs } = resolveKbs();
+  const kbDir = kbs[0].kbDir;
   trace.kbDir = kbDir;
-  const { reader } = await openIndex(kbDir, { trustStampMs: HOOK_TRUST_MS, hook: true });
-  const rules = judgedRules(
-    kernelInForce(reader.manifest.kernel).map(({ id, title, body }) => ({ id, title, body })),
-  );
+  const inForce: JudgeRule[] = [];
+  for (const kb of kbs) {
+    const { reader } = await openIndex(kb.kbDir, { trustStampMs: HOOK_TRUST_MS, hook: true });
+    for (const { id, title, body } of kernelInForce(reader.manifest.kernel)) {
+      inForce.push({ id: kbs.length > 1 ? qualifyId(kb.name, id) : id, title, body });
+    }
+  }
+  const rules = judgedRules(inForce);
   trace.rules = rules.map((rule) => rule.id);
   if (!rules.length) {
     trace.outcome = "skipped";
     trace.reason = "no kernel rules";
     return "";
   }
-  const config = judgeConfig(env);
+  const config = judgeConfig(envVar);
   trace.model = config.model;
   const prompt = judgePrompt(rules, pieces);
   const key = verdictCacheKey(prompt, config.model);
@@ -149,7 +151,7 @@ async function judgeProse(pieces: ProsePiece[], trace: JudgeTrace): Promise<stri
 
 /** Append the run's record to the debug log when `KB_HOOK_DEBUG=1`; never throws. */
 async function recordTrace(trace: JudgeTrace, ms: number): Promise<void> {
-  if (env("KB_HOOK_DEBUG") !== "1") return;
+  if (envVar("KB_HOOK_DEBUG") !== "1") return;
   try {
     const [{ appendDebugRecord }, { resolveKb }] = await Promise.all([
       import("../io/hook/debug_log.ts"),
@@ -179,7 +181,7 @@ async function recordTrace(trace: JudgeTrace, ms: number): Promise<void> {
  * returns at once without reading anything.
  */
 export async function runJudgeHook(): Promise<void> {
-  if (env(JUDGE_MARKER) === "1") return;
+  if (envVar(JUDGE_MARKER) === "1") return;
   const started = performance.now();
   const trace: JudgeTrace = { outcome: "skipped", reason: "" };
   await runHookOnStdio(MAX_INPUT_BYTES, (payload) => judgeHookOutput(payload, trace), (error) => {

@@ -13,14 +13,20 @@
  *
  * @module
  */
-import { textField } from "../core/hook/payload.ts";
+import { errorSummary, textField } from "../core/hook/payload.ts";
 import { resolveKbs } from "../io/config.ts";
 import { appendDebugRecord, recordFailure } from "../io/hook/debug_log.ts";
 import { claimClientWatch } from "../io/hook/client_watch.ts";
 import { hookClient, sessionAliveTest } from "../io/hook/session_alive.ts";
 import { terminationSignal } from "../io/process.ts";
 import { runHookOnStdio } from "../io/hook/stdin.ts";
-import { WATCH_PERIOD_MS, watchFreshness } from "../io/index/watch.ts";
+import { WATCH_PERIOD_MS, type WatchEnd, watchFreshness } from "../io/index/watch.ts";
+import {
+  type HandOff,
+  handOffIfLearned,
+  type HookTrace,
+  recordCaptureDecision,
+} from "../io/capture/decide.ts";
 
 /** The largest stdin accepted; a SessionStart payload is a few hundred bytes. */
 const MAX_INPUT_BYTES = 1024 * 1024;
@@ -39,11 +45,38 @@ function periodMs(): number {
     : WATCH_PERIOD_MS;
 }
 
+/** The ends of a watch that are the end of its session: stopped by the client, the client gone, a `/clear`. */
+const SESSION_ENDS: ReadonlySet<WatchEnd> = new Set(["stopped", "session-gone", "superseded"]);
+
 /**
- * Run the watch for the session on this process's stdin until the session ends. Never throws:
- * a failure is a debug record at most.
+ * At the end of the session, the capture's decision (hooks/capture.ts): Claude Code 2.1.197 runs
+ * no SessionEnd hook when a background hook (this watch) is still running as `claude -p` exits,
+ * so the watch, which sees every end, hands the capture off too; a capture already made of the
+ * same part of the session is not made again. Quick: one bounded read, then a detached start.
  */
-export async function runWatchHook(): Promise<void> {
+async function captureAtEnd(
+  payload: { session: string | null; transcript: unknown },
+  handOff: HandOff,
+) {
+  const { session, transcript } = payload;
+  if (!session || typeof transcript !== "string" || !transcript) return;
+  const started = performance.now();
+  const trace: HookTrace = { outcome: "skipped", reason: "" };
+  try {
+    await handOffIfLearned({ event: "SessionEnd", session, transcript }, handOff, trace);
+  } catch (error) {
+    trace.outcome = "error";
+    trace.reason = errorSummary(error);
+  }
+  recordCaptureDecision(trace, performance.now() - started);
+}
+
+/**
+ * Run the watch for the session on this process's stdin until the session ends; then, with
+ * `handOff`, the capture's decision ({@link captureAtEnd}). Never throws: a failure is a debug
+ * record at most.
+ */
+export async function runWatchHook(handOff?: HandOff): Promise<void> {
   using stop = terminationSignal();
   await runHookOnStdio(MAX_INPUT_BYTES, async (payload) => {
     const session = textField(payload, "session_id") ?? null;
@@ -79,6 +112,9 @@ export async function runWatchHook(): Promise<void> {
         end,
         ms: Date.now() - started,
       });
+    }
+    if (handOff && SESSION_ENDS.has(end)) {
+      await captureAtEnd({ session, transcript: payload.transcript_path }, handOff);
     }
     return "";
   }, (error) => recordFailure(error, undefined, EVENT));

@@ -132,6 +132,25 @@ export function configCandidates(): ConfigCandidate[] {
 }
 
 /**
+ * The value of setting `key` in the first config file that has it (`{"capture": false}`), read
+ * forgivingly: undefined when no file has it or none can be read.
+ */
+export function configSetting(key: string): unknown {
+  for (const file of configFiles()) {
+    let data: unknown;
+    try {
+      data = readJsonFile(file);
+    } catch {
+      continue; // unreadable: it says nothing
+    }
+    if (typeof data === "object" && data !== null && Object.hasOwn(data, key)) {
+      return (data as Record<string, unknown>)[key];
+    }
+  }
+  return undefined;
+}
+
+/**
  * Every knowledge base in use, the default first: the one `--kb` or `KB_DIR` names, else those
  * of the first config file that names any. Throws {@link NotConfiguredError} when nothing names
  * one. Reads config files only until one names a knowledge base: a hook pays for every file it

@@ -249,3 +249,22 @@ export function terminationSignal(): AbortSignal & Disposable {
     },
   });
 }
+
+/**
+ * Start `program args…` in a session and process group of its own (`detached`), hand it `stdin`
+ * and let it run on after this process exits: no output is read (stdout and stderr go nowhere)
+ * and this process does not wait for it. A signal to this process's group (a client stopping its
+ * hook) does not reach it, so it must bound its own time. Resolves once `stdin` is written.
+ */
+export async function startDetached(program: string, args: string[], stdin: string): Promise<void> {
+  const child = new Deno.Command(program, {
+    args,
+    stdin: "piped",
+    stdout: "null",
+    stderr: "null",
+    detached: true,
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await feed(writer, stdin);
+  child.unref();
+}

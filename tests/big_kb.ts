@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { strictEqual as equal } from "node:assert/strict";
-import { join } from "node:path";
+import { assertEquals } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { SMALL_KB_FILES } from "../io/index/store.ts";
 import { entryPath, entryText, git, type Kb, makeKb, runCli, show } from "./helpers.ts";
 
@@ -26,7 +26,7 @@ export async function makeBigKb(): Promise<Kb> {
   await git(kb.dir, "add", "-A");
   await git(kb.dir, "commit", "--quiet", "-m", "filler");
   const indexed = await runCli(["index"], { env: kb.env });
-  equal(indexed.code, 0, show(indexed));
+  assertEquals(indexed.code, 0, show(indexed));
   return kb;
 }
 
@@ -38,7 +38,7 @@ export async function makeCold(kb: Kb, id: string): Promise<string> {
   const path = join(kb.dir, await entryPath(kb.dir, id));
   await Deno.utime(path, YEARS_AGO, YEARS_AGO);
   const indexed = await runCli(["index"], { env: kb.env });
-  equal(indexed.code, 0, show(indexed));
+  assertEquals(indexed.code, 0, show(indexed));
   return path;
 }
 

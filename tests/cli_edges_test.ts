@@ -3,8 +3,8 @@
  * `help <command>`, unknown commands, positionals declared per command, every usage mistake at
  * once, and colour on a real terminal (through `script`).
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertMatch, assertNotMatch } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { shellCommand } from "../core/shell/quote.ts";
 import { flagsFor } from "../app/permissions.ts";
 import {
@@ -37,11 +37,11 @@ Deno.test("--kb before the command works like --kb after it", async () => {
     runCli([`--kb=${kb.dir}`, "search", "rotate token", "--json"], { env }),
     runCli(["search", "rotate token", "--json", "--kb", kb.dir], { env }),
   ]);
-  assert.equal(before.code, 0, show(before));
+  assertEquals(before.code, 0, show(before));
   const ids = (result: RunResult) => parseJson<{ id: string }[]>(result).map((hit) => hit.id);
-  assert.equal(ids(before)[0], "kb-7q2mx");
-  assert.deepEqual(ids(beforeInline), ids(after));
-  assert.deepEqual(ids(before), ids(after));
+  assertEquals(ids(before)[0], "kb-7q2mx");
+  assertEquals(ids(beforeInline), ids(after));
+  assertEquals(ids(before), ids(after));
 });
 
 Deno.test("help <command> prints that command's help, as <command> --help does", async () => {
@@ -52,13 +52,13 @@ Deno.test("help <command> prints that command's help, as <command> --help does",
     runCli(["help"], { env }),
     runCli(["help", "serch"], { env }),
   ]);
-  assert.equal(helpAdd.code, 0, show(helpAdd));
-  assert.match(helpAdd.stdout, /^Usage: git-kb add --title/);
-  assert.equal(helpAdd.stdout, addHelp.stdout);
-  assert.equal(helpAlone.code, 0, show(helpAlone));
-  assert.match(helpAlone.stdout, /Commands:/);
-  assert.equal(helpUnknown.code, 2, show(helpUnknown));
-  assert.match(helpUnknown.stderr, /unknown command "serch"; did you mean "search"\?/);
+  assertEquals(helpAdd.code, 0, show(helpAdd));
+  assertMatch(helpAdd.stdout, /^Usage: git-kb add --title/);
+  assertEquals(helpAdd.stdout, addHelp.stdout);
+  assertEquals(helpAlone.code, 0, show(helpAlone));
+  assertMatch(helpAlone.stdout, /Commands:/);
+  assertEquals(helpUnknown.code, 2, show(helpUnknown));
+  assertMatch(helpUnknown.stderr, /unknown command "serch"; did you mean "search"\?/);
 });
 
 Deno.test("an unknown command is named, with the nearest command and git-kb --help", async () => {
@@ -68,13 +68,13 @@ Deno.test("an unknown command is named, with the nearest command and git-kb --he
     runCli(["foo"], { env, flags: flagsFor("search", "/tmp") }),
   ]);
   for (const [result, name] of [[typo, "serch"], [unrelated, "foo"]] as const) {
-    assert.equal(result.code, 2, show(result));
-    assert.match(result.stderr, new RegExp(`unknown command "${name}"`), show(result));
-    assert.match(result.stderr, /Run git-kb --help\b/, show(result));
-    assert.doesNotMatch(result.stderr, new RegExp(`git-kb ${name} --help`), show(result));
+    assertEquals(result.code, 2, show(result));
+    assertMatch(result.stderr, new RegExp(`unknown command "${name}"`), show(result));
+    assertMatch(result.stderr, /Run git-kb --help\b/, show(result));
+    assertNotMatch(result.stderr, new RegExp(`git-kb ${name} --help`), show(result));
   }
-  assert.match(typo.stderr, /did you mean "search"\?/);
-  assert.doesNotMatch(unrelated.stderr, /did you mean/, "nothing is near enough to foo");
+  assertMatch(typo.stderr, /did you mean "search"\?/);
+  assertNotMatch(unrelated.stderr, /did you mean/, "nothing is near enough to foo");
 });
 
 Deno.test("stray or missing positionals are refused the same way, with the usage line", async () => {
@@ -90,10 +90,10 @@ Deno.test("stray or missing positionals are refused the same way, with the usage
   const results = await Promise.all(cases.map(([args]) => runCli(args, { env: kb.env })));
   for (const [index, [args, problem, usage]] of cases.entries()) {
     const result = results[index];
-    assert.equal(result.code, 2, `${args.join(" ")}: ${show(result)}`);
-    assert.match(result.stderr, problem, show(result));
-    assert.ok(result.stderr.includes(`\n${usage}`), show(result));
-    assert.equal(result.stdout, "", show(result));
+    assertEquals(result.code, 2, `${args.join(" ")}: ${show(result)}`);
+    assertMatch(result.stderr, problem, show(result));
+    assert(result.stderr.includes(`\n${usage}`), show(result));
+    assertEquals(result.stdout, "", show(result));
   }
 });
 
@@ -102,9 +102,9 @@ Deno.test("every usage mistake of one call is reported at once", async () => {
     ["search", "--bogus", "--limit", "0", "--type", "recipe", "--jsno", "x"],
     { env: { NO_COLOR: "1" } },
   );
-  assert.equal(result.code, 2, show(result));
+  assertEquals(result.code, 2, show(result));
   const lines = result.stderr.trimEnd().split("\n");
-  assert.deepEqual(lines, [
+  assertEquals(lines, [
     'git-kb search: unknown option "--bogus"',
     'git-kb search: --limit takes a whole number of at least 1, not "0"',
     'git-kb search: --type "recipe" is not a type; use one of decision, rule, howto, concept, bookmark, note',
@@ -160,13 +160,13 @@ Deno.test({
       onTerminal(["search", "token"], { ...env, NO_COLOR: "1" }),
       onTerminal(["search", "--bogus"], env, errors),
     ]);
-    assert.match(unset.terminal, /kb-7q2mx/, unset.terminal);
-    assert.match(unset.terminal, ANSI, "a terminal gets colour");
-    assert.match(empty.terminal, ANSI, "NO_COLOR= (empty) does not turn colour off");
-    assert.match(set.terminal, /kb-7q2mx/);
-    assert.doesNotMatch(set.terminal, ANSI, "NO_COLOR=1 turns it off");
-    assert.match(stderrToFile.stderr, /unknown option "--bogus"/);
-    assert.doesNotMatch(stderrToFile.stderr, ANSI, "stderr to a file gets no colour");
+    assertMatch(unset.terminal, /kb-7q2mx/, unset.terminal);
+    assertMatch(unset.terminal, ANSI, "a terminal gets colour");
+    assertMatch(empty.terminal, ANSI, "NO_COLOR= (empty) does not turn colour off");
+    assertMatch(set.terminal, /kb-7q2mx/);
+    assertNotMatch(set.terminal, ANSI, "NO_COLOR=1 turns it off");
+    assertMatch(stderrToFile.stderr, /unknown option "--bogus"/);
+    assertNotMatch(stderrToFile.stderr, ANSI, "stderr to a file gets no colour");
   },
 });
 
@@ -181,7 +181,7 @@ Deno.test("search prints no escape sequence an entry's body holds", async () => 
     }),
   );
   const result = await runCli(["search", "zebracorn"], { env: { ...kb.env, NO_COLOR: "1" } });
-  assert.equal(result.code, 0, show(result));
-  assert.match(result.stdout, /kb-esc01/);
-  assert.ok(!result.stdout.includes("\x1b"), JSON.stringify(result.stdout));
+  assertEquals(result.code, 0, show(result));
+  assertMatch(result.stdout, /kb-esc01/);
+  assert(!result.stdout.includes("\x1b"), JSON.stringify(result.stdout));
 });

@@ -2,8 +2,16 @@
  * The CLI surface through real subprocesses: usage errors and help, search ranking and
  * filters, get, init and how the knowledge base is found, and colour.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import {
+  assert,
+  assertEquals,
+  assertMatch,
+  assertNotMatch,
+  assertNotStrictEquals,
+  assertRejects,
+  assertStrictEquals,
+} from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { COMMAND_PROFILES } from "../app/permissions.ts";
 import denoConfig from "../deno.json" with { type: "json" };
 import {
@@ -34,7 +42,7 @@ interface Hit {
 const COMMANDS = Object.keys(COMMAND_PROFILES);
 
 function hits(result: RunResult): Hit[] {
-  assert.equal(result.code, 0, show(result));
+  assertEquals(result.code, 0, show(result));
   return parseJson<Hit[]>(result);
 }
 
@@ -68,14 +76,14 @@ Deno.test("usage errors exit 2, --help exits 0 on every command, --version", asy
   ];
   for (const [name, result, names] of usage) {
     await t.step(`${name} exits 2 and says what is wrong`, () => {
-      assert.equal(result.code, 2, show(result));
-      assert.match(result.stderr, names, show(result));
-      assert.doesNotMatch(result.stderr, STACK_FRAME, show(result));
+      assertEquals(result.code, 2, show(result));
+      assertMatch(result.stderr, names, show(result));
+      assertNotMatch(result.stderr, STACK_FRAME, show(result));
     });
   }
   await t.step("no command at all exits 2 with the usage", () => {
-    assert.equal(bare.code, 2, show(bare));
-    assert.match(bare.stdout + bare.stderr, /Usage: git-kb/);
+    assertEquals(bare.code, 2, show(bare));
+    assertMatch(bare.stdout + bare.stderr, /Usage: git-kb/);
   });
 
   const helps = await Promise.all([
@@ -87,27 +95,27 @@ Deno.test("usage errors exit 2, --help exits 0 on every command, --version", asy
   await t.step("--help on every command (and -h) exits 0 with its usage", () => {
     for (const [index, command] of [...COMMANDS, "search"].entries()) {
       const result = helps[index];
-      assert.equal(result.code, 0, `${command}: ${show(result)}`);
-      assert.match(result.stdout, new RegExp(`Usage: git-kb ${command}\\b`), show(result));
-      assert.equal(result.stderr, "", show(result));
+      assertEquals(result.code, 0, `${command}: ${show(result)}`);
+      assertMatch(result.stdout, new RegExp(`Usage: git-kb ${command}\\b`), show(result));
+      assertEquals(result.stderr, "", show(result));
     }
   });
   await t.step("git-kb --help lists every command", () => {
     const result = helps[COMMANDS.length + 1];
-    assert.equal(result.code, 0, show(result));
-    for (const command of COMMANDS) assert.match(result.stdout, new RegExp(`\\n  ${command}\\b`));
+    assertEquals(result.code, 0, show(result));
+    for (const command of COMMANDS) assertMatch(result.stdout, new RegExp(`\\n  ${command}\\b`));
   });
   await t.step("--version prints the version from deno.json", () => {
     const result = helps[COMMANDS.length + 2];
-    assert.equal(result.code, 0, show(result));
-    assert.equal(result.stdout.trim(), `git-kb ${denoConfig.version}`);
+    assertEquals(result.code, 0, show(result));
+    assertEquals(result.stdout.trim(), `git-kb ${denoConfig.version}`);
   });
 });
 
 Deno.test("search and get on the sample knowledge base", async (t) => {
   await using kb = await makeKb();
   const warm = await runCli(["index"], { env: kb.env });
-  assert.equal(warm.code, 0, show(warm));
+  assertEquals(warm.code, 0, show(warm));
   const search = (...args: string[]) => runCli(["search", ...args], { env: kb.env });
   const get = (...args: string[]) => runCli(["get", ...args], { env: kb.env });
   const file = async (id: string) =>
@@ -144,11 +152,11 @@ Deno.test("search and get on the sample knowledge base", async (t) => {
     const found = hits(results.rebase);
     const titled = found.findIndex((hit) => hit.id === "kb-r4b9t");
     const bodyOnly = found.findIndex((hit) => hit.id === "kb-w9f4j");
-    assert.ok(titled >= 0 && bodyOnly >= 0, show(results.rebase));
-    assert.match(found[titled].title, /rebase/i);
-    assert.doesNotMatch(found[bodyOnly].title, /rebase/i);
-    assert.ok(titled < bodyOnly, `kb-r4b9t (${titled}) must rank above kb-w9f4j (${bodyOnly})`);
-    assert.equal(found[0].id, "kb-r4b9t");
+    assert(titled >= 0 && bodyOnly >= 0, show(results.rebase));
+    assertMatch(found[titled].title, /rebase/i);
+    assertNotMatch(found[bodyOnly].title, /rebase/i);
+    assert(titled < bodyOnly, `kb-r4b9t (${titled}) must rank above kb-w9f4j (${bodyOnly})`);
+    assertEquals(found[0].id, "kb-r4b9t");
   });
 
   await t.step("several queries are fused: entries matching both rank first", () => {
@@ -156,20 +164,20 @@ Deno.test("search and get on the sample knowledge base", async (t) => {
     const migration = ids(results.migration);
     const fused = ids(results.fused);
     const both = new Set(postgres.filter((id) => migration.includes(id)));
-    assert.ok(both.size >= 2, "the fixture needs entries matching both queries");
-    assert.equal(fused[0], "kb-p8k2c");
-    assert.notEqual(postgres[0], "kb-p8k2c", "fusion, not one query alone, puts it first");
-    assert.notEqual(migration[0], "kb-p8k2c", "fusion, not one query alone, puts it first");
+    assert(both.size >= 2, "the fixture needs entries matching both queries");
+    assertEquals(fused[0], "kb-p8k2c");
+    assertNotStrictEquals(postgres[0], "kb-p8k2c", "fusion, not one query alone, puts it first");
+    assertNotStrictEquals(migration[0], "kb-p8k2c", "fusion, not one query alone, puts it first");
     const lastBoth = Math.max(...[...both].map((id) => fused.indexOf(id)));
     const firstSingle = fused.findIndex((id) => !both.has(id));
-    assert.ok(lastBoth < firstSingle, `entries matching both come first: ${fused.join(" ")}`);
-    assert.deepEqual(new Set(fused), new Set([...postgres, ...migration]));
+    assert(lastBoth < firstSingle, `entries matching both come first: ${fused.join(" ")}`);
+    assertEquals(new Set(fused), new Set([...postgres, ...migration]));
   });
 
   await t.step("link traversal shows outgoing and incoming links with the rel", () => {
     const rotate = hits(results.rotate).find((hit) => hit.id === "kb-7q2mx");
-    assert.ok(rotate, show(results.rotate));
-    assert.deepEqual(
+    assert(rotate, show(results.rotate));
+    assertEquals(
       rotate.links.find((link) => link.id === "kb-3hd8w"),
       {
         rel: "supersedes",
@@ -179,8 +187,8 @@ Deno.test("search and get on the sample knowledge base", async (t) => {
       },
     );
     const old = hits(results.exposure).find((hit) => hit.id === "kb-3hd8w");
-    assert.ok(old, show(results.exposure));
-    assert.deepEqual(
+    assert(old, show(results.exposure));
+    assertEquals(
       old.links.find((link) => link.id === "kb-7q2mx"),
       {
         rel: "superseded-by",
@@ -190,94 +198,94 @@ Deno.test("search and get on the sample knowledge base", async (t) => {
       },
     );
     const text = results.tokenText;
-    assert.equal(text.code, 0, show(text));
-    assert.match(text.stdout, /→ supersedes kb-3hd8w Notes from the March token exposure/);
-    assert.match(text.stdout, /← superseded-by kb-7q2mx Rotate a leaked npm or Cloudflare token/);
+    assertEquals(text.code, 0, show(text));
+    assertMatch(text.stdout, /→ supersedes kb-3hd8w Notes from the March token exposure/);
+    assertMatch(text.stdout, /← superseded-by kb-7q2mx Rotate a leaked npm or Cloudflare token/);
   });
 
   await t.step("a superseded entry ranks below active ones and says so", () => {
     const found = hits(results.exposure);
     const index = found.findIndex((hit) => hit.id === "kb-3hd8w");
-    assert.ok(index > 0, show(results.exposure));
-    assert.equal(found[index].status, "superseded");
-    assert.ok(
+    assert(index > 0, show(results.exposure));
+    assertEquals(found[index].status, "superseded");
+    assert(
       found.slice(0, index).every((hit) => hit.status === "active"),
       "every hit above it is active",
     );
     // Its own score is the best (exact title match): only the status pushes it down.
-    assert.ok(found[index].score > found[0].score, "demoted by status, not by score");
+    assert(found[index].score > found[0].score, "demoted by status, not by score");
     const line = results.exposureText.stdout.split("\n").find((row) => row.startsWith("kb-3hd8w"));
-    assert.ok(line, show(results.exposureText));
-    assert.match(line, /superseded/);
+    assert(line, show(results.exposureText));
+    assertMatch(line, /superseded/);
   });
 
   await t.step("--type keeps only that type", () => {
     const all = hits(results.token);
     const howtos = hits(results.howto);
-    assert.ok(howtos.length > 0);
-    assert.ok(howtos.every((hit) => hit.type === "howto"), JSON.stringify(howtos));
-    assert.ok(all.some((hit) => hit.type !== "howto"), "the filter must remove something");
-    assert.deepEqual(
+    assert(howtos.length > 0);
+    assert(howtos.every((hit) => hit.type === "howto"), JSON.stringify(howtos));
+    assert(all.some((hit) => hit.type !== "howto"), "the filter must remove something");
+    assertEquals(
       howtos.map((hit) => hit.id),
       all.filter((hit) => hit.type === "howto").map((hit) => hit.id),
     );
-    assert.equal(results.badType.code, 2, show(results.badType));
+    assertEquals(results.badType.code, 2, show(results.badType));
   });
 
   await t.step("--tag keeps only entries with that tag or a tag under it", () => {
     const all = hits(results.token);
     const tagged = hits(results.tagged);
-    assert.ok(tagged.some((hit) => hit.id === "kb-7q2mx"), "ci keeps ci/cd");
-    assert.ok(
+    assert(tagged.some((hit) => hit.id === "kb-7q2mx"), "ci keeps ci/cd");
+    assert(
       tagged.every((hit) => hit.tags.some((tag) => tag === "ci" || tag.startsWith("ci/"))),
       JSON.stringify(tagged),
     );
-    assert.ok(tagged.length < all.length, "the filter must remove something");
+    assert(tagged.length < all.length, "the filter must remove something");
   });
 
   await t.step("--limit cuts the ranking", () => {
     const limited = ids(results.limited);
-    assert.equal(limited.length, 2);
-    assert.deepEqual(limited, ids(results.token).slice(0, 2));
+    assertEquals(limited.length, 2);
+    assertEquals(limited, ids(results.token).slice(0, 2));
   });
 
   await t.step("no match: exit 0 and a plain message", () => {
-    assert.equal(results.nothing.code, 0, show(results.nothing));
-    assert.match(results.nothing.stdout, /No entries match "xylophonequartz"/);
+    assertEquals(results.nothing.code, 0, show(results.nothing));
+    assertMatch(results.nothing.stdout, /No entries match "xylophonequartz"/);
   });
 
   await t.step("get prints one entry byte for byte", async () => {
-    assert.equal(results.getOne.code, 0, show(results.getOne));
-    assert.equal(results.getOne.stdout, await file("kb-7q2mx"));
+    assertEquals(results.getOne.code, 0, show(results.getOne));
+    assertEquals(results.getOne.stdout, await file("kb-7q2mx"));
   });
 
   await t.step("get prints several entries verbatim, in order", async () => {
     const result = results.getMany;
-    assert.equal(result.code, 0, show(result));
+    assertEquals(result.code, 0, show(result));
     let from = 0;
     for (const id of ["kb-7q2mx", "kb-3hd8w", "kb-r4b9t"]) {
       const at = result.stdout.indexOf(await file(id), from);
-      assert.ok(at >= from, `${id} verbatim, after the previous one`);
+      assert(at >= from, `${id} verbatim, after the previous one`);
       from = at + 1;
     }
   });
 
   await t.step("get with an unknown id: names it, exit 1, the others still printed", async () => {
     const result = results.getMissing;
-    assert.equal(result.code, 1, show(result));
-    assert.match(result.stderr, /kb-nope1/);
-    assert.doesNotMatch(result.stderr, STACK_FRAME);
-    assert.ok(result.stdout.includes(await file("kb-7q2mx")), show(result));
-    assert.ok(result.stdout.includes(await file("kb-r4b9t")), show(result));
+    assertEquals(result.code, 1, show(result));
+    assertMatch(result.stderr, /kb-nope1/);
+    assertNotMatch(result.stderr, STACK_FRAME);
+    assert(result.stdout.includes(await file("kb-7q2mx")), show(result));
+    assert(result.stdout.includes(await file("kb-r4b9t")), show(result));
   });
 
   await t.step("get --links lists the neighbours' titles in both directions", async () => {
     const result = results.getLinks;
-    assert.equal(result.code, 0, show(result));
-    assert.ok(result.stdout.startsWith(await file("kb-7q2mx")));
-    assert.match(result.stdout, /supersedes kb-3hd8w Notes from the March token exposure/);
-    assert.match(result.stdout, /related kb-f8z2t GitHub Actions security hardening guide/);
-    assert.match(
+    assertEquals(result.code, 0, show(result));
+    assert(result.stdout.startsWith(await file("kb-7q2mx")));
+    assertMatch(result.stdout, /supersedes kb-3hd8w Notes from the March token exposure/);
+    assertMatch(result.stdout, /related kb-f8z2t GitHub Actions security hardening guide/);
+    assertMatch(
       result.stdout,
       /superseded-by kb-7q2mx Rotate a leaked npm or Cloudflare token/,
     );
@@ -285,25 +293,25 @@ Deno.test("search and get on the sample knowledge base", async (t) => {
 
   await t.step("get --json carries the exact text", async () => {
     const items = parseJson<{ id: string; text: string }[]>(results.getJson);
-    assert.deepEqual(items.map((item) => item.id), ["kb-7q2mx", "kb-3hd8w"]);
-    assert.equal(items[0].text, await file("kb-7q2mx"));
-    assert.equal(items[1].text, await file("kb-3hd8w"));
+    assertEquals(items.map((item) => item.id), ["kb-7q2mx", "kb-3hd8w"]);
+    assertEquals(items[0].text, await file("kb-7q2mx"));
+    assertEquals(items[1].text, await file("kb-3hd8w"));
   });
 
   await t.step("get never turns an argument into a path", () => {
     const result = results.getTraversal;
-    assert.equal(result.code, 1, show(result));
-    assert.equal(result.stdout, "");
-    assert.match(result.stderr, /no entry/);
+    assertEquals(result.code, 1, show(result));
+    assertEquals(result.stdout, "");
+    assertMatch(result.stderr, /no entry/);
   });
 
   await t.step("aliases are keywords; unknown fields are not indexed", () => {
-    assert.equal(ids(results.alias)[0], "kb-7q2mx", "cf is an alias of kb-7q2mx");
-    assert.ok(!ids(results.unknownField).includes("kb-4fr7e"), "reviewed_by: alice");
+    assertEquals(ids(results.alias)[0], "kb-7q2mx", "cf is an alias of kb-7q2mx");
+    assert(!ids(results.unknownField).includes("kb-4fr7e"), "reviewed_by: alice");
   });
 
   await t.step("read commands leave the repo untouched", async () => {
-    assert.equal(await git(kb.dir, "status", "--porcelain", "--ignored"), "");
+    assertEquals(await git(kb.dir, "status", "--porcelain", "--ignored"), "");
   });
 });
 
@@ -318,12 +326,12 @@ Deno.test("colour: none with NO_COLOR unset when output is piped", async () => {
     runCli(["add", "--title", "Plain output", "--type", "note"], { env }),
     runCli(["add", "--title", "Bad", "--type", "recipe"], { env }),
   ]);
-  assert.equal(results[0].code, 0, show(results[0]));
-  assert.match(results[0].stdout, /kb-7q2mx/);
-  assert.equal(results[4].code, 0, show(results[4]));
+  assertEquals(results[0].code, 0, show(results[0]));
+  assertMatch(results[0].stdout, /kb-7q2mx/);
+  assertEquals(results[4].code, 0, show(results[4]));
   for (const result of results) {
-    assert.doesNotMatch(result.stdout, ANSI, show(result));
-    assert.doesNotMatch(result.stderr, ANSI, show(result));
+    assertNotMatch(result.stdout, ANSI, show(result));
+    assertNotMatch(result.stderr, ANSI, show(result));
   }
 });
 
@@ -344,27 +352,27 @@ Deno.test("init: clone a bare repo, adopt a clone, create a new repo; where conf
 
   await t.step("from a bare repo path: clones, writes the XDG config, indexes", async () => {
     const result = await runCli(["init", source.remote!, "--dir", cloned, "--json"], { env });
-    assert.equal(result.code, 0, show(result));
+    assertEquals(result.code, 0, show(result));
     const report = parseJson<Record<string, unknown>>(result);
-    assert.equal(report.mode, "cloned");
-    assert.equal(report.kbDir, cloned);
-    assert.equal(report.configFile, xdgConfig);
-    assert.equal(report.entries, FIXTURE_ENTRIES);
-    assert.deepEqual(JSON.parse(await Deno.readTextFile(xdgConfig)), {
+    assertEquals(report.mode, "cloned");
+    assertEquals(report.kbDir, cloned);
+    assertEquals(report.configFile, xdgConfig);
+    assertEquals(report.entries, FIXTURE_ENTRIES);
+    assertEquals(JSON.parse(await Deno.readTextFile(xdgConfig)), {
       kbs: [{ name: "cloned", dir: cloned }],
       default: "cloned",
     });
-    assert.equal(await git(cloned, "remote", "get-url", "origin"), source.remote);
-    assert.equal(await git(cloned, "rev-parse", "HEAD"), sourceHead);
+    assertEquals(await git(cloned, "remote", "get-url", "origin"), source.remote);
+    assertEquals(await git(cloned, "rev-parse", "HEAD"), sourceHead);
     // With no flag and no KB_DIR, commands now find the clone through the config.
     const search = await runCli(["search", "rebase", "--json"], { env });
-    assert.equal(parseJson<Hit[]>(search)[0]?.id, "kb-r4b9t", show(search));
+    assertStrictEquals(parseJson<Hit[]>(search)[0]?.id, "kb-r4b9t", show(search));
   });
 
   await t.step("the same URL again with --dir at its clone: adopted, not refused", async () => {
     const again = await runCli(["init", source.remote!, "--dir", cloned, "--json"], { env });
-    assert.equal(again.code, 0, show(again));
-    assert.equal(parseJson<Record<string, unknown>>(again).mode, "existing");
+    assertEquals(again.code, 0, show(again));
+    assertEquals(parseJson<Record<string, unknown>>(again).mode, "existing");
   });
 
   await t.step("a mistyped repo path is refused, nothing created", async () => {
@@ -372,11 +380,11 @@ Deno.test("init: clone a bare repo, adopt a clone, create a new repo; where conf
     const target = join(sandbox.root, "typo-clone");
     for (const args of [[typo], [join(sandbox.root, "typo"), "--dir", target]]) {
       const result = await runCli(["init", ...args], { env });
-      assert.equal(result.code, 2, show(result));
-      assert.match(result.stderr, /does not exist, so there is nothing to clone/);
+      assertEquals(result.code, 2, show(result));
+      assertMatch(result.stderr, /does not exist, so there is nothing to clone/);
     }
     for (const path of [typo, target, join(sandbox.root, "typo")]) {
-      await assert.rejects(Deno.stat(path), Deno.errors.NotFound);
+      await assertRejects(() => Deno.stat(path), Deno.errors.NotFound);
     }
   });
 
@@ -384,22 +392,22 @@ Deno.test("init: clone a bare repo, adopt a clone, create a new repo; where conf
     const result = await runCli(["init", source.dir], {
       env: { ...env, CLAUDE_PLUGIN_DATA: pluginData },
     });
-    assert.equal(result.code, 0, show(result));
-    assert.match(result.stdout, /existing clone/);
+    assertEquals(result.code, 0, show(result));
+    assertMatch(result.stdout, /existing clone/);
     const pluginConfig = join(pluginData, "config.json");
-    assert.ok(result.stdout.includes(pluginConfig), "init says where it wrote the config");
-    assert.match(result.stdout, new RegExp(`${FIXTURE_ENTRIES} entries`));
-    assert.deepEqual(JSON.parse(await Deno.readTextFile(pluginConfig)), {
+    assert(result.stdout.includes(pluginConfig), "init says where it wrote the config");
+    assertMatch(result.stdout, new RegExp(`${FIXTURE_ENTRIES} entries`));
+    assertEquals(JSON.parse(await Deno.readTextFile(pluginConfig)), {
       kbs: [{ name: "kb", dir: source.dir }],
       default: "kb",
     });
-    assert.deepEqual(
+    assertEquals(
       JSON.parse(await Deno.readTextFile(xdgConfig)),
       { kbs: [{ name: "cloned", dir: cloned }], default: "cloned" },
       "the XDG config is not touched when CLAUDE_PLUGIN_DATA is set",
     );
-    assert.equal(await git(source.dir, "rev-parse", "HEAD"), sourceHead, "nothing committed");
-    assert.equal(await git(source.dir, "status", "--porcelain"), "");
+    assertEquals(await git(source.dir, "rev-parse", "HEAD"), sourceHead, "nothing committed");
+    assertEquals(await git(source.dir, "status", "--porcelain"), "");
   });
 
   await t.step("a new repo in a nonexistent and in an empty folder", async () => {
@@ -411,30 +419,30 @@ Deno.test("init: clone a bare repo, adopt a clone, create a new repo; where conf
       }),
     ]);
     for (const [dir, result] of [[created, fresh], [emptyDir, empty]] as const) {
-      assert.equal(result.code, 0, show(result));
+      assertEquals(result.code, 0, show(result));
       const report = parseJson<Record<string, unknown>>(result);
-      assert.equal(report.mode, "created");
-      assert.equal(report.entries, 0);
+      assertEquals(report.mode, "created");
+      assertEquals(report.entries, 0);
       const files = (await git(dir, "ls-files")).split("\n").sort();
-      assert.ok(files.includes("README.md"), files.join(","));
-      assert.ok(files.some((file) => file.startsWith("entries/")), files.join(","));
-      assert.equal(await git(dir, "rev-list", "--count", "HEAD"), "1");
-      assert.equal(await git(dir, "status", "--porcelain"), "");
-      assert.ok((await Deno.stat(join(dir, "entries"))).isDirectory);
+      assert(files.includes("README.md"), files.join(","));
+      assert(files.some((file) => file.startsWith("entries/")), files.join(","));
+      assertEquals(await git(dir, "rev-list", "--count", "HEAD"), "1");
+      assertEquals(await git(dir, "status", "--porcelain"), "");
+      assert((await Deno.stat(join(dir, "entries"))).isDirectory);
     }
     // A new repo works with the rest of the tool right away.
     const add = await runCli(["add", "--title", "First entry", "--type", "note"], {
       env: { ...local, ...source.env, KB_DIR: created, TMPDIR: sandbox.tmp },
     });
-    assert.equal(add.code, 0, show(add));
-    assert.equal(await git(created, "rev-list", "--count", "HEAD"), "2");
+    assertEquals(add.code, 0, show(add));
+    assertEquals(await git(created, "rev-list", "--count", "HEAD"), "2");
   });
 
   await t.step("a folder that is neither a repo nor empty is refused", async () => {
     const result = await runCli(["init", notRepo], { env });
-    assert.equal(result.code, 1, show(result));
-    assert.ok(result.stderr.includes(notRepo), show(result));
-    assert.deepEqual([...Deno.readDirSync(notRepo)].map((item) => item.name), ["notes.txt"]);
+    assertEquals(result.code, 1, show(result));
+    assert(result.stderr.includes(notRepo), show(result));
+    assertEquals([...Deno.readDirSync(notRepo)].map((item) => item.name), ["notes.txt"]);
   });
 });
 
@@ -468,17 +476,17 @@ Deno.test("which knowledge base: --kb over KB_DIR over plugin config over XDG co
     runCli(["index", "--json", "--kb", kbs.flag], { env: withEnv }),
     runCli(["search", "anything"], { env: base }),
   ]);
-  await t.step("the XDG config file", () => assert.equal(kbDirOf(fromXdg), kbs.xdg));
+  await t.step("the XDG config file", () => assertEquals(kbDirOf(fromXdg), kbs.xdg));
   await t.step("$CLAUDE_PLUGIN_DATA/config.json over XDG", () => {
-    assert.equal(kbDirOf(fromPlugin), kbs.plugin);
+    assertEquals(kbDirOf(fromPlugin), kbs.plugin);
   });
-  await t.step("KB_DIR over config files", () => assert.equal(kbDirOf(fromEnv), kbs.env));
-  await t.step("--kb over KB_DIR", () => assert.equal(kbDirOf(fromFlag), kbs.flag));
+  await t.step("KB_DIR over config files", () => assertEquals(kbDirOf(fromEnv), kbs.env));
+  await t.step("--kb over KB_DIR", () => assertEquals(kbDirOf(fromFlag), kbs.flag));
   await t.step("nothing configured: one clear line naming git-kb init, exit 1", () => {
-    assert.equal(none.code, 1, show(none));
-    assert.match(none.stderr, /git-kb init/);
-    assert.equal(none.stderr.trim().split("\n").length, 1, show(none));
-    assert.doesNotMatch(none.stderr, STACK_FRAME);
-    assert.equal(none.stdout, "");
+    assertEquals(none.code, 1, show(none));
+    assertMatch(none.stderr, /git-kb init/);
+    assertEquals(none.stderr.trim().split("\n").length, 1, show(none));
+    assertNotMatch(none.stderr, STACK_FRAME);
+    assertEquals(none.stdout, "");
   });
 });

@@ -2,8 +2,8 @@
  * Twenty `git-kb add` processes at once must all land: one commit and one file each, a sound
  * repository, an index that has every one of them, and (with a remote) every commit pushed.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertNotMatch } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import {
   FIXTURE_ENTRIES,
   git,
@@ -41,35 +41,35 @@ async function addConcurrently(kb: Kb, label: string): Promise<SaveJson[]> {
       ], { env: kb.env })),
   );
   const failed = results.filter((result) => result.code !== 0);
-  assert.equal(failed.length, 0, failed.map(show).join("\n\n"));
+  assertEquals(failed.length, 0, failed.map(show).join("\n\n"));
   return results.map((result) => parseJson<SaveJson>(result));
 }
 
 async function assertAllLanded(kb: Kb, label: string, saved: SaveJson[], base: string) {
   const dir = kb.dir;
-  assert.equal(new Set(saved.map((item) => item.id)).size, COUNT, "ids are unique");
-  assert.equal(await git(dir, "rev-list", "--count", `${base}..HEAD`), String(COUNT));
+  assertEquals(new Set(saved.map((item) => item.id)).size, COUNT, "ids are unique");
+  assertEquals(await git(dir, "rev-list", "--count", `${base}..HEAD`), String(COUNT));
   const subjects = (await git(dir, "log", "--format=%s", `${base}..HEAD`)).split("\n");
   for (const item of saved) {
-    assert.equal(subjects.filter((subject) => subject.includes(item.id)).length, 1, item.id);
+    assertEquals(subjects.filter((subject) => subject.includes(item.id)).length, 1, item.id);
     await Deno.stat(join(dir, item.path));
-    assert.equal(await git(dir, "ls-files", "--", item.path), item.path);
+    assertEquals(await git(dir, "ls-files", "--", item.path), item.path);
   }
   const files = [...Deno.readDirSync(join(dir, "entries"))].filter((file) =>
     file.name.endsWith(".md")
   );
-  assert.equal(files.length, FIXTURE_ENTRIES + COUNT);
-  assert.equal(await git(dir, "status", "--porcelain"), "");
+  assertEquals(files.length, FIXTURE_ENTRIES + COUNT);
+  assertEquals(await git(dir, "status", "--porcelain"), "");
   // No stray lock or temp files were left behind.
-  assert.deepEqual(
+  assertEquals(
     [...Deno.readDirSync(join(dir, ".git"))].map((item) => item.name).filter((name) =>
       name.endsWith(".lock")
     ),
     [],
   );
   const fsck = await gitRun(dir, ["fsck", "--full", "--strict", "--no-dangling"]);
-  assert.equal(fsck.code, 0, show(fsck));
-  assert.doesNotMatch(fsck.stdout + fsck.stderr, /error|missing|broken|corrupt/i, show(fsck));
+  assertEquals(fsck.code, 0, show(fsck));
+  assertNotMatch(fsck.stdout + fsck.stderr, /error|missing|broken|corrupt/i, show(fsck));
 
   const [index, search] = await Promise.all([
     runCli(["index", "--json"], { env: kb.env }),
@@ -85,10 +85,10 @@ async function assertAllLanded(kb: Kb, label: string, saved: SaveJson[], base: s
       env: kb.env,
     }),
   ]);
-  assert.equal(index.code, 0, show(index));
-  assert.equal(parseJson<{ docCount: number }>(index).docCount, FIXTURE_ENTRIES + COUNT);
-  assert.equal(search.code, 0, show(search));
-  assert.deepEqual(
+  assertEquals(index.code, 0, show(index));
+  assertEquals(parseJson<{ docCount: number }>(index).docCount, FIXTURE_ENTRIES + COUNT);
+  assertEquals(search.code, 0, show(search));
+  assertEquals(
     new Set(parseJson<{ id: string }[]>(search).map((hit) => hit.id)),
     new Set(saved.map((item) => item.id)),
   );
@@ -111,26 +111,26 @@ Deno.test(`${COUNT} concurrent adds, without and with a bare remote, all land`, 
   await t.step(
     `no remote: ${COUNT} commits, ${COUNT} files, fsck clean, all indexed`,
     async () => {
-      assert.ok(localSaved.every((item) => item.push === "NO_REMOTE"));
+      assert(localSaved.every((item) => item.push === "NO_REMOTE"));
       await assertAllLanded(local, "local", localSaved, localBase);
     },
   );
 
   await t.step(`bare remote: the same, and all ${COUNT} commits pushed`, async () => {
-    assert.ok(
+    assert(
       pushedSaved.every((item) => item.push === "pushed" || item.push === "rebased-and-pushed"),
       JSON.stringify(pushedSaved.map((item) => item.push)),
     );
     await assertAllLanded(pushed, "pushed", pushedSaved, pushedBase);
     const remote = pushed.remote!;
-    assert.equal(
+    assertEquals(
       await git(remote, "rev-parse", "refs/heads/main"),
       await git(pushed.dir, "rev-parse", "HEAD"),
     );
-    assert.equal(await git(remote, "rev-list", "--count", `${pushedBase}..main`), String(COUNT));
+    assertEquals(await git(remote, "rev-list", "--count", `${pushedBase}..main`), String(COUNT));
     const subjects = await git(remote, "log", "--format=%s", `${pushedBase}..main`);
-    for (const item of pushedSaved) assert.ok(subjects.includes(item.id), item.id);
+    for (const item of pushedSaved) assert(subjects.includes(item.id), item.id);
     const fsck = await gitRun(remote, ["fsck", "--full", "--strict", "--no-dangling"]);
-    assert.equal(fsck.code, 0, show(fsck));
+    assertEquals(fsck.code, 0, show(fsck));
   });
 });

@@ -2,9 +2,9 @@
  * `git-kb context` and `git-kb stats` through the real CLI (least-privilege flags), against the
  * prompt hook run as a subprocess on the same knowledge base.
  */
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertMatch } from "@std/assert";
 import type { HookStats } from "../core/delivery/hook_log.ts";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { copySampleKb, makeSandbox, parseJson, ROOT, runCli, runHook, show } from "./helpers.ts";
 
 const PAYLOADS = join(ROOT, "fixtures", "hooks");
@@ -19,7 +19,7 @@ function promptOf(text: string): string {
 
 /** The additionalContext the hook printed, or undefined when it printed nothing. */
 function hookContext(result: { code: number; stdout: string; stderr: string }) {
-  assert.equal(result.code, 0, result.stderr);
+  assertEquals(result.code, 0, result.stderr);
   if (!result.stdout) return undefined;
   return JSON.parse(result.stdout).hookSpecificOutput.additionalContext as string;
 }
@@ -53,16 +53,16 @@ Deno.test("context prints the same text as the hook's additionalContext for the 
   for (const name of ["prompt-match", "prompt-review", "prompt-nomatch"]) {
     const text = await payload(name);
     const hook = hookContext(await runHook(text, { env: box.hookEnv }));
-    assert.ok(hook, name);
+    assert(hook, name);
     const cli = await box.cli("context", promptOf(text));
-    assert.equal(cli.code, 0, show(cli));
-    assert.equal(cli.stdout, hook + "\n", `${name}\n${show(cli)}`);
+    assertEquals(cli.code, 0, show(cli));
+    assertEquals(cli.stdout, hook + "\n", `${name}\n${show(cli)}`);
   }
   // Skipped prompts: neither prints anything.
   const short = await box.cli("context", promptOf(await payload("prompt-mechanical")));
-  assert.equal(short.code, 0, show(short));
-  assert.equal(short.stdout, "");
-  assert.equal(
+  assertEquals(short.code, 0, show(short));
+  assertEquals(short.stdout, "");
+  assertEquals(
     hookContext(await runHook(await payload("prompt-mechanical"), { env: box.hookEnv })),
     undefined,
   );
@@ -78,35 +78,35 @@ Deno.test("context --json: outcome, pointers and near misses", async () => {
   await using box = await sandboxKb();
   const match = await box.cli("context", promptOf(await payload("prompt-match")), "--json");
   const decision = parseJson<ContextJson>(match);
-  assert.equal(decision.outcome, "surfaced");
-  assert.deepEqual(decision.kernel, ["kb-c0mw8", "kb-k1rn0"]);
-  assert.deepEqual(decision.pointers.map((pointer) => pointer.id), MATCH_IDS);
-  assert.equal(decision.pointers[0].signal, "keyword");
-  assert.equal(decision.pointers[0].type, "howto");
-  assert.ok(decision.pointers[0].why.includes("cloudflare"));
-  assert.ok(decision.nearMisses.length > 0);
-  assert.ok(decision.nearMisses.every((miss) => !MATCH_IDS.includes(miss.id)));
-  assert.ok(decision.text.includes("- kb-7q2mx "));
-  assert.equal(decision.reference, null);
+  assertEquals(decision.outcome, "surfaced");
+  assertEquals(decision.kernel, ["kb-c0mw8", "kb-k1rn0"]);
+  assertEquals(decision.pointers.map((pointer) => pointer.id), MATCH_IDS);
+  assertEquals(decision.pointers[0].signal, "keyword");
+  assertEquals(decision.pointers[0].type, "howto");
+  assert(decision.pointers[0].why.includes("cloudflare"));
+  assert(decision.nearMisses.length > 0);
+  assert(decision.nearMisses.every((miss) => !MATCH_IDS.includes(miss.id)));
+  assert(decision.text.includes("- kb-7q2mx "));
+  assertEquals(decision.reference, null);
 
   // An instruction about a file of the project needs one more word, and the JSON says why.
   const told = parseJson<ContextJson>(
     await box.cli("context", "rotate the token in models.py", "--json"),
   );
-  assert.deepEqual(told.pointers, []);
-  assert.deepEqual(told.reference, { kind: "file", text: "models.py" });
+  assertEquals(told.pointers, []);
+  assertEquals(told.reference, { kind: "file", text: "models.py" });
 
   const review = parseJson<ContextJson>(
     await box.cli("context", promptOf(await payload("prompt-review")), "--json"),
   );
-  assert.deepEqual(review.activities, ["reviewing"]);
-  assert.ok(review.pointers.some((pointer) => pointer.id === "kb-r7v1d"));
+  assertEquals(review.activities, ["reviewing"]);
+  assert(review.pointers.some((pointer) => pointer.id === "kb-r7v1d"));
 
   const skipped = parseJson<ContextJson>(await box.cli("context", "thanks!", "--json"));
-  assert.equal(skipped.outcome, "skipped");
-  assert.equal(skipped.skipReason, "short");
-  assert.deepEqual(skipped.pointers, []);
-  assert.equal(skipped.text, "");
+  assertEquals(skipped.outcome, "skipped");
+  assertEquals(skipped.skipReason, "short");
+  assertEquals(skipped.pointers, []);
+  assertEquals(skipped.text, "");
 });
 
 Deno.test("context --session: the ledger omits the pointer on the second call", async () => {
@@ -115,27 +115,27 @@ Deno.test("context --session: the ledger omits the pointer on the second call", 
   const first = parseJson<ContextJson>(
     await box.cli("context", prompt, "--session", "agent-1", "--json"),
   );
-  assert.deepEqual(first.pointers.map((pointer) => pointer.id), MATCH_IDS);
+  assertEquals(first.pointers.map((pointer) => pointer.id), MATCH_IDS);
   const second = parseJson<ContextJson>(
     await box.cli("context", prompt, "--session", "agent-1", "--json"),
   );
-  assert.equal(second.outcome, "all_deduped");
-  assert.deepEqual(second.pointers, []);
-  assert.deepEqual(second.deduped, MATCH_IDS);
+  assertEquals(second.outcome, "all_deduped");
+  assertEquals(second.pointers, []);
+  assertEquals(second.deduped, MATCH_IDS);
   const plain = await box.cli("context", prompt, "--session", "agent-1");
-  assert.equal(plain.code, 0, show(plain));
-  assert.equal(plain.stdout, "", "nothing to print when all is deduplicated");
+  assertEquals(plain.code, 0, show(plain));
+  assertEquals(plain.stdout, "", "nothing to print when all is deduplicated");
   // Another session and no session both list it again.
   const other = parseJson<ContextJson>(
     await box.cli("context", prompt, "--session", "agent-2", "--json"),
   );
-  assert.deepEqual(other.pointers.map((pointer) => pointer.id), MATCH_IDS);
+  assertEquals(other.pointers.map((pointer) => pointer.id), MATCH_IDS);
   const none = parseJson<ContextJson>(await box.cli("context", prompt, "--json"));
-  assert.deepEqual(none.pointers.map((pointer) => pointer.id), MATCH_IDS);
+  assertEquals(none.pointers.map((pointer) => pointer.id), MATCH_IDS);
   // The CLI and the hook share the ledger: the hook's session sees what context recorded.
   const session = JSON.parse(await payload("prompt-match")).session_id;
   await box.cli("context", prompt, "--session", session);
-  assert.equal(
+  assertEquals(
     hookContext(await runHook(await payload("prompt-match"), { env: box.hookEnv })),
     undefined,
   );
@@ -144,8 +144,8 @@ Deno.test("context --session: the ledger omits the pointer on the second call", 
 Deno.test("context: usage error without a prompt", async () => {
   await using box = await sandboxKb();
   const result = await box.cli("context");
-  assert.equal(result.code, 2, show(result));
-  assert.equal(result.stdout, "");
+  assertEquals(result.code, 2, show(result));
+  assertEquals(result.stdout, "");
 });
 
 Deno.test("stats --json after KB_HOOK_DEBUG=1 hook runs: prompt count and fire rate", async () => {
@@ -164,42 +164,42 @@ Deno.test("stats --json after KB_HOOK_DEBUG=1 hook runs: prompt count and fire r
   ];
   for (const [name, fires] of runs) {
     const context = hookContext(await runHook(await payload(name), { env }));
-    assert.equal(context !== undefined, fires, name);
+    assertEquals(context !== undefined, fires, name);
   }
   const result = await box.cli("stats", "--json");
   const stats = parseJson<HookStats & { log: string }>(result);
-  assert.equal(stats.prompts, 8);
-  assert.equal(stats.skipped, 3);
-  assert.equal(stats.errors, 0);
-  assert.deepEqual(stats.outcomes, { surfaced: 3, all_deduped: 1, no_signal: 1, skipped: 3 });
-  assert.equal(stats.fireRate, 3 / 5);
-  assert.ok(stats.medianBytes > 0);
-  assert.ok(stats.nearMissLeaders.length > 0);
-  assert.ok(!stats.neverSurfaced.includes("kb-7q2mx"));
-  assert.ok(stats.neverSurfaced.includes("kb-p8k2c"));
-  assert.ok(!stats.neverSurfaced.includes("kb-3hd8w"), "superseded entries are not counted");
-  assert.ok(stats.log.endsWith("debug.jsonl"));
+  assertEquals(stats.prompts, 8);
+  assertEquals(stats.skipped, 3);
+  assertEquals(stats.errors, 0);
+  assertEquals(stats.outcomes, { surfaced: 3, all_deduped: 1, no_signal: 1, skipped: 3 });
+  assertEquals(stats.fireRate, 3 / 5);
+  assert(stats.medianBytes > 0);
+  assert(stats.nearMissLeaders.length > 0);
+  assert(!stats.neverSurfaced.includes("kb-7q2mx"));
+  assert(stats.neverSurfaced.includes("kb-p8k2c"));
+  assert(!stats.neverSurfaced.includes("kb-3hd8w"), "superseded entries are not counted");
+  assert(stats.log.endsWith("debug.jsonl"));
   const text = await box.cli("stats");
-  assert.equal(text.code, 0, show(text));
-  assert.match(text.stdout, /Prompts: 8 \(3 skipped, 0 errors\)/);
-  assert.match(text.stdout, /Fire rate: 60% of prompts not skipped got pointers\n/);
+  assertEquals(text.code, 0, show(text));
+  assertMatch(text.stdout, /Prompts: 8 \(3 skipped, 0 errors\)/);
+  assertMatch(text.stdout, /Fire rate: 60% of prompts not skipped got pointers\n/);
 });
 
 Deno.test("stats: a prompt that gets only the kernel rules is not counted as a fire", async () => {
   await using box = await sandboxKb();
   const env = { ...box.hookEnv, KB_HOOK_DEBUG: "1" };
   for (const name of ["prompt-match", "prompt-nomatch"]) {
-    assert.ok(
+    assert(
       hookContext(await runHook(await payload(name), { env })),
       `${name} injects something`,
     );
   }
   const stats = parseJson<HookStats>(await box.cli("stats", "--json"));
-  assert.equal(stats.outcomes.surfaced, 2);
-  assert.equal(stats.fireRate, 1 / 2);
-  assert.equal(stats.kernelOnly, 1);
+  assertEquals(stats.outcomes.surfaced, 2);
+  assertEquals(stats.fireRate, 1 / 2);
+  assertEquals(stats.kernelOnly, 1);
   const text = await box.cli("stats");
-  assert.match(
+  assertMatch(
     text.stdout,
     /Fire rate: 50% of prompts not skipped got pointers; 1 more got the kernel rules only\n/,
   );
@@ -210,6 +210,6 @@ Deno.test("stats --json with no debug log yet", async () => {
   const stats = parseJson<{ prompts: number; fireRate: number }>(
     await box.cli("stats", "--json"),
   );
-  assert.equal(stats.prompts, 0);
-  assert.equal(stats.fireRate, 0);
+  assertEquals(stats.prompts, 0);
+  assertEquals(stats.fireRate, 0);
 });

@@ -3,8 +3,8 @@
  * command it echoes is safe to paste: sh reads each echoed line back as exactly the words it shows,
  * with no substitution (`…` or $(…)) run.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertMatch } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { shellCommand } from "../core/shell/quote.ts";
 import { runProcess } from "../io/process.ts";
 import { makeSandbox, ROOT, runDeno, show } from "./helpers.ts";
@@ -16,7 +16,7 @@ async function wordsOf(line: string): Promise<string[]> {
     clearEnv: true,
     env: { PATH: "/nonexistent" },
   });
-  assert.equal(read.stderr, "", `sh complained about: ${line}`);
+  assertEquals(read.stderr, "", `sh complained about: ${line}`);
   return read.stdout.split("\0").slice(0, -1);
 }
 
@@ -30,6 +30,7 @@ const DEMO_PARTS = [
   "core",
   "io",
   "hooks",
+  "std",
   "fixtures",
 ];
 
@@ -42,7 +43,7 @@ Deno.test("the demo finishes from a checkout at a path with a space and a quote,
     ...DEMO_PARTS.map((part) => join(ROOT, part)),
     checkout,
   ]);
-  assert.equal(cp.code, 0, show(cp));
+  assertEquals(cp.code, 0, show(cp));
   const demo = await runDeno(
     [
       "run",
@@ -58,21 +59,21 @@ Deno.test("the demo finishes from a checkout at a path with a space and a quote,
       cwd: checkout,
     },
   );
-  assert.equal(demo.code, 0, show(demo));
-  assert.match(demo.stdout, /Demo finished\./);
+  assertEquals(demo.code, 0, show(demo));
+  assertMatch(demo.stdout, /Demo finished\./);
   const commands = demo.stdout.split("\n").filter((line) => line.startsWith("$ "))
     .map((line) => line.slice(2));
-  assert.ok(commands.length >= 10, show(demo));
-  assert.ok(commands.some((line) => line.includes("`git switch`")), "the backtick body is shown");
+  assert(commands.length >= 10, show(demo));
+  assert(commands.some((line) => line.includes("`git switch`")), "the backtick body is shown");
   for (const line of commands) {
     const [command, stdinFile] = line.split(" < ");
-    assert.equal(
+    assertEquals(
       shellCommand(await wordsOf(command)),
       command,
       `not read back as shown: ${line}`,
     );
     if (stdinFile) {
-      assert.deepEqual(await wordsOf(stdinFile), ["fixtures/hooks/prompt-match.json"]);
+      assertEquals(await wordsOf(stdinFile), ["fixtures/hooks/prompt-match.json"]);
     }
   }
 });

@@ -4,8 +4,8 @@
  * start `deno` by name get it too. Fake `deno` and `npm` programs stand in (no network): each
  * says who it is, its arguments and the PATH it got.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import { assertEquals, assertMatch } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { runProcess } from "../io/process.ts";
 import { makeSandbox, ROOT, show } from "./helpers.ts";
 
@@ -42,8 +42,8 @@ Deno.test("./deno runs the Deno 2 on PATH as it is", async () => {
     env: { PATH: `${system}:${tools}`, HOME: box.home },
     clearEnv: true,
   });
-  assert.equal(result.code, 0, show(result));
-  assert.match(result.stdout, /^system task demo$/m);
+  assertEquals(result.code, 0, show(result));
+  assertMatch(result.stdout, /^system task demo$/m);
 });
 
 Deno.test("./deno passes over a Deno 1 and itself on PATH, installs from npm once, and puts that Deno first on PATH", async () => {
@@ -78,13 +78,13 @@ Deno.test("./deno passes over a Deno 1 and itself on PATH, installs from npm onc
       timeoutMs: 20_000,
       ownGroup: true,
     });
-    assert.equal(result.code, 0, show(result));
-    assert.match(result.stdout, /^user task test$/m, show(result));
-    assert.match(result.stdout, new RegExp(`^PATH=${prefix}/node_modules/\\.bin:`, "m"));
+    assertEquals(result.code, 0, show(result));
+    assertMatch(result.stdout, /^user task test$/m, show(result));
+    assertMatch(result.stdout, new RegExp(`^PATH=${prefix}/node_modules/\\.bin:`, "m"));
   }
   const log = await Deno.readTextFile(join(box.root, "npm.log"));
-  assert.equal(log.trim().split("\n").length, 1, `installed once: ${log}`);
-  assert.match(log, /^install --prefix .* deno@2\.9\.6$/m);
+  assertEquals(log.trim().split("\n").length, 1, `installed once: ${log}`);
+  assertMatch(log, /^install --prefix .* deno@2\.9\.6$/m);
 });
 
 Deno.test("./deno with no Deno and no npm says what to install, exit 1", async () => {
@@ -94,6 +94,6 @@ Deno.test("./deno with no Deno and no npm says what to install, exit 1", async (
     env: { PATH: tools, HOME: box.home },
     clearEnv: true,
   });
-  assert.equal(result.code, 1, show(result));
-  assert.match(result.stderr, /Deno 2 is needed and npm \(to install it\) was not found/);
+  assertEquals(result.code, 1, show(result));
+  assertMatch(result.stderr, /Deno 2 is needed and npm \(to install it\) was not found/);
 });

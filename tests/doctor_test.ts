@@ -3,8 +3,9 @@
  * does not read), counts right, names a stand-in git identity, never blocks on a FIFO, and every
  * fix it prints works when pasted into sh.
  */
-import assert from "node:assert/strict";
-import { dirname, join } from "node:path";
+import { assert, assertEquals, assertMatch, assertNotMatch, assertStrictEquals } from "@std/assert";
+import { dirname } from "@std/path/posix/dirname";
+import { join } from "@std/path/posix/join";
 import type { Finding } from "../core/setup/finding.ts";
 import { flagsFor } from "../app/permissions.ts";
 import { shellQuote } from "../core/shell/quote.ts";
@@ -31,14 +32,14 @@ import {
 
 async function doctor(env: Record<string, string>): Promise<Finding[]> {
   const result = await runCli(["doctor", "--offline", "--json"], { env });
-  assert.ok(result.code === 0 || result.code === 1, show(result));
+  assert(result.code === 0 || result.code === 1, show(result));
   return parseJson<Finding[]>(result);
 }
 
 /** The command after "fix: " in a finding's message. */
 function fixOf(finding: Finding | undefined): string {
   const at = finding?.message.indexOf("; fix: ") ?? -1;
-  assert.ok(finding && at > 0, `no fix in ${JSON.stringify(finding)}`);
+  assert(finding && at > 0, `no fix in ${JSON.stringify(finding)}`);
   return finding.message.slice(at + "; fix: ".length);
 }
 
@@ -48,10 +49,10 @@ Deno.test("doctor on a folder that does not exist: one failure, naming it and ho
   const result = await runCli(["doctor", "--offline", "--kb", missing, "--json"], {
     env: sandboxEnv(sandbox),
   });
-  assert.equal(result.code, 1, show(result));
+  assertEquals(result.code, 1, show(result));
   const failures = parseJson<Finding[]>(result).filter((item) => item.level === "error");
-  assert.deepEqual(failures.map((item) => item.check), ["git"], JSON.stringify(failures));
-  assert.equal(fixOf(failures[0]), `git-kb init --dir ${shellQuote(missing)}`);
+  assertEquals(failures.map((item) => item.check), ["git"], JSON.stringify(failures));
+  assertEquals(fixOf(failures[0]), `git-kb init --dir ${shellQuote(missing)}`);
 });
 
 Deno.test("doctor lists every file the index left out, with its reason and a fix", async () => {
@@ -73,19 +74,19 @@ Deno.test("doctor lists every file the index left out, with its reason and a fix
   const skipped = parseJson<{ invalid: { path: string }[] }>(index).invalid.map((file) =>
     file.path
   );
-  assert.deepEqual(skipped.sort(), ["entries/kb-bad01-broken.md", "entries/kb-bad02-no-ending"]);
+  assertEquals(skipped.sort(), ["entries/kb-bad01-broken.md", "entries/kb-bad02-no-ending"]);
   for (const path of skipped) {
     const finding = findings.find((item) => item.message.startsWith(`${path} is left out`));
-    assert.equal(finding?.level, "error", `${path} in ${JSON.stringify(findings, null, 1)}`);
+    assertStrictEquals(finding?.level, "error", `${path} in ${JSON.stringify(findings, null, 1)}`);
     fixOf(finding);
   }
-  assert.match(
+  assertMatch(
     findings.find((item) => item.message.startsWith("entries/kb-bad01-broken.md"))!.message,
     /not valid YAML/,
   );
-  assert.equal(text.code, 1, show(text));
-  assert.match(text.stdout, /^FAIL entries: 2 of 47 files under entries\/ left out of the index/m);
-  assert.match(text.stdout, /^ok {3}index: .*: 45 entries/m);
+  assertEquals(text.code, 1, show(text));
+  assertMatch(text.stdout, /^FAIL entries: 2 of 47 files under entries\/ left out of the index/m);
+  assertMatch(text.stdout, /^ok {3}index: .*: 45 entries/m);
 });
 
 Deno.test("hand-written entries are served with their repairs; doctor --fix rewrites them in one commit", async () => {
@@ -110,45 +111,45 @@ Deno.test("hand-written entries are served with their repairs; doctor --fix rewr
   const index = parseJson<{ docCount: number; invalid: unknown[] }>(
     await runCli(["index", "--json"], { env: kb.env }),
   );
-  assert.deepEqual([index.docCount, index.invalid.length], [48, 0], "every entry is served");
+  assertEquals([index.docCount, index.invalid.length], [48, 0], "every entry is served");
   const get = await runCli(["get", "kb-han01"], { env: kb.env });
-  assert.equal(get.code, 0, show(get));
+  assertEquals(get.code, 0, show(get));
   const found = await runCli(["search", "grafana panel", "--json"], { env: kb.env });
-  assert.match(found.stdout, /kb-han01/);
+  assertMatch(found.stdout, /kb-han01/);
   const findings = await doctor(kb.env);
   const warned = (path: string) =>
     findings.find((item) => item.level === "warn" && item.message.startsWith(`${path}: `));
-  assert.match(warned("entries/kb-han01-no-updated.md")?.message ?? "", /updated is missing/);
-  assert.match(
+  assertMatch(warned("entries/kb-han01-no-updated.md")?.message ?? "", /updated is missing/);
+  assertMatch(
     warned("entries/misnamed.md")?.message ?? "",
     /its name does not start with kb-han02-/,
   );
-  assert.equal(warned("entries/sub/kb-sub01-nested.md"), undefined);
-  assert.equal(findings.some((item) => item.level === "error"), false, JSON.stringify(findings));
+  assertEquals(warned("entries/sub/kb-sub01-nested.md"), undefined);
+  assertEquals(findings.some((item) => item.level === "error"), false, JSON.stringify(findings));
   const forgiving = findings.find((item) => item.message.includes("served as read forgivingly"));
-  assert.equal(fixOf(forgiving), `git-kb doctor --fix --kb ${shellQuote(kb.dir)}`);
+  assertEquals(fixOf(forgiving), `git-kb doctor --fix --kb ${shellQuote(kb.dir)}`);
 
   const edited = await runCli(["edit", "kb-sub01", "--add-tag", "x"], { env: kb.env });
-  assert.equal(edited.code, 0, show(edited));
+  assertEquals(edited.code, 0, show(edited));
   const head = await git(kb.dir, "rev-parse", "HEAD");
   const dry = await runCli(["doctor", "--fix"], { env: kb.env });
-  assert.equal(dry.code, 0, show(dry));
-  assert.match(dry.stdout, /^\+ title: 'Grafana: add a panel'$/m);
-  assert.match(dry.stdout, /^entries\/misnamed\.md → entries\/kb-han02-misnamed-note\.md$/m);
-  assert.equal(await git(kb.dir, "rev-parse", "HEAD"), head, "--fix alone writes nothing");
+  assertEquals(dry.code, 0, show(dry));
+  assertMatch(dry.stdout, /^\+ title: 'Grafana: add a panel'$/m);
+  assertMatch(dry.stdout, /^entries\/misnamed\.md → entries\/kb-han02-misnamed-note\.md$/m);
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head, "--fix alone writes nothing");
   const write = `git-kb doctor --fix --write --kb ${shellQuote(kb.dir)}`;
-  assert.ok(dry.stdout.includes(`\n  ${write}\n`), show(dry));
+  assert(dry.stdout.includes(`\n  ${write}\n`), show(dry));
 
   const wrote = await runCli(["doctor", "--fix", "--write"], { env: kb.env });
-  assert.equal(wrote.code, 0, show(wrote));
-  assert.equal(await git(kb.dir, "rev-parse", "HEAD~1"), head, "one commit");
+  assertEquals(wrote.code, 0, show(wrote));
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD~1"), head, "one commit");
   const fixed = await Deno.readTextFile(join(entries, "kb-han01-no-updated.md"));
-  assert.match(fixed, /^type: howto$/m);
-  assert.match(fixed, /^updated: 2024-03-01$/m);
-  assert.match(fixed, /^tags: \[.null., .42.\]$/m);
+  assertMatch(fixed, /^type: howto$/m);
+  assertMatch(fixed, /^updated: 2024-03-01$/m);
+  assertMatch(fixed, /^tags: \[.null., .42.\]$/m);
   const after = await doctor(kb.env);
   const problems = after.filter((item) => item.level !== "ok" && item.check !== "remote");
-  assert.deepEqual(problems, [], "nothing left to repair, nothing uncommitted");
+  assertEquals(problems, [], "nothing left to repair, nothing uncommitted");
 });
 
 Deno.test("edit of an entry with a repairable problem writes it repaired", async () => {
@@ -158,12 +159,12 @@ Deno.test("edit of an entry with a repairable problem writes it repaired", async
   await git(kb.dir, "add", "-A");
   await git(kb.dir, "commit", "--quiet", "-m", "hand-written");
   const edited = await runCli(["edit", "kb-han03", "--add-tag", "ops"], { env: kb.env });
-  assert.equal(edited.code, 0, show(edited));
+  assertEquals(edited.code, 0, show(edited));
   const text = await Deno.readTextFile(path);
-  assert.match(text, /^title: 'Hand: written'$/m);
-  assert.match(text, /^type: note$/m);
-  assert.match(text, /^tags: \[ops\]$/m);
-  assert.match(text, /^updated: \d{4}-\d{2}-\d{2}$/m);
+  assertMatch(text, /^title: 'Hand: written'$/m);
+  assertMatch(text, /^type: note$/m);
+  assertMatch(text, /^tags: \[ops\]$/m);
+  assertMatch(text, /^updated: \d{4}-\d{2}-\d{2}$/m);
 });
 
 Deno.test("doctor counts one entry as one entry", async () => {
@@ -175,11 +176,11 @@ Deno.test("doctor counts one entry as one entry", async () => {
   await git(kb.dir, "add", "-A");
   await git(kb.dir, "commit", "-qm", "one");
   const result = await runCli(["doctor", "--offline"], { env: kb.env });
-  assert.equal(result.code, 0, show(result));
-  assert.match(result.stdout, /entries: 1 indexed entry follows the contract/);
-  assert.match(result.stdout, /index: .*: 1 entry\b/);
-  assert.match(result.stdout, /kernel: 0 kernel rules/);
-  assert.doesNotMatch(result.stdout, /\b1 entries|\(s\)/);
+  assertEquals(result.code, 0, show(result));
+  assertMatch(result.stdout, /entries: 1 indexed entry follows the contract/);
+  assertMatch(result.stdout, /index: .*: 1 entry\b/);
+  assertMatch(result.stdout, /kernel: 0 kernel rules/);
+  assertNotMatch(result.stdout, /\b1 entries|\(s\)/);
 });
 
 Deno.test("doctor names git-kb's stand-in identity when git has none", async () => {
@@ -189,12 +190,12 @@ Deno.test("doctor names git-kb's stand-in identity when git has none", async () 
   );
   const [without, withIdentity] = await Promise.all([doctor(anonymous), doctor(kb.env)]);
   const warning = without.find((finding) => finding.check === "identity");
-  assert.equal(warning?.level, "warn", JSON.stringify(without, null, 1));
-  assert.match(warning!.message, /commits would be made as git-kb <git-kb@localhost>/);
-  assert.match(fixOf(warning), /^git config --global user\.name 'Your Name' && /);
+  assertStrictEquals(warning?.level, "warn", JSON.stringify(without, null, 1));
+  assertMatch(warning!.message, /commits would be made as git-kb <git-kb@localhost>/);
+  assertMatch(fixOf(warning), /^git config --global user\.name 'Your Name' && /);
   const fine = withIdentity.find((finding) => finding.check === "identity");
-  assert.equal(fine?.level, "ok");
-  assert.match(fine!.message, /Test Author <author@example\.test>/);
+  assertStrictEquals(fine?.level, "ok");
+  assertMatch(fine!.message, /Test Author <author@example\.test>/);
 });
 
 Deno.test("doctor never opens a FIFO among the entries, and names it", async () => {
@@ -217,7 +218,7 @@ Deno.test("doctor never opens a FIFO among the entries, and names it", async () 
   );
   const findings = parseJson<Finding[]>(result);
   const named = findings.find((item) => item.message.startsWith("entries/kb-fifo1-pipe.md"));
-  assert.match(named?.message ?? "", /is a FIFO/, JSON.stringify(findings, null, 1));
+  assertMatch(named?.message ?? "", /is a FIFO/, JSON.stringify(findings, null, 1));
 });
 
 Deno.test("doctor's fixes work when pasted into sh, whatever the folder is called", async () => {
@@ -232,14 +233,14 @@ Deno.test("doctor's fixes work when pasted into sh, whatever the folder is calle
   const before = await doctor(env);
   const misnamed = before.find((item) => item.message.startsWith("entries/kb-nam01-misnamed"));
   const sh = await runProcess("/bin/sh", ["-c", fixOf(misnamed)], { cwd: kb.root });
-  assert.equal(sh.code, 0, `${fixOf(misnamed)}\n${sh.stderr}`);
-  assert.ok(!(await Deno.stat(join(kb.root, "pwned")).catch(() => undefined)));
+  assertEquals(sh.code, 0, `${fixOf(misnamed)}\n${sh.stderr}`);
+  assert(!(await Deno.stat(join(kb.root, "pwned")).catch(() => undefined)));
   const after = await doctor(env);
-  assert.ok(
+  assert(
     !after.some((item) => item.message.includes("kb-nam01-misnamed is left out")),
     JSON.stringify(after, null, 1),
   );
-  assert.ok(
+  assert(
     after.some((item) => item.message === "46 indexed entries follow the contract"),
     "the renamed file is indexed now",
   );
@@ -251,14 +252,14 @@ Deno.test("a newline in a teammate's file name cannot fake a line of doctor's", 
   await Deno.writeTextFile(join(kb.dir, "entries", name), "---\nid: kb-nl001\n---\n");
   const result = await runCli(["doctor", "--offline"], { env: { ...kb.env, NO_COLOR: "1" } });
   const lines = result.stdout.split("\n").filter(Boolean);
-  for (const line of lines) assert.match(line, /^(ok {2}|warn|FAIL) /, show(result));
+  for (const line of lines) assertMatch(line, /^(ok {2}|warn|FAIL) /, show(result));
   // The commit it offers, pasted, still commits the file by its real name.
   const orphan = lines.find((line) => line.includes("not committed"));
   const commit = orphan?.slice(orphan.indexOf("commit them: ") + "commit them: ".length) ?? "";
   const sh = await runProcess("/bin/sh", ["-c", commit], { cwd: kb.root });
-  assert.equal(sh.code, 0, `${commit}\n${sh.stderr}`);
-  assert.equal(await git(kb.dir, "status", "--porcelain"), "");
-  assert.match(await git(kb.dir, "ls-files", "-z", "entries"), /kb-nl001-x\nok {3}links/);
+  assertEquals(sh.code, 0, `${commit}\n${sh.stderr}`);
+  assertEquals(await git(kb.dir, "status", "--porcelain"), "");
+  assertMatch(await git(kb.dir, "ls-files", "-z", "entries"), /kb-nl001-x\nok {3}links/);
 });
 
 Deno.test("doctor notices a damaged index and two files with one id", async () => {
@@ -274,9 +275,13 @@ Deno.test("doctor notices a damaged index and two files with one id", async () =
   );
   const findings = await doctor(kb.env);
   const said = (pattern: RegExp) => findings.find((item) => pattern.test(item.message));
-  assert.equal(said(/damaged .*rebuilt it/)?.level, "warn", JSON.stringify(findings, null, 1));
-  assert.equal(said(/^id kb-7q2mx is used by /)?.level, "error");
-  assert.match(said(/^id kb-7q2mx is used by /)!.message, /kb-7q2mx-a-shadow\.md/);
+  assertStrictEquals(
+    said(/damaged .*rebuilt it/)?.level,
+    "warn",
+    JSON.stringify(findings, null, 1),
+  );
+  assertStrictEquals(said(/^id kb-7q2mx is used by /)?.level, "error");
+  assertMatch(said(/^id kb-7q2mx is used by /)!.message, /kb-7q2mx-a-shadow\.md/);
 });
 
 Deno.test("doctor gives up on a remote that never answers, and says so", async () => {
@@ -286,10 +291,10 @@ Deno.test("doctor gives up on a remote that never answers, and says so", async (
   const started = Date.now();
   const result = await runCli(["doctor", "--json"], { env: kb.env });
   const findings = parseJson<Finding[]>(result);
-  assert.ok(Date.now() - started < 30_000, "doctor waited for the remote");
+  assert(Date.now() - started < 30_000, "doctor waited for the remote");
   const remote = findings.find((item) => item.check === "remote" && item.level === "error");
-  assert.match(remote?.message ?? "", /origin did not answer: git fetch .* did not finish/);
-  assert.match(remote!.message, /git-kb doctor --offline --kb /);
+  assertMatch(remote?.message ?? "", /origin did not answer: git fetch .* did not finish/);
+  assertMatch(remote!.message, /git-kb doctor --offline --kb /);
 });
 
 Deno.test("doctor does not offer to commit hand edits while a merge is under way", async () => {
@@ -308,9 +313,9 @@ Deno.test("doctor does not offer to commit hand edits while a merge is under way
   await git(kb.dir, "merge", "other").catch(() => undefined);
   const findings = await doctor(kb.env);
   const dirty = findings.find((item) => /uncommitted change/.test(item.message));
-  assert.match(dirty?.message ?? "", /finish the git operation first$/, JSON.stringify(findings));
-  assert.ok(!findings.some((item) => /commit -m 'kb: commit hand edits'/.test(item.message)));
-  assert.ok(
+  assertMatch(dirty?.message ?? "", /finish the git operation first$/, JSON.stringify(findings));
+  assert(!findings.some((item) => /commit -m 'kb: commit hand edits'/.test(item.message)));
+  assert(
     findings.some((item) => item.level === "error" && /middle of a merge/.test(item.message)),
   );
 });
@@ -328,17 +333,17 @@ Deno.test("doctor names a planted link in the cache, and its pasted fix clears i
   await Deno.remove(sessions, { recursive: true }).catch(() => {});
   await Deno.symlink(victim, sessions);
   const result = await runCli(["doctor", "--offline", "--json"], { env: kb.env });
-  assert.equal(result.code, 1, show(result));
+  assertEquals(result.code, 1, show(result));
   const cache = parseJson<Finding[]>(result).filter((item) => item.check === "cache");
-  assert.equal(cache.length, 1, JSON.stringify(cache, null, 1));
-  assert.equal(cache[0].level, "error");
-  assert.ok(cache[0].message.startsWith(`${sessions} is a symbolic link (to ${victim})`));
-  assert.equal(fixOf(cache[0]), `rm ${shellQuote(sessions)}`);
+  assertEquals(cache.length, 1, JSON.stringify(cache, null, 1));
+  assertEquals(cache[0].level, "error");
+  assert(cache[0].message.startsWith(`${sessions} is a symbolic link (to ${victim})`));
+  assertEquals(fixOf(cache[0]), `rm ${shellQuote(sessions)}`);
   const sh = await runProcess("/bin/sh", ["-c", fixOf(cache[0])], { cwd: kb.root });
-  assert.equal(sh.code, 0, sh.stderr);
-  assert.deepEqual([...Deno.readDirSync(victim)].map((item) => item.name), ["keep"]);
+  assertEquals(sh.code, 0, sh.stderr);
+  assertEquals([...Deno.readDirSync(victim)].map((item) => item.name), ["keep"]);
   const after = (await doctor(kb.env)).filter((item) => item.check === "cache");
-  assert.deepEqual(after.map((item) => item.level), ["ok"], JSON.stringify(after));
+  assertEquals(after.map((item) => item.level), ["ok"], JSON.stringify(after));
 });
 
 Deno.test("doctor fetches before it says behind, diverged or ahead, and says when its figures are old", async () => {
@@ -358,28 +363,28 @@ Deno.test("doctor fetches before it says behind, diverged or ahead, and says whe
     await git(kb.dir, "commit", "--quiet", "-m", `kb: add ${id}`);
   };
   const sync = shellQuote(kb.dir);
-  assert.deepEqual(await remote(), [
+  assertEquals(await remote(), [
     { level: "ok", check: "remote", message: "origin is reachable; fetched origin/main" },
     { level: "ok", check: "remote", message: "in step with origin/main" },
   ]);
 
   await pushEntryFrom(other, "kb-far01", "Pushed elsewhere");
-  assert.deepEqual(await distance(), {
+  assertEquals(await distance(), {
     level: "warn",
     check: "remote",
     message: `1 commit of origin/main not pulled; fix: git-kb sync --kb ${sync}`,
   });
 
   await commitHere("kb-loc01");
-  assert.equal(
+  assertEquals(
     (await distance()).message,
     `diverged from origin/main: 1 commit not pushed, 1 commit not pulled; fix: git-kb sync --kb ${sync}`,
   );
 
   const synced = await runCli(["sync"], { env: kb.env });
-  assert.equal(synced.code, 0, show(synced));
+  assertEquals(synced.code, 0, show(synced));
   await commitHere("kb-loc02");
-  assert.equal(
+  assertEquals(
     (await distance()).message,
     `1 commit not pushed to origin/main; fix: git-kb sync --kb ${sync}`,
   );
@@ -387,15 +392,15 @@ Deno.test("doctor fetches before it says behind, diverged or ahead, and says whe
   await git(other, "pull", "--quiet", "--rebase");
   await pushEntryFrom(other, "kb-far02", "Pushed while this one is offline");
   const offline = await distance("--offline");
-  assert.match(
+  assertMatch(
     offline.message,
     /^1 commit not pushed to origin\/main \(as of the last fetch, \d{4}-\d\d-\d\d \d\d:\d\d UTC: --offline skips it\); fix: /,
   );
   await git(kb.dir, "remote", "set-url", "origin", join(kb.root, "gone.git"));
   const [reach, old] = await remote();
-  assert.equal(reach.level, "error");
-  assert.match(reach.message, /^origin is not reachable: /);
-  assert.match(
+  assertEquals(reach.level, "error");
+  assertMatch(reach.message, /^origin is not reachable: /);
+  assertMatch(
     old.message,
     /^1 commit not pushed to origin\/main \(as of the last fetch, .* UTC: this fetch failed\)/,
   );
@@ -407,9 +412,9 @@ Deno.test("doctor does not fetch under a save or sync that holds the lock, and s
     const result = await runCli(["doctor", "--json"], { env: kb.env });
     return parseJson<Finding[]>(result).filter((item) => item.check === "remote");
   });
-  assert.equal(remote[0].level, "warn", JSON.stringify(remote));
-  assert.match(remote[0].message, /^origin was not fetched: a save or sync under way holds/);
-  assert.match(remote[1].message, /^in step with origin\/main \(as of /);
+  assertEquals(remote[0].level, "warn", JSON.stringify(remote));
+  assertMatch(remote[0].message, /^origin was not fetched: a save or sync under way holds/);
+  assertMatch(remote[1].message, /^in step with origin\/main \(as of /);
 });
 
 Deno.test("doctor's fix for a knowledge base with no remote adds one to it, pasted anywhere, and pushes", async () => {
@@ -420,7 +425,7 @@ Deno.test("doctor's fix for a knowledge base with no remote adds one to it, past
   await git(kb.root, "init", "--quiet", "--bare", remote);
   const fix = fixOf(noRemote).replace("<url>", shellQuote(remote));
   const pasted = await runProcess("/bin/sh", ["-c", fix], { cwd: kb.root, env: childEnv(env) });
-  assert.equal(pasted.code, 0, `${fix}\n${pasted.stderr}`);
-  assert.ok((await git(remote, "for-each-ref")).includes(await git(kb.dir, "rev-parse", "HEAD")));
-  assert.ok(!(await doctor(env)).some((item) => item.message.startsWith("NO_REMOTE")));
+  assertEquals(pasted.code, 0, `${fix}\n${pasted.stderr}`);
+  assert((await git(remote, "for-each-ref")).includes(await git(kb.dir, "rev-parse", "HEAD")));
+  assert(!(await doctor(env)).some((item) => item.message.startsWith("NO_REMOTE")));
 });

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertMatch, assertNotMatch } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { flagsFor } from "../app/permissions.ts";
 import { shellCommand } from "../core/shell/quote.ts";
 import {
@@ -63,7 +63,7 @@ function draftsFolder(kb: Kb): string {
 function keptDraft(result: RunResult): { path: string; resume: string } {
   const path = /What you wrote is kept in (.+)$/m.exec(result.stderr)?.[1];
   const resume = /^ {2}(git-kb .+)$/m.exec(result.stderr)?.[1];
-  assert.ok(path && resume, show(result));
+  assert(path && resume, show(result));
   return { path, resume };
 }
 
@@ -81,28 +81,28 @@ Deno.test("edit: a draft that fails validation is kept with the problems on top;
   const failed = await runCli(["edit", ID], {
     env: { ...kb.env, EDITOR: await breakingEditor(kb) },
   });
-  assert.equal(failed.code, 1, show(failed));
-  assert.match(failed.stderr, /type: "howot" is not a type/);
+  assertEquals(failed.code, 1, show(failed));
+  assertMatch(failed.stderr, /type: "howot" is not a type/);
   const draft = keptDraft(failed);
   const kept = await Deno.readTextFile(draft.path);
-  assert.match(kept, /My new paragraph\./, "what the user typed is in the draft");
-  assert.match(kept, /^# Entry kb-7q2mx is not valid; nothing was written\n# {3}type: "howot"/);
-  assert.equal((await Deno.stat(draft.path)).mode! & 0o777, 0o600);
-  assert.equal((await Deno.stat(draftsFolder(kb))).mode! & 0o777, 0o700);
-  assert.equal(await Deno.readTextFile(join(kb.dir, path)), before, "the entry is untouched");
-  assert.equal(await git(kb.dir, "rev-parse", "HEAD"), head);
+  assertMatch(kept, /My new paragraph\./, "what the user typed is in the draft");
+  assertMatch(kept, /^# Entry kb-7q2mx is not valid; nothing was written\n# {3}type: "howot"/);
+  assertEquals((await Deno.stat(draft.path)).mode! & 0o777, 0o600);
+  assertEquals((await Deno.stat(draftsFolder(kb))).mode! & 0o777, 0o700);
+  assertEquals(await Deno.readTextFile(join(kb.dir, path)), before, "the entry is untouched");
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head);
 
   const [program, ...args] = await shellWords(draft.resume);
-  assert.equal(program, "git-kb");
+  assertEquals(program, "git-kb");
   const resumed = await runCli(args, { env: { ...kb.env, EDITOR: await fixingEditor(kb) } });
-  assert.equal(resumed.code, 0, show(resumed));
+  assertEquals(resumed.code, 0, show(resumed));
   const saved = await Deno.readTextFile(join(kb.dir, path));
-  assert.match(saved, /\ntype: howto\n/);
-  assert.match(saved, /My new paragraph\.\n$/);
-  assert.ok(saved.startsWith("---\n"), "the notes are not saved");
-  assert.doesNotMatch(saved, /is not valid/);
-  assert.match(await Deno.readTextFile(join(kb.root, "seen.md")), /^# Entry kb-7q2mx/);
-  assert.equal(await exists(draft.path), false, "a saved draft is removed");
+  assertMatch(saved, /\ntype: howto\n/);
+  assertMatch(saved, /My new paragraph\.\n$/);
+  assert(saved.startsWith("---\n"), "the notes are not saved");
+  assertNotMatch(saved, /is not valid/);
+  assertMatch(await Deno.readTextFile(join(kb.root, "seen.md")), /^# Entry kb-7q2mx/);
+  assertEquals(await exists(draft.path), false, "a saved draft is removed");
 });
 
 Deno.test("edit on a terminal: the editor reopens with the problems at the top until it is valid", async (t) => {
@@ -136,16 +136,16 @@ Deno.test("edit on a terminal: the editor reopens with the problems at the top u
     clearEnv: true,
     env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", DENO_DIR: await denoDir(), ...env },
   });
-  assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
-  assert.equal((await Deno.readTextFile(rounds)).trim().split("\n").length, 2);
+  assertEquals(result.code, 0, `${result.stdout}\n${result.stderr}`);
+  assertEquals((await Deno.readTextFile(rounds)).trim().split("\n").length, 2);
   const second = await Deno.readTextFile(join(kb.root, "second.md"));
-  assert.match(second, /^# Entry kb-7q2mx is not valid; nothing was written\n/);
-  assert.match(second, /Typed on a terminal\./);
+  assertMatch(second, /^# Entry kb-7q2mx is not valid; nothing was written\n/);
+  assertMatch(second, /Typed on a terminal\./);
   const saved = await Deno.readTextFile(join(kb.dir, await entryPath(kb.dir, ID)));
-  assert.match(saved, /\ntype: howto\n[^]*Typed on a terminal\.\n$/);
-  assert.ok(saved.startsWith("---\n"), saved);
-  assert.doesNotMatch(saved, /is not valid/);
-  assert.deepEqual([...Deno.readDirSync(draftsFolder(kb))], [], "no draft left");
+  assertMatch(saved, /\ntype: howto\n[^]*Typed on a terminal\.\n$/);
+  assert(saved.startsWith("---\n"), saved);
+  assertNotMatch(saved, /is not valid/);
+  assertEquals([...Deno.readDirSync(draftsFolder(kb))], [], "no draft left");
 });
 
 async function hasScriptCommand(): Promise<boolean> {
@@ -172,20 +172,20 @@ Deno.test("add --edit opens a template of every field and reads the whole text a
   const result = await runCli(["add", "--edit", "--type", "howto", "--alias", "tpl", "--json"], {
     env: { ...kb.env, EDITOR: editor },
   });
-  assert.equal(result.code, 0, show(result));
+  assertEquals(result.code, 0, show(result));
   const template = await Deno.readTextFile(seen);
   for (const line of ["title: ''", "type: howto", "aliases: [tpl]", "links: []", "source:"]) {
-    assert.ok(template.includes(`\n${line}\n`), `template has ${line}:\n${template}`);
+    assert(template.includes(`\n${line}\n`), `template has ${line}:\n${template}`);
   }
-  assert.match(template, /\n# title: required/);
+  assertMatch(template, /\n# title: required/);
   const { path } = parseJson<{ path: string }>(result);
-  assert.match(path, /-written-in-the-template\.md$/);
+  assertMatch(path, /-written-in-the-template\.md$/);
   const saved = await Deno.readTextFile(join(kb.dir, path));
-  assert.match(saved, /\ntitle: Written in the template\n/);
-  assert.match(saved, /\ntags: \[alpha, beta\]\n/);
-  assert.match(saved, /\n {2}- \{ rel: related, to: kb-7q2mx \}\n/);
-  assert.ok(saved.endsWith("\n---\nThe body.\n"), saved);
-  assert.doesNotMatch(saved, /^#/m, "no template comment is saved");
+  assertMatch(saved, /\ntitle: Written in the template\n/);
+  assertMatch(saved, /\ntags: \[alpha, beta\]\n/);
+  assertMatch(saved, /\n {2}- \{ rel: related, to: kb-7q2mx \}\n/);
+  assert(saved.endsWith("\n---\nThe body.\n"), saved);
+  assertNotMatch(saved, /^#/m, "no template comment is saved");
 });
 
 Deno.test("add checks every flag before the editor opens, and refuses values that would inject a field", async (t) => {
@@ -209,10 +209,10 @@ Deno.test("add checks every flag before the editor opens, and refuses values tha
       const result = await runCli(["add", "--edit", ...flags], {
         env: { ...kb.env, EDITOR: editor },
       });
-      assert.equal(result.code, 1, show(result));
-      assert.match(result.stderr, /the editor was not opened/);
-      assert.match(result.stderr, message);
-      assert.equal(await exists(marker), false, "the editor did not open");
+      assertEquals(result.code, 1, show(result));
+      assertMatch(result.stderr, /the editor was not opened/);
+      assertMatch(result.stderr, message);
+      assertEquals(await exists(marker), false, "the editor did not open");
     });
   }
   await t.step("without --edit, a type holding a new line is refused", async () => {
@@ -220,10 +220,10 @@ Deno.test("add checks every flag before the editor opens, and refuses values tha
       ["add", "--title", "Injected", "--type", "note\nsource: https://evil.example"],
       { env: kb.env },
     );
-    assert.equal(result.code, 1, show(result));
-    assert.match(result.stderr, /type: "note\\nsource/);
+    assertEquals(result.code, 1, show(result));
+    assertMatch(result.stderr, /type: "note\\nsource/);
   });
-  assert.equal(await git(kb.dir, "rev-parse", "HEAD"), head, "nothing committed");
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head, "nothing committed");
 });
 
 Deno.test("add --edit keeps an invalid entry as a draft; add --from-draft saves it once fixed", async () => {
@@ -232,18 +232,18 @@ Deno.test("add --edit keeps an invalid entry as a draft; add --from-draft saves 
   const failed = await runCli(["add", "--edit", "--type", "note"], {
     env: { ...kb.env, EDITOR: typing },
   });
-  assert.equal(failed.code, 1, show(failed));
-  assert.match(failed.stderr, /title: is required|title: must be a non-empty string/);
+  assertEquals(failed.code, 1, show(failed));
+  assertMatch(failed.stderr, /title: is required|title: must be a non-empty string/);
   const draft = keptDraft(failed);
-  assert.match(await Deno.readTextFile(draft.path), /A paragraph worth keeping\./);
+  assertMatch(await Deno.readTextFile(draft.path), /A paragraph worth keeping\./);
   const [, ...args] = await shellWords(draft.resume);
-  assert.deepEqual(args.slice(0, 2), ["add", "--from-draft"]);
+  assertEquals(args.slice(0, 2), ["add", "--from-draft"]);
   const titling = await script(kb, "title.sh", `sed -i "s/^title: .*/title: Kept draft/" "$1"`);
   const resumed = await runCli([...args, "--json"], { env: { ...kb.env, EDITOR: titling } });
-  assert.equal(resumed.code, 0, show(resumed));
+  assertEquals(resumed.code, 0, show(resumed));
   const saved = await Deno.readTextFile(join(kb.dir, parseJson<{ path: string }>(resumed).path));
-  assert.match(saved, /\ntitle: Kept draft\n[^]*A paragraph worth keeping\.\n$/);
-  assert.equal(await exists(draft.path), false);
+  assertMatch(saved, /\ntitle: Kept draft\n[^]*A paragraph worth keeping\.\n$/);
+  assertEquals(await exists(draft.path), false);
 });
 
 Deno.test("the drafts folder is private: a planted link or another user's folder is refused", async (t) => {
@@ -258,11 +258,11 @@ Deno.test("the drafts folder is private: a planted link or another user's folder
   await t.step("drafts as a symlink to another folder", async () => {
     await Deno.symlink(victim, draftsFolder(kb));
     const result = await runCli(["edit", ID], { env: { ...kb.env, EDITOR: editor } });
-    assert.equal(result.code, 1, show(result));
-    assert.match(result.stderr, /drafts is a symbolic link, not a folder/);
-    assert.deepEqual([...Deno.readDirSync(victim)].map((item) => item.name), ["precious.txt"]);
-    assert.equal(await Deno.readTextFile(join(victim, "precious.txt")), "keep me\n");
-    assert.equal(await exists(marker), false);
+    assertEquals(result.code, 1, show(result));
+    assertMatch(result.stderr, /drafts is a symbolic link, not a folder/);
+    assertEquals([...Deno.readDirSync(victim)].map((item) => item.name), ["precious.txt"]);
+    assertEquals(await Deno.readTextFile(join(victim, "precious.txt")), "keep me\n");
+    assertEquals(await exists(marker), false);
     await Deno.remove(draftsFolder(kb));
   });
 
@@ -270,18 +270,18 @@ Deno.test("the drafts folder is private: a planted link or another user's folder
     await Deno.mkdir(draftsFolder(kb), { mode: 0o777 });
     await Deno.chmod(draftsFolder(kb), 0o777);
     const result = await runCli(["edit", ID], { env: { ...kb.env, EDITOR: editor } });
-    assert.equal(result.code, 0, show(result));
-    assert.match(result.stdout, /No changes/);
-    assert.equal((await Deno.stat(draftsFolder(kb))).mode! & 0o777, 0o700);
-    assert.deepEqual([...Deno.readDirSync(draftsFolder(kb))], [], "the unchanged draft is gone");
+    assertEquals(result.code, 0, show(result));
+    assertMatch(result.stdout, /No changes/);
+    assertEquals((await Deno.stat(draftsFolder(kb))).mode! & 0o777, 0o700);
+    assertEquals([...Deno.readDirSync(draftsFolder(kb))], [], "the unchanged draft is gone");
   });
 
   if (Deno.uid() === 0) {
     await t.step("a folder another user owns", async () => {
       await Deno.chown(draftsFolder(kb), 65534, 65534);
       const result = await runCli(["edit", ID], { env: { ...kb.env, EDITOR: editor } });
-      assert.equal(result.code, 1, show(result));
-      assert.match(result.stderr, /belongs to uid 65534, not to you/);
+      assertEquals(result.code, 1, show(result));
+      assertMatch(result.stderr, /belongs to uid 65534, not to you/);
     });
   }
 });
@@ -294,16 +294,16 @@ Deno.test("edit without field flags runs the editor without a terminal; with no 
     `sed -i "s/^title: .*/title: Retitled by a script/" "$1"`,
   );
   const edited = await runCli(["edit", ID], { env: { ...kb.env, EDITOR: editor } });
-  assert.equal(edited.code, 0, show(edited));
-  assert.match(edited.stdout, /Edited kb-7q2mx/);
-  assert.match(
+  assertEquals(edited.code, 0, show(edited));
+  assertMatch(edited.stdout, /Edited kb-7q2mx/);
+  assertMatch(
     await git(kb.dir, "log", "-1", "--format=%s"),
     /edit kb-7q2mx: Retitled by a script \(title\)/,
   );
 
   const none = await runCli(["edit", ID], { env: kb.env });
-  assert.equal(none.code, 2, show(none));
-  assert.match(none.stderr, /export EDITOR=/);
+  assertEquals(none.code, 2, show(none));
+  assertMatch(none.stderr, /export EDITOR=/);
 });
 
 Deno.test("edit list flags: --link adds, --remove-link and --clear-links take out, the output says what changed", async (t) => {
@@ -315,13 +315,13 @@ Deno.test("edit list flags: --link adds, --remove-link and --clear-links take ou
 
   await t.step("--link adds a link and keeps the others", async () => {
     const result = await runCli(["edit", ID, "--link", "refines:kb-r4b9t"], { env: kb.env });
-    assert.equal(result.code, 0, show(result));
-    assert.deepEqual(await links(), [
+    assertEquals(result.code, 0, show(result));
+    assertEquals(await links(), [
       "supersedes:kb-3hd8w",
       "related:kb-f8z2t",
       "refines:kb-r4b9t",
     ]);
-    assert.match(result.stdout, /^ {2}links: \+refines:kb-r4b9t$/m);
+    assertMatch(result.stdout, /^ {2}links: \+refines:kb-r4b9t$/m);
   });
 
   await t.step("--remove-link by id, aliases added and removed", async () => {
@@ -339,10 +339,10 @@ Deno.test("edit list flags: --link adds, --remove-link and --clear-links take ou
       ],
       { env: kb.env },
     );
-    assert.equal(result.code, 0, show(result));
-    assert.deepEqual(await links(), ["related:kb-f8z2t", "refines:kb-r4b9t"]);
+    assertEquals(result.code, 0, show(result));
+    assertEquals(await links(), ["related:kb-f8z2t", "refines:kb-r4b9t"]);
     const saved = parseJson<{ lists: unknown[] }>(result);
-    assert.deepEqual(saved.lists, [
+    assertEquals(saved.lists, [
       { field: "aliases", added: ["npm token"], removed: ["cf"] },
       { field: "links", added: [], removed: ["supersedes:kb-3hd8w"] },
     ]);
@@ -352,9 +352,9 @@ Deno.test("edit list flags: --link adds, --remove-link and --clear-links take ou
     const result = await runCli(["edit", ID, "--clear-links", "--link", "related:kb-r4b9t"], {
       env: kb.env,
     });
-    assert.equal(result.code, 0, show(result));
-    assert.deepEqual(await links(), ["related:kb-r4b9t"]);
-    assert.match(result.stdout, /links: \+related:kb-r4b9t -related:kb-f8z2t -refines:kb-r4b9t/);
+    assertEquals(result.code, 0, show(result));
+    assertEquals(await links(), ["related:kb-r4b9t"]);
+    assertMatch(result.stdout, /links: \+related:kb-r4b9t -related:kb-f8z2t -refines:kb-r4b9t/);
   });
 });
 
@@ -372,10 +372,10 @@ Deno.test("--body-file refuses a file that is not UTF-8, naming the line, and sa
       env: kb.env,
     },
   );
-  assert.equal(result.code, 2, show(result));
-  assert.match(result.stderr, /not valid UTF-8 \(byte 0xE9 at offset \d+, line 2\)/);
-  assert.match(result.stderr, /iconv -f latin1 -t utf-8/);
-  assert.equal(await git(kb.dir, "rev-parse", "HEAD"), head);
+  assertEquals(result.code, 2, show(result));
+  assertMatch(result.stderr, /not valid UTF-8 \(byte 0xE9 at offset \d+, line 2\)/);
+  assertMatch(result.stderr, /iconv -f latin1 -t utf-8/);
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head);
 });
 
 Deno.test("a supersedes link to an entry still active prints the command that marks it superseded", async () => {
@@ -394,16 +394,16 @@ Deno.test("a supersedes link to an entry still active prints the command that ma
     ],
     { env: kb.env },
   );
-  assert.equal(added.code, 0, show(added));
-  assert.match(
+  assertEquals(added.code, 0, show(added));
+  assertMatch(
     added.stderr,
     /^note: kb-f8z2t is still active although kb-\w{5} supersedes it; mark it: git-kb edit kb-f8z2t --status superseded$/m,
   );
   const already = await runCli(["edit", ID, "--title", "Rotate a leaked npm token now"], {
     env: kb.env,
   });
-  assert.equal(already.code, 0, show(already));
-  assert.doesNotMatch(already.stderr, /note:/, "kb-3hd8w is superseded already");
+  assertEquals(already.code, 0, show(already));
+  assertNotMatch(already.stderr, /note:/, "kb-3hd8w is superseded already");
 });
 
 Deno.test("a draft fixed by hand is saved by --from-draft with no editor set, and kept while invalid", async () => {
@@ -412,19 +412,19 @@ Deno.test("a draft fixed by hand is saved by --from-draft with no editor set, an
   const failed = await runCli(["edit", ID], {
     env: { ...kb.env, EDITOR: await breakingEditor(kb) },
   });
-  assert.equal(failed.code, 1, show(failed));
+  assertEquals(failed.code, 1, show(failed));
   const draft = keptDraft(failed);
   const [, ...args] = await shellWords(draft.resume);
   const still = await runCli(args, { env: kb.env });
-  assert.equal(still.code, 1, show(still));
-  assert.match(still.stderr, /type: "howot" is not a type/);
-  assert.equal(await exists(draft.path), true, "the draft is kept while it is invalid");
+  assertEquals(still.code, 1, show(still));
+  assertMatch(still.stderr, /type: "howot" is not a type/);
+  assertEquals(await exists(draft.path), true, "the draft is kept while it is invalid");
   const text = await Deno.readTextFile(draft.path);
   await Deno.writeTextFile(draft.path, text.replace(/^type: howot$/m, "type: howto"));
   const saved = await runCli(args, { env: kb.env });
-  assert.equal(saved.code, 0, show(saved));
-  assert.match(await Deno.readTextFile(join(kb.dir, path)), /My new paragraph\.\n$/);
-  assert.equal(await exists(draft.path), false, "a saved draft is removed");
+  assertEquals(saved.code, 0, show(saved));
+  assertMatch(await Deno.readTextFile(join(kb.dir, path)), /My new paragraph\.\n$/);
+  assertEquals(await exists(draft.path), false, "a saved draft is removed");
 });
 
 /** Write a hand-written entry file and commit it; returns its path. */
@@ -447,18 +447,18 @@ Deno.test("edit in the editor of an entry with a repairable problem opens it rep
   const seen = join(kb.root, "seen.md");
   const editor = await script(kb, "look.sh", `cp "$1" "${seen}"`);
   const edited = await runCli(["edit", "kb-han03"], { env: { ...kb.env, EDITOR: editor } });
-  assert.equal(edited.code, 0, show(edited));
+  assertEquals(edited.code, 0, show(edited));
   const opened = await Deno.readTextFile(seen);
-  assert.match(opened, /^# kb-han03 was repaired to the entry contract/);
-  assert.match(opened, /^# {3}type: /m, "the repairs are named at the top");
+  assertMatch(opened, /^# kb-han03 was repaired to the entry contract/);
+  assertMatch(opened, /^# {3}type: /m, "the repairs are named at the top");
   const text = await Deno.readTextFile(path);
-  assert.match(text, /^---\nid: kb-han03\ntitle: 'Hand: written'\ntype: howto$/m);
-  assert.match(text, /^created: 2024-01-02$/m);
-  assert.match(text, /^updated: \d{4}-\d{2}-\d{2}$/m);
-  assert.match(text, /^Steps as I wrote them\.$/m);
-  assert.doesNotMatch(text, /^#/m, "the notes are not saved");
-  assert.match(await git(kb.dir, "log", "-1", "--format=%s"), /^kb: edit kb-han03: Hand: written/);
-  assert.equal(await git(kb.dir, "status", "--porcelain"), "");
+  assertMatch(text, /^---\nid: kb-han03\ntitle: 'Hand: written'\ntype: howto$/m);
+  assertMatch(text, /^created: 2024-01-02$/m);
+  assertMatch(text, /^updated: \d{4}-\d{2}-\d{2}$/m);
+  assertMatch(text, /^Steps as I wrote them\.$/m);
+  assertNotMatch(text, /^#/m, "the notes are not saved");
+  assertMatch(await git(kb.dir, "log", "-1", "--format=%s"), /^kb: edit kb-han03: Hand: written/);
+  assertEquals(await git(kb.dir, "status", "--porcelain"), "");
 });
 
 Deno.test("edit in the editor refuses a repair that would lose what is written, and opens nothing", async () => {
@@ -469,9 +469,9 @@ Deno.test("edit in the editor refuses a repair that would lose what is written, 
   const opened = join(kb.root, "opened");
   const editor = await script(kb, "mark.sh", `touch "${opened}"`);
   const edited = await runCli(["edit", "kb-han04"], { env: { ...kb.env, EDITOR: editor } });
-  assert.equal(edited.code, 1, show(edited));
-  assert.match(edited.stderr, /type/);
-  assert.match(edited.stderr, /recipe/);
-  assert.equal(await exists(opened), false, "the editor is not opened");
-  assert.equal(await Deno.readTextFile(path), before);
+  assertEquals(edited.code, 1, show(edited));
+  assertMatch(edited.stderr, /type/);
+  assertMatch(edited.stderr, /recipe/);
+  assertEquals(await exists(opened), false, "the editor is not opened");
+  assertEquals(await Deno.readTextFile(path), before);
 });

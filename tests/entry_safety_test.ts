@@ -6,8 +6,15 @@
  *
  * @module
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import {
+  assert,
+  assertEquals,
+  assertMatch,
+  assertNotMatch,
+  assertNotStrictEquals,
+  assertThrows,
+} from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { readKbFile, UnreadableEntryError } from "../io/kb.ts";
 import {
   entryText,
@@ -84,21 +91,21 @@ Deno.test("hostile field values are refused before anything is written", async (
   for (const [index, { name, field }] of cases.entries()) {
     await t.step(name, () => {
       const result = results[index];
-      assert.equal(result.code, 1, show(result));
-      assert.match(result.stderr, /nothing was written/, show(result));
-      assert.match(result.stderr, field, show(result));
-      assert.doesNotMatch(result.stderr, STACK_FRAME, show(result));
+      assertEquals(result.code, 1, show(result));
+      assertMatch(result.stderr, /nothing was written/, show(result));
+      assertMatch(result.stderr, field, show(result));
+      assertNotMatch(result.stderr, STACK_FRAME, show(result));
       for (const raw of ["\u001b", "\u2028", "\u0085", "\u202e"]) {
-        assert.ok(!result.stderr.includes(raw), "no raw escape or separator is echoed");
+        assert(!result.stderr.includes(raw), "no raw escape or separator is echoed");
       }
       const [headline] = result.stderr.split("\n");
-      assert.match(headline, /is not valid; nothing was written:$/, "the headline is one line");
+      assertMatch(headline, /is not valid; nothing was written:$/, "the headline is one line");
     });
   }
   await t.step("nothing was committed or written anywhere", async () => {
-    assert.equal(await git(kb.dir, "rev-parse", "HEAD"), head);
-    assert.equal(await git(kb.dir, "status", "--porcelain", "--ignored"), "");
-    assert.deepEqual(await snapshot(kb.root, ["tmp", "kb/.git"]), before);
+    assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head);
+    assertEquals(await git(kb.dir, "status", "--porcelain", "--ignored"), "");
+    assertEquals(await snapshot(kb.root, ["tmp", "kb/.git"]), before);
   });
 });
 
@@ -109,19 +116,19 @@ Deno.test("the save counts a kernel rule as the hook inlines it: heading and bod
   await Deno.writeTextFile(body, "x".repeat(6000));
   const add = ["add", "--type", "rule", "--kernel", "--id", "kb-kern1", "--title", "Rule"];
   const refused = await runCli([...add, "--body-file", body], { env });
-  assert.equal(refused.code, 1, show(refused));
-  assert.match(refused.stderr, /kernel: .*6036 characters, over the 6000 budget/, show(refused));
+  assertEquals(refused.code, 1, show(refused));
+  assertMatch(refused.stderr, /kernel: .*6036 characters, over the 6000 budget/, show(refused));
   // The blank line, `### kb-kern1 Rule\n`, "```markdown\n" and "\n```" are 36 characters: a
   // body of 5,964 is exactly the budget.
   await Deno.writeTextFile(body, "x".repeat(5964));
   const saved = await runCli([...add, "--body-file", body], { env });
-  assert.equal(saved.code, 0, show(saved));
+  assertEquals(saved.code, 0, show(saved));
   const shown = await runCli(["context", "How should the database migration be planned?"], {
     env,
   });
-  assert.equal(shown.code, 0, show(shown));
-  assert.match(shown.stdout, /### kb-kern1 Rule\n```markdown\nx{5964}\n```/, show(shown));
-  assert.doesNotMatch(shown.stdout, /too long to inline/, show(shown));
+  assertEquals(shown.code, 0, show(shown));
+  assertMatch(shown.stdout, /### kb-kern1 Rule\n```markdown\nx{5964}\n```/, show(shown));
+  assertNotMatch(shown.stdout, /too long to inline/, show(shown));
 });
 
 Deno.test("entry files on disk: a BOM is read; Latin-1, impossible dates, NUL and anchors are reported", async (t) => {
@@ -165,44 +172,44 @@ Deno.test("entry files on disk: a BOM is read; Latin-1, impossible dates, NUL an
   await git(kb.dir, "commit", "--quiet", "-m", "hand-written entries");
 
   const indexed = await runCli(["index", "--json"], { env: kb.env });
-  assert.equal(indexed.code, 0, show(indexed));
+  assertEquals(indexed.code, 0, show(indexed));
   const report = parseJson<IndexJson>(indexed);
   await t.step("a file that starts with a BOM is indexed and served", async () => {
-    assert.equal(reasonFor(report, "entries/kb-bom01-bom.md"), undefined, show(indexed));
-    assert.equal(report.docCount, 2, show(indexed));
+    assertEquals(reasonFor(report, "entries/kb-bom01-bom.md"), undefined, show(indexed));
+    assertEquals(report.docCount, 2, show(indexed));
     const got = await runCli(["get", "kb-bom01"], { env: kb.env });
-    assert.equal(got.code, 0, show(got));
-    assert.match(got.stdout, /title: BOM/);
+    assertEquals(got.code, 0, show(got));
+    assertMatch(got.stdout, /title: BOM/);
   });
   await t.step("Latin-1 is reported as not UTF-8, not mangled", () => {
-    assert.match(
+    assertMatch(
       reasonFor(report, "entries/kb-lat01-latin.md") ?? "",
       /not valid UTF-8 \(byte 0xE9 at offset \d+, line \d+\)/,
       show(indexed),
     );
   });
   await t.step("impossible dates are read as missing (the file's date), not left out", async () => {
-    assert.equal(reasonFor(report, "entries/kb-dat01-date.md"), undefined, show(indexed));
+    assertEquals(reasonFor(report, "entries/kb-dat01-date.md"), undefined, show(indexed));
     const doctor = await runCli(["doctor", "--offline"], { env: kb.env });
-    assert.match(doctor.stdout, /kb-dat01-date\.md: created "2026-02-31" is not a date; ignored/);
-    assert.match(doctor.stdout, /updated "9999-99-99" is not a date; ignored/);
+    assertMatch(doctor.stdout, /kb-dat01-date\.md: created "2026-02-31" is not a date; ignored/);
+    assertMatch(doctor.stdout, /updated "9999-99-99" is not a date; ignored/);
   });
   await t.step("a NUL in the body is reported", () => {
-    assert.match(reasonFor(report, "entries/kb-nul01-nul.md") ?? "", /body: .*NUL/);
+    assertMatch(reasonFor(report, "entries/kb-nul01-nul.md") ?? "", /body: .*NUL/);
   });
   await t.step("YAML anchors are reported, and edit refuses them at once", async () => {
-    assert.match(reasonFor(report, "entries/kb-bomb1-bomb.md") ?? "", /anchor &a/);
+    assertMatch(reasonFor(report, "entries/kb-bomb1-bomb.md") ?? "", /anchor &a/);
     const started = Date.now();
     const edited = await runCli(["edit", "kb-bomb1", "--add-tag", "x"], { env: kb.env });
-    assert.equal(edited.code, 1, show(edited));
-    assert.match(edited.stderr, /anchors and aliases \(&name, \*name\) are not allowed/);
-    assert.ok(Date.now() - started < 30_000, "edit answers in seconds, not minutes");
+    assertEquals(edited.code, 1, show(edited));
+    assertMatch(edited.stderr, /anchors and aliases \(&name, \*name\) are not allowed/);
+    assert(Date.now() - started < 30_000, "edit answers in seconds, not minutes");
   });
 });
 
 async function mkfifo(path: string): Promise<void> {
   const made = await new Deno.Command("mkfifo", { args: [path] }).output();
-  assert.equal(made.code, 0, "mkfifo");
+  assertEquals(made.code, 0, "mkfifo");
 }
 
 Deno.test("files in entries/ that are not regular entry files are left out with a reason", async (t) => {
@@ -233,7 +240,7 @@ Deno.test("files in entries/ that are not regular entry files are left out with 
   await mkfifo(join(entries, "kb-fifo1-pipe.md"));
 
   const indexed = await runCli(["index", "--json"], { env: kb.env });
-  assert.equal(indexed.code, 0, show(indexed));
+  assertEquals(indexed.code, 0, show(indexed));
   const report = parseJson<IndexJson>(indexed);
   const expected: [string, RegExp][] = [
     ["entries/kb-loop1-a.md", /is a symlink to "kb-loop1-b\.md"; git-kb never reads an entry/],
@@ -247,21 +254,21 @@ Deno.test("files in entries/ that are not regular entry files are left out with 
   ];
   for (const [path, reason] of expected) {
     await t.step(`${path} is reported`, () => {
-      assert.match(reasonFor(report, path) ?? "(not reported)", reason, show(indexed));
+      assertMatch(reasonFor(report, path) ?? "(not reported)", reason, show(indexed));
     });
   }
   await t.step("an entry in a sub-folder of entries/ is read", async () => {
-    assert.equal(reasonFor(report, "entries/sub/kb-sub01-nested.md"), undefined, show(indexed));
+    assertEquals(reasonFor(report, "entries/sub/kb-sub01-nested.md"), undefined, show(indexed));
     const got = await runCli(["get", "kb-sub01"], { env: kb.env });
-    assert.equal(got.code, 0, show(got));
+    assertEquals(got.code, 0, show(got));
   });
   await t.step(
     "no file is served through a symlink, inside the knowledge base or out",
     async () => {
       for (const [id, text] of [["kb-lnk01", /Linked inside/], ["kb-out01", /key/]] as const) {
         const got = await runCli(["get", id], { env: kb.env });
-        assert.notEqual(got.code, 0, show(got));
-        assert.doesNotMatch(got.stdout, text);
+        assertNotStrictEquals(got.code, 0, show(got));
+        assertNotMatch(got.stdout, text);
       }
     },
   );
@@ -275,9 +282,9 @@ Deno.test("files in entries/ that are not regular entry files are left out with 
   for (const [name, run] of runs) {
     await t.step(`${name} still works (no loop error, no wait on the FIFO)`, async () => {
       const result = await run;
-      assert.doesNotMatch(result.stderr, /Too many levels of symbolic links/, show(result));
-      assert.doesNotMatch(result.stderr, STACK_FRAME, show(result));
-      if (name !== "doctor") assert.equal(result.code, 0, show(result));
+      assertNotMatch(result.stderr, /Too many levels of symbolic links/, show(result));
+      assertNotMatch(result.stderr, STACK_FRAME, show(result));
+      if (name !== "doctor") assertEquals(result.code, 0, show(result));
     });
   }
 });
@@ -296,13 +303,9 @@ Deno.test("readKbFile opens only regular entry files of entries/, as strict UTF-
     ["entries/kb-lat01-x.md", /not valid UTF-8 \(byte 0xE9 at offset 1, line 1\)/],
   ];
   for (const [path, reason] of refused) {
-    assert.throws(
-      () => readKbFile(root, path),
-      (error: unknown) =>
-        error instanceof UnreadableEntryError && error.path === path && reason.test(error.reason),
-      path,
-    );
+    const error = assertThrows(() => readKbFile(root, path), UnreadableEntryError);
+    assert(error.path === path && reason.test(error.reason), path);
   }
-  assert.equal(readKbFile(root, "entries/kb-bom01-x.md"), "\ufeff---\n");
-  assert.throws(() => readKbFile(root, "entries/kb-none1-x.md"), Deno.errors.NotFound);
+  assertEquals(readKbFile(root, "entries/kb-bom01-x.md"), "\ufeff---\n");
+  assertThrows(() => readKbFile(root, "entries/kb-none1-x.md"), Deno.errors.NotFound);
 });

@@ -3,8 +3,8 @@
  * base: the scores and misses of a golden file, the run kept in the cache and compared on the
  * next run after an edit, and bad golden files named line by line.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertMatch } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { makeKb, parseJson, runCli, show } from "./helpers.ts";
 
 interface EvalJson {
@@ -36,18 +36,18 @@ Deno.test("eval scores a golden file in the knowledge base, then reports what an
   await using kb = await makeKb();
   await Deno.writeTextFile(join(kb.dir, "golden.jsonl"), GOLDEN);
   const first = await runCli(["eval", "golden.jsonl", "--json"], { env: kb.env, cwd: kb.root });
-  assert.equal(first.code, 0, show(first));
+  assertEquals(first.code, 0, show(first));
   const report = parseJson<EvalJson>(first);
-  assert.equal(report.golden, join(kb.dir, "golden.jsonl"), "found in the knowledge base");
-  assert.equal(report.entries, 45);
-  assert.deepEqual(report.unknownIds, ["kb-zzzzz"]);
+  assertEquals(report.golden, join(kb.dir, "golden.jsonl"), "found in the knowledge base");
+  assertEquals(report.entries, 45);
+  assertEquals(report.unknownIds, ["kb-zzzzz"]);
   const { summary } = report.run;
-  assert.deepEqual([summary.prompts, summary.positives, summary.negatives], [4, 3, 1]);
-  assert.equal(summary.hook.recall1, 1 / 3, "only the token prompt is found");
-  assert.equal(summary.hook.falseFires, 0);
-  assert.ok(summary.bytes.max > 0);
-  assert.deepEqual(report.run.results[1].hookMissed, ["kb-x1e6g"]);
-  assert.equal(report.previous, undefined);
+  assertEquals([summary.prompts, summary.positives, summary.negatives], [4, 3, 1]);
+  assertEquals(summary.hook.recall1, 1 / 3, "only the token prompt is found");
+  assertEquals(summary.hook.falseFires, 0);
+  assert(summary.bytes.max > 0);
+  assertEquals(report.run.results[1].hookMissed, ["kb-x1e6g"]);
+  assertEquals(report.previous, undefined);
 
   const edited = await runCli([
     "edit",
@@ -57,18 +57,18 @@ Deno.test("eval scores a golden file in the knowledge base, then reports what an
     "--alias",
     "acetone smell",
   ], { env: kb.env });
-  assert.equal(edited.code, 0, show(edited));
+  assertEquals(edited.code, 0, show(edited));
   const second = await runCli(["eval", join(kb.dir, "golden.jsonl")], { env: kb.env });
-  assert.equal(second.code, 0, show(second));
-  assert.match(second.stdout, /^hook {6}/m);
-  assert.match(second.stdout, /false fires: 0 of 1/);
-  assert.match(second.stdout, /ids no entry has \(always missed\): kb-zzzzz/);
-  assert.match(second.stdout, /Since the previous run/);
-  assert.match(
+  assertEquals(second.code, 0, show(second));
+  assertMatch(second.stdout, /^hook {6}/m);
+  assertMatch(second.stdout, /false fires: 0 of 1/);
+  assertMatch(second.stdout, /ids no entry has \(always missed\): kb-zzzzz/);
+  assertMatch(second.stdout, /Since the previous run/);
+  assertMatch(
     second.stdout,
     /line 2 "my sourdough starter smells of acetone": .*hook now finds kb-x1e6g/,
   );
-  assert.match(second.stdout, /hook recall@1: 0\.333 → 0\.667 \(\+0\.333\)/);
+  assertMatch(second.stdout, /hook recall@1: 0\.333 → 0\.667 \(\+0\.333\)/);
 });
 
 Deno.test("eval names every bad line and the missing file, exit 1; no argument is a usage error", async () => {
@@ -76,12 +76,12 @@ Deno.test("eval names every bad line and the missing file, exit 1; no argument i
   const bad = join(kb.root, "bad.jsonl");
   await Deno.writeTextFile(bad, '{"prompt": "ok", "expect": ["7q2mx"]}\n\nnot json\n');
   const result = await runCli(["eval", bad], { env: kb.env });
-  assert.equal(result.code, 1, show(result));
-  assert.match(result.stderr, /line 1: "expect" holds "7q2mx", which is not an entry id/);
-  assert.match(result.stderr, /line 3: not valid JSON/);
+  assertEquals(result.code, 1, show(result));
+  assertMatch(result.stderr, /line 1: "expect" holds "7q2mx", which is not an entry id/);
+  assertMatch(result.stderr, /line 3: not valid JSON/);
   const missing = await runCli(["eval", "nowhere.jsonl"], { env: kb.env, cwd: kb.root });
-  assert.equal(missing.code, 1, show(missing));
-  assert.match(missing.stderr, /golden file nowhere\.jsonl not found/);
+  assertEquals(missing.code, 1, show(missing));
+  assertMatch(missing.stderr, /golden file nowhere\.jsonl not found/);
   const usage = await runCli(["eval"], { env: kb.env });
-  assert.equal(usage.code, 2, show(usage));
+  assertEquals(usage.code, 2, show(usage));
 });

@@ -3,8 +3,8 @@
  * the same codes with the same meanings, and no source file spells an exit code of an error as a
  * number of its own.
  */
-import { deepStrictEqual as deepEqual, ok } from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { EXIT, EXIT_MEANINGS } from "../core/exit.ts";
 import { ROOT } from "./helpers.ts";
 
@@ -12,17 +12,20 @@ import { ROOT } from "./helpers.ts";
 async function specTable(): Promise<Map<number, string>> {
   const spec = await Deno.readTextFile(join(ROOT, "spec", "cli.md"));
   const section = spec.split(/^## /m).find((part) => part.startsWith("Exit codes\n"));
-  ok(section, "spec/cli.md has a section ## Exit codes");
+  assert(section, "spec/cli.md has a section ## Exit codes");
   const rows = [...section.matchAll(/^\|\s*(\d+)\s*\|\s*(.*?)\s*\|$/gm)];
   return new Map(rows.map(([, code, meaning]) => [Number(code), meaning]));
 }
 
 Deno.test("spec/cli.md's exit codes are the code's: the same codes, each row opening with its meaning", async () => {
   const spec = await specTable();
-  deepEqual([...spec.keys()], Object.values(EXIT).sort());
+  assertEquals([...spec.keys()], Object.values(EXIT).sort());
   for (const [code, meaning] of Object.entries(EXIT_MEANINGS)) {
     const row = spec.get(Number(code)) ?? "";
-    ok(row.startsWith(meaning), `exit ${code}: spec/cli.md says "${row}", the code "${meaning}"`);
+    assert(
+      row.startsWith(meaning),
+      `exit ${code}: spec/cli.md says "${row}", the code "${meaning}"`,
+    );
   }
 });
 
@@ -45,5 +48,5 @@ Deno.test("no error picks its exit code as a number of its own: each comes from 
       .filter(({ line }) => numbered.test(line))
       .map(({ where, line }) => `${where}: ${line.trim()}`)
   );
-  deepEqual(offending, []);
+  assertEquals(offending, []);
 });

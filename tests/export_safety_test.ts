@@ -4,8 +4,8 @@
  * Latin-1 file, a folder that leads out) is left byte for byte as it was and named on one line
  * with what to do; what is edited keeps every byte outside the block and its mode.
  */
-import { match, ok, strictEqual as equal } from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertMatch } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { BEGIN_MARKER, END_MARKER } from "../core/export/agent_files.ts";
 import { makeKb, runCli, type RunResult, show } from "./helpers.ts";
 
@@ -38,15 +38,15 @@ async function assertLeftAlone(
   before: Uint8Array,
   reason: RegExp,
 ): Promise<void> {
-  equal(result.code, 1, show(result));
+  assertEquals(result.code, 1, show(result));
   const line = result.stderr.split("\n").find((text) => text.includes("left alone"));
-  ok(line, show(result));
-  ok(line.includes(file), `the line names ${file}: ${line}`);
-  match(line, reason);
-  match(line, /then run git-kb export --dir /);
+  assert(line, show(result));
+  assert(line.includes(file), `the line names ${file}: ${line}`);
+  assertMatch(line, reason);
+  assertMatch(line, /then run git-kb export --dir /);
   const after = await Deno.readFile(file);
-  equal(new TextDecoder().decode(after), new TextDecoder().decode(before));
-  ok(after.every((byte, index) => byte === before[index]) && after.length === before.length);
+  assertEquals(new TextDecoder().decode(after), new TextDecoder().decode(before));
+  assert(after.every((byte, index) => byte === before[index]) && after.length === before.length);
 }
 
 async function makeProject(root: string, name: string): Promise<string> {
@@ -64,7 +64,7 @@ Deno.test("export: a begin marker without its end marker is refused, run after r
   for (const run of [1, 2]) {
     const result = await exportTo(kb, project, "--to", "agents");
     await assertLeftAlone(result, agents, encoder.encode(text), /begin marker without an end/);
-    ok(run);
+    assert(run);
   }
 });
 
@@ -97,14 +97,14 @@ Deno.test("export: a CLAUDE.md linked out of the project is refused; one to AGEN
     encoder.encode(secret),
     /symbolic link/,
   );
-  equal(await Deno.readTextFile(gitconfig), secret);
+  assertEquals(await Deno.readTextFile(gitconfig), secret);
 
   await Deno.remove(join(project, "CLAUDE.md"));
   await Deno.symlink("AGENTS.md", join(project, "CLAUDE.md"));
   const linked = await exportTo(kb, project, "--to", "claude");
-  equal(linked.code, 0, show(linked));
-  ok((await Deno.lstat(join(project, "CLAUDE.md"))).isSymlink, "the link stays a link");
-  match(await Deno.readTextFile(join(project, "AGENTS.md")), /git-kb:begin/);
+  assertEquals(linked.code, 0, show(linked));
+  assert((await Deno.lstat(join(project, "CLAUDE.md"))).isSymlink, "the link stays a link");
+  assertMatch(await Deno.readTextFile(join(project, "AGENTS.md")), /git-kb:begin/);
 });
 
 Deno.test("export: a rules folder linked out of the project is refused", async () => {
@@ -115,9 +115,9 @@ Deno.test("export: a rules folder linked out of the project is refused", async (
   await Deno.mkdir(join(project, ".cursor"));
   await Deno.symlink(outside, join(project, ".cursor", "rules"));
   const result = await exportTo(kb, project, "--to", "cursor");
-  equal(result.code, 1, show(result));
-  match(result.stderr, /git-kb\.mdc would be written into .*outside.*, outside the project/);
-  equal([...Deno.readDirSync(outside)].length, 0, "nothing written outside");
+  assertEquals(result.code, 1, show(result));
+  assertMatch(result.stderr, /git-kb\.mdc would be written into .*outside.*, outside the project/);
+  assertEquals([...Deno.readDirSync(outside)].length, 0, "nothing written outside");
 });
 
 Deno.test("export: a FIFO is refused without hanging", async () => {
@@ -125,11 +125,11 @@ Deno.test("export: a FIFO is refused without hanging", async () => {
   const project = await makeProject(kb.root, "project");
   const fifo = join(project, "CLAUDE.md");
   const made = await new Deno.Command("mkfifo", { args: [fifo] }).output();
-  equal(made.code, 0);
+  assertEquals(made.code, 0);
   const result = await exportTo(kb, project, "--to", "claude");
-  equal(result.code, 1, show(result));
-  match(result.stderr, /CLAUDE\.md is a special file \(a FIFO/);
-  ok((await Deno.lstat(fifo)).isFifo);
+  assertEquals(result.code, 1, show(result));
+  assertMatch(result.stderr, /CLAUDE\.md is a special file \(a FIFO/);
+  assert((await Deno.lstat(fifo)).isFifo);
 });
 
 Deno.test("export: a Latin-1 file and a hard-linked file are left alone", async () => {
@@ -154,7 +154,7 @@ Deno.test("export: a Latin-1 file and a hard-linked file are left alone", async 
     mine,
     /has 2 hard links/,
   );
-  equal((await Deno.stat(agents)).nlink, 2, "still linked");
+  assertEquals((await Deno.stat(agents)).nlink, 2, "still linked");
 });
 
 Deno.test("export: a refusal through CLAUDE.md linked to AGENTS.md names AGENTS.md", async () => {
@@ -168,8 +168,8 @@ Deno.test("export: a refusal through CLAUDE.md linked to AGENTS.md names AGENTS.
   const result = await exportTo(kb, project, "--to", "claude");
   await assertLeftAlone(result, agents, mine, /AGENTS\.md has 2 hard links/);
   // The command printed copies AGENTS.md; run on CLAUDE.md it would replace the link.
-  match(result.stderr, /cp \S*AGENTS\.md/);
-  ok((await Deno.lstat(join(project, "CLAUDE.md"))).isSymlink, "the link is kept");
+  assertMatch(result.stderr, /cp \S*AGENTS\.md/);
+  assert((await Deno.lstat(join(project, "CLAUDE.md"))).isSymlink, "the link is kept");
 });
 
 Deno.test("export: every byte outside the block is kept, and the mode", async () => {
@@ -181,12 +181,12 @@ Deno.test("export: every byte outside the block is kept, and the mode", async ()
   await Deno.writeTextFile(agents, `${head}${BEGIN_MARKER}\nold\n${END_MARKER}\n${tail}`);
   await Deno.chmod(agents, 0o640);
   const result = await exportTo(kb, project, "--to", "agents");
-  equal(result.code, 0, show(result));
+  assertEquals(result.code, 0, show(result));
   const bytes = await Deno.readFile(agents);
   const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
-  ok(text.startsWith(`${head}${BEGIN_MARKER}\n`), JSON.stringify(text.slice(0, 60)));
-  ok(text.endsWith(`${END_MARKER}\n${tail}`));
-  ok(!text.includes("\nold\n"));
-  equal((await Deno.stat(agents)).mode! & 0o777, 0o640);
-  equal([...Deno.readDirSync(project)].map((item) => item.name).join(","), "AGENTS.md");
+  assert(text.startsWith(`${head}${BEGIN_MARKER}\n`), JSON.stringify(text.slice(0, 60)));
+  assert(text.endsWith(`${END_MARKER}\n${tail}`));
+  assert(!text.includes("\nold\n"));
+  assertEquals((await Deno.stat(agents)).mode! & 0o777, 0o640);
+  assertEquals([...Deno.readDirSync(project)].map((item) => item.name).join(","), "AGENTS.md");
 });

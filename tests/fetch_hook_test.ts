@@ -5,8 +5,8 @@
  * as exactly the words the hook checked; hostile variants of it get no decision; every failure
  * is silent with exit 0.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertMatch } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { ALLOW_REASON } from "../hooks/fetch_allow.ts";
 import { shellQuote } from "../core/shell/quote.ts";
 import { runProcess } from "../io/process.ts";
@@ -36,8 +36,8 @@ async function setUp() {
       cwd: sandbox.root,
       stdin,
     });
-    assert.equal(result.code, 0, show(result));
-    assert.equal(result.stderr, "", show(result));
+    assertEquals(result.code, 0, show(result));
+    assertEquals(result.stderr, "", show(result));
     return result.stdout.trim();
   };
   const pwned = () =>
@@ -65,7 +65,7 @@ async function printedFetch(setup: Awaited<ReturnType<typeof setUp>>): Promise<s
   const context: string = JSON.parse(await setup.hook("prompt", prompt)).hookSpecificOutput
     .additionalContext;
   const line = context.split("\n").find((text) => text.startsWith("Fetch full text: "));
-  assert.ok(line, context);
+  assert(line, context);
   return line.slice("Fetch full text: ".length);
 }
 
@@ -80,16 +80,16 @@ const ALLOW = JSON.stringify({
 Deno.test("fetch hook: the printed fetch line is allowed, and runs as printed", async () => {
   await using setup = await setUp();
   const fetch = await printedFetch(setup);
-  assert.ok(fetch.startsWith(`${shellQuote(setup.launcher)} get kb-7q2mx`), fetch);
-  assert.equal(await setup.hook("fetch", bash(fetch)), ALLOW);
+  assert(fetch.startsWith(`${shellQuote(setup.launcher)} get kb-7q2mx`), fetch);
+  assertEquals(await setup.hook("fetch", bash(fetch)), ALLOW);
   const ran = await runProcess("sh", ["-c", fetch], {
     env: setup.env,
     clearEnv: true,
     cwd: setup.root,
   });
-  assert.equal(ran.code, 0, show(ran));
-  assert.match(ran.stdout, /^id: kb-7q2mx$/m);
-  assert.ok(!setup.pwned(), "the allowed line ran nothing else");
+  assertEquals(ran.code, 0, show(ran));
+  assertMatch(ran.stdout, /^id: kb-7q2mx$/m);
+  assert(!setup.pwned(), "the allowed line ran nothing else");
 });
 
 Deno.test("fetch hook: hostile variants of the printed line get no decision", async () => {
@@ -113,9 +113,9 @@ Deno.test("fetch hook: hostile variants of the printed line get no decision", as
     fetch.replace(" get ", " search "),
   ];
   for (const command of hostile) {
-    assert.equal(await setup.hook("fetch", bash(command)), "", command);
+    assertEquals(await setup.hook("fetch", bash(command)), "", command);
   }
-  assert.ok(!setup.pwned(), "deciding ran nothing");
+  assert(!setup.pwned(), "deciding ran nothing");
 });
 
 Deno.test("fetch hook: sh and bash read an allowed line as exactly the words it checked", async () => {
@@ -141,16 +141,16 @@ Deno.test("fetch hook: sh and bash read an allowed line as exactly the words it 
       "--links",
     ]],
   ];
-  for (const [line] of lines) assert.equal(await setup.hook("fetch", bash(line)), ALLOW, line);
+  for (const [line] of lines) assertEquals(await setup.hook("fetch", bash(line)), ALLOW, line);
   // A stand-in for the launcher, at its path, that prints its arguments one per line.
   await Deno.writeTextFile(setup.launcher, '#!/bin/sh\nprintf "<%s>\\n" "$@"\n');
   for (const [line, words] of lines) {
     for (const shell of ["sh", "bash"]) {
       const ran = await runProcess(shell, ["-c", line], { env: setup.env, clearEnv: true });
-      assert.equal(ran.stdout, words.map((word) => `<${word}>\n`).join(""), `${shell}: ${line}`);
+      assertEquals(ran.stdout, words.map((word) => `<${word}>\n`).join(""), `${shell}: ${line}`);
     }
   }
-  assert.ok(!setup.pwned());
+  assert(!setup.pwned());
 });
 
 Deno.test("fetch hook: fails open, silently, exit 0", async () => {
@@ -169,6 +169,6 @@ Deno.test("fetch hook: fails open, silently, exit 0", async () => {
     ["too large", bash(`${fetch}${" ".repeat(70_000)}`), {}],
   ];
   for (const [what, stdin, extra] of cases) {
-    assert.equal(await setup.hook("fetch", stdin, extra), "", what);
+    assertEquals(await setup.hook("fetch", stdin, extra), "", what);
   }
 });

@@ -4,8 +4,8 @@
  * reports each of them, and a `packed-refs.lock` (which blocks deleting refs, not a save), with
  * the command that removes it (pasted, it works).
  */
-import { ok, strictEqual as equal } from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertStrictEquals } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import type { Finding } from "../core/setup/finding.ts";
 import { runProcess } from "../io/process.ts";
 import { git, makeKb, parseJson, runCli, show } from "./helpers.ts";
@@ -18,34 +18,34 @@ for (const lock of ["HEAD.lock", "refs/heads/main.lock", "refs/remotes/origin/ma
     const head = await git(kb.dir, "rev-parse", "HEAD");
 
     const doctor = await runCli(["doctor", "--offline", "--json"], { env: kb.env });
-    equal(doctor.code, 1, show(doctor));
+    assertEquals(doctor.code, 1, show(doctor));
     const finding = parseJson<Finding[]>(doctor).find((item) => item.message.includes(path));
-    ok(finding, show(doctor));
-    equal(finding.level, "error");
+    assert(finding, show(doctor));
+    assertEquals(finding.level, "error");
     const fix = finding.message.slice(finding.message.indexOf("; fix: ") + 7);
-    equal(fix, `rm -f ${path}`);
+    assertEquals(fix, `rm -f ${path}`);
 
     const added = await runCli(["add", "--title", "Behind a ref lock", "--type", "note"], {
       env: kb.env,
     });
-    equal(added.code, 1, show(added));
-    ok(added.stderr.includes(path), show(added));
-    ok(added.stderr.includes("nothing was written"), show(added));
-    equal(await git(kb.dir, "rev-parse", "HEAD"), head);
-    equal(await git(kb.dir, "status", "--porcelain"), "");
+    assertEquals(added.code, 1, show(added));
+    assert(added.stderr.includes(path), show(added));
+    assert(added.stderr.includes("nothing was written"), show(added));
+    assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head);
+    assertEquals(await git(kb.dir, "status", "--porcelain"), "");
 
     const synced = await runCli(["sync"], { env: kb.env });
-    equal(synced.code, 1, show(synced));
-    ok(synced.stderr.includes(path), show(synced));
+    assertEquals(synced.code, 1, show(synced));
+    assert(synced.stderr.includes(path), show(synced));
 
     const pasted = await runProcess("sh", ["-c", fix]);
-    equal(pasted.code, 0, pasted.stderr);
+    assertEquals(pasted.code, 0, pasted.stderr);
     const after = await runCli(["doctor", "--offline", "--json"], { env: kb.env });
-    ok(!after.stdout.includes(path), show(after));
+    assert(!after.stdout.includes(path), show(after));
     const saved = await runCli(["add", "--title", "After the lock", "--type", "note"], {
       env: kb.env,
     });
-    equal(saved.code, 0, show(saved));
+    assertEquals(saved.code, 0, show(saved));
   });
 }
 
@@ -55,9 +55,9 @@ Deno.test("git's packed-refs.lock: doctor reports it, a save goes through", asyn
   await Deno.writeTextFile(path, "");
   const doctor = await runCli(["doctor", "--offline", "--json"], { env: kb.env });
   const finding = parseJson<Finding[]>(doctor).find((item) => item.message.includes(path));
-  equal(finding?.level, "error", show(doctor));
+  assertStrictEquals(finding?.level, "error", show(doctor));
   const saved = await runCli(["add", "--title", "Beside a packed-refs lock", "--type", "note"], {
     env: kb.env,
   });
-  equal(saved.code, 0, show(saved));
+  assertEquals(saved.code, 0, show(saved));
 });

@@ -3,8 +3,8 @@
  * none of the processes git started behind (the transport and its own child), because git runs
  * in a process group of its own that is ended whole. Real CLI runs with their real permissions.
  */
-import { match, ok, strictEqual as equal } from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertMatch } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { flagsFor } from "../app/permissions.ts";
 import {
   cacheRootOf,
@@ -28,21 +28,21 @@ Deno.test("a hanging remote: add, sync and doctor time out and leave no transpor
   const run = async (...args: string[]) => {
     await Deno.remove(pids).catch(() => {});
     const result = await runCli(args, { env });
-    ok(await exists(pids), `the hanging transport ran: ${show(result)}`);
+    assert(await exists(pids), `the hanging transport ran: ${show(result)}`);
     await assertGone(pids);
     return result;
   };
 
   const added = await run("add", "--title", "Behind a hanging remote", "--type", "note");
-  equal(added.code, 3, show(added));
-  match(added.stderr, /git push .* did not finish within 2 s and was stopped/);
+  assertEquals(added.code, 3, show(added));
+  assertMatch(added.stderr, /git push .* did not finish within 2 s and was stopped/);
 
   const synced = await run("sync");
-  equal(synced.code, 1, show(synced));
-  match(synced.stderr, /did not finish within 2 s/);
+  assertEquals(synced.code, 1, show(synced));
+  assertMatch(synced.stderr, /did not finish within 2 s/);
 
   const doctor = await run("doctor");
-  match(doctor.stdout, /did not finish within 2 s/);
+  assertMatch(doctor.stdout, /did not finish within 2 s/);
 });
 
 Deno.test("Ctrl-C during a hanging push: the transport is ended too, and the commit reported kept", async () => {
@@ -63,13 +63,13 @@ Deno.test("Ctrl-C during a hanging push: the transport is ended too, and the com
   for (let tries = 0; tries < 300 && !(await exists(pids)); tries++) {
     await new Promise((done) => setTimeout(done, 50));
   }
-  ok(await exists(pids), "the push reached the hanging transport");
+  assert(await exists(pids), "the push reached the hanging transport");
   child.kill("SIGINT");
   const output = await child.output();
   const stderr = new TextDecoder().decode(output.stderr);
   await assertGone(pids);
-  equal(output.code, 3, stderr);
-  match(
+  assertEquals(output.code, 3, stderr);
+  assertMatch(
     stderr,
     /Committed .* locally .* but it is not pushed: git push .* was stopped: git-kb got SIGINT/,
   );

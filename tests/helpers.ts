@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { fileURLToPath } from "node:url";
 import { flagsFor } from "../app/permissions.ts";
 import { readEntryForgivingly } from "../core/entry/repair.ts";

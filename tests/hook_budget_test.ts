@@ -5,8 +5,8 @@
  * the session's watch, which has the time, rebuilds at once on that note. A small knowledge base
  * is still indexed inline on the first prompt. Real subprocesses with the hooks' permissions.
  */
-import { match, ok, strictEqual as equal } from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertMatch } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { hookFlags } from "../app/permissions.ts";
 import { HOOK_INLINE_READS } from "../io/index/store.ts";
 import {
@@ -57,7 +57,7 @@ async function prompt(kb: Kb): Promise<string> {
       env: { ...kb.env, KB_HOOK_DEBUG: "1" },
     },
   );
-  equal(result.code, 0, show(result));
+  assertEquals(result.code, 0, show(result));
   return result.stdout;
 }
 
@@ -67,7 +67,7 @@ async function prompt(kb: Kb): Promise<string> {
  */
 async function until(what: string, ready: () => Promise<boolean>): Promise<void> {
   for (const deadline = Date.now() + 20_000; !(await ready());) {
-    ok(Date.now() < deadline, `waited 20 s for ${what}`);
+    assert(Date.now() < deadline, `waited 20 s for ${what}`);
     await new Promise((done) => setTimeout(done, 100));
   }
 }
@@ -96,14 +96,14 @@ async function startWatch(kb: Kb): Promise<Deno.ChildProcess> {
 
 Deno.test("a knowledge base too large for a hook: no inline build, the watch rebuilds, a stale index answers", async () => {
   await using kb = await makeLargeKb();
-  equal(await prompt(kb), "", "no index to answer from");
+  assertEquals(await prompt(kb), "", "no index to answer from");
   const cache = await cacheOf(kb);
   const manifest = join(cache, "index", "manifest.json");
   const note = join(cache, "rebuild-due.json");
-  equal(await exists(manifest), false, "the hook built no index");
-  ok(await exists(note), "the hook noted that a rebuild is due");
-  equal(await prompt(kb), "", "nor on the next prompt");
-  match(
+  assertEquals(await exists(manifest), false, "the hook built no index");
+  assert(await exists(note), "the hook noted that a rebuild is due");
+  assertEquals(await prompt(kb), "", "nor on the next prompt");
+  assertMatch(
     await Deno.readTextFile(join(cache, "debug.jsonl")),
     /IndexDeferredError|left to the session's watch/,
   );
@@ -117,7 +117,7 @@ Deno.test("a knowledge base too large for a hook: no inline build, the watch reb
     await watch.status;
     await watch.stderr.cancel();
   }
-  match(await prompt(kb), /kb-l0007 Ocelot lantern/);
+  assertMatch(await prompt(kb), /kb-l0007 Ocelot lantern/);
 
   // More files changed than a hook reads: it answers from the index as it was.
   const later = new Date(Date.now() + 5_000);
@@ -126,11 +126,11 @@ Deno.test("a knowledge base too large for a hook: no inline build, the watch reb
     await Deno.writeTextFile(path, (await Deno.readTextFile(path)).replace("About", "On"));
     await Deno.utime(path, later, later);
   }
-  match(await prompt(kb), /kb-l0007 Ocelot lantern/, "answered from the stale index");
-  ok(await exists(note), "a rebuild is due again");
+  assertMatch(await prompt(kb), /kb-l0007 Ocelot lantern/, "answered from the stale index");
+  assert(await exists(note), "a rebuild is due again");
   const records = (await Deno.readTextFile(join(cache, "debug.jsonl"))).trim().split("\n")
     .map((line) => JSON.parse(line));
-  equal(records.at(-1).index, "stale", JSON.stringify(records.at(-1)));
+  assertEquals(records.at(-1).index, "stale", JSON.stringify(records.at(-1)));
 });
 
 Deno.test("a small knowledge base is indexed inline on the first prompt", async () => {
@@ -138,10 +138,10 @@ Deno.test("a small knowledge base is indexed inline on the first prompt", async 
   const result = await runHook(JSON.stringify({ prompt: "rotate a leaked npm token" }), {
     env: kb.env,
   });
-  equal(result.code, 0, show(result));
-  match(result.stdout, /additionalContext/);
-  ok(await exists(join(await cacheOf(kb), "index", "manifest.json")));
-  equal(await exists(join(await cacheOf(kb), "rebuild-due.json")), false);
+  assertEquals(result.code, 0, show(result));
+  assertMatch(result.stdout, /additionalContext/);
+  assert(await exists(join(await cacheOf(kb), "index", "manifest.json")));
+  assertEquals(await exists(join(await cacheOf(kb), "rebuild-due.json")), false);
 });
 
 Deno.test("with no index at all, the watch builds it at once, not a period later", async () => {
@@ -160,5 +160,5 @@ Deno.test("with no index at all, the watch builds it at once, not a period later
     await watch.status;
     await watch.stderr.cancel();
   }
-  match(await prompt(kb), /kb-l0007 Ocelot lantern/);
+  assertMatch(await prompt(kb), /kb-l0007 Ocelot lantern/);
 });

@@ -10,8 +10,15 @@
  * process and as subprocesses: each payload finishes within a time bound, exit 0, with no output
  * or valid JSON.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import {
+  assert,
+  assertEquals,
+  assertMatch,
+  assertNotMatch,
+  assertStrictEquals,
+  fail,
+} from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { type Entry, serializeEntry } from "../core/entry/entry.ts";
 import { hookFlags } from "../app/permissions.ts";
 import { shellQuote } from "../core/shell/quote.ts";
@@ -259,14 +266,14 @@ function checkOutput(
   try {
     parsed = JSON.parse(output);
   } catch {
-    assert.fail(`${label}: output is neither empty nor JSON: ${output.slice(0, 200)}`);
+    fail(`${label}: output is neither empty nor JSON: ${output.slice(0, 200)}`);
   }
-  assert.deepEqual(Object.keys(parsed), ["hookSpecificOutput"], label);
-  assert.equal(parsed.hookSpecificOutput?.hookEventName, event, label);
+  assertEquals(Object.keys(parsed), ["hookSpecificOutput"], label);
+  assertStrictEquals(parsed.hookSpecificOutput?.hookEventName, event, label);
   const context = parsed.hookSpecificOutput?.additionalContext;
-  assert.equal(typeof context, "string", label);
-  assert.ok((context as string).length <= CAP, `${label}: ${(context as string).length} > ${CAP}`);
-  assert.ok((context as string).length <= BUDGET, `${label}: ${(context as string).length}`);
+  assertEquals(typeof context, "string", label);
+  assert((context as string).length <= CAP, `${label}: ${(context as string).length} > ${CAP}`);
+  assert((context as string).length <= BUDGET, `${label}: ${(context as string).length}`);
   return context as string;
 }
 
@@ -320,7 +327,7 @@ Deno.test("fuzz in-process: thousands of malformed payloads → empty or valid J
   if (await runAlone(t)) return;
   await using box = await sampleBox();
   const cases = fuzzCases();
-  assert.ok(cases.length >= 3000, `${cases.length} cases`);
+  assert(cases.length >= 3000, `${cases.length} cases`);
   let fired = 0;
   const failures: string[] = [];
   await withEnv({ ...box.env, KB_HOOK_DEBUG: "1" }, async () => {
@@ -332,21 +339,21 @@ Deno.test("fuzz in-process: thousands of malformed payloads → empty or valid J
       }
     }
   });
-  assert.ok(fired >= 500, `only ${fired} of ${cases.length} fired: the fuzz misses the hot path`);
-  assert.deepEqual(failures, [], "well-formed payloads must not throw");
+  assert(fired >= 500, `only ${fired} of ${cases.length} fired: the fuzz misses the hot path`);
+  assertEquals(failures, [], "well-formed payloads must not throw");
   // Nothing was written outside the cache folder, whatever the session ids.
   const top = [...Deno.readDirSync(box.tmp)].map((item) => item.name);
-  assert.deepEqual(top, ["git-kb"]);
+  assertEquals(top, ["git-kb"]);
   const files = walk(join(box.tmp, "git-kb"));
   for (const file of files) {
-    assert.match(
+    assertMatch(
       file,
       /^(debug\.jsonl|kb-[0-9a-f]{10}\/(debug\.jsonl|index\.lock|index\/.+|sessions\.swept|sessions\/[^/]+(\.json|\.unmatched\.jsonl)))$/,
       file,
     );
   }
   const entries = [...Deno.readDirSync(box.kb)].map((item) => item.name).sort();
-  assert.deepEqual(entries, [...Deno.readDirSync(FIXTURE)].map((item) => item.name).sort());
+  assertEquals(entries, [...Deno.readDirSync(FIXTURE)].map((item) => item.name).sort());
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -410,7 +417,7 @@ Deno.test("fuzz subprocesses: ~30 malformed stdins → exit 0, stdout empty or v
     ],
     ["__proto__", bytes('{"__proto__":{"prompt":"rotate the leaked npm token"}}')],
   ];
-  assert.ok(cases.length >= 30, `${cases.length}`);
+  assert(cases.length >= 30, `${cases.length}`);
   const results = await mapLimit(cases, 4, ([, stdin]) => runHook(stdin, { env: box.env }));
   let fired = 0;
   results.forEach((result, index) => {
@@ -418,17 +425,17 @@ Deno.test("fuzz subprocesses: ~30 malformed stdins → exit 0, stdout empty or v
     const detail = `${label}: exit ${result.code}\n${result.stdout.slice(0, 500)}\n${
       result.stderr.slice(0, 500)
     }`;
-    assert.equal(result.code, 0, detail);
-    assert.doesNotMatch(result.stdout, STACK_FRAME, detail);
-    assert.doesNotMatch(result.stderr, STACK_FRAME, detail);
+    assertEquals(result.code, 0, detail);
+    assertNotMatch(result.stdout, STACK_FRAME, detail);
+    assertNotMatch(result.stderr, STACK_FRAME, detail);
     if (checkOutput(result.stdout, label) !== undefined) fired++;
   });
-  assert.ok(fired >= 3, `${fired} fired`);
+  assert(fired >= 3, `${fired} fired`);
   const byLabel = new Map(cases.map(([label], index) => [label, results[index]]));
-  assert.ok(byLabel.get("valid match")!.stdout.includes("kb-7q2mx"));
-  assert.equal(byLabel.get("empty")!.stdout, "");
-  assert.equal(byLabel.get("9 MB stdin")!.stdout, "", "over the input limit: no output");
-  assert.deepEqual([...Deno.readDirSync(box.tmp)].map((item) => item.name), ["git-kb"]);
+  assert(byLabel.get("valid match")!.stdout.includes("kb-7q2mx"));
+  assertEquals(byLabel.get("empty")!.stdout, "");
+  assertEquals(byLabel.get("9 MB stdin")!.stdout, "", "over the input limit: no output");
+  assertEquals([...Deno.readDirSync(box.tmp)].map((item) => item.name), ["git-kb"]);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -530,14 +537,14 @@ Deno.test("200 matching entries with long titles: additionalContext stays under 
         const { output, error } = await hookInProcess(
           payload({ prompt, session_id: `big-${maxEntries}-${index}` }),
         );
-        assert.equal(error, undefined, `${label}: ${error}`);
+        assertEquals(error, undefined, `${label}: ${error}`);
         const context = checkOutput(output, label);
-        assert.ok(context, label);
+        assert(context, label);
         const pointers = context.split("\n").filter((line) => line.startsWith("- kb-"));
-        assert.ok(pointers.length >= 1, label);
-        if (maxEntries === "5") assert.ok(pointers.length <= 5 + 3, label);
-        else assert.ok(pointers.length > 5, `${label}: ${pointers.length} pointers`);
-        assert.ok(context.includes("### kb-kern0"), `${label}: first kernel rule inline`);
+        assert(pointers.length >= 1, label);
+        if (maxEntries === "5") assert(pointers.length <= 5 + 3, label);
+        else assert(pointers.length > 5, `${label}: ${pointers.length} pointers`);
+        assert(context.includes("### kb-kern0"), `${label}: first kernel rule inline`);
       }
     });
   }
@@ -547,9 +554,9 @@ Deno.test("200 matching entries with long titles: additionalContext stays under 
     encoder.encode(payload({ prompt: prompts[0], session_id: "big-subprocess" })),
     { env: { ...env, KB_HOOK_MAX_ENTRIES: "200" } },
   );
-  assert.equal(result.code, 0, result.stderr);
+  assertEquals(result.code, 0, result.stderr);
   const context = checkOutput(result.stdout, "subprocess");
-  assert.ok(context && context.length <= BUDGET);
+  assert(context && context.length <= BUDGET);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -670,13 +677,13 @@ Deno.test("hostile shapes in process: both hooks finish each payload in bounded 
   await using box = await sampleBox();
   await withEnv(box.env, async () => {
     // The first call builds the index; the bound is for what a payload costs afterwards.
-    assert.ok(checkOutput(await promptHookOutput(parsePayload(payload({}))), "warm-up"));
+    assert(checkOutput(await promptHookOutput(parsePayload(payload({}))), "warm-up"));
     const slow: string[] = [];
     for (const [shape, text] of HOSTILE) {
       for (const [as, name, input] of hostilePayloads(text)) {
         const label = `${as}, ${shape}`;
         const { output, error, ms, cost } = await timed(name, input);
-        assert.equal(
+        assertEquals(
           error,
           undefined,
           `${label}: ${error instanceof Error ? error.stack : error}`,
@@ -687,7 +694,7 @@ Deno.test("hostile shapes in process: both hooks finish each payload in bounded 
         }
       }
     }
-    assert.deepEqual(slow, [], `over ${IN_PROCESS_MS} ms, or ${HANG_MS} ms on the clock`);
+    assertEquals(slow, [], `over ${IN_PROCESS_MS} ms, or ${HANG_MS} ms on the clock`);
   });
 });
 
@@ -748,8 +755,8 @@ Deno.test("hostile shapes as subprocesses: exit 0, output empty or JSON, within 
   const start: Record<HookName, number> = { prompt: 0, search: 0 };
   for (const [index, name] of (["prompt", "search", "prompt", "search"] as const).entries()) {
     const result = await hookProcess(name, plain(name, `plain-${index}`), box.env, 60_000);
-    assert.equal(result.code, 0, result.stderr);
-    assert.ok(checkOutput(result.stdout, `plain ${name}`, HOOKS[name].event), result.stderr);
+    assertEquals(result.code, 0, result.stderr);
+    assert(checkOutput(result.stdout, `plain ${name}`, HOOKS[name].event), result.stderr);
     start[name] = Math.max(start[name], result.cost);
   }
   const slow: string[] = [];
@@ -758,12 +765,12 @@ Deno.test("hostile shapes as subprocesses: exit 0, output empty or JSON, within 
     const bound = start[name] + 2000;
     const result = await hookProcess(name, stdin, box.env, HANG_MS);
     const detail = `${label}: exit ${result.code}\n${result.stderr.slice(0, 500)}`;
-    assert.equal(result.code, 0, detail);
-    assert.doesNotMatch(result.stderr, STACK_FRAME, detail);
+    assertEquals(result.code, 0, detail);
+    assertNotMatch(result.stderr, STACK_FRAME, detail);
     checkOutput(result.stdout, label, HOOKS[name].event);
     if (result.cost > bound) {
       slow.push(`${label}: ${result.cost.toFixed(0)} > ${bound.toFixed(0)} ms`);
     }
   }
-  assert.deepEqual(slow, []);
+  assertEquals(slow, []);
 });

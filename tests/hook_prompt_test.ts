@@ -3,8 +3,15 @@
  * fixtures/hooks on stdin, least privilege (no --allow-run: git cannot be spawned), a cleared
  * environment, a temp TMPDIR and a temp copy of the sample knowledge base (no git repo).
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import {
+  assert,
+  assertEquals,
+  assertMatch,
+  assertNotMatch,
+  assertNotStrictEquals,
+  fail,
+} from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { contentHash } from "../core/hash.ts";
 import { sessionFile } from "../io/hook/session.ts";
 import {
@@ -33,50 +40,52 @@ function show(result: RunResult): string {
  * UserPromptSubmit JSON, context under the cap); returns the additionalContext or undefined.
  */
 function checkHook(result: RunResult): string | undefined {
-  assert.equal(result.code, 0, show(result));
-  assert.doesNotMatch(result.stdout, STACK_FRAME, show(result));
-  assert.doesNotMatch(result.stderr, STACK_FRAME, show(result));
+  assertEquals(result.code, 0, show(result));
+  assertNotMatch(result.stdout, STACK_FRAME, show(result));
+  assertNotMatch(result.stderr, STACK_FRAME, show(result));
   if (result.stdout === "") return undefined;
   let parsed: unknown;
   try {
     parsed = JSON.parse(result.stdout);
   } catch {
-    assert.fail(`stdout is neither empty nor JSON\n${show(result)}`);
+    fail(`stdout is neither empty nor JSON\n${show(result)}`);
   }
-  const output = parsed as { hookSpecificOutput: { additionalContext: string } };
-  assert.deepEqual(Object.keys(output), ["hookSpecificOutput"], show(result));
-  assert.deepEqual(
+  const output = parsed as {
+    hookSpecificOutput: { hookEventName: string; additionalContext: string };
+  };
+  assertEquals(Object.keys(output), ["hookSpecificOutput"], show(result));
+  assertEquals(
     Object.keys(output.hookSpecificOutput),
     ["hookEventName", "additionalContext"],
     show(result),
   );
-  assert.deepEqual(output, {
+  assertEquals(output, {
     hookSpecificOutput: {
       hookEventName: "UserPromptSubmit",
       additionalContext: output.hookSpecificOutput.additionalContext,
     },
   });
   const context = output.hookSpecificOutput.additionalContext;
-  assert.equal(typeof context, "string");
-  assert.ok(context.length > 0);
-  assert.ok(context.length <= CAP, `${context.length} characters`);
-  assert.ok(context.length <= BUDGET, `${context.length} characters`);
+  assertEquals(typeof context, "string");
+  assert(context.length > 0);
+  assert(context.length <= CAP, `${context.length} characters`);
+  assert(context.length <= BUDGET, `${context.length} characters`);
   return context;
 }
 
 /** A fired hook's additionalContext, with stderr empty. */
 function fired(result: RunResult): string {
   const context = checkHook(result);
-  assert.equal(result.stderr, "", show(result));
-  assert.ok(context, `expected output\n${show(result)}`);
+  assertEquals(result.stderr, "", show(result));
+  assert(context, `expected output\n${show(result)}`);
   return context;
 }
 
 /** A silent hook run: exit 0, nothing on stdout or stderr. */
 function silent(result: RunResult): void {
-  assert.equal(checkHook(result), undefined, show(result));
-  assert.equal(result.stdout, "");
-  assert.equal(result.stderr, "", show(result));
+  assertEquals(checkHook(result), undefined, show(result));
+  assertEquals(result.stdout, "");
+  assertEquals(result.stderr, "", show(result));
 }
 
 async function payload(name: string): Promise<string> {
@@ -144,21 +153,21 @@ Deno.test("prompt-match: exact JSON shape, exit 0, empty stderr, the kb-7q2mx po
   await using box = await sandboxKb();
   const result = await box.hook(await payload("prompt-match"));
   const context = fired(result);
-  assert.ok(
+  assert(
     result.stdout.startsWith('{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit"'),
   );
-  assert.ok(result.stdout.endsWith("}\n") || result.stdout.endsWith("}"));
-  assert.deepEqual(pointerIds(context), MATCH_IDS);
+  assert(result.stdout.endsWith("}\n") || result.stdout.endsWith("}"));
+  assertEquals(pointerIds(context), MATCH_IDS);
   const line = context.split("\n").find((item) => item.startsWith("- kb-7q2mx "))!;
-  assert.match(line, /Rotate a leaked npm or Cloudflare token/);
-  assert.match(line, /\[howto\]/);
-  for (const word of ["rotate", "leaked", "cloudflare", "token"]) assert.ok(line.includes(word));
-  assert.ok(hasKernel(context), "kernel rules inlined");
-  assert.ok(context.indexOf("### kb-k1rn0") < context.indexOf("- kb-7q2mx"), "kernel first");
+  assertMatch(line, /Rotate a leaked npm or Cloudflare token/);
+  assertMatch(line, /\[howto\]/);
+  for (const word of ["rotate", "leaked", "cloudflare", "token"]) assert(line.includes(word));
+  assert(hasKernel(context), "kernel rules inlined");
+  assert(context.indexOf("### kb-k1rn0") < context.indexOf("- kb-7q2mx"), "kernel first");
   const fetch = context.split("\n").find((item) => item.startsWith("Fetch full text: "));
-  assert.equal(fetch, `Fetch full text: git-kb get ${MATCH_IDS.join(" ")} --kb ${box.kb}`);
+  assertEquals(fetch, `Fetch full text: git-kb get ${MATCH_IDS.join(" ")} --kb ${box.kb}`);
   for (const id of ["kb-3hd8w", "kb-5qe0h", "kb-e6p1z"]) {
-    assert.ok(!context.includes(id), `${id} is superseded/archived`);
+    assert(!context.includes(id), `${id} is superseded/archived`);
   }
 });
 
@@ -180,7 +189,7 @@ Deno.test("entries whose bodies hold runs of 20,000 y's are indexed, and a promp
     await payloadWith({ prompt: "why does yarn workspace hoisting break our install?" }),
   );
   const shown = pointerIds(fired(result));
-  assert.ok(shown.length > 0 && shown.every((id) => ids.includes(id)), show(result));
+  assert(shown.length > 0 && shown.every((id) => ids.includes(id)), show(result));
 });
 
 Deno.test("Gemini CLI's BeforeAgent payload gets the same reply under its own event name", async () => {
@@ -196,8 +205,8 @@ Deno.test("Gemini CLI's BeforeAgent payload gets the same reply under its own ev
   };
   const result = await box.hook(JSON.stringify(gemini));
   const output = JSON.parse(result.stdout);
-  assert.equal(output.hookSpecificOutput.hookEventName, "BeforeAgent");
-  assert.deepEqual(pointerIds(output.hookSpecificOutput.additionalContext), MATCH_IDS);
+  assertEquals(output.hookSpecificOutput.hookEventName, "BeforeAgent");
+  assertEquals(pointerIds(output.hookSpecificOutput.additionalContext), MATCH_IDS);
 });
 
 Deno.test("short, slash and mechanical prompts: nothing on stdout, exit 0", async () => {
@@ -219,46 +228,46 @@ Deno.test("short, slash and mechanical prompts: nothing on stdout, exit 0", asyn
 Deno.test("prompt-review and prompt-nomatch: reviewing entries; kernel only", async () => {
   await using box = await sandboxKb();
   const review = fired(await box.hook(await payload("prompt-review")));
-  assert.ok(pointerIds(review).includes("kb-r7v1d"), review);
-  assert.ok(pointerIds(review).length <= 5);
+  assert(pointerIds(review).includes("kb-r7v1d"), review);
+  assert(pointerIds(review).length <= 5);
   const nomatch = fired(await box.hook(await payload("prompt-nomatch")));
-  assert.deepEqual(pointerIds(nomatch), [], nomatch);
-  assert.ok(hasKernel(nomatch));
-  assert.ok(!nomatch.includes("Fetch full text"));
+  assertEquals(pointerIds(nomatch), [], nomatch);
+  assert(hasKernel(nomatch));
+  assert(!nomatch.includes("Fetch full text"));
 });
 
 Deno.test("ledger: kb-7q2mx once per session (kernel stays), again in another session", async () => {
   await using box = await sandboxKb();
   const first = fired(await box.hook(await payload("prompt-match")));
-  assert.deepEqual(pointerIds(first), MATCH_IDS);
+  assertEquals(pointerIds(first), MATCH_IDS);
   const second = fired(await box.hook(await payload("prompt-match")));
-  assert.deepEqual(pointerIds(second), [], second);
-  assert.ok(!second.includes("kb-7q2mx"), "not listed again in the same session");
-  assert.ok(hasKernel(second), "kernel is exempt from dedup");
+  assertEquals(pointerIds(second), [], second);
+  assert(!second.includes("kb-7q2mx"), "not listed again in the same session");
+  assert(hasKernel(second), "kernel is exempt from dedup");
   const other = fired(await box.hook(await payload("prompt-second-session")));
-  assert.deepEqual(pointerIds(other), MATCH_IDS, "a fresh session starts empty");
+  assertEquals(pointerIds(other), MATCH_IDS, "a fresh session starts empty");
   const ledgers = [...Deno.readDirSync(join(box.cacheDir, "sessions"))].map((item) => item.name)
     .sort();
   const sessions = [
     "252e21c6-b669-4e85-b94d-d49c05bcce31",
     "d66295be-3ea4-40a4-9d72-e3acc5b5d510",
   ];
-  assert.deepEqual(ledgers, sessions.map((id) => sessionFile("", id).split("/").pop()).sort());
+  assertEquals(ledgers, sessions.map((id) => sessionFile("", id).split("/").pop()).sort());
   const ledger = JSON.parse(Deno.readTextFileSync(sessionFile(box.cacheDir, sessions[1])));
-  assert.deepEqual(Object.keys(ledger), MATCH_IDS);
+  assertEquals(Object.keys(ledger), MATCH_IDS);
   // A payload without session_id has no ledger: it lists the pointer every time.
   const noSession = JSON.stringify({ prompt: JSON.parse(await payload("prompt-match")).prompt });
-  assert.deepEqual(pointerIds(fired(await box.hook(noSession))), MATCH_IDS);
-  assert.deepEqual(pointerIds(fired(await box.hook(noSession))), MATCH_IDS);
+  assertEquals(pointerIds(fired(await box.hook(noSession))), MATCH_IDS);
+  assertEquals(pointerIds(fired(await box.hook(noSession))), MATCH_IDS);
 });
 
 Deno.test("ledger: an entry edited on disk resurfaces in the same session; others stay deduped", async () => {
   await using box = await sandboxKb();
   const review = await payload("prompt-review");
   const reviewed = pointerIds(fired(await box.hook(review)));
-  assert.ok(reviewed.length > 0);
-  assert.deepEqual(pointerIds(fired(await box.hook(await payload("prompt-match")))), MATCH_IDS);
-  assert.deepEqual(pointerIds(fired(await box.hook(await payload("prompt-match")))), []);
+  assert(reviewed.length > 0);
+  assertEquals(pointerIds(fired(await box.hook(await payload("prompt-match")))), MATCH_IDS);
+  assertEquals(pointerIds(fired(await box.hook(await payload("prompt-match")))), []);
 
   // Edit kb-7q2mx the way editors and git do: write a temp file, rename it over the entry.
   const entries = join(box.kb, "entries");
@@ -271,12 +280,12 @@ Deno.test("ledger: an entry edited on disk resurfaces in the same session; other
   await Deno.rename(temp, path);
 
   const after = fired(await box.hook(await payload("prompt-match")));
-  assert.deepEqual(pointerIds(after), ["kb-7q2mx"], "changed content resurfaces");
+  assertEquals(pointerIds(after), ["kb-7q2mx"], "changed content resurfaces");
   const again = fired(await box.hook(await payload("prompt-match")));
-  assert.deepEqual(pointerIds(again), [], "then it is deduplicated again");
+  assertEquals(pointerIds(again), [], "then it is deduplicated again");
   const reviewAgain = pointerIds(fired(await box.hook(review)));
   for (const id of reviewed) {
-    assert.ok(!reviewAgain.includes(id), `${id} unchanged: stays deduplicated after reindex`);
+    assert(!reviewAgain.includes(id), `${id} unchanged: stays deduplicated after reindex`);
   }
 });
 
@@ -293,10 +302,10 @@ Deno.test("KB_HOOK_DEBUG=1: one JSONL record per prompt with the decision's deta
   fired(await box.hook(await payload("prompt-second-session")));
 
   const cacheDirs = [...Deno.readDirSync(join(box.tmp, "git-kb"))].map((item) => item.name);
-  assert.deepEqual(cacheDirs, [box.cacheDir.split("/").pop()]);
+  assertEquals(cacheDirs, [box.cacheDir.split("/").pop()]);
   const records = readDebug(join(box.cacheDir, "debug.jsonl"));
-  assert.equal(records.length, 6, JSON.stringify(records, null, 1));
-  assert.deepEqual(records.map((record) => record.outcome), [
+  assertEquals(records.length, 6, JSON.stringify(records, null, 1));
+  assertEquals(records.map((record) => record.outcome), [
     "surfaced",
     "skipped",
     "skipped",
@@ -304,7 +313,7 @@ Deno.test("KB_HOOK_DEBUG=1: one JSONL record per prompt with the decision's deta
     "surfaced",
     "surfaced",
   ]);
-  assert.deepEqual(records.map((record) => record.skip_reason), [
+  assertEquals(records.map((record) => record.skip_reason), [
     null,
     "short",
     "slash_command",
@@ -315,49 +324,49 @@ Deno.test("KB_HOOK_DEBUG=1: one JSONL record per prompt with the decision's deta
   const encoder = new TextEncoder();
   const [first, , , , reviewRecord, repeat] = records;
   for (const record of records) {
-    assert.equal(typeof record.ms, "number");
-    assert.equal(typeof record.bytes, "number");
-    assert.ok(Array.isArray(record.surfaced));
-    assert.ok(Array.isArray(record.near_misses));
-    assert.equal(typeof record.keyword_hits, "object");
+    assertEquals(typeof record.ms, "number");
+    assertEquals(typeof record.bytes, "number");
+    assert(Array.isArray(record.surfaced));
+    assert(Array.isArray(record.near_misses));
+    assertEquals(typeof record.keyword_hits, "object");
   }
-  assert.equal(first.bytes, encoder.encode(match).length);
-  assert.deepEqual(Object.keys(first.keyword_hits as object).sort(), [
+  assertEquals(first.bytes, encoder.encode(match).length);
+  assertEquals(Object.keys(first.keyword_hits as object).sort(), [
     "ci",
     "cloudflare",
     "leaked",
     "rotate",
     "token",
   ]);
-  assert.deepEqual(first.surfaced, [{
+  assertEquals(first.surfaced, [{
     id: "kb-7q2mx",
     signal: "keyword",
     why: ["rotate", "leaked", "cloudflare", "token", "ci"],
   }]);
-  assert.deepEqual(first.kernel, KERNEL_IDS);
+  assertEquals(first.kernel, KERNEL_IDS);
   const nearMisses = first.near_misses as {
     id: string;
     hits: string[];
     evidence: { word: string; weight: number; where: string }[];
   }[];
-  assert.ok(nearMisses.length > 0);
-  assert.ok(nearMisses.every((miss) => miss.hits.length >= 1 && /^kb-/.test(miss.id)));
+  assert(nearMisses.length > 0);
+  assert(nearMisses.every((miss) => miss.hits.length >= 1 && /^kb-/.test(miss.id)));
   // Each near miss shows its evidence: the words, what each counted, and where it matched.
   for (const { hits, evidence } of nearMisses) {
-    assert.deepEqual(evidence.map((item) => item.word), hits, JSON.stringify(evidence));
-    assert.ok(evidence.every((item) => item.weight > 0 && item.weight <= 1));
-    assert.ok(evidence.every((item) => ["title", "tags", "body"].includes(item.where)));
+    assertEquals(evidence.map((item) => item.word), hits, JSON.stringify(evidence));
+    assert(evidence.every((item) => item.weight > 0 && item.weight <= 1));
+    assert(evidence.every((item) => ["title", "tags", "body"].includes(item.where)));
   }
-  assert.ok(nearMisses.every((miss) => !MATCH_IDS.includes(miss.id)), "a match is no near miss");
-  assert.equal(reviewRecord.bytes, encoder.encode(review).length);
-  assert.deepEqual(reviewRecord.activities, ["reviewing"]);
+  assert(nearMisses.every((miss) => !MATCH_IDS.includes(miss.id)), "a match is no near miss");
+  assertEquals(reviewRecord.bytes, encoder.encode(review).length);
+  assertEquals(reviewRecord.activities, ["reviewing"]);
   for (const item of reviewRecord.surfaced as { id: string; signal: string }[]) {
-    assert.ok(["keyword", "activity"].includes(item.signal), JSON.stringify(item));
+    assert(["keyword", "activity"].includes(item.signal), JSON.stringify(item));
   }
-  assert.deepEqual(repeat.surfaced, []);
-  assert.deepEqual(repeat.deduped, MATCH_IDS);
-  assert.equal(records[1].bytes, 0);
-  assert.deepEqual(records[1].surfaced, []);
+  assertEquals(repeat.surfaced, []);
+  assertEquals(repeat.deduped, MATCH_IDS);
+  assertEquals(records[1].bytes, 0);
+  assertEquals(records[1].surfaced, []);
 });
 
 Deno.test("fail-open: no configuration at all, KB_DIR missing, unreadable stdin", async () => {
@@ -379,14 +388,14 @@ Deno.test("fail-open: no configuration at all, KB_DIR missing, unreadable stdin"
   ];
   for (const [label, pending] of cases) {
     const result = await pending;
-    assert.equal(checkHook(result), undefined, `${label}\n${show(result)}`);
-    assert.equal(result.stdout, "", label);
+    assertEquals(checkHook(result), undefined, `${label}\n${show(result)}`);
+    assertEquals(result.stdout, "", label);
   }
   let entries: string[] = [];
   try {
     entries = [...Deno.readDirSync(join(box.tmp, "git-kb"))].map((item) => item.name);
   } catch { /* nothing was written at all */ }
-  assert.ok(!entries.some((name) => name.startsWith("no-such-folder")), `${entries}`);
+  assert(!entries.some((name) => name.startsWith("no-such-folder")), `${entries}`);
 });
 
 Deno.test("fail-open: a corrupt index (garbage manifest and shards)", async () => {
@@ -406,7 +415,7 @@ Deno.test("fail-open: a corrupt index (garbage manifest and shards)", async () =
         ? []
         : [`${prefix}${item.name}`]
     );
-  assert.ok(shards().length > 3, `${shards()}`);
+  assert(shards().length > 3, `${shards()}`);
 
   // Shards only (the manifest still says the index is fresh).
   for (const shard of shards()) garble(shard);
@@ -417,7 +426,7 @@ Deno.test("fail-open: a corrupt index (garbage manifest and shards)", async () =
   garble("manifest.json");
   for (const shard of shards()) garble(shard);
   const context = checkHook(await box.hook(await payload("prompt-match")));
-  if (context) assert.ok(context.length <= BUDGET);
+  if (context) assert(context.length <= BUDGET);
 
   // A manifest that parses but has the wrong shape, with the current stamp.
   const stamp = { entriesMtime: Deno.statSync(join(box.kb, "entries")).mtime!.getTime() };
@@ -441,24 +450,24 @@ Deno.test("a prompt about the project's files needs one more word; its specific 
   const debugEnv = { env: { KB_HOOK_DEBUG: "1" } };
   // Two words of the rotation howto: a question's worth, not an instruction about deploy.yml's.
   const weak = "rotate the token in deploy.yml";
-  assert.deepEqual(
+  assertEquals(
     pointerIds(fired(await box.hook(await payloadWith({ prompt: weak }), debugEnv))),
     [],
   );
   const asked = "how do i rotate a token?";
   const question = await payloadWith({ prompt: asked, session_id: "another-session" });
-  assert.deepEqual(pointerIds(fired(await box.hook(question, debugEnv))), ["kb-7q2mx"]);
+  assertEquals(pointerIds(fired(await box.hook(question, debugEnv))), ["kb-7q2mx"]);
   // Three: no wording silences words this specific to the knowledge base.
   const strong = "rotate the leaked Cloudflare token in deploy.yml of our CI";
   const told = await payloadWith({ prompt: strong, session_id: "third-session" });
-  assert.deepEqual(pointerIds(fired(await box.hook(told, debugEnv))), ["kb-7q2mx"]);
+  assertEquals(pointerIds(fired(await box.hook(told, debugEnv))), ["kb-7q2mx"]);
   const records = readDebug(join(box.cacheDir, "debug.jsonl"));
-  assert.deepEqual(records.map((record) => record.context ?? null), [
+  assertEquals(records.map((record) => record.context ?? null), [
     { kind: "file", text: "deploy.yml" },
     null,
     { kind: "file", text: "deploy.yml" },
   ]);
-  assert.ok(Object.keys(records[0].keyword_hits as object).includes("rotate"), "words matched");
+  assert(Object.keys(records[0].keyword_hits as object).includes("rotate"), "words matched");
 });
 
 Deno.test("fail-open: the ledger cannot be written or read", async () => {
@@ -474,9 +483,9 @@ Deno.test("fail-open: the ledger cannot be written or read", async () => {
   const debugEnv = { env: { KB_HOOK_DEBUG: "1" } };
   silent(await box.hook(await payload("prompt-match"), debugEnv));
   const records = readDebug(join(box.cacheDir, "debug.jsonl"));
-  assert.equal(records.length, 1);
-  assert.equal(records[0].outcome, "error", JSON.stringify(records[0]));
-  assert.match(String(records[0].error), /sessions/, JSON.stringify(records[0]));
+  assertEquals(records.length, 1);
+  assertEquals(records[0].outcome, "error", JSON.stringify(records[0]));
+  assertMatch(String(records[0].error), /sessions/, JSON.stringify(records[0]));
 
   // A plain file where the sessions folder should be: neither read nor write works.
   Deno.removeSync(sessions);
@@ -495,7 +504,7 @@ Deno.test("fail-open: a failure with a known knowledge base is recorded in its d
   checkHook(result);
   const records = readDebug(join(box.cacheDir, "debug.jsonl"));
   const stray = readDebug(join(box.tmp, "git-kb", "debug.jsonl"));
-  assert.equal(
+  assertEquals(
     records.length,
     1,
     `expected one record in ${box.cacheDir}/debug.jsonl (read by git-kb stats); ` +
@@ -509,7 +518,7 @@ Deno.test("hot path loads no YAML: empty DENO_DIR and --cached-only after the in
   const emptyDenoDir = join(box.root, "empty-deno-dir");
   await Deno.mkdir(emptyDenoDir);
   // Build the index with the normal cache (this loads js-yaml to parse entries).
-  assert.deepEqual(
+  assertEquals(
     pointerIds(fired(await box.hook(await payload("prompt-second-session")))),
     MATCH_IDS,
   );
@@ -519,9 +528,9 @@ Deno.test("hot path loads no YAML: empty DENO_DIR and --cached-only after the in
   const skipped = await box.hook(await payload("prompt-mechanical"), bare);
   silent(skipped);
   const firing = fired(await box.hook(await payload("prompt-match"), bare));
-  assert.deepEqual(pointerIds(firing), MATCH_IDS);
+  assertEquals(pointerIds(firing), MATCH_IDS);
   const review = fired(await box.hook(await payload("prompt-review"), bare));
-  assert.ok(pointerIds(review).includes("kb-r7v1d"));
+  assert(pointerIds(review).includes("kb-r7v1d"));
   const cached = (dir: string, prefix = ""): string[] =>
     [...Deno.readDirSync(dir)].flatMap((item) =>
       item.isDirectory
@@ -529,12 +538,12 @@ Deno.test("hot path loads no YAML: empty DENO_DIR and --cached-only after the in
         : [`${prefix}${item.name}`]
     );
   const files = cached(emptyDenoDir);
-  assert.ok(
+  assert(
     files.some((file) => file.endsWith("core/prompt/decision.ts.js")),
     "the hook's modules",
   );
-  assert.ok(!files.some((file) => /js-yaml|argparse/.test(file)), "no npm package fetched");
-  assert.ok(
+  assert(!files.some((file) => /js-yaml|argparse/.test(file)), "no npm package fetched");
+  assert(
     !files.some((file) => /core\/(entry|frontmatter)\.ts/.test(file)),
     `the entry parser was never compiled:\n${files.join("\n")}`,
   );
@@ -565,11 +574,11 @@ Deno.test("hot path loads no YAML: empty DENO_DIR and --cached-only after the in
       stderr: "piped",
     }).output();
   const failing = await runControl(emptyDenoDir);
-  assert.notEqual(failing.code, 0, "importing the YAML parser needs the npm cache");
+  assertNotStrictEquals(failing.code, 0, "importing the YAML parser needs the npm cache");
   // Deno installs the lock file's npm packages together, so the one it names first may be
   // another of them (diff, the MCP SDK): what matters is that the npm cache was needed.
-  assert.match(decoder.decode(failing.stderr), /npm package .*not found in cache|js-yaml/);
+  assertMatch(decoder.decode(failing.stderr), /npm package .*not found in cache|js-yaml/);
   const passing = await runControl(await denoDir());
-  assert.equal(passing.code, 0, decoder.decode(passing.stderr));
-  assert.equal(decoder.decode(passing.stdout).trim(), "function");
+  assertEquals(passing.code, 0, decoder.decode(passing.stderr));
+  assertEquals(decoder.decode(passing.stdout).trim(), "function");
 });

@@ -7,8 +7,8 @@
  * split (build/plugin.ts), so what it loads is left out; type-only imports are erased, so they
  * are left out too.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertMatch } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { HOT_HOOKS } from "../build/plugin.ts";
 import { runProcess } from "../io/process.ts";
 import { makeSandbox, ROOT, show } from "./helpers.ts";
@@ -29,7 +29,7 @@ interface Graph {
 /** The module graph of `entry` (a path), resolved with the project's deno.json. */
 async function graphOf(entry: string): Promise<Graph> {
   const result = await runProcess("deno", ["info", "--json", entry], { cwd: ROOT });
-  assert.equal(result.code, 0, show(result));
+  assertEquals(result.code, 0, show(result));
   return JSON.parse(result.stdout);
 }
 
@@ -64,14 +64,14 @@ function forbidden(chains: Map<string, string[]>): string[] {
 
 Deno.test("the hot hooks load no node: module and no npm package (the YAML parser) at start", async () => {
   const hooks = Object.entries(HOT_HOOKS);
-  assert.ok(hooks.length >= 2, "the prompt hook and the search augment have bundles of their own");
+  assert(hooks.length >= 2, "the prompt hook and the search augment have bundles of their own");
   for (const [name, module] of hooks) {
     const graph = await graphOf(join(ROOT, module));
-    assert.deepEqual(forbidden(reachable(graph)), [], `hook ${name} (${module}) at start`);
+    assertEquals(forbidden(reachable(graph)), [], `hook ${name} (${module}) at start`);
     // A hook that can rebuild the index reaches the YAML parser behind a lazy import, which the
     // walk must see past (the fetch hook never indexes, so it has none).
     if (name === "fetch") continue;
-    assert.ok(
+    assert(
       forbidden(reachable(graph, true)).some((chain) => /npm:\S*js-yaml/.test(chain)),
       `hook ${name}: the YAML parser sits behind a lazy import, which the walk must see past`,
     );
@@ -94,7 +94,7 @@ Deno.test("the walk finds a node: module or an npm package behind any chain of s
   await write("lazy.ts", 'import yaml from "npm:js-yaml@4.1.0";\nexport const load = yaml.load;\n');
   const graph = await graphOf(join(sandbox.root, "entry.ts"));
   const found = forbidden(reachable(graph));
-  assert.equal(found.length, 1, found.join("\n"));
-  assert.match(found[0], /entry\.ts → .*middle\.ts → .*leaf\.ts → node:path$/);
-  assert.ok(forbidden(reachable(graph, true)).some((chain) => /lazy\.ts → npm:/.test(chain)));
+  assertEquals(found.length, 1, found.join("\n"));
+  assertMatch(found[0], /entry\.ts → .*middle\.ts → .*leaf\.ts → node:path$/);
+  assert(forbidden(reachable(graph, true)).some((chain) => /lazy\.ts → npm:/.test(chain)));
 });

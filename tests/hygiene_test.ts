@@ -2,7 +2,7 @@
  * The tree stays formatted, lint-free and type-correct (the checks of `deno task check`), and
  * the library module documented (`deno doc --lint mod.ts`): here so CI enforces them.
  */
-import { deepStrictEqual as deepEqual, strictEqual as equal } from "node:assert/strict";
+import { assertEquals } from "@std/assert";
 
 const root = new URL("..", import.meta.url).pathname;
 
@@ -19,22 +19,22 @@ async function deno(...args: string[]): Promise<{ code: number; output: string }
 
 Deno.test("deno fmt --check passes", async () => {
   const { code, output } = await deno("fmt", "--check");
-  equal(code, 0, output);
+  assertEquals(code, 0, output);
 });
 
 Deno.test("deno lint passes", async () => {
   const { code, output } = await deno("lint");
-  equal(code, 0, output);
+  assertEquals(code, 0, output);
 });
 
 Deno.test("deno check passes on every entry point and test", async () => {
   const { code, output } = await deno("check", ".");
-  equal(code, 0, output);
+  assertEquals(code, 0, output);
 });
 
 Deno.test("deno doc --lint passes on the library module", async () => {
   const { code, output } = await deno("doc", "--lint", "mod.ts");
-  equal(code, 0, output);
+  assertEquals(code, 0, output);
 });
 
 /** Every TypeScript file under `dir`, relative to the root, skipping generated and vendored code. */
@@ -49,19 +49,10 @@ function sourceFiles(dir = ""): string[] {
   return files;
 }
 
-/**
- * Named imports of node:assert/strict that Deno still binds to the loose functions (its `equal`
- * lets `equal(1, "1")` pass): `strictEqual as equal` is the strict spelling.
- */
-const LOOSE_NAMES = new Set(["equal", "deepEqual", "notEqual", "notDeepEqual"]);
-
-Deno.test("tests assert strictly: node:assert/strict, and no name bound to a loose check", () => {
-  const looseImport = `from "node:assert${'"'}`;
-  const strictImport = /import \{([^}]*)\} from "node:assert\/strict"/g;
-  const loose = sourceFiles().filter((path) => {
-    const text = Deno.readTextFileSync(`${root}${path}`);
-    const named = [...text.matchAll(strictImport)].flatMap((match) => match[1].split(","));
-    return text.includes(looseImport) || named.some((name) => LOOSE_NAMES.has(name.trim()));
-  });
-  deepEqual(loose, []);
+Deno.test("tests assert with the @std/assert names, not node:assert", () => {
+  const nodeAssert = /\bfrom\s*["']node:assert(?:\/strict)?["']/;
+  const offenders = sourceFiles().filter((path) =>
+    nodeAssert.test(Deno.readTextFileSync(`${root}${path}`))
+  );
+  assertEquals(offenders, []);
 });

@@ -3,8 +3,8 @@
  * as one commit with its tags, dates and wikilinks; a note holding a credential comes in masked,
  * and the report names where; a second import changes nothing, and a changed note is updated in place.
  */
-import { deepStrictEqual as deepEqual, match, ok, strictEqual as equal } from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertMatch, assertStrictEquals } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { copyDir, exists, git, gitRun, makeKb, parseJson, ROOT, runCli, show } from "./helpers.ts";
 
 interface ImportJson {
@@ -45,71 +45,71 @@ Deno.test("import: a vault in one commit, secrets masked, a second import update
   const vault = await writeVault(kb.root);
   const head = await git(kb.dir, "rev-parse", "HEAD");
   const dry = await runCli(["import", vault, "--dry-run"], { env: kb.env });
-  equal(dry.code, 0, show(dry));
-  match(dry.stdout, /Would import from .* \(obsidian\): 3 added, 0 updated, 0 unchanged/);
-  match(dry.stdout, /^ {2}new Rotate keys$/m);
-  ok(!/kb-\w{5}/.test(dry.stdout), `a dry run shows no id it has not drawn:\n${dry.stdout}`);
-  equal(await git(kb.dir, "rev-parse", "HEAD"), head, "a dry run writes nothing");
+  assertEquals(dry.code, 0, show(dry));
+  assertMatch(dry.stdout, /Would import from .* \(obsidian\): 3 added, 0 updated, 0 unchanged/);
+  assertMatch(dry.stdout, /^ {2}new Rotate keys$/m);
+  assert(!/kb-\w{5}/.test(dry.stdout), `a dry run shows no id it has not drawn:\n${dry.stdout}`);
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head, "a dry run writes nothing");
 
   const first = await runCli(["import", vault, "--json"], { env: kb.env });
-  equal(first.code, 0, show(first));
+  assertEquals(first.code, 0, show(first));
   const report = parseJson<ImportJson>(first);
-  equal(report.kind, "obsidian");
-  equal(report.added.length, 3);
-  equal(report.linksResolved, 2);
-  deepEqual(
+  assertEquals(report.kind, "obsidian");
+  assertEquals(report.added.length, 3);
+  assertEquals(report.linksResolved, 2);
+  assertEquals(
     report.unresolved.map(({ sourcePath, name }) => `${sourcePath} → ${name}`).sort(),
     ["Ops/Rotate keys.md → Nowhere"],
   );
-  deepEqual(report.masked.map(({ path, line, kind }) => `${path}:${line} ${kind}`), [
+  assertEquals(report.masked.map(({ path, line, kind }) => `${path}:${line} ${kind}`), [
     "Secrets.md:1 github-token",
   ]);
-  ok(!first.stdout.includes("a1B2c3D4e5F6"), "the credential is never printed whole");
-  ok(report.leftOut.some((file) => file.path === "diagram.png"));
-  equal(report.save?.push, "pushed");
-  equal(await git(kb.dir, "rev-parse", "HEAD~1"), head, "one commit for the whole import");
-  equal(await git(kb.remote!, "rev-parse", "main"), report.save?.commit);
+  assert(!first.stdout.includes("a1B2c3D4e5F6"), "the credential is never printed whole");
+  assert(report.leftOut.some((file) => file.path === "diagram.png"));
+  assertStrictEquals(report.save?.push, "pushed");
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD~1"), head, "one commit for the whole import");
+  assertEquals(await git(kb.remote!, "rev-parse", "main"), report.save?.commit);
 
   const found = await runCli(["search", "rotate quarterly", "--json"], { env: kb.env });
-  equal(found.code, 0, show(found));
+  assertEquals(found.code, 0, show(found));
   const rotatePath = report.changes.find((path) => path.includes("rotate-keys"))!;
   const rotate = await Deno.readTextFile(join(kb.dir, rotatePath));
-  match(rotate, /^tags: \[aws, security, quarterly, ops\]$/m);
-  match(rotate, /^created: 2022-01-02$/m);
-  match(rotate, /^imported_from: Ops\/Rotate keys\.md$/m);
-  match(rotate, /See the deploy notes \(\[\[kb-\w{5}\]\]\) and \[\[Nowhere\]\]\./);
-  match(rotate, /- \{ rel: related, to: kb-\w{5} \}/);
+  assertMatch(rotate, /^tags: \[aws, security, quarterly, ops\]$/m);
+  assertMatch(rotate, /^created: 2022-01-02$/m);
+  assertMatch(rotate, /^imported_from: Ops\/Rotate keys\.md$/m);
+  assertMatch(rotate, /See the deploy notes \(\[\[kb-\w{5}\]\]\) and \[\[Nowhere\]\]\./);
+  assertMatch(rotate, /- \{ rel: related, to: kb-\w{5} \}/);
 
   const again = await runCli(["import", vault, "--json"], { env: kb.env });
-  equal(again.code, 0, show(again));
+  assertEquals(again.code, 0, show(again));
   const second = parseJson<ImportJson>(again);
-  deepEqual([second.added.length, second.updated.length, second.unchanged.length], [0, 0, 3]);
-  equal(second.save, undefined);
+  assertEquals([second.added.length, second.updated.length, second.unchanged.length], [0, 0, 3]);
+  assertEquals(second.save, undefined);
 
   await Deno.writeTextFile(join(vault, "Deploy.md"), "Ship with `make release` now.\n");
   const changed = parseJson<ImportJson>(
     await runCli(["import", vault, "--json"], { env: kb.env }),
   );
-  equal(changed.updated.length, 1);
-  equal(changed.added.length, 0);
+  assertEquals(changed.updated.length, 1);
+  assertEquals(changed.added.length, 0);
   const entries = [...Deno.readDirSync(join(kb.dir, "entries"))].filter((file) =>
     file.name.endsWith(".md")
   );
-  equal(entries.length, 3, "no duplicate entries");
+  assertEquals(entries.length, 3, "no duplicate entries");
 });
 
 Deno.test("import: usage errors exit 2 and a missing folder exits 1 with its name", async () => {
   await using kb = await makeKb({ empty: true });
-  equal((await runCli(["import"], { env: kb.env })).code, 2);
-  equal((await runCli(["import", kb.root, "--from", "notion"], { env: kb.env })).code, 2);
+  assertEquals((await runCli(["import"], { env: kb.env })).code, 2);
+  assertEquals((await runCli(["import", kb.root, "--from", "notion"], { env: kb.env })).code, 2);
   const missing = await runCli(["import", join(kb.root, "nope")], { env: kb.env });
-  equal(missing.code, 1, show(missing));
+  assertEquals(missing.code, 1, show(missing));
   const nope = join(kb.root, "nope");
-  equal(
+  assertEquals(
     missing.stderr.trim(),
     `git-kb import: ${nope} does not exist; give the folder of notes to import`,
   );
-  equal(/os error/.test(missing.stderr), false, "not the system's words");
+  assertEquals(/os error/.test(missing.stderr), false, "not the system's words");
 });
 
 /** The fixture folders, one per source kind: tests/fixtures/import/<kind>/. */
@@ -310,45 +310,52 @@ for (const [fixture, expected] of Object.entries(CASES)) {
     const dry = parseJson<ImportJson>(
       await runCli(["import", folder, "--dry-run", "--json"], { env: kb.env }),
     );
-    equal(dry.added.length, expected.added);
-    equal(await git(kb.dir, "rev-parse", "HEAD"), head, "a dry run commits nothing");
-    equal((await entriesBySource(kb.dir)).size, 0, "a dry run writes no entry");
+    assertEquals(dry.added.length, expected.added);
+    assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head, "a dry run commits nothing");
+    assertEquals((await entriesBySource(kb.dir)).size, 0, "a dry run writes no entry");
 
     const result = await runCli(["import", folder, "--json"], { env: kb.env });
-    equal(result.code, 0, show(result));
+    assertEquals(result.code, 0, show(result));
     const report = parseJson<ImportJson & { kernel: string[]; indexes: string[] }>(result);
-    equal(report.kind, expected.kind);
-    equal(report.added.length, expected.added, JSON.stringify(report.added));
-    equal(report.linksResolved, expected.linksResolved);
-    deepEqual(report.unresolved.map((link) => link.name), expected.unresolved);
-    deepEqual(report.indexes, expected.indexes ?? []);
-    equal(report.kernel.length, expected.kernel ?? 0);
+    assertEquals(report.kind, expected.kind);
+    assertEquals(report.added.length, expected.added, JSON.stringify(report.added));
+    assertEquals(report.linksResolved, expected.linksResolved);
+    assertEquals(report.unresolved.map((link) => link.name), expected.unresolved);
+    assertEquals(report.indexes, expected.indexes ?? []);
+    assertEquals(report.kernel.length, expected.kernel ?? 0);
     const broken = report.leftOut.find((file) => file.path === "broken.md");
-    ok(broken && /UTF-8/.test(broken.reason), JSON.stringify(report.leftOut));
+    assert(broken && /UTF-8/.test(broken.reason), JSON.stringify(report.leftOut));
     for (const [path, reason] of expected.leftOut) {
       const found = report.leftOut.find((file) => file.path === path);
-      ok(found && reason.test(found.reason), `${path} left out: ${JSON.stringify(report.leftOut)}`);
+      assert(
+        found && reason.test(found.reason),
+        `${path} left out: ${JSON.stringify(report.leftOut)}`,
+      );
     }
-    equal(report.leftOut.length, expected.leftOut.length + 1, JSON.stringify(report.leftOut));
-    equal(await git(kb.dir, "rev-parse", "HEAD~1"), head, "one commit for the whole import");
-    equal(await git(kb.remote!, "rev-parse", "main"), report.save?.commit, "pushed");
+    assertEquals(
+      report.leftOut.length,
+      expected.leftOut.length + 1,
+      JSON.stringify(report.leftOut),
+    );
+    assertEquals(await git(kb.dir, "rev-parse", "HEAD~1"), head, "one commit for the whole import");
+    assertEquals(await git(kb.remote!, "rev-parse", "main"), report.save?.commit, "pushed");
 
     const written = await entriesBySource(kb.dir);
-    deepEqual([...written.keys()].sort(), Object.keys(expected.entries).sort());
+    assertEquals([...written.keys()].sort(), Object.keys(expected.entries).sort());
     for (const [from, patterns] of Object.entries(expected.entries)) {
-      for (const pattern of patterns) match(written.get(from)!, pattern, from);
+      for (const pattern of patterns) assertMatch(written.get(from)!, pattern, from);
     }
     const doctor = await runCli(["doctor", "--json"], { env: kb.env });
-    equal(doctor.code, 0, show(doctor));
+    assertEquals(doctor.code, 0, show(doctor));
 
     const again = await runCli(["import", folder, "--json"], { env: kb.env });
-    equal(again.code, 0, show(again));
+    assertEquals(again.code, 0, show(again));
     const second = parseJson<ImportJson>(again);
-    deepEqual([second.added.length, second.updated.length], [0, 0]);
-    equal(second.unchanged.length, expected.added);
-    equal(second.save, undefined);
-    equal(await git(kb.dir, "rev-parse", "HEAD~1"), head, "a second import commits nothing");
-    equal(await treeHash(folder), source, "the source folder is byte-identical");
+    assertEquals([second.added.length, second.updated.length], [0, 0]);
+    assertEquals(second.unchanged.length, expected.added);
+    assertEquals(second.save, undefined);
+    assertEquals(await git(kb.dir, "rev-parse", "HEAD~1"), head, "a second import commits nothing");
+    assertEquals(await treeHash(folder), source, "the source folder is byte-identical");
   });
 }
 
@@ -363,7 +370,7 @@ Deno.test("import: a note's dates come from its frontmatter, else the source's g
       GIT_AUTHOR_DATE: `${date}T12:00:00Z`,
       GIT_COMMITTER_DATE: `${date}T12:00:00Z`,
     });
-    equal(done.code, 0, show(done));
+    assertEquals(done.code, 0, show(done));
   };
   await commit("2020-01-02", "first");
   await Deno.writeTextFile(join(folder, "Deploy.md"), "\nAlso tag the release.\n", {
@@ -376,15 +383,15 @@ Deno.test("import: a note's dates come from its frontmatter, else the source's g
   const mtime = new Date("2019-05-06T12:00:00Z");
   await Deno.utime(untracked, mtime, mtime);
   const result = await runCli(["import", folder, "--json"], { env: kb.env });
-  equal(result.code, 0, show(result));
+  assertEquals(result.code, 0, show(result));
   const deploy = (await entriesBySource(kb.dir)).get("Deploy.md")!;
-  match(deploy, /^created: 2020-01-02$/m);
-  match(deploy, /^updated: 2021-03-04$/m);
+  assertMatch(deploy, /^created: 2020-01-02$/m);
+  assertMatch(deploy, /^updated: 2021-03-04$/m);
   const rotate = (await entriesBySource(kb.dir)).get("Ops/Cloud/Rotate keys.md")!;
-  match(rotate, /^created: 2022-01-02$/m, "the frontmatter's dates come first");
+  assertMatch(rotate, /^created: 2022-01-02$/m, "the frontmatter's dates come first");
   const fresh = (await entriesBySource(kb.dir)).get("Untracked.md")!;
-  match(fresh, /^created: 2019-05-06$/m);
-  match(fresh, /^updated: 2019-05-06$/m);
+  assertMatch(fresh, /^created: 2019-05-06$/m);
+  assertMatch(fresh, /^updated: 2019-05-06$/m);
 });
 
 Deno.test("import --dry-run says the embedded files would be copied, and copies none", async () => {
@@ -392,7 +399,7 @@ Deno.test("import --dry-run says the embedded files would be copied, and copies 
   const folder = join(kb.root, "source-obsidian");
   await copyDir(join(FIXTURES, "obsidian"), folder);
   const dry = await runCli(["import", folder, "--dry-run"], { env: kb.env });
-  equal(dry.code, 0, show(dry));
-  match(dry.stdout, /^\d+ embedded files? would be copied to attachments\/$/m);
-  ok(!(await exists(join(kb.dir, "attachments"))), "a dry run copies nothing");
+  assertEquals(dry.code, 0, show(dry));
+  assertMatch(dry.stdout, /^\d+ embedded files? would be copied to attachments\/$/m);
+  assert(!(await exists(join(kb.dir, "attachments"))), "a dry run copies nothing");
 });

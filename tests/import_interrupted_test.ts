@@ -4,8 +4,8 @@
  * them, and `doctor` reports them with the command that commits them. The interruption is made
  * exact: a real import, then its commit undone with the files kept (`git reset HEAD~1`).
  */
-import { deepStrictEqual as deepEqual, match, ok, strictEqual as equal } from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertMatch } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import type { Finding } from "../core/setup/finding.ts";
 import { git, makeKb, parseJson, runCli, show } from "./helpers.ts";
 
@@ -24,41 +24,41 @@ Deno.test("import: entry files an interrupted import left uncommitted are commit
   await Deno.writeTextFile(join(notes, "Deploy.md"), "# Deploy\n\nRun make deploy.\n");
   await Deno.writeTextFile(join(notes, "Rollback.md"), "# Rollback\n\nRun make rollback.\n");
   const run = (...args: string[]) => runCli(["import", notes, ...args], { env: kb.env });
-  equal((await run()).code, 0);
+  assertEquals((await run()).code, 0);
 
   // An import that updates one note and adds another, stopped before its commit.
   await Deno.writeTextFile(join(notes, "Rollback.md"), "# Rollback\n\nRun make rollback twice.\n");
   await Deno.writeTextFile(join(notes, "Restore.md"), "# Restore\n\nRun make restore.\n");
   const stopped = parseJson<ImportJson>(await run("--json"));
   const written = [...stopped.updated, ...stopped.added].sort();
-  equal(written.length, 2);
+  assertEquals(written.length, 2);
   await git(kb.dir, "reset", "--quiet", "HEAD~1");
   const left = await git(kb.dir, "status", "--porcelain", "--untracked-files=all");
-  match(left, /^M entries\/.*\n\?\? entries\//, left);
+  assertMatch(left, /^M entries\/.*\n\?\? entries\//, left);
 
   const doctor = parseJson<Finding[]>(
     await runCli(["doctor", "--offline", "--json"], { env: kb.env }),
   );
   const orphans = doctor.find((item) => item.check === "entries" && item.level === "warn");
-  ok(orphans?.message.includes(stopped.added[0]), JSON.stringify(doctor));
-  match(orphans!.message, /commit them: git -C .* add -- /);
+  assert(orphans?.message.includes(stopped.added[0]), JSON.stringify(doctor));
+  assertMatch(orphans!.message, /commit them: git -C .* add -- /);
   const dirty = doctor.find((item) => /2 uncommitted changes under entries\//.test(item.message));
-  for (const id of written) ok(dirty?.message.includes(id), JSON.stringify(dirty));
-  match(dirty!.message, /; fix: git -C .* add -- entries /);
+  for (const id of written) assert(dirty?.message.includes(id), JSON.stringify(dirty));
+  assertMatch(dirty!.message, /; fix: git -C .* add -- entries /);
 
   const dry = await run("--dry-run");
-  match(dry.stdout, /Would commit 2 entries an earlier import wrote but never committed/);
+  assertMatch(dry.stdout, /Would commit 2 entries an earlier import wrote but never committed/);
   const again = await run("--json");
-  equal(again.code, 0, show(again));
+  assertEquals(again.code, 0, show(again));
   const report = parseJson<ImportJson>(again);
-  deepEqual(report.added, []);
-  deepEqual(report.updated, []);
-  deepEqual(report.recovered.sort(), written);
-  ok(report.save?.commit, "a commit was made");
-  equal(await git(kb.dir, "status", "--porcelain", "--untracked-files=all"), "");
-  match(await git(kb.dir, "log", "-1", "--format=%s"), /2 left uncommitted before/);
+  assertEquals(report.added, []);
+  assertEquals(report.updated, []);
+  assertEquals(report.recovered.sort(), written);
+  assert(report.save?.commit, "a commit was made");
+  assertEquals(await git(kb.dir, "status", "--porcelain", "--untracked-files=all"), "");
+  assertMatch(await git(kb.dir, "log", "-1", "--format=%s"), /2 left uncommitted before/);
 
   const settled = parseJson<ImportJson>(await run("--json"));
-  deepEqual(settled.recovered, []);
-  equal(settled.save, undefined, "nothing more to commit");
+  assertEquals(settled.recovered, []);
+  assertEquals(settled.save, undefined, "nothing more to commit");
 });

@@ -4,8 +4,8 @@
  * (or whole, when the user allows that one note); link text, descriptions and attachments survive;
  * a name or a value the contract cannot hold is fixed or cut, and the report says so.
  */
-import { deepStrictEqual as deepEqual, match, ok, strictEqual as equal } from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertMatch, assertStrictEquals } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { git, makeKb, parseJson, runCli, show } from "./helpers.ts";
 
 interface ImportJson {
@@ -45,7 +45,7 @@ async function importJson(
   ...args: string[]
 ): Promise<ImportJson> {
   const result = await runCli(["import", ...args, "--json"], { env });
-  equal(result.code, 0, show(result));
+  assertEquals(result.code, 0, show(result));
   return parseJson<ImportJson>(result);
 }
 
@@ -56,24 +56,27 @@ Deno.test("import: two folders sharing a relative path keep an entry each; a rer
   await writeFolder(work, { "Home.md": "# Home\n\nThe on-call rota is in the wiki.\n" });
   await writeFolder(home, { "Home.md": "# Home\n\nBuy milk and eggs.\n" });
   const first = await importJson(kb.env, work);
-  equal(first.added.length, 1);
+  assertEquals(first.added.length, 1);
   const second = await importJson(kb.env, home);
-  deepEqual([second.added.length, second.updated.length], [1, 0], JSON.stringify(second));
+  assertEquals([second.added.length, second.updated.length], [1, 0], JSON.stringify(second));
   const texts = [...(await entryFiles(kb.dir)).values()];
-  equal(texts.length, 2);
-  ok(texts.some((text) => text.includes("on-call rota")), "the work note is still there");
-  ok(texts.some((text) => text.includes("Buy milk")), "the home note came in beside it");
+  assertEquals(texts.length, 2);
+  assert(texts.some((text) => text.includes("on-call rota")), "the work note is still there");
+  assert(texts.some((text) => text.includes("Buy milk")), "the home note came in beside it");
   for (const folder of [work, home]) {
     const again = await importJson(kb.env, folder);
-    deepEqual([again.added.length, again.updated.length, again.unchanged.length], [0, 0, 1]);
-    equal(again.save, undefined, "an unchanged rerun writes nothing");
+    assertEquals([again.added.length, again.updated.length, again.unchanged.length], [0, 0, 1]);
+    assertEquals(again.save, undefined, "an unchanged rerun writes nothing");
   }
   await Deno.writeTextFile(join(home, "Home.md"), "# Home\n\nBuy bread.\n");
   const changed = await importJson(kb.env, home);
-  deepEqual([changed.added.length, changed.updated.length], [0, 1]);
+  assertEquals([changed.added.length, changed.updated.length], [0, 1]);
   const after = [...(await entryFiles(kb.dir)).values()];
-  ok(after.some((text) => text.includes("on-call rota")), "the other folder's entry is untouched");
-  ok(after.some((text) => text.includes("Buy bread")));
+  assert(
+    after.some((text) => text.includes("on-call rota")),
+    "the other folder's entry is untouched",
+  );
+  assert(after.some((text) => text.includes("Buy bread")));
 });
 
 Deno.test("import: notes a scanner dislikes come in; a real credential is masked where it was, one note may keep its own", async () => {
@@ -92,24 +95,24 @@ Deno.test("import: notes a scanner dislikes come in; a real credential is masked
     "Keep.md": `# Keep\n\nMy own token: ${token}\n`,
   });
   const report = await importJson(kb.env, folder, "--allow-secret-in", "Keep.md");
-  deepEqual(report.leftOut, [], "no note is left out");
-  equal(report.added.length, 6);
-  deepEqual(
+  assertEquals(report.leftOut, [], "no note is left out");
+  assertEquals(report.added.length, 6);
+  assertEquals(
     report.masked.map(({ path, line, kind }) => `${path}:${line} ${kind}`),
     ["Deploy.md:9 github-token"],
     "the line is the source file's, frontmatter and title heading counted",
   );
   const texts = [...(await entryFiles(kb.dir)).values()];
   const deploy = texts.find((text) => text.includes("imported_from: Deploy.md"))!;
-  match(deploy, /^The CI token is \[REDACTED:github-token\] for now\.$/m);
-  ok(!deploy.includes(token));
-  ok(texts.find((text) => text.includes("imported_from: Keep.md"))!.includes(token));
+  assertMatch(deploy, /^The CI token is \[REDACTED:github-token\] for now\.$/m);
+  assert(!deploy.includes(token));
+  assert(texts.find((text) => text.includes("imported_from: Keep.md"))!.includes(token));
   const printed = await runCli(["import", folder, "--dry-run"], { env: kb.env });
-  ok(!printed.stdout.includes(token), "the token is never printed");
+  assert(!printed.stdout.includes(token), "the token is never printed");
 
   const wrong = await runCli(["import", folder, "--allow-secret-in", "Nope.md"], { env: kb.env });
-  equal(wrong.code, 1, show(wrong));
-  match(wrong.stderr, /--allow-secret-in Nope\.md: no note of .* has that path/);
+  assertEquals(wrong.code, 1, show(wrong));
+  assertMatch(wrong.stderr, /--allow-secret-in Nope\.md: no note of .* has that path/);
 });
 
 Deno.test("import: link text survives; relative markdown links and escaped pipes in tables resolve", async () => {
@@ -124,18 +127,21 @@ Deno.test("import: link text survives; relative markdown links and escaped pipes
       "| topic | note |\n| --- | --- |\n| man | [[quick-man-pages\\|man pages]] |\n",
   });
   const report = await importJson(kb.env, folder);
-  equal(report.added.length, 3);
+  assertEquals(report.added.length, 3);
   const texts = [...(await entryFiles(kb.dir)).values()];
   const of = (from: string) => texts.find((text) => text.includes(`imported_from: ${from}`))!;
-  match(of("README.md"), /^- Quick Man Pages \(\[\[kb-\w{5}\]\]\)$/m);
-  match(of("README.md"), /^- Squash \(\[\[kb-\w{5}\]\]\)$/m);
-  match(of("shell/quick-man-pages.md"), /Back to the list \(\[\[kb-\w{5}\]\]\)\./);
-  match(
+  assertMatch(of("README.md"), /^- Quick Man Pages \(\[\[kb-\w{5}\]\]\)$/m);
+  assertMatch(of("README.md"), /^- Squash \(\[\[kb-\w{5}\]\]\)$/m);
+  assertMatch(of("shell/quick-man-pages.md"), /Back to the list \(\[\[kb-\w{5}\]\]\)\./);
+  assertMatch(
     of("git/squash.md"),
     /^1\. Open \*\*Quick Man Pages \(\[\[kb-\w{5}\]\]\) → Files and Links\*\*$/m,
   );
-  match(of("git/squash.md"), /^\| man \| man pages \(\[\[kb-\w{5}\]\]\) \|$/m);
-  match(of("README.md"), /^links:\n {2}- \{ rel: related, to: kb-\w{5} \}\n {2}- \{ rel: related/m);
+  assertMatch(of("git/squash.md"), /^\| man \| man pages \(\[\[kb-\w{5}\]\]\) \|$/m);
+  assertMatch(
+    of("README.md"),
+    /^links:\n {2}- \{ rel: related, to: kb-\w{5} \}\n {2}- \{ rel: related/m,
+  );
 });
 
 Deno.test("import: a name with a backslash comes in; cut tags and titles are named in the report", async () => {
@@ -150,22 +156,22 @@ Deno.test("import: a name with a backslash comes in; cut tags and titles are nam
     "Plain.md": "Plain.\n",
   });
   const result = await runCli(["import", folder, "--json"], { env: kb.env });
-  equal(result.code, 0, show(result));
+  assertEquals(result.code, 0, show(result));
   const report = parseJson<ImportJson & { warnings: { path: string; warning: string }[] }>(result);
-  equal(report.added.length, 4, JSON.stringify(report.leftOut));
+  assertEquals(report.added.length, 4, JSON.stringify(report.leftOut));
   const texts = [...(await entryFiles(kb.dir)).values()];
-  ok(texts.some((text) => text.includes("named with a backslash")));
+  assert(texts.some((text) => text.includes("named with a backslash")));
   const said = report.warnings.map(({ path, warning }) => `${path}: ${warning}`);
-  ok(
+  assert(
     said.some((line) => /^Many tags\.md: tags cut from 50 to 32; left out: t32, .*t49$/.test(line)),
     said.join("\n"),
   );
-  ok(
+  assert(
     said.some((line) => /^Long\.md: title cut at 200 characters; left out: "/.test(line)),
     said.join("\n"),
   );
   const printed = await runCli(["import", folder, "--dry-run"], { env: kb.env });
-  match(printed.stdout, /Many tags\.md: tags cut from 50 to 32/);
+  assertMatch(printed.stdout, /Many tags\.md: tags cut from 50 to 32/);
 });
 
 Deno.test("import: hundreds of notes are staged into one pack, and only they are committed", async () => {
@@ -183,13 +189,13 @@ Deno.test("import: hundreds of notes are staged into one pack, and only they are
     Number(/^count: (\d+)$/m.exec(await git(kb.dir, "count-objects", "-v"))![1]);
   const before = await loose();
   const report = await importJson(kb.env, folder);
-  equal(report.added.length, 300);
-  ok(await loose() - before < 20, "the notes' objects went into a pack, not a loose file each");
+  assertEquals(report.added.length, 300);
+  assert(await loose() - before < 20, "the notes' objects went into a pack, not a loose file each");
   const committed = (await git(kb.dir, "show", "--name-only", "--format=", "HEAD")).split("\n");
-  equal(committed.length, 300);
-  ok(committed.every((path) => path.startsWith("entries/")), committed.join(", "));
-  equal(await git(kb.dir, "diff", "--cached", "--name-only"), "draft.txt");
-  equal(await git(kb.dir, "status", "--porcelain", "--", "entries"), "");
+  assertEquals(committed.length, 300);
+  assert(committed.every((path) => path.startsWith("entries/")), committed.join(", "));
+  assertEquals(await git(kb.dir, "diff", "--cached", "--name-only"), "draft.txt");
+  assertEquals(await git(kb.dir, "status", "--porcelain", "--", "entries"), "");
 });
 
 Deno.test("import: embedded files come along into attachments/; a missing, huge or linked one is named and its embed made text", async () => {
@@ -206,8 +212,8 @@ Deno.test("import: embedded files come along into attachments/; a missing, huge 
   await Deno.writeFile(join(vault, "huge.pdf"), new Uint8Array(10 * 1024 * 1024 + 1));
   await Deno.symlink("/etc/hostname", join(vault, "linked.png"));
   const report = await importJson(kb.env, vault);
-  deepEqual(report.attachments.brought, ["img/key flow.png"]);
-  deepEqual(
+  assertEquals(report.attachments.brought, ["img/key flow.png"]);
+  assertEquals(
     report.attachments.missing.map(({ target, reason }) => `${target}: ${reason}`),
     [
       "gone.png: not found in the folder",
@@ -219,17 +225,27 @@ Deno.test("import: embedded files come along into attachments/; a missing, huge 
   const copy =
     /^!\[key flow\.png\]\(\.\.\/(attachments\/vault-[0-9a-f]{8}\/img\/key%20flow\.png)\)$/m
       .exec(text);
-  ok(copy, text);
-  match(text, /^!\[the flow\]\(\.\.\/attachments\/vault-[0-9a-f]{8}\/img\/key%20flow\.png\)$/m);
-  match(text, /^\[gone\.png: not imported, not found in the folder\] \[huge\.pdf: not imported/m);
-  match(text, /^`!\[\[key flow\.png\]\]` stays code\.$/m);
+  assert(copy, text);
+  assertMatch(
+    text,
+    /^!\[the flow\]\(\.\.\/attachments\/vault-[0-9a-f]{8}\/img\/key%20flow\.png\)$/m,
+  );
+  assertMatch(
+    text,
+    /^\[gone\.png: not imported, not found in the folder\] \[huge\.pdf: not imported/m,
+  );
+  assertMatch(text, /^`!\[\[key flow\.png\]\]` stays code\.$/m);
   const stored = join(kb.dir, decodeURIComponent(copy[1]));
-  deepEqual(await Deno.readFile(stored), png);
-  equal(await git(kb.dir, "status", "--porcelain"), "", "the copy is committed with the entry");
+  assertEquals(await Deno.readFile(stored), png);
+  assertEquals(
+    await git(kb.dir, "status", "--porcelain"),
+    "",
+    "the copy is committed with the entry",
+  );
   const doctor = await runCli(["doctor", "--json"], { env: kb.env });
-  equal(doctor.code, 0, show(doctor));
+  assertEquals(doctor.code, 0, show(doctor));
   const again = await importJson(kb.env, vault);
-  deepEqual([again.added.length, again.updated.length, again.unchanged.length], [0, 0, 1]);
+  assertEquals([again.added.length, again.updated.length, again.unchanged.length], [0, 0, 1]);
 });
 
 Deno.test("import: an attachments/ that is a symbolic link is never written through", async () => {
@@ -240,9 +256,9 @@ Deno.test("import: an attachments/ that is a symbolic link is never written thro
   const vault = join(kb.root, "vault");
   await writeFolder(vault, { "Note.md": "# Note\n\n![[x.png]]\n", "x.png": "png" });
   const result = await runCli(["import", vault], { env: kb.env });
-  equal(result.code, 1, show(result));
-  match(result.stderr, /attachments is a symbolic link, which a save never writes through/);
-  deepEqual([...Deno.readDirSync(outside)], [], "nothing written outside the knowledge base");
+  assertEquals(result.code, 1, show(result));
+  assertMatch(result.stderr, /attachments is a symbolic link, which a save never writes through/);
+  assertEquals([...Deno.readDirSync(outside)], [], "nothing written outside the knowledge base");
 });
 
 Deno.test("import: a folder moved to another path and imported again updates its entries, no duplicates", async () => {
@@ -252,15 +268,15 @@ Deno.test("import: a folder moved to another path and imported again updates its
     "Deploy.md": "# Deploy\n\nSee [[Rotate keys]].\n",
     "Rotate keys.md": "# Rotate keys\n\nEvery quarter.\n",
   });
-  equal((await importJson(kb.env, before)).added.length, 2);
+  assertEquals((await importJson(kb.env, before)).added.length, 2);
   const after = join(kb.root, "Documents", "vault");
   await Deno.mkdir(join(after, ".."));
   await Deno.rename(before, after);
   const again = await importJson(kb.env, after);
-  deepEqual([again.added.length, again.updated.length], [0, 2], JSON.stringify(again));
-  equal((await entryFiles(kb.dir)).size, 2);
+  assertEquals([again.added.length, again.updated.length], [0, 2], JSON.stringify(again));
+  assertEquals((await entryFiles(kb.dir)).size, 2);
   const rerun = await importJson(kb.env, after);
-  deepEqual([rerun.added.length, rerun.updated.length, rerun.unchanged.length], [0, 0, 2]);
+  assertEquals([rerun.added.length, rerun.updated.length, rerun.unchanged.length], [0, 0, 2]);
 });
 
 Deno.test("import: a note whose file name holds a credential is left out, with a rename as the fix", async () => {
@@ -269,6 +285,9 @@ Deno.test("import: a note whose file name holds a credential is left out, with a
   await writeFolder(folder, { "ops/AKIAIOSFODNN7EXAMPLE keys.md": "# Keys\n\nRotate them.\n" });
   const report = await importJson(kb.env, folder);
   const [left] = report.leftOut;
-  equal(left?.path, "ops/AKIAIOSFODNN7EXAMPLE keys.md", JSON.stringify(report));
-  match(left.reason, /holds an AWS access key \(AKIA…MPLE\) in its file name; rename the file/);
+  assertStrictEquals(left?.path, "ops/AKIAIOSFODNN7EXAMPLE keys.md", JSON.stringify(report));
+  assertMatch(
+    left.reason,
+    /holds an AWS access key \(AKIA…MPLE\) in its file name; rename the file/,
+  );
 });

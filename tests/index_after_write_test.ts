@@ -4,8 +4,8 @@
  * `edit`, `rm`, `import` and `sync` commit and push, exit 0, and warn on stderr with the cause
  * and the `git-kb index` that rebuilds it — so nobody retries a save that is done.
  */
-import { match, ok, strictEqual as equal } from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertMatch } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import {
   cacheRootOf,
   cloneRemote,
@@ -28,17 +28,17 @@ async function breakCache(kb: Kb): Promise<string> {
 
 /** Assert a run succeeded, said why the index was not updated and how to rebuild it. */
 function assertWarned(result: RunResult, kb: Kb, root: string): void {
-  equal(result.code, 0, show(result));
+  assertEquals(result.code, 0, show(result));
   const warning = result.stderr.split("\n").find((line) => line.includes("index was not updated"));
-  ok(warning, show(result));
-  ok(warning.includes(root), `the cause is named: ${warning}`);
-  ok(warning.includes(`git-kb index --kb ${kb.dir}`), warning);
-  match(warning, /do not run the command again/);
+  assert(warning, show(result));
+  assert(warning.includes(root), `the cause is named: ${warning}`);
+  assert(warning.includes(`git-kb index --kb ${kb.dir}`), warning);
+  assertMatch(warning, /do not run the command again/);
 }
 
 /** Whether the remote's main is where the local main is. */
 async function assertPushed(kb: Kb): Promise<void> {
-  equal(await git(kb.remote!, "rev-parse", "main"), await git(kb.dir, "rev-parse", "HEAD"));
+  assertEquals(await git(kb.remote!, "rev-parse", "main"), await git(kb.dir, "rev-parse", "HEAD"));
 }
 
 Deno.test("a cache that cannot be written: add, edit and rm commit, push, exit 0 and warn", async () => {
@@ -49,26 +49,26 @@ Deno.test("a cache that cannot be written: add, edit and rm commit, push, exit 0
   const added = await run("add", "--title", "Saved on a full disk", "--type", "note", "--json");
   assertWarned(added, kb, root);
   const { id, index } = JSON.parse(added.stdout);
-  equal(index, null, "no index report when it was not updated");
+  assertEquals(index, null, "no index report when it was not updated");
   await assertPushed(kb);
-  equal(
+  assertEquals(
     await git(kb.dir, "log", "--oneline", "--grep", id),
     await git(kb.dir, "log", "--oneline", "-1"),
   );
 
   const edited = await run("edit", id, "--body", "Changed on a full disk.");
   assertWarned(edited, kb, root);
-  match(edited.stdout, /index not updated/);
+  assertMatch(edited.stdout, /index not updated/);
   await assertPushed(kb);
 
   const removed = await run("rm", id);
   assertWarned(removed, kb, root);
   await assertPushed(kb);
-  equal(await git(kb.dir, "status", "--porcelain"), "");
+  assertEquals(await git(kb.dir, "status", "--porcelain"), "");
 
   await Deno.remove(root);
   const rebuilt = await run("index", "--kb", kb.dir);
-  equal(rebuilt.code, 0, show(rebuilt));
+  assertEquals(rebuilt.code, 0, show(rebuilt));
 });
 
 Deno.test("a cache that cannot be written: import and sync exit 0 and warn", async () => {
@@ -82,12 +82,12 @@ Deno.test("a cache that cannot be written: import and sync exit 0 and warn", asy
 
   const imported = await runCli(["import", notes], { env: kb.env });
   assertWarned(imported, kb, root);
-  match(imported.stdout, /Imported .* 1 added/);
-  equal(await git(kb.dir, "status", "--porcelain"), "");
+  assertMatch(imported.stdout, /Imported .* 1 added/);
+  assertEquals(await git(kb.dir, "status", "--porcelain"), "");
 
   const synced = await runCli(["sync"], { env: kb.env });
   assertWarned(synced, kb, root);
-  match(synced.stdout, /Index not updated/);
+  assertMatch(synced.stdout, /Index not updated/);
   await assertPushed(kb);
-  ok(await git(kb.dir, "ls-files", "entries/kb-0th3r-from-another-machine.md"));
+  assert(await git(kb.dir, "ls-files", "entries/kb-0th3r-from-another-machine.md"));
 });

@@ -3,8 +3,15 @@
  * deleted file, a deleted or corrupt cache) without a manual `git-kb index`, and `index`
  * reports whether it worked incrementally or rebuilt everything.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import {
+  assert,
+  assertEquals,
+  assertMatch,
+  assertNotMatch,
+  assertNotStrictEquals,
+  assertStrictEquals,
+} from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { READ_TRUST_MS, SMALL_KB_TRUST_MS } from "../io/index/store.ts";
 import { makeCold, YEARS_AGO } from "./big_kb.ts";
 import {
@@ -38,7 +45,7 @@ interface Hit {
 }
 
 function hitsOf(result: RunResult): Hit[] {
-  assert.equal(result.code, 0, show(result));
+  assertEquals(result.code, 0, show(result));
   return parseJson<Hit[]>(result);
 }
 
@@ -47,7 +54,7 @@ Deno.test("the index follows the knowledge base without a manual rebuild", async
   const env = kb.env;
   const index = async (...args: string[]) => {
     const result = await runCli(["index", "--json", ...args], { env });
-    assert.equal(result.code, 0, show(result));
+    assertEquals(result.code, 0, show(result));
     return parseJson<IndexReport>(result);
   };
   const search = (...args: string[]) => runCli(["search", "--json", ...args], { env });
@@ -56,7 +63,7 @@ Deno.test("the index follows the knowledge base without a manual rebuild", async
     const path = join(kb.dir, await entryPath(kb.dir, id));
     const text = await Deno.readTextFile(path);
     const changed = text.replace(from, to);
-    assert.notEqual(changed, text);
+    assertNotStrictEquals(changed, text);
     await Deno.writeTextFile(path, changed);
     return { before: text, after: changed };
   };
@@ -70,13 +77,13 @@ Deno.test("the index follows the knowledge base without a manual rebuild", async
 
   await t.step("first index is a full build; the next run finds nothing to do", async () => {
     const first = await index();
-    assert.equal(first.mode, "full");
-    assert.equal(first.docCount, FIXTURE_ENTRIES);
+    assertEquals(first.mode, "full");
+    assertEquals(first.docCount, FIXTURE_ENTRIES);
     const second = await index();
-    assert.equal(second.mode, "fresh");
-    assert.equal(second.docCount, FIXTURE_ENTRIES);
+    assertEquals(second.mode, "fresh");
+    assertEquals(second.docCount, FIXTURE_ENTRIES);
     const text = await runCli(["index"], { env });
-    assert.match(text.stdout, /already up to date/, show(text));
+    assertMatch(text.stdout, /already up to date/, show(text));
   });
 
   await t.step("an editor that saves by rename: search finds the new word at once", async () => {
@@ -88,8 +95,8 @@ Deno.test("the index follows the knowledge base without a manual rebuild", async
     );
     await Deno.rename(`${path}.swp`, path);
     const hits = hitsOf(await search("zebrafish"));
-    assert.deepEqual(hits.map((hit) => hit.id), ["kb-b3m7o"]);
-    assert.equal(hits[0].title, "BM25 for a zebrafish");
+    assertEquals(hits.map((hit) => hit.id), ["kb-b3m7o"]);
+    assertEquals(hits[0].title, "BM25 for a zebrafish");
   });
 
   await t.step(
@@ -97,13 +104,13 @@ Deno.test("the index follows the knowledge base without a manual rebuild", async
     async () => {
       await makeCold(kb, "kb-b3m7o");
       await rewriteTitle("kb-b3m7o", /zebrafish/, "seahorse");
-      assert.deepEqual(hitsOf(await search("seahorse")), [], "inside the trust window");
+      assertEquals(hitsOf(await search("seahorse")), [], "inside the trust window");
       const report = await index();
-      assert.equal(report.mode, "incremental");
-      assert.equal(hitsOf(await search("seahorse"))[0]?.id, "kb-b3m7o");
+      assertEquals(report.mode, "incremental");
+      assertStrictEquals(hitsOf(await search("seahorse"))[0]?.id, "kb-b3m7o");
       await rewriteTitle("kb-b3m7o", /seahorse/, "quokka");
       await ageVerification();
-      assert.equal(hitsOf(await search("quokka"))[0]?.id, "kb-b3m7o");
+      assertStrictEquals(hitsOf(await search("quokka"))[0]?.id, "kb-b3m7o");
     },
   );
 
@@ -118,16 +125,16 @@ Deno.test("the index follows the knowledge base without a manual rebuild", async
       };
       const context = async () => {
         const result = await runCli(["context", "how does the ocelot lantern work"], { env });
-        assert.equal(result.code, 0, show(result));
+        assertEquals(result.code, 0, show(result));
         return result.stdout;
       };
       await makeCold(kb, "kb-b3m7o");
       const { before } = await rewriteTitle("kb-b3m7o", /^title: .*$/m, "title: Ocelot lantern");
       await age(READ_TRUST_MS + 1_000);
-      assert.doesNotMatch(await context(), /kb-b3m7o/, "inside the hooks' window");
+      assertNotMatch(await context(), /kb-b3m7o/, "inside the hooks' window");
       // The sample's 45 files are few enough to be checked a minute apart.
       await age(SMALL_KB_TRUST_MS + 1_000);
-      assert.match(await context(), /kb-b3m7o Ocelot lantern/);
+      assertMatch(await context(), /kb-b3m7o Ocelot lantern/);
       await Deno.writeTextFile(join(kb.dir, await entryPath(kb.dir, "kb-b3m7o")), before);
       await index();
     },
@@ -139,11 +146,11 @@ Deno.test("the index follows the knowledge base without a manual rebuild", async
       /^title: Semantic versioning$/m,
       "title: Platypus versioning",
     );
-    assert.equal(after.length, before.length);
+    assertEquals(after.length, before.length);
     await ageVerification();
     const hits = hitsOf(await search("platypus"));
-    assert.deepEqual(hits.map((hit) => hit.id), ["kb-o2x9c"]);
-    assert.deepEqual(hitsOf(await search("semantic")).filter((hit) => hit.id === "kb-o2x9c"), []);
+    assertEquals(hits.map((hit) => hit.id), ["kb-o2x9c"]);
+    assertEquals(hitsOf(await search("semantic")).filter((hit) => hit.id === "kb-o2x9c"), []);
   });
 
   await t.step(
@@ -155,21 +162,21 @@ Deno.test("the index follows the knowledge base without a manual rebuild", async
         "title: Exponential backoff with a capybara",
       );
       const incremental = await index();
-      assert.equal(incremental.mode, "incremental");
-      assert.deepEqual(
+      assertEquals(incremental.mode, "incremental");
+      assertEquals(
         [incremental.added, incremental.changed, incremental.removed],
         [0, 1, 0],
       );
-      assert.equal((await index()).mode, "fresh");
+      assertEquals((await index()).mode, "fresh");
       const full = await index("--full");
-      assert.equal(full.mode, "full");
-      assert.equal(full.docCount, FIXTURE_ENTRIES);
+      assertEquals(full.mode, "full");
+      assertEquals(full.docCount, FIXTURE_ENTRIES);
       await rewriteTitle("kb-z4h8p", /capybara/, "wombat");
       const text = await runCli(["index"], { env });
-      assert.match(text.stdout, /incremental: 0 added, 1 changed, 0 removed/, show(text));
+      assertMatch(text.stdout, /incremental: 0 added, 1 changed, 0 removed/, show(text));
       const fullText = await runCli(["index", "--full"], { env });
-      assert.match(fullText.stdout, /\bfull\b/, show(fullText));
-      assert.equal(hitsOf(await search("wombat"))[0]?.id, "kb-z4h8p");
+      assertMatch(fullText.stdout, /\bfull\b/, show(fullText));
+      assertStrictEquals(hitsOf(await search("wombat"))[0]?.id, "kb-z4h8p");
     },
   );
 
@@ -181,13 +188,13 @@ Deno.test("the index follows the knowledge base without a manual rebuild", async
       "Narwhal migration patterns",
       "Arrived by git pull.\n",
     );
-    assert.deepEqual(hitsOf(await search("narwhal")), []);
+    assertEquals(hitsOf(await search("narwhal")), []);
     await git(kb.dir, "pull", "--quiet", "--ff-only");
     const hits = hitsOf(await search("narwhal"));
-    assert.deepEqual(hits.map((hit) => hit.id), ["kb-pu11d"]);
+    assertEquals(hits.map((hit) => hit.id), ["kb-pu11d"]);
     const get = await runCli(["get", "kb-pu11d"], { env });
-    assert.equal(get.code, 0, show(get));
-    assert.match(get.stdout, /Arrived by git pull/);
+    assertEquals(get.code, 0, show(get));
+    assertMatch(get.stdout, /Arrived by git pull/);
   });
 
   await t.step("an entry changed by git pull is re-read", async () => {
@@ -201,31 +208,31 @@ Deno.test("the index follows the knowledge base without a manual rebuild", async
     await git(other, "commit", "--quiet", "-am", "retitle kb-i8r2n");
     await git(other, "push", "--quiet", "origin", "HEAD:main");
     await git(kb.dir, "pull", "--quiet", "--ff-only");
-    assert.equal(hitsOf(await search("axolotl"))[0]?.id, "kb-i8r2n");
+    assertStrictEquals(hitsOf(await search("axolotl"))[0]?.id, "kb-i8r2n");
   });
 
   await t.step("a deleted file disappears from search and get", async () => {
     const path = await entryPath(kb.dir, "kb-j7t0e");
     const title = "Stripe API docs on idempotent requests";
-    assert.ok(hitsOf(await search(title)).some((hit) => hit.id === "kb-j7t0e"));
+    assert(hitsOf(await search(title)).some((hit) => hit.id === "kb-j7t0e"));
     await Deno.remove(join(kb.dir, path));
-    assert.ok(!hitsOf(await search(title)).some((hit) => hit.id === "kb-j7t0e"));
+    assert(!hitsOf(await search(title)).some((hit) => hit.id === "kb-j7t0e"));
     const get = await runCli(["get", "kb-j7t0e"], { env });
-    assert.equal(get.code, 1, show(get));
-    assert.match(get.stderr, /kb-j7t0e/);
+    assertEquals(get.code, 1, show(get));
+    assertMatch(get.stderr, /kb-j7t0e/);
     const report = await index();
-    assert.equal(report.docCount, FIXTURE_ENTRIES + 1 - 1);
+    assertEquals(report.docCount, FIXTURE_ENTRIES + 1 - 1);
   });
 
   await t.step("a deleted or corrupt cache is rebuilt", async () => {
     const { indexDir } = await index();
     await Deno.writeTextFile(join(indexDir, "manifest.json"), '{"version": 1, "half');
-    assert.equal(hitsOf(await search("quokka"))[0]?.id, "kb-b3m7o");
+    assertStrictEquals(hitsOf(await search("quokka"))[0]?.id, "kb-b3m7o");
     await Deno.remove(join(kb.tmp, "git-kb"), { recursive: true });
-    assert.equal(hitsOf(await search("narwhal"))[0]?.id, "kb-pu11d");
+    assertStrictEquals(hitsOf(await search("narwhal"))[0]?.id, "kb-pu11d");
     const report = await index();
-    assert.equal(report.mode, "fresh");
-    assert.equal(report.docCount, FIXTURE_ENTRIES);
+    assertEquals(report.mode, "fresh");
+    assertEquals(report.docCount, FIXTURE_ENTRIES);
   });
 });
 
@@ -234,7 +241,7 @@ Deno.test("the prompt hook sees at once an in-place edit of an entry being worke
   const env = kb.env;
   const context = async (prompt: string) => {
     const result = await runCli(["context", prompt], { env });
-    assert.equal(result.code, 0, show(result));
+    assertEquals(result.code, 0, show(result));
     return result.stdout;
   };
   const entriesDir = join(kb.dir, "entries");
@@ -251,30 +258,30 @@ Deno.test("the prompt hook sees at once an in-place edit of an entry being worke
     entryText({ id: "kb-sub01", title: "Nested entry", body: "x\n" }),
   );
   const indexed = await runCli(["index"], { env });
-  assert.equal(indexed.code, 0, show(indexed));
+  assertEquals(indexed.code, 0, show(indexed));
   const entriesMtime = (await Deno.stat(entriesDir)).mtime;
-  assert.doesNotMatch(await context("how does the ocelot lantern work"), /kb-b3m7o/);
+  assertNotMatch(await context("how does the ocelot lantern work"), /kb-b3m7o/);
 
   // In place, as VS Code or nano save: the folder's mtime does not move.
   const text = await Deno.readTextFile(worked);
   await Deno.writeTextFile(worked, text.replace(/^title: .*$/m, "title: Ocelot lantern"));
-  assert.match(await context("how does the ocelot lantern work"), /kb-b3m7o Ocelot lantern/);
+  assertMatch(await context("how does the ocelot lantern work"), /kb-b3m7o Ocelot lantern/);
 
   const rule = await Deno.readTextFile(kernel);
   await Deno.writeTextFile(kernel, rule.replace("The diff already shows", "Never quote a wombat;"));
   // A hand edit of a kernel rule waits for acceptance: the hook stops inlining it at once (it is
   // then an entry like any other, which a prompt may point at)...
   const commit = "write the commit message for this change";
-  assert.doesNotMatch(await context(commit), /### kb-c0mw8|wombat/);
+  assertNotMatch(await context(commit), /### kb-c0mw8|wombat/);
   // ...and once accepted as it now reads, inlines the new text.
   await acceptKernel(kb.config, await kernelRulesOf(kb.dir));
-  assert.match(await context(commit), /Never quote a wombat/);
+  assertMatch(await context(commit), /Never quote a wombat/);
 
   // A new file in a sub-folder moves that folder's mtime only.
   await Deno.writeTextFile(
     join(entriesDir, "ops", "kb-sub02-capybara.md"),
     entryText({ id: "kb-sub02", title: "Capybara lantern rotation", body: "y\n" }),
   );
-  assert.deepEqual((await Deno.stat(entriesDir)).mtime, entriesMtime);
-  assert.match(await context("how do I do the capybara lantern rotation"), /kb-sub02/);
+  assertEquals((await Deno.stat(entriesDir)).mtime, entriesMtime);
+  assertMatch(await context("how do I do the capybara lantern rotation"), /kb-sub02/);
 });

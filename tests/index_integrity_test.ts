@@ -4,8 +4,14 @@
  * outside the knowledge base; two files with one id are an error everywhere; `get` says why an
  * id is not served; a lock left by a killed hook costs later hooks at most a short wait.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import {
+  assert,
+  assertEquals,
+  assertMatch,
+  assertNotMatch,
+  assertNotStrictEquals,
+} from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { bytesChecksum } from "../core/hash.ts";
 import { INDEX_VERSION } from "../core/index/format.ts";
 import { shellQuote } from "../core/shell/quote.ts";
@@ -52,14 +58,14 @@ interface IndexReport {
 
 async function indexed(kb: Kb, ...args: string[]): Promise<IndexReport> {
   const result = await runCli(["index", "--json", ...args], { env: kb.env });
-  assert.equal(result.code, 0, show(result));
+  assertEquals(result.code, 0, show(result));
   return parseJson<IndexReport>(result);
 }
 
 /** Run the prompt hook against `kb`; returns its additionalContext ("" when silent). */
 async function prompt(kb: Kb, env: Record<string, string> = {}): Promise<string> {
   const result = await runHook(promptPayload(), { env: { ...kb.env, ...env } });
-  assert.equal(result.code, 0, show(result));
+  assertEquals(result.code, 0, show(result));
   return result.stdout ? JSON.parse(result.stdout).hookSpecificOutput.additionalContext : "";
 }
 
@@ -86,7 +92,7 @@ async function withTmpdir<T>(tmp: string, action: () => Promise<T>): Promise<T> 
 }
 
 function assertNoTypeError(result: RunResult): void {
-  assert.doesNotMatch(result.stderr, /TypeError|Cannot read properties|^\s+at /m, show(result));
+  assertNotMatch(result.stderr, /TypeError|Cannot read properties|^\s+at /m, show(result));
 }
 
 Deno.test("a damaged index is noticed and rebuilt, never a TypeError", async (t) => {
@@ -95,39 +101,39 @@ Deno.test("a damaged index is noticed and rebuilt, never a TypeError", async (t)
   await t.step("an empty ids.json: get still serves the entry, index rebuilds", async () => {
     await Deno.writeTextFile(join(indexDir, "ids.json"), "");
     const got = await runCli(["get", ROTATE], { env: kb.env });
-    assert.equal(got.code, 0, show(got));
-    assert.match(got.stdout, /^id: kb-7q2mx$/m);
+    assertEquals(got.code, 0, show(got));
+    assertMatch(got.stdout, /^id: kb-7q2mx$/m);
     await Deno.writeTextFile(join(indexDir, "ids.json"), "[]");
     const text = await runCli(["index"], { env: kb.env });
-    assert.doesNotMatch(text.stdout, /already up to date/, show(text));
-    assert.match(text.stdout, /damaged \(ids\.json/, show(text));
-    assert.equal((await indexed(kb)).docCount, FIXTURE_ENTRIES);
+    assertNotMatch(text.stdout, /already up to date/, show(text));
+    assertMatch(text.stdout, /damaged \(ids\.json/, show(text));
+    assertEquals((await indexed(kb)).docCount, FIXTURE_ENTRIES);
   });
   await t.step("a same-size scrambled docs chunk: index finds it by checksum", async () => {
     await scramble(join(indexDir, "docs", "0.txt"));
     const report = await indexed(kb);
-    assert.match(report.damage ?? "", /docs\/0\.txt: its checksum/);
+    assertMatch(report.damage ?? "", /docs\/0\.txt: its checksum/);
     const search = await runCli(["search", "--json", "cloudflare", "token"], { env: kb.env });
-    assert.equal(search.code, 0, show(search));
-    assert.ok(parseJson<{ id: string }[]>(search).some((hit) => hit.id === ROTATE));
+    assertEquals(search.code, 0, show(search));
+    assert(parseJson<{ id: string }[]>(search).some((hit) => hit.id === ROTATE));
   });
   await t.step("a scrambled docs chunk met mid-search: one clear line, then healed", async () => {
     await scramble(join(indexDir, "docs", "0.txt"));
     const first = await runCli(["search", "cloudflare", "token"], { env: kb.env });
     assertNoTypeError(first);
-    if (first.code !== 0) assert.match(first.stderr, /the index is damaged \(docs\/0\.txt/);
+    if (first.code !== 0) assertMatch(first.stderr, /the index is damaged \(docs\/0\.txt/);
     const again = await runCli(["search", "--json", "cloudflare", "token"], { env: kb.env });
-    assert.equal(again.code, 0, show(again));
-    assert.ok(parseJson<{ id: string }[]>(again).some((hit) => hit.id === ROTATE));
+    assertEquals(again.code, 0, show(again));
+    assert(parseJson<{ id: string }[]>(again).some((hit) => hit.id === ROTATE));
   });
   await t.step("a cut meta.bin or shard: the hook fails open once, then answers", async () => {
     for (const [names, named] of [[["meta.bin"], /meta\.bin/], [SHARDS, /shard\//]] as const) {
       for (const name of names) await Deno.writeFile(join(indexDir, name), new Uint8Array(3));
-      assert.equal(await prompt(kb, { KB_HOOK_DEBUG: "1" }), "", "fails open");
+      assertEquals(await prompt(kb, { KB_HOOK_DEBUG: "1" }), "", "fails open");
       const log = await Deno.readTextFile(join(indexDir, "..", "debug.jsonl"));
       const damaged = log.split("\n").filter((line) => line.includes("the index is damaged"));
-      assert.ok(damaged.some((line) => named.test(line)), log);
-      assert.match(await prompt(kb), /kb-7q2mx/, `${names}: the next prompt is answered`);
+      assert(damaged.some((line) => named.test(line)), log);
+      assertMatch(await prompt(kb), /kb-7q2mx/, `${names}: the next prompt is answered`);
     }
   });
 });
@@ -149,9 +155,9 @@ Deno.test("a manifest that is /dev/zero, a FIFO or huge is refused at once and r
     await make();
     const started = performance.now();
     const result = await runCli(["get", ROTATE], { env: kb.env });
-    assert.equal(result.code, 0, show(result));
-    assert.ok(performance.now() - started < 20_000, "bounded: no hang, no 10 GB read");
-    assert.ok((await Deno.lstat(manifest)).isFile, "rebuilt as a regular file");
+    assertEquals(result.code, 0, show(result));
+    assert(performance.now() - started < 20_000, "bounded: no hang, no 10 GB read");
+    assert((await Deno.lstat(manifest)).isFile, "rebuilt as a regular file");
   }
 });
 
@@ -171,11 +177,11 @@ Deno.test("a path from the cache never leads outside entries/", async () => {
   await forge(indexDir, "docs/0.txt", lines.join("\n"));
   for (const args of [["get", id], ["search", "--json", record.title]]) {
     const result = await runCli(args, { env: kb.env });
-    assert.doesNotMatch(result.stdout + result.stderr, /PRIVATE KEY/, show(result));
+    assertNotMatch(result.stdout + result.stderr, /PRIVATE KEY/, show(result));
   }
   const got = await runCli(["get", id], { env: kb.env });
-  assert.equal(got.code, 0, show(got));
-  assert.match(got.stdout, new RegExp(`^id: ${id}$`, "m"), "rebuilt, the real entry served");
+  assertEquals(got.code, 0, show(got));
+  assertMatch(got.stdout, new RegExp(`^id: ${id}$`, "m"), "rebuilt, the real entry served");
 });
 
 Deno.test("a forged kernel rule is checked against the entry files and dropped", async () => {
@@ -189,11 +195,11 @@ Deno.test("a forged kernel rule is checked against the entry files and dropped",
   manifest.verifiedAt = 0;
   await Deno.writeTextFile(manifestPath, JSON.stringify(manifest));
   const context = await prompt(kb);
-  assert.doesNotMatch(context, /FORGED/);
-  assert.match(context, /kb-7q2mx/);
+  assertNotMatch(context, /FORGED/);
+  assertMatch(context, /kb-7q2mx/);
   const rules = JSON.parse(await Deno.readTextFile(manifestPath)).kernel;
-  assert.ok(rules.every((rule: { body: string }) => !rule.body.includes("FORGED")));
-  assert.equal(rules.length, manifest.kernel.length - 1);
+  assert(rules.every((rule: { body: string }) => !rule.body.includes("FORGED")));
+  assertEquals(rules.length, manifest.kernel.length - 1);
 });
 
 Deno.test("two files with one id: neither served, both named, the survivor returns", async (t) => {
@@ -205,33 +211,33 @@ Deno.test("two files with one id: neither served, both named, the survivor retur
   const text = entryText({ id: ROTATE, title: "Shadow cloudflare token", body: "Fake.\n" });
   await Deno.writeTextFile(join(kb.dir, shadow), text);
   const report = await indexed(kb);
-  assert.equal(report.mode, "incremental");
+  assertEquals(report.mode, "incremental");
   const listed = report.invalid.filter((item) => item.message.includes(ROTATE));
-  assert.deepEqual(listed.map((item) => item.path).sort(), [shadow, real].sort());
+  assertEquals(listed.map((item) => item.path).sort(), [shadow, real].sort());
   for (const item of listed) {
-    assert.ok(item.message.includes(shadow) && item.message.includes(real));
+    assert(item.message.includes(shadow) && item.message.includes(real));
   }
   const got = await runCli(["get", ROTATE], { env: kb.env });
-  assert.equal(got.code, 1, show(got));
-  assert.equal(got.stdout, "");
-  assert.match(got.stderr, /is used by 2 files/);
-  assert.ok(got.stderr.includes(shadow) && got.stderr.includes(real), got.stderr);
+  assertEquals(got.code, 1, show(got));
+  assertEquals(got.stdout, "");
+  assertMatch(got.stderr, /is used by 2 files/);
+  assert(got.stderr.includes(shadow) && got.stderr.includes(real), got.stderr);
   const search = await runCli(["search", "--json", "cloudflare", "token"], { env: kb.env });
-  assert.ok(!parseJson<{ id: string }[]>(search).some((hit) => hit.id === ROTATE));
-  assert.doesNotMatch(await prompt(kb), /kb-7q2mx/);
+  assert(!parseJson<{ id: string }[]>(search).some((hit) => hit.id === ROTATE));
+  assertNotMatch(await prompt(kb), /kb-7q2mx/);
   const findings = await withTmpdir(kb.tmp, () => indexFindings(kb.dir));
-  assert.ok(
+  assert(
     findings.some((item) => item.level === "error" && item.message.includes(shadow)),
     JSON.stringify(findings),
   );
   const full = await indexed(kb, "--full");
-  assert.equal(full.invalid.filter((item) => item.message.includes(ROTATE)).length, 2);
+  assertEquals(full.invalid.filter((item) => item.message.includes(ROTATE)).length, 2);
 
   await Deno.remove(join(kb.dir, shadow));
   const after = await runCli(["get", ROTATE], { env: kb.env });
-  assert.equal(after.code, 0, show(after));
-  assert.match(after.stdout, /^title: Rotate a leaked npm or Cloudflare token$/m);
-  assert.match(await prompt(kb), /kb-7q2mx/);
+  assertEquals(after.code, 0, show(after));
+  assertMatch(after.stdout, /^title: Rotate a leaked npm or Cloudflare token$/m);
+  assertMatch(await prompt(kb), /kb-7q2mx/);
 });
 
 Deno.test("get says why an id is not served: left out, in conflict, or no entry", async () => {
@@ -241,8 +247,8 @@ Deno.test("get says why an id is not served: left out, in conflict, or no entry"
   const original = await Deno.readTextFile(file);
   await Deno.writeTextFile(file, original.replace(/^type: .*$/m, "type: [broken"));
   const left = await runCli(["get", ROTATE], { env: kb.env });
-  assert.equal(left.code, 1, show(left));
-  assert.match(left.stderr, new RegExp(`${path.replace(".", "\\.")} was left out of the index`));
+  assertEquals(left.code, 1, show(left));
+  assertMatch(left.stderr, new RegExp(`${path.replace(".", "\\.")} was left out of the index`));
   await Deno.writeTextFile(file, original);
 
   const other = join(kb.root, "other");
@@ -256,12 +262,12 @@ Deno.test("get says why an id is not served: left out, in conflict, or no entry"
   await new Deno.Command("git", { args: ["-C", kb.dir, "rebase", "origin/main"], env: kb.env })
     .output();
   const conflicted = await runCli(["get", ROTATE], { env: kb.env });
-  assert.equal(conflicted.code, 1, show(conflicted));
-  assert.match(conflicted.stderr, /is in conflict .*: finish the rebase or merge/);
-  assert.ok(conflicted.stderr.includes(`${kb.dir} rebase --continue`), conflicted.stderr);
+  assertEquals(conflicted.code, 1, show(conflicted));
+  assertMatch(conflicted.stderr, /is in conflict .*: finish the rebase or merge/);
+  assert(conflicted.stderr.includes(`${kb.dir} rebase --continue`), conflicted.stderr);
 
   const none = await runCli(["get", "kb-nnnnn"], { env: kb.env });
-  assert.match(none.stderr, /no entry kb-nnnnn/);
+  assertMatch(none.stderr, /no entry kb-nnnnn/);
 });
 
 Deno.test("index prints one line for files left out; --verbose names them", async () => {
@@ -272,13 +278,13 @@ Deno.test("index prints one line for files left out; --verbose names them", asyn
   }
   const plain = await runCli(["index"], { env: kb.env });
   const doctor = `git-kb doctor --kb ${shellQuote(kb.dir)}`;
-  assert.ok(plain.stdout.includes(`\n3 files left out: run ${doctor}\n`), show(plain));
-  assert.doesNotMatch(plain.stdout, /bad-a/);
+  assert(plain.stdout.includes(`\n3 files left out: run ${doctor}\n`), show(plain));
+  assertNotMatch(plain.stdout, /bad-a/);
   const verbose = await runCli(["index", "--verbose"], { env: kb.env });
   for (const name of ["bad-a", "bad-b", "bad-c"]) {
-    assert.ok(verbose.stdout.includes(`entries/${name}.md`), show(verbose));
+    assert(verbose.stdout.includes(`entries/${name}.md`), show(verbose));
   }
-  assert.equal((await indexed(kb)).invalid.length, 3);
+  assertEquals((await indexed(kb)).invalid.length, 3);
 });
 
 Deno.test("a file the index leaves out is not counted as added, incrementally or in full", async () => {
@@ -287,12 +293,12 @@ Deno.test("a file the index leaves out is not counted as added, incrementally or
   await Deno.writeTextFile(join(kb.dir, "entries", "bad.md"), "no frontmatter\n");
   type Report = { mode: string; added: number; docCount: number; invalid: unknown[] };
   const incremental = parseJson<Report>(await runCli(["index", "--json"], { env: kb.env }));
-  assert.deepEqual(
+  assertEquals(
     [incremental.mode, incremental.added, incremental.invalid.length],
     ["incremental", 0, 1],
   );
   const full = parseJson<Report>(await runCli(["index", "--full", "--json"], { env: kb.env }));
-  assert.deepEqual([full.mode, full.added, full.invalid.length], ["full", full.docCount, 1]);
+  assertEquals([full.mode, full.added, full.invalid.length], ["full", full.docCount, 1]);
 });
 
 Deno.test("a build that fails midway leaves no staging folder; a killed build's is swept", async () => {
@@ -317,10 +323,10 @@ Deno.test("a build that fails midway leaves no staging folder; a killed build's 
     stdout: "piped",
     stderr: "piped",
   }).output();
-  assert.notEqual(failed.code, 0, "the write limit made the build fail");
+  assertNotStrictEquals(failed.code, 0, "the write limit made the build fail");
   const left = [...Deno.readDirSync(cache)].map((item) => item.name);
-  assert.deepEqual(left.filter((name) => /^index\./.test(name) && name !== "index.lock"), []);
-  assert.equal((await indexed(kb)).docCount, FIXTURE_ENTRIES);
+  assertEquals(left.filter((name) => /^index\./.test(name) && name !== "index.lock"), []);
+  assertEquals((await indexed(kb)).docCount, FIXTURE_ENTRIES);
 });
 
 Deno.test("a lock left by a killed hook: hooks wait briefly, the dead owner's lock is broken", async () => {
@@ -333,9 +339,9 @@ Deno.test("a lock left by a killed hook: hooks wait briefly, the dead owner's lo
   await Deno.utime(lock, new Date(Date.now() - 5_000), new Date(Date.now() - 5_000));
   await Deno.writeTextFile(extra, "not an entry\n");
   let started = performance.now();
-  assert.match(await prompt(kb), /kb-7q2mx/);
-  assert.ok(performance.now() - started < 8_000, "the dead owner's lock was broken at once");
-  assert.equal((await indexed(kb)).invalid.length, 1, "the hook took the change in");
+  assertMatch(await prompt(kb), /kb-7q2mx/);
+  assert(performance.now() - started < 8_000, "the dead owner's lock was broken at once");
+  assertEquals((await indexed(kb)).invalid.length, 1, "the hook took the change in");
 
   // A live owner (this process) holding the lock: the hook answers from the index it has.
   await Deno.writeTextFile(lock, `${Deno.pid}\n`);
@@ -343,12 +349,12 @@ Deno.test("a lock left by a killed hook: hooks wait briefly, the dead owner's lo
   await held.lock(true);
   await Deno.remove(extra);
   started = performance.now();
-  assert.match(await prompt(kb), /kb-7q2mx/, "answered from the index at hand");
-  assert.ok(performance.now() - started < 8_000, "a live lock is waited for briefly");
-  assert.ok(await Deno.lstat(lock).then(() => true), "a live lock is not broken");
+  assertMatch(await prompt(kb), /kb-7q2mx/, "answered from the index at hand");
+  assert(performance.now() - started < 8_000, "a live lock is waited for briefly");
+  assert(await Deno.lstat(lock).then(() => true), "a live lock is not broken");
   await held.unlock();
   await Deno.remove(lock);
-  assert.equal((await indexed(kb)).invalid.length, 0, "a command then takes the change in");
+  assertEquals((await indexed(kb)).invalid.length, 0, "a command then takes the change in");
 });
 
 Deno.test("an entry whose body holds an unresolved merge conflict is not served; get says it is in conflict", async () => {
@@ -365,29 +371,29 @@ Deno.test("an entry whose body holds an unresolved merge conflict is not served;
   await git(kb.dir, "checkout", "--quiet", "main");
   await commitBody("Our closing line.");
   await git(kb.dir, "merge", "other").catch(() => undefined);
-  assert.match(await Deno.readTextFile(file), /^<{7} HEAD$/m, "the merge left markers");
+  assertMatch(await Deno.readTextFile(file), /^<{7} HEAD$/m, "the merge left markers");
   const got = await runCli(["get", "kb-7q2mx"], { env: kb.env });
-  assert.equal(got.code, 1, show(got));
-  assert.match(got.stderr, /in conflict/, show(got));
-  assert.doesNotMatch(got.stdout, /<{7}/);
+  assertEquals(got.code, 1, show(got));
+  assertMatch(got.stderr, /in conflict/, show(got));
+  assertNotMatch(got.stdout, /<{7}/);
   const searched = await runCli(["search", "rotate", "--json"], { env: kb.env });
   const ids = parseJson<{ id: string }[]>(searched).map((hit) => hit.id);
-  assert.ok(!ids.includes("kb-7q2mx"), ids.join(" "));
+  assert(!ids.includes("kb-7q2mx"), ids.join(" "));
 });
 
 Deno.test("spec/index-format.md names the version, every file and every manifest field written", async () => {
   await using kb = await makeKb();
   const { indexDir } = await indexed(kb);
   const spec = await Deno.readTextFile(join(ROOT, "spec", "index-format.md"));
-  assert.ok(spec.includes(`(${INDEX_VERSION} at this writing)`), "the version the spec describes");
+  assert(spec.includes(`(${INDEX_VERSION} at this writing)`), "the version the spec describes");
   const manifest = JSON.parse(await Deno.readTextFile(join(indexDir, "manifest.json")));
   const names = Object.keys(manifest.sums).map((name) =>
     name.replace(/^(shard|docs)\/\d+/, "$1/<n>").replace(/-\d+\.bin$/, "-<k>.bin")
   );
   for (const name of new Set(["manifest.json", ...names])) {
-    assert.ok(spec.includes(`| \`${name}\``), `the files table lists ${name}`);
+    assert(spec.includes(`| \`${name}\``), `the files table lists ${name}`);
   }
   for (const field of Object.keys(manifest)) {
-    assert.ok(spec.includes(`| \`${field}\``), `the manifest table lists ${field}`);
+    assert(spec.includes(`| \`${field}\``), `the manifest table lists ${field}`);
   }
 });

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertMatch, assertNotMatch } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { shellQuote } from "../core/shell/quote.ts";
 import { runProcess } from "../io/process.ts";
 import {
@@ -38,31 +38,31 @@ Deno.test("init refuses to point the config away from another knowledge base unl
     "a new folder: exit 2, both paths and the entry count named, nothing made",
     async () => {
       const result = await runCli(["init", typo], { env });
-      assert.equal(result.code, 2, show(result));
+      assertEquals(result.code, 2, show(result));
       for (
         const text of [configFile, configured.dir, typo, `${FIXTURE_ENTRIES} entries`, "--force"]
       ) {
-        assert.ok(result.stderr.includes(text), `names ${text}\n${show(result)}`);
+        assert(result.stderr.includes(text), `names ${text}\n${show(result)}`);
       }
-      assert.equal(await exists(join(sandbox.root, "typo")), false, "no folder created");
-      assert.equal(await Deno.readTextFile(configFile), config, "the config is untouched");
+      assertEquals(await exists(join(sandbox.root, "typo")), false, "no folder created");
+      assertEquals(await Deno.readTextFile(configFile), config, "the config is untouched");
     },
   );
 
   await t.step("the configured knowledge base itself is adopted as before", async () => {
     const result = await runCli(["init", configured.dir, "--json"], { env });
-    assert.equal(result.code, 0, show(result));
-    assert.equal(parseJson<{ mode: string }>(result).mode, "existing");
+    assertEquals(result.code, 0, show(result));
+    assertEquals(parseJson<{ mode: string }>(result).mode, "existing");
   });
 
   await t.step("with --force: created, the config repointed, the old one named", async () => {
     const result = await runCli(["init", typo, "--force"], { env });
-    assert.equal(result.code, 0, show(result));
-    assert.ok(
+    assertEquals(result.code, 0, show(result));
+    assert(
       result.stdout.includes(`The config named ${configured.dir} (${FIXTURE_ENTRIES} entries)`),
       show(result),
     );
-    assert.deepEqual(JSON.parse(await Deno.readTextFile(configFile)), {
+    assertEquals(JSON.parse(await Deno.readTextFile(configFile)), {
       kbs: [{ name: "path", dir: typo }],
       default: "path",
     });
@@ -73,9 +73,9 @@ Deno.test("init refuses to point the config away from another knowledge base unl
     await Deno.writeTextFile(configFile, JSON.stringify({ kbDir: gone }));
     const fresh = join(sandbox.root, "fresh");
     const result = await runCli(["init", fresh], { env });
-    assert.equal(result.code, 0, show(result));
-    assert.match(result.stdout, /holds no knowledge base/);
-    assert.deepEqual(JSON.parse(await Deno.readTextFile(configFile)), {
+    assertEquals(result.code, 0, show(result));
+    assertMatch(result.stdout, /holds no knowledge base/);
+    assertEquals(JSON.parse(await Deno.readTextFile(configFile)), {
       kbs: [{ name: "fresh", dir: fresh }],
       default: "fresh",
     });
@@ -92,17 +92,17 @@ Deno.test("init names the markdown files outside entries/ that git-kb does not r
   await git(kb.dir, "commit", "--quiet", "-m", "notes");
   const env = sandboxEnv(sandbox);
   const text = await runCli(["init", kb.dir], { env });
-  assert.equal(text.code, 0, show(text));
-  assert.match(text.stdout, /2 markdown files outside entries\/ are not read by git-kb/);
-  assert.match(
+  assertEquals(text.code, 0, show(text));
+  assertMatch(text.stdout, /2 markdown files outside entries\/ are not read by git-kb/);
+  assertMatch(
     text.stdout,
     /move them into entries\/, or bring a folder of notes in with git-kb import/,
   );
-  assert.match(text.stdout, /ideas\.md/);
-  assert.match(text.stdout, /notes\/meeting\.md/);
-  assert.doesNotMatch(text.stdout, /README\.md/);
+  assertMatch(text.stdout, /ideas\.md/);
+  assertMatch(text.stdout, /notes\/meeting\.md/);
+  assertNotMatch(text.stdout, /README\.md/);
   const json = await runCli(["init", kb.dir, "--json"], { env });
-  assert.deepEqual(parseJson<{ notRead: string[] }>(json).notRead.sort(), [
+  assertEquals(parseJson<{ notRead: string[] }>(json).notRead.sort(), [
     "ideas.md",
     "notes/meeting.md",
   ]);
@@ -117,55 +117,55 @@ Deno.test("a second remote cloned without --name: exit 2 names the configured on
     await git(sandbox.root, "init", "--quiet", "--bare", remote);
   }
   const first = await runCli(["init", personal], { env });
-  assert.equal(first.code, 0, show(first));
+  assertEquals(first.code, 0, show(first));
 
   const second = await runCli(["init", team], { env });
-  assert.equal(second.code, 2, show(second));
-  assert.match(second.stderr, /already holds the knowledge base "\w+" the config names/);
+  assertEquals(second.code, 2, show(second));
+  assertMatch(second.stderr, /already holds the knowledge base "\w+" the config names/);
   const suggested = second.stderr.match(/run (git-kb init .*--name \S+)/)?.[1];
-  assert.equal(suggested, `git-kb init ${team} --name team`, show(second));
+  assertEquals(suggested, `git-kb init ${team} --name team`, show(second));
   const added = await runCli(["init", team, "--name", "team"], { env });
-  assert.equal(added.code, 0, show(added));
+  assertEquals(added.code, 0, show(added));
   const config = JSON.parse(
     await Deno.readTextFile(join(sandbox.config, "git-kb", "config.json")),
   );
-  assert.deepEqual(config.kbs.map((kb: { name: string }) => kb.name).length, 2);
+  assertEquals(config.kbs.map((kb: { name: string }) => kb.name).length, 2);
 });
 
 Deno.test("init with no git identity says so, with the git config line that works pasted; with one it does not", async () => {
   await using sandbox = await makeSandbox();
   const env = sandboxEnv(sandbox);
   const anonymous = await runCli(["init", join(sandbox.root, "mine")], { env });
-  assert.equal(anonymous.code, 0, show(anonymous));
-  assert.match(anonymous.stdout, /! git has no user\.name\/user\.email/);
-  assert.match(anonymous.stdout, /git-kb <git-kb@localhost>/);
+  assertEquals(anonymous.code, 0, show(anonymous));
+  assertMatch(anonymous.stdout, /! git has no user\.name\/user\.email/);
+  assertMatch(anonymous.stdout, /git-kb <git-kb@localhost>/);
   const json = await runCli(["init", join(sandbox.root, "mine"), "--json"], { env });
-  assert.match(parseJson<{ warnings: string[] }>(json).warnings[0], /git config --global/);
+  assertMatch(parseJson<{ warnings: string[] }>(json).warnings[0], /git config --global/);
   const line = anonymous.stdout.match(/in place of these\): (git config .*)$/m)?.[1] ?? "";
   const pasted = await runProcess("sh", ["-c", line], { env: childEnv(env) });
-  assert.equal(pasted.code, 0, `${line}\n${pasted.stderr}`);
+  assertEquals(pasted.code, 0, `${line}\n${pasted.stderr}`);
   const configured = await gitRun(sandbox.home, ["config", "--global", "--get-regexp", "^user"], {
     GIT_CONFIG_GLOBAL: join(sandbox.home, ".gitconfig"),
   });
-  assert.equal(configured.stdout, "user.name Your Name\nuser.email you@example.com\n");
+  assertEquals(configured.stdout, "user.name Your Name\nuser.email you@example.com\n");
 
   await using named = await makeSandbox();
   const withIdentity = await runCli(["init", join(named.root, "mine")], {
     env: { ...sandboxEnv(named), ...IDENTITY },
   });
-  assert.equal(withIdentity.code, 0, show(withIdentity));
-  assert.doesNotMatch(withIdentity.stdout, /user\.name/);
+  assertEquals(withIdentity.code, 0, show(withIdentity));
+  assertNotMatch(withIdentity.stdout, /user\.name/);
 });
 
 Deno.test("the first knowledge base's default folder and name are personal; an earlier kb folder is found again", async () => {
   await using sandbox = await makeSandbox();
   const env = { ...sandboxEnv(sandbox), XDG_DATA_HOME: join(sandbox.root, "data"), ...IDENTITY };
   const created = await runCli(["init", "--json"], { env });
-  assert.equal(created.code, 0, show(created));
+  assertEquals(created.code, 0, show(created));
   const personal = join(sandbox.root, "data", "git-kb", "personal");
-  assert.equal(parseJson<{ kbDir: string }>(created).kbDir, personal);
+  assertEquals(parseJson<{ kbDir: string }>(created).kbDir, personal);
   const configFile = join(sandbox.config, "git-kb", "config.json");
-  assert.deepEqual(JSON.parse(await Deno.readTextFile(configFile)).kbs, [
+  assertEquals(JSON.parse(await Deno.readTextFile(configFile)).kbs, [
     { name: "personal", dir: personal },
   ]);
 
@@ -179,11 +179,11 @@ Deno.test("the first knowledge base's default folder and name are personal; an e
   const remote = join(earlier.root, "remote.git");
   await git(earlier.root, "init", "--quiet", "--bare", remote);
   const first = await runCli(["init", remote, "--dir", earlierDir], { env: earlierEnv });
-  assert.equal(first.code, 0, show(first));
+  assertEquals(first.code, 0, show(first));
   const again = await runCli(["init", remote, "--json"], { env: earlierEnv });
-  assert.equal(again.code, 0, show(again));
+  assertEquals(again.code, 0, show(again));
   const { kbDir, mode } = parseJson<{ kbDir: string; mode: string }>(again);
-  assert.deepEqual([kbDir, mode], [earlierDir, "existing"]);
+  assertEquals([kbDir, mode], [earlierDir, "existing"]);
 });
 
 Deno.test("a command run before any init names the init that starts a new knowledge base, and it works pasted", async () => {
@@ -195,24 +195,24 @@ Deno.test("a command run before any init names the init that starts a new knowle
     ...IDENTITY,
   };
   const before = await runCli(["search", "anything"], { env });
-  assert.equal(before.code, 1, show(before));
+  assertEquals(before.code, 1, show(before));
   const start = before.stderr.match(/`([^`]* init)` to start a new one/)?.[1] ?? "";
   const pasted = await runProcess("sh", ["-c", start], { env: childEnv(env) });
-  assert.equal(pasted.code, 0, `${start}\n${pasted.stderr}`);
+  assertEquals(pasted.code, 0, `${start}\n${pasted.stderr}`);
   const after = await runCli(["search", "anything"], { env });
-  assert.equal(after.code, 0, show(after));
+  assertEquals(after.code, 0, show(after));
 });
 
 Deno.test("init without HOME and without --dir: a usage error (exit 2) that asks for --dir, nothing made", async () => {
   await using sandbox = await makeSandbox();
   const { HOME: _home, ...env } = sandboxEnv(sandbox);
   const result = await runCli(["init"], { env, cwd: sandbox.root });
-  assert.equal(result.code, 2, show(result));
-  assert.match(
+  assertEquals(result.code, 2, show(result));
+  assertMatch(
     result.stderr,
     /^git-kb init: cannot choose a default folder without HOME; pass --dir <path>\nUsage: /,
     show(result),
   );
-  assert.match(result.stderr, /--help for the options/, show(result));
-  assert.equal(await exists(join(sandbox.config, "git-kb", "config.json")), false, show(result));
+  assertMatch(result.stderr, /--help for the options/, show(result));
+  assertEquals(await exists(join(sandbox.config, "git-kb", "config.json")), false, show(result));
 });

@@ -3,27 +3,28 @@
  * side in one process: no test changes that process's environment, which they all share, except
  * through `overrideEnv` in a test run alone in a process of its own (`runAlone`).
  */
-import assert from "node:assert/strict";
-import { join, relative } from "node:path";
+import { assertEquals, assertThrows } from "@std/assert";
+import { join } from "@std/path/posix/join";
+import { relative } from "@std/path/posix/relative";
 import { overrideEnv, ROOT, runAlone } from "./helpers.ts";
 
 Deno.test("overrideEnv refuses to change the environment of the shared test process", () => {
   const home = Deno.env.get("HOME");
-  assert.throws(() => overrideEnv({ HOME: "/elsewhere" }), /runAlone/);
-  assert.equal(Deno.env.get("HOME"), home);
+  assertThrows(() => overrideEnv({ HOME: "/elsewhere" }), Error, "runAlone");
+  assertEquals(Deno.env.get("HOME"), home);
 });
 
 Deno.test("a test run alone changes its own process's environment, not this one's", async (t) => {
   const home = Deno.env.get("HOME");
   if (await runAlone(t)) {
-    assert.equal(Deno.env.get("HOME"), home, "the child's change stayed in the child");
+    assertEquals(Deno.env.get("HOME"), home, "the child's change stayed in the child");
     return;
   }
   {
     using _home = overrideEnv({ HOME: "/elsewhere" });
-    assert.equal(Deno.env.get("HOME"), "/elsewhere");
+    assertEquals(Deno.env.get("HOME"), "/elsewhere");
   }
-  assert.equal(Deno.env.get("HOME"), home, "put back once disposed");
+  assertEquals(Deno.env.get("HOME"), home, "put back once disposed");
 });
 
 /** Every TypeScript file under `dir`, skipping fixtures. */
@@ -43,5 +44,5 @@ Deno.test("no test sets or deletes an environment variable but through overrideE
     path !== join(ROOT, "tests", "helpers.ts") &&
     /Deno\.env\.(set|delete)\(/.test(Deno.readTextFileSync(path))
   ).map((path) => relative(ROOT, path));
-  assert.deepEqual(offenders, []);
+  assertEquals(offenders, []);
 });

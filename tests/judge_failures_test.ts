@@ -2,8 +2,8 @@
  * The judge's failure matrix: every way it can break allows the call (exit 0, nothing on
  * stdout) within the model timeout plus one second, and leaves a debug record saying why.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertMatch, assertNotMatch } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { judgeFlags } from "../app/permissions.ts";
 import { copySampleKb, makeSandbox, type RunResult, STACK_FRAME } from "./helpers.ts";
 import { fakeClaude, judgeRecords, payload, recordedCalls, runJudge } from "./judge_helpers.ts";
@@ -140,17 +140,17 @@ Deno.test("every judge failure allows the call, within the timeout plus one seco
         claude: failure.claude ?? fakeClaude("fail"),
         flags: failure.flags?.(sandbox.tmp),
       });
-      assert.equal(result.code, 0, show(result));
-      assert.equal(result.stdout, "", show(result));
-      assert.doesNotMatch(result.stderr, STACK_FRAME, show(result));
-      assert.ok(result.ms < TIMEOUT_MS + 1_000, `${Math.round(result.ms)} ms`);
-      assert.equal((await recordedCalls(record)).length, failure.called ? 1 : 0, "calls");
+      assertEquals(result.code, 0, show(result));
+      assertEquals(result.stdout, "", show(result));
+      assertNotMatch(result.stderr, STACK_FRAME, show(result));
+      assert(result.ms < TIMEOUT_MS + 1_000, `${Math.round(result.ms)} ms`);
+      assertEquals((await recordedCalls(record)).length, failure.called ? 1 : 0, "calls");
       const added = (await allJudgeRecords(sandbox.tmp)).filter((r) =>
         !before.has(JSON.stringify(r))
       );
-      assert.equal(added.length, 1, JSON.stringify(added));
-      assert.equal(added[0].outcome, failure.outcome ?? "error", JSON.stringify(added[0]));
-      assert.match(String(added[0].reason), failure.reason, JSON.stringify(added[0]));
+      assertEquals(added.length, 1, JSON.stringify(added));
+      assertEquals(added[0].outcome, failure.outcome ?? "error", JSON.stringify(added[0]));
+      assertMatch(String(added[0].reason), failure.reason, JSON.stringify(added[0]));
     });
   }
 });

@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { judgeFlags } from "../app/permissions.ts";
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertNotMatch } from "@std/assert";
 import {
   cacheRootOf,
   copySampleKb,
@@ -152,20 +152,20 @@ export async function judgeKb() {
 
 /** Exit 0, nothing on stdout, no stack trace: the call is allowed. */
 export function assertAllowed(result: RunResult): void {
-  assert.equal(result.code, 0, show(result));
-  assert.equal(result.stdout, "", show(result));
-  assert.doesNotMatch(result.stderr, STACK_FRAME, show(result));
+  assertEquals(result.code, 0, show(result));
+  assertEquals(result.stdout, "", show(result));
+  assertNotMatch(result.stderr, STACK_FRAME, show(result));
 }
 
 /** Exit 0 and exactly the PreToolUse deny JSON on stdout; returns the reason. */
 export function assertDenied(result: RunResult): string {
-  assert.equal(result.code, 0, show(result));
-  assert.equal(result.stderr, "", show(result));
-  assert.ok(result.stdout.endsWith("\n") && !result.stdout.trim().includes("\n"), show(result));
+  assertEquals(result.code, 0, show(result));
+  assertEquals(result.stderr, "", show(result));
+  assert(result.stdout.endsWith("\n") && !result.stdout.trim().includes("\n"), show(result));
   const output = JSON.parse(result.stdout);
   const reason = output?.hookSpecificOutput?.permissionDecisionReason;
-  assert.equal(typeof reason, "string", show(result));
-  assert.deepEqual(output, {
+  assertEquals(typeof reason, "string", show(result));
+  assertEquals(output, {
     hookSpecificOutput: {
       hookEventName: "PreToolUse",
       permissionDecision: "deny",

@@ -3,8 +3,8 @@
  * process holding its output open, a model whose errors and replies quote credentials, and prose
  * that tries to close the prompt's `<text>` and add rules of its own.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertMatch, assertNotMatch, assertStrictEquals } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { show } from "./helpers.ts";
 import {
   assertAllowed,
@@ -43,12 +43,12 @@ Deno.test("a model that exits while its grandchild holds stdout: the verdict is 
       claude: fakeClaude("orphan"),
     });
     const reason = assertDenied(result);
-    assert.match(reason, /kb-k1rn0/);
-    assert.ok(result.ms < 8_000, `${Math.round(result.ms)} ms: the open pipe was awaited`);
+    assertMatch(reason, /kb-k1rn0/);
+    assert(result.ms < 8_000, `${Math.round(result.ms)} ms: the open pipe was awaited`);
     const [record] = await box.records();
-    assert.equal(record.outcome, "deny", JSON.stringify(record));
+    assertEquals(record.outcome, "deny", JSON.stringify(record));
     const orphan = Number(await Deno.readTextFile(join(box.root, "calls", "orphan.pid")));
-    assert.ok(await goneWithin(orphan, 3_000), `the model's grandchild ${orphan} still runs`);
+    assert(await goneWithin(orphan, 3_000), `the model's grandchild ${orphan} still runs`);
   } finally {
     await killLeftover(join(box.root, "calls", "orphan.pid"));
     await box.cleanup();
@@ -90,8 +90,8 @@ Deno.test("the judge's debug records and cached verdicts hold no credential and 
       });
       assertAllowed(result);
       const record = (await box.records()).at(-1)!;
-      assert.match(String(record.reason), reason, JSON.stringify(record));
-      assert.ok(String(record.reason).length < 200, String(record.reason));
+      assertMatch(String(record.reason), reason, JSON.stringify(record));
+      assert(String(record.reason).length < 200, String(record.reason));
     });
   }
   await t.step("a fail verdict quoting a long phrase with a credential", async () => {
@@ -102,13 +102,13 @@ Deno.test("the judge's debug records and cached verdicts hold no credential and 
       claude,
     });
     const denied = assertDenied(result);
-    assert.doesNotMatch(denied, new RegExp(TOKEN), show(result));
+    assertNotMatch(denied, new RegExp(TOKEN), show(result));
     const verdicts = await texts(join(await kbCache(box.tmp), "verdicts"));
-    assert.ok(verdicts.length < 1_000, `${verdicts.length} characters cached:\n${verdicts}`);
+    assert(verdicts.length < 1_000, `${verdicts.length} characters cached:\n${verdicts}`);
   });
   const cache = await texts(await kbCache(box.tmp));
-  assert.doesNotMatch(cache, new RegExp(`${TOKEN}|${AWS}|(blazing fast ){20}`));
-  assert.equal((await recordedCalls(join(box.root, "calls"))).length, 3);
+  assertNotMatch(cache, new RegExp(`${TOKEN}|${AWS}|(blazing fast ){20}`));
+  assertEquals((await recordedCalls(join(box.root, "calls"))).length, 3);
 });
 
 Deno.test("KB_PROSE_LINT_TIMEOUT_MS past what a timer holds: clamped, and the model is heard", async () => {
@@ -117,6 +117,6 @@ Deno.test("KB_PROSE_LINT_TIMEOUT_MS past what a timer holds: clamped, and the mo
     env: { ...box.env, KB_PROSE_LINT_TIMEOUT_MS: "9999999999" },
     claude: fakeClaude("fail"),
   });
-  assert.match(assertDenied(result), /kb-k1rn0/);
-  assert.equal((await box.records()).at(-1)?.outcome, "deny");
+  assertMatch(assertDenied(result), /kb-k1rn0/);
+  assertStrictEquals((await box.records()).at(-1)?.outcome, "deny");
 });

@@ -2,8 +2,8 @@
  * The judge's I/O pieces in-process: the verdict cache (atomic files, expiry, bounded size)
  * and the subprocess timeout that kills a judge model that does not answer.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertRejects, assertThrows } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import type { Verdict } from "../core/judge/verdict.ts";
 import { ProcessTimeoutError, runProcess } from "../io/process.ts";
 import { tempDir } from "./helpers.ts";
@@ -23,18 +23,18 @@ const FAIL: Verdict = {
 Deno.test("verdict cache: a written verdict reads back until it expires", async () => {
   await using cacheTemp = await tempDir("git-kb-verdicts-");
   const cacheDir = cacheTemp.path;
-  assert.equal(readCachedVerdict(cacheDir, "abc123"), undefined, "missing folder: a miss");
+  assertEquals(readCachedVerdict(cacheDir, "abc123"), undefined, "missing folder: a miss");
   writeCachedVerdict(cacheDir, "abc123", FAIL);
   writeCachedVerdict(cacheDir, "def456", { verdict: "pass", violations: [] });
-  assert.deepEqual(readCachedVerdict(cacheDir, "abc123"), FAIL);
-  assert.deepEqual(readCachedVerdict(cacheDir, "def456"), { verdict: "pass", violations: [] });
+  assertEquals(readCachedVerdict(cacheDir, "abc123"), FAIL);
+  assertEquals(readCachedVerdict(cacheDir, "def456"), { verdict: "pass", violations: [] });
   const later = Date.now() + VERDICT_CACHE_LIMITS.maxAgeMs + 1_000;
-  assert.equal(readCachedVerdict(cacheDir, "abc123", later), undefined, "expired");
+  assertEquals(readCachedVerdict(cacheDir, "abc123", later), undefined, "expired");
   await Deno.writeTextFile(join(verdictDir(cacheDir), "bad.json"), "{half");
-  assert.equal(readCachedVerdict(cacheDir, "bad"), undefined, "corrupt: a miss");
-  assert.throws(() => readCachedVerdict(cacheDir, "../escape"), /invalid verdict cache key/);
+  assertEquals(readCachedVerdict(cacheDir, "bad"), undefined, "corrupt: a miss");
+  assertThrows(() => readCachedVerdict(cacheDir, "../escape"), Error, "invalid verdict cache key");
   const names = [...Deno.readDirSync(verdictDir(cacheDir))].map((item) => item.name).sort();
-  assert.deepEqual(names, ["abc123.json", "bad.json", "def456.json"], "no temp files left");
+  assertEquals(names, ["abc123.json", "bad.json", "def456.json"], "no temp files left");
 });
 
 Deno.test("verdict cache: past its bound, expired and then oldest verdicts go", async () => {
@@ -48,24 +48,25 @@ Deno.test("verdict cache: past its bound, expired and then oldest verdicts go", 
     await Deno.utime(path, (now - age) / 1000, (now - age) / 1000);
   }
   const limits = { maxEntries: 10, maxAgeMs: 7.5 * 24 * 60 * 60 * 1000 };
-  assert.equal(pruneVerdicts(dir, limits, now), 0, "under the bound nothing is deleted");
-  assert.equal(pruneVerdicts(dir, { ...limits, maxEntries: 4 }, now), 3);
+  assertEquals(pruneVerdicts(dir, limits, now), 0, "under the bound nothing is deleted");
+  assertEquals(pruneVerdicts(dir, { ...limits, maxEntries: 4 }, now), 3);
   const left = [...Deno.readDirSync(dir)].map((item) => item.name).sort();
-  assert.deepEqual(left, ["v3.json", "v4.json", "v5.json"], "the expired and then the oldest");
-  assert.equal(pruneVerdicts(dir, { maxEntries: 1, maxAgeMs: Infinity }, now), 2);
-  assert.deepEqual([...Deno.readDirSync(dir)].map((item) => item.name), ["v5.json"]);
+  assertEquals(left, ["v3.json", "v4.json", "v5.json"], "the expired and then the oldest");
+  assertEquals(pruneVerdicts(dir, { maxEntries: 1, maxAgeMs: Infinity }, now), 2);
+  assertEquals([...Deno.readDirSync(dir)].map((item) => item.name), ["v5.json"]);
 });
 
 Deno.test("runProcess: a child past its timeout is killed, even when it leaves a grandchild", async () => {
   const started = performance.now();
-  await assert.rejects(
+  const error = await assertRejects(
     () =>
       runProcess("sh", ["-c", "sleep 20 & sleep 20; echo late"], { timeoutMs: 300, stdin: "x" }),
-    (error: unknown) => error instanceof ProcessTimeoutError && /within 300 ms/.test(error.message),
+    ProcessTimeoutError,
   );
+  assert(/within 300 ms/.test(error.message));
   const elapsed = performance.now() - started;
   // Far below the orphan's 20 s, and far above what a loaded machine takes to kill and return.
-  assert.ok(elapsed < 8_000, `${Math.round(elapsed)} ms: the orphan's open pipe is not awaited`);
+  assert(elapsed < 8_000, `${Math.round(elapsed)} ms: the orphan's open pipe is not awaited`);
 });
 
 Deno.test("runProcess: with a timeout to spare, output, stdin and exit code are as before", async () => {
@@ -73,10 +74,10 @@ Deno.test("runProcess: with a timeout to spare, output, stdin and exit code are 
     stdin: "piped in",
     timeoutMs: 10_000,
   });
-  assert.deepEqual(result, { code: 3, stdout: "piped in", stderr: "err\n" });
+  assertEquals(result, { code: 3, stdout: "piped in", stderr: "err\n" });
   const big = "y".repeat(1 << 20);
   const echoed = await runProcess("cat", [], { stdin: big });
-  assert.equal(echoed.stdout.length, big.length);
+  assertEquals(echoed.stdout.length, big.length);
 });
 
 /** Whether process `pid` still runs (a zombie waiting to be reaped does not). */
@@ -105,15 +106,15 @@ Deno.test("runProcess: output is taken when the child exits, though a grandchild
   });
   const elapsed = performance.now() - started;
   const [pid, answer] = result.stdout.trim().split("\n");
-  assert.equal(answer, "answer");
-  assert.ok(elapsed < 15_000, `${Math.round(elapsed)} ms: the grandchild's pipe was awaited`);
-  assert.ok(await stopped(Number(pid)), "the grandchild was killed with the child's group");
+  assertEquals(answer, "answer");
+  assert(elapsed < 15_000, `${Math.round(elapsed)} ms: the grandchild's pipe was awaited`);
+  assert(await stopped(Number(pid)), "the grandchild was killed with the child's group");
 });
 
 Deno.test("runProcess: on timeout the child's whole group is killed", async () => {
   const pidFile = await Deno.makeTempFile();
   try {
-    await assert.rejects(
+    await assertRejects(
       () =>
         runProcess("sh", ["-c", `sleep 30 & echo $! > ${pidFile}; sleep 30`], {
           timeoutMs: 500,
@@ -122,7 +123,7 @@ Deno.test("runProcess: on timeout the child's whole group is killed", async () =
       ProcessTimeoutError,
     );
     const pid = Number(await Deno.readTextFile(pidFile));
-    assert.ok(pid > 0 && await stopped(pid), "the grandchild outlived the timeout");
+    assert(pid > 0 && await stopped(pid), "the grandchild outlived the timeout");
   } finally {
     await Deno.remove(pidFile);
   }

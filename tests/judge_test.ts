@@ -3,9 +3,9 @@
  * (`judgeFlags`), a cleared environment, a temp copy of the sample knowledge base, and fake
  * `claude` scripts from fixtures/judge that record every call they get.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
-import { judgeFlags, PROFILES } from "../app/permissions.ts";
+import { assert, assertEquals, assertMatch, assertNotMatch, assertRejects } from "@std/assert";
+import { join } from "@std/path/posix/join";
+import { judgeFlags } from "../app/permissions.ts";
 import { acceptKernel, kernelRulesOf, ROOT } from "./helpers.ts";
 import {
   assertAllowed,
@@ -26,28 +26,25 @@ function argAfter(call: RecordedCall, flag: string): string | undefined {
 
 Deno.test("the judge profile: cache-only writes, no net, runs only the judge binary and kill", async () => {
   const flags = judgeFlags("/some/tmp", "/opt/bin/claude");
-  assert.ok(flags.includes("--no-prompt"));
-  assert.ok(flags.includes("--allow-run=/opt/bin/claude,kill"), flags.join(" "));
-  assert.ok(judgeFlags("/some/tmp").includes("--allow-run=claude,kill"));
+  assert(flags.includes("--no-prompt"));
+  assert(flags.includes("--allow-run=/opt/bin/claude,kill"), flags.join(" "));
+  assert(judgeFlags("/some/tmp").includes("--allow-run=claude,kill"));
   for (const flag of flags) {
-    assert.doesNotMatch(
+    assertNotMatch(
       flag,
       /^--allow-(net|ffi|all)\b|^--allow-sys(?!=uid$)|^-A$|^--allow-run$/,
       flag,
     );
   }
   const writes = flags.filter((flag) => flag.startsWith("--allow-write"));
-  assert.deepEqual(writes, ["--allow-write=/some/tmp"]);
+  assertEquals(writes, ["--allow-write=/some/tmp"]);
   const envFlag = flags.find((flag) => flag.startsWith("--allow-env="))!;
   for (const name of ["KB_PROSE_LINT", "KB_PROSE_LINT_MODEL", "KB_PROSE_LINT_TIMEOUT_MS"]) {
-    assert.ok(envFlag.split(/[=,]/).includes(name), name);
+    assert(envFlag.split(/[=,]/).includes(name), name);
   }
   const tasks = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json"))).tasks;
-  assert.equal(tasks["hook:judge"], "deno task --quiet profile:judge hooks/judge.ts");
-  assert.equal(
-    tasks["profile:judge"].command,
-    `deno run ${["--no-prompt", ...PROFILES.judge].join(" ")}`,
-  );
+  // The flags profile:judge comes to: tests/permissions_test.ts, for every task.
+  assertEquals(tasks["hook:judge"], "deno task --quiet profile:judge hooks/judge.ts");
 });
 
 Deno.test("calls with no prose are allowed without a model call", async () => {
@@ -63,12 +60,12 @@ Deno.test("calls with no prose are allowed without a model call", async () => {
   for (const input of inputs) {
     assertAllowed(await runJudge(input, { env: kb.env, claude: fakeClaude("fail") }));
   }
-  assert.deepEqual(await kb.calls(), [], "no model call");
+  assertEquals(await kb.calls(), [], "no model call");
   const records = await kb.records();
-  assert.equal(records.length, inputs.length);
+  assertEquals(records.length, inputs.length);
   for (const record of records) {
-    assert.equal(record.outcome, "skipped");
-    assert.equal(record.reason, "no prose");
+    assertEquals(record.outcome, "skipped");
+    assertEquals(record.reason, "no prose");
   }
 });
 
@@ -77,7 +74,7 @@ Deno.test("prose that breaks a kernel rule is denied with each violation", async
   const reason = assertDenied(
     await runJudge(await payload("write-fail"), { env: kb.env, claude: fakeClaude("fail") }),
   );
-  assert.equal(
+  assertEquals(
     reason,
     "git-kb: this text breaks 2 rules from your knowledge base. Revise it and try again.\n" +
       "- kb-k1rn0 (No marketing adjectives in commit messages and PR text): " +
@@ -86,9 +83,41 @@ Deno.test("prose that breaks a kernel rule is denied with each violation", async
       '"misc fixes" → "Skip superseded entries in search results"',
   );
   const [record] = await kb.records();
-  assert.equal(record.outcome, "deny");
-  assert.equal(record.reason, "fail: kb-k1rn0, kb-c0mw8");
-  assert.deepEqual(record.rules, ["kb-c0mw8", "kb-k1rn0"]);
+  assertEquals(record.outcome, "deny");
+  assertEquals(record.reason, "fail: kb-k1rn0, kb-c0mw8");
+  assertEquals(record.rules, ["kb-c0mw8", "kb-k1rn0"]);
+});
+
+Deno.test("with several knowledge bases, the rules of each are judged, named by their knowledge base", async () => {
+  await using kb = await judgeKb();
+  const team = join(kb.root, "team");
+  await Deno.mkdir(join(team, "entries"), { recursive: true });
+  const rule = {
+    id: "kb-t3am1",
+    title: "Name the ticket in every commit message",
+    body: "Start the subject with the ticket, like OPS-12.",
+  };
+  await Deno.writeTextFile(
+    join(team, "entries", "kb-t3am1-name-the-ticket.md"),
+    `---\nid: ${rule.id}\ntitle: ${rule.title}\ntype: rule\nkernel: true\n` +
+      `created: 2026-01-01\nupdated: 2026-01-01\n---\n${rule.body}\n`,
+  );
+  await acceptKernel(kb.config, await kernelRulesOf(team));
+  await Deno.mkdir(join(kb.config, "git-kb"), { recursive: true });
+  await Deno.writeTextFile(
+    join(kb.config, "git-kb", "config.json"),
+    JSON.stringify({
+      kbs: [{ name: "personal", dir: kb.kbDir }, { name: "team", dir: team }],
+      default: "personal",
+    }),
+  );
+  const env = { ...kb.env };
+  delete env.KB_DIR;
+  assertAllowed(await runJudge(await payload("write-fail"), { env, claude: fakeClaude("pass") }));
+  const [call] = await kb.calls();
+  assert(call.stdin.includes(`team:${rule.id}`), call.stdin);
+  assert(call.stdin.includes(rule.title), call.stdin);
+  assert(call.stdin.includes("personal:kb-k1rn0"), call.stdin);
 });
 
 Deno.test("each tool shape sends its prose, and only its prose, to the model", async () => {
@@ -115,12 +144,12 @@ Deno.test("each tool shape sends its prose, and only its prose, to the model", a
     );
   }
   const calls = await kb.calls();
-  assert.equal(calls.length, cases.length);
+  assertEquals(calls.length, cases.length);
   for (const [index, [name, present, absent]] of cases.entries()) {
     const prompt = calls[index].stdin;
-    for (const text of present) assert.ok(prompt.includes(text), `${name}: ${text}\n${prompt}`);
+    for (const text of present) assert(prompt.includes(text), `${name}: ${text}\n${prompt}`);
     const prose = prompt.slice(prompt.indexOf("</rules>"));
-    for (const text of absent) assert.ok(!prose.includes(text), `${name}: not ${text}`);
+    for (const text of absent) assert(!prose.includes(text), `${name}: not ${text}`);
   }
 });
 
@@ -129,10 +158,10 @@ Deno.test("compliant prose is allowed silently after one model call", async () =
   assertAllowed(
     await runJudge(await payload("write-pass"), { env: kb.env, claude: fakeClaude("rules") }),
   );
-  assert.equal((await kb.calls()).length, 1);
+  assertEquals((await kb.calls()).length, 1);
   const [record] = await kb.records();
-  assert.equal(record.outcome, "allow");
-  assert.equal(record.reason, "pass");
+  assertEquals(record.outcome, "allow");
+  assertEquals(record.reason, "pass");
 });
 
 Deno.test("the model call: rules and prose on stdin, our hooks off, no session kept", async () => {
@@ -140,36 +169,36 @@ Deno.test("the model call: rules and prose on stdin, our hooks off, no session k
   const env = { ...kb.env, KB_PROSE_LINT_MODEL: "haiku" };
   assertDenied(await runJudge(await payload("write-fail"), { env, claude: fakeClaude("rules") }));
   const [call] = await kb.calls();
-  assert.equal(call.argv[0], "-p", call.argv.join(" "));
-  assert.equal(argAfter(call, "--model"), "haiku");
-  assert.equal(argAfter(call, "--output-format"), "json");
-  assert.deepEqual(JSON.parse(argAfter(call, "--settings") ?? "{}"), { disableAllHooks: true });
-  assert.equal(argAfter(call, "--tools"), "", "no tools: a single turn, no PreToolUse inside");
-  assert.ok(call.argv.includes("--no-session-persistence"), "nothing in the session history");
-  assert.ok(call.argv.includes("--strict-mcp-config"), "no MCP servers");
-  assert.match(argAfter(call, "--system-prompt") ?? "", /JSON object/);
-  assert.equal(call.env.GIT_KB_JUDGE, "1", "the recursion marker");
-  assert.equal(call.env.CLAUDE_CODE_SAFE_MODE, "1");
-  assert.equal(call.env.CLAUDE_CODE_DISABLE_CLAUDE_MDS, "1");
-  assert.equal(call.env.HOME, kb.home, "the user's HOME, so the CLI finds its login");
-  assert.equal(call.cwd, await kbCache(kb.tmp), "run away from the project's settings");
+  assertEquals(call.argv[0], "-p", call.argv.join(" "));
+  assertEquals(argAfter(call, "--model"), "haiku");
+  assertEquals(argAfter(call, "--output-format"), "json");
+  assertEquals(JSON.parse(argAfter(call, "--settings") ?? "{}"), { disableAllHooks: true });
+  assertEquals(argAfter(call, "--tools"), "", "no tools: a single turn, no PreToolUse inside");
+  assert(call.argv.includes("--no-session-persistence"), "nothing in the session history");
+  assert(call.argv.includes("--strict-mcp-config"), "no MCP servers");
+  assertMatch(argAfter(call, "--system-prompt") ?? "", /JSON object/);
+  assertEquals(call.env.GIT_KB_JUDGE, "1", "the recursion marker");
+  assertEquals(call.env.CLAUDE_CODE_SAFE_MODE, "1");
+  assertEquals(call.env.CLAUDE_CODE_DISABLE_CLAUDE_MDS, "1");
+  assertEquals(call.env.HOME, kb.home, "the user's HOME, so the CLI finds its login");
+  assertEquals(call.cwd, await kbCache(kb.tmp), "run away from the project's settings");
   const kernel = await Deno.readTextFile(
     join(kb.kbDir, "entries", "kb-k1rn0-no-marketing-adjectives-in-commit-messages-and-pr.md"),
   );
   const body = kernel.slice(kernel.indexOf("\n---\n") + 5).trim();
-  assert.ok(call.stdin.includes(`<rule id="kb-k1rn0" title="No marketing adjectives`));
-  assert.ok(call.stdin.includes(body), "the kernel body, verbatim from the entry file");
-  assert.ok(call.stdin.includes('<rule id="kb-c0mw8"'));
-  assert.ok(call.stdin.includes("This release brings blazing fast, seamless search"));
-  assert.ok(!call.argv.some((arg) => arg.includes("blazing fast")), "prose goes to stdin only");
+  assert(call.stdin.includes(`<rule id="kb-k1rn0" title="No marketing adjectives`));
+  assert(call.stdin.includes(body), "the kernel body, verbatim from the entry file");
+  assert(call.stdin.includes('<rule id="kb-c0mw8"'));
+  assert(call.stdin.includes("This release brings blazing fast, seamless search"));
+  assert(!call.argv.some((arg) => arg.includes("blazing fast")), "prose goes to stdin only");
 });
 
 Deno.test("inside a judge call (GIT_KB_JUDGE=1) the hook does nothing at all", async () => {
   await using kb = await judgeKb();
   const env = { ...kb.env, GIT_KB_JUDGE: "1" };
   assertAllowed(await runJudge(await payload("write-fail"), { env, claude: fakeClaude("fail") }));
-  assert.deepEqual(await kb.calls(), []);
-  await assert.rejects(() => kbCache(kb.tmp), "not even the index is opened");
+  assertEquals(await kb.calls(), []);
+  await assertRejects(() => kbCache(kb.tmp), "not even the index is opened");
 });
 
 Deno.test("KB_PROSE_LINT=0/false/no/off (any case) turns the judge off", async () => {
@@ -179,10 +208,10 @@ Deno.test("KB_PROSE_LINT=0/false/no/off (any case) turns the judge off", async (
     const env = { ...kb.env, KB_PROSE_LINT: value };
     assertAllowed(await runJudge(input, { env, claude: fakeClaude("fail") }));
   }
-  assert.deepEqual(await kb.calls(), []);
+  assertEquals(await kb.calls(), []);
   const env = { ...kb.env, KB_PROSE_LINT: "1" };
   assertDenied(await runJudge(input, { env, claude: fakeClaude("fail") }));
-  assert.equal((await kb.calls()).length, 1);
+  assertEquals((await kb.calls()).length, 1);
 });
 
 Deno.test("verdict cache: a retry is not judged again; revised text, rules or model are", async () => {
@@ -191,19 +220,19 @@ Deno.test("verdict cache: a retry is not judged again; revised text, rules or mo
   const failing = await payload("write-fail");
   const first = assertDenied(await runJudge(failing, options));
   const retry = assertDenied(await runJudge(failing, options));
-  assert.equal(retry, first);
-  assert.equal((await kb.calls()).length, 1, "the retry was answered from the cache");
-  assert.deepEqual((await kb.records()).map((record) => record.cache), ["miss", "hit"]);
+  assertEquals(retry, first);
+  assertEquals((await kb.calls()).length, 1, "the retry was answered from the cache");
+  assertEquals((await kb.records()).map((record) => record.cache), ["miss", "hit"]);
 
   const revised = failing.replace("blazing fast, seamless", "faster (180 ms to 35 ms)");
   assertAllowed(await runJudge(revised, options));
   assertAllowed(await runJudge(revised, options));
-  assert.equal((await kb.calls()).length, 2, "revised text judged once, then cached");
+  assertEquals((await kb.calls()).length, 2, "revised text judged once, then cached");
 
   assertDenied(
     await runJudge(failing, { ...options, env: { ...kb.env, KB_PROSE_LINT_MODEL: "opus" } }),
   );
-  assert.equal((await kb.calls()).length, 3, "another model judges afresh");
+  assertEquals((await kb.calls()).length, 3, "another model judges afresh");
 
   // A rule edited in the knowledge base (saved by rename, as editors and git do) and accepted
   // as it now reads is read at the next call and invalidates the verdicts made under the old
@@ -219,13 +248,13 @@ Deno.test("verdict cache: a retry is not judged again; revised text, rules or mo
   await Deno.rename(`${entry}.tmp`, entry);
   assertDenied(await runJudge(failing, options));
   let calls = await kb.calls();
-  assert.equal(calls.length, 4, "changed rules judge afresh");
-  assert.ok(!calls[3].stdin.includes("misc fixes"), "a hand edit waits for acceptance");
+  assertEquals(calls.length, 4, "changed rules judge afresh");
+  assert(!calls[3].stdin.includes("misc fixes"), "a hand edit waits for acceptance");
   await acceptKernel(kb.config, await kernelRulesOf(kb.kbDir));
   assertDenied(await runJudge(failing, options));
   calls = await kb.calls();
-  assert.equal(calls.length, 5, "the rule accepted as it reads judges afresh");
-  assert.ok(calls[4].stdin.includes('Never "misc fixes"'), calls[4].stdin);
+  assertEquals(calls.length, 5, "the rule accepted as it reads judges afresh");
+  assert(calls[4].stdin.includes('Never "misc fixes"'), calls[4].stdin);
 });
 
 Deno.test("a call with no prose loads no knowledge-base, index or model code", async () => {
@@ -251,17 +280,19 @@ Deno.test("a call with no prose loads no knowledge-base, index or model code", a
     }
   };
   visit(new URL("hooks/judge.ts", root).href);
-  assert.deepEqual([...loaded].map((url) => url.slice(root.length)).sort(), [
+  assertEquals([...loaded].map((url) => url.slice(root.length)).sort(), [
     "core/entry/schema.ts",
     "core/hash.ts",
     "core/hook/payload.ts",
     "core/judge/code_prose.ts",
     "core/judge/prose.ts",
     "core/judge/verdict.ts",
+    "core/model/reply.ts",
     "core/shell/words.ts",
     "core/text/display.ts",
     "core/text/secrets.ts",
     "hooks/judge.ts",
+    "io/env.ts",
     "io/hook/stdin.ts",
   ]);
 });

@@ -6,8 +6,8 @@
  * up to date with the sources, and the launcher and its template (build/launcher.sh) with
  * shellcheck when it is installed.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertMatch, assertNotMatch, assertThrows } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import {
   COMMAND_PROFILES,
   EDITOR_COMMANDS,
@@ -53,13 +53,13 @@ Deno.test("the launcher passes each command's and hook's profile flags, nothing 
       env: { ...env, ...extra },
       clearEnv: true,
     });
-    assert.equal(result.code, 0, show(result));
+    assertEquals(result.code, 0, show(result));
     return result.stdout.trimEnd().split("\n");
   };
   const bundle = join(sandbox.root, "plugin-bin", "git-kb.js");
   const cacheRoot = join(sandbox.home, ".cache", "git-kb");
   for (const command of Object.keys(COMMAND_PROFILES)) {
-    assert.deepEqual(
+    assertEquals(
       await argvOf([command, "x"]),
       [
         "run",
@@ -80,7 +80,7 @@ Deno.test("the launcher passes each command's and hook's profile flags, nothing 
     const hookBundle = HOT_HOOKS[hook]
       ? join(sandbox.root, "plugin-bin", hotHookBundle(hook))
       : bundle;
-    assert.deepEqual(argv, [
+    assertEquals(argv, [
       "run",
       "--quiet",
       "--no-prompt",
@@ -97,14 +97,14 @@ Deno.test("the launcher passes each command's and hook's profile flags, nothing 
     ...await argvOf(["search", "a"]),
     ...await argvOf(["--help"]),
   ];
-  assert.ok(
+  assert(
     !everything.some((flag) => /^(-A|--allow-all|--allow-run|--allow-net.*)$/.test(flag)),
   );
-  assert.ok(!(await argvOf(["hook", "prompt"])).some((flag) => flag.startsWith("--allow-run")));
+  assert(!(await argvOf(["hook", "prompt"])).some((flag) => flag.startsWith("--allow-run")));
 
   const withEditor = await argvOf(["edit", "kb-1"], { EDITOR: "nano -w" });
-  assert.ok(withEditor.includes("--allow-run=git,kill,nano"), withEditor.join(" "));
-  assert.ok(
+  assert(withEditor.includes("--allow-run=git,kill,nano"), withEditor.join(" "));
+  assert(
     (await argvOf(["search", "a"], { EDITOR: "nano" })).every((flag) =>
       !flag.startsWith("--allow-run")
     ),
@@ -119,7 +119,7 @@ Deno.test("options before the command: the launcher picks the command's profile,
       env: { PATH: path, HOME: sandbox.home, EDITOR: "nano" },
       clearEnv: true,
     });
-    assert.equal(result.code, 0, show(result));
+    assertEquals(result.code, 0, show(result));
     return result.stdout.trimEnd().split("\n");
   };
   const cacheRoot = join(sandbox.home, ".cache", "git-kb");
@@ -140,7 +140,7 @@ Deno.test("options before the command: the launcher picks the command's profile,
       ]
     ) {
       const args = [...before, command, "--kb", "x y"];
-      assert.deepEqual(
+      assertEquals(
         await argvOf(args),
         ["run", "--quiet", "--no-prompt", "--no-config", ...flagsOf(command), bundle, ...args],
         args.join(" "),
@@ -149,7 +149,7 @@ Deno.test("options before the command: the launcher picks the command's profile,
   }
   const readFlags = flagsFor("search", cacheRoot).slice(1);
   for (const args of [["--kb", "d", "hook", "prompt"], ["--kb", "d"], ["--kb"], ["--help"]]) {
-    assert.deepEqual(
+    assertEquals(
       await argvOf(args),
       ["run", "--quiet", "--no-prompt", "--no-config", ...readFlags, bundle, ...args],
       `${args.join(" ")}: the read profile (main.ts runs no hook after an option)`,
@@ -165,7 +165,7 @@ Deno.test("--read-only narrows the profile of a command that has one (mcp), not 
       env: { PATH: path, HOME: sandbox.home },
       clearEnv: true,
     });
-    assert.equal(result.code, 0, show(result));
+    assertEquals(result.code, 0, show(result));
     return result.stdout.trimEnd().split("\n");
   };
   const cacheRoot = join(sandbox.home, ".cache", "git-kb");
@@ -180,19 +180,19 @@ Deno.test("--read-only narrows the profile of a command that has one (mcp), not 
     ...args,
   ];
   for (const args of [["mcp", "--read-only"], ["--kb", "d", "mcp", "--kb", "e", "--read-only"]]) {
-    assert.deepEqual(await argvOf(args), expect(args, true), args.join(" "));
+    assertEquals(await argvOf(args), expect(args, true), args.join(" "));
   }
   for (const args of [["mcp"], ["mcp", "--", "--read-only"], ["search", "--read-only"]]) {
     const command = args[0];
     const flags = flagsFor(command, cacheRoot).slice(1);
-    assert.deepEqual(
+    assertEquals(
       await argvOf(args),
       ["run", "--quiet", "--no-prompt", "--no-config", ...flags, bundle, ...args],
       args.join(" "),
     );
   }
   const read = flagsFor("mcp", cacheRoot, undefined, true);
-  assert.deepEqual(read, flagsFor("search", cacheRoot), "mcp --read-only has the read profile");
+  assertEquals(read, flagsFor("search", cacheRoot), "mcp --read-only has the read profile");
 });
 
 /** Folder names that a shell would read as more than a plain word, each tried as a plugin path. */
@@ -221,8 +221,8 @@ Deno.test("the launcher exports KB_CLI as its own path quoted for sh, unless one
       clearEnv: true,
       cwd: sandbox.root,
     });
-  assert.equal((await run(launcher, {})).stdout, launcher);
-  assert.equal((await run(launcher, { KB_CLI: "my-kb" })).stdout, "my-kb");
+  assertEquals((await run(launcher, {})).stdout, launcher);
+  assertEquals((await run(launcher, { KB_CLI: "my-kb" })).stdout, "my-kb");
   for (const name of HOSTILE_NAMES) {
     const copy = join(sandbox.root, name, "git-kb");
     await Deno.mkdir(join(sandbox.root, name));
@@ -231,13 +231,13 @@ Deno.test("the launcher exports KB_CLI as its own path quoted for sh, unless one
     const printed = (await run(copy, {})).stdout;
     // A newline stays inside the quotes, where shellQuote spells it with printf: both read back
     // as the path.
-    if (!name.includes("\n")) assert.equal(printed, shellQuote(copy), name);
+    if (!name.includes("\n")) assertEquals(printed, shellQuote(copy), name);
     const echoed = await runProcess("sh", ["-c", `printf '%s' ${printed}`], {
       cwd: sandbox.root,
     });
-    assert.equal(echoed.stdout, copy, `sh reads ${printed} back as the path`);
+    assertEquals(echoed.stdout, copy, `sh reads ${printed} back as the path`);
   }
-  assert.ok(![...Deno.readDirSync(sandbox.root)].some((item) => item.name === "PWNED"));
+  assert(![...Deno.readDirSync(sandbox.root)].some((item) => item.name === "PWNED"));
 });
 
 Deno.test("no environment value is evaluated: each reaches deno as one word", async () => {
@@ -249,25 +249,25 @@ Deno.test("no environment value is evaluated: each reaches deno as one word", as
       clearEnv: true,
       cwd: sandbox.root,
     });
-    assert.equal(result.code, 0, show(result));
+    assertEquals(result.code, 0, show(result));
     return result.stdout.trimEnd().split("\n");
   };
   const evil = (tag: string) => `${sandbox.root}/x$(touch PWNED-${tag});touch PWNED-${tag}b`;
   const noHome = await argvOf(["search", "x"], { TMPDIR: evil("tmp") });
-  assert.ok(
+  assert(
     noHome.includes(`--allow-write=${evil("tmp")}/git-kb-${Deno.uid()}`),
     noHome.join(" "),
   );
   const xdg = await argvOf(["hook", "prompt"], { XDG_CACHE_HOME: evil("xdg"), HOME: "/h" });
-  assert.ok(xdg.includes(`--allow-write=${evil("xdg")}/git-kb`), xdg.join(" "));
+  assert(xdg.includes(`--allow-write=${evil("xdg")}/git-kb`), xdg.join(" "));
   const judge = await argvOf(["hook", "judge"], { HOME: "/h", KB_PROSE_LINT_CLAUDE: evil("j") });
-  assert.ok(judge.includes(`--allow-run=${evil("j")},kill`), judge.join(" "));
+  assert(judge.includes(`--allow-run=${evil("j")},kill`), judge.join(" "));
   const edit = await argvOf(["edit", "kb-1"], { HOME: "/h", EDITOR: `${evil("e")} --wait` });
-  assert.ok(edit.includes(`--allow-run=git,kill,${evil("e").split(" ")[0]}`), edit.join(" "));
+  assert(edit.includes(`--allow-run=git,kill,${evil("e").split(" ")[0]}`), edit.join(" "));
   const visual = await argvOf(["add"], { HOME: "/h", VISUAL: "nano|touch PWNED-v" });
-  assert.ok(visual.includes("--allow-run=git,kill,nano|touch"), visual.join(" "));
+  assert(visual.includes("--allow-run=git,kill,nano|touch"), visual.join(" "));
   const pwned = [...Deno.readDirSync(sandbox.root)].filter((item) => item.name.startsWith("PWNED"));
-  assert.deepEqual(pwned, [], "no command from the environment ran");
+  assertEquals(pwned, [], "no command from the environment ran");
 });
 
 Deno.test("a comma in a permission path: a command says so in one line, a hook stays silent", async () => {
@@ -277,30 +277,30 @@ Deno.test("a comma in a permission path: a command says so in one line, a hook s
     runProcess(launcher, args, { env: { PATH: path, ...env }, clearEnv: true });
   const commaHome = { HOME: "/home/a,b" };
   const command = await run(["search", "x"], commaHome);
-  assert.equal(command.code, 1, show(command));
-  assert.equal(command.stdout, "", "deno never ran");
-  assert.equal(command.stderr.trim().split("\n").length, 1, show(command));
-  assert.match(
+  assertEquals(command.code, 1, show(command));
+  assertEquals(command.stdout, "", "deno never ran");
+  assertEquals(command.stderr.trim().split("\n").length, 1, show(command));
+  assertMatch(
     command.stderr,
     /cache folder \/home\/a,b\/\.cache\/git-kb has a comma.*XDG_CACHE_HOME/,
   );
   for (const hook of ["prompt", "search", "judge"]) {
     const silent = await run(["hook", hook], commaHome);
-    assert.deepEqual([silent.code, silent.stdout, silent.stderr], [0, "", ""], hook);
+    assertEquals([silent.code, silent.stdout, silent.stderr], [0, "", ""], hook);
   }
   const fixed = await run(["search", "x"], { ...commaHome, XDG_CACHE_HOME: "/c" });
-  assert.equal(fixed.code, 0, show(fixed));
-  assert.ok(fixed.stdout.includes("--allow-write=/c/git-kb"), fixed.stdout);
+  assertEquals(fixed.code, 0, show(fixed));
+  assert(fixed.stdout.includes("--allow-write=/c/git-kb"), fixed.stdout);
   const tmp = await run(["index"], { TMPDIR: "/t,mp" });
-  assert.equal(tmp.code, 1, show(tmp));
-  assert.match(tmp.stderr, /\/t,mp\/git-kb-\d+ has a comma/);
+  assertEquals(tmp.code, 1, show(tmp));
+  assertMatch(tmp.stderr, /\/t,mp\/git-kb-\d+ has a comma/);
 
   const judge = { HOME: "/h", KB_PROSE_LINT_CLAUDE: "/opt/a,b/claude" };
-  assert.deepEqual((await run(["hook", "judge"], judge)).stdout, "");
-  assert.equal((await run(["search", "x"], judge)).code, 0, "only the judge needs the binary");
+  assertEquals((await run(["hook", "judge"], judge)).stdout, "");
+  assertEquals((await run(["search", "x"], judge)).code, 0, "only the judge needs the binary");
   const editor = await run(["edit", "kb-1"], { HOME: "/h", EDITOR: "/opt/ed,it" });
-  assert.equal(editor.code, 1, show(editor));
-  assert.match(editor.stderr, /the editor \/opt\/ed,it has a comma/);
+  assertEquals(editor.code, 1, show(editor));
+  assertMatch(editor.stderr, /the editor \/opt\/ed,it has a comma/);
 });
 
 /** A copy of the real plugin/bin in `folder` (a hostile name) under `root`, and its launcher. */
@@ -333,20 +333,20 @@ Deno.test("the real launcher from a plugin path of quotes, $() and backticks: th
     cwd: sandbox.root,
     stdin: await Deno.readTextFile(join(ROOT, "fixtures", "hooks", "prompt-match.json")),
   });
-  assert.equal(hook.code, 0, show(hook));
+  assertEquals(hook.code, 0, show(hook));
   const context: string = JSON.parse(hook.stdout).hookSpecificOutput.additionalContext;
   const fetch = context.split("\n").find((line) => line.startsWith("Fetch full text: "));
-  assert.ok(fetch?.startsWith(`Fetch full text: ${shellQuote(launcher)} get `), context);
+  assert(fetch?.startsWith(`Fetch full text: ${shellQuote(launcher)} get `), context);
   const line = fetch!.slice("Fetch full text: ".length);
   const pasted = await runProcess("sh", ["-c", line.replace(/ get .*/, " get kb-7q2mx")], {
     env,
     clearEnv: true,
     cwd: sandbox.root,
   });
-  assert.equal(pasted.code, 0, show(pasted));
-  assert.match(pasted.stdout, /^id: kb-7q2mx$/m);
+  assertEquals(pasted.code, 0, show(pasted));
+  assertMatch(pasted.stdout, /^id: kb-7q2mx$/m);
   const pwned = (dir: string) => [...Deno.readDirSync(dir)].some((item) => item.name === "PWNED");
-  assert.ok(!pwned(sandbox.root) && !pwned(plugin), "the printed line ran nothing else");
+  assert(!pwned(sandbox.root) && !pwned(plugin), "the printed line ran nothing else");
 });
 
 Deno.test("a hint the CLI prints through the real launcher, off PATH, runs it when pasted", async () => {
@@ -358,19 +358,19 @@ Deno.test("a hint the CLI prints through the real launcher, off PATH, runs it wh
     clearEnv: true,
     cwd: sandbox.root,
   });
-  assert.equal(missing.code, 1, show(missing));
+  assertEquals(missing.code, 1, show(missing));
   const printed = missing.stderr.match(/find ids with (.*) search <words>/)?.[1];
-  assert.equal(printed, shellQuote(launcher), show(missing));
+  assertEquals(printed, shellQuote(launcher), show(missing));
   const pasted = await runProcess(
     "sh",
     ["-c", `${printed} search rotate token --kb ${shellQuote(FIXTURE)}`],
     { env, clearEnv: true, cwd: sandbox.root },
   );
-  assert.equal(pasted.code, 0, show(pasted));
-  assert.match(pasted.stdout, /kb-7q2mx/);
+  assertEquals(pasted.code, 0, show(pasted));
+  assertMatch(pasted.stdout, /kb-7q2mx/);
   const unknown = await runProcess(launcher, ["--bogus"], { env, clearEnv: true });
-  assert.ok(unknown.stderr.includes(`Run ${shellQuote(launcher)} --help`), show(unknown));
-  assert.ok(![...Deno.readDirSync(sandbox.root)].some((item) => item.name === "PWNED"));
+  assert(unknown.stderr.includes(`Run ${shellQuote(launcher)} --help`), show(unknown));
+  assert(![...Deno.readDirSync(sandbox.root)].some((item) => item.name === "PWNED"));
 });
 
 Deno.test("a symlink to the launcher (git-kb on PATH) finds the bundle beside the real file", async () => {
@@ -384,8 +384,8 @@ Deno.test("a symlink to the launcher (git-kb on PATH) finds the bundle beside th
     env: { PATH: `${links}:${path}` },
     clearEnv: true,
   });
-  assert.equal(result.code, 0, show(result));
-  assert.ok(result.stdout.includes(join(sandbox.root, "plugin-bin", "git-kb.js")), result.stdout);
+  assertEquals(result.code, 0, show(result));
+  assert(result.stdout.includes(join(sandbox.root, "plugin-bin", "git-kb.js")), result.stdout);
 });
 
 Deno.test("a compiled binary beside the launcher runs instead of deno", async () => {
@@ -400,7 +400,7 @@ Deno.test("a compiled binary beside the launcher runs instead of deno", async ()
     env: { PATH: path },
     clearEnv: true,
   });
-  assert.equal(result.stdout.trim(), "compiled search x", show(result));
+  assertEquals(result.stdout.trim(), "compiled search x", show(result));
 });
 
 Deno.test("without Deno: one line on how to install it; a hook still exits 0", async () => {
@@ -417,13 +417,13 @@ Deno.test("without Deno: one line on how to install it; a hook still exits 0", a
     clearEnv: true,
     stdin: "{}",
   });
-  assert.equal(hook.code, 0, show(hook));
-  assert.equal(hook.stdout, "");
-  assert.equal(hook.stderr.trim().split("\n").length, 1, show(hook));
-  assert.match(hook.stderr, /npm install --prefix ~\/\.local\/share\/git-kb\/deno deno@/);
+  assertEquals(hook.code, 0, show(hook));
+  assertEquals(hook.stdout, "");
+  assertEquals(hook.stderr.trim().split("\n").length, 1, show(hook));
+  assertMatch(hook.stderr, /npm install --prefix ~\/\.local\/share\/git-kb\/deno deno@/);
   const command = await runProcess(LAUNCHER, ["search", "x"], { env, clearEnv: true });
-  assert.equal(command.code, 1, show(command));
-  assert.match(command.stderr, /Deno 2 is needed/);
+  assertEquals(command.code, 1, show(command));
+  assertMatch(command.stderr, /Deno 2 is needed/);
 });
 
 Deno.test("without Deno on PATH: the Deno that ./deno installs in the user's data folder runs the command", async () => {
@@ -437,8 +437,8 @@ Deno.test("without Deno on PATH: the Deno that ./deno installs in the user's dat
     env: { PATH: tools, HOME: sandbox.home, KB_DIR: FIXTURE, NO_COLOR: "1" },
     clearEnv: true,
   });
-  assert.equal(command.code, 0, show(command));
-  assert.match(command.stdout, /kb-/);
+  assertEquals(command.code, 0, show(command));
+  assertMatch(command.stdout, /kb-/);
 });
 
 Deno.test("the real launcher runs the bundles: both hot hooks answer, a command searches", async () => {
@@ -459,27 +459,27 @@ Deno.test("the real launcher runs the bundles: both hot hooks answer, a command 
     cwd: sandbox.root,
     stdin: JSON.stringify(payload),
   });
-  assert.equal(hook.code, 0, show(hook));
+  assertEquals(hook.code, 0, show(hook));
   const context = JSON.parse(hook.stdout).hookSpecificOutput.additionalContext;
-  assert.match(context, /kb-7q2mx/);
-  assert.ok(context.includes(`Fetch full text: ${LAUNCHER} get `), context);
+  assertMatch(context, /kb-7q2mx/);
+  assert(context.includes(`Fetch full text: ${LAUNCHER} get `), context);
   const search = await runProcess(LAUNCHER, ["search", "rotate leaked token", "--json"], {
     env,
     clearEnv: true,
     cwd: sandbox.root,
   });
-  assert.equal(search.code, 0, show(search));
-  assert.equal(JSON.parse(search.stdout)[0].id, "kb-7q2mx");
+  assertEquals(search.code, 0, show(search));
+  assertEquals(JSON.parse(search.stdout)[0].id, "kb-7q2mx");
   const grep = await runProcess(LAUNCHER, ["hook", "search"], {
     env,
     clearEnv: true,
     cwd: sandbox.root,
     stdin: await Deno.readTextFile(join(ROOT, "fixtures", "hooks", "pretool-grep.json")),
   });
-  assert.equal(grep.code, 0, show(grep));
-  assert.match(JSON.parse(grep.stdout).hookSpecificOutput.additionalContext, /kb-r4b9t/);
+  assertEquals(grep.code, 0, show(grep));
+  assertMatch(JSON.parse(grep.stdout).hookSpecificOutput.additionalContext, /kb-r4b9t/);
   const unknown = await runProcess(LAUNCHER, ["hook", "nonsense"], { env, clearEnv: true });
-  assert.equal(unknown.code, 0, show(unknown));
+  assertEquals(unknown.code, 0, show(unknown));
 });
 
 /** Whether shellcheck is on PATH (`apt-get install shellcheck`, `brew install shellcheck`). */
@@ -492,21 +492,26 @@ Deno.test({
   ignore: !SHELLCHECK,
   fn: async () => {
     const result = await runProcess("shellcheck", [SH_TEMPLATE, LAUNCHER]);
-    assert.equal(result.code, 0, show(result));
+    assertEquals(result.code, 0, show(result));
   },
 });
 
 Deno.test("the built launcher is its template with every `# @build` line filled in", () => {
   const launcher = Deno.readTextFileSync(LAUNCHER);
-  assert.doesNotMatch(launcher, /^ *# @build /m);
+  assertNotMatch(launcher, /^ *# @build /m);
   const template = Deno.readTextFileSync(SH_TEMPLATE);
   const kept = template.split("\n").filter((line) => !/^ *# @build /.test(line));
   const lines = new Set(launcher.split("\n"));
-  assert.deepEqual(kept.filter((line) => !lines.has(line)), [], "every template line is kept");
-  assert.throws(() => shLauncher(`${template}# @build nonsense\n`), /unknown "# @build nonsense"/);
-  assert.throws(
+  assertEquals(kept.filter((line) => !lines.has(line)), [], "every template line is kept");
+  assertThrows(
+    () => shLauncher(`${template}# @build nonsense\n`),
+    Error,
+    'unknown "# @build nonsense"',
+  );
+  assertThrows(
     () => shLauncher(template.replace(/^ *# @build hook-profiles\n/m, "")),
-    /lacks "# @build hook-profiles"/,
+    Error,
+    'lacks "# @build hook-profiles"',
   );
 });
 
@@ -527,15 +532,15 @@ Deno.test("the CLI bundle leaves the MCP SDK to mcp's own bundle", async () => {
   // A string of the SDK's protocol code: in the bundle of `mcp`, never in the one every command
   // parses on start.
   const marker = "notifications/initialized";
-  assert.ok((await Deno.readTextFile(join(BIN, "mcp", "mcp.js"))).includes(marker));
+  assert((await Deno.readTextFile(join(BIN, "mcp", "mcp.js"))).includes(marker));
   const cli = await Deno.readTextFile(join(BIN, "git-kb.js"));
-  assert.ok(!cli.includes(marker), "the SDK was bundled into git-kb.js");
-  assert.ok(cli.length < 500_000, `git-kb.js is ${cli.length} bytes`);
+  assert(!cli.includes(marker), "the SDK was bundled into git-kb.js");
+  assert(cli.length < 500_000, `git-kb.js is ${cli.length} bytes`);
 });
 
 Deno.test("plugin/bin is what `deno task build` makes from the sources", async () => {
   const result = await checkBuild(ROOT);
-  assert.equal(result.code, 0, show(result));
+  assertEquals(result.code, 0, show(result));
 });
 
 Deno.test("a checkout at another depth, with a space and a quote, builds the same plugin/bin", async () => {
@@ -550,11 +555,12 @@ Deno.test("a checkout at another depth, with a space and a quote, builds the sam
     "io",
     "hooks",
     "plugin",
+    "std",
     "deno.json",
     "deno.lock",
   ];
   const cp = await runProcess("cp", ["-R", ...parts.map((part) => join(ROOT, part)), copy]);
-  assert.equal(cp.code, 0, show(cp));
+  assertEquals(cp.code, 0, show(cp));
   const result = await checkBuild(copy);
-  assert.equal(result.code, 0, show(result));
+  assertEquals(result.code, 0, show(result));
 });

@@ -4,8 +4,8 @@
  * release never removes a successor's lock; a lock file without an owner is stale after a short
  * grace; doctor's check names a stale lock.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertMatch, assertStrictEquals } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { checkLock, lockState, LockTimeoutError, thisHost, withLock } from "../io/save/lock.ts";
 import { checkSaveLock } from "../io/save/lock.ts";
 import { flagsFor } from "../app/permissions.ts";
@@ -50,7 +50,7 @@ Deno.test("kill -9 of a save holding the lock: the next save breaks it at once",
       throw error;
     },
   );
-  assert.equal(JSON.parse(await Deno.readTextFile(lock)).pid, saving.pid);
+  assertEquals(JSON.parse(await Deno.readTextFile(lock)).pid, saving.pid);
   saving.kill("SIGKILL");
   await saving.status;
   // The OS lets go of a killed process's locks as it tears the process down: within moments,
@@ -62,10 +62,10 @@ Deno.test("kill -9 of a save holding the lock: the next save breaks it at once",
   const result = await runCli(["add", "--title", "After the kill", "--type", "note"], {
     env: kb.env,
   });
-  assert.equal(result.code, 0, show(result));
-  assert.ok(Date.now() - started < 20_000, "the dead lock was broken, not waited out");
-  assert.equal(await exists(lock), false);
-  assert.equal(
+  assertEquals(result.code, 0, show(result));
+  assert(Date.now() - started < 20_000, "the dead lock was broken, not waited out");
+  assertEquals(await exists(lock), false);
+  assertEquals(
     await git(kb.remote!, "rev-parse", "main"),
     await git(kb.dir, "rev-parse", "HEAD"),
   );
@@ -82,31 +82,40 @@ Deno.test("a live holder's lock is never broken, however old its file", async ()
       `  console.log("held");\n  await new Promise((done) => setTimeout(done, 60_000));\n});\n`,
   );
   const holder = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--no-prompt", `--allow-read`, `--allow-write=${sandbox.root}`, script],
+    // The script lies outside the repository: name the config that maps its imports.
+    args: [
+      "run",
+      "--config",
+      new URL("../deno.json", import.meta.url).pathname,
+      "--no-prompt",
+      `--allow-read`,
+      `--allow-write=${sandbox.root}`,
+      script,
+    ],
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
   try {
     const reader = holder.stdout.getReader();
-    assert.match(new TextDecoder().decode((await reader.read()).value), /held/);
+    assertMatch(new TextDecoder().decode((await reader.read()).value), /held/);
     const old = new Date(Date.now() - 24 * 60 * 60_000);
     await Deno.utime(lock, old, old);
     const found = lockState(lock);
-    assert.equal(found.state, "held");
-    assert.equal(found.state === "held" && found.owner?.pid, holder.pid);
-    assert.equal(found.state === "held" && found.owner?.host, thisHost());
+    assertEquals(found.state, "held");
+    assertStrictEquals(found.state === "held" && found.owner?.pid, holder.pid);
+    assertStrictEquals(found.state === "held" && found.owner?.host, thisHost());
     const waited = await withLock(lock, () => "taken", { timeoutMs: 1_500 }).catch((e) => e);
-    assert.ok(waited instanceof LockTimeoutError, String(waited));
-    assert.match(waited.message, new RegExp(`process ${holder.pid} on `));
-    assert.equal(checkLock(lock).level, "ok");
+    assert(waited instanceof LockTimeoutError, String(waited));
+    assertMatch(waited.message, new RegExp(`process ${holder.pid} on `));
+    assertEquals(checkLock(lock).level, "ok");
     reader.releaseLock();
   } finally {
     holder.kill("SIGKILL");
     await holder.status;
     await holder.stdout.cancel().catch(() => {});
   }
-  assert.equal(lockState(lock).state, "stale", "its process is gone now");
-  assert.equal(await withLock(lock, () => "taken"), "taken");
+  assertEquals(lockState(lock).state, "stale", "its process is gone now");
+  assertEquals(await withLock(lock, () => "taken"), "taken");
 });
 
 Deno.test("a release removes only its own lock, never a successor's", async () => {
@@ -123,7 +132,7 @@ Deno.test("a release removes only its own lock, never a successor's", async () =
     Deno.removeSync(lock);
     Deno.writeTextFileSync(lock, theirs);
   });
-  assert.equal(await Deno.readTextFile(lock), theirs);
+  assertEquals(await Deno.readTextFile(lock), theirs);
 });
 
 Deno.test("a lock file with no owner (0 bytes, garbage) is stale after a short grace", async (t) => {
@@ -131,7 +140,7 @@ Deno.test("a lock file with no owner (0 bytes, garbage) is stale after a short g
   const lock = join(kb.dir, ".git", "git-kb.lock");
   await t.step("a fresh empty file is being written: held", async () => {
     await Deno.writeTextFile(lock, "");
-    assert.equal(lockState(lock).state, "held");
+    assertEquals(lockState(lock).state, "held");
   });
   await t.step("after the grace, doctor names it and the next save breaks it", async () => {
     for (const text of ["", "\u0000\u0000garbage", "99999\n"]) {
@@ -139,14 +148,14 @@ Deno.test("a lock file with no owner (0 bytes, garbage) is stale after a short g
       const old = new Date(Date.now() - 10_000);
       await Deno.utime(lock, old, old);
       const finding = await checkSaveLock(kb.dir);
-      assert.equal(finding.level, "warn");
-      assert.ok(finding.message.includes(`rm -f ${lock}`), finding.message);
+      assertEquals(finding.level, "warn");
+      assert(finding.message.includes(`rm -f ${lock}`), finding.message);
       const result = await runCli(["add", "--title", `After ${text.length}`, "--type", "note"], {
         env: kb.env,
       });
-      assert.equal(result.code, 0, show(result));
-      assert.equal(await exists(lock), false);
+      assertEquals(result.code, 0, show(result));
+      assertEquals(await exists(lock), false);
     }
-    assert.equal((await checkSaveLock(kb.dir)).level, "ok");
+    assertEquals((await checkSaveLock(kb.dir)).level, "ok");
   });
 });

@@ -6,8 +6,8 @@
  * gets a tool error naming it and nothing is written, and `--read-only` (with the read profile:
  * no write outside the cache, no git) lists and runs no write tool.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertMatch, assertNotStrictEquals } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { flagsFor } from "../app/permissions.ts";
@@ -113,43 +113,43 @@ Deno.test("mcp: a real client lists the tools, searches, gets, asks for context,
   await using kb = await makeKb({ remote: true });
   await using session = await fromSources(kb);
   const tools = await listTools(session);
-  assert.deepEqual(tools.map((tool) => tool.name), ["search", "get", "context", "add", "edit"]);
-  for (const tool of tools) assert.ok(tool.description.length > 80, tool.name);
-  assert.match(tools[0].description, /before answering/);
+  assertEquals(tools.map((tool) => tool.name), ["search", "get", "context", "add", "edit"]);
+  for (const tool of tools) assert(tool.description.length > 80, tool.name);
+  assertMatch(tools[0].description, /before answering/);
 
   const search = await session.call("search", { queries: ["rebase onto main", "rebasing"] });
-  assert.equal(search.isError, false, search.text);
+  assertEquals(search.isError, false, search.text);
   const { hits } = JSON.parse(search.text);
-  assert.equal(hits[0].id, "kb-r4b9t");
-  assert.ok(hits[0].title && hits[0].type && typeof hits[0].snippet === "string", search.text);
+  assertEquals(hits[0].id, "kb-r4b9t");
+  assert(hits[0].title && hits[0].type && typeof hits[0].snippet === "string", search.text);
   const typed = JSON.parse(
     (await session.call("search", { queries: "token", type: "howto" })).text,
   );
-  assert.ok(
+  assert(
     typed.hits.length > 0 && typed.hits.every((hit: { type: string }) => hit.type === "howto"),
   );
 
   const get = await session.call("get", { ids: ["kb-3hd8w"] });
-  assert.equal(get.isError, false, get.text);
-  assert.match(get.text, /^id: kb-3hd8w$/m);
-  assert.match(get.text, /^Links of kb-3hd8w:\n {2}← superseded-by kb-7q2mx Rotate a leaked/m);
+  assertEquals(get.isError, false, get.text);
+  assertMatch(get.text, /^id: kb-3hd8w$/m);
+  assertMatch(get.text, /^Links of kb-3hd8w:\n {2}← superseded-by kb-7q2mx Rotate a leaked/m);
   const missing = await session.call("get", { ids: "kb-zzzzz" });
-  assert.equal(missing.isError, true);
-  assert.match(missing.text, /no entry kb-zzzzz/);
+  assertEquals(missing.isError, true);
+  assertMatch(missing.text, /no entry kb-zzzzz/);
 
   const context = await session.call("context", { task: "rotate the leaked npm token" });
-  assert.equal(context.isError, false, context.text);
-  assert.match(context.text, /kb-7q2mx Rotate a leaked npm or Cloudflare token/);
-  assert.match(context.text, /^Fetch full text: the get tool with ids \["kb-7q2mx"[\],]/m);
+  assertEquals(context.isError, false, context.text);
+  assertMatch(context.text, /kb-7q2mx Rotate a leaked npm or Cloudflare token/);
+  assertMatch(context.text, /^Fetch full text: the get tool with ids \["kb-7q2mx"[\],]/m);
   const cached = [...(await snapshot(cacheRootOf(kb.env))).keys()];
-  assert.ok(cached.length > 0 && !cached.some((path) => path.includes("/sessions/")), "no ledger");
+  assert(cached.length > 0 && !cached.some((path) => path.includes("/sessions/")), "no ledger");
 
   const { resources } = await session.client.listResources() as { resources: { uri: string }[] };
-  assert.equal(resources.length, 45);
+  assertEquals(resources.length, 45);
   const uri = "kb://entry/kb-7q2mx";
-  assert.ok(resources.some((resource) => resource.uri === uri));
+  assert(resources.some((resource) => resource.uri === uri));
   const read = await session.client.readResource({ uri });
-  assert.match((read.contents[0] as { text: string }).text, /^title: Rotate a leaked/m);
+  assertMatch((read.contents[0] as { text: string }).text, /^title: Rotate a leaked/m);
 });
 
 Deno.test("mcp: add and edit commit and push through the save pipeline", async () => {
@@ -162,13 +162,13 @@ Deno.test("mcp: add and edit commit and push through the save pipeline", async (
     tags: ["deploy"],
     links: [{ rel: "related", id: "kb-7q2mx" }],
   });
-  assert.equal(added.isError, false, added.text);
+  assertEquals(added.isError, false, added.text);
   const saved = JSON.parse(added.text);
-  assert.equal(saved.push, "pushed");
-  assert.equal(await git(kb.remote!, "rev-parse", "main"), saved.commit);
+  assertEquals(saved.push, "pushed");
+  assertEquals(await git(kb.remote!, "rev-parse", "main"), saved.commit);
   const text = await Deno.readTextFile(join(kb.dir, saved.path));
-  assert.match(text, /^tags: \[deploy\]$/m);
-  assert.match(text, /- \{ rel: related, to: kb-7q2mx \}/);
+  assertMatch(text, /^tags: \[deploy\]$/m);
+  assertMatch(text, /- \{ rel: related, to: kb-7q2mx \}/);
 
   const edited = await session.call("edit", {
     id: saved.id,
@@ -176,13 +176,13 @@ Deno.test("mcp: add and edit commit and push through the save pipeline", async (
     add_tags: ["preview"],
     remove_links: ["kb-7q2mx"],
   });
-  assert.equal(edited.isError, false, edited.text);
+  assertEquals(edited.isError, false, edited.text);
   const change = JSON.parse(edited.text);
-  assert.deepEqual(change.changed.sort(), ["links", "status", "tags"]);
-  assert.equal(await git(kb.remote!, "rev-parse", "main"), change.commit);
+  assertEquals(change.changed.sort(), ["links", "status", "tags"]);
+  assertEquals(await git(kb.remote!, "rev-parse", "main"), change.commit);
   const again = await session.call("edit", { id: saved.id, status: "archived" });
-  assert.equal(again.isError, false);
-  assert.match(again.text, /^No changes to kb-\w{5}; nothing committed\.$/);
+  assertEquals(again.isError, false);
+  assertMatch(again.text, /^No changes to kb-\w{5}; nothing committed\.$/);
 });
 
 Deno.test("mcp: a bad argument gets a tool error naming it, and nothing is written", async () => {
@@ -212,28 +212,28 @@ Deno.test("mcp: a bad argument gets a tool error naming it, and nothing is writt
   ];
   for (const [tool, args, message] of cases) {
     const result = await session.call(tool, args);
-    assert.equal(result.isError, true, `${tool} ${JSON.stringify(args)}: ${result.text}`);
-    assert.match(result.text, message, `${tool} ${JSON.stringify(args)}`);
+    assertEquals(result.isError, true, `${tool} ${JSON.stringify(args)}: ${result.text}`);
+    assertMatch(result.text, message, `${tool} ${JSON.stringify(args)}`);
   }
-  assert.deepEqual(await state(kb), before);
+  assertEquals(await state(kb), before);
 });
 
 Deno.test("mcp --read-only: the read profile, no write tool, and a write is refused", async () => {
   await using kb = await makeKb({ remote: true });
   const flags = flagsFor("mcp", cacheRootOf(kb.env), undefined, true);
-  assert.ok(!flags.some((flag) => /^--allow-run|^--allow-write$/.test(flag)), flags.join(" "));
+  assert(!flags.some((flag) => /^--allow-run|^--allow-write$/.test(flag)), flags.join(" "));
   await using session = await fromSources(kb, true);
   const tools = await listTools(session);
-  assert.deepEqual(tools.map((tool) => tool.name), ["search", "get", "context"]);
+  assertEquals(tools.map((tool) => tool.name), ["search", "get", "context"]);
   const before = await state(kb);
   const add = await session.call("add", { title: "Should not land", type: "note" });
-  assert.equal(add.isError, true);
-  assert.match(add.text, /add not found/);
+  assertEquals(add.isError, true);
+  assertMatch(add.text, /add not found/);
   const search = await session.call("search", { queries: ["rebase"] });
-  assert.equal(JSON.parse(search.text).hits[0].id, "kb-r4b9t");
+  assertEquals(JSON.parse(search.text).hits[0].id, "kb-r4b9t");
   const get = await session.call("get", { ids: ["kb-7q2mx"] });
-  assert.equal(get.isError, false, get.text);
-  assert.deepEqual(await state(kb), before);
+  assertEquals(get.isError, false, get.text);
+  assertEquals(await state(kb), before);
 });
 
 Deno.test("mcp through the plugin's launcher: the CLI bundle loads the server's own bundle", async () => {
@@ -243,9 +243,9 @@ Deno.test("mcp through the plugin's launcher: the CLI bundle loads the server's 
     "--read-only",
   ]);
   const tools = await listTools(session);
-  assert.deepEqual(tools.map((tool) => tool.name), ["search", "get", "context"]);
+  assertEquals(tools.map((tool) => tool.name), ["search", "get", "context"]);
   const search = await session.call("search", { queries: ["rotate token"] });
-  assert.equal(JSON.parse(search.text).hits[0].id, "kb-7q2mx", session.stderr());
+  assertEquals(JSON.parse(search.text).hits[0].id, "kb-7q2mx", session.stderr());
 });
 
 Deno.test("mcp: adds in parallel line up on the save lock; a push that fails says so, the commit kept", async () => {
@@ -255,18 +255,18 @@ Deno.test("mcp: adds in parallel line up on the save lock; a push that fails say
   const results = await Promise.all(
     titles.map((title) => session.call("add", { title, type: "note", body: title })),
   );
-  for (const result of results) assert.equal(result.isError, false, result.text);
+  for (const result of results) assertEquals(result.isError, false, result.text);
   const log = await git(kb.remote!, "log", "--format=%s", "main");
-  for (const title of titles) assert.match(log, new RegExp(title));
+  for (const title of titles) assertMatch(log, new RegExp(title));
 
   await Deno.remove(kb.remote!, { recursive: true });
   const unpushed = await session.call("add", { title: "Offline note", type: "note" });
-  assert.equal(unpushed.isError, true, unpushed.text);
-  assert.match(
+  assertEquals(unpushed.isError, true, unpushed.text);
+  assertMatch(
     unpushed.text,
     /^Committed entries\/kb-\w{5}-offline-note\.md locally in \w{7}, but/,
   );
-  assert.match(await git(kb.dir, "log", "-1", "--format=%s"), /Offline note/);
+  assertMatch(await git(kb.dir, "log", "-1", "--format=%s"), /Offline note/);
 });
 
 Deno.test("mcp: a client that leaves while a save runs gets its answer, the save finished", async () => {
@@ -277,14 +277,14 @@ Deno.test("mcp: a client that leaves while a save runs gets its answer, the save
     env: kb.env,
     stdin: sessionLines("add", { title, type: "note" }),
   });
-  assert.equal(result.code, 0, show(result));
+  assertEquals(result.code, 0, show(result));
   const answers = result.stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line));
   const answer = answers.find((message) => message.id === 2);
-  assert.ok(answer?.result, show(result));
-  assert.notEqual(answer.result.isError, true, show(result));
-  assert.match(await git(kb.dir, "log", "-1", "--format=%s"), new RegExp(title));
-  assert.equal(await git(kb.remote!, "rev-parse", "main"), await git(kb.dir, "rev-parse", "HEAD"));
-  assert.equal(await git(kb.dir, "status", "--porcelain"), "");
+  assert(answer?.result, show(result));
+  assertNotStrictEquals(answer.result.isError, true, show(result));
+  assertMatch(await git(kb.dir, "log", "-1", "--format=%s"), new RegExp(title));
+  assertEquals(await git(kb.remote!, "rev-parse", "main"), await git(kb.dir, "rev-parse", "HEAD"));
+  assertEquals(await git(kb.dir, "status", "--porcelain"), "");
 });
 
 Deno.test("mcp: SIGTERM while a save pushes lets the save finish, then the server exits 0", async () => {
@@ -314,9 +314,9 @@ Deno.test("mcp: SIGTERM while a save pushes lets the save finish, then the serve
   child.kill("SIGTERM");
   const { code } = await child.output().catch(() => ({ code: -1 }));
   await writer.close().catch(() => {});
-  assert.equal(code, 0);
-  assert.equal(await git(kb.remote!, "rev-parse", "main"), await git(kb.dir, "rev-parse", "HEAD"));
-  assert.match(await git(kb.dir, "log", "-1", "--format=%s"), /Pushed through a shutdown/);
+  assertEquals(code, 0);
+  assertEquals(await git(kb.remote!, "rev-parse", "main"), await git(kb.dir, "rev-parse", "HEAD"));
+  assertMatch(await git(kb.dir, "log", "-1", "--format=%s"), /Pushed through a shutdown/);
 });
 
 Deno.test("mcp with two knowledge bases: add names one, ids are qualified, resources too", async () => {
@@ -338,20 +338,20 @@ Deno.test("mcp with two knowledge bases: add names one, ids are qualified, resou
     body: "Rotate the team registry token every quarter.",
     to: "team",
   });
-  assert.equal(added.isError, false, added.text);
+  assertEquals(added.isError, false, added.text);
   const { id, commit } = JSON.parse(added.text);
-  assert.equal(await git(team.remote!, "rev-parse", "main"), commit);
+  assertEquals(await git(team.remote!, "rev-parse", "main"), commit);
   const { hits } = JSON.parse((await session.call("search", { queries: ["team registry"] })).text);
-  assert.equal(hits[0].id, `team:${id}`);
-  assert.equal(hits[0].kb, "team");
+  assertEquals(hits[0].id, `team:${id}`);
+  assertEquals(hits[0].kb, "team");
   const get = await session.call("get", { ids: [`team:${id}`] });
-  assert.match(get.text, /^title: Team registry token rotation$/m);
+  assertMatch(get.text, /^title: Team registry token rotation$/m);
   const edited = await session.call("edit", { id: `team:${id}`, add_tags: ["registry"] });
-  assert.equal(edited.isError, false, edited.text);
-  assert.equal(await git(team.remote!, "rev-parse", "main"), JSON.parse(edited.text).commit);
+  assertEquals(edited.isError, false, edited.text);
+  assertEquals(await git(team.remote!, "rev-parse", "main"), JSON.parse(edited.text).commit);
   const uri = `kb://entry/team:${id}`;
   const { resources } = await session.client.listResources() as { resources: { uri: string }[] };
-  assert.ok(resources.some((resource) => resource.uri === uri), JSON.stringify(resources.at(-1)));
+  assert(resources.some((resource) => resource.uri === uri), JSON.stringify(resources.at(-1)));
   const read = await session.client.readResource({ uri });
-  assert.match((read.contents[0] as { text: string }).text, /^tags: \[registry\]$/m);
+  assertMatch((read.contents[0] as { text: string }).text, /^tags: \[registry\]$/m);
 });

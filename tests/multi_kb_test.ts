@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { deepStrictEqual as deepEqual, match, ok, strictEqual as equal } from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertMatch } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import {
   acceptKernel,
   childEnv,
@@ -93,8 +93,8 @@ async function addTeamToken(kbs: TwoKbs): Promise<void> {
     "--body",
     "Ask the registry owner, then rotate the npm token in the CI secrets.",
   ], { env: kbs.env });
-  equal(added.code, 0, show(added));
-  ok(
+  assertEquals(added.code, 0, show(added));
+  assert(
     added.stdout.includes(`${TEAM_TOKEN} `) &&
       added.stdout.includes(` in the knowledge base "team" (${kbs.team.dir}) (commit `),
     `the line names where the entry went\n${show(added)}`,
@@ -131,66 +131,69 @@ Deno.test("two knowledge bases: the prompt hook surfaces both, names them, one b
     prompt: "how do I rotate the leaked npm token",
   });
   const first = await runHook(payload, { env: kbs.env });
-  equal(first.code, 0, show(first));
+  assertEquals(first.code, 0, show(first));
   const context = additionalContext(first.stdout);
-  ok(context.length <= 9_000, `one budget: ${context.length} characters`);
-  equal(
+  assert(context.length <= 9_000, `one budget: ${context.length} characters`);
+  assertEquals(
     context.split("\n")[0],
     "git-kb: knowledge for this prompt from the knowledge bases personal (the user's default) " +
       "and team (each id below starts with the name of the one it comes from; one that others " +
       "push to holds their words, not the user's).",
     "the header says whose each item is",
   );
-  ok(context.includes("- personal:kb-7q2mx "), context);
-  ok(context.includes(`- team:${TEAM_TOKEN} `), context);
-  ok(context.includes("### personal:kb-k1rn0 "), "the default's kernel rules are inlined");
-  ok(
+  assert(context.includes("- personal:kb-7q2mx "), context);
+  assert(context.includes(`- team:${TEAM_TOKEN} `), context);
+  assert(context.includes("### personal:kb-k1rn0 "), "the default's kernel rules are inlined");
+  assert(
     context.includes("- team:kb-tm0kr Team release rule [rule] (kernel rule, too long to inline)"),
     `the team's rule is past the shared kernel budget: a pointer\n${context}`,
   );
   const fetch = context.split("\n").find((line) => line.startsWith("Fetch full text: "))!;
   const [personalFetch, teamFetch] = fetch.split(" ; ");
-  ok(personalFetch.includes(" kb-7q2mx"), fetch);
-  ok(personalFetch.endsWith(`--kb ${kbs.personal.dir}`), fetch);
-  ok(teamFetch.includes(` ${TEAM_TOKEN}`), fetch);
-  ok(teamFetch.endsWith(`--kb ${kbs.team.dir}`), fetch);
+  assert(personalFetch.includes(" kb-7q2mx"), fetch);
+  assert(personalFetch.endsWith(`--kb ${kbs.personal.dir}`), fetch);
+  assert(teamFetch.includes(` ${TEAM_TOKEN}`), fetch);
+  assert(teamFetch.endsWith(`--kb ${kbs.team.dir}`), fetch);
 
   const second = await runHook(payload, { env: kbs.env });
-  equal(second.code, 0, show(second));
+  assertEquals(second.code, 0, show(second));
   const again = second.stdout ? additionalContext(second.stdout) : "";
-  ok(!again.includes("personal:kb-7q2mx"), `each ledger dedups its own pointers\n${again}`);
-  ok(!again.includes(`team:${TEAM_TOKEN}`), again);
+  assert(!again.includes("personal:kb-7q2mx"), `each ledger dedups its own pointers\n${again}`);
+  assert(!again.includes(`team:${TEAM_TOKEN}`), again);
 });
 
 Deno.test("two knowledge bases: search ranks both, get resolves an id in either", async () => {
   await using kbs = await twoKbs();
   await addTeamToken(kbs);
   const searched = await runCli(["search", "rotate npm token", "--json"], { env: kbs.env });
-  equal(searched.code, 0, show(searched));
+  assertEquals(searched.code, 0, show(searched));
   const hits = parseJson<{ id: string; kb: string }[]>(searched);
-  ok(hits.some((hit) => hit.id === "personal:kb-7q2mx" && hit.kb === "personal"), show(searched));
-  ok(hits.some((hit) => hit.id === `team:${TEAM_TOKEN}` && hit.kb === "team"), show(searched));
+  assert(
+    hits.some((hit) => hit.id === "personal:kb-7q2mx" && hit.kb === "personal"),
+    show(searched),
+  );
+  assert(hits.some((hit) => hit.id === `team:${TEAM_TOKEN}` && hit.kb === "team"), show(searched));
 
   const got = await runCli(["get", TEAM_TOKEN, "kb-7q2mx", "--json"], { env: kbs.env });
-  equal(got.code, 0, show(got));
-  deepEqual(parseJson<{ id: string }[]>(got).map((item) => item.id), [
+  assertEquals(got.code, 0, show(got));
+  assertEquals(parseJson<{ id: string }[]>(got).map((item) => item.id), [
     `team:${TEAM_TOKEN}`,
     "personal:kb-7q2mx",
   ]);
   const named = await runCli(["get", `team:${TEAM_TOKEN}`], { env: kbs.env });
-  ok(named.stdout.includes("Rotate the npm token of the team registry"), show(named));
+  assert(named.stdout.includes("Rotate the npm token of the team registry"), show(named));
   const wrong = await runCli(["get", `personal:${TEAM_TOKEN}`], { env: kbs.env });
-  equal(wrong.code, 1, show(wrong));
-  ok(wrong.stderr.includes(`no entry ${TEAM_TOKEN}`), show(wrong));
+  assertEquals(wrong.code, 1, show(wrong));
+  assert(wrong.stderr.includes(`no entry ${TEAM_TOKEN}`), show(wrong));
   const unknown = await runCli(["get", "ops:kb-7q2mx"], { env: kbs.env });
-  equal(unknown.code, 1, show(unknown));
-  ok(unknown.stderr.includes('no knowledge base named "ops"'), show(unknown));
+  assertEquals(unknown.code, 1, show(unknown));
+  assert(unknown.stderr.includes('no knowledge base named "ops"'), show(unknown));
 
   // One knowledge base named with --kb reads that one alone, ids as they are.
   const alone = await runCli(["search", "rotate npm token", "--json", "--kb", kbs.team.dir], {
     env: kbs.env,
   });
-  deepEqual(parseJson<{ id: string }[]>(alone).map((hit) => hit.id), [TEAM_TOKEN]);
+  assertEquals(parseJson<{ id: string }[]>(alone).map((hit) => hit.id), [TEAM_TOKEN]);
 });
 
 Deno.test("an id in two knowledge bases: doctor names both, get and edit never pick one", async () => {
@@ -206,35 +209,38 @@ Deno.test("an id in two knowledge bases: doctor names both, get and edit never p
   const collision = findings.find((finding) =>
     finding.check === "kbs" && finding.message.startsWith("kb-7q2mx is in personal")
   );
-  ok(collision, show(doctor));
-  equal(collision.level, "warn");
-  ok(collision.message.includes(join(kbs.team.dir, "entries")), collision.message);
+  assert(collision, show(doctor));
+  assertEquals(collision.level, "warn");
+  assert(collision.message.includes(join(kbs.team.dir, "entries")), collision.message);
 
   const got = await runCli(["get", "kb-7q2mx"], { env: kbs.env });
-  equal(got.code, 1, show(got));
-  equal(got.stdout, "", "neither entry is printed");
-  ok(got.stderr.includes("git-kb get personal:kb-7q2mx or git-kb get team:kb-7q2mx"), show(got));
+  assertEquals(got.code, 1, show(got));
+  assertEquals(got.stdout, "", "neither entry is printed");
+  assert(
+    got.stderr.includes("git-kb get personal:kb-7q2mx or git-kb get team:kb-7q2mx"),
+    show(got),
+  );
   const named = await runCli(["get", "team:kb-7q2mx"], { env: kbs.env });
-  equal(named.code, 0, show(named));
-  ok(named.stdout.includes("Team copy of the token howto"), show(named));
+  assertEquals(named.code, 0, show(named));
+  assert(named.stdout.includes("Team copy of the token howto"), show(named));
 
   const before = await git(kbs.personal.dir, "rev-parse", "HEAD");
   const edited = await runCli(["edit", "kb-7q2mx", "--tag", "x"], { env: kbs.env });
-  equal(edited.code, 1, show(edited));
-  ok(edited.stderr.includes("git-kb edit personal:kb-7q2mx --tag x"), show(edited));
-  equal(await git(kbs.personal.dir, "rev-parse", "HEAD"), before, "nothing committed");
+  assertEquals(edited.code, 1, show(edited));
+  assert(edited.stderr.includes("git-kb edit personal:kb-7q2mx --tag x"), show(edited));
+  assertEquals(await git(kbs.personal.dir, "rev-parse", "HEAD"), before, "nothing committed");
   const editedTeam = await runCli(["edit", "team:kb-7q2mx", "--tag", "x"], { env: kbs.env });
-  equal(editedTeam.code, 0, show(editedTeam));
-  ok((await git(kbs.team.dir, "log", "-1", "--format=%s")).includes("kb-7q2mx"));
+  assertEquals(editedTeam.code, 0, show(editedTeam));
+  assert((await git(kbs.team.dir, "log", "-1", "--format=%s")).includes("kb-7q2mx"));
 });
 
 Deno.test("add --to and edit find the knowledge base; a name not configured is refused", async () => {
   await using kbs = await twoKbs();
   await addTeamToken(kbs);
-  ok((await git(kbs.team.remote!, "log", "-1", "--format=%s", "main")).includes(TEAM_TOKEN));
+  assert((await git(kbs.team.remote!, "log", "-1", "--format=%s", "main")).includes(TEAM_TOKEN));
   const edited = await runCli(["edit", TEAM_TOKEN, "--tag", "registry"], { env: kbs.env });
-  equal(edited.code, 0, show(edited));
-  ok(
+  assertEquals(edited.code, 0, show(edited));
+  assert(
     (await Deno.readTextFile(
       join(kbs.team.dir, `entries/${TEAM_TOKEN}-rotate-the-npm-token-of-the-team-registry.md`),
     )).includes("registry"),
@@ -243,8 +249,8 @@ Deno.test("add --to and edit find the knowledge base; a name not configured is r
     ["add", "--to", "ops", "--title", "Nothing", "--type", "note"],
     { env: kbs.env },
   );
-  equal(refused.code, 1, show(refused));
-  ok(refused.stderr.includes("git-kb init <clone-url|path> --name ops"), show(refused));
+  assertEquals(refused.code, 1, show(refused));
+  assert(refused.stderr.includes("git-kb init <clone-url|path> --name ops"), show(refused));
 });
 
 Deno.test("promote copies into the team through the save pipeline, drops a link the team lacks, supersedes the original", async () => {
@@ -263,32 +269,32 @@ Deno.test("promote copies into the team through the save pipeline, drops a link 
   );
   await git(kbs.personal.dir, "push", "--quiet");
   const promoted = await runCli(["promote", original, "--to", "team", "--json"], { env: kbs.env });
-  equal(promoted.code, 0, show(promoted));
+  assertEquals(promoted.code, 0, show(promoted));
   const done = parseJson<{ copy: string; dropped: { rel: string; to: string; title: string }[] }>(
     promoted,
   );
-  deepEqual(done.dropped, [{
+  assertEquals(done.dropped, [{
     rel: "related",
     to: "kb-7q2mx",
     title: "Rotate a leaked npm or Cloudflare token",
   }]);
-  ok(done.copy.startsWith("team:kb-") && done.copy !== `team:${original}`, done.copy);
+  assert(done.copy.startsWith("team:kb-") && done.copy !== `team:${original}`, done.copy);
   const copyId = done.copy.slice("team:".length);
 
   const copy = await runCli(["get", done.copy], { env: kbs.env });
-  ok(copy.stdout.includes(`id: ${copyId}`), show(copy));
-  ok(copy.stdout.includes(`promoted_from: personal:${original}`), show(copy));
-  ok(!copy.stdout.includes("kb-7q2mx"), "no link left dangling in the team");
+  assert(copy.stdout.includes(`id: ${copyId}`), show(copy));
+  assert(copy.stdout.includes(`promoted_from: personal:${original}`), show(copy));
+  assert(!copy.stdout.includes("kb-7q2mx"), "no link left dangling in the team");
   const marked = await runCli(["get", original], { env: kbs.env });
-  ok(marked.stdout.includes("status: superseded"), show(marked));
-  ok(marked.stdout.includes(`superseded_by: ${done.copy}`), show(marked));
+  assert(marked.stdout.includes("status: superseded"), show(marked));
+  assert(marked.stdout.includes(`superseded_by: ${done.copy}`), show(marked));
   // Two commits, two pushes.
-  ok((await git(kbs.team.remote!, "log", "-1", "--format=%s", "main")).includes(copyId));
-  ok((await git(kbs.personal.remote!, "log", "-1", "--format=%s", "main")).includes(original));
+  assert((await git(kbs.team.remote!, "log", "-1", "--format=%s", "main")).includes(copyId));
+  assert((await git(kbs.personal.remote!, "log", "-1", "--format=%s", "main")).includes(original));
 
   const again = await runCli(["promote", original, "--to", "team"], { env: kbs.env });
-  equal(again.code, 0, show(again));
-  ok(again.stdout.includes(`${done.copy} is already the copy`), show(again));
+  assertEquals(again.code, 0, show(again));
+  assert(again.stdout.includes(`${done.copy} is already the copy`), show(again));
 });
 
 Deno.test("promote carries the body's mentions and brings the attachments it embeds", async () => {
@@ -315,24 +321,30 @@ Deno.test("promote carries the body's mentions and brings the attachments it emb
   );
   await git(kbs.personal.dir, "push", "--quiet");
   const promoted = await runCli(["promote", original, "--to", "team", "--json"], { env: kbs.env });
-  equal(promoted.code, 0, show(promoted));
+  assertEquals(promoted.code, 0, show(promoted));
   const done = parseJson<{
     copy: string;
     unlinked: string[];
     attachmentsLeft: { path: string; reason: string }[];
   }>(promoted);
-  deepEqual(done.unlinked, ["personal:kb-7q2mx"]);
-  deepEqual(done.attachmentsLeft.map((left) => left.path), ["attachments/notes/leak.txt"]);
-  match(done.attachmentsLeft[0].reason, /symbolic link/);
+  assertEquals(done.unlinked, ["personal:kb-7q2mx"]);
+  assertEquals(done.attachmentsLeft.map((left) => left.path), ["attachments/notes/leak.txt"]);
+  assertMatch(done.attachmentsLeft[0].reason, /symbolic link/);
   const copy = await runCli(["get", done.copy], { env: kbs.env });
-  ok(copy.stdout.includes("As in Rotate a leaked token (personal:kb-7q2mx)."), show(copy));
-  ok(!copy.stdout.includes("[[kb-7q2mx]]"), "no mention left pointing at a team entry it is not");
+  assert(copy.stdout.includes("As in Rotate a leaked token (personal:kb-7q2mx)."), show(copy));
+  assert(
+    !copy.stdout.includes("[[kb-7q2mx]]"),
+    "no mention left pointing at a team entry it is not",
+  );
   // The image is committed with the copy and pushed; the link's target never left home.
   const pushed = await git(kbs.team.remote!, "ls-tree", "-r", "--name-only", "main");
-  ok(pushed.includes("attachments/notes/plan v2.png"), pushed);
-  ok(!pushed.includes("leak.txt"), pushed);
-  deepEqual(await Deno.readFile(join(kbs.team.dir, "attachments", "notes", "plan v2.png")), image);
-  equal(await git(kbs.team.dir, "status", "--porcelain"), "");
+  assert(pushed.includes("attachments/notes/plan v2.png"), pushed);
+  assert(!pushed.includes("leak.txt"), pushed);
+  assertEquals(
+    await Deno.readFile(join(kbs.team.dir, "attachments", "notes", "plan v2.png")),
+    image,
+  );
+  assertEquals(await git(kbs.team.dir, "status", "--porcelain"), "");
 });
 
 Deno.test("promote: the hint for a left-out link works pasted, and a link to an entry promoted before points at its copy", async () => {
@@ -352,11 +364,11 @@ Deno.test("promote: the hint for a left-out link works pasted, and a link to an 
   await linking("kb-pr0mo", "Keep npm tokens in the CI secret store");
   await git(kbs.personal.dir, "push", "--quiet");
   const first = await runCli(["promote", "kb-pr0mo", "--to", "team"], { env: kbs.env });
-  equal(first.code, 0, show(first));
+  assertEquals(first.code, 0, show(first));
   const copy = first.stdout.match(/Copied personal:kb-pr0mo to (team:kb-[a-z0-9]+)/)?.[1];
-  ok(copy, show(first));
+  assert(copy, show(first));
   const hint = first.stdout.match(/adds the link\): (.*)$/m)?.[1];
-  equal(
+  assertEquals(
     hint,
     "git-kb promote personal:kb-7q2mx --to team && git-kb promote personal:kb-pr0mo --to team",
     show(first),
@@ -371,24 +383,24 @@ Deno.test("promote: the hint for a left-out link works pasted, and a link to an 
     clearEnv: true,
     cwd: kbs.personal.root,
   });
-  equal(pasted.code, 0, show(pasted));
-  ok(pasted.stdout.includes("Linked"), show(pasted));
+  assertEquals(pasted.code, 0, show(pasted));
+  assert(pasted.stdout.includes("Linked"), show(pasted));
   const target = (await runCli(["get", "personal:kb-7q2mx"], { env: kbs.env })).stdout
     .match(/superseded_by: (team:kb-[a-z0-9]+)/)?.[1];
-  ok(target, "kb-7q2mx was promoted");
+  assert(target, "kb-7q2mx was promoted");
   const copyText = (await runCli(["get", copy!], { env: kbs.env })).stdout;
-  ok(copyText.includes(`to: ${target!.slice("team:".length)}`), copyText);
+  assert(copyText.includes(`to: ${target!.slice("team:".length)}`), copyText);
 
   // A second entry linking the one promoted before: its copy links the copy, nothing left out.
   await linking("kb-pr1mo", "Rotate the CI npm token every quarter");
   const second = await runCli(["promote", "kb-pr1mo", "--to", "team", "--json"], {
     env: kbs.env,
   });
-  equal(second.code, 0, show(second));
+  assertEquals(second.code, 0, show(second));
   const done = parseJson<{ copy: string; dropped: unknown[] }>(second);
-  deepEqual(done.dropped, []);
+  assertEquals(done.dropped, []);
   const secondCopy = (await runCli(["get", done.copy], { env: kbs.env })).stdout;
-  ok(secondCopy.includes(`to: ${target!.slice("team:".length)}`), secondCopy);
+  assert(secondCopy.includes(`to: ${target!.slice("team:".length)}`), secondCopy);
 });
 
 Deno.test("a push the remote refuses: a save (promote's) and a sync each keep the commit, exit 3 with the remote's words, and a sync finishes once it accepts", async () => {
@@ -406,20 +418,20 @@ Deno.test("a push the remote refuses: a save (promote's) and a sync each keep th
   // A save: promote's copy goes to the team; the original's marking is committed, not pushed
   // (after the remote had moved: fetched, replayed, and then refused).
   const promoted = await runCli(["promote", "kb-7q2mx", "--to", "team"], { env: kbs.env });
-  equal(promoted.code, 3, show(promoted));
-  ok(promoted.stderr.includes("is not pushed: the push to origin failed: "), show(promoted));
-  ok(promoted.stderr.includes("pushes are closed today"), `the real cause\n${show(promoted)}`);
-  ok(!promoted.stderr.includes("kept moving"), "a refused push is not a remote that moved");
-  ok(
+  assertEquals(promoted.code, 3, show(promoted));
+  assert(promoted.stderr.includes("is not pushed: the push to origin failed: "), show(promoted));
+  assert(promoted.stderr.includes("pushes are closed today"), `the real cause\n${show(promoted)}`);
+  assert(!promoted.stderr.includes("kept moving"), "a refused push is not a remote that moved");
+  assert(
     promoted.stderr.includes(
       `\n  ${shellCommand(["git", "-C", personal.dir, "push", "origin", "HEAD:main"])}`,
     ),
     `the push command is printed\n${show(promoted)}`,
   );
   const copied = await git(kbs.team.remote!, "log", "-1", "--format=%s", "main");
-  ok(copied.includes("promoted from personal:kb-7q2mx"), "the copy is pushed");
+  assert(copied.includes("promoted from personal:kb-7q2mx"), "the copy is pushed");
   const marking = await git(personal.dir, "log", "-1", "--format=%s");
-  ok(marking.includes("superseded by"), marking);
+  assert(marking.includes("superseded by"), marking);
 
   // A sync: what came in meanwhile is brought in and indexed; the local commit is kept.
   await Deno.remove(hook);
@@ -431,21 +443,25 @@ Deno.test("a push the remote refuses: a save (promote's) and a sync each keep th
   );
   await closePushes();
   const synced = await runCli(["sync", "personal"], { env: kbs.env });
-  equal(synced.code, 3, show(synced));
-  ok(
+  assertEquals(synced.code, 3, show(synced));
+  assert(
     synced.stderr.includes("1 local commit is not pushed: the push to origin failed: "),
     show(synced),
   );
-  ok(synced.stderr.includes("pushes are closed today"), `the real cause\n${show(synced)}`);
-  ok(
+  assert(synced.stderr.includes("pushes are closed today"), `the real cause\n${show(synced)}`);
+  assert(
     synced.stderr.trimEnd().endsWith(
       `To finish, run:\n  ${shellCommand(["git-kb", "sync", "--kb", personal.dir])}`,
     ),
     show(synced),
   );
-  equal(await git(personal.dir, "log", "-1", "--format=%s"), marking, "the local commit is kept");
+  assertEquals(
+    await git(personal.dir, "log", "-1", "--format=%s"),
+    marking,
+    "the local commit is kept",
+  );
   const got = await runCli(["get", "kb-0thr2"], { env: personal.env });
-  ok(
+  assert(
     got.stdout.includes("Came in while pushes were closed."),
     `what came in is in, and indexed\n${show(got)}`,
   );
@@ -453,12 +469,12 @@ Deno.test("a push the remote refuses: a save (promote's) and a sync each keep th
   // Once the remote accepts pushes again, a sync finishes.
   await Deno.remove(hook);
   const retried = await runCli(["sync", "personal", "--json"], { env: kbs.env });
-  equal(retried.code, 0, show(retried));
+  assertEquals(retried.code, 0, show(retried));
   const report = parseJson<{ incoming: { commits: number }; outgoing: { commits: number } }>(
     retried,
   );
-  deepEqual([report.incoming.commits, report.outgoing.commits], [0, 1]);
-  equal(
+  assertEquals([report.incoming.commits, report.outgoing.commits], [0, 1]);
+  assertEquals(
     await git(personal.dir, "rev-parse", "HEAD"),
     await git(personal.remote!, "rev-parse", "main"),
   );
@@ -473,27 +489,31 @@ Deno.test("the old config form still reads, and init --name adds a knowledge bas
   await Deno.mkdir(join(personal.config, "git-kb"), { recursive: true });
   await Deno.writeTextFile(configFile, JSON.stringify({ kbDir: personal.dir }));
   const searched = await runCli(["search", "rotate npm token", "--json"], { env });
-  equal(parseJson<{ id: string }[]>(searched)[0].id, "kb-7q2mx", "one knowledge base: plain ids");
+  assertEquals(
+    parseJson<{ id: string }[]>(searched)[0].id,
+    "kb-7q2mx",
+    "one knowledge base: plain ids",
+  );
 
   const fresh = join(sandbox.root, "team");
   const refused = await runCli(["init", fresh], { env });
-  equal(refused.code, 2, show(refused));
+  assertEquals(refused.code, 2, show(refused));
   for (const text of [personal.dir, fresh, "--name", "--force"]) {
-    ok(refused.stderr.includes(text), `names ${text}\n${show(refused)}`);
+    assert(refused.stderr.includes(text), `names ${text}\n${show(refused)}`);
   }
-  deepEqual(JSON.parse(await Deno.readTextFile(configFile)), { kbDir: personal.dir });
+  assertEquals(JSON.parse(await Deno.readTextFile(configFile)), { kbDir: personal.dir });
 
   const added = await runCli(["init", fresh, "--name", "team"], { env });
-  equal(added.code, 0, show(added));
-  deepEqual(JSON.parse(await Deno.readTextFile(configFile)), {
+  assertEquals(added.code, 0, show(added));
+  assertEquals(JSON.parse(await Deno.readTextFile(configFile)), {
     kbs: [{ name: "kb", dir: personal.dir }, { name: "team", dir: fresh }],
     default: "kb",
   });
   const bad = await runCli(["init", join(sandbox.root, "x"), "--name", "Team:1"], { env });
-  equal(bad.code, 2, show(bad));
+  assertEquals(bad.code, 2, show(bad));
   const made = await runCli(["init", fresh, "--name", "team", "--default"], { env });
-  equal(made.code, 0, show(made));
-  equal(JSON.parse(await Deno.readTextFile(configFile)).default, "team");
+  assertEquals(made.code, 0, show(made));
+  assertEquals(JSON.parse(await Deno.readTextFile(configFile)).default, "team");
 });
 
 Deno.test("init pushes its set-up commit to an empty remote", async () => {
@@ -509,28 +529,28 @@ Deno.test("init pushes its set-up commit to an empty remote", async () => {
   };
   const dir = join(sandbox.root, "clone");
   const result = await runCli(["init", remote, "--dir", dir], { env });
-  equal(result.code, 0, show(result));
-  ok(
+  assertEquals(result.code, 0, show(result));
+  assert(
     result.stdout.includes(`Pushed the set-up commit to the empty remote ${remote}`),
     show(result),
   );
-  ok((await git(remote, "ls-tree", "-r", "--name-only", "HEAD")).includes("README.md"));
-  equal(await git(dir, "status", "--short", "--branch"), "## main...origin/main");
+  assert((await git(remote, "ls-tree", "-r", "--name-only", "HEAD")).includes("README.md"));
+  assertEquals(await git(dir, "status", "--short", "--branch"), "## main...origin/main");
 
   // A second one beside it, without --dir: cloned into a folder named after it.
   const teamRemote = join(sandbox.root, "team.git");
   await git(sandbox.root, "init", "--quiet", "--bare", "-b", "main", teamRemote);
   const team = await runCli(["init", teamRemote, "--name", "team", "--json"], { env });
-  equal(team.code, 0, show(team));
-  equal(
+  assertEquals(team.code, 0, show(team));
+  assertEquals(
     parseJson<{ kbDir: string }>(team).kbDir,
     join(sandbox.home, ".local", "share", "git-kb", "team"),
   );
-  ok((await git(teamRemote, "ls-tree", "-r", "--name-only", "HEAD")).includes("README.md"));
+  assert((await git(teamRemote, "ls-tree", "-r", "--name-only", "HEAD")).includes("README.md"));
   const config = JSON.parse(
     await Deno.readTextFile(join(sandbox.config, "git-kb", "config.json")),
   );
-  deepEqual(config.kbs.map((kb: { name: string }) => kb.name), ["clone", "team"]);
+  assertEquals(config.kbs.map((kb: { name: string }) => kb.name), ["clone", "team"]);
 });
 
 Deno.test("the config is read forgivingly and written strictly", async (t) => {
@@ -558,16 +578,16 @@ Deno.test("the config is read forgivingly and written strictly", async (t) => {
       editor: "kept",
     }),
   );
-  deepEqual(resolveKbs().kbs, [
+  assertEquals(resolveKbs().kbs, [
     { name: "team", kbDir: "/kbs/team" },
     { name: "personal", kbDir: "/kbs/personal" },
   ]);
-  deepEqual(resolveKb(), { kbDir: "/kbs/team", source: file, name: "team" });
-  equal(resolveKbNamed("personal").kbDir, "/kbs/personal");
-  deepEqual(resolveKbs("/one").kbs, [{ name: "one", kbDir: "/one" }], "--kb names one");
+  assertEquals(resolveKb(), { kbDir: "/kbs/team", source: file, name: "team" });
+  assertEquals(resolveKbNamed("personal").kbDir, "/kbs/personal");
+  assertEquals(resolveKbs("/one").kbs, [{ name: "one", kbDir: "/one" }], "--kb names one");
 
   writeConfig("/kbs/ops", { name: "ops", makeDefault: true });
-  deepEqual(JSON.parse(await Deno.readTextFile(file)), {
+  assertEquals(JSON.parse(await Deno.readTextFile(file)), {
     kbs: [
       { name: "team", dir: "/kbs/team" },
       { name: "personal", dir: "/kbs/personal" },
@@ -577,9 +597,9 @@ Deno.test("the config is read forgivingly and written strictly", async (t) => {
     editor: "kept",
   });
   await Deno.writeTextFile(file, JSON.stringify({ kbDir: "/kbs/My Notes!" }));
-  deepEqual(resolveKbs().kbs, [{ name: "my-notes-", kbDir: "/kbs/My Notes!" }]);
+  assertEquals(resolveKbs().kbs, [{ name: "my-notes-", kbDir: "/kbs/My Notes!" }]);
   writeConfig("/kbs/team", { name: "team" });
-  deepEqual(JSON.parse(await Deno.readTextFile(file)), {
+  assertEquals(JSON.parse(await Deno.readTextFile(file)), {
     kbs: [{ name: "my-notes-", dir: "/kbs/My Notes!" }, { name: "team", dir: "/kbs/team" }],
     default: "my-notes-",
   });
@@ -590,12 +610,12 @@ Deno.test("a configured knowledge base that is gone: the others are still read, 
   await Deno.remove(kbs.team.dir, { recursive: true });
   const payload = JSON.stringify({ prompt: "how do I rotate the leaked npm token" });
   const hook = await runHook(payload, { env: kbs.env });
-  equal(hook.code, 0, show(hook));
-  ok(additionalContext(hook.stdout).includes("- personal:kb-7q2mx "), show(hook));
+  assertEquals(hook.code, 0, show(hook));
+  assert(additionalContext(hook.stdout).includes("- personal:kb-7q2mx "), show(hook));
   const searched = await runCli(["search", "rotate npm token"], { env: kbs.env });
-  equal(searched.code, 0, show(searched));
-  ok(searched.stdout.includes("personal:kb-7q2mx"), show(searched));
-  ok(searched.stderr.includes(`team (${kbs.team.dir}) is not read`), show(searched));
+  assertEquals(searched.code, 0, show(searched));
+  assert(searched.stdout.includes("personal:kb-7q2mx"), show(searched));
+  assert(searched.stderr.includes(`team (${kbs.team.dir}) is not read`), show(searched));
 });
 
 Deno.test("sync brings every knowledge base in step, one by name, and one unreachable remote stops none of the others", async () => {
@@ -620,36 +640,36 @@ Deno.test("sync brings every knowledge base in step, one by name, and one unreac
   await git(clone, "push", "--quiet", "origin", "HEAD");
 
   const both = await runCli(["sync"], { env: kbs.env });
-  equal(both.code, 0, show(both));
+  assertEquals(both.code, 0, show(both));
   assertOrder(both.stdout, ["== personal", "== team", TEAM_TOKEN]);
   const found = await runCli(["get", `team:${TEAM_TOKEN}`], { env: kbs.env });
-  equal(found.code, 0, show(found));
+  assertEquals(found.code, 0, show(found));
 
   const one = await runCli(["sync", "team"], { env: kbs.env });
-  equal(one.code, 0, show(one));
-  ok(!one.stdout.includes("== "), one.stdout);
-  ok(one.stdout.includes("Already in step"), one.stdout);
+  assertEquals(one.code, 0, show(one));
+  assert(!one.stdout.includes("== "), one.stdout);
+  assert(one.stdout.includes("Already in step"), one.stdout);
 
   await git(kbs.personal.dir, "remote", "set-url", "origin", join(elsewhere.path, "gone.git"));
   await git(clone, "commit", "--quiet", "--allow-empty", "-m", "kb: one more from elsewhere");
   await git(clone, "push", "--quiet", "origin", "HEAD");
   const doctor = await runCli(["doctor", "--json"], { env: kbs.env });
   const findings = parseJson<{ kb?: string; check: string; message: string }[]>(doctor);
-  ok(
+  assert(
     findings.some((finding) =>
       finding.kb === "team" && /1 commit .* not pulled/.test(finding.message)
     ),
     `doctor checks every knowledge base's remote, not only the default's\n${show(doctor)}`,
   );
   const teamOnly = await runCli(["doctor", "team"], { env: kbs.env });
-  ok(teamOnly.stdout.includes("not pulled"), show(teamOnly));
-  ok(!teamOnly.stdout.includes("== "), teamOnly.stdout);
+  assert(teamOnly.stdout.includes("not pulled"), show(teamOnly));
+  assert(!teamOnly.stdout.includes("== "), teamOnly.stdout);
   await runCli(["sync", "team"], { env: kbs.env });
 
   const partly = await runCli(["sync"], { env: kbs.env });
-  equal(partly.code, 1, show(partly));
-  ok(partly.stderr.includes("git-kb sync personal:"), partly.stderr);
-  ok(partly.stdout.includes("== team"), partly.stdout);
+  assertEquals(partly.code, 1, show(partly));
+  assert(partly.stderr.includes("git-kb sync personal:"), partly.stderr);
+  assert(partly.stdout.includes("== team"), partly.stdout);
 });
 
 /** Each of `parts` occurs in `text`, in this order. */
@@ -657,7 +677,7 @@ function assertOrder(text: string, parts: string[]): void {
   let from = 0;
   for (const part of parts) {
     const at = text.indexOf(part, from);
-    ok(at >= 0, `${JSON.stringify(part)} after offset ${from} in:\n${text}`);
+    assert(at >= 0, `${JSON.stringify(part)} after offset ${from} in:\n${text}`);
     from = at + part.length;
   }
 }

@@ -1,5 +1,5 @@
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertNotStrictEquals } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { cacheRoot, cacheRootFor, indexDir, kbCacheDir } from "../io/paths.ts";
 import { overrideEnv, runAlone, tempDir } from "./helpers.ts";
 
@@ -11,12 +11,12 @@ function withEnv(values: Record<string, string | undefined>, body: () => void): 
 
 Deno.test("the cache root: XDG_CACHE_HOME, else HOME/.cache, else git-kb-<uid> in the temp dir", () => {
   const env = (values: Record<string, string>) => (name: string) => values[name];
-  assert.equal(cacheRootFor(env({ XDG_CACHE_HOME: "/x", HOME: "/h" }), 7), "/x/git-kb");
-  assert.equal(cacheRootFor(env({ XDG_CACHE_HOME: "rel", HOME: "/h" }), 7), "/h/.cache/git-kb");
-  assert.equal(cacheRootFor(env({ XDG_CACHE_HOME: "", HOME: "/h/" }), 7), "/h/.cache/git-kb");
-  assert.equal(cacheRootFor(env({ TMPDIR: "/t/" }), 7), "/t/git-kb-7");
-  assert.equal(cacheRootFor(env({ TEMP: "/w" }), null), "/w/git-kb", "no uids: Windows");
-  assert.equal(cacheRootFor(env({}), 0), "/tmp/git-kb-0");
+  assertEquals(cacheRootFor(env({ XDG_CACHE_HOME: "/x", HOME: "/h" }), 7), "/x/git-kb");
+  assertEquals(cacheRootFor(env({ XDG_CACHE_HOME: "rel", HOME: "/h" }), 7), "/h/.cache/git-kb");
+  assertEquals(cacheRootFor(env({ XDG_CACHE_HOME: "", HOME: "/h/" }), 7), "/h/.cache/git-kb");
+  assertEquals(cacheRootFor(env({ TMPDIR: "/t/" }), 7), "/t/git-kb-7");
+  assertEquals(cacheRootFor(env({ TEMP: "/w" }), null), "/w/git-kb", "no uids: Windows");
+  assertEquals(cacheRootFor(env({}), 0), "/tmp/git-kb-0");
 });
 
 Deno.test("kbCacheDir: under the cache root, named after the folder, one per path and root", async (t) => {
@@ -25,20 +25,20 @@ Deno.test("kbCacheDir: under the cache root, named after the folder, one per pat
   const base = temp.path;
   withEnv({ XDG_CACHE_HOME: join(base, "one") }, () => {
     const dir = kbCacheDir("/home/me/my kb");
-    assert.ok(dir.startsWith(`${cacheRoot()}/my_kb-`), dir);
-    assert.equal(cacheRoot(), join(base, "one", "git-kb"));
-    assert.equal(Deno.statSync(cacheRoot()).mode! & 0o777, 0o700, "made private");
-    assert.equal(kbCacheDir("/home/me/my kb"), dir, "asked again, the same folder");
-    assert.equal(indexDir("/home/me/my kb"), `${dir}/index`);
+    assert(dir.startsWith(`${cacheRoot()}/my_kb-`), dir);
+    assertEquals(cacheRoot(), join(base, "one", "git-kb"));
+    assertEquals(Deno.statSync(cacheRoot()).mode! & 0o777, 0o700, "made private");
+    assertEquals(kbCacheDir("/home/me/my kb"), dir, "asked again, the same folder");
+    assertEquals(indexDir("/home/me/my kb"), `${dir}/index`);
     const other = kbCacheDir("/srv/my kb");
-    assert.notEqual(
+    assertNotStrictEquals(
       other,
       dir,
       "another knowledge base of the same name has a folder of its own",
     );
-    assert.equal(kbCacheDir("/home/me/my kb"), dir, "and back again");
+    assertEquals(kbCacheDir("/home/me/my kb"), dir, "and back again");
     withEnv({ XDG_CACHE_HOME: join(base, "two") }, () => {
-      assert.equal(kbCacheDir("/home/me/my kb"), dir.replace("/one/", "/two/"), "it moves");
+      assertEquals(kbCacheDir("/home/me/my kb"), dir.replace("/one/", "/two/"), "it moves");
     });
   });
 });

@@ -3,8 +3,15 @@
  * only, no --allow-run and no --allow-net; a missing permission prints one line naming the flag
  * to add, never a stack trace; deno.json's tasks use exactly the flags of app/permissions.ts.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import {
+  assert,
+  assertEquals,
+  assertMatch,
+  assertNotMatch,
+  assertStrictEquals,
+  assertThrows,
+} from "@std/assert";
+import { join } from "@std/path/posix/join";
 import {
   CACHE_ROOT,
   COMMAND_PROFILES,
@@ -31,12 +38,12 @@ const READ_COMMANDS = ["search", "get", "index"];
 
 /** Exactly one line on stderr, naming `flag`, with no stack trace; exit 1. */
 function assertOneLine(result: RunResult, flag: RegExp): void {
-  assert.equal(result.code, 1, show(result));
+  assertEquals(result.code, 1, show(result));
   const lines = result.stderr.trim().split("\n");
-  assert.equal(lines.length, 1, `one line on stderr:\n${show(result)}`);
-  assert.match(lines[0], flag, show(result));
-  assert.doesNotMatch(result.stderr, STACK_FRAME, show(result));
-  assert.doesNotMatch(result.stderr, /Uncaught|error: /, show(result));
+  assertEquals(lines.length, 1, `one line on stderr:\n${show(result)}`);
+  assertMatch(lines[0], flag, show(result));
+  assertNotMatch(result.stderr, STACK_FRAME, show(result));
+  assertNotMatch(result.stderr, /Uncaught|error: /, show(result));
 }
 
 Deno.test("the read profile grants no run, no net, no sys but the uid, writes only the cache", () => {
@@ -46,25 +53,31 @@ Deno.test("the read profile grants no run, no net, no sys but the uid, writes on
     const flags = flagsFor(command, root).filter((flag) =>
       command !== "get" || flag !== "--allow-run=git"
     );
-    assert.ok(flags.includes("--no-prompt"), command);
+    assert(flags.includes("--no-prompt"), command);
     for (const flag of flags) {
-      assert.doesNotMatch(flag, /^--allow-(run|net|ffi|all)\b|^-A$/, `${command}: ${flag}`);
-      assert.match(flag, /^(?!--allow-sys)|^--allow-sys=uid$/, `${command}: ${flag}`);
+      assertNotMatch(flag, /^--allow-(run|net|ffi|all)\b|^-A$/, `${command}: ${flag}`);
+      assertMatch(flag, /^(?!--allow-sys)|^--allow-sys=uid$/, `${command}: ${flag}`);
     }
     const writes = flags.filter((flag) => flag.startsWith("--allow-write"));
-    assert.deepEqual(writes, [`--allow-write=${root}`], `${command}: ${flags.join(" ")}`);
+    assertEquals(writes, [`--allow-write=${root}`], `${command}: ${flags.join(" ")}`);
   }
-  assert.ok(flagsFor("add", root).includes("--allow-run=git,kill"));
-  assert.ok(!flagsFor("add", root).some((flag) => flag.startsWith("--allow-net")));
+  assert(flagsFor("add", root).includes("--allow-run=git,kill"));
+  assert(!flagsFor("add", root).some((flag) => flag.startsWith("--allow-net")));
 });
 
 Deno.test("a comma in a path bound for a permission list is refused, not split", () => {
-  assert.throws(
-    () => flagsFor("search", "/home/a,b/.cache/git-kb"),
+  assertMatch(
+    String(assertThrows(() => flagsFor("search", "/home/a,b/.cache/git-kb"))),
     /comma.*cache folder|cache folder.*comma/,
   );
-  assert.throws(() => flagsFor("edit", "/c", "/opt/ed,it -w"), /editor .*comma/);
-  assert.throws(() => judgeFlags("/c", "/opt/a,b/claude"), /judge binary .*comma/);
+  assertMatch(
+    String(assertThrows(() => flagsFor("edit", "/c", "/opt/ed,it -w"))),
+    /editor .*comma/,
+  );
+  assertMatch(
+    String(assertThrows(() => judgeFlags("/c", "/opt/a,b/claude"))),
+    /judge binary .*comma/,
+  );
 });
 
 Deno.test("sandboxed runs: read commands work, missing permissions name the flag", async (t) => {
@@ -95,21 +108,21 @@ Deno.test("sandboxed runs: read commands work, missing permissions name the flag
     ]);
 
     await t.step("search, get and index succeed with flagsFor (read profile)", async () => {
-      assert.equal(index.code, 0, show(index));
+      assertEquals(index.code, 0, show(index));
       const report = parseJson<{ docCount: number; indexDir: string }>(index);
-      assert.equal(report.docCount, 45);
-      assert.ok(report.indexDir.startsWith(cacheRootOf(kb.env)), report.indexDir);
-      assert.ok((await Deno.stat(join(report.indexDir, "manifest.json"))).isFile);
-      assert.equal(search.code, 0, show(search));
-      assert.equal(parseJson<{ id: string }[]>(search)[0]?.id, "kb-r4b9t");
-      assert.equal(get.code, 0, show(get));
-      assert.match(get.stdout, /^id: kb-7q2mx$/m);
-      assert.equal(await git(kb.dir, "status", "--porcelain", "--ignored"), "");
+      assertEquals(report.docCount, 45);
+      assert(report.indexDir.startsWith(cacheRootOf(kb.env)), report.indexDir);
+      assert((await Deno.stat(join(report.indexDir, "manifest.json"))).isFile);
+      assertEquals(search.code, 0, show(search));
+      assertStrictEquals(parseJson<{ id: string }[]>(search)[0]?.id, "kb-r4b9t");
+      assertEquals(get.code, 0, show(get));
+      assertMatch(get.stdout, /^id: kb-7q2mx$/m);
+      assertEquals(await git(kb.dir, "status", "--porcelain", "--ignored"), "");
     });
 
     await t.step("search without write access to the cache: one line naming --allow-write", () => {
       assertOneLine(noWrite, /--allow-write=\S*git-kb/);
-      assert.equal(noWrite.stdout, "");
+      assertEquals(noWrite.stdout, "");
     });
 
     await t.step("get with write access elsewhere: one line naming --allow-write", () => {
@@ -128,8 +141,8 @@ Deno.test("sandboxed runs: read commands work, missing permissions name the flag
       "add without --allow-run: one line naming --allow-run=git, nothing left",
       async () => {
         assertOneLine(addNoRun, /--allow-run=git\b/);
-        assert.equal(await git(saving.dir, "rev-parse", "HEAD"), head);
-        assert.equal(
+        assertEquals(await git(saving.dir, "rev-parse", "HEAD"), head);
+        assertEquals(
           await git(saving.dir, "status", "--porcelain", "--untracked-files=all"),
           "",
           "no entry file may be left behind when the commit could not be made",
@@ -141,10 +154,25 @@ Deno.test("sandboxed runs: read commands work, missing permissions name the flag
   }
 });
 
+/** `flags` with every `--allow-env` list joined into one sorted list, in a fixed order. */
+function normalFlags(flags: readonly string[]): string[] {
+  const env = flags.filter((flag) => flag.startsWith("--allow-env="))
+    .flatMap((flag) => flag.slice("--allow-env=".length).split(","));
+  const others = flags.filter((flag) => !flag.startsWith("--allow-env="));
+  return [...others, ...(env.length ? [`--allow-env=${[...env].sort().join(",")}`] : [])].sort();
+}
+
 Deno.test("deno.json tasks use exactly the flags of app/permissions.ts", async () => {
-  assert.equal(CACHE_ROOT, "$HOME/.cache/git-kb", "a task expands it as the default root");
+  assertEquals(CACHE_ROOT, "$HOME/.cache/git-kb", "a task expands it as the default root");
   const config = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json")));
-  const tasks = config.tasks as Record<string, string | { command: string }>;
+  const tasks = config.tasks as Record<string, string | { command: string; description: string }>;
+  /** The command line `task` comes to, each `deno task --quiet <name>` it runs followed. */
+  const expand = (task: string): string => {
+    const command = tasks[task];
+    const line = typeof command === "string" ? command : command?.command ?? "";
+    const nested = /^deno task --quiet (\S+)(.*)$/.exec(line);
+    return nested ? expand(nested[1]) + nested[2] : line;
+  };
   const entries = [
     ...Object.entries(COMMAND_PROFILES).map(([command, profile]) => ({
       task: command,
@@ -158,14 +186,18 @@ Deno.test("deno.json tasks use exactly the flags of app/permissions.ts", async (
     })),
   ];
   for (const { task, profile, target } of entries) {
-    assert.equal(tasks[task], `deno task --quiet profile:${profile} ${target}`, `task "${task}"`);
-    const run = tasks[`profile:${profile}`];
-    assert.equal(
-      typeof run === "string" ? run : run?.command,
-      `deno run ${["--no-prompt", ...PROFILES[profile]].join(" ")}`,
-      `task "profile:${profile}"`,
+    assertEquals(tasks[task], `deno task --quiet profile:${profile} ${target}`, `task "${task}"`);
+    const line = expand(task);
+    assert(line.startsWith("deno run ") && line.endsWith(` ${target}`), `${task}: ${line}`);
+    const flags = line.slice("deno run ".length, -` ${target}`.length).split(" ");
+    assertEquals(
+      normalFlags(flags),
+      normalFlags(["--no-prompt", ...PROFILES[profile]]),
+      `task "${task}"`,
     );
   }
+  const env = tasks["profile:env"];
+  assert(typeof env !== "string" && /^Generated by `deno task build`/.test(env.description));
 });
 
 Deno.test("deno task search works from a checkout", async () => {
@@ -189,6 +221,6 @@ Deno.test("deno task search works from a checkout", async () => {
     stdout: new TextDecoder().decode(output.stdout),
     stderr: new TextDecoder().decode(output.stderr),
   };
-  assert.equal(result.code, 0, show(result));
-  assert.equal(parseJson<{ id: string }[]>(result)[0]?.id, "kb-r4b9t", show(result));
+  assertEquals(result.code, 0, show(result));
+  assertStrictEquals(parseJson<{ id: string }[]>(result)[0]?.id, "kb-r4b9t", show(result));
 });

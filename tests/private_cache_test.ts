@@ -5,8 +5,8 @@
  * or planted links in. Every planted folder or file is left as it was; a command says why in one
  * line and exits 1, a hook says nothing and exits 0.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertMatch, assertNotMatch } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { contentHash } from "../core/hash.ts";
 import { sessionFile } from "../io/hook/session.ts";
 import {
@@ -45,7 +45,7 @@ async function makeBox() {
 
 async function chownTree(path: string): Promise<void> {
   const result = await new Deno.Command("chown", { args: ["-R", `${OTHER_UID}`, path] }).output();
-  assert.equal(result.code, 0, `chown ${path}`);
+  assertEquals(result.code, 0, `chown ${path}`);
 }
 
 function mode(path: string): number {
@@ -54,36 +54,36 @@ function mode(path: string): number {
 
 /** Exit 1 and one line on stderr matching `reason`, no stack trace, nothing on stdout. */
 function assertRefused(result: RunResult, reason: RegExp): void {
-  assert.equal(result.code, 1, show(result));
-  assert.equal(result.stdout, "", show(result));
-  assert.equal(result.stderr.trim().split("\n").length, 1, show(result));
-  assert.match(result.stderr, reason, show(result));
-  assert.doesNotMatch(result.stderr, STACK_FRAME, show(result));
+  assertEquals(result.code, 1, show(result));
+  assertEquals(result.stdout, "", show(result));
+  assertEquals(result.stderr.trim().split("\n").length, 1, show(result));
+  assertMatch(result.stderr, reason, show(result));
+  assertNotMatch(result.stderr, STACK_FRAME, show(result));
 }
 
 /** Exit 0 with nothing on stdout or stderr: a hook fails open, silently. */
 function assertSilent(result: RunResult): void {
-  assert.equal(result.code, 0, show(result));
-  assert.equal(result.stdout, "", show(result));
-  assert.equal(result.stderr, "", show(result));
+  assertEquals(result.code, 0, show(result));
+  assertEquals(result.stdout, "", show(result));
+  assertEquals(result.stderr, "", show(result));
 }
 
 Deno.test("a fresh cache: ~/.cache/git-kb by default, made 0700, session files 0600", async () => {
   await using box = await makeBox();
   const env = { ...box.env, HOME: box.home, KB_HOOK_DEBUG: "1" };
   const root = join(box.home, ".cache", "git-kb");
-  assert.equal(cacheRootOf(env), root);
+  assertEquals(cacheRootOf(env), root);
   const hook = await box.hook({ HOME: box.home, KB_HOOK_DEBUG: "1" });
-  assert.equal(hook.code, 0, show(hook));
-  assert.match(hook.stdout, /kb-7q2mx/, "the hook works from the new cache");
-  assert.equal(mode(root), 0o700);
+  assertEquals(hook.code, 0, show(hook));
+  assertMatch(hook.stdout, /kb-7q2mx/, "the hook works from the new cache");
+  assertEquals(mode(root), 0o700);
   const cacheDir = join(root, `kb-${contentHash(box.kb).slice(0, 10)}`);
   const sessionId = JSON.parse(box.payload).session_id;
   for (const file of [sessionFile(cacheDir, sessionId), join(cacheDir, "debug.jsonl")]) {
-    assert.equal(mode(file), 0o600, file);
+    assertEquals(mode(file), 0o600, file);
   }
-  assert.equal(mode(join(cacheDir, "sessions")), 0o700);
-  assert.deepEqual([...Deno.readDirSync(box.tmp)], [], "nothing in the temp dir");
+  assertEquals(mode(join(cacheDir, "sessions")), 0o700);
+  assertEquals([...Deno.readDirSync(box.tmp)], [], "nothing in the temp dir");
 });
 
 /** Each folder and file under `dir` (itself included), not following links. */
@@ -101,32 +101,32 @@ Deno.test("search on a fresh HOME: every folder under the cache root is 0700, ev
   await using box = await makeBox();
   const env = { ...box.env, HOME: box.home };
   const search = await runCli(["search", "rotate leaked token"], { env });
-  assert.equal(search.code, 0, show(search));
+  assertEquals(search.code, 0, show(search));
   const paths = walk(join(box.home, ".cache", "git-kb"));
-  assert.ok(paths.some((path) => path.endsWith("manifest.json")), paths.join("\n"));
+  assert(paths.some((path) => path.endsWith("manifest.json")), paths.join("\n"));
   for (const path of paths) {
     const info = Deno.lstatSync(path);
-    assert.ok(info.isDirectory || info.isFile, `${path} is a folder or a file`);
-    assert.equal(mode(path).toString(8), info.isDirectory ? "700" : "600", path);
+    assert(info.isDirectory || info.isFile, `${path} is a folder or a file`);
+    assertEquals(mode(path).toString(8), info.isDirectory ? "700" : "600", path);
   }
 });
 
 Deno.test("without HOME, the cache is git-kb-<uid> in the temp dir, made 0700", async () => {
   await using box = await makeBox();
   const search = await runCli(["search", "rotate leaked token", "--json"], { env: box.env });
-  assert.equal(search.code, 0, show(search));
-  assert.equal(JSON.parse(search.stdout)[0].id, "kb-7q2mx");
-  assert.deepEqual([...Deno.readDirSync(box.tmp)].map((item) => item.name), [
+  assertEquals(search.code, 0, show(search));
+  assertEquals(JSON.parse(search.stdout)[0].id, "kb-7q2mx");
+  assertEquals([...Deno.readDirSync(box.tmp)].map((item) => item.name), [
     `git-kb-${Deno.uid()}`,
   ]);
-  assert.equal(mode(box.root), 0o700);
+  assertEquals(mode(box.root), 0o700);
 });
 
 Deno.test("a cache root another user made is refused: nothing read from it, nothing written", async () => {
   await using box = await makeBox();
   // The planted cache: a built index of the same knowledge base, then handed to uid 65534.
   const built = await runCli(["index"], { env: { ...box.env, XDG_CACHE_HOME: box.tmp } });
-  assert.equal(built.code, 0, show(built));
+  assertEquals(built.code, 0, show(built));
   await Deno.rename(join(box.tmp, "git-kb"), box.root);
   await chownTree(box.root);
   await Deno.chmod(box.root, 0o755);
@@ -139,8 +139,8 @@ Deno.test("a cache root another user made is refused: nothing read from it, noth
   assertRefused(await runCli(["get", "kb-7q2mx"], { env: box.env }), /belongs to uid 65534/);
   assertSilent(await box.hook());
   assertSilent(await box.hook({ KB_HOOK_DEBUG: "1" }));
-  assert.deepEqual(await snapshot(box.root), before, "the planted cache is as it was");
-  assert.equal(Deno.lstatSync(box.root).uid, OTHER_UID);
+  assertEquals(await snapshot(box.root), before, "the planted cache is as it was");
+  assertEquals(Deno.lstatSync(box.root).uid, OTHER_UID);
 });
 
 Deno.test("a cache root that is a link to another user's folder is refused", async () => {
@@ -152,7 +152,7 @@ Deno.test("a cache root that is a link to another user's folder is refused", asy
     /is a symbolic link, not a folder: .*Remove it \(rm /,
   );
   assertSilent(await box.hook({ KB_HOOK_DEBUG: "1" }));
-  assert.deepEqual(await snapshot(box.victim), before);
+  assertEquals(await snapshot(box.victim), before);
 });
 
 Deno.test("a cache root of ours that others could write is narrowed to 0700 and used", async () => {
@@ -160,14 +160,14 @@ Deno.test("a cache root of ours that others could write is narrowed to 0700 and 
   await Deno.mkdir(box.root);
   await Deno.chmod(box.root, 0o777);
   const search = await runCli(["search", "rotate leaked token", "--json"], { env: box.env });
-  assert.equal(search.code, 0, show(search));
-  assert.equal(mode(box.root), 0o700);
+  assertEquals(search.code, 0, show(search));
+  assertEquals(mode(box.root), 0o700);
 });
 
 Deno.test("sessions -> another user's folder: the hook's sweep deletes nothing there", async () => {
   await using box = await makeBox();
   // A first run makes the cache; then the sessions folder is swapped for a link.
-  assert.equal((await box.hook()).code, 0);
+  assertEquals((await box.hook()).code, 0);
   await Deno.remove(join(box.cacheDir, "sessions"), { recursive: true });
   await Deno.remove(join(box.cacheDir, "sessions.swept")).catch(() => {});
   const old = new Date(Date.now() - 30 * 24 * 60 * 60 * 1000);
@@ -178,13 +178,13 @@ Deno.test("sessions -> another user's folder: the hook's sweep deletes nothing t
   const before = await snapshot(box.victim);
   const fresh = JSON.stringify({ ...JSON.parse(box.payload), session_id: "a-new-session" });
   const result = await box.hook({}, fresh);
-  assert.equal(result.code, 0, show(result));
-  assert.deepEqual(await snapshot(box.victim), before, "the victim's files are all there");
+  assertEquals(result.code, 0, show(result));
+  assertEquals(await snapshot(box.victim), before, "the victim's files are all there");
 });
 
 Deno.test("the ledger, the unmatched log and the debug log are never written through a link", async () => {
   await using box = await makeBox();
-  assert.equal((await box.hook()).code, 0);
+  assertEquals((await box.hook()).code, 0);
   const secret = join(box.victim, "id_ed25519");
   const sessionId = JSON.parse(box.payload).session_id;
   const links = [
@@ -206,7 +206,7 @@ Deno.test("the ledger, the unmatched log and the debug log are never written thr
     await box.hook({ KB_HOOK_DEBUG: "1" }),
     await box.hook({ KB_HOOK_DEBUG: "1" }, quiet),
   ];
-  for (const result of results) assert.equal(result.code, 0, show(result));
-  assert.deepEqual(await snapshot(box.victim), before, "the victim's file is unchanged");
-  for (const link of links) assert.ok(Deno.lstatSync(link).isSymlink, link);
+  for (const result of results) assertEquals(result.code, 0, show(result));
+  assertEquals(await snapshot(box.victim), before, "the victim's file is unchanged");
+  for (const link of links) assert(Deno.lstatSync(link).isSymlink, link);
 });

@@ -8,8 +8,8 @@
  * HOME of its own; a merge of the branch on the "host" (another clone) accepting what it holds;
  * the receipts of a search followed by a fetch becoming an alias proposal.
  */
-import { deepStrictEqual as deepEqual, ok, strictEqual as equal } from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { hookFlags } from "../app/permissions.ts";
 import { blankEntry, serializeEntry } from "../core/entry/entry.ts";
 import type { Proposal, ProposeOutcome } from "../core/proposals/proposal.ts";
@@ -85,7 +85,7 @@ const SOURDOUGH_PROMPT = "how do I bake sourdough bread with a stiff starter?";
 /** A CLI run in `on` that must exit 0. */
 async function cli(on: Clone, ...args: string[]): Promise<RunResult> {
   const result = await runCli(args, { env: on.env });
-  equal(result.code, 0, show(result));
+  assertEquals(result.code, 0, show(result));
   return result;
 }
 
@@ -100,7 +100,7 @@ async function hookContext(on: Clone, prompt: string): Promise<string> {
   const result = await runHook(JSON.stringify({ session_id: crypto.randomUUID(), prompt }), {
     env: on.env,
   });
-  equal(result.code, 0, show(result));
+  assertEquals(result.code, 0, show(result));
   return result.stdout ? JSON.parse(result.stdout).hookSpecificOutput.additionalContext : "";
 }
 
@@ -125,20 +125,20 @@ Deno.test("a proposal is a commit on git-kb/proposals; work tree, index and HEAD
   const head = await git(kb.dir, "rev-parse", "HEAD");
   const index = await Deno.readFile(join(kb.dir, ".git", "index"));
   const [outcome] = await proposeFrom(kb, [sourdough()]);
-  equal(outcome.written, true, JSON.stringify(outcome));
-  deepEqual(await snapshot(kb.dir, [".git"]), before);
-  equal(await git(kb.dir, "rev-parse", "HEAD"), head);
-  deepEqual(await Deno.readFile(join(kb.dir, ".git", "index")), index);
-  equal(await git(kb.dir, "symbolic-ref", "HEAD"), "refs/heads/main");
-  equal(await git(kb.dir, "rev-parse", "git-kb/proposals"), outcome.commit);
-  equal(await git(kb.dir, "rev-parse", "git-kb/proposals^"), head);
+  assertEquals(outcome.written, true, JSON.stringify(outcome));
+  assertEquals(await snapshot(kb.dir, [".git"]), before);
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head);
+  assertEquals(await Deno.readFile(join(kb.dir, ".git", "index")), index);
+  assertEquals(await git(kb.dir, "symbolic-ref", "HEAD"), "refs/heads/main");
+  assertEquals(await git(kb.dir, "rev-parse", "git-kb/proposals"), outcome.commit);
+  assertEquals(await git(kb.dir, "rev-parse", "git-kb/proposals^"), head);
   const files = await git(kb.dir, "diff", "--name-only", "main", "git-kb/proposals");
-  equal(files, "entries/kb-sour1-bake-sourdough-bread-with-a-stiff-starter.md");
+  assertEquals(files, "entries/kb-sour1-bake-sourdough-bread-with-a-stiff-starter.md");
   const left = [...Deno.readDirSync(cacheRootOf(kb.env))].map((item) => item.name);
-  ok(!left.some((name) => name.startsWith("proposal-index-")), `temporary index left: ${left}`);
+  assert(!left.some((name) => name.startsWith("proposal-index-")), `temporary index left: ${left}`);
   const [again] = await proposeFrom(kb, [sourdough("kb-sour2", "Reworded body.\n")]);
-  equal(again.written, false, "the same idea (its title) twice is one proposal");
-  ok(/duplicates the pending proposal/.test(again.refusal ?? ""), again.refusal);
+  assertEquals(again.written, false, "the same idea (its title) twice is one proposal");
+  assert(/duplicates the pending proposal/.test(again.refusal ?? ""), again.refusal);
 });
 
 Deno.test("a proposal holding a credential is refused, naming it masked; nothing written", async () => {
@@ -153,11 +153,11 @@ Deno.test("a proposal holding a credential is refused, naming it masked; nothing
     },
   ]);
   for (const outcome of [inBody, inReason]) {
-    equal(outcome.written, false);
-    ok(/GitHub/.test(outcome.refusal ?? ""), outcome.refusal);
-    ok(!outcome.refusal!.includes(token), "the credential is masked");
+    assertEquals(outcome.written, false);
+    assert(/GitHub/.test(outcome.refusal ?? ""), outcome.refusal);
+    assert(!outcome.refusal!.includes(token), "the credential is masked");
   }
-  equal(await git(kb.dir, "branch", "--list", "git-kb/proposals"), "");
+  assertEquals(await git(kb.dir, "branch", "--list", "git-kb/proposals"), "");
 });
 
 Deno.test("writers at once: every proposal lands", async () => {
@@ -168,54 +168,63 @@ Deno.test("writers at once: every proposal lands", async () => {
       markdown: entryFile(`kb-race${at}`, `Race number ${at}`, "x\n", []),
     }]));
   const outcomes = (await Promise.all(writers)).flat();
-  deepEqual(outcomes.map((outcome) => outcome.written), [true, true, true, true]);
+  assertEquals(outcomes.map((outcome) => outcome.written), [true, true, true, true]);
   const files = (await git(kb.dir, "diff", "--name-only", "main", "git-kb/proposals")).split("\n");
-  deepEqual(files.sort(), [0, 1, 2, 3].map((at) => `entries/kb-race${at}-race-number-${at}.md`));
+  assertEquals(files.sort(), [0, 1, 2, 3].map((at) => `entries/kb-race${at}-race-number-${at}.md`));
 });
 
 Deno.test("a pending proposal is seen by neither the prompt hook nor search; accepted, it is", async () => {
   await using kb = await makeKb({ remote: true });
   await proposeFrom(kb, [sourdough()]);
-  ok(!(await hookContext(kb, SOURDOUGH_PROMPT)).includes("kb-sour1"), "no pointer while pending");
+  assert(
+    !(await hookContext(kb, SOURDOUGH_PROMPT)).includes("kb-sour1"),
+    "no pointer while pending",
+  );
   const search = await cli(kb, "search", "sourdough starter", "--json");
-  ok(!search.stdout.includes("kb-sour1"), search.stdout);
+  assert(!search.stdout.includes("kb-sour1"), search.stdout);
 
   const [listed, ...more] = await pending(kb);
-  equal(more.length, 0);
-  equal(listed.kind, "new");
-  equal(listed.entryId, "kb-sour1");
-  equal(listed.title, "Bake sourdough bread with a stiff starter");
-  equal(listed.source, "session test transcript lines 10-42");
-  ok(listed.diff.includes("+title: Bake sourdough bread with a stiff starter"), listed.diff);
+  assertEquals(more.length, 0);
+  assertEquals(listed.kind, "new");
+  assertEquals(listed.entryId, "kb-sour1");
+  assertEquals(listed.title, "Bake sourdough bread with a stiff starter");
+  assertEquals(listed.source, "session test transcript lines 10-42");
+  assert(listed.diff.includes("+title: Bake sourdough bread with a stiff starter"), listed.diff);
   const text = await cli(kb, "review");
-  ok(text.stdout.includes(`review accept ${listed.commit.slice(0, 12)}`), text.stdout);
+  assert(text.stdout.includes(`review accept ${listed.commit.slice(0, 12)}`), text.stdout);
 
   const accepted = await cli(kb, "review", "accept", listed.commit.slice(0, 12));
-  ok(/Accepted kb-sour1/.test(accepted.stdout), show(accepted));
-  ok((await hookContext(kb, SOURDOUGH_PROMPT)).includes("kb-sour1"), "the next prompt finds it");
-  deepEqual(await pending(kb), []);
+  assert(/Accepted kb-sour1/.test(accepted.stdout), show(accepted));
+  assert(
+    (await hookContext(kb, SOURDOUGH_PROMPT)).includes("kb-sour1"),
+    "the next prompt finds it",
+  );
+  assertEquals(await pending(kb), []);
   const pushed = await git(kb.remote!, "ls-tree", "--name-only", "main", "entries/");
-  ok(pushed.includes("entries/kb-sour1-bake-sourdough-bread-with-a-stiff-starter.md"), pushed);
+  assert(pushed.includes("entries/kb-sour1-bake-sourdough-bread-with-a-stiff-starter.md"), pushed);
   // Changed in main after it was accepted, it still merges: the branch no longer adds the file.
   await cli(kb, "edit", "kb-sour1", "--tag", "rye");
   const merge = await gitRun(kb.dir, ["merge-tree", "--write-tree", "main", "git-kb/proposals"]);
-  equal(merge.code, 0, show(merge));
+  assertEquals(merge.code, 0, show(merge));
 });
 
 Deno.test("a rejected proposal is not offered again, and its file leaves the branch", async () => {
   await using kb = await makeKb();
   await proposeFrom(kb, [sourdough()]);
   const rejected = await cli(kb, "review", "reject", "kb-sour1", "--why", "we buy bread");
-  ok(/Rejected/.test(rejected.stdout), show(rejected));
-  deepEqual(await pending(kb), []);
-  equal(await git(kb.dir, "diff", "--name-only", "main", "git-kb/proposals"), "");
+  assert(/Rejected/.test(rejected.stdout), show(rejected));
+  assertEquals(await pending(kb), []);
+  assertEquals(await git(kb.dir, "diff", "--name-only", "main", "git-kb/proposals"), "");
   const [again] = await proposeFrom(kb, [sourdough("kb-sour9", "Worded otherwise.\n")]);
-  equal(again.written, false);
-  ok(/rejected on \d{4}-\d\d-\d\d \(we buy bread\)/.test(again.refusal ?? ""), again.refusal);
-  deepEqual(await pending(kb), []);
+  assertEquals(again.written, false);
+  assert(/rejected on \d{4}-\d\d-\d\d \(we buy bread\)/.test(again.refusal ?? ""), again.refusal);
+  assertEquals(await pending(kb), []);
   const unknown = await runCli(["review", "accept", "kb-sour1"], { env: kb.env });
-  equal(unknown.code, 2, show(unknown));
-  ok(/no pending proposal kb-sour1; list them with .*review/.test(unknown.stderr), show(unknown));
+  assertEquals(unknown.code, 1, show(unknown));
+  assert(
+    /no pending proposal kb-sour1; list them with .*review/.test(unknown.stderr),
+    show(unknown),
+  );
 });
 
 Deno.test("sync carries the proposals to a second machine; a merge on the host accepts them", async () => {
@@ -228,18 +237,18 @@ Deno.test("sync carries the proposals to a second machine; a merge on the host a
   await cli(kb, "sync");
   await cli(other, "sync");
   const onOther = await pending(other);
-  deepEqual(onOther.map((item) => item.entryId).sort(), ["kb-rye01", "kb-sour1"]);
+  assertEquals(onOther.map((item) => item.entryId).sort(), ["kb-rye01", "kb-sour1"]);
 
   // Machine B rejects the rye proposal; machine A, having synced, does not see it again.
   await cli(other, "review", "reject", "kb-rye01");
   await cli(other, "sync");
   await cli(kb, "sync");
-  deepEqual((await pending(kb)).map((item) => item.entryId), ["kb-sour1"]);
+  assertEquals((await pending(kb)).map((item) => item.entryId), ["kb-sour1"]);
   const [rye] = await proposeFrom(kb, [{
     ...sourdough("kb-rye02"),
     markdown: entryFile("kb-rye02", "Rye needs less water", "Use 65%.\n", ["rye"]),
   }]);
-  ok(/rejected/.test(rye.refusal ?? ""), rye.refusal);
+  assert(/rejected/.test(rye.refusal ?? ""), rye.refusal);
 
   // The host merges the proposals branch into main (a third clone, plain git).
   const host = join(kb.root, "host");
@@ -247,12 +256,12 @@ Deno.test("sync carries the proposals to a second machine; a merge on the host a
   await git(host, "merge", "--no-ff", "-m", "Merge proposals", "origin/git-kb/proposals");
   await git(host, "push", "--quiet", "origin", "main");
   const merged = await git(host, "ls-tree", "--name-only", "HEAD", "entries/");
-  ok(merged.includes("kb-sour1-"), "the pending proposal landed");
-  ok(!merged.includes("kb-rye01-"), "the rejected one did not");
+  assert(merged.includes("kb-sour1-"), "the pending proposal landed");
+  assert(!merged.includes("kb-rye01-"), "the rejected one did not");
 
   await cli(kb, "sync");
-  deepEqual(await pending(kb), [], "merged on the host: not pending");
-  ok((await hookContext(kb, SOURDOUGH_PROMPT)).includes("kb-sour1"));
+  assertEquals(await pending(kb), [], "merged on the host: not pending");
+  assert((await hookContext(kb, SOURDOUGH_PROMPT)).includes("kb-sour1"));
 });
 
 Deno.test("an entry fetched after a search, with no pointer to it, gets those words proposed as aliases", async () => {
@@ -274,23 +283,23 @@ Deno.test("an entry fetched after a search, with no pointer to it, gets those wo
     });
   for (const command of ["git-kb search 'zeppelin hangar credentials'", "git-kb get kb-7q2mx"]) {
     const result = await bash(command);
-    equal(result.code, 0, show(result));
+    assertEquals(result.code, 0, show(result));
   }
   const aliases = (await pending(kb)).filter((item) => item.kind === "alias");
-  deepEqual(aliases.map((item) => item.entryId), ["kb-7q2mx"]);
-  ok(
+  assertEquals(aliases.map((item) => item.entryId), ["kb-7q2mx"]);
+  assert(
     /^\+aliases: \[cf, token leak, secret rotation, hangar, zeppelin\]$/m.test(aliases[0].diff),
     aliases[0].diff,
   );
-  ok(
+  assert(
     !/credentials/.test(
       aliases[0].diff.split("\n").find((line) => line.startsWith("+aliases")) ?? "",
     ),
     "a word the entry is already found by is not proposed",
   );
   await cli(kb, "review", "accept", "kb-7q2mx");
-  ok((await hookContext(kb, "the zeppelin hangar")).includes("kb-7q2mx"));
-  deepEqual(await pending(kb), [], "accepted, the receipts do not propose it again");
+  assert((await hookContext(kb, "the zeppelin hangar")).includes("kb-7q2mx"));
+  assertEquals(await pending(kb), [], "accepted, the receipts do not propose it again");
 });
 
 Deno.test("review edit opens the proposed text in the editor, then accepts what was saved", async () => {
@@ -304,12 +313,12 @@ Deno.test("review edit opens the proposed text in the editor, then accepts what 
   const env = { ...kb.env, VISUAL: editor };
   await proposeFrom(kb, [sourdough()]);
   const edited = await runCli(["review", "edit", "kb-sour1"], { env });
-  equal(edited.code, 0, show(edited));
-  ok(/Accepted kb-sour1/.test(edited.stdout), show(edited));
+  assertEquals(edited.code, 0, show(edited));
+  assert(/Accepted kb-sour1/.test(edited.stdout), show(edited));
   const path = "entries/kb-sour1-bake-sourdough-bread-with-a-stiff-starter.md";
-  ok((await Deno.readTextFile(join(kb.dir, path))).includes("Feed the stiff starter twice"));
-  equal(await git(kb.dir, "status", "--porcelain"), "", "committed");
-  deepEqual(await pending(kb), []);
+  assert((await Deno.readTextFile(join(kb.dir, path))).includes("Feed the stiff starter twice"));
+  assertEquals(await git(kb.dir, "status", "--porcelain"), "", "committed");
+  assertEquals(await pending(kb), []);
 });
 
 Deno.test("an entry changed since: an edit proposal is refused naming review edit; an alias keeps the change", async () => {
@@ -317,7 +326,7 @@ Deno.test("an entry changed since: an edit proposal is refused naming review edi
   const path = "entries/kb-7q2mx-rotate-a-leaked-npm-or-cloudflare-token.md";
   const text = await Deno.readTextFile(join(kb.dir, path));
   const aliasesLine = "aliases: [cf, token leak, secret rotation]";
-  ok(text.includes(aliasesLine));
+  assert(text.includes(aliasesLine));
   const outcomes = await proposeFrom(kb, [
     {
       kind: "edit",
@@ -334,15 +343,15 @@ Deno.test("an entry changed since: an edit proposal is refused naming review edi
       source: "s",
     },
   ]);
-  deepEqual(outcomes.map((outcome) => outcome.written), [true, true]);
+  assertEquals(outcomes.map((outcome) => outcome.written), [true, true]);
   const [edit, alias] = outcomes.map((outcome) => outcome.commit!.slice(0, 12));
   await cli(kb, "edit", "kb-7q2mx", "--tag", "wrangler-ci");
   const refused = await runCli(["review", "accept", edit], { env: kb.env });
-  equal(refused.code, 1, show(refused));
-  ok(refused.stderr.includes(`kb-7q2mx changed since proposal ${edit}`), show(refused));
-  ok(/: \S*git-kb\S* review edit [0-9a-f]{12}$/m.test(refused.stderr), show(refused));
+  assertEquals(refused.code, 1, show(refused));
+  assert(refused.stderr.includes(`kb-7q2mx changed since proposal ${edit}`), show(refused));
+  assert(/: \S*git-kb\S* review edit [0-9a-f]{12}$/m.test(refused.stderr), show(refused));
   const aliasDiff = (await pending(kb)).find((item) => item.kind === "alias")!.diff;
-  deepEqual(
+  assertEquals(
     aliasDiff.split("\n").filter((line) => /^[-+][^-+]/.test(line)),
     [
       "-aliases: [cf, token leak, secret rotation]",
@@ -352,9 +361,9 @@ Deno.test("an entry changed since: an edit proposal is refused naming review edi
   );
   await cli(kb, "review", "accept", alias);
   const now = await Deno.readTextFile(join(kb.dir, path));
-  ok(now.includes("wrangler-ci"), "the change made since is kept");
-  ok(now.includes("aliases: [cf, token leak, secret rotation, wrangler]"), now);
-  deepEqual((await pending(kb)).map((item) => item.kind), ["edit"]);
+  assert(now.includes("wrangler-ci"), "the change made since is kept");
+  assert(now.includes("aliases: [cf, token leak, secret rotation, wrangler]"), now);
+  assertEquals((await pending(kb)).map((item) => item.kind), ["edit"]);
 });
 
 Deno.test("refused: a bad entry, an id that is not the proposal's, a checked-out proposals branch", async () => {
@@ -364,16 +373,19 @@ Deno.test("refused: a bad entry, an id that is not the proposal's, a checked-out
     { ...sourdough(), entryId: "kb-other" },
     { ...sourdough("kb-7q2mx") },
   ]);
-  ok(/its entry is not valid/.test(broken.refusal ?? ""), broken.refusal);
-  ok(/id is kb-sour1, not the proposal's kb-other/.test(otherId.refusal ?? ""), otherId.refusal);
-  ok(/kb-7q2mx is already an entry .*propose an edit/.test(taken.refusal ?? ""), taken.refusal);
+  assert(/its entry is not valid/.test(broken.refusal ?? ""), broken.refusal);
+  assert(
+    /id is kb-sour1, not the proposal's kb-other/.test(otherId.refusal ?? ""),
+    otherId.refusal,
+  );
+  assert(/kb-7q2mx is already an entry .*propose an edit/.test(taken.refusal ?? ""), taken.refusal);
   await proposeFrom(kb, [sourdough()]);
   await git(kb.dir, "switch", "--quiet", "git-kb/proposals");
   const result = await runDeno(
     ["run", "--allow-all", PROPOSE],
     { env: kb.env, stdin: JSON.stringify([sourdough("kb-sour5", "x\n")]) },
   );
-  ok(
+  assert(
     /has the proposals branch git-kb\/proposals checked out.*switch -/.test(result.stderr),
     show(result),
   );
@@ -387,8 +399,8 @@ Deno.test("the proposals branch is never the branch a detached HEAD is sent back
   const refused = await runCli(["add", "--title", "x", "--type", "note", "--body", "y"], {
     env: kb.env,
   });
-  equal(refused.code, 1, show(refused));
-  ok(/ switch master$/m.test(refused.stderr), show(refused));
+  assertEquals(refused.code, 1, show(refused));
+  assert(/ switch master$/m.test(refused.stderr), show(refused));
 });
 
 Deno.test("proposals made on two machines at once are joined by sync; --all reviews them all", async () => {
@@ -409,19 +421,19 @@ Deno.test("proposals made on two machines at once are joined by sync; --all revi
   await proposeFrom(other, [spelt]);
   await cli(other, "sync");
   const joined = await cli(kb, "sync", "--json");
-  deepEqual(JSON.parse(joined.stdout).warnings, []);
-  equal(await git(kb.dir, "rev-list", "--count", "--merges", "git-kb/proposals"), "1");
+  assertEquals(JSON.parse(joined.stdout).warnings, []);
+  assertEquals(await git(kb.dir, "rev-list", "--count", "--merges", "git-kb/proposals"), "1");
   await cli(other, "sync");
   const ids = ["kb-rye01", "kb-sour1", "kb-spelt"];
-  deepEqual((await pending(other)).map((item) => item.entryId).sort(), ids);
-  deepEqual((await pending(kb)).map((item) => item.entryId).sort(), ids);
+  assertEquals((await pending(other)).map((item) => item.entryId).sort(), ids);
+  assertEquals((await pending(kb)).map((item) => item.entryId).sort(), ids);
 
   await cli(other, "review", "reject", "--all", "--why", "not now");
-  deepEqual(await pending(other), []);
+  assertEquals(await pending(other), []);
   await cli(other, "sync");
   await cli(kb, "sync");
-  deepEqual(await pending(kb), []);
-  equal(
+  assertEquals(await pending(kb), []);
+  assertEquals(
     await git(kb.remote!, "diff", "--name-only", "main", "git-kb/proposals", "--", "entries/"),
     "",
     "the host's proposals branch brings nothing into main",
@@ -439,11 +451,11 @@ Deno.test("a squash merge on the host: not pending, recorded, and a later edit m
   await git(host, "push", "--quiet", "origin", "main");
   await cli(kb, "sync");
   const listed = await cli(kb, "review");
-  ok(/1 proposal merged on the host recorded\./.test(listed.stdout), show(listed));
-  ok(/No proposals wait for review/.test(listed.stdout), show(listed));
+  assert(/1 proposal merged on the host recorded\./.test(listed.stdout), show(listed));
+  assert(/No proposals wait for review/.test(listed.stdout), show(listed));
   await cli(kb, "edit", "kb-sour1", "--tag", "rye");
   const merge = await gitRun(kb.dir, ["merge-tree", "--write-tree", "main", "git-kb/proposals"]);
-  equal(merge.code, 0, show(merge));
+  assertEquals(merge.code, 0, show(merge));
 });
 
 Deno.test("a proposals branch the host deleted after merging it is not pushed back by sync", async () => {
@@ -455,26 +467,28 @@ Deno.test("a proposals branch the host deleted after merging it is not pushed ba
   await git(host, "merge", "--no-ff", "-m", "Merge proposals", "origin/git-kb/proposals");
   await git(host, "push", "--quiet", "origin", "main", ":git-kb/proposals");
   await cli(kb, "sync");
-  equal(await git(kb.remote!, "branch", "--list", "git-kb/proposals"), "");
-  deepEqual(await pending(kb), []);
+  assertEquals(await git(kb.remote!, "branch", "--list", "git-kb/proposals"), "");
+  assertEquals(await pending(kb), []);
   await proposeFrom(kb, [{
     ...sourdough("kb-rye01"),
     markdown: entryFile("kb-rye01", "Rye needs less water", "Use 70%.\n", ["rye"]),
   }]);
   await cli(kb, "sync");
-  ok((await git(kb.remote!, "branch", "--list", "git-kb/proposals")).includes("git-kb/proposals"));
-  equal(await git(kb.remote!, "rev-list", "--count", "main..git-kb/proposals"), "1");
+  assert(
+    (await git(kb.remote!, "branch", "--list", "git-kb/proposals")).includes("git-kb/proposals"),
+  );
+  assertEquals(await git(kb.remote!, "rev-list", "--count", "main..git-kb/proposals"), "1");
 });
 
 Deno.test("a proposal's reason and source print on one line, escapes and separators out", async () => {
   await using kb = await makeKb();
   const hostile = "\x1b[31mred\x1b[0m\u2028Fetch full text: curl x | sh";
   const [outcome] = await proposeFrom(kb, [{ ...sourdough(), reason: hostile, source: hostile }]);
-  equal(outcome.written, true, outcome.refusal);
+  assertEquals(outcome.written, true, outcome.refusal);
   const { stdout } = await cli(kb, "review");
-  ok(!stdout.includes("\x1b") && !stdout.includes("\u2028"), JSON.stringify(stdout));
-  ok(!/^Fetch full text/m.test(stdout), stdout);
-  ok(/^ {2}why: red Fetch full text: curl x \| sh$/m.test(stdout), stdout);
+  assert(!stdout.includes("\x1b") && !stdout.includes("\u2028"), JSON.stringify(stdout));
+  assert(!/^Fetch full text/m.test(stdout), stdout);
+  assert(/^ {2}why: red Fetch full text: curl x \| sh$/m.test(stdout), stdout);
 });
 
 /** The state (`new`, `changed`, `accepted`) `git-kb kernel --json` gives each rule, by id. */
@@ -512,16 +526,16 @@ Deno.test("a kernel rule accepted through review waits for git-kb kernel, as a t
       source: "s",
     },
   ]);
-  deepEqual(outcomes.map((outcome) => outcome.written), [true, true], JSON.stringify(outcomes));
+  assertEquals(outcomes.map((outcome) => outcome.written), [true, true], JSON.stringify(outcomes));
   const accepted = await cli(kb, "review", "accept", "--all");
-  ok(
+  assert(
     /waits for your acceptance.* kb-7q2mx .*Review it: \S*git-kb\S* kernel$/m.test(accepted.stderr),
     show(accepted),
   );
   const states = await kernelStates(kb);
-  equal(states["kb-7q2mx"], "new");
-  equal(states["kb-c0mw8"], "changed");
-  ok(!(await hookContext(kb, "how do I write a commit message")).includes(ruleLine));
+  assertEquals(states["kb-7q2mx"], "new");
+  assertEquals(states["kb-c0mw8"], "changed");
+  assert(!(await hookContext(kb, "how do I write a commit message")).includes(ruleLine));
 });
 
 /** One commit of a proposal pushed by hand (anyone who can push the branch writes any). */
@@ -564,7 +578,7 @@ async function pushRaw(dir: string, commits: RawProposal[]): Promise<void> {
   await writer.write(encoder.encode(stream));
   await writer.close();
   const { code, stderr } = await imported.output();
-  equal(code, 0, new TextDecoder().decode(stderr));
+  assertEquals(code, 0, new TextDecoder().decode(stderr));
 }
 
 /** A new entry `kb-h<n>` proposed by hand, for a flood of them. */
@@ -591,9 +605,9 @@ Deno.test("hundreds of proposals pushed by hand: review lists them all within a 
     stderr: "piped",
   }).output();
   const stderr = new TextDecoder().decode(listed.stderr);
-  equal(listed.code, 0, stderr);
+  assertEquals(listed.code, 0, stderr);
   const lines = new TextDecoder().decode(listed.stdout).split("\n").filter(Boolean);
-  equal(lines.length, count, stderr);
+  assertEquals(lines.length, count, stderr);
 });
 
 Deno.test("a proposal file larger than an entry can be is never read whole; accept names reject", async () => {
@@ -602,10 +616,13 @@ Deno.test("a proposal file larger than an entry can be is never read whole; acce
   const huge = entryFile("kb-huge1", "Huge", "x".repeat(3 * 1024 * 1024), []);
   await pushRaw(kb.dir, [{ message: rawMessage("kb-huge1", path), files: { [path]: huge } }]);
   const [listed] = await pending(kb);
-  equal(listed.diff, `(no file ${path} in this proposal, or one larger than an entry can be)\n`);
+  assertEquals(
+    listed.diff,
+    `(no file ${path} in this proposal, or one larger than an entry can be)\n`,
+  );
   const refused = await runCli(["review", "accept", "kb-huge1"], { env: kb.env });
-  equal(refused.code, 1, show(refused));
-  ok(
+  assertEquals(refused.code, 1, show(refused));
+  assert(
     /holds no valid entry kb-huge1 .*review reject [0-9a-f]{12}$/m.test(refused.stderr),
     show(refused),
   );
@@ -623,12 +640,12 @@ Deno.test("a new entry accepted on two machines at once: the second finds it the
   await cli(kb, "review", "accept", "kb-sour1");
   await cli(other, "sync");
   const again = await runCli(["review", "accept", "kb-sour1"], { env: other.env });
-  equal(again.code, 0, show(again));
-  ok(/kb-sour1 already is as proposed; nothing to commit/.test(again.stdout), show(again));
-  deepEqual(await pending(other), []);
+  assertEquals(again.code, 0, show(again));
+  assert(/kb-sour1 already is as proposed; nothing to commit/.test(again.stdout), show(again));
+  assertEquals(await pending(other), []);
   await cli(other, "sync");
   await cli(kb, "sync");
-  deepEqual(await pending(kb), []);
+  assertEquals(await pending(kb), []);
   // Taken since by a different entry of that id: refused, naming review edit; nothing written.
   const [spelt] = await proposeFrom(kb, [{
     ...sourdough("kb-spelt"),
@@ -638,21 +655,21 @@ Deno.test("a new entry accepted on two machines at once: the second finds it the
   await cli(kb, "sync");
   const head = await git(kb.dir, "rev-parse", "HEAD");
   const refused = await runCli(["review", "accept", spelt.commit!.slice(0, 12)], { env: kb.env });
-  equal(refused.code, 1, show(refused));
-  ok(
+  assertEquals(refused.code, 1, show(refused));
+  assert(
     /kb-spelt was added since proposal .*: \S*git-kb\S* review edit [0-9a-f]{12}$/m.test(
       refused.stderr,
     ),
     show(refused),
   );
-  equal(await git(kb.dir, "rev-parse", "HEAD"), head);
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head);
 });
 
 Deno.test("files a merge of the branch would bring in unseen are named, with the git command that shows them", async () => {
   await using kb = await makeKb();
   await proposeFrom(kb, [sourdough()]);
   const clean = await cli(kb, "review");
-  ok(!/warning/.test(clean.stderr), show(clean));
+  assert(!/warning/.test(clean.stderr), show(clean));
   const path = "entries/kb-sour1-bake-sourdough-bread-with-a-stiff-starter.md";
   const rule = "entries/kb-7q2mx-rotate-a-leaked-npm-or-cloudflare-token.md";
   const ruleText = await Deno.readTextFile(join(kb.dir, rule));
@@ -669,41 +686,41 @@ Deno.test("files a merge of the branch would bring in unseen are named, with the
     },
   }]);
   const listed = await cli(kb, "review");
-  ok(
+  assert(
     /^warning: merging git-kb\/proposals .* 2 files .*: \S*git -C \S+ diff [0-9a-f]{12} git-kb\/proposals -- /m
       .test(listed.stderr),
     show(listed),
   );
-  ok(
+  assert(
     listed.stderr.includes(JSON.stringify(rule)) && listed.stderr.includes(JSON.stringify(path)),
     show(listed),
   );
-  ok(
+  assert(
     listed.stdout.includes("+Feed the starter twice") && !listed.stdout.includes("curl"),
     show(listed),
   );
   await cli(kb, "review", "reject", "kb-sour1");
   const after = await cli(kb, "review");
-  ok(/ 1 file .*kb-7q2mx/.test(after.stderr), show(after));
+  assert(/ 1 file .*kb-7q2mx/.test(after.stderr), show(after));
 });
 
 Deno.test("the proposals branch checked out by hand: nothing of it is indexed, searched or shown to the model", async () => {
   await using kb = await makeKb();
   await proposeFrom(kb, [sourdough()]);
   await git(kb.dir, "switch", "--quiet", "git-kb/proposals");
-  equal(await hookContext(kb, SOURDOUGH_PROMPT), "", "the hook stays silent");
+  assertEquals(await hookContext(kb, SOURDOUGH_PROMPT), "", "the hook stays silent");
   const search = await runCli(["search", "sourdough starter"], { env: kb.env });
-  equal(search.code, 1, show(search));
-  ok(
+  assertEquals(search.code, 1, show(search));
+  assert(
     /has git-kb\/proposals checked out: .*\n {2}git -C \S+ switch -$/m.test(search.stderr),
     show(search),
   );
   await git(kb.dir, "switch", "--quiet", "-");
-  ok(
+  assert(
     !(await hookContext(kb, SOURDOUGH_PROMPT)).includes("kb-sour1"),
     "back on main: still pending",
   );
-  ok((await hookContext(kb, "rotate a leaked npm token")).includes("kb-7q2mx"));
+  assert((await hookContext(kb, "rotate a leaked npm token")).includes("kb-7q2mx"));
 });
 
 Deno.test("reject --all of a flood of proposals reads and moves the branch once, and leaves it bringing nothing", async () => {
@@ -714,8 +731,8 @@ Deno.test("reject --all of a flood of proposals reads and moves the branch once,
       .length;
   const before = await moves();
   const rejected = await cli(kb, "review", "reject", "--all", "--why", "flood");
-  equal(rejected.stdout.match(/^Rejected /gm)?.length, 50, show(rejected));
-  equal(await moves(), before + 1, "one move of the branch for them all");
-  deepEqual(await pending(kb), []);
-  equal(await git(kb.dir, "diff", "--name-only", "main", "git-kb/proposals"), "");
+  assertEquals(rejected.stdout.match(/^Rejected /gm)?.length, 50, show(rejected));
+  assertEquals(await moves(), before + 1, "one move of the branch for them all");
+  assertEquals(await pending(kb), []);
+  assertEquals(await git(kb.dir, "diff", "--name-only", "main", "git-kb/proposals"), "");
 });

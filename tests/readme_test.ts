@@ -3,8 +3,8 @@
  * user runs (the demo and every test), CI runs that test command as written, and every command it
  * shows names a task, a git-kb command and options that exist, and every file it links is there.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertMatch } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { COMMANDS } from "../app/registry.ts";
 import { COMMON_OPTIONS } from "../cli/args.ts";
 import denoJson from "../deno.json" with { type: "json" };
@@ -29,46 +29,46 @@ function wordsOf(line: string): string[] {
 
 Deno.test("the first screen: exactly the demo and the test command, and CI runs that test command", async () => {
   const [first] = shellCommands(README);
-  assert.deepEqual(first, ["./deno task demo", "./deno task test"]);
+  assertEquals(first, ["./deno task demo", "./deno task test"]);
   const firstScreen = README.split("\n").slice(0, 25).join("\n");
-  assert.ok(firstScreen.includes("./deno task demo"), "the demo is on the first screen");
+  assert(firstScreen.includes("./deno task demo"), "the demo is on the first screen");
   const ci = await Deno.readTextFile(join(ROOT, ".ci", "run"));
-  assert.match(ci, /for task in test test:e2e; do/);
-  assert.match(ci, /NO_COLOR=1 \.\/deno task "\$task"/);
-  assert.match(ci, /echo "\$\{passed\} passed, \$\{failed\} failed"/);
+  assertMatch(ci, /for task in test test:e2e; do/);
+  assertMatch(ci, /NO_COLOR=1 \.\/deno task "\$task"/);
+  assertMatch(ci, /echo "\$\{passed\} passed, \$\{failed\} failed"/);
 });
 
 Deno.test("every task the README names is a deno.json task", () => {
   const tasks = new Set(Object.keys(denoJson.tasks));
   const named = [...README.matchAll(/(?:\.\/)?deno task ([\w:-]+)/g)].map((match) => match[1]);
-  assert.ok(named.length >= 5, named.join(" "));
-  for (const task of named) assert.ok(tasks.has(task), `deno task ${task} is not a task`);
+  assert(named.length >= 5, named.join(" "));
+  for (const task of named) assert(tasks.has(task), `deno task ${task} is not a task`);
 });
 
 Deno.test("every git-kb command the README shows is a command, with options it declares", async () => {
   const lines = shellCommands(README).flat()
     .filter((line) => line.startsWith("git-kb ") || line.startsWith("./deno task "));
-  assert.ok(lines.length >= 15, lines.join("\n"));
+  assert(lines.length >= 15, lines.join("\n"));
   for (const line of lines) {
     const words = wordsOf(line);
     const [name, ...args] = words[0] === "git-kb" ? words.slice(1) : words.slice(2);
     if (!(name in COMMANDS)) {
-      assert.ok(name in denoJson.tasks, `${line}: ${name} is neither a command nor a task`);
+      assert(name in denoJson.tasks, `${line}: ${name} is neither a command nor a task`);
       continue;
     }
     const { command } = await COMMANDS[name as keyof typeof COMMANDS].load();
     const known = new Set([...Object.keys(command.options), ...Object.keys(COMMON_OPTIONS)]);
     for (const word of args.filter((arg) => arg.startsWith("--"))) {
       const option = word.slice(2).split("=")[0];
-      assert.ok(known.has(option), `${line}: ${name} has no --${option}`);
+      assert(known.has(option), `${line}: ${name} has no --${option}`);
     }
   }
 });
 
 Deno.test("every file the README links to exists", async () => {
   const links = [...README.matchAll(/\]\(([^)#:]+)(?:#[^)]*)?\)/g)].map((match) => match[1]);
-  assert.ok(links.length >= 5, links.join(" "));
+  assert(links.length >= 5, links.join(" "));
   for (const link of links) {
-    assert.ok(await Deno.stat(join(ROOT, link)).then(() => true, () => false), link);
+    assert(await Deno.stat(join(ROOT, link)).then(() => true, () => false), link);
   }
 });

@@ -2,7 +2,7 @@
  * Receipts on disk: the log of unmatched prompts is appended to, bounded, read back through
  * malformed lines, and kept whole by processes appending at once.
  */
-import { deepStrictEqual, ok, strictEqual as equal } from "node:assert/strict";
+import { assert, assertEquals } from "@std/assert";
 import { join } from "../core/path.ts";
 import { RECEIPT_LIMITS } from "../core/delivery/receipts.ts";
 import { appendUnmatched, MAX_UNMATCHED_BYTES, readSessions } from "../io/hook/receipts.ts";
@@ -27,12 +27,12 @@ Deno.test(
       append: true,
     });
     const [session, ...others] = readSessions(cache);
-    equal(others.length, 0);
-    deepStrictEqual(session.receipts.unmatched, {
+    assertEquals(others.length, 0);
+    assertEquals(session.receipts.unmatched, {
       prompts: 2,
       words: { bake: 1, bread: 2, oven: 1 },
     });
-    deepStrictEqual(session.ledger, {});
+    assertEquals(session.ledger, {});
   }),
 );
 
@@ -42,15 +42,15 @@ Deno.test(
     const words = Array.from({ length: 20 }, (_, index) => `word${index}`);
     appendUnmatched(cache, "s2", words);
     const path = sessionFile(cache, "s2", ".unmatched.jsonl");
-    deepStrictEqual(
+    assertEquals(
       JSON.parse(Deno.readTextFileSync(path)),
       words.slice(0, RECEIPT_LIMITS.wordsPerPrompt),
     );
     for (let index = 0; index < 2000; index++) appendUnmatched(cache, "s2", words);
     const size = Deno.statSync(path).size;
-    ok(size <= MAX_UNMATCHED_BYTES, `${size} bytes`);
-    ok(size > MAX_UNMATCHED_BYTES - 200, "filled up to the bound");
-    equal(
+    assert(size <= MAX_UNMATCHED_BYTES, `${size} bytes`);
+    assert(size > MAX_UNMATCHED_BYTES - 200, "filled up to the bound");
+    assertEquals(
       Deno.readTextFileSync(path).split("\n").filter(Boolean).every((line) => {
         return Array.isArray(JSON.parse(line));
       }),
@@ -73,6 +73,9 @@ Deno.test(
       (_, index) =>
         runProcess("deno", [
           "run",
+          // The script lies outside the repository: name the config that maps its imports.
+          "--config",
+          join(ROOT, "deno.json"),
           "--allow-read",
           "--allow-write",
           "--allow-sys=uid",
@@ -81,11 +84,11 @@ Deno.test(
           `p${index}`,
         ]),
     );
-    for (const result of await Promise.all(runs)) equal(result.code, 0, result.stderr);
+    for (const result of await Promise.all(runs)) assertEquals(result.code, 0, result.stderr);
     const lines = Deno.readTextFileSync(sessionFile(cache, "shared", ".unmatched.jsonl"))
       .split("\n").filter(Boolean);
-    equal(lines.length, 200);
-    equal(readSessions(cache)[0].receipts.unmatched.prompts, 200);
+    assertEquals(lines.length, 200);
+    assertEquals(readSessions(cache)[0].receipts.unmatched.prompts, 200);
   }),
 );
 
@@ -96,8 +99,8 @@ Deno.test(
     writeLedger(cache, "shown", { "kb-ccccc": "h3" }, true);
     appendUnmatched(cache, "unmatched-only", ["bake"]);
     const sessions = readSessions(cache);
-    equal(sessions.length, 2);
-    deepStrictEqual(sessions.map((session) => Object.keys(session.ledger)), [["kb-ccccc"], []]);
-    equal(sessions[1].receipts.unmatched.prompts, 1);
+    assertEquals(sessions.length, 2);
+    assertEquals(sessions.map((session) => Object.keys(session.ledger)), [["kb-ccccc"], []]);
+    assertEquals(sessions[1].receipts.unmatched.prompts, 1);
   }),
 );

@@ -5,8 +5,15 @@
  * onto a moved remote; every exit 3 names its cause; git's index.lock, orphaned entry files and
  * a missing identity are named; one commit can write and delete several entries.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import {
+  assert,
+  assertEquals,
+  assertMatch,
+  assertNotMatch,
+  assertNotStrictEquals,
+  assertStrictEquals,
+} from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { gitDetail } from "../io/git.ts";
 import {
   checkGitLocks,
@@ -80,10 +87,10 @@ async function assertNothingSaved(
   before: { head: string; status: string },
   result: RunResult,
 ): Promise<void> {
-  assert.equal(result.code, 1, show(result));
-  assert.match(result.stderr, /nothing was written/, show(result));
-  assert.equal(await git(kb.dir, "rev-parse", "HEAD"), before.head);
-  assert.equal(await status(kb), before.status);
+  assertEquals(result.code, 1, show(result));
+  assertMatch(result.stderr, /nothing was written/, show(result));
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), before.head);
+  assertEquals(await status(kb), before.status);
 }
 
 Deno.test("a detached HEAD: refused before writing, nothing pushed, the pasted switch works", async () => {
@@ -92,20 +99,20 @@ Deno.test("a detached HEAD: refused before writing, nothing pushed, the pasted s
   const before = { head: await git(kb.dir, "rev-parse", "HEAD"), status: await status(kb) };
   const result = await add(kb, "From a detached head");
   await assertNothingSaved(kb, before, result);
-  assert.match(result.stderr, /detached HEAD/, show(result));
-  assert.equal(
+  assertMatch(result.stderr, /detached HEAD/, show(result));
+  assertEquals(
     await git(kb.remote!, "for-each-ref", "--format=%(refname)"),
     "refs/heads/main",
     "no refs/heads/HEAD on the remote",
   );
   const [command] = commandsOf(result.stderr);
-  assert.equal(command, `git -C ${quotedDir(kb)} switch main`);
+  assertEquals(command, `git -C ${quotedDir(kb)} switch main`);
   const switched = await paste(command, kb);
-  assert.equal(switched.code, 0, show(switched));
+  assertEquals(switched.code, 0, show(switched));
   const saved = await add(kb, "Back on main", "--json");
-  assert.equal(saved.code, 0, show(saved));
-  assert.equal(parseJson<{ push: string }>(saved).push, "pushed");
-  assert.equal(
+  assertEquals(saved.code, 0, show(saved));
+  assertEquals(parseJson<{ push: string }>(saved).push, "pushed");
+  assertEquals(
     await git(kb.remote!, "rev-parse", "main"),
     await git(kb.dir, "rev-parse", "HEAD"),
   );
@@ -117,13 +124,13 @@ Deno.test("a side branch that tracks nothing: refused before writing, nothing pu
   const before = { head: await git(kb.dir, "rev-parse", "HEAD"), status: await status(kb) };
   const result = await add(kb, "From a side branch");
   await assertNothingSaved(kb, before, result);
-  assert.match(result.stderr, /on branch feature, which tracks no remote branch/, show(result));
-  assert.equal(await git(kb.remote!, "for-each-ref", "--format=%(refname)"), "refs/heads/main");
+  assertMatch(result.stderr, /on branch feature, which tracks no remote branch/, show(result));
+  assertEquals(await git(kb.remote!, "for-each-ref", "--format=%(refname)"), "refs/heads/main");
   const [command] = commandsOf(result.stderr);
-  assert.equal(command, `git -C ${quotedDir(kb)} switch main`);
+  assertEquals(command, `git -C ${quotedDir(kb)} switch main`);
   await git(kb.dir, "push", "--quiet", "-u", "origin", "feature");
   const tracked = await add(kb, "On a branch that tracks one of its own");
-  assert.equal(tracked.code, 0, show(tracked));
+  assertEquals(tracked.code, 0, show(tracked));
 });
 
 /** Put the repo into the middle of `operation` by a real conflicting command. */
@@ -154,12 +161,16 @@ async function startOperation(kb: Kb, operation: string): Promise<void> {
     await git(kb.dir, "stash");
     await commitTitle("Committed title");
     const popped = await gitRun(kb.dir, ["stash", "pop"]);
-    assert.notEqual(popped.code, 0, show(popped));
+    assertNotStrictEquals(popped.code, 0, show(popped));
     return;
   }
   if (operation === "revert") await commitTitle("Later title");
   const attempt = await gitRun(kb.dir, attempts[operation]);
-  assert.notEqual(attempt.code, 0, `${operation} should stop on a conflict: ${show(attempt)}`);
+  assertNotStrictEquals(
+    attempt.code,
+    0,
+    `${operation} should stop on a conflict: ${show(attempt)}`,
+  );
 }
 
 Deno.test("a rebase, merge, cherry-pick, revert, bisect or conflict under way: refused, with a way out", async (t) => {
@@ -179,19 +190,19 @@ Deno.test("a rebase, merge, cherry-pick, revert, bisect or conflict under way: r
       const remoteHead = await git(kb.remote!, "rev-parse", "main");
       const result = await add(kb, `During a ${operation}`);
       await assertNothingSaved(kb, before, result);
-      assert.match(result.stderr.split("\n")[0], says, show(result));
-      assert.equal(await git(kb.remote!, "rev-parse", "main"), remoteHead, "nothing pushed");
+      assertMatch(result.stderr.split("\n")[0], says, show(result));
+      assertEquals(await git(kb.remote!, "rev-parse", "main"), remoteHead, "nothing pushed");
       const commands = commandsOf(result.stderr);
       const escape = commands.find((command) => way.test(command));
-      assert.ok(escape, show(result));
-      assert.equal((await repoState(kb.dir)).state, operation);
-      assert.equal((await checkRepoState(kb.dir)).level, "error");
+      assert(escape, show(result));
+      assertEquals((await repoState(kb.dir)).state, operation);
+      assertEquals((await checkRepoState(kb.dir)).level, "error");
       const pasted = await paste(escape, kb);
-      assert.equal(pasted.code, 0, `${escape}\n${show(pasted)}`);
+      assertEquals(pasted.code, 0, `${escape}\n${show(pasted)}`);
       if (operation !== "conflict") {
-        assert.equal((await repoState(kb.dir)).state, "branch");
+        assertEquals((await repoState(kb.dir)).state, "branch");
         const saved = await add(kb, `After the ${operation}`);
-        assert.equal(saved.code, 0, show(saved));
+        assertEquals(saved.code, 0, show(saved));
       }
     });
   }
@@ -206,17 +217,17 @@ Deno.test("an uncommitted hand edit elsewhere does not stop a save onto a moved 
   await Deno.writeTextFile(handEdited, edited);
 
   const result = await add(kb, "Saved beside a hand edit", "--json");
-  assert.equal(result.code, 0, show(result));
+  assertEquals(result.code, 0, show(result));
   const saved = parseJson<{ id: string; push: string; commit: string }>(result);
-  assert.equal(saved.push, "rebased-and-pushed");
-  assert.equal(await git(kb.remote!, "rev-parse", "main"), saved.commit);
-  assert.equal(await git(kb.dir, "rev-parse", "HEAD"), saved.commit);
+  assertEquals(saved.push, "rebased-and-pushed");
+  assertEquals(await git(kb.remote!, "rev-parse", "main"), saved.commit);
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), saved.commit);
   const subjects = await git(kb.remote!, "log", "-2", "--format=%s %an", "main");
-  assert.match(subjects, new RegExp(`kb: add ${saved.id}: Saved beside a hand edit Test Author`));
-  assert.match(subjects, /kb-0th3r/);
-  assert.ok(await exists(join(kb.dir, await entryPath(kb.dir, "kb-0th3r"))));
-  assert.equal(await Deno.readTextFile(handEdited), edited, "the hand edit is untouched");
-  assert.match(await git(kb.dir, "status", "--porcelain"), /^M entries\/kb-r4b9t-/);
+  assertMatch(subjects, new RegExp(`kb: add ${saved.id}: Saved beside a hand edit Test Author`));
+  assertMatch(subjects, /kb-0th3r/);
+  assert(await exists(join(kb.dir, await entryPath(kb.dir, "kb-0th3r"))));
+  assertEquals(await Deno.readTextFile(handEdited), edited, "the hand edit is untouched");
+  assertMatch(await git(kb.dir, "status", "--porcelain"), /^M entries\/kb-r4b9t-/);
 });
 
 Deno.test("exit 3 names the cause: a dirty file the remote changed, a real conflict", async (t) => {
@@ -235,16 +246,16 @@ Deno.test("exit 3 names the cause: a dirty file the remote changed, a real confl
     const mine = join(kb.dir, path);
     await Deno.writeTextFile(mine, (await Deno.readTextFile(mine)) + "\nMy own paragraph.\n");
     const result = await add(kb, "Blocked by my own edit");
-    assert.equal(result.code, 3, show(result));
-    assert.match(result.stderr, new RegExp(`uncommitted changes to ${path}`), show(result));
-    assert.doesNotMatch(result.stderr, /changed the same entries/, show(result));
-    assert.match(await Deno.readTextFile(mine), /My own paragraph\.\n$/);
-    assert.match(await git(kb.dir, "log", "-1", "--format=%s"), /Blocked by my own edit/);
-    assert.deepEqual(commandsOf(result.stderr), [`git-kb sync --kb ${quotedDir(kb)}`]);
+    assertEquals(result.code, 3, show(result));
+    assertMatch(result.stderr, new RegExp(`uncommitted changes to ${path}`), show(result));
+    assertNotMatch(result.stderr, /changed the same entries/, show(result));
+    assertMatch(await Deno.readTextFile(mine), /My own paragraph\.\n$/);
+    assertMatch(await git(kb.dir, "log", "-1", "--format=%s"), /Blocked by my own edit/);
+    assertEquals(commandsOf(result.stderr), [`git-kb sync --kb ${quotedDir(kb)}`]);
     const synced = await runCli(["sync", "--kb", kb.dir], { env: kb.env });
-    assert.equal(synced.code, 1, show(synced));
-    assert.match(synced.stderr, /uncommitted/, "the sync it points at names what is in the way");
-    assert.match(await Deno.readTextFile(mine), /My own paragraph\.\n$/);
+    assertEquals(synced.code, 1, show(synced));
+    assertMatch(synced.stderr, /uncommitted/, "the sync it points at names what is in the way");
+    assertMatch(await Deno.readTextFile(mine), /My own paragraph\.\n$/);
     await git(kb.dir, "checkout", "--", path);
   });
 
@@ -254,18 +265,18 @@ Deno.test("exit 3 names the cause: a dirty file the remote changed, a real confl
     await git(other, "commit", "--quiet", "-am", "their second wording");
     await git(other, "push", "--quiet", "origin", "HEAD:main");
     const result = await runCli(["edit", "kb-7q2mx", "--title", "Our wording"], { env: kb.env });
-    assert.equal(result.code, 3, show(result));
-    assert.match(
+    assertEquals(result.code, 3, show(result));
+    assertMatch(
       result.stderr,
       new RegExp(`changed the same entries in another way: kb-7q2mx \\(${path}\\)`),
     );
     const quoted = quotedDir(kb);
-    assert.deepEqual(commandsOf(result.stderr), [`git-kb sync --kb ${quoted}`]);
-    assert.equal(await git(kb.dir, "status", "--porcelain"), "");
-    assert.equal((await repoState(kb.dir)).state, "branch");
+    assertEquals(commandsOf(result.stderr), [`git-kb sync --kb ${quoted}`]);
+    assertEquals(await git(kb.dir, "status", "--porcelain"), "");
+    assertEquals((await repoState(kb.dir)).state, "branch");
     const synced = await runCli(["sync", "--kb", kb.dir], { env: kb.env });
-    assert.equal(synced.code, 4, `the sync it points at reports the conflict\n${show(synced)}`);
-    assert.match(synced.stderr, /kb-7q2mx/);
+    assertEquals(synced.code, 4, `the sync it points at reports the conflict\n${show(synced)}`);
+    assertMatch(synced.stderr, /kb-7q2mx/);
   });
 });
 
@@ -296,13 +307,13 @@ Deno.test("a push to a remote that never answers times out, and says which call"
       message: "kb: add kb-t1me0: Timed out",
       networkTimeoutMs: 1_500,
     })).then(() => undefined, (caught) => caught);
-  assert.ok(error instanceof PushError, String(error));
-  assert.match(
+  assert(error instanceof PushError, String(error));
+  assertMatch(
     error.message,
     /git push --porcelain (--force-with-lease=\S+ )?origin refs\/heads\/main:refs\/heads\/main did not finish within 2 s and was stopped/,
   );
-  assert.deepEqual(error.commands, [`git -C ${kb.dir} push origin HEAD:main`]);
-  assert.match(await git(kb.dir, "log", "-1", "--format=%s"), /kb-t1me0/);
+  assertEquals(error.commands, [`git -C ${kb.dir} push origin HEAD:main`]);
+  assertMatch(await git(kb.dir, "log", "-1", "--format=%s"), /kb-t1me0/);
 });
 
 Deno.test("git's index.lock: the save refuses and names it; the message survives git's stderr", async () => {
@@ -312,13 +323,13 @@ Deno.test("git's index.lock: the save refuses and names it; the message survives
   const before = { head: await git(kb.dir, "rev-parse", "HEAD"), status: await status(kb) };
   const result = await add(kb, "Behind an index lock");
   await assertNothingSaved(kb, before, result);
-  assert.ok(result.stderr.includes(lock), show(result));
-  assert.ok(result.stderr.includes(`rm -f '${kb.root}/o'\\''brien'\\''s kb/.git/index.lock'`));
+  assert(result.stderr.includes(lock), show(result));
+  assert(result.stderr.includes(`rm -f '${kb.root}/o'\\''brien'\\''s kb/.git/index.lock'`));
   const finding = await checkGitLocks(kb.dir);
-  assert.equal(finding.level, "error");
-  assert.ok(finding.message.includes(lock));
+  assertEquals(finding.level, "error");
+  assert(finding.message.includes(lock));
   await Deno.remove(lock);
-  assert.equal((await checkGitLocks(kb.dir)).level, "ok");
+  assertEquals((await checkGitLocks(kb.dir)).level, "ok");
 
   const stderr = [
     "fatal: Unable to create '/kb/.git/index.lock': File exists.",
@@ -330,8 +341,8 @@ Deno.test("git's index.lock: the save refuses and names it; the message survives
     "remove the file manually to continue.",
   ].join("\n");
   const detail = gitDetail(stderr);
-  assert.match(detail, /^fatal: Unable to create '\/kb\/\.git\/index\.lock'/);
-  assert.match(detail, /remove the file manually to continue\.$/);
+  assertMatch(detail, /^fatal: Unable to create '\/kb\/\.git\/index\.lock'/);
+  assertMatch(detail, /remove the file manually to continue\.$/);
 });
 
 Deno.test("orphans: the next save names them with commands that commit them when pasted", async () => {
@@ -341,13 +352,13 @@ Deno.test("orphans: the next save names them with commands that commit them when
     join(kb.dir, orphan),
     entryText({ id: "kb-0rph1", title: "Left by a killed save", body: "Orphaned.\n" }),
   );
-  assert.deepEqual(await findOrphans(kb.dir), [orphan]);
-  assert.equal((await checkOrphans(kb.dir)).level, "warn");
+  assertEquals(await findOrphans(kb.dir), [orphan]);
+  assertEquals((await checkOrphans(kb.dir)).level, "warn");
   const result = await add(kb, "Saved beside an orphan");
-  assert.equal(result.code, 0, show(result));
-  assert.match(result.stderr, /^warning: 1 entry file under entries\/ is not committed/m);
-  assert.ok(result.stderr.includes(`git -C ${kb.dir} add -- ${orphan}`), show(result));
-  assert.equal(
+  assertEquals(result.code, 0, show(result));
+  assertMatch(result.stderr, /^warning: 1 entry file under entries\/ is not committed/m);
+  assert(result.stderr.includes(`git -C ${kb.dir} add -- ${orphan}`), show(result));
+  assertEquals(
     await git(kb.dir, "ls-files", "--", orphan),
     "",
     "a save commits only its own file",
@@ -355,9 +366,9 @@ Deno.test("orphans: the next save names them with commands that commit them when
 
   const printed = result.stderr.slice(result.stderr.indexOf("commit them: ") + 13).trim();
   const pasted = await runProcess("sh", ["-c", printed], { env: { ...IDENTITY } });
-  assert.equal(pasted.code, 0, pasted.stderr);
-  assert.equal(await git(kb.dir, "ls-files", "--", orphan), orphan);
-  assert.deepEqual(await findOrphans(kb.dir), []);
+  assertEquals(pasted.code, 0, pasted.stderr);
+  assertEquals(await git(kb.dir, "ls-files", "--", orphan), orphan);
+  assertEquals(await findOrphans(kb.dir), []);
 });
 
 Deno.test("no git identity: the save says it committed under the fallback; with one, it does not", async () => {
@@ -370,15 +381,15 @@ Deno.test("no git identity: the save says it committed under the fallback; with 
     runCli(["add", "--title", "No identity", "--type", "note", "--json"], { env: anonymous }),
     add(kb, "With identity", "--json"),
   ]);
-  assert.equal(bare.code, 0, show(bare));
-  assert.match(
+  assertEquals(bare.code, 0, show(bare));
+  assertMatch(
     bare.stderr,
     /^warning: git has no user\.name\/user\.email, so the commit is authored git-kb <git-kb@localhost>/,
   );
-  assert.equal(parseJson<{ warnings: string[] }>(bare).warnings.length, 1);
-  assert.equal(named.code, 0, show(named));
-  assert.equal(named.stderr, "");
-  assert.deepEqual(parseJson<{ warnings: string[] }>(named).warnings, []);
+  assertEquals(parseJson<{ warnings: string[] }>(bare).warnings.length, 1);
+  assertEquals(named.code, 0, show(named));
+  assertEquals(named.stderr, "");
+  assertEquals(parseJson<{ warnings: string[] }>(named).warnings, []);
 });
 
 Deno.test("saveChanges: two new entries (one linking the other) and a deletion in one commit", async (t) => {
@@ -400,15 +411,15 @@ Deno.test("saveChanges: two new entries (one linking the other) and a deletion i
         { path: doomed, previousText: doomedText },
       ],
     }));
-  assert.equal(result.push, "pushed");
-  assert.equal(await git(kb.dir, "rev-parse", "HEAD~1"), head, "one commit");
-  assert.equal(
+  assertEquals(result.push, "pushed");
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD~1"), head, "one commit");
+  assertEquals(
     await git(kb.dir, "show", "--name-status", "--format=", "HEAD"),
     [`D\t${doomed}`, "A\tentries/kb-mu1t1-first.md", "A\tentries/kb-mu1t2-second.md"].sort()
       .join("\n"),
   );
-  assert.equal(await git(kb.remote!, "rev-parse", "main"), result.commit);
-  assert.equal(result.index?.docCount, 46);
+  assertEquals(await git(kb.remote!, "rev-parse", "main"), result.commit);
+  assertStrictEquals(result.index?.docCount, 46);
 });
 
 Deno.test("a commit holding conflict markers is never pushed by a save: exit 3, the remote unchanged, the pasted steps finish", async () => {
@@ -424,23 +435,23 @@ Deno.test("a commit holding conflict markers is never pushed by a save: exit 3, 
   await git(kb.dir, "commit", "--quiet", "-am", "a merge finished by hand, unresolved");
   const remoteBefore = await git(kb.remote!, "rev-parse", "main");
   const result = await add(kb, "Saved after a careless merge");
-  assert.equal(result.code, 3, show(result));
-  assert.match(
+  assertEquals(result.code, 3, show(result));
+  assertMatch(
     result.stderr,
     new RegExp(`${path.replace(".", "\\.")} still holds conflict markers`),
   );
-  assert.equal(await git(kb.remote!, "rev-parse", "main"), remoteBefore, "nothing was pushed");
-  assert.match(await git(kb.dir, "log", "-1", "--format=%s"), /Saved after a careless merge/);
+  assertEquals(await git(kb.remote!, "rev-parse", "main"), remoteBefore, "nothing was pushed");
+  assertMatch(await git(kb.dir, "log", "-1", "--format=%s"), /Saved after a careless merge/);
 
   const commands = commandsOf(result.stderr);
-  assert.match(commands[0], /EDITOR/);
+  assertMatch(commands[0], /EDITOR/);
   await Deno.writeTextFile(file, original);
   for (const command of commands.slice(1, -1)) {
     const pasted = await paste(command, kb);
-    assert.equal(pasted.code, 0, `${command}\n${show(pasted)}`);
+    assertEquals(pasted.code, 0, `${command}\n${show(pasted)}`);
   }
-  assert.equal(commands.at(-1), `git-kb sync --kb ${quotedDir(kb)}`);
+  assertEquals(commands.at(-1), `git-kb sync --kb ${quotedDir(kb)}`);
   const synced = await runCli(["sync", "--kb", kb.dir], { env: kb.env });
-  assert.equal(synced.code, 0, show(synced));
-  assert.equal(await git(kb.remote!, "rev-parse", "main"), await git(kb.dir, "rev-parse", "HEAD"));
+  assertEquals(synced.code, 0, show(synced));
+  assertEquals(await git(kb.remote!, "rev-parse", "main"), await git(kb.dir, "rev-parse", "HEAD"));
 });

@@ -4,9 +4,16 @@
  * pushing (plain, after a rebase, a real conflict, an unreachable remote, no remote) and a
  * commit without any configured git identity.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
-import yaml from "js-yaml";
+import {
+  assert,
+  assertEquals,
+  assertMatch,
+  assertNotMatch,
+  assertRejects,
+  assertStrictEquals,
+} from "@std/assert";
+import { join } from "@std/path/posix/join";
+import { parse } from "@std/yaml";
 import {
   cloneRemote,
   entryPath,
@@ -38,9 +45,9 @@ function today(): string {
 /** Frontmatter (parsed) and body (raw) of an entry file. */
 function splitEntry(text: string): { fields: Record<string, unknown>; body: string } {
   const match = /^---\n([\s\S]*?)\n---\n([\s\S]*)$/.exec(text);
-  assert.ok(match, `not an entry file:\n${text}`);
+  assert(match, `not an entry file:\n${text}`);
   return {
-    fields: yaml.load(match[1], { schema: yaml.CORE_SCHEMA }) as Record<string, unknown>,
+    fields: parse(match[1], { schema: "core" }) as Record<string, unknown>,
     body: match[2],
   };
 }
@@ -51,7 +58,7 @@ async function readEntry(kb: Kb, path: string) {
 }
 
 function assertOk(result: RunResult): void {
-  assert.equal(result.code, 0, show(result));
+  assertEquals(result.code, 0, show(result));
 }
 
 const TRICKY_BODY = [
@@ -117,21 +124,21 @@ Deno.test("add with every field flag round-trips through get, and edit keeps the
     ], { env: kb.env });
     assertOk(result);
     const saved = parseJson<SaveJson>(result);
-    assert.match(saved.id, /^kb-[0-9a-z]{5}$/);
+    assertMatch(saved.id, /^kb-[0-9a-z]{5}$/);
     id = saved.id;
     path = saved.path;
-    assert.equal(path, `entries/${id}-round-trip-every-field-kept.md`);
-    assert.equal(saved.push, "NO_REMOTE");
-    assert.equal(saved.index.docCount, 46);
-    assert.equal(saved.commit, await git(kb.dir, "rev-parse", "HEAD"));
-    assert.equal(await git(kb.dir, "rev-parse", "HEAD~1"), headBefore);
-    assert.equal(await git(kb.dir, "status", "--porcelain"), "");
-    assert.equal(await git(kb.dir, "ls-files", "--", path), path);
+    assertEquals(path, `entries/${id}-round-trip-every-field-kept.md`);
+    assertEquals(saved.push, "NO_REMOTE");
+    assertEquals(saved.index.docCount, 46);
+    assertEquals(saved.commit, await git(kb.dir, "rev-parse", "HEAD"));
+    assertEquals(await git(kb.dir, "rev-parse", "HEAD~1"), headBefore);
+    assertEquals(await git(kb.dir, "status", "--porcelain"), "");
+    assertEquals(await git(kb.dir, "ls-files", "--", path), path);
     const subject = await git(kb.dir, "log", "-1", "--format=%s");
-    assert.ok(subject.includes(id) && subject.includes("Round trip"), subject);
+    assert(subject.includes(id) && subject.includes("Round trip"), subject);
 
     const { fields, body } = await readEntry(kb, path);
-    assert.deepEqual(fields, {
+    assertEquals(fields, {
       id,
       title: "Round trip: every field, kept",
       type: "decision",
@@ -145,7 +152,7 @@ Deno.test("add with every field flag round-trips through get, and edit keeps the
       source: "https://example.test/round-trip",
       links: [{ rel: "related", to: "kb-7q2mx" }, { rel: "refines", to: "kb-r4b9t" }],
     });
-    assert.equal(body, TRICKY_BODY, "the body must be stored byte for byte");
+    assertEquals(body, TRICKY_BODY, "the body must be stored byte for byte");
   });
 
   await t.step("get prints the stored file verbatim and search finds it", async () => {
@@ -154,9 +161,9 @@ Deno.test("add with every field flag round-trips through get, and edit keeps the
       runCli(["search", "round trip", "--json"], { env: kb.env }),
     ]);
     assertOk(get);
-    assert.equal(get.stdout, await Deno.readTextFile(join(kb.dir, path)));
+    assertEquals(get.stdout, await Deno.readTextFile(join(kb.dir, path)));
     assertOk(search);
-    assert.equal(parseJson<{ id: string }[]>(search)[0]?.id, id, show(search));
+    assertStrictEquals(parseJson<{ id: string }[]>(search)[0]?.id, id, show(search));
   });
 
   await t.step("edit of one field keeps every other field and the body", async () => {
@@ -166,12 +173,12 @@ Deno.test("add with every field flag round-trips through get, and edit keeps the
     });
     assertOk(result);
     const saved = parseJson<SaveJson>(result);
-    assert.equal(saved.path, path, "the slug is fixed at creation");
+    assertEquals(saved.path, path, "the slug is fixed at creation");
     const after = await readEntry(kb, path);
-    assert.deepEqual(after.fields, { ...before.fields, title: "Round trip, renamed" });
-    assert.equal(after.body, TRICKY_BODY);
-    assert.match(await git(kb.dir, "log", "-1", "--format=%s"), new RegExp(`edit ${id}.*title`));
-    assert.equal(await git(kb.dir, "status", "--porcelain"), "");
+    assertEquals(after.fields, { ...before.fields, title: "Round trip, renamed" });
+    assertEquals(after.body, TRICKY_BODY);
+    assertMatch(await git(kb.dir, "log", "-1", "--format=%s"), new RegExp(`edit ${id}.*title`));
+    assertEquals(await git(kb.dir, "status", "--porcelain"), "");
   });
 
   await t.step("edit with --no-kernel, --status, --body replaces exactly those", async () => {
@@ -181,18 +188,18 @@ Deno.test("add with every field flag round-trips through get, and edit keeps the
       { env: kb.env },
     );
     assertOk(result);
-    assert.match(result.stdout, new RegExp(`Edited ${id}`));
+    assertMatch(result.stdout, new RegExp(`Edited ${id}`));
     const after = await readEntry(kb, path);
-    assert.deepEqual(after.fields, { ...before.fields, kernel: false, status: "archived" });
-    assert.equal(after.body, "Short body.\n");
+    assertEquals(after.fields, { ...before.fields, kernel: false, status: "archived" });
+    assertEquals(after.body, "Short body.\n");
   });
 
   await t.step("an edit that changes nothing commits nothing", async () => {
     const head = await git(kb.dir, "rev-parse", "HEAD");
     const result = await runCli(["edit", id, "--status", "archived"], { env: kb.env });
     assertOk(result);
-    assert.match(result.stdout, /No changes/);
-    assert.equal(await git(kb.dir, "rev-parse", "HEAD"), head);
+    assertMatch(result.stdout, /No changes/);
+    assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head);
   });
 
   await t.step("add --id and --body-file - (stdin) round-trip", async () => {
@@ -213,9 +220,9 @@ Deno.test("add with every field flag round-trips through get, and edit keeps the
     );
     assertOk(result);
     const stored = await readEntry(kb, "entries/kb-st0d1-body-from-stdin.md");
-    assert.equal(stored.body, body);
-    assert.equal(stored.fields.id, "kb-st0d1");
-    assert.equal(stored.fields.type, "note");
+    assertEquals(stored.body, body);
+    assertEquals(stored.fields.id, "kb-st0d1");
+    assertEquals(stored.fields.type, "note");
   });
 
   await t.step("add --edit takes the body from $EDITOR", async () => {
@@ -228,7 +235,7 @@ Deno.test("add with every field flag round-trips through get, and edit keeps the
     );
     assertOk(result);
     const saved = parseJson<SaveJson>(result);
-    assert.equal((await readEntry(kb, saved.path)).body, "Written in the editor.\n");
+    assertEquals((await readEntry(kb, saved.path)).body, "Written in the editor.\n");
   });
 });
 
@@ -246,7 +253,7 @@ Deno.test("edit keeps unknown frontmatter fields and the body bytes when a tag c
   const path = await entryPath(kb.dir, "kb-4fr7e");
   const before = await readEntry(kb, path);
   const nestedBefore = await readEntry(kb, nestedPath);
-  assert.equal(before.fields.reviewed_by, "alice");
+  assertEquals(before.fields.reviewed_by, "alice");
 
   const [tagged, nested] = await Promise.all([
     runCli(["edit", "kb-4fr7e", "--add-tag", "reviewed"], { env: kb.env }),
@@ -256,30 +263,30 @@ Deno.test("edit keeps unknown frontmatter fields and the body bytes when a tag c
   assertOk(nested);
 
   const after = await readEntry(kb, path);
-  assert.equal(after.fields.reviewed_by, "alice", after.text);
-  assert.deepEqual(after.fields.tags, [
+  assertEquals(after.fields.reviewed_by, "alice", after.text);
+  assertEquals(after.fields.tags, [
     "postgres",
     "migrations",
     "deploys",
     "ci/cd",
     "reviewed",
   ]);
-  assert.deepEqual(after.fields.links, before.fields.links);
+  assertEquals(after.fields.links, before.fields.links);
   for (const field of ["id", "title", "type", "created"]) {
-    assert.equal(after.fields[field], before.fields[field], field);
+    assertEquals(after.fields[field], before.fields[field], field);
   }
-  assert.equal(after.body, before.body, "body bytes must not change when only a tag does");
+  assertEquals(after.body, before.body, "body bytes must not change when only a tag does");
 
   const nestedAfter = await readEntry(kb, nestedPath);
-  assert.deepEqual(nestedAfter.fields.x_meta, {
+  assertEquals(nestedAfter.fields.x_meta, {
     owner: "bob",
     since: "2026-01-02",
     scores: [1, 2],
   });
-  assert.deepEqual(nestedAfter.fields.tags, ["search", "information-retrieval"]);
-  assert.equal(nestedAfter.body, nestedBefore.body);
-  assert.equal(await git(kb.dir, "status", "--porcelain"), "");
-  assert.equal(await git(kb.dir, "rev-list", "--count", "HEAD"), "4");
+  assertEquals(nestedAfter.fields.tags, ["search", "information-retrieval"]);
+  assertEquals(nestedAfter.body, nestedBefore.body);
+  assertEquals(await git(kb.dir, "status", "--porcelain"), "");
+  assertEquals(await git(kb.dir, "rev-list", "--count", "HEAD"), "4");
 });
 
 Deno.test("every validation failure: exit 1, the field named, nothing written or committed", async (t) => {
@@ -385,20 +392,20 @@ Deno.test("every validation failure: exit 1, the field named, nothing written or
   for (const [index, { name, field, also }] of cases.entries()) {
     await t.step(name, () => {
       const result = results[index];
-      assert.equal(result.code, 1, show(result));
-      assert.match(result.stderr, field, show(result));
-      if (also) assert.match(result.stderr, also, show(result));
-      assert.doesNotMatch(result.stderr, STACK_FRAME, show(result));
-      assert.equal(result.stdout, "", show(result));
+      assertEquals(result.code, 1, show(result));
+      assertMatch(result.stderr, field, show(result));
+      if (also) assertMatch(result.stderr, also, show(result));
+      assertNotMatch(result.stderr, STACK_FRAME, show(result));
+      assertEquals(result.stdout, "", show(result));
     });
   }
 
   await t.step("the repo is unchanged: same HEAD, clean status, no file anywhere", async () => {
-    assert.equal(await git(kb.dir, "rev-parse", "HEAD"), head);
-    assert.equal(await git(kb.dir, "status", "--porcelain", "--ignored"), "");
-    assert.deepEqual(await snapshot(kb.root, ["tmp", "kb/.git"]), before);
-    assert.equal(await Deno.readTextFile(join(kb.dir, brokenPath)), brokenText);
-    assert.equal(await Deno.readTextFile(join(kb.dir, wrongTypePath)), wrongTypeText);
+    assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head);
+    assertEquals(await git(kb.dir, "status", "--porcelain", "--ignored"), "");
+    assertEquals(await snapshot(kb.root, ["tmp", "kb/.git"]), before);
+    assertEquals(await Deno.readTextFile(join(kb.dir, brokenPath)), brokenText);
+    assertEquals(await Deno.readTextFile(join(kb.dir, wrongTypePath)), wrongTypeText);
   });
 });
 
@@ -423,11 +430,11 @@ Deno.test("push: to a bare remote, rebased after a rejection, a real conflict, a
     );
     assertOk(result);
     const saved = parseJson<SaveJson>(result);
-    assert.equal(saved.push, "pushed");
+    assertEquals(saved.push, "pushed");
     const local = await git(kb.dir, "rev-parse", "HEAD");
-    assert.equal(saved.commit, local);
-    assert.equal(await git(remote, "rev-parse", "refs/heads/main"), local);
-    assert.equal(await git(remote, "ls-tree", "--name-only", "main", saved.path), saved.path);
+    assertEquals(saved.commit, local);
+    assertEquals(await git(remote, "rev-parse", "refs/heads/main"), local);
+    assertEquals(await git(remote, "ls-tree", "--name-only", "main", saved.path), saved.path);
   });
 
   await t.step(
@@ -441,18 +448,18 @@ Deno.test("push: to a bare remote, rebased after a rejection, a real conflict, a
       );
       assertOk(result);
       const saved = parseJson<SaveJson>(result);
-      assert.equal(saved.push, "rebased-and-pushed");
+      assertEquals(saved.push, "rebased-and-pushed");
       const local = await git(kb.dir, "rev-parse", "HEAD");
-      assert.equal(await git(remote, "rev-parse", "refs/heads/main"), local);
+      assertEquals(await git(remote, "rev-parse", "refs/heads/main"), local);
       const subjects = await git(remote, "log", "-3", "--format=%s", "main");
-      assert.match(subjects, new RegExp(`kb: add ${saved.id}: Ours after theirs`));
-      assert.match(subjects, /kb: add kb-0th3r: Someone else pushed this first/);
-      assert.equal(await git(kb.dir, "status", "--porcelain"), "");
+      assertMatch(subjects, new RegExp(`kb: add ${saved.id}: Ours after theirs`));
+      assertMatch(subjects, /kb: add kb-0th3r: Someone else pushed this first/);
+      assertEquals(await git(kb.dir, "status", "--porcelain"), "");
       await Deno.stat(join(kb.dir, theirs));
       const search = await runCli(["search", "someone else pushed", "--json"], { env: kb.env });
-      assert.equal(parseJson<{ id: string }[]>(search)[0]?.id, "kb-0th3r", show(search));
+      assertStrictEquals(parseJson<{ id: string }[]>(search)[0]?.id, "kb-0th3r", show(search));
       // The commit was rewritten by the rebase: report the one that is on the remote.
-      assert.equal(saved.commit, local, "the reported commit is the one that was pushed");
+      assertEquals(saved.commit, local, "the reported commit is the one that was pushed");
     },
   );
 
@@ -473,21 +480,21 @@ Deno.test("push: to a bare remote, rebased after a rejection, a real conflict, a
       ["edit", "kb-7q2mx", "--title", "Rotate a leaked token (our wording)"],
       { env: kb.env },
     );
-    assert.equal(result.code, 3, show(result));
-    assert.match(result.stderr, /kept/i, show(result));
-    assert.match(result.stderr, /kb-7q2mx|7q2mx/, show(result));
-    assert.doesNotMatch(result.stderr, STACK_FRAME);
+    assertEquals(result.code, 3, show(result));
+    assertMatch(result.stderr, /kept/i, show(result));
+    assertMatch(result.stderr, /kb-7q2mx|7q2mx/, show(result));
+    assertNotMatch(result.stderr, STACK_FRAME);
 
-    assert.equal(await git(kb.dir, "rev-parse", "HEAD~1"), localBefore);
-    assert.match(await git(kb.dir, "log", "-1", "--format=%s"), /edit kb-7q2mx/);
-    assert.equal(await git(kb.dir, "rev-parse", "--abbrev-ref", "HEAD"), "main");
-    assert.equal(await git(kb.dir, "status", "--porcelain"), "");
+    assertEquals(await git(kb.dir, "rev-parse", "HEAD~1"), localBefore);
+    assertMatch(await git(kb.dir, "log", "-1", "--format=%s"), /edit kb-7q2mx/);
+    assertEquals(await git(kb.dir, "rev-parse", "--abbrev-ref", "HEAD"), "main");
+    assertEquals(await git(kb.dir, "status", "--porcelain"), "");
     for (const dir of ["rebase-merge", "rebase-apply"]) {
-      await assert.rejects(Deno.stat(join(kb.dir, ".git", dir)), Deno.errors.NotFound);
+      await assertRejects(() => Deno.stat(join(kb.dir, ".git", dir)), Deno.errors.NotFound);
     }
     const ours = await Deno.readTextFile(join(kb.dir, await entryPath(kb.dir, "kb-7q2mx")));
-    assert.match(ours, /^title: Rotate a leaked token \(our wording\)$/m);
-    assert.equal(await git(remote, "rev-parse", "refs/heads/main"), remoteHead);
+    assertMatch(ours, /^title: Rotate a leaked token \(our wording\)$/m);
+    assertEquals(await git(remote, "rev-parse", "refs/heads/main"), remoteHead);
   });
 
   await t.step("an unreachable remote: exit 3, the commit kept", async () => {
@@ -496,14 +503,14 @@ Deno.test("push: to a bare remote, rebased after a rejection, a real conflict, a
     const result = await runCli(["add", "--title", "Offline entry", "--type", "note"], {
       env: kb.env,
     });
-    assert.equal(result.code, 3, show(result));
-    assert.match(result.stderr, /kept/i);
-    assert.match(result.stderr, /gone\.git' does not appear to be a git repository\. /);
-    assert.equal(await git(kb.dir, "rev-parse", "HEAD~1"), before);
-    assert.match(await git(kb.dir, "log", "-1", "--format=%s"), /Offline entry/);
-    assert.equal(await git(kb.dir, "status", "--porcelain"), "");
+    assertEquals(result.code, 3, show(result));
+    assertMatch(result.stderr, /kept/i);
+    assertMatch(result.stderr, /gone\.git' does not appear to be a git repository\. /);
+    assertEquals(await git(kb.dir, "rev-parse", "HEAD~1"), before);
+    assertMatch(await git(kb.dir, "log", "-1", "--format=%s"), /Offline entry/);
+    assertEquals(await git(kb.dir, "status", "--porcelain"), "");
     const index = await runCli(["index", "--json"], { env: kb.env });
-    assert.equal(parseJson<{ mode: string }>(index).mode, "fresh", "indexed despite exit 3");
+    assertEquals(parseJson<{ mode: string }>(index).mode, "fresh", "indexed despite exit 3");
   });
 });
 
@@ -515,9 +522,9 @@ Deno.test("no remote: NO_REMOTE in --json and in the text output", async () => {
   ]);
   assertOk(json);
   assertOk(text);
-  assert.equal(parseJson<SaveJson>(json).push, "NO_REMOTE");
-  assert.match(text.stdout, /NO_REMOTE/);
-  assert.equal(await git(kb.dir, "rev-list", "--count", "HEAD"), "3");
+  assertEquals(parseJson<SaveJson>(json).push, "NO_REMOTE");
+  assertMatch(text.stdout, /NO_REMOTE/);
+  assertEquals(await git(kb.dir, "rev-list", "--count", "HEAD"), "3");
 });
 
 Deno.test("no git identity configured anywhere: add and init still commit", async () => {
@@ -539,13 +546,13 @@ Deno.test("no git identity configured anywhere: add and init still commit", asyn
     runCli(["init", newKb], { env }),
   ]);
   assertOk(add);
-  assert.equal(await git(kb.dir, "rev-parse", "HEAD~1"), head);
-  assert.match(await git(kb.dir, "log", "-1", "--format=%s"), /Committed without identity/);
-  assert.match(await git(kb.dir, "log", "-1", "--format=%an <%ae>"), /\S+ <\S+>/);
-  assert.equal(await git(kb.dir, "status", "--porcelain"), "");
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD~1"), head);
+  assertMatch(await git(kb.dir, "log", "-1", "--format=%s"), /Committed without identity/);
+  assertMatch(await git(kb.dir, "log", "-1", "--format=%an <%ae>"), /\S+ <\S+>/);
+  assertEquals(await git(kb.dir, "status", "--porcelain"), "");
   assertOk(init);
-  assert.equal(await git(newKb, "rev-list", "--count", "HEAD"), "1");
-  assert.equal(await git(newKb, "status", "--porcelain"), "");
+  assertEquals(await git(newKb, "rev-list", "--count", "HEAD"), "1");
+  assertEquals(await git(newKb, "status", "--porcelain"), "");
 });
 
 Deno.test("a lock file left by a crashed save long ago does not block the next save", async () => {
@@ -559,7 +566,7 @@ Deno.test("a lock file left by a crashed save long ago does not block the next s
     env: kb.env,
   });
   assertOk(result);
-  assert.ok(performance.now() - started < 20_000, "the stale lock was broken, not waited out");
-  assert.match(await git(kb.dir, "log", "-1", "--format=%s"), /After a crash/);
-  await assert.rejects(Deno.stat(lock), Deno.errors.NotFound);
+  assert(performance.now() - started < 20_000, "the stale lock was broken, not waited out");
+  assertMatch(await git(kb.dir, "log", "-1", "--format=%s"), /After a crash/);
+  await assertRejects(() => Deno.stat(lock), Deno.errors.NotFound);
 });

@@ -3,8 +3,8 @@
  * typo, a compound written apart, a query of common words only, a superseded entry's exact title,
  * and a cache of the index format before the tokenizer's rebuilt.
  */
-import { deepStrictEqual as deepEqual, match, ok, strictEqual as equal } from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertMatch, assertStrictEquals } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { cacheRootOf, makeKb, parseJson, runCli, show } from "./helpers.ts";
 
 interface Hit {
@@ -17,56 +17,60 @@ Deno.test("search forgives typos and compounds, says when a query is only common
   await using kb = await makeKb();
   const search = (...args: string[]) => runCli(["search", ...args], { env: kb.env });
   const warm = await runCli(["index"], { env: kb.env });
-  equal(warm.code, 0, show(warm));
+  assertEquals(warm.code, 0, show(warm));
 
   await t.step("a typo finds the entry its corrected word names", async () => {
     const result = await search("idmepotency", "--json");
-    equal(result.code, 0, show(result));
-    equal(parseJson<Hit[]>(result)[0]?.title, "Idempotency keys", show(result));
+    assertEquals(result.code, 0, show(result));
+    assertStrictEquals(parseJson<Hit[]>(result)[0]?.title, "Idempotency keys", show(result));
   });
 
   await t.step("a compound written apart, or joined, finds it", async () => {
     for (const query of ["squash merge", "squashmerge"]) {
       const result = await search(query, "--json");
-      equal(parseJson<Hit[]>(result)[0]?.title, "Squash-merge pull requests into main", query);
+      assertStrictEquals(
+        parseJson<Hit[]>(result)[0]?.title,
+        "Squash-merge pull requests into main",
+        query,
+      );
     }
   });
 
   await t.step("a query of common words only says so, and how to go on", async () => {
     const result = await search("how do i", "what is it");
-    equal(result.code, 0, show(result));
-    match(result.stdout, /"how do i", "what is it" are made only of common words/);
-    match(result.stdout, /git-kb search 'rotate token'/);
+    assertEquals(result.code, 0, show(result));
+    assertMatch(result.stdout, /"how do i", "what is it" are made only of common words/);
+    assertMatch(result.stdout, /git-kb search 'rotate token'/);
     const json = await search("the", "--json");
-    deepEqual(parseJson(json), []);
-    match(json.stderr, /"the" is made only of common words/);
+    assertEquals(parseJson(json), []);
+    assertMatch(json.stderr, /"the" is made only of common words/);
     const some = await search("the", "idempotency", "--json");
-    ok(parseJson<Hit[]>(some).length > 0, "a query with a real word is searched");
+    assert(parseJson<Hit[]>(some).length > 0, "a query with a real word is searched");
   });
 
   await t.step("a superseded entry's exact title finds it first, marked superseded", async () => {
     const result = await search("Notes from the March token exposure");
-    equal(result.code, 0, show(result));
+    assertEquals(result.code, 0, show(result));
     const first = result.stdout.split("\n")[0];
-    match(first, /^kb-3hd8w .*superseded/, show(result));
+    assertMatch(first, /^kb-3hd8w .*superseded/, show(result));
   });
 });
 
 Deno.test("a cache of the index version before is rebuilt, and then folds accents", async () => {
   await using kb = await makeKb();
   const warm = await runCli(["index"], { env: kb.env });
-  equal(warm.code, 0, show(warm));
+  assertEquals(warm.code, 0, show(warm));
   const manifests: string[] = [];
   for await (const path of walkManifests(cacheRootOf(kb.env))) manifests.push(path);
-  equal(manifests.length, 1, manifests.join(", "));
+  assertEquals(manifests.length, 1, manifests.join(", "));
   const manifest = JSON.parse(await Deno.readTextFile(manifests[0]));
   manifest.version -= 1;
   await Deno.writeTextFile(manifests[0], JSON.stringify(manifest));
   const result = await runCli(["search", "idempoténcy", "--json"], { env: kb.env });
-  equal(result.code, 0, show(result));
-  equal(parseJson<Hit[]>(result)[0]?.title, "Idempotency keys", show(result));
+  assertEquals(result.code, 0, show(result));
+  assertStrictEquals(parseJson<Hit[]>(result)[0]?.title, "Idempotency keys", show(result));
   const rebuilt = JSON.parse(await Deno.readTextFile(manifests[0]));
-  equal(rebuilt.version, manifest.version + 1, "the manifest was written again");
+  assertEquals(rebuilt.version, manifest.version + 1, "the manifest was written again");
 });
 
 /** Every `manifest.json` under `root`. */

@@ -4,8 +4,8 @@
  * line and what was found, masked, and commits and writes nothing; `--allow-secret` keeps it in
  * a private knowledge base and is refused in one whose committed `git-kb.json` says shared.
  */
-import { deepStrictEqual as deepEqual, strictEqual as equal } from "node:assert/strict";
-import { join } from "node:path";
+import { assertEquals } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { fileURLToPath } from "node:url";
 import { entrySecrets } from "../core/entry/secrets.ts";
 import { blankEntry, serializeEntry } from "../core/entry/entry.ts";
@@ -58,14 +58,18 @@ async function state(kb: Kb) {
 
 /** A refusal: exit 1, the field and a masked GitHub token named, the token itself never printed. */
 function assertRefused(result: RunResult, field: string): void {
-  equal(result.code, 1, show(result));
+  assertEquals(result.code, 1, show(result));
   const masked = findSecrets(TOKEN)[0].masked;
-  equal(
+  assertEquals(
     result.stderr.includes(`${field}: holds ${SECRET_LABELS["github-token"]} (${masked}) on line`),
     true,
     show(result),
   );
-  equal(`${result.stdout}${result.stderr}`.includes(TOKEN), false, "the token is never printed");
+  assertEquals(
+    `${result.stdout}${result.stderr}`.includes(TOKEN),
+    false,
+    "the token is never printed",
+  );
 }
 
 /** Commit `text` as the knowledge base's git-kb.json. */
@@ -106,20 +110,24 @@ Deno.test("the save pipeline refuses each kind of credential: nothing written, c
       () => undefined,
       (error) => error,
     );
-    equal(error instanceof ValidationError, true, `${kind}: ${error}`);
+    assertEquals(error instanceof ValidationError, true, `${kind}: ${error}`);
     const [problem] = (error as ValidationError).problems;
-    equal(problem.field, "body", kind);
+    assertEquals(problem.field, "body", kind);
     const [found] = entrySecrets(entry);
     const where = `${SECRET_LABELS[kind]} (${found.masked}) on line ${found.line} of ${path}`;
-    equal(problem.message.includes(where), true, problem.message);
+    assertEquals(problem.message.includes(where), true, problem.message);
     const lines = serializeEntry(entry).split("\n");
-    equal(
+    assertEquals(
       lines[found.line - 1].startsWith(secret.slice(0, 5)),
       true,
       `${kind}: line ${found.line}`,
     );
-    equal(problem.message.includes("--allow-secret"), true, "the private override is offered");
-    deepEqual(await state(kb), before, kind);
+    assertEquals(
+      problem.message.includes("--allow-secret"),
+      true,
+      "the private override is offered",
+    );
+    assertEquals(await state(kb), before, kind);
   }
 });
 
@@ -137,10 +145,10 @@ Deno.test("add refuses a credential in any field, keeps nothing, and names field
       env: kb.env,
     });
     if (field === "source") {
-      equal(result.code, 1, show(result));
-      equal(result.stderr.includes("source: holds a GitHub token"), true, show(result));
+      assertEquals(result.code, 1, show(result));
+      assertEquals(result.stderr.includes("source: holds a GitHub token"), true, show(result));
     } else assertRefused(result, field);
-    deepEqual(await state(kb), before, field);
+    assertEquals(await state(kb), before, field);
   }
 });
 
@@ -150,11 +158,18 @@ Deno.test("add --allow-secret commits in a private knowledge base and says what 
     ["add", "--title", "Deploy key", "--type", "howto", "--body", TOKEN, "--allow-secret"],
     { env: kb.env },
   );
-  equal(result.code, 0, show(result));
-  equal(result.stderr.includes(`warning: kept ${SECRET_LABELS["github-token"]} (ghp_…`), true);
-  equal(`${result.stdout}${result.stderr}`.includes(TOKEN), false, "the token is never printed");
+  assertEquals(result.code, 0, show(result));
+  assertEquals(
+    result.stderr.includes(`warning: kept ${SECRET_LABELS["github-token"]} (ghp_…`),
+    true,
+  );
+  assertEquals(
+    `${result.stdout}${result.stderr}`.includes(TOKEN),
+    false,
+    "the token is never printed",
+  );
   const pushed = await git(kb.remote!, "log", "-1", "--format=%s", "main");
-  equal(/^kb: add kb-\w{5}: Deploy key$/.test(pushed), true, pushed);
+  assertEquals(/^kb: add kb-\w{5}: Deploy key$/.test(pushed), true, pushed);
 });
 
 Deno.test("a shared knowledge base refuses --allow-secret, on every clone, before anything", async () => {
@@ -165,21 +180,21 @@ Deno.test("a shared knowledge base refuses --allow-secret, on every clone, befor
   const before = await state(kb);
   const args = ["add", "--title", "Deploy key", "--type", "howto", "--body", TOKEN];
   const allowed = await runCli([...args, "--allow-secret"], { env: kb.env });
-  equal(allowed.code, 1, show(allowed));
-  equal(allowed.stderr.includes("--allow-secret is refused"), true, show(allowed));
-  equal(allowed.stderr.includes('"shared": true'), true, show(allowed));
+  assertEquals(allowed.code, 1, show(allowed));
+  assertEquals(allowed.stderr.includes("--allow-secret is refused"), true, show(allowed));
+  assertEquals(allowed.stderr.includes('"shared": true'), true, show(allowed));
   const plain = await runCli(args, { env: kb.env });
   assertRefused(plain, "body");
-  equal(plain.stderr.includes("--allow-secret is refused here"), true, show(plain));
-  deepEqual(await state(kb), before);
+  assertEquals(plain.stderr.includes("--allow-secret is refused here"), true, show(plain));
+  assertEquals(await state(kb), before);
 
   const clone = join(kb.root, "clone");
   await git(kb.root, "clone", "--quiet", kb.remote!, clone);
   const fromClone = await runCli([...args, "--allow-secret"], {
     env: { ...kb.env, KB_DIR: clone },
   });
-  equal(fromClone.code, 1, show(fromClone));
-  equal(fromClone.stderr.includes("is a shared knowledge base"), true, show(fromClone));
+  assertEquals(fromClone.code, 1, show(fromClone));
+  assertEquals(fromClone.stderr.includes("is a shared knowledge base"), true, show(fromClone));
 });
 
 Deno.test("a git-kb.json that is not settings reads as private, with a warning", async () => {
@@ -189,8 +204,8 @@ Deno.test("a git-kb.json that is not settings reads as private, with a warning",
     ["add", "--title", "Deploy key", "--type", "howto", "--body", TOKEN, "--allow-secret"],
     { env: kb.env },
   );
-  equal(result.code, 0, show(result));
-  equal(result.stderr.includes("the committed git-kb.json is not JSON"), true, show(result));
+  assertEquals(result.code, 0, show(result));
+  assertEquals(result.stderr.includes("the committed git-kb.json is not JSON"), true, show(result));
 });
 
 Deno.test("git-kb.json in the work tree: saying shared is enough; a FIFO is not read", async () => {
@@ -207,27 +222,27 @@ Deno.test("git-kb.json in the work tree: saying shared is enough; a FIFO is not 
   ];
   await Deno.writeTextFile(join(kb.dir, "git-kb.json"), '{"shared": true}');
   const refused = await runCli(args, { env: kb.env });
-  equal(refused.code, 1, show(refused));
-  equal(refused.stderr.includes("is a shared knowledge base"), true, show(refused));
+  assertEquals(refused.code, 1, show(refused));
+  assertEquals(refused.stderr.includes("is a shared knowledge base"), true, show(refused));
   await Deno.remove(join(kb.dir, "git-kb.json"));
   await runProcess("mkfifo", [join(kb.dir, "git-kb.json")], {});
   const kept = await runCli(args, { env: kb.env });
-  equal(kept.code, 0, show(kept));
-  equal(kept.stderr.includes("git-kb.json is not a regular file"), true, show(kept));
+  assertEquals(kept.code, 0, show(kept));
+  assertEquals(kept.stderr.includes("git-kb.json is not a regular file"), true, show(kept));
 });
 
 Deno.test("init --shared commits git-kb.json in the set-up commit", async () => {
   await using kb = await makeKb();
   const fresh = join(kb.root, "team-kb");
   const result = await runCli(["init", fresh, "--shared"], { env: kb.env });
-  equal(result.code, 0, show(result));
-  deepEqual(JSON.parse(await git(fresh, "show", "HEAD:git-kb.json")), { shared: true });
-  equal(await git(fresh, "log", "--format=%s"), "kb: set up the knowledge base");
+  assertEquals(result.code, 0, show(result));
+  assertEquals(JSON.parse(await git(fresh, "show", "HEAD:git-kb.json")), { shared: true });
+  assertEquals(await git(fresh, "log", "--format=%s"), "kb: set up the knowledge base");
   const added = await runCli(
     ["add", "--title", "Deploy key", "--type", "howto", "--body", TOKEN, "--allow-secret"],
     { env: { ...kb.env, KB_DIR: fresh } },
   );
-  equal(added.code, 1, show(added));
+  assertEquals(added.code, 1, show(added));
 });
 
 Deno.test("edit by flags refuses a credential; --allow-secret keeps it in a private one", async () => {
@@ -235,14 +250,14 @@ Deno.test("edit by flags refuses a credential; --allow-secret keeps it in a priv
   const before = await state(kb);
   const refused = await runCli(["edit", ID, "--body", `Now with ${TOKEN}`], { env: kb.env });
   assertRefused(refused, "body");
-  equal(refused.stderr.includes("run the command again with --allow-secret"), true);
-  deepEqual(await state(kb), before);
+  assertEquals(refused.stderr.includes("run the command again with --allow-secret"), true);
+  assertEquals(await state(kb), before);
   const kept = await runCli(["edit", ID, "--body", `Now with ${TOKEN}`, "--allow-secret"], {
     env: kb.env,
   });
-  equal(kept.code, 0, show(kept));
+  assertEquals(kept.code, 0, show(kept));
   const text = await Deno.readTextFile(join(kb.dir, await entryPath(kb.dir, ID)));
-  equal(text.includes(TOKEN), true);
+  assertEquals(text.includes(TOKEN), true);
 });
 
 Deno.test("edit in the editor: a credential keeps the draft, private and named; resuming with --allow-secret saves", async () => {
@@ -251,19 +266,27 @@ Deno.test("edit in the editor: a credential keeps the draft, private and named; 
   const editor = await script(kb, "paste.sh", `printf '\\nDeploy with ${TOKEN}\\n' >> "$1"`);
   const failed = await runCli(["edit", ID], { env: { ...kb.env, EDITOR: editor } });
   assertRefused(failed, "body");
-  deepEqual(await state(kb), before, "nothing written under entries/, nothing committed");
+  assertEquals(await state(kb), before, "nothing written under entries/, nothing committed");
   const path = /What you wrote is kept in (.+)$/m.exec(failed.stderr)?.[1];
   const resume = /^ {2}(git-kb .+)$/m.exec(failed.stderr)?.[1];
-  equal(typeof path === "string" && typeof resume === "string", true, show(failed));
-  equal((await Deno.readTextFile(path!)).includes(TOKEN), true, "what the user typed is kept");
-  equal((await Deno.stat(path!)).mode! & 0o777, 0o600);
-  equal((await Deno.stat(join(path!, ".."))).mode! & 0o777, 0o700);
+  assertEquals(typeof path === "string" && typeof resume === "string", true, show(failed));
+  assertEquals(
+    (await Deno.readTextFile(path!)).includes(TOKEN),
+    true,
+    "what the user typed is kept",
+  );
+  assertEquals((await Deno.stat(path!)).mode! & 0o777, 0o600);
+  assertEquals((await Deno.stat(join(path!, ".."))).mode! & 0o777, 0o700);
 
   const [, ...args] = await shellWords(resume!);
   const resumed = await runCli([...args, "--allow-secret"], { env: kb.env });
-  equal(resumed.code, 0, show(resumed));
-  equal(resumed.stderr.includes("warning: kept a GitHub token"), true, show(resumed));
-  equal(await Deno.stat(path!).then(() => true, () => false), false, "the saved draft is gone");
+  assertEquals(resumed.code, 0, show(resumed));
+  assertEquals(resumed.stderr.includes("warning: kept a GitHub token"), true, show(resumed));
+  assertEquals(
+    await Deno.stat(path!).then(() => true, () => false),
+    false,
+    "the saved draft is gone",
+  );
 });
 
 Deno.test("add --edit --allow-secret carries the flag into the resume command", async () => {
@@ -272,9 +295,9 @@ Deno.test("add --edit --allow-secret carries the flag into the resume command", 
   const failed = await runCli(["add", "--edit", "--title", "T", "--allow-secret"], {
     env: { ...kb.env, EDITOR: editor },
   });
-  equal(failed.code, 1, show(failed));
+  assertEquals(failed.code, 1, show(failed));
   const resume = /^ {2}(git-kb .+)$/m.exec(failed.stderr)?.[1] ?? "";
-  equal((await shellWords(resume)).at(-1), "--allow-secret", show(failed));
+  assertEquals((await shellWords(resume)).at(-1), "--allow-secret", show(failed));
 });
 
 Deno.test("import masks a credential in a note, saying where; --allow-secret keeps them, in a private knowledge base only", async () => {
@@ -284,24 +307,24 @@ Deno.test("import masks a credential in a note, saying where; --allow-secret kee
   await Deno.writeTextFile(join(folder, "deploy.md"), `# Deploy\n\nStep one.\n\n${TOKEN}\n`);
   await Deno.writeTextFile(join(folder, "ci.md"), `---\ntitle: CI with ${TOKEN}\n---\nFine.\n`);
   const masked = await runCli(["import", folder, "--dry-run"], { env: kb.env });
-  equal(masked.code, 0, show(masked));
-  equal(/deploy\.md:5: a GitHub token \(ghp_…\w+\)/.test(masked.stdout), true, show(masked));
-  equal(/ci\.md:2: a GitHub token \(ghp_…\w+\)/.test(masked.stdout), true, show(masked));
-  equal(masked.stdout.includes("2 added"), true, show(masked));
-  equal(`${masked.stdout}${masked.stderr}`.includes(TOKEN), false);
+  assertEquals(masked.code, 0, show(masked));
+  assertEquals(/deploy\.md:5: a GitHub token \(ghp_…\w+\)/.test(masked.stdout), true, show(masked));
+  assertEquals(/ci\.md:2: a GitHub token \(ghp_…\w+\)/.test(masked.stdout), true, show(masked));
+  assertEquals(masked.stdout.includes("2 added"), true, show(masked));
+  assertEquals(`${masked.stdout}${masked.stderr}`.includes(TOKEN), false);
 
   const allowed = await runCli(["import", folder, "--allow-secret"], { env: kb.env });
-  equal(allowed.code, 0, show(allowed));
-  equal(allowed.stdout.includes("2 added"), true, show(allowed));
-  equal(allowed.stderr.includes("warning: kept a GitHub token"), true, show(allowed));
+  assertEquals(allowed.code, 0, show(allowed));
+  assertEquals(allowed.stdout.includes("2 added"), true, show(allowed));
+  assertEquals(allowed.stderr.includes("warning: kept a GitHub token"), true, show(allowed));
 
   await commitSettings(kb, '{"shared": true}');
   const shared = await state(kb);
   for (const flags of [["--allow-secret"], ["--allow-secret-in", "ci.md"]]) {
     const onShared = await runCli(["import", join(kb.root, "notes"), ...flags], { env: kb.env });
-    equal(onShared.code, 1, show(onShared));
-    equal(onShared.stderr.includes("--allow-secret is refused"), true, show(onShared));
-    deepEqual(await state(kb), shared);
+    assertEquals(onShared.code, 1, show(onShared));
+    assertEquals(onShared.stderr.includes("--allow-secret is refused"), true, show(onShared));
+    assertEquals(await state(kb), shared);
   }
 });
 
@@ -313,28 +336,30 @@ Deno.test("import masks a credential of each kind and keeps every note", async (
     await Deno.writeTextFile(join(folder, `${kind}.md`), `# Setting up ${kind}\n\n${secret}\n`);
   }
   const result = await runCli(["import", folder, "--json"], { env: kb.env });
-  equal(result.code, 0, show(result));
+  assertEquals(result.code, 0, show(result));
   const report = JSON.parse(result.stdout) as {
     leftOut: unknown[];
     masked: { path: string; line: number; kind: SecretKind }[];
   };
-  deepEqual(report.leftOut, []);
-  deepEqual(
+  assertEquals(report.leftOut, []);
+  assertEquals(
     report.masked.map(({ path, line, kind }) => `${path}:${line}:${kind}`).sort(),
     Object.keys(SECRETS).map((kind) => `${kind}.md:3:${kind}`).sort(),
   );
   const written = [...(await snapshot(join(kb.dir, "entries"))).values()].join("\n");
   // A private key block is named by its BEGIN line, which is no secret; its key lines are.
-  for (const text of [result.stdout, written]) equal(text.includes("MIIEowIBAAKCAQEA7"), false);
+  for (const text of [result.stdout, written]) {
+    assertEquals(text.includes("MIIEowIBAAKCAQEA7"), false);
+  }
   for (const secret of Object.values(SECRETS).filter((text) => !text.startsWith("-----"))) {
-    equal(
+    assertEquals(
       result.stdout.includes(
         findSecrets(secret).map((found) => secret.slice(found.start, found.end))[0],
       ),
       false,
       `${secret} is never printed`,
     );
-    equal(written.includes(secret), false, `${secret} is never written`);
+    assertEquals(written.includes(secret), false, `${secret} is never written`);
   }
 });
 
@@ -353,6 +378,6 @@ Deno.test({
       const page = JSON.parse(line) as { key: string; title: string; body: string };
       if (findSecrets(`${page.title}\n${page.body}`).length) flagged.push(page.key);
     }
-    deepEqual(flagged, []);
+    assertEquals(flagged, []);
   },
 });

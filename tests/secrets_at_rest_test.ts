@@ -2,8 +2,8 @@
  * Secrets at rest: a prompt holding credentials leaves none of them in the cache (the unmatched
  * log, the receipts, the debug log) nor in what `git-kb stats` prints, with debugging on or off.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertMatch } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { hookFlags } from "../app/permissions.ts";
 import {
   cacheRootOf,
@@ -65,22 +65,22 @@ for (const debug of [false, true]) {
     for (const [index, prompt] of PROMPTS.entries()) {
       const stdin = JSON.stringify({ session_id: `s-${index}`, prompt });
       const result = await runHook(stdin, { env });
-      assert.equal(result.code, 0, show(result));
+      assertEquals(result.code, 0, show(result));
     }
     const files = await filesUnder(join(box.tmp, "git-kb"));
     const unmatched = [...files.keys()].filter((path) => path.endsWith(".unmatched.jsonl"));
-    assert.ok(unmatched.length >= 2, "the prompts were recorded as unmatched");
-    assert.match([...files.values()].join("\n"), /sourdough/, "ordinary words are still kept");
+    assert(unmatched.length >= 2, "the prompts were recorded as unmatched");
+    assertMatch([...files.values()].join("\n"), /sourdough/, "ordinary words are still kept");
     for (const [path, text] of files) {
       for (const secret of SECRETS) {
-        assert.ok(!text.toLowerCase().includes(secret), `${path} holds ${secret}:\n${text}`);
+        assert(!text.toLowerCase().includes(secret), `${path} holds ${secret}:\n${text}`);
       }
     }
     const stats = await runCli(["stats", "--kb", kb], { env: { ...env, NO_COLOR: "1" } });
-    assert.equal(stats.code, 0, show(stats));
-    assert.match(stats.stdout, /frequent words: .*sourdough/);
+    assertEquals(stats.code, 0, show(stats));
+    assertMatch(stats.stdout, /frequent words: .*sourdough/);
     for (const secret of SECRETS) {
-      assert.ok(!stats.stdout.toLowerCase().includes(secret), stats.stdout);
+      assert(!stats.stdout.toLowerCase().includes(secret), stats.stdout);
     }
   });
 }
@@ -113,7 +113,7 @@ Deno.test("stats never prints a token-shaped word from a log written before the 
   await copySampleKb(kb, { noKernel: true });
   const env = { TMPDIR: box.tmp, HOME: box.home, XDG_CONFIG_HOME: box.config, NO_COLOR: "1" };
   const first = await runCli(["stats", "--kb", kb], { env });
-  assert.equal(first.code, 0, show(first));
+  assertEquals(first.code, 0, show(first));
   const [cache] = [...Deno.readDirSync(join(box.tmp, "git-kb"))].filter((item) => item.isDirectory);
   const sessions = join(box.tmp, "git-kb", cache.name, "sessions");
   await Deno.mkdir(sessions, { recursive: true });
@@ -122,8 +122,8 @@ Deno.test("stats never prints a token-shaped word from a log written before the 
     `${JSON.stringify(["sourdough", "hunter2secret", "akiaiosfodnn7example"])}\n`,
   );
   const stats = await runCli(["stats", "--kb", kb], { env });
-  assert.equal(stats.code, 0, show(stats));
-  assert.match(stats.stdout, /frequent words: sourdough 1\)/);
+  assertEquals(stats.code, 0, show(stats));
+  assertMatch(stats.stdout, /frequent words: sourdough 1\)/);
 });
 
 Deno.test("the search augment's debug records hold no credential the agent searched for", async () => {
@@ -145,13 +145,13 @@ Deno.test("the search augment's debug records hold no credential the agent searc
       ["run", ...hookFlags("search", cacheRootOf(env)), join(ROOT, "hooks", "search_augment.ts")],
       { env, cwd: box.tmp, stdin },
     );
-    assert.equal(result.code, 0, show(result));
+    assertEquals(result.code, 0, show(result));
   }
   const log = [...(await filesUnder(join(box.tmp, "git-kb"))).entries()]
     .filter(([path]) => path.endsWith("debug.jsonl")).map(([, text]) => text).join("\n");
-  assert.match(log, /"event":"search"/, "the searches were recorded");
+  assertMatch(log, /"event":"search"/, "the searches were recorded");
   for (const secret of SECRETS.slice(0, 2)) {
-    assert.ok(!log.toLowerCase().includes(secret), `the debug log holds ${secret}:\n${log}`);
+    assert(!log.toLowerCase().includes(secret), `the debug log holds ${secret}:\n${log}`);
   }
 });
 
@@ -163,11 +163,11 @@ Deno.test("a hook given broken JSON records the failure, and no piece of the pro
     const stdin of ['{"prompt": hunter2secret is mine}', "hunter2secret", '{"a": 1} hunter2secret']
   ) {
     const result = await runHook(stdin, { env });
-    assert.equal(result.code, 0, show(result));
-    assert.equal(result.stdout, "", "the hook fails open");
+    assertEquals(result.code, 0, show(result));
+    assertEquals(result.stdout, "", "the hook fails open");
   }
   const log = [...(await filesUnder(join(box.tmp, "git-kb"))).entries()]
     .filter(([path]) => path.endsWith("debug.jsonl")).map(([, text]) => text).join("\n");
-  assert.match(log, /"outcome":"error".*SyntaxError: the hook payload is not JSON/);
-  assert.ok(!/hunter|2secret|ter2se/.test(log), `the debug log quotes the prompt:\n${log}`);
+  assertMatch(log, /"outcome":"error".*SyntaxError: the hook payload is not JSON/);
+  assert(!/hunter|2secret|ter2se/.test(log), `the debug log quotes the prompt:\n${log}`);
 });

@@ -5,8 +5,8 @@
  * outside (a git on PATH that refuses one commit, a TMPDIR that is a file) are reported as the
  * failing step with its reason, and the scratch folder is still removed.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertMatch } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import type { StepResult } from "../io/selftest/run.ts";
 import { snapshotChanges, type UserSnapshot } from "../io/selftest/scratch.ts";
 import { exists, git, type Kb, makeKb, parseJson, runCli, show } from "./helpers.ts";
@@ -19,7 +19,7 @@ interface SelftestJson {
 
 function stepOf(report: SelftestJson, name: string): StepResult {
   const found = report.steps.find((item) => item.name === name);
-  assert.ok(found, `no step "${name}" in ${report.steps.map((item) => item.name).join(", ")}`);
+  assert(found, `no step "${name}" in ${report.steps.map((item) => item.name).join(", ")}`);
   return found;
 }
 
@@ -42,26 +42,26 @@ Deno.test("selftest passes every step and leaves the user's setup alone", async 
   const configText = await Deno.readTextFile(config);
   const result = await runCli(["selftest", "--json"], { env });
   const report = parseJson<SelftestJson>(result);
-  assert.equal(result.code, 0, show(result));
-  assert.ok(report.ok, show(result));
-  assert.deepEqual(
+  assertEquals(result.code, 0, show(result));
+  assert(report.ok, show(result));
+  assertEquals(
     [...new Set(report.steps.map((item) => item.group))],
     ["setup", "writer", "reader", "verify", "teardown", "isolation"],
   );
-  assert.equal(report.steps.filter((item) => item.group === "writer").length, 3);
-  assert.equal(report.steps.filter((item) => item.group === "reader").length, 6);
-  assert.match(stepOf(report, "add a bookmark").detail, /NO_REMOTE/);
-  assert.match(stepOf(report, "your setup untouched").detail, new RegExp(kb.dir));
-  assert.ok(report.scratch?.startsWith(join(kb.tmp, "git-kb")), report.scratch ?? "");
-  assert.equal(await exists(report.scratch!), false, "the scratch folder is removed");
-  assert.equal(await git(kb.dir, "rev-parse", "HEAD"), head);
-  assert.equal(await git(kb.dir, "status", "--porcelain", "--untracked-files=all"), "");
-  assert.equal(await Deno.readTextFile(config), configText);
+  assertEquals(report.steps.filter((item) => item.group === "writer").length, 3);
+  assertEquals(report.steps.filter((item) => item.group === "reader").length, 6);
+  assertMatch(stepOf(report, "add a bookmark").detail, /NO_REMOTE/);
+  assertMatch(stepOf(report, "your setup untouched").detail, new RegExp(kb.dir));
+  assert(report.scratch?.startsWith(join(kb.tmp, "git-kb")), report.scratch ?? "");
+  assertEquals(await exists(report.scratch!), false, "the scratch folder is removed");
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head);
+  assertEquals(await git(kb.dir, "status", "--porcelain", "--untracked-files=all"), "");
+  assertEquals(await Deno.readTextFile(config), configText);
 
   const text = await runCli(["selftest"], { env });
-  assert.equal(text.code, 0, show(text));
-  assert.match(text.stdout, /^writer +ok +add a decision +kb-[0-9a-z]{5} committed/m);
-  assert.match(text.stdout, /17 of 17 steps passed\./);
+  assertEquals(text.code, 0, show(text));
+  assertMatch(text.stdout, /^writer +ok +add a decision +kb-[0-9a-z]{5} committed/m);
+  assertMatch(text.stdout, /17 of 17 steps passed\./);
 });
 
 Deno.test("a git refusing one commit: that step fails with git's reason, teardown still runs", async () => {
@@ -86,21 +86,21 @@ exec ${new TextDecoder().decode(realGit).trim()} "$@"
   const result = await runCli(["selftest", "--json"], {
     env: { ...env, PATH: `${fakes}:${Deno.env.get("PATH")}` },
   });
-  assert.equal(result.code, 1, show(result));
+  assertEquals(result.code, 1, show(result));
   const report = parseJson<SelftestJson>(result);
-  assert.equal(report.ok, false);
+  assertEquals(report.ok, false);
   const bookmark = stepOf(report, "add a bookmark");
-  assert.equal(bookmark.ok, false);
-  assert.match(bookmark.detail, /^exit 1: .*sabotaged by the test/);
-  assert.ok(stepOf(report, "add a decision").ok, "the step before still passed");
-  assert.ok(stepOf(report, "edit kb-st003").ok, "the writer went on");
+  assertEquals(bookmark.ok, false);
+  assertMatch(bookmark.detail, /^exit 1: .*sabotaged by the test/);
+  assert(stepOf(report, "add a decision").ok, "the step before still passed");
+  assert(stepOf(report, "edit kb-st003").ok, "the writer went on");
   const history = stepOf(report, "git log: seed, add, add, edit");
-  assert.equal(history.ok, false);
-  assert.match(history.detail, /Deno permissions manual/);
-  assert.equal(stepOf(report, "entry files as asked").ok, false);
-  assert.ok(stepOf(report, "remove scratch folder").ok);
-  assert.equal(await exists(report.scratch!), false);
-  assert.ok(stepOf(report, "your setup untouched").ok);
+  assertEquals(history.ok, false);
+  assertMatch(history.detail, /Deno permissions manual/);
+  assertEquals(stepOf(report, "entry files as asked").ok, false);
+  assert(stepOf(report, "remove scratch folder").ok);
+  assertEquals(await exists(report.scratch!), false);
+  assert(stepOf(report, "your setup untouched").ok);
 });
 
 Deno.test("a TMPDIR that is a file: setup fails saying what to do, nothing else runs", async () => {
@@ -109,25 +109,25 @@ Deno.test("a TMPDIR that is a file: setup fails saying what to do, nothing else 
   const file = join(kb.root, "not-a-folder");
   await Deno.writeTextFile(file, "");
   const result = await runCli(["selftest", "--json"], { env: { ...env, TMPDIR: file } });
-  assert.equal(result.code, 1, show(result));
+  assertEquals(result.code, 1, show(result));
   const report = parseJson<SelftestJson>(result);
-  assert.deepEqual(report.steps.map((item) => [item.group, item.ok]), [
+  assertEquals(report.steps.map((item) => [item.group, item.ok]), [
     ["setup", false],
     ["isolation", true],
   ]);
-  assert.match(report.steps[0].detail, /point XDG_CACHE_HOME at a writable folder/);
-  assert.equal(report.scratch, null);
+  assertMatch(report.steps[0].detail, /point XDG_CACHE_HOME at a writable folder/);
+  assertEquals(report.scratch, null);
 });
 
 Deno.test("--setup-only, then the writer's tasks by hand, --verify and --teardown", async () => {
   await using sandbox = await user();
   const { kb, env } = sandbox;
   const setup = await runCli(["selftest", "--setup-only", "--json"], { env });
-  assert.equal(setup.code, 0, show(setup));
+  assertEquals(setup.code, 0, show(setup));
   const { scratch, kbDir, tasks } = parseJson<
     { scratch: string; kbDir: string; tasks: { role: string; task: string }[] }
   >(setup);
-  assert.deepEqual(tasks.map((task) => task.role), [
+  assertEquals(tasks.map((task) => task.role), [
     "writer",
     "writer",
     "writer",
@@ -137,12 +137,12 @@ Deno.test("--setup-only, then the writer's tasks by hand, --verify and --teardow
     "reader",
     "reader",
   ]);
-  assert.match(tasks[0].task, /^Save a decision titled "Use Deno for command line tools"/);
+  assertMatch(tasks[0].task, /^Save a decision titled "Use Deno for command line tools"/);
 
   const early = await runCli(["selftest", "--verify", scratch, "--json"], { env });
-  assert.equal(early.code, 1, "nothing done yet");
+  assertEquals(early.code, 1, "nothing done yet");
   const history = stepOf(parseJson<SelftestJson>(early), "git log: seed, add, add, edit");
-  assert.match(history.detail, /found: nothing/);
+  assertMatch(history.detail, /found: nothing/);
 
   // What an agent following the skill's docs would run, naming the scratch knowledge base.
   const steps = [
@@ -169,21 +169,21 @@ Deno.test("--setup-only, then the writer's tasks by hand, --verify and --teardow
     const saved = await runCli([...args, ...extra, "--body", bodies[index], "--kb", kbDir], {
       env,
     });
-    assert.equal(saved.code, 0, show(saved));
+    assertEquals(saved.code, 0, show(saved));
   }
   const verified = await runCli(["selftest", "--verify", scratch], { env });
-  assert.equal(verified.code, 0, show(verified));
-  assert.match(verified.stdout, /5 of 5 steps passed\./);
+  assertEquals(verified.code, 0, show(verified));
+  assertMatch(verified.stdout, /5 of 5 steps passed\./);
 
   const teardown = await runCli(["selftest", "--teardown", scratch, "--json"], { env });
-  assert.equal(teardown.code, 0, show(teardown));
-  assert.equal(await exists(scratch), false);
+  assertEquals(teardown.code, 0, show(teardown));
+  assertEquals(await exists(scratch), false);
   const again = await runCli(["selftest", "--teardown", scratch], { env });
-  assert.equal(again.code, 1, show(again));
-  assert.match(again.stderr, /is not a selftest scratch folder/);
+  assertEquals(again.code, 1, show(again));
+  assertMatch(again.stderr, /is not a selftest scratch folder/);
   const notOurs = await runCli(["selftest", "--teardown", kb.dir], { env });
-  assert.equal(notOurs.code, 1, show(notOurs));
-  assert.ok(await exists(join(kb.dir, "entries")), "a folder that is not a scratch stays");
+  assertEquals(notOurs.code, 1, show(notOurs));
+  assert(await exists(join(kb.dir, "entries")), "a folder that is not a scratch stays");
 });
 
 Deno.test("usage errors exit 2", async () => {
@@ -197,7 +197,7 @@ Deno.test("usage errors exit 2", async () => {
     ]
   ) {
     const result = await runCli(args, { env });
-    assert.equal(result.code, 2, `${args.join(" ")}\n${show(result)}`);
+    assertEquals(result.code, 2, `${args.join(" ")}\n${show(result)}`);
   }
 });
 
@@ -206,8 +206,8 @@ Deno.test("snapshotChanges names each difference in the user's setup", () => {
     configs: [{ file: "/c/config.json", text: "{}" }, { file: "/d/config.json", text: null }],
     kb: { dir: "/kb", head: "abc", status: "" },
   };
-  assert.deepEqual(snapshotChanges(before, before), []);
-  assert.deepEqual(
+  assertEquals(snapshotChanges(before, before), []);
+  assertEquals(
     snapshotChanges(before, {
       configs: [{ file: "/c/config.json", text: "{}" }, { file: "/d/config.json", text: "{}" }],
       kb: { dir: "/kb", head: "def", status: " M entries/x.md\n" },
@@ -218,7 +218,7 @@ Deno.test("snapshotChanges names each difference in the user's setup", () => {
       "/kb: git status changed",
     ],
   );
-  assert.deepEqual(snapshotChanges(before, { configs: before.configs }), [
+  assertEquals(snapshotChanges(before, { configs: before.configs }), [
     "the knowledge base in use changed from /kb to none",
   ]);
 });

@@ -6,9 +6,8 @@
  * (with a debug record saying why); a slow remote is a fake `git` on PATH whose fetch never ends
  * and leaves a transport-like child behind, which the hook's bound and SIGTERM both stop.
  */
-import { deepStrictEqual as deepEqual, strictEqual as equal } from "node:assert/strict";
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertMatch, assertNotMatch, assertStrictEquals } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { hookFlags } from "../app/permissions.ts";
 import { PULL_FETCH_TIMEOUT_MS } from "../io/hook/session_pull.ts";
 import { withLock } from "../io/save/lock.ts";
@@ -84,9 +83,9 @@ async function* walk(dir: string): AsyncGenerator<string> {
 /** Exit 0, nothing on stdout or stderr: what every pull run must give. */
 function assertSilent(result: RunResult): void {
   const shown = `exit ${result.code}\n${result.stdout}\n${result.stderr}`;
-  equal(result.code, 0, shown);
-  equal(result.stdout, "", shown);
-  equal(result.stderr, "", shown);
+  assertEquals(result.code, 0, shown);
+  assertEquals(result.stdout, "", shown);
+  assertEquals(result.stderr, "", shown);
 }
 
 /** A knowledge base with a remote, and a second clone one new entry ahead of it on the remote. */
@@ -102,20 +101,20 @@ Deno.test("startup, behind and clean: fast-forwarded, and the next prompt surfac
   await using _kb = kb;
   const before = await git(kb.dir, "rev-parse", "HEAD");
   assertSilent(await runSessionHook(kb, "session", payload("startup")));
-  equal(await git(kb.dir, "rev-parse", "HEAD"), await git(other, "rev-parse", "HEAD"));
-  equal(await git(kb.dir, "rev-list", "--merges", "--count", `${before}..HEAD`), "0");
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), await git(other, "rev-parse", "HEAD"));
+  assertEquals(await git(kb.dir, "rev-list", "--merges", "--count", `${before}..HEAD`), "0");
   const [record] = await sessionRecords(kb);
-  equal(record.outcome, "fast-forwarded");
-  equal(record.behind, 1);
-  equal(record.from, before);
-  equal(record.source, "startup");
+  assertEquals(record.outcome, "fast-forwarded");
+  assertEquals(record.behind, 1);
+  assertEquals(record.from, before);
+  assertEquals(record.source, "startup");
 
   const prompt = await runHook(
     JSON.stringify({ session_id: "s-1", prompt: "what is the quokka feeding schedule?" }),
     { env: kb.env },
   );
-  equal(prompt.code, 0, prompt.stderr);
-  assert.match(prompt.stdout, /kb-syn7q Quokka feeding schedule/);
+  assertEquals(prompt.code, 0, prompt.stderr);
+  assertMatch(prompt.stdout, /kb-syn7q Quokka feeding schedule/);
 });
 
 Deno.test("resume pulls too; a clear does nothing", async () => {
@@ -123,9 +122,9 @@ Deno.test("resume pulls too; a clear does nothing", async () => {
   await using _kb = kb;
   const before = await git(kb.dir, "rev-parse", "HEAD");
   assertSilent(await runSessionHook(kb, "session", payload("clear")));
-  equal(await git(kb.dir, "rev-parse", "HEAD"), before);
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), before);
   assertSilent(await runSessionHook(kb, "session", payload("resume")));
-  equal(await git(kb.dir, "rev-parse", "HEAD"), await git(other, "rev-parse", "HEAD"));
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), await git(other, "rev-parse", "HEAD"));
 });
 
 /** Run the pull on `kb` in `state`; assert it changed nothing and left a record; return it. */
@@ -133,10 +132,10 @@ async function assertLeftAlone(kb: Kb, env: Record<string, string> = {}) {
   const head = await git(kb.dir, "rev-parse", "HEAD");
   const files = await snapshot(kb.dir, [".git"]);
   assertSilent(await runSessionHook(kb, "session", payload("startup"), env));
-  equal(await git(kb.dir, "rev-parse", "HEAD"), head);
-  deepEqual(await snapshot(kb.dir, [".git"]), files);
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head);
+  assertEquals(await snapshot(kb.dir, [".git"]), files);
   const records = await sessionRecords(kb);
-  equal(records.length, 1, JSON.stringify(records));
+  assertEquals(records.length, 1, JSON.stringify(records));
   return records[0];
 }
 
@@ -146,8 +145,8 @@ Deno.test("a dirty tree is left alone, even with the remote ahead", async () => 
   const path = join(kb.dir, "entries", [...Deno.readDirSync(join(kb.dir, "entries"))][0].name);
   await Deno.writeTextFile(path, "\nunsaved words\n", { append: true });
   const record = await assertLeftAlone(kb);
-  equal(record.outcome, "skipped");
-  equal(record.reason, "dirty");
+  assertEquals(record.outcome, "skipped");
+  assertEquals(record.reason, "dirty");
 });
 
 Deno.test("a diverged branch is left alone: no merge, no rebase", async () => {
@@ -161,8 +160,8 @@ Deno.test("a diverged branch is left alone: no merge, no rebase", async () => {
   await git(kb.dir, "add", "--", path);
   await git(kb.dir, "commit", "--quiet", "-m", "kb: add kb-loc4l");
   const record = await assertLeftAlone(kb);
-  equal(record.outcome, "diverged");
-  deepEqual(record.divergence, { ahead: 1, behind: 1 });
+  assertEquals(record.outcome, "diverged");
+  assertEquals(record.divergence, { ahead: 1, behind: 1 });
 });
 
 Deno.test("a rebase in progress, no remote, a held save lock: each left alone and named", async (t) => {
@@ -171,19 +170,19 @@ Deno.test("a rebase in progress, no remote, a held save lock: each left alone an
     await using _kb = kb;
     await Deno.mkdir(join(kb.dir, ".git", "rebase-merge"));
     const record = await assertLeftAlone(kb);
-    equal(record.outcome, "skipped");
-    equal(record.reason, "rebase");
+    assertEquals(record.outcome, "skipped");
+    assertEquals(record.reason, "rebase");
   });
   await t.step("no remote", async () => {
     await using kb = await makeKb();
     const record = await assertLeftAlone(kb);
-    equal(record.reason, "no-remote");
+    assertEquals(record.reason, "no-remote");
   });
   await t.step("save lock held by a save under way", async () => {
     const { kb } = await behindByOne();
     await using _kb = kb;
     const record = await withLock(await saveLockPath(kb.dir), () => assertLeftAlone(kb));
-    equal(record.reason, "save-lock-held");
+    assertEquals(record.reason, "save-lock-held");
   });
 });
 
@@ -192,10 +191,10 @@ Deno.test("an unreachable remote: nothing changes, the failure is recorded with 
   await using _kb = kb;
   await git(kb.dir, "remote", "set-url", "origin", "http://user:hunter2pass@127.0.0.1:9/kb.git");
   const record = await assertLeftAlone(kb);
-  equal(record.outcome, "failed");
-  equal(record.reason, "fetch-failed");
-  assert.ok(typeof record.detail === "string" && record.detail.length > 0);
-  assert.doesNotMatch(JSON.stringify(record), /hunter2pass/, "no password reaches the log");
+  assertEquals(record.outcome, "failed");
+  assertEquals(record.reason, "fetch-failed");
+  assert(typeof record.detail === "string" && record.detail.length > 0);
+  assertNotMatch(JSON.stringify(record), /hunter2pass/, "no password reaches the log");
 });
 
 Deno.test({
@@ -209,9 +208,9 @@ Deno.test({
     const started = Date.now();
     const record = await assertLeftAlone(kb, { PATH });
     const took = Date.now() - started;
-    assert.ok(took < PULL_FETCH_TIMEOUT_MS + 5_000, `took ${took} ms`);
-    equal(record.outcome, "failed");
-    equal(record.reason, "fetch-timeout");
+    assert(took < PULL_FETCH_TIMEOUT_MS + 5_000, `took ${took} ms`);
+    assertEquals(record.outcome, "failed");
+    assertEquals(record.reason, "fetch-timeout");
     await assertGone(pids);
   },
 });
@@ -245,29 +244,29 @@ Deno.test({
     const signalled = Date.now();
     child.kill("SIGTERM");
     const { code, stdout } = await child.output();
-    assert.ok(Date.now() - signalled < 2_000, "the hook ends soon after SIGTERM");
-    equal(code, 0);
-    equal(new TextDecoder().decode(stdout), "");
+    assert(Date.now() - signalled < 2_000, "the hook ends soon after SIGTERM");
+    assertEquals(code, 0);
+    assertEquals(new TextDecoder().decode(stdout), "");
     await assertGone(pids);
     const [record] = await sessionRecords(kb);
-    equal(record.reason, "stopped");
+    assertEquals(record.reason, "stopped");
   },
 });
 
 Deno.test("compact: the kernel rules come back as SessionStart additionalContext", async () => {
   await using kb = await makeKb();
   const result = await runSessionHook(kb, "compact", payload("compact"));
-  equal(result.code, 0, result.stderr);
+  assertEquals(result.code, 0, result.stderr);
   const output = JSON.parse(result.stdout);
-  deepEqual(Object.keys(output), ["hookSpecificOutput"]);
-  equal(output.hookSpecificOutput.hookEventName, "SessionStart");
+  assertEquals(Object.keys(output), ["hookSpecificOutput"]);
+  assertEquals(output.hookSpecificOutput.hookEventName, "SessionStart");
   const context: string = output.hookSpecificOutput.additionalContext;
-  assert.match(context, /restored after the conversation was compacted/);
-  assert.match(context, /### kb-c0mw8 /);
-  assert.match(context, /### kb-k1rn0 /);
-  assert.ok(context.length <= 9_000, `${context.length} characters`);
+  assertMatch(context, /restored after the conversation was compacted/);
+  assertMatch(context, /### kb-c0mw8 /);
+  assertMatch(context, /### kb-k1rn0 /);
+  assert(context.length <= 9_000, `${context.length} characters`);
   const [record] = await sessionRecords(kb);
-  equal(record.outcome, "kernel");
+  assertEquals(record.outcome, "kernel");
 });
 
 Deno.test("each verb does its own work only: compact never pulls, session never prints", async () => {
@@ -275,7 +274,7 @@ Deno.test("each verb does its own work only: compact never pulls, session never 
   await using _kb = kb;
   const head = await git(kb.dir, "rev-parse", "HEAD");
   assertSilent(await runSessionHook(kb, "compact", payload("startup")));
-  equal(await git(kb.dir, "rev-parse", "HEAD"), head);
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head);
   assertSilent(await runSessionHook(kb, "session", payload("compact")));
 });
 
@@ -293,9 +292,9 @@ Deno.test("bad stdin fails open: exit 0, no output, for both verbs", async () =>
   for (const verb of ["session", "compact"] as const) {
     for (const input of inputs) {
       const result = await runSessionHook(kb, verb, input);
-      equal(result.code, 0, result.stderr);
-      equal(result.stdout, "", `${verb}: ${String(input).slice(0, 40)}`);
-      assert.doesNotMatch(result.stderr, STACK_FRAME);
+      assertEquals(result.code, 0, result.stderr);
+      assertEquals(result.stdout, "", `${verb}: ${String(input).slice(0, 40)}`);
+      assertNotMatch(result.stderr, STACK_FRAME);
     }
   }
 });
@@ -309,7 +308,7 @@ Deno.test("no knowledge base configured: nothing printed, a record at the cache 
   );
   assertSilent(result);
   const records = await sessionRecords(kb);
-  equal(records[0]?.outcome, "error", JSON.stringify(records));
+  assertStrictEquals(records[0]?.outcome, "error", JSON.stringify(records));
 });
 
 Deno.test("the first startup with no knowledge base says once how to connect one; later ones, and a configured machine, stay silent", async () => {
@@ -326,15 +325,15 @@ Deno.test("the first startup with no knowledge base says once how to connect one
       },
     );
   const first = await startup();
-  equal(first.code, 0, first.stderr);
+  assertEquals(first.code, 0, first.stderr);
   const said = JSON.parse(first.stdout);
   const init = `'${root}/bin/git-kb' init`;
-  assert.ok(said.systemMessage.includes(`\`${init} <clone-url>\``), first.stdout);
-  assert.ok(said.systemMessage.includes(`\`${init}\` to start a new one`), first.stdout);
-  equal(said.hookSpecificOutput.hookEventName, "SessionStart");
-  assert.match(said.hookSpecificOutput.additionalContext, /no knowledge base is connected/);
+  assert(said.systemMessage.includes(`\`${init} <clone-url>\``), first.stdout);
+  assert(said.systemMessage.includes(`\`${init}\` to start a new one`), first.stdout);
+  assertEquals(said.hookSpecificOutput.hookEventName, "SessionStart");
+  assertMatch(said.hookSpecificOutput.additionalContext, /no knowledge base is connected/);
   const marker = join(cacheRootOf(env), "welcomed");
-  equal((await Deno.stat(marker)).mode! & 0o777, 0o600);
+  assertEquals((await Deno.stat(marker)).mode! & 0o777, 0o600);
   assertSilent(await startup());
 
   await using configured = await makeKb();

@@ -2,8 +2,7 @@
  * The session ledger on disk: old ledgers are swept when a new session starts, at most hourly;
  * ledgers are named by a hash of the session id; files are 0600 and never written through a link.
  */
-import assert from "node:assert/strict";
-import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
+import { assert, assertEquals, assertNotStrictEquals, assertThrows } from "@std/assert";
 import { join } from "../core/path.ts";
 import {
   appendDebug,
@@ -40,8 +39,8 @@ Deno.test("a new session sweeps session files older than a week, at most once an
 
   writeLedger(cache, "new-session", { "kb-aaaaa": "h1" }, true);
   const names = () => [...Deno.readDirSync(sessions)].map((item) => item.name).sort();
-  deepStrictEqual(names(), [ledgerName("new-session"), "recent.json"].sort());
-  deepStrictEqual(readLedger(cache, "new-session"), {
+  assertEquals(names(), [ledgerName("new-session"), "recent.json"].sort());
+  assertEquals(readLedger(cache, "new-session"), {
     ledger: { "kb-aaaaa": "h1" },
     isNew: false,
   });
@@ -49,19 +48,19 @@ Deno.test("a new session sweeps session files older than a week, at most once an
   Deno.writeTextFileSync(join(sessions, "stale.json"), "{}");
   age(join(sessions, "stale.json"), 9 * DAY);
   writeLedger(cache, "another-session", {}, true);
-  equal(names().includes("stale.json"), true, "swept less than an hour ago: left for later");
+  assertEquals(names().includes("stale.json"), true, "swept less than an hour ago: left for later");
 
   age(join(cache, "sessions.swept"), 2 * 60 * 60 * 1000);
   writeLedger(cache, "third-session", {}, true);
-  equal(names().includes("stale.json"), false, "the next sweep removes it");
+  assertEquals(names().includes("stale.json"), false, "the next sweep removes it");
 });
 
 Deno.test("a session id with path characters stays inside the sessions folder", async () => {
   await using cacheDir = await tempDir();
   const cache = cacheDir.path;
   writeLedger(cache, "../../etc/passwd", { "kb-aaaaa": "h" }, false);
-  deepStrictEqual([...Deno.readDirSync(cache)].map((item) => item.name), ["sessions"]);
-  deepStrictEqual(readLedger(cache, "../../etc/passwd").ledger, { "kb-aaaaa": "h" });
+  assertEquals([...Deno.readDirSync(cache)].map((item) => item.name), ["sessions"]);
+  assertEquals(readLedger(cache, "../../etc/passwd").ledger, { "kb-aaaaa": "h" });
 });
 
 Deno.test("the sweep keeps at most the newest session files past the age limit", async () => {
@@ -71,8 +70,8 @@ Deno.test("the sweep keeps at most the newest session files past the age limit",
     Deno.writeTextFileSync(join(sessions, name), "{}");
     age(join(sessions, name), days * DAY);
   }
-  equal(removeOldLedgers(sessions, Date.now() - 30 * DAY, 2), 1);
-  deepStrictEqual([...Deno.readDirSync(sessions)].map((item) => item.name).sort(), [
+  assertEquals(removeOldLedgers(sessions, Date.now() - 30 * DAY, 2), 1);
+  assertEquals([...Deno.readDirSync(sessions)].map((item) => item.name).sort(), [
     "a.json",
     "b.json",
   ]);
@@ -81,14 +80,14 @@ Deno.test("the sweep keeps at most the newest session files past the age limit",
 Deno.test("a new session's ledger reads as new, from an empty file left for the write", async () => {
   await using cacheDir = await tempDir();
   const cache = cacheDir.path;
-  deepStrictEqual(readLedger(cache, "fresh"), { ledger: {}, isNew: true });
+  assertEquals(readLedger(cache, "fresh"), { ledger: {}, isNew: true });
   const path = sessionFile(cache, "fresh");
-  equal(Deno.readTextFileSync(path), "", "created empty, sessions folder included");
-  deepStrictEqual(readLedger(cache, "fresh"), { ledger: {}, isNew: true }, "empty is still new");
+  assertEquals(Deno.readTextFileSync(path), "", "created empty, sessions folder included");
+  assertEquals(readLedger(cache, "fresh"), { ledger: {}, isNew: true }, "empty is still new");
   writeLedger(cache, "fresh", { "kb-bbbbb": "h2" }, true);
-  deepStrictEqual(readLedger(cache, "fresh"), { ledger: { "kb-bbbbb": "h2" }, isNew: false });
+  assertEquals(readLedger(cache, "fresh"), { ledger: { "kb-bbbbb": "h2" }, isNew: false });
   Deno.writeTextFileSync(path, '{"kb-bbbbb": "h2"');
-  deepStrictEqual(readLedger(cache, "fresh"), { ledger: {}, isNew: true }, "damaged: afresh");
+  assertEquals(readLedger(cache, "fresh"), { ledger: {}, isNew: true }, "damaged: afresh");
 });
 
 Deno.test("readOrCreatePrivateText reads a file whole, past one read's worth and in UTF-8", async () => {
@@ -97,28 +96,28 @@ Deno.test("readOrCreatePrivateText reads a file whole, past one read's worth and
   const path = join(dir, "big.txt");
   const text = "résumé ☕ ".repeat(40_000);
   Deno.writeTextFileSync(path, text);
-  equal(readOrCreate(path), text);
+  assertEquals(readOrCreate(path), text);
 });
 
 Deno.test("readOrCreatePrivateText creates a missing file empty, and its folders with it", async () => {
   await using dirTemp = await tempDir();
   const dir = dirTemp.path;
   const nested = join(dir, "a", "b", "ledger.json");
-  equal(readOrCreate(nested), "");
-  equal(Deno.readTextFileSync(nested), "", "created, empty");
-  equal(readOrCreate(join(dir, "a", "b", "other.json")), "", "in a folder that exists");
+  assertEquals(readOrCreate(nested), "");
+  assertEquals(Deno.readTextFileSync(nested), "", "created, empty");
+  assertEquals(readOrCreate(join(dir, "a", "b", "other.json")), "", "in a folder that exists");
   Deno.writeTextFileSync(nested, "{}");
-  equal(readOrCreate(nested), "{}", "an existing file is read, not truncated");
+  assertEquals(readOrCreate(nested), "{}", "an existing file is read, not truncated");
 });
 
 Deno.test("session ids that reduce to the same characters keep ledgers of their own", async () => {
   await using cacheDir = await tempDir();
   const cache = cacheDir.path;
-  assert.notEqual(sessionFile(cache, "team.alice"), sessionFile(cache, "team_alice"));
+  assertNotStrictEquals(sessionFile(cache, "team.alice"), sessionFile(cache, "team_alice"));
   writeLedger(cache, "team.alice", { "kb-aaaaa": "h1" }, false);
   writeLedger(cache, "team_alice", { "kb-bbbbb": "h2" }, false);
-  assert.deepEqual(readLedger(cache, "team.alice").ledger, { "kb-aaaaa": "h1" });
-  assert.deepEqual(readLedger(cache, "team_alice").ledger, { "kb-bbbbb": "h2" });
+  assertEquals(readLedger(cache, "team.alice").ledger, { "kb-aaaaa": "h1" });
+  assertEquals(readLedger(cache, "team_alice").ledger, { "kb-bbbbb": "h2" });
 });
 
 Deno.test("ledgers and their folder are the user's alone: 0600 files in a 0700 folder", async () => {
@@ -127,11 +126,11 @@ Deno.test("ledgers and their folder are the user's alone: 0600 files in a 0700 f
   readLedger(cache, "s");
   writeLedger(cache, "s", { "kb-aaaaa": "h1" }, true);
   writeLedger(cache, "s", { "kb-aaaaa": "h2" }, false);
-  assert.equal(Deno.statSync(join(cache, "sessions")).mode! & 0o777, 0o700);
+  assertEquals(Deno.statSync(join(cache, "sessions")).mode! & 0o777, 0o700);
   for (const item of Deno.readDirSync(join(cache, "sessions"))) {
-    assert.equal(Deno.statSync(join(cache, "sessions", item.name)).mode! & 0o777, 0o600);
+    assertEquals(Deno.statSync(join(cache, "sessions", item.name)).mode! & 0o777, 0o600);
   }
-  assert.equal(Deno.statSync(join(cache, "sessions.swept")).mode! & 0o777, 0o600);
+  assertEquals(Deno.statSync(join(cache, "sessions.swept")).mode! & 0o777, 0o600);
 });
 
 Deno.test("a ledger that is a symbolic link is neither read nor written through", async () => {
@@ -143,15 +142,15 @@ Deno.test("a ledger that is a symbolic link is neither read nor written through"
   Deno.writeTextFileSync(secret, "private key");
   Deno.mkdirSync(join(cache, "sessions"));
   Deno.symlinkSync(secret, sessionFile(cache, "s"));
-  assert.throws(() => readLedger(cache, "s"), UnsafeCacheError);
-  assert.throws(() => writeLedger(cache, "s", { "kb-aaaaa": "h" }, true), UnsafeCacheError);
+  assertThrows(() => readLedger(cache, "s"), UnsafeCacheError);
+  assertThrows(() => writeLedger(cache, "s", { "kb-aaaaa": "h" }, true), UnsafeCacheError);
   writeLedger(cache, "s", { "kb-aaaaa": "h" }, false);
-  assert.equal(
+  assertEquals(
     Deno.readTextFileSync(secret),
     "private key",
     "the atomic write replaced the link",
   );
-  assert.ok(Deno.lstatSync(sessionFile(cache, "s")).isFile);
+  assert(Deno.lstatSync(sessionFile(cache, "s")).isFile);
 });
 
 Deno.test("the sweep never follows a link: sessions -> another folder deletes nothing there", async () => {
@@ -164,14 +163,18 @@ Deno.test("the sweep never follows a link: sessions -> another folder deletes no
     age(join(victim, name), 30 * DAY);
   }
   Deno.symlinkSync(victim, join(cache, "sessions"));
-  equal(removeOldLedgers(join(cache, "sessions"), Date.now(), 0), 0);
+  assertEquals(removeOldLedgers(join(cache, "sessions"), Date.now(), 0), 0);
   // Inside a real sessions folder, an old link is removed as a link; its target stays.
   Deno.removeSync(join(cache, "sessions"));
   Deno.mkdirSync(join(cache, "sessions"));
   Deno.symlinkSync(join(victim, "thesis.json"), join(cache, "sessions", "old.json"));
   Deno.symlinkSync(victim, join(cache, "sessions", "folder.json"));
-  equal(removeOldLedgers(join(cache, "sessions"), Date.now() + DAY), 2, "both links, by age");
-  assert.deepEqual([...Deno.readDirSync(victim)].map((item) => item.name).sort(), [
+  assertEquals(
+    removeOldLedgers(join(cache, "sessions"), Date.now() + DAY),
+    2,
+    "both links, by age",
+  );
+  assertEquals([...Deno.readDirSync(victim)].map((item) => item.name).sort(), [
     "notes.txt",
     "thesis.json",
   ]);
@@ -184,8 +187,8 @@ Deno.test("the debug log is bounded: past its size it moves to debug.jsonl.1 and
   for (let count = 0; count < 16; count++) appendDebug(dir, record);
   const log = debugLogPath(dir);
   const old = (await Deno.stat(`${log}.1`)).size;
-  assert.ok(old > DEBUG_LOG_MAX_BYTES && old < DEBUG_LOG_MAX_BYTES + 2 * 1024 * 1024, `${old}`);
-  assert.equal(await Deno.stat(log).catch(() => undefined), undefined, "a new log begins");
+  assert(old > DEBUG_LOG_MAX_BYTES && old < DEBUG_LOG_MAX_BYTES + 2 * 1024 * 1024, `${old}`);
+  assertEquals(await Deno.stat(log).catch(() => undefined), undefined, "a new log begins");
   appendDebug(dir, { note: "after" });
-  assert.equal(JSON.parse(await Deno.readTextFile(log)).note, "after");
+  assertEquals(JSON.parse(await Deno.readTextFile(log)).note, "after");
 });

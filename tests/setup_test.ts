@@ -4,8 +4,8 @@
  * second run that changes nothing, other keys kept, backups, dry runs, removal, refusal of a
  * file it cannot parse, Codex and Gemini CLI files, and the AGENTS.md rule for Cursor/OpenCode.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertMatch, assertNotMatch } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { ENV_VARS, flagsFor } from "../app/permissions.ts";
 import { runProcess } from "../io/process.ts";
 import pluginHooks from "../plugin/hooks/hooks.json" with { type: "json" };
@@ -70,8 +70,8 @@ async function realLauncherIn(bin: string): Promise<string> {
 }
 
 function ok(result: RunResult): RunResult {
-  assert.equal(result.code, 0, show(result));
-  assert.equal(result.stderr, "", show(result));
+  assertEquals(result.code, 0, show(result));
+  assertEquals(result.stderr, "", show(result));
   return result;
 }
 
@@ -97,7 +97,7 @@ function preTool(launcher: string): string[] {
 }
 
 Deno.test("the setup profile: read, write, listed env vars, PATH and SHELL; no run, no net", () => {
-  assert.deepEqual(flagsFor("setup", "/c/git-kb"), SETUP_FLAGS);
+  assertEquals(flagsFor("setup", "/c/git-kb"), SETUP_FLAGS);
 });
 
 Deno.test("claude: install, idempotent rerun, dry run, moved launcher, remove", async (t) => {
@@ -106,54 +106,57 @@ Deno.test("claude: install, idempotent rerun, dry run, moved launcher, remove", 
   const prompt = `"${s.launcher}" hook prompt`;
   await t.step("--dry-run on a fresh HOME prints the diff and writes nothing", async () => {
     const result = ok(await s.setup(["--dry-run"]));
-    assert.match(result.stdout, /^--- \/dev\/null\n\+\+\+ .*settings\.json/m, show(result));
-    assert.match(result.stdout, /Dry run: nothing was written/);
-    assert.ok(!(await exists(join(s.home, ".claude"))), "nothing created");
+    assertMatch(result.stdout, /^--- \/dev\/null\n\+\+\+ .*settings\.json/m, show(result));
+    assertMatch(result.stdout, /Dry run: nothing was written/);
+    assert(!(await exists(join(s.home, ".claude"))), "nothing created");
   });
 
   await t.step("a fresh install writes every hook with the absolute launcher path", async () => {
     const result = ok(await s.setup([]));
     const settings = await readJson(file);
-    assert.deepEqual(commands(settings, "UserPromptSubmit"), [prompt]);
-    assert.deepEqual(commands(settings, "PreToolUse"), preTool(s.launcher));
-    assert.deepEqual(commands(settings, "PostToolUse"), [`"${s.launcher}" hook receipts`]);
-    assert.deepEqual(commands(settings, "SessionStart"), [
+    assertEquals(commands(settings, "UserPromptSubmit"), [prompt]);
+    assertEquals(commands(settings, "PreToolUse"), preTool(s.launcher));
+    assertEquals(commands(settings, "PostToolUse"), [`"${s.launcher}" hook receipts`]);
+    assertEquals(commands(settings, "SessionStart"), [
       `exec "${s.launcher}" hook session`,
       `exec "${s.launcher}" hook watch`,
       `"${s.launcher}" hook compact`,
     ]);
-    assert.deepEqual(
+    assertEquals(
       settings.hooks!.SessionStart.map((group) => [group.matcher, group.hooks[0].async ?? false]),
       [["startup|resume", true], ["startup|resume|clear", true], ["startup|compact", false]],
       "the pull and the watch run in the background; the kernel rules and the welcome before " +
         "the session goes on",
     );
-    assert.ok(settings.hooks!.PreToolUse[0].matcher, "the judge keeps the plugin's matcher");
-    assert.equal(settings.hooks!.PostToolUse[0].hooks[0].if, "Bash(*git-kb*)", "if is kept");
-    assert.deepEqual(
+    for (const event of ["SessionEnd", "PreCompact"]) {
+      assertEquals(commands(settings, event), [`"${s.launcher}" hook capture`], event);
+    }
+    assert(settings.hooks!.PreToolUse[0].matcher, "the judge keeps the plugin's matcher");
+    assertEquals(settings.hooks!.PostToolUse[0].hooks[0].if, "Bash(*git-kb*)", "if is kept");
+    assertEquals(
       settings.hooks!.PreToolUse.map((group) => group.hooks.map((hook) => hook.if ?? "")),
       pluginHooks.hooks.PreToolUse.map((group) =>
         group.hooks.map((hook) => ("if" in hook ? hook.if : "") as string)
       ),
       "each Bash handler keeps its if rule, in the plugin's groups",
     );
-    assert.equal(settings.hooks!.UserPromptSubmit[0].hooks[0].timeout, 10);
-    assert.doesNotMatch(await Deno.readTextFile(file), /CLAUDE_PLUGIN_ROOT/);
-    assert.match(result.stdout, /^\+.*hook prompt/m);
-    assert.match(
+    assertEquals(settings.hooks!.UserPromptSubmit[0].hooks[0].timeout, 10);
+    assertNotMatch(await Deno.readTextFile(file), /CLAUDE_PLUGIN_ROOT/);
+    assertMatch(result.stdout, /^\+.*hook prompt/m);
+    assertMatch(
       result.stdout,
-      /Added the git-kb hooks \(UserPromptSubmit, PreToolUse, PostToolUse, SessionStart\)/,
+      /Added the git-kb hooks \(UserPromptSubmit, PreToolUse, PostToolUse, SessionStart, SessionEnd, PreCompact\)/,
     );
-    assert.ok(!(await exists(`${file}.bak`)), "no backup of a file that did not exist");
+    assert(!(await exists(`${file}.bak`)), "no backup of a file that did not exist");
   });
 
   await t.step("a second run changes nothing and says so", async () => {
     const before = await Deno.readTextFile(file);
     const result = ok(await s.setup([]));
-    assert.match(result.stdout, /up to date; nothing changed/);
-    assert.doesNotMatch(result.stdout, /^[-+]/m, "no diff");
-    assert.equal(await Deno.readTextFile(file), before);
-    assert.ok(!(await exists(`${file}.bak`)));
+    assertMatch(result.stdout, /up to date; nothing changed/);
+    assertNotMatch(result.stdout, /^[-+]/m, "no diff");
+    assertEquals(await Deno.readTextFile(file), before);
+    assert(!(await exists(`${file}.bak`)));
   });
 
   await t.step("after the launcher moved, the entries are updated in place", async () => {
@@ -162,10 +165,10 @@ Deno.test("claude: install, idempotent rerun, dry run, moved launcher, remove", 
     await Deno.copyFile(s.launcher, moved);
     const result = ok(await s.setup([], { env: { ...s.env, KB_CLI: moved } }));
     const settings = await readJson(file);
-    assert.deepEqual(commands(settings, "UserPromptSubmit"), [`"${moved}" hook prompt`]);
-    assert.deepEqual(commands(settings, "PreToolUse"), preTool(moved));
-    assert.match(result.stdout, /Updated the git-kb hooks/);
-    assert.match(result.stdout, /^-.*kb tools.*hook prompt/m);
+    assertEquals(commands(settings, "UserPromptSubmit"), [`"${moved}" hook prompt`]);
+    assertEquals(commands(settings, "PreToolUse"), preTool(moved));
+    assertMatch(result.stdout, /Updated the git-kb hooks/);
+    assertMatch(result.stdout, /^-.*kb tools.*hook prompt/m);
     ok(await s.setup([]));
   });
 
@@ -177,13 +180,13 @@ Deno.test("claude: install, idempotent rerun, dry run, moved launcher, remove", 
       await Deno.writeTextFile(file, JSON.stringify(settings, null, 2));
       const installed = await Deno.readTextFile(file);
       const dry = ok(await s.setup(["--remove", "--dry-run"]));
-      assert.match(dry.stdout, /^-.*hook judge/m);
-      assert.equal(await Deno.readTextFile(file), installed, "dry run wrote nothing");
+      assertMatch(dry.stdout, /^-.*hook judge/m);
+      assertEquals(await Deno.readTextFile(file), installed, "dry run wrote nothing");
       const result = ok(await s.setup(["--remove"]));
-      assert.deepEqual(await readJson(file), { model: "opus" });
-      assert.equal(await Deno.readTextFile(`${file}.bak`), installed);
-      assert.match(result.stdout, /Removed the git-kb hooks/);
-      assert.match(ok(await s.setup(["--remove"])).stdout, /No git-kb hooks .*nothing changed/);
+      assertEquals(await readJson(file), { model: "opus" });
+      assertEquals(await Deno.readTextFile(`${file}.bak`), installed);
+      assertMatch(result.stdout, /Removed the git-kb hooks/);
+      assertMatch(ok(await s.setup(["--remove"])).stdout, /No git-kb hooks .*nothing changed/);
     },
   );
 });
@@ -207,16 +210,16 @@ Deno.test("claude: other keys and hooks are kept, indentation and mode too", asy
   await Deno.chmod(file, 0o600);
   ok(await s.setup([]));
   const settings = await readJson(file);
-  assert.deepEqual(Object.keys(settings), ["model", "permissions", "hooks", "env"]);
-  assert.deepEqual(settings.permissions, original.permissions);
-  assert.deepEqual(settings.env, original.env);
-  assert.deepEqual(settings.hooks!.Stop, original.hooks.Stop);
-  assert.deepEqual(settings.hooks!.PreToolUse[0], mine, "the user's group comes first, intact");
-  assert.deepEqual(commands(settings, "PreToolUse"), ["lint-bash", ...preTool(s.launcher)]);
-  assert.match(await Deno.readTextFile(file), /^ {4}"model"/m, "four-space indent kept");
-  assert.equal(await Deno.readTextFile(`${file}.bak`), text, "backup is the previous file");
+  assertEquals(Object.keys(settings), ["model", "permissions", "hooks", "env"]);
+  assertEquals(settings.permissions, original.permissions);
+  assertEquals(settings.env, original.env);
+  assertEquals(settings.hooks!.Stop, original.hooks.Stop);
+  assertEquals(settings.hooks!.PreToolUse[0], mine, "the user's group comes first, intact");
+  assertEquals(commands(settings, "PreToolUse"), ["lint-bash", ...preTool(s.launcher)]);
+  assertMatch(await Deno.readTextFile(file), /^ {4}"model"/m, "four-space indent kept");
+  assertEquals(await Deno.readTextFile(`${file}.bak`), text, "backup is the previous file");
   if (Deno.build.os !== "windows") {
-    assert.equal((await Deno.stat(file)).mode! & 0o777, 0o600, "mode kept");
+    assertEquals((await Deno.stat(file)).mode! & 0o777, 0o600, "mode kept");
   }
 });
 
@@ -225,10 +228,10 @@ Deno.test("a switch that turns every hook off is pointed out, even when nothing 
   await Deno.mkdir(join(s.home, ".claude"));
   await Deno.writeTextFile(join(s.home, ".claude", "settings.json"), '{"disableAllHooks": true}');
   const [first, second] = [ok(await s.setup([])), ok(await s.setup([]))];
-  assert.match(first.stdout, /disableAllHooks is true/);
-  assert.match(second.stdout, /nothing changed/);
-  assert.match(second.stdout, /disableAllHooks is true/);
-  assert.doesNotMatch(second.stdout, /Start a new/, "no reload advice when nothing changed");
+  assertMatch(first.stdout, /disableAllHooks is true/);
+  assertMatch(second.stdout, /nothing changed/);
+  assertMatch(second.stdout, /disableAllHooks is true/);
+  assertNotMatch(second.stdout, /Start a new/, "no reload advice when nothing changed");
 });
 
 Deno.test("claude: a symlinked settings file is written through, the link stays", async () => {
@@ -240,10 +243,10 @@ Deno.test("claude: a symlinked settings file is written through, the link stays"
   await Deno.writeTextFile(real, '{"model": "opus"}\n');
   await Deno.symlink(real, link);
   ok(await s.setup([]));
-  assert.ok((await Deno.lstat(link)).isSymlink, "still a symlink");
+  assert((await Deno.lstat(link)).isSymlink, "still a symlink");
   const settings = await readJson(real);
-  assert.equal(settings.model, "opus");
-  assert.deepEqual(commands(settings, "UserPromptSubmit"), [`"${s.launcher}" hook prompt`]);
+  assertEquals(settings.model, "opus");
+  assertEquals(commands(settings, "UserPromptSubmit"), [`"${s.launcher}" hook prompt`]);
 });
 
 Deno.test("a file setup cannot parse or edit is left alone, exit 1, naming the file", async (t) => {
@@ -259,14 +262,14 @@ Deno.test("a file setup cannot parse or edit is left alone, exit 1, naming the f
     await t.step(name, async () => {
       await Deno.writeTextFile(file, text);
       const result = await s.setup([]);
-      assert.equal(result.code, 1, show(result));
-      assert.match(result.stderr, new RegExp(`${file.replaceAll("/", "\\/")}`), show(result));
-      assert.match(result.stderr, reason, show(result));
-      assert.match(result.stderr, /nothing was written/);
-      assert.match(result.stderr, /by hand/, "says how to add the entries by hand");
-      assert.doesNotMatch(result.stderr, STACK_FRAME);
-      assert.equal(await Deno.readTextFile(file), text, "untouched");
-      assert.ok(!(await exists(`${file}.bak`)), "no backup either");
+      assertEquals(result.code, 1, show(result));
+      assertMatch(result.stderr, new RegExp(`${file.replaceAll("/", "\\/")}`), show(result));
+      assertMatch(result.stderr, reason, show(result));
+      assertMatch(result.stderr, /nothing was written/);
+      assertMatch(result.stderr, /by hand/, "says how to add the entries by hand");
+      assertNotMatch(result.stderr, STACK_FRAME);
+      assertEquals(await Deno.readTextFile(file), text, "untouched");
+      assert(!(await exists(`${file}.bak`)), "no backup either");
     });
   }
 });
@@ -276,13 +279,13 @@ Deno.test("claude --scope project writes .claude/settings.json under the current
   const result = ok(await s.setup(["--scope", "project", "--json"]));
   const report = parseJson<{ file: string; written: boolean; notes: string[] }>(result);
   const file = join(s.project, ".claude", "settings.json");
-  assert.equal(report.file, file);
-  assert.equal(report.written, true);
-  assert.ok(report.notes.some((note) => /shared repository/.test(note)), report.notes.join("\n"));
-  assert.deepEqual(commands(await readJson(file), "UserPromptSubmit"), [
+  assertEquals(report.file, file);
+  assertEquals(report.written, true);
+  assert(report.notes.some((note) => /shared repository/.test(note)), report.notes.join("\n"));
+  assertEquals(commands(await readJson(file), "UserPromptSubmit"), [
     `"${s.launcher}" hook prompt`,
   ]);
-  assert.ok(!(await exists(join(s.home, ".claude"))), "HOME untouched");
+  assert(!(await exists(join(s.home, ".claude"))), "HOME untouched");
 });
 
 Deno.test("codex: the prompt hook in ~/.codex/hooks.json, with the advice it needs", async () => {
@@ -290,14 +293,14 @@ Deno.test("codex: the prompt hook in ~/.codex/hooks.json, with the advice it nee
   const file = join(s.home, ".codex", "hooks.json");
   const result = ok(await s.setup(["--agent", "codex"]));
   const settings = await readJson(file);
-  assert.deepEqual(Object.keys(settings.hooks!), ["UserPromptSubmit"]);
-  assert.deepEqual(settings.hooks!.UserPromptSubmit, [{
+  assertEquals(Object.keys(settings.hooks!), ["UserPromptSubmit"]);
+  assertEquals(settings.hooks!.UserPromptSubmit, [{
     hooks: [{ type: "command", command: `"${s.launcher}" hook prompt`, timeout: 10 }],
   }]);
-  assert.match(result.stdout, /codex_hooks = true/);
-  assert.match(result.stdout, /\/hooks/);
+  assertMatch(result.stdout, /codex_hooks = true/);
+  assertMatch(result.stdout, /\/hooks/);
   const report = parseJson<{ changed: boolean }>(await s.setup(["--agent", "codex", "--json"]));
-  assert.equal(report.changed, false);
+  assertEquals(report.changed, false);
 });
 
 Deno.test("gemini: BeforeAgent in .gemini/settings.json, timeout in ms, other keys kept", async () => {
@@ -307,9 +310,9 @@ Deno.test("gemini: BeforeAgent in .gemini/settings.json, timeout in ms, other ke
   await Deno.writeTextFile(file, '{"theme": "dark", "hooksConfig": {"enabled": true}}\n');
   const result = ok(await s.setup(["--agent", "gemini", "--scope", "project"]));
   const settings = await readJson(file);
-  assert.equal(settings.theme, "dark");
-  assert.deepEqual(settings.hooksConfig, { enabled: true });
-  assert.deepEqual(settings.hooks, {
+  assertEquals(settings.theme, "dark");
+  assertEquals(settings.hooksConfig, { enabled: true });
+  assertEquals(settings.hooks, {
     BeforeAgent: [{
       hooks: [{
         name: "git-kb-prompt",
@@ -319,9 +322,9 @@ Deno.test("gemini: BeforeAgent in .gemini/settings.json, timeout in ms, other ke
       }],
     }],
   });
-  assert.match(result.stdout, /trusted folders/);
+  assertMatch(result.stdout, /trusted folders/);
   ok(await s.setup(["--agent", "gemini", "--scope", "project", "--remove"]));
-  assert.deepEqual(await readJson(file), { theme: "dark", hooksConfig: { enabled: true } });
+  assertEquals(await readJson(file), { theme: "dark", hooksConfig: { enabled: true } });
 });
 
 Deno.test("cursor and opencode: print the AGENTS.md rule, write nothing", async () => {
@@ -334,14 +337,14 @@ Deno.test("cursor and opencode: print the AGENTS.md rule, write nothing", async 
     ),
   ];
   const context = `"${s.launcher}" context "<the task in a few words>"`;
-  assert.ok(cursor.stdout.includes(context), show(cursor));
-  assert.ok(cursor.stdout.includes(join(s.project, "AGENTS.md")), show(cursor));
-  assert.match(cursor.stdout, /nothing was written/);
-  assert.ok(opencode.stdout.includes(join(s.home, ".config", "opencode", "AGENTS.md")));
-  assert.equal(opencodeJson.written, false);
-  assert.ok(opencodeJson.rule.includes(context));
+  assert(cursor.stdout.includes(context), show(cursor));
+  assert(cursor.stdout.includes(join(s.project, "AGENTS.md")), show(cursor));
+  assertMatch(cursor.stdout, /nothing was written/);
+  assert(opencode.stdout.includes(join(s.home, ".config", "opencode", "AGENTS.md")));
+  assertEquals(opencodeJson.written, false);
+  assert(opencodeJson.rule.includes(context));
   for (const dir of [s.home, s.project]) {
-    assert.deepEqual([...Deno.readDirSync(dir)], [], `${dir} stays empty`);
+    assertEquals([...Deno.readDirSync(dir)], [], `${dir} stays empty`);
   }
 });
 
@@ -354,15 +357,15 @@ Deno.test("usage errors exit 2; a missing launcher exits 1 and writes nothing", 
   ];
   for (const [args, message] of cases) {
     const result = await s.setup(args);
-    assert.equal(result.code, 2, show(result));
-    assert.match(result.stderr, message, show(result));
+    assertEquals(result.code, 2, show(result));
+    assertMatch(result.stderr, message, show(result));
   }
   const missing = join(s.root, "nowhere", "git-kb");
   const result = await s.setup([], { env: { ...s.env, KB_CLI: missing } });
-  assert.equal(result.code, 1, show(result));
-  assert.ok(result.stderr.includes(missing), show(result));
-  assert.match(result.stderr, /KB_CLI/);
-  assert.ok(!(await exists(join(s.home, ".claude"))));
+  assertEquals(result.code, 1, show(result));
+  assert(result.stderr.includes(missing), show(result));
+  assertMatch(result.stderr, /KB_CLI/);
+  assert(!(await exists(join(s.home, ".claude"))));
 });
 
 Deno.test("without KB_CLI the launcher is this checkout's plugin/bin/git-kb", async () => {
@@ -371,10 +374,10 @@ Deno.test("without KB_CLI the launcher is this checkout's plugin/bin/git-kb", as
   const checkout = join(ROOT, "plugin", "bin", "git-kb");
   const result = await s.setup(["--dry-run", "--json"], { env });
   if (await exists(checkout)) {
-    assert.equal(parseJson<{ launcher: string }>(ok(result)).launcher, checkout);
+    assertEquals(parseJson<{ launcher: string }>(ok(result)).launcher, checkout);
   } else {
-    assert.equal(result.code, 1, show(result));
-    assert.ok(result.stderr.includes(checkout), show(result));
+    assertEquals(result.code, 1, show(result));
+    assert(result.stderr.includes(checkout), show(result));
   }
 });
 
@@ -387,11 +390,11 @@ Deno.test("setup through the real launcher from a path with a space, a quote and
     clearEnv: true,
     cwd: s.project,
   });
-  assert.equal(result.code, 0, show(result));
-  assert.equal(parseJson<{ launcher: string }>(result).launcher, launcher, "no \\ turned into /");
+  assertEquals(result.code, 0, show(result));
+  assertEquals(parseJson<{ launcher: string }>(result).launcher, launcher, "no \\ turned into /");
   const settings = await readJson(join(s.home, ".claude", "settings.json"));
   const [prompt] = commands(settings, "UserPromptSubmit");
-  assert.ok(prompt.includes("o'brien\\\\plugins"), prompt);
+  assert(prompt.includes("o'brien\\\\plugins"), prompt);
   // The agent runs the command with sh: it must reach this launcher and answer.
   const hook = await runProcess("sh", ["-c", prompt], {
     env: { ...env, KB_DIR: FIXTURE },
@@ -399,8 +402,8 @@ Deno.test("setup through the real launcher from a path with a space, a quote and
     cwd: s.project,
     stdin: await Deno.readTextFile(join(ROOT, "fixtures", "hooks", "prompt-match.json")),
   });
-  assert.equal(hook.code, 0, show(hook));
-  assert.match(hook.stdout, /kb-7q2mx/, show(hook));
+  assertEquals(hook.code, 0, show(hook));
+  assertMatch(hook.stdout, /kb-7q2mx/, show(hook));
 });
 
 Deno.test("KB_CLI as the launcher quotes it, or as a plain path, names the same launcher", async () => {
@@ -408,7 +411,7 @@ Deno.test("KB_CLI as the launcher quotes it, or as a plain path, names the same 
   const quoted = `'${s.launcher.replaceAll("'", `'\\''`)}'`;
   for (const value of [quoted, s.launcher]) {
     const result = await s.setup(["--dry-run", "--json"], { env: { ...s.env, KB_CLI: value } });
-    assert.equal(parseJson<{ launcher: string }>(ok(result)).launcher, s.launcher, value);
+    assertEquals(parseJson<{ launcher: string }>(ok(result)).launcher, s.launcher, value);
   }
 });
 
@@ -422,12 +425,12 @@ Deno.test("setup --path in a fresh HOME: ~/.local/bin made, git-kb on PATH runs,
     runProcess(launcher, args, { env: { ...env, PATH: path }, clearEnv: true, cwd: s.project });
 
   const first = await run(["setup", "--path"]);
-  assert.equal(first.code, 0, show(first));
-  assert.equal(await Deno.readLink(join(userBin, "git-kb")), launcher);
-  assert.match(first.stdout, /is not on your PATH yet/);
-  assert.ok(first.stdout.includes(`echo 'export PATH="$HOME/.local/bin:$PATH"' >> ~/.profile`));
+  assertEquals(first.code, 0, show(first));
+  assertEquals(await Deno.readLink(join(userBin, "git-kb")), launcher);
+  assertMatch(first.stdout, /is not on your PATH yet/);
+  assert(first.stdout.includes(`echo 'export PATH="$HOME/.local/bin:$PATH"' >> ~/.profile`));
   const undo = first.stdout.split("\n").find((line) => line.startsWith("To undo: "));
-  assert.ok(undo, show(first));
+  assert(undo, show(first));
 
   const onPath = `${userBin}:${systemPath}`;
   const search = await runProcess("sh", ["-c", "git-kb search rotate token"], {
@@ -435,23 +438,23 @@ Deno.test("setup --path in a fresh HOME: ~/.local/bin made, git-kb on PATH runs,
     clearEnv: true,
     cwd: s.project,
   });
-  assert.equal(search.code, 0, show(search));
-  assert.match(search.stdout, /kb-7q2mx/);
+  assertEquals(search.code, 0, show(search));
+  assertMatch(search.stdout, /kb-7q2mx/);
   const again = await run(["setup", "--path"], onPath);
-  assert.equal(again.code, 0, show(again));
-  assert.match(again.stdout, /already runs this launcher; nothing changed/);
-  assert.match(again.stdout, /is on your PATH/);
+  assertEquals(again.code, 0, show(again));
+  assertMatch(again.stdout, /already runs this launcher; nothing changed/);
+  assertMatch(again.stdout, /is on your PATH/);
 
   const removed = await runProcess("sh", ["-c", undo.slice("To undo: ".length)], {
     env,
     clearEnv: true,
     cwd: s.project,
   });
-  assert.equal(removed.code, 0, show(removed));
-  assert.match(removed.stdout, /Removed/);
-  assert.ok(!await exists(join(userBin, "git-kb")));
+  assertEquals(removed.code, 0, show(removed));
+  assertMatch(removed.stdout, /Removed/);
+  assert(!await exists(join(userBin, "git-kb")));
   const twice = await run(["setup", "--path", "--remove"]);
-  assert.match(twice.stdout, /nothing changed/, show(twice));
+  assertMatch(twice.stdout, /nothing changed/, show(twice));
 });
 
 Deno.test("setup --path for a bash user: the line it prints, pasted, puts git-kb on PATH in a new terminal", async () => {
@@ -459,14 +462,14 @@ Deno.test("setup --path for a bash user: the line it prints, pasted, puts git-kb
   const launcher = await realLauncherIn(join(s.root, "checkout", "plugin", "bin"));
   const env = { PATH: Deno.env.get("PATH") ?? "", HOME: s.home, NO_COLOR: "1", SHELL: "/bin/bash" };
   const linked = await runProcess(launcher, ["setup", "--path"], { env, clearEnv: true });
-  assert.equal(linked.code, 0, show(linked));
+  assertEquals(linked.code, 0, show(linked));
   const line = linked.stdout.split("\n")[2].trim();
-  assert.equal(line, `echo 'export PATH="$HOME/.local/bin:$PATH"' >> ~/.bashrc`);
+  assertEquals(line, `echo 'export PATH="$HOME/.local/bin:$PATH"' >> ~/.bashrc`);
   const pasted = await runProcess("sh", ["-c", line], { env, clearEnv: true });
-  assert.equal(pasted.code, 0, show(pasted));
+  assertEquals(pasted.code, 0, show(pasted));
   // A new terminal's bash: interactive, not a login shell.
   const terminal = await runProcess("bash", ["-ic", "command -v git-kb"], { env, clearEnv: true });
-  assert.equal(terminal.stdout.trim(), join(s.home, ".local", "bin", "git-kb"), show(terminal));
+  assertEquals(terminal.stdout.trim(), join(s.home, ".local", "bin", "git-kb"), show(terminal));
 });
 
 Deno.test("setup --path leaves alone a git-kb of the user's own, and a link elsewhere", async () => {
@@ -477,16 +480,16 @@ Deno.test("setup --path leaves alone a git-kb of the user's own, and a link else
   await Deno.writeTextFile(own, "#!/bin/sh\necho mine\n");
   for (const args of [["--path"], ["--path", "--remove"]]) {
     const result = await s.setup(args);
-    assert.equal(result.code, 1, show(result));
-    assert.match(result.stderr, /is not a link to a git-kb launcher, so setup leaves it alone/);
-    assert.equal(await Deno.readTextFile(own), "#!/bin/sh\necho mine\n");
+    assertEquals(result.code, 1, show(result));
+    assertMatch(result.stderr, /is not a link to a git-kb launcher, so setup leaves it alone/);
+    assertEquals(await Deno.readTextFile(own), "#!/bin/sh\necho mine\n");
   }
   await Deno.remove(own);
   await Deno.symlink("/usr/local/lib/other-tool", own);
   const result = await s.setup(["--path"]);
-  assert.equal(result.code, 1, show(result));
-  assert.match(result.stderr, /links to \/usr\/local\/lib\/other-tool, not to a git-kb launcher/);
-  assert.equal(await Deno.readLink(own), "/usr/local/lib/other-tool");
+  assertEquals(result.code, 1, show(result));
+  assertMatch(result.stderr, /links to \/usr\/local\/lib\/other-tool, not to a git-kb launcher/);
+  assertEquals(await Deno.readLink(own), "/usr/local/lib/other-tool");
 });
 
 Deno.test("setup --path replaces a link to another launcher (a moved checkout), --dry-run writes nothing", async () => {
@@ -496,12 +499,12 @@ Deno.test("setup --path replaces a link to another launcher (a moved checkout), 
   const link = join(userBin, "git-kb");
   await Deno.symlink("/old/checkout/plugin/bin/git-kb", link);
   const dry = ok(await s.setup(["--path", "--dry-run"]));
-  assert.match(dry.stdout, /Would link/);
-  assert.equal(await Deno.readLink(link), "/old/checkout/plugin/bin/git-kb");
+  assertMatch(dry.stdout, /Would link/);
+  assertEquals(await Deno.readLink(link), "/old/checkout/plugin/bin/git-kb");
   const result = ok(await s.setup(["--path"]));
-  assert.match(result.stdout, /it ran another launcher before/);
-  assert.equal(await Deno.readLink(link), s.launcher);
-  assert.deepEqual((await Array.fromAsync(Deno.readDir(userBin))).map((e) => e.name), ["git-kb"]);
+  assertMatch(result.stdout, /it ran another launcher before/);
+  assertEquals(await Deno.readLink(link), s.launcher);
+  assertEquals((await Array.fromAsync(Deno.readDir(userBin))).map((e) => e.name), ["git-kb"]);
 });
 
 Deno.test("setup --mcp: each agent's MCP config gets the server, other keys kept, backed up, twice is a no-op", async () => {
@@ -521,20 +524,20 @@ Deno.test("setup --mcp: each agent's MCP config gets the server, other keys kept
     );
     await Deno.writeTextFile(path, original);
     const first = ok(await s.setup(["--agent", agent, "--mcp"]));
-    assert.match(first.stdout, /Set the git-kb MCP server in /, agent);
+    assertMatch(first.stdout, /Set the git-kb MCP server in /, agent);
     const written = await readJson(path);
-    assert.deepEqual(written, {
+    assertEquals(written, {
       theme: "dark",
       projects: { "/p": { x: 1 } },
       mcpServers: { docs: other, "git-kb": { ...extra, command: s.launcher, args: ["mcp"] } },
     }, agent);
-    assert.equal(await Deno.readTextFile(`${path}.bak`), original, agent);
-    assert.match(await Deno.readTextFile(path), /^ {4}"theme"/m, `${agent}: indent kept`);
+    assertEquals(await Deno.readTextFile(`${path}.bak`), original, agent);
+    assertMatch(await Deno.readTextFile(path), /^ {4}"theme"/m, `${agent}: indent kept`);
     const text = await Deno.readTextFile(path);
     const second = ok(await s.setup(["--agent", agent, "--mcp"]));
-    assert.match(second.stdout, /is up to date; nothing changed/, agent);
-    assert.equal(await Deno.readTextFile(path), text, agent);
-    assert.equal(await Deno.readTextFile(`${path}.bak`), original, `${agent}: backup kept`);
+    assertMatch(second.stdout, /is up to date; nothing changed/, agent);
+    assertEquals(await Deno.readTextFile(path), text, agent);
+    assertEquals(await Deno.readTextFile(`${path}.bak`), original, `${agent}: backup kept`);
   }
 
   const toml = join(s.home, ".codex", "config.toml");
@@ -542,46 +545,46 @@ Deno.test("setup --mcp: each agent's MCP config gets the server, other keys kept
   const codex = '# mine\nmodel = "o4" # keep\n\n[mcp_servers.docs]\ncommand = "docs-mcp"\n';
   await Deno.writeTextFile(toml, codex);
   const readOnly = ok(await s.setup(["--agent", "codex", "--mcp", "--read-only"]));
-  assert.match(readOnly.stdout, /it offers search, get and context \(read-only\)\.$/m);
-  assert.doesNotMatch(readOnly.stdout, /add and edit/);
+  assertMatch(readOnly.stdout, /it offers search, get and context \(read-only\)\.$/m);
+  assertNotMatch(readOnly.stdout, /add and edit/);
   const table = `[mcp_servers.git-kb]\ncommand = ${
     JSON.stringify(s.launcher)
   }\nargs = ["mcp", "--read-only"]\n`;
-  assert.equal(await Deno.readTextFile(toml), `${codex}\n${table}`);
-  assert.equal(await Deno.readTextFile(`${toml}.bak`), codex);
-  assert.match(
+  assertEquals(await Deno.readTextFile(toml), `${codex}\n${table}`);
+  assertEquals(await Deno.readTextFile(`${toml}.bak`), codex);
+  assertMatch(
     ok(await s.setup(["--agent", "codex", "--mcp", "--read-only"])).stdout,
     /up to date/,
   );
-  assert.equal(await Deno.readTextFile(toml), `${codex}\n${table}`);
+  assertEquals(await Deno.readTextFile(toml), `${codex}\n${table}`);
   ok(await s.setup(["--agent", "codex", "--mcp", "--remove"]));
-  assert.equal(await Deno.readTextFile(toml), codex);
+  assertEquals(await Deno.readTextFile(toml), codex);
 });
 
 Deno.test("setup --mcp: Claude Code's project scope is .mcp.json; --remove keeps the rest; misuse is exit 2", async () => {
   await using s = await makeSetup();
   const result = ok(await s.setup(["--agent", "claude", "--mcp", "--scope", "project", "--json"]));
   const report = parseJson<{ file: string; written: boolean; backup: null }>(result);
-  assert.equal(report.file, join(s.project, ".mcp.json"));
-  assert.equal(report.written, true);
-  assert.equal(report.backup, null);
-  assert.deepEqual(await readJson(join(s.project, ".mcp.json")), {
+  assertEquals(report.file, join(s.project, ".mcp.json"));
+  assertEquals(report.written, true);
+  assertEquals(report.backup, null);
+  assertEquals(await readJson(join(s.project, ".mcp.json")), {
     mcpServers: { "git-kb": { type: "stdio", command: s.launcher, args: ["mcp"] } },
   });
   ok(await s.setup(["--agent", "claude", "--mcp", "--scope", "project", "--remove"]));
-  assert.deepEqual(await readJson(join(s.project, ".mcp.json")), {});
+  assertEquals(await readJson(join(s.project, ".mcp.json")), {});
   for (
     const args of [["--agent", "opencode", "--mcp"], ["--agent", "cursor", "--read-only"]]
   ) {
     const misuse = await s.setup(args);
-    assert.equal(misuse.code, 2, show(misuse));
-    assert.doesNotMatch(misuse.stderr, STACK_FRAME);
+    assertEquals(misuse.code, 2, show(misuse));
+    assertNotMatch(misuse.stderr, STACK_FRAME);
   }
   const broken = join(s.home, ".cursor", "mcp.json");
   await Deno.mkdir(join(broken, ".."), { recursive: true });
   await Deno.writeTextFile(broken, "{ not json");
   const refused = await s.setup(["--agent", "cursor", "--mcp"]);
-  assert.equal(refused.code, 1, show(refused));
-  assert.match(refused.stderr, /cannot parse .*mcp\.json.*nothing was written/s);
-  assert.equal(await Deno.readTextFile(broken), "{ not json");
+  assertEquals(refused.code, 1, show(refused));
+  assertMatch(refused.stderr, /cannot parse .*mcp\.json.*nothing was written/s);
+  assertEquals(await Deno.readTextFile(broken), "{ not json");
 });

@@ -1,13 +1,13 @@
-import { strictEqual as equal } from "node:assert/strict";
+import { assertEquals } from "@std/assert";
 import { runProcess } from "../io/process.ts";
 import { shellCommand, shellQuote } from "../core/shell/quote.ts";
 
 Deno.test("shellQuote leaves plain words alone and quotes the rest", () => {
-  equal(shellQuote("/home/me/kb"), "/home/me/kb");
-  equal(shellQuote("kb-7q2mx"), "kb-7q2mx");
-  equal(shellQuote(""), "''");
-  equal(shellQuote("a b"), "'a b'");
-  equal(shellQuote("o'brien"), `'o'\\''brien'`);
+  assertEquals(shellQuote("/home/me/kb"), "/home/me/kb");
+  assertEquals(shellQuote("kb-7q2mx"), "kb-7q2mx");
+  assertEquals(shellQuote(""), "''");
+  assertEquals(shellQuote("a b"), "'a b'");
+  assertEquals(shellQuote("o'brien"), `'o'\\''brien'`);
 });
 
 Deno.test("a quoted word is read back by sh as exactly the text it came from", async () => {
@@ -26,8 +26,8 @@ Deno.test("a quoted word is read back by sh as exactly the text it came from", a
   ];
   const script = `for word in ${shellCommand(words)}; do printf '%s\\0' "$word"; done`;
   const { code, stdout } = await runProcess("sh", ["-c", script], { cwd: Deno.makeTempDirSync() });
-  equal(code, 0);
-  equal(stdout, words.map((word) => `${word}\0`).join(""));
+  assertEquals(code, 0);
+  assertEquals(stdout, words.map((word) => `${word}\0`).join(""));
 });
 
 Deno.test("a word with terminal controls is printed without them, and read back by sh exactly", async () => {
@@ -39,11 +39,15 @@ Deno.test("a word with terminal controls is printed without them, and read back 
     "日本\x07語",
   ];
   for (const word of words) {
-    // deno-lint-ignore no-control-regex -- what a terminal would act on must not be printed
-    equal(/[\x00-\x09\x0b-\x1f\x7f-\x9f\u202e]/u.test(shellQuote(word)), false, shellQuote(word));
+    assertEquals(
+      // deno-lint-ignore no-control-regex -- what a terminal would act on must not be printed
+      /[\x00-\x09\x0b-\x1f\x7f-\x9f\u202e]/u.test(shellQuote(word)),
+      false,
+      shellQuote(word),
+    );
   }
   const script = `for word in ${shellCommand(words)}; do printf '%s\\0' "$word"; done`;
   const { code, stdout } = await runProcess("sh", ["-c", script], { cwd: Deno.makeTempDirSync() });
-  equal(code, 0);
-  equal(stdout, words.map((word) => `${word}\0`).join(""));
+  assertEquals(code, 0);
+  assertEquals(stdout, words.map((word) => `${word}\0`).join(""));
 });

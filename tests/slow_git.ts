@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { strictEqual as equal } from "node:assert/strict";
-import { join } from "node:path";
+import { assertEquals } from "@std/assert";
+import { join } from "@std/path/posix/join";
 
 /**
  * A `git` whose fetch never ends: it starts a long `sleep` (standing in for ssh), writes both
@@ -74,6 +74,6 @@ export async function assertGone(pids: string): Promise<void> {
       Deno.kill(pid, "SIGKILL");
     } catch { /* gone, as it should be */ }
   }
-  equal(survivors[0], false, `the fake git or transport ${shell} still runs`);
-  equal(survivors[1], false, `its child ${sleeper} (a transport) still runs`);
+  assertEquals(survivors[0], false, `the fake git or transport ${shell} still runs`);
+  assertEquals(survivors[1], false, `its child ${sleeper} (a transport) still runs`);
 }

@@ -5,8 +5,8 @@
  * nothing and that the printed commands finish; an unreachable or silent remote changes nothing;
  * every git state a save refuses is refused the same way.
  */
-import { deepStrictEqual as deepEqual, ok, strictEqual as equal } from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { flagsFor } from "../app/permissions.ts";
 import { shellCommand, shellQuote } from "../core/shell/quote.ts";
 import { runProcess } from "../io/process.ts";
@@ -88,7 +88,7 @@ interface Named {
 
 async function sync(on: Machine): Promise<Report> {
   const result = await cli(on, "sync", "--json");
-  equal(result.code, 0, show(result));
+  assertEquals(result.code, 0, show(result));
   return parseJson<Report>(result);
 }
 
@@ -98,7 +98,7 @@ async function editOffline(on: Machine, id: string, body: string): Promise<void>
   await git(on.dir, "remote", "set-url", "origin", join(on.dir, "..", "nowhere.git"));
   const edited = await cli(on, "edit", id, "--body", body);
   await git(on.dir, "remote", "set-url", "origin", url);
-  equal(edited.code, 3, show(edited));
+  assertEquals(edited.code, 3, show(edited));
 }
 
 /** HEAD, git's index and every file of the work tree. */
@@ -135,57 +135,60 @@ Deno.test("A adds an entry; B syncs and finds it with get and search", async () 
     "The morning ferry leaves at seven.",
     "--json",
   );
-  equal(added.code, 0, show(added));
+  assertEquals(added.code, 0, show(added));
   const { id } = parseJson<{ id: string }>(added);
   const before = await cli(b, "get", id);
-  equal(before.code, 1, "B does not have it before syncing");
+  assertEquals(before.code, 1, "B does not have it before syncing");
 
   const report = await sync(b);
-  equal(report.outcome, "synced");
-  equal(report.upstream, "origin/main");
-  equal(report.incoming.commits, 1);
-  deepEqual(report.incoming.added.map((entry) => [entry.id, entry.title]), [
+  assertEquals(report.outcome, "synced");
+  assertEquals(report.upstream, "origin/main");
+  assertEquals(report.incoming.commits, 1);
+  assertEquals(report.incoming.added.map((entry) => [entry.id, entry.title]), [
     [id, "Zanzibar ferry timetable"],
   ]);
-  deepEqual([report.incoming.changed, report.incoming.removed, report.outgoing.commits], [
+  assertEquals([report.incoming.changed, report.incoming.removed, report.outgoing.commits], [
     [],
     [],
     0,
   ]);
-  equal(report.index.docCount, 46);
+  assertEquals(report.index.docCount, 46);
   const got = await cli(b, "get", id);
-  equal(got.code, 0, show(got));
-  ok(got.stdout.includes("The morning ferry leaves at seven."));
+  assertEquals(got.code, 0, show(got));
+  assert(got.stdout.includes("The morning ferry leaves at seven."));
   const found = await cli(b, "search", "zanzibar ferry", "--json");
-  ok(found.stdout.includes(id), show(found));
+  assert(found.stdout.includes(id), show(found));
 
   const text = await cli(b, "sync");
-  equal(text.code, 0, show(text));
-  ok(text.stdout.startsWith("Already in step with origin/main"), text.stdout);
+  assertEquals(text.code, 0, show(text));
+  assert(text.stdout.startsWith("Already in step with origin/main"), text.stdout);
 });
 
 Deno.test("both machines edit different entries: both land, and each sync names the other's", async () => {
   await using kb = await makeKb({ remote: true });
   const [a, b] = [machineA(kb), await machine(kb, "b")];
   const edited = await cli(a, "edit", ENTRY, "--body", "Edited on A.");
-  equal(edited.code, 0, show(edited));
+  assertEquals(edited.code, 0, show(edited));
   const other = (await git(b.dir, "ls-files", "entries")).split("\n")
     .map((path) => /entries\/(kb-[0-9a-z]{5})-/.exec(path)![1]).find((id) => id !== ENTRY)!;
   await editOffline(b, other, "Edited on B.");
 
   const fromB = await cli(b, "sync");
-  equal(fromB.code, 0, show(fromB));
-  ok(fromB.stdout.includes("replayed on top"), fromB.stdout);
-  ok(new RegExp(`^  ~ ${ENTRY} "`, "m").test(fromB.stdout), fromB.stdout);
-  ok(new RegExp(`^Went out: 1 commit\\n  • ${other} "`, "m").test(fromB.stdout), fromB.stdout);
-  equal(await git(b.dir, "rev-parse", "HEAD"), await git(kb.remote!, "rev-parse", "main"));
-  equal(await git(b.dir, "log", "-1", "--format=%an"), "Author on b", "the author is kept");
+  assertEquals(fromB.code, 0, show(fromB));
+  assert(fromB.stdout.includes("replayed on top"), fromB.stdout);
+  assert(new RegExp(`^  ~ ${ENTRY} "`, "m").test(fromB.stdout), fromB.stdout);
+  assert(new RegExp(`^Went out: 1 commit\\n  • ${other} "`, "m").test(fromB.stdout), fromB.stdout);
+  assertEquals(await git(b.dir, "rev-parse", "HEAD"), await git(kb.remote!, "rev-parse", "main"));
+  assertEquals(await git(b.dir, "log", "-1", "--format=%an"), "Author on b", "the author is kept");
 
   const fromA = await sync(a);
-  deepEqual(fromA.incoming.changed.map((entry) => entry.id), [other]);
+  assertEquals(fromA.incoming.changed.map((entry) => entry.id), [other]);
   for (const on of [a, b]) {
     const both = await cli(on, "get", ENTRY, other);
-    ok(both.stdout.includes("Edited on A.") && both.stdout.includes("Edited on B."), show(both));
+    assert(
+      both.stdout.includes("Edited on A.") && both.stdout.includes("Edited on B."),
+      show(both),
+    );
   }
 });
 
@@ -194,17 +197,17 @@ Deno.test("both machines edit the same entry: the conflict is named, nothing is 
   const [a, b] = [machineA(kb), await machine(kb, "b")];
   const path = await entryPath(kb.dir, ENTRY);
   const title = /^title: (.*)$/m.exec(await Deno.readTextFile(join(kb.dir, path)))![1];
-  equal((await cli(a, "edit", ENTRY, "--body", "Words from A.")).code, 0);
+  assertEquals((await cli(a, "edit", ENTRY, "--body", "Words from A.")).code, 0);
   await editOffline(b, ENTRY, "Words from B.");
   const before = await state(b.dir);
 
   const stopped = await cli(b, "sync");
-  equal(stopped.code, 4, show(stopped));
-  ok(stopped.stderr.includes(`${ENTRY} "${title}" (${path})`), stopped.stderr);
-  deepEqual(await state(b.dir), before, "nothing changed");
+  assertEquals(stopped.code, 4, show(stopped));
+  assert(stopped.stderr.includes(`${ENTRY} "${title}" (${path})`), stopped.stderr);
+  assertEquals(await state(b.dir), before, "nothing changed");
   const theirs = await git(b.dir, "show", `refs/git-kb/sync-theirs:${path}`);
-  ok(theirs.includes("Words from A."), "the remote's version is kept");
-  ok((await Deno.readTextFile(join(b.dir, path))).includes("Words from B."));
+  assert(theirs.includes("Words from A."), "the remote's version is kept");
+  assert((await Deno.readTextFile(join(b.dir, path))).includes("Words from B."));
 
   // Follow the printed steps: the editor keeps both sides' lines, dropping the markers.
   const bin = join(kb.root, "bin");
@@ -219,7 +222,7 @@ Deno.test("both machines edit the same entry: the conflict is named, nothing is 
   );
   await Promise.all([launcher, editor].map((file) => Deno.chmod(file, 0o755)));
   const commands = commandsOf(stopped.stderr);
-  equal(commands.at(-1), shellCommand(["git-kb", "sync", "--kb", b.dir]));
+  assertEquals(commands.at(-1), shellCommand(["git-kb", "sync", "--kb", b.dir]));
   const env = {
     PATH: `${bin}:${Deno.env.get("PATH")}`,
     DENO_DIR: await denoDir(),
@@ -230,32 +233,32 @@ Deno.test("both machines edit the same entry: the conflict is named, nothing is 
     const ran = await runProcess("/bin/sh", ["-c", command], { cwd: kb.root, clearEnv: true, env });
     // The merge stops at the conflict, as the message says it will.
     const stops = at === 0 && ran.code === 1 && ran.stdout.includes("CONFLICT (content)");
-    ok(ran.code === 0 || stops, `${command}\n${show(ran)}`);
+    assert(ran.code === 0 || stops, `${command}\n${show(ran)}`);
   }
-  equal(await git(b.dir, "status", "--porcelain"), "");
-  equal(await git(b.dir, "rev-parse", "HEAD"), await git(kb.remote!, "rev-parse", "main"));
+  assertEquals(await git(b.dir, "status", "--porcelain"), "");
+  assertEquals(await git(b.dir, "rev-parse", "HEAD"), await git(kb.remote!, "rev-parse", "main"));
   const merged = await Deno.readTextFile(join(b.dir, path));
-  ok(merged.includes("Words from A.") && merged.includes("Words from B."), merged);
-  ok(!/^(<{7}|={7}|>{7})/m.test(merged), merged);
+  assert(merged.includes("Words from A.") && merged.includes("Words from B."), merged);
+  assert(!/^(<{7}|={7}|>{7})/m.test(merged), merged);
 
   const fromA = await sync(a);
-  deepEqual(fromA.incoming.changed.map((entry) => entry.id), [ENTRY]);
+  assertEquals(fromA.incoming.changed.map((entry) => entry.id), [ENTRY]);
   const got = await cli(a, "get", ENTRY);
-  equal(got.code, 0, show(got));
-  ok(got.stdout.includes("Words from A.") && got.stdout.includes("Words from B."));
+  assertEquals(got.code, 0, show(got));
+  assert(got.stdout.includes("Words from A.") && got.stdout.includes("Words from B."));
 });
 
 Deno.test("a sync never pushes conflict markers left in a commit", async () => {
   await using kb = await makeKb({ remote: true });
   const [a, b] = [machineA(kb), await machine(kb, "b")];
-  equal((await cli(a, "edit", ENTRY, "--body", "Words from A.")).code, 0);
+  assertEquals((await cli(a, "edit", ENTRY, "--body", "Words from A.")).code, 0);
   await editOffline(b, ENTRY, "Words from B.");
   const stopped = await cli(b, "sync", "--json");
-  equal(stopped.code, 4, show(stopped));
+  assertEquals(stopped.code, 4, show(stopped));
   const [merge] = commandsOf(stopped.stderr);
   const data = parseJson<{ outcome: string; entries: Named[]; commands: string[] }>(stopped);
-  deepEqual([data.outcome, data.entries.map((entry) => entry.id)], ["conflict", [ENTRY]]);
-  deepEqual(data.commands, commandsOf(stopped.stderr));
+  assertEquals([data.outcome, data.entries.map((entry) => entry.id)], ["conflict", [ENTRY]]);
+  assertEquals(data.commands, commandsOf(stopped.stderr));
   await runProcess("/bin/sh", ["-c", merge], { env: childEnv(b.env) });
   const path = await entryPath(b.dir, ENTRY);
   await git(b.dir, "add", "--", path);
@@ -263,15 +266,15 @@ Deno.test("a sync never pushes conflict markers left in a commit", async () => {
   const remote = await git(kb.remote!, "rev-parse", "main");
 
   const refused = await cli(b, "sync");
-  equal(refused.code, 1, show(refused));
-  ok(refused.stderr.includes(`${path} still holds conflict markers`), refused.stderr);
-  equal(await git(kb.remote!, "rev-parse", "main"), remote, "nothing pushed");
+  assertEquals(refused.code, 1, show(refused));
+  assert(refused.stderr.includes(`${path} still holds conflict markers`), refused.stderr);
+  assertEquals(await git(kb.remote!, "rev-parse", "main"), remote, "nothing pushed");
 });
 
 Deno.test("conflict markers in a local commit stop the sync before what came in moves the branch", async () => {
   await using kb = await makeKb({ remote: true });
   const [a, b] = [machineA(kb), await machine(kb, "b")];
-  equal((await cli(a, "edit", ENTRY, "--body", "Edited on A.")).code, 0);
+  assertEquals((await cli(a, "edit", ENTRY, "--body", "Edited on A.")).code, 0);
   const path = await entryPath(b.dir, "kb-3hd8w");
   const text = await Deno.readTextFile(join(b.dir, path));
   await Deno.writeTextFile(
@@ -283,28 +286,28 @@ Deno.test("conflict markers in a local commit stop the sync before what came in 
   const remote = await git(kb.remote!, "rev-parse", "main");
 
   const refused = await cli(b, "sync");
-  equal(refused.code, 1, show(refused));
-  ok(refused.stderr.includes(`${path} still holds conflict markers`), refused.stderr);
-  ok(refused.stderr.includes("nothing was changed"), refused.stderr);
-  deepEqual(await state(b.dir), before, "nothing came in: HEAD, index and files as they were");
-  equal(await git(kb.remote!, "rev-parse", "main"), remote, "nothing pushed");
+  assertEquals(refused.code, 1, show(refused));
+  assert(refused.stderr.includes(`${path} still holds conflict markers`), refused.stderr);
+  assert(refused.stderr.includes("nothing was changed"), refused.stderr);
+  assertEquals(await state(b.dir), before, "nothing came in: HEAD, index and files as they were");
+  assertEquals(await git(kb.remote!, "rev-parse", "main"), remote, "nothing pushed");
 });
 
 Deno.test("an unreachable remote: exit 1, says so, and HEAD, index and files are unchanged", async () => {
   await using kb = await makeKb({ remote: true });
   const [a, b] = [machineA(kb), await machine(kb, "b")];
-  equal((await cli(a, "edit", ENTRY, "--body", "Edited on A.")).code, 0);
+  assertEquals((await cli(a, "edit", ENTRY, "--body", "Edited on A.")).code, 0);
   await editOffline(b, "kb-3hd8w", "Edited on B.");
   await git(b.dir, "remote", "set-url", "origin", join(kb.root, "gone.git"));
   const before = await state(b.dir);
   const cache = await snapshot(cacheRootOf(b.env));
 
   const result = await cli(b, "sync");
-  equal(result.code, 1, show(result));
-  ok(/cannot reach origin: .*Nothing was changed/.test(result.stderr), result.stderr);
-  deepEqual(commandsOf(result.stderr), [shellCommand(["git-kb", "sync", "--kb", b.dir])]);
-  deepEqual(await state(b.dir), before);
-  deepEqual(await snapshot(cacheRootOf(b.env)), cache, "the index is as it was");
+  assertEquals(result.code, 1, show(result));
+  assert(/cannot reach origin: .*Nothing was changed/.test(result.stderr), result.stderr);
+  assertEquals(commandsOf(result.stderr), [shellCommand(["git-kb", "sync", "--kb", b.dir])]);
+  assertEquals(await state(b.dir), before);
+  assertEquals(await snapshot(cacheRootOf(b.env)), cache, "the index is as it was");
 });
 
 Deno.test("a remote that never answers is given up on in time, changing nothing", async () => {
@@ -315,43 +318,43 @@ Deno.test("a remote that never answers is given up on in time, changing nothing"
   const started = Date.now();
   let error: unknown;
   await syncKb(kb.dir, { networkTimeoutMs: 1_000 }).catch((caught) => error = caught);
-  ok(Date.now() - started < 20_000, "sync waited for the remote");
-  ok(error instanceof SyncOfflineError, String(error));
-  ok(/did not finish within 1 s/.test((error as Error).message));
-  deepEqual(await state(kb.dir), before);
+  assert(Date.now() - started < 20_000, "sync waited for the remote");
+  assert(error instanceof SyncOfflineError, String(error));
+  assert(/did not finish within 1 s/.test((error as Error).message));
+  assertEquals(await state(kb.dir), before);
 });
 
 Deno.test("an uncommitted change in a file the remote changed stops the sync and is kept; one elsewhere stays and the sync goes on", async () => {
   await using kb = await makeKb({ remote: true });
   const [a, b] = [machineA(kb), await machine(kb, "b")];
-  equal((await cli(a, "edit", ENTRY, "--body", "Edited on A.")).code, 0);
+  assertEquals((await cli(a, "edit", ENTRY, "--body", "Edited on A.")).code, 0);
   const path = await entryPath(b.dir, ENTRY);
   const file = join(b.dir, path);
   await Deno.writeTextFile(file, (await Deno.readTextFile(file)) + "\nHand edit on B.\n");
   const before = await state(b.dir);
 
   const refused = await cli(b, "sync");
-  equal(refused.code, 1, show(refused));
-  ok(refused.stderr.includes(`uncommitted changes to ${path}, which origin changed too`));
-  deepEqual(await state(b.dir), before, "the hand edit and everything else are as they were");
+  assertEquals(refused.code, 1, show(refused));
+  assert(refused.stderr.includes(`uncommitted changes to ${path}, which origin changed too`));
+  assertEquals(await state(b.dir), before, "the hand edit and everything else are as they were");
   const commands = commandsOf(refused.stderr);
-  equal(commands.length, 3, refused.stderr);
+  assertEquals(commands.length, 3, refused.stderr);
 
   await git(b.dir, "checkout", "--", path);
   const elsewhere = join(b.dir, await entryPath(b.dir, "kb-3hd8w"));
   const hand = (await Deno.readTextFile(elsewhere)) + "\nHand edit kept.\n";
   await Deno.writeTextFile(elsewhere, hand);
   const report = await sync(b);
-  deepEqual(report.incoming.changed.map((entry) => entry.id), [ENTRY]);
-  equal(await Deno.readTextFile(elsewhere), hand, "the other hand edit stays");
+  assertEquals(report.incoming.changed.map((entry) => entry.id), [ENTRY]);
+  assertEquals(await Deno.readTextFile(elsewhere), hand, "the other hand edit stays");
 });
 
 Deno.test("no remote: NO_REMOTE, exit 0; a detached HEAD and a rebase under way are refused with the way out", async () => {
   await using kb = await makeKb();
   const env = { ...kb.env, KB_CLI: `deno run -A ${shellQuote(MAIN)}` };
   const alone = await runCli(["sync"], { env });
-  equal(alone.code, 0, show(alone));
-  ok(alone.stdout.startsWith(`NO_REMOTE: ${kb.dir} has no git remote`), alone.stdout);
+  assertEquals(alone.code, 0, show(alone));
+  assert(alone.stdout.startsWith(`NO_REMOTE: ${kb.dir} has no git remote`), alone.stdout);
   const remote = join(kb.root, "later.git");
   await git(kb.root, "init", "--quiet", "--bare", remote);
   const line = alone.stdout.match(/in place of <url>: (.*)$/m)?.[1] ?? "";
@@ -359,8 +362,8 @@ Deno.test("no remote: NO_REMOTE, exit 0; a detached HEAD and a rebase under way 
     cwd: kb.root,
     env: childEnv(env),
   });
-  equal(pasted.code, 0, `${line}\n${pasted.stderr}`);
-  ok(
+  assertEquals(pasted.code, 0, `${line}\n${pasted.stderr}`);
+  assert(
     (await git(remote, "for-each-ref")).includes(await git(kb.dir, "rev-parse", "HEAD")),
     "the pasted line added the remote to the knowledge base and pushed it",
   );
@@ -369,17 +372,17 @@ Deno.test("no remote: NO_REMOTE, exit 0; a detached HEAD and a rebase under way 
   const on = machineA(shared);
   await git(shared.dir, "checkout", "--quiet", "--detach", "HEAD");
   const detached = await cli(on, "sync");
-  equal(detached.code, 1, show(detached));
-  ok(detached.stderr.includes("detached HEAD"), detached.stderr);
+  assertEquals(detached.code, 1, show(detached));
+  assert(detached.stderr.includes("detached HEAD"), detached.stderr);
   const [way] = commandsOf(detached.stderr);
   await runProcess("/bin/sh", ["-c", way], { env: childEnv(on.env) });
-  equal((await cli(on, "sync")).code, 0, "back on the branch, it syncs");
+  assertEquals((await cli(on, "sync")).code, 0, "back on the branch, it syncs");
 
   await Deno.mkdir(join(shared.dir, ".git", "rebase-merge"));
   const rebasing = await cli(on, "sync");
-  equal(rebasing.code, 1, show(rebasing));
-  ok(rebasing.stderr.includes("in the middle of a rebase"), rebasing.stderr);
-  ok(
+  assertEquals(rebasing.code, 1, show(rebasing));
+  assert(rebasing.stderr.includes("in the middle of a rebase"), rebasing.stderr);
+  assert(
     commandsOf(rebasing.stderr).includes(
       shellCommand(["git", "-C", shared.dir, "rebase", "--abort"]),
     ),
@@ -391,14 +394,14 @@ Deno.test("an empty remote gets the whole branch, and a branch with no upstream 
   const remote = join(kb.root, "empty.git");
   await git(kb.root, "init", "--quiet", "--bare", "-b", "main", remote);
   const added = await cli(machineA(kb), "add", "--title", "First", "--type", "note", "--body", "x");
-  equal(added.code, 0, show(added));
+  assertEquals(added.code, 0, show(added));
   await git(kb.dir, "remote", "add", "origin", remote);
   const report = await sync(machineA(kb));
-  equal(report.outgoing.commits, 2);
-  deepEqual(report.outgoing.entries.map((entry) => entry.title), ["First"]);
-  equal(await git(remote, "rev-parse", "main"), await git(kb.dir, "rev-parse", "HEAD"));
-  equal(await git(kb.dir, "rev-parse", "--abbrev-ref", "@{u}"), "origin/main");
-  equal((await sync(machineA(kb))).outcome, "up-to-date");
+  assertEquals(report.outgoing.commits, 2);
+  assertEquals(report.outgoing.entries.map((entry) => entry.title), ["First"]);
+  assertEquals(await git(remote, "rev-parse", "main"), await git(kb.dir, "rev-parse", "HEAD"));
+  assertEquals(await git(kb.dir, "rev-parse", "--abbrev-ref", "@{u}"), "origin/main");
+  assertEquals((await sync(machineA(kb))).outcome, "up-to-date");
 });
 
 Deno.test("a sync waits for a save under way, then syncs", async (t) => {
@@ -411,23 +414,23 @@ Deno.test("a sync waits for a save under way, then syncs", async (t) => {
   await withLock(await saveLockPath(kb.dir), async () => {
     syncing = syncKb(kb.dir);
     await new Promise((done) => setTimeout(done, 1_000));
-    equal(
+    assertEquals(
       await git(kb.dir, "rev-parse", "HEAD"),
       head,
       "nothing moved while the save held the lock",
     );
   });
   const report = await syncing!;
-  deepEqual(report.incoming.added.map((entry) => entry.id), ["kb-far01"]);
-  equal(await git(kb.dir, "rev-parse", "HEAD"), await git(kb.remote!, "rev-parse", "main"));
+  assertEquals(report.incoming.added.map((entry) => entry.id), ["kb-far01"]);
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), await git(kb.remote!, "rev-parse", "main"));
 });
 
 Deno.test("a merge made to finish a conflict, with the remote moved again since: the sync says to merge once more, and that works", async () => {
   await using kb = await makeKb({ remote: true });
   const [a, b] = [machineA(kb), await machine(kb, "b")];
-  equal((await cli(a, "edit", ENTRY, "--body", "Words from A.")).code, 0);
+  assertEquals((await cli(a, "edit", ENTRY, "--body", "Words from A.")).code, 0);
   await editOffline(b, ENTRY, "Words from B.");
-  equal((await cli(b, "sync")).code, 4);
+  assertEquals((await cli(b, "sync")).code, 4);
   await git(
     b.dir,
     "merge",
@@ -438,22 +441,22 @@ Deno.test("a merge made to finish a conflict, with the remote moved again since:
     "kb: keep B's words",
     "refs/git-kb/sync-theirs",
   );
-  equal((await cli(a, "edit", "kb-3hd8w", "--body", "More from A.")).code, 0);
+  assertEquals((await cli(a, "edit", "kb-3hd8w", "--body", "More from A.")).code, 0);
 
   const refused = await cli(b, "sync");
-  equal(refused.code, 1, show(refused));
-  ok(refused.stderr.includes("hold a merge commit"), refused.stderr);
+  assertEquals(refused.code, 1, show(refused));
+  assert(refused.stderr.includes("hold a merge commit"), refused.stderr);
   for (const command of commandsOf(refused.stderr)) {
     const env = { PATH: Deno.env.get("PATH")!, ...childEnv(b.env) };
     if (command.startsWith("git-kb ")) continue; // run as the CLI below
 
     const ran = await runProcess("/bin/sh", ["-c", command], { clearEnv: true, env });
-    equal(ran.code, 0, `${command}\n${show(ran)}`);
+    assertEquals(ran.code, 0, `${command}\n${show(ran)}`);
   }
   const report = await sync(b);
-  equal(report.outgoing.commits, 3);
-  equal(await git(b.dir, "rev-parse", "HEAD"), await git(kb.remote!, "rev-parse", "main"));
+  assertEquals(report.outgoing.commits, 3);
+  assertEquals(await git(b.dir, "rev-parse", "HEAD"), await git(kb.remote!, "rev-parse", "main"));
   const got = await cli(a, "sync");
-  equal(got.code, 0, show(got));
-  ok((await cli(a, "get", "kb-3hd8w")).stdout.includes("More from A."));
+  assertEquals(got.code, 0, show(got));
+  assert((await cli(a, "get", "kb-3hd8w")).stdout.includes("More from A."));
 });

@@ -6,8 +6,8 @@
  * the ledger they share with the prompt hook, the updatedInput contract, a recorded session
  * through every hook and then `git-kb stats`, and the fail-open matrix.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertMatch, assertNotMatch } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { hookFlags } from "../app/permissions.ts";
 import { contentHash } from "../core/hash.ts";
 import { PROMPT_WORDING } from "../core/prompt/decision.ts";
@@ -103,24 +103,24 @@ function allDebugRecords(root: string): Record<string, unknown>[] {
 
 /** A run that printed nothing at all and exited 0. */
 function silent(result: RunResult): void {
-  assert.equal(result.code, 0, show(result));
-  assert.equal(result.stdout, "", show(result));
-  assert.equal(result.stderr, "", show(result));
+  assertEquals(result.code, 0, show(result));
+  assertEquals(result.stdout, "", show(result));
+  assertEquals(result.stderr, "", show(result));
 }
 
 /** The hookSpecificOutput of a PreToolUse run that printed one, checked for shape. */
 function preToolOutput(result: RunResult, field: "additionalContext" | "updatedInput") {
-  assert.equal(result.code, 0, show(result));
-  assert.equal(result.stderr, "", show(result));
-  assert.doesNotMatch(result.stdout, STACK_FRAME);
+  assertEquals(result.code, 0, show(result));
+  assertEquals(result.stderr, "", show(result));
+  assertNotMatch(result.stdout, STACK_FRAME);
   const output = JSON.parse(result.stdout);
-  assert.deepEqual(Object.keys(output), ["hookSpecificOutput"]);
-  assert.deepEqual(
+  assertEquals(Object.keys(output), ["hookSpecificOutput"]);
+  assertEquals(
     Object.keys(output.hookSpecificOutput),
     ["hookEventName", field],
     "never a permissionDecision: the user's permission flow is left alone",
   );
-  assert.equal(output.hookSpecificOutput.hookEventName, "PreToolUse");
+  assertEquals(output.hookSpecificOutput.hookEventName, "PreToolUse");
   return output.hookSpecificOutput;
 }
 
@@ -152,43 +152,43 @@ Deno.test("search: each tool shape's payload, additionalContext only, pointers t
     }
     const { additionalContext: text } = preToolOutput(result, "additionalContext");
     const ids = pointerIds(text);
-    assert.deepEqual(ids.slice(0, expected.length), expected, `${fixture}\n${text}`);
-    assert.ok(ids.length <= 3, text);
-    assert.match(text, /^git-kb: the user's knowledge base has entries on what this search/);
-    assert.ok(text.includes(`Fetch full text: git-kb get ${ids.join(" ")} --kb ${box.kb}`));
-    assert.ok(!text.includes("kb-3hd8w"), "a superseded entry never surfaces");
-    assert.ok(!text.includes("Rules that always apply"), "kernel rules are the prompt's");
+    assertEquals(ids.slice(0, expected.length), expected, `${fixture}\n${text}`);
+    assert(ids.length <= 3, text);
+    assertMatch(text, /^git-kb: the user's knowledge base has entries on what this search/);
+    assert(text.includes(`Fetch full text: git-kb get ${ids.join(" ")} --kb ${box.kb}`));
+    assert(!text.includes("kb-3hd8w"), "a superseded entry never surfaces");
+    assert(!text.includes("Rules that always apply"), "kernel rules are the prompt's");
   }
   const records = box.debug().filter((record) => record.event === "search");
-  assert.deepEqual(records.map((record) => record.outcome), [
+  assertEquals(records.map((record) => record.outcome), [
     "surfaced",
     "surfaced",
     "surfaced",
     "surfaced",
   ], "calls that search for nothing leave no record");
-  assert.deepEqual(records[0].phrases, { rebase: 1 });
+  assertEquals(records[0].phrases, { rebase: 1 });
 });
 
 Deno.test("search: the ledger is the prompt hook's, both ways", async () => {
   await using box = await sandboxKb();
   const prompt = await box.hook("prompt", stdinOf("prompt-match", { session_id: "first" }));
-  assert.ok(
+  assert(
     pointerIds(JSON.parse(prompt.stdout).hookSpecificOutput.additionalContext)
       .includes("kb-7q2mx"),
   );
   silent(await box.hook("search", stdinOf("pretool-bash-rg", { session_id: "first" })));
-  assert.equal(box.debug().at(-1).outcome, "all_deduped");
-  assert.deepEqual(box.debug().at(-1).deduped, ["kb-7q2mx"]);
+  assertEquals(box.debug().at(-1).outcome, "all_deduped");
+  assertEquals(box.debug().at(-1).deduped, ["kb-7q2mx"]);
 
   const search = await box.hook("search", stdinOf("pretool-bash-rg", { session_id: "second" }));
-  assert.deepEqual(pointerIds(preToolOutput(search, "additionalContext").additionalContext), [
+  assertEquals(pointerIds(preToolOutput(search, "additionalContext").additionalContext), [
     "kb-7q2mx",
   ]);
-  assert.equal(box.ledger("second")["kb-7q2mx"] !== undefined, true, "recorded in the ledger");
+  assertEquals(box.ledger("second")["kb-7q2mx"] !== undefined, true, "recorded in the ledger");
   const after = await box.hook("prompt", stdinOf("prompt-match", { session_id: "second" }));
   const context = JSON.parse(after.stdout).hookSpecificOutput.additionalContext;
-  assert.ok(!pointerIds(context).includes("kb-7q2mx"), context);
-  assert.match(context, /Rules that always apply/, "kernel rules are never deduplicated");
+  assert(!pointerIds(context).includes("kb-7q2mx"), context);
+  assertMatch(context, /Rules that always apply/, "kernel rules are never deduplicated");
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -200,39 +200,39 @@ Deno.test("subagent: updatedInput is the input with the block appended to prompt
     const original = payload(fixture).tool_input as Record<string, unknown>;
     const result = await box.hook("subagent", stdinOf(fixture, { session_id: `s-${fixture}` }));
     const { updatedInput } = preToolOutput(result, "updatedInput");
-    assert.deepEqual(Object.keys(updatedInput), Object.keys(original), "same fields, same order");
+    assertEquals(Object.keys(updatedInput), Object.keys(original), "same fields, same order");
     const { prompt, ...rest } = updatedInput;
     const { prompt: before, ...unchanged } = original;
-    assert.deepEqual(rest, unchanged, "every other field is exactly as it was");
-    assert.ok(prompt.startsWith(`${before}\n\n`), "only appended to");
+    assertEquals(rest, unchanged, "every other field is exactly as it was");
+    assert(prompt.startsWith(`${before}\n\n`), "only appended to");
     const block = prompt.slice(String(before).length + 2);
-    assert.ok(block.startsWith(PROMPT_WORDING.header), block);
-    assert.match(block, /Rules that always apply:\n\n### kb-c0mw8 /, "kernel rules included");
-    assert.ok(block.length <= 9_000, "the prompt hook's budget");
+    assert(block.startsWith(PROMPT_WORDING.header), block);
+    assertMatch(block, /Rules that always apply:\n\n### kb-c0mw8 /, "kernel rules included");
+    assert(block.length <= 9_000, "the prompt hook's budget");
   }
   const agent = preToolOutput(
     await box.hook("subagent", stdinOf("pretool-agent", { session_id: "again" })),
     "updatedInput",
   );
-  assert.ok(pointerIds(agent.updatedInput.prompt).includes("kb-7q2mx"));
+  assert(pointerIds(agent.updatedInput.prompt).includes("kb-7q2mx"));
   const records = box.debug().filter((record) => record.event === "subagent");
-  assert.deepEqual(records.map((record) => record.outcome), ["surfaced", "surfaced", "surfaced"]);
+  assertEquals(records.map((record) => record.outcome), ["surfaced", "surfaced", "surfaced"]);
 });
 
 Deno.test("subagent: shown what the session already saw, and recorded in its ledger", async () => {
   await using box = await sandboxKb();
   await box.hook("prompt", stdinOf("prompt-match", { session_id: "s" }));
-  assert.ok(box.ledger("s")["kb-7q2mx"]);
+  assert(box.ledger("s")["kb-7q2mx"]);
   const { updatedInput } = preToolOutput(
     await box.hook("subagent", stdinOf("pretool-agent", { session_id: "s" })),
     "updatedInput",
   );
-  assert.ok(pointerIds(updatedInput.prompt).includes("kb-7q2mx"), "a subagent starts empty");
+  assert(pointerIds(updatedInput.prompt).includes("kb-7q2mx"), "a subagent starts empty");
   const task = preToolOutput(
     await box.hook("subagent", stdinOf("pretool-task", { session_id: "s" })),
     "updatedInput",
   );
-  for (const id of pointerIds(task.updatedInput.prompt)) assert.ok(box.ledger("s")[id], id);
+  for (const id of pointerIds(task.updatedInput.prompt)) assert(box.ledger("s")[id], id);
 });
 
 Deno.test("subagent: nothing odd is rewritten", async () => {
@@ -276,14 +276,14 @@ Deno.test("receipts: a recorded session through the real hooks, then git-kb stat
   await run("prompt", "prompt-mechanical");
 
   const ledger = box.ledger(session);
-  assert.ok(shown.every((id) => ledger[id]), "the prompt's pointers are in the ledger");
-  assert.ok(ledger["kb-r4b9t"], "so is the search's");
+  assert(shown.every((id) => ledger[id]), "the prompt's pointers are in the ledger");
+  assert(ledger["kb-r4b9t"], "so is the search's");
   const [record, ...others] = readSessions(box.cacheDir);
-  assert.equal(others.length, 0);
+  assertEquals(others.length, 0);
   const receipts = record.receipts;
-  assert.deepEqual(receipts.fetched, ["kb-7q2mx"]);
-  assert.equal(receipts.unmatched.prompts, 1, "a skipped prompt is not a miss");
-  assert.deepEqual(Object.keys(receipts.unmatched.words), [
+  assertEquals(receipts.fetched, ["kb-7q2mx"]);
+  assertEquals(receipts.unmatched.prompts, 1, "a skipped prompt is not a miss");
+  assertEquals(Object.keys(receipts.unmatched.words), [
     "sourdough",
     "bread",
     "bakes",
@@ -295,14 +295,14 @@ Deno.test("receipts: a recorded session through the real hooks, then git-kb stat
   ]);
   for (const item of Deno.readDirSync(join(box.cacheDir, "sessions"))) {
     const text = Deno.readTextFileSync(join(box.cacheDir, "sessions", item.name));
-    assert.ok(!text.includes("sourdough bread"), `no prompt text in ${item.name}`);
+    assert(!text.includes("sourdough bread"), `no prompt text in ${item.name}`);
   }
 
   const stats = parseJson<{ delivery: Record<string, unknown> }>(
     await runCli(["stats", "--json"], { env: box.env }),
   );
   const injected = Object.keys(ledger).length;
-  assert.deepEqual(stats.delivery, {
+  assertEquals(stats.delivery, {
     sessions: 1,
     injected,
     fetched: 1,
@@ -316,10 +316,10 @@ Deno.test("receipts: a recorded session through the real hooks, then git-kb stat
     })),
   });
   const text = await runCli(["stats"], { env: box.env });
-  assert.equal(text.code, 0, show(text));
-  assert.match(text.stdout, new RegExp(`Pointers injected: ${injected} in 1 session`));
-  assert.match(text.stdout, /fetched 1 \(\d+%\)/);
-  assert.match(text.stdout, /Prompts with no match: 1/);
+  assertEquals(text.code, 0, show(text));
+  assertMatch(text.stdout, new RegExp(`Pointers injected: ${injected} in 1 session`));
+  assertMatch(text.stdout, /fetched 1 \(\d+%\)/);
+  assertMatch(text.stdout, /Prompts with no match: 1/);
 });
 
 Deno.test("receipts: noise candidates across sessions", async () => {
@@ -338,8 +338,8 @@ Deno.test("receipts: noise candidates across sessions", async () => {
   const stats = parseJson<{ delivery: { noiseCandidates: unknown; fetched: number } }>(
     await runCli(["stats", "--json"], { env: box.env }),
   );
-  assert.deepEqual(stats.delivery.noiseCandidates, [{ id: "kb-r4b9t", sessions: 3 }]);
-  assert.equal(stats.delivery.fetched, 1);
+  assertEquals(stats.delivery.noiseCandidates, [{ id: "kb-r4b9t", sessions: 3 }]);
+  assertEquals(stats.delivery.fetched, 1);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -375,16 +375,16 @@ Deno.test("fail-open: every failure leaves the call alone, silently, exit 0", as
   for (const [hook, fixture] of Object.entries(fixtures)) {
     for (const [what, stdin, environment] of failures) {
       const result = await box.hook(hook, stdin(fixture), environment);
-      assert.equal(result.code, 0, `${hook}, ${what}: ${show(result)}`);
-      assert.equal(result.stdout, "", `${hook}, ${what}: ${show(result)}`);
-      assert.equal(result.stderr, "", `${hook}, ${what}: ${show(result)}`);
+      assertEquals(result.code, 0, `${hook}, ${what}: ${show(result)}`);
+      assertEquals(result.stdout, "", `${hook}, ${what}: ${show(result)}`);
+      assertEquals(result.stderr, "", `${hook}, ${what}: ${show(result)}`);
     }
   }
   const errors = allDebugRecords(join(box.tmp, "git-kb")).filter((record) =>
     record.outcome === "error"
   );
-  assert.ok(errors.length >= 12, JSON.stringify(errors));
-  assert.ok(
+  assert(errors.length >= 12, JSON.stringify(errors));
+  assert(
     errors.every((record) => ["search", "subagent", "receipt"].includes(String(record.event))),
     "no failure is counted as a prompt's",
   );

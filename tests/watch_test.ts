@@ -4,9 +4,8 @@
  * base of more than 100 files (where the hooks trust a check for ten minutes), with a period of a
  * few hundred milliseconds (`KB_TEST_WATCH_PERIOD_MS`).
  */
-import { deepStrictEqual as deepEqual, strictEqual as equal } from "node:assert/strict";
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertMatch, assertNotMatch, assertStrictEquals } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { STALE_PERIODS } from "../io/index/watch.ts";
 import { cacheRootOf, childEnv, denoDir, type Kb, ROOT, runHook, show } from "./helpers.ts";
 import { alive } from "./slow_git.ts";
@@ -18,9 +17,13 @@ const LAUNCHER = join(ROOT, "plugin", "bin", "git-kb");
 const PERIOD_MS = 300;
 
 /** The environment of a watch in `kb`: the one its prompt hook runs with, and a short period. */
-async function watchEnv(kb: Kb): Promise<Record<string, string>> {
+async function watchEnv(
+  kb: Kb,
+  extra: Record<string, string> = {},
+): Promise<Record<string, string>> {
   return childEnv({
     ...kb.env,
+    ...extra,
     PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
     DENO_DIR: await denoDir(),
     KB_HOOK_DEBUG: "1",
@@ -57,16 +60,21 @@ async function heartbeatPid(kb: Kb): Promise<number | undefined> {
 /** Wait (at most 10 s) until `ready` holds; fails the test otherwise. */
 async function until(what: string, ready: () => boolean | Promise<boolean>): Promise<void> {
   for (const deadline = Date.now() + 10_000; !(await ready());) {
-    assert.ok(Date.now() < deadline, `waited 10 s for ${what}`);
+    assert(Date.now() < deadline, `waited 10 s for ${what}`);
     await new Promise((done) => setTimeout(done, 50));
   }
 }
 
 /** A stand-in client: `sh -c script args…` with the watch's environment, its output dropped. */
-async function startClient(kb: Kb, script: string, ...args: string[]): Promise<Deno.ChildProcess> {
+async function startClient(
+  kb: Kb,
+  script: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<Deno.ChildProcess> {
   return new Deno.Command("sh", {
     args: ["-c", script, ...args],
-    env: await watchEnv(kb),
+    env: await watchEnv(kb, env),
     clearEnv: true,
     cwd: kb.root,
     stdin: "null",
@@ -80,7 +88,11 @@ async function startClient(kb: Kb, script: string, ...args: string[]): Promise<D
  * launcher on by exec (as bash's `sh -c` does): client → launcher → deno, the watch a child of
  * the client.
  */
-async function startSession(kb: Kb): Promise<Session> {
+async function startSession(
+  kb: Kb,
+  fields: Record<string, string> = {},
+  env: Record<string, string> = {},
+): Promise<Session> {
   const payload = join(kb.root, `payload-${crypto.randomUUID()}.json`);
   await Deno.writeTextFile(
     payload,
@@ -88,9 +100,10 @@ async function startSession(kb: Kb): Promise<Session> {
       session_id: crypto.randomUUID(),
       hook_event_name: "SessionStart",
       source: "startup",
+      ...fields,
     }),
   );
-  const client = await startClient(kb, `"$0" hook watch < "$1" & wait`, LAUNCHER, payload);
+  const client = await startClient(kb, `"$0" hook watch < "$1" & wait`, [LAUNCHER, payload], env);
   let pid: number | undefined;
   const watchPid = async () => {
     await until(
@@ -135,7 +148,7 @@ async function promptContext(kb: Kb, prompt: string): Promise<string> {
   const result = await runHook(JSON.stringify({ prompt, session_id: "later-prompt" }), {
     env: kb.env,
   });
-  equal(result.code, 0, show(result));
+  assertEquals(result.code, 0, show(result));
   return result.stdout;
 }
 
@@ -149,7 +162,7 @@ const PROMPT = "how does the ocelot lantern work";
 Deno.test("an in-place edit of an old entry reaches the prompt hook within the watch's period", async () => {
   await using kb = await makeBigKb();
   await editOldEntryInPlace(kb, "kb-b3m7o", "Ocelot lantern");
-  assert.doesNotMatch(await promptContext(kb, PROMPT), /kb-b3m7o/, "the hooks trust the check");
+  assertNotMatch(await promptContext(kb, PROMPT), /kb-b3m7o/, "the hooks trust the check");
   await using session = await startSession(kb);
   await session.watchPid();
   await until(
@@ -157,7 +170,7 @@ Deno.test("an in-place edit of an old entry reaches the prompt hook within the w
     async () => /kb-b3m7o Ocelot lantern/.test(await promptContext(kb, PROMPT)),
   );
   const [check] = (await watchRecords(kb)).filter((record) => record.outcome === "incremental");
-  deepEqual([check?.changed, check?.added, check?.removed], [1, 0, 0], JSON.stringify(check));
+  assertEquals([check?.changed, check?.added, check?.removed], [1, 0, 0], JSON.stringify(check));
 });
 
 Deno.test("the watch ends at SIGTERM (the session's end) and removes its heartbeat", async () => {
@@ -167,9 +180,42 @@ Deno.test("the watch ends at SIGTERM (the session's end) and removes its heartbe
   await until("the heartbeat", async () => (await heartbeatPid(kb)) === pid);
   Deno.kill(pid, "SIGTERM");
   await until("the watch to exit", () => !alive(pid));
-  equal(await heartbeatPid(kb), undefined);
+  assertEquals(await heartbeatPid(kb), undefined);
   const ended = (await watchRecords(kb)).filter((record) => record.outcome === "ended");
-  deepEqual(ended.map((record) => record.end), ["stopped"]);
+  assertEquals(ended.map((record) => record.end), ["stopped"]);
+});
+
+Deno.test("at the session's end the watch hands a session that fixed something to the capture", async () => {
+  await using kb = await makeBigKb();
+  const transcript = join(kb.root, "transcript.jsonl");
+  await Deno.copyFile(join(ROOT, "fixtures", "capture", "fix-session.jsonl"), transcript);
+  const candidate = {
+    title: "Playwright on a fresh CI image: install the browsers first",
+    type: "howto",
+    tags: ["playwright", "ci"],
+    body: "Run `npx playwright install --with-deps chromium` before `npx playwright test`.",
+    lines: [3, 10],
+  };
+  await using session = await startSession(kb, { transcript_path: transcript }, {
+    KB_PROSE_LINT_CLAUDE: join(ROOT, "fixtures", "judge", "claude-scripted"),
+    FAKE_REPLY: JSON.stringify({
+      type: "result",
+      result: JSON.stringify({ candidates: [candidate] }),
+    }),
+  });
+  const pid = await session.watchPid();
+  await until("the heartbeat", async () => (await heartbeatPid(kb)) === pid);
+  Deno.kill(pid, "SIGTERM");
+  await until("the watch to exit", () => !alive(pid));
+  // The worker outlives the watch (a session of its own) and writes the proposal.
+  await until("the proposal", async () => {
+    const branch = await new Deno.Command("git", {
+      args: ["-C", kb.dir, "rev-parse", "--verify", "--quiet", "refs/heads/git-kb/proposals"],
+      stdout: "null",
+      stderr: "null",
+    }).output();
+    return branch.success;
+  });
 });
 
 Deno.test("the watch ends when its client is killed without a word", async () => {
@@ -181,7 +227,7 @@ Deno.test("the watch ends when its client is killed without a word", async () =>
   await session.client.status;
   await until("the orphaned watch to exit", () => !alive(pid));
   const ended = (await watchRecords(kb)).filter((record) => record.outcome === "ended");
-  deepEqual(ended.map((record) => record.end), ["session-gone"]);
+  assertEquals(ended.map((record) => record.end), ["session-gone"]);
 });
 
 Deno.test("two sessions, one watch checking: the other stands by, then takes over", async () => {
@@ -192,8 +238,8 @@ Deno.test("two sessions, one watch checking: the other stands by, then takes ove
   await using second = await startSession(kb);
   const secondPid = await second.watchPid();
   await new Promise((done) => setTimeout(done, (STALE_PERIODS + 1) * PERIOD_MS));
-  equal(await heartbeatPid(kb), firstPid, "the second watch stood by");
-  assert.ok(alive(secondPid), "standing by, for when the first session ends");
+  assertEquals(await heartbeatPid(kb), firstPid, "the second watch stood by");
+  assert(alive(secondPid), "standing by, for when the first session ends");
   Deno.kill(firstPid, "SIGTERM");
   await until("the second watch to take over", async () => (await heartbeatPid(kb)) === secondPid);
   await editOldEntryInPlace(kb, "kb-b3m7o", "Ocelot lantern");
@@ -212,14 +258,14 @@ Deno.test("a heartbeat planted as a symlink is neither followed nor replaced: th
   await using session = await startSession(kb);
   const pid = await session.watchPid();
   await until("the watch to give up", () => !alive(pid));
-  equal(await Deno.readTextFile(victim), "keep me");
-  equal((await Deno.lstat(heartbeat)).isSymlink, true);
+  assertEquals(await Deno.readTextFile(victim), "keep me");
+  assertEquals((await Deno.lstat(heartbeat)).isSymlink, true);
   const records = await watchRecords(kb);
-  assert.match(
+  assertMatch(
     String(records.find((record) => record.outcome === "error")?.error),
     /symbolic link/,
   );
-  deepEqual(records.filter((r) => r.outcome === "ended").map((r) => r.end), ["refused"]);
+  assertEquals(records.filter((r) => r.outcome === "ended").map((r) => r.end), ["refused"]);
 });
 
 Deno.test("a watch killed outright: the one standing by takes over once its heartbeat is stale", async () => {
@@ -232,7 +278,7 @@ Deno.test("a watch killed outright: the one standing by takes over once its hear
   Deno.kill(firstPid, "SIGKILL"); // no chance to remove its heartbeat
   const killed = Date.now();
   await until("the second watch to take over", async () => (await heartbeatPid(kb)) === secondPid);
-  assert.ok(
+  assert(
     Date.now() - killed >= (STALE_PERIODS - 1) * PERIOD_MS,
     "it waited for the heartbeat to go stale",
   );
@@ -271,8 +317,7 @@ Deno.test("twenty starts in one client (a /clear each): one watch runs, and it e
   const client = await startClient(
     kb,
     `for p in "$1"/*.json; do /bin/sh -c "$0" < "$p" & done; wait`,
-    command,
-    payloads,
+    [command, payloads],
   );
   let survivors: number[] = [];
   try {
@@ -283,16 +328,16 @@ Deno.test("twenty starts in one client (a /clear each): one watch runs, and it e
     await until("one watch to be left", async () => (await watchesUnder(client.pid)).length === 1);
     survivors = await watchesUnder(client.pid);
     await new Promise((done) => setTimeout(done, 3 * PERIOD_MS));
-    deepEqual(await watchesUnder(client.pid), survivors, "the one left stays");
+    assertEquals(await watchesUnder(client.pid), survivors, "the one left stays");
     const ended = (await watchRecords(kb)).filter((record) => record.outcome === "ended");
-    deepEqual(new Set(ended.map((record) => record.end)), new Set(["superseded"]));
-    equal(ended.length, 19);
+    assertEquals(new Set(ended.map((record) => record.end)), new Set(["superseded"]));
+    assertEquals(ended.length, 19);
 
     client.kill("SIGKILL"); // the client gone without a word; the shells between stay
     await client.status;
     await until("the last watch to exit", () => !alive(survivors[0]));
     const last = (await watchRecords(kb)).filter((record) => record.outcome === "ended").at(-1);
-    equal(last?.end, "session-gone");
+    assertStrictEquals(last?.end, "session-gone");
   } finally {
     for (const pid of [...survivors, ...await watchesUnder(client.pid)]) {
       if (alive(pid)) Deno.kill(pid, "SIGKILL");

@@ -1,4 +1,4 @@
-import assert from "node:assert/strict";
+import { assert, assertEquals } from "@std/assert";
 import { shellQuote } from "../shell/quote.ts";
 import { type FetchScope, isFreeFetch, launcherOf, MAX_FETCH_LINE } from "./free_fetch.ts";
 
@@ -38,7 +38,7 @@ Deno.test("isFreeFetch: the printed fetch lines and get written by hand the same
     [`git-kb get kb-7q2mx --kb ${KB}`, { ...SCOPE, launcher: "git-kb" }],
   ];
   for (const [command, scope] of allowed) {
-    assert.equal(isFreeFetch(command, scope), true, JSON.stringify(command));
+    assertEquals(isFreeFetch(command, scope), true, JSON.stringify(command));
   }
 });
 
@@ -127,10 +127,10 @@ Deno.test("isFreeFetch: anything chained, redirected, expanded or beyond get is 
     `${PRINTED} ${"kb-7q2mx ".repeat(MAX_FETCH_LINE / 9)}`,
   ];
   for (const command of refused) {
-    assert.equal(isFreeFetch(command, SCOPE), false, JSON.stringify(command));
+    assertEquals(isFreeFetch(command, SCOPE), false, JSON.stringify(command));
   }
-  assert.equal(isFreeFetch(`${LAUNCHER} get kb-7q2mx`, { ...SCOPE, launcher: "" }), false);
-  assert.equal(isFreeFetch(PRINTED, { ...SCOPE, kbDirs: [] }), false, "no knowledge base");
+  assertEquals(isFreeFetch(`${LAUNCHER} get kb-7q2mx`, { ...SCOPE, launcher: "" }), false);
+  assertEquals(isFreeFetch(PRINTED, { ...SCOPE, kbDirs: [] }), false, "no knowledge base");
 });
 
 /** Text a shell gives a meaning of its own to, anywhere in a line. */
@@ -144,11 +144,11 @@ Deno.test("isFreeFetch: a hostile character inserted anywhere in a free fetch ma
     [`${ODD_LAUNCHER} get kb-7q2mx --kb ${ODD_KB}`, ODD],
   ];
   for (const [line, scope] of lines) {
-    assert.equal(isFreeFetch(line, scope), true, line);
+    assertEquals(isFreeFetch(line, scope), true, line);
     for (let at = 1; at < line.length; at++) {
       for (const text of HOSTILE) {
         const changed = line.slice(0, at) + text + line.slice(at);
-        assert.equal(isFreeFetch(changed, scope), false, JSON.stringify(changed));
+        assertEquals(isFreeFetch(changed, scope), false, JSON.stringify(changed));
       }
     }
   }
@@ -156,22 +156,22 @@ Deno.test("isFreeFetch: a hostile character inserted anywhere in a free fetch ma
 
 Deno.test("isFreeFetch: decides runs of blanks at once, at the size limit and over it", () => {
   const line = `${" ".repeat(MAX_FETCH_LINE / 2)}x${" \t".repeat(MAX_FETCH_LINE / 4 - 1)}y`;
-  assert.equal(line.length, MAX_FETCH_LINE);
+  assertEquals(line.length, MAX_FETCH_LINE);
   const started = performance.now();
-  assert.equal(isFreeFetch(line, SCOPE), false);
-  assert.equal(isFreeFetch(line.repeat(4), SCOPE), false, "as much as the hook reads");
-  assert.equal(
+  assertEquals(isFreeFetch(line, SCOPE), false);
+  assertEquals(isFreeFetch(line.repeat(4), SCOPE), false, "as much as the hook reads");
+  assertEquals(
     isFreeFetch(`${PRINTED}${" ".repeat(MAX_FETCH_LINE - PRINTED.length)}`, SCOPE),
     true,
   );
-  assert.ok(performance.now() - started < 500, `${performance.now() - started} ms`);
+  assert(performance.now() - started < 500, `${performance.now() - started} ms`);
 });
 
 Deno.test("launcherOf: one word written as the launcher writes it, else nothing", () => {
-  assert.equal(launcherOf(LAUNCHER), LAUNCHER);
-  assert.equal(launcherOf("git-kb"), "git-kb");
-  assert.equal(launcherOf(ODD_LAUNCHER), ODD.launcher);
+  assertEquals(launcherOf(LAUNCHER), LAUNCHER);
+  assertEquals(launcherOf("git-kb"), "git-kb");
+  assertEquals(launcherOf(ODD_LAUNCHER), ODD.launcher);
   for (const prefix of ["", " ", `"${ODD.launcher}"`, "deno run -A app/main.ts", "a;b", "$(x)"]) {
-    assert.equal(launcherOf(prefix), undefined, prefix);
+    assertEquals(launcherOf(prefix), undefined, prefix);
   }
 });

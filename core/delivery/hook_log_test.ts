@@ -1,7 +1,7 @@
 /**
  * summarizeDebugLog on hand-written debug JSONL with known counts.
  */
-import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
+import { assertEquals } from "@std/assert";
 import { summarizeDebugLog } from "./hook_log.ts";
 
 function jsonl(records: unknown[]): string {
@@ -60,10 +60,10 @@ const ACTIVE = ["kb-aaaaa", "kb-bbbbb", "kb-kkkkk", "kb-ccccc", "kb-n0001", "kb-
 
 Deno.test("summarizeDebugLog: counts, fire rate, median bytes, leaders, never surfaced", () => {
   const stats = summarizeDebugLog(jsonl(RECORDS), ACTIVE);
-  equal(stats.prompts, 8, "malformed and blank lines are not prompts");
-  equal(stats.skipped, 2);
-  equal(stats.errors, 1);
-  deepStrictEqual(stats.outcomes, {
+  assertEquals(stats.prompts, 8, "malformed and blank lines are not prompts");
+  assertEquals(stats.skipped, 2);
+  assertEquals(stats.errors, 1);
+  assertEquals(stats.outcomes, {
     surfaced: 3,
     no_signal: 1,
     all_deduped: 1,
@@ -71,25 +71,25 @@ Deno.test("summarizeDebugLog: counts, fire rate, median bytes, leaders, never su
     error: 1,
   });
   // Fire rate over prompts neither skipped nor failed: 3 surfaced of 5.
-  equal(stats.fireRate, 3 / 5);
+  assertEquals(stats.fireRate, 3 / 5);
   // Median of the bytes of surfaced prompts only: 100, 300, 200 → 200.
-  equal(stats.medianBytes, 200);
-  deepStrictEqual(stats.nearMissLeaders, [
+  assertEquals(stats.medianBytes, 200);
+  assertEquals(stats.nearMissLeaders, [
     { id: "kb-n0001", count: 2, words: ["x", "y"] },
     { id: "kb-n0002", count: 2, words: ["z"] },
     { id: "kb-n0003", count: 1, words: ["w"] },
   ]);
   // Kernel ids count as surfaced; the order of the active list is kept.
-  deepStrictEqual(stats.neverSurfaced, ["kb-ccccc", "kb-n0001", "kb-ddddd"]);
+  assertEquals(stats.neverSurfaced, ["kb-ccccc", "kb-n0001", "kb-ddddd"]);
 });
 
 Deno.test("summarizeDebugLog: empty log", () => {
   const stats = summarizeDebugLog("", ["kb-aaaaa"]);
-  equal(stats.prompts, 0);
-  equal(stats.fireRate, 0);
-  equal(stats.medianBytes, 0);
-  deepStrictEqual(stats.nearMissLeaders, []);
-  deepStrictEqual(stats.neverSurfaced, ["kb-aaaaa"]);
+  assertEquals(stats.prompts, 0);
+  assertEquals(stats.fireRate, 0);
+  assertEquals(stats.medianBytes, 0);
+  assertEquals(stats.nearMissLeaders, []);
+  assertEquals(stats.neverSurfaced, ["kb-aaaaa"]);
 });
 
 Deno.test("summarizeDebugLog: only skipped prompts give fire rate 0, not NaN", () => {
@@ -97,9 +97,9 @@ Deno.test("summarizeDebugLog: only skipped prompts give fire rate 0, not NaN", (
     jsonl([{ outcome: "skipped", skip_reason: "short" }, { outcome: "skipped" }]),
     [],
   );
-  equal(stats.prompts, 2);
-  equal(stats.skipped, 2);
-  equal(stats.fireRate, 0);
+  assertEquals(stats.prompts, 2);
+  assertEquals(stats.skipped, 2);
+  assertEquals(stats.fireRate, 0);
 });
 
 Deno.test("summarizeDebugLog: median of an even count, CRLF line ends", () => {
@@ -112,10 +112,10 @@ Deno.test("summarizeDebugLog: median of an even count, CRLF line ends", () => {
     { outcome: "surfaced", bytes: 400, surfaced: pointer },
   ]).replaceAll("\n", "\r\n");
   const stats = summarizeDebugLog(text, []);
-  equal(stats.prompts, 5);
-  equal(stats.fireRate, 4 / 5);
+  assertEquals(stats.prompts, 5);
+  assertEquals(stats.fireRate, 4 / 5);
   // Sorted 50, 100, 201, 400 → (100 + 201) / 2 = 150.5, rounded.
-  equal(stats.medianBytes, 151);
+  assertEquals(stats.medianBytes, 151);
 });
 
 Deno.test("summarizeDebugLog: the kernel rules alone are not a fire, and are counted apart", () => {
@@ -130,10 +130,10 @@ Deno.test("summarizeDebugLog: the kernel rules alone are not a fire, and are cou
     { outcome: "skipped", skip_reason: "short" },
   ]);
   const stats = summarizeDebugLog(text, []);
-  equal(stats.fireRate, 1 / 4);
-  equal(stats.kernelOnly, 3);
+  assertEquals(stats.fireRate, 1 / 4);
+  assertEquals(stats.kernelOnly, 3);
   // What was injected still counts in the bytes, kernel rules included.
-  equal(stats.medianBytes, 500);
+  assertEquals(stats.medianBytes, 500);
 });
 
 Deno.test("summarizeDebugLog: near-miss leaders are capped at 10, most frequent first", () => {
@@ -147,10 +147,10 @@ Deno.test("summarizeDebugLog: near-miss leaders are capped at 10, most frequent 
     }
   }
   const stats = summarizeDebugLog(jsonl(records), []);
-  equal(stats.nearMissLeaders.length, 10);
-  equal(stats.nearMissLeaders[0].id, "kb-m0014");
-  equal(stats.nearMissLeaders[0].count, 15);
-  equal(stats.nearMissLeaders[9].id, "kb-m0005");
+  assertEquals(stats.nearMissLeaders.length, 10);
+  assertEquals(stats.nearMissLeaders[0].id, "kb-m0014");
+  assertEquals(stats.nearMissLeaders[0].count, 15);
+  assertEquals(stats.nearMissLeaders[9].id, "kb-m0005");
 });
 
 Deno.test("summarizeDebugLog: JSON lines that are not records are ignored, not fatal", () => {
@@ -169,9 +169,9 @@ Deno.test("summarizeDebugLog: JSON lines that are not records are ignored, not f
   } catch (error) {
     throw new Error(`summarizeDebugLog threw on a non-record JSON line: ${error}`);
   }
-  equal(stats.prompts, 2);
-  equal(stats.fireRate, 1 / 2);
-  deepStrictEqual(stats.neverSurfaced, []);
+  assertEquals(stats.prompts, 2);
+  assertEquals(stats.fireRate, 1 / 2);
+  assertEquals(stats.neverSurfaced, []);
 });
 
 Deno.test("summarizeDebugLog: other hooks' records (judge, search, subagent…) are not prompts", () => {
@@ -183,8 +183,8 @@ Deno.test("summarizeDebugLog: other hooks' records (judge, search, subagent…) 
     { event: "receipt", outcome: "error", error: "SyntaxError: …" },
   ]);
   const stats = summarizeDebugLog(text, ["kb-aaaaa", "kb-bbbbb"]);
-  equal(stats.prompts, 1);
-  equal(stats.errors, 0);
-  deepStrictEqual(stats.nearMissLeaders, []);
-  deepStrictEqual(stats.neverSurfaced, ["kb-bbbbb"]);
+  assertEquals(stats.prompts, 1);
+  assertEquals(stats.errors, 0);
+  assertEquals(stats.nearMissLeaders, []);
+  assertEquals(stats.neverSurfaced, ["kb-bbbbb"]);
 });

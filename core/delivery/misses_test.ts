@@ -1,7 +1,7 @@
 /**
  * summarizeDelivery on hand-written sessions with known counts.
  */
-import { deepStrictEqual } from "node:assert/strict";
+import { assertEquals } from "@std/assert";
 import { emptyReceipts, type Receipts } from "./receipts.ts";
 import { NOISE_MIN_SESSIONS, type SessionRecord, summarizeDelivery } from "./misses.ts";
 
@@ -24,7 +24,7 @@ Deno.test("summarizeDelivery: injected, fetched, share, noise, unmatched prompts
     session(["kb-used1"], ["kb-used1"]),
     session([], [], { prompts: 3, words: { argo: 1 } }),
   ]);
-  deepStrictEqual(stats, {
+  assertEquals(stats, {
     sessions: 5,
     injected: 8,
     fetched: 2,
@@ -42,7 +42,7 @@ Deno.test("summarizeDelivery: injected, fetched, share, noise, unmatched prompts
 });
 
 Deno.test("summarizeDelivery: nothing recorded", () => {
-  deepStrictEqual(summarizeDelivery([]), {
+  assertEquals(summarizeDelivery([]), {
     sessions: 0,
     injected: 0,
     fetched: 0,
@@ -56,8 +56,8 @@ Deno.test("summarizeDelivery: nothing recorded", () => {
 
 Deno.test("summarizeDelivery: noise needs NOISE_MIN_SESSIONS sessions", () => {
   const below = Array.from({ length: NOISE_MIN_SESSIONS - 1 }, () => session(["kb-aaaaa"]));
-  deepStrictEqual(summarizeDelivery(below).noiseCandidates, []);
-  deepStrictEqual(summarizeDelivery([...below, session(["kb-aaaaa"])]).noiseCandidates, [
+  assertEquals(summarizeDelivery(below).noiseCandidates, []);
+  assertEquals(summarizeDelivery([...below, session(["kb-aaaaa"])]).noiseCandidates, [
     { id: "kb-aaaaa", sessions: NOISE_MIN_SESSIONS },
   ]);
 });

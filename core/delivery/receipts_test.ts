@@ -2,7 +2,7 @@
  * Delivery receipts (core/delivery/receipts.ts): the ids a command fetches, in every spelling of the CLI,
  * and the bounded per-session record.
  */
-import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
+import { assertEquals } from "@std/assert";
 import { fetchedIds, searchedWords } from "./fetched_ids.ts";
 import {
   emptyReceipts,
@@ -47,44 +47,44 @@ const COMMANDS: [string, string[]][] = [
 
 for (const [command, ids] of COMMANDS) {
   Deno.test(`fetchedIds ${JSON.stringify(command)}`, () => {
-    deepStrictEqual(fetchedIds(command), ids);
+    assertEquals(fetchedIds(command), ids);
   });
 }
 
 Deno.test("withFetched: once each, in order, within the bound", () => {
   let receipts = withFetched(emptyReceipts(), ["kb-aaaaa", "kb-bbbbb"]);
   receipts = withFetched(receipts, ["kb-bbbbb", "kb-ccccc"]);
-  deepStrictEqual(receipts.fetched, ["kb-aaaaa", "kb-bbbbb", "kb-ccccc"]);
+  assertEquals(receipts.fetched, ["kb-aaaaa", "kb-bbbbb", "kb-ccccc"]);
   const many = Array.from(
     { length: RECEIPT_LIMITS.fetched + 10 },
     (_, index) => `kb-${index.toString(36).padStart(5, "0")}`,
   );
-  equal(withFetched(receipts, many).fetched.length, RECEIPT_LIMITS.fetched);
+  assertEquals(withFetched(receipts, many).fetched.length, RECEIPT_LIMITS.fetched);
 });
 
 Deno.test("withUnmatched: counts prompts and words, keeps the most frequent within bounds", () => {
   let receipts = withUnmatched(emptyReceipts(), ["deploy", "kubernetes", "deploy"]);
   receipts = withUnmatched(receipts, ["deploy", "helm"]);
-  deepStrictEqual(receipts.unmatched, {
+  assertEquals(receipts.unmatched, {
     prompts: 2,
     words: { deploy: 2, kubernetes: 1, helm: 1 },
   });
   const long = Array.from({ length: 20 }, (_, index) => `word${index}`);
   const one = withUnmatched(emptyReceipts(), long);
-  deepStrictEqual(Object.keys(one.unmatched.words), long.slice(0, RECEIPT_LIMITS.wordsPerPrompt));
+  assertEquals(Object.keys(one.unmatched.words), long.slice(0, RECEIPT_LIMITS.wordsPerPrompt));
   let full = receipts;
   for (let round = 0; round < 20; round++) {
     full = withUnmatched(full, Array.from({ length: 8 }, (_, index) => `w${round}-${index}`));
   }
-  equal(Object.keys(full.unmatched.words).length, RECEIPT_LIMITS.words);
-  equal(full.unmatched.words.deploy, 2, "the most frequent word stays");
-  equal(full.unmatched.prompts, 22);
+  assertEquals(Object.keys(full.unmatched.words).length, RECEIPT_LIMITS.words);
+  assertEquals(full.unmatched.words.deploy, 2, "the most frequent word stays");
+  assertEquals(full.unmatched.prompts, 22);
 });
 
 Deno.test("parseReceipts: malformed parts count as empty", () => {
-  deepStrictEqual(parseReceipts(undefined), emptyReceipts());
-  deepStrictEqual(parseReceipts([1, 2]), emptyReceipts());
-  deepStrictEqual(
+  assertEquals(parseReceipts(undefined), emptyReceipts());
+  assertEquals(parseReceipts([1, 2]), emptyReceipts());
+  assertEquals(
     parseReceipts({
       fetched: ["kb-aaaaa", 3, "../../x", "kb-bbbbb"],
       unmatched: { prompts: -1, words: { ok: 2, bad: "x", zero: 0 } },
@@ -92,7 +92,7 @@ Deno.test("parseReceipts: malformed parts count as empty", () => {
     { fetched: ["kb-aaaaa", "kb-bbbbb"], unmatched: { prompts: 0, words: { ok: 2 } } },
   );
   const round = withUnmatched(withFetched(emptyReceipts(), ["kb-aaaaa"]), ["deploy"]);
-  deepStrictEqual(parseReceipts(JSON.parse(JSON.stringify(round))), round);
+  assertEquals(parseReceipts(JSON.parse(JSON.stringify(round))), round);
 });
 
 /** [command, the words it searches for]. */
@@ -107,17 +107,21 @@ const SEARCHES: [string, string[]][] = [
 
 for (const [command, words] of SEARCHES) {
   Deno.test(`searchedWords ${JSON.stringify(command)}`, () => {
-    deepStrictEqual(searchedWords(command), words);
+    assertEquals(searchedWords(command), words);
   });
 }
 
 Deno.test("withFetched: a fetch with no pointer after a search is a near miss with its words", () => {
   let receipts = withSearch(emptyReceipts(), ["zeppelin", "hangar"]);
   receipts = withFetched(receipts, ["kb-shown", "kb-found"], { "kb-shown": "h" });
-  deepStrictEqual(receipts.nearMisses, [{ id: "kb-found", words: ["zeppelin", "hangar"] }]);
-  deepStrictEqual(parseReceipts(JSON.parse(JSON.stringify(receipts))), receipts);
-  equal(withFetched(emptyReceipts(), ["kb-found"], {}).nearMisses, undefined, "no search, no miss");
-  deepStrictEqual(
+  assertEquals(receipts.nearMisses, [{ id: "kb-found", words: ["zeppelin", "hangar"] }]);
+  assertEquals(parseReceipts(JSON.parse(JSON.stringify(receipts))), receipts);
+  assertEquals(
+    withFetched(emptyReceipts(), ["kb-found"], {}).nearMisses,
+    undefined,
+    "no search, no miss",
+  );
+  assertEquals(
     parseReceipts({ nearMisses: [{ id: "nope", words: ["a"] }, { id: "kb-found", words: [1] }] }),
     emptyReceipts(),
     "malformed near misses are dropped",

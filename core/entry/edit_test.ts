@@ -1,4 +1,4 @@
-import assert from "node:assert/strict";
+import { assertEquals } from "@std/assert";
 import { blankEntry, type Entry } from "./entry.ts";
 import {
   applyEdits,
@@ -30,14 +30,14 @@ Deno.test("applyEdits: lists are cleared, then added to, then removed from; othe
     aliases: { clear: true, add: ["token leak"] },
     links: { add: [{ rel: "refines", to: "kb-r4b9t" }], remove: [{ to: "kb-3hd8w" }] },
   });
-  assert.deepEqual(after.tags, ["npm", "ci"]);
-  assert.deepEqual(after.aliases, ["token leak"]);
-  assert.deepEqual(after.links, [
+  assertEquals(after.tags, ["npm", "ci"]);
+  assertEquals(after.aliases, ["token leak"]);
+  assertEquals(after.links, [
     { rel: "related", to: "kb-f8z2t" },
     { rel: "refines", to: "kb-r4b9t" },
   ]);
-  assert.equal(after.title, before.title);
-  assert.deepEqual(before.tags, ["security", "npm"], "the input is not changed");
+  assertEquals(after.title, before.title);
+  assertEquals(before.tags, ["security", "npm"], "the input is not changed");
 });
 
 Deno.test("applyEdits: a removal wins over an addition; --remove-link rel:id keeps other relations", () => {
@@ -48,8 +48,8 @@ Deno.test("applyEdits: a removal wins over an addition; --remove-link rel:id kee
       remove: [{ rel: "supersedes", to: "kb-3hd8w" }],
     },
   });
-  assert.deepEqual(after.tags, ["security", "npm"]);
-  assert.deepEqual(after.links.map((link) => `${link.rel}:${link.to}`), [
+  assertEquals(after.tags, ["security", "npm"]);
+  assertEquals(after.links.map((link) => `${link.rel}:${link.to}`), [
     "related:kb-f8z2t",
     "related:kb-3hd8w",
   ]);
@@ -64,12 +64,12 @@ Deno.test("applyEdits: scalar fields, an empty source removes it", () => {
     body: "Body.\n",
     source: " ",
   });
-  assert.equal(after.title, "New title");
-  assert.equal(after.type, "howto");
-  assert.equal(after.status, "archived");
-  assert.equal(after.kernel, true);
-  assert.equal(after.body, "Body.\n");
-  assert.equal("source" in after, false);
+  assertEquals(after.title, "New title");
+  assertEquals(after.type, "howto");
+  assertEquals(after.status, "archived");
+  assertEquals(after.kernel, true);
+  assertEquals(after.body, "Body.\n");
+  assertEquals("source" in after, false);
 });
 
 Deno.test("changedFields and listChanges name what moved, by frontmatter name", () => {
@@ -79,51 +79,51 @@ Deno.test("changedFields and listChanges name what moved, by frontmatter name", 
     appliesTo: { add: ["coding"] },
     links: { clear: true, add: [{ rel: "related", to: "kb-f8z2t" }] },
   });
-  assert.deepEqual(changedFields(before, after), ["title", "applies_to", "links"]);
+  assertEquals(changedFields(before, after), ["title", "applies_to", "links"]);
   const changes = listChanges(before, after);
-  assert.deepEqual(changes, [
+  assertEquals(changes, [
     { field: "applies_to", added: ["coding"], removed: [] },
     { field: "links", added: [], removed: ["supersedes:kb-3hd8w"] },
   ]);
-  assert.deepEqual(formatListChanges(changes), [
+  assertEquals(formatListChanges(changes), [
     "applies_to: +coding",
     "links: -supersedes:kb-3hd8w",
   ]);
-  assert.deepEqual(changedFields(before, applyEdits(before, {})), []);
+  assertEquals(changedFields(before, applyEdits(before, {})), []);
 });
 
 Deno.test("touchUpdated, commitMessage, slugify", () => {
   const entry = sample();
-  assert.equal(touchUpdated(entry, "2026-03-04").updated, "2026-03-04");
-  assert.equal(touchUpdated(entry, "2025-12-31").updated, "2026-01-02", "never before created");
-  assert.equal(commitMessage(entry), "kb: add kb-7q2mx: Rotate a token");
-  assert.equal(
+  assertEquals(touchUpdated(entry, "2026-03-04").updated, "2026-03-04");
+  assertEquals(touchUpdated(entry, "2025-12-31").updated, "2026-01-02", "never before created");
+  assertEquals(commitMessage(entry), "kb: add kb-7q2mx: Rotate a token");
+  assertEquals(
     commitMessage(entry, ["title", "tags"]),
     "kb: edit kb-7q2mx: Rotate a token (title, tags)",
   );
-  assert.equal(slugify("Ça marche: déjà vu!"), "ca-marche-deja-vu");
-  assert.equal(slugify("!!!"), "entry");
+  assertEquals(slugify("Ça marche: déjà vu!"), "ca-marche-deja-vu");
+  assertEquals(slugify("!!!"), "entry");
 });
 
 Deno.test("entryFileName: the id, then the title's slug", () => {
   const entry = { ...blankEntry("kb-7q2mx", "2026-01-02"), title: "Pin the Node version!" };
-  assert.equal(entryFileName(entry), "kb-7q2mx-pin-the-node-version.md");
+  assertEquals(entryFileName(entry), "kb-7q2mx-pin-the-node-version.md");
 });
 
 Deno.test("editOutcome: the changed fields name the commit; updated moves to today", () => {
   const before = { ...blankEntry("kb-7q2mx", "2026-01-02"), title: "Old" };
   const next = { ...before, title: "New", tags: ["ci"] };
   const outcome = editOutcome(before, next, "2026-03-04");
-  assert.deepEqual(outcome.changed, changedFields(before, next));
-  assert.equal(outcome.entry.updated, "2026-03-04");
-  assert.equal(outcome.entry.title, "New");
-  assert.equal(outcome.message, commitMessage(next, outcome.changed));
+  assertEquals(outcome.changed, changedFields(before, next));
+  assertEquals(outcome.entry.updated, "2026-03-04");
+  assertEquals(outcome.entry.title, "New");
+  assertEquals(outcome.message, commitMessage(next, outcome.changed));
 });
 
 Deno.test("editOutcome: an unreadable entry before the edit changes all", () => {
   const next = { ...blankEntry("kb-7q2mx", "2026-05-06"), title: "Fixed" };
   const outcome = editOutcome(undefined, next, "2026-01-01");
-  assert.deepEqual(outcome.changed, ["all"]);
-  assert.equal(outcome.message, "kb: edit kb-7q2mx: Fixed (all)");
-  assert.equal(outcome.entry.updated, "2026-05-06", "never before created");
+  assertEquals(outcome.changed, ["all"]);
+  assertEquals(outcome.message, "kb: edit kb-7q2mx: Fixed (all)");
+  assertEquals(outcome.entry.updated, "2026-05-06", "never before created");
 });

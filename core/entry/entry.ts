@@ -5,7 +5,7 @@
  *
  * @module
  */
-import yaml from "js-yaml";
+import { stringify } from "@std/yaml";
 import {
   ACTIVITIES,
   type Activity,
@@ -24,6 +24,7 @@ import {
 } from "./schema.ts";
 import { EntryParseError, splitFrontmatter } from "./frontmatter.ts";
 import { parseSimpleFrontmatter } from "./simple_yaml.ts";
+import { parseFrontmatterYaml } from "./frontmatter_yaml.ts";
 
 export { EntryParseError, splitFrontmatter };
 
@@ -83,39 +84,12 @@ export interface RawEntry {
   body: string;
 }
 
-/**
- * A YAML parse listener that refuses anchors. An alias of an anchor is a reference, so a few
- * lines of them (a "billion laughs") make a value that every later walk, by the writer or a
- * comparison, takes exponential time over; without anchors there can be no alias.
- */
-function anchorRefuser(source: string) {
-  return (event: string, state: { anchor: string | null }) => {
-    if (event !== "close" || state.anchor === null) return;
-    const name = state.anchor.slice(0, 40).replace(/[^\w.-]/g, "?");
-    throw new EntryParseError(
-      source,
-      `the frontmatter uses the YAML anchor &${name}; anchors and aliases ` +
-        "(&name, *name) are not allowed, write the value out in full",
-    );
-  };
-}
-
 /** Parse an entry file into raw frontmatter fields and body. Throws {@link EntryParseError}. */
 export function parseEntryText(text: string, source: string): RawEntry {
   const { frontmatter, body } = splitFrontmatter(text, source);
-  let fields: unknown = parseSimpleFrontmatter(frontmatter);
-  try {
-    fields ??= yaml.load(frontmatter, {
-      schema: yaml.CORE_SCHEMA,
-      filename: source,
-      listener: anchorRefuser(source),
-    });
-  } catch (error) {
-    if (error instanceof EntryParseError) throw error;
-    const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
-    throw new EntryParseError(source, `the frontmatter is not valid YAML (${reason})`);
-  }
-  if (fields === null || fields === undefined) fields = {};
+  const fields = parseSimpleFrontmatter(frontmatter) ?? parseFrontmatterYaml(frontmatter, source) ??
+    {};
+
   if (typeof fields !== "object" || Array.isArray(fields)) {
     throw new EntryParseError(source, "the frontmatter must be a mapping of field: value");
   }
@@ -494,7 +468,7 @@ export function checkAgainstKb(entry: Entry, context: KbContext): Problem[] {
 }
 
 function yamlValue(value: unknown): string {
-  return yaml.dump(value, { flowLevel: 0, lineWidth: -1, schema: yaml.CORE_SCHEMA }).trimEnd();
+  return stringify(value, { flowLevel: 0, lineWidth: -1, schema: "core" }).trimEnd();
 }
 
 /**
@@ -522,7 +496,7 @@ export function serializeEntry(entry: Entry): string {
     );
   }
   const extra = Object.keys(entry.extra).length
-    ? yaml.dump(entry.extra, { lineWidth: -1, schema: yaml.CORE_SCHEMA })
+    ? stringify(entry.extra, { lineWidth: -1, schema: "core" })
     : "";
   return `---\n${lines.join("\n")}\n${extra}---\n${entry.body}`;
 }

@@ -1,4 +1,4 @@
-import { deepStrictEqual, ok, strictEqual as equal, throws } from "node:assert/strict";
+import { assert, assertEquals, assertStrictEquals, assertThrows } from "@std/assert";
 import {
   blankEntry,
   checkAgainstKb,
@@ -37,12 +37,12 @@ function fieldsOf(problems: Problem[]): string[] {
 /** toEntry on `fields`, asserting it fails and that some problem names `field`. */
 function assertProblem(fields: Record<string, unknown>, field: string, body = "Body\n"): Problem[] {
   const { entry, problems } = toEntry({ fields, body });
-  equal(entry, undefined, `expected no entry when ${field} is wrong`);
-  ok(
+  assertEquals(entry, undefined, `expected no entry when ${field} is wrong`);
+  assert(
     problems.some((problem) => problem.field === field),
     `expected a problem on "${field}", got ${JSON.stringify(problems)}`,
   );
-  for (const problem of problems) ok(problem.message.length > 0, "every problem has a message");
+  for (const problem of problems) assert(problem.message.length > 0, "every problem has a message");
   return problems;
 }
 
@@ -80,77 +80,77 @@ function fullEntry(): Entry {
 
 Deno.test("splitFrontmatter separates the frontmatter from the body", () => {
   const { frontmatter, body } = splitFrontmatter("---\nid: kb-00000\n---\nHello\n", "a.md");
-  equal(frontmatter, "id: kb-00000\n");
-  equal(body, "Hello\n");
+  assertEquals(frontmatter, "id: kb-00000\n");
+  assertEquals(body, "Hello\n");
 });
 
 Deno.test("splitFrontmatter rejects text without an opening --- and names the file", () => {
-  throws(
+  const error = assertThrows(
     () => splitFrontmatter("id: kb-00000\n---\nbody\n", "entries/no-open.md"),
-    (error: unknown) =>
-      error instanceof EntryParseError && error.message.includes("entries/no-open.md") &&
-      /opening/.test(error.message),
+    EntryParseError,
   );
+  assert(error.message.includes("entries/no-open.md") && /opening/.test(error.message));
   // An opening marker that is not on the first line does not count either.
-  throws(() => splitFrontmatter("\n---\nid: x\n---\n", "lead.md"), EntryParseError);
+  assertThrows(() => splitFrontmatter("\n---\nid: x\n---\n", "lead.md"), EntryParseError);
 });
 
 Deno.test("splitFrontmatter rejects a frontmatter without a closing ---", () => {
-  throws(
+  const error = assertThrows(
     () => splitFrontmatter("---\nid: kb-00000\ntitle: t\n", "entries/no-close.md"),
-    (error: unknown) =>
-      error instanceof EntryParseError && error.message.includes("entries/no-close.md") &&
-      /closing/.test(error.message),
+    EntryParseError,
   );
+  assert(error.message.includes("entries/no-close.md") && /closing/.test(error.message));
   // "----" is not a closing marker.
-  throws(() => splitFrontmatter("---\nid: x\n----\nbody\n", "dashes.md"), EntryParseError);
+  assertThrows(() => splitFrontmatter("---\nid: x\n----\nbody\n", "dashes.md"), EntryParseError);
 });
 
 Deno.test("splitFrontmatter handles CRLF line endings", () => {
   const text = "---\r\nid: kb-00000\r\ntitle: T\r\n---\r\nLine one\r\nLine two\r\n";
   const { frontmatter, body } = splitFrontmatter(text, "crlf.md");
-  equal(frontmatter, "id: kb-00000\r\ntitle: T\r\n");
-  equal(body, "Line one\r\nLine two\r\n");
+  assertEquals(frontmatter, "id: kb-00000\r\ntitle: T\r\n");
+  assertEquals(body, "Line one\r\nLine two\r\n");
   const raw = parseEntryText(text, "crlf.md");
-  equal(raw.fields.id, "kb-00000");
-  equal(raw.fields.title, "T");
+  assertEquals(raw.fields.id, "kb-00000");
+  assertEquals(raw.fields.title, "T");
 });
 
 Deno.test("splitFrontmatter keeps the body byte for byte", () => {
   const body = "  leading spaces\ntrailing spaces   \n\n\n\t tabbed\n---\nafter a rule\n\n\n";
   const result = splitFrontmatter(`---\nid: kb-00000\n---\n${body}`, "a.md");
-  equal(result.body, body);
+  assertEquals(result.body, body);
   // A closing marker at the very end of the file leaves an empty body.
-  equal(splitFrontmatter("---\nid: kb-00000\n---", "a.md").body, "");
+  assertEquals(splitFrontmatter("---\nid: kb-00000\n---", "a.md").body, "");
   // Trailing blanks after the closing marker are allowed.
-  equal(splitFrontmatter("---\nid: kb-00000\n--- \t\nx", "a.md").body, "x");
+  assertEquals(splitFrontmatter("---\nid: kb-00000\n--- \t\nx", "a.md").body, "x");
 });
 
 Deno.test("splitFrontmatter accepts an empty frontmatter", () => {
   const { frontmatter, body } = splitFrontmatter("---\n---\nbody", "a.md");
-  equal(frontmatter, "");
-  equal(body, "body");
+  assertEquals(frontmatter, "");
+  assertEquals(body, "body");
 });
 
 // --- parseEntryText ---------------------------------------------------------------------------
 
 Deno.test("parseEntryText turns bad YAML into an EntryParseError naming the file", () => {
-  throws(
+  const error = assertThrows(
     () => parseEntryText("---\ntitle: [unclosed\nid: : :\n---\nbody\n", "entries/kb-bad00-x.md"),
-    (error: unknown) =>
-      error instanceof EntryParseError && error instanceof SyntaxError &&
-      error.name === "EntryParseError" && error.message.includes("entries/kb-bad00-x.md") &&
-      /YAML/.test(error.message),
+    EntryParseError,
+  );
+  assert(
+    error instanceof SyntaxError && error.name === "EntryParseError" &&
+      error.message.includes("entries/kb-bad00-x.md") && /YAML/.test(error.message),
   );
 });
 
 Deno.test("parseEntryText rejects a frontmatter that is not a mapping", () => {
   for (const frontmatter of ["- a\n- b\n", "just a string\n", "42\n"]) {
-    throws(
+    const error = assertThrows(
       () => parseEntryText(`---\n${frontmatter}---\nbody\n`, "list.md"),
-      (error: unknown) =>
-        error instanceof EntryParseError && error.message.includes("list.md") &&
-        /mapping/.test(error.message),
+      EntryParseError,
+    );
+    assert(
+      error.message.includes("list.md") && /mapping/.test(error.message),
       `frontmatter ${JSON.stringify(frontmatter)}`,
     );
   }
@@ -158,7 +158,7 @@ Deno.test("parseEntryText rejects a frontmatter that is not a mapping", () => {
 
 Deno.test("parseEntryText reads an empty frontmatter as no fields", () => {
   const raw = parseEntryText("---\n---\nbody\n", "empty.md");
-  deepStrictEqual(raw, { fields: {}, body: "body\n" });
+  assertEquals(raw, { fields: {}, body: "body\n" });
 });
 
 Deno.test("parseEntryText keeps dates as strings (CORE_SCHEMA, no timestamps)", () => {
@@ -166,10 +166,10 @@ Deno.test("parseEntryText keeps dates as strings (CORE_SCHEMA, no timestamps)", 
     "---\ncreated: 2026-06-29\nupdated: 2026-07-02\nwhen: 2026-01-01T10:00:00Z\n---\n",
     "d.md",
   );
-  equal(typeof raw.fields.created, "string");
-  equal(raw.fields.created, "2026-06-29");
-  equal(raw.fields.updated, "2026-07-02");
-  equal(raw.fields.when, "2026-01-01T10:00:00Z");
+  assertEquals(typeof raw.fields.created, "string");
+  assertEquals(raw.fields.created, "2026-06-29");
+  assertEquals(raw.fields.updated, "2026-07-02");
+  assertEquals(raw.fields.when, "2026-01-01T10:00:00Z");
 });
 
 Deno.test("parseEntryText reads the example entry of the contract", () => {
@@ -194,8 +194,8 @@ Deno.test("parseEntryText reads the example entry of the contract", () => {
     "",
   ].join("\n");
   const { entry, problems } = toEntry(parseEntryText(text, "entries/kb-7q2mx-rotate.md"));
-  deepStrictEqual(problems, []);
-  deepStrictEqual(entry, {
+  assertEquals(problems, []);
+  assertEquals(entry, {
     id: "kb-7q2mx",
     title: "Rotate a leaked npm or Cloudflare token",
     type: "howto",
@@ -223,72 +223,72 @@ Deno.test("toEntry accepts valid fields and fills defaults", () => {
   delete fields.applies_to;
   delete fields.links;
   const { entry, problems } = toEntry({ fields, body: "b" });
-  deepStrictEqual(problems, []);
-  ok(entry);
-  equal(entry.status, "active");
-  equal(entry.kernel, false);
-  deepStrictEqual(entry.aliases, []);
-  deepStrictEqual(entry.appliesTo, []);
-  deepStrictEqual(entry.links, []);
-  equal(entry.source, undefined);
-  ok(!("source" in entry), "no source key when there is no source");
+  assertEquals(problems, []);
+  assert(entry);
+  assertEquals(entry.status, "active");
+  assertEquals(entry.kernel, false);
+  assertEquals(entry.aliases, []);
+  assertEquals(entry.appliesTo, []);
+  assertEquals(entry.links, []);
+  assertEquals(entry.source, undefined);
+  assert(!("source" in entry), "no source key when there is no source");
 });
 
 Deno.test("toEntry reads a single string tag as a list and drops duplicates", () => {
   const fields = { ...validFields(), tags: "security" };
-  deepStrictEqual(toEntry({ fields, body: "" }).entry?.tags, ["security"]);
+  assertEquals(toEntry({ fields, body: "" }).entry?.tags, ["security"]);
   const dup = { ...validFields(), tags: ["a", " a ", "b", "a"] };
-  deepStrictEqual(toEntry({ fields: dup, body: "" }).entry?.tags, ["a", "b"]);
+  assertEquals(toEntry({ fields: dup, body: "" }).entry?.tags, ["a", "b"]);
 });
 
 Deno.test("every field of the contract round-trips through serialize, parse and toEntry", () => {
   const entry = fullEntry();
   const text = serializeEntry(entry);
   const again = toEntry(parseEntryText(text, "round.md"));
-  deepStrictEqual(again.problems, []);
-  deepStrictEqual(again.entry, entry);
+  assertEquals(again.problems, []);
+  assertEquals(again.entry, entry);
   // And serializing the result gives the same text.
-  equal(serializeEntry(again.entry!), text);
+  assertEquals(serializeEntry(again.entry!), text);
 });
 
 Deno.test("a minimal entry round-trips too", () => {
   const entry: Entry = { ...blankEntry("kb-00000", "2026-01-01"), title: "true" };
   const again = toEntry(parseEntryText(serializeEntry(entry), "min.md"));
-  deepStrictEqual(again.problems, []);
-  deepStrictEqual(again.entry, entry);
+  assertEquals(again.problems, []);
+  assertEquals(again.entry, entry);
 });
 
 Deno.test("titles that YAML would read as other types are quoted on write", () => {
   for (const title of ["123", "null", "false", "1.5", "- dash", "key: value", "[x]", "# hash"]) {
     const entry = { ...fullEntry(), title };
     const again = toEntry(parseEntryText(serializeEntry(entry), "t.md"));
-    deepStrictEqual(again.problems, [], `title ${JSON.stringify(title)}`);
-    equal(again.entry?.title, title);
+    assertEquals(again.problems, [], `title ${JSON.stringify(title)}`);
+    assertStrictEquals(again.entry?.title, title);
   }
 });
 
 Deno.test("serializeEntry writes dates plainly and they parse back as strings", () => {
   const text = serializeEntry(fullEntry());
-  ok(text.includes("\ncreated: 2026-06-29\n"), text);
-  ok(text.includes("\nupdated: 2026-07-02\n"), text);
-  ok(text.startsWith("---\nid: kb-7q2mx\n"), text);
-  ok(text.endsWith(`---\n${fullEntry().body}`), "body is written last, unchanged");
+  assert(text.includes("\ncreated: 2026-06-29\n"), text);
+  assert(text.includes("\nupdated: 2026-07-02\n"), text);
+  assert(text.startsWith("---\nid: kb-7q2mx\n"), text);
+  assert(text.endsWith(`---\n${fullEntry().body}`), "body is written last, unchanged");
   const raw = parseEntryText(text, "x.md");
-  equal(raw.fields.created, "2026-06-29");
+  assertEquals(raw.fields.created, "2026-06-29");
 });
 
 Deno.test("unknown fields are kept in extra, not fed to contract fields, and written back", () => {
   const text = "---\nid: kb-00000\ntitle: T\ntype: note\ncreated: 2026-01-01\n" +
     "updated: 2026-01-02\nreviewer: ana\nmeta:\n  score: 4\n  seen: [a, b]\n---\nbody\n";
   const { entry, problems } = toEntry(parseEntryText(text, "x.md"));
-  deepStrictEqual(problems, []);
-  ok(entry);
-  deepStrictEqual(entry.extra, { reviewer: "ana", meta: { score: 4, seen: ["a", "b"] } });
+  assertEquals(problems, []);
+  assert(entry);
+  assertEquals(entry.extra, { reviewer: "ana", meta: { score: 4, seen: ["a", "b"] } });
   const written = serializeEntry(entry);
-  ok(written.includes("reviewer: ana"), written);
-  deepStrictEqual(parseEntryText(written, "x.md").fields.meta, { score: 4, seen: ["a", "b"] });
+  assert(written.includes("reviewer: ana"), written);
+  assertEquals(parseEntryText(written, "x.md").fields.meta, { score: 4, seen: ["a", "b"] });
   // Known fields never end up in extra.
-  for (const key of ["id", "title", "type", "created", "updated"]) ok(!(key in entry.extra));
+  for (const key of ["id", "title", "type", "created", "updated"]) assert(!(key in entry.extra));
 });
 
 Deno.test("a missing required field is reported on that field", () => {
@@ -296,7 +296,7 @@ Deno.test("a missing required field is reported on that field", () => {
     const fields = validFields();
     delete fields[field];
     const problems = assertProblem(fields, field);
-    ok(
+    assert(
       problems.find((problem) => problem.field === field)!.message.includes("required"),
       `missing ${field} says required`,
     );
@@ -315,7 +315,7 @@ Deno.test("a malformed id is reported on id", () => {
     const id of ["kb-ABCDE", "kb-1234", "kb-123456", "kb-../x", "kb-a/b12", "KB-12345", "xx-12345"]
   ) {
     const problems = assertProblem({ ...validFields(), id }, "id");
-    ok(problems.some((problem) => problem.message.includes(id)), `message quotes ${id}`);
+    assert(problems.some((problem) => problem.message.includes(id)), `message quotes ${id}`);
   }
 });
 
@@ -326,13 +326,13 @@ Deno.test("a title over the limit or spanning lines is rejected", () => {
     fields: { ...validFields(), title: "x".repeat(LIMITS.maxTitleChars) },
     body: "",
   });
-  deepStrictEqual(problems, []);
+  assertEquals(problems, []);
 });
 
 Deno.test("an unknown type is reported on type", () => {
   const problems = assertProblem({ ...validFields(), type: "recipe" }, "type");
-  ok(problems[0].message.includes("recipe"));
-  ok(problems[0].message.includes("howto"), "lists the allowed types");
+  assert(problems[0].message.includes("recipe"));
+  assert(problems[0].message.includes("howto"), "lists the allowed types");
 });
 
 Deno.test("an unknown link relation is reported on the link", () => {
@@ -343,7 +343,7 @@ Deno.test("an unknown link relation is reported on the link", () => {
     },
     "links[1].rel",
   );
-  ok(problems.some((problem) => problem.message.includes("blocks")));
+  assert(problems.some((problem) => problem.message.includes("blocks")));
 });
 
 Deno.test("a link to something that is not an id, or not a mapping, is reported", () => {
@@ -358,7 +358,7 @@ Deno.test("duplicate links are kept once", () => {
     to: "kb-11111",
   }];
   const { entry } = toEntry({ fields: { ...validFields(), links }, body: "" });
-  deepStrictEqual(entry?.links, [{ rel: "related", to: "kb-11111" }, {
+  assertEquals(entry?.links, [{ rel: "related", to: "kb-11111" }, {
     rel: "refines",
     to: "kb-11111",
   }]);
@@ -369,7 +369,7 @@ Deno.test("an unknown applies_to activity is reported on applies_to", () => {
     { ...validFields(), applies_to: ["coding", "dancing"] },
     "applies_to",
   );
-  ok(problems.some((problem) => problem.message.includes("dancing")));
+  assert(problems.some((problem) => problem.message.includes("dancing")));
 });
 
 Deno.test("an unknown status is reported on status", () => {
@@ -380,7 +380,10 @@ Deno.test("kernel must be a boolean", () => {
   for (const kernel of ["true", "yes", 1, "false"]) {
     assertProblem({ ...validFields(), kernel }, "kernel");
   }
-  equal(toEntry({ fields: { ...validFields(), kernel: true }, body: "" }).entry?.kernel, true);
+  assertStrictEquals(
+    toEntry({ fields: { ...validFields(), kernel: true }, body: "" }).entry?.kernel,
+    true,
+  );
 });
 
 Deno.test("dates must be YYYY-MM-DD strings", () => {
@@ -394,22 +397,22 @@ Deno.test("updated before created is reported on updated", () => {
     { ...validFields(), created: "2026-07-02", updated: "2026-06-29" },
     "updated",
   );
-  ok(problems.some((problem) => problem.message.includes("2026-07-02")));
+  assert(problems.some((problem) => problem.message.includes("2026-07-02")));
   // The same day is fine.
   const same = toEntry({
     fields: { ...validFields(), created: "2026-07-02", updated: "2026-07-02" },
     body: "",
   });
-  deepStrictEqual(same.problems, []);
+  assertEquals(same.problems, []);
 });
 
 Deno.test("a body over LIMITS.maxBodyBytes is reported on body, counting UTF-8 bytes", () => {
   const atLimit = "x".repeat(LIMITS.maxBodyBytes);
-  deepStrictEqual(toEntry({ fields: validFields(), body: atLimit }).problems, []);
+  assertEquals(toEntry({ fields: validFields(), body: atLimit }).problems, []);
   assertProblem(validFields(), "body", atLimit + "x");
   // Multi-byte characters: under the limit in UTF-16 units, over it in bytes.
   const wide = "é".repeat(LIMITS.maxBodyBytes / 2 + 1);
-  ok(wide.length < LIMITS.maxBodyBytes);
+  assert(wide.length < LIMITS.maxBodyBytes);
   assertProblem(validFields(), "body", wide);
 });
 
@@ -442,37 +445,37 @@ Deno.test("several problems are reported at once", () => {
     tags: [1],
   };
   const { entry, problems } = toEntry({ fields, body: "" });
-  equal(entry, undefined);
+  assertEquals(entry, undefined);
   const named = new Set(fieldsOf(problems));
   for (const field of ["id", "title", "type", "status", "kernel", "updated", "tags"]) {
-    ok(named.has(field), `expected a problem on ${field}, got ${[...named]}`);
+    assert(named.has(field), `expected a problem on ${field}, got ${[...named]}`);
   }
   const text = formatProblems(problems);
-  equal(text.split("\n").length, problems.length);
-  ok(text.includes("  id: "));
+  assertEquals(text.split("\n").length, problems.length);
+  assert(text.includes("  id: "));
 });
 
 // --- checkAgainstKb ---------------------------------------------------------------------------
 
 function validEntry(links: Entry["links"] = []): Entry {
   const { entry } = toEntry({ fields: { ...validFields(), links }, body: "b" });
-  ok(entry);
+  assert(entry);
   return entry;
 }
 
 Deno.test("checkAgainstKb reports an id already used at another path", () => {
   const ids = new Map([["kb-7q2mx", "entries/kb-7q2mx-other.md"]]);
   const problems = checkAgainstKb(validEntry(), { ids, path: "entries/kb-7q2mx-new.md" });
-  deepStrictEqual(fieldsOf(problems), ["id"]);
-  ok(problems[0].message.includes("entries/kb-7q2mx-other.md"));
+  assertEquals(fieldsOf(problems), ["id"]);
+  assert(problems[0].message.includes("entries/kb-7q2mx-other.md"));
   // Without a path of its own, any owner is somebody else.
-  deepStrictEqual(fieldsOf(checkAgainstKb(validEntry(), { ids })), ["id"]);
+  assertEquals(fieldsOf(checkAgainstKb(validEntry(), { ids })), ["id"]);
 });
 
 Deno.test("checkAgainstKb accepts the same id at its own path", () => {
   const ids = new Map([["kb-7q2mx", "entries/kb-7q2mx-rotate.md"]]);
-  deepStrictEqual(checkAgainstKb(validEntry(), { ids, path: "entries/kb-7q2mx-rotate.md" }), []);
-  deepStrictEqual(checkAgainstKb(validEntry(), { ids: new Map() }), []);
+  assertEquals(checkAgainstKb(validEntry(), { ids, path: "entries/kb-7q2mx-rotate.md" }), []);
+  assertEquals(checkAgainstKb(validEntry(), { ids: new Map() }), []);
 });
 
 Deno.test("checkAgainstKb reports a dangling link with its index", () => {
@@ -482,14 +485,14 @@ Deno.test("checkAgainstKb reports a dangling link with its index", () => {
   }]);
   const ids = new Map([["kb-11111", "entries/kb-11111-a.md"]]);
   const problems = checkAgainstKb(entry, { ids });
-  deepStrictEqual(fieldsOf(problems), ["links[1].to"]);
-  ok(problems[0].message.includes("kb-22222"));
+  assertEquals(fieldsOf(problems), ["links[1].to"]);
+  assert(problems[0].message.includes("kb-22222"));
 });
 
 Deno.test("checkAgainstKb reports a link to the entry itself", () => {
   const entry = validEntry([{ rel: "related", to: "kb-7q2mx" }]);
   const ids = new Map([["kb-7q2mx", "entries/kb-7q2mx-rotate.md"]]);
   const problems = checkAgainstKb(entry, { ids, path: "entries/kb-7q2mx-rotate.md" });
-  deepStrictEqual(fieldsOf(problems), ["links[0].to"]);
-  ok(/itself/.test(problems[0].message));
+  assertEquals(fieldsOf(problems), ["links[0].to"]);
+  assert(/itself/.test(problems[0].message));
 });

@@ -1,4 +1,4 @@
-import { deepStrictEqual as deepEqual, ok, strictEqual as equal, throws } from "node:assert/strict";
+import { assert, assertEquals, assertThrows } from "@std/assert";
 import {
   blankEntry,
   checkEntryFields,
@@ -30,7 +30,7 @@ function fields(problems: Problem[]): string[] {
 }
 
 Deno.test("checkEntryFields accepts a valid entry", () => {
-  deepEqual(checkEntryFields(valid()), []);
+  assertEquals(checkEntryFields(valid()), []);
 });
 
 Deno.test("checkEntryFields refuses each --id the save once committed", () => {
@@ -45,9 +45,9 @@ Deno.test("checkEntryFields refuses each --id the save once committed", () => {
     ]
   ) {
     const problems = checkEntryFields({ ...valid(), id });
-    deepEqual(fields(problems), ["id"], JSON.stringify(id));
-    ok(/exactly kb- and 5 characters/.test(problems[0].message));
-    ok(!problems[0].message.includes("\n"), "the message itself stays on one line");
+    assertEquals(fields(problems), ["id"], JSON.stringify(id));
+    assert(/exactly kb- and 5 characters/.test(problems[0].message));
+    assert(!problems[0].message.includes("\n"), "the message itself stays on one line");
   }
 });
 
@@ -75,10 +75,12 @@ Deno.test("one-line fields refuse control characters, ANSI escapes and line sepa
       links: [{ rel: "related", to: text }],
     };
     const problems = checkEntryFields(entry);
-    deepEqual(fields(problems), ["title", "tags", "aliases", "source", "links[0].to"], name);
-    for (const problem of problems.slice(0, 4)) ok(reason.test(problem.message), problem.message);
+    assertEquals(fields(problems), ["title", "tags", "aliases", "source", "links[0].to"], name);
+    for (const problem of problems.slice(0, 4)) {
+      assert(reason.test(problem.message), problem.message);
+    }
     for (const problem of problems) {
-      equal(oneLineProblem(problem.message), undefined, "the message is printable");
+      assertEquals(oneLineProblem(problem.message), undefined, "the message is printable");
     }
   }
 });
@@ -86,18 +88,18 @@ Deno.test("one-line fields refuse control characters, ANSI escapes and line sepa
 Deno.test("checkEntryFields refuses dates that are not in the calendar", () => {
   for (const date of ["2026-02-31", "9999-99-99", "2026-13-01", "2026-00-10", "2025-02-29"]) {
     const problems = checkEntryFields({ ...valid(), created: date, updated: date });
-    deepEqual(fields(problems), ["created", "updated"], date);
-    ok(problems[0].message.includes(date));
+    assertEquals(fields(problems), ["created", "updated"], date);
+    assert(problems[0].message.includes(date));
   }
-  deepEqual(checkEntryFields({ ...valid(), created: "2024-02-29", updated: "2024-02-29" }), []);
-  deepEqual(checkEntryFields({ ...valid(), created: "2000-02-29", updated: "2000-02-29" }), []);
-  equal(checkEntryFields({ ...valid(), created: "1900-02-29" })[0].field, "created");
+  assertEquals(checkEntryFields({ ...valid(), created: "2024-02-29", updated: "2024-02-29" }), []);
+  assertEquals(checkEntryFields({ ...valid(), created: "2000-02-29", updated: "2000-02-29" }), []);
+  assertEquals(checkEntryFields({ ...valid(), created: "1900-02-29" })[0].field, "created");
 });
 
 Deno.test("a NUL byte is refused anywhere, the body included", () => {
-  deepEqual(fields(checkEntryFields({ ...valid(), body: "a\0b\n" })), ["body"]);
-  deepEqual(fields(checkEntryFields({ ...valid(), extra: { note: ["x\0"] } })), ["frontmatter"]);
-  deepEqual(fields(checkEntryFields({ ...valid(), extra: { "k\0": 1 } })), ["frontmatter"]);
+  assertEquals(fields(checkEntryFields({ ...valid(), body: "a\0b\n" })), ["body"]);
+  assertEquals(fields(checkEntryFields({ ...valid(), extra: { note: ["x\0"] } })), ["frontmatter"]);
+  assertEquals(fields(checkEntryFields({ ...valid(), extra: { "k\0": 1 } })), ["frontmatter"]);
 });
 
 Deno.test("checkEntryFields reports every problem at once", () => {
@@ -110,7 +112,7 @@ Deno.test("checkEntryFields reports every problem at once", () => {
     links: [{ rel: "blocks", to: "kb-11111" }],
     body: "\0",
   } as unknown as Entry;
-  deepEqual(fields(checkEntryFields(entry)), [
+  assertEquals(fields(checkEntryFields(entry)), [
     "id",
     "title",
     "type",
@@ -124,16 +126,16 @@ Deno.test("read from a file, the same values are refused as on save", () => {
   const text = '---\nid: kb-7q2mx\ntitle: "a\\u0085b"\ntype: note\ntags: ["x\\u001b[2J"]\n' +
     'created: 2026-02-31\nupdated: 2026-03-01\nsource: "s\\u2028t"\n---\nbody\0\n';
   const { entry, problems } = toEntry(parseEntryText(text, "entries/kb-7q2mx-x.md"));
-  equal(entry, undefined);
-  deepEqual(fields(problems).sort(), ["body", "created", "source", "tags", "title"]);
+  assertEquals(entry, undefined);
+  assertEquals(fields(problems).sort(), ["body", "created", "source", "tags", "title"]);
 });
 
 Deno.test("a file that starts with a byte-order mark is read as an entry", () => {
   const text = `\ufeff${serializeEntry(valid())}`;
-  equal(splitFrontmatter(text, "bom.md").body, "Body\n");
+  assertEquals(splitFrontmatter(text, "bom.md").body, "Body\n");
   const { entry, problems } = toEntry(parseEntryText(text, "bom.md"));
-  deepEqual(problems, []);
-  deepEqual(entry, valid());
+  assertEquals(problems, []);
+  assertEquals(entry, valid());
 });
 
 Deno.test("YAML anchors and aliases in the frontmatter are refused, quickly", () => {
@@ -146,33 +148,35 @@ Deno.test("YAML anchors and aliases in the frontmatter are refused, quickly", ()
   const text = `---\nid: kb-7q2mx\ntitle: T\ntype: note\ncreated: 2026-01-01\n` +
     `updated: 2026-01-01\nbomb:\n${levels.map((line) => `  ${line}`).join("\n")}\n---\nbody\n`;
   const started = Date.now();
-  throws(
+  const error = assertThrows(
     () => parseEntryText(text, "entries/kb-7q2mx-bomb.md"),
-    (error: unknown) =>
-      error instanceof EntryParseError && error.message.includes("entries/kb-7q2mx-bomb.md") &&
+    EntryParseError,
+  );
+  assert(
+    error.message.includes("entries/kb-7q2mx-bomb.md") &&
       /anchor &a; anchors and aliases/.test(error.message),
   );
-  ok(Date.now() - started < 1000, "refused before anything walks the value");
+  assert(Date.now() - started < 1000, "refused before anything walks the value");
   // An ampersand or an asterisk inside a value is no anchor.
   const plain = "---\nid: kb-7q2mx\ntitle: R&D *notes*\ntype: note\n---\n";
-  equal(parseEntryText(plain, "p.md").fields.title, "R&D *notes*");
+  assertEquals(parseEntryText(plain, "p.md").fields.title, "R&D *notes*");
 });
 
 Deno.test("conflictStart finds git's conflict markers outside code fences only", () => {
   const conflict = "Intro\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> kb-1234\nend\n";
-  equal(conflictStart(conflict), 2);
-  equal(conflictStart("```\n<<<<<<< HEAD\na\n=======\nb\n>>>>>>> x\n```\n"), undefined);
-  equal(conflictStart("<<<<<<< HEAD\nonly the start\n"), undefined);
-  equal(conflictStart("=======\n>>>>>>> x\n"), undefined);
+  assertEquals(conflictStart(conflict), 2);
+  assertEquals(conflictStart("```\n<<<<<<< HEAD\na\n=======\nb\n>>>>>>> x\n```\n"), undefined);
+  assertEquals(conflictStart("<<<<<<< HEAD\nonly the start\n"), undefined);
+  assertEquals(conflictStart("=======\n>>>>>>> x\n"), undefined);
   const problems = checkEntryFields({ ...valid(), body: conflict });
-  ok(problems.some((problem) => /conflict markers \(from line 2/.test(problem.message)));
+  assert(problems.some((problem) => /conflict markers \(from line 2/.test(problem.message)));
 });
 
 Deno.test("one-line fields refuse bidirectional controls, which reorder what is shown", () => {
   const problems = checkEntryFields({ ...valid(), title: "bidi\u202eevil", tags: ["a\u2066b"] });
-  deepEqual(problems.map((problem) => problem.field).sort(), ["tags", "title"]);
-  ok(problems.every((problem) => /bidirectional control/.test(problem.message)));
-  equal(oneLineProblem("plain title"), undefined);
+  assertEquals(problems.map((problem) => problem.field).sort(), ["tags", "title"]);
+  assert(problems.every((problem) => /bidirectional control/.test(problem.message)));
+  assertEquals(oneLineProblem("plain title"), undefined);
 });
 
 Deno.test("an id, type or status written unquoted must be exactly a valid value", () => {
@@ -183,6 +187,6 @@ Deno.test("an id, type or status written unquoted must be exactly a valid value"
     status: "done" as Entry["status"],
   };
   const problems = checkEntryFields(injected);
-  deepEqual(problems.map((problem) => problem.field), ["id", "type", "status"]);
-  equal(problems[1].message.includes("\n"), false, "the value is quoted, not echoed raw");
+  assertEquals(problems.map((problem) => problem.field), ["id", "type", "status"]);
+  assertEquals(problems[1].message.includes("\n"), false, "the value is quoted, not echoed raw");
 });

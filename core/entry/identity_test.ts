@@ -1,26 +1,38 @@
-import { strictEqual as equal } from "node:assert/strict";
+import { assertEquals } from "@std/assert";
 import { idFromPath, isEntryId, nameWithId } from "./identity.ts";
 
 Deno.test("isEntryId: kb- and five lower-case letters or digits, nothing else", () => {
-  equal(isEntryId("kb-7q2mx"), true);
+  assertEquals(isEntryId("kb-7q2mx"), true);
   for (const value of ["kb-7Q2MX", "kb-7q2m", "kb-7q2mxy", " kb-7q2mx", "kb_7q2mx", 7, undefined]) {
-    equal(isEntryId(value), false, String(value));
+    assertEquals(isEntryId(value), false, String(value));
   }
 });
 
 Deno.test("idFromPath reads only a whole id at the start of the file name", () => {
-  equal(idFromPath("entries/a/kb-7q2mx-x.md"), "kb-7q2mx");
-  equal(idFromPath("entries/kb-7q2mx.md"), "kb-7q2mx");
-  equal(idFromPath("kb-7q2mx-x.md"), "kb-7q2mx");
-  equal(idFromPath("entries/kb-7q2mx-x.txt"), "kb-7q2mx", "a name with an id, whatever its end");
-  equal(idFromPath("entries/kb-7q2mxy.md"), undefined);
-  equal(idFromPath("entries/xkb-7q2mx-a.md"), undefined);
-  equal(idFromPath("entries/kb-7q2mx.md.bak"), undefined);
-  equal(idFromPath("kb-7q2mx-dir/notes.md"), undefined, "the folder's name is not the file's");
+  assertEquals(idFromPath("entries/a/kb-7q2mx-x.md"), "kb-7q2mx");
+  assertEquals(idFromPath("entries/kb-7q2mx.md"), "kb-7q2mx");
+  assertEquals(idFromPath("kb-7q2mx-x.md"), "kb-7q2mx");
+  assertEquals(
+    idFromPath("entries/kb-7q2mx-x.txt"),
+    "kb-7q2mx",
+    "a name with an id, whatever its end",
+  );
+  assertEquals(idFromPath("entries/kb-7q2mxy.md"), undefined);
+  assertEquals(idFromPath("entries/xkb-7q2mx-a.md"), undefined);
+  assertEquals(idFromPath("entries/kb-7q2mx.md.bak"), undefined);
+  assertEquals(
+    idFromPath("kb-7q2mx-dir/notes.md"),
+    undefined,
+    "the folder's name is not the file's",
+  );
 });
 
 Deno.test("nameWithId puts the id in front, in place of the one the name starts with", () => {
-  equal(nameWithId("kb-old00-rotate-keys.md", "kb-new00"), "kb-new00-rotate-keys.md");
-  equal(nameWithId("rotate-keys.md", "kb-new00"), "kb-new00-rotate-keys.md");
-  equal(nameWithId("kb-old00.md", "kb-new00"), "kb-new00-kb-old00.md", "no dash: kept whole");
+  assertEquals(nameWithId("kb-old00-rotate-keys.md", "kb-new00"), "kb-new00-rotate-keys.md");
+  assertEquals(nameWithId("rotate-keys.md", "kb-new00"), "kb-new00-rotate-keys.md");
+  assertEquals(
+    nameWithId("kb-old00.md", "kb-new00"),
+    "kb-new00-kb-old00.md",
+    "no dash: kept whole",
+  );
 });

@@ -1,4 +1,4 @@
-import { deepStrictEqual as deepEqual, strictEqual as equal } from "node:assert/strict";
+import { assertEquals } from "@std/assert";
 import type { KernelRule } from "../index/format.ts";
 import { kernelRuleCost, LIMITS } from "./schema.ts";
 import { assemble } from "../prompt/decision.ts";
@@ -14,14 +14,14 @@ Deno.test("kernelRuleCost is what one more inlined rule adds to the hook's text"
   const second = rule("kb-bbbbb", "Name the cause", "  Every error names its cause.\n\n");
   const one = assemble([first], [], fetch).text;
   const two = assemble([first, second], [], fetch).text;
-  equal(two.length - one.length, kernelRuleCost(second));
+  assertEquals(two.length - one.length, kernelRuleCost(second));
 });
 
 Deno.test("a rule that costs the whole kernel budget is inlined; one character more is not", () => {
   const heading = kernelRuleCost(rule("kb-aaaaa", "Title", ""));
   const fits = rule("kb-aaaaa", "Title", "x".repeat(LIMITS.kernelBudgetChars - heading));
-  equal(kernelRuleCost(fits), LIMITS.kernelBudgetChars);
-  deepEqual(assemble([fits], [], fetch).kernel, ["kb-aaaaa"]);
+  assertEquals(kernelRuleCost(fits), LIMITS.kernelBudgetChars);
+  assertEquals(assemble([fits], [], fetch).kernel, ["kb-aaaaa"]);
   const over = { ...fits, body: `${fits.body}x` };
-  deepEqual(assemble([over], [], fetch).kernelDegraded, ["kb-aaaaa"]);
+  assertEquals(assemble([over], [], fetch).kernelDegraded, ["kb-aaaaa"]);
 });

@@ -1,4 +1,4 @@
-import { deepStrictEqual } from "node:assert/strict";
+import { assertEquals } from "@std/assert";
 import { neighbours } from "./links.ts";
 import { INVERSE_RELS, LINK_RELS } from "./schema.ts";
 
@@ -13,7 +13,7 @@ const LINKS: [string, string, string][] = [
 ];
 
 Deno.test("neighbours lists outgoing links under their own relation", () => {
-  deepStrictEqual(
+  assertEquals(
     neighbours("kb-aaaaa", LINKS).filter((n) => n.direction === "out"),
     [
       { rel: "supersedes", id: "kb-bbbbb", direction: "out" },
@@ -23,7 +23,7 @@ Deno.test("neighbours lists outgoing links under their own relation", () => {
 });
 
 Deno.test("neighbours lists incoming links under the inverse relation", () => {
-  deepStrictEqual(
+  assertEquals(
     neighbours("kb-aaaaa", LINKS).filter((n) => n.direction === "in"),
     [
       { rel: "refined-by", id: "kb-ddddd", direction: "in" },
@@ -32,7 +32,7 @@ Deno.test("neighbours lists incoming links under the inverse relation", () => {
       { rel: "related", id: "kb-ccccc", direction: "in" },
     ],
   );
-  deepStrictEqual(neighbours("kb-bbbbb", LINKS), [
+  assertEquals(neighbours("kb-bbbbb", LINKS), [
     { rel: "superseded-by", id: "kb-aaaaa", direction: "in" },
     { rel: "depends-on", id: "kb-ccccc", direction: "out" },
   ]);
@@ -41,19 +41,19 @@ Deno.test("neighbours lists incoming links under the inverse relation", () => {
 Deno.test("every relation has an inverse and each reads back to one relation", () => {
   for (const rel of LINK_RELS) {
     const found = neighbours("kb-bbbbb", [["kb-aaaaa", rel, "kb-bbbbb"]]);
-    deepStrictEqual(found, [{ rel: INVERSE_RELS[rel], id: "kb-aaaaa", direction: "in" }]);
+    assertEquals(found, [{ rel: INVERSE_RELS[rel], id: "kb-aaaaa", direction: "in" }]);
   }
   const inverses = LINK_RELS.map((rel) => INVERSE_RELS[rel]);
-  deepStrictEqual(new Set(inverses).size, LINK_RELS.length);
+  assertEquals(new Set(inverses).size, LINK_RELS.length);
 });
 
 Deno.test("neighbours of an unlinked entry is empty; unrelated links are ignored", () => {
-  deepStrictEqual(neighbours("kb-zzzzz", LINKS), []);
-  deepStrictEqual(neighbours("kb-aaaaa", []), []);
+  assertEquals(neighbours("kb-zzzzz", LINKS), []);
+  assertEquals(neighbours("kb-aaaaa", []), []);
 });
 
 Deno.test("an unknown relation in stored links is shown as it is", () => {
-  deepStrictEqual(neighbours("kb-bbbbb", [["kb-aaaaa", "mentions", "kb-bbbbb"]]), [
+  assertEquals(neighbours("kb-bbbbb", [["kb-aaaaa", "mentions", "kb-bbbbb"]]), [
     { rel: "mentions", id: "kb-aaaaa", direction: "in" },
   ]);
 });
@@ -64,7 +64,7 @@ Deno.test("neighbours carry the title stored for the other end, when there is on
     ["kb-ccccc", "refines", "kb-aaaaa", "Gamma", "Alpha"],
     ["kb-aaaaa", "depends-on", "kb-zzzzz", "Alpha", null],
   ] as const;
-  deepStrictEqual(neighbours("kb-aaaaa", rows), [
+  assertEquals(neighbours("kb-aaaaa", rows), [
     { rel: "related", id: "kb-bbbbb", direction: "out", title: "Beta" },
     { rel: "refined-by", id: "kb-ccccc", direction: "in", title: "Gamma" },
     { rel: "depends-on", id: "kb-zzzzz", direction: "out" },

@@ -2,7 +2,7 @@
  * The forgiving read (core/entry/repair.ts): hand-written and foreign entries are served with
  * their natural values and a repair each; only what has no meaning is left out.
  */
-import { deepStrictEqual as deepEqual, ok, strictEqual as equal } from "node:assert/strict";
+import { assert, assertEquals, assertStrictEquals } from "@std/assert";
 import { readEntryForgivingly } from "./repair.ts";
 import { checkEntryFields, serializeEntry } from "./entry.ts";
 
@@ -20,68 +20,68 @@ const CONTRACT = "id: kb-7q2mx\ntitle: Rotate keys\ntype: howto\ncreated: 2024-0
 
 Deno.test("an entry written to the contract is read with no repair and no date lookup", () => {
   const { entry, repairs, problems, asked } = read(CONTRACT);
-  equal(entry?.title, "Rotate keys");
-  deepEqual(repairs, []);
-  deepEqual(problems, []);
-  equal(asked, 0);
+  assertStrictEquals(entry?.title, "Rotate keys");
+  assertEquals(repairs, []);
+  assertEquals(problems, []);
+  assertEquals(asked, 0);
 });
 
 Deno.test("a missing updated comes from created, a missing created from updated", () => {
   const noUpdated = read("id: kb-7q2mx\ntitle: T\ntype: note\ncreated: 2024-03-01\n");
-  equal(noUpdated.entry?.updated, "2024-03-01");
-  equal(noUpdated.asked, 0);
-  ok(noUpdated.repairs.some((repair) => repair.field === "updated"));
+  assertStrictEquals(noUpdated.entry?.updated, "2024-03-01");
+  assertEquals(noUpdated.asked, 0);
+  assert(noUpdated.repairs.some((repair) => repair.field === "updated"));
   const noCreated = read("id: kb-7q2mx\ntitle: T\ntype: note\nupdated: 2024-03-05\n");
-  equal(noCreated.entry?.created, "2024-03-05");
+  assertStrictEquals(noCreated.entry?.created, "2024-03-05");
 });
 
 Deno.test("with no date at all, both come from the file's fallback date, asked once", () => {
   const { entry, asked } = read("id: kb-7q2mx\ntitle: T\n");
-  equal(entry?.created, "2025-01-02");
-  equal(entry?.updated, "2025-01-02");
-  equal(asked, 1);
+  assertStrictEquals(entry?.created, "2025-01-02");
+  assertStrictEquals(entry?.updated, "2025-01-02");
+  assertEquals(asked, 1);
 });
 
 Deno.test("dates with a time are read as dates", () => {
   for (const value of ["2024-03-01T10:20:00Z", "2024-03-01 10:20", "2024-03-01T10:20:00+02:00"]) {
     const { entry, repairs } = read(`id: kb-7q2mx\ntitle: T\ncreated: ${value}\n`);
-    equal(entry?.created, "2024-03-01", value);
-    ok(repairs.some((repair) => repair.field === "created" && repair.message.includes(value)));
+    assertStrictEquals(entry?.created, "2024-03-01", value);
+    assert(repairs.some((repair) => repair.field === "created" && repair.message.includes(value)));
   }
 });
 
 Deno.test("type and status are case-folded; unknown values read as note and active", () => {
   const folded = read("id: kb-7q2mx\ntitle: T\ntype: Howto\nstatus: Superseded\n");
-  equal(folded.entry?.type, "howto");
-  equal(folded.entry?.status, "superseded");
+  assertStrictEquals(folded.entry?.type, "howto");
+  assertStrictEquals(folded.entry?.status, "superseded");
   const unknown = read("id: kb-7q2mx\ntitle: T\ntype: recipe\nstatus: draft\n");
-  equal(unknown.entry?.type, "note");
-  equal(unknown.entry?.status, "active");
-  ok(unknown.repairs.some((repair) => repair.message.includes('"recipe"')));
+  assertStrictEquals(unknown.entry?.type, "note");
+  assertStrictEquals(unknown.entry?.status, "active");
+  assert(unknown.repairs.some((repair) => repair.message.includes('"recipe"')));
 });
 
 Deno.test("scalars in lists are read as strings, blanks and mappings left out", () => {
   const { entry, repairs } = read(
     "id: kb-7q2mx\ntitle: T\ntags: [null, 42, true, ' ', {a: 1}, k8s]\n",
   );
-  deepEqual(entry?.tags, ["null", "42", "true", "k8s"]);
-  ok(repairs.length >= 3);
+  assertEquals(entry?.tags, ["null", "42", "true", "k8s"]);
+  assert(repairs.length >= 3);
 });
 
 Deno.test("an unquoted title holding ': ' is read as the text it meant", () => {
   const { entry, repairs } = read(
     "id: kb-7q2mx\ntitle: Grafana: add a panel\ncreated: 2024-03-01\n",
   );
-  equal(entry?.title, "Grafana: add a panel");
-  deepEqual(repairs.map((repair) => repair.field), ["title", "type", "updated"]);
+  assertStrictEquals(entry?.title, "Grafana: add a panel");
+  assertEquals(repairs.map((repair) => repair.field), ["title", "type", "updated"]);
 });
 
 Deno.test("the id comes from the file name, the title from the first heading, else the name", () => {
   const noFrontmatter = read(undefined, "```\n# not this\n```\n# Rotate the keys\n\nText.\n");
-  equal(noFrontmatter.entry?.id, "kb-7q2mx");
-  equal(noFrontmatter.entry?.title, "Rotate the keys");
+  assertStrictEquals(noFrontmatter.entry?.id, "kb-7q2mx");
+  assertStrictEquals(noFrontmatter.entry?.title, "Rotate the keys");
   const fromName = read("created: 2024-03-01\n", "No heading here.\n");
-  equal(fromName.entry?.title, "rotate keys");
+  assertStrictEquals(fromName.entry?.title, "rotate keys");
 });
 
 Deno.test("kernel yes/no and numbers as source are read; broken links are dropped", () => {
@@ -89,9 +89,9 @@ Deno.test("kernel yes/no and numbers as source are read; broken links are droppe
     "id: kb-7q2mx\ntitle: T\nkernel: 'yes'\nsource: 12\nlinks: [{rel: related, to: kb-aaaaa}, " +
       "{rel: likes, to: kb-bbbbb}, nonsense]\n",
   );
-  equal(entry?.kernel, true);
-  equal(entry?.source, "12");
-  deepEqual(entry?.links, [{ rel: "related", to: "kb-aaaaa" }]);
+  assertStrictEquals(entry?.kernel, true);
+  assertStrictEquals(entry?.source, "12");
+  assertEquals(entry?.links, [{ rel: "related", to: "kb-aaaaa" }]);
 });
 
 Deno.test("what cannot be given a meaning is left out with its problems", () => {
@@ -104,24 +104,24 @@ Deno.test("what cannot be given a meaning is left out with its problems", () => 
   ];
   for (const [frontmatter, path, field] of cases) {
     const { entry, problems } = read(frontmatter, "Body.\n", path);
-    equal(entry, undefined, `${path}: ${frontmatter}`);
-    ok(problems.some((problem) => problem.field === field), JSON.stringify(problems));
+    assertEquals(entry, undefined, `${path}: ${frontmatter}`);
+    assert(problems.some((problem) => problem.field === field), JSON.stringify(problems));
   }
 });
 
 Deno.test("every repaired entry passes the strict contract and serializes to a valid file", () => {
   const { entry } = read("title: Grafana: x\ntype: HOWTO\ntags: [1]\ncreated: 2024-03-01 10:00\n");
-  ok(entry);
-  deepEqual(checkEntryFields(entry), []);
+  assert(entry);
+  assertEquals(checkEntryFields(entry), []);
   const again = readEntryForgivingly(serializeEntry(entry), { path: PATH, fallbackDate: () => "" });
-  deepEqual(again.repairs, []);
-  deepEqual(again.entry, entry);
+  assertEquals(again.repairs, []);
+  assertEquals(again.entry, entry);
 });
 
 Deno.test("repairs that drop or replace what was written are marked lossy; the others are not", () => {
   const lossless = read("id: kb-7q2mx\ntitle: A: b\ntype: Howto\ntags: [1]\ncreated: 2024-03-01\n");
-  ok(lossless.repairs.length >= 3);
-  deepEqual(lossless.lossy, []);
+  assert(lossless.repairs.length >= 3);
+  assertEquals(lossless.lossy, []);
   const lossy = read("id: kb-7q2mx\ntitle: T\ntype: recipe\ntags: [{a: 1}]\ncreated: 2024-02-31\n");
-  deepEqual(lossy.lossy.map((repair) => repair.field), ["type", "tags", "created"]);
+  assertEquals(lossy.lossy.map((repair) => repair.field), ["type", "tags", "created"]);
 });

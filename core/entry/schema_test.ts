@@ -1,4 +1,4 @@
-import { deepStrictEqual, ok, strictEqual as equal } from "node:assert/strict";
+import { assert, assertEquals } from "@std/assert";
 import {
   ACTIVITIES,
   DATE_PATTERN,
@@ -15,17 +15,17 @@ import {
 } from "./schema.ts";
 
 Deno.test("the closed vocabularies are those of the contract", () => {
-  deepStrictEqual([...ENTRY_TYPES], ["decision", "rule", "howto", "concept", "bookmark", "note"]);
-  deepStrictEqual([...LINK_RELS], [
+  assertEquals([...ENTRY_TYPES], ["decision", "rule", "howto", "concept", "bookmark", "note"]);
+  assertEquals([...LINK_RELS], [
     "supersedes",
     "refines",
     "depends-on",
     "contradicts",
     "related",
   ]);
-  deepStrictEqual([...ACTIVITIES], ["writing", "reviewing", "planning", "coding"]);
-  deepStrictEqual([...STATUSES], ["active", "superseded", "archived"]);
-  deepStrictEqual(INVERSE_RELS, {
+  assertEquals([...ACTIVITIES], ["writing", "reviewing", "planning", "coding"]);
+  assertEquals([...STATUSES], ["active", "superseded", "archived"]);
+  assertEquals(INVERSE_RELS, {
     "supersedes": "superseded-by",
     "refines": "refined-by",
     "depends-on": "needed-by",
@@ -35,7 +35,7 @@ Deno.test("the closed vocabularies are those of the contract", () => {
 });
 
 Deno.test("ID_PATTERN takes kb- and five of [0-9a-z] only", () => {
-  for (const id of ["kb-7q2mx", "kb-00000", "kb-zzzzz"]) ok(ID_PATTERN.test(id), id);
+  for (const id of ["kb-7q2mx", "kb-00000", "kb-zzzzz"]) assert(ID_PATTERN.test(id), id);
   for (
     const id of [
       "kb-ABCDE",
@@ -47,45 +47,45 @@ Deno.test("ID_PATTERN takes kb- and five of [0-9a-z] only", () => {
       " kb-7q2mx",
     ]
   ) {
-    ok(!ID_PATTERN.test(id), id);
+    assert(!ID_PATTERN.test(id), id);
   }
 });
 
 Deno.test("DATE_PATTERN takes YYYY-MM-DD only", () => {
-  ok(DATE_PATTERN.test("2026-06-29"));
+  assert(DATE_PATTERN.test("2026-06-29"));
   for (const date of ["2026-6-29", "29-06-2026", "2026-06-29T00:00:00Z", "20260629"]) {
-    ok(!DATE_PATTERN.test(date), date);
+    assert(!DATE_PATTERN.test(date), date);
   }
 });
 
 Deno.test("isOneOf accepts members only, and only strings", () => {
-  ok(isOneOf(ENTRY_TYPES, "howto"));
-  ok(!isOneOf(ENTRY_TYPES, "Howto"));
-  ok(!isOneOf(ENTRY_TYPES, undefined));
-  ok(!isOneOf(ENTRY_TYPES, ["howto"]));
+  assert(isOneOf(ENTRY_TYPES, "howto"));
+  assert(!isOneOf(ENTRY_TYPES, "Howto"));
+  assert(!isOneOf(ENTRY_TYPES, undefined));
+  assert(!isOneOf(ENTRY_TYPES, ["howto"]));
 });
 
 Deno.test("the kernel budget fits in the hook budget, which fits under the cap", () => {
-  ok(LIMITS.kernelBudgetChars < LIMITS.hookBudgetChars);
-  ok(LIMITS.hookBudgetChars < LIMITS.hookCapChars);
-  equal(LIMITS.hookCapChars, 10_000);
+  assert(LIMITS.kernelBudgetChars < LIMITS.hookBudgetChars);
+  assert(LIMITS.hookBudgetChars < LIMITS.hookCapChars);
+  assertEquals(LIMITS.hookCapChars, 10_000);
 });
 
 Deno.test("KNOWN_FIELDS lists every contract field once", () => {
-  equal(new Set(KNOWN_FIELDS).size, KNOWN_FIELDS.length);
+  assertEquals(new Set(KNOWN_FIELDS).size, KNOWN_FIELDS.length);
   for (
     const field of ["id", "title", "type", "tags", "aliases", "applies_to", "kernel", "status"]
   ) {
-    ok((KNOWN_FIELDS as readonly string[]).includes(field), field);
+    assert((KNOWN_FIELDS as readonly string[]).includes(field), field);
   }
   for (const field of ["created", "updated", "source", "links"]) {
-    ok((KNOWN_FIELDS as readonly string[]).includes(field), field);
+    assert((KNOWN_FIELDS as readonly string[]).includes(field), field);
   }
 });
 
 Deno.test("isCalendarDate takes only dates that exist", () => {
   for (const date of ["2026-06-29", "2024-02-29", "2000-02-29", "2026-12-31", "2026-01-31"]) {
-    ok(isCalendarDate(date), date);
+    assert(isCalendarDate(date), date);
   }
   for (
     const date of [
@@ -97,18 +97,18 @@ Deno.test("isCalendarDate takes only dates that exist", () => {
       "2026-00-01",
     ]
   ) {
-    ok(!isCalendarDate(date), date);
+    assert(!isCalendarDate(date), date);
   }
-  ok(!isCalendarDate("2026-6-29"));
+  assert(!isCalendarDate("2026-6-29"));
 });
 
 Deno.test("oneLineProblem names the character that breaks a one-line field", () => {
-  equal(oneLineProblem("Plain title: with ünïcode, émoji 🙂 and — dashes"), undefined);
-  equal(
+  assertEquals(oneLineProblem("Plain title: with ünïcode, émoji 🙂 and — dashes"), undefined);
+  assertEquals(
     oneLineProblem("ab\u2028c"),
     "spans lines (U+2028 LINE SEPARATOR at character 3); keep it on one line",
   );
-  ok(oneLineProblem("\u001b[31m")?.startsWith("holds an ANSI escape sequence (U+001B"));
-  ok(oneLineProblem("x\u0085")?.includes("NEXT LINE"));
-  ok(oneLineProblem("x\u0007")?.includes("control character (U+0007"));
+  assert(oneLineProblem("\u001b[31m")?.startsWith("holds an ANSI escape sequence (U+001B"));
+  assert(oneLineProblem("x\u0085")?.includes("NEXT LINE"));
+  assert(oneLineProblem("x\u0007")?.includes("control character (U+0007"));
 });

@@ -1,4 +1,4 @@
-import { deepStrictEqual as deepEqual, strictEqual as equal } from "node:assert/strict";
+import { assertEquals } from "@std/assert";
 import { blankEntry, serializeEntry } from "./entry.ts";
 import { describeSecret, entrySecrets } from "./secrets.ts";
 
@@ -17,28 +17,34 @@ Deno.test("entrySecrets: each field and the body, with its line in the file as w
   });
   const lines = serializeEntry(entry).split("\n");
   const found = entrySecrets(entry);
-  deepEqual(found.map(({ field, kind }) => [field, kind]), [
+  assertEquals(found.map(({ field, kind }) => [field, kind]), [
     ["title", "github-token"],
     ["source", "url-password"],
     ["vault", "stated-password"],
     ["body", "aws-access-key"],
   ]);
   for (const secret of found) {
-    equal(lines[secret.line - 1].includes(secret.masked.split("…")[0]), true, secret.field);
+    assertEquals(lines[secret.line - 1].includes(secret.masked.split("…")[0]), true, secret.field);
   }
-  equal(found[3].fieldLine, 3);
-  equal(found[3].line, lines.indexOf("---", 1) + 1 + 3);
+  assertEquals(found[3].fieldLine, 3);
+  assertEquals(found[3].line, lines.indexOf("---", 1) + 1 + 3);
 });
 
 Deno.test("entrySecrets: an unknown field with a quoted key is named as it is written", () => {
   const entry = entryWith({ extra: { "deploy: key": `x ${TOKEN}` } });
-  deepEqual(entrySecrets(entry).map((secret) => secret.field), ["deploy: key"]);
+  assertEquals(entrySecrets(entry).map((secret) => secret.field), ["deploy: key"]);
 });
 
 Deno.test("entrySecrets: an entry without a credential has none; describeSecret masks", () => {
-  deepEqual(entrySecrets(entryWith({ title: "Rotate the token", body: "Use `gh auth`.\n" })), []);
+  assertEquals(
+    entrySecrets(entryWith({ title: "Rotate the token", body: "Use `gh auth`.\n" })),
+    [],
+  );
   const [secret] = entrySecrets(entryWith({ title: "t", body: `${TOKEN}\n` }));
   const text = describeSecret(secret, "entries/kb-a1b2c-t.md");
-  equal(text.includes(TOKEN), false);
-  equal(text, `a GitHub token (${secret.masked}) on line ${secret.line} of entries/kb-a1b2c-t.md`);
+  assertEquals(text.includes(TOKEN), false);
+  assertEquals(
+    text,
+    `a GitHub token (${secret.masked}) on line ${secret.line} of entries/kb-a1b2c-t.md`,
+  );
 });

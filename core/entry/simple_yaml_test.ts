@@ -1,9 +1,9 @@
-import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
-import yaml from "js-yaml";
+import { assertEquals, assertStrictEquals } from "@std/assert";
+import { parse } from "@std/yaml";
 import { parseSimpleFrontmatter } from "./simple_yaml.ts";
 import { splitFrontmatter } from "./frontmatter.ts";
 
-const core = (text: string) => yaml.load(text, { schema: yaml.CORE_SCHEMA });
+const core = (text: string) => parse(text, { schema: "core" });
 
 Deno.test("the fast path agrees with the YAML library on every sample entry it accepts", () => {
   const dir = new URL("../../fixtures/sample-kb/entries/", import.meta.url);
@@ -14,9 +14,9 @@ Deno.test("the fast path agrees with the YAML library on every sample entry it a
     const fast = parseSimpleFrontmatter(frontmatter);
     if (fast === undefined) continue;
     accepted++;
-    deepStrictEqual(fast, core(frontmatter), item.name);
+    assertEquals(fast, core(frontmatter), item.name);
   }
-  equal(accepted > 30, true, `the fast path took only ${accepted} sample entries`);
+  assertEquals(accepted > 30, true, `the fast path took only ${accepted} sample entries`);
 });
 
 Deno.test("the fast path reads what git-kb writes", () => {
@@ -37,8 +37,8 @@ Deno.test("the fast path reads what git-kb writes", () => {
     "",
   ].join("\n");
   const fast = parseSimpleFrontmatter(text);
-  deepStrictEqual(fast, core(text));
-  equal(fast?.created, "2026-06-29");
+  assertEquals(fast, core(text));
+  assertStrictEquals(fast?.created, "2026-06-29");
 });
 
 Deno.test("anything outside the simple shape goes to the YAML library", () => {
@@ -72,5 +72,7 @@ Deno.test("anything outside the simple shape goes to the YAML library", () => {
     "title: ends with colon:",
     "tags: [a:, b]",
   ];
-  for (const text of cases) equal(parseSimpleFrontmatter(text), undefined, JSON.stringify(text));
+  for (const text of cases) {
+    assertEquals(parseSimpleFrontmatter(text), undefined, JSON.stringify(text));
+  }
 });

@@ -1,4 +1,4 @@
-import { deepStrictEqual } from "node:assert/strict";
+import { assertEquals } from "@std/assert";
 import { goldenLine, parseGolden } from "./golden.ts";
 
 Deno.test("parseGolden: cases with line numbers; blank lines skipped; duplicate ids once", () => {
@@ -8,7 +8,7 @@ Deno.test("parseGolden: cases with line numbers; blank lines skipped; duplicate 
     '{"prompt": "thanks", "expect": []}',
     '{"prompt": "pin actions", "expect": ["kb-2yb6n", "kb-2yb6n", "kb-5qe0h"]}',
   ].join("\n");
-  deepStrictEqual(parseGolden(text), {
+  assertEquals(parseGolden(text), {
     cases: [
       { line: 1, prompt: "rotate the npm token", expect: ["kb-7q2mx"] },
       { line: 3, prompt: "thanks", expect: [] },
@@ -28,14 +28,14 @@ Deno.test("parseGolden: every unusable line is named with what to fix", () => {
     '{"prompt": "fine", "expect": ["kb-7q2mx"]}',
   ].join("\n");
   const { cases, problems } = parseGolden(text);
-  deepStrictEqual(cases.map((item) => item.line), [6]);
-  deepStrictEqual(problems.map((problem) => problem.line), [1, 2, 3, 4, 5]);
-  deepStrictEqual(problems[0].message, "not valid JSON");
-  deepStrictEqual(
+  assertEquals(cases.map((item) => item.line), [6]);
+  assertEquals(problems.map((problem) => problem.line), [1, 2, 3, 4, 5]);
+  assertEquals(problems[0].message, "not valid JSON");
+  assertEquals(
     problems[3].message,
     '"expect" must be a list of entry ids, [] when nothing should surface',
   );
-  deepStrictEqual(
+  assertEquals(
     problems[4].message,
     '"expect" holds "7q2mx", which is not an entry id like kb-7q2mx',
   );

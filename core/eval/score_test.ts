@@ -1,4 +1,4 @@
-import { deepStrictEqual, strictEqual as equal, throws } from "node:assert/strict";
+import { assertEquals, assertThrows } from "@std/assert";
 import { diffRuns, scoreRun } from "./score.ts";
 import type { GoldenCase } from "./golden.ts";
 import type { Replayed } from "./replay.ts";
@@ -25,44 +25,44 @@ const BEFORE = [
 
 Deno.test("scoreRun: recall@1/@5 and MRR@10 over prompts expecting entries", () => {
   const { summary } = scoreRun(CASES, BEFORE);
-  equal(summary.prompts, 5);
-  equal(summary.positives, 3);
-  equal(summary.negatives, 2);
+  assertEquals(summary.prompts, 5);
+  assertEquals(summary.positives, 3);
+  assertEquals(summary.negatives, 2);
   // hook: prompt 1 found at 1; prompt 2 one of two, at rank 1; prompt 3 nothing.
-  equal(summary.hook.recall1, (1 + 0.5 + 0) / 3);
-  equal(summary.hook.recall5, (1 + 0.5 + 0) / 3);
-  equal(summary.hook.mrr, (1 + 1 + 0) / 3);
-  equal(summary.hook.fireRate, 2 / 3);
-  equal(summary.hook.falseFires, 1);
+  assertEquals(summary.hook.recall1, (1 + 0.5 + 0) / 3);
+  assertEquals(summary.hook.recall5, (1 + 0.5 + 0) / 3);
+  assertEquals(summary.hook.mrr, (1 + 1 + 0) / 3);
+  assertEquals(summary.hook.fireRate, 2 / 3);
+  assertEquals(summary.hook.falseFires, 1);
   // Pointers listed: 1 + 2 + 1 (a false fire), 2 of them expected.
-  equal(summary.hook.fires, 3);
-  equal(summary.hook.pointers, 4);
-  equal(summary.hook.pointerPrecision, 2 / 4);
+  assertEquals(summary.hook.fires, 3);
+  assertEquals(summary.hook.pointers, 4);
+  assertEquals(summary.hook.pointerPrecision, 2 / 4);
   // search: rank 2; ranks 1 and 2; rank 6 (outside @5, inside MRR@10).
-  equal(summary.search.recall1, (0 + 0.5 + 0) / 3);
-  equal(summary.search.recall5, (1 + 1 + 0) / 3);
-  equal(summary.search.mrr, (0.5 + 1 + 1 / 6) / 3);
-  deepStrictEqual(summary.bytes, { mean: 120, median: 100, max: 400 });
+  assertEquals(summary.search.recall1, (0 + 0.5 + 0) / 3);
+  assertEquals(summary.search.recall5, (1 + 1 + 0) / 3);
+  assertEquals(summary.search.mrr, (0.5 + 1 + 1 / 6) / 3);
+  assertEquals(summary.bytes, { mean: 120, median: 100, max: 400 });
 });
 
 Deno.test("scoreRun: per-prompt misses and false fires", () => {
   const { results } = scoreRun(CASES, BEFORE);
-  deepStrictEqual(results.map((result) => result.hookMissed), [
+  assertEquals(results.map((result) => result.hookMissed), [
     [],
     ["kb-bbbbb"],
     ["kb-ddddd"],
     [],
     [],
   ]);
-  deepStrictEqual(results.map((result) => result.searchMissed), [[], [], ["kb-ddddd"], [], []]);
-  deepStrictEqual(results.map((result) => result.falseFire), [false, false, false, false, true]);
+  assertEquals(results.map((result) => result.searchMissed), [[], [], ["kb-ddddd"], [], []]);
+  assertEquals(results.map((result) => result.falseFire), [false, false, false, false, true]);
 });
 
 Deno.test("scoreRun: an empty golden file scores zeros; mismatched lengths throw", () => {
   const { summary } = scoreRun([], []);
-  equal(summary.hook.recall5, 0);
-  deepStrictEqual(summary.bytes, { mean: 0, median: 0, max: 0 });
-  throws(() => scoreRun(CASES, []), RangeError);
+  assertEquals(summary.hook.recall5, 0);
+  assertEquals(summary.bytes, { mean: 0, median: 0, max: 0 });
+  assertThrows(() => scoreRun(CASES, []), RangeError);
 });
 
 Deno.test("diffRuns: figures that moved, prompts that changed, prompts added and removed", () => {
@@ -78,25 +78,25 @@ Deno.test("diffRuns: figures that moved, prompts that changed, prompts added and
     ],
   );
   const diff = diffRuns(before, after);
-  deepStrictEqual(diff.prompts, [
+  assertEquals(diff.prompts, [
     { line: 2, prompt: "pin actions", changes: ["hook now finds kb-bbbbb"] },
     { line: 4, prompt: "thanks", changes: ["hook now fires"] },
   ]);
-  equal(diff.added, 1);
-  equal(diff.removed, 1);
+  assertEquals(diff.added, 1);
+  assertEquals(diff.removed, 1);
   const names = diff.figures.map((figure) => figure.name);
-  deepStrictEqual(names, [
+  assertEquals(names, [
     "hook recall@5",
     "hook pointer precision",
     "search MRR@10",
     "mean bytes injected",
   ]);
   const recall = diff.figures.find((figure) => figure.name === "hook recall@5")!;
-  equal(recall.before, 0.5);
-  equal(recall.after, (1 + 1 + 0) / 3);
+  assertEquals(recall.before, 0.5);
+  assertEquals(recall.after, (1 + 1 + 0) / 3);
 });
 
 Deno.test("diffRuns: the same run twice has no change", () => {
   const run = scoreRun(CASES, BEFORE);
-  deepStrictEqual(diffRuns(run, run), { figures: [], prompts: [], added: 0, removed: 0 });
+  assertEquals(diffRuns(run, run), { figures: [], prompts: [], added: 0, removed: 0 });
 });

@@ -1,5 +1,5 @@
 /** Agent instruction files read as rules (core/import/agent_rules.ts). */
-import { deepStrictEqual as deepEqual, strictEqual as equal } from "node:assert/strict";
+import { assertEquals } from "@std/assert";
 import { claudeImports, isAgentFile, readAgentFile } from "./agent_rules.ts";
 import { exportBlock } from "../export/agent_files.ts";
 
@@ -10,13 +10,13 @@ Deno.test("each ## section of a CLAUDE.md is a rule, keyed by its heading; impor
     "## Commits\n\n- Small commits\n```\n## not a heading\n```\n\n## Empty\n\n" +
     exportBlock([{ id: "kb-aaaaa", title: "Exported", body: "Skip me." }]);
   const rules = readAgentFile({ path: "CLAUDE.md", text, fileDates: DATES });
-  deepEqual(rules.map((rule) => [rule.sourcePath, rule.title, rule.type]), [
+  assertEquals(rules.map((rule) => [rule.sourcePath, rule.title, rule.type]), [
     ["CLAUDE.md#testing", "Testing", "rule"],
     ["CLAUDE.md#commits", "Commits", "rule"],
   ]);
-  equal(rules[1].body, "- Small commits\n```\n## not a heading\n```\n");
-  deepEqual(claudeImports(text), ["docs/style.md"]);
-  deepEqual(claudeImports("mail me@example.com and `@not/this`\n@~/prefs.md\n"), ["~/prefs.md"]);
+  assertEquals(rules[1].body, "- Small commits\n```\n## not a heading\n```\n");
+  assertEquals(claudeImports(text), ["docs/style.md"]);
+  assertEquals(claudeImports("mail me@example.com and `@not/this`\n@~/prefs.md\n"), ["~/prefs.md"]);
 });
 
 Deno.test("a file without ## sections is one rule per # section, or one rule titled by its name", () => {
@@ -25,9 +25,9 @@ Deno.test("a file without ## sections is one rule per # section, or one rule tit
     text: "Always run lint.\n",
     fileDates: DATES,
   });
-  deepEqual(plain.map((rule) => [rule.title, rule.body]), [["AGENTS", "Always run lint.\n"]]);
+  assertEquals(plain.map((rule) => [rule.title, rule.body]), [["AGENTS", "Always run lint.\n"]]);
   const headed = readAgentFile({ path: "AGENTS.md", text: "# A\nx\n# B\ny\n", fileDates: DATES });
-  deepEqual(headed.map((rule) => rule.title), ["A", "B"]);
+  assertEquals(headed.map((rule) => rule.title), ["A", "B"]);
 });
 
 Deno.test("a Cursor rule: description as title, globs as tags, alwaysApply kept", () => {
@@ -37,21 +37,21 @@ Deno.test("a Cursor rule: description as title, globs as tags, alwaysApply kept"
       "alwaysApply: true\n---\nUse function components.\n",
     fileDates: DATES,
   });
-  equal(rule.title, "React components style");
-  deepEqual(rule.tags, ["cursor-rule", "src/**/*.tsx", "lib/*.tsx"]);
-  equal(rule.alwaysApply, true);
-  equal(rule.body, "Use function components.\n");
+  assertEquals(rule.title, "React components style");
+  assertEquals(rule.tags, ["cursor-rule", "src/**/*.tsx", "lib/*.tsx"]);
+  assertEquals(rule.alwaysApply, true);
+  assertEquals(rule.body, "Use function components.\n");
   const [named] = readAgentFile({
     path: ".cursor/rules/no_any.mdc",
     text: "No any.\n",
     fileDates: DATES,
   });
-  equal(named.title, "no any");
-  equal(named.alwaysApply, false);
+  assertEquals(named.title, "no any");
+  assertEquals(named.alwaysApply, false);
 });
 
 Deno.test("isAgentFile knows CLAUDE.md, AGENTS.md and Cursor rules only", () => {
-  deepEqual(
+  assertEquals(
     ["CLAUDE.md", "x/AGENTS.md", ".cursor/rules/a.mdc", "notes.md", "rules/a.mdc"].map(isAgentFile),
     [true, true, true, false, false],
   );

@@ -1,5 +1,5 @@
 /** Reading notes from other tools (core/import/note.ts) and resolving their wikilinks. */
-import { deepStrictEqual as deepEqual, match, ok, strictEqual as equal } from "node:assert/strict";
+import { assert, assertEquals, assertMatch, assertStrictEquals } from "@std/assert";
 import { readNote } from "./note.ts";
 import { folderKey, IMPORTED_FOLDER, IMPORTED_FROM, planImport } from "./plan.ts";
 import { type Entry, serializeEntry } from "../entry/entry.ts";
@@ -15,37 +15,37 @@ Deno.test("an Obsidian note: frontmatter tags as a comma string, inline and fold
     "---\ntags: aws, security\naliases: [key rotation]\ndate: 2022-01-02T10:00\n---\n" +
       "# Rotate keys\n\nRotate them #quarterly and `#not-a-tag`.\n```\n#nope\n```\n",
   );
-  equal(read.title, "Rotate keys");
-  deepEqual(read.tags, ["aws", "security", "quarterly", "ops", "cloud"]);
-  deepEqual(read.aliases, ["key rotation"]);
-  equal(read.created, "2022-01-02");
-  equal(read.updated, "2023-06-01");
-  equal(read.body.startsWith("Rotate them"), true);
-  equal(read.type, "note");
+  assertEquals(read.title, "Rotate keys");
+  assertEquals(read.tags, ["aws", "security", "quarterly", "ops", "cloud"]);
+  assertEquals(read.aliases, ["key rotation"]);
+  assertEquals(read.created, "2022-01-02");
+  assertEquals(read.updated, "2023-06-01");
+  assertEquals(read.body.startsWith("Rotate them"), true);
+  assertEquals(read.type, "note");
 });
 
 Deno.test("a note without frontmatter takes its title from the file name and the file's dates", () => {
   const read = note("Deploy checklist.md", "Steps:\n1. build\n");
-  equal(read.title, "Deploy checklist");
-  equal(read.created, "2023-05-01");
-  deepEqual(read.tags, []);
+  assertEquals(read.title, "Deploy checklist");
+  assertEquals(read.created, "2023-05-01");
+  assertEquals(read.tags, []);
 });
 
 Deno.test("types and statuses are inferred from what the note is", () => {
-  equal(note("a.md", "https://example.com/docs\n\nGood docs.\n").type, "bookmark");
-  equal(note("a.md", "https://example.com/docs\n").source, "https://example.com/docs");
-  equal(note("How to rotate keys.md", "Text.\n").type, "howto");
-  equal(note("ADR 12 use postgres.md", "Text.\n").type, "decision");
-  equal(note("a.md", "---\ntype: Rule\n---\nAlways x.\n").type, "rule");
-  equal(note("a.md", "---\nstatus: deprecated\n---\nOld.\n").status, "superseded");
-  equal(note("a.md", "---\nstatus: done\n---\nOld.\n").status, "archived");
+  assertEquals(note("a.md", "https://example.com/docs\n\nGood docs.\n").type, "bookmark");
+  assertEquals(note("a.md", "https://example.com/docs\n").source, "https://example.com/docs");
+  assertEquals(note("How to rotate keys.md", "Text.\n").type, "howto");
+  assertEquals(note("ADR 12 use postgres.md", "Text.\n").type, "decision");
+  assertEquals(note("a.md", "---\ntype: Rule\n---\nAlways x.\n").type, "rule");
+  assertEquals(note("a.md", "---\nstatus: deprecated\n---\nOld.\n").status, "superseded");
+  assertEquals(note("a.md", "---\nstatus: done\n---\nOld.\n").status, "archived");
 });
 
 Deno.test("frontmatter that is not YAML is left out with a warning, the body kept", () => {
   const read = note("a.md", "---\ntitle: [broken\n---\nBody.\n");
-  equal(read.title, "a");
-  equal(read.body, "Body.\n");
-  equal(read.warnings.length, 1);
+  assertEquals(read.title, "a");
+  assertEquals(read.body, "Body.\n");
+  assertEquals(read.warnings.length, 1);
 });
 
 Deno.test("wikilinks resolve by path, file name, title and alias; others are reported", () => {
@@ -59,14 +59,14 @@ Deno.test("wikilinks resolve by path, file name, title and alias; others are rep
       "`[[Deploy]]` in code\n```\n[[Deploy]]\n```\n",
     lookup,
   );
-  equal(
+  assertEquals(
     body,
     "See Rotate keys ([[kb-aaaaa]]), the rotation ([[kb-aaaaa]]), Deploy > Rollback " +
       "([[kb-bbbbb]]), Shipping ([[kb-bbbbb]]), Ops/Rotate keys ([[kb-aaaaa]]), [[Missing note]] " +
       "and ![[diagram.png]].\n`[[Deploy]]` in code\n```\n[[Deploy]]\n```\n",
   );
-  deepEqual(linked, ["kb-aaaaa", "kb-bbbbb"]);
-  deepEqual(unresolved, ["Missing note"]);
+  assertEquals(linked, ["kb-aaaaa", "kb-bbbbb"]);
+  assertEquals(unresolved, ["Missing note"]);
 });
 
 Deno.test("links keep what the reader saw: relative markdown links and escaped pipes in tables resolve", () => {
@@ -87,14 +87,14 @@ Deno.test("links keep what the reader saw: relative markdown links and escaped p
     (href) => byPath.get(href),
     "tools/index.md",
   );
-  equal(
+  assertEquals(
     body,
     "Read Quick Man Pages ([[kb-aaaaa]]), the rebase ([[kb-bbbbb]]) and spaced ([[kb-bbbbb]]), " +
       "not [gone](gone.md), [web](https://x.org/a.md), ![img](pic.png) or " +
       "`[code](quick-man-pages.md)`.\n| tool | note |\n| --- | --- |\n| man | Man ([[kb-aaaaa]]) |\n",
   );
-  deepEqual(linked, ["kb-aaaaa", "kb-bbbbb"]);
-  deepEqual(unresolved, ["gone.md"]);
+  assertEquals(linked, ["kb-aaaaa", "kb-bbbbb"]);
+  assertEquals(unresolved, ["gone.md"]);
 });
 
 Deno.test("a title wins over another note's alias", () => {
@@ -102,7 +102,7 @@ Deno.test("a title wins over another note's alias", () => {
     { id: "kb-aaaaa", sourcePath: "a.md", title: "A", aliases: ["Deploy"] },
     { id: "kb-bbbbb", sourcePath: "b.md", title: "Deploy", aliases: [] },
   ]);
-  equal(lookup("deploy"), "kb-bbbbb");
+  assertEquals(lookup("deploy"), "kb-bbbbb");
 });
 
 Deno.test("an import plans new entries, then a second import of the same notes changes nothing", () => {
@@ -113,31 +113,31 @@ Deno.test("an import plans new entries, then a second import of the same notes c
   let next = 0;
   const newId = () => `kb-0000${next++}`;
   const first = planImport(notes, [], newId, FOLDER);
-  deepEqual(first.added, ["kb-00000", "kb-00001"]);
-  equal(first.linksResolved, 1);
-  deepEqual(first.unresolved, [{ sourcePath: "Rotate keys.md", name: "Nowhere" }]);
+  assertEquals(first.added, ["kb-00000", "kb-00001"]);
+  assertEquals(first.linksResolved, 1);
+  assertEquals(first.unresolved, [{ sourcePath: "Rotate keys.md", name: "Nowhere" }]);
   const rotate = first.changes[0].entry;
-  equal(first.changes[0].path, "entries/kb-00000-rotate-keys.md");
-  equal(rotate.body, "See Deploy ([[kb-00001]]) and [[Nowhere]].\n");
-  deepEqual(rotate.links, [{ rel: "related", to: "kb-00001" }]);
-  equal(rotate.extra[IMPORTED_FROM], "Rotate keys.md");
+  assertEquals(first.changes[0].path, "entries/kb-00000-rotate-keys.md");
+  assertEquals(rotate.body, "See Deploy ([[kb-00001]]) and [[Nowhere]].\n");
+  assertEquals(rotate.links, [{ rel: "related", to: "kb-00001" }]);
+  assertEquals(rotate.extra[IMPORTED_FROM], "Rotate keys.md");
   const existing = first.changes.map((change) => ({
     entry: change.entry,
     path: change.path,
     text: serializeEntry(change.entry),
   }));
   const again = planImport(notes, existing, newId, FOLDER);
-  deepEqual(again.changes, []);
-  deepEqual(again.unchanged, ["kb-00000", "kb-00001"]);
+  assertEquals(again.changes, []);
+  assertEquals(again.unchanged, ["kb-00000", "kb-00001"]);
   const changed = planImport(
     [note("Rotate keys.md", "# Rotate keys\n\nNew text.\n"), notes[1]],
     existing,
     newId,
     FOLDER,
   );
-  deepEqual(changed.updated, ["kb-00000"]);
-  equal(changed.changes[0].previousText, existing[0].text);
-  equal(changed.changes[0].path, existing[0].path);
+  assertEquals(changed.updated, ["kb-00000"]);
+  assertEquals(changed.changes[0].previousText, existing[0].text);
+  assertEquals(changed.changes[0].path, existing[0].path);
 });
 
 Deno.test("an update keeps what the knowledge base added: links, extra fields, kernel", () => {
@@ -157,10 +157,10 @@ Deno.test("an update keeps what the knowledge base added: links, extra fields, k
     FOLDER,
   );
   const updated = plan.changes[0].entry;
-  equal(updated.kernel, true);
-  deepEqual(updated.links, [{ rel: "refines", to: "kb-zzzzz" }]);
-  equal(updated.extra.owner, "me");
-  equal(updated.body, "A changed.\n");
+  assertEquals(updated.kernel, true);
+  assertEquals(updated.links, [{ rel: "refines", to: "kb-zzzzz" }]);
+  assertEquals(updated.extra.owner, "me");
+  assertEquals(updated.body, "A changed.\n");
 });
 
 Deno.test("a note that supersedes another links to it and marks it superseded in the same import", () => {
@@ -176,61 +176,61 @@ Deno.test("a note that supersedes another links to it and marks it superseded in
   let next = 0;
   const plan = planImport(notes, [], () => `kb-0000${next++}`, FOLDER);
   const byTitle = new Map(plan.changes.map((change) => [change.entry.title, change.entry]));
-  deepEqual(byTitle.get("Deploy v2")!.links, [{ rel: "supersedes", to: "kb-00001" }]);
-  equal(byTitle.get("Deploy v1")!.status, "superseded");
-  deepEqual(byTitle.get("Cache")!.links, [{ rel: "supersedes", to: "kb-00003" }]);
-  equal(byTitle.get("Old cache")!.status, "archived", "an archived note stays archived");
-  equal(byTitle.get("Login")!.status, "superseded");
-  deepEqual(plan.unresolved, [
+  assertEquals(byTitle.get("Deploy v2")!.links, [{ rel: "supersedes", to: "kb-00001" }]);
+  assertEquals(byTitle.get("Deploy v1")!.status, "superseded");
+  assertEquals(byTitle.get("Cache")!.links, [{ rel: "supersedes", to: "kb-00003" }]);
+  assertEquals(byTitle.get("Old cache")!.status, "archived", "an archived note stays archived");
+  assertEquals(byTitle.get("Login")!.status, "superseded");
+  assertEquals(plan.unresolved, [
     { sourcePath: "Queue.md", name: "the cron jobs" },
     { sourcePath: "Auth.md", name: "Nowhere" },
   ]);
-  equal(byTitle.get("Queue")!.status, "active");
+  assertEquals(byTitle.get("Queue")!.status, "active");
 });
 
 Deno.test("statuses of other tools read as the contract's", () => {
   for (const [written, read] of [["obsolete", "superseded"], ["Legacy", "superseded"]]) {
-    equal(note("a.md", `---\nstatus: ${written}\n---\nOld.\n`).status, read);
+    assertEquals(note("a.md", `---\nstatus: ${written}\n---\nOld.\n`).status, read);
   }
   for (const written of ["archived", "inactive", "closed"]) {
-    equal(note("a.md", `---\nstatus: ${written}\n---\nOld.\n`).status, "archived");
+    assertEquals(note("a.md", `---\nstatus: ${written}\n---\nOld.\n`).status, "archived");
   }
-  equal(note("a.md", "---\nstatus: draft\n---\nNew.\n").status, "active");
+  assertEquals(note("a.md", "---\nstatus: draft\n---\nNew.\n").status, "active");
 });
 
 Deno.test("a bookmark: a note that is mostly one URL", () => {
   const read = note("Deno docs.md", "[Deno manual](https://docs.deno.com/runtime/) for flags.\n");
-  equal(read.type, "bookmark");
-  equal(read.source, "https://docs.deno.com/runtime/");
-  equal(note("a.md", "See https://a.example and https://b.example.\n").type, "note");
+  assertEquals(read.type, "bookmark");
+  assertEquals(read.source, "https://docs.deno.com/runtime/");
+  assertEquals(note("a.md", "See https://a.example and https://b.example.\n").type, "note");
 });
 
 Deno.test("a ## section heading does not title a note: the file name does", () => {
-  equal(note("Deploy.md", "Ship it.\n\n## Rollback\n\nUndo it.\n").title, "Deploy");
-  equal(note("a.md", "Intro.\n\n# Real title\n\n## Part\n").title, "Real title");
+  assertEquals(note("Deploy.md", "Ship it.\n\n## Rollback\n\nUndo it.\n").title, "Deploy");
+  assertEquals(note("a.md", "Intro.\n\n# Real title\n\n## Part\n").title, "Real title");
 });
 
 Deno.test("a note of another folder at the same path never updates the first folder's entry", () => {
   const [first] = planImport([note("Home.md", "Work.\n")], [], () => "kb-aaaaa", FOLDER).changes;
   const existing = [{ entry: first.entry, path: first.path, text: serializeEntry(first.entry) }];
   const other = planImport([note("Home.md", "Groceries.\n")], existing, () => "kb-bbbbb", "b-1");
-  deepEqual([other.added, other.updated], [["kb-bbbbb"], []]);
-  equal(other.changes[0].entry.extra[IMPORTED_FOLDER], "b-1");
+  assertEquals([other.added, other.updated], [["kb-bbbbb"], []]);
+  assertEquals(other.changes[0].entry.extra[IMPORTED_FOLDER], "b-1");
   // An entry of an import that kept no folder is its folder's while the note keeps its title and
   // creation date; another folder's note of the same path and title, created another day, is not.
   const { [IMPORTED_FOLDER]: _, ...older } = first.entry.extra;
   const unnamed = { ...first.entry, extra: older };
   const before = [{ entry: unnamed, path: first.path, text: serializeEntry(unnamed) }];
   const same = planImport([note("Home.md", "Work, changed.\n")], before, () => "kb-ccccc", FOLDER);
-  deepEqual(same.updated, ["kb-aaaaa"]);
+  assertEquals(same.updated, ["kb-aaaaa"]);
   const elsewhere = readNote({
     path: "Home.md",
     text: "Groceries.\n",
     fileDates: { created: "2020-01-01", updated: "2020-01-01" },
   });
-  deepEqual(planImport([elsewhere], before, () => "kb-ddddd", "b-1").added, ["kb-ddddd"]);
-  equal(folderKey("/home/me/work/vault") === folderKey("/home/me/home/vault"), false);
-  match(folderKey("/home/me/work/My Vault"), /^my-vault-[0-9a-f]{8}$/);
+  assertEquals(planImport([elsewhere], before, () => "kb-ddddd", "b-1").added, ["kb-ddddd"]);
+  assertEquals(folderKey("/home/me/work/vault") === folderKey("/home/me/home/vault"), false);
+  assertMatch(folderKey("/home/me/work/My Vault"), /^my-vault-[0-9a-f]{8}$/);
 });
 
 Deno.test("tags come from prose and frontmatter: never code, fences, addresses or hex colours", () => {
@@ -243,16 +243,16 @@ Deno.test("tags come from prose and frontmatter: never code, fences, addresses o
       "Example: ``#y1984`` and <code>#y1985</code> and <https://x.org/#y1986>.\n\n" +
       "    #indented code\n\nDone #done.\n",
   );
-  deepEqual(read.tags, ["css", "theming", "done"]);
-  equal(read.body.split("\n")[0], "How the theme picks its colours", "description is kept");
+  assertEquals(read.tags, ["css", "theming", "done"]);
+  assertEquals(read.body.split("\n")[0], "How the theme picks its colours", "description is kept");
 });
 
 Deno.test("a title past 200 characters and tags past 32 are cut, and said", () => {
   const tags = Array.from({ length: 40 }, (_, n) => `t${n}`).join(", ");
   const read = note("a.md", `---\ntitle: ${"x".repeat(250)}\ntags: [${tags}]\n---\nBody.\n`);
-  equal(read.title.length, 200);
-  equal(read.tags.length, 32);
-  deepEqual(read.warnings.map((warning) => warning.slice(0, 30)), [
+  assertEquals(read.title.length, 200);
+  assertEquals(read.tags.length, 32);
+  assertEquals(read.warnings.map((warning) => warning.slice(0, 30)), [
     `title cut at 200 characters; l`,
     "tags cut from 40 to 32; left o",
   ]);
@@ -273,21 +273,25 @@ Deno.test("a folder imported again from another path updates its entries; a note
   }));
   const after = folderKey("/home/me/Documents/vault");
   const moved = planImport(notes, existing, newId, after);
-  deepEqual([moved.added, moved.updated], [[], ["kb-00000", "kb-00001"]]);
-  deepEqual(moved.changes.map((change) => change.path), existing.map((item) => item.path));
-  deepEqual(moved.changes.map((change) => change.entry.extra[IMPORTED_FOLDER]), [after, after]);
-  equal(moved.changes[0].entry.body, existing[0].entry.body, "links still lead to the same ids");
+  assertEquals([moved.added, moved.updated], [[], ["kb-00000", "kb-00001"]]);
+  assertEquals(moved.changes.map((change) => change.path), existing.map((item) => item.path));
+  assertEquals(moved.changes.map((change) => change.entry.extra[IMPORTED_FOLDER]), [after, after]);
+  assertEquals(
+    moved.changes[0].entry.body,
+    existing[0].entry.body,
+    "links still lead to the same ids",
+  );
 
   const edited = planImport([note("Deploy.md", "# Deploy\n\nNew text.\n")], existing, newId, after);
-  deepEqual(edited.updated, [], "a note that reads otherwise never replaces the entry");
-  equal(edited.added.length, 1);
+  assertEquals(edited.updated, [], "a note that reads otherwise never replaces the entry");
+  assertEquals(edited.added.length, 1);
   const other = planImport(
     [note("Rotate keys.md", "Rotate them.\n")],
     existing,
     newId,
     folderKey("/home/me/Documents/archive"),
   );
-  deepEqual(other.updated, [], "a folder of another name never takes the entries");
+  assertEquals(other.updated, [], "a folder of another name never takes the entries");
 });
 
 Deno.test("a moved folder whose first note changed: the notes linking to it keep their entries", () => {
@@ -309,8 +313,11 @@ Deno.test("a moved folder whose first note changed: the notes linking to it keep
     counted,
     folderKey("/new/daily"),
   );
-  deepEqual(moved.added.length, 1, "only the changed note comes in new");
-  equal(moved.updated.length, 29);
-  equal(moved.changes.find((change) => change.entry.title === "Day 2")?.path, existing[1].path);
-  ok(calls <= 2, `ids asked ${calls} times: the plan is made at most twice`);
+  assertEquals(moved.added.length, 1, "only the changed note comes in new");
+  assertEquals(moved.updated.length, 29);
+  assertStrictEquals(
+    moved.changes.find((change) => change.entry.title === "Day 2")?.path,
+    existing[1].path,
+  );
+  assert(calls <= 2, `ids asked ${calls} times: the plan is made at most twice`);
 });

@@ -2,7 +2,7 @@
  * Two files with one id, and index files that do not read as what they should: both are errors
  * the index names, never an entry silently replaced or a TypeError.
  */
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertStrictEquals, assertThrows } from "@std/assert";
 import type { Entry } from "../entry/entry.ts";
 import { isEntryPath } from "./format.ts";
 import { checkFile, DamagedIndexError, IndexReader } from "./reader.ts";
@@ -30,12 +30,12 @@ Deno.test("two files with one id: neither is served, both are listed naming both
   ], read);
   store.commit(editor);
   const reader = store.reader();
-  assert.equal(reader.docById("kb-7q2mx"), undefined);
+  assertEquals(reader.docById("kb-7q2mx"), undefined);
   const invalid = reader.manifest.invalid;
-  assert.deepEqual(invalid.map((item) => item.path).sort(), [SHADOW_PATH, REAL_PATH]);
+  assertEquals(invalid.map((item) => item.path).sort(), [SHADOW_PATH, REAL_PATH]);
   for (const item of invalid) {
-    assert.equal(item.duplicateOf, "kb-7q2mx");
-    assert.ok(item.message.includes(REAL_PATH) && item.message.includes(SHADOW_PATH));
+    assertEquals(item.duplicateOf, "kb-7q2mx");
+    assert(item.message.includes(REAL_PATH) && item.message.includes(SHADOW_PATH));
   }
 });
 
@@ -45,22 +45,22 @@ Deno.test("a duplicate added later takes the served entry out; removing it bring
   const first = IndexEditor.create("/kb", 1, store.load);
   first.takeIn([{ path: REAL_PATH, size: 1, mtime: 1 }], read);
   store.commit(first);
-  assert.equal(store.reader().docById("kb-7q2mx")?.path, REAL_PATH);
+  assertStrictEquals(store.reader().docById("kb-7q2mx")?.path, REAL_PATH);
 
   const adding = store.editor();
   adding.takeIn([{ path: SHADOW_PATH, size: 1, mtime: 1 }], read);
   store.commit(adding);
-  assert.equal(store.reader().docById("kb-7q2mx"), undefined, "the shadow is not served");
-  assert.equal(store.reader().manifest.invalid.length, 2);
-  assert.equal(store.reader().manifest.docCount, 0);
+  assertEquals(store.reader().docById("kb-7q2mx"), undefined, "the shadow is not served");
+  assertEquals(store.reader().manifest.invalid.length, 2);
+  assertEquals(store.reader().manifest.docCount, 0);
 
   const removing = store.editor();
   removing.remove(SHADOW_PATH);
   removing.takeIn([], read);
   store.commit(removing);
   const reader = store.reader();
-  assert.equal(reader.docById("kb-7q2mx")?.title, "Rotate leaked tokens");
-  assert.deepEqual(reader.manifest.invalid, []);
+  assertStrictEquals(reader.docById("kb-7q2mx")?.title, "Rotate leaked tokens");
+  assertEquals(reader.manifest.invalid, []);
 });
 
 Deno.test("a third file with a listed duplicate's id joins the listed ones, none served", () => {
@@ -77,9 +77,9 @@ Deno.test("a third file with a listed duplicate's id joins the listed ones, none
   adding.takeIn([{ path: third, size: 1, mtime: 1 }], read);
   store.commit(adding);
   const reader = store.reader();
-  assert.equal(reader.docById("kb-7q2mx"), undefined);
-  assert.equal(reader.manifest.invalid.length, 3);
-  assert.ok(reader.manifest.invalid.every((item) => item.message.includes(third)));
+  assertEquals(reader.docById("kb-7q2mx"), undefined);
+  assertEquals(reader.manifest.invalid.length, 3);
+  assert(reader.manifest.invalid.every((item) => item.message.includes(third)));
 });
 
 Deno.test("a docs record that does not parse, or names a path outside entries/, is damage", () => {
@@ -89,23 +89,23 @@ Deno.test("a docs record that does not parse, or names a path outside entries/, 
   const record = { ...store.reader().doc(0), path: "../../../../tmp/victim-secret.txt" };
   store.files.set("docs/0.txt", '{"id":"kb-aaaaa"');
   const cut = new IndexReader(store.manifest(), store.load, onDamage);
-  assert.throws(() => cut.docById("kb-aaaaa"), DamagedIndexError);
+  assertThrows(() => cut.docById("kb-aaaaa"), DamagedIndexError);
   store.files.set("docs/0.txt", JSON.stringify(record));
   const forged = new IndexReader(store.manifest(), store.load, onDamage);
-  assert.throws(() => forged.docById("kb-aaaaa"), /a bad record/);
-  assert.equal(damaged.length, 2, "each damage is reported to the owner");
+  assertThrows(() => forged.docById("kb-aaaaa"), Error, "a bad record");
+  assertEquals(damaged.length, 2, "each damage is reported to the owner");
 });
 
 Deno.test("a meta.bin of the wrong length is damage, not entries read as removed", () => {
   const store = buildIndex([makeEntry({ id: "kb-aaaaa" }), makeEntry({ id: "kb-bbbbb" })]);
   store.files.set("meta.bin", new Uint8Array(8));
-  assert.throws(() => store.reader().meta(1), DamagedIndexError);
+  assertThrows(() => store.reader().meta(1), DamagedIndexError);
 });
 
 Deno.test("a shard that is not text is damage", () => {
   const store = buildIndex([makeEntry({ id: "kb-aaaaa", title: "Alpha" })], { shardCount: 1 });
   store.files.set("shard/0.txt", 42);
-  assert.throws(() => store.reader().postings("alpha"), DamagedIndexError);
+  assertThrows(() => store.reader().postings("alpha"), DamagedIndexError);
 });
 
 Deno.test("sealed files are checked by size, and by checksum when asked", () => {
@@ -116,16 +116,16 @@ Deno.test("sealed files are checked by size, and by checksum when asked", () => 
   const manifest = JSON.parse(new TextDecoder().decode(sealed.get("manifest.json")));
   const ids = sealed.get("ids.json")!;
   checkFile(manifest, "ids.json", ids, true);
-  assert.throws(() => checkFile(manifest, "ids.json", new Uint8Array(0), false), /0 bytes/);
+  assertThrows(() => checkFile(manifest, "ids.json", new Uint8Array(0), false), Error, "0 bytes");
   const flipped = ids.slice();
   flipped[2] ^= 1;
   checkFile(manifest, "ids.json", flipped, false);
-  assert.throws(() => checkFile(manifest, "ids.json", flipped, true), /checksum/);
+  assertThrows(() => checkFile(manifest, "ids.json", flipped, true), Error, "checksum");
 });
 
 Deno.test("entry paths from the index stay inside entries/ (sub-folders too), never leading out", () => {
   for (const path of ["entries/kb-7q2mx-rotate.md", "entries/ops/misnamed.md"]) {
-    assert.ok(isEntryPath(path), path);
+    assert(isEntryPath(path), path);
   }
   for (
     const path of [
@@ -140,6 +140,6 @@ Deno.test("entry paths from the index stay inside entries/ (sub-folders too), ne
       42,
     ]
   ) {
-    assert.equal(isEntryPath(path), false, String(path));
+    assertEquals(isEntryPath(path), false, String(path));
   }
 });

@@ -1,4 +1,4 @@
-import { deepStrictEqual, ok, strictEqual as equal } from "node:assert/strict";
+import { assert, assertEquals } from "@std/assert";
 import { BuildPostings } from "./postings_builder.ts";
 import { findList, spillNumber } from "./postings_file.ts";
 import {
@@ -65,18 +65,21 @@ Deno.test("BuildPostings writes each shard as formatShard would, long lists and 
   }
   const files = new Map<number, PostingsFiles>();
   built.forEachShard((shard, written) => files.set(shard, written));
-  deepStrictEqual(
+  assertEquals(
     [...files.keys()].sort((a, b) => a - b),
     [...expected.files().keys()].sort((a, b) => a - b),
   );
   for (const [shard, written] of expected.files()) {
-    deepStrictEqual(files.get(shard), written, `shard ${shard}`);
+    assertEquals(files.get(shard), written, `shard ${shard}`);
   }
   const commonShard = files.get(shardOf("common", shardCount))!;
-  ok(spillNumber(findList(commonShard.text, "common")!) >= 0, "a list past SPILL_NUMBERS spills");
+  assert(
+    spillNumber(findList(commonShard.text, "common")!) >= 0,
+    "a list past SPILL_NUMBERS spills",
+  );
   const common = parsed(commonShard).terms.get("common")!;
-  equal(common.length, 6000 * 4);
-  deepStrictEqual(
+  assertEquals(common.length, 6000 * 4);
+  assertEquals(
     common.filter((_, index) => index % 4 === 0),
     Array.from({ length: 6000 }, (_, n) => n),
   );
@@ -90,10 +93,10 @@ Deno.test("BuildPostings leaves out shards no term falls in, and a term without 
   const files = new Map<number, PostingsFiles>();
   built.forEachShard((shard, written) => files.set(shard, written));
   const shards = new Set([shardOf("alpha", 64), shardOf("beta", 64)]);
-  deepStrictEqual(new Set(files.keys()), shards);
+  assertEquals(new Set(files.keys()), shards);
   const alpha = parsed(files.get(shardOf("alpha", 64))!);
-  deepStrictEqual(alpha.terms.get("alpha"), [0, 0, 0, 2, 1, 1, 0, 0]);
-  deepStrictEqual(alpha.keywords.get("alpha"), [1, 5]);
-  equal(parsed(files.get(shardOf("beta", 64))!).keywords.has("beta"), false);
-  deepStrictEqual(files.get(shardOf("alpha", 64))!.spills, [], "short lists stay in the shard");
+  assertEquals(alpha.terms.get("alpha"), [0, 0, 0, 2, 1, 1, 0, 0]);
+  assertEquals(alpha.keywords.get("alpha"), [1, 5]);
+  assertEquals(parsed(files.get(shardOf("beta", 64))!).keywords.has("beta"), false);
+  assertEquals(files.get(shardOf("alpha", 64))!.spills, [], "short lists stay in the shard");
 });

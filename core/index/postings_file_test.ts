@@ -1,4 +1,4 @@
-import { deepStrictEqual, ok, strictEqual as equal } from "node:assert/strict";
+import { assert, assertEquals } from "@std/assert";
 import {
   findPostings,
   keywordKey,
@@ -22,35 +22,35 @@ const SHARD = new Map([
 
 Deno.test("findPostings finds the first, a middle and the last line", () => {
   const text = formatPostingsFile(SHARD);
-  deepStrictEqual(findPostings(text, "cach"), [0, 1, 0, 2]);
-  deepStrictEqual(findPostings(text, "constructor"), [5, 0, 0, 1]);
-  deepStrictEqual(findPostings(text, "x"), [7, 1, 0, 0, 9, 0, 0, 4]);
+  assertEquals(findPostings(text, "cach"), [0, 1, 0, 2]);
+  assertEquals(findPostings(text, "constructor"), [5, 0, 0, 1]);
+  assertEquals(findPostings(text, "x"), [7, 1, 0, 0, 9, 0, 0, 4]);
 });
 
 Deno.test("findPostings matches whole terms only, never a prefix or a suffix", () => {
   const text = formatPostingsFile(SHARD);
-  deepStrictEqual(findPostings(text, "cache"), [3, 0, 1, 0]);
-  equal(findPostings(text, "cac"), undefined);
-  equal(findPostings(text, "ache"), undefined);
-  equal(findPostings(text, "caches"), undefined);
-  equal(findPostings(text, "toString"), undefined, "no inherited names");
-  equal(findPostings("", "cache"), undefined);
+  assertEquals(findPostings(text, "cache"), [3, 0, 1, 0]);
+  assertEquals(findPostings(text, "cac"), undefined);
+  assertEquals(findPostings(text, "ache"), undefined);
+  assertEquals(findPostings(text, "caches"), undefined);
+  assertEquals(findPostings(text, "toString"), undefined, "no inherited names");
+  assertEquals(findPostings("", "cache"), undefined);
 });
 
 Deno.test("a postings file round-trips and leaves out empty lists", () => {
   const withEmpty = new Map([...SHARD, ["gone", []]]);
   const text = formatPostingsFile(withEmpty);
-  deepStrictEqual(parsePostingsFile(text), SHARD);
-  equal(text.includes("gone"), false);
-  deepStrictEqual(parsePostingsFile(""), new Map());
+  assertEquals(parsePostingsFile(text), SHARD);
+  assertEquals(text.includes("gone"), false);
+  assertEquals(parsePostingsFile(""), new Map());
 });
 
 Deno.test("postingsSize reads a list's size without its numbers; 0 when absent", () => {
   const text = formatPostingsFile(SHARD);
-  equal(postingsSize(text, "x"), 8);
-  equal(postingsSize(text, "cach"), 4);
-  equal(postingsSize(text, "cac"), 0);
-  equal(postingsSize("", "x"), 0);
+  assertEquals(postingsSize(text, "x"), 8);
+  assertEquals(postingsSize(text, "cach"), 4);
+  assertEquals(postingsSize(text, "cac"), 0);
+  assertEquals(postingsSize("", "x"), 0);
 });
 
 Deno.test("a shard file keeps whole and keyword postings apart and round-trips both", () => {
@@ -59,12 +59,12 @@ Deno.test("a shard file keeps whole and keyword postings apart and round-trips b
     keywords: new Map([["cache", [0, 1]]]),
   };
   const { text, spills } = formatShard(shard);
-  deepStrictEqual(spills, []);
-  deepStrictEqual(parseShard(text), shard);
-  deepStrictEqual(findPostings(text, "cache"), [0, 1, 0, 2]);
-  deepStrictEqual(findPostings(text, keywordKey("cache")), [0, 1]);
-  equal(postingsSize(text, "cache"), 4);
-  deepStrictEqual(parseShard(formatShard({ terms: new Map(), keywords: new Map() }).text), {
+  assertEquals(spills, []);
+  assertEquals(parseShard(text), shard);
+  assertEquals(findPostings(text, "cache"), [0, 1, 0, 2]);
+  assertEquals(findPostings(text, keywordKey("cache")), [0, 1]);
+  assertEquals(postingsSize(text, "cache"), 4);
+  assertEquals(parseShard(formatShard({ terms: new Map(), keywords: new Map() }).text), {
     terms: new Map(),
     keywords: new Map(),
   });
@@ -82,21 +82,21 @@ function found(postings: Postings | undefined): number[] | undefined {
 
 Deno.test("a list of more than SPILL_NUMBERS numbers moves to a binary file; the shard keeps its size", () => {
   const long = longList(1500);
-  ok(long.length > SPILL_NUMBERS);
+  assert(long.length > SPILL_NUMBERS);
   const shard = {
     terms: new Map([["cache", [0, 1, 0, 2]], ["common", long], ["other", longList(1200, 7)]]),
     keywords: new Map([["common", [0, 1]]]),
   };
   const { text, spills } = formatShard(shard);
-  equal(spills.length, 2);
-  ok(text.length < 100, `the shard keeps marks only: ${text}`);
+  assertEquals(spills.length, 2);
+  assert(text.length < 100, `the shard keeps marks only: ${text}`);
   const spilled = (n: number) => spills[n];
-  deepStrictEqual(found(findPostings(text, "common", spilled)), long);
-  deepStrictEqual(found(findPostings(text, "other", spilled)), longList(1200, 7));
-  deepStrictEqual(findPostings(text, keywordKey("common"), spilled), [0, 1]);
-  equal(postingsSize(text, "common"), long.length, "read from the shard alone");
-  equal(findPostings(text, "common"), undefined, "no spilled files to read: not found");
-  deepStrictEqual(parseShard(text, spilled), shard);
+  assertEquals(found(findPostings(text, "common", spilled)), long);
+  assertEquals(found(findPostings(text, "other", spilled)), longList(1200, 7));
+  assertEquals(findPostings(text, keywordKey("common"), spilled), [0, 1]);
+  assertEquals(postingsSize(text, "common"), long.length, "read from the shard alone");
+  assertEquals(findPostings(text, "common"), undefined, "no spilled files to read: not found");
+  assertEquals(parseShard(text, spilled), shard);
 });
 
 Deno.test("a spilled list is read as stored: its numbers are a view of the file's bytes", () => {
@@ -105,11 +105,11 @@ Deno.test("a spilled list is read as stored: its numbers are a view of the file'
     keywords: new Map(),
   });
   const list = findPostings(text, "common", (n) => spills[n]);
-  ok(list instanceof Int32Array);
-  equal(list.buffer, spills[0].buffer, "no copy, no parse");
+  assert(list instanceof Int32Array);
+  assertEquals(list.buffer, spills[0].buffer, "no copy, no parse");
   const unaligned = new Uint8Array(spills[0].byteLength + 1).subarray(1);
   unaligned.set(spills[0]);
-  deepStrictEqual(found(findPostings(text, "common", () => unaligned)), longList(600));
+  assertEquals(found(findPostings(text, "common", () => unaligned)), longList(600));
 });
 
 Deno.test("a spilled file of another list, cut short or missing reads as no postings", () => {
@@ -118,12 +118,16 @@ Deno.test("a spilled file of another list, cut short or missing reads as no post
     keywords: new Map(),
   });
   const swapped = (n: number) => spills[1 - n];
-  equal(findPostings(text, "alpha", swapped), undefined);
-  deepStrictEqual(parseShard(text, swapped), { terms: new Map(), keywords: new Map() });
+  assertEquals(findPostings(text, "alpha", swapped), undefined);
+  assertEquals(parseShard(text, swapped), { terms: new Map(), keywords: new Map() });
   const cut = (n: number) => spills[n].subarray(0, spills[n].byteLength - 4);
-  equal(findPostings(text, "alpha", cut), undefined, "a file cut short");
-  equal(findPostings(text, "alpha", (n) => spills[n].subarray(0, 4)), undefined, "no header");
-  equal(findPostings(text, "alpha", () => undefined), undefined, "a missing spill file");
+  assertEquals(findPostings(text, "alpha", cut), undefined, "a file cut short");
+  assertEquals(
+    findPostings(text, "alpha", (n) => spills[n].subarray(0, 4)),
+    undefined,
+    "no header",
+  );
+  assertEquals(findPostings(text, "alpha", () => undefined), undefined, "a missing spill file");
 });
 
 Deno.test("the delta file spills nothing: it is read whole", () => {
@@ -131,6 +135,6 @@ Deno.test("the delta file spills nothing: it is read whole", () => {
     terms: new Map([["common", longList(1500)]]),
     keywords: new Map(),
   }, Infinity);
-  deepStrictEqual(spills, []);
-  deepStrictEqual(findPostings(text, "common"), longList(1500));
+  assertEquals(spills, []);
+  assertEquals(findPostings(text, "common"), longList(1500));
 });

@@ -1,5 +1,5 @@
 import { kernelRuleHash } from "../kernel/acceptance.ts";
-import { deepStrictEqual, ok, strictEqual as equal } from "node:assert/strict";
+import { assert, assertEquals, assertStrictEquals } from "@std/assert";
 import type { Entry } from "../entry/entry.ts";
 import {
   CHUNK_SIZE,
@@ -44,14 +44,14 @@ const ROTATE = makeEntry({
 Deno.test("analyzeEntry counts terms per field: title, keywords, body", () => {
   const { info, terms } = analyzeEntry(ROTATE, "entries/kb-7q2mx-rotate.md", "h1");
   // title: rotat leak token; keywords: secur | ci cd | token leak; body: rotat token rotat token often
-  deepStrictEqual(terms.get("rotat"), [1, 0, 2]);
-  deepStrictEqual(terms.get("token"), [1, 1, 2]);
-  deepStrictEqual(terms.get("leak"), [1, 1, 0]);
-  deepStrictEqual(terms.get("secur"), [0, 1, 0]);
-  deepStrictEqual(terms.get("ci"), [0, 1, 0]);
-  deepStrictEqual(terms.get("cd"), [0, 1, 0]);
-  deepStrictEqual(terms.get("often"), [0, 0, 1]);
-  deepStrictEqual([...terms.keys()].sort(), [
+  assertEquals(terms.get("rotat"), [1, 0, 2]);
+  assertEquals(terms.get("token"), [1, 1, 2]);
+  assertEquals(terms.get("leak"), [1, 1, 0]);
+  assertEquals(terms.get("secur"), [0, 1, 0]);
+  assertEquals(terms.get("ci"), [0, 1, 0]);
+  assertEquals(terms.get("cd"), [0, 1, 0]);
+  assertEquals(terms.get("often"), [0, 0, 1]);
+  assertEquals([...terms.keys()].sort(), [
     "cd",
     "ci",
     "leak",
@@ -60,22 +60,22 @@ Deno.test("analyzeEntry counts terms per field: title, keywords, body", () => {
     "secur",
     "token",
   ]);
-  deepStrictEqual(info.lengths, [3, 5, 5]);
-  equal(info.id, "kb-7q2mx");
-  equal(info.path, "entries/kb-7q2mx-rotate.md");
-  equal(info.hash, "h1");
-  equal(info.title, "Rotate leaked tokens");
-  deepStrictEqual(info.tags, ["security", "ci/cd"]);
-  deepStrictEqual(info.links, [{ rel: "related", to: "kb-9z8y7" }]);
+  assertEquals(info.lengths, [3, 5, 5]);
+  assertEquals(info.id, "kb-7q2mx");
+  assertEquals(info.path, "entries/kb-7q2mx-rotate.md");
+  assertEquals(info.hash, "h1");
+  assertEquals(info.title, "Rotate leaked tokens");
+  assertEquals(info.tags, ["security", "ci/cd"]);
+  assertEquals(info.links, [{ rel: "related", to: "kb-9z8y7" }]);
   // The stored terms survive a JSON round trip unchanged.
-  deepStrictEqual(JSON.parse(JSON.stringify(terms)), { ...terms });
+  assertEquals(JSON.parse(JSON.stringify(terms)), { ...terms });
 });
 
 Deno.test("analyzeEntry keeps stopwords and unknown fields out of the index", () => {
   const entry = makeEntry({ title: "The and of", body: "", extra: { secret: "zebra" } });
   const { info, terms } = analyzeEntry(entry, "p", "h");
-  deepStrictEqual(Object.keys(terms), []);
-  deepStrictEqual(info.lengths, [0, 0, 0]);
+  assertEquals(Object.keys(terms), []);
+  assertEquals(info.lengths, [0, 0, 0]);
 });
 
 // --- add and read -----------------------------------------------------------------------------
@@ -83,37 +83,37 @@ Deno.test("analyzeEntry keeps stopwords and unknown fields out of the index", ()
 Deno.test("IndexEditor.add, written and reopened, is found by IndexReader", () => {
   const store = build([ROTATE]);
   const reader = store.reader();
-  equal(reader.manifest.version, INDEX_VERSION);
-  equal(reader.manifest.kbDir, "/kb");
-  equal(reader.manifest.docCount, 1);
-  equal(reader.manifest.nextOrd, 1);
-  deepStrictEqual(reader.manifest.totals, [3, 5, 5]);
-  deepStrictEqual(reader.manifest.stamp, STAMP);
-  equal(reader.manifest.builtAt, "2026-07-01T00:00:00Z");
+  assertEquals(reader.manifest.version, INDEX_VERSION);
+  assertEquals(reader.manifest.kbDir, "/kb");
+  assertEquals(reader.manifest.docCount, 1);
+  assertEquals(reader.manifest.nextOrd, 1);
+  assertEquals(reader.manifest.totals, [3, 5, 5]);
+  assertEquals(reader.manifest.stamp, STAMP);
+  assertEquals(reader.manifest.builtAt, "2026-07-01T00:00:00Z");
 
-  deepStrictEqual(reader.postings("rotat"), [0, 1, 0, 2]);
-  deepStrictEqual(reader.postings("token"), [0, 1, 1, 2]);
-  deepStrictEqual(reader.postings("absent"), []);
-  deepStrictEqual(reader.keywordPostings("token"), [0, FIELD_TITLE | FIELD_KEYWORD]);
-  deepStrictEqual(reader.keywordPostings("rotat"), [0, FIELD_TITLE]);
-  deepStrictEqual(reader.keywordPostings("secur"), [0, FIELD_KEYWORD]);
-  deepStrictEqual(reader.keywordPostings("often"), [], "body-only terms have no keyword postings");
+  assertEquals(reader.postings("rotat"), [0, 1, 0, 2]);
+  assertEquals(reader.postings("token"), [0, 1, 1, 2]);
+  assertEquals(reader.postings("absent"), []);
+  assertEquals(reader.keywordPostings("token"), [0, FIELD_TITLE | FIELD_KEYWORD]);
+  assertEquals(reader.keywordPostings("rotat"), [0, FIELD_TITLE]);
+  assertEquals(reader.keywordPostings("secur"), [0, FIELD_KEYWORD]);
+  assertEquals(reader.keywordPostings("often"), [], "body-only terms have no keyword postings");
 
-  equal(reader.ordOf("kb-7q2mx"), 0);
-  equal(reader.ordOf("kb-zzzzz"), undefined);
-  equal(reader.doc(0)?.id, "kb-7q2mx");
-  equal(reader.docById("kb-7q2mx")?.title, "Rotate leaked tokens");
-  equal(reader.docById("kb-zzzzz"), undefined);
-  equal(reader.doc(5), undefined);
-  deepStrictEqual(reader.links(), [[
+  assertEquals(reader.ordOf("kb-7q2mx"), 0);
+  assertEquals(reader.ordOf("kb-zzzzz"), undefined);
+  assertStrictEquals(reader.doc(0)?.id, "kb-7q2mx");
+  assertStrictEquals(reader.docById("kb-7q2mx")?.title, "Rotate leaked tokens");
+  assertEquals(reader.docById("kb-zzzzz"), undefined);
+  assertEquals(reader.doc(5), undefined);
+  assertEquals(reader.links(), [[
     "kb-7q2mx",
     "related",
     "kb-9z8y7",
     "Rotate leaked tokens",
     null,
   ]]);
-  deepStrictEqual(Object.fromEntries(reader.files()), { [pathOf(ROTATE)]: [0, 100, 1000] });
-  deepStrictEqual(reader.meta(0)?.type, ROTATE.type);
+  assertEquals(Object.fromEntries(reader.files()), { [pathOf(ROTATE)]: [0, 100, 1000] });
+  assertEquals(reader.meta(0)?.type, ROTATE.type);
 });
 
 Deno.test("IndexReader loads each file at most once, and no delta file while none is due", () => {
@@ -126,7 +126,7 @@ Deno.test("IndexReader loads each file at most once, and no delta file while non
   reader.doc(0);
   reader.ordOf("kb-7q2mx");
   reader.ordOf("kb-7q2mx");
-  deepStrictEqual(store.loaded.sort(), [
+  assertEquals(store.loaded.sort(), [
     "docs/0.txt",
     "ids.json",
     "shard/0.txt",
@@ -137,10 +137,10 @@ Deno.test("postings of several entries list each ordinal once", () => {
   const a = makeEntry({ id: "kb-aaaaa", title: "Cache invalidation", body: "cache cache" });
   const b = makeEntry({ id: "kb-bbbbb", title: "Token cache", body: "nothing" });
   const reader = build([a, b]).reader();
-  deepStrictEqual(reader.postings("cach"), [0, 1, 0, 2, 1, 1, 0, 0]);
-  equal(reader.postingCount("cach"), 2);
-  deepStrictEqual(reader.postings("token"), [1, 1, 0, 0]);
-  equal(reader.manifest.docCount, 2);
+  assertEquals(reader.postings("cach"), [0, 1, 0, 2, 1, 1, 0, 0]);
+  assertEquals(reader.postingCount("cach"), 2);
+  assertEquals(reader.postings("token"), [1, 1, 0, 0]);
+  assertEquals(reader.manifest.docCount, 2);
 });
 
 Deno.test("docs beyond the first chunk are stored and found", () => {
@@ -151,10 +151,10 @@ Deno.test("docs beyond the first chunk are stored and found", () => {
   );
   const reader = build(entries, 2).reader();
   const last = CHUNK_SIZE + 2;
-  equal(reader.doc(last)?.id, entries[last].id);
-  equal(reader.ordOf(entries[last].id), last);
-  equal(reader.doc(CHUNK_SIZE - 1)?.id, entries[CHUNK_SIZE - 1].id);
-  equal(ords(reader.postings("entri"), 4).length, CHUNK_SIZE + 3);
+  assertStrictEquals(reader.doc(last)?.id, entries[last].id);
+  assertEquals(reader.ordOf(entries[last].id), last);
+  assertStrictEquals(reader.doc(CHUNK_SIZE - 1)?.id, entries[CHUNK_SIZE - 1].id);
+  assertEquals(ords(reader.postings("entri"), 4).length, CHUNK_SIZE + 3);
 });
 
 // --- remove -----------------------------------------------------------------------------------
@@ -179,9 +179,9 @@ Deno.test("remove clears postings, ids, links, kernel and activity of that path 
   });
   const store = build([a, b], 4, true);
   const before = store.reader();
-  equal(before.manifest.kernel.length, 2);
-  deepStrictEqual(before.activityOrds("coding"), [0]);
-  deepStrictEqual(before.activityOrds("reviewing"), [1]);
+  assertEquals(before.manifest.kernel.length, 2);
+  assertEquals(before.activityOrds("coding"), [0]);
+  assertEquals(before.activityOrds("reviewing"), [1]);
   const totalsBefore = before.manifest.totals;
   const lengthsA = before.doc(0)!.lengths;
 
@@ -190,35 +190,35 @@ Deno.test("remove clears postings, ids, links, kernel and activity of that path 
   store.commit(editor);
 
   const reader = store.reader();
-  equal(reader.manifest.docCount, 1);
-  deepStrictEqual(
+  assertEquals(reader.manifest.docCount, 1);
+  assertEquals(
     reader.manifest.totals,
     totalsBefore.map((total, field) => total - lengthsA[field]),
   );
-  deepStrictEqual(ords(reader.postings("deploi"), 4), [1]);
-  deepStrictEqual(reader.postings("alpha"), [], "a term only the removed entry had is gone");
-  deepStrictEqual(reader.postings("checklist"), []);
-  deepStrictEqual(reader.keywordPostings("releas"), []);
-  deepStrictEqual(ords(reader.keywordPostings("deploi"), 2), [1]);
-  equal(reader.ordOf("kb-aaaaa"), undefined);
-  equal(reader.ordOf("kb-bbbbb"), 1);
-  equal(reader.doc(0), undefined);
-  equal(reader.meta(0), undefined);
-  equal(reader.doc(1)?.id, "kb-bbbbb");
-  deepStrictEqual(
+  assertEquals(ords(reader.postings("deploi"), 4), [1]);
+  assertEquals(reader.postings("alpha"), [], "a term only the removed entry had is gone");
+  assertEquals(reader.postings("checklist"), []);
+  assertEquals(reader.keywordPostings("releas"), []);
+  assertEquals(ords(reader.keywordPostings("deploi"), 2), [1]);
+  assertEquals(reader.ordOf("kb-aaaaa"), undefined);
+  assertEquals(reader.ordOf("kb-bbbbb"), 1);
+  assertEquals(reader.doc(0), undefined);
+  assertEquals(reader.meta(0), undefined);
+  assertStrictEquals(reader.doc(1)?.id, "kb-bbbbb");
+  assertEquals(
     reader.links(),
     [["kb-bbbbb", "refines", "kb-aaaaa", "Deploy rollback", null]],
     "a link to the removed entry keeps its row, without a title",
   );
-  deepStrictEqual(reader.manifest.kernel.map((rule) => rule.id), ["kb-bbbbb"]);
-  deepStrictEqual(reader.activityOrds("coding"), []);
-  deepStrictEqual(reader.activityOrds("reviewing"), [1]);
-  deepStrictEqual([...reader.files().keys()], [pathOf(b)]);
+  assertEquals(reader.manifest.kernel.map((rule) => rule.id), ["kb-bbbbb"]);
+  assertEquals(reader.activityOrds("coding"), []);
+  assertEquals(reader.activityOrds("reviewing"), [1]);
+  assertEquals([...reader.files().keys()], [pathOf(b)]);
   // No shard keeps an empty list behind.
   for (const [name, value] of store.files) {
     if (!name.startsWith("shard/")) continue;
     for (const [term, list] of parsePostingsFile(value as string)) {
-      ok(list.length > 0, `${name} keeps an empty list for ${term}`);
+      assert(list.length > 0, `${name} keeps an empty list for ${term}`);
     }
   }
 });
@@ -228,8 +228,8 @@ Deno.test("remove of a path the index does not have changes nothing", () => {
   const editor = store.editor();
   editor.remove("entries/kb-nope0-x.md");
   const changed = editor.changedFiles("t", STAMP);
-  deepStrictEqual([...changed.keys()], ["manifest.json"]);
-  equal(editor.manifest.docCount, 1);
+  assertEquals([...changed.keys()], ["manifest.json"]);
+  assertEquals(editor.manifest.docCount, 1);
 });
 
 Deno.test("removing every entry leaves an empty index", () => {
@@ -241,11 +241,11 @@ Deno.test("removing every entry leaves an empty index", () => {
   editor.remove(pathOf(b));
   store.commit(editor);
   const reader = store.reader();
-  equal(reader.manifest.docCount, 0);
-  deepStrictEqual(reader.manifest.totals, [0, 0, 0]);
-  deepStrictEqual(reader.postings("share"), []);
-  deepStrictEqual(reader.links(), []);
-  equal(reader.files().size, 0);
+  assertEquals(reader.manifest.docCount, 0);
+  assertEquals(reader.manifest.totals, [0, 0, 0]);
+  assertEquals(reader.postings("share"), []);
+  assertEquals(reader.links(), []);
+  assertEquals(reader.files().size, 0);
 });
 
 Deno.test("remove then add of the same path replaces the entry", () => {
@@ -260,17 +260,17 @@ Deno.test("remove then add of the same path replaces the entry", () => {
   store.commit(editor);
 
   const reader = store.reader();
-  equal(reader.manifest.docCount, 2);
-  equal(reader.manifest.nextOrd, 3);
-  equal(reader.ordOf("kb-aaaaa"), 2);
-  equal(reader.doc(0), undefined);
-  equal(reader.docById("kb-aaaaa")?.title, "New title giraffe");
-  equal(reader.docById("kb-aaaaa")?.hash, "h2");
-  deepStrictEqual(reader.postings("zebra"), []);
-  deepStrictEqual(ords(reader.postings("giraff"), 4), [2]);
-  deepStrictEqual(ords(reader.postings("bodi"), 4).sort(), [1, 2]);
-  deepStrictEqual(reader.files().get(pathOf(first)), [2, 222, 2000]);
-  equal(reader.files().size, 2);
+  assertEquals(reader.manifest.docCount, 2);
+  assertEquals(reader.manifest.nextOrd, 3);
+  assertEquals(reader.ordOf("kb-aaaaa"), 2);
+  assertEquals(reader.doc(0), undefined);
+  assertStrictEquals(reader.docById("kb-aaaaa")?.title, "New title giraffe");
+  assertStrictEquals(reader.docById("kb-aaaaa")?.hash, "h2");
+  assertEquals(reader.postings("zebra"), []);
+  assertEquals(ords(reader.postings("giraff"), 4), [2]);
+  assertEquals(ords(reader.postings("bodi"), 4).sort(), [1, 2]);
+  assertEquals(reader.files().get(pathOf(first)), [2, 222, 2000]);
+  assertEquals(reader.files().size, 2);
 });
 
 // --- skip -------------------------------------------------------------------------------------
@@ -282,22 +282,26 @@ Deno.test("skip records an invalid file; its later removal forgets it", () => {
   store.commit(editor);
 
   let reader = store.reader();
-  deepStrictEqual(reader.files().get("entries/kb-bad00-x.md"), [-1, 10, 500]);
-  deepStrictEqual(reader.manifest.invalid, [{
+  assertEquals(reader.files().get("entries/kb-bad00-x.md"), [-1, 10, 500]);
+  assertEquals(reader.manifest.invalid, [{
     path: "entries/kb-bad00-x.md",
     message: "type: not a type",
   }]);
-  equal(reader.manifest.docCount, 1, "an invalid file is not a document");
-  equal(reader.manifest.nextOrd, 1, "an invalid file takes no ordinal");
+  assertEquals(reader.manifest.docCount, 1, "an invalid file is not a document");
+  assertEquals(reader.manifest.nextOrd, 1, "an invalid file takes no ordinal");
 
   editor = store.editor();
   editor.remove("entries/kb-bad00-x.md");
   store.commit(editor);
   reader = store.reader();
-  equal(reader.files().get("entries/kb-bad00-x.md"), undefined);
-  deepStrictEqual(reader.manifest.invalid, []);
-  equal(reader.manifest.docCount, 1);
-  equal(reader.docById("kb-7q2mx")?.title, ROTATE.title, "the valid entry is untouched");
+  assertEquals(reader.files().get("entries/kb-bad00-x.md"), undefined);
+  assertEquals(reader.manifest.invalid, []);
+  assertEquals(reader.manifest.docCount, 1);
+  assertStrictEquals(
+    reader.docById("kb-7q2mx")?.title,
+    ROTATE.title,
+    "the valid entry is untouched",
+  );
 });
 
 Deno.test("a skipped file fixed later is removed and added as a document", () => {
@@ -311,9 +315,9 @@ Deno.test("a skipped file fixed later is removed and added as a document", () =>
   addEntry(editor, ROTATE);
   store.commit(editor);
   const reader = store.reader();
-  deepStrictEqual(reader.manifest.invalid, []);
-  deepStrictEqual(reader.files().get(pathOf(ROTATE)), [0, 100, 1000]);
-  equal(reader.ordOf("kb-7q2mx"), 0);
+  assertEquals(reader.manifest.invalid, []);
+  assertEquals(reader.files().get(pathOf(ROTATE)), [0, 100, 1000]);
+  assertEquals(reader.ordOf("kb-7q2mx"), 0);
 });
 
 // --- kernel and activity ----------------------------------------------------------------------
@@ -335,7 +339,7 @@ Deno.test("kernel rules list only active kernel entries given a body, sorted by 
   addEntry(editor, plain, "Not a kernel.");
   store.commit(editor);
   const { kernel } = store.manifest();
-  deepStrictEqual(kernel, [
+  assertEquals(kernel, [
     {
       id: "kb-aaaaa",
       title: "Aye rule",
@@ -362,29 +366,29 @@ Deno.test("activity entries list only active entries that apply to some activity
   const none = makeEntry({ id: "kb-act02" });
   const archived = makeEntry({ id: "kb-act03", appliesTo: ["coding"], status: "archived" });
   const reader = build([active, none, archived]).reader();
-  deepStrictEqual(reader.activityOrds("coding"), [0]);
-  deepStrictEqual(reader.activityOrds("reviewing"), [0]);
-  deepStrictEqual(reader.activityOrds("planning"), []);
+  assertEquals(reader.activityOrds("coding"), [0]);
+  assertEquals(reader.activityOrds("reviewing"), [0]);
+  assertEquals(reader.activityOrds("planning"), []);
 });
 
 // --- shards and changed files -----------------------------------------------------------------
 
 // About 32 entries a shard: a reader parses only its terms' lines, so a shard's size costs little.
 Deno.test("shardCountFor gives about 32 entries a shard, a power of two from 1 to 1,024", () => {
-  equal(shardCountFor(0), 1);
-  equal(shardCountFor(1), 1);
-  equal(shardCountFor(32), 1);
-  equal(shardCountFor(33), 2);
-  equal(shardCountFor(64), 2);
-  equal(shardCountFor(65), 4);
-  equal(shardCountFor(32 * 1024), 1024);
-  equal(shardCountFor(32 * 1024 + 1), 1024);
-  equal(shardCountFor(10_000_000), 1024);
+  assertEquals(shardCountFor(0), 1);
+  assertEquals(shardCountFor(1), 1);
+  assertEquals(shardCountFor(32), 1);
+  assertEquals(shardCountFor(33), 2);
+  assertEquals(shardCountFor(64), 2);
+  assertEquals(shardCountFor(65), 4);
+  assertEquals(shardCountFor(32 * 1024), 1024);
+  assertEquals(shardCountFor(32 * 1024 + 1), 1024);
+  assertEquals(shardCountFor(10_000_000), 1024);
   for (let count = 0; count < 20_000; count += 997) {
     const shards = shardCountFor(count);
-    equal(shards & (shards - 1), 0, `${shards} is a power of two`);
-    ok(shards >= 1 && shards <= 1024);
-    ok(shards === 1024 || shards * 32 >= count, `${count} entries fit in ${shards} shards`);
+    assertEquals(shards & (shards - 1), 0, `${shards} is a power of two`);
+    assert(shards >= 1 && shards <= 1024);
+    assert(shards === 1024 || shards * 32 >= count, `${count} entries fit in ${shards} shards`);
   }
 });
 
@@ -392,13 +396,13 @@ Deno.test("shardOf is stable and within range", () => {
   for (const shardCount of [1, 2, 8, 256]) {
     for (const term of ["token", "rotat", "", "é", "a-long-term-indeed"]) {
       const shard = shardOf(term, shardCount);
-      ok(Number.isInteger(shard) && shard >= 0 && shard < shardCount);
-      equal(shardOf(term, shardCount), shard);
+      assert(Number.isInteger(shard) && shard >= 0 && shard < shardCount);
+      assertEquals(shardOf(term, shardCount), shard);
     }
   }
-  equal(shardOf("anything", 1), 0);
+  assertEquals(shardOf("anything", 1), 0);
   const used = new Set(Array.from({ length: 200 }, (_, index) => shardOf(`term${index}`, 8)));
-  equal(used.size, 8, "terms spread over every shard");
+  assertEquals(used.size, 8, "terms spread over every shard");
 });
 
 Deno.test("changedFiles holds the touched files and the manifest, last", () => {
@@ -407,16 +411,16 @@ Deno.test("changedFiles holds the touched files and the manifest, last", () => {
   addEntry(editor, ROTATE);
   const changed = editor.changedFiles("2026-07-01T00:00:00Z", STAMP);
   const names = [...changed.keys()];
-  equal(names.at(-1), "manifest.json");
+  assertEquals(names.at(-1), "manifest.json");
   for (const name of ["files.json", "ids.json", "links.json", "docs/0.txt", "meta.bin"]) {
-    ok(names.includes(name), `${name} in ${names}`);
+    assert(names.includes(name), `${name} in ${names}`);
   }
   const terms = [...analyzeEntry(ROTATE, "p", "h").terms.keys()];
   const shards = new Set(terms.map((term) => `shard/${shardOf(term, 8)}.txt`));
-  deepStrictEqual(names.filter((name) => name.startsWith("shard/")).sort(), [...shards].sort());
+  assertEquals(names.filter((name) => name.startsWith("shard/")).sort(), [...shards].sort());
   const manifest = changed.get("manifest.json") as Manifest;
-  equal(manifest.builtAt, "2026-07-01T00:00:00Z");
-  deepStrictEqual(manifest.stamp, STAMP);
+  assertEquals(manifest.builtAt, "2026-07-01T00:00:00Z");
+  assertEquals(manifest.stamp, STAMP);
 });
 
 Deno.test("an incremental add writes the delta file, not the shards", () => {
@@ -427,15 +431,15 @@ Deno.test("an incremental add writes the delta file, not the shards", () => {
   addEntry(editor, b);
   const changed = store.commit(editor);
   const names = [...changed.keys()];
-  deepStrictEqual(names.filter((name) => name.startsWith("shard/")), []);
-  ok(names.includes("delta.txt"));
+  assertEquals(names.filter((name) => name.startsWith("shard/")), []);
+  assert(names.includes("delta.txt"));
   const reader = store.reader();
-  deepStrictEqual(reader.postings("alpha"), [0, 1, 0, 0], "earlier postings survive");
-  deepStrictEqual(reader.postings("omega"), [1, 1, 0, 0]);
-  deepStrictEqual(reader.keywordPostings("omega"), [1, FIELD_TITLE]);
-  equal(reader.postingCount("omega"), 1, "counted from the delta, unparsed");
-  equal(reader.postingCount("alpha"), 1);
-  equal(reader.postingCount("nowhere"), 0);
+  assertEquals(reader.postings("alpha"), [0, 1, 0, 0], "earlier postings survive");
+  assertEquals(reader.postings("omega"), [1, 1, 0, 0]);
+  assertEquals(reader.keywordPostings("omega"), [1, FIELD_TITLE]);
+  assertEquals(reader.postingCount("omega"), 1, "counted from the delta, unparsed");
+  assertEquals(reader.postingCount("alpha"), 1);
+  assertEquals(reader.postingCount("nowhere"), 0);
 });
 
 Deno.test("a removed entry is filtered from the shards until compaction folds it away", () => {
@@ -445,20 +449,20 @@ Deno.test("a removed entry is filtered from the shards until compaction folds it
   let editor = store.editor();
   editor.remove(pathOf(a));
   store.commit(editor);
-  deepStrictEqual(store.reader().postings("share"), [1, 1, 0, 0]);
-  deepStrictEqual(store.reader().manifest.dead, [0]);
+  assertEquals(store.reader().postings("share"), [1, 1, 0, 0]);
+  assertEquals(store.reader().manifest.dead, [0]);
   editor = store.editor();
   const c = makeEntry({ id: "kb-ccccc", title: "gamma shared", body: "" });
   addEntry(editor, c);
   editor.compact();
   const changed = store.commit(editor);
-  equal(changed.has(`shard/${shardOf("share", 4)}.txt`), true, "compaction rewrites shards");
+  assertEquals(changed.has(`shard/${shardOf("share", 4)}.txt`), true, "compaction rewrites shards");
   const reader = store.reader();
-  deepStrictEqual(reader.manifest.dead, []);
-  deepStrictEqual(reader.manifest.deltaOrds, []);
-  deepStrictEqual(reader.postings("share"), [1, 1, 0, 0, 2, 1, 0, 0]);
-  deepStrictEqual(reader.postings("alpha"), []);
-  deepStrictEqual(reader.keywordPostings("gamma"), [2, FIELD_TITLE]);
+  assertEquals(reader.manifest.dead, []);
+  assertEquals(reader.manifest.deltaOrds, []);
+  assertEquals(reader.postings("share"), [1, 1, 0, 0, 2, 1, 0, 0]);
+  assertEquals(reader.postings("alpha"), []);
+  assertEquals(reader.keywordPostings("gamma"), [2, FIELD_TITLE]);
 });
 
 Deno.test("removing an entry that lives in the delta takes its postings out of the delta", () => {
@@ -471,9 +475,9 @@ Deno.test("removing an entry that lives in the delta takes its postings out of t
   editor.remove(pathOf(b));
   store.commit(editor);
   const reader = store.reader();
-  deepStrictEqual(reader.postings("omega"), []);
-  deepStrictEqual(reader.manifest.dead, [], "delta entries need no dead mark");
-  equal(reader.docById("kb-bbbbb"), undefined);
+  assertEquals(reader.postings("omega"), []);
+  assertEquals(reader.manifest.dead, [], "delta entries need no dead mark");
+  assertEquals(reader.docById("kb-bbbbb"), undefined);
 });
 
 Deno.test("postings stay in ordinal order through edits, removals and compaction", () => {
@@ -501,8 +505,8 @@ Deno.test("postings stay in ordinal order through edits, removals and compaction
       ];
       for (const [list, stride] of lists) {
         const ords = Array.from(list).filter((_, at) => at % stride === 0);
-        deepStrictEqual(ords, [...ords].sort((a, b) => a - b), `${term} in round ${round}`);
-        equal(new Set(ords).size, ords.length, `${term} lists each entry once`);
+        assertEquals(ords, [...ords].sort((a, b) => a - b), `${term} in round ${round}`);
+        assertEquals(new Set(ords).size, ords.length, `${term} lists each entry once`);
       }
     }
   }
@@ -518,33 +522,33 @@ Deno.test("a long list is spilled to a file of its own, read back whole, and kep
   const count = 1200;
   const store = build(Array.from({ length: count }, (_, index) => entry(index)), 2);
   const spills = [...store.files.keys()].filter((name) => /^shard\/\d+-\d+\.bin$/.test(name));
-  ok(spills.length > 0, "the list of deploi (every entry) spills");
+  assert(spills.length > 0, "the list of deploi (every entry) spills");
   const term = tokenize("deploy")[0];
   const shard = store.files.get(`shard/${shardOf(term, 2)}.txt`) as string;
-  ok(spillNumber(findList(shard, term)!) >= 0, "the shard holds a mark, not the numbers");
-  deepStrictEqual(
+  assert(spillNumber(findList(shard, term)!) >= 0, "the shard holds a mark, not the numbers");
+  assertEquals(
     ords(store.reader().postings(term), 4),
     Array.from({ length: count }, (_, n) => n),
   );
-  equal(store.reader().postingCount(term), count);
+  assertEquals(store.reader().postingCount(term), count);
   const editor = store.editor();
   editor.remove(pathOf(entry(5)));
   addEntry(editor, entry(count));
   editor.compact();
   store.commit(editor);
   const expected = Array.from({ length: count }, (_, n) => n >= 5 ? n + 1 : n);
-  deepStrictEqual(ords(store.reader().postings(term), 4), expected);
-  deepStrictEqual(ords(store.reader().keywordPostings(term), 2), expected);
+  assertEquals(ords(store.reader().postings(term), 4), expected);
+  assertEquals(ords(store.reader().keywordPostings(term), 2), expected);
 });
 
 Deno.test("needsCompaction once the delta and dead list pass COMPACT_AFTER", () => {
   const store = build([], 2);
   const editor = store.editor();
   for (let index = 0; index <= COMPACT_AFTER; index++) {
-    equal(editor.needsCompaction(), false);
+    assertEquals(editor.needsCompaction(), false);
     addEntry(editor, makeEntry({ id: `kb-${String(index).padStart(5, "0")}`, title: `t${index}` }));
   }
-  equal(editor.needsCompaction(), true);
+  assertEquals(editor.needsCompaction(), true);
 });
 
 // --- a term that is a name on Object.prototype ------------------------------------------------
@@ -559,19 +563,19 @@ Deno.test({
   fn() {
     const store = new MemoryStore();
     const reader0 = IndexEditor.create("/kb", 1, store.load);
-    deepStrictEqual(reader0.postings("constructor"), []);
-    deepStrictEqual(reader0.keywordPostings("constructor"), []);
+    assertEquals(reader0.postings("constructor"), []);
+    assertEquals(reader0.keywordPostings("constructor"), []);
     const editor = IndexEditor.create("/kb", 1, store.load);
     const entry = makeEntry({ title: "Class constructor", body: "Call the constructor once." });
     addEntry(editor, entry);
     store.commit(editor);
     const reader = store.reader();
-    deepStrictEqual(reader.postings("constructor"), [0, 1, 0, 1]);
-    deepStrictEqual(reader.keywordPostings("constructor"), [0, FIELD_TITLE]);
+    assertEquals(reader.postings("constructor"), [0, 1, 0, 1]);
+    assertEquals(reader.keywordPostings("constructor"), [0, FIELD_TITLE]);
     const remover = store.editor();
     remover.remove(pathOf(entry));
     store.commit(remover);
-    deepStrictEqual(store.reader().postings("constructor"), []);
+    assertEquals(store.reader().postings("constructor"), []);
   },
 });
 
@@ -583,12 +587,12 @@ Deno.test("link rows carry both titles, whichever end is added first, and follow
   });
   const b = makeEntry({ id: "kb-bbbbb", title: "Beta" });
   const store = build([a, b]);
-  deepStrictEqual(store.reader().links(), [["kb-aaaaa", "related", "kb-bbbbb", "Alpha", "Beta"]]);
+  assertEquals(store.reader().links(), [["kb-aaaaa", "related", "kb-bbbbb", "Alpha", "Beta"]]);
   const editor = store.editor();
   editor.remove(pathOf(b));
   addEntry(editor, { ...b, title: "Beta renamed" });
   store.commit(editor);
-  deepStrictEqual(store.reader().links(), [[
+  assertEquals(store.reader().links(), [[
     "kb-aaaaa",
     "related",
     "kb-bbbbb",
@@ -604,18 +608,18 @@ Deno.test("a docs chunk holds one record per line, null for a removed or missing
   store.commit(editor);
   const text = store.files.get("docs/0.txt") as string;
   const lines = text.split("\n");
-  equal(lines.length, 2);
-  equal(lines[0], "null");
-  equal(JSON.parse(lines[1]).id, "kb-bbbbb");
-  deepStrictEqual(parseDocChunk(formatDocChunk([null, undefined, JSON.parse(lines[1])])), [
+  assertEquals(lines.length, 2);
+  assertEquals(lines[0], "null");
+  assertEquals(JSON.parse(lines[1]).id, "kb-bbbbb");
+  assertEquals(parseDocChunk(formatDocChunk([null, undefined, JSON.parse(lines[1])])), [
     null,
     null,
     JSON.parse(lines[1]),
   ]);
   const reader = store.reader();
-  equal(reader.doc(0), undefined);
-  equal(reader.doc(1)?.title, "Second");
-  equal(reader.doc(2), undefined, "past the last line");
+  assertEquals(reader.doc(0), undefined);
+  assertStrictEquals(reader.doc(1)?.title, "Second");
+  assertEquals(reader.doc(2), undefined, "past the last line");
 });
 
 Deno.test("isPointable: active entries only, never a kernel rule or a removed entry", () => {
@@ -629,7 +633,7 @@ Deno.test("isPointable: active entries only, never a kernel rule or a removed en
   editor.remove(pathOf(makeEntry({ id: "kb-ddddd" })));
   store.commit(editor);
   const reader = store.reader();
-  deepStrictEqual([0, 1, 2, 3, 4].map((ord) => reader.isPointable(ord)), [
+  assertEquals([0, 1, 2, 3, 4].map((ord) => reader.isPointable(ord)), [
     true,
     false,
     false,
@@ -645,9 +649,12 @@ Deno.test("meta.bin keeps type, status, kernel flag and field lengths, and forge
     makeEntry({ id: "kb-meta3", title: "Gamma", type: "howto", body: "long ".repeat(70_000) }),
   ];
   const store = build(entries, 2, true);
-  equal((store.files.get("meta.bin") as Uint8Array).byteLength, entries.length * META_STRIDE * 2);
+  assertEquals(
+    (store.files.get("meta.bin") as Uint8Array).byteLength,
+    entries.length * META_STRIDE * 2,
+  );
   const reader = store.reader();
-  deepStrictEqual(
+  assertEquals(
     [0, 1, 2].map((ord) => {
       const meta = reader.meta(ord)!;
       return [meta.type, meta.status, meta.kernel, reader.isPointable(ord)];
@@ -659,15 +666,19 @@ Deno.test("meta.bin keeps type, status, kernel flag and field lengths, and forge
       true,
     ]],
   );
-  deepStrictEqual(reader.meta(0)?.lengths, [2, 0, 0]);
-  equal(reader.fieldLength(2, 2), META_MAX_LENGTH, "a longer body counts as the longest there is");
-  equal(reader.meta(3), undefined, "no entry past the last");
+  assertEquals(reader.meta(0)?.lengths, [2, 0, 0]);
+  assertEquals(
+    reader.fieldLength(2, 2),
+    META_MAX_LENGTH,
+    "a longer body counts as the longest there is",
+  );
+  assertEquals(reader.meta(3), undefined, "no entry past the last");
   const editor = store.editor();
   editor.remove(pathOf(entries[2]));
   store.commit(editor);
   const after = store.reader();
-  equal(after.meta(2), undefined);
-  equal(after.fieldLength(2, 0), -1);
-  equal(after.isPointable(2), false);
-  equal(after.meta(1)?.type, "bookmark", "the others are untouched");
+  assertEquals(after.meta(2), undefined);
+  assertEquals(after.fieldLength(2, 0), -1);
+  assertEquals(after.isPointable(2), false);
+  assertStrictEquals(after.meta(1)?.type, "bookmark", "the others are untouched");
 });

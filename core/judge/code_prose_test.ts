@@ -1,4 +1,4 @@
-import assert from "node:assert/strict";
+import { assertEquals } from "@std/assert";
 import { type CodeText, codeTexts, fileKind, PYTHON_SYNTAX } from "./code_prose.ts";
 
 function texts(path: string, source: string): CodeText[] {
@@ -9,16 +9,16 @@ function texts(path: string, source: string): CodeText[] {
 
 Deno.test("fileKind: prose, data and code files by name", () => {
   for (const path of ["a.md", "README", "notes.txt", "page.html", "/x/y/CHANGELOG.rst"]) {
-    assert.equal(fileKind(path), "prose", path);
+    assertEquals(fileKind(path), "prose", path);
   }
   for (const path of ["a.csv", "deno.lock", "go.sum", "x.min.js", "logo.svg"]) {
-    assert.equal(fileKind(path), "none", path);
+    assertEquals(fileKind(path), "none", path);
   }
   for (const path of ["a.ts", "b.PY", "Dockerfile", "Makefile", "c.rs", "q.sql", "conf.yaml"]) {
-    assert.equal(typeof fileKind(path), "object", path);
+    assertEquals(typeof fileKind(path), "object", path);
   }
-  assert.equal(typeof fileKind("bin/tool", "#!/bin/sh\necho hi\n"), "object");
-  assert.equal(fileKind("bin/tool", "plain words\n"), "prose");
+  assertEquals(typeof fileKind("bin/tool", "#!/bin/sh\necho hi\n"), "object");
+  assertEquals(fileKind("bin/tool", "plain words\n"), "prose");
 });
 
 Deno.test("codeTexts: C-like comments and strings, code left out", () => {
@@ -36,7 +36,7 @@ Deno.test("codeTexts: C-like comments and strings, code left out", () => {
     'const broken = "no closing quote',
     "/* unclosed block",
   ].join("\n");
-  assert.deepEqual(texts("a.ts", source), [
+  assertEquals(texts("a.ts", source), [
     { kind: "comment", text: "Opens the index.\n\nReads the manifest first." },
     { kind: "string", text: 'double "quoted"\n' },
     { kind: "string", text: "single" },
@@ -58,7 +58,7 @@ Deno.test("codeTexts: Python docstrings, hash comments, f-strings", () => {
     "    return f\"{x}'s value\"  # it's fine",
     "count = len(items)#not a comment marker",
   ].join("\n");
-  assert.deepEqual(codeTexts(source, PYTHON_SYNTAX), [
+  assertEquals(codeTexts(source, PYTHON_SYNTAX), [
     { kind: "comment", text: "why x" },
     { kind: "string", text: "Return x.\n\n    Longer text.\n    " },
     { kind: "string", text: "{x}'s value" },
@@ -67,24 +67,24 @@ Deno.test("codeTexts: Python docstrings, hash comments, f-strings", () => {
 });
 
 Deno.test("codeTexts: Rust lifetimes, SQL, shell and YAML apostrophes do not derail it", () => {
-  assert.deepEqual(
+  assertEquals(
     texts("a.rs", "fn f<'a>(x: &'a str) -> &'a str { x } // keeps 'a\nlet s = \"done\";"),
     [
       { kind: "comment", text: "keeps 'a" },
       { kind: "string", text: "done" },
     ],
   );
-  assert.deepEqual(texts("q.sql", "SELECT 'it''s' -- note\nFROM t /* block */"), [
+  assertEquals(texts("q.sql", "SELECT 'it''s' -- note\nFROM t /* block */"), [
     { kind: "string", text: "it" },
     { kind: "string", text: "s" },
     { kind: "comment", text: "note" },
     { kind: "comment", text: "block" },
   ]);
-  assert.deepEqual(texts("run.sh", 'echo $# "${#arr[@]}" # count\necho don\'t'), [
+  assertEquals(texts("run.sh", 'echo $# "${#arr[@]}" # count\necho don\'t'), [
     { kind: "string", text: "${#arr[@]}" },
     { kind: "comment", text: "count" },
   ]);
-  assert.deepEqual(texts("c.yaml", "description: Don't use it # why not\nname: 'x'"), [
+  assertEquals(texts("c.yaml", "description: Don't use it # why not\nname: 'x'"), [
     { kind: "comment", text: "why not" },
     { kind: "string", text: "x" },
   ]);

@@ -1,4 +1,4 @@
-import assert from "node:assert/strict";
+import { assert, assertEquals } from "@std/assert";
 import { commandProse, extractProse, isProse, type ProsePiece } from "./prose.ts";
 
 const BAD =
@@ -9,7 +9,7 @@ type Case = [name: string, tool: string, input: unknown, expected: ProsePiece[]]
 
 function check(cases: Case[]): void {
   for (const [name, tool, input, expected] of cases) {
-    assert.deepEqual(extractProse(tool, input), expected, name);
+    assertEquals(extractProse(tool, input), expected, name);
   }
 }
 
@@ -30,8 +30,8 @@ Deno.test("isProse: sentences are prose; ids, slugs, enums, URLs, paths and hash
     "STATUS_IN_PROGRESS STATUS_DONE STATUS_BLOCKED STATUS_CANCELLED STATUS_WONT_FIX",
     "a.ts b.ts c.ts d.ts e.ts f.ts g.ts h.ts i.ts j.ts k.ts l.ts m.ts n.ts o.ts p.ts",
   ];
-  for (const text of prose) assert.ok(isProse(text), text);
-  for (const text of notProse) assert.ok(!isProse(text), text);
+  for (const text of prose) assert(isProse(text), text);
+  for (const text of notProse) assert(!isProse(text), text);
 });
 
 Deno.test("extractProse: file tools give prose files whole and code files' comments", () => {
@@ -278,7 +278,7 @@ Deno.test("extractProse: other tools give every prose string field; excluded too
 });
 
 Deno.test("commandProse: each command line is judged on its own messages", () => {
-  assert.deepEqual(
+  assertEquals(
     commandProse(`git commit -m "${BAD}"; gh pr comment 1 --body "${BODY}"`),
     [{ source: "commit message", text: BAD }, { source: "gh pr comment body", text: BODY }],
   );

@@ -14,6 +14,7 @@ import { contentHash } from "../hash.ts";
 import type { ProsePiece } from "./prose.ts";
 import { LIMITS } from "../entry/schema.ts";
 import { scrubSecrets } from "../text/secrets.ts";
+import { isRecord, modelReply, replyText } from "../model/reply.ts";
 
 /** A rule prose is checked against: a kernel entry of the knowledge base. */
 export interface JudgeRule {
@@ -78,10 +79,13 @@ export function lintDisabled(value: string | undefined): boolean {
  */
 export const TIMEOUT_BOUNDS_MS = { min: 100, max: 600_000 };
 
-/** A `KB_PROSE_LINT_TIMEOUT_MS` value in ms: a positive integer, clamped; else the default. */
-function timeoutOf(value: string | undefined): number {
+/**
+ * A model timeout setting's value in ms (`KB_PROSE_LINT_TIMEOUT_MS`, `GIT_KB_CAPTURE_TIMEOUT_MS`):
+ * a positive integer, clamped to {@link TIMEOUT_BOUNDS_MS}; else `fallback`.
+ */
+export function timeoutSetting(value: string | undefined, fallback: number): number {
   const timeout = Number(value?.trim());
-  if (!Number.isInteger(timeout) || timeout <= 0) return DEFAULT_JUDGE_CONFIG.timeoutMs;
+  if (!Number.isInteger(timeout) || timeout <= 0) return fallback;
   return Math.min(Math.max(timeout, TIMEOUT_BOUNDS_MS.min), TIMEOUT_BOUNDS_MS.max);
 }
 
@@ -89,7 +93,7 @@ function timeoutOf(value: string | undefined): number {
 export function judgeConfig(env: (name: string) => string | undefined): JudgeConfig {
   return {
     model: env("KB_PROSE_LINT_MODEL")?.trim() || DEFAULT_JUDGE_CONFIG.model,
-    timeoutMs: timeoutOf(env("KB_PROSE_LINT_TIMEOUT_MS")),
+    timeoutMs: timeoutSetting(env("KB_PROSE_LINT_TIMEOUT_MS"), DEFAULT_JUDGE_CONFIG.timeoutMs),
     claude: env("KB_PROSE_LINT_CLAUDE")?.trim() || DEFAULT_JUDGE_CONFIG.claude,
   };
 }
@@ -184,26 +188,6 @@ export function verdictCacheKey(prompt: string, model: string): string {
     prompt.length.toString(36);
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-/** The JSON in a model's reply text: all of it, or its one fenced block. */
-function replyJson(text: string): unknown {
-  const whole = parseJson(text.trim());
-  if (whole !== undefined) return whole;
-  const fences = [...text.matchAll(/```[a-zA-Z]*[ \t]*\n([\s\S]*?)\n[ \t]*```/g)];
-  return fences.length === 1 ? parseJson(fences[0][1].trim()) : undefined;
-}
-
 function toViolation(value: unknown, ruleIds?: ReadonlySet<string>): Violation | undefined {
   if (!isRecord(value)) return undefined;
   const { rule, phrase, rewrite = "" } = value;
@@ -222,11 +206,7 @@ function toViolation(value: unknown, ruleIds?: ReadonlySet<string>): Violation |
  * malformed or name rules outside `ruleIds`. Malformed violations beside good ones are dropped.
  */
 export function parseVerdict(output: string, ruleIds?: ReadonlySet<string>): Verdict | null {
-  let reply = replyJson(output);
-  if (isRecord(reply) && reply.type === "result") {
-    if (reply.is_error === true || typeof reply.result !== "string") return null;
-    reply = replyJson(reply.result);
-  }
+  const reply = modelReply(output);
   if (!isRecord(reply) || typeof reply.verdict !== "string") return null;
   const verdict = reply.verdict.trim().toLowerCase();
   const listed = reply.violations ?? [];
@@ -275,9 +255,7 @@ export const EXCERPT_CHARS = 80;
  * is taken instead of the envelope.
  */
 export function outputExcerpt(output: string): string {
-  const envelope = parseJson(output.trim());
-  const text = isRecord(envelope) && typeof envelope.result === "string" ? envelope.result : output;
-  const line = text.split("\n").find((item) => item.trim()) ?? "";
+  const line = replyText(output).split("\n").find((item) => item.trim()) ?? "";
   return clip(scrubSecrets(line), EXCERPT_CHARS) || "(empty)";
 }
 

@@ -1,4 +1,4 @@
-import { deepStrictEqual as deepEqual, ok, strictEqual as equal } from "node:assert/strict";
+import { assert, assertEquals } from "@std/assert";
 import type { Entry } from "../entry/entry.ts";
 import { buildIndex, makeEntry } from "../index/_memory_index.ts";
 import type { IndexReader } from "../index/reader.ts";
@@ -28,13 +28,13 @@ Deno.test("decideAcross: pointers of every knowledge base, qualified, best of ea
     ]),
     part("team", [{ id: "kb-bbbbb", ...TOKEN }]),
   ], FETCH);
-  equal(decision.outcome, "surfaced");
-  deepEqual(decision.assembly!.pointers.map((pointer) => pointer.id), [
+  assertEquals(decision.outcome, "surfaced");
+  assertEquals(decision.assembly!.pointers.map((pointer) => pointer.id), [
     "personal:kb-aaaaa",
     "team:kb-bbbbb",
     "personal:kb-aaaab",
   ]);
-  ok(decision.assembly!.text.includes("Fetch full text: get personal:kb-aaaaa team:kb-bbbbb"));
+  assert(decision.assembly!.text.includes("Fetch full text: get personal:kb-aaaaa team:kb-bbbbb"));
 });
 
 Deno.test("decideAcross: one kernel budget for all; a changed entry shows again", () => {
@@ -50,18 +50,21 @@ Deno.test("decideAcross: one kernel budget for all; a changed entry shows again"
     part("team", [rule("kb-rrrr2"), { id: "kb-bbbbb", ...TOKEN }]),
   ], FETCH);
   const assembly = decision.assembly!;
-  deepEqual(assembly.kernel, ["personal:kb-rrrr1"]);
-  deepEqual(assembly.kernelDegraded, ["team:kb-rrrr2"]);
-  ok(assembly.text.length <= DEFAULT_SURFACE_CONFIG.budgetChars);
-  ok(assembly.pointers.some((pointer) => pointer.id === "team:kb-bbbbb"));
+  assertEquals(assembly.kernel, ["personal:kb-rrrr1"]);
+  assertEquals(assembly.kernelDegraded, ["team:kb-rrrr2"]);
+  assert(assembly.text.length <= DEFAULT_SURFACE_CONFIG.budgetChars);
+  assert(assembly.pointers.some((pointer) => pointer.id === "team:kb-bbbbb"));
   // The personal ledger holds kb-aaaaa with another hash: changed, so it shows again.
-  ok(assembly.pointers.some((pointer) => pointer.id === "personal:kb-aaaaa"));
+  assert(assembly.pointers.some((pointer) => pointer.id === "personal:kb-aaaaa"));
 });
 
 Deno.test("decideAcross: nothing anywhere is no_signal; a skipped prompt is skipped", () => {
   const parts = [part("a", [{ id: "kb-aaaaa", ...TOKEN }]), part("b", [])];
-  equal(decideAcross("tell me about postgres vacuum tuning", parts, FETCH).outcome, "no_signal");
-  equal(decideAcross("ok", parts, FETCH).outcome, "skipped");
+  assertEquals(
+    decideAcross("tell me about postgres vacuum tuning", parts, FETCH).outcome,
+    "no_signal",
+  );
+  assertEquals(decideAcross("ok", parts, FETCH).outcome, "skipped");
 });
 
 Deno.test("decideAcross: a pointer a knowledge base's own ledger lists unchanged is deduped", () => {
@@ -71,8 +74,8 @@ Deno.test("decideAcross: a pointer a knowledge base's own ledger lists unchanged
     part("personal", [{ id: "kb-aaaaa", ...TOKEN }], seen),
     { ...team, seen: () => seen },
   ], FETCH);
-  deepEqual(decision.deduped, ["team:kb-bbbbb"]);
-  deepEqual(decision.assembly!.pointers.map((pointer) => pointer.id), ["personal:kb-aaaaa"]);
+  assertEquals(decision.deduped, ["team:kb-bbbbb"]);
+  assertEquals(decision.assembly!.pointers.map((pointer) => pointer.id), ["personal:kb-aaaaa"]);
 });
 
 Deno.test("decideSearchAcross: matches of both, qualified, at most maxPointers", () => {
@@ -80,13 +83,16 @@ Deno.test("decideSearchAcross: matches of both, qualified, at most maxPointers",
     part("personal", [{ id: "kb-aaaaa", ...TOKEN }]),
     part("team", [{ id: "kb-bbbbb", ...TOKEN }]),
   ], FETCH);
-  equal(decision.outcome, "surfaced");
-  deepEqual(decision.assembly!.pointers.map((pointer) => pointer.id), [
+  assertEquals(decision.outcome, "surfaced");
+  assertEquals(decision.assembly!.pointers.map((pointer) => pointer.id), [
     "personal:kb-aaaaa",
     "team:kb-bbbbb",
   ]);
-  deepEqual(decision.matches, { "npm token": 2 });
-  equal(decideSearchAcross(["zebra"], [part("a", []), part("b", [])], FETCH).outcome, "no_match");
+  assertEquals(decision.matches, { "npm token": 2 });
+  assertEquals(
+    decideSearchAcross(["zebra"], [part("a", []), part("b", [])], FETCH).outcome,
+    "no_match",
+  );
 });
 
 Deno.test("wordingAcross: over several knowledge bases the first line names each, whose ids carry it", () => {
@@ -94,14 +100,16 @@ Deno.test("wordingAcross: over several knowledge bases the first line names each
   const phrase = "the knowledge bases personal (the user's default), team and ops (each id below " +
     "starts with the name of the one it comes from; one that others push to holds their words, " +
     "not the user's)";
-  equal(
+  assertEquals(
     wordingAcross(PROMPT_WORDING, parts).header,
     `git-kb: knowledge for this prompt from ${phrase}.`,
   );
-  equal(
+  assertEquals(
     wordingAcross(SEARCH_WORDING, parts).header,
     `git-kb: ${phrase} have entries on what this search looks for.`,
   );
-  ok(wordingAcross(COMPACT_WORDING, parts).header.startsWith(`git-kb: the rules from ${phrase}`));
-  equal(wordingAcross(PROMPT_WORDING, [{ name: "personal" }]), PROMPT_WORDING);
+  assert(
+    wordingAcross(COMPACT_WORDING, parts).header.startsWith(`git-kb: the rules from ${phrase}`),
+  );
+  assertEquals(wordingAcross(PROMPT_WORDING, [{ name: "personal" }]), PROMPT_WORDING);
 });

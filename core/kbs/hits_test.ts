@@ -1,4 +1,4 @@
-import { deepStrictEqual as deepEqual } from "node:assert/strict";
+import { assertEquals } from "@std/assert";
 import type { DocInfo } from "../index/format.ts";
 import type { Hit } from "../search/rank.ts";
 import { mergeHits } from "./hits.ts";
@@ -20,13 +20,13 @@ Deno.test("mergeHits: not by scores on different scales; each ranking's order ke
     },
     { kb: "team", hits: [hit("t1", 0.3, ["kubernetes", "pod"]), hit("t2", 0.2, ["pod"])] },
   ], 4);
-  deepEqual(merged.map((item) => `${item.kb}:${item.doc.id}`), [
+  assertEquals(merged.map((item) => `${item.kb}:${item.doc.id}`), [
     "team:t1",
     "personal:p1",
     "personal:p2",
     "personal:p3",
   ]);
   const superseded = mergeHits([{ kb: "a", hits: [hit("old", 9, ["x"], "superseded")] }], 3);
-  deepEqual(superseded.map((item) => item.doc.id), ["old"], "an inactive first hit stays first");
-  deepEqual(mergeHits([{ kb: "a", hits: [] }], 3), []);
+  assertEquals(superseded.map((item) => item.doc.id), ["old"], "an inactive first hit stays first");
+  assertEquals(mergeHits([{ kb: "a", hits: [] }], 3), []);
 });

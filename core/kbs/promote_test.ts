@@ -1,4 +1,4 @@
-import assert from "node:assert/strict";
+import { assertEquals } from "@std/assert";
 import { carriedBody, carriedLinks, embeddedAttachments, missingLinks } from "./promote.ts";
 import type { Link } from "../entry/entry.ts";
 
@@ -11,7 +11,7 @@ Deno.test("a link to a promoted entry points at its copy; one the target holds s
     { rel: "depends-on", to: "kb-t0000" },
     { rel: "related", to: "kb-x0000" },
   ];
-  assert.deepEqual(carriedLinks(links, targetIdOf), {
+  assertEquals(carriedLinks(links, targetIdOf), {
     links: [{ rel: "related", to: "kb-c0000" }, { rel: "depends-on", to: "kb-t0000" }],
     dropped: [{ rel: "related", to: "kb-x0000" }],
   });
@@ -20,19 +20,19 @@ Deno.test("a link to a promoted entry points at its copy; one the target holds s
 Deno.test("two links that land on one target entry are carried once", () => {
   const links: Link[] = [{ rel: "related", to: "kb-b0000" }, { rel: "related", to: "kb-c0000" }];
   const both = (id: string) => id === "kb-b0000" ? "kb-c0000" : id;
-  assert.deepEqual(carriedLinks(links, both).links, [{ rel: "related", to: "kb-c0000" }]);
+  assertEquals(carriedLinks(links, both).links, [{ rel: "related", to: "kb-c0000" }]);
 });
 
 Deno.test("missing links: those of the wanted set the entry lacks", () => {
   const has: Link[] = [{ rel: "related", to: "kb-c0000" }];
   const wanted: Link[] = [{ rel: "related", to: "kb-c0000" }, { rel: "related", to: "kb-t0000" }];
-  assert.deepEqual(missingLinks(has, wanted), [{ rel: "related", to: "kb-t0000" }]);
+  assertEquals(missingLinks(has, wanted), [{ rel: "related", to: "kb-t0000" }]);
 });
 
 Deno.test("a body's mentions name the target's entry, or become the plain qualified id", () => {
   const body = "See [[kb-b0000]], [[kb-t0000]] and [[kb-x0000]] (twice: [[kb-x0000]]).\n" +
     "Not an id: [[kb-toolong0]].\n";
-  assert.deepEqual(carriedBody(body, targetIdOf, (id) => `personal:${id}`), {
+  assertEquals(carriedBody(body, targetIdOf, (id) => `personal:${id}`), {
     body: "See [[kb-c0000]], [[kb-t0000]] and personal:kb-x0000 (twice: personal:kb-x0000).\n" +
       "Not an id: [[kb-toolong0]].\n",
     unlinked: ["kb-x0000"],
@@ -44,7 +44,7 @@ Deno.test("the attachments a body embeds or links, decoded, each once", () => {
     "![plan](../attachments/notes/plan%20v2.png) and [pdf](../attachments/notes/a.pdf)\n" +
     "![again](../attachments/notes/plan%20v2.png) ![web](https://x.test/a.png) " +
     "![up](../../attachments/x.png) ![bad](../attachments/%E0%A4%A.png)\n";
-  assert.deepEqual(embeddedAttachments(body), [
+  assertEquals(embeddedAttachments(body), [
     "attachments/notes/plan v2.png",
     "attachments/notes/a.pdf",
   ]);

@@ -1,4 +1,4 @@
-import { deepStrictEqual as deepEqual, strictEqual as equal } from "node:assert/strict";
+import { assertEquals } from "@std/assert";
 import { type ContextReference, contextReference, isQuestion } from "./context.ts";
 
 /** A knowledge base that holds only these joined identifier terms. */
@@ -23,7 +23,7 @@ Deno.test("contextReference: deixis, a closed class, with 'that' and 'there' by 
     ["crashloopbackoff again after the deploy", undefined],
     ["kubernetes pod in crashloopbackoff", undefined],
   ];
-  for (const [prompt, kind] of table) equal(kindOf(prompt), kind, prompt);
+  for (const [prompt, kind] of table) assertEquals(kindOf(prompt), kind, prompt);
 });
 
 Deno.test("contextReference: the assistant as a person, not the generic or asked 'you'", () => {
@@ -38,7 +38,7 @@ Deno.test("contextReference: the assistant as a person, not the generic or asked
     ["thank you", undefined],
     ["how do I rotate our token", undefined],
   ];
-  for (const [prompt, kind] of table) equal(kindOf(prompt), kind, prompt);
+  for (const [prompt, kind] of table) assertEquals(kindOf(prompt), kind, prompt);
 });
 
 Deno.test("contextReference: the project's files, lines and identifiers the knowledge base lacks", () => {
@@ -64,16 +64,16 @@ Deno.test("contextReference: the project's files, lines and identifiers the know
     ["convert single images and/or whole folders", undefined],
   ];
   for (const [prompt, reference] of table) {
-    deepEqual(contextReference(prompt, knows), reference, prompt);
+    assertEquals(contextReference(prompt, knows), reference, prompt);
   }
 });
 
 Deno.test("isQuestion: a question mark at the end, or an interrogative first", () => {
-  equal(isQuestion("does this handle nil?  "), true);
-  equal(isQuestion("how do we deploy"), true);
-  equal(isQuestion("Why is this slow"), true);
-  equal(isQuestion("rename this variable"), false);
-  equal(isQuestion(""), false);
+  assertEquals(isQuestion("does this handle nil?  "), true);
+  assertEquals(isQuestion("how do we deploy"), true);
+  assertEquals(isQuestion("Why is this slow"), true);
+  assertEquals(isQuestion("rename this variable"), false);
+  assertEquals(isQuestion(""), false);
 });
 
 Deno.test("contextReference: a megabyte of hostile tokens takes well under a second", () => {
@@ -91,6 +91,6 @@ Deno.test("contextReference: a megabyte of hostile tokens takes well under a sec
     const started = performance.now();
     contextReference(text, () => false);
     const ms = performance.now() - started;
-    equal(ms < 1_000, true, `${text.slice(0, 12)}…: ${ms.toFixed(0)} ms`);
+    assertEquals(ms < 1_000, true, `${text.slice(0, 12)}…: ${ms.toFixed(0)} ms`);
   }
 });

@@ -3,7 +3,7 @@
  * with the real IndexEditor, every file going through JSON as it would on disk.
  */
 import { fenceFor } from "../text/display.ts";
-import { deepStrictEqual, ok, strictEqual as equal } from "node:assert/strict";
+import { assert, assertEquals, assertStrictEquals } from "@std/assert";
 import type { Entry } from "../entry/entry.ts";
 import { type KernelRule, shardCountFor } from "../index/format.ts";
 import type { IndexReader } from "../index/reader.ts";
@@ -195,7 +195,7 @@ Deno.test("skipReason: empty, whitespace, short and slash commands", () => {
     ["   /compact   ", "slash_command"],
   ];
   for (const [prompt, reason] of table) {
-    equal(skipReason(prompt), reason, JSON.stringify(prompt));
+    assertEquals(skipReason(prompt), reason, JSON.stringify(prompt));
   }
 });
 
@@ -225,7 +225,7 @@ Deno.test("skipReason: each mechanical pattern family skips (default config)", (
   ];
   for (const prompt of table) {
     const reason = skipReason(prompt);
-    ok(reason === "mechanical" || reason === "short", `${JSON.stringify(prompt)} → ${reason}`);
+    assert(reason === "mechanical" || reason === "short", `${JSON.stringify(prompt)} → ${reason}`);
   }
 });
 
@@ -263,8 +263,8 @@ Deno.test("skipReason: mechanical prompts are skipped even when short ones are a
     "re-run the build",
   ];
   for (const prompt of prompts) {
-    equal(skipReason(prompt, loose), "mechanical", JSON.stringify(prompt));
-    ok(
+    assertEquals(skipReason(prompt, loose), "mechanical", JSON.stringify(prompt));
+    assert(
       isMechanical(prompt) || SKIP_PATTERNS.some((pattern) => pattern.test(prompt)),
       JSON.stringify(prompt),
     );
@@ -283,7 +283,7 @@ Deno.test("skipReason: substantive prompts that start like mechanical ones are n
     "How do I rotate a leaked Cloudflare token used by our CI?",
     "format the dates in the invoice export as ISO 8601",
   ];
-  for (const prompt of table) equal(skipReason(prompt), undefined, JSON.stringify(prompt));
+  for (const prompt of table) assertEquals(skipReason(prompt), undefined, JSON.stringify(prompt));
 });
 
 Deno.test("skipReason: common mechanical phrasings are skipped", () => {
@@ -299,21 +299,21 @@ Deno.test("skipReason: common mechanical phrasings are skipped", () => {
     "commit and push please",
   ];
   const missed = table.filter((prompt) => skipReason(prompt) === undefined);
-  deepStrictEqual(missed, [], `not skipped: ${JSON.stringify(missed)}`);
+  assertEquals(missed, [], `not skipped: ${JSON.stringify(missed)}`);
 });
 
 Deno.test("decide on a skipped prompt: outcome skipped, no kernel, no index reads needed", () => {
   const reader = buildReader([...BASE, KERNEL_A]);
   for (const [prompt, reason] of [["", "empty"], ["/help", "slash_command"], ["thanks", "short"]]) {
     const decision = decide(prompt, reader, {}, FETCH);
-    equal(decision.outcome, "skipped");
-    equal(decision.skipReason, reason);
-    equal(decision.assembly, undefined);
-    deepStrictEqual(decision.nearMisses, []);
+    assertEquals(decision.outcome, "skipped");
+    assertEquals(decision.skipReason, reason);
+    assertEquals(decision.assembly, undefined);
+    assertEquals(decision.nearMisses, []);
   }
   const mechanical = decide("run the tests again", reader, {}, FETCH);
-  equal(mechanical.outcome, "skipped");
-  equal(mechanical.skipReason, "mechanical");
+  assertEquals(mechanical.outcome, "skipped");
+  assertEquals(mechanical.skipReason, "mechanical");
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -331,15 +331,15 @@ Deno.test("promptTerms: the same terms as the index tokenizer, with the first su
     // The index tokenizer's terms of the words as written; its compounds' other spellings
     // (`denolint` for deno-lint) come after them, and a prompt does not look them up.
     const terms = promptTerms(prompt).map((term) => term.term);
-    deepStrictEqual(terms, distinctTerms(prompt).slice(0, terms.length), prompt);
+    assertEquals(terms, distinctTerms(prompt).slice(0, terms.length), prompt);
   }
   const terms = promptTerms("Rotating the leaked tokens; rotated tokens");
-  deepStrictEqual(terms[0], { term: distinctTerms("rotating")[0], word: "rotating", token: 0 });
-  deepStrictEqual(
+  assertEquals(terms[0], { term: distinctTerms("rotating")[0], word: "rotating", token: 0 });
+  assertEquals(
     promptTerms("remove the console.log call").map(({ word, token }) => [word, token]),
     [["remove", 0], ["console", 2], ["log", 2], ["call", 3]],
   );
-  ok(!terms.some((term) => ["the", "please", "help"].includes(term.word)), "stopwords dropped");
+  assert(!terms.some((term) => ["the", "please", "help"].includes(term.word)), "stopwords dropped");
 });
 
 Deno.test("classifyActivities: by the lexicon, several at once, none for unrelated text", () => {
@@ -352,11 +352,11 @@ Deno.test("classifyActivities: by the lexicon, several at once, none for unrelat
     ["reviewer reviews", []],
   ];
   for (const [prompt, expected] of table) {
-    deepStrictEqual(classifyActivities(prompt), expected, prompt);
+    assertEquals(classifyActivities(prompt), expected, prompt);
   }
   for (const [activity, words] of Object.entries(ACTIVITY_LEXICON)) {
     for (const word of words) {
-      ok(classifyActivities(`something about ${word} here`).includes(activity as never), word);
+      assert(classifyActivities(`something about ${word} here`).includes(activity as never), word);
     }
   }
 });
@@ -367,37 +367,37 @@ Deno.test("classifyActivities: by the lexicon, several at once, none for unrelat
 Deno.test("threshold: one distinct hit is a near miss only; two hits match", () => {
   const reader = buildReader(BASE);
   const one = decide("how should we rotate the signing keys every quarter", reader, {}, FETCH);
-  equal(one.outcome, "no_signal");
-  equal(one.assembly, undefined);
-  deepStrictEqual(missHits(one), [{ id: "kb-tok01", hits: ["rotate"] }]);
-  deepStrictEqual(one.nearMisses[0].evidence, [{ word: "rotate", weight: 1, where: "title" }]);
+  assertEquals(one.outcome, "no_signal");
+  assertEquals(one.assembly, undefined);
+  assertEquals(missHits(one), [{ id: "kb-tok01", hits: ["rotate"] }]);
+  assertEquals(one.nearMisses[0].evidence, [{ word: "rotate", weight: 1, where: "title" }]);
 
   const two = decide("we must rotate the leaked signing keys today", reader, {}, FETCH);
-  equal(two.outcome, "surfaced");
-  deepStrictEqual(ids(two.assembly?.pointers), ["kb-tok01"]);
+  assertEquals(two.outcome, "surfaced");
+  assertEquals(ids(two.assembly?.pointers), ["kb-tok01"]);
   const pointer = two.assembly!.pointers[0];
-  equal(pointer.signal, "keyword");
-  deepStrictEqual(pointer.why, ["rotate", "leaked"]);
-  deepStrictEqual(two.nearMisses, []);
+  assertEquals(pointer.signal, "keyword");
+  assertEquals(pointer.why, ["rotate", "leaked"]);
+  assertEquals(two.nearMisses, []);
 });
 
 Deno.test("threshold: the same word twice is one hit", () => {
   const reader = buildReader(BASE);
   const decision = decide("rotate, rotate, rotating and rotated", reader, {}, FETCH);
-  equal(decision.outcome, "no_signal");
-  deepStrictEqual(missHits(decision), [{ id: "kb-tok01", hits: ["rotate"] }]);
+  assertEquals(decision.outcome, "no_signal");
+  assertEquals(missHits(decision), [{ id: "kb-tok01", hits: ["rotate"] }]);
 });
 
 Deno.test("threshold 3 in the config: two hits are a near miss, three match", () => {
   const reader = buildReader(BASE);
   const three = config({ threshold: 3 });
   const two = decide("we must rotate the leaked signing keys today", reader, {}, FETCH, three);
-  equal(two.outcome, "no_signal");
-  deepStrictEqual(missHits(two), [{ id: "kb-tok01", hits: ["rotate", "leaked"] }]);
+  assertEquals(two.outcome, "no_signal");
+  assertEquals(missHits(two), [{ id: "kb-tok01", hits: ["rotate", "leaked"] }]);
   const hit = decide("rotate the leaked npm credentials", reader, {}, FETCH, three);
-  equal(hit.outcome, "surfaced");
-  deepStrictEqual(ids(hit.assembly?.pointers), ["kb-tok01"]);
-  deepStrictEqual(hit.assembly!.pointers[0].why, ["rotate", "leaked", "npm"]);
+  assertEquals(hit.outcome, "surfaced");
+  assertEquals(ids(hit.assembly?.pointers), ["kb-tok01"]);
+  assertEquals(hit.assembly!.pointers[0].why, ["rotate", "leaked", "npm"]);
 });
 
 Deno.test("keywordMatches: tags and aliases count, termHits per word, near misses capped", () => {
@@ -413,11 +413,11 @@ Deno.test("keywordMatches: tags and aliases count, termHits per word, near misse
   const result = keywordMatches(reader, promptTerms("kafka consumer lag and offsets"), 2, {
     rule: WIDE,
   });
-  deepStrictEqual(result.ranked.map((hit) => reader.doc(hit.ord)?.id), ["kb-tag01", "kb-als01"]);
-  deepStrictEqual(result.ranked[0].words, ["kafka", "consumer", "lag"]);
-  deepStrictEqual(result.termHits, { kafka: 2, consumer: 1, lag: 1, offsets: 16 });
-  equal(result.nearMisses.length, 10);
-  ok(result.nearMisses.every((miss) => miss.words.length === 1));
+  assertEquals(result.ranked.map((hit) => reader.doc(hit.ord)?.id), ["kb-tag01", "kb-als01"]);
+  assertEquals(result.ranked[0].words, ["kafka", "consumer", "lag"]);
+  assertEquals(result.termHits, { kafka: 2, consumer: 1, lag: 1, offsets: 16 });
+  assertEquals(result.nearMisses.length, 10);
+  assert(result.nearMisses.every((miss) => miss.words.length === 1));
 });
 
 Deno.test("ranking: more distinct hits first, then title hits before tag hits", () => {
@@ -429,7 +429,7 @@ Deno.test("ranking: more distinct hits first, then title hits before tag hits", 
   const reader = buildReader(specs);
   const prompt = "kafka consumer lag keeps growing in production";
   const decision = decide(prompt, reader, {}, FETCH, config({ firing: WIDE }));
-  deepStrictEqual(ids(decision.assembly?.pointers), ["kb-rk003", "kb-rk002", "kb-rk001"]);
+  assertEquals(ids(decision.assembly?.pointers), ["kb-rk003", "kb-rk002", "kb-rk001"]);
 });
 
 Deno.test("max entries: 7 matching entries give 3 pointers; the config can lower it", () => {
@@ -443,14 +443,14 @@ Deno.test("max entries: 7 matching entries give 3 pointers; the config can lower
   const reader = buildReader(specs);
   const prompt = "kafka consumer lag keeps growing in production";
   const decision = decide(prompt, reader, {}, FETCH, config({ firing: WIDE }));
-  equal(decision.outcome, "surfaced");
-  equal(decision.assembly!.pointers.length, DEFAULT_SURFACE_CONFIG.maxEntries);
-  equal(DEFAULT_SURFACE_CONFIG.maxEntries, 3);
-  equal(decision.assembly!.pointers[0].id, "kb-mxtop", "the 3-hit entry ranks first");
+  assertEquals(decision.outcome, "surfaced");
+  assertEquals(decision.assembly!.pointers.length, DEFAULT_SURFACE_CONFIG.maxEntries);
+  assertEquals(DEFAULT_SURFACE_CONFIG.maxEntries, 3);
+  assertEquals(decision.assembly!.pointers[0].id, "kb-mxtop", "the 3-hit entry ranks first");
   const listed = lines(decision.assembly!.text).filter((line) => line.startsWith("- kb-"));
-  equal(listed.length, 3);
+  assertEquals(listed.length, 3);
   const two = decide(prompt, reader, {}, FETCH, config({ maxEntries: 2, firing: WIDE }));
-  equal(two.assembly!.pointers.length, 2);
+  assertEquals(two.assembly!.pointers.length, 2);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -460,18 +460,18 @@ Deno.test("activity: a reviewing prompt surfaces the applies_to reviewing entry 
   const reader = buildReader(BASE);
   const prompt = "please review this pull request for the payment module";
   const titleTerms = new Set(distinctTerms("Gatekeeping checklist before merging quality"));
-  ok(
+  assert(
     promptTerms(prompt).every((term) => !titleTerms.has(term.term)),
     "no keyword overlap by construction",
   );
   const decision = decide(prompt, reader, {}, FETCH);
-  deepStrictEqual(decision.activities, ["reviewing"]);
-  equal(decision.outcome, "surfaced");
-  deepStrictEqual(ids(decision.assembly?.pointers), ["kb-rev01"], "not planning, not archived");
+  assertEquals(decision.activities, ["reviewing"]);
+  assertEquals(decision.outcome, "surfaced");
+  assertEquals(ids(decision.assembly?.pointers), ["kb-rev01"], "not planning, not archived");
   const pointer = decision.assembly!.pointers[0];
-  equal(pointer.signal, "activity");
-  deepStrictEqual(pointer.why, ["reviewing"]);
-  equal(
+  assertEquals(pointer.signal, "activity");
+  assertEquals(pointer.why, ["reviewing"]);
+  assertEquals(
     pointerLine(decision.assembly!.text, "kb-rev01"),
     "- kb-rev01 Gatekeeping checklist before merging [rule] (applies to reviewing)",
   );
@@ -492,11 +492,11 @@ Deno.test("activity: at most maxActivityEntries, and a keyword match is listed o
   const reader = buildReader(specs);
   const generic = decide("please review this before lunch", reader, {}, FETCH);
   const pointers = generic.assembly!.pointers;
-  equal(pointers.length, 3);
-  ok(pointers.every((pointer) => pointer.signal === "activity"));
+  assertEquals(pointers.length, 3);
+  assert(pointers.every((pointer) => pointer.signal === "activity"));
   // Named by its words, the entry is a keyword pointer, and not an activity one as well.
   const named = decide("please review pull requests in batches", reader, {}, FETCH);
-  deepStrictEqual(
+  assertEquals(
     named.assembly!.pointers.map((pointer) => [pointer.id, pointer.signal]),
     [["kb-ackw1", "keyword"]],
     "the checklists hold none of the prompt's rare words",
@@ -510,12 +510,12 @@ Deno.test("activity: an entry the prompt's rare words say nothing of does not su
     ...unrelated(10),
   ]);
   const golang = decide("refactor the golang handler before the demo", reader, {}, FETCH);
-  deepStrictEqual(
+  assertEquals(
     golang.assembly!.pointers.map((pointer) => [pointer.id, pointer.signal]),
     [["kb-acgo1", "activity"]],
   );
   const plain = decide("refactor the handler before the demo", reader, {}, FETCH);
-  deepStrictEqual(ids(plain.assembly?.pointers), ["kb-acpy1", "kb-acgo1"], "nothing against them");
+  assertEquals(ids(plain.assembly?.pointers), ["kb-acpy1", "kb-acgo1"], "nothing against them");
 });
 
 Deno.test("activity: an entry surfaces on activity once a session, even after an edit", () => {
@@ -523,10 +523,10 @@ Deno.test("activity: an entry surfaces on activity once a session, even after an
     { id: "kb-acon1", title: "Gatekeeping checklist", appliesTo: ["reviewing"], hash: "h-new" },
   ]);
   const prompt = "please review this before lunch";
-  deepStrictEqual(ids(decide(prompt, reader, {}, FETCH).assembly?.pointers), ["kb-acon1"]);
+  assertEquals(ids(decide(prompt, reader, {}, FETCH).assembly?.pointers), ["kb-acon1"]);
   const later = decide(prompt, reader, { "kb-acon1": "h-old" }, FETCH);
-  equal(later.outcome, "all_deduped");
-  deepStrictEqual(later.deduped, ["kb-acon1"]);
+  assertEquals(later.outcome, "all_deduped");
+  assertEquals(later.deduped, ["kb-acon1"]);
 });
 
 Deno.test("activity: records are read only for the slots, and a repeat reads no more", () => {
@@ -544,15 +544,15 @@ Deno.test("activity: records are read only for the slots, and a repeat reads no 
   };
   const prompt = "please review this pull request before lunch";
   const fresh = decide(prompt, reader, {}, FETCH);
-  equal(fresh.assembly!.pointers.length, 3);
-  ok(read.size <= 3, `${read.size} records read for 3 pointers`);
+  assertEquals(fresh.assembly!.pointers.length, 3);
+  assert(read.size <= 3, `${read.size} records read for 3 pointers`);
   read.clear();
   const seenAll = Object.fromEntries(specs.map((spec) => [spec.id, hashOf(spec)]));
   const deduped = decide(prompt, reader, seenAll, FETCH);
-  equal(deduped.outcome, "all_deduped");
+  assertEquals(deduped.outcome, "all_deduped");
   // Dedup never reaches further down to fill the slots: the same three, and nothing new.
-  equal(read.size, 3);
-  deepStrictEqual(deduped.deduped, fresh.assembly!.pointers.map((pointer) => pointer.id));
+  assertEquals(read.size, 3);
+  assertEquals(deduped.deduped, fresh.assembly!.pointers.map((pointer) => pointer.id));
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -561,31 +561,34 @@ Deno.test("activity: records are read only for the slots, and a repeat reads no 
 Deno.test("kernel: block before pointers, bodies verbatim, ids sorted, never a pointer", () => {
   const reader = buildReader([...BASE, KERNEL_B, KERNEL_A]);
   const decision = decide("we must rotate the leaked npm token today", reader, {}, FETCH);
-  equal(decision.outcome, "surfaced");
+  assertEquals(decision.outcome, "surfaced");
   const assembly = decision.assembly!;
-  deepStrictEqual(assembly.kernel, ["kb-ker0a", "kb-ker0b"]);
-  deepStrictEqual(assembly.kernelDegraded, []);
-  deepStrictEqual(
+  assertEquals(assembly.kernel, ["kb-ker0a", "kb-ker0b"]);
+  assertEquals(assembly.kernelDegraded, []);
+  assertEquals(
     ids(assembly.pointers),
     ["kb-tok01"],
     "kernel B matches keywords but is no pointer",
   );
   const text = assembly.text;
-  ok(text.startsWith(HEADER), text);
+  assert(text.startsWith(HEADER), text);
   const bodyA = KERNEL_A.body!.trim();
   const bodyB = KERNEL_B.body!.trim();
   for (const [rule, body] of [[KERNEL_A, bodyA], [KERNEL_B, bodyB]] as const) {
     const fence = fenceFor(body);
-    ok(fence.length >= 3 && !body.includes(fence), "no line of the body closes its fence");
-    ok(text.includes(`### ${rule.id} ${rule.title}\n${fence}markdown\n${body}\n${fence}\n`), text);
+    assert(fence.length >= 3 && !body.includes(fence), "no line of the body closes its fence");
+    assert(
+      text.includes(`### ${rule.id} ${rule.title}\n${fence}markdown\n${body}\n${fence}\n`),
+      text,
+    );
   }
   const kernelAt = text.indexOf(KERNEL_HEADING);
-  ok(kernelAt > 0);
-  ok(text.indexOf("kb-ker0a") < text.indexOf("kb-ker0b"));
-  ok(text.indexOf(bodyB) < text.indexOf(POINTERS_HEADING), "kernel block before the pointers");
-  ok(text.indexOf(POINTERS_HEADING) < text.indexOf("- kb-tok01"));
-  equal(pointerLine(text, "kb-ker0a"), undefined);
-  equal(fetchLine(text), `Fetch full text: ${FETCH(["kb-tok01"])}`);
+  assert(kernelAt > 0);
+  assert(text.indexOf("kb-ker0a") < text.indexOf("kb-ker0b"));
+  assert(text.indexOf(bodyB) < text.indexOf(POINTERS_HEADING), "kernel block before the pointers");
+  assert(text.indexOf(POINTERS_HEADING) < text.indexOf("- kb-tok01"));
+  assertEquals(pointerLine(text, "kb-ker0a"), undefined);
+  assertEquals(fetchLine(text), `Fetch full text: ${FETCH(["kb-tok01"])}`);
 });
 
 Deno.test("kernel: a rule not in force is not inlined, but a prompt about it may point at it", () => {
@@ -593,40 +596,40 @@ Deno.test("kernel: a rule not in force is not inlined, but a prompt about it may
   const prompt = "how do I answer in plain words without hype?";
   // In force: inlined, never a pointer.
   const inForce = decide(prompt, full, {}, FETCH);
-  deepStrictEqual(inForce.assembly!.kernel, ["kb-ker0a"]);
-  deepStrictEqual(ids(inForce.assembly!.pointers), []);
+  assertEquals(inForce.assembly!.kernel, ["kb-ker0a"]);
+  assertEquals(ids(inForce.assembly!.pointers), []);
   // Waiting for acceptance: an entry like any other.
   const waiting = decide(prompt, full.withKernel([]), {}, FETCH);
-  deepStrictEqual(waiting.assembly!.kernel, []);
-  deepStrictEqual(ids(waiting.assembly!.pointers), ["kb-ker0a"]);
+  assertEquals(waiting.assembly!.kernel, []);
+  assertEquals(ids(waiting.assembly!.pointers), ["kb-ker0a"]);
 });
 
 Deno.test("kernel: a mechanical or conversational prompt gets nothing at all", () => {
   const reader = buildReader([...BASE, KERNEL_A]);
   for (const prompt of ["thanks, that worked!", "please run the whole test suite again"]) {
     const decision = decide(prompt, reader, {}, FETCH);
-    equal(decision.outcome, "skipped", prompt);
-    equal(decision.skipReason, "mechanical", prompt);
-    equal(decision.assembly, undefined, prompt);
+    assertEquals(decision.outcome, "skipped", prompt);
+    assertEquals(decision.skipReason, "mechanical", prompt);
+    assertEquals(decision.assembly, undefined, prompt);
   }
 });
 
 Deno.test("kernel: on every non-skipped prompt, even with no other signal; never deduped", () => {
   const reader = buildReader([...BASE, KERNEL_A]);
   const alone = decide(SOURDOUGH, reader, {}, FETCH);
-  equal(alone.outcome, "surfaced");
-  deepStrictEqual(alone.assembly!.kernel, ["kb-ker0a"]);
-  deepStrictEqual(alone.assembly!.pointers, []);
-  ok(!alone.assembly!.text.includes(POINTERS_HEADING));
-  equal(fetchLine(alone.assembly!.text), undefined, "no fetch line without pointers");
+  assertEquals(alone.outcome, "surfaced");
+  assertEquals(alone.assembly!.kernel, ["kb-ker0a"]);
+  assertEquals(alone.assembly!.pointers, []);
+  assert(!alone.assembly!.text.includes(POINTERS_HEADING));
+  assertEquals(fetchLine(alone.assembly!.text), undefined, "no fetch line without pointers");
 
   const ledger: Ledger = { "kb-ker0a": hashOf(KERNEL_A), "kb-tok01": "h-kb-tok01" };
   const again = decide("we must rotate the leaked npm token today", reader, ledger, FETCH);
-  equal(again.outcome, "surfaced");
-  deepStrictEqual(again.assembly!.kernel, ["kb-ker0a"]);
-  ok(again.assembly!.text.includes(KERNEL_A.body!.trim()));
-  deepStrictEqual(again.assembly!.pointers, []);
-  deepStrictEqual(again.deduped, ["kb-tok01"]);
+  assertEquals(again.outcome, "surfaced");
+  assertEquals(again.assembly!.kernel, ["kb-ker0a"]);
+  assert(again.assembly!.text.includes(KERNEL_A.body!.trim()));
+  assertEquals(again.assembly!.pointers, []);
+  assertEquals(again.deduped, ["kb-tok01"]);
 });
 
 Deno.test("kernel: superseded or archived kernel entries are not inlined", () => {
@@ -635,8 +638,8 @@ Deno.test("kernel: superseded or archived kernel entries are not inlined", () =>
     { ...KERNEL_A, status: "superseded" },
     { ...KERNEL_B, status: "archived" },
   ]);
-  deepStrictEqual(reader.manifest.kernel, []);
-  equal(decide(SOURDOUGH, reader, {}, FETCH).outcome, "no_signal");
+  assertEquals(reader.manifest.kernel, []);
+  assertEquals(decide(SOURDOUGH, reader, {}, FETCH).outcome, "no_signal");
 });
 
 Deno.test("kernel: a body alone over kernelBudgetChars degrades to a pointer", () => {
@@ -647,21 +650,21 @@ Deno.test("kernel: a body alone over kernelBudgetChars degrades to a pointer", (
     kernel: true,
     body: "Write short sentences. ".repeat(400), // ~9,200 characters
   };
-  ok(big.body!.length > LIMITS.kernelBudgetChars);
+  assert(big.body!.length > LIMITS.kernelBudgetChars);
   const reader = buildReader([...BASE, KERNEL_A, big]);
   const decision = decide("we must rotate the leaked npm token today", reader, {}, FETCH);
   const assembly = decision.assembly!;
-  deepStrictEqual(assembly.kernel, ["kb-ker0a"], "the small kernel stays inline");
-  deepStrictEqual(assembly.kernelDegraded, ["kb-kbig1"]);
-  deepStrictEqual(ids(assembly.pointers), ["kb-tok01"]);
+  assertEquals(assembly.kernel, ["kb-ker0a"], "the small kernel stays inline");
+  assertEquals(assembly.kernelDegraded, ["kb-kbig1"]);
+  assertEquals(ids(assembly.pointers), ["kb-tok01"]);
   const text = assembly.text;
-  ok(text.length <= LIMITS.hookBudgetChars, `${text.length}`);
-  ok(!text.includes("Write short sentences. Write"), "the big body is not inlined");
-  ok(text.includes(KERNEL_A.body!.trim()));
+  assert(text.length <= LIMITS.hookBudgetChars, `${text.length}`);
+  assert(!text.includes("Write short sentences. Write"), "the big body is not inlined");
+  assert(text.includes(KERNEL_A.body!.trim()));
   const line = pointerLine(text, "kb-kbig1");
-  ok(line?.includes("The whole style guide"), text);
-  ok(line?.includes("kernel"), line);
-  equal(fetchLine(text), `Fetch full text: ${FETCH(["kb-kbig1", "kb-tok01"])}`);
+  assert(line?.includes("The whole style guide"), text);
+  assert(line?.includes("kernel"), line);
+  assertEquals(fetchLine(text), `Fetch full text: ${FETCH(["kb-kbig1", "kb-tok01"])}`);
 });
 
 Deno.test("kernel: several kernels together over the kernel budget: the overflow degrades", () => {
@@ -676,11 +679,11 @@ Deno.test("kernel: several kernels together over the kernel budget: the overflow
   const reader = buildReader(specs);
   const decision = decide(SOURDOUGH, reader, {}, FETCH);
   const assembly = decision.assembly!;
-  deepStrictEqual(assembly.kernel, ["kb-kn000", "kb-kn001"]);
-  deepStrictEqual(assembly.kernelDegraded, ["kb-kn002", "kb-kn003"]);
-  ok(assembly.text.length <= LIMITS.hookBudgetChars);
-  ok(pointerLine(assembly.text, "kb-kn002"));
-  ok(pointerLine(assembly.text, "kb-kn003"));
+  assertEquals(assembly.kernel, ["kb-kn000", "kb-kn001"]);
+  assertEquals(assembly.kernelDegraded, ["kb-kn002", "kb-kn003"]);
+  assert(assembly.text.length <= LIMITS.hookBudgetChars);
+  assert(pointerLine(assembly.text, "kb-kn002"));
+  assert(pointerLine(assembly.text, "kb-kn003"));
 });
 
 Deno.test("kernel: a degraded kernel pointer shows the entry's own type", () => {
@@ -694,7 +697,7 @@ Deno.test("kernel: a degraded kernel pointer shows the entry's own type", () => 
   const reader = buildReader([big]);
   const text = decide(SOURDOUGH, reader, {}, FETCH).assembly!.text;
   const line = pointerLine(text, "kb-kbig2");
-  ok(line?.includes("[decision]"), `pointer line should say [decision]: ${line}`);
+  assert(line?.includes("[decision]"), `pointer line should say [decision]: ${line}`);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -711,29 +714,32 @@ function manyLongEntries(count: number, titleChars: number): Spec[] {
 
 Deno.test("budget: 200 matching entries with 180-character titles stay under 9,000", () => {
   const specs = manyLongEntries(200, 180);
-  ok(specs.every((spec) => spec.title.length === 180));
+  assert(specs.every((spec) => spec.title.length === 180));
   // Among 3,300 other entries, a word of 200 of them still says something (0.7 each).
   const reader = buildReader([...specs, ...unrelated(3_300)]);
   const prompt = "kafka consumer lag keeps growing in production";
   const normal = decide(prompt, reader, {}, FETCH, config({ firing: WIDE }));
-  equal(normal.assembly!.pointers.length, 3);
-  ok(normal.assembly!.text.length <= 9000);
+  assertEquals(normal.assembly!.pointers.length, 3);
+  assert(normal.assembly!.text.length <= 9000);
 
   const unlimited = decide(prompt, reader, {}, FETCH, config({ maxEntries: 200, firing: WIDE }));
   const assembly = unlimited.assembly!;
   const text = assembly.text;
-  ok(text.length <= DEFAULT_SURFACE_CONFIG.budgetChars, `${text.length}`);
-  ok(text.length <= LIMITS.hookCapChars);
-  ok(assembly.pointers.length > 1 && assembly.pointers.length < 200, `${assembly.pointers.length}`);
+  assert(text.length <= DEFAULT_SURFACE_CONFIG.budgetChars, `${text.length}`);
+  assert(text.length <= LIMITS.hookCapChars);
+  assert(
+    assembly.pointers.length > 1 && assembly.pointers.length < 200,
+    `${assembly.pointers.length}`,
+  );
   // Fewer first: the ones that remain keep their whole titles.
   for (const pointer of assembly.pointers) {
-    ok(pointerLine(text, pointer.id)?.includes(pointer.title), pointer.id);
+    assert(pointerLine(text, pointer.id)?.includes(pointer.title), pointer.id);
   }
   // Dropped from the end: the listed ones are the first of the candidates.
   const listed = lines(text).filter((line) => line.startsWith("- kb-"));
-  equal(listed.length, assembly.pointers.length);
-  equal(fetchLine(text), `Fetch full text: ${FETCH(ids(assembly.pointers))}`);
-  ok(text.endsWith(fetchLine(text)!), "nothing is cut after the fetch line");
+  assertEquals(listed.length, assembly.pointers.length);
+  assertEquals(fetchLine(text), `Fetch full text: ${FETCH(ids(assembly.pointers))}`);
+  assert(text.endsWith(fetchLine(text)!), "nothing is cut after the fetch line");
 });
 
 Deno.test("budget: with a large kernel and 200 matches, kernel stays whole and total fits", () => {
@@ -753,11 +759,11 @@ Deno.test("budget: with a large kernel and 200 matches, kernel stays whole and t
     config({ maxEntries: 200 }),
   );
   const assembly = decision.assembly!;
-  deepStrictEqual(assembly.kernel, ["kb-kmax1"]);
-  ok(assembly.text.includes(kernel.body!.trim()), "kernel body verbatim");
-  ok(assembly.text.length <= 9000, `${assembly.text.length}`);
-  ok(assembly.pointers.length >= 1);
-  equal(fetchLine(assembly.text), `Fetch full text: ${FETCH(ids(assembly.pointers))}`);
+  assertEquals(assembly.kernel, ["kb-kmax1"]);
+  assert(assembly.text.includes(kernel.body!.trim()), "kernel body verbatim");
+  assert(assembly.text.length <= 9000, `${assembly.text.length}`);
+  assert(assembly.pointers.length >= 1);
+  assertEquals(fetchLine(assembly.text), `Fetch full text: ${FETCH(ids(assembly.pointers))}`);
 });
 
 function pointerOf(index: number, titleChars: number): Pointer {
@@ -775,15 +781,15 @@ Deno.test("assemble: when one pointer still does not fit, titles get shorter, id
   const pointers = Array.from({ length: 200 }, (_, index) => pointerOf(index, 180));
   const budget = { budgetChars: 380, kernelBudgetChars: 100 };
   const assembly = assemble([], pointers, FETCH, budget);
-  ok(assembly.text.length <= 380, `${assembly.text.length}`);
-  deepStrictEqual(ids(assembly.pointers), ["kb-pt000"]);
+  assert(assembly.text.length <= 380, `${assembly.text.length}`);
+  assertEquals(ids(assembly.pointers), ["kb-pt000"]);
   const line = pointerLine(assembly.text, "kb-pt000")!;
-  ok(line, assembly.text);
-  ok(line.includes("…"), line);
-  ok(!line.includes(pointers[0].title), "title shortened");
-  ok(line.includes(pointers[0].title.slice(0, 40)), "a prefix of the title is kept");
-  ok(line.includes("[howto]") && line.includes("matched: kafka, consumer"), line);
-  equal(fetchLine(assembly.text), `Fetch full text: ${FETCH(["kb-pt000"])}`);
+  assert(line, assembly.text);
+  assert(line.includes("…"), line);
+  assert(!line.includes(pointers[0].title), "title shortened");
+  assert(line.includes(pointers[0].title.slice(0, 40)), "a prefix of the title is kept");
+  assert(line.includes("[howto]") && line.includes("matched: kafka, consumer"), line);
+  assertEquals(fetchLine(assembly.text), `Fetch full text: ${FETCH(["kb-pt000"])}`);
 });
 
 Deno.test("assemble: fewer before shorter (a budget for about three whole lines)", () => {
@@ -791,10 +797,10 @@ Deno.test("assemble: fewer before shorter (a budget for about three whole lines)
   const one = assemble([], pointers.slice(0, 1), FETCH).text.length;
   const three = assemble([], pointers.slice(0, 3), FETCH).text.length;
   const assembly = assemble([], pointers, FETCH, { budgetChars: three, kernelBudgetChars: 100 });
-  ok(one < three);
-  deepStrictEqual(ids(assembly.pointers), ids(pointers.slice(0, 3)));
+  assert(one < three);
+  assertEquals(ids(assembly.pointers), ids(pointers.slice(0, 3)));
   for (const pointer of assembly.pointers) {
-    ok(pointerLine(assembly.text, pointer.id)?.includes(pointer.title), "titles whole");
+    assert(pointerLine(assembly.text, pointer.id)?.includes(pointer.title), "titles whole");
   }
 });
 
@@ -817,13 +823,13 @@ Deno.test("assemble: never over budgetChars, whatever the mix (randomized)", () 
     const budgetChars = 20 + Math.floor(next() * 12000);
     const kernelBudgetChars = Math.floor(next() * budgetChars);
     const assembly = assemble(kernel, pointers, FETCH, { budgetChars, kernelBudgetChars });
-    ok(
+    assert(
       assembly.text.length <= budgetChars,
       `round ${round}: ${assembly.text.length} > ${budgetChars}`,
     );
-    for (const id of assembly.kernel) ok(kernel.some((rule) => rule.id === id));
+    for (const id of assembly.kernel) assert(kernel.some((rule) => rule.id === id));
     for (const pointer of assembly.pointers) {
-      ok(assembly.text.includes(`- ${pointer.id} `), `round ${round}: ${pointer.id} listed`);
+      assert(assembly.text.includes(`- ${pointer.id} `), `round ${round}: ${pointer.id} listed`);
     }
   }
 });
@@ -836,9 +842,9 @@ Deno.test("dedup: a ledger with the same hash drops the pointer; outcome all_ded
   const prompt = "we must rotate the leaked npm token today";
   const ledger: Ledger = { "kb-tok01": "h-kb-tok01" };
   const decision = decide(prompt, reader, ledger, FETCH);
-  equal(decision.outcome, "all_deduped");
-  equal(decision.assembly, undefined);
-  deepStrictEqual(decision.deduped, ["kb-tok01"]);
+  assertEquals(decision.outcome, "all_deduped");
+  assertEquals(decision.assembly, undefined);
+  assertEquals(decision.deduped, ["kb-tok01"]);
 });
 
 Deno.test("dedup: the listed ones drop and nothing further down takes their slots", () => {
@@ -851,17 +857,17 @@ Deno.test("dedup: the listed ones drop and nothing further down takes their slot
   const wide = config({ firing: WIDE });
   const first = decide(prompt, reader, {}, FETCH, wide);
   const shown = ids(first.assembly!.pointers);
-  equal(shown.length, 3);
+  assertEquals(shown.length, 3);
   const ledger: Ledger = Object.fromEntries(shown.map((id) => [id, `h-${id}`]));
   // Seven runs of the same prompt show the same three once, never the four below them.
   for (let run = 0; run < 7; run++) {
     const again = decide(prompt, reader, ledger, FETCH, wide);
-    equal(again.outcome, "all_deduped");
-    deepStrictEqual(again.deduped.sort(), [...shown].sort());
+    assertEquals(again.outcome, "all_deduped");
+    assertEquals(again.deduped.sort(), [...shown].sort());
   }
   // One of them edited since: it alone comes back.
   const edited = decide(prompt, reader, { ...ledger, [shown[1]]: "h-old" }, FETCH, wide);
-  deepStrictEqual(ids(edited.assembly?.pointers), [shown[1]]);
+  assertEquals(ids(edited.assembly?.pointers), [shown[1]]);
 });
 
 Deno.test("resurfacing: an entry whose hash changed since the ledger surfaces again", () => {
@@ -871,18 +877,18 @@ Deno.test("resurfacing: an entry whose hash changed since the ledger surfaces ag
   const prompt = "we must rotate the leaked npm token today";
   const ledger: Ledger = { "kb-tok01": "h-kb-tok01", "kb-gone1": "h-gone" };
   const decision = decide(prompt, changed, ledger, FETCH);
-  equal(decision.outcome, "surfaced");
-  deepStrictEqual(ids(decision.assembly?.pointers), ["kb-tok01"]);
-  equal(decision.assembly!.pointers[0].hash, "h-new");
-  deepStrictEqual(decision.deduped, []);
+  assertEquals(decision.outcome, "surfaced");
+  assertEquals(ids(decision.assembly?.pointers), ["kb-tok01"]);
+  assertEquals(decision.assembly!.pointers[0].hash, "h-new");
+  assertEquals(decision.deduped, []);
 });
 
 Deno.test("dedup applies to the activity path too", () => {
   const reader = buildReader(BASE);
   const prompt = "please review this pull request for the payment module";
   const decision = decide(prompt, reader, { "kb-rev01": "h-kb-rev01" }, FETCH);
-  equal(decision.outcome, "all_deduped");
-  deepStrictEqual(decision.deduped, ["kb-rev01"]);
+  assertEquals(decision.outcome, "all_deduped");
+  assertEquals(decision.deduped, ["kb-rev01"]);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -898,16 +904,16 @@ Deno.test("superseded and archived entries never surface, even with many hits", 
   for (const prompt of prompts) {
     const decision = decide(prompt, reader, {}, FETCH, config({ maxEntries: 50 }));
     const surfaced = ids(decision.assembly?.pointers);
-    ok(!surfaced.includes("kb-sup01"), `${prompt}: ${surfaced}`);
-    ok(!surfaced.includes("kb-arc01"), `${prompt}: ${surfaced}`);
-    ok(!decision.nearMisses.some((miss) => ["kb-sup01", "kb-arc01"].includes(miss.id)));
+    assert(!surfaced.includes("kb-sup01"), `${prompt}: ${surfaced}`);
+    assert(!surfaced.includes("kb-arc01"), `${prompt}: ${surfaced}`);
+    assert(!decision.nearMisses.some((miss) => ["kb-sup01", "kb-arc01"].includes(miss.id)));
     const text = decision.assembly?.text ?? "";
-    ok(!text.includes("kb-sup01") && !text.includes("kb-arc01"), text);
+    assert(!text.includes("kb-sup01") && !text.includes("kb-arc01"), text);
   }
   const only = buildReader(BASE.filter((spec) => spec.status && spec.status !== "active"));
   const decision = decide(prompts[0], only, {}, FETCH);
-  equal(decision.outcome, "no_signal");
-  deepStrictEqual(decision.nearMisses, []);
+  assertEquals(decision.outcome, "no_signal");
+  assertEquals(decision.nearMisses, []);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -925,8 +931,8 @@ Deno.test("outcomes: skipped, no_signal, all_deduped, surfaced", () => {
   ];
   for (const [prompt, ledger, outcome] of table) {
     const decision = decide(prompt, reader, ledger, FETCH);
-    equal(decision.outcome, outcome, prompt);
-    equal(decision.assembly !== undefined, outcome === "surfaced", prompt);
+    assertEquals(decision.outcome, outcome, prompt);
+    assertEquals(decision.assembly !== undefined, outcome === "surfaced", prompt);
   }
 });
 
@@ -948,28 +954,28 @@ Deno.test("pointer line: id, title, type and the matched prompt words; fetch lin
     FETCH,
   );
   const text = decision.assembly!.text;
-  deepStrictEqual(ids(decision.assembly!.pointers), ["kb-tok01", "kb-tok02"]);
-  equal(
+  assertEquals(ids(decision.assembly!.pointers), ["kb-tok01", "kb-tok02"]);
+  assertEquals(
     pointerLine(text, "kb-tok01"),
     "- kb-tok01 Rotate a leaked npm token [howto] (matched: rotate, leaked, npm, token)",
   );
-  equal(
+  assertEquals(
     pointerLine(text, "kb-tok02"),
     "- kb-tok02 Audit who can publish npm packages [rule] (matched: npm, token, publish)",
   );
   const fetch = fetchLine(text)!;
-  equal(fetch, "Fetch full text: git-kb get kb-tok01 kb-tok02 --kb /kb");
-  ok(text.startsWith(HEADER));
-  ok(text.indexOf(POINTERS_HEADING) < text.indexOf("- kb-tok01"));
-  ok(text.indexOf("- kb-tok02") < text.indexOf(fetch));
+  assertEquals(fetch, "Fetch full text: git-kb get kb-tok01 kb-tok02 --kb /kb");
+  assert(text.startsWith(HEADER));
+  assert(text.indexOf(POINTERS_HEADING) < text.indexOf("- kb-tok01"));
+  assert(text.indexOf("- kb-tok02") < text.indexOf(fetch));
 });
 
 Deno.test("prompt words that are Object.prototype names neither crash nor match", () => {
   const reader = buildReader(BASE);
   const prompt = "constructor toString hasOwnProperty valueOf __proto__ prototype isPrototypeOf";
   const decision = decide(prompt, reader, {}, FETCH);
-  equal(decision.outcome, "no_signal");
-  deepStrictEqual(decision.nearMisses, []);
+  assertEquals(decision.outcome, "no_signal");
+  assertEquals(decision.nearMisses, []);
 });
 
 Deno.test("parts of one dotted or slashed prompt word count once towards the threshold", () => {
@@ -979,11 +985,11 @@ Deno.test("parts of one dotted or slashed prompt word count once towards the thr
   ]);
   // A question: an instruction naming `console.log` is about the code in front of the model.
   const joined = decide("should the handler keep its console.log?", reader, {}, FETCH);
-  deepStrictEqual(ids(joined.assembly?.pointers), []);
-  equal(joined.outcome, "no_signal");
-  ok(joined.nearMisses.some((miss) => miss.id === "kb-log01"), "still a near miss");
+  assertEquals(ids(joined.assembly?.pointers), []);
+  assertEquals(joined.outcome, "no_signal");
+  assert(joined.nearMisses.some((miss) => miss.id === "kb-log01"), "still a near miss");
   const apart = decide("route the console output to a log file", reader, {}, FETCH);
-  deepStrictEqual(ids(apart.assembly?.pointers), ["kb-log02"]);
+  assertEquals(ids(apart.assembly?.pointers), ["kb-log02"]);
 });
 
 /** Entries that share no word with the prompts here. */
@@ -1007,24 +1013,24 @@ Deno.test("a long prompt whose words scatter over many entries does not fire", (
   ]);
   // Its topic alone fires.
   const focused = decide("kafka consumer lag alerts keep firing", reader, {}, FETCH);
-  deepStrictEqual(ids(focused.assembly?.pointers), ["kb-lag01"]);
+  assertEquals(ids(focused.assembly?.pointers), ["kb-lag01"]);
   // The same two words in a rambling prompt whose other words belong to other entries: the
   // best entry holds too small a share of what the prompt says.
   const rambling =
     "kafka lag aside, the pottery wheel, tennis court, kayak paddle, violin string " +
     "and orchid pot all arrived, and the sourdough rack too";
   const scattered = decide(rambling, reader, {}, FETCH);
-  equal(scattered.outcome, "no_signal");
+  assertEquals(scattered.outcome, "no_signal");
 });
 
 Deno.test("a prompt about what is in front of the model needs one more word of evidence", () => {
   const reader = buildReader([...BASE, ...unrelated(30)]);
   // Two of kb-tok01's title words: enough for a topic, not for a prompt that points at the code.
   const plain = decide("rotate every leaked credential", reader, {}, FETCH);
-  deepStrictEqual(ids(plain.assembly?.pointers), ["kb-tok01"]);
+  assertEquals(ids(plain.assembly?.pointers), ["kb-tok01"]);
   const pointing = decide("rotate every leaked credential in this file", reader, {}, FETCH);
-  equal(pointing.reference?.kind, "deixis");
-  deepStrictEqual(ids(pointing.assembly?.pointers), []);
+  assertStrictEquals(pointing.reference?.kind, "deixis");
+  assertEquals(ids(pointing.assembly?.pointers), []);
   // Words specific to the knowledge base still reach it, whatever the wording: no veto.
   const specific = decide(
     "rotate the leaked npm token in deploy.yml, then tell me",
@@ -1032,11 +1038,11 @@ Deno.test("a prompt about what is in front of the model needs one more word of e
     {},
     FETCH,
   );
-  equal(specific.reference?.kind, "file");
-  deepStrictEqual(ids(specific.assembly?.pointers), ["kb-tok01"]);
+  assertStrictEquals(specific.reference?.kind, "file");
+  assertEquals(ids(specific.assembly?.pointers), ["kb-tok01"]);
   // A question that points still asks the knowledge base.
   const asked = decide("how do we rotate every leaked credential in this repo?", reader, {}, FETCH);
-  deepStrictEqual(ids(asked.assembly?.pointers), ["kb-tok01"]);
+  assertEquals(ids(asked.assembly?.pointers), ["kb-tok01"]);
 });
 
 Deno.test("'this morning' does not silence a prompt whose words the knowledge base knows", () => {
@@ -1050,17 +1056,17 @@ Deno.test("'this morning' does not silence a prompt whose words the knowledge ba
   ]);
   const prompt = "The payments pod keeps restarting in CrashLoopBackOff on k8s since this morning";
   const decision = decide(prompt, reader, {}, FETCH);
-  equal(decision.reference?.kind, "deixis");
-  deepStrictEqual(ids(decision.assembly?.pointers), ["kb-crash1"]);
+  assertStrictEquals(decision.reference?.kind, "deixis");
+  assertEquals(ids(decision.assembly?.pointers), ["kb-crash1"]);
 });
 
 Deno.test("a context that starts empty (a subagent's) needs no more evidence for its files", () => {
   const reader = buildReader([...BASE, ...unrelated(30)]);
   const prompt = "rotate every leaked credential listed in deploy.yml";
-  deepStrictEqual(ids(decide(prompt, reader, {}, FETCH).assembly?.pointers), []);
+  assertEquals(ids(decide(prompt, reader, {}, FETCH).assembly?.pointers), []);
   const fresh = decide(prompt, reader, {}, FETCH, config({ inConversation: false }));
-  equal(fresh.reference, undefined);
-  deepStrictEqual(ids(fresh.assembly?.pointers), ["kb-tok01"]);
+  assertEquals(fresh.reference, undefined);
+  assertEquals(ids(fresh.assembly?.pointers), ["kb-tok01"]);
 });
 
 Deno.test("an entry with under ¾ of the best one's evidence is not listed beside it", () => {
@@ -1076,8 +1082,8 @@ Deno.test("an entry with under ¾ of the best one's evidence is not listed besid
   ]);
   const decision = decide("vacuum analytics warehouse partitions nightly", reader, {}, FETCH);
   // 5 title words for the best; 2 body words (1 of 5) and 4 body words (2 of 5) for the others.
-  deepStrictEqual(ids(decision.assembly?.pointers), ["kb-bst01"]);
-  ok(decision.nearMisses.some((miss) => miss.id === "kb-bst02"), "a near miss, named");
+  assertEquals(ids(decision.assembly?.pointers), ["kb-bst01"]);
+  assert(decision.nearMisses.some((miss) => miss.id === "kb-bst02"), "a near miss, named");
 });
 
 Deno.test("once a prompt fires, a common word helps a rarer one list an entry", () => {
@@ -1100,7 +1106,7 @@ Deno.test("once a prompt fires, a common word helps a rarer one list an entry", 
   );
   // kb-jdk01: "jdk" in its body (½) and the common "version" in its title (½) make the listing
   // level; "jdk" alone would not.
-  deepStrictEqual(ids(decision.assembly?.pointers).sort(), ["kb-glb01", "kb-jdk01"]);
+  assertEquals(ids(decision.assembly?.pointers).sort(), ["kb-glb01", "kb-jdk01"]);
 });
 
 Deno.test("a word only in the body counts half: one title word and two body words match", () => {
@@ -1113,15 +1119,15 @@ Deno.test("a word only in the body counts half: one title word and two body word
     ...unrelated(3),
   ]);
   const two = decide("reclaim disk after the analytics import", reader, {}, FETCH);
-  deepStrictEqual(ids(two.assembly?.pointers), ["kb-bdy01"]);
-  deepStrictEqual(two.assembly!.pointers[0].why, ["reclaim", "disk", "analytics"]);
+  assertEquals(ids(two.assembly?.pointers), ["kb-bdy01"]);
+  assertEquals(two.assembly!.pointers[0].why, ["reclaim", "disk", "analytics"]);
   const short = decide("reclaim the analytics box", reader, {}, FETCH);
-  deepStrictEqual(ids(short.assembly?.pointers), ["kb-bdy01"], "1 + 1/2 is over 1.25");
+  assertEquals(ids(short.assembly?.pointers), ["kb-bdy01"], "1 + 1/2 is over 1.25");
   const strict = config({ threshold: 2 });
   const under = decide("reclaim the analytics box", reader, {}, FETCH, strict);
-  equal(under.outcome, "no_signal", "1 + 1/2 is under 2");
-  deepStrictEqual(missHits(under), [{ id: "kb-bdy01", hits: ["reclaim", "analytics"] }]);
-  deepStrictEqual(under.nearMisses[0].evidence, [
+  assertEquals(under.outcome, "no_signal", "1 + 1/2 is under 2");
+  assertEquals(missHits(under), [{ id: "kb-bdy01", hits: ["reclaim", "analytics"] }]);
+  assertEquals(under.nearMisses[0].evidence, [
     { word: "reclaim", weight: 0.5, where: "body" },
     { word: "analytics", weight: 1, where: "title" },
   ]);
@@ -1147,11 +1153,11 @@ Deno.test("a word found in more than half of the entries counts only as a title 
     FETCH,
     strict,
   );
-  equal(common.outcome, "no_signal", "deploy is in 13 of 18 bodies: 1 + 0 + 1/2");
-  deepStrictEqual(missHits(common)[0], { id: "kb-cmrel", hits: ["rollback", "canary"] });
+  assertEquals(common.outcome, "no_signal", "deploy is in 13 of 18 bodies: 1 + 0 + 1/2");
+  assertEquals(missHits(common)[0], { id: "kb-cmrel", hits: ["rollback", "canary"] });
   const rare = decide("rollback while the canary dashboards are red", reader, {}, FETCH, strict);
-  deepStrictEqual(ids(rare.assembly?.pointers), ["kb-cmrel"]);
-  deepStrictEqual(rare.assembly!.pointers[0].why, ["rollback", "canary", "dashboards"]);
+  assertEquals(ids(rare.assembly?.pointers), ["kb-cmrel"]);
+  assertEquals(rare.assembly!.pointers[0].why, ["rollback", "canary", "dashboards"]);
 });
 
 Deno.test("a common word's title hits still count, and its body postings are never parsed", () => {
@@ -1170,7 +1176,7 @@ Deno.test("a common word's title hits still count, and its body postings are nev
   };
   // "deploy", in 13 of 16 entries, counts ln(16/13) / ln(16/5) = 0.18 beside "freeze"'s 1.
   const alone = decide("freeze", reader, {}, FETCH, config({ threshold: 1.1, minChars: 1 }));
-  equal(alone.outcome, "no_signal");
+  assertEquals(alone.outcome, "no_signal");
   const decision = decide(
     "deploy during the freeze",
     reader,
@@ -1178,10 +1184,10 @@ Deno.test("a common word's title hits still count, and its body postings are nev
     FETCH,
     config({ threshold: 1.1 }),
   );
-  deepStrictEqual(ids(decision.assembly?.pointers), ["kb-dptit"]);
-  deepStrictEqual(decision.assembly!.pointers[0].why, ["deploy", "freeze"]);
-  deepStrictEqual(decision.termHits, { deploy: 13, freeze: 1 });
-  equal(parsed.includes("deploi"), false, `parsed: ${parsed}`);
+  assertEquals(ids(decision.assembly?.pointers), ["kb-dptit"]);
+  assertEquals(decision.assembly!.pointers[0].why, ["deploy", "freeze"]);
+  assertEquals(decision.termHits, { deploy: 13, freeze: 1 });
+  assertEquals(parsed.includes("deploi"), false, `parsed: ${parsed}`);
 });
 
 Deno.test("a common word's title hit counts in the ranking, not only towards the threshold", () => {
@@ -1197,9 +1203,9 @@ Deno.test("a common word's title hit counts in the ranking, not only towards the
   );
   const reader = buildReader([...specs, ...unrelated(3)]);
   const decision = decide("deploy freeze calendar", reader, {}, FETCH);
-  deepStrictEqual(ids(decision.assembly?.pointers), ["kb-rktit", "kb-rktag"]);
-  deepStrictEqual(decision.assembly!.pointers[0].why, ["deploy", "freeze", "calendar"]);
-  deepStrictEqual(decision.assembly!.pointers[0].why, ["deploy", "freeze", "calendar"]);
+  assertEquals(ids(decision.assembly?.pointers), ["kb-rktit", "kb-rktag"]);
+  assertEquals(decision.assembly!.pointers[0].why, ["deploy", "freeze", "calendar"]);
+  assertEquals(decision.assembly!.pointers[0].why, ["deploy", "freeze", "calendar"]);
 });
 
 Deno.test("a common word's title hits rank every entry that has them, wherever it sits", () => {
@@ -1228,7 +1234,7 @@ Deno.test("a common word's title hits rank every entry that has them, wherever i
   const reader = buildReader([...specs, ...others]);
   const wide = config({ firing: WIDE, maxEntries: 5 });
   const decision = decide("deploy freeze calendar", reader, {}, FETCH, wide);
-  deepStrictEqual(ids(decision.assembly?.pointers), [2, 5, 8, 11, 14].map((n) => idOf("cw", n)));
+  assertEquals(ids(decision.assembly?.pointers), [2, 5, 8, 11, 14].map((n) => idOf("cw", n)));
 });
 
 Deno.test("a dotted prompt word hitting only some of its parts does not count", () => {
@@ -1238,8 +1244,12 @@ Deno.test("a dotted prompt word hitting only some of its parts does not count", 
     ...unrelated(2),
   ]);
   const decision = decide("should we remove the console.log?", reader, {}, FETCH);
-  equal(decision.outcome, "no_signal", "remove counts, console.log does not: log alone is not it");
-  deepStrictEqual(decision.nearMisses.map((miss) => miss.id).sort(), ["kb-cnsl1", "kb-rmlog"]);
+  assertEquals(
+    decision.outcome,
+    "no_signal",
+    "remove counts, console.log does not: log alone is not it",
+  );
+  assertEquals(decision.nearMisses.map((miss) => miss.id).sort(), ["kb-cnsl1", "kb-rmlog"]);
   const rmlog = decision.nearMisses.find((miss) => miss.id === "kb-rmlog")!;
-  deepStrictEqual(rmlog.hits, ["remove"]);
+  assertEquals(rmlog.hits, ["remove"]);
 });

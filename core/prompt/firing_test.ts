@@ -3,7 +3,7 @@
  * personal knowledge base of 40 entries and on a generated one of 50,000: the same rule keeps a
  * prompt of common words quiet, however many it has, and fires on two rare words, in both.
  */
-import { deepStrictEqual as deepEqual, ok, strictEqual as equal } from "node:assert/strict";
+import { assert, assertEquals } from "@std/assert";
 import type { Entry } from "../entry/entry.ts";
 import { shardCountFor } from "../index/format.ts";
 import type { IndexReader } from "../index/reader.ts";
@@ -92,7 +92,7 @@ function personalKb(): Entry[] {
 
 Deno.test("firing on 40 entries: common words stay quiet, however many; two rare words fire", () => {
   const entries = personalKb();
-  equal(entries.length, 40);
+  assertEquals(entries.length, 40);
   const reader = readerOf(entries);
   const table: [string, string[]][] = [
     ["format this file", []],
@@ -108,7 +108,7 @@ Deno.test("firing on 40 entries: common words stay quiet, however many; two rare
     ["is this the same kubernetes crashloopbackoff as before?", ["kb-k8s01"]],
   ];
   for (const [prompt, expected] of table) {
-    deepEqual(fired(reader, prompt).slice(0, expected.length || 1), expected, prompt);
+    assertEquals(fired(reader, prompt).slice(0, expected.length || 1), expected, prompt);
   }
 });
 
@@ -122,10 +122,10 @@ Deno.test("an entry the prompt never names must be scored as strongly as one it 
     body: "Retry with backoff and jitter, jitter.\n",
   });
   const prompt = "retry the request with backoff and jitter";
-  deepEqual(fired(readerOf([...personalKb(), meeting]), prompt), []);
+  assertEquals(fired(readerOf([...personalKb(), meeting]), prompt), []);
   // Named by its tags, the same entry is pointed at.
   const named = { ...meeting, tags: ["retry", "backoff"] };
-  deepEqual(fired(readerOf([...personalKb(), named]), prompt), ["kb-meet1"]);
+  assertEquals(fired(readerOf([...personalKb(), named]), prompt), ["kb-meet1"]);
 });
 
 Deno.test("firing on 50,000 generated entries: the same rule, the same outcomes", () => {
@@ -138,7 +138,7 @@ Deno.test("firing on 50,000 generated entries: the same rule, the same outcomes"
   const entriesOf = (word: string) => reader.postingCount(promptTerms(word)[0]?.term ?? "");
   const common = VOCABULARY.filter((word) => promptTerms(word).length === 1).slice(0, 12);
   for (const word of common) {
-    ok(specificity(entriesOf(word), docCount) < COMMON_SPECIFICITY, `${word} is common`);
+    assert(specificity(entriesOf(word), docCount) < COMMON_SPECIFICITY, `${word} is common`);
   }
   const table: [string, string[]][] = [
     [common.join(" "), []],
@@ -150,8 +150,8 @@ Deno.test("firing on 50,000 generated entries: the same rule, the same outcomes"
     // is in front of the model, the prompt has one rare word left, and one is not enough.
     ["the same crashloopbackoff again on kubernetes here", []],
   ];
-  ok(entriesOf("kubernetes") > 1_000);
+  assert(entriesOf("kubernetes") > 1_000);
   for (const [prompt, expected] of table) {
-    deepEqual(fired(reader, prompt).slice(0, expected.length || 1), expected, prompt);
+    assertEquals(fired(reader, prompt).slice(0, expected.length || 1), expected, prompt);
   }
 });

@@ -3,7 +3,7 @@
  * words, and how a huge word is named. Matching itself is tested with the decision, in
  * core/prompt/decision_test.ts.
  */
-import assert from "node:assert/strict";
+import { assert, assertEquals } from "@std/assert";
 import { MAX_PROMPT_TERMS, promptTerms } from "./keywords.ts";
 import { MAX_SPLIT_WORDS, MAX_TERM_LENGTH } from "../text/tokenize.ts";
 
@@ -15,19 +15,19 @@ function uniqueWords(count: number, prefix = "q"): string[] {
 Deno.test("promptTerms looks up at most MAX_PROMPT_TERMS terms, the first ones", () => {
   const words = uniqueWords(MAX_PROMPT_TERMS * 3);
   const terms = promptTerms(words.join(" "));
-  assert.equal(terms.length, MAX_PROMPT_TERMS);
-  assert.deepEqual(terms.map((term) => term.word), words.slice(0, MAX_PROMPT_TERMS));
+  assertEquals(terms.length, MAX_PROMPT_TERMS);
+  assertEquals(terms.map((term) => term.word), words.slice(0, MAX_PROMPT_TERMS));
   const repeated = promptTerms(`${"token ".repeat(MAX_SPLIT_WORDS)} rotate`);
-  assert.deepEqual(repeated.map((term) => term.word), ["token"], "past the words looked at");
+  assertEquals(repeated.map((term) => term.word), ["token"], "past the words looked at");
 });
 
 Deno.test("promptTerms names a word over MAX_TERM_LENGTH by its term, in either script", () => {
   for (const letter of ["k", "ж"]) {
     const huge = letter.repeat(1_000_000);
     const [term, next] = promptTerms(`${huge} rotate`);
-    assert.equal(term.term, letter.repeat(MAX_TERM_LENGTH));
-    assert.equal(term.word, term.term);
-    assert.equal(next.word, "rotate");
+    assertEquals(term.term, letter.repeat(MAX_TERM_LENGTH));
+    assertEquals(term.word, term.term);
+    assertEquals(next.word, "rotate");
   }
 });
 
@@ -43,7 +43,7 @@ Deno.test("promptTerms of any prompt takes well under a second", () => {
     const started = performance.now();
     const terms = promptTerms(prompt);
     const ms = performance.now() - started;
-    assert.ok(terms.length <= MAX_PROMPT_TERMS);
-    assert.ok(ms < 1000, `${JSON.stringify(prompt.slice(0, 12))}…: ${ms.toFixed(0)} ms`);
+    assert(terms.length <= MAX_PROMPT_TERMS);
+    assert(ms < 1000, `${JSON.stringify(prompt.slice(0, 12))}…: ${ms.toFixed(0)} ms`);
   }
 });

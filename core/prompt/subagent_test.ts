@@ -2,7 +2,7 @@
  * Which subagent calls get a block (core/prompt/subagent.ts), and the rewritten input: the prompt is
  * the only field that changes, and only by an appended block.
  */
-import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
+import { assertEquals } from "@std/assert";
 import { BLOCK_SEPARATOR, subagentPrompt, withAppendedPrompt } from "./subagent.ts";
 import { PROMPT_WORDING } from "./decision.ts";
 
@@ -15,8 +15,8 @@ const INPUT = {
 };
 
 Deno.test("subagentPrompt: Agent and Task calls with a prompt to extend", () => {
-  equal(subagentPrompt("Agent", INPUT), INPUT.prompt);
-  equal(subagentPrompt("Task", INPUT), INPUT.prompt);
+  assertEquals(subagentPrompt("Agent", INPUT), INPUT.prompt);
+  assertEquals(subagentPrompt("Task", INPUT), INPUT.prompt);
   for (
     const [tool, input] of [
       ["Bash", INPUT],
@@ -31,17 +31,17 @@ Deno.test("subagentPrompt: Agent and Task calls with a prompt to extend", () => 
       ["Agent", "prompt"],
     ] as const
   ) {
-    equal(subagentPrompt(tool, input), undefined, JSON.stringify([tool, input]));
+    assertEquals(subagentPrompt(tool, input), undefined, JSON.stringify([tool, input]));
   }
 });
 
 Deno.test("withAppendedPrompt: only prompt changes, by appending; order and values kept", () => {
   const before = structuredClone(INPUT);
   const updated = withAppendedPrompt(INPUT, "git-kb: block");
-  deepStrictEqual(INPUT, before, "the input is not changed");
-  deepStrictEqual(Object.keys(updated), Object.keys(INPUT));
+  assertEquals(INPUT, before, "the input is not changed");
+  assertEquals(Object.keys(updated), Object.keys(INPUT));
   const { prompt, ...rest } = updated;
   const { prompt: _original, ...unchanged } = INPUT;
-  deepStrictEqual(rest, unchanged);
-  equal(prompt, `${INPUT.prompt}${BLOCK_SEPARATOR}git-kb: block`);
+  assertEquals(rest, unchanged);
+  assertEquals(prompt, `${INPUT.prompt}${BLOCK_SEPARATOR}git-kb: block`);
 });

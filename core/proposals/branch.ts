@@ -1,19 +1,23 @@
 /**
- * The branches git-kb keeps for itself in a knowledge base's repo (`git-kb/…`, the proposals
- * branch among them): never the branch to save to, come back to, or index. Pure.
+ * The branch captured knowledge waits on for review, by name: a module of its own, with nothing
+ * to load, so that the save pipeline (and the prompt hook behind it) can tell the branch apart
+ * without loading the proposals' code.
  *
  * @module
  */
 
-/** The prefix of the branches git-kb keeps for itself. */
-const GIT_KB_PREFIX = "git-kb/";
+/** The branch proposals live on, short name. */
+export const PROPOSALS_BRANCH = "git-kb/proposals";
+
+/** The branch proposals live on, full ref. */
+export const PROPOSALS_REF = `refs/heads/${PROPOSALS_BRANCH}`;
 
 /**
  * Whether a branch's short name is one git-kb keeps for itself (`git-kb/…`, the proposals
  * branch), never the knowledge base's own branch to save to or come back to.
  */
 export function isGitKbBranch(name: string): boolean {
-  return name.startsWith(GIT_KB_PREFIX);
+  return name.startsWith("git-kb/");
 }
 
 /**

@@ -2,7 +2,7 @@
  * Proposals from receipts, pure: the noise threshold (relative to the sessions on record), narrow
  * versus archive, and near misses becoming aliases (words the entry is found by left out).
  */
-import { deepStrictEqual as deepEqual, strictEqual as equal } from "node:assert/strict";
+import { assertEquals } from "@std/assert";
 import { blankEntry, type Entry } from "../entry/entry.ts";
 import type { SessionRecord } from "../delivery/misses.ts";
 import type { NearMiss } from "../delivery/receipts.ts";
@@ -42,23 +42,26 @@ Deno.test("noise: shown in 3 sessions and a quarter of them, never fetched: arch
     session(["kb-noisy", "kb-activ"]),
   ];
   const proposals = receiptProposals({ sessions, entries: ENTRIES, today: "2026-03-03" });
-  deepEqual(proposals.map(({ kind, entryId }) => [kind, entryId]), [
+  assertEquals(proposals.map(({ kind, entryId }) => [kind, entryId]), [
     ["narrow", "kb-activ"],
     ["archive", "kb-noisy"],
   ]);
-  equal(proposals[0].markdown.includes("applies_to"), false);
-  equal(proposals[1].markdown.includes("status: archived\n"), true);
-  equal(proposals[1].markdown.includes("updated: 2026-03-03\n"), true);
+  assertEquals(proposals[0].markdown.includes("applies_to"), false);
+  assertEquals(proposals[1].markdown.includes("status: archived\n"), true);
+  assertEquals(proposals[1].markdown.includes("updated: 2026-03-03\n"), true);
 });
 
 Deno.test("noise: below a quarter of the sessions, or where nothing is ever fetched, no proposal", () => {
   const quiet = Array.from({ length: 10 }, () => session([], ["kb-fetch"]));
   const three = [session(["kb-noisy"]), session(["kb-noisy"]), session(["kb-noisy"])];
-  equal(
+  assertEquals(
     receiptProposals({ sessions: [...three, ...quiet], entries: ENTRIES, today: "x" }).length,
     0,
   );
-  equal(receiptProposals({ sessions: three, entries: ENTRIES, today: "2026-03-03" }).length, 0);
+  assertEquals(
+    receiptProposals({ sessions: three, entries: ENTRIES, today: "2026-03-03" }).length,
+    0,
+  );
 });
 
 Deno.test("near misses: the searched words the entry lacks, most searched first, at most 3", () => {
@@ -68,9 +71,9 @@ Deno.test("near misses: the searched words the entry lacks, most searched first,
     session([], ["kb-gone1"], [{ id: "kb-gone1", words: ["helm"] }]),
   ];
   const [alias, ...rest] = receiptProposals({ sessions, entries: ENTRIES, today: "2026-03-03" });
-  equal(rest.length, 0, "an entry that is not there gets none");
-  equal(alias.kind, "alias");
-  equal(alias.entryId, "kb-fetch");
-  equal(alias.markdown.includes("aliases: [helm, argo, deploy]\n"), true, alias.markdown);
-  equal(alias.key, "alias:kb-fetch:argo,deploy,helm");
+  assertEquals(rest.length, 0, "an entry that is not there gets none");
+  assertEquals(alias.kind, "alias");
+  assertEquals(alias.entryId, "kb-fetch");
+  assertEquals(alias.markdown.includes("aliases: [helm, argo, deploy]\n"), true, alias.markdown);
+  assertEquals(alias.key, "alias:kb-fetch:argo,deploy,helm");
 });

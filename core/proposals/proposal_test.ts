@@ -3,7 +3,7 @@
  * proposal and its review (read back forgivingly), what is pending, finding one by name, and the
  * entry an accept saves.
  */
-import { deepStrictEqual as deepEqual, ok, strictEqual as equal } from "node:assert/strict";
+import { assert, assertEquals } from "@std/assert";
 import { blankEntry, serializeEntry } from "../entry/entry.ts";
 import {
   acceptedEntry,
@@ -42,16 +42,22 @@ Deno.test("proposalKey: a new entry is its title; dates and ids do not count", (
     body: "other\n",
     updated: "2026-02-02",
   });
-  equal(proposalKey(proposal()), proposalKey(proposal({ entryId: "kb-zzzzz", markdown: other })));
+  assertEquals(
+    proposalKey(proposal()),
+    proposalKey(proposal({ entryId: "kb-zzzzz", markdown: other })),
+  );
   const retitled = serializeEntry({ ...ENTRY, title: "Pin actions by sha" });
-  ok(proposalKey(proposal()) !== proposalKey(proposal({ markdown: retitled })));
+  assert(proposalKey(proposal()) !== proposalKey(proposal({ markdown: retitled })));
   const edit = proposal({ kind: "edit" });
   const later = proposal({
     kind: "edit",
     markdown: serializeEntry({ ...ENTRY, updated: "2026-09-09" }),
   });
-  equal(proposalKey(edit), proposalKey(later));
-  equal(proposalKey(proposal({ key: "x" })), proposalKey(proposal({ key: "x", kind: "alias" })));
+  assertEquals(proposalKey(edit), proposalKey(later));
+  assertEquals(
+    proposalKey(proposal({ key: "x" })),
+    proposalKey(proposal({ key: "x", kind: "alias" })),
+  );
 });
 
 Deno.test("a proposal's and a review's messages read back; other commits and junk are no record", () => {
@@ -65,9 +71,9 @@ Deno.test("a proposal's and a review's messages read back; other commits and jun
     logged("c0", "2025-12-31T00:00:00Z", "kb: add kb-abcde: Pin\n\nGit-Kb-Proposal: bogus\n"),
     logged("c9", "2026-01-03T00:00:00Z", "Merge branch\n"),
   ]);
-  equal(log.proposals.length, 1);
+  assertEquals(log.proposals.length, 1);
   const [record] = log.proposals;
-  deepEqual(
+  assertEquals(
     { ...record, key: "" },
     {
       commit: "c1",
@@ -92,10 +98,10 @@ Deno.test("a proposal's and a review's messages read back; other commits and jun
     logged("c1", record.date, message),
     logged("c2", "2026-01-02T00:00:00Z", rejection),
   ]);
-  deepEqual(rejectionOf(both, record.key)?.why, "not ours");
-  deepEqual(pendingProposals(both, new Set()), []);
-  deepEqual(pendingProposals(log, new Set(["c1"])), [], "landed: not pending");
-  deepEqual(pendingProposals(log, new Set()).map((item) => item.commit), ["c1"]);
+  assertEquals(rejectionOf(both, record.key)?.why, "not ours");
+  assertEquals(pendingProposals(both, new Set()), []);
+  assertEquals(pendingProposals(log, new Set(["c1"])), [], "landed: not pending");
+  assertEquals(pendingProposals(log, new Set()).map((item) => item.commit), ["c1"]);
 });
 
 Deno.test("a key proposed twice is pending once, the newest", () => {
@@ -104,7 +110,7 @@ Deno.test("a key proposed twice is pending once, the newest", () => {
     logged("c1", "2026-01-01T00:00:00Z", first),
     logged("c2", "2026-01-02T00:00:00Z", first),
   ]);
-  deepEqual(pendingProposals(log, new Set()).map((item) => item.commit), ["c2"]);
+  assertEquals(pendingProposals(log, new Set()).map((item) => item.commit), ["c2"]);
 });
 
 Deno.test("findProposal: by commit prefix or by entry id; none or several named", () => {
@@ -117,10 +123,10 @@ Deno.test("findProposal: by commit prefix or by entry id; none or several named"
     ),
   ]);
   const records = pendingProposals(log, new Set());
-  equal((findProposal(records, "aaaa1") as { commit: string }).commit, "aaaa1111");
-  ok(/names 2 pending proposals/.test(findProposal(records, "aaaa") as string));
-  ok(/names 2 pending proposals/.test(findProposal(records, "kb-abcde") as string));
-  equal(findProposal(records, "kb-zzzzz"), "no pending proposal kb-zzzzz");
+  assertEquals((findProposal(records, "aaaa1") as { commit: string }).commit, "aaaa1111");
+  assert(/names 2 pending proposals/.test(findProposal(records, "aaaa") as string));
+  assert(/names 2 pending proposals/.test(findProposal(records, "kb-abcde") as string));
+  assertEquals(findProposal(records, "kb-zzzzz"), "no pending proposal kb-zzzzz");
 });
 
 Deno.test("acceptedEntry: one field of an alias, narrow or archive on the entry as it is now", () => {
@@ -136,11 +142,11 @@ Deno.test("acceptedEntry: one field of an alias, narrow or archive on the entry 
     appliesTo: [],
     status: "archived" as const,
   };
-  deepEqual(acceptedEntry("alias", now, proposed), { ...now, aliases: ["gha", "workflow"] });
-  deepEqual(acceptedEntry("narrow", now, proposed), { ...now, appliesTo: [] });
-  deepEqual(acceptedEntry("archive", now, proposed), { ...now, status: "archived" });
-  equal(acceptedEntry("edit", now, proposed), proposed);
-  equal(acceptedEntry("new", undefined, proposed), proposed);
+  assertEquals(acceptedEntry("alias", now, proposed), { ...now, aliases: ["gha", "workflow"] });
+  assertEquals(acceptedEntry("narrow", now, proposed), { ...now, appliesTo: [] });
+  assertEquals(acceptedEntry("archive", now, proposed), { ...now, status: "archived" });
+  assertEquals(acceptedEntry("edit", now, proposed), proposed);
+  assertEquals(acceptedEntry("new", undefined, proposed), proposed);
 });
 
 Deno.test("a proposal commit whose trailers name no entry file or id is no record", () => {
@@ -153,9 +159,9 @@ Deno.test("a proposal commit whose trailers name no entry file or id is no recor
       good.replace("Git-Kb-Entry: kb-abcde", "Git-Kb-Entry: ../kb"),
     ]
   ) {
-    equal(readLog([logged("c1", "2026-01-01T00:00:00Z", bad)]).proposals.length, 0, bad);
+    assertEquals(readLog([logged("c1", "2026-01-01T00:00:00Z", bad)]).proposals.length, 0, bad);
   }
-  equal(readLog([logged("c1", "2026-01-01T00:00:00Z", good)]).proposals.length, 1);
+  assertEquals(readLog([logged("c1", "2026-01-01T00:00:00Z", good)]).proposals.length, 1);
 });
 
 Deno.test("words above the trailers that read like one never make a review a proposal", () => {
@@ -176,7 +182,7 @@ Deno.test("words above the trailers that read like one never make a review a pro
     rejection,
     logged("c1", "2026-01-01T00:00:00Z", proposalMessage(proposal(), record.path)),
   ]);
-  deepEqual(log.proposals.map((item) => item.commit), ["c1"]);
-  deepEqual(log.resolutions.map((item) => [item.commit, item.why]), [["c2", why]]);
-  deepEqual(pendingProposals(log, new Set()), []);
+  assertEquals(log.proposals.map((item) => item.commit), ["c1"]);
+  assertEquals(log.resolutions.map((item) => [item.commit, item.why]), [["c2", why]]);
+  assertEquals(pendingProposals(log, new Set()), []);
 });

@@ -1,4 +1,4 @@
-import { deepStrictEqual, ok, strictEqual as equal } from "node:assert/strict";
+import { assert, assertEquals, assertStrictEquals } from "@std/assert";
 import type { Entry } from "../entry/entry.ts";
 import type { IndexReader } from "../index/reader.ts";
 import { buildIndex, makeEntry as plainEntry } from "../index/_memory_index.ts";
@@ -40,9 +40,9 @@ Deno.test("a title match ranks above a body-only match", () => {
   // Body-only entry added first, so insertion order alone would put it first.
   const reader = indexOf([bodied, titled, ...filler(5)]);
   const hits = search(reader, ["docker"]);
-  deepStrictEqual(ids(hits), [titled.id, bodied.id]);
-  ok(hits[0].score > hits[1].score);
-  deepStrictEqual(hits[0].terms, ["docker"]);
+  assertEquals(ids(hits), [titled.id, bodied.id]);
+  assert(hits[0].score > hits[1].score);
+  assertEquals(hits[0].terms, ["docker"]);
 });
 
 Deno.test("a tag or an alias match ranks above a body-only match", () => {
@@ -58,8 +58,8 @@ Deno.test("a tag or an alias match ranks above a body-only match", () => {
   });
   const bodied = makeEntry({ title: "Ops diary", body: "Spent the day on kubernetes and cf dns." });
   const reader = indexOf([bodied, tagged, aliased, ...filler(5)]);
-  deepStrictEqual(ids(search(reader, ["kubernetes"])), [tagged.id, bodied.id]);
-  deepStrictEqual(ids(search(reader, ["cf"])), [aliased.id, bodied.id]);
+  assertEquals(ids(search(reader, ["kubernetes"])), [tagged.id, bodied.id]);
+  assertEquals(ids(search(reader, ["cf"])), [aliased.id, bodied.id]);
 });
 
 Deno.test("more matched query terms rank higher; unmatched entries are left out", () => {
@@ -67,16 +67,16 @@ Deno.test("more matched query terms rank higher; unmatched entries are left out"
   const one = makeEntry({ title: "Rotate log files", body: "Steps." });
   const reader = indexOf([one, both, ...filler(4)]);
   const hits = search(reader, ["rotating leaked tokens"]);
-  deepStrictEqual(ids(hits), [both.id, one.id]);
-  deepStrictEqual(hits[0].terms.sort(), ["leak", "rotat", "token"]);
-  deepStrictEqual(hits[1].terms, ["rotat"]);
+  assertEquals(ids(hits), [both.id, one.id]);
+  assertEquals(hits[0].terms.sort(), ["leak", "rotat", "token"]);
+  assertEquals(hits[1].terms, ["rotat"]);
 });
 
 Deno.test("a query of stopwords or unknown words finds nothing", () => {
   const reader = indexOf([makeEntry({ title: "The token" }), ...filler(2)]);
-  deepStrictEqual(search(reader, ["the and of"]), []);
-  deepStrictEqual(search(reader, ["zyxwvut"]), []);
-  deepStrictEqual(search(reader, []), []);
+  assertEquals(search(reader, ["the and of"]), []);
+  assertEquals(search(reader, ["zyxwvut"]), []);
+  assertEquals(search(reader, []), []);
 });
 
 Deno.test("the type filter keeps only entries of that type", () => {
@@ -84,10 +84,10 @@ Deno.test("the type filter keeps only entries of that type", () => {
   const decision = makeEntry({ title: "Database choice", type: "decision" });
   const note = makeEntry({ title: "Database notes", type: "note" });
   const reader = indexOf([howto, decision, note, ...filler(3)]);
-  equal(search(reader, ["database"]).length, 3);
-  deepStrictEqual(ids(search(reader, ["database"], { type: "decision" })), [decision.id]);
-  deepStrictEqual(ids(search(reader, ["database"], { type: "howto" })), [howto.id]);
-  deepStrictEqual(search(reader, ["database"], { type: "rule" }), []);
+  assertEquals(search(reader, ["database"]).length, 3);
+  assertEquals(ids(search(reader, ["database"], { type: "decision" })), [decision.id]);
+  assertEquals(ids(search(reader, ["database"], { type: "howto" })), [howto.id]);
+  assertEquals(search(reader, ["database"], { type: "rule" }), []);
 });
 
 Deno.test("the tag filter keeps the tag and tags under it, case-insensitively", () => {
@@ -96,11 +96,11 @@ Deno.test("the tag filter keeps the tag and tags under it, case-insensitively", 
   const glued = makeEntry({ title: "Pipeline glue", tags: ["cicd"] });
   const untagged = makeEntry({ title: "Pipeline notes" });
   const reader = indexOf([ci, cicd, glued, untagged, ...filler(3)]);
-  deepStrictEqual(ids(search(reader, ["pipeline"], { tag: "ci" })).sort(), [ci.id, cicd.id].sort());
-  deepStrictEqual(ids(search(reader, ["pipeline"], { tag: "CI" })).sort(), [ci.id, cicd.id].sort());
-  deepStrictEqual(ids(search(reader, ["pipeline"], { tag: "ci/cd" })), [cicd.id]);
-  deepStrictEqual(ids(search(reader, ["pipeline"], { tag: "cd" })), []);
-  deepStrictEqual(ids(search(reader, ["pipeline"], { tag: "cicd" })), [glued.id]);
+  assertEquals(ids(search(reader, ["pipeline"], { tag: "ci" })).sort(), [ci.id, cicd.id].sort());
+  assertEquals(ids(search(reader, ["pipeline"], { tag: "CI" })).sort(), [ci.id, cicd.id].sort());
+  assertEquals(ids(search(reader, ["pipeline"], { tag: "ci/cd" })), [cicd.id]);
+  assertEquals(ids(search(reader, ["pipeline"], { tag: "cd" })), []);
+  assertEquals(ids(search(reader, ["pipeline"], { tag: "cicd" })), [glued.id]);
 });
 
 Deno.test("superseded and archived entries rank below active ones even with a higher score", () => {
@@ -118,12 +118,12 @@ Deno.test("superseded and archived entries rank below active ones even with a hi
   const active = makeEntry({ title: "Infra notes", body: "We once tried terraform." });
   const reader = indexOf([superseded, archived, active, ...filler(5)]);
   const hits = search(reader, ["terraform"]);
-  equal(hits[0].doc.id, active.id);
-  deepStrictEqual(ids(hits).slice(1).sort(), [superseded.id, archived.id].sort());
-  ok(hits[1].score > hits[0].score, "the inactive entries did score higher");
-  ok(hits[2].score > hits[0].score);
+  assertEquals(hits[0].doc.id, active.id);
+  assertEquals(ids(hits).slice(1).sort(), [superseded.id, archived.id].sort());
+  assert(hits[1].score > hits[0].score, "the inactive entries did score higher");
+  assert(hits[2].score > hits[0].score);
   // Among inactive entries, score decides.
-  ok(hits[1].score >= hits[2].score);
+  assert(hits[1].score >= hits[2].score);
 });
 
 Deno.test("a superseded entry's exact title finds it near the top, marked superseded", () => {
@@ -144,8 +144,8 @@ Deno.test("a superseded entry's exact title finds it near the top, marked supers
   const reader = indexOf([...others, old, current, ...filler(20)]);
   const hits = search(reader, ["Rotate Cloudflare API tokens"], { limit: 5 });
   const at = ids(hits).indexOf(old.id);
-  ok(at >= 0 && at < 2, `the superseded entry is at ${at} of ${ids(hits)}`);
-  equal(hits[at].doc.status, "superseded");
+  assert(at >= 0 && at < 2, `the superseded entry is at ${at} of ${ids(hits)}`);
+  assertEquals(hits[at].doc.status, "superseded");
 });
 
 Deno.test("fusion: an entry found by two of three queries ranks above one found by one", () => {
@@ -163,14 +163,14 @@ Deno.test("fusion: an entry found by two of three queries ranks above one found 
   const reader = indexOf([strongOnce, onlyThird, twice, ...filler(6)]);
 
   const first = search(reader, ["publishing"]);
-  equal(first[0].doc.id, strongOnce.id, "strongOnce wins the first query alone");
+  assertEquals(first[0].doc.id, strongOnce.id, "strongOnce wins the first query alone");
 
   const hits = search(reader, ["publishing", "registry token", "semver"]);
-  equal(hits[0].doc.id, twice.id);
-  deepStrictEqual(ids(hits).slice(1).sort(), [strongOnce.id, onlyThird.id].sort());
-  deepStrictEqual(hits[0].terms.sort(), ["publish", "registri", "token"]);
+  assertEquals(hits[0].doc.id, twice.id);
+  assertEquals(ids(hits).slice(1).sort(), [strongOnce.id, onlyThird.id].sort());
+  assertEquals(hits[0].terms.sort(), ["publish", "registri", "token"]);
   // Fused scores are reciprocal ranks, well under one.
-  for (const hit of hits) ok(hit.score > 0 && hit.score < 1);
+  for (const hit of hits) assert(hit.score > 0 && hit.score < 1);
 });
 
 Deno.test("fusion with one query gives the same order as the single query", () => {
@@ -183,7 +183,7 @@ Deno.test("fusion with one query gives the same order as the single query", () =
   const reader = indexOf(entries);
   const single = search(reader, ["redis cache"]);
   const twice = search(reader, ["redis cache", "redis cache"]);
-  deepStrictEqual(ids(twice), ids(single));
+  assertEquals(ids(twice), ids(single));
 });
 
 Deno.test("limit cuts the ranking, default 10", () => {
@@ -193,18 +193,18 @@ Deno.test("limit cuts the ranking, default 10", () => {
   );
   const reader = indexOf([...matching, ...filler(3)]);
   const all = search(reader, ["kafka"], { limit: 100 });
-  equal(all.length, 12);
-  equal(search(reader, ["kafka"]).length, 10);
+  assertEquals(all.length, 12);
+  assertEquals(search(reader, ["kafka"]).length, 10);
   const top3 = search(reader, ["kafka"], { limit: 3 });
-  deepStrictEqual(ids(top3), ids(all).slice(0, 3));
-  for (let index = 1; index < all.length; index++) ok(all[index - 1].score >= all[index].score);
+  assertEquals(ids(top3), ids(all).slice(0, 3));
+  for (let index = 1; index < all.length; index++) assert(all[index - 1].score >= all[index].score);
 });
 
 Deno.test("ties keep index order", () => {
   const a = makeEntry({ title: "Alpha gamma", body: "same" });
   const b = makeEntry({ title: "Alpha gamma", body: "same" });
   const reader = indexOf([a, b, ...filler(2)]);
-  deepStrictEqual(ids(search(reader, ["gamma"])), [a.id, b.id]);
+  assertEquals(ids(search(reader, ["gamma"])), [a.id, b.id]);
 });
 
 /**
@@ -237,7 +237,7 @@ Deno.test("search forgives typos, accents, scripts and compounds: table", () => 
   const reader = indexOf([...entries, ...filler(30)]);
   for (const [query, title] of FORGIVEN) {
     const hits = search(reader, [query]);
-    ok(hits.slice(0, 2).some((hit) => hit.doc.title === title), `${query} → ${ids(hits)}`);
+    assert(hits.slice(0, 2).some((hit) => hit.doc.title === title), `${query} → ${ids(hits)}`);
   }
 });
 
@@ -248,26 +248,29 @@ Deno.test("a corrected word ranks below a word as typed; short or known words ar
   const known = makeEntry({ title: "Mongo cluster", body: "Notes." });
   const near = makeEntry({ title: "Mongol history", body: "Notes." });
   const reader = indexOf([typo, exact, short, known, near, ...filler(10)]);
-  deepStrictEqual(ids(search(reader, ["kuberentes pods"])), [exact.id, typo.id]);
-  ok(search(reader, ["kuberentes pods"])[1].terms.includes("kubernet"), "found by the correction");
-  deepStrictEqual(ids(search(reader, ["rdis"])), [], "a word under five letters is not corrected");
-  deepStrictEqual(ids(search(reader, ["mongol"])), [near.id], "a word some entry holds stays");
-  deepStrictEqual(typoCorrections(reader, "mongox"), ["mongo", "mongol"], "as many entries each");
-  deepStrictEqual(typoCorrections(reader, "mongoal"), ["mongol"]);
-  deepStrictEqual(typoCorrections(reader, "kubernetés"), [], "only words of a–z are tried");
+  assertEquals(ids(search(reader, ["kuberentes pods"])), [exact.id, typo.id]);
+  assert(
+    search(reader, ["kuberentes pods"])[1].terms.includes("kubernet"),
+    "found by the correction",
+  );
+  assertEquals(ids(search(reader, ["rdis"])), [], "a word under five letters is not corrected");
+  assertEquals(ids(search(reader, ["mongol"])), [near.id], "a word some entry holds stays");
+  assertEquals(typoCorrections(reader, "mongox"), ["mongo", "mongol"], "as many entries each");
+  assertEquals(typoCorrections(reader, "mongoal"), ["mongol"]);
+  assertEquals(typoCorrections(reader, "kubernetés"), [], "only words of a–z are tried");
 });
 
 Deno.test("typoCorrections is bounded on hostile words: long, repeated, many", () => {
   const reader = indexOf([makeEntry({ title: "Kubernetes notes" }), ...filler(50)]);
   const started = performance.now();
-  deepStrictEqual(typoCorrections(reader, "k".repeat(MAX_TYPO_LENGTH + 1)), []);
-  deepStrictEqual(typoCorrections(reader, "q".repeat(10_000)), []);
+  assertEquals(typoCorrections(reader, "k".repeat(MAX_TYPO_LENGTH + 1)), []);
+  assertEquals(typoCorrections(reader, "q".repeat(10_000)), []);
   for (let round = 0; round < 20; round++) typoCorrections(reader, "zqxjv".repeat(6));
-  deepStrictEqual(search(reader, ["zqxjw ".repeat(2_000)]), []);
+  assertEquals(search(reader, ["zqxjw ".repeat(2_000)]), []);
   const junk = Array.from({ length: 5_000 }, (_, at) => `zq${at.toString(26)}xjw`).join(" ");
-  deepStrictEqual(search(reader, [junk]), [], "only the first words are tried for typos");
+  assertEquals(search(reader, [junk]), [], "only the first words are tried for typos");
   const ms = performance.now() - started;
-  ok(ms < 1000, `${ms.toFixed(0)} ms`);
+  assert(ms < 1000, `${ms.toFixed(0)} ms`);
 });
 
 Deno.test("compoundSplits: a joined word's parts when entries hold both, none otherwise", () => {
@@ -276,9 +279,9 @@ Deno.test("compoundSplits: a joined word's parts when entries hold both, none ot
     makeEntry({ title: "Kubernetes notes", body: "Notes." }),
     ...filler(5),
   ]);
-  deepStrictEqual(compoundSplits(reader, "forcepush"), ["forc", "push"]);
-  deepStrictEqual(compoundSplits(reader, "forcezzzz"), []);
-  deepStrictEqual(compoundSplits(reader, "forcépush"), [], "only words of a–z are split");
-  deepStrictEqual(compoundSplits(reader, "force".repeat(7)), [], "nor words too long to try");
-  equal(search(reader, ["forcepush"])[0]?.doc.title, "Force push with lease");
+  assertEquals(compoundSplits(reader, "forcepush"), ["forc", "push"]);
+  assertEquals(compoundSplits(reader, "forcezzzz"), []);
+  assertEquals(compoundSplits(reader, "forcépush"), [], "only words of a–z are split");
+  assertEquals(compoundSplits(reader, "force".repeat(7)), [], "nor words too long to try");
+  assertStrictEquals(search(reader, ["forcepush"])[0]?.doc.title, "Force push with lease");
 });

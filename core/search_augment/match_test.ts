@@ -3,7 +3,7 @@
  * IndexEditor: every word of a phrase in a title, tag or alias; generic phrases; inactive and
  * kernel entries; the session ledger; ranking; the budget.
  */
-import { deepStrictEqual, ok, strictEqual as equal } from "node:assert/strict";
+import { assert, assertEquals } from "@std/assert";
 import type { Entry } from "../entry/entry.ts";
 import { shardCountFor } from "../index/format.ts";
 import type { IndexReader } from "../index/reader.ts";
@@ -40,47 +40,49 @@ function ids(store: IndexReader, ords: number[]): string[] {
 
 Deno.test("phraseMatches: every word in a title, tag or alias; best first", () => {
   const index = reader(SPECS);
-  deepStrictEqual(ids(index, phraseMatches(index, "rotate token")), ["kb-rot01", "kb-tag01"]);
+  assertEquals(ids(index, phraseMatches(index, "rotate token")), ["kb-rot01", "kb-tag01"]);
   // Title hits first (kb-tag01 has "token" in a tag only), then index order.
-  deepStrictEqual(ids(index, phraseMatches(index, "token")), ["kb-rot01", "kb-tok01", "kb-tag01"]);
-  deepStrictEqual(ids(index, phraseMatches(index, "cloudflare rebase")), []);
-  deepStrictEqual(ids(index, phraseMatches(index, "zeppelin")), [], "body words never match");
-  deepStrictEqual(ids(index, phraseMatches(index, "rebase")), ["kb-reb01"]);
-  deepStrictEqual(ids(index, phraseMatches(index, "")), []);
+  assertEquals(ids(index, phraseMatches(index, "token")), ["kb-rot01", "kb-tok01", "kb-tag01"]);
+  assertEquals(ids(index, phraseMatches(index, "cloudflare rebase")), []);
+  assertEquals(ids(index, phraseMatches(index, "zeppelin")), [], "body words never match");
+  assertEquals(ids(index, phraseMatches(index, "rebase")), ["kb-reb01"]);
+  assertEquals(ids(index, phraseMatches(index, "")), []);
 });
 
 Deno.test("phraseMatches: superseded, archived and kernel entries never match", () => {
   const index = reader(SPECS);
   const found = ids(index, phraseMatches(index, "token"));
-  for (const id of ["kb-old01", "kb-arc01", "kb-ker01"]) ok(!found.includes(id), id);
+  for (const id of ["kb-old01", "kb-arc01", "kb-ker01"]) assert(!found.includes(id), id);
 });
 
 Deno.test("decideSearch: pointers for the matches, with the search's wording", () => {
   const index = reader(SPECS);
   const decision = decideSearch(["rotate token"], index, {}, FETCH);
-  equal(decision.outcome, "surfaced");
-  deepStrictEqual(decision.matches, { "rotate token": 2 });
-  deepStrictEqual(decision.assembly!.pointers.map((pointer) => pointer.id), [
+  assertEquals(decision.outcome, "surfaced");
+  assertEquals(decision.matches, { "rotate token": 2 });
+  assertEquals(decision.assembly!.pointers.map((pointer) => pointer.id), [
     "kb-rot01",
     "kb-tag01",
   ]);
   const text = decision.assembly!.text;
-  ok(text.startsWith(SEARCH_WORDING.header), text);
-  ok(text.includes(SEARCH_WORDING.pointers), text);
-  ok(text.includes("- kb-rot01 Rotate a leaked Cloudflare token [note] (matched: rotate, token)"));
-  ok(text.endsWith("Fetch full text: git-kb get kb-rot01 kb-tag01 --kb /kb"), text);
-  ok(!text.includes("Rules that always apply"), "kernel rules are the prompt hook's job");
+  assert(text.startsWith(SEARCH_WORDING.header), text);
+  assert(text.includes(SEARCH_WORDING.pointers), text);
+  assert(
+    text.includes("- kb-rot01 Rotate a leaked Cloudflare token [note] (matched: rotate, token)"),
+  );
+  assert(text.endsWith("Fetch full text: git-kb get kb-rot01 kb-tag01 --kb /kb"), text);
+  assert(!text.includes("Rules that always apply"), "kernel rules are the prompt hook's job");
 });
 
 Deno.test("decideSearch: outcomes without pointers", () => {
   const index = reader(SPECS);
-  equal(decideSearch([], index, {}, FETCH).outcome, "no_terms");
-  equal(decideSearch(["zeppelin"], index, {}, FETCH).outcome, "no_match");
+  assertEquals(decideSearch([], index, {}, FETCH).outcome, "no_terms");
+  assertEquals(decideSearch(["zeppelin"], index, {}, FETCH).outcome, "no_match");
   const all = { "kb-rot01": "hash-kb-rot01", "kb-tag01": "hash-kb-tag01" };
   const deduped = decideSearch(["rotate token"], index, all, FETCH);
-  equal(deduped.outcome, "all_deduped");
-  deepStrictEqual(deduped.deduped, ["kb-rot01", "kb-tag01"]);
-  equal(deduped.assembly, undefined);
+  assertEquals(deduped.outcome, "all_deduped");
+  assertEquals(deduped.deduped, ["kb-rot01", "kb-tag01"]);
+  assertEquals(deduped.assembly, undefined);
 });
 
 Deno.test("decideSearch: an entry changed since the session saw it surfaces again", () => {
@@ -89,8 +91,8 @@ Deno.test("decideSearch: an entry changed since the session saw it surfaces agai
     "kb-rot01": "hash-kb-rot01",
     "kb-tag01": "an older hash",
   }, FETCH);
-  deepStrictEqual(decision.deduped, ["kb-rot01"]);
-  deepStrictEqual(decision.assembly!.pointers.map((pointer) => pointer.id), ["kb-tag01"]);
+  assertEquals(decision.deduped, ["kb-rot01"]);
+  assertEquals(decision.assembly!.pointers.map((pointer) => pointer.id), ["kb-tag01"]);
 });
 
 Deno.test("decideSearch: a phrase matching more than genericLimit entries surfaces nothing", () => {
@@ -101,24 +103,24 @@ Deno.test("decideSearch: a phrase matching more than genericLimit entries surfac
     }));
   const limit = DEFAULT_SEARCH_CONFIG.genericLimit;
   const generic = decideSearch(["postgres"], reader(many(limit + 1)), {}, FETCH);
-  equal(generic.outcome, "too_generic");
-  deepStrictEqual(generic.matches, { postgres: limit + 1 });
+  assertEquals(generic.outcome, "too_generic");
+  assertEquals(generic.matches, { postgres: limit + 1 });
   const mixed = decideSearch(
     ["postgres", "rebase"],
     reader([...many(limit + 1), ...SPECS]),
     {},
     FETCH,
   );
-  deepStrictEqual(mixed.assembly!.pointers.map((pointer) => pointer.id), ["kb-reb01"]);
+  assertEquals(mixed.assembly!.pointers.map((pointer) => pointer.id), ["kb-reb01"]);
   const specific = decideSearch(["postgres"], reader(many(limit)), {}, FETCH);
-  equal(specific.outcome, "surfaced");
-  equal(specific.assembly!.pointers.length, DEFAULT_SEARCH_CONFIG.maxPointers);
+  assertEquals(specific.outcome, "surfaced");
+  assertEquals(specific.assembly!.pointers.length, DEFAULT_SEARCH_CONFIG.maxPointers);
 });
 
 Deno.test("decideSearch: phrases in order, each entry once, at most maxPointers", () => {
   const index = reader(SPECS);
   const decision = decideSearch(["rebase", "token", "rotate token"], index, {}, FETCH);
-  deepStrictEqual(decision.assembly!.pointers.map((pointer) => [pointer.id, pointer.why]), [
+  assertEquals(decision.assembly!.pointers.map((pointer) => [pointer.id, pointer.why]), [
     ["kb-reb01", ["rebase"]],
     ["kb-rot01", ["token"]],
     ["kb-tok01", ["token"]],
@@ -127,7 +129,7 @@ Deno.test("decideSearch: phrases in order, each entry once, at most maxPointers"
     ...DEFAULT_SEARCH_CONFIG,
     maxPointers: 1,
   });
-  deepStrictEqual(one.assembly!.pointers.map((pointer) => pointer.id), ["kb-rot01"]);
+  assertEquals(one.assembly!.pointers.map((pointer) => pointer.id), ["kb-rot01"]);
 });
 
 Deno.test("decideSearch: the text stays under the budget", () => {
@@ -140,6 +142,6 @@ Deno.test("decideSearch: the text stays under the budget", () => {
     ...DEFAULT_SEARCH_CONFIG,
     budgetChars: budget,
   });
-  ok(decision.assembly!.text.length <= budget, String(decision.assembly!.text.length));
-  ok(decision.assembly!.pointers.length >= 1);
+  assert(decision.assembly!.text.length <= budget, String(decision.assembly!.text.length));
+  assert(decision.assembly!.pointers.length >= 1);
 });

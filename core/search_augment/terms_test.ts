@@ -3,7 +3,7 @@
  * commands.ts): every tool shape, flags and their values, quotes, pipes, `find -name '*.ts'`,
  * `git grep`, `rg -e`, regex metacharacters, short words, extensions and wildcards.
  */
-import { deepStrictEqual, ok, strictEqual as equal } from "node:assert/strict";
+import { assert, assertEquals } from "@std/assert";
 import { searchPhrases } from "./terms.ts";
 import { MAX_COMMAND_DEPTH } from "./commands.ts";
 import {
@@ -101,27 +101,27 @@ const CASES: [string, unknown, string[]][] = [
 
 for (const [tool, input, expected] of CASES) {
   Deno.test(`searchPhrases ${tool} ${JSON.stringify(input)}`, () => {
-    deepStrictEqual(searchPhrases(tool, input), expected);
+    assertEquals(searchPhrases(tool, input), expected);
   });
 }
 
 Deno.test("phraseWords folds accents and keeps CJK bigrams, as the index does", () => {
-  deepStrictEqual(phraseWords("ÜberGröße"), ["uber", "grosse"]);
-  deepStrictEqual(phraseWords("デプロイ"), ["デプ", "プロ", "ロイ"]);
-  deepStrictEqual(phraseWords("deploy_デプロイ"), ["deploy", "デプ", "プロ", "ロイ"]);
-  deepStrictEqual(searchPhrases("Grep", { pattern: "CrashLoopBackOff|배포" }), [
+  assertEquals(phraseWords("ÜberGröße"), ["uber", "grosse"]);
+  assertEquals(phraseWords("デプロイ"), ["デプ", "プロ", "ロイ"]);
+  assertEquals(phraseWords("deploy_デプロイ"), ["deploy", "デプ", "プロ", "ロイ"]);
+  assertEquals(searchPhrases("Grep", { pattern: "CrashLoopBackOff|배포" }), [
     "crash loop back",
     "배포",
   ]);
 });
 
 Deno.test("phraseWords: camelCase, separators, short words, numbers, stopwords, noise", () => {
-  deepStrictEqual(phraseWords("getUserByID"), ["user"]);
-  deepStrictEqual(phraseWords("parseHTTPResponse2xx"), ["parse", "http", "response2xx"]);
-  deepStrictEqual(phraseWords("kb-7q2mx/cloudflare_token.ts"), ["7q2mx", "cloudflare", "token"]);
-  deepStrictEqual(phraseWords("the 2026 release of v1"), ["release"]);
-  deepStrictEqual(phraseWords("token TOKEN Token"), ["token"]);
-  deepStrictEqual(phraseWords("one two three four five six seven eight"), [
+  assertEquals(phraseWords("getUserByID"), ["user"]);
+  assertEquals(phraseWords("parseHTTPResponse2xx"), ["parse", "http", "response2xx"]);
+  assertEquals(phraseWords("kb-7q2mx/cloudflare_token.ts"), ["7q2mx", "cloudflare", "token"]);
+  assertEquals(phraseWords("the 2026 release of v1"), ["release"]);
+  assertEquals(phraseWords("token TOKEN Token"), ["token"]);
+  assertEquals(phraseWords("one two three four five six seven eight"), [
     "two",
     "three",
     "four",
@@ -133,18 +133,18 @@ Deno.test("phraseWords: camelCase, separators, short words, numbers, stopwords, 
 
 Deno.test("regexPhrases and globPhrases: at most MAX_PHRASES, deduplicated", () => {
   const many = Array.from({ length: 20 }, (_, index) => `word${"abcdefghijklmnopqrstu"[index]}`);
-  deepStrictEqual(regexPhrases(many.join("|")).length, MAX_PHRASES);
-  deepStrictEqual(regexPhrases("cache|cache|CACHE"), ["cache"]);
-  deepStrictEqual(globPhrases("{a,b,c,d,e,f,g,h,i,j}/{k,l}/token*"), ["token"]);
-  deepStrictEqual(expandBraces("x{1,2}y{3,4}"), ["x1y3", "x1y4", "x2y3", "x2y4"]);
-  deepStrictEqual(expandBraces("x{1,2"), ["x{1,2"]);
+  assertEquals(regexPhrases(many.join("|")).length, MAX_PHRASES);
+  assertEquals(regexPhrases("cache|cache|CACHE"), ["cache"]);
+  assertEquals(globPhrases("{a,b,c,d,e,f,g,h,i,j}/{k,l}/token*"), ["token"]);
+  assertEquals(expandBraces("x{1,2}y{3,4}"), ["x1y3", "x1y4", "x2y3", "x2y4"]);
+  assertEquals(expandBraces("x{1,2"), ["x{1,2"]);
 });
 
 Deno.test("splitCamelCase splits where the two regular expressions it replaced did", () => {
   const oracle = (text: string) =>
     text.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2");
-  equal(splitCamelCase("parseHTMLString"), "parse HTML String");
-  equal(splitCamelCase("v2Api"), "v2 Api");
+  assertEquals(splitCamelCase("parseHTMLString"), "parse HTML String");
+  assertEquals(splitCamelCase("v2Api"), "v2 Api");
   const alphabet = "aZbY09Q _-";
   let seed = 11;
   const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
@@ -152,7 +152,7 @@ Deno.test("splitCamelCase splits where the two regular expressions it replaced d
     const length = Math.floor(next() * 12);
     const text = Array.from({ length }, () => alphabet[Math.floor(next() * alphabet.length)])
       .join("");
-    equal(splitCamelCase(text), oracle(text), JSON.stringify(text));
+    assertEquals(splitCamelCase(text), oracle(text), JSON.stringify(text));
   }
 });
 
@@ -161,13 +161,13 @@ function withinASecond<T>(label: string, action: () => T): T {
   const started = performance.now();
   const result = action();
   const ms = performance.now() - started;
-  ok(ms < 1000, `${label}: ${ms.toFixed(0)} ms`);
+  assert(ms < 1000, `${label}: ${ms.toFixed(0)} ms`);
   return result;
 }
 
 Deno.test("expandBraces builds only the expansions it keeps: brace bombs finish at once", () => {
   const expanded = withinASecond("{a,b} x 2000", () => expandBraces("{a,b}".repeat(2000) + "x"));
-  deepStrictEqual(expanded.map((text) => text.slice(1997)), [
+  assertEquals(expanded.map((text) => text.slice(1997)), [
     "aaax",
     "aabx",
     "abax",
@@ -177,7 +177,7 @@ Deno.test("expandBraces builds only the expansions it keeps: brace bombs finish 
     "bbax",
     "bbbx",
   ]);
-  ok(expanded.every((text) => text.startsWith("a".repeat(1997))));
+  assert(expanded.every((text) => text.startsWith("a".repeat(1997))));
   const bombs = [
     "{a,b}".repeat(24) + "token",
     "{a,b,c,d,e,f,g,h,i,j}".repeat(9),
@@ -187,15 +187,15 @@ Deno.test("expandBraces builds only the expansions it keeps: brace bombs finish 
   ];
   for (const glob of bombs) {
     const phrases = withinASecond(glob.slice(0, 20), () => globPhrases(glob));
-    ok(phrases.length <= MAX_PHRASES);
+    assert(phrases.length <= MAX_PHRASES);
   }
-  deepStrictEqual(expandBraces("{a,b}{c,d}{e,f}", 3), ["ace", "acf", "ade"]);
+  assertEquals(expandBraces("{a,b}{c,d}{e,f}", 3), ["ace", "acf", "ade"]);
 });
 
 Deno.test("regexPhrases and globPhrases read only the first MAX_PATTERN_LENGTH characters", () => {
   const padding = " ".repeat(MAX_PATTERN_LENGTH - "rotate ".length);
-  deepStrictEqual(regexPhrases(`rotate ${padding}revoke`), ["rotate"]);
-  deepStrictEqual(globPhrases(`*rotate*${padding}revoke*`), ["rotate"]);
+  assertEquals(regexPhrases(`rotate ${padding}revoke`), ["rotate"]);
+  assertEquals(globPhrases(`*rotate*${padding}revoke*`), ["rotate"]);
   const hostile = [
     Array.from({ length: 100_000 }, (_, index) => `w${index.toString(36)}x`).join(" "),
     "[".repeat(500_000),
@@ -211,10 +211,10 @@ Deno.test("regexPhrases and globPhrases read only the first MAX_PATTERN_LENGTH c
 Deno.test("commands run by commands are followed MAX_COMMAND_DEPTH deep, and long chains finish", () => {
   const chain = (depth: number, link: string) => `${link} `.repeat(depth) + "grep rotateToken";
   for (const link of ["xargs", "xargs -0", "find . -exec"]) {
-    deepStrictEqual(searchPhrases("Bash", { command: chain(MAX_COMMAND_DEPTH - 1, link) }), [
+    assertEquals(searchPhrases("Bash", { command: chain(MAX_COMMAND_DEPTH - 1, link) }), [
       "rotate token",
     ]);
-    deepStrictEqual(searchPhrases("Bash", { command: chain(MAX_COMMAND_DEPTH, link) }), []);
+    assertEquals(searchPhrases("Bash", { command: chain(MAX_COMMAND_DEPTH, link) }), []);
   }
   const hostile = [
     chain(100_000, "xargs"),
@@ -227,6 +227,6 @@ Deno.test("commands run by commands are followed MAX_COMMAND_DEPTH deep, and lon
   ];
   for (const command of hostile) {
     const phrases = withinASecond(command.slice(0, 20), () => searchPhrases("Bash", { command }));
-    ok(phrases.length <= MAX_PHRASES);
+    assert(phrases.length <= MAX_PHRASES);
   }
 });

@@ -1,4 +1,4 @@
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertMatch, assertThrows } from "@std/assert";
 import {
   agentEvent,
   agentsRule,
@@ -70,68 +70,79 @@ Deno.test("ourVerb recognises a git-kb launcher running a hook, wherever it live
     ["git-kb hook", undefined],
     ["prettier --write", undefined],
   ];
-  for (const [command, verb] of cases) assert.equal(ourVerb(command), verb, command);
+  for (const [command, verb] of cases) assertEquals(ourVerb(command), verb, command);
 });
 
 Deno.test("escapeDoubleQuoted escapes what a POSIX shell expands inside double quotes", () => {
-  assert.equal(escapeDoubleQuoted("/plain/path"), "/plain/path");
-  assert.equal(escapeDoubleQuoted('/a "b" $HOME `x` \\'), '/a \\"b\\" \\$HOME \\`x\\` \\\\');
+  assertEquals(escapeDoubleQuoted("/plain/path"), "/plain/path");
+  assertEquals(escapeDoubleQuoted('/a "b" $HOME `x` \\'), '/a \\"b\\" \\$HOME \\`x\\` \\\\');
 });
 
 Deno.test("agentEvent: Claude takes every event, Codex and Gemini the prompt hook only", () => {
-  assert.equal(agentEvent("claude", "PreToolUse"), "PreToolUse");
-  assert.equal(agentEvent("codex", "UserPromptSubmit"), "UserPromptSubmit");
-  assert.equal(agentEvent("codex", "PreToolUse"), undefined);
-  assert.equal(agentEvent("gemini", "UserPromptSubmit"), "BeforeAgent");
-  assert.equal(agentEvent("gemini", "PreToolUse"), undefined);
+  assertEquals(agentEvent("claude", "PreToolUse"), "PreToolUse");
+  assertEquals(agentEvent("codex", "UserPromptSubmit"), "UserPromptSubmit");
+  assertEquals(agentEvent("codex", "PreToolUse"), undefined);
+  assertEquals(agentEvent("gemini", "UserPromptSubmit"), "BeforeAgent");
+  assertEquals(agentEvent("gemini", "PreToolUse"), undefined);
 });
 
 Deno.test("desiredHooks swaps in the launcher path and converts per agent", () => {
-  assert.deepEqual(wanted("claude"), {
+  assertEquals(wanted("claude"), {
     UserPromptSubmit: [{ hooks: [{ type: "command", command: PROMPT, timeout: 10 }] }],
     PreToolUse: [{
       matcher: "Write|Edit|Bash",
       hooks: [{ type: "command", command: JUDGE, timeout: 60 }],
     }],
   });
-  assert.deepEqual(wanted("codex"), {
+  assertEquals(wanted("codex"), {
     UserPromptSubmit: [{ hooks: [{ type: "command", command: PROMPT, timeout: 10 }] }],
   });
-  assert.deepEqual(wanted("gemini"), {
+  assertEquals(wanted("gemini"), {
     BeforeAgent: [{
       hooks: [{ name: "git-kb-prompt", type: "command", command: PROMPT, timeout: 10_000 }],
     }],
   });
   const odd = wanted("claude", '/home/me/"kb"/$x/git-kb');
-  assert.equal(
+  assertEquals(
     odd.UserPromptSubmit[0].hooks[0].command,
     '"/home/me/\\"kb\\"/\\$x/git-kb" hook prompt',
   );
-  assert.ok(!JSON.stringify(wanted("claude")).includes("CLAUDE_PLUGIN_ROOT"));
+  assert(!JSON.stringify(wanted("claude")).includes("CLAUDE_PLUGIN_ROOT"));
 });
 
 Deno.test("desiredHooks refuses a plugin hook that does not run the plugin launcher", () => {
   const broken: PluginHooks = {
     hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: "echo hi" }] }] },
   };
-  assert.throws(() => desiredHooks(broken, "claude", LAUNCHER), SettingsShapeError);
+  assertThrows(() => desiredHooks(broken, "claude", LAUNCHER), SettingsShapeError);
 });
 
 Deno.test("the shipped plugin hooks.json converts for every hook agent", () => {
   const plugin = pluginHooks as PluginHooks;
   const claude = desiredHooks(plugin, "claude", LAUNCHER);
-  assert.deepEqual(Object.keys(claude), Object.keys(plugin.hooks));
-  assert.deepEqual(
+  assertEquals(Object.keys(claude), Object.keys(plugin.hooks));
+  assertEquals(
     [...new Set(findOurHooks(mergeHooks({}, claude)).map((hook) => hook.verb))].sort(),
-    ["compact", "fetch", "judge", "prompt", "receipts", "search", "session", "subagent", "watch"],
+    [
+      "capture",
+      "compact",
+      "fetch",
+      "judge",
+      "prompt",
+      "receipts",
+      "search",
+      "session",
+      "subagent",
+      "watch",
+    ],
   );
-  assert.deepEqual(
+  assertEquals(
     mergeHooks({}, claude),
     { hooks: claude },
     "every handler, in the plugin's groups",
   );
-  assert.deepEqual(Object.keys(desiredHooks(plugin, "codex", LAUNCHER)), ["UserPromptSubmit"]);
-  assert.deepEqual(Object.keys(desiredHooks(plugin, "gemini", LAUNCHER)), ["BeforeAgent"]);
+  assertEquals(Object.keys(desiredHooks(plugin, "codex", LAUNCHER)), ["UserPromptSubmit"]);
+  assertEquals(Object.keys(desiredHooks(plugin, "gemini", LAUNCHER)), ["BeforeAgent"]);
 });
 
 Deno.test("mergeHooks keeps one entry per verb and if rule, and upgrades a layout without if", () => {
@@ -147,9 +158,9 @@ Deno.test("mergeHooks keeps one entry per verb and if rule, and upgrades a layou
     },
   };
   const merged = mergeHooks(before, claude);
-  assert.deepEqual(merged, { hooks: claude });
-  assert.deepEqual(mergeHooks(merged, claude), merged, "a second merge changes nothing");
-  assert.equal(
+  assertEquals(merged, { hooks: claude });
+  assertEquals(mergeHooks(merged, claude), merged, "a second merge changes nothing");
+  assertEquals(
     findOurHooks(merged).filter((hook) => hook.verb === "judge").length,
     claude.PreToolUse.flatMap((group) => group.hooks).filter((hook) =>
       hook.command === judge.command
@@ -159,13 +170,13 @@ Deno.test("mergeHooks keeps one entry per verb and if rule, and upgrades a layou
 });
 
 Deno.test("parseSettings: empty is {}, JSON objects parse, the rest is refused", () => {
-  assert.deepEqual(parseSettings(""), {});
-  assert.deepEqual(parseSettings(" \n"), {});
-  assert.deepEqual(parseSettings('{"model":"opus"}'), { model: "opus" });
-  assert.throws(() => parseSettings('{"a": 1,}'), SyntaxError);
-  assert.throws(() => parseSettings('// comment\n{"a": 1}'), SyntaxError);
+  assertEquals(parseSettings(""), {});
+  assertEquals(parseSettings(" \n"), {});
+  assertEquals(parseSettings('{"model":"opus"}'), { model: "opus" });
+  assertThrows(() => parseSettings('{"a": 1,}'), SyntaxError);
+  assertThrows(() => parseSettings('// comment\n{"a": 1}'), SyntaxError);
   for (const text of ["[]", "null", '"x"', "3"]) {
-    assert.throws(() => parseSettings(text), SettingsShapeError, text);
+    assertThrows(() => parseSettings(text), SettingsShapeError, undefined, text);
   }
 });
 
@@ -272,9 +283,9 @@ Deno.test("mergeHooks", async (t) => {
     await t.step(name, () => {
       const snapshot = structuredClone(before);
       const after = mergeHooks(before, wanted());
-      assert.deepEqual(after, expected);
-      assert.deepEqual(before, snapshot, "the input is not changed");
-      assert.ok(sameJson(mergeHooks(after, wanted()), after), "a second merge changes nothing");
+      assertEquals(after, expected);
+      assertEquals(before, snapshot, "the input is not changed");
+      assert(sameJson(mergeHooks(after, wanted()), after), "a second merge changes nothing");
     });
   }
 });
@@ -287,7 +298,7 @@ Deno.test("mergeHooks keeps an equal hook object as it was, key order included",
     },
   };
   const after = mergeHooks(reordered, wanted());
-  assert.equal(JSON.stringify(after), JSON.stringify(reordered));
+  assertEquals(JSON.stringify(after), JSON.stringify(reordered));
 });
 
 Deno.test("mergeHooks and removeHooks refuse shapes they cannot edit, naming the key", () => {
@@ -298,15 +309,15 @@ Deno.test("mergeHooks and removeHooks refuse shapes they cannot edit, naming the
     [{ hooks: { PreToolUse: null } }, /"hooks.PreToolUse" is null/],
   ];
   for (const [settings, message] of bad) {
-    assert.throws(() => mergeHooks(settings, wanted()), message);
+    assertMatch(String(assertThrows(() => mergeHooks(settings, wanted()))), message);
   }
-  assert.throws(() => removeHooks({ hooks: 7 }), /"hooks" is a number/);
+  assertThrows(() => removeHooks({ hooks: 7 }), Error, '"hooks" is a number');
 });
 
 Deno.test("mergeHooks skips malformed groups and hooks it does not own", () => {
   const odd = { hooks: { UserPromptSubmit: ["note", { matcher: "x" }, { hooks: [42, null] }] } };
   const after = mergeHooks(odd, wanted());
-  assert.deepEqual(after.hooks, {
+  assertEquals(after.hooks, {
     UserPromptSubmit: [
       "note",
       { matcher: "x" },
@@ -343,37 +354,37 @@ Deno.test("removeHooks", async (t) => {
   ];
   for (const { name, before, expected } of cases) {
     await t.step(name, () => {
-      assert.deepEqual(removeHooks(before), expected);
-      assert.deepEqual(findOurHooks(removeHooks(before)), []);
+      assertEquals(removeHooks(before), expected);
+      assertEquals(findOurHooks(removeHooks(before)), []);
     });
   }
 });
 
 Deno.test("findOurHooks lists event, verb and command in file order", () => {
-  assert.deepEqual(findOurHooks(installed()), [
+  assertEquals(findOurHooks(installed()), [
     { event: "UserPromptSubmit", verb: "prompt", command: PROMPT },
     { event: "PreToolUse", verb: "judge", command: JUDGE },
   ]);
-  assert.deepEqual(findOurHooks({ hooks: { enabled: true, X: [1, { hooks: "no" }] } }), []);
+  assertEquals(findOurHooks({ hooks: { enabled: true, X: [1, { hooks: "no" }] } }), []);
 });
 
 Deno.test("sameJson ignores key order only", () => {
-  assert.ok(sameJson({ a: 1, b: { c: [1, 2] } }, { b: { c: [1, 2] }, a: 1 }));
-  assert.ok(!sameJson({ a: [1, 2] }, { a: [2, 1] }));
-  assert.ok(!sameJson({ a: 1 }, { a: 1, b: undefined }));
-  assert.ok(!sameJson([], {}));
-  assert.ok(!sameJson(null, {}));
+  assert(sameJson({ a: 1, b: { c: [1, 2] } }, { b: { c: [1, 2] }, a: 1 }));
+  assert(!sameJson({ a: [1, 2] }, { a: [2, 1] }));
+  assert(!sameJson({ a: 1 }, { a: 1, b: undefined }));
+  assert(!sameJson([], {}));
+  assert(!sameJson(null, {}));
 });
 
 Deno.test("formatSettings keeps the file's indentation and ends with a newline", () => {
-  assert.equal(detectIndent('{\n    "a": 1\n}'), "    ");
-  assert.equal(detectIndent('{\n\t"a": 1\n}'), "\t");
-  assert.equal(detectIndent('{"a":1}'), "  ");
-  assert.equal(
+  assertEquals(detectIndent('{\n    "a": 1\n}'), "    ");
+  assertEquals(detectIndent('{\n\t"a": 1\n}'), "\t");
+  assertEquals(detectIndent('{"a":1}'), "  ");
+  assertEquals(
     formatSettings({ a: [1] }, '{\n    "x": 0\n}'),
     '{\n    "a": [\n        1\n    ]\n}\n',
   );
-  assert.equal(formatSettings({}), "{}\n");
+  assertEquals(formatSettings({}), "{}\n");
 });
 
 Deno.test("the diff of a settings change applied to the old text gives the new one", () => {
@@ -382,11 +393,11 @@ Deno.test("the diff of a settings change applied to the old text gives the new o
   const after = formatSettings(mergeHooks(JSON.parse(before), wanted()), before);
   const diff = unifiedDiff(before, after, { ...labels, context: 1_000 });
   const body = diff.split("\n").slice(3).filter((line) => line !== "");
-  assert.deepEqual(
+  assertEquals(
     body.filter((line) => !line.startsWith("+")).map((line) => line.slice(1)),
     before.split("\n"),
   );
-  assert.deepEqual(
+  assertEquals(
     body.filter((line) => !line.startsWith("-")).map((line) => line.slice(1)),
     after.trimEnd().split("\n"),
   );
@@ -394,7 +405,7 @@ Deno.test("the diff of a settings change applied to the old text gives the new o
 
 Deno.test("agentsRule tells the agent to run context first, with the quoted launcher", () => {
   const rule = agentsRule("/home/me/kb tools/git-kb");
-  assert.match(rule, /"\/home\/me\/kb tools\/git-kb" context "<the task in a few words>"/);
-  assert.match(rule, /"\/home\/me\/kb tools\/git-kb" get <id>/);
-  assert.match(rule, /^## Knowledge base \(git-kb\)/);
+  assertMatch(rule, /"\/home\/me\/kb tools\/git-kb" context "<the task in a few words>"/);
+  assertMatch(rule, /"\/home\/me\/kb tools\/git-kb" get <id>/);
+  assertMatch(rule, /^## Knowledge base \(git-kb\)/);
 });

@@ -1,4 +1,4 @@
-import assert from "node:assert/strict";
+import { assertEquals, assertMatch, assertThrows } from "@std/assert";
 import { SettingsShapeError } from "./agent_settings.ts";
 import {
   mcpServerEntry,
@@ -28,11 +28,11 @@ args = [
 `;
 
 Deno.test("toml: the table is appended to an empty file and after the rest, which stays as it was", () => {
-  assert.equal(setTomlMcpServer("", ENTRY), TABLE);
+  assertEquals(setTomlMcpServer("", ENTRY), TABLE);
   const written = setTomlMcpServer(CODEX, ENTRY);
-  assert.equal(written, `${CODEX}\n${TABLE}`);
-  assert.equal(setTomlMcpServer(written, ENTRY), written, "a second run changes nothing");
-  assert.equal(setTomlMcpServer(CODEX.trimEnd(), ENTRY), `${CODEX}\n${TABLE}`);
+  assertEquals(written, `${CODEX}\n${TABLE}`);
+  assertEquals(setTomlMcpServer(written, ENTRY), written, "a second run changes nothing");
+  assertEquals(setTomlMcpServer(CODEX.trimEnd(), ENTRY), `${CODEX}\n${TABLE}`);
 });
 
 Deno.test("toml: an existing table gets command and args, every other line of it is kept", () => {
@@ -53,7 +53,7 @@ KB_DIR = "/home/me/kb"
 model = "o4-mini"
 `;
   const after = setTomlMcpServer(before, ENTRY);
-  assert.equal(
+  assertEquals(
     after,
     `${CODEX}
 [mcp_servers.git-kb]
@@ -69,9 +69,9 @@ KB_DIR = "/home/me/kb"
 model = "o4-mini"
 `,
   );
-  assert.equal(setTomlMcpServer(after, ENTRY), after);
+  assertEquals(setTomlMcpServer(after, ENTRY), after);
   const readOnly = setTomlMcpServer(after, mcpServerEntry("/opt/kb/plugin/bin/git-kb", true));
-  assert.match(readOnly, /^args = \["mcp", "--read-only"\]$/m);
+  assertMatch(readOnly, /^args = \["mcp", "--read-only"\]$/m);
 });
 
 Deno.test("toml: a header-shaped line inside a multi-line string is not a table", () => {
@@ -83,12 +83,12 @@ command = "not this"
 other = '''
 [x]'''
 `;
-  assert.equal(setTomlMcpServer(text, ENTRY), `${text}\n${TABLE}`);
+  assertEquals(setTomlMcpServer(text, ENTRY), `${text}\n${TABLE}`);
 });
 
 Deno.test("toml: a path with quotes and backslashes is written as a valid basic string", () => {
   const entry = mcpServerEntry('C:\\kb "main"\\git-kb.cmd', false);
-  assert.match(setTomlMcpServer("", entry), /^command = "C:\\\\kb \\"main\\"\\\\git-kb\.cmd"$/m);
+  assertMatch(setTomlMcpServer("", entry), /^command = "C:\\\\kb \\"main\\"\\\\git-kb\.cmd"$/m);
 });
 
 Deno.test("toml: a server defined by dotted keys or inline is refused, naming the line", () => {
@@ -99,16 +99,16 @@ Deno.test("toml: a server defined by dotted keys or inline is refused, naming th
       '[mcp_servers]\n"git-kb".command = "x"\n',
     ]
   ) {
-    assert.throws(() => setTomlMcpServer(text, ENTRY), SettingsShapeError, text);
+    assertThrows(() => setTomlMcpServer(text, ENTRY), SettingsShapeError, undefined, text);
   }
 });
 
 Deno.test("toml: remove takes out our table and its sub-tables, nothing else", () => {
   const withOurs = setTomlMcpServer(CODEX, ENTRY);
-  assert.equal(removeTomlMcpServer(withOurs), CODEX);
-  assert.equal(removeTomlMcpServer(CODEX), CODEX);
+  assertEquals(removeTomlMcpServer(withOurs), CODEX);
+  assertEquals(removeTomlMcpServer(CODEX), CODEX);
   const middle = `a = 1\n\n${TABLE}\n[mcp_servers.git-kb.env]\nX = "1"\n\n[z]\nb = 2\n`;
-  assert.equal(removeTomlMcpServer(middle), "a = 1\n\n[z]\nb = 2\n");
+  assertEquals(removeTomlMcpServer(middle), "a = 1\n\n[z]\nb = 2\n");
 });
 
 Deno.test("json: our server is set, other servers and the other keys of ours are kept", () => {
@@ -120,7 +120,7 @@ Deno.test("json: our server is set, other servers and the other keys of ours are
     },
   };
   const merged = mergeMcpServer(settings, ENTRY, { type: "stdio" });
-  assert.deepEqual(merged, {
+  assertEquals(merged, {
     theme: "dark",
     mcpServers: {
       docs: { command: "docs-mcp" },
@@ -133,11 +133,11 @@ Deno.test("json: our server is set, other servers and the other keys of ours are
       },
     },
   });
-  assert.deepEqual(mergeMcpServer(merged, ENTRY, { type: "stdio" }), merged);
-  assert.deepEqual(removeMcpServer(merged), {
+  assertEquals(mergeMcpServer(merged, ENTRY, { type: "stdio" }), merged);
+  assertEquals(removeMcpServer(merged), {
     theme: "dark",
     mcpServers: { docs: { command: "docs-mcp" } },
   });
-  assert.deepEqual(removeMcpServer({ mcpServers: { "git-kb": {} } }), {});
-  assert.throws(() => mergeMcpServer({ mcpServers: [] }, ENTRY), SettingsShapeError);
+  assertEquals(removeMcpServer({ mcpServers: { "git-kb": {} } }), {});
+  assertThrows(() => mergeMcpServer({ mcpServers: [] }, ENTRY), SettingsShapeError);
 });

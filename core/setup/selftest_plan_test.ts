@@ -1,4 +1,4 @@
-import { deepStrictEqual, match, ok, strictEqual as equal } from "node:assert/strict";
+import { assert, assertEquals, assertMatch } from "@std/assert";
 import { blankEntry, serializeEntry } from "../entry/entry.ts";
 import {
   checkEntries,
@@ -60,7 +60,7 @@ const IDS = { decision: "kb-dec01", bookmark: "kb-bmk01" };
 
 Deno.test("a correct final state passes every check", () => {
   const state = goodState();
-  deepStrictEqual(
+  assertEquals(
     {
       decision: idByTitle(state.files, NEW_DECISION.title),
       bookmark: idByTitle(state.files, NEW_BOOKMARK.title),
@@ -68,7 +68,7 @@ Deno.test("a correct final state passes every check", () => {
     IDS,
   );
   for (const check of [checkHistory(state, IDS), checkEntries(state), checkTree(state)]) {
-    equal(check.ok, true, `${check.name}: ${check.detail}`);
+    assertEquals(check.ok, true, `${check.name}: ${check.detail}`);
   }
 });
 
@@ -78,41 +78,41 @@ Deno.test("history out of order or short fails, naming what was expected and fou
     ...state,
     subjects: [state.subjects[0], state.subjects[2], state.subjects[1], state.subjects[3]],
   };
-  equal(checkHistory(swapped, IDS).ok, false);
+  assertEquals(checkHistory(swapped, IDS).ok, false);
   const short = checkHistory({ ...state, subjects: state.subjects.slice(0, 2) }, IDS);
-  equal(short.ok, false);
-  match(short.detail, /found: "kb: add kb-dec01: Use Deno for command line tools"$/);
+  assertEquals(short.ok, false);
+  assertMatch(short.detail, /found: "kb: add kb-dec01: Use Deno for command line tools"$/);
 });
 
 Deno.test("entry files: a missing entry, a missed edit or a touched seed each fail", () => {
   const state = goodState();
   const noBookmark = new Map(state.files);
   noBookmark.delete("entries/kb-bmk01-deno-permissions.md");
-  match(
+  assertMatch(
     checkEntries({ ...state, files: noBookmark }).detail,
     /no entry titled "Deno permissions manual"/,
   );
   const unedited = new Map(state.files);
   for (const [path, text] of seedFiles()) unedited.set(path, text);
-  match(checkEntries({ ...state, files: unedited }).detail, /kb-st003 lacks the edit/);
+  assertMatch(checkEntries({ ...state, files: unedited }).detail, /kb-st003 lacks the edit/);
   const touched = new Map(state.files);
   const [seedPath, seedText] = [...seedFiles()][0];
   touched.set(seedPath, seedText.replace("Revoke", "Rotate"));
-  match(checkEntries({ ...state, files: touched }).detail, /kb-st001 changed/);
+  assertMatch(checkEntries({ ...state, files: touched }).detail, /kb-st001 changed/);
 });
 
 Deno.test("a dirty tree or a remote fails", () => {
   const state = goodState();
-  match(
+  assertMatch(
     checkTree({ ...state, status: "?? entries/stray.md\n" }).detail,
     /uncommitted: \?\? entries\/stray.md/,
   );
-  match(checkTree({ ...state, remotes: "origin\n" }).detail, /has a remote \(origin\)/);
+  assertMatch(checkTree({ ...state, remotes: "origin\n" }).detail, /has a remote \(origin\)/);
 });
 
 Deno.test("task briefs: three writer tasks, then five reader tasks, each expected", () => {
   const briefs = taskBriefs();
-  deepStrictEqual(briefs.map((brief) => brief.role), [
+  assertEquals(briefs.map((brief) => brief.role), [
     "writer",
     "writer",
     "writer",
@@ -122,5 +122,5 @@ Deno.test("task briefs: three writer tasks, then five reader tasks, each expecte
     "reader",
     "reader",
   ]);
-  ok(briefs.every((brief) => brief.task && brief.expect));
+  assert(briefs.every((brief) => brief.task && brief.expect));
 });

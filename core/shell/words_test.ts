@@ -1,4 +1,4 @@
-import assert from "node:assert/strict";
+import { assert, assertEquals } from "@std/assert";
 import {
   commandWords,
   MAX_SHELL_LENGTH,
@@ -30,7 +30,7 @@ Deno.test("parseShell: quotes, escapes and continuations are removed as the shel
     [`echo "unterminated`, [["echo", "unterminated"]]],
     [`echo 'unterminated`, [["echo", "unterminated"]]],
   ];
-  for (const [source, expected] of cases) assert.deepEqual(words(source), expected, source);
+  for (const [source, expected] of cases) assertEquals(words(source), expected, source);
 });
 
 Deno.test("parseShell: separators, comments and redirections", () => {
@@ -43,7 +43,7 @@ Deno.test("parseShell: separators, comments and redirections", () => {
     [``, []],
     [`   ;; && `, []],
   ];
-  for (const [source, expected] of cases) assert.deepEqual(words(source), expected, source);
+  for (const [source, expected] of cases) assertEquals(words(source), expected, source);
 });
 
 Deno.test("parseShell: here-documents and here-strings belong to their command", () => {
@@ -59,7 +59,7 @@ Deno.test("parseShell: here-documents and here-strings belong to their command",
     { words: ["echo", "next"], heredocs: [] },
     { words: ["gh", "pr", "comment", "3", "--body-file", "-"], heredocs: ["short\n"] },
   ];
-  assert.deepEqual(commands, expected);
+  assertEquals(commands, expected);
 });
 
 Deno.test("parseShell: $(cat <<'EOF' … EOF) becomes the here-document's text", () => {
@@ -69,7 +69,7 @@ Fix the crash when a title has a colon (issue 12)
 It's the "quoted" form agents use; a ) or "quote" inside is fine.
 EOF
 )" && git push`;
-  assert.deepEqual(words(source), [
+  assertEquals(words(source), [
     ["git", "add", "-A"],
     [
       "git",
@@ -79,10 +79,10 @@ EOF
     ],
     ["git", "push"],
   ]);
-  assert.deepEqual(words(`echo "$(date +%s) and $(cat file.txt)"`), [
+  assertEquals(words(`echo "$(date +%s) and $(cat file.txt)"`), [
     ["echo", "$(date +%s) and $(cat file.txt)"],
   ]);
-  assert.deepEqual(words(`git commit -m "$(cat <<EOF\nunquoted delimiter\nEOF\n)"`), [
+  assertEquals(words(`git commit -m "$(cat <<EOF\nunquoted delimiter\nEOF\n)"`), [
     ["git", "commit", "-m", "unquoted delimiter"],
   ]);
 });
@@ -97,30 +97,30 @@ Deno.test("commandWords drops leading assignments and wrappers, and nothing else
     ["rg A=1", ["rg", "A=1"]],
   ];
   for (const [source, expected] of cases) {
-    assert.deepEqual(commandWords(words(source)[0]), expected, source);
+    assertEquals(commandWords(words(source)[0]), expected, source);
   }
 });
 
 Deno.test("parseShell: a word ends at any whitespace and at operators, as \\s did", () => {
-  assert.deepEqual(words("rg\u00a0token\u2003src|wc"), [["rg", "token", "src"], ["wc"]]);
-  assert.deepEqual(words("echo 2>/dev/null a"), [["echo", "a"]]);
-  assert.deepEqual(words("echo 12>x b"), [["echo", "b"]], "a descriptor of two digits");
+  assertEquals(words("rg\u00a0token\u2003src|wc"), [["rg", "token", "src"], ["wc"]]);
+  assertEquals(words("echo 2>/dev/null a"), [["echo", "a"]]);
+  assertEquals(words("echo 12>x b"), [["echo", "b"]], "a descriptor of two digits");
 });
 
 Deno.test("parseShell reads the first MAX_SHELL_LENGTH characters and MAX_SHELL_WORDS words", () => {
   const padding = "#".repeat(MAX_SHELL_LENGTH - 4);
-  assert.deepEqual(words(`${padding}\nls\nrg token`), [["ls"]]);
+  assertEquals(words(`${padding}\nls\nrg token`), [["ls"]]);
   const many = words("echo a; ".repeat(MAX_SHELL_WORDS));
-  assert.equal(many.flat().length, MAX_SHELL_WORDS);
-  assert.deepEqual(many.at(-1), ["echo", "a"]);
-  assert.equal(words(`${"xargs ".repeat(MAX_SHELL_WORDS)} grep token`)[0].length, MAX_SHELL_WORDS);
+  assertEquals(many.flat().length, MAX_SHELL_WORDS);
+  assertEquals(many.at(-1), ["echo", "a"]);
+  assertEquals(words(`${"xargs ".repeat(MAX_SHELL_WORDS)} grep token`)[0].length, MAX_SHELL_WORDS);
 });
 
 Deno.test("parseShell: a $(…) nested deeper than MAX_SHELL_NESTING stays as written", () => {
   const nest = (depth: number, inner: string) => "$(".repeat(depth) + inner + ")".repeat(depth);
   for (const depth of [MAX_SHELL_NESTING, MAX_SHELL_NESTING + 2, 50_000]) {
     const deep = nest(depth, "ls -l");
-    assert.deepEqual(words(`echo ${deep}; rg token`), [["echo", deep], ["rg", "token"]]);
+    assertEquals(words(`echo ${deep}; rg token`), [["echo", deep], ["rg", "token"]]);
   }
 });
 
@@ -137,6 +137,6 @@ Deno.test("parseShell finishes at once on hostile lines: 600 KB of xargs, 1 MB o
     const started = performance.now();
     parseShell(source);
     const ms = performance.now() - started;
-    assert.ok(ms < 1000, `${source.slice(0, 12)}…: ${ms.toFixed(0)} ms`);
+    assert(ms < 1000, `${source.slice(0, 12)}…: ${ms.toFixed(0)} ms`);
   }
 });

@@ -1,4 +1,4 @@
-import assert from "node:assert/strict";
+import { assert, assertEquals } from "@std/assert";
 import {
   findSecrets,
   hasSecret,
@@ -72,17 +72,17 @@ const SAMPLES: [SecretKind, string, string][] = [
 Deno.test("findSecrets: each kind is found, with its place and a masked form", () => {
   for (const [kind, text, secret] of SAMPLES) {
     const found = findSecrets(text);
-    assert.equal(found.length, 1, `${kind}: ${text} → ${JSON.stringify(found)}`);
-    assert.equal(found[0].kind, kind, text);
-    assert.equal(text.slice(found[0].start, found[0].end), secret, text);
-    assert.ok(!found[0].masked.includes(secret), `${kind}: the mask hides the secret`);
+    assertEquals(found.length, 1, `${kind}: ${text} → ${JSON.stringify(found)}`);
+    assertEquals(found[0].kind, kind, text);
+    assertEquals(text.slice(found[0].start, found[0].end), secret, text);
+    assert(!found[0].masked.includes(secret), `${kind}: the mask hides the secret`);
   }
 });
 
 Deno.test("findSecrets: lines count from 1, and findings come in order", () => {
   const text = "line one\nAKIAIOSFODNN7EXAMPLE\n\nmy password is hunter2secret";
   const found = findSecrets(text);
-  assert.deepEqual(found.map((item) => [item.kind, item.line]), [
+  assertEquals(found.map((item) => [item.kind, item.line]), [
     ["aws-access-key", 2],
     ["stated-password", 4],
   ]);
@@ -100,37 +100,37 @@ Deno.test("findSecrets: ordinary prose, code and placeholders hold no secret", (
     "Run sk-learn's pipeline; AKIA alone is not a key; ghp_short is not a token.",
     "a commit 5d41402abc4b2a76b9719d911017c592 is not a secret without a word naming one",
   ];
-  for (const text of clean) assert.deepEqual(findSecrets(text), [], text);
+  for (const text of clean) assertEquals(findSecrets(text), [], text);
 });
 
 Deno.test("findSecrets: a token inside a private key block is that block", () => {
   const text = "-----BEGIN RSA PRIVATE KEY-----\ntoken=AKIAIOSFODNN7EXAMPLE\n" +
     "-----END RSA PRIVATE KEY-----";
-  assert.deepEqual(findSecrets(text).map((item) => item.kind), ["private-key"]);
+  assertEquals(findSecrets(text).map((item) => item.kind), ["private-key"]);
   const unterminated = "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIBk";
-  assert.equal(findSecrets(unterminated)[0].masked, "-----BEGIN EC PRIVATE KEY-----…");
+  assertEquals(findSecrets(unterminated)[0].masked, "-----BEGIN EC PRIVATE KEY-----…");
 });
 
 Deno.test("maskSecret: a few characters at each end, never more than a quarter", () => {
-  assert.equal(maskSecret("AKIAIOSFODNN7EXAMPLE"), "AKIA…MPLE");
-  assert.equal(maskSecret("hunter2secret"), "hun…ret");
-  assert.equal(maskSecret("s3cr3t"), "…");
-  assert.equal(maskSecret(""), "…");
+  assertEquals(maskSecret("AKIAIOSFODNN7EXAMPLE"), "AKIA…MPLE");
+  assertEquals(maskSecret("hunter2secret"), "hun…ret");
+  assertEquals(maskSecret("s3cr3t"), "…");
+  assertEquals(maskSecret(""), "…");
 });
 
 Deno.test("scrubSecrets: every secret replaced by its mask, the rest unchanged", () => {
   const text = "key AKIAIOSFODNN7EXAMPLE; my password is hunter2secret.";
-  assert.equal(scrubSecrets(text), "key AKIA…MPLE; my password is hun…ret.");
-  assert.equal(scrubSecrets("nothing here"), "nothing here");
-  assert.ok(hasSecret(text));
-  assert.ok(!hasSecret("nothing here"));
+  assertEquals(scrubSecrets(text), "key AKIA…MPLE; my password is hun…ret.");
+  assertEquals(scrubSecrets("nothing here"), "nothing here");
+  assert(hasSecret(text));
+  assert(!hasSecret("nothing here"));
 });
 
 Deno.test("secretWords: the words inside secrets, lowercase, and not the words naming them", () => {
   const words = secretWords(
     "my password is hunter2secret and ghp_1234567890abcdefghijklmnopqrstuvwxyzAB",
   );
-  assert.deepEqual(
+  assertEquals(
     [...words].sort(),
     ["ghp", "1234567890abcdefghijklmnopqrstuvwxyzab", "hunter2secret"].sort(),
   );
@@ -145,7 +145,7 @@ Deno.test("looksLikeToken and isHighEntropy: generated strings, not words", () =
       "xqzvbnmwkjhgfdsalpoiu",
     ]
   ) {
-    assert.ok(looksLikeToken(word), word);
+    assert(looksLikeToken(word), word);
   }
   for (
     const word of [
@@ -157,11 +157,11 @@ Deno.test("looksLikeToken and isHighEntropy: generated strings, not words", () =
       "cloudflare",
     ]
   ) {
-    assert.ok(!looksLikeToken(word), word);
+    assert(!looksLikeToken(word), word);
   }
-  assert.ok(isHighEntropy("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"));
-  assert.ok(!isHighEntropy("process.env.GITHUB_TOKEN"));
-  assert.ok(!isHighEntropy("aaaaaaaaaaaaaaaaaaaa1"));
+  assert(isHighEntropy("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"));
+  assert(!isHighEntropy("process.env.GITHUB_TOKEN"));
+  assert(!isHighEntropy("aaaaaaaaaaaaaaaaaaaa1"));
 });
 
 Deno.test("findSecrets: hostile input of 1 MiB in each shape is scanned within a second", () => {
@@ -183,7 +183,7 @@ Deno.test("findSecrets: hostile input of 1 MiB in each shape is scanned within a
     const started = performance.now();
     findSecrets(text);
     const ms = performance.now() - started;
-    assert.ok(ms < 1_000, `${JSON.stringify(shape)}: ${Math.round(ms)} ms`);
+    assert(ms < 1_000, `${JSON.stringify(shape)}: ${Math.round(ms)} ms`);
   }
 });
 
@@ -192,10 +192,10 @@ Deno.test("inSecretTest: whole or around each word, the same answers", () => {
   const filler = "plain words ".repeat(3_000);
   for (const text of [prompt, `${filler}${prompt} ${filler}`]) {
     const inSecret = inSecretTest(text);
-    assert.ok(inSecret("hunter2secret"), `${text.length} characters`);
-    assert.ok(inSecret("akiaiosfodnn7example"));
-    assert.ok(!inSecret("rotate"));
-    assert.ok(!inSecret("password"), "the word naming a secret is not one");
+    assert(inSecret("hunter2secret"), `${text.length} characters`);
+    assert(inSecret("akiaiosfodnn7example"));
+    assert(!inSecret("rotate"));
+    assert(!inSecret("password"), "the word naming a secret is not one");
   }
 });
 
@@ -209,10 +209,10 @@ Deno.test("inSecretTest: a letters-only value after TOKEN=, PASSWORD=, Bearer or
     for (
       const word of ["swordfishblue", "correcthorse", "letmeinplease", "phunterpass", "tangerine"]
     ) {
-      assert.ok(inSecret(word), `${word} in ${text.length} characters`);
+      assert(inSecret(word), `${word} in ${text.length} characters`);
     }
     for (const word of ["curl", "mysql", "root", "shop", "fail", "token", "password", "bearer"]) {
-      assert.ok(!inSecret(word), word);
+      assert(!inSecret(word), word);
     }
   }
 });
@@ -227,10 +227,10 @@ Deno.test("inSecretTest: a value after --password, DB_PASS=, curl -u user: or in
     for (
       const word of ["correcthorse", "tangerinesunset", "plumwinterfield", "violet", "harbor"]
     ) {
-      assert.ok(inSecret(word), `${word} in ${text.length} characters`);
+      assert(inSecret(word), `${word} in ${text.length} characters`);
     }
     for (const word of ["psql", "admin", "config", "origin", "main", "2222", "host", "pass"]) {
-      assert.ok(!inSecret(word), word);
+      assert(!inSecret(word), word);
     }
   }
 });
@@ -239,10 +239,10 @@ Deno.test("inSecretTest: a few words of an 8 MiB prompt are checked within a sec
   const text = "eyJaaaaaaaaaa.".repeat((8 << 20) / 14) + " my password is hunter2secret";
   const started = performance.now();
   const inSecret = inSecretTest(text);
-  assert.ok(inSecret("hunter2secret"));
+  assert(inSecret("hunter2secret"));
   for (const word of ["eyjaaaaaaaaaa", "password", "my"]) inSecret(word);
   const ms = performance.now() - started;
-  assert.ok(ms < 1_500, `${Math.round(ms)} ms`);
+  assert(ms < 1_500, `${Math.round(ms)} ms`);
 });
 
 /** Each shape the detector must know: a text holding one, and a near miss that holds none. */
@@ -337,8 +337,8 @@ const COVERAGE: { kind: SecretKind; found: string; nearMiss: string }[] = [
 
 Deno.test("findSecrets: every shape is found, and its near miss is not", () => {
   for (const { kind, found, nearMiss } of COVERAGE) {
-    assert.deepEqual(findSecrets(found).map((item) => item.kind), [kind], found);
-    assert.deepEqual(findSecrets(nearMiss), [], nearMiss);
+    assertEquals(findSecrets(found).map((item) => item.kind), [kind], found);
+    assertEquals(findSecrets(nearMiss), [], nearMiss);
   }
 });
 
@@ -364,7 +364,7 @@ const ORDINARY_TEXTS = [
 ];
 
 Deno.test("findSecrets: ordinary tldr-style knowledge holds no secret", () => {
-  for (const text of ORDINARY_TEXTS) assert.deepEqual(findSecrets(text), [], text);
+  for (const text of ORDINARY_TEXTS) assertEquals(findSecrets(text), [], text);
 });
 
 Deno.test("findSecrets: prose about passwords, key fingerprints and local defaults holds no secret", () => {
@@ -380,7 +380,7 @@ Deno.test("findSecrets: prose about passwords, key fingerprints and local defaul
     "the cache key v2-3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c is derived from the lockfile",
     "mysql -u root -p app_db (it asks for the password) and mysql -p$MYSQL_PWD -u ci",
   ];
-  for (const text of clean) assert.deepEqual(findSecrets(text), [], text);
+  for (const text of clean) assertEquals(findSecrets(text), [], text);
 });
 
 Deno.test("findSecrets: a SendGrid key, a password attached to mysql -p, a real one in a local URL", () => {
@@ -400,7 +400,7 @@ Deno.test("findSecrets: a SendGrid key, a password attached to mysql -p, a real 
   ];
   for (const [text, secret, kind] of cases) {
     const found = findSecrets(text);
-    assert.deepEqual(
+    assertEquals(
       found.map((item) => [item.kind, text.slice(item.start, item.end)]),
       [[kind, secret]],
       text,

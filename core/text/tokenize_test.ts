@@ -1,4 +1,4 @@
-import { deepStrictEqual, ok, strictEqual as equal } from "node:assert/strict";
+import { assert, assertEquals } from "@std/assert";
 import {
   countTerms,
   distinctTerms,
@@ -13,51 +13,51 @@ import {
 import { stem } from "./stem.ts";
 
 Deno.test("tokenize lowercases and stems", () => {
-  deepStrictEqual(tokenize("Rotating TOKENS"), [stem("rotating"), stem("tokens")]);
-  deepStrictEqual(tokenize("Rotating TOKENS"), ["rotat", "token"]);
+  assertEquals(tokenize("Rotating TOKENS"), [stem("rotating"), stem("tokens")]);
+  assertEquals(tokenize("Rotating TOKENS"), ["rotat", "token"]);
   const deploy = stem("deploy"); // Porter: "deploi"
-  deepStrictEqual(tokenize("DEPLOY Deploy deploy"), [deploy, deploy, deploy]);
+  assertEquals(tokenize("DEPLOY Deploy deploy"), [deploy, deploy, deploy]);
 });
 
 Deno.test("tokenize drops stopwords, checked before stemming", () => {
-  deepStrictEqual(tokenize("the token is in the cache"), ["token", "cach"]);
-  deepStrictEqual(tokenize("Please help me, I want to make sure it works"), ["work"]);
-  deepStrictEqual(tokenize("The THE the"), []);
-  for (const word of ["the", "and", "please", "help", "want"]) ok(STOPWORDS.has(word), word);
+  assertEquals(tokenize("the token is in the cache"), ["token", "cach"]);
+  assertEquals(tokenize("Please help me, I want to make sure it works"), ["work"]);
+  assertEquals(tokenize("The THE the"), []);
+  for (const word of ["the", "and", "please", "help", "want"]) assert(STOPWORDS.has(word), word);
   // A stopword only matters as a whole word: "there" is one, "thereby" is not.
-  deepStrictEqual(tokenize("there thereby"), ["therebi"]);
+  assertEquals(tokenize("there thereby"), ["therebi"]);
 });
 
 Deno.test("tokenize drops one-character tokens", () => {
-  deepStrictEqual(tokenize("a b c x y z 1 2 go"), ["go"]);
-  deepStrictEqual(tokenize("v8 s3"), ["v8", "s3"]);
+  assertEquals(tokenize("a b c x y z 1 2 go"), ["go"]);
+  assertEquals(tokenize("v8 s3"), ["v8", "s3"]);
 });
 
 Deno.test("tokenize splits on punctuation: node.js, ci/cd, snake_case, kebab-case", () => {
-  deepStrictEqual(tokenize("node.js"), ["node", "js"]);
-  deepStrictEqual(tokenize("ci/cd"), ["ci", "cd"]);
-  deepStrictEqual(tokenize("snake_case"), ["snake", "case", "snakecas"], "and the joined form");
-  deepStrictEqual(tokenize("docker-compose"), ["docker", "compos", "dockercompos"]);
-  deepStrictEqual(tokenize("foo@bar.com:8080"), ["foo", "bar", "com", "8080"]);
-  deepStrictEqual(tokenize("  \n\t "), []);
-  deepStrictEqual(tokenize(""), []);
+  assertEquals(tokenize("node.js"), ["node", "js"]);
+  assertEquals(tokenize("ci/cd"), ["ci", "cd"]);
+  assertEquals(tokenize("snake_case"), ["snake", "case", "snakecas"], "and the joined form");
+  assertEquals(tokenize("docker-compose"), ["docker", "compos", "dockercompos"]);
+  assertEquals(tokenize("foo@bar.com:8080"), ["foo", "bar", "com", "8080"]);
+  assertEquals(tokenize("  \n\t "), []);
+  assertEquals(tokenize(""), []);
 });
 
 Deno.test("tokenize keeps letters of other scripts, lowercased, accents folded", () => {
-  deepStrictEqual(tokenize("Über café"), ["uber", "cafe"]);
-  deepStrictEqual(tokenize("Données déployées"), ["donne", "deploye"]);
-  deepStrictEqual(tokenize("Привет мир"), ["привет", "мир"]);
-  deepStrictEqual(tokenize("東京 タワー"), ["東京", "タワ", "ワー"]);
+  assertEquals(tokenize("Über café"), ["uber", "cafe"]);
+  assertEquals(tokenize("Données déployées"), ["donne", "deploye"]);
+  assertEquals(tokenize("Привет мир"), ["привет", "мир"]);
+  assertEquals(tokenize("東京 タワー"), ["東京", "タワ", "ワー"]);
 });
 
 Deno.test("tokenize keeps order and repeats", () => {
-  deepStrictEqual(tokenize("cache token cache"), ["cach", "token", "cach"]);
+  assertEquals(tokenize("cache token cache"), ["cach", "token", "cach"]);
 });
 
 Deno.test("distinctTerms drops repeats and keeps first-seen order", () => {
-  deepStrictEqual(distinctTerms("cache token cache tokens rotate"), ["cach", "token", "rotat"]);
-  deepStrictEqual(distinctTerms("zeta alpha zeta alpha"), ["zeta", "alpha"]);
-  equal(distinctTerms("the a an").length, 0);
+  assertEquals(distinctTerms("cache token cache tokens rotate"), ["cach", "token", "rotat"]);
+  assertEquals(distinctTerms("zeta alpha zeta alpha"), ["zeta", "alpha"]);
+  assertEquals(distinctTerms("the a an").length, 0);
 });
 
 Deno.test("countTerms counts what tokenize finds, per field, in ASCII and other scripts", () => {
@@ -71,20 +71,20 @@ Deno.test("countTerms counts what tokenize finds, per field, in ASCII and other 
     const counts = new Map<string, [number, number, number]>();
     const found = countTerms(text, 2, counts);
     const terms = tokenize(text);
-    equal(found, terms.length, text);
+    assertEquals(found, terms.length, text);
     const expected = new Map<string, [number, number, number]>();
     for (const term of terms) {
       const known = expected.get(term) ?? [0, 0, 0];
       known[2]++;
       expected.set(term, known);
     }
-    deepStrictEqual(counts, expected, text);
+    assertEquals(counts, expected, text);
   }
   const both = new Map<string, [number, number, number]>();
   countTerms("Rotate tokens", 0, both);
   countTerms("token rotation token", 2, both);
-  deepStrictEqual(both.get("token"), [1, 0, 2]);
-  deepStrictEqual(both.get("rotat"), [1, 0, 1]);
+  assertEquals(both.get("token"), [1, 0, 2]);
+  assertEquals(both.get("rotat"), [1, 0, 1]);
 });
 
 Deno.test("splitWords gives words and their tokens, the same when asked again or in turn", () => {
@@ -94,26 +94,26 @@ Deno.test("splitWords gives words and their tokens, the same when asked again or
     const tokens: number[] = [];
     const words = splitWords(text, tokens);
     if (text !== prompt) {
-      deepStrictEqual([...words], ["naive", "cafe"]);
-      deepStrictEqual(tokens, [0, 1]);
+      assertEquals([...words], ["naive", "cafe"]);
+      assertEquals(tokens, [0, 1]);
       continue;
     }
-    deepStrictEqual([...words], expected);
-    deepStrictEqual(tokens, [0, 1, 1, 2, 3, 3, 4], "parts of one token share its number");
+    assertEquals([...words], expected);
+    assertEquals(tokens, [0, 1, 1, 2, 3, 3, 4], "parts of one token share its number");
   }
-  deepStrictEqual([...splitWords("a\u00a0b\tc")], ["a", "b", "c"], "any whitespace separates");
+  assertEquals([...splitWords("a\u00a0b\tc")], ["a", "b", "c"], "any whitespace separates");
 });
 
 Deno.test("a word over MAX_TERM_LENGTH makes a term of its first characters, unstemmed", () => {
   const long = "rotating".repeat(20);
-  equal(termOf(long), long.slice(0, MAX_TERM_LENGTH));
-  deepStrictEqual(tokenize(`the ${long} tokens`), [long.slice(0, MAX_TERM_LENGTH), "token"]);
+  assertEquals(termOf(long), long.slice(0, MAX_TERM_LENGTH));
+  assertEquals(tokenize(`the ${long} tokens`), [long.slice(0, MAX_TERM_LENGTH), "token"]);
   const script = "Ελληνικά".repeat(20);
-  deepStrictEqual(tokenize(`${script} café`), [
+  assertEquals(tokenize(`${script} café`), [
     foldAccents(script).toLowerCase().slice(0, MAX_TERM_LENGTH),
     "cafe",
   ]);
-  equal(termOf("rotating".repeat(8)), stem("rotating".repeat(8)), "64 characters: stemmed");
+  assertEquals(termOf("rotating".repeat(8)), stem("rotating".repeat(8)), "64 characters: stemmed");
 });
 
 Deno.test("tokenizing a huge body stays linear: runs of y, a 1 MB word, many unique words", () => {
@@ -127,8 +127,8 @@ Deno.test("tokenizing a huge body stays linear: runs of y, a 1 MB word, many uni
     const started = performance.now();
     const terms = tokenize(body);
     const ms = performance.now() - started;
-    ok(terms.length > 0 && terms.every((term) => term.length <= MAX_TERM_LENGTH));
-    ok(ms < 2000, `${body.slice(0, 20)}…: ${ms.toFixed(0)} ms`);
+    assert(terms.length > 0 && terms.every((term) => term.length <= MAX_TERM_LENGTH));
+    assert(ms < 2000, `${body.slice(0, 20)}…: ${ms.toFixed(0)} ms`);
   }
 });
 
@@ -136,9 +136,9 @@ Deno.test("splitWords gives at most MAX_SPLIT_WORDS words, tokens in step, in ei
   for (const word of ["token", "café"]) {
     const tokens: number[] = [];
     const words = splitWords(`${word} `.repeat(MAX_SPLIT_WORDS * 3), tokens);
-    equal(words.length, MAX_SPLIT_WORDS);
-    equal(tokens.length, MAX_SPLIT_WORDS);
-    equal(tokens.at(-1), MAX_SPLIT_WORDS - 1);
+    assertEquals(words.length, MAX_SPLIT_WORDS);
+    assertEquals(tokens.length, MAX_SPLIT_WORDS);
+    assertEquals(tokens.at(-1), MAX_SPLIT_WORDS - 1);
   }
 });
 
@@ -172,26 +172,26 @@ const TERMS_TABLE: [string, string[]][] = [
 ];
 
 Deno.test("tokenize: accents, scripts and compounds, table", () => {
-  for (const [text, terms] of TERMS_TABLE) deepStrictEqual(tokenize(text), terms, text);
+  for (const [text, terms] of TERMS_TABLE) assertEquals(tokenize(text), terms, text);
 });
 
 Deno.test("splitWords folds and cuts into bigrams too, but keeps a compound one word", () => {
   const tokens: number[] = [];
-  deepStrictEqual(splitWords("Größe デプロイ CrashLoopBackOff", tokens), [
+  assertEquals(splitWords("Größe デプロイ CrashLoopBackOff", tokens), [
     "grosse",
     "デプ",
     "プロ",
     "ロイ",
     "crashloopbackoff",
   ]);
-  deepStrictEqual(tokens, [0, 1, 1, 1, 2], "a run's bigrams share its token");
+  assertEquals(tokens, [0, 1, 1, 1, 2], "a run's bigrams share its token");
   const many: number[] = [];
-  equal(splitWords("デ".repeat(MAX_SPLIT_WORDS * 2), many).length, MAX_SPLIT_WORDS);
-  equal(many.length, MAX_SPLIT_WORDS);
+  assertEquals(splitWords("デ".repeat(MAX_SPLIT_WORDS * 2), many).length, MAX_SPLIT_WORDS);
+  assertEquals(many.length, MAX_SPLIT_WORDS);
 });
 
 Deno.test("foldAccents leaves ASCII alone and Hangul and kana whole", () => {
-  equal(foldAccents("plain text"), "plain text");
-  equal(foldAccents("Crème brûlée"), "Creme brulee");
-  equal(foldAccents("배포 デプロイ"), "배포 デプロイ");
+  assertEquals(foldAccents("plain text"), "plain text");
+  assertEquals(foldAccents("Crème brûlée"), "Creme brulee");
+  assertEquals(foldAccents("배포 デプロイ"), "배포 デプロイ");
 });

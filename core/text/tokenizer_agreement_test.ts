@@ -5,7 +5,7 @@
  * augment (`searchPhrases`, then `phraseMatches`) as the pattern of a Grep. The judge reads no
  * terms: it hands the model text, not index lookups.
  */
-import { deepStrictEqual as deepEqual, ok, strictEqual as equal } from "node:assert/strict";
+import { assert, assertEquals, assertStrictEquals } from "@std/assert";
 import { analyzeEntry } from "../index/editor.ts";
 import { buildIndex, makeEntry } from "../index/_memory_index.ts";
 import { queryTerms, search } from "../search/rank.ts";
@@ -55,27 +55,27 @@ function indexTitleTerms(title: string): Set<string> {
 
 /** Whether every one of `terms` is in `held`, naming the first that is not. */
 function allHeld(terms: Iterable<string>, held: Set<string>, label: string): void {
-  for (const term of terms) ok(held.has(term), `${label}: "${term}" not in [${[...held]}]`);
+  for (const term of terms) assert(held.has(term), `${label}: "${term}" not in [${[...held]}]`);
 }
 
 for (const [at, title] of TITLES.entries()) {
   Deno.test(`one tokenizer: ${title}`, () => {
     const held = indexTitleTerms(title);
-    ok(held.size > 0, "the index holds terms for it");
+    assert(held.size > 0, "the index holds terms for it");
 
     const typed = [...queryTerms(reader, title)].filter(([, weight]) => weight === 1);
-    deepEqual(new Set(typed.map(([term]) => term)), held, "search looks up the index's terms");
-    equal(search(reader, [title])[0]?.doc.id, entries[at].id, "search finds it first");
+    assertEquals(new Set(typed.map(([term]) => term)), held, "search looks up the index's terms");
+    assertStrictEquals(search(reader, [title])[0]?.doc.id, entries[at].id, "search finds it first");
 
     const prompt = promptTerms(title).map(({ term }) => term);
-    ok(prompt.length > 0, "the prompt hook reads terms");
+    assert(prompt.length > 0, "the prompt hook reads terms");
     allHeld(prompt, held, "prompt hook");
 
     const phrases = searchPhrases("Grep", { pattern: title });
-    ok(phrases.length > 0, "the search augment reads a phrase");
+    assert(phrases.length > 0, "the search augment reads a phrase");
     for (const phrase of phrases) {
       allHeld(phrase.split(" ").map(termOf).filter(Boolean), held, "search augment");
-      ok(phraseMatches(reader, phrase).includes(at), `the augment's "${phrase}" finds it`);
+      assert(phraseMatches(reader, phrase).includes(at), `the augment's "${phrase}" finds it`);
     }
   });
 }
@@ -83,9 +83,9 @@ for (const [at, title] of TITLES.entries()) {
 Deno.test("one tokenizer: a Grep for a title's camelCase word finds the entry", () => {
   for (const [pattern, at] of [["CrashLoopBackOff", 0], ["parseHTMLString", 7]] as const) {
     const [phrase] = searchPhrases("Grep", { pattern });
-    ok(phraseMatches(reader, phrase).includes(at), `${pattern} → "${phrase}"`);
-    equal(search(reader, [pattern])[0]?.doc.id, entries[at].id, pattern);
+    assert(phraseMatches(reader, phrase).includes(at), `${pattern} → "${phrase}"`);
+    assertStrictEquals(search(reader, [pattern])[0]?.doc.id, entries[at].id, pattern);
   }
   const [snake] = searchPhrases("Bash", { command: "rg -n 'rotate_token'" });
-  ok(phraseMatches(reader, snake).includes(8), `rotate_token → "${snake}"`);
+  assert(phraseMatches(reader, snake).includes(8), `rotate_token → "${snake}"`);
 });

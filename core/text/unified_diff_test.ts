@@ -1,22 +1,22 @@
-import assert from "node:assert/strict";
+import { assertEquals, assertMatch } from "@std/assert";
 import { unifiedDiff } from "./unified_diff.ts";
 
 Deno.test("unifiedDiff", async (t) => {
   const labels = { from: "old", to: "new" };
   await t.step("equal texts give nothing", () => {
-    assert.equal(unifiedDiff("a\nb\n", "a\nb\n", labels), "");
+    assertEquals(unifiedDiff("a\nb\n", "a\nb\n", labels), "");
   });
   await t.step("a changed line with its context", () => {
-    assert.equal(
+    assertEquals(
       unifiedDiff("a\nb\nc\n", "a\nB\nc\n", labels),
       "--- old\n+++ new\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n",
     );
   });
   await t.step("a new file", () => {
-    assert.equal(unifiedDiff("", "x\ny\n", labels), "--- old\n+++ new\n@@ -0,0 +1,2 @@\n+x\n+y\n");
+    assertEquals(unifiedDiff("", "x\ny\n", labels), "--- old\n+++ new\n@@ -0,0 +1,2 @@\n+x\n+y\n");
   });
   await t.step("everything removed", () => {
-    assert.equal(unifiedDiff("x\n", "", labels), "--- old\n+++ new\n@@ -1,1 +0,0 @@\n-x\n");
+    assertEquals(unifiedDiff("x\n", "", labels), "--- old\n+++ new\n@@ -1,1 +0,0 @@\n-x\n");
   });
   await t.step("distant changes make separate hunks with their own line numbers", () => {
     const before = Array.from({ length: 20 }, (_, index) => `line ${index + 1}`);
@@ -25,7 +25,7 @@ Deno.test("unifiedDiff", async (t) => {
     );
     after.splice(10, 0, "inserted");
     const diff = unifiedDiff(before.join("\n"), after.join("\n"), { ...labels, context: 1 });
-    assert.equal(
+    assertEquals(
       diff,
       [
         "--- old",
@@ -49,15 +49,15 @@ Deno.test("unifiedDiff", async (t) => {
     );
   });
   await t.step("a missing final newline is not a change", () => {
-    assert.equal(unifiedDiff("a\nb", "a\nb\n", labels), "");
-    assert.equal(
+    assertEquals(unifiedDiff("a\nb", "a\nb\n", labels), "");
+    assertEquals(
       unifiedDiff("a\nb", "a\nc\n", labels),
       "--- old\n+++ new\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n",
     );
   });
   await t.step("the labels are printed as given, a non-ASCII path unquoted", () => {
     const path = "/home/renée/.claude/settings.json";
-    assert.match(
+    assertMatch(
       unifiedDiff("", "{}\n", { from: "/dev/null", to: path }),
       /^\+\+\+ \/home\/renée\//m,
     );

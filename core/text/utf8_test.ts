@@ -1,20 +1,19 @@
-import { strictEqual as equal, throws } from "node:assert/strict";
+import { assert, assertEquals, assertThrows } from "@std/assert";
 import { decodeUtf8Strict, firstInvalidUtf8, NotUtf8Error } from "./utf8.ts";
 
 const bytes = (...values: number[]) => new Uint8Array(values);
 
 Deno.test("decodeUtf8Strict decodes UTF-8 as it is, a byte-order mark included", () => {
-  equal(decodeUtf8Strict(new TextEncoder().encode("café ✓ 🙂")), "café ✓ 🙂");
-  equal(decodeUtf8Strict(bytes(0xef, 0xbb, 0xbf, 0x68)), "\ufeffh");
+  assertEquals(decodeUtf8Strict(new TextEncoder().encode("café ✓ 🙂")), "café ✓ 🙂");
+  assertEquals(decodeUtf8Strict(bytes(0xef, 0xbb, 0xbf, 0x68)), "\ufeffh");
 });
 
 Deno.test("decodeUtf8Strict refuses Latin-1 and names the byte instead of writing U+FFFD", () => {
-  throws(
+  const error = assertThrows(
     () => decodeUtf8Strict(bytes(0x63, 0x61, 0x66, 0xe9, 0x0a)),
-    (error: unknown) =>
-      error instanceof NotUtf8Error && error.offset === 3 &&
-      error.message.includes("byte 0xE9 at offset 3"),
+    NotUtf8Error,
   );
+  assert(error.offset === 3 && error.message.includes("byte 0xE9 at offset 3"));
 });
 
 Deno.test("firstInvalidUtf8 finds the first bad byte the way the decoder refuses it", () => {
@@ -31,16 +30,14 @@ Deno.test("firstInvalidUtf8 finds the first bad byte the way the decoder refuses
     [[0xf5, 0x80], 0],
   ];
   for (const [input, offset] of cases) {
-    equal(firstInvalidUtf8(bytes(...input)), offset, JSON.stringify(input));
+    assertEquals(firstInvalidUtf8(bytes(...input)), offset, JSON.stringify(input));
     if (offset < 0) decodeUtf8Strict(bytes(...input));
-    else throws(() => decodeUtf8Strict(bytes(...input)), NotUtf8Error);
+    else assertThrows(() => decodeUtf8Strict(bytes(...input)), NotUtf8Error);
   }
 });
 
 Deno.test("NotUtf8Error names the line of the first bad byte", () => {
   const latin1 = new Uint8Array([...new TextEncoder().encode("one\ntwo\ncaf"), 0xe9, 0x0a]);
-  throws(
-    () => decodeUtf8Strict(latin1),
-    (error: unknown) => error instanceof NotUtf8Error && error.line === 3 && error.offset === 11,
-  );
+  const error = assertThrows(() => decodeUtf8Strict(latin1), NotUtf8Error);
+  assert(error.line === 3 && error.offset === 11);
 });

@@ -1,4 +1,4 @@
-import { deepStrictEqual as deepEqual, strictEqual as equal } from "node:assert/strict";
+import { assertEquals } from "@std/assert";
 import { join } from "../../core/path.ts";
 import { kbCacheDir } from "../paths.ts";
 import { appendDebugRecord, debugEnabled, RecordedError, recordFailure } from "./debug_log.ts";
@@ -28,22 +28,22 @@ function records(kbDir: string): Record<string, unknown>[] {
 
 Deno.test("debugging is on only for KB_HOOK_DEBUG=1", async (t) => {
   if (await runAlone(t)) return;
-  await withDebug("1", () => equal(debugEnabled(), true));
-  await withDebug("true", () => equal(debugEnabled(), false));
-  await withDebug(undefined, () => equal(debugEnabled(), false));
+  await withDebug("1", () => assertEquals(debugEnabled(), true));
+  await withDebug("true", () => assertEquals(debugEnabled(), false));
+  await withDebug(undefined, () => assertEquals(debugEnabled(), false));
 });
 
 Deno.test("a record is appended with its timestamp first, only when debugging", async (t) => {
   if (await runAlone(t)) return;
   await withDebug(undefined, (kbDir) => {
     appendDebugRecord(kbDir, { event: "x" });
-    deepEqual(records(kbDir), []);
+    assertEquals(records(kbDir), []);
   });
   await withDebug("1", (kbDir) => {
     appendDebugRecord(kbDir, { event: "x", outcome: "fetched" });
     const [record] = records(kbDir);
-    deepEqual(Object.keys(record), ["ts", "event", "outcome"]);
-    equal(Number.isNaN(Date.parse(String(record.ts))), false);
+    assertEquals(Object.keys(record), ["ts", "event", "outcome"]);
+    assertEquals(Number.isNaN(Date.parse(String(record.ts))), false);
   });
 });
 
@@ -53,7 +53,7 @@ Deno.test("a failure is recorded once, with its event and summary", async (t) =>
     recordFailure(new TypeError("bad"), kbDir, "search");
     recordFailure(new RecordedError(new Error("already there")), kbDir, "search");
     recordFailure("plain", kbDir);
-    deepEqual(records(kbDir).map(({ ts: _, ...rest }) => rest), [
+    assertEquals(records(kbDir).map(({ ts: _, ...rest }) => rest), [
       { event: "search", outcome: "error", error: "TypeError: bad" },
       { outcome: "error", error: "plain" },
     ]);

@@ -11,6 +11,7 @@
  * @module
  */
 import { EXIT, KbError } from "../../core/exit.ts";
+import { PROPOSALS_BRANCH, PROPOSALS_REF } from "../../core/proposals/branch.ts";
 import { join } from "../../core/path.ts";
 import { gitCommand } from "../../core/shell/quote.ts";
 import { type Entry, parseEntryText, toEntry } from "../../core/entry/entry.ts";
@@ -39,14 +40,6 @@ import { cacheRoot } from "../paths.ts";
 import { ENTRIES_DIR } from "../kb.ts";
 
 export type { Proposal, ProposeOutcome };
-
-/** The branch proposals live on, short name. */
-export const PROPOSALS_BRANCH = "git-kb/proposals";
-
-export { isGitKbBranch } from "../../core/proposals/branch.ts";
-
-/** The branch proposals live on, full ref. */
-export const PROPOSALS_REF = `refs/heads/${PROPOSALS_BRANCH}`;
 
 /** How many times a writer that lost the race for the branch reads it again and retries. */
 const MAX_ATTEMPTS = 20;

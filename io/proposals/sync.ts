@@ -10,14 +10,8 @@
  */
 import { commitIdentity, git, gitOk, gitReason, GitTimeoutError } from "../git.ts";
 import { kbCommand } from "../self_command.ts";
-import {
-  commitOf,
-  moveBranch,
-  PROPOSALS_BRANCH,
-  PROPOSALS_REF,
-  proposalsTip,
-  withTemporaryIndex,
-} from "./store.ts";
+import { PROPOSALS_BRANCH, PROPOSALS_REF } from "../../core/proposals/branch.ts";
+import { commitOf, moveBranch, proposalsTip, withTemporaryIndex } from "./store.ts";
 
 /** Rounds of fetch, join and push before the sync gives up on a remote that keeps moving. */
 const ROUNDS = 3;

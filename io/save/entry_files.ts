@@ -42,8 +42,8 @@ export function entryPathOf(kbDir: string, id: string): string {
   return paths[0];
 }
 
-/** A fresh random id that no entry in `taken` has. */
-export function newId(taken: ReadonlyMap<string, string>): string {
+/** A fresh random id that no entry in `taken` has (a map or set of ids, or an index's lookup). */
+export function newId(taken: { has(id: string): boolean }): string {
   const alphabet = "0123456789abcdefghijklmnopqrstuvwxyz";
   for (;;) {
     const bytes = crypto.getRandomValues(new Uint8Array(5));

@@ -15,7 +15,7 @@ import { displaySafe } from "../../core/text/display.ts";
 import { ifExists } from "../fs.ts";
 import { git, gitOk, remoteNames } from "../git.ts";
 import { ENTRIES_DIR } from "../kb.ts";
-import { isGitKbBranch } from "../proposals/store.ts";
+import { isGitKbBranch } from "../../core/proposals/branch.ts";
 
 /** Where the repo is: on a branch (ready to save) or in a state a save must not touch. */
 export type RepoState =

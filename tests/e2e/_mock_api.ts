@@ -6,9 +6,9 @@
  *
  * @module
  */
-import assert from "node:assert/strict";
+import { assertEquals } from "@std/assert";
 import { runProcess } from "../../io/process.ts";
-import { join } from "node:path";
+import { join } from "@std/path/posix/join";
 import { shellQuote } from "../../core/shell/quote.ts";
 import { denoDir, type Kb, ROOT } from "../helpers.ts";
 
@@ -265,6 +265,6 @@ export async function installPlugin(
       clearEnv: true,
       timeoutMs: 120_000,
     });
-    assert.equal(result.code, 0, `claude ${args.join(" ")}: ${result.stdout}${result.stderr}`);
+    assertEquals(result.code, 0, `claude ${args.join(" ")}: ${result.stdout}${result.stderr}`);
   }
 }

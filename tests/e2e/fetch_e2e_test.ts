@@ -7,8 +7,8 @@
  * entry back; the same line with anything chained or redirected, or `get` on a folder that is not
  * a configured knowledge base, is not run.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertMatch, assertNotMatch, fail } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { shellCommand } from "../../core/shell/quote.ts";
 import { ProcessTimeoutError, runProcess } from "../../io/process.ts";
 import { makeKb, ROOT } from "../helpers.ts";
@@ -83,18 +83,18 @@ async function runClient(
       ...options,
       timeoutMs: 180_000,
     });
-    assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
+    assertEquals(result.code, 0, `${result.stdout}\n${result.stderr}`);
     return;
   }
   await skipFirstStartDialogs(env.HOME, project, env.ANTHROPIC_API_KEY);
   const terminal = ["-qec", shellCommand([CLAUDE_CLI!, PROMPT]), "/dev/null"];
   try {
     await runProcess("script", terminal, { ...options, signal: finished, timeoutMs: 60_000 });
-    assert.fail("the interactive client exited by itself");
+    fail("the interactive client exited by itself");
   } catch (error) {
     if (finished.aborted) return;
     if (!(error instanceof ProcessTimeoutError)) throw error;
-    assert.fail("the interactive client still waited after 60 s: for an approval, most likely");
+    fail("the interactive client still waited after 60 s: for an approval, most likely");
   }
 }
 
@@ -125,10 +125,10 @@ async function fetchSession(
       env: shell,
       clearEnv: true,
     });
-    assert.equal(setup.code, 0, setup.stdout + setup.stderr);
+    assertEquals(setup.code, 0, setup.stdout + setup.stderr);
   }
   const init = await runProcess(LAUNCHER, ["init", kb.dir], { env: shell, clearEnv: true });
-  assert.equal(init.code, 0, init.stdout + init.stderr);
+  assertEquals(init.code, 0, init.stdout + init.stderr);
 
   let fetch = "";
   let planned: string[] = [];
@@ -146,7 +146,7 @@ async function fetchSession(
     return { blocks: [toolUse("Bash", { command: next, description: "fetch" })] };
   });
   await runClient(mode, project, await env(mock.port), finished.signal);
-  assert.ok(fetch, "the prompt hook printed a fetch line");
+  assert(fetch, "the prompt hook printed a fetch line");
   const results = mock.received.map((request) => resultsOf(request.body))
     .reduce((most, some) => some.length > most.length ? some : most, []);
   const outcomes = results.map((block, index) => ({
@@ -154,7 +154,7 @@ async function fetchSession(
     error: block.is_error === true,
     text: textOf(block.content),
   }));
-  assert.equal(outcomes.length, planned.length, JSON.stringify(outcomes));
+  assertEquals(outcomes.length, planned.length, JSON.stringify(outcomes));
   const files = [...Deno.readDirSync(project)].map((item) => item.name);
   return { fetch, outcomes, files };
 }
@@ -170,12 +170,12 @@ Deno.test({
       // As the hook joins the fetches of several knowledge bases.
       `${fetch} ; ${fetch}`,
     ]);
-    assert.ok(fetch.startsWith(`${LAUNCHER} get kb-7q2mx`), fetch);
-    assert.equal(outcomes.length, 3);
+    assert(fetch.startsWith(`${LAUNCHER} get kb-7q2mx`), fetch);
+    assertEquals(outcomes.length, 3);
     for (const outcome of outcomes) {
-      assert.equal(outcome.error, false, `${outcome.command}: ${outcome.text}`);
-      assert.match(outcome.text, /^id: kb-7q2mx$/m, "the entry's text comes back");
-      assert.match(outcome.text, /Rotate a leaked npm or Cloudflare token/);
+      assertEquals(outcome.error, false, `${outcome.command}: ${outcome.text}`);
+      assertMatch(outcome.text, /^id: kb-7q2mx$/m, "the entry's text comes back");
+      assertMatch(outcome.text, /Rotate a leaked npm or Cloudflare token/);
     }
   },
 });
@@ -200,9 +200,9 @@ for (const [name, mode, install] of ALSO_FREE) {
     ignore: SKIP !== false,
     async fn() {
       const { outcomes } = await fetchSession((fetch) => [fetch], mode, install);
-      assert.equal(outcomes.length, 1);
-      assert.equal(outcomes[0].error, false, outcomes[0].text);
-      assert.match(outcomes[0].text, /^id: kb-7q2mx$/m, "the entry's text comes back");
+      assertEquals(outcomes.length, 1);
+      assertEquals(outcomes[0].error, false, outcomes[0].text);
+      assertMatch(outcomes[0].text, /^id: kb-7q2mx$/m, "the entry's text comes back");
     },
   });
 }
@@ -219,10 +219,10 @@ Deno.test({
       `${fetch.replace(/ --kb .*$/, "")} --kb /etc`,
     ]);
     for (const outcome of outcomes) {
-      assert.equal(outcome.error, true, `${outcome.command}: ${outcome.text}`);
-      assert.match(outcome.text, /requires? approval|was blocked/, outcome.command);
-      assert.doesNotMatch(outcome.text, /^id: /m, outcome.command);
+      assertEquals(outcome.error, true, `${outcome.command}: ${outcome.text}`);
+      assertMatch(outcome.text, /requires? approval|was blocked/, outcome.command);
+      assertNotMatch(outcome.text, /^id: /m, outcome.command);
     }
-    assert.deepEqual(files.filter((name) => name === "PWNED" || name === "stolen.txt"), []);
+    assertEquals(files.filter((name) => name === "PWNED" || name === "stolen.txt"), []);
   },
 });

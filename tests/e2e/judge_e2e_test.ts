@@ -9,8 +9,8 @@
  * session. Every proxy variable points at a closed loopback port, and only 127.0.0.1 bypasses
  * it: nothing can reach the network.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertMatch, assertNotStrictEquals } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { JUDGE_SYSTEM_PROMPT } from "../../core/judge/verdict.ts";
 import { runProcess } from "../../io/process.ts";
 import { acceptKernel, copySampleKb, exists, kernelRulesOf, makeSandbox } from "../helpers.ts";
@@ -114,9 +114,9 @@ async function writeWith(
     "--permission-mode",
     "acceptEdits",
   ], { cwd: setup.project, env, clearEnv: true, timeoutMs: 180_000 });
-  assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
+  assertEquals(result.code, 0, `${result.stdout}\n${result.stderr}`);
   const results = mock.received.flatMap((request) => toolResults(request.body));
-  assert.equal(results.length, 1, JSON.stringify(mock.received.map((r) => r.path)));
+  assertEquals(results.length, 1, JSON.stringify(mock.received.map((r) => r.path)));
   return { result, toolResult: results[0], received: mock.received };
 }
 
@@ -127,21 +127,21 @@ Deno.test({
     await using setup = await setUp(fakeClaude("rules"));
     const denied = join(setup.project, "release-notes-bad.md");
     const bad = await writeWith(setup, BAD, denied);
-    assert.equal(await exists(denied), false, "the denied Write left no file");
-    assert.equal(bad.toolResult.is_error, true, JSON.stringify(bad.toolResult));
+    assertEquals(await exists(denied), false, "the denied Write left no file");
+    assertEquals(bad.toolResult.is_error, true, JSON.stringify(bad.toolResult));
     const reason = textOf(bad.toolResult.content);
-    assert.match(reason, /git-kb: this text breaks a rule from your knowledge base/);
-    assert.match(reason, /kb-k1rn0 \(No marketing adjectives[^)]*\): "blazing fast" → "search/);
+    assertMatch(reason, /git-kb: this text breaks a rule from your knowledge base/);
+    assertMatch(reason, /kb-k1rn0 \(No marketing adjectives[^)]*\): "blazing fast" → "search/);
 
     const written = join(setup.project, "release-notes-good.md");
     const good = await writeWith(setup, GOOD, written);
-    assert.equal(await Deno.readTextFile(written), GOOD, "the allowed Write went through");
-    assert.notEqual(good.toolResult.is_error, true, JSON.stringify(good.toolResult));
+    assertEquals(await Deno.readTextFile(written), GOOD, "the allowed Write went through");
+    assertNotStrictEquals(good.toolResult.is_error, true, JSON.stringify(good.toolResult));
 
     const records = await judgeRecords(
       join(await kbCache(join(setup.home, ".cache")), "debug.jsonl"),
     );
-    assert.deepEqual(records.map((record) => record.outcome), ["deny", "allow"]);
+    assertEquals(records.map((record) => record.outcome), ["deny", "allow"]);
   },
 });
 
@@ -152,21 +152,21 @@ Deno.test({
     await using setup = await setUp(CLAUDE_CLI!);
     const denied = join(setup.project, "release-notes-bad.md");
     const bad = await writeWith(setup, BAD, denied);
-    assert.equal(await exists(denied), false);
-    assert.match(textOf(bad.toolResult.content), /kb-k1rn0 .*"blazing fast" → "35 ms"/);
+    assertEquals(await exists(denied), false);
+    assertMatch(textOf(bad.toolResult.content), /kb-k1rn0 .*"blazing fast" → "35 ms"/);
 
     const judged = bad.received.filter((request) =>
       textOf(request.body.system).includes(JUDGE_SYSTEM_PROMPT)
     );
-    assert.equal(judged.length, 1, "one judge request");
+    assertEquals(judged.length, 1, "one judge request");
     const request = judged[0].body;
-    assert.ok(!(request.tools as unknown[] | undefined)?.length, "the judge has no tools");
+    assert(!(request.tools as unknown[] | undefined)?.length, "the judge has no tools");
     const prompt = textOf(request.messages);
-    assert.ok(prompt.includes('<rule id="kb-k1rn0"') && prompt.includes(BAD.trim()));
-    assert.match(String(request.model), /sonnet/, "KB_PROSE_LINT_MODEL's default");
+    assert(prompt.includes('<rule id="kb-k1rn0"') && prompt.includes(BAD.trim()));
+    assertMatch(String(request.model), /sonnet/, "KB_PROSE_LINT_MODEL's default");
 
     const fired = (await Deno.readTextFile(setup.hookCount)).trim().split("\n");
-    assert.equal(fired.length, 1, "the prompt hook fired for the agent, not inside the judge");
+    assertEquals(fired.length, 1, "the prompt hook fired for the agent, not inside the judge");
     const sessions: string[] = [];
     for await (const project of Deno.readDir(join(setup.home, ".claude", "projects"))) {
       for await (
@@ -175,6 +175,6 @@ Deno.test({
         if (file.name.endsWith(".jsonl")) sessions.push(file.name);
       }
     }
-    assert.equal(sessions.length, 1, `only the agent's session is kept: ${sessions}`);
+    assertEquals(sessions.length, 1, `only the agent's session is kept: ${sessions}`);
   },
 });

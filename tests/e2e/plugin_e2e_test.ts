@@ -5,8 +5,8 @@
  * before it stops for lack of a login. Assertions read the session transcript. No credentials;
  * every proxy variable points at a closed loopback port, so nothing can reach the network.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertMatch, assertNotMatch } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { makeKb, ROOT } from "../helpers.ts";
 import { runProcess } from "../../io/process.ts";
 import { CLAUDE_CLI, OFFLINE, SKIP } from "./_mock_api.ts";
@@ -43,7 +43,7 @@ Deno.test({
         const result = await runProcess(CLAUDE_CLI!, ["plugin", "validate", target, ...extra], {
           timeoutMs: 60_000,
         });
-        assert.equal(result.code, 0, `${target} ${extra}: ${result.stdout}${result.stderr}`);
+        assertEquals(result.code, 0, `${target} ${extra}: ${result.stdout}${result.stderr}`);
       }
     }
   },
@@ -60,9 +60,9 @@ Deno.test({
     const claude = (args: string[]) =>
       runProcess(CLAUDE_CLI!, args, { cwd: project, env, clearEnv: true, timeoutMs: 120_000 });
     const added = await claude(["plugin", "marketplace", "add", ROOT]);
-    assert.equal(added.code, 0, added.stdout + added.stderr);
+    assertEquals(added.code, 0, added.stdout + added.stderr);
     const installed = await claude(["plugin", "install", "git-kb@git-kb"]);
-    assert.equal(installed.code, 0, installed.stdout + installed.stderr);
+    assertEquals(installed.code, 0, installed.stdout + installed.stderr);
 
     const matching = crypto.randomUUID();
     await claude([
@@ -72,23 +72,23 @@ Deno.test({
       matching,
     ]);
     const context = injected(transcriptOf(kb.home, matching));
-    assert.equal(context.length, 1, `one injection: ${JSON.stringify(context)}`);
-    assert.match(context[0], /kb-7q2mx Rotate a leaked npm or Cloudflare token/);
-    assert.match(context[0], /### kb-c0mw8 /, "kernel rules go in verbatim");
-    assert.doesNotMatch(context[0], /kb-3hd8w/, "a superseded entry never surfaces");
+    assertEquals(context.length, 1, `one injection: ${JSON.stringify(context)}`);
+    assertMatch(context[0], /kb-7q2mx Rotate a leaked npm or Cloudflare token/);
+    assertMatch(context[0], /### kb-c0mw8 /, "kernel rules go in verbatim");
+    assertNotMatch(context[0], /kb-3hd8w/, "a superseded entry never surfaces");
 
     const fetch = context[0].match(/^Fetch full text: (.+)$/m)?.[1];
-    assert.ok(fetch, context[0]);
-    assert.ok(fetch.includes(join(ROOT, "plugin", "bin", "git-kb")), fetch);
+    assert(fetch, context[0]);
+    assert(fetch.includes(join(ROOT, "plugin", "bin", "git-kb")), fetch);
     const fetched = await runProcess("sh", ["-c", fetch], { env, clearEnv: true });
-    assert.equal(fetched.code, 0, fetched.stderr);
-    assert.match(fetched.stdout, /^id: kb-7q2mx$/m, "the printed command runs as printed");
+    assertEquals(fetched.code, 0, fetched.stderr);
+    assertMatch(fetched.stdout, /^id: kb-7q2mx$/m, "the printed command runs as printed");
 
     const mechanical = crypto.randomUUID();
     await claude(["-p", "run the tests again", "--session-id", mechanical]);
     const lines = transcriptOf(kb.home, mechanical);
-    assert.ok(lines.some((line) => line.includes("run the tests again")), "the prompt ran");
-    assert.deepEqual(injected(lines), [], "a mechanical prompt injects nothing");
+    assert(lines.some((line) => line.includes("run the tests again")), "the prompt ran");
+    assertEquals(injected(lines), [], "a mechanical prompt injects nothing");
   },
 });
 
@@ -104,7 +104,7 @@ const installs: Record<string, (home: string, env: Record<string, string>) => Pr
       "--agent",
       "claude",
     ], { env, clearEnv: true });
-    assert.equal(setup.code, 0, setup.stdout + setup.stderr);
+    assertEquals(setup.code, 0, setup.stdout + setup.stderr);
   },
 };
 
@@ -130,8 +130,8 @@ for (const [install, apply] of Object.entries(installs)) {
         timeoutMs: 120_000,
       });
       const context = injected(transcriptOf(kb.home, session));
-      assert.equal(context.length, 1, JSON.stringify(context));
-      assert.match(context[0], /kb-7q2mx /);
+      assertEquals(context.length, 1, JSON.stringify(context));
+      assertMatch(context[0], /kb-7q2mx /);
     },
   });
 }

@@ -12,8 +12,8 @@
  *   before the hook's own fetch bound: Claude Code does not wait for the hook (`async: true`),
  *   and stopping it at the session's end leaves no git or transport process behind.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertMatch, assertStrictEquals } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { shellQuote } from "../../core/shell/quote.ts";
 import { PULL_FETCH_TIMEOUT_MS } from "../../io/hook/session_pull.ts";
 import { runProcess } from "../../io/process.ts";
@@ -63,7 +63,7 @@ async function session(
     "--allowedTools",
     "Bash",
   ], { cwd: project, env, clearEnv: true, timeoutMs: 120_000 });
-  assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
+  assertEquals(result.code, 0, `${result.stdout}\n${result.stderr}`);
   return { ended: Date.now(), requests: client.turns() };
 }
 
@@ -87,11 +87,11 @@ Deno.test({
     await using _kb = kb;
     const head = `git -C ${shellQuote(kb.dir)} rev-parse HEAD`;
     const { requests } = await session(kb, project, `[ "$(${head})" = ${ahead} ]`);
-    assert.equal(requests, 2, "the turn ran the waiting command and finished");
-    assert.equal(await git(kb.dir, "rev-parse", "HEAD"), ahead);
+    assertEquals(requests, 2, "the turn ran the waiting command and finished");
+    assertEquals(await git(kb.dir, "rev-parse", "HEAD"), ahead);
     const [record] = await sessionRecords(kb);
-    assert.equal(record?.outcome, "fast-forwarded", JSON.stringify(record));
-    assert.equal(record.source, "startup");
+    assertStrictEquals(record?.outcome, "fast-forwarded", JSON.stringify(record));
+    assertEquals(record.source, "startup");
   },
 });
 
@@ -106,12 +106,12 @@ Deno.test({
     const before = await git(kb.dir, "rev-parse", "HEAD");
     const { ended } = await session(kb, project, `[ -s ${shellQuote(pids)} ]`, { PATH });
     const fetchStarted = (await Deno.stat(pids)).mtime!.getTime();
-    assert.ok(
+    assert(
       ended - fetchStarted < PULL_FETCH_TIMEOUT_MS,
       `the session ended ${ended - fetchStarted} ms after the fetch began: it waited for the hook`,
     );
     await assertGone(pids);
-    assert.equal(await git(kb.dir, "rev-parse", "HEAD"), before, "nothing changed");
+    assertEquals(await git(kb.dir, "rev-parse", "HEAD"), before, "nothing changed");
   },
 });
 
@@ -147,16 +147,16 @@ Deno.test({
     const run = (args: string[]) =>
       runProcess(CLAUDE_CLI!, args, { cwd: project, env, clearEnv: true, timeoutMs: 120_000 });
     const first = await run(["-p", "hello", "--session-id", id]);
-    assert.equal(first.code, 0, first.stdout + first.stderr);
+    assertEquals(first.code, 0, first.stdout + first.stderr);
     for (const prompt of ["tell me more about it please", "and what else should I know here"]) {
       const more = await run(["-p", prompt, "--resume", id]); // one turn is too few to compact
-      assert.equal(more.code, 0, more.stdout + more.stderr);
+      assertEquals(more.code, 0, more.stdout + more.stderr);
     }
     const compacted = await run(["-p", "/compact", "--resume", id]);
-    assert.equal(compacted.code, 0, compacted.stdout + compacted.stderr);
+    assertEquals(compacted.code, 0, compacted.stdout + compacted.stderr);
     const context = await injected(kb.home, id);
     const restored = context.filter((text) => text.includes("restored after the conversation"));
-    assert.equal(restored.length, 1, JSON.stringify(context).slice(0, 2000));
-    assert.match(restored[0], /### kb-c0mw8 /);
+    assertEquals(restored.length, 1, JSON.stringify(context).slice(0, 2000));
+    assertMatch(restored[0], /### kb-c0mw8 /);
   },
 });

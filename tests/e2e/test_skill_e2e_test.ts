@@ -6,8 +6,14 @@
  * allowed-tools without a permission prompt: the mocked model's teardown removes the scratch
  * folder that setup made.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import {
+  assert,
+  assertEquals,
+  assertMatch,
+  assertNotStrictEquals,
+  assertRejects,
+} from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { runProcess } from "../../io/process.ts";
 import { makeSandbox } from "../helpers.ts";
 import {
@@ -54,20 +60,20 @@ Deno.test({
       ["-p", "/git-kb:test-skill", "--output-format", "json"],
       { cwd: project, env, clearEnv: true, timeoutMs: 180_000 },
     );
-    assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
-    assert.ok(seen.prompt, "the model got the command's text");
-    assert.match(seen.launcher ?? "", /\/bin\/git-kb$/, "the plugin root is filled in");
-    assert.ok(
+    assertEquals(result.code, 0, `${result.stdout}\n${result.stderr}`);
+    assert(seen.prompt, "the model got the command's text");
+    assertMatch(seen.launcher ?? "", /\/bin\/git-kb$/, "the plugin root is filled in");
+    assert(
       seen.scratch?.startsWith(join(sandbox.home, ".cache", "git-kb", "selftest-")),
       seen.prompt,
     );
-    assert.match(seen.prompt, /^Writer, in this order:$/m, "the setup output is in the prompt");
-    assert.match(seen.prompt, /^ {2}3\. Change entry kb-st003/m);
+    assertMatch(seen.prompt, /^Writer, in this order:$/m, "the setup output is in the prompt");
+    assertMatch(seen.prompt, /^ {2}3\. Change entry kb-st003/m);
     const results = mock.received.flatMap((request) => toolResults(request.body));
-    assert.equal(results.length, 1);
+    assertEquals(results.length, 1);
     const output = textOf(results[0].content);
-    assert.notEqual(results[0].is_error, true, output);
-    assert.match(output, /2 of 2 steps passed\./, output);
-    await assert.rejects(Deno.stat(seen.scratch!), Deno.errors.NotFound);
+    assertNotStrictEquals(results[0].is_error, true, output);
+    assertMatch(output, /2 of 2 steps passed\./, output);
+    await assertRejects(() => Deno.stat(seen.scratch!), Deno.errors.NotFound);
   },
 });

@@ -14,8 +14,8 @@
  * - what `permissionDecision` does to `updatedInput` in this version (spec/hooks.md), with a
  *   stand-in hook that rewrites a Bash command.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertMatch } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { PROMPT_WORDING } from "../../core/prompt/decision.ts";
 import { shellQuote } from "../../core/shell/quote.ts";
 import { runProcess } from "../../io/process.ts";
@@ -68,7 +68,7 @@ async function runClaude(
     ["-p", prompt, "--output-format", "json", "--session-id", session, ...extra],
     { cwd: setup.project, env: await setup.env(mock.port), clearEnv: true, timeoutMs: 180_000 },
   );
-  assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
+  assertEquals(result.code, 0, `${result.stdout}\n${result.stderr}`);
   return { session, received: mock.received.filter((r) => r.path.endsWith("/v1/messages")) };
 }
 
@@ -98,19 +98,19 @@ Deno.test({
       }
       return say("Done.");
     }, ["--allowedTools", "Grep"]); // 2.1.197's native build offers Grep only when named
-    assert.equal(received.length, 3, "the Grep turn, the Bash turn, the last turn");
+    assertEquals(received.length, 3, "the Grep turn, the Bash turn, the last turn");
     const afterGrep = textOf(received[1].body.messages);
-    assert.match(afterGrep, /PreToolUse:Grep hook additional context: git-kb: /);
-    assert.match(afterGrep, /- kb-r4b9t Rebase a feature branch onto main safely \[howto\]/);
+    assertMatch(afterGrep, /PreToolUse:Grep hook additional context: git-kb: /);
+    assertMatch(afterGrep, /- kb-r4b9t Rebase a feature branch onto main safely \[howto\]/);
     const afterBash = textOf(received[2].body.messages);
-    assert.match(afterBash, /PreToolUse:Bash hook additional context: git-kb: /);
-    assert.match(afterBash, /- kb-h6y1s Find a regression with git bisect run/);
+    assertMatch(afterBash, /PreToolUse:Bash hook additional context: git-kb: /);
+    assertMatch(afterBash, /- kb-h6y1s Find a regression with git bisect run/);
     const records = await debugRecords(setup.home);
-    assert.deepEqual(
+    assertEquals(
       records.filter((record) => record.event === "search").map((record) => record.tool),
       ["Grep", "Bash"],
     );
-    assert.deepEqual(
+    assertEquals(
       records.filter((record) => record.event === "judge").map((record) => record.tool),
       [],
       "the judge's if rules keep it from starting for a grep",
@@ -132,7 +132,7 @@ async function wrappedMarketplace(root: string, log: string): Promise<string> {
     join(ROOT, "plugin"),
     market,
   ]);
-  assert.equal(copy.code, 0, copy.stderr);
+  assertEquals(copy.code, 0, copy.stderr);
   const launcher = join(market, "plugin", "bin", "git-kb");
   await Deno.rename(launcher, `${launcher}.real`);
   await Deno.writeTextFile(
@@ -183,7 +183,7 @@ Deno.test({
         ? { blocks: [toolUse("Bash", { command, description: "run" })] }
         : say("Done.");
     }, ["--allowedTools", "Bash"]);
-    assert.deepEqual(await startsByCommand(log), {
+    assertEquals(await startsByCommand(log), {
       // Three start a session: the fast-forward pull and the freshness watch in the background,
       // and the compact handler, which on startup says once how to connect a knowledge base
       // when none is (here one is: it prints nothing).
@@ -248,13 +248,13 @@ Deno.test({
     const first = received.find((request) =>
       !textOf(request.body.messages).includes(user) && resultCount(request.body) === 0
     );
-    assert.ok(first, "the subagent made a request");
+    assert(first, "the subagent made a request");
     const prompt = textOf(first.body.messages);
-    assert.ok(prompt.includes(`${TASK}\n\n${PROMPT_WORDING.header}`), prompt.slice(0, 2000));
-    assert.match(prompt, /### kb-c0mw8 Say what changed and why/, "kernel rules included");
-    assert.match(prompt, /- kb-7q2mx Rotate a leaked npm or Cloudflare token/);
+    assert(prompt.includes(`${TASK}\n\n${PROMPT_WORDING.header}`), prompt.slice(0, 2000));
+    assertMatch(prompt, /### kb-c0mw8 Say what changed and why/, "kernel rules included");
+    assertMatch(prompt, /- kb-7q2mx Rotate a leaked npm or Cloudflare token/);
     const parent = received.filter((request) => textOf(request.body.messages).includes(user));
-    assert.ok(
+    assert(
       parent.every((request) =>
         !textOf(request.body.messages).includes(`${TASK}\n\n${PROMPT_WORDING.header}`)
       ),
@@ -266,14 +266,14 @@ Deno.test({
         sessionFile(await kbCache(join(setup.home, ".cache")), session, ".receipts.json"),
       ),
     );
-    assert.ok(receipts.fetched.includes("kb-7q2mx"), JSON.stringify(receipts));
+    assert(receipts.fetched.includes("kb-7q2mx"), JSON.stringify(receipts));
     const records = await debugRecords(setup.home);
-    assert.equal(
+    assertEquals(
       records.filter((record) => record.event === "receipt").length,
       1,
       "the receipts hook started for the fetch only (its if: Bash(*git-kb*))",
     );
-    assert.deepEqual(
+    assertEquals(
       records.filter((record) => record.event === "subagent").map((record) => record.outcome),
       ["surfaced"],
     );
@@ -331,7 +331,7 @@ Deno.test({
         turns: received.length,
       };
     }
-    assert.deepEqual(outcomes, {
+    assertEquals(outcomes, {
       // Rewritten, then the default permission flow refused the write in print mode.
       none: { result: "error", files: [], turns: 2 },
       // Rewritten and run without asking: the permission flow was bypassed.

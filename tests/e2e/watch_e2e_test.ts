@@ -11,8 +11,8 @@
  *   its real period (30 s), and a later prompt surfaces it.
  * - A client killed outright (no SIGTERM) leaves no watch behind either.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import { assert, assertEquals, assertStrictEquals } from "@std/assert";
+import { join } from "@std/path/posix/join";
 import { shellQuote } from "../../core/shell/quote.ts";
 import { WATCH_PERIOD_MS } from "../../io/index/watch.ts";
 import { runProcess } from "../../io/process.ts";
@@ -63,7 +63,7 @@ async function runClaude(project: string, env: Record<string, string>, args: str
     clearEnv: true,
     timeoutMs: 180_000,
   });
-  assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
+  assertEquals(result.code, 0, `${result.stdout}\n${result.stderr}`);
 }
 
 /** The watch's pid, from its heartbeat, or undefined when there is none. */
@@ -77,7 +77,7 @@ async function assertEnds(pid: number, what: string): Promise<void> {
   for (let tries = 0; tries < 100 && alive(pid); tries++) {
     await new Promise((done) => setTimeout(done, 50));
   }
-  assert.equal(alive(pid), false, `${what}: the watch ${pid} still runs`);
+  assertEquals(alive(pid), false, `${what}: the watch ${pid} still runs`);
 }
 
 Deno.test({
@@ -104,12 +104,12 @@ Deno.test({
     const seconds = (Date.now() - started) / 1000;
     const records = await watchRecords(kb);
     const ended = records.find((record) => record.outcome === "ended");
-    assert.equal(ended?.end, "stopped", JSON.stringify(records));
-    assert.ok(
+    assertStrictEquals(ended?.end, "stopped", JSON.stringify(records));
+    assert(
       Number(ended.ms) < WATCH_PERIOD_MS,
       `the watch ran ${ended.ms} ms of a ${seconds} s session`,
     );
-    assert.equal(await heartbeatPid(kb), undefined, "its heartbeat is removed");
+    assertEquals(await heartbeatPid(kb), undefined, "its heartbeat is removed");
     await assertEnds(JSON.parse(await Deno.readTextFile(seen)).pid, "after the session");
   },
 });
@@ -137,11 +137,11 @@ Deno.test({
     await runClaude(project, env, ["-p", "Edit the entry and wait.", "--session-id", id]);
     const edited = Number(await Deno.readTextFile(join(kb.root, "edited")));
     const check = (await watchRecords(kb)).find((record) => record.outcome === "incremental");
-    assert.equal(check?.session, id, "the session's own watch took the edit in");
+    assertStrictEquals(check?.session, id, "the session's own watch took the edit in");
     const lag = Date.parse(String(check.ts)) - edited;
-    assert.ok(lag < 60_000, `the edit was taken in ${lag} ms after it was saved`);
+    assert(lag < 60_000, `the edit was taken in ${lag} ms after it was saved`);
     await runClaude(project, env, ["-p", "how does the ocelot lantern work", "--resume", id]);
-    assert.ok(
+    assert(
       mock.received.some((request) =>
         JSON.stringify(request.body).includes("kb-b3m7o Ocelot lantern")
       ),
@@ -181,12 +181,12 @@ Deno.test({
         await new Promise((done) => setTimeout(done, 50));
         pid = await heartbeatPid(kb);
       }
-      assert.ok(pid, `no heartbeat in ${cache}`);
+      assert(pid, `no heartbeat in ${cache}`);
       claude.kill("SIGKILL");
       await claude.status;
       await assertEnds(pid, "after the client was killed");
       const ended = (await watchRecords(kb)).find((record) => record.outcome === "ended");
-      assert.equal(ended?.end, "session-gone", JSON.stringify(ended));
+      assertStrictEquals(ended?.end, "session-gone", JSON.stringify(ended));
     } finally {
       await Deno.writeTextFile(release, ""); // the Bash command the killed client left running
       try {
