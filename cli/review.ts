@@ -155,35 +155,49 @@ interface Listed {
 /**
  * The entry file an accept would write, the `updated` date aside: the proposed text for a new
  * entry or an edit; for an alias, a narrowing or an archiving, its one field applied to the
- * entry as it is now (see {@link acceptedEntry}), so a change made since shows as kept.
+ * entry as it is now (see {@link acceptedEntry}), so a change made since shows as kept. And
+ * whether that is the proposed entry itself (`whole`, the `updated` date aside): not so when an
+ * alias, a narrowing or an archiving proposes a file that changes more than its one field,
+ * which a merge of the branch would bring in whole.
  */
-function acceptedText(
+function acceptedView(
   record: ProposalRecord,
   proposed: string,
   current: { path: string; text: string } | undefined,
-): string {
-  if (!current || record.kind === "new" || record.kind === "edit") return proposed;
+): { text: string; whole: boolean } {
+  if (!current || record.kind === "new" || record.kind === "edit") {
+    return { text: proposed, whole: true };
+  }
   const now = entryOf(current.text, current.path);
   const offered = entryOf(proposed, record.path);
-  return now && offered ? serializeEntry(acceptedEntry(record.kind, now, offered)) : proposed;
+  if (!now || !offered) return { text: proposed, whole: true };
+  const accepted = acceptedEntry(record.kind, now, offered);
+  const undated = (entry: Entry) => serializeEntry({ ...entry, updated: "" });
+  return { text: serializeEntry(accepted), whole: undated(accepted) === undated(offered) };
 }
 
-/** A pending proposal with its diff against the entry's current text (files by id: `paths`). */
+/**
+ * A pending proposal with its diff against the entry's current text (files by id: `paths`),
+ * and whether that diff shows its file as the branch holds it: not so for a file too large to
+ * read, nor for an alias, a narrowing or an archiving whose file changes more than its one field
+ * (the diff shows what an accept writes; a merge of the branch would bring in the whole file).
+ */
 async function listed(
   kbDir: string,
   paths: ReadonlyMap<string, string>,
   record: ProposalRecord,
-): Promise<Listed> {
+): Promise<[Listed, boolean]> {
   const current = currentFile(kbDir, record.entryId, paths);
   const text = await fileAt(kbDir, record.commit, record.path);
-  const diff = text === undefined
+  const view = text === undefined ? undefined : acceptedView(record, text, current);
+  const diff = view === undefined
     ? `(no file ${record.path} in this proposal, or one larger than an entry can be)\n`
-    : unifiedDiff(current?.text ?? "", acceptedText(record, text, current), {
+    : unifiedDiff(current?.text ?? "", view.text, {
       from: current ? current.path : "/dev/null",
       to: record.path,
     });
   const { commit, kind, entryId, title, reason, source, path, date } = record;
-  return { commit, kind, entryId, title, reason, source, path, date, diff };
+  return [{ commit, kind, entryId, title, reason, source, path, date, diff }, view?.whole === true];
 }
 
 /**
@@ -223,10 +237,13 @@ const STRAY_NAMED = 10;
 
 /**
  * Warn (stderr) when merging the proposals branch would bring in files the list does not show
- * (see {@link strayFiles}), with the git command that shows them.
+ * (see {@link strayFiles}; `unseen`: proposals' files the list shows otherwise than the branch
+ * holds them), with the git command that shows them.
  */
-async function warnStray(kbDir: string, state: ProposalsState): Promise<void> {
-  const { meet, paths } = await strayFiles(kbDir, state);
+async function warnStray(kbDir: string, state: ProposalsState, unseen: string[]): Promise<void> {
+  const stray = await strayFiles(kbDir, state);
+  const { meet } = stray;
+  const paths = [...new Set([...stray.paths, ...unseen])];
   if (!paths.length) return;
   const named = paths.slice(0, STRAY_NAMED);
   const more = paths.length > named.length ? ` and ${paths.length - named.length} more` : "";
@@ -245,14 +262,20 @@ async function list(on: Reviewing): Promise<number> {
   await prepare(on);
   const state = await readProposals(kbDir);
   const { pending } = state;
-  await warnStray(kbDir, state);
   const paths = entryPaths(kbDir);
   const items: Listed[] = [];
+  const unseen: string[] = [];
   // A few git reads at a time: anyone who can push the branch decides how many proposals it holds.
   for (let at = 0; at < pending.length; at += READS_AT_ONCE) {
     const batch = pending.slice(at, at + READS_AT_ONCE);
-    items.push(...await Promise.all(batch.map((record) => listed(kbDir, paths, record))));
+    for (
+      const [item, shown] of await Promise.all(batch.map((record) => listed(kbDir, paths, record)))
+    ) {
+      items.push(item);
+      if (!shown) unseen.push(item.path);
+    }
   }
+  await warnStray(kbDir, state, unseen);
   if (json) {
     for (const item of items) console.log(JSON.stringify(item));
     return 0;
@@ -391,7 +414,7 @@ async function acceptOne(on: Reviewing, record: ProposalRecord): Promise<void> {
 
 /** Open the proposal in the editor, then accept what the user saved. */
 async function editOne(on: Reviewing, record: ProposalRecord): Promise<void> {
-  const text = acceptedText(
+  const { text } = acceptedView(
     record,
     await fileAt(on.kbDir, record.commit, record.path) ?? "",
     currentFile(on.kbDir, record.entryId),
