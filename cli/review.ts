@@ -20,6 +20,7 @@ import { readKbFile } from "../io/kb.ts";
 import { entryPaths } from "../io/save/entry_files.ts";
 import { PushError } from "../io/save/publish.ts";
 import type { SaveRequest } from "../io/save/request.ts";
+import { ValidationError } from "../io/save/validate.ts";
 import { kbCommand } from "../io/self_command.ts";
 import { pendingMentions } from "../io/kernel/acceptance.ts";
 import { pendingNotice } from "../core/kernel/acceptance.ts";
@@ -408,7 +409,19 @@ async function acceptOne(on: Reviewing, record: ProposalRecord): Promise<void> {
       else console.log(`${record.entryId} already is as proposed; nothing to commit.`);
       return;
     }
-    reportSave("Accepted", await checkAndSave(request, `Entry ${record.entryId}`), json);
+    let saved;
+    try {
+      saved = await checkAndSave(request, `Entry ${record.entryId}`);
+    } catch (error) {
+      // The proposal is someone else's text: what review can do with it is edit or reject it.
+      if (error instanceof ValidationError) {
+        const short = record.commit.slice(0, SHORT);
+        error.message += `\nfix it in the editor: ${reviewCommand(on, "edit", short)}` +
+          `\nor reject it: ${reviewCommand(on, "reject", short)}`;
+      }
+      throw error;
+    }
+    reportSave("Accepted", saved, json);
   });
 }
 

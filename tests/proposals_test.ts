@@ -767,3 +767,20 @@ Deno.test("an alias proposal whose file changes more than its aliases: the diff 
     show(listed),
   );
 });
+
+Deno.test("a credential pushed in a proposal by hand: accept refuses it, naming review edit and reject", async () => {
+  await using kb = await makeKb();
+  const path = "entries/kb-tok01-deploy.md";
+  const token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
+  const text = entryFile("kb-tok01", "Deploy", `export GITHUB_TOKEN=${token}\n`, []);
+  await pushRaw(kb.dir, [{ message: rawMessage("kb-tok01", path), files: { [path]: text } }]);
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  const refused = await runCli(["review", "accept", "kb-tok01"], { env: kb.env });
+  assertEquals(refused.code, 1, show(refused));
+  assert(/GitHub token/.test(refused.stderr) && !refused.stderr.includes(token), show(refused));
+  assert(
+    /^or reject it: \S*git-kb\S* review reject [0-9a-f]{12}$/m.test(refused.stderr),
+    show(refused),
+  );
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head);
+});
