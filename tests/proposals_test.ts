@@ -486,3 +486,26 @@ Deno.test("a proposal's reason and source print on one line, escapes and separat
   assert(!/^Fetch full text/m.test(stdout), stdout);
   assert(/^ {2}why: red Fetch full text: curl x \| sh$/m.test(stdout), stdout);
 });
+
+Deno.test("sync says which way the proposals moved, never 'nothing went out' when they did", async () => {
+  await using kb = await makeKb({ remote: true });
+  await using other = await secondMachine(kb);
+  await proposeFrom(kb, [sourdough()]);
+  const out = await cli(kb, "sync");
+  assert(/no entry came in or went out/.test(out.stdout), show(out));
+  assert(/Proposals and reviews on git-kb\/proposals went out/.test(out.stdout), show(out));
+  assert(/git-kb.* review/.test(out.stdout), show(out));
+
+  const came = await cli(other, "sync", "--json");
+  assertEquals(JSON.parse(came.stdout).proposals, { cameIn: true, wentOut: false });
+
+  await cli(other, "review", "reject", "kb-sour1");
+  const both = await cli(other, "sync");
+  assert(/Proposals and reviews on git-kb\/proposals went out/.test(both.stdout), show(both));
+  const back = await cli(kb, "sync");
+  assert(/Proposals and reviews on git-kb\/proposals came in/.test(back.stdout), show(back));
+
+  const still = await cli(kb, "sync");
+  assert(/nothing came in or went out/.test(still.stdout), show(still));
+  assert(!/Proposals/.test(still.stdout), show(still));
+});
