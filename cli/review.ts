@@ -231,7 +231,8 @@ async function list(on: Reviewing): Promise<number> {
   console.log("");
   console.log(`Accept:   ${reviewCommand(on, "accept", first)}`);
   console.log(`Edit:     ${reviewCommand(on, "edit", first)}`);
-  console.log(`Reject:   ${reviewCommand(on, "reject", first, "--why", "<reason>")}`);
+  console.log(`Reject:   ${reviewCommand(on, "reject", first)}`);
+  console.log(dim("(reject takes --why <text> to record why; accept and reject take --all)"));
   return 0;
 }
 

@@ -13,11 +13,15 @@ import { join } from "@std/path/posix/join";
 import { hookFlags } from "../app/permissions.ts";
 import { blankEntry, serializeEntry } from "../core/entry/entry.ts";
 import type { Proposal, ProposeOutcome } from "../core/proposals/proposal.ts";
+import { shellQuote } from "../core/shell/quote.ts";
+import { runProcess } from "../io/process.ts";
 import {
   cacheRootOf,
+  childEnv,
   git,
   gitRun,
   type Kb,
+  MAIN,
   makeKb,
   makeSandbox,
   parseJson,
@@ -508,4 +512,19 @@ Deno.test("sync says which way the proposals moved, never 'nothing went out' whe
   const still = await cli(kb, "sync");
   assert(/nothing came in or went out/.test(still.stdout), show(still));
   assert(!/Proposals/.test(still.stdout), show(still));
+});
+
+Deno.test("the reject line review prints, pasted, rejects without recording a placeholder", async () => {
+  await using kb = await makeKb({ remote: true });
+  await proposeFrom(kb, [sourdough()]);
+  const env = { ...kb.env, KB_CLI: `deno run -A ${shellQuote(MAIN)}` };
+  const listed = await cli({ dir: kb.dir, env }, "review");
+  const line = listed.stdout.split("\n").find((text) => text.startsWith("Reject:"));
+  assert(line, show(listed));
+  const command = line.slice("Reject:".length).trim();
+  const pasted = await runProcess("/bin/sh", ["-c", command], { env: childEnv(env) });
+  assertEquals(pasted.code, 0, `${command}\n${pasted.stderr}`);
+  assertEquals(await pending(kb), []);
+  const recorded = await git(kb.dir, "log", "-1", "--format=%B", "git-kb/proposals");
+  assert(!/<reason>/.test(recorded), recorded);
 });
