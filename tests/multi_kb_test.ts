@@ -681,3 +681,41 @@ function assertOrder(text: string, parts: string[]): void {
     from = at + part.length;
   }
 }
+
+Deno.test("promote: a mention left as plain text becomes a mention again once its entry is promoted, by the line printed", async () => {
+  await using kbs = await twoKbs();
+  const original = "kb-pr3mo";
+  await commitEntry(
+    kbs.personal,
+    original,
+    "Release plan",
+    entryText({ id: original, title: "Release plan", body: "As in [[kb-7q2mx]].\n" }),
+  );
+  await git(kbs.personal.dir, "push", "--quiet");
+  const first = await runCli(["promote", original, "--to", "team"], { env: kbs.env });
+  assertEquals(first.code, 0, show(first));
+  const copy = first.stdout.match(/Copied personal:kb-pr3mo to (team:kb-[a-z0-9]+)/)?.[1];
+  assert(copy, show(first));
+  assertMatch(first.stdout, /names personal:kb-7q2mx as plain text.*has no copy of it;/);
+  const hint = first.stdout.match(/makes it one: (.*)$/m)?.[1];
+  assertEquals(
+    hint,
+    "git-kb promote personal:kb-7q2mx --to team && git-kb promote personal:kb-pr3mo --to team",
+    show(first),
+  );
+  const bin = join(kbs.personal.root, "bin");
+  await Deno.mkdir(bin);
+  await Deno.symlink(join(ROOT, "plugin", "bin", "git-kb"), join(bin, "git-kb"));
+  const pasted = await runProcess("sh", ["-c", hint!], {
+    env: { ...childEnv(kbs.env), PATH: `${bin}:${Deno.env.get("PATH")}` },
+    clearEnv: true,
+    cwd: kbs.personal.root,
+  });
+  assertEquals(pasted.code, 0, show(pasted));
+  const target = (await runCli(["get", "personal:kb-7q2mx"], { env: kbs.env })).stdout
+    .match(/superseded_by: team:(kb-[a-z0-9]+)/)?.[1];
+  assert(target, "kb-7q2mx was promoted");
+  const copyText = (await runCli(["get", copy!], { env: kbs.env })).stdout;
+  assert(copyText.includes(`As in [[${target}]].`), copyText);
+  assertEquals(await git(kbs.team.dir, "status", "--porcelain"), "");
+});

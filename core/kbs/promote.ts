@@ -124,6 +124,30 @@ export function carriedBody(
   return { body: carried, unlinked };
 }
 
+/**
+ * A copy's `body` once more of the entries it mentions are in the target: each plain qualified
+ * id {@link carriedBody} left (`personal:kb-7q2mx`, `name` being the source's) whose entry now
+ * has a copy there (`targetIdOf`) becomes a mention of it again, `[[kb-3hd8w]]`; the target's
+ * ids it now mentions so are `relinked`.
+ */
+export function relinkedBody(
+  body: string,
+  name: string,
+  targetIdOf: (id: string) => string | undefined,
+): { body: string; relinked: string[] } {
+  const relinked: string[] = [];
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const id = ID_PATTERN.source.replace(/^\^|\$$/g, "");
+  const plain = new RegExp(`(?<![\\w:\\[-])${escaped}:(${id})(?![\\w-])`, "g");
+  const relinkedText = body.replace(plain, (whole, mentioned: string) => {
+    const to = targetIdOf(mentioned);
+    if (to === undefined) return whole;
+    if (!relinked.includes(to)) relinked.push(to);
+    return `[[${to}]]`;
+  });
+  return { body: relinkedText, relinked };
+}
+
 /** An embed or link of a file under `attachments/`, as imports write them from an entry. */
 const ATTACHMENT_LINK = /\]\(\.\.\/(attachments\/[^)\s]+)\)/g;
 
