@@ -347,6 +347,20 @@ Deno.test("promote carries the body's mentions and brings the attachments it emb
   assertEquals(await git(kbs.team.dir, "status", "--porcelain"), "");
 });
 
+/** Run a printed line through sh as pasted, with the launcher on PATH as git-kb; it must exit 0. */
+async function pasteWithLauncher(kbs: { personal: Kb; env: Record<string, string> }, line: string) {
+  const bin = join(kbs.personal.root, "bin");
+  await Deno.mkdir(bin);
+  await Deno.symlink(join(ROOT, "plugin", "bin", "git-kb"), join(bin, "git-kb"));
+  const pasted = await runProcess("sh", ["-c", line], {
+    env: { ...childEnv(kbs.env), PATH: `${bin}:${Deno.env.get("PATH")}` },
+    clearEnv: true,
+    cwd: kbs.personal.root,
+  });
+  assertEquals(pasted.code, 0, show(pasted));
+  return pasted;
+}
+
 Deno.test("promote: the hint for a left-out link works pasted, and a link to an entry promoted before points at its copy", async () => {
   await using kbs = await twoKbs();
   const linking = (id: string, title: string) =>
@@ -374,16 +388,7 @@ Deno.test("promote: the hint for a left-out link works pasted, and a link to an 
     show(first),
   );
 
-  // Pasted as printed, with the launcher on PATH as git-kb.
-  const bin = join(kbs.personal.root, "bin");
-  await Deno.mkdir(bin);
-  await Deno.symlink(join(ROOT, "plugin", "bin", "git-kb"), join(bin, "git-kb"));
-  const pasted = await runProcess("sh", ["-c", hint!], {
-    env: { ...childEnv(kbs.env), PATH: `${bin}:${Deno.env.get("PATH")}` },
-    clearEnv: true,
-    cwd: kbs.personal.root,
-  });
-  assertEquals(pasted.code, 0, show(pasted));
+  const pasted = await pasteWithLauncher(kbs, hint!);
   assert(pasted.stdout.includes("Linked"), show(pasted));
   const target = (await runCli(["get", "personal:kb-7q2mx"], { env: kbs.env })).stdout
     .match(/superseded_by: (team:kb-[a-z0-9]+)/)?.[1];
@@ -703,15 +708,7 @@ Deno.test("promote: a mention left as plain text becomes a mention again once it
     "git-kb promote personal:kb-7q2mx --to team && git-kb promote personal:kb-pr3mo --to team",
     show(first),
   );
-  const bin = join(kbs.personal.root, "bin");
-  await Deno.mkdir(bin);
-  await Deno.symlink(join(ROOT, "plugin", "bin", "git-kb"), join(bin, "git-kb"));
-  const pasted = await runProcess("sh", ["-c", hint!], {
-    env: { ...childEnv(kbs.env), PATH: `${bin}:${Deno.env.get("PATH")}` },
-    clearEnv: true,
-    cwd: kbs.personal.root,
-  });
-  assertEquals(pasted.code, 0, show(pasted));
+  await pasteWithLauncher(kbs, hint!);
   const target = (await runCli(["get", "personal:kb-7q2mx"], { env: kbs.env })).stdout
     .match(/superseded_by: team:(kb-[a-z0-9]+)/)?.[1];
   assert(target, "kb-7q2mx was promoted");
