@@ -12,6 +12,7 @@
  */
 import type { Entry, Link } from "../entry/entry.ts";
 import { ID_PATTERN } from "../entry/schema.ts";
+import { MENTION } from "../entry/mentions.ts";
 
 /** The field of a copy naming its original, `name:id`. */
 export const PROMOTED_FROM = "promoted_from";
@@ -100,9 +101,6 @@ export function supersededOriginal(original: Entry, by: string, today: string): 
     extra: { ...original.extra, [SUPERSEDED_BY]: by },
   };
 }
-
-/** An entry mentioned in a body: `[[kb-7q2mx]]`, as imports write links between notes. */
-const MENTION = new RegExp(`\\[\\[(${ID_PATTERN.source.replace(/^\^|\$$/g, "")})\\]\\]`, "g");
 
 /**
  * `body` for the target knowledge base: each `[[id]]` names the target's entry where it holds
