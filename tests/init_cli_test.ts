@@ -216,3 +216,28 @@ Deno.test("init without HOME and without --dir: a usage error (exit 2) that asks
   assertMatch(result.stderr, /--help for the options/, show(result));
   assertEquals(await exists(join(sandbox.config, "git-kb", "config.json")), false, show(result));
 });
+
+Deno.test("a new knowledge base with no remote says so at init, and the line it prints adds one when pasted", async () => {
+  await using sandbox = await makeSandbox();
+  const env = {
+    ...sandboxEnv(sandbox),
+    XDG_DATA_HOME: join(sandbox.root, "data"),
+    KB_CLI: `deno run -A ${shellQuote(MAIN)}`,
+    ...IDENTITY,
+  };
+  const created = await runCli(["init"], { env });
+  assertEquals(created.code, 0, show(created));
+  const line = created.stdout.match(/No remote yet: .* in place of <url>: (.*)$/m)?.[1];
+  assert(line, show(created));
+  const remote = join(sandbox.root, "remote.git");
+  await git(sandbox.root, "init", "--quiet", "--bare", remote);
+  const pasted = await runProcess("sh", ["-c", line.replace("<url>", shellQuote(remote))], {
+    env: childEnv(env),
+  });
+  assertEquals(pasted.code, 0, `${line}\n${pasted.stderr}`);
+  assertMatch(await git(remote, "log", "--oneline"), /set up the knowledge base/);
+
+  const cloned = await runCli(["init", remote, "--name", "again"], { env });
+  assertEquals(cloned.code, 0, show(cloned));
+  assertNotMatch(cloned.stdout, /No remote yet/);
+});
