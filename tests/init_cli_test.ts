@@ -241,3 +241,30 @@ Deno.test("a new knowledge base with no remote says so at init, and the line it 
   assertEquals(cloned.code, 0, show(cloned));
   assertNotMatch(cloned.stdout, /No remote yet/);
 });
+
+Deno.test("init run again with no argument finds the knowledge base it made: exit 0, nothing new", async () => {
+  await using sandbox = await makeSandbox();
+  const env = { ...sandboxEnv(sandbox), XDG_DATA_HOME: join(sandbox.root, "data"), ...IDENTITY };
+  const first = await runCli(["init"], { env });
+  assertEquals(first.code, 0, show(first));
+  const kbDir = join(sandbox.root, "data", "git-kb", "personal");
+  const head = await git(kbDir, "rev-parse", "HEAD");
+  const configFile = join(sandbox.config, "git-kb", "config.json");
+  const config = await Deno.readTextFile(configFile);
+  const again = await runCli(["init"], { env });
+  assertEquals(again.code, 0, show(again));
+  assertMatch(again.stdout, /Using the existing clone/);
+  assertEquals(await git(kbDir, "rev-parse", "HEAD"), head);
+  assertEquals(await Deno.readTextFile(configFile), config);
+
+  // A folder inside another repo is not taken for a knowledge base.
+  const project = join(sandbox.root, "project");
+  await git(sandbox.root, "init", "--quiet", project);
+  await Deno.mkdir(join(project, "notes"));
+  await Deno.writeTextFile(join(project, "notes", "a.txt"), "x\n");
+  const inside = await runCli(["init", "--dir", join(project, "notes"), "--name", "notes"], {
+    env,
+  });
+  assertEquals(inside.code, 1, show(inside));
+  assertMatch(inside.stderr, /already exists and is not empty/);
+});
