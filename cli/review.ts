@@ -14,7 +14,7 @@ import { unifiedDiff } from "../core/text/unified_diff.ts";
 import { displaySafe } from "../core/text/display.ts";
 import { resolveKb } from "../io/config.ts";
 import { type DraftCheck, editUntilValid } from "../io/editor.ts";
-import { readKbFile } from "../io/kb.ts";
+import { assertKb, readKbFile } from "../io/kb.ts";
 import { entryPaths } from "../io/save/entry_files.ts";
 import { PushError } from "../io/save/publish.ts";
 import type { SaveRequest } from "../io/save/request.ts";
@@ -397,6 +397,7 @@ export async function run(args: string[]): Promise<number> {
   }
   const action = named as Action;
   const { kbDir } = resolveKb(values.kb);
+  assertKb(kbDir);
   const on = { kbDir, kbFlag: values.kb !== undefined ? ["--kb", kbDir] : [], json: values.json };
   if (action === "list") {
     if (wanted.length || values.all) throw new UsageError("list takes no proposals and no --all");

@@ -8,6 +8,7 @@ import { EXIT } from "../core/exit.ts";
 import { entryLabel, type SyncedEntry } from "../core/sync/changes.ts";
 import { type PendingMention, pendingNotice } from "../core/kernel/acceptance.ts";
 import { openIndex, READ_TRUST_MS } from "../io/index/store.ts";
+import { assertKb } from "../io/kb.ts";
 import { pendingMentions } from "../io/kernel/acceptance.ts";
 import { kbCommand } from "../io/self_command.ts";
 import { type KnowledgeBase, resolveKbNamed, resolveKbs } from "../io/config.ts";
@@ -150,6 +151,7 @@ async function syncOne(
   { json, forceRepublish }: { json?: boolean; forceRepublish?: boolean },
   name?: string,
 ): Promise<number> {
+  assertKb(kbDir);
   const report = await syncKb(kbDir, { forceRepublish }).catch((error) => {
     // The entries and the commands as data too; the message still goes to stderr.
     if (json && error instanceof SyncConflictError) {
