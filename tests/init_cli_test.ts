@@ -186,14 +186,22 @@ Deno.test("the first knowledge base's default folder and name are personal; an e
   assertEquals([kbDir, mode], [earlierDir, "existing"]);
 });
 
-Deno.test("a command run before any init names the init that starts a new knowledge base, and it works pasted", async () => {
-  await using sandbox = await makeSandbox();
-  const env = {
+/**
+ * The environment of a machine with nothing configured yet (its own HOME, data folder and git
+ * identity) whose printed commands run the sources, so that they can be pasted.
+ */
+function pastingEnv(sandbox: Parameters<typeof sandboxEnv>[0] & { root: string }) {
+  return {
     ...sandboxEnv(sandbox),
     XDG_DATA_HOME: join(sandbox.root, "data"),
     KB_CLI: `deno run -A ${shellQuote(MAIN)}`,
     ...IDENTITY,
   };
+}
+
+Deno.test("a command run before any init names the init that starts a new knowledge base, and it works pasted", async () => {
+  await using sandbox = await makeSandbox();
+  const env = pastingEnv(sandbox);
   const before = await runCli(["search", "anything"], { env });
   assertEquals(before.code, 1, show(before));
   const start = before.stderr.match(/`([^`]* init)` to start a new one/)?.[1] ?? "";
@@ -219,12 +227,7 @@ Deno.test("init without HOME and without --dir: a usage error (exit 2) that asks
 
 Deno.test("a new knowledge base with no remote says so at init, and the line it prints adds one when pasted", async () => {
   await using sandbox = await makeSandbox();
-  const env = {
-    ...sandboxEnv(sandbox),
-    XDG_DATA_HOME: join(sandbox.root, "data"),
-    KB_CLI: `deno run -A ${shellQuote(MAIN)}`,
-    ...IDENTITY,
-  };
+  const env = pastingEnv(sandbox);
   const created = await runCli(["init"], { env });
   assertEquals(created.code, 0, show(created));
   const line = created.stdout.match(/No remote yet: .* in place of <url>: (.*)$/m)?.[1];
