@@ -160,11 +160,13 @@ function printReport(report: ImportReport, folder: string, dryRun: boolean): voi
       console.log(yellow(`  ${sourcePath}: [[${name}]]`));
     }
   }
-  const { brought, missing } = report.attachments;
+  const { brought, copied, missing } = report.attachments;
+  const same = brought.length - copied.length;
   if (brought.length) {
     console.log(
-      `${plural(brought.length, "embedded file", "embedded files")} ` +
-        `${dryRun ? "would be copied" : "copied"} to attachments/`,
+      `${plural(copied.length, "embedded file", "embedded files")} ` +
+        `${dryRun ? "would be copied" : "copied"} to attachments/` +
+        (same ? ` (${same} already there as ${same === 1 ? "it is" : "they are"})` : ""),
     );
   }
   if (missing.length) {

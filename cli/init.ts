@@ -6,7 +6,8 @@
  * @module
  */
 import { kbNameProblem, writeConfig } from "../io/config.ts";
-import { commitIdentity, fallbackIdentityWarning } from "../io/git.ts";
+import { commitIdentity, fallbackIdentityWarning, gitOk } from "../io/git.ts";
+import { addRemoteCommand } from "../io/remote/target.ts";
 import { openIndex } from "../io/index/store.ts";
 import { pendingMentions } from "../io/kernel/acceptance.ts";
 import { pendingNotice } from "../core/kernel/acceptance.ts";
@@ -132,6 +133,12 @@ export async function run(args: string[]): Promise<number> {
   }
   for (const step of steps) console.log(`${green("✓")} ${step}`);
   for (const warning of warnings) console.log(`${yellow("!")} ${warning}`);
+  if (!(await gitOk(kbDir, ["remote"])).trim()) {
+    console.log(
+      `${yellow("!")} No remote yet: saves are committed here but not pushed (NO_REMOTE). ` +
+        `To add one, with your repo's URL in place of <url>: ${addRemoteCommand(kbDir)}`,
+    );
+  }
   if (waiting.length) {
     console.log(`${yellow("!")} ${pendingNotice(waiting, kbCommand("kernel", "--kb", kbDir))}`);
   }

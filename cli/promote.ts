@@ -14,6 +14,7 @@ import {
   missingLinks,
   PROMOTED_FROM,
   promotedCopy,
+  relinkedBody,
   SUPERSEDED_BY,
   supersededOriginal,
 } from "../core/kbs/promote.ts";
@@ -43,9 +44,10 @@ team one), through the save pipeline: the copy gets a new id (so that no id is i
 two knowledge bases), and links to entries the target lacks are dropped from it
 and named; so are the [[id]] mentions of its body (left as plain name:id text).
 The files under attachments/ it embeds are copied with it. Then the original is
-marked superseded, with
-superseded_by naming the copy (and the copy's promoted_from naming the original).
-Each side is its own commit and push.`,
+marked superseded, with superseded_by naming the copy (and the copy's
+promoted_from naming the original). Each side is its own commit and push.
+Promoting it again, once a linked or mentioned entry has been promoted too, adds
+those links to the copy and makes those plain ids mentions of their copies.`,
   options: {
     to: {
       type: "string",
@@ -145,7 +147,10 @@ export async function run(args: string[]): Promise<number> {
   if (found) {
     const carried = carriedLinks(original.links, targetIdOf);
     dropped = droppedOf(carried.dropped);
-    relinked = await carryNewLinks(target.kbDir, targetPaths, found, carried.links, copyName);
+    relinked = await carryNewLinks(target.kbDir, targetPaths, found, copyName, {
+      links: carried.links,
+      body: (body) => relinkedBody(body, sourceName, targetIdOf),
+    });
   } else {
     const qualified = (id: string) => qualifyId(sourceName, id);
     const plan = promotedCopy(original, {
@@ -222,28 +227,31 @@ export async function run(args: string[]): Promise<number> {
 
 /**
  * Add to the copy `copyId` in the target the carried links it lacks (those to entries promoted
- * since it was made); undefined when it lacks none.
+ * since it was made), and make the plain ids its body names of such entries mentions again
+ * (`carried.body`); undefined when nothing changes.
  */
 async function carryNewLinks(
   targetDir: string,
   targetPaths: Map<string, string>,
   copyId: string,
-  carried: Link[],
   copyName: string,
+  carried: { links: Link[]; body: (body: string) => { body: string; relinked: string[] } },
 ): Promise<SaveResult | undefined> {
   const path = targetPaths.get(copyId) ?? entryPathOf(targetDir, copyId);
   const { entry: copy, text } = readEntry(targetDir, path, `The copy ${copyName} (${path})`);
-  const added = missingLinks(copy.links, carried);
-  if (!added.length) return undefined;
-  const entry = { ...copy, links: [...copy.links, ...added], updated: today() };
+  const added = missingLinks(copy.links, carried.links);
+  const { body, relinked } = carried.body(copy.body);
+  if (!added.length && !relinked.length) return undefined;
+  const entry = { ...copy, links: [...copy.links, ...added], body, updated: today() };
+  const fields = [...added.length ? ["links"] : [], ...relinked.length ? ["body"] : []];
   return await checkAndSave(
     {
       kbDir: targetDir,
       entry,
       path,
       previousText: text,
-      message: `${commitMessage(entry, ["links"])}: link ${
-        added.map((link) => link.to).join(", ")
+      message: `${commitMessage(entry, fields)}: link ${
+        [...new Set([...added.map((link) => link.to), ...relinked])].join(", ")
       }`,
     },
     `The copy ${copyName}`,
@@ -317,10 +325,13 @@ function report(done: {
         ` && ${kbCommand("promote", from, "--to", to)}`,
     );
   }
-  if (unlinked.length) {
+  for (const name of unlinked) {
+    const carriedBy = dropped.some((link) => qualifyId(done.sourceName, link.to) === name)
+      ? "the line above"
+      : `${kbCommand("promote", name, "--to", to)} && ${kbCommand("promote", from, "--to", to)}`;
     console.log(
-      `${yellow("!")} the copy names ${unlinked.join(", ")} as plain text, not as links: ${to} ` +
-        "has no copy of them",
+      `${yellow("!")} the copy names ${name} as plain text, not as a [[mention]]: ${to} has no ` +
+        `copy of it; promoting it, then this one again, makes it one: ${carriedBy}`,
     );
   }
   for (const { path, reason } of attachmentsLeft) {

@@ -16,7 +16,7 @@ import { gitCommand } from "../core/shell/quote.ts";
 import { PROPOSALS_BRANCH } from "../core/proposals/branch.ts";
 import { resolveKb } from "../io/config.ts";
 import { type DraftCheck, editUntilValid } from "../io/editor.ts";
-import { readKbFile } from "../io/kb.ts";
+import { assertKb, readKbFile } from "../io/kb.ts";
 import { entryPaths } from "../io/save/entry_files.ts";
 import { PushError } from "../io/save/publish.ts";
 import type { SaveRequest } from "../io/save/request.ts";
@@ -303,7 +303,8 @@ async function list(on: Reviewing): Promise<number> {
   console.log("");
   console.log(`Accept:   ${reviewCommand(on, "accept", first)}`);
   console.log(`Edit:     ${reviewCommand(on, "edit", first)}`);
-  console.log(`Reject:   ${reviewCommand(on, "reject", first, "--why", "<reason>")}`);
+  console.log(`Reject:   ${reviewCommand(on, "reject", first)}`);
+  console.log(dim("(reject takes --why <text> to record why; accept and reject take --all)"));
   return 0;
 }
 
@@ -516,6 +517,7 @@ export async function run(args: string[]): Promise<number> {
   }
   const action = named as Action;
   const { kbDir } = resolveKb(values.kb);
+  assertKb(kbDir);
   const on = { kbDir, kbFlag: values.kb !== undefined ? ["--kb", kbDir] : [], json: values.json };
   if (action === "list") {
     if (wanted.length || values.all) throw new UsageError("list takes no proposals and no --all");

@@ -6,7 +6,7 @@
  */
 import { parseEntryText } from "../core/entry/entry.ts";
 import { commandLines, EXIT, KbError } from "../core/exit.ts";
-import { type Backlink, linksTo } from "../io/save/backlinks.ts";
+import { type Backlink, linksTo, type Mention } from "../io/save/backlinks.ts";
 import { resolveKb } from "../io/config.ts";
 import { entryPathOf } from "../io/save/entry_files.ts";
 import { saveChanges } from "../io/save/save.ts";
@@ -22,12 +22,14 @@ export const command = {
   about: `Delete entries: remove their files in one commit, push when there is a remote
 and update the index. While other entries link to one of them, nothing is
 removed unless --force, which deletes anyway and lists the links left dangling
-(an entry with a dangling link must lose it before its next edit).`,
+(an entry with a dangling link must lose it before its next edit). A [[kb-…]]
+mention of a deleted entry in another entry's text does not stop it (mentions
+are plain text), but each is named, to edit by hand.`,
   options: {
     force: { type: "boolean", help: "delete even when other entries link to it" },
     json: {
       type: "boolean",
-      help: "print {ids, paths, commit, push, index, dangling, warnings} as JSON",
+      help: "print {ids, paths, commit, push, index, dangling, mentions, warnings} as JSON",
     },
   },
   notes: `Example:
@@ -88,7 +90,7 @@ export async function run(args: string[]): Promise<number> {
   if (!ids.length) throw new UsageError("give at least one entry id, like kb-7q2mx");
   const { kbDir } = resolveKb(values.kb);
   const paths = ids.map((id) => entryPathOf(kbDir, id));
-  const dangling = linksTo(kbDir, new Set(ids));
+  const { links: dangling, mentions } = linksTo(kbDir, new Set(ids));
   if (dangling.length && !values.force) {
     throw new LinkedError(ids, dangling, values.kb === undefined ? [] : ["--kb", kbDir]);
   }
@@ -107,6 +109,7 @@ export async function run(args: string[]): Promise<number> {
       ...result,
       index: indexJson(result.index),
       dangling,
+      mentions,
     });
     return 0;
   }
@@ -119,8 +122,17 @@ export async function run(args: string[]): Promise<number> {
       ),
     );
   }
+  if (mentions.length) console.error(yellow(mentionsWarning(mentions)));
   console.log(
     `${green("Removed")} ${ids.map((id) => cyan(id)).join(", ")} (${saveSummary(result)})`,
   );
   return 0;
+}
+
+/** The mentions left naming no entry, one a line, with the file to edit. */
+function mentionsWarning(mentions: Mention[]): string {
+  return `warning: ${
+    plural(mentions.length, "mention", "mentions")
+  } in the text of other entries now ${mentions.length === 1 ? "names" : "name"} no entry:` +
+    mentions.map(({ from, path, to }) => `\n  ${from} (${path}) mentions [[${to}]]`).join("");
 }

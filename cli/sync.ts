@@ -8,6 +8,7 @@ import { EXIT } from "../core/exit.ts";
 import { entryLabel, type SyncedEntry } from "../core/sync/changes.ts";
 import { type PendingMention, pendingNotice } from "../core/kernel/acceptance.ts";
 import { openIndex, READ_TRUST_MS } from "../io/index/store.ts";
+import { assertKb } from "../io/kb.ts";
 import { pendingMentions } from "../io/kernel/acceptance.ts";
 import { kbCommand } from "../io/self_command.ts";
 import { type KnowledgeBase, resolveKbNamed, resolveKbs } from "../io/config.ts";
@@ -24,12 +25,14 @@ export const command = {
   about:
     `Bring each configured knowledge base (or the one named) in step with its remote: fetch its branch, replay the
 commits made here on top of what came in, push, and update the index. Lists the
-entries that came in (added +, changed ~, removed -) and those that went out.
-Uncommitted changes stay as they are, unless the remote changed the same file:
-then nothing is changed and the message says how to commit them first. When both
-sides changed the same entry each in its own way, nothing is changed either: the
-entries are named, the remote's version is kept in refs/git-kb/sync-theirs, and
-the commands that merge, resolve and finish are printed, one a line.`,
+entries that came in (added +, changed ~, removed -) and those that went out,
+and carries the git-kb/proposals branch (the proposals git-kb review lists, and
+the reviews of them) both ways, saying which way it moved. Uncommitted changes
+stay as they are, unless the remote changed the same file: then nothing is
+changed and the message says how to commit them first. When both sides changed
+the same entry each in its own way, nothing is changed either: the entries are
+named, the remote's version is kept in refs/git-kb/sync-theirs, and the commands
+that merge, resolve and finish are printed, one a line.`,
   options: {
     "force-republish": {
       type: "boolean",
@@ -38,8 +41,8 @@ the commands that merge, resolve and finish are printed, one a line.`,
     },
     json: {
       type: "boolean",
-      help: "print {outcome, branch, upstream, incoming, outgoing, rebased, index, warnings,\n" +
-        "kernelWaiting};\n" +
+      help: "print {outcome, branch, upstream, incoming, outgoing, rebased, index,\n" +
+        "proposals: {cameIn, wentOut}, warnings, kernelWaiting};\n" +
         "on a conflict, {outcome: conflict, entries, commands}",
     },
   },
@@ -67,6 +70,18 @@ function entryLines(mark: string, entries: readonly SyncedEntry[]): string[] {
   return lines;
 }
 
+/** Which way the proposals branch moved ("came in", "went out", both), or "" when it did not. */
+function proposalsWay({ proposals: { cameIn, wentOut } }: SyncReport): string {
+  return [cameIn ? "came in" : "", wentOut ? "went out" : ""].filter(Boolean).join(" and ");
+}
+
+/** The line saying how the proposals branch moved, with the command that lists the queue. */
+function proposalsLine(report: SyncReport): string[] {
+  const way = proposalsWay(report);
+  if (!way) return [];
+  return [`Proposals and reviews on git-kb/proposals ${way} (pending: ${kbCommand("review")}).`];
+}
+
 /** The report as lines for a terminal. */
 function reportLines(report: SyncReport): string[] {
   const { incoming, outgoing, index } = report;
@@ -81,8 +96,10 @@ function reportLines(report: SyncReport): string[] {
     ];
   }
   if (report.outcome === "up-to-date") {
+    const what = proposalsWay(report) ? "no entry" : "nothing";
     return [
-      `Already in step with ${cyan(report.upstream ?? "")}: nothing came in or went out.`,
+      `Already in step with ${cyan(report.upstream ?? "")}: ${what} came in or went out.`,
+      ...proposalsLine(report),
       indexLine,
     ];
   }
@@ -102,7 +119,7 @@ function reportLines(report: SyncReport): string[] {
     lines.push(`Went out: ${plural(outgoing.commits, "commit", "commits")}`);
     lines.push(...entryLines("•", outgoing.entries));
   }
-  lines.push(indexLine);
+  lines.push(...proposalsLine(report), indexLine);
   return lines;
 }
 
@@ -134,6 +151,7 @@ async function syncOne(
   { json, forceRepublish }: { json?: boolean; forceRepublish?: boolean },
   name?: string,
 ): Promise<number> {
+  assertKb(kbDir);
   const report = await syncKb(kbDir, { forceRepublish }).catch((error) => {
     // The entries and the commands as data too; the message still goes to stderr.
     if (json && error instanceof SyncConflictError) {

@@ -156,6 +156,16 @@ export function listEntryFiles(kbDir: string): EntryListing {
   return listing;
 }
 
+/** Throw {@link NotAKbError} unless `kbDir` holds an `entries/` folder (a knowledge base). */
+export function assertKb(kbDir: string): void {
+  try {
+    Deno.lstatSync(join(kbDir, ENTRIES_DIR));
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) throw new NotAKbError(kbDir);
+    throw error;
+  }
+}
+
 /**
  * Paths of the entry files relative to the knowledge base (see {@link listEntryFiles}). Throws
  * {@link NotAKbError} when there is no entries folder.

@@ -52,7 +52,10 @@ export async function repairableEntries(kbDir: string): Promise<RepairableEntry[
     const fixedPath = namedForId(path, entry);
     if (!repairs.length && fixedPath === path) continue;
     if (fixedPath !== path) {
-      repairs.push({ field: "file", message: `its name does not start with ${entry.id}-` });
+      repairs.push({
+        field: "file",
+        message: `name does not start with ${entry.id}- (as ${entry.id}-<slug>.md)`,
+      });
     }
     found.push({ path, fixedPath, text, entry, repairs });
   }

@@ -185,3 +185,17 @@ Deno.test("search prints no escape sequence an entry's body holds", async () => 
   assertMatch(result.stdout, /kb-esc01/);
   assert(!result.stdout.includes("\x1b"), JSON.stringify(result.stdout));
 });
+
+Deno.test("review and sync on a folder that is no knowledge base say so, as search does (exit 1)", async () => {
+  await using kb = await makeKb();
+  const empty = join(kb.root, "empty");
+  await Deno.mkdir(empty);
+  for (const dir of [join(kb.root, "missing"), empty]) {
+    for (const args of [["review"], ["sync"], ["search", "x"]]) {
+      const result = await runCli([...args, "--kb", dir], { env: kb.env });
+      assertEquals(result.code, 1, `${args[0]} ${dir}: ${show(result)}`);
+      assertMatch(result.stderr, /is not a git-kb knowledge base \(it has no entries\/ folder\)/);
+      assertNotMatch(result.stderr, /Failed to spawn/);
+    }
+  }
+});

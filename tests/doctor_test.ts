@@ -122,7 +122,7 @@ Deno.test("hand-written entries are served with their repairs; doctor --fix rewr
   assertMatch(warned("entries/kb-han01-no-updated.md")?.message ?? "", /updated is missing/);
   assertMatch(
     warned("entries/misnamed.md")?.message ?? "",
-    /its name does not start with kb-han02-/,
+    /(: |; )file name does not start with kb-han02- \(as kb-han02-<slug>\.md\)/,
   );
   assertEquals(warned("entries/sub/kb-sub01-nested.md"), undefined);
   assertEquals(findings.some((item) => item.level === "error"), false, JSON.stringify(findings));

@@ -16,7 +16,11 @@ interface ImportJson {
   leftOut: { path: string; reason: string }[];
   masked: { path: string; line: number; kind: string }[];
   cut: { path: string; field: string; what: string }[];
-  attachments: { brought: string[]; missing: { path: string; target: string; reason: string }[] };
+  attachments: {
+    brought: string[];
+    copied: string[];
+    missing: { path: string; target: string; reason: string }[];
+  };
   save?: { commit: string; push: string };
 }
 
@@ -246,6 +250,19 @@ Deno.test("import: embedded files come along into attachments/; a missing, huge 
   assertEquals(doctor.code, 0, show(doctor));
   const again = await importJson(kb.env, vault);
   assertEquals([again.added.length, again.updated.length, again.unchanged.length], [0, 0, 1]);
+  assertEquals(again.attachments.copied, [], "nothing copied when nothing changed");
+  const said = await runCli(["import", vault], { env: kb.env });
+  assertMatch(said.stdout, /^0 embedded files copied to attachments\/ \(1 already there/m);
+
+  // Only the image changed: it is copied and committed although no note changed.
+  const redrawn = new Uint8Array([...png, 1, 2, 3]);
+  await Deno.writeFile(join(vault, "img", "key flow.png"), redrawn);
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  const changed = await importJson(kb.env, vault);
+  assertEquals(changed.attachments.copied, ["img/key flow.png"]);
+  assertEquals(await Deno.readFile(stored), redrawn);
+  assert(await git(kb.dir, "rev-parse", "HEAD") !== head, "a commit holds the new image");
+  assertEquals(await git(kb.dir, "status", "--porcelain"), "");
 });
 
 Deno.test("import: an attachments/ that is a symbolic link is never written through", async () => {

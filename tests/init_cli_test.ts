@@ -186,14 +186,22 @@ Deno.test("the first knowledge base's default folder and name are personal; an e
   assertEquals([kbDir, mode], [earlierDir, "existing"]);
 });
 
-Deno.test("a command run before any init names the init that starts a new knowledge base, and it works pasted", async () => {
-  await using sandbox = await makeSandbox();
-  const env = {
+/**
+ * The environment of a machine with nothing configured yet (its own HOME, data folder and git
+ * identity) whose printed commands run the sources, so that they can be pasted.
+ */
+function pastingEnv(sandbox: Parameters<typeof sandboxEnv>[0] & { root: string }) {
+  return {
     ...sandboxEnv(sandbox),
     XDG_DATA_HOME: join(sandbox.root, "data"),
     KB_CLI: `deno run -A ${shellQuote(MAIN)}`,
     ...IDENTITY,
   };
+}
+
+Deno.test("a command run before any init names the init that starts a new knowledge base, and it works pasted", async () => {
+  await using sandbox = await makeSandbox();
+  const env = pastingEnv(sandbox);
   const before = await runCli(["search", "anything"], { env });
   assertEquals(before.code, 1, show(before));
   const start = before.stderr.match(/`([^`]* init)` to start a new one/)?.[1] ?? "";
@@ -215,4 +223,51 @@ Deno.test("init without HOME and without --dir: a usage error (exit 2) that asks
   );
   assertMatch(result.stderr, /--help for the options/, show(result));
   assertEquals(await exists(join(sandbox.config, "git-kb", "config.json")), false, show(result));
+});
+
+Deno.test("a new knowledge base with no remote says so at init, and the line it prints adds one when pasted", async () => {
+  await using sandbox = await makeSandbox();
+  const env = pastingEnv(sandbox);
+  const created = await runCli(["init"], { env });
+  assertEquals(created.code, 0, show(created));
+  const line = created.stdout.match(/No remote yet: .* in place of <url>: (.*)$/m)?.[1];
+  assert(line, show(created));
+  const remote = join(sandbox.root, "remote.git");
+  await git(sandbox.root, "init", "--quiet", "--bare", remote);
+  const pasted = await runProcess("sh", ["-c", line.replace("<url>", shellQuote(remote))], {
+    env: childEnv(env),
+  });
+  assertEquals(pasted.code, 0, `${line}\n${pasted.stderr}`);
+  assertMatch(await git(remote, "log", "--oneline"), /set up the knowledge base/);
+
+  const cloned = await runCli(["init", remote, "--name", "again"], { env });
+  assertEquals(cloned.code, 0, show(cloned));
+  assertNotMatch(cloned.stdout, /No remote yet/);
+});
+
+Deno.test("init run again with no argument finds the knowledge base it made: exit 0, nothing new", async () => {
+  await using sandbox = await makeSandbox();
+  const env = { ...sandboxEnv(sandbox), XDG_DATA_HOME: join(sandbox.root, "data"), ...IDENTITY };
+  const first = await runCli(["init"], { env });
+  assertEquals(first.code, 0, show(first));
+  const kbDir = join(sandbox.root, "data", "git-kb", "personal");
+  const head = await git(kbDir, "rev-parse", "HEAD");
+  const configFile = join(sandbox.config, "git-kb", "config.json");
+  const config = await Deno.readTextFile(configFile);
+  const again = await runCli(["init"], { env });
+  assertEquals(again.code, 0, show(again));
+  assertMatch(again.stdout, /Using the existing clone/);
+  assertEquals(await git(kbDir, "rev-parse", "HEAD"), head);
+  assertEquals(await Deno.readTextFile(configFile), config);
+
+  // A folder inside another repo is not taken for a knowledge base.
+  const project = join(sandbox.root, "project");
+  await git(sandbox.root, "init", "--quiet", project);
+  await Deno.mkdir(join(project, "notes"));
+  await Deno.writeTextFile(join(project, "notes", "a.txt"), "x\n");
+  const inside = await runCli(["init", "--dir", join(project, "notes"), "--name", "notes"], {
+    env,
+  });
+  assertEquals(inside.code, 1, show(inside));
+  assertMatch(inside.stderr, /already exists and is not empty/);
 });

@@ -347,6 +347,20 @@ Deno.test("promote carries the body's mentions and brings the attachments it emb
   assertEquals(await git(kbs.team.dir, "status", "--porcelain"), "");
 });
 
+/** Run a printed line through sh as pasted, with the launcher on PATH as git-kb; it must exit 0. */
+async function pasteWithLauncher(kbs: { personal: Kb; env: Record<string, string> }, line: string) {
+  const bin = join(kbs.personal.root, "bin");
+  await Deno.mkdir(bin);
+  await Deno.symlink(join(ROOT, "plugin", "bin", "git-kb"), join(bin, "git-kb"));
+  const pasted = await runProcess("sh", ["-c", line], {
+    env: { ...childEnv(kbs.env), PATH: `${bin}:${Deno.env.get("PATH")}` },
+    clearEnv: true,
+    cwd: kbs.personal.root,
+  });
+  assertEquals(pasted.code, 0, show(pasted));
+  return pasted;
+}
+
 Deno.test("promote: the hint for a left-out link works pasted, and a link to an entry promoted before points at its copy", async () => {
   await using kbs = await twoKbs();
   const linking = (id: string, title: string) =>
@@ -374,16 +388,7 @@ Deno.test("promote: the hint for a left-out link works pasted, and a link to an 
     show(first),
   );
 
-  // Pasted as printed, with the launcher on PATH as git-kb.
-  const bin = join(kbs.personal.root, "bin");
-  await Deno.mkdir(bin);
-  await Deno.symlink(join(ROOT, "plugin", "bin", "git-kb"), join(bin, "git-kb"));
-  const pasted = await runProcess("sh", ["-c", hint!], {
-    env: { ...childEnv(kbs.env), PATH: `${bin}:${Deno.env.get("PATH")}` },
-    clearEnv: true,
-    cwd: kbs.personal.root,
-  });
-  assertEquals(pasted.code, 0, show(pasted));
+  const pasted = await pasteWithLauncher(kbs, hint!);
   assert(pasted.stdout.includes("Linked"), show(pasted));
   const target = (await runCli(["get", "personal:kb-7q2mx"], { env: kbs.env })).stdout
     .match(/superseded_by: (team:kb-[a-z0-9]+)/)?.[1];
@@ -681,3 +686,33 @@ function assertOrder(text: string, parts: string[]): void {
     from = at + part.length;
   }
 }
+
+Deno.test("promote: a mention left as plain text becomes a mention again once its entry is promoted, by the line printed", async () => {
+  await using kbs = await twoKbs();
+  const original = "kb-pr3mo";
+  await commitEntry(
+    kbs.personal,
+    original,
+    "Release plan",
+    entryText({ id: original, title: "Release plan", body: "As in [[kb-7q2mx]].\n" }),
+  );
+  await git(kbs.personal.dir, "push", "--quiet");
+  const first = await runCli(["promote", original, "--to", "team"], { env: kbs.env });
+  assertEquals(first.code, 0, show(first));
+  const copy = first.stdout.match(/Copied personal:kb-pr3mo to (team:kb-[a-z0-9]+)/)?.[1];
+  assert(copy, show(first));
+  assertMatch(first.stdout, /names personal:kb-7q2mx as plain text.*has no copy of it;/);
+  const hint = first.stdout.match(/makes it one: (.*)$/m)?.[1];
+  assertEquals(
+    hint,
+    "git-kb promote personal:kb-7q2mx --to team && git-kb promote personal:kb-pr3mo --to team",
+    show(first),
+  );
+  await pasteWithLauncher(kbs, hint!);
+  const target = (await runCli(["get", "personal:kb-7q2mx"], { env: kbs.env })).stdout
+    .match(/superseded_by: team:(kb-[a-z0-9]+)/)?.[1];
+  assert(target, "kb-7q2mx was promoted");
+  const copyText = (await runCli(["get", copy!], { env: kbs.env })).stdout;
+  assert(copyText.includes(`As in [[${target}]].`), copyText);
+  assertEquals(await git(kbs.team.dir, "status", "--porcelain"), "");
+});

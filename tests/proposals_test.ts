@@ -14,8 +14,11 @@ import { hookFlags } from "../app/permissions.ts";
 import { blankEntry, serializeEntry } from "../core/entry/entry.ts";
 import type { Proposal, ProposeOutcome } from "../core/proposals/proposal.ts";
 import { flagsFor } from "../app/permissions.ts";
+import { shellQuote } from "../core/shell/quote.ts";
+import { runProcess } from "../io/process.ts";
 import {
   cacheRootOf,
+  childEnv,
   denoChildEnv,
   entryText,
   git,
@@ -783,4 +786,42 @@ Deno.test("a credential pushed in a proposal by hand: accept refuses it, naming 
     show(refused),
   );
   assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head);
+});
+
+Deno.test("sync says which way the proposals moved, never 'nothing went out' when they did", async () => {
+  await using kb = await makeKb({ remote: true });
+  await using other = await secondMachine(kb);
+  await proposeFrom(kb, [sourdough()]);
+  const out = await cli(kb, "sync");
+  assert(/no entry came in or went out/.test(out.stdout), show(out));
+  assert(/Proposals and reviews on git-kb\/proposals went out/.test(out.stdout), show(out));
+  assert(/git-kb.* review/.test(out.stdout), show(out));
+
+  const came = await cli(other, "sync", "--json");
+  assertEquals(JSON.parse(came.stdout).proposals, { cameIn: true, wentOut: false });
+
+  await cli(other, "review", "reject", "kb-sour1");
+  const both = await cli(other, "sync");
+  assert(/Proposals and reviews on git-kb\/proposals went out/.test(both.stdout), show(both));
+  const back = await cli(kb, "sync");
+  assert(/Proposals and reviews on git-kb\/proposals came in/.test(back.stdout), show(back));
+
+  const still = await cli(kb, "sync");
+  assert(/nothing came in or went out/.test(still.stdout), show(still));
+  assert(!/Proposals/.test(still.stdout), show(still));
+});
+
+Deno.test("the reject line review prints, pasted, rejects without recording a placeholder", async () => {
+  await using kb = await makeKb({ remote: true });
+  await proposeFrom(kb, [sourdough()]);
+  const env = { ...kb.env, KB_CLI: `deno run -A ${shellQuote(MAIN)}` };
+  const listed = await cli({ dir: kb.dir, env }, "review");
+  const line = listed.stdout.split("\n").find((text) => text.startsWith("Reject:"));
+  assert(line, show(listed));
+  const command = line.slice("Reject:".length).trim();
+  const pasted = await runProcess("/bin/sh", ["-c", command], { env: childEnv(env) });
+  assertEquals(pasted.code, 0, `${command}\n${pasted.stderr}`);
+  assertEquals(await pending(kb), []);
+  const recorded = await git(kb.dir, "log", "-1", "--format=%B", "git-kb/proposals");
+  assert(!/<reason>/.test(recorded), recorded);
 });

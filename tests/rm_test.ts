@@ -27,6 +27,7 @@ interface RmJson {
   push: string;
   index: { docCount: number };
   dangling: { from: string; rel: string; to: string; path: string }[];
+  mentions: { from: string; to: string; path: string }[];
 }
 
 Deno.test("rm: deletes, refuses while linked, --force reports the dangling links", async (t) => {
@@ -140,4 +141,35 @@ Deno.test("rm of a linked entry: the lines it prints to take the links out, past
   assertEquals(get.code, 1, "deleted, with no link left dangling");
   const dangling = await runCli(["doctor", "--offline"], { env: kb.env });
   assertNotMatch(dangling.stdout, /kb-p8k2c/);
+});
+
+Deno.test("rm: a [[mention]] of the entry in another's text does not stop it, and is named", async () => {
+  await using kb = await makeKb();
+  const added = await runCli(
+    [
+      "add",
+      "--title",
+      "Mentions the token note",
+      "--type",
+      "note",
+      "--body",
+      "See [[kb-2yb6n]].",
+      "--json",
+    ],
+    { env: kb.env },
+  );
+  assertEquals(added.code, 0, show(added));
+  const { id } = parseJson<{ id: string }>(added);
+  const text = await runCli(["rm", "kb-2yb6n"], { env: kb.env });
+  assertEquals(text.code, 0, show(text));
+  // The sample's own notes mention it three times; each is named.
+  assertMatch(text.stderr, /4 mentions in the text of other entries now name no entry:/);
+  assertMatch(
+    text.stderr,
+    new RegExp(`${id} \\(entries/${id}-[^)]+\\) mentions \\[\\[kb-2yb6n\\]\\]`),
+  );
+
+  const quiet = await runCli(["rm", "kb-4fr7e", "--json"], { env: kb.env });
+  assertEquals(quiet.code, 0, show(quiet));
+  assertEquals(parseJson<RmJson>(quiet).mentions, []);
 });

@@ -160,7 +160,8 @@ function repairFields(
   fields.type = chosen(fields.type, ENTRY_TYPES, DEFAULT_TYPE, "type", repaired);
   fields.status = chosen(fields.status, STATUSES, "active", "status", repaired);
   fields.kernel = kernelFlag(fields.kernel, repaired);
-  for (const name of ["tags", "aliases"]) fields[name] = textList(fields[name], name, repaired);
+  fields.tags = textList(commaSeparated(fields.tags, repaired), "tags", repaired);
+  fields.aliases = textList(fields.aliases, "aliases", repaired);
   fields.applies_to = textList(fields.applies_to, "applies_to", repaired)?.filter((item) => {
     if (isOneOf(ACTIVITIES, item)) return true;
     repaired("applies_to", `"${item}" is not an activity; left out of applies_to`, true);
@@ -253,6 +254,17 @@ function kernelFlag(value: unknown, repaired: Repaired): boolean {
     !["true", "false", "yes", "no"].includes(word),
   );
   return flag;
+}
+
+/**
+ * Tags written as one comma-separated text (`tags: git, ci`, as Obsidian allows) as the list
+ * they mean; any other value as it is.
+ */
+function commaSeparated(value: unknown, repaired: Repaired): unknown {
+  if (typeof value !== "string" || !value.includes(",")) return value;
+  const items = value.split(",").map((item) => item.trim()).filter(Boolean);
+  repaired("tags", `is one text "${value}"; read as the list [${items.join(", ")}]`);
+  return items;
 }
 
 /** A list field's items as trimmed text: scalars (null, yes, numbers) as strings, blanks dropped. */

@@ -68,6 +68,17 @@ Deno.test("scalars in lists are read as strings, blanks and mappings left out", 
   assert(repairs.length >= 3);
 });
 
+Deno.test("tags written as one comma-separated text are read as the list; an alias's comma stays", () => {
+  const { entry, repairs, lossy } = read(
+    "id: kb-7q2mx\ntitle: T\ntags: git, ci/cd ,\naliases: rotate, revoke\n",
+  );
+  assertEquals(entry?.tags, ["git", "ci/cd"]);
+  assertEquals(entry?.aliases, ["rotate, revoke"]);
+  assertEquals(repairs.filter((repair) => repair.field === "tags").length, 1);
+  assertEquals(lossy.filter((repair) => repair.field === "tags"), []);
+  assertEquals(read("id: kb-7q2mx\ntitle: T\ntags: git\n").entry?.tags, ["git"]);
+});
+
 Deno.test("an unquoted title holding ': ' is read as the text it meant", () => {
   const { entry, repairs } = read(
     "id: kb-7q2mx\ntitle: Grafana: add a panel\ncreated: 2024-03-01\n",

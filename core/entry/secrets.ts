@@ -66,7 +66,12 @@ export function entrySecrets(entry: Entry): EntrySecret[] {
   );
 }
 
-/** `secret` in words, with where it is: "a GitHub token (ghp_…AB) on line 7 of <path>". */
+/**
+ * `secret` in words, with where it is: "a GitHub token (ghp_…AB) on line 7 of <path>", and for
+ * the body its line there too (" (line 2 of the body)"), as typed to --body or in an editor.
+ */
 export function describeSecret(secret: EntrySecret, path: string): string {
-  return `${SECRET_LABELS[secret.kind]} (${secret.masked}) on line ${secret.line} of ${path}`;
+  const inBody = secret.field === "body" ? ` (line ${secret.fieldLine} of the body)` : "";
+  return `${SECRET_LABELS[secret.kind]} (${secret.masked}) on line ${secret.line} of ${path}` +
+    inBody;
 }

@@ -45,6 +45,9 @@ Deno.test("entrySecrets: an entry without a credential has none; describeSecret 
   assertEquals(text.includes(TOKEN), false);
   assertEquals(
     text,
-    `a GitHub token (${secret.masked}) on line ${secret.line} of entries/kb-a1b2c-t.md`,
+    `a GitHub token (${secret.masked}) on line ${secret.line} of entries/kb-a1b2c-t.md ` +
+      "(line 1 of the body)",
   );
+  const [titled] = entrySecrets(entryWith({ title: `t ${TOKEN}`, body: "x\n" }));
+  assertEquals(describeSecret(titled, "p.md").endsWith(`on line ${titled.line} of p.md`), true);
 });

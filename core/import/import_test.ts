@@ -163,6 +163,31 @@ Deno.test("an update keeps what the knowledge base added: links, extra fields, k
   assertEquals(updated.body, "A changed.\n");
 });
 
+Deno.test("an update keeps a status the knowledge base gave (promoted, archived); the note's own wins", () => {
+  const [change] = planImport([note("a.md", "A.\n")], [], () => "kb-aaaaa", FOLDER).changes;
+  for (const status of ["superseded", "archived"] as const) {
+    const marked: Entry = {
+      ...change.entry,
+      status,
+      extra: { ...change.entry.extra, superseded_by: "team:kb-ccccc" },
+    };
+    const existing = [{ entry: marked, path: change.path, text: serializeEntry(marked) }];
+    const again = planImport([note("a.md", "A.\n")], existing, () => "kb-bbbbb", FOLDER);
+    assertEquals(again.changes, [], status);
+    assertEquals(again.unchanged, ["kb-aaaaa"]);
+    const edited = planImport([note("a.md", "A changed.\n")], existing, () => "kb-bbbbb", FOLDER);
+    assertEquals(edited.changes[0].entry.status, status);
+  }
+  const archived = { ...change.entry, status: "superseded" as const };
+  const said = planImport(
+    [note("a.md", "---\nstatus: archived\n---\nA.\n")],
+    [{ entry: archived, path: change.path, text: serializeEntry(archived) }],
+    () => "kb-bbbbb",
+    FOLDER,
+  );
+  assertEquals(said.changes[0].entry.status, "archived");
+});
+
 Deno.test("a note that supersedes another links to it and marks it superseded in the same import", () => {
   const notes = [
     note("Deploy v2.md", "Supersedes [[Deploy v1]].\n\nShip with the new pipeline.\n"),

@@ -242,7 +242,8 @@ function planWith(
 
 /**
  * The entry of a note. An update keeps what the knowledge base added to the entry (links of
- * its own, fields outside the contract, a kernel flag) and takes the rest from the note.
+ * its own, fields outside the contract, a kernel flag, a status of superseded or archived that
+ * the note does not say: a promote or a review made it) and takes the rest from the note.
  */
 function entryOf(
   note: ImportedNote,
@@ -268,7 +269,7 @@ function entryOf(
     aliases: note.aliases,
     appliesTo: before?.appliesTo ?? [],
     kernel: before?.kernel ?? false,
-    status: note.status,
+    status: note.status === "active" && before ? before.status : note.status,
     created: note.created,
     updated: note.updated,
     links: [...kept, ...declared].slice(0, LIMITS.maxListItems),

@@ -18,10 +18,10 @@ import {
 import { fnv1a } from "../hash.ts";
 
 /**
- * Bumped whenever the file layout changes (with spec/index-format.md, which names it); an index of
- * another version is rebuilt.
+ * Bumped whenever the file layout changes, or how an entry file is read (with
+ * spec/index-format.md, which names it); an index of another version is rebuilt.
  */
-export const INDEX_VERSION = 19;
+export const INDEX_VERSION = 20;
 
 /** Entries per docs chunk file. */
 export const CHUNK_SIZE = 32;

@@ -12,6 +12,7 @@
  */
 import type { Entry, Link } from "../entry/entry.ts";
 import { ID_PATTERN } from "../entry/schema.ts";
+import { MENTION } from "../entry/mentions.ts";
 
 /** The field of a copy naming its original, `name:id`. */
 export const PROMOTED_FROM = "promoted_from";
@@ -101,9 +102,6 @@ export function supersededOriginal(original: Entry, by: string, today: string): 
   };
 }
 
-/** An entry mentioned in a body: `[[kb-7q2mx]]`, as imports write links between notes. */
-const MENTION = new RegExp(`\\[\\[(${ID_PATTERN.source.replace(/^\^|\$$/g, "")})\\]\\]`, "g");
-
 /**
  * `body` for the target knowledge base: each `[[id]]` names the target's entry where it holds
  * the one meant (`targetIdOf`), and otherwise becomes the plain qualified id (`qualified`, such
@@ -122,6 +120,30 @@ export function carriedBody(
     return qualified(id);
   });
   return { body: carried, unlinked };
+}
+
+/**
+ * A copy's `body` once more of the entries it mentions are in the target: each plain qualified
+ * id {@link carriedBody} left (`personal:kb-7q2mx`, `name` being the source's) whose entry now
+ * has a copy there (`targetIdOf`) becomes a mention of it again, `[[kb-3hd8w]]`; the target's
+ * ids it now mentions so are `relinked`.
+ */
+export function relinkedBody(
+  body: string,
+  name: string,
+  targetIdOf: (id: string) => string | undefined,
+): { body: string; relinked: string[] } {
+  const relinked: string[] = [];
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const id = ID_PATTERN.source.replace(/^\^|\$$/g, "");
+  const plain = new RegExp(`(?<![\\w:\\[-])${escaped}:(${id})(?![\\w-])`, "g");
+  const relinkedText = body.replace(plain, (whole, mentioned: string) => {
+    const to = targetIdOf(mentioned);
+    if (to === undefined) return whole;
+    if (!relinked.includes(to)) relinked.push(to);
+    return `[[${to}]]`;
+  });
+  return { body: relinkedText, relinked };
 }
 
 /** An embed or link of a file under `attachments/`, as imports write them from an entry. */

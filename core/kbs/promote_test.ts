@@ -1,5 +1,11 @@
 import { assertEquals } from "@std/assert";
-import { carriedBody, carriedLinks, embeddedAttachments, missingLinks } from "./promote.ts";
+import {
+  carriedBody,
+  carriedLinks,
+  embeddedAttachments,
+  missingLinks,
+  relinkedBody,
+} from "./promote.ts";
 import type { Link } from "../entry/entry.ts";
 
 const copies = new Map([["kb-b0000", "kb-c0000"]]);
@@ -48,4 +54,16 @@ Deno.test("the attachments a body embeds or links, decoded, each once", () => {
     "attachments/notes/plan v2.png",
     "attachments/notes/a.pdf",
   ]);
+});
+
+Deno.test("plain ids of entries promoted since become mentions of their copies; others stay", () => {
+  const targetIdOf = (id: string) => id === "kb-7q2mx" ? "kb-3hd8w" : undefined;
+  const body = "See personal:kb-7q2mx, personal:kb-7q2mx and personal:kb-aaaaa; " +
+    "team:kb-7q2mx, xpersonal:kb-7q2mx and personal:kb-7q2mxz stay.\n";
+  assertEquals(relinkedBody(body, "personal", targetIdOf), {
+    body: "See [[kb-3hd8w]], [[kb-3hd8w]] and personal:kb-aaaaa; " +
+      "team:kb-7q2mx, xpersonal:kb-7q2mx and personal:kb-7q2mxz stay.\n",
+    relinked: ["kb-3hd8w"],
+  });
+  assertEquals(relinkedBody("No ids.\n", "personal", targetIdOf).relinked, []);
 });

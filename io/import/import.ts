@@ -43,6 +43,7 @@ import {
 } from "../../core/import/attachments.ts";
 import { type MaskedSecret, maskNoteSecrets } from "../../core/import/mask.ts";
 import { realPathOr } from "../disk.ts";
+import { ifExists } from "../fs.ts";
 import { uncommittedFiles } from "../save/repo_state.ts";
 
 /** What to import, and where. */
@@ -71,10 +72,11 @@ export interface ImportReport extends ImportPlan {
   /** Source files not imported, each with the reason, paths inside the folder. */
   leftOut: { path: string; reason: string }[];
   /**
-   * The files notes embed: those copied under `attachments/` (paths inside the folder), and the
-   * embeds of files not brought (made plain text), each with why.
+   * The files notes embed: those brought under `attachments/` (paths inside the folder), of them
+   * those this import copies (new, or changed since the last import), and the embeds of files not
+   * brought (made plain text), each with why.
    */
-  attachments: { brought: string[]; missing: MissingAttachment[] };
+  attachments: { brought: string[]; copied: string[]; missing: MissingAttachment[] };
   /** Credentials masked in the notes brought in, each with its note and line in the source. */
   masked: MaskedSecret[];
   /**
@@ -114,7 +116,13 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
   };
   const key = folderKey(realPathOr(folder));
   const read = readFolderNotes(kind, maskedNotes);
-  const { notes, attachments } = withAttachments(read.notes, source.others, key);
+  const { notes, attachments: embedded } = withAttachments(read.notes, source.others, key);
+  const files = embedded.brought.map((path) => ({
+    source: path,
+    path: attachmentPath(key, path),
+    bytes: readAttachment(folder, path),
+  })).filter(({ path, bytes }) => !sameBytes(ifExists(() => readKbBytes(kbDir, path)), bytes));
+  const attachments = { ...embedded, copied: files.map((file) => file.source) };
   const indexes = read.indexes;
   const existing = existingEntries(kbDir);
   const firstPlan = planImport(notes, existing, fresh, key);
@@ -151,18 +159,16 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
     ...kernel,
     recovered: recovered.map((change) => change.entry.id),
   };
-  if (request.dryRun || !kept.length && !recovered.length) return report;
+  if (request.dryRun || !kept.length && !recovered.length && !files.length) return report;
   const folderName = folder.replace(/\/+$/, "").split("/").pop() || folder;
   report.save = await saveChanges({
     kbDir,
     message: `kb: import ${folderName} (${report.added.length} added, ` +
       `${report.updated.length} updated` +
-      (recovered.length ? `, ${recovered.length} left uncommitted before)` : ")"),
+      (recovered.length ? `, ${recovered.length} left uncommitted before` : "") +
+      (files.length ? `, ${files.length} attachments)` : ")"),
     changes: [...kept, ...recovered],
-    files: attachments.brought.map((path) => ({
-      path: attachmentPath(key, path),
-      bytes: readAttachment(folder, path),
-    })),
+    files: files.map(({ path, bytes }) => ({ path, bytes })),
     allowSecret: allowSecret || allowedNotes.size > 0,
   });
   return report;
@@ -177,7 +183,7 @@ function withAttachments(
   notes: readonly KindNote[],
   others: SourceFolder["others"],
   key: string,
-): { notes: KindNote[]; attachments: ImportReport["attachments"] } {
+): { notes: KindNote[]; attachments: Omit<ImportReport["attachments"], "copied"> } {
   const info = new Map(others.map((file) => [file.path, file]));
   const lookup = attachmentLookup(others.map((file) => file.path));
   const refusal = (path: string) => {
@@ -207,6 +213,16 @@ function readAttachment(folder: string, path: string): Uint8Array {
     throw new Error(`${absolute} changed while it was imported; import again`);
   }
   return Deno.readFileSync(absolute);
+}
+
+/** The bytes of the file at `path` in the knowledge base `kbDir` (a relative path). */
+function readKbBytes(kbDir: string, path: string): Uint8Array {
+  return Deno.readFileSync(join(kbDir, path));
+}
+
+/** Whether `a` holds exactly the bytes of `b`; false when `a` is missing. */
+function sameBytes(a: Uint8Array | undefined, b: Uint8Array): boolean {
+  return a !== undefined && a.length === b.length && a.every((byte, at) => byte === b[at]);
 }
 
 /**

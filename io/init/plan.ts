@@ -126,10 +126,18 @@ export async function planInit(
     );
   }
   const kbDir = resolvePath(source ?? dir ?? defaultDir(folder));
+  // Run again, `init` (or `init --dir D`) finds the repo it made: adopted, as a path to it is.
+  if (statOf(kbDir)?.isDirectory && await isRepoTop(kbDir)) return { mode: "existing", kbDir };
   if (statOf(kbDir) && !isEmptyDir(kbDir)) {
     throw new Error(`${kbDir} already exists and is not empty; pass an empty or new folder`);
   }
   return { mode: "created", kbDir };
+}
+
+/** Whether `dir` is the top folder of a git work tree (not a folder inside another repo). */
+async function isRepoTop(dir: string): Promise<boolean> {
+  if (!await isInsideWorkTree(dir)) return false;
+  return samePlace((await gitOk(dir, ["rev-parse", "--show-toplevel"])).trim(), dir);
 }
 
 /** Whether two paths name the same folder, links resolved. */

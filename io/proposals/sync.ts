@@ -83,8 +83,30 @@ async function joinTips(kbDir: string, ours: string, theirs: string): Promise<st
   });
 }
 
-/** One round: fetch, join, push; "again" when another writer or the remote moved meanwhile. */
-async function round(kbDir: string, remote: string, timeoutMs: number): Promise<"done" | "again"> {
+/** Which way proposals (and reviews of them) moved between this clone and its remote. */
+export interface ProposalsTraffic {
+  /** The remote's branch held commits this clone lacked, and the local branch now holds them. */
+  cameIn: boolean;
+  /** The local branch held commits the remote lacked, and the remote now holds them. */
+  wentOut: boolean;
+}
+
+/** What {@link syncProposals} did: which way proposals moved, and what went wrong. */
+export interface ProposalsSync extends ProposalsTraffic {
+  /** One line each; none when the branch is in step. */
+  warnings: string[];
+}
+
+/**
+ * One round: fetch, join, push; "again" when another writer or the remote moved meanwhile, which
+ * `moved` records as far as it got.
+ */
+async function round(
+  kbDir: string,
+  remote: string,
+  timeoutMs: number,
+  moved: ProposalsTraffic,
+): Promise<"done" | "again"> {
   const tracking = `refs/remotes/${remote}/${PROPOSALS_BRANCH}`;
   const fetched = await remoteCall(
     kbDir,
@@ -95,23 +117,28 @@ async function round(kbDir: string, remote: string, timeoutMs: number): Promise<
   if (fetched.code !== 0 && !absent) throw new Unreachable(gitReason(fetched.stderr));
   const theirs = absent ? undefined : await commitOf(kbDir, tracking);
   const ours = await proposalsTip(kbDir);
-  if (!ours) return !theirs || await moveBranch(kbDir, theirs, undefined) ? "done" : "again";
-  if (ours === theirs) return "done";
-  if (theirs && await isAncestor(kbDir, ours, theirs)) {
-    return await moveBranch(kbDir, theirs, ours) ? "done" : "again";
+  if (ours === theirs || (!ours && !theirs)) return "done";
+  if (theirs && (!ours || await isAncestor(kbDir, ours, theirs))) {
+    if (!await moveBranch(kbDir, theirs, ours)) return "again";
+    moved.cameIn = true;
+    return "done";
   }
-  if (!theirs && await mergedUpstream(kbDir, ours)) return "done";
+  if (!ours || (!theirs && await mergedUpstream(kbDir, ours))) return "done";
   let tip = ours;
   if (theirs && !await isAncestor(kbDir, theirs, ours)) {
     tip = await joinTips(kbDir, ours, theirs);
     if (!await moveBranch(kbDir, tip, ours)) return "again";
+    moved.cameIn = true;
   }
   const pushed = await remoteCall(
     kbDir,
     ["push", "--porcelain", remote, `${tip}:${PROPOSALS_REF}`],
     timeoutMs,
   );
-  if (pushed.code === 0) return "done";
+  if (pushed.code === 0) {
+    moved.wentOut = true;
+    return "done";
+  }
   if (/\[rejected\]|non-fast-forward|fetch first/i.test(pushed.stdout + pushed.stderr)) {
     return "again";
   }
@@ -120,25 +147,34 @@ async function round(kbDir: string, remote: string, timeoutMs: number): Promise<
 
 /**
  * Bring the proposals branch of `kbDir` in step with `remote`'s (see the module); resolves to
- * the warnings, none when it worked.
+ * which way proposals moved and the warnings, none when it worked.
  */
 export async function syncProposals(
   kbDir: string,
   remote: string,
   timeoutMs: number,
-): Promise<string[]> {
+): Promise<ProposalsSync> {
   const again = `sync again: ${kbCommand("sync", "--kb", kbDir)}`;
+  const moved: ProposalsTraffic = { cameIn: false, wentOut: false };
   try {
     for (let attempt = 0; attempt < ROUNDS; attempt++) {
-      if (await round(kbDir, remote, timeoutMs) === "done") return [];
+      if (await round(kbDir, remote, timeoutMs, moved) === "done") {
+        return { ...moved, warnings: [] };
+      }
     }
-    return [
-      `${remote}'s ${PROPOSALS_BRANCH} kept moving, so the proposals were not synced; ${again}`,
-    ];
+    return {
+      ...moved,
+      warnings: [
+        `${remote}'s ${PROPOSALS_BRANCH} kept moving, so the proposals were not synced; ${again}`,
+      ],
+    };
   } catch (error) {
     const cause = error instanceof Error ? error.message : String(error);
-    return [
-      `the proposals branch ${PROPOSALS_BRANCH} was not synced with ${remote}: ${cause}; ${again}`,
-    ];
+    return {
+      ...moved,
+      warnings: [
+        `the proposals branch ${PROPOSALS_BRANCH} was not synced with ${remote}: ${cause}; ${again}`,
+      ],
+    };
   }
 }

@@ -100,7 +100,9 @@ async function runSave(
     if (orphans.length) warnings.push(orphansMessage(kbDir, orphans));
     await assertValid(kbDir, changes, { allowSecret, files });
     const identity = await commitIdentity(kbDir);
-    const commit = changes.length ? await commitChanges(kbDir, changes, message, files) : "";
+    const commit = changes.length || files.length
+      ? await commitChanges(kbDir, changes, message, files)
+      : "";
     if (!commit) return { paths, commit, push: "NO_REMOTE" as PushOutcome, warnings };
     if (allowSecret) warnings.push(...keptSecretWarnings(changes));
     if (identity.fallback) warnings.push(fallbackIdentityWarning());

@@ -39,7 +39,7 @@ import { markerRefusal } from "../remote/markers.ts";
 import { PUSH_ATTEMPTS, pushBranch } from "../remote/push.ts";
 import { republishRefusal } from "../remote/rewritten.ts";
 import { type PushTarget, pushTarget, syncCommand } from "../remote/target.ts";
-import { syncProposals } from "../proposals/sync.ts";
+import { type ProposalsTraffic, syncProposals } from "../proposals/sync.ts";
 import { saveLockPath, withLock } from "../save/lock.ts";
 import { readyBranch } from "../save/repo_state.ts";
 
@@ -93,6 +93,8 @@ export interface SyncReport {
    * stands: a warning says why and how to rebuild the index).
    */
   index?: RefreshReport;
+  /** Which way the proposals branch (`git-kb review`'s queue) moved; neither way without a remote. */
+  proposals: ProposalsTraffic;
   /** One line each: what the user should know although the sync worked. */
   warnings: string[];
 }
@@ -427,6 +429,7 @@ async function syncLocked(
       incoming: NOTHING_IN,
       outgoing,
       rebased: false,
+      proposals: { cameIn: false, wentOut: false },
       warnings: [],
     };
   }
@@ -454,6 +457,7 @@ async function syncLocked(
     }
     const { incoming, outgoing } = await traffic(kbDir, { start, theirs, head, sent, pushed });
     const fallback = rebased && (await commitIdentity(kbDir)).fallback;
+    const { warnings, ...proposals } = await syncProposals(kbDir, target.remote, timeoutMs);
     return {
       kbDir,
       outcome: incoming.commits || outgoing.commits ? "synced" : "up-to-date",
@@ -462,10 +466,8 @@ async function syncLocked(
       incoming,
       outgoing,
       rebased,
-      warnings: [
-        ...fallback ? [fallbackIdentityWarning()] : [],
-        ...await syncProposals(kbDir, target.remote, timeoutMs),
-      ],
+      proposals,
+      warnings: [...fallback ? [fallbackIdentityWarning()] : [], ...warnings],
     };
   }
 }
