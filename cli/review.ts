@@ -35,6 +35,7 @@ import {
   strayFiles,
 } from "../io/proposals/store.ts";
 import { proposeFromReceipts } from "../io/proposals/from_receipts.ts";
+import { shareReviews } from "../io/proposals/sync.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import { EXIT, KbError } from "../core/exit.ts";
 import { describeError, exitCodeOf } from "./errors.ts";
@@ -535,24 +536,29 @@ export async function run(args: string[]): Promise<number> {
     console.log(`No proposals wait for review in ${kbDir}.`);
     return 0;
   }
-  if (action === "edit") {
-    await editOne(on, records[0]);
-    return 0;
-  }
-  if (action === "reject") {
-    await reject(on, records, values.why);
-    return 0;
-  }
-  let code = 0;
-  for (const record of records) {
-    try {
-      await acceptOne(on, record);
-    } catch (error) {
-      if (records.length === 1) throw error;
-      console.error(describeError(error, `review accept ${record.commit.slice(0, SHORT)}`));
-      const failed = exitCodeOf(error);
-      code = failed === 3 || code === 3 ? 3 : Math.max(code, failed);
+  try {
+    if (action === "edit") {
+      await editOne(on, records[0]);
+      return 0;
     }
+    if (action === "reject") {
+      await reject(on, records, values.why);
+      return 0;
+    }
+    let code = 0;
+    for (const record of records) {
+      try {
+        await acceptOne(on, record);
+      } catch (error) {
+        if (records.length === 1) throw error;
+        console.error(describeError(error, `review accept ${record.commit.slice(0, SHORT)}`));
+        const failed = exitCodeOf(error);
+        code = failed === 3 || code === 3 ? 3 : Math.max(code, failed);
+      }
+    }
+    return code;
+  } finally {
+    // What was recorded reaches the other machines and the host now, not at the next sync.
+    for (const warning of await shareReviews(kbDir)) console.error(yellow(`warning: ${warning}`));
   }
-  return code;
 }

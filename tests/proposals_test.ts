@@ -639,8 +639,12 @@ Deno.test("a new entry accepted on two machines at once: the second finds it the
   await proposeFrom(kb, [{ ...sourdough(), markdown: text }]);
   await cli(kb, "sync");
   await cli(other, "sync");
-  // Machine A accepts (the entry is pushed; its record waits for A's next sync, as after a crash).
+  // Machine A accepts: the entry is pushed, then A is cut short before its record is kept (the
+  // branch put back where it was, here and on the remote).
+  const before = await git(kb.dir, "rev-parse", "git-kb/proposals");
   await cli(kb, "review", "accept", "kb-sour1");
+  await git(kb.dir, "update-ref", "refs/heads/git-kb/proposals", before);
+  await git(kb.remote!, "update-ref", "refs/heads/git-kb/proposals", before);
   await cli(other, "sync");
   const again = await runCli(["review", "accept", "kb-sour1"], { env: other.env });
   assertEquals(again.code, 0, show(again));
@@ -801,8 +805,9 @@ Deno.test("sync says which way the proposals moved, never 'nothing went out' whe
   assertEquals(JSON.parse(came.stdout).proposals, { cameIn: true, wentOut: false });
 
   await cli(other, "review", "reject", "kb-sour1");
+  // The review went out at once: the next sync of that machine has nothing of it to send.
   const both = await cli(other, "sync");
-  assert(/Proposals and reviews on git-kb\/proposals went out/.test(both.stdout), show(both));
+  assert(!/Proposals and reviews on git-kb\/proposals/.test(both.stdout), show(both));
   const back = await cli(kb, "sync");
   assert(/Proposals and reviews on git-kb\/proposals came in/.test(back.stdout), show(back));
 
@@ -824,4 +829,16 @@ Deno.test("the reject line review prints, pasted, rejects without recording a pl
   assertEquals(await pending(kb), []);
   const recorded = await git(kb.dir, "log", "-1", "--format=%B", "git-kb/proposals");
   assert(!/<reason>/.test(recorded), recorded);
+});
+
+Deno.test("a review is shared at once: a rejection reaches the remote and the other machine without waiting for a sync here", async () => {
+  await using kb = await makeKb({ remote: true });
+  await using other = await secondMachine(kb);
+  await proposeFrom(kb, [sourdough()]);
+  const rejected = await cli(kb, "review", "reject", "kb-sour1", "--why", "we bake no bread");
+  assertEquals(rejected.stderr, "", show(rejected));
+  const shared = await git(kb.remote!, "log", "-1", "--format=%B", "git-kb/proposals");
+  assert(/Git-Kb-Rejected/.test(shared), shared);
+  await cli(other, "sync");
+  assertEquals(await pending(other), []);
 });

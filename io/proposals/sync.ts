@@ -8,7 +8,16 @@
  *
  * @module
  */
-import { commitIdentity, git, gitOk, gitReason, GitTimeoutError } from "../git.ts";
+import {
+  commitIdentity,
+  git,
+  gitOk,
+  gitReason,
+  GitTimeoutError,
+  networkTimeoutMs,
+} from "../git.ts";
+import { pushTarget } from "../remote/target.ts";
+import { repoState } from "../save/repo_state.ts";
 import { kbCommand } from "../self_command.ts";
 import { PROPOSALS_BRANCH, PROPOSALS_REF } from "../../core/proposals/branch.ts";
 import { commitOf, moveBranch, proposalsTip, withTemporaryIndex } from "./store.ts";
@@ -177,4 +186,19 @@ export async function syncProposals(
       ],
     };
   }
+}
+
+/**
+ * Share reviews just recorded (accepted, edited or rejected proposals) at once: the proposals
+ * branch is synced with the remote of the knowledge base's branch, so every machine and the git
+ * host see them without waiting for the next `git-kb sync`. Returns warnings (none with no remote,
+ * or when the repo is not on a branch: the reviews stay recorded here and the next sync shares
+ * them).
+ */
+export async function shareReviews(kbDir: string): Promise<string[]> {
+  const state = await repoState(kbDir);
+  if (state.state !== "branch") return [];
+  const target = await pushTarget(kbDir, state.branch);
+  if (!target) return [];
+  return (await syncProposals(kbDir, target.remote, networkTimeoutMs())).warnings;
 }
