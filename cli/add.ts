@@ -110,7 +110,11 @@ export async function run(args: string[]): Promise<number> {
   if (!editing) {
     reportSave(
       "Added",
-      await checkAndSave(newEntryRequest(kbDir, entry, allowSecret), `Entry ${entry.id}`),
+      await checkAndSave(
+        newEntryRequest(kbDir, entry, allowSecret),
+        // An id the user did not choose would only puzzle them.
+        values.id === undefined ? "The new entry" : `Entry ${entry.id}`,
+      ),
       values.json,
       placeDetails,
       place,

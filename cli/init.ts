@@ -158,5 +158,10 @@ export async function run(args: string[]): Promise<number> {
         `notes in with ${selfCommand()} import <folder> (--dry-run first to see the report)`,
     );
   }
+  console.log(
+    `Next: add an entry (${selfCommand()} add --title "…" --type note), bring notes in ` +
+      `(${selfCommand()} import <folder>), or wire your agent (${selfCommand()} setup --agent ` +
+      "claude, or the Claude Code plugin: see the README)",
+  );
   return 0;
 }

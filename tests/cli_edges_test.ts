@@ -199,3 +199,18 @@ Deno.test("review and sync on a folder that is no knowledge base say so, as sear
     }
   }
 });
+
+Deno.test("add refuses an invalid new entry without naming an id the user never chose", async () => {
+  await using kb = await makeKb();
+  const refused = await runCli(["add", "--title", "Proof the dough", "--type", "recipe"], {
+    env: kb.env,
+  });
+  assertEquals(refused.code, 1, show(refused));
+  assertMatch(refused.stderr, /The new entry is not valid; nothing was written:/);
+  assert(!/kb-[0-9a-z]{5}/.test(refused.stderr), show(refused));
+  const named = await runCli(
+    ["add", "--id", "kb-pr0of", "--title", "Proof the dough", "--type", "recipe"],
+    { env: kb.env },
+  );
+  assertMatch(named.stderr, /Entry kb-pr0of is not valid/);
+});

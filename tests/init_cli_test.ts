@@ -180,6 +180,8 @@ Deno.test("the first knowledge base's default folder and name are personal; an e
   await git(earlier.root, "init", "--quiet", "--bare", remote);
   const first = await runCli(["init", remote, "--dir", earlierDir], { env: earlierEnv });
   assertEquals(first.code, 0, show(first));
+  // The last line says what to do next.
+  assertMatch(first.stdout.trimEnd().split("\n").at(-1)!, /^Next: add an entry \(.* add --title/);
   const again = await runCli(["init", remote, "--json"], { env: earlierEnv });
   assertEquals(again.code, 0, show(again));
   const { kbDir, mode } = parseJson<{ kbDir: string; mode: string }>(again);

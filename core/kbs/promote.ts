@@ -12,6 +12,7 @@
  */
 import type { Entry, Link } from "../entry/entry.ts";
 import { ID_PATTERN } from "../entry/schema.ts";
+import { IMPORTED_FOLDER, IMPORTED_FROM } from "../import/plan.ts";
 import { MENTION } from "../entry/mentions.ts";
 
 /** The field of a copy naming its original, `name:id`. */
@@ -77,6 +78,9 @@ export function promotedCopy(
   const { body, unlinked } = carriedBody(original.body, options.targetIdOf, options.qualified);
   const extra: Record<string, unknown> = { ...original.extra, [PROMOTED_FROM]: options.from };
   delete extra[SUPERSEDED_BY];
+  // The copy is no import's note in the target: a later import there must not take it for one.
+  delete extra[IMPORTED_FROM];
+  delete extra[IMPORTED_FOLDER];
   return {
     copy: {
       ...original,

@@ -4,8 +4,11 @@ import {
   carriedLinks,
   embeddedAttachments,
   missingLinks,
+  PROMOTED_FROM,
+  promotedCopy,
   relinkedBody,
 } from "./promote.ts";
+import { blankEntry } from "../entry/entry.ts";
 import type { Link } from "../entry/entry.ts";
 
 const copies = new Map([["kb-b0000", "kb-c0000"]]);
@@ -66,4 +69,20 @@ Deno.test("plain ids of entries promoted since become mentions of their copies; 
     relinked: ["kb-3hd8w"],
   });
   assertEquals(relinkedBody("No ids.\n", "personal", targetIdOf).relinked, []);
+});
+
+Deno.test("the copy keeps no mark of the import that made the original", () => {
+  const original = {
+    ...blankEntry("kb-or1g0", "2026-01-01"),
+    title: "Proof the dough",
+    extra: { imported_from: "notes/proof.md", imported_folder: "a1b2c3", owner: "me" },
+  };
+  const { copy } = promotedCopy(original, {
+    id: "kb-c0py0",
+    from: "personal:kb-or1g0",
+    today: "2026-12-03",
+    targetIdOf: () => undefined,
+    qualified: (id) => `personal:${id}`,
+  });
+  assertEquals(copy.extra, { owner: "me", [PROMOTED_FROM]: "personal:kb-or1g0" });
 });
