@@ -262,6 +262,26 @@ Deno.test("a newline in a teammate's file name cannot fake a line of doctor's", 
   assertMatch(await git(kb.dir, "ls-files", "-z", "entries"), /kb-nl001-x\nok {3}links/);
 });
 
+Deno.test("doctor names a body's [[mention]] of an entry that is not there, and only that", async () => {
+  await using kb = await makeKb();
+  await Deno.writeTextFile(
+    join(kb.dir, "entries", "kb-men01-mentions.md"),
+    entryText({
+      id: "kb-men01",
+      title: "Mentions",
+      body: "See [[kb-7q2mx]] and [[kb-gone0]], twice: [[kb-gone0]].\n",
+    }),
+  );
+  const findings = await doctor(kb.env);
+  const mentions = findings.filter((finding) => finding.message.includes("mentions [["));
+  assertEquals(mentions.length, 1, JSON.stringify(findings, null, 1));
+  assertEquals(mentions[0].level, "warn");
+  assertMatch(
+    mentions[0].message,
+    /^entries\/kb-men01-mentions\.md: its body mentions \[\[kb-gone0\]\], which no entry has; fix: /,
+  );
+});
+
 Deno.test("doctor notices a damaged index and two files with one id", async () => {
   await using kb = await makeKb();
   const index = parseJson<{ indexDir: string }>(

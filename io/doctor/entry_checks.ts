@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { mentionedIds } from "../../core/entry/mentions.ts";
 import { checkAgainstKb, parseEntryText } from "../../core/entry/entry.ts";
 import { idFromPath, isEntryId, nameWithId } from "../../core/entry/identity.ts";
 import { readEntryForgivingly } from "../../core/entry/repair.ts";
@@ -125,18 +126,33 @@ export async function contractFindings(context: DoctorContext): Promise<Finding[
   const findings: Finding[] = [];
   let sound = 0;
   for (const path of [...ids.values()].sort()) {
+    let missing: string[] = [];
     const problems = (() => {
       try {
         const { entry, problems } = readEntryForgivingly(readKbFile(context.kbDir, path), {
           path,
           fallbackDate: () => "1970-01-01",
         });
-        return entry ? checkAgainstKb(entry, { ids, path }) : problems;
+        if (!entry) return problems;
+        missing = mentionedIds(entry.body).filter((id) => !ids.has(id));
+        return checkAgainstKb(entry, { ids, path });
       } catch (error) {
         return [{ field: "file", message: error instanceof Error ? error.message : String(error) }];
       }
     })();
     if (!problems.length) sound++;
+    if (missing.length) {
+      // Plain text to the contract, so a warning: the reader of the entry meets a dead end.
+      findings.push({
+        level: "warn",
+        check: "entries",
+        message: withFix(
+          `${path}: its body mentions ${missing.map((id) => `[[${id}]]`).join(", ")}, which no ` +
+            "entry has",
+          editFileCommand(join(context.kbDir, path)),
+        ),
+      });
+    }
     for (const problem of problems) {
       findings.push({
         level: "error",
