@@ -7,11 +7,11 @@
  */
 import { ID_PATTERN } from "./schema.ts";
 
+/** An entry id anywhere in a text, as a regular expression's source (`ID_PATTERN` unanchored). */
+export const ID_IN_TEXT: string = ID_PATTERN.source.replace(/^\^|\$$/g, "");
+
 /** A mention of an entry, `[[kb-7q2mx]]`, the id captured; global, so use it with replace or matchAll. */
-export const MENTION: RegExp = new RegExp(
-  `\\[\\[(${ID_PATTERN.source.replace(/^\^|\$$/g, "")})\\]\\]`,
-  "g",
-);
+export const MENTION: RegExp = new RegExp(`\\[\\[(${ID_IN_TEXT})\\]\\]`, "g");
 
 /** The ids `body` mentions, each once, in the order they first appear. */
 export function mentionedIds(body: string): string[] {

@@ -11,9 +11,8 @@
  * @module
  */
 import type { Entry, Link } from "../entry/entry.ts";
-import { ID_PATTERN } from "../entry/schema.ts";
 import { IMPORTED_FOLDER, IMPORTED_FROM } from "../import/plan.ts";
-import { MENTION } from "../entry/mentions.ts";
+import { ID_IN_TEXT, MENTION } from "../entry/mentions.ts";
 
 /** The field of a copy naming its original, `name:id`. */
 export const PROMOTED_FROM = "promoted_from";
@@ -139,8 +138,7 @@ export function relinkedBody(
 ): { body: string; relinked: string[] } {
   const relinked: string[] = [];
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const id = ID_PATTERN.source.replace(/^\^|\$$/g, "");
-  const plain = new RegExp(`(?<![\\w:\\[-])${escaped}:(${id})(?![\\w-])`, "g");
+  const plain = new RegExp(`(?<![\\w:\\[-])${escaped}:(${ID_IN_TEXT})(?![\\w-])`, "g");
   const relinkedText = body.replace(plain, (whole, mentioned: string) => {
     const to = targetIdOf(mentioned);
     if (to === undefined) return whole;

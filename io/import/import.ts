@@ -33,6 +33,7 @@ import { listEntryFiles, readKbFile } from "../kb.ts";
 import type { ChangesResult } from "../save/request.ts";
 import { entryPaths, newId } from "../save/entry_files.ts";
 import { saveChanges } from "../save/save.ts";
+import { sameBytes } from "../save/attachments.ts";
 import { inFolder, readSourceFolder, type SourceFolder, SYMLINK } from "./source.ts";
 import {
   attachmentLookup,
@@ -218,11 +219,6 @@ function readAttachment(folder: string, path: string): Uint8Array {
 /** The bytes of the file at `path` in the knowledge base `kbDir` (a relative path). */
 function readKbBytes(kbDir: string, path: string): Uint8Array {
   return Deno.readFileSync(join(kbDir, path));
-}
-
-/** Whether `a` holds exactly the bytes of `b`; false when `a` is missing. */
-function sameBytes(a: Uint8Array | undefined, b: Uint8Array): boolean {
-  return a !== undefined && a.length === b.length && a.every((byte, at) => byte === b[at]);
 }
 
 /**

@@ -97,14 +97,14 @@ export function attachmentsToCopy(
     const there = bytes && ifExists(() => Deno.readFileSync(join(toDir, path)));
     if (!bytes) left.push({ path, reason: problem ?? "it is not in the knowledge base" });
     else if (!there) files.push({ path, bytes });
-    else if (!sameBytes(bytes, there)) {
+    else if (!sameBytes(there, bytes)) {
       left.push({ path, reason: "the other knowledge base has another file at that path" });
     }
   }
   return { files, left };
 }
 
-/** Whether two byte arrays hold the same bytes. */
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((byte, index) => byte === b[index]);
+/** Whether `a` holds exactly the bytes of `b`; false when `a` is missing. */
+export function sameBytes(a: Uint8Array | undefined, b: Uint8Array): boolean {
+  return a !== undefined && a.length === b.length && a.every((byte, at) => byte === b[at]);
 }
