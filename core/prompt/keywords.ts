@@ -465,10 +465,10 @@ function evidenceFor(ord: number, words: PromptWord[]): Evidence[] {
   return found;
 }
 
-/** What the prompt's words found in the title, tags or aliases of `ord` counted for it. */
-function namingEvidence(ord: number, words: PromptWord[]): number {
+/** What the prompt's words found in the title, tags or aliases of `hit` counted for it. */
+function namingEvidence(hit: KeywordHit): number {
   let sum = 0;
-  for (const item of evidenceFor(ord, words)) if (item.where !== "body") sum += item.weight;
+  for (const item of hit.evidence) if (item.where !== "body") sum += item.weight;
   return sum;
 }
 
@@ -640,7 +640,7 @@ export function keywordMatches(
   let best = 0;
   for (const ord of listed) best = Math.max(best, tallies.weight[ord]);
   const said = promptEvidence(words);
-  let over = best >= threshold
+  const over = best >= threshold
     ? listed.filter((ord) => tallies.weight[ord] >= rule.bestShare * best)
     : [];
   const isOver = new Uint8Array(over.length ? tallies.weight.length : 0);
@@ -653,6 +653,8 @@ export function keywordMatches(
       isActive(ord)
     ) keep(under, ord, NEAR_MISS_LIMIT, tallies.compare);
   }
+  const hit = (ord: number) => new LazyHit(ord, words);
+  let ranked: KeywordHit[] = [];
   if (over.length) {
     const scores = searchScores(reader, terms, words, over, isOver);
     over.sort((a, b) => scores[b] - scores[a] || tallies.compare(a, b));
@@ -660,13 +662,15 @@ export function keywordMatches(
     const lnN = Math.log(docCount);
     const about = best >= rule.soleShare * said ||
       (first >= rule.strongMatch * lnN && best >= rule.promptShare * said ** 0.75);
-    const named = namingEvidence(over[0], words) >= rule.named ||
-      first >= rule.unnamedMatch * lnN;
-    over = about && named ? over.filter((ord) => scores[ord] >= rule.rankFloor * first) : [];
+    // The first hit's evidence, looked up only when it decides, is the one its pointer shows.
+    const top = hit(over[0]);
+    if (about && (first >= rule.unnamedMatch * lnN || namingEvidence(top) >= rule.named)) {
+      const beside = over.slice(1).filter((ord) => scores[ord] >= rule.rankFloor * first);
+      ranked = [top, ...beside.map(hit)];
+    }
   }
-  const hit = (ord: number) => new LazyHit(ord, words);
   return {
-    ranked: over.map(hit),
+    ranked,
     nearMisses: under.map(hit),
     termHits,
     missesSpecificWords: (ord) =>
