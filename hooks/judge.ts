@@ -19,11 +19,11 @@ import {
   judgePrompt,
   type JudgeRule,
   lintDisabled,
-  outputExcerpt,
   parseVerdict,
   verdictCacheKey,
 } from "../core/judge/verdict.ts";
 import { extractProse, type ProsePiece } from "../core/judge/prose.ts";
+import { outputExcerpt } from "../core/model/reply.ts";
 import { errorSummary, type HookPayload, textField } from "../core/hook/payload.ts";
 import { runHookOnStdio } from "../io/hook/stdin.ts";
 import { envVar } from "../io/env.ts";

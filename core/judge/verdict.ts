@@ -9,12 +9,12 @@
  *
  * @module
  */
-import { displaySafe } from "../text/display.ts";
+import { clippedLine, displaySafe } from "../text/display.ts";
 import { contentHash } from "../hash.ts";
 import type { ProsePiece } from "./prose.ts";
 import { LIMITS } from "../entry/schema.ts";
 import { scrubSecrets } from "../text/secrets.ts";
-import { isRecord, modelReply, replyText } from "../model/reply.ts";
+import { isRecord, modelReply } from "../model/reply.ts";
 
 /** A rule prose is checked against: a kernel entry of the knowledge base. */
 export interface JudgeRule {
@@ -225,11 +225,6 @@ export const REASON_LIMITS = { violations: 8, phrase: 160, rewrite: 240, total: 
 /** The most violations a verdict keeps: the deny reason lists 8 and counts the rest. */
 export const MAX_VIOLATIONS = 32;
 
-function clip(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
-}
-
 /**
  * `verdict` as it is cached and shown: at most {@link MAX_VIOLATIONS} violations, each phrase and
  * rewrite on one line with the prompt's entities read back, clipped to what the deny reason prints ({@link REASON_LIMITS}) and with any
@@ -240,23 +235,10 @@ export function compactVerdict(verdict: Verdict): Verdict {
     verdict: verdict.verdict,
     violations: verdict.violations.slice(0, MAX_VIOLATIONS).map((violation) => ({
       rule: violation.rule,
-      phrase: clip(scrubSecrets(unescapeMarkup(violation.phrase)), REASON_LIMITS.phrase),
-      rewrite: clip(scrubSecrets(unescapeMarkup(violation.rewrite)), REASON_LIMITS.rewrite),
+      phrase: clippedLine(scrubSecrets(unescapeMarkup(violation.phrase)), REASON_LIMITS.phrase),
+      rewrite: clippedLine(scrubSecrets(unescapeMarkup(violation.rewrite)), REASON_LIMITS.rewrite),
     })),
   };
-}
-
-/** How much of a model's stderr or reply a debug record keeps. */
-export const EXCERPT_CHARS = 80;
-
-/**
- * The start of a model's output for a debug record: its first non-blank line, credentials
- * masked, at most {@link EXCERPT_CHARS} characters. The reply inside Claude Code's JSON envelope
- * is taken instead of the envelope.
- */
-export function outputExcerpt(output: string): string {
-  const line = replyText(output).split("\n").find((item) => item.trim()) ?? "";
-  return clip(scrubSecrets(line), EXCERPT_CHARS) || "(empty)";
 }
 
 /**
@@ -273,10 +255,10 @@ export function denyReason(verdict: Verdict, rules: JudgeRule[]): string {
   for (const violation of verdict.violations.slice(0, REASON_LIMITS.violations)) {
     const title = titles.get(violation.rule);
     const rewrite = violation.rewrite
-      ? ` → "${clip(violation.rewrite, REASON_LIMITS.rewrite)}"`
+      ? ` → "${clippedLine(violation.rewrite, REASON_LIMITS.rewrite)}"`
       : "";
-    const line = `\n- ${violation.rule}${title ? ` (${clip(title, 80)})` : ""}: ` +
-      `"${clip(violation.phrase, REASON_LIMITS.phrase)}"${rewrite}`;
+    const line = `\n- ${violation.rule}${title ? ` (${clippedLine(title, 80)})` : ""}: ` +
+      `"${clippedLine(violation.phrase, REASON_LIMITS.phrase)}"${rewrite}`;
     if (reason.length + line.length > REASON_LIMITS.total - 20) break;
     reason += line;
     listed++;

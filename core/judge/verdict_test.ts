@@ -10,7 +10,6 @@ import {
   compactVerdict,
   denyReason,
   escapeMarkup,
-  EXCERPT_CHARS,
   judgeConfig,
   judgedRules,
   judgePrompt,
@@ -18,13 +17,13 @@ import {
   lintDisabled,
   MAX_PROSE_CHARS,
   MAX_VIOLATIONS,
-  outputExcerpt,
   parseVerdict,
   REASON_LIMITS,
   TIMEOUT_BOUNDS_MS,
   type Verdict,
   verdictCacheKey,
 } from "./verdict.ts";
+import { EXCERPT_CHARS, outputExcerpt } from "../model/reply.ts";
 
 const RULES: JudgeRule[] = [
   {

@@ -6,6 +6,8 @@
  *
  * @module
  */
+import { clippedLine } from "../text/display.ts";
+import { scrubSecrets } from "../text/secrets.ts";
 
 /** Whether `value` is a plain JSON object (not an array, not null). */
 export function isRecord(value: unknown): value is Record<string, unknown> {
@@ -45,4 +47,17 @@ export function modelReply(output: string): unknown {
 export function replyText(output: string): string {
   const envelope = parseJson(output.trim());
   return isRecord(envelope) && typeof envelope.result === "string" ? envelope.result : output;
+}
+
+/** How much of a model's stderr or reply a debug record keeps. */
+export const EXCERPT_CHARS = 80;
+
+/**
+ * The start of a model's output for a debug record: its first non-blank line, credentials
+ * masked, at most {@link EXCERPT_CHARS} characters. The reply inside Claude Code's JSON envelope
+ * is taken instead of the envelope.
+ */
+export function outputExcerpt(output: string): string {
+  const line = replyText(output).split("\n").find((item) => item.trim()) ?? "";
+  return clippedLine(scrubSecrets(line), EXCERPT_CHARS) || "(empty)";
 }

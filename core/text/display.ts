@@ -63,6 +63,12 @@ export function terminalSafe(text: string): string {
   return text.replace(escapeSequences(), "").replace(acting, "\ufffd");
 }
 
+/** `text` on one line (runs of white space made one space), cut to `max` characters with `…`. */
+export function clippedLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
 /**
  * A code fence for `body`: backticks, one more than its longest run of backticks and at least
  * three, so that nothing in the body can close the block early.

@@ -21,7 +21,7 @@ import { findDuplicate, withCapturedMaterial } from "../../core/capture/duplicat
 import { duplicateLine } from "../../core/capture/duplicates.ts";
 import { findLessons, lessonExcerpt, transcriptTurns } from "../../core/capture/transcript.ts";
 import { parseEntryText, serializeEntry, toEntry } from "../../core/entry/entry.ts";
-import { outputExcerpt } from "../../core/judge/verdict.ts";
+import { outputExcerpt } from "../../core/model/reply.ts";
 import { scrubSecrets } from "../../core/text/secrets.ts";
 import type { Proposal } from "../../core/proposals/proposal.ts";
 import type { IndexReader } from "../../core/index/reader.ts";

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { outputExcerpt } from "../../core/judge/verdict.ts";
+import { outputExcerpt } from "../../core/model/reply.ts";
 import { ProcessTimeoutError, runProcess } from "../process.ts";
 
 /** What one model call needs besides its prompt. */
