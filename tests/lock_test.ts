@@ -7,7 +7,7 @@
 import { assert, assertEquals, assertMatch, assertStrictEquals } from "@std/assert";
 import { join } from "@std/path/posix/join";
 import { checkLock, lockState, LockTimeoutError, thisHost, withLock } from "../io/save/lock.ts";
-import { checkSaveLock } from "../io/save/lock.ts";
+import { checkSaveLock } from "../io/save/repo_state.ts";
 import { flagsFor } from "../app/permissions.ts";
 import { denoDir, exists, git, MAIN, makeKb, makeSandbox, runCli, show } from "./helpers.ts";
 

@@ -11,7 +11,7 @@ import { join } from "@std/path/posix/join";
 import { hookFlags } from "../app/permissions.ts";
 import { PULL_FETCH_TIMEOUT_MS } from "../io/hook/session_pull.ts";
 import { withLock } from "../io/save/lock.ts";
-import { saveLockPath } from "../io/save/lock.ts";
+import { saveLockPath } from "../io/save/repo_state.ts";
 import { assertGone, slowGit } from "./slow_git.ts";
 import {
   cacheRootOf,

@@ -11,7 +11,7 @@ import { flagsFor } from "../app/permissions.ts";
 import { shellCommand, shellQuote } from "../core/shell/quote.ts";
 import { runProcess } from "../io/process.ts";
 import { withLock } from "../io/save/lock.ts";
-import { saveLockPath } from "../io/save/lock.ts";
+import { saveLockPath } from "../io/save/repo_state.ts";
 import { syncKb, SyncOfflineError, type SyncReport } from "../io/sync/sync.ts";
 import {
   cacheRootOf,

@@ -11,7 +11,7 @@ import { configCandidates } from "../config.ts";
 import { idCollisionFindings } from "../kbs/collisions.ts";
 import { cacheFindings } from "../cache_health.ts";
 import { checkGitLocks, checkOrphans, checkRepoState } from "../save/repo_state.ts";
-import { checkSaveLock } from "../save/lock.ts";
+import { checkSaveLock } from "../save/repo_state.ts";
 import type { Check, DoctorContext } from "./context.ts";
 import { gitFindings } from "./git_checks.ts";
 import {

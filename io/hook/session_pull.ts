@@ -13,7 +13,7 @@ import { errorSummary } from "../../core/hook/payload.ts";
 import { git, GitError, gitReason, type GitResult, GitTimeoutError, remoteNames } from "../git.ts";
 import { LockTimeoutError, withLock } from "../save/lock.ts";
 import { repoState } from "../save/repo_state.ts";
-import { saveLockPath } from "../save/lock.ts";
+import { saveLockPath } from "../save/repo_state.ts";
 
 /** How long the fetch may take, in ms: the session goes on meanwhile, so this can be short. */
 export const PULL_FETCH_TIMEOUT_MS = 5_000;

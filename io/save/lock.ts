@@ -10,11 +10,10 @@
  *
  * @module
  */
-import { dirname, join } from "../../core/path.ts";
+import { dirname } from "../../core/path.ts";
 import type { Finding } from "../../core/setup/finding.ts";
 import { shellCommand } from "../../core/shell/quote.ts";
 import { ifExists } from "../fs.ts";
-import { gitDir } from "./repo_state.ts";
 
 /** Who holds a lock. */
 export interface LockOwner {
@@ -257,17 +256,4 @@ export function checkLock(path: string, check = "lock"): Finding {
     return { level: "ok", check, message: `${path} is held${by}, by a save under way` };
   }
   return { level: "ok", check, message: `no lock held (${path})` };
-}
-
-/**
- * The save lock of the knowledge base at `kbDir`, `git-kb.lock` in its git folder: every save and
- * sync holds it, so they line up (other processes included).
- */
-export async function saveLockPath(kbDir: string): Promise<string> {
-  return join(await gitDir(kbDir), "git-kb.lock");
-}
-
-/** Doctor's check of the save lock: a stale one is named with the command that clears it. */
-export async function checkSaveLock(kbDir: string): Promise<Finding> {
-  return checkLock(await saveLockPath(kbDir), "lock");
 }

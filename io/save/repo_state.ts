@@ -15,6 +15,7 @@ import { displaySafe } from "../../core/text/display.ts";
 import { ifExists } from "../fs.ts";
 import { git, gitOk, remoteNames } from "../git.ts";
 import { ENTRIES_DIR } from "../kb.ts";
+import { checkLock } from "./lock.ts";
 import { isGitKbBranch } from "../../core/proposals/branch.ts";
 
 /** Where the repo is: on a branch (ready to save) or in a state a save must not touch. */
@@ -293,4 +294,17 @@ export async function checkOrphans(kbDir: string): Promise<Finding> {
   return orphans.length
     ? { level: "warn", check: "entries", message: orphansMessage(kbDir, orphans) }
     : { level: "ok", check: "entries", message: "every entry file is committed" };
+}
+
+/**
+ * The save lock of the knowledge base at `kbDir`, `git-kb.lock` in its git folder: every save and
+ * sync holds it, so they line up (other processes included).
+ */
+export async function saveLockPath(kbDir: string): Promise<string> {
+  return join(await gitDir(kbDir), "git-kb.lock");
+}
+
+/** Doctor's check of the save lock: a stale one is named with the command that clears it. */
+export async function checkSaveLock(kbDir: string): Promise<Finding> {
+  return checkLock(await saveLockPath(kbDir), "lock");
 }

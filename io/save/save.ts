@@ -16,9 +16,9 @@ import { pushTarget } from "../remote/target.ts";
 import { kbCommand } from "../self_command.ts";
 import type { AttachmentFile } from "./attachments.ts";
 import { commitChanges } from "./commit.ts";
-import { saveLockPath, withLock } from "./lock.ts";
+import { withLock } from "./lock.ts";
 import { publish, PushError } from "./publish.ts";
-import { findOrphans, orphansMessage, readyBranch } from "./repo_state.ts";
+import { findOrphans, orphansMessage, readyBranch, saveLockPath } from "./repo_state.ts";
 import type {
   Change,
   ChangesRequest,

@@ -11,7 +11,8 @@ import { ifExists } from "../fs.ts";
 import { fetchBranch } from "../remote/fetch.ts";
 import { type PushTarget, pushTarget } from "../remote/target.ts";
 import { gitDir } from "../save/repo_state.ts";
-import { LockTimeoutError, saveLockPath, withLock } from "../save/lock.ts";
+import { LockTimeoutError, withLock } from "../save/lock.ts";
+import { saveLockPath } from "../save/repo_state.ts";
 
 /** How long the fetch waits for a save or sync under way to let go of the save lock. */
 const LOCK_WAIT_MS = 3_000;

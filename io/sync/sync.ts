@@ -40,8 +40,8 @@ import { PUSH_ATTEMPTS, pushBranch } from "../remote/push.ts";
 import { republishRefusal } from "../remote/rewritten.ts";
 import { type PushTarget, pushTarget, syncCommand } from "../remote/target.ts";
 import { type ProposalsTraffic, syncProposals } from "../proposals/sync.ts";
-import { saveLockPath, withLock } from "../save/lock.ts";
-import { readyBranch } from "../save/repo_state.ts";
+import { withLock } from "../save/lock.ts";
+import { readyBranch, saveLockPath } from "../save/repo_state.ts";
 
 /** How to run a sync. */
 export interface SyncOptions {
