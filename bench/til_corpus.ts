@@ -1,10 +1,12 @@
 /**
- * Rebuilds `bench/til/corpus.jsonl` from a clone of simonw/til: one line per note
- * (`<folder>/<name>.md`), keyed `<folder>/<name>`, with the note's `# ` heading as its title, its
- * folder as its one tag and the rest of the file, whole, as its body.
+ * Rebuilds `bench/til/corpus.jsonl` (or the file given as the third argument) from a clone of a
+ * Today-I-Learned repository laid out like simonw/til: one line per note (`<folder>/<name>.md`),
+ * keyed `<folder>/<name>`, with the note's `# ` heading as its title, its folder as its one tag and
+ * the rest of the file, whole, as its body.
  *
  * ```sh
  * deno run --allow-run=git --allow-write=bench/til bench/til_corpus.ts <til git dir> [commit]
+ * deno run --allow-run=git --allow-write=bench/til2 bench/til_corpus.ts <til git dir> <commit> bench/til2/corpus.jsonl
  * ```
  *
  * @module
@@ -49,7 +51,7 @@ async function git(gitDir: string, ...args: string[]): Promise<string> {
   return result.stdout;
 }
 
-async function main(gitDir: string, commit: string): Promise<void> {
+async function main(gitDir: string, commit: string, out: string | URL): Promise<void> {
   const paths = (await git(gitDir, "ls-tree", "-r", "--name-only", commit)).split("\n")
     .filter((path) => /^[^/]+\/[^/]+\.md$/.test(path)).sort();
   const lines: string[] = [];
@@ -58,19 +60,20 @@ async function main(gitDir: string, commit: string): Promise<void> {
     if (note) lines.push(JSON.stringify(note));
     else console.error(`skipped ${path}: no "# " heading on its first line`);
   }
-  const out = new URL("til/corpus.jsonl", import.meta.url);
   await Deno.writeTextFile(out, lines.join("\n") + "\n");
-  console.log(`${lines.length} notes from ${commit} written to ${out.pathname}`);
+  console.log(
+    `${lines.length} notes from ${commit} written to ${out instanceof URL ? out.pathname : out}`,
+  );
 }
 
 if (import.meta.main) {
-  const [gitDir, commit = "HEAD"] = Deno.args;
+  const [gitDir, commit = "HEAD", out = new URL("til/corpus.jsonl", import.meta.url)] = Deno.args;
   if (!gitDir) {
     console.error(
       "Usage: deno run --allow-run=git --allow-write=bench/til bench/til_corpus.ts " +
-        "<path to a simonw/til git dir> [commit]",
+        "<path to a TIL git dir> [commit] [output file, default bench/til/corpus.jsonl]",
     );
     Deno.exit(2);
   }
-  await main(gitDir, commit);
+  await main(gitDir, commit, out);
 }
