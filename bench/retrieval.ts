@@ -10,6 +10,8 @@
  * - **The TIL set** (`til/`, Simon Willison's TIL notes, Apache-2.0): 577 notes, long prompts
  *   written the way developers type to an agent (questions, tasks with context, instructions) and
  *   prompts no note helps with (the user's own code, design, conversation, chores).
+ * - **The second TIL set** (`til2/`, Josh Branchaud's TIL notes, MIT): 1,871 notes and prompts
+ *   of the same kinds, written after the rest of the firing rule was fixed: its tuning half chose one figure (`lead`), and its held-out half was measured once, after.
  *
  * Every set is cut in two halves by a hash of each prompt ({@link halfOf}): the tuning half,
  * whose misses are printed, and the held-out half, reported in numbers only, so that a change
@@ -17,8 +19,12 @@
  * `real_prompts.jsonl` (what people typed to coding agents) are the base rate a hook sees: on both
  * knowledge bases, how often the hook fires and how many pointers a fire lists.
  *
+ * The firing rule must hold in a small knowledge base as in a large one, so the TIL set is also
+ * measured on knowledge bases of a few of its notes ({@link notesSubset}, `--sizes`): its
+ * held-out prompts whose note is among them, its held-out negatives, and the real prompts.
+ *
  * ```sh
- * deno task bench:retrieval [--data ../shared/bench] [--misses 10]
+ * deno task bench:retrieval [--data ../shared/bench] [--misses 10] [--sizes 40,100,200]
  * ```
  *
  * @module
@@ -114,6 +120,28 @@ function realPrompts(data: string): Case[] {
     .map(({ prompt }) => ({ query: prompt }));
 }
 
+/**
+ * `size` of the TIL notes, the same every run: the notes of the first `size / 2` targets of
+ * `queries`, then other notes, each in the order of a hash of its key and `seed`.
+ */
+export function notesSubset(
+  notes: CorpusPage[],
+  queries: Case[],
+  size: number,
+  seed: number,
+): CorpusPage[] {
+  const byHash = (keys: string[]) =>
+    keys.map((key) => [fnv1a(`${seed}:${key}`), key] as const).sort(([a], [b]) => a - b)
+      .map(([, key]) => key);
+  const targets = byHash([...new Set(queries.flatMap(({ target }) => target ?? []))]);
+  const chosen = new Set(targets.slice(0, Math.ceil(size / 2)));
+  for (const key of byHash(notes.map((note) => note.key))) {
+    if (chosen.size >= size) break;
+    chosen.add(key);
+  }
+  return notes.filter((note) => chosen.has(note.key));
+}
+
 /** The tuning and the held-out half of `cases`, each with its label. */
 function halves(label: string, cases: Case[]): [string, Case[]][] {
   return (["tuning", "held-out"] as const).map((half) => [
@@ -157,10 +185,12 @@ async function main(): Promise<void> {
     ...readJsonl<Case>(join(benchDir, "fresh", "queries.jsonl")),
     ...readJsonl<Case>(join(benchDir, "fresh", "negatives.jsonl")),
   ];
-  const til = [
-    ...readJsonl<Case>(join(benchDir, "til", "queries.jsonl")),
-    ...readJsonl<Case>(join(benchDir, "til", "negatives.jsonl")),
+  const labelled = (folder: string) => [
+    ...readJsonl<Case>(join(benchDir, folder, "queries.jsonl")),
+    ...readJsonl<Case>(join(benchDir, folder, "negatives.jsonl")),
   ];
+  const til = labelled("til");
+  const til2 = labelled("til2");
   const real = realPrompts(data);
   const work = Deno.makeTempDirSync({ prefix: "git-kb-retrieval-" });
   try {
@@ -169,13 +199,22 @@ async function main(): Promise<void> {
     const tldrDir = join(work, "tldr");
     const tldrIds = corpusKb(tldrDir, corpus);
     const tilDir = join(work, "til");
-    const tilIds = corpusKb(tilDir, readJsonl<CorpusPage>(join(benchDir, "til", "corpus.jsonl")));
+    const tilNotes = readJsonl<CorpusPage>(join(benchDir, "til", "corpus.jsonl"));
+    const tilIds = corpusKb(tilDir, tilNotes);
+    const til2Dir = join(work, "til2");
+    const til2Ids = corpusKb(
+      til2Dir,
+      readJsonl<CorpusPage>(join(benchDir, "til2", "corpus.jsonl")),
+    );
     type EvalSet = [name: string, dir: string, ids: Map<string, string>, cases: Case[]];
     const inKb = (dir: string, ids: Map<string, string>) => ([name, cases]: [string, Case[]]) =>
       [name, dir, ids, cases] as EvalSet;
     const sets: EvalSet[] = [
       ...halves("TIL set", til).map(inKb(tilDir, tilIds)),
       ["real prompts (all, as negatives)", tilDir, tilIds, real],
+      ["second TIL set, whole", til2Dir, til2Ids, til2],
+      ...halves("second TIL set", til2).map(inKb(til2Dir, til2Ids)),
+      ["real prompts (all, as negatives)", til2Dir, til2Ids, real],
       ["tldr split, whole", tldrDir, tldrIds, dev],
       ...halves("tldr split", dev).map(inKb(tldrDir, tldrIds)),
       [
@@ -192,13 +231,19 @@ async function main(): Promise<void> {
       reports.push([name, dir, await evaluateCases(dir, `golden.${index}.jsonl`, cases, ids)]);
     }
     const misses = Number(flags.get("misses") ?? 10);
-    for (const [name, , report] of reports) {
-      if (name.endsWith("tuning half")) {
+    for (const [name, dir, report] of reports) {
+      if (name.endsWith("tuning half") && dir !== til2Dir) {
         console.log(`\n${name}:`);
         console.log(formatReport(report, misses));
       }
     }
-    for (const [dir, title] of [[tilDir, "TIL notes"], [tldrDir, "tldr-pages"]]) {
+    for (
+      const [dir, title] of [
+        [tilDir, "TIL notes (simonw/til)"],
+        [til2Dir, "Second TIL notes (jbranchaud/til)"],
+        [tldrDir, "tldr-pages"],
+      ]
+    ) {
       const own = reports.filter(([, at]) => at === dir);
       console.log(`\n${title}, ${own[0][2].entries} entries:\n`);
       console.log(
@@ -207,6 +252,32 @@ async function main(): Promise<void> {
       );
       console.log("|---|---:|---:|---:|---:|---:|");
       for (const [name, , report] of own) console.log(row(name, report));
+    }
+    const heldOut = (cases: Case[]) => cases.filter(({ query }) => halfOf(query) === "held-out");
+    const sizes = (flags.get("sizes") ?? "40,100,200").split(",").map(Number);
+    console.log("\nThe TIL set's held-out half on knowledge bases of some of its notes:\n");
+    console.log(
+      "| entries | seed | answerable | hook recall@5 | fires on negatives | pointer precision | " +
+        "real prompts: fires | pointers per fire |",
+    );
+    console.log("|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for (const size of sizes) {
+      for (const seed of [1, 2]) {
+        const notes = notesSubset(tilNotes, heldOut(til), size, seed);
+        const dir = join(work, `til-${size}-${seed}`);
+        const ids = corpusKb(dir, notes);
+        const cases = heldOut(til).filter(({ target }) => !target || ids.has(target));
+        const { hook, positives, negatives } =
+          (await evaluateCases(dir, "golden.jsonl", cases, ids)).run.summary;
+        const onReal = (await evaluateCases(dir, "real.jsonl", heldOut(real), ids)).run.summary;
+        const f = (value: number) => value.toFixed(3);
+        console.log(
+          `| ${notes.length} | ${seed} | ${positives} | ${f(hook.recall5)} | ` +
+            `${hook.falseFires} of ${negatives} | ${f(hook.pointerPrecision)} | ` +
+            `${onReal.hook.falseFires} of ${onReal.negatives} | ` +
+            `${(onReal.hook.pointers / (onReal.hook.fires || 1)).toFixed(2)} |`,
+        );
+      }
     }
     console.log("\nBaselines on the whole tldr split (recall@1, recall@5, MRR@10, fires):");
     for (const [name, r1, r5, mrr, fires] of BASELINES) {

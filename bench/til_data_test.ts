@@ -16,8 +16,8 @@ interface Negative {
   kind: string;
 }
 
-async function readJsonl<T>(name: string): Promise<T[]> {
-  const text = await Deno.readTextFile(new URL(`til/${name}`, import.meta.url));
+async function readJsonl<T>(path: string): Promise<T[]> {
+  const text = await Deno.readTextFile(new URL(path, import.meta.url));
   return text.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as T);
 }
 
@@ -36,72 +36,101 @@ function duplicates(queries: string[]): string[] {
   return [...countBy(queries, normalized)].filter(([, n]) => n > 1).map(([query]) => query);
 }
 
-const corpus = await readJsonl<CorpusNote>("corpus.jsonl");
-const queries = await readJsonl<LabelledQuery>("queries.jsonl");
-const negatives = await readJsonl<Negative>("negatives.jsonl");
+/** A labelled set of `bench/`: its folder, and the least it must hold. */
+interface LabelledSet {
+  folder: string;
+  notes: number;
+  leastQueries: number;
+  leastNegatives: number;
+  leastPerNegativeKind: number;
+}
 
-Deno.test("til corpus: every note of the fetched commit, once, in the tldr corpus's shape", () => {
-  assertEquals(corpus.length, 577);
-  assertEquals(duplicates(corpus.map((note) => note.key)), []);
-  for (const note of corpus) {
-    assertEquals(Object.keys(note), ["key", "title", "tags", "body"], note.key);
-    const [folder, stem, ...rest] = note.key.split("/");
-    assertEquals(rest.length, 0, note.key);
-    assertEquals(stem !== "" && !stem.endsWith(".md"), true, note.key);
-    assertEquals(note.tags, [folder], note.key);
-    assertEquals(note.title.trim() !== "" && !note.title.startsWith("#"), true, note.key);
-    assertEquals(typeof note.body === "string" && note.body.length > 0, true, note.key);
-  }
-});
+/** simonw/til (`til/`) and jbranchaud/til (`til2/`). */
+const SETS: LabelledSet[] = [
+  { folder: "til", notes: 577, leastQueries: 240, leastNegatives: 200, leastPerNegativeKind: 30 },
+  { folder: "til2", notes: 1871, leastQueries: 250, leastNegatives: 150, leastPerNegativeKind: 25 },
+];
 
-Deno.test("til queries: enough of each kind, each aimed at one note that exists", () => {
-  const keys = new Set(corpus.map((note) => note.key));
-  assertEquals(queries.length >= 240, true, `${queries.length} queries`);
-  for (const { query, target, kind } of queries) {
-    assertEquals(query.trim() !== "", true);
-    assertEquals(keys.has(target), true, `unknown target ${target}`);
-    assertEquals((QUERY_KINDS as readonly string[]).includes(kind), true, `kind ${kind}`);
-  }
-  assertEquals(duplicates(queries.map(({ query }) => query)), []);
-  const kinds = countBy(queries, ({ kind }) => kind);
-  for (const kind of QUERY_KINDS) {
-    const share = (kinds.get(kind) ?? 0) / queries.length;
-    assertEquals(
-      share > 0.25 && share < 0.42,
-      true,
-      `${kind}: ${kinds.get(kind)} of ${queries.length}`,
-    );
-  }
-  const perNote = countBy(queries, ({ target }) => target);
-  assertEquals([...perNote].filter(([, n]) => n > 2), []);
-  const folders = new Set(queries.map(({ target }) => target.split("/")[0]));
-  assertEquals(folders.size >= 40, true, `${folders.size} folders`);
-});
+for (const set of SETS) {
+  const { folder } = set;
+  const corpus = await readJsonl<CorpusNote>(`${folder}/corpus.jsonl`);
+  const queries = await readJsonl<LabelledQuery>(`${folder}/queries.jsonl`);
+  const negatives = await readJsonl<Negative>(`${folder}/negatives.jsonl`);
+  checkSet(set, corpus, queries, negatives);
+}
 
-Deno.test("til negatives: enough of them, of the four kinds, none also a query", () => {
-  assertEquals(negatives.length >= 200, true, `${negatives.length} negatives`);
-  for (const { query, kind } of negatives) {
-    assertEquals(query.trim() !== "", true);
-    assertEquals((NEGATIVE_KINDS as readonly string[]).includes(kind), true, `kind ${kind}`);
-  }
-  assertEquals(duplicates(negatives.map(({ query }) => query)), []);
-  const asked = new Set(queries.map(({ query }) => normalized(query)));
-  assertEquals(negatives.filter(({ query }) => asked.has(normalized(query))), []);
-  const kinds = countBy(negatives, ({ kind }) => kind);
-  for (const kind of NEGATIVE_KINDS) assertEquals((kinds.get(kind) ?? 0) >= 30, true, kind);
-});
+function checkSet(
+  set: LabelledSet,
+  corpus: CorpusNote[],
+  queries: LabelledQuery[],
+  negatives: Negative[],
+): void {
+  const { folder } = set;
+  Deno.test(`${folder} corpus: every note of the fetched commit, once, in the tldr corpus's shape`, () => {
+    assertEquals(corpus.length, set.notes);
+    assertEquals(duplicates(corpus.map((note) => note.key)), []);
+    for (const note of corpus) {
+      assertEquals(Object.keys(note), ["key", "title", "tags", "body"], note.key);
+      const [folder, stem, ...rest] = note.key.split("/");
+      assertEquals(rest.length, 0, note.key);
+      assertEquals(stem !== "" && !stem.endsWith(".md"), true, note.key);
+      assertEquals(note.tags, [folder], note.key);
+      assertEquals(note.title.trim() !== "" && !note.title.startsWith("#"), true, note.key);
+      assertEquals(typeof note.body === "string" && note.body.length > 0, true, note.key);
+    }
+  });
 
-Deno.test("til halves: the prompt hash puts a fair share of every kind in both halves", () => {
-  const prompts = [...queries, ...negatives];
-  for (const [kind, count] of countBy(prompts, ({ kind }) => kind)) {
-    const tuning = prompts.filter((p) => p.kind === kind && halfOf(p.query) === "tuning").length;
-    assertEquals(
-      tuning >= count * 0.3 && tuning <= count * 0.7,
-      true,
-      `${kind}: ${tuning} of ${count}`,
-    );
-  }
-});
+  Deno.test(`${folder} queries: enough of each kind, each aimed at one note that exists`, () => {
+    const keys = new Set(corpus.map((note) => note.key));
+    assertEquals(queries.length >= set.leastQueries, true, `${queries.length} queries`);
+    for (const { query, target, kind } of queries) {
+      assertEquals(query.trim() !== "", true);
+      assertEquals(keys.has(target), true, `unknown target ${target}`);
+      assertEquals((QUERY_KINDS as readonly string[]).includes(kind), true, `kind ${kind}`);
+    }
+    assertEquals(duplicates(queries.map(({ query }) => query)), []);
+    const kinds = countBy(queries, ({ kind }) => kind);
+    for (const kind of QUERY_KINDS) {
+      const share = (kinds.get(kind) ?? 0) / queries.length;
+      assertEquals(
+        share > 0.25 && share < 0.42,
+        true,
+        `${kind}: ${kinds.get(kind)} of ${queries.length}`,
+      );
+    }
+    const perNote = countBy(queries, ({ target }) => target);
+    assertEquals([...perNote].filter(([, n]) => n > 2), []);
+    const folders = new Set(queries.map(({ target }) => target.split("/")[0]));
+    assertEquals(folders.size >= 40, true, `${folders.size} folders`);
+  });
+
+  Deno.test(`${folder} negatives: enough of them, of the four kinds, none also a query`, () => {
+    assertEquals(negatives.length >= set.leastNegatives, true, `${negatives.length} negatives`);
+    for (const { query, kind } of negatives) {
+      assertEquals(query.trim() !== "", true);
+      assertEquals((NEGATIVE_KINDS as readonly string[]).includes(kind), true, `kind ${kind}`);
+    }
+    assertEquals(duplicates(negatives.map(({ query }) => query)), []);
+    const asked = new Set(queries.map(({ query }) => normalized(query)));
+    assertEquals(negatives.filter(({ query }) => asked.has(normalized(query))), []);
+    const kinds = countBy(negatives, ({ kind }) => kind);
+    for (const kind of NEGATIVE_KINDS) {
+      assertEquals((kinds.get(kind) ?? 0) >= set.leastPerNegativeKind, true, kind);
+    }
+  });
+
+  Deno.test(`${folder} halves: the prompt hash puts a fair share of every kind in both halves`, () => {
+    const prompts = [...queries, ...negatives];
+    for (const [kind, count] of countBy(prompts, ({ kind }) => kind)) {
+      const tuning = prompts.filter((p) => p.kind === kind && halfOf(p.query) === "tuning").length;
+      assertEquals(
+        tuning >= count * 0.3 && tuning <= count * 0.7,
+        true,
+        `${kind}: ${tuning} of ${count}`,
+      );
+    }
+  });
+}
 
 Deno.test("parseNote: the heading becomes the title, the folder the tag, the rest the body", () => {
   assertEquals(parseNote("sqlite/wal.md", "\uFEFF# Enabling WAL\r\n\r\nRun this:\r\n\n"), {

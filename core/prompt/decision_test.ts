@@ -93,6 +93,7 @@ const WIDE: FiringRule = {
   soleShare: 0,
   strongMatch: 0,
   promptShare: 0,
+  lead: 0,
   named: 0,
   unnamedMatch: 0,
   bestShare: 0.25,

@@ -155,3 +155,22 @@ Deno.test("firing on 50,000 generated entries: the same rule, the same outcomes"
     assertEquals(fired(reader, prompt).slice(0, expected.length || 1), expected, prompt);
   }
 });
+
+Deno.test("an entry search ranks far ahead of every other fires, however much else a long prompt says", () => {
+  const escape = makeEntry({
+    id: "kb-esc01",
+    title: "Escape delay in tmux",
+    tags: ["tmux"],
+    body: "Set escape-time to 10 in tmux.conf.\n",
+  });
+  const reader = readerOf([...personalKb(), escape]);
+  // Every module and hobby name is in two entries that hold no other word of the prompt: they
+  // add to what the prompt says, and no entry holds more than one of them.
+  const prompt = "inside tmux the escape key has a long delay before vim leaves insert mode, " +
+    `and I hit it all day in the ${MODULES.join(", ")} code, and in my notes on ` +
+    HOBBIES.join(", ");
+  assertEquals(fired(reader, prompt), ["kb-esc01"]);
+  // Beside a near twin it no longer stands out, and the long prompt is about neither.
+  const twin = makeEntry({ ...escape, id: "kb-esc02", title: "Escape delay in tmux panes" });
+  assertEquals(fired(readerOf([...personalKb(), escape, twin]), prompt), []);
+});

@@ -12,18 +12,21 @@
  *
  * A prompt fires when its best entry's evidence reaches the threshold and the entry is what the
  * prompt is about ({@link FiringRule}): it holds most of what the prompt's words could give one
- * entry ({@link promptEvidence}), or search scores it as strongly as an entry that alone holds
- * a few of the prompt's words in its title, and it holds a share of the prompt's evidence that
- * shrinks as the prompt grows (a long prompt says more than its topic). A long prompt whose
- * words are scattered over many entries, none holding a good share of them, is about something
+ * entry ({@link promptEvidence}); or search scores it as strongly as an entry that alone holds a
+ * few of the prompt's words in its title, and it holds a share of the prompt's evidence that
+ * shrinks as the prompt grows (a long prompt says more than its topic); or search ranks it far
+ * ahead of every other entry the prompt's words could list ({@link FiringRule.lead}): whatever
+ * else the prompt says, its words single that entry out. A long prompt whose words are scattered
+ * over many entries, none holding a good share of them and none far ahead, is about something
  * else. And the prompt must name the entry (its words in the entry's title, tags or aliases) or
  * hit the rest of it as strongly as naming it would: a task about the user's own code shares
- * words with many entries' bodies without being about any of them. It then lists the entries with at least {@link LISTED_SHARE} of the threshold from two
- * words or more and {@link FiringRule.bestShare} of the best entry's evidence, ranked as search
- * ranks them (BM25F over title, tags and aliases, body), down to {@link FiringRule.rankFloor} of
- * the first one's score: one strong pointer is a better answer than five. Tallies live in typed
- * arrays indexed by entry ordinal, so a prompt that hits thousands of entries costs a few array
- * writes each, even before the code is warm.
+ * words with many entries' bodies without being about any of them. It then lists the entries with
+ * at least {@link LISTED_SHARE} of the threshold from two words or more and
+ * {@link FiringRule.bestShare} of the best entry's evidence, ranked as search ranks them (BM25F
+ * over title, tags and aliases, body), down to {@link FiringRule.rankFloor} of the first one's
+ * score: one strong pointer is a better answer than five. Tallies live in typed arrays indexed by
+ * entry ordinal, so a prompt that hits thousands of entries costs a few array writes each, even
+ * before the code is warm.
  *
  * @module
  */
@@ -108,6 +111,11 @@ export interface FiringRule {
   /** …and it holds at least this share of the prompt's evidence raised to the ¾ power. */
   promptShare: number;
   /**
+   * Or search scores it at least this many times ln N above every other entry that could be
+   * listed: the prompt's words single it out, however much else the prompt says.
+   */
+  lead: number;
+  /**
    * And the prompt names the entry: prompt words found in the first listed entry's title, tags
    * or aliases count at least this much evidence (most of one rare word)…
    */
@@ -128,6 +136,7 @@ export const FIRING_RULE: FiringRule = {
   soleShare: 0.6,
   strongMatch: 3,
   promptShare: 0.4,
+  lead: 2,
   named: 0.8,
   unnamedMatch: 3.5,
   bestShare: 0.75,
@@ -656,12 +665,17 @@ export function keywordMatches(
   const hit = (ord: number) => new LazyHit(ord, words);
   let ranked: KeywordHit[] = [];
   if (over.length) {
-    const scores = searchScores(reader, terms, words, over, isOver);
+    const isListed = new Uint8Array(tallies.weight.length);
+    for (const ord of listed) isListed[ord] = 1;
+    const scores = searchScores(reader, terms, words, listed, isListed);
     over.sort((a, b) => scores[b] - scores[a] || tallies.compare(a, b));
     const first = scores[over[0]];
+    let second = 0;
+    for (const ord of listed) if (ord !== over[0]) second = Math.max(second, scores[ord]);
     const lnN = Math.log(docCount);
     const about = best >= rule.soleShare * said ||
-      (first >= rule.strongMatch * lnN && best >= rule.promptShare * said ** 0.75);
+      (first >= rule.strongMatch * lnN && best >= rule.promptShare * said ** 0.75) ||
+      first - second >= rule.lead * lnN;
     // The first hit's evidence, looked up only when it decides, is the one its pointer shows.
     const top = hit(over[0]);
     if (about && (first >= rule.unnamedMatch * lnN || namingEvidence(top) >= rule.named)) {
