@@ -2,12 +2,14 @@
  * `deno task demo`: the whole loop on the built-in sample knowledge base, in a throwaway
  * folder. It publishes the sample to a local bare "remote", then runs the real CLI and the real
  * prompt hook as a new user would: init (clone) → search → get → add (commit + push) →
- * context → the UserPromptSubmit hook. Your own config and knowledge base are never touched.
+ * context → the UserPromptSubmit hook. Every git-kb command and hook runs through the plugin's
+ * launcher (`plugin/bin/git-kb`), as the `git-kb` command and Claude Code run them: the bundles,
+ * with each command's own permissions, and nothing for Deno to download. Your own config and
+ * knowledge base are never touched.
  *
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { flagsFor } from "./app/permissions.ts";
 import { join } from "./core/path.ts";
 import { shellCommand, shellQuote } from "./core/shell/quote.ts";
 import { runProcess } from "./io/process.ts";
@@ -49,15 +51,12 @@ function echo(words: string[], stdinFile?: string): void {
   console.log(`\n$ ${shellCommand(words)}${redirect}`);
 }
 
+/** The plugin's launcher: what the `git-kb` command and the plugin's hooks run. */
+const launcher = join(root, "plugin/bin/git-kb");
+
 async function gitKb(command: string, ...args: string[]): Promise<string> {
   echo(["git-kb", command, ...args]);
-  const output = await run("deno", [
-    "run",
-    ...flagsFor(command, join(env.XDG_CACHE_HOME, "git-kb")),
-    join(root, "app/main.ts"),
-    command,
-    ...args,
-  ]);
+  const output = await run(launcher, [command, ...args]);
   console.log(output.trimEnd());
   return output;
 }
@@ -115,24 +114,14 @@ try {
   const payloadFile = "fixtures/hooks/prompt-match.json";
   const payload = Deno.readTextFileSync(join(root, payloadFile));
   console.log("\nThe UserPromptSubmit hook, given a prompt as Claude Code sends it:");
-  echo(["deno", "run", ...flagsFor("context", env.TMPDIR), "hooks/prompt.ts"], payloadFile);
-  const hook = await run("deno", [
-    "run",
-    ...flagsFor("context", join(env.XDG_CACHE_HOME, "git-kb")),
-    join(root, "hooks/prompt.ts"),
-  ], { stdin: payload });
+  echo(["plugin/bin/git-kb", "hook", "prompt"], payloadFile);
+  const hook = await run(launcher, ["hook", "prompt"], { stdin: payload });
   const context = JSON.parse(hook).hookSpecificOutput.additionalContext as string;
   console.log(`additionalContext: ${context.length} characters; pointer lines:`);
   console.log(context.split("\n").filter((line) => line.startsWith("- kb-")).join("\n"));
   console.log("\nThe same prompt again in the same session surfaces only the kernel rules:");
   const again = JSON.parse(
-    await run("deno", [
-      "run",
-      ...flagsFor("context", join(env.XDG_CACHE_HOME, "git-kb")),
-      join(root, "hooks/prompt.ts"),
-    ], {
-      stdin: payload,
-    }),
+    await run(launcher, ["hook", "prompt"], { stdin: payload }),
   ).hookSpecificOutput.additionalContext as string;
   console.log(
     `pointer lines: ${again.split("\n").filter((line) => line.startsWith("- kb-")).length}`,

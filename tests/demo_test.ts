@@ -1,7 +1,7 @@
 /**
- * `deno task demo` runs to the end, from a checkout whose path has a space and a quote, and every
- * command it echoes is safe to paste: sh reads each echoed line back as exactly the words it shows,
- * with no substitution (`…` or $(…)) run.
+ * `deno task demo` runs to the end, from a checkout whose path has a space and a quote, with an
+ * empty Deno cache and no npm registry, and every command it echoes is safe to paste: sh reads
+ * each echoed line back as exactly the words it shows, with no substitution (`…` or $(…)) run.
  */
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { join } from "@std/path/posix/join";
@@ -32,6 +32,7 @@ const DEMO_PARTS = [
   "hooks",
   "std",
   "fixtures",
+  "plugin",
 ];
 
 Deno.test("the demo finishes from a checkout at a path with a space and a quote, and every command it echoes reads back as itself in sh", async () => {
@@ -51,16 +52,25 @@ Deno.test("the demo finishes from a checkout at a path with a space and a quote,
       "--allow-read",
       "--allow-write",
       "--allow-env",
-      "--allow-run=git,deno",
+      "--allow-run=git,plugin/bin/git-kb",
       join(checkout, "demo.ts"),
     ],
     {
-      env: { HOME: sandbox.home, TMPDIR: sandbox.tmp, GIT_CONFIG_NOSYSTEM: "1" },
+      // A cache Deno has never filled, and no npm registry: the demo's commands run the plugin's
+      // bundles, which need nothing from npm.
+      env: {
+        HOME: sandbox.home,
+        TMPDIR: sandbox.tmp,
+        GIT_CONFIG_NOSYSTEM: "1",
+        NPM_CONFIG_REGISTRY: "http://127.0.0.1:9/",
+      },
       cwd: checkout,
+      denoDir: join(sandbox.root, "empty-deno-dir"),
     },
   );
   assertEquals(demo.code, 0, show(demo));
   assertMatch(demo.stdout, /Demo finished\./);
+  assertEquals(demo.stdout.split("\n").filter((line) => /Download/.test(line)), []);
   const commands = demo.stdout.split("\n").filter((line) => line.startsWith("$ "))
     .map((line) => line.slice(2));
   assert(commands.length >= 10, show(demo));
