@@ -159,7 +159,7 @@ export async function run(args: string[]): Promise<number> {
     );
   }
   console.log(
-    `Next: add an entry (${selfCommand()} add --title "…" --type note), bring notes in ` +
+    `Next: add an entry (${selfCommand()} add --edit), bring notes in ` +
       `(${selfCommand()} import <folder>), or wire your agent (${selfCommand()} setup --agent ` +
       "claude, or the Claude Code plugin: see the README)",
   );

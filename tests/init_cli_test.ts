@@ -10,6 +10,7 @@ import { shellQuote } from "../core/shell/quote.ts";
 import { runProcess } from "../io/process.ts";
 import {
   childEnv,
+  denoChildEnv,
   exists,
   FIXTURE_ENTRIES,
   git,
@@ -181,7 +182,7 @@ Deno.test("the first knowledge base's default folder and name are personal; an e
   const first = await runCli(["init", remote, "--dir", earlierDir], { env: earlierEnv });
   assertEquals(first.code, 0, show(first));
   // The last line says what to do next.
-  assertMatch(first.stdout.trimEnd().split("\n").at(-1)!, /^Next: add an entry \(.* add --title/);
+  assertMatch(first.stdout.trimEnd().split("\n").at(-1)!, /^Next: add an entry \(.* add --edit\)/);
   const again = await runCli(["init", remote, "--json"], { env: earlierEnv });
   assertEquals(again.code, 0, show(again));
   const { kbDir, mode } = parseJson<{ kbDir: string; mode: string }>(again);
@@ -211,6 +212,27 @@ Deno.test("a command run before any init names the init that starts a new knowle
   assertEquals(pasted.code, 0, `${start}\n${pasted.stderr}`);
   const after = await runCli(["search", "anything"], { env });
   assertEquals(after.code, 0, show(after));
+});
+
+Deno.test("the add command init's last line names, pasted as is, saves no placeholder entry", async () => {
+  await using sandbox = await makeSandbox();
+  const env = pastingEnv(sandbox);
+  const created = await runCli(["init"], { env });
+  assertEquals(created.code, 0, show(created));
+  const add = created.stdout.match(/^Next: add an entry \((.*?)\), bring notes in/m)?.[1];
+  assert(add, show(created));
+  const kbDir = join(sandbox.root, "data", "git-kb", "personal");
+  const head = await git(kbDir, "rev-parse", "HEAD");
+  // No editor and no terminal (a usage error), then an editor that leaves the template as it is
+  // (invalid): no commit either way.
+  const editors = [[{ VISUAL: "", EDITOR: "" }, 2], [{ VISUAL: "", EDITOR: "true" }, 1]] as const;
+  for (const [editor, code] of editors) {
+    const pasted = await runProcess("sh", ["-c", add], {
+      env: await denoChildEnv({ ...env, ...editor }),
+    });
+    assertEquals(pasted.code, code, `${add}\n${pasted.stdout}${pasted.stderr}`);
+    assertEquals(await git(kbDir, "rev-parse", "HEAD"), head, `${add}\n${pasted.stdout}`);
+  }
 });
 
 Deno.test("init without HOME and without --dir: a usage error (exit 2) that asks for --dir, nothing made", async () => {
