@@ -105,7 +105,9 @@ export async function run(args: string[]): Promise<number> {
     values.shared === true,
   );
   if (scaffold.length) steps.push(`Committed ${scaffold.join(", ")}`);
-  const warnings = (await commitIdentity(kbDir)).fallback ? [fallbackIdentityWarning()] : [];
+  const warnings = (await commitIdentity(kbDir)).fallback
+    ? [fallbackIdentityWarning(scaffold.length > 0)]
+    : [];
   if (values.shared) steps.push(`Shared: ${KB_SETTINGS_FILE} says so; --allow-secret is refused`);
   const configFile = writeConfig(kbDir, { name: values.name, makeDefault: values.default });
   steps.push(`Wrote the config ${configFile}`);

@@ -139,7 +139,12 @@ Deno.test("init with no git identity says so, with the git config line that work
   const anonymous = await runCli(["init", join(sandbox.root, "mine")], { env });
   assertEquals(anonymous.code, 0, show(anonymous));
   assertMatch(anonymous.stdout, /! git has no user\.name\/user\.email/);
-  assertMatch(anonymous.stdout, /git-kb <git-kb@localhost>/);
+  assertMatch(anonymous.stdout, /the commit is authored git-kb <git-kb@localhost>/);
+  // Run again on the same folder, init commits nothing, and says what later commits will be.
+  const again = await runCli(["init", join(sandbox.root, "mine")], { env });
+  assertEquals(again.code, 0, show(again));
+  assertMatch(again.stdout, /so git-kb's commits will be authored git-kb <git-kb@localhost>/);
+  assertNotMatch(again.stdout, /the commit is authored/);
   const json = await runCli(["init", join(sandbox.root, "mine"), "--json"], { env });
   assertMatch(parseJson<{ warnings: string[] }>(json).warnings[0], /git config --global/);
   const line = anonymous.stdout.match(/in place of these\): (git config .*)$/m)?.[1] ?? "";
