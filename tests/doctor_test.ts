@@ -427,6 +427,17 @@ Deno.test("doctor fetches before it says behind, diverged or ahead, and says whe
   );
 });
 
+Deno.test("doctor --offline on a clone never fetched since says so in one plain parenthesis", async () => {
+  await using kb = await makeKb({ remote: true });
+  const findings = await doctor(kb.env);
+  const distance = findings.find((finding) => finding.message.startsWith("in step with"));
+  assertEquals(
+    distance?.message,
+    "in step with origin/main (as of the clone, with no fetch since: --offline skips it)",
+    JSON.stringify(findings, null, 1),
+  );
+});
+
 Deno.test("doctor does not fetch under a save or sync that holds the lock, and says so", async () => {
   await using kb = await makeKb({ remote: true });
   const remote = await withLock(join(kb.dir, ".git", "git-kb.lock"), async () => {
