@@ -140,7 +140,9 @@ function printReport(report: ImportReport, folder: string, dryRun: boolean): voi
         `never committed (it was stopped): ${report.recovered.join(", ")}`,
     ));
   }
-  console.log(`${plural(report.linksResolved, "wikilink", "wikilinks")} resolved`);
+  if (report.linksResolved) {
+    console.log(`${plural(report.linksResolved, "wikilink", "wikilinks")} resolved`);
+  }
   if (report.indexes.length) {
     console.log(`Read for the summaries it lists, not imported: ${report.indexes.join(", ")}`);
   }

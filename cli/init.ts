@@ -105,7 +105,9 @@ export async function run(args: string[]): Promise<number> {
     values.shared === true,
   );
   if (scaffold.length) steps.push(`Committed ${scaffold.join(", ")}`);
-  const warnings = (await commitIdentity(kbDir)).fallback ? [fallbackIdentityWarning()] : [];
+  const warnings = (await commitIdentity(kbDir)).fallback
+    ? [fallbackIdentityWarning(scaffold.length > 0)]
+    : [];
   if (values.shared) steps.push(`Shared: ${KB_SETTINGS_FILE} says so; --allow-secret is refused`);
   const configFile = writeConfig(kbDir, { name: values.name, makeDefault: values.default });
   steps.push(`Wrote the config ${configFile}`);
@@ -159,7 +161,7 @@ export async function run(args: string[]): Promise<number> {
     );
   }
   console.log(
-    `Next: add an entry (${selfCommand()} add --title "…" --type note), bring notes in ` +
+    `Next: add an entry (${selfCommand()} add --edit), bring notes in ` +
       `(${selfCommand()} import <folder>), or wire your agent (${selfCommand()} setup --agent ` +
       "claude, or the Claude Code plugin: see the README)",
   );

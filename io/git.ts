@@ -215,9 +215,13 @@ export const SET_IDENTITY_COMMAND: string = [
   shellCommand(["git", "config", "--global", "user.email", "you@example.com"]),
 ].join(" && ");
 
-/** The one line a save prints when it committed under the fallback identity. */
-export function fallbackIdentityWarning(): string {
-  return `git has no user.name/user.email, so the commit is authored ` +
+/**
+ * The one line a save prints when it committed under the fallback identity; with `committed`
+ * false (an init that made no commit), what git-kb's commits will be authored as.
+ */
+export function fallbackIdentityWarning(committed = true): string {
+  const authored = committed ? "the commit is authored" : "git-kb's commits will be authored";
+  return `git has no user.name/user.email, so ${authored} ` +
     `${FALLBACK_IDENTITY.name} <${FALLBACK_IDENTITY.email}>; set yours (your name and address ` +
     `in place of these): ${SET_IDENTITY_COMMAND}`;
 }

@@ -256,7 +256,8 @@ Deno.test("a newline in a teammate's file name cannot fake a line of doctor's", 
   // The commit it offers, pasted, still commits the file by its real name.
   const orphan = lines.find((line) => line.includes("not committed"));
   const commit = orphan?.slice(orphan.indexOf("commit them: ") + "commit them: ".length) ?? "";
-  const sh = await runProcess("/bin/sh", ["-c", commit], { cwd: kb.root });
+  // Pasted on a machine whose git has an identity only through the environment, as in every test.
+  const sh = await runProcess("/bin/sh", ["-c", commit], { cwd: kb.root, env: kb.env });
   assertEquals(sh.code, 0, `${commit}\n${sh.stderr}`);
   assertEquals(await git(kb.dir, "status", "--porcelain"), "");
   assertMatch(await git(kb.dir, "ls-files", "-z", "entries"), /kb-nl001-x\nok {3}links/);
@@ -423,6 +424,17 @@ Deno.test("doctor fetches before it says behind, diverged or ahead, and says whe
   assertMatch(
     old.message,
     /^1 commit not pushed to origin\/main \(as of the last fetch, .* UTC: this fetch failed\)/,
+  );
+});
+
+Deno.test("doctor --offline on a clone never fetched since says so in one plain parenthesis", async () => {
+  await using kb = await makeKb({ remote: true });
+  const findings = await doctor(kb.env);
+  const distance = findings.find((finding) => finding.message.startsWith("in step with"));
+  assertEquals(
+    distance?.message,
+    "in step with origin/main (as of the clone, with no fetch since: --offline skips it)",
+    JSON.stringify(findings, null, 1),
   );
 });
 

@@ -112,6 +112,17 @@ Deno.test("import: usage errors exit 2 and a missing folder exits 1 with its nam
   assertEquals(/os error/.test(missing.stderr), false, "not the system's words");
 });
 
+Deno.test("import of notes with no wikilink says nothing about wikilinks", async () => {
+  await using kb = await makeKb({ empty: true });
+  const notes = join(kb.root, "notes");
+  await Deno.mkdir(notes);
+  await Deno.writeTextFile(join(notes, "vpn.md"), "The office printer needs split tunnelling.\n");
+  const imported = await runCli(["import", notes], { env: kb.env });
+  assertEquals(imported.code, 0, show(imported));
+  assertMatch(imported.stdout, /^Imported from .*: 1 added, 0 updated, 0 unchanged/);
+  assertEquals(/wikilink/.test(imported.stdout), false, imported.stdout);
+});
+
 /** The fixture folders, one per source kind: tests/fixtures/import/<kind>/. */
 const FIXTURES = join(ROOT, "tests", "fixtures", "import");
 

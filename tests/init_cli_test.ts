@@ -10,6 +10,7 @@ import { shellQuote } from "../core/shell/quote.ts";
 import { runProcess } from "../io/process.ts";
 import {
   childEnv,
+  denoChildEnv,
   exists,
   FIXTURE_ENTRIES,
   git,
@@ -138,7 +139,12 @@ Deno.test("init with no git identity says so, with the git config line that work
   const anonymous = await runCli(["init", join(sandbox.root, "mine")], { env });
   assertEquals(anonymous.code, 0, show(anonymous));
   assertMatch(anonymous.stdout, /! git has no user\.name\/user\.email/);
-  assertMatch(anonymous.stdout, /git-kb <git-kb@localhost>/);
+  assertMatch(anonymous.stdout, /the commit is authored git-kb <git-kb@localhost>/);
+  // Run again on the same folder, init commits nothing, and says what later commits will be.
+  const again = await runCli(["init", join(sandbox.root, "mine")], { env });
+  assertEquals(again.code, 0, show(again));
+  assertMatch(again.stdout, /so git-kb's commits will be authored git-kb <git-kb@localhost>/);
+  assertNotMatch(again.stdout, /the commit is authored/);
   const json = await runCli(["init", join(sandbox.root, "mine"), "--json"], { env });
   assertMatch(parseJson<{ warnings: string[] }>(json).warnings[0], /git config --global/);
   const line = anonymous.stdout.match(/in place of these\): (git config .*)$/m)?.[1] ?? "";
@@ -181,7 +187,7 @@ Deno.test("the first knowledge base's default folder and name are personal; an e
   const first = await runCli(["init", remote, "--dir", earlierDir], { env: earlierEnv });
   assertEquals(first.code, 0, show(first));
   // The last line says what to do next.
-  assertMatch(first.stdout.trimEnd().split("\n").at(-1)!, /^Next: add an entry \(.* add --title/);
+  assertMatch(first.stdout.trimEnd().split("\n").at(-1)!, /^Next: add an entry \(.* add --edit\)/);
   const again = await runCli(["init", remote, "--json"], { env: earlierEnv });
   assertEquals(again.code, 0, show(again));
   const { kbDir, mode } = parseJson<{ kbDir: string; mode: string }>(again);
@@ -211,6 +217,27 @@ Deno.test("a command run before any init names the init that starts a new knowle
   assertEquals(pasted.code, 0, `${start}\n${pasted.stderr}`);
   const after = await runCli(["search", "anything"], { env });
   assertEquals(after.code, 0, show(after));
+});
+
+Deno.test("the add command init's last line names, pasted as is, saves no placeholder entry", async () => {
+  await using sandbox = await makeSandbox();
+  const env = pastingEnv(sandbox);
+  const created = await runCli(["init"], { env });
+  assertEquals(created.code, 0, show(created));
+  const add = created.stdout.match(/^Next: add an entry \((.*?)\), bring notes in/m)?.[1];
+  assert(add, show(created));
+  const kbDir = join(sandbox.root, "data", "git-kb", "personal");
+  const head = await git(kbDir, "rev-parse", "HEAD");
+  // No editor and no terminal (a usage error), then an editor that leaves the template as it is
+  // (invalid): no commit either way.
+  const editors = [[{ VISUAL: "", EDITOR: "" }, 2], [{ VISUAL: "", EDITOR: "true" }, 1]] as const;
+  for (const [editor, code] of editors) {
+    const pasted = await runProcess("sh", ["-c", add], {
+      env: await denoChildEnv({ ...env, ...editor }),
+    });
+    assertEquals(pasted.code, code, `${add}\n${pasted.stdout}${pasted.stderr}`);
+    assertEquals(await git(kbDir, "rev-parse", "HEAD"), head, `${add}\n${pasted.stdout}`);
+  }
 });
 
 Deno.test("init without HOME and without --dir: a usage error (exit 2) that asks for --dir, nothing made", async () => {

@@ -155,7 +155,7 @@ function staleNote(status: RemoteStatus): string {
   if (status.fetch.state === "fetched") return "";
   const when = status.lastFetch
     ? `the last fetch, ${status.lastFetch.toISOString().slice(0, 16).replace("T", " ")} UTC`
-    : "the clone (never fetched since)";
+    : "the clone, with no fetch since";
   const why = status.fetch.skipped ? status.fetch.reason : "this fetch failed";
   return ` (as of ${when}: ${why})`;
 }
