@@ -25,12 +25,27 @@ export interface FileStat {
 
 /** Raised when a folder is not a knowledge base. */
 export class NotAKbError extends Error {
-  constructor(kbDir: string) {
+  /** `missing`: the folder itself does not exist (a mistyped path, a folder since deleted). */
+  constructor(kbDir: string, missing = false) {
     super(
-      `${kbDir} is not a git-kb knowledge base (it has no entries/ folder). ` +
-        `Run \`${selfCommand()} init\` to create or connect one.`,
+      missing
+        ? `${kbDir} is not a git-kb knowledge base: the folder does not exist. Check the folder ` +
+          `given with --kb (or KB_DIR), or run \`${selfCommand()} init\` to create or connect one.`
+        : `${kbDir} is not a git-kb knowledge base (it has no entries/ folder). ` +
+          `Run \`${selfCommand()} init\` to create or connect one.`,
     );
     this.name = "NotAKbError";
+  }
+}
+
+/** The {@link NotAKbError} for `kbDir`, which has no `entries/` folder: says whether it exists. */
+function notAKb(kbDir: string): NotAKbError {
+  try {
+    Deno.lstatSync(kbDir);
+    return new NotAKbError(kbDir);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return new NotAKbError(kbDir, true);
+    throw error;
   }
 }
 
@@ -150,7 +165,7 @@ export function listEntryFiles(kbDir: string): EntryListing {
     }
     collect(kbDir, ENTRIES_DIR, listing);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) throw new NotAKbError(kbDir);
+    if (error instanceof Deno.errors.NotFound) throw notAKb(kbDir);
     throw error;
   }
   return listing;
@@ -161,7 +176,7 @@ export function assertKb(kbDir: string): void {
   try {
     Deno.lstatSync(join(kbDir, ENTRIES_DIR));
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) throw new NotAKbError(kbDir);
+    if (error instanceof Deno.errors.NotFound) throw notAKb(kbDir);
     throw error;
   }
 }

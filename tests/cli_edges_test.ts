@@ -186,15 +186,19 @@ Deno.test("search prints no escape sequence an entry's body holds", async () => 
   assert(!result.stdout.includes("\x1b"), JSON.stringify(result.stdout));
 });
 
-Deno.test("review and sync on a folder that is no knowledge base say so, as search does (exit 1)", async () => {
+Deno.test("review, sync, search and get on a folder that is no knowledge base name the real cause (exit 1)", async () => {
   await using kb = await makeKb();
   const empty = join(kb.root, "empty");
   await Deno.mkdir(empty);
-  for (const dir of [join(kb.root, "missing"), empty]) {
-    for (const args of [["review"], ["sync"], ["search", "x"]]) {
+  const cases: [string, RegExp][] = [
+    [join(kb.root, "missing"), /is not a git-kb knowledge base: the folder does not exist/],
+    [empty, /is not a git-kb knowledge base \(it has no entries\/ folder\)/],
+  ];
+  for (const [dir, cause] of cases) {
+    for (const args of [["review"], ["sync"], ["search", "x"], ["get", "kb-00001"]]) {
       const result = await runCli([...args, "--kb", dir], { env: kb.env });
       assertEquals(result.code, 1, `${args[0]} ${dir}: ${show(result)}`);
-      assertMatch(result.stderr, /is not a git-kb knowledge base \(it has no entries\/ folder\)/);
+      assertMatch(result.stderr, cause, `${args[0]} ${dir}`);
       assertNotMatch(result.stderr, /Failed to spawn/);
     }
   }
