@@ -1,7 +1,8 @@
 /**
  * `git-kb export`: write the knowledge base's kernel rules, and the rule to ask `git-kb context`
  * before a task, into a project's agent files (AGENTS.md, CLAUDE.md, Cursor and Windsurf rules)
- * for agents that run no hooks. `--check` exits 1 when a file is stale, for a pre-commit hook.
+ * for agents that run no hooks. `--check` exits 1 when a file is missing or stale, for a
+ * pre-commit hook.
  *
  * @module
  */
@@ -42,15 +43,15 @@ block is kept, and so is the file's mode.`,
       value: "<dir>",
       help: "the project folder (default: the current folder)",
     },
-    check: { type: "boolean", help: "write nothing; exit 1 when a file is stale" },
+    check: { type: "boolean", help: "write nothing; exit 1 when a file is missing or stale" },
     json: { type: "boolean", help: "print what was done as JSON" },
   },
   positionals: NO_POSITIONALS,
   notes: `Example:
   git-kb export --to agents --to cursor
 
-Exit codes: 0 written or up to date, 1 a file is stale (--check), was left
-alone or failed, 2 usage error.`,
+Exit codes: 0 written or up to date, 1 a file is missing or stale (--check),
+was left alone or failed, 2 usage error.`,
 } as const satisfies CommandSpec;
 
 /** Help text. */
@@ -72,7 +73,7 @@ export async function run(args: string[]): Promise<number> {
     files,
     check: values.check,
   });
-  const stale = reports.some((report) => report.state === "stale");
+  const stale = reports.some((report) => report.state === "stale" || report.state === "missing");
   const refused = reports.filter((report) => report.state === "refused");
   const failed = stale || refused.length > 0;
   if (values.json) {
@@ -81,7 +82,11 @@ export async function run(args: string[]): Promise<number> {
   }
   for (const { path, state, leftOut } of reports) {
     if (state === "refused") continue;
-    const mark = state === "written" ? green("wrote") : state === "stale" ? yellow("stale") : "ok";
+    const mark = state === "written"
+      ? green("wrote")
+      : state === "stale" || state === "missing"
+      ? yellow(state)
+      : "ok";
     console.log(`${mark} ${cyan(path)}`);
     if (leftOut.length) {
       console.log(yellow(`  left out to stay inside its limit: ${leftOut.join(", ")}`));
@@ -94,6 +99,8 @@ export async function run(args: string[]): Promise<number> {
       onStderr.red(`git-kb export: left alone: ${problem}; ${fix}, then run ${again}.`),
     );
   }
-  if (stale) console.error(onStderr.yellow(`Agent files are stale: run ${again} to rewrite them.`));
+  if (stale) {
+    console.error(onStderr.yellow(`Agent files are missing or stale: run ${again} to write them.`));
+  }
   return failed ? EXIT.failed : EXIT.ok;
 }

@@ -1,7 +1,7 @@
 /**
  * `git-kb export` through the real CLI: the sample knowledge base's kernel rules are written into
  * a project's agent files between markers, the user's own text is kept, a rerun changes nothing,
- * `--check` exits 1 on a stale file, and a CLAUDE.md linked to AGENTS.md stays a link.
+ * `--check` exits 1 on a missing or stale file, and a CLAUDE.md linked to AGENTS.md stays a link.
  */
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { join } from "@std/path/posix/join";
@@ -18,6 +18,13 @@ Deno.test("export: markers, the user's text kept, idempotent, --check, links fol
   await Deno.mkdir(join(project, ".cursor"), { recursive: true });
   await Deno.writeTextFile(join(project, "AGENTS.md"), "# My project\n\nRun make test.\n");
   const run = (...args: string[]) => runCli(["export", "--dir", project, ...args], { env: kb.env });
+
+  // Before the first export, the Cursor rule file does not exist: missing, not stale.
+  const before = await run("--check");
+  assertEquals(before.code, 1, show(before));
+  assertMatch(before.stdout, /^stale AGENTS\.md$/m);
+  assertMatch(before.stdout, /^missing \.cursor\/rules\/git-kb\.mdc$/m);
+  assertMatch(before.stderr, /Agent files are missing or stale: run .* to write them\./);
 
   const first = await run("--json");
   assertEquals(first.code, 0, show(first));

@@ -43,10 +43,11 @@ export interface ExportedFileReport {
   /** Its path inside the project. */
   path: string;
   /**
-   * `written`/`unchanged` on export; `stale`/`unchanged` with check; `refused` when the file
-   * cannot be edited safely (see {@link ExportedFileReport.problem}).
+   * `written`/`unchanged` on export; `missing` (never exported), `stale` or `unchanged` with
+   * check; `refused` when the file cannot be edited safely (see
+   * {@link ExportedFileReport.problem}).
    */
-  state: "written" | "unchanged" | "stale" | "refused";
+  state: "written" | "unchanged" | "missing" | "stale" | "refused";
   /** Kernel rules left out to keep the file inside its agent's limit. */
   leftOut: string[];
   /** With `refused`: why, naming the file (`CLAUDE.md is a symbolic link to …`). */
@@ -61,6 +62,8 @@ interface EditableFile {
   target: string;
   /** The file's text ("" when it does not exist yet). */
   text: string;
+  /** Whether the file exists. */
+  exists: boolean;
   /** The file's permission bits to keep; undefined for a new file (the umask's default). */
   mode?: number;
 }
@@ -94,7 +97,9 @@ export function exportAgentFiles(request: ExportRequest): ExportedFileReport[] {
     targets.add(file.target);
     const { text, leftOut } = exportedFile(name, file.text, request.rules);
     if (text === file.text) return [{ name, path, state: "unchanged", leftOut }];
-    if (request.check) return [{ name, path, state: "stale", leftOut }];
+    if (request.check) {
+      return [{ name, path, state: file.exists ? "stale" : "missing", leftOut }];
+    }
     writeFileAtomic(file.target, text, { mode: file.mode });
     return [{ name, path, state: "written", leftOut }];
   });
@@ -144,7 +149,7 @@ function editableFile(realProject: string, path: string, shown: string): Editabl
       `make its folder a folder of the project's own, or leave it out with --to`,
     );
   }
-  if (!info) return { target, text: "" };
+  if (!info) return { target, text: "", exists: false };
   if (!info.isFile) {
     return refuse(
       `is ${info.isDirectory ? "a folder" : "a special file (a FIFO, socket or device)"}, ` +
@@ -174,7 +179,7 @@ function editableFile(realProject: string, path: string, shown: string): Editabl
   }
   const damage = blockDamage(text);
   if (damage) return refuse(damage.reason, damage.fix);
-  return { target, text, mode: info.mode === null ? undefined : info.mode & 0o7777 };
+  return { target, text, exists: true, mode: info.mode === null ? undefined : info.mode & 0o7777 };
 }
 
 /**
