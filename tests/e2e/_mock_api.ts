@@ -268,3 +268,38 @@ export async function installPlugin(
     assertEquals(result.code, 0, `claude ${args.join(" ")}: ${result.stdout}${result.stderr}`);
   }
 }
+
+/** A `project` folder in the knowledge base's root, with the git-kb plugin installed. */
+export async function pluginProject(kb: Kb): Promise<string> {
+  const project = join(kb.root, "project");
+  await Deno.mkdir(project);
+  await installPlugin(CLAUDE_CLI!, project, await clientEnv(kb, 9, kb.env));
+  return project;
+}
+
+/**
+ * A session of the real client in `project` that says hello, asks two more questions (one turn
+ * is too few to compact) and runs /compact, each call asserted to exit 0; returns its id.
+ */
+export async function compactedSession(
+  project: string,
+  env: Record<string, string>,
+): Promise<string> {
+  const id = crypto.randomUUID();
+  const prompts = [
+    ["hello", "--session-id"],
+    ["tell me more about it please", "--resume"],
+    ["and what else should I know here", "--resume"],
+    ["/compact", "--resume"],
+  ];
+  for (const [prompt, session] of prompts) {
+    const result = await runProcess(CLAUDE_CLI!, ["-p", prompt, session, id], {
+      cwd: project,
+      env,
+      clearEnv: true,
+      timeoutMs: 120_000,
+    });
+    assertEquals(result.code, 0, `${prompt}: ${result.stdout}${result.stderr}`);
+  }
+  return id;
+}

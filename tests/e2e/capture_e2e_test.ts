@@ -18,7 +18,8 @@ import { fakeClaude, recordedCalls } from "../judge_helpers.ts";
 import {
   CLAUDE_CLI,
   clientEnv,
-  installPlugin,
+  compactedSession,
+  pluginProject,
   say,
   SKIP,
   startMockApi,
@@ -41,9 +42,7 @@ Deno.test({
   sanitizeOps: false,
   fn: async () => {
     await using kb = await makeKb();
-    const project = join(kb.root, "project");
-    await Deno.mkdir(project);
-    await installPlugin(CLAUDE_CLI!, project, await clientEnv(kb, 9, kb.env));
+    const project = await pluginProject(kb);
     const marker = join(kb.root, "built");
     // Fails the first time (the marker is missing), works the second.
     const command = `test -f ${shellQuote(marker)} || { touch ${
@@ -117,24 +116,14 @@ Deno.test({
   sanitizeOps: false,
   fn: async () => {
     await using kb = await makeKb();
-    const project = join(kb.root, "project");
-    await Deno.mkdir(project);
-    await installPlugin(CLAUDE_CLI!, project, await clientEnv(kb, 9, kb.env));
+    const project = await pluginProject(kb);
     await using mock = startMockApi(() => say("Summary: the user said hello."));
     const env = await clientEnv(kb, mock.port, {
       ...kb.env,
       XDG_CACHE_HOME: kb.tmp,
       KB_HOOK_DEBUG: "1",
     });
-    const id = crypto.randomUUID();
-    const run = (args: string[]) =>
-      runProcess(CLAUDE_CLI!, args, { cwd: project, env, clearEnv: true, timeoutMs: 120_000 });
-    assertEquals((await run(["-p", "hello", "--session-id", id])).code, 0);
-    for (const prompt of ["tell me more about it please", "and what else should I know here"]) {
-      assertEquals((await run(["-p", prompt, "--resume", id])).code, 0);
-    }
-    const compacted = await run(["-p", "/compact", "--resume", id]);
-    assertEquals(compacted.code, 0, compacted.stdout + compacted.stderr);
+    const id = await compactedSession(project, env);
     const log = await runProcess("sh", [
       "-c",
       'cat "$1"/git-kb/*/debug.jsonl 2>/dev/null; true',

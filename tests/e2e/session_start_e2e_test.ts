@@ -22,7 +22,8 @@ import { assertGone, slowGit } from "../slow_git.ts";
 import {
   CLAUDE_CLI,
   clientEnv,
-  installPlugin,
+  compactedSession,
+  pluginProject,
   say,
   scriptedClient,
   SKIP,
@@ -37,10 +38,7 @@ async function setUp(): Promise<{ kb: Kb; project: string; ahead: string }> {
   const kb = await makeKb({ remote: true });
   const other = await cloneRemote(kb);
   await pushEntryFrom(other, "kb-syn7q", "Quokka feeding schedule for the zoo team");
-  const project = join(kb.root, "project");
-  await Deno.mkdir(project);
-  await installPlugin(CLAUDE_CLI!, project, await clientEnv(kb, 9, kb.env));
-  return { kb, project, ahead: await git(other, "rev-parse", "HEAD") };
+  return { kb, project: await pluginProject(kb), ahead: await git(other, "rev-parse", "HEAD") };
 }
 
 /**
@@ -138,22 +136,10 @@ Deno.test({
   ignore: SKIP !== false,
   async fn() {
     await using kb = await makeKb();
-    const project = join(kb.root, "project");
-    await Deno.mkdir(project);
-    await installPlugin(CLAUDE_CLI!, project, await clientEnv(kb, 9, kb.env));
+    const project = await pluginProject(kb);
     await using mock = startMockApi(() => say("Summary: the user said hello."));
     const env = await clientEnv(kb, mock.port, { ...kb.env, XDG_CACHE_HOME: kb.tmp });
-    const id = crypto.randomUUID();
-    const run = (args: string[]) =>
-      runProcess(CLAUDE_CLI!, args, { cwd: project, env, clearEnv: true, timeoutMs: 120_000 });
-    const first = await run(["-p", "hello", "--session-id", id]);
-    assertEquals(first.code, 0, first.stdout + first.stderr);
-    for (const prompt of ["tell me more about it please", "and what else should I know here"]) {
-      const more = await run(["-p", prompt, "--resume", id]); // one turn is too few to compact
-      assertEquals(more.code, 0, more.stdout + more.stderr);
-    }
-    const compacted = await run(["-p", "/compact", "--resume", id]);
-    assertEquals(compacted.code, 0, compacted.stdout + compacted.stderr);
+    const id = await compactedSession(project, env);
     const context = await injected(kb.home, id);
     const restored = context.filter((text) => text.includes("restored after the conversation"));
     assertEquals(restored.length, 1, JSON.stringify(context).slice(0, 2000));

@@ -19,24 +19,14 @@ import { runProcess } from "../../io/process.ts";
 import { makeBigKb, makeCold } from "../big_kb.ts";
 import { cacheRootOf, type Kb } from "../helpers.ts";
 import { alive } from "../slow_git.ts";
-import {
-  CLAUDE_CLI,
-  clientEnv,
-  installPlugin,
-  scriptedClient,
-  SKIP,
-  waitScript,
-} from "./_mock_api.ts";
+import { CLAUDE_CLI, pluginProject, scriptedClient, SKIP, waitScript } from "./_mock_api.ts";
 
 if (SKIP) console.log(`watch_e2e_test.ts skipped: ${SKIP}`);
 
 /** A knowledge base of more than 100 files, a project, and the plugin installed. */
 async function setUp(): Promise<{ kb: Kb; project: string }> {
   const kb = await makeBigKb();
-  const project = join(kb.root, "project");
-  await Deno.mkdir(project);
-  await installPlugin(CLAUDE_CLI!, project, await clientEnv(kb, 9, kb.env));
-  return { kb, project };
+  return { kb, project: await pluginProject(kb) };
 }
 
 /** The cache folder of the knowledge base (the one `kb-…` folder under the cache root). */
