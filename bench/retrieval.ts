@@ -11,7 +11,8 @@
  *   written the way developers type to an agent (questions, tasks with context, instructions) and
  *   prompts no note helps with (the user's own code, design, conversation, chores).
  * - **The second TIL set** (`til2/`, Josh Branchaud's TIL notes, MIT): 1,871 notes and prompts
- *   of the same kinds, written after the rest of the firing rule was fixed: its tuning half chose one figure (`lead`), and its held-out half was measured once, after.
+ *   of the same kinds, written after the rest of the firing rule was fixed: its tuning half chose
+ *   one figure (`lead`), and its held-out half was measured once, after.
  *
  * Every set is cut in two halves by a hash of each prompt ({@link halfOf}): the tuning half,
  * whose misses are printed, and the held-out half, reported in numbers only, so that a change

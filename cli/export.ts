@@ -73,9 +73,9 @@ export async function run(args: string[]): Promise<number> {
     files,
     check: values.check,
   });
-  const stale = reports.some((report) => report.state === "stale" || report.state === "missing");
+  const outdated = reports.some(({ state }) => state === "stale" || state === "missing");
   const refused = reports.filter((report) => report.state === "refused");
-  const failed = stale || refused.length > 0;
+  const failed = outdated || refused.length > 0;
   if (values.json) {
     printJson({ files: reports, rules: rules.length });
     return failed ? EXIT.failed : EXIT.ok;
@@ -84,9 +84,9 @@ export async function run(args: string[]): Promise<number> {
     if (state === "refused") continue;
     const mark = state === "written"
       ? green("wrote")
-      : state === "stale" || state === "missing"
-      ? yellow(state)
-      : "ok";
+      : state === "unchanged"
+      ? "ok"
+      : yellow(state);
     console.log(`${mark} ${cyan(path)}`);
     if (leftOut.length) {
       console.log(yellow(`  left out to stay inside its limit: ${leftOut.join(", ")}`));
@@ -99,7 +99,7 @@ export async function run(args: string[]): Promise<number> {
       onStderr.red(`git-kb export: left alone: ${problem}; ${fix}, then run ${again}.`),
     );
   }
-  if (stale) {
+  if (outdated) {
     console.error(onStderr.yellow(`Agent files are missing or stale: run ${again} to write them.`));
   }
   return failed ? EXIT.failed : EXIT.ok;

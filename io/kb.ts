@@ -12,6 +12,7 @@ import type { InvalidFile } from "../core/index/format.ts";
 import { join } from "../core/path.ts";
 import { shellQuote } from "../core/shell/quote.ts";
 import { decodeUtf8Strict, NotUtf8Error } from "../core/text/utf8.ts";
+import { lstatOrUndefined } from "./fs.ts";
 import { selfCommand } from "./self_command.ts";
 
 /** The folder of entry files inside a knowledge base. */
@@ -40,13 +41,7 @@ export class NotAKbError extends Error {
 
 /** The {@link NotAKbError} for `kbDir`, which has no `entries/` folder: says whether it exists. */
 function notAKb(kbDir: string): NotAKbError {
-  try {
-    Deno.lstatSync(kbDir);
-    return new NotAKbError(kbDir);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return new NotAKbError(kbDir, true);
-    throw error;
-  }
+  return new NotAKbError(kbDir, lstatOrUndefined(kbDir) === undefined);
 }
 
 /** Raised when a file under `entries/` cannot be read as an entry; nothing was opened. */
