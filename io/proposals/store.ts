@@ -104,9 +104,11 @@ async function landedCommits(
   const unmerged = new Set(
     (await gitOk(kbDir, ["rev-list", `${head}..${tip}`])).split("\n").filter(Boolean),
   );
-  const blobs = (await gitOk(kbDir, ["cat-file", "--batch-check=%(objectname)"], {
-    stdin: records.map(({ commit, path }) => `${commit}:${path}\n${head}:${path}\n`).join(""),
-  })).split("\n");
+  const blobs = await batchCheck(
+    kbDir,
+    "%(objectname)",
+    records.flatMap(({ commit, path }) => [`${commit}:${path}`, `${head}:${path}`]),
+  );
   records.forEach(({ commit }, at) => {
     if (!unmerged.has(commit)) landed.merged.add(commit);
     else if (blobs[2 * at] === blobs[2 * at + 1]) landed.copied.add(commit);
@@ -170,11 +172,11 @@ export async function strayFiles(kbDir: string, state: ProposalsState): Promise<
     if (!newest.has(record.path)) newest.set(record.path, record.commit);
   }
   const held = changed.filter((path) => newest.has(path));
-  const blobs = held.length
-    ? (await gitOk(kbDir, ["cat-file", "--batch-check=%(objectname)"], {
-      stdin: held.map((path) => `${state.tip}:${path}\n${newest.get(path)}:${path}\n`).join(""),
-    })).split("\n")
-    : [];
+  const blobs = await batchCheck(
+    kbDir,
+    "%(objectname)",
+    held.flatMap((path) => [`${state.tip}:${path}`, `${newest.get(path)}:${path}`]),
+  );
   const differs = new Set(held.filter((_, at) => blobs[2 * at] !== blobs[2 * at + 1]));
   return { meet, paths: changed.filter((path) => !newest.has(path) || differs.has(path)) };
 }
@@ -555,18 +557,33 @@ async function blobsAt(
   kbDir: string,
   wanted: readonly (readonly [string, string])[],
 ): Promise<(string | undefined)[]> {
-  const asked = wanted.filter(([rev]) => rev);
-  const lines = asked.length
-    ? (await gitOk(kbDir, ["cat-file", "--batch-check=%(objectname) %(objecttype)"], {
-      stdin: asked.map(([rev, path]) => `${rev}:${path}\n`).join(""),
-    })).split("\n")
-    : [];
+  const lines = await batchCheck(
+    kbDir,
+    "%(objectname) %(objecttype)",
+    wanted.filter(([rev]) => rev).map(([rev, path]) => `${rev}:${path}`),
+  );
   let next = 0;
   return wanted.map(([rev]) => {
     if (!rev) return undefined;
     const [name, type] = lines[next++].split(" ");
     return type === "blob" ? name : undefined;
   });
+}
+
+/**
+ * `git cat-file --batch-check=<format>`'s line for each of `objects` (`<rev>:<path>`, one a
+ * line of its input), in order: one git call for them all, none for none.
+ */
+async function batchCheck(
+  kbDir: string,
+  format: string,
+  objects: readonly string[],
+): Promise<string[]> {
+  if (!objects.length) return [];
+  const lines = await gitOk(kbDir, ["cat-file", `--batch-check=${format}`], {
+    stdin: objects.map((object) => `${object}\n`).join(""),
+  });
+  return lines.split("\n");
 }
 
 /** The blob id git gives `text` (nothing written). */
