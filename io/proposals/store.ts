@@ -217,12 +217,10 @@ async function committedEntries(kbDir: string): Promise<Map<string, CommittedFil
   return ids;
 }
 
-/** Every credential in a proposal's reason and source, in words: "a GitHub token (ghp_…AB) in its reason". */
-function freeTextSecrets(proposal: Proposal): string[] {
-  return (["reason", "source"] as const).flatMap((field) =>
-    findSecrets(proposal[field]).map(({ kind, masked }) =>
-      `${SECRET_LABELS[kind]} (${masked}) in its ${field}`
-    )
+/** Every credential in `text`, in words: "a GitHub token (ghp_…AB) in its `where`". */
+function secretsIn(text: string, where: string): string[] {
+  return findSecrets(text).map(({ kind, masked }) =>
+    `${SECRET_LABELS[kind]} (${masked}) in its ${where}`
   );
 }
 
@@ -242,7 +240,10 @@ interface Placed {
  * there.
  */
 function place(proposal: Proposal, committed: ReadonlyMap<string, CommittedFile>): Placed | string {
-  const secrets = freeTextSecrets(proposal);
+  const secrets = [
+    ...secretsIn(proposal.reason, "reason"),
+    ...secretsIn(proposal.source, "source"),
+  ];
   let entry: Entry | undefined;
   let problems: string[] = [];
   try {
@@ -251,11 +252,7 @@ function place(proposal: Proposal, committed: ReadonlyMap<string, CommittedFile>
     problems = read.problems.map(({ field, message }) => `${field}: ${message}`);
   } catch (error) {
     problems = [error instanceof Error ? error.message : String(error)];
-    secrets.push(
-      ...findSecrets(proposal.markdown).map(({ kind, masked }) =>
-        `${SECRET_LABELS[kind]} (${masked}) in its text`
-      ),
-    );
+    secrets.push(...secretsIn(proposal.markdown, "text"));
   }
   const existing = committed.get(proposal.entryId);
   const path = proposal.kind === "new" || !existing
