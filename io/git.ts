@@ -268,6 +268,11 @@ export async function stagedPaths(cwd: string): Promise<Set<string>> {
   return new Set((await gitOk(cwd, args)).split("\0").filter(Boolean));
 }
 
+/** Whether commit `a` is an ancestor of `b` (or the same commit) in the repository at `cwd`. */
+export async function isAncestor(cwd: string, a: string, b: string): Promise<boolean> {
+  return (await git(cwd, ["merge-base", "--is-ancestor", a, b])).code === 0;
+}
+
 /** Whether `dir` lies inside a git work tree. */
 export async function isInsideWorkTree(dir: string): Promise<boolean> {
   const result = await git(dir, ["rev-parse", "--is-inside-work-tree"]);

@@ -35,7 +35,7 @@ import {
   type Resolution,
   resolutionMessage,
 } from "../../core/proposals/proposal.ts";
-import { commitIdentity, git, gitOk } from "../git.ts";
+import { commitIdentity, git, gitOk, isAncestor } from "../git.ts";
 import { cacheRoot } from "../paths.ts";
 import { ENTRIES_DIR } from "../kb.ts";
 
@@ -389,8 +389,7 @@ async function baseFor(kbDir: string, tip: string | undefined): Promise<string |
   const published = await commitOf(kbDir, "@{upstream}") ?? await commitOf(kbDir, "HEAD");
   if (!tip) return published;
   if (!published) return tip;
-  const merged = await git(kbDir, ["merge-base", "--is-ancestor", tip, published]);
-  return merged.code === 0 ? published : tip;
+  return await isAncestor(kbDir, tip, published) ? published : tip;
 }
 
 /**

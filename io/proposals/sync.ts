@@ -14,6 +14,7 @@ import {
   gitOk,
   gitReason,
   GitTimeoutError,
+  isAncestor,
   networkTimeoutMs,
 } from "../git.ts";
 import { pushTarget } from "../remote/target.ts";
@@ -36,11 +37,6 @@ async function remoteCall(kbDir: string, args: string[], timeoutMs: number) {
     if (error instanceof GitTimeoutError) throw new Unreachable(error.message);
     throw error;
   }
-}
-
-/** Whether `a` is an ancestor of `b` (or the same commit). */
-async function isAncestor(kbDir: string, a: string, b: string): Promise<boolean> {
-  return (await git(kbDir, ["merge-base", "--is-ancestor", a, b])).code === 0;
 }
 
 /**

@@ -7,7 +7,14 @@
  * @module
  */
 import { displaySafe } from "../../core/text/display.ts";
-import { git, gitReason, type GitResult, GitTimeoutError, remoteBranchName } from "../git.ts";
+import {
+  git,
+  gitReason,
+  type GitResult,
+  GitTimeoutError,
+  isAncestor,
+  remoteBranchName,
+} from "../git.ts";
 import type { PushTarget } from "./target.ts";
 
 /**
@@ -61,8 +68,8 @@ async function lease(
   tip: string | undefined,
 ): Promise<string[]> {
   if (!tip) return [];
-  const ancestor = await git(kbDir, ["merge-base", "--is-ancestor", tip, `refs/heads/${branch}`]);
-  return ancestor.code === 0 ? [`--force-with-lease=${target.ref}:${tip}`] : [];
+  const ancestor = await isAncestor(kbDir, tip, `refs/heads/${branch}`);
+  return ancestor ? [`--force-with-lease=${target.ref}:${tip}`] : [];
 }
 
 /**
