@@ -388,16 +388,16 @@ async function saveAndRecord(
   saving: SaveRequest | undefined,
   save: () => Promise<void>,
 ): Promise<void> {
+  let notPushed: PushError | undefined;
   try {
     await save();
   } catch (error) {
     if (!(error instanceof PushError)) throw error;
-    await recordResolution(on.kbDir, record, { verdict: "accepted" });
-    noteKernelWaiting(on, saving?.entry);
-    throw error;
+    notPushed = error;
   }
   await recordResolution(on.kbDir, record, { verdict: "accepted" });
   noteKernelWaiting(on, saving?.entry);
+  if (notPushed) throw notPushed;
 }
 
 /** Accept one proposal as it is. */
