@@ -327,12 +327,14 @@ export function pendingProposals(
   landed: ReadonlySet<string>,
 ): ProposalRecord[] {
   const reviewed = new Set(log.resolutions.map((record) => record.proposal));
+  const rejected = new Set(
+    log.resolutions.filter(({ verdict }) => verdict === "rejected").map(({ key }) => key),
+  );
   const seen = new Set<string>();
   return log.proposals.filter((record) => {
     if (seen.has(record.key)) return false;
     seen.add(record.key);
-    return !reviewed.has(record.commit) && !landed.has(record.commit) &&
-      !rejectionOf(log, record.key);
+    return !reviewed.has(record.commit) && !landed.has(record.commit) && !rejected.has(record.key);
   });
 }
 
