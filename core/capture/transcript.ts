@@ -120,10 +120,12 @@ export interface Lesson {
 const CONFIRMATION =
   /\b(that (fixed|did|solved) it|(it )?works now|now it works|it works|fixed it|(problem )?solved|that worked|that was it)\b/i;
 
-/** What a call is, to tell a retry of it: a Bash command's program and first word after it, else the tool. */
-function callKey(turn: Turn, calls: ReadonlyMap<string, Turn>): string | undefined {
-  const call = turn.callId ? calls.get(turn.callId) : undefined;
-  if (!call) return turn.tool;
+/**
+ * What a result's call is, to tell a retry of it: a Bash command's program and first word after
+ * it, else the tool; the result's own `tool` when its call is not known.
+ */
+function callKey(call: Turn | undefined, tool: string | undefined): string | undefined {
+  if (!call) return tool;
   if (call.tool !== "Bash") return call.tool;
   const words = call.text.trim().split(/\s+/).filter((word) => !/^[A-Z_][A-Z0-9_]*=/.test(word));
   return `Bash ${words.slice(0, 2).join(" ")}`;
@@ -144,8 +146,8 @@ export function findLessons(turns: readonly Turn[]): Lesson[] {
   for (const turn of turns) {
     if (turn.kind === "tool_use" && turn.callId) calls.set(turn.callId, turn);
     if (turn.kind === "tool_result") {
-      const key = callKey(turn, calls) ?? "?";
       const call = turn.callId ? calls.get(turn.callId) : undefined;
+      const key = callKey(call, turn.tool) ?? "?";
       if (turn.failed) {
         if (!open.has(key)) open.set(key, call?.line ?? turn.line);
         lastFailure = turn.line;
