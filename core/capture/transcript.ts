@@ -216,20 +216,20 @@ export function lessonExcerpt(
     last = Math.min(turns.length - 1, last + limits.after);
     for (let index = Math.max(0, first - limits.before); index <= last; index++) wanted.add(index);
   }
-  const kept: number[] = [];
+  const kept: { index: number; text: string }[] = [];
   let used = 0;
   for (const index of [...wanted].sort((a, b) => b - a)) {
-    const size = turnLine(turns[index], limits.turnChars).length + 1;
-    if (used + size > limits.chars) break;
-    kept.unshift(index);
-    used += size;
+    const text = turnLine(turns[index], limits.turnChars);
+    if (used + text.length + 1 > limits.chars) break;
+    kept.unshift({ index, text });
+    used += text.length + 1;
   }
-  const lines = kept.map((index, at) =>
-    (at > 0 && kept[at - 1] !== index - 1 ? "[…]\n" : "") + turnLine(turns[index], limits.turnChars)
+  const lines = kept.map(({ index, text }, at) =>
+    (at > 0 && kept[at - 1].index !== index - 1 ? "[…]\n" : "") + text
   );
   return {
     text: lines.join("\n"),
-    first: kept.length ? turns[kept[0]].line : 0,
-    last: kept.length ? turns[kept.at(-1)!].line : 0,
+    first: kept.length ? turns[kept[0].index].line : 0,
+    last: kept.length ? turns[kept.at(-1)!.index].line : 0,
   };
 }
