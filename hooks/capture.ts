@@ -33,7 +33,7 @@ async function decide(payload: HookPayload, handOff: HandOff, trace: HookTrace):
   const event = textField(payload, "hook_event_name") ?? "";
   trace.event = event;
   const session = textField(payload, "session_id");
-  const transcript = typeof payload.transcript_path === "string" ? payload.transcript_path : "";
+  const transcript = textField(payload, "transcript_path");
   if (!EVENTS.has(event)) return trace.reason = `not a capture event: ${event || "none"}`, "";
   if (!session || !transcript) return trace.reason = "no session_id or transcript_path", "";
   await handOffIfLearned({ event, session, transcript }, handOff, trace);

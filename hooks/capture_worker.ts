@@ -35,13 +35,12 @@ export async function runCaptureWorker(): Promise<void> {
   const started = performance.now();
   const config = captureConfig(envVar);
   const stop = new AbortController();
+  const boundMs = config.timeoutMs + WORKER_BOUND_MS;
   const bound = setTimeout(() => {
-    stop.abort(
-      new Error(`the capture ran past its bound of ${config.timeoutMs + WORKER_BOUND_MS} ms`),
-    );
+    stop.abort(new Error(`the capture ran past its bound of ${boundMs} ms`));
     // What does not end on the abort (a git call, a read) ends with the process.
     setTimeout(() => Deno.exit(0), 2_000);
-  }, config.timeoutMs + WORKER_BOUND_MS);
+  }, boundMs);
   const trace: CaptureTrace = { outcome: "skipped", reason: "" };
   let kbDir: string | undefined;
   await runHookOnStdio(MAX_INPUT_BYTES, async (payload) => {

@@ -55,11 +55,11 @@ const SESSION_ENDS: ReadonlySet<WatchEnd> = new Set(["stopped", "session-gone", 
  * same part of the session is not made again. Quick: one bounded read, then a detached start.
  */
 async function captureAtEnd(
-  payload: { session: string | null; transcript: unknown },
+  payload: { session: string | null; transcript: string | undefined },
   handOff: HandOff,
 ) {
   const { session, transcript } = payload;
-  if (!session || typeof transcript !== "string" || !transcript) return;
+  if (!session || !transcript) return;
   const started = performance.now();
   const trace: HookTrace = { outcome: "skipped", reason: "" };
   try {
@@ -114,7 +114,7 @@ export async function runWatchHook(handOff?: HandOff): Promise<void> {
       });
     }
     if (handOff && SESSION_ENDS.has(end)) {
-      await captureAtEnd({ session, transcript: payload.transcript_path }, handOff);
+      await captureAtEnd({ session, transcript: textField(payload, "transcript_path") }, handOff);
     }
     return "";
   }, (error) => recordFailure(error, undefined, EVENT));

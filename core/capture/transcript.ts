@@ -120,10 +120,12 @@ export interface Lesson {
 const CONFIRMATION =
   /\b(that (fixed|did|solved) it|(it )?works now|now it works|it works|fixed it|(problem )?solved|that worked|that was it)\b/i;
 
-/** What a call is, to tell a retry of it: a Bash command's program and first word after it, else the tool. */
-function callKey(turn: Turn, calls: ReadonlyMap<string, Turn>): string | undefined {
-  const call = turn.callId ? calls.get(turn.callId) : undefined;
-  if (!call) return turn.tool;
+/**
+ * What a result's call is, to tell a retry of it: a Bash command's program and first word after
+ * it, else the tool; the result's own `tool` when its call is not known.
+ */
+function callKey(call: Turn | undefined, tool: string | undefined): string | undefined {
+  if (!call) return tool;
   if (call.tool !== "Bash") return call.tool;
   const words = call.text.trim().split(/\s+/).filter((word) => !/^[A-Z_][A-Z0-9_]*=/.test(word));
   return `Bash ${words.slice(0, 2).join(" ")}`;
@@ -144,8 +146,8 @@ export function findLessons(turns: readonly Turn[]): Lesson[] {
   for (const turn of turns) {
     if (turn.kind === "tool_use" && turn.callId) calls.set(turn.callId, turn);
     if (turn.kind === "tool_result") {
-      const key = callKey(turn, calls) ?? "?";
       const call = turn.callId ? calls.get(turn.callId) : undefined;
+      const key = callKey(call, turn.tool) ?? "?";
       if (turn.failed) {
         if (!open.has(key)) open.set(key, call?.line ?? turn.line);
         lastFailure = turn.line;
@@ -214,20 +216,20 @@ export function lessonExcerpt(
     last = Math.min(turns.length - 1, last + limits.after);
     for (let index = Math.max(0, first - limits.before); index <= last; index++) wanted.add(index);
   }
-  const kept: number[] = [];
+  const kept: { index: number; text: string }[] = [];
   let used = 0;
   for (const index of [...wanted].sort((a, b) => b - a)) {
-    const size = turnLine(turns[index], limits.turnChars).length + 1;
-    if (used + size > limits.chars) break;
-    kept.unshift(index);
-    used += size;
+    const text = turnLine(turns[index], limits.turnChars);
+    if (used + text.length + 1 > limits.chars) break;
+    kept.unshift({ index, text });
+    used += text.length + 1;
   }
-  const lines = kept.map((index, at) =>
-    (at > 0 && kept[at - 1] !== index - 1 ? "[…]\n" : "") + turnLine(turns[index], limits.turnChars)
+  const lines = kept.map(({ index, text }, at) =>
+    (at > 0 && kept[at - 1].index !== index - 1 ? "[…]\n" : "") + text
   );
   return {
     text: lines.join("\n"),
-    first: kept.length ? turns[kept[0]].line : 0,
-    last: kept.length ? turns[kept.at(-1)!].line : 0,
+    first: kept.length ? turns[kept[0].index].line : 0,
+    last: kept.length ? turns[kept.at(-1)!.index].line : 0,
   };
 }

@@ -10,7 +10,13 @@
 export type HookPayload = Readonly<Record<string, unknown>>;
 
 /** The payload fields hooks read as text. */
-export type TextField = "session_id" | "prompt" | "tool_name" | "hook_event_name" | "cwd";
+export type TextField =
+  | "session_id"
+  | "prompt"
+  | "tool_name"
+  | "hook_event_name"
+  | "cwd"
+  | "transcript_path";
 
 /** Raised when stdin is JSON but not an object (an array, a string, a number, null). */
 export class PayloadError extends TypeError {

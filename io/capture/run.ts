@@ -17,8 +17,11 @@ import {
   capturePrompt,
   parseCandidates,
 } from "../../core/capture/candidates.ts";
-import { findDuplicate, withCapturedMaterial } from "../../core/capture/duplicates.ts";
-import { duplicateLine } from "../../core/capture/duplicates.ts";
+import {
+  duplicateLine,
+  findDuplicate,
+  withCapturedMaterial,
+} from "../../core/capture/duplicates.ts";
 import { findLessons, lessonExcerpt, transcriptTurns } from "../../core/capture/transcript.ts";
 import { parseEntryText, serializeEntry, toEntry } from "../../core/entry/entry.ts";
 import { outputExcerpt } from "../../core/model/reply.ts";
