@@ -300,15 +300,14 @@ async function conflictError(
 }
 
 /**
- * Bring the branch in step with `theirs` (the fetched remote tip): fast-forward when it has no
- * commits of its own, else replay them on top. Returns whether it replayed.
+ * Bring the branch, at `head`, in step with `theirs` (the fetched remote tip): fast-forward when
+ * it has no commits of its own, else replay them on top. Returns whether it replayed.
  */
 async function integrate(
   kbDir: string,
   target: PushTarget,
-  theirs: string,
+  { head, theirs }: { head: string; theirs: string },
 ): Promise<boolean> {
-  const head = (await gitOk(kbDir, ["rev-parse", "HEAD"])).trim();
   const base = await mergeBase(kbDir, head, theirs);
   if (base === theirs) return false;
   if (base === head) {
@@ -335,11 +334,14 @@ async function integrate(
 
 /**
  * Refuse to push conflict markers, before anything moves: the entry files the local commits
- * (those `theirs`, the fetched remote tip, lacks) add or change that still hold them at HEAD.
- * Replaying those commits onto `theirs` adds none (a replay that would stops as a conflict).
+ * (those of `head` that `theirs`, the fetched remote tip, lacks) add or change that still hold
+ * them at `head`. Replaying those commits onto `theirs` adds none (a replay that would stops as
+ * a conflict).
  */
-async function assertNoMarkers(kbDir: string, theirs: string | undefined): Promise<void> {
-  const head = (await gitOk(kbDir, ["rev-parse", "HEAD"])).trim();
+async function assertNoMarkers(
+  kbDir: string,
+  { head, theirs }: { head: string; theirs: string | undefined },
+): Promise<void> {
   const local = theirs
     ? await entryChanges(kbDir, await mergeBase(kbDir, head, theirs), head)
     : await allEntries(kbDir, head);
@@ -348,16 +350,14 @@ async function assertNoMarkers(kbDir: string, theirs: string | undefined): Promi
 }
 
 /**
- * Refuse, having pushed nothing, when the branch holds commits the remote had and dropped by a
- * rewrite of its history since (see io/remote/rewritten.ts).
+ * Refuse, having pushed nothing, when `branch`, at `head`, holds commits the remote had and
+ * dropped by a rewrite of its history since (see io/remote/rewritten.ts).
  */
 async function assertNotRewritten(
   kbDir: string,
   target: PushTarget,
-  branch: string,
-  theirs: string | undefined,
+  { branch, head, theirs }: { branch: string; head: string; theirs: string | undefined },
 ): Promise<void> {
-  const head = (await gitOk(kbDir, ["rev-parse", "HEAD"])).trim();
   const refusal = await republishRefusal(kbDir, {
     tracking: target.tracking,
     branch,
@@ -437,9 +437,12 @@ async function syncLocked(
   let rebased = false;
   for (let attempt = 1;; attempt++) {
     const theirs = await fetchTip(kbDir, target, timeoutMs);
-    if (!forceRepublish) await assertNotRewritten(kbDir, target, branch, theirs);
-    await assertNoMarkers(kbDir, theirs);
-    if (theirs) rebased = await integrate(kbDir, target, theirs) || rebased;
+    const before = (await gitOk(kbDir, ["rev-parse", "HEAD"])).trim();
+    if (!forceRepublish) {
+      await assertNotRewritten(kbDir, target, { branch, head: before, theirs });
+    }
+    await assertNoMarkers(kbDir, { head: before, theirs });
+    if (theirs) rebased = await integrate(kbDir, target, { head: before, theirs }) || rebased;
     const head = (await gitOk(kbDir, ["rev-parse", "HEAD"])).trim();
     const pushed = await countCommits(kbDir, theirs, head);
     const sent = theirs ? await entryChanges(kbDir, theirs, head) : await allEntries(kbDir, head);
