@@ -300,15 +300,15 @@ async function conflictError(
 }
 
 /**
- * Bring the branch, at `head`, in step with `theirs` (the fetched remote tip): fast-forward when
- * it has no commits of its own, else replay them on top. Returns whether it replayed.
+ * Bring the branch, at `head`, in step with `theirs` (the fetched remote tip), `base` being the
+ * newest commit they share: fast-forward when it has no commits of its own, else replay them on
+ * top. Returns whether it replayed.
  */
 async function integrate(
   kbDir: string,
   target: PushTarget,
-  { head, theirs }: { head: string; theirs: string },
+  { head, theirs, base }: { head: string; theirs: string; base: string },
 ): Promise<boolean> {
-  const base = await mergeBase(kbDir, head, theirs);
   if (base === theirs) return false;
   if (base === head) {
     await moveBranch(kbDir, head, theirs, target.remote);
@@ -334,17 +334,15 @@ async function integrate(
 
 /**
  * Refuse to push conflict markers, before anything moves: the entry files the local commits
- * (those of `head` that `theirs`, the fetched remote tip, lacks) add or change that still hold
- * them at `head`. Replaying those commits onto `theirs` adds none (a replay that would stops as
- * a conflict).
+ * (those of `head` since `base`, the commit it shares with the fetched remote tip; all of them
+ * when the remote has no branch) add or change that still hold them at `head`. Replaying those
+ * commits onto the remote's adds none (a replay that would stops as a conflict).
  */
 async function assertNoMarkers(
   kbDir: string,
-  { head, theirs }: { head: string; theirs: string | undefined },
+  { head, base }: { head: string; base: string | undefined },
 ): Promise<void> {
-  const local = theirs
-    ? await entryChanges(kbDir, await mergeBase(kbDir, head, theirs), head)
-    : await allEntries(kbDir, head);
+  const local = base ? await entryChanges(kbDir, base, head) : await allEntries(kbDir, head);
   const refusal = await markerRefusal(kbDir, head, [...local.added, ...local.changed]);
   if (refusal) throw new SyncRefusedError(refusal.reason, refusal.commands);
 }
@@ -441,8 +439,11 @@ async function syncLocked(
     if (!forceRepublish) {
       await assertNotRewritten(kbDir, target, { branch, head: before, theirs });
     }
-    await assertNoMarkers(kbDir, { head: before, theirs });
-    if (theirs) rebased = await integrate(kbDir, target, { head: before, theirs }) || rebased;
+    const base = theirs ? await mergeBase(kbDir, before, theirs) : undefined;
+    await assertNoMarkers(kbDir, { head: before, base });
+    if (theirs && base) {
+      rebased = await integrate(kbDir, target, { head: before, theirs, base }) || rebased;
+    }
     const head = (await gitOk(kbDir, ["rev-parse", "HEAD"])).trim();
     const pushed = await countCommits(kbDir, theirs, head);
     const sent = theirs ? await entryChanges(kbDir, theirs, head) : await allEntries(kbDir, head);
