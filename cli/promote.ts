@@ -117,14 +117,14 @@ export async function run(args: string[]): Promise<number> {
   if (realPathOr(kbDir) === realPathOr(target.kbDir)) {
     throw new UsageError(`${typed} is in ${to} already; name another knowledge base with --to`);
   }
-  const from = qualifyId(nameOf(source.location), source.id);
+  const sourceName = nameOf(source.location);
+  const from = qualifyId(sourceName, source.id);
   const finish = kbCommand("promote", from, "--to", to);
   const path = entryPathOf(kbDir, source.id);
   const { entry: original, text } = readEntry(kbDir, path, `Entry ${from} (${path})`);
   const targetPaths = entryPaths(target.kbDir);
   const copies = copiesIn(target.kbDir, targetPaths);
   const found = copies.get(from);
-  const sourceName = nameOf(source.location);
   // A link goes to the linked entry's copy when it was promoted, else to the same id there.
   const targetIdOf = (id: string) =>
     copies.get(qualifyId(sourceName, id)) ?? (targetPaths.has(id) ? id : undefined);
@@ -133,10 +133,10 @@ export async function run(args: string[]): Promise<number> {
       `${from} is ${original.status}, not active; promote the entry that is in force instead`,
     );
   }
-  // A new id: the original keeps its own, and an id held by two knowledge bases is ambiguous.
-  const copyId = found ?? newId(new Map([...targetPaths, ...entryPaths(kbDir)]));
-  const copyName = qualifyId(to, copyId);
   const sourcePaths = entryPaths(kbDir);
+  // A new id: the original keeps its own, and an id held by two knowledge bases is ambiguous.
+  const copyId = found ?? newId(new Map([...targetPaths, ...sourcePaths]));
+  const copyName = qualifyId(to, copyId);
   const droppedOf = (links: Link[]): DroppedLink[] =>
     links.map((link) => ({ ...link, title: titleOf(kbDir, sourcePaths.get(link.to)) }));
   let dropped: DroppedLink[] = [];

@@ -11,6 +11,7 @@
  */
 import type { Refusal } from "../../core/exit.ts";
 import { gitCommand } from "../../core/shell/quote.ts";
+import { plural } from "../../core/text/plural.ts";
 import { git, remoteBranchName } from "../git.ts";
 import { kbCommand } from "../self_command.ts";
 
@@ -80,7 +81,7 @@ function rewrittenAdvice(
   },
 ): Refusal {
   const backup = `git-kb-before-rewrite-${head.slice(0, 7)}`;
-  const commits = count === 1 ? "1 commit" : `${count} commits`;
+  const commits = plural(count, "commit", "commits");
   return {
     reason:
       `${upstream}'s history was rewritten (a force-push dropped commits it had, as a purge ` +

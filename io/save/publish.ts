@@ -86,13 +86,17 @@ function dirtyError(saved: Unpushed, stderr: string): PushError {
 }
 
 /**
- * Refuse to publish conflict markers: an entry file changed by the commits to push that still
- * holds `<<<<<<<` or `>>>>>>>` lines (a merge finished by hand without resolving it) stays local.
+ * Refuse to publish conflict markers: an entry file changed by the commits to push (those the
+ * remote branch, last fetched at `theirs`, lacks) that still holds `<<<<<<<` or `>>>>>>>` lines
+ * (a merge finished by hand without resolving it) stays local.
  */
-async function refuseMarkers(saved: Unpushed, branch: string): Promise<void> {
-  const { kbDir, target } = saved;
-  const known = await git(kbDir, ["rev-parse", "--verify", "--quiet", target.tracking]);
-  const range = known.code === 0 ? [`${target.tracking}..refs/heads/${branch}`] : [branch];
+async function refuseMarkers(
+  saved: Unpushed,
+  branch: string,
+  theirs: string | undefined,
+): Promise<void> {
+  const { kbDir } = saved;
+  const range = theirs ? [`${theirs}..refs/heads/${branch}`] : [branch];
   const changed = await gitOk(kbDir, ["log", "--format=", "--name-only", ...range, "--"]);
   const paths = [...new Set(changed.split("\n").filter((path) => path.startsWith(ENTRIES_DIR)))];
   const refusal = await markerRefusal(kbDir, branch, paths);
@@ -157,8 +161,8 @@ export async function publish(
   const { kbDir, target } = saved;
   let rebased = false;
   for (let attempt = 0; attempt < PUSH_ATTEMPTS; attempt++) {
-    await refuseMarkers(saved, branch);
     const theirs = await trackedTip(kbDir, target);
+    await refuseMarkers(saved, branch, theirs);
     await refuseRewritten(saved, branch, theirs);
     const pushed = await pushBranch(kbDir, target, branch, { tip: theirs, timeoutMs });
     if (pushed.outcome === "pushed") return rebased ? "rebased-and-pushed" : "pushed";

@@ -10,9 +10,8 @@ import { git, remoteBranchName } from "../git.ts";
 import { ifExists } from "../fs.ts";
 import { fetchBranch } from "../remote/fetch.ts";
 import { type PushTarget, pushTarget } from "../remote/target.ts";
-import { gitDir } from "../save/repo_state.ts";
 import { LockTimeoutError, withLock } from "../save/lock.ts";
-import { saveLockPath } from "../save/repo_state.ts";
+import { gitDir, saveLockPath } from "../save/repo_state.ts";
 
 /** How long the fetch waits for a save or sync under way to let go of the save lock. */
 const LOCK_WAIT_MS = 3_000;

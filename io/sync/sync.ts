@@ -300,16 +300,15 @@ async function conflictError(
 }
 
 /**
- * Bring the branch in step with `theirs` (the fetched remote tip): fast-forward when it has no
- * commits of its own, else replay them on top. Returns whether it replayed.
+ * Bring the branch, at `head`, in step with `theirs` (the fetched remote tip), `base` being the
+ * newest commit they share: fast-forward when it has no commits of its own, else replay them on
+ * top. Returns whether it replayed.
  */
 async function integrate(
   kbDir: string,
   target: PushTarget,
-  theirs: string,
+  { head, theirs, base }: { head: string; theirs: string; base: string },
 ): Promise<boolean> {
-  const head = (await gitOk(kbDir, ["rev-parse", "HEAD"])).trim();
-  const base = await mergeBase(kbDir, head, theirs);
   if (base === theirs) return false;
   if (base === head) {
     await moveBranch(kbDir, head, theirs, target.remote);
@@ -335,29 +334,28 @@ async function integrate(
 
 /**
  * Refuse to push conflict markers, before anything moves: the entry files the local commits
- * (those `theirs`, the fetched remote tip, lacks) add or change that still hold them at HEAD.
- * Replaying those commits onto `theirs` adds none (a replay that would stops as a conflict).
+ * (those of `head` since `base`, the commit it shares with the fetched remote tip; all of them
+ * when the remote has no branch) add or change that still hold them at `head`. Replaying those
+ * commits onto the remote's adds none (a replay that would stops as a conflict).
  */
-async function assertNoMarkers(kbDir: string, theirs: string | undefined): Promise<void> {
-  const head = (await gitOk(kbDir, ["rev-parse", "HEAD"])).trim();
-  const local = theirs
-    ? await entryChanges(kbDir, await mergeBase(kbDir, head, theirs), head)
-    : await allEntries(kbDir, head);
+async function assertNoMarkers(
+  kbDir: string,
+  { head, base }: { head: string; base: string | undefined },
+): Promise<void> {
+  const local = base ? await entryChanges(kbDir, base, head) : await allEntries(kbDir, head);
   const refusal = await markerRefusal(kbDir, head, [...local.added, ...local.changed]);
   if (refusal) throw new SyncRefusedError(refusal.reason, refusal.commands);
 }
 
 /**
- * Refuse, having pushed nothing, when the branch holds commits the remote had and dropped by a
- * rewrite of its history since (see io/remote/rewritten.ts).
+ * Refuse, having pushed nothing, when `branch`, at `head`, holds commits the remote had and
+ * dropped by a rewrite of its history since (see io/remote/rewritten.ts).
  */
 async function assertNotRewritten(
   kbDir: string,
   target: PushTarget,
-  branch: string,
-  theirs: string | undefined,
+  { branch, head, theirs }: { branch: string; head: string; theirs: string | undefined },
 ): Promise<void> {
-  const head = (await gitOk(kbDir, ["rev-parse", "HEAD"])).trim();
   const refusal = await republishRefusal(kbDir, {
     tracking: target.tracking,
     branch,
@@ -437,9 +435,15 @@ async function syncLocked(
   let rebased = false;
   for (let attempt = 1;; attempt++) {
     const theirs = await fetchTip(kbDir, target, timeoutMs);
-    if (!forceRepublish) await assertNotRewritten(kbDir, target, branch, theirs);
-    await assertNoMarkers(kbDir, theirs);
-    if (theirs) rebased = await integrate(kbDir, target, theirs) || rebased;
+    const before = (await gitOk(kbDir, ["rev-parse", "HEAD"])).trim();
+    if (!forceRepublish) {
+      await assertNotRewritten(kbDir, target, { branch, head: before, theirs });
+    }
+    const base = theirs ? await mergeBase(kbDir, before, theirs) : undefined;
+    await assertNoMarkers(kbDir, { head: before, base });
+    if (theirs && base) {
+      rebased = await integrate(kbDir, target, { head: before, theirs, base }) || rebased;
+    }
     const head = (await gitOk(kbDir, ["rev-parse", "HEAD"])).trim();
     const pushed = await countCommits(kbDir, theirs, head);
     const sent = theirs ? await entryChanges(kbDir, theirs, head) : await allEntries(kbDir, head);
