@@ -96,6 +96,7 @@ const WIDE: FiringRule = {
   lead: 0,
   named: 0,
   unnamedMatch: 0,
+  beyondChance: 0,
   bestShare: 0.25,
   rankFloor: 0,
 };

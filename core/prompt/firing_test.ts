@@ -9,8 +9,8 @@ import { shardCountFor } from "../index/format.ts";
 import type { IndexReader } from "../index/reader.ts";
 import { buildIndex, makeEntry } from "../index/_memory_index.ts";
 import { generateEntries, VOCABULARY } from "../../bench/generate.ts";
-import { decide } from "./decision.ts";
-import { COMMON_SPECIFICITY, promptTerms, specificity } from "./keywords.ts";
+import { decide, DEFAULT_SURFACE_CONFIG } from "./decision.ts";
+import { COMMON_SPECIFICITY, FIRING_RULE, promptTerms, specificity } from "./keywords.ts";
 
 const FETCH = (ids: string[]) => `git-kb get ${ids.join(" ")}`;
 
@@ -173,4 +173,72 @@ Deno.test("an entry search ranks far ahead of every other fires, however much el
   // Beside a near twin it no longer stands out, and the long prompt is about neither.
   const twin = makeEntry({ ...escape, id: "kb-esc02", title: "Escape delay in tmux panes" });
   assertEquals(fired(readerOf([...personalKb(), escape, twin]), prompt), []);
+});
+
+/** Thirty words of one kind, for a knowledge base where each is in five to seven entries of 40. */
+const WIDGETS = [
+  "dropdown",
+  "spinner",
+  "navbar",
+  "tooltip",
+  "carousel",
+  "sidebar",
+  "footer",
+  "avatar",
+  "breadcrumb",
+  "pagination",
+  "stepper",
+  "accordion",
+  "toast",
+  "badge",
+  "chip",
+  "slider",
+  "drawer",
+  "popover",
+  "tabs",
+  "divider",
+  "skeleton",
+  "snackbar",
+  "rating",
+  "checkbox",
+  "radio",
+  "switch",
+  "textarea",
+  "datepicker",
+  "colorpicker",
+  "menubar",
+];
+
+Deno.test("an entry the prompt never names must hold more of it than its length would by chance", () => {
+  // 39 short pages of four widgets each, and one page several times as long that holds every
+  // other widget, three times over: each widget is in five to seven of the 40 entries.
+  const pages = Array.from({ length: 39 }, (_, index) =>
+    makeEntry({
+      id: idOf("pg", index),
+      title: `Page ${index}`,
+      body: `${[0, 1, 2, 3].map((at) => WIDGETS[(index * 4 + at) % WIDGETS.length]).join(", ")}.\n`,
+    }));
+  const half = WIDGETS.filter((_, index) => index % 2 === 0);
+  const guide = makeEntry({
+    id: "kb-guide",
+    title: "Styling guide",
+    body: `${[...half, ...half, ...half].join(" ")}.\n`,
+  });
+  const reader = readerOf([...pages, guide]);
+  const withoutChance = {
+    ...DEFAULT_SURFACE_CONFIG,
+    firing: { ...FIRING_RULE, beyondChance: -Infinity },
+  };
+  const firedBy = (prompt: string, config = DEFAULT_SURFACE_CONFIG) =>
+    (decide(prompt, reader, {}, FETCH, config).assembly?.pointers ?? []).map((pointer) =>
+      pointer.id
+    );
+  // A prompt naming every widget: the guide holds half of them, as a page that long would by
+  // chance. Counted without chance, search's lead makes the prompt about the guide.
+  const everything = `the ${WIDGETS.join(", ")} all look wrong on mobile`;
+  assertEquals(firedBy(everything, withoutChance), ["kb-guide"]);
+  assertEquals(firedBy(everything), []);
+  // A prompt of the guide's own widgets is about it, chance or not.
+  const its = `the ${half.join(", ")} all look wrong on mobile`;
+  assertEquals(firedBy(its), ["kb-guide"]);
 });

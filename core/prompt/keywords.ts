@@ -19,9 +19,10 @@
  * else the prompt says, its words single that entry out. A long prompt whose words are scattered
  * over many entries, none holding a good share of them and none far ahead, is about something
  * else. And the prompt must name the entry (its words in the entry's title, tags or aliases) or
- * hit the rest of it as strongly as naming it would: a task about the user's own code shares
- * words with many entries' bodies without being about any of them. It then lists the entries with
- * at least {@link LISTED_SHARE} of the threshold from two words or more and
+ * hit the rest of it as strongly as naming it would, and by more than chance: a task about the
+ * user's own code shares words with many entries' bodies without being about any of them, and a
+ * long prompt shares a dozen with a long entry's body by chance alone. It then lists the entries
+ * with at least {@link LISTED_SHARE} of the threshold from two words or more and
  * {@link FiringRule.bestShare} of the best entry's evidence, ranked as search ranks them (BM25F
  * over title, tags and aliases, body), down to {@link FiringRule.rankFloor} of the first one's
  * score: one strong pointer is a better answer than five. Tallies live in typed arrays indexed by
@@ -122,9 +123,14 @@ export interface FiringRule {
   named: number;
   /**
    * …or search scores it at least this many times ln N: a prompt that never names an entry must
-   * hit its other fields as strongly as a prompt that names it in a short title would.
+   * hit its other fields as strongly as a prompt that names it in a short title would…
    */
   unnamedMatch: number;
+  /**
+   * …and what its evidence exceeds chance by (what the prompt's words would give an entry of its
+   * body's length by chance) is at least this share of the threshold.
+   */
+  beyondChance: number;
   /** Listed entries have at least this share of the best entry's evidence. */
   bestShare: number;
   /** Listed entries score at least this share of the first listed entry's search score. */
@@ -139,8 +145,9 @@ export const FIRING_RULE: FiringRule = {
   lead: 2,
   named: 0.8,
   unnamedMatch: 3.5,
-  bestShare: 0.75,
-  rankFloor: 0.7,
+  beyondChance: 0.6,
+  bestShare: 0.55,
+  rankFloor: 0.8,
 };
 
 /** A word in more than this share of the entries is too common to count in a body. */
@@ -617,6 +624,30 @@ export function promptEvidence(words: readonly { weight: number }[]): number {
   return specific + Math.min(common, COMMON_WORDS_MOST);
 }
 
+/**
+ * The evidence a prompt's words would give an entry as long as `ord` by chance: each word that
+ * counts in a body, {@link BODY_WORD_WEIGHT} of its specificity times the chance that an entry of
+ * that body length holds it. A word in n of the N entries is in an entry of average length with
+ * chance n / N, and in one L times as long as the average with chance 1 − (1 − n / N)^L; a
+ * dotted word needs all of its parts. A long prompt shares a dozen words with a long entry's
+ * body by chance alone, most of all in a small knowledge base, where few entries hold any word.
+ */
+function chanceEvidence(reader: IndexReader, words: PromptWord[], ord: number): number {
+  const { docCount, totals } = reader.manifest;
+  const averageBody = Math.max(totals[2] / Math.max(docCount, 1), 1);
+  const lengths = Math.max(reader.fieldLength(ord, 2), 0) / averageBody;
+  let sum = 0;
+  for (const word of words) {
+    if (word.weight === 0 || word.common) continue;
+    let chance = 1;
+    for (const part of word.parts) {
+      chance *= 1 - (1 - Math.min(part.entries / Math.max(docCount, 1), 1)) ** lengths;
+    }
+    sum += BODY_WORD_WEIGHT * word.weight * chance;
+  }
+  return sum;
+}
+
 /** Whether `ord` holds every part of `word`, in any field its postings list. */
 function holdsWord(word: PromptWord, ord: number): boolean {
   return word.parts.every((part) => postingAt(part, ord) >= 0);
@@ -678,7 +709,11 @@ export function keywordMatches(
       first - second >= rule.lead * lnN;
     // The first hit's evidence, looked up only when it decides, is the one its pointer shows.
     const top = hit(over[0]);
-    if (about && (first >= rule.unnamedMatch * lnN || namingEvidence(top) >= rule.named)) {
+    const unnamed = () =>
+      first >= rule.unnamedMatch * lnN &&
+      tallies.weight[over[0]] - chanceEvidence(reader, words, over[0]) >=
+        rule.beyondChance * threshold;
+    if (about && (namingEvidence(top) >= rule.named || unnamed())) {
       const beside = over.slice(1).filter((ord) => scores[ord] >= rule.rankFloor * first);
       ranked = [top, ...beside.map(hit)];
     }
