@@ -7,6 +7,7 @@ import { assert, assertEquals, assertMatch, assertNotMatch, assertStrictEquals }
 import { dirname } from "@std/path/posix/dirname";
 import { join } from "@std/path/posix/join";
 import type { Finding } from "../core/setup/finding.ts";
+import { INDEX_VERSION } from "../core/index/format.ts";
 import { flagsFor } from "../app/permissions.ts";
 import { shellQuote } from "../core/shell/quote.ts";
 import { runProcess } from "../io/process.ts";
@@ -460,4 +461,19 @@ Deno.test("doctor's fix for a knowledge base with no remote adds one to it, past
   assertEquals(pasted.code, 0, `${fix}\n${pasted.stderr}`);
   assert((await git(remote, "for-each-ref")).includes(await git(kb.dir, "rev-parse", "HEAD")));
   assert(!(await doctor(env)).some((item) => item.message.startsWith("NO_REMOTE")));
+});
+
+Deno.test("doctor says when the index's manifest was unusable, and only then", async () => {
+  await using kb = await makeKb();
+  assertEquals((await runCli(["index"], { env: kb.env })).code, 0);
+  const root = cacheRootOf(kb.env);
+  const cache = [...Deno.readDirSync(root)].find((folder) => folder.name.startsWith("kb-"));
+  const manifest = join(root, cache!.name, "index", "manifest.json");
+  const unusable = (findings: Finding[]) =>
+    findings.some((item) => item.message.startsWith("the index's manifest was unusable"));
+  // A manifest of this version with its fields gone is damage, reported and rebuilt.
+  await Deno.writeTextFile(manifest, JSON.stringify({ version: INDEX_VERSION }));
+  assertEquals(unusable(await doctor(kb.env)), true);
+  // The rebuilt one, read twice as the check reads it, is not.
+  assertEquals(unusable(await doctor(kb.env)), false);
 });

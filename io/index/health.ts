@@ -61,14 +61,16 @@ export async function indexFindings(kbDir: string): Promise<Finding[]> {
 
 /**
  * Whether `dir` holds a manifest that could not be used although it is of this version of
- * git-kb (an index of another version, or none, is simply built anew).
+ * git-kb (an index of another version, or none, is simply built anew). One that reads well now
+ * was swapped in by another process's build since it was first read: not damage.
  */
 function manifestUnreadable(dir: string): boolean {
   let text: string | undefined;
   try {
     text = ifExists(() => Deno.readTextFileSync(join(dir, "manifest.json")));
     if (text === undefined) return false;
-    return (JSON.parse(text) as { version?: unknown })?.version === INDEX_VERSION;
+    const version = (JSON.parse(text) as { version?: unknown })?.version;
+    return version === INDEX_VERSION && !readManifest(dir);
   } catch {
     return true;
   }
