@@ -127,8 +127,8 @@ export interface FiringRule {
    */
   unnamedMatch: number;
   /**
-   * …and what its evidence exceeds chance by (what the prompt's words would give an entry of its
-   * body's length by chance) is at least this share of the threshold.
+   * …and its evidence exceeds what the prompt's words would give an entry of its body's length
+   * by chance ({@link chanceEvidence}) by at least this many standard deviations of that.
    */
   beyondChance: number;
   /** Listed entries have at least this share of the best entry's evidence. */
@@ -145,7 +145,7 @@ export const FIRING_RULE: FiringRule = {
   lead: 2,
   named: 0.8,
   unnamedMatch: 3.5,
-  beyondChance: 0.6,
+  beyondChance: 2.5,
   bestShare: 0.55,
   rankFloor: 0.8,
 };
@@ -624,28 +624,40 @@ export function promptEvidence(words: readonly { weight: number }[]): number {
   return specific + Math.min(common, COMMON_WORDS_MOST);
 }
 
+/** What a prompt's words would give an entry by chance: the expected evidence, and its spread. */
+interface Chance {
+  /** The evidence expected. */
+  mean: number;
+  /** Its standard deviation. */
+  deviation: number;
+}
+
 /**
  * The evidence a prompt's words would give an entry as long as `ord` by chance: each word that
- * counts in a body, {@link BODY_WORD_WEIGHT} of its specificity times the chance that an entry of
- * that body length holds it. A word in n of the N entries is in an entry of average length with
- * chance n / N, and in one L times as long as the average with chance 1 − (1 − n / N)^L; a
- * dotted word needs all of its parts. A long prompt shares a dozen words with a long entry's
- * body by chance alone, most of all in a small knowledge base, where few entries hold any word.
+ * counts in a body, {@link BODY_WORD_WEIGHT} of its specificity, is in it with the chance that
+ * an entry of that body length holds it, independently of the others. A word in n of the N
+ * entries is in an entry of average length with chance n / N, and in one L times as long as the
+ * average with chance 1 − (1 − n / N)^L; a dotted word needs all of its parts. A long prompt
+ * shares a dozen words with a long entry's body by chance alone, most of all in a small
+ * knowledge base, where few entries hold any word.
  */
-function chanceEvidence(reader: IndexReader, words: PromptWord[], ord: number): number {
+function chanceEvidence(reader: IndexReader, words: PromptWord[], ord: number): Chance {
   const { docCount, totals } = reader.manifest;
   const averageBody = Math.max(totals[2] / Math.max(docCount, 1), 1);
   const lengths = Math.max(reader.fieldLength(ord, 2), 0) / averageBody;
-  let sum = 0;
+  let mean = 0;
+  let variance = 0;
   for (const word of words) {
     if (word.weight === 0 || word.common) continue;
     let chance = 1;
     for (const part of word.parts) {
       chance *= 1 - (1 - Math.min(part.entries / Math.max(docCount, 1), 1)) ** lengths;
     }
-    sum += BODY_WORD_WEIGHT * word.weight * chance;
+    const weight = BODY_WORD_WEIGHT * word.weight;
+    mean += weight * chance;
+    variance += weight * weight * chance * (1 - chance);
   }
-  return sum;
+  return { mean, deviation: Math.sqrt(variance) };
 }
 
 /** Whether `ord` holds every part of `word`, in any field its postings list. */
@@ -709,10 +721,11 @@ export function keywordMatches(
       first - second >= rule.lead * lnN;
     // The first hit's evidence, looked up only when it decides, is the one its pointer shows.
     const top = hit(over[0]);
-    const unnamed = () =>
-      first >= rule.unnamedMatch * lnN &&
-      tallies.weight[over[0]] - chanceEvidence(reader, words, over[0]) >=
-        rule.beyondChance * threshold;
+    const beatsChance = () => {
+      const chance = chanceEvidence(reader, words, over[0]);
+      return tallies.weight[over[0]] - chance.mean >= rule.beyondChance * chance.deviation;
+    };
+    const unnamed = () => first >= rule.unnamedMatch * lnN && beatsChance();
     if (about && (namingEvidence(top) >= rule.named || unnamed())) {
       const beside = over.slice(1).filter((ord) => scores[ord] >= rule.rankFloor * first);
       ranked = [top, ...beside.map(hit)];
