@@ -99,6 +99,7 @@ export {
   type Evidence,
   FIRING_RULE,
   type FiringRule,
+  type HeldBack,
   type KeywordHit,
   type KeywordMatches,
   keywordMatches,
@@ -107,6 +108,7 @@ export {
   promptEvidence,
   type PromptTerm,
   promptTerms,
+  type QuietReason,
   specificity,
 } from "./core/prompt/keywords.ts";
 

@@ -23,7 +23,7 @@ nothing when nothing surfaces (skipped, no signal, or all already shown).`,
     },
     json: {
       type: "boolean",
-      help: "print the whole decision as JSON (outcome, pointers, near misses)",
+      help: "print the whole decision as JSON (outcome, pointers, near misses, why it held back)",
     },
   },
   positionals: { name: '"<prompt>"', min: 1 },
@@ -57,6 +57,7 @@ export async function run(args: string[]): Promise<number> {
       kernelDegraded: decision.assembly?.kernelDegraded ?? [],
       pointers: decision.assembly?.pointers ?? [],
       nearMisses: decision.nearMisses,
+      heldBack: decision.heldBack ?? null,
       deduped: decision.deduped,
       text: decision.assembly?.text ?? "",
     });

@@ -44,6 +44,7 @@ interface ContextJson {
   kernelDegraded: string[];
   pointers: { id: string; title: string; type: string; signal: string; why: string[] }[];
   nearMisses: { id: string; hits: string[] }[];
+  heldBack: { id: string; reason: string } | null;
   deduped: string[];
   text: string;
 }
@@ -74,7 +75,7 @@ Deno.test("context prints the same text as the hook's additionalContext for the 
  */
 const MATCH_IDS = ["kb-7q2mx"];
 
-Deno.test("context --json: outcome, pointers and near misses", async () => {
+Deno.test("context --json: outcome, pointers, near misses and what held a prompt back", async () => {
   await using box = await sandboxKb();
   const match = await box.cli("context", promptOf(await payload("prompt-match")), "--json");
   const decision = parseJson<ContextJson>(match);
@@ -88,6 +89,18 @@ Deno.test("context --json: outcome, pointers and near misses", async () => {
   assert(decision.nearMisses.every((miss) => !MATCH_IDS.includes(miss.id)));
   assert(decision.text.includes("- kb-7q2mx "));
   assertEquals(decision.reference, null);
+  assertEquals(decision.heldBack, null);
+
+  // A prompt whose words reach an entry it is not about says which entry held it back, and why.
+  const near = parseJson<ContextJson>(
+    await box.cli(
+      "context",
+      "why does the deploy to cloudflare keep failing on the worker route",
+      "--json",
+    ),
+  );
+  assertEquals(near.pointers, []);
+  assertEquals(near.heldBack, { id: "kb-7q2mx", reason: "not_about" });
 
   // An instruction about a file of the project needs one more word, and the JSON says why.
   const told = parseJson<ContextJson>(

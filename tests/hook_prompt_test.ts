@@ -470,6 +470,22 @@ Deno.test("a prompt about the project's files needs one more word; its specific 
   assert(Object.keys(records[0].keyword_hits as object).includes("rotate"), "words matched");
 });
 
+Deno.test("KB_HOOK_DEBUG=1 names the entry a prompt came closest to firing on, and why not", async () => {
+  await using box = await sandboxKb();
+  const debugEnv = { env: { KB_HOOK_DEBUG: "1" } };
+  const near = "why does the deploy to cloudflare keep failing on the worker route";
+  assertEquals(
+    pointerIds(fired(await box.hook(await payloadWith({ prompt: near }), debugEnv))),
+    [],
+  );
+  fired(await box.hook(await payload("prompt-match"), debugEnv));
+  const records = readDebug(join(box.cacheDir, "debug.jsonl"));
+  assertEquals(records.map((record) => record.held_back ?? null), [
+    { id: "kb-7q2mx", reason: "not_about" },
+    null,
+  ]);
+});
+
 Deno.test("fail-open: the ledger cannot be written or read", async () => {
   await using box = await sandboxKb();
   fired(await box.hook(await payload("prompt-nomatch")));

@@ -14,6 +14,7 @@ import {
   type KeywordHit,
   keywordMatches,
   promptTerms,
+  type QuietReason,
 } from "./keywords.ts";
 import { type ContextReference, contextReference, isQuestion } from "./context.ts";
 import type { Activity } from "../entry/schema.ts";
@@ -463,6 +464,11 @@ export interface Decision {
   words: string[];
   /** Entries whose keyword hits stayed below the threshold (named only when explaining). */
   nearMisses: NearMiss[];
+  /**
+   * When the best entry reached the threshold and the prompt did not fire (named only when
+   * explaining): the entry search ranks first, and why the firing rule held the prompt back.
+   */
+  heldBack?: { id: string; reason: QuietReason };
   /** Pointers dropped because this session already saw them unchanged. */
   deduped: string[];
   /**
@@ -521,7 +527,7 @@ export function decide(
     ? config.threshold + CONTEXT_EVIDENCE
     : config.threshold;
   const terms = promptTerms(prompt);
-  const { ranked, nearMisses, termHits, missesSpecificWords } = keywordMatches(
+  const { ranked, nearMisses, heldBack, termHits, missesSpecificWords } = keywordMatches(
     reader,
     terms,
     needed,
@@ -560,9 +566,22 @@ export function decide(
       return doc ? [{ id: doc.id, hits: miss.words, evidence: miss.evidence }] : [];
     })
     : [];
+  let held: Decision["heldBack"];
+  if (config.explain && heldBack) {
+    const doc = reader.doc(heldBack.ord);
+    if (doc) held = { id: doc.id, reason: heldBack.reason };
+  }
   const kernel = reader.manifest.kernel;
   const words = terms.map((term) => term.word);
-  const base = { activities, termHits, words, nearMisses: named, deduped, reference };
+  const base = {
+    activities,
+    termHits,
+    words,
+    nearMisses: named,
+    deduped,
+    reference,
+    ...held ? { heldBack: held } : {},
+  };
   if (!kernel.length && !pointers.length) {
     return { ...base, outcome: candidates ? "all_deduped" : "no_signal" };
   }

@@ -242,3 +242,33 @@ Deno.test("an entry the prompt never names must hold more of it than its length 
   const its = `the ${half.join(", ")} all look wrong on mobile`;
   assertEquals(firedBy(its), ["kb-guide"]);
 });
+
+Deno.test("a prompt the rule holds back names the entry it came closest to, and why", () => {
+  const heldBack = (entries: Entry[], prompt: string) =>
+    decide(prompt, readerOf([...personalKb(), ...entries]), {}, FETCH).heldBack;
+  // Its words only in the body, and too weakly for a prompt that names nothing.
+  const meeting = makeEntry({
+    id: "kb-meet1",
+    title: "Notes from the Tuesday meeting",
+    body: "Retry with backoff and jitter, jitter.\n",
+  });
+  assertEquals(heldBack([meeting], "retry the request with backoff and jitter"), {
+    id: "kb-meet1",
+    reason: "not_named",
+  });
+  // A long prompt that says far more than either of two near twins holds.
+  const escape = makeEntry({
+    id: "kb-esc01",
+    title: "Escape delay in tmux",
+    tags: ["tmux"],
+    body: "Set escape-time to 10 in tmux.conf.\n",
+  });
+  const twin = makeEntry({ ...escape, id: "kb-esc02", title: "Escape delay in tmux panes" });
+  const long = "inside tmux the escape key has a long delay before vim leaves insert mode, " +
+    `and I hit it all day in the ${MODULES.join(", ")} code, and in my notes on ` +
+    HOBBIES.join(", ");
+  assertEquals(heldBack([escape, twin], long)?.reason, "not_about");
+  // A prompt that fires, or that no entry comes near, holds nothing back.
+  assertEquals(heldBack([escape], "why is there an escape delay in tmux"), undefined);
+  assertEquals(heldBack([], "sourdough starter feeding schedule"), undefined);
+});

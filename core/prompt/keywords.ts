@@ -238,6 +238,22 @@ export interface MatchOptions {
   notTopic?: ReadonlySet<string>;
 }
 
+/**
+ * Why a prompt whose best entry reached the threshold did not fire on the entry search ranks
+ * first: the prompt is not about it (it holds too small a share of what the prompt says, and
+ * search scores it neither strongly nor far ahead of the others), or the prompt does not name it
+ * (no title, tag or alias word) and search scores it too weakly, or no more than chance gives.
+ */
+export type QuietReason = "not_about" | "not_named";
+
+/** The entry a prompt came closest to firing on, and why it did not. */
+export interface HeldBack {
+  /** The entry's ordinal in the index. */
+  ord: number;
+  /** Why the prompt did not fire on it. */
+  reason: QuietReason;
+}
+
 /** The matches of a prompt's words. */
 export interface KeywordMatches {
   /**
@@ -247,6 +263,8 @@ export interface KeywordMatches {
   ranked: KeywordHit[];
   /** The best active entries not ranked, at most {@link NEAR_MISS_LIMIT}. */
   nearMisses: KeywordHit[];
+  /** When the best entry reached the threshold and the prompt did not fire: on what, and why. */
+  heldBack?: HeldBack;
   /** Prompt word → number of entries it is found in (any field). */
   termHits: Record<string, number>;
   /**
@@ -707,6 +725,7 @@ export function keywordMatches(
   }
   const hit = (ord: number) => new LazyHit(ord, words);
   let ranked: KeywordHit[] = [];
+  let heldBack: HeldBack | undefined;
   if (over.length) {
     const isListed = new Uint8Array(tallies.weight.length);
     for (const ord of listed) isListed[ord] = 1;
@@ -729,11 +748,12 @@ export function keywordMatches(
     if (about && (namingEvidence(top) >= rule.named || unnamed())) {
       const beside = over.slice(1).filter((ord) => scores[ord] >= rule.rankFloor * first);
       ranked = [top, ...beside.map(hit)];
-    }
+    } else heldBack = { ord: over[0], reason: about ? "not_named" : "not_about" };
   }
   return {
     ranked,
     nearMisses: under.map(hit),
+    heldBack,
     termHits,
     missesSpecificWords: (ord) =>
       specific.length > 0 && !specific.some((word) => holdsWord(word, ord)),

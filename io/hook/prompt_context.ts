@@ -121,6 +121,7 @@ function debugFields(
         item,
       ) => ({ ...item, weight: Number(item.weight.toFixed(3)) })),
     })),
+    ...decision.heldBack ? { held_back: decision.heldBack } : {},
     deduped: decision.deduped,
     bytes: assembly ? new TextEncoder().encode(assembly.text).length : 0,
     ms: Number(ms.toFixed(2)),
