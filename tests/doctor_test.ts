@@ -199,25 +199,30 @@ Deno.test("doctor names git-kb's stand-in identity when git has none", async () 
   assertMatch(fine!.message, /Test Author <author@example\.test>/);
 });
 
-Deno.test("doctor never opens a FIFO among the entries, and names it", async () => {
-  await using kb = await makeKb();
-  const fifo = join(kb.dir, "entries", "kb-fifo1-pipe.md");
-  await runProcess("mkfifo", [fifo]);
+/** `git-kb doctor --offline --json` with `env`, ended after a minute should it block. */
+async function doctorWithin(env: Record<string, string>): Promise<Finding[]> {
   const result = await runProcess(
     Deno.execPath(),
-    ["run", ...flagsFor("doctor", cacheRootOf(kb.env)), MAIN, "doctor", "--offline", "--json"],
+    ["run", ...flagsFor("doctor", cacheRootOf(env)), MAIN, "doctor", "--offline", "--json"],
     {
       cwd: ROOT,
       clearEnv: true,
       env: {
         PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
         DENO_DIR: await denoDir(),
-        ...childEnv(kb.env),
+        ...childEnv(env),
       },
       timeoutMs: 60_000,
     },
   );
-  const findings = parseJson<Finding[]>(result);
+  return parseJson<Finding[]>(result);
+}
+
+Deno.test("doctor never opens a FIFO among the entries, and names it", async () => {
+  await using kb = await makeKb();
+  const fifo = join(kb.dir, "entries", "kb-fifo1-pipe.md");
+  await runProcess("mkfifo", [fifo]);
+  const findings = await doctorWithin(kb.env);
   const named = findings.find((item) => item.message.startsWith("entries/kb-fifo1-pipe.md"));
   assertMatch(named?.message ?? "", /is a FIFO/, JSON.stringify(findings, null, 1));
 });
@@ -476,4 +481,28 @@ Deno.test("doctor says when the index's manifest was unusable, and only then", a
   assertEquals(unusable(await doctor(kb.env)), true);
   // The rebuilt one, read twice as the check reads it, is not.
   assertEquals(unusable(await doctor(kb.env)), false);
+});
+
+Deno.test("doctor never opens a manifest that is a FIFO or a link to a device: it is unusable", async () => {
+  await using kb = await makeKb();
+  assertEquals((await runCli(["index"], { env: kb.env })).code, 0);
+  const root = cacheRootOf(kb.env);
+  const cache = [...Deno.readDirSync(root)].find((folder) => folder.name.startsWith("kb-"));
+  const manifest = join(root, cache!.name, "index", "manifest.json");
+  const plants = [
+    () => runProcess("mkfifo", [manifest]),
+    () => Deno.symlink("/dev/zero", manifest),
+  ];
+  for (const plant of plants) {
+    await Deno.remove(manifest);
+    await plant();
+    const started = performance.now();
+    const findings = await doctorWithin(kb.env);
+    assert(performance.now() - started < 30_000, "doctor did not wait on the manifest");
+    assert(
+      findings.some((item) => item.message.startsWith("the index's manifest was unusable")),
+      JSON.stringify(findings, null, 1),
+    );
+    assert((await Deno.lstat(manifest)).isFile, "rebuilt as a regular file");
+  }
 });

@@ -6,9 +6,8 @@
  */
 import type { Finding } from "../../core/setup/finding.ts";
 import { join } from "../../core/path.ts";
-import { ifExists } from "../fs.ts";
 import { INDEX_VERSION, type InvalidFile } from "../../core/index/format.ts";
-import { findDamage, openIndex, readManifest } from "./store.ts";
+import { findDamage, MANIFEST, openIndex, readCacheFile, readManifest } from "./store.ts";
 import { kernelDamage } from "./refresh.ts";
 import { scanEntries } from "../kb.ts";
 import { indexDir } from "../paths.ts";
@@ -61,15 +60,16 @@ export async function indexFindings(kbDir: string): Promise<Finding[]> {
 
 /**
  * Whether `dir` holds a manifest that could not be used although it is of this version of
- * git-kb (an index of another version, or none, is simply built anew). One that reads well now
- * was swapped in by another process's build since it was first read: not damage.
+ * git-kb (an index of another version, or none, is simply built anew). It is read as the index
+ * reads it: a FIFO, a link or a file over its cap is unusable, never opened. One that reads well
+ * now was swapped in by another process's build since it was first read: not damage.
  */
 function manifestUnreadable(dir: string): boolean {
-  let text: string | undefined;
   try {
-    text = ifExists(() => Deno.readTextFileSync(join(dir, "manifest.json")));
-    if (text === undefined) return false;
-    const version = (JSON.parse(text) as { version?: unknown })?.version;
+    const bytes = readCacheFile(join(dir, MANIFEST), MANIFEST);
+    if (!bytes) return false;
+    const version = (JSON.parse(new TextDecoder().decode(bytes)) as { version?: unknown })
+      ?.version;
     return version === INDEX_VERSION && !readManifest(dir);
   } catch {
     return true;

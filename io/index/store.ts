@@ -237,8 +237,8 @@ export function sameStamp(a: FreshnessStamp, b: FreshnessStamp): boolean {
     sameRows(a.files, b.files);
 }
 
-/** The manifest's file name. */
-const MANIFEST = "manifest.json";
+/** The manifest's file name in an index folder. */
+export const MANIFEST = "manifest.json";
 
 const MIB = 1024 * 1024;
 
