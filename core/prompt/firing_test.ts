@@ -7,7 +7,8 @@ import { assert, assertEquals } from "@std/assert";
 import type { Entry } from "../entry/entry.ts";
 import { shardCountFor } from "../index/format.ts";
 import type { IndexReader } from "../index/reader.ts";
-import { buildIndex, makeEntry } from "../index/_memory_index.ts";
+import { addEntry, buildIndex, makeEntry, pathOf } from "../index/_memory_index.ts";
+import { COMPACT_AFTER } from "../index/editor.ts";
 import { generateEntries, VOCABULARY } from "../../bench/generate.ts";
 import { decide, DEFAULT_SURFACE_CONFIG } from "./decision.ts";
 import { COMMON_SPECIFICITY, FIRING_RULE, promptTerms, specificity } from "./keywords.ts";
@@ -271,4 +272,37 @@ Deno.test("a prompt the rule holds back names the entry it came closest to, and 
   // A prompt that fires, or that no entry comes near, holds nothing back.
   assertEquals(heldBack([escape], "why is there an escape delay in tmux"), undefined);
   assertEquals(heldBack([], "sourdough starter feeding schedule"), undefined);
+});
+
+Deno.test("an entry the prompt never names beats chance as well after edits as after a build", () => {
+  // Sixteen rare words, each in the bodies of eight of 399 notes and all in a guide's body, many
+  // times over; the prompt names nothing else.
+  const rare = Array.from({ length: 16 }, (_, index) => `zorb${String.fromCharCode(97 + index)}x`);
+  const notes = Array.from({ length: 399 }, (_, index) =>
+    makeEntry({
+      id: idOf("nt", index),
+      title: `Filler note q${index}`,
+      body: `${
+        rare.filter((_, at) => index < 64 && (index + at) % 8 === 0).join(" ")
+      } common words here and there about filler${index} stuff.\n`,
+    }));
+  const padding = Array.from({ length: 24 }, (_, index) => `pad${index}`).join(" ");
+  const guide = makeEntry({
+    id: "kb-guide",
+    title: "Styling guide",
+    body: `${Array(8).fill(rare.join(" ")).join(" ")} ${padding}\n`,
+  });
+  const store = buildIndex([...notes, guide], { shardCount: shardCountFor(400) });
+  const prompt = `please look into ${rare.join(" ")} for me`;
+  assertEquals(fired(store.reader(), prompt), ["kb-guide"]);
+  // The notes that hold the words saved again, unchanged: until the index is compacted their
+  // earlier versions still count in how many entries hold each word, which is no more likely
+  // to be in the guide by chance for that.
+  const edited = notes.slice(0, COMPACT_AFTER);
+  const editor = store.editor();
+  for (const note of edited) editor.remove(pathOf(note));
+  for (const note of edited) addEntry(editor, note, undefined, `saved-again-${note.id}`);
+  store.commit(editor);
+  assertEquals(store.manifest().dead.length, COMPACT_AFTER);
+  assertEquals(fired(store.reader(), prompt), ["kb-guide"]);
 });

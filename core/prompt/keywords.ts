@@ -655,9 +655,12 @@ interface Chance {
  * counts in a body, {@link BODY_WORD_WEIGHT} of its specificity, is in it with the chance that
  * an entry of that body length holds it, independently of the others. A word in n of the N
  * entries is in an entry of average length with chance n / N, and in one L times as long as the
- * average with chance 1 − (1 − n / N)^L; a dotted word needs all of its parts. A long prompt
- * shares a dozen words with a long entry's body by chance alone, most of all in a small
- * knowledge base, where few entries hold any word.
+ * average with chance 1 − (1 − n / N)^L; a dotted word needs all of its parts. n is counted in
+ * the word's postings, which are all read and leave out entries removed since the index was last
+ * compacted: {@link IndexReader.postingCount} still counts those, and after a pull that changed
+ * many entries it would make every word look likelier than it is. A long prompt shares a dozen
+ * words with a long entry's body by chance alone, most of all in a small knowledge base, where
+ * few entries hold any word.
  */
 function chanceEvidence(reader: IndexReader, words: PromptWord[], ord: number): Chance {
   const { docCount, totals } = reader.manifest;
@@ -669,7 +672,8 @@ function chanceEvidence(reader: IndexReader, words: PromptWord[], ord: number): 
     if (word.weight === 0 || word.common) continue;
     let chance = 1;
     for (const part of word.parts) {
-      chance *= 1 - (1 - Math.min(part.entries / Math.max(docCount, 1), 1)) ** lengths;
+      const holders = part.postings.length / strideOf(part);
+      chance *= 1 - (1 - Math.min(holders / Math.max(docCount, 1), 1)) ** lengths;
     }
     const weight = BODY_WORD_WEIGHT * word.weight;
     mean += weight * chance;
