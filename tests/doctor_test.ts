@@ -468,14 +468,22 @@ Deno.test("doctor's fix for a knowledge base with no remote adds one to it, past
   assert(!(await doctor(env)).some((item) => item.message.startsWith("NO_REMOTE")));
 });
 
+/** Index the knowledge base of `env`; the path of its index's manifest. */
+async function indexedManifest(env: Record<string, string>): Promise<string> {
+  assertEquals((await runCli(["index"], { env })).code, 0);
+  const root = cacheRootOf(env);
+  const cache = [...Deno.readDirSync(root)].find((folder) => folder.name.startsWith("kb-"));
+  return join(root, cache!.name, "index", "manifest.json");
+}
+
+/** Whether doctor reported the index's manifest unusable. */
+function unusable(findings: Finding[]): boolean {
+  return findings.some((item) => item.message.startsWith("the index's manifest was unusable"));
+}
+
 Deno.test("doctor says when the index's manifest was unusable, and only then", async () => {
   await using kb = await makeKb();
-  assertEquals((await runCli(["index"], { env: kb.env })).code, 0);
-  const root = cacheRootOf(kb.env);
-  const cache = [...Deno.readDirSync(root)].find((folder) => folder.name.startsWith("kb-"));
-  const manifest = join(root, cache!.name, "index", "manifest.json");
-  const unusable = (findings: Finding[]) =>
-    findings.some((item) => item.message.startsWith("the index's manifest was unusable"));
+  const manifest = await indexedManifest(kb.env);
   // A manifest of this version with its fields gone is damage, reported and rebuilt.
   await Deno.writeTextFile(manifest, JSON.stringify({ version: INDEX_VERSION }));
   assertEquals(unusable(await doctor(kb.env)), true);
@@ -485,10 +493,7 @@ Deno.test("doctor says when the index's manifest was unusable, and only then", a
 
 Deno.test("doctor never opens a manifest that is a FIFO or a link to a device: it is unusable", async () => {
   await using kb = await makeKb();
-  assertEquals((await runCli(["index"], { env: kb.env })).code, 0);
-  const root = cacheRootOf(kb.env);
-  const cache = [...Deno.readDirSync(root)].find((folder) => folder.name.startsWith("kb-"));
-  const manifest = join(root, cache!.name, "index", "manifest.json");
+  const manifest = await indexedManifest(kb.env);
   const plants = [
     () => runProcess("mkfifo", [manifest]),
     () => Deno.symlink("/dev/zero", manifest),
@@ -499,10 +504,7 @@ Deno.test("doctor never opens a manifest that is a FIFO or a link to a device: i
     const started = performance.now();
     const findings = await doctorWithin(kb.env);
     assert(performance.now() - started < 30_000, "doctor did not wait on the manifest");
-    assert(
-      findings.some((item) => item.message.startsWith("the index's manifest was unusable")),
-      JSON.stringify(findings, null, 1),
-    );
+    assert(unusable(findings), JSON.stringify(findings, null, 1));
     assert((await Deno.lstat(manifest)).isFile, "rebuilt as a regular file");
   }
 });
