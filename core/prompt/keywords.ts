@@ -242,7 +242,9 @@ export interface MatchOptions {
  * Why a prompt whose best entry reached the threshold did not fire on the entry search ranks
  * first: the prompt is not about it (it holds too small a share of what the prompt says, and
  * search scores it neither strongly nor far ahead of the others), or the prompt does not name it
- * (no title, tag or alias word) and search scores it too weakly, or no more than chance gives.
+ * (its words in the entry's title, tags and aliases, if any, count under
+ * {@link FiringRule.named}) and search scores it too weakly, or it holds no more than chance
+ * gives.
  */
 export type QuietReason = "not_about" | "not_named";
 
