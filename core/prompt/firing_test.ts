@@ -113,20 +113,42 @@ Deno.test("firing on 40 entries: common words stay quiet, however many; two rare
   }
 });
 
+/** An entry that holds {@link RETRY_PROMPT}'s rare words in its body only. */
+const MEETING = makeEntry({
+  id: "kb-meet1",
+  title: "Notes from the Tuesday meeting",
+  tags: ["meetings"],
+  body: "Retry with backoff and jitter, jitter.\n",
+});
+
+const RETRY_PROMPT = "retry the request with backoff and jitter";
+
+/** A short note on one topic, and its near twin. */
+const ESCAPE = makeEntry({
+  id: "kb-esc01",
+  title: "Escape delay in tmux",
+  tags: ["tmux"],
+  body: "Set escape-time to 10 in tmux.conf.\n",
+});
+const ESCAPE_TWIN = makeEntry({ ...ESCAPE, id: "kb-esc02", title: "Escape delay in tmux panes" });
+
+/**
+ * A long prompt about {@link ESCAPE} that also names every module and hobby of the personal
+ * knowledge base: each is in two entries that hold no other word of the prompt, so they add to
+ * what the prompt says, and no entry holds more than one of them.
+ */
+const LONG_ESCAPE_PROMPT =
+  "inside tmux the escape key has a long delay before vim leaves insert mode, " +
+  `and I hit it all day in the ${MODULES.join(", ")} code, and in my notes on ` +
+  HOBBIES.join(", ");
+
 Deno.test("an entry the prompt never names must be scored as strongly as one it names", () => {
   // The prompt's rare words are all in one entry, but only in its body: search scores it about
   // 3.4 ln N, enough to be about it, short of what a prompt that names no entry needs.
-  const meeting = makeEntry({
-    id: "kb-meet1",
-    title: "Notes from the Tuesday meeting",
-    tags: ["meetings"],
-    body: "Retry with backoff and jitter, jitter.\n",
-  });
-  const prompt = "retry the request with backoff and jitter";
-  assertEquals(fired(readerOf([...personalKb(), meeting]), prompt), []);
+  assertEquals(fired(readerOf([...personalKb(), MEETING]), RETRY_PROMPT), []);
   // Named by its tags, the same entry is pointed at.
-  const named = { ...meeting, tags: ["retry", "backoff"] };
-  assertEquals(fired(readerOf([...personalKb(), named]), prompt), ["kb-meet1"]);
+  const named = { ...MEETING, tags: ["retry", "backoff"] };
+  assertEquals(fired(readerOf([...personalKb(), named]), RETRY_PROMPT), ["kb-meet1"]);
 });
 
 Deno.test("firing on 50,000 generated entries: the same rule, the same outcomes", () => {
@@ -158,22 +180,10 @@ Deno.test("firing on 50,000 generated entries: the same rule, the same outcomes"
 });
 
 Deno.test("an entry search ranks far ahead of every other fires, however much else a long prompt says", () => {
-  const escape = makeEntry({
-    id: "kb-esc01",
-    title: "Escape delay in tmux",
-    tags: ["tmux"],
-    body: "Set escape-time to 10 in tmux.conf.\n",
-  });
-  const reader = readerOf([...personalKb(), escape]);
-  // Every module and hobby name is in two entries that hold no other word of the prompt: they
-  // add to what the prompt says, and no entry holds more than one of them.
-  const prompt = "inside tmux the escape key has a long delay before vim leaves insert mode, " +
-    `and I hit it all day in the ${MODULES.join(", ")} code, and in my notes on ` +
-    HOBBIES.join(", ");
-  assertEquals(fired(reader, prompt), ["kb-esc01"]);
+  assertEquals(fired(readerOf([...personalKb(), ESCAPE]), LONG_ESCAPE_PROMPT), ["kb-esc01"]);
   // Beside a near twin it no longer stands out, and the long prompt is about neither.
-  const twin = makeEntry({ ...escape, id: "kb-esc02", title: "Escape delay in tmux panes" });
-  assertEquals(fired(readerOf([...personalKb(), escape, twin]), prompt), []);
+  const beside = readerOf([...personalKb(), ESCAPE, ESCAPE_TWIN]);
+  assertEquals(fired(beside, LONG_ESCAPE_PROMPT), []);
 });
 
 /** Thirty words of one kind, for a knowledge base where each is in five to seven entries of 40. */
@@ -248,29 +258,11 @@ Deno.test("a prompt the rule holds back names the entry it came closest to, and 
   const heldBack = (entries: Entry[], prompt: string) =>
     decide(prompt, readerOf([...personalKb(), ...entries]), {}, FETCH).heldBack;
   // Its words only in the body, and too weakly for a prompt that names nothing.
-  const meeting = makeEntry({
-    id: "kb-meet1",
-    title: "Notes from the Tuesday meeting",
-    body: "Retry with backoff and jitter, jitter.\n",
-  });
-  assertEquals(heldBack([meeting], "retry the request with backoff and jitter"), {
-    id: "kb-meet1",
-    reason: "not_named",
-  });
+  assertEquals(heldBack([MEETING], RETRY_PROMPT), { id: "kb-meet1", reason: "not_named" });
   // A long prompt that says far more than either of two near twins holds.
-  const escape = makeEntry({
-    id: "kb-esc01",
-    title: "Escape delay in tmux",
-    tags: ["tmux"],
-    body: "Set escape-time to 10 in tmux.conf.\n",
-  });
-  const twin = makeEntry({ ...escape, id: "kb-esc02", title: "Escape delay in tmux panes" });
-  const long = "inside tmux the escape key has a long delay before vim leaves insert mode, " +
-    `and I hit it all day in the ${MODULES.join(", ")} code, and in my notes on ` +
-    HOBBIES.join(", ");
-  assertEquals(heldBack([escape, twin], long)?.reason, "not_about");
+  assertEquals(heldBack([ESCAPE, ESCAPE_TWIN], LONG_ESCAPE_PROMPT)?.reason, "not_about");
   // A prompt that fires, or that no entry comes near, holds nothing back.
-  assertEquals(heldBack([escape], "why is there an escape delay in tmux"), undefined);
+  assertEquals(heldBack([ESCAPE], "why is there an escape delay in tmux"), undefined);
   assertEquals(heldBack([], "sourdough starter feeding schedule"), undefined);
 });
 
