@@ -7,7 +7,14 @@
 import type { Finding } from "../../core/setup/finding.ts";
 import { join } from "../../core/path.ts";
 import { INDEX_VERSION, type InvalidFile } from "../../core/index/format.ts";
-import { findDamage, MANIFEST, openIndex, readCacheFile, readManifest } from "./store.ts";
+import {
+  findDamage,
+  isManifest,
+  MANIFEST,
+  openIndex,
+  readCacheFile,
+  readManifest,
+} from "./store.ts";
 import { kernelDamage } from "./refresh.ts";
 import { scanEntries } from "../kb.ts";
 import { indexDir } from "../paths.ts";
@@ -60,17 +67,17 @@ export async function indexFindings(kbDir: string): Promise<Finding[]> {
 
 /**
  * Whether `dir` holds a manifest that could not be used although it is of this version of
- * git-kb (an index of another version, or none, is simply built anew). It is read as the index
- * reads it: a FIFO, a link or a file over its cap is unusable, never opened. One that reads well
- * now was swapped in by another process's build since it was first read: not damage.
+ * git-kb (an index of another version, or none, is simply built anew). It is read once, as the
+ * index reads it: a FIFO, a link or a file over its cap is unusable, never opened. One that is
+ * sound now was swapped in by another process's build since it was first read: not damage.
  */
 function manifestUnreadable(dir: string): boolean {
   try {
     const bytes = readCacheFile(join(dir, MANIFEST), MANIFEST);
     if (!bytes) return false;
-    const version = (JSON.parse(new TextDecoder().decode(bytes)) as { version?: unknown })
-      ?.version;
-    return version === INDEX_VERSION && !readManifest(dir);
+    const manifest: unknown = JSON.parse(new TextDecoder().decode(bytes));
+    const version = (manifest as { version?: unknown } | null)?.version;
+    return version === INDEX_VERSION && !isManifest(manifest);
   } catch {
     return true;
   }

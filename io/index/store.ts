@@ -336,12 +336,22 @@ export function readerFor(dir: string, manifest: Manifest, checksums: boolean): 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
+/** Whether parsed JSON is a manifest of this version of the index, with every field it needs. */
+export function isManifest(value: unknown): value is Manifest {
+  return isObject(value) && value.version === INDEX_VERSION &&
+    isObject(value.stamp) && typeof value.verifiedAt === "number" &&
+    typeof value.nextOrd === "number" && typeof value.shardCount === "number" &&
+    Array.isArray(value.kernel) && value.kernel.every(isObject) &&
+    Array.isArray(value.invalid) && isObject(value.sums) &&
+    Array.isArray(value.dead) && Array.isArray(value.deltaOrds);
+}
+
 /**
  * Read the manifest of the index in `dir`; undefined when missing, not a regular file, too
  * large, corrupt or outdated (the index is then rebuilt).
  */
 export function readManifest(dir: string): Manifest | undefined {
-  let manifest: Manifest;
+  let manifest: unknown;
   try {
     const bytes = readCacheFile(join(dir, MANIFEST), MANIFEST);
     if (!bytes) return undefined;
@@ -349,15 +359,7 @@ export function readManifest(dir: string): Manifest | undefined {
   } catch {
     return undefined;
   }
-  if (
-    !isObject(manifest) || manifest.version !== INDEX_VERSION ||
-    !isObject(manifest.stamp) || typeof manifest.verifiedAt !== "number" ||
-    typeof manifest.nextOrd !== "number" || typeof manifest.shardCount !== "number" ||
-    !Array.isArray(manifest.kernel) || !manifest.kernel.every(isObject) ||
-    !Array.isArray(manifest.invalid) || !isObject(manifest.sums) ||
-    !Array.isArray(manifest.dead) || !Array.isArray(manifest.deltaOrds)
-  ) return undefined;
-  return manifest;
+  return isManifest(manifest) ? manifest : undefined;
 }
 
 /**
