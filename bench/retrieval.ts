@@ -255,6 +255,8 @@ async function main(): Promise<void> {
       for (const [name, , report] of own) console.log(row(name, report));
     }
     const heldOut = (cases: Case[]) => cases.filter(({ query }) => halfOf(query) === "held-out");
+    const tilHeldOut = heldOut(til);
+    const realHeldOut = heldOut(real);
     const sizes = (flags.get("sizes") ?? "40,100,200").split(",").map(Number);
     console.log("\nThe TIL set's held-out half on knowledge bases of some of its notes:\n");
     console.log(
@@ -264,13 +266,13 @@ async function main(): Promise<void> {
     console.log("|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (const size of sizes) {
       for (const seed of [1, 2]) {
-        const notes = notesSubset(tilNotes, heldOut(til), size, seed);
+        const notes = notesSubset(tilNotes, tilHeldOut, size, seed);
         const dir = join(work, `til-${size}-${seed}`);
         const ids = corpusKb(dir, notes);
-        const cases = heldOut(til).filter(({ target }) => !target || ids.has(target));
+        const cases = tilHeldOut.filter(({ target }) => !target || ids.has(target));
         const { hook, positives, negatives } =
           (await evaluateCases(dir, "golden.jsonl", cases, ids)).run.summary;
-        const onReal = (await evaluateCases(dir, "real.jsonl", heldOut(real), ids)).run.summary;
+        const onReal = (await evaluateCases(dir, "real.jsonl", realHeldOut, ids)).run.summary;
         const f = (value: number) => value.toFixed(3);
         console.log(
           `| ${notes.length} | ${seed} | ${positives} | ${f(hook.recall5)} | ` +
