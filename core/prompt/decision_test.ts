@@ -90,6 +90,7 @@ function config(overrides: Partial<SurfaceConfig>): SurfaceConfig {
  * decide (ranking, the budget, dedup, common words).
  */
 const WIDE: FiringRule = {
+  weakestMatch: 0,
   soleShare: 0,
   strongMatch: 0,
   promptShare: 0,

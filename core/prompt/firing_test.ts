@@ -254,6 +254,44 @@ Deno.test("an entry the prompt never names must hold more of it than its length 
   assertEquals(firedBy(its), ["kb-guide"]);
 });
 
+Deno.test("a prompt only of words that many entries hold points at nothing, though one entry holds it all", () => {
+  // 400 entries: "rollback" and "migrations" are each in the titles of 30, as many as a word may
+  // be in and still count almost in full (the square root of 400 is 20); "flaky" is in one.
+  const rollbacks = Array.from(
+    { length: 29 },
+    (_, index) => makeEntry({ id: idOf("rb", index), title: `Rollback of service ${index}` }),
+  );
+  const migrations = Array.from(
+    { length: 29 },
+    (_, index) => makeEntry({ id: idOf("mg", index), title: `Migrations of table ${index}` }),
+  );
+  const fillers = Array.from(
+    { length: 340 },
+    (_, index) => makeEntry({ id: idOf("fl", index), title: `Filler note ${index}` }),
+  );
+  const both = makeEntry({ id: "kb-rbmig", title: "Rollback migrations" });
+  const flaky = makeEntry({ id: "kb-flaky", title: "Rollback flaky migrations" });
+  const reader = readerOf([...rollbacks, ...migrations, ...fillers, both, flaky]);
+  const decideWith = (prompt: string, weakestMatch: number) =>
+    decide(prompt, reader, {}, FETCH, {
+      ...DEFAULT_SURFACE_CONFIG,
+      firing: { ...FIRING_RULE, weakestMatch },
+    });
+  const plain = "rollback the migrations";
+  // Its two words give the entry that holds both enough evidence, and it holds all of the prompt.
+  assertEquals(
+    decideWith(plain, 0).assembly?.pointers.map((pointer) => pointer.id),
+    ["kb-rbmig", "kb-flaky"],
+  );
+  // Search scores it under two words that count in full, alone in a title: a prompt of words
+  // that many entries hold says too little to point at one.
+  const quiet = decideWith(plain, FIRING_RULE.weakestMatch);
+  assertEquals(quiet.assembly?.pointers ?? [], []);
+  assertEquals(quiet.heldBack?.reason, "weak_match");
+  // One rare word is enough.
+  assertEquals(fired(reader, "rollback the flaky migrations"), ["kb-flaky"]);
+});
+
 Deno.test("a prompt the rule holds back names the entry it came closest to, and why", () => {
   const heldBack = (entries: Entry[], prompt: string) =>
     decide(prompt, readerOf([...personalKb(), ...entries]), {}, FETCH).heldBack;

@@ -10,8 +10,10 @@
  * found in most entries ({@link isCommonWord}) counts only where it is a title, tag or alias
  * word: in a body it is prose, not a sign of what the entry is about.
  *
- * A prompt fires when its best entry's evidence reaches the threshold and the entry is what the
- * prompt is about ({@link FiringRule}): it holds most of what the prompt's words could give one
+ * A prompt fires when its best entry's evidence reaches the threshold, search scores the entry it
+ * ranks first at least as strongly as a few words that count in full would
+ * ({@link FiringRule.weakestMatch}), and the entry is what the prompt is about
+ * ({@link FiringRule}): it holds most of what the prompt's words could give one
  * entry ({@link promptEvidence}); or search scores it as strongly as an entry that alone holds a
  * few of the prompt's words in its title, and it holds a share of the prompt's evidence that
  * shrinks as the prompt grows (a long prompt says more than its topic); or search ranks it far
@@ -34,7 +36,7 @@
 import type { IndexReader } from "../index/reader.ts";
 import { FIELD_KEYWORD, FIELD_TITLE } from "../index/format.ts";
 import type { Postings } from "../index/postings_file.ts";
-import { forEachScore } from "../search/rank.ts";
+import { forEachScore, titleWordScore } from "../search/rank.ts";
 import { MAX_TERM_LENGTH, splitWords, termOf } from "../text/tokenize.ts";
 
 /** A prompt term and the word it came from, for saying why an entry matched. */
@@ -99,6 +101,16 @@ export const LISTED_SHARE = 0.5;
  */
 export interface FiringRule {
   /**
+   * Search scores the entry it ranks first at least this many times what one word in as many
+   * entries as still count in full (the square root of N, at least
+   * {@link SPECIFIC_FLOOR_ENTRIES}: see {@link specificity}) scores alone in a title of average
+   * length, whatever else holds. Evidence counts such a word in full;
+   * search must agree that the prompt hits the entry at least as strongly as that many of them
+   * would. A prompt made only of words that many entries hold ("run the migrations", "let's go
+   * with option A") points at nothing, however much of it one entry holds.
+   */
+  weakestMatch: number;
+  /**
    * The best entry holds at least this share of the prompt's evidence ({@link promptEvidence}):
    * the prompt is about it, however weakly search scores it.
    */
@@ -139,6 +151,7 @@ export interface FiringRule {
 
 /** The rule the prompt hook fires by, fixed on the tuning halves of `bench/` (see its README). */
 export const FIRING_RULE: FiringRule = {
+  weakestMatch: 2,
   soleShare: 0.6,
   strongMatch: 3,
   promptShare: 0.4,
@@ -167,6 +180,14 @@ export const COMMON_WORD_MIN_ENTRIES = 10;
 export const SPECIFIC_FLOOR_ENTRIES = 5;
 
 /**
+ * The most entries a word may be in and still count in full ({@link specificity}): the square
+ * root of `docCount`, at least {@link SPECIFIC_FLOOR_ENTRIES}.
+ */
+function rareEntries(docCount: number): number {
+  return Math.max(Math.sqrt(docCount), SPECIFIC_FLOOR_ENTRIES);
+}
+
+/**
  * How much a word found in `entries` of `docCount` entries says about which entry is meant, from
  * 0 (in every entry) to 1 (rare): its inverse document frequency, ln(docCount / entries), in
  * units of ln(docCount / r), capped at 1, where r, the most entries a word may be in and count in
@@ -176,7 +197,7 @@ export const SPECIFIC_FLOOR_ENTRIES = 5;
  * one of 50,000 (r = 224), and a prompt of common words adds up to little however many it has.
  */
 export function specificity(entries: number, docCount: number): number {
-  const rare = Math.max(Math.sqrt(docCount), SPECIFIC_FLOOR_ENTRIES);
+  const rare = rareEntries(docCount);
   if (entries <= rare) return 1;
   return Math.max(0, Math.log(docCount / entries) / Math.log(docCount / rare));
 }
@@ -240,13 +261,14 @@ export interface MatchOptions {
 
 /**
  * Why a prompt whose best entry reached the threshold did not fire on the entry search ranks
- * first: the prompt is not about it (it holds too small a share of what the prompt says, and
+ * first: search scores it too weakly for any prompt to point at it
+ * ({@link FiringRule.weakestMatch}), the prompt is not about it (it holds too small a share of what the prompt says, and
  * search scores it neither strongly nor far ahead of the others), or the prompt does not name it
  * (its words in the entry's title, tags and aliases, if any, count under
  * {@link FiringRule.named}) and search scores it too weakly, or it holds no more than chance
  * gives.
  */
-export type QuietReason = "not_about" | "not_named";
+export type QuietReason = "weak_match" | "not_about" | "not_named";
 
 /** The entry a prompt came closest to firing on, and why it did not. */
 export interface HeldBack {
@@ -751,7 +773,9 @@ export function keywordMatches(
       return tallies.weight[over[0]] - chance.mean >= rule.beyondChance * chance.deviation;
     };
     const unnamed = () => first >= rule.unnamedMatch * lnN && beatsChance();
-    if (about && (namingEvidence(top) >= rule.named || unnamed())) {
+    const weakest = rule.weakestMatch * titleWordScore(docCount, rareEntries(docCount));
+    if (first < weakest) heldBack = { ord: over[0], reason: "weak_match" };
+    else if (about && (namingEvidence(top) >= rule.named || unnamed())) {
       const beside = over.slice(1).filter((ord) => scores[ord] >= rule.rankFloor * first);
       ranked = [top, ...beside.map(hit)];
     } else heldBack = { ord: over[0], reason: about ? "not_named" : "not_about" };

@@ -88,6 +88,24 @@ function indexPostings(reader: IndexReader): PostingsSource {
   };
 }
 
+/** BM25's inverse document frequency of a term that `entries` of `docCount` entries hold. */
+function inverseFrequency(docCount: number, entries: number): number {
+  return Math.log(1 + (docCount - entries + 0.5) / (entries + 0.5));
+}
+
+/** BM25's saturation of a term's weighted, length-normalized count in one entry. */
+function saturated(weighted: number): number {
+  return weighted * (K1 + 1) / (K1 + weighted);
+}
+
+/**
+ * The BM25F score an entry gets for a term that `entries` of `docCount` entries hold, found once
+ * in its title and nowhere else, when the title is of average length.
+ */
+export function titleWordScore(docCount: number, entries: number): number {
+  return inverseFrequency(docCount, entries) * saturated(FIELD_WEIGHTS[0]);
+}
+
 /**
  * The BM25F score of each posting of each of `terms` (distinct index terms) whose entry `accept`
  * takes, handed to `add`: how {@link scoreTerms} sums a ranking, and how the prompt hook sums
@@ -106,7 +124,7 @@ export function forEachScore(
   for (const term of terms) {
     const { postings, entries: frequency } = source(term);
     if (!postings.length) continue;
-    const idf = Math.log(1 + (docCount - frequency + 0.5) / (frequency + 0.5));
+    const idf = inverseFrequency(docCount, frequency);
     for (let index = 0; index < postings.length; index += 4) {
       const ord = postings[index];
       if (!accept(ord) || reader.fieldLength(ord, 0) < 0) continue;
@@ -118,7 +136,7 @@ export function forEachScore(
           LENGTH_NORMALIZATION[field] * reader.fieldLength(ord, field) / averages[field];
         weighted += FIELD_WEIGHTS[field] * tf / norm;
       }
-      add(ord, idf * weighted * (K1 + 1) / (K1 + weighted), term);
+      add(ord, idf * saturated(weighted), term);
     }
   }
 }
