@@ -572,7 +572,7 @@ export function decide(
     if (doc) held = { id: doc.id, reason: heldBack.reason };
   }
   const kernel = reader.manifest.kernel;
-  const words = terms.map((term) => term.word);
+  const words = [...new Set(terms.map((term) => term.word))];
   const base = {
     activities,
     termHits,

@@ -333,7 +333,7 @@ Deno.test("promptTerms: the same terms as the index tokenizer, with the first su
   for (const prompt of prompts) {
     // The index tokenizer's terms of the words as written; its compounds' other spellings
     // (`denolint` for deno-lint) come after them, and a prompt does not look them up.
-    const terms = promptTerms(prompt).map((term) => term.term);
+    const terms = [...new Set(promptTerms(prompt).map((term) => term.term))];
     assertEquals(terms, distinctTerms(prompt).slice(0, terms.length), prompt);
   }
   const terms = promptTerms("Rotating the leaked tokens; rotated tokens");
@@ -341,6 +341,16 @@ Deno.test("promptTerms: the same terms as the index tokenizer, with the first su
   assertEquals(
     promptTerms("remove the console.log call").map(({ word, token }) => [word, token]),
     [["remove", 0], ["console", 2], ["log", 2], ["call", 3]],
+  );
+  // A word typed alone is a word of its own, though a dotted word held its term first.
+  assertEquals(
+    promptTerms("console.log twice, and log it").map(({ word, token }) => [word, token]),
+    [["console", 0], ["log", 0], ["twice", 1], ["log", 3]],
+  );
+  // …and a dotted word keeps all its parts, though one of them was typed alone before it.
+  assertEquals(
+    promptTerms("log it, then console.log").map(({ word, token }) => [word, token]),
+    [["log", 0], ["console", 3], ["log", 3]],
   );
   assert(!terms.some((term) => ["the", "please", "help"].includes(term.word)), "stopwords dropped");
 });

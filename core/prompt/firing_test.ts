@@ -292,6 +292,21 @@ Deno.test("a prompt only of words that many entries hold points at nothing, thou
   assertEquals(fired(reader, "rollback the flaky migrations"), ["kb-flaky"]);
 });
 
+Deno.test("a word typed alone counts though a file name before it holds the same word", () => {
+  const retry = makeEntry({
+    id: "kb-retry",
+    title: "Retry flaky uploads",
+    body: "Back off and try again.\n",
+  });
+  const reader = readerOf([...personalKb(), retry]);
+  // `uploads/retry.ts` is one word, which counts only where all its parts hit; the words the
+  // prompt says again alone are words of their own.
+  assertEquals(fired(reader, "uploads/retry.ts keeps failing, how should uploads retry?"), [
+    "kb-retry",
+  ]);
+  assertEquals(fired(reader, "uploads/retry.ts keeps failing, what now?"), []);
+});
+
 Deno.test("a prompt the rule holds back names the entry it came closest to, and why", () => {
   const heldBack = (entries: Entry[], prompt: string) =>
     decide(prompt, readerOf([...personalKb(), ...entries]), {}, FETCH).heldBack;

@@ -59,26 +59,41 @@ export interface PromptTerm {
 export const MAX_PROMPT_TERMS = 1_000;
 
 /**
- * The distinct terms of a prompt with the first word (and token) each came from: at most
- * {@link MAX_PROMPT_TERMS}, from the words `splitWords` gives (its first `MAX_SPLIT_WORDS`). A
- * word cut to its term ({@link MAX_TERM_LENGTH} characters) is named by that term.
+ * The terms of a prompt's distinct words, each with the word (and token) it came from: a
+ * whitespace-separated token is one word, whose parts are its terms (`console.log`: `consol`,
+ * `log`). A word is kept the first time it is seen; a term may be in more than one word (`log`
+ * alone and in `console.log`), since a term that a dotted word holds counts only where all of
+ * that word's parts hit. At most {@link MAX_PROMPT_TERMS} distinct terms, from the words
+ * `splitWords` gives (its first `MAX_SPLIT_WORDS`). A word cut to its term
+ * ({@link MAX_TERM_LENGTH} characters) is named by that term.
  */
 export function promptTerms(prompt: string): PromptTerm[] {
-  const seen = new Map<string, PromptTerm>();
+  const found: PromptTerm[] = [];
+  const seenWords = new Set<string>();
+  const seenTerms = new Set<string>();
   const tokens: number[] = [];
   const words = splitWords(prompt, tokens);
-  for (let index = 0; index < words.length && seen.size < MAX_PROMPT_TERMS; index++) {
-    const word = words[index];
-    const term = termOf(word);
-    if (term && !seen.has(term)) {
-      seen.set(term, {
-        term,
-        word: word.length > MAX_TERM_LENGTH ? term : word,
-        token: tokens[index],
-      });
+  let index = 0;
+  while (index < words.length && seenTerms.size < MAX_PROMPT_TERMS) {
+    const token = tokens[index];
+    const parts = new Map<string, PromptTerm>();
+    for (; index < words.length && tokens[index] === token; index++) {
+      const word = words[index];
+      const term = termOf(word);
+      if (term && !parts.has(term)) {
+        parts.set(term, { term, word: word.length > MAX_TERM_LENGTH ? term : word, token });
+      }
+    }
+    const key = [...parts.keys()].join(" ");
+    if (!parts.size || seenWords.has(key)) continue;
+    seenWords.add(key);
+    for (const part of parts.values()) {
+      if (seenTerms.size === MAX_PROMPT_TERMS && !seenTerms.has(part.term)) break;
+      seenTerms.add(part.term);
+      found.push(part);
     }
   }
-  return [...seen.values()];
+  return found;
 }
 
 /**
@@ -549,7 +564,7 @@ class LazyHit implements KeywordHit {
   }
 
   get words(): string[] {
-    return this.evidence.flatMap((item) => item.word.split(" "));
+    return [...new Set(this.evidence.flatMap((item) => item.word.split(" ")))];
   }
 }
 
@@ -591,7 +606,7 @@ function searchScores(
   let byOrdinal: Int32Array | undefined;
   forEachScore(
     reader,
-    terms.map((term) => term.term),
+    new Set(terms.map((term) => term.term)),
     (ord) => isOrd[ord] === 1,
     (ord, score) => scores[ord] += score,
     (term) => {
