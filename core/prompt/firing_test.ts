@@ -307,6 +307,30 @@ Deno.test("a word typed alone counts though a file name before it holds the same
   assertEquals(fired(reader, "uploads/retry.ts keeps failing, what now?"), []);
 });
 
+Deno.test("a word typed alone ranks by its body hits though a common dotted word holds it", () => {
+  // "console" is in most entries, so `console.log` counts in titles, tags and aliases only; the
+  // "log" typed alone still ranks by the body that holds it, as search ranks it.
+  const consoles = Array.from(
+    { length: 30 },
+    (_, index) => makeEntry({ id: idOf("cn", index), title: `Console note ${index}` }),
+  );
+  const fillers = Array.from(
+    { length: 10 },
+    (_, index) => makeEntry({ id: idOf("fl", index), title: `Filler note ${index}` }),
+  );
+  const logged = makeEntry({
+    id: "kb-logged",
+    title: "Rotate deploy keys",
+    body: "Write each rotation to the log.\n",
+  });
+  const short = makeEntry({ id: "kb-short", title: "Deploy keys", body: "Rotate them yearly.\n" });
+  const reader = readerOf([...consoles, ...fillers, logged, short]);
+  const alone = fired(reader, "rotate deploy keys log");
+  assertEquals(alone, ["kb-logged"]);
+  assertEquals(fired(reader, "rotate deploy keys log, not console.log"), alone);
+  assertEquals(fired(reader, "console.log, not rotate deploy keys log"), alone);
+});
+
 Deno.test("a prompt the rule holds back names the entry it came closest to, and why", () => {
   const heldBack = (entries: Entry[], prompt: string) =>
     decide(prompt, readerOf([...personalKb(), ...entries]), {}, FETCH).heldBack;

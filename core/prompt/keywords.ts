@@ -53,28 +53,29 @@ export interface PromptTerm {
 }
 
 /**
- * The most distinct terms of a prompt looked up in the index: each costs a lookup and its
- * postings, so a prompt's words past these are not looked at.
+ * The most terms of a prompt looked up in the index, a term once for each word it is in: each
+ * costs a lookup and a walk of its postings, so a prompt's words past these are not looked at.
  */
 export const MAX_PROMPT_TERMS = 1_000;
 
 /**
  * The terms of a prompt's distinct words, each with the word (and token) it came from: a
  * whitespace-separated token is one word, whose parts are its terms (`console.log`: `consol`,
- * `log`). A word is kept the first time it is seen; a term may be in more than one word (`log`
- * alone and in `console.log`), since a term that a dotted word holds counts only where all of
- * that word's parts hit. At most {@link MAX_PROMPT_TERMS} distinct terms, from the words
- * `splitWords` gives (its first `MAX_SPLIT_WORDS`). A word cut to its term
- * ({@link MAX_TERM_LENGTH} characters) is named by that term.
+ * `log`). A word is kept the first time its terms are seen, in whatever order; a term may be in
+ * more than one word (`log` alone and in `console.log`), since a term that a dotted word holds
+ * counts only where all of that word's parts hit. At most {@link MAX_PROMPT_TERMS} terms, from
+ * the words `splitWords` gives (its first `MAX_SPLIT_WORDS`), and only whole words: a word whose
+ * terms would go past them is left out, since a dotted word cut short would match entries it
+ * does not name. A word cut to its term ({@link MAX_TERM_LENGTH} characters) is named by that
+ * term.
  */
 export function promptTerms(prompt: string): PromptTerm[] {
   const found: PromptTerm[] = [];
   const seenWords = new Set<string>();
-  const seenTerms = new Set<string>();
   const tokens: number[] = [];
   const words = splitWords(prompt, tokens);
   let index = 0;
-  while (index < words.length && seenTerms.size < MAX_PROMPT_TERMS) {
+  while (index < words.length && found.length < MAX_PROMPT_TERMS) {
     const token = tokens[index];
     const parts = new Map<string, PromptTerm>();
     for (; index < words.length && tokens[index] === token; index++) {
@@ -84,14 +85,11 @@ export function promptTerms(prompt: string): PromptTerm[] {
         parts.set(term, { term, word: word.length > MAX_TERM_LENGTH ? term : word, token });
       }
     }
-    const key = [...parts.keys()].join(" ");
-    if (!parts.size || seenWords.has(key)) continue;
+    if (!parts.size || found.length + parts.size > MAX_PROMPT_TERMS) continue;
+    const key = [...parts.keys()].sort().join(" ");
+    if (seenWords.has(key)) continue;
     seenWords.add(key);
-    for (const part of parts.values()) {
-      if (seenTerms.size === MAX_PROMPT_TERMS && !seenTerms.has(part.term)) break;
-      seenTerms.add(part.term);
-      found.push(part);
-    }
+    found.push(...parts.values());
   }
   return found;
 }
@@ -591,22 +589,28 @@ function rankingPostings(part: WordPart, ords: Int32Array): Postings {
 
 /**
  * The BM25F scores of the entries `ords` (marked 1 in `isOrd`, by ordinal) over the prompt's
- * terms, by ordinal, as search scores them: a common word by its title, tag and alias postings,
- * which are all the prompt read of it.
+ * terms, each once, by ordinal, as search scores them: a term only a common word holds by its
+ * title, tag and alias postings, which are all the prompt read of it; a term that is also a word
+ * of its own, or part of one that is not common, by all of them.
  */
 function searchScores(
   reader: IndexReader,
-  terms: PromptTerm[],
   words: PromptWord[],
   ords: number[],
   isOrd: Uint8Array,
 ): Float64Array {
-  const parts = new Map(words.flatMap((word) => word.parts.map((part) => [part.term.term, part])));
+  const parts = new Map<string, WordPart>();
+  for (const word of words) {
+    for (const part of word.parts) {
+      const known = parts.get(part.term.term);
+      if (!known || known.keywordOnly) parts.set(part.term.term, part);
+    }
+  }
   const scores = new Float64Array(isOrd.length);
   let byOrdinal: Int32Array | undefined;
   forEachScore(
     reader,
-    new Set(terms.map((term) => term.term)),
+    parts.keys(),
     (ord) => isOrd[ord] === 1,
     (ord, score) => scores[ord] += score,
     (term) => {
@@ -772,7 +776,7 @@ export function keywordMatches(
   if (over.length) {
     const isListed = new Uint8Array(tallies.weight.length);
     for (const ord of listed) isListed[ord] = 1;
-    const scores = searchScores(reader, terms, words, listed, isListed);
+    const scores = searchScores(reader, words, listed, isListed);
     over.sort((a, b) => scores[b] - scores[a] || tallies.compare(a, b));
     const first = scores[over[0]];
     let second = 0;

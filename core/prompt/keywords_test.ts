@@ -21,6 +21,31 @@ Deno.test("promptTerms looks up at most MAX_PROMPT_TERMS terms, the first ones",
   assertEquals(repeated.map((term) => term.word), ["token"], "past the words looked at");
 });
 
+Deno.test("promptTerms looks up MAX_PROMPT_TERMS terms at most, however often words share them", () => {
+  // 100 terms make 4,950 dotted words of two: each is a word of its own, and each of its terms is
+  // looked up for it.
+  const parts = uniqueWords(100);
+  const pairs = parts.flatMap((first, at) =>
+    parts.slice(at + 1).map((second) => `${first}.${second}`)
+  );
+  const terms = promptTerms(pairs.join(" "));
+  assertEquals(terms.length, MAX_PROMPT_TERMS);
+  assertEquals(new Set(terms.map((term) => term.token)).size, MAX_PROMPT_TERMS / 2);
+});
+
+Deno.test("promptTerms keeps a dotted word whole or leaves it out", () => {
+  // `console.log` does not fit beside 999 terms: cut to `console`, it would match entries about
+  // consoles. A word that fits after it still counts.
+  const words = uniqueWords(MAX_PROMPT_TERMS - 1);
+  const terms = promptTerms(`${words.join(" ")} console.log rotate`);
+  assertEquals(terms.map((term) => term.word), [...words, "rotate"]);
+});
+
+Deno.test("promptTerms counts a dotted word once, whatever order its parts come in", () => {
+  const terms = promptTerms("deploy.keys then keys.deploy");
+  assertEquals(terms.map(({ word, token }) => [word, token]), [["deploy", 0], ["keys", 0]]);
+});
+
 Deno.test("promptTerms names a word over MAX_TERM_LENGTH by its term, in either script", () => {
   for (const letter of ["k", "ж"]) {
     const huge = letter.repeat(1_000_000);
@@ -38,6 +63,7 @@ Deno.test("promptTerms of any prompt takes well under a second", () => {
     Array.from({ length: 40 }, () => "y".repeat(10_000)).join(" "),
     "\u0000\ud800".repeat(500_000),
     "a.".repeat(500_000),
+    Array.from({ length: 100_000 }, (_, index) => `q${index % 150}z.q${index % 149}z`).join(" "),
   ];
   for (const prompt of prompts) {
     const started = performance.now();
