@@ -336,6 +336,11 @@ Deno.test("a prompt the rule holds back names the entry it came closest to, and 
     decide(prompt, readerOf([...personalKb(), ...entries]), {}, FETCH).heldBack;
   // Its words only in the body, and too weakly for a prompt that names nothing.
   assertEquals(heldBack([MEETING], RETRY_PROMPT), { id: "kb-meet1", reason: "not_named" });
+  // In a long body, search no longer ranks it far ahead: the prompt is not about it. Search
+  // scores it weakly too, but its words are each in it alone, not in many entries.
+  const minutes = `${"We went over the agenda and the open items one by one. ".repeat(12)}\n`;
+  const longMeeting = { ...MEETING, body: `${minutes}${MEETING.body}` };
+  assertEquals(heldBack([longMeeting], RETRY_PROMPT), { id: "kb-meet1", reason: "not_about" });
   // A long prompt that says far more than either of two near twins holds.
   assertEquals(heldBack([ESCAPE, ESCAPE_TWIN], LONG_ESCAPE_PROMPT)?.reason, "not_about");
   // A prompt that fires, or that no entry comes near, holds nothing back.

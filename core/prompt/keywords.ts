@@ -274,12 +274,13 @@ export interface MatchOptions {
 
 /**
  * Why a prompt whose best entry reached the threshold did not fire on the entry search ranks
- * first: search scores it too weakly for any prompt to point at it
- * ({@link FiringRule.weakestMatch}), the prompt is not about it (it holds too small a share of what the prompt says, and
- * search scores it neither strongly nor far ahead of the others), or the prompt does not name it
- * (its words in the entry's title, tags and aliases, if any, count under
- * {@link FiringRule.named}) and search scores it too weakly, or it holds no more than chance
- * gives.
+ * first, the first of these that holds: the prompt is not about it (it holds too small a share
+ * of what the prompt says, and search scores it neither strongly nor far ahead of the others),
+ * the prompt does not name it (its words in the entry's title, tags and aliases, if any, count
+ * under {@link FiringRule.named}) and search scores it too weakly, or it holds no more than
+ * chance gives, or, though the prompt is about it and names it, search scores it too weakly for
+ * any prompt to point at it ({@link FiringRule.weakestMatch}): the words naming it are ones many
+ * entries hold.
  */
 export type QuietReason = "weak_match" | "not_about" | "not_named";
 
@@ -793,11 +794,20 @@ export function keywordMatches(
     };
     const unnamed = () => first >= rule.unnamedMatch * lnN && beatsChance();
     const weakest = rule.weakestMatch * titleWordScore(docCount, rareEntries(docCount));
-    if (first < weakest) heldBack = { ord: over[0], reason: "weak_match" };
-    else if (about && (namingEvidence(top) >= rule.named || unnamed())) {
+    // Weak only when nothing else holds the prompt back: an entry the prompt neither is about
+    // nor names is held back for that, however rare the words it holds.
+    const reason: QuietReason | undefined = !about
+      ? "not_about"
+      : namingEvidence(top) < rule.named && !unnamed()
+      ? "not_named"
+      : first < weakest
+      ? "weak_match"
+      : undefined;
+    if (reason) heldBack = { ord: over[0], reason };
+    else {
       const beside = over.slice(1).filter((ord) => scores[ord] >= rule.rankFloor * first);
       ranked = [top, ...beside.map(hit)];
-    } else heldBack = { ord: over[0], reason: about ? "not_named" : "not_about" };
+    }
   }
   return {
     ranked,
