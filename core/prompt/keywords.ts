@@ -279,8 +279,8 @@ export interface MatchOptions {
  * the prompt does not name it (its words in the entry's title, tags and aliases, if any, count
  * under {@link FiringRule.named}) and search scores it too weakly, or it holds no more than
  * chance gives, or, though the prompt is about it and names it, search scores it too weakly for
- * any prompt to point at it ({@link FiringRule.weakestMatch}): the words naming it are ones many
- * entries hold.
+ * any prompt to point at it ({@link FiringRule.weakestMatch}), most often because the words
+ * naming it are ones many entries hold.
  */
 export type QuietReason = "weak_match" | "not_about" | "not_named";
 
@@ -794,8 +794,8 @@ export function keywordMatches(
     };
     const unnamed = () => first >= rule.unnamedMatch * lnN && beatsChance();
     const weakest = rule.weakestMatch * titleWordScore(docCount, rareEntries(docCount));
-    // Weak only when nothing else holds the prompt back: an entry the prompt neither is about
-    // nor names is held back for that, however rare the words it holds.
+    // Weak only when nothing else holds the prompt back: an entry the prompt is not about, or
+    // does not name, is held back for that, however rare the words it holds.
     const reason: QuietReason | undefined = !about
       ? "not_about"
       : namingEvidence(top) < rule.named && !unnamed()
