@@ -73,7 +73,8 @@ export function qualifiedKernel(parts: readonly KbPart[]): KernelRule[] {
 /**
  * Decide what `prompt` surfaces from every knowledge base of `parts` (the default first): one
  * decision as {@link decide} makes it, ids qualified, `fetch` given the qualified ids of what is
- * shown, the whole text under `config.budgetChars`.
+ * shown, the whole text under `config.budgetChars`. Its `heldBack` is the first knowledge base's
+ * that held the prompt back (ids qualified), and its `reference` the default one's.
  */
 export function decideAcross(
   prompt: string,
@@ -106,10 +107,20 @@ export function decideAcross(
       termHits[word] = (termHits[word] ?? 0) + count;
     }
   }
+  const held = decided.find(({ decision }) => decision.heldBack);
   const base = {
     activities: first.decision.activities,
     termHits,
     words: first.decision.words,
+    ...first.decision.reference ? { reference: first.decision.reference } : {},
+    ...held?.decision.heldBack
+      ? {
+        heldBack: {
+          ...held.decision.heldBack,
+          id: qualifyId(held.part.name, held.decision.heldBack.id),
+        },
+      }
+      : {},
     nearMisses: decided.flatMap(({ part, decision }) =>
       decision.nearMisses.map((miss) => ({ ...miss, id: qualifyId(part.name, miss.id) }))
     ),

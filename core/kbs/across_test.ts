@@ -67,6 +67,41 @@ Deno.test("decideAcross: nothing anywhere is no_signal; a skipped prompt is skip
   assertEquals(decideAcross("ok", parts, FETCH).outcome, "skipped");
 });
 
+Deno.test("decideAcross: says which entry held the prompt back, in which knowledge base", () => {
+  // The prompt's rare words are all in the meeting notes' body only: enough evidence, but the
+  // prompt never names the entry.
+  const meeting = {
+    id: "kb-meet1",
+    title: "Notes from the Tuesday meeting",
+    tags: ["meetings"],
+    body: "Retry with backoff and jitter, jitter.\n",
+  };
+  const fillers = Array.from({ length: 30 }, (_, index) => ({
+    id: `kb-f${index.toString(36).padStart(4, "0")}`,
+    title: `Filler note ${index}`,
+    body: `Nothing here about topic${index}.\n`,
+  }));
+  const prompt = "retry the request with backoff and jitter";
+  const alone = decideAcross(prompt, [part("team", [meeting, ...fillers])], FETCH);
+  assertEquals(alone.heldBack, { id: "team:kb-meet1", reason: "not_named" });
+  const decision = decideAcross(prompt, [
+    part("personal", [{ id: "kb-aaaaa", ...TOKEN }]),
+    part("team", [meeting, ...fillers]),
+  ], FETCH);
+  assertEquals(decision.outcome, "no_signal");
+  assertEquals(decision.heldBack, { id: "team:kb-meet1", reason: "not_named" });
+  // An instruction about the code in front of the model says so, as a single knowledge base does.
+  assertEquals(
+    decideAcross(
+      "fix the crash in parser.py",
+      [part("personal", [{ id: "kb-aaaaa", ...TOKEN }])],
+      FETCH,
+    )
+      .reference?.kind,
+    "file",
+  );
+});
+
 Deno.test("decideAcross: a pointer a knowledge base's own ledger lists unchanged is deduped", () => {
   const team = part("team", [{ id: "kb-bbbbb", ...TOKEN }]);
   const seen = { "kb-bbbbb": team.reader.docById("kb-bbbbb")!.hash };
