@@ -11,7 +11,13 @@ import { addEntry, buildIndex, makeEntry, pathOf } from "../index/_memory_index.
 import { COMPACT_AFTER } from "../index/editor.ts";
 import { generateEntries, VOCABULARY } from "../../bench/generate.ts";
 import { decide, DEFAULT_SURFACE_CONFIG } from "./decision.ts";
-import { COMMON_SPECIFICITY, FIRING_RULE, promptTerms, specificity } from "./keywords.ts";
+import {
+  COMMON_SPECIFICITY,
+  FIRING_RULE,
+  type FiringRule,
+  promptTerms,
+  specificity,
+} from "./keywords.ts";
 
 const FETCH = (ids: string[]) => `git-kb get ${ids.join(" ")}`;
 
@@ -19,9 +25,15 @@ function readerOf(entries: Entry[]): IndexReader {
   return buildIndex(entries, { shardCount: shardCountFor(entries.length) }).reader();
 }
 
-/** The ids a prompt's pointers name, in order; none when it does not fire. */
-function fired(reader: IndexReader, prompt: string): string[] {
-  return (decide(prompt, reader, {}, FETCH).assembly?.pointers ?? []).map((pointer) => pointer.id);
+/**
+ * The ids a prompt's pointers name, in order, by the firing rule with `changes` made to it; none
+ * when it does not fire.
+ */
+function fired(reader: IndexReader, prompt: string, changes: Partial<FiringRule> = {}): string[] {
+  const config = { ...DEFAULT_SURFACE_CONFIG, firing: { ...FIRING_RULE, ...changes } };
+  return (decide(prompt, reader, {}, FETCH, config).assembly?.pointers ?? []).map((pointer) =>
+    pointer.id
+  );
 }
 
 /** An id from a number. */
@@ -236,22 +248,14 @@ Deno.test("an entry the prompt never names must hold more of it than its length 
     body: `${[...half, ...half].join(" ")}.\n`,
   });
   const reader = readerOf([...pages, guide]);
-  const withoutChance = {
-    ...DEFAULT_SURFACE_CONFIG,
-    firing: { ...FIRING_RULE, beyondChance: -Infinity },
-  };
-  const firedBy = (prompt: string, config = DEFAULT_SURFACE_CONFIG) =>
-    (decide(prompt, reader, {}, FETCH, config).assembly?.pointers ?? []).map((pointer) =>
-      pointer.id
-    );
   // A prompt naming every widget: the guide holds half of them, as a page that long would by
   // chance. Counted without chance, search's lead makes the prompt about the guide.
   const everything = `the ${WIDGETS.join(", ")} all look wrong on mobile`;
-  assertEquals(firedBy(everything, withoutChance), ["kb-guide"]);
-  assertEquals(firedBy(everything), []);
+  assertEquals(fired(reader, everything, { beyondChance: -Infinity }), ["kb-guide"]);
+  assertEquals(fired(reader, everything), []);
   // A prompt of the guide's own widgets is about it, chance or not.
   const its = `the ${half.join(", ")} all look wrong on mobile`;
-  assertEquals(firedBy(its), ["kb-guide"]);
+  assertEquals(fired(reader, its), ["kb-guide"]);
 });
 
 Deno.test("a prompt only of words that many entries hold points at nothing, though one entry holds it all", () => {
@@ -272,22 +276,13 @@ Deno.test("a prompt only of words that many entries hold points at nothing, thou
   const both = makeEntry({ id: "kb-rbmig", title: "Rollback migrations" });
   const flaky = makeEntry({ id: "kb-flaky", title: "Rollback flaky migrations" });
   const reader = readerOf([...rollbacks, ...migrations, ...fillers, both, flaky]);
-  const decideWith = (prompt: string, weakestMatch: number) =>
-    decide(prompt, reader, {}, FETCH, {
-      ...DEFAULT_SURFACE_CONFIG,
-      firing: { ...FIRING_RULE, weakestMatch },
-    });
   const plain = "rollback the migrations";
   // Its two words give the entry that holds both enough evidence, and it holds all of the prompt.
-  assertEquals(
-    decideWith(plain, 0).assembly?.pointers.map((pointer) => pointer.id),
-    ["kb-rbmig", "kb-flaky"],
-  );
+  assertEquals(fired(reader, plain, { weakestMatch: 0 }), ["kb-rbmig", "kb-flaky"]);
   // Search scores it under two words that count in full, alone in a title: a prompt of words
   // that many entries hold says too little to point at one.
-  const quiet = decideWith(plain, FIRING_RULE.weakestMatch);
-  assertEquals(quiet.assembly?.pointers ?? [], []);
-  assertEquals(quiet.heldBack?.reason, "weak_match");
+  assertEquals(fired(reader, plain), []);
+  assertEquals(decide(plain, reader, {}, FETCH).heldBack?.reason, "weak_match");
   // One rare word is enough.
   assertEquals(fired(reader, "rollback the flaky migrations"), ["kb-flaky"]);
 });
