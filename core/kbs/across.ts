@@ -107,20 +107,17 @@ export function decideAcross(
       termHits[word] = (termHits[word] ?? 0) + count;
     }
   }
-  const held = decided.find(({ decision }) => decision.heldBack);
+  const [heldBack] = decided.flatMap(({ part, decision }) =>
+    decision.heldBack
+      ? [{ ...decision.heldBack, id: qualifyId(part.name, decision.heldBack.id) }]
+      : []
+  );
   const base = {
     activities: first.decision.activities,
     termHits,
     words: first.decision.words,
     ...first.decision.reference ? { reference: first.decision.reference } : {},
-    ...held?.decision.heldBack
-      ? {
-        heldBack: {
-          ...held.decision.heldBack,
-          id: qualifyId(held.part.name, held.decision.heldBack.id),
-        },
-      }
-      : {},
+    ...heldBack ? { heldBack } : {},
     nearMisses: decided.flatMap(({ part, decision }) =>
       decision.nearMisses.map((miss) => ({ ...miss, id: qualifyId(part.name, miss.id) }))
     ),
