@@ -11,12 +11,12 @@
  * word: in a body it is prose, not a sign of what the entry is about.
  *
  * A prompt fires when its best entry's evidence reaches the threshold, search scores the entry it
- * ranks first at least as strongly as a few words that count in full would
+ * ranks first at least as strongly as two words that count in full would in its title
  * ({@link FiringRule.weakestMatch}), and the entry is what the prompt is about
- * ({@link FiringRule}): it holds most of what the prompt's words could give one
- * entry ({@link promptEvidence}); or search scores it as strongly as an entry that alone holds a
- * few of the prompt's words in its title, and it holds a share of the prompt's evidence that
- * shrinks as the prompt grows (a long prompt says more than its topic); or search ranks it far
+ * ({@link FiringRule}): it holds most of what the prompt's words could give one entry
+ * ({@link promptEvidence}); or search scores it as strongly as an entry that alone holds a few of
+ * the prompt's words in its title, and it holds a share of the prompt's evidence that shrinks as
+ * the prompt grows (a long prompt says more than its topic); or search ranks it far
  * ahead of every other entry the prompt's words could list ({@link FiringRule.lead}): whatever
  * else the prompt says, its words single that entry out. A long prompt whose words are scattered
  * over many entries, none holding a good share of them and none far ahead, is about something
@@ -117,10 +117,10 @@ export interface FiringRule {
    * Search scores the entry it ranks first at least this many times what one word in as many
    * entries as still count in full (the square root of N, at least
    * {@link SPECIFIC_FLOOR_ENTRIES}: see {@link specificity}) scores alone in a title of average
-   * length, whatever else holds. Evidence counts such a word in full;
-   * search must agree that the prompt hits the entry at least as strongly as that many of them
-   * would. A prompt made only of words that many entries hold ("run the migrations", "let's go
-   * with option A") points at nothing, however much of it one entry holds.
+   * length, whatever else holds. Evidence counts such a word in full; search must agree that the
+   * prompt hits the entry at least as strongly as that many of them would. A prompt made only of
+   * words that many entries hold ("run the migrations", "let's go with option A") points at
+   * nothing, however much of it one entry holds.
    */
   weakestMatch: number;
   /**
