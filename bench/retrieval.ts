@@ -13,6 +13,9 @@
  * - **The second TIL set** (`til2/`, Josh Branchaud's TIL notes, MIT): 1,871 notes and prompts
  *   of the same kinds, written after the rest of the firing rule was fixed: its tuning half chose
  *   one figure (`lead`), and its held-out half was measured once, after.
+ * - **Long prompts** (`long.jsonl` in both TIL folders): 80 a set, of 60 to 400 words (pasted
+ *   errors and logs, specs, follow-ups), 40 that one note answers and 40 that no note helps with,
+ *   written after the whole firing rule was fixed and tuned on by nothing.
  *
  * Every set is cut in two halves by a hash of each prompt ({@link halfOf}): the tuning half,
  * whose misses are printed, and the held-out half, reported in numbers only, so that a change
@@ -192,6 +195,7 @@ async function main(): Promise<void> {
   ];
   const til = labelled("til");
   const til2 = labelled("til2");
+  const long = (folder: string) => readJsonl<Case>(join(benchDir, folder, "long.jsonl"));
   const real = realPrompts(data);
   const work = Deno.makeTempDirSync({ prefix: "git-kb-retrieval-" });
   try {
@@ -212,9 +216,11 @@ async function main(): Promise<void> {
       [name, dir, ids, cases] as EvalSet;
     const sets: EvalSet[] = [
       ...halves("TIL set", til).map(inKb(tilDir, tilIds)),
+      ...halves("TIL long prompts", long("til")).map(inKb(tilDir, tilIds)),
       ["real prompts (all, as negatives)", tilDir, tilIds, real],
       ["second TIL set, whole", til2Dir, til2Ids, til2],
       ...halves("second TIL set", til2).map(inKb(til2Dir, til2Ids)),
+      ...halves("second TIL long prompts", long("til2")).map(inKb(til2Dir, til2Ids)),
       ["real prompts (all, as negatives)", til2Dir, til2Ids, real],
       ["tldr split, whole", tldrDir, tldrIds, dev],
       ...halves("tldr split", dev).map(inKb(tldrDir, tldrIds)),

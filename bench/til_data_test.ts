@@ -4,6 +4,21 @@ import { type CorpusNote, parseNote } from "./til_corpus.ts";
 
 const QUERY_KINDS = ["question", "task", "instruction"] as const;
 const NEGATIVE_KINDS = ["own-code", "design", "conversation", "mechanical"] as const;
+const LONG_QUERY_KINDS = [
+  "pasted-error",
+  "task-with-context",
+  "question-with-context",
+  "follow-up",
+] as const;
+const LONG_NEGATIVE_KINDS = [
+  "own-code",
+  "design",
+  "conversation",
+  "spec",
+  "pasted-output",
+] as const;
+/** The fewest and the most words of a prompt of `long.jsonl`, split at whitespace. */
+const LONG_WORDS = [60, 400] as const;
 
 interface LabelledQuery {
   query: string;
@@ -57,6 +72,46 @@ for (const set of SETS) {
   const queries = await readJsonl<LabelledQuery>(`${folder}/queries.jsonl`);
   const negatives = await readJsonl<Negative>(`${folder}/negatives.jsonl`);
   checkSet(set, corpus, queries, negatives);
+  const long = await readJsonl<Negative & { target?: string }>(`${folder}/long.jsonl`);
+  checkLong(folder, corpus, [...queries, ...negatives], long);
+}
+
+/** `long.jsonl`: long prompts, 40 that one note answers and 40 that no note helps with. */
+function checkLong(
+  folder: string,
+  corpus: CorpusNote[],
+  short: Negative[],
+  long: (Negative & { target?: string })[],
+): void {
+  Deno.test(`${folder} long prompts: 40 aimed at notes that exist, 40 negatives, all long`, () => {
+    const keys = new Set(corpus.map((note) => note.key));
+    const answered = long.filter(({ target }) => target !== undefined);
+    const unanswered = long.filter(({ target }) => target === undefined);
+    assertEquals([answered.length, unanswered.length], [40, 40]);
+    for (const { query, target, kind } of answered) {
+      assertEquals(keys.has(target!), true, `unknown target ${target}`);
+      assertEquals(
+        (LONG_QUERY_KINDS as readonly string[]).includes(kind),
+        true,
+        `${kind}: ${query}`,
+      );
+    }
+    for (const { query, kind } of unanswered) {
+      assertEquals(
+        (LONG_NEGATIVE_KINDS as readonly string[]).includes(kind),
+        true,
+        `${kind}: ${query}`,
+      );
+    }
+    assertEquals(countBy(answered, ({ target }) => target!).size, 40);
+    for (const { query } of long) {
+      const words = query.split(/\s+/).filter((word) => word !== "").length;
+      assertEquals(words >= LONG_WORDS[0] && words <= LONG_WORDS[1], true, `${words} words`);
+    }
+    assertEquals(duplicates(long.map(({ query }) => query)), []);
+    const asked = new Set(short.map(({ query }) => normalized(query)));
+    assertEquals(long.filter(({ query }) => asked.has(normalized(query))), []);
+  });
 }
 
 function checkSet(
