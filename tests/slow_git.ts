@@ -59,13 +59,14 @@ export function alive(pid: number): boolean {
 }
 
 /**
- * Wait up to a second for the processes named in `pids` (the fake fetch's or the hanging
- * transport's) to be gone; assert they are. Survivors are killed first, so a failure leaves
- * nothing running either.
+ * Wait up to five seconds for the processes named in `pids` (the fake fetch's or the hanging
+ * transport's) to be gone; assert they are. Ended processes go within milliseconds, but a loaded
+ * machine may take a while to reap them; one that was never ended stays for its whole sleep.
+ * Survivors are killed first, so a failure leaves nothing running either.
  */
 export async function assertGone(pids: string): Promise<void> {
   const [shell, sleeper] = (await Deno.readTextFile(pids)).trim().split(" ").map(Number);
-  for (let tries = 0; tries < 20 && (alive(shell) || alive(sleeper)); tries++) {
+  for (let tries = 0; tries < 100 && (alive(shell) || alive(sleeper)); tries++) {
     await new Promise((done) => setTimeout(done, 50));
   }
   const survivors = [alive(shell), alive(sleeper)];
