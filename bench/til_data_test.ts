@@ -76,18 +76,18 @@ for (const set of SETS) {
   checkLong(folder, corpus, [...queries, ...negatives], long);
 }
 
-/** `long.jsonl`: long prompts, 40 that one note answers and 40 that no note helps with. */
+/** `long.jsonl`: long prompts, 80 that one note answers and 80 that no note helps with. */
 function checkLong(
   folder: string,
   corpus: CorpusNote[],
   short: Negative[],
   long: (Negative & { target?: string })[],
 ): void {
-  Deno.test(`${folder} long prompts: 40 aimed at notes that exist, 40 negatives, all long`, () => {
+  Deno.test(`${folder} long prompts: 80 aimed at notes that exist, 80 negatives, all long`, () => {
     const keys = new Set(corpus.map((note) => note.key));
     const answered = long.filter(({ target }) => target !== undefined);
     const unanswered = long.filter(({ target }) => target === undefined);
-    assertEquals([answered.length, unanswered.length], [40, 40]);
+    assertEquals([answered.length, unanswered.length], [80, 80]);
     for (const { query, target, kind } of answered) {
       assertEquals(keys.has(target!), true, `unknown target ${target}`);
       assertEquals(
@@ -103,7 +103,7 @@ function checkLong(
         `${kind}: ${query}`,
       );
     }
-    assertEquals(countBy(answered, ({ target }) => target!).size, 40);
+    assertEquals(countBy(answered, ({ target }) => target!).size, 80);
     for (const { query } of long) {
       const words = query.split(/\s+/).filter((word) => word !== "").length;
       assertEquals(words >= LONG_WORDS[0] && words <= LONG_WORDS[1], true, `${words} words`);
