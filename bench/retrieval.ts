@@ -13,8 +13,8 @@
  * - **The second TIL set** (`til2/`, Josh Branchaud's TIL notes, MIT): 1,871 notes and prompts
  *   of the same kinds, written after the rest of the firing rule was fixed: its tuning half chose
  *   one figure (`lead`), and its held-out half was measured once, after.
- * - **Long prompts** (`long.jsonl` in both TIL folders): 80 a set, of 60 to 400 words (pasted
- *   errors and logs, specs, follow-ups), 40 that one note answers and 40 that no note helps with,
+ * - **Long prompts** (`long.jsonl` in both TIL folders): 160 a set, of 60 to 400 words (pasted
+ *   errors and logs, specs, follow-ups), 80 that one note answers and 80 that no note helps with,
  *   written after the whole firing rule was fixed and tuned on by nothing.
  *
  * Every set is cut in two halves by a hash of each prompt ({@link halfOf}): the tuning half,
