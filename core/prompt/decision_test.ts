@@ -617,6 +617,17 @@ Deno.test("kernel: a rule not in force is not inlined, but a prompt about it may
   assertEquals(ids(waiting.assembly!.pointers), ["kb-ker0a"]);
 });
 
+Deno.test("kernel: a rule in force is never a near miss; one waiting for acceptance may be", () => {
+  const reader = buildReader([...BASE, KERNEL_A, ...unrelated(30)]);
+  // One word of the rule's title: under the threshold for any entry.
+  const prompt = "is a haiku about autumn leaves the right answer?";
+  const inForce = decide(prompt, reader, {}, FETCH);
+  assertEquals(inForce.assembly!.kernel, ["kb-ker0a"]);
+  assertEquals(missHits(inForce), []);
+  const waiting = decide(prompt, reader.withKernel([]), {}, FETCH);
+  assertEquals(missHits(waiting), [{ id: "kb-ker0a", hits: ["answer"] }]);
+});
+
 Deno.test("kernel: a mechanical or conversational prompt gets nothing at all", () => {
   const reader = buildReader([...BASE, KERNEL_A]);
   for (const prompt of ["thanks, that worked!", "please run the whole test suite again"]) {
