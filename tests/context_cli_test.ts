@@ -216,6 +216,8 @@ Deno.test("stats: a prompt that gets only the kernel rules is not counted as a f
     text.stdout,
     /Fire rate: 50% of prompts not skipped got pointers; 1 more got the kernel rules only\n/,
   );
+  // The log calls both `surfaced`; the line tells them apart as the fire rate does.
+  assertMatch(text.stdout, /Outcomes: surfaced with pointers 1, kernel rules only 1\n/);
 });
 
 Deno.test("stats --json with no debug log yet", async () => {
