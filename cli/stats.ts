@@ -56,7 +56,11 @@ export async function run(args: string[]): Promise<number> {
   }
   printDelivery(delivery);
   if (!summary.prompts) {
-    console.log(`No hook records yet in ${file}. Set KB_HOOK_DEBUG=1 where the hook runs.`);
+    console.log(
+      `No hook records yet in ${file}: the hooks keep them only where KB_HOOK_DEBUG=1 is ` +
+        `set. For Claude Code, add "env": {"KB_HOOK_DEBUG": "1"} to ~/.claude/settings.json ` +
+        `(or export it in the shell that starts claude), then start a new session.`,
+    );
     return 0;
   }
   const percent = (share: number) => `${Math.round(share * 100)}%`;

@@ -220,6 +220,14 @@ Deno.test("stats: a prompt that gets only the kernel rules is not counted as a f
   assertMatch(text.stdout, /Outcomes: surfaced with pointers 1, kernel rules only 1\n/);
 });
 
+Deno.test("stats with no debug log yet says how to turn it on in Claude Code", async () => {
+  await using box = await sandboxKb();
+  const text = await box.cli("stats");
+  assertEquals(text.code, 0, show(text));
+  assertMatch(text.stdout, /No hook records yet in .*debug\.jsonl/);
+  assertMatch(text.stdout, /"env": \{"KB_HOOK_DEBUG": "1"\} to ~\/\.claude\/settings\.json/);
+});
+
 Deno.test("stats --json with no debug log yet", async () => {
   await using box = await sandboxKb();
   const stats = parseJson<{ prompts: number; fireRate: number }>(
