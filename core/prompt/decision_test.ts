@@ -300,6 +300,10 @@ Deno.test("skipReason: common mechanical phrasings are skipped", () => {
     "great, thanks!",
     "commit these changes",
     "commit and push please",
+    "lgtm, ship it",
+    "looks good, ship it!",
+    "sgtm, thanks",
+    "great, thanks a lot! you're awesome",
   ];
   const missed = table.filter((prompt) => skipReason(prompt) === undefined);
   assertEquals(missed, [], `not skipped: ${JSON.stringify(missed)}`);
