@@ -39,7 +39,7 @@ export const MECHANICAL_WORDS: readonly string[] = [
   "tests", "test", "specs", "spec", "build", "linter", "lint", "checks", "check", "once", "more",
   "fix", "format", "formatting", "code", "fmt", "deno", "errors", "error", "warnings", "warning",
   "issues", "issue", "types", "type", "typos", "typo", "looks", "sounds", "works", "squash",
-  "show", "me", "diff", "commits", "suite", "whole", "entire",
+  "show", "me", "diff", "commits", "suite", "whole", "entire", "ship", "sgtm", "wfm", "lot",
 ];
 
 const MECHANICAL = new Set(MECHANICAL_WORDS);

@@ -774,12 +774,13 @@ export function keywordMatches(
     : [];
   const isOver = new Uint8Array(over.length ? tallies.weight.length : 0);
   for (const ord of over) isOver[ord] = 1;
+  // Near misses are entries a prompt could point at: a kernel rule in force reaches every prompt
+  // whole, so it never nearly matches.
   const under: number[] = [];
-  const isActive = (ord: number) => reader.meta(ord)?.status === "active";
   for (const ord of tallies.touched) {
     if (
       isOver[ord] !== 1 && wouldKeep(under, ord, NEAR_MISS_LIMIT, tallies.compare) &&
-      isActive(ord)
+      reader.isPointable(ord)
     ) keep(under, ord, NEAR_MISS_LIMIT, tallies.compare);
   }
   const hit = (ord: number) => new LazyHit(ord, words);
