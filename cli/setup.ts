@@ -23,6 +23,7 @@ import {
   removeHooks,
   sameJson,
   type Settings,
+  SETTINGS_FILES,
   SettingsShapeError,
 } from "../core/setup/agent_settings.ts";
 import {
@@ -132,13 +133,6 @@ interface SetupOptions {
   json: boolean;
   path: boolean;
 }
-
-/** Where each agent keeps its hooks, below the home folder or the project. */
-const SETTINGS_FILES: Record<HookAgent, { label: string; dir: string; file: string }> = {
-  claude: { label: "Claude Code", dir: ".claude", file: "settings.json" },
-  codex: { label: "Codex", dir: ".codex", file: "hooks.json" },
-  gemini: { label: "Gemini CLI", dir: ".gemini", file: "settings.json" },
-};
 
 /** Why a file that does not parse cannot be edited, per agent. */
 const JSON_HINTS: Record<HookAgent, string> = {

@@ -3,7 +3,14 @@
  * does not read), counts right, names a stand-in git identity, never blocks on a FIFO, and every
  * fix it prints works when pasted into sh.
  */
-import { assert, assertEquals, assertMatch, assertNotMatch, assertStrictEquals } from "@std/assert";
+import {
+  assert,
+  assertEquals,
+  assertMatch,
+  assertNotMatch,
+  assertStrictEquals,
+  assertStringIncludes,
+} from "@std/assert";
 import { dirname } from "@std/path/posix/dirname";
 import { join } from "@std/path/posix/join";
 import type { Finding } from "../core/setup/finding.ts";
@@ -25,6 +32,7 @@ import {
   makeSandbox,
   parseJson,
   pushEntryFrom,
+  realLauncherIn,
   ROOT,
   runCli,
   sandboxEnv,
@@ -225,6 +233,47 @@ Deno.test("doctor never opens a FIFO among the entries, and names it", async () 
   const findings = await doctorWithin(kb.env);
   const named = findings.find((item) => item.message.startsWith("entries/kb-fifo1-pipe.md"));
   assertMatch(named?.message ?? "", /is a FIFO/, JSON.stringify(findings, null, 1));
+});
+
+Deno.test("doctor warns when Claude Code's git-kb hooks run a launcher that is gone, and its fix repoints them", async () => {
+  await using kb = await makeKb();
+  const launcher = await realLauncherIn(join(kb.root, "o'brien's tools", "plugin", "bin"));
+  const gone = join(kb.root, "old clone", "plugin", "bin", "git-kb");
+  const settingsFile = join(kb.env.HOME, ".claude", "settings.json");
+  await Deno.mkdir(dirname(settingsFile), { recursive: true });
+  const hook = (verb: string) => ({ type: "command", command: `"${gone}" hook ${verb}` });
+  await Deno.writeTextFile(
+    settingsFile,
+    JSON.stringify({
+      model: "opus",
+      hooks: {
+        UserPromptSubmit: [{ hooks: [hook("prompt")] }],
+        PreToolUse: [{ matcher: "Write", hooks: [hook("judge")] }],
+      },
+    }),
+  );
+  // Through the launcher, as a user runs it: it names itself in the commands it prints.
+  const env = { ...childEnv(kb.env), PATH: Deno.env.get("PATH") ?? "" };
+  const agentWarnings = async () => {
+    const result = await runProcess(launcher, ["doctor", "--offline", "--json"], {
+      env,
+      clearEnv: true,
+    });
+    assert(result.code === 0 || result.code === 1, show(result));
+    return parseJson<Finding[]>(result).filter((item) => item.check === "agent");
+  };
+  const [warning, ...more] = await agentWarnings();
+  assertEquals(more, []);
+  assertEquals(warning.level, "warn");
+  assertStringIncludes(warning.message, `${settingsFile} runs git-kb's Claude Code hooks`);
+  assertStringIncludes(warning.message, `(prompt, judge) through ${gone}, which is not there`);
+  assertEquals(fixOf(warning), `${shellQuote(launcher)} setup --agent claude`);
+  const sh = await runProcess("/bin/sh", ["-c", fixOf(warning)], { env, clearEnv: true });
+  assertEquals(sh.code, 0, `${fixOf(warning)}\n${sh.stdout}\n${sh.stderr}`);
+  assertEquals(await agentWarnings(), []);
+  const settings = JSON.parse(await Deno.readTextFile(settingsFile));
+  assertEquals(settings.model, "opus");
+  assertStringIncludes(JSON.stringify(settings.hooks), JSON.stringify(launcher).slice(1, -1));
 });
 
 Deno.test("doctor's fixes work when pasted into sh, whatever the folder is called", async () => {

@@ -232,6 +232,14 @@ export async function copyDir(from: string, to: string): Promise<void> {
   }
 }
 
+/** A copy of the real plugin/bin in `bin`; returns its launcher. */
+export async function realLauncherIn(bin: string): Promise<string> {
+  await copyDir(join(ROOT, "plugin", "bin"), bin);
+  const launcher = join(bin, "git-kb");
+  await Deno.chmod(launcher, 0o755);
+  return launcher;
+}
+
 /** Options for {@link makeKb}. */
 export interface KbOptions {
   /** Also create a bare repo, set it as `origin` and push with upstream tracking. */

@@ -10,10 +10,10 @@ import { ENV_VARS, flagsFor } from "../app/permissions.ts";
 import { runProcess } from "../io/process.ts";
 import pluginHooks from "../plugin/hooks/hooks.json" with { type: "json" };
 import {
-  copyDir,
   FIXTURE,
   makeSandbox,
   parseJson,
+  realLauncherIn,
   ROOT,
   runCli,
   type RunResult,
@@ -59,14 +59,6 @@ async function makeSetup() {
       flags: SETUP_FLAGS,
     });
   return { ...sandbox, launcher, project, env, setup };
-}
-
-/** A copy of the real plugin/bin in `bin`; returns its launcher. */
-async function realLauncherIn(bin: string): Promise<string> {
-  await copyDir(join(ROOT, "plugin", "bin"), bin);
-  const launcher = join(bin, "git-kb");
-  await Deno.chmod(launcher, 0o755);
-  return launcher;
 }
 
 function ok(result: RunResult): RunResult {

@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { parseShell } from "../shell/words.ts";
 
 /** Every agent `git-kb setup` knows. */
 export const AGENTS = ["claude", "codex", "gemini", "cursor", "opencode"] as const;
@@ -60,6 +61,15 @@ export interface FoundHook {
   command: string;
 }
 
+/** Where each agent keeps its hooks, below the home folder (user scope) or the project. */
+export const SETTINGS_FILES: Readonly<
+  Record<HookAgent, { label: string; dir: string; file: string }>
+> = {
+  claude: { label: "Claude Code", dir: ".claude", file: "settings.json" },
+  codex: { label: "Codex", dir: ".codex", file: "hooks.json" },
+  gemini: { label: "Gemini CLI", dir: ".gemini", file: "settings.json" },
+};
+
 /** How the plugin's hook commands name the launcher; a settings file cannot use it. */
 export const PLUGIN_LAUNCHER = "${CLAUDE_PLUGIN_ROOT}/bin/git-kb";
 
@@ -85,6 +95,22 @@ const OUR_COMMAND = /(?:^|[\s"'/\\=])git-kb(?:\.cmd)?["']?\s+hook\s+([a-z][a-z-]
  */
 export function ourVerb(command: string): string | undefined {
   return OUR_COMMAND.exec(command)?.[1];
+}
+
+/**
+ * The launcher a hook command runs when its first word, read as sh reads it, is an absolute path
+ * (as `git-kb setup` writes it); undefined for the plugin's `${CLAUDE_PLUGIN_ROOT}` form, a bare
+ * `git-kb` looked up on PATH, or an empty command.
+ *
+ * @example
+ * ```ts
+ * absoluteLauncher('"/opt/kb/plugin/bin/git-kb" hook prompt'); // "/opt/kb/plugin/bin/git-kb"
+ * absoluteLauncher('"${CLAUDE_PLUGIN_ROOT}/bin/git-kb" hook prompt'); // undefined
+ * ```
+ */
+export function absoluteLauncher(command: string): string | undefined {
+  const program = parseShell(command)[0]?.words[0];
+  return program !== undefined && /^(?:\/|[A-Za-z]:[\\/])/.test(program) ? program : undefined;
 }
 
 /** `text` made safe inside a double-quoted POSIX shell word. */

@@ -1,5 +1,6 @@
 import { assert, assertEquals, assertMatch, assertThrows } from "@std/assert";
 import {
+  absoluteLauncher,
   agentEvent,
   agentsRule,
   desiredHooks,
@@ -54,6 +55,21 @@ function wanted(agent: HookAgent = "claude", launcher = LAUNCHER) {
 function installed(launcher = LAUNCHER): Settings {
   return mergeHooks({}, wanted("claude", launcher));
 }
+
+Deno.test("absoluteLauncher reads the launcher's path as sh would, when it is absolute", () => {
+  const cases: [string, string | undefined][] = [
+    [PROMPT, LAUNCHER],
+    ["'/home/me/my kb/plugin/bin/git-kb' hook augment", "/home/me/my kb/plugin/bin/git-kb"],
+    ['"/home/o\\"b/\\$HOME/git-kb" hook prompt', '/home/o"b/$HOME/git-kb'],
+    ['"${CLAUDE_PLUGIN_ROOT}/bin/git-kb" hook prompt', undefined],
+    ["git-kb hook prompt", undefined],
+    ["./plugin/bin/git-kb hook prompt", undefined],
+    ["", undefined],
+  ];
+  for (const [command, launcher] of cases) {
+    assertEquals(absoluteLauncher(command), launcher, command);
+  }
+});
 
 Deno.test("ourVerb recognises a git-kb launcher running a hook, wherever it lives", () => {
   const cases: [string, string | undefined][] = [

@@ -14,6 +14,7 @@ import { checkGitLocks, checkOrphans, checkRepoState } from "../save/repo_state.
 import { checkSaveLock } from "../save/repo_state.ts";
 import type { Check, DoctorContext } from "./context.ts";
 import { gitFindings } from "./git_checks.ts";
+import { agentFindings } from "./agent_checks.ts";
 import {
   contractFindings,
   indexFindings,
@@ -56,6 +57,7 @@ export async function saveStateFindings(context: DoctorContext): Promise<Finding
 export const SETUP_CHECKS: readonly Check[] = [
   configFindings,
   ({ location }) => idCollisionFindings(location),
+  agentFindings,
 ];
 
 /** The checks of one knowledge base, run for each. */

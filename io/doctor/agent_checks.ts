@@ -1,0 +1,85 @@
+/**
+ * Whether the hooks `git-kb setup` wrote into an agent's settings still run: each names the
+ * launcher by its absolute path, so a clone moved or deleted since leaves every hook failing,
+ * and the agent goes on without the knowledge base and without saying why.
+ *
+ * @module
+ */
+import {
+  absoluteLauncher,
+  findOurHooks,
+  type FoundHook,
+  HOOK_AGENTS,
+  type HookAgent,
+  parseSettings,
+  SETTINGS_FILES,
+} from "../../core/setup/agent_settings.ts";
+import type { Finding } from "../../core/setup/finding.ts";
+import { join } from "../../core/path.ts";
+import { shellQuote } from "../../core/shell/quote.ts";
+import { displaySafe } from "../../core/text/display.ts";
+import { homeDir } from "../paths.ts";
+import { isFile } from "../disk.ts";
+import { kbCommand } from "../self_command.ts";
+import { withFix } from "./context.ts";
+
+/** A folder whose agent settings are read, and how `setup` is told about it. */
+interface Scope {
+  base: string;
+  /** The words `setup` needs for this scope, after `--agent <agent>`. */
+  flags: string[];
+}
+
+/**
+ * git-kb's hooks in the settings file at `path`; none when it is missing, does not parse, or is not
+ * shaped as settings.
+ */
+async function ourHooksIn(path: string): Promise<FoundHook[]> {
+  try {
+    return findOurHooks(parseSettings(await Deno.readTextFile(path)));
+  } catch {
+    return [];
+  }
+}
+
+/** The command that points `agent`'s hooks in `scope` at the launcher running now. */
+function setupAgain(agent: HookAgent, scope: Scope): string {
+  const setup = kbCommand("setup", "--agent", agent, ...scope.flags);
+  return scope.flags.length ? `cd ${shellQuote(scope.base)} && ${setup}` : setup;
+}
+
+/** The findings of one agent's settings file in one scope: one per launcher that is gone. */
+async function settingsFindings(agent: HookAgent, scope: Scope): Promise<Finding[]> {
+  const { label, dir, file } = SETTINGS_FILES[agent];
+  const path = join(scope.base, dir, file);
+  const found = await ourHooksIn(path);
+  const verbsByLauncher = new Map<string, Set<string>>();
+  for (const hook of found) {
+    const launcher = absoluteLauncher(hook.command);
+    if (launcher === undefined || isFile(launcher)) continue;
+    verbsByLauncher.set(launcher, (verbsByLauncher.get(launcher) ?? new Set()).add(hook.verb));
+  }
+  return [...verbsByLauncher].map(([launcher, verbs]): Finding => {
+    const hooks = `git-kb's ${label} hooks (${[...verbs].join(", ")})`;
+    const problem = `${path} runs ${hooks} through ${displaySafe(launcher)}, which is not ` +
+      `there (the clone moved or was deleted?), so ${label} runs none of them`;
+    return { level: "warn", check: "agent", message: withFix(problem, setupAgain(agent, scope)) };
+  });
+}
+
+/**
+ * A warning for each agent settings file, in the home folder or the current folder, whose git-kb
+ * hooks run a launcher that is not there, with the `setup` command that repoints them. Files
+ * that are missing or do not parse say nothing: `setup` reports those when it edits them.
+ */
+export async function agentFindings(): Promise<Finding[]> {
+  const home = homeDir();
+  const scopes: Scope[] = home ? [{ base: home, flags: [] }] : [];
+  const here = Deno.cwd();
+  if (here !== home) scopes.push({ base: here, flags: ["--scope", "project"] });
+  const findings: Finding[] = [];
+  for (const scope of scopes) {
+    for (const agent of HOOK_AGENTS) findings.push(...await settingsFindings(agent, scope));
+  }
+  return findings;
+}
