@@ -235,6 +235,25 @@ Deno.test("inSecretTest: a value after --password, DB_PASS=, curl -u user: or in
   }
 });
 
+Deno.test("inSecretTest: words as the tokenizer reads them and tokens as typed, whole or around each word", () => {
+  const prompt = "log in with password=Grüße2024x, then with password: my_cat_tom";
+  const filler = "plain words ".repeat(3_000);
+  // İ lowercases to two characters: a long text of them must not move the windows off the value.
+  for (
+    const text of [
+      prompt,
+      `${filler}${prompt} ${filler}`,
+      `${"İ ".repeat(2_000)}${prompt} ${filler}`,
+    ]
+  ) {
+    const inSecret = inSecretTest(text);
+    assert(inSecret("grusse2024x"), `the folded word, in ${text.length} characters`);
+    assert(inSecret("my_cat_tom"), "a token as typed");
+    assert(inSecret("cat"));
+    for (const word of ["log", "then", "password", "plain words"]) assert(!inSecret(word), word);
+  }
+});
+
 Deno.test("inSecretTest: a few words of an 8 MiB prompt are checked within a second", () => {
   const text = "eyJaaaaaaaaaa.".repeat((8 << 20) / 14) + " my password is hunter2secret";
   const started = performance.now();
