@@ -314,14 +314,14 @@ Deno.test("a word typed alone ranks by its body hits though a common dotted word
     (_, index) => makeEntry({ id: idOf("fl", index), title: `Filler note ${index}` }),
   );
   const logged = makeEntry({
-    id: "kb-logged",
+    id: "kb-logd1",
     title: "Rotate deploy keys",
     body: "Write each rotation to the log.\n",
   });
   const short = makeEntry({ id: "kb-short", title: "Deploy keys", body: "Rotate them yearly.\n" });
   const reader = readerOf([...consoles, ...fillers, logged, short]);
   const alone = fired(reader, "rotate deploy keys log");
-  assertEquals(alone, ["kb-logged"]);
+  assertEquals(alone, ["kb-logd1"]);
   assertEquals(fired(reader, "rotate deploy keys log, not console.log"), alone);
   assertEquals(fired(reader, "console.log, not rotate deploy keys log"), alone);
 });
