@@ -305,6 +305,15 @@ export function activityCandidates(
 /** What this session was already shown: entry id → content hash at the time. */
 export type Ledger = Record<string, string>;
 
+/**
+ * Whether the session was shown `pointer` already, by `ledger` (its knowledge base's, `id` its
+ * plain id there): a keyword match unchanged (an entry edited since surfaces again by its words),
+ * an activity match at all (once a session: an edit is not news to the prompt's activity).
+ */
+export function alreadyShown(ledger: Ledger, pointer: Pointer, id: string = pointer.id): boolean {
+  return pointer.signal === "activity" ? Object.hasOwn(ledger, id) : ledger[id] === pointer.hash;
+}
+
 /** The assembled context and what made it in. */
 export interface Assembly {
   /** The additionalContext, ready to print. */
@@ -535,14 +544,13 @@ export function decide(
   );
   let seen: Ledger | undefined;
   const shown = () => seen ??= typeof ledger === "function" ? ledger() : ledger;
-  const isFresh = (pointer: Pointer) => shown()[pointer.id] !== pointer.hash;
   const deduped: string[] = [];
   const pointers: Pointer[] = [];
   for (const hit of ranked.slice(0, config.maxEntries)) {
     const pointer = keywordPointer(reader, hit);
     if (!pointer) continue;
-    if (isFresh(pointer)) pointers.push(pointer);
-    else deduped.push(pointer.id);
+    if (alreadyShown(shown(), pointer)) deduped.push(pointer.id);
+    else pointers.push(pointer);
   }
   const keywordOrds = new Set(ranked.map((hit) => hit.ord));
   const byActivity = activityCandidates(reader, activities, keywordOrds)
@@ -555,8 +563,7 @@ export function decide(
     const doc = reader.doc(ord);
     if (!doc) continue;
     const pointer = pointerOf(doc, "activity", shared);
-    // Once a session: an entry edited since it was shown is not news to this prompt's activity.
-    if (Object.hasOwn(shown(), pointer.id)) deduped.push(pointer.id);
+    if (alreadyShown(shown(), pointer)) deduped.push(pointer.id);
     else pointers.push(pointer);
   }
   const candidates = ranked.length + byActivity.length;
