@@ -70,11 +70,10 @@ function isHmm(word: string): boolean {
 /**
  * True when no word of `text` carries a topic: each is a {@link MECHANICAL_WORDS} word or an
  * inflection of one, a stopword, or "hmm" ("thanks, that worked!", "please run the whole test
- * suite again").
+ * suite again"); and when it has no word at all ("👍👍👍", "?????").
  */
 export function isMechanical(text: string): boolean {
-  const words = splitWords(text);
-  return words.length > 0 && words.every(isMechanicalWord);
+  return splitWords(text).every(isMechanicalWord);
 }
 
 /**

@@ -225,6 +225,9 @@ Deno.test("skipReason: each mechanical pattern family skips (default config)", (
     "please keep going",
     "try again.",
     "revert that",
+    "👍👍👍👍👍👍👍👍👍👍👍👍",
+    "?????????????",
+    "!!!!!!!!!!!!!!!!",
   ];
   for (const prompt of table) {
     const reason = skipReason(prompt);
