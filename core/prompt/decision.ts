@@ -22,8 +22,9 @@ import { kernelRuleCost, LIMITS } from "../entry/schema.ts";
 import { splitWords, termOf } from "../text/tokenize.ts";
 
 /**
- * Words that carry no topic: acknowledgements, go-aheads and routine chores ("commit and push",
- * "run the tests again", "fix the lint errors"). A prompt made only of these is mechanical.
+ * Words that carry no topic: acknowledgements, go-aheads, routine chores ("commit and push",
+ * "run the tests again", "fix the lint errors") and small talk ("thank you so much, that was really
+ * helpful!"). A prompt made only of these is mechanical.
  *
  * Written as an array literal, not a string split when the module loads: a hook builds this on
  * every start, and from literals (hashed as the module is parsed) it takes a quarter of the time.
@@ -39,7 +40,10 @@ export const MECHANICAL_WORDS: readonly string[] = [
   "tests", "test", "specs", "spec", "build", "linter", "lint", "checks", "check", "once", "more",
   "fix", "format", "formatting", "code", "fmt", "deno", "errors", "error", "warnings", "warning",
   "issues", "issue", "types", "type", "typos", "typo", "looks", "sounds", "works", "squash",
-  "show", "me", "diff", "commits", "suite", "whole", "entire",
+  "show", "me", "diff", "commits", "suite", "whole", "entire", "ship", "left",
+  // Small talk: thanks, greetings and musing carry no topic either.
+  "much", "lot", "really", "helpful", "job", "hello", "hi", "hey", "bye", "morning", "today",
+  "think", "let", "never", "mind",
 ];
 
 const MECHANICAL = new Set(MECHANICAL_WORDS);

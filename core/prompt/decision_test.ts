@@ -288,6 +288,8 @@ Deno.test("skipReason: substantive prompts that start like mechanical ones are n
     "thanks! now write the changelog entry for the 0.4 release",
     "How do I rotate a leaked Cloudflare token used by our CI?",
     "format the dates in the invoice export as ISO 8601",
+    "the nightly CI job fails since this morning, why?",
+    "hello world example for the payments SDK",
   ];
   for (const prompt of table) assertEquals(skipReason(prompt), undefined, JSON.stringify(prompt));
 });
@@ -303,6 +305,18 @@ Deno.test("skipReason: common mechanical phrasings are skipped", () => {
     "great, thanks!",
     "commit these changes",
     "commit and push please",
+    // Small talk.
+    "thank you so much, that was really helpful!",
+    "great job, thanks!",
+    "perfect, thanks a lot",
+    "hello there, how are you today?",
+    "good morning!",
+    "ok thanks, bye",
+    "what do you think?",
+    "hmm, let me think about it",
+    "never mind that",
+    "lgtm, ship it",
+    "please continue where you left off",
   ];
   const missed = table.filter((prompt) => skipReason(prompt) === undefined);
   assertEquals(missed, [], `not skipped: ${JSON.stringify(missed)}`);
