@@ -33,6 +33,8 @@ const SECRETS = [
   "grusse2024x",
   "tr0ub4dorz",
   "my_cat_tom",
+  "abc123xyz",
+  "hunter22",
 ];
 
 /** Prompts that match no entry (or nearly match one), each with credentials in it. */
@@ -55,6 +57,8 @@ const PROMPTS = [
     "x ".repeat(8_000)
   }`,
   "Sourdough proofing box password: my_cat_tom and the dashboard hangs, check why",
+  // A value stated after "token is", or right after "password".
+  "The sourdough scale's api token is abc123xyz and ssh with password hunter22 hangs",
 ];
 
 /** Every file under `dir`, with its text. */

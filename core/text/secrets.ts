@@ -473,16 +473,19 @@ export function scrubSecrets(text: string): string {
  * Values a prompt gives as credentials whatever they look like, letters only included: after a
  * word naming a secret and `=` or `:` (`TOKEN=…`, `PASSWORD: …`, `DB_PASS=…`), after a flag naming
  * one (`--password …`), after `Bearer`, attached to `-p` (`mysql -p…`), after a user name given to
- * `-u`/`--user` (`curl -u admin:…`), and after "password is"; a quoted value whole, spaces and
- * all. Too loose to refuse a save on, strict enough that a prompt's words about them are never
- * stored. The value is the first group that took part in the match.
+ * `-u`/`--user` (`curl -u admin:…`), after "password is", "token is", "the API key was" (any word
+ * naming a secret, `pass` and `pw` too), and right after a password's name ("with password
+ * hunter22", "passphrase 'correct horse'"); a quoted value whole, spaces and all. Too loose to
+ * refuse a save on ("the password field" keeps "field" out too), strict enough that a prompt's
+ * words about them are never stored. The value is the first group that took part in the match.
  */
 const ASSIGNED_VALUES = new RegExp(
   `(?:(?:(?:${SECRET_WORDS})[\\w.-]{0,30}|(?:\\b|_)pass)["']?[ \\t]{0,5}(?:[:=]>?|:=)[ \\t]{0,5}` +
     "(?:(?:bearer|basic|token)[ \\t]{1,5})?|\\bbearer[ \\t]{1,5}|" +
     `(?:^|\\s)--[\\w-]{0,30}(?:${SECRET_WORDS})[\\w-]{0,30}[ \\t]{1,5}|` +
     "(?:^|\\s)(?:-u|--user)[ \\t]{1,5}[^\\s:\"'`]{1,100}:|" +
-    "(?:^|\\s)-p|\\b(?:passw(?:or)?d|passphrase|pwd)[ \\t]{1,5}(?:is|was)[ \\t]{1,5})" +
+    `(?:^|\\s)-p|(?:\\b|_)(?:${SECRET_WORDS}|pass|pw)[\\w.-]{0,30}[ \\t]{1,5}(?:is|was)[ \\t]{1,5}|` +
+    "\\b(?:passw(?:or)?d|passphrase|pwd|pw)[ \\t]{1,5})" +
     "(?:\"([^\"\\n]{1,400})\"|'([^'\\n]{1,400})'|[\"'`]?([^\\s\"'`,;]{1,400}))",
   "gid",
 );

@@ -254,6 +254,30 @@ Deno.test("inSecretTest: words as the tokenizer reads them and tokens as typed, 
   }
 });
 
+Deno.test("inSecretTest: a value stated after a secret's name and is, or right after a password's name, is never kept", () => {
+  const prompt = "the staging token is abc123xyz, our api key was qwerty12345, the secret is " +
+    "hunter22, wifi pass is swordfish9, my pw is tangerine7, ssh with password plumtree42, " +
+    "or passphrase 'violet marmalade'";
+  const filler = "plain words ".repeat(3_000);
+  for (const text of [prompt, `${filler}${prompt} ${filler}`]) {
+    const inSecret = inSecretTest(text);
+    const values = [
+      "abc123xyz",
+      "qwerty12345",
+      "hunter22",
+      "swordfish9",
+      "tangerine7",
+      "plumtree42",
+    ];
+    for (const word of [...values, "violet", "marmalade"]) {
+      assert(inSecret(word), `${word} in ${text.length} characters`);
+    }
+    for (const word of ["staging", "token", "api", "key", "secret", "wifi", "ssh", "password"]) {
+      assert(!inSecret(word), word);
+    }
+  }
+});
+
 Deno.test("inSecretTest: a few words of an 8 MiB prompt are checked within a second", () => {
   const text = "eyJaaaaaaaaaa.".repeat((8 << 20) / 14) + " my password is hunter2secret";
   const started = performance.now();
