@@ -75,16 +75,24 @@ function ruleViews(kbs: NamedKb[], several: boolean): RuleView[] {
   );
 }
 
-/** Who last changed a rule's file and when, from git; undefined when git cannot say. */
+/**
+ * Who last changed a rule's file and when, from git; undefined when git cannot say. A file edited
+ * in this clone since its last commit says so first: that commit's author did not write the text
+ * shown.
+ */
 async function lastChange(view: RuleView): Promise<string | undefined> {
-  const log = await git(view.kb.location.kbDir, [
-    "log",
-    "-1",
-    "--format=%an <%ae>, %as, commit %h",
-    "--",
-    view.rule.path,
-  ]).catch(() => undefined);
+  const dir = view.kb.location.kbDir;
+  const [log, status] = await Promise.all([
+    git(dir, ["log", "-1", "--format=%an <%ae>, %as, commit %h", "--", view.rule.path])
+      .catch(() => undefined),
+    git(dir, ["status", "--porcelain", "--", view.rule.path]).catch(() => undefined),
+  ]);
   const line = log?.code === 0 ? displaySafe(log.stdout.trim()) : "";
+  if (status?.code === 0 && status.stdout.trim()) {
+    return `an edit in this clone, not committed (${
+      line ? `the file's last commit: ${line}` : "the file was never committed"
+    })`;
+  }
   return line || undefined;
 }
 

@@ -9,7 +9,7 @@ import {
   NOISE_MIN_SESSIONS,
   summarizeDelivery,
 } from "../core/delivery/misses.ts";
-import { summarizeDebugLog } from "../core/delivery/hook_log.ts";
+import { type HookStats, summarizeDebugLog } from "../core/delivery/hook_log.ts";
 import { openKb } from "../io/index/open.ts";
 import { HOOK_TRUST_MS } from "../io/index/store.ts";
 import { readPrivateText } from "../io/fs.ts";
@@ -56,7 +56,11 @@ export async function run(args: string[]): Promise<number> {
   }
   printDelivery(delivery);
   if (!summary.prompts) {
-    console.log(`No hook records yet in ${file}. Set KB_HOOK_DEBUG=1 where the hook runs.`);
+    console.log(
+      `No hook records yet in ${file}: the hooks keep them only where KB_HOOK_DEBUG=1 is ` +
+        `set. For Claude Code, add "env": {"KB_HOOK_DEBUG": "1"} to ~/.claude/settings.json ` +
+        `(or export it in the shell that starts claude), then start a new session.`,
+    );
     return 0;
   }
   const percent = (share: number) => `${Math.round(share * 100)}%`;
@@ -72,11 +76,7 @@ export async function run(args: string[]): Promise<number> {
     `${bold("Fire rate")}: ${percent(summary.fireRate)} of prompts not skipped got pointers` +
       kernelOnly,
   );
-  console.log(
-    `${bold("Outcomes")}: ${
-      Object.entries(summary.outcomes).map(([key, count]) => `${key} ${count}`).join(", ")
-    }`,
-  );
+  console.log(`${bold("Outcomes")}: ${outcomeCounts(summary).join(", ")}`);
   console.log(`${bold("Median bytes injected")} (when any were): ${summary.medianBytes}`);
   console.log(bold("Near-miss leaders:"));
   for (const item of summary.nearMissLeaders) {
@@ -95,6 +95,21 @@ export async function run(args: string[]): Promise<number> {
     );
   }
   return 0;
+}
+
+/**
+ * Each outcome and its count, `surfaced` split as the fire rate counts it: a prompt that got the
+ * kernel rules and no pointer is `surfaced` in the log, yet not a fire.
+ */
+function outcomeCounts({ outcomes, kernelOnly }: HookStats): string[] {
+  return Object.entries(outcomes).flatMap(([key, count]) => {
+    if (key !== "surfaced" || !kernelOnly) return [`${key} ${count}`];
+    const withPointers = count - kernelOnly;
+    return [
+      ...withPointers ? [`surfaced with pointers ${withPointers}`] : [],
+      `kernel rules only ${kernelOnly}`,
+    ];
+  });
 }
 
 /** The delivery part of the report. */

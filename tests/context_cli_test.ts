@@ -216,6 +216,16 @@ Deno.test("stats: a prompt that gets only the kernel rules is not counted as a f
     text.stdout,
     /Fire rate: 50% of prompts not skipped got pointers; 1 more got the kernel rules only\n/,
   );
+  // The log calls both `surfaced`; the line tells them apart as the fire rate does.
+  assertMatch(text.stdout, /Outcomes: surfaced with pointers 1, kernel rules only 1\n/);
+});
+
+Deno.test("stats with no debug log yet says how to turn it on in Claude Code", async () => {
+  await using box = await sandboxKb();
+  const text = await box.cli("stats");
+  assertEquals(text.code, 0, show(text));
+  assertMatch(text.stdout, /No hook records yet in .*debug\.jsonl/);
+  assertMatch(text.stdout, /"env": \{"KB_HOOK_DEBUG": "1"\} to ~\/\.claude\/settings\.json/);
 });
 
 Deno.test("stats --json with no debug log yet", async () => {

@@ -40,10 +40,10 @@ export const MECHANICAL_WORDS: readonly string[] = [
   "tests", "test", "specs", "spec", "build", "linter", "lint", "checks", "check", "once", "more",
   "fix", "format", "formatting", "code", "fmt", "deno", "errors", "error", "warnings", "warning",
   "issues", "issue", "types", "type", "typos", "typo", "looks", "sounds", "works", "squash",
-  "show", "me", "diff", "commits", "suite", "whole", "entire", "ship", "left",
+  "show", "me", "diff", "commits", "suite", "whole", "entire", "ship", "sgtm", "wfm", "lot", "left",
   // Small talk: thanks, greetings and musing carry no topic either.
-  "much", "lot", "really", "helpful", "job", "hello", "hi", "hey", "bye", "morning", "today",
-  "think", "let", "never", "mind",
+  "much", "really", "helpful", "job", "hello", "hi", "hey", "bye", "morning", "today", "think",
+  "let", "never", "mind",
 ];
 
 const MECHANICAL = new Set(MECHANICAL_WORDS);

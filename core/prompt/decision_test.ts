@@ -305,6 +305,10 @@ Deno.test("skipReason: common mechanical phrasings are skipped", () => {
     "great, thanks!",
     "commit these changes",
     "commit and push please",
+    "lgtm, ship it",
+    "looks good, ship it!",
+    "sgtm, thanks",
+    "great, thanks a lot! you're awesome",
     // Small talk.
     "thank you so much, that was really helpful!",
     "great job, thanks!",
@@ -315,7 +319,6 @@ Deno.test("skipReason: common mechanical phrasings are skipped", () => {
     "what do you think?",
     "hmm, let me think about it",
     "never mind that",
-    "lgtm, ship it",
     "please continue where you left off",
   ];
   const missed = table.filter((prompt) => skipReason(prompt) === undefined);
@@ -632,6 +635,17 @@ Deno.test("kernel: a rule not in force is not inlined, but a prompt about it may
   const waiting = decide(prompt, full.withKernel([]), {}, FETCH);
   assertEquals(waiting.assembly!.kernel, []);
   assertEquals(ids(waiting.assembly!.pointers), ["kb-ker0a"]);
+});
+
+Deno.test("kernel: a rule in force is never a near miss; one waiting for acceptance may be", () => {
+  const reader = buildReader([...BASE, KERNEL_A, ...unrelated(30)]);
+  // One word of the rule's title: under the threshold for any entry.
+  const prompt = "is a haiku about autumn leaves the right answer?";
+  const inForce = decide(prompt, reader, {}, FETCH);
+  assertEquals(inForce.assembly!.kernel, ["kb-ker0a"]);
+  assertEquals(missHits(inForce), []);
+  const waiting = decide(prompt, reader.withKernel([]), {}, FETCH);
+  assertEquals(missHits(waiting), [{ id: "kb-ker0a", hits: ["answer"] }]);
 });
 
 Deno.test("kernel: a mechanical or conversational prompt gets nothing at all", () => {

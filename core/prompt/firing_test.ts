@@ -258,6 +258,33 @@ Deno.test("an entry the prompt never names must hold more of it than its length 
   assertEquals(fired(reader, its), ["kb-guide"]);
 });
 
+Deno.test("in a few dozen entries, a word one of them holds is likelier by chance than one in N", () => {
+  // 39 short notes and a trip report whose long body holds five animals no other note holds.
+  const notes = Array.from({ length: 39 }, (_, index) =>
+    makeEntry({
+      id: idOf("nt", index),
+      title: `Filler note ${index}`,
+      body: `Plain text about item${index} and nothing else.\n`,
+    }));
+  const animals = ["quokka", "marmot", "wombat", "dingo", "numbat"];
+  const padding = Array.from({ length: 70 }, (_, index) => `pad${index}`).join(" ");
+  const report = makeEntry({
+    id: "kb-trip",
+    title: "Field trip report",
+    body: `${Array(8).fill(animals.join(" ")).join(" ")} ${padding}\n`,
+  });
+  const reader = readerOf([...notes, report]);
+  const prompt = `we saw a ${animals.join(", ")} on the way back`;
+  // Search ranks the report far ahead, and scores it as strongly as naming it would.
+  assertEquals(fired(reader, prompt, { beyondChance: -Infinity }), ["kb-trip"]);
+  // Each animal is in one of the 40 entries: by Laplace's rule of succession one in 21 of the
+  // author's notes would hold it, not one in 40, and a body many times the average length holds
+  // five such words by chance often enough that the report's are within 2.5 deviations of it.
+  assertEquals(fired(reader, prompt), []);
+  // A prompt that names the report is about it, chance or not.
+  assertEquals(fired(reader, `field trip report: ${prompt}`), ["kb-trip"]);
+});
+
 Deno.test("a prompt only of words that many entries hold points at nothing, though one entry holds it all", () => {
   // 400 entries: "rollback" and "migrations" are each in the titles of 30, as many as a word may
   // be in and still count almost in full (the square root of 400 is 20); "flaky" is in one.

@@ -695,16 +695,27 @@ interface Chance {
 }
 
 /**
+ * The chance that an entry of average length holds a word `holders` of the `docCount` entries
+ * hold, by Laplace's rule of succession: (n + 1) / (N + 2), not n / N. A knowledge base is a
+ * sample of what its author writes, and a small one a small sample: a word one of 40 notes holds
+ * is likelier in the author's prose than 1 in 40, and a long body holds several such words by
+ * chance. At thousands of entries the two estimates agree.
+ */
+function holdingChance(holders: number, docCount: number): number {
+  return Math.min((holders + 1) / (Math.max(docCount, 0) + 2), 1);
+}
+
+/**
  * The evidence a prompt's words would give an entry as long as `ord` by chance: each word that
  * counts in a body, {@link BODY_WORD_WEIGHT} of its specificity, is in it with the chance that
  * an entry of that body length holds it, independently of the others. A word in n of the N
- * entries is in an entry of average length with chance n / N, and in one L times as long as the
- * average with chance 1 − (1 − n / N)^L; a dotted word needs all of its parts. n is counted in
- * the word's postings, which are all read and leave out entries removed since the index was last
- * compacted: {@link IndexReader.postingCount} still counts those, and after a pull that changed
- * many entries it would make every word look likelier than it is. A long prompt shares a dozen
- * words with a long entry's body by chance alone, most of all in a small knowledge base, where
- * few entries hold any word.
+ * entries is in an entry of average length with chance p ({@link holdingChance}), and in one L
+ * times as long as the average with chance 1 − (1 − p)^L; a dotted word needs all of its parts.
+ * n is counted in the word's postings, which are all read and leave out entries removed since
+ * the index was last compacted: {@link IndexReader.postingCount} still counts those, and after a
+ * pull that changed many entries it would make every word look likelier than it is. A long
+ * prompt shares a dozen words with a long entry's body by chance alone, most of all in a small
+ * knowledge base, where few entries hold any word.
  */
 function chanceEvidence(reader: IndexReader, words: PromptWord[], ord: number): Chance {
   const { docCount, totals } = reader.manifest;
@@ -717,7 +728,7 @@ function chanceEvidence(reader: IndexReader, words: PromptWord[], ord: number): 
     let chance = 1;
     for (const part of word.parts) {
       const holders = part.postings.length / strideOf(part);
-      chance *= 1 - (1 - Math.min(holders / Math.max(docCount, 1), 1)) ** lengths;
+      chance *= 1 - (1 - holdingChance(holders, docCount)) ** lengths;
     }
     const weight = BODY_WORD_WEIGHT * word.weight;
     mean += weight * chance;
@@ -763,12 +774,13 @@ export function keywordMatches(
     : [];
   const isOver = new Uint8Array(over.length ? tallies.weight.length : 0);
   for (const ord of over) isOver[ord] = 1;
+  // Near misses are entries a prompt could point at: a kernel rule in force reaches every prompt
+  // whole, so it never nearly matches.
   const under: number[] = [];
-  const isActive = (ord: number) => reader.meta(ord)?.status === "active";
   for (const ord of tallies.touched) {
     if (
       isOver[ord] !== 1 && wouldKeep(under, ord, NEAR_MISS_LIMIT, tallies.compare) &&
-      isActive(ord)
+      reader.isPointable(ord)
     ) keep(under, ord, NEAR_MISS_LIMIT, tallies.compare);
   }
   const hit = (ord: number) => new LazyHit(ord, words);
