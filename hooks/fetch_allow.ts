@@ -9,6 +9,7 @@
  */
 import { type HookPayload, textField } from "../core/hook/payload.ts";
 import { isFreeFetch, launcherOf, MAX_FETCH_LINE } from "../core/delivery/free_fetch.ts";
+import { isAbsolute } from "../core/path.ts";
 import { resolveKbs } from "../io/config.ts";
 import { runHookOnStdio } from "../io/hook/stdin.ts";
 import { selfCommand } from "../io/self_command.ts";
@@ -29,7 +30,13 @@ export function fetchHookOutput(payload: HookPayload): string {
   if (textField(payload, "tool_name") !== "Bash" || typeof command !== "string" || !launcher) {
     return "";
   }
-  const kbDirs = resolveKbs().kbs.map((kb) => kb.kbDir);
+  const { kbs, source } = resolveKbs();
+  const fromEnv = Deno.env.get("KB_DIR") ?? "";
+  // A relative KB_DIR names another folder wherever the model's shell has moved to: passed on as
+  // set, for isFreeFetch to refuse every fetch.
+  const kbDirs = source === "KB_DIR" && !isAbsolute(fromEnv)
+    ? [fromEnv]
+    : kbs.map((kb) => kb.kbDir);
   if (!isFreeFetch(command, { launcher, kbDirs })) return "";
   return JSON.stringify({
     hookSpecificOutput: {

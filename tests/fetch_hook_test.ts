@@ -118,6 +118,26 @@ Deno.test("fetch hook: hostile variants of the printed line get no decision", as
   assert(!setup.pwned(), "deciding ran nothing");
 });
 
+Deno.test("fetch hook: a knowledge base named by a relative path makes no fetch free", async () => {
+  await using setup = await setUp();
+  // The model's shell may have moved to a folder whose `kb` is someone else's.
+  const config = join(setup.home, ".config", "git-kb");
+  await Deno.mkdir(config, { recursive: true });
+  await Deno.writeTextFile(
+    join(config, "config.json"),
+    JSON.stringify({ kbs: [{ name: "personal", dir: "kb" }] }),
+  );
+  const launcher = shellQuote(setup.launcher);
+  for (const line of [`${launcher} get kb-7q2mx --kb kb`, `${launcher} get kb-7q2mx`]) {
+    assertEquals(await setup.hook("fetch", bash(line), { KB_DIR: "" }), "", line);
+  }
+  // KB_DIR too: the hook would read it from its own folder, `get` from the shell's.
+  for (const dir of ["kb", "./kb"]) {
+    const line = `${launcher} get kb-7q2mx`;
+    assertEquals(await setup.hook("fetch", bash(line), { KB_DIR: dir }), "", `KB_DIR=${dir}`);
+  }
+});
+
 Deno.test("fetch hook: sh and bash read an allowed line as exactly the words it checked", async () => {
   await using setup = await setUp();
   const kb = shellQuote(FIXTURE);

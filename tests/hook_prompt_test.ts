@@ -218,9 +218,17 @@ Deno.test("short, slash and mechanical prompts: nothing on stdout, exit 0", asyn
   );
   results.forEach(silent);
   const more = await Promise.all(
-    ["   ", "thanks!", "commit and push", "fix lint errors", "/compact keep the plan"].map(
-      async (prompt) => box.hook(await payloadWith({ prompt })),
-    ),
+    [
+      "   ",
+      "thanks!",
+      "commit and push",
+      "fix lint errors",
+      "/compact keep the plan",
+      // No word at all: nothing to match, and no kernel rules either.
+      "👍👍👍👍👍👍👍👍👍👍👍👍",
+      "?????????????",
+      "\u200b".repeat(20),
+    ].map(async (prompt) => box.hook(await payloadWith({ prompt }))),
   );
   more.forEach(silent);
 });

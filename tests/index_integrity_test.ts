@@ -184,6 +184,23 @@ Deno.test("a path from the cache never leads outside entries/", async () => {
   assertMatch(got.stdout, new RegExp(`^id: ${id}$`, "m"), "rebuilt, the real entry served");
 });
 
+Deno.test("an id from the cache that is not an entry id is never printed in a command", async () => {
+  await using kb = await makeKb();
+  const { indexDir } = await indexed(kb);
+  const forged = `${ROTATE};touch ${join(kb.root, "pwned")}`;
+  const chunk = join(indexDir, "docs", "0.txt");
+  const lines = (await Deno.readTextFile(chunk)).split("\n");
+  const row = lines.findIndex((line) => line.includes(`"${ROTATE}"`));
+  assert(row >= 0, "the sample entry sits in the first chunk");
+  lines[row] = lines[row].replace(`"${ROTATE}"`, JSON.stringify(forged));
+  await forge(indexDir, "docs/0.txt", lines.join("\n"));
+  const ids = await Deno.readTextFile(join(indexDir, "ids.json"));
+  await forge(indexDir, "ids.json", ids.replace(`"${ROTATE}"`, JSON.stringify(forged)));
+  const first = await prompt(kb);
+  assertNotMatch(first, /touch/, "the forged record is refused");
+  assertMatch(await prompt(kb), new RegExp(`get ${ROTATE} --kb`), "rebuilt, the real id printed");
+});
+
 Deno.test("a forged kernel rule is checked against the entry files and dropped", async () => {
   await using kb = await makeKb();
   const { indexDir } = await indexed(kb);

@@ -30,6 +30,11 @@ const SECRETS = [
   "plumwinterfield",
   "marmaladeharbor",
   "quincelantern",
+  "grusse2024x",
+  "tr0ub4dorz",
+  "my_cat_tom",
+  "abc123xyz",
+  "hunter22",
 ];
 
 /** Prompts that match no entry (or nearly match one), each with credentials in it. */
@@ -44,6 +49,16 @@ const PROMPTS = [
   // A flag's value, a `*_PASS=`, curl's user:password and a quoted value with spaces.
   "Sourdough psql --password plumwinterfield, DB_PASS=quincelantern, " +
   'curl -u baker:marmaladeharbor and password="marmaladeharbor crumb"',
+  // A value whose words the tokenizer folds (stored as "grusse2024x"); a credential in a prompt
+  // over 16 KiB after letters whose lowercase is longer (İ); a value typed as an identifier, which
+  // the debug record would name as what the prompt refers to.
+  "Sourdough oven panel login with password=Grüße2024x keeps failing",
+  `${"İ ".repeat(1_000)}Sourdough mixer login with password=Tr0ub4dorz keeps failing ${
+    "x ".repeat(8_000)
+  }`,
+  "Sourdough proofing box password: my_cat_tom and the dashboard hangs, check why",
+  // A value stated after "token is", or right after "password".
+  "The sourdough scale's api token is abc123xyz and ssh with password hunter22 hangs",
 ];
 
 /** Every file under `dir`, with its text. */

@@ -17,6 +17,7 @@
  */
 import { ID_PATTERN } from "../entry/schema.ts";
 import { KB_NAME_PATTERN, splitQualifiedId } from "../kbs/qualified.ts";
+import { isAbsolute } from "../path.ts";
 import { shellQuote } from "../shell/quote.ts";
 import { parseShell } from "../shell/words.ts";
 
@@ -27,6 +28,8 @@ export interface FetchScope {
   /**
    * The folders `--kb` may name: the configured knowledge bases, as the hooks print them. Any
    * other folder could be one the agent wrote itself, and `get` runs git in the folder it reads.
+   * Each must be absolute: a relative one names another folder wherever the model's shell has
+   * moved to, so with one configured no fetch is free, `--kb` or not.
    */
   kbDirs: readonly string[];
 }
@@ -137,7 +140,7 @@ function trimBlanks(text: string): string {
  * ```
  */
 export function isFreeFetch(command: string, scope: FetchScope): boolean {
-  if (command.length > MAX_FETCH_LINE) return false;
+  if (command.length > MAX_FETCH_LINE || !scope.kbDirs.every(isAbsolute)) return false;
   const line = trimBlanks(command);
   if (!line) return false;
   const commands = parseShell(line);

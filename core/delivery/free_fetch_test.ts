@@ -131,6 +131,12 @@ Deno.test("isFreeFetch: anything chained, redirected, expanded or beyond get is 
   }
   assertEquals(isFreeFetch(`${LAUNCHER} get kb-7q2mx`, { ...SCOPE, launcher: "" }), false);
   assertEquals(isFreeFetch(PRINTED, { ...SCOPE, kbDirs: [] }), false, "no knowledge base");
+  for (const relative of ["kb", "./kb", "~/kb", ""]) {
+    const scope = { ...SCOPE, kbDirs: [KB, relative] };
+    for (const line of [`${LAUNCHER} get kb-7q2mx --kb ${shellQuote(relative)}`, PRINTED]) {
+      assertEquals(isFreeFetch(line, scope), false, `${line} with ${relative} configured`);
+    }
+  }
 });
 
 /** Text a shell gives a meaning of its own to, anywhere in a line. */

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import type { Activity, EntryType, Status } from "../entry/schema.ts";
+import { type Activity, type EntryType, ID_PATTERN, type Status } from "../entry/schema.ts";
 import { viewAs } from "./bytes.ts";
 import { bytesChecksum } from "../hash.ts";
 import { findPostings, keywordKey, type Postings, postingsSize } from "./postings_file.ts";
@@ -414,12 +414,14 @@ export class IndexReader {
 const isText: Shape = (value) => typeof value === "string";
 
 /**
- * Whether a parsed docs record has what its readers use: an id, an entry path inside the
- * knowledge base that goes with it, a title and the lists.
+ * Whether a parsed docs record has what its readers use: an entry id (hooks print it in a command
+ * line to run, so nothing else may pass for one), an entry path inside the knowledge base that
+ * goes with it, a title and the lists.
  */
 function isDocInfo(value: unknown): value is DocInfo {
   const doc = value as Partial<DocInfo>;
-  return isObject(value) && typeof doc.id === "string" && isEntryPath(doc.path) &&
+  return isObject(value) && typeof doc.id === "string" && ID_PATTERN.test(doc.id) &&
+    isEntryPath(doc.path) &&
     typeof doc.title === "string" && typeof doc.hash === "string" && Array.isArray(doc.tags) &&
     Array.isArray(doc.aliases) && Array.isArray(doc.appliesTo) && Array.isArray(doc.links) &&
     Array.isArray(doc.lengths);

@@ -15,6 +15,7 @@
 import type { KernelRule } from "../index/format.ts";
 import type { IndexReader } from "../index/reader.ts";
 import {
+  alreadyShown,
   assemble,
   decide,
   type Decision,
@@ -83,23 +84,28 @@ export function decideAcross(
   config: SurfaceConfig = DEFAULT_SURFACE_CONFIG,
 ): Decision {
   const unbounded = { ...config, ...UNBOUNDED };
+  // Each decided as if nothing was shown: the ledgers apply after the merged caps below.
   const decided = parts.map((part) => ({
     part,
-    decision: decide(prompt, part.reader, part.seen, noFetch, unbounded),
+    decision: decide(prompt, part.reader, {}, noFetch, unbounded),
   }));
   const [first] = decided;
   if (first.decision.outcome === "skipped") return first.decision;
-  const pointersBy = (signal: Pointer["signal"]) =>
+  const listedBy = (signal: Pointer["signal"]) =>
     interleave(
       decided.map(({ part, decision }) =>
         (decision.assembly?.pointers ?? []).filter((pointer) => pointer.signal === signal)
-          .map((pointer) => qualified(part.name, pointer))
+          .map((pointer) => ({ part, pointer }))
       ),
     );
-  const keyword = pointersBy("keyword").slice(0, config.maxEntries);
-  const activity = pointersBy("activity")
+  const keyword = listedBy("keyword").slice(0, config.maxEntries);
+  const activity = listedBy("activity")
     .slice(0, Math.min(config.maxActivityEntries, config.maxEntries - keyword.length));
-  const pointers = [...keyword, ...activity];
+  // What a ledger lists is left out, never replaced from further down: a repeat adds nothing.
+  const listed = [...keyword, ...activity];
+  const repeats = listed.filter(({ part, pointer }) => alreadyShown(part.seen(), pointer));
+  const pointers = listed.filter((item) => !repeats.includes(item))
+    .map(({ part, pointer }) => qualified(part.name, pointer));
   const kernel = qualifiedKernel(parts);
   const termHits: Record<string, number> = {};
   for (const { decision } of decided) {
@@ -121,13 +127,10 @@ export function decideAcross(
     nearMisses: decided.flatMap(({ part, decision }) =>
       decision.nearMisses.map((miss) => ({ ...miss, id: qualifyId(part.name, miss.id) }))
     ),
-    deduped: decided.flatMap(({ part, decision }) =>
-      decision.deduped.map((id) => qualifyId(part.name, id))
-    ),
+    deduped: repeats.map(({ part, pointer }) => qualifyId(part.name, pointer.id)),
   };
   if (!kernel.length && !pointers.length) {
-    const anyDeduped = decided.some(({ decision }) => decision.outcome === "all_deduped");
-    return { ...base, outcome: anyDeduped ? "all_deduped" : "no_signal" };
+    return { ...base, outcome: listed.length ? "all_deduped" : "no_signal" };
   }
   const wording = wordingAcross(PROMPT_WORDING, parts);
   return {

@@ -113,6 +113,26 @@ Deno.test("decideAcross: a pointer a knowledge base's own ledger lists unchanged
   assertEquals(decision.assembly!.pointers.map((pointer) => pointer.id), ["personal:kb-aaaaa"]);
 });
 
+Deno.test("decideAcross: a repeated prompt adds nothing, however many each knowledge base listed", () => {
+  const schedule = { title: "Rotate the npm token on a schedule", tags: ["npm"] };
+  const ledgers: Record<string, Record<string, string>> = { personal: {}, team: {} };
+  const parts = [
+    part("personal", [{ id: "kb-aaaaa", ...TOKEN }, { id: "kb-aaaab", ...schedule }]),
+    part("team", [{ id: "kb-bbbbb", ...TOKEN }, { id: "kb-bbbbc", ...schedule }]),
+  ].map((kb) => ({ ...kb, seen: () => ledgers[kb.name] }));
+  const prompt = "how do I rotate the npm token";
+  const first = decideAcross(prompt, parts, FETCH).assembly!.pointers;
+  assertEquals(first.length, DEFAULT_SURFACE_CONFIG.maxEntries, "more were listed than shown");
+  for (const pointer of first) {
+    const [name, id] = pointer.id.split(":");
+    ledgers[name][id] = pointer.hash;
+  }
+  const again = decideAcross(prompt, parts, FETCH);
+  assertEquals(again.assembly?.pointers ?? [], []);
+  assertEquals(again.outcome, "all_deduped");
+  assertEquals(again.deduped.sort(), first.map((pointer) => pointer.id).sort());
+});
+
 Deno.test("decideSearchAcross: matches of both, qualified, at most maxPointers", () => {
   const decision = decideSearchAcross(["npm token"], [
     part("personal", [{ id: "kb-aaaaa", ...TOKEN }]),

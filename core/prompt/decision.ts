@@ -22,8 +22,9 @@ import { kernelRuleCost, LIMITS } from "../entry/schema.ts";
 import { splitWords, termOf } from "../text/tokenize.ts";
 
 /**
- * Words that carry no topic: acknowledgements, go-aheads and routine chores ("commit and push",
- * "run the tests again", "fix the lint errors"). A prompt made only of these is mechanical.
+ * Words that carry no topic: acknowledgements, go-aheads, routine chores ("commit and push",
+ * "run the tests again", "fix the lint errors") and small talk ("thank you so much, that was really
+ * helpful!"). A prompt made only of these is mechanical.
  *
  * Written as an array literal, not a string split when the module loads: a hook builds this on
  * every start, and from literals (hashed as the module is parsed) it takes a quarter of the time.
@@ -39,7 +40,10 @@ export const MECHANICAL_WORDS: readonly string[] = [
   "tests", "test", "specs", "spec", "build", "linter", "lint", "checks", "check", "once", "more",
   "fix", "format", "formatting", "code", "fmt", "deno", "errors", "error", "warnings", "warning",
   "issues", "issue", "types", "type", "typos", "typo", "looks", "sounds", "works", "squash",
-  "show", "me", "diff", "commits", "suite", "whole", "entire", "ship", "sgtm", "wfm", "lot",
+  "show", "me", "diff", "commits", "suite", "whole", "entire", "ship", "sgtm", "wfm", "lot", "left",
+  // Small talk: thanks, greetings and musing carry no topic either.
+  "much", "really", "helpful", "job", "hello", "hi", "hey", "bye", "morning", "today", "think",
+  "let", "never", "mind",
 ];
 
 const MECHANICAL = new Set(MECHANICAL_WORDS);
@@ -70,11 +74,10 @@ function isHmm(word: string): boolean {
 /**
  * True when no word of `text` carries a topic: each is a {@link MECHANICAL_WORDS} word or an
  * inflection of one, a stopword, or "hmm" ("thanks, that worked!", "please run the whole test
- * suite again").
+ * suite again"); and when it has no word at all ("👍👍👍", "?????").
  */
 export function isMechanical(text: string): boolean {
-  const words = splitWords(text);
-  return words.length > 0 && words.every(isMechanicalWord);
+  return splitWords(text).every(isMechanicalWord);
 }
 
 /**
@@ -304,6 +307,15 @@ export function activityCandidates(
 
 /** What this session was already shown: entry id → content hash at the time. */
 export type Ledger = Record<string, string>;
+
+/**
+ * Whether the session was shown `pointer` already, by `ledger` (its knowledge base's, `id` its
+ * plain id there): a keyword match unchanged (an entry edited since surfaces again by its words),
+ * an activity match at all (once a session: an edit is not news to the prompt's activity).
+ */
+export function alreadyShown(ledger: Ledger, pointer: Pointer, id: string = pointer.id): boolean {
+  return pointer.signal === "activity" ? Object.hasOwn(ledger, id) : ledger[id] === pointer.hash;
+}
 
 /** The assembled context and what made it in. */
 export interface Assembly {
@@ -535,14 +547,13 @@ export function decide(
   );
   let seen: Ledger | undefined;
   const shown = () => seen ??= typeof ledger === "function" ? ledger() : ledger;
-  const isFresh = (pointer: Pointer) => shown()[pointer.id] !== pointer.hash;
   const deduped: string[] = [];
   const pointers: Pointer[] = [];
   for (const hit of ranked.slice(0, config.maxEntries)) {
     const pointer = keywordPointer(reader, hit);
     if (!pointer) continue;
-    if (isFresh(pointer)) pointers.push(pointer);
-    else deduped.push(pointer.id);
+    if (alreadyShown(shown(), pointer)) deduped.push(pointer.id);
+    else pointers.push(pointer);
   }
   const keywordOrds = new Set(ranked.map((hit) => hit.ord));
   const byActivity = activityCandidates(reader, activities, keywordOrds)
@@ -555,8 +566,7 @@ export function decide(
     const doc = reader.doc(ord);
     if (!doc) continue;
     const pointer = pointerOf(doc, "activity", shared);
-    // Once a session: an entry edited since it was shown is not news to this prompt's activity.
-    if (Object.hasOwn(shown(), pointer.id)) deduped.push(pointer.id);
+    if (alreadyShown(shown(), pointer)) deduped.push(pointer.id);
     else pointers.push(pointer);
   }
   const candidates = ranked.length + byActivity.length;

@@ -225,6 +225,9 @@ Deno.test("skipReason: each mechanical pattern family skips (default config)", (
     "please keep going",
     "try again.",
     "revert that",
+    "👍👍👍👍👍👍👍👍👍👍👍👍",
+    "?????????????",
+    "!!!!!!!!!!!!!!!!",
   ];
   for (const prompt of table) {
     const reason = skipReason(prompt);
@@ -285,6 +288,8 @@ Deno.test("skipReason: substantive prompts that start like mechanical ones are n
     "thanks! now write the changelog entry for the 0.4 release",
     "How do I rotate a leaked Cloudflare token used by our CI?",
     "format the dates in the invoice export as ISO 8601",
+    "the nightly CI job fails since this morning, why?",
+    "hello world example for the payments SDK",
   ];
   for (const prompt of table) assertEquals(skipReason(prompt), undefined, JSON.stringify(prompt));
 });
@@ -304,6 +309,17 @@ Deno.test("skipReason: common mechanical phrasings are skipped", () => {
     "looks good, ship it!",
     "sgtm, thanks",
     "great, thanks a lot! you're awesome",
+    // Small talk.
+    "thank you so much, that was really helpful!",
+    "great job, thanks!",
+    "perfect, thanks a lot",
+    "hello there, how are you today?",
+    "good morning!",
+    "ok thanks, bye",
+    "what do you think?",
+    "hmm, let me think about it",
+    "never mind that",
+    "please continue where you left off",
   ];
   const missed = table.filter((prompt) => skipReason(prompt) === undefined);
   assertEquals(missed, [], `not skipped: ${JSON.stringify(missed)}`);
@@ -1076,7 +1092,7 @@ Deno.test("a prompt about what is in front of the model needs one more word of e
 Deno.test("'this morning' does not silence a prompt whose words the knowledge base knows", () => {
   const reader = buildReader([
     {
-      id: "kb-crash1",
+      id: "kb-crsh1",
       title: "Debug a pod stuck in CrashLoopBackOff",
       tags: ["k8s", "kubernetes"],
     },
@@ -1085,7 +1101,7 @@ Deno.test("'this morning' does not silence a prompt whose words the knowledge ba
   const prompt = "The payments pod keeps restarting in CrashLoopBackOff on k8s since this morning";
   const decision = decide(prompt, reader, {}, FETCH);
   assertStrictEquals(decision.reference?.kind, "deixis");
-  assertEquals(ids(decision.assembly?.pointers), ["kb-crash1"]);
+  assertEquals(ids(decision.assembly?.pointers), ["kb-crsh1"]);
 });
 
 Deno.test("a context that starts empty (a subagent's) needs no more evidence for its files", () => {

@@ -269,20 +269,20 @@ Deno.test("in a few dozen entries, a word one of them holds is likelier by chanc
   const animals = ["quokka", "marmot", "wombat", "dingo", "numbat"];
   const padding = Array.from({ length: 70 }, (_, index) => `pad${index}`).join(" ");
   const report = makeEntry({
-    id: "kb-trip",
+    id: "kb-trip1",
     title: "Field trip report",
     body: `${Array(8).fill(animals.join(" ")).join(" ")} ${padding}\n`,
   });
   const reader = readerOf([...notes, report]);
   const prompt = `we saw a ${animals.join(", ")} on the way back`;
   // Search ranks the report far ahead, and scores it as strongly as naming it would.
-  assertEquals(fired(reader, prompt, { beyondChance: -Infinity }), ["kb-trip"]);
+  assertEquals(fired(reader, prompt, { beyondChance: -Infinity }), ["kb-trip1"]);
   // Each animal is in one of the 40 entries: by Laplace's rule of succession one in 21 of the
   // author's notes would hold it, not one in 40, and a body many times the average length holds
   // five such words by chance often enough that the report's are within 2.5 deviations of it.
   assertEquals(fired(reader, prompt), []);
   // A prompt that names the report is about it, chance or not.
-  assertEquals(fired(reader, `field trip report: ${prompt}`), ["kb-trip"]);
+  assertEquals(fired(reader, `field trip report: ${prompt}`), ["kb-trip1"]);
 });
 
 Deno.test("a prompt only of words that many entries hold points at nothing, though one entry holds it all", () => {
@@ -341,14 +341,14 @@ Deno.test("a word typed alone ranks by its body hits though a common dotted word
     (_, index) => makeEntry({ id: idOf("fl", index), title: `Filler note ${index}` }),
   );
   const logged = makeEntry({
-    id: "kb-logged",
+    id: "kb-logd1",
     title: "Rotate deploy keys",
     body: "Write each rotation to the log.\n",
   });
   const short = makeEntry({ id: "kb-short", title: "Deploy keys", body: "Rotate them yearly.\n" });
   const reader = readerOf([...consoles, ...fillers, logged, short]);
   const alone = fired(reader, "rotate deploy keys log");
-  assertEquals(alone, ["kb-logged"]);
+  assertEquals(alone, ["kb-logd1"]);
   assertEquals(fired(reader, "rotate deploy keys log, not console.log"), alone);
   assertEquals(fired(reader, "console.log, not rotate deploy keys log"), alone);
 });

@@ -187,53 +187,65 @@ Deno.test("findSecrets: hostile input of 1 MiB in each shape is scanned within a
   }
 });
 
-Deno.test("inSecretTest: whole or around each word, the same answers", () => {
-  const prompt = "rotate it: my password is hunter2secret, then AKIAIOSFODNN7EXAMPLE";
-  const filler = "plain words ".repeat(3_000);
-  for (const text of [prompt, `${filler}${prompt} ${filler}`]) {
-    const inSecret = inSecretTest(text);
-    assert(inSecret("hunter2secret"), `${text.length} characters`);
-    assert(inSecret("akiaiosfodnn7example"));
-    assert(!inSecret("rotate"));
-    assert(!inSecret("password"), "the word naming a secret is not one");
-  }
-});
+/** A prompt, the words of it inside a credential, and words of it that are not. */
+interface KeptOutCase {
+  prompt: string;
+  secret: readonly string[];
+  plain: readonly string[];
+  /** Texts holding the prompt to test besides it alone and inside a long text. */
+  texts?: readonly string[];
+}
 
-Deno.test("inSecretTest: a letters-only value after TOKEN=, PASSWORD=, Bearer or -p is never kept", () => {
-  const prompt = "why does TOKEN=swordfishblue fail, PASSWORD: 'correcthorse' too, " +
-    "curl -H 'Authorization: Bearer letmeinplease' and mysql -u root -phunterpass shop, " +
-    "my password is tangerine";
-  const filler = "plain words ".repeat(3_000);
-  for (const text of [prompt, `${filler}${prompt} ${filler}`]) {
-    const inSecret = inSecretTest(text);
-    for (
-      const word of ["swordfishblue", "correcthorse", "letmeinplease", "phunterpass", "tangerine"]
-    ) {
-      assert(inSecret(word), `${word} in ${text.length} characters`);
-    }
-    for (const word of ["curl", "mysql", "root", "shop", "fail", "token", "password", "bearer"]) {
-      assert(!inSecret(word), word);
-    }
-  }
-});
+const FOLDED = "log in with password=Grüße2024x, then with password: my_cat_tom";
 
-Deno.test("inSecretTest: a value after --password, DB_PASS=, curl -u user: or in quotes is never kept", () => {
-  const prompt = "psql --password correcthorse fails, DB_PASS=tangerinesunset too, " +
-    'curl -u admin:plumwinterfield https://x, and password="violet marmalade harbor" ' +
-    "in the config; git push -u origin main and ssh -p 2222 host work";
-  const filler = "plain words ".repeat(3_000);
-  for (const text of [prompt, `${filler}${prompt} ${filler}`]) {
-    const inSecret = inSecretTest(text);
-    for (
-      const word of ["correcthorse", "tangerinesunset", "plumwinterfield", "violet", "harbor"]
-    ) {
-      assert(inSecret(word), `${word} in ${text.length} characters`);
+/** Each {@link inSecretTest} case, by what it shows. */
+const KEPT_OUT: Record<string, KeptOutCase> = {
+  "whole or around each word, the same answers": {
+    prompt: "rotate it: my password is hunter2secret, then AKIAIOSFODNN7EXAMPLE",
+    secret: ["hunter2secret", "akiaiosfodnn7example"],
+    plain: ["rotate", "password"], // the word naming a secret is not one
+  },
+  "a letters-only value after TOKEN=, PASSWORD=, Bearer or -p is never kept": {
+    prompt: "why does TOKEN=swordfishblue fail, PASSWORD: 'correcthorse' too, " +
+      "curl -H 'Authorization: Bearer letmeinplease' and mysql -u root -phunterpass shop, " +
+      "my password is tangerine",
+    secret: ["swordfishblue", "correcthorse", "letmeinplease", "phunterpass", "tangerine"],
+    plain: ["curl", "mysql", "root", "shop", "fail", "token", "password", "bearer"],
+  },
+  "a value after --password, DB_PASS=, curl -u user: or in quotes is never kept": {
+    prompt: "psql --password correcthorse fails, DB_PASS=tangerinesunset too, " +
+      'curl -u admin:plumwinterfield https://x, and password="violet marmalade harbor" ' +
+      "in the config; git push -u origin main and ssh -p 2222 host work",
+    secret: ["correcthorse", "tangerinesunset", "plumwinterfield", "violet", "harbor"],
+    plain: ["psql", "admin", "config", "origin", "main", "2222", "host", "pass"],
+  },
+  "words as the tokenizer reads them and tokens as typed, whole or around each word": {
+    prompt: FOLDED,
+    secret: ["grusse2024x", "my_cat_tom", "cat"], // the folded word; a token as typed, its words
+    plain: ["log", "then", "password", "plain words"],
+    // İ lowercases to two characters: a long text of them must not move the windows off the value.
+    texts: [`${"İ ".repeat(2_000)}${FOLDED} ${"plain words ".repeat(3_000)}`],
+  },
+  "a value stated after a secret's name and is, or right after a password's name, is never kept": {
+    prompt: "the staging token is abc123xyz, our api key was qwerty12345, the secret is " +
+      "hunter22, wifi pass is swordfish9, my pw is tangerine7, ssh with password plumtree42, " +
+      "or passphrase 'violet marmalade'",
+    secret: ["abc123xyz", "qwerty12345", "hunter22", "swordfish9", "tangerine7", "plumtree42"]
+      .concat(["violet", "marmalade"]),
+    plain: ["staging", "token", "api", "key", "secret", "wifi", "ssh", "password"],
+  },
+};
+
+for (const [name, { prompt, secret, plain, texts = [] }] of Object.entries(KEPT_OUT)) {
+  Deno.test(`inSecretTest: ${name}`, () => {
+    const filler = "plain words ".repeat(3_000);
+    for (const text of [prompt, `${filler}${prompt} ${filler}`, ...texts]) {
+      const inSecret = inSecretTest(text);
+      for (const word of secret) assert(inSecret(word), `${word} in ${text.length} characters`);
+      for (const word of plain) assert(!inSecret(word), `${word} in ${text.length} characters`);
     }
-    for (const word of ["psql", "admin", "config", "origin", "main", "2222", "host", "pass"]) {
-      assert(!inSecret(word), word);
-    }
-  }
-});
+  });
+}
 
 Deno.test("inSecretTest: a few words of an 8 MiB prompt are checked within a second", () => {
   const text = "eyJaaaaaaaaaa.".repeat((8 << 20) / 14) + " my password is hunter2secret";

@@ -35,8 +35,7 @@
 import type { Ledger } from "../../core/prompt/decision.ts";
 import type { IndexReader } from "../../core/index/reader.ts";
 import type { KbPart } from "../../core/kbs/across.ts";
-import { shellQuote } from "../../core/shell/quote.ts";
-import { selfCommand } from "../self_command.ts";
+import { kbCommand } from "../self_command.ts";
 import { resolveKbs } from "../config.ts";
 import { HOOK_TRUST_MS, openIndex, type RefreshReport } from "../index/store.ts";
 import { readerInForce } from "../kernel/acceptance.ts";
@@ -107,12 +106,11 @@ export interface ContextOutcome<D> {
 }
 
 /**
- * The command that fetches entry bodies, as it must be typed ({@link selfCommand}); always with
- * `--kb`, since the shell the model runs may not see the plugin's config.
+ * The command that fetches entry bodies, as it must be typed (`kbCommand`: every word quoted);
+ * always with `--kb`, since the shell the model runs may not see the plugin's config.
  */
 export function fetchCommand(kbDir: string): (ids: string[]) => string {
-  const cli = selfCommand();
-  return (ids) => `${cli} get ${ids.join(" ")} --kb ${shellQuote(kbDir)}`;
+  return (ids) => kbCommand("get", ...ids, "--kb", kbDir);
 }
 
 /**
