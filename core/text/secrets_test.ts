@@ -2,14 +2,13 @@ import { assert, assertEquals } from "@std/assert";
 import {
   findSecrets,
   hasSecret,
-  inSecretTest,
   isHighEntropy,
   looksLikeToken,
   maskSecret,
   scrubSecrets,
   type SecretKind,
-  secretWords,
 } from "./secrets.ts";
+import { inSecretTest, secretWords } from "./secret_words.ts";
 
 /** One text per kind, and the secret in it. */
 const SAMPLES: [SecretKind, string, string][] = [

@@ -14,7 +14,7 @@ import {
 } from "../../core/prompt/decision.ts";
 import { errorSummary } from "../../core/hook/payload.ts";
 import { isStorableWord } from "../../core/delivery/receipts.ts";
-import { inSecretTest } from "../../core/text/secrets.ts";
+import { inSecretTest } from "../../core/text/secret_words.ts";
 import { resolveKb } from "../config.ts";
 import { appendDebugRecord, debugEnabled } from "./debug_log.ts";
 import { type DecisionFacts, runContextPipeline } from "./pipeline.ts";
