@@ -614,6 +614,8 @@ const HOSTILE: [string, string][] = [
   ["8 runs of 10,000 y", Array.from({ length: 8 }, () => "y".repeat(10_000)).join(" ")],
   ["40 runs of 20,000 y", Array.from({ length: 40 }, () => "y".repeat(20_000)).join(" ")],
   ["1 MB single word", "k".repeat(1_000_000)],
+  // İ lowercases to two characters, and all of it is one word: every pass over it costs.
+  ["8 MB single word of İ", "\u0130".repeat(4_000_000)],
   ["many unique words", uniqueWords(120_000)],
   ["many unique words, another script", uniqueWords(60_000).replaceAll("z", "é")],
   ["deep $( nesting", "grep $(".repeat(100_000)],

@@ -98,12 +98,20 @@ interface SplitText {
 export const MAX_SPLIT_WORDS = 10_000;
 
 /**
+ * The most characters of a text {@link splitWords} reads: ten thousand words of 25 characters
+ * and their separators. Lowercasing and folding accents cost every character of what they are
+ * given, so a prompt of 8 MiB with no space in it cost the hooks seconds before this bound.
+ */
+export const MAX_SPLIT_CHARS = 256 * 1024;
+
+/**
  * The lowercase words of `text` (runs of letters or digits), in order, at most
- * {@link MAX_SPLIT_WORDS}. With `tokens`, also the number of the whitespace-separated token
- * each word sits in, pushed in step: `console.log` gives two words of one token.
+ * {@link MAX_SPLIT_WORDS} from its first {@link MAX_SPLIT_CHARS} characters. With `tokens`, also
+ * the number of the whitespace-separated token each word sits in, pushed in step: `console.log`
+ * gives two words of one token.
  */
 export function splitWords(text: string, tokens?: number[]): string[] {
-  const split = splitText(text, MAX_SPLIT_WORDS);
+  const split = splitText(text.slice(0, MAX_SPLIT_CHARS), MAX_SPLIT_WORDS);
   // A loop, not a spread: a huge prompt has more tokens than a call takes arguments.
   if (tokens) { for (const token of split.tokens) tokens.push(token); }
   return split.words;

@@ -3,6 +3,7 @@ import {
   countTerms,
   distinctTerms,
   foldAccents,
+  MAX_SPLIT_CHARS,
   MAX_SPLIT_WORDS,
   MAX_TERM_LENGTH,
   splitWords,
@@ -140,6 +141,15 @@ Deno.test("splitWords gives at most MAX_SPLIT_WORDS words, tokens in step, in ei
     assertEquals(tokens.length, MAX_SPLIT_WORDS);
     assertEquals(tokens.at(-1), MAX_SPLIT_WORDS - 1);
   }
+});
+
+Deno.test("splitWords reads the first MAX_SPLIT_CHARS characters, in either script", () => {
+  for (const letter of ["k", "\u0130"]) {
+    const words = splitWords(`${letter.repeat(MAX_SPLIT_CHARS)} tail`);
+    assertEquals(words.length, 1);
+    assert(!words.includes("tail"), letter);
+  }
+  assertEquals(splitWords(`${"k".repeat(MAX_SPLIT_CHARS - 5)} tail`).at(-1), "tail");
 });
 
 /** [text, its terms]: accents folded, CJK bigrams, compounds both ways. */
