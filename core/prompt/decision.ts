@@ -309,12 +309,13 @@ export function activityCandidates(
 export type Ledger = Record<string, string>;
 
 /**
- * Whether the session was shown `pointer` already, by `ledger` (its knowledge base's, `id` its
- * plain id there): a keyword match unchanged (an entry edited since surfaces again by its words),
- * an activity match at all (once a session: an edit is not news to the prompt's activity).
+ * Whether the session was shown `pointer` already, by `ledger` (its knowledge base's): a keyword
+ * match unchanged (an entry edited since surfaces again by its words), an activity match at all
+ * (once a session: an edit is not news to the prompt's activity).
  */
-export function alreadyShown(ledger: Ledger, pointer: Pointer, id: string = pointer.id): boolean {
-  return pointer.signal === "activity" ? Object.hasOwn(ledger, id) : ledger[id] === pointer.hash;
+export function alreadyShown(ledger: Ledger, pointer: Pointer): boolean {
+  const { id, hash, signal } = pointer;
+  return signal === "activity" ? Object.hasOwn(ledger, id) : ledger[id] === hash;
 }
 
 /** The assembled context and what made it in. */

@@ -702,7 +702,7 @@ interface Chance {
  * chance. At thousands of entries the two estimates agree.
  */
 function holdingChance(holders: number, docCount: number): number {
-  return Math.min((holders + 1) / (Math.max(docCount, 0) + 2), 1);
+  return Math.min((holders + 1) / (docCount + 2), 1);
 }
 
 /**

@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { isAbsolute } from "../path.ts";
 import { parseShell } from "../shell/words.ts";
 
 /** Every agent `git-kb setup` knows. */
@@ -110,7 +111,7 @@ export function ourVerb(command: string): string | undefined {
  */
 export function absoluteLauncher(command: string): string | undefined {
   const program = parseShell(command)[0]?.words[0];
-  return program !== undefined && /^(?:\/|[A-Za-z]:[\\/])/.test(program) ? program : undefined;
+  return program !== undefined && isAbsolute(program) ? program : undefined;
 }
 
 /** `text` made safe inside a double-quoted POSIX shell word. */
