@@ -10,7 +10,7 @@ import { join } from "@std/path/posix/join";
 import { ALLOW_REASON } from "../hooks/fetch_allow.ts";
 import { shellQuote } from "../core/shell/quote.ts";
 import { runProcess } from "../io/process.ts";
-import { copyDir, FIXTURE, makeSandbox, ROOT, show } from "./helpers.ts";
+import { FIXTURE, makeSandbox, realLauncherIn, ROOT, show } from "./helpers.ts";
 
 /** A folder name a shell would run something in, were it not quoted. */
 const HOSTILE_FOLDER = "o'brien's $(touch PWNED) `touch PWNED` plugins";
@@ -18,10 +18,7 @@ const HOSTILE_FOLDER = "o'brien's $(touch PWNED) `touch PWNED` plugins";
 /** A sandbox with plugin/bin copied under a hostile folder, and the launcher's environment. */
 async function setUp() {
   const sandbox = await makeSandbox("git-kb-fetch-hook-");
-  const bin = join(sandbox.root, HOSTILE_FOLDER, "bin");
-  await copyDir(join(ROOT, "plugin", "bin"), bin);
-  const launcher = join(bin, "git-kb");
-  await Deno.chmod(launcher, 0o755);
+  const launcher = await realLauncherIn(join(sandbox.root, HOSTILE_FOLDER, "bin"));
   const env: Record<string, string> = {
     PATH: Deno.env.get("PATH") ?? "",
     HOME: sandbox.home,

@@ -20,6 +20,7 @@ import { shellQuote } from "../../core/shell/quote.ts";
 import { displaySafe } from "../../core/text/display.ts";
 import { homeDir } from "../paths.ts";
 import { isFile } from "../disk.ts";
+import { readSettingsFile } from "../setup/settings_file.ts";
 import { kbCommand } from "../self_command.ts";
 import { withFix } from "./context.ts";
 
@@ -36,7 +37,7 @@ interface Scope {
  */
 async function ourHooksIn(path: string): Promise<FoundHook[]> {
   try {
-    return findOurHooks(parseSettings(await Deno.readTextFile(path)));
+    return findOurHooks(parseSettings((await readSettingsFile(path)).text));
   } catch {
     return [];
   }
