@@ -6,13 +6,15 @@
  * A config file lists named knowledge bases and says which one takes the saves:
  * `{ "kbs": [{ "name": "personal", "dir": "/abs" }, { "name": "team", "dir": "/abs2" }],
  * "default": "personal" }`. The older `{ "kbDir": "/abs" }` still reads, as one knowledge base
- * named after its folder, and is rewritten in the new form by the next {@link writeConfig}.
+ * named after its folder, and is rewritten in the new form by the next {@link writeConfig}. A
+ * folder written relative is read from the config file's own folder (`~/…` from the home folder)
+ * and written back absolute by the next {@link writeConfig}; `doctor` names it meanwhile.
  *
  * @module
  */
-import { basename } from "../core/path.ts";
+import { basename, dirname, isAbsolute, resolveFrom } from "../core/path.ts";
 import { KB_NAME_PATTERN } from "../core/kbs/qualified.ts";
-import { resolvePath } from "./paths.ts";
+import { homeDir, resolvePath } from "./paths.ts";
 import { readJsonFile, writeFileAtomic } from "./fs.ts";
 import { pluginConfigFile, xdgConfigFile } from "./paths.ts";
 import { selfCommand } from "./self_command.ts";
@@ -89,37 +91,65 @@ export interface ConfigCandidate {
   kbs: KnowledgeBase[];
   /** Whether the file is in the old `{ "kbDir": … }` form. */
   legacy: boolean;
+  /**
+   * The knowledge bases whose folder the file writes relative (not from `~`), each with the
+   * folder as written.
+   */
+  relative: RelativeFolder[];
+}
+
+/** A knowledge base a config file names by a relative folder. */
+export interface RelativeFolder extends KnowledgeBase {
+  /** The folder as the file writes it; {@link KnowledgeBase.kbDir} is what it is read as. */
+  written: string;
 }
 
 /**
- * The knowledge bases a config file's data names, the default first. Read forgivingly: an item
- * without a usable name or folder, or with a name or folder seen before, is passed over.
+ * A folder a config file writes, made absolute: `~` and `~/…` from the home folder, any other
+ * relative folder from the config file's own folder. Never from the current folder, which
+ * differs for every command and every shell an agent opens.
  */
-function kbsOf(data: unknown): { kbs: KnowledgeBase[]; legacy: boolean } {
-  if (typeof data !== "object" || data === null) return { kbs: [], legacy: false };
+function configuredFolder(dir: string, file: string): string {
+  const home = homeDir();
+  if (home && isAbsolute(home) && isFromHome(dir)) return resolveFrom(home, dir.slice(2));
+  return resolveFrom(resolvePath(dirname(file)), dir);
+}
+
+/** Whether a folder is written from the home folder: `~` or `~/…`. */
+function isFromHome(dir: string): boolean {
+  return dir === "~" || dir.startsWith("~/");
+}
+
+/**
+ * The knowledge bases a config file's data names, the default first, their folders made
+ * absolute ({@link configuredFolder}). Read forgivingly: an item without a usable name or
+ * folder, or with a name or folder seen before, is passed over.
+ */
+function readCandidate(file: string): ConfigCandidate {
+  const data: unknown = readJsonFile(file);
+  const none: ConfigCandidate = { file, kbs: [], legacy: false, relative: [] };
+  if (typeof data !== "object" || data === null) return none;
   const { kbs, kbDir, default: preferred } = data as Record<string, unknown>;
-  if (!Array.isArray(kbs)) {
-    const legacy = typeof kbDir === "string" && kbDir !== "";
-    return { kbs: legacy ? [{ name: nameFromDir(kbDir), kbDir }] : [], legacy };
+  const written: { name: string; dir: string }[] = [];
+  const legacy = !Array.isArray(kbs) && typeof kbDir === "string" && kbDir !== "";
+  if (legacy) written.push({ name: nameFromDir(kbDir), dir: kbDir });
+  for (const item of Array.isArray(kbs) ? kbs : []) {
+    const { name, dir } = (item ?? {}) as Record<string, unknown>;
+    if (typeof name === "string" && !kbNameProblem(name) && typeof dir === "string" && dir) {
+      written.push({ name, dir });
+    }
   }
   const found: KnowledgeBase[] = [];
-  for (const item of kbs) {
-    const { name, dir } = (item ?? {}) as Record<string, unknown>;
-    if (typeof name !== "string" || kbNameProblem(name) || typeof dir !== "string" || !dir) {
-      continue;
-    }
-    if (found.some((kb) => kb.name === name || kb.kbDir === dir)) continue;
-    found.push({ name, kbDir: dir });
+  const relative: RelativeFolder[] = [];
+  for (const { name, dir } of written) {
+    const kb = { name, kbDir: configuredFolder(dir, file) };
+    if (found.some((other) => other.name === name || other.kbDir === kb.kbDir)) continue;
+    found.push(kb);
+    if (!isAbsolute(dir) && !isFromHome(dir)) relative.push({ ...kb, written: dir });
   }
   const at = found.findIndex((kb) => kb.name === preferred);
   if (at > 0) found.unshift(...found.splice(at, 1));
-  return { kbs: found, legacy: false };
-}
-
-/** A config file with what it says. */
-function readCandidate(file: string): ConfigCandidate {
-  const { kbs, legacy } = kbsOf(readJsonFile(file));
-  return { file, kbDir: kbs[0]?.kbDir, kbs, legacy };
+  return { file, kbDir: found[0]?.kbDir, kbs: found, legacy, relative };
 }
 
 function configFiles(): string[] {

@@ -13,6 +13,7 @@ import {
 } from "@std/assert";
 import { dirname } from "@std/path/posix/dirname";
 import { join } from "@std/path/posix/join";
+import { relative } from "@std/path/posix/relative";
 import type { Finding } from "../core/setup/finding.ts";
 import { INDEX_VERSION } from "../core/index/format.ts";
 import { flagsFor } from "../app/permissions.ts";
@@ -274,6 +275,57 @@ Deno.test("doctor warns when Claude Code's git-kb hooks run a launcher that is g
   const settings = JSON.parse(await Deno.readTextFile(settingsFile));
   assertEquals(settings.model, "opus");
   assertStringIncludes(JSON.stringify(settings.hooks), JSON.stringify(launcher).slice(1, -1));
+});
+
+Deno.test("doctor names a knowledge base named by a relative folder; its fix writes the folder absolute", async () => {
+  await using kb = await makeKb();
+  const launcher = await realLauncherIn(join(kb.root, "o'brien's tools", "bin"));
+  const env = { ...childEnv(kb.env), PATH: Deno.env.get("PATH") ?? "" };
+  const configWarnings = async (extra: Record<string, string>, cwd: string) => {
+    const result = await runProcess(launcher, ["doctor", "--offline", "--json"], {
+      env: { ...env, ...extra },
+      clearEnv: true,
+      cwd,
+    });
+    assert(result.code === 0 || result.code === 1, show(result));
+    const findings = parseJson<Finding[]>(result).filter((item) => item.check === "config");
+    return { chosen: findings[0].message, warnings: findings.slice(1) };
+  };
+  // KB_DIR is read from the current folder, as a flag is.
+  const fromEnv = await configWarnings({ KB_DIR: "kb" }, kb.root);
+  assertEquals(fromEnv.warnings.length, 1, JSON.stringify(fromEnv));
+  assertStringIncludes(fromEnv.warnings[0].message, "KB_DIR is a relative folder (kb)");
+  assertEquals(fixOf(fromEnv.warnings[0]), `export KB_DIR=${shellQuote(kb.dir)}`);
+  assertEquals((await configWarnings({ KB_DIR: kb.dir }, kb.root)).warnings, []);
+
+  // A config file's relative folder is read from the config file's folder, wherever doctor runs.
+  const folder = join(kb.env.XDG_CONFIG_HOME, "git-kb");
+  const file = join(folder, "config.json");
+  await Deno.mkdir(folder, { recursive: true });
+  await Deno.writeTextFile(
+    file,
+    JSON.stringify({ kbs: [{ name: "personal", dir: relative(folder, kb.dir) }] }),
+  );
+  const noEnv = { KB_DIR: "" };
+  const fromConfig = await configWarnings(noEnv, "/");
+  assertEquals(fromConfig.chosen, `knowledge base ${kb.dir} (from ${file})`);
+  assertEquals(fromConfig.warnings.length, 1, JSON.stringify(fromConfig));
+  assertStringIncludes(
+    fromConfig.warnings[0].message,
+    "names the knowledge base personal by a relative folder",
+  );
+  assertEquals(
+    fixOf(fromConfig.warnings[0]),
+    `${shellQuote(launcher)} init ${shellQuote(kb.dir)} --name personal`,
+  );
+  const sh = await runProcess("/bin/sh", ["-c", fixOf(fromConfig.warnings[0])], {
+    env: { ...env, ...noEnv },
+    clearEnv: true,
+    cwd: "/",
+  });
+  assertEquals(sh.code, 0, `${sh.stdout}\n${sh.stderr}`);
+  assertEquals(JSON.parse(await Deno.readTextFile(file)).kbs, [{ name: "personal", dir: kb.dir }]);
+  assertEquals((await configWarnings(noEnv, "/")).warnings, []);
 });
 
 Deno.test("doctor's fixes work when pasted into sh, whatever the folder is called", async () => {

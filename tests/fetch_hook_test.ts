@@ -7,6 +7,7 @@
  */
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { join } from "@std/path/posix/join";
+import { relative } from "@std/path/posix/relative";
 import { ALLOW_REASON } from "../hooks/fetch_allow.ts";
 import { shellQuote } from "../core/shell/quote.ts";
 import { runProcess } from "../io/process.ts";
@@ -115,23 +116,34 @@ Deno.test("fetch hook: hostile variants of the printed line get no decision", as
   assert(!setup.pwned(), "deciding ran nothing");
 });
 
-Deno.test("fetch hook: a knowledge base named by a relative path makes no fetch free", async () => {
+Deno.test("fetch hook: a relative KB_DIR makes no fetch free; a config's relative folder is read from the config's own folder", async () => {
   await using setup = await setUp();
-  // The model's shell may have moved to a folder whose `kb` is someone else's.
+  const launcher = shellQuote(setup.launcher);
+  // KB_DIR is read from the current folder: the hook's, `get`'s from the shell's, which may have
+  // moved to a folder whose `kb` is someone else's.
+  for (const dir of ["kb", "./kb"]) {
+    const line = `${launcher} get kb-7q2mx`;
+    assertEquals(await setup.hook("fetch", bash(line), { KB_DIR: dir }), "", `KB_DIR=${dir}`);
+  }
+  // A config's relative folder is read from the config file's folder, wherever the command runs,
+  // so the hook and `get` read the same knowledge base.
   const config = join(setup.home, ".config", "git-kb");
   await Deno.mkdir(config, { recursive: true });
   await Deno.writeTextFile(
     join(config, "config.json"),
-    JSON.stringify({ kbs: [{ name: "personal", dir: "kb" }] }),
+    JSON.stringify({ kbs: [{ name: "personal", dir: relative(config, FIXTURE) }] }),
   );
-  const launcher = shellQuote(setup.launcher);
-  for (const line of [`${launcher} get kb-7q2mx --kb kb`, `${launcher} get kb-7q2mx`]) {
-    assertEquals(await setup.hook("fetch", bash(line), { KB_DIR: "" }), "", line);
-  }
-  // KB_DIR too: the hook would read it from its own folder, `get` from the shell's.
-  for (const dir of ["kb", "./kb"]) {
-    const line = `${launcher} get kb-7q2mx`;
-    assertEquals(await setup.hook("fetch", bash(line), { KB_DIR: dir }), "", `KB_DIR=${dir}`);
+  const line = `${launcher} get kb-7q2mx`;
+  assertEquals(await setup.hook("fetch", bash(line), { KB_DIR: "" }), ALLOW);
+  assertEquals(await setup.hook("fetch", bash(`${line} --kb kb`), { KB_DIR: "" }), "");
+  for (const cwd of [setup.root, setup.home]) {
+    const ran = await runProcess("sh", ["-c", line], {
+      env: { ...setup.env, KB_DIR: "" },
+      clearEnv: true,
+      cwd,
+    });
+    assertEquals(ran.code, 0, show(ran));
+    assertMatch(ran.stdout, /^id: kb-7q2mx$/m, `run from ${cwd}`);
   }
 });
 

@@ -563,6 +563,7 @@ Deno.test("the config is read forgivingly and written strictly", async (t) => {
   await using dir = await tempDir();
   using _env = overrideEnv({
     XDG_CONFIG_HOME: dir.path,
+    HOME: "/home/me",
     CLAUDE_PLUGIN_DATA: undefined,
     KB_DIR: undefined,
   });
@@ -578,14 +579,21 @@ Deno.test("the config is read forgivingly and written strictly", async (t) => {
         { name: "team", dir: "/kbs/other" },
         { dir: "/kbs/nameless" },
         "junk",
+        { name: "notes", dir: "~/notes" },
+        { name: "side", dir: "../side" },
+        { name: "again", dir: "../../../kbs/team" },
       ],
       default: "team",
       editor: "kept",
     }),
   );
+  // A relative folder is read from the config file's folder, never the current one.
+  const side = join(dir.path, "side");
   assertEquals(resolveKbs().kbs, [
     { name: "team", kbDir: "/kbs/team" },
     { name: "personal", kbDir: "/kbs/personal" },
+    { name: "notes", kbDir: "/home/me/notes" },
+    { name: "side", kbDir: side },
   ]);
   assertEquals(resolveKb(), { kbDir: "/kbs/team", source: file, name: "team" });
   assertEquals(resolveKbNamed("personal").kbDir, "/kbs/personal");
@@ -596,6 +604,8 @@ Deno.test("the config is read forgivingly and written strictly", async (t) => {
     kbs: [
       { name: "team", dir: "/kbs/team" },
       { name: "personal", dir: "/kbs/personal" },
+      { name: "notes", dir: "/home/me/notes" },
+      { name: "side", dir: side },
       { name: "ops", dir: "/kbs/ops" },
     ],
     default: "ops",

@@ -12,7 +12,12 @@ import { idCollisionFindings } from "../kbs/collisions.ts";
 import { cacheFindings } from "../cache_health.ts";
 import { checkGitLocks, checkOrphans, checkRepoState } from "../save/repo_state.ts";
 import { checkSaveLock } from "../save/repo_state.ts";
-import type { Check, DoctorContext } from "./context.ts";
+import { type Check, type DoctorContext, withFix } from "./context.ts";
+import { isAbsolute } from "../../core/path.ts";
+import { shellQuote } from "../../core/shell/quote.ts";
+import { displaySafe } from "../../core/text/display.ts";
+import { isFolder } from "../disk.ts";
+import { kbCommand } from "../self_command.ts";
 import { gitFindings } from "./git_checks.ts";
 import { agentFindings } from "./agent_checks.ts";
 import {
@@ -23,19 +28,50 @@ import {
   repairFindings,
 } from "./entry_checks.ts";
 
-/** Which knowledge base was chosen and whether a config file names another one. */
+/**
+ * Which knowledge base was chosen, whether a config file names another one, and every folder
+ * named relative: a relative `KB_DIR` names another folder wherever a command runs, and with one
+ * the model's fetch lines are never free of an approval.
+ */
 export function configFindings({ location }: DoctorContext): Finding[] {
   const findings: Finding[] = [{
     level: "ok",
     check: "config",
     message: `knowledge base ${location.kbDir} (from ${location.source})`,
   }];
+  const fromEnv = Deno.env.get("KB_DIR") ?? "";
+  if (location.source === "KB_DIR" && !isAbsolute(fromEnv)) {
+    findings.push({
+      level: "warn",
+      check: "config",
+      message: withFix(
+        `KB_DIR is a relative folder (${displaySafe(fromEnv)}), read from the current one: ` +
+          "each command and agent shell started elsewhere reads another folder, and the model " +
+          "needs an approval for every fetch",
+        `export KB_DIR=${shellQuote(location.kbDir)}`,
+      ),
+    });
+  }
   for (const candidate of configCandidates()) {
     if (candidate.kbDir && candidate.kbDir !== location.kbDir) {
       findings.push({
         level: "warn",
         check: "config",
         message: `${candidate.file} names another knowledge base: ${candidate.kbDir}`,
+      });
+    }
+    for (const { name, kbDir, written } of candidate.relative) {
+      const problem = `${candidate.file} names the knowledge base ${name} by a relative folder ` +
+        `(${displaySafe(written)}), read from the config file's folder as ${kbDir}`;
+      findings.push({
+        level: "warn",
+        check: "config",
+        message: isFolder(kbDir)
+          ? withFix(`${problem}; write it absolute`, kbCommand("init", kbDir, "--name", name))
+          : `${problem}, which is not there; write the folder you meant absolute: ` +
+            `${
+              kbCommand("init", "<folder>", "--name", name)
+            }, with your folder in place of <folder>`,
       });
     }
   }
