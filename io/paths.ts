@@ -67,10 +67,21 @@ export function homeDir(): string | undefined {
   return Deno.env.get("HOME") || Deno.env.get("USERPROFILE") || undefined;
 }
 
+/**
+ * An XDG base folder: the variable `name` when it is an absolute path (the XDG spec has a relative
+ * one ignored: it would name another folder for every command run elsewhere), else `underHome`
+ * in the home folder; undefined when neither is known.
+ */
+export function xdgFolder(name: string, underHome: string): string | undefined {
+  const set = Deno.env.get(name);
+  if (set && isAbsolute(set)) return set;
+  const home = homeDir();
+  return home ? join(home, underHome) : undefined;
+}
+
 /** The XDG config file: `$XDG_CONFIG_HOME/git-kb/config.json`, by default under `~/.config`. */
 export function xdgConfigFile(): string | undefined {
-  const base = Deno.env.get("XDG_CONFIG_HOME") ||
-    (homeDir() ? join(homeDir()!, ".config") : undefined);
+  const base = xdgFolder("XDG_CONFIG_HOME", ".config");
   return base ? join(base, "git-kb", "config.json") : undefined;
 }
 

@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertNotStrictEquals } from "@std/assert";
 import { join } from "@std/path/posix/join";
-import { cacheRoot, cacheRootFor, indexDir, kbCacheDir } from "../io/paths.ts";
+import { cacheRoot, cacheRootFor, indexDir, kbCacheDir, xdgConfigFile } from "../io/paths.ts";
 import { overrideEnv, runAlone, tempDir } from "./helpers.ts";
 
 /** Run `body` with the environment variables `values` set (undefined: unset), restoring them. */
@@ -17,6 +17,22 @@ Deno.test("the cache root: XDG_CACHE_HOME, else HOME/.cache, else git-kb-<uid> i
   assertEquals(cacheRootFor(env({ TMPDIR: "/t/" }), 7), "/t/git-kb-7");
   assertEquals(cacheRootFor(env({ TEMP: "/w" }), null), "/w/git-kb", "no uids: Windows");
   assertEquals(cacheRootFor(env({}), 0), "/tmp/git-kb-0");
+});
+
+Deno.test("the config file: XDG_CONFIG_HOME when it is absolute, else HOME/.config", async (t) => {
+  if (await runAlone(t)) return;
+  const file = (values: Record<string, string | undefined>) => {
+    using _env = overrideEnv(values);
+    return xdgConfigFile();
+  };
+  assertEquals(file({ XDG_CONFIG_HOME: "/x", HOME: "/h" }), "/x/git-kb/config.json");
+  // A relative one would name another file wherever a command runs.
+  assertEquals(file({ XDG_CONFIG_HOME: "rel", HOME: "/h" }), "/h/.config/git-kb/config.json");
+  assertEquals(file({ XDG_CONFIG_HOME: "", HOME: "/h" }), "/h/.config/git-kb/config.json");
+  assertEquals(
+    file({ XDG_CONFIG_HOME: "rel", HOME: undefined, USERPROFILE: undefined }),
+    undefined,
+  );
 });
 
 Deno.test("kbCacheDir: under the cache root, named after the folder, one per path and root", async (t) => {

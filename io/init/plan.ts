@@ -7,7 +7,7 @@
  */
 import { EXIT, KbError } from "../../core/exit.ts";
 import { join } from "../../core/path.ts";
-import { homeDir, resolvePath } from "../paths.ts";
+import { resolvePath, xdgFolder } from "../paths.ts";
 import { configTarget, nameFromDir } from "../config.ts";
 import { gitOk, isBareRepository, isInsideWorkTree, originUrl } from "../git.ts";
 import { listEntries, NotAKbError } from "../kb.ts";
@@ -54,8 +54,7 @@ function firstKbFolder(): string {
 function defaultDir(folder: string): string {
   const pluginData = Deno.env.get("CLAUDE_PLUGIN_DATA");
   if (pluginData) return join(pluginData, folder);
-  const data = Deno.env.get("XDG_DATA_HOME") ||
-    (homeDir() ? join(homeDir()!, ".local", "share") : undefined);
+  const data = xdgFolder("XDG_DATA_HOME", join(".local", "share"));
   if (!data) {
     throw new InitRefusal("cannot choose a default folder without HOME; pass --dir <path>");
   }
