@@ -557,3 +557,27 @@ Deno.test("doctor never opens a manifest that is a FIFO or a link to a device: i
     assert((await Deno.lstat(manifest)).isFile, "rebuilt as a regular file");
   }
 });
+
+Deno.test("doctor --kb on a knowledge base the config names beside the default warns of no other", async () => {
+  await using kb = await makeKb({ empty: true });
+  const other = join(kb.root, "other");
+  await Deno.mkdir(join(kb.config, "git-kb"), { recursive: true });
+  await Deno.writeTextFile(
+    join(kb.config, "git-kb", "config.json"),
+    JSON.stringify({
+      kbs: [{ name: "personal", dir: other }, { name: "team", dir: kb.dir }],
+      default: "personal",
+    }),
+  );
+  const { KB_DIR: _, ...env } = kb.env;
+  const configWarnings = async (dir: string) => {
+    const result = await runCli(["doctor", "--offline", "--json", "--kb", dir], { env });
+    return parseJson<Finding[]>(result).filter((item) =>
+      item.check === "config" && item.level === "warn"
+    );
+  };
+  assertEquals(await configWarnings(kb.dir), []);
+  const elsewhere = await configWarnings(join(kb.root, "elsewhere"));
+  assertEquals(elsewhere.length, 1, JSON.stringify(elsewhere));
+  assertStringIncludes(elsewhere[0].message, `names another knowledge base: ${other}`);
+});

@@ -23,7 +23,10 @@ import {
   repairFindings,
 } from "./entry_checks.ts";
 
-/** Which knowledge base was chosen and whether a config file names another one. */
+/**
+ * Which knowledge base was chosen and whether a config file names others but not it (one the
+ * config names beside the default, chosen with `--kb`, is no surprise).
+ */
 export function configFindings({ location }: DoctorContext): Finding[] {
   const findings: Finding[] = [{
     level: "ok",
@@ -31,7 +34,7 @@ export function configFindings({ location }: DoctorContext): Finding[] {
     message: `knowledge base ${location.kbDir} (from ${location.source})`,
   }];
   for (const candidate of configCandidates()) {
-    if (candidate.kbDir && candidate.kbDir !== location.kbDir) {
+    if (candidate.kbDir && !candidate.kbs.some((kb) => kb.kbDir === location.kbDir)) {
       findings.push({
         level: "warn",
         check: "config",
