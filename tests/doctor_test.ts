@@ -581,3 +581,38 @@ Deno.test("doctor --kb on a knowledge base the config names beside the default w
   assertEquals(elsewhere.length, 1, JSON.stringify(elsewhere));
   assertStringIncludes(elsewhere[0].message, `names another knowledge base: ${other}`);
 });
+
+Deno.test("doctor warns when Claude Code runs git-kb's hooks from settings and from the plugin, and its fix keeps one", async () => {
+  await using kb = await makeKb();
+  const launcher = await realLauncherIn(join(kb.root, "tools", "plugin", "bin"));
+  const settingsFile = join(kb.env.HOME, ".claude", "settings.json");
+  await Deno.mkdir(dirname(settingsFile), { recursive: true });
+  const hook = { type: "command", command: `"${launcher}" hook prompt` };
+  await Deno.writeTextFile(
+    settingsFile,
+    JSON.stringify({
+      enabledPlugins: { "git-kb@git-kb": true, "other@git-kb": true },
+      hooks: { UserPromptSubmit: [{ hooks: [hook] }] },
+    }),
+  );
+  const env = { ...childEnv(kb.env), PATH: Deno.env.get("PATH") ?? "" };
+  const agentWarnings = async () => {
+    const result = await runProcess(launcher, ["doctor", "--offline", "--json"], {
+      env,
+      clearEnv: true,
+    });
+    assert(result.code === 0 || result.code === 1, show(result));
+    return parseJson<Finding[]>(result).filter((item) => item.check === "agent");
+  };
+  const [warning, ...more] = await agentWarnings();
+  assertEquals(more, []);
+  assertEquals(warning.level, "warn");
+  assertStringIncludes(warning.message, `${settingsFile} holds git-kb's Claude Code hooks and`);
+  assertStringIncludes(warning.message, "every hook runs twice");
+  assertEquals(fixOf(warning), `${shellQuote(launcher)} setup --agent claude --remove`);
+  const sh = await runProcess("/bin/sh", ["-c", fixOf(warning)], { env, clearEnv: true });
+  assertEquals(sh.code, 0, `${fixOf(warning)}\n${sh.stdout}\n${sh.stderr}`);
+  assertEquals(await agentWarnings(), [], "the plugin alone runs each hook once");
+  const settings = JSON.parse(await Deno.readTextFile(settingsFile));
+  assertEquals(settings.enabledPlugins["git-kb@git-kb"], true);
+});
