@@ -616,3 +616,26 @@ Deno.test("doctor warns when Claude Code runs git-kb's hooks from settings and f
   const settings = JSON.parse(await Deno.readTextFile(settingsFile));
   assertEquals(settings.enabledPlugins["git-kb@git-kb"], true);
 });
+
+Deno.test("doctor never says an entry left out of the index is served as read forgivingly", async () => {
+  await using kb = await makeKb({ empty: true });
+  const write = (name: string, text: string) =>
+    Deno.writeTextFile(join(kb.dir, "entries", name), text);
+  await write("kb-one01-a.md", entryText({ id: "kb-one01", title: "A", body: "x\n" }));
+  // Two files with one id, the second with no type: neither is served.
+  await write("kb-two02-b.md", entryText({ id: "kb-two02", title: "B", body: "y\n" }));
+  await write("kb-two02-c.md", "---\nid: kb-two02\ntitle: C\n---\nz\n");
+  await git(kb.dir, "add", "-A");
+  await git(kb.dir, "commit", "-qm", "three");
+  const findings = await doctor(kb.env);
+  const forgiving = findings.filter((item) => /read forgivingly/.test(item.message));
+  assertEquals(forgiving.length, 1, JSON.stringify(findings, null, 1));
+  assertStringIncludes(
+    forgiving[0].message,
+    "1 entry file is read forgivingly, not as written (1 of them left out of the index",
+  );
+  assertStrictEquals(
+    findings.find((item) => /kb-two02-c\.md is left out of the index/.test(item.message))?.level,
+    "error",
+  );
+});
