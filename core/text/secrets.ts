@@ -166,12 +166,20 @@ function namesAFile(match: RegExpExecArray): boolean {
 }
 
 /**
+ * A value of letters only, in words joined by `-` or `_`, one of which says what it stands for:
+ * `RANDOM_PASSWORD`, `docker-password`, `YOUR-ACCESS-TOKEN`, `my_secret`.
+ */
+const NAMED_PLACEHOLDER =
+  /^(?:[a-z]+[-_])*(?:passw(?:or)?d|pwd|secret|token|key|credentials?)(?:[-_][a-z]+)*$/i;
+
+/**
  * True for values that stand for a secret instead of being one: `$VAR`, `<…>`, `{…}`, `***`,
- * and values cut short (`node-cache-Linux-x64-...`).
+ * words naming what goes there (`RANDOM_PASSWORD`, `key-password`), and values cut short
+ * (`node-cache-Linux-x64-...`).
  */
 function isPlaceholder(value: string): boolean {
   if (/[$<>{}()[\]%…]|\.\.\./.test(value)) return true;
-  if (PLACEHOLDER_PASSWORDS.has(value.toLowerCase())) return true;
+  if (PLACEHOLDER_PASSWORDS.has(value.toLowerCase()) || NAMED_PLACEHOLDER.test(value)) return true;
   return [...value].every((character) => character === value[0]);
 }
 
