@@ -45,6 +45,19 @@ async function doctor(env: Record<string, string>): Promise<Finding[]> {
   return parseJson<Finding[]>(result);
 }
 
+/** Doctor's warnings about agent settings, run through `launcher` as a user runs it. */
+async function agentWarningsThrough(
+  launcher: string,
+  env: Record<string, string>,
+): Promise<Finding[]> {
+  const result = await runProcess(launcher, ["doctor", "--offline", "--json"], {
+    env,
+    clearEnv: true,
+  });
+  assert(result.code === 0 || result.code === 1, show(result));
+  return parseJson<Finding[]>(result).filter((item) => item.check === "agent");
+}
+
 /** The command after "fix: " in a finding's message. */
 function fixOf(finding: Finding | undefined): string {
   const at = finding?.message.indexOf("; fix: ") ?? -1;
@@ -254,14 +267,7 @@ Deno.test("doctor warns when Claude Code's git-kb hooks run a launcher that is g
   );
   // Through the launcher, as a user runs it: it names itself in the commands it prints.
   const env = { ...childEnv(kb.env), PATH: Deno.env.get("PATH") ?? "" };
-  const agentWarnings = async () => {
-    const result = await runProcess(launcher, ["doctor", "--offline", "--json"], {
-      env,
-      clearEnv: true,
-    });
-    assert(result.code === 0 || result.code === 1, show(result));
-    return parseJson<Finding[]>(result).filter((item) => item.check === "agent");
-  };
+  const agentWarnings = () => agentWarningsThrough(launcher, env);
   const [warning, ...more] = await agentWarnings();
   assertEquals(more, []);
   assertEquals(warning.level, "warn");
@@ -596,14 +602,7 @@ Deno.test("doctor warns when Claude Code runs git-kb's hooks from settings and f
     }),
   );
   const env = { ...childEnv(kb.env), PATH: Deno.env.get("PATH") ?? "" };
-  const agentWarnings = async () => {
-    const result = await runProcess(launcher, ["doctor", "--offline", "--json"], {
-      env,
-      clearEnv: true,
-    });
-    assert(result.code === 0 || result.code === 1, show(result));
-    return parseJson<Finding[]>(result).filter((item) => item.check === "agent");
-  };
+  const agentWarnings = () => agentWarningsThrough(launcher, env);
   const [warning, ...more] = await agentWarnings();
   assertEquals(more, []);
   assertEquals(warning.level, "warn");
