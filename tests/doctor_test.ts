@@ -46,6 +46,19 @@ async function doctor(env: Record<string, string>): Promise<Finding[]> {
   return parseJson<Finding[]>(result);
 }
 
+/** Doctor's warnings about agent settings, run through `launcher` as a user runs it. */
+async function agentWarningsThrough(
+  launcher: string,
+  env: Record<string, string>,
+): Promise<Finding[]> {
+  const result = await runProcess(launcher, ["doctor", "--offline", "--json"], {
+    env,
+    clearEnv: true,
+  });
+  assert(result.code === 0 || result.code === 1, show(result));
+  return parseJson<Finding[]>(result).filter((item) => item.check === "agent");
+}
+
 /** The command after "fix: " in a finding's message. */
 function fixOf(finding: Finding | undefined): string {
   const at = finding?.message.indexOf("; fix: ") ?? -1;
@@ -255,14 +268,7 @@ Deno.test("doctor warns when Claude Code's git-kb hooks run a launcher that is g
   );
   // Through the launcher, as a user runs it: it names itself in the commands it prints.
   const env = { ...childEnv(kb.env), PATH: Deno.env.get("PATH") ?? "" };
-  const agentWarnings = async () => {
-    const result = await runProcess(launcher, ["doctor", "--offline", "--json"], {
-      env,
-      clearEnv: true,
-    });
-    assert(result.code === 0 || result.code === 1, show(result));
-    return parseJson<Finding[]>(result).filter((item) => item.check === "agent");
-  };
+  const agentWarnings = () => agentWarningsThrough(launcher, env);
   const [warning, ...more] = await agentWarnings();
   assertEquals(more, []);
   assertEquals(warning.level, "warn");
@@ -608,4 +614,79 @@ Deno.test("doctor never opens a manifest that is a FIFO or a link to a device: i
     assert(unusable(findings), JSON.stringify(findings, null, 1));
     assert((await Deno.lstat(manifest)).isFile, "rebuilt as a regular file");
   }
+});
+
+Deno.test("doctor --kb on a knowledge base the config names beside the default warns of no other", async () => {
+  await using kb = await makeKb({ empty: true });
+  const other = join(kb.root, "other");
+  await Deno.mkdir(join(kb.config, "git-kb"), { recursive: true });
+  await Deno.writeTextFile(
+    join(kb.config, "git-kb", "config.json"),
+    JSON.stringify({
+      kbs: [{ name: "personal", dir: other }, { name: "team", dir: kb.dir }],
+      default: "personal",
+    }),
+  );
+  const { KB_DIR: _, ...env } = kb.env;
+  const configWarnings = async (dir: string) => {
+    const result = await runCli(["doctor", "--offline", "--json", "--kb", dir], { env });
+    return parseJson<Finding[]>(result).filter((item) =>
+      item.check === "config" && item.level === "warn"
+    );
+  };
+  assertEquals(await configWarnings(kb.dir), []);
+  const elsewhere = await configWarnings(join(kb.root, "elsewhere"));
+  assertEquals(elsewhere.length, 1, JSON.stringify(elsewhere));
+  assertStringIncludes(elsewhere[0].message, `names another knowledge base: ${other}`);
+});
+
+Deno.test("doctor warns when Claude Code runs git-kb's hooks from settings and from the plugin, and its fix keeps one", async () => {
+  await using kb = await makeKb();
+  const launcher = await realLauncherIn(join(kb.root, "tools", "plugin", "bin"));
+  const settingsFile = join(kb.env.HOME, ".claude", "settings.json");
+  await Deno.mkdir(dirname(settingsFile), { recursive: true });
+  const hook = { type: "command", command: `"${launcher}" hook prompt` };
+  await Deno.writeTextFile(
+    settingsFile,
+    JSON.stringify({
+      enabledPlugins: { "git-kb@git-kb": true, "other@git-kb": true },
+      hooks: { UserPromptSubmit: [{ hooks: [hook] }] },
+    }),
+  );
+  const env = { ...childEnv(kb.env), PATH: Deno.env.get("PATH") ?? "" };
+  const agentWarnings = () => agentWarningsThrough(launcher, env);
+  const [warning, ...more] = await agentWarnings();
+  assertEquals(more, []);
+  assertEquals(warning.level, "warn");
+  assertStringIncludes(warning.message, `${settingsFile} holds git-kb's Claude Code hooks and`);
+  assertStringIncludes(warning.message, "every hook runs twice");
+  assertEquals(fixOf(warning), `${shellQuote(launcher)} setup --agent claude --remove`);
+  const sh = await runProcess("/bin/sh", ["-c", fixOf(warning)], { env, clearEnv: true });
+  assertEquals(sh.code, 0, `${fixOf(warning)}\n${sh.stdout}\n${sh.stderr}`);
+  assertEquals(await agentWarnings(), [], "the plugin alone runs each hook once");
+  const settings = JSON.parse(await Deno.readTextFile(settingsFile));
+  assertEquals(settings.enabledPlugins["git-kb@git-kb"], true);
+});
+
+Deno.test("doctor never says an entry left out of the index is served as read forgivingly", async () => {
+  await using kb = await makeKb({ empty: true });
+  const write = (name: string, text: string) =>
+    Deno.writeTextFile(join(kb.dir, "entries", name), text);
+  await write("kb-one01-a.md", entryText({ id: "kb-one01", title: "A", body: "x\n" }));
+  // Two files with one id, the second with no type: neither is served.
+  await write("kb-two02-b.md", entryText({ id: "kb-two02", title: "B", body: "y\n" }));
+  await write("kb-two02-c.md", "---\nid: kb-two02\ntitle: C\n---\nz\n");
+  await git(kb.dir, "add", "-A");
+  await git(kb.dir, "commit", "-qm", "three");
+  const findings = await doctor(kb.env);
+  const forgiving = findings.filter((item) => /read forgivingly/.test(item.message));
+  assertEquals(forgiving.length, 1, JSON.stringify(findings, null, 1));
+  assertStringIncludes(
+    forgiving[0].message,
+    "1 entry file is read forgivingly, not as written (1 of them left out of the index",
+  );
+  assertStrictEquals(
+    findings.find((item) => /kb-two02-c\.md is left out of the index/.test(item.message))?.level,
+    "error",
+  );
 });

@@ -414,3 +414,19 @@ Deno.test("import --dry-run says the embedded files would be copied, and copies 
   assertMatch(dry.stdout, /^\d+ embedded files? would be copied to attachments\/$/m);
   assert(!(await exists(join(kb.dir, "attachments"))), "a dry run copies nothing");
 });
+
+Deno.test("import: a note too large for an entry is left out with its size, the limit and what to do", async () => {
+  await using kb = await makeKb({ empty: true });
+  const notes = join(kb.root, "notes");
+  await Deno.mkdir(notes);
+  await Deno.writeTextFile(join(notes, "small.md"), "Kept.\n");
+  await Deno.writeTextFile(join(notes, "huge.md"), "word ".repeat(30_000) + "\n");
+  const imported = await runCli(["import", notes, "--json"], { env: kb.env });
+  assertEquals(imported.code, 0, show(imported));
+  const report = parseJson<ImportJson>(imported);
+  assertEquals(report.added.length, 1);
+  assertEquals(report.leftOut, [{
+    path: "huge.md",
+    reason: "is 150001 bytes; the limit is 65536. Split it into linked notes",
+  }]);
+});

@@ -9,6 +9,7 @@ import { assert, assertEquals, assertMatch } from "@std/assert";
 import { join } from "@std/path/posix/join";
 import {
   acceptKernel,
+  cacheRootOf,
   childEnv,
   cloneRemote,
   entryText,
@@ -22,6 +23,7 @@ import {
   ROOT,
   runAlone,
   runCli,
+  runDeno,
   runHook,
   sandboxEnv,
   show,
@@ -30,6 +32,7 @@ import {
 import { resolveKb, resolveKbNamed, resolveKbs, writeConfig } from "../io/config.ts";
 import { runProcess } from "../io/process.ts";
 import { shellCommand } from "../core/shell/quote.ts";
+import { hookFlags } from "../app/permissions.ts";
 
 /** A team entry about the npm token, matched by the same prompt as the sample's kb-7q2mx. */
 const TEAM_TOKEN = "kb-tm0np";
@@ -725,4 +728,40 @@ Deno.test("promote: a mention left as plain text becomes a mention again once it
   const copyText = (await runCli(["get", copy!], { env: kbs.env })).stdout;
   assert(copyText.includes(`As in [[${target}]].`), copyText);
   assertEquals(await git(kbs.team.dir, "status", "--porcelain"), "");
+});
+
+Deno.test("two knowledge bases: a fetch of each one's pointer is credited to that one's receipts", async () => {
+  await using kbs = await twoKbs();
+  await addTeamToken(kbs);
+  const session = "two-kbs-receipts";
+  const prompt = await runHook(
+    JSON.stringify({ session_id: session, prompt: "how do I rotate the leaked npm token" }),
+    { env: kbs.env },
+  );
+  assertEquals(prompt.code, 0, show(prompt));
+  const fetch = additionalContext(prompt.stdout).split("\n")
+    .find((line) => line.startsWith("Fetch full text: "))!.slice("Fetch full text: ".length);
+  const receipt = await runDeno(
+    ["run", ...hookFlags("receipts", cacheRootOf(kbs.env)), join(ROOT, "hooks", "receipts.ts")],
+    {
+      env: kbs.env,
+      cwd: kbs.personal.root,
+      stdin: JSON.stringify({
+        session_id: session,
+        hook_event_name: "PostToolUse",
+        tool_name: "Bash",
+        tool_input: { command: fetch },
+      }),
+    },
+  );
+  assertEquals(receipt.code, 0, show(receipt));
+  for (const kb of [kbs.personal, kbs.team]) {
+    const stats = await runCli(["stats", "--json", "--kb", kb.dir], { env: kbs.env });
+    const { delivery } = parseJson<{ delivery: Record<string, number> }>(stats);
+    assertEquals(
+      [delivery.fetched, delivery.fetchedUnprompted],
+      [1, 0],
+      `${kb.dir}: its pointer fetched, nothing fetched without one\n${fetch}\n${show(stats)}`,
+    );
+  }
 });

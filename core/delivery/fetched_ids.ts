@@ -6,6 +6,7 @@
  * @module
  */
 import { ID_PATTERN } from "../entry/schema.ts";
+import { KB_NAME_PATTERN, splitQualifiedId } from "../kbs/qualified.ts";
 import { commandWords, parseShell } from "../shell/words.ts";
 import { STOPWORDS } from "../text/tokenize.ts";
 
@@ -63,22 +64,90 @@ function cliCalls(command: string, depth = 0): string[][] {
   return calls;
 }
 
+/** The entries one `git-kb get` of a command line fetches. */
+export interface Fetched {
+  /** The folder its `--kb` names, as written; undefined when it names none. */
+  kbFlag?: string;
+  /** The ids as typed, plain (`kb-7q2mx`) or with their knowledge base (`team:kb-7q2mx`). */
+  ids: string[];
+}
+
+/** Whether `word` is an id `get` takes: `kb-7q2mx`, or `team:kb-7q2mx`. */
+function isTypedId(word: string): boolean {
+  const { kb, id } = splitQualifiedId(word);
+  return ID_PATTERN.test(id) && (kb === undefined || KB_NAME_PATTERN.test(kb));
+}
+
 /**
- * The entry ids a shell command line fetches with `git-kb get` (any spelling of the CLI, see
- * {@link cliCalls}), in order, once each. Ids may be separated by blanks or commas, as `get`
- * accepts them.
+ * What each `git-kb get` of a shell command line fetches (any spelling of the CLI, see
+ * {@link cliCalls}), in order: the folder its `--kb` names (`--kb <dir>` or `--kb=<dir>`, the
+ * last one given) and its ids, once each. Ids may be separated by blanks or commas, as `get`
+ * accepts them; a call that names no id is left out.
  *
  * @example
  * ```ts
- * fetchedIds("'/opt/my kb/plugin/bin/git-kb' get kb-7q2mx,kb-c0mw8 --kb ~/kb"); // ["kb-7q2mx", "kb-c0mw8"]
- * fetchedIds("git-kb search token"); // []
+ * fetchedByKb("'/opt/my kb/plugin/bin/git-kb' get kb-7q2mx,kb-c0mw8 --kb ~/kb");
+ * // [{ kbFlag: "~/kb", ids: ["kb-7q2mx", "kb-c0mw8"] }]
+ * fetchedByKb("git-kb search token"); // []
  * ```
  */
-export function fetchedIds(command: string): string[] {
-  const ids = cliCalls(command).filter((args) => args[0] === "get").flatMap((args) =>
-    args.slice(1).flatMap((arg) => arg.split(/[\s,]+/)).filter((id) => ID_PATTERN.test(id))
-  );
-  return [...new Set(ids)];
+export function fetchedByKb(command: string): Fetched[] {
+  const found: Fetched[] = [];
+  for (const args of cliCalls(command)) {
+    if (args[0] !== "get") continue;
+    let kbFlag: string | undefined;
+    const words: string[] = [];
+    for (let index = 1; index < args.length; index++) {
+      if (args[index] === "--kb") kbFlag = args[++index];
+      else if (args[index].startsWith("--kb=")) kbFlag = args[index].slice("--kb=".length);
+      else words.push(...args[index].split(/[\s,]+/));
+    }
+    const ids = [...new Set(words.filter(isTypedId))];
+    if (ids.length) found.push(kbFlag === undefined ? { ids } : { kbFlag, ids });
+  }
+  return found;
+}
+
+/** A configured knowledge base, as far as routing a fetch needs it. */
+export interface FetchTarget {
+  name: string;
+  /** Its folder, absolute. */
+  kbDir: string;
+}
+
+/**
+ * The plain ids each knowledge base of `kbs` (the default first) was fetched from, by folder: an
+ * id typed with its knowledge base's name goes to that one (a name not configured: nowhere, as
+ * `get` fetched nothing); else to the one the call's `--kb` names (`folderOf` makes the flag a
+ * folder); else to the one whose session ledger showed it (`shown`); else to the default.
+ */
+export function fetchesPerKb(
+  kbs: readonly FetchTarget[],
+  fetched: readonly Fetched[],
+  folderOf: (flag: string) => string,
+  shown: (kbDir: string, id: string) => boolean,
+): Map<string, string[]> {
+  const perKb = new Map<string, string[]>();
+  const add = (kbDir: string, id: string) => {
+    const ids = perKb.get(kbDir) ?? [];
+    if (!ids.includes(id)) perKb.set(kbDir, [...ids, id]);
+  };
+  for (const { kbFlag, ids } of fetched) {
+    const flagged = kbFlag === undefined
+      ? undefined
+      : kbs.find((kb) => kb.kbDir === folderOf(kbFlag));
+    for (const typed of ids) {
+      const { kb: name, id } = splitQualifiedId(typed);
+      if (name !== undefined) {
+        const named = kbs.find((kb) => kb.name === name);
+        if (named) add(named.kbDir, id);
+        continue;
+      }
+      const home = flagged ?? kbs.find((kb) => shown(kb.kbDir, id)) ?? kbs[0];
+      if (home) add(home.kbDir, id);
+    }
+  }
+  return perKb;
 }
 
 /** The options of `git-kb search` that take a value (the word after them is no query). */

@@ -3,7 +3,7 @@
  * and the bounded per-session record.
  */
 import { assertEquals } from "@std/assert";
-import { fetchedIds, searchedWords } from "./fetched_ids.ts";
+import { fetchedByKb, fetchesPerKb, searchedWords } from "./fetched_ids.ts";
 import {
   emptyReceipts,
   parseReceipts,
@@ -46,10 +46,43 @@ const COMMANDS: [string, string[]][] = [
 ];
 
 for (const [command, ids] of COMMANDS) {
-  Deno.test(`fetchedIds ${JSON.stringify(command)}`, () => {
-    assertEquals(fetchedIds(command), ids);
+  Deno.test(`fetchedByKb ${JSON.stringify(command)}`, () => {
+    assertEquals(fetchedByKb(command).flatMap((call) => call.ids), ids);
   });
 }
+
+Deno.test("fetchedByKb: each get with the folder its --kb names, and ids with their knowledge base", () => {
+  assertEquals(
+    fetchedByKb(
+      "git-kb get kb-7q2mx --kb /kbs/personal ; git-kb get --kb=/kbs/team kb-tm0np,kb-tm0np " +
+        "&& git-kb get team:kb-tm0np Team:kb-aaaaa ops:kb-7q2 --links",
+    ),
+    [
+      { kbFlag: "/kbs/personal", ids: ["kb-7q2mx"] },
+      { kbFlag: "/kbs/team", ids: ["kb-tm0np"] },
+      { ids: ["team:kb-tm0np"] },
+    ],
+  );
+});
+
+Deno.test("fetchesPerKb: each id goes to the knowledge base it came from", () => {
+  const kbs = [{ name: "personal", kbDir: "/kbs/personal" }, { name: "team", kbDir: "/kbs/team" }];
+  const ledgers: Record<string, string[]> = { "/kbs/team": ["kb-shown"] };
+  const perKb = fetchesPerKb(
+    kbs,
+    [
+      { kbFlag: "/kbs/team/", ids: ["kb-flagd"] },
+      { kbFlag: "/elsewhere", ids: ["kb-other"] },
+      { ids: ["team:kb-named", "ops:kb-gone0", "kb-shown", "kb-plain"] },
+    ],
+    (flag) => flag.replace(/\/+$/, ""),
+    (kbDir, id) => (ledgers[kbDir] ?? []).includes(id),
+  );
+  assertEquals(Object.fromEntries(perKb), {
+    "/kbs/team": ["kb-flagd", "kb-named", "kb-shown"],
+    "/kbs/personal": ["kb-other", "kb-plain"],
+  });
+});
 
 Deno.test("withFetched: once each, in order, within the bound", () => {
   let receipts = withFetched(emptyReceipts(), ["kb-aaaaa", "kb-bbbbb"]);

@@ -2,10 +2,11 @@
  * The files notes embed (images, PDFs), pure: `![[diagram.png]]`, `![[scan.pdf|300]]`,
  * `![alt](img/x.png)` and `![alt](<img/x y.png>)` outside code. An embed is resolved as Obsidian
  * does: a wikilink embed by its path inside the folder, else by its file name anywhere in it (the
- * shortest path first); a markdown embed relative to the note, else from the folder's top. Each
- * embed of a file brought along points at its copy under `attachments/<folder key>/`; an embed of
- * a file that is not brought (not found, too large, a link) becomes plain text naming it, so no
- * entry points at a file that is not there.
+ * shortest path first); a markdown embed relative to the note, else from the folder's top, else,
+ * when it names a file without a folder, by its name as a wikilink embed is; a `#…` after the file
+ * is not part of its name in either. Each embed of a file brought along points at its copy under
+ * `attachments/<folder key>/`; an embed of a file that is not brought (not found, too large, a
+ * link) becomes plain text naming it, so no entry points at a file that is not there.
  *
  * @module
  */
@@ -109,10 +110,12 @@ export function resolveAttachments(
       if (ADDRESS.test(written) || written.startsWith("#") || NOTE_FILE.test(written)) {
         return whole;
       }
-      const target = decodedTarget(written);
+      // A `#…` after the file is no part of its name (`x.png#interface`, a publishing hint).
+      const target = decodedTarget(written.replace(/#.*$/, ""));
       const relative = join(dirname(notePath), target);
       const found = (relative.startsWith("../") ? undefined : files.byPath(relative)) ??
-        files.byPath(target.replace(/^\/+/, ""));
+        files.byPath(target.replace(/^\/+/, "")) ??
+        (target.includes("/") ? undefined : files.byName(target));
       return point(target, found, alt ?? "");
     });
   return { body: replaceOutsideCode(body, /!\[/, resolvePiece), brought, missing };

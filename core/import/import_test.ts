@@ -80,7 +80,8 @@ Deno.test("links keep what the reader saw: relative markdown links and escaped p
   ]]);
   const { body, linked, unresolved } = resolveWikilinks(
     "Read [Quick Man Pages](quick-man-pages.md), [the rebase](../git/Rebase%20notes.md#squash) " +
-      "and [spaced](<../git/Rebase notes.md>), not [gone](gone.md), [web](https://x.org/a.md), " +
+      "and [spaced](<../git/Rebase notes.md>), [from the top](git/Rebase%20notes.md), " +
+      "not [gone](gone.md), [web](https://x.org/a.md), " +
       "![img](pic.png) or `[code](quick-man-pages.md)`.\n" +
       "| tool | note |\n| --- | --- |\n| man | [[quick-man-pages\\|Man]] |\n",
     lookup,
@@ -90,7 +91,7 @@ Deno.test("links keep what the reader saw: relative markdown links and escaped p
   assertEquals(
     body,
     "Read Quick Man Pages ([[kb-aaaaa]]), the rebase ([[kb-bbbbb]]) and spaced ([[kb-bbbbb]]), " +
-      "not [gone](gone.md), [web](https://x.org/a.md), ![img](pic.png) or " +
+      "from the top ([[kb-bbbbb]]), not [gone](gone.md), [web](https://x.org/a.md), ![img](pic.png) or " +
       "`[code](quick-man-pages.md)`.\n| tool | note |\n| --- | --- |\n| man | Man ([[kb-aaaaa]]) |\n",
   );
   assertEquals(linked, ["kb-aaaaa", "kb-bbbbb"]);

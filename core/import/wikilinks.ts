@@ -2,7 +2,8 @@
  * Links between notes resolved to entry ids, pure. `[[Title]]`, `[[Title|shown text]]` (in a
  * table `[[Title\\|shown text]]`) and `[[Title#heading]]` name a note by its file name, its title
  * or one of its aliases (in any case); a relative markdown link (`[text](other.md)`,
- * `[text](../folder/note.md#anchor)`) names it by its path. Each becomes the words the reader saw
+ * `[text](../folder/note.md#anchor)`) names it by its path from the note, else from the folder's
+ * top. Each becomes the words the reader saw
  * followed by a `[[kb-id]]` mention, and its id a `related` link. A link that names no imported
  * note is left as written and reported. Embeds (`![[image.png]]`, `![alt](x.png)`) and links
  * inside code are left alone.
@@ -130,7 +131,10 @@ export function resolveWikilinks(
       const target = angled ?? plain;
       const path = embed ? undefined : linkedPath(notePath, target);
       if (!path) return whole;
-      const id = byPath(path);
+      // Relative to the note, else from the folder's top, as embeds are found (a link written
+      // from the repository's root, which only its README reads right).
+      const fromTop = linkedPath("", target);
+      const id = byPath(path) ?? (fromTop ? byPath(fromTop) : undefined);
       if (!id) {
         missing(target);
         return whole;

@@ -214,6 +214,16 @@ function hookKey(hook: unknown): string | undefined {
   return typeof rule === "string" ? `${verb} if ${rule}` : verb;
 }
 
+/**
+ * Whether Claude Code settings enable a git-kb plugin (`"enabledPlugins": {"git-kb@git-kb": true}`,
+ * from any marketplace), whose hooks then run beside any in the settings' own `hooks`.
+ */
+export function enablesOurPlugin(settings: Settings): boolean {
+  const enabled = settings.enabledPlugins;
+  return isObject(enabled) &&
+    Object.entries(enabled).some(([plugin, on]) => on === true && plugin.startsWith("git-kb@"));
+}
+
 /** Every git-kb hook in `settings`, in file order. Values that are not hook groups are skipped. */
 export function findOurHooks(settings: Settings): FoundHook[] {
   const found: FoundHook[] = [];

@@ -5,6 +5,7 @@ import {
   agentsRule,
   desiredHooks,
   detectIndent,
+  enablesOurPlugin,
   escapeDoubleQuoted,
   findOurHooks,
   formatSettings,
@@ -424,4 +425,20 @@ Deno.test("agentsRule tells the agent to run context first, with the quoted laun
   assertMatch(rule, /"\/home\/me\/kb tools\/git-kb" context "<the task in a few words>"/);
   assertMatch(rule, /"\/home\/me\/kb tools\/git-kb" get <id>/);
   assertMatch(rule, /^## Knowledge base \(git-kb\)/);
+});
+
+Deno.test("enablesOurPlugin: a git-kb plugin switched on, from any marketplace", () => {
+  assert(enablesOurPlugin({ enabledPlugins: { "git-kb@git-kb": true } }));
+  assert(enablesOurPlugin({ enabledPlugins: { "other@x": true, "git-kb@team-market": true } }));
+  for (
+    const settings of [
+      {},
+      { enabledPlugins: { "git-kb@git-kb": false } },
+      { enabledPlugins: { "my-git-kb@x": true, "git-kb": true } },
+      { enabledPlugins: ["git-kb@git-kb"] },
+      { enabledPlugins: "git-kb@git-kb" },
+    ]
+  ) {
+    assertEquals(enablesOurPlugin(settings as Settings), false, JSON.stringify(settings));
+  }
 });

@@ -149,12 +149,37 @@ function isKeyIdentifier(match: RegExpExecArray): boolean {
 }
 
 /**
+ * What a keyword rule's match says before its value: the secret's name and the `=` or `:` after
+ * it (`DB_PASSWORD=`, `secrets: `), never the value, which may itself read `PASSWORD`.
+ */
+function secretName(match: RegExpExecArray): string {
+  return match[0].slice(0, match[0].length - (match[2] ?? "").length);
+}
+
+/**
+ * Whether the secret's name ends by saying its value is a file (`credentials_path = "…json"`,
+ * `key_file:`, `tokenFile=`): the value names where a secret is kept, it is not one.
+ */
+function namesAFile(match: RegExpExecArray): boolean {
+  const name = /^[\w.-]*/.exec(secretName(match))?.[0] ?? "";
+  return /(?:path|file|filename|dir)$/i.test(name);
+}
+
+/**
+ * A value of letters only, in words joined by `-` or `_`, one of which says what it stands for:
+ * `RANDOM_PASSWORD`, `docker-password`, `YOUR-ACCESS-TOKEN`, `my_secret`.
+ */
+const NAMED_PLACEHOLDER =
+  /^(?:[a-z]+[-_])*(?:passw(?:or)?d|pwd|secret|token|key|credentials?)(?:[-_][a-z]+)*$/i;
+
+/**
  * True for values that stand for a secret instead of being one: `$VAR`, `<…>`, `{…}`, `***`,
- * and values cut short (`node-cache-Linux-x64-...`).
+ * words naming what goes there (`RANDOM_PASSWORD`, `key-password`), and values cut short
+ * (`node-cache-Linux-x64-...`).
  */
 function isPlaceholder(value: string): boolean {
   if (/[$<>{}()[\]%…]|\.\.\./.test(value)) return true;
-  if (PLACEHOLDER_PASSWORDS.has(value.toLowerCase())) return true;
+  if (PLACEHOLDER_PASSWORDS.has(value.toLowerCase()) || NAMED_PLACEHOLDER.test(value)) return true;
   return [...value].every((character) => character === value[0]);
 }
 
@@ -247,9 +272,10 @@ const RULES: readonly Rule[] = [
     flags: "gi",
     group: 2,
     accept: (value, match) =>
-      startsWord(match) && !isKeyIdentifier(match) &&
+      startsWord(match) && !isKeyIdentifier(match) && !namesAFile(match) &&
       (isHighEntropy(value) ||
-        (match[1] !== undefined && /passw|pwd/i.test(match[0]) && isPasswordLiteral(value))),
+        (match[1] !== undefined && /passw|pwd/i.test(secretName(match)) &&
+          isPasswordLiteral(value))),
   },
 ];
 
@@ -294,14 +320,17 @@ function isDottedName(value: string): boolean {
 }
 
 /**
- * Whether `value` (at least 16 characters) looks random enough to be a generated secret: a
- * digit, or mixed case past 24 characters, and at least 3.3 bits of entropy a character; never a
- * placeholder, a path, a URL, a dotted name or a `0x` number (a key id, an address).
+ * Whether `value` (at least 16 characters) looks random enough to be a generated secret: printable
+ * ASCII, as generated secrets are (so never prose in another script), with a digit, or with a
+ * capital right after a small letter (`…bTq…`, not the capital of a word: `Wiederherstellungs…`)
+ * past 24 characters, and at least 3.3 bits of entropy a character; never a placeholder, a path, a
+ * URL, a dotted name or a `0x` number (a key id, an address).
  */
 export function isHighEntropy(value: string): boolean {
   if (value.length < 16 || isPlaceholder(value) || isDottedName(value)) return false;
+  if (/[^\x21-\x7e]/.test(value)) return false;
   if (/^(?:[./~]|[a-z]+:\/\/|0x[0-9a-f]+$)/i.test(value)) return false;
-  const mixedCase = /[a-z]/.test(value) && /[A-Z]/.test(value);
+  const mixedCase = /[a-z][A-Z]/.test(value);
   if (!hasDigit(value) && !(mixedCase && value.length >= 24)) return false;
   return shannonEntropy(value) >= 3.3;
 }

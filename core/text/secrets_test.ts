@@ -418,3 +418,40 @@ Deno.test("findSecrets: a SendGrid key, a password attached to mysql -p, a real 
     );
   }
 });
+
+Deno.test("findSecrets: notes of public collections that hold no secret are not masked", () => {
+  const clean = [
+    // A secret's name in prose, after `secrets:`: the name reads PASSWORD, no value does.
+    "It sets four values saved as secrets: `CSC_KEY_PASSWORD`, `CSC_LINK`, `APPLEID`.",
+    // Where a credential is kept is not the credential.
+    'credentials_path = "cloud-vision-ocr-382418-fee63d63124b.json"',
+    "key_file: deploy-2024-prod-Xk9pQ2wL.pem and tokenFile=ci-token-2024-11-05-a9f3.txt",
+    // Capitalised words and prose in other scripts after a word such as auth, key or token.
+    "- Wähle neben 2-Faktor-Authentifizierung **Wiederherstellungscodes aktualisieren**.",
+    "- 「hotkey」よりも「keyboard shortcut」を優先する。ただし、特定の機能を参照する場合はHotkeyを使用する。",
+    "Ollama 的上下文窗口默认为 2048 个 token。这是消息和响应的最大 token 数。当剪藏较长的网页时，你很容易超过此限制。Ollama 会静默失败并返回不相关的结果。",
+    // Words naming what goes there.
+    "postgres://dashboardrole:RANDOM_PASSWORD@my-app-postgresql.internal/appdatabase",
+    'docker run --env DATABASE_URL="postgres://docker:docker-password@host.docker.internal/app"',
+    "CSC_KEY_PASSWORD=key-password and Authorization: Bearer MY-PERSONAL-ACCESS-TOKEN",
+  ];
+  for (const text of clean) assertEquals(findSecrets(text), [], text);
+  // The same shapes with a secret in them are still found.
+  const secrets: [string, string][] = [
+    ["secrets: `aB3dE5fG7hI9jK1lM3nO`", "aB3dE5fG7hI9jK1lM3nO"],
+    ["CSC_KEY_PASSWORD=Tr0ub4dor&3", "Tr0ub4dor&3"],
+    [
+      'credentials = "cloud-vision-ocr-382418-fee63d63124b"',
+      "cloud-vision-ocr-382418-fee63d63124b",
+    ],
+    ["AUTH_TOKEN: DLXBMPbtamCaSTUyVhRwOFJFDsSTHqEA", "DLXBMPbtamCaSTUyVhRwOFJFDsSTHqEA"],
+    [
+      "postgres://app:correct-horse-battery-staple@db.example.com/app",
+      "correct-horse-battery-staple",
+    ],
+    ["DB_PASSWORD=my-password-2024", "my-password-2024"],
+  ];
+  for (const [text, secret] of secrets) {
+    assertEquals(findSecrets(text).map((item) => text.slice(item.start, item.end)), [secret], text);
+  }
+});

@@ -1,12 +1,14 @@
 /**
  * Whether the hooks `git-kb setup` wrote into an agent's settings still run: each names the
  * launcher by its absolute path, so a clone moved or deleted since leaves every hook failing,
- * and the agent goes on without the knowledge base and without saying why.
+ * and the agent goes on without the knowledge base and without saying why. And whether they run
+ * beside the git-kb plugin's, which makes every hook run twice.
  *
  * @module
  */
 import {
   absoluteLauncher,
+  enablesOurPlugin,
   findOurHooks,
   type FoundHook,
   HOOK_AGENTS,
@@ -32,14 +34,15 @@ interface Scope {
 }
 
 /**
- * git-kb's hooks in the settings file at `path`; none when it is missing, does not parse, or is not
- * shaped as settings.
+ * git-kb's hooks in the settings file at `path`, and whether it enables the git-kb plugin; none
+ * and no when it is missing, does not parse, or is not shaped as settings.
  */
-async function ourHooksIn(path: string): Promise<FoundHook[]> {
+async function ourWiringIn(path: string): Promise<{ hooks: FoundHook[]; plugin: boolean }> {
   try {
-    return findOurHooks(parseSettings((await readSettingsFile(path)).text));
+    const settings = parseSettings((await readSettingsFile(path)).text);
+    return { hooks: findOurHooks(settings), plugin: enablesOurPlugin(settings) };
   } catch {
-    return [];
+    return { hooks: [], plugin: false };
   }
 }
 
@@ -53,7 +56,7 @@ function setupAgain(agent: HookAgent, scope: Scope): string {
 async function settingsFindings(agent: HookAgent, scope: Scope): Promise<Finding[]> {
   const { label, dir, file } = SETTINGS_FILES[agent];
   const path = join(scope.base, dir, file);
-  const found = await ourHooksIn(path);
+  const { hooks: found } = await ourWiringIn(path);
   const verbsByLauncher = new Map<string, Set<string>>();
   for (const hook of found) {
     const launcher = absoluteLauncher(hook.command);
@@ -69,9 +72,34 @@ async function settingsFindings(agent: HookAgent, scope: Scope): Promise<Finding
 }
 
 /**
+ * A warning for each Claude Code settings file of `scopes` holding git-kb's hooks while a settings
+ * file of them enables the git-kb plugin: Claude Code runs both, so every prompt gets each pointer
+ * twice and every prose check asks the model twice. The fix removes the file's hooks.
+ */
+async function doubleWiringFindings(scopes: readonly Scope[]): Promise<Finding[]> {
+  const { dir, file } = SETTINGS_FILES.claude;
+  const files = await Promise.all(scopes.map(async (scope) => {
+    const path = join(scope.base, dir, file);
+    return { scope, path, ...await ourWiringIn(path) };
+  }));
+  const pluginAt = files.find((item) => item.plugin);
+  if (!pluginAt) return [];
+  return files.filter((item) => item.hooks.length).map(({ scope, path }): Finding => {
+    const problem = `${path} holds git-kb's Claude Code hooks and ${pluginAt.path} enables the ` +
+      "git-kb plugin, whose hooks run as well: every hook runs twice (each pointer injected " +
+      "twice, each prose check asked of the model twice); keep one (or remove the plugin: " +
+      "claude plugin uninstall git-kb@git-kb)";
+    const remove = kbCommand("setup", "--agent", "claude", ...scope.flags, "--remove");
+    const fix = scope.flags.length ? `cd ${shellQuote(scope.base)} && ${remove}` : remove;
+    return { level: "warn", check: "agent", message: withFix(problem, fix) };
+  });
+}
+
+/**
  * A warning for each agent settings file, in the home folder or the current folder, whose git-kb
- * hooks run a launcher that is not there, with the `setup` command that repoints them. Files
- * that are missing or do not parse say nothing: `setup` reports those when it edits them.
+ * hooks run a launcher that is not there, with the `setup` command that repoints them, or that run
+ * beside the git-kb plugin's. Files that are missing or do not parse say nothing: `setup` reports
+ * those when it edits them.
  */
 export async function agentFindings(): Promise<Finding[]> {
   const home = homeDir();
@@ -82,5 +110,5 @@ export async function agentFindings(): Promise<Finding[]> {
   for (const scope of scopes) {
     for (const agent of HOOK_AGENTS) findings.push(...await settingsFindings(agent, scope));
   }
-  return findings;
+  return [...findings, ...await doubleWiringFindings(scopes)];
 }

@@ -29,9 +29,10 @@ import {
 } from "./entry_checks.ts";
 
 /**
- * Which knowledge base was chosen, whether a config file names another one, and every folder
- * named relative: a relative `KB_DIR` names another folder wherever a command runs, and with one
- * the model's fetch lines are never free of an approval.
+ * Which knowledge base was chosen, whether a config file names others but not it (one the config
+ * names beside the default, chosen with `--kb`, is no surprise), and every folder named
+ * relative: a relative `KB_DIR` names another folder wherever a command runs, and with one the
+ * model's fetch lines are never free of an approval.
  */
 export function configFindings({ location }: DoctorContext): Finding[] {
   const findings: Finding[] = [{
@@ -53,7 +54,7 @@ export function configFindings({ location }: DoctorContext): Finding[] {
     });
   }
   for (const candidate of configCandidates()) {
-    if (candidate.kbDir && candidate.kbDir !== location.kbDir) {
+    if (candidate.kbDir && !candidate.kbs.some((kb) => kb.kbDir === location.kbDir)) {
       findings.push({
         level: "warn",
         check: "config",

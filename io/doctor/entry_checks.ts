@@ -184,17 +184,26 @@ export async function contractFindings(context: DoctorContext): Promise<Finding[
   return findings;
 }
 
-/** Entries the index serves only by reading them forgivingly, each with what was read. */
+/**
+ * Entry files read only forgivingly, each with what was read: served so, unless the index leaves
+ * them out for another reason (two files with one id), which its own finding names.
+ */
 export async function repairFindings(context: DoctorContext): Promise<Finding[]> {
   const repairable = await context.repairable();
   if (!repairable.length) return [];
+  const leftOut = new Set((await context.index()).report.invalid.map((file) => file.path));
+  const served = repairable.filter((item) => !leftOut.has(item.path)).length;
+  const read = served === repairable.length
+    ? `${plural(served, "entry is", "entries are")} served as read forgivingly, not as written`
+    : `${plural(repairable.length, "entry file is", "entry files are")} read forgivingly, not as ` +
+      `written (${repairable.length - served} of them left out of the index for another ` +
+      "reason, named there)";
   return [
     {
       level: "warn",
       check: "entries",
       message: withFix(
-        `${plural(repairable.length, "entry is", "entries are")} served as read forgivingly, ` +
-          "not as written; doctor --fix shows the rewrite to the contract",
+        `${read}; doctor --fix shows the rewrite to the contract`,
         kbCommand("doctor", "--fix", "--kb", context.kbDir),
       ),
     },

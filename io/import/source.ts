@@ -57,7 +57,11 @@ export async function readSourceFolder(folder: string): Promise<SourceFolder> {
         return;
       }
       if (info.size > LIMITS.maxBodyBytes * 2) {
-        source.leftOut.push({ path, reason: `larger than ${LIMITS.maxBodyBytes / 1024} KiB` });
+        source.leftOut.push({
+          path,
+          reason:
+            `is ${info.size} bytes; the limit is ${LIMITS.maxBodyBytes}. Split it into linked notes`,
+        });
         return;
       }
       const text = decodeUtf8Strict(Deno.readFileSync(inFolder(folder, path)));

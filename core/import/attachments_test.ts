@@ -1,0 +1,29 @@
+import { assertEquals } from "@std/assert";
+import { attachmentLookup, resolveAttachments } from "./attachments.ts";
+
+const FILES = attachmentLookup(["en/Attachments/bases.png", "en/Bases/local.png"]);
+const bringAll = () => undefined;
+
+Deno.test("a markdown embed with a #fragment is found without it, by name when it has no folder", () => {
+  const body = "![A table of books](bases.png#interface)\n![Here](local.png#x)\n";
+  const resolved = resolveAttachments(body, "en/Bases/Intro.md", "help-1", FILES, bringAll);
+  assertEquals(resolved.missing, []);
+  assertEquals(resolved.brought, ["en/Attachments/bases.png", "en/Bases/local.png"]);
+  assertEquals(
+    resolved.body,
+    "![A table of books](../attachments/help-1/en/Attachments/bases.png)\n" +
+      "![Here](../attachments/help-1/en/Bases/local.png)\n",
+  );
+});
+
+Deno.test("a markdown embed with a folder is never looked up by its name alone", () => {
+  const body = "![x](img/bases.png)";
+  const resolved = resolveAttachments(body, "en/Bases/Intro.md", "help-1", FILES, bringAll);
+  assertEquals(resolved.brought, []);
+  assertEquals(resolved.missing, [{
+    path: "en/Bases/Intro.md",
+    target: "img/bases.png",
+    reason: "not found in the folder",
+  }]);
+  assertEquals(resolved.body, "[x: not imported, not found in the folder]");
+});
