@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { defaultOnlyNote } from "../io/kbs/default_only.ts";
 import type { PromptResult } from "../core/eval/score.ts";
 import { resolveKb } from "../io/config.ts";
 import { type EvalReport, evaluate } from "../io/eval.ts";
@@ -141,6 +142,8 @@ export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(args, command.options, command);
   const misses = positiveInt(values.misses, "misses", 20);
   const { kbDir } = resolveKb(values.kb);
+  const others = defaultOnlyNote(values.kb, ["eval", ...positionals]);
+  if (others) console.error(`note: ${others}`);
   const report = await evaluate(kbDir, positionals[0]);
   if (values.json) printJson({ ...report, ms: Math.round(report.ms) });
   else console.log(formatReport(report, misses));

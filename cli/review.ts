@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { defaultOnlyNote } from "../io/kbs/default_only.ts";
 import { type Entry, parseEntryText, serializeEntry, toEntry } from "../core/entry/entry.ts";
 import { readDraft } from "../core/entry/draft.ts";
 import { acceptedEntry, findProposal, type ProposalRecord } from "../core/proposals/proposal.ts";
@@ -519,6 +520,8 @@ export async function run(args: string[]): Promise<number> {
   const action = named as Action;
   const { kbDir } = resolveKb(values.kb);
   assertKb(kbDir);
+  const others = action === "list" ? defaultOnlyNote(values.kb, ["review"]) : undefined;
+  if (others) console.error(`note: ${others}`);
   const on = { kbDir, kbFlag: values.kb !== undefined ? ["--kb", kbDir] : [], json: values.json };
   if (action === "list") {
     if (wanted.length || values.all) throw new UsageError("list takes no proposals and no --all");

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { defaultOnlyNote } from "../io/kbs/default_only.ts";
 import {
   type DeliveryStats,
   NOISE_MIN_SESSIONS,
@@ -40,6 +41,8 @@ export const help: string = helpText(command);
 export async function run(args: string[]): Promise<number> {
   const { values } = parseCommand(args, command.options, command);
   const { location, reader } = await openKb(values.kb, { trustStampMs: HOOK_TRUST_MS });
+  const others = defaultOnlyNote(values.kb, ["stats"]);
+  if (others) console.error(`note: ${others}`);
   const file = debugLogPath(kbCacheDir(location.kbDir));
   const text = [`${file}.1`, file]
     .map((path) => readPrivateText(path, 2 * DEBUG_LOG_MAX_BYTES) ?? "").join("");

@@ -165,6 +165,26 @@ Deno.test("two knowledge bases: the prompt hook surfaces both, names them, one b
   assert(!again.includes(`team:${TEAM_TOKEN}`), again);
 });
 
+Deno.test("stats, review and eval read the default knowledge base, and say how to read the others", async () => {
+  await using kbs = await twoKbs();
+  const golden = join(kbs.personal.root, "golden.jsonl");
+  await Deno.writeTextFile(
+    golden,
+    JSON.stringify({ prompt: "rotate npm token", expect: ["kb-7q2mx"] }) + "\n",
+  );
+  for (const words of [["stats"], ["review"], ["eval", golden]]) {
+    const ran = await runCli(words, { env: kbs.env });
+    assertEquals(ran.code, 0, show(ran));
+    const note = `note: only the default knowledge base, personal, was read; for team: ` +
+      shellCommand(["git-kb", ...words, "--kb", kbs.team.dir]);
+    assertEquals(ran.stderr.trim().split("\n").filter((line) => line.startsWith("note: only")), [
+      note,
+    ]);
+    const chosen = await runCli([...words, "--kb", kbs.team.dir], { env: kbs.env });
+    assertEquals(chosen.stderr.includes("note: only"), false, show(chosen));
+  }
+});
+
 Deno.test("two knowledge bases: search ranks both, get resolves an id in either", async () => {
   await using kbs = await twoKbs();
   await addTeamToken(kbs);
