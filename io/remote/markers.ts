@@ -6,7 +6,6 @@
  * @module
  */
 import type { Refusal } from "../../core/exit.ts";
-import { join } from "../../core/path.ts";
 import { editFileCommand, gitCommand } from "../../core/shell/quote.ts";
 import { pastedIdentityArgs, pathsWithConflictMarkers } from "../git.ts";
 import { syncCommand } from "./target.ts";
@@ -29,7 +28,7 @@ export async function markerRefusal(
       "markers (<<<<<<< or >>>>>>> lines), which git-kb never pushes; keep what you want of " +
       "both versions, commit, and sync",
     commands: [
-      ...marked.map((path) => editFileCommand(join(kbDir, path))),
+      ...marked.map((path) => editFileCommand(`${kbDir}/${path}`)),
       gitCommand(kbDir, "add", "--", ...marked),
       gitCommand(kbDir, ...identity, "commit", "-m", "kb: resolve conflict"),
       syncCommand(kbDir),

@@ -11,7 +11,6 @@
  */
 import { EXIT, KbError } from "../../core/exit.ts";
 import { LIMITS } from "../../core/entry/schema.ts";
-import { join } from "../../core/path.ts";
 import { editFileCommand, gitCommand } from "../../core/shell/quote.ts";
 import {
   classifyChanges,
@@ -291,7 +290,7 @@ async function conflictError(
     "======= and >>>>>>> lines), commit, and sync:";
   const commands = [
     gitCommand(kbDir, ...identity, "merge", "-m", `kb: sync with ${upstream}`, THEIRS_REF),
-    ...paths.map((path) => editFileCommand(join(kbDir, path))),
+    ...paths.map((path) => editFileCommand(`${kbDir}/${path}`)),
     gitCommand(kbDir, "add", "--", ...paths),
     gitCommand(kbDir, ...identity, "commit", "--no-edit"),
     syncCommand(kbDir),
