@@ -331,6 +331,32 @@ export async function pathsWithConflictMarkers(
   return marked.filter((path) => named.has(path));
 }
 
+/** What `git merge-tree` made of two commits. */
+export interface MergedTree {
+  /** The tree it wrote: the merge, with conflict markers in each conflicted file. */
+  tree: string;
+  /** Whether it merged without a conflict. */
+  clean: boolean;
+  /** The files both sides changed in their own ways, as git names them (never quoted). */
+  conflicted: string[];
+}
+
+/**
+ * Merge `ours` and `theirs` into a tree with `git merge-tree --write-tree` (no ref, index or file
+ * touched). The conflicted files are read NUL-separated (`-z`): a file name git would quote
+ * (non-ASCII, a quote, a backslash) comes back as it is, never as `"entries/caf\303\251.md"`.
+ * Throws {@link GitError} when git could not merge them at all.
+ */
+export async function mergeTree(cwd: string, ours: string, theirs: string): Promise<MergedTree> {
+  const args = ["merge-tree", "--write-tree", "--name-only", "-z", ours, theirs];
+  const merged = await git(cwd, args);
+  if (merged.code !== 0 && merged.code !== 1) throw new GitError(args, merged);
+  const [tree, ...rest] = merged.stdout.split("\0");
+  const clean = merged.code === 0;
+  const conflicted = clean ? [] : [...new Set(rest.slice(0, rest.indexOf("")))];
+  return { tree: tree.trim(), clean, conflicted };
+}
+
 /** What replaying a branch's own commits onto another commit gave. */
 export type Replay =
   /** Every commit replayed: `tip` is the last (`onto` itself when there was none). */
@@ -353,12 +379,8 @@ export async function replayOnto(cwd: string, onto: string, tip: string): Promis
   const identity = (await commitIdentity(cwd)).args;
   let base = (await gitOk(cwd, ["rev-parse", onto])).trim();
   for (const [commit] of commits) {
-    const merged = await git(cwd, ["merge-tree", "--write-tree", "--name-only", base, commit]);
-    const [tree, ...rest] = merged.stdout.split("\n");
-    if (merged.code === 1) {
-      return { outcome: "conflict", paths: [...new Set(rest.slice(0, rest.indexOf("")))] };
-    }
-    if (merged.code !== 0) throw new GitError(["merge-tree", base, commit], merged);
+    const { tree, clean, conflicted } = await mergeTree(cwd, base, commit);
+    if (!clean) return { outcome: "conflict", paths: conflicted };
     const [name, email, date, body] = (await gitOk(cwd, [
       "log",
       "-1",

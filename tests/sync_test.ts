@@ -192,10 +192,22 @@ Deno.test("both machines edit different entries: both land, and each sync names 
   }
 });
 
-Deno.test("both machines edit the same entry: the conflict is named, nothing is lost, and the printed steps finish", async () => {
+/**
+ * Both machines edit {@link ENTRY} (its file first renamed to `entries/<fileName>` and pushed, when
+ * given): B's sync stops at the conflict, naming it and changing nothing, and its printed steps,
+ * pasted one by one, finish it with both sides' words.
+ */
+async function conflictFinishedByPrintedSteps(fileName?: string) {
   await using kb = await makeKb({ remote: true });
-  const [a, b] = [machineA(kb), await machine(kb, "b")];
-  const path = await entryPath(kb.dir, ENTRY);
+  const a = machineA(kb);
+  let path = await entryPath(kb.dir, ENTRY);
+  if (fileName) {
+    await git(kb.dir, "mv", path, `entries/${fileName}`);
+    await git(kb.dir, "commit", "--quiet", "-m", "kb: rename by hand");
+    await git(kb.dir, "push", "--quiet", "origin", "main");
+    path = `entries/${fileName}`;
+  }
+  const b = await machine(kb, "b");
   const title = /^title: (.*)$/m.exec(await Deno.readTextFile(join(kb.dir, path)))![1];
   assertEquals((await cli(a, "edit", ENTRY, "--body", "Words from A.")).code, 0);
   await editOffline(b, ENTRY, "Words from B.");
@@ -246,6 +258,14 @@ Deno.test("both machines edit the same entry: the conflict is named, nothing is 
   const got = await cli(a, "get", ENTRY);
   assertEquals(got.code, 0, show(got));
   assert(got.stdout.includes("Words from A.") && got.stdout.includes("Words from B."));
+}
+
+Deno.test("both machines edit the same entry: the conflict is named, nothing is lost, and the printed steps finish", async () => {
+  await conflictFinishedByPrintedSteps();
+});
+
+Deno.test("a conflict in an entry whose file name git quotes (non-ASCII, quotes) is named by its real path; the steps finish", async () => {
+  await conflictFinishedByPrintedSteps(`${ENTRY}-rotación "npm".md`);
 });
 
 Deno.test("a sync never pushes conflict markers left in a commit", async () => {
