@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { GIT_REPO_ENV } from "../core/git/repo_env.ts";
 import { shellCommand } from "../core/shell/quote.ts";
 import {
   ProcessInterruptedError,
@@ -99,6 +100,23 @@ const QUIET_ENV = {
   LC_ALL: "C",
 };
 
+let repoEnvCleared = false;
+
+/**
+ * Remove from this process's environment, once, the variables that would point git at another
+ * repository than the knowledge base (core/git/repo_env.ts), so that no git call inherits them.
+ * A variable git-kb may not touch (a launcher older than this list) is left as it is.
+ */
+function clearRepoEnv(): void {
+  if (repoEnvCleared) return;
+  repoEnvCleared = true;
+  for (const name of GIT_REPO_ENV) {
+    try {
+      Deno.env.delete(name);
+    } catch { /* not allowed: --allow-env without it */ }
+  }
+}
+
 /** How to run one git call. */
 export interface GitOptions {
   /** Text piped to stdin. */
@@ -128,6 +146,7 @@ export async function git(
 ): Promise<GitResult> {
   const { env, ownGroup = options.timeoutMs !== undefined && !Deno.stdin.isTerminal(), ...run } =
     options;
+  clearRepoEnv();
   try {
     return await runProcess("git", args, {
       cwd,
