@@ -8,7 +8,8 @@
  */
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { flagsFor } from "../app/permissions.ts";
-import { cacheRootOf, denoChildEnv, git, type Kb, MAIN, makeKb, ROOT } from "./helpers.ts";
+import { join } from "@std/path/posix/join";
+import { cacheRootOf, denoChildEnv, exists, git, type Kb, MAIN, makeKb, ROOT } from "./helpers.ts";
 
 /** A JSON-RPC message as a line of stdin. */
 const line = (message: unknown) => `${JSON.stringify(message)}\n`;
@@ -170,4 +171,54 @@ Deno.test("mcp: a save the client cancels finishes, and the server still exits w
   assertEquals(answers.map((answer) => answer.id), ["open"]);
   assertMatch(await git(kb.dir, "log", "-1", "--format=%s"), new RegExp(title));
   assertEquals(await git(kb.remote!, "rev-parse", "main"), await git(kb.dir, "rev-parse", "HEAD"));
+});
+
+Deno.test("mcp: a client that closes stdout during two saves: both finish, pushed, and the server exits 0", async () => {
+  await using kb = await makeKb({ remote: true });
+  await Deno.writeTextFile(join(kb.remote!, "hooks", "pre-receive"), "#!/bin/sh\nsleep 1\n", {
+    mode: 0o755,
+  });
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", ...flagsFor("mcp", cacheRootOf(kb.env)), MAIN, "mcp"],
+    cwd: ROOT,
+    clearEnv: true,
+    env: await denoChildEnv(kb.env),
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const titles = ["First of two saves", "Second of two saves"];
+  const writer = child.stdin.getWriter();
+  await writer.write(
+    new TextEncoder().encode(
+      OPEN + titles.map((title, at) =>
+        line({
+          jsonrpc: "2.0",
+          id: at + 2,
+          method: "tools/call",
+          params: { name: "add", arguments: { title, type: "note" } },
+        })
+      ).join(""),
+    ),
+  );
+  // The first push is under way (the remote's hook holds each for 1 s) when the client goes.
+  const lock = join(kb.dir, ".git", "git-kb.lock");
+  for (let tries = 0; tries < 200 && !(await exists(lock)); tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  await child.stdout.cancel();
+  await writer.close();
+  let hung = false;
+  const timer = setTimeout(() => {
+    hung = true;
+    child.kill("SIGKILL");
+  }, 20_000);
+  const [status, stderr] = await Promise.all([child.status, new Response(child.stderr).text()]);
+  clearTimeout(timer);
+  assert(!hung, stderr);
+  assertEquals(status.code, 0, stderr);
+  const log = await git(kb.remote!, "log", "--format=%s", "main");
+  for (const title of titles) assertMatch(log, new RegExp(title));
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), await git(kb.remote!, "rev-parse", "main"));
+  assertEquals(await git(kb.dir, "status", "--porcelain"), "");
 });

@@ -30,6 +30,7 @@ export class LineTransport implements Transport {
   #pending: Uint8Array[] = [];
   #pendingBytes = 0;
   #oversized = false;
+  #outputGone = false;
   readonly #stdin: Readable;
   readonly #stdout: Writable;
   readonly #decoder = new TextDecoder();
@@ -47,14 +48,18 @@ export class LineTransport implements Transport {
   start(): Promise<void> {
     this.#stdin.on("data", this.#receive);
     this.#stdin.on("error", this.#failed);
+    this.#stdout.on("error", this.#outputFailed);
     return Promise.resolve();
   }
 
-  /** Write `message` as one line; resolves once stdout took it. */
+  /**
+   * Write `message` as one line; resolves once stdout took it, or at once when stdout is gone
+   * (the client closed it): the answer is dropped, and the calls under way go on to their end.
+   */
   send(message: JSONRPCMessage | Refusal): Promise<void> {
     return new Promise((resolve) => {
-      if (this.#stdout.write(`${JSON.stringify(message)}\n`)) resolve();
-      else this.#stdout.once("drain", resolve);
+      if (this.#outputGone) return resolve();
+      this.#stdout.write(`${JSON.stringify(message)}\n`, () => resolve());
     });
   }
 
@@ -62,6 +67,7 @@ export class LineTransport implements Transport {
   close(): Promise<void> {
     this.#stdin.off("data", this.#receive);
     this.#stdin.off("error", this.#failed);
+    this.#stdout.off("error", this.#outputFailed);
     this.#stdin.pause();
     this.#pending = [];
     this.#pendingBytes = 0;
@@ -70,6 +76,12 @@ export class LineTransport implements Transport {
   }
 
   #failed = (error: Error) => this.onerror?.(error);
+
+  /** Stdout failed (EPIPE: the client closed it): nothing more is written, nothing crashes. */
+  #outputFailed = (error: Error) => {
+    this.#outputGone = true;
+    this.onerror?.(error);
+  };
 
   #receive = (chunk: Uint8Array | string) => {
     const bytes = typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
