@@ -131,20 +131,22 @@ Deno.test("mcp: every malformed line gets its JSON-RPC 2.0 error with the id it 
 
 Deno.test("mcp: a line over 10 MiB is refused, the connection kept; a request split across reads is served", async () => {
   await using kb = await makeKb({ remote: true });
-  const search = line({
+  const search = new TextEncoder().encode(line({
     jsonrpc: "2.0",
     id: "split",
     method: "tools/call",
-    params: { name: "search", arguments: { queries: ["rebase onto main"] } },
-  });
+    params: { name: "search", arguments: { queries: ["rebase onto main", "rébase"] } },
+  }));
+  // Cut in the middle of the two bytes of "é", too.
+  const cut = search.indexOf(0xc3) + 1;
   const huge = new Uint8Array(10 * 1024 * 1024 + 16).fill(0x61);
   const { code, answers, stderr } = await serve(kb, [
     OPEN,
     huge,
     "\n",
     search.slice(0, 20),
-    search.slice(20, 57),
-    search.slice(57),
+    search.slice(20, cut),
+    search.slice(cut),
     line({ jsonrpc: "2.0", id: "after", method: "ping" }),
   ], 50);
   assertEquals(code, 0, stderr);
