@@ -7,9 +7,8 @@
  * the client cancels neither keeps the server from exiting when stdin ends nor cuts its save off.
  */
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { flagsFor } from "../app/permissions.ts";
 import { join } from "@std/path/posix/join";
-import { cacheRootOf, denoChildEnv, exists, git, type Kb, MAIN, makeKb, ROOT } from "./helpers.ts";
+import { git, type Kb, makeKb, saveUnderWay, spawnMcp } from "./helpers.ts";
 
 /** A JSON-RPC message as a line of stdin. */
 const line = (message: unknown) => `${JSON.stringify(message)}\n`;
@@ -39,36 +38,36 @@ interface Served {
 }
 
 /**
+ * What `ending` resolves to once `child` exited; the child is killed, and the test fails, if it
+ * has not exited 20 s after stdin closed.
+ */
+async function exitWithin<T>(child: Deno.ChildProcess, ending: Promise<T>): Promise<T> {
+  let hung = false;
+  const timer = setTimeout(() => {
+    hung = true;
+    child.kill("SIGKILL");
+  }, 20_000);
+  const ended = await ending;
+  clearTimeout(timer);
+  assert(!hung, "the server did not exit within 20 s of stdin closing");
+  return ended;
+}
+
+/**
  * Start `git-kb mcp` on `kb`, write each of `chunks` (waiting `pauseMs` between them), close
- * stdin, and read what it answers; the server is killed, and the test fails, if it has not
- * exited 20 s after stdin closed.
+ * stdin, and read what it answers (see {@link exitWithin}).
  */
 async function serve(kb: Kb, chunks: (string | Uint8Array)[], pauseMs = 0): Promise<Served> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...flagsFor("mcp", cacheRootOf(kb.env)), MAIN, "mcp"],
-    cwd: ROOT,
-    clearEnv: true,
-    env: await denoChildEnv(kb.env),
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const child = await spawnMcp(kb.env);
   const writer = child.stdin.getWriter();
   for (const chunk of chunks) {
     await writer.write(typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk);
     if (pauseMs) await new Promise((resolve) => setTimeout(resolve, pauseMs));
   }
   await writer.close();
-  let hung = false;
-  const timer = setTimeout(() => {
-    hung = true;
-    child.kill("SIGKILL");
-  }, 20_000);
-  const output = await child.output();
-  clearTimeout(timer);
+  const output = await exitWithin(child, child.output());
   const stdout = new TextDecoder().decode(output.stdout);
   const stderr = new TextDecoder().decode(output.stderr);
-  assert(!hung, `the server did not exit after stdin closed:\n${stdout}\n${stderr}`);
   const answers = stdout.split("\n").filter(Boolean).map((text) => JSON.parse(text));
   return { code: output.code, answers, stderr };
 }
@@ -180,15 +179,7 @@ Deno.test("mcp: a client that closes stdout during two saves: both finish, pushe
   await Deno.writeTextFile(join(kb.remote!, "hooks", "pre-receive"), "#!/bin/sh\nsleep 1\n", {
     mode: 0o755,
   });
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...flagsFor("mcp", cacheRootOf(kb.env)), MAIN, "mcp"],
-    cwd: ROOT,
-    clearEnv: true,
-    env: await denoChildEnv(kb.env),
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const child = await spawnMcp(kb.env);
   const titles = ["First of two saves", "Second of two saves"];
   const writer = child.stdin.getWriter();
   await writer.write(
@@ -204,20 +195,13 @@ Deno.test("mcp: a client that closes stdout during two saves: both finish, pushe
     ),
   );
   // The first push is under way (the remote's hook holds each for 1 s) when the client goes.
-  const lock = join(kb.dir, ".git", "git-kb.lock");
-  for (let tries = 0; tries < 200 && !(await exists(lock)); tries++) {
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  await saveUnderWay(kb.dir);
   await child.stdout.cancel();
   await writer.close();
-  let hung = false;
-  const timer = setTimeout(() => {
-    hung = true;
-    child.kill("SIGKILL");
-  }, 20_000);
-  const [status, stderr] = await Promise.all([child.status, new Response(child.stderr).text()]);
-  clearTimeout(timer);
-  assert(!hung, stderr);
+  const [status, stderr] = await exitWithin(
+    child,
+    Promise.all([child.status, new Response(child.stderr).text()]),
+  );
   assertEquals(status.code, 0, stderr);
   const log = await git(kb.remote!, "log", "--format=%s", "main");
   for (const title of titles) assertMatch(log, new RegExp(title));
