@@ -335,16 +335,18 @@ export async function pathsWithConflictMarkers(
 ): Promise<string[]> {
   if (!paths.length) return [];
   const many = paths.length > GREP_PATHSPEC_MAX;
+  // NUL-separated: a name git would quote (non-ASCII, a quote) comes back as it is.
   const found = await git(dir, [
     "grep",
     "-I",
     "-l",
+    "-z",
     "-E",
     "^(<{7}|>{7})( |$)",
     rev,
     ...many ? [] : ["--", ...paths],
   ]);
-  const marked = found.stdout.split("\n").filter(Boolean).map((line) => line.slice(rev.length + 1));
+  const marked = found.stdout.split("\0").filter(Boolean).map((line) => line.slice(rev.length + 1));
   if (!many) return marked;
   const named = new Set(paths);
   return marked.filter((path) => named.has(path));

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { displaySafe } from "../../core/text/display.ts";
 import type { Refusal } from "../../core/exit.ts";
 import { editFileCommand, gitCommand } from "../../core/shell/quote.ts";
 import { pastedIdentityArgs, pathsWithConflictMarkers } from "../git.ts";
@@ -23,8 +24,9 @@ export async function markerRefusal(
   const marked = await pathsWithConflictMarkers(kbDir, rev, paths);
   if (!marked.length) return undefined;
   const identity = await pastedIdentityArgs(kbDir);
+  const named = marked.map(displaySafe).join(", ");
   return {
-    reason: `${marked.join(", ")} still ${marked.length === 1 ? "holds" : "hold"} conflict ` +
+    reason: `${named} still ${marked.length === 1 ? "holds" : "hold"} conflict ` +
       "markers (<<<<<<< or >>>>>>> lines), which git-kb never pushes; keep what you want of " +
       "both versions, commit, and sync",
     commands: [
