@@ -91,6 +91,8 @@ Deno.test("mcp: every malformed line gets its JSON-RPC 2.0 error with the id it 
     call(6, "resources/read", { uri: 42 }),
     call(7, "resources/read", { uri: "kb://entry/..%2F..%2Fetc%2Fpasswd" }),
     call(8, "no/such/method"),
+    // A member JSON-RPC 2.0 does not define is read past.
+    line({ jsonrpc: "2.0", id: "extra", method: "ping", trace: "abc" }),
     // A response to nothing, malformed: not answered (a response is never answered).
     line({ jsonrpc: "2.0", id: 9, result: "not an object" }),
     call("last", "ping"),
@@ -125,6 +127,7 @@ Deno.test("mcp: every malformed line gets its JSON-RPC 2.0 error with the id it 
     /no entry \.\.%2F\.\.%2Fetc%2Fpasswd/,
   );
   assertEquals(answers.find((answer) => answer.id === "last")?.result, {});
+  assertEquals(answers.find((answer) => answer.id === "extra")?.result, {});
   assert(!answers.some((answer) => answer.id === 9), JSON.stringify(answers));
 });
 

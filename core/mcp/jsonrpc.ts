@@ -88,7 +88,10 @@ export function readLine(line: string): Incoming {
     };
   }
   const object = value as Record<string, unknown>;
-  const parsed = JSONRPCMessageSchema.safeParse(object);
+  // Members JSON-RPC 2.0 does not define are read past (the SDK's schema refuses them).
+  const parsed = JSONRPCMessageSchema.safeParse(
+    "method" in object ? withMembers(object, REQUEST_MEMBERS) : object,
+  );
   if (!parsed.success) {
     if (!("method" in object) && ("result" in object || "error" in object)) {
       return { ignored: `a malformed response: ${issuesText(parsed.error.issues)}` };
@@ -116,6 +119,14 @@ export function readLine(line: string): Incoming {
     }
   }
   return { message };
+}
+
+/** The members of a JSON-RPC 2.0 request or notification. */
+const REQUEST_MEMBERS = ["jsonrpc", "id", "method", "params"];
+
+/** `object` with only the members named `keys`. */
+function withMembers(object: Record<string, unknown>, keys: readonly string[]) {
+  return Object.fromEntries(Object.entries(object).filter(([key]) => keys.includes(key)));
 }
 
 /** Why a JSON object is not a JSON-RPC 2.0 message, in the terms of the specification. */
