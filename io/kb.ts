@@ -100,8 +100,8 @@ function symlinkReason(kbDir: string, path: string): string {
 /**
  * The `lstat` of the entry file at `path` (relative to the knowledge base), or why it is not
  * read as an entry: it must be a `.md` regular file in `entries/` or one of its sub-folders, with
- * no backslash in its path, and neither it nor a folder on the way there may be a symlink. Throws `Deno.errors.NotFound` when
- * there is no such file.
+ * no backslash in its path, and neither it nor a folder on the way there may be a symlink. Throws
+ * `Deno.errors.NotFound` when there is no such file.
  */
 function lookAt(kbDir: string, path: string): Deno.FileInfo | string {
   const segments = path.split("/");

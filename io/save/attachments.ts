@@ -2,8 +2,8 @@
  * Files that are not entries, saved with them in one commit: the images and documents imported
  * notes embed, under `attachments/`. Each is checked before anything is written (a path inside
  * `attachments/` with no backslash, no symbolic link on the way to it, so neither a planted link
- * nor a `\` read as a separator ever sends a write outside the knowledge base), written whole (a temp file renamed over), and put back as it was
- * when the commit fails.
+ * nor a `\` read as a separator ever sends a write outside the knowledge base), written whole (a
+ * temp file renamed over), and put back as it was when the commit fails.
  *
  * @module
  */
