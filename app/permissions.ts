@@ -4,9 +4,13 @@
  *
  * @module
  */
+import { GIT_REPO_ENV } from "../core/git/repo_env.ts";
 import { COMMANDS, HOOKS } from "./registry.ts";
 
-/** Environment variables git-kb reads. */
+/**
+ * Environment variables git-kb reads; and git's own that point it at another repository, which
+ * git-kb removes from its environment before it runs git (core/git/repo_env.ts).
+ */
 export const ENV_VARS = [
   "KB_DIR",
   "CLAUDE_PLUGIN_DATA",
@@ -38,6 +42,7 @@ export const ENV_VARS = [
   "GIT_KB_CAPTURE_TIMEOUT_MS",
   "GIT_KB_CAPTURING",
   "KB_DENO",
+  ...GIT_REPO_ENV,
 ] as const;
 
 /**

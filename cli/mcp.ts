@@ -10,14 +10,18 @@
  */
 import process from "node:process";
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type {
   Transport,
   TransportSendOptions,
 } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type JSONRPCMessage,
+  McpError,
+  type MessageExtraInfo,
+} from "@modelcontextprotocol/sdk/types.js";
 import denoConfig from "../deno.json" with { type: "json" };
 import { getEntries, listEntries } from "../io/kbs/get.ts";
+import { LineTransport } from "../io/mcp/stdio.ts";
 import { terminationSignal } from "../io/process.ts";
 import { type CommandSpec, helpText, NO_POSITIONALS, parseCommand } from "./args.ts";
 import { errorMessage, type ToolContext, toolError, TOOLS } from "./mcp_tools.ts";
@@ -56,6 +60,9 @@ const INSTRUCTIONS =
   "kept as markdown in their own git repository. At the start of a task call context with " +
   "the task; before answering a question about the user's conventions, projects or past " +
   "decisions, search; read what matters with get.";
+
+/** The error code of a resource that does not exist, as the protocol's specification sets it. */
+const RESOURCE_NOT_FOUND = -32002;
 
 /** The URI of an entry's resource. */
 function entryUri(id: string): string {
@@ -109,7 +116,11 @@ export function mcpServer(context: ToolContext, readOnly: boolean): KbServer {
     },
     async (uri: URL, { id }: Record<string, string | string[]>) => {
       const { found, reasons } = await getEntries(context.kbFlag, [String(id)]);
-      if (!found.length) throw new Error(reasons.join("; ") || `no entry ${id}`);
+      if (!found.length) {
+        throw new McpError(RESOURCE_NOT_FOUND, reasons.join("; ") || `no entry ${id}`, {
+          uri: uri.href,
+        });
+      }
       return { contents: [{ uri: uri.href, mimeType: "text/markdown", text: found[0].text }] };
     },
   );
@@ -127,15 +138,22 @@ function trackAnswers(transport: Transport): () => Promise<void> {
   const unanswered = new Set<string | number>();
   let settle = () => {};
   const receive = transport.onmessage;
+  const answered = (id: unknown) => {
+    unanswered.delete(id as string | number);
+    if (!unanswered.size) settle();
+  };
   transport.onmessage = (message: JSONRPCMessage, extra?: MessageExtraInfo) => {
     if ("method" in message && "id" in message) unanswered.add(message.id);
     receive?.(message, extra);
+    // A request the client cancels gets no answer (the protocol says so): wait for it no more.
+    if ("method" in message && message.method === "notifications/cancelled") {
+      answered(message.params?.requestId);
+    }
   };
   const send = transport.send.bind(transport);
   transport.send = async (message: JSONRPCMessage, options?: TransportSendOptions) => {
     await send(message, options);
-    if (!("method" in message) && "id" in message) unanswered.delete(message.id);
-    if (!unanswered.size) settle();
+    if (!("method" in message) && "id" in message) answered(message.id);
   };
   return () =>
     unanswered.size ? new Promise<void>((resolve) => settle = resolve) : Promise.resolve();
@@ -153,7 +171,7 @@ export async function run(args: string[]): Promise<number> {
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = resolve;
   });
-  const transport = new StdioServerTransport();
+  const transport = new LineTransport();
   await server.connect(transport);
   const answered = trackAnswers(transport);
   // Stdout stays open when stdin ends: the calls under way answer before the server closes.

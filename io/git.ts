@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { GIT_REPO_ENV } from "../core/git/repo_env.ts";
 import { shellCommand } from "../core/shell/quote.ts";
 import {
   ProcessInterruptedError,
@@ -99,6 +100,23 @@ const QUIET_ENV = {
   LC_ALL: "C",
 };
 
+let repoEnvCleared = false;
+
+/**
+ * Remove from this process's environment, once, the variables that would point git at another
+ * repository than the knowledge base (core/git/repo_env.ts), so that no git call inherits them.
+ * A variable git-kb may not touch (a launcher older than this list) is left as it is.
+ */
+function clearRepoEnv(): void {
+  if (repoEnvCleared) return;
+  repoEnvCleared = true;
+  for (const name of GIT_REPO_ENV) {
+    try {
+      Deno.env.delete(name);
+    } catch { /* not allowed: --allow-env without it */ }
+  }
+}
+
 /** How to run one git call. */
 export interface GitOptions {
   /** Text piped to stdin. */
@@ -128,6 +146,7 @@ export async function git(
 ): Promise<GitResult> {
   const { env, ownGroup = options.timeoutMs !== undefined && !Deno.stdin.isTerminal(), ...run } =
     options;
+  clearRepoEnv();
   try {
     return await runProcess("git", args, {
       cwd,
@@ -316,19 +335,47 @@ export async function pathsWithConflictMarkers(
 ): Promise<string[]> {
   if (!paths.length) return [];
   const many = paths.length > GREP_PATHSPEC_MAX;
+  // NUL-separated: a name git would quote (non-ASCII, a quote) comes back as it is.
   const found = await git(dir, [
     "grep",
     "-I",
     "-l",
+    "-z",
     "-E",
     "^(<{7}|>{7})( |$)",
     rev,
     ...many ? [] : ["--", ...paths],
   ]);
-  const marked = found.stdout.split("\n").filter(Boolean).map((line) => line.slice(rev.length + 1));
+  const marked = found.stdout.split("\0").filter(Boolean).map((line) => line.slice(rev.length + 1));
   if (!many) return marked;
   const named = new Set(paths);
   return marked.filter((path) => named.has(path));
+}
+
+/** What `git merge-tree` made of two commits. */
+export interface MergedTree {
+  /** The tree it wrote: the merge, with conflict markers in each conflicted file. */
+  tree: string;
+  /** Whether it merged without a conflict. */
+  clean: boolean;
+  /** The files both sides changed in their own ways, as git names them (never quoted). */
+  conflicted: string[];
+}
+
+/**
+ * Merge `ours` and `theirs` into a tree with `git merge-tree --write-tree` (no ref, index or file
+ * touched). The conflicted files are read NUL-separated (`-z`): a file name git would quote
+ * (non-ASCII, a quote, a backslash) comes back as it is, never as `"entries/caf\303\251.md"`.
+ * Throws {@link GitError} when git could not merge them at all.
+ */
+export async function mergeTree(cwd: string, ours: string, theirs: string): Promise<MergedTree> {
+  const args = ["merge-tree", "--write-tree", "--name-only", "-z", ours, theirs];
+  const merged = await git(cwd, args);
+  if (merged.code !== 0 && merged.code !== 1) throw new GitError(args, merged);
+  const [tree, ...rest] = merged.stdout.split("\0");
+  const clean = merged.code === 0;
+  const conflicted = clean ? [] : [...new Set(rest.slice(0, rest.indexOf("")))];
+  return { tree: tree.trim(), clean, conflicted };
 }
 
 /** What replaying a branch's own commits onto another commit gave. */
@@ -353,12 +400,8 @@ export async function replayOnto(cwd: string, onto: string, tip: string): Promis
   const identity = (await commitIdentity(cwd)).args;
   let base = (await gitOk(cwd, ["rev-parse", onto])).trim();
   for (const [commit] of commits) {
-    const merged = await git(cwd, ["merge-tree", "--write-tree", "--name-only", base, commit]);
-    const [tree, ...rest] = merged.stdout.split("\n");
-    if (merged.code === 1) {
-      return { outcome: "conflict", paths: [...new Set(rest.slice(0, rest.indexOf("")))] };
-    }
-    if (merged.code !== 0) throw new GitError(["merge-tree", base, commit], merged);
+    const { tree, clean, conflicted } = await mergeTree(cwd, base, commit);
+    if (!clean) return { outcome: "conflict", paths: conflicted };
     const [name, email, date, body] = (await gitOk(cwd, [
       "log",
       "-1",

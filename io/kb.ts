@@ -68,6 +68,14 @@ export interface EntryListing {
 
 const OUTSIDE_ENTRIES = `is not inside ${ENTRIES_DIR}/, where entry files live`;
 
+/**
+ * Why a path with a backslash is left out: git-kb's paths read `\` as a separator (as Windows
+ * does), so such a file, which git and Linux allow, would be another path to every write: a
+ * teammate's `entries/x\..\..\CLAUDE.md` would have an edit write outside the knowledge base.
+ */
+const BACKSLASH = "has a backslash in its path, which git-kb reads as a folder separator; " +
+  "rename it without one";
+
 function kindOf(info: Deno.FileInfo): string {
   if (info.isDirectory) return "a folder";
   if (info.isFifo) return "a FIFO";
@@ -91,15 +99,16 @@ function symlinkReason(kbDir: string, path: string): string {
 
 /**
  * The `lstat` of the entry file at `path` (relative to the knowledge base), or why it is not
- * read as an entry: it must be a `.md` regular file in `entries/` or one of its sub-folders, and
- * neither it nor a folder on the way there may be a symlink. Throws `Deno.errors.NotFound` when
- * there is no such file.
+ * read as an entry: it must be a `.md` regular file in `entries/` or one of its sub-folders, with
+ * no backslash in its path, and neither it nor a folder on the way there may be a symlink. Throws
+ * `Deno.errors.NotFound` when there is no such file.
  */
 function lookAt(kbDir: string, path: string): Deno.FileInfo | string {
   const segments = path.split("/");
   if (segments[0] !== ENTRIES_DIR || segments.some((segment) => !segment || segment === "..")) {
     return OUTSIDE_ENTRIES;
   }
+  if (path.includes("\\")) return BACKSLASH;
   for (let cut = path.indexOf("/"); cut > 0; cut = path.indexOf("/", cut + 1)) {
     const folder = path.slice(0, cut);
     if (Deno.lstatSync(`${kbDir}/${folder}`).isSymlink) {
@@ -136,7 +145,7 @@ function collect(kbDir: string, folder: string, listing: EntryListing): void {
       continue;
     }
     // A regular .md file is an entry by the listing alone, without a stat.
-    const plain = item.isFile && item.name.endsWith(".md");
+    const plain = item.isFile && item.name.endsWith(".md") && !path.includes("\\");
     try {
       const message = plain ? undefined : leftOutReason(kbDir, path);
       if (message) listing.leftOut.push({ path, message });

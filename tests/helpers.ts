@@ -123,6 +123,30 @@ export async function denoChildEnv(
   };
 }
 
+/**
+ * `git-kb mcp` from the sources with its own permission profile, in environment `env`, as a
+ * child process whose stdin, stdout and stderr are pipes: what an MCP client starts.
+ */
+export async function spawnMcp(env: Record<string, string>): Promise<Deno.ChildProcess> {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", ...flagsFor("mcp", cacheRootOf(env)), MAIN, "mcp"],
+    cwd: ROOT,
+    clearEnv: true,
+    env: await denoChildEnv(env),
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+}
+
+/** Resolves once a save holds the save lock of the knowledge base `kbDir`, or after 5 s. */
+export async function saveUnderWay(kbDir: string): Promise<void> {
+  const lock = join(kbDir, ".git", "git-kb.lock");
+  for (let tries = 0; tries < 200 && !(await exists(lock)); tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 /** Run `deno <args>` with the environment given (plus PATH and DENO_DIR; see {@link childEnv}). */
 export async function runDeno(args: string[], options: DenoRunOptions): Promise<RunResult> {
   return runProcess(Deno.execPath(), args, {

@@ -5,6 +5,7 @@
  */
 import { assert, assertEquals, assertMatch, assertStrictEquals } from "@std/assert";
 import { join } from "@std/path/posix/join";
+import { attachmentProblems } from "../io/save/attachments.ts";
 import { copyDir, exists, git, gitRun, makeKb, parseJson, ROOT, runCli, show } from "./helpers.ts";
 
 interface ImportJson {
@@ -110,6 +111,36 @@ Deno.test("import: usage errors exit 2 and a missing folder exits 1 with its nam
     `git-kb import: ${nope} does not exist; give the folder of notes to import`,
   );
   assertEquals(/os error/.test(missing.stderr), false, "not the system's words");
+});
+
+Deno.test("import: an attachment named with backslashes is not brought, so nothing is written outside the knowledge base", async () => {
+  await using kb = await makeKb({ remote: true });
+  const vault = join(kb.root, "vault");
+  await Deno.mkdir(join(vault, ".obsidian"), { recursive: true });
+  // Read with `\` as a separator, this name is `../victim.png` next to the knowledge base.
+  const name = "x\\..\\..\\..\\..\\victim.png";
+  const victim = join(kb.root, "victim.png");
+  await Deno.writeTextFile(victim, "the user's own file");
+  await Deno.writeTextFile(join(vault, name), "from the shared vault");
+  await Deno.writeTextFile(join(vault, "Note.md"), `# Shared note\n\nSee ![[${name}]] here.\n`);
+  const imported = await runCli(["import", vault, "--json"], { env: kb.env });
+  assertEquals(imported.code, 0, show(imported));
+  const report = parseJson<{
+    added: string[];
+    attachments: { brought: string[]; missing: { target: string; reason: string }[] };
+  }>(imported);
+  assertEquals(report.added.length, 1);
+  assertEquals(report.attachments.brought, []);
+  assertMatch(report.attachments.missing[0]?.reason ?? "", /backslash/);
+  assertEquals(await Deno.readTextFile(victim), "the user's own file");
+  assertEquals(await git(kb.dir, "status", "--porcelain"), "");
+});
+
+Deno.test("a save never writes an attachment whose path holds a backslash", async () => {
+  await using kb = await makeKb();
+  const path = "attachments/key/x\\..\\..\\..\\victim.png";
+  const [problem] = attachmentProblems(kb.dir, [{ path, bytes: new Uint8Array(1) }]);
+  assertMatch(problem?.message ?? "(none)", /backslash/);
 });
 
 Deno.test("import of notes with no wikilink says nothing about wikilinks", async () => {

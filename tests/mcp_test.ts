@@ -14,15 +14,16 @@ import { flagsFor } from "../app/permissions.ts";
 import {
   cacheRootOf,
   denoChildEnv,
-  exists,
   git,
   type Kb,
   MAIN,
   makeKb,
   ROOT,
   runDeno,
+  saveUnderWay,
   show,
   snapshot,
+  spawnMcp,
 } from "./helpers.ts";
 
 /** A tool call's result as the tests read it. */
@@ -291,15 +292,7 @@ Deno.test("mcp: SIGTERM while a save pushes lets the save finish, then the serve
   await using kb = await makeKb({ remote: true });
   const hook = join(kb.remote!, "hooks", "pre-receive");
   await Deno.writeTextFile(hook, "#!/bin/sh\nsleep 2\n", { mode: 0o755 });
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...flagsFor("mcp", cacheRootOf(kb.env)), MAIN, "mcp"],
-    cwd: ROOT,
-    clearEnv: true,
-    env: await denoChildEnv(kb.env),
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const child = await spawnMcp(kb.env);
   const writer = child.stdin.getWriter();
   await writer.write(
     new TextEncoder().encode(
@@ -307,10 +300,7 @@ Deno.test("mcp: SIGTERM while a save pushes lets the save finish, then the serve
     ),
   );
   // The push is under way (the remote's hook holds it for 2 s) when the client asks to stop.
-  const lock = join(kb.dir, ".git", "git-kb.lock");
-  for (let tries = 0; tries < 200 && !(await exists(lock)); tries++) {
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  await saveUnderWay(kb.dir);
   child.kill("SIGTERM");
   const { code } = await child.output().catch(() => ({ code: -1 }));
   await writer.close().catch(() => {});

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { assert, assertEquals, assertMatch } from "@std/assert";
+import { assert, assertEquals, assertMatch, assertRejects } from "@std/assert";
 import { join } from "@std/path/posix/join";
 import {
   acceptKernel,
@@ -368,6 +368,29 @@ Deno.test("promote carries the body's mentions and brings the attachments it emb
     image,
   );
   assertEquals(await git(kbs.team.dir, "status", "--porcelain"), "");
+});
+
+Deno.test("promote never follows an embed whose path holds a backslash out of either knowledge base", async () => {
+  await using kbs = await twoKbs();
+  const original = "kb-pr3bs";
+  // Read with `\` as a separator, this embed is `../secret.txt` beside each knowledge base.
+  await Deno.writeTextFile(join(kbs.personal.root, "secret.txt"), "never to leave home\n");
+  const embed = "attachments/notes/a%5C..%5C..%5C..%5C..%5Csecret.txt";
+  await commitEntry(
+    kbs.personal,
+    original,
+    "Deploy keys",
+    entryText({ id: original, title: "Deploy keys", body: `The [key](../${embed}).\n` }),
+  );
+  await git(kbs.personal.dir, "push", "--quiet");
+  const promoted = await runCli(["promote", original, "--to", "team", "--json"], { env: kbs.env });
+  assertEquals(promoted.code, 0, show(promoted));
+  const done = parseJson<{ attachmentsLeft: { path: string; reason: string }[] }>(promoted);
+  assertEquals(done.attachmentsLeft.map((left) => left.path), [decodeURIComponent(embed)]);
+  assertMatch(done.attachmentsLeft[0].reason, /backslash/);
+  await assertRejects(() => Deno.stat(join(kbs.team.root, "secret.txt")), Deno.errors.NotFound);
+  const pushed = await git(kbs.team.remote!, "ls-tree", "-r", "--name-only", "main");
+  assert(!pushed.includes("secret"), pushed);
 });
 
 /** Run a printed line through sh as pasted, with the launcher on PATH as git-kb; it must exit 0. */

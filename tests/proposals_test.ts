@@ -443,6 +443,33 @@ Deno.test("proposals made on two machines at once are joined by sync; --all revi
   );
 });
 
+Deno.test("two machines propose edits of an entry whose file name git quotes: the join keeps this side's, no conflict markers", async () => {
+  await using kb = await makeKb({ remote: true });
+  const path = "entries/kb-7q2mx-rotación «npm».md";
+  const [old] = (await git(kb.dir, "ls-files", "entries/kb-7q2mx-*")).split("\n");
+  await git(kb.dir, "mv", old, path);
+  await git(kb.dir, "commit", "--quiet", "-m", "kb: rename by hand");
+  await cli(kb, "sync");
+  await using other = await secondMachine(kb);
+  const text = await Deno.readTextFile(join(kb.dir, path));
+  const edit = (words: string): Proposal => ({
+    kind: "edit",
+    entryId: "kb-7q2mx",
+    markdown: text.replace(/\n---\n/, `\n---\n${words}\n\n`),
+    reason: words,
+    source: "test",
+  });
+  assert((await proposeFrom(kb, [edit("Words proposed on A.")]))[0].written);
+  assert((await proposeFrom(other, [edit("Words proposed on B.")]))[0].written);
+  await cli(other, "sync");
+  const joined = await cli(kb, "sync", "--json");
+  assertEquals(JSON.parse(joined.stdout).warnings, []);
+  assertEquals(await git(kb.dir, "rev-list", "--count", "--merges", "git-kb/proposals"), "1");
+  const tip = await git(kb.dir, "show", `git-kb/proposals:${path}`);
+  assert(tip.includes("Words proposed on A.") && !/^(<{7}|={7}|>{7})/m.test(tip), tip);
+  assertEquals((await pending(kb)).length, 2);
+});
+
 Deno.test("a squash merge on the host: not pending, recorded, and a later edit merges cleanly", async () => {
   await using kb = await makeKb({ remote: true });
   await proposeFrom(kb, [sourdough()]);

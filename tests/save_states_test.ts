@@ -208,6 +208,22 @@ Deno.test("a rebase, merge, cherry-pick, revert, bisect or conflict under way: r
   }
 });
 
+Deno.test("an unresolved conflict in an entry whose file name git quotes is named by its real path; the printed git add works", async () => {
+  await using kb = await awkwardKb();
+  const path = 'entries/kb-7q2mx-rotación "npm".md';
+  await git(kb.dir, "mv", await entryPath(kb.dir, "kb-7q2mx"), path);
+  await git(kb.dir, "commit", "--quiet", "-m", "kb: rename by hand");
+  await startOperation(kb, "conflict");
+  const result = await add(kb, "During a conflict");
+  assertEquals(result.code, 1, show(result));
+  assert(result.stderr.includes(`unresolved conflicts in ${path};`), show(result));
+  const marked = commandsOf(result.stderr).find((command) => / add -- /.test(command));
+  if (!marked) throw new Error(`no git add printed: ${show(result)}`);
+  const pasted = await paste(marked, kb);
+  assertEquals(pasted.code, 0, `${marked}\n${show(pasted)}`);
+  assertEquals(await git(kb.dir, "diff", "--name-only", "--diff-filter=U"), "");
+});
+
 Deno.test("an uncommitted hand edit elsewhere does not stop a save onto a moved remote", async () => {
   await using kb = await makeKb({ remote: true });
   const other = await cloneRemote(kb);
@@ -422,9 +438,20 @@ Deno.test("saveChanges: two new entries (one linking the other) and a deletion i
   assertStrictEquals(result.index?.docCount, 46);
 });
 
-Deno.test("a commit holding conflict markers is never pushed by a save: exit 3, the remote unchanged, the pasted steps finish", async () => {
+/**
+ * A commit holding conflict markers in kb-7q2mx (its file first renamed to `entries/<fileName>`
+ * and pushed, when given) is never pushed by a save: exit 3, the remote unchanged, and the
+ * pasted steps finish.
+ */
+async function markersNeverPushedBySave(fileName?: string) {
   await using kb = await awkwardKb();
-  const path = await entryPath(kb.dir, "kb-7q2mx");
+  let path = await entryPath(kb.dir, "kb-7q2mx");
+  if (fileName) {
+    await git(kb.dir, "mv", path, `entries/${fileName}`);
+    await git(kb.dir, "commit", "--quiet", "-m", "kb: rename by hand");
+    await git(kb.dir, "push", "--quiet", "origin", "main");
+    path = `entries/${fileName}`;
+  }
   const file = join(kb.dir, path);
   const original = await Deno.readTextFile(file);
   const marked = original.replace(
@@ -454,4 +481,12 @@ Deno.test("a commit holding conflict markers is never pushed by a save: exit 3, 
   const synced = await runCli(["sync", "--kb", kb.dir], { env: kb.env });
   assertEquals(synced.code, 0, show(synced));
   assertEquals(await git(kb.remote!, "rev-parse", "main"), await git(kb.dir, "rev-parse", "HEAD"));
+}
+
+Deno.test("a commit holding conflict markers is never pushed by a save: exit 3, the remote unchanged, the pasted steps finish", async () => {
+  await markersNeverPushedBySave();
+});
+
+Deno.test("conflict markers in an entry whose file name git quotes are never pushed by a save either", async () => {
+  await markersNeverPushedBySave('kb-7q2mx-rotación "npm".md');
 });

@@ -9,6 +9,7 @@ import { assert, assertEquals } from "@std/assert";
 import { join } from "@std/path/posix/join";
 import { flagsFor } from "../app/permissions.ts";
 import { shellCommand, shellQuote } from "../core/shell/quote.ts";
+import { displaySafe } from "../core/text/display.ts";
 import { runProcess } from "../io/process.ts";
 import { withLock } from "../io/save/lock.ts";
 import { saveLockPath } from "../io/save/repo_state.ts";
@@ -19,6 +20,7 @@ import {
   cloneRemote,
   denoDir,
   entryPath,
+  entryText,
   git,
   type Kb,
   MAIN,
@@ -192,10 +194,22 @@ Deno.test("both machines edit different entries: both land, and each sync names 
   }
 });
 
-Deno.test("both machines edit the same entry: the conflict is named, nothing is lost, and the printed steps finish", async () => {
+/**
+ * Both machines edit {@link ENTRY} (its file first renamed to `entries/<fileName>` and pushed, when
+ * given): B's sync stops at the conflict, naming it and changing nothing, and its printed steps,
+ * pasted one by one, finish it with both sides' words.
+ */
+async function conflictFinishedByPrintedSteps(fileName?: string) {
   await using kb = await makeKb({ remote: true });
-  const [a, b] = [machineA(kb), await machine(kb, "b")];
-  const path = await entryPath(kb.dir, ENTRY);
+  const a = machineA(kb);
+  let path = await entryPath(kb.dir, ENTRY);
+  if (fileName) {
+    await git(kb.dir, "mv", path, `entries/${fileName}`);
+    await git(kb.dir, "commit", "--quiet", "-m", "kb: rename by hand");
+    await git(kb.dir, "push", "--quiet", "origin", "main");
+    path = `entries/${fileName}`;
+  }
+  const b = await machine(kb, "b");
   const title = /^title: (.*)$/m.exec(await Deno.readTextFile(join(kb.dir, path)))![1];
   assertEquals((await cli(a, "edit", ENTRY, "--body", "Words from A.")).code, 0);
   await editOffline(b, ENTRY, "Words from B.");
@@ -203,7 +217,8 @@ Deno.test("both machines edit the same entry: the conflict is named, nothing is 
 
   const stopped = await cli(b, "sync");
   assertEquals(stopped.code, 4, show(stopped));
-  assert(stopped.stderr.includes(`${ENTRY} "${title}" (${path})`), stopped.stderr);
+  assert(stopped.stderr.includes(`${ENTRY} "${title}" (${displaySafe(path)})`), stopped.stderr);
+  assert(!/[\x1b\x07]/.test(stopped.stderr), "no terminal escape of a file name reaches stderr");
   assertEquals(await state(b.dir), before, "nothing changed");
   const theirs = await git(b.dir, "show", `refs/git-kb/sync-theirs:${path}`);
   assert(theirs.includes("Words from A."), "the remote's version is kept");
@@ -246,6 +261,19 @@ Deno.test("both machines edit the same entry: the conflict is named, nothing is 
   const got = await cli(a, "get", ENTRY);
   assertEquals(got.code, 0, show(got));
   assert(got.stdout.includes("Words from A.") && got.stdout.includes("Words from B."));
+}
+
+Deno.test("both machines edit the same entry: the conflict is named, nothing is lost, and the printed steps finish", async () => {
+  await conflictFinishedByPrintedSteps();
+});
+
+Deno.test("a conflict in an entry whose file name git quotes (non-ASCII, quotes) is named by its real path; the steps finish", async () => {
+  await conflictFinishedByPrintedSteps(`${ENTRY}-rotación "npm".md`);
+});
+
+Deno.test("a conflict in an entry whose file name holds terminal escapes names it without them; the steps finish", async () => {
+  // OSC 52 writes the clipboard in many terminals.
+  await conflictFinishedByPrintedSteps(`${ENTRY}-\x1b]52;c;Y3VybCBldmlsIHwgc2g=\x07.md`);
 });
 
 Deno.test("a sync never pushes conflict markers left in a commit", async () => {
@@ -266,6 +294,35 @@ Deno.test("a sync never pushes conflict markers left in a commit", async () => {
   const remote = await git(kb.remote!, "rev-parse", "main");
 
   const refused = await cli(b, "sync");
+  assertEquals(refused.code, 1, show(refused));
+  assert(refused.stderr.includes(`${path} still holds conflict markers`), refused.stderr);
+  assertEquals(await git(kb.remote!, "rev-parse", "main"), remote, "nothing pushed");
+});
+
+Deno.test("conflict markers in one of hundreds of local entry files, its name one git quotes, stop the sync", async () => {
+  await using kb = await makeKb({ remote: true });
+  // Past 256 files, the markers are looked for in the whole tree and picked by path.
+  for (let at = 0; at < 300; at++) {
+    const id = `kb-m${at.toString(36).padStart(4, "0")}`;
+    await Deno.writeTextFile(
+      join(kb.dir, "entries", `${id}-note-${at}.md`),
+      entryText({ id, title: `Imported note ${at}`, body: "Words.\n" }),
+    );
+  }
+  const path = "entries/kb-mrk01-café.md";
+  await Deno.writeTextFile(
+    join(kb.dir, path),
+    entryText({
+      id: "kb-mrk01",
+      title: "Ours",
+      body: "<<<<<<< HEAD\nmine\n=======\ntheirs\n>>>>>>> x\n",
+    }),
+  );
+  await git(kb.dir, "add", "--", "entries");
+  await git(kb.dir, "commit", "--quiet", "-m", "a merge finished by hand, unresolved");
+  const remote = await git(kb.remote!, "rev-parse", "main");
+
+  const refused = await runCli(["sync"], { env: kb.env });
   assertEquals(refused.code, 1, show(refused));
   assert(refused.stderr.includes(`${path} still holds conflict markers`), refused.stderr);
   assertEquals(await git(kb.remote!, "rev-parse", "main"), remote, "nothing pushed");

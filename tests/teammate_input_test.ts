@@ -124,6 +124,48 @@ Deno.test("a teammate's file name with terminal escapes reaches no terminal; doc
   await assertRejects(() => Deno.lstat(join(kb.dir, "entries", name)), Deno.errors.NotFound);
 });
 
+Deno.test("a teammate's file named with backslashes is left out: no write or removal outside the knowledge base, search works, doctor's fix renames it", async () => {
+  const { kb, teammate } = await victimAndTeammate();
+  await using _kb = kb;
+  // Read with `\` as a separator, this name is `../victim/CLAUDE.md` next to the knowledge base.
+  const victim = join(kb.root, "victim", "CLAUDE.md");
+  await Deno.mkdir(join(kb.root, "victim"));
+  await Deno.writeTextFile(victim, "The user's own notes.\n");
+  const name = "kb-aaaaa-a\\..\\..\\..\\victim\\CLAUDE.md";
+  await Deno.writeTextFile(
+    join(teammate, "entries", name),
+    entryText({ id: "kb-aaaaa", title: "Harmless looking note", body: "Hello.\n" }),
+  );
+  await pushAll(teammate, "kb: add kb-aaaaa");
+  const synced = await runCli(["sync"], { env: kb.env });
+  assertEquals(synced.code, 0, show(synced));
+
+  const searched = await runCli(["search", "rotate token"], { env: kb.env });
+  assertEquals(searched.code, 0, show(searched));
+  assertMatch(searched.stdout, /kb-7q2mx/);
+  const got = await runCli(["get", "kb-aaaaa"], { env: kb.env });
+  assertEquals(got.code, 1, show(got));
+  assertMatch(got.stderr, /has a backslash in its path/);
+  for (const args of [["edit", "kb-aaaaa", "--body", "Overwritten."], ["rm", "kb-aaaaa"]]) {
+    const ran = await runCli(args, { env: kb.env });
+    assertEquals(ran.code, 1, show(ran));
+    assertEquals(await Deno.readTextFile(victim), "The user's own notes.\n", args.join(" "));
+  }
+  assertEquals(await git(kb.dir, "status", "--porcelain"), "");
+
+  const doctor = await runCli(["doctor", "--offline"], { env: kb.env });
+  assertEquals(doctor.code, 1, show(doctor));
+  const fix = /has a backslash in its path.*; fix: (.*)$/m.exec(doctor.stdout)?.[1];
+  if (!fix) throw new Error(`no fix for the name: ${show(doctor)}`);
+  assert(!fix.includes("victim/"), fix);
+  const pasted = await new Deno.Command("sh", { args: ["-c", fix] }).output();
+  assertEquals(pasted.code, 0, new TextDecoder().decode(pasted.stderr));
+  assertEquals(await Deno.readTextFile(victim), "The user's own notes.\n");
+  const renamed = await runCli(["get", "kb-aaaaa"], { env: kb.env });
+  assertEquals(renamed.code, 0, show(renamed));
+  assertMatch(renamed.stdout, /^title: Harmless looking note$/m);
+});
+
 Deno.test("entries are never read through a symlinked folder, nor from a path the cache names outside entries/", async () => {
   await using temp = await tempDir("git-kb-links-");
   const kbDir = join(temp.path, "kb");

@@ -61,10 +61,15 @@ function declaredId(kbDir: string, path: string): string | undefined {
 
 /**
  * The command that fixes a file the index left out: move it where the index reads it (into
- * entries/, to a name ending in `.md` or starting with its id; a file too large to be an entry
- * out of it), remove what is not a regular file (a FIFO, a symlink), else open it in the editor.
+ * entries/, to a name ending in `.md` or starting with its id, without a backslash; a file too
+ * large to be an entry out of it), remove what is not a regular file (a FIFO, a symlink), else
+ * open it in the editor.
  */
 function leftOutFix(kbDir: string, path: string): string {
+  // join() reads a backslash as a separator, which would name another file: rename this one.
+  if (path.includes("\\")) {
+    return moveCommand(`${kbDir}/${path}`, `${kbDir}/${path.replaceAll("\\", "-")}`);
+  }
   const full = join(kbDir, path);
   const info = lstatOf(full);
   if (!info || !info.isFile) return shellCommand(["rm", "--", full]);

@@ -177,8 +177,8 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
 
 /**
  * The notes with their embeds resolved against the folder's other files (see
- * core/import/attachments.ts): a file past {@link MAX_ATTACHMENT_BYTES} or a symbolic link is not
- * brought.
+ * core/import/attachments.ts): a file past {@link MAX_ATTACHMENT_BYTES}, a symbolic link or a file
+ * whose path holds a backslash is not brought.
  */
 function withAttachments(
   notes: readonly KindNote[],
@@ -190,6 +190,8 @@ function withAttachments(
   const refusal = (path: string) => {
     const file = info.get(path)!;
     if (file.symlink) return SYMLINK;
+    // git-kb reads `\` as a folder separator: the copy would land elsewhere, maybe outside.
+    if (path.includes("\\")) return "its name holds a backslash; rename it without one";
     return file.size > MAX_ATTACHMENT_BYTES
       ? `larger than ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MiB`
       : undefined;

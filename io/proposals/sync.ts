@@ -15,6 +15,7 @@ import {
   gitReason,
   GitTimeoutError,
   isAncestor,
+  mergeTree,
   networkTimeoutMs,
 } from "../git.ts";
 import { pushTarget } from "../remote/target.ts";
@@ -54,12 +55,7 @@ async function mergedUpstream(kbDir: string, tip: string): Promise<boolean> {
  * history, which is what review reads.
  */
 async function joinTips(kbDir: string, ours: string, theirs: string): Promise<string> {
-  const merged = await git(kbDir, ["merge-tree", "--write-tree", "--name-only", ours, theirs]);
-  if (merged.code !== 0 && merged.code !== 1) {
-    throw new Error(`git merge-tree of the proposals branches failed: ${gitReason(merged.stderr)}`);
-  }
-  const [tree, ...rest] = merged.stdout.split("\n");
-  const conflicted = merged.code === 1 ? [...new Set(rest.slice(0, rest.indexOf("")))] : [];
+  const { tree, conflicted } = await mergeTree(kbDir, ours, theirs);
   const { args: identity } = await commitIdentity(kbDir);
   return await withTemporaryIndex(async (env) => {
     await gitOk(kbDir, ["read-tree", tree], { env });

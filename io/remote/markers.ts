@@ -5,8 +5,8 @@
  *
  * @module
  */
+import { displaySafe } from "../../core/text/display.ts";
 import type { Refusal } from "../../core/exit.ts";
-import { join } from "../../core/path.ts";
 import { editFileCommand, gitCommand } from "../../core/shell/quote.ts";
 import { pastedIdentityArgs, pathsWithConflictMarkers } from "../git.ts";
 import { syncCommand } from "./target.ts";
@@ -24,12 +24,13 @@ export async function markerRefusal(
   const marked = await pathsWithConflictMarkers(kbDir, rev, paths);
   if (!marked.length) return undefined;
   const identity = await pastedIdentityArgs(kbDir);
+  const named = marked.map(displaySafe).join(", ");
   return {
-    reason: `${marked.join(", ")} still ${marked.length === 1 ? "holds" : "hold"} conflict ` +
+    reason: `${named} still ${marked.length === 1 ? "holds" : "hold"} conflict ` +
       "markers (<<<<<<< or >>>>>>> lines), which git-kb never pushes; keep what you want of " +
       "both versions, commit, and sync",
     commands: [
-      ...marked.map((path) => editFileCommand(join(kbDir, path))),
+      ...marked.map((path) => editFileCommand(`${kbDir}/${path}`)),
       gitCommand(kbDir, "add", "--", ...marked),
       gitCommand(kbDir, ...identity, "commit", "-m", "kb: resolve conflict"),
       syncCommand(kbDir),

@@ -1,9 +1,9 @@
 /**
  * Files that are not entries, saved with them in one commit: the images and documents imported
  * notes embed, under `attachments/`. Each is checked before anything is written (a path inside
- * `attachments/`, no symbolic link on the way to it, so a planted link never sends a write
- * outside the knowledge base), written whole (a temp file renamed over), and put back as it was
- * when the commit fails.
+ * `attachments/` with no backslash, no symbolic link on the way to it, so neither a planted link
+ * nor a `\` read as a separator ever sends a write outside the knowledge base), written whole (a
+ * temp file renamed over), and put back as it was when the commit fails.
  *
  * @module
  */
@@ -29,6 +29,8 @@ function attachmentProblem(kbDir: string, path: string): string | undefined {
   ) {
     return `${path} is not a file under ${ATTACHMENTS_DIR}/`;
   }
+  // git-kb's paths read `\` as a separator too: `a\..\..\x` would be a way out.
+  if (path.includes("\\")) return `${path} has a backslash in its name, which a save never writes`;
   for (let end = 1; end <= segments.length; end++) {
     const prefix = segments.slice(0, end).join("/");
     const info = ifExists(() => Deno.lstatSync(join(kbDir, prefix)));

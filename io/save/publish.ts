@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { displaySafe } from "../../core/text/display.ts";
 import { idFromPath } from "../../core/entry/identity.ts";
 import { EXIT, KbError, type Refusal } from "../../core/exit.ts";
 import { gitCommand } from "../../core/shell/quote.ts";
@@ -64,7 +65,9 @@ function refused(saved: Unpushed, refusal: Refusal): PushError {
 
 /** The remote changed entries of `paths` in another way than the commit to push. */
 function conflictError(saved: Unpushed, paths: string[]): PushError {
-  const named = paths.map((path) => idFromPath(path) ? `${idFromPath(path)} (${path})` : path);
+  const named = paths.map((path) =>
+    idFromPath(path) ? `${idFromPath(path)} (${displaySafe(path)})` : displaySafe(path)
+  );
   return notPushed(
     saved,
     `${saved.target.remote} changed the same entries in another way: ${named.join(", ")}; ` +
@@ -97,8 +100,8 @@ async function refuseMarkers(
 ): Promise<void> {
   const { kbDir } = saved;
   const range = theirs ? [`${theirs}..refs/heads/${branch}`] : [branch];
-  const changed = await gitOk(kbDir, ["log", "--format=", "--name-only", ...range, "--"]);
-  const paths = [...new Set(changed.split("\n").filter((path) => path.startsWith(ENTRIES_DIR)))];
+  const changed = await gitOk(kbDir, ["log", "--format=", "--name-only", "-z", ...range, "--"]);
+  const paths = [...new Set(changed.split("\0").filter((path) => path.startsWith(ENTRIES_DIR)))];
   const refusal = await markerRefusal(kbDir, branch, paths);
   if (refusal) throw refused(saved, refusal);
 }

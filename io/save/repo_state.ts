@@ -112,12 +112,13 @@ export async function repoState(kbDir: string): Promise<RepoState> {
       commands: [gitCommand(kbDir, "bisect", "reset")],
     };
   }
-  const unmerged = (await gitOk(kbDir, ["diff", "--name-only", "--diff-filter=U"])).trim();
+  // NUL-separated: a name git would quote (non-ASCII, a quote) comes back as it is.
+  const unmerged = await gitOk(kbDir, ["diff", "--name-only", "--diff-filter=U", "-z"]);
   if (unmerged) {
-    const paths = unmerged.split("\n");
+    const paths = [...new Set(unmerged.split("\0").filter(Boolean))];
     return {
       state: "conflict",
-      message: `${kbDir} has unresolved conflicts in ${paths.join(", ")}; ` +
+      message: `${kbDir} has unresolved conflicts in ${paths.map(displaySafe).join(", ")}; ` +
         "fix the conflict markers, then mark them resolved",
       commands: [gitCommand(kbDir, "add", "--", ...paths)],
     };

@@ -9,9 +9,9 @@
  *
  * @module
  */
+import { displaySafe } from "../../core/text/display.ts";
 import { EXIT, KbError } from "../../core/exit.ts";
 import { LIMITS } from "../../core/entry/schema.ts";
-import { join } from "../../core/path.ts";
 import { editFileCommand, gitCommand } from "../../core/shell/quote.ts";
 import {
   classifyChanges,
@@ -205,8 +205,9 @@ async function moveBranch(kbDir: string, from: string, to: string, remote: strin
   const blocked = touched.filter((path) => path && dirty.has(path)).sort();
   if (blocked.length) {
     const identity = await pastedIdentityArgs(kbDir);
+    const named = blocked.map(displaySafe).join(", ");
     throw new SyncRefusedError(
-      `uncommitted changes to ${blocked.join(", ")}, which ${remote} changed too, stand in the ` +
+      `uncommitted changes to ${named}, which ${remote} changed too, stand in the ` +
         "way of what comes in; commit them (a sync then merges them, or names the conflict), " +
         "and sync",
       [
@@ -284,14 +285,14 @@ async function conflictError(
   const upstream = remoteBranchName(target.tracking);
   const shows = paths.map((path) => gitCommand(kbDir, "show", `${THEIRS_REF}:${path}`)).join(", ");
   const message = `${upstream} and this clone both changed ` +
-    `${entries.map((entry) => `${entryLabel(entry)} (${entry.path})`).join(", ")}, ` +
+    `${entries.map((entry) => `${entryLabel(entry)} (${displaySafe(entry.path)})`).join(", ")}, ` +
     `each in its own way. Nothing was changed: your version is in the files, ${upstream}'s is ` +
     `kept in ${THEIRS_REF} (${shows}). To finish, merge it (the merge stops at the ` +
     "conflict), keep what you want of both versions in each file (and remove the <<<<<<<, " +
     "======= and >>>>>>> lines), commit, and sync:";
   const commands = [
     gitCommand(kbDir, ...identity, "merge", "-m", `kb: sync with ${upstream}`, THEIRS_REF),
-    ...paths.map((path) => editFileCommand(join(kbDir, path))),
+    ...paths.map((path) => editFileCommand(`${kbDir}/${path}`)),
     gitCommand(kbDir, "add", "--", ...paths),
     gitCommand(kbDir, ...identity, "commit", "--no-edit"),
     syncCommand(kbDir),

@@ -1,0 +1,133 @@
+/**
+ * The stdio transport of `git-kb mcp`: one JSON-RPC message a line on stdin and stdout, as the
+ * Model Context Protocol's stdio transport has it. Unlike the SDK's own, every line that is not
+ * a message the server can serve gets the JSON-RPC 2.0 error response (core/mcp/jsonrpc.ts), and
+ * a line over the size limit is refused without closing the connection: the client always gets
+ * an answer, and the requests under way keep theirs.
+ *
+ * @module
+ */
+import process from "node:process";
+import type { Readable, Writable } from "node:stream";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { ErrorCode, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { readLine, type Refusal, refusal } from "../../core/mcp/jsonrpc.ts";
+
+/** The longest line read (10 MiB, the SDK's limit); a longer one is refused. */
+export const MAX_LINE_BYTES = 10 * 1024 * 1024;
+
+const NEWLINE = 0x0a;
+
+/** A transport over the process's stdin and stdout (or the streams given). */
+export class LineTransport implements Transport {
+  /** Called once the transport is closed. */
+  onclose?: () => void;
+  /** Called on a stream error, or a line ignored (a malformed response). */
+  onerror?: (error: Error) => void;
+  /** Called with each message read. */
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  #pending: Uint8Array[] = [];
+  #pendingBytes = 0;
+  #oversized = false;
+  #outputGone = false;
+  readonly #stdin: Readable;
+  readonly #stdout: Writable;
+  readonly #decoder = new TextDecoder();
+
+  /** A transport on `stdin` and `stdout` (the process's by default). */
+  constructor(
+    stdin: Readable = process.stdin,
+    stdout: Writable = process.stdout,
+  ) {
+    this.#stdin = stdin;
+    this.#stdout = stdout;
+  }
+
+  /** Start reading stdin. */
+  start(): Promise<void> {
+    this.#stdin.on("data", this.#receive);
+    this.#stdin.on("error", this.#failed);
+    this.#stdout.on("error", this.#outputFailed);
+    return Promise.resolve();
+  }
+
+  /**
+   * Write `message` as one line; resolves once stdout took it, or at once when stdout is gone
+   * (the client closed it): the answer is dropped, and the calls under way go on to their end.
+   */
+  send(message: JSONRPCMessage | Refusal): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.#outputGone) return resolve();
+      this.#stdout.write(`${JSON.stringify(message)}\n`, () => resolve());
+    });
+  }
+
+  /** Stop reading, drop a partial line, and say so. */
+  close(): Promise<void> {
+    this.#stdin.off("data", this.#receive);
+    this.#stdin.off("error", this.#failed);
+    this.#stdout.off("error", this.#outputFailed);
+    this.#stdin.pause();
+    this.#pending = [];
+    this.#pendingBytes = 0;
+    this.onclose?.();
+    return Promise.resolve();
+  }
+
+  #failed = (error: Error) => this.onerror?.(error);
+
+  /** Stdout failed (EPIPE: the client closed it): nothing more is written, nothing crashes. */
+  #outputFailed = (error: Error) => {
+    this.#outputGone = true;
+    this.onerror?.(error);
+  };
+
+  #receive = (chunk: Uint8Array | string) => {
+    const bytes = typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
+    let start = 0;
+    for (let end = bytes.indexOf(NEWLINE); end !== -1; end = bytes.indexOf(NEWLINE, start)) {
+      this.#keep(bytes.subarray(start, end));
+      this.#endLine();
+      start = end + 1;
+    }
+    this.#keep(bytes.subarray(start));
+  };
+
+  /** Add part of a line, unless the line is over the limit already or goes over it now. */
+  #keep(part: Uint8Array) {
+    if (this.#oversized || !part.length) return;
+    if (this.#pendingBytes + part.length > MAX_LINE_BYTES) {
+      this.#oversized = true;
+      this.#pending = [];
+      this.#pendingBytes = 0;
+      return;
+    }
+    this.#pending.push(part);
+    this.#pendingBytes += part.length;
+  }
+
+  /** A line is complete: serve it, or refuse it. */
+  #endLine() {
+    const bytes = new Uint8Array(this.#pendingBytes);
+    let offset = 0;
+    for (const part of this.#pending) {
+      bytes.set(part, offset);
+      offset += part.length;
+    }
+    this.#pending = [];
+    this.#pendingBytes = 0;
+    if (this.#oversized) {
+      this.#oversized = false;
+      const limit = `${MAX_LINE_BYTES / 1024 / 1024} MiB`;
+      void this.send(refusal(null, ErrorCode.InvalidRequest, `Invalid Request: over ${limit}`));
+      return;
+    }
+    const line = this.#decoder.decode(bytes).replace(/\r$/, "");
+    if (!line.trim()) return;
+    const incoming = readLine(line);
+    if ("message" in incoming) this.onmessage?.(incoming.message);
+    else if ("refusal" in incoming) void this.send(incoming.refusal);
+    else this.onerror?.(new Error(incoming.ignored));
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * git-kb started where git's environment points at another repository: a shell that exports
+ * `GIT_DIR` and `GIT_WORK_TREE` (the bare-repository way of keeping dotfiles), or a git hook of
+ * the user's project that starts an agent (git hands its hooks `GIT_INDEX_FILE` and the `-c`
+ * settings). Its git calls must still read and write the knowledge base alone: the real CLI, a
+ * project repository with staged work, a knowledge base with a bare remote.
+ */
+import { assertEquals, assertMatch } from "@std/assert";
+import { join } from "@std/path/posix/join";
+import { git, makeKb, runCli, show } from "./helpers.ts";
+
+Deno.test("with GIT_DIR, GIT_WORK_TREE and GIT_INDEX_FILE of another repo exported, add and sync write the knowledge base alone", async () => {
+  await using kb = await makeKb({ remote: true });
+  const project = join(kb.root, "project");
+  await git(kb.root, "init", "--quiet", "-b", "work", project);
+  await Deno.writeTextFile(join(project, "app.txt"), "v1\n");
+  await git(project, "add", "app.txt");
+  await git(project, "commit", "--quiet", "-m", "project start");
+  await Deno.writeTextFile(join(project, "app.txt"), "v2, staged\n");
+  await git(project, "add", "app.txt");
+  const projectState = async () => ({
+    refs: await git(project, "for-each-ref"),
+    index: await Deno.readFile(join(project, ".git", "index")),
+    staged: await git(project, "diff", "--cached", "--name-status"),
+  });
+  const before = await projectState();
+  const env = {
+    ...kb.env,
+    GIT_DIR: join(project, ".git"),
+    GIT_WORK_TREE: project,
+    GIT_INDEX_FILE: join(project, ".git", "index"),
+    GIT_CONFIG_PARAMETERS: "'core.bare'='true'",
+  };
+
+  const added = await runCli(["add", "--title", "Kept in the knowledge base", "--type", "note"], {
+    env,
+  });
+  assertEquals(added.code, 0, show(added));
+  assertMatch(added.stdout, /^Added kb-\w{5} .*pushed/m);
+  assertMatch(await git(kb.dir, "log", "-1", "--format=%s"), /Kept in the knowledge base/);
+  assertEquals(await git(kb.remote!, "rev-parse", "main"), await git(kb.dir, "rev-parse", "HEAD"));
+  assertEquals(await git(kb.dir, "status", "--porcelain"), "");
+
+  const synced = await runCli(["sync"], { env });
+  assertEquals(synced.code, 0, show(synced));
+  assertEquals(await projectState(), before, "the project repository is untouched");
+});

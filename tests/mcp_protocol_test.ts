@@ -1,0 +1,213 @@
+/**
+ * `git-kb mcp` facing a client that breaks the protocol, fed raw lines on stdin by a real
+ * subprocess (the command's own permission profile, a real knowledge base with a bare remote):
+ * every line that is not a message it can serve gets the JSON-RPC 2.0 error response, with the
+ * request's id where one can be read, and the server goes on serving; a line over the size limit
+ * is refused without closing the connection; a request split across reads is served; a request
+ * the client cancels neither keeps the server from exiting when stdin ends nor cuts its save off.
+ */
+import { assert, assertEquals, assertMatch } from "@std/assert";
+import { join } from "@std/path/posix/join";
+import { git, type Kb, makeKb, saveUnderWay, spawnMcp } from "./helpers.ts";
+
+/** A JSON-RPC message as a line of stdin. */
+const line = (message: unknown) => `${JSON.stringify(message)}\n`;
+
+/** The lines that open a session. */
+const OPEN = line({
+  jsonrpc: "2.0",
+  id: "open",
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "git-kb-test", version: "1.0.0" },
+  },
+}) + line({ jsonrpc: "2.0", method: "notifications/initialized" });
+
+/** What the server answered, and how it ended. */
+interface Served {
+  code: number;
+  answers: {
+    jsonrpc: string;
+    id?: unknown;
+    result?: Record<string, unknown>;
+    error?: { code: number; message: string };
+  }[];
+  stderr: string;
+}
+
+/**
+ * What `ending` resolves to once `child` exited; the child is killed, and the test fails, if it
+ * has not exited 20 s after stdin closed.
+ */
+async function exitWithin<T>(child: Deno.ChildProcess, ending: Promise<T>): Promise<T> {
+  let hung = false;
+  const timer = setTimeout(() => {
+    hung = true;
+    child.kill("SIGKILL");
+  }, 20_000);
+  const ended = await ending;
+  clearTimeout(timer);
+  assert(!hung, "the server did not exit within 20 s of stdin closing");
+  return ended;
+}
+
+/**
+ * Start `git-kb mcp` on `kb`, write each of `chunks` (waiting `pauseMs` between them), close
+ * stdin, and read what it answers (see {@link exitWithin}).
+ */
+async function serve(kb: Kb, chunks: (string | Uint8Array)[], pauseMs = 0): Promise<Served> {
+  const child = await spawnMcp(kb.env);
+  const writer = child.stdin.getWriter();
+  for (const chunk of chunks) {
+    await writer.write(typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk);
+    if (pauseMs) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+  }
+  await writer.close();
+  const output = await exitWithin(child, child.output());
+  const stdout = new TextDecoder().decode(output.stdout);
+  const stderr = new TextDecoder().decode(output.stderr);
+  const answers = stdout.split("\n").filter(Boolean).map((text) => JSON.parse(text));
+  return { code: output.code, answers, stderr };
+}
+
+Deno.test("mcp: every malformed line gets its JSON-RPC 2.0 error with the id it can read, and serving goes on", async () => {
+  await using kb = await makeKb({ remote: true });
+  const call = (id: unknown, method: string, params?: unknown) =>
+    line({ jsonrpc: "2.0", id, method, ...params === undefined ? {} : { params } });
+  const { code, answers, stderr } = await serve(kb, [
+    OPEN,
+    "{not json\n",
+    call(1, "tools/call", "search"),
+    call(1.5, "tools/list"),
+    call({ nested: 1 }, "tools/list"),
+    call(true, "ping"),
+    line([{ jsonrpc: "2.0", id: 2, method: "ping" }]),
+    line({ jsonrpc: "1.0", id: 3, method: "ping" }),
+    line({ jsonrpc: "2.0", id: 4 }),
+    "42\n",
+    call(5, "tools/call", { name: "get", arguments: "kb-7q2mx" }),
+    call(6, "resources/read", { uri: 42 }),
+    call(7, "resources/read", { uri: "kb://entry/..%2F..%2Fetc%2Fpasswd" }),
+    call(8, "no/such/method"),
+    // A member JSON-RPC 2.0 does not define is read past.
+    line({ jsonrpc: "2.0", id: "extra", method: "ping", trace: "abc" }),
+    // A response to nothing, malformed: not answered (a response is never answered).
+    line({ jsonrpc: "2.0", id: 9, result: "not an object" }),
+    call("last", "ping"),
+  ]);
+  assertEquals(code, 0, stderr);
+  // Answers come as each request finishes: compare them in one order.
+  const sorted = (pairs: unknown[][]) => pairs.map((pair) => JSON.stringify(pair)).sort();
+  const refusals = answers.filter((answer) => answer.error).map(({ id, error }) => [
+    id,
+    error!.code,
+  ]);
+  assertEquals(
+    sorted(refusals),
+    sorted([
+      [null, -32700],
+      [1, -32600],
+      [1.5, -32600],
+      [null, -32600],
+      [null, -32600],
+      [null, -32600],
+      [3, -32600],
+      [4, -32600],
+      [null, -32600],
+      [5, -32602],
+      [6, -32602],
+      [7, -32002],
+      [8, -32601],
+    ]),
+  );
+  assertMatch(
+    answers.find((answer) => answer.id === 7)?.error?.message ?? "",
+    /no entry \.\.%2F\.\.%2Fetc%2Fpasswd/,
+  );
+  assertEquals(answers.find((answer) => answer.id === "last")?.result, {});
+  assertEquals(answers.find((answer) => answer.id === "extra")?.result, {});
+  assert(!answers.some((answer) => answer.id === 9), JSON.stringify(answers));
+});
+
+Deno.test("mcp: a line over 10 MiB is refused, the connection kept; a request split across reads is served", async () => {
+  await using kb = await makeKb({ remote: true });
+  const search = new TextEncoder().encode(line({
+    jsonrpc: "2.0",
+    id: "split",
+    method: "tools/call",
+    params: { name: "search", arguments: { queries: ["rebase onto main", "rébase"] } },
+  }));
+  // Cut in the middle of the two bytes of "é", too.
+  const cut = search.indexOf(0xc3) + 1;
+  const huge = new Uint8Array(10 * 1024 * 1024 + 16).fill(0x61);
+  const { code, answers, stderr } = await serve(kb, [
+    OPEN,
+    huge,
+    "\n",
+    search.slice(0, 20),
+    search.slice(20, cut),
+    search.slice(cut),
+    line({ jsonrpc: "2.0", id: "after", method: "ping" }),
+  ], 50);
+  assertEquals(code, 0, stderr);
+  assertEquals(answers.map((answer) => answer.id), ["open", null, "split", "after"]);
+  assertEquals(answers[1].error?.code, -32600);
+  const content = answers[2].result?.content as { text: string }[];
+  assertEquals(JSON.parse(content[0].text).hits[0].id, "kb-r4b9t");
+});
+
+Deno.test("mcp: a save the client cancels finishes, and the server still exits when stdin ends", async () => {
+  await using kb = await makeKb({ remote: true });
+  const title = "Saved though the client cancelled";
+  const { code, answers, stderr } = await serve(kb, [
+    OPEN,
+    line({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "add", arguments: { title, type: "note" } },
+    }),
+    line({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2 } }),
+  ]);
+  assertEquals(code, 0, stderr);
+  assertEquals(answers.map((answer) => answer.id), ["open"]);
+  assertMatch(await git(kb.dir, "log", "-1", "--format=%s"), new RegExp(title));
+  assertEquals(await git(kb.remote!, "rev-parse", "main"), await git(kb.dir, "rev-parse", "HEAD"));
+});
+
+Deno.test("mcp: a client that closes stdout during two saves: both finish, pushed, and the server exits 0", async () => {
+  await using kb = await makeKb({ remote: true });
+  await Deno.writeTextFile(join(kb.remote!, "hooks", "pre-receive"), "#!/bin/sh\nsleep 1\n", {
+    mode: 0o755,
+  });
+  const child = await spawnMcp(kb.env);
+  const titles = ["First of two saves", "Second of two saves"];
+  const writer = child.stdin.getWriter();
+  await writer.write(
+    new TextEncoder().encode(
+      OPEN + titles.map((title, at) =>
+        line({
+          jsonrpc: "2.0",
+          id: at + 2,
+          method: "tools/call",
+          params: { name: "add", arguments: { title, type: "note" } },
+        })
+      ).join(""),
+    ),
+  );
+  // The first push is under way (the remote's hook holds each for 1 s) when the client goes.
+  await saveUnderWay(kb.dir);
+  await child.stdout.cancel();
+  await writer.close();
+  const [status, stderr] = await exitWithin(
+    child,
+    Promise.all([child.status, new Response(child.stderr).text()]),
+  );
+  assertEquals(status.code, 0, stderr);
+  const log = await git(kb.remote!, "log", "--format=%s", "main");
+  for (const title of titles) assertMatch(log, new RegExp(title));
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), await git(kb.remote!, "rev-parse", "main"));
+  assertEquals(await git(kb.dir, "status", "--porcelain"), "");
+});
