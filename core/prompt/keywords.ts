@@ -639,13 +639,16 @@ function rankingPostings(part: WordPart, ords: Int32Array): Postings {
  * The BM25F scores of the entries `ords` (marked 1 in `isOrd`, by ordinal) over the prompt's
  * terms, each once, by ordinal, as search scores them: a term only a common word holds by its
  * title, tag and alias postings, which are all the prompt read of it; a term that is also a word
- * of its own, or part of one that is not common, by all of them.
+ * of its own, or part of one that is not common, by all of them. Each entry's score is then
+ * weighed by its {@link namingShare} (`naming`), as its evidence is: an entry named by far more
+ * words than the others holds many of a long prompt's words, and BM25F sums them.
  */
 function searchScores(
   reader: IndexReader,
   words: PromptWord[],
   ords: number[],
   isOrd: Uint8Array,
+  naming: (ord: number) => number,
 ): Float64Array {
   const parts = new Map<string, WordPart>();
   for (const word of words) {
@@ -660,7 +663,7 @@ function searchScores(
     reader,
     parts.keys(),
     (ord) => isOrd[ord] === 1,
-    (ord, score) => scores[ord] += score,
+    (ord, score) => scores[ord] += score * naming(ord),
     (term) => {
       const part = parts.get(term);
       return part
@@ -842,7 +845,7 @@ export function keywordMatches(
   if (over.length) {
     const isListed = new Uint8Array(tallies.weight.length);
     for (const ord of listed) isListed[ord] = 1;
-    const scores = searchScores(reader, words, listed, isListed);
+    const scores = searchScores(reader, words, listed, isListed, naming);
     over.sort((a, b) => scores[b] - scores[a] || tallies.compare(a, b));
     const first = scores[over[0]];
     let second = 0;
