@@ -14,12 +14,12 @@ import {
   entryText,
   git,
   type Kb,
+  kernelRulesOf,
   makeKb,
   runCli,
   runHook,
   show,
 } from "./helpers.ts";
-import { kernelRulesOf } from "./helpers.ts";
 import { ENTRY_TYPES, LIMITS } from "../core/entry/schema.ts";
 
 /** Commit the files `entries` (name → text) in the teammate's clone and push them. */

@@ -8,7 +8,9 @@
  * body only. A dotted or slashed word (`console.log`, `ci/cd`) is one word that counts only when
  * all of its parts hit the entry, so `console.log` does not match an entry about logs. A word
  * found in most entries ({@link isCommonWord}) counts only where it is a title, tag or alias
- * word: in a body it is prose, not a sign of what the entry is about.
+ * word: in a body it is prose, not a sign of what the entry is about. An entry whose title, tags
+ * and aliases hold far more terms than the knowledge base's average entry is named by each of them
+ * less ({@link namingShare}), in its evidence and in its search score alike.
  *
  * A prompt fires when its best entry's evidence reaches the threshold, search scores the entry it
  * ranks first at least as strongly as two words that count in full would in its title
