@@ -402,3 +402,51 @@ Deno.test("an entry the prompt never names beats chance as well after edits as a
   assertEquals(store.manifest().dead.length, COMPACT_AFTER);
   assertEquals(fired(store.reader(), prompt), ["kb-guide"]);
 });
+
+/**
+ * An entry named by everything: a title of 200 characters, 32 tags and 32 aliases of 64, packed
+ * with `words` (each tag's words tied by `-`, each alias's by spaces).
+ */
+function stuffedEntry(id: string, words: readonly string[]): Entry {
+  let at = 0;
+  const item = (chars: number, glue: string) => {
+    let text = words[at++ % words.length];
+    while (`${text}${glue}${words[at % words.length]}`.length <= chars) {
+      text += `${glue}${words[at++ % words.length]}`;
+    }
+    return text;
+  };
+  return makeEntry({
+    id,
+    title: item(200, " "),
+    tags: Array.from({ length: 32 }, () => item(64, "-")),
+    aliases: Array.from({ length: 32 }, () => item(64, " ")),
+    body: "Read me first.\n",
+  });
+}
+
+Deno.test("an entry named by hundreds of words is not pointed at for holding a prompt's, at 40 entries and at 50,000", () => {
+  const kubernetes = personalKb().filter((entry) => entry.id.startsWith("kb-k8s"));
+  // Hundreds of names, the Kubernetes entries' words and the widgets among them, as a teammate's
+  // entry could hold them to be pointed at on every prompt.
+  const names = [
+    "kubernetes",
+    "pod",
+    "crashloopbackoff",
+    ...WIDGETS,
+    ...VOCABULARY.slice(0, 600),
+  ];
+  const stuffed = stuffedEntry("kb-stuff", names);
+  const widgets = `the ${WIDGETS.slice(0, 8).join(", ")} all look wrong on mobile`;
+  const crash = "why does the kubernetes pod keep hitting crashloopbackoff";
+  const small = readerOf([...personalKb(), stuffed]);
+  // Eight of its names, which no other entry holds, are eight of 700: each counts a share of
+  // what it would for an entry of a few names.
+  assertEquals(fired(small, widgets), []);
+  assertEquals(fired(small, `deploy the ${VOCABULARY.slice(1, 9).join(" and the ")}`), []);
+  assertEquals(fired(small, crash), ["kb-k8s01"]);
+  const generated = generateEntries(50_000).map((generated) => generated.entry);
+  const large = readerOf([...generated, ...kubernetes, stuffed]);
+  assertEquals(fired(large, widgets), []);
+  assertEquals(fired(large, crash), ["kb-k8s01"]);
+});

@@ -8,7 +8,9 @@
  * body only. A dotted or slashed word (`console.log`, `ci/cd`) is one word that counts only when
  * all of its parts hit the entry, so `console.log` does not match an entry about logs. A word
  * found in most entries ({@link isCommonWord}) counts only where it is a title, tag or alias
- * word: in a body it is prose, not a sign of what the entry is about.
+ * word: in a body it is prose, not a sign of what the entry is about. An entry whose title, tags
+ * and aliases hold far more terms than the knowledge base's average entry is named by each of them
+ * less ({@link namingShare}), in its evidence and in its search score alike.
  *
  * A prompt fires when its best entry's evidence reaches the threshold, search scores the entry it
  * ranks first at least as strongly as two words that count in full would in its title
@@ -231,6 +233,43 @@ function commonShare(weight: number, counted: number): number {
   return Math.min(weight, COMMON_WORDS_MOST - counted);
 }
 
+/**
+ * How many times the terms of the knowledge base's average entry an entry's title, tags and
+ * aliases may hold before each of their words counts less ({@link namingShare}). Entries people
+ * write stay well within it: in the benchmarks' knowledge bases (577, 1,871 and 7,013 entries)
+ * none holds three times the average.
+ */
+export const NAMING_SPREAD = 4;
+
+/**
+ * The share of its specificity a prompt word counts for an entry when found in the entry's title,
+ * tags or aliases, which hold `terms` terms where the knowledge base's entries hold `typical` on
+ * average: all of it up to {@link NAMING_SPREAD} times the average, then in proportion to how
+ * many times over the entry's names are. A prompt word is among an entry's names by chance as
+ * often as the entry has names, so each of the names of an entry named by a thousand words says
+ * a hundredth of what each of ten does: an entry (a teammate's, say) whose title, 32 tags and 32
+ * aliases are stuffed with the words people type most cannot get itself pointed at on every
+ * prompt. A share of the knowledge base's own average, so it holds at 40 entries as at 50,000.
+ */
+export function namingShare(terms: number, typical: number): number {
+  const most = NAMING_SPREAD * typical;
+  return terms <= most ? 1 : most / terms;
+}
+
+/**
+ * Each entry's {@link namingShare}, by ordinal, in the knowledge base `reader` reads: its title
+ * and keyword (tags and aliases) term counts against the average of the other entries', so that
+ * in a knowledge base of a few dozen entries a stuffed one does not raise the bar it is held to.
+ */
+function namingShares(reader: IndexReader): (ord: number) => number {
+  const { docCount, totals } = reader.manifest;
+  const all = totals[0] + totals[1];
+  return (ord) => {
+    const own = reader.fieldLength(ord, 0) + reader.fieldLength(ord, 1);
+    return own <= 0 ? 1 : namingShare(own, (all - own) / Math.max(docCount - 1, 1));
+  };
+}
+
 /** Whether a word found in `entries` of `docCount` entries is too common to count in a body. */
 export function isCommonWord(entries: number, docCount: number): boolean {
   return entries > Math.max(COMMON_WORD_MIN_ENTRIES, docCount * COMMON_WORD_SHARE);
@@ -365,6 +404,8 @@ class Tallies {
   readonly words: Uint16Array;
   readonly #listAt: number;
   readonly #keepTouched: boolean;
+  /** The share of a word's weight it counts in an entry's title, tags or aliases. */
+  readonly #naming: (ord: number) => number;
   /** What each entry's common words counted so far, once there are any. */
   #common?: Float64Array;
   /** The word being counted is a common one. */
@@ -373,12 +414,18 @@ class Tallies {
   #keywordParts?: Uint8Array;
   #anyParts?: Uint8Array;
 
-  constructor(size: number, listAt: number, keepTouched: boolean) {
+  constructor(
+    size: number,
+    listAt: number,
+    keepTouched: boolean,
+    naming: (ord: number) => number,
+  ) {
     this.weight = new Float64Array(size);
     this.keywordWords = new Uint16Array(size);
     this.words = new Uint16Array(size);
     this.#listAt = listAt;
     this.#keepTouched = keepTouched;
+    this.#naming = naming;
   }
 
   /** Count one prompt word, from its parts' postings. */
@@ -400,7 +447,7 @@ class Tallies {
     for (let index = 0; index < postings.length; index += stride) {
       const ord = postings[index];
       if (ord >= size) continue;
-      if (isKeywordHit(part, index)) this.#add(ord, word.weight, 1);
+      if (isKeywordHit(part, index)) this.#add(ord, word.weight * this.#naming(ord), 1);
       else if (!word.common) this.#add(ord, BODY_WORD_WEIGHT * word.weight, 0);
     }
   }
@@ -430,7 +477,7 @@ class Tallies {
     }
     const parts = word.parts.length;
     for (const ord of inWord) {
-      if (keywordParts[ord] === parts) this.#add(ord, word.weight, 1);
+      if (keywordParts[ord] === parts) this.#add(ord, word.weight * this.#naming(ord), 1);
       else if (!word.common && anyParts[ord] === parts) {
         this.#add(ord, BODY_WORD_WEIGHT * word.weight, 0);
       }
@@ -513,7 +560,7 @@ function matchedIn(part: WordPart, index: number): MatchedIn {
 }
 
 /** What each prompt word counted for `ord`, in prompt order. */
-function evidenceFor(ord: number, words: PromptWord[]): Evidence[] {
+function evidenceFor(ord: number, words: PromptWord[], naming: number): Evidence[] {
   const found: Evidence[] = [];
   let common = 0;
   for (const word of words) {
@@ -526,7 +573,7 @@ function evidenceFor(ord: number, words: PromptWord[]): Evidence[] {
     if (places.length < word.parts.length) continue;
     const where = places.includes("body") ? "body" : places.includes("tags") ? "tags" : "title";
     if (where === "body" && word.common) continue;
-    let weight = where === "body" ? BODY_WORD_WEIGHT * word.weight : word.weight;
+    let weight = where === "body" ? BODY_WORD_WEIGHT * word.weight : naming * word.weight;
     if (word.weight < COMMON_SPECIFICITY) {
       weight = commonShare(weight, common);
       common += weight;
@@ -551,15 +598,17 @@ function namingEvidence(hit: KeywordHit): number {
 class LazyHit implements KeywordHit {
   readonly ord: number;
   readonly #prompt: PromptWord[];
+  readonly #naming: (ord: number) => number;
   #evidence?: Evidence[];
 
-  constructor(ord: number, prompt: PromptWord[]) {
+  constructor(ord: number, prompt: PromptWord[], naming: (ord: number) => number) {
     this.ord = ord;
     this.#prompt = prompt;
+    this.#naming = naming;
   }
 
   get evidence(): Evidence[] {
-    return this.#evidence ??= evidenceFor(this.ord, this.#prompt);
+    return this.#evidence ??= evidenceFor(this.ord, this.#prompt, this.#naming(this.ord));
   }
 
   get words(): string[] {
@@ -592,13 +641,16 @@ function rankingPostings(part: WordPart, ords: Int32Array): Postings {
  * The BM25F scores of the entries `ords` (marked 1 in `isOrd`, by ordinal) over the prompt's
  * terms, each once, by ordinal, as search scores them: a term only a common word holds by its
  * title, tag and alias postings, which are all the prompt read of it; a term that is also a word
- * of its own, or part of one that is not common, by all of them.
+ * of its own, or part of one that is not common, by all of them. Each entry's score is then
+ * weighed by its {@link namingShare} (`naming`), as its evidence is: an entry named by far more
+ * words than the others holds many of a long prompt's words, and BM25F sums them.
  */
 function searchScores(
   reader: IndexReader,
   words: PromptWord[],
   ords: number[],
   isOrd: Uint8Array,
+  naming: (ord: number) => number,
 ): Float64Array {
   const parts = new Map<string, WordPart>();
   for (const word of words) {
@@ -613,7 +665,7 @@ function searchScores(
     reader,
     parts.keys(),
     (ord) => isOrd[ord] === 1,
-    (ord, score) => scores[ord] += score,
+    (ord, score) => scores[ord] += score * naming(ord),
     (term) => {
       const part = parts.get(term);
       return part
@@ -759,7 +811,13 @@ export function keywordMatches(
 ): KeywordMatches {
   const termHits: Record<string, number> = {};
   const { docCount, nextOrd } = reader.manifest;
-  const tallies = new Tallies(Math.max(nextOrd, docCount), threshold * LISTED_SHARE, nearMisses);
+  const naming = namingShares(reader);
+  const tallies = new Tallies(
+    Math.max(nextOrd, docCount),
+    threshold * LISTED_SHARE,
+    nearMisses,
+    naming,
+  );
   const words = promptWords(reader, terms, termHits);
   const specific = words.filter((word) =>
     word.weight === 1 && !word.common && !word.parts.some((part) => notTopic.has(part.term.word))
@@ -783,13 +841,13 @@ export function keywordMatches(
       reader.isPointable(ord)
     ) keep(under, ord, NEAR_MISS_LIMIT, tallies.compare);
   }
-  const hit = (ord: number) => new LazyHit(ord, words);
+  const hit = (ord: number) => new LazyHit(ord, words, naming);
   let ranked: KeywordHit[] = [];
   let heldBack: HeldBack | undefined;
   if (over.length) {
     const isListed = new Uint8Array(tallies.weight.length);
     for (const ord of listed) isListed[ord] = 1;
-    const scores = searchScores(reader, words, listed, isListed);
+    const scores = searchScores(reader, words, listed, isListed, naming);
     over.sort((a, b) => scores[b] - scores[a] || tallies.compare(a, b));
     const first = scores[over[0]];
     let second = 0;

@@ -4,7 +4,7 @@
  * core/prompt/decision_test.ts.
  */
 import { assert, assertEquals } from "@std/assert";
-import { MAX_PROMPT_TERMS, promptTerms } from "./keywords.ts";
+import { MAX_PROMPT_TERMS, NAMING_SPREAD, namingShare, promptTerms } from "./keywords.ts";
 import { MAX_SPLIT_CHARS, MAX_SPLIT_WORDS, MAX_TERM_LENGTH } from "../text/tokenize.ts";
 
 /** `count` distinct words that are neither stopwords nor stemmed together. */
@@ -72,5 +72,14 @@ Deno.test("promptTerms of any prompt takes well under a second", () => {
     const ms = performance.now() - started;
     assert(terms.length <= MAX_PROMPT_TERMS);
     assert(ms < 1000, `${JSON.stringify(prompt.slice(0, 12))}…: ${ms.toFixed(0)} ms`);
+  }
+});
+
+Deno.test("namingShare: in full up to NAMING_SPREAD times the typical names, in proportion past it", () => {
+  for (const typical of [3, 25]) {
+    assertEquals(namingShare(typical, typical), 1);
+    assertEquals(namingShare(NAMING_SPREAD * typical, typical), 1);
+    assertEquals(namingShare(2 * NAMING_SPREAD * typical, typical), 0.5);
+    assertEquals(namingShare(100 * NAMING_SPREAD * typical, typical), 0.01);
   }
 });
