@@ -35,6 +35,7 @@
  *
  * @module
  */
+import { LIMITS } from "../entry/schema.ts";
 import type { IndexReader } from "../index/reader.ts";
 import { FIELD_KEYWORD, FIELD_TITLE } from "../index/format.ts";
 import type { Postings } from "../index/postings_file.ts";
@@ -244,7 +245,8 @@ export const NAMING_SPREAD = 4;
 /**
  * The share of its specificity a prompt word counts for an entry when found in the entry's title,
  * tags or aliases, which hold `terms` terms where the knowledge base's entries hold `typical` on
- * average: all of it up to {@link NAMING_SPREAD} times the average, then in proportion to how
+ * average: all of it up to {@link NAMING_SPREAD} times the average ({@link NAMING_FLOOR} at
+ * least), then in proportion to how
  * many times over the entry's names are. A prompt word is among an entry's names by chance as
  * often as the entry has names, so each of the names of an entry named by a thousand words says
  * a hundredth of what each of ten does: an entry (a teammate's, say) whose title, 32 tags and 32
@@ -252,9 +254,18 @@ export const NAMING_SPREAD = 4;
  * prompt. A share of the knowledge base's own average, so it holds at 40 entries as at 50,000.
  */
 export function namingShare(terms: number, typical: number): number {
-  const most = NAMING_SPREAD * typical;
+  const most = Math.max(NAMING_SPREAD * typical, NAMING_FLOOR);
   return terms <= most ? 1 : most / terms;
 }
+
+/**
+ * The names (title, tag and alias terms) an entry holds in full whatever the others hold: as many
+ * as the tags the contract allows one entry ({@link LIMITS.maxListItems}). A knowledge base's
+ * first entries (one alone, or a few with short titles) say little about what is typical; an
+ * entry people write, a title and a few tags, holds fewer, and one stuffed to be pointed at on
+ * every prompt holds hundreds.
+ */
+export const NAMING_FLOOR: number = LIMITS.maxListItems;
 
 /**
  * Each entry's {@link namingShare}, by ordinal, in the knowledge base `reader` reads: its title

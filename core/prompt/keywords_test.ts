@@ -4,7 +4,13 @@
  * core/prompt/decision_test.ts.
  */
 import { assert, assertEquals } from "@std/assert";
-import { MAX_PROMPT_TERMS, NAMING_SPREAD, namingShare, promptTerms } from "./keywords.ts";
+import {
+  MAX_PROMPT_TERMS,
+  NAMING_FLOOR,
+  NAMING_SPREAD,
+  namingShare,
+  promptTerms,
+} from "./keywords.ts";
 import { MAX_SPLIT_CHARS, MAX_SPLIT_WORDS, MAX_TERM_LENGTH } from "../text/tokenize.ts";
 
 /** `count` distinct words that are neither stopwords nor stemmed together. */
@@ -76,10 +82,19 @@ Deno.test("promptTerms of any prompt takes well under a second", () => {
 });
 
 Deno.test("namingShare: in full up to NAMING_SPREAD times the typical names, in proportion past it", () => {
-  for (const typical of [3, 25]) {
+  for (const typical of [25, 40]) {
     assertEquals(namingShare(typical, typical), 1);
     assertEquals(namingShare(NAMING_SPREAD * typical, typical), 1);
     assertEquals(namingShare(2 * NAMING_SPREAD * typical, typical), 0.5);
     assertEquals(namingShare(100 * NAMING_SPREAD * typical, typical), 0.01);
+  }
+});
+
+Deno.test("namingShare: NAMING_FLOOR names count in full, whatever few the other entries hold", () => {
+  // A knowledge base's first entry has no others; a second may have a title of three words.
+  for (const typical of [0, 3]) {
+    assertEquals(namingShare(12, typical), 1);
+    assertEquals(namingShare(NAMING_FLOOR, typical), 1);
+    assertEquals(namingShare(2 * NAMING_FLOOR, typical), 0.5);
   }
 });
