@@ -415,8 +415,8 @@ class Tallies {
   readonly words: Uint16Array;
   readonly #listAt: number;
   readonly #keepTouched: boolean;
-  /** The share of a word's weight it counts in an entry's title, tags or aliases. */
-  readonly #naming: (ord: number) => number;
+  /** What each entry's title, tag and alias words counted ({@link shareNames} weighs them). */
+  readonly #named: Float64Array;
   /** What each entry's common words counted so far, once there are any. */
   #common?: Float64Array;
   /** The word being counted is a common one. */
@@ -425,18 +425,13 @@ class Tallies {
   #keywordParts?: Uint8Array;
   #anyParts?: Uint8Array;
 
-  constructor(
-    size: number,
-    listAt: number,
-    keepTouched: boolean,
-    naming: (ord: number) => number,
-  ) {
+  constructor(size: number, listAt: number, keepTouched: boolean) {
     this.weight = new Float64Array(size);
     this.keywordWords = new Uint16Array(size);
     this.words = new Uint16Array(size);
+    this.#named = new Float64Array(size);
     this.#listAt = listAt;
     this.#keepTouched = keepTouched;
-    this.#naming = naming;
   }
 
   /** Count one prompt word, from its parts' postings. */
@@ -458,7 +453,7 @@ class Tallies {
     for (let index = 0; index < postings.length; index += stride) {
       const ord = postings[index];
       if (ord >= size) continue;
-      if (isKeywordHit(part, index)) this.#add(ord, word.weight * this.#naming(ord), 1);
+      if (isKeywordHit(part, index)) this.#add(ord, word.weight, 1);
       else if (!word.common) this.#add(ord, BODY_WORD_WEIGHT * word.weight, 0);
     }
   }
@@ -488,7 +483,7 @@ class Tallies {
     }
     const parts = word.parts.length;
     for (const ord of inWord) {
-      if (keywordParts[ord] === parts) this.#add(ord, word.weight * this.#naming(ord), 1);
+      if (keywordParts[ord] === parts) this.#add(ord, word.weight, 1);
       else if (!word.common && anyParts[ord] === parts) {
         this.#add(ord, BODY_WORD_WEIGHT * word.weight, 0);
       }
@@ -506,9 +501,19 @@ class Tallies {
     const after = before + weight;
     this.weight[ord] = after;
     this.keywordWords[ord] += keyword;
+    if (keyword) this.#named[ord] += weight;
     if (weight > 0) this.words[ord]++;
     if (before === 0 && after > 0 && this.#keepTouched) this.touched.push(ord);
     if (before < this.#listAt && after >= this.#listAt) this.reached.push(ord);
+  }
+
+  /**
+   * Count the title, tag and alias words of `ord` at `share` of what they counted
+   * ({@link namingShare}). Asked only for the entries that could be listed, so that a prompt that
+   * reaches none reads no entry's lengths.
+   */
+  shareNames(ord: number, share: number): void {
+    this.weight[ord] -= this.#named[ord] * (1 - share);
   }
 
   /** Whether `ord` may be listed once the prompt fires: two words or more, to the listing level. */
@@ -823,18 +828,18 @@ export function keywordMatches(
   const termHits: Record<string, number> = {};
   const { docCount, nextOrd } = reader.manifest;
   const naming = namingShares(reader);
-  const tallies = new Tallies(
-    Math.max(nextOrd, docCount),
-    threshold * LISTED_SHARE,
-    nearMisses,
-    naming,
-  );
+  const tallies = new Tallies(Math.max(nextOrd, docCount), threshold * LISTED_SHARE, nearMisses);
   const words = promptWords(reader, terms, termHits);
   const specific = words.filter((word) =>
     word.weight === 1 && !word.common && !word.parts.some((part) => notTopic.has(part.term.word))
   );
   for (const word of words) tallies.addWord(word);
-  const listed = tallies.reached.filter((ord) => tallies.isListed(ord) && reader.isPointable(ord));
+  const listed: number[] = [];
+  for (const ord of tallies.reached) {
+    if (!tallies.isListed(ord)) continue;
+    tallies.shareNames(ord, naming(ord));
+    if (tallies.isListed(ord) && reader.isPointable(ord)) listed.push(ord);
+  }
   let best = 0;
   for (const ord of listed) best = Math.max(best, tallies.weight[ord]);
   const said = promptEvidence(words);
