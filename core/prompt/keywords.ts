@@ -246,8 +246,7 @@ export const NAMING_SPREAD = 4;
  * The share of its specificity a prompt word counts for an entry when found in the entry's title,
  * tags or aliases, which hold `terms` terms where the knowledge base's entries hold `typical` on
  * average: all of it up to {@link NAMING_SPREAD} times the average ({@link NAMING_FLOOR} at
- * least), then in proportion to how
- * many times over the entry's names are. A prompt word is among an entry's names by chance as
+ * least), then in proportion to how many times over the entry's names are. A prompt word is among an entry's names by chance as
  * often as the entry has names, so each of the names of an entry named by a thousand words says
  * a hundredth of what each of ten does: an entry (a teammate's, say) whose title, 32 tags and 32
  * aliases are stuffed with the words people type most cannot get itself pointed at on every
@@ -657,16 +656,13 @@ function rankingPostings(part: WordPart, ords: Int32Array): Postings {
  * The BM25F scores of the entries `ords` (marked 1 in `isOrd`, by ordinal) over the prompt's
  * terms, each once, by ordinal, as search scores them: a term only a common word holds by its
  * title, tag and alias postings, which are all the prompt read of it; a term that is also a word
- * of its own, or part of one that is not common, by all of them. Each entry's score is then
- * weighed by its {@link namingShare} (`naming`), as its evidence is: an entry named by far more
- * words than the others holds many of a long prompt's words, and BM25F sums them.
+ * of its own, or part of one that is not common, by all of them.
  */
 function searchScores(
   reader: IndexReader,
   words: PromptWord[],
   ords: number[],
   isOrd: Uint8Array,
-  naming: (ord: number) => number,
 ): Float64Array {
   const parts = new Map<string, WordPart>();
   for (const word of words) {
@@ -681,7 +677,7 @@ function searchScores(
     reader,
     parts.keys(),
     (ord) => isOrd[ord] === 1,
-    (ord, score) => scores[ord] += score * naming(ord),
+    (ord, score) => scores[ord] += score,
     (term) => {
       const part = parts.get(term);
       return part
@@ -863,7 +859,10 @@ export function keywordMatches(
   if (over.length) {
     const isListed = new Uint8Array(tallies.weight.length);
     for (const ord of listed) isListed[ord] = 1;
-    const scores = searchScores(reader, words, listed, isListed, naming);
+    const scores = searchScores(reader, words, listed, isListed);
+    // Weighed by the naming share, as the evidence is: an entry named by far more words than the
+    // others holds many of a long prompt's words, and BM25F sums them.
+    for (const ord of listed) scores[ord] *= naming(ord);
     over.sort((a, b) => scores[b] - scores[a] || tallies.compare(a, b));
     const first = scores[over[0]];
     let second = 0;
