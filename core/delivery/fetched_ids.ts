@@ -5,8 +5,7 @@
  *
  * @module
  */
-import { ID_PATTERN } from "../entry/schema.ts";
-import { KB_NAME_PATTERN, splitQualifiedId } from "../kbs/qualified.ts";
+import { isTypedEntryId, splitQualifiedId, typedIds } from "../kbs/qualified.ts";
 import { commandWords, parseShell } from "../shell/words.ts";
 import { STOPWORDS } from "../text/tokenize.ts";
 
@@ -72,12 +71,6 @@ export interface Fetched {
   ids: string[];
 }
 
-/** Whether `word` is an id `get` takes: `kb-7q2mx`, or `team:kb-7q2mx`. */
-function isTypedId(word: string): boolean {
-  const { kb, id } = splitQualifiedId(word);
-  return ID_PATTERN.test(id) && (kb === undefined || KB_NAME_PATTERN.test(kb));
-}
-
 /**
  * What each `git-kb get` of a shell command line fetches (any spelling of the CLI, see
  * {@link cliCalls}), in order: the folder its `--kb` names (`--kb <dir>` or `--kb=<dir>`, the
@@ -100,9 +93,9 @@ export function fetchedByKb(command: string): Fetched[] {
     for (let index = 1; index < args.length; index++) {
       if (args[index] === "--kb") kbFlag = args[++index];
       else if (args[index].startsWith("--kb=")) kbFlag = args[index].slice("--kb=".length);
-      else words.push(...args[index].split(/[\s,]+/));
+      else words.push(args[index]);
     }
-    const ids = [...new Set(words.filter(isTypedId))];
+    const ids = typedIds(words).filter(isTypedEntryId);
     if (ids.length) found.push(kbFlag === undefined ? { ids } : { kbFlag, ids });
   }
   return found;

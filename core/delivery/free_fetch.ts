@@ -15,8 +15,7 @@
  *
  * @module
  */
-import { ID_PATTERN } from "../entry/schema.ts";
-import { KB_NAME_PATTERN, splitQualifiedId } from "../kbs/qualified.ts";
+import { isTypedEntryId } from "../kbs/qualified.ts";
 import { isAbsolute } from "../path.ts";
 import { shellQuote } from "../shell/quote.ts";
 import { parseShell } from "../shell/words.ts";
@@ -53,12 +52,6 @@ export function launcherOf(prefix: string): string | undefined {
   return word !== undefined && shellQuote(word) === prefix ? word : undefined;
 }
 
-/** Whether `text` is an entry id, bare or qualified with a knowledge base's name. */
-function isEntryId(text: string): boolean {
-  const { kb, id } = splitQualifiedId(text);
-  return ID_PATTERN.test(id) && (kb === undefined || KB_NAME_PATTERN.test(kb));
-}
-
 /** Whether `args` (the words after the launcher) are `get`, entry ids and reading flags only. */
 function onlyGets(args: readonly string[], kbDirs: readonly string[]): boolean {
   if (args[0] !== "get") return false;
@@ -72,7 +65,7 @@ function onlyGets(args: readonly string[], kbDirs: readonly string[]): boolean {
       continue;
     }
     const listed = arg.split(",");
-    if (!listed.every(isEntryId)) return false;
+    if (!listed.every(isTypedEntryId)) return false;
     ids += listed.length;
   }
   return ids > 0;

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { isEntryId } from "../entry/identity.ts";
 
 /** What a knowledge base's name must look like: it prefixes ids, so no `:` and no spaces. */
 export const KB_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;
@@ -26,6 +27,12 @@ export interface QualifiedId {
 export function splitQualifiedId(text: string): QualifiedId {
   const at = text.indexOf(":");
   return at < 0 ? { id: text } : { kb: text.slice(0, at), id: text.slice(at + 1) };
+}
+
+/** Whether `text` is an entry id as typed: bare (`kb-7q2mx`) or with a name (`team:kb-7q2mx`). */
+export function isTypedEntryId(text: string): boolean {
+  const { kb, id } = splitQualifiedId(text);
+  return isEntryId(id) && (kb === undefined || KB_NAME_PATTERN.test(kb));
 }
 
 /**

@@ -1,1 +1,0 @@
-var i=/^[a-z0-9][a-z0-9_-]{0,31}$/;function l(n,t){return`${n}:${t}`}function a(n){let t=n.indexOf(":");return t<0?{id:n}:{kb:n.slice(0,t),id:n.slice(t+1)}}function f(n){let t=[],r=Math.max(0,...n.map(e=>e.length));for(let e=0;e<r;e++)for(let o of n)e<o.length&&t.push(o[e]);return t}export{i as a,l as b,a as c,f as d};
