@@ -9,8 +9,7 @@
  */
 import { type HookPayload, textField } from "../core/hook/payload.ts";
 import { isFreeFetch, launcherOf, MAX_FETCH_LINE } from "../core/delivery/free_fetch.ts";
-import { isAbsolute } from "../core/path.ts";
-import { resolveKbs } from "../io/config.ts";
+import { relativeKbDir, resolveKbs } from "../io/config.ts";
 import { runHookOnStdio } from "../io/hook/stdin.ts";
 import { selfCommand } from "../io/self_command.ts";
 
@@ -31,12 +30,10 @@ export function fetchHookOutput(payload: HookPayload): string {
     return "";
   }
   const { kbs, source } = resolveKbs();
-  const fromEnv = Deno.env.get("KB_DIR") ?? "";
   // A relative KB_DIR names another folder wherever the model's shell has moved to: passed on as
   // set, for isFreeFetch to refuse every fetch.
-  const kbDirs = source === "KB_DIR" && !isAbsolute(fromEnv)
-    ? [fromEnv]
-    : kbs.map((kb) => kb.kbDir);
+  const relative = relativeKbDir(source);
+  const kbDirs = relative !== undefined ? [relative] : kbs.map((kb) => kb.kbDir);
   if (!isFreeFetch(command, { launcher, kbDirs })) return "";
   return JSON.stringify({
     hookSpecificOutput: {

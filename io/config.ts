@@ -197,6 +197,16 @@ export function resolveKbs(flag?: string): KbSet {
   throw new NotConfiguredError();
 }
 
+/**
+ * `KB_DIR` as set, when it chose the knowledge bases (`source`, as {@link resolveKbs} reports it)
+ * and is a relative folder: read from the current folder, it names another knowledge base for
+ * every command and agent shell started elsewhere. Undefined otherwise.
+ */
+export function relativeKbDir(source: string): string | undefined {
+  const set = Deno.env.get("KB_DIR") ?? "";
+  return source === "KB_DIR" && !isAbsolute(set) ? set : undefined;
+}
+
 function one(kbDir: string, source: string): KbSet {
   return { kbs: [{ name: nameFromDir(kbDir), kbDir }], source };
 }

@@ -7,13 +7,12 @@
  * @module
  */
 import type { Finding } from "../../core/setup/finding.ts";
-import { configCandidates } from "../config.ts";
+import { configCandidates, relativeKbDir } from "../config.ts";
 import { idCollisionFindings } from "../kbs/collisions.ts";
 import { cacheFindings } from "../cache_health.ts";
 import { checkGitLocks, checkOrphans, checkRepoState } from "../save/repo_state.ts";
 import { checkSaveLock } from "../save/repo_state.ts";
 import { type Check, type DoctorContext, withFix } from "./context.ts";
-import { isAbsolute } from "../../core/path.ts";
 import { shellQuote } from "../../core/shell/quote.ts";
 import { displaySafe } from "../../core/text/display.ts";
 import { isFolder } from "../disk.ts";
@@ -40,13 +39,13 @@ export function configFindings({ location }: DoctorContext): Finding[] {
     check: "config",
     message: `knowledge base ${location.kbDir} (from ${location.source})`,
   }];
-  const fromEnv = Deno.env.get("KB_DIR") ?? "";
-  if (location.source === "KB_DIR" && !isAbsolute(fromEnv)) {
+  const relative = relativeKbDir(location.source);
+  if (relative !== undefined) {
     findings.push({
       level: "warn",
       check: "config",
       message: withFix(
-        `KB_DIR is a relative folder (${displaySafe(fromEnv)}), read from the current one: ` +
+        `KB_DIR is a relative folder (${displaySafe(relative)}), read from the current one: ` +
           "each command and agent shell started elsewhere reads another folder, and the model " +
           "needs an approval for every fetch",
         `export KB_DIR=${shellQuote(location.kbDir)}`,
@@ -64,15 +63,14 @@ export function configFindings({ location }: DoctorContext): Finding[] {
     for (const { name, kbDir, written } of candidate.relative) {
       const problem = `${candidate.file} names the knowledge base ${name} by a relative folder ` +
         `(${displaySafe(written)}), read from the config file's folder as ${kbDir}`;
+      const rewrite = (folder: string) => kbCommand("init", folder, "--name", name);
       findings.push({
         level: "warn",
         check: "config",
         message: isFolder(kbDir)
-          ? withFix(`${problem}; write it absolute`, kbCommand("init", kbDir, "--name", name))
+          ? withFix(`${problem}; write it absolute`, rewrite(kbDir))
           : `${problem}, which is not there; write the folder you meant absolute: ` +
-            `${
-              kbCommand("init", "<folder>", "--name", name)
-            }, with your folder in place of <folder>`,
+            `${rewrite("<folder>")}, with your folder in place of <folder>`,
       });
     }
   }
