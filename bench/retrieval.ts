@@ -42,7 +42,8 @@ import { type EvalReport, evaluate } from "../io/eval.ts";
 import { formatReport } from "../cli/eval.ts";
 import { parseFlags } from "./generate.ts";
 
-interface CorpusPage {
+/** One page of a corpus file: a note and the key the prompts name it by. */
+export interface CorpusPage {
   key: string;
   title: string;
   tags: string[];
@@ -56,7 +57,8 @@ const BASELINES = [
   ["grep-style token count", 0.197, 0.363, 0.257, "—"],
 ] as const;
 
-function readJsonl<T>(path: string): T[] {
+/** The records of a JSON Lines file, blank lines skipped. */
+export function readJsonl<T>(path: string): T[] {
   return Deno.readTextFileSync(path).split("\n").filter((line) => line.trim()).map((line) =>
     JSON.parse(line) as T
   );
@@ -68,7 +70,7 @@ function idOf(index: number): string {
 }
 
 /** Write the corpus as entries; tags and titles are clipped to the contract's limits. */
-function writeKb(dir: string, corpus: CorpusPage[]): void {
+export function writeKb(dir: string, corpus: CorpusPage[]): void {
   Deno.mkdirSync(join(dir, "entries"), { recursive: true });
   corpus.forEach((page, index) => {
     const entry = {

@@ -20,7 +20,7 @@ import { promptTerms } from "../core/prompt/keywords.ts";
 import { openIndex } from "../io/index/store.ts";
 import { fetchCommand, surfaceConfig } from "../io/hook/prompt_context.ts";
 import { parseFlags } from "./generate.ts";
-import { halfOf } from "./retrieval.ts";
+import { type CorpusPage, halfOf, readJsonl, writeKb } from "./retrieval.ts";
 
 const benchDir = fileURLToPath(new URL(".", import.meta.url));
 const CRAFTED = "kb-zzzz";
@@ -33,12 +33,6 @@ interface Craft {
   aliases: string[];
   body: string;
   appliesTo: Activity[];
-}
-
-function readJsonl<T>(path: string): T[] {
-  return Deno.readTextFileSync(path).split("\n").filter((line) => line.trim()).map((line) =>
-    JSON.parse(line) as T
-  );
 }
 
 /** The prompts' words, most prompts first, each as it is most often typed. */
@@ -120,26 +114,15 @@ function writeEntry(dir: string, id: string, craft: Omit<Craft, "name">): void {
 
 /** The base knowledge base into `dir`. */
 function writeBase(dir: string, kb: string): void {
-  Deno.mkdirSync(join(dir, "entries"), { recursive: true });
-  if (kb === "sample") {
-    const from = join(benchDir, "..", "fixtures", "sample-kb", "entries");
-    for (const file of Deno.readDirSync(from)) {
-      Deno.copyFileSync(join(from, file.name), join(dir, "entries", file.name));
-    }
+  if (kb !== "sample") {
+    writeKb(dir, readJsonl<CorpusPage>(join(benchDir, "til", "corpus.jsonl")));
     return;
   }
-  const notes = readJsonl<{ title: string; tags: string[]; body: string }>(
-    join(benchDir, "til", "corpus.jsonl"),
-  );
-  notes.forEach((note, index) =>
-    writeEntry(dir, `kb-${index.toString(36).padStart(5, "0")}`, {
-      title: note.title.slice(0, 200),
-      tags: note.tags.filter((tag) => tag.length <= 64).slice(0, 32),
-      aliases: [],
-      body: note.body,
-      appliesTo: [],
-    })
-  );
+  Deno.mkdirSync(join(dir, "entries"), { recursive: true });
+  const from = join(benchDir, "..", "fixtures", "sample-kb", "entries");
+  for (const file of Deno.readDirSync(from)) {
+    Deno.copyFileSync(join(from, file.name), join(dir, "entries", file.name));
+  }
 }
 
 /** Each prompt's pointers, in the knowledge base in `dir`. */
