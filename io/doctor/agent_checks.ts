@@ -46,9 +46,12 @@ async function ourWiringIn(path: string): Promise<{ hooks: FoundHook[]; plugin: 
   }
 }
 
-/** The command that points `agent`'s hooks in `scope` at the launcher running now. */
-function setupAgain(agent: HookAgent, scope: Scope): string {
-  const setup = kbCommand("setup", "--agent", agent, ...scope.flags);
+/**
+ * The `setup` of `agent`'s hooks in `scope`, run from its folder: with no `more`, it points them
+ * at the launcher running now; with `--remove`, it takes them out.
+ */
+function setupIn(agent: HookAgent, scope: Scope, ...more: string[]): string {
+  const setup = kbCommand("setup", "--agent", agent, ...scope.flags, ...more);
   return scope.flags.length ? `cd ${shellQuote(scope.base)} && ${setup}` : setup;
 }
 
@@ -67,7 +70,7 @@ async function settingsFindings(agent: HookAgent, scope: Scope): Promise<Finding
     const hooks = `git-kb's ${label} hooks (${[...verbs].join(", ")})`;
     const problem = `${path} runs ${hooks} through ${displaySafe(launcher)}, which is not ` +
       `there (the clone moved or was deleted?), so ${label} runs none of them`;
-    return { level: "warn", check: "agent", message: withFix(problem, setupAgain(agent, scope)) };
+    return { level: "warn", check: "agent", message: withFix(problem, setupIn(agent, scope)) };
   });
 }
 
@@ -89,8 +92,7 @@ async function doubleWiringFindings(scopes: readonly Scope[]): Promise<Finding[]
       "git-kb plugin, whose hooks run as well: every hook runs twice (each pointer injected " +
       "twice, each prose check asked of the model twice); keep one (or remove the plugin: " +
       "claude plugin uninstall git-kb@git-kb)";
-    const remove = kbCommand("setup", "--agent", "claude", ...scope.flags, "--remove");
-    const fix = scope.flags.length ? `cd ${shellQuote(scope.base)} && ${remove}` : remove;
+    const fix = setupIn("claude", scope, "--remove");
     return { level: "warn", check: "agent", message: withFix(problem, fix) };
   });
 }

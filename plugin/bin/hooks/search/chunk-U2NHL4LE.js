@@ -1,0 +1,1 @@
+var s=/^[a-z0-9][a-z0-9_-]{0,31}$/;function d(t,n){return`${t}:${n}`}function l(t){let n=t.indexOf(":");return n<0?{id:t}:{kb:t.slice(0,n),id:t.slice(n+1)}}function p(t){let n=[],o=Math.max(0,...t.map(e=>e.length));for(let e=0;e<o;e++)for(let r of t)e<r.length&&n.push(r[e]);return n}export{s as a,d as b,l as c,p as d};
