@@ -3,8 +3,8 @@
  * profile's flags (checked with a `deno` stand-in that records its argv), never `-A` or a bare
  * `--allow-run`; a compiled binary beside it wins; a missing Deno is one line, and a hook still
  * exits 0; and the real thing runs the committed bundle. The bundle is also checked for being
- * up to date with the sources, and the launcher and its template (build/launcher.sh) with
- * shellcheck when it is installed.
+ * up to date with the sources and wholly committed, and the launcher and its template
+ * (build/launcher.sh) with shellcheck when it is installed.
  */
 import { assert, assertEquals, assertMatch, assertNotMatch, assertThrows } from "@std/assert";
 import { join } from "@std/path/posix/join";
@@ -541,6 +541,18 @@ Deno.test("the CLI bundle leaves the MCP SDK to mcp's own bundle", async () => {
 Deno.test("plugin/bin is what `deno task build` makes from the sources", async () => {
   const result = await checkBuild(ROOT);
   assertEquals(result.code, 0, show(result));
+});
+
+Deno.test("every file of plugin/bin is committed, or a clean clone would lack it", async () => {
+  // A rebuild can name its chunks anew; `git commit -a` takes the changed bundles but not the
+  // new chunks they import, and the checkout it ran in still works.
+  const untracked = await runProcess(
+    "git",
+    ["ls-files", "--others", "--exclude-standard", "--", "plugin/bin"],
+    { cwd: ROOT },
+  );
+  assertEquals(untracked.code, 0, show(untracked));
+  assertEquals(untracked.stdout.trim(), "", "run `git add plugin/bin` before committing");
 });
 
 Deno.test("a checkout at another depth, with a space and a quote, builds the same plugin/bin", async () => {
