@@ -197,8 +197,14 @@ function printReport(report: ImportReport, folder: string, dryRun: boolean): voi
     );
   }
   const leftOut = report.leftOut.filter((file) => file.reason !== NOT_MARKDOWN);
-  if (leftOut.length) {
-    console.log(yellow(`${plural(leftOut.length, "note", "notes")} left out:`));
-    for (const { path, reason } of leftOut) console.log(yellow(`  ${path}: ${reason}`));
+  const files = leftOut.filter((file) => !file.path.endsWith("/"));
+  if (files.length) {
+    console.log(yellow(`${plural(files.length, "note", "notes")} left out:`));
+    for (const { path, reason } of files) console.log(yellow(`  ${path}: ${reason}`));
+  }
+  const folders = leftOut.filter((file) => file.path.endsWith("/"));
+  if (folders.length) {
+    console.log(yellow(`${plural(folders.length, "folder", "folders")} not read:`));
+    for (const { path, reason } of folders) console.log(yellow(`  ${path}: ${reason}`));
   }
 }

@@ -245,6 +245,15 @@ export async function git(dir: string, ...args: string[]): Promise<string> {
   return result.stdout.trim();
 }
 
+/** Write `files` (path inside the folder → text) under `folder`. */
+export async function writeFolder(folder: string, files: Record<string, string>): Promise<void> {
+  for (const [path, text] of Object.entries(files)) {
+    const file = join(folder, path);
+    await Deno.mkdir(join(file, ".."), { recursive: true });
+    await Deno.writeTextFile(file, text);
+  }
+}
+
 /** Copy a folder tree. */
 export async function copyDir(from: string, to: string): Promise<void> {
   await Deno.mkdir(to, { recursive: true });

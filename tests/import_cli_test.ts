@@ -6,7 +6,20 @@
 import { assert, assertEquals, assertMatch, assertStrictEquals } from "@std/assert";
 import { join } from "@std/path/posix/join";
 import { attachmentProblems } from "../io/save/attachments.ts";
-import { copyDir, exists, git, gitRun, makeKb, parseJson, ROOT, runCli, show } from "./helpers.ts";
+import { runProcess } from "../io/process.ts";
+import { kbCommand } from "../io/self_command.ts";
+import {
+  copyDir,
+  exists,
+  git,
+  gitRun,
+  makeKb,
+  parseJson,
+  ROOT,
+  runCli,
+  show,
+  writeFolder,
+} from "./helpers.ts";
 
 interface ImportJson {
   kind: string;
@@ -460,4 +473,43 @@ Deno.test("import: a note too large for an entry is left out with its size, the 
     path: "huge.md",
     reason: "is 150001 bytes; the limit is 65536. Split it into linked notes",
   }]);
+});
+
+Deno.test("import names the hidden folders with notes it does not read, node_modules and hidden notes; the printed import brings a folder's", async () => {
+  await using kb = await makeKb({ empty: true });
+  const notes = join(kb.root, "it's notes");
+  await writeFolder(notes, {
+    "Kept.md": "Kept.\n",
+    ".draft.md": "Not yet.\n",
+    ".gitignore": "*.tmp\n",
+    ".obsidian/app.json": "{}",
+    ".trash/Old idea.md": "Dropped.\n",
+    ".trash/older/Older idea.md": "Dropped long ago.\n",
+    ".trash/picture.png": "png",
+    "node_modules/pkg/README.md": "# pkg\n",
+  });
+  await gitRun(notes, ["init", "-q"]);
+  const imported = await runCli(["import", notes, "--json"], { env: kb.env });
+  assertEquals(imported.code, 0, show(imported));
+  const report = parseJson<ImportJson>(imported);
+  assertEquals(report.added.length, 1);
+  const trash = join(notes, ".trash");
+  assertEquals(report.leftOut.sort((a, b) => a.path.localeCompare(b.path)), [
+    { path: ".draft.md", reason: "a hidden file (its name starts with a dot)" },
+    {
+      path: ".trash/",
+      reason: "a hidden folder, not read (2 markdown files in it); to bring them, import it by " +
+        `itself: ${kbCommand("import", trash)}`,
+    },
+    { path: "node_modules/", reason: "a folder of installed packages, not read" },
+  ], "neither .git/ nor .obsidian/ (no markdown in them) is named");
+  const words = await runProcess("/bin/sh", ["-c", `printf '%s\\0' ${kbCommand("import", trash)}`]);
+  assertEquals(words.stdout.split("\0").slice(-3), ["import", trash, ""], "pasted, it reads back");
+
+  const said = await runCli(["import", notes], { env: kb.env });
+  assertMatch(said.stdout, /^1 note left out:\n {2}\.draft\.md: a hidden file/m);
+  assertMatch(said.stdout, /^2 folders not read:\n {2}\.trash\/: a hidden folder, not read/m);
+  const trashed = await runCli(["import", trash, "--json"], { env: kb.env });
+  assertEquals(trashed.code, 0, show(trashed));
+  assertEquals(parseJson<ImportJson>(trashed).added.length, 2);
 });

@@ -6,7 +6,7 @@
  */
 import { assert, assertEquals, assertMatch, assertStrictEquals } from "@std/assert";
 import { join } from "@std/path/posix/join";
-import { git, makeKb, parseJson, runCli, show } from "./helpers.ts";
+import { git, makeKb, parseJson, runCli, show, writeFolder } from "./helpers.ts";
 
 interface ImportJson {
   added: string[];
@@ -22,15 +22,6 @@ interface ImportJson {
     missing: { path: string; target: string; reason: string }[];
   };
   save?: { commit: string; push: string };
-}
-
-/** Write `files` (path inside the folder → text) under `folder`. */
-async function writeFolder(folder: string, files: Record<string, string>): Promise<void> {
-  for (const [path, text] of Object.entries(files)) {
-    const file = join(folder, path);
-    await Deno.mkdir(join(file, ".."), { recursive: true });
-    await Deno.writeTextFile(file, text);
-  }
 }
 
 /** The entry files of a knowledge base, name → text. */

@@ -70,7 +70,10 @@ export interface ImportReport extends ImportPlan {
   kind: SourceKind;
   /** Index files read for the summaries they give the files they list, not imported. */
   indexes: string[];
-  /** Source files not imported, each with the reason, paths inside the folder. */
+  /**
+   * Source files not imported, each with the reason, paths inside the folder; a folder not read
+   * (hidden, or node_modules) is one item, its path ending in `/`.
+   */
   leftOut: { path: string; reason: string }[];
   /**
    * The files notes embed: those brought under `attachments/` (paths inside the folder), of them

@@ -1,10 +1,10 @@
 /**
  * A folder of notes to import, read from disk: its markdown files (and Cursor's
  * `.cursor/rules/*.mdc`) with their text and dates, and every other file named with why it is
- * left out. Other hidden folders (`.obsidian/`, `.git/`, `.trash/`) and `node_modules/` are not
- * entered; symbolic links are not followed. A file's
- * dates are its first and last commit when the folder is in a git repository, else its
- * modification time.
+ * left out. Other hidden folders (`.obsidian/`, `.trash/`) and `node_modules/` are not read, and
+ * each is named with how many markdown files it holds (`.git/` never is); hidden markdown files
+ * are named too. Symbolic links are not followed. A file's dates are its first and last commit
+ * when the folder is in a git repository, else its modification time.
  *
  * @module
  */
@@ -16,6 +16,7 @@ import { detectKind, type SourceKind } from "../../core/import/kinds.ts";
 import { decodeUtf8Strict } from "../../core/text/utf8.ts";
 import { git } from "../git.ts";
 import { statOf } from "../disk.ts";
+import { kbCommand } from "../self_command.ts";
 
 /** A folder's notes, and the files left out of them. */
 export interface SourceFolder {
@@ -39,6 +40,9 @@ export const SYMLINK = "a symbolic link (not followed)";
 
 /** Markdown file names. */
 const MARKDOWN = /\.(md|markdown)$/i;
+
+/** Why a hidden markdown file (`.draft.md`) is left out. */
+export const HIDDEN_FILE = "a hidden file (its name starts with a dot)";
 
 /** Read the folder `folder` (see the module doc). Throws when it is not a readable folder. */
 export async function readSourceFolder(folder: string): Promise<SourceFolder> {
@@ -104,8 +108,10 @@ export function inFolder(folder: string, path: string): string {
 }
 
 /**
- * Visit every file under `folder/prefix`, skipping hidden folders, node_modules and links. A file
- * or folder that cannot be read is left out with the reason; the walk goes on.
+ * Visit every file under `folder/prefix` but hidden ones, not entering hidden folders and
+ * node_modules, nor following links; each is left out with the reason, but a hidden file that is
+ * not markdown and a hidden folder with no markdown in it (`.git/` included). A file or folder that
+ * cannot be read is left out with the reason; the walk goes on.
  */
 function walk(
   folder: string,
@@ -131,10 +137,19 @@ function walk(
       others.push({ path, size: 0, symlink: true });
     } else if (entry.isDirectory) {
       const hidden = entry.name.startsWith(".") && !isAgentFile(`${path}/rules/x.mdc`);
-      if (!hidden && entry.name !== "node_modules") {
+      if (entry.name === "node_modules") {
+        leftOut.push({ path: `${path}/`, reason: "a folder of installed packages, not read" });
+      } else if (!hidden) {
         walk(folder, path, visit, leftOut, others);
+      } else if (entry.name !== ".git") {
+        const markdown = markdownFilesUnder(inFolder(folder, path));
+        if (markdown) {
+          leftOut.push({ path: `${path}/`, reason: hiddenFolderReason(folder, path, markdown) });
+        }
       }
-    } else if (entry.isFile && !entry.name.startsWith(".")) {
+    } else if (entry.isFile && entry.name.startsWith(".")) {
+      if (MARKDOWN.test(entry.name)) leftOut.push({ path, reason: HIDDEN_FILE });
+    } else if (entry.isFile) {
       try {
         visit(path, Deno.lstatSync(inFolder(folder, path)));
       } catch (error) {
@@ -142,6 +157,27 @@ function walk(
       }
     }
   }
+}
+
+/** Why a hidden folder holding `markdown` markdown files is left out, and how to bring them. */
+function hiddenFolderReason(folder: string, path: string, markdown: number): string {
+  const files = markdown === 1 ? "1 markdown file" : `${markdown} markdown files`;
+  return `a hidden folder, not read (${files} in it); to bring them, import it by itself: ` +
+    kbCommand("import", inFolder(folder, path));
+}
+
+/** How many markdown files are under `dir`, links not followed; a folder it cannot read counts none. */
+function markdownFilesUnder(dir: string): number {
+  let count = 0;
+  try {
+    for (const entry of Deno.readDirSync(dir)) {
+      if (entry.isDirectory) count += markdownFilesUnder(`${dir}/${entry.name}`);
+      else if (entry.isFile && MARKDOWN.test(entry.name)) count++;
+    }
+  } catch {
+    // Unreadable: nothing of it could be imported either way.
+  }
+  return count;
 }
 
 /** A date as YYYY-MM-DD in UTC. */
