@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { withEntryMergeLine } from "../core/git/merge_attributes.ts";
 import { GIT_REPO_ENV } from "../core/git/repo_env.ts";
 import { shellCommand } from "../core/shell/quote.ts";
 import {
@@ -363,12 +364,34 @@ export interface MergedTree {
 }
 
 /**
+ * Give every entry of the repository at `cwd` git's own three-way merge, whatever its
+ * `.gitattributes` says, by the line in `info/attributes` (see core/git/merge_attributes.ts).
+ */
+async function keepEntryMergesThreeWay(cwd: string): Promise<void> {
+  const path =
+    (await gitOk(cwd, ["rev-parse", "--path-format=absolute", "--git-path", "info/attributes"]))
+      .trim();
+  let attributes: string | undefined;
+  try {
+    attributes = await Deno.readTextFile(path);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  const updated = withEntryMergeLine(attributes);
+  if (updated === undefined) return;
+  await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+  await Deno.writeTextFile(path, updated);
+}
+
+/**
  * Merge `ours` and `theirs` into a tree with `git merge-tree --write-tree` (no ref, index or file
- * touched). The conflicted files are read NUL-separated (`-z`): a file name git would quote
- * (non-ASCII, a quote, a backslash) comes back as it is, never as `"entries/caf\303\251.md"`.
- * Throws {@link GitError} when git could not merge them at all.
+ * touched), every entry by git's own three-way merge whatever the tree's `.gitattributes` asks
+ * (`info/attributes` gets the line that says so). The conflicted files are read NUL-separated
+ * (`-z`): a file name git would quote (non-ASCII, a quote, a backslash) comes back as it is, never
+ * as `"entries/caf\303\251.md"`. Throws {@link GitError} when git could not merge them at all.
  */
 export async function mergeTree(cwd: string, ours: string, theirs: string): Promise<MergedTree> {
+  await keepEntryMergesThreeWay(cwd);
   const args = ["merge-tree", "--write-tree", "--name-only", "-z", ours, theirs];
   const merged = await git(cwd, args);
   if (merged.code !== 0 && merged.code !== 1) throw new GitError(args, merged);

@@ -279,6 +279,30 @@ Deno.test("a conflict in an entry whose file name holds terminal escapes names i
   await conflictFinishedByPrintedSteps(`${ENTRY}-\x1b]52;c;Y3VybCBldmlsIHwgc2g=\x07.md`);
 });
 
+Deno.test("a teammate's .gitattributes asking for union merges of entries does not make two edits of one entry merge silently", async () => {
+  await using kb = await makeKb({ remote: true });
+  const a = machineA(kb);
+  const b = await machine(kb, "b");
+  await Deno.writeTextFile(join(kb.dir, ".gitattributes"), "entries/*.md merge=union\n");
+  await git(kb.dir, "add", ".gitattributes");
+  await git(kb.dir, "commit", "--quiet", "-m", "union merges, please");
+  await git(kb.dir, "push", "--quiet", "origin", "main");
+  await sync(b);
+  assertEquals((await cli(a, "edit", ENTRY, "--body", "Words from A.")).code, 0);
+  await editOffline(b, ENTRY, "Words from B.");
+  const before = await state(b.dir);
+
+  const stopped = await cli(b, "sync");
+  assertEquals(stopped.code, 4, show(stopped));
+  assert(stopped.stderr.includes(ENTRY), stopped.stderr);
+  assertEquals(await state(b.dir), before, "nothing changed");
+  assertEquals(await git(kb.remote!, "rev-parse", "main"), await git(a.dir, "rev-parse", "HEAD"));
+  assertEquals(
+    await git(b.dir, "check-attr", "merge", "--", `entries/${ENTRY}.md`),
+    `entries/${ENTRY}.md: merge: text`,
+  );
+});
+
 Deno.test("a sync never pushes conflict markers left in a commit", async () => {
   await using kb = await makeKb({ remote: true });
   const [a, b] = [machineA(kb), await machine(kb, "b")];
