@@ -434,6 +434,11 @@ Deno.test("findSecrets: notes of public collections that hold no secret are not 
     "postgres://dashboardrole:RANDOM_PASSWORD@my-app-postgresql.internal/appdatabase",
     'docker run --env DATABASE_URL="postgres://docker:docker-password@host.docker.internal/app"',
     "CSC_KEY_PASSWORD=key-password and Authorization: Bearer MY-PERSONAL-ACCESS-TOKEN",
+    // Names of words run together after a word such as auth or tokens (an n8n node's settings, a
+    // list of fonts).
+    '- `authentication: "predefinedCredentialType"`',
+    "- Tokens Filson/Switzer/JetBrains + paleta --brand/--brand-2/",
+    "const request = new XMLHttpRequestUploadEventTarget(); // token XMLHttpRequestUploadTarget",
   ];
   for (const text of clean) assertEquals(findSecrets(text), [], text);
   // The same shapes with a secret in them are still found.
