@@ -154,12 +154,23 @@ function printReport(report: ImportReport, folder: string, dryRun: boolean): voi
       `Left as plain rules, the kernel budget being full: ${report.kernelOverBudget.join(", ")}`,
     ));
   }
-  if (report.unresolved.length) {
+  const unresolved = report.unresolved.filter((link) => link.leftOut === undefined);
+  if (unresolved.length) {
     console.log(
-      yellow(`${plural(report.unresolved.length, "wikilink names", "wikilinks name")} no note:`),
+      yellow(`${plural(unresolved.length, "wikilink names", "wikilinks name")} no note:`),
     );
-    for (const { sourcePath, name } of report.unresolved) {
+    for (const { sourcePath, name } of unresolved) {
       console.log(yellow(`  ${sourcePath}: [[${name}]]`));
+    }
+  }
+  const toLeftOut = report.unresolved.filter((link) => link.leftOut !== undefined);
+  if (toLeftOut.length) {
+    console.log(yellow(
+      `${plural(toLeftOut.length, "wikilink names a note", "wikilinks name notes")} left out ` +
+        "(see below), kept as written:",
+    ));
+    for (const { sourcePath, name, leftOut } of toLeftOut) {
+      console.log(yellow(`  ${sourcePath}: [[${name}]] (${leftOut})`));
     }
   }
   const { brought, copied, missing } = report.attachments;

@@ -28,7 +28,7 @@ interface ImportJson {
   unchanged: string[];
   changes: string[];
   linksResolved: number;
-  unresolved: { sourcePath: string; name: string }[];
+  unresolved: { sourcePath: string; name: string; leftOut?: string }[];
   leftOut: { path: string; reason: string }[];
   masked: { path: string; line: number; kind: string }[];
   save?: { commit: string; push: string };
@@ -473,6 +473,41 @@ Deno.test("import: a note too large for an entry is left out with its size, the 
     path: "huge.md",
     reason: "is 150001 bytes; the limit is 65536. Split it into linked notes",
   }]);
+});
+
+Deno.test("import: a wikilink to a note left out names that note, not no note", async () => {
+  await using kb = await makeKb({ empty: true });
+  const notes = join(kb.root, "notes");
+  await Deno.mkdir(notes);
+  await Deno.writeTextFile(
+    join(notes, "small.md"),
+    "See [[huge]], [[Nowhere]] and [[Long one|the long one]].\n",
+  );
+  await Deno.writeTextFile(join(notes, "huge.md"), "word ".repeat(30_000) + "\n");
+  await Deno.writeTextFile(
+    join(notes, "long.md"),
+    "---\ntitle: Long one\n---\n" + "word ".repeat(14_000) + "\n",
+  );
+  const json = await runCli(["import", notes, "--json", "--dry-run"], { env: kb.env });
+  assertEquals(json.code, 0, show(json));
+  const report = parseJson<ImportJson>(json);
+  assertEquals(report.leftOut.map((file) => file.path).sort(), ["huge.md", "long.md"]);
+  assertEquals(report.unresolved, [
+    { sourcePath: "small.md", name: "huge", leftOut: "huge.md" },
+    { sourcePath: "small.md", name: "Nowhere" },
+    { sourcePath: "small.md", name: "Long one", leftOut: "long.md" },
+  ]);
+  const text = await runCli(["import", notes], { env: kb.env });
+  assertEquals(text.code, 0, show(text));
+  const lines = text.stdout.split("\n");
+  const noNote = lines.indexOf("1 wikilink names no note:");
+  assertEquals(lines[noNote + 1], "  small.md: [[Nowhere]]", text.stdout);
+  const named = lines.indexOf("2 wikilinks name notes left out (see below), kept as written:");
+  assert(named > 0, text.stdout);
+  assertEquals(lines.slice(named + 1, named + 3), [
+    "  small.md: [[huge]] (huge.md)",
+    "  small.md: [[Long one]] (long.md)",
+  ]);
 });
 
 Deno.test("import names the hidden folders with notes it does not read, node_modules and hidden notes; the printed import brings a folder's", async () => {

@@ -43,6 +43,7 @@ import {
   resolveAttachments,
 } from "../../core/import/attachments.ts";
 import { type MaskedSecret, maskNoteSecrets } from "../../core/import/mask.ts";
+import { type LinkTarget, namingLeftOut, NOTE_FILE } from "../../core/import/wikilinks.ts";
 import { realPathOr } from "../disk.ts";
 import { ifExists } from "../fs.ts";
 import { uncommittedFiles } from "../save/repo_state.ts";
@@ -152,6 +153,7 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
   }
   const report: ImportReport = {
     ...plan,
+    unresolved: namingLeftOut(plan.unresolved, leftOutNotes(leftOut, notes)),
     kind,
     indexes,
     leftOut: leftOut.filter((file) => !brought.has(file.path)),
@@ -176,6 +178,23 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
     allowSecret: allowSecret || allowedNotes.size > 0,
   });
   return report;
+}
+
+/**
+ * The notes of the folder left out, by path, with the title and aliases of those that were read
+ * (a note refused at the save), for naming the note a wikilink names when it is one of them.
+ */
+function leftOutNotes(
+  leftOut: ImportReport["leftOut"],
+  notes: readonly KindNote[],
+): Omit<LinkTarget, "id">[] {
+  const read = new Map(notes.map((note) => [note.sourcePath, note]));
+  return leftOut.filter((file) => NOTE_FILE.test(file.path.replace(/#.*$/, "")))
+    .map(({ path }) => ({
+      sourcePath: path,
+      title: read.get(path)?.title ?? "",
+      aliases: read.get(path)?.aliases ?? [],
+    }));
 }
 
 /**
