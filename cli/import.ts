@@ -201,10 +201,11 @@ function printReport(report: ImportReport, folder: string, dryRun: boolean): voi
       console.log(yellow(`  ${path}:${line}: ${SECRET_LABELS[kind]} (${masked})`));
     }
   }
-  const others = report.leftOut.filter((file) => file.reason === NOT_MARKDOWN).length;
-  if (others) {
+  const others = report.leftOut.filter((file) => file.reason === NOT_MARKDOWN);
+  if (others.length) {
     console.log(
-      `${plural(others, "file that is not markdown", "files that are not markdown")} left out`,
+      `${plural(others.length, "file that is not markdown", "files that are not markdown")} ` +
+        `left out: ${byKind(others.map((file) => file.path))} (--json names each)`,
     );
   }
   const leftOut = report.leftOut.filter((file) => file.reason !== NOT_MARKDOWN);
@@ -218,4 +219,20 @@ function printReport(report: ImportReport, folder: string, dryRun: boolean): voi
     console.log(yellow(`${plural(folders.length, "folder", "folders")} not read:`));
     for (const { path, reason } of folders) console.log(yellow(`  ${path}: ${reason}`));
   }
+}
+
+/**
+ * How many of `paths` end in each file name ending, most first (`252 .json, 3 .jpg, 1 Makefile`):
+ * a file with none counts by its name.
+ */
+function byKind(paths: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const path of paths) {
+    const name = path.slice(path.lastIndexOf("/") + 1);
+    const dot = name.lastIndexOf(".");
+    const kind = dot > 0 ? name.slice(dot).toLowerCase() : name;
+    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  }
+  return [...counts].sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
+    .map(([kind, count]) => `${count} ${kind}`).join(", ");
 }

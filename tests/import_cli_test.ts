@@ -475,6 +475,24 @@ Deno.test("import: a note too large for an entry is left out with its size, the 
   }]);
 });
 
+Deno.test("import: the files that are not markdown are counted by kind", async () => {
+  await using kb = await makeKb({ empty: true });
+  const notes = join(kb.root, "notes");
+  await writeFolder(notes, {
+    "a.md": "A note.\n",
+    "Untitled.canvas": "{}",
+    "data/x.json": "{}",
+    "data/y.JSON": "{}",
+    "Makefile": "all:\n",
+  });
+  const imported = await runCli(["import", notes, "--dry-run"], { env: kb.env });
+  assertEquals(imported.code, 0, show(imported));
+  assertMatch(
+    imported.stdout,
+    /^4 files that are not markdown left out: 2 \.json, 1 \.canvas, 1 Makefile \(--json names each\)$/m,
+  );
+});
+
 Deno.test("import: a wikilink to a note left out names that note, not no note", async () => {
   await using kb = await makeKb({ empty: true });
   const notes = join(kb.root, "notes");
