@@ -320,13 +320,13 @@ function isDottedName(value: string): boolean {
 }
 
 /**
- * A value of words run together, camel case or joined by `/`, `-`, `_` or `.`, each word a few
- * capitals at most and then small letters (`predefinedCredentialType`, `Filson/Switzer/JetBrains`,
- * `XMLHttpRequest`): a name. A generated string of mixed case has runs of one small letter
+ * A value of words run together, camel case or joined by `/`, `-`, `_`, `.` or `:`, each word a
+ * few capitals at most and then small letters (`predefinedCredentialType`,
+ * `Filson/Switzer/JetBrains`, `XMLHttpRequest`, `Basic::ControllerMethods.http_basic_auth`): a name. A generated string of mixed case has runs of one small letter
  * between capitals (`DLXBMPbtamCaSTUy…`), which no word is.
  */
 function isCompoundName(value: string): boolean {
-  return /^(?:[A-Z]{0,4}[a-z]{2,}|[/._-])+$/.test(value);
+  return /^(?:[A-Z]{0,4}[a-z]{2,}|[/._:-])+$/.test(value);
 }
 
 /**
@@ -349,11 +349,16 @@ export function isHighEntropy(value: string): boolean {
 /**
  * A password given as a literal after `password=`/`password:`: it holds a digit or a symbol
  * (`hunter2`, `P@ss!`), so `password: string`, `password = config.value` or the path of
- * `--password-file=/run/secrets/db` are not one.
+ * `--password-file=/run/secrets/db` are not one; nor are words in a script other than Latin
+ * (`PASSWORD=任意のパスワード`, "any password", or prose after `password :`), nor field names
+ * joined by colons (`GID:user_list` in `group_name:password:GID:user_list`, a file format).
  */
 function isPasswordLiteral(value: string): boolean {
   if (isPlaceholder(value) || isDottedName(value) || value.length < 6) return false;
   if (/^(?:[./~]|[a-z]+:\/\/)/i.test(value)) return false;
+  if (/(?!\p{Script=Latin})\p{L}/u.test(value) || /^[A-Za-z_]+(?::[A-Za-z_]+)+$/.test(value)) {
+    return false;
+  }
   return hasDigit(value) || /[^A-Za-z0-9]/.test(value);
 }
 
