@@ -221,18 +221,23 @@ function printReport(report: ImportReport, folder: string, dryRun: boolean): voi
   }
 }
 
+/** The most file name endings {@link byKind} names; the rest are counted together. */
+const KINDS_SHOWN = 6;
+
 /**
- * How many of `paths` end in each file name ending, most first (`252 .json, 3 .jpg, 1 Makefile`):
- * a file with none counts by its name.
+ * How many of `paths` end in each file name ending, most first, the first {@link KINDS_SHOWN} of
+ * them and then the rest together (`252 .json, 7 .mjs, 3 with no ending, 4 others`).
  */
 function byKind(paths: readonly string[]): string {
   const counts = new Map<string, number>();
   for (const path of paths) {
     const name = path.slice(path.lastIndexOf("/") + 1);
     const dot = name.lastIndexOf(".");
-    const kind = dot > 0 ? name.slice(dot).toLowerCase() : name;
+    const kind = dot > 0 ? name.slice(dot).toLowerCase() : "with no ending";
     counts.set(kind, (counts.get(kind) ?? 0) + 1);
   }
-  return [...counts].sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
-    .map(([kind, count]) => `${count} ${kind}`).join(", ");
+  const sorted = [...counts].sort(([a, x], [b, y]) => y - x || a.localeCompare(b));
+  const shown = sorted.slice(0, KINDS_SHOWN).map(([kind, count]) => `${count} ${kind}`);
+  const rest = sorted.slice(KINDS_SHOWN).reduce((sum, [, count]) => sum + count, 0);
+  return [...shown, ...rest ? [`${rest} ${rest === 1 ? "other" : "others"}`] : []].join(", ");
 }

@@ -484,12 +484,18 @@ Deno.test("import: the files that are not markdown are counted by kind", async (
     "data/x.json": "{}",
     "data/y.JSON": "{}",
     "Makefile": "all:\n",
+    "bin/server": "",
+    "a.c": "",
+    "b.h": "",
+    "c.rb": "",
+    "d.go": "",
+    "e.ml": "",
   });
   const imported = await runCli(["import", notes, "--dry-run"], { env: kb.env });
   assertEquals(imported.code, 0, show(imported));
   assertMatch(
     imported.stdout,
-    /^4 files that are not markdown left out: 2 \.json, 1 \.canvas, 1 Makefile \(--json names each\)$/m,
+    /^10 files that are not markdown left out: 2 \.json, 2 with no ending, 1 \.c, 1 \.canvas, 1 \.go, 1 \.h, 2 others \(--json names each\)$/m,
   );
 });
 
