@@ -93,20 +93,24 @@ export async function run(args: string[]): Promise<number> {
     allowSecretIn: await allowSecretFlag(kbDir, allowSecretIn.length > 0) ? allowSecretIn : [],
   });
   if (report.save) printWarnings(report.save);
-  const waiting = report.save ? importedWaiting(report) : [];
+  const { notPushed, ...rest } = report;
+  const waiting = report.save || notPushed ? importedWaiting(report) : [];
   if (values.json) {
     printJson({
-      ...report,
+      ...rest,
       changes: report.changes.map((change) => change.path),
       kernelWaiting: waiting,
+      ...notPushed ? { notPushed: { commit: notPushed.commit } } : {},
     });
-    return 0;
+  } else {
+    printReport(report, positionals[0], values["dry-run"] === true);
+    if (waiting.length) {
+      const review = kbCommand("kernel", ...values.kb === undefined ? [] : ["--kb", kbDir]);
+      console.log(yellow(pendingNotice(waiting, review)));
+    }
   }
-  printReport(report, positionals[0], values["dry-run"] === true);
-  if (waiting.length) {
-    const review = kbCommand("kernel", ...values.kb === undefined ? [] : ["--kb", kbDir]);
-    console.log(yellow(pendingNotice(waiting, review)));
-  }
+  // The report stands (what came in, what was masked or left out); then why the push failed.
+  if (notPushed) throw notPushed;
   return 0;
 }
 
@@ -122,11 +126,20 @@ function importedWaiting(report: ImportReport): PendingMention[] {
 }
 
 function printReport(report: ImportReport, folder: string, dryRun: boolean): void {
-  const verb = dryRun ? "Would import" : report.save ? green("Imported") : "Nothing to import";
+  const { save, notPushed } = report;
+  const verb = dryRun
+    ? "Would import"
+    : save || notPushed
+    ? green("Imported")
+    : "Nothing to import";
+  const saved = save
+    ? ` (${saveSummary(save)})`
+    : notPushed
+    ? ` (commit ${notPushed.commit.slice(0, 7)}, not pushed: see below)`
+    : "";
   console.log(
     `${verb} from ${folder} (${report.kind}): ${report.added.length} added, ` +
-      `${report.updated.length} updated, ${report.unchanged.length} unchanged` +
-      (report.save ? ` (${saveSummary(report.save)})` : ""),
+      `${report.updated.length} updated, ${report.unchanged.length} unchanged${saved}`,
   );
   for (const change of report.changes) {
     // A new entry's id is drawn when it is written, so a dry run has none to show yet.

@@ -475,6 +475,31 @@ Deno.test("import: a note too large for an entry is left out with its size, the 
   }]);
 });
 
+Deno.test("import whose push fails prints its report, then why and how to finish, and exits 3", async () => {
+  await using kb = await makeKb({ empty: true, remote: true });
+  const vault = await writeVault(kb.root);
+  await git(kb.dir, "remote", "set-url", "origin", join(kb.root, "gone.git"));
+  const imported = await runCli(["import", vault], { env: kb.env });
+  assertEquals(imported.code, 3, show(imported));
+  const commit = await git(kb.dir, "rev-parse", "--short=7", "HEAD");
+  assertMatch(
+    imported.stdout,
+    new RegExp(
+      `^Imported from .*: 3 added, 0 updated, 0 unchanged \\(commit ${commit}, not pushed: see below\\)$`,
+      "m",
+    ),
+    show(imported),
+  );
+  assertMatch(imported.stdout, /^1 credential masked as \[REDACTED:<kind>\]/m, show(imported));
+  assertMatch(imported.stderr, /but it is not pushed: the push to origin failed/, show(imported));
+  await git(kb.dir, "remote", "set-url", "origin", kb.remote!);
+  const finish = imported.stderr.trimEnd().split("\n").at(-1)!.trim();
+  const pasted = await runProcess("sh", ["-c", finish], { env: kb.env });
+  assertEquals(pasted.code, 0, `${finish}\n${pasted.stderr}`);
+  const json = await runCli(["import", vault, "--json"], { env: kb.env });
+  assertEquals(json.code, 0, show(json));
+});
+
 Deno.test("import: the files that are not markdown are counted by kind", async () => {
   await using kb = await makeKb({ empty: true });
   const notes = join(kb.root, "notes");

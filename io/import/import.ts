@@ -33,6 +33,7 @@ import { listEntryFiles, readKbFile } from "../kb.ts";
 import type { ChangesResult } from "../save/request.ts";
 import { entryPaths, newId } from "../save/entry_files.ts";
 import { saveChanges } from "../save/save.ts";
+import { PushError } from "../save/publish.ts";
 import { sameBytes } from "../save/attachments.ts";
 import { inFolder, readSourceFolder, type SourceFolder, SYMLINK } from "./source.ts";
 import {
@@ -98,8 +99,10 @@ export interface ImportReport extends ImportPlan {
    * killed (or ran out of disk) before its commit, committed by this one.
    */
   recovered: string[];
-  /** The save, when something was written. */
+  /** The save, when something was written and published (or there is no remote). */
   save?: ChangesResult;
+  /** The error of a save committed but not pushed: the report stands, the commit is kept. */
+  notPushed?: PushError;
 }
 
 /** Import a folder of notes (see the module doc). */
@@ -167,7 +170,7 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
   };
   if (request.dryRun || !kept.length && !recovered.length && !files.length) return report;
   const folderName = folder.replace(/\/+$/, "").split("/").pop() || folder;
-  report.save = await saveChanges({
+  const saving = saveChanges({
     kbDir,
     message: `kb: import ${folderName} (${report.added.length} added, ` +
       `${report.updated.length} updated` +
@@ -177,6 +180,12 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
     files: files.map(({ path, bytes }) => ({ path, bytes })),
     allowSecret: allowSecret || allowedNotes.size > 0,
   });
+  try {
+    report.save = await saving;
+  } catch (error) {
+    if (!(error instanceof PushError)) throw error;
+    report.notPushed = error;
+  }
   return report;
 }
 
