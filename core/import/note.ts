@@ -136,8 +136,11 @@ function supersededNames(fields: Record<string, unknown>, body: string): string[
     .slice(0, LIMITS.maxListItems);
 }
 
-/** The frontmatter fields (empty when there are none or they do not parse) and the body. */
-function frontmatterOf(
+/**
+ * The frontmatter fields of a note's `text` (empty when there are none or they do not parse, said
+ * in `warnings`) and its body.
+ */
+export function frontmatterOf(
   text: string,
   warnings: string[],
 ): { fields: Record<string, unknown>; body: string } {
@@ -174,15 +177,16 @@ function fieldsOf(frontmatter: string): Record<string, unknown> {
  * The frontmatter with each top-level `key: value` line whose value is not YAML on its own made a
  * quoted string, as the note's author meant it: `title: ADR-19 — prices: stored with tax` (a
  * second `: `) and ``title: `git commit` is not isolated`` (a leading backtick) are plain text
- * to a person, and so are `title: "250 queued" is not delivery` (a quoted start, then more) and
- * `related: [[a]] [[b]]` (wikilinks). A value that opens a list, a map or a block (`[`, `{`, `|`,
- * `>`) or an anchor, alias or tag (`&`, `*`, `!`) meant YAML, and is left as it is. Returns the
- * keys quoted, in order.
+ * to a person, and so are `title: "250 queued" is not delivery` (a quoted start, then more),
+ * `related: [[a]] [[b]]` (wikilinks) and Cursor's `globs: **\/*.ts` (an alias to YAML, and
+ * entries refuse anchors, so never one). A value that opens a list, a map or a block (`[`, `{`,
+ * `|`, `>`), an anchor or a tag (`&`, `!`) meant YAML, and is left as it is. Returns the keys
+ * quoted, in order.
  */
 function plainValuesQuoted(frontmatter: string): { text: string; quoted: string[] } {
   const quoted: string[] = [];
   const lines = frontmatter.split("\n").map((line) => {
-    const field = /^([A-Za-z_][\w-]*):[ \t]+((?:\[\[|[^\s[{|>&*!]).*?)\s*$/.exec(line);
+    const field = /^([A-Za-z_][\w-]*):[ \t]+((?:\[\[|[^\s[{|>&!]).*?)\s*$/.exec(line);
     if (!field) return line;
     try {
       parseFrontmatterYaml(line, "the note");
