@@ -141,9 +141,18 @@ function printReport(report: ImportReport, folder: string, dryRun: boolean): voi
     `${verb} from ${folder} (${report.kind}): ${report.added.length} added, ` +
       `${report.updated.length} updated, ${report.unchanged.length} unchanged${saved}`,
   );
+  // A new entry's id is drawn when it is written, so a dry run has none to show yet: such an
+  // entry is named by its title.
+  const undrawn = new Map(
+    dryRun
+      ? report.changes.filter((change) => change.previousText === undefined)
+        .map((change) => [change.entry.id, change.entry.title])
+      : [],
+  );
+  const named = (ids: readonly string[]) =>
+    ids.map((id) => undrawn.has(id) ? `"${undrawn.get(id)}"` : id).join(", ");
   for (const change of report.changes) {
-    // A new entry's id is drawn when it is written, so a dry run has none to show yet.
-    const drawn = !dryRun || change.previousText !== undefined;
+    const drawn = !undrawn.has(change.entry.id);
     console.log(`  ${cyan(drawn ? change.entry.id : "new")} ${change.entry.title}`);
   }
   if (report.recovered.length) {
@@ -160,11 +169,14 @@ function printReport(report: ImportReport, folder: string, dryRun: boolean): voi
     console.log(`Read for the summaries it lists, not imported: ${report.indexes.join(", ")}`);
   }
   if (report.kernel.length) {
-    console.log(`Made kernel rules (alwaysApply): ${report.kernel.join(", ")}`);
+    console.log(
+      `${dryRun ? "Would make" : "Made"} kernel rules (alwaysApply): ${named(report.kernel)}`,
+    );
   }
   if (report.kernelOverBudget.length) {
     console.log(yellow(
-      `Left as plain rules, the kernel budget being full: ${report.kernelOverBudget.join(", ")}`,
+      `${dryRun ? "Would leave" : "Left"} as plain rules, the kernel budget being full: ` +
+        named(report.kernelOverBudget),
     ));
   }
   const unresolved = report.unresolved.filter((link) => link.leftOut === undefined);

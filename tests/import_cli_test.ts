@@ -500,6 +500,27 @@ Deno.test("import whose push fails prints its report, then why and how to finish
   assertEquals(json.code, 0, show(json));
 });
 
+Deno.test("import --dry-run of an always-apply Cursor rule says it would make it a kernel rule, by its title", async () => {
+  await using kb = await makeKb({ empty: true });
+  const project = join(kb.root, "project");
+  await writeFolder(project, {
+    ".cursor/rules/ts.mdc":
+      "---\ndescription: Strict TypeScript\nalwaysApply: true\n---\nNo any.\n",
+  });
+  const dry = await runCli(["import", project, "--dry-run"], { env: kb.env });
+  assertEquals(dry.code, 0, show(dry));
+  assertMatch(
+    dry.stdout,
+    /^Would make kernel rules \(alwaysApply\): "Strict TypeScript"$/m,
+    show(dry),
+  );
+  const real = await runCli(["import", project], { env: kb.env });
+  assertEquals(real.code, 0, show(real));
+  const id = real.stdout.match(/^ {2}(kb-[a-z0-9]+) Strict TypeScript$/m)?.[1];
+  assert(id, show(real));
+  assertMatch(real.stdout, new RegExp(`^Made kernel rules \\(alwaysApply\\): ${id}$`, "m"));
+});
+
 Deno.test("import: the files that are not markdown are counted by kind", async () => {
   await using kb = await makeKb({ empty: true });
   const notes = join(kb.root, "notes");
