@@ -93,20 +93,24 @@ export async function run(args: string[]): Promise<number> {
     allowSecretIn: await allowSecretFlag(kbDir, allowSecretIn.length > 0) ? allowSecretIn : [],
   });
   if (report.save) printWarnings(report.save);
-  const waiting = report.save ? importedWaiting(report) : [];
+  const { notPushed, ...rest } = report;
+  const waiting = report.save || notPushed ? importedWaiting(report) : [];
   if (values.json) {
     printJson({
-      ...report,
+      ...rest,
       changes: report.changes.map((change) => change.path),
       kernelWaiting: waiting,
+      ...notPushed ? { notPushed: { commit: notPushed.commit } } : {},
     });
-    return 0;
+  } else {
+    printReport(report, positionals[0], values["dry-run"] === true);
+    if (waiting.length) {
+      const review = kbCommand("kernel", ...values.kb === undefined ? [] : ["--kb", kbDir]);
+      console.log(yellow(pendingNotice(waiting, review)));
+    }
   }
-  printReport(report, positionals[0], values["dry-run"] === true);
-  if (waiting.length) {
-    const review = kbCommand("kernel", ...values.kb === undefined ? [] : ["--kb", kbDir]);
-    console.log(yellow(pendingNotice(waiting, review)));
-  }
+  // The report stands (what came in, what was masked or left out); then why the push failed.
+  if (notPushed) throw notPushed;
   return 0;
 }
 
@@ -122,15 +126,33 @@ function importedWaiting(report: ImportReport): PendingMention[] {
 }
 
 function printReport(report: ImportReport, folder: string, dryRun: boolean): void {
-  const verb = dryRun ? "Would import" : report.save ? green("Imported") : "Nothing to import";
+  const { save, notPushed } = report;
+  const verb = dryRun
+    ? "Would import"
+    : save || notPushed
+    ? green("Imported")
+    : "Nothing to import";
+  const saved = save
+    ? ` (${saveSummary(save)})`
+    : notPushed
+    ? ` (commit ${notPushed.commit.slice(0, 7)}, not pushed: see below)`
+    : "";
   console.log(
     `${verb} from ${folder} (${report.kind}): ${report.added.length} added, ` +
-      `${report.updated.length} updated, ${report.unchanged.length} unchanged` +
-      (report.save ? ` (${saveSummary(report.save)})` : ""),
+      `${report.updated.length} updated, ${report.unchanged.length} unchanged${saved}`,
   );
+  // A new entry's id is drawn when it is written, so a dry run has none to show yet: such an
+  // entry is named by its title.
+  const undrawn = new Map(
+    dryRun
+      ? report.changes.filter((change) => change.previousText === undefined)
+        .map((change) => [change.entry.id, change.entry.title])
+      : [],
+  );
+  const named = (ids: readonly string[]) =>
+    ids.map((id) => undrawn.has(id) ? `"${undrawn.get(id)}"` : id).join(", ");
   for (const change of report.changes) {
-    // A new entry's id is drawn when it is written, so a dry run has none to show yet.
-    const drawn = !dryRun || change.previousText !== undefined;
+    const drawn = !undrawn.has(change.entry.id);
     console.log(`  ${cyan(drawn ? change.entry.id : "new")} ${change.entry.title}`);
   }
   if (report.recovered.length) {
@@ -147,19 +169,33 @@ function printReport(report: ImportReport, folder: string, dryRun: boolean): voi
     console.log(`Read for the summaries it lists, not imported: ${report.indexes.join(", ")}`);
   }
   if (report.kernel.length) {
-    console.log(`Made kernel rules (alwaysApply): ${report.kernel.join(", ")}`);
+    console.log(
+      `${dryRun ? "Would make" : "Made"} kernel rules (alwaysApply): ${named(report.kernel)}`,
+    );
   }
   if (report.kernelOverBudget.length) {
     console.log(yellow(
-      `Left as plain rules, the kernel budget being full: ${report.kernelOverBudget.join(", ")}`,
+      `${dryRun ? "Would leave" : "Left"} as plain rules, the kernel budget being full: ` +
+        named(report.kernelOverBudget),
     ));
   }
-  if (report.unresolved.length) {
+  const unresolved = report.unresolved.filter((link) => link.leftOut === undefined);
+  if (unresolved.length) {
     console.log(
-      yellow(`${plural(report.unresolved.length, "wikilink names", "wikilinks name")} no note:`),
+      yellow(`${plural(unresolved.length, "wikilink names", "wikilinks name")} no note:`),
     );
-    for (const { sourcePath, name } of report.unresolved) {
+    for (const { sourcePath, name } of unresolved) {
       console.log(yellow(`  ${sourcePath}: [[${name}]]`));
+    }
+  }
+  const toLeftOut = report.unresolved.filter((link) => link.leftOut !== undefined);
+  if (toLeftOut.length) {
+    console.log(yellow(
+      `${plural(toLeftOut.length, "wikilink names a note", "wikilinks name notes")} left out ` +
+        "(see below), kept as written:",
+    ));
+    for (const { sourcePath, name, leftOut } of toLeftOut) {
+      console.log(yellow(`  ${sourcePath}: [[${name}]] (${leftOut})`));
     }
   }
   const { brought, copied, missing } = report.attachments;
@@ -190,10 +226,11 @@ function printReport(report: ImportReport, folder: string, dryRun: boolean): voi
       console.log(yellow(`  ${path}:${line}: ${SECRET_LABELS[kind]} (${masked})`));
     }
   }
-  const others = report.leftOut.filter((file) => file.reason === NOT_MARKDOWN).length;
-  if (others) {
+  const others = report.leftOut.filter((file) => file.reason === NOT_MARKDOWN);
+  if (others.length) {
     console.log(
-      `${plural(others, "file that is not markdown", "files that are not markdown")} left out`,
+      `${plural(others.length, "file that is not markdown", "files that are not markdown")} ` +
+        `left out: ${byKind(others.map((file) => file.path))} (--json names each)`,
     );
   }
   const leftOut = report.leftOut.filter((file) => file.reason !== NOT_MARKDOWN);
@@ -207,4 +244,25 @@ function printReport(report: ImportReport, folder: string, dryRun: boolean): voi
     console.log(yellow(`${plural(folders.length, "folder", "folders")} not read:`));
     for (const { path, reason } of folders) console.log(yellow(`  ${path}: ${reason}`));
   }
+}
+
+/** The most file name endings {@link byKind} names; the rest are counted together. */
+const KINDS_SHOWN = 6;
+
+/**
+ * How many of `paths` end in each file name ending, most first, the first {@link KINDS_SHOWN} of
+ * them and then the rest together (`252 .json, 7 .mjs, 3 with no ending, 4 others`).
+ */
+function byKind(paths: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const path of paths) {
+    const name = path.slice(path.lastIndexOf("/") + 1);
+    const dot = name.lastIndexOf(".");
+    const kind = dot > 0 ? name.slice(dot).toLowerCase() : "with no ending";
+    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  }
+  const sorted = [...counts].sort(([a, x], [b, y]) => y - x || a.localeCompare(b));
+  const shown = sorted.slice(0, KINDS_SHOWN).map(([kind, count]) => `${count} ${kind}`);
+  const rest = sorted.slice(KINDS_SHOWN).reduce((sum, [, count]) => sum + count, 0);
+  return [...shown, ...rest ? [`${rest} ${rest === 1 ? "other" : "others"}`] : []].join(", ");
 }

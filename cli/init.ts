@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { kbNameProblem, writeConfig } from "../io/config.ts";
+import { kbNameProblem, resolveKb, writeConfig } from "../io/config.ts";
 import { commitIdentity, fallbackIdentityWarning, gitOk } from "../io/git.ts";
 import { addRemoteCommand } from "../io/remote/target.ts";
 import { openIndex } from "../io/index/store.ts";
@@ -18,6 +18,7 @@ import { carryOut, commitScaffold, publishToEmptyRemote, strayMarkdown } from ".
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import { green, plural, printJson, yellow } from "./output.ts";
 import { kbCommand, selfCommand } from "../io/self_command.ts";
+import { shellCommand } from "../core/shell/quote.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
@@ -150,6 +151,7 @@ export async function run(args: string[]): Promise<number> {
         `left out: run ${kbCommand("doctor", "--kb", kbDir)}`,
     );
   }
+  const here = kbFlagFor(kbDir);
   if (notRead.length) {
     const shown = notRead.slice(0, 5).join(", ") + (notRead.length > 5 ? ", …" : "");
     console.log(
@@ -157,13 +159,27 @@ export async function run(args: string[]): Promise<number> {
         plural(notRead.length, "markdown file", "markdown files")
       } outside ${ENTRIES_DIR}/ ` +
         `are not read by git-kb (${shown}): move them into ${ENTRIES_DIR}/, or bring a folder of ` +
-        `notes in with ${selfCommand()} import <folder> (--dry-run first to see the report)`,
+        `notes in with ${selfCommand()} import <folder>${here} (--dry-run first to see the report)`,
     );
   }
   console.log(
-    `Next: add an entry (${selfCommand()} add --edit), bring notes in ` +
-      `(${selfCommand()} import <folder>), or wire your agent (${selfCommand()} setup --agent ` +
-      "claude, or the Claude Code plugin: see the README)",
+    `Next: add an entry (${kbCommand("add", "--edit")}${here}), bring notes in ` +
+      `(${selfCommand()} import <folder>${here}), or wire your agent (${selfCommand()} setup ` +
+      "--agent claude, or the Claude Code plugin: see the README)",
   );
   return 0;
+}
+
+/**
+ * ` --kb <dir>` (quoted) when a command given no knowledge base would act on another one than
+ * `kbDir` (a knowledge base added beside the default one, or `KB_DIR` naming another), else "".
+ */
+function kbFlagFor(kbDir: string): string {
+  let current: string | undefined;
+  try {
+    current = resolveKb().kbDir;
+  } catch {
+    current = undefined;
+  }
+  return current === kbDir ? "" : ` ${shellCommand(["--kb", kbDir])}`;
 }

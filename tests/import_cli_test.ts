@@ -28,7 +28,7 @@ interface ImportJson {
   unchanged: string[];
   changes: string[];
   linksResolved: number;
-  unresolved: { sourcePath: string; name: string }[];
+  unresolved: { sourcePath: string; name: string; leftOut?: string }[];
   leftOut: { path: string; reason: string }[];
   masked: { path: string; line: number; kind: string }[];
   save?: { commit: string; push: string };
@@ -473,6 +473,111 @@ Deno.test("import: a note too large for an entry is left out with its size, the 
     path: "huge.md",
     reason: "is 150001 bytes; the limit is 65536. Split it into linked notes",
   }]);
+});
+
+Deno.test("import whose push fails prints its report, then why and how to finish, and exits 3", async () => {
+  await using kb = await makeKb({ empty: true, remote: true });
+  const vault = await writeVault(kb.root);
+  await git(kb.dir, "remote", "set-url", "origin", join(kb.root, "gone.git"));
+  const imported = await runCli(["import", vault], { env: kb.env });
+  assertEquals(imported.code, 3, show(imported));
+  const commit = await git(kb.dir, "rev-parse", "--short=7", "HEAD");
+  assertMatch(
+    imported.stdout,
+    new RegExp(
+      `^Imported from .*: 3 added, 0 updated, 0 unchanged \\(commit ${commit}, not pushed: see below\\)$`,
+      "m",
+    ),
+    show(imported),
+  );
+  assertMatch(imported.stdout, /^1 credential masked as \[REDACTED:<kind>\]/m, show(imported));
+  assertMatch(imported.stderr, /but it is not pushed: the push to origin failed/, show(imported));
+  await git(kb.dir, "remote", "set-url", "origin", kb.remote!);
+  const finish = imported.stderr.trimEnd().split("\n").at(-1)!.trim();
+  const pasted = await runProcess("sh", ["-c", finish], { env: kb.env });
+  assertEquals(pasted.code, 0, `${finish}\n${pasted.stderr}`);
+  const json = await runCli(["import", vault, "--json"], { env: kb.env });
+  assertEquals(json.code, 0, show(json));
+});
+
+Deno.test("import --dry-run of an always-apply Cursor rule says it would make it a kernel rule, by its title", async () => {
+  await using kb = await makeKb({ empty: true });
+  const project = join(kb.root, "project");
+  await writeFolder(project, {
+    ".cursor/rules/ts.mdc":
+      "---\ndescription: Strict TypeScript\nalwaysApply: true\n---\nNo any.\n",
+  });
+  const dry = await runCli(["import", project, "--dry-run"], { env: kb.env });
+  assertEquals(dry.code, 0, show(dry));
+  assertMatch(
+    dry.stdout,
+    /^Would make kernel rules \(alwaysApply\): "Strict TypeScript"$/m,
+    show(dry),
+  );
+  const real = await runCli(["import", project], { env: kb.env });
+  assertEquals(real.code, 0, show(real));
+  const id = real.stdout.match(/^ {2}(kb-[a-z0-9]+) Strict TypeScript$/m)?.[1];
+  assert(id, show(real));
+  assertMatch(real.stdout, new RegExp(`^Made kernel rules \\(alwaysApply\\): ${id}$`, "m"));
+});
+
+Deno.test("import: the files that are not markdown are counted by kind", async () => {
+  await using kb = await makeKb({ empty: true });
+  const notes = join(kb.root, "notes");
+  await writeFolder(notes, {
+    "a.md": "A note.\n",
+    "Untitled.canvas": "{}",
+    "data/x.json": "{}",
+    "data/y.JSON": "{}",
+    "Makefile": "all:\n",
+    "bin/server": "",
+    "a.c": "",
+    "b.h": "",
+    "c.rb": "",
+    "d.go": "",
+    "e.ml": "",
+  });
+  const imported = await runCli(["import", notes, "--dry-run"], { env: kb.env });
+  assertEquals(imported.code, 0, show(imported));
+  assertMatch(
+    imported.stdout,
+    /^10 files that are not markdown left out: 2 \.json, 2 with no ending, 1 \.c, 1 \.canvas, 1 \.go, 1 \.h, 2 others \(--json names each\)$/m,
+  );
+});
+
+Deno.test("import: a wikilink to a note left out names that note, not no note", async () => {
+  await using kb = await makeKb({ empty: true });
+  const notes = join(kb.root, "notes");
+  await Deno.mkdir(notes);
+  await Deno.writeTextFile(
+    join(notes, "small.md"),
+    "See [[huge]], [[Nowhere]] and [[Long one|the long one]].\n",
+  );
+  await Deno.writeTextFile(join(notes, "huge.md"), "word ".repeat(30_000) + "\n");
+  await Deno.writeTextFile(
+    join(notes, "long.md"),
+    "---\ntitle: Long one\n---\n" + "word ".repeat(14_000) + "\n",
+  );
+  const json = await runCli(["import", notes, "--json", "--dry-run"], { env: kb.env });
+  assertEquals(json.code, 0, show(json));
+  const report = parseJson<ImportJson>(json);
+  assertEquals(report.leftOut.map((file) => file.path).sort(), ["huge.md", "long.md"]);
+  assertEquals(report.unresolved, [
+    { sourcePath: "small.md", name: "huge", leftOut: "huge.md" },
+    { sourcePath: "small.md", name: "Nowhere" },
+    { sourcePath: "small.md", name: "Long one", leftOut: "long.md" },
+  ]);
+  const text = await runCli(["import", notes], { env: kb.env });
+  assertEquals(text.code, 0, show(text));
+  const lines = text.stdout.split("\n");
+  const noNote = lines.indexOf("1 wikilink names no note:");
+  assertEquals(lines[noNote + 1], "  small.md: [[Nowhere]]", text.stdout);
+  const named = lines.indexOf("2 wikilinks name notes left out (see below), kept as written:");
+  assert(named > 0, text.stdout);
+  assertEquals(lines.slice(named + 1, named + 3), [
+    "  small.md: [[huge]] (huge.md)",
+    "  small.md: [[Long one]] (long.md)",
+  ]);
 });
 
 Deno.test("import names the hidden folders with notes it does not read, node_modules and hidden notes; the printed import brings a folder's", async () => {

@@ -23,6 +23,7 @@ import {
   runCli,
   sandboxEnv,
   show,
+  writeFolder,
 } from "./helpers.ts";
 
 Deno.test("init refuses to point the config away from another knowledge base unless --force", async (t) => {
@@ -238,6 +239,30 @@ Deno.test("the add command init's last line names, pasted as is, saves no placeh
     assertEquals(pasted.code, code, `${add}\n${pasted.stdout}${pasted.stderr}`);
     assertEquals(await git(kbDir, "rev-parse", "HEAD"), head, `${add}\n${pasted.stdout}`);
   }
+});
+
+Deno.test("init of a knowledge base beside the default one: the import its last line names, pasted, imports there", async () => {
+  await using sandbox = await makeSandbox();
+  const env = pastingEnv(sandbox);
+  assertEquals((await runCli(["init"], { env })).code, 0);
+  const team = join(sandbox.root, "team's kb");
+  const created = await runCli(["init", "--dir", team, "--name", "team"], { env });
+  assertEquals(created.code, 0, show(created));
+  const line = created.stdout.match(/^Next: add an entry \((.*?)\), bring notes in \((.*?)\)/m);
+  assert(line, show(created));
+  assertMatch(line[1], / add --edit --kb /);
+  const notes = join(sandbox.root, "notes");
+  await writeFolder(notes, { "deploy.md": "# Deploy\n\nRun make deploy.\n" });
+  const personal = join(sandbox.root, "data", "git-kb", "personal");
+  const before = await git(personal, "rev-parse", "HEAD");
+  const pasted = line[2].replace("<folder>", shellQuote(notes));
+  const imported = await runProcess("sh", ["-c", pasted], { env: await denoChildEnv(env) });
+  assertEquals(imported.code, 0, `${pasted}\n${imported.stdout}${imported.stderr}`);
+  assertEquals(await git(personal, "rev-parse", "HEAD"), before, "the default one is untouched");
+  assertEquals(
+    await git(team, "log", "-1", "--format=%s"),
+    "kb: import notes (1 added, 0 updated)",
+  );
 });
 
 Deno.test("init without HOME and without --dir: a usage error (exit 2) that asks for --dir, nothing made", async () => {

@@ -8,10 +8,9 @@
  * @module
  */
 import { withoutBlock } from "../export/agent_files.ts";
-import { parseEntryText } from "../entry/entry.ts";
 import { slugify } from "../entry/edit.ts";
 import { LIMITS } from "../entry/schema.ts";
-import type { ImportedNote, SourceNote } from "./note.ts";
+import { frontmatterOf, type ImportedNote, type SourceNote } from "./note.ts";
 
 /** A note read from an agent file, and whether it asks to apply always. */
 export interface AgentRule extends ImportedNote {
@@ -70,16 +69,8 @@ function rule(
 
 /** A Cursor rule file: frontmatter (description, globs, alwaysApply), then the rule. */
 function cursorRule(note: SourceNote): AgentRule {
-  let fields: Record<string, unknown> = {};
-  let body = note.text;
   const warnings: string[] = [];
-  if (note.text.startsWith("---")) {
-    try {
-      ({ fields, body } = parseEntryText(note.text, note.path));
-    } catch (error) {
-      warnings.push(`its frontmatter is left out: ${(error as Error).message}`);
-    }
-  }
+  const { fields, body } = frontmatterOf(note.text, warnings);
   const name = note.path.slice(note.path.lastIndexOf("/") + 1).replace(/\.mdc$/, "");
   const globs = typeof fields.globs === "string"
     ? fields.globs.split(",")

@@ -50,6 +50,22 @@ Deno.test("a Cursor rule: description as title, globs as tags, alwaysApply kept"
   assertEquals(named.alwaysApply, false);
 });
 
+Deno.test("a Cursor rule as Cursor writes it: globs unquoted, a colon in the description", () => {
+  const [rule] = readAgentFile({
+    path: ".cursor/rules/ts.mdc",
+    text: "---\ndescription: TypeScript: strict style\nglobs: **/*.ts, **/*.tsx\n" +
+      "alwaysApply: true\n---\nUse strict mode.\n",
+    fileDates: DATES,
+  });
+  assertEquals(rule.title, "TypeScript: strict style");
+  assertEquals(rule.tags, ["cursor-rule", "**/*.ts", "**/*.tsx"]);
+  assertEquals(rule.alwaysApply, true);
+  assertEquals(rule.body, "Use strict mode.\n");
+  assertEquals(rule.warnings, [
+    "its frontmatter is not valid YAML: the description, globs of it read as plain text",
+  ]);
+});
+
 Deno.test("isAgentFile knows CLAUDE.md, AGENTS.md and Cursor rules only", () => {
   assertEquals(
     ["CLAUDE.md", "x/AGENTS.md", ".cursor/rules/a.mdc", "notes.md", "rules/a.mdc"].map(isAgentFile),

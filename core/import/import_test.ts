@@ -48,6 +48,33 @@ Deno.test("frontmatter that is not YAML is left out with a warning, the body kep
   assertEquals(read.warnings.length, 1);
 });
 
+Deno.test("frontmatter whose plain values hold `: ` or start with a backtick is read, and said", () => {
+  const read = note(
+    "decisions/ADR-019-precio.md",
+    '---\ntitle: ADR-019 — precio "con IVA" en form TuFacturaIA: storage canónico\n' +
+      "date: 2026-05-24\ntags: [adr, fiscal]\nsummary: `git commit -- <ruta>` no aísla\n---\nBody.\n",
+  );
+  assertEquals(read.title, 'ADR-019 — precio "con IVA" en form TuFacturaIA: storage canónico');
+  assertEquals(read.created, "2026-05-24");
+  assertEquals(read.tags, ["adr", "fiscal", "decisions"]);
+  assertEquals(read.body, "Body.\n");
+  assertEquals(read.warnings, [
+    "its frontmatter is not valid YAML: the title, summary of it read as plain text",
+  ]);
+  const quoted = note(
+    "q.md",
+    '---\ntitle: "250 queued" no es entrega: la sonda\nrelated: [[a]] [[b]]\n---\nBody.\n',
+  );
+  assertEquals(quoted.title, '"250 queued" no es entrega: la sonda');
+  assertEquals(quoted.warnings, [
+    "its frontmatter is not valid YAML: the title, related of it read as plain text",
+  ]);
+  // A value that opens YAML's own syntax is not taken as text: the frontmatter is left out.
+  const broken = note("b.md", "---\ntitle: [broken: x\ntags: a\n---\nBody.\n");
+  assertEquals([broken.title, broken.tags], ["b", []]);
+  assertMatch(broken.warnings[0], /^its frontmatter is left out: /);
+});
+
 Deno.test("wikilinks resolve by path, file name, title and alias; others are reported", () => {
   const lookup = wikilinkLookup([
     { id: "kb-aaaaa", sourcePath: "Ops/Rotate keys.md", title: "Rotating API keys", aliases: [] },

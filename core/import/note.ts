@@ -9,6 +9,7 @@
  * @module
  */
 import { parseEntryText } from "../entry/entry.ts";
+import { parseFrontmatterYaml } from "../entry/frontmatter_yaml.ts";
 import { firstHeading } from "../entry/repair.ts";
 import {
   ENTRY_TYPES,
@@ -135,8 +136,11 @@ function supersededNames(fields: Record<string, unknown>, body: string): string[
     .slice(0, LIMITS.maxListItems);
 }
 
-/** The frontmatter fields (empty when there are none or they do not parse) and the body. */
-function frontmatterOf(
+/**
+ * The frontmatter fields of a note's `text` (empty when there are none or they do not parse, said
+ * in `warnings`) and its body.
+ */
+export function frontmatterOf(
   text: string,
   warnings: string[],
 ): { fields: Record<string, unknown>; body: string } {
@@ -145,11 +149,54 @@ function frontmatterOf(
   if (!match) return { fields: {}, body: clean };
   const body = clean.slice(match[0].length);
   try {
-    return { fields: parseEntryText(`---\n${match[1]}\n---\n`, "the note").fields, body };
+    return { fields: fieldsOf(match[1]), body };
   } catch (error) {
+    const { text, quoted } = plainValuesQuoted(match[1]);
+    try {
+      const fields = quoted.length ? fieldsOf(text) : undefined;
+      if (fields) {
+        warnings.push(
+          `its frontmatter is not valid YAML: the ${quoted.join(", ")} of it read as plain text`,
+        );
+        return { fields, body };
+      }
+    } catch {
+      // Still not YAML: left out as a whole, below.
+    }
     warnings.push(`its frontmatter is left out: ${(error as Error).message}`);
     return { fields: {}, body };
   }
+}
+
+/** The fields of a note's frontmatter text (without its `---` lines); throws when not YAML. */
+function fieldsOf(frontmatter: string): Record<string, unknown> {
+  return parseEntryText(`---\n${frontmatter}\n---\n`, "the note").fields;
+}
+
+/**
+ * The frontmatter with each top-level `key: value` line whose value is not YAML on its own made a
+ * quoted string, as the note's author meant it: `title: ADR-19 — prices: stored with tax` (a
+ * second `: `) and ``title: `git commit` is not isolated`` (a leading backtick) are plain text
+ * to a person, and so are `title: "250 queued" is not delivery` (a quoted start, then more),
+ * `related: [[a]] [[b]]` (wikilinks) and Cursor's `globs: **\/*.ts` (an alias to YAML, and
+ * entries refuse anchors, so never one). A value that opens a list, a map or a block (`[`, `{`,
+ * `|`, `>`), an anchor or a tag (`&`, `!`) meant YAML, and is left as it is. Returns the keys
+ * quoted, in order.
+ */
+function plainValuesQuoted(frontmatter: string): { text: string; quoted: string[] } {
+  const quoted: string[] = [];
+  const lines = frontmatter.split("\n").map((line) => {
+    const field = /^([A-Za-z_][\w-]*):[ \t]+((?:\[\[|[^\s[{|>&!]).*?)\s*$/.exec(line);
+    if (!field) return line;
+    try {
+      parseFrontmatterYaml(line, "the note");
+      return line;
+    } catch {
+      quoted.push(field[1]);
+      return `${field[1]}: ${JSON.stringify(field[2])}`;
+    }
+  });
+  return { text: lines.join("\n"), quoted };
 }
 
 /** A scalar field as trimmed text, if it has any. */

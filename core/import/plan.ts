@@ -61,8 +61,18 @@ export interface ImportPlan {
   unchanged: string[];
   /** How many wikilinks became `[[kb-id]]` mentions. */
   linksResolved: number;
-  /** Wikilinks that named no note, with the note they are in. */
-  unresolved: { sourcePath: string; name: string }[];
+  /** Wikilinks that named no note brought in, with the note they are in. */
+  unresolved: UnresolvedLink[];
+}
+
+/** A wikilink (or relative link) that names no note brought in. */
+export interface UnresolvedLink {
+  /** The note it is in. */
+  sourcePath: string;
+  /** The name as written. */
+  name: string;
+  /** The note of the folder it names, when that note was left out (too large, refused). */
+  leftOut?: string;
 }
 
 /**

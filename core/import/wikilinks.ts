@@ -162,3 +162,20 @@ export function replaceOutsideCode(
       .join("");
   }).join("\n");
 }
+
+/**
+ * Each of `unresolved` with the note it names among `leftOut`, the notes of the folder that were
+ * not brought in (named by path, and by title and aliases when they were read), found as a
+ * wikilink finds a note: the link names a note that exists, not none.
+ */
+export function namingLeftOut<Link extends { name: string }>(
+  unresolved: readonly Link[],
+  leftOut: readonly Omit<LinkTarget, "id">[],
+): (Link & { leftOut?: string })[] {
+  if (!leftOut.length) return [...unresolved];
+  const lookup = wikilinkLookup(leftOut.map((note) => ({ ...note, id: note.sourcePath })));
+  return unresolved.map((link) => {
+    const path = lookup(link.name);
+    return path === undefined ? link : { ...link, leftOut: path };
+  });
+}

@@ -320,29 +320,45 @@ function isDottedName(value: string): boolean {
 }
 
 /**
+ * A value of words run together, camel case or joined by `/`, `-`, `_`, `.` or `:`, each word a
+ * few capitals at most and then small letters (`predefinedCredentialType`,
+ * `Filson/Switzer/JetBrains`, `XMLHttpRequest`, `Basic::ControllerMethods.http_basic_auth`): a name. A generated string of mixed case has runs of one small letter
+ * between capitals (`DLXBMPbtamCaSTUy…`), which no word is.
+ */
+function isCompoundName(value: string): boolean {
+  return /^(?:[A-Z]{0,4}[a-z]{2,}|[/._:-])+$/.test(value);
+}
+
+/**
  * Whether `value` (at least 16 characters) looks random enough to be a generated secret: printable
  * ASCII, as generated secrets are (so never prose in another script), with a digit, or with a
  * capital right after a small letter (`…bTq…`, not the capital of a word: `Wiederherstellungs…`)
- * past 24 characters, and at least 3.3 bits of entropy a character; never a placeholder, a path, a
- * URL, a dotted name or a `0x` number (a key id, an address).
+ * past 24 characters and not only words run together (`predefinedCredentialType`), and at least
+ * 3.3 bits of entropy a character; never a placeholder, a path, a URL, a dotted name or a `0x`
+ * number (a key id, an address).
  */
 export function isHighEntropy(value: string): boolean {
   if (value.length < 16 || isPlaceholder(value) || isDottedName(value)) return false;
   if (/[^\x21-\x7e]/.test(value)) return false;
   if (/^(?:[./~]|[a-z]+:\/\/|0x[0-9a-f]+$)/i.test(value)) return false;
-  const mixedCase = /[a-z][A-Z]/.test(value);
-  if (!hasDigit(value) && !(mixedCase && value.length >= 24)) return false;
+  const generatedCase = /[a-z][A-Z]/.test(value) && !isCompoundName(value);
+  if (!hasDigit(value) && !(generatedCase && value.length >= 24)) return false;
   return shannonEntropy(value) >= 3.3;
 }
 
 /**
  * A password given as a literal after `password=`/`password:`: it holds a digit or a symbol
  * (`hunter2`, `P@ss!`), so `password: string`, `password = config.value` or the path of
- * `--password-file=/run/secrets/db` are not one.
+ * `--password-file=/run/secrets/db` are not one; nor are words in a script other than Latin
+ * (`PASSWORD=任意のパスワード`, "any password", or prose after `password :`), nor field names
+ * joined by colons (`GID:user_list` in `group_name:password:GID:user_list`, a file format).
  */
 function isPasswordLiteral(value: string): boolean {
   if (isPlaceholder(value) || isDottedName(value) || value.length < 6) return false;
   if (/^(?:[./~]|[a-z]+:\/\/)/i.test(value)) return false;
+  if (/(?!\p{Script=Latin})\p{L}/u.test(value) || /^[A-Za-z_]+(?::[A-Za-z_]+)+$/.test(value)) {
+    return false;
+  }
   return hasDigit(value) || /[^A-Za-z0-9]/.test(value);
 }
 

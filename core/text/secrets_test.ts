@@ -434,6 +434,18 @@ Deno.test("findSecrets: notes of public collections that hold no secret are not 
     "postgres://dashboardrole:RANDOM_PASSWORD@my-app-postgresql.internal/appdatabase",
     'docker run --env DATABASE_URL="postgres://docker:docker-password@host.docker.internal/app"',
     "CSC_KEY_PASSWORD=key-password and Authorization: Bearer MY-PERSONAL-ACCESS-TOKEN",
+    // Names of words run together after a word such as auth or tokens (an n8n node's settings, a
+    // list of fonts).
+    '- `authentication: "predefinedCredentialType"`',
+    "- Tokens Filson/Switzer/JetBrains + paleta --brand/--brand-2/",
+    "const request = new XMLHttpRequestUploadEventTarget(); // token XMLHttpRequestUploadTarget",
+    // A Ruby constant path after HttpAuthentication; a placeholder and prose in Japanese after a
+    // password's name; the fields of /etc/group and /etc/passwd.
+    "[`ActionController::HttpAuthentication::Basic::ControllerMethods.http_basic_authenticate_with`]",
+    "MYAPP_DATABASE_PASSWORD=任意のパスワード",
+    "-u BASIC-USERNAME:BASIC-PASSWORD : Basic認証のユーザー名とパスワード",
+    "group_name:password:GID:user_list",
+    "account:password:UID:GID:GECOS:directory:shell",
   ];
   for (const text of clean) assertEquals(findSecrets(text), [], text);
   // The same shapes with a secret in them are still found.
@@ -450,6 +462,8 @@ Deno.test("findSecrets: notes of public collections that hold no secret are not 
       "correct-horse-battery-staple",
     ],
     ["DB_PASSWORD=my-password-2024", "my-password-2024"],
+    ["DB_PASSWORD=contraseña2024", "contraseña2024"],
+    ["password: Admin:Secret9", "Admin:Secret9"],
   ];
   for (const [text, secret] of secrets) {
     assertEquals(findSecrets(text).map((item) => text.slice(item.start, item.end)), [secret], text);

@@ -33,6 +33,7 @@ import { listEntryFiles, readKbFile } from "../kb.ts";
 import type { ChangesResult } from "../save/request.ts";
 import { entryPaths, newId } from "../save/entry_files.ts";
 import { saveChanges } from "../save/save.ts";
+import { PushError } from "../save/publish.ts";
 import { sameBytes } from "../save/attachments.ts";
 import { inFolder, readSourceFolder, type SourceFolder, SYMLINK } from "./source.ts";
 import {
@@ -43,6 +44,7 @@ import {
   resolveAttachments,
 } from "../../core/import/attachments.ts";
 import { type MaskedSecret, maskNoteSecrets } from "../../core/import/mask.ts";
+import { type LinkTarget, namingLeftOut, NOTE_FILE } from "../../core/import/wikilinks.ts";
 import { realPathOr } from "../disk.ts";
 import { ifExists } from "../fs.ts";
 import { uncommittedFiles } from "../save/repo_state.ts";
@@ -97,8 +99,10 @@ export interface ImportReport extends ImportPlan {
    * killed (or ran out of disk) before its commit, committed by this one.
    */
   recovered: string[];
-  /** The save, when something was written. */
+  /** The save, when something was written and published (or there is no remote). */
   save?: ChangesResult;
+  /** The error of a save committed but not pushed: the report stands, the commit is kept. */
+  notPushed?: PushError;
 }
 
 /** Import a folder of notes (see the module doc). */
@@ -152,6 +156,7 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
   }
   const report: ImportReport = {
     ...plan,
+    unresolved: namingLeftOut(plan.unresolved, leftOutNotes(leftOut, notes)),
     kind,
     indexes,
     leftOut: leftOut.filter((file) => !brought.has(file.path)),
@@ -165,7 +170,7 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
   };
   if (request.dryRun || !kept.length && !recovered.length && !files.length) return report;
   const folderName = folder.replace(/\/+$/, "").split("/").pop() || folder;
-  report.save = await saveChanges({
+  const saving = saveChanges({
     kbDir,
     message: `kb: import ${folderName} (${report.added.length} added, ` +
       `${report.updated.length} updated` +
@@ -175,7 +180,30 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
     files: files.map(({ path, bytes }) => ({ path, bytes })),
     allowSecret: allowSecret || allowedNotes.size > 0,
   });
+  try {
+    report.save = await saving;
+  } catch (error) {
+    if (!(error instanceof PushError)) throw error;
+    report.notPushed = error;
+  }
   return report;
+}
+
+/**
+ * The notes of the folder left out, by path, with the title and aliases of those that were read
+ * (a note refused at the save), for naming the note a wikilink names when it is one of them.
+ */
+function leftOutNotes(
+  leftOut: ImportReport["leftOut"],
+  notes: readonly KindNote[],
+): Omit<LinkTarget, "id">[] {
+  const read = new Map(notes.map((note) => [note.sourcePath, note]));
+  return leftOut.filter((file) => NOTE_FILE.test(file.path.replace(/#.*$/, "")))
+    .map(({ path }) => ({
+      sourcePath: path,
+      title: read.get(path)?.title ?? "",
+      aliases: read.get(path)?.aliases ?? [],
+    }));
 }
 
 /**
