@@ -43,7 +43,9 @@ room, and applies once you have read and accepted it (git-kb kernel), since
 a project's rules are other people's words. A credential in a note is masked in the entry,
 [REDACTED:<kind>], and named by file and line (--allow-secret-in <path> keeps one
 note's, --allow-secret every note's, in a private knowledge base). Importing the same folder again updates the entries it
-made (the imported_from field) and adds no duplicates. The folder itself is
+made (the imported_from field) and adds no duplicates; an entry edited in the
+knowledge base since its last import is kept as it is and named
+(--replace-edits takes the note instead). The folder itself is
 never changed.`,
   options: {
     from: {
@@ -54,6 +56,11 @@ never changed.`,
       check: oneOf(SOURCE_KINDS),
     },
     "dry-run": { type: "boolean", help: "report what would be imported; write nothing" },
+    "replace-edits": {
+      type: "boolean",
+      help: "update an entry edited in the knowledge base since its last " +
+        "import too, replacing those edits with the note (by default it is\nkept and named)",
+    },
     "allow-secret": {
       type: "boolean",
       help: "keep the credentials of every note unmasked (a private " +
@@ -89,6 +96,7 @@ export async function run(args: string[]): Promise<number> {
     folder: positionals[0],
     kind: values.from as SourceKind | undefined,
     dryRun: values["dry-run"],
+    replaceEdits: values["replace-edits"],
     allowSecret: await allowSecretFlag(kbDir, values["allow-secret"]),
     allowSecretIn: await allowSecretFlag(kbDir, allowSecretIn.length > 0) ? allowSecretIn : [],
   });
@@ -103,7 +111,13 @@ export async function run(args: string[]): Promise<number> {
       ...notPushed ? { notPushed: { commit: notPushed.commit } } : {},
     });
   } else {
-    printReport(report, positionals[0], values["dry-run"] === true);
+    const replacing = kbCommand(
+      "import",
+      positionals[0],
+      ...values.kb === undefined ? [] : ["--kb", kbDir],
+      "--replace-edits",
+    );
+    printReport(report, positionals[0], values["dry-run"] === true, replacing);
     if (waiting.length) {
       const review = kbCommand("kernel", ...values.kb === undefined ? [] : ["--kb", kbDir]);
       console.log(yellow(pendingNotice(waiting, review)));
@@ -125,7 +139,12 @@ function importedWaiting(report: ImportReport): PendingMention[] {
   return pendingMentions(written);
 }
 
-function printReport(report: ImportReport, folder: string, dryRun: boolean): void {
+function printReport(
+  report: ImportReport,
+  folder: string,
+  dryRun: boolean,
+  replacing: string,
+): void {
   const { save, notPushed } = report;
   const verb = dryRun
     ? "Would import"
@@ -161,6 +180,18 @@ function printReport(report: ImportReport, folder: string, dryRun: boolean): voi
         `${plural(report.recovered.length, "entry", "entries")} an earlier import wrote but ` +
         `never committed (it was stopped): ${report.recovered.join(", ")}`,
     ));
+  }
+  if (report.editedHere.length) {
+    const one = report.editedHere.length === 1;
+    console.log(yellow(
+      `${plural(report.editedHere.length, "entry", "entries")} edited in the knowledge base ` +
+        `since ${one ? "its" : "their"} last import ${dryRun ? "would be" : one ? "is" : "are"} ` +
+        `kept as ${one ? "it is" : "they are"}, not replaced by ${
+          one ? "its note" : "their notes"
+        }:`,
+    ));
+    for (const { id, title } of report.editedHere) console.log(yellow(`  ${id} ${title}`));
+    console.log(yellow(`To replace the edits with the notes: ${replacing}`));
   }
   if (report.linksResolved) {
     console.log(`${plural(report.linksResolved, "wikilink", "wikilinks")} resolved`);

@@ -353,6 +353,23 @@ export async function pathsWithConflictMarkers(
   return marked.filter((path) => named.has(path));
 }
 
+/**
+ * `git cat-file --batch-check=<format>`'s line for each of `objects` (`<rev>:<path>`, one a
+ * line of its input, so no path may hold a line break), in order: one git call for them all, none
+ * for none. An object that is not there gets git's `<object> missing` line.
+ */
+export async function batchCheck(
+  cwd: string,
+  format: string,
+  objects: readonly string[],
+): Promise<string[]> {
+  if (!objects.length) return [];
+  const lines = await gitOk(cwd, ["cat-file", `--batch-check=${format}`], {
+    stdin: objects.map((object) => `${object}\n`).join(""),
+  });
+  return lines.split("\n");
+}
+
 /** What `git merge-tree` made of two commits. */
 export interface MergedTree {
   /** The tree it wrote: the merge, with conflict markers in each conflicted file. */

@@ -618,3 +618,65 @@ Deno.test("import names the hidden folders with notes it does not read, node_mod
   assertEquals(trashed.code, 0, show(trashed));
   assertEquals(parseJson<ImportJson>(trashed).added.length, 2);
 });
+
+Deno.test("import again keeps an entry edited in the knowledge base since its import, names it, and the printed --replace-edits takes the note", async () => {
+  await using kb = await makeKb({ empty: true });
+  const notes = join(kb.root, "notes");
+  await writeFolder(notes, {
+    "Deploy.md": "---\ntags: [ops]\n---\n# Deploy\n\nShip with make deploy.\n",
+    "Rotate.md": "# Rotate\n\nRotate the keys every quarter.\n",
+  });
+  const first = parseJson<ImportJson & { editedHere: unknown[] }>(
+    await runCli(["import", notes, "--json"], { env: kb.env }),
+  );
+  const idOf = (title: string) =>
+    first.added.find((id) =>
+      first.changes.some((path) => path.includes(id) && path.includes(title.toLowerCase()))
+    )!;
+  const deploy = idOf("Deploy");
+  const rotate = idOf("Rotate");
+  const edited = await runCli(["edit", deploy, "--tag", "mine"], { env: kb.env });
+  assertEquals(edited.code, 0, show(edited));
+  const linked = await runCli(["edit", rotate, "--link", `related:${deploy}`], { env: kb.env });
+  assertEquals(linked.code, 0, show(linked));
+
+  // Nothing changed in the folder: the tag added here stays, the link added here stays.
+  const unchanged = await runCli(["import", notes, "--json"], { env: kb.env });
+  const kept = parseJson<ImportJson & { editedHere: { id: string }[] }>(unchanged);
+  assertEquals([kept.editedHere.map(({ id }) => id), kept.updated], [[deploy], []]);
+
+  // Both notes changed in the folder: the edited entry is kept, the other (its link kept) updated.
+  await writeFolder(notes, {
+    "Deploy.md":
+      "---\ntags: [ops]\n---\n# Deploy\n\nShip with make deploy, then tag the release.\n",
+    "Rotate.md": "# Rotate\n\nRotate the keys every month.\n",
+  });
+  const again = await runCli(["import", notes, "--json"], { env: kb.env });
+  assertEquals(again.code, 0, show(again));
+  const report = parseJson<ImportJson & { editedHere: { id: string; title: string }[] }>(again);
+  assertEquals(report.editedHere, [{ id: deploy, title: "Deploy" }]);
+  assertEquals(report.updated, [rotate]);
+  const got = await runCli(["get", deploy, rotate], { env: kb.env });
+  assertMatch(got.stdout, /^tags: \[ops, mine\]$/m);
+  assertMatch(got.stdout, /Ship with make deploy\.$/m);
+  assertMatch(got.stdout, /every month/);
+  assertMatch(got.stdout, new RegExp(`rel: related, to: ${deploy}`));
+
+  const said = await runCli(["import", notes], { env: kb.env });
+  assertMatch(
+    said.stdout,
+    new RegExp(
+      `^1 entry edited in the knowledge base since its last import is kept as it is, ` +
+        `not replaced by its note:\\n {2}${deploy} Deploy\\nTo replace the edits with the notes: (.*)$`,
+      "m",
+    ),
+  );
+  const replace = /^To replace the edits with the notes: (.*)$/m.exec(said.stdout)![1];
+  const words = await runProcess("/bin/sh", ["-c", `printf '%s\\0' ${replace}`]);
+  assertEquals(words.stdout.split("\0").slice(1, -1), ["import", notes, "--replace-edits"]);
+  const replaced = await runCli(["import", notes, "--replace-edits", "--json"], { env: kb.env });
+  assertEquals(parseJson<ImportJson>(replaced).updated, [deploy]);
+  const after = await runCli(["get", deploy], { env: kb.env });
+  assertMatch(after.stdout, /then tag the release/);
+  assertMatch(after.stdout, /^tags: \[ops\]$/m);
+});

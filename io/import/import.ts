@@ -48,6 +48,8 @@ import { type LinkTarget, namingLeftOut, NOTE_FILE } from "../../core/import/wik
 import { realPathOr } from "../disk.ts";
 import { ifExists } from "../fs.ts";
 import { uncommittedFiles } from "../save/repo_state.ts";
+import { IMPORT_SUBJECT } from "../../core/import/edited_here.ts";
+import { editedSinceImport } from "./edited_here.ts";
 
 /** What to import, and where. */
 export interface ImportRequest {
@@ -58,6 +60,11 @@ export interface ImportRequest {
   kind?: SourceKind;
   /** Plan and report without writing anything. */
   dryRun?: boolean;
+  /**
+   * Update an entry edited in the knowledge base since its last import too, replacing those edits
+   * with the note (`--replace-edits`); by default such an entry is kept as it is and named.
+   */
+  replaceEdits?: boolean;
   /** Keep every note's credentials (`--allow-secret`: a private knowledge base only). */
   allowSecret?: boolean;
   /**
@@ -94,6 +101,11 @@ export interface ImportReport extends ImportPlan {
   kernel: string[];
   /** Such rules left as plain rules, since the kernel budget had no room for them. */
   kernelOverBudget: string[];
+  /**
+   * Entries the import would have updated that were edited in the knowledge base since their last
+   * import (in a field the import writes): kept as they are, unless `replaceEdits`.
+   */
+  editedHere: { id: string; title: string }[];
   /**
    * Entries left as they were whose files no commit held: written by an earlier import that was
    * killed (or ran out of disk) before its commit, committed by this one.
@@ -138,9 +150,17 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
   for (const [path, reason] of refused) leftOut.push({ path, reason });
   // Planned again without the notes left out, so that a wikilink to one of them is named as
   // unresolved instead of becoming a link to an entry that is not saved.
-  const plan = refused.size
+  const planned = refused.size
     ? planImport(notes.filter((note) => !refused.has(note.sourcePath)), existing, fresh, key)
     : firstPlan;
+  const edited = request.replaceEdits
+    ? new Set<string>()
+    : await editedSinceImport(kbDir, planned.changes.filter((change) => change.previousText));
+  const plan = {
+    ...planned,
+    changes: planned.changes.filter((change) => !edited.has(change.entry.id)),
+    updated: planned.updated.filter((id) => !edited.has(id)),
+  };
   const kept = plan.changes;
   const candidates = new Set(
     notes.filter((note) => note.alwaysApply).map((note) => note.sourcePath),
@@ -166,13 +186,15 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
       note.warnings.map((warning) => ({ path: note.sourcePath, warning }))
     ),
     ...kernel,
+    editedHere: planned.changes.filter((change) => edited.has(change.entry.id))
+      .map(({ entry }) => ({ id: entry.id, title: entry.title })),
     recovered: recovered.map((change) => change.entry.id),
   };
   if (request.dryRun || !kept.length && !recovered.length && !files.length) return report;
   const folderName = folder.replace(/\/+$/, "").split("/").pop() || folder;
   const saving = saveChanges({
     kbDir,
-    message: `kb: import ${folderName} (${report.added.length} added, ` +
+    message: `${IMPORT_SUBJECT}${folderName} (${report.added.length} added, ` +
       `${report.updated.length} updated` +
       (recovered.length ? `, ${recovered.length} left uncommitted before` : "") +
       (files.length ? `, ${files.length} attachments)` : ")"),

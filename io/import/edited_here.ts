@@ -1,0 +1,62 @@
+/**
+ * The entries an import would update that were edited in the knowledge base since the import
+ * that last wrote them (see core/import/edited_here.ts), read from git's history in a few calls
+ * whatever their number.
+ *
+ * @module
+ */
+import { editedSince, IMPORT_SUBJECT, lastImports } from "../../core/import/edited_here.ts";
+import type { ImportChange } from "../../core/import/plan.ts";
+import { batchCheck, gitOk } from "../git.ts";
+
+/**
+ * The ids of `updates` (planned updates of entries) whose files were edited, in a field an import
+ * writes, since the import commit that last wrote them. An entry no import commit wrote (its
+ * history cut, or written before this check existed under another message) is not held back.
+ */
+export async function editedSinceImport(
+  kbDir: string,
+  updates: readonly ImportChange[],
+): Promise<Set<string>> {
+  const edited = new Set<string>();
+  if (!updates.length) return edited;
+  const log = await gitOk(kbDir, [
+    "log",
+    "-z",
+    "--format=%x01%H",
+    "--name-only",
+    "--no-renames",
+    `--grep=^${IMPORT_SUBJECT}`,
+    "--",
+    "entries/",
+  ]);
+  const last = lastImports(log);
+  const candidates = updates.flatMap((change) => {
+    const found = last.get(change.entry.id);
+    const oneLine = !/[\r\n]/.test(found?.path ?? "") && !/[\r\n]/.test(change.path);
+    return found && change.previousText !== undefined && oneLine
+      ? [{ change, previousText: change.previousText, ...found }]
+      : [];
+  });
+  const lines = await batchCheck(
+    kbDir,
+    "%(objectname) %(objecttype)",
+    candidates.map(({ commit, path }) => `${commit}:${path}`),
+  );
+  // The files as they are on disk (the text the update would replace), hashed as git stores them:
+  // one that is still the blob the import wrote was not edited, and needs no reading.
+  const onDisk = candidates.length
+    ? (await gitOk(kbDir, ["hash-object", "--no-filters", "--stdin-paths"], {
+      stdin: candidates.map(({ change }) => `${change.path}\n`).join(""),
+    })).split("\n")
+    : [];
+  for (const [at, { change, previousText }] of candidates.entries()) {
+    const [blob, type] = lines[at].split(" ");
+    if (type !== "blob" || blob === onDisk[at]) continue;
+    const imported = await gitOk(kbDir, ["cat-file", "blob", blob]);
+    if (imported !== previousText && editedSince(imported, previousText)) {
+      edited.add(change.entry.id);
+    }
+  }
+  return edited;
+}
