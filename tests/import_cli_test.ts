@@ -594,8 +594,13 @@ Deno.test("import names the hidden folders with notes it does not read, node_mod
     "node_modules/pkg/README.md": "# pkg\n",
   });
   await gitRun(notes, ["init", "-q"]);
-  const imported = await runCli(["import", notes, "--json"], { env: kb.env });
+  const imported = await runCli(["import", ".", "--json"], { env: kb.env, cwd: notes });
   assertEquals(imported.code, 0, show(imported));
+  assertEquals(
+    await git(kb.dir, "log", "-1", "--format=%s"),
+    "kb: import it's notes (1 added, 0 updated)",
+    "`import .` names the folder",
+  );
   const report = parseJson<ImportJson>(imported);
   assertEquals(report.added.length, 1);
   const trash = join(notes, ".trash");

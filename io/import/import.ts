@@ -191,7 +191,8 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
     recovered: recovered.map((change) => change.entry.id),
   };
   if (request.dryRun || !kept.length && !recovered.length && !files.length) return report;
-  const folderName = folder.replace(/\/+$/, "").split("/").pop() || folder;
+  // Its real name, so that `import .` or `import ..` says which folder came in.
+  const folderName = realPathOr(folder).replace(/\/+$/, "").split("/").pop() || folder;
   const saving = saveChanges({
     kbDir,
     message: `${IMPORT_SUBJECT}${folderName} (${report.added.length} added, ` +

@@ -15,7 +15,7 @@ import { isAgentFile } from "../../core/import/agent_rules.ts";
 import { detectKind, type SourceKind } from "../../core/import/kinds.ts";
 import { decodeUtf8Strict } from "../../core/text/utf8.ts";
 import { git } from "../git.ts";
-import { statOf } from "../disk.ts";
+import { realPathOr, statOf } from "../disk.ts";
 import { kbCommand } from "../self_command.ts";
 
 /** A folder's notes, and the files left out of them. */
@@ -163,7 +163,7 @@ function walk(
 function hiddenFolderReason(folder: string, path: string, markdown: number): string {
   const files = markdown === 1 ? "1 markdown file" : `${markdown} markdown files`;
   return `a hidden folder, not read (${files} in it); to bring them, import it by itself: ` +
-    kbCommand("import", inFolder(folder, path));
+    kbCommand("import", inFolder(realPathOr(folder), path));
 }
 
 /** How many markdown files are under `dir`, links not followed; a folder it cannot read counts none. */
