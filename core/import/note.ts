@@ -163,9 +163,23 @@ export function frontmatterOf(
     } catch {
       // Still not YAML: left out as a whole, below.
     }
-    warnings.push(`its frontmatter is left out: ${(error as Error).message}`);
+    warnings.push(`its frontmatter is left out: ${frontmatterFault(error)}`);
     return { fields: {}, body };
   }
+}
+
+/**
+ * Why a note's frontmatter does not parse, as the note's author reads it: no "Cannot parse
+ * entry" preamble, and YAML's place of the fault (`(1:30)`, counted from the first line after
+ * `---`) given as a line of the file.
+ */
+function frontmatterFault(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/^Cannot parse entry "[^"]*": (?:the frontmatter is )?/, "")
+    .replace(
+      / \((\d+):(\d+)\)\)$/,
+      (_, line, column) => ` at line ${Number(line) + 1}, column ${column})`,
+    );
 }
 
 /** The fields of a note's frontmatter text (without its `---` lines); throws when not YAML. */
