@@ -354,20 +354,41 @@ export async function pathsWithConflictMarkers(
 }
 
 /**
- * `git cat-file --batch-check=<format>`'s line for each of `objects` (`<rev>:<path>`, one a
- * line of its input, so no path may hold a line break), in order: one git call for them all, none
- * for none. An object that is not there gets git's `<object> missing` line.
+ * The text of each blob of `blobs` (object ids), in order, read by one `git cat-file --batch`.
+ * Throws {@link GitError} when git fails or one is not a blob.
  */
-export async function batchCheck(
-  cwd: string,
-  format: string,
-  objects: readonly string[],
-): Promise<string[]> {
-  if (!objects.length) return [];
-  const lines = await gitOk(cwd, ["cat-file", `--batch-check=${format}`], {
-    stdin: objects.map((object) => `${object}\n`).join(""),
-  });
-  return lines.split("\n");
+export async function blobTexts(cwd: string, blobs: readonly string[]): Promise<string[]> {
+  if (!blobs.length) return [];
+  const args = ["cat-file", "--batch"];
+  clearRepoEnv();
+  const child = new Deno.Command("git", {
+    args,
+    cwd,
+    env: QUIET_ENV,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  // Fed while its output is read: git stops reading when a full pipe stops its writing.
+  const writer = child.stdin.getWriter();
+  const fed = writer.write(new TextEncoder().encode(blobs.map((blob) => `${blob}\n`).join("")))
+    .then(() => writer.close());
+  const [{ code, stdout, stderr }] = await Promise.all([child.output(), fed]);
+  const failed = (detail: string) =>
+    new GitError(args, { code: code || 1, stdout: "", stderr: detail });
+  if (code !== 0) throw failed(new TextDecoder().decode(stderr));
+  // Each: "<id> blob <size>\n", then the size's bytes, then "\n".
+  const texts: string[] = [];
+  let at = 0;
+  for (const blob of blobs) {
+    const end = stdout.indexOf(0x0a, at);
+    const [id, type, size] = new TextDecoder().decode(stdout.subarray(at, end)).split(" ");
+    if (type !== "blob" || !id) throw failed(`${blob} is not a blob`);
+    at = end + 1 + Number(size);
+    texts.push(new TextDecoder().decode(stdout.subarray(end + 1, at)));
+    at += 1;
+  }
+  return texts;
 }
 
 /** What `git merge-tree` made of two commits. */

@@ -13,23 +13,29 @@ import { idFromPath } from "../entry/identity.ts";
 /** How an import's commit message begins; the history is searched for it. */
 export const IMPORT_SUBJECT = "kb: import ";
 
-/** Where an entry was last written by an import: the commit, and the file's path in it. */
+/** What an import last wrote of an entry: the file's path then, and its blob. */
 export interface LastImport {
-  commit: string;
   path: string;
+  blob: string;
 }
 
+/** A file's line of `git log --raw -z --no-abbrev`: `:<mode> <mode> <old> <new> <status>`. */
+const RAW_CHANGE = /^:\d+ \d+ [0-9a-f]+ ([0-9a-f]+) [A-Z]\d*$/;
+
 /**
- * From `git log -z --format=%x01%H --name-only` of the import commits, newest first: for each
- * entry id, the newest commit that wrote its file, and the path it had there.
+ * From `git log -z --format=%x01%H --raw --no-abbrev --no-renames` of the import commits, newest
+ * first: for each entry id, the path and blob of its file in the newest commit that wrote it (one
+ * that removed it wrote nothing).
  */
 export function lastImports(log: string): Map<string, LastImport> {
   const found = new Map<string, LastImport>();
   for (const record of log.split("\x01")) {
-    const [commit, ...paths] = record.split("\0").map((part) => part.replace(/^\n/, ""));
-    for (const path of paths) {
+    const fields = record.split("\0").map((field) => field.replace(/^\n/, ""));
+    for (let at = 1; at + 1 < fields.length; at += 2) {
+      const blob = RAW_CHANGE.exec(fields[at])?.[1];
+      const path = fields[at + 1];
       const id = path.startsWith("entries/") ? idFromPath(path) : undefined;
-      if (id && !found.has(id)) found.set(id, { commit, path });
+      if (blob && !/^0+$/.test(blob) && id && !found.has(id)) found.set(id, { path, blob });
     }
   }
   return found;

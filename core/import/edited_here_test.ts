@@ -1,14 +1,20 @@
 import { assert, assertEquals } from "@std/assert";
 import { editedSince, lastImports } from "./edited_here.ts";
 
-Deno.test("lastImports: the newest import commit of each entry id, with the path it had there", () => {
-  const log = "\x01c2\0\nentries/kb-aaaaa-new-title.md\0entries/README.md\0\x01" +
-    "c1\0\nentries/kb-aaaaa-old-title.md\0entries/kb-bbbbb.md\0attachments/kb-ccccc.md\0";
+Deno.test("lastImports: each entry id's newest file an import commit wrote, path and blob", () => {
+  const change = (blob: string, status: string, path: string) =>
+    `:100644 100644 ${"1".repeat(40)} ${blob} ${status}\0${path}\0`;
+  const [a2, a1, b1, gone] = ["a", "b", "c", "0"].map((digit) => digit.repeat(40));
+  const log = `\x01c3\0\n${change(gone, "D", "entries/kb-ddddd-gone.md")}` +
+    `\x01c2\0\n${change(a2, "M", "entries/kb-aaaaa-new-title.md")}` +
+    change(a2, "A", "entries/README.md") +
+    `\x01c1\0\n${change(a1, "A", "entries/kb-aaaaa-old-title.md")}` +
+    change(b1, "A", "entries/kb-bbbbb.md") + change(b1, "A", "attachments/kb-ccccc.md");
   assertEquals(
     [...lastImports(log)],
     [
-      ["kb-aaaaa", { commit: "c2", path: "entries/kb-aaaaa-new-title.md" }],
-      ["kb-bbbbb", { commit: "c1", path: "entries/kb-bbbbb.md" }],
+      ["kb-aaaaa", { path: "entries/kb-aaaaa-new-title.md", blob: a2 }],
+      ["kb-bbbbb", { path: "entries/kb-bbbbb.md", blob: b1 }],
     ],
   );
   assertEquals(lastImports("").size, 0);

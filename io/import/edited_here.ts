@@ -7,7 +7,7 @@
  */
 import { editedSince, IMPORT_SUBJECT, lastImports } from "../../core/import/edited_here.ts";
 import type { ImportChange } from "../../core/import/plan.ts";
-import { batchCheck, gitOk } from "../git.ts";
+import { blobTexts, gitOk } from "../git.ts";
 
 /**
  * The ids of `updates` (planned updates of entries) whose files were edited, in a field an import
@@ -24,7 +24,8 @@ export async function editedSinceImport(
     "log",
     "-z",
     "--format=%x01%H",
-    "--name-only",
+    "--raw",
+    "--no-abbrev",
     "--no-renames",
     `--grep=^${IMPORT_SUBJECT}`,
     "--",
@@ -33,16 +34,10 @@ export async function editedSinceImport(
   const last = lastImports(log);
   const candidates = updates.flatMap((change) => {
     const found = last.get(change.entry.id);
-    const oneLine = !/[\r\n]/.test(found?.path ?? "") && !/[\r\n]/.test(change.path);
-    return found && change.previousText !== undefined && oneLine
-      ? [{ change, previousText: change.previousText, ...found }]
+    return found && change.previousText !== undefined && !/[\r\n]/.test(change.path)
+      ? [{ change, previousText: change.previousText, blob: found.blob }]
       : [];
   });
-  const lines = await batchCheck(
-    kbDir,
-    "%(objectname) %(objecttype)",
-    candidates.map(({ commit, path }) => `${commit}:${path}`),
-  );
   // The files as they are on disk (the text the update would replace), hashed as git stores them:
   // one that is still the blob the import wrote was not edited, and needs no reading.
   const onDisk = candidates.length
@@ -50,13 +45,10 @@ export async function editedSinceImport(
       stdin: candidates.map(({ change }) => `${change.path}\n`).join(""),
     })).split("\n")
     : [];
-  for (const [at, { change, previousText }] of candidates.entries()) {
-    const [blob, type] = lines[at].split(" ");
-    if (type !== "blob" || blob === onDisk[at]) continue;
-    const imported = await gitOk(kbDir, ["cat-file", "blob", blob]);
-    if (imported !== previousText && editedSince(imported, previousText)) {
-      edited.add(change.entry.id);
-    }
+  const differing = candidates.filter(({ blob }, at) => blob !== onDisk[at]);
+  const imported = await blobTexts(kbDir, differing.map(({ blob }) => blob));
+  for (const [at, { change, previousText }] of differing.entries()) {
+    if (editedSince(imported[at], previousText)) edited.add(change.entry.id);
   }
   return edited;
 }

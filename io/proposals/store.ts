@@ -35,7 +35,7 @@ import {
   type Resolution,
   resolutionMessage,
 } from "../../core/proposals/proposal.ts";
-import { batchCheck, commitIdentity, git, gitOk, isAncestor } from "../git.ts";
+import { commitIdentity, git, gitOk, isAncestor } from "../git.ts";
 import { cacheRoot } from "../paths.ts";
 import { ENTRIES_DIR } from "../kb.ts";
 
@@ -564,6 +564,22 @@ async function blobsAt(
     const [name, type] = lines[next++].split(" ");
     return type === "blob" ? name : undefined;
   });
+}
+
+/**
+ * `git cat-file --batch-check=<format>`'s line for each of `objects` (`<rev>:<path>`, one a
+ * line of its input), in order: one git call for them all, none for none.
+ */
+async function batchCheck(
+  kbDir: string,
+  format: string,
+  objects: readonly string[],
+): Promise<string[]> {
+  if (!objects.length) return [];
+  const lines = await gitOk(kbDir, ["cat-file", `--batch-check=${format}`], {
+    stdin: objects.map((object) => `${object}\n`).join(""),
+  });
+  return lines.split("\n");
 }
 
 /** The blob id git gives `text` (nothing written). */
