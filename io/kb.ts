@@ -11,7 +11,7 @@ import { LIMITS } from "../core/entry/schema.ts";
 import type { InvalidFile } from "../core/index/format.ts";
 import { join } from "../core/path.ts";
 import { shellQuote } from "../core/shell/quote.ts";
-import { decodeUtf8Strict, NotUtf8Error } from "../core/text/utf8.ts";
+import { decodeUtf8Strict, NotUtf8Error, utf16Encoding } from "../core/text/utf8.ts";
 import { lstatOrUndefined } from "./fs.ts";
 import { selfCommand } from "./self_command.ts";
 
@@ -255,18 +255,31 @@ function readSameFile(full: string, path: string, seen: Deno.FileInfo): Uint8Arr
  * byte-order mark is kept; `splitFrontmatter` reads past it). Throws {@link UnreadableEntryError}
  * without opening it when it is not an entry file (see {@link leftOutReason}: never through a
  * symlink, never outside `entries/`), when it is larger than an entry file may be
- * ({@link LIMITS.maxEntryFileBytes}: never read whole), and when it is not UTF-8;
+ * ({@link LIMITS.maxEntryFileBytes}: never read whole), and when it is not UTF-8 (UTF-16 named so);
  * `Deno.errors.NotFound` when it does not exist.
  */
 export function readKbFile(kbDir: string, path: string): string {
   const found = lookAt(kbDir, path);
   if (typeof found === "string") throw new UnreadableEntryError(path, found);
+  const bytes = readSameFile(`${kbDir}/${path}`, path, found);
+  const convert = (from: string) =>
+    `iconv -f ${from} -t utf-8 ${shellQuote(path)} > ${shellQuote(`${path}.utf8`)}`;
+  const utf16 = utf16Encoding(bytes);
+  if (utf16) {
+    throw new UnreadableEntryError(
+      path,
+      `is ${utf16} text, not UTF-8 (git checks entries out so when a .gitattributes asks for ` +
+        `working-tree-encoding=${utf16}); save it as UTF-8, e.g. ${convert(utf16)}`,
+    );
+  }
   try {
-    return decodeUtf8Strict(readSameFile(`${kbDir}/${path}`, path, found));
+    return decodeUtf8Strict(bytes);
   } catch (error) {
     if (!(error instanceof NotUtf8Error)) throw error;
-    const convert = `iconv -f latin1 -t utf-8 ${shellQuote(path)} > ${shellQuote(`${path}.utf8`)}`;
-    throw new UnreadableEntryError(path, `${error.message}; save it as UTF-8, e.g. ${convert}`);
+    throw new UnreadableEntryError(
+      path,
+      `${error.message}; save it as UTF-8, e.g. ${convert("latin1")}`,
+    );
   }
 }
 
