@@ -117,6 +117,11 @@ function lookAt(kbDir: string, path: string): Deno.FileInfo | string {
   }
   const info = Deno.lstatSync(`${kbDir}/${path}`);
   if (info.isSymlink) return symlinkReason(kbDir, path);
+  if (path === ENTRIES_DIR) {
+    const what = info.isFile ? "a file" : kindOf(info);
+    return `is ${what} where the ${ENTRIES_DIR}/ folder should be: the commit that put it there ` +
+      "took every entry away, and reverting it (git revert) brings them back";
+  }
   if (!path.endsWith(".md")) return "is not an entry file (entry files end in .md)";
   return info.isFile ? info : `is ${kindOf(info)}, not an entry file`;
 }
@@ -158,13 +163,15 @@ function collect(kbDir: string, folder: string, listing: EntryListing): void {
 
 /**
  * The entry files of the knowledge base and the files under `entries/` left out, with why (see
- * {@link leftOutReason}). Throws {@link NotAKbError} when there is no entries folder.
+ * {@link leftOutReason}): `entries` itself when it is no folder (a symlink, a file a teammate
+ * committed in its place). Throws {@link NotAKbError} when there is no `entries`.
  */
 export function listEntryFiles(kbDir: string): EntryListing {
   const listing: EntryListing = { entries: [], leftOut: [] };
   try {
-    if (Deno.lstatSync(join(kbDir, ENTRIES_DIR)).isSymlink) {
-      listing.leftOut.push({ path: ENTRIES_DIR, message: symlinkReason(kbDir, ENTRIES_DIR) });
+    const info = Deno.lstatSync(join(kbDir, ENTRIES_DIR));
+    if (info.isSymlink || !info.isDirectory) {
+      listing.leftOut.push({ path: ENTRIES_DIR, message: leftOutReason(kbDir, ENTRIES_DIR)! });
       return listing;
     }
     collect(kbDir, ENTRIES_DIR, listing);
