@@ -40,7 +40,9 @@ export async function commitScaffold(
   const entries = join(kbDir, ENTRIES_DIR);
   makeDirs(entries);
   const added: string[] = [];
-  if (shared && !(await readKbSettings(kbDir)).shared) {
+  // Written unless the file itself says shared: --shared asks for the marker, not a history.
+  const settings = shared ? await readKbSettings(kbDir) : undefined;
+  if (settings && (!settings.shared || settings.markedIn)) {
     writeFileAtomic(join(kbDir, KB_SETTINGS_FILE), SHARED_SETTINGS_TEXT);
     added.push(KB_SETTINGS_FILE);
   }
