@@ -357,8 +357,19 @@ Deno.test("a teammate's .gitattributes naming a filter the user set up elsewhere
   assertEquals(await git(kb.remote!, "show", `main:${path}`), committed);
 });
 
-Deno.test("a sync never pushes conflict markers left in a commit", async () => {
+/**
+ * A and B edit one entry; B's sync stops at the conflict; B runs the merge it prints and commits
+ * without resolving; B's next sync must refuse, pushing nothing. With `attributes`, the
+ * `.gitattributes` A committed first.
+ */
+async function markersLeftInACommit(attributes?: string): Promise<void> {
   await using kb = await makeKb({ remote: true });
+  if (attributes) {
+    await Deno.writeTextFile(join(kb.dir, ".gitattributes"), attributes);
+    await git(kb.dir, "add", ".gitattributes");
+    await git(kb.dir, "commit", "--quiet", "-m", "attributes");
+    await git(kb.dir, "push", "--quiet", "origin", "main");
+  }
   const [a, b] = [machineA(kb), await machine(kb, "b")];
   assertEquals((await cli(a, "edit", ENTRY, "--body", "Words from A.")).code, 0);
   await editOffline(b, ENTRY, "Words from B.");
@@ -378,6 +389,14 @@ Deno.test("a sync never pushes conflict markers left in a commit", async () => {
   assertEquals(refused.code, 1, show(refused));
   assert(refused.stderr.includes(`${path} still holds conflict markers`), refused.stderr);
   assertEquals(await git(kb.remote!, "rev-parse", "main"), remote, "nothing pushed");
+}
+
+Deno.test("a sync never pushes conflict markers left in a commit", async () => {
+  await markersLeftInACommit();
+});
+
+Deno.test("a sync never pushes conflict markers a teammate's .gitattributes asked to be 3 characters long", async () => {
+  await markersLeftInACommit("entries/** conflict-marker-size=3\n");
 });
 
 Deno.test("a sync never pushes conflict markers in an entry a teammate's .gitattributes marks binary", async () => {

@@ -9,9 +9,10 @@
  *   checks every entry that comes in out as UTF-16, which git-kb cannot read (the entry drops out
  *   of the index, with a sync reporting success) and which a save then cannot stage; a `filter`
  *   the user set up for other repositories (git-lfs's, say) commits what its clean command makes
- *   of an entry, not the entry; `ident`, `eol` and `text` rewrite lines;
+ *   of an entry, not the entry; `ident`, `eol`, `text` and the older `crlf` rewrite lines;
  * - `diff` unset (or `binary`), which makes git grep skip the entry when a sync or save looks for
- *   conflict markers.
+ *   conflict markers, and a `conflict-marker-size` other than 7, whose markers, left in an entry
+ *   after a merge by hand, that search does not find.
  *
  * The repository's `info/attributes` outranks every `.gitattributes`, so git-kb writes one line
  * there before it merges, stages or checks out entries: `merge=text`, and every other attribute
@@ -22,8 +23,8 @@
  */
 
 /** The line of `info/attributes` that keeps every entry as written, merged three-way. */
-export const ENTRY_ATTRIBUTES_LINE =
-  "entries/** merge=text !diff !text !eol !working-tree-encoding !filter !ident";
+export const ENTRY_ATTRIBUTES_LINE = "entries/** merge=text !conflict-marker-size !diff !text " +
+  "!crlf !eol !working-tree-encoding !filter !ident";
 
 /**
  * `attributes`, the text of a repository's `info/attributes` (undefined when there is none), with
