@@ -5,7 +5,7 @@
  * nothing and that the printed commands finish; an unreachable or silent remote changes nothing;
  * every git state a save refuses is refused the same way.
  */
-import { assert, assertEquals } from "@std/assert";
+import { assert, assertEquals, assertMatch } from "@std/assert";
 import { join } from "@std/path/posix/join";
 import { flagsFor } from "../app/permissions.ts";
 import { shellCommand, shellQuote } from "../core/shell/quote.ts";
@@ -390,6 +390,26 @@ async function markersLeftInACommit(attributes?: string): Promise<void> {
   assert(refused.stderr.includes(`${path} still holds conflict markers`), refused.stderr);
   assertEquals(await git(kb.remote!, "rev-parse", "main"), remote, "nothing pushed");
 }
+
+Deno.test("an entry that came in and was left out of the index is named by the sync, with doctor", async () => {
+  await using kb = await makeKb({ remote: true });
+  const b = await machine(kb, "b");
+  const path = await entryPath(kb.dir, ENTRY);
+  const twin = `entries/${ENTRY}-a-twin.md`;
+  await Deno.copyFile(join(kb.dir, path), join(kb.dir, twin));
+  await git(kb.dir, "add", "--", twin);
+  await git(kb.dir, "commit", "--quiet", "-m", "the same id twice");
+  await git(kb.dir, "push", "--quiet", "origin", "main");
+
+  const synced = await cli(b, "sync");
+  assertEquals(synced.code, 0, show(synced));
+  assertMatch(
+    synced.stdout,
+    /^2 files under entries\/ left out of the index, not served, 1 of what came in among them \(entries\/kb-7q2mx-a-twin\.md\); why, and how to fix each: .*doctor --kb /m,
+  );
+  const quiet = await cli(machineA(kb), "sync");
+  assertMatch(quiet.stdout, /^2 files under entries\/ left out of the index, not served; why/m);
+});
 
 Deno.test("a sync never pushes conflict markers left in a commit", async () => {
   await markersLeftInACommit();
