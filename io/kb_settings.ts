@@ -40,8 +40,9 @@ export interface KbSettings {
 /** Why a knowledge base with `settings` is shared, for a message: `its git-kb.json says …`. */
 export function sharedReason(settings: KbSettings): string {
   return settings.markedIn
-    ? `its ${KB_SETTINGS_FILE} said "shared": true from commit ${settings.markedIn} on, and what is ` +
-      "pushed to a knowledge base others have cloned reaches them however the file reads now"
+    ? `its ${KB_SETTINGS_FILE} said "shared": true from commit ${settings.markedIn} on, and ` +
+      "what is pushed to a knowledge base others have cloned reaches them however the file " +
+      "reads now"
     : `its ${KB_SETTINGS_FILE} says "shared": true`;
 }
 
