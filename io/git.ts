@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { withEntryAttributesLine } from "../core/git/entry_attributes.ts";
+import { entryAttributesLine, withEntryAttributesLine } from "../core/git/entry_attributes.ts";
 import { GIT_REPO_ENV } from "../core/git/repo_env.ts";
 import { shellCommand } from "../core/shell/quote.ts";
 import {
@@ -370,7 +370,8 @@ export interface MergedTree {
 /**
  * Keep every entry of the repository at `cwd` as git-kb wrote it and merged by git's own
  * three-way merge, whatever its `.gitattributes` says, by the line in `info/attributes` (see
- * core/git/entry_attributes.ts). Called before git merges, stages or checks out entries.
+ * core/git/entry_attributes.ts), which leaves a filter in force when the repository's own config
+ * sets up its driver. Called before git merges, stages or checks out entries.
  */
 export async function keepEntriesAsWritten(cwd: string): Promise<void> {
   const path =
@@ -382,7 +383,16 @@ export async function keepEntriesAsWritten(cwd: string): Promise<void> {
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
-  const updated = withEntryAttributesLine(attributes);
+  // A filter driver in the repository's own config (git-crypt's) was set up for these entries.
+  const drivers = await git(cwd, [
+    "config",
+    "--local",
+    "--name-only",
+    "--get-regexp",
+    "^filter\\.",
+  ]);
+  const keepFilter = drivers.code === 0 && drivers.stdout.trim() !== "";
+  const updated = withEntryAttributesLine(attributes, entryAttributesLine(keepFilter));
   if (updated === undefined) return;
   await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
   await Deno.writeTextFile(path, updated);

@@ -391,6 +391,26 @@ async function markersLeftInACommit(attributes?: string): Promise<void> {
   assertEquals(await git(kb.remote!, "rev-parse", "main"), remote, "nothing pushed");
 }
 
+Deno.test("a filter the knowledge base's own config sets up (git-crypt's, say) stays in force for entries", async () => {
+  await using kb = await makeKb({ remote: true });
+  const b = await machine(kb, "b");
+  await Deno.writeTextFile(join(kb.dir, ".gitattributes"), "entries/** filter=seal\n");
+  await git(kb.dir, "add", ".gitattributes");
+  await git(kb.dir, "commit", "--quiet", "-m", "sealed entries");
+  await git(kb.dir, "push", "--quiet", "origin", "main");
+  // The first sync writes the attributes line before the filter is set up, as git-crypt unlock
+  // would do later.
+  await sync(b);
+  await git(b.dir, "config", "--local", "filter.seal.clean", "tr a-z A-Z");
+  await git(b.dir, "config", "--local", "filter.seal.smudge", "cat");
+
+  const edited = await cli(b, "edit", ENTRY, "--body", "Words from b.");
+  assertEquals(edited.code, 0, show(edited));
+  const path = await entryPath(b.dir, ENTRY);
+  const committed = await git(b.dir, "show", `HEAD:${path}`);
+  assert(committed.includes("WORDS FROM B."), committed);
+  assertEquals(committed, (await Deno.readTextFile(join(b.dir, path))).trimEnd().toUpperCase());
+});
 Deno.test("an entry that came in and was left out of the index is named by the sync, with doctor", async () => {
   await using kb = await makeKb({ remote: true });
   const b = await machine(kb, "b");

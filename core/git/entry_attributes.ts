@@ -17,22 +17,40 @@
  * The repository's `info/attributes` outranks every `.gitattributes`, so git-kb writes one line
  * there before it merges, stages or checks out entries: `merge=text`, and every other attribute
  * that acts on an entry unspecified, as if no `.gitattributes` said anything of it. It is local
- * to the clone, never committed.
+ * to the clone, never committed. One exception: when the repository's own config sets up a filter
+ * driver (git-crypt's or transcrypt's, which encrypt what is pushed), the user chose it for this
+ * knowledge base, and the `filter` a `.gitattributes` names stays in force (unset, the entries
+ * would be pushed in the clear).
  *
  * @module
  */
 
-/** The line of `info/attributes` that keeps every entry as written, merged three-way. */
-export const ENTRY_ATTRIBUTES_LINE = "entries/** merge=text !conflict-marker-size !diff !text " +
-  "!crlf !eol !working-tree-encoding !filter !ident";
+/** How git-kb's own line of `info/attributes` starts, in this version and the earlier ones. */
+const OWN_LINE_START = "entries/** merge=text";
+
+/**
+ * The line of `info/attributes` that keeps every entry as written, merged three-way; with
+ * `keepFilter`, it leaves the `filter` a `.gitattributes` names in force.
+ */
+export function entryAttributesLine(keepFilter: boolean): string {
+  const filter = keepFilter ? "" : " !filter";
+  return `${OWN_LINE_START} !conflict-marker-size !diff !text !crlf !eol ` +
+    `!working-tree-encoding${filter} !ident`;
+}
 
 /**
  * `attributes`, the text of a repository's `info/attributes` (undefined when there is none), with
- * {@link ENTRY_ATTRIBUTES_LINE} added as its last line; undefined when it holds the line already.
+ * `line` as git-kb's own line, last (one an earlier run or version wrote taken out); undefined
+ * when that is how it reads already.
  */
-export function withEntryAttributesLine(attributes: string | undefined): string | undefined {
-  const text = attributes ?? "";
-  if (text.split(/\r?\n/).some((line) => line.trim() === ENTRY_ATTRIBUTES_LINE)) return undefined;
-  const separator = text === "" || text.endsWith("\n") ? "" : "\n";
-  return `${text}${separator}${ENTRY_ATTRIBUTES_LINE}\n`;
+export function withEntryAttributesLine(
+  attributes: string | undefined,
+  line: string,
+): string | undefined {
+  const lines = (attributes ?? "").split(/(?<=\n)/).filter(Boolean);
+  const own = (item: string) => item.trim().startsWith(OWN_LINE_START);
+  if (lines.filter(own).length === 1 && lines.at(-1)!.trim() === line) return undefined;
+  const kept = lines.filter((item) => !own(item)).join("");
+  const separator = kept === "" || kept.endsWith("\n") ? "" : "\n";
+  return `${kept}${separator}${line}\n`;
 }
