@@ -371,9 +371,11 @@ export interface MergedTree {
  * Keep every entry of the repository at `cwd` as git-kb wrote it and merged by git's own
  * three-way merge, whatever its `.gitattributes` says, by the line in `info/attributes` (see
  * core/git/entry_attributes.ts), which leaves a filter in force when the repository's own config
- * sets up its driver. Called before git merges, stages or checks out entries.
+ * sets up its driver, or when `keepFilter` says so: a fresh clone, whose filters a tool such as
+ * git-crypt sets up after its first checkout. Called before git merges, stages or checks out
+ * entries.
  */
-export async function keepEntriesAsWritten(cwd: string): Promise<void> {
+export async function keepEntriesAsWritten(cwd: string, keepFilter = false): Promise<void> {
   const path =
     (await gitOk(cwd, ["rev-parse", "--path-format=absolute", "--git-path", "info/attributes"]))
       .trim();
@@ -391,8 +393,8 @@ export async function keepEntriesAsWritten(cwd: string): Promise<void> {
     "--get-regexp",
     "^filter\\.",
   ]);
-  const keepFilter = drivers.code === 0 && drivers.stdout.trim() !== "";
-  const updated = withEntryAttributesLine(attributes, entryAttributesLine(keepFilter));
+  const ownFilter = drivers.code === 0 && drivers.stdout.trim() !== "";
+  const updated = withEntryAttributesLine(attributes, entryAttributesLine(keepFilter || ownFilter));
   if (updated === undefined) return;
   await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
   await Deno.writeTextFile(path, updated);

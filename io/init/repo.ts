@@ -79,11 +79,14 @@ export async function strayMarkdown(kbDir: string): Promise<string[]> {
 
 /**
  * Clone `from` into `kbDir`, its files checked out only once entries are kept as the bytes
- * committed, whatever the clone's `.gitattributes` asks ({@link keepEntriesAsWritten}).
+ * committed, whatever the clone's `.gitattributes` asks ({@link keepEntriesAsWritten}). A filter
+ * stays in force: git-crypt sets its driver up after the clone, and its unlock checks the entries
+ * out again through it. A teammate's filter only runs its smudge here (git-lfs's and git-crypt's
+ * pass through what they do not recognize); whether its clean runs is decided at each save.
  */
 async function cloneInto(from: string, kbDir: string): Promise<void> {
   await gitOk(".", ["clone", "--quiet", "--no-checkout", from, kbDir]);
-  await keepEntriesAsWritten(kbDir);
+  await keepEntriesAsWritten(kbDir, true);
   // A clone of an empty remote has no commit to check out.
   if ((await git(kbDir, ["rev-parse", "--verify", "--quiet", "HEAD"])).code !== 0) return;
   await gitOk(kbDir, ["checkout", "--quiet"]);
