@@ -5,6 +5,7 @@
  * @module
  */
 import { EXIT } from "../core/exit.ts";
+import { displaySafe } from "../core/text/display.ts";
 import { entryLabel, type SyncedEntry } from "../core/sync/changes.ts";
 import { type PendingMention, pendingNotice } from "../core/kernel/acceptance.ts";
 import { openIndex, READ_TRUST_MS } from "../io/index/store.ts";
@@ -82,17 +83,47 @@ function proposalsLine(report: SyncReport): string[] {
   return [`Proposals and reviews on git-kb/proposals ${way} (pending: ${kbCommand("review")}).`];
 }
 
+/** How many of the files that came in and were left out {@link leftOutLine} names. */
+const NAMED_LEFT_OUT = 3;
+
+/**
+ * The line saying that files under entries/ are left out of the index (not served), those that
+ * came in named first, with the doctor that says why and how to fix each; none when none is.
+ */
+function leftOutLine(report: SyncReport): string[] {
+  const invalid = report.index?.invalid ?? [];
+  if (!invalid.length) return [];
+  const came = new Set([...report.incoming.added, ...report.incoming.changed].map((e) => e.path));
+  const cameIn = invalid.filter((file) => came.has(file.path)).map((file) =>
+    displaySafe(file.path)
+  );
+  const named = cameIn.length > NAMED_LEFT_OUT
+    ? `${cameIn.slice(0, NAMED_LEFT_OUT).join(", ")} and ${cameIn.length - NAMED_LEFT_OUT} more`
+    : cameIn.join(", ");
+  const which = cameIn.length ? `, ${cameIn.length} of what came in among them (${named})` : "";
+  const doctor = kbCommand("doctor", "--kb", report.kbDir);
+  return [
+    yellow(
+      `${plural(invalid.length, "file", "files")} under entries/ left out of the index, not ` +
+        `served${which}; why, and how to fix each: ${doctor}`,
+    ),
+  ];
+}
+
 /** The report as lines for a terminal. */
 function reportLines(report: SyncReport): string[] {
   const { incoming, outgoing, index } = report;
-  const indexLine = index
-    ? `Index ${index.mode}: ${plural(index.docCount, "entry", "entries")}.`
-    : yellow("Index not updated (see the warning).");
+  const indexLines = index
+    ? [
+      `Index ${index.mode}: ${plural(index.docCount, "entry", "entries")}.`,
+      ...leftOutLine(report),
+    ]
+    : [yellow("Index not updated (see the warning).")];
   if (report.outcome === "no-remote") {
     return [
       yellow(`NO_REMOTE: ${report.kbDir} has no git remote, so there is nothing to sync with.`) +
       ` Add one, with your repo's URL in place of <url>: ${addRemoteCommand(report.kbDir)}`,
-      indexLine,
+      ...indexLines,
     ];
   }
   if (report.outcome === "up-to-date") {
@@ -100,7 +131,7 @@ function reportLines(report: SyncReport): string[] {
     return [
       `Already in step with ${cyan(report.upstream ?? "")}: ${what} came in or went out.`,
       ...proposalsLine(report),
-      indexLine,
+      ...indexLines,
     ];
   }
   const lines = [
@@ -119,7 +150,7 @@ function reportLines(report: SyncReport): string[] {
     lines.push(`Went out: ${plural(outgoing.commits, "commit", "commits")}`);
     lines.push(...entryLines("•", outgoing.entries));
   }
-  lines.push(...proposalsLine(report), indexLine);
+  lines.push(...proposalsLine(report), ...indexLines);
   return lines;
 }
 

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { withEntryMergeLine } from "../core/git/merge_attributes.ts";
+import { entryAttributesLine, withEntryAttributesLine } from "../core/git/entry_attributes.ts";
 import { GIT_REPO_ENV } from "../core/git/repo_env.ts";
 import { shellCommand } from "../core/shell/quote.ts";
 import {
@@ -269,10 +269,12 @@ const BULK_STAGE_PATHS = 100;
  * Stage `paths` as they are in the work tree: added, changed or (gone from it) removed. The paths
  * go through stdin, so thousands of them cost no more than one index update; that many files'
  * objects are streamed into one pack (git's bulk check-in, which it uses for files past
- * `core.bigFileThreshold`) instead of a loose file each, ten times faster for an import.
+ * `core.bigFileThreshold`) instead of a loose file each, ten times faster for an import. An entry
+ * is staged as it is on disk, whatever a `.gitattributes` asks ({@link keepEntriesAsWritten}).
  */
 export async function stagePaths(cwd: string, paths: readonly string[]): Promise<void> {
   if (!paths.length) return;
+  await keepEntriesAsWritten(cwd);
   const bulk = paths.length >= BULK_STAGE_PATHS ? ["-c", "core.bigFileThreshold=1"] : [];
   await gitOk(cwd, [...bulk, "update-index", "--add", "--remove", "-z", "--stdin"], {
     stdin: paths.map((path) => `${path}\0`).join(""),
@@ -327,7 +329,8 @@ const GREP_PATHSPEC_MAX = 256;
 /**
  * The files among `paths` that hold conflict markers (a line starting `<<<<<<<` or `>>>>>>>`)
  * at `rev`. Many paths are searched as the whole tree, then picked: git matches every file
- * against every path named, which grows with their product.
+ * against every path named, which grows with their product. An entry a `.gitattributes` marks
+ * binary (`-diff`), which git grep would skip, is searched ({@link keepEntriesAsWritten}).
  */
 export async function pathsWithConflictMarkers(
   dir: string,
@@ -335,6 +338,7 @@ export async function pathsWithConflictMarkers(
   paths: readonly string[],
 ): Promise<string[]> {
   if (!paths.length) return [];
+  await keepEntriesAsWritten(dir);
   const many = paths.length > GREP_PATHSPEC_MAX;
   // NUL-separated: a name git would quote (non-ASCII, a quote) comes back as it is.
   const found = await git(dir, [
@@ -402,10 +406,14 @@ export interface MergedTree {
 }
 
 /**
- * Give every entry of the repository at `cwd` git's own three-way merge, whatever its
- * `.gitattributes` says, by the line in `info/attributes` (see core/git/merge_attributes.ts).
+ * Keep every entry of the repository at `cwd` as git-kb wrote it and merged by git's own
+ * three-way merge, whatever its `.gitattributes` says, by the line in `info/attributes` (see
+ * core/git/entry_attributes.ts), which leaves a filter in force when the repository's own config
+ * sets up its driver, or when `keepFilter` says so: a fresh clone, whose filters a tool such as
+ * git-crypt sets up after its first checkout. Called before git merges, stages or checks out
+ * entries.
  */
-async function keepEntryMergesThreeWay(cwd: string): Promise<void> {
+export async function keepEntriesAsWritten(cwd: string, keepFilter = false): Promise<void> {
   const path =
     (await gitOk(cwd, ["rev-parse", "--path-format=absolute", "--git-path", "info/attributes"]))
       .trim();
@@ -415,7 +423,16 @@ async function keepEntryMergesThreeWay(cwd: string): Promise<void> {
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
-  const updated = withEntryMergeLine(attributes);
+  // A filter driver in the repository's own config (git-crypt's) was set up for these entries.
+  const drivers = await git(cwd, [
+    "config",
+    "--local",
+    "--name-only",
+    "--get-regexp",
+    "^filter\\.",
+  ]);
+  const ownFilter = drivers.code === 0 && drivers.stdout.trim() !== "";
+  const updated = withEntryAttributesLine(attributes, entryAttributesLine(keepFilter || ownFilter));
   if (updated === undefined) return;
   await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
   await Deno.writeTextFile(path, updated);
@@ -429,7 +446,7 @@ async function keepEntryMergesThreeWay(cwd: string): Promise<void> {
  * as `"entries/caf\303\251.md"`. Throws {@link GitError} when git could not merge them at all.
  */
 export async function mergeTree(cwd: string, ours: string, theirs: string): Promise<MergedTree> {
-  await keepEntryMergesThreeWay(cwd);
+  await keepEntriesAsWritten(cwd);
   const args = ["merge-tree", "--write-tree", "--name-only", "-z", ours, theirs];
   const merged = await git(cwd, args);
   if (merged.code !== 0 && merged.code !== 1) throw new GitError(args, merged);

@@ -11,7 +11,7 @@ import { LIMITS } from "../core/entry/schema.ts";
 import type { InvalidFile } from "../core/index/format.ts";
 import { join } from "../core/path.ts";
 import { shellQuote } from "../core/shell/quote.ts";
-import { decodeUtf8Strict, NotUtf8Error } from "../core/text/utf8.ts";
+import { decodeUtf8Strict, NotUtf8Error, utf16Encoding } from "../core/text/utf8.ts";
 import { lstatOrUndefined } from "./fs.ts";
 import { selfCommand } from "./self_command.ts";
 
@@ -117,6 +117,11 @@ function lookAt(kbDir: string, path: string): Deno.FileInfo | string {
   }
   const info = Deno.lstatSync(`${kbDir}/${path}`);
   if (info.isSymlink) return symlinkReason(kbDir, path);
+  if (path === ENTRIES_DIR) {
+    const what = info.isFile ? "a file" : kindOf(info);
+    return `is ${what} where the ${ENTRIES_DIR}/ folder should be: the commit that put it there ` +
+      "took every entry away, and reverting it (git revert) brings them back";
+  }
   if (!path.endsWith(".md")) return "is not an entry file (entry files end in .md)";
   return info.isFile ? info : `is ${kindOf(info)}, not an entry file`;
 }
@@ -158,13 +163,15 @@ function collect(kbDir: string, folder: string, listing: EntryListing): void {
 
 /**
  * The entry files of the knowledge base and the files under `entries/` left out, with why (see
- * {@link leftOutReason}). Throws {@link NotAKbError} when there is no entries folder.
+ * {@link leftOutReason}): `entries` itself when it is no folder (a symlink, a file a teammate
+ * committed in its place). Throws {@link NotAKbError} when there is no `entries`.
  */
 export function listEntryFiles(kbDir: string): EntryListing {
   const listing: EntryListing = { entries: [], leftOut: [] };
   try {
-    if (Deno.lstatSync(join(kbDir, ENTRIES_DIR)).isSymlink) {
-      listing.leftOut.push({ path: ENTRIES_DIR, message: symlinkReason(kbDir, ENTRIES_DIR) });
+    const info = Deno.lstatSync(join(kbDir, ENTRIES_DIR));
+    if (info.isSymlink || !info.isDirectory) {
+      listing.leftOut.push({ path: ENTRIES_DIR, message: leftOutReason(kbDir, ENTRIES_DIR)! });
       return listing;
     }
     collect(kbDir, ENTRIES_DIR, listing);
@@ -255,18 +262,31 @@ function readSameFile(full: string, path: string, seen: Deno.FileInfo): Uint8Arr
  * byte-order mark is kept; `splitFrontmatter` reads past it). Throws {@link UnreadableEntryError}
  * without opening it when it is not an entry file (see {@link leftOutReason}: never through a
  * symlink, never outside `entries/`), when it is larger than an entry file may be
- * ({@link LIMITS.maxEntryFileBytes}: never read whole), and when it is not UTF-8;
+ * ({@link LIMITS.maxEntryFileBytes}: never read whole), and when it is not UTF-8 (UTF-16 named so);
  * `Deno.errors.NotFound` when it does not exist.
  */
 export function readKbFile(kbDir: string, path: string): string {
   const found = lookAt(kbDir, path);
   if (typeof found === "string") throw new UnreadableEntryError(path, found);
+  const bytes = readSameFile(`${kbDir}/${path}`, path, found);
+  const convert = (from: string) =>
+    `iconv -f ${from} -t utf-8 ${shellQuote(path)} > ${shellQuote(`${path}.utf8`)}`;
+  const utf16 = utf16Encoding(bytes);
+  if (utf16) {
+    throw new UnreadableEntryError(
+      path,
+      `is ${utf16} text, not UTF-8 (git checks entries out so when a .gitattributes asks for ` +
+        `working-tree-encoding=${utf16}); save it as UTF-8, e.g. ${convert(utf16)}`,
+    );
+  }
   try {
-    return decodeUtf8Strict(readSameFile(`${kbDir}/${path}`, path, found));
+    return decodeUtf8Strict(bytes);
   } catch (error) {
     if (!(error instanceof NotUtf8Error)) throw error;
-    const convert = `iconv -f latin1 -t utf-8 ${shellQuote(path)} > ${shellQuote(`${path}.utf8`)}`;
-    throw new UnreadableEntryError(path, `${error.message}; save it as UTF-8, e.g. ${convert}`);
+    throw new UnreadableEntryError(
+      path,
+      `${error.message}; save it as UTF-8, e.g. ${convert("latin1")}`,
+    );
   }
 }
 

@@ -6,7 +6,9 @@
  * Read forgivingly: no file, or a file that does not say `"shared": true`, is a private
  * knowledge base; a file that is not a JSON object is one too, with a warning. The committed
  * file and the one in the work tree are both read, and either saying shared is enough, so
- * deleting or editing the file locally does not make a team's knowledge base private.
+ * deleting or editing the file locally does not make a team's knowledge base private. Nor does a
+ * commit that deletes or edits it (a teammate's, say): a knowledge base whose history ever said
+ * shared stays shared, since everyone who cloned it then can read what is pushed to it.
  *
  * @module
  */
@@ -26,17 +28,32 @@ export const SHARED_SETTINGS_TEXT = `${JSON.stringify({ shared: true }, null, 2)
 export interface KbSettings {
   /** Whether the knowledge base is shared by a team (no secret is ever kept in it). */
   shared: boolean;
+  /**
+   * The commit (short hash) that marked the knowledge base shared, when only the history says so:
+   * the file no longer does.
+   */
+  markedIn?: string;
   /** One line each: a settings file that could not be read as settings. */
   warnings: string[];
 }
 
+/** Why a knowledge base with `settings` is shared, for a message: `its git-kb.json says …`. */
+export function sharedReason(settings: KbSettings): string {
+  return settings.markedIn
+    ? `its ${KB_SETTINGS_FILE} said "shared": true from commit ${settings.markedIn} on, and ` +
+      "what is pushed to a knowledge base others have cloned reaches them however the file " +
+      "reads now"
+    : `its ${KB_SETTINGS_FILE} says "shared": true`;
+}
+
 /** Raised when `--allow-secret` is given for a shared knowledge base. Exit code 1. */
 export class SharedKbError extends KbError {
-  /** `kbDir` is shared; nothing was written. */
-  constructor(kbDir: string) {
+  /** `kbDir`, with `settings`, is shared; nothing was written. */
+  constructor(kbDir: string, settings: KbSettings) {
     super(
-      `--allow-secret is refused: ${kbDir} is a shared knowledge base (its ${KB_SETTINGS_FILE} ` +
-        `says "shared": true), so a secret saved there reaches everyone who clones it; ` +
+      `--allow-secret is refused: ${kbDir} is a shared knowledge base (${
+        sharedReason(settings)
+      }), so a secret saved there reaches everyone who clones it; ` +
         "nothing was written. Remove the secret (keep it in a password manager or an " +
         "environment variable) and run the command again without --allow-secret",
       EXIT.failed,
@@ -89,6 +106,20 @@ function readLocalSettings(path: string, warnings: string[]): string | undefined
   return ifExists(() => Deno.readTextFileSync(path));
 }
 
+/** A line of the settings file saying shared, as `git log -G` looks for it (a POSIX regex). */
+const SHARED_LINE = '"shared"[[:space:]]*:[[:space:]]*true';
+
+/**
+ * The oldest commit of HEAD's history whose change of the settings file added or removed a line
+ * saying shared (short hash): the one that marked it shared; undefined when none did (or there is
+ * no commit yet).
+ */
+async function markedSharedIn(kbDir: string): Promise<string | undefined> {
+  const args = ["log", "--format=%h", "-G", SHARED_LINE, "HEAD", "--", KB_SETTINGS_FILE];
+  const found = await git(kbDir, args);
+  return found.code === 0 && found.stdout.trim().split("\n").at(-1) || undefined;
+}
+
 /** The settings of the knowledge base in `kbDir` (see the module doc). */
 export async function readKbSettings(kbDir: string): Promise<KbSettings> {
   const warnings: string[] = [];
@@ -102,7 +133,9 @@ export async function readKbSettings(kbDir: string): Promise<KbSettings> {
   if (local !== undefined && local !== committed.stdout) {
     shared = readSettingsText(local, path, warnings) || shared;
   }
-  return { shared, warnings };
+  if (shared) return { shared, warnings };
+  const markedIn = await markedSharedIn(kbDir);
+  return markedIn ? { shared: true, markedIn, warnings } : { shared, warnings };
 }
 
 /**
@@ -110,7 +143,7 @@ export async function readKbSettings(kbDir: string): Promise<KbSettings> {
  * {@link SharedKbError} for a shared knowledge base; returns the settings' warnings otherwise.
  */
 export async function assertSecretsMayBeKept(kbDir: string): Promise<string[]> {
-  const { shared, warnings } = await readKbSettings(kbDir);
-  if (shared) throw new SharedKbError(kbDir);
-  return warnings;
+  const settings = await readKbSettings(kbDir);
+  if (settings.shared) throw new SharedKbError(kbDir, settings);
+  return settings.warnings;
 }

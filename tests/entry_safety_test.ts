@@ -297,10 +297,22 @@ Deno.test("readKbFile opens only regular entry files of entries/, as strict UTF-
   await mkfifo(join(root, "entries", "kb-fifo1-pipe.md"));
   await Deno.writeFile(join(root, "entries", "kb-lat01-x.md"), new Uint8Array([0x63, 0xe9]));
   await Deno.writeTextFile(join(root, "entries", "kb-bom01-x.md"), "\ufeff---\n");
+  // As git checks entries out for a .gitattributes asking for working-tree-encoding=UTF-16(LE).
+  const utf16 = [..."---\nid: kb-u16"].flatMap((char) => [char.charCodeAt(0), 0]);
+  await Deno.writeFile(
+    join(root, "entries", "kb-u16a1-x.md"),
+    new Uint8Array([0xff, 0xfe, ...utf16]),
+  );
+  await Deno.writeFile(join(root, "entries", "kb-u16b1-x.md"), new Uint8Array(utf16));
   const refused: [string, RegExp][] = [
     ["entries/kb-fifo1-pipe.md", /is a FIFO/],
     ["entries/../secret.md", /is not inside entries\//],
     ["entries/kb-lat01-x.md", /not valid UTF-8 \(byte 0xE9 at offset 1, line 1\)/],
+    [
+      "entries/kb-u16a1-x.md",
+      /^is UTF-16 text, .*iconv -f UTF-16 -t utf-8 entries\/kb-u16a1-x\.md >/,
+    ],
+    ["entries/kb-u16b1-x.md", /^is UTF-16LE text, .*iconv -f UTF-16LE -t utf-8 entries\/kb-u16b1/],
   ];
   for (const [path, reason] of refused) {
     const error = assertThrows(() => readKbFile(root, path), UnreadableEntryError);

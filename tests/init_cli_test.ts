@@ -325,3 +325,52 @@ Deno.test("init run again with no argument finds the knowledge base it made: exi
   assertEquals(inside.code, 1, show(inside));
   assertMatch(inside.stderr, /already exists and is not empty/);
 });
+
+Deno.test("init <url> checks entries out as committed whatever the remote's .gitattributes asks", async () => {
+  await using kb = await makeKb({ remote: true });
+  await Deno.writeTextFile(
+    join(kb.dir, ".gitattributes"),
+    "entries/** working-tree-encoding=UTF-16\n",
+  );
+  await git(kb.dir, "add", ".gitattributes");
+  await git(kb.dir, "commit", "--quiet", "-m", "UTF-16 entries, please");
+  await git(kb.dir, "push", "--quiet", "origin", "main");
+  await using sandbox = await makeSandbox();
+  const env = { ...sandboxEnv(sandbox), ...IDENTITY };
+  const dir = join(sandbox.root, "clone");
+
+  const cloned = await runCli(["init", kb.remote!, "--dir", dir], { env });
+  assertEquals(cloned.code, 0, show(cloned));
+  const path = "entries/kb-7q2mx-rotate-a-leaked-npm-or-cloudflare-token.md";
+  assertEquals(
+    await Deno.readTextFile(join(dir, path)),
+    await git(kb.dir, "show", `HEAD:${path}`) + "\n",
+  );
+  assertEquals(await git(dir, "status", "--porcelain"), "");
+  const got = await runCli(["get", "kb-7q2mx"], { env: { ...env, KB_DIR: dir } });
+  assertEquals(got.code, 0, show(got));
+});
+
+Deno.test("init <url> leaves a filter in force for the tool that sets its driver up after the clone (git-crypt's unlock)", async () => {
+  await using kb = await makeKb({ remote: true });
+  await Deno.writeTextFile(join(kb.dir, ".gitattributes"), "entries/** filter=seal\n");
+  await git(kb.dir, "add", ".gitattributes");
+  await git(kb.dir, "commit", "--quiet", "-m", "sealed entries");
+  await git(kb.dir, "push", "--quiet", "origin", "main");
+  await using sandbox = await makeSandbox();
+  const env = { ...sandboxEnv(sandbox), ...IDENTITY };
+  const dir = join(sandbox.root, "clone");
+  const cloned = await runCli(["init", kb.remote!, "--dir", dir], { env });
+  assertEquals(cloned.code, 0, show(cloned));
+
+  // What an unlock does: set the driver up in the clone's config, then check the files out again.
+  const path = "entries/kb-7q2mx-rotate-a-leaked-npm-or-cloudflare-token.md";
+  await git(dir, "config", "--local", "filter.seal.smudge", "tr a-z A-Z");
+  await git(dir, "config", "--local", "filter.seal.clean", "cat");
+  await Deno.remove(join(dir, path));
+  await git(dir, "checkout", "--", path);
+  assertEquals(
+    await Deno.readTextFile(join(dir, path)),
+    (await git(kb.dir, "show", `HEAD:${path}`)).toUpperCase() + "\n",
+  );
+});

@@ -368,7 +368,7 @@ Deno.test("orphans: the next save names them with commands that commit them when
     join(kb.dir, orphan),
     entryText({ id: "kb-0rph1", title: "Left by a killed save", body: "Orphaned.\n" }),
   );
-  assertEquals(await findOrphans(kb.dir), [orphan]);
+  assertEquals(await findOrphans(kb.dir), [{ status: "??", path: orphan }]);
   assertEquals((await checkOrphans(kb.dir)).level, "warn");
   const result = await add(kb, "Saved beside an orphan");
   assertEquals(result.code, 0, show(result));
@@ -378,6 +378,32 @@ Deno.test("orphans: the next save names them with commands that commit them when
     await git(kb.dir, "ls-files", "--", orphan),
     "",
     "a save commits only its own file",
+  );
+
+  const printed = result.stderr.slice(result.stderr.indexOf("commit them: ") + 13).trim();
+  const pasted = await runProcess("sh", ["-c", printed], { env: { ...IDENTITY } });
+  assertEquals(pasted.code, 0, pasted.stderr);
+  assertEquals(await git(kb.dir, "ls-files", "--", orphan), orphan);
+  assertEquals(await findOrphans(kb.dir), []);
+});
+
+Deno.test("orphans a teammate's .gitignore ignores are named too, with a git add that commits them", async () => {
+  await using kb = await makeKb();
+  await Deno.writeTextFile(join(kb.dir, ".gitignore"), "entries/\n");
+  await git(kb.dir, "add", ".gitignore");
+  await git(kb.dir, "commit", "--quiet", "-m", "ignore entries/");
+  const orphan = "entries/kb-0rph2-written-by-hand.md";
+  await Deno.writeTextFile(
+    join(kb.dir, orphan),
+    entryText({ id: "kb-0rph2", title: "Written by hand", body: "Never committed.\n" }),
+  );
+  const doctor = await runCli(["doctor", "--offline"], { env: kb.env });
+  assert(!doctor.stdout.includes("every entry file is committed"), show(doctor));
+  const result = await add(kb, "Saved beside an ignored orphan");
+  assertEquals(result.code, 0, show(result));
+  assertMatch(
+    result.stderr,
+    /^warning: 1 entry file under entries\/ is not committed .*, ignored by a \.gitignore;/m,
   );
 
   const printed = result.stderr.slice(result.stderr.indexOf("commit them: ") + 13).trim();

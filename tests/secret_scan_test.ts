@@ -197,6 +197,37 @@ Deno.test("a shared knowledge base refuses --allow-secret, on every clone, befor
   assertEquals(fromClone.stderr.includes("is a shared knowledge base"), true, show(fromClone));
 });
 
+Deno.test("a teammate's commit that deletes or edits git-kb.json does not make a shared knowledge base private", async () => {
+  await using kb = await makeKb({ remote: true });
+  await commitSettings(kb, '{ "shared": true }\n');
+  await git(kb.dir, "push", "--quiet", "origin", "main");
+  const marked = await git(kb.dir, "rev-parse", "--short", "HEAD");
+  const teammate = join(kb.root, "teammate");
+  await git(kb.root, "clone", "--quiet", kb.remote!, teammate);
+  const args = ["add", "--title", "Deploy key", "--type", "howto", "--body", TOKEN];
+  for (const change of ["edit", "delete"]) {
+    if (change === "edit") await Deno.writeTextFile(join(teammate, "git-kb.json"), "{}\n");
+    else await git(teammate, "rm", "--quiet", "git-kb.json");
+    await git(teammate, "commit", "--quiet", "-am", `${change} the settings`);
+    await git(teammate, "push", "--quiet", "origin", "HEAD:main");
+    assertEquals((await runCli(["sync"], { env: kb.env })).code, 0);
+    const before = await state(kb);
+
+    const plain = await runCli(args, { env: kb.env });
+    assertRefused(plain, "body");
+    assertEquals(plain.stderr.includes("run the command again with --allow-secret"), false);
+    assertEquals(plain.stderr.includes("--allow-secret is refused here"), true, show(plain));
+    const allowed = await runCli([...args, "--allow-secret"], { env: kb.env });
+    assertEquals(allowed.code, 1, show(allowed));
+    assertEquals(
+      allowed.stderr.includes(`"shared": true from commit ${marked} on`),
+      true,
+      show(allowed),
+    );
+    assertEquals(await state(kb), before, change);
+  }
+});
+
 Deno.test("a git-kb.json that is not settings reads as private, with a warning", async () => {
   await using kb = await makeKb();
   await commitSettings(kb, "{ shared: yes");

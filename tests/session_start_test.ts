@@ -117,6 +117,36 @@ Deno.test("startup, behind and clean: fast-forwarded, and the next prompt surfac
   assertMatch(prompt.stdout, /kb-syn7q Quokka feeding schedule/);
 });
 
+Deno.test("startup fast-forwards an entry a teammate's .gitattributes asks for as UTF-16 as committed, and the next prompt surfaces it", async () => {
+  await using kb = await makeKb({ remote: true });
+  const other = await cloneRemote(kb);
+  const path = "entries/kb-syn7q-quokka-feeding-schedule-for-the-zoo-team.md";
+  const text = entryText({
+    id: "kb-syn7q",
+    title: "Quokka feeding schedule",
+    body: "Twice a day.\n",
+  });
+  await Deno.writeTextFile(join(other, path), text);
+  await git(other, "add", "--", path);
+  await Deno.writeTextFile(
+    join(other, ".gitattributes"),
+    "entries/** working-tree-encoding=UTF-16\n",
+  );
+  await git(other, "add", ".gitattributes");
+  await git(other, "commit", "--quiet", "-m", "UTF-16 entries, please");
+  await git(other, "push", "--quiet", "origin", "HEAD:main");
+
+  assertSilent(await runSessionHook(kb, "session", payload("startup")));
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), await git(other, "rev-parse", "HEAD"));
+  assertEquals(await Deno.readTextFile(join(kb.dir, path)), text);
+  const prompt = await runHook(
+    JSON.stringify({ session_id: "s-1", prompt: "what is the quokka feeding schedule?" }),
+    { env: kb.env },
+  );
+  assertEquals(prompt.code, 0, prompt.stderr);
+  assertMatch(prompt.stdout, /kb-syn7q Quokka feeding schedule/);
+});
+
 Deno.test("resume pulls too; a clear does nothing", async () => {
   const { kb, other } = await behindByOne();
   await using _kb = kb;

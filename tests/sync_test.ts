@@ -5,7 +5,7 @@
  * nothing and that the printed commands finish; an unreachable or silent remote changes nothing;
  * every git state a save refuses is refused the same way.
  */
-import { assert, assertEquals } from "@std/assert";
+import { assert, assertEquals, assertMatch } from "@std/assert";
 import { join } from "@std/path/posix/join";
 import { flagsFor } from "../app/permissions.ts";
 import { shellCommand, shellQuote } from "../core/shell/quote.ts";
@@ -303,8 +303,73 @@ Deno.test("a teammate's .gitattributes asking for union merges of entries does n
   );
 });
 
-Deno.test("a sync never pushes conflict markers left in a commit", async () => {
+Deno.test("a teammate's .gitattributes asking for UTF-16 entries on disk does not make the entries that come in unreadable", async () => {
   await using kb = await makeKb({ remote: true });
+  const b = await machine(kb, "b");
+  const path = await entryPath(kb.dir, ENTRY);
+  const edited = (await Deno.readTextFile(join(kb.dir, path))).replace(
+    "Use this when",
+    "Use this right away when",
+  );
+  await Deno.writeTextFile(join(kb.dir, path), edited);
+  await git(kb.dir, "add", "--", path);
+  await Deno.writeTextFile(
+    join(kb.dir, ".gitattributes"),
+    "entries/** working-tree-encoding=UTF-16\n",
+  );
+  await git(kb.dir, "add", ".gitattributes");
+  await git(kb.dir, "commit", "--quiet", "-m", "UTF-16 entries, please");
+  await git(kb.dir, "push", "--quiet", "origin", "main");
+
+  const synced = await sync(b);
+  assertEquals(synced.incoming.changed.map((entry) => entry.id), [ENTRY]);
+  assertEquals(await Deno.readTextFile(join(b.dir, path)), edited, "the committed bytes on disk");
+  const got = await cli(b, "get", ENTRY);
+  assertEquals(got.code, 0, show(got));
+  assert(got.stdout.includes("Use this right away when"), got.stdout);
+  const again = await cli(b, "edit", ENTRY, "--body", "Words from B.");
+  assertEquals(again.code, 0, show(again));
+  assertEquals(
+    await git(b.dir, "show", `HEAD:${path}`),
+    (await Deno.readTextFile(join(b.dir, path))).trimEnd(),
+  );
+});
+
+Deno.test("a teammate's .gitattributes naming a filter the user set up elsewhere does not change what a save commits", async () => {
+  await using kb = await makeKb({ remote: true });
+  const b = await machine(kb, "b");
+  await Deno.writeTextFile(
+    join(b.env.HOME, ".gitconfig"),
+    '[filter "shout"]\n\tclean = tr a-z A-Z\n\tsmudge = cat\n',
+  );
+  await Deno.writeTextFile(join(kb.dir, ".gitattributes"), "entries/** filter=shout\n");
+  await git(kb.dir, "add", ".gitattributes");
+  await git(kb.dir, "commit", "--quiet", "-m", "shout, please");
+  await git(kb.dir, "push", "--quiet", "origin", "main");
+  await sync(b);
+
+  const edited = await cli(b, "edit", ENTRY, "--body", "Words from b.");
+  assertEquals(edited.code, 0, show(edited));
+  const path = await entryPath(b.dir, ENTRY);
+  const committed = await git(b.dir, "show", `HEAD:${path}`);
+  assert(committed.includes("Words from b."), committed);
+  assertEquals(committed, (await Deno.readTextFile(join(b.dir, path))).trimEnd());
+  assertEquals(await git(kb.remote!, "show", `main:${path}`), committed);
+});
+
+/**
+ * A and B edit one entry; B's sync stops at the conflict; B runs the merge it prints and commits
+ * without resolving; B's next sync must refuse, pushing nothing. With `attributes`, the
+ * `.gitattributes` A committed first.
+ */
+async function markersLeftInACommit(attributes?: string): Promise<void> {
+  await using kb = await makeKb({ remote: true });
+  if (attributes) {
+    await Deno.writeTextFile(join(kb.dir, ".gitattributes"), attributes);
+    await git(kb.dir, "add", ".gitattributes");
+    await git(kb.dir, "commit", "--quiet", "-m", "attributes");
+    await git(kb.dir, "push", "--quiet", "origin", "main");
+  }
   const [a, b] = [machineA(kb), await machine(kb, "b")];
   assertEquals((await cli(a, "edit", ENTRY, "--body", "Words from A.")).code, 0);
   await editOffline(b, ENTRY, "Words from B.");
@@ -318,6 +383,76 @@ Deno.test("a sync never pushes conflict markers left in a commit", async () => {
   const path = await entryPath(b.dir, ENTRY);
   await git(b.dir, "add", "--", path);
   await git(b.dir, "commit", "--quiet", "--no-edit");
+  const remote = await git(kb.remote!, "rev-parse", "main");
+
+  const refused = await cli(b, "sync");
+  assertEquals(refused.code, 1, show(refused));
+  assert(refused.stderr.includes(`${path} still holds conflict markers`), refused.stderr);
+  assertEquals(await git(kb.remote!, "rev-parse", "main"), remote, "nothing pushed");
+}
+
+Deno.test("a filter the knowledge base's own config sets up (git-crypt's, say) stays in force for entries", async () => {
+  await using kb = await makeKb({ remote: true });
+  const b = await machine(kb, "b");
+  await Deno.writeTextFile(join(kb.dir, ".gitattributes"), "entries/** filter=seal\n");
+  await git(kb.dir, "add", ".gitattributes");
+  await git(kb.dir, "commit", "--quiet", "-m", "sealed entries");
+  await git(kb.dir, "push", "--quiet", "origin", "main");
+  // The first sync writes the attributes line before the filter is set up, as git-crypt unlock
+  // would do later.
+  await sync(b);
+  await git(b.dir, "config", "--local", "filter.seal.clean", "tr a-z A-Z");
+  await git(b.dir, "config", "--local", "filter.seal.smudge", "cat");
+
+  const edited = await cli(b, "edit", ENTRY, "--body", "Words from b.");
+  assertEquals(edited.code, 0, show(edited));
+  const path = await entryPath(b.dir, ENTRY);
+  const committed = await git(b.dir, "show", `HEAD:${path}`);
+  assert(committed.includes("WORDS FROM B."), committed);
+  assertEquals(committed, (await Deno.readTextFile(join(b.dir, path))).trimEnd().toUpperCase());
+});
+Deno.test("an entry that came in and was left out of the index is named by the sync, with doctor", async () => {
+  await using kb = await makeKb({ remote: true });
+  const b = await machine(kb, "b");
+  const path = await entryPath(kb.dir, ENTRY);
+  const twin = `entries/${ENTRY}-a-twin.md`;
+  await Deno.copyFile(join(kb.dir, path), join(kb.dir, twin));
+  await git(kb.dir, "add", "--", twin);
+  await git(kb.dir, "commit", "--quiet", "-m", "the same id twice");
+  await git(kb.dir, "push", "--quiet", "origin", "main");
+
+  const synced = await cli(b, "sync");
+  assertEquals(synced.code, 0, show(synced));
+  assertMatch(
+    synced.stdout,
+    /^2 files under entries\/ left out of the index, not served, 1 of what came in among them \(entries\/kb-7q2mx-a-twin\.md\); why, and how to fix each: .*doctor --kb /m,
+  );
+  const quiet = await cli(machineA(kb), "sync");
+  assertMatch(quiet.stdout, /^2 files under entries\/ left out of the index, not served; why/m);
+});
+
+Deno.test("a sync never pushes conflict markers left in a commit", async () => {
+  await markersLeftInACommit();
+});
+
+Deno.test("a sync never pushes conflict markers a teammate's .gitattributes asked to be 3 characters long", async () => {
+  await markersLeftInACommit("entries/** conflict-marker-size=3\n");
+});
+
+Deno.test("a sync never pushes conflict markers in an entry a teammate's .gitattributes marks binary", async () => {
+  await using kb = await makeKb({ remote: true });
+  await Deno.writeTextFile(join(kb.dir, ".gitattributes"), "entries/** -diff\n");
+  await git(kb.dir, "add", ".gitattributes");
+  await git(kb.dir, "commit", "--quiet", "-m", "entries are binary");
+  await git(kb.dir, "push", "--quiet", "origin", "main");
+  const b = await machine(kb, "b");
+  const path = await entryPath(b.dir, ENTRY);
+  const text = await Deno.readTextFile(join(b.dir, path));
+  await Deno.writeTextFile(
+    join(b.dir, path),
+    `${text}<<<<<<< HEAD\nmine\n=======\ntheirs\n>>>>>>> x\n`,
+  );
+  await git(b.dir, "commit", "--quiet", "-am", "a hand merge");
   const remote = await git(kb.remote!, "rev-parse", "main");
 
   const refused = await cli(b, "sync");

@@ -18,6 +18,7 @@ import { join } from "@std/path/posix/join";
 import { hookFlags } from "../app/permissions.ts";
 import { readIndexedEntry, UnsafeEntryPathError } from "../io/index/store.ts";
 import { listEntryFiles, readKbFile, UnreadableEntryError } from "../io/kb.ts";
+import { runProcess } from "../io/process.ts";
 import {
   cacheRootOf,
   cloneRemote,
@@ -122,6 +123,33 @@ Deno.test("a teammate's file name with terminal escapes reaches no terminal; doc
   const pasted = await new Deno.Command("sh", { args: ["-c", fix] }).output();
   assertEquals(pasted.code, 0, new TextDecoder().decode(pasted.stderr));
   await assertRejects(() => Deno.lstat(join(kb.dir, "entries", name)), Deno.errors.NotFound);
+});
+
+Deno.test("a teammate's file in place of entries/: sync, search and doctor say so, and the commit doctor names reverts it", async () => {
+  const { kb, teammate } = await victimAndTeammate();
+  await using _kb = kb;
+  await git(teammate, "rm", "-r", "--quiet", "entries");
+  await Deno.writeTextFile(join(teammate, "entries"), "not a folder\n");
+  await pushAll(teammate, "entries as a file");
+
+  const synced = await runCli(["sync"], { env: kb.env });
+  assertEquals(synced.code, 0, show(synced));
+  assertNotMatch(synced.stderr, /index was not updated/, show(synced));
+  const searched = await runCli(["search", "token"], { env: kb.env });
+  assertEquals(searched.code, 0, show(searched));
+  const doctor = await runCli(["doctor", "--offline"], { env: kb.env });
+  assertEquals(doctor.code, 1, show(doctor));
+  const line = /^FAIL entries: entries is left out .*$/m.exec(doctor.stdout)?.[0] ?? "";
+  assertMatch(line, /is a file where the entries\/ folder should be/, show(doctor));
+  const shown = /; fix: (.*)$/.exec(line)?.[1];
+  if (!shown) throw new Error(`no fix: ${show(doctor)}`);
+  const pasted = await runProcess("sh", ["-c", shown], {});
+  assertEquals(pasted.code, 0, pasted.stderr);
+  const commit = /^commit ([0-9a-f]{40})/.exec(pasted.stdout)?.[1];
+  assertEquals(commit, await git(teammate, "rev-parse", "HEAD"));
+  await git(kb.dir, "revert", "--no-edit", commit!);
+  const back = await runCli(["search", "cloudflare token"], { env: kb.env });
+  assertMatch(back.stdout, /kb-7q2mx/, show(back));
 });
 
 Deno.test("a teammate's file named with backslashes is left out: no write or removal outside the knowledge base, search works, doctor's fix renames it", async () => {

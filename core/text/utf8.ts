@@ -89,3 +89,35 @@ export function decodeUtf8Strict(bytes: Uint8Array): string {
     throw new NotUtf8Error(offset, bytes[offset], lineOf(bytes, offset));
   }
 }
+
+/** How many leading bytes {@link utf16Encoding} looks at. */
+const UTF16_SAMPLE_BYTES = 64;
+
+/**
+ * The UTF-16 encoding `bytes` are in, as iconv names it, when they start like UTF-16 text: a
+ * UTF-16 byte-order mark (`UTF-16`, which iconv reads by it), or ASCII characters each beside a
+ * NUL byte (`UTF-16LE` when the NUL comes second, `UTF-16BE` when it comes first); undefined
+ * otherwise. An entry starts with `---`, so one checked out as UTF-16 (a `.gitattributes`
+ * `working-tree-encoding`) is told from one that is merely not UTF-8.
+ *
+ * @example
+ * ```ts
+ * utf16Encoding(new Uint8Array([0xff, 0xfe, 0x2d, 0x00])); // "UTF-16"
+ * utf16Encoding(new Uint8Array([0x2d, 0x00, 0x2d, 0x00])); // "UTF-16LE"
+ * utf16Encoding(new TextEncoder().encode("---\n")); // undefined
+ * ```
+ */
+export function utf16Encoding(bytes: Uint8Array): "UTF-16" | "UTF-16LE" | "UTF-16BE" | undefined {
+  const [first, second] = bytes;
+  if ((first === 0xff && second === 0xfe) || (first === 0xfe && second === 0xff)) return "UTF-16";
+  const length = Math.min(bytes.length, UTF16_SAMPLE_BYTES) & ~1;
+  if (length < 4) return undefined;
+  const ascii = (at: number) => bytes[at] > 0 && bytes[at] < 0x80;
+  let little = true;
+  let big = true;
+  for (let at = 0; at < length; at += 2) {
+    little &&= ascii(at) && bytes[at + 1] === 0;
+    big &&= bytes[at] === 0 && ascii(at + 1);
+  }
+  return little ? "UTF-16LE" : big ? "UTF-16BE" : undefined;
+}

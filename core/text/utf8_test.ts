@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertThrows } from "@std/assert";
-import { decodeUtf8Strict, firstInvalidUtf8, NotUtf8Error } from "./utf8.ts";
+import { decodeUtf8Strict, firstInvalidUtf8, NotUtf8Error, utf16Encoding } from "./utf8.ts";
 
 const bytes = (...values: number[]) => new Uint8Array(values);
 
@@ -40,4 +40,18 @@ Deno.test("NotUtf8Error names the line of the first bad byte", () => {
   const latin1 = new Uint8Array([...new TextEncoder().encode("one\ntwo\ncaf"), 0xe9, 0x0a]);
   const error = assertThrows(() => decodeUtf8Strict(latin1), NotUtf8Error);
   assert(error.line === 3 && error.offset === 11);
+});
+
+Deno.test("utf16Encoding tells UTF-16 text by its byte-order mark or its NUL bytes", () => {
+  const utf16le = (text: string) => new Uint8Array([...text].flatMap((c) => [c.charCodeAt(0), 0]));
+  const utf16be = (text: string) => new Uint8Array([...text].flatMap((c) => [0, c.charCodeAt(0)]));
+  assertEquals(utf16Encoding(new Uint8Array([0xff, 0xfe, 0x2d, 0x00])), "UTF-16");
+  assertEquals(utf16Encoding(new Uint8Array([0xfe, 0xff, 0x00, 0x2d])), "UTF-16");
+  assertEquals(utf16Encoding(utf16le("---\nid: kb-x\n")), "UTF-16LE");
+  assertEquals(utf16Encoding(utf16be("---\nid: kb-x\n")), "UTF-16BE");
+  assertEquals(utf16Encoding(new TextEncoder().encode("---\nid: kb-x\n")), undefined);
+  assertEquals(utf16Encoding(new Uint8Array([0x2d, 0x00, 0x2d, 0x2d])), undefined);
+  assertEquals(utf16Encoding(new Uint8Array([0xff])), undefined);
+  assertEquals(utf16Encoding(new Uint8Array([0xff, 0xff])), undefined);
+  assertEquals(utf16Encoding(new Uint8Array([0x2d, 0x00])), undefined);
 });

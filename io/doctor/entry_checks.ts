@@ -63,9 +63,13 @@ function declaredId(kbDir: string, path: string): string | undefined {
  * The command that fixes a file the index left out: move it where the index reads it (into
  * entries/, to a name ending in `.md` or starting with its id, without a backslash; a file too
  * large to be an entry out of it), remove what is not a regular file (a FIFO, a symlink), else
- * open it in the editor.
+ * open it in the editor. A file where the entries folder should be came with a commit that took
+ * every entry away: the fix shows that commit, whose revert brings them back.
  */
 function leftOutFix(kbDir: string, path: string): string {
+  if (path === ENTRIES_DIR && lstatOf(join(kbDir, path))?.isFile) {
+    return shellCommand(["git", "-C", kbDir, "log", "-1", "--stat", "--", ENTRIES_DIR]);
+  }
   // join() reads a backslash as a separator, which would name another file: rename this one.
   if (path.includes("\\")) {
     return moveCommand(`${kbDir}/${path}`, `${kbDir}/${path.replaceAll("\\", "-")}`);

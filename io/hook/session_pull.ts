@@ -10,7 +10,15 @@
  */
 import { type Divergence, parseDivergence, pullStep } from "../../core/hook/session_start.ts";
 import { errorSummary } from "../../core/hook/payload.ts";
-import { git, GitError, gitReason, type GitResult, GitTimeoutError, remoteNames } from "../git.ts";
+import {
+  git,
+  GitError,
+  gitReason,
+  type GitResult,
+  GitTimeoutError,
+  keepEntriesAsWritten,
+  remoteNames,
+} from "../git.ts";
 import { LockTimeoutError, withLock } from "../save/lock.ts";
 import { repoState } from "../save/repo_state.ts";
 import { saveLockPath } from "../save/repo_state.ts";
@@ -114,6 +122,7 @@ async function pull(kbDir: string, options: PullOptions): Promise<PullReport> {
     const step = pullStep(divergence);
     if (step !== "fast-forward") return { outcome: step, divergence };
     const from = (await local(kbDir, ["rev-parse", "HEAD"])).stdout.trim();
+    await keepEntriesAsWritten(kbDir);
     const merged = await local(kbDir, ["merge", "--ff-only", "--quiet", "@{u}"]);
     if (merged.code !== 0) return failed("merge-failed", gitReason(merged.stderr));
     const to = (await local(kbDir, ["rev-parse", "HEAD"])).stdout.trim();

@@ -8,7 +8,15 @@
 import { join } from "../../core/path.ts";
 import { shellCommand } from "../../core/shell/quote.ts";
 import { writeFileAtomic } from "../fs.ts";
-import { commitPaths, git, gitOk, gitReason, NETWORK_TIMEOUT_MS, originUrl } from "../git.ts";
+import {
+  commitPaths,
+  git,
+  gitOk,
+  gitReason,
+  keepEntriesAsWritten,
+  NETWORK_TIMEOUT_MS,
+  originUrl,
+} from "../git.ts";
 import { KB_SETTINGS_FILE, readKbSettings, SHARED_SETTINGS_TEXT } from "../kb_settings.ts";
 import { ENTRIES_DIR } from "../kb.ts";
 import { isEmptyDir, makeDirs, statOf } from "../disk.ts";
@@ -32,7 +40,9 @@ export async function commitScaffold(
   const entries = join(kbDir, ENTRIES_DIR);
   makeDirs(entries);
   const added: string[] = [];
-  if (shared && !(await readKbSettings(kbDir)).shared) {
+  // Written unless the file itself says shared: --shared asks for the marker, not a history.
+  const settings = shared ? await readKbSettings(kbDir) : undefined;
+  if (settings && (!settings.shared || settings.markedIn)) {
     writeFileAtomic(join(kbDir, KB_SETTINGS_FILE), SHARED_SETTINGS_TEXT);
     added.push(KB_SETTINGS_FILE);
   }
@@ -67,10 +77,25 @@ export async function strayMarkdown(kbDir: string): Promise<string[]> {
   );
 }
 
+/**
+ * Clone `from` into `kbDir`, its files checked out only once entries are kept as the bytes
+ * committed, whatever the clone's `.gitattributes` asks ({@link keepEntriesAsWritten}). A filter
+ * stays in force: git-crypt sets its driver up after the clone, and its unlock checks the entries
+ * out again through it. A teammate's filter only runs its smudge here (git-lfs's and git-crypt's
+ * pass through what they do not recognize); whether its clean runs is decided at each save.
+ */
+async function cloneInto(from: string, kbDir: string): Promise<void> {
+  await gitOk(".", ["clone", "--quiet", "--no-checkout", from, kbDir]);
+  await keepEntriesAsWritten(kbDir, true);
+  // A clone of an empty remote has no commit to check out.
+  if ((await git(kbDir, ["rev-parse", "--verify", "--quiet", "HEAD"])).code !== 0) return;
+  await gitOk(kbDir, ["checkout", "--quiet"]);
+}
+
 /** Clone or create the repo as `plan` says, with the step done added to `steps`. */
 export async function carryOut(plan: InitPlan, steps: string[]): Promise<void> {
   if (plan.mode === "cloned") {
-    await gitOk(".", ["clone", "--quiet", plan.from, plan.kbDir]);
+    await cloneInto(plan.from, plan.kbDir);
     steps.push(`Cloned ${plan.from} into ${plan.kbDir}`);
   } else if (plan.mode === "created") {
     makeDirs(plan.kbDir);

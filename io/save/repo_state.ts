@@ -248,18 +248,19 @@ export async function checkGitLocks(kbDir: string): Promise<Finding> {
 }
 
 /**
- * Entry files under `entries/` that git does not have in a commit: untracked, or added but not
- * committed (a save killed between writing and committing, or a file put there by hand). Paths
- * relative to the knowledge base, sorted.
+ * Entry files under `entries/` that git does not have in a commit: untracked (a `.gitignore`
+ * ignoring them included: the index reads them all the same, and a teammate can commit one that
+ * ignores `entries/`), or added but not committed (a save killed between writing and committing,
+ * or a file put there by hand). Paths relative to the knowledge base, sorted.
  */
-export async function findOrphans(kbDir: string): Promise<string[]> {
-  return (await uncommittedFiles(kbDir, [ENTRIES_DIR]))
-    .filter(({ status }) => /^(\?\?|A.)$/.test(status)).map(({ path }) => path)
-    .filter((path) => path.endsWith(".md") && !path.split("/").pop()!.startsWith("."))
-    .sort();
+export async function findOrphans(kbDir: string): Promise<UncommittedFile[]> {
+  return (await uncommittedFiles(kbDir, [ENTRIES_DIR], { ignored: true }))
+    .filter(({ status }) => /^(\?\?|!!|A.)$/.test(status))
+    .filter(({ path }) => path.endsWith(".md") && !path.split("/").pop()!.startsWith("."))
+    .sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 }
 
-/** A file `git status` lists: its two-letter status (`??`, ` M`, `A `…) and its path. */
+/** A file `git status` lists: its two-letter status (`??`, `!!`, ` M`, `A `…) and its path. */
 export interface UncommittedFile {
   status: string;
   /** Relative to the knowledge base. */
@@ -268,25 +269,43 @@ export interface UncommittedFile {
 
 /**
  * The files under `paths` (relative to the knowledge base) whose content no commit holds as it
- * is: untracked ones included, each listed, in `git status`'s order.
+ * is: untracked ones included, each listed, in `git status`'s order; with `ignored`, the untracked
+ * files a `.gitignore` ignores too (status `!!`).
  */
 export async function uncommittedFiles(
   kbDir: string,
   paths: readonly string[],
+  { ignored = false }: { ignored?: boolean } = {},
 ): Promise<UncommittedFile[]> {
-  const args = ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--", ...paths];
+  const args = [
+    "status",
+    "--porcelain=v1",
+    "-z",
+    "--untracked-files=all",
+    ...ignored ? ["--ignored=traditional"] : [],
+    "--",
+    ...paths,
+  ];
   return (await gitOk(kbDir, args)).split("\0").filter(Boolean)
     .map((item) => ({ status: item.slice(0, 2), path: item.slice(3) }));
 }
 
-/** One line naming orphan files and the commands that commit them. */
-export function orphansMessage(kbDir: string, orphans: readonly string[]): string {
+/**
+ * One line naming orphan files and the commands that commit them (`git add --force` when a
+ * `.gitignore` ignores one, which a plain `git add` refuses).
+ */
+export function orphansMessage(kbDir: string, orphans: readonly UncommittedFile[]): string {
   const files = orphans.length === 1
     ? `1 entry file under ${ENTRIES_DIR}/ is`
     : `${orphans.length} entry files under ${ENTRIES_DIR}/ are`;
-  return `${files} not committed (${orphans.map(displaySafe).join(", ")}); commit them: ` +
-    shellCommand(["git", "-C", kbDir, "add", "--", ...orphans]) + " && " +
-    shellCommand(["git", "-C", kbDir, "commit", "-m", "kb: commit orphaned entries"]);
+  const ignored = orphans.filter(({ status }) => status === "!!").length;
+  const why = ignored
+    ? `, ${ignored === orphans.length ? "ignored" : `${ignored} of them ignored`} by a .gitignore`
+    : "";
+  const paths = orphans.map(({ path }) => path);
+  return `${files} not committed (${paths.map(displaySafe).join(", ")})${why}; commit them: ` +
+    shellCommand(["git", "-C", kbDir, "add", ...ignored ? ["--force"] : [], "--", ...paths]) +
+    " && " + shellCommand(["git", "-C", kbDir, "commit", "-m", "kb: commit orphaned entries"]);
 }
 
 /** Doctor's check of {@link findOrphans}. */

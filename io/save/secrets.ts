@@ -7,7 +7,7 @@
  */
 import type { Problem } from "../../core/entry/entry.ts";
 import { describeSecret, entrySecrets } from "../../core/entry/secrets.ts";
-import { KB_SETTINGS_FILE, readKbSettings } from "../kb_settings.ts";
+import { readKbSettings, sharedReason } from "../kb_settings.ts";
 import type { Change } from "./request.ts";
 import type { ValidationRequest } from "./validate.ts";
 
@@ -20,11 +20,10 @@ export async function secretProblems(request: ValidationRequest): Promise<Proble
   const { kbDir, entry, path, allowSecret } = request;
   const secrets = entrySecrets(entry);
   if (!secrets.length) return [];
-  const { shared } = await readKbSettings(kbDir);
-  if (allowSecret && !shared) return [];
-  const override = shared
-    ? `; --allow-secret is refused here: this knowledge base is shared (its ${KB_SETTINGS_FILE} ` +
-      `says "shared": true)`
+  const settings = await readKbSettings(kbDir);
+  if (allowSecret && !settings.shared) return [];
+  const override = settings.shared
+    ? `; --allow-secret is refused here: this knowledge base is shared (${sharedReason(settings)})`
     : ", or keep it in this private knowledge base: run the command again with --allow-secret " +
       "(add, edit and import take it)";
   return secrets.map((secret) => ({

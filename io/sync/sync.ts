@@ -26,6 +26,7 @@ import {
   fallbackIdentityWarning,
   git,
   gitOk,
+  keepEntriesAsWritten,
   networkTimeoutMs,
   pastedIdentityArgs,
   remoteBranchName,
@@ -196,7 +197,8 @@ async function uncommittedPaths(kbDir: string): Promise<Set<string>> {
 /**
  * Move the branch from `from` to `to` (its replayed or fast-forwarded tip). Refuses, changing
  * nothing, when an uncommitted change sits in a file the move would change; `git reset --keep`
- * keeps every other one.
+ * keeps every other one. The entries it checks out are the committed bytes, whatever a
+ * `.gitattributes` that came in asks.
  */
 async function moveBranch(kbDir: string, from: string, to: string, remote: string) {
   const touched = (await gitOk(kbDir, ["diff", "--name-only", "--no-renames", "-z", from, to]))
@@ -217,6 +219,7 @@ async function moveBranch(kbDir: string, from: string, to: string, remote: strin
       ],
     );
   }
+  await keepEntriesAsWritten(kbDir);
   await gitOk(kbDir, ["reset", "--quiet", "--keep", to]);
 }
 
