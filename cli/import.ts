@@ -191,7 +191,7 @@ function printReport(
         }:`,
     ));
     for (const { id, title } of report.editedHere) console.log(yellow(`  ${id} ${title}`));
-    console.log(yellow(`To replace the edits with the notes: ${replacing}`));
+    console.log(yellow(`To take ${one ? "the note" : "the notes"} instead: ${replacing}`));
   }
   if (report.linksResolved) {
     console.log(`${plural(report.linksResolved, "wikilink", "wikilinks")} resolved`);

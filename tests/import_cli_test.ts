@@ -672,11 +672,11 @@ Deno.test("import again keeps an entry edited in the knowledge base since its im
     said.stdout,
     new RegExp(
       `^1 entry edited in the knowledge base since its last import is kept as it is, ` +
-        `not replaced by its note:\\n {2}${deploy} Deploy\\nTo replace the edits with the notes: (.*)$`,
+        `not replaced by its note:\\n {2}${deploy} Deploy\\nTo take the note instead: (.*)$`,
       "m",
     ),
   );
-  const replace = /^To replace the edits with the notes: (.*)$/m.exec(said.stdout)![1];
+  const replace = /^To take the note instead: (.*)$/m.exec(said.stdout)![1];
   const words = await runProcess("/bin/sh", ["-c", `printf '%s\\0' ${replace}`]);
   assertEquals(words.stdout.split("\0").slice(1, -1), ["import", notes, "--replace-edits"]);
   const replaced = await runCli(["import", notes, "--replace-edits", "--json"], { env: kb.env });

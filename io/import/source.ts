@@ -162,7 +162,8 @@ function walk(
 /** Why a hidden folder holding `markdown` markdown files is left out, and how to bring them. */
 function hiddenFolderReason(folder: string, path: string, markdown: number): string {
   const files = markdown === 1 ? "1 markdown file" : `${markdown} markdown files`;
-  return `a hidden folder, not read (${files} in it); to bring them, import it by itself: ` +
+  const them = markdown === 1 ? "it" : "them";
+  return `a hidden folder, not read (${files} in it); to bring ${them}, import it by itself: ` +
     kbCommand("import", inFolder(realPathOr(folder), path));
 }
 
