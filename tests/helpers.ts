@@ -443,6 +443,17 @@ export async function pushEntryFrom(
   return path;
 }
 
+/**
+ * Commit `attributes` as the `.gitattributes` of the clone `clone` (with whatever else is staged
+ * there) and push it to the remote's main, as a teammate would.
+ */
+export async function pushAttributes(clone: string, attributes: string): Promise<void> {
+  await Deno.writeTextFile(join(clone, ".gitattributes"), attributes);
+  await git(clone, "add", ".gitattributes");
+  await git(clone, "commit", "--quiet", "-m", "a teammate's .gitattributes");
+  await git(clone, "push", "--quiet", "origin", "HEAD:main");
+}
+
 /** The text of a minimal valid entry. */
 export function entryText(
   { id, title, body, type = "note", extra = "" }: {

@@ -16,10 +16,12 @@ import {
   git,
   gitRun,
   IDENTITY,
+  type Kb,
   MAIN,
   makeKb,
   makeSandbox,
   parseJson,
+  pushAttributes,
   runCli,
   sandboxEnv,
   show,
@@ -326,21 +328,28 @@ Deno.test("init run again with no argument finds the knowledge base it made: exi
   assertMatch(inside.stderr, /already exists and is not empty/);
 });
 
-Deno.test("init <url> checks entries out as committed whatever the remote's .gitattributes asks", async () => {
-  await using kb = await makeKb({ remote: true });
-  await Deno.writeTextFile(
-    join(kb.dir, ".gitattributes"),
-    "entries/** working-tree-encoding=UTF-16\n",
-  );
-  await git(kb.dir, "add", ".gitattributes");
-  await git(kb.dir, "commit", "--quiet", "-m", "UTF-16 entries, please");
-  await git(kb.dir, "push", "--quiet", "origin", "main");
-  await using sandbox = await makeSandbox();
+/**
+ * A teammate pushes `attributes` as the `.gitattributes` of `kb`; then `init <url>` clones its
+ * remote into a folder of `sandbox`. Returns the clone's folder and the environment it ran in.
+ */
+async function initAfterAttributes(
+  kb: Kb,
+  sandbox: Awaited<ReturnType<typeof makeSandbox>>,
+  attributes: string,
+): Promise<{ dir: string; env: Record<string, string> }> {
+  await pushAttributes(kb.dir, attributes);
   const env = { ...sandboxEnv(sandbox), ...IDENTITY };
   const dir = join(sandbox.root, "clone");
-
   const cloned = await runCli(["init", kb.remote!, "--dir", dir], { env });
   assertEquals(cloned.code, 0, show(cloned));
+  return { dir, env };
+}
+
+Deno.test("init <url> checks entries out as committed whatever the remote's .gitattributes asks", async () => {
+  await using kb = await makeKb({ remote: true });
+  await using sandbox = await makeSandbox();
+  const attributes = "entries/** working-tree-encoding=UTF-16\n";
+  const { dir, env } = await initAfterAttributes(kb, sandbox, attributes);
   const path = "entries/kb-7q2mx-rotate-a-leaked-npm-or-cloudflare-token.md";
   assertEquals(
     await Deno.readTextFile(join(dir, path)),
@@ -353,15 +362,8 @@ Deno.test("init <url> checks entries out as committed whatever the remote's .git
 
 Deno.test("init <url> leaves a filter in force for the tool that sets its driver up after the clone (git-crypt's unlock)", async () => {
   await using kb = await makeKb({ remote: true });
-  await Deno.writeTextFile(join(kb.dir, ".gitattributes"), "entries/** filter=seal\n");
-  await git(kb.dir, "add", ".gitattributes");
-  await git(kb.dir, "commit", "--quiet", "-m", "sealed entries");
-  await git(kb.dir, "push", "--quiet", "origin", "main");
   await using sandbox = await makeSandbox();
-  const env = { ...sandboxEnv(sandbox), ...IDENTITY };
-  const dir = join(sandbox.root, "clone");
-  const cloned = await runCli(["init", kb.remote!, "--dir", dir], { env });
-  assertEquals(cloned.code, 0, show(cloned));
+  const { dir } = await initAfterAttributes(kb, sandbox, "entries/** filter=seal\n");
 
   // What an unlock does: set the driver up in the clone's config, then check the files out again.
   const path = "entries/kb-7q2mx-rotate-a-leaked-npm-or-cloudflare-token.md";

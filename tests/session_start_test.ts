@@ -22,6 +22,7 @@ import {
   git,
   type Kb,
   makeKb,
+  pushAttributes,
   pushEntryFrom,
   ROOT,
   runDeno,
@@ -128,13 +129,7 @@ Deno.test("startup fast-forwards an entry a teammate's .gitattributes asks for a
   });
   await Deno.writeTextFile(join(other, path), text);
   await git(other, "add", "--", path);
-  await Deno.writeTextFile(
-    join(other, ".gitattributes"),
-    "entries/** working-tree-encoding=UTF-16\n",
-  );
-  await git(other, "add", ".gitattributes");
-  await git(other, "commit", "--quiet", "-m", "UTF-16 entries, please");
-  await git(other, "push", "--quiet", "origin", "HEAD:main");
+  await pushAttributes(other, "entries/** working-tree-encoding=UTF-16\n");
 
   assertSilent(await runSessionHook(kb, "session", payload("startup")));
   assertEquals(await git(kb.dir, "rev-parse", "HEAD"), await git(other, "rev-parse", "HEAD"));

@@ -27,6 +27,7 @@ import {
   makeKb,
   overrideEnv,
   parseJson,
+  pushAttributes,
   pushEntryFrom,
   runAlone,
   runCli,
@@ -283,10 +284,7 @@ Deno.test("a teammate's .gitattributes asking for union merges of entries does n
   await using kb = await makeKb({ remote: true });
   const a = machineA(kb);
   const b = await machine(kb, "b");
-  await Deno.writeTextFile(join(kb.dir, ".gitattributes"), "entries/*.md merge=union\n");
-  await git(kb.dir, "add", ".gitattributes");
-  await git(kb.dir, "commit", "--quiet", "-m", "union merges, please");
-  await git(kb.dir, "push", "--quiet", "origin", "main");
+  await pushAttributes(kb.dir, "entries/*.md merge=union\n");
   await sync(b);
   assertEquals((await cli(a, "edit", ENTRY, "--body", "Words from A.")).code, 0);
   await editOffline(b, ENTRY, "Words from B.");
@@ -313,13 +311,7 @@ Deno.test("a teammate's .gitattributes asking for UTF-16 entries on disk does no
   );
   await Deno.writeTextFile(join(kb.dir, path), edited);
   await git(kb.dir, "add", "--", path);
-  await Deno.writeTextFile(
-    join(kb.dir, ".gitattributes"),
-    "entries/** working-tree-encoding=UTF-16\n",
-  );
-  await git(kb.dir, "add", ".gitattributes");
-  await git(kb.dir, "commit", "--quiet", "-m", "UTF-16 entries, please");
-  await git(kb.dir, "push", "--quiet", "origin", "main");
+  await pushAttributes(kb.dir, "entries/** working-tree-encoding=UTF-16\n");
 
   const synced = await sync(b);
   assertEquals(synced.incoming.changed.map((entry) => entry.id), [ENTRY]);
@@ -342,10 +334,7 @@ Deno.test("a teammate's .gitattributes naming a filter the user set up elsewhere
     join(b.env.HOME, ".gitconfig"),
     '[filter "shout"]\n\tclean = tr a-z A-Z\n\tsmudge = cat\n',
   );
-  await Deno.writeTextFile(join(kb.dir, ".gitattributes"), "entries/** filter=shout\n");
-  await git(kb.dir, "add", ".gitattributes");
-  await git(kb.dir, "commit", "--quiet", "-m", "shout, please");
-  await git(kb.dir, "push", "--quiet", "origin", "main");
+  await pushAttributes(kb.dir, "entries/** filter=shout\n");
   await sync(b);
 
   const edited = await cli(b, "edit", ENTRY, "--body", "Words from b.");
@@ -365,10 +354,7 @@ Deno.test("a teammate's .gitattributes naming a filter the user set up elsewhere
 async function markersLeftInACommit(attributes?: string): Promise<void> {
   await using kb = await makeKb({ remote: true });
   if (attributes) {
-    await Deno.writeTextFile(join(kb.dir, ".gitattributes"), attributes);
-    await git(kb.dir, "add", ".gitattributes");
-    await git(kb.dir, "commit", "--quiet", "-m", "attributes");
-    await git(kb.dir, "push", "--quiet", "origin", "main");
+    await pushAttributes(kb.dir, attributes);
   }
   const [a, b] = [machineA(kb), await machine(kb, "b")];
   assertEquals((await cli(a, "edit", ENTRY, "--body", "Words from A.")).code, 0);
@@ -394,10 +380,7 @@ async function markersLeftInACommit(attributes?: string): Promise<void> {
 Deno.test("a filter the knowledge base's own config sets up (git-crypt's, say) stays in force for entries", async () => {
   await using kb = await makeKb({ remote: true });
   const b = await machine(kb, "b");
-  await Deno.writeTextFile(join(kb.dir, ".gitattributes"), "entries/** filter=seal\n");
-  await git(kb.dir, "add", ".gitattributes");
-  await git(kb.dir, "commit", "--quiet", "-m", "sealed entries");
-  await git(kb.dir, "push", "--quiet", "origin", "main");
+  await pushAttributes(kb.dir, "entries/** filter=seal\n");
   // The first sync writes the attributes line before the filter is set up, as git-crypt unlock
   // would do later.
   await sync(b);
@@ -441,10 +424,7 @@ Deno.test("a sync never pushes conflict markers a teammate's .gitattributes aske
 
 Deno.test("a sync never pushes conflict markers in an entry a teammate's .gitattributes marks binary", async () => {
   await using kb = await makeKb({ remote: true });
-  await Deno.writeTextFile(join(kb.dir, ".gitattributes"), "entries/** -diff\n");
-  await git(kb.dir, "add", ".gitattributes");
-  await git(kb.dir, "commit", "--quiet", "-m", "entries are binary");
-  await git(kb.dir, "push", "--quiet", "origin", "main");
+  await pushAttributes(kb.dir, "entries/** -diff\n");
   const b = await machine(kb, "b");
   const path = await entryPath(b.dir, ENTRY);
   const text = await Deno.readTextFile(join(b.dir, path));
