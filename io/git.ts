@@ -447,6 +447,11 @@ export async function keepEntriesAsWritten(cwd: string, keepFilter = false): Pro
  */
 export async function mergeTree(cwd: string, ours: string, theirs: string): Promise<MergedTree> {
   await keepEntriesAsWritten(cwd);
+  return await mergeTreeAsKept(cwd, ours, theirs);
+}
+
+/** {@link mergeTree} once {@link keepEntriesAsWritten} has run for `cwd`. */
+async function mergeTreeAsKept(cwd: string, ours: string, theirs: string): Promise<MergedTree> {
   const args = ["merge-tree", "--write-tree", "--name-only", "-z", ours, theirs];
   const merged = await git(cwd, args);
   if (merged.code !== 0 && merged.code !== 1) throw new GitError(args, merged);
@@ -469,16 +474,18 @@ export type Replay =
  * Replay the commits of `tip` that `onto` lacks onto `onto`, oldest first, with `git merge-tree`
  * and `git commit-tree` (authors and messages kept, committed under {@link commitIdentity}).
  * Touches no ref, no index and no file: the caller moves its branch to the new tip (with
- * `git reset --keep`, which keeps uncommitted changes in files the replay did not touch).
+ * `git reset --keep`, which keeps uncommitted changes in files the replay did not touch). Every
+ * entry merges as {@link mergeTree} merges it.
  */
 export async function replayOnto(cwd: string, onto: string, tip: string): Promise<Replay> {
   const listing = await gitOk(cwd, ["rev-list", "--reverse", "--parents", `${onto}..${tip}`]);
   const commits = listing.trim().split("\n").filter(Boolean).map((line) => line.split(" "));
   if (commits.some((parents) => parents.length > 2)) return { outcome: "merges" };
+  await keepEntriesAsWritten(cwd);
   const identity = (await commitIdentity(cwd)).args;
   let base = (await gitOk(cwd, ["rev-parse", onto])).trim();
   for (const [commit] of commits) {
-    const { tree, clean, conflicted } = await mergeTree(cwd, base, commit);
+    const { tree, clean, conflicted } = await mergeTreeAsKept(cwd, base, commit);
     if (!clean) return { outcome: "conflict", paths: conflicted };
     const [name, email, date, body] = (await gitOk(cwd, [
       "log",

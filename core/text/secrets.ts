@@ -322,8 +322,9 @@ function isDottedName(value: string): boolean {
 /**
  * A value of words run together, camel case or joined by `/`, `-`, `_`, `.` or `:`, each word a
  * few capitals at most and then small letters (`predefinedCredentialType`,
- * `Filson/Switzer/JetBrains`, `XMLHttpRequest`, `Basic::ControllerMethods.http_basic_auth`): a name. A generated string of mixed case has runs of one small letter
- * between capitals (`DLXBMPbtamCaSTUy…`), which no word is.
+ * `Filson/Switzer/JetBrains`, `XMLHttpRequest`, `Basic::ControllerMethods.http_basic_auth`): a
+ * name. A generated string of mixed case has runs of one small letter between capitals
+ * (`DLXBMPbtamCaSTUy…`), which no word is.
  */
 function isCompoundName(value: string): boolean {
   return /^(?:[A-Z]{0,4}[a-z]{2,}|[/._:-])+$/.test(value);

@@ -10,16 +10,16 @@ import type { ImportChange } from "../../core/import/plan.ts";
 import { blobTexts, gitOk } from "../git.ts";
 
 /**
- * The ids of `updates` (planned updates of entries) whose files were edited, in a field an import
- * writes, since the import commit that last wrote them. An entry no import commit wrote (its
+ * The ids of the updates among `changes` (an import's planned changes) whose files were edited, in
+ * a field an import writes, since the import commit that last wrote them. An entry no import commit wrote (its
  * history cut, or written before this check existed under another message) is not held back.
  */
 export async function editedSinceImport(
   kbDir: string,
-  updates: readonly ImportChange[],
+  changes: readonly ImportChange[],
 ): Promise<Set<string>> {
   const edited = new Set<string>();
-  if (!updates.length) return edited;
+  if (!changes.some((change) => change.previousText !== undefined)) return edited;
   const log = await gitOk(kbDir, [
     "log",
     "-z",
@@ -32,7 +32,7 @@ export async function editedSinceImport(
     "entries/",
   ]);
   const last = lastImports(log);
-  const candidates = updates.flatMap((change) => {
+  const candidates = changes.flatMap((change) => {
     const found = last.get(change.entry.id);
     return found && change.previousText !== undefined && !/[\r\n]/.test(change.path)
       ? [{ change, previousText: change.previousText, blob: found.blob }]

@@ -155,7 +155,7 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
     : firstPlan;
   const edited = request.replaceEdits
     ? new Set<string>()
-    : await editedSinceImport(kbDir, planned.changes.filter((change) => change.previousText));
+    : await editedSinceImport(kbDir, planned.changes);
   const plan = {
     ...planned,
     changes: planned.changes.filter((change) => !edited.has(change.entry.id)),

@@ -13,6 +13,7 @@ import type { SourceNote } from "../../core/import/note.ts";
 import { LIMITS } from "../../core/entry/schema.ts";
 import { isAgentFile } from "../../core/import/agent_rules.ts";
 import { detectKind, type SourceKind } from "../../core/import/kinds.ts";
+import { plural } from "../../core/text/plural.ts";
 import { decodeUtf8Strict } from "../../core/text/utf8.ts";
 import { git } from "../git.ts";
 import { realPathOr, statOf } from "../disk.ts";
@@ -161,13 +162,16 @@ function walk(
 
 /** Why a hidden folder holding `markdown` markdown files is left out, and how to bring them. */
 function hiddenFolderReason(folder: string, path: string, markdown: number): string {
-  const files = markdown === 1 ? "1 markdown file" : `${markdown} markdown files`;
+  const files = plural(markdown, "markdown file", "markdown files");
   const them = markdown === 1 ? "it" : "them";
   return `a hidden folder, not read (${files} in it); to bring ${them}, import it by itself: ` +
     kbCommand("import", inFolder(realPathOr(folder), path));
 }
 
-/** How many markdown files are under `dir`, links not followed; a folder it cannot read counts none. */
+/**
+ * How many markdown files are under `dir`, links not followed; a folder it cannot read counts
+ * none.
+ */
 function markdownFilesUnder(dir: string): number {
   let count = 0;
   try {
