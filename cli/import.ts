@@ -111,15 +111,11 @@ export async function run(args: string[]): Promise<number> {
       ...notPushed ? { notPushed: { commit: notPushed.commit } } : {},
     });
   } else {
-    const replacing = kbCommand(
-      "import",
-      positionals[0],
-      ...values.kb === undefined ? [] : ["--kb", kbDir],
-      "--replace-edits",
-    );
+    const kbFlag = values.kb === undefined ? [] : ["--kb", kbDir];
+    const replacing = kbCommand("import", positionals[0], ...kbFlag, "--replace-edits");
     printReport(report, positionals[0], values["dry-run"] === true, replacing);
     if (waiting.length) {
-      const review = kbCommand("kernel", ...values.kb === undefined ? [] : ["--kb", kbDir]);
+      const review = kbCommand("kernel", ...kbFlag);
       console.log(yellow(pendingNotice(waiting, review)));
     }
   }
