@@ -624,6 +624,12 @@ const HOSTILE: [string, string][] = [
   ["NULs", "\u0000".repeat(300_000) + " rebase git"],
   ["lone surrogates", "\ud800rebase\udfff ".repeat(60_000)],
   ["brackets never closed", "[a".repeat(300_000)],
+  // Each sentence is read alone when the whole prompt says too much else to be about an entry.
+  [
+    "20,000 sentences naming one entry",
+    Array.from({ length: 20_000 }, (_, index) => `Rebase the branch onto main, w${index}q.`)
+      .join(" "),
+  ],
 ];
 
 type HookName = "prompt" | "search";

@@ -11,8 +11,10 @@ import {
   type Evidence,
   FIRING_RULE,
   type FiringRule,
+  type HeldBack,
   type KeywordHit,
   keywordMatches,
+  MAX_PROMPT_TERMS,
   promptTerms,
   type QuietReason,
 } from "./keywords.ts";
@@ -20,6 +22,7 @@ import { type ContextReference, contextReference, isQuestion } from "./context.t
 import type { Activity } from "../entry/schema.ts";
 import { kernelRuleCost, LIMITS } from "../entry/schema.ts";
 import { splitWords, termOf } from "../text/tokenize.ts";
+import { sentencesOf } from "./sentences.ts";
 
 /**
  * Words that carry no topic: acknowledgements, go-aheads, routine chores ("commit and push",
@@ -515,8 +518,69 @@ export function skippedDecision(reason: string): Decision {
 export const CONTEXT_EVIDENCE = 1;
 
 /**
- * Decide what a prompt surfaces: skip check, kernel rules, keyword matches, activity matches,
- * the session ledger, then assembly under the budget. Pure apart from reading index files
+ * The evidence `prompt` needs to fire: the threshold, and {@link CONTEXT_EVIDENCE} more when it
+ * refers to what is in front of the model (in a conversation) and does not ask a question.
+ */
+function evidenceNeeded(
+  prompt: string,
+  reader: IndexReader,
+  config: SurfaceConfig,
+): { reference?: ContextReference; needed: number } {
+  const reference = config.inConversation
+    ? contextReference(prompt, (term) => reader.postingCount(term) > 0)
+    : undefined;
+  const needed = reference && !isQuestion(prompt)
+    ? config.threshold + CONTEXT_EVIDENCE
+    : config.threshold;
+  return { reference, needed };
+}
+
+/**
+ * What a sentence of a long prompt, read as a prompt of its own, must show beyond what that
+ * prompt would need: one more word as specific as a rare one, since each of the prompt's
+ * sentences gets a try.
+ */
+export const SENTENCE_EVIDENCE = 1;
+
+/**
+ * The hits of the first sentence of `prompt` that, read as a prompt of its own with
+ * {@link SENTENCE_EVIDENCE} more, fires for `about`: the entry the whole prompt ranks first and
+ * was held back from only because it holds too small a share of all the prompt says. None when
+ * no sentence does, or the prompt is one sentence. The sentences' terms together are looked up at
+ * most {@link MAX_PROMPT_TERMS} times, so a prompt of any length costs a bounded time.
+ */
+function sentenceHits(
+  prompt: string,
+  reader: IndexReader,
+  about: HeldBack,
+  config: SurfaceConfig,
+): KeywordHit[] {
+  const sentences = sentencesOf(prompt);
+  if (sentences.length < 2) return [];
+  let lookups = MAX_PROMPT_TERMS;
+  for (const sentence of sentences) {
+    if (skipReason(sentence, config)) continue;
+    const terms = promptTerms(sentence);
+    const needed = evidenceNeeded(sentence, reader, config).needed + SENTENCE_EVIDENCE;
+    // A word counts 1 at most: a sentence of fewer words cannot reach what it needs.
+    if (new Set(terms.map((term) => term.token)).size < needed) continue;
+    lookups -= terms.length;
+    if (lookups < 0) break;
+    const { ranked } = keywordMatches(
+      reader,
+      terms,
+      needed,
+      { nearMisses: false, notTopic: ACTIVITY_WORDS, rule: config.firing },
+    );
+    if (ranked[0]?.ord === about.ord) return ranked;
+  }
+  return [];
+}
+
+/**
+ * Decide what a prompt surfaces: skip check, kernel rules, keyword matches (sentence by sentence
+ * when the whole prompt says too much else: {@link sentenceHits}), activity matches, the session
+ * ledger, then assembly under the budget. Pure apart from reading index files
  * through `reader`. `ledger` may be a function that reads it: it is called only when some entry
  * matched, so a prompt that matches nothing never opens the session's file. What the session
  * was already shown unchanged is left out, never replaced by entries further down the ranking:
@@ -532,20 +596,20 @@ export function decide(
   const skipped = skipReason(prompt, config);
   if (skipped) return skippedDecision(skipped);
   const activities = classifyActivities(prompt);
-  // A prompt about what is in front of the model needs more evidence, unless it asks.
-  const reference = config.inConversation
-    ? contextReference(prompt, (term) => reader.postingCount(term) > 0)
-    : undefined;
-  const needed = reference && !isQuestion(prompt)
-    ? config.threshold + CONTEXT_EVIDENCE
-    : config.threshold;
+  const { reference, needed } = evidenceNeeded(prompt, reader, config);
   const terms = promptTerms(prompt);
-  const { ranked, nearMisses, heldBack, termHits, missesSpecificWords } = keywordMatches(
+  const matches = keywordMatches(
     reader,
     terms,
     needed,
     { nearMisses: config.explain, notTopic: ACTIVITY_WORDS, rule: config.firing },
   );
+  const { nearMisses, termHits, missesSpecificWords } = matches;
+  let { ranked, heldBack } = matches;
+  if (!ranked.length && heldBack?.reason === "not_about") {
+    ranked = sentenceHits(prompt, reader, heldBack, config);
+    if (ranked.length) heldBack = undefined;
+  }
   let seen: Ledger | undefined;
   const shown = () => seen ??= typeof ledger === "function" ? ledger() : ledger;
   const deduped: string[] = [];

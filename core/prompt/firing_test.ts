@@ -198,6 +198,27 @@ Deno.test("an entry search ranks far ahead of every other fires, however much el
   assertEquals(fired(beside, LONG_ESCAPE_PROMPT), []);
 });
 
+/** A sentence naming every module and one naming every hobby of the personal knowledge base. */
+const BACKGROUND = `I hit it all day in the ${MODULES.join(", ")} code. ` +
+  `And in my notes on ${HOBBIES.join(", ")}.`;
+
+Deno.test("a long prompt fires on a sentence that alone is about the entry the prompt ranks first", () => {
+  const reader = readerOf([...personalKb(), ESCAPE, ESCAPE_TWIN]);
+  // As one sentence the prompt says too much else to be about either twin (see above); its first
+  // sentence, read alone, is about them.
+  const question = "Inside tmux the escape key has a long delay before vim leaves insert mode.";
+  assertEquals(fired(reader, `${question} ${BACKGROUND}`), ["kb-esc01", "kb-esc02"]);
+  assertEquals(fired(reader, `${question}\n${BACKGROUND}`), ["kb-esc01", "kb-esc02"]);
+  assertEquals(fired(reader, LONG_ESCAPE_PROMPT), []);
+  // A sentence must show one word more than a prompt: two rare words fire alone, not in a sentence.
+  assertEquals(fired(reader, "Escape in tmux lags."), ["kb-esc01", "kb-esc02"]);
+  assertEquals(fired(reader, `Escape in tmux lags. ${BACKGROUND}`), []);
+  // A sentence about another entry than the one the whole prompt ranks first is not enough.
+  const kubernetes = "Why does the kubernetes pod keep hitting crashloopbackoff?";
+  assertEquals(fired(reader, kubernetes), ["kb-k8s01"]);
+  assertEquals(fired(reader, `${kubernetes} ${LONG_ESCAPE_PROMPT}.`), []);
+});
+
 /** Thirty words of one kind, for a knowledge base where each is in five to seven entries of 40. */
 const WIDGETS = [
   "dropdown",
