@@ -519,7 +519,8 @@ export const CONTEXT_EVIDENCE = 1;
 
 /**
  * The evidence `prompt` needs to fire: the threshold, and {@link CONTEXT_EVIDENCE} more when it
- * refers to what is in front of the model (in a conversation) and does not ask a question.
+ * refers to what is in front of the model (in a conversation) and none of its sentences asks a
+ * question ({@link isQuestion}).
  */
 function evidenceNeeded(
   prompt: string,
@@ -529,7 +530,7 @@ function evidenceNeeded(
   const reference = config.inConversation
     ? contextReference(prompt, (term) => reader.postingCount(term) > 0)
     : undefined;
-  const needed = reference && !isQuestion(prompt)
+  const needed = reference && !sentencesOf(prompt).some((sentence) => isQuestion(sentence))
     ? config.threshold + CONTEXT_EVIDENCE
     : config.threshold;
   return { reference, needed };

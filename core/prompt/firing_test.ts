@@ -119,6 +119,8 @@ Deno.test("firing on 40 entries: common words stay quiet, however many; two rare
     // still counts its rare words.
     ["the same crashloopbackoff again on kubernetes here", []],
     ["is this the same kubernetes crashloopbackoff as before?", ["kb-k8s01"]],
+    // A question between other sentences asks as well as one that ends the prompt.
+    ["the same crashloopbackoff again on kubernetes here. why? it was fine.", ["kb-k8s01"]],
   ];
   for (const [prompt, expected] of table) {
     assertEquals(fired(reader, prompt).slice(0, expected.length || 1), expected, prompt);
