@@ -115,7 +115,8 @@ function isRelativeFile(token: string): boolean {
   const dot = token.lastIndexOf(".");
   const name = token.slice(0, dot);
   return dot > 0 && EXTENSION.test(token.slice(dot + 1)) && PATH_CHARACTERS.test(token) &&
-    /[A-Za-z]/.test(name) && !name.endsWith("/") && token !== "e.g" && token !== "i.e";
+    !token.startsWith("/") && /[A-Za-z]/.test(name) && !name.endsWith("/") && token !== "e.g" &&
+    token !== "i.e";
 }
 
 /** An identifier in code shape: lower camelCase, snake_case, or a call. */

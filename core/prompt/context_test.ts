@@ -57,6 +57,7 @@ Deno.test("contextReference: the project's files, lines and identifiers the know
     // a product name in PascalCase, "and/or": no reference.
     ["edit /etc/hosts to add a name", undefined],
     ["where does ~/.ssh/config go", undefined],
+    ["set escape-time in /home/me/.config/tmux/tmux.conf: why?", undefined],
     ["remove a host from known_hosts", undefined],
     ["convert images, e.g. png to jpeg", undefined],
     ["upgrade from 1.5 to 2.0", undefined],

@@ -560,7 +560,8 @@ function sentenceHits(
   if (sentences.length < 2) return [];
   let lookups = MAX_PROMPT_TERMS;
   for (const sentence of sentences) {
-    if (skipReason(sentence, config)) continue;
+    // Not skipReason: a line of a pasted log may start with a path, not a slash command.
+    if (isMechanical(sentence)) continue;
     const terms = promptTerms(sentence);
     const needed = evidenceNeeded(sentence, reader, config).needed + SENTENCE_EVIDENCE;
     // A word counts 1 at most: a sentence of fewer words cannot reach what it needs.

@@ -212,6 +212,9 @@ Deno.test("a long prompt fires on a sentence that alone is about the entry the p
   assertEquals(fired(reader, `${question} ${BACKGROUND}`), ["kb-esc01", "kb-esc02"]);
   assertEquals(fired(reader, `${question}\n${BACKGROUND}`), ["kb-esc01", "kb-esc02"]);
   assertEquals(fired(reader, LONG_ESCAPE_PROMPT), []);
+  // A line of a pasted log that starts with a path is a sentence like any other.
+  const logged = `My editor lags.\n/home/me/.config/tmux/tmux.conf: ${question}\n${BACKGROUND}`;
+  assertEquals(fired(reader, logged), ["kb-esc01", "kb-esc02"]);
   // A sentence must show one word more than a prompt: two rare words fire alone, not in a sentence.
   assertEquals(fired(reader, "Escape in tmux lags."), ["kb-esc01", "kb-esc02"]);
   assertEquals(fired(reader, `Escape in tmux lags. ${BACKGROUND}`), []);
