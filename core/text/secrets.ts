@@ -31,6 +31,7 @@ export type SecretKind =
   | "jwt"
   | "private-key"
   | "url-password"
+  | "url-token"
   | "command-password"
   | "keyword-secret"
   | "stated-password";
@@ -47,6 +48,7 @@ export const SECRET_LABELS: Readonly<Record<SecretKind, string>> = {
   "jwt": "a JSON web token",
   "private-key": "a private key block",
   "url-password": "a password in a URL",
+  "url-token": "a token in a URL",
   "command-password": "a password on a command line",
   "keyword-secret": "a secret value",
   "stated-password": "a password",
@@ -183,6 +185,12 @@ function isPlaceholder(value: string): boolean {
   return [...value].every((character) => character === value[0]);
 }
 
+/**
+ * The password of GitHub's token-as-user-name URLs (`https://TOKEN:x-oauth-basic@github.com`):
+ * the same fixed word for everyone, never a secret itself.
+ */
+const OAUTH_BASIC = "x-oauth-basic";
+
 const RULES: readonly Rule[] = [
   {
     kind: "aws-access-key",
@@ -241,7 +249,17 @@ const RULES: readonly Rule[] = [
     source: "\\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\\s:/?#@]{1,200}:([^\\s/?#@]{1,200})@",
     flags: "g",
     group: 1,
-    accept: (value, match) => !isPlaceholder(value) && !isLocalDefault(value, match),
+    accept: (value, match) =>
+      value.toLowerCase() !== OAUTH_BASIC && !isPlaceholder(value) && !isLocalDefault(value, match),
+  },
+  {
+    kind: "url-token",
+    triggers: [OAUTH_BASIC],
+    // GitHub's `https://TOKEN:x-oauth-basic@github.com/…`: the user name is the secret.
+    source: `\\b[A-Za-z][A-Za-z0-9+.-]{1,20}://([^\\s:/?#@]{1,200}):${OAUTH_BASIC}@`,
+    flags: "gi",
+    group: 1,
+    accept: (value) => isHighEntropy(value),
   },
   {
     kind: "command-password",

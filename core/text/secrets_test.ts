@@ -325,6 +325,12 @@ const COVERAGE: { kind: SecretKind; found: string; nearMiss: string }[] = [
     nearMiss: "ssh://git@github.com:22/me/kb.git and redis://user:${REDIS_PASSWORD}@cache:6379",
   },
   {
+    kind: "url-token",
+    found:
+      "git clone https://4f2a9c81d07e3b65a1c9f0e2d8b7a6c5e4f3d2c1:x-oauth-basic@github.com/me/kb",
+    nearMiss: "git clone https://<token>:x-oauth-basic@github.com/me/kb (x-oauth-basic is fixed)",
+  },
+  {
     kind: "keyword-secret",
     found: "export OPENAI_TOKEN=Zq8xLm2Vb7Nc3Zt6Yw1Pf5Hs",
     nearMiss: "export GITHUB_TOKEN=${GITHUB_TOKEN} and a token bucket of 10000000000 requests",
