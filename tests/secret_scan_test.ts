@@ -39,6 +39,7 @@ const SECRETS: Record<SecretKind, string> = {
   "private-key":
     "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7\n-----END RSA PRIVATE KEY-----",
   "url-password": "https://deploy:Zq7-wP3x@git.example.com/team/kb.git",
+  "url-token": "https://4f2a9c81d07e3b65a1c9f0e2d8b7a6c5e4f3d2c1:x-oauth-basic@github.com/me/kb",
   "command-password": "mysql -u deploy -pZq7wP3xLm orders",
   "keyword-secret": "DEPLOY_TOKEN=Zq8xLm2Vb7Nc3Zt6Yw1Pf5Hs",
   "stated-password": "the router password is Tr1cky-Hors3 until Friday",
