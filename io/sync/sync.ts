@@ -4,8 +4,9 @@
  * touched until the end, when `git reset --keep` moves the branch and keeps every uncommitted
  * change), pushes, and brings the index up to date; the report names the entries that came in
  * and went out. It changes nothing when the remote cannot be reached, when an uncommitted change
- * sits in a file the remote changed, and when both sides changed an entry each in its own way
- * (the conflict is named with the commands that finish it).
+ * sits in a file the remote changed, when a file the ignore rules keep out of git sits where the
+ * remote has one (git would overwrite it), and when both sides changed an entry each in its own
+ * way (the conflict is named with the commands that finish it).
  *
  * @module
  */
@@ -36,6 +37,7 @@ import type { RefreshReport } from "../index/store.ts";
 import { indexAfterWrite } from "../index/after_write.ts";
 import { ENTRIES_DIR, readKbFile } from "../kb.ts";
 import { fetchBranch } from "../remote/fetch.ts";
+import { ignoredRefusalFor, movedPaths, workTreeStatus } from "../remote/ignored.ts";
 import { markerRefusal } from "../remote/markers.ts";
 import { PUSH_ATTEMPTS, pushBranch } from "../remote/push.ts";
 import { republishRefusal } from "../remote/rewritten.ts";
@@ -102,8 +104,8 @@ export interface SyncReport {
 
 /**
  * Raised when the sync cannot start or go on without risking what the user has: a repo in a
- * state a save refuses, uncommitted changes in files the remote changed, merge commits to
- * rewrite. Nothing was changed. Exit code 1.
+ * state a save refuses, uncommitted changes in files the remote changed, ignored files where the
+ * remote has files, merge commits to rewrite. Nothing was changed. Exit code 1.
  */
 export class SyncRefusedError extends KbError {
   /** `reason` says what stands in the way; `commands` get out of it. */
@@ -180,31 +182,17 @@ async function fetchTip(
   return fetched.tip;
 }
 
-/** The files `git status` lists as changed or untracked (both names of a rename). */
-async function uncommittedPaths(kbDir: string): Promise<Set<string>> {
-  const status = await gitOk(kbDir, ["status", "--porcelain=v1", "-z", "--untracked-files=all"]);
-  const words = status.split("\0");
-  const paths = new Set<string>();
-  for (let at = 0; at < words.length; at++) {
-    const item = words[at];
-    if (!item) continue;
-    paths.add(item.slice(3));
-    if (/^[RC]/.test(item)) paths.add(words[++at]);
-  }
-  return paths;
-}
-
 /**
  * Move the branch from `from` to `to` (its replayed or fast-forwarded tip). Refuses, changing
- * nothing, when an uncommitted change sits in a file the move would change; `git reset --keep`
- * keeps every other one. The entries it checks out are the committed bytes, whatever a
+ * nothing, when an uncommitted change sits in a file the move would change (`git reset --keep`
+ * keeps every other one), and when a file the ignore rules keep out of git sits where the move
+ * writes one (git would overwrite it). The entries it checks out are the committed bytes, whatever a
  * `.gitattributes` that came in asks.
  */
 async function moveBranch(kbDir: string, from: string, to: string, remote: string) {
-  const touched = (await gitOk(kbDir, ["diff", "--name-only", "--no-renames", "-z", from, to]))
-    .split("\0");
-  const dirty = await uncommittedPaths(kbDir);
-  const blocked = touched.filter((path) => path && dirty.has(path)).sort();
+  const touched = await movedPaths(kbDir, from, to);
+  const status = await workTreeStatus(kbDir);
+  const blocked = touched.filter((path) => status.uncommitted.has(path)).sort();
   if (blocked.length) {
     const identity = await pastedIdentityArgs(kbDir);
     const named = blocked.map(displaySafe).join(", ");
@@ -219,6 +207,8 @@ async function moveBranch(kbDir: string, from: string, to: string, remote: strin
       ],
     );
   }
+  const ignored = await ignoredRefusalFor(kbDir, touched, status, remote);
+  if (ignored) throw new SyncRefusedError(ignored.reason, ignored.commands);
   await keepEntriesAsWritten(kbDir);
   await gitOk(kbDir, ["reset", "--quiet", "--keep", to]);
 }
