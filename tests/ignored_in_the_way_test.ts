@@ -140,3 +140,29 @@ for (const path of NAMES) {
     assertMatch(await git(kb.remote!, "log", "-1", "--format=%s", "main"), /Saved while/);
   });
 }
+
+Deno.test("sync: when the remote also changed an entry this clone changed, an ignored file where it has one is named before the conflict, whose printed merge would overwrite it", async () => {
+  const path = NAMES[1];
+  const { kb, other } = await ignoredWhereTheyPushed(path);
+  await using _kb = kb;
+  const entry = (await git(kb.dir, "ls-files", "--", "entries/kb-7q2mx*")).split("\n")[0];
+  for (const [dir, words] of [[other, "Their words."], [kb.dir, "My words."]]) {
+    const text = await Deno.readTextFile(join(dir, entry));
+    await Deno.writeTextFile(join(dir, entry), `${text}\n${words}\n`);
+    await git(dir, "commit", "--quiet", "-am", `kb: edit kb-7q2mx: ${words}`);
+  }
+  await git(other, "push", "--quiet", "origin", "HEAD:main");
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+
+  const refused = await runCli(["sync"], { env: kb.env });
+  assertEquals(refused.code, 1, show(refused));
+  assertEquals(await Deno.readFile(join(kb.dir, path)), MINE, "this clone's file is untouched");
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head, "the branch did not move");
+  const [move, sync] = assertNamed(refused, kb, path);
+
+  await pasteAll([move], kb);
+  const conflict = await runProcess("/bin/sh", ["-c", sync], { env: childEnv(kb.env) });
+  assertEquals(conflict.code, 4, show(conflict));
+  assert(conflict.stderr.includes(`merge --no-overwrite-ignore -m 'kb: sync with origin/main'`));
+  assertEquals(await Deno.readFile(join(kb.dir, `${path}.mine`)), MINE);
+});

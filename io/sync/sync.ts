@@ -37,7 +37,12 @@ import type { RefreshReport } from "../index/store.ts";
 import { indexAfterWrite } from "../index/after_write.ts";
 import { ENTRIES_DIR, readKbFile } from "../kb.ts";
 import { fetchBranch } from "../remote/fetch.ts";
-import { ignoredRefusalFor, movedPaths, workTreeStatus } from "../remote/ignored.ts";
+import {
+  ignoredInTheWayOf,
+  ignoredRefusalFor,
+  movedPaths,
+  workTreeStatus,
+} from "../remote/ignored.ts";
 import { markerRefusal } from "../remote/markers.ts";
 import { PUSH_ATTEMPTS, pushBranch } from "../remote/push.ts";
 import { republishRefusal } from "../remote/rewritten.ts";
@@ -265,6 +270,15 @@ async function countCommits(kbDir: string, from: string | undefined, to: string)
   return Number((await gitOk(kbDir, ["rev-list", "--count", ...range])).trim());
 }
 
+/**
+ * The merge of `ref` (what came from `upstream`) a refusal prints, committing as `identity` says:
+ * one that would write over a file the ignore rules keep out of git stops instead, naming it.
+ */
+function mergeCommand(kbDir: string, identity: string[], upstream: string, ref: string): string {
+  const message = `kb: sync with ${upstream}`;
+  return gitCommand(kbDir, ...identity, "merge", "--no-overwrite-ignore", "-m", message, ref);
+}
+
 /** The conflict both sides' changes to `paths` make, named, with the commands that finish it. */
 async function conflictError(
   kbDir: string,
@@ -284,7 +298,7 @@ async function conflictError(
     "conflict), keep what you want of both versions in each file (and remove the <<<<<<<, " +
     "======= and >>>>>>> lines), commit, and sync:";
   const commands = [
-    gitCommand(kbDir, ...identity, "merge", "-m", `kb: sync with ${upstream}`, THEIRS_REF),
+    mergeCommand(kbDir, identity, upstream, THEIRS_REF),
     ...paths.map((path) => editFileCommand(`${kbDir}/${path}`)),
     gitCommand(kbDir, "add", "--", ...paths),
     gitCommand(kbDir, ...identity, "commit", "--no-edit"),
@@ -309,6 +323,15 @@ async function integrate(
     return false;
   }
   const replay = await replayOnto(kbDir, theirs, head);
+  if (replay.outcome !== "replayed") {
+    // The merge the refusal prints would write the remote's files as well: clear the way first.
+    const ignored = await ignoredInTheWayOf(kbDir, {
+      from: head,
+      to: theirs,
+      remote: target.remote,
+    });
+    if (ignored) throw new SyncRefusedError(ignored.reason, ignored.commands);
+  }
   if (replay.outcome === "conflict") throw await conflictError(kbDir, target, theirs, replay.paths);
   if (replay.outcome === "merges") {
     const identity = await pastedIdentityArgs(kbDir);
@@ -317,7 +340,7 @@ async function integrate(
       `this clone and ${upstream} have diverged and the local commits hold a merge commit, ` +
         `which a sync does not rewrite; merge ${upstream} and sync`,
       [
-        gitCommand(kbDir, ...identity, "merge", "-m", `kb: sync with ${upstream}`, upstream),
+        mergeCommand(kbDir, identity, upstream, upstream),
         syncCommand(kbDir),
       ],
     );
