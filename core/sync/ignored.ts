@@ -11,7 +11,7 @@ import type { Refusal } from "../exit.ts";
 import { shellCommand } from "../shell/quote.ts";
 import { displaySafe } from "../text/display.ts";
 
-/** What `git status --porcelain=v1 -z --ignored=matching` says of the work tree. */
+/** What `git status --porcelain=v1 -z --ignored --untracked-files=all` says of the work tree. */
 export interface WorkTreeStatus {
   /** Files changed or untracked (both names of a rename or copy). */
   uncommitted: Set<string>;
@@ -19,7 +19,10 @@ export interface WorkTreeStatus {
   ignored: string[];
 }
 
-/** Read `git status --porcelain=v1 -z --ignored=matching --untracked-files=all` output. */
+/**
+ * Read `git status --porcelain=v1 -z --ignored --untracked-files=all` output (ignored files one
+ * by one, also those inside a folder an ignore rule names).
+ */
 export function parseStatus(output: string): WorkTreeStatus {
   const words = output.split("\0");
   const status: WorkTreeStatus = { uncommitted: new Set(), ignored: [] };

@@ -18,13 +18,21 @@ import { pathExists } from "../disk.ts";
 import { git, GitError, gitOk, type GitOptions } from "../git.ts";
 import { syncCommand } from "./target.ts";
 
-/** The work tree's uncommitted and ignored files, each ignored file named on its own. */
+/**
+ * The work tree's uncommitted and ignored files among the top folders (and files) of `paths`,
+ * each ignored file named on its own, also inside a folder an ignore rule names: git walks no
+ * other folder, however much a rule keeps out of git elsewhere.
+ */
 export async function workTreeStatus(
   kbDir: string,
+  paths: readonly string[],
   options: GitOptions = {},
 ): Promise<WorkTreeStatus> {
-  const args = ["status", "--porcelain=v1", "-z", "--ignored=matching", "--untracked-files=all"];
-  return parseStatus(await gitOk(kbDir, args, options));
+  const tops = [...new Set(paths.map((path) => path.split("/")[0]))];
+  if (!tops.length) return parseStatus("");
+  const args = ["status", "--porcelain=v1", "-z", "--ignored=traditional", "--untracked-files=all"];
+  const within = tops.map((top) => `:(literal)${top}`);
+  return parseStatus(await gitOk(kbDir, [...args, "--", ...within], options));
 }
 
 /** The files moving the branch from commit `from` to `to` writes or removes. */
@@ -96,6 +104,6 @@ export async function ignoredInTheWayOf(
   options: GitOptions = {},
 ): Promise<Refusal | undefined> {
   const touched = await movedPaths(kbDir, from, to, options);
-  const status = await workTreeStatus(kbDir, options);
+  const status = await workTreeStatus(kbDir, touched, options);
   return await ignoredRefusalFor(kbDir, touched, status, remote, options);
 }

@@ -196,7 +196,7 @@ async function fetchTip(
  */
 async function moveBranch(kbDir: string, from: string, to: string, remote: string) {
   const touched = await movedPaths(kbDir, from, to);
-  const status = await workTreeStatus(kbDir);
+  const status = await workTreeStatus(kbDir, touched);
   const blocked = touched.filter((path) => status.uncommitted.has(path)).sort();
   if (blocked.length) {
     const identity = await pastedIdentityArgs(kbDir);
