@@ -9,7 +9,9 @@
 import { assert, assertEquals, assertMatch, assertNotMatch, assertStrictEquals } from "@std/assert";
 import { join } from "@std/path/posix/join";
 import { hookFlags } from "../app/permissions.ts";
+import { shellCommand, shellQuote } from "../core/shell/quote.ts";
 import { PULL_FETCH_TIMEOUT_MS } from "../io/hook/session_pull.ts";
+import { runProcess } from "../io/process.ts";
 import { withLock } from "../io/save/lock.ts";
 import { saveLockPath } from "../io/save/repo_state.ts";
 import { assertGone, slowGit } from "./slow_git.ts";
@@ -21,6 +23,7 @@ import {
   entryText,
   git,
   type Kb,
+  MAIN,
   makeKb,
   pushAttributes,
   pushEntryFrom,
@@ -173,6 +176,44 @@ Deno.test("a dirty tree is left alone, even with the remote ahead", async () => 
   assertEquals(record.outcome, "skipped");
   assertEquals(record.reason, "dirty");
 });
+
+for (const path of ["entries/kb-1gn0r-plain.md", "entries/kb-2gn0r-a note é.md"]) {
+  Deno.test(`an ignored file where the upstream has ${path} is left alone, byte for byte, and named; the recorded commands finish`, async () => {
+    await using kb = await makeKb({ remote: true });
+    const other = await cloneRemote(kb);
+    const id = path.slice("entries/".length, "entries/kb-xxxxx".length);
+    await Deno.writeTextFile(join(other, path), entryText({ id, title: "Theirs", body: "x\n" }));
+    await git(other, "add", "--", path);
+    await git(other, "commit", "--quiet", "-m", `kb: add ${id}`);
+    await git(other, "push", "--quiet", "origin", "HEAD:main");
+    await Deno.writeTextFile(join(kb.dir, ".git", "info", "exclude"), "entries/kb-*gn0r-*\n");
+    const mine = new TextEncoder().encode("My own draft: café\r\nno final newline");
+    await Deno.writeFile(join(kb.dir, path), mine);
+    const env = { KB_CLI: `deno run -A ${shellQuote(MAIN)}` };
+
+    const record = await assertLeftAlone(kb, env);
+    assertEquals(await Deno.readFile(join(kb.dir, path)), mine);
+    assertEquals(record.outcome, "skipped");
+    assertEquals(record.reason, "ignored-in-the-way");
+    assertMatch(String(record.detail), /^origin has a file at entries\/kb-[12]gn0r-/);
+    assert(String(record.detail).includes(`${path} (ignored by .git/info/exclude:1:`));
+    const commands = record.commands as string[];
+    assertEquals(
+      commands[0],
+      shellCommand(["mv", "--", join(kb.dir, path), join(kb.dir, `${path}.mine`)]),
+    );
+    for (const command of commands) {
+      const pasted = await runProcess("/bin/sh", ["-c", command], {
+        cwd: kb.root,
+        env: childEnv({ ...kb.env, ...env }),
+      });
+      assertEquals(pasted.code, 0, `${command}\n${pasted.stdout}\n${pasted.stderr}`);
+    }
+    assertEquals(await Deno.readFile(join(kb.dir, `${path}.mine`)), mine);
+    assertEquals(await Deno.readFile(join(kb.dir, path)), await Deno.readFile(join(other, path)));
+    assertEquals(await git(kb.dir, "rev-parse", "HEAD"), await git(other, "rev-parse", "HEAD"));
+  });
+}
 
 Deno.test("a diverged branch is left alone: no merge, no rebase", async () => {
   const { kb } = await behindByOne();

@@ -1,10 +1,11 @@
 /**
  * The SessionStart hook's pull: bring a knowledge base's branch up to its upstream by a
  * fast-forward and nothing else. Never a merge commit, never a rebase (`git-kb sync` does
- * those), never a change to a tree with uncommitted work, and never while a save holds the save
- * lock. Each case it leaves alone is a report naming why, not an error: the hook only records
- * it. The fetch runs in a process group of its own, so a timeout or an abort (the session
- * ending) stops the transport it started as well.
+ * those), never a change to a tree with uncommitted work, never over a file the ignore rules
+ * keep out of git, and never while a save holds the save lock. Each case it leaves alone is a
+ * report naming why, not an error: the hook only records it. The fetch runs in a process group
+ * of its own, so a timeout or an abort (the session ending) stops the transport it started as
+ * well.
  *
  * @module
  */
@@ -19,6 +20,7 @@ import {
   keepEntriesAsWritten,
   remoteNames,
 } from "../git.ts";
+import { ignoredInTheWayOf } from "../remote/ignored.ts";
 import { LockTimeoutError, withLock } from "../save/lock.ts";
 import { repoState } from "../save/repo_state.ts";
 import { saveLockPath } from "../save/repo_state.ts";
@@ -37,10 +39,14 @@ export type PullReport =
     outcome: "skipped";
     /**
      * `not-a-repo`, a repo state (`rebase`, `detached`, …), `no-remote`, `no-upstream`, `dirty`,
-     * `save-lock-held`.
+     * `save-lock-held`, `ignored-in-the-way` (a file the ignore rules keep out of git sits where
+     * the upstream has one, which the fast-forward would overwrite: `detail` names it, and
+     * `commands` move it aside and sync).
      */
     reason: string;
     detail?: string;
+    /** The commands that clear the way, in order, when there are some. */
+    commands?: string[];
   }
   | {
     outcome: "failed";
@@ -122,8 +128,24 @@ async function pull(kbDir: string, options: PullOptions): Promise<PullReport> {
     const step = pullStep(divergence);
     if (step !== "fast-forward") return { outcome: step, divergence };
     const from = (await local(kbDir, ["rev-parse", "HEAD"])).stdout.trim();
+    const ignored = await ignoredInTheWayOf(
+      kbDir,
+      { from, to: "@{u}", remote: remote || "origin" },
+      { timeoutMs: LOCAL_TIMEOUT_MS, ownGroup: true },
+    );
+    if (ignored) {
+      const { reason: detail, commands } = ignored;
+      return { outcome: "skipped", reason: "ignored-in-the-way", detail, commands };
+    }
     await keepEntriesAsWritten(kbDir);
-    const merged = await local(kbDir, ["merge", "--ff-only", "--quiet", "@{u}"]);
+    // An ignored file written meanwhile where the upstream has one stops the merge, not lost.
+    const merged = await local(kbDir, [
+      "merge",
+      "--ff-only",
+      "--no-overwrite-ignore",
+      "--quiet",
+      "@{u}",
+    ]);
     if (merged.code !== 0) return failed("merge-failed", gitReason(merged.stderr));
     const to = (await local(kbDir, ["rev-parse", "HEAD"])).stdout.trim();
     return { outcome: "fast-forwarded", behind: divergence.behind, from, to };

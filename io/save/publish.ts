@@ -2,8 +2,8 @@
  * Publishing a save's commit: push the branch to where it belongs (see io/remote/), and when the
  * remote moved meanwhile, fetch it, replay the branch's own commits on top and push again. A
  * commit that cannot be published stays, and {@link PushError} (exit 3) names the cause and the
- * commands that finish: a conflict, uncommitted changes in the way, conflict markers, a remote
- * whose history was rewritten, one out of reach.
+ * commands that finish: a conflict, uncommitted changes or ignored files in the way, conflict
+ * markers, a remote whose history was rewritten, one out of reach.
  *
  * @module
  */
@@ -14,6 +14,7 @@ import { gitCommand } from "../../core/shell/quote.ts";
 import { git, gitOk, gitReason, replayOnto } from "../git.ts";
 import { ENTRIES_DIR } from "../kb.ts";
 import { fetchBranch } from "../remote/fetch.ts";
+import { ignoredInTheWayOf } from "../remote/ignored.ts";
 import { markerRefusal } from "../remote/markers.ts";
 import { PUSH_ATTEMPTS, pushBranch } from "../remote/push.ts";
 import { republishRefusal } from "../remote/rewritten.ts";
@@ -111,7 +112,8 @@ async function refuseMarkers(
  * `git merge-tree` and `git commit-tree` (authors and messages kept), then move the branch there
  * with `git reset --keep`. Nothing here needs a clean work tree: uncommitted changes in files
  * the remote did not touch stay as they are; one in a file it did touch stops the reset (and
- * the save reports it). A real conflict leaves everything as it was.
+ * the save reports it), and so does a file the ignore rules keep out of git where the remote
+ * has one (which the reset would overwrite). A real conflict leaves everything as it was.
  */
 async function replayOntoRemote(saved: Unpushed, branch: string): Promise<void> {
   const { kbDir, target } = saved;
@@ -125,6 +127,9 @@ async function replayOntoRemote(saved: Unpushed, branch: string): Promise<void> 
     );
   }
   if (replay.outcome === "conflict") throw conflictError(saved, replay.paths);
+  const from = `refs/heads/${branch}`;
+  const ignored = await ignoredInTheWayOf(kbDir, { from, to: replay.tip, remote: target.remote });
+  if (ignored) throw refused(saved, ignored);
   const reset = await git(kbDir, ["reset", "--quiet", "--keep", replay.tip]);
   if (reset.code !== 0) throw dirtyError(saved, reset.stderr);
 }

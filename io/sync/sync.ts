@@ -4,8 +4,9 @@
  * touched until the end, when `git reset --keep` moves the branch and keeps every uncommitted
  * change), pushes, and brings the index up to date; the report names the entries that came in
  * and went out. It changes nothing when the remote cannot be reached, when an uncommitted change
- * sits in a file the remote changed, and when both sides changed an entry each in its own way
- * (the conflict is named with the commands that finish it).
+ * sits in a file the remote changed, when a file the ignore rules keep out of git sits where the
+ * remote has one (git would overwrite it), and when both sides changed an entry each in its own
+ * way (the conflict is named with the commands that finish it).
  *
  * @module
  */
@@ -36,6 +37,12 @@ import type { RefreshReport } from "../index/store.ts";
 import { indexAfterWrite } from "../index/after_write.ts";
 import { ENTRIES_DIR, readKbFile } from "../kb.ts";
 import { fetchBranch } from "../remote/fetch.ts";
+import {
+  ignoredInTheWayOf,
+  ignoredRefusalFor,
+  movedPaths,
+  workTreeStatus,
+} from "../remote/ignored.ts";
 import { markerRefusal } from "../remote/markers.ts";
 import { PUSH_ATTEMPTS, pushBranch } from "../remote/push.ts";
 import { republishRefusal } from "../remote/rewritten.ts";
@@ -102,8 +109,8 @@ export interface SyncReport {
 
 /**
  * Raised when the sync cannot start or go on without risking what the user has: a repo in a
- * state a save refuses, uncommitted changes in files the remote changed, merge commits to
- * rewrite. Nothing was changed. Exit code 1.
+ * state a save refuses, uncommitted changes in files the remote changed, ignored files where the
+ * remote has files, merge commits to rewrite. Nothing was changed. Exit code 1.
  */
 export class SyncRefusedError extends KbError {
   /** `reason` says what stands in the way; `commands` get out of it. */
@@ -180,31 +187,17 @@ async function fetchTip(
   return fetched.tip;
 }
 
-/** The files `git status` lists as changed or untracked (both names of a rename). */
-async function uncommittedPaths(kbDir: string): Promise<Set<string>> {
-  const status = await gitOk(kbDir, ["status", "--porcelain=v1", "-z", "--untracked-files=all"]);
-  const words = status.split("\0");
-  const paths = new Set<string>();
-  for (let at = 0; at < words.length; at++) {
-    const item = words[at];
-    if (!item) continue;
-    paths.add(item.slice(3));
-    if (/^[RC]/.test(item)) paths.add(words[++at]);
-  }
-  return paths;
-}
-
 /**
  * Move the branch from `from` to `to` (its replayed or fast-forwarded tip). Refuses, changing
- * nothing, when an uncommitted change sits in a file the move would change; `git reset --keep`
- * keeps every other one. The entries it checks out are the committed bytes, whatever a
+ * nothing, when an uncommitted change sits in a file the move would change (`git reset --keep`
+ * keeps every other one), and when a file the ignore rules keep out of git sits where the move
+ * writes one (git would overwrite it). The entries it checks out are the committed bytes, whatever a
  * `.gitattributes` that came in asks.
  */
 async function moveBranch(kbDir: string, from: string, to: string, remote: string) {
-  const touched = (await gitOk(kbDir, ["diff", "--name-only", "--no-renames", "-z", from, to]))
-    .split("\0");
-  const dirty = await uncommittedPaths(kbDir);
-  const blocked = touched.filter((path) => path && dirty.has(path)).sort();
+  const touched = await movedPaths(kbDir, from, to);
+  const status = await workTreeStatus(kbDir, touched);
+  const blocked = touched.filter((path) => status.uncommitted.has(path)).sort();
   if (blocked.length) {
     const identity = await pastedIdentityArgs(kbDir);
     const named = blocked.map(displaySafe).join(", ");
@@ -219,6 +212,8 @@ async function moveBranch(kbDir: string, from: string, to: string, remote: strin
       ],
     );
   }
+  const ignored = await ignoredRefusalFor(kbDir, touched, status, remote);
+  if (ignored) throw new SyncRefusedError(ignored.reason, ignored.commands);
   await keepEntriesAsWritten(kbDir);
   await gitOk(kbDir, ["reset", "--quiet", "--keep", to]);
 }
@@ -275,6 +270,15 @@ async function countCommits(kbDir: string, from: string | undefined, to: string)
   return Number((await gitOk(kbDir, ["rev-list", "--count", ...range])).trim());
 }
 
+/**
+ * The merge of `ref` (what came from `upstream`) a refusal prints, committing as `identity` says:
+ * one that would write over a file the ignore rules keep out of git stops instead, naming it.
+ */
+function mergeCommand(kbDir: string, identity: string[], upstream: string, ref: string): string {
+  const message = `kb: sync with ${upstream}`;
+  return gitCommand(kbDir, ...identity, "merge", "--no-overwrite-ignore", "-m", message, ref);
+}
+
 /** The conflict both sides' changes to `paths` make, named, with the commands that finish it. */
 async function conflictError(
   kbDir: string,
@@ -294,7 +298,7 @@ async function conflictError(
     "conflict), keep what you want of both versions in each file (and remove the <<<<<<<, " +
     "======= and >>>>>>> lines), commit, and sync:";
   const commands = [
-    gitCommand(kbDir, ...identity, "merge", "-m", `kb: sync with ${upstream}`, THEIRS_REF),
+    mergeCommand(kbDir, identity, upstream, THEIRS_REF),
     ...paths.map((path) => editFileCommand(`${kbDir}/${path}`)),
     gitCommand(kbDir, "add", "--", ...paths),
     gitCommand(kbDir, ...identity, "commit", "--no-edit"),
@@ -319,6 +323,15 @@ async function integrate(
     return false;
   }
   const replay = await replayOnto(kbDir, theirs, head);
+  if (replay.outcome !== "replayed") {
+    // The merge the refusal prints would write the remote's files as well: clear the way first.
+    const ignored = await ignoredInTheWayOf(kbDir, {
+      from: head,
+      to: theirs,
+      remote: target.remote,
+    });
+    if (ignored) throw new SyncRefusedError(ignored.reason, ignored.commands);
+  }
   if (replay.outcome === "conflict") throw await conflictError(kbDir, target, theirs, replay.paths);
   if (replay.outcome === "merges") {
     const identity = await pastedIdentityArgs(kbDir);
@@ -327,7 +340,7 @@ async function integrate(
       `this clone and ${upstream} have diverged and the local commits hold a merge commit, ` +
         `which a sync does not rewrite; merge ${upstream} and sync`,
       [
-        gitCommand(kbDir, ...identity, "merge", "-m", `kb: sync with ${upstream}`, upstream),
+        mergeCommand(kbDir, identity, upstream, upstream),
         syncCommand(kbDir),
       ],
     );
