@@ -291,8 +291,9 @@ export async function uncommittedFiles(
 }
 
 /**
- * One line naming orphan files and the commands that commit them (`git add --force` when a
- * `.gitignore` ignores one, which a plain `git add` refuses).
+ * One line naming orphan files and the commands that commit them (`git add --force` when an
+ * ignore rule, of a `.gitignore` or `.git/info/exclude`, keeps one out, which a plain `git add`
+ * refuses).
  */
 export function orphansMessage(kbDir: string, orphans: readonly UncommittedFile[]): string {
   const files = orphans.length === 1
@@ -300,7 +301,7 @@ export function orphansMessage(kbDir: string, orphans: readonly UncommittedFile[
     : `${orphans.length} entry files under ${ENTRIES_DIR}/ are`;
   const ignored = orphans.filter(({ status }) => status === "!!").length;
   const why = ignored
-    ? `, ${ignored === orphans.length ? "ignored" : `${ignored} of them ignored`} by a .gitignore`
+    ? `, ${ignored === orphans.length ? "ignored" : `${ignored} of them ignored`} by an ignore rule`
     : "";
   const paths = orphans.map(({ path }) => path);
   return `${files} not committed (${paths.map(displaySafe).join(", ")})${why}; commit them: ` +
