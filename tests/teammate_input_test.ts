@@ -542,7 +542,7 @@ Deno.test("a remote whose history was rewritten: sync refuses to republish what 
   await t.step("the two commands: take the remote's history (a backup kept), or republish", () => {
     assertMatch(
       reset,
-      /git -C \S+ branch git-kb-before-rewrite-[0-9a-f]{7} main && git -C \S+ reset --keep origin\/main/,
+      /git -C \S+ branch git-kb-before-rewrite-[0-9a-f]{7} main && git -C \S+ checkout --quiet --no-overwrite-ignore -B main origin\/main/,
     );
     assertMatch(republish, /^git-kb sync --force-republish --kb /);
   });
@@ -570,6 +570,21 @@ Deno.test("a remote whose history was rewritten: sync refuses to republish what 
       assertEquals(await remoteTip(kb), purged);
     },
   );
+});
+
+Deno.test("a rewritten remote's command that takes its history leaves an ignored file where it has one as it was", async () => {
+  const { kb } = await purgedRemote("rewrite");
+  await using _kb = kb;
+  const refused = await runCli(["sync"], { env: kb.env });
+  assertEquals(refused.code, 1, show(refused));
+  const path = "entries/kb-clean-staging-database-clean-notes.md";
+  await Deno.writeTextFile(join(kb.dir, ".git", "info", "exclude"), `${path}\n`);
+  await Deno.writeTextFile(join(kb.dir, path), "my own draft\n");
+  const [take] = commandsOf(refused.stderr);
+  const shell = await new Deno.Command("sh", { args: ["-c", take], env: kb.env }).output();
+  assertEquals(shell.code === 0, false, "the checkout went ahead over the ignored file");
+  assertMatch(new TextDecoder().decode(shell.stderr), /would be overwritten/);
+  assertEquals(await Deno.readTextFile(join(kb.dir, path)), "my own draft\n");
 });
 
 Deno.test("a remote reset back by a force-push: a save's push does not fast-forward it; --force-republish does, on consent", async () => {

@@ -91,8 +91,10 @@ function rewrittenAdvice(
       `${upstream}'s history (your branch is kept as ${backup}; commits made here since are on ` +
       `it to pick from); if the commits should be back, republish them`,
     commands: [
+      // Not `reset --keep`, which overwrites a file the ignore rules keep out of git where the
+      // remote's history has one: this checkout moves the branch the same way and refuses that.
       `${gitCommand(kbDir, "branch", backup, branch)} && ${
-        gitCommand(kbDir, "reset", "--keep", upstream)
+        gitCommand(kbDir, "checkout", "--quiet", "--no-overwrite-ignore", "-B", branch, upstream)
       }`,
       kbCommand("sync", FORCE_REPUBLISH, "--kb", kbDir),
     ],
