@@ -122,6 +122,13 @@ Deno.test("firing on 40 entries: common words stay quiet, however many; two rare
     ["is this the same kubernetes crashloopbackoff as before?", ["kb-k8s01"]],
     // A question between other sentences asks as well as one that ends the prompt.
     ["the same crashloopbackoff again on kubernetes here. why? it was fine.", ["kb-k8s01"]],
+    // The `?` of quoted code, and SQL's WHERE on a line of its own, do not ask.
+    ["the same crashloopbackoff again on kubernetes here: `wait = tries > 3 ? 60 : 5`", []],
+    ["the same crashloopbackoff again on kubernetes here: `wait = retry ?? 5`", []],
+    [
+      "the same crashloopbackoff again on kubernetes here, from\nSELECT id FROM jobs\nWHERE ok = 0",
+      [],
+    ],
   ];
   for (const [prompt, expected] of table) {
     assertEquals(fired(reader, prompt).slice(0, expected.length || 1), expected, prompt);
