@@ -75,11 +75,22 @@ const BEFORE_GENERIC_YOU = new Set([
 const FORMS_OF_BE = new Set(["is", "are", "was", "were", "be", "s", "isn", "aren", "wasn"]);
 
 /**
- * Whether a prompt asks (ends with "?" or starts with an interrogative) rather than tells;
- * `words` are its words, when they are at hand.
+ * A question's end: question marks right after a letter, a digit, or a closing quote or bracket
+ * ("why?", "is it `x`?"), closing quotes or brackets after them. Not the `?` of code, after a
+ * space or an operator: a ternary `a ? b : c`, `x ?? y`, a lazy `.*?` or `\d+?`.
+ */
+const QUESTION_END = /[\p{L}\p{N}"'`)\]]\?+["'`)\]]*$/u;
+
+/** A word in capitals, as SQL's `WHERE` and `CASE WHEN` are written: a keyword, not a question. */
+const CAPITALS = /^\P{L}*\p{Lu}{2,}(?!\p{L})/u;
+
+/**
+ * Whether a prompt asks (ends with "?" after a word, or starts with an interrogative not written
+ * in capitals) rather than tells; `words` are its words, when they are at hand.
  */
 export function isQuestion(prompt: string, words: string[] = splitWords(prompt)): boolean {
-  return prompt.trimEnd().endsWith("?") || INTERROGATIVES.has(words[0]);
+  return QUESTION_END.test(prompt.trimEnd()) ||
+    (INTERROGATIVES.has(words[0]) && !CAPITALS.test(prompt));
 }
 
 /** The deictic (in an instruction) or assistant word of `prompt`, if any. */

@@ -75,6 +75,13 @@ Deno.test("isQuestion: a question mark at the end, or an interrogative first", (
   assertEquals(isQuestion("Why is this slow"), true);
   assertEquals(isQuestion("rename this variable"), false);
   assertEquals(isQuestion(""), false);
+  assertEquals(isQuestion("is it `restartPolicy`?"), true);
+  assertEquals(isQuestion('he asked "why?"'), true);
+  // The `?` of code, after a space or an operator, and SQL's WHERE in capitals do not ask.
+  assertEquals(isQuestion("set `delay = tries > 3 ?"), false);
+  assertEquals(isQuestion("const x = pod ??"), false);
+  assertEquals(isQuestion("match it with .*?"), false);
+  assertEquals(isQuestion("WHERE status = 'failed'"), false);
 });
 
 Deno.test("contextReference: a megabyte of hostile tokens takes well under a second", () => {

@@ -563,9 +563,12 @@ function sentenceHits(
     // Not skipReason: a line of a pasted log may start with a path, not a slash command.
     if (isMechanical(sentence)) continue;
     const terms = promptTerms(sentence);
+    // A word counts 1 at most: a sentence of fewer words cannot reach what it needs, and one
+    // below the least any sentence needs is not read for what it refers to.
+    const words = new Set(terms.map((term) => term.token)).size;
+    if (words < config.threshold + SENTENCE_EVIDENCE) continue;
     const needed = evidenceNeeded(sentence, reader, config).needed + SENTENCE_EVIDENCE;
-    // A word counts 1 at most: a sentence of fewer words cannot reach what it needs.
-    if (new Set(terms.map((term) => term.token)).size < needed) continue;
+    if (words < needed) continue;
     lookups -= terms.length;
     if (lookups < 0) break;
     const { ranked } = keywordMatches(

@@ -10,6 +10,7 @@ import type { IndexReader } from "../index/reader.ts";
 import { addEntry, buildIndex, makeEntry, pathOf } from "../index/_memory_index.ts";
 import { COMPACT_AFTER } from "../index/editor.ts";
 import { generateEntries, VOCABULARY } from "../../bench/generate.ts";
+import { MAX_SPLIT_WORDS } from "../text/tokenize.ts";
 import { decide, DEFAULT_SURFACE_CONFIG } from "./decision.ts";
 import {
   COMMON_SPECIFICITY,
@@ -121,6 +122,13 @@ Deno.test("firing on 40 entries: common words stay quiet, however many; two rare
     ["is this the same kubernetes crashloopbackoff as before?", ["kb-k8s01"]],
     // A question between other sentences asks as well as one that ends the prompt.
     ["the same crashloopbackoff again on kubernetes here. why? it was fine.", ["kb-k8s01"]],
+    // The `?` of quoted code, and SQL's WHERE on a line of its own, do not ask.
+    ["the same crashloopbackoff again on kubernetes here: `wait = tries > 3 ? 60 : 5`", []],
+    ["the same crashloopbackoff again on kubernetes here: `wait = retry ?? 5`", []],
+    [
+      "the same crashloopbackoff again on kubernetes here, from\nSELECT id FROM jobs\nWHERE ok = 0",
+      [],
+    ],
   ];
   for (const [prompt, expected] of table) {
     assertEquals(fired(reader, prompt).slice(0, expected.length || 1), expected, prompt);
@@ -222,6 +230,26 @@ Deno.test("a long prompt fires on a sentence that alone is about the entry the p
   const kubernetes = "Why does the kubernetes pod keep hitting crashloopbackoff?";
   assertEquals(fired(reader, kubernetes), ["kb-k8s01"]);
   assertEquals(fired(reader, `${kubernetes} ${LONG_ESCAPE_PROMPT}.`), []);
+});
+
+Deno.test("a long prompt's sentences cost what its words do, however many lines it has", () => {
+  const reader = readerOf([...personalKb(), ESCAPE, ESCAPE_TWIN]);
+  const postingCount = reader.postingCount.bind(reader);
+  let lookups = 0;
+  reader.postingCount = (term) => {
+    lookups++;
+    return postingCount(term);
+  };
+  // 300,000 lines of one identifier each (3.7 MB): each line was read for what it refers to, and
+  // each of its identifiers looked up, past the words the whole prompt is read by.
+  const lines = Array.from({ length: 300_000 }, (_, index) => `walkTree${index}`).join("\n");
+  assertEquals(fired(reader, `${LONG_ESCAPE_PROMPT}\n${lines}`), []);
+  assert(lookups < MAX_SPLIT_WORDS, `${lookups} lookups`);
+  // A line that ends with a carriage return alone, or a Unicode line separator, is a sentence.
+  const question = "Inside tmux the escape key has a long delay before vim leaves insert mode";
+  for (const end of ["\r", "\u2028", "\u2029"]) {
+    assertEquals(fired(reader, `${question}${end}${LONG_ESCAPE_PROMPT}`), ["kb-esc01", "kb-esc02"]);
+  }
 });
 
 /** Thirty words of one kind, for a knowledge base where each is in five to seven entries of 40. */

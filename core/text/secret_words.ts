@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { findSecrets, SECRET_WORDS } from "./secrets.ts";
+import { findSecrets, OAUTH_BASIC, SECRET_WORDS } from "./secrets.ts";
 import { splitWords } from "./tokenize.ts";
 
 /**
@@ -30,6 +30,13 @@ const ASSIGNED_VALUES = new RegExp(
   "gid",
 );
 
+/**
+ * The user name of GitHub's `https://TOKEN:x-oauth-basic@…`: the token, given as the credential by
+ * the fixed password after it, whatever it looks like (`findSecrets` reports it only when it looks
+ * generated).
+ */
+const URL_TOKENS = new RegExp(`://([^\\s:/?#@]{1,200}):${OAUTH_BASIC}@`, "gid");
+
 /** A letter or digit: part of a word as the tokenizer makes them. */
 const WORD_CHARACTER = /[\p{L}\p{N}]/u;
 
@@ -42,6 +49,10 @@ function storedSecretSpans(text: string): { start: number; end: number }[] {
   for (const match of text.matchAll(ASSIGNED_VALUES)) {
     const value = match.indices!.slice(1).find((span) => span !== undefined);
     if (value) spans.push({ start: value[0], end: value[1] });
+  }
+  for (const match of text.matchAll(URL_TOKENS)) {
+    const token = match.indices![1];
+    if (token) spans.push({ start: token[0], end: token[1] });
   }
   return spans.map(({ start, end }) => {
     while (start > 0 && WORD_CHARACTER.test(text[start - 1])) start--;

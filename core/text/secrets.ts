@@ -189,7 +189,7 @@ function isPlaceholder(value: string): boolean {
  * The password of GitHub's token-as-user-name URLs (`https://TOKEN:x-oauth-basic@github.com`):
  * the same fixed word for everyone, never a secret itself.
  */
-const OAUTH_BASIC = "x-oauth-basic";
+export const OAUTH_BASIC = "x-oauth-basic";
 
 const RULES: readonly Rule[] = [
   {

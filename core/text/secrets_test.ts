@@ -176,6 +176,11 @@ Deno.test("findSecrets: hostile input of 1 MiB in each shape is scanned within a
     "sk--",
     "-----BEGIN RSA PRIVATE KEY-----",
     "token ",
+    "ab://u:x-oauth-basic@",
+    "ab://4f2a9c81d07e3b65a1c9f0e2d8b7a6c5e4f3d2c1:X-OAUTH-BASIC@",
+    ":x-oauth-basic@",
+    `ab://${"u".repeat(199)}:x-oauth-basic`,
+    `${"a".repeat(21)}://${"b".repeat(201)}:x-oauth-basic@`,
   ];
   for (const shape of shapes) {
     const text = shape.repeat(Math.ceil(size / shape.length));
@@ -196,6 +201,8 @@ interface KeptOutCase {
 }
 
 const FOLDED = "log in with password=Grüße2024x, then with password: my_cat_tom";
+
+const URL_TOKEN = "4f2a9c81d07e3b65a1c9f0e2d8b7a6c5e4f3d2c1";
 
 /** Each {@link inSecretTest} case, by what it shows. */
 const KEPT_OUT: Record<string, KeptOutCase> = {
@@ -224,6 +231,12 @@ const KEPT_OUT: Record<string, KeptOutCase> = {
     plain: ["log", "then", "password", "plain words"],
     // İ lowercases to two characters: a long text of them must not move the windows off the value.
     texts: [`${"İ ".repeat(2_000)}${FOLDED} ${"plain words ".repeat(3_000)}`],
+  },
+  "the token of an x-oauth-basic URL is never kept, whatever it looks like or its case": {
+    prompt: "git clone https://sunflowerharbor:x-oauth-basic@github.com/me/kb fails, and " +
+      `HTTPS://${URL_TOKEN}:X-OAuth-Basic@github.com/me/kb too`,
+    secret: ["sunflowerharbor", URL_TOKEN],
+    plain: ["git", "clone", "github", "fails", "too"],
   },
   "a value stated after a secret's name and is, or right after a password's name, is never kept": {
     prompt: "the staging token is abc123xyz, our api key was qwerty12345, the secret is " +
@@ -398,6 +411,26 @@ Deno.test("findSecrets: prose about passwords, key fingerprints and local defaul
     "mysql -u root -p app_db (it asks for the password) and mysql -p$MYSQL_PWD -u ci",
   ];
   for (const text of clean) assertEquals(findSecrets(text), [], text);
+});
+
+Deno.test("findSecrets: x-oauth-basic in any case is no password, the token before it is one", () => {
+  const cases: [string, [SecretKind, string][]][] = [
+    [`HTTPS://${URL_TOKEN}:X-OAUTH-BASIC@github.com/me/kb`, [["url-token", URL_TOKEN]]],
+    [`https://${URL_TOKEN}:X-OAuth-Basic@localhost/me/kb`, [["url-token", URL_TOKEN]]],
+    // A placeholder stands for the token: nothing to report.
+    ["https://<token>:x-oauth-basic@github.com/me/kb", []],
+    ["https://${GITHUB_TOKEN}:x-oauth-basic@github.com/me/kb", []],
+    ["https://YOUR_TOKEN:x-oauth-basic@github.com/me/kb", []],
+    [`https://${"x".repeat(40)}:x-oauth-basic@github.com/me/kb`, []],
+    // x-oauth-basic as the user name: the password after it is one, as in any URL.
+    ["https://x-oauth-basic:hunter2@github.com/me/kb", [["url-password", "hunter2"]]],
+    ["https://x-oauth-basic:x-oauth-basic@github.com/me/kb", []],
+    [`https://${URL_TOKEN}:x-oauth-basic2@github.com`, [["url-password", "x-oauth-basic2"]]],
+  ];
+  for (const [text, expected] of cases) {
+    const found = findSecrets(text).map((item) => [item.kind, text.slice(item.start, item.end)]);
+    assertEquals(found, expected, text);
+  }
 });
 
 Deno.test("findSecrets: a SendGrid key, a password attached to mysql -p, a real one in a local URL", () => {
