@@ -94,7 +94,13 @@ for candidate in "${DENO_INSTALL:-$HOME/.deno}/bin/deno" "$HOME/.deno/bin/deno" 
   [ -x "$candidate" ] && deno=$candidate
 done
 if [ -z "$deno" ]; then
-  echo "git-kb: Deno 2 is needed and was not found: install it without root with \"npm install --prefix ~/.local/share/git-kb/deno deno@2.9.6\" (or see https://deno.com), then retry." >&2
+  # Where the user-folder Deno is looked for, as a shell word: ~ unless XDG_DATA_HOME moves it.
+  # shellcheck disable=SC2088 # the ~ is printed, for the user's shell to expand
+  prefix='~/.local/share/git-kb/deno'
+  case "${XDG_DATA_HOME:-}" in
+    /*) prefix="'$(printf '%s' "$data/git-kb/deno" | sed "s/'/'\\\\''/g")'" ;;
+  esac
+  echo "git-kb: Deno 2 is needed and was not found: install it without root with \"npm install --prefix $prefix deno@2.9.6\" (or see https://deno.com), then retry." >&2
   [ "$first" = hook ] && exit 0
   exit 1
 fi

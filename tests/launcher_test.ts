@@ -424,6 +424,18 @@ Deno.test("without Deno: one line on how to install it; a hook still exits 0", a
   const command = await runProcess(LAUNCHER, ["search", "x"], { env, clearEnv: true });
   assertEquals(command.code, 1, show(command));
   assertMatch(command.stderr, /Deno 2 is needed/);
+  // With XDG_DATA_HOME set, the install goes where the launcher then looks, quoted for a shell.
+  const data = join(sandbox.root, "data of o'brien");
+  const moved = await runProcess(LAUNCHER, ["search", "x"], {
+    env: { ...env, XDG_DATA_HOME: data },
+    clearEnv: true,
+  });
+  const install = moved.stderr.match(/"(npm install --prefix .*? deno@[\d.]+)"/)?.[1];
+  assertEquals(
+    install?.replace(/deno@[\d.]+$/, "deno@"),
+    `npm install --prefix ${shellQuote(join(data, "git-kb", "deno"))} deno@`,
+    show(moved),
+  );
 });
 
 Deno.test("without Deno on PATH: the Deno that ./deno installs in the user's data folder runs the command", async () => {
