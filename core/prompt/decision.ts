@@ -11,7 +11,6 @@ import {
   type Evidence,
   FIRING_RULE,
   type FiringRule,
-  type HeldBack,
   type KeywordHit,
   keywordMatches,
   MAX_PROMPT_TERMS,
@@ -519,18 +518,19 @@ export const CONTEXT_EVIDENCE = 1;
 
 /**
  * The evidence `prompt` needs to fire: the threshold, and {@link CONTEXT_EVIDENCE} more when it
- * refers to what is in front of the model (in a conversation) and none of its sentences asks a
- * question ({@link isQuestion}).
+ * refers to what is in front of the model (in a conversation) and none of its `sentences` asks a
+ * question ({@link isQuestion}); they are split only then.
  */
 function evidenceNeeded(
   prompt: string,
+  sentences: () => readonly string[],
   reader: IndexReader,
   config: SurfaceConfig,
 ): { reference?: ContextReference; needed: number } {
   const reference = config.inConversation
     ? contextReference(prompt, (term) => reader.postingCount(term) > 0)
     : undefined;
-  const needed = reference && !sentencesOf(prompt).some((sentence) => isQuestion(sentence))
+  const needed = reference && !sentences().some((sentence) => isQuestion(sentence))
     ? config.threshold + CONTEXT_EVIDENCE
     : config.threshold;
   return { reference, needed };
@@ -544,19 +544,19 @@ function evidenceNeeded(
 export const SENTENCE_EVIDENCE = 1;
 
 /**
- * The hits of the first sentence of `prompt` that, read as a prompt of its own with
- * {@link SENTENCE_EVIDENCE} more, fires for `about`: the entry the whole prompt ranks first and
- * was held back from only because it holds too small a share of all the prompt says. None when
- * no sentence does, or the prompt is one sentence. The sentences' terms together are looked up at
- * most {@link MAX_PROMPT_TERMS} times, so a prompt of any length costs a bounded time.
+ * The hits of the first of a prompt's `sentences` that, read as a prompt of its own with
+ * {@link SENTENCE_EVIDENCE} more, fires for the entry `aboutOrd`: the one the whole prompt ranks
+ * first and was held back from only because it holds too small a share of all the prompt says.
+ * None when no sentence does, or the prompt is one sentence. The sentences' terms together are
+ * looked up at most {@link MAX_PROMPT_TERMS} times, so a prompt of any length costs a bounded
+ * time.
  */
 function sentenceHits(
-  prompt: string,
+  sentences: readonly string[],
   reader: IndexReader,
-  about: HeldBack,
+  aboutOrd: number,
   config: SurfaceConfig,
 ): KeywordHit[] {
-  const sentences = sentencesOf(prompt);
   if (sentences.length < 2) return [];
   let lookups = MAX_PROMPT_TERMS;
   for (const sentence of sentences) {
@@ -567,7 +567,8 @@ function sentenceHits(
     // below the least any sentence needs is not read for what it refers to.
     const words = new Set(terms.map((term) => term.token)).size;
     if (words < config.threshold + SENTENCE_EVIDENCE) continue;
-    const needed = evidenceNeeded(sentence, reader, config).needed + SENTENCE_EVIDENCE;
+    const needed = evidenceNeeded(sentence, () => [sentence], reader, config).needed +
+      SENTENCE_EVIDENCE;
     if (words < needed) continue;
     lookups -= terms.length;
     if (lookups < 0) break;
@@ -577,7 +578,7 @@ function sentenceHits(
       needed,
       { nearMisses: false, notTopic: ACTIVITY_WORDS, rule: config.firing },
     );
-    if (ranked[0]?.ord === about.ord) return ranked;
+    if (ranked[0]?.ord === aboutOrd) return ranked;
   }
   return [];
 }
@@ -601,7 +602,9 @@ export function decide(
   const skipped = skipReason(prompt, config);
   if (skipped) return skippedDecision(skipped);
   const activities = classifyActivities(prompt);
-  const { reference, needed } = evidenceNeeded(prompt, reader, config);
+  let sentences: string[] | undefined;
+  const sentencesOfPrompt = () => sentences ??= sentencesOf(prompt);
+  const { reference, needed } = evidenceNeeded(prompt, sentencesOfPrompt, reader, config);
   const terms = promptTerms(prompt);
   const matches = keywordMatches(
     reader,
@@ -612,7 +615,7 @@ export function decide(
   const { nearMisses, termHits, missesSpecificWords } = matches;
   let { ranked, heldBack } = matches;
   if (!ranked.length && heldBack?.reason === "not_about") {
-    ranked = sentenceHits(prompt, reader, heldBack, config);
+    ranked = sentenceHits(sentencesOfPrompt(), reader, heldBack.ord, config);
     if (ranked.length) heldBack = undefined;
   }
   let seen: Ledger | undefined;
