@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { findSecrets, OAUTH_BASIC, SECRET_WORDS } from "./secrets.ts";
+import { findSecrets, OAUTH_URL_SOURCE, SECRET_WORDS } from "./secrets.ts";
 import { splitWords } from "./tokenize.ts";
 
 /**
@@ -35,7 +35,7 @@ const ASSIGNED_VALUES = new RegExp(
  * the fixed password after it, whatever it looks like (`findSecrets` reports it only when it looks
  * generated).
  */
-const URL_TOKENS = new RegExp(`://([^\\s:/?#@]{1,200}):${OAUTH_BASIC}@`, "gid");
+const URL_TOKENS = new RegExp(OAUTH_URL_SOURCE, "gid");
 
 /** A letter or digit: part of a word as the tokenizer makes them. */
 const WORD_CHARACTER = /[\p{L}\p{N}]/u;

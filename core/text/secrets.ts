@@ -112,8 +112,9 @@ const LOCAL_HOST =
   /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal)(?![\w.-])/i;
 
 /**
- * Whether the password of a URL is a local default: the user's own name or a password a database
- * ships with, on a local host (`postgres://postgres:postgres@localhost`, `amqp://guest:guest@…`).
+ * Whether the password of a URL is a local default: the user's own name (the match's first
+ * group, {@link URL_USER}'s) or a password a database ships with, on a local host
+ * (`postgres://postgres:postgres@localhost`, `amqp://guest:guest@…`).
  */
 function isLocalDefault(value: string, match: RegExpExecArray): boolean {
   const after = match.input.slice(
@@ -121,9 +122,8 @@ function isLocalDefault(value: string, match: RegExpExecArray): boolean {
     match.index + match[0].length + 64,
   );
   if (!LOCAL_HOST.test(after)) return false;
-  const user = /:\/\/([^:]*):/.exec(match[0])?.[1] ?? "";
   const password = value.toLowerCase();
-  return password === user.toLowerCase() || LOCAL_DEFAULT_PASSWORDS.has(password);
+  return password === match[1].toLowerCase() || LOCAL_DEFAULT_PASSWORDS.has(password);
 }
 
 /**
@@ -189,7 +189,13 @@ function isPlaceholder(value: string): boolean {
  * The password of GitHub's token-as-user-name URLs (`https://TOKEN:x-oauth-basic@github.com`):
  * the same fixed word for everyone, never a secret itself.
  */
-export const OAUTH_BASIC = "x-oauth-basic";
+const OAUTH_BASIC = "x-oauth-basic";
+
+/** A URL up to its password: the scheme, then the user name (captured) and its `:`. */
+const URL_USER = "\\b[A-Za-z][A-Za-z0-9+.-]{1,20}://([^\\s:/?#@]{1,200}):";
+
+/** GitHub's `https://TOKEN:x-oauth-basic@…`, the token captured: match it with the `i` flag. */
+export const OAUTH_URL_SOURCE = `${URL_USER}${OAUTH_BASIC}@`;
 
 const RULES: readonly Rule[] = [
   {
@@ -246,9 +252,9 @@ const RULES: readonly Rule[] = [
   {
     kind: "url-password",
     triggers: ["://"],
-    source: "\\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\\s:/?#@]{1,200}:([^\\s/?#@]{1,200})@",
+    source: `${URL_USER}([^\\s/?#@]{1,200})@`,
     flags: "g",
-    group: 1,
+    group: 2,
     accept: (value, match) =>
       value.toLowerCase() !== OAUTH_BASIC && !isPlaceholder(value) && !isLocalDefault(value, match),
   },
@@ -256,7 +262,7 @@ const RULES: readonly Rule[] = [
     kind: "url-token",
     triggers: [OAUTH_BASIC],
     // GitHub's `https://TOKEN:x-oauth-basic@github.com/…`: the user name is the secret.
-    source: `\\b[A-Za-z][A-Za-z0-9+.-]{1,20}://([^\\s:/?#@]{1,200}):${OAUTH_BASIC}@`,
+    source: OAUTH_URL_SOURCE,
     flags: "gi",
     group: 1,
     accept: (value) => isHighEntropy(value),
