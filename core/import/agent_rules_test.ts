@@ -30,13 +30,18 @@ Deno.test("a file without ## sections is one rule per # section, or one rule tit
   assertEquals(headed.map((rule) => rule.title), ["A", "B"]);
 });
 
+/** The rule read from the Cursor rule file `name` of `frontmatter` lines and `body`. */
+function cursorRule(name: string, frontmatter: string, body: string) {
+  const text = `---\n${frontmatter}---\n${body}`;
+  return readAgentFile({ path: `.cursor/rules/${name}`, text, fileDates: DATES })[0];
+}
+
 Deno.test("a Cursor rule: description as title, globs as tags, alwaysApply kept", () => {
-  const [rule] = readAgentFile({
-    path: ".cursor/rules/react-style.mdc",
-    text: "---\ndescription: React components style\nglobs: src/**/*.tsx, lib/*.tsx\n" +
-      "alwaysApply: true\n---\nUse function components.\n",
-    fileDates: DATES,
-  });
+  const rule = cursorRule(
+    "react-style.mdc",
+    "description: React components style\nglobs: src/**/*.tsx, lib/*.tsx\nalwaysApply: true\n",
+    "Use function components.\n",
+  );
   assertEquals(rule.title, "React components style");
   assertEquals(rule.tags, ["cursor-rule", "src/**/*.tsx", "lib/*.tsx"]);
   assertEquals(rule.alwaysApply, true);
@@ -51,12 +56,11 @@ Deno.test("a Cursor rule: description as title, globs as tags, alwaysApply kept"
 });
 
 Deno.test("a Cursor rule as Cursor writes it: globs unquoted, a colon in the description", () => {
-  const [rule] = readAgentFile({
-    path: ".cursor/rules/ts.mdc",
-    text: "---\ndescription: TypeScript: strict style\nglobs: **/*.ts, **/*.tsx\n" +
-      "alwaysApply: true\n---\nUse strict mode.\n",
-    fileDates: DATES,
-  });
+  const rule = cursorRule(
+    "ts.mdc",
+    "description: TypeScript: strict style\nglobs: **/*.ts, **/*.tsx\nalwaysApply: true\n",
+    "Use strict mode.\n",
+  );
   assertEquals(rule.title, "TypeScript: strict style");
   assertEquals(rule.tags, ["cursor-rule", "**/*.ts", "**/*.tsx"]);
   assertEquals(rule.alwaysApply, true);

@@ -191,8 +191,8 @@ async function fetchTip(
  * Move the branch from `from` to `to` (its replayed or fast-forwarded tip). Refuses, changing
  * nothing, when an uncommitted change sits in a file the move would change (`git reset --keep`
  * keeps every other one), and when a file the ignore rules keep out of git sits where the move
- * writes one (git would overwrite it). The entries it checks out are the committed bytes, whatever a
- * `.gitattributes` that came in asks.
+ * writes one (git would overwrite it). The entries it checks out are the committed bytes,
+ * whatever a `.gitattributes` that came in asks.
  */
 async function moveBranch(kbDir: string, from: string, to: string, remote: string) {
   const touched = await movedPaths(kbDir, from, to);
