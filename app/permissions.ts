@@ -53,7 +53,16 @@ export const ENV_VARS = [
 export const CACHE_ROOT = "$HOME/.cache/git-kb";
 
 /** Where the cache may be written: the per-user cache root only. */
-const CACHE_WRITE = `--allow-write=${CACHE_ROOT}`;
+export const CACHE_WRITE = `--allow-write=${CACHE_ROOT}`;
+
+/**
+ * What app/cache_root.ts needs to work out the cache root (`cacheRootFor` in io/paths.ts): the
+ * variables it reads and the uid it falls back on.
+ */
+export const CACHE_ROOT_FLAGS = [
+  "--allow-env=XDG_CACHE_HOME,HOME,TMPDIR,TEMP,TMP",
+  "--allow-sys=uid",
+] as const;
 
 /** The one system fact git-kb asks: the uid that must own the cache root. */
 const SYS_UID = "--allow-sys=uid";
@@ -169,7 +178,7 @@ export function editorProgram(command: string | undefined): string | undefined {
  * Refuse a value bound for one of Deno's permission lists when it holds a comma: Deno splits the
  * lists on commas, with no escape, so `--allow-write=/a,b` would grant `/a` and `b`.
  */
-function checkPermissionWord(value: string, what: string): string {
+export function checkPermissionWord(value: string, what: string): string {
   if (value.includes(",")) {
     throw new Error(
       `${what} ${value} has a comma, and Deno's permission flags cannot name such a path ` +

@@ -22,6 +22,8 @@ import { ifExists } from "../io/fs.ts";
 import { runProcess } from "../io/process.ts";
 import {
   CACHE_ROOT,
+  CACHE_ROOT_FLAGS,
+  CACHE_WRITE,
   COMMAND_PROFILES,
   HOOK_PROFILES,
   HOOK_V8_FLAGS,
@@ -330,10 +332,20 @@ export function profileTask(profile: Profile): string {
  */
 export const ENV_TASK = "profile:env";
 
+/**
+ * The write permission to the cache root in a task: `deno task` has no `${VAR:-default}`, so the
+ * root (`XDG_CACHE_HOME` first, as `cacheRootFor` in io/paths.ts works it out) is printed by
+ * app/cache_root.ts. When it cannot be, Deno refuses the empty path and the task stops.
+ */
+export const TASK_CACHE_WRITE = `"--allow-write=$(deno run --quiet --no-prompt ${
+  CACHE_ROOT_FLAGS.join(" ")
+} app/cache_root.ts)"`;
+
 /** A profile's flags besides {@link ENV_FLAG}; a profile that reads more variables names them. */
 function flagsBesideEnv(profile: Profile): string[] {
   return PROFILES[profile].flatMap((flag): string[] => {
     if (flag === ENV_FLAG) return [];
+    if (flag === CACHE_WRITE) return [TASK_CACHE_WRITE];
     if (flag.startsWith(`${ENV_FLAG},`)) return [`--allow-env=${flag.slice(ENV_FLAG.length + 1)}`];
     return [flag];
   });
