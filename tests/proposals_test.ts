@@ -160,6 +160,10 @@ Deno.test("a proposal holding a credential is refused, naming it masked; nothing
     assert(/GitHub/.test(outcome.refusal ?? ""), outcome.refusal);
     assert(!outcome.refusal!.includes(token), "the credential is masked");
   }
+  // Where it is in the proposal, not a line of an entry file that is never written.
+  assert(/\) on line 1 of the body[;,]/.test(inBody.refusal!), inBody.refusal);
+  assert(!inBody.refusal!.includes("entries/"), inBody.refusal);
+  assert(/\) in its reason[;,]/.test(inReason.refusal!), inReason.refusal);
   assertEquals(await git(kb.dir, "branch", "--list", "git-kb/proposals"), "");
 });
 

@@ -67,11 +67,18 @@ export function entrySecrets(entry: Entry): EntrySecret[] {
 }
 
 /**
- * `secret` in words, with where it is: "a GitHub token (ghp_…AB) on line 7 of <path>", and for
- * the body its line there too (" (line 2 of the body)"), as typed to --body or in an editor.
+ * `secret` in words, with where it is. In an entry written at `path`: "a GitHub token (ghp_…AB)
+ * on line 7 of <path>", and for the body its line there too (" (line 2 of the body)"), as typed to
+ * --body or in an editor. In an entry that was not written (no `path`), no file holds it to point
+ * at: "… on line 2 of the body", or "… in the title" for a frontmatter field.
  */
-export function describeSecret(secret: EntrySecret, path: string): string {
-  const inBody = secret.field === "body" ? ` (line ${secret.fieldLine} of the body)` : "";
-  return `${SECRET_LABELS[secret.kind]} (${secret.masked}) on line ${secret.line} of ${path}` +
-    inBody;
+export function describeSecret(secret: EntrySecret, path?: string): string {
+  const what = `${SECRET_LABELS[secret.kind]} (${secret.masked})`;
+  const inBody = `line ${secret.fieldLine} of the body`;
+  if (path === undefined) {
+    return secret.field === "body" ? `${what} on ${inBody}` : `${what} in the ${secret.field}`;
+  }
+  return `${what} on line ${secret.line} of ${path}${
+    secret.field === "body" ? ` (${inBody})` : ""
+  }`;
 }

@@ -50,4 +50,7 @@ Deno.test("entrySecrets: an entry without a credential has none; describeSecret 
   );
   const [titled] = entrySecrets(entryWith({ title: `t ${TOKEN}`, body: "x\n" }));
   assertEquals(describeSecret(titled, "p.md").endsWith(`on line ${titled.line} of p.md`), true);
+  // Not written: where it is in what was typed, no file's line.
+  assertEquals(describeSecret(secret), `a GitHub token (${secret.masked}) on line 1 of the body`);
+  assertEquals(describeSecret(titled), `a GitHub token (${titled.masked}) in the title`);
 });

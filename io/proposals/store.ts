@@ -258,7 +258,7 @@ function place(proposal: Proposal, committed: ReadonlyMap<string, CommittedFile>
   const path = proposal.kind === "new" || !existing
     ? `${ENTRIES_DIR}/${entry ? entryFileName(entry) : `${proposal.entryId}.md`}`
     : existing.path;
-  if (entry) secrets.push(...entrySecrets(entry).map((secret) => describeSecret(secret, path)));
+  if (entry) secrets.push(...entrySecrets(entry).map((secret) => describeSecret(secret)));
   if (secrets.length) {
     return `it holds ${secrets.join(", ")}; a credential proposed here would be pushed with the ` +
       "proposals branch and stay in the history of every clone, so it is never written";

@@ -12,12 +12,13 @@ import type { Change } from "./request.ts";
 import type { ValidationRequest } from "./validate.ts";
 
 /**
- * The credentials of an entry, each a problem naming its field, its line in the file and what it
- * is (masked), unless `--allow-secret` keeps them in a private knowledge base. The settings are
- * read only when there is something to decide.
+ * The credentials of an entry, each a problem naming what it is (masked) and where: its line in
+ * the body, or its field (the entry is not written, so no line of a file is named), unless
+ * `--allow-secret` keeps them in a private knowledge base. The settings are read only when there
+ * is something to decide.
  */
 export async function secretProblems(request: ValidationRequest): Promise<Problem[]> {
-  const { kbDir, entry, path, allowSecret } = request;
+  const { kbDir, entry, allowSecret } = request;
   const secrets = entrySecrets(entry);
   if (!secrets.length) return [];
   const settings = await readKbSettings(kbDir);
@@ -28,7 +29,7 @@ export async function secretProblems(request: ValidationRequest): Promise<Proble
       "(add, edit and import take it)";
   return secrets.map((secret) => ({
     field: secret.field,
-    message: `holds ${describeSecret(secret, path)}; a credential committed here stays in the ` +
+    message: `holds ${describeSecret(secret)}; a credential committed here stays in the ` +
       "history of every clone: remove it (keep it in a password manager or an environment " +
       `variable)${override}`,
   }));
