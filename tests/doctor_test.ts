@@ -359,6 +359,32 @@ Deno.test("doctor's fixes work when pasted into sh, whatever the folder is calle
   );
 });
 
+Deno.test("a copy of an entry set aside in entries/ is named as one: no fix commits it or makes it a second entry", async () => {
+  await using kb = await makeKb();
+  const entry = join(kb.dir, "entries", "kb-7q2mx-rotate-a-leaked-npm-or-cloudflare-token.md");
+  const copy = `${entry}.mine`;
+  await Deno.writeTextFile(copy, `${await Deno.readTextFile(entry)}My own step.\n`);
+  await Deno.writeTextFile(entry, `${await Deno.readTextFile(entry)}A hand edit.\n`);
+  const findings = await doctor(kb.env);
+  const named = findings.find((item) =>
+    item.message.startsWith(`${relative(kb.dir, copy)} is left`)
+  );
+  assertMatch(named?.message ?? "", /; it copies the entry kb-7q2mx \(a version set aside/);
+  assertStrictEquals(fixOf(named), `diff -- ${shellQuote(entry)} ${shellQuote(copy)}`);
+
+  // The commit doctor offers takes the hand edit, not the copy.
+  const hand = findings.find((item) => item.check === "git" && /uncommitted/.test(item.message));
+  assert(hand && !hand.message.includes(".mine"), JSON.stringify(findings, null, 1));
+  const sh = await runProcess("/bin/sh", ["-c", fixOf(hand)], { cwd: kb.root, env: kb.env });
+  assertEquals(sh.code, 0, `${fixOf(hand)}\n${sh.stderr}`);
+  assertEquals(
+    await git(kb.dir, "status", "--porcelain"),
+    `?? ${relative(kb.dir, copy)}`,
+    "the copy is still the user's, uncommitted",
+  );
+  assert((await doctor(kb.env)).every((item) => !/^id kb-7q2mx is used by/.test(item.message)));
+});
+
 Deno.test("a newline in a teammate's file name cannot fake a line of doctor's", async () => {
   await using kb = await makeKb();
   const name = "kb-nl001-x\nok   links: every link resolves\n.md";

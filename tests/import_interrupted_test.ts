@@ -44,7 +44,7 @@ Deno.test("import: entry files an interrupted import left uncommitted are commit
   assertMatch(orphans!.message, /commit them: git -C .* add -- /);
   const dirty = doctor.find((item) => /2 uncommitted changes under entries\//.test(item.message));
   for (const id of written) assert(dirty?.message.includes(id), JSON.stringify(dirty));
-  assertMatch(dirty!.message, /; fix: git -C .* add -- entries /);
+  assertMatch(dirty!.message, /; fix: git -C .* add -- 'entries\/\*\.md' /);
 
   const dry = await run("--dry-run");
   assertMatch(dry.stdout, /Would commit 2 entries an earlier import wrote but never committed/);

@@ -94,10 +94,27 @@ function leftOutFix(kbDir: string, path: string): string {
   return editFileCommand(full);
 }
 
+/**
+ * The indexed entry file that a file left out for its name copies, when its name starts with that
+ * entry's id but does not end in `.md` (`kb-a1b2c-keys.md.mine`, `.orig`, `~`): a version set
+ * aside or a backup. Named `.md`, it would be a second entry of the same id.
+ */
+function copiedEntry(
+  path: string,
+  ids: ReadonlyMap<string, string>,
+): { id: string; path: string } | undefined {
+  const id = path.endsWith(".md") ? undefined : idFromPath(path);
+  const entry = id === undefined ? undefined : ids.get(id);
+  return id === undefined || entry === undefined || entry === path
+    ? undefined
+    : { id, path: entry };
+}
+
 /** Every entry file the index left out, with the index's reason and a fix. */
 export async function leftOutFindings(context: DoctorContext): Promise<Finding[]> {
-  const { report } = await context.index();
+  const { reader, report } = await context.index();
   if (!report.invalid.length) return [];
+  const ids = indexedIds(reader);
   const total = report.docCount + report.invalid.length;
   return [
     {
@@ -106,15 +123,26 @@ export async function leftOutFindings(context: DoctorContext): Promise<Finding[]
       message: `${report.invalid.length} of ${plural(total, "file", "files")} under ` +
         `${ENTRIES_DIR}/ left out of the index, each below`,
     },
-    ...report.invalid.map((file): Finding => ({
-      level: "error",
-      check: "entries",
-      message: withFix(
-        `${displaySafe(file.path)} is left out of the index: ` +
-          file.message.replace(/\n\s*/g, "; "),
-        leftOutFix(context.kbDir, file.path),
-      ),
-    })),
+    ...report.invalid.map((file): Finding => {
+      const leftOut = `${displaySafe(file.path)} is left out of the index: ` +
+        file.message.replace(/\n\s*/g, "; ");
+      const copied = copiedEntry(file.path, ids);
+      const fix = copied
+        ? shellCommand([
+          "diff",
+          "--",
+          join(context.kbDir, copied.path),
+          join(context.kbDir, file.path),
+        ])
+        : leftOutFix(context.kbDir, file.path);
+      const copy = copied
+        ? `; it copies the entry ${copied.id} (a version set aside, or a backup): keep what you ` +
+          `want of it in the entry (${
+            kbCommand("edit", copied.id, "--kb", context.kbDir)
+          }), then delete the copy`
+        : "";
+      return { level: "error", check: "entries", message: withFix(leftOut + copy, fix) };
+    }),
   ];
 }
 

@@ -87,13 +87,17 @@ async function identityFinding(kbDir: string): Promise<Finding> {
 const NAMED_FILES = 5;
 
 /**
- * Changes under entries/ that no commit holds yet, each file named (up to {@link NAMED_FILES}):
- * hand edits, or the files of an import or save that was stopped before its commit.
+ * Changes to entry files that no commit holds yet, each file named (up to {@link NAMED_FILES}):
+ * hand edits, or the files of an import or save that was stopped before its commit. A file under
+ * entries/ that is not an entry file (`….md.mine`, a backup) is the index's to name, never one to
+ * commit.
  */
 async function uncommittedFindings(kbDir: string): Promise<Finding[]> {
   // Named for a person to read, on the finding's one line: a name's newline must not start a
   // line of its own.
-  const dirty = (await uncommittedFiles(kbDir, [ENTRIES_DIR])).map(({ path }) => displaySafe(path));
+  const dirty = (await uncommittedFiles(kbDir, [ENTRIES_DIR]))
+    .filter(({ path }) => path.endsWith(".md"))
+    .map(({ path }) => displaySafe(path));
   if (!dirty.length) return [];
   const named = dirty.length > NAMED_FILES
     ? `${dirty.slice(0, NAMED_FILES).join(", ")} and ${dirty.length - NAMED_FILES} more`
@@ -105,7 +109,7 @@ async function uncommittedFindings(kbDir: string): Promise<Finding[]> {
     return [{ level: "warn", check: "git", message: `${changes}; finish the git operation first` }];
   }
   const commit = [
-    shellCommand(["git", "-C", kbDir, "add", "--", ENTRIES_DIR]),
+    shellCommand(["git", "-C", kbDir, "add", "--", `${ENTRIES_DIR}/*.md`]),
     shellCommand(["git", "-C", kbDir, "commit", "-m", "kb: commit hand edits"]),
   ].join(" && ");
   return [{
