@@ -103,6 +103,7 @@ export {
   type KeywordHit,
   type KeywordMatches,
   keywordMatches,
+  type KindOfWork,
   type MatchedIn,
   type MatchOptions,
   promptEvidence,

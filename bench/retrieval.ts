@@ -26,6 +26,8 @@
  * The firing rule must hold in a small knowledge base as in a large one, so the TIL set is also
  * measured on knowledge bases of a few of its notes ({@link notesSubset}, `--sizes`): its
  * held-out prompts whose note is among them, its held-out negatives, and the real prompts.
+ * The real prompts are also run against the sample knowledge base (`fixtures/sample-kb`), whose
+ * rules name the kinds of work they apply to (`applies_to`), which no TIL note does.
  *
  * ```sh
  * deno task bench:retrieval [--data ../shared/bench] [--misses 10] [--sizes 40,100,200]
@@ -118,6 +120,16 @@ const benchDir = fileURLToPath(new URL(".", import.meta.url));
 function corpusKb(dir: string, corpus: CorpusPage[]): Map<string, string> {
   writeKb(dir, corpus);
   return new Map(corpus.map((page, index) => [page.key, idOf(index)]));
+}
+
+/** The entry files of the knowledge base `from`, copied into a new one at `to`. */
+function copyEntries(from: string, to: string): void {
+  Deno.mkdirSync(join(to, "entries"), { recursive: true });
+  for (const item of Deno.readDirSync(join(from, "entries"))) {
+    if (item.isFile) {
+      Deno.copyFileSync(join(from, "entries", item.name), join(to, "entries", item.name));
+    }
+  }
 }
 
 /** The prompts of `real_prompts.jsonl`, as cases that expect nothing. */
@@ -290,6 +302,14 @@ async function main(): Promise<void> {
         );
       }
     }
+    const sampleDir = join(work, "sample-kb");
+    copyEntries(join(benchDir, "..", "fixtures", "sample-kb"), sampleDir);
+    const onSample = (await evaluateCases(sampleDir, "real.jsonl", real, new Map())).run.summary;
+    console.log(
+      `\nThe real prompts against the sample knowledge base (fixtures/sample-kb): ` +
+        `${onSample.hook.falseFires} of ${onSample.negatives} fire, ` +
+        `${(onSample.hook.pointers / (onSample.hook.fires || 1)).toFixed(2)} pointers per fire.`,
+    );
     console.log("\nBaselines on the whole tldr split (recall@1, recall@5, MRR@10, fires):");
     for (const [name, r1, r5, mrr, fires] of BASELINES) {
       console.log(`- ${name}: ${r1.toFixed(3)}, ${r5.toFixed(3)}, ${mrr.toFixed(3)}, ${fires}`);

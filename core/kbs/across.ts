@@ -6,8 +6,8 @@
  * Merging is by rank ({@link interleave}): every pointer has reached the same threshold (matched
  * prompt words, counted alike in every knowledge base), and the BM25F scores that order pointers
  * within one knowledge base use that knowledge base's own term rarity, so ranks compare across
- * knowledge bases where scores do not. Keyword pointers come before activity pointers, the
- * default knowledge base first at each rank; kernel rules are inlined in the same order, all of
+ * knowledge bases where scores do not. The default knowledge base comes first at each rank;
+ * kernel rules are inlined in the same order, all of
  * them within the one kernel budget (those past it become pointers, as in one knowledge base).
  *
  * @module
@@ -98,11 +98,8 @@ export function decideAcross(
           .map((pointer) => ({ part, pointer }))
       ),
     );
-  const keyword = listedBy("keyword").slice(0, config.maxEntries);
-  const activity = listedBy("activity")
-    .slice(0, Math.min(config.maxActivityEntries, config.maxEntries - keyword.length));
   // What a ledger lists is left out, never replaced from further down: a repeat adds nothing.
-  const listed = [...keyword, ...activity];
+  const listed = listedBy("keyword").slice(0, config.maxEntries);
   const repeats = listed.filter(({ part, pointer }) => alreadyShown(part.seen(), pointer));
   const pointers = listed.filter((item) => !repeats.includes(item))
     .map(({ part, pointer }) => qualified(part.name, pointer));

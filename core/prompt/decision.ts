@@ -13,6 +13,7 @@ import {
   type FiringRule,
   type KeywordHit,
   keywordMatches,
+  type KindOfWork,
   MAX_PROMPT_TERMS,
   promptTerms,
   type QuietReason,
@@ -178,8 +179,6 @@ export interface SurfaceConfig {
   firing: FiringRule;
   /** Most pointers in one prompt. */
   maxEntries: number;
-  /** Most pointers that come from the activity path alone. */
-  maxActivityEntries: number;
   /** Prompts shorter than this (characters, trimmed) never fire. */
   minChars: number;
   /** The whole additionalContext stays within this. */
@@ -207,7 +206,6 @@ export const DEFAULT_SURFACE_CONFIG: SurfaceConfig = {
   threshold: 1.25,
   firing: FIRING_RULE,
   maxEntries: 3,
-  maxActivityEntries: 3,
   minChars: 12,
   budgetChars: LIMITS.hookBudgetChars,
   kernelBudgetChars: LIMITS.kernelBudgetChars,
@@ -232,9 +230,6 @@ export function skipReason(
   return undefined;
 }
 
-/** Every word of the activity lexicon. */
-const ACTIVITY_WORDS: ReadonlySet<string> = new Set(Object.values(ACTIVITY_LEXICON).flat());
-
 /** The kinds of work a prompt is about, by the activity lexicon. */
 export function classifyActivities(prompt: string): Activity[] {
   const words = new Set(splitWords(prompt));
@@ -253,9 +248,9 @@ export interface Pointer {
   type: string;
   /** Content hash of the entry file, for the session ledger. */
   hash: string;
-  /** Which path surfaced it: a keyword match, a shared activity, or the kernel. */
-  signal: "keyword" | "activity" | "kernel";
-  /** Matched prompt words, or the activity. */
+  /** Which path surfaced it: a keyword match, or the kernel (a rule too long to inline). */
+  signal: "keyword" | "kernel";
+  /** Matched prompt words. */
   why: string[];
 }
 
@@ -285,39 +280,26 @@ function keywordPointer(reader: IndexReader, hit: KeywordHit): Pointer | undefin
 }
 
 /**
- * Active, non-kernel entries whose `applies_to` names one of the prompt's activities, except
- * `exclude`: their ordinals, in index order, with the activities each shares with the prompt.
- * Told apart by the index's metadata, so no entry record is read here: a knowledge base can hold
- * thousands of entries for one activity, and a prompt shows three of them.
+ * The kinds of work of `activities` as the matching reads them: the words of each, and the
+ * entries whose `applies_to` names it (the index's list, in ordinal order). No entry record is
+ * read: a knowledge base can hold thousands of entries for one kind of work.
  */
-export function activityCandidates(
-  reader: IndexReader,
-  activities: Activity[],
-  exclude: ReadonlySet<number> = new Set(),
-): [number, Activity[]][] {
-  const found = new Map<number, Activity[]>();
-  for (const activity of activities) {
-    for (const ord of reader.activityOrds(activity)) {
-      if (exclude.has(ord)) continue;
-      const shared = found.get(ord);
-      if (shared) shared.push(activity);
-      else if (reader.isPointable(ord)) found.set(ord, [activity]);
-    }
-  }
-  return [...found];
+function kindsOfWork(reader: IndexReader, activities: readonly Activity[]): KindOfWork[] {
+  return activities.map((activity) => ({
+    words: new Set(ACTIVITY_LEXICON[activity]),
+    ords: [...reader.activityOrds(activity)].sort((a, b) => a - b),
+  }));
 }
 
 /** What this session was already shown: entry id → content hash at the time. */
 export type Ledger = Record<string, string>;
 
 /**
- * Whether the session was shown `pointer` already, by `ledger` (its knowledge base's): a keyword
- * match unchanged (an entry edited since surfaces again by its words), an activity match at all
- * (once a session: an edit is not news to the prompt's activity).
+ * Whether the session was shown `pointer` already, by `ledger` (its knowledge base's), unchanged:
+ * an entry edited since surfaces again by its words.
  */
 export function alreadyShown(ledger: Ledger, pointer: Pointer): boolean {
-  const { id, hash, signal } = pointer;
-  return signal === "activity" ? Object.hasOwn(ledger, id) : ledger[id] === hash;
+  return ledger[pointer.id] === pointer.hash;
 }
 
 /** The assembled context and what made it in. */
@@ -383,8 +365,6 @@ function pointerLine(pointer: Pointer, titleChars: number): string {
     : whole;
   const why = pointer.signal === "keyword"
     ? `matched: ${pointer.why.join(", ")}`
-    : pointer.signal === "activity"
-    ? `applies to ${pointer.why.join(", ")}`
     : "kernel rule, too long to inline";
   return `- ${pointer.id} ${title} [${displaySafe(pointer.type)}] (${displaySafe(why)})`;
 }
@@ -556,6 +536,7 @@ function sentenceHits(
   reader: IndexReader,
   aboutOrd: number,
   config: SurfaceConfig,
+  kinds: readonly KindOfWork[],
 ): KeywordHit[] {
   if (sentences.length < 2) return [];
   let lookups = MAX_PROMPT_TERMS;
@@ -576,7 +557,7 @@ function sentenceHits(
       reader,
       terms,
       needed,
-      { nearMisses: false, notTopic: ACTIVITY_WORDS, rule: config.firing },
+      { nearMisses: false, rule: config.firing, kindsOfWork: kinds },
     );
     if (ranked[0]?.ord === aboutOrd) return ranked;
   }
@@ -584,9 +565,10 @@ function sentenceHits(
 }
 
 /**
- * Decide what a prompt surfaces: skip check, kernel rules, keyword matches (sentence by sentence
- * when the whole prompt says too much else: {@link sentenceHits}), activity matches, the session
- * ledger, then assembly under the budget. Pure apart from reading index files
+ * Decide what a prompt surfaces: skip check, kernel rules, keyword matches (its kind of work
+ * naming the entries that apply to it: {@link kindsOfWork}; sentence by sentence when the whole
+ * prompt says too much else: {@link sentenceHits}), the session ledger, then assembly under the
+ * budget. Pure apart from reading index files
  * through `reader`. `ledger` may be a function that reads it: it is called only when some entry
  * matched, so a prompt that matches nothing never opens the session's file. What the session
  * was already shown unchanged is left out, never replaced by entries further down the ranking:
@@ -606,16 +588,17 @@ export function decide(
   const sentencesOfPrompt = () => sentences ??= sentencesOf(prompt);
   const { reference, needed } = evidenceNeeded(prompt, sentencesOfPrompt, reader, config);
   const terms = promptTerms(prompt);
+  const kinds = kindsOfWork(reader, activities);
   const matches = keywordMatches(
     reader,
     terms,
     needed,
-    { nearMisses: config.explain, notTopic: ACTIVITY_WORDS, rule: config.firing },
+    { nearMisses: config.explain, rule: config.firing, kindsOfWork: kinds },
   );
-  const { nearMisses, termHits, missesSpecificWords } = matches;
+  const { nearMisses, termHits } = matches;
   let { ranked, heldBack } = matches;
   if (!ranked.length && heldBack?.reason === "not_about") {
-    ranked = sentenceHits(sentencesOfPrompt(), reader, heldBack.ord, config);
+    ranked = sentenceHits(sentencesOfPrompt(), reader, heldBack.ord, config, kinds);
     if (ranked.length) heldBack = undefined;
   }
   let seen: Ledger | undefined;
@@ -628,21 +611,6 @@ export function decide(
     if (alreadyShown(shown(), pointer)) deduped.push(pointer.id);
     else pointers.push(pointer);
   }
-  const keywordOrds = new Set(ranked.map((hit) => hit.ord));
-  const byActivity = activityCandidates(reader, activities, keywordOrds)
-    .filter(([ord]) => !missesSpecificWords(ord));
-  const activitySlots = Math.min(
-    config.maxActivityEntries,
-    Math.max(config.maxEntries - pointers.length - deduped.length, 0),
-  );
-  for (const [ord, shared] of byActivity.slice(0, activitySlots)) {
-    const doc = reader.doc(ord);
-    if (!doc) continue;
-    const pointer = pointerOf(doc, "activity", shared);
-    if (alreadyShown(shown(), pointer)) deduped.push(pointer.id);
-    else pointers.push(pointer);
-  }
-  const candidates = ranked.length + byActivity.length;
   const named = config.explain
     ? nearMisses.flatMap((miss) => {
       const doc = reader.doc(miss.ord);
@@ -666,7 +634,7 @@ export function decide(
     ...held ? { heldBack: held } : {},
   };
   if (!kernel.length && !pointers.length) {
-    return { ...base, outcome: candidates ? "all_deduped" : "no_signal" };
+    return { ...base, outcome: ranked.length ? "all_deduped" : "no_signal" };
   }
   return { ...base, outcome: "surfaced", assembly: assemble(kernel, pointers, fetch, config) };
 }

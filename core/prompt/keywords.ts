@@ -314,11 +314,19 @@ export interface MatchOptions {
   nearMisses?: boolean;
   /** The firing rule; {@link FIRING_RULE} unless given. */
   rule?: FiringRule;
-  /**
-   * Prompt words that name no topic of their own (the activity words, which every entry that
-   * applies to the activity shares): left out of {@link KeywordMatches.missesSpecificWords}.
-   */
-  notTopic?: ReadonlySet<string>;
+  /** The kinds of work the prompt is about, each with the entries that apply to it. */
+  kindsOfWork?: readonly KindOfWork[];
+}
+
+/**
+ * A kind of work a prompt is about (writing, reviewing…): the words that name it, and the
+ * entries whose `applies_to` names it (ordinals, ascending).
+ */
+export interface KindOfWork {
+  /** The words that name it (as {@link splitWords} reads them). */
+  words: ReadonlySet<string>;
+  /** The entries that apply to it, by ordinal, ascending. */
+  ords: readonly number[];
 }
 
 /**
@@ -354,11 +362,6 @@ export interface KeywordMatches {
   heldBack?: HeldBack;
   /** Prompt word → number of entries it is found in (any field). */
   termHits: Record<string, number>;
-  /**
-   * Whether the prompt has words of specificity 1 that the knowledge base holds and the entry
-   * `ord` holds none of: the prompt is then about something the entry does not mention.
-   */
-  missesSpecificWords(ord: number): boolean;
 }
 
 /** The most near misses a match names. */
@@ -692,6 +695,59 @@ function searchScores(
 }
 
 /**
+ * Read the first of `words` that names `kind` on its own (one part: `review`, not `code-review`)
+ * as also being a tag of every entry that applies to that kind of work, and weigh it by how many
+ * entries it then names ({@link specificity}): an entry's `applies_to` is one word of evidence for
+ * a prompt about that work, counted once with the word itself, never a pointer without the rest of
+ * the prompt's evidence. Nothing changes when no entry applies to it.
+ */
+function nameKindOfWork(
+  words: PromptWord[],
+  kind: KindOfWork,
+  docCount: number,
+  termHits: Record<string, number>,
+): void {
+  if (!kind.ords.length) return;
+  const word = words.find(({ parts }) => parts.length === 1 && kind.words.has(parts[0].term.word));
+  if (!word) return;
+  const part = withTags(word.parts[0], kind.ords);
+  word.parts = [part];
+  word.weight = specificity(part.entries, docCount);
+  word.common ||= isCommonWord(part.entries, docCount);
+  termHits[part.term.word] = part.entries;
+}
+
+/**
+ * `part` with the entries `ords` (ascending) holding its term in their tags as well: added to its
+ * postings (a keyword count of 1, or the keyword bit of a keyword-only part) where they are not
+ * there already, and counted in its entries.
+ */
+function withTags(part: WordPart, ords: readonly number[]): WordPart {
+  const { postings } = part;
+  const stride = strideOf(part);
+  const merged: number[] = [];
+  let added = 0;
+  let at = 0;
+  const copyUpTo = (ord: number) => {
+    for (; at < postings.length && postings[at] < ord; at += stride) {
+      for (let field = 0; field < stride; field++) merged.push(postings[at + field]);
+    }
+  };
+  for (const ord of ords) {
+    copyUpTo(ord);
+    const held = at < postings.length && postings[at] === ord;
+    if (!held) added++;
+    if (part.keywordOnly) merged.push(ord, (held ? postings[at + 1] : 0) | FIELD_KEYWORD);
+    else if (held) {
+      merged.push(ord, postings[at + 1], Math.max(postings[at + 2], 1), postings[at + 3]);
+    } else merged.push(ord, 0, 1, 0);
+    if (held) at += stride;
+  }
+  copyUpTo(Infinity);
+  return { ...part, postings: merged, entries: part.entries + added };
+}
+
+/**
  * The prompt's words with the postings of their parts. A common word counts in titles, tags and
  * aliases only, so its keyword postings say all that matters and its long body postings are
  * never parsed: on a large knowledge base they are most of what a prompt would read.
@@ -801,11 +857,6 @@ function chanceEvidence(reader: IndexReader, words: PromptWord[], ord: number): 
   return { mean, deviation: Math.sqrt(variance) };
 }
 
-/** Whether `ord` holds every part of `word`, in any field its postings list. */
-function holdsWord(word: PromptWord, ord: number): boolean {
-  return word.parts.every((part) => postingAt(part, ord) >= 0);
-}
-
 /**
  * The entries a prompt's words point at (see the module notes): when the best active, non-kernel
  * entry's evidence reaches `threshold` and the {@link FiringRule} finds the prompt about it,
@@ -819,16 +870,14 @@ export function keywordMatches(
   reader: IndexReader,
   terms: PromptTerm[],
   threshold: number,
-  { nearMisses = true, notTopic = new Set(), rule = FIRING_RULE }: MatchOptions = {},
+  { nearMisses = true, rule = FIRING_RULE, kindsOfWork = [] }: MatchOptions = {},
 ): KeywordMatches {
   const termHits: Record<string, number> = {};
   const { docCount, nextOrd } = reader.manifest;
   const naming = namingShares(reader);
   const tallies = new Tallies(Math.max(nextOrd, docCount), threshold * LISTED_SHARE, nearMisses);
   const words = promptWords(reader, terms, termHits);
-  const specific = words.filter((word) =>
-    word.weight === 1 && !word.common && !word.parts.some((part) => notTopic.has(part.term.word))
-  );
+  for (const kind of kindsOfWork) nameKindOfWork(words, kind, docCount, termHits);
   for (const word of words) tallies.addWord(word);
   const listed: number[] = [];
   for (const ord of tallies.reached) {
@@ -899,7 +948,5 @@ export function keywordMatches(
     nearMisses: under.map(hit),
     heldBack,
     termHits,
-    missesSpecificWords: (ord) =>
-      specific.length > 0 && !specific.some((word) => holdsWord(word, ord)),
   };
 }
