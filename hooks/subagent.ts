@@ -1,11 +1,11 @@
 /**
  * Claude Code PreToolUse hook for the Agent (Task) tool: subagent memory. The prompt hook never
- * sees a subagent's prompt, so this hook runs the same decision on it (kernel rules, keyword and
- * activity pointers, the same budget) and hands the result to the subagent by rewriting the
- * tool's input: `updatedInput` is the input with the block appended to `prompt`, nothing else
- * changed. No `permissionDecision`: the rewritten call goes through the user's permission flow
- * as the original would (checked on Claude Code 2.1.197; see spec/hooks.md). Anything odd, no
- * output: the call runs unchanged. Exit 0 always.
+ * sees a subagent's prompt, so this hook runs the same decision on it (kernel rules, pointers,
+ * the same budget) and hands the result to the subagent by rewriting the tool's input:
+ * `updatedInput` is the input with the block appended to `prompt`, nothing else changed. No
+ * `permissionDecision`: the rewritten call goes through the user's permission flow as the
+ * original would (checked on Claude Code 2.1.197; see spec/hooks.md). Anything odd, no output:
+ * the call runs unchanged. Exit 0 always.
  *
  * A subagent starts with an empty context, so what the session's ledger lists is shown to it
  * again; what it is shown is added to that ledger.
