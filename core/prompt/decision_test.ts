@@ -516,6 +516,40 @@ Deno.test("applies_to: a prompt about that work names the entry, by one word cou
   assert(evidence[0].weight <= 1, JSON.stringify(evidence));
 });
 
+Deno.test("applies_to: the word is a tag of the entries that apply, a body word or a common one alike", () => {
+  const inBody: Spec = {
+    id: "kb-rev03",
+    title: "Gatekeeping checklist",
+    body: "Run it before every review.\n",
+    appliesTo: ["reviewing"],
+  };
+  const near = (reader: IndexReader, id: string) =>
+    decide("please review", reader, {}, FETCH).nearMisses.find((miss) => miss.id === id)
+      ?.evidence ?? [];
+  const held = near(buildReader([inBody, ...unrelated(10)]), "kb-rev03");
+  assertEquals(held.map(({ word, where }) => [word, where]), [["review", "tags"]]);
+  // A word most entries hold counts in titles, tags and aliases only: the entry that applies
+  // gets it as a tag, the bodies that hold it get nothing.
+  const bodies: Spec[] = Array.from({ length: 12 }, (_, index) => ({
+    id: idOf("rb", index),
+    title: `Sourdough note ${index}`,
+    body: "A review of the crumb.\n",
+  }));
+  const common = buildReader([
+    { ...inBody, id: "kb-rev04", body: "x\n" },
+    ...bodies,
+    ...unrelated(10),
+  ]);
+  const tagged = near(common, "kb-rev04");
+  assertEquals(tagged.map(({ word, where }) => [word, where]), [["review", "tags"]]);
+  assert(tagged[0].weight < 1, "a common word counts less");
+  const decision = decide("please review", common, {}, FETCH);
+  assert(
+    decision.nearMisses.every((miss) => miss.id === "kb-rev04"),
+    JSON.stringify(decision.nearMisses),
+  );
+});
+
 Deno.test("applies_to: the work alone points at nothing, and only one of its words counts", () => {
   const checklists: Spec[] = Array.from({ length: 200 }, (_, index) => ({
     id: idOf("am", index),
