@@ -475,6 +475,41 @@ Deno.test("import: a note too large for an entry is left out with its size, the 
   }]);
 });
 
+Deno.test("import: a Latin-1 or UTF-16 note is left out with its encoding and the line that converts it, which works pasted", async () => {
+  await using kb = await makeKb({ empty: true });
+  const notes = join(kb.root, "it's notes");
+  await Deno.mkdir(notes);
+  const text = "# Café notes\nA naïve résumé.\n";
+  const latin1 = Uint8Array.from(text, (char) => char.charCodeAt(0));
+  const utf16le = Uint8Array.from(
+    Array.from(text).flatMap((char) => [char.charCodeAt(0) & 0xff, char.charCodeAt(0) >> 8]),
+  );
+  // Latin-1, and UTF-16 with and without a byte-order mark, as editors on Windows save them.
+  await Deno.writeFile(join(notes, "latin.md"), latin1);
+  await Deno.writeFile(join(notes, "bom.md"), new Uint8Array([0xff, 0xfe, ...utf16le]));
+  await Deno.writeFile(join(notes, "le.md"), utf16le);
+  const first = parseJson<ImportJson>(await runCli(["import", notes, "--json"], { env: kb.env }));
+  assertEquals(first.added.length, 0, JSON.stringify(first));
+  const reasons = new Map(first.leftOut.map((file) => [file.path, file.reason]));
+  assertMatch(
+    reasons.get("latin.md") ?? "",
+    /^is not valid UTF-8 \(byte 0xE9 at offset 5, line 1\)/,
+  );
+  assertMatch(reasons.get("bom.md") ?? "", /^is UTF-16 text, not UTF-8/);
+  assertMatch(reasons.get("le.md") ?? "", /^is UTF-16LE text, not UTF-8/);
+  for (const [path, reason] of reasons) {
+    const line = reason.slice(reason.indexOf("iconv "));
+    const pasted = await runProcess("/bin/sh", ["-c", line]);
+    assertEquals(pasted.code, 0, `${path}: ${line}\n${show(pasted)}`);
+  }
+  const second = parseJson<ImportJson>(await runCli(["import", notes, "--json"], { env: kb.env }));
+  assertEquals(second.leftOut, []);
+  assertEquals(second.added.length, 3);
+  for (const entry of (await entriesBySource(kb.dir)).values()) {
+    assertMatch(entry, /A naïve résumé\./);
+  }
+});
+
 Deno.test("import whose push fails prints its report, then why and how to finish, and exits 3", async () => {
   await using kb = await makeKb({ empty: true, remote: true });
   const vault = await writeVault(kb.root);

@@ -14,7 +14,8 @@ import { LIMITS } from "../../core/entry/schema.ts";
 import { isAgentFile } from "../../core/import/agent_rules.ts";
 import { detectKind, type SourceKind } from "../../core/import/kinds.ts";
 import { plural } from "../../core/text/plural.ts";
-import { decodeUtf8Strict } from "../../core/text/utf8.ts";
+import { decodeUtf8Strict, NotUtf8Error, utf16Encoding } from "../../core/text/utf8.ts";
+import { toUtf8Command } from "../../core/shell/quote.ts";
 import { git } from "../git.ts";
 import { realPathOr, statOf } from "../disk.ts";
 import { kbCommand } from "../self_command.ts";
@@ -69,7 +70,10 @@ export async function readSourceFolder(folder: string): Promise<SourceFolder> {
         });
         return;
       }
-      const text = decodeUtf8Strict(Deno.readFileSync(inFolder(folder, path)));
+      const text = noteText(
+        Deno.readFileSync(inFolder(folder, path)),
+        inFolder(realPathOr(folder), path),
+      );
       found.push({ path, text, mtime: dateOf(info.mtime ?? new Date()) });
     },
     source.leftOut,
@@ -90,6 +94,30 @@ export async function readSourceFolder(folder: string): Promise<SourceFolder> {
     files: source.notes,
   });
   return source;
+}
+
+/**
+ * The text of a note's `bytes`, strict UTF-8. A note in another encoding is refused with the one
+ * it is in when it is UTF-16 (which git-kb tells by its byte-order mark or NUL bytes, and would
+ * otherwise read as text full of NULs), and with the line that converts the file at `file` in
+ * place, to import it again.
+ */
+function noteText(bytes: Uint8Array, file: string): string {
+  const utf16 = utf16Encoding(bytes);
+  if (utf16) {
+    throw new Error(
+      `is ${utf16} text, not UTF-8; convert it, then import again: ${toUtf8Command(file, utf16)}`,
+    );
+  }
+  try {
+    return decodeUtf8Strict(bytes);
+  } catch (error) {
+    if (!(error instanceof NotUtf8Error)) throw error;
+    throw new Error(
+      `${error.message}; convert it, then import again, e.g. from Latin-1: ` +
+        toUtf8Command(file, "latin1"),
+    );
+  }
 }
 
 function existsFolder(path: string): boolean {
