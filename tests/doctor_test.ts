@@ -534,6 +534,14 @@ Deno.test("doctor fetches before it says behind, diverged or ahead, and says whe
   const [reach, old] = await remote();
   assertEquals(reach.level, "error");
   assertMatch(reach.message, /^origin is not reachable: /);
+  // The next step: its address, and the line that points origin at the repository's new one.
+  const setUrl = `git -C ${shellQuote(kb.dir)} remote set-url origin <url>`;
+  assert(reach.message.endsWith(`; fix: ${setUrl}`), reach.message);
+  const moved = join(kb.root, "moved.git");
+  await Deno.rename(kb.remote!, moved);
+  const pasted = await runProcess("/bin/sh", ["-c", setUrl.replace("<url>", shellQuote(moved))]);
+  assertEquals(pasted.code, 0, show(pasted));
+  assertEquals((await remote())[0].level, "ok");
   assertMatch(
     old.message,
     /^1 commit not pushed to origin\/main \(as of the last fetch, .* UTC: this fetch failed\)/,

@@ -6,7 +6,7 @@
  */
 import type { Finding } from "../../core/setup/finding.ts";
 import { plural } from "../../core/text/plural.ts";
-import { shellCommand } from "../../core/shell/quote.ts";
+import { gitCommand, shellCommand } from "../../core/shell/quote.ts";
 import { git, gitReason, identityArgs, networkTimeoutMs, SET_IDENTITY_COMMAND } from "../git.ts";
 import { ENTRIES_DIR } from "../kb.ts";
 import { displaySafe } from "../../core/text/display.ts";
@@ -139,7 +139,12 @@ function reachFinding(kbDir: string, status: RemoteStatus): Finding {
     return {
       level: "error",
       check: "remote",
-      message: `${remote} is not reachable: ${fetch.reason}`,
+      message: withFix(
+        `${remote} is not reachable: ${fetch.reason}; check the network and its address ` +
+          `(${gitCommand(kbDir, "remote", "-v")}), and if the repository moved, put its new ` +
+          "URL in place of <url>",
+        `${gitCommand(kbDir, "remote", "set-url", remote)} <url>`,
+      ),
     };
   }
   return {
