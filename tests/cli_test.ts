@@ -139,6 +139,7 @@ Deno.test("search and get on the sample knowledge base", async (t) => {
     getMany: get("kb-7q2mx", "kb-3hd8w", "kb-r4b9t"),
     getMissing: get("kb-7q2mx", "kb-nope1", "kb-r4b9t"),
     getLinks: get("kb-7q2mx", "kb-3hd8w", "--links"),
+    getNoLinks: get("kb-e6p1z", "--links"),
     getJson: get("kb-7q2mx", "kb-3hd8w", "--json"),
     getTraversal: get("../../../etc/passwd"),
     alias: search("cf", "--json"),
@@ -289,6 +290,12 @@ Deno.test("search and get on the sample knowledge base", async (t) => {
       result.stdout,
       /superseded-by kb-7q2mx Rotate a leaked npm or Cloudflare token/,
     );
+  });
+
+  await t.step("get --links of an entry with none says so, after the entry", async () => {
+    const result = results.getNoLinks;
+    assertEquals(result.code, 0, show(result));
+    assertEquals(result.stdout, `${await file("kb-e6p1z")}No links to or from kb-e6p1z.\n`);
   });
 
   await t.step("get --json carries the exact text", async () => {
