@@ -5,6 +5,7 @@
  */
 import { assert, assertEquals, assertMatch, assertStrictEquals } from "@std/assert";
 import { join } from "@std/path/posix/join";
+import { shellQuote } from "../core/shell/quote.ts";
 import { attachmentProblems } from "../io/save/attachments.ts";
 import { runProcess } from "../io/process.ts";
 import { kbCommand } from "../io/self_command.ts";
@@ -124,6 +125,15 @@ Deno.test("import: usage errors exit 2 and a missing folder exits 1 with its nam
     `git-kb import: ${nope} does not exist; give the folder of notes to import`,
   );
   assertEquals(/os error/.test(missing.stderr), false, "not the system's words");
+  // A note given in place of its folder: the import of the folder, to look at first, works pasted.
+  const folder = join(kb.root, "it's notes");
+  await writeFolder(folder, { "CLAUDE.md": "# Rules\n\n## Testing\nRun the tests.\n" });
+  const file = await runCli(["import", join(folder, "CLAUDE.md")], { env: kb.env });
+  assertEquals(file.code, 1, show(file));
+  const line = file.stderr.match(/: (git-kb import .* --dry-run)$/m)?.[1];
+  assertEquals(line, `git-kb import ${shellQuote(folder)} --dry-run`, show(file));
+  const dry = await runCli(["import", folder, "--dry-run", "--json"], { env: kb.env });
+  assertEquals(parseJson<ImportJson>(dry).added.length, 1, show(dry));
 });
 
 Deno.test("import: an attachment named with backslashes is not brought, so nothing is written outside the knowledge base", async () => {

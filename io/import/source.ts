@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { join } from "../../core/path.ts";
+import { dirname, join } from "../../core/path.ts";
 import type { SourceNote } from "../../core/import/note.ts";
 import { LIMITS } from "../../core/entry/schema.ts";
 import { isAgentFile } from "../../core/import/agent_rules.ts";
@@ -50,7 +50,15 @@ export const HIDDEN_FILE = "a hidden file (its name starts with a dot)";
 export async function readSourceFolder(folder: string): Promise<SourceFolder> {
   const info = statOf(folder);
   if (!info) throw new Error(`${folder} does not exist; give the folder of notes to import`);
-  if (!info.isDirectory) throw new Error(`${folder} is not a folder`);
+  if (!info.isDirectory) {
+    const holder = dirname(realPathOr(folder));
+    throw new Error(
+      `${folder} is a file; import reads a folder of notes. To bring the folder that holds it ` +
+        `(its other notes too), see first what would come in: ${
+          kbCommand("import", holder, "--dry-run")
+        }`,
+    );
+  }
   const source: SourceFolder = { kind: "markdown", notes: [], leftOut: [], others: [] };
   const found: { path: string; text: string; mtime: string }[] = [];
   walk(
