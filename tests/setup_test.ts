@@ -100,6 +100,9 @@ Deno.test("claude: install, idempotent rerun, dry run, moved launcher, remove", 
     const result = ok(await s.setup(["--dry-run"]));
     assertMatch(result.stdout, /^--- \/dev\/null\n\+\+\+ .*settings\.json/m, show(result));
     assertMatch(result.stdout, /Dry run: nothing was written/);
+    // What to do after the write is for once it is applied: no "Next:" to load what is not there.
+    assertNotMatch(result.stdout, /^Next:/m);
+    assertMatch(result.stdout, /^Once applied:\n {2}- Start a new Claude Code session/m);
     assert(!(await exists(join(s.home, ".claude"))), "nothing created");
   });
 
