@@ -520,6 +520,26 @@ Deno.test("import: a Latin-1 or UTF-16 note is left out with its encoding and th
   }
 });
 
+Deno.test("import leaves out an empty note, named with why, and a wikilink to it names it", async () => {
+  await using kb = await makeKb({ empty: true });
+  const notes = join(kb.root, "notes");
+  // Obsidian makes an empty note when a link to a note not written yet is clicked.
+  await writeFolder(notes, {
+    "Kept.md": "See [[Later]].\n",
+    "Later.md": "",
+    "Blank.md": " \n\t\n",
+  });
+  const imported = await runCli(["import", notes, "--json"], { env: kb.env });
+  assertEquals(imported.code, 0, show(imported));
+  const report = parseJson<ImportJson>(imported);
+  assertEquals(report.added.length, 1, JSON.stringify(report));
+  assertEquals(report.leftOut, [
+    { path: "Blank.md", reason: "is empty: there is nothing in it to keep" },
+    { path: "Later.md", reason: "is empty: there is nothing in it to keep" },
+  ]);
+  assertEquals(report.unresolved.map((link) => [link.name, link.leftOut]), [["Later", "Later.md"]]);
+});
+
 Deno.test("import whose push fails prints its report, then why and how to finish, and exits 3", async () => {
   await using kb = await makeKb({ empty: true, remote: true });
   const vault = await writeVault(kb.root);

@@ -40,6 +40,9 @@ export const NOT_MARKDOWN = "not markdown";
 /** Why a symbolic link is left out. */
 export const SYMLINK = "a symbolic link (not followed)";
 
+/** Why a note with nothing but blanks in it (Obsidian's, for a link clicked) is left out. */
+const EMPTY_NOTE = "is empty: there is nothing in it to keep";
+
 /** Markdown file names. */
 const MARKDOWN = /\.(md|markdown)$/i;
 
@@ -82,6 +85,11 @@ export async function readSourceFolder(folder: string): Promise<SourceFolder> {
         Deno.readFileSync(inFolder(folder, path)),
         inFolder(realPathOr(folder), path),
       );
+      if (!text.trim()) {
+        // An entry of a title alone would be pointed at and fetched for nothing.
+        source.leftOut.push({ path, reason: EMPTY_NOTE });
+        return;
+      }
       found.push({ path, text, mtime: dateOf(info.mtime ?? new Date()) });
     },
     source.leftOut,
