@@ -98,8 +98,8 @@ export const PROFILES = {
   review: ["--allow-read", "--allow-write", SYS_UID, ENV, "--allow-run=git,kill"],
   /**
    * Makes a scratch knowledge base under the cache folder, asks git about it and about the
-   * user's own, and runs the CLI and hooks as `deno run` subprocesses with their own profiles:
-   * selftest.
+   * user's own, and runs the CLI and hooks as `deno run` subprocesses with their own profiles
+   * (`deno` stands for the Deno the launcher found, `KB_DENO`): selftest.
    */
   selftest: ["--allow-read", CACHE_WRITE, SYS_UID, ENV, "--allow-run=git,deno"],
   /**

@@ -66,8 +66,13 @@ export class SelfCli implements KbCli {
     this.#cwd = cwd;
   }
 
+  /**
+   * `deno run` of the entry point: with the Deno the plugin's launcher found (`KB_DENO`, which
+   * the selftest profile may run), else `deno` on PATH.
+   */
   #deno(flags: string[], args: string[], stdin?: string): Promise<ProcessOutput> {
-    return runProcess("deno", ["run", ...this.entry.flags, ...flags, this.entry.path, ...args], {
+    const deno = envVar("KB_DENO") || "deno";
+    return runProcess(deno, ["run", ...this.entry.flags, ...flags, this.entry.path, ...args], {
       cwd: this.#cwd,
       env: this.#env,
       stdin,

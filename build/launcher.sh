@@ -152,8 +152,9 @@ case "$profile" in
     case "$judge" in
       *,*) refuse "KB_PROSE_LINT_CLAUDE ($judge)" "name the judge binary by a path without one" ;;
     esac ;;
-  handoff)
-    # The capture hook starts its worker with this same Deno (io/process.ts startDetached).
+  handoff|selftest)
+    # The capture hook starts its worker, and selftest the CLI and hooks it checks, with this
+    # same Deno (io/process.ts startDetached, app/self_cli.ts).
     case "$deno" in
       *,*) refuse "the Deno binary $deno" "install Deno where its path has none" ;;
     esac

@@ -101,7 +101,8 @@ const ENV_FLAG = PROFILES.read.find((flag) => flag.startsWith("--allow-env="))!;
 /**
  * A profile's flags as sh words: the environment flag from `$allow_env`, the cache root from
  * `$cache`, the run permission of `add` and `edit` with `$editor` (empty, or a comma and the
- * editor's program), the judge's program from `$judge`, the Deno found from `$deno`. A word that expands a variable is
+ * editor's program), the judge's program from `$judge`, the Deno found from `$deno` (last in a
+ * run permission: the capture hook's, selftest's). A word that expands a variable is
  * double-quoted, so its value stays one word.
  */
 function shFlags(profile: Profile): string {
@@ -111,8 +112,8 @@ function shFlags(profile: Profile): string {
       "$1$editor",
     )
       .replace("--allow-run=claude", "--allow-run=$judge").replace(
-        /^--allow-run=deno$/,
-        "--allow-run=$deno",
+        /^(--allow-run=(?:[^,]+,)*)deno$/,
+        "$1$deno",
       )
   ).map((flag) => flag.includes("$") ? `"${flag}"` : flag).join(" ");
 }

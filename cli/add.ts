@@ -14,6 +14,7 @@ import {
   entryProblems,
   newEntry,
   newEntryRequest,
+  printSameTitleNotes,
   printSupersededNotes,
   saveDraft,
 } from "./entry_save.ts";
@@ -120,6 +121,7 @@ export async function run(args: string[]): Promise<number> {
       place,
     );
     printSupersededNotes(kbDir, entry, kbFlag);
+    await printSameTitleNotes(kbDir, entry, kbFlag);
     return 0;
   }
   const placeholder = { ...entry, title: entry.title || TITLE_TO_FILL_IN };
@@ -148,5 +150,6 @@ export async function run(args: string[]): Promise<number> {
   });
   reportSave("Added", await saveDraft(draft, draft.value), values.json, placeDetails, place);
   printSupersededNotes(kbDir, draft.value.entry, kbFlag);
+  await printSameTitleNotes(kbDir, draft.value.entry, kbFlag);
   return 0;
 }

@@ -30,6 +30,9 @@ import { exitCodeOf } from "./errors.ts";
 import { EXIT } from "../core/exit.ts";
 import { today } from "./entry_flags.ts";
 import { kbCommand } from "../io/self_command.ts";
+import { openIndex, READ_TRUST_MS } from "../io/index/store.ts";
+import { activeEntriesTitled } from "../core/index/same_title.ts";
+import type { IndexReader } from "../core/index/reader.ts";
 
 /** A new entry for `kbDir` with `edits` applied: dated today, with `id` or a fresh one. */
 export function newEntry(kbDir: string, edits: EntryEdits, id?: string): Entry {
@@ -106,6 +109,35 @@ export function supersededNotes(kbDir: string, entry: Entry, kbFlag: string[]): 
 /** Print {@link supersededNotes} on stderr, one `note:` line each, after a save that worked. */
 export function printSupersededNotes(kbDir: string, entry: Entry, kbFlag: string[]): void {
   for (const note of supersededNotes(kbDir, entry, kbFlag)) console.error(`note: ${note}`);
+}
+
+/**
+ * After new entry `entry` was saved, a `note:` line on stderr for each other active entry with
+ * its title (see core/index/same_title.ts), with the commands that take the new one out and
+ * change the other instead. Said, not refused: two entries may share a title on purpose. An index
+ * that cannot be opened says nothing here: the save stands, and its warning named the cause.
+ */
+export async function printSameTitleNotes(
+  kbDir: string,
+  entry: Entry,
+  kbFlag: string[],
+): Promise<void> {
+  let reader: IndexReader;
+  try {
+    ({ reader } = await openIndex(kbDir, { trustStampMs: READ_TRUST_MS }));
+  } catch {
+    return;
+  }
+  // rm takes no --to: the folder names the knowledge base for both commands.
+  const flag = kbFlag.length ? ["--kb", kbDir] : [];
+  const id = entry.id;
+  for (const other of activeEntriesTitled(reader, entry.title, id)) {
+    console.error(
+      `note: ${other.id} ${JSON.stringify(other.title)} has the same title as ${id}; if ${id} ` +
+        `repeats it, take ${id} out (${kbCommand("rm", id, ...flag)}) and change ${other.id} ` +
+        `instead (${kbCommand("edit", other.id, ...flag)})`,
+    );
+  }
 }
 
 /** An edit ready to save, with what it changes. */

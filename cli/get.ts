@@ -55,6 +55,8 @@ function printEntries(found: Found[]): void {
     if (item.links?.length) {
       console.log(`Links of ${item.id}:`);
       for (const link of item.links) console.log(`  ${linkLine(link)}`);
+    } else if (item.links) {
+      console.log(`No links to or from ${item.id}.`);
     }
   });
 }

@@ -217,7 +217,11 @@ async function list(views: RuleView[], json: boolean | undefined): Promise<void>
     console.log(`${plural(applying.length, "kernel rule applies", "kernel rules apply")}:`);
     for (const view of applying) console.log(`  ${view.id} ${displaySafe(view.rule.title)}`);
   } else if (!waiting.length) {
-    console.log(dim("No kernel rules: no entry has kernel: true."));
+    console.log(
+      dim("No kernel rules: no entry has kernel: true. A rule that goes into every prompt: ") +
+        `${kbCommand("add", "--kernel", "--type", "rule")} --title "<the rule>" ` +
+        '--body "<what to do, in a few lines>"',
+    );
   }
 }
 

@@ -464,7 +464,9 @@ function printChange(
     console.log(yellow("Dry run: nothing was written. Run it again without --dry-run to apply."));
   }
   if (notes.length) {
-    console.log(`${bold("Next:")}\n${notes.map((note) => `  - ${note}`).join("\n")}`);
+    // A dry run wrote nothing: what follows a write is for once it is applied.
+    const heading = options.dryRun && change.changed ? "Once applied:" : "Next:";
+    console.log(`${bold(heading)}\n${notes.map((note) => `  - ${note}`).join("\n")}`);
   }
 }
 

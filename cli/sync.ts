@@ -29,8 +29,9 @@ commits made here on top of what came in, push, and update the index. Lists the
 entries that came in (added +, changed ~, removed -) and those that went out,
 and carries the git-kb/proposals branch (the proposals git-kb review lists, and
 the reviews of them) both ways, saying which way it moved. Uncommitted changes
-stay as they are, unless the remote changed the same file: then nothing is
-changed and the message says how to commit them first. When both sides changed
+stay as they are and are not sent (a warning names those under entries/, with
+the line that commits and sends them), unless the remote changed the same file:
+then nothing is changed and the message says how to commit them first. When both sides changed
 the same entry each in its own way, nothing is changed either: the entries are
 named, the remote's version is kept in refs/git-kb/sync-theirs, and the commands
 that merge, resolve and finish are printed, one a line.`,

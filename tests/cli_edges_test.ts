@@ -218,3 +218,28 @@ Deno.test("add refuses an invalid new entry without naming an id the user never 
   );
   assertMatch(named.stderr, /Entry kb-pr0of is not valid/);
 });
+
+Deno.test("kernel with no kernel rule says how to make one, and that line, filled in, makes one that applies", async () => {
+  await using kb = await makeKb({ empty: true });
+  const none = await runCli(["kernel"], { env: kb.env });
+  assertEquals(none.code, 0, show(none));
+  const line = none.stdout.match(/: (git-kb add --kernel .*)$/m)?.[1];
+  assertEquals(
+    line,
+    'git-kb add --kernel --type rule --title "<the rule>" --body "<what to do, in a few lines>"',
+    show(none),
+  );
+  const added = await runCli([
+    "add",
+    "--kernel",
+    "--type",
+    "rule",
+    "--title",
+    "Never force-push main",
+    "--body",
+    "Use a branch.",
+  ], { env: kb.env });
+  assertEquals(added.code, 0, show(added));
+  const listed = await runCli(["kernel"], { env: kb.env });
+  assertMatch(listed.stdout, /^1 kernel rule applies:\n {2}kb-\w{5} Never force-push main$/m);
+});

@@ -139,6 +139,8 @@ Deno.test("search and get on the sample knowledge base", async (t) => {
     getMany: get("kb-7q2mx", "kb-3hd8w", "kb-r4b9t"),
     getMissing: get("kb-7q2mx", "kb-nope1", "kb-r4b9t"),
     getLinks: get("kb-7q2mx", "kb-3hd8w", "--links"),
+    getNoLinks: get("kb-e6p1z", "--links"),
+    getNoPrefix: get("7q2mx"),
     getJson: get("kb-7q2mx", "kb-3hd8w", "--json"),
     getTraversal: get("../../../etc/passwd"),
     alias: search("cf", "--json"),
@@ -291,11 +293,26 @@ Deno.test("search and get on the sample knowledge base", async (t) => {
     );
   });
 
+  await t.step("get --links of an entry with none says so, after the entry", async () => {
+    const result = results.getNoLinks;
+    assertEquals(result.code, 0, show(result));
+    assertEquals(result.stdout, `${await file("kb-e6p1z")}No links to or from kb-e6p1z.\n`);
+  });
+
   await t.step("get --json carries the exact text", async () => {
     const items = parseJson<{ id: string; text: string }[]>(results.getJson);
     assertEquals(items.map((item) => item.id), ["kb-7q2mx", "kb-3hd8w"]);
     assertEquals(items[0].text, await file("kb-7q2mx"));
     assertEquals(items[1].text, await file("kb-3hd8w"));
+  });
+
+  await t.step("get of an id typed without its kb- says so, with the get of the id", () => {
+    const result = results.getNoPrefix;
+    assertEquals(result.code, 1, show(result));
+    assertEquals(
+      result.stderr.trim(),
+      "git-kb get: no entry 7q2mx; ids start with kb-: git-kb get kb-7q2mx",
+    );
   });
 
   await t.step("get never turns an argument into a path", () => {

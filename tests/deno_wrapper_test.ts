@@ -97,3 +97,26 @@ Deno.test("./deno with no Deno and no npm says what to install, exit 1", async (
   assertEquals(result.code, 1, show(result));
   assertMatch(result.stderr, /Deno 2 is needed and npm \(to install it\) was not found/);
 });
+
+Deno.test("./deno whose npm install fails says so after npm's own error, with what to do, exit 1", async () => {
+  await using box = await makeSandbox();
+  const tools = await baseTools(box.root);
+  const npm = join(box.root, "npm-bin", "npm");
+  await Deno.mkdir(join(npm, ".."));
+  await Deno.writeTextFile(
+    npm,
+    "#!/bin/sh\necho 'npm error code SELF_SIGNED_CERT_IN_CHAIN' >&2\nexit 1\n",
+    { mode: 0o755 },
+  );
+  const result = await runProcess(WRAPPER, ["task", "demo"], {
+    env: { PATH: `${join(npm, "..")}:${tools}`, HOME: box.home },
+    clearEnv: true,
+  });
+  assertEquals(result.code, 1, show(result));
+  const lines = result.stderr.trim().split("\n");
+  assertEquals(lines.at(-2), "npm error code SELF_SIGNED_CERT_IN_CHAIN", show(result));
+  assertMatch(
+    lines.at(-1) ?? "",
+    /^\.\/deno: npm could not install deno@[\d.]+ .*: check that npm reaches its registry \(npm ping\), or install Deno 2 yourself \(https:\/\/deno\.com\), then retry\.$/,
+  );
+});

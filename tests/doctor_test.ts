@@ -283,6 +283,37 @@ Deno.test("doctor warns when Claude Code's git-kb hooks run a launcher that is g
   assertStringIncludes(JSON.stringify(settings.hooks), JSON.stringify(launcher).slice(1, -1));
 });
 
+Deno.test("doctor warns when the git-kb command of setup --path links to a launcher that is gone, and its fix relinks it", async () => {
+  await using kb = await makeKb();
+  const launcher = await realLauncherIn(join(kb.root, "o'brien's tools", "plugin", "bin"));
+  const gone = join(kb.root, "old clone", "plugin", "bin", "git-kb");
+  const link = join(kb.env.HOME, ".local", "bin", "git-kb");
+  await Deno.mkdir(dirname(link), { recursive: true });
+  await Deno.symlink(gone, link);
+  const env = { ...childEnv(kb.env), PATH: Deno.env.get("PATH") ?? "" };
+  const warnings = async () => {
+    const result = await runProcess(launcher, ["doctor", "--offline", "--json"], {
+      env,
+      clearEnv: true,
+    });
+    assert(result.code === 0 || result.code === 1, show(result));
+    return parseJson<Finding[]>(result).filter((item) => item.check === "command");
+  };
+  const [warning, ...more] = await warnings();
+  assertEquals(more, []);
+  assertEquals(warning?.level, "warn", JSON.stringify(warning));
+  assertStringIncludes(warning.message, `${link} links to ${gone}, which is not there`);
+  assertEquals(fixOf(warning), `${shellQuote(launcher)} setup --path`);
+  const sh = await runProcess("/bin/sh", ["-c", fixOf(warning)], { env, clearEnv: true });
+  assertEquals(sh.code, 0, `${fixOf(warning)}\n${show(sh)}`);
+  assertEquals(await Deno.readLink(link), launcher);
+  assertEquals(await warnings(), []);
+  // A git-kb of the user's own there is not doctor's business.
+  await Deno.remove(link);
+  await Deno.symlink("/usr/local/lib/other-tool", link);
+  assertEquals(await warnings(), []);
+});
+
 Deno.test("doctor names a knowledge base named by a relative folder; its fix writes the folder absolute", async () => {
   await using kb = await makeKb();
   const launcher = await realLauncherIn(join(kb.root, "o'brien's tools", "bin"));
@@ -560,6 +591,14 @@ Deno.test("doctor fetches before it says behind, diverged or ahead, and says whe
   const [reach, old] = await remote();
   assertEquals(reach.level, "error");
   assertMatch(reach.message, /^origin is not reachable: /);
+  // The next step: its address, and the line that points origin at the repository's new one.
+  const setUrl = `git -C ${shellQuote(kb.dir)} remote set-url origin <url>`;
+  assert(reach.message.endsWith(`; fix: ${setUrl}`), reach.message);
+  const moved = join(kb.root, "moved.git");
+  await Deno.rename(kb.remote!, moved);
+  const pasted = await runProcess("/bin/sh", ["-c", setUrl.replace("<url>", shellQuote(moved))]);
+  assertEquals(pasted.code, 0, show(pasted));
+  assertEquals((await remote())[0].level, "ok");
   assertMatch(
     old.message,
     /^1 commit not pushed to origin\/main \(as of the last fetch, .* UTC: this fetch failed\)/,

@@ -475,3 +475,34 @@ Deno.test("edit in the editor refuses a repair that would lose what is written, 
   assertEquals(await exists(opened), false, "the editor is not opened");
   assertEquals(await Deno.readTextFile(path), before);
 });
+
+Deno.test("add of a title an active entry has says so, with the rm and edit lines; pasted, rm takes the new one out", async () => {
+  await using kb = await makeKb();
+  const add = (title: string) =>
+    runCli(["add", "--title", title, "--type", "howto", "--body", "Again."], { env: kb.env });
+  // The same title but for case and spacing: named, with what to run when it repeats the other.
+  const again = await add("rotate a leaked  NPM or Cloudflare token");
+  assertEquals(again.code, 0, show(again));
+  const id = again.stdout.match(/^Added (kb-\w{5}) /)?.[1];
+  assert(id, show(again));
+  const note = again.stderr.match(/^note: .*$/m)?.[0] ?? "";
+  assertEquals(
+    note,
+    `note: ${ID} "Rotate a leaked npm or Cloudflare token" has the same title as ${id}; if ${id} ` +
+      `repeats it, take ${id} out (git-kb rm ${id}) and change ${ID} instead (git-kb edit ${ID})`,
+    show(again),
+  );
+  const rm = note.match(/\((git-kb rm kb-\w{5})\)/)![1].split(" ").slice(1);
+  const removed = await runCli(rm, { env: kb.env });
+  assertEquals(removed.code, 0, show(removed));
+  assertEquals(
+    await exists(join(kb.dir, "entries", `${id}-rotate-a-leaked-npm-or-cloudflare-token.md`)),
+    false,
+  );
+  // A superseded entry of that title, or another title: nothing to say.
+  const superseded = await add("Notes from the March token exposure");
+  assertEquals(superseded.code, 0, show(superseded));
+  assertNotMatch(superseded.stderr, /note:/, "kb-3hd8w is superseded");
+  const other = await add("Rotate a leaked PyPI token");
+  assertNotMatch(other.stderr, /note:/);
+});

@@ -5,6 +5,7 @@
  */
 import { assert, assertEquals, assertMatch, assertStrictEquals } from "@std/assert";
 import { join } from "@std/path/posix/join";
+import { shellQuote } from "../core/shell/quote.ts";
 import { attachmentProblems } from "../io/save/attachments.ts";
 import { runProcess } from "../io/process.ts";
 import { kbCommand } from "../io/self_command.ts";
@@ -124,6 +125,15 @@ Deno.test("import: usage errors exit 2 and a missing folder exits 1 with its nam
     `git-kb import: ${nope} does not exist; give the folder of notes to import`,
   );
   assertEquals(/os error/.test(missing.stderr), false, "not the system's words");
+  // A note given in place of its folder: the import of the folder, to look at first, works pasted.
+  const folder = join(kb.root, "it's notes");
+  await writeFolder(folder, { "CLAUDE.md": "# Rules\n\n## Testing\nRun the tests.\n" });
+  const file = await runCli(["import", join(folder, "CLAUDE.md")], { env: kb.env });
+  assertEquals(file.code, 1, show(file));
+  const line = file.stderr.match(/: (git-kb import .* --dry-run)$/m)?.[1];
+  assertEquals(line, `git-kb import ${shellQuote(folder)} --dry-run`, show(file));
+  const dry = await runCli(["import", folder, "--dry-run", "--json"], { env: kb.env });
+  assertEquals(parseJson<ImportJson>(dry).added.length, 1, show(dry));
 });
 
 Deno.test("import: an attachment named with backslashes is not brought, so nothing is written outside the knowledge base", async () => {
@@ -473,6 +483,61 @@ Deno.test("import: a note too large for an entry is left out with its size, the 
     path: "huge.md",
     reason: "is 150001 bytes; the limit is 65536. Split it into linked notes",
   }]);
+});
+
+Deno.test("import: a Latin-1 or UTF-16 note is left out with its encoding and the line that converts it, which works pasted", async () => {
+  await using kb = await makeKb({ empty: true });
+  const notes = join(kb.root, "it's notes");
+  await Deno.mkdir(notes);
+  const text = "# Café notes\nA naïve résumé.\n";
+  const latin1 = Uint8Array.from(text, (char) => char.charCodeAt(0));
+  const utf16le = Uint8Array.from(
+    Array.from(text).flatMap((char) => [char.charCodeAt(0) & 0xff, char.charCodeAt(0) >> 8]),
+  );
+  // Latin-1, and UTF-16 with and without a byte-order mark, as editors on Windows save them.
+  await Deno.writeFile(join(notes, "latin.md"), latin1);
+  await Deno.writeFile(join(notes, "bom.md"), new Uint8Array([0xff, 0xfe, ...utf16le]));
+  await Deno.writeFile(join(notes, "le.md"), utf16le);
+  const first = parseJson<ImportJson>(await runCli(["import", notes, "--json"], { env: kb.env }));
+  assertEquals(first.added.length, 0, JSON.stringify(first));
+  const reasons = new Map(first.leftOut.map((file) => [file.path, file.reason]));
+  assertMatch(
+    reasons.get("latin.md") ?? "",
+    /^is not valid UTF-8 \(byte 0xE9 at offset 5, line 1\)/,
+  );
+  assertMatch(reasons.get("bom.md") ?? "", /^is UTF-16 text, not UTF-8/);
+  assertMatch(reasons.get("le.md") ?? "", /^is UTF-16LE text, not UTF-8/);
+  for (const [path, reason] of reasons) {
+    const line = reason.slice(reason.indexOf("iconv "));
+    const pasted = await runProcess("/bin/sh", ["-c", line]);
+    assertEquals(pasted.code, 0, `${path}: ${line}\n${show(pasted)}`);
+  }
+  const second = parseJson<ImportJson>(await runCli(["import", notes, "--json"], { env: kb.env }));
+  assertEquals(second.leftOut, []);
+  assertEquals(second.added.length, 3);
+  for (const entry of (await entriesBySource(kb.dir)).values()) {
+    assertMatch(entry, /A naïve résumé\./);
+  }
+});
+
+Deno.test("import leaves out an empty note, named with why, and a wikilink to it names it", async () => {
+  await using kb = await makeKb({ empty: true });
+  const notes = join(kb.root, "notes");
+  // Obsidian makes an empty note when a link to a note not written yet is clicked.
+  await writeFolder(notes, {
+    "Kept.md": "See [[Later]].\n",
+    "Later.md": "",
+    "Blank.md": " \n\t\n",
+  });
+  const imported = await runCli(["import", notes, "--json"], { env: kb.env });
+  assertEquals(imported.code, 0, show(imported));
+  const report = parseJson<ImportJson>(imported);
+  assertEquals(report.added.length, 1, JSON.stringify(report));
+  assertEquals(report.leftOut, [
+    { path: "Blank.md", reason: "is empty: there is nothing in it to keep" },
+    { path: "Later.md", reason: "is empty: there is nothing in it to keep" },
+  ]);
+  assertEquals(report.unresolved.map((link) => [link.name, link.leftOut]), [["Later", "Later.md"]]);
 });
 
 Deno.test("import whose push fails prints its report, then why and how to finish, and exits 3", async () => {

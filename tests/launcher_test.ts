@@ -25,7 +25,7 @@ import {
   shLauncher,
 } from "../build/plugin.ts";
 import { runProcess } from "../io/process.ts";
-import { copyDir, FIXTURE, makeSandbox, ROOT, show } from "./helpers.ts";
+import { copyDir, FIXTURE, makeKb, makeSandbox, ROOT, show } from "./helpers.ts";
 
 const BIN = join(ROOT, "plugin", "bin");
 const LAUNCHER = join(BIN, "git-kb");
@@ -451,6 +451,24 @@ Deno.test("without Deno on PATH: the Deno that ./deno installs in the user's dat
   });
   assertEquals(command.code, 0, show(command));
   assertMatch(command.stdout, /kb-/);
+});
+
+Deno.test("without Deno on PATH: selftest runs its CLI and hooks with the Deno the launcher found", async () => {
+  await using kb = await makeKb();
+  const tools = join(kb.root, "tools");
+  await Deno.mkdir(tools);
+  const found = await runProcess("sh", ["-c", "command -v git"]);
+  await Deno.symlink(found.stdout.trim(), join(tools, "git"));
+  const userDeno = join(kb.home, ".local", "share", "git-kb", "deno", "node_modules", ".bin");
+  await Deno.mkdir(userDeno, { recursive: true });
+  await Deno.symlink(Deno.execPath(), join(userDeno, "deno"));
+  const { KB_DIR: _unset, ...env } = kb.env;
+  const result = await runProcess(LAUNCHER, ["--kb", kb.dir, "selftest"], {
+    env: { ...env, PATH: tools },
+    clearEnv: true,
+  });
+  assertEquals(result.code, 0, show(result));
+  assertMatch(result.stdout, /17 of 17 steps passed\./);
 });
 
 Deno.test("the real launcher runs the bundles: both hot hooks answer, a command searches", async () => {

@@ -100,6 +100,9 @@ Deno.test("claude: install, idempotent rerun, dry run, moved launcher, remove", 
     const result = ok(await s.setup(["--dry-run"]));
     assertMatch(result.stdout, /^--- \/dev\/null\n\+\+\+ .*settings\.json/m, show(result));
     assertMatch(result.stdout, /Dry run: nothing was written/);
+    // What to do after the write is for once it is applied: no "Next:" to load what is not there.
+    assertNotMatch(result.stdout, /^Next:/m);
+    assertMatch(result.stdout, /^Once applied:\n {2}- Start a new Claude Code session/m);
     assert(!(await exists(join(s.home, ".claude"))), "nothing created");
   });
 
@@ -482,6 +485,27 @@ Deno.test("setup --path leaves alone a git-kb of the user's own, and a link else
   assertEquals(result.code, 1, show(result));
   assertMatch(result.stderr, /links to \/usr\/local\/lib\/other-tool, not to a git-kb launcher/);
   assertEquals(await Deno.readLink(own), "/usr/local/lib/other-tool");
+});
+
+Deno.test("setup --path from a checkout (deno task), refused by a git-kb of the user's own: the printed setup, pasted once it is moved, links with no git-kb on PATH", async () => {
+  await using s = await makeSetup();
+  const own = join(s.home, ".local", "bin", "git-kb");
+  await Deno.mkdir(join(s.home, ".local", "bin"), { recursive: true });
+  await Deno.writeTextFile(own, "#!/bin/sh\necho mine\n", { mode: 0o755 });
+  // As `./deno task setup --path` runs it: no launcher in between, so no KB_CLI.
+  const { KB_CLI: _none, ...env } = s.env;
+  const refused = await s.setup(["--path"], { env });
+  assertEquals(refused.code, 1, show(refused));
+  const line = refused.stderr.match(/move it away, then run (.*) again$/m)?.[1];
+  assert(line, show(refused));
+  await Deno.rename(own, `${own}.mine`);
+  const path = `${join(Deno.execPath(), "..")}:/usr/bin:/bin`;
+  const pasted = await runProcess("sh", ["-c", line], {
+    env: { HOME: s.home, PATH: path, NO_COLOR: "1" },
+    clearEnv: true,
+  });
+  assertEquals(pasted.code, 0, `${line}\n${show(pasted)}`);
+  assertEquals(await Deno.readLink(own), join(ROOT, "plugin", "bin", "git-kb"));
 });
 
 Deno.test("setup --path replaces a link to another launcher (a moved checkout), --dry-run writes nothing", async () => {

@@ -548,6 +548,31 @@ Deno.test("an uncommitted change in a file the remote changed stops the sync and
   assertEquals(await Deno.readTextFile(elsewhere), hand, "the other hand edit stays");
 });
 
+Deno.test("a hand edit no commit holds: the sync says it did not go out, and the line it prints sends it", async () => {
+  await using kb = await makeKb({ remote: true });
+  const [a, b] = [machineA(kb), await machine(kb, "b")];
+  const path = await entryPath(a.dir, ENTRY);
+  const file = join(a.dir, path);
+  await Deno.writeTextFile(file, (await Deno.readTextFile(file)) + "\nHand edit on A.\n");
+  // The printed sync runs this checkout's CLI, pasted.
+  const env = { ...a.env, KB_CLI: `deno run -A ${shellQuote(MAIN)}` };
+  const synced = await runCli(["sync"], { env });
+  assertEquals(synced.code, 0, show(synced));
+  assertMatch(synced.stdout, /^Already in step with origin\/main/m);
+  const warning = synced.stderr.match(/^warning: (.*)$/m)?.[1] ?? "";
+  assert(
+    warning.startsWith(`1 uncommitted change under entries/ (${path}): not committed, so not sent`),
+    show(synced),
+  );
+  const line = warning.slice(warning.indexOf("git -C "));
+  const pasted = await runProcess("/bin/sh", ["-c", line], { env: childEnv(env) });
+  assertEquals(pasted.code, 0, `${line}\n${show(pasted)}`);
+  assertEquals((await sync(b)).incoming.changed.map((entry) => entry.id), [ENTRY]);
+  assertMatch(await Deno.readTextFile(join(b.dir, path)), /Hand edit on A\./);
+  const again = await runCli(["sync"], { env });
+  assertEquals(again.stderr, "", "nothing left uncommitted, nothing said");
+});
+
 Deno.test("no remote: NO_REMOTE, exit 0; a detached HEAD and a rebase under way are refused with the way out", async () => {
   await using kb = await makeKb();
   const env = { ...kb.env, KB_CLI: `deno run -A ${shellQuote(MAIN)}` };

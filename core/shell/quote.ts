@@ -87,3 +87,19 @@ export function gitCommand(dir: string, ...words: string[]): string {
 export function editFileCommand(path: string): string {
   return `\${VISUAL:-\${EDITOR:-vi}} ${shellQuote(path)}`;
 }
+
+/**
+ * The line that rewrites the file at `path` as UTF-8 from `encoding` (as iconv names it), in
+ * place: through a file beside it, so the original stays whole when iconv fails.
+ *
+ * @example
+ * ```ts
+ * toUtf8Command("/n/a.md", "latin1");
+ * // iconv -f latin1 -t utf-8 /n/a.md > /n/a.md.utf8 && mv /n/a.md.utf8 /n/a.md
+ * ```
+ */
+export function toUtf8Command(path: string, encoding: string): string {
+  const converted = `${path}.utf8`;
+  return `${shellCommand(["iconv", "-f", encoding, "-t", "utf-8", path])} > ` +
+    `${shellQuote(converted)} && ${shellCommand(["mv", converted, path])}`;
+}

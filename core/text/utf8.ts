@@ -95,10 +95,11 @@ const UTF16_SAMPLE_BYTES = 64;
 
 /**
  * The UTF-16 encoding `bytes` are in, as iconv names it, when they start like UTF-16 text: a
- * UTF-16 byte-order mark (`UTF-16`, which iconv reads by it), or ASCII characters each beside a
- * NUL byte (`UTF-16LE` when the NUL comes second, `UTF-16BE` when it comes first); undefined
- * otherwise. An entry starts with `---`, so one checked out as UTF-16 (a `.gitattributes`
- * `working-tree-encoding`) is told from one that is merely not UTF-8.
+ * UTF-16 byte-order mark (`UTF-16`, which iconv reads by it), or Latin-1 characters (ASCII, `é`)
+ * each beside a NUL byte (`UTF-16LE` when the NUL comes second, `UTF-16BE` when it comes first),
+ * which a text file in UTF-8 does not hold; undefined otherwise. An entry starts with `---`, so one
+ * checked out as UTF-16 (a `.gitattributes` `working-tree-encoding`) is told from one that is
+ * merely not UTF-8, and so is a note saved as UTF-16 with no byte-order mark.
  *
  * @example
  * ```ts
@@ -112,12 +113,11 @@ export function utf16Encoding(bytes: Uint8Array): "UTF-16" | "UTF-16LE" | "UTF-1
   if ((first === 0xff && second === 0xfe) || (first === 0xfe && second === 0xff)) return "UTF-16";
   const length = Math.min(bytes.length, UTF16_SAMPLE_BYTES) & ~1;
   if (length < 4) return undefined;
-  const ascii = (at: number) => bytes[at] > 0 && bytes[at] < 0x80;
   let little = true;
   let big = true;
   for (let at = 0; at < length; at += 2) {
-    little &&= ascii(at) && bytes[at + 1] === 0;
-    big &&= bytes[at] === 0 && ascii(at + 1);
+    little &&= bytes[at] > 0 && bytes[at + 1] === 0;
+    big &&= bytes[at] === 0 && bytes[at + 1] > 0;
   }
   return little ? "UTF-16LE" : big ? "UTF-16BE" : undefined;
 }

@@ -54,4 +54,8 @@ Deno.test("utf16Encoding tells UTF-16 text by its byte-order mark or its NUL byt
   assertEquals(utf16Encoding(new Uint8Array([0xff])), undefined);
   assertEquals(utf16Encoding(new Uint8Array([0xff, 0xff])), undefined);
   assertEquals(utf16Encoding(new Uint8Array([0x2d, 0x00])), undefined);
+  // A Latin-1 letter near the start (a note titled "Café") is UTF-16 all the same.
+  assertEquals(utf16Encoding(utf16le("# Café\n")), "UTF-16LE");
+  assertEquals(utf16Encoding(utf16be("# Café\n")), "UTF-16BE");
+  assertEquals(utf16Encoding(new Uint8Array([0x23, 0x20, 0x43, 0x61, 0x66, 0xe9])), undefined);
 });

@@ -2,7 +2,8 @@
  * Whether the hooks `git-kb setup` wrote into an agent's settings still run: each names the
  * launcher by its absolute path, so a clone moved or deleted since leaves every hook failing,
  * and the agent goes on without the knowledge base and without saying why. And whether they run
- * beside the git-kb plugin's, which makes every hook run twice.
+ * beside the git-kb plugin's, which makes every hook run twice. And whether the `git-kb` command
+ * `setup --path` linked still runs: a link to a launcher no longer there fails the same way.
  *
  * @module
  */
@@ -20,8 +21,9 @@ import type { Finding } from "../../core/setup/finding.ts";
 import { join } from "../../core/path.ts";
 import { shellQuote } from "../../core/shell/quote.ts";
 import { displaySafe } from "../../core/text/display.ts";
+import { COMMAND_NAME, isLauncherTarget, userBinDir } from "../../core/setup/command_link.ts";
 import { homeDir } from "../paths.ts";
-import { isFile } from "../disk.ts";
+import { isFile, lstatOf } from "../disk.ts";
 import { readSettingsFile } from "../setup/settings_file.ts";
 import { kbCommand } from "../self_command.ts";
 import { withFix } from "./context.ts";
@@ -98,10 +100,30 @@ async function doubleWiringFindings(scopes: readonly Scope[]): Promise<Finding[]
 }
 
 /**
+ * A warning when the `git-kb` command in `home`'s folder of commands links to a git-kb launcher
+ * that is not there, with the `setup --path` that links it to the launcher running now. A link
+ * elsewhere, or a file, is the user's own (setup leaves it alone), and says nothing.
+ */
+function commandLinkFindings(home: string): Finding[] {
+  const link = join(userBinDir(home), COMMAND_NAME);
+  if (!lstatOf(link)?.isSymlink) return [];
+  const target = Deno.readLinkSync(link);
+  const resolved = target.startsWith("/") ? target : join(userBinDir(home), target);
+  if (!isLauncherTarget(target) || isFile(resolved)) return [];
+  const problem = `${link} links to ${displaySafe(target)}, which is not there (the clone moved ` +
+    "or was deleted?), so the git-kb command fails";
+  return [{
+    level: "warn",
+    check: "command",
+    message: withFix(problem, kbCommand("setup", "--path")),
+  }];
+}
+
+/**
  * A warning for each agent settings file, in the home folder or the current folder, whose git-kb
  * hooks run a launcher that is not there, with the `setup` command that repoints them, or that run
- * beside the git-kb plugin's. Files that are missing or do not parse say nothing: `setup` reports
- * those when it edits them.
+ * beside the git-kb plugin's; and for a `git-kb` command that links to a launcher not there. Files
+ * that are missing or do not parse say nothing: `setup` reports those when it edits them.
  */
 export async function agentFindings(): Promise<Finding[]> {
   const home = homeDir();
@@ -112,5 +134,9 @@ export async function agentFindings(): Promise<Finding[]> {
   for (const scope of scopes) {
     for (const agent of HOOK_AGENTS) findings.push(...await settingsFindings(agent, scope));
   }
-  return [...findings, ...await doubleWiringFindings(scopes)];
+  return [
+    ...findings,
+    ...await doubleWiringFindings(scopes),
+    ...home ? commandLinkFindings(home) : [],
+  ];
 }

@@ -6,11 +6,9 @@
  */
 import type { Finding } from "../../core/setup/finding.ts";
 import { plural } from "../../core/text/plural.ts";
-import { shellCommand } from "../../core/shell/quote.ts";
+import { gitCommand, shellCommand } from "../../core/shell/quote.ts";
 import { git, gitReason, identityArgs, networkTimeoutMs, SET_IDENTITY_COMMAND } from "../git.ts";
-import { ENTRIES_DIR } from "../kb.ts";
-import { displaySafe } from "../../core/text/display.ts";
-import { repoState, uncommittedFiles } from "../save/repo_state.ts";
+import { handEdits, repoState } from "../save/repo_state.ts";
 import { addRemoteCommand, syncCommand } from "../remote/target.ts";
 import { type RemoteStatus, remoteStatus } from "../sync/remote_status.ts";
 import { isFolder } from "../disk.ts";
@@ -83,39 +81,29 @@ async function identityFinding(kbDir: string): Promise<Finding> {
   };
 }
 
-/** How many uncommitted files a finding names; the rest are counted. */
-const NAMED_FILES = 5;
-
 /**
- * Changes to entry files that no commit holds yet, each file named (up to {@link NAMED_FILES}):
- * hand edits, or the files of an import or save that was stopped before its commit. A file under
- * entries/ that is not an entry file (`….md.mine`, a backup) is the index's to name, never one to
- * commit.
+ * Changes under entries/ that no commit holds yet, each file named (see `handEdits` in
+ * io/save/repo_state.ts): hand edits, or the files of an import or save that was stopped before
+ * its commit.
  */
 async function uncommittedFindings(kbDir: string): Promise<Finding[]> {
-  // Named for a person to read, on the finding's one line: a name's newline must not start a
-  // line of its own.
-  const dirty = (await uncommittedFiles(kbDir, [ENTRIES_DIR]))
-    .filter(({ path }) => path.endsWith(".md"))
-    .map(({ path }) => displaySafe(path));
-  if (!dirty.length) return [];
-  const named = dirty.length > NAMED_FILES
-    ? `${dirty.slice(0, NAMED_FILES).join(", ")} and ${dirty.length - NAMED_FILES} more`
-    : dirty.join(", ");
-  const changes = `${plural(dirty.length, "uncommitted change", "uncommitted changes")} under ` +
-    `${ENTRIES_DIR}/ (${named})`;
+  const edits = await handEdits(kbDir);
+  if (!edits) return [];
   if ((await repoState(kbDir)).state !== "branch") {
     // Committing now would commit into the operation under way (conflict markers included).
-    return [{ level: "warn", check: "git", message: `${changes}; finish the git operation first` }];
+    return [{
+      level: "warn",
+      check: "git",
+      message: `${edits.summary}; finish the git operation first`,
+    }];
   }
-  const commit = [
-    shellCommand(["git", "-C", kbDir, "add", "--", `${ENTRIES_DIR}/*.md`]),
-    shellCommand(["git", "-C", kbDir, "commit", "-m", "kb: commit hand edits"]),
-  ].join(" && ");
   return [{
     level: "warn",
     check: "git",
-    message: withFix(`${changes}; saves through git-kb commit only their own entry`, commit),
+    message: withFix(
+      `${edits.summary}; saves through git-kb commit only their own entry`,
+      edits.commit,
+    ),
   }];
 }
 
@@ -143,7 +131,12 @@ function reachFinding(kbDir: string, status: RemoteStatus): Finding {
     return {
       level: "error",
       check: "remote",
-      message: `${remote} is not reachable: ${fetch.reason}`,
+      message: withFix(
+        `${remote} is not reachable: ${fetch.reason}; check the network and its address ` +
+          `(${gitCommand(kbDir, "remote", "-v")}), and if the repository moved, put its new ` +
+          "URL in place of <url>",
+        `${gitCommand(kbDir, "remote", "set-url", remote)} <url>`,
+      ),
     };
   }
   return {

@@ -8,13 +8,14 @@
  *
  * @module
  */
-import { join } from "../../core/path.ts";
+import { dirname, join } from "../../core/path.ts";
 import type { SourceNote } from "../../core/import/note.ts";
 import { LIMITS } from "../../core/entry/schema.ts";
 import { isAgentFile } from "../../core/import/agent_rules.ts";
 import { detectKind, type SourceKind } from "../../core/import/kinds.ts";
 import { plural } from "../../core/text/plural.ts";
-import { decodeUtf8Strict } from "../../core/text/utf8.ts";
+import { decodeUtf8Strict, NotUtf8Error, utf16Encoding } from "../../core/text/utf8.ts";
+import { toUtf8Command } from "../../core/shell/quote.ts";
 import { git } from "../git.ts";
 import { realPathOr, statOf } from "../disk.ts";
 import { kbCommand } from "../self_command.ts";
@@ -39,6 +40,9 @@ export const NOT_MARKDOWN = "not markdown";
 /** Why a symbolic link is left out. */
 export const SYMLINK = "a symbolic link (not followed)";
 
+/** Why a note with nothing but blanks in it (Obsidian's, for a link clicked) is left out. */
+const EMPTY_NOTE = "is empty: there is nothing in it to keep";
+
 /** Markdown file names. */
 const MARKDOWN = /\.(md|markdown)$/i;
 
@@ -49,7 +53,15 @@ export const HIDDEN_FILE = "a hidden file (its name starts with a dot)";
 export async function readSourceFolder(folder: string): Promise<SourceFolder> {
   const info = statOf(folder);
   if (!info) throw new Error(`${folder} does not exist; give the folder of notes to import`);
-  if (!info.isDirectory) throw new Error(`${folder} is not a folder`);
+  if (!info.isDirectory) {
+    const holder = dirname(realPathOr(folder));
+    throw new Error(
+      `${folder} is a file; import reads a folder of notes. To bring the folder that holds it ` +
+        `(its other notes too), see first what would come in: ${
+          kbCommand("import", holder, "--dry-run")
+        }`,
+    );
+  }
   const source: SourceFolder = { kind: "markdown", notes: [], leftOut: [], others: [] };
   const found: { path: string; text: string; mtime: string }[] = [];
   walk(
@@ -69,7 +81,15 @@ export async function readSourceFolder(folder: string): Promise<SourceFolder> {
         });
         return;
       }
-      const text = decodeUtf8Strict(Deno.readFileSync(inFolder(folder, path)));
+      const text = noteText(
+        Deno.readFileSync(inFolder(folder, path)),
+        inFolder(realPathOr(folder), path),
+      );
+      if (!text.trim()) {
+        // An entry of a title alone would be pointed at and fetched for nothing.
+        source.leftOut.push({ path, reason: EMPTY_NOTE });
+        return;
+      }
       found.push({ path, text, mtime: dateOf(info.mtime ?? new Date()) });
     },
     source.leftOut,
@@ -90,6 +110,30 @@ export async function readSourceFolder(folder: string): Promise<SourceFolder> {
     files: source.notes,
   });
   return source;
+}
+
+/**
+ * The text of a note's `bytes`, strict UTF-8. A note in another encoding is refused with the one
+ * it is in when it is UTF-16 (which git-kb tells by its byte-order mark or NUL bytes, and would
+ * otherwise read as text full of NULs), and with the line that converts the file at `file` in
+ * place, to import it again.
+ */
+function noteText(bytes: Uint8Array, file: string): string {
+  const utf16 = utf16Encoding(bytes);
+  if (utf16) {
+    throw new Error(
+      `is ${utf16} text, not UTF-8; convert it, then import again: ${toUtf8Command(file, utf16)}`,
+    );
+  }
+  try {
+    return decodeUtf8Strict(bytes);
+  } catch (error) {
+    if (!(error instanceof NotUtf8Error)) throw error;
+    throw new Error(
+      `${error.message}; convert it, then import again, e.g. from Latin-1: ` +
+        toUtf8Command(file, "latin1"),
+    );
+  }
 }
 
 function existsFolder(path: string): boolean {

@@ -12,6 +12,7 @@ import { join } from "../../core/path.ts";
 import { shellCommand, shellQuote } from "../../core/shell/quote.ts";
 import { qualifyId, splitQualifiedId } from "../../core/kbs/qualified.ts";
 import { displaySafe } from "../../core/text/display.ts";
+import { isEntryId } from "../../core/entry/identity.ts";
 import { git } from "../git.ts";
 import type { OpenKb } from "../index/open.ts";
 import { READ_TRUST_MS, readIndexedEntry } from "../index/store.ts";
@@ -130,7 +131,7 @@ async function fetchOne(
   }
   const why = await Promise.all(searched.map((kb) => whyNotServed(kb, id, pinned)));
   const served = why.findIndex((reason) => !reason.startsWith("no entry "));
-  if (served < 0) return why[0];
+  if (served < 0) return why.find((reason) => reason.includes(" ids start with kb-:")) ?? why[0];
   return several ? `${searched[served].name}: ${why[served]}` : why[served];
 }
 
@@ -169,6 +170,10 @@ async function whyNotServed(
     const [{ path, message }] = leftOut;
     return `${id} is not served: ${displaySafe(path)} was left out of the index: ` +
       `${message.replace(/\n\s*/g, "; ")}; fix it, then check with ${selfCommand()} doctor${kb}`;
+  }
+  const prefixed = `kb-${id}`;
+  if (isEntryId(prefixed) && reader.docById(prefixed)) {
+    return `no entry ${id}; ids start with kb-: ${selfCommand()} get ${prefixed}${kb}`;
   }
   return `no entry ${id}; find ids with ${selfCommand()} search <words>${kb}`;
 }

@@ -12,6 +12,7 @@ import type { Finding } from "../../core/setup/finding.ts";
 import { join } from "../../core/path.ts";
 import { gitCommand, shellCommand } from "../../core/shell/quote.ts";
 import { displaySafe } from "../../core/text/display.ts";
+import { plural } from "../../core/text/plural.ts";
 import { ifExists } from "../fs.ts";
 import { git, gitOk, remoteNames } from "../git.ts";
 import { ENTRIES_DIR } from "../kb.ts";
@@ -288,6 +289,41 @@ export async function uncommittedFiles(
   ];
   return (await gitOk(kbDir, args)).split("\0").filter(Boolean)
     .map((item) => ({ status: item.slice(0, 2), path: item.slice(3) }));
+}
+
+/** How many uncommitted files {@link handEdits} names; the rest are counted. */
+const NAMED_FILES = 5;
+
+/** Changes under entries/ that no commit holds: what they are, and the line that commits them. */
+export interface HandEdits {
+  /** How many, and which (up to {@link NAMED_FILES}, shown safely on one line). */
+  summary: string;
+  /** `git add` and `git commit` of every change to an entry file, to paste. */
+  commit: string;
+}
+
+/**
+ * Changes to entry files that no commit holds yet (hand edits, or the files of an import or save
+ * stopped before its commit), or undefined when there are none. A save commits only its own
+ * entry and a sync sends only commits, so these stay on this machine until committed. A file
+ * under entries/ that is not an entry file (`….md.mine`, a backup) is the index's to name, never
+ * one to commit.
+ */
+export async function handEdits(kbDir: string): Promise<HandEdits | undefined> {
+  // Named for a person to read, on one line: a name's newline must not start a line of its own.
+  const dirty = (await uncommittedFiles(kbDir, [ENTRIES_DIR]))
+    .filter(({ path }) => path.endsWith(".md"))
+    .map(({ path }) => displaySafe(path));
+  if (!dirty.length) return undefined;
+  const named = dirty.length > NAMED_FILES
+    ? `${dirty.slice(0, NAMED_FILES).join(", ")} and ${dirty.length - NAMED_FILES} more`
+    : dirty.join(", ");
+  return {
+    summary: `${plural(dirty.length, "uncommitted change", "uncommitted changes")} under ` +
+      `${ENTRIES_DIR}/ (${named})`,
+    commit: `${gitCommand(kbDir, "add", "--", `${ENTRIES_DIR}/*.md`)} && ` +
+      gitCommand(kbDir, "commit", "-m", "kb: commit hand edits"),
+  };
 }
 
 /**

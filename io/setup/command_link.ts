@@ -8,7 +8,7 @@
 import { COMMAND_NAME, isLauncherTarget } from "../../core/setup/command_link.ts";
 import { join } from "../../core/path.ts";
 import { lstatOf } from "../disk.ts";
-import { kbCommand } from "../self_command.ts";
+import { shellCommand } from "../../core/shell/quote.ts";
 
 /** What linking or unlinking did (or, in a dry run, would do). */
 export type LinkAction = "created" | "updated" | "unchanged" | "removed" | "absent";
@@ -37,7 +37,10 @@ export function linkCommand(binDir: string, launcher: string, dryRun: boolean): 
   const target = linkTarget(path, info);
   if (target === launcher) return "unchanged";
   if (info && (target === undefined || !isLauncherTarget(target))) {
-    refuseForeign(path, target, `move it away, then run ${kbCommand("setup", "--path")} again`);
+    // By the launcher's own path: git-kb is not on PATH before its first link, as when the
+    // README's `./deno task setup --path` runs this.
+    const again = shellCommand([launcher, "setup", "--path"]);
+    refuseForeign(path, target, `move it away, then run ${again} again`);
   }
   if (dryRun) return info ? "updated" : "created";
   Deno.mkdirSync(binDir, { recursive: true });

@@ -49,7 +49,7 @@ import { republishRefusal } from "../remote/rewritten.ts";
 import { type PushTarget, pushTarget, syncCommand } from "../remote/target.ts";
 import { type ProposalsTraffic, syncProposals } from "../proposals/sync.ts";
 import { withLock } from "../save/lock.ts";
-import { readyBranch, saveLockPath } from "../save/repo_state.ts";
+import { handEdits, readyBranch, saveLockPath } from "../save/repo_state.ts";
 
 /** How to run a sync. */
 export interface SyncOptions {
@@ -528,9 +528,19 @@ export async function syncKb(kbDir: string, options: SyncOptions = {}): Promise<
     throw error;
   }
   const { report, warning } = await indexAfterWrite(kbDir);
+  const edits = moved.outcome === "no-remote" ? undefined : await handEdits(kbDir);
   return {
     ...moved,
     index: report,
-    warnings: warning ? [...moved.warnings, warning] : moved.warnings,
+    warnings: [
+      ...moved.warnings,
+      ...warning ? [warning] : [],
+      ...edits
+        ? [
+          `${edits.summary}: not committed, so not sent (a sync sends commits); to commit and ` +
+          `send: ${edits.commit} && ${syncCommand(kbDir)}`,
+        ]
+        : [],
+    ],
   };
 }
