@@ -12,6 +12,7 @@ import { shellCommand } from "../core/shell/quote.ts";
 import {
   cacheRootOf,
   childEnv,
+  denoChildEnv,
   denoDir,
   entryPath,
   exists,
@@ -474,4 +475,55 @@ Deno.test("edit in the editor refuses a repair that would lose what is written, 
   assertMatch(edited.stderr, /recipe/);
   assertEquals(await exists(opened), false, "the editor is not opened");
   assertEquals(await Deno.readTextFile(path), before);
+});
+
+/** The bytes in a block of `ulimit -f` in `sh`: 512 or 1024, as the shell counts. */
+async function fileLimitBlock(dir: string): Promise<number> {
+  const probe = join(dir, "file-limit-probe");
+  const write = `trap '' XFSZ; ulimit -f 1; head -c 4096 /dev/zero > "$0"`;
+  await runProcess("sh", ["-c", write, probe], {});
+  return (await Deno.stat(probe)).size;
+}
+
+/**
+ * Run the CLI the way {@link runCli} does, but with each file it writes limited to `blocks` of
+ * `ulimit -f` and SIGXFSZ ignored, so that a write past the limit fails (EFBIG) as one on a full
+ * disk does (ENOSPC): after the file was opened and cut to nothing.
+ */
+async function runCliWithFileLimit(
+  blocks: number,
+  args: string[],
+  env: Record<string, string>,
+): Promise<RunResult> {
+  const deno = [Deno.execPath(), "run", ...flagsFor(args[0], cacheRootOf(env), env.EDITOR)];
+  return await runProcess(
+    "sh",
+    ["-c", `trap '' XFSZ; ulimit -f ${blocks}; exec "$@"`, "sh", ...deno, MAIN, ...args],
+    { cwd: ROOT, clearEnv: true, env: await denoChildEnv(env) },
+  );
+}
+
+Deno.test("a draft kept when the disk is full holds all the user typed, and the error names it", async () => {
+  await using kb = await makeKb();
+  const block = await fileLimitBlock(kb.root);
+  const blocks = Math.floor(4096 / block);
+  const paragraph = "A line of what the user typed with care, to be kept whole.\n";
+  const head = "---\nid: kb-zzzz2\ntitle: Long typed note\ntype: howot\n---\n";
+  const lines = Math.floor((blocks * block - 64 - head.length) / paragraph.length);
+  // Just under the limit: the notes on the problems take the draft past it.
+  const text = head + paragraph.repeat(lines) + "The last line typed.\n";
+  const typed = join(kb.root, "typed.md");
+  await Deno.writeTextFile(typed, text);
+  const editor = await script(kb, "long.sh", `cat "${typed}" > "$1"`);
+
+  const result = await runCliWithFileLimit(blocks, ["add", "--edit"], {
+    ...kb.env,
+    EDITOR: editor,
+  });
+  assertEquals(result.code, 1, show(result));
+  assertMatch(result.stderr, /type: "howot" is not a type/);
+  assertMatch(result.stderr, /these reasons could not be added to the draft/);
+  const draft = keptDraft(result);
+  assertEquals(await Deno.readTextFile(draft.path), text, "the draft is as the user saved it");
+  assertEquals([...Deno.readDirSync(draftsFolder(kb))].length, 1, "no temp file left");
 });
