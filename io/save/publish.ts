@@ -114,8 +114,9 @@ async function refuseMarkers(
  * the remote did not touch stay as they are; one in a file it did touch stops the reset (and
  * the save reports it), and so does a file the ignore rules keep out of git where the remote
  * has one (which the reset would overwrite). A real conflict leaves everything as it was.
+ * Returns the branch's new tip: the save's commit, replayed.
  */
-async function replayOntoRemote(saved: Unpushed, branch: string): Promise<void> {
+async function replayOntoRemote(saved: Unpushed, branch: string): Promise<string> {
   const { kbDir, target } = saved;
   const replay = await replayOnto(kbDir, target.tracking, `refs/heads/${branch}`);
   if (replay.outcome === "merges") {
@@ -132,6 +133,7 @@ async function replayOntoRemote(saved: Unpushed, branch: string): Promise<void> 
   if (ignored) throw refused(saved, ignored);
   const reset = await git(kbDir, ["reset", "--quiet", "--keep", replay.tip]);
   if (reset.code !== 0) throw dirtyError(saved, reset.stderr);
+  return replay.tip;
 }
 
 /**
@@ -181,7 +183,8 @@ export async function publish(
       throw notPushed(saved, `the push was rejected and fetching ${target.remote} failed: ${why}`);
     }
     await refuseRewritten(saved, branch, fetched.tip);
-    await replayOntoRemote(saved, branch);
+    // From here on, a message names the save's commit as replayed: the one on the branch.
+    saved = { ...saved, commit: await replayOntoRemote(saved, branch) };
     rebased = true;
   }
   throw notPushed(
