@@ -15,6 +15,7 @@ import { problemNotes, readDraft, withNotes } from "../core/entry/draft.ts";
 import { formatListChanges, listChanges } from "../core/entry/edit.ts";
 import { locateEntry } from "../io/kbs/locate.ts";
 import { type DraftCheck, editUntilValid } from "../io/editor.ts";
+import { entryPaths } from "../io/save/entry_files.ts";
 import type { SaveResult } from "../io/save/request.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import {
@@ -174,8 +175,17 @@ export async function run(args: string[]): Promise<number> {
       if (!plan.changed.length) return { value: undefined, problems: [] };
       return { value: plan, problems: await entryProblems(plan.request) };
     },
-    resume: (draftPath) =>
-      kbCommand("edit", id, "--from-draft", draftPath, ...kbFlag, ...allowSecretArgs(allowSecret)),
+    // An entry removed meanwhile is no longer there to edit: adding the draft brings it back.
+    resume: (draftPath) => {
+      const command = entryPaths(kbDir).has(id) ? ["edit", id] : ["add"];
+      return kbCommand(
+        ...command,
+        "--from-draft",
+        draftPath,
+        ...kbFlag,
+        ...allowSecretArgs(allowSecret),
+      );
+    },
   });
   const plan = draft.value;
   if (!plan) {

@@ -527,3 +527,28 @@ Deno.test("a draft kept when the disk is full holds all the user typed, and the 
   assertEquals(await Deno.readTextFile(draft.path), text, "the draft is as the user saved it");
   assertEquals([...Deno.readDirSync(draftsFolder(kb))].length, 1, "no temp file left");
 });
+
+Deno.test("edit: an entry removed while it was being edited is not brought back unasked; the draft's add does", async () => {
+  await using kb = await makeKb();
+  const path = await entryPath(kb.dir, ID);
+  // Another terminal removes the entry (git-kb rm, a sync) while the user types.
+  const editor = await script(
+    kb,
+    "removed.sh",
+    `git -C "$KB_DIR" rm --quiet -- '${path}'\ngit -C "$KB_DIR" commit --quiet -m removed\n` +
+      `printf '\\nTyped while it went.\\n' >> "$1"`,
+  );
+  const failed = await runCli(["edit", ID], { env: { ...kb.env, EDITOR: editor } });
+  assertEquals(failed.code, 1, show(failed));
+  assertMatch(failed.stderr, /was removed while it was being edited/);
+  assertEquals(await exists(join(kb.dir, path)), false, "the removal stands");
+  assertEquals(await git(kb.dir, "log", "-1", "--format=%s"), "removed");
+  const draft = keptDraft(failed);
+  assertMatch(await Deno.readTextFile(draft.path), /Typed while it went\./);
+
+  const [program, ...args] = await shellWords(draft.resume);
+  assertEquals([program, ...args], ["git-kb", "add", "--from-draft", draft.path]);
+  const added = await runCli(args, { env: { ...kb.env, EDITOR: "true" } });
+  assertEquals(added.code, 0, show(added));
+  assertMatch(await Deno.readTextFile(join(kb.dir, path)), /Typed while it went\.\n$/);
+});
