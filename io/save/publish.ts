@@ -14,6 +14,7 @@ import { gitCommand } from "../../core/shell/quote.ts";
 import { git, gitOk, gitReason, replayOnto } from "../git.ts";
 import { ENTRIES_DIR } from "../kb.ts";
 import { fetchBranch } from "../remote/fetch.ts";
+import { goneBranchRefusal } from "../remote/gone.ts";
 import { ignoredInTheWayOf } from "../remote/ignored.ts";
 import { markerRefusal } from "../remote/markers.ts";
 import { PUSH_ATTEMPTS, pushBranch } from "../remote/push.ts";
@@ -178,6 +179,9 @@ export async function publish(
     if (pushed.outcome === "pushed") return rebased ? "rebased-and-pushed" : "pushed";
     if (pushed.outcome === "failed") throw notPushed(saved, pushed.reason);
     const fetched = await fetchBranch(kbDir, target, timeoutMs);
+    if (fetched.state === "gone") {
+      throw refused(saved, await goneBranchRefusal(kbDir, target, branch, timeoutMs));
+    }
     if (fetched.state === "failed" || !fetched.tip) {
       const why = fetched.state === "failed" ? fetched.reason : `it has no ${target.ref}`;
       throw notPushed(saved, `the push was rejected and fetching ${target.remote} failed: ${why}`);

@@ -20,6 +20,8 @@ const LOCK_WAIT_MS = 3_000;
 export type FetchOutcome =
   /** Fetched now: the figures are the remote's as it is. */
   | { state: "fetched" }
+  /** The remote answered without the branch it had when last fetched: no figures hold. */
+  | { state: "gone" }
   /** Not fetched (offline asked for, or the fetch failed or timed out): why, in a phrase. */
   | { state: "not-fetched"; reason: string; timedOut: boolean; skipped: boolean };
 
@@ -98,7 +100,7 @@ async function fetchUnderLock(
       () => fetchBranch(kbDir, target, options.timeoutMs),
       { timeoutMs: LOCK_WAIT_MS },
     );
-    return fetched.state === "fetched" ? { state: "fetched" } : {
+    return fetched.state !== "failed" ? { state: fetched.state } : {
       state: "not-fetched",
       reason: fetched.reason,
       timedOut: fetched.timedOut,
