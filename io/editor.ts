@@ -84,6 +84,28 @@ function createDraftFile(name: string, text: string): string {
   }
 }
 
+/**
+ * Keep `text`, which the user gave where nothing else holds it (piped on stdin), in a new draft
+ * file when the save it was for failed with `reason`: the {@link DraftKeptError} to throw, naming
+ * the file and what `resume` makes of it; undefined when even the draft cannot be written (the
+ * caller's error stands then).
+ */
+export function keepGivenText(
+  name: string,
+  text: string,
+  reason: string,
+  resume: (path: string) => string,
+  exitCode: ExitCode,
+): DraftKeptError | undefined {
+  let path: string;
+  try {
+    path = createDraftFile(name, text);
+  } catch {
+    return undefined;
+  }
+  return new DraftKeptError(reason, path, resume(path), exitCode);
+}
+
 /** Whether `path` is a regular file directly in the drafts folder, owned as the folder is. */
 function isOwnDraft(path: string): boolean {
   const file = resolvePath(path);

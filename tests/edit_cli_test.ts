@@ -552,3 +552,36 @@ Deno.test("edit: an entry removed while it was being edited is not brought back 
   assertEquals(added.code, 0, show(added));
   assertMatch(await Deno.readTextFile(join(kb.dir, path)), /Typed while it went\.\n$/);
 });
+
+Deno.test("a body piped on stdin is kept in a draft when the save fails, and the printed command saves it", async (t) => {
+  await using kb = await makeKb();
+  const lock = join(kb.dir, ".git", "index.lock");
+  const env = { ...kb.env, EDITOR: "" };
+  for (
+    const [name, args] of [
+      ["add", ["add", "--title", "Piped in", "--type", "note", "--body-file", "-"]],
+      ["edit", ["edit", ID, "--body-file", "-"]],
+    ] as const
+  ) {
+    await t.step(name, async () => {
+      const typed = `Typed into ${name}'s stdin, nowhere else.\n`;
+      await Deno.writeTextFile(lock, "");
+      const head = await git(kb.dir, "rev-parse", "HEAD");
+      const failed = await runCli([...args], { env, stdin: typed });
+      assertEquals(failed.code, 1, show(failed));
+      assertMatch(failed.stderr, /index\.lock exists/);
+      assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head, "nothing committed");
+      const draft = keptDraft(failed);
+      assert((await Deno.readTextFile(draft.path)).includes(typed), "the draft holds the body");
+      await Deno.remove(lock);
+      const [, ...resume] = await shellWords(draft.resume);
+      assertEquals(
+        resume.slice(0, name === "add" ? 1 : 2),
+        name === "add" ? ["add"] : ["edit", ID],
+      );
+      const saved = await runCli(resume, { env });
+      assertEquals(saved.code, 0, show(saved));
+      assert((await git(kb.dir, "show", "HEAD")).includes(`+${typed.trim()}`), "saved as piped");
+    });
+  }
+});
