@@ -159,3 +159,25 @@ Deno.test("a lock file with no owner (0 bytes, garbage) is stale after a short g
     assertEquals((await checkSaveLock(kb.dir)).level, "ok");
   });
 });
+
+Deno.test("a folder where the save lock goes: save and doctor name it with a fix that works pasted", async () => {
+  await using kb = await makeKb({ remote: true });
+  const lock = join(kb.dir, ".git", "git-kb.lock");
+  await Deno.mkdir(join(lock, "inside"), { recursive: true });
+  const add = () =>
+    runCli(["add", "--title", "Past a folder", "--type", "note", "--body", "x"], { env: kb.env });
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  const refused = await add();
+  assertEquals(refused.code, 1, show(refused));
+  assertMatch(refused.stderr, /git-kb\.lock is a folder or another non-file, not a lock file/);
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head);
+
+  const doctor = await runCli(["doctor"], { env: kb.env });
+  assertMatch(doctor.stdout, /^FAIL lock: .*git-kb\.lock is a folder/m, show(doctor));
+  assertMatch(doctor.stdout, /^ok {3}git: on branch main$/m, "the other checks still run");
+  const fix = /remove it: (rm -r .*)$/m.exec(refused.stderr)?.[1];
+  assert(fix, show(refused));
+  const pasted = await new Deno.Command("sh", { args: ["-c", fix] }).output();
+  assertEquals(pasted.code, 0);
+  assertEquals((await add()).code, 0);
+});

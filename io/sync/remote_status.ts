@@ -10,7 +10,7 @@ import { git, remoteBranchName } from "../git.ts";
 import { ifExists } from "../fs.ts";
 import { fetchBranch } from "../remote/fetch.ts";
 import { type PushTarget, pushTarget } from "../remote/target.ts";
-import { LockTimeoutError, withLock } from "../save/lock.ts";
+import { LockTimeoutError, NotALockFileError, withLock } from "../save/lock.ts";
 import { gitDir, saveLockPath } from "../save/repo_state.ts";
 
 /** How long the fetch waits for a save or sync under way to let go of the save lock. */
@@ -107,6 +107,10 @@ async function fetchUnderLock(
       skipped: false,
     };
   } catch (error) {
+    if (error instanceof NotALockFileError) {
+      const reason = "the save lock's path holds no lock file, as the lock line says";
+      return { state: "not-fetched", reason, timedOut: false, skipped: true };
+    }
     if (!(error instanceof LockTimeoutError)) throw error;
     const reason = "a save or sync under way holds the save lock";
     return { state: "not-fetched", reason, timedOut: false, skipped: true };
