@@ -204,7 +204,7 @@ export async function run(args: string[]): Promise<number> {
       // Marked but not pushed: the message still says the copy is there.
       if (error instanceof PushError) {
         throw new PushError(
-          `${saved}; marking ${from} superseded by it: ${error.message}`,
+          `${saved}; marking ${from} superseded by it: ${error.message.split("\n")[0]}`,
           error.commit,
           error.commands,
         );

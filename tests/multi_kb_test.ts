@@ -478,6 +478,7 @@ Deno.test("a push the remote refuses: a save (promote's) and a sync each keep th
     /team:kb-\w{5} is saved \(commit [0-9a-f]{7}\); marking personal:kb-7q2mx superseded by it: Committed/,
     "the copy made is named",
   );
+  assertEquals(promoted.stderr.split("push origin HEAD:main").length, 2, "the push printed once");
   assert(
     promoted.stderr.includes(
       `\n  ${shellCommand(["git", "-C", personal.dir, "push", "origin", "HEAD:main"])}`,
