@@ -12,10 +12,10 @@ import { shellCommand } from "../core/shell/quote.ts";
 import {
   cacheRootOf,
   childEnv,
-  denoChildEnv,
   denoDir,
   entryPath,
   exists,
+  fileLimitBlock,
   git,
   type Kb,
   MAIN,
@@ -23,6 +23,7 @@ import {
   parseJson,
   ROOT,
   runCli,
+  runCliWithFileLimit,
   type RunResult,
   show,
 } from "./helpers.ts";
@@ -476,32 +477,6 @@ Deno.test("edit in the editor refuses a repair that would lose what is written, 
   assertEquals(await exists(opened), false, "the editor is not opened");
   assertEquals(await Deno.readTextFile(path), before);
 });
-
-/** The bytes in a block of `ulimit -f` in `sh`: 512 or 1024, as the shell counts. */
-async function fileLimitBlock(dir: string): Promise<number> {
-  const probe = join(dir, "file-limit-probe");
-  const write = `trap '' XFSZ; ulimit -f 1; head -c 4096 /dev/zero > "$0"`;
-  await runProcess("sh", ["-c", write, probe], {});
-  return (await Deno.stat(probe)).size;
-}
-
-/**
- * Run the CLI the way {@link runCli} does, but with each file it writes limited to `blocks` of
- * `ulimit -f` and SIGXFSZ ignored, so that a write past the limit fails (EFBIG) as one on a full
- * disk does (ENOSPC): after the file was opened and cut to nothing.
- */
-async function runCliWithFileLimit(
-  blocks: number,
-  args: string[],
-  env: Record<string, string>,
-): Promise<RunResult> {
-  const deno = [Deno.execPath(), "run", ...flagsFor(args[0], cacheRootOf(env), env.EDITOR)];
-  return await runProcess(
-    "sh",
-    ["-c", `trap '' XFSZ; ulimit -f ${blocks}; exec "$@"`, "sh", ...deno, MAIN, ...args],
-    { cwd: ROOT, clearEnv: true, env: await denoChildEnv(env) },
-  );
-}
 
 Deno.test("a draft kept when the disk is full holds all the user typed, and the error names it", async () => {
   await using kb = await makeKb();

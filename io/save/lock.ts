@@ -196,7 +196,13 @@ function tryCreate(path: string, owner: LockOwner): Deno.FsFile | undefined {
   } catch (error) {
     file.close();
     ifExists(() => Deno.removeSync(path));
-    throw error;
+    // The OS's words alone (a full disk) would not say which file, nor that nothing ran.
+    throw new Error(
+      `could not write the lock file ${path} (${
+        error instanceof Error ? error.message : String(error)
+      }), so nothing that needs the lock was done`,
+      { cause: error },
+    );
   }
 }
 
