@@ -560,3 +560,18 @@ Deno.test("a body piped on stdin is kept in a draft when the save fails, and the
     });
   }
 });
+
+Deno.test("edit: an entry file replaced by a folder while it was being edited is named as such, not as removed", async () => {
+  await using kb = await makeKb();
+  const path = await entryPath(kb.dir, ID);
+  const editor = await script(
+    kb,
+    "folder.sh",
+    `rm -- "$KB_DIR/${path}"\nmkdir -- "$KB_DIR/${path}"\nprintf '\\nTyped.\\n' >> "$1"`,
+  );
+  const failed = await runCli(["edit", ID], { env: { ...kb.env, EDITOR: editor } });
+  assertEquals(failed.code, 1, show(failed));
+  assertMatch(failed.stderr, /is a folder, not an entry file/);
+  assertNotMatch(failed.stderr, /was removed/);
+  assertMatch(await Deno.readTextFile(keptDraft(failed).path), /Typed\./);
+});

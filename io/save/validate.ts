@@ -136,12 +136,14 @@ async function problemsOf(
   const { path, entry, previousText } = change;
   const problems: Problem[] = [];
   let current: string | undefined;
+  let missing = false;
   try {
     current = readKbFile(kbDir, path);
   } catch (error) {
     if (error instanceof UnreadableEntryError) {
       problems.push({ field: "file", message: `${path} ${error.reason}` });
-    } else if (!(error instanceof Deno.errors.NotFound)) throw error;
+    } else if (error instanceof Deno.errors.NotFound) missing = true;
+    else throw error;
   }
   if (entry) {
     problems.push(...await validateForSave({ kbDir, entry, path, allowSecret }, ids));
@@ -149,7 +151,7 @@ async function problemsOf(
       problems.push({ field: "id", message: `${path} already exists` });
     }
     // Written back, it would undo a removal (a rm, a sync, a teammate's) without a word.
-    if (previousText !== undefined && current === undefined) {
+    if (previousText !== undefined && missing) {
       problems.push({
         field: "file",
         message: `${path} was removed while it was being edited; nothing brings it back unasked`,
