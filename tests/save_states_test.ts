@@ -532,3 +532,12 @@ Deno.test("a push the remote refuses after the save was replayed onto a teammate
   assertMatch(await git(kb.dir, "log", "--format=%s"), /A teammate's entry/, "replayed onto it");
   assertMatch(result.stderr, new RegExp(`locally in ${head.slice(0, 7)}, but it is not pushed`));
 });
+
+Deno.test("a remote-tracking HEAD naming a branch never fetched does not send the save to that branch", async () => {
+  await using kb = await makeKb({ remote: true });
+  await git(kb.dir, "branch", "--unset-upstream");
+  await git(kb.dir, "symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/nosuch");
+  const result = await add(kb, "Past a dangling origin HEAD");
+  assertEquals(result.code, 0, show(result));
+  assertEquals(await git(kb.remote!, "rev-parse", "main"), await git(kb.dir, "rev-parse", "HEAD"));
+});
