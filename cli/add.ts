@@ -12,6 +12,7 @@ import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts"
 import {
   checkAndSave,
   entryProblems,
+  keepingStdin,
   newEntry,
   newEntryRequest,
   printSameTitleNotes,
@@ -108,18 +109,20 @@ export async function run(args: string[]): Promise<number> {
   const allowSecret = await allowSecretFlag(kbDir, values["allow-secret"]);
   const edits = editsFromFlags(values, await bodyFromFlags(values));
   const entry = newEntry(kbDir, edits, values.id);
+  const resume = (path: string) =>
+    kbCommand("add", "--from-draft", path, ...kbFlag, ...allowSecretArgs(allowSecret));
   if (!editing) {
-    reportSave(
-      "Added",
-      await checkAndSave(
-        newEntryRequest(kbDir, entry, allowSecret),
-        // An id the user did not choose would only puzzle them.
-        values.id === undefined ? "The new entry" : `Entry ${entry.id}`,
-      ),
-      values.json,
-      placeDetails,
-      place,
+    const saved = await keepingStdin(
+      values["body-file"] === "-",
+      () =>
+        checkAndSave(
+          newEntryRequest(kbDir, entry, allowSecret),
+          // An id the user did not choose would only puzzle them.
+          values.id === undefined ? "The new entry" : `Entry ${entry.id}`,
+        ),
+      { name: entry.id, text: () => entryTemplate(entry), resume },
     );
+    reportSave("Added", saved, values.json, placeDetails, place);
     printSupersededNotes(kbDir, entry, kbFlag);
     await printSameTitleNotes(kbDir, entry, kbFlag);
     return 0;
@@ -145,8 +148,7 @@ export async function run(args: string[]): Promise<number> {
       const request = newEntryRequest(kbDir, typed, allowSecret);
       return { value: request, problems: await entryProblems(request) };
     },
-    resume: (path) =>
-      kbCommand("add", "--from-draft", path, ...kbFlag, ...allowSecretArgs(allowSecret)),
+    resume,
   });
   reportSave("Added", await saveDraft(draft, draft.value), values.json, placeDetails, place);
   printSupersededNotes(kbDir, draft.value.entry, kbFlag);

@@ -7,7 +7,7 @@
  */
 import { EXIT } from "../core/exit.ts";
 import type { Finding } from "../core/setup/finding.ts";
-import { terminalSafe } from "../core/text/display.ts";
+import { displaySafe, terminalSafe } from "../core/text/display.ts";
 import { resolveKbNamed, resolveKbs } from "../io/config.ts";
 import { gatherFindings, KB_CHECKS, SETUP_CHECKS } from "../io/doctor/checks.ts";
 import { doctorContext } from "../io/doctor/context.ts";
@@ -156,8 +156,9 @@ function printRewrite(item: RepairableEntry): void {
   const after = fixedText(item).split("\n");
   const kept = new Set(after);
   const had = new Set(before);
-  const moved = item.fixedPath === item.path ? "" : ` → ${item.fixedPath}`;
-  console.log(`\n${item.path}${moved}`);
+  const moved = item.fixedPath === item.path ? "" : ` → ${displaySafe(item.fixedPath)}`;
+  // One line, whatever the name holds (a teammate's file named with a newline).
+  console.log(`\n${displaySafe(item.path)}${moved}`);
   for (const line of before) if (!kept.has(line)) console.log(red(`- ${line}`));
   for (const line of after) if (!had.has(line)) console.log(green(`+ ${line}`));
 }

@@ -15,12 +15,14 @@ import { problemNotes, readDraft, withNotes } from "../core/entry/draft.ts";
 import { formatListChanges, listChanges } from "../core/entry/edit.ts";
 import { locateEntry } from "../io/kbs/locate.ts";
 import { type DraftCheck, editUntilValid } from "../io/editor.ts";
+import { entryPaths } from "../io/save/entry_files.ts";
 import type { SaveResult } from "../io/save/request.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import {
   checkAndSave,
   entryProblems,
   entryToEdit,
+  keepingStdin,
   planEdit,
   planFieldEdit,
   type PlannedEdit,
@@ -149,11 +151,27 @@ export async function run(args: string[]): Promise<number> {
   const allowSecret = await allowSecretFlag(kbDir, values["allow-secret"]);
   const target = entryToEdit(kbDir, id);
   const { path, previousText } = target;
+  // An entry removed meanwhile is no longer there to edit: adding the draft brings it back.
+  const resume = (draftPath: string) => {
+    const command = entryPaths(kbDir).has(id) ? ["edit", id] : ["add"];
+    return kbCommand(
+      ...command,
+      "--from-draft",
+      draftPath,
+      ...kbFlag,
+      ...allowSecretArgs(allowSecret),
+    );
+  };
   if (fieldFlags) {
     const edits = editsFromFlags(values, await bodyFromFlags(values));
     const plan = planFieldEdit(target, edits, allowSecret);
     if (!plan.changed.length) return reportNoChange(id, path, values.json);
-    report(plan, await checkAndSave(plan.request, `Entry ${id}`), values.json, kbFlag);
+    const saved = await keepingStdin(
+      values["body-file"] === "-",
+      () => checkAndSave(plan.request, `Entry ${id}`),
+      { name: id, text: () => serializeEntry(plan.request.entry), resume },
+    );
+    report(plan, saved, values.json, kbFlag);
     return 0;
   }
   const before = readCurrent(previousText, path);
@@ -174,8 +192,7 @@ export async function run(args: string[]): Promise<number> {
       if (!plan.changed.length) return { value: undefined, problems: [] };
       return { value: plan, problems: await entryProblems(plan.request) };
     },
-    resume: (draftPath) =>
-      kbCommand("edit", id, "--from-draft", draftPath, ...kbFlag, ...allowSecretArgs(allowSecret)),
+    resume,
   });
   const plan = draft.value;
   if (!plan) {

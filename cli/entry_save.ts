@@ -21,7 +21,7 @@ import {
 } from "../core/entry/edit.ts";
 import { type ForgivingRead, readEntryForgivingly } from "../core/entry/repair.ts";
 import { ENTRIES_DIR, readKbFile } from "../io/kb.ts";
-import type { Draft } from "../io/editor.ts";
+import { type Draft, keepGivenText } from "../io/editor.ts";
 import { entryPathOf, entryPaths, newId } from "../io/save/entry_files.ts";
 import { saveEntry } from "../io/save/save.ts";
 import type { SaveRequest, SaveResult } from "../io/save/request.ts";
@@ -48,6 +48,32 @@ export function newEntryRequest(kbDir: string, entry: Entry, allowSecret: boolea
 /** Every problem a save of `request` would refuse, found without writing anything. */
 export async function entryProblems(request: SaveRequest): Promise<Problem[]> {
   return await validateForSave(request);
+}
+
+/**
+ * Run `save`, the save of an entry whose body was read from stdin when `fromStdin`: a body that
+ * exists nowhere else. When that save fails having written nothing (exit 1), the entry as it was
+ * to be saved (`text`) is kept in a draft, and the error says where, with the command `resume`
+ * makes of it, so that what was typed or piped in is not lost.
+ */
+export async function keepingStdin<T>(
+  fromStdin: boolean,
+  save: () => Promise<T>,
+  draft: { name: string; text: () => string; resume: (path: string) => string },
+): Promise<T> {
+  try {
+    return await save();
+  } catch (error) {
+    if (!fromStdin || exitCodeOf(error) !== EXIT.failed) throw error;
+    let text: string;
+    try {
+      text = draft.text();
+    } catch {
+      throw error;
+    }
+    const reason = error instanceof Error ? error.message : String(error);
+    throw keepGivenText(draft.name, text, reason, draft.resume, EXIT.failed) ?? error;
+  }
 }
 
 /** Check `request` and save it; throws {@link ValidationError} listing every problem. */

@@ -99,7 +99,7 @@ export async function run(args: string[]): Promise<number> {
   });
   const { kbDir, mode } = planned;
   const steps: string[] = [];
-  await carryOut(planned, steps);
+  await carryOut(planned, steps, kbCommand("init", ...args));
   const scaffold = await commitScaffold(
     kbDir,
     "kb: set up the knowledge base",

@@ -197,13 +197,20 @@ export async function run(args: string[]): Promise<number> {
       previousText: text,
       message: `${commitMessage(entry, ["status", SUPERSEDED_BY])}: superseded by ${copyName}`,
     };
+    const saved = `${copyName} is saved${copied ? ` (commit ${copied.commit.slice(0, 7)})` : ""}`;
     try {
       marked = await checkAndSave(request, `Entry ${from}`);
     } catch (error) {
-      if (error instanceof PushError) throw error;
+      // Marked but not pushed: the message still says the copy is there.
+      if (error instanceof PushError) {
+        throw new PushError(
+          `${saved}; marking ${from} superseded by it: ${error.message.split("\n")[0]}`,
+          error.commit,
+          error.commands,
+        );
+      }
       throw new Error(
-        `${copyName} is saved${copied ? ` (commit ${copied.commit.slice(0, 7)})` : ""}, but ` +
-          `marking ${from} superseded by it failed: ${(error as Error).message}\n` +
+        `${saved}, but marking ${from} superseded by it failed: ${(error as Error).message}\n` +
           `Finish with: ${finish}`,
         { cause: error },
       );

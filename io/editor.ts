@@ -11,7 +11,7 @@ import { formatProblems, type Problem } from "../core/entry/entry.ts";
 import { problemNotes, stripNotes, withNotes } from "../core/entry/draft.ts";
 import { decodeUtf8Strict, NotUtf8Error } from "../core/text/utf8.ts";
 import { EXIT, type ExitCode, KbError } from "../core/exit.ts";
-import { ensurePrivateDir, PRIVATE_FILE_MODE } from "./fs.ts";
+import { ensurePrivateDir, PRIVATE_FILE_MODE, writeFileAtomic } from "./fs.ts";
 import { cacheRoot, resolvePath } from "./paths.ts";
 
 /** How many times the editor opens on a terminal before the draft is kept instead. */
@@ -82,6 +82,28 @@ function createDraftFile(name: string, text: string): string {
       if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
     }
   }
+}
+
+/**
+ * Keep `text`, which the user gave where nothing else holds it (piped on stdin), in a new draft
+ * file when the save it was for failed with `reason`: the {@link DraftKeptError} to throw, naming
+ * the file and what `resume` makes of it; undefined when even the draft cannot be written (the
+ * caller's error stands then).
+ */
+export function keepGivenText(
+  name: string,
+  text: string,
+  reason: string,
+  resume: (path: string) => string,
+  exitCode: ExitCode,
+): DraftKeptError | undefined {
+  let path: string;
+  try {
+    path = createDraftFile(name, text);
+  } catch {
+    return undefined;
+  }
+  return new DraftKeptError(reason, path, resume(path), exitCode);
 }
 
 /** Whether `path` is a regular file directly in the drafts folder, owned as the folder is. */
@@ -178,6 +200,19 @@ function removeDraft(path: string): void {
   }
 }
 
+/**
+ * Put `notes` at the top of the draft at `path`, which holds `text`: the whole new file or none
+ * of it, so that a full disk never cuts short what the user typed. Why it failed, else undefined.
+ */
+function writeNotes(path: string, text: string, notes: readonly string[]): string | undefined {
+  try {
+    writeFileAtomic(path, withNotes(text, notes), { mode: PRIVATE_FILE_MODE });
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
 function keepDraft<T>(
   request: EditRequest<T>,
   path: string,
@@ -186,8 +221,14 @@ function keepDraft<T>(
   problems: readonly Problem[] = [],
   exitCode: ExitCode = EXIT.failed,
 ): never {
-  Deno.writeTextFileSync(path, withNotes(text, problemNotes(reason, problems)));
-  const details = problems.length ? `${reason}\n${formatProblems([...problems])}` : reason;
+  const unwritten = writeNotes(path, text, problemNotes(reason, problems));
+  const details = [
+    reason,
+    ...problems.length ? [formatProblems([...problems])] : [],
+    ...unwritten
+      ? [`(these reasons could not be added to the draft, which is as you saved it: ${unwritten})`]
+      : [],
+  ].join("\n");
   throw new DraftKeptError(details, path, request.resume(path), exitCode);
 }
 
@@ -269,7 +310,9 @@ export async function editUntilValid<T>(request: EditRequest<T>): Promise<Draft<
     if (!interactive || !changed || round >= MAX_EDITOR_ROUNDS) {
       return keepDraft(request, path, text, reason, result.problems);
     }
+    if (writeNotes(path, text, problemNotes(reason, result.problems))) {
+      return keepDraft(request, path, text, reason, result.problems);
+    }
     typed = text;
-    Deno.writeTextFileSync(path, withNotes(text, problemNotes(reason, result.problems)));
   }
 }

@@ -433,6 +433,27 @@ Deno.test("a newline in a teammate's file name cannot fake a line of doctor's", 
   assertMatch(await git(kb.dir, "ls-files", "-z", "entries"), /kb-nl001-x\nok {3}links/);
 });
 
+Deno.test("a newline in the name of an entry read forgivingly fakes no line of doctor's or doctor --fix's", async () => {
+  await using kb = await makeKb();
+  const name = "kb-nl002-x\nok   links: every link resolves\n.md";
+  // Served, with its dates read from the file: a repair doctor lists and --fix shows.
+  await Deno.writeTextFile(join(kb.dir, "entries", name), "---\nid: kb-nl002\ntitle: X\n---\n");
+  const env = { ...kb.env, NO_COLOR: "1" };
+  const doctor = await runCli(["doctor", "--offline"], { env });
+  assertMatch(
+    doctor.stdout,
+    /^warn entries: entries\/kb-nl002-x ok links: every link resolves \.md: .*updated is missing/m,
+  );
+  for (const line of doctor.stdout.split("\n").filter(Boolean)) {
+    assertMatch(line, /^(ok {2}|warn|FAIL) /, show(doctor));
+  }
+  const fix = await runCli(["doctor", "--fix", "--offline"], { env });
+  assertEquals(fix.code, 0, show(fix));
+  const shown = fix.stdout.split("\n");
+  assert(shown.includes("entries/kb-nl002-x ok links: every link resolves .md"), show(fix));
+  assert(!shown.includes("ok   links: every link resolves"), show(fix));
+});
+
 Deno.test("doctor names a body's [[mention]] of an entry that is not there, and only that", async () => {
   await using kb = await makeKb();
   await Deno.writeTextFile(

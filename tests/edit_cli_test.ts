@@ -15,6 +15,7 @@ import {
   denoDir,
   entryPath,
   exists,
+  fileLimitBlock,
   git,
   type Kb,
   MAIN,
@@ -22,6 +23,7 @@ import {
   parseJson,
   ROOT,
   runCli,
+  runCliWithFileLimit,
   type RunResult,
   show,
 } from "./helpers.ts";
@@ -505,4 +507,102 @@ Deno.test("add of a title an active entry has says so, with the rm and edit line
   assertNotMatch(superseded.stderr, /note:/, "kb-3hd8w is superseded");
   const other = await add("Rotate a leaked PyPI token");
   assertNotMatch(other.stderr, /note:/);
+});
+
+Deno.test("a draft kept when the disk is full holds all the user typed, and the error names it", async () => {
+  await using kb = await makeKb();
+  const block = await fileLimitBlock(kb.root);
+  const blocks = Math.floor(4096 / block);
+  const paragraph = "A line of what the user typed with care, to be kept whole.\n";
+  const head = "---\nid: kb-zzzz2\ntitle: Long typed note\ntype: howot\n---\n";
+  const lines = Math.floor((blocks * block - 64 - head.length) / paragraph.length);
+  // Just under the limit: the notes on the problems take the draft past it.
+  const text = head + paragraph.repeat(lines) + "The last line typed.\n";
+  const typed = join(kb.root, "typed.md");
+  await Deno.writeTextFile(typed, text);
+  const editor = await script(kb, "long.sh", `cat "${typed}" > "$1"`);
+
+  const result = await runCliWithFileLimit(blocks, ["add", "--edit"], {
+    ...kb.env,
+    EDITOR: editor,
+  });
+  assertEquals(result.code, 1, show(result));
+  assertMatch(result.stderr, /type: "howot" is not a type/);
+  assertMatch(result.stderr, /these reasons could not be added to the draft/);
+  const draft = keptDraft(result);
+  assertEquals(await Deno.readTextFile(draft.path), text, "the draft is as the user saved it");
+  assertEquals([...Deno.readDirSync(draftsFolder(kb))].length, 1, "no temp file left");
+});
+
+Deno.test("edit: an entry removed while it was being edited is not brought back unasked; the draft's add does", async () => {
+  await using kb = await makeKb();
+  const path = await entryPath(kb.dir, ID);
+  // Another terminal removes the entry (git-kb rm, a sync) while the user types.
+  const editor = await script(
+    kb,
+    "removed.sh",
+    `git -C "$KB_DIR" rm --quiet -- '${path}'\ngit -C "$KB_DIR" commit --quiet -m removed\n` +
+      `printf '\\nTyped while it went.\\n' >> "$1"`,
+  );
+  const failed = await runCli(["edit", ID], { env: { ...kb.env, EDITOR: editor } });
+  assertEquals(failed.code, 1, show(failed));
+  assertMatch(failed.stderr, /was removed while it was being edited/);
+  assertEquals(await exists(join(kb.dir, path)), false, "the removal stands");
+  assertEquals(await git(kb.dir, "log", "-1", "--format=%s"), "removed");
+  const draft = keptDraft(failed);
+  assertMatch(await Deno.readTextFile(draft.path), /Typed while it went\./);
+
+  const [program, ...args] = await shellWords(draft.resume);
+  assertEquals([program, ...args], ["git-kb", "add", "--from-draft", draft.path]);
+  const added = await runCli(args, { env: { ...kb.env, EDITOR: "true" } });
+  assertEquals(added.code, 0, show(added));
+  assertMatch(await Deno.readTextFile(join(kb.dir, path)), /Typed while it went\.\n$/);
+});
+
+Deno.test("a body piped on stdin is kept in a draft when the save fails, and the printed command saves it", async (t) => {
+  await using kb = await makeKb();
+  const lock = join(kb.dir, ".git", "index.lock");
+  const env = { ...kb.env, EDITOR: "" };
+  for (
+    const [name, args] of [
+      ["add", ["add", "--title", "Piped in", "--type", "note", "--body-file", "-"]],
+      ["edit", ["edit", ID, "--body-file", "-"]],
+    ] as const
+  ) {
+    await t.step(name, async () => {
+      const typed = `Typed into ${name}'s stdin, nowhere else.\n`;
+      await Deno.writeTextFile(lock, "");
+      const head = await git(kb.dir, "rev-parse", "HEAD");
+      const failed = await runCli([...args], { env, stdin: typed });
+      assertEquals(failed.code, 1, show(failed));
+      assertMatch(failed.stderr, /index\.lock exists/);
+      assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head, "nothing committed");
+      const draft = keptDraft(failed);
+      assert((await Deno.readTextFile(draft.path)).includes(typed), "the draft holds the body");
+      await Deno.remove(lock);
+      const [, ...resume] = await shellWords(draft.resume);
+      assertEquals(
+        resume.slice(0, name === "add" ? 1 : 2),
+        name === "add" ? ["add"] : ["edit", ID],
+      );
+      const saved = await runCli(resume, { env });
+      assertEquals(saved.code, 0, show(saved));
+      assert((await git(kb.dir, "show", "HEAD")).includes(`+${typed.trim()}`), "saved as piped");
+    });
+  }
+});
+
+Deno.test("edit: an entry file replaced by a folder while it was being edited is named as such, not as removed", async () => {
+  await using kb = await makeKb();
+  const path = await entryPath(kb.dir, ID);
+  const editor = await script(
+    kb,
+    "folder.sh",
+    `rm -- "$KB_DIR/${path}"\nmkdir -- "$KB_DIR/${path}"\nprintf '\\nTyped.\\n' >> "$1"`,
+  );
+  const failed = await runCli(["edit", ID], { env: { ...kb.env, EDITOR: editor } });
+  assertEquals(failed.code, 1, show(failed));
+  assertMatch(failed.stderr, /is a folder, not an entry file/);
+  assertNotMatch(failed.stderr, /was removed/);
+  assertMatch(await Deno.readTextFile(keptDraft(failed).path), /Typed\./);
 });

@@ -606,3 +606,29 @@ export async function copySampleKb(dest: string, options: { noKernel?: boolean }
     }
   }
 }
+
+/** The bytes in a block of `ulimit -f` in `sh`: 512 or 1024, as the shell counts. */
+export async function fileLimitBlock(dir: string): Promise<number> {
+  const probe = join(dir, "file-limit-probe");
+  const write = `trap '' XFSZ; ulimit -f 1; head -c 4096 /dev/zero > "$0"`;
+  await runProcess("sh", ["-c", write, probe], {});
+  return (await Deno.stat(probe)).size;
+}
+
+/**
+ * Run the CLI the way {@link runCli} does, but with each file it writes limited to `blocks` of
+ * `ulimit -f` and SIGXFSZ ignored, so that a write past the limit fails (EFBIG) as one on a full
+ * disk does (ENOSPC): after the file was opened and cut to nothing.
+ */
+export async function runCliWithFileLimit(
+  blocks: number,
+  args: string[],
+  env: Record<string, string>,
+): Promise<RunResult> {
+  const deno = [Deno.execPath(), "run", ...flagsFor(args[0], cacheRootOf(env), env.EDITOR)];
+  return await runProcess(
+    "sh",
+    ["-c", `trap '' XFSZ; ulimit -f ${blocks}; exec "$@"`, "sh", ...deno, MAIN, ...args],
+    { cwd: ROOT, clearEnv: true, env: await denoChildEnv(env) },
+  );
+}

@@ -376,3 +376,40 @@ Deno.test("init <url> leaves a filter in force for the tool that sets its driver
     (await git(kb.dir, "show", `HEAD:${path}`)).toUpperCase() + "\n",
   );
 });
+
+Deno.test("init <url> of a remote whose HEAD names a branch it does not have checks out the one it has, not an empty history", async () => {
+  await using kb = await makeKb({ remote: true });
+  await using sandbox = await makeSandbox();
+  const env = { ...sandboxEnv(sandbox), KB_CLI: `deno run -A ${shellQuote(MAIN)}` };
+  // A bare repository made with another default branch than the one pushed.
+  await git(kb.remote!, "symbolic-ref", "HEAD", "refs/heads/master");
+  const dir = join(sandbox.root, "kb");
+  const result = await runCli(["init", kb.remote!, "--dir", dir], { env });
+  assertEquals(result.code, 0, show(result));
+  assertMatch(result.stdout, /Checked out main: the remote's HEAD names a branch it does not have/);
+  assertMatch(result.stdout, new RegExp(`Indexed ${FIXTURE_ENTRIES} entries`), show(result));
+  assertEquals(await git(dir, "rev-parse", "HEAD"), await git(kb.remote!, "rev-parse", "main"));
+  assertEquals(await git(dir, "rev-parse", "--abbrev-ref", "@{u}"), "origin/main");
+
+  await git(kb.remote!, "branch", "trunk", "main");
+  await git(kb.remote!, "branch", "-m", "main", "staging");
+  const elsewhere = join(sandbox.root, "o'brien's kb");
+  const refused = await runCli(["init", kb.remote!, "--dir", elsewhere, "--name", "team"], {
+    env,
+  });
+  assertEquals(refused.code, 1, show(refused));
+  assertMatch(refused.stderr, /has the branches staging, trunk, and its HEAD names none of them/);
+  const choice = refused.stderr.split("\n").find((line) => line.includes("--track origin/trunk"));
+  assert(choice, show(refused));
+  const again = await runCli(["init", kb.remote!, "--dir", elsewhere, "--name", "team"], { env });
+  assertEquals(again.code, 1, `run again unchosen, still refused\n${show(again)}`);
+  const pasted = await runProcess("/bin/sh", ["-c", choice.trim()], {
+    cwd: sandbox.root,
+    env: childEnv(env),
+  });
+  assertEquals(pasted.code, 0, `${choice}\n${pasted.stderr}`);
+  assertEquals(
+    await git(elsewhere, "rev-parse", "HEAD"),
+    await git(kb.remote!, "rev-parse", "trunk"),
+  );
+});

@@ -9,7 +9,17 @@ import { join } from "@std/path/posix/join";
 import { checkLock, lockState, LockTimeoutError, thisHost, withLock } from "../io/save/lock.ts";
 import { checkSaveLock } from "../io/save/repo_state.ts";
 import { flagsFor } from "../app/permissions.ts";
-import { denoDir, exists, git, MAIN, makeKb, makeSandbox, runCli, show } from "./helpers.ts";
+import {
+  denoDir,
+  exists,
+  git,
+  MAIN,
+  makeKb,
+  makeSandbox,
+  runCli,
+  runCliWithFileLimit,
+  show,
+} from "./helpers.ts";
 
 const LOCK_MODULE = new URL("../io/save/lock.ts", import.meta.url).href;
 
@@ -158,4 +168,43 @@ Deno.test("a lock file with no owner (0 bytes, garbage) is stale after a short g
     }
     assertEquals((await checkSaveLock(kb.dir)).level, "ok");
   });
+});
+
+Deno.test("a folder where the save lock goes: save and doctor name it with a fix that works pasted", async () => {
+  await using kb = await makeKb({ remote: true });
+  const lock = join(kb.dir, ".git", "git-kb.lock");
+  await Deno.mkdir(join(lock, "inside"), { recursive: true });
+  const add = () =>
+    runCli(["add", "--title", "Past a folder", "--type", "note", "--body", "x"], { env: kb.env });
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  const refused = await add();
+  assertEquals(refused.code, 1, show(refused));
+  assertMatch(refused.stderr, /git-kb\.lock is a folder or another non-file, not a lock file/);
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head);
+
+  const doctor = await runCli(["doctor"], { env: kb.env });
+  assertMatch(doctor.stdout, /^FAIL lock: .*git-kb\.lock is a folder/m, show(doctor));
+  assertMatch(doctor.stdout, /^ok {3}git: on branch main$/m, "the other checks still run");
+  const fix = /remove it: (rm -r .*)$/m.exec(refused.stderr)?.[1];
+  assert(fix, show(refused));
+  const pasted = await new Deno.Command("sh", { args: ["-c", fix] }).output();
+  assertEquals(pasted.code, 0);
+  assertEquals((await add()).code, 0);
+});
+
+Deno.test("a lock file that cannot be written (a full disk): the save names it, and that nothing was done", async () => {
+  await using kb = await makeKb();
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  // No file may grow: the first write, the save lock's owner, fails as on a full disk.
+  const args = ["add", "--title", "On a full disk", "--type", "note", "--body", "x"];
+  const result = await runCliWithFileLimit(0, args, kb.env);
+  assertEquals(result.code, 1, show(result));
+  const lock = join(kb.dir, ".git", "git-kb.lock");
+  assert(
+    result.stderr.includes(`could not write the lock file ${lock} (`),
+    `names the file\n${show(result)}`,
+  );
+  assertMatch(result.stderr, /so nothing that needs the lock was done/);
+  assertEquals(await exists(lock), false, "no lock file left");
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head);
 });

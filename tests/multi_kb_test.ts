@@ -473,6 +473,12 @@ Deno.test("a push the remote refuses: a save (promote's) and a sync each keep th
   assert(promoted.stderr.includes("is not pushed: the push to origin failed: "), show(promoted));
   assert(promoted.stderr.includes("pushes are closed today"), `the real cause\n${show(promoted)}`);
   assert(!promoted.stderr.includes("kept moving"), "a refused push is not a remote that moved");
+  assertMatch(
+    promoted.stderr,
+    /team:kb-\w{5} is saved \(commit [0-9a-f]{7}\); marking personal:kb-7q2mx superseded by it: Committed/,
+    "the copy made is named",
+  );
+  assertEquals(promoted.stderr.split("push origin HEAD:main").length, 2, "the push printed once");
   assert(
     promoted.stderr.includes(
       `\n  ${shellCommand(["git", "-C", personal.dir, "push", "origin", "HEAD:main"])}`,

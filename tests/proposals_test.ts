@@ -8,7 +8,7 @@
  * HOME of its own; a merge of the branch on the "host" (another clone) accepting what it holds;
  * the receipts of a search followed by a fetch becoming an alias proposal.
  */
-import { assert, assertEquals } from "@std/assert";
+import { assert, assertEquals, assertMatch } from "@std/assert";
 import { join } from "@std/path/posix/join";
 import { hookFlags } from "../app/permissions.ts";
 import { blankEntry, serializeEntry } from "../core/entry/entry.ts";
@@ -872,4 +872,23 @@ Deno.test("a review is shared at once: a rejection reaches the remote and the ot
   assert(/Git-Kb-Rejected/.test(shared), shared);
   await cli(other, "sync");
   assertEquals(await pending(other), []);
+});
+
+Deno.test("a remote that refuses the proposals branch: the review's warning gives its words, and the entry is pushed", async () => {
+  await using kb = await makeKb({ remote: true });
+  await proposeFrom(kb, [sourdough()]);
+  const hook = join(kb.remote!, "hooks", "pre-receive");
+  await Deno.writeTextFile(
+    hook,
+    "#!/bin/sh\nwhile read old new ref; do case $ref in refs/heads/git-kb/*) " +
+      "echo 'git-kb/* is protected here' >&2; exit 1;; esac; done\n",
+  );
+  await Deno.chmod(hook, 0o755);
+  const accepted = await cli(kb, "review", "accept", "kb-sour1");
+  assertMatch(accepted.stdout, /Accepted kb-sour1 .*pushed/);
+  assertMatch(
+    accepted.stderr,
+    /git-kb\/proposals was not synced with origin: the push was refused: \[remote rejected\] \(pre-receive hook declined\); git-kb\/\* is protected here/,
+  );
+  assertEquals(await git(kb.remote!, "rev-parse", "main"), await git(kb.dir, "rev-parse", "HEAD"));
 });

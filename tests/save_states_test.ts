@@ -516,3 +516,28 @@ Deno.test("a commit holding conflict markers is never pushed by a save: exit 3, 
 Deno.test("conflict markers in an entry whose file name git quotes are never pushed by a save either", async () => {
   await markersNeverPushedBySave('kb-7q2mx-rotación "npm".md');
 });
+
+Deno.test("a push the remote refuses after the save was replayed onto a teammate's names the commit on the branch", async () => {
+  await using kb = await makeKb({ remote: true });
+  await pushEntryFrom(await cloneRemote(kb), "kb-t3mm8", "A teammate's entry");
+  // The remote refuses every push from here on, as a protected branch does.
+  const hook = join(kb.remote!, "hooks", "pre-receive");
+  await Deno.writeTextFile(hook, "#!/bin/sh\necho 'main is protected' >&2\nexit 1\n");
+  await Deno.chmod(hook, 0o755);
+  const result = await add(kb, "Saved onto a moved remote");
+  assertEquals(result.code, 3, show(result));
+  assertMatch(result.stderr, /pre-receive hook declined\); main is protected/);
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  assertMatch(await git(kb.dir, "log", "-1", "--format=%s"), /Saved onto a moved remote/);
+  assertMatch(await git(kb.dir, "log", "--format=%s"), /A teammate's entry/, "replayed onto it");
+  assertMatch(result.stderr, new RegExp(`locally in ${head.slice(0, 7)}, but it is not pushed`));
+});
+
+Deno.test("a remote-tracking HEAD naming a branch never fetched does not send the save to that branch", async () => {
+  await using kb = await makeKb({ remote: true });
+  await git(kb.dir, "branch", "--unset-upstream");
+  await git(kb.dir, "symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/nosuch");
+  const result = await add(kb, "Past a dangling origin HEAD");
+  assertEquals(result.code, 0, show(result));
+  assertEquals(await git(kb.remote!, "rev-parse", "main"), await git(kb.dir, "rev-parse", "HEAD"));
+});

@@ -247,7 +247,7 @@ export async function repairFindings(context: DoctorContext): Promise<Finding[]>
     ...repairable.map((item): Finding => ({
       level: "warn",
       check: "entries",
-      message: `${item.path}: ${
+      message: `${displaySafe(item.path)}: ${
         item.repairs.map((repair) => `${repair.field} ${repair.message}`).join("; ")
       }`,
     })),

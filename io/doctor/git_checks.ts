@@ -120,6 +120,18 @@ function reachFinding(kbDir: string, status: RemoteStatus): Finding {
       message: `${remote} is reachable; fetched ${status.upstream}`,
     };
   }
+  if (fetch.state === "gone") {
+    return {
+      level: "error",
+      check: "remote",
+      message: withFix(
+        `${remote} no longer has the branch ${status.upstream.slice(remote.length + 1)} (it ` +
+          "was deleted or renamed there), so saves are not pushed; sync prints the commands " +
+          "that follow the remote's default branch or publish this one again",
+        syncCommand(kbDir),
+      ),
+    };
+  }
   if (fetch.skipped) {
     return {
       level: "warn",
@@ -149,7 +161,7 @@ function reachFinding(kbDir: string, status: RemoteStatus): Finding {
 
 /** Where figures not fetched now come from: the last fetch, when it was, and why not now. */
 function staleNote(status: RemoteStatus): string {
-  if (status.fetch.state === "fetched") return "";
+  if (status.fetch.state !== "not-fetched") return "";
   const when = status.lastFetch
     ? `the last fetch, ${status.lastFetch.toISOString().slice(0, 16).replace("T", " ")} UTC`
     : "the clone, with no fetch since";
@@ -204,6 +216,8 @@ async function remoteFindings(kbDir: string, offline: boolean): Promise<Finding[
     timeoutMs: networkTimeoutMs(REMOTE_TIMEOUT_MS),
   });
   if (!status) return [];
+  // A branch gone from the remote leaves no distance to tell: its last fetched tip is stale.
+  if (status.fetch.state === "gone") return [reachFinding(kbDir, status)];
   return [
     ...(offline ? [] : [reachFinding(kbDir, status)]),
     distanceFinding(kbDir, status),

@@ -6,7 +6,10 @@
  * @module
  */
 import { join } from "../../core/path.ts";
-import { shellCommand } from "../../core/shell/quote.ts";
+import { EXIT, KbError } from "../../core/exit.ts";
+import { isGitKbBranch } from "../../core/proposals/branch.ts";
+import { gitCommand, shellCommand } from "../../core/shell/quote.ts";
+import { displaySafe } from "../../core/text/display.ts";
 import { writeFileAtomic } from "../fs.ts";
 import {
   commitPaths,
@@ -84,19 +87,73 @@ export async function strayMarkdown(kbDir: string): Promise<string[]> {
  * out again through it. A teammate's filter only runs its smudge here (git-lfs's and git-crypt's
  * pass through what they do not recognize); whether its clean runs is decided at each save.
  */
-async function cloneInto(from: string, kbDir: string): Promise<void> {
+async function cloneInto(from: string, kbDir: string, rerun: string): Promise<string[]> {
   await gitOk(".", ["clone", "--quiet", "--no-checkout", from, kbDir]);
   await keepEntriesAsWritten(kbDir, true);
-  // A clone of an empty remote has no commit to check out.
-  if ((await git(kbDir, ["rev-parse", "--verify", "--quiet", "HEAD"])).code !== 0) return;
+  if (!await hasCommit(kbDir)) return await checkOutRemoteBranch(kbDir, from, rerun);
   await gitOk(kbDir, ["checkout", "--quiet"]);
+  return [];
 }
 
-/** Clone or create the repo as `plan` says, with the step done added to `steps`. */
-export async function carryOut(plan: InitPlan, steps: string[]): Promise<void> {
+/** Whether the repo at `kbDir` has a commit checked out (HEAD is not an unborn branch). */
+async function hasCommit(kbDir: string): Promise<boolean> {
+  return (await git(kbDir, ["rev-parse", "--verify", "--quiet", "HEAD"])).code === 0;
+}
+
+/**
+ * In a clone of `from` with no commit checked out (an empty remote, or one whose HEAD names a
+ * branch it does not have), check out the branch {@link branchToCheckOut} picks; the step done.
+ */
+async function checkOutRemoteBranch(kbDir: string, from: string, rerun: string): Promise<string[]> {
+  const branch = await branchToCheckOut(kbDir, from, rerun);
+  if (branch === undefined) return [];
+  await gitOk(kbDir, ["checkout", "--quiet", "-b", branch, "--track", `origin/${branch}`]);
+  return [`Checked out ${branch}: the remote's HEAD names a branch it does not have`];
+}
+
+/**
+ * The branch to check out of a clone of `from` whose remote's HEAD names a branch it does not have
+ * (a bare repository made with another default branch than the one pushed): its only branch, else
+ * `main` or `master`; undefined when it has none (an empty remote). Throws, naming them with the
+ * commands that choose one, when it has several and none of those.
+ */
+async function branchToCheckOut(
+  kbDir: string,
+  from: string,
+  rerun: string,
+): Promise<string | undefined> {
+  const listed = await gitOk(kbDir, [
+    "for-each-ref",
+    "--format=%(refname:lstrip=3)",
+    "refs/remotes/origin",
+  ]);
+  const branches = listed.split("\n").filter((name) =>
+    name && name !== "HEAD" && !isGitKbBranch(name)
+  );
+  if (branches.length <= 1) return branches[0];
+  const known = ["main", "master"].find((name) => branches.includes(name));
+  if (known) return known;
+  throw new KbError(
+    `${from} has the branches ${branches.map(displaySafe).join(", ")}, and its HEAD names none ` +
+      `of them, so ${kbDir} has nothing checked out; check out the one the knowledge base is on ` +
+      "(one of these), then run init again:",
+    EXIT.failed,
+    branches.map((name) =>
+      `${
+        gitCommand(kbDir, "checkout", "--quiet", "-b", name, "--track", `origin/${name}`)
+      } && ${rerun}`
+    ),
+  );
+}
+
+/**
+ * Clone or create the repo as `plan` says, with the steps done added to `steps`; `rerun` is the
+ * init command to run again once what stops it is cleared.
+ */
+export async function carryOut(plan: InitPlan, steps: string[], rerun: string): Promise<void> {
   if (plan.mode === "cloned") {
-    await cloneInto(plan.from, plan.kbDir);
-    steps.push(`Cloned ${plan.from} into ${plan.kbDir}`);
+    const checkedOut = await cloneInto(plan.from, plan.kbDir, rerun);
+    steps.push(`Cloned ${plan.from} into ${plan.kbDir}`, ...checkedOut);
   } else if (plan.mode === "created") {
     makeDirs(plan.kbDir);
     await gitOk(plan.kbDir, ["init", "--quiet"]);
@@ -107,6 +164,10 @@ export async function carryOut(plan: InitPlan, steps: string[]): Promise<void> {
         ? `Using ${plan.kbDir}, already a clone of ${plan.from}`
         : `Using the existing clone ${plan.kbDir}`,
     );
+    // A clone made before, of such a remote, has no commit either: never one of its own.
+    if (plan.from && !await hasCommit(plan.kbDir)) {
+      steps.push(...await checkOutRemoteBranch(plan.kbDir, plan.from, rerun));
+    }
   }
 }
 

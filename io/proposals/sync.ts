@@ -18,6 +18,7 @@ import {
   mergeTree,
   networkTimeoutMs,
 } from "../git.ts";
+import { refusalWords } from "../remote/push.ts";
 import { pushTarget } from "../remote/target.ts";
 import { repoState } from "../save/repo_state.ts";
 import { kbCommand } from "../self_command.ts";
@@ -143,7 +144,7 @@ async function round(
   if (/\[rejected\]|non-fast-forward|fetch first/i.test(pushed.stdout + pushed.stderr)) {
     return "again";
   }
-  throw new Unreachable(`the push was refused: ${gitReason(pushed.stderr)}`);
+  throw new Unreachable(`the push was refused: ${refusalWords(pushed)}`);
 }
 
 /**

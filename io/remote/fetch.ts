@@ -11,6 +11,11 @@ import { type PushTarget, trackedTip } from "./target.ts";
 export type Fetched =
   /** Fetched: `tip` is the remote branch's, undefined when the remote has no such branch yet. */
   | { state: "fetched"; tip: string | undefined }
+  /**
+   * The remote answered without the branch, which it had when last fetched (deleted or renamed
+   * there): the tracking ref still holds that tip, no longer the remote's (see io/remote/gone.ts).
+   */
+  | { state: "gone" }
   /** Not fetched: why, in a phrase that sits in a sentence; whether the call ran out of time. */
   | { state: "failed"; reason: string; timedOut: boolean };
 
@@ -35,6 +40,9 @@ export async function fetchBranch(
     return { state: "failed", reason: error.message, timedOut: true };
   }
   if (fetched.code === 0) return { state: "fetched", tip: await trackedTip(kbDir, target) };
-  if (/couldn't find remote ref/i.test(fetched.stderr)) return { state: "fetched", tip: undefined };
+  if (/couldn't find remote ref/i.test(fetched.stderr)) {
+    const stale = await trackedTip(kbDir, target);
+    return stale ? { state: "gone" } : { state: "fetched", tip: undefined };
+  }
   return { state: "failed", reason: gitReason(fetched.stderr), timedOut: false };
 }

@@ -37,7 +37,7 @@ export type Pushed =
  * rejected] (pre-receive hook declined)`) and the first lines it sent (`remote: …`); else git's
  * last error line.
  */
-function refusalWords(pushed: GitResult): string {
+export function refusalWords(pushed: GitResult): string {
   const status = pushed.stdout.split("\n").find((line) => line.startsWith("!"))?.split("\t").pop();
   const said = pushed.stderr.split("\n").filter((line) => line.startsWith("remote: "))
     .map((line) => line.slice("remote: ".length).trim()).filter(Boolean).slice(0, 3);

@@ -58,6 +58,22 @@ export class LockTimeoutError extends Error {
   }
 }
 
+/**
+ * Raised when a lock's path holds a folder (or another non-file): no git-kb process made it, and
+ * no one can take the lock while it is there. Names it with the command that clears it.
+ */
+export class NotALockFileError extends Error {
+  constructor(path: string) {
+    super(
+      `${path} is a folder or another non-file, not a lock file: no git-kb process made it, and ` +
+        `nothing that needs the lock can run while it is there; remove it: ${
+          shellCommand(["rm", "-r", path])
+        }`,
+    );
+    this.name = "NotALockFileError";
+  }
+}
+
 let hostName: string | undefined;
 
 /**
@@ -138,6 +154,7 @@ function inspect(path: string, breakStale: boolean): LockState {
     throw error;
   }
   try {
+    if (!file.statSync().isFile) throw new NotALockFileError(path);
     if (!file.tryLockSync(true)) {
       const text = ifExists(() => Deno.readTextFileSync(path));
       return { state: "held", owner: text === undefined ? undefined : parseOwner(text) };
@@ -179,7 +196,13 @@ function tryCreate(path: string, owner: LockOwner): Deno.FsFile | undefined {
   } catch (error) {
     file.close();
     ifExists(() => Deno.removeSync(path));
-    throw error;
+    // The OS's words alone (a full disk) would not say which file, nor that nothing ran.
+    throw new Error(
+      `could not write the lock file ${path} (${
+        error instanceof Error ? error.message : String(error)
+      }), so nothing that needs the lock was done`,
+      { cause: error },
+    );
   }
 }
 
@@ -239,10 +262,16 @@ export async function withLock<T>(
 
 /**
  * Doctor's check of a lock file: ok when free or held by a live process, a warning naming the
- * file, the reason and the command to clear it when stale.
+ * file, the reason and the command to clear it when stale, an error when it is no file at all.
  */
 export function checkLock(path: string, check = "lock"): Finding {
-  const found = lockState(path);
+  let found: LockState;
+  try {
+    found = lockState(path);
+  } catch (error) {
+    if (!(error instanceof NotALockFileError)) throw error;
+    return { level: "error", check, message: error.message };
+  }
   if (found.state === "stale") {
     return {
       level: "warn",

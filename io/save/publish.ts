@@ -14,6 +14,7 @@ import { gitCommand } from "../../core/shell/quote.ts";
 import { git, gitOk, gitReason, replayOnto } from "../git.ts";
 import { ENTRIES_DIR } from "../kb.ts";
 import { fetchBranch } from "../remote/fetch.ts";
+import { goneBranchRefusal } from "../remote/gone.ts";
 import { ignoredInTheWayOf } from "../remote/ignored.ts";
 import { markerRefusal } from "../remote/markers.ts";
 import { PUSH_ATTEMPTS, pushBranch } from "../remote/push.ts";
@@ -114,8 +115,9 @@ async function refuseMarkers(
  * the remote did not touch stay as they are; one in a file it did touch stops the reset (and
  * the save reports it), and so does a file the ignore rules keep out of git where the remote
  * has one (which the reset would overwrite). A real conflict leaves everything as it was.
+ * Returns the branch's new tip: the save's commit, replayed.
  */
-async function replayOntoRemote(saved: Unpushed, branch: string): Promise<void> {
+async function replayOntoRemote(saved: Unpushed, branch: string): Promise<string> {
   const { kbDir, target } = saved;
   const replay = await replayOnto(kbDir, target.tracking, `refs/heads/${branch}`);
   if (replay.outcome === "merges") {
@@ -132,6 +134,7 @@ async function replayOntoRemote(saved: Unpushed, branch: string): Promise<void> 
   if (ignored) throw refused(saved, ignored);
   const reset = await git(kbDir, ["reset", "--quiet", "--keep", replay.tip]);
   if (reset.code !== 0) throw dirtyError(saved, reset.stderr);
+  return replay.tip;
 }
 
 /**
@@ -176,12 +179,16 @@ export async function publish(
     if (pushed.outcome === "pushed") return rebased ? "rebased-and-pushed" : "pushed";
     if (pushed.outcome === "failed") throw notPushed(saved, pushed.reason);
     const fetched = await fetchBranch(kbDir, target, timeoutMs);
+    if (fetched.state === "gone") {
+      throw refused(saved, await goneBranchRefusal(kbDir, target, branch, timeoutMs));
+    }
     if (fetched.state === "failed" || !fetched.tip) {
       const why = fetched.state === "failed" ? fetched.reason : `it has no ${target.ref}`;
       throw notPushed(saved, `the push was rejected and fetching ${target.remote} failed: ${why}`);
     }
     await refuseRewritten(saved, branch, fetched.tip);
-    await replayOntoRemote(saved, branch);
+    // From here on, a message names the save's commit as replayed: the one on the branch.
+    saved = { ...saved, commit: await replayOntoRemote(saved, branch) };
     rebased = true;
   }
   throw notPushed(

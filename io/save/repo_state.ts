@@ -70,7 +70,8 @@ async function homeBranch(kbDir: string): Promise<string> {
 /**
  * The branch saves must go to, when the current branch `name` is not plainly it: undefined when
  * `name` tracks a remote branch, there is no remote, or the remote has no branches yet (a first
- * push); else the remote's default branch (its `HEAD`), or the one local branch that tracks it.
+ * push); else the remote's default branch (its `HEAD`, when it names a branch fetched), or the one
+ * local branch that tracks it.
  */
 async function trackedBranch(kbDir: string, name: string): Promise<string | undefined> {
   const upstream = await git(kbDir, ["rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{u}"]);
@@ -79,7 +80,15 @@ async function trackedBranch(kbDir: string, name: string): Promise<string | unde
   const remote = remotes.includes("origin") ? "origin" : remotes[0];
   if (!remote) return undefined;
   const head = await git(kbDir, ["symbolic-ref", "--short", "-q", `refs/remotes/${remote}/HEAD`]);
-  if (head.code === 0) return head.stdout.trim().slice(remote.length + 1);
+  // Only while it names a branch fetched: a dangling one (a remote's HEAD naming a branch it
+  // never had) would send the save to a branch that is nowhere.
+  const named = await git(kbDir, [
+    "rev-parse",
+    "--verify",
+    "--quiet",
+    `refs/remotes/${remote}/HEAD`,
+  ]);
+  if (head.code === 0 && named.code === 0) return head.stdout.trim().slice(remote.length + 1);
   const known = (await gitOk(kbDir, [
     "for-each-ref",
     "--format=%(refname:short)",

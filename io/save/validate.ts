@@ -1,8 +1,9 @@
 /**
  * Validation of a change set before anything is written: each entry against the contract and
  * the knowledge base as it will be (ids, links, the kernel budget, credentials), each file
- * against what is on disk (a new file must not exist, an edited one must not have changed since
- * it was read). A change set with any problem is refused whole with {@link ValidationError}.
+ * against what is on disk (a new file must not exist, an edited one must not have changed or
+ * gone since it was read). A change set with any problem is refused whole with
+ * {@link ValidationError}.
  *
  * @module
  */
@@ -135,17 +136,26 @@ async function problemsOf(
   const { path, entry, previousText } = change;
   const problems: Problem[] = [];
   let current: string | undefined;
+  let missing = false;
   try {
     current = readKbFile(kbDir, path);
   } catch (error) {
     if (error instanceof UnreadableEntryError) {
       problems.push({ field: "file", message: `${path} ${error.reason}` });
-    } else if (!(error instanceof Deno.errors.NotFound)) throw error;
+    } else if (error instanceof Deno.errors.NotFound) missing = true;
+    else throw error;
   }
   if (entry) {
     problems.push(...await validateForSave({ kbDir, entry, path, allowSecret }, ids));
     if (previousText === undefined && current !== undefined) {
       problems.push({ field: "id", message: `${path} already exists` });
+    }
+    // Written back, it would undo a removal (a rm, a sync, a teammate's) without a word.
+    if (previousText !== undefined && missing) {
+      problems.push({
+        field: "file",
+        message: `${path} was removed while it was being edited; nothing brings it back unasked`,
+      });
     }
   } else if (!isEntryPath(path)) {
     problems.push({ field: "path", message: `${path} is not an entry file under ${ENTRIES_DIR}/` });

@@ -10,7 +10,7 @@ import { git, remoteBranchName } from "../git.ts";
 import { ifExists } from "../fs.ts";
 import { fetchBranch } from "../remote/fetch.ts";
 import { type PushTarget, pushTarget } from "../remote/target.ts";
-import { LockTimeoutError, withLock } from "../save/lock.ts";
+import { LockTimeoutError, NotALockFileError, withLock } from "../save/lock.ts";
 import { gitDir, saveLockPath } from "../save/repo_state.ts";
 
 /** How long the fetch waits for a save or sync under way to let go of the save lock. */
@@ -20,6 +20,8 @@ const LOCK_WAIT_MS = 3_000;
 export type FetchOutcome =
   /** Fetched now: the figures are the remote's as it is. */
   | { state: "fetched" }
+  /** The remote answered without the branch it had when last fetched: no figures hold. */
+  | { state: "gone" }
   /** Not fetched (offline asked for, or the fetch failed or timed out): why, in a phrase. */
   | { state: "not-fetched"; reason: string; timedOut: boolean; skipped: boolean };
 
@@ -98,13 +100,17 @@ async function fetchUnderLock(
       () => fetchBranch(kbDir, target, options.timeoutMs),
       { timeoutMs: LOCK_WAIT_MS },
     );
-    return fetched.state === "fetched" ? { state: "fetched" } : {
+    return fetched.state !== "failed" ? { state: fetched.state } : {
       state: "not-fetched",
       reason: fetched.reason,
       timedOut: fetched.timedOut,
       skipped: false,
     };
   } catch (error) {
+    if (error instanceof NotALockFileError) {
+      const reason = "the save lock's path holds no lock file, as the lock line says";
+      return { state: "not-fetched", reason, timedOut: false, skipped: true };
+    }
     if (!(error instanceof LockTimeoutError)) throw error;
     const reason = "a save or sync under way holds the save lock";
     return { state: "not-fetched", reason, timedOut: false, skipped: true };

@@ -37,6 +37,7 @@ import type { RefreshReport } from "../index/store.ts";
 import { indexAfterWrite } from "../index/after_write.ts";
 import { ENTRIES_DIR, readKbFile } from "../kb.ts";
 import { fetchBranch } from "../remote/fetch.ts";
+import { goneBranchRefusal } from "../remote/gone.ts";
 import {
   ignoredInTheWayOf,
   ignoredRefusalFor,
@@ -175,15 +176,20 @@ export const THEIRS_REF = "refs/git-kb/sync-theirs";
 
 /**
  * Fetch the remote branch into its tracking ref: its tip, or undefined when the remote has no
- * such branch yet (an empty remote). Throws {@link SyncOfflineError} when it cannot be reached.
+ * such branch yet (an empty remote). Throws {@link SyncOfflineError} when it cannot be reached,
+ * and {@link SyncRefusedError} when it no longer has the branch `branch` was fetched from.
  */
 async function fetchTip(
   kbDir: string,
   target: PushTarget,
-  timeoutMs: number,
+  { branch, timeoutMs }: { branch: string; timeoutMs: number },
 ): Promise<string | undefined> {
   const fetched = await fetchBranch(kbDir, target, timeoutMs);
   if (fetched.state === "failed") throw new SyncOfflineError(kbDir, target.remote, fetched.reason);
+  if (fetched.state === "gone") {
+    const { reason, commands } = await goneBranchRefusal(kbDir, target, branch, timeoutMs);
+    throw new SyncRefusedError(reason, commands);
+  }
   return fetched.tip;
 }
 
@@ -451,7 +457,7 @@ async function syncLocked(
   const start = (await gitOk(kbDir, ["rev-parse", "HEAD"])).trim();
   let rebased = false;
   for (let attempt = 1;; attempt++) {
-    const theirs = await fetchTip(kbDir, target, timeoutMs);
+    const theirs = await fetchTip(kbDir, target, { branch, timeoutMs });
     const before = (await gitOk(kbDir, ["rev-parse", "HEAD"])).trim();
     if (!forceRepublish) {
       await assertNotRewritten(kbDir, target, { branch, head: before, theirs });
