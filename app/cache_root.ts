@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { EXIT } from "../core/exit.ts";
 import { cacheRootPath } from "../io/paths.ts";
 import { checkPermissionWord } from "./permissions.ts";
 
@@ -14,6 +15,6 @@ if (import.meta.main) {
     console.log(checkPermissionWord(cacheRootPath(), "the cache folder"));
   } catch (error) {
     console.error(`git-kb: ${error instanceof Error ? error.message : String(error)}`);
-    Deno.exitCode = 1;
+    Deno.exitCode = EXIT.failed;
   }
 }
