@@ -2,7 +2,7 @@
 import { assert, assertEquals, assertMatch, assertStrictEquals } from "@std/assert";
 import { readNote } from "./note.ts";
 import { folderKey, IMPORTED_FOLDER, IMPORTED_FROM, planImport } from "./plan.ts";
-import { type Entry, serializeEntry } from "../entry/entry.ts";
+import { type Entry, parseEntryText, serializeEntry } from "../entry/entry.ts";
 import { resolveWikilinks, wikilinkLookup } from "./wikilinks.ts";
 
 const FOLDER = "vault-00000000";
@@ -169,6 +169,36 @@ Deno.test("an import plans new entries, then a second import of the same notes c
   assertEquals(changed.updated, ["kb-00000"]);
   assertEquals(changed.changes[0].previousText, existing[0].text);
   assertEquals(changed.changes[0].path, existing[0].path);
+});
+
+Deno.test("a note's properties the entry has no field for are kept in its frontmatter", () => {
+  const read = note(
+    "Books/Dune.md",
+    "---\ntitle: Dune\nid: 20230101120000\ntype: book\nstatus: seedling\npublish: true\n" +
+      "permalink: dune\ncssclasses:\n  - wide\nrating: 4.5\nauthor:\n  name: Frank Herbert\n" +
+      "tags: [scifi]\ndate: 2023-01-01\n---\nA desert planet.\n",
+  );
+  const [change] = planImport([read], [], () => "kb-aaaaa", FOLDER).changes;
+  const { entry } = change;
+  assertEquals(entry.type, "note");
+  assertEquals(entry.status, "active");
+  assertEquals(entry.created, "2023-01-01");
+  // Read into the entry's own fields: not kept twice.
+  for (const field of ["title", "tags", "date"]) assertEquals(field in entry.extra, false);
+  assertEquals(entry.extra.note_id, 20230101120000);
+  assertEquals(entry.extra.note_type, "book");
+  assertEquals(entry.extra.note_status, "seedling");
+  assertEquals(entry.extra.publish, true);
+  assertEquals(entry.extra.permalink, "dune");
+  assertEquals(entry.extra.cssclasses, ["wide"]);
+  assertEquals(entry.extra.rating, 4.5);
+  assertEquals(entry.extra.author, { name: "Frank Herbert" });
+  const text = serializeEntry(entry);
+  assertEquals(parseEntryText(text, change.path).fields.permalink, "dune");
+  assertEquals(parseEntryText(text, change.path).fields.id, "kb-aaaaa");
+  // A type or status the entry takes as it is, and a name that gave the title, are not kept.
+  const plain = note("a.md", "---\nname: Deploy\ntype: howto\nstatus: archived\n---\nShip.\n");
+  assertEquals(plain.fields, {});
 });
 
 Deno.test("an update keeps what the knowledge base added: links, extra fields, kernel", () => {

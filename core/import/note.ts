@@ -15,9 +15,11 @@ import {
   ENTRY_TYPES,
   type EntryType,
   isCalendarDate,
+  KNOWN_FIELDS,
   LIMITS,
   type Status,
 } from "../entry/schema.ts";
+import { IMPORTED_FOLDER, IMPORTED_FROM } from "./plan.ts";
 
 /** A source file as the caller read it. */
 export interface SourceNote {
@@ -50,6 +52,11 @@ export interface ImportedNote {
   /** The body, wikilinks still as written. */
   body: string;
   /**
+   * The note's frontmatter fields the entry has no field of its own for (see {@link keptFields}),
+   * kept in the entry as they are.
+   */
+  fields?: Record<string, unknown>;
+  /**
    * What could not be read as written, e.g. frontmatter that is not YAML, a title cut at the
    * contract's length, tags past the contract's number left out.
    */
@@ -79,11 +86,13 @@ export function noteFromFields(
   const dates = noteDates(fields, note.fileDates);
   const source = text(fields.source) ?? text(fields.url) ?? soleUrl(body);
   const supersedes = supersededNames(fields, body);
+  const type = inferType(fields, title, body);
+  const status = inferStatus(fields);
   return {
     sourcePath: note.path,
     title: oneLineTitle(title, warnings),
-    type: inferType(fields, title, body),
-    status: inferStatus(fields),
+    type,
+    status,
     tags: within(
       "tags",
       unique([
@@ -106,8 +115,51 @@ export function noteFromFields(
     ...(source ? { source } : {}),
     supersedes,
     body: withDescription(withoutTitleHeading(body, title), description),
+    fields: keptFields(fields, { type, status }),
     warnings,
   };
+}
+
+/** The frontmatter fields an import reads into the entry's own fields, or its body. */
+const READ_FIELDS = new Set([
+  "title",
+  "description",
+  "tags",
+  "aliases",
+  "alias",
+  "created",
+  "date",
+  "timestamp",
+  "updated",
+  "modified",
+  "source",
+  "url",
+  "supersedes",
+  "replaces",
+]);
+
+/** The field names an entry keeps for itself: the contract's, and the import's keys. */
+const ENTRY_OWN: readonly string[] = [...KNOWN_FIELDS, IMPORTED_FROM, IMPORTED_FOLDER];
+
+/**
+ * The note's fields the entry has no place for, so that no property of the note is lost: every
+ * field but those read into the entry (`title`, `tags`, the dates…), `name` when it gave the title,
+ * and `type` or `status` when the entry's is the same word. One whose name the entry uses for its
+ * own (`id`, `links`, `kernel`, a `type: book`…) is kept as `note_<name>`, so that it is never read
+ * as the entry's.
+ */
+function keptFields(
+  fields: Record<string, unknown>,
+  entry: { type: EntryType; status: Status },
+): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(fields)) {
+    if (READ_FIELDS.has(name) || (name === "name" && text(fields.title) === undefined)) continue;
+    const said = text(value)?.toLowerCase();
+    if ((name === "type" || name === "status") && said === entry[name]) continue;
+    kept[ENTRY_OWN.includes(name) ? `note_${name}` : name] = value;
+  }
+  return kept;
 }
 
 /** The body with the note's `description:` as its first line, unless the body has it already. */
