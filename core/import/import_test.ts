@@ -201,6 +201,40 @@ Deno.test("a note's properties the entry has no field for are kept in its frontm
   assertEquals(plain.fields, {});
 });
 
+Deno.test("a Logseq page: title, aliases and tags from its page properties, namespaces from its file name", () => {
+  const page = note(
+    "pages/Block Reference.md",
+    "type:: [[Feature]]\nalias:: term/block reference, [[Block ref]]\ntags:: [[Core]], linking\n" +
+      "description:: Clickable link to a block\n\n- ## Usage\n\t- Type `((`\n",
+  );
+  assertEquals(page.title, "Block Reference");
+  assertEquals(page.aliases, ["term/block reference", "Block ref"]);
+  assertEquals(page.tags, ["Core", "linking", "pages"]);
+  // The properties stay in the body as the page has them, and are not copied to the frontmatter.
+  assertEquals(page.body.startsWith("type:: [[Feature]]\nalias:: term/block reference"), true);
+  assertEquals(page.fields, {});
+  const titled = note("pages/x.md", "title:: Community/Query Sprint\n\n- text\n");
+  assertEquals(titled.title, "Community/Query Sprint");
+  const spaced = note("pages/Whiteboard___Action Bar.md", "- text\n");
+  assertEquals(spaced.title, "Whiteboard/Action Bar");
+  const linking = note(
+    "journals/2022_10_12.md",
+    "- See [[Whiteboard/Action Bar]] and [[term/block reference]].\n",
+  );
+  const ids = ["kb-aaaaa", "kb-bbbbb", "kb-ccccc", "kb-ddddd"];
+  const plan = planImport([page, titled, spaced, linking], [], () => ids.shift()!, FOLDER);
+  // Only the pages no file holds are unresolved: those the properties name.
+  assertEquals(plan.unresolved.map((link) => link.name), ["Feature", "Core"]);
+  assertEquals(
+    plan.changes[3].entry.body,
+    "- See Whiteboard/Action Bar ([[kb-ccccc]]) and term/block reference ([[kb-aaaaa]]).\n",
+  );
+  // A frontmatter alias with a blank is one alias, as Obsidian reads it; tags split at blanks.
+  const obsidian = note("a.md", "---\naliases: key rotation\ntags: ops cloud\n---\nText.\n");
+  assertEquals(obsidian.aliases, ["key rotation"]);
+  assertEquals(obsidian.tags, ["ops", "cloud"]);
+});
+
 Deno.test("an update keeps what the knowledge base added: links, extra fields, kernel", () => {
   const [change] = planImport([note("a.md", "A.\n")], [], () => "kb-aaaaa", FOLDER).changes;
   const edited: Entry = {

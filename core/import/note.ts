@@ -67,7 +67,27 @@ export interface ImportedNote {
 export function readNote(note: SourceNote): ImportedNote {
   const warnings: string[] = [];
   const { fields, body } = frontmatterOf(note.text, warnings);
-  return noteFromFields(note, fields, body, warnings);
+  return noteFromFields(note, { ...pageProperties(body), ...fields }, body, warnings);
+}
+
+/** The page properties a note's title, aliases and tags are read from, as fields are named. */
+const PAGE_PROPERTIES: Record<string, string> = { title: "title", alias: "aliases", tags: "tags" };
+
+/**
+ * The title, aliases and tags a Logseq page (or an Obsidian Dataview note) gives in the
+ * `key:: value` lines it starts with, its page properties, as frontmatter fields: `[[…]]` around a
+ * name is not part of it (`alias:: [[CI]], [[Build]]` names `CI` and `Build`). The lines stay in
+ * the body, as the note has them; the other properties are left there.
+ */
+function pageProperties(body: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const line of body.replace(/^\s*\n/, "").split("\n")) {
+    const property = /^([A-Za-z][\w-]*)::[ \t]*(.*?)\s*$/.exec(line);
+    if (!property) break;
+    const field = PAGE_PROPERTIES[property[1].toLowerCase()];
+    if (field && property[2]) fields[field] = property[2].replace(/\[\[([^\]\n]*)\]\]/g, "$1");
+  }
+  return fields;
 }
 
 /**
@@ -274,21 +294,22 @@ function text(value: unknown): string | undefined {
 }
 
 /**
- * A list field from a list, or a comma (or space, for tags) separated string; an item longer than
- * the contract allows is left out, and said in `warnings` as a `what`.
+ * A list field from a list, or a comma (or space, for tags) separated string: `aliases: key
+ * rotation` is one alias; an item longer than the contract allows is left out, and said in
+ * `warnings` as a `what`.
  */
-function listOf(value: unknown, what?: string, warnings?: string[]): string[] {
+function listOf(value: unknown, what: "tag" | "alias", warnings: string[]): string[] {
   const items = Array.isArray(value)
     ? value
     : typeof value === "string"
-    ? value.split(value.includes(",") ? "," : /\s+/)
+    ? value.split(value.includes(",") || what !== "tag" ? "," : /\s+/)
     : [];
   return items
     .filter((item) => item !== null && typeof item !== "object")
     .map((item) => String(item).trim().replace(/^#/, ""))
     .filter((item) => {
       if (item.length <= LIMITS.maxKeywordChars) return item !== "";
-      warnings?.push(
+      warnings.push(
         `${what} left out, longer than ${LIMITS.maxKeywordChars} characters: ` +
           `"${item.slice(0, 40)}…"`,
       );
@@ -366,10 +387,13 @@ function topHeading(body: string): string | undefined {
   return firstHeading(body.split("\n").filter((line) => !/^#{2,}\s/.test(line)).join("\n"));
 }
 
-/** A title from a file name: `Ops/Rotate keys.md` → `Rotate keys`. */
+/**
+ * A title from a file name: `Ops/Rotate keys.md` → `Rotate keys`; a Logseq page of a namespace,
+ * `Whiteboard___Action Bar.md` (or `Whiteboard%2FAction Bar.md`), is `Whiteboard/Action Bar`.
+ */
 function fileTitle(path: string): string {
-  return path.slice(path.lastIndexOf("/") + 1).replace(/\.(md|markdown|mdc)$/i, "").trim() ||
-    "untitled";
+  return path.slice(path.lastIndexOf("/") + 1).replace(/\.(md|markdown|mdc)$/i, "")
+    .replace(/___|%2F/gi, "/").trim() || "untitled";
 }
 
 /** A title on one line within the contract's length; a cut is said in `warnings`. */
