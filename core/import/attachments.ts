@@ -37,11 +37,11 @@ export interface NoteAttachments {
 }
 
 /**
- * An embed: a wikilink one, `![[file]]` with an optional `|size` or `#page` (group 1), or a
- * markdown one, `![alt](file)` or `![alt](<file>)` with an optional title (groups 2 to 4).
+ * An embed: a wikilink one, `![[file]]` (group 1) with an optional `#page` and `|size` (group 2),
+ * or a markdown one, `![alt](file)` or `![alt](<file>)` with an optional title (groups 3 to 5).
  */
 const EMBED = new RegExp(
-  "!\\[\\[([^\\]|#\\n]+?)(?:[#|][^\\]\\n]*)?\\]\\]|" +
+  "!\\[\\[([^\\]|#\\n]+?)([#|][^\\]\\n]*)?\\]\\]|" +
     '!\\[([^\\]\\n]*)\\]\\((?:<([^>\\n]+)>|([^)\\s]+))(?:\\s+"[^"\\n]*")?\\)',
   "g",
 );
@@ -89,34 +89,42 @@ export function resolveAttachments(
 ): NoteAttachments {
   const brought: string[] = [];
   const missing: MissingAttachment[] = [];
-  const point = (target: string, found: string | undefined, alt: string) => {
+  // `fragment` is what followed the file's name (`#page=3`): kept on the copy's address.
+  const point = (target: string, found: string | undefined, alt: string, fragment = "") => {
     const reason = found ? refusal(found) : "not found in the folder";
     if (!found || reason) {
       missing.push({ path: notePath, target, reason: reason ?? "" });
       return `[${alt || target}: not imported, ${reason}]`;
     }
     if (!brought.includes(found)) brought.push(found);
-    return `![${alt}](../${linkTarget(attachmentPath(folderKey, found))})`;
+    return `![${alt}](../${linkTarget(attachmentPath(folderKey, found))}${fragment})`;
   };
   const resolvePiece = (piece: string) =>
-    piece.replace(EMBED, (whole, name?: string, alt?: string, angled?: string, plain?: string) => {
-      if (name !== undefined) {
-        const target = name.trim();
-        if (NOTE_FILE.test(target) || !/\.[a-z0-9]{1,8}$/i.test(target)) return whole;
-        return point(target, files.byPath(target) ?? files.byName(target), target);
-      }
-      const written = angled ?? plain ?? "";
-      // An embedded note is another matter (transclusion): left as written, as an address is.
-      if (ADDRESS.test(written) || written.startsWith("#") || NOTE_FILE.test(written)) {
-        return whole;
-      }
-      // A `#…` after the file is no part of its name (`x.png#interface`, a publishing hint).
-      const target = decodedTarget(written.replace(/#.*$/, ""));
-      const relative = join(dirname(notePath), target);
-      const found = (relative.startsWith("../") ? undefined : files.byPath(relative)) ??
-        files.byPath(target.replace(/^\/+/, "")) ??
-        (target.includes("/") ? undefined : files.byName(target));
-      return point(target, found, alt ?? "");
-    });
+    piece.replace(
+      EMBED,
+      (whole, name?: string, after = "", alt?: string, angled?: string, plain?: string) => {
+        if (name !== undefined) {
+          const target = name.trim();
+          if (NOTE_FILE.test(target) || !/\.[a-z0-9]{1,8}$/i.test(target)) return whole;
+          // A `|size` (or alt text) goes to the alt text, where Obsidian reads a markdown embed's.
+          const [fragment, shown] = /^(#[^|]*)?(?:\|(.*))?$/.exec(after)!.slice(1);
+          const found = files.byPath(target) ?? files.byName(target);
+          return point(target, found, shown ? `${target}|${shown}` : target, fragment ?? "");
+        }
+        const written = angled ?? plain ?? "";
+        // An embedded note is another matter (transclusion): left as written, as an address is.
+        if (ADDRESS.test(written) || written.startsWith("#") || NOTE_FILE.test(written)) {
+          return whole;
+        }
+        // A `#…` after the file is no part of its name (`x.png#interface`, a publishing hint), but
+        // part of the embed: kept after the copy's address.
+        const target = decodedTarget(written.replace(/#.*$/, ""));
+        const relative = join(dirname(notePath), target);
+        const found = (relative.startsWith("../") ? undefined : files.byPath(relative)) ??
+          files.byPath(target.replace(/^\/+/, "")) ??
+          (target.includes("/") ? undefined : files.byName(target));
+        return point(target, found, alt ?? "", /#.*$/.exec(written)?.[0]);
+      },
+    );
   return { body: replaceOutsideCode(body, /!\[/, resolvePiece), brought, missing };
 }

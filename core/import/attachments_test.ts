@@ -9,10 +9,23 @@ Deno.test("a markdown embed with a #fragment is found without it, by name when i
   const resolved = resolveAttachments(body, "en/Bases/Intro.md", "help-1", FILES, bringAll);
   assertEquals(resolved.missing, []);
   assertEquals(resolved.brought, ["en/Attachments/bases.png", "en/Bases/local.png"]);
+  // The fragment is part of the embed as written: kept after the copy's address.
   assertEquals(
     resolved.body,
-    "![A table of books](../attachments/help-1/en/Attachments/bases.png)\n" +
-      "![Here](../attachments/help-1/en/Bases/local.png)\n",
+    "![A table of books](../attachments/help-1/en/Attachments/bases.png#interface)\n" +
+      "![Here](../attachments/help-1/en/Bases/local.png#x)\n",
+  );
+});
+
+Deno.test("a wikilink embed keeps its #fragment on the address and its |size in the alt text", () => {
+  const body = "![[bases.png|400]] ![[bases.png#outline|100x145]] ![[local.png#icon]]\n";
+  const resolved = resolveAttachments(body, "en/Bases/Intro.md", "help-1", FILES, bringAll);
+  assertEquals(resolved.missing, []);
+  assertEquals(
+    resolved.body,
+    "![bases.png|400](../attachments/help-1/en/Attachments/bases.png) " +
+      "![bases.png|100x145](../attachments/help-1/en/Attachments/bases.png#outline) " +
+      "![local.png](../attachments/help-1/en/Bases/local.png#icon)\n",
   );
 });
 
