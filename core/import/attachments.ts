@@ -94,7 +94,9 @@ export function resolveAttachments(
     const reason = found ? refusal(found) : "not found in the folder";
     if (!found || reason) {
       missing.push({ path: notePath, target, reason: reason ?? "" });
-      return `[${alt || target}: not imported, ${reason}]`;
+      // The file stays named though the alt text says something else: a reader can find it.
+      const named = alt && alt !== target ? `${alt} (${target})` : target;
+      return `[${named}: not imported, ${reason}]`;
     }
     if (!brought.includes(found)) brought.push(found);
     return `![${alt}](../${linkTarget(attachmentPath(folderKey, found))}${fragment})`;

@@ -38,5 +38,6 @@ Deno.test("a markdown embed with a folder is never looked up by its name alone",
     target: "img/bases.png",
     reason: "not found in the folder",
   }]);
-  assertEquals(resolved.body, "[x: not imported, not found in the folder]");
+  // The alt text and the file: the note still says which file it embedded.
+  assertEquals(resolved.body, "[x (img/bases.png): not imported, not found in the folder]");
 });
