@@ -6,7 +6,9 @@
  * when it names a file without a folder, by its name as a wikilink embed is; a `#…` after the file
  * is not part of its name in either. Each embed of a file brought along points at its copy under
  * `attachments/<folder key>/`; an embed of a file that is not brought (not found, too large, a
- * link) becomes plain text naming it, so no entry points at a file that is not there.
+ * link) becomes plain text naming it, so no entry points at a file that is not there. An embed
+ * of a note is left as written, a Dendron note's (`![[dendron.topic.git#summary]]`,
+ * `![[dendron://vault/tags.scope.edit]]`) too, though its name ends as a file's would.
  *
  * @module
  */
@@ -66,6 +68,22 @@ export function attachmentLookup(files: readonly string[]): {
   };
 }
 
+/**
+ * Whether a name in an embed names one of the notes at `paths` (paths inside the folder): by its
+ * path or its file name, without `.md`, in any case (`dendron.topic.git`,
+ * `dendron://vault/tags.scope.edit`).
+ */
+export function noteNameLookup(paths: readonly string[]): (name: string) => boolean {
+  const names = new Set(paths.flatMap((path) => {
+    const name = path.replace(NOTE_FILE, "").toLowerCase();
+    return [name, name.slice(name.lastIndexOf("/") + 1)];
+  }));
+  return (name) => {
+    const key = name.trim().toLowerCase();
+    return names.has(key) || names.has(key.slice(key.lastIndexOf("/") + 1));
+  };
+}
+
 /** `path` as a link target: each segment percent-encoded where markdown needs it. */
 function linkTarget(path: string): string {
   return path.split("/").map((segment) => encodeURIComponent(segment)).join("/");
@@ -78,7 +96,8 @@ export function attachmentPath(folderKey: string, path: string): string {
 
 /**
  * Resolve the embeds of `body`, the note at `notePath` (see the module doc). `files` finds a
- * file of the folder; `refusal` says why a found file is not brought (undefined: it is).
+ * file of the folder; `refusal` says why a found file is not brought (undefined: it is); `isNote`
+ * says whether a name no file has names a note of the folder.
  */
 export function resolveAttachments(
   body: string,
@@ -86,6 +105,7 @@ export function resolveAttachments(
   folderKey: string,
   files: ReturnType<typeof attachmentLookup>,
   refusal: (path: string) => string | undefined,
+  isNote: (name: string) => boolean = () => false,
 ): NoteAttachments {
   const brought: string[] = [];
   const missing: MissingAttachment[] = [];
@@ -108,9 +128,10 @@ export function resolveAttachments(
         if (name !== undefined) {
           const target = name.trim();
           if (NOTE_FILE.test(target) || !/\.[a-z0-9]{1,8}$/i.test(target)) return whole;
+          const found = files.byPath(target) ?? files.byName(target);
+          if (!found && (ADDRESS.test(target) || isNote(target))) return whole;
           // A `|size` (or alt text) goes to the alt text, where Obsidian reads a markdown embed's.
           const [fragment, shown] = /^(#[^|]*)?(?:\|(.*))?$/.exec(after)!.slice(1);
-          const found = files.byPath(target) ?? files.byName(target);
           return point(target, found, shown ? `${target}|${shown}` : target, fragment ?? "");
         }
         const written = angled ?? plain ?? "";

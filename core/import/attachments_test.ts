@@ -1,5 +1,5 @@
 import { assertEquals } from "@std/assert";
-import { attachmentLookup, resolveAttachments } from "./attachments.ts";
+import { attachmentLookup, noteNameLookup, resolveAttachments } from "./attachments.ts";
 
 const FILES = attachmentLookup(["en/Attachments/bases.png", "en/Bases/local.png"]);
 const bringAll = () => undefined;
@@ -40,4 +40,21 @@ Deno.test("a markdown embed with a folder is never looked up by its name alone",
   }]);
   // The alt text and the file: the note still says which file it embedded.
   assertEquals(resolved.body, "[x (img/bases.png): not imported, not found in the folder]");
+});
+
+Deno.test("an embed of a Dendron note is left as written, though its name ends as a file's", () => {
+  const isNote = noteNameLookup(["vault/dendron.topic.git.md", "vault/tags.scope.edit.md"]);
+  const body = "![[dendron.topic.git#prerequisites,1:#*]]\n" +
+    "![[dendron://dendron.dendron-site/tags.scope.edit#summary,1:#*]]\n" +
+    "![[dendron://other-vault/notes.unknown]]\n![[diagram.svg]]\n";
+  const resolved = resolveAttachments(body, "vault/a.md", "site-1", FILES, bringAll, isNote);
+  assertEquals(
+    resolved.body,
+    "![[dendron.topic.git#prerequisites,1:#*]]\n" +
+      "![[dendron://dendron.dendron-site/tags.scope.edit#summary,1:#*]]\n" +
+      "![[dendron://other-vault/notes.unknown]]\n" +
+      "[diagram.svg: not imported, not found in the folder]\n",
+  );
+  // Only the file the folder lacks is named as missing.
+  assertEquals(resolved.missing.map((item) => item.target), ["diagram.svg"]);
 });
