@@ -128,6 +128,27 @@ Deno.test("links keep what the reader saw: relative markdown links and escaped p
   assertEquals(unresolved, ["gone.md"]);
 });
 
+Deno.test("a Dendron link names its note after its text; an Obsidian link's text never does", () => {
+  const lookup = wikilinkLookup([
+    { id: "kb-git00", sourcePath: "vault/dendron.topic.git.md", title: "Git", aliases: [] },
+    { id: "kb-deplo", sourcePath: "vault/Deploy.md", title: "Deploy", aliases: [] },
+  ]);
+  const resolved = resolveWikilinks(
+    "See [[the git docs|dendron.topic.git]], [[docs|dendron://dendron-site/dendron.topic.git#x]]," +
+      " [[Git|dendron://dendron-site/dendron.topic.git]], [[Deploy|dendron.ops.gone]] and" +
+      " [[Gone|Deploy]].\n",
+    lookup,
+  );
+  // A text that is the note's title shows as itself, not as the target's address.
+  assertEquals(
+    resolved.body,
+    "See the git docs ([[kb-git00]]), docs ([[kb-git00]]), Git ([[kb-git00]]), " +
+      "Deploy ([[kb-deplo]]) and [[Gone|Deploy]].\n",
+  );
+  assertEquals(resolved.linked, ["kb-git00", "kb-deplo"]);
+  assertEquals(resolved.unresolved, ["Gone"]);
+});
+
 Deno.test("a title wins over another note's alias", () => {
   const lookup = wikilinkLookup([
     { id: "kb-aaaaa", sourcePath: "a.md", title: "A", aliases: ["Deploy"] },

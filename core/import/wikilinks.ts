@@ -3,8 +3,9 @@
  * table `[[Title\\|shown text]]`) and `[[Title#heading]]` name a note by its file name, its title
  * or one of its aliases (in any case); a relative markdown link (`[text](other.md)`,
  * `[text](../folder/note.md#anchor)`) names it by its path from the note, else from the folder's
- * top. Each becomes the words the reader saw
- * followed by a `[[kb-id]]` mention, and its id a `related` link. A link that names no imported
+ * top; a Dendron link, `[[text|dendron.topic.git]]`, by the name after its text. Each becomes the
+ * words the reader saw followed by a `[[kb-id]]` mention, and its id a `related` link. A link
+ * that names no imported
  * note is left as written and reported. Embeds (`![[image.png]]`, `![alt](x.png)`) and links
  * inside code are left alone.
  *
@@ -119,6 +120,11 @@ export function resolveWikilinks(
   const resolvePiece = (piece: string) =>
     piece.replace(WIKILINK, (whole, embed, name, heading, shown) => {
       if (embed) return whole;
+      // Dendron's text comes before its target: the words the reader saw are the name's, which
+      // may be the title of the note the target names (or of another, when it names none).
+      const target = dendronTarget(shown);
+      const dendron = target && (lookup(target) ?? lookup(name));
+      if (dendron) return mention(name.trim(), dendron);
       const id = lookup(name);
       if (!id) {
         missing(name.trim());
@@ -143,6 +149,18 @@ export function resolveWikilinks(
     });
   const resolved = replaceOutsideCode(body, /\[\[|\]\(/, resolvePiece);
   return { body: resolved, linked, unresolved };
+}
+
+/**
+ * The name of the note a Dendron link names after its text, `[[the text|dendron.topic.git]]` or
+ * `[[the text|dendron://vault/dendron.topic.git#anchor]]` (Dendron writes the text first): only a
+ * hierarchy's dotted name or a `dendron://` address, so that an Obsidian link to a note that is
+ * not there never links to the note its shown text happens to name.
+ */
+function dendronTarget(after: string | undefined): string | undefined {
+  const target = after?.trim().replace(/#.*$/, "") ?? "";
+  return /^dendron:\/\/[^/\s]+\/(\S+)$/.exec(target)?.[1] ??
+    (/^[\w-]+(?:\.[\w-]+)+$/.test(target) ? target : undefined);
 }
 
 /**
