@@ -256,6 +256,28 @@ Deno.test("a Logseq page: title, aliases and tags from its page properties, name
   assertEquals(obsidian.tags, ["ops", "cloud"]);
 });
 
+Deno.test("dates in Unix time are read; a date field the entry does not take is kept", () => {
+  const dendron = note(
+    "vault/dendron.topic.git.md",
+    "---\nid: bw4uolri1b8xz580xpq3ely\ntitle: Git\ndesc: ''\nupdated: 1652377081645\n" +
+      "created: 1652376991319\n---\nText.\n",
+  );
+  assertEquals([dendron.created, dendron.updated], ["2022-05-12", "2022-05-12"]);
+  assertEquals(dendron.fields, { note_id: "bw4uolri1b8xz580xpq3ely", desc: "" });
+  const seconds = note("a.md", "---\ncreated: 1652376991\n---\nText.\n");
+  assertEquals(seconds.created, "2022-05-12");
+  // Not a date the entry can take, or another than the entry's: kept, not lost.
+  const unread = note(
+    "a.md",
+    "---\ncreated: last spring\ndate: 2020-05-05\nupdated: 2023-02-03T10:00\n" +
+      "url: https://example.com/a\nsource: https://example.com/b\n---\nText.\n",
+  );
+  assertEquals(unread.created, "2020-05-05");
+  assertEquals(unread.updated, "2023-02-03");
+  assertEquals(unread.source, "https://example.com/b");
+  assertEquals(unread.fields, { note_created: "last spring", url: "https://example.com/a" });
+});
+
 Deno.test("an update keeps what the knowledge base added: links, extra fields, kernel", () => {
   const [change] = planImport([note("a.md", "A.\n")], [], () => "kb-aaaaa", FOLDER).changes;
   const edited: Entry = {

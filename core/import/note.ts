@@ -135,7 +135,7 @@ export function noteFromFields(
     ...(source ? { source } : {}),
     supersedes,
     body: withDescription(withoutTitleHeading(body, title), description),
-    fields: keptFields(fields, { type, status }),
+    fields: keptFields(fields, { type, status, ...dates, source }),
     warnings,
   };
 }
@@ -147,34 +147,34 @@ const READ_FIELDS = new Set([
   "tags",
   "aliases",
   "alias",
-  "created",
-  "date",
-  "timestamp",
-  "updated",
-  "modified",
-  "source",
-  "url",
   "supersedes",
   "replaces",
 ]);
+
+/** The frontmatter fields a date is read from. */
+const DATE_FIELDS = new Set(["created", "date", "timestamp", "updated", "modified"]);
 
 /** The field names an entry keeps for itself: the contract's, and the import's keys. */
 const ENTRY_OWN: readonly string[] = [...KNOWN_FIELDS, IMPORTED_FROM, IMPORTED_FOLDER];
 
 /**
  * The note's fields the entry has no place for, so that no property of the note is lost: every
- * field but those read into the entry (`title`, `tags`, the dates…), `name` when it gave the title,
- * and `type` or `status` when the entry's is the same word. One whose name the entry uses for its
- * own (`id`, `links`, `kernel`, a `type: book`…) is kept as `note_<name>`, so that it is never read
- * as the entry's.
+ * field but those read into the entry (`title`, `tags`, `aliases`…), `name` when it gave the
+ * title, a date field whose date is the entry's `created` or `updated` (its time of day is not
+ * kept), a `source` or `url` that is the entry's source, and a `type` or `status` that is the
+ * entry's word. One whose name the entry uses for its own (`id`, `links`, `kernel`, a `type:
+ * book`…) is kept as `note_<name>`, so that it is never read as the entry's.
  */
 function keptFields(
   fields: Record<string, unknown>,
-  entry: { type: EntryType; status: Status },
+  entry: Pick<ImportedNote, "type" | "status" | "created" | "updated" | "source">,
 ): Record<string, unknown> {
   const kept: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(fields)) {
     if (READ_FIELDS.has(name) || (name === "name" && text(fields.title) === undefined)) continue;
+    const date = DATE_FIELDS.has(name) ? dateOf(value) : undefined;
+    if (date && (date === entry.created || date === entry.updated)) continue;
+    if ((name === "source" || name === "url") && text(value) === entry.source) continue;
     const said = text(value)?.toLowerCase();
     if ((name === "type" || name === "status") && said === entry[name]) continue;
     kept[ENTRY_OWN.includes(name) ? `note_${name}` : name] = value;
@@ -416,8 +416,21 @@ function withoutTitleHeading(body: string, title: string): string {
     : body;
 }
 
-/** A date field as YYYY-MM-DD (a time after it is dropped). */
+/**
+ * A date field as YYYY-MM-DD (a time after it is dropped); a Unix time in milliseconds (Dendron's
+ * `created: 1652376991319`) or seconds, as its day in UTC.
+ */
 function dateOf(value: unknown): string | undefined {
+  if (typeof value === "number") {
+    const milliseconds = value >= 1e12 && value < 1e13
+      ? value
+      : value >= 1e9 && value < 1e10
+      ? value * 1000
+      : undefined;
+    return Number.isInteger(value) && milliseconds !== undefined
+      ? new Date(milliseconds).toISOString().slice(0, 10)
+      : undefined;
+  }
   const date = typeof value === "string"
     ? /^(\d{4}-\d{2}-\d{2})/.exec(value.trim())?.[1]
     : undefined;
