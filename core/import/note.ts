@@ -392,7 +392,7 @@ function topHeading(body: string): string | undefined {
  * `Whiteboard___Action Bar.md` (or `Whiteboard%2FAction Bar.md`), is `Whiteboard/Action Bar`.
  */
 function fileTitle(path: string): string {
-  return path.slice(path.lastIndexOf("/") + 1).replace(/\.(md|markdown|mdc)$/i, "")
+  return path.slice(path.lastIndexOf("/") + 1).replace(/\.(md|markdown|mdx|mdc)$/i, "")
     .replace(/___|%2F/gi, "/").trim() || "untitled";
 }
 

@@ -35,7 +35,7 @@ export interface ResolvedBody {
 
 /** The key a name is looked up by: trimmed, lower case, without a `.md` ending or folders. */
 function keyOf(name: string): string {
-  return name.trim().replace(/\.md$/i, "").toLowerCase();
+  return name.trim().replace(NOTE_FILE, "").toLowerCase();
 }
 
 /**
@@ -70,8 +70,8 @@ const MARKDOWN_LINK = /(!?)\[([^\]\n]*)\]\((?:<([^>\n]+)>|([^)\s]+))(?:\s+"[^"\n
 /** A link target that is an address elsewhere (`https:`, `mailto:`, `data:`), not a file. */
 export const ADDRESS = /^[a-z][a-z0-9+.-]*:/i;
 
-/** A markdown note's file name. */
-export const NOTE_FILE = /\.(?:md|markdown)$/i;
+/** A markdown note's file name: `.md`, `.markdown`, or MDX's `.mdx` (markdown with JSX in it). */
+export const NOTE_FILE = /\.(?:md|markdown|mdx)$/i;
 
 /** A link target with its escapes decoded (`Rebase%20notes.md`); as written when malformed. */
 export function decodedTarget(target: string): string {

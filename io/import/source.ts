@@ -13,6 +13,7 @@ import type { SourceNote } from "../../core/import/note.ts";
 import { LIMITS } from "../../core/entry/schema.ts";
 import { isAgentFile } from "../../core/import/agent_rules.ts";
 import { detectKind, type SourceKind } from "../../core/import/kinds.ts";
+import { NOTE_FILE } from "../../core/import/wikilinks.ts";
 import { plural } from "../../core/text/plural.ts";
 import { decodeUtf8Strict } from "../../core/text/utf8.ts";
 import { git } from "../git.ts";
@@ -39,9 +40,6 @@ export const NOT_MARKDOWN = "not markdown";
 /** Why a symbolic link is left out. */
 export const SYMLINK = "a symbolic link (not followed)";
 
-/** Markdown file names. */
-const MARKDOWN = /\.(md|markdown)$/i;
-
 /** Why a hidden markdown file (`.draft.md`) is left out. */
 export const HIDDEN_FILE = "a hidden file (its name starts with a dot)";
 
@@ -56,7 +54,7 @@ export async function readSourceFolder(folder: string): Promise<SourceFolder> {
     folder,
     "",
     (path, info) => {
-      if (!MARKDOWN.test(path) && !isAgentFile(path)) {
+      if (!NOTE_FILE.test(path) && !isAgentFile(path)) {
         source.leftOut.push({ path, reason: NOT_MARKDOWN });
         source.others.push({ path, size: info.size, symlink: false });
         return;
@@ -149,7 +147,7 @@ function walk(
         }
       }
     } else if (entry.isFile && entry.name.startsWith(".")) {
-      if (MARKDOWN.test(entry.name)) leftOut.push({ path, reason: HIDDEN_FILE });
+      if (NOTE_FILE.test(entry.name)) leftOut.push({ path, reason: HIDDEN_FILE });
     } else if (entry.isFile) {
       try {
         visit(path, Deno.lstatSync(inFolder(folder, path)));
@@ -177,7 +175,7 @@ function markdownFilesUnder(dir: string): number {
   try {
     for (const entry of Deno.readDirSync(dir)) {
       if (entry.isDirectory) count += markdownFilesUnder(`${dir}/${entry.name}`);
-      else if (entry.isFile && MARKDOWN.test(entry.name)) count++;
+      else if (entry.isFile && NOTE_FILE.test(entry.name)) count++;
     }
   } catch {
     // Unreadable: nothing of it could be imported either way.
