@@ -149,6 +149,25 @@ Deno.test("a Dendron link names its note after its text; an Obsidian link's text
   assertEquals(resolved.unresolved, ["Gone"]);
 });
 
+Deno.test("letters that run on from a link stay with its word; in unspaced scripts they do not", () => {
+  const lookup = wikilinkLookup([
+    { id: "kb-uri00", sourcePath: "Obsidian URI.md", title: "Obsidian URI", aliases: [] },
+    { id: "kb-link0", sourcePath: "링크.md", title: "링크", aliases: [] },
+    { id: "kb-set00", sourcePath: "設定.md", title: "設定", aliases: [] },
+  ]);
+  const resolved = resolveWikilinks(
+    "Use [[Obsidian URI]]s and [[Obsidian URI|URI]]s. [[링크]]를 만들고 [[設定]]を開きます。" +
+      " [[Gone]]s stay.\n",
+    lookup,
+  );
+  assertEquals(
+    resolved.body,
+    "Use Obsidian URIs ([[kb-uri00]]) and URIs ([[kb-uri00]]). 링크를 ([[kb-link0]]) 만들고 " +
+      "設定 ([[kb-set00]])を開きます。 [[Gone]]s stay.\n",
+  );
+  assertEquals(resolved.unresolved, ["Gone"]);
+});
+
 Deno.test("a title wins over another note's alias", () => {
   const lookup = wikilinkLookup([
     { id: "kb-aaaaa", sourcePath: "a.md", title: "A", aliases: ["Deploy"] },

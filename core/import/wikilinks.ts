@@ -61,8 +61,16 @@ export function wikilinkLookup(
     byKey.get(keyOf(name)) ?? byKey.get(keyOf(name.slice(name.lastIndexOf("/") + 1)));
 }
 
-/** A wikilink; in a table its `|` is escaped (`[[X\\|Y]]`), which the name does not keep. */
-const WIKILINK = /(!?)\[\[([^\]|#\n]+?)\\?(?:#([^\]|\n]*?)\\?)?(?:\|([^\]\n]*))?\]\]/g;
+/**
+ * A wikilink; in a table its `|` is escaped (`[[X\\|Y]]`), which the name does not keep. Then the
+ * letters that run on from it, part of the same word (`[[API]]s`, `[[링크]]를`).
+ */
+const WIKILINK =
+  /(!?)\[\[([^\]|#\n]+?)\\?(?:#([^\]|\n]*?)\\?)?(?:\|([^\]\n]*))?\]\]([\p{L}\p{M}\p{N}]*)/gu;
+
+/** Scripts written without blanks between words, where letters after a link start another word. */
+const UNSPACED =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 
 /** A markdown link, `[text](target)` or `[text](<target with spaces>)`, with an optional title. */
 const MARKDOWN_LINK = /(!?)\[([^\]\n]*)\]\((?:<([^>\n]+)>|([^)\s]+))(?:\s+"[^"\n]*")?\)/g;
@@ -110,21 +118,25 @@ export function resolveWikilinks(
 ): ResolvedBody {
   const linked: string[] = [];
   const unresolved: string[] = [];
-  const mention = (shown: string, id: string) => {
+  // `runOn`: letters after the link that finish its word, which the mention must not split off.
+  const mention = (shown: string, id: string, runOn = "") => {
     if (!linked.includes(id)) linked.push(id);
-    return shown ? `${shown} ([[${id}]])` : `[[${id}]]`;
+    if (!shown) return `[[${id}]]${runOn}`;
+    return runOn && !UNSPACED.test(runOn)
+      ? `${shown}${runOn} ([[${id}]])`
+      : `${shown} ([[${id}]])${runOn}`;
   };
   const missing = (name: string) => {
     if (!unresolved.includes(name)) unresolved.push(name);
   };
   const resolvePiece = (piece: string) =>
-    piece.replace(WIKILINK, (whole, embed, name, heading, shown) => {
+    piece.replace(WIKILINK, (whole, embed, name, heading, shown, runOn) => {
       if (embed) return whole;
       // Dendron's text comes before its target: the words the reader saw are the name's, which
       // may be the title of the note the target names (or of another, when it names none).
       const target = dendronTarget(shown);
       const dendron = target && (lookup(target) ?? lookup(name));
-      if (dendron) return mention(name.trim(), dendron);
+      if (dendron) return mention(name.trim(), dendron, runOn);
       const id = lookup(name);
       if (!id) {
         missing(name.trim());
@@ -132,7 +144,7 @@ export function resolveWikilinks(
       }
       const seen = shown?.trim() ||
         (heading?.trim() ? `${name.trim()} > ${heading.trim()}` : name.trim());
-      return mention(seen, id);
+      return mention(seen, id, runOn);
     }).replace(MARKDOWN_LINK, (whole, embed, text, angled, plain) => {
       const target = angled ?? plain;
       const path = embed ? undefined : linkedPath(notePath, target);
