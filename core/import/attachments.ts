@@ -109,13 +109,15 @@ export function resolveAttachments(
 ): NoteAttachments {
   const brought: string[] = [];
   const missing: MissingAttachment[] = [];
-  // `fragment` is what followed the file's name (`#page=3`): kept on the copy's address.
+  // `fragment` is what followed the file's name (`#page=3`): kept on the copy's address, or in
+  // the text that names a file not brought (a Dendron note's `#summary,1:#*` too).
   const point = (target: string, found: string | undefined, alt: string, fragment = "") => {
     const reason = found ? refusal(found) : "not found in the folder";
     if (!found || reason) {
       missing.push({ path: notePath, target, reason: reason ?? "" });
       // The file stays named though the alt text says something else: a reader can find it.
-      const named = alt && alt !== target ? `${alt} (${target})` : target;
+      const file = `${target}${fragment}`;
+      const named = alt && alt !== target ? `${alt} (${file})` : file;
       return `[${named}: not imported, ${reason}]`;
     }
     if (!brought.includes(found)) brought.push(found);

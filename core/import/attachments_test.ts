@@ -46,15 +46,23 @@ Deno.test("an embed of a Dendron note is left as written, though its name ends a
   const isNote = noteNameLookup(["vault/dendron.topic.git.md", "vault/tags.scope.edit.md"]);
   const body = "![[dendron.topic.git#prerequisites,1:#*]]\n" +
     "![[dendron://dendron.dendron-site/tags.scope.edit#summary,1:#*]]\n" +
-    "![[dendron://other-vault/notes.unknown]]\n![[diagram.svg]]\n";
+    "![[dendron://other-vault/notes.unknown]]\n![[diagram.svg]]\n" +
+    "![[dendron.topic.gone#summary,1:#*]] ![x](img/gone.png#interface)\n";
   const resolved = resolveAttachments(body, "vault/a.md", "site-1", FILES, bringAll, isNote);
   assertEquals(
     resolved.body,
     "![[dendron.topic.git#prerequisites,1:#*]]\n" +
       "![[dendron://dendron.dendron-site/tags.scope.edit#summary,1:#*]]\n" +
       "![[dendron://other-vault/notes.unknown]]\n" +
-      "[diagram.svg: not imported, not found in the folder]\n",
+      "[diagram.svg: not imported, not found in the folder]\n" +
+      // Neither a file nor a note: named as missing, with what followed its name.
+      "[dendron.topic.gone#summary,1:#*: not imported, not found in the folder] " +
+      "[x (img/gone.png#interface): not imported, not found in the folder]\n",
   );
-  // Only the file the folder lacks is named as missing.
-  assertEquals(resolved.missing.map((item) => item.target), ["diagram.svg"]);
+  // Only what the folder lacks is named as missing.
+  assertEquals(resolved.missing.map((item) => item.target), [
+    "diagram.svg",
+    "dendron.topic.gone",
+    "img/gone.png",
+  ]);
 });
