@@ -22,10 +22,12 @@ import { SECRET_LABELS } from "../core/text/secrets.ts";
 export const command = {
   usage: ["import <folder> [options]"],
   about: `Bring the notes of a folder into the knowledge base, in one commit (one push, one
-reindex). Each markdown file becomes an entry (an empty one is left out, named):
-its title from the frontmatter, the first # heading or the file name; its tags from the frontmatter, inline
-#tags and the folders it sits in; its dates from the frontmatter, else the
-file's git history, else its modification time. [[Wikilinks]] to other notes
+reindex). Each markdown file (.md, .markdown, MDX's .mdx) becomes an entry (an
+empty one is left out, named): its title from the frontmatter (or a Logseq
+page's title:: property), the first # heading or the file name; its tags from
+the frontmatter, inline #tags and the folders it sits in; its dates from the
+frontmatter, else the file's git history, else its modification time. Its other
+frontmatter fields are kept as they are. [[Wikilinks]] to other notes
 (by file name, title or alias) and relative [links](other.md) keep their words
 followed by a [[kb-id]] mention, and become related links;
 a note that supersedes another ("supersedes:", or a first line "Supersedes

@@ -299,3 +299,28 @@ Deno.test("import: a note whose file name holds a credential is left out, with a
     /holds an AWS access key \(AKIA…MPLE\) in its file name; rename the file/,
   );
 });
+
+Deno.test("import: an MDX docs folder comes in whole, its ESM and JSX as written; links between pages resolve", async () => {
+  await using kb = await makeKb({ remote: true, empty: true });
+  const docs = join(kb.root, "docs");
+  const page = "import {Note} from '../_component/note.jsx'\n\n" +
+    "export const info = {modified: new Date('2025-01-27')}\n\n# What is MDX?\n\n" +
+    "Markdown with JSX. {/* more */} See [getting started](./getting-started.mdx).\n\n" +
+    '<Note type="info">\n  A note.\n</Note>\n';
+  await writeFolder(docs, {
+    "what-is-mdx.mdx": page,
+    "getting-started.mdx": "---\ntitle: Getting started\nsidebar_position: 2\n---\nInstall it.\n",
+    "note.jsx": "export const Note = () => null\n",
+  });
+  const report = await importJson(kb.env, docs);
+  assertEquals(report.added.length, 2, JSON.stringify(report));
+  assertEquals(report.leftOut.map((file) => file.path), ["note.jsx"]);
+  const texts = [...(await entryFiles(kb.dir)).values()];
+  const what = texts.find((text) => text.includes("title: What is MDX?"));
+  assert(what, texts.join("\n---\n"));
+  assertMatch(what, /^import \{Note\} from '\.\.\/_component\/note\.jsx'$/m);
+  assertMatch(what, /^<Note type="info">\n {2}A note\.\n<\/Note>$/m);
+  assertMatch(what, /See getting started \(\[\[kb-[0-9a-z]{5}\]\]\)\./);
+  const started = texts.find((text) => text.includes("title: Getting started"));
+  assertMatch(started ?? "", /^sidebar_position: 2$/m);
+});

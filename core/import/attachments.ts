@@ -6,7 +6,9 @@
  * when it names a file without a folder, by its name as a wikilink embed is; a `#…` after the file
  * is not part of its name in either. Each embed of a file brought along points at its copy under
  * `attachments/<folder key>/`; an embed of a file that is not brought (not found, too large, a
- * link) becomes plain text naming it, so no entry points at a file that is not there.
+ * link) becomes plain text naming it, so no entry points at a file that is not there. An embed
+ * of a note is left as written, a Dendron note's (`![[dendron.topic.git#summary]]`,
+ * `![[dendron://vault/tags.scope.edit]]`) too, though its name ends as a file's would.
  *
  * @module
  */
@@ -37,11 +39,11 @@ export interface NoteAttachments {
 }
 
 /**
- * An embed: a wikilink one, `![[file]]` with an optional `|size` or `#page` (group 1), or a
- * markdown one, `![alt](file)` or `![alt](<file>)` with an optional title (groups 2 to 4).
+ * An embed: a wikilink one, `![[file]]` (group 1) with an optional `#page` and `|size` (group 2),
+ * or a markdown one, `![alt](file)` or `![alt](<file>)` with an optional title (groups 3 to 5).
  */
 const EMBED = new RegExp(
-  "!\\[\\[([^\\]|#\\n]+?)(?:[#|][^\\]\\n]*)?\\]\\]|" +
+  "!\\[\\[([^\\]|#\\n]+?)([#|][^\\]\\n]*)?\\]\\]|" +
     '!\\[([^\\]\\n]*)\\]\\((?:<([^>\\n]+)>|([^)\\s]+))(?:\\s+"[^"\\n]*")?\\)',
   "g",
 );
@@ -66,6 +68,22 @@ export function attachmentLookup(files: readonly string[]): {
   };
 }
 
+/**
+ * Whether a name in an embed names one of the notes at `paths` (paths inside the folder): by its
+ * path or its file name, without `.md`, in any case (`dendron.topic.git`,
+ * `dendron://vault/tags.scope.edit`).
+ */
+export function noteNameLookup(paths: readonly string[]): (name: string) => boolean {
+  const names = new Set(paths.flatMap((path) => {
+    const name = path.replace(NOTE_FILE, "").toLowerCase();
+    return [name, name.slice(name.lastIndexOf("/") + 1)];
+  }));
+  return (name) => {
+    const key = name.trim().toLowerCase();
+    return names.has(key) || names.has(key.slice(key.lastIndexOf("/") + 1));
+  };
+}
+
 /** `path` as a link target: each segment percent-encoded where markdown needs it. */
 function linkTarget(path: string): string {
   return path.split("/").map((segment) => encodeURIComponent(segment)).join("/");
@@ -78,7 +96,8 @@ export function attachmentPath(folderKey: string, path: string): string {
 
 /**
  * Resolve the embeds of `body`, the note at `notePath` (see the module doc). `files` finds a
- * file of the folder; `refusal` says why a found file is not brought (undefined: it is).
+ * file of the folder; `refusal` says why a found file is not brought (undefined: it is); `isNote`
+ * says whether a name no file has names a note of the folder.
  */
 export function resolveAttachments(
   body: string,
@@ -86,37 +105,51 @@ export function resolveAttachments(
   folderKey: string,
   files: ReturnType<typeof attachmentLookup>,
   refusal: (path: string) => string | undefined,
+  isNote: (name: string) => boolean = () => false,
 ): NoteAttachments {
   const brought: string[] = [];
   const missing: MissingAttachment[] = [];
-  const point = (target: string, found: string | undefined, alt: string) => {
+  // `fragment` is what followed the file's name (`#page=3`): kept on the copy's address, or in
+  // the text that names a file not brought (a Dendron note's `#summary,1:#*` too).
+  const point = (target: string, found: string | undefined, alt: string, fragment = "") => {
     const reason = found ? refusal(found) : "not found in the folder";
     if (!found || reason) {
       missing.push({ path: notePath, target, reason: reason ?? "" });
-      return `[${alt || target}: not imported, ${reason}]`;
+      // The file stays named though the alt text says something else: a reader can find it.
+      const file = `${target}${fragment}`;
+      const named = alt && alt !== target ? `${alt} (${file})` : file;
+      return `[${named}: not imported, ${reason}]`;
     }
     if (!brought.includes(found)) brought.push(found);
-    return `![${alt}](../${linkTarget(attachmentPath(folderKey, found))})`;
+    return `![${alt}](../${linkTarget(attachmentPath(folderKey, found))}${fragment})`;
   };
   const resolvePiece = (piece: string) =>
-    piece.replace(EMBED, (whole, name?: string, alt?: string, angled?: string, plain?: string) => {
-      if (name !== undefined) {
-        const target = name.trim();
-        if (NOTE_FILE.test(target) || !/\.[a-z0-9]{1,8}$/i.test(target)) return whole;
-        return point(target, files.byPath(target) ?? files.byName(target), target);
-      }
-      const written = angled ?? plain ?? "";
-      // An embedded note is another matter (transclusion): left as written, as an address is.
-      if (ADDRESS.test(written) || written.startsWith("#") || NOTE_FILE.test(written)) {
-        return whole;
-      }
-      // A `#…` after the file is no part of its name (`x.png#interface`, a publishing hint).
-      const target = decodedTarget(written.replace(/#.*$/, ""));
-      const relative = join(dirname(notePath), target);
-      const found = (relative.startsWith("../") ? undefined : files.byPath(relative)) ??
-        files.byPath(target.replace(/^\/+/, "")) ??
-        (target.includes("/") ? undefined : files.byName(target));
-      return point(target, found, alt ?? "");
-    });
+    piece.replace(
+      EMBED,
+      (whole, name?: string, after = "", alt?: string, angled?: string, plain?: string) => {
+        if (name !== undefined) {
+          const target = name.trim();
+          if (NOTE_FILE.test(target) || !/\.[a-z0-9]{1,8}$/i.test(target)) return whole;
+          const found = files.byPath(target) ?? files.byName(target);
+          if (!found && (ADDRESS.test(target) || isNote(target))) return whole;
+          // A `|size` (or alt text) goes to the alt text, where Obsidian reads a markdown embed's.
+          const [fragment, shown] = /^(#[^|]*)?(?:\|(.*))?$/.exec(after)!.slice(1);
+          return point(target, found, shown ? `${target}|${shown}` : target, fragment ?? "");
+        }
+        const written = angled ?? plain ?? "";
+        // An embedded note is another matter (transclusion): left as written, as an address is.
+        if (ADDRESS.test(written) || written.startsWith("#") || NOTE_FILE.test(written)) {
+          return whole;
+        }
+        // A `#…` after the file is no part of its name (`x.png#interface`, a publishing hint), but
+        // part of the embed: kept after the copy's address.
+        const target = decodedTarget(written.replace(/#.*$/, ""));
+        const relative = join(dirname(notePath), target);
+        const found = (relative.startsWith("../") ? undefined : files.byPath(relative)) ??
+          files.byPath(target.replace(/^\/+/, "")) ??
+          (target.includes("/") ? undefined : files.byName(target));
+        return point(target, found, alt ?? "", /#.*$/.exec(written)?.[0]);
+      },
+    );
   return { body: replaceOutsideCode(body, /!\[/, resolvePiece), brought, missing };
 }

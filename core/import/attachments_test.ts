@@ -1,5 +1,5 @@
 import { assertEquals } from "@std/assert";
-import { attachmentLookup, resolveAttachments } from "./attachments.ts";
+import { attachmentLookup, noteNameLookup, resolveAttachments } from "./attachments.ts";
 
 const FILES = attachmentLookup(["en/Attachments/bases.png", "en/Bases/local.png"]);
 const bringAll = () => undefined;
@@ -9,10 +9,23 @@ Deno.test("a markdown embed with a #fragment is found without it, by name when i
   const resolved = resolveAttachments(body, "en/Bases/Intro.md", "help-1", FILES, bringAll);
   assertEquals(resolved.missing, []);
   assertEquals(resolved.brought, ["en/Attachments/bases.png", "en/Bases/local.png"]);
+  // The fragment is part of the embed as written: kept after the copy's address.
   assertEquals(
     resolved.body,
-    "![A table of books](../attachments/help-1/en/Attachments/bases.png)\n" +
-      "![Here](../attachments/help-1/en/Bases/local.png)\n",
+    "![A table of books](../attachments/help-1/en/Attachments/bases.png#interface)\n" +
+      "![Here](../attachments/help-1/en/Bases/local.png#x)\n",
+  );
+});
+
+Deno.test("a wikilink embed keeps its #fragment on the address and its |size in the alt text", () => {
+  const body = "![[bases.png|400]] ![[bases.png#outline|100x145]] ![[local.png#icon]]\n";
+  const resolved = resolveAttachments(body, "en/Bases/Intro.md", "help-1", FILES, bringAll);
+  assertEquals(resolved.missing, []);
+  assertEquals(
+    resolved.body,
+    "![bases.png|400](../attachments/help-1/en/Attachments/bases.png) " +
+      "![bases.png|100x145](../attachments/help-1/en/Attachments/bases.png#outline) " +
+      "![local.png](../attachments/help-1/en/Bases/local.png#icon)\n",
   );
 });
 
@@ -25,5 +38,31 @@ Deno.test("a markdown embed with a folder is never looked up by its name alone",
     target: "img/bases.png",
     reason: "not found in the folder",
   }]);
-  assertEquals(resolved.body, "[x: not imported, not found in the folder]");
+  // The alt text and the file: the note still says which file it embedded.
+  assertEquals(resolved.body, "[x (img/bases.png): not imported, not found in the folder]");
+});
+
+Deno.test("an embed of a Dendron note is left as written, though its name ends as a file's", () => {
+  const isNote = noteNameLookup(["vault/dendron.topic.git.md", "vault/tags.scope.edit.md"]);
+  const body = "![[dendron.topic.git#prerequisites,1:#*]]\n" +
+    "![[dendron://dendron.dendron-site/tags.scope.edit#summary,1:#*]]\n" +
+    "![[dendron://other-vault/notes.unknown]]\n![[diagram.svg]]\n" +
+    "![[dendron.topic.gone#summary,1:#*]] ![x](img/gone.png#interface)\n";
+  const resolved = resolveAttachments(body, "vault/a.md", "site-1", FILES, bringAll, isNote);
+  assertEquals(
+    resolved.body,
+    "![[dendron.topic.git#prerequisites,1:#*]]\n" +
+      "![[dendron://dendron.dendron-site/tags.scope.edit#summary,1:#*]]\n" +
+      "![[dendron://other-vault/notes.unknown]]\n" +
+      "[diagram.svg: not imported, not found in the folder]\n" +
+      // Neither a file nor a note: named as missing, with what followed its name.
+      "[dendron.topic.gone#summary,1:#*: not imported, not found in the folder] " +
+      "[x (img/gone.png#interface): not imported, not found in the folder]\n",
+  );
+  // Only what the folder lacks is named as missing.
+  assertEquals(resolved.missing.map((item) => item.target), [
+    "diagram.svg",
+    "dendron.topic.gone",
+    "img/gone.png",
+  ]);
 });

@@ -2,7 +2,7 @@
 import { assert, assertEquals, assertMatch, assertStrictEquals } from "@std/assert";
 import { readNote } from "./note.ts";
 import { folderKey, IMPORTED_FOLDER, IMPORTED_FROM, planImport } from "./plan.ts";
-import { type Entry, serializeEntry } from "../entry/entry.ts";
+import { type Entry, parseEntryText, serializeEntry } from "../entry/entry.ts";
 import { resolveWikilinks, wikilinkLookup } from "./wikilinks.ts";
 
 const FOLDER = "vault-00000000";
@@ -128,6 +128,46 @@ Deno.test("links keep what the reader saw: relative markdown links and escaped p
   assertEquals(unresolved, ["gone.md"]);
 });
 
+Deno.test("a Dendron link names its note after its text; an Obsidian link's text never does", () => {
+  const lookup = wikilinkLookup([
+    { id: "kb-git00", sourcePath: "vault/dendron.topic.git.md", title: "Git", aliases: [] },
+    { id: "kb-deplo", sourcePath: "vault/Deploy.md", title: "Deploy", aliases: [] },
+  ]);
+  const resolved = resolveWikilinks(
+    "See [[the git docs|dendron.topic.git]], [[docs|dendron://dendron-site/dendron.topic.git#x]]," +
+      " [[Git|dendron://dendron-site/dendron.topic.git]], [[Deploy|dendron.ops.gone]] and" +
+      " [[Gone|Deploy]].\n",
+    lookup,
+  );
+  // A text that is the note's title shows as itself, not as the target's address.
+  assertEquals(
+    resolved.body,
+    "See the git docs ([[kb-git00]]), docs ([[kb-git00]]), Git ([[kb-git00]]), " +
+      "Deploy ([[kb-deplo]]) and [[Gone|Deploy]].\n",
+  );
+  assertEquals(resolved.linked, ["kb-git00", "kb-deplo"]);
+  assertEquals(resolved.unresolved, ["Gone"]);
+});
+
+Deno.test("letters that run on from a link stay with its word; in unspaced scripts they do not", () => {
+  const lookup = wikilinkLookup([
+    { id: "kb-uri00", sourcePath: "Obsidian URI.md", title: "Obsidian URI", aliases: [] },
+    { id: "kb-link0", sourcePath: "링크.md", title: "링크", aliases: [] },
+    { id: "kb-set00", sourcePath: "設定.md", title: "設定", aliases: [] },
+  ]);
+  const resolved = resolveWikilinks(
+    "Use [[Obsidian URI]]s and [[Obsidian URI|URI]]s. [[링크]]를 만들고 [[設定]]を開きます。" +
+      " [[Gone]]s stay.\n",
+    lookup,
+  );
+  assertEquals(
+    resolved.body,
+    "Use Obsidian URIs ([[kb-uri00]]) and URIs ([[kb-uri00]]). 링크를 ([[kb-link0]]) 만들고 " +
+      "設定 ([[kb-set00]])を開きます。 [[Gone]]s stay.\n",
+  );
+  assertEquals(resolved.unresolved, ["Gone"]);
+});
+
 Deno.test("a title wins over another note's alias", () => {
   const lookup = wikilinkLookup([
     { id: "kb-aaaaa", sourcePath: "a.md", title: "A", aliases: ["Deploy"] },
@@ -169,6 +209,92 @@ Deno.test("an import plans new entries, then a second import of the same notes c
   assertEquals(changed.updated, ["kb-00000"]);
   assertEquals(changed.changes[0].previousText, existing[0].text);
   assertEquals(changed.changes[0].path, existing[0].path);
+});
+
+Deno.test("a note's properties the entry has no field for are kept in its frontmatter", () => {
+  const read = note(
+    "Books/Dune.md",
+    "---\ntitle: Dune\nid: 20230101120000\ntype: book\nstatus: seedling\npublish: true\n" +
+      "permalink: dune\ncssclasses:\n  - wide\nrating: 4.5\nauthor:\n  name: Frank Herbert\n" +
+      "tags: [scifi]\ndate: 2023-01-01\n---\nA desert planet.\n",
+  );
+  const [change] = planImport([read], [], () => "kb-aaaaa", FOLDER).changes;
+  const { entry } = change;
+  assertEquals(entry.type, "note");
+  assertEquals(entry.status, "active");
+  assertEquals(entry.created, "2023-01-01");
+  // Read into the entry's own fields: not kept twice.
+  for (const field of ["title", "tags", "date"]) assertEquals(field in entry.extra, false);
+  assertEquals(entry.extra.note_id, 20230101120000);
+  assertEquals(entry.extra.note_type, "book");
+  assertEquals(entry.extra.note_status, "seedling");
+  assertEquals(entry.extra.publish, true);
+  assertEquals(entry.extra.permalink, "dune");
+  assertEquals(entry.extra.cssclasses, ["wide"]);
+  assertEquals(entry.extra.rating, 4.5);
+  assertEquals(entry.extra.author, { name: "Frank Herbert" });
+  const text = serializeEntry(entry);
+  assertEquals(parseEntryText(text, change.path).fields.permalink, "dune");
+  assertEquals(parseEntryText(text, change.path).fields.id, "kb-aaaaa");
+  // A type or status the entry takes as it is, and a name that gave the title, are not kept.
+  const plain = note("a.md", "---\nname: Deploy\ntype: howto\nstatus: archived\n---\nShip.\n");
+  assertEquals(plain.fields, {});
+});
+
+Deno.test("a Logseq page: title, aliases and tags from its page properties, namespaces from its file name", () => {
+  const page = note(
+    "pages/Block Reference.md",
+    "type:: [[Feature]]\nalias:: term/block reference, [[Block ref]]\ntags:: [[Core]], linking\n" +
+      "description:: Clickable link to a block\n\n- ## Usage\n\t- Type `((`\n",
+  );
+  assertEquals(page.title, "Block Reference");
+  assertEquals(page.aliases, ["term/block reference", "Block ref"]);
+  assertEquals(page.tags, ["Core", "linking", "pages"]);
+  // The properties stay in the body as the page has them, and are not copied to the frontmatter.
+  assertEquals(page.body.startsWith("type:: [[Feature]]\nalias:: term/block reference"), true);
+  assertEquals(page.fields, {});
+  const titled = note("pages/x.md", "title:: Community/Query Sprint\n\n- text\n");
+  assertEquals(titled.title, "Community/Query Sprint");
+  const spaced = note("pages/Whiteboard___Action Bar.md", "- text\n");
+  assertEquals(spaced.title, "Whiteboard/Action Bar");
+  const linking = note(
+    "journals/2022_10_12.md",
+    "- See [[Whiteboard/Action Bar]] and [[term/block reference]].\n",
+  );
+  const ids = ["kb-aaaaa", "kb-bbbbb", "kb-ccccc", "kb-ddddd"];
+  const plan = planImport([page, titled, spaced, linking], [], () => ids.shift()!, FOLDER);
+  // Only the pages no file holds are unresolved: those the properties name.
+  assertEquals(plan.unresolved.map((link) => link.name), ["Feature", "Core"]);
+  assertEquals(
+    plan.changes[3].entry.body,
+    "- See Whiteboard/Action Bar ([[kb-ccccc]]) and term/block reference ([[kb-aaaaa]]).\n",
+  );
+  // A frontmatter alias with a blank is one alias, as Obsidian reads it; tags split at blanks.
+  const obsidian = note("a.md", "---\naliases: key rotation\ntags: ops cloud\n---\nText.\n");
+  assertEquals(obsidian.aliases, ["key rotation"]);
+  assertEquals(obsidian.tags, ["ops", "cloud"]);
+});
+
+Deno.test("dates in Unix time are read; a date field the entry does not take is kept", () => {
+  const dendron = note(
+    "vault/dendron.topic.git.md",
+    "---\nid: bw4uolri1b8xz580xpq3ely\ntitle: Git\ndesc: ''\nupdated: 1652377081645\n" +
+      "created: 1652376991319\n---\nText.\n",
+  );
+  assertEquals([dendron.created, dendron.updated], ["2022-05-12", "2022-05-12"]);
+  assertEquals(dendron.fields, { note_id: "bw4uolri1b8xz580xpq3ely", desc: "" });
+  const seconds = note("a.md", "---\ncreated: 1652376991\n---\nText.\n");
+  assertEquals(seconds.created, "2022-05-12");
+  // Not a date the entry can take, or another than the entry's: kept, not lost.
+  const unread = note(
+    "a.md",
+    "---\ncreated: last spring\ndate: 2020-05-05\nupdated: 2023-02-03T10:00\n" +
+      "url: https://example.com/a\nsource: https://example.com/b\n---\nText.\n",
+  );
+  assertEquals(unread.created, "2020-05-05");
+  assertEquals(unread.updated, "2023-02-03");
+  assertEquals(unread.source, "https://example.com/b");
+  assertEquals(unread.fields, { note_created: "last spring", url: "https://example.com/a" });
 });
 
 Deno.test("an update keeps what the knowledge base added: links, extra fields, kernel", () => {

@@ -15,9 +15,11 @@ import {
   ENTRY_TYPES,
   type EntryType,
   isCalendarDate,
+  KNOWN_FIELDS,
   LIMITS,
   type Status,
 } from "../entry/schema.ts";
+import { IMPORTED_FOLDER, IMPORTED_FROM } from "./plan.ts";
 
 /** A source file as the caller read it. */
 export interface SourceNote {
@@ -50,6 +52,11 @@ export interface ImportedNote {
   /** The body, wikilinks still as written. */
   body: string;
   /**
+   * The note's frontmatter fields the entry has no field of its own for (see {@link keptFields}),
+   * kept in the entry as they are.
+   */
+  fields?: Record<string, unknown>;
+  /**
    * What could not be read as written, e.g. frontmatter that is not YAML, a title cut at the
    * contract's length, tags past the contract's number left out.
    */
@@ -60,7 +67,27 @@ export interface ImportedNote {
 export function readNote(note: SourceNote): ImportedNote {
   const warnings: string[] = [];
   const { fields, body } = frontmatterOf(note.text, warnings);
-  return noteFromFields(note, fields, body, warnings);
+  return noteFromFields(note, { ...pageProperties(body), ...fields }, body, warnings);
+}
+
+/** The page properties a note's title, aliases and tags are read from, as fields are named. */
+const PAGE_PROPERTIES: Record<string, string> = { title: "title", alias: "aliases", tags: "tags" };
+
+/**
+ * The title, aliases and tags a Logseq page (or an Obsidian Dataview note) gives in the
+ * `key:: value` lines it starts with, its page properties, as frontmatter fields: `[[…]]` around a
+ * name is not part of it (`alias:: [[CI]], [[Build]]` names `CI` and `Build`). The lines stay in
+ * the body, as the note has them; the other properties are left there.
+ */
+function pageProperties(body: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const line of body.replace(/^\s*\n/, "").split("\n")) {
+    const property = /^([A-Za-z][\w-]*)::[ \t]*(.*?)\s*$/.exec(line);
+    if (!property) break;
+    const field = PAGE_PROPERTIES[property[1].toLowerCase()];
+    if (field && property[2]) fields[field] = property[2].replace(/\[\[([^\]\n]*)\]\]/g, "$1");
+  }
+  return fields;
 }
 
 /**
@@ -79,11 +106,13 @@ export function noteFromFields(
   const dates = noteDates(fields, note.fileDates);
   const source = text(fields.source) ?? text(fields.url) ?? soleUrl(body);
   const supersedes = supersededNames(fields, body);
+  const type = inferType(fields, title, body);
+  const status = inferStatus(fields);
   return {
     sourcePath: note.path,
     title: oneLineTitle(title, warnings),
-    type: inferType(fields, title, body),
-    status: inferStatus(fields),
+    type,
+    status,
     tags: within(
       "tags",
       unique([
@@ -106,8 +135,51 @@ export function noteFromFields(
     ...(source ? { source } : {}),
     supersedes,
     body: withDescription(withoutTitleHeading(body, title), description),
+    fields: keptFields(fields, { type, status, ...dates, source }),
     warnings,
   };
+}
+
+/** The frontmatter fields an import reads into the entry's own fields, or its body. */
+const READ_FIELDS = new Set([
+  "title",
+  "description",
+  "tags",
+  "aliases",
+  "alias",
+  "supersedes",
+  "replaces",
+]);
+
+/** The frontmatter fields a date is read from. */
+const DATE_FIELDS = new Set(["created", "date", "timestamp", "updated", "modified"]);
+
+/** The field names an entry keeps for itself: the contract's, and the import's keys. */
+const ENTRY_OWN: readonly string[] = [...KNOWN_FIELDS, IMPORTED_FROM, IMPORTED_FOLDER];
+
+/**
+ * The note's fields the entry has no place for, so that no property of the note is lost: every
+ * field but those read into the entry (`title`, `tags`, `aliases`…), `name` when it gave the
+ * title, a date field whose date is the entry's `created` or `updated` (its time of day is not
+ * kept), a `source` or `url` that is the entry's source, and a `type` or `status` that is the
+ * entry's word. One whose name the entry uses for its own (`id`, `links`, `kernel`, a `type:
+ * book`…) is kept as `note_<name>`, so that it is never read as the entry's.
+ */
+function keptFields(
+  fields: Record<string, unknown>,
+  entry: Pick<ImportedNote, "type" | "status" | "created" | "updated" | "source">,
+): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(fields)) {
+    if (READ_FIELDS.has(name) || (name === "name" && text(fields.title) === undefined)) continue;
+    const date = DATE_FIELDS.has(name) ? dateOf(value) : undefined;
+    if (date && (date === entry.created || date === entry.updated)) continue;
+    if ((name === "source" || name === "url") && text(value) === entry.source) continue;
+    const said = text(value)?.toLowerCase();
+    if ((name === "type" || name === "status") && said === entry[name]) continue;
+    kept[ENTRY_OWN.includes(name) ? `note_${name}` : name] = value;
+  }
+  return kept;
 }
 
 /** The body with the note's `description:` as its first line, unless the body has it already. */
@@ -222,21 +294,22 @@ function text(value: unknown): string | undefined {
 }
 
 /**
- * A list field from a list, or a comma (or space, for tags) separated string; an item longer than
- * the contract allows is left out, and said in `warnings` as a `what`.
+ * A list field from a list, or a comma (or space, for tags) separated string: `aliases: key
+ * rotation` is one alias; an item longer than the contract allows is left out, and said in
+ * `warnings` as a `what`.
  */
-function listOf(value: unknown, what?: string, warnings?: string[]): string[] {
+function listOf(value: unknown, what: "tag" | "alias", warnings: string[]): string[] {
   const items = Array.isArray(value)
     ? value
     : typeof value === "string"
-    ? value.split(value.includes(",") ? "," : /\s+/)
+    ? value.split(value.includes(",") || what !== "tag" ? "," : /\s+/)
     : [];
   return items
     .filter((item) => item !== null && typeof item !== "object")
     .map((item) => String(item).trim().replace(/^#/, ""))
     .filter((item) => {
       if (item.length <= LIMITS.maxKeywordChars) return item !== "";
-      warnings?.push(
+      warnings.push(
         `${what} left out, longer than ${LIMITS.maxKeywordChars} characters: ` +
           `"${item.slice(0, 40)}…"`,
       );
@@ -314,10 +387,13 @@ function topHeading(body: string): string | undefined {
   return firstHeading(body.split("\n").filter((line) => !/^#{2,}\s/.test(line)).join("\n"));
 }
 
-/** A title from a file name: `Ops/Rotate keys.md` → `Rotate keys`. */
+/**
+ * A title from a file name: `Ops/Rotate keys.md` → `Rotate keys`; a Logseq page of a namespace,
+ * `Whiteboard___Action Bar.md` (or `Whiteboard%2FAction Bar.md`), is `Whiteboard/Action Bar`.
+ */
 function fileTitle(path: string): string {
-  return path.slice(path.lastIndexOf("/") + 1).replace(/\.(md|markdown|mdc)$/i, "").trim() ||
-    "untitled";
+  return path.slice(path.lastIndexOf("/") + 1).replace(/\.(md|markdown|mdx|mdc)$/i, "")
+    .replace(/___|%2F/gi, "/").trim() || "untitled";
 }
 
 /** A title on one line within the contract's length; a cut is said in `warnings`. */
@@ -340,8 +416,21 @@ function withoutTitleHeading(body: string, title: string): string {
     : body;
 }
 
-/** A date field as YYYY-MM-DD (a time after it is dropped). */
+/**
+ * A date field as YYYY-MM-DD (a time after it is dropped); a Unix time in milliseconds (Dendron's
+ * `created: 1652376991319`) or seconds, as its day in UTC.
+ */
 function dateOf(value: unknown): string | undefined {
+  if (typeof value === "number") {
+    const milliseconds = value >= 1e12 && value < 1e13
+      ? value
+      : value >= 1e9 && value < 1e10
+      ? value * 1000
+      : undefined;
+    return Number.isInteger(value) && milliseconds !== undefined
+      ? new Date(milliseconds).toISOString().slice(0, 10)
+      : undefined;
+  }
   const date = typeof value === "string"
     ? /^(\d{4}-\d{2}-\d{2})/.exec(value.trim())?.[1]
     : undefined;

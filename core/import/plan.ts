@@ -283,7 +283,12 @@ function entryOf(
     created: note.created,
     updated: note.updated,
     links: [...kept, ...declared].slice(0, LIMITS.maxListItems),
-    extra: { ...before?.extra, [IMPORTED_FROM]: note.sourcePath, [IMPORTED_FOLDER]: folder },
+    extra: {
+      ...before?.extra,
+      ...note.fields,
+      [IMPORTED_FROM]: note.sourcePath,
+      [IMPORTED_FOLDER]: folder,
+    },
     body: body.endsWith("\n") ? body : `${body}\n`,
   };
   if (note.source) entry.source = note.source;

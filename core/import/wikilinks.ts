@@ -3,8 +3,9 @@
  * table `[[Title\\|shown text]]`) and `[[Title#heading]]` name a note by its file name, its title
  * or one of its aliases (in any case); a relative markdown link (`[text](other.md)`,
  * `[text](../folder/note.md#anchor)`) names it by its path from the note, else from the folder's
- * top. Each becomes the words the reader saw
- * followed by a `[[kb-id]]` mention, and its id a `related` link. A link that names no imported
+ * top; a Dendron link, `[[text|dendron.topic.git]]`, by the name after its text. Each becomes the
+ * words the reader saw followed by a `[[kb-id]]` mention, and its id a `related` link. A link
+ * that names no imported
  * note is left as written and reported. Embeds (`![[image.png]]`, `![alt](x.png)`) and links
  * inside code are left alone.
  *
@@ -34,7 +35,7 @@ export interface ResolvedBody {
 
 /** The key a name is looked up by: trimmed, lower case, without a `.md` ending or folders. */
 function keyOf(name: string): string {
-  return name.trim().replace(/\.md$/i, "").toLowerCase();
+  return name.trim().replace(NOTE_FILE, "").toLowerCase();
 }
 
 /**
@@ -60,8 +61,16 @@ export function wikilinkLookup(
     byKey.get(keyOf(name)) ?? byKey.get(keyOf(name.slice(name.lastIndexOf("/") + 1)));
 }
 
-/** A wikilink; in a table its `|` is escaped (`[[X\\|Y]]`), which the name does not keep. */
-const WIKILINK = /(!?)\[\[([^\]|#\n]+?)\\?(?:#([^\]|\n]*?)\\?)?(?:\|([^\]\n]*))?\]\]/g;
+/**
+ * A wikilink; in a table its `|` is escaped (`[[X\\|Y]]`), which the name does not keep. Then the
+ * letters that run on from it, part of the same word (`[[API]]s`, `[[링크]]를`).
+ */
+const WIKILINK =
+  /(!?)\[\[([^\]|#\n]+?)\\?(?:#([^\]|\n]*?)\\?)?(?:\|([^\]\n]*))?\]\]([\p{L}\p{M}\p{N}]*)/gu;
+
+/** Scripts written without blanks between words, where letters after a link start another word. */
+const UNSPACED =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 
 /** A markdown link, `[text](target)` or `[text](<target with spaces>)`, with an optional title. */
 const MARKDOWN_LINK = /(!?)\[([^\]\n]*)\]\((?:<([^>\n]+)>|([^)\s]+))(?:\s+"[^"\n]*")?\)/g;
@@ -69,8 +78,8 @@ const MARKDOWN_LINK = /(!?)\[([^\]\n]*)\]\((?:<([^>\n]+)>|([^)\s]+))(?:\s+"[^"\n
 /** A link target that is an address elsewhere (`https:`, `mailto:`, `data:`), not a file. */
 export const ADDRESS = /^[a-z][a-z0-9+.-]*:/i;
 
-/** A markdown note's file name. */
-export const NOTE_FILE = /\.(?:md|markdown)$/i;
+/** A markdown note's file name: `.md`, `.markdown`, or MDX's `.mdx` (markdown with JSX in it). */
+export const NOTE_FILE = /\.(?:md|markdown|mdx)$/i;
 
 /** A link target with its escapes decoded (`Rebase%20notes.md`); as written when malformed. */
 export function decodedTarget(target: string): string {
@@ -109,16 +118,25 @@ export function resolveWikilinks(
 ): ResolvedBody {
   const linked: string[] = [];
   const unresolved: string[] = [];
-  const mention = (shown: string, id: string) => {
+  // `runOn`: letters after the link that finish its word, which the mention must not split off.
+  const mention = (shown: string, id: string, runOn = "") => {
     if (!linked.includes(id)) linked.push(id);
-    return shown ? `${shown} ([[${id}]])` : `[[${id}]]`;
+    if (!shown) return `[[${id}]]${runOn}`;
+    return runOn && !UNSPACED.test(runOn)
+      ? `${shown}${runOn} ([[${id}]])`
+      : `${shown} ([[${id}]])${runOn}`;
   };
   const missing = (name: string) => {
     if (!unresolved.includes(name)) unresolved.push(name);
   };
   const resolvePiece = (piece: string) =>
-    piece.replace(WIKILINK, (whole, embed, name, heading, shown) => {
+    piece.replace(WIKILINK, (whole, embed, name, heading, shown, runOn) => {
       if (embed) return whole;
+      // Dendron's text comes before its target: the words the reader saw are the name's, which
+      // may be the title of the note the target names (or of another, when it names none).
+      const target = dendronTarget(shown);
+      const dendron = target && (lookup(target) ?? lookup(name));
+      if (dendron) return mention(name.trim(), dendron, runOn);
       const id = lookup(name);
       if (!id) {
         missing(name.trim());
@@ -126,7 +144,7 @@ export function resolveWikilinks(
       }
       const seen = shown?.trim() ||
         (heading?.trim() ? `${name.trim()} > ${heading.trim()}` : name.trim());
-      return mention(seen, id);
+      return mention(seen, id, runOn);
     }).replace(MARKDOWN_LINK, (whole, embed, text, angled, plain) => {
       const target = angled ?? plain;
       const path = embed ? undefined : linkedPath(notePath, target);
@@ -143,6 +161,18 @@ export function resolveWikilinks(
     });
   const resolved = replaceOutsideCode(body, /\[\[|\]\(/, resolvePiece);
   return { body: resolved, linked, unresolved };
+}
+
+/**
+ * The name of the note a Dendron link names after its text, `[[the text|dendron.topic.git]]` or
+ * `[[the text|dendron://vault/dendron.topic.git#anchor]]` (Dendron writes the text first): only a
+ * hierarchy's dotted name or a `dendron://` address, so that an Obsidian link to a note that is
+ * not there never links to the note its shown text happens to name.
+ */
+function dendronTarget(after: string | undefined): string | undefined {
+  const target = after?.trim().replace(/#.*$/, "") ?? "";
+  return /^dendron:\/\/[^/\s]+\/(\S+)$/.exec(target)?.[1] ??
+    (/^[\w-]+(?:\.[\w-]+)+$/.test(target) ? target : undefined);
 }
 
 /**

@@ -148,8 +148,11 @@ export function relinkedBody(
   return { body: relinkedText, relinked };
 }
 
-/** An embed or link of a file under `attachments/`, as imports write them from an entry. */
-const ATTACHMENT_LINK = /\]\(\.\.\/(attachments\/[^)\s]+)\)/g;
+/**
+ * An embed or link of a file under `attachments/`, as imports write them from an entry; a `#…`
+ * after the file (`#page=3`) is no part of its path (a `#` in a file name is written `%23`).
+ */
+const ATTACHMENT_LINK = /\]\(\.\.\/(attachments\/[^)\s#]+)(?:#[^)\s]*)?\)/g;
 
 /**
  * The files under `attachments/` that `body` embeds or links (paths in the knowledge base, each

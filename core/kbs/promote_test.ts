@@ -52,10 +52,13 @@ Deno.test("the attachments a body embeds or links, decoded, each once", () => {
   const body =
     "![plan](../attachments/notes/plan%20v2.png) and [pdf](../attachments/notes/a.pdf)\n" +
     "![again](../attachments/notes/plan%20v2.png) ![web](https://x.test/a.png) " +
-    "![up](../../attachments/x.png) ![bad](../attachments/%E0%A4%A.png)\n";
+    "![up](../../attachments/x.png) ![bad](../attachments/%E0%A4%A.png)\n" +
+    "![scan.pdf](../attachments/notes/scan.pdf#page=3) ![c](../attachments/notes/c%231.png)\n";
   assertEquals(embeddedAttachments(body), [
     "attachments/notes/plan v2.png",
     "attachments/notes/a.pdf",
+    "attachments/notes/scan.pdf",
+    "attachments/notes/c#1.png",
   ]);
 });
 

@@ -168,6 +168,17 @@ function namesAFile(match: RegExpExecArray): boolean {
 }
 
 /**
+ * Whether a bare `key`, `keys` or `cache-key` names a cache's key: words joined by `-` around a
+ * file digest (md5, sha1 or sha256 in hex), as CI logs it (`Cache not found for input keys:
+ * Linux-node-<sha256>-3`). It names what was hashed; no credential reads so.
+ */
+function isCacheKey(value: string, match: RegExpExecArray): boolean {
+  const name = /^[\w.-]*/.exec(secretName(match))?.[0] ?? "";
+  return /^(?:cache[-_]?|restore[-_]?)?keys?$/i.test(name) &&
+    /^(?:[A-Za-z][\w.]*-){2,}(?:[0-9a-f]{32}|[0-9a-f]{40}|[0-9a-f]{64})(?:-[\w.]+)*$/.test(value);
+}
+
+/**
  * A value of letters only, in words joined by `-` or `_`, one of which says what it stands for:
  * `RANDOM_PASSWORD`, `docker-password`, `YOUR-ACCESS-TOKEN`, `my_secret`.
  */
@@ -297,6 +308,7 @@ const RULES: readonly Rule[] = [
     group: 2,
     accept: (value, match) =>
       startsWord(match) && !isKeyIdentifier(match) && !namesAFile(match) &&
+      !isCacheKey(value, match) &&
       (isHighEntropy(value) ||
         (match[1] !== undefined && /passw|pwd/i.test(secretName(match)) &&
           isPasswordLiteral(value))),

@@ -485,6 +485,9 @@ Deno.test("findSecrets: notes of public collections that hold no secret are not 
     "-u BASIC-USERNAME:BASIC-PASSWORD : Basic認証のユーザー名とパスワード",
     "group_name:password:GID:user_list",
     "account:password:UID:GID:GECOS:directory:shell",
+    // A CI cache's key, as GitHub Actions logs it (dendronhq/dendron-site): words and a digest.
+    "`Cache not found for input keys: Linux-dendronv2-99cb51177fdf291e959222d9bb8562af297a2b2733d7ab2441e4c17504a7cfbd-3`",
+    "restore-keys: Linux-nextjs-61b2b3e4dca74cdd33dbcc1127ab33c8",
   ];
   for (const text of clean) assertEquals(findSecrets(text), [], text);
   // The same shapes with a secret in them are still found.
@@ -503,6 +506,19 @@ Deno.test("findSecrets: notes of public collections that hold no secret are not 
     ["DB_PASSWORD=my-password-2024", "my-password-2024"],
     ["DB_PASSWORD=contraseña2024", "contraseña2024"],
     ["password: Admin:Secret9", "Admin:Secret9"],
+    // The same shape after a token's or an API key's name, or with a random part, is a secret.
+    [
+      "token: Linux-deploy-99cb51177fdf291e959222d9bb8562af297a2b27",
+      "Linux-deploy-99cb51177fdf291e959222d9bb8562af297a2b27",
+    ],
+    [
+      "api_key: prod-live-99cb51177fdf291e959222d9bb8562af",
+      "prod-live-99cb51177fdf291e959222d9bb8562af",
+    ],
+    [
+      "keys: Linux-node-aB3dE5fG7hI9jK1lM3nOpQ5rS7tU9vW1",
+      "Linux-node-aB3dE5fG7hI9jK1lM3nOpQ5rS7tU9vW1",
+    ],
   ];
   for (const [text, secret] of secrets) {
     assertEquals(findSecrets(text).map((item) => text.slice(item.start, item.end)), [secret], text);

@@ -41,6 +41,7 @@ import {
   attachmentPath,
   MAX_ATTACHMENT_BYTES,
   type MissingAttachment,
+  noteNameLookup,
   resolveAttachments,
 } from "../../core/import/attachments.ts";
 import { type MaskedSecret, maskNoteSecrets } from "../../core/import/mask.ts";
@@ -250,11 +251,12 @@ function withAttachments(
       ? `larger than ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MiB`
       : undefined;
   };
+  const isNote = noteNameLookup(notes.map((note) => note.sourcePath.replace(/#.*$/, "")));
   const brought = new Set<string>();
   const missing: MissingAttachment[] = [];
   const resolved = notes.map((note) => {
     const notePath = note.sourcePath.replace(/#.*$/, "");
-    const found = resolveAttachments(note.body, notePath, key, lookup, refusal);
+    const found = resolveAttachments(note.body, notePath, key, lookup, refusal, isNote);
     for (const path of found.brought) brought.add(path);
     missing.push(...found.missing);
     return found.body === note.body ? note : { ...note, body: found.body };

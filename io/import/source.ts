@@ -13,6 +13,7 @@ import type { SourceNote } from "../../core/import/note.ts";
 import { LIMITS } from "../../core/entry/schema.ts";
 import { isAgentFile } from "../../core/import/agent_rules.ts";
 import { detectKind, type SourceKind } from "../../core/import/kinds.ts";
+import { NOTE_FILE } from "../../core/import/wikilinks.ts";
 import { plural } from "../../core/text/plural.ts";
 import { decodeUtf8Strict, NotUtf8Error, utf16Encoding } from "../../core/text/utf8.ts";
 import { toUtf8Command } from "../../core/shell/quote.ts";
@@ -43,9 +44,6 @@ export const SYMLINK = "a symbolic link (not followed)";
 /** Why a note with nothing but blanks in it (Obsidian's, for a link clicked) is left out. */
 const EMPTY_NOTE = "is empty: there is nothing in it to keep";
 
-/** Markdown file names. */
-const MARKDOWN = /\.(md|markdown)$/i;
-
 /** Why a hidden markdown file (`.draft.md`) is left out. */
 export const HIDDEN_FILE = "a hidden file (its name starts with a dot)";
 
@@ -68,7 +66,7 @@ export async function readSourceFolder(folder: string): Promise<SourceFolder> {
     folder,
     "",
     (path, info) => {
-      if (!MARKDOWN.test(path) && !isAgentFile(path)) {
+      if (!NOTE_FILE.test(path) && !isAgentFile(path)) {
         source.leftOut.push({ path, reason: NOT_MARKDOWN });
         source.others.push({ path, size: info.size, symlink: false });
         return;
@@ -193,7 +191,7 @@ function walk(
         }
       }
     } else if (entry.isFile && entry.name.startsWith(".")) {
-      if (MARKDOWN.test(entry.name)) leftOut.push({ path, reason: HIDDEN_FILE });
+      if (NOTE_FILE.test(entry.name)) leftOut.push({ path, reason: HIDDEN_FILE });
     } else if (entry.isFile) {
       try {
         visit(path, Deno.lstatSync(inFolder(folder, path)));
@@ -221,7 +219,7 @@ function markdownFilesUnder(dir: string): number {
   try {
     for (const entry of Deno.readDirSync(dir)) {
       if (entry.isDirectory) count += markdownFilesUnder(`${dir}/${entry.name}`);
-      else if (entry.isFile && MARKDOWN.test(entry.name)) count++;
+      else if (entry.isFile && NOTE_FILE.test(entry.name)) count++;
     }
   } catch {
     // Unreadable: nothing of it could be imported either way.
