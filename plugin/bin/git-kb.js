@@ -137,7 +137,11 @@ With --edit, $VISUAL/$EDITOR opens on a template of the whole entry (the flags
 fill it in; every flag is checked before the editor opens). When what you saved
 is not valid, the editor reopens with the problems at the top (on a terminal);
 otherwise your text is kept in a draft file and the command to carry on is
-printed: git-kb add --from-draft <file>.`,options:{...Ms,id:{type:"string",value:"<id>",help:"use this id instead of a new random one (kb-xxxxx)"},edit:{type:"boolean",help:"write the entry in $VISUAL/$EDITOR (--title, --type optional)"},to:{type:"string",value:"<name>",help:"save to the configured knowledge base of this name (default: the default one; see git-kb init --name)"},"from-draft":{type:"string",value:"<file>",help:"carry on with a draft kept by an earlier --edit (no field flags)"}},notes:`Example:
+printed: git-kb add --from-draft <file>. A body piped on stdin (--body-file -)
+is kept in a draft too when the save fails.
+
+After the save, a note: line on stderr names each other active entry with the
+same title, with the rm and edit lines for when the new one repeats it.`,options:{...Ms,id:{type:"string",value:"<id>",help:"use this id instead of a new random one (kb-xxxxx)"},edit:{type:"boolean",help:"write the entry in $VISUAL/$EDITOR (--title, --type optional)"},to:{type:"string",value:"<name>",help:"save to the configured knowledge base of this name (default: the default one; see git-kb init --name)"},"from-draft":{type:"string",value:"<file>",help:"carry on with a draft kept by an earlier --edit (no field flags)"}},notes:`Example:
   git-kb add --title "Rotate a leaked npm token" --type howto --tag security,npm \\
     --alias "token leak" --body-file notes.md
 
@@ -153,7 +157,10 @@ repairable problem opens repaired, the repairs noted at the top, so saving it
 saves them. When what you saved is not valid,
 the editor reopens with the problems at the top (on a terminal); otherwise your
 text is kept in a draft file and the command to carry on is printed:
-git-kb edit <id> --from-draft <file>. With no editor set: exit 2.
+git-kb edit <id> --from-draft <file>. With no editor set: exit 2. An entry
+removed while it was open is not brought back: the draft is kept, and the
+command printed is git-kb add --from-draft <file>. A body piped on stdin
+(--body-file -) is kept in a draft too when the save fails.
 
 The result goes through the same save pipeline as add: validate, write, commit,
 push, reindex.`,options:{...Ms,...Ju,to:{type:"string",value:"<name>",help:"the configured knowledge base the entry is in (by default, the one that holds the id; team:kb-xxxxx names it too)"},"from-draft":{type:"string",value:"<file>",help:"carry on with a draft kept by an earlier edit (no field flags)"}},positionals:{name:"<id>",min:1,max:1},notes:`Exit codes: 0 saved or nothing to change, 1 invalid or failed, 2 usage error,
