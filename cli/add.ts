@@ -42,7 +42,11 @@ With --edit, $VISUAL/$EDITOR opens on a template of the whole entry (the flags
 fill it in; every flag is checked before the editor opens). When what you saved
 is not valid, the editor reopens with the problems at the top (on a terminal);
 otherwise your text is kept in a draft file and the command to carry on is
-printed: git-kb add --from-draft <file>.`,
+printed: git-kb add --from-draft <file>. A body piped on stdin (--body-file -)
+is kept in a draft too when the save fails.
+
+After the save, a note: line on stderr names each other active entry with the
+same title, with the rm and edit lines for when the new one repeats it.`,
   options: {
     ...ENTRY_OPTIONS,
     id: {

@@ -58,7 +58,10 @@ repairable problem opens repaired, the repairs noted at the top, so saving it
 saves them. When what you saved is not valid,
 the editor reopens with the problems at the top (on a terminal); otherwise your
 text is kept in a draft file and the command to carry on is printed:
-git-kb edit <id> --from-draft <file>. With no editor set: exit 2.
+git-kb edit <id> --from-draft <file>. With no editor set: exit 2. An entry
+removed while it was open is not brought back: the draft is kept, and the
+command printed is git-kb add --from-draft <file>. A body piped on stdin
+(--body-file -) is kept in a draft too when the save fails.
 
 The result goes through the same save pipeline as add: validate, write, commit,
 push, reindex.`,

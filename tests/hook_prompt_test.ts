@@ -369,7 +369,7 @@ Deno.test("KB_HOOK_DEBUG=1: one JSONL record per prompt with the decision's deta
   assertEquals(reviewRecord.bytes, encoder.encode(review).length);
   assertEquals(reviewRecord.activities, ["reviewing"]);
   for (const item of reviewRecord.surfaced as { id: string; signal: string }[]) {
-    assert(["keyword", "activity"].includes(item.signal), JSON.stringify(item));
+    assertEquals(item.signal, "keyword", JSON.stringify(item));
   }
   assertEquals(repeat.surfaced, []);
   assertEquals(repeat.deduped, MATCH_IDS);

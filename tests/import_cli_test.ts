@@ -689,6 +689,28 @@ Deno.test("import names the hidden folders with notes it does not read, node_mod
   assertEquals(parseJson<ImportJson>(trashed).added.length, 2);
 });
 
+Deno.test("import again keeps an entry whose kept property was edited in the knowledge base since", async () => {
+  await using kb = await makeKb({ empty: true });
+  const notes = join(kb.root, "notes");
+  await writeFolder(notes, { "Deploy.md": "---\npublish: false\n---\n# Deploy\n\nShip it.\n" });
+  const first = parseJson<ImportJson>(await runCli(["import", notes, "--json"], { env: kb.env }));
+  const [path] = first.changes;
+  const file = join(kb.dir, path);
+  const text = await Deno.readTextFile(file);
+  assertMatch(text, /^publish: false$/m);
+  // By hand, committed: the property the import kept, changed here.
+  await Deno.writeTextFile(file, text.replace("publish: false", "publish: true"));
+  await git(kb.dir, "commit", "--quiet", "-am", "publish the deploy note");
+  await writeFolder(notes, {
+    "Deploy.md": "---\npublish: false\n---\n# Deploy\n\nShip it today.\n",
+  });
+  const again = await runCli(["import", notes, "--json"], { env: kb.env });
+  assertEquals(again.code, 0, show(again));
+  const report = parseJson<ImportJson & { editedHere: { id: string }[] }>(again);
+  assertEquals([report.editedHere.map(({ id }) => id), report.updated], [first.added, []]);
+  assertMatch(await Deno.readTextFile(file), /^publish: true$/m, "the edit stands");
+});
+
 Deno.test("import again keeps an entry edited in the knowledge base since its import, names it, and the printed --replace-edits takes the note", async () => {
   await using kb = await makeKb({ empty: true });
   const notes = join(kb.root, "notes");

@@ -1,14 +1,15 @@
 /**
  * Which entries were edited in the knowledge base since the import that last wrote them, told
- * from git's history: an update takes the note's title, type, tags, aliases, dates, source and
- * body over the entry's, so an import that updates an entry edited since (`git-kb edit`, a hand
- * edit, a teammate's) would lose those edits. The import keeps such an entry as it is and names
- * it, unless asked to replace the edits.
+ * from git's history: an update takes the note's title, type, tags, aliases, dates, source, body
+ * and other properties over the entry's, so an import that updates an entry edited since
+ * (`git-kb edit`, a hand edit, a teammate's) would lose those edits. The import keeps such an
+ * entry as it is and names it, unless asked to replace the edits.
  *
  * @module
  */
 import { type Entry, parseEntryText, toEntry } from "../entry/entry.ts";
 import { idFromPath } from "../entry/identity.ts";
+import { IMPORTED_FOLDER, IMPORTED_FROM } from "./plan.ts";
 
 /** How an import's commit message begins; the history is searched for it. */
 export const IMPORT_SUBJECT = "kb: import ";
@@ -41,21 +42,41 @@ export function lastImports(log: string): Map<string, LastImport> {
   return found;
 }
 
-/** The fields an import writes from its note, as one comparable text. */
-function importedFields(entry: Entry): string {
-  const { title, type, tags, aliases, created, updated, source, body } = entry;
-  return JSON.stringify([title, type, tags, aliases, created, updated, source ?? null, body]);
+/**
+ * The fields an import writes from its note, as one comparable text: with the values of the
+ * other fields `kept` (the note's properties the entry has no field of its own for, which an
+ * update writes again too).
+ */
+function importedFields(entry: Entry, kept: readonly string[]): string {
+  const { title, type, tags, aliases, created, updated, source, body, extra } = entry;
+  const properties = kept.map((name) => [name, extra[name] ?? null]);
+  return JSON.stringify([
+    title,
+    type,
+    tags,
+    aliases,
+    created,
+    updated,
+    source ?? null,
+    body,
+    properties,
+  ]);
 }
 
 /**
  * Whether `current` (an entry file's text now) differs from `imported` (its text as the last
- * import wrote it) in a field an import writes. A file that no longer reads as an entry counts
- * as edited: nothing is overwritten that cannot be compared.
+ * import wrote it) in a field an import writes: one of its own, or a property of the note it kept
+ * (a field of the imported text that is not the import's key). A field added since (a promote's
+ * `superseded_by`, the user's own) is the entry's, which an update keeps. A file that no longer
+ * reads as an entry counts as edited: nothing is overwritten that cannot be compared.
  */
 export function editedSince(imported: string, current: string): boolean {
   const before = entryOf(imported);
   const now = entryOf(current);
-  return !before || !now || importedFields(before) !== importedFields(now);
+  if (!before || !now) return true;
+  const kept = Object.keys(before.extra)
+    .filter((name) => name !== IMPORTED_FROM && name !== IMPORTED_FOLDER).sort();
+  return importedFields(before, kept) !== importedFields(now, kept);
 }
 
 /** The entry `text` reads as, or undefined when it reads as none. */

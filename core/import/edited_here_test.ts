@@ -35,3 +35,15 @@ Deno.test("editedSince: a field the import writes changed is an edit; a link or 
   assert(!editedSince(imported, entry("tags: [ops]\nkernel: true\n")));
   assert(editedSince(imported, "not an entry at all\n"), "what cannot be compared is kept");
 });
+
+Deno.test("editedSince: a property of the note the import kept, changed or taken out, is an edit", () => {
+  const keys = "imported_from: Deploy.md\nimported_folder: notes-1a2b3c\n";
+  const imported = entry(`tags: [ops]\npublish: false\n${keys}`);
+  assert(!editedSince(imported, imported));
+  assert(editedSince(imported, entry(`tags: [ops]\npublish: true\n${keys}`)), "changed");
+  assert(editedSince(imported, entry(`tags: [ops]\n${keys}`)), "taken out");
+  // A field added since is the entry's own (a promote's, the user's): an update keeps it.
+  assert(!editedSince(imported, entry(`tags: [ops]\npublish: false\nowner: me\n${keys}`)));
+  // The import's own keys are its to rewrite.
+  assert(!editedSince(imported, entry("tags: [ops]\npublish: false\nimported_from: x.md\n")));
+});

@@ -135,7 +135,7 @@ Deno.test("a Dendron link names its note after its text; an Obsidian link's text
   ]);
   const resolved = resolveWikilinks(
     "See [[the git docs|dendron.topic.git]], [[docs|dendron://dendron-site/dendron.topic.git#x]]," +
-      " [[Git|dendron://dendron-site/dendron.topic.git]], [[Deploy|dendron.ops.gone]] and" +
+      " [[Git|dendron://dendron-site/dendron.topic.git]], [[Deploy|dendron://site/ops.gone]] and" +
       " [[Gone|Deploy]].\n",
     lookup,
   );
@@ -147,6 +147,26 @@ Deno.test("a Dendron link names its note after its text; an Obsidian link's text
   );
   assertEquals(resolved.linked, ["kb-git00", "kb-deplo"]);
   assertEquals(resolved.unresolved, ["Gone"]);
+});
+
+Deno.test("an Obsidian link whose shown text is dotted, as a Dendron name is, keeps its text", () => {
+  const lookup = wikilinkLookup([
+    {
+      id: "kb-runtm",
+      sourcePath: "JavaScript runtimes.md",
+      title: "JavaScript runtimes",
+      aliases: [],
+    },
+  ]);
+  const resolved = resolveWikilinks(
+    "Run it on [[JavaScript runtimes|Node.js]] or [[JavaScript runtimes|deno.land]].\n",
+    lookup,
+  );
+  assertEquals(
+    resolved.body,
+    "Run it on Node.js ([[kb-runtm]]) or deno.land ([[kb-runtm]]).\n",
+  );
+  assertEquals(resolved.linked, ["kb-runtm"]);
 });
 
 Deno.test("letters that run on from a link stay with its word; in unspaced scripts they do not", () => {

@@ -133,9 +133,12 @@ export function resolveWikilinks(
     piece.replace(WIKILINK, (whole, embed, name, heading, shown, runOn) => {
       if (embed) return whole;
       // Dendron's text comes before its target: the words the reader saw are the name's, which
-      // may be the title of the note the target names (or of another, when it names none).
+      // may be the title of the note the target names (or, for a `dendron://` address that names
+      // none, of another). A dotted name that names no note is an Obsidian link's shown text as
+      // well (`[[JavaScript runtimes|Node.js]]`): read so, it keeps the words the reader saw.
       const target = dendronTarget(shown);
-      const dendron = target && (lookup(target) ?? lookup(name));
+      const dendron = target &&
+        (lookup(target.name) ?? (target.address ? lookup(name) : undefined));
       if (dendron) return mention(name.trim(), dendron, runOn);
       const id = lookup(name);
       if (!id) {
@@ -165,14 +168,18 @@ export function resolveWikilinks(
 
 /**
  * The name of the note a Dendron link names after its text, `[[the text|dendron.topic.git]]` or
- * `[[the text|dendron://vault/dendron.topic.git#anchor]]` (Dendron writes the text first): only a
- * hierarchy's dotted name or a `dendron://` address, so that an Obsidian link to a note that is
- * not there never links to the note its shown text happens to name.
+ * `[[the text|dendron://vault/dendron.topic.git#anchor]]` (Dendron writes the text first), and
+ * whether it was given as a `dendron://` address: only a hierarchy's dotted name or such an
+ * address, so that an Obsidian link to a note that is not there never links to the note its shown
+ * text happens to name.
  */
-function dendronTarget(after: string | undefined): string | undefined {
+function dendronTarget(
+  after: string | undefined,
+): { name: string; address: boolean } | undefined {
   const target = after?.trim().replace(/#.*$/, "") ?? "";
-  return /^dendron:\/\/[^/\s]+\/(\S+)$/.exec(target)?.[1] ??
-    (/^[\w-]+(?:\.[\w-]+)+$/.test(target) ? target : undefined);
+  const addressed = /^dendron:\/\/[^/\s]+\/(\S+)$/.exec(target)?.[1];
+  if (addressed !== undefined) return { name: addressed, address: true };
+  return /^[\w-]+(?:\.[\w-]+)+$/.test(target) ? { name: target, address: false } : undefined;
 }
 
 /**

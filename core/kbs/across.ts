@@ -7,8 +7,8 @@
  * prompt words, counted alike in every knowledge base), and the BM25F scores that order pointers
  * within one knowledge base use that knowledge base's own term rarity, so ranks compare across
  * knowledge bases where scores do not. The default knowledge base comes first at each rank;
- * kernel rules are inlined in the same order, all of
- * them within the one kernel budget (those past it become pointers, as in one knowledge base).
+ * kernel rules are inlined in the same order, all of them within the one kernel budget (those
+ * past it become pointers, as in one knowledge base).
  *
  * @module
  */
@@ -91,15 +91,14 @@ export function decideAcross(
   }));
   const [first] = decided;
   if (first.decision.outcome === "skipped") return first.decision;
-  const listedBy = (signal: Pointer["signal"]) =>
-    interleave(
-      decided.map(({ part, decision }) =>
-        (decision.assembly?.pointers ?? []).filter((pointer) => pointer.signal === signal)
-          .map((pointer) => ({ part, pointer }))
-      ),
-    );
+  // Kernel rules too long to inline are left to the one kernel budget below.
+  const listed = interleave(
+    decided.map(({ part, decision }) =>
+      (decision.assembly?.pointers ?? []).filter((pointer) => pointer.signal === "keyword")
+        .map((pointer) => ({ part, pointer }))
+    ),
+  ).slice(0, config.maxEntries);
   // What a ledger lists is left out, never replaced from further down: a repeat adds nothing.
-  const listed = listedBy("keyword").slice(0, config.maxEntries);
   const repeats = listed.filter(({ part, pointer }) => alreadyShown(part.seen(), pointer));
   const pointers = listed.filter((item) => !repeats.includes(item))
     .map(({ part, pointer }) => qualified(part.name, pointer));
