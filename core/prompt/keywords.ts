@@ -720,7 +720,9 @@ function nameKindOfWork(
 /**
  * `part` with the entries `ords` (ascending) holding its term in their tags as well: added to its
  * postings (a keyword count of 1, or the keyword bit of a keyword-only part) where they are not
- * there already, and counted in its entries.
+ * there already, and counted in its entries. A keyword-only part (a common word's) lists no body
+ * postings, so an entry that holds the word in its body only is counted twice: the word reads a
+ * little more common than it is, never less.
  */
 function withTags(part: WordPart, ords: readonly number[]): WordPart {
   const { postings } = part;
