@@ -28,7 +28,7 @@ import {
   hasFieldFlags,
   readTextArgument,
 } from "./entry_flags.ts";
-import { reportSave } from "./save_report.ts";
+import { reportingUnpushed, reportSave } from "./save_report.ts";
 import { kbCommand } from "../io/self_command.ts";
 
 /** The command: its usage, options and positionals. */
@@ -116,15 +116,18 @@ export async function run(args: string[]): Promise<number> {
   const resume = (path: string) =>
     kbCommand("add", "--from-draft", path, ...kbFlag, ...allowSecretArgs(allowSecret));
   if (!editing) {
-    const saved = await keepingStdin(
-      values["body-file"] === "-",
+    const request = newEntryRequest(kbDir, entry, allowSecret);
+    const saved = await reportingUnpushed(
+      values.json,
+      { id: entry.id, path: request.path },
       () =>
-        checkAndSave(
-          newEntryRequest(kbDir, entry, allowSecret),
+        keepingStdin(
+          values["body-file"] === "-",
           // An id the user did not choose would only puzzle them.
-          values.id === undefined ? "The new entry" : `Entry ${entry.id}`,
+          () =>
+            checkAndSave(request, values.id === undefined ? "The new entry" : `Entry ${entry.id}`),
+          { name: entry.id, text: () => entryTemplate(entry), resume },
         ),
-      { name: entry.id, text: () => entryTemplate(entry), resume },
     );
     reportSave("Added", saved, values.json, placeDetails, place);
     printSupersededNotes(kbDir, entry, kbFlag);
@@ -154,7 +157,9 @@ export async function run(args: string[]): Promise<number> {
     },
     resume,
   });
-  reportSave("Added", await saveDraft(draft, draft.value), values.json, placeDetails, place);
+  const typed = { id: draft.value.entry.id, path: draft.value.path };
+  const saved = await reportingUnpushed(values.json, typed, () => saveDraft(draft, draft.value));
+  reportSave("Added", saved, values.json, placeDetails, place);
   printSupersededNotes(kbDir, draft.value.entry, kbFlag);
   await printSameTitleNotes(kbDir, draft.value.entry, kbFlag);
   return 0;

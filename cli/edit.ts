@@ -41,7 +41,7 @@ import {
   readTextArgument,
 } from "./entry_flags.ts";
 import { printJson } from "./output.ts";
-import { reportSave } from "./save_report.ts";
+import { reportingUnpushed, reportSave } from "./save_report.ts";
 import { kbCommand } from "../io/self_command.ts";
 
 /** The command: its usage, options and positionals. */
@@ -169,10 +169,15 @@ export async function run(args: string[]): Promise<number> {
     const edits = editsFromFlags(values, await bodyFromFlags(values));
     const plan = planFieldEdit(target, edits, allowSecret);
     if (!plan.changed.length) return reportNoChange(id, path, values.json);
-    const saved = await keepingStdin(
-      values["body-file"] === "-",
-      () => checkAndSave(plan.request, `Entry ${id}`),
-      { name: id, text: () => serializeEntry(plan.request.entry), resume },
+    const saved = await reportingUnpushed(
+      values.json,
+      { id, path: plan.request.path },
+      () =>
+        keepingStdin(
+          values["body-file"] === "-",
+          () => checkAndSave(plan.request, `Entry ${id}`),
+          { name: id, text: () => serializeEntry(plan.request.entry), resume },
+        ),
     );
     report(plan, saved, values.json, kbFlag);
     return 0;
@@ -202,6 +207,11 @@ export async function run(args: string[]): Promise<number> {
     draft.discard();
     return reportNoChange(id, path, values.json);
   }
-  report(plan, await saveDraft(draft, plan.request), values.json, kbFlag);
+  const saved = await reportingUnpushed(
+    values.json,
+    { id, path: plan.request.path },
+    () => saveDraft(draft, plan.request),
+  );
+  report(plan, saved, values.json, kbFlag);
   return 0;
 }

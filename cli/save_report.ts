@@ -4,6 +4,7 @@
  * @module
  */
 import type { ChangesResult, PushOutcome, SaveResult } from "../io/save/request.ts";
+import { PushError } from "../io/save/publish.ts";
 import type { RefreshReport } from "../io/index/store.ts";
 import { cyan, green, plural, printJson, yellow } from "./output.ts";
 
@@ -65,4 +66,25 @@ export function reportSave(
   }
   const where = place ? ` in ${place}` : "";
   console.log(`${green(verb)} ${cyan(result.id)} ${result.path}${where} (${saveSummary(result)})`);
+}
+
+/**
+ * The result of `save`, a save of the entry `saved` (its id and path). When it commits but cannot
+ * push (exit 3) and `json` is set, what it committed is printed on stdout first, as a save that
+ * pushed prints it but with `push: "not-pushed"`, so a script learns the id and the commit; the
+ * error then says why on stderr and sets the exit code.
+ */
+export async function reportingUnpushed<T>(
+  json: boolean | undefined,
+  saved: { id: string; path: string },
+  save: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await save();
+  } catch (error) {
+    if (json && error instanceof PushError) {
+      printJson({ id: saved.id, path: saved.path, commit: error.commit, push: "not-pushed" });
+    }
+    throw error;
+  }
 }

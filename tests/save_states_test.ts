@@ -533,6 +533,33 @@ Deno.test("a push the remote refuses after the save was replayed onto a teammate
   assertMatch(result.stderr, new RegExp(`locally in ${head.slice(0, 7)}, but it is not pushed`));
 });
 
+Deno.test("add and edit --json at exit 3 print what they committed, with push not-pushed", async () => {
+  await using kb = await makeKb({ remote: true });
+  const hook = join(kb.remote!, "hooks", "pre-receive");
+  await Deno.writeTextFile(hook, "#!/bin/sh\necho 'main is protected' >&2\nexit 1\n");
+  await Deno.chmod(hook, 0o755);
+  const added = await add(kb, "Committed but not pushed", "--json");
+  assertEquals(added.code, 3, show(added));
+  assertMatch(added.stderr, /but it is not pushed/);
+  const report = parseJson<{ id: string; path: string; commit: string; push: string }>(added);
+  assertEquals(report.commit, await git(kb.dir, "rev-parse", "HEAD"));
+  assertEquals(report.push, "not-pushed");
+  assert(await exists(join(kb.dir, report.path)), report.path);
+  assertMatch(report.path, new RegExp(`^entries/${report.id}-committed-but-not-pushed\\.md$`));
+
+  const edited = await runCli(["edit", report.id, "--body", "Changed.", "--json"], {
+    env: kb.env,
+  });
+  assertEquals(edited.code, 3, show(edited));
+  const again = parseJson<{ id: string; path: string; commit: string; push: string }>(edited);
+  assertEquals(again, {
+    id: report.id,
+    path: report.path,
+    commit: await git(kb.dir, "rev-parse", "HEAD"),
+    push: "not-pushed",
+  });
+});
+
 Deno.test("a remote-tracking HEAD naming a branch never fetched does not send the save to that branch", async () => {
   await using kb = await makeKb({ remote: true });
   await git(kb.dir, "branch", "--unset-upstream");
