@@ -50,7 +50,7 @@ import {
   saveDraft,
 } from "./entry_save.ts";
 import { cyan, dim, green, plural, printJson, yellow } from "./output.ts";
-import { reportSave } from "./save_report.ts";
+import { reportingUnpushed, reportSave } from "./save_report.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
@@ -414,7 +414,12 @@ async function acceptOne(on: Reviewing, record: ProposalRecord): Promise<void> {
     }
     let saved;
     try {
-      saved = await checkAndSave(request, `Entry ${record.entryId}`);
+      const entry = { id: request.entry.id, path: request.path };
+      saved = await reportingUnpushed(
+        json,
+        entry,
+        () => checkAndSave(request, `Entry ${record.entryId}`),
+      );
     } catch (error) {
       // The proposal is someone else's text: what review can do with it is edit or reject it.
       if (error instanceof ValidationError) {
@@ -463,7 +468,9 @@ async function editOne(on: Reviewing, record: ProposalRecord): Promise<void> {
       console.log(`${record.entryId} already is as you saved it; nothing to commit.`);
       return;
     }
-    reportSave("Accepted", await saveDraft(draft, request), on.json);
+    const entry = { id: request.entry.id, path: request.path };
+    const saved = await reportingUnpushed(on.json, entry, () => saveDraft(draft, request));
+    reportSave("Accepted", saved, on.json);
   });
 }
 

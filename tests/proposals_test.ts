@@ -215,6 +215,23 @@ Deno.test("a pending proposal is seen by neither the prompt hook nor search; acc
   assertEquals(merge.code, 0, show(merge));
 });
 
+Deno.test("review accept --json at exit 3 prints what it committed, with push not-pushed", async () => {
+  await using kb = await makeKb({ remote: true });
+  await proposeFrom(kb, [sourdough()]);
+  const hook = join(kb.remote!, "hooks", "pre-receive");
+  await Deno.writeTextFile(hook, "#!/bin/sh\necho 'main is protected' >&2\nexit 1\n");
+  await Deno.chmod(hook, 0o755);
+  const accepted = await runCli(["review", "accept", "kb-sour1", "--json"], { env: kb.env });
+  assertEquals(accepted.code, 3, show(accepted));
+  assertEquals(parseJson(accepted), {
+    id: "kb-sour1",
+    path: "entries/kb-sour1-bake-sourdough-bread-with-a-stiff-starter.md",
+    commit: await git(kb.dir, "rev-parse", "HEAD"),
+    push: "not-pushed",
+  });
+  assertEquals(await pending(kb), [], "accepted, though not pushed");
+});
+
 Deno.test("a rejected proposal is not offered again, and its file leaves the branch", async () => {
   await using kb = await makeKb();
   await proposeFrom(kb, [sourdough()]);
