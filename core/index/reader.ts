@@ -384,7 +384,10 @@ export class IndexReader {
     return ord === undefined ? undefined : this.doc(ord);
   }
 
-  /** Ordinals of the active entries whose `applies_to` names `activity`. */
+  /**
+   * Ordinals of the active entries whose `applies_to` names `activity`, ascending as postings
+   * are: an entry added always gets the next ordinal, and one removed is only taken out.
+   */
   activityOrds(activity: Activity): number[] {
     return this.file<Partial<Record<Activity, number[]>>>("activity.json", {}, isObject)[
       activity

@@ -281,13 +281,13 @@ function keywordPointer(reader: IndexReader, hit: KeywordHit): Pointer | undefin
 
 /**
  * The kinds of work of `activities` as the matching reads them: the words of each, and the
- * entries whose `applies_to` names it (the index's list, in ordinal order). No entry record is
- * read: a knowledge base can hold thousands of entries for one kind of work.
+ * entries whose `applies_to` names it (the index's list). No entry record is read: a knowledge
+ * base can hold thousands of entries for one kind of work.
  */
 function kindsOfWork(reader: IndexReader, activities: readonly Activity[]): KindOfWork[] {
   return activities.map((activity) => ({
-    words: new Set(ACTIVITY_LEXICON[activity]),
-    ords: [...reader.activityOrds(activity)].sort((a, b) => a - b),
+    words: ACTIVITY_LEXICON[activity],
+    ords: reader.activityOrds(activity),
   }));
 }
 

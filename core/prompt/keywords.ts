@@ -324,7 +324,7 @@ export interface MatchOptions {
  */
 export interface KindOfWork {
   /** The words that name it (as {@link splitWords} reads them). */
-  words: ReadonlySet<string>;
+  words: readonly string[];
   /** The entries that apply to it, by ordinal, ascending. */
   ords: readonly number[];
 }
@@ -708,7 +708,9 @@ function nameKindOfWork(
   termHits: Record<string, number>,
 ): void {
   if (!kind.ords.length) return;
-  const word = words.find(({ parts }) => parts.length === 1 && kind.words.has(parts[0].term.word));
+  const word = words.find(({ parts }) =>
+    parts.length === 1 && kind.words.includes(parts[0].term.word)
+  );
   if (!word) return;
   const part = withTags(word.parts[0], kind.ords);
   word.parts = [part];
