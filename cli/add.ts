@@ -119,7 +119,7 @@ export async function run(args: string[]): Promise<number> {
     const request = newEntryRequest(kbDir, entry, allowSecret);
     const saved = await reportingUnpushed(
       values.json,
-      { id: entry.id, path: request.path },
+      request,
       () =>
         keepingStdin(
           values["body-file"] === "-",
@@ -157,8 +157,11 @@ export async function run(args: string[]): Promise<number> {
     },
     resume,
   });
-  const typed = { id: draft.value.entry.id, path: draft.value.path };
-  const saved = await reportingUnpushed(values.json, typed, () => saveDraft(draft, draft.value));
+  const saved = await reportingUnpushed(
+    values.json,
+    draft.value,
+    () => saveDraft(draft, draft.value),
+  );
   reportSave("Added", saved, values.json, placeDetails, place);
   printSupersededNotes(kbDir, draft.value.entry, kbFlag);
   await printSameTitleNotes(kbDir, draft.value.entry, kbFlag);

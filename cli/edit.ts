@@ -171,7 +171,7 @@ export async function run(args: string[]): Promise<number> {
     if (!plan.changed.length) return reportNoChange(id, path, values.json);
     const saved = await reportingUnpushed(
       values.json,
-      { id, path: plan.request.path },
+      plan.request,
       () =>
         keepingStdin(
           values["body-file"] === "-",
@@ -209,7 +209,7 @@ export async function run(args: string[]): Promise<number> {
   }
   const saved = await reportingUnpushed(
     values.json,
-    { id, path: plan.request.path },
+    plan.request,
     () => saveDraft(draft, plan.request),
   );
   report(plan, saved, values.json, kbFlag);

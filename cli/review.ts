@@ -414,10 +414,9 @@ async function acceptOne(on: Reviewing, record: ProposalRecord): Promise<void> {
     }
     let saved;
     try {
-      const entry = { id: request.entry.id, path: request.path };
       saved = await reportingUnpushed(
         json,
-        entry,
+        request,
         () => checkAndSave(request, `Entry ${record.entryId}`),
       );
     } catch (error) {
@@ -468,8 +467,7 @@ async function editOne(on: Reviewing, record: ProposalRecord): Promise<void> {
       console.log(`${record.entryId} already is as you saved it; nothing to commit.`);
       return;
     }
-    const entry = { id: request.entry.id, path: request.path };
-    const saved = await reportingUnpushed(on.json, entry, () => saveDraft(draft, request));
+    const saved = await reportingUnpushed(on.json, request, () => saveDraft(draft, request));
     reportSave("Accepted", saved, on.json);
   });
 }

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { ChangesResult, PushOutcome, SaveResult } from "../io/save/request.ts";
+import type { ChangesResult, PushOutcome, SaveRequest, SaveResult } from "../io/save/request.ts";
 import { PushError } from "../io/save/publish.ts";
 import type { RefreshReport } from "../io/index/store.ts";
 import { cyan, green, plural, printJson, yellow } from "./output.ts";
@@ -69,21 +69,22 @@ export function reportSave(
 }
 
 /**
- * The result of `save`, a save of the entry `saved` (its id and path). When it commits but cannot
- * push (exit 3) and `json` is set, what it committed is printed on stdout first, as a save that
- * pushed prints it but with `push: "not-pushed"`, so a script learns the id and the commit; the
- * error then says why on stderr and sets the exit code.
+ * The result of `save`, which saves `request`. When it commits but cannot push (exit 3) and
+ * `json` is set, what it committed is printed on stdout first, as a save that pushed prints it
+ * but with `push: "not-pushed"`, so a script learns the id and the commit; the error then says
+ * why on stderr and sets the exit code.
  */
 export async function reportingUnpushed<T>(
   json: boolean | undefined,
-  saved: { id: string; path: string },
+  request: SaveRequest,
   save: () => Promise<T>,
 ): Promise<T> {
   try {
     return await save();
   } catch (error) {
     if (json && error instanceof PushError) {
-      printJson({ id: saved.id, path: saved.path, commit: error.commit, push: "not-pushed" });
+      const { entry: { id }, path } = request;
+      printJson({ id, path, commit: error.commit, push: "not-pushed" });
     }
     throw error;
   }
