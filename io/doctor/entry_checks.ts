@@ -127,21 +127,28 @@ export async function leftOutFindings(context: DoctorContext): Promise<Finding[]
       const leftOut = `${displaySafe(file.path)} is left out of the index: ` +
         file.message.replace(/\n\s*/g, "; ");
       const copied = copiedEntry(file.path, ids);
-      const fix = copied
-        ? shellCommand([
-          "diff",
-          "--",
-          join(context.kbDir, copied.path),
-          join(context.kbDir, file.path),
-        ])
-        : leftOutFix(context.kbDir, file.path);
-      const copy = copied
-        ? `; it copies the entry ${copied.id} (a version set aside, or a backup): keep what you ` +
-          `want of it in the entry (${
-            kbCommand("edit", copied.id, "--kb", context.kbDir)
-          }), then delete the copy`
-        : "";
-      return { level: "error", check: "entries", message: withFix(leftOut + copy, fix) };
+      if (!copied) {
+        return {
+          level: "error",
+          check: "entries",
+          message: withFix(leftOut, leftOutFix(context.kbDir, file.path)),
+        };
+      }
+      const keep = kbCommand("edit", copied.id, "--kb", context.kbDir);
+      return {
+        level: "error",
+        check: "entries",
+        message: withFix(
+          `${leftOut}; it copies the entry ${copied.id} (a version set aside, or a backup): keep ` +
+            `what you want of it in the entry (${keep}), then delete the copy`,
+          shellCommand([
+            "diff",
+            "--",
+            join(context.kbDir, copied.path),
+            join(context.kbDir, file.path),
+          ]),
+        ),
+      };
     }),
   ];
 }
