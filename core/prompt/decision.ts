@@ -11,10 +11,12 @@ import {
   type Evidence,
   FIRING_RULE,
   type FiringRule,
+  type HeldBack,
   type KeywordHit,
   keywordMatches,
   type KindOfWork,
   MAX_PROMPT_TERMS,
+  type PromptTerm,
   promptTerms,
   type QuietReason,
 } from "./keywords.ts";
@@ -525,28 +527,30 @@ export const SENTENCE_EVIDENCE = 1;
 
 /**
  * The hits of the first of a prompt's `sentences` that, read as a prompt of its own with
- * {@link SENTENCE_EVIDENCE} more, fires for the entry `aboutOrd`: the one the whole prompt ranks
- * first and was held back from only because it holds too small a share of all the prompt says.
- * None when no sentence does, or the prompt is one sentence. The sentences' terms together are
- * looked up at most {@link MAX_PROMPT_TERMS} times, so a prompt of any length costs a bounded
- * time.
+ * {@link SENTENCE_EVIDENCE} more, fires for the entry `about` holds back: the one the whole
+ * prompt (its terms `looked`) ranks first and was held back from only because it holds too small
+ * a share of all the prompt says. None when no sentence does, or the prompt is one sentence. A
+ * word counts 1 at most, so a sentence with fewer words that the entry could hold than it needs
+ * is passed over unread. The sentences' terms together are looked up at most
+ * {@link MAX_PROMPT_TERMS} times, so a prompt of any length costs a bounded time.
  */
 function sentenceHits(
   sentences: readonly string[],
   reader: IndexReader,
-  aboutOrd: number,
+  about: HeldBack,
+  looked: readonly PromptTerm[],
   config: SurfaceConfig,
   kinds: readonly KindOfWork[],
 ): KeywordHit[] {
   if (sentences.length < 2) return [];
+  const mayHold = wordsItMayHold(about, looked, kinds);
   let lookups = MAX_PROMPT_TERMS;
   for (const sentence of sentences) {
     // Not skipReason: a line of a pasted log may start with a path, not a slash command.
     if (isMechanical(sentence)) continue;
     const terms = promptTerms(sentence);
-    // A word counts 1 at most: a sentence of fewer words cannot reach what it needs, and one
-    // below the least any sentence needs is not read for what it refers to.
-    const words = new Set(terms.map((term) => term.token)).size;
+    const words = mayHold(terms);
+    // Below the least any sentence needs, it is not read for what it refers to.
     if (words < config.threshold + SENTENCE_EVIDENCE) continue;
     const needed = evidenceNeeded(sentence, () => [sentence], reader, config).needed +
       SENTENCE_EVIDENCE;
@@ -559,9 +563,36 @@ function sentenceHits(
       needed,
       { nearMisses: false, rule: config.firing, kindsOfWork: kinds },
     );
-    if (ranked[0]?.ord === aboutOrd) return ranked;
+    if (ranked[0]?.ord === about.ord) return ranked;
   }
   return [];
+}
+
+/**
+ * How many of a sentence's words (its `terms`) could count for the entry `about` holds back, at
+ * most: those whose every term it holds, or that the whole prompt did not look up (past its
+ * first {@link MAX_PROMPT_TERMS} terms), and a word of a kind of work it applies to, which the
+ * sentence may read as its tag.
+ */
+function wordsItMayHold(
+  about: HeldBack,
+  looked: readonly PromptTerm[],
+  kinds: readonly KindOfWork[],
+): (terms: readonly PromptTerm[]) => number {
+  const lookedUp = new Set(looked.map(({ term }) => term));
+  const itsKinds = kinds.filter(({ ords }) => ords.includes(about.ord));
+  const mayCount = ({ term, word }: PromptTerm) =>
+    about.holds.has(term) || !lookedUp.has(term) ||
+    itsKinds.some(({ words }) => words.includes(word));
+  return (terms) => {
+    const tokens = new Map<number, boolean>();
+    for (const term of terms) {
+      tokens.set(term.token, (tokens.get(term.token) ?? true) && mayCount(term));
+    }
+    let count = 0;
+    for (const counts of tokens.values()) if (counts) count++;
+    return count;
+  };
 }
 
 /**
@@ -598,7 +629,7 @@ export function decide(
   const { nearMisses, termHits } = matches;
   let { ranked, heldBack } = matches;
   if (!ranked.length && heldBack?.reason === "not_about") {
-    ranked = sentenceHits(sentencesOfPrompt(), reader, heldBack.ord, config, kinds);
+    ranked = sentenceHits(sentencesOfPrompt(), reader, heldBack, terms, config, kinds);
     if (ranked.length) heldBack = undefined;
   }
   let seen: Ledger | undefined;

@@ -252,6 +252,56 @@ Deno.test("a long prompt's sentences cost what its words do, however many lines 
   }
 });
 
+Deno.test("a sentence without enough of the held-back entry's words is not looked up", () => {
+  const reader = readerOf([...personalKb(), ESCAPE, ESCAPE_TWIN]);
+  const postingCount = reader.postingCount.bind(reader);
+  let lookups = 0;
+  reader.postingCount = (term) => {
+    lookups++;
+    return postingCount(term);
+  };
+  // Thirty lines of background, each with words enough to fire and none that either twin holds.
+  const background = MODULES.map((module, index) =>
+    `I hit it all day in the ${module} code and my ${HOBBIES[index % HOBBIES.length]} notes.`
+  ).join("\n");
+  const prompt = `${LONG_ESCAPE_PROMPT}\n${background}`;
+  assertEquals(fired(reader, prompt), []);
+  // The whole prompt's terms, then its first line's, which holds the twins' words: no other line.
+  const read = promptTerms(prompt).length + promptTerms(LONG_ESCAPE_PROMPT).length;
+  assert(lookups <= read, `${lookups} lookups, ${read} expected at most`);
+});
+
+Deno.test("a sentence past the words a long prompt is read by may still fire it", () => {
+  const reader = readerOf([...personalKb(), ESCAPE, ESCAPE_TWIN]);
+  // The prompt's first 1,000 terms name tmux and escape among much else; its last line, past
+  // them, says the rest of what the twins hold.
+  const filler = Array.from({ length: 1_000 }, (_, index) => `zq${index.toString(36)}`);
+  const prompt = `Escape in tmux lags. ${BACKGROUND}\n${filler.join("\n")}\n` +
+    "Inside tmux the escape key has a long delay before vim leaves insert mode.";
+  assertEquals(fired(reader, prompt), ["kb-esc01", "kb-esc02"]);
+});
+
+Deno.test("a sentence may fire by the word of a kind of work its entry applies to", () => {
+  const gatekeeping = makeEntry({
+    id: "kb-rev01",
+    title: "Gatekeeping checklist before merging",
+    appliesTo: ["reviewing"],
+  });
+  const twin = makeEntry({
+    ...gatekeeping,
+    id: "kb-rev02",
+    title: `${gatekeeping.title} branches`,
+  });
+  const reader = readerOf([...personalKb(), gatekeeping, twin]);
+  // The prompt's first word of reviewing is "review"; the last sentence's is "audit", a tag of
+  // the twins in that sentence alone.
+  const question = "Can you audit the gatekeeping before merging?";
+  assertEquals(fired(reader, question), ["kb-rev01", "kb-rev02"]);
+  assertEquals(fired(reader, `I will review the release later. ${BACKGROUND}`), []);
+  const prompt = `I will review the release later. ${BACKGROUND}\n${question}`;
+  assertEquals(fired(reader, prompt), ["kb-rev01", "kb-rev02"]);
+});
+
 /** Thirty words of one kind, for a knowledge base where each is in five to seven entries of 40. */
 const WIDGETS = [
   "dropdown",

@@ -347,6 +347,11 @@ export interface HeldBack {
   ord: number;
   /** Why the prompt did not fire on it. */
   reason: QuietReason;
+  /**
+   * The prompt's terms the entry holds where they can count for it (a common word's in its
+   * title, tags or aliases only), looked up among all the prompt's terms.
+   */
+  holds: ReadonlySet<string>;
 }
 
 /** The matches of a prompt's words. */
@@ -600,6 +605,15 @@ function evidenceFor(ord: number, words: PromptWord[], naming: number): Evidence
     found.push({ word: word.parts.map((part) => part.term.word).join(" "), weight, where });
   }
   return found;
+}
+
+/** The terms of `words` that the entry at `ord` holds where they can count for it. */
+function termsHeld(words: PromptWord[], ord: number): Set<string> {
+  const held = new Set<string>();
+  for (const word of words) {
+    for (const part of word.parts) if (postingAt(part, ord) >= 0) held.add(part.term.term);
+  }
+  return held;
 }
 
 /** What the prompt's words found in the title, tags or aliases of `hit` counted for it. */
@@ -941,7 +955,7 @@ export function keywordMatches(
       : first < weakest
       ? "weak_match"
       : undefined;
-    if (reason) heldBack = { ord: over[0], reason };
+    if (reason) heldBack = { ord: over[0], reason, holds: termsHeld(words, over[0]) };
     else {
       const beside = over.slice(1).filter((ord) => scores[ord] >= rule.rankFloor * first);
       ranked = [top, ...beside.map(hit)];
