@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { blankEntry, type Entry } from "../entry/entry.ts";
+import { blankEntry, type Entry, serializeEntry } from "../entry/entry.ts";
 import type { FreshnessStamp, Manifest } from "./format.ts";
 import { IndexReader } from "./reader.ts";
 import { analyzeEntry, IndexEditor } from "./editor.ts";
@@ -22,6 +22,8 @@ function copied(value: unknown): unknown {
 /** An in-memory cache folder. */
 export class MemoryStore {
   files = new Map<string, unknown>();
+  /** The entry files a reader may read, by path: those {@link buildIndex} was given. */
+  entryFiles = new Map<string, string>();
   /** Names the loader was asked for, in order. */
   loaded: string[] = [];
 
@@ -43,7 +45,9 @@ export class MemoryStore {
 
   /** A reader of what is stored. */
   reader(): IndexReader {
-    return new IndexReader(this.manifest(), this.load);
+    return new IndexReader(this.manifest(), this.load, {
+      readEntry: (_id, path) => this.entryFiles.get(path),
+    });
   }
 
   /** An editor of what is stored. */
@@ -100,6 +104,7 @@ export function buildIndex(entries: Entry[], options: BuildOptions = {}): Memory
   for (const entry of entries) {
     const body = kernelBodies && entry.kernel ? entry.body.trim() : undefined;
     addEntry(editor, entry, body, hashOf(entry));
+    store.entryFiles.set(pathOf(entry), serializeEntry(entry));
   }
   store.commit(editor);
   return store;

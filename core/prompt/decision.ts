@@ -23,7 +23,7 @@ import {
 import { type ContextReference, contextReference, isQuestion } from "./context.ts";
 import type { Activity } from "../entry/schema.ts";
 import { kernelRuleCost, LIMITS } from "../entry/schema.ts";
-import { splitWords, termOf } from "../text/tokenize.ts";
+import { splitWords, termOf, wordPairs } from "../text/tokenize.ts";
 import { sentencesOf } from "./sentences.ts";
 
 /**
@@ -561,7 +561,12 @@ function sentenceHits(
       reader,
       terms,
       needed,
-      { nearMisses: false, rule: config.firing, kindsOfWork: kinds },
+      {
+        nearMisses: false,
+        rule: config.firing,
+        kindsOfWork: kinds,
+        pairs: () => wordPairs(sentence),
+      },
     );
     if (ranked[0]?.ord === about.ord) return ranked;
   }
@@ -624,7 +629,12 @@ export function decide(
     reader,
     terms,
     needed,
-    { nearMisses: config.explain, rule: config.firing, kindsOfWork: kinds },
+    {
+      nearMisses: config.explain,
+      rule: config.firing,
+      kindsOfWork: kinds,
+      pairs: () => wordPairs(prompt),
+    },
   );
   const { nearMisses, termHits } = matches;
   let { ranked, heldBack } = matches;
