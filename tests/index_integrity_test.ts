@@ -16,7 +16,6 @@ import { bytesChecksum } from "../core/hash.ts";
 import { INDEX_VERSION } from "../core/index/format.ts";
 import { shellQuote } from "../core/shell/quote.ts";
 import { indexFindings } from "../io/index/health.ts";
-import { openIndex } from "../io/index/store.ts";
 import {
   childEnv,
   entryPath,
@@ -183,22 +182,6 @@ Deno.test("a path from the cache never leads outside entries/", async () => {
   const got = await runCli(["get", id], { env: kb.env });
   assertEquals(got.code, 0, show(got));
   assertMatch(got.stdout, new RegExp(`^id: ${id}$`, "m"), "rebuilt, the real entry served");
-});
-
-Deno.test("an entry's text is read from its file in entries/, never through a link", async (t) => {
-  if (await runAlone(t)) return;
-  await using kb = await makeKb();
-  const secret = join(kb.root, "victim-secret.txt");
-  await Deno.writeTextFile(secret, "-----BEGIN PRIVATE KEY-----\n");
-  const { reader } = await withTmpdir(kb.tmp, () => openIndex(kb.dir));
-  const ord = reader.ordOf(ROTATE)!;
-  assertMatch(reader.entryText(ord) ?? "", /Revoke first/);
-  // A file swapped for a link after it was indexed, or gone: no text, and no failure.
-  const path = join(kb.dir, reader.doc(ord)!.path);
-  await Deno.remove(path);
-  assertEquals(reader.entryText(ord), undefined);
-  await Deno.symlink(secret, path);
-  assertEquals(reader.entryText(ord), undefined);
 });
 
 Deno.test("an id from the cache that is not an entry id is never printed in a command", async () => {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { blankEntry, type Entry, serializeEntry } from "../entry/entry.ts";
+import { blankEntry, type Entry } from "../entry/entry.ts";
 import type { FreshnessStamp, Manifest } from "./format.ts";
 import { IndexReader } from "./reader.ts";
 import { analyzeEntry, IndexEditor } from "./editor.ts";
@@ -22,8 +22,6 @@ function copied(value: unknown): unknown {
 /** An in-memory cache folder. */
 export class MemoryStore {
   files = new Map<string, unknown>();
-  /** The entry files a reader may read, by path: those {@link buildIndex} was given. */
-  entryFiles = new Map<string, string>();
   /** Names the loader was asked for, in order. */
   loaded: string[] = [];
 
@@ -45,9 +43,7 @@ export class MemoryStore {
 
   /** A reader of what is stored. */
   reader(): IndexReader {
-    return new IndexReader(this.manifest(), this.load, {
-      readEntry: (_id, path) => this.entryFiles.get(path),
-    });
+    return new IndexReader(this.manifest(), this.load);
   }
 
   /** An editor of what is stored. */
@@ -104,7 +100,6 @@ export function buildIndex(entries: Entry[], options: BuildOptions = {}): Memory
   for (const entry of entries) {
     const body = kernelBodies && entry.kernel ? entry.body.trim() : undefined;
     addEntry(editor, entry, body, hashOf(entry));
-    store.entryFiles.set(pathOf(entry), serializeEntry(entry));
   }
   store.commit(editor);
   return store;

@@ -88,10 +88,10 @@ Deno.test("a docs record that does not parse, or names a path outside entries/, 
   const onDamage = (error: DamagedIndexError) => damaged.push(error);
   const record = { ...store.reader().doc(0), path: "../../../../tmp/victim-secret.txt" };
   store.files.set("docs/0.txt", '{"id":"kb-aaaaa"');
-  const cut = new IndexReader(store.manifest(), store.load, { onDamage });
+  const cut = new IndexReader(store.manifest(), store.load, onDamage);
   assertThrows(() => cut.docById("kb-aaaaa"), DamagedIndexError);
   store.files.set("docs/0.txt", JSON.stringify(record));
-  const forged = new IndexReader(store.manifest(), store.load, { onDamage });
+  const forged = new IndexReader(store.manifest(), store.load, onDamage);
   assertThrows(() => forged.docById("kb-aaaaa"), Error, "a bad record");
   assertEquals(damaged.length, 2, "each damage is reported to the owner");
 });

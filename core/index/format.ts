@@ -69,7 +69,7 @@ export interface DocInfo {
 export type TermCounts = Map<string, [number, number, number]>;
 
 /**
- * A kernel rule carried whole in the manifest so the prompt hook never opens a rule's file. The
+ * A kernel rule carried whole in the manifest so the prompt hook never opens entry files. The
  * entry file's path and content hash let a full check verify the rule against the file.
  */
 export interface KernelRule {

@@ -102,22 +102,6 @@ function concatenated(first: Postings, second: Postings): Postings {
   return joined;
 }
 
-/**
- * Reads the file of an indexed entry (its id, and its path from the index, which is not trusted)
- * as the knowledge base holds it now; undefined when it cannot be read safely.
- */
-export type EntryTextLoader = (id: string, path: string) => string | undefined;
-
-/** What an {@link IndexReader} may do beyond reading the index's own files. */
-export interface ReaderOptions {
-  /** Told of every {@link DamagedIndexError} before it is thrown. */
-  onDamage?: (error: DamagedIndexError) => void;
-  /** Ids of kernel rules that are not in force (see {@link IndexReader.withKernel}). */
-  outOfForce?: ReadonlySet<string>;
-  /** Reads entry files, for {@link IndexReader.entryText}; without it, none is read. */
-  readEntry?: EntryTextLoader;
-}
-
 /** Whether a loaded index file is of the shape its readers expect. */
 export type Shape = (value: unknown) => boolean;
 
@@ -144,24 +128,23 @@ export class IndexReader {
   #outOfForce: ReadonlySet<string>;
   #outOfForceOrds?: ReadonlySet<number>;
 
-  #readEntry?: EntryTextLoader;
-
   /**
    * A reader of the index `manifest` describes, loading nothing yet.
    *
    * @param manifest The already loaded manifest; @param load reads other files by name;
-   * @param options what else the reader may do (see {@link ReaderOptions}).
+   * @param onDamage told of every {@link DamagedIndexError} before it is thrown;
+   * @param outOfForce ids of kernel rules that are not in force (see {@link withKernel}).
    */
   constructor(
     manifest: Manifest,
     load: IndexLoader,
-    { onDamage, outOfForce = new Set(), readEntry }: ReaderOptions = {},
+    onDamage?: (error: DamagedIndexError) => void,
+    outOfForce: ReadonlySet<string> = new Set(),
   ) {
     this.manifest = manifest;
     this.#load = load;
     this.#onDamage = onDamage;
     this.#outOfForce = outOfForce;
-    this.#readEntry = readEntry;
   }
 
   /**
@@ -175,11 +158,7 @@ export class IndexReader {
     const outOfForce = new Set(
       this.manifest.kernel.map((rule) => rule.id).filter((id) => !kept.has(id)),
     );
-    return new IndexReader({ ...this.manifest, kernel }, this.#load, {
-      onDamage: this.#onDamage,
-      outOfForce,
-      readEntry: this.#readEntry,
-    });
+    return new IndexReader({ ...this.manifest, kernel }, this.#load, this.#onDamage, outOfForce);
   }
 
   /** `error`, once the owner has been told of it. */
@@ -383,16 +362,6 @@ export class IndexReader {
       this.#docs.set(ord, doc);
     }
     return doc ?? undefined;
-  }
-
-  /**
-   * The text of the file of the entry at `ord` as the knowledge base holds it now (frontmatter
-   * and body), or undefined for a removed entry, a file that cannot be read safely, or a reader
-   * given no way to read entry files.
-   */
-  entryText(ord: number): string | undefined {
-    const doc = this.#readEntry && this.doc(ord);
-    return doc ? this.#readEntry!(doc.id, doc.path) : undefined;
   }
 
   /** The ordinal of an entry id, or undefined when no entry has it. */

@@ -23,7 +23,7 @@ import {
 import { type ContextReference, contextReference, isQuestion } from "./context.ts";
 import type { Activity } from "../entry/schema.ts";
 import { kernelRuleCost, LIMITS } from "../entry/schema.ts";
-import { splitWords, termOf, wordPairs } from "../text/tokenize.ts";
+import { splitWords, termOf } from "../text/tokenize.ts";
 import { sentencesOf } from "./sentences.ts";
 
 /**
@@ -561,12 +561,7 @@ function sentenceHits(
       reader,
       terms,
       needed,
-      {
-        nearMisses: false,
-        rule: config.firing,
-        kindsOfWork: kinds,
-        pairs: () => wordPairs(sentence),
-      },
+      { nearMisses: false, rule: config.firing, kindsOfWork: kinds },
     );
     if (ranked[0]?.ord === about.ord) return ranked;
   }
@@ -629,12 +624,7 @@ export function decide(
     reader,
     terms,
     needed,
-    {
-      nearMisses: config.explain,
-      rule: config.firing,
-      kindsOfWork: kinds,
-      pairs: () => wordPairs(prompt),
-    },
+    { nearMisses: config.explain, rule: config.firing, kindsOfWork: kinds },
   );
   const { nearMisses, termHits } = matches;
   let { ranked, heldBack } = matches;

@@ -95,7 +95,6 @@ const WIDE: FiringRule = {
   strongMatch: 0,
   promptShare: 0,
   lead: 0,
-  quoted: 0,
   named: 0,
   unnamedMatch: 0,
   beyondChance: 0,

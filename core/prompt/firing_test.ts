@@ -302,36 +302,6 @@ Deno.test("a sentence may fire by the word of a kind of work its entry applies t
   assertEquals(fired(reader, prompt), ["kb-rev01", "kb-rev02"]);
 });
 
-/** A note with a line a prompt may quote, and one that holds the same words in other orders. */
-const QUOTED = makeEntry({
-  id: "kb-quo01",
-  title: "Log rotation with copytruncate",
-  body: "With copytruncate, nginx keeps writing to the same file descriptor after rotation.\n",
-});
-const SCRAMBLED = makeEntry({
-  id: "kb-quo02",
-  title: "Rotating logs",
-  body: "A descriptor per file; rotation keeps nginx writing, copytruncate or not.\n",
-});
-
-Deno.test("a long prompt that quotes an entry's words side by side fires on it alone", () => {
-  const reader = readerOf([...personalKb(), QUOTED, SCRAMBLED]);
-  // One sentence that says much else: not about either note by its words, but it says four of
-  // the first note's word pairs as the note has them.
-  const quoting = `I hit it all day in the ${MODULES.join(", ")} code and in my notes on ` +
-    `${HOBBIES.join(", ")}, and since copytruncate nginx keeps writing the old file descriptor ` +
-    "after rotation";
-  assertEquals(fired(reader, quoting), ["kb-quo01"]);
-  // The same words in another order quote nothing.
-  const scrambled = quoting.replace(
-    "copytruncate nginx keeps writing the old file descriptor after rotation",
-    "copytruncate the descriptor of the old file keeps rotation, nginx writing",
-  );
-  assertEquals(fired(reader, scrambled), []);
-  // A rule that asks one pair more than the prompt says holds it back.
-  assertEquals(fired(reader, quoting, { quoted: 5 }), []);
-});
-
 /** Thirty words of one kind, for a knowledge base where each is in five to seven entries of 40. */
 const WIDGETS = [
   "dropdown",

@@ -40,7 +40,7 @@ import type { IndexReader } from "../index/reader.ts";
 import { FIELD_KEYWORD, FIELD_TITLE } from "../index/format.ts";
 import type { Postings } from "../index/postings_file.ts";
 import { forEachScore, titleWordScore } from "../search/rank.ts";
-import { MAX_TERM_LENGTH, splitWords, termOf, wordPairs } from "../text/tokenize.ts";
+import { MAX_TERM_LENGTH, splitWords, termOf } from "../text/tokenize.ts";
 
 /** A prompt term and the word it came from, for saying why an entry matched. */
 export interface PromptTerm {
@@ -145,13 +145,6 @@ export interface FiringRule {
    */
   lead: number;
   /**
-   * Or the prompt says at least this many of the entry's word pairs as the entry has them (two
-   * words side by side, stopwords aside, whose terms the entry holds where they count for it:
-   * {@link wordPairs}): it quotes the entry, as a pasted error line or a question in the
-   * entry's own words does, however much else it says. Such a prompt lists that entry alone.
-   */
-  quoted: number;
-  /**
    * And the prompt names the entry: prompt words found in the first listed entry's title, tags
    * or aliases count at least this much evidence (most of one rare word)…
    */
@@ -179,7 +172,6 @@ export const FIRING_RULE: FiringRule = {
   strongMatch: 3,
   promptShare: 0.4,
   lead: 2,
-  quoted: 4,
   named: 0.8,
   unnamedMatch: 3.5,
   beyondChance: 2.5,
@@ -324,11 +316,6 @@ export interface MatchOptions {
   rule?: FiringRule;
   /** The kinds of work the prompt is about, each with the entries that apply to it. */
   kindsOfWork?: readonly KindOfWork[];
-  /**
-   * The prompt's word pairs ({@link wordPairs}), read only when {@link FiringRule.quoted} is
-   * asked; none unless given.
-   */
-  pairs?: () => readonly string[];
 }
 
 /**
@@ -629,28 +616,6 @@ function termsHeld(words: PromptWord[], ord: number): Set<string> {
   return held;
 }
 
-/**
- * How many of the prompt's word `pairs` the entry at `ord` has as the prompt says them, counted
- * up to `enough`: a pair counts when the entry holds both of its terms where they count for it
- * (`held`) and its file has their words side by side ({@link IndexReader.entryText}). The file
- * is read only when enough pairs could count.
- */
-function pairsQuoted(
-  reader: IndexReader,
-  ord: number,
-  pairs: readonly string[],
-  held: ReadonlySet<string>,
-  enough: number,
-): number {
-  const possible = pairs.filter((pair) => {
-    const space = pair.indexOf(" ");
-    return held.has(pair.slice(0, space)) && held.has(pair.slice(space + 1));
-  });
-  if (possible.length < enough) return 0;
-  const own = new Set(wordPairs(reader.entryText(ord) ?? ""));
-  return possible.filter((pair) => own.has(pair)).length;
-}
-
 /** What the prompt's words found in the title, tags or aliases of `hit` counted for it. */
 function namingEvidence(hit: KeywordHit): number {
   let sum = 0;
@@ -923,7 +888,7 @@ export function keywordMatches(
   reader: IndexReader,
   terms: PromptTerm[],
   threshold: number,
-  { nearMisses = true, rule = FIRING_RULE, kindsOfWork = [], pairs = () => [] }: MatchOptions = {},
+  { nearMisses = true, rule = FIRING_RULE, kindsOfWork = [] }: MatchOptions = {},
 ): KeywordMatches {
   const termHits: Record<string, number> = {};
   const { docCount, nextOrd } = reader.manifest;
@@ -970,13 +935,9 @@ export function keywordMatches(
     let second = 0;
     for (const ord of listed) if (ord !== over[0]) second = Math.max(second, scores[ord]);
     const lnN = Math.log(docCount);
-    const aboutByWords = best >= rule.soleShare * said ||
+    const about = best >= rule.soleShare * said ||
       (first >= rule.strongMatch * lnN && best >= rule.promptShare * said ** 0.75) ||
       first - second >= rule.lead * lnN;
-    const held = termsHeld(words, over[0]);
-    const quoted = !aboutByWords &&
-      pairsQuoted(reader, over[0], pairs(), held, rule.quoted) >= rule.quoted;
-    const about = aboutByWords || quoted;
     // The first hit's evidence, looked up only when it decides, is the one its pointer shows.
     const top = hit(over[0]);
     const beatsChance = () => {
@@ -994,11 +955,9 @@ export function keywordMatches(
       : first < weakest
       ? "weak_match"
       : undefined;
-    if (reason) heldBack = { ord: over[0], reason, holds: held };
+    if (reason) heldBack = { ord: over[0], reason, holds: termsHeld(words, over[0]) };
     else {
-      const beside = quoted
-        ? []
-        : over.slice(1).filter((ord) => scores[ord] >= rule.rankFloor * first);
+      const beside = over.slice(1).filter((ord) => scores[ord] >= rule.rankFloor * first);
       ranked = [top, ...beside.map(hit)];
     }
   }

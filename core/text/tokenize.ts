@@ -451,23 +451,6 @@ export function termOf(word: string): string {
   return term;
 }
 
-/**
- * The distinct pairs of terms whose words stand side by side in `text`, stopwords aside ("pretty
- * print the json" gives `pretti print` and `print json`), each as the two terms joined by a space,
- * in first-seen order; read by {@link splitWords}, so from its first words only.
- */
-export function wordPairs(text: string): string[] {
-  const pairs = new Set<string>();
-  let previous = "";
-  for (const word of splitWords(text)) {
-    const term = termOf(word);
-    if (!term) continue;
-    if (previous) pairs.add(`${previous} ${term}`);
-    previous = term;
-  }
-  return [...pairs];
-}
-
 /** The distinct terms of `text`, in first-seen order. */
 export function distinctTerms(text: string): string[] {
   return [...new Set(tokenize(text))];

@@ -10,7 +10,6 @@ import {
   STOPWORDS,
   termOf,
   tokenize,
-  wordPairs,
 } from "./tokenize.ts";
 import { stem } from "./stem.ts";
 
@@ -60,16 +59,6 @@ Deno.test("distinctTerms drops repeats and keeps first-seen order", () => {
   assertEquals(distinctTerms("cache token cache tokens rotate"), ["cach", "token", "rotat"]);
   assertEquals(distinctTerms("zeta alpha zeta alpha"), ["zeta", "alpha"]);
   assertEquals(distinctTerms("the a an").length, 0);
-});
-
-Deno.test("wordPairs pairs the terms of words side by side, stopwords aside, each pair once", () => {
-  assertEquals(wordPairs("Pretty print the JSON, then pretty print it again."), [
-    "pretti print",
-    "print json",
-    "json pretti",
-  ]);
-  assertEquals(wordPairs("the"), []);
-  assertEquals(wordPairs("tmux"), []);
 });
 
 Deno.test("countTerms counts what tokenize finds, per field, in ASCII and other scripts", () => {

@@ -212,7 +212,7 @@ export async function refreshIndex(
     current?.stamp.files && !options.full && !report.damage && sameStamp(current.stamp, stamp)
   ) {
     try {
-      const reader = readerFor(kbDir, dir, current, true);
+      const reader = readerFor(dir, current, true);
       const fresh =
         (listingUnchanged(current, stamp) && filesUnchanged(kbDir, reader.fileRows())) ||
         !changes(compare(files = scanEntries(kbDir), reader.files()));

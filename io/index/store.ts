@@ -323,38 +323,14 @@ function newerManifest(dir: string, manifest: Manifest): Manifest | undefined {
  * (its manifest is removed, unless another build replaced it), so whoever opens it next
  * rebuilds it.
  */
-export function readerFor(
-  kbDir: string,
-  dir: string,
-  manifest: Manifest,
-  checksums: boolean,
-): IndexReader {
+export function readerFor(dir: string, manifest: Manifest, checksums: boolean): IndexReader {
   const setAside = () => {
     if (newerManifest(dir, manifest)) return;
     try {
       Deno.removeSync(join(dir, MANIFEST));
     } catch { /* already gone */ }
   };
-  return new IndexReader(manifest, loaderFor(dir, manifest, checksums), {
-    onDamage: setAside,
-    readEntry: (id, path) => readEntrySafely(kbDir, id, path),
-  });
-}
-
-/**
- * The text of the entry file at `path` of `kbDir` ({@link readIndexedEntry}), or undefined when
- * it is gone, may not be read, or the index points outside the knowledge base's entries.
- */
-function readEntrySafely(kbDir: string, id: string, path: string): string | undefined {
-  try {
-    return readIndexedEntry(kbDir, id, path);
-  } catch (error) {
-    if (
-      error instanceof UnsafeEntryPathError || error instanceof Deno.errors.NotFound ||
-      error instanceof Deno.errors.PermissionDenied
-    ) return undefined;
-    throw error;
-  }
+  return new IndexReader(manifest, loaderFor(dir, manifest, checksums), setAside);
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -500,7 +476,7 @@ export async function openIndex(kbDir: string, options: OpenOptions = {}): Promi
     report.docCount = manifest.docCount;
     report.invalid = manifest.invalid;
     report.ms = performance.now() - started;
-    return { reader: reader ?? readerFor(kbDir, dir, manifest, !options.hook), report };
+    return { reader: reader ?? readerFor(dir, manifest, !options.hook), report };
   };
   const damage = current && !options.hook && !options.full
     ? findDamage(dir, current, options.verify ?? false)
