@@ -210,9 +210,12 @@ export const OAUTH_URL_SOURCE = `${URL_USER}${OAUTH_BASIC}@`;
 
 const RULES: readonly Rule[] = [
   {
+    // Access key ids only: long-term (AKIA), temporary (ASIA) and service-specific (ABIA, ACCA).
+    // AWS gives users, roles, groups, policies and CloudFront's public keys ids of the same shape
+    // (AIDA, AROA, AGPA, ANPA, APKA…): `aws iam get-role` prints them, and they unlock nothing.
     kind: "aws-access-key",
-    triggers: ["akia", "asia", "agpa", "aida", "aroa", "aipa", "anpa", "anva", "apka"],
-    source: "\\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z0-9]{16}\\b",
+    triggers: ["akia", "asia", "abia", "acca"],
+    source: "\\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\\b",
     flags: "g",
     group: 0,
   },

@@ -488,11 +488,15 @@ Deno.test("findSecrets: notes of public collections that hold no secret are not 
     // A CI cache's key, as GitHub Actions logs it (dendronhq/dendron-site): words and a digest.
     "`Cache not found for input keys: Linux-dendronv2-99cb51177fdf291e959222d9bb8562af297a2b2733d7ab2441e4c17504a7cfbd-3`",
     "restore-keys: Linux-nextjs-61b2b3e4dca74cdd33dbcc1127ab33c8",
+    // The ids AWS gives a role, a user and a CloudFront public key: names, not credentials.
+    '"RoleId": "AROAJ52OTH4H7LEXAMPLE", "UserId": "AIDACKCEVSQ6C2EXAMPLE"',
+    "Key pair id for signed URLs: APKAEIBAERJR2EXAMPLE",
   ];
   for (const text of clean) assertEquals(findSecrets(text), [], text);
   // The same shapes with a secret in them are still found.
   const secrets: [string, string][] = [
     ["secrets: `aB3dE5fG7hI9jK1lM3nO`", "aB3dE5fG7hI9jK1lM3nO"],
+    ['"AccessKeyId": "ASIAJ52OTH4H7LEXAMPLE"', "ASIAJ52OTH4H7LEXAMPLE"],
     ["CSC_KEY_PASSWORD=Tr0ub4dor&3", "Tr0ub4dor&3"],
     [
       'credentials = "cloud-vision-ocr-382418-fee63d63124b"',
