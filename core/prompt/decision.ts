@@ -15,6 +15,7 @@ import {
   type KeywordHit,
   keywordMatches,
   type KindOfWork,
+  LISTED_SHARE,
   MAX_PROMPT_TERMS,
   type PromptTerm,
   promptTerms,
@@ -530,8 +531,9 @@ export const SENTENCE_EVIDENCE = 1;
  * {@link SENTENCE_EVIDENCE} more, fires for the entry `about` holds back: the one the whole
  * prompt (its terms `looked`) ranks first and was held back from only because it holds too small
  * a share of all the prompt says. None when no sentence does, or the prompt is one sentence. A
- * word counts 1 at most, so a sentence with fewer words that the entry could hold than it needs
- * is passed over unread. The sentences' terms together are looked up at most
+ * word counts 1 at most, so a sentence with fewer words than it needs, or with fewer that the
+ * entry could hold than an entry listed first needs ({@link fewestWordsFirst}), is passed over
+ * unread. The sentences' terms together are looked up at most
  * {@link MAX_PROMPT_TERMS} times, so a prompt of any length costs a bounded time.
  */
 function sentenceHits(
@@ -544,17 +546,19 @@ function sentenceHits(
 ): KeywordHit[] {
   if (sentences.length < 2) return [];
   const mayHold = wordsItMayHold(about, looked, kinds);
+  const short = (terms: readonly PromptTerm[], needed: number) =>
+    new Set(terms.map((term) => term.token)).size < needed ||
+    mayHold(terms) < fewestWordsFirst(needed, config.firing);
   let lookups = MAX_PROMPT_TERMS;
   for (const sentence of sentences) {
     // Not skipReason: a line of a pasted log may start with a path, not a slash command.
     if (isMechanical(sentence)) continue;
     const terms = promptTerms(sentence);
-    const words = mayHold(terms);
     // Below the least any sentence needs, it is not read for what it refers to.
-    if (words < config.threshold + SENTENCE_EVIDENCE) continue;
+    if (short(terms, config.threshold + SENTENCE_EVIDENCE)) continue;
     const needed = evidenceNeeded(sentence, () => [sentence], reader, config).needed +
       SENTENCE_EVIDENCE;
-    if (words < needed) continue;
+    if (short(terms, needed)) continue;
     lookups -= terms.length;
     if (lookups < 0) break;
     const { ranked } = keywordMatches(
@@ -566,6 +570,16 @@ function sentenceHits(
     if (ranked[0]?.ord === about.ord) return ranked;
   }
   return [];
+}
+
+/**
+ * The fewest words that may count for the entry a prompt needing `needed` lists first, each
+ * counting 1 at most: the best entry must reach `needed`, but the one search ranks first may be
+ * another, listed beside it with {@link FiringRule.bestShare} of the best's evidence (and
+ * {@link LISTED_SHARE} of `needed`) from two words at least.
+ */
+function fewestWordsFirst(needed: number, rule: FiringRule): number {
+  return Math.max(2, Math.max(rule.bestShare, LISTED_SHARE) * needed);
 }
 
 /**

@@ -281,6 +281,34 @@ Deno.test("a sentence past the words a long prompt is read by may still fire it"
   assertEquals(fired(reader, prompt), ["kb-esc01", "kb-esc02"]);
 });
 
+Deno.test("a sentence may fire for an entry listed first beside a better-evidenced one", () => {
+  // Two notes of two rare words each (the twins keep the whole prompt from being about either),
+  // and one titled by three words that five other notes hold in their tags: search ranks the
+  // first note above it, on fewer words.
+  const frob = makeEntry({ id: "kb-frb01", title: "Zebrafrob quuxlet flimwax" });
+  const twin = makeEntry({ id: "kb-frb02", title: "Zebrafrob quuxlet flimwax wrangling" });
+  const gaskets = makeEntry({
+    id: "kb-gsk01",
+    title: "Gasket grommet sprocket tolerances for the pump housing seals",
+  });
+  const tagged = Array.from({ length: 5 }, (_, index) =>
+    makeEntry({
+      id: idOf("gt", index),
+      title: `Parts list ${index}`,
+      tags: ["gasket", "grommet", "sprocket"],
+    }));
+  const reader = readerOf([...personalKb(), frob, twin, gaskets, ...tagged]);
+  // Alone, the question fires: the third note has the evidence it needs, the first two are
+  // listed beside it with two words each, and search ranks the first of them first.
+  const question = "zebrafrob quuxlet gasket grommet sprocket?";
+  const listed = ["kb-frb01", "kb-frb02", "kb-gsk01"];
+  assertEquals(fired(reader, question), listed);
+  // Held back as not about the first note, the long prompt fires on that sentence: two words
+  // of it are all the first note holds, fewer than the sentence needs, and enough.
+  const prompt = `I hit flimwax all day. ${BACKGROUND}\n${question}`;
+  assertEquals(fired(reader, prompt), listed);
+});
+
 Deno.test("a sentence may fire by the word of a kind of work its entry applies to", () => {
   const gatekeeping = makeEntry({
     id: "kb-rev01",
