@@ -6,6 +6,8 @@
  */
 import { dirname, join } from "../core/path.ts";
 import { shellQuote } from "../core/shell/quote.ts";
+import { EXIT, KbError } from "../core/exit.ts";
+import { UNWRITABLE_CODES, unwritableFolder } from "../core/unwritable.ts";
 
 let sequence = 0;
 
@@ -85,6 +87,29 @@ export function writeFileAtomic(
     made?.add(folder);
   }
   replaceFile(path, data, mode);
+}
+
+/**
+ * Run `write`, a write of `path` into a knowledge base; when the file system refuses it (a folder
+ * without write permission, a read-only mount), throw a {@link KbError} (exit 1) that names the
+ * folder and a command, instead of the OS's words on a temp file's name (see core/unwritable.ts).
+ */
+export function writingIn<T>(path: string, write: () => T): T {
+  try {
+    return write();
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code !== "string" || !UNWRITABLE_CODES.has(code)) throw error;
+    const folder = dirname(path);
+    const info = ifExists(() => Deno.statSync(folder));
+    const ownModeLacksWrite = info?.uid === Deno.uid() && ((info?.mode ?? 0) & 0o200) === 0;
+    const { reason, commands } = unwritableFolder(
+      folder,
+      (error as Error).message,
+      ownModeLacksWrite,
+    );
+    throw new KbError(commands.length ? `${reason}:` : `${reason}.`, EXIT.failed, commands);
+  }
 }
 
 /** What `read` returns, or undefined when the file it reads does not exist. */

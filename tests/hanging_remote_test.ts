@@ -1,7 +1,7 @@
 /**
- * A remote whose transport hangs: `add`, `sync` and `doctor` give up at their timeout and leave
- * none of the processes git started behind (the transport and its own child), because git runs
- * in a process group of its own that is ended whole. Real CLI runs with their real permissions.
+ * A remote whose transport hangs: `add`, `sync`, `doctor` and `init` give up at their timeout and
+ * leave none of the processes git started behind (the transport and its own child), because git
+ * runs in a process group of its own that is ended whole. Real CLI runs with their real permissions.
  */
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { join } from "@std/path/posix/join";
@@ -14,7 +14,9 @@ import {
   git,
   MAIN,
   makeKb,
+  makeSandbox,
   runCli,
+  sandboxEnv,
   show,
 } from "./helpers.ts";
 import { assertGone, hangingRemote } from "./slow_git.ts";
@@ -43,6 +45,29 @@ Deno.test("a hanging remote: add, sync and doctor time out and leave no transpor
 
   const doctor = await run("doctor");
   assertMatch(doctor.stdout, /did not finish within 2 s/);
+});
+
+Deno.test("a hanging remote: init's clone times out, and leaves no folder, config or transport", async () => {
+  await using sandbox = await makeSandbox();
+  const pids = join(sandbox.root, "transport.pids");
+  const path = await hangingRemote(sandbox.root, pids);
+  const kbDir = join(sandbox.root, "kb");
+  const env = { ...sandboxEnv(sandbox), PATH: path, KB_TEST_NETWORK_TIMEOUT_MS: "1500" };
+  const result = await runCli(["init", "hang://nowhere", "--dir", kbDir], { env });
+  assert(await exists(pids), `the hanging transport ran: ${show(result)}`);
+  await assertGone(pids);
+  assertEquals(result.code, 1, show(result));
+  assertEquals(
+    result.stderr.trim().split("\n"),
+    [
+      "git-kb init: cannot reach hang://nowhere: git clone --quiet --no-checkout hang://nowhere " +
+      `${kbDir} did not finish within 2 s and was stopped. Nothing was changed (no clone, no ` +
+      "config). Check the network and the remote's address, then run init again:",
+      `  git-kb init hang://nowhere --dir ${kbDir}`,
+    ],
+  );
+  assertEquals(await exists(kbDir), false, "the half-made clone is removed");
+  assertEquals(await exists(join(sandbox.config, "git-kb", "config.json")), false);
 });
 
 Deno.test("Ctrl-C during a hanging push: the transport is ended too, and the commit reported kept", async () => {

@@ -10,14 +10,16 @@ import { EXIT, KbError } from "../../core/exit.ts";
 import { isGitKbBranch } from "../../core/proposals/branch.ts";
 import { gitCommand, shellCommand } from "../../core/shell/quote.ts";
 import { displaySafe } from "../../core/text/display.ts";
-import { writeFileAtomic } from "../fs.ts";
+import { ifExists, writeFileAtomic } from "../fs.ts";
 import {
   commitPaths,
   git,
   gitOk,
   gitReason,
+  GitTimeoutError,
   keepEntriesAsWritten,
   NETWORK_TIMEOUT_MS,
+  networkTimeoutMs,
   originUrl,
 } from "../git.ts";
 import { KB_SETTINGS_FILE, readKbSettings, SHARED_SETTINGS_TEXT } from "../kb_settings.ts";
@@ -88,7 +90,26 @@ export async function strayMarkdown(kbDir: string): Promise<string[]> {
  * pass through what they do not recognize); whether its clean runs is decided at each save.
  */
 async function cloneInto(from: string, kbDir: string, rerun: string): Promise<string[]> {
-  await gitOk(".", ["clone", "--quiet", "--no-checkout", from, kbDir]);
+  const before = statOf(kbDir);
+  try {
+    await gitOk(".", ["clone", "--quiet", "--no-checkout", from, kbDir], {
+      timeoutMs: networkTimeoutMs(),
+    });
+  } catch (error) {
+    if (!(error instanceof GitTimeoutError)) throw error;
+    // A clone stopped mid-way cannot clean up after itself: what it made goes, as git's own
+    // failed clone leaves nothing (the folder, when it was there before, stays empty).
+    const made = before
+      ? [...Deno.readDirSync(kbDir)].map(({ name }) => join(kbDir, name))
+      : [kbDir];
+    for (const path of made) ifExists(() => Deno.removeSync(path, { recursive: true }));
+    throw new KbError(
+      `cannot reach ${from}: ${error.message}. Nothing was changed (no clone, no config). ` +
+        "Check the network and the remote's address, then run init again:",
+      EXIT.failed,
+      [rerun],
+    );
+  }
   await keepEntriesAsWritten(kbDir, true);
   if (!await hasCommit(kbDir)) return await checkOutRemoteBranch(kbDir, from, rerun);
   await gitOk(kbDir, ["checkout", "--quiet"]);

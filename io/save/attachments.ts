@@ -9,7 +9,7 @@
  */
 import { ATTACHMENTS_DIR } from "../../core/import/attachments.ts";
 import type { Problem } from "../../core/entry/entry.ts";
-import { ifExists, writeFileAtomic } from "../fs.ts";
+import { ifExists, writeFileAtomic, writingIn } from "../fs.ts";
 import { join } from "../../core/path.ts";
 
 /** A file to write beside the entries of a save. */
@@ -69,7 +69,7 @@ export function writeAttachments(kbDir: string, files: readonly AttachmentFile[]
     for (const { path, bytes } of files) {
       const absolute = join(kbDir, path);
       const had = ifExists(() => Deno.readFileSync(absolute));
-      writeFileAtomic(absolute, bytes, { made });
+      writingIn(absolute, () => writeFileAtomic(absolute, bytes, { made }));
       written.push({ absolute, had });
     }
   } catch (error) {

@@ -7,26 +7,34 @@
  */
 import { serializeEntry } from "../../core/entry/entry.ts";
 import { join } from "../../core/path.ts";
-import { ifExists, writeFileAtomic } from "../fs.ts";
+import { ifExists, writeFileAtomic, writingIn } from "../fs.ts";
 import { commitPaths, git, gitOk, stagedPaths, stagePaths } from "../git.ts";
 import { type AttachmentFile, writeAttachments } from "./attachments.ts";
 import type { Change } from "./request.ts";
 
 /**
- * Write or delete each file; returns the texts they had, to put back on failure. A new entry's
+ * Write or delete each file, pushing onto `before` the text each had (to put back on failure)
+ * before it is touched, so a failure part-way puts back those already written. A new entry's
  * file did not exist when the change set was validated under the lock, so it is not read again.
  */
-function applyChanges(kbDir: string, changes: readonly Change[]): (string | undefined)[] {
+function applyChanges(
+  kbDir: string,
+  changes: readonly Change[],
+  before: (string | undefined)[],
+): void {
   const made = new Set<string>();
-  return changes.map(({ path, entry, previousText }) => {
+  for (const { path, entry, previousText } of changes) {
     const absolute = join(kbDir, path);
-    const before = entry && previousText === undefined
-      ? undefined
-      : ifExists(() => Deno.readTextFileSync(absolute));
-    if (entry) writeFileAtomic(absolute, serializeEntry(entry), { made });
-    else ifExists(() => Deno.removeSync(absolute));
-    return before;
-  });
+    before.push(
+      entry && previousText === undefined
+        ? undefined
+        : ifExists(() => Deno.readTextFileSync(absolute)),
+    );
+    writingIn(absolute, () => {
+      if (entry) writeFileAtomic(absolute, serializeEntry(entry), { made });
+      else ifExists(() => Deno.removeSync(absolute));
+    });
+  }
 }
 
 function restore(kbDir: string, paths: readonly string[], texts: (string | undefined)[]): void {
@@ -57,9 +65,10 @@ export async function commitChanges(
     ...written.filter((path) => !gone.has(path) || tracked.has(path)),
     ...files.map((file) => file.path),
   ];
-  const before = applyChanges(kbDir, changes);
+  const before: (string | undefined)[] = [];
   let restoreFiles = () => {};
   try {
+    applyChanges(kbDir, changes, before);
     restoreFiles = writeAttachments(kbDir, files);
     await stagePaths(kbDir, paths);
     const staged = await stagedPaths(kbDir);
@@ -68,7 +77,7 @@ export async function commitChanges(
     const othersStaged = [...staged].some((path) => !ours.has(path));
     await commitPaths(kbDir, message, paths, !othersStaged);
   } catch (error) {
-    restore(kbDir, written, before);
+    restore(kbDir, written.slice(0, before.length), before);
     restoreFiles();
     await git(kbDir, ["reset", "--quiet", "--", ...paths]).catch(() => undefined);
     throw error;

@@ -1,0 +1,33 @@
+import { assertEquals } from "@std/assert";
+import { osWords, unwritableFolder } from "./unwritable.ts";
+
+Deno.test("osWords keeps the OS's words and drops the error number and the temp file's name", () => {
+  assertEquals(
+    osWords("Permission denied (os error 13): writefile '/kb/entries/.12-ab-0.tmp'"),
+    "Permission denied",
+  );
+  assertEquals(osWords("something else"), "something else");
+});
+
+Deno.test("an unwritable folder of the user's own: chmod u+w, shell-quoted, then run again", () => {
+  const refusal = unwritableFolder(
+    "/home/me/my kb/entries",
+    "Permission denied (os error 13): writefile '/home/me/my kb/entries/.1-a-0.tmp'",
+    true,
+  );
+  assertEquals(refusal, {
+    reason: "cannot write in /home/me/my kb/entries (Permission denied), so nothing was written " +
+      "or committed; make the folder writable, then run the command again",
+    commands: ["chmod u+w '/home/me/my kb/entries'"],
+  });
+});
+
+Deno.test("an unwritable folder whose mode allows the write: the command showing why, no chmod", () => {
+  const refusal = unwritableFolder("/kb's/entries", "Read-only file system (os error 30)", false);
+  assertEquals(refusal, {
+    reason: "cannot write in /kb's/entries (Read-only file system), so nothing was written or " +
+      "committed; make the folder writable (ls -ld '/kb'\\''s/entries' shows its owner and mode; a " +
+      "read-only mount or an immutable attribute stops writes too), then run the command again",
+    commands: [],
+  });
+});
