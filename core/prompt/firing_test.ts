@@ -16,6 +16,7 @@ import {
   COMMON_SPECIFICITY,
   FIRING_RULE,
   type FiringRule,
+  keywordMatches,
   promptTerms,
   specificity,
 } from "./keywords.ts";
@@ -269,6 +270,16 @@ Deno.test("a sentence without enough of the held-back entry's words is not looke
   // The whole prompt's terms, then its first line's, which holds the twins' words: no other line.
   const read = promptTerms(prompt).length + promptTerms(LONG_ESCAPE_PROMPT).length;
   assert(lookups <= read, `${lookups} lookups, ${read} expected at most`);
+});
+
+Deno.test("a word a dotted word made common may still count in a body where it stands alone", () => {
+  const reader = readerOf([...personalKb(), ESCAPE, ESCAPE_TWIN]);
+  // "file" is in most of these entries, so "file.time" is read by its title, tag and alias
+  // postings only; "time" alone, in a sentence past the prompt's words, would count in the twins'
+  // body ("escape-time").
+  const { heldBack } = keywordMatches(reader, promptTerms(`${LONG_ESCAPE_PROMPT} file.time`), 1.25);
+  assertEquals(heldBack?.reason, "not_about");
+  assert(heldBack?.holds.has(promptTerms("time")[0].term), JSON.stringify([...heldBack!.holds]));
 });
 
 Deno.test("a sentence past the words a long prompt is read by may still fire it", () => {

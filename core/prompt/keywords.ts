@@ -348,8 +348,10 @@ export interface HeldBack {
   /** Why the prompt did not fire on it. */
   reason: QuietReason;
   /**
-   * The prompt's terms the entry holds where they can count for it (a common word's in its
-   * title, tags or aliases only), looked up among all the prompt's terms.
+   * The prompt's terms the entry may hold where they can count for it: those its postings show
+   * (a common word's in its title, tags or aliases only), and those read only by their title, tag
+   * and alias postings though not common themselves (a part of a dotted word that another part
+   * made common), which a prompt saying them alone would count in its body too.
    */
   holds: ReadonlySet<string>;
 }
@@ -607,11 +609,14 @@ function evidenceFor(ord: number, words: PromptWord[], naming: number): Evidence
   return found;
 }
 
-/** The terms of `words` that the entry at `ord` holds where they can count for it. */
-function termsHeld(words: PromptWord[], ord: number): Set<string> {
+/** The terms of `words` that the entry at `ord` may hold where they count ({@link HeldBack.holds}). */
+function termsHeld(words: PromptWord[], ord: number, docCount: number): Set<string> {
   const held = new Set<string>();
   for (const word of words) {
-    for (const part of word.parts) if (postingAt(part, ord) >= 0) held.add(part.term.term);
+    for (const part of word.parts) {
+      const unread = part.keywordOnly && !isCommonWord(part.entries, docCount);
+      if (unread || postingAt(part, ord) >= 0) held.add(part.term.term);
+    }
   }
   return held;
 }
@@ -955,8 +960,9 @@ export function keywordMatches(
       : first < weakest
       ? "weak_match"
       : undefined;
-    if (reason) heldBack = { ord: over[0], reason, holds: termsHeld(words, over[0]) };
-    else {
+    if (reason) {
+      heldBack = { ord: over[0], reason, holds: termsHeld(words, over[0], docCount) };
+    } else {
       const beside = over.slice(1).filter((ord) => scores[ord] >= rule.rankFloor * first);
       ranked = [top, ...beside.map(hit)];
     }
