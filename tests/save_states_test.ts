@@ -208,6 +208,28 @@ Deno.test("a rebase, merge, cherry-pick, revert, bisect or conflict under way: r
   }
 });
 
+Deno.test("a rebase, merge, cherry-pick or revert stopped on a conflict: the printed way to finish marks the file resolved, so it works once the markers are fixed", async (t) => {
+  for (const operation of ["rebase", "merge", "cherry-pick", "revert"]) {
+    await t.step(operation, async () => {
+      await using kb = await awkwardKb();
+      await startOperation(kb, operation);
+      const path = (await git(kb.dir, "diff", "--name-only", "--diff-filter=U")).trim();
+      const result = await add(kb, `During a ${operation}`);
+      assertEquals(result.code, 1, show(result));
+      assertMatch(result.stderr.split("\n")[0], /, with unresolved conflicts in entries\//);
+      const finish = commandsOf(result.stderr).find((command) => command.endsWith(" --continue"));
+      if (!finish) throw new Error(`no --continue printed: ${show(result)}`);
+      // The person fixes the markers (here: takes the side coming in), then pastes the line.
+      await git(kb.dir, "checkout", "--theirs", "--", path);
+      const pasted = await paste(`export GIT_EDITOR=true; ${finish}`, kb);
+      assertEquals(pasted.code, 0, `${finish}\n${show(pasted)}`);
+      assertEquals((await repoState(kb.dir)).state, "branch");
+      const saved = await add(kb, `After the ${operation}`);
+      assertEquals(saved.code, 0, show(saved));
+    });
+  }
+});
+
 Deno.test("an unresolved conflict in an entry whose file name git quotes is named by its real path; the printed git add works", async () => {
   await using kb = await awkwardKb();
   const path = 'entries/kb-7q2mx-rotación "npm".md';
