@@ -25,6 +25,7 @@ import {
   childEnv,
   cloneRemote,
   denoDir,
+  entryPath,
   entryText,
   git,
   IDENTITY,
@@ -530,6 +531,21 @@ Deno.test("doctor does not offer to commit hand edits while a merge is under way
   assert(
     findings.some((item) => item.level === "error" && /middle of a merge/.test(item.message)),
   );
+});
+
+Deno.test("doctor does not call entry files committed beside its warning about a hand edit", async () => {
+  await using kb = await makeKb();
+  const file = join(kb.dir, await entryPath(kb.dir, "kb-7q2mx"));
+  await Deno.writeTextFile(file, (await Deno.readTextFile(file)) + "\nTyped by hand.\n");
+  const findings = await doctor(kb.env);
+  const messages = findings.map(({ level, message }) => `${level} ${message}`);
+  const edited = messages.filter((line) => /^warn 1 uncommitted change under entries\//.test(line));
+  assertEquals(edited.length, 1, messages.join("\n"));
+  assert(
+    !messages.some((line) => line.startsWith("ok ") && /\bcommitted\b/.test(line)),
+    messages.join("\n"),
+  );
+  assert(messages.includes("ok no entry file waits for its first commit"), messages.join("\n"));
 });
 
 Deno.test("doctor names a planted link in the cache, and its pasted fix clears it", async () => {

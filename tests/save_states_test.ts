@@ -420,7 +420,7 @@ Deno.test("orphans a teammate's .gitignore ignores are named too, with a git add
     entryText({ id: "kb-0rph2", title: "Written by hand", body: "Never committed.\n" }),
   );
   const doctor = await runCli(["doctor", "--offline"], { env: kb.env });
-  assert(!doctor.stdout.includes("every entry file is committed"), show(doctor));
+  assert(!doctor.stdout.includes("no entry file waits for its first commit"), show(doctor));
   const result = await add(kb, "Saved beside an ignored orphan");
   assertEquals(result.code, 0, show(result));
   assertMatch(

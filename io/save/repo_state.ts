@@ -371,7 +371,8 @@ export async function checkOrphans(kbDir: string): Promise<Finding> {
   const orphans = await findOrphans(kbDir);
   return orphans.length
     ? { level: "warn", check: "entries", message: orphansMessage(kbDir, orphans) }
-    : { level: "ok", check: "entries", message: "every entry file is committed" };
+    // Said of new files only: a hand edit of a committed one is the git check's warning.
+    : { level: "ok", check: "entries", message: "no entry file waits for its first commit" };
 }
 
 /**
