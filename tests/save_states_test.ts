@@ -27,7 +27,9 @@ import { saveChanges, saveEntry } from "../io/save/save.ts";
 import { runProcess } from "../io/process.ts";
 import { blankEntry, type Entry } from "../core/entry/entry.ts";
 import { kbCacheDir } from "../io/paths.ts";
+import { shellQuote } from "../core/shell/quote.ts";
 import {
+  childEnv,
   cloneRemote,
   entryPath,
   entryText,
@@ -36,6 +38,7 @@ import {
   gitRun,
   IDENTITY,
   type Kb,
+  MAIN,
   makeKb,
   overrideEnv,
   parseJson,
@@ -350,8 +353,30 @@ Deno.test("a push to a remote that never answers times out, and says which call"
     error.message,
     /git push --porcelain (--force-with-lease=\S+ )?origin refs\/heads\/main:refs\/heads\/main did not finish within 2 s and was stopped/,
   );
-  assertEquals(error.commands, [`git -C ${kb.dir} push origin HEAD:main`]);
+  assertEquals(error.commands, [`git-kb sync --kb ${kb.dir}`]);
   assertMatch(await git(kb.dir, "log", "-1", "--format=%s"), /kb-t1me0/);
+});
+
+Deno.test("a save that could not reach the remote prints a line that finishes it after another machine pushed", async () => {
+  await using kb = await makeKb({ remote: true });
+  const env = { ...kb.env, KB_CLI: `deno run -A ${shellQuote(MAIN)}` };
+  const away = `${kb.remote}.away`;
+  await Deno.rename(kb.remote!, away);
+  const offline = await runCli(
+    ["add", "--title", "Saved offline", "--type", "note", "--body", "Body."],
+    { env },
+  );
+  await Deno.rename(away, kb.remote!);
+  assertEquals(offline.code, 3, show(offline));
+  assertMatch(offline.stderr, /The commit is kept; to finish, run:\n {2}\S.*\n$/, show(offline));
+  const finish = offline.stderr.trimEnd().split("\n").at(-1)!.trim();
+  const other = await cloneRemote(kb);
+  await pushEntryFrom(other, "kb-0th3r", "Pushed from another machine meanwhile");
+  const pasted = await runProcess("/bin/sh", ["-c", finish], { env: childEnv(env) });
+  assertEquals(pasted.code, 0, `${finish}\n${pasted.stderr}`);
+  const pushed = await git(kb.remote!, "log", "--format=%s", "main");
+  assertMatch(pushed, /Saved offline/);
+  assertMatch(pushed, /Pushed from another machine meanwhile/);
 });
 
 Deno.test("git's index.lock: the save refuses and names it; the message survives git's stderr", async () => {
