@@ -548,6 +548,31 @@ Deno.test("doctor does not call entry files committed beside its warning about a
   assert(messages.includes("ok no entry file waits for its first commit"), messages.join("\n"));
 });
 
+Deno.test("doctor offers no sync while a merge is under way, which the sync would refuse", async () => {
+  await using kb = await makeKb({ remote: true });
+  const other = await cloneRemote(kb);
+  const path = await entryPath(kb.dir, "kb-7q2mx");
+  const retitle = async (dir: string, title: string) => {
+    const file = join(dir, path);
+    await Deno.writeTextFile(
+      file,
+      (await Deno.readTextFile(file)).replace(/^title: .*$/m, `title: ${title}`),
+    );
+    await git(dir, "commit", "--quiet", "-am", title);
+  };
+  await retitle(other, "Theirs");
+  await git(other, "push", "--quiet", "origin", "HEAD:main");
+  await retitle(kb.dir, "Ours");
+  await git(kb.dir, "fetch", "--quiet", "origin");
+  await git(kb.dir, "merge", "origin/main").catch(() => undefined);
+  const findings = await doctor(kb.env);
+  const remote = findings.find((item) => item.check === "remote" && /diverged/.test(item.message));
+  assertMatch(remote?.message ?? "", /; sync once the git check's error is fixed: /);
+  assertNotMatch(remote!.message, /; fix: /);
+  const sync = await runCli(["sync"], { env: kb.env });
+  assertEquals(sync.code, 1, `the sync is refused mid-merge: ${show(sync)}`);
+});
+
 Deno.test("doctor names a planted link in the cache, and its pasted fix clears it", async () => {
   await using kb = await makeKb();
   const index = parseJson<{ indexDir: string }>(
