@@ -25,6 +25,7 @@ import {
   childEnv,
   cloneRemote,
   denoDir,
+  entryPath,
   entryText,
   git,
   IDENTITY,
@@ -530,6 +531,46 @@ Deno.test("doctor does not offer to commit hand edits while a merge is under way
   assert(
     findings.some((item) => item.level === "error" && /middle of a merge/.test(item.message)),
   );
+});
+
+Deno.test("doctor does not call entry files committed beside its warning about a hand edit", async () => {
+  await using kb = await makeKb();
+  const file = join(kb.dir, await entryPath(kb.dir, "kb-7q2mx"));
+  await Deno.writeTextFile(file, (await Deno.readTextFile(file)) + "\nTyped by hand.\n");
+  const findings = await doctor(kb.env);
+  const messages = findings.map(({ level, message }) => `${level} ${message}`);
+  const edited = messages.filter((line) => /^warn 1 uncommitted change under entries\//.test(line));
+  assertEquals(edited.length, 1, messages.join("\n"));
+  assert(
+    !messages.some((line) => line.startsWith("ok ") && /\bcommitted\b/.test(line)),
+    messages.join("\n"),
+  );
+  assert(messages.includes("ok no entry file waits for its first commit"), messages.join("\n"));
+});
+
+Deno.test("doctor offers no sync while a merge is under way, which the sync would refuse", async () => {
+  await using kb = await makeKb({ remote: true });
+  const other = await cloneRemote(kb);
+  const path = await entryPath(kb.dir, "kb-7q2mx");
+  const retitle = async (dir: string, title: string) => {
+    const file = join(dir, path);
+    await Deno.writeTextFile(
+      file,
+      (await Deno.readTextFile(file)).replace(/^title: .*$/m, `title: ${title}`),
+    );
+    await git(dir, "commit", "--quiet", "-am", title);
+  };
+  await retitle(other, "Theirs");
+  await git(other, "push", "--quiet", "origin", "HEAD:main");
+  await retitle(kb.dir, "Ours");
+  await git(kb.dir, "fetch", "--quiet", "origin");
+  await git(kb.dir, "merge", "origin/main").catch(() => undefined);
+  const findings = await doctor(kb.env);
+  const remote = findings.find((item) => item.check === "remote" && /diverged/.test(item.message));
+  assertMatch(remote?.message ?? "", /; sync once the git check's error is fixed: /);
+  assertNotMatch(remote!.message, /; fix: /);
+  const sync = await runCli(["sync"], { env: kb.env });
+  assertEquals(sync.code, 1, `the sync is refused mid-merge: ${show(sync)}`);
 });
 
 Deno.test("doctor names a planted link in the cache, and its pasted fix clears it", async () => {

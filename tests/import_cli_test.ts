@@ -10,10 +10,12 @@ import { attachmentProblems } from "../io/save/attachments.ts";
 import { runProcess } from "../io/process.ts";
 import { kbCommand } from "../io/self_command.ts";
 import {
+  childEnv,
   copyDir,
   exists,
   git,
   gitRun,
+  MAIN,
   makeKb,
   parseJson,
   ROOT,
@@ -544,7 +546,9 @@ Deno.test("import whose push fails prints its report, then why and how to finish
   await using kb = await makeKb({ empty: true, remote: true });
   const vault = await writeVault(kb.root);
   await git(kb.dir, "remote", "set-url", "origin", join(kb.root, "gone.git"));
-  const imported = await runCli(["import", vault], { env: kb.env });
+  // The line that finishes is pasted: the git-kb it names must run.
+  const env = { ...kb.env, KB_CLI: `deno run -A ${shellQuote(MAIN)}` };
+  const imported = await runCli(["import", vault], { env });
   assertEquals(imported.code, 3, show(imported));
   const commit = await git(kb.dir, "rev-parse", "--short=7", "HEAD");
   assertMatch(
@@ -559,8 +563,9 @@ Deno.test("import whose push fails prints its report, then why and how to finish
   assertMatch(imported.stderr, /but it is not pushed: the push to origin failed/, show(imported));
   await git(kb.dir, "remote", "set-url", "origin", kb.remote!);
   const finish = imported.stderr.trimEnd().split("\n").at(-1)!.trim();
-  const pasted = await runProcess("sh", ["-c", finish], { env: kb.env });
+  const pasted = await runProcess("sh", ["-c", finish], { env: childEnv(env) });
   assertEquals(pasted.code, 0, `${finish}\n${pasted.stderr}`);
+  assertEquals(await git(kb.remote!, "rev-parse", "--short=7", "main"), commit);
   const json = await runCli(["import", vault, "--json"], { env: kb.env });
   assertEquals(json.code, 0, show(json));
 });

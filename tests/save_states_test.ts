@@ -27,7 +27,9 @@ import { saveChanges, saveEntry } from "../io/save/save.ts";
 import { runProcess } from "../io/process.ts";
 import { blankEntry, type Entry } from "../core/entry/entry.ts";
 import { kbCacheDir } from "../io/paths.ts";
+import { shellQuote } from "../core/shell/quote.ts";
 import {
+  childEnv,
   cloneRemote,
   entryPath,
   entryText,
@@ -36,6 +38,7 @@ import {
   gitRun,
   IDENTITY,
   type Kb,
+  MAIN,
   makeKb,
   overrideEnv,
   parseJson,
@@ -208,6 +211,28 @@ Deno.test("a rebase, merge, cherry-pick, revert, bisect or conflict under way: r
   }
 });
 
+Deno.test("a rebase, merge, cherry-pick or revert stopped on a conflict: the printed way to finish marks the file resolved, so it works once the markers are fixed", async (t) => {
+  for (const operation of ["rebase", "merge", "cherry-pick", "revert"]) {
+    await t.step(operation, async () => {
+      await using kb = await awkwardKb();
+      await startOperation(kb, operation);
+      const path = (await git(kb.dir, "diff", "--name-only", "--diff-filter=U")).trim();
+      const result = await add(kb, `During a ${operation}`);
+      assertEquals(result.code, 1, show(result));
+      assertMatch(result.stderr.split("\n")[0], /, with unresolved conflicts in entries\//);
+      const finish = commandsOf(result.stderr).find((command) => command.endsWith(" --continue"));
+      if (!finish) throw new Error(`no --continue printed: ${show(result)}`);
+      // The person fixes the markers (here: takes the side coming in), then pastes the line.
+      await git(kb.dir, "checkout", "--theirs", "--", path);
+      const pasted = await paste(`export GIT_EDITOR=true; ${finish}`, kb);
+      assertEquals(pasted.code, 0, `${finish}\n${show(pasted)}`);
+      assertEquals((await repoState(kb.dir)).state, "branch");
+      const saved = await add(kb, `After the ${operation}`);
+      assertEquals(saved.code, 0, show(saved));
+    });
+  }
+});
+
 Deno.test("an unresolved conflict in an entry whose file name git quotes is named by its real path; the printed git add works", async () => {
   await using kb = await awkwardKb();
   const path = 'entries/kb-7q2mx-rotación "npm".md';
@@ -328,8 +353,30 @@ Deno.test("a push to a remote that never answers times out, and says which call"
     error.message,
     /git push --porcelain (--force-with-lease=\S+ )?origin refs\/heads\/main:refs\/heads\/main did not finish within 2 s and was stopped/,
   );
-  assertEquals(error.commands, [`git -C ${kb.dir} push origin HEAD:main`]);
+  assertEquals(error.commands, [`git-kb sync --kb ${kb.dir}`]);
   assertMatch(await git(kb.dir, "log", "-1", "--format=%s"), /kb-t1me0/);
+});
+
+Deno.test("a save that could not reach the remote prints a line that finishes it after another machine pushed", async () => {
+  await using kb = await makeKb({ remote: true });
+  const env = { ...kb.env, KB_CLI: `deno run -A ${shellQuote(MAIN)}` };
+  const away = `${kb.remote}.away`;
+  await Deno.rename(kb.remote!, away);
+  const offline = await runCli(
+    ["add", "--title", "Saved offline", "--type", "note", "--body", "Body."],
+    { env },
+  );
+  await Deno.rename(away, kb.remote!);
+  assertEquals(offline.code, 3, show(offline));
+  assertMatch(offline.stderr, /The commit is kept; to finish, run:\n {2}\S.*\n$/, show(offline));
+  const finish = offline.stderr.trimEnd().split("\n").at(-1)!.trim();
+  const other = await cloneRemote(kb);
+  await pushEntryFrom(other, "kb-0th3r", "Pushed from another machine meanwhile");
+  const pasted = await runProcess("/bin/sh", ["-c", finish], { env: childEnv(env) });
+  assertEquals(pasted.code, 0, `${finish}\n${pasted.stderr}`);
+  const pushed = await git(kb.remote!, "log", "--format=%s", "main");
+  assertMatch(pushed, /Saved offline/);
+  assertMatch(pushed, /Pushed from another machine meanwhile/);
 });
 
 Deno.test("git's index.lock: the save refuses and names it; the message survives git's stderr", async () => {
@@ -398,7 +445,7 @@ Deno.test("orphans a teammate's .gitignore ignores are named too, with a git add
     entryText({ id: "kb-0rph2", title: "Written by hand", body: "Never committed.\n" }),
   );
   const doctor = await runCli(["doctor", "--offline"], { env: kb.env });
-  assert(!doctor.stdout.includes("every entry file is committed"), show(doctor));
+  assert(!doctor.stdout.includes("no entry file waits for its first commit"), show(doctor));
   const result = await add(kb, "Saved beside an ignored orphan");
   assertEquals(result.code, 0, show(result));
   assertMatch(

@@ -86,10 +86,10 @@ async function identityFinding(kbDir: string): Promise<Finding> {
  * io/save/repo_state.ts): hand edits, or the files of an import or save that was stopped before
  * its commit.
  */
-async function uncommittedFindings(kbDir: string): Promise<Finding[]> {
+async function uncommittedFindings(kbDir: string, busy: boolean): Promise<Finding[]> {
   const edits = await handEdits(kbDir);
   if (!edits) return [];
-  if ((await repoState(kbDir)).state !== "branch") {
+  if (busy) {
     // Committing now would commit into the operation under way (conflict markers included).
     return [{
       level: "warn",
@@ -169,8 +169,12 @@ function staleNote(status: RemoteStatus): string {
   return ` (as of ${when}: ${why})`;
 }
 
-/** How far the branch is from the remote branch, as a finding with the sync that closes it. */
-function distanceFinding(kbDir: string, status: RemoteStatus): Finding {
+/**
+ * How far the branch is from the remote branch, as a finding with the sync that closes it; while
+ * the repo is off its branch or in an operation (`busy`), which the sync refuses, that sync waits
+ * for the git check's error to be fixed, and the finding says so.
+ */
+function distanceFinding(kbDir: string, status: RemoteStatus, busy: boolean): Finding {
   const { upstream, counts } = status;
   const sync = syncCommand(kbDir);
   const note = staleNote(status);
@@ -192,14 +196,21 @@ function distanceFinding(kbDir: string, status: RemoteStatus): Finding {
     : ahead
     ? `${unpushed} to ${upstream}`
     : unpulled;
-  return { level: "warn", check: "remote", message: withFix(`${distance}${note}`, sync) };
+  const message = busy
+    ? `${distance}${note}; sync once the git check's error is fixed: ${sync}`
+    : withFix(`${distance}${note}`, sync);
+  return { level: "warn", check: "remote", message };
 }
 
 /**
  * Whether the remote answers, and how far the branch is from it: fetched first (bounded), so
  * ahead, behind and diverged are the remote's as it is, or say they are from the last fetch.
  */
-async function remoteFindings(kbDir: string, offline: boolean): Promise<Finding[]> {
+async function remoteFindings(
+  kbDir: string,
+  offline: boolean,
+  busy: boolean,
+): Promise<Finding[]> {
   const remotes = (await git(kbDir, ["remote"])).stdout.split("\n").filter(Boolean);
   if (!remotes.length) {
     return [{
@@ -220,7 +231,7 @@ async function remoteFindings(kbDir: string, offline: boolean): Promise<Finding[
   if (status.fetch.state === "gone") return [reachFinding(kbDir, status)];
   return [
     ...(offline ? [] : [reachFinding(kbDir, status)]),
-    distanceFinding(kbDir, status),
+    distanceFinding(kbDir, status, busy),
   ];
 }
 
@@ -228,10 +239,12 @@ async function remoteFindings(kbDir: string, offline: boolean): Promise<Finding[
 export async function gitFindings({ kbDir, offline }: DoctorContext): Promise<Finding[]> {
   const usable = await gitUsable(kbDir);
   if (usable.level === "error") return [usable];
+  // Off the branch, or a rebase, merge or the like under way: the git check says how to fix it.
+  const busy = (await repoState(kbDir)).state !== "branch";
   return [
     usable,
     await identityFinding(kbDir),
-    ...await uncommittedFindings(kbDir),
-    ...await remoteFindings(kbDir, offline),
+    ...await uncommittedFindings(kbDir, busy),
+    ...await remoteFindings(kbDir, offline, busy),
   ];
 }

@@ -10,7 +10,6 @@
 import { displaySafe } from "../../core/text/display.ts";
 import { idFromPath } from "../../core/entry/identity.ts";
 import { EXIT, KbError, type Refusal } from "../../core/exit.ts";
-import { gitCommand } from "../../core/shell/quote.ts";
 import { git, gitOk, gitReason, replayOnto } from "../git.ts";
 import { ENTRIES_DIR } from "../kb.ts";
 import { fetchBranch } from "../remote/fetch.ts";
@@ -19,7 +18,7 @@ import { ignoredInTheWayOf } from "../remote/ignored.ts";
 import { markerRefusal } from "../remote/markers.ts";
 import { PUSH_ATTEMPTS, pushBranch } from "../remote/push.ts";
 import { republishRefusal } from "../remote/rewritten.ts";
-import { type PushTarget, remoteBranch, syncCommand, trackedTip } from "../remote/target.ts";
+import { type PushTarget, syncCommand, trackedTip } from "../remote/target.ts";
 import type { PushOutcome } from "./request.ts";
 
 /** Raised when the change was committed locally but could not be pushed. Exit code 3. */
@@ -48,15 +47,16 @@ export interface Unpushed {
 
 /**
  * The commit of `saved` is kept but not pushed because of `cause`; `commands` finish (by default
- * the push itself).
+ * a sync, which replays the commit onto what the remote got meanwhile before it pushes: a plain
+ * `git push` pasted once the remote answers again is rejected when another machine pushed).
  */
 function notPushed(saved: Unpushed, cause: string, commands?: readonly string[]): PushError {
-  const { kbDir, what, commit, target } = saved;
+  const { kbDir, what, commit } = saved;
   return new PushError(
     `Committed ${what} locally in ${commit.slice(0, 7)}, but it is not pushed: ${cause}. ` +
       "The commit is kept; to finish, run:",
     commit,
-    commands ?? [gitCommand(kbDir, "push", target.remote, `HEAD:${remoteBranch(target)}`)],
+    commands ?? [syncCommand(kbDir)],
   );
 }
 

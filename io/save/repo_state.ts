@@ -107,15 +107,8 @@ async function trackedBranch(kbDir: string, name: string): Promise<string | unde
 export async function repoState(kbDir: string): Promise<RepoState> {
   const dir = await gitDir(kbDir);
   const has = (name: string) => ifExists(() => Deno.statSync(join(dir, name))) !== undefined;
-  for (const { state, marks, verb } of OPERATIONS) {
-    if (!marks.some(has)) continue;
-    return {
-      state,
-      message: `${kbDir} is in the middle of a ${verb}; finish it or abort it first`,
-      commands: [gitCommand(kbDir, verb, "--continue"), gitCommand(kbDir, verb, "--abort")],
-    };
-  }
-  if (has("BISECT_LOG")) {
+  const operation = OPERATIONS.find(({ marks }) => marks.some(has));
+  if (!operation && has("BISECT_LOG")) {
     return {
       state: "bisect",
       message: `${kbDir} is in the middle of a git bisect; end it first`,
@@ -124,13 +117,32 @@ export async function repoState(kbDir: string): Promise<RepoState> {
   }
   // NUL-separated: a name git would quote (non-ASCII, a quote) comes back as it is.
   const unmerged = await gitOk(kbDir, ["diff", "--name-only", "--diff-filter=U", "-z"]);
-  if (unmerged) {
-    const paths = [...new Set(unmerged.split("\0").filter(Boolean))];
+  const paths = [...new Set(unmerged.split("\0").filter(Boolean))];
+  const conflicts = paths.length
+    ? `unresolved conflicts in ${paths.map(displaySafe).join(", ")}`
+    : undefined;
+  const resolve = gitCommand(kbDir, "add", "--", ...paths);
+  if (operation) {
+    const { state, verb } = operation;
+    const carryOn = gitCommand(kbDir, verb, "--continue");
+    // `--continue` refuses while a file is unmerged: the line marks them resolved first.
+    return {
+      state,
+      message: conflicts
+        ? `${kbDir} is in the middle of a ${verb}, with ${conflicts}; fix the conflict ` +
+          "markers, then mark them resolved and finish it, or abort it first"
+        : `${kbDir} is in the middle of a ${verb}; finish it or abort it first`,
+      commands: [
+        conflicts ? `${resolve} && ${carryOn}` : carryOn,
+        gitCommand(kbDir, verb, "--abort"),
+      ],
+    };
+  }
+  if (conflicts) {
     return {
       state: "conflict",
-      message: `${kbDir} has unresolved conflicts in ${paths.map(displaySafe).join(", ")}; ` +
-        "fix the conflict markers, then mark them resolved",
-      commands: [gitCommand(kbDir, "add", "--", ...paths)],
+      message: `${kbDir} has ${conflicts}; fix the conflict markers, then mark them resolved`,
+      commands: [resolve],
     };
   }
   const branch = await git(kbDir, ["symbolic-ref", "--short", "-q", "HEAD"]);
@@ -359,7 +371,8 @@ export async function checkOrphans(kbDir: string): Promise<Finding> {
   const orphans = await findOrphans(kbDir);
   return orphans.length
     ? { level: "warn", check: "entries", message: orphansMessage(kbDir, orphans) }
-    : { level: "ok", check: "entries", message: "every entry file is committed" };
+    // Said of new files only: a hand edit of a committed one is the git check's warning.
+    : { level: "ok", check: "entries", message: "no entry file waits for its first commit" };
 }
 
 /**
