@@ -233,19 +233,25 @@ Deno.test("a long prompt fires on a sentence that alone is about the entry the p
   assertEquals(fired(reader, `${kubernetes} ${LONG_ESCAPE_PROMPT}.`), []);
 });
 
-Deno.test("a long prompt's sentences cost what its words do, however many lines it has", () => {
-  const reader = readerOf([...personalKb(), ESCAPE, ESCAPE_TWIN]);
+/** How many terms `reader` has looked up since this was called, as a function to ask it. */
+function countingLookups(reader: IndexReader): () => number {
   const postingCount = reader.postingCount.bind(reader);
   let lookups = 0;
   reader.postingCount = (term) => {
     lookups++;
     return postingCount(term);
   };
+  return () => lookups;
+}
+
+Deno.test("a long prompt's sentences cost what its words do, however many lines it has", () => {
+  const reader = readerOf([...personalKb(), ESCAPE, ESCAPE_TWIN]);
+  const lookups = countingLookups(reader);
   // 300,000 lines of one identifier each (3.7 MB): each line was read for what it refers to, and
   // each of its identifiers looked up, past the words the whole prompt is read by.
   const lines = Array.from({ length: 300_000 }, (_, index) => `walkTree${index}`).join("\n");
   assertEquals(fired(reader, `${LONG_ESCAPE_PROMPT}\n${lines}`), []);
-  assert(lookups < MAX_SPLIT_WORDS, `${lookups} lookups`);
+  assert(lookups() < MAX_SPLIT_WORDS, `${lookups()} lookups`);
   // A line that ends with a carriage return alone, or a Unicode line separator, is a sentence.
   const question = "Inside tmux the escape key has a long delay before vim leaves insert mode";
   for (const end of ["\r", "\u2028", "\u2029"]) {
@@ -255,12 +261,7 @@ Deno.test("a long prompt's sentences cost what its words do, however many lines 
 
 Deno.test("a sentence without enough of the held-back entry's words is not looked up", () => {
   const reader = readerOf([...personalKb(), ESCAPE, ESCAPE_TWIN]);
-  const postingCount = reader.postingCount.bind(reader);
-  let lookups = 0;
-  reader.postingCount = (term) => {
-    lookups++;
-    return postingCount(term);
-  };
+  const lookups = countingLookups(reader);
   // Thirty lines of background, each with words enough to fire and none that either twin holds.
   const background = MODULES.map((module, index) =>
     `I hit it all day in the ${module} code and my ${HOBBIES[index % HOBBIES.length]} notes.`
@@ -269,7 +270,7 @@ Deno.test("a sentence without enough of the held-back entry's words is not looke
   assertEquals(fired(reader, prompt), []);
   // The whole prompt's terms, then its first line's, which holds the twins' words: no other line.
   const read = promptTerms(prompt).length + promptTerms(LONG_ESCAPE_PROMPT).length;
-  assert(lookups <= read, `${lookups} lookups, ${read} expected at most`);
+  assert(lookups() <= read, `${lookups()} lookups, ${read} expected at most`);
 });
 
 Deno.test("a word a dotted word made common may still count in a body where it stands alone", () => {
