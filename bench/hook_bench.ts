@@ -67,7 +67,8 @@ const NON_FIRING = "what should I bake for dinner tonight with flour, butter and
 
 /**
  * A long prompt whose one question is about an entry (`question`) among sentences of background
- * about other things: the whole prompt is held back as not about it, and each sentence is read.
+ * about other things: the whole prompt is held back as not about it, its sentences are read, and
+ * the question, read alone, fires.
  */
 function longPrompt(question: string): string {
   return "We moved the billing worker to the new queue last week and since then the nightly " +
@@ -204,7 +205,7 @@ async function main(): Promise<void> {
     run(hookArgs, firing, true),
     run(pluginArgs, NON_FIRING, false),
     run(pluginArgs, firing, true),
-    run(pluginArgs, long, false),
+    run(pluginArgs, long, true),
     run(searchArgs, search, true, bashPayload),
     run(searchArgs, notSearch, false, bashPayload),
     run(pluginSearchArgs, search, true, bashPayload),
