@@ -477,13 +477,23 @@ Deno.test("import: a note too large for an entry is left out with its size, the 
   await Deno.mkdir(notes);
   await Deno.writeTextFile(join(notes, "small.md"), "Kept.\n");
   await Deno.writeTextFile(join(notes, "huge.md"), "word ".repeat(30_000) + "\n");
+  // Under the limit as written, over it once its description is put first.
+  const description = "A description of what the note is about. ".repeat(6);
+  await Deno.writeTextFile(
+    join(notes, "grown.md"),
+    `---\ndescription: ${description}\n---\n${"text ".repeat(13_090)}\n`,
+  );
   const imported = await runCli(["import", notes, "--json"], { env: kb.env });
   assertEquals(imported.code, 0, show(imported));
   const report = parseJson<ImportJson>(imported);
   assertEquals(report.added.length, 1);
   assertEquals(report.leftOut, [{
     path: "huge.md",
-    reason: "is 150001 bytes; the limit is 65536. Split it into linked notes",
+    reason: "is 150001 bytes; the limit is 65536. Split it into linked notes, then import again",
+  }, {
+    path: "grown.md",
+    reason: "is 65698 bytes as an entry (its description put first, its links written as entry " +
+      "ids); the limit is 65536. Split it into linked notes, then import again",
   }]);
 });
 

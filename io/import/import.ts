@@ -35,7 +35,7 @@ import { entryPaths, newId } from "../save/entry_files.ts";
 import { saveChanges } from "../save/save.ts";
 import { PushError } from "../save/publish.ts";
 import { sameBytes } from "../save/attachments.ts";
-import { inFolder, readSourceFolder, type SourceFolder, SYMLINK } from "./source.ts";
+import { inFolder, readSourceFolder, type SourceFolder, SPLIT_NOTE, SYMLINK } from "./source.ts";
 import {
   attachmentLookup,
   attachmentPath,
@@ -426,6 +426,12 @@ function saveRefusal(entry: Entry, allowSecret: boolean): string | undefined {
       ];
     return `holds ${SECRET_LABELS[secret.kind]} (${secret.masked}) ${where}; ${remove} and ` +
       "import again, or keep it with --allow-secret-in <path> in a private knowledge base";
+  }
+  const bytes = new TextEncoder().encode(entry.body).length;
+  if (bytes > LIMITS.maxBodyBytes) {
+    // Import made the body: the note's own size may be under the limit.
+    return `is ${bytes} bytes as an entry (its description put first, its links written as ` +
+      `entry ids); the limit is ${LIMITS.maxBodyBytes}. ${SPLIT_NOTE}`;
   }
   const problems: Problem[] = checkEntryFields(entry);
   if (problems.length) {

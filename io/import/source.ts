@@ -47,6 +47,9 @@ const EMPTY_NOTE = "is empty: there is nothing in it to keep";
 /** Why a hidden markdown file (`.draft.md`) is left out. */
 export const HIDDEN_FILE = "a hidden file (its name starts with a dot)";
 
+/** What to do with a note too large for an entry. */
+export const SPLIT_NOTE = "Split it into linked notes, then import again";
+
 /** Read the folder `folder` (see the module doc). Throws when it is not a readable folder. */
 export async function readSourceFolder(folder: string): Promise<SourceFolder> {
   const info = statOf(folder);
@@ -74,8 +77,7 @@ export async function readSourceFolder(folder: string): Promise<SourceFolder> {
       if (info.size > LIMITS.maxBodyBytes * 2) {
         source.leftOut.push({
           path,
-          reason:
-            `is ${info.size} bytes; the limit is ${LIMITS.maxBodyBytes}. Split it into linked notes`,
+          reason: `is ${info.size} bytes; the limit is ${LIMITS.maxBodyBytes}. ${SPLIT_NOTE}`,
         });
         return;
       }
