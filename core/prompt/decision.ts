@@ -360,6 +360,20 @@ export const PROMPT_WORDING: Wording = {
   pointers: "Entries that may bear on this prompt (titles only; fetch before relying on them):",
 };
 
+/**
+ * The most matched words a pointer line names: a pasted stack trace can match dozens, and the
+ * first few say why as well as all of them.
+ */
+export const MAX_MATCHED_WORDS = 8;
+
+/** The words a pointer line names as matched: the first {@link MAX_MATCHED_WORDS}, and a count. */
+function matchedWords(why: readonly string[]): string {
+  const named = why.slice(0, MAX_MATCHED_WORDS).join(", ");
+  return why.length > MAX_MATCHED_WORDS
+    ? `${named} and ${why.length - MAX_MATCHED_WORDS} more`
+    : named;
+}
+
 /** A pointer's line: every field on one line whatever it holds (see {@link displaySafe}). */
 function pointerLine(pointer: Pointer, titleChars: number): string {
   const whole = displaySafe(pointer.title);
@@ -367,7 +381,7 @@ function pointerLine(pointer: Pointer, titleChars: number): string {
     ? `${whole.slice(0, Math.max(titleChars - 1, 1)).trimEnd()}…`
     : whole;
   const why = pointer.signal === "keyword"
-    ? `matched: ${pointer.why.join(", ")}`
+    ? `matched: ${matchedWords(pointer.why)}`
     : "kernel rule, too long to inline";
   return `- ${pointer.id} ${title} [${displaySafe(pointer.type)}] (${displaySafe(why)})`;
 }

@@ -453,6 +453,17 @@ Deno.test("keywordMatches: tags and aliases count, termHits per word, near misse
   assert(result.nearMisses.every((miss) => miss.words.length === 1));
 });
 
+Deno.test("a pointer line names its first eight matched words and counts the rest", () => {
+  const words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india"];
+  const reader = buildReader([{ id: "kb-nato1", title: words.join(" ") }, ...unrelated(10)]);
+  const decision = decide(words.join(" "), reader, {}, FETCH);
+  assertEquals(
+    pointerLine(decision.assembly!.text, "kb-nato1"),
+    `- kb-nato1 ${words.join(" ")} [note] (matched: ${words.slice(0, 8).join(", ")} and 1 more)`,
+  );
+  assertEquals(decision.assembly!.pointers[0].why, words, "the pointer keeps every word");
+});
+
 Deno.test("ranking: more distinct hits first, then title hits before tag hits", () => {
   const specs: Spec[] = [
     { id: "kb-rk001", title: "Broker notes", tags: ["kafka", "consumer"] },
