@@ -560,19 +560,20 @@ function sentenceHits(
 ): KeywordHit[] {
   if (sentences.length < 2) return [];
   const mayHold = wordsItMayHold(about, looked, kinds);
-  const short = (terms: readonly PromptTerm[], needed: number) =>
-    new Set(terms.map((term) => term.token)).size < needed ||
-    mayHold(terms) < fewestWordsFirst(needed, config.firing);
   let lookups = MAX_PROMPT_TERMS;
   for (const sentence of sentences) {
     // Not skipReason: a line of a pasted log may start with a path, not a slash command.
     if (isMechanical(sentence)) continue;
     const terms = promptTerms(sentence);
+    const words = new Set(terms.map((term) => term.token)).size;
+    let held: number | undefined;
+    const enough = (needed: number) =>
+      words >= needed && (held ??= mayHold(terms)) >= fewestWordsFirst(needed, config.firing);
     // Below the least any sentence needs, it is not read for what it refers to.
-    if (short(terms, config.threshold + SENTENCE_EVIDENCE)) continue;
+    if (!enough(config.threshold + SENTENCE_EVIDENCE)) continue;
     const needed = evidenceNeeded(sentence, () => [sentence], reader, config).needed +
       SENTENCE_EVIDENCE;
-    if (short(terms, needed)) continue;
+    if (!enough(needed)) continue;
     lookups -= terms.length;
     if (lookups < 0) break;
     const { ranked } = keywordMatches(

@@ -961,7 +961,15 @@ export function keywordMatches(
       ? "weak_match"
       : undefined;
     if (reason) {
-      heldBack = { ord: over[0], reason, holds: termsHeld(words, over[0], docCount) };
+      // Looked up only when asked: only a prompt held back as not about the entry reads it.
+      let holds: Set<string> | undefined;
+      heldBack = {
+        ord: over[0],
+        reason,
+        get holds() {
+          return holds ??= termsHeld(words, over[0], docCount);
+        },
+      };
     } else {
       const beside = over.slice(1).filter((ord) => scores[ord] >= rule.rankFloor * first);
       ranked = [top, ...beside.map(hit)];
