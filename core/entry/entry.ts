@@ -342,6 +342,12 @@ export function conflictStart(body: string): number | undefined {
   return undefined;
 }
 
+/** A body's size in bytes when it is over an entry's limit ({@link LIMITS}); else undefined. */
+export function bytesOverLimit(body: string): number | undefined {
+  const bytes = new TextEncoder().encode(body).length;
+  return bytes > LIMITS.maxBodyBytes ? bytes : undefined;
+}
+
 function checkBody(body: string, problems: Problem[]): void {
   const conflict = conflictStart(body);
   if (conflict !== undefined) {
@@ -359,8 +365,8 @@ function checkBody(body: string, problems: Problem[]): void {
         "a binary file. Remove it",
     });
   }
-  const bodyBytes = new TextEncoder().encode(body).length;
-  if (bodyBytes > LIMITS.maxBodyBytes) {
+  const bodyBytes = bytesOverLimit(body);
+  if (bodyBytes !== undefined) {
     problems.push({
       field: "body",
       message:

@@ -8,6 +8,7 @@
  * @module
  */
 import {
+  bytesOverLimit,
   checkEntryFields,
   type Entry,
   parseEntryText,
@@ -427,8 +428,8 @@ function saveRefusal(entry: Entry, allowSecret: boolean): string | undefined {
     return `holds ${SECRET_LABELS[secret.kind]} (${secret.masked}) ${where}; ${remove} and ` +
       "import again, or keep it with --allow-secret-in <path> in a private knowledge base";
   }
-  const bytes = new TextEncoder().encode(entry.body).length;
-  if (bytes > LIMITS.maxBodyBytes) {
+  const bytes = bytesOverLimit(entry.body);
+  if (bytes !== undefined) {
     // Import made the body: the note's own size may be under the limit.
     return `is ${bytes} bytes as an entry (its description put first, its links written as ` +
       `entry ids); the limit is ${LIMITS.maxBodyBytes}. ${SPLIT_NOTE}`;
