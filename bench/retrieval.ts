@@ -1,5 +1,5 @@
 /**
- * Retrieval quality of search and the prompt hook, on two knowledge bases nobody on the team
+ * Retrieval quality of search and the prompt hook, on knowledge bases nobody on the team
  * wrote:
  *
  * - **The tldr-pages development split** (`../shared/bench/`, derived from tldr-pages, CC BY 4.0,
@@ -13,6 +13,9 @@
  * - **The second TIL set** (`til2/`, Josh Branchaud's TIL notes, MIT): 1,871 notes and prompts
  *   of the same kinds, written after the rest of the firing rule was fixed: its tuning half chose
  *   one figure (`lead`), and its held-out half was measured once, after.
+ * - **The third set** (`til3/`, the snippets of 30-seconds-of-code, CC0): 536 JavaScript notes
+ *   and prompts of the same kinds, written after the whole firing rule was fixed and tuned on by
+ *   nothing: all of it is held out, and its misses are not printed.
  * - **Long prompts** (`long.jsonl` in both TIL folders): 160 a set, of 60 to 400 words (pasted
  *   errors and logs, specs, follow-ups), 80 that one note answers and 80 that no note helps with,
  *   written after the whole firing rule was fixed and tuned on by nothing.
@@ -176,7 +179,8 @@ function row(name: string, report: EvalReport): string {
   const perFire = hook.fires ? (hook.pointers / hook.fires).toFixed(2) : "—";
   const precision = hook.pointers && positives ? f(hook.pointerPrecision) : "—";
   const recall = (value: number) => positives ? f(value) : "—";
-  return `| ${name} | ${recall(search.recall5)} | ${recall(hook.recall5)} | ${fires} | ` +
+  return `| ${name} | ${recall(search.recall1)} | ${recall(search.recall5)} | ` +
+    `${recall(hook.recall5)} | ${fires} | ` +
     `${perFire} | ${precision} |`;
 }
 
@@ -209,6 +213,7 @@ async function main(): Promise<void> {
   ];
   const til = labelled("til");
   const til2 = labelled("til2");
+  const til3 = labelled("til3");
   const long = (folder: string) => readJsonl<Case>(join(benchDir, folder, "long.jsonl"));
   const real = realPrompts(data);
   const work = Deno.makeTempDirSync({ prefix: "git-kb-retrieval-" });
@@ -225,6 +230,11 @@ async function main(): Promise<void> {
       til2Dir,
       readJsonl<CorpusPage>(join(benchDir, "til2", "corpus.jsonl")),
     );
+    const til3Dir = join(work, "til3");
+    const til3Ids = corpusKb(
+      til3Dir,
+      readJsonl<CorpusPage>(join(benchDir, "til3", "corpus.jsonl")),
+    );
     type EvalSet = [name: string, dir: string, ids: Map<string, string>, cases: Case[]];
     const inKb = (dir: string, ids: Map<string, string>) => ([name, cases]: [string, Case[]]) =>
       [name, dir, ids, cases] as EvalSet;
@@ -236,6 +246,10 @@ async function main(): Promise<void> {
       ...halves("second TIL set", til2).map(inKb(til2Dir, til2Ids)),
       ...halves("second TIL long prompts", long("til2")).map(inKb(til2Dir, til2Ids)),
       ["real prompts (all, as negatives)", til2Dir, til2Ids, real],
+      ["third set, whole", til3Dir, til3Ids, til3],
+      ...halves("third set", til3).map(inKb(til3Dir, til3Ids)),
+      ["third set long prompts, whole", til3Dir, til3Ids, long("til3")],
+      ["real prompts (all, as negatives)", til3Dir, til3Ids, real],
       ["tldr split, whole", tldrDir, tldrIds, dev],
       ...halves("tldr split", dev).map(inKb(tldrDir, tldrIds)),
       [
@@ -253,7 +267,7 @@ async function main(): Promise<void> {
     }
     const misses = Number(flags.get("misses") ?? 10);
     for (const [name, dir, report] of reports) {
-      if (name.endsWith("tuning half") && dir !== til2Dir) {
+      if (name.endsWith("tuning half") && dir !== til2Dir && dir !== til3Dir) {
         console.log(`\n${name}:`);
         console.log(formatReport(report, misses));
       }
@@ -262,16 +276,17 @@ async function main(): Promise<void> {
       const [dir, title] of [
         [tilDir, "TIL notes (simonw/til)"],
         [til2Dir, "Second TIL notes (jbranchaud/til)"],
+        [til3Dir, "Third set: JavaScript snippets (30-seconds-of-code)"],
         [tldrDir, "tldr-pages"],
       ]
     ) {
       const own = reports.filter(([, at]) => at === dir);
       console.log(`\n${title}, ${own[0][2].entries} entries:\n`);
       console.log(
-        "| prompts | search recall@5 | hook recall@5 | fires on negatives | pointers per fire | " +
-          "pointer precision |",
+        "| prompts | search recall@1 | search recall@5 | hook recall@5 | fires on negatives | " +
+          "pointers per fire | pointer precision |",
       );
-      console.log("|---|---:|---:|---:|---:|---:|");
+      console.log("|---|---:|---:|---:|---:|---:|---:|");
       for (const [name, , report] of own) console.log(row(name, report));
     }
     const heldOut = (cases: Case[]) => cases.filter(({ query }) => halfOf(query) === "held-out");
