@@ -8,7 +8,12 @@
  * @module
  */
 import { type HookPayload, textField } from "../core/hook/payload.ts";
-import { isFreeFetch, launcherOf, MAX_FETCH_LINE } from "../core/delivery/free_fetch.ts";
+import {
+  isFreeFetch,
+  launcherOf,
+  MAX_FETCH_LINE,
+  plainBashCommand,
+} from "../core/delivery/free_fetch.ts";
 import { relativeKbDir, resolveKbs } from "../io/config.ts";
 import { runHookOnStdio } from "../io/hook/stdin.ts";
 import { selfCommand } from "../io/self_command.ts";
@@ -24,9 +29,9 @@ export const ALLOW_REASON = "git-kb: this command only prints knowledge-base ent
  * `NotConfiguredError` when no knowledge base is configured (then nothing is free either).
  */
 export function fetchHookOutput(payload: HookPayload): string {
-  const command = (payload.tool_input as Record<string, unknown> | null | undefined)?.command;
+  const command = plainBashCommand(payload.tool_input);
   const launcher = launcherOf(selfCommand());
-  if (textField(payload, "tool_name") !== "Bash" || typeof command !== "string" || !launcher) {
+  if (textField(payload, "tool_name") !== "Bash" || command === undefined || !launcher) {
     return "";
   }
   const { kbs, source } = resolveKbs();

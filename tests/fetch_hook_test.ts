@@ -113,6 +113,13 @@ Deno.test("fetch hook: hostile variants of the printed line get no decision", as
   for (const command of hostile) {
     assertEquals(await setup.hook("fetch", bash(command)), "", command);
   }
+  // The printed line itself, asked to run outside the client's sandbox or with a field the hook
+  // does not know (which may change what runs).
+  for (const extra of [{ dangerouslyDisableSandbox: true }, { env: { GIT_DIR: setup.root } }]) {
+    const payload = JSON.parse(bash(fetch));
+    Object.assign(payload.tool_input, extra);
+    assertEquals(await setup.hook("fetch", JSON.stringify(payload)), "", JSON.stringify(extra));
+  }
   assert(!setup.pwned(), "deciding ran nothing");
 });
 
