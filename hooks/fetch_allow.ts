@@ -14,7 +14,9 @@ import {
   MAX_FETCH_LINE,
   plainBashCommand,
 } from "../core/delivery/free_fetch.ts";
+import { isWithin } from "../core/path.ts";
 import { relativeKbDir, resolveKbs } from "../io/config.ts";
+import { realPathOr } from "../io/disk.ts";
 import { runHookOnStdio } from "../io/hook/stdin.ts";
 import { selfCommand } from "../io/self_command.ts";
 
@@ -23,6 +25,20 @@ const MAX_INPUT_BYTES = 4 * MAX_FETCH_LINE;
 
 /** Why the call runs without asking, as the client shows it. */
 export const ALLOW_REASON = "git-kb: this command only prints knowledge-base entries (get)";
+
+/**
+ * Whether the launcher lies in the session's folder or below it (the payload's `cwd`, or the
+ * hook's own, which Claude Code starts in the project), symbolic links resolved. There the agent
+ * may edit files without asking, the launcher and the bundle beside it that it runs among them (the
+ * plugin run in place from a checkout the session works in), so a fetch would run what it wrote. A
+ * launcher of one bare name (`git-kb`) is found on PATH, not in a folder: it is not checked.
+ */
+function inSessionFolder(launcher: string, payload: HookPayload): boolean {
+  if (!launcher.includes("/")) return false;
+  const real = realPathOr(launcher);
+  const folders = [textField(payload, "cwd"), Deno.cwd()].filter((folder) => folder !== undefined);
+  return folders.some((folder) => isWithin(real, realPathOr(folder)));
+}
 
 /**
  * The hook's stdout for a payload: an allow decision for a free fetch, else "". Throws
@@ -34,6 +50,7 @@ export function fetchHookOutput(payload: HookPayload): string {
   if (textField(payload, "tool_name") !== "Bash" || command === undefined || !launcher) {
     return "";
   }
+  if (inSessionFolder(launcher, payload)) return "";
   const { kbs, source } = resolveKbs();
   // A relative KB_DIR names another folder wherever the model's shell has moved to: passed on as
   // set, for isFreeFetch to refuse every fetch.

@@ -27,11 +27,19 @@ async function setUp() {
     KB_DIR: FIXTURE,
     NO_COLOR: "1",
   };
-  const hook = async (verb: string, stdin: string, extra: Record<string, string> = {}) => {
+  // The session's folder: the plugin is installed elsewhere, as Claude Code installs it.
+  const project = join(sandbox.root, "project");
+  await Deno.mkdir(project);
+  const hook = async (
+    verb: string,
+    stdin: string,
+    extra: Record<string, string> = {},
+    cwd = project,
+  ) => {
     const result = await runProcess(launcher, ["hook", verb], {
       env: { ...env, ...extra },
       clearEnv: true,
-      cwd: sandbox.root,
+      cwd,
       stdin,
     });
     assertEquals(result.code, 0, show(result));
@@ -42,13 +50,14 @@ async function setUp() {
     [sandbox.root, join(sandbox.root, HOSTILE_FOLDER)].some((dir) =>
       [...Deno.readDirSync(dir)].some((item) => item.name === "PWNED")
     );
-  return { ...sandbox, launcher, env, hook, pwned };
+  return { ...sandbox, launcher, env, project, hook, pwned };
 }
 
-/** A Bash PreToolUse payload running `command`. */
-function bash(command: unknown): string {
+/** A Bash PreToolUse payload running `command`, in the session folder `cwd`. */
+function bash(command: unknown, cwd?: string): string {
   return JSON.stringify({
     session_id: "s-1",
+    cwd,
     hook_event_name: "PreToolUse",
     permission_mode: "default",
     tool_name: "Bash",
@@ -121,6 +130,23 @@ Deno.test("fetch hook: hostile variants of the printed line get no decision", as
     assertEquals(await setup.hook("fetch", JSON.stringify(payload)), "", JSON.stringify(extra));
   }
   assert(!setup.pwned(), "deciding ran nothing");
+});
+
+Deno.test("fetch hook: nothing is free when the launcher lies in the session's folder, which the agent may edit", async () => {
+  await using setup = await setUp();
+  const fetch = await printedFetch(setup);
+  assertEquals(await setup.hook("fetch", bash(fetch, setup.project)), ALLOW);
+  // The plugin run in place from a checkout the session works in: an edit of its bundle needs no
+  // Bash approval, and the allowed fetch would then run it.
+  const plugin = join(setup.root, HOSTILE_FOLDER);
+  const linked = join(setup.project, "linked");
+  await Deno.symlink(plugin, linked);
+  for (const cwd of [plugin, join(plugin, "bin"), setup.root, linked]) {
+    assertEquals(await setup.hook("fetch", bash(fetch, cwd)), "", `payload cwd ${cwd}`);
+  }
+  // The hook's own folder (the project, as Claude Code starts it) counts too.
+  assertEquals(await setup.hook("fetch", bash(fetch), {}, plugin), "", "hook started there");
+  assertEquals(await setup.hook("fetch", bash(fetch, setup.project), {}, setup.root), "");
 });
 
 Deno.test("fetch hook: a relative KB_DIR makes no fetch free; a config's relative folder is read from the config's own folder", async () => {
