@@ -71,6 +71,10 @@ case "$first" in
     done ;;
 esac
 
+# In a current folder that was deleted nothing starts (Deno stops on it with exit 1), and a hook
+# fails open: silent, exit 0. The shell then leaves PWD empty, or naming the folder that is gone.
+[ "$first" = hook ] && [ ! -d "${PWD:-}" ] && exit 0
+
 for binary in "$here"/git-kb-*; do
   [ -x "$binary" ] || continue
   target=
@@ -112,6 +116,23 @@ refuse() {
   echo "git-kb: $1 has a comma, which Deno's permission flags cannot hold (they split on commas): $2, then retry." >&2
   exit 1
 }
+
+# Deno reads $HOME/.npmrc before it runs anything: where HOME is not a folder, or .npmrc is not a
+# file it may read, it stops with exit 1 (and waits forever on a FIFO). A hook then stays silent
+# (it fails open); a command says why, in one line.
+if [ -n "${HOME:-}" ]; then
+  if [ -e "$HOME" ] && [ ! -d "$HOME" ]; then
+    [ "$first" = hook ] && exit 0
+    echo "git-kb: HOME ($HOME) is not a folder, and Deno cannot start without one: set HOME to your home folder, then retry." >&2
+    exit 1
+  fi
+  npmrc=${HOME%/}/.npmrc
+  if [ -e "$npmrc" ] && { [ ! -f "$npmrc" ] || [ ! -r "$npmrc" ]; }; then
+    [ "$first" = hook ] && exit 0
+    echo "git-kb: $npmrc is not a file you may read, and Deno reads it before it starts: make it one, or move it away, then retry." >&2
+    exit 1
+  fi
+fi
 
 # The cache root, as cacheRootFor in io/paths.ts works it out: the one folder the read-only
 # profiles may write. Only without HOME does it cost a process (id -u).

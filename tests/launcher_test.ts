@@ -512,6 +512,67 @@ Deno.test("the real launcher runs the bundles: both hot hooks answer, a command 
   assertEquals(unknown.code, 0, show(unknown));
 });
 
+Deno.test("where Deno cannot start (HOME, its .npmrc, a deleted folder) a hook exits 0 silently, a command says why", async () => {
+  await using sandbox = await makeSandbox();
+  const env = {
+    PATH: Deno.env.get("PATH") ?? "",
+    HOME: sandbox.home,
+    TMPDIR: sandbox.tmp,
+    KB_DIR: FIXTURE,
+    NO_COLOR: "1",
+  };
+  const prompt = await Deno.readTextFile(join(ROOT, "fixtures", "hooks", "prompt-match.json"));
+  const run = (args: string[], home: string, stdin?: string) =>
+    runProcess(LAUNCHER, args, {
+      env: { ...env, HOME: home },
+      clearEnv: true,
+      cwd: sandbox.root,
+      stdin,
+      timeoutMs: 20_000,
+    });
+  const homeFile = join(sandbox.root, "home-file");
+  await Deno.writeTextFile(homeFile, "");
+  const npmrcFolder = join(sandbox.root, "npmrc-folder");
+  await Deno.mkdir(join(npmrcFolder, ".npmrc"), { recursive: true });
+  const npmrcFifo = join(sandbox.root, "npmrc-fifo");
+  await Deno.mkdir(npmrcFifo);
+  assertEquals((await runProcess("mkfifo", [join(npmrcFifo, ".npmrc")])).code, 0);
+  const cases: [string, RegExp][] = [
+    [homeFile, /^git-kb: HOME \(.*home-file\) is not a folder.*set HOME to your home folder/],
+    [npmrcFolder, /^git-kb: .*npmrc-folder\/\.npmrc is not a file you may read/],
+    [npmrcFifo, /^git-kb: .*npmrc-fifo\/\.npmrc is not a file you may read/],
+  ];
+  for (const [home, message] of cases) {
+    const hook = await run(["hook", "prompt"], home, prompt);
+    assertEquals([hook.code, hook.stdout, hook.stderr], [0, "", ""], `${home}: ${show(hook)}`);
+    const command = await run(["search", "rotate"], home);
+    assertEquals(command.code, 1, show(command));
+    assertEquals(command.stderr.trim().split("\n").length, 1, show(command));
+    assertMatch(command.stderr, message);
+  }
+  // A .npmrc that is a link to nothing is no .npmrc to Deno: the hook answers.
+  const dangling = join(sandbox.root, "npmrc-dangling");
+  await Deno.mkdir(dangling);
+  await Deno.symlink(join(sandbox.root, "nothing"), join(dangling, ".npmrc"));
+  const answered = await run(["hook", "prompt"], dangling, prompt);
+  assertEquals(answered.code, 0, show(answered));
+  assertMatch(answered.stdout, /kb-7q2mx/);
+  // A hook started in a folder that was deleted (the shell itself says so on stderr).
+  const gone = join(sandbox.root, "gone");
+  await Deno.mkdir(gone);
+  const deleted = await runProcess(
+    "sh",
+    [
+      "-c",
+      `cd ${shellQuote(gone)} && rmdir ${shellQuote(gone)} && exec "$0" hook prompt`,
+      LAUNCHER,
+    ],
+    { env, clearEnv: true, stdin: prompt, timeoutMs: 20_000 },
+  );
+  assertEquals([deleted.code, deleted.stdout], [0, ""], show(deleted));
+  assertNotMatch(deleted.stderr, /error|deno/i);
+});
+
 /** Whether shellcheck is on PATH (`apt-get install shellcheck`, `brew install shellcheck`). */
 const SHELLCHECK = (await runProcess("sh", ["-c", "command -v shellcheck"])).code === 0;
 
