@@ -11,7 +11,16 @@ import { relative } from "@std/path/posix/relative";
 import { ALLOW_REASON } from "../hooks/fetch_allow.ts";
 import { shellQuote } from "../core/shell/quote.ts";
 import { runProcess } from "../io/process.ts";
-import { FIXTURE, makeSandbox, realLauncherIn, ROOT, show } from "./helpers.ts";
+import {
+  copyDir,
+  exists,
+  FIXTURE,
+  git,
+  makeSandbox,
+  realLauncherIn,
+  ROOT,
+  show,
+} from "./helpers.ts";
 
 /** A folder name a shell would run something in, were it not quoted. */
 const HOSTILE_FOLDER = "o'brien's $(touch PWNED) `touch PWNED` plugins";
@@ -147,6 +156,28 @@ Deno.test("fetch hook: nothing is free when the launcher lies in the session's f
   // The hook's own folder (the project, as Claude Code starts it) counts too.
   assertEquals(await setup.hook("fetch", bash(fetch), {}, plugin), "", "hook started there");
   assertEquals(await setup.hook("fetch", bash(fetch, setup.project), {}, setup.root), "");
+});
+
+Deno.test("a free fetch of an id the knowledge base lacks runs no program its git config names", async () => {
+  await using setup = await setUp();
+  // A knowledge base whose git config the agent could have edited (it lies in the session's
+  // folder, say): git runs core.fsmonitor for `ls-files`, which get asks on a miss.
+  const kb = join(setup.root, "kb");
+  await copyDir(FIXTURE, kb);
+  await git(kb, "init", "--quiet", "-b", "main");
+  await git(kb, "add", "-A");
+  await git(kb, "commit", "--quiet", "-m", "sample");
+  const pwned = join(setup.root, "FSMONITOR-RAN");
+  const monitor = join(setup.root, "monitor.sh");
+  await Deno.writeTextFile(monitor, `#!/bin/sh\ntouch ${shellQuote(pwned)}\n`, { mode: 0o755 });
+  await git(kb, "config", "core.fsmonitor", monitor);
+  const line = `${shellQuote(setup.launcher)} get kb-zzzzz --kb ${shellQuote(kb)}`;
+  const env = { ...setup.env, KB_DIR: kb };
+  assertEquals(await setup.hook("fetch", bash(line, setup.project), { KB_DIR: kb }), ALLOW);
+  const ran = await runProcess("sh", ["-c", line], { env, clearEnv: true, cwd: setup.project });
+  assertEquals(ran.code, 1, show(ran));
+  assertMatch(ran.stderr, /no entry kb-zzzzz/);
+  assert(!(await exists(pwned)), "get ran the knowledge base's core.fsmonitor");
 });
 
 Deno.test("fetch hook: a relative KB_DIR makes no fetch free; a config's relative folder is read from the config's own folder", async () => {
