@@ -86,8 +86,24 @@ for binary in "$here"/git-kb-*; do
   break
 done
 
+# Deno on PATH, looked for in its absolute folders only and run by that path: an empty or relative
+# entry (a PATH that ends in `:`) names the current folder, the project an agent works in, whose
+# `deno` a fetch the fetch hook allows would otherwise run. A loop of builtins: no fork.
 deno=
-command -v deno >/dev/null 2>&1 && deno=deno
+set -f
+saved_ifs=$IFS
+IFS=:
+for folder in ${PATH:-}; do
+  case "$folder" in
+    /*)
+      if [ -f "$folder/deno" ] && [ -x "$folder/deno" ]; then
+        deno=$folder/deno
+        break
+      fi ;;
+  esac
+done
+IFS=$saved_ifs
+set +f
 # The user-folder Deno is the one the checkout's ./deno installs from npm (no root needed).
 case "${XDG_DATA_HOME:-}" in
   /*) data=${XDG_DATA_HOME%/} ;;
@@ -95,7 +111,10 @@ case "${XDG_DATA_HOME:-}" in
 esac
 for candidate in "${DENO_INSTALL:-$HOME/.deno}/bin/deno" "$HOME/.deno/bin/deno" "$data/git-kb/deno/node_modules/.bin/deno"; do
   [ -n "$deno" ] && break
-  [ -x "$candidate" ] && deno=$candidate
+  # A relative DENO_INSTALL or HOME would name a folder of the project too.
+  case "$candidate" in
+    /*) [ -x "$candidate" ] && deno=$candidate ;;
+  esac
 done
 if [ -z "$deno" ]; then
   # Where the user-folder Deno is looked for, as a shell word: ~ unless XDG_DATA_HOME moves it.
