@@ -71,6 +71,10 @@ case "$first" in
     done ;;
 esac
 
+# In a current folder that was deleted nothing starts (Deno stops on it with exit 1), and a hook
+# fails open: silent, exit 0. The shell then leaves PWD empty, or naming the folder that is gone.
+[ "$first" = hook ] && [ ! -d "${PWD:-}" ] && exit 0
+
 for binary in "$here"/git-kb-*; do
   [ -x "$binary" ] || continue
   target=
@@ -82,8 +86,24 @@ for binary in "$here"/git-kb-*; do
   break
 done
 
+# Deno on PATH, looked for in its absolute folders only and run by that path: an empty or relative
+# entry (a PATH that ends in `:`) names the current folder, the project an agent works in, whose
+# `deno` a fetch the fetch hook allows would otherwise run. A loop of builtins: no fork.
 deno=
-command -v deno >/dev/null 2>&1 && deno=deno
+set -f
+saved_ifs=$IFS
+IFS=:
+for folder in ${PATH:-}; do
+  case "$folder" in
+    /*)
+      if [ -f "$folder/deno" ] && [ -x "$folder/deno" ]; then
+        deno=$folder/deno
+        break
+      fi ;;
+  esac
+done
+IFS=$saved_ifs
+set +f
 # The user-folder Deno is the one the checkout's ./deno installs from npm (no root needed).
 case "${XDG_DATA_HOME:-}" in
   /*) data=${XDG_DATA_HOME%/} ;;
@@ -91,7 +111,10 @@ case "${XDG_DATA_HOME:-}" in
 esac
 for candidate in "${DENO_INSTALL:-$HOME/.deno}/bin/deno" "$HOME/.deno/bin/deno" "$data/git-kb/deno/node_modules/.bin/deno"; do
   [ -n "$deno" ] && break
-  [ -x "$candidate" ] && deno=$candidate
+  # A relative DENO_INSTALL or HOME would name a folder of the project too.
+  case "$candidate" in
+    /*) [ -x "$candidate" ] && deno=$candidate ;;
+  esac
 done
 if [ -z "$deno" ]; then
   # Where the user-folder Deno is looked for, as a shell word: ~ unless XDG_DATA_HOME moves it.
@@ -112,6 +135,23 @@ refuse() {
   echo "git-kb: $1 has a comma, which Deno's permission flags cannot hold (they split on commas): $2, then retry." >&2
   exit 1
 }
+
+# Deno reads $HOME/.npmrc before it runs anything: where HOME is not a folder, or .npmrc is not a
+# file it may read, it stops with exit 1 (and waits forever on a FIFO). A hook then stays silent
+# (it fails open); a command says why, in one line.
+if [ -n "${HOME:-}" ]; then
+  if [ -e "$HOME" ] && [ ! -d "$HOME" ]; then
+    [ "$first" = hook ] && exit 0
+    echo "git-kb: HOME ($HOME) is not a folder, and Deno cannot start without one: set HOME to your home folder, then retry." >&2
+    exit 1
+  fi
+  npmrc=${HOME%/}/.npmrc
+  if [ -e "$npmrc" ] && { [ ! -f "$npmrc" ] || [ ! -r "$npmrc" ]; }; then
+    [ "$first" = hook ] && exit 0
+    echo "git-kb: $npmrc is not a file you may read, and Deno reads it before it starts: make it one, or move it away, then retry." >&2
+    exit 1
+  fi
+fi
 
 # The cache root, as cacheRootFor in io/paths.ts works it out: the one folder the read-only
 # profiles may write. Only without HOME does it cost a process (id -u).

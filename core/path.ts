@@ -56,3 +56,11 @@ export function dirname(path: string): string {
 export function basename(path: string): string | undefined {
   return segments(path).filter(Boolean).pop();
 }
+
+/**
+ * Whether `path` is `folder` or lies below it, both absolute and normalized as {@link join}
+ * writes them (no `.` or `..` segment, no trailing `/`; symbolic links resolved by the caller).
+ */
+export function isWithin(path: string, folder: string): boolean {
+  return path === folder || path.startsWith(folder.endsWith("/") ? folder : `${folder}/`);
+}

@@ -1,5 +1,5 @@
 import { assertEquals } from "@std/assert";
-import { basename, dirname, isAbsolute, join, resolveFrom } from "./path.ts";
+import { basename, dirname, isAbsolute, isWithin, join, resolveFrom } from "./path.ts";
 
 Deno.test("join normalizes separators, dots and double dots", () => {
   assertEquals(join("/a/b", "c"), "/a/b/c");
@@ -43,4 +43,13 @@ Deno.test("basename: the last segment that is not empty, either separator", () =
   assertEquals(basename("C:\\work\\notes"), "notes");
   assertEquals(basename("kb"), "kb");
   assertEquals(basename("/"), undefined);
+});
+
+Deno.test("isWithin: the folder itself and what lies below it, never a sibling of a longer name", () => {
+  assertEquals(isWithin("/home/me/project", "/home/me/project"), true);
+  assertEquals(isWithin("/home/me/project/plugin/bin/git-kb", "/home/me/project"), true);
+  assertEquals(isWithin("/home/me/project-old/git-kb", "/home/me/project"), false);
+  assertEquals(isWithin("/home/me", "/home/me/project"), false);
+  assertEquals(isWithin("/opt/git-kb", "/"), true);
+  assertEquals(isWithin("/", "/home"), false);
 });

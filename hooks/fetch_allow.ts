@@ -8,8 +8,15 @@
  * @module
  */
 import { type HookPayload, textField } from "../core/hook/payload.ts";
-import { isFreeFetch, launcherOf, MAX_FETCH_LINE } from "../core/delivery/free_fetch.ts";
+import {
+  isFreeFetch,
+  launcherOf,
+  MAX_FETCH_LINE,
+  plainBashCommand,
+} from "../core/delivery/free_fetch.ts";
+import { isWithin } from "../core/path.ts";
 import { relativeKbDir, resolveKbs } from "../io/config.ts";
+import { realPathOr } from "../io/disk.ts";
 import { runHookOnStdio } from "../io/hook/stdin.ts";
 import { selfCommand } from "../io/self_command.ts";
 
@@ -20,15 +27,30 @@ const MAX_INPUT_BYTES = 4 * MAX_FETCH_LINE;
 export const ALLOW_REASON = "git-kb: this command only prints knowledge-base entries (get)";
 
 /**
+ * Whether the launcher lies in the session's folder or below it (the payload's `cwd`, or the
+ * hook's own, which Claude Code starts in the project), symbolic links resolved. There the agent
+ * may edit files without asking, the launcher and the bundle beside it that it runs among them (the
+ * plugin run in place from a checkout the session works in), so a fetch would run what it wrote. A
+ * launcher of one bare name (`git-kb`) is found on PATH, not in a folder: it is not checked.
+ */
+function inSessionFolder(launcher: string, payload: HookPayload): boolean {
+  if (!launcher.includes("/")) return false;
+  const real = realPathOr(launcher);
+  const folders = [textField(payload, "cwd"), Deno.cwd()].filter((folder) => folder !== undefined);
+  return folders.some((folder) => isWithin(real, realPathOr(folder)));
+}
+
+/**
  * The hook's stdout for a payload: an allow decision for a free fetch, else "". Throws
  * `NotConfiguredError` when no knowledge base is configured (then nothing is free either).
  */
 export function fetchHookOutput(payload: HookPayload): string {
-  const command = (payload.tool_input as Record<string, unknown> | null | undefined)?.command;
+  const command = plainBashCommand(payload.tool_input);
   const launcher = launcherOf(selfCommand());
-  if (textField(payload, "tool_name") !== "Bash" || typeof command !== "string" || !launcher) {
+  if (textField(payload, "tool_name") !== "Bash" || command === undefined || !launcher) {
     return "";
   }
+  if (inSessionFolder(launcher, payload)) return "";
   const { kbs, source } = resolveKbs();
   // A relative KB_DIR names another folder wherever the model's shell has moved to: passed on as
   // set, for isFreeFetch to refuse every fetch.

@@ -10,7 +10,7 @@ import type { Finding } from "../core/setup/finding.ts";
 import { join } from "../core/path.ts";
 import { shellCommand } from "../core/shell/quote.ts";
 import { ensurePrivateDir, ifExists, UnsafeCacheError } from "./fs.ts";
-import { cacheRootPath, kbCacheDir } from "./paths.ts";
+import { cacheRootPath, kbCachePath } from "./paths.ts";
 
 /** The folders of one knowledge base's cache: the index, session ledgers, judge verdicts, eval. */
 const KB_CACHE_FOLDERS = ["index", "sessions", "verdicts", "eval"];
@@ -59,7 +59,7 @@ export function cacheFindings(kbDir: string): Finding[] {
   const root = cacheRootPath();
   const rootProblem = folderProblem(root);
   if (rootProblem) return [rootProblem];
-  const kbCache = kbCacheDir(kbDir);
+  const kbCache = kbCachePath(kbDir);
   const kbProblem = folderProblem(kbCache);
   const folders = [
     ...ROOT_FOLDERS.map((name) => join(root, name)),

@@ -6,7 +6,7 @@
  */
 import { basename, isAbsolute, join, resolveFrom } from "../core/path.ts";
 import { contentHash } from "../core/hash.ts";
-import { ensurePrivateDir } from "./fs.ts";
+import { ensurePrivateDir, lstatOrUndefined } from "./fs.ts";
 
 /** `path` made absolute against the current directory. */
 export function resolvePath(path: string): string {
@@ -50,11 +50,26 @@ export function cacheRoot(): string {
   return ensurePrivateDir(cacheRootPath());
 }
 
-/** The cache folder of one knowledge base, named after its folder and a hash of its path. */
-export function kbCacheDir(kbDir: string): string {
+/**
+ * The cache folder of one knowledge base, named after its folder and a hash of its path, not yet
+ * checked (nor made): for doctor, which reports what is wrong with it.
+ */
+export function kbCachePath(kbDir: string): string {
   const absolute = resolvePath(kbDir);
   const safe = (basename(absolute) ?? "kb").replace(/[^A-Za-z0-9_.-]/g, "_").slice(0, 40);
   return join(cacheRoot(), `${safe}-${contentHash(absolute).slice(0, 10)}`);
+}
+
+/**
+ * The cache folder of one knowledge base ({@link kbCachePath}), checked once per process, when it
+ * is there, to be a real folder of the current user's ({@link ensurePrivateDir}: it throws
+ * otherwise); a missing one is made as a real folder by the first write in it. Each folder in it
+ * is checked where it is written, but a link in place of this one would lead every read and write
+ * of them to another folder.
+ */
+export function kbCacheDir(kbDir: string): string {
+  const path = kbCachePath(kbDir);
+  return lstatOrUndefined(path) ? ensurePrivateDir(path) : path;
 }
 
 /** The folder holding the index files of one knowledge base. */

@@ -11,7 +11,16 @@ import { relative } from "@std/path/posix/relative";
 import { ALLOW_REASON } from "../hooks/fetch_allow.ts";
 import { shellQuote } from "../core/shell/quote.ts";
 import { runProcess } from "../io/process.ts";
-import { FIXTURE, makeSandbox, realLauncherIn, ROOT, show } from "./helpers.ts";
+import {
+  copyDir,
+  exists,
+  FIXTURE,
+  git,
+  makeSandbox,
+  realLauncherIn,
+  ROOT,
+  show,
+} from "./helpers.ts";
 
 /** A folder name a shell would run something in, were it not quoted. */
 const HOSTILE_FOLDER = "o'brien's $(touch PWNED) `touch PWNED` plugins";
@@ -27,11 +36,19 @@ async function setUp() {
     KB_DIR: FIXTURE,
     NO_COLOR: "1",
   };
-  const hook = async (verb: string, stdin: string, extra: Record<string, string> = {}) => {
+  // The session's folder: the plugin is installed elsewhere, as Claude Code installs it.
+  const project = join(sandbox.root, "project");
+  await Deno.mkdir(project);
+  const hook = async (
+    verb: string,
+    stdin: string,
+    extra: Record<string, string> = {},
+    cwd = project,
+  ) => {
     const result = await runProcess(launcher, ["hook", verb], {
       env: { ...env, ...extra },
       clearEnv: true,
-      cwd: sandbox.root,
+      cwd,
       stdin,
     });
     assertEquals(result.code, 0, show(result));
@@ -42,13 +59,14 @@ async function setUp() {
     [sandbox.root, join(sandbox.root, HOSTILE_FOLDER)].some((dir) =>
       [...Deno.readDirSync(dir)].some((item) => item.name === "PWNED")
     );
-  return { ...sandbox, launcher, env, hook, pwned };
+  return { ...sandbox, launcher, env, project, hook, pwned };
 }
 
-/** A Bash PreToolUse payload running `command`. */
-function bash(command: unknown): string {
+/** A Bash PreToolUse payload running `command`, in the session folder `cwd`. */
+function bash(command: unknown, cwd?: string): string {
   return JSON.stringify({
     session_id: "s-1",
+    cwd,
     hook_event_name: "PreToolUse",
     permission_mode: "default",
     tool_name: "Bash",
@@ -113,7 +131,53 @@ Deno.test("fetch hook: hostile variants of the printed line get no decision", as
   for (const command of hostile) {
     assertEquals(await setup.hook("fetch", bash(command)), "", command);
   }
+  // The printed line itself, asked to run outside the client's sandbox or with a field the hook
+  // does not know (which may change what runs).
+  for (const extra of [{ dangerouslyDisableSandbox: true }, { env: { GIT_DIR: setup.root } }]) {
+    const payload = JSON.parse(bash(fetch));
+    Object.assign(payload.tool_input, extra);
+    assertEquals(await setup.hook("fetch", JSON.stringify(payload)), "", JSON.stringify(extra));
+  }
   assert(!setup.pwned(), "deciding ran nothing");
+});
+
+Deno.test("fetch hook: nothing is free when the launcher lies in the session's folder, which the agent may edit", async () => {
+  await using setup = await setUp();
+  const fetch = await printedFetch(setup);
+  assertEquals(await setup.hook("fetch", bash(fetch, setup.project)), ALLOW);
+  // The plugin run in place from a checkout the session works in: an edit of its bundle needs no
+  // Bash approval, and the allowed fetch would then run it.
+  const plugin = join(setup.root, HOSTILE_FOLDER);
+  const linked = join(setup.project, "linked");
+  await Deno.symlink(plugin, linked);
+  for (const cwd of [plugin, join(plugin, "bin"), setup.root, linked]) {
+    assertEquals(await setup.hook("fetch", bash(fetch, cwd)), "", `payload cwd ${cwd}`);
+  }
+  // The hook's own folder (the project, as Claude Code starts it) counts too.
+  assertEquals(await setup.hook("fetch", bash(fetch), {}, plugin), "", "hook started there");
+  assertEquals(await setup.hook("fetch", bash(fetch, setup.project), {}, setup.root), "");
+});
+
+Deno.test("a free fetch of an id the knowledge base lacks runs no program its git config names", async () => {
+  await using setup = await setUp();
+  // A knowledge base whose git config the agent could have edited (it lies in the session's
+  // folder, say): git runs core.fsmonitor for `ls-files`, which get asks on a miss.
+  const kb = join(setup.root, "kb");
+  await copyDir(FIXTURE, kb);
+  await git(kb, "init", "--quiet", "-b", "main");
+  await git(kb, "add", "-A");
+  await git(kb, "commit", "--quiet", "-m", "sample");
+  const pwned = join(setup.root, "FSMONITOR-RAN");
+  const monitor = join(setup.root, "monitor.sh");
+  await Deno.writeTextFile(monitor, `#!/bin/sh\ntouch ${shellQuote(pwned)}\n`, { mode: 0o755 });
+  await git(kb, "config", "core.fsmonitor", monitor);
+  const line = `${shellQuote(setup.launcher)} get kb-zzzzz --kb ${shellQuote(kb)}`;
+  const env = { ...setup.env, KB_DIR: kb };
+  assertEquals(await setup.hook("fetch", bash(line, setup.project), { KB_DIR: kb }), ALLOW);
+  const ran = await runProcess("sh", ["-c", line], { env, clearEnv: true, cwd: setup.project });
+  assertEquals(ran.code, 1, show(ran));
+  assertMatch(ran.stderr, /no entry kb-zzzzz/);
+  assert(!(await exists(pwned)), "get ran the knowledge base's core.fsmonitor");
 });
 
 Deno.test("fetch hook: a relative KB_DIR makes no fetch free; a config's relative folder is read from the config's own folder", async () => {

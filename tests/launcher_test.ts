@@ -30,8 +30,13 @@ import { copyDir, FIXTURE, makeKb, makeSandbox, ROOT, show } from "./helpers.ts"
 const BIN = join(ROOT, "plugin", "bin");
 const LAUNCHER = join(BIN, "git-kb");
 
-/** A folder with a `deno` that prints its arguments one per line, and a copy of the launcher. */
-async function fakeDeno(root: string): Promise<{ path: string; launcher: string }> {
+/**
+ * A folder with a `deno` that prints its arguments one per line, and a copy of the launcher; `deno`
+ * is the stand-in's path, which the launcher runs and grants (`--allow-run=…`) by that path.
+ */
+async function fakeDeno(
+  root: string,
+): Promise<{ path: string; launcher: string; deno: string }> {
   const fakes = join(root, "fakes");
   const bin = join(root, "plugin-bin");
   await Deno.mkdir(fakes);
@@ -41,12 +46,28 @@ async function fakeDeno(root: string): Promise<{ path: string; launcher: string 
   });
   await Deno.copyFile(LAUNCHER, join(bin, "git-kb"));
   await Deno.chmod(join(bin, "git-kb"), 0o755);
-  return { path: `${fakes}:/usr/bin:/bin`, launcher: join(bin, "git-kb") };
+  return {
+    path: `${fakes}:/usr/bin:/bin`,
+    launcher: join(bin, "git-kb"),
+    deno: join(fakes, "deno"),
+  };
+}
+
+/** `flags` with the `deno` of a run permission spelled as the launcher grants it: `deno`'s path. */
+function denoAt(flags: string[], deno: string): string[] {
+  return flags.map((flag) =>
+    flag.startsWith("--allow-run=")
+      ? `--allow-run=${
+        flag.slice("--allow-run=".length).split(",").map((name) => name === "deno" ? deno : name)
+          .join(",")
+      }`
+      : flag
+  );
 }
 
 Deno.test("the launcher passes each command's and hook's profile flags, nothing wider", async () => {
   await using sandbox = await makeSandbox();
-  const { path, launcher } = await fakeDeno(sandbox.root);
+  const { path, launcher, deno } = await fakeDeno(sandbox.root);
   const env = { PATH: path, HOME: sandbox.home, TMPDIR: sandbox.tmp };
   const argvOf = async (args: string[], extra: Record<string, string> = {}) => {
     const result = await runProcess(launcher, args, {
@@ -66,7 +87,7 @@ Deno.test("the launcher passes each command's and hook's profile flags, nothing 
         "--quiet",
         "--no-prompt",
         "--no-config",
-        ...flagsFor(command, cacheRoot).slice(1),
+        ...denoAt(flagsFor(command, cacheRoot).slice(1), deno),
         bundle,
         command,
         "x",
@@ -76,7 +97,7 @@ Deno.test("the launcher passes each command's and hook's profile flags, nothing 
   }
   for (const hook of Object.keys(HOOK_PROFILES)) {
     const argv = await argvOf(["hook", hook]);
-    const expected = hookFlags(hook, cacheRoot).slice(1);
+    const expected = hookFlags(hook, cacheRoot, { deno }).slice(1);
     const hookBundle = HOT_HOOKS[hook]
       ? join(sandbox.root, "plugin-bin", hotHookBundle(hook))
       : bundle;
@@ -113,7 +134,7 @@ Deno.test("the launcher passes each command's and hook's profile flags, nothing 
 
 Deno.test("options before the command: the launcher picks the command's profile, args unchanged", async () => {
   await using sandbox = await makeSandbox();
-  const { path, launcher } = await fakeDeno(sandbox.root);
+  const { path, launcher, deno } = await fakeDeno(sandbox.root);
   const argvOf = async (args: string[]) => {
     const result = await runProcess(launcher, args, {
       env: { PATH: path, HOME: sandbox.home, EDITOR: "nano" },
@@ -125,7 +146,7 @@ Deno.test("options before the command: the launcher picks the command's profile,
   const cacheRoot = join(sandbox.home, ".cache", "git-kb");
   const bundle = join(sandbox.root, "plugin-bin", "git-kb.js");
   const flagsOf = (command: string) => {
-    const flags = flagsFor(command, cacheRoot).slice(1);
+    const flags = denoAt(flagsFor(command, cacheRoot).slice(1), deno);
     return EDITOR_COMMANDS.has(command)
       ? flags.map((flag) => flag === "--allow-run=git,kill" ? "--allow-run=git,kill,nano" : flag)
       : flags;
@@ -510,6 +531,90 @@ Deno.test("the real launcher runs the bundles: both hot hooks answer, a command 
   assertMatch(JSON.parse(grep.stdout).hookSpecificOutput.additionalContext, /kb-r4b9t/);
   const unknown = await runProcess(LAUNCHER, ["hook", "nonsense"], { env, clearEnv: true });
   assertEquals(unknown.code, 0, show(unknown));
+});
+
+Deno.test("where Deno cannot start (HOME, its .npmrc, a deleted folder) a hook exits 0 silently, a command says why", async () => {
+  await using sandbox = await makeSandbox();
+  const env = {
+    PATH: Deno.env.get("PATH") ?? "",
+    HOME: sandbox.home,
+    TMPDIR: sandbox.tmp,
+    KB_DIR: FIXTURE,
+    NO_COLOR: "1",
+  };
+  const prompt = await Deno.readTextFile(join(ROOT, "fixtures", "hooks", "prompt-match.json"));
+  const run = (args: string[], home: string, stdin?: string) =>
+    runProcess(LAUNCHER, args, {
+      env: { ...env, HOME: home },
+      clearEnv: true,
+      cwd: sandbox.root,
+      stdin,
+      timeoutMs: 20_000,
+    });
+  const homeFile = join(sandbox.root, "home-file");
+  await Deno.writeTextFile(homeFile, "");
+  const npmrcFolder = join(sandbox.root, "npmrc-folder");
+  await Deno.mkdir(join(npmrcFolder, ".npmrc"), { recursive: true });
+  const npmrcFifo = join(sandbox.root, "npmrc-fifo");
+  await Deno.mkdir(npmrcFifo);
+  assertEquals((await runProcess("mkfifo", [join(npmrcFifo, ".npmrc")])).code, 0);
+  const cases: [string, RegExp][] = [
+    [homeFile, /^git-kb: HOME \(.*home-file\) is not a folder.*set HOME to your home folder/],
+    [npmrcFolder, /^git-kb: .*npmrc-folder\/\.npmrc is not a file you may read/],
+    [npmrcFifo, /^git-kb: .*npmrc-fifo\/\.npmrc is not a file you may read/],
+  ];
+  for (const [home, message] of cases) {
+    const hook = await run(["hook", "prompt"], home, prompt);
+    assertEquals([hook.code, hook.stdout, hook.stderr], [0, "", ""], `${home}: ${show(hook)}`);
+    const command = await run(["search", "rotate"], home);
+    assertEquals(command.code, 1, show(command));
+    assertEquals(command.stderr.trim().split("\n").length, 1, show(command));
+    assertMatch(command.stderr, message);
+  }
+  // A .npmrc that is a link to nothing is no .npmrc to Deno: the hook answers.
+  const dangling = join(sandbox.root, "npmrc-dangling");
+  await Deno.mkdir(dangling);
+  await Deno.symlink(join(sandbox.root, "nothing"), join(dangling, ".npmrc"));
+  const answered = await run(["hook", "prompt"], dangling, prompt);
+  assertEquals(answered.code, 0, show(answered));
+  assertMatch(answered.stdout, /kb-7q2mx/);
+  // A hook started in a folder that was deleted (the shell itself says so on stderr).
+  const gone = join(sandbox.root, "gone");
+  await Deno.mkdir(gone);
+  const deleted = await runProcess(
+    "sh",
+    [
+      "-c",
+      `cd ${shellQuote(gone)} && rmdir ${shellQuote(gone)} && exec "$0" hook prompt`,
+      LAUNCHER,
+    ],
+    { env, clearEnv: true, stdin: prompt, timeoutMs: 20_000 },
+  );
+  assertEquals([deleted.code, deleted.stdout], [0, ""], show(deleted));
+  assertNotMatch(deleted.stderr, /error|deno/i);
+});
+
+Deno.test("a deno in the current folder is never run, though PATH names it by an empty or relative entry", async () => {
+  await using sandbox = await makeSandbox();
+  // The project an agent works in, holding a `deno` of its own (in it and in its bin/).
+  const project = join(sandbox.root, "project");
+  await Deno.mkdir(join(project, "bin"), { recursive: true });
+  for (const planted of [join(project, "deno"), join(project, "bin", "deno")]) {
+    await Deno.writeTextFile(planted, "#!/bin/sh\necho PLANTED\n", { mode: 0o755 });
+  }
+  // The real Deno only where the launcher looks past PATH: ~/.deno/bin.
+  await Deno.mkdir(join(sandbox.home, ".deno", "bin"), { recursive: true });
+  await Deno.symlink(Deno.execPath(), join(sandbox.home, ".deno", "bin", "deno"));
+  for (const path of ["/usr/bin:/bin:", ":/usr/bin:/bin", "/usr/bin:.:/bin", "bin:/usr/bin:/bin"]) {
+    const fetch = await runProcess(LAUNCHER, ["get", "kb-7q2mx", "--kb", FIXTURE], {
+      env: { PATH: path, HOME: sandbox.home, NO_COLOR: "1" },
+      clearEnv: true,
+      cwd: project,
+    });
+    assertEquals(fetch.code, 0, `PATH=${path}: ${show(fetch)}`);
+    assertMatch(fetch.stdout, /^id: kb-7q2mx$/m, `PATH=${path}`);
+    assertNotMatch(fetch.stdout, /PLANTED/, `PATH=${path}`);
+  }
 });
 
 /** Whether shellcheck is on PATH (`apt-get install shellcheck`, `brew install shellcheck`). */

@@ -210,3 +210,24 @@ Deno.test("the ledger, the unmatched log and the debug log are never written thr
   assertEquals(await snapshot(box.victim), before, "the victim's file is unchanged");
   for (const link of links) assert(Deno.lstatSync(link).isSymlink, link);
 });
+
+Deno.test("the knowledge base's cache folder as a link elsewhere is refused: nothing read or written there", async () => {
+  await using box = await makeBox();
+  // A first run makes the cache; then the knowledge base's folder in it is swapped for a link to a
+  // copy of itself in another user's folder.
+  assertEquals((await box.hook()).code, 0);
+  const elsewhere = join(box.victim, "cache");
+  await Deno.rename(box.cacheDir, elsewhere);
+  await chownTree(box.victim);
+  await Deno.symlink(elsewhere, box.cacheDir);
+  const before = await snapshot(box.victim);
+  assertSilent(await box.hook({ KB_HOOK_DEBUG: "1" }));
+  const fresh = JSON.stringify({ ...JSON.parse(box.payload), session_id: "a-new-session" });
+  assertSilent(await box.hook({ KB_HOOK_DEBUG: "1" }, fresh));
+  assertRefused(
+    await runCli(["get", "kb-7q2mx"], { env: box.env }),
+    /git-kb get: .* is a symbolic link, not a folder: .*Remove it \(rm /,
+  );
+  assertEquals(await snapshot(box.victim), before, "the other folder is as it was");
+  assert(Deno.lstatSync(box.cacheDir).isSymlink);
+});

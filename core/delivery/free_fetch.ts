@@ -36,6 +36,30 @@ export interface FetchScope {
 /** The longest command line considered; a longer one is not a fetch line. */
 export const MAX_FETCH_LINE = 16 * 1024;
 
+/**
+ * The fields of a Bash call's input that leave what runs as it is: the command, its label, how
+ * long to wait and whether to wait. Any other field (`dangerouslyDisableSandbox` asks to run
+ * outside the client's sandbox, and a future one may change what runs) makes a call not free.
+ */
+const PLAIN_BASH_FIELDS = new Set(["command", "description", "timeout", "run_in_background"]);
+
+/**
+ * The command line of a Bash call's `tool_input`, when the input holds nothing but the fields
+ * that leave what runs as it is (a `dangerouslyDisableSandbox` of `false` counts as absent);
+ * else undefined, and nothing about the call is free.
+ */
+export function plainBashCommand(toolInput: unknown): string | undefined {
+  if (typeof toolInput !== "object" || toolInput === null || Array.isArray(toolInput)) {
+    return undefined;
+  }
+  const fields = Object.entries(toolInput);
+  const plain = fields.every(([field, value]) =>
+    PLAIN_BASH_FIELDS.has(field) || (field === "dangerouslyDisableSandbox" && value === false)
+  );
+  const { command } = toolInput as Record<string, unknown>;
+  return plain && typeof command === "string" ? command : undefined;
+}
+
 /** `get`'s flags that take no value and only change how entries are printed. */
 const READING_FLAGS = new Set(["--json", "--links"]);
 

@@ -1,6 +1,12 @@
 import { assert, assertEquals } from "@std/assert";
 import { shellQuote } from "../shell/quote.ts";
-import { type FetchScope, isFreeFetch, launcherOf, MAX_FETCH_LINE } from "./free_fetch.ts";
+import {
+  type FetchScope,
+  isFreeFetch,
+  launcherOf,
+  MAX_FETCH_LINE,
+  plainBashCommand,
+} from "./free_fetch.ts";
 
 const LAUNCHER = "/opt/git-kb/plugin/bin/git-kb";
 const KB = "/home/me/kb";
@@ -179,5 +185,37 @@ Deno.test("launcherOf: one word written as the launcher writes it, else nothing"
   assertEquals(launcherOf(ODD_LAUNCHER), ODD.launcher);
   for (const prefix of ["", " ", `"${ODD.launcher}"`, "deno run -A app/main.ts", "a;b", "$(x)"]) {
     assertEquals(launcherOf(prefix), undefined, prefix);
+  }
+});
+
+Deno.test("plainBashCommand: the command of a call that asks for nothing but running it", () => {
+  const command = PRINTED;
+  for (
+    const input of [
+      { command },
+      { command, description: "Fetch the entry", timeout: 120_000, run_in_background: true },
+      { command, dangerouslyDisableSandbox: false },
+    ]
+  ) {
+    assertEquals(plainBashCommand(input), command, JSON.stringify(input));
+  }
+  for (
+    const input of [
+      { command, dangerouslyDisableSandbox: true },
+      { command, dangerouslyDisableSandbox: "false" },
+      { command, dangerouslyDisableSandbox: null },
+      { command, env: { LD_PRELOAD: "/tmp/evil.so" } },
+      { command, cwd: "/tmp/evil" },
+      { command, Command: "rm -rf ~" },
+      { command: [command] },
+      { cmd: command },
+      {},
+      [command],
+      command,
+      null,
+      undefined,
+    ]
+  ) {
+    assertEquals(plainBashCommand(input), undefined, JSON.stringify(input));
   }
 });

@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { dirname, join, resolveFrom } from "../../core/path.ts";
+import { dirname, isWithin, join, resolveFrom } from "../../core/path.ts";
 import {
   AGENT_FILES,
   type AgentFileName,
@@ -143,7 +143,7 @@ function editableFile(realProject: string, path: string, shown: string): Editabl
     info = lstatOrUndefined(target);
   }
   const folder = join(Deno.realPathSync(existingFolderOf(target)));
-  if (folder !== realProject && !folder.startsWith(`${realProject}/`)) {
+  if (!isWithin(folder, realProject)) {
     return refuse(
       `would be written into ${folder}, outside the project, through a symbolic link`,
       `make its folder a folder of the project's own, or leave it out with --to`,
