@@ -13,7 +13,7 @@ import { assertKb } from "../io/kb.ts";
 import { pendingMentions } from "../io/kernel/acceptance.ts";
 import { kbCommand } from "../io/self_command.ts";
 import { type KnowledgeBase, resolveKbNamed, resolveKbs } from "../io/config.ts";
-import { SyncConflictError, syncKb, type SyncReport } from "../io/sync/sync.ts";
+import { ProposalsPushError, SyncConflictError, syncKb, type SyncReport } from "../io/sync/sync.ts";
 import { addRemoteCommand } from "../io/remote/target.ts";
 import { type CommandSpec, helpText, parseCommand } from "./args.ts";
 import { describeError, exitCodeOf } from "./errors.ts";
@@ -44,7 +44,7 @@ that merge, resolve and finish are printed, one a line.`,
     json: {
       type: "boolean",
       help: "print {outcome, branch, upstream, incoming, outgoing, rebased, index,\n" +
-        "proposals: {cameIn, wentOut}, warnings, kernelWaiting};\n" +
+        "proposals: {cameIn, wentOut, notPushed?}, warnings, kernelWaiting};\n" +
         "on a conflict, {outcome: conflict, entries, commands}",
     },
   },
@@ -53,10 +53,11 @@ that merge, resolve and finish are printed, one a line.`,
 sync with); 1 nothing changed: the remote cannot be reached, the repo is in a
 state a save refuses, or uncommitted changes are in the way (the message says
 what to run); 2 usage error; 3 what came in is in but the local commits could
-not be pushed; 4 conflict: both sides changed the same entries, nothing changed,
-the message lists the commands that finish. With several knowledge bases, each
-is synced in turn, one failing does not stop the others, and the exit code is
-the worst of theirs (4, then 3, then 1).`,
+not be pushed, or the entries are synced but the proposals and reviews made
+here could not be (the report first, then why); 4 conflict: both sides changed
+the same entries, nothing changed, the message lists the commands that finish.
+With several knowledge bases, each is synced in turn, one failing does not stop
+the others, and the exit code is the worst of theirs (4, then 3, then 1).`,
 } as const satisfies CommandSpec;
 
 /** Help text. */
@@ -175,8 +176,9 @@ async function waitingRules(kbDir: string, name?: string): Promise<PendingMentio
 }
 
 /**
- * Sync one knowledge base and print its report; resolves to the exit code its sync earns. `name`
- * qualifies the ids it names, where several are synced.
+ * Sync one knowledge base and print its report; resolves to 0, or throws what stopped the sync
+ * (after the report, {@link ProposalsPushError} when the proposals made here did not go out).
+ * `name` qualifies the ids it names, where several are synced.
  */
 async function syncOne(
   kbDir: string,
@@ -200,6 +202,9 @@ async function syncOne(
     for (const line of reportLines(report)) console.log(line);
     if (waiting.length) console.log(yellow(pendingNotice(waiting, kbCommand("kernel"))));
   }
+  // The report first, as it happened; then why the proposals made here did not go out (exit 3).
+  const { notPushed } = report.proposals;
+  if (notPushed !== undefined) throw new ProposalsPushError(kbDir, notPushed);
   return 0;
 }
 

@@ -909,3 +909,38 @@ Deno.test("a remote that refuses the proposals branch: the review's warning give
   );
   assertEquals(await git(kb.remote!, "rev-parse", "main"), await git(kb.dir, "rev-parse", "HEAD"));
 });
+
+Deno.test("a remote that refuses the proposals branch: sync reports what it did, then exits 3 with the cause and the sync that finishes", async () => {
+  await using kb = await makeKb({ remote: true });
+  await proposeFrom(kb, [sourdough()]);
+  const hook = join(kb.remote!, "hooks", "pre-receive");
+  await Deno.writeTextFile(
+    hook,
+    "#!/bin/sh\nwhile read old new ref; do case $ref in refs/heads/git-kb/*) " +
+      "echo 'git-kb/* is protected here' >&2; exit 1;; esac; done\n",
+  );
+  await Deno.chmod(hook, 0o755);
+  const env = { ...kb.env, KB_CLI: `deno run -A ${shellQuote(MAIN)}` };
+  const synced = await runCli(["sync"], { env });
+  assertEquals(synced.code, 3, show(synced));
+  assertMatch(synced.stdout, /Already in step with origin\/main/);
+  assert(!/Proposals and reviews on git-kb\/proposals/.test(synced.stdout), show(synced));
+  assertMatch(
+    synced.stderr,
+    /proposals and reviews made here on git-kb\/proposals are not pushed: the push was refused: \[remote rejected\] \(pre-receive hook declined\); git-kb\/\* is protected here\./,
+  );
+  assert(!/warning:/.test(synced.stderr), show(synced));
+  const json = await runCli(["sync", "--json"], { env });
+  assertEquals(json.code, 3, show(json));
+  assertMatch(JSON.parse(json.stdout).proposals.notPushed, /pre-receive hook declined/);
+
+  // The command printed, pasted once the remote takes the branch, pushes the proposals.
+  const command = synced.stderr.trimEnd().split("\n").pop()!.trim();
+  await Deno.remove(hook);
+  const pasted = await runProcess("/bin/sh", ["-c", command], { env: childEnv(env) });
+  assertEquals(pasted.code, 0, `${command}\n${pasted.stderr}`);
+  assertEquals(
+    await git(kb.remote!, "rev-parse", "git-kb/proposals"),
+    await git(kb.dir, "rev-parse", "git-kb/proposals"),
+  );
+});
