@@ -13,7 +13,13 @@ import { assertKb } from "../io/kb.ts";
 import { pendingMentions } from "../io/kernel/acceptance.ts";
 import { kbCommand } from "../io/self_command.ts";
 import { type KnowledgeBase, resolveKbNamed, resolveKbs } from "../io/config.ts";
-import { ProposalsPushError, SyncConflictError, syncKb, type SyncReport } from "../io/sync/sync.ts";
+import {
+  type EntryTraffic,
+  ProposalsPushError,
+  SyncConflictError,
+  syncKb,
+  type SyncReport,
+} from "../io/sync/sync.ts";
 import { addRemoteCommand } from "../io/remote/target.ts";
 import { type CommandSpec, helpText, parseCommand } from "./args.ts";
 import { describeError, exitCodeOf } from "./errors.ts";
@@ -26,7 +32,7 @@ export const command = {
   about:
     `Bring each configured knowledge base (or the one named) in step with its remote: fetch its branch, replay the
 commits made here on top of what came in, push, and update the index. Lists the
-entries that came in (added +, changed ~, removed -) and those that went out,
+entries that came in and those that went out (added +, changed ~, removed -),
 and carries the git-kb/proposals branch (the proposals git-kb review lists, and
 the reviews of them) both ways, saying which way it moved. Uncommitted changes
 stay as they are and are not sent (a warning names those under entries/, with
@@ -71,6 +77,15 @@ function entryLines(mark: string, entries: readonly SyncedEntry[]): string[] {
   const lines = entries.slice(0, SHOWN).map((entry) => `  ${mark} ${entryLabel(entry)}`);
   if (entries.length > SHOWN) lines.push(`  ${mark} …and ${entries.length - SHOWN} more`);
   return lines;
+}
+
+/** The entries `traffic` added (+), changed (~) and removed (-), one a line. */
+function changeLines({ added, changed, removed }: EntryTraffic): string[] {
+  return [
+    ...entryLines("+", added),
+    ...entryLines("~", changed),
+    ...entryLines("-", removed),
+  ];
 }
 
 /** Which way the proposals branch moved ("came in", "went out", both), or "" when it did not. */
@@ -142,15 +157,11 @@ function reportLines(report: SyncReport): string[] {
   ];
   if (incoming.commits) {
     lines.push(`Came in: ${plural(incoming.commits, "commit", "commits")}`);
-    lines.push(
-      ...entryLines("+", incoming.added),
-      ...entryLines("~", incoming.changed),
-      ...entryLines("-", incoming.removed),
-    );
+    lines.push(...changeLines(incoming));
   }
   if (outgoing.commits) {
     lines.push(`Went out: ${plural(outgoing.commits, "commit", "commits")}`);
-    lines.push(...entryLines("•", outgoing.entries));
+    lines.push(...changeLines(outgoing));
   }
   lines.push(...proposalsLine(report), ...indexLines);
   return lines;

@@ -64,22 +64,20 @@ export interface SyncOptions {
   forceRepublish?: boolean;
 }
 
-/** What came in from the remote: entries the other side added, changed and removed. */
-export interface Incoming {
-  /** Commits the remote had that this clone lacked. */
+/** Commits, and the entries they added, changed and removed. */
+export interface EntryTraffic {
+  /** How many commits. */
   commits: number;
   added: SyncedEntry[];
   changed: SyncedEntry[];
   removed: SyncedEntry[];
 }
 
-/** What went out to the remote. */
-export interface Outgoing {
-  /** Commits pushed. */
-  commits: number;
-  /** Entries those commits added, changed or removed. */
-  entries: SyncedEntry[];
-}
+/** What came in from the remote: commits this clone lacked, and what they did to entries. */
+export type Incoming = EntryTraffic;
+
+/** What went out to the remote: the commits pushed, and what they did to entries. */
+export type Outgoing = EntryTraffic;
 
 /** What a sync did. */
 export interface SyncReport {
@@ -414,8 +412,8 @@ async function assertNotRewritten(
 /** What the sync did, without the index: the part done under the lock. */
 type Moved = Omit<SyncReport, "index">;
 
-/** Nothing came in. */
-const NOTHING_IN: Incoming = { commits: 0, added: [], changed: [], removed: [] };
+/** Nothing came in, or nothing went out. */
+const NOTHING: EntryTraffic = { commits: 0, added: [], changed: [], removed: [] };
 
 /** Where the sync ended: the commits that frame what came in and what went out. */
 interface Ends {
@@ -437,12 +435,13 @@ async function traffic(
   ends: Ends,
 ): Promise<{ incoming: Incoming; outgoing: Outgoing }> {
   const { start, theirs, head, sent, pushed } = ends;
-  const sentPaths = [...sent.added, ...sent.changed, ...sent.removed].sort();
   const outgoing = {
     commits: pushed,
-    entries: await describeAll(kbDir, sentPaths, theirs ?? head),
+    added: await describeAll(kbDir, sent.added, head),
+    changed: await describeAll(kbDir, sent.changed, head),
+    removed: await describeAll(kbDir, sent.removed, theirs ?? head),
   };
-  if (!theirs) return { incoming: NOTHING_IN, outgoing };
+  if (!theirs) return { incoming: NOTHING, outgoing };
   const came = await entryChanges(kbDir, await mergeBase(kbDir, start, theirs), theirs);
   const incoming = {
     commits: await countCommits(kbDir, start, theirs),
@@ -465,13 +464,12 @@ async function syncLocked(
   );
   const target = await pushTarget(kbDir, branch);
   if (!target) {
-    const outgoing = { commits: 0, entries: [] };
     return {
       kbDir,
       outcome: "no-remote",
       branch,
-      incoming: NOTHING_IN,
-      outgoing,
+      incoming: NOTHING,
+      outgoing: NOTHING,
       rebased: false,
       proposals: { cameIn: false, wentOut: false },
       warnings: [],
