@@ -13,13 +13,8 @@ import { assertKb } from "../io/kb.ts";
 import { pendingMentions } from "../io/kernel/acceptance.ts";
 import { kbCommand } from "../io/self_command.ts";
 import { type KnowledgeBase, resolveKbNamed, resolveKbs } from "../io/config.ts";
-import {
-  type EntryTraffic,
-  ProposalsPushError,
-  SyncConflictError,
-  syncKb,
-  type SyncReport,
-} from "../io/sync/sync.ts";
+import { type EntryTraffic, SyncConflictError, syncKb, type SyncReport } from "../io/sync/sync.ts";
+import { ProposalsPushError } from "../io/proposals/sync.ts";
 import { addRemoteCommand } from "../io/remote/target.ts";
 import { type CommandSpec, helpText, parseCommand } from "./args.ts";
 import { describeError, exitCodeOf } from "./errors.ts";

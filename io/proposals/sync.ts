@@ -19,8 +19,9 @@ import {
   mergeTree,
   networkTimeoutMs,
 } from "../git.ts";
+import { EXIT, KbError } from "../../core/exit.ts";
 import { refusalWords } from "../remote/push.ts";
-import { pushTarget } from "../remote/target.ts";
+import { pushTarget, syncCommand } from "../remote/target.ts";
 import { repoState } from "../save/repo_state.ts";
 import { kbCommand } from "../self_command.ts";
 import { PROPOSALS_BRANCH, PROPOSALS_REF } from "../../core/proposals/branch.ts";
@@ -195,17 +196,44 @@ export function proposalsWarning(kbDir: string, remote: string, cause: string): 
 }
 
 /**
+ * Raised, after what the command did is said, when proposals or reviews recorded here on the
+ * proposals branch could not be pushed: they are kept, and a sync sends them. Exit code 3, as a
+ * commit that could not be pushed.
+ */
+export class ProposalsPushError extends KbError {
+  /** The proposals branch of `kbDir` is not pushed because of `cause`. */
+  constructor(kbDir: string, cause: string) {
+    super(
+      `the proposals and reviews recorded here on ${PROPOSALS_BRANCH} are not pushed: ${cause}. ` +
+        "They are kept here; to send them, run:",
+      EXIT.notPushed,
+      [syncCommand(kbDir)],
+    );
+    this.name = "ProposalsPushError";
+  }
+}
+
+/** What sharing the reviews just recorded came to. */
+export interface SharedReviews {
+  /** What went wrong while nothing recorded here was left unpushed, one line each. */
+  warnings: string[];
+  /** Reviews recorded here did not go out: the error to end with. */
+  notPushed?: ProposalsPushError;
+}
+
+/**
  * Share reviews just recorded (accepted, edited or rejected proposals) at once: the proposals
  * branch is synced with the remote of the knowledge base's branch, so every machine and the git
- * host see them without waiting for the next `git-kb sync`. Returns warnings (none with no remote,
- * or when the repo is not on a branch: the reviews stay recorded here and the next sync shares
- * them).
+ * host see them without waiting for the next `git-kb sync`. Nothing to share with no remote, or
+ * when the repo is not on a branch (the reviews stay recorded here and the next sync shares them).
  */
-export async function shareReviews(kbDir: string): Promise<string[]> {
+export async function shareReviews(kbDir: string): Promise<SharedReviews> {
   const state = await repoState(kbDir);
-  if (state.state !== "branch") return [];
+  if (state.state !== "branch") return { warnings: [] };
   const target = await pushTarget(kbDir, state.branch);
-  if (!target) return [];
-  const { failure } = await syncProposals(kbDir, target.remote, networkTimeoutMs());
-  return failure ? [proposalsWarning(kbDir, target.remote, failure)] : [];
+  if (!target) return { warnings: [] };
+  const { failure, unsent } = await syncProposals(kbDir, target.remote, networkTimeoutMs());
+  if (!failure) return { warnings: [] };
+  if (unsent) return { warnings: [], notPushed: new ProposalsPushError(kbDir, failure) };
+  return { warnings: [proposalsWarning(kbDir, target.remote, failure)] };
 }

@@ -48,7 +48,6 @@ import { markerRefusal } from "../remote/markers.ts";
 import { PUSH_ATTEMPTS, pushBranch } from "../remote/push.ts";
 import { republishRefusal } from "../remote/rewritten.ts";
 import { type PushTarget, pushTarget, syncCommand } from "../remote/target.ts";
-import { PROPOSALS_BRANCH } from "../../core/proposals/branch.ts";
 import { type ProposalsTraffic, proposalsWarning, syncProposals } from "../proposals/sync.ts";
 import { withLock } from "../save/lock.ts";
 import { handEdits, readyBranch, saveLockPath } from "../save/repo_state.ts";
@@ -104,7 +103,7 @@ export interface SyncReport {
   /**
    * Which way the proposals branch (`git-kb review`'s queue) moved, neither way without a remote;
    * `notPushed`, why proposals or reviews made here did not go out, when they did not (see
-   * {@link ProposalsPushError}).
+   * io/proposals/sync.ts `ProposalsPushError`).
    */
   proposals: ProposalsTraffic & { notPushed?: string };
   /** One line each: what the user should know although the sync worked. */
@@ -171,24 +170,6 @@ export class SyncPushError extends KbError {
       [syncCommand(kbDir)],
     );
     this.name = "SyncPushError";
-  }
-}
-
-/**
- * Raised, once the report is printed, when the knowledge base's branch was synced but proposals or
- * reviews committed here to the proposals branch could not be pushed: they are kept, and syncing
- * again finishes. Exit code 3, as a push of the branch that failed.
- */
-export class ProposalsPushError extends KbError {
-  /** The proposals branch of `kbDir` is not pushed because of `cause`. */
-  constructor(kbDir: string, cause: string) {
-    super(
-      `the proposals and reviews made here on ${PROPOSALS_BRANCH} are not pushed: ${cause}. ` +
-        "The entries are synced; the proposals and reviews are kept here. To finish, run:",
-      EXIT.notPushed,
-      [syncCommand(kbDir)],
-    );
-    this.name = "ProposalsPushError";
   }
 }
 
