@@ -171,8 +171,8 @@ function denoError(error: unknown): unknown {
 }
 
 /**
- * The first `limit` bytes (all, when fewer) of the regular file at `path` that `lstat` described
- * as `seen`; undefined when another file, or something else, is there now. It is opened without
+ * The first `limit` bytes (all, when fewer or no limit is given) of the regular file at `path`
+ * that `lstat` described as `seen`; undefined when another file, or something else, is there now. It is opened without
  * following a link and without blocking: Deno's own open waits, on a FIFO swapped in since the
  * look, until something writes into it, which may be never. Throws `Deno.errors.NotFound` when
  * nothing is there.
@@ -180,7 +180,7 @@ function denoError(error: unknown): unknown {
 export function readSeenFile(
   path: string,
   seen: Deno.FileInfo,
-  limit: number,
+  limit = Infinity,
 ): Uint8Array | undefined {
   const fs = nodeFs();
   const { O_RDONLY, O_NONBLOCK = 0, O_NOFOLLOW = 0 } = fs.constants;

@@ -7,7 +7,7 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { join } from "@std/path/posix/join";
 import { BEGIN_MARKER, END_MARKER } from "../core/export/agent_files.ts";
-import { makeKb, runCli, type RunResult, show } from "./helpers.ts";
+import { makeKb, ROOT, runCli, runDeno, type RunResult, show } from "./helpers.ts";
 
 const encoder = new TextEncoder();
 
@@ -189,4 +189,39 @@ Deno.test("export: every byte outside the block is kept, and the mode", async ()
   assert(!text.includes("\nold\n"));
   assertEquals((await Deno.stat(agents)).mode! & 0o777, 0o640);
   assertEquals([...Deno.readDirSync(project)].map((item) => item.name).join(","), "AGENTS.md");
+});
+
+Deno.test("export: AGENTS.md swapped for a link between the look and the read is left alone, nothing read through it", async () => {
+  await using kb = await makeKb();
+  const project = await makeProject(kb.root, "project");
+  const agents = join(project, "AGENTS.md");
+  await Deno.writeTextFile(agents, "# Agents\n");
+  const secret = join(kb.root, "secret.txt");
+  await Deno.writeTextFile(secret, "PRIVATE KEY MATERIAL\n");
+  // A child runs the export with its look at AGENTS.md (lstat) swapping the file for a link to
+  // another file once it has looked: the race a writer of the project folder would have to win.
+  const script = join(kb.root, "swap.ts");
+  await Deno.writeTextFile(
+    script,
+    [
+      `import { main } from ${JSON.stringify(join(ROOT, "app", "main.ts"))};`,
+      "const lstat = Deno.lstatSync;",
+      "Object.assign(Deno, { lstatSync(at: string) {",
+      "  const seen = lstat(at);",
+      `  if (at === ${JSON.stringify(agents)} && seen.isFile &&`,
+      "    new Error().stack?.includes('editableFile')) {",
+      "    Deno.removeSync(at);",
+      `    Deno.symlinkSync(${JSON.stringify(secret)}, at);`,
+      "  }",
+      "  return seen;",
+      "} });",
+      `Deno.exit(await main(["export", "--dir", ${JSON.stringify(project)}, "--to", "agents"]));`,
+    ].join("\n"),
+  );
+  const config = join(ROOT, "deno.json");
+  const result = await runDeno(["run", "-A", "--config", config, script], { env: kb.env });
+  assertEquals(result.code, 1, show(result));
+  assertMatch(result.stderr, /left alone: .*AGENTS\.md was replaced .* while export read it/);
+  assert((await Deno.lstat(agents)).isSymlink, "the link is left as it was");
+  assertEquals(await Deno.readTextFile(secret), "PRIVATE KEY MATERIAL\n");
 });
