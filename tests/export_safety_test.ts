@@ -7,7 +7,7 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { join } from "@std/path/posix/join";
 import { BEGIN_MARKER, END_MARKER } from "../core/export/agent_files.ts";
-import { makeKb, ROOT, runCli, runDeno, type RunResult, show } from "./helpers.ts";
+import { makeKb, runCli, runCliSwappingAtLook, type RunResult, show } from "./helpers.ts";
 
 const encoder = new TextEncoder();
 
@@ -198,28 +198,12 @@ Deno.test("export: AGENTS.md swapped for a link between the look and the read is
   await Deno.writeTextFile(agents, "# Agents\n");
   const secret = join(kb.root, "secret.txt");
   await Deno.writeTextFile(secret, "PRIVATE KEY MATERIAL\n");
-  // A child runs the export with its look at AGENTS.md (lstat) swapping the file for a link to
-  // another file once it has looked: the race a writer of the project folder would have to win.
-  const script = join(kb.root, "swap.ts");
-  await Deno.writeTextFile(
-    script,
-    [
-      `import { main } from ${JSON.stringify(join(ROOT, "app", "main.ts"))};`,
-      "const lstat = Deno.lstatSync;",
-      "Object.assign(Deno, { lstatSync(at: string) {",
-      "  const seen = lstat(at);",
-      `  if (at === ${JSON.stringify(agents)} && seen.isFile &&`,
-      "    new Error().stack?.includes('editableFile')) {",
-      "    Deno.removeSync(at);",
-      `    Deno.symlinkSync(${JSON.stringify(secret)}, at);`,
-      "  }",
-      "  return seen;",
-      "} });",
-      `Deno.exit(await main(["export", "--dir", ${JSON.stringify(project)}, "--to", "agents"]));`,
-    ].join("\n"),
+  // What anyone who can write the project folder could do between export's look and its read.
+  const result = await runCliSwappingAtLook(
+    ["export", "--dir", project, "--to", "agents"],
+    kb.env,
+    { file: agents, linkTo: secret, caller: "editableFile" },
   );
-  const config = join(ROOT, "deno.json");
-  const result = await runDeno(["run", "-A", "--config", config, script], { env: kb.env });
   assertEquals(result.code, 1, show(result));
   assertMatch(result.stderr, /left alone: .*AGENTS\.md was replaced .* while export read it/);
   assert((await Deno.lstat(agents)).isSymlink, "the link is left as it was");
