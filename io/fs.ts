@@ -172,10 +172,10 @@ function denoError(error: unknown): unknown {
 
 /**
  * The first `limit` bytes (all, when fewer or no limit is given) of the regular file at `path`
- * that `lstat` described as `seen`; undefined when another file, or something else, is there now. It is opened without
- * following a link and without blocking: Deno's own open waits, on a FIFO swapped in since the
- * look, until something writes into it, which may be never. Throws `Deno.errors.NotFound` when
- * nothing is there.
+ * that `lstat` described as `seen`; undefined when another file, or something else, is there
+ * now. It is opened without following a link and without blocking: Deno's own open waits, on a
+ * FIFO swapped in since the look, until something writes into it, which may be never. Throws
+ * `Deno.errors.NotFound` when nothing is there.
  */
 export function readSeenFile(
   path: string,

@@ -97,7 +97,10 @@ export interface ProposalsTraffic {
 
 /** What {@link syncProposals} did: which way proposals moved, and what went wrong. */
 export interface ProposalsSync extends ProposalsTraffic {
-  /** Why the branch is not in step with the remote's (the remote's words); absent when it is. */
+  /**
+   * Why the branch is not in step with the remote's (a refusal in the remote's own words);
+   * absent when it is.
+   */
   failure?: string;
   /**
    * Whether, the sync having failed, the local branch holds commits the remote (as last fetched)
