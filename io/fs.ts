@@ -242,6 +242,9 @@ function makePrivateDirs(path: string): void {
   }
 }
 
+/** The line that, pasted, gives the shell a new cache root of the user's own (mktemp: 0700). */
+export const NEW_CACHE_LINE = 'export XDG_CACHE_HOME="$(mktemp -d)"';
+
 /** Folders {@link ensurePrivateDir} checked in this process: each is checked once. */
 const privateDirs = new Set<string>();
 
@@ -259,18 +262,20 @@ export function ensurePrivateDir(path: string): string {
     makePrivateDirs(path);
     info = Deno.lstatSync(path);
   }
+  // Another user's first, whatever it is: removing it may not be yours to do (a sticky /tmp).
+  const uid = Deno.uid();
+  if (uid !== null && info.uid !== null && info.uid !== uid) {
+    throw new UnsafeCacheError(
+      `${path} (${kindOf(info)}) belongs to uid ${info.uid}, not to you (uid ${uid}): another ` +
+        "user could read or plant what git-kb keeps there, so it is not used. Keep the cache in " +
+        `a folder of your own, or have ${path} removed; for this shell, a new private one: ` +
+        NEW_CACHE_LINE,
+    );
+  }
   if (!info.isDirectory) {
     throw new UnsafeCacheError(
       `${path} is ${kindOf(info)}, not a folder: git-kb keeps its cache only in a real folder ` +
         `of its own. Remove it (rm ${shellQuote(path)}) and run again.`,
-    );
-  }
-  const uid = Deno.uid();
-  if (uid !== null && info.uid !== null && info.uid !== uid) {
-    throw new UnsafeCacheError(
-      `${path} belongs to uid ${info.uid}, not to you (uid ${uid}): another user could read ` +
-        `or plant what git-kb keeps there, so it is not used. Set XDG_CACHE_HOME to a folder ` +
-        `of your own, or have ${path} removed.`,
     );
   }
   if (info.mode !== null && (info.mode & 0o077) !== 0) Deno.chmodSync(path, PRIVATE_DIR_MODE);
