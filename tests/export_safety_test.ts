@@ -205,7 +205,10 @@ Deno.test("export: AGENTS.md swapped for a link between the look and the read is
     { file: agents, linkTo: secret, caller: "editableFile" },
   );
   assertEquals(result.code, 1, show(result));
-  assertMatch(result.stderr, /left alone: .*AGENTS\.md was replaced .* while export read it/);
+  assertMatch(
+    result.stderr,
+    /left alone: .*AGENTS\.md was replaced .* while export read it; look at what is there now \(ls -l .*AGENTS\.md\)/,
+  );
   assert((await Deno.lstat(agents)).isSymlink, "the link is left as it was");
   assertEquals(await Deno.readTextFile(secret), "PRIVATE KEY MATERIAL\n");
 });

@@ -169,7 +169,7 @@ function editableFile(realProject: string, path: string, shown: string): Editabl
   if (!bytes) {
     return refuse(
       "was replaced (by a link, a FIFO or another file) while export read it",
-      "see what is there now",
+      `look at what is there now (ls -l ${shellQuote(shown)})`,
     );
   }
   let text: string;
