@@ -14,7 +14,13 @@ import { pendingNotice } from "../core/kernel/acceptance.ts";
 import { KB_SETTINGS_FILE } from "../io/kb_settings.ts";
 import { ENTRIES_DIR } from "../io/kb.ts";
 import { defaultFolder, guardConfig, guardName, InitRefusal, planInit } from "../io/init/plan.ts";
-import { carryOut, commitScaffold, publishToEmptyRemote, strayMarkdown } from "../io/init/repo.ts";
+import {
+  carryOut,
+  commitScaffold,
+  FirstPushError,
+  publishToEmptyRemote,
+  strayMarkdown,
+} from "../io/init/repo.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import { green, plural, printJson, yellow } from "./output.ts";
 import { kbCommand, selfCommand } from "../io/self_command.ts";
@@ -113,7 +119,13 @@ export async function run(args: string[]): Promise<number> {
   const configFile = writeConfig(kbDir, { name: values.name, makeDefault: values.default });
   steps.push(`Wrote the config ${configFile}`);
   if (replaced) steps.push(replaced);
-  const published = await publishToEmptyRemote(kbDir);
+  // A first push that failed is said after the report (exit 3), the rest being done.
+  let notPushed: FirstPushError | undefined;
+  const published = await publishToEmptyRemote(kbDir).catch((error) => {
+    if (!(error instanceof FirstPushError)) throw error;
+    notPushed = error;
+    return undefined;
+  });
   if (published) steps.push(published);
   const { report, reader } = await openIndex(kbDir, { full: true });
   const waiting = pendingMentions(reader.manifest.kernel);
@@ -132,6 +144,7 @@ export async function run(args: string[]): Promise<number> {
       warnings,
       kernelWaiting: waiting,
     });
+    if (notPushed) throw notPushed;
     return 0;
   }
   for (const step of steps) console.log(`${green("✓")} ${step}`);
@@ -167,6 +180,7 @@ export async function run(args: string[]): Promise<number> {
       `(${selfCommand()} import <folder>${here}), or wire your agent (${selfCommand()} setup ` +
       "--agent claude, or the Claude Code plugin: see the README)",
   );
+  if (notPushed) throw notPushed;
   return 0;
 }
 

@@ -89,7 +89,8 @@ git-kb/proposals branch on your git host accepts what it holds, too.`,
   positionals: { name: "<action> <proposal>" },
   notes: `Exit codes: 0 done (or nothing pending), 1 a proposal could not be accepted or
 recorded (the message says why and what to run), 2 usage error, 3 accepted and
-committed locally but not pushed.`,
+committed locally but not pushed, or the reviews recorded here could not be
+pushed to git-kb/proposals (the message says why; git-kb sync sends them).`,
 } as const satisfies CommandSpec;
 
 /** Help text. */
@@ -544,29 +545,55 @@ export async function run(args: string[]): Promise<number> {
     console.log(`No proposals wait for review in ${kbDir}.`);
     return 0;
   }
+  let code: number;
   try {
-    if (action === "edit") {
-      await editOne(on, records[0]);
-      return 0;
-    }
-    if (action === "reject") {
-      await reject(on, records, values.why);
-      return 0;
-    }
-    let code = 0;
-    for (const record of records) {
-      try {
-        await acceptOne(on, record);
-      } catch (error) {
-        if (records.length === 1) throw error;
-        console.error(describeError(error, `review accept ${record.commit.slice(0, SHORT)}`));
-        const failed = exitCodeOf(error);
-        code = failed === 3 || code === 3 ? 3 : Math.max(code, failed);
-      }
-    }
-    return code;
-  } finally {
-    // What was recorded reaches the other machines and the host now, not at the next sync.
-    for (const warning of await shareReviews(kbDir)) console.error(yellow(`warning: ${warning}`));
+    code = await review(on, action, records, values.why);
+  } catch (error) {
+    await share(kbDir, true);
+    throw error;
   }
+  await share(kbDir);
+  return code;
+}
+
+/** Review `records` as `action` says; resolves to the exit code (several accepts: the worst). */
+async function review(
+  on: Reviewing,
+  action: Exclude<Action, "list">,
+  records: ProposalRecord[],
+  why: string | undefined,
+): Promise<number> {
+  if (action === "edit") {
+    await editOne(on, records[0]);
+    return 0;
+  }
+  if (action === "reject") {
+    await reject(on, records, why);
+    return 0;
+  }
+  let code = 0;
+  for (const record of records) {
+    try {
+      await acceptOne(on, record);
+    } catch (error) {
+      if (records.length === 1) throw error;
+      console.error(describeError(error, `review accept ${record.commit.slice(0, SHORT)}`));
+      const failed = exitCodeOf(error);
+      code = failed === 3 || code === 3 ? 3 : Math.max(code, failed);
+    }
+  }
+  return code;
+}
+
+/**
+ * Send what was recorded to the other machines and the host now, not at the next sync. Reviews
+ * recorded here that did not go out end the command with exit 3, their cause and the sync that
+ * sends them (thrown; printed instead when the command is `failing` with an error of its own);
+ * any other failure is a warning.
+ */
+async function share(kbDir: string, failing = false): Promise<void> {
+  const { warnings, notPushed } = await shareReviews(kbDir);
+  for (const warning of warnings) console.error(yellow(`warning: ${warning}`));
+  if (notPushed && !failing) throw notPushed;
+  if (notPushed) console.error(describeError(notPushed, "review"));
 }

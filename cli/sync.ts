@@ -13,7 +13,8 @@ import { assertKb } from "../io/kb.ts";
 import { pendingMentions } from "../io/kernel/acceptance.ts";
 import { kbCommand } from "../io/self_command.ts";
 import { type KnowledgeBase, resolveKbNamed, resolveKbs } from "../io/config.ts";
-import { SyncConflictError, syncKb, type SyncReport } from "../io/sync/sync.ts";
+import { type EntryTraffic, SyncConflictError, syncKb, type SyncReport } from "../io/sync/sync.ts";
+import { ProposalsPushError } from "../io/proposals/sync.ts";
 import { addRemoteCommand } from "../io/remote/target.ts";
 import { type CommandSpec, helpText, parseCommand } from "./args.ts";
 import { describeError, exitCodeOf } from "./errors.ts";
@@ -26,7 +27,7 @@ export const command = {
   about:
     `Bring each configured knowledge base (or the one named) in step with its remote: fetch its branch, replay the
 commits made here on top of what came in, push, and update the index. Lists the
-entries that came in (added +, changed ~, removed -) and those that went out,
+entries that came in and those that went out (added +, changed ~, removed -),
 and carries the git-kb/proposals branch (the proposals git-kb review lists, and
 the reviews of them) both ways, saying which way it moved. Uncommitted changes
 stay as they are and are not sent (a warning names those under entries/, with
@@ -44,7 +45,7 @@ that merge, resolve and finish are printed, one a line.`,
     json: {
       type: "boolean",
       help: "print {outcome, branch, upstream, incoming, outgoing, rebased, index,\n" +
-        "proposals: {cameIn, wentOut}, warnings, kernelWaiting};\n" +
+        "proposals: {cameIn, wentOut, notPushed?}, warnings, kernelWaiting};\n" +
         "on a conflict, {outcome: conflict, entries, commands}",
     },
   },
@@ -53,10 +54,11 @@ that merge, resolve and finish are printed, one a line.`,
 sync with); 1 nothing changed: the remote cannot be reached, the repo is in a
 state a save refuses, or uncommitted changes are in the way (the message says
 what to run); 2 usage error; 3 what came in is in but the local commits could
-not be pushed; 4 conflict: both sides changed the same entries, nothing changed,
-the message lists the commands that finish. With several knowledge bases, each
-is synced in turn, one failing does not stop the others, and the exit code is
-the worst of theirs (4, then 3, then 1).`,
+not be pushed, or the entries are synced but the proposals and reviews made
+here could not be (the report first, then why); 4 conflict: both sides changed
+the same entries, nothing changed, the message lists the commands that finish.
+With several knowledge bases, each is synced in turn, one failing does not stop
+the others, and the exit code is the worst of theirs (4, then 3, then 1).`,
 } as const satisfies CommandSpec;
 
 /** Help text. */
@@ -70,6 +72,15 @@ function entryLines(mark: string, entries: readonly SyncedEntry[]): string[] {
   const lines = entries.slice(0, SHOWN).map((entry) => `  ${mark} ${entryLabel(entry)}`);
   if (entries.length > SHOWN) lines.push(`  ${mark} …and ${entries.length - SHOWN} more`);
   return lines;
+}
+
+/** The entries `traffic` added (+), changed (~) and removed (-), one a line. */
+function changeLines({ added, changed, removed }: EntryTraffic): string[] {
+  return [
+    ...entryLines("+", added),
+    ...entryLines("~", changed),
+    ...entryLines("-", removed),
+  ];
 }
 
 /** Which way the proposals branch moved ("came in", "went out", both), or "" when it did not. */
@@ -141,15 +152,11 @@ function reportLines(report: SyncReport): string[] {
   ];
   if (incoming.commits) {
     lines.push(`Came in: ${plural(incoming.commits, "commit", "commits")}`);
-    lines.push(
-      ...entryLines("+", incoming.added),
-      ...entryLines("~", incoming.changed),
-      ...entryLines("-", incoming.removed),
-    );
+    lines.push(...changeLines(incoming));
   }
   if (outgoing.commits) {
     lines.push(`Went out: ${plural(outgoing.commits, "commit", "commits")}`);
-    lines.push(...entryLines("•", outgoing.entries));
+    lines.push(...changeLines(outgoing));
   }
   lines.push(...proposalsLine(report), ...indexLines);
   return lines;
@@ -175,8 +182,9 @@ async function waitingRules(kbDir: string, name?: string): Promise<PendingMentio
 }
 
 /**
- * Sync one knowledge base and print its report; resolves to the exit code its sync earns. `name`
- * qualifies the ids it names, where several are synced.
+ * Sync one knowledge base and print its report; resolves to 0, or throws what stopped the sync
+ * (after the report, {@link ProposalsPushError} when the proposals made here did not go out).
+ * `name` qualifies the ids it names, where several are synced.
  */
 async function syncOne(
   kbDir: string,
@@ -200,6 +208,9 @@ async function syncOne(
     for (const line of reportLines(report)) console.log(line);
     if (waiting.length) console.log(yellow(pendingNotice(waiting, kbCommand("kernel"))));
   }
+  // The report first, as it happened; then why the proposals made here did not go out (exit 3).
+  const { notPushed } = report.proposals;
+  if (notPushed !== undefined) throw new ProposalsPushError(kbDir, notPushed);
   return 0;
 }
 

@@ -9,7 +9,7 @@
 import type { Finding } from "../core/setup/finding.ts";
 import { join } from "../core/path.ts";
 import { shellCommand } from "../core/shell/quote.ts";
-import { ensurePrivateDir, ifExists, UnsafeCacheError } from "./fs.ts";
+import { ensurePrivateDir, ifExists, NEW_CACHE_LINE, UnsafeCacheError } from "./fs.ts";
 import { cacheRootPath, kbCachePath } from "./paths.ts";
 
 /** The folders of one knowledge base's cache: the index, session ledgers, judge verdicts, eval. */
@@ -18,35 +18,45 @@ const KB_CACHE_FOLDERS = ["index", "sessions", "verdicts", "eval"];
 /** The folders of the cache root shared by every knowledge base: the editor's drafts. */
 const ROOT_FOLDERS = ["drafts"];
 
-/** What is wrong with the thing at `path`, and the command that removes it. */
-function unsafeFinding(path: string, info: Deno.FileInfo): Finding {
+/**
+ * What is wrong with the thing at `path`, and the fix: the command that removes it, or for a cache
+ * root another user owns (which may not be the user's to remove: a sticky /tmp), the line that
+ * keeps the cache elsewhere.
+ */
+function unsafeFinding(path: string, info: Deno.FileInfo, root: boolean): Finding {
+  const theirs = info.uid !== null && info.uid !== Deno.uid();
+  const owner = theirs ? `, and uid ${info.uid}'s, not yours (uid ${Deno.uid()})` : "";
   const what = info.isSymlink
-    ? `a symbolic link (to ${Deno.readLinkSync(path)})`
+    ? `a symbolic link (to ${Deno.readLinkSync(path)})${owner}`
     : info.isDirectory
     ? `a folder of uid ${info.uid}'s, not yours (uid ${Deno.uid()})`
-    : "not a folder";
+    : `not a folder${owner}`;
   const remove = info.isDirectory ? ["rm", "-r", path] : ["rm", path];
+  const fix = root && theirs
+    ? `have its owner remove it, or keep the cache in a folder of your own; for this shell, a ` +
+      `new one: ${NEW_CACHE_LINE}`
+    : shellCommand(remove);
   return {
     level: "error",
     check: "cache",
     message: `${path} is ${what}: git-kb neither reads nor writes there, so the hooks stay ` +
-      `silent and commands fail; fix: ${shellCommand(remove)}`,
+      `silent and commands fail; fix: ${fix}`,
   };
 }
 
 /**
  * The problem with the cache folder at `path`, or undefined when it is a private folder of the
  * user's or not there yet (git-kb makes it when it needs it). A folder of the user's that others
- * may enter is narrowed to 0700, as every use does.
+ * may enter is narrowed to 0700, as every use does. `root`: it is the cache root.
  */
-function folderProblem(path: string): Finding | undefined {
+function folderProblem(path: string, root = false): Finding | undefined {
   const info = ifExists(() => Deno.lstatSync(path));
   if (!info) return undefined;
   try {
     ensurePrivateDir(path);
     return undefined;
   } catch (error) {
-    if (error instanceof UnsafeCacheError) return unsafeFinding(path, info);
+    if (error instanceof UnsafeCacheError) return unsafeFinding(path, info, root);
     throw error;
   }
 }
@@ -57,7 +67,7 @@ function folderProblem(path: string): Finding | undefined {
  */
 export function cacheFindings(kbDir: string): Finding[] {
   const root = cacheRootPath();
-  const rootProblem = folderProblem(root);
+  const rootProblem = folderProblem(root, true);
   if (rootProblem) return [rootProblem];
   const kbCache = kbCachePath(kbDir);
   const kbProblem = folderProblem(kbCache);

@@ -8,6 +8,7 @@ import { dirname, join } from "../core/path.ts";
 import { shellQuote } from "../core/shell/quote.ts";
 import { EXIT, KbError } from "../core/exit.ts";
 import { UNWRITABLE_CODES, unwritableFolder } from "../core/unwritable.ts";
+import type * as NodeFs from "node:fs";
 
 let sequence = 0;
 
@@ -142,6 +143,78 @@ export function lstatOrUndefined(path: string): Deno.FileInfo | undefined {
   return ifExists(() => Deno.lstatSync(path));
 }
 
+/** The one member of Node's `process` that {@link nodeFs} uses. */
+interface NodeProcess {
+  getBuiltinModule(id: "node:fs"): typeof NodeFs;
+}
+
+let nodeFsModule: typeof NodeFs | undefined;
+
+/**
+ * Node's `fs`, loaded at the first call: a static import would load Node compatibility at the
+ * start of every hot hook (about 18 ms, see tests/hot_path_test.ts), which reads entry files only
+ * when it rebuilds the index.
+ */
+function nodeFs(): typeof NodeFs {
+  nodeFsModule ??= (globalThis as unknown as { process: NodeProcess }).process
+    .getBuiltinModule("node:fs");
+  return nodeFsModule;
+}
+
+/** Node's error for a failed open, as the Deno error callers test for, where there is one. */
+function denoError(error: unknown): unknown {
+  const code = (error as { code?: unknown }).code;
+  const message = error instanceof Error ? error.message : String(error);
+  if (code === "ENOENT") return new Deno.errors.NotFound(message);
+  if (code === "EACCES" || code === "EPERM") return new Deno.errors.PermissionDenied(message);
+  return error;
+}
+
+/**
+ * The first `limit` bytes (all, when fewer or no limit is given) of the regular file at `path`
+ * that `lstat` described as `seen`; undefined when another file, or something else, is there
+ * now. It is opened without following a link and without blocking: Deno's own open waits, on a
+ * FIFO swapped in since the look, until something writes into it, which may be never. Throws
+ * `Deno.errors.NotFound` when nothing is there.
+ */
+export function readSeenFile(
+  path: string,
+  seen: Deno.FileInfo,
+  limit = Infinity,
+): Uint8Array | undefined {
+  const fs = nodeFs();
+  const { O_RDONLY, O_NONBLOCK = 0, O_NOFOLLOW = 0 } = fs.constants;
+  let fd: number;
+  try {
+    fd = fs.openSync(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW);
+  } catch (error) {
+    // A link (ELOOP with O_NOFOLLOW) or a socket (ENXIO) is there now.
+    const code = (error as { code?: unknown }).code;
+    if (code === "ELOOP" || code === "ENXIO") return undefined;
+    throw denoError(error);
+  }
+  try {
+    const opened = fs.fstatSync(fd);
+    if (!opened.isFile() || opened.ino !== seen.ino || opened.dev !== seen.dev) return undefined;
+    // One byte past the size seen tells a file that grew since.
+    let buffer = new Uint8Array(Math.min(opened.size + 1, limit));
+    let total = 0;
+    for (;;) {
+      if (total === buffer.length) {
+        if (total >= limit) return buffer;
+        const grown = new Uint8Array(Math.min(buffer.length * 2, limit));
+        grown.set(buffer);
+        buffer = grown;
+      }
+      const read = fs.readSync(fd, buffer, total, buffer.length - total, null);
+      if (read === 0) return buffer.subarray(0, total);
+      total += read;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /** What a file-system object is, for a message. */
 function kindOf(info: Deno.FileInfo): string {
   if (info.isSymlink) return "a symbolic link";
@@ -169,6 +242,9 @@ function makePrivateDirs(path: string): void {
   }
 }
 
+/** The line that, pasted, gives the shell a new cache root of the user's own (mktemp: 0700). */
+export const NEW_CACHE_LINE = 'export XDG_CACHE_HOME="$(mktemp -d)"';
+
 /** Folders {@link ensurePrivateDir} checked in this process: each is checked once. */
 const privateDirs = new Set<string>();
 
@@ -186,18 +262,20 @@ export function ensurePrivateDir(path: string): string {
     makePrivateDirs(path);
     info = Deno.lstatSync(path);
   }
+  // Another user's first, whatever it is: removing it may not be yours to do (a sticky /tmp).
+  const uid = Deno.uid();
+  if (uid !== null && info.uid !== null && info.uid !== uid) {
+    throw new UnsafeCacheError(
+      `${path} (${kindOf(info)}) belongs to uid ${info.uid}, not to you (uid ${uid}): another ` +
+        "user could read or plant what git-kb keeps there, so it is not used. Keep the cache in " +
+        `a folder of your own, or have ${path} removed; for this shell, a new private one: ` +
+        NEW_CACHE_LINE,
+    );
+  }
   if (!info.isDirectory) {
     throw new UnsafeCacheError(
       `${path} is ${kindOf(info)}, not a folder: git-kb keeps its cache only in a real folder ` +
         `of its own. Remove it (rm ${shellQuote(path)}) and run again.`,
-    );
-  }
-  const uid = Deno.uid();
-  if (uid !== null && info.uid !== null && info.uid !== uid) {
-    throw new UnsafeCacheError(
-      `${path} belongs to uid ${info.uid}, not to you (uid ${uid}): another user could read ` +
-        `or plant what git-kb keeps there, so it is not used. Set XDG_CACHE_HOME to a folder ` +
-        `of your own, or have ${path} removed.`,
     );
   }
   if (info.mode !== null && (info.mode & 0o077) !== 0) Deno.chmodSync(path, PRIVATE_DIR_MODE);

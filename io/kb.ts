@@ -12,7 +12,7 @@ import type { InvalidFile } from "../core/index/format.ts";
 import { join } from "../core/path.ts";
 import { shellQuote } from "../core/shell/quote.ts";
 import { decodeUtf8Strict, NotUtf8Error, utf16Encoding } from "../core/text/utf8.ts";
-import { lstatOrUndefined } from "./fs.ts";
+import { lstatOrUndefined, readSeenFile } from "./fs.ts";
 import { selfCommand } from "./self_command.ts";
 
 /** The folder of entry files inside a knowledge base. */
@@ -228,33 +228,20 @@ function oversize(size: number): string {
 }
 
 /**
- * The bytes of the regular file at `full`, which `lstat` described as `seen`: opened, then
- * checked to be that same file (a swap for a link between the look and the open is refused),
- * and read only up to {@link LIMITS.maxEntryFileBytes} (one byte more tells a file that grew
- * past it since).
+ * The bytes of the regular file at `full`, which `lstat` described as `seen`, read only up to
+ * {@link LIMITS.maxEntryFileBytes} (one byte more tells a file that grew past it since). A swap
+ * for a link, a FIFO or another file between the look and the open is refused, and never waited
+ * on (see {@link readSeenFile}).
  */
 function readSameFile(full: string, path: string, seen: Deno.FileInfo): Uint8Array {
   const cap = LIMITS.maxEntryFileBytes;
   if (seen.size > cap) throw new UnreadableEntryError(path, oversize(seen.size));
-  using file = Deno.openSync(full, { read: true });
-  const opened = file.statSync();
-  if (!opened.isFile || opened.ino !== seen.ino || opened.dev !== seen.dev) {
+  const bytes = readSeenFile(full, seen, cap + 1);
+  if (!bytes) {
     throw new UnreadableEntryError(path, "was replaced while it was being read; run it again");
   }
-  let buffer = new Uint8Array(Math.min(opened.size, cap) + 1);
-  let total = 0;
-  for (;;) {
-    if (total === buffer.length) {
-      if (total > cap) throw new UnreadableEntryError(path, oversize(total));
-      // It grew since the stat: room for more, up to one byte past the cap.
-      const grown = new Uint8Array(Math.min(buffer.length * 2, cap + 1));
-      grown.set(buffer);
-      buffer = grown;
-    }
-    const read = file.readSync(buffer.subarray(total));
-    if (read === null) return buffer.subarray(0, total);
-    total += read;
-  }
+  if (bytes.length > cap) throw new UnreadableEntryError(path, oversize(bytes.length));
+  return bytes;
 }
 
 /**

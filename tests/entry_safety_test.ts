@@ -21,6 +21,7 @@ import {
   git,
   makeKb,
   parseJson,
+  ROOT,
   runCli,
   type RunResult,
   show,
@@ -28,6 +29,7 @@ import {
   STACK_FRAME,
   tempDir,
 } from "./helpers.ts";
+import { runProcess } from "../io/process.ts";
 
 interface IndexJson {
   docCount: number;
@@ -320,4 +322,35 @@ Deno.test("readKbFile opens only regular entry files of entries/, as strict UTF-
   }
   assertEquals(readKbFile(root, "entries/kb-bom01-x.md"), "\ufeff---\n");
   assertThrows(() => readKbFile(root, "entries/kb-none1-x.md"), Deno.errors.NotFound);
+});
+
+Deno.test("an entry file swapped for a FIFO between the look and the open is refused, not waited on", async () => {
+  await using temp = await tempDir("git-kb-read-");
+  const path = "entries/kb-swap1-x.md";
+  const file = join(temp.path, path);
+  await Deno.mkdir(join(temp.path, "entries"));
+  await Deno.writeTextFile(file, entryText({ id: "kb-swap1", title: "Swapped", body: "b\n" }));
+  // In a child, readKbFile's own lstat of the file swaps it for a FIFO once it has looked: the
+  // race a same-machine writer would have to win, made certain. An open that waits for a writer
+  // to the FIFO would never return.
+  const child = [
+    `import { readKbFile } from ${JSON.stringify(join(ROOT, "io", "kb.ts"))};`,
+    `const file = ${JSON.stringify(file)};`,
+    "const lstat = Deno.lstatSync;",
+    "Object.assign(Deno, { lstatSync(at: string) {",
+    "  const seen = lstat(at);",
+    "  if (at.endsWith('/kb-swap1-x.md') && seen.isFile) {",
+    "    Deno.removeSync(file);",
+    "    if (!new Deno.Command('mkfifo', { args: [file] }).outputSync().success) throw 'mkfifo';",
+    "  }",
+    "  return seen;",
+    "} });",
+    `try { readKbFile(${JSON.stringify(temp.path)}, ${JSON.stringify(path)}); } catch (error) {`,
+    "  console.log(error.message);",
+    "}",
+  ].join("\n");
+  const read = await runProcess(Deno.execPath(), ["eval", child], { timeoutMs: 20_000 });
+  assertEquals(read.code, 0, show(read));
+  assertMatch(read.stdout, /Cannot read entry "entries\/kb-swap1-x\.md": was replaced while/);
+  assertEquals((await Deno.lstat(file)).isFifo, true, "the swap was made");
 });

@@ -7,7 +7,7 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { join } from "@std/path/posix/join";
 import { BEGIN_MARKER, END_MARKER } from "../core/export/agent_files.ts";
-import { makeKb, runCli, type RunResult, show } from "./helpers.ts";
+import { makeKb, runCli, runCliSwappingAtLook, type RunResult, show } from "./helpers.ts";
 
 const encoder = new TextEncoder();
 
@@ -189,4 +189,26 @@ Deno.test("export: every byte outside the block is kept, and the mode", async ()
   assert(!text.includes("\nold\n"));
   assertEquals((await Deno.stat(agents)).mode! & 0o777, 0o640);
   assertEquals([...Deno.readDirSync(project)].map((item) => item.name).join(","), "AGENTS.md");
+});
+
+Deno.test("export: AGENTS.md swapped for a link between the look and the read is left alone, nothing read through it", async () => {
+  await using kb = await makeKb();
+  const project = await makeProject(kb.root, "project");
+  const agents = join(project, "AGENTS.md");
+  await Deno.writeTextFile(agents, "# Agents\n");
+  const secret = join(kb.root, "secret.txt");
+  await Deno.writeTextFile(secret, "PRIVATE KEY MATERIAL\n");
+  // What anyone who can write the project folder could do between export's look and its read.
+  const result = await runCliSwappingAtLook(
+    ["export", "--dir", project, "--to", "agents"],
+    kb.env,
+    { file: agents, linkTo: secret, caller: "editableFile" },
+  );
+  assertEquals(result.code, 1, show(result));
+  assertMatch(
+    result.stderr,
+    /left alone: .*AGENTS\.md was replaced .* while export read it; look at what is there now \(ls -l .*AGENTS\.md\)/,
+  );
+  assert((await Deno.lstat(agents)).isSymlink, "the link is left as it was");
+  assertEquals(await Deno.readTextFile(secret), "PRIVATE KEY MATERIAL\n");
 });

@@ -632,3 +632,53 @@ export async function runCliWithFileLimit(
     { cwd: ROOT, clearEnv: true, env: await denoChildEnv(env) },
   );
 }
+
+/** What {@link runCliSwappingAtLook} swaps, and when. */
+export interface SwapAtLook {
+  /** The file swapped, by its absolute path. */
+  file: string;
+  /** Where the symbolic link put in its place leads. */
+  linkTo: string;
+  /** The function whose `lstat` of `file` makes the swap (the look before the open). */
+  caller: string;
+}
+
+/**
+ * Run the CLI with `args` in a child (its `main`, all permissions, environment `env`) in which the
+ * first `Deno.lstatSync` of `swap.file` made by `swap.caller` replaces the file, once looked at, by
+ * a symbolic link to `swap.linkTo`: the race between a look and an open, won every time.
+ */
+export async function runCliSwappingAtLook(
+  args: string[],
+  env: Record<string, string>,
+  swap: SwapAtLook,
+): Promise<RunResult> {
+  const script = await Deno.makeTempFile({ prefix: "git-kb-swap-", suffix: ".ts" });
+  try {
+    await Deno.writeTextFile(
+      script,
+      [
+        `import { main } from ${JSON.stringify(MAIN)};`,
+        `const swap = ${JSON.stringify(swap)};`,
+        "const lstat = Deno.lstatSync;",
+        "let swapped = false;",
+        "Object.assign(Deno, {",
+        "  lstatSync(path: string | URL) {",
+        "    const seen = lstat(path);",
+        "    if (!swapped && String(path) === swap.file && seen.isFile &&",
+        "      new Error().stack?.includes(`at ${swap.caller} `)) {",
+        "      swapped = true;",
+        "      Deno.removeSync(swap.file);",
+        "      Deno.symlinkSync(swap.linkTo, swap.file);",
+        "    }",
+        "    return seen;",
+        "  },",
+        "});",
+        `Deno.exit(await main(${JSON.stringify(args)}));`,
+      ].join("\n"),
+    );
+    return await runDeno(["run", "-A", "--config", join(ROOT, "deno.json"), script], { env });
+  } finally {
+    await Deno.remove(script);
+  }
+}

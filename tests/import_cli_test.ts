@@ -20,6 +20,7 @@ import {
   parseJson,
   ROOT,
   runCli,
+  runCliSwappingAtLook,
   show,
   writeFolder,
 } from "./helpers.ts";
@@ -786,4 +787,53 @@ Deno.test("import again keeps an entry edited in the knowledge base since its im
   const after = await runCli(["get", deploy], { env: kb.env });
   assertMatch(after.stdout, /then tag the release/);
   assertMatch(after.stdout, /^tags: \[ops\]$/m);
+});
+
+Deno.test("import: a note or an attachment swapped for a link between the look and the read is not read through it", async (t) => {
+  await using kb = await makeKb({ remote: true });
+  const secret = join(kb.root, "private.txt");
+  await Deno.writeTextFile(secret, "my bank PIN is 4921\n");
+  const kept = async () => {
+    const grep = await gitRun(kb.dir, ["grep", "-l", "bank PIN", "HEAD"]);
+    const pushed = await gitRun(kb.remote!, ["grep", "-l", "bank PIN", "main"]);
+    return grep.stdout + pushed.stdout;
+  };
+  // What anyone who can write a folder imported from could do between import's look and read.
+  await t.step("a note is left out, named", async () => {
+    const notes = join(kb.root, "shared notes");
+    await writeFolder(notes, {
+      "Harmless.md": "# Harmless\n\nA note about tea.\n",
+      "Other.md": "# Other\n\nA note about coffee.\n",
+    });
+    const result = await runCliSwappingAtLook(["import", notes, "--json"], kb.env, {
+      file: join(notes, "Harmless.md"),
+      linkTo: secret,
+      caller: "walk",
+    });
+    assertEquals(result.code, 0, show(result));
+    const { leftOut, added } = parseJson<ImportJson>(result);
+    assertMatch(
+      leftOut.find((file) => file.path === "Harmless.md")?.reason ?? "",
+      /was replaced \(by a link, a FIFO or another file\) while it was read; import again/,
+    );
+    assertEquals(added.length, 1, show(result));
+    assertEquals(await kept(), "");
+  });
+  await t.step("an attachment stops the import, nothing written", async () => {
+    const notes = join(kb.root, "drawings");
+    await writeFolder(notes, {
+      "Diagram.md": "# Diagram\n\nSee ![[chart.png]].\n",
+      "chart.png": "png bytes",
+    });
+    const head = await git(kb.dir, "rev-parse", "HEAD");
+    const result = await runCliSwappingAtLook(["import", notes], kb.env, {
+      file: join(notes, "chart.png"),
+      linkTo: secret,
+      caller: "readAttachment",
+    });
+    assertEquals(result.code, 1, show(result));
+    assertMatch(result.stderr, /chart\.png changed while it was imported; import again/);
+    assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head);
+    assertEquals(await kept(), "");
+  });
 });

@@ -413,3 +413,27 @@ Deno.test("init <url> of a remote whose HEAD names a branch it does not have che
     await git(kb.remote!, "rev-parse", "trunk"),
   );
 });
+
+Deno.test("init <url> of an empty remote that refuses the first push: the report, then the remote's words and the push that finishes, exit 3", async () => {
+  await using sandbox = await makeSandbox();
+  const env = pastingEnv(sandbox);
+  const remote = join(sandbox.root, "remote.git");
+  await git(sandbox.root, "init", "--quiet", "--bare", "-b", "main", remote);
+  const hook = join(remote, "hooks", "pre-receive");
+  await Deno.writeTextFile(hook, "#!/bin/sh\necho 'pushes wait for an admin' >&2\nexit 1\n");
+  await Deno.chmod(hook, 0o755);
+  const dir = join(sandbox.root, "kb");
+  const result = await runCli(["init", remote, "--dir", dir], { env });
+  assertEquals(result.code, 3, show(result));
+  assertMatch(result.stdout, /Indexed 0 entries/, "the rest of init is done and said");
+  assertMatch(
+    result.stderr,
+    /its first commit is not pushed to the empty remote .*: \[remote rejected\] .*pre-receive hook declined\); pushes wait for an admin\. It is committed here/,
+  );
+  const command = result.stderr.trimEnd().split("\n").pop()!.trim();
+  await Deno.remove(hook);
+  const pasted = await runProcess("/bin/sh", ["-c", command], { env: childEnv(env) });
+  assertEquals(pasted.code, 0, `${command}\n${pasted.stderr}`);
+  assertEquals(await git(remote, "rev-parse", "main"), await git(dir, "rev-parse", "HEAD"));
+  assertEquals(await git(dir, "rev-parse", "--abbrev-ref", "@{u}"), "origin/main");
+});

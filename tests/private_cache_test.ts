@@ -8,10 +8,14 @@
 import { assert, assertEquals, assertMatch, assertNotMatch } from "@std/assert";
 import { join } from "@std/path/posix/join";
 import { contentHash } from "../core/hash.ts";
+import { shellQuote } from "../core/shell/quote.ts";
 import { sessionFile } from "../io/hook/session.ts";
+import { runProcess } from "../io/process.ts";
 import {
   cacheRootOf,
   copySampleKb,
+  denoChildEnv,
+  MAIN,
   makeSandbox,
   ROOT,
   runCli,
@@ -153,6 +157,32 @@ Deno.test("a cache root that is a link to another user's folder is refused", asy
   );
   assertSilent(await box.hook({ KB_HOOK_DEBUG: "1" }));
   assertEquals(await snapshot(box.victim), before);
+});
+
+Deno.test("a cache root that is another user's link: the refusal and doctor print a line that works pasted, no rm of theirs", async () => {
+  await using box = await makeBox();
+  await Deno.symlink(box.victim, box.root);
+  // Another user's link in a sticky temp dir is not the user's to remove: rm would fail.
+  const owned = await new Deno.Command("chown", { args: ["-h", `${OTHER_UID}`, box.root] })
+    .output();
+  assertEquals(owned.code, 0, "chown -h");
+  const refused = await runCli(["index"], { env: box.env });
+  assertRefused(refused, /symbolic link\) belongs to uid 65534, not to you/);
+  assertNotMatch(refused.stderr, /\brm\b/);
+  const doctor = await runCli(["doctor", "--offline"], { env: box.env });
+  const finding = doctor.stdout.split("\n").find((line) => line.includes(box.root)) ?? "";
+  assertMatch(finding, /a symbolic link \(to .*\), and uid 65534's, not yours/, show(doctor));
+  assertNotMatch(finding, /\brm\b/);
+  for (const output of [refused.stderr, finding]) {
+    const line = output.trim().match(/for this shell, a new (?:private )?one: (.*)$/)?.[1];
+    assert(line, output);
+    const cli = `deno run -A ${shellQuote(MAIN)} index`;
+    const pasted = await runProcess("/bin/sh", ["-c", `${line} && ${cli}`], {
+      env: await denoChildEnv(box.env),
+    });
+    assertEquals(pasted.code, 0, `${line}\n${pasted.stderr}`);
+  }
+  assertEquals(Deno.lstatSync(box.root).uid, OTHER_UID, "their link is left alone");
 });
 
 Deno.test("a cache root of ours that others could write is narrowed to 0700 and used", async () => {

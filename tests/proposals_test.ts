@@ -891,7 +891,34 @@ Deno.test("a review is shared at once: a rejection reaches the remote and the ot
   assertEquals(await pending(other), []);
 });
 
-Deno.test("a remote that refuses the proposals branch: the review's warning gives its words, and the entry is pushed", async () => {
+Deno.test("a remote that refuses the proposals branch: the review exits 3 in its words, the entry pushed, the review kept", async () => {
+  await using kb = await makeKb({ remote: true });
+  await proposeFrom(kb, [sourdough(), {
+    ...sourdough("kb-rye01"),
+    markdown: entryFile("kb-rye01", "Rye needs less water", "Use 70%.\n", ["rye"]),
+  }]);
+  const hook = join(kb.remote!, "hooks", "pre-receive");
+  await Deno.writeTextFile(
+    hook,
+    "#!/bin/sh\nwhile read old new ref; do case $ref in refs/heads/git-kb/*) " +
+      "echo 'git-kb/* is protected here' >&2; exit 1;; esac; done\n",
+  );
+  await Deno.chmod(hook, 0o755);
+  const refusal =
+    /proposals and reviews recorded here on git-kb\/proposals are not pushed: the push was refused: \[remote rejected\] \(pre-receive hook declined\); git-kb\/\* is protected here\. They are kept here; to send them, run:\n {2}\S.* sync --kb /;
+  const accepted = await runCli(["review", "accept", "kb-sour1"], { env: kb.env });
+  assertEquals(accepted.code, 3, show(accepted));
+  assertMatch(accepted.stdout, /Accepted kb-sour1 .*pushed/);
+  assertMatch(accepted.stderr, refusal);
+  assertEquals(await git(kb.remote!, "rev-parse", "main"), await git(kb.dir, "rev-parse", "HEAD"));
+
+  const rejected = await runCli(["review", "reject", "kb-rye01"], { env: kb.env });
+  assertEquals(rejected.code, 3, show(rejected));
+  assertMatch(rejected.stderr, refusal);
+  assertEquals(await pending(kb), [], "both reviews are recorded here");
+});
+
+Deno.test("a remote that refuses the proposals branch: sync reports what it did, then exits 3 with the cause and the sync that finishes", async () => {
   await using kb = await makeKb({ remote: true });
   await proposeFrom(kb, [sourdough()]);
   const hook = join(kb.remote!, "hooks", "pre-receive");
@@ -901,11 +928,27 @@ Deno.test("a remote that refuses the proposals branch: the review's warning give
       "echo 'git-kb/* is protected here' >&2; exit 1;; esac; done\n",
   );
   await Deno.chmod(hook, 0o755);
-  const accepted = await cli(kb, "review", "accept", "kb-sour1");
-  assertMatch(accepted.stdout, /Accepted kb-sour1 .*pushed/);
+  const env = { ...kb.env, KB_CLI: `deno run -A ${shellQuote(MAIN)}` };
+  const synced = await runCli(["sync"], { env });
+  assertEquals(synced.code, 3, show(synced));
+  assertMatch(synced.stdout, /Already in step with origin\/main/);
+  assert(!/Proposals and reviews on git-kb\/proposals/.test(synced.stdout), show(synced));
   assertMatch(
-    accepted.stderr,
-    /git-kb\/proposals was not synced with origin: the push was refused: \[remote rejected\] \(pre-receive hook declined\); git-kb\/\* is protected here/,
+    synced.stderr,
+    /proposals and reviews recorded here on git-kb\/proposals are not pushed: the push was refused: \[remote rejected\] \(pre-receive hook declined\); git-kb\/\* is protected here\./,
   );
-  assertEquals(await git(kb.remote!, "rev-parse", "main"), await git(kb.dir, "rev-parse", "HEAD"));
+  assert(!/warning:/.test(synced.stderr), show(synced));
+  const json = await runCli(["sync", "--json"], { env });
+  assertEquals(json.code, 3, show(json));
+  assertMatch(JSON.parse(json.stdout).proposals.notPushed, /pre-receive hook declined/);
+
+  // The command printed, pasted once the remote takes the branch, pushes the proposals.
+  const command = synced.stderr.trimEnd().split("\n").pop()!.trim();
+  await Deno.remove(hook);
+  const pasted = await runProcess("/bin/sh", ["-c", command], { env: childEnv(env) });
+  assertEquals(pasted.code, 0, `${command}\n${pasted.stderr}`);
+  assertEquals(
+    await git(kb.remote!, "rev-parse", "git-kb/proposals"),
+    await git(kb.dir, "rev-parse", "git-kb/proposals"),
+  );
 });

@@ -79,7 +79,7 @@ interface Report {
   upstream?: string;
   rebased: boolean;
   incoming: { commits: number; added: Named[]; changed: Named[]; removed: Named[] };
-  outgoing: { commits: number; entries: Named[] };
+  outgoing: { commits: number; added: Named[]; changed: Named[]; removed: Named[] };
   index: { docCount: number };
 }
 
@@ -180,7 +180,7 @@ Deno.test("both machines edit different entries: both land, and each sync names 
   assertEquals(fromB.code, 0, show(fromB));
   assert(fromB.stdout.includes("replayed on top"), fromB.stdout);
   assert(new RegExp(`^  ~ ${ENTRY} "`, "m").test(fromB.stdout), fromB.stdout);
-  assert(new RegExp(`^Went out: 1 commit\\n  • ${other} "`, "m").test(fromB.stdout), fromB.stdout);
+  assert(new RegExp(`^Went out: 1 commit\\n  ~ ${other} "`, "m").test(fromB.stdout), fromB.stdout);
   assertEquals(await git(b.dir, "rev-parse", "HEAD"), await git(kb.remote!, "rev-parse", "main"));
   assertEquals(await git(b.dir, "log", "-1", "--format=%an"), "Author on b", "the author is kept");
 
@@ -193,6 +193,33 @@ Deno.test("both machines edit different entries: both land, and each sync names 
       show(both),
     );
   }
+});
+
+Deno.test("what went out is marked as what came in: added +, changed ~, removed -", async () => {
+  await using kb = await makeKb({ remote: true });
+  const files = (await git(kb.dir, "ls-files", "entries")).split("\n");
+  const [changed, removed] = files.slice(0, 2);
+  const idOf = (path: string) => /entries\/(kb-[0-9a-z]{5})-/.exec(path)![1];
+  await Deno.writeTextFile(
+    join(kb.dir, "entries", "kb-new01-new-note.md"),
+    entryText({ id: "kb-new01", title: "New note", body: "New.\n" }),
+  );
+  await Deno.writeTextFile(
+    join(kb.dir, changed),
+    (await Deno.readTextFile(join(kb.dir, changed))) + "One more line.\n",
+  );
+  await git(kb.dir, "rm", "--quiet", "--", removed);
+  await git(kb.dir, "add", "-A");
+  await git(kb.dir, "commit", "--quiet", "-m", "by hand");
+  const synced = await cli(machineA(kb), "sync");
+  assertEquals(synced.code, 0, show(synced));
+  const went = synced.stdout.split("\n").filter((line) => /^ {2}[+~•-] /.test(line));
+  assertEquals(went.map((line) => line.slice(0, 13)), [
+    "  + kb-new01 ",
+    `  ~ ${idOf(changed)} `,
+    `  - ${idOf(removed)} `,
+  ]);
+  assertMatch(synced.stdout, /^Went out: 1 commit$/m);
 });
 
 /**
@@ -622,7 +649,7 @@ Deno.test("an empty remote gets the whole branch, and a branch with no upstream 
   await git(kb.dir, "remote", "add", "origin", remote);
   const report = await sync(machineA(kb));
   assertEquals(report.outgoing.commits, 2);
-  assertEquals(report.outgoing.entries.map((entry) => entry.title), ["First"]);
+  assertEquals(report.outgoing.added.map((entry) => entry.title), ["First"]);
   assertEquals(await git(remote, "rev-parse", "main"), await git(kb.dir, "rev-parse", "HEAD"));
   assertEquals(await git(kb.dir, "rev-parse", "--abbrev-ref", "@{u}"), "origin/main");
   assertEquals((await sync(machineA(kb))).outcome, "up-to-date");

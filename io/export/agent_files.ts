@@ -23,7 +23,7 @@ import {
   type ExportedRule,
 } from "../../core/export/agent_files.ts";
 import { shellQuote } from "../../core/shell/quote.ts";
-import { ifExists, lstatOrUndefined, writeFileAtomic } from "../fs.ts";
+import { ifExists, lstatOrUndefined, readSeenFile, writeFileAtomic } from "../fs.ts";
 
 /** What to export, and where. */
 export interface ExportRequest {
@@ -165,9 +165,16 @@ function editableFile(realProject: string, path: string, shown: string): Editabl
         `${shellQuote(shown)}), or make its other names symbolic links to it`,
     );
   }
+  const bytes = readSeenFile(target, info);
+  if (!bytes) {
+    return refuse(
+      "was replaced (by a link, a FIFO or another file) while export read it",
+      `look at what is there now (ls -l ${shellQuote(shown)})`,
+    );
+  }
   let text: string;
   try {
-    text = strictUtf8.decode(Deno.readFileSync(target));
+    text = strictUtf8.decode(bytes);
   } catch (error) {
     if (!(error instanceof TypeError)) throw error;
     const utf8 = shellQuote(`${shown}.utf8`);

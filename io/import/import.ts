@@ -48,7 +48,7 @@ import {
 import { type MaskedSecret, maskNoteSecrets } from "../../core/import/mask.ts";
 import { type LinkTarget, namingLeftOut, NOTE_FILE } from "../../core/import/wikilinks.ts";
 import { realPathOr } from "../disk.ts";
-import { ifExists } from "../fs.ts";
+import { ifExists, readSeenFile } from "../fs.ts";
 import { uncommittedFiles } from "../save/repo_state.ts";
 import { IMPORT_SUBJECT } from "../../core/import/edited_here.ts";
 import { editedSinceImport } from "./edited_here.ts";
@@ -265,14 +265,20 @@ function withAttachments(
   return { notes: resolved, attachments: { brought: [...brought].sort(), missing } };
 }
 
-/** The bytes of the file `path` inside `folder`, refused when it is no longer a regular file. */
+/**
+ * The bytes of the file `path` inside `folder`, refused when it is no longer the regular file
+ * looked at (never read through a link, never waited on: see `readSeenFile`).
+ */
 function readAttachment(folder: string, path: string): Uint8Array {
   const absolute = inFolder(folder, path);
   const info = Deno.lstatSync(absolute);
-  if (!info.isFile || info.size > MAX_ATTACHMENT_BYTES) {
+  const bytes = info.isFile && info.size <= MAX_ATTACHMENT_BYTES
+    ? readSeenFile(absolute, info, MAX_ATTACHMENT_BYTES + 1)
+    : undefined;
+  if (!bytes || bytes.length > MAX_ATTACHMENT_BYTES) {
     throw new Error(`${absolute} changed while it was imported; import again`);
   }
-  return Deno.readFileSync(absolute);
+  return bytes;
 }
 
 /** The bytes of the file at `path` in the knowledge base `kbDir` (a relative path). */

@@ -19,6 +19,7 @@ import { decodeUtf8Strict, NotUtf8Error, utf16Encoding } from "../../core/text/u
 import { toUtf8Command } from "../../core/shell/quote.ts";
 import { git } from "../git.ts";
 import { realPathOr, statOf } from "../disk.ts";
+import { readSeenFile } from "../fs.ts";
 import { kbCommand } from "../self_command.ts";
 
 /** A folder's notes, and the files left out of them. */
@@ -43,6 +44,9 @@ export const SYMLINK = "a symbolic link (not followed)";
 
 /** Why a note with nothing but blanks in it (Obsidian's, for a link clicked) is left out. */
 const EMPTY_NOTE = "is empty: there is nothing in it to keep";
+
+/** Why a note replaced between the look at it and its read is left out. */
+const REPLACED = "was replaced (by a link, a FIFO or another file) while it was read; import again";
 
 /** Why a hidden markdown file (`.draft.md`) is left out. */
 export const HIDDEN_FILE = "a hidden file (its name starts with a dot)";
@@ -81,10 +85,12 @@ export async function readSourceFolder(folder: string): Promise<SourceFolder> {
         });
         return;
       }
-      const text = noteText(
-        Deno.readFileSync(inFolder(folder, path)),
-        inFolder(realPathOr(folder), path),
-      );
+      const bytes = readSeenFile(inFolder(folder, path), info);
+      if (!bytes) {
+        source.leftOut.push({ path, reason: REPLACED });
+        return;
+      }
+      const text = noteText(bytes, inFolder(realPathOr(folder), path));
       if (!text.trim()) {
         // An entry of a title alone would be pointed at and fetched for nothing.
         source.leftOut.push({ path, reason: EMPTY_NOTE });

@@ -8,14 +8,13 @@
 import { join } from "../../core/path.ts";
 import { EXIT, KbError } from "../../core/exit.ts";
 import { isGitKbBranch } from "../../core/proposals/branch.ts";
-import { gitCommand, shellCommand } from "../../core/shell/quote.ts";
+import { gitCommand } from "../../core/shell/quote.ts";
 import { displaySafe } from "../../core/text/display.ts";
 import { ifExists, writeFileAtomic } from "../fs.ts";
 import {
   commitPaths,
   git,
   gitOk,
-  gitReason,
   GitTimeoutError,
   keepEntriesAsWritten,
   NETWORK_TIMEOUT_MS,
@@ -25,6 +24,7 @@ import {
 import { KB_SETTINGS_FILE, readKbSettings, SHARED_SETTINGS_TEXT } from "../kb_settings.ts";
 import { ENTRIES_DIR } from "../kb.ts";
 import { isEmptyDir, makeDirs, statOf } from "../disk.ts";
+import { refusalWords } from "../remote/push.ts";
 import type { InitPlan } from "./plan.ts";
 
 const README = `# Knowledge base
@@ -193,9 +193,27 @@ export async function carryOut(plan: InitPlan, steps: string[], rerun: string): 
 }
 
 /**
+ * Raised when the set-up commit could not be pushed to the empty remote: it is committed, and the
+ * push printed finishes. Exit code 3, as a save's.
+ */
+export class FirstPushError extends KbError {
+  /** The first commit of `kbDir` did not reach the empty remote `from` because of `cause`. */
+  constructor(kbDir: string, from: string, cause: string) {
+    super(
+      `the knowledge base is set up in ${kbDir}, but its first commit is not pushed to the ` +
+        `empty remote ${from}: ${cause}. It is committed here; to push it, run:`,
+      EXIT.notPushed,
+      [gitCommand(kbDir, "push", "--set-upstream", "origin", "HEAD")],
+    );
+    this.name = "FirstPushError";
+  }
+}
+
+/**
  * Push the set-up commit when `origin` is an empty repository (a clone of a new, bare remote
  * has nothing to track): after this, saves push and other machines can clone it. Returns the
- * step to print, or undefined when there is no origin or it already has branches.
+ * step to print, or undefined when there is no origin or it already has branches; throws
+ * {@link FirstPushError} when the push fails (the remote's words: a hook, permissions).
  */
 export async function publishToEmptyRemote(kbDir: string): Promise<string | undefined> {
   const from = await originUrl(kbDir);
@@ -204,13 +222,11 @@ export async function publishToEmptyRemote(kbDir: string): Promise<string | unde
     timeoutMs: NETWORK_TIMEOUT_MS,
   });
   if (heads.code !== 0 || heads.stdout.trim()) return undefined;
-  const pushed = await git(kbDir, ["push", "--quiet", "--set-upstream", "origin", "HEAD"], {
-    timeoutMs: NETWORK_TIMEOUT_MS,
-  });
-  if (pushed.code === 0) return `Pushed the set-up commit to the empty remote ${from}`;
-  throw new Error(
-    `the knowledge base is set up in ${kbDir}, but pushing its first commit to the empty ` +
-      `remote ${from} failed (${gitReason(pushed.stderr)}); push it with ` +
-      shellCommand(["git", "-C", kbDir, "push", "--set-upstream", "origin", "HEAD"]),
+  const pushed = await git(
+    kbDir,
+    ["push", "--porcelain", "--set-upstream", "origin", "HEAD"],
+    { timeoutMs: NETWORK_TIMEOUT_MS },
   );
+  if (pushed.code === 0) return `Pushed the set-up commit to the empty remote ${from}`;
+  throw new FirstPushError(kbDir, from, refusalWords(pushed));
 }

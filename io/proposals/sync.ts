@@ -3,8 +3,9 @@
  * host too): fetched into its remote-tracking ref, joined with the local branch (fast-forward
  * either way, or a merge commit when both sides gained proposals), and pushed. Every move of the
  * local branch checks its old value, as every writer of it does (io/proposals/store.ts), and a
- * push the remote rejected (it moved meanwhile) starts the round again. It never fails a sync
- * (the knowledge base's own branch is synced by then): what went wrong is a warning.
+ * push the remote rejected (it moved meanwhile) starts the round again. What went wrong is
+ * returned, not thrown (the knowledge base's own branch is synced by then), with whether it left
+ * proposals or reviews made here unpushed, which the caller reports.
  *
  * @module
  */
@@ -18,8 +19,9 @@ import {
   mergeTree,
   networkTimeoutMs,
 } from "../git.ts";
+import { EXIT, KbError } from "../../core/exit.ts";
 import { refusalWords } from "../remote/push.ts";
-import { pushTarget } from "../remote/target.ts";
+import { pushTarget, syncCommand } from "../remote/target.ts";
 import { repoState } from "../save/repo_state.ts";
 import { kbCommand } from "../self_command.ts";
 import { PROPOSALS_BRANCH, PROPOSALS_REF } from "../../core/proposals/branch.ts";
@@ -95,8 +97,16 @@ export interface ProposalsTraffic {
 
 /** What {@link syncProposals} did: which way proposals moved, and what went wrong. */
 export interface ProposalsSync extends ProposalsTraffic {
-  /** One line each; none when the branch is in step. */
-  warnings: string[];
+  /**
+   * Why the branch is not in step with the remote's (a refusal in the remote's own words);
+   * absent when it is.
+   */
+  failure?: string;
+  /**
+   * Whether, the sync having failed, the local branch holds commits the remote (as last fetched)
+   * lacks: proposals or reviews made here and not pushed.
+   */
+  unsent: boolean;
 }
 
 /**
@@ -148,50 +158,85 @@ async function round(
 }
 
 /**
+ * Whether the local proposals branch holds commits the remote's, as last fetched into `remote`'s
+ * tracking ref, lacks.
+ */
+async function aheadOfRemote(kbDir: string, remote: string): Promise<boolean> {
+  const ours = await proposalsTip(kbDir);
+  if (!ours) return false;
+  const theirs = await commitOf(kbDir, `refs/remotes/${remote}/${PROPOSALS_BRANCH}`);
+  return !theirs || !await isAncestor(kbDir, ours, theirs);
+}
+
+/**
  * Bring the proposals branch of `kbDir` in step with `remote`'s (see the module); resolves to
- * which way proposals moved and the warnings, none when it worked.
+ * which way proposals moved and, when it failed, why and whether commits of this clone were left
+ * unpushed.
  */
 export async function syncProposals(
   kbDir: string,
   remote: string,
   timeoutMs: number,
 ): Promise<ProposalsSync> {
-  const again = `sync again: ${kbCommand("sync", "--kb", kbDir)}`;
   const moved: ProposalsTraffic = { cameIn: false, wentOut: false };
+  let failure = `${remote}'s ${PROPOSALS_BRANCH} kept moving`;
   try {
     for (let attempt = 0; attempt < ROUNDS; attempt++) {
       if (await round(kbDir, remote, timeoutMs, moved) === "done") {
-        return { ...moved, warnings: [] };
+        return { ...moved, unsent: false };
       }
     }
-    return {
-      ...moved,
-      warnings: [
-        `${remote}'s ${PROPOSALS_BRANCH} kept moving, so the proposals were not synced; ${again}`,
-      ],
-    };
   } catch (error) {
-    const cause = error instanceof Error ? error.message : String(error);
-    return {
-      ...moved,
-      warnings: [
-        `the proposals branch ${PROPOSALS_BRANCH} was not synced with ${remote}: ${cause}; ${again}`,
-      ],
-    };
+    failure = error instanceof Error ? error.message : String(error);
   }
+  return { ...moved, failure, unsent: await aheadOfRemote(kbDir, remote) };
+}
+
+/** The warning that `kbDir`'s proposals branch was not synced with `remote` because of `cause`. */
+export function proposalsWarning(kbDir: string, remote: string, cause: string): string {
+  return `the proposals branch ${PROPOSALS_BRANCH} was not synced with ${remote}: ${cause}; ` +
+    `sync again: ${kbCommand("sync", "--kb", kbDir)}`;
+}
+
+/**
+ * Raised, after what the command did is said, when proposals or reviews recorded here on the
+ * proposals branch could not be pushed: they are kept, and a sync sends them. Exit code 3, as a
+ * commit that could not be pushed.
+ */
+export class ProposalsPushError extends KbError {
+  /** The proposals branch of `kbDir` is not pushed because of `cause`. */
+  constructor(kbDir: string, cause: string) {
+    super(
+      `the proposals and reviews recorded here on ${PROPOSALS_BRANCH} are not pushed: ${cause}. ` +
+        "They are kept here; to send them, run:",
+      EXIT.notPushed,
+      [syncCommand(kbDir)],
+    );
+    this.name = "ProposalsPushError";
+  }
+}
+
+/** What sharing the reviews just recorded came to. */
+export interface SharedReviews {
+  /** What went wrong while nothing recorded here was left unpushed, one line each. */
+  warnings: string[];
+  /** Reviews recorded here did not go out: the error to end with. */
+  notPushed?: ProposalsPushError;
 }
 
 /**
  * Share reviews just recorded (accepted, edited or rejected proposals) at once: the proposals
  * branch is synced with the remote of the knowledge base's branch, so every machine and the git
- * host see them without waiting for the next `git-kb sync`. Returns warnings (none with no remote,
- * or when the repo is not on a branch: the reviews stay recorded here and the next sync shares
- * them).
+ * host see them without waiting for the next `git-kb sync`. Nothing to share with no remote, or
+ * when the repo is not on a branch (the reviews stay recorded here and the next sync shares them).
  */
-export async function shareReviews(kbDir: string): Promise<string[]> {
+export async function shareReviews(kbDir: string): Promise<SharedReviews> {
   const state = await repoState(kbDir);
-  if (state.state !== "branch") return [];
+  if (state.state !== "branch") return { warnings: [] };
   const target = await pushTarget(kbDir, state.branch);
-  if (!target) return [];
-  return (await syncProposals(kbDir, target.remote, networkTimeoutMs())).warnings;
+  if (!target) return { warnings: [] };
+  const { failure, unsent } = await syncProposals(kbDir, target.remote, networkTimeoutMs());
+  if (!failure) return { warnings: [] };
+  if (unsent) return { warnings: [], notPushed: new ProposalsPushError(kbDir, failure) };
+  return { warnings: [proposalsWarning(kbDir, target.remote, failure)] };
 }

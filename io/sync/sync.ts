@@ -48,7 +48,7 @@ import { markerRefusal } from "../remote/markers.ts";
 import { PUSH_ATTEMPTS, pushBranch } from "../remote/push.ts";
 import { republishRefusal } from "../remote/rewritten.ts";
 import { type PushTarget, pushTarget, syncCommand } from "../remote/target.ts";
-import { type ProposalsTraffic, syncProposals } from "../proposals/sync.ts";
+import { type ProposalsTraffic, proposalsWarning, syncProposals } from "../proposals/sync.ts";
 import { withLock } from "../save/lock.ts";
 import { handEdits, readyBranch, saveLockPath } from "../save/repo_state.ts";
 
@@ -63,22 +63,20 @@ export interface SyncOptions {
   forceRepublish?: boolean;
 }
 
-/** What came in from the remote: entries the other side added, changed and removed. */
-export interface Incoming {
-  /** Commits the remote had that this clone lacked. */
+/** Commits, and the entries they added, changed and removed. */
+export interface EntryTraffic {
+  /** How many commits. */
   commits: number;
   added: SyncedEntry[];
   changed: SyncedEntry[];
   removed: SyncedEntry[];
 }
 
-/** What went out to the remote. */
-export interface Outgoing {
-  /** Commits pushed. */
-  commits: number;
-  /** Entries those commits added, changed or removed. */
-  entries: SyncedEntry[];
-}
+/** What came in from the remote: commits this clone lacked, and what they did to entries. */
+export type Incoming = EntryTraffic;
+
+/** What went out to the remote: the commits pushed, and what they did to entries. */
+export type Outgoing = EntryTraffic;
 
 /** What a sync did. */
 export interface SyncReport {
@@ -102,8 +100,12 @@ export interface SyncReport {
    * stands: a warning says why and how to rebuild the index).
    */
   index?: RefreshReport;
-  /** Which way the proposals branch (`git-kb review`'s queue) moved; neither way without a remote. */
-  proposals: ProposalsTraffic;
+  /**
+   * Which way the proposals branch (`git-kb review`'s queue) moved, neither way without a remote;
+   * `notPushed`, why proposals or reviews made here did not go out, when they did not (see
+   * io/proposals/sync.ts `ProposalsPushError`).
+   */
+  proposals: ProposalsTraffic & { notPushed?: string };
   /** One line each: what the user should know although the sync worked. */
   warnings: string[];
 }
@@ -391,8 +393,8 @@ async function assertNotRewritten(
 /** What the sync did, without the index: the part done under the lock. */
 type Moved = Omit<SyncReport, "index">;
 
-/** Nothing came in. */
-const NOTHING_IN: Incoming = { commits: 0, added: [], changed: [], removed: [] };
+/** Nothing came in, or nothing went out. */
+const NOTHING: EntryTraffic = { commits: 0, added: [], changed: [], removed: [] };
 
 /** Where the sync ended: the commits that frame what came in and what went out. */
 interface Ends {
@@ -414,12 +416,13 @@ async function traffic(
   ends: Ends,
 ): Promise<{ incoming: Incoming; outgoing: Outgoing }> {
   const { start, theirs, head, sent, pushed } = ends;
-  const sentPaths = [...sent.added, ...sent.changed, ...sent.removed].sort();
   const outgoing = {
     commits: pushed,
-    entries: await describeAll(kbDir, sentPaths, theirs ?? head),
+    added: await describeAll(kbDir, sent.added, head),
+    changed: await describeAll(kbDir, sent.changed, head),
+    removed: await describeAll(kbDir, sent.removed, theirs ?? head),
   };
-  if (!theirs) return { incoming: NOTHING_IN, outgoing };
+  if (!theirs) return { incoming: NOTHING, outgoing };
   const came = await entryChanges(kbDir, await mergeBase(kbDir, start, theirs), theirs);
   const incoming = {
     commits: await countCommits(kbDir, start, theirs),
@@ -442,13 +445,12 @@ async function syncLocked(
   );
   const target = await pushTarget(kbDir, branch);
   if (!target) {
-    const outgoing = { commits: 0, entries: [] };
     return {
       kbDir,
       outcome: "no-remote",
       branch,
-      incoming: NOTHING_IN,
-      outgoing,
+      incoming: NOTHING,
+      outgoing: NOTHING,
       rebased: false,
       proposals: { cameIn: false, wentOut: false },
       warnings: [],
@@ -484,7 +486,8 @@ async function syncLocked(
     }
     const { incoming, outgoing } = await traffic(kbDir, { start, theirs, head, sent, pushed });
     const fallback = rebased && (await commitIdentity(kbDir)).fallback;
-    const { warnings, ...proposals } = await syncProposals(kbDir, target.remote, timeoutMs);
+    const { failure, unsent, ...proposals } = await syncProposals(kbDir, target.remote, timeoutMs);
+    const warned = failure && !unsent ? [proposalsWarning(kbDir, target.remote, failure)] : [];
     return {
       kbDir,
       outcome: incoming.commits || outgoing.commits ? "synced" : "up-to-date",
@@ -493,8 +496,8 @@ async function syncLocked(
       incoming,
       outgoing,
       rebased,
-      proposals,
-      warnings: [...fallback ? [fallbackIdentityWarning()] : [], ...warnings],
+      proposals: failure && unsent ? { ...proposals, notPushed: failure } : proposals,
+      warnings: [...fallback ? [fallbackIdentityWarning()] : [], ...warned],
     };
   }
 }
