@@ -492,15 +492,19 @@ Deno.test("without Deno on PATH: selftest runs its CLI and hooks with the Deno t
   assertMatch(result.stdout, /17 of 17 steps passed\./);
 });
 
-Deno.test("the real launcher runs the bundles: both hot hooks answer, a command searches", async () => {
-  await using sandbox = await makeSandbox();
-  const env = {
+/** The whole environment of a launcher run in `sandbox` against the fixture knowledge base. */
+function fixtureEnv(sandbox: { home: string; tmp: string }): Record<string, string> {
+  return {
     PATH: Deno.env.get("PATH") ?? "",
     HOME: sandbox.home,
     TMPDIR: sandbox.tmp,
     KB_DIR: FIXTURE,
     NO_COLOR: "1",
   };
+}
+Deno.test("the real launcher runs the bundles: both hot hooks answer, a command searches", async () => {
+  await using sandbox = await makeSandbox();
+  const env = fixtureEnv(sandbox);
   const payload = JSON.parse(
     await Deno.readTextFile(join(ROOT, "fixtures", "hooks", "prompt-match.json")),
   );
@@ -535,13 +539,7 @@ Deno.test("the real launcher runs the bundles: both hot hooks answer, a command 
 
 Deno.test("where Deno cannot start (HOME, its .npmrc, a deleted folder) a hook exits 0 silently, a command says why", async () => {
   await using sandbox = await makeSandbox();
-  const env = {
-    PATH: Deno.env.get("PATH") ?? "",
-    HOME: sandbox.home,
-    TMPDIR: sandbox.tmp,
-    KB_DIR: FIXTURE,
-    NO_COLOR: "1",
-  };
+  const env = fixtureEnv(sandbox);
   const prompt = await Deno.readTextFile(join(ROOT, "fixtures", "hooks", "prompt-match.json"));
   const run = (args: string[], home: string, stdin?: string) =>
     runProcess(LAUNCHER, args, {

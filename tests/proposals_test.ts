@@ -891,19 +891,27 @@ Deno.test("a review is shared at once: a rejection reaches the remote and the ot
   assertEquals(await pending(other), []);
 });
 
-Deno.test("a remote that refuses the proposals branch: the review exits 3 in its words, the entry pushed, the review kept", async () => {
-  await using kb = await makeKb({ remote: true });
-  await proposeFrom(kb, [sourdough(), {
-    ...sourdough("kb-rye01"),
-    markdown: entryFile("kb-rye01", "Rye needs less water", "Use 70%.\n", ["rye"]),
-  }]);
-  const hook = join(kb.remote!, "hooks", "pre-receive");
+/**
+ * Make the bare remote at `remote` refuse every push to a `git-kb/*` branch, with its reason;
+ * the hook that refuses, to remove.
+ */
+async function refuseProposalsBranch(remote: string): Promise<string> {
+  const hook = join(remote, "hooks", "pre-receive");
   await Deno.writeTextFile(
     hook,
     "#!/bin/sh\nwhile read old new ref; do case $ref in refs/heads/git-kb/*) " +
       "echo 'git-kb/* is protected here' >&2; exit 1;; esac; done\n",
   );
   await Deno.chmod(hook, 0o755);
+  return hook;
+}
+Deno.test("a remote that refuses the proposals branch: the review exits 3 in its words, the entry pushed, the review kept", async () => {
+  await using kb = await makeKb({ remote: true });
+  await proposeFrom(kb, [sourdough(), {
+    ...sourdough("kb-rye01"),
+    markdown: entryFile("kb-rye01", "Rye needs less water", "Use 70%.\n", ["rye"]),
+  }]);
+  await refuseProposalsBranch(kb.remote!);
   const refusal =
     /proposals and reviews recorded here on git-kb\/proposals are not pushed: the push was refused: \[remote rejected\] \(pre-receive hook declined\); git-kb\/\* is protected here\. They are kept here; to send them, run:\n {2}\S.* sync --kb /;
   const accepted = await runCli(["review", "accept", "kb-sour1"], { env: kb.env });
@@ -921,13 +929,7 @@ Deno.test("a remote that refuses the proposals branch: the review exits 3 in its
 Deno.test("a remote that refuses the proposals branch: sync reports what it did, then exits 3 with the cause and the sync that finishes", async () => {
   await using kb = await makeKb({ remote: true });
   await proposeFrom(kb, [sourdough()]);
-  const hook = join(kb.remote!, "hooks", "pre-receive");
-  await Deno.writeTextFile(
-    hook,
-    "#!/bin/sh\nwhile read old new ref; do case $ref in refs/heads/git-kb/*) " +
-      "echo 'git-kb/* is protected here' >&2; exit 1;; esac; done\n",
-  );
-  await Deno.chmod(hook, 0o755);
+  const hook = await refuseProposalsBranch(kb.remote!);
   const env = { ...kb.env, KB_CLI: `deno run -A ${shellQuote(MAIN)}` };
   const synced = await runCli(["sync"], { env });
   assertEquals(synced.code, 3, show(synced));
