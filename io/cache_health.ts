@@ -19,9 +19,10 @@ const KB_CACHE_FOLDERS = ["index", "sessions", "verdicts", "eval"];
 const ROOT_FOLDERS = ["drafts"];
 
 /**
- * What is wrong with the thing at `path`, and the fix: the command that removes it, or for a cache
- * root another user owns (which may not be the user's to remove: a sticky /tmp), the line that
- * keeps the cache elsewhere.
+ * What is wrong with the thing at `path`, and the fix: the command that removes it, or the line
+ * that keeps the cache elsewhere when that command would fail: for a cache root another user
+ * owns (a sticky /tmp keeps the user from removing it) and for another user's folder (a
+ * `sudo git-kb` leaves root's), whose files `rm -r` may not delete.
  */
 function unsafeFinding(path: string, info: Deno.FileInfo, root: boolean): Finding {
   const theirs = info.uid !== null && info.uid !== Deno.uid();
@@ -32,7 +33,7 @@ function unsafeFinding(path: string, info: Deno.FileInfo, root: boolean): Findin
     ? `a folder of uid ${info.uid}'s, not yours (uid ${Deno.uid()})`
     : `not a folder${owner}`;
   const remove = info.isDirectory ? ["rm", "-r", path] : ["rm", path];
-  const fix = root && theirs
+  const fix = theirs && (root || info.isDirectory)
     ? `have its owner remove it, or keep the cache in a folder of your own; for this shell, a ` +
       `new one: ${NEW_CACHE_LINE}`
     : shellCommand(remove);

@@ -185,6 +185,26 @@ Deno.test("a cache root that is another user's link: the refusal and doctor prin
   assertEquals(Deno.lstatSync(box.root).uid, OTHER_UID, "their link is left alone");
 });
 
+Deno.test("another user's folder in the cache (a sudo git-kb leaves root's): doctor prints no rm -r, which could not delete its files, but a line that works pasted", async () => {
+  await using box = await makeBox();
+  const built = await runCli(["index"], { env: box.env });
+  assertEquals(built.code, 0, show(built));
+  const theirs = join(box.cacheDir, "index");
+  await chownTree(theirs);
+  const doctor = await runCli(["doctor", "--offline"], { env: box.env });
+  const finding = doctor.stdout.split("\n").find((line) => line.includes(theirs)) ?? "";
+  assertMatch(finding, /a folder of uid 65534's, not yours/, show(doctor));
+  assertNotMatch(finding, /\brm\b/);
+  const line = finding.trim().match(/for this shell, a new one: (.*)$/)?.[1];
+  assert(line, finding);
+  const cli = `deno run -A ${shellQuote(MAIN)} index`;
+  const pasted = await runProcess("/bin/sh", ["-c", `${line} && ${cli}`], {
+    env: await denoChildEnv(box.env),
+  });
+  assertEquals(pasted.code, 0, `${line}\n${pasted.stderr}`);
+  assertEquals(Deno.lstatSync(theirs).uid, OTHER_UID, "their folder is left alone");
+});
+
 Deno.test("a cache root of ours that others could write is narrowed to 0700 and used", async () => {
   await using box = await makeBox();
   await Deno.mkdir(box.root);
