@@ -17,7 +17,6 @@ import {
   gitOk,
   GitTimeoutError,
   keepEntriesAsWritten,
-  NETWORK_TIMEOUT_MS,
   networkTimeoutMs,
   originUrl,
 } from "../git.ts";
@@ -213,20 +212,25 @@ export class FirstPushError extends KbError {
  * Push the set-up commit when `origin` is an empty repository (a clone of a new, bare remote
  * has nothing to track): after this, saves push and other machines can clone it. Returns the
  * step to print, or undefined when there is no origin or it already has branches; throws
- * {@link FirstPushError} when the push fails (the remote's words: a hook, permissions).
+ * {@link FirstPushError} when the push fails (the remote's words: a hook, permissions) or does
+ * not finish in time.
  */
 export async function publishToEmptyRemote(kbDir: string): Promise<string | undefined> {
   const from = await originUrl(kbDir);
   if (!from) return undefined;
   const heads = await git(kbDir, ["ls-remote", "--heads", "origin"], {
-    timeoutMs: NETWORK_TIMEOUT_MS,
+    timeoutMs: networkTimeoutMs(),
   });
   if (heads.code !== 0 || heads.stdout.trim()) return undefined;
   const pushed = await git(
     kbDir,
     ["push", "--porcelain", "--set-upstream", "origin", "HEAD"],
-    { timeoutMs: NETWORK_TIMEOUT_MS },
-  );
+    { timeoutMs: networkTimeoutMs() },
+  ).catch((error) => {
+    // A push that hangs is stopped; the rest of init is done, and the report says so.
+    if (error instanceof GitTimeoutError) throw new FirstPushError(kbDir, from, error.message);
+    throw error;
+  });
   if (pushed.code === 0) return `Pushed the set-up commit to the empty remote ${from}`;
   throw new FirstPushError(kbDir, from, refusalWords(pushed));
 }
