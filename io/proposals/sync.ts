@@ -95,18 +95,16 @@ export interface ProposalsTraffic {
   wentOut: boolean;
 }
 
-/** What {@link syncProposals} did: which way proposals moved, and what went wrong. */
+/**
+ * What {@link syncProposals} did: which way proposals moved, and what went wrong, when something
+ * did: `notPushed` when proposals or reviews made here did not go out (the remote's own words),
+ * else a `warning` line (nothing of this clone's is left unsent).
+ */
 export interface ProposalsSync extends ProposalsTraffic {
-  /**
-   * Why the branch is not in step with the remote's (a refusal in the remote's own words);
-   * absent when it is.
-   */
-  failure?: string;
-  /**
-   * Whether, the sync having failed, the local branch holds commits the remote (as last fetched)
-   * lacks: proposals or reviews made here and not pushed.
-   */
-  unsent: boolean;
+  /** Why proposals or reviews made here are not pushed; absent when they are, or there are none. */
+  notPushed?: string;
+  /** What went wrong while nothing made here was left unpushed, with the sync to run again. */
+  warning?: string;
 }
 
 /**
@@ -170,8 +168,8 @@ async function aheadOfRemote(kbDir: string, remote: string): Promise<boolean> {
 
 /**
  * Bring the proposals branch of `kbDir` in step with `remote`'s (see the module); resolves to
- * which way proposals moved and, when it failed, why and whether commits of this clone were left
- * unpushed.
+ * which way proposals moved and, when it failed, why: as `notPushed` when commits of this clone
+ * were left unpushed, else as a `warning`.
  */
 export async function syncProposals(
   kbDir: string,
@@ -183,19 +181,16 @@ export async function syncProposals(
   try {
     for (let attempt = 0; attempt < ROUNDS; attempt++) {
       if (await round(kbDir, remote, timeoutMs, moved) === "done") {
-        return { ...moved, unsent: false };
+        return moved;
       }
     }
   } catch (error) {
     failure = error instanceof Error ? error.message : String(error);
   }
-  return { ...moved, failure, unsent: await aheadOfRemote(kbDir, remote) };
-}
-
-/** The warning that `kbDir`'s proposals branch was not synced with `remote` because of `cause`. */
-export function proposalsWarning(kbDir: string, remote: string, cause: string): string {
-  return `the proposals branch ${PROPOSALS_BRANCH} was not synced with ${remote}: ${cause}; ` +
-    `sync again: ${kbCommand("sync", "--kb", kbDir)}`;
+  if (await aheadOfRemote(kbDir, remote)) return { ...moved, notPushed: failure };
+  const warning = `the proposals branch ${PROPOSALS_BRANCH} was not synced with ${remote}: ` +
+    `${failure}; sync again: ${kbCommand("sync", "--kb", kbDir)}`;
+  return { ...moved, warning };
 }
 
 /**
@@ -235,8 +230,9 @@ export async function shareReviews(kbDir: string): Promise<SharedReviews> {
   if (state.state !== "branch") return { warnings: [] };
   const target = await pushTarget(kbDir, state.branch);
   if (!target) return { warnings: [] };
-  const { failure, unsent } = await syncProposals(kbDir, target.remote, networkTimeoutMs());
-  if (!failure) return { warnings: [] };
-  if (unsent) return { warnings: [], notPushed: new ProposalsPushError(kbDir, failure) };
-  return { warnings: [proposalsWarning(kbDir, target.remote, failure)] };
+  const { warning, notPushed } = await syncProposals(kbDir, target.remote, networkTimeoutMs());
+  return {
+    warnings: warning ? [warning] : [],
+    ...notPushed !== undefined ? { notPushed: new ProposalsPushError(kbDir, notPushed) } : {},
+  };
 }

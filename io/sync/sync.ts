@@ -48,7 +48,7 @@ import { markerRefusal } from "../remote/markers.ts";
 import { PUSH_ATTEMPTS, pushBranch } from "../remote/push.ts";
 import { republishRefusal } from "../remote/rewritten.ts";
 import { type PushTarget, pushTarget, syncCommand } from "../remote/target.ts";
-import { type ProposalsTraffic, proposalsWarning, syncProposals } from "../proposals/sync.ts";
+import { type ProposalsTraffic, syncProposals } from "../proposals/sync.ts";
 import { withLock } from "../save/lock.ts";
 import { handEdits, readyBranch, saveLockPath } from "../save/repo_state.ts";
 
@@ -486,8 +486,7 @@ async function syncLocked(
     }
     const { incoming, outgoing } = await traffic(kbDir, { start, theirs, head, sent, pushed });
     const fallback = rebased && (await commitIdentity(kbDir)).fallback;
-    const { failure, unsent, ...proposals } = await syncProposals(kbDir, target.remote, timeoutMs);
-    const warned = failure && !unsent ? [proposalsWarning(kbDir, target.remote, failure)] : [];
+    const { warning, ...proposals } = await syncProposals(kbDir, target.remote, timeoutMs);
     return {
       kbDir,
       outcome: incoming.commits || outgoing.commits ? "synced" : "up-to-date",
@@ -496,8 +495,8 @@ async function syncLocked(
       incoming,
       outgoing,
       rebased,
-      proposals: failure && unsent ? { ...proposals, notPushed: failure } : proposals,
-      warnings: [...fallback ? [fallbackIdentityWarning()] : [], ...warned],
+      proposals,
+      warnings: [...fallback ? [fallbackIdentityWarning()] : [], ...warning ? [warning] : []],
     };
   }
 }
