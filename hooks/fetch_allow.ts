@@ -50,13 +50,13 @@ export function fetchHookOutput(payload: HookPayload): string {
   if (textField(payload, "tool_name") !== "Bash" || command === undefined || !launcher) {
     return "";
   }
-  if (inSessionFolder(launcher, payload)) return "";
   const { kbs, source } = resolveKbs();
   // A relative KB_DIR names another folder wherever the model's shell has moved to: passed on as
   // set, for isFreeFetch to refuse every fetch.
   const relative = relativeKbDir(source);
   const kbDirs = relative !== undefined ? [relative] : kbs.map((kb) => kb.kbDir);
-  if (!isFreeFetch(command, { launcher, kbDirs })) return "";
+  // The command first; the folders' real paths only for a fetch line.
+  if (!isFreeFetch(command, { launcher, kbDirs }) || inSessionFolder(launcher, payload)) return "";
   return JSON.stringify({
     hookSpecificOutput: {
       hookEventName: "PreToolUse",
