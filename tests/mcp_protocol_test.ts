@@ -234,3 +234,16 @@ Deno.test("mcp: a request reusing the id of one under way is refused, and the fi
   assertMatch(saved[0].text, /"commit"/);
   assertMatch(await git(kb.dir, "log", "-1", "--format=%s"), new RegExp(title));
 });
+
+Deno.test("mcp: a last request without its newline before stdin ends is answered", async () => {
+  await using kb = await makeKb({ remote: true });
+  const { code, answers, stderr } = await serve(kb, [
+    OPEN,
+    JSON.stringify({ jsonrpc: "2.0", id: "unended", method: "ping" }),
+  ]);
+  assertEquals(code, 0, stderr);
+  assertEquals(answers.map((answer) => [answer.id, answer.result]), [
+    ["open", answers[0].result],
+    ["unended", {}],
+  ]);
+});
