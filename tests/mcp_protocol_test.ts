@@ -247,3 +247,18 @@ Deno.test("mcp: a last request without its newline before stdin ends is answered
     ["unended", {}],
   ]);
 });
+
+Deno.test("mcp: a request refused for an id past 2^53 or a bad params._meta names the member", async () => {
+  await using kb = await makeKb({ remote: true });
+  const { code, answers, stderr } = await serve(kb, [
+    OPEN,
+    line({ jsonrpc: "2.0", id: 2 ** 60, method: "ping" }),
+    line({ jsonrpc: "2.0", id: "meta", method: "ping", params: { _meta: { progressToken: {} } } }),
+  ]);
+  assertEquals(code, 0, stderr);
+  const refusals = answers.filter((answer) => answer.error).map(({ id, error }) => [id, error]);
+  assertEquals(refusals.length, 2, JSON.stringify(answers));
+  for (const [, error] of refusals) assertEquals((error as { code: number }).code, -32600);
+  assertMatch(JSON.stringify(refusals[0]), /Invalid Request: id: Too big: expected int to be <=/);
+  assertMatch(JSON.stringify(refusals[1]), /Invalid Request: params\._meta\.progressToken: /);
+});
