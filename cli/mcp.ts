@@ -15,11 +15,13 @@ import type {
   TransportSendOptions,
 } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
+  ErrorCode,
   type JSONRPCMessage,
   McpError,
   type MessageExtraInfo,
 } from "@modelcontextprotocol/sdk/types.js";
 import denoConfig from "../deno.json" with { type: "json" };
+import { refusal } from "../core/mcp/jsonrpc.ts";
 import { getEntries, listEntries } from "../io/kbs/get.ts";
 import { LineTransport } from "../io/mcp/stdio.ts";
 import { terminationSignal } from "../io/process.ts";
@@ -132,25 +134,36 @@ export function mcpServer(context: ToolContext, readOnly: boolean): KbServer {
 
 /**
  * Follow the requests a connected transport receives until each is answered: the returned
- * function resolves once none is waiting for its answer.
+ * function resolves once none is waiting for its answer. A request reusing the id of one still
+ * under way is refused (the protocol forbids it): served, its answer would count as the first
+ * one's, and the first one's, still due, would be cut off when the client leaves.
  */
 function trackAnswers(transport: Transport): () => Promise<void> {
   const unanswered = new Set<string | number>();
   let settle = () => {};
   const receive = transport.onmessage;
+  const send = transport.send.bind(transport);
   const answered = (id: unknown) => {
     unanswered.delete(id as string | number);
     if (!unanswered.size) settle();
   };
   transport.onmessage = (message: JSONRPCMessage, extra?: MessageExtraInfo) => {
-    if ("method" in message && "id" in message) unanswered.add(message.id);
+    if ("method" in message && "id" in message) {
+      if (unanswered.has(message.id)) {
+        const reason = `Invalid Request: the id ${
+          JSON.stringify(message.id)
+        } is that of a request still under way; give each request an id of its own`;
+        void send(refusal(message.id, ErrorCode.InvalidRequest, reason) as JSONRPCMessage);
+        return;
+      }
+      unanswered.add(message.id);
+    }
     receive?.(message, extra);
     // A request the client cancels gets no answer (the protocol says so): wait for it no more.
     if ("method" in message && message.method === "notifications/cancelled") {
       answered(message.params?.requestId);
     }
   };
-  const send = transport.send.bind(transport);
   transport.send = async (message: JSONRPCMessage, options?: TransportSendOptions) => {
     await send(message, options);
     if (!("method" in message) && "id" in message) answered(message.id);

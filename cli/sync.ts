@@ -88,11 +88,23 @@ function proposalsWay({ proposals: { cameIn, wentOut } }: SyncReport): string {
   return [cameIn ? "came in" : "", wentOut ? "went out" : ""].filter(Boolean).join(" and ");
 }
 
-/** The line saying how the proposals branch moved, with the command that lists the queue. */
-function proposalsLine(report: SyncReport): string[] {
+/**
+ * The lines saying how the proposals branch moved, with the command that lists the queue, and
+ * that those made here are not pushed, when they are not (the cause follows the report).
+ */
+function proposalsLines(report: SyncReport): string[] {
   const way = proposalsWay(report);
-  if (!way) return [];
-  return [`Proposals and reviews on git-kb/proposals ${way} (pending: ${kbCommand("review")}).`];
+  const moved = way
+    ? [`Proposals and reviews on git-kb/proposals ${way} (pending: ${kbCommand("review")}).`]
+    : [];
+  if (report.proposals.notPushed === undefined) return moved;
+  return [
+    ...moved,
+    yellow(
+      "Proposals and reviews recorded here on git-kb/proposals are committed here but not " +
+        "pushed (why, and the sync that sends them, below).",
+    ),
+  ];
 }
 
 /** How many of the files that came in and were left out {@link leftOutLine} names. */
@@ -139,10 +151,12 @@ function reportLines(report: SyncReport): string[] {
     ];
   }
   if (report.outcome === "up-to-date") {
-    const what = proposalsWay(report) ? "no entry" : "nothing";
+    // Proposals that moved, or that should have gone out and did not, are more than nothing.
+    const proposals = proposalsWay(report) || report.proposals.notPushed !== undefined;
+    const what = proposals ? "no entry" : "nothing";
     return [
       `Already in step with ${cyan(report.upstream ?? "")}: ${what} came in or went out.`,
-      ...proposalsLine(report),
+      ...proposalsLines(report),
       ...indexLines,
     ];
   }
@@ -158,7 +172,7 @@ function reportLines(report: SyncReport): string[] {
     lines.push(`Went out: ${plural(outgoing.commits, "commit", "commits")}`);
     lines.push(...changeLines(outgoing));
   }
-  lines.push(...proposalsLine(report), ...indexLines);
+  lines.push(...proposalsLines(report), ...indexLines);
   return lines;
 }
 

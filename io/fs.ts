@@ -170,48 +170,78 @@ function denoError(error: unknown): unknown {
   return error;
 }
 
+/** A file opened by {@link openWithoutWaiting}: closed when disposed. */
+export interface OpenedFile extends Disposable {
+  /** Its size, device and inode when opened (`fstat`). */
+  readonly info: { size: number; dev: number; ino: number };
+  /** Read into `buffer` from byte `position` of the file; 0 at its end. */
+  readAt(buffer: Uint8Array, position: number): number;
+}
+
+/**
+ * The regular file at `path`, opened for reading without blocking and, unless `followLink`,
+ * without following a link; undefined when something else is there (a link not followed, a
+ * FIFO, a socket, a device, a folder). Deno's own open waits, on a FIFO, until something writes
+ * into it, which may be never, so a look then an open leaves a swap in between to wait on: what
+ * was opened is checked instead. Throws `Deno.errors.NotFound` when nothing is there.
+ */
+export function openWithoutWaiting(path: string, followLink: boolean): OpenedFile | undefined {
+  const fs = nodeFs();
+  const { O_RDONLY, O_NONBLOCK = 0, O_NOFOLLOW = 0 } = fs.constants;
+  let fd: number;
+  try {
+    fd = fs.openSync(path, O_RDONLY | O_NONBLOCK | (followLink ? 0 : O_NOFOLLOW));
+  } catch (error) {
+    // A link (ELOOP with O_NOFOLLOW) or a socket (ENXIO) is there.
+    const code = (error as { code?: unknown }).code;
+    if (code === "ELOOP" || code === "ENXIO") return undefined;
+    throw denoError(error);
+  }
+  const close = () => fs.closeSync(fd);
+  try {
+    const opened = fs.fstatSync(fd);
+    if (!opened.isFile()) {
+      close();
+      return undefined;
+    }
+    const info = { size: opened.size, dev: opened.dev, ino: opened.ino };
+    return {
+      info,
+      readAt: (buffer, position) => fs.readSync(fd, buffer, 0, buffer.length, position),
+      [Symbol.dispose]: close,
+    };
+  } catch (error) {
+    close();
+    throw error;
+  }
+}
+
 /**
  * The first `limit` bytes (all, when fewer or no limit is given) of the regular file at `path`
  * that `lstat` described as `seen`; undefined when another file, or something else, is there
- * now. It is opened without following a link and without blocking: Deno's own open waits, on a
- * FIFO swapped in since the look, until something writes into it, which may be never. Throws
- * `Deno.errors.NotFound` when nothing is there.
+ * now. It is opened without following a link and without waiting (see
+ * {@link openWithoutWaiting}). Throws `Deno.errors.NotFound` when nothing is there.
  */
 export function readSeenFile(
   path: string,
   seen: Deno.FileInfo,
   limit = Infinity,
 ): Uint8Array | undefined {
-  const fs = nodeFs();
-  const { O_RDONLY, O_NONBLOCK = 0, O_NOFOLLOW = 0 } = fs.constants;
-  let fd: number;
-  try {
-    fd = fs.openSync(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW);
-  } catch (error) {
-    // A link (ELOOP with O_NOFOLLOW) or a socket (ENXIO) is there now.
-    const code = (error as { code?: unknown }).code;
-    if (code === "ELOOP" || code === "ENXIO") return undefined;
-    throw denoError(error);
-  }
-  try {
-    const opened = fs.fstatSync(fd);
-    if (!opened.isFile() || opened.ino !== seen.ino || opened.dev !== seen.dev) return undefined;
-    // One byte past the size seen tells a file that grew since.
-    let buffer = new Uint8Array(Math.min(opened.size + 1, limit));
-    let total = 0;
-    for (;;) {
-      if (total === buffer.length) {
-        if (total >= limit) return buffer;
-        const grown = new Uint8Array(Math.min(buffer.length * 2, limit));
-        grown.set(buffer);
-        buffer = grown;
-      }
-      const read = fs.readSync(fd, buffer, total, buffer.length - total, null);
-      if (read === 0) return buffer.subarray(0, total);
-      total += read;
+  using file = openWithoutWaiting(path, false);
+  if (!file || file.info.ino !== seen.ino || file.info.dev !== seen.dev) return undefined;
+  // One byte past the size seen tells a file that grew since.
+  let buffer = new Uint8Array(Math.min(file.info.size + 1, limit));
+  let total = 0;
+  for (;;) {
+    if (total === buffer.length) {
+      if (total >= limit) return buffer;
+      const grown = new Uint8Array(Math.min(buffer.length * 2, limit));
+      grown.set(buffer);
+      buffer = grown;
     }
-  } finally {
-    fs.closeSync(fd);
+    const read = file.readAt(buffer.subarray(total), total);
+    if (read === 0) return buffer.subarray(0, total);
+    total += read;
   }
 }
 
@@ -335,7 +365,11 @@ export function writePrivateText(path: string, text: string, append = false): nu
 /**
  * The text of a private file, or undefined when there is none. Anything but a regular file is
  * refused ({@link UnsafeCacheError}: a FIFO would block the read, a link point anywhere), and so
- * is a file over `maxBytes` (a planted `/dev/zero`-sized file would fill memory).
+ * is a file over `maxBytes` (a planted `/dev/zero`-sized file would fill memory). A swap between
+ * that look and the read is not guarded against, unlike {@link readSeenFile}: every file read
+ * here sits under the cache root, a 0700 folder of the user's own ({@link ensurePrivateDir}), so
+ * only the user's own processes could make one; and its open without waiting would load Node's
+ * `fs` into the prompt hook, which reads its session ledger here on every prompt.
  */
 export function readPrivateText(path: string, maxBytes: number): string | undefined {
   const info = regularFileOrNothing(path);

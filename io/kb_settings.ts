@@ -15,7 +15,7 @@
 import { EXIT, KbError } from "../core/exit.ts";
 import { join } from "../core/path.ts";
 import { lstatOf } from "./disk.ts";
-import { ifExists } from "./fs.ts";
+import { ifExists, readSeenFile } from "./fs.ts";
 import { git } from "./git.ts";
 
 /** The settings file at the knowledge base's root. */
@@ -92,7 +92,8 @@ const SETTINGS_MAX_BYTES = 64 * 1024;
 /**
  * The text of the settings file in the work tree; undefined when there is none, or when it is
  * not a regular file of at most {@link SETTINGS_MAX_BYTES} (a link, a FIFO that would block the
- * read), with a warning.
+ * read), with a warning. What is opened must be the file looked at: a swap since (a checkout
+ * running beside) is not read through (see {@link readSeenFile}).
  */
 function readLocalSettings(path: string, warnings: string[]): string | undefined {
   const info = lstatOf(path);
@@ -103,7 +104,14 @@ function readLocalSettings(path: string, warnings: string[]): string | undefined
     );
     return undefined;
   }
-  return ifExists(() => Deno.readTextFileSync(path));
+  // undefined: removed since the look, as if never there; null: replaced, or grown past the cap.
+  const bytes = ifExists(() => readSeenFile(path, info, SETTINGS_MAX_BYTES + 1) ?? null);
+  if (bytes === undefined) return undefined;
+  if (bytes === null || bytes.length > SETTINGS_MAX_BYTES) {
+    warnings.push(`${path} changed while it was being read; not read; run the command again`);
+    return undefined;
+  }
+  return new TextDecoder().decode(bytes);
 }
 
 /** A line of the settings file saying shared, as `git log -G` looks for it (a POSIX regex). */

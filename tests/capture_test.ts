@@ -17,7 +17,9 @@ import {
   runHook,
   type RunResult,
   show,
+  tempDir,
 } from "./helpers.ts";
+import { runProcess } from "../io/process.ts";
 import { fakeClaude, recordedCalls } from "./judge_helpers.ts";
 import { PROPOSALS_BRANCH } from "../core/proposals/branch.ts";
 
@@ -359,4 +361,47 @@ Deno.test("a rejected capture is not proposed again by a later session", async (
   const [, later] = await workerRecords(kb.tmp, 2);
   assertMatch(String(later?.candidates), /refused new kb-\w+: the same proposal was rejected/);
   assertStrictEquals(later?.reason, "0 proposal(s) written");
+});
+
+Deno.test("a transcript swapped for a FIFO after a look at it is not waited on", async () => {
+  await using temp = await tempDir("git-kb-transcript-");
+  const transcript = join(temp.path, "transcript.jsonl");
+  await Deno.writeTextFile(transcript, '{"type":"user"}\n');
+  // In a child, the first look at the transcript (a stat, by any of Deno's calls) swaps it for a
+  // FIFO once it has looked: the race a same-machine writer would have to win, made certain. An
+  // open that waits for a writer to the FIFO would never return; a read that looks at nothing
+  // before its open reads the file.
+  const child = [
+    `import { readTranscriptTail } from ${
+      JSON.stringify(join(ROOT, "io/capture/transcript_file.ts"))
+    };`,
+    `const file = ${JSON.stringify(transcript)};`,
+    "let swapped = false;",
+    "const swap = () => {",
+    "  if (swapped) return;",
+    "  swapped = true;",
+    "  Deno.removeSync(file);",
+    "  if (!new Deno.Command('mkfifo', { args: [file] }).outputSync().success) throw 'mkfifo';",
+    "};",
+    "for (const name of ['stat', 'lstat', 'statSync', 'lstatSync'] as const) {",
+    "  const look = Deno[name] as (at: string | URL) => unknown;",
+    "  Object.assign(Deno, { [name](at: string | URL) {",
+    "    const seen = look(at);",
+    "    if (String(at) !== file) return seen;",
+    "    return seen instanceof Promise ? seen.then((info) => (swap(), info)) : (swap(), seen);",
+    "  } });",
+    "}",
+    "try {",
+    "  console.log(JSON.stringify((await readTranscriptTail(file, 1024)).text));",
+    "} catch (error) {",
+    "  console.log(error.message);",
+    "}",
+    "console.log(swapped ? 'swapped' : 'not looked at');",
+  ].join("\n");
+  const read = await runProcess(Deno.execPath(), ["eval", child], { timeoutMs: 20_000 });
+  assertEquals(read.code, 0, show(read));
+  const [outcome, swap] = read.stdout.trim().split("\n");
+  if (swap === "swapped") {
+    assertEquals(outcome, `the transcript ${transcript} is not a regular file`);
+  } else assertEquals(outcome, JSON.stringify('{"type":"user"}\n'), show(read));
 });

@@ -211,3 +211,54 @@ Deno.test("mcp: a client that closes stdout during two saves: both finish, pushe
   assertEquals(await git(kb.dir, "rev-parse", "HEAD"), await git(kb.remote!, "rev-parse", "main"));
   assertEquals(await git(kb.dir, "status", "--porcelain"), "");
 });
+
+Deno.test("mcp: a request reusing the id of one under way is refused, and the first still gets its answer", async () => {
+  await using kb = await makeKb({ remote: true });
+  const title = "Saved under an id reused meanwhile";
+  const { code, answers, stderr } = await serve(kb, [
+    OPEN,
+    line({
+      jsonrpc: "2.0",
+      id: "same",
+      method: "tools/call",
+      params: { name: "add", arguments: { title, type: "note" } },
+    }) + line({ jsonrpc: "2.0", id: "same", method: "ping" }),
+  ]);
+  assertEquals(code, 0, stderr);
+  const same = answers.filter((answer) => answer.id === "same");
+  assertEquals(same.length, 2, JSON.stringify(answers));
+  const refused = same.find((answer) => answer.error);
+  assertEquals(refused?.error?.code, -32600);
+  assertMatch(refused?.error?.message ?? "", /the id "same" is that of a request still under way/);
+  const saved = same.find((answer) => answer.result)?.result?.content as { text: string }[];
+  assertMatch(saved[0].text, /"commit"/);
+  assertMatch(await git(kb.dir, "log", "-1", "--format=%s"), new RegExp(title));
+});
+
+Deno.test("mcp: a last request without its newline before stdin ends is answered", async () => {
+  await using kb = await makeKb({ remote: true });
+  const { code, answers, stderr } = await serve(kb, [
+    OPEN,
+    JSON.stringify({ jsonrpc: "2.0", id: "unended", method: "ping" }),
+  ]);
+  assertEquals(code, 0, stderr);
+  assertEquals(answers.map((answer) => [answer.id, answer.result]), [
+    ["open", answers[0].result],
+    ["unended", {}],
+  ]);
+});
+
+Deno.test("mcp: a request refused for an id past 2^53 or a bad params._meta names the member", async () => {
+  await using kb = await makeKb({ remote: true });
+  const { code, answers, stderr } = await serve(kb, [
+    OPEN,
+    line({ jsonrpc: "2.0", id: 2 ** 60, method: "ping" }),
+    line({ jsonrpc: "2.0", id: "meta", method: "ping", params: { _meta: { progressToken: {} } } }),
+  ]);
+  assertEquals(code, 0, stderr);
+  const refusals = answers.filter((answer) => answer.error).map(({ id, error }) => [id, error]);
+  assertEquals(refusals.length, 2, JSON.stringify(answers));
+  for (const [, error] of refusals) assertEquals((error as { code: number }).code, -32600);
+  assertMatch(JSON.stringify(refusals[0]), /Invalid Request: id: Too big: expected int to be <=/);
+  assertMatch(JSON.stringify(refusals[1]), /Invalid Request: params\._meta\.progressToken: /);
+});

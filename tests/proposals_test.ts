@@ -933,7 +933,13 @@ Deno.test("a remote that refuses the proposals branch: sync reports what it did,
   const env = { ...kb.env, KB_CLI: `deno run -A ${shellQuote(MAIN)}` };
   const synced = await runCli(["sync"], { env });
   assertEquals(synced.code, 3, show(synced));
-  assertMatch(synced.stdout, /Already in step with origin\/main/);
+  // The report says what happened: not "nothing came in or went out", which reads as all done.
+  assertMatch(synced.stdout, /Already in step with origin\/main: no entry came in or went out\./);
+  assertMatch(
+    synced.stdout,
+    /Proposals and reviews recorded here on git-kb\/proposals are committed here but not pushed/,
+  );
+  assert(!/nothing came in/.test(synced.stdout), show(synced));
   assert(!/Proposals and reviews on git-kb\/proposals/.test(synced.stdout), show(synced));
   assertMatch(
     synced.stderr,
@@ -942,7 +948,9 @@ Deno.test("a remote that refuses the proposals branch: sync reports what it did,
   assert(!/warning:/.test(synced.stderr), show(synced));
   const json = await runCli(["sync", "--json"], { env });
   assertEquals(json.code, 3, show(json));
-  assertMatch(JSON.parse(json.stdout).proposals.notPushed, /pre-receive hook declined/);
+  const report = JSON.parse(json.stdout);
+  assertMatch(report.proposals.notPushed, /pre-receive hook declined/);
+  assertEquals(report.proposals.wentOut, false, "nothing went out");
 
   // The command printed, pasted once the remote takes the branch, pushes the proposals.
   const command = synced.stderr.trimEnd().split("\n").pop()!.trim();

@@ -20,6 +20,7 @@ import {
   overrideEnv,
   runAlone,
   runCli,
+  runCliSwappingAtLook,
   type RunResult,
   show,
   snapshot,
@@ -264,6 +265,23 @@ Deno.test("git-kb.json in the work tree: saying shared is enough; a FIFO is not 
   const kept = await runCli(args, { env: kb.env });
   assertEquals(kept.code, 0, show(kept));
   assertEquals(kept.stderr.includes("git-kb.json is not a regular file"), true, show(kept));
+});
+
+Deno.test("git-kb.json swapped for a link after the look is not read through", async () => {
+  await using kb = await makeKb();
+  await Deno.writeTextFile(join(kb.dir, "git-kb.json"), "{}\n");
+  // The link leads to a file that says shared: read through, it would refuse the secret. It could
+  // as well lead to a FIFO (a read that never ends) or to /dev/zero (one that fills memory).
+  const elsewhere = join(kb.root, "elsewhere.json");
+  await Deno.writeTextFile(elsewhere, '{"shared": true}');
+  const result = await runCliSwappingAtLook(
+    ["add", "--title", "Deploy key", "--type", "howto", "--body", TOKEN, "--allow-secret"],
+    kb.env,
+    { file: join(kb.dir, "git-kb.json"), linkTo: elsewhere, caller: "readLocalSettings" },
+  );
+  assertEquals((await Deno.lstat(join(kb.dir, "git-kb.json"))).isSymlink, true, "swapped");
+  assertEquals(result.code, 0, show(result));
+  assertMatch(result.stderr, /git-kb\.json changed while it was being read; not read; run the/);
 });
 
 Deno.test("init --shared commits git-kb.json in the set-up commit", async () => {

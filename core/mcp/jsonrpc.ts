@@ -10,6 +10,8 @@ import {
   ErrorCode,
   type JSONRPCMessage,
   JSONRPCMessageSchema,
+  JSONRPCNotificationSchema,
+  JSONRPCRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 
 /** A JSON-RPC 2.0 error response; its id is null where the request's could not be read. */
@@ -140,5 +142,8 @@ function invalidRequestReason(object: Record<string, unknown>): string {
   if ("params" in object && (typeof object.params !== "object" || object.params === null)) {
     return "params must be an object";
   }
-  return "not a JSON-RPC 2.0 request";
+  // What is left is a member the protocol gives a shape to: an id past 2^53, a params._meta.
+  const schema = "id" in object ? JSONRPCRequestSchema : JSONRPCNotificationSchema;
+  const checked = schema.safeParse(withMembers(object, REQUEST_MEMBERS));
+  return checked.success ? "not a JSON-RPC 2.0 request" : issuesText(checked.error.issues);
 }

@@ -47,7 +47,7 @@ export async function handOffIfLearned(
   const { kbDir } = resolveKb();
   trace.kbDir = kbDir;
   const { covered } = readCaptureState(kbCacheDir(kbDir), session);
-  const part = await readTranscriptTail(transcript, TRANSCRIPT_TAIL_BYTES, { after: covered });
+  const part = readTranscriptTail(transcript, TRANSCRIPT_TAIL_BYTES, { after: covered });
   if (!findLessons(transcriptTurns(part.text)).length) {
     trace.reason = "nothing learned: no failure that was then fixed";
     return;

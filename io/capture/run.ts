@@ -161,7 +161,7 @@ async function captureLocked(
 ): Promise<void> {
   const cacheDir = kbCacheDir(kbDir);
   const state = readCaptureState(cacheDir, request.session);
-  const part = await readTranscriptTail(request.transcript, TRANSCRIPT_TAIL_BYTES, {
+  const part = readTranscriptTail(request.transcript, TRANSCRIPT_TAIL_BYTES, {
     after: state.covered,
     countLines: true,
   });

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { type OpenedFile, openWithoutWaiting } from "../fs.ts";
 
 /** The most of a transcript's end read, by the capture's decision and by its run: 256 KiB. */
 export const TRANSCRIPT_TAIL_BYTES = 256 * 1024;
@@ -25,28 +26,25 @@ export interface TranscriptPart {
 const COUNT_CHUNK = 1024 * 1024;
 
 /** How many newlines the file's first `bytes` hold, read in chunks. */
-async function newlinesBefore(file: Deno.FsFile, bytes: number): Promise<number> {
+function newlinesBefore(file: OpenedFile, bytes: number): number {
   const buffer = new Uint8Array(COUNT_CHUNK);
   let count = 0;
-  let left = bytes;
-  await file.seek(0, Deno.SeekMode.Start);
-  while (left > 0) {
-    const read = await file.read(buffer.subarray(0, Math.min(left, COUNT_CHUNK)));
-    if (read === null) break;
+  for (let position = 0; position < bytes;) {
+    const read = file.readAt(buffer.subarray(0, Math.min(bytes - position, COUNT_CHUNK)), position);
+    if (read === 0) break;
     for (let index = 0; index < read; index++) if (buffer[index] === 10) count++;
-    left -= read;
+    position += read;
   }
   return count;
 }
 
 /** Read all of `length` bytes at `start`, or as many as the file has. */
-async function readAt(file: Deno.FsFile, start: number, length: number): Promise<Uint8Array> {
+function readAt(file: OpenedFile, start: number, length: number): Uint8Array {
   const bytes = new Uint8Array(length);
   let filled = 0;
-  await file.seek(start, Deno.SeekMode.Start);
   while (filled < length) {
-    const read = await file.read(bytes.subarray(filled));
-    if (read === null) break;
+    const read = file.readAt(bytes.subarray(filled), start + filled);
+    if (read === 0) break;
     filled += read;
   }
   return bytes.subarray(0, filled);
@@ -55,20 +53,20 @@ async function readAt(file: Deno.FsFile, start: number, length: number): Promise
 /**
  * The last `maxBytes` of the transcript at `path`, or less: never what lies before `after` (the
  * end of a part read before). With `countLines`, also the line the part starts on (the file is
- * read up to there, a chunk at a time). Throws when `path` is not a regular file.
+ * read up to there, a chunk at a time). Throws when `path` is not a regular file: what is opened
+ * is checked, not a look before it, which a FIFO swapped in since would hold forever.
  */
-export async function readTranscriptTail(
+export function readTranscriptTail(
   path: string,
   maxBytes: number,
   options: { after?: number; countLines?: boolean } = {},
-): Promise<TranscriptPart> {
-  const info = await Deno.stat(path);
-  if (!info.isFile) throw new Error(`the transcript ${path} is not a regular file`);
-  using file = await Deno.open(path, { read: true });
-  const end = info.size;
+): TranscriptPart {
+  using file = openWithoutWaiting(path, true);
+  if (!file) throw new Error(`the transcript ${path} is not a regular file`);
+  const end = file.info.size;
   const after = Math.min(Math.max(options.after ?? 0, 0), end);
   const start = Math.max(after, end - maxBytes);
-  const text = new TextDecoder().decode(await readAt(file, start, end - start));
+  const text = new TextDecoder().decode(readAt(file, start, end - start));
   if (!options.countLines) return { text, start, end };
-  return { text, start, end, firstLine: (await newlinesBefore(file, start)) + 1 };
+  return { text, start, end, firstLine: newlinesBefore(file, start) + 1 };
 }

@@ -3,7 +3,8 @@
  * Model Context Protocol's stdio transport has it. Unlike the SDK's own, every line that is not
  * a message the server can serve gets the JSON-RPC 2.0 error response (core/mcp/jsonrpc.ts), and
  * a line over the size limit is refused without closing the connection: the client always gets
- * an answer, and the requests under way keep theirs.
+ * an answer, and the requests under way keep theirs. A last line without its newline, when stdin
+ * ends, is read as any other.
  *
  * @module
  */
@@ -47,6 +48,7 @@ export class LineTransport implements Transport {
   /** Start reading stdin. */
   start(): Promise<void> {
     this.#stdin.on("data", this.#receive);
+    this.#stdin.on("end", this.#ended);
     this.#stdin.on("error", this.#failed);
     this.#stdout.on("error", this.#outputFailed);
     return Promise.resolve();
@@ -66,6 +68,7 @@ export class LineTransport implements Transport {
   /** Stop reading, drop a partial line, and say so. */
   close(): Promise<void> {
     this.#stdin.off("data", this.#receive);
+    this.#stdin.off("end", this.#ended);
     this.#stdin.off("error", this.#failed);
     this.#stdout.off("error", this.#outputFailed);
     this.#stdin.pause();
@@ -92,6 +95,14 @@ export class LineTransport implements Transport {
       start = end + 1;
     }
     this.#keep(bytes.subarray(start));
+  };
+
+  /**
+   * Stdin ended: a last line without its newline is served (or refused) as any other, before
+   * whoever waits on the end (the server's exit) learns of it, so its request is waited for too.
+   */
+  #ended = () => {
+    if (this.#pendingBytes || this.#oversized) this.#endLine();
   };
 
   /** Add part of a line, unless the line is over the limit already or goes over it now. */

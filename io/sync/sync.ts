@@ -83,8 +83,8 @@ export interface SyncReport {
   /** The knowledge base folder. */
   kbDir: string;
   /**
-   * `synced`: something came in or went out; `up-to-date`: nothing to do; `no-remote`: the repo
-   * has no remote, so nothing to sync with.
+   * `synced`: commits of the branch came in or went out; `up-to-date`: none had to; `no-remote`:
+   * the repo has no remote, so nothing to sync with. The proposals branch is in `proposals`.
    */
   outcome: "synced" | "up-to-date" | "no-remote";
   /** The local branch. */
