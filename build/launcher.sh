@@ -136,6 +136,7 @@ refuse() {
   exit 1
 }
 
+npmrc=
 # Deno reads $HOME/.npmrc before it runs anything: where HOME is not a folder, or .npmrc is not a
 # file it may read, it stops with exit 1 (and waits forever on a FIFO). A hook then stays silent
 # (it fails open); a command says why, in one line.
@@ -215,6 +216,28 @@ set -- "$here/$bundle" "$@"
 case "$profile" in
   # @build profile-flags
 esac
+# Deno also stops with exit 1, before any code runs, on a ~/.npmrc whose contents it refuses (a
+# registry that is no URL, bytes that are not UTF-8), and no flag or variable makes it skip the
+# file. A hook must still fail open, so with a ~/.npmrc a hook in the foreground runs as a child,
+# not in this process's place: its stdout passes, its stderr (where a hook writes nothing) goes,
+# and an exit 1, which a hook that ran never gives (app/launch.ts), is Deno's failure to start,
+# made a silent exit 0. A background hook keeps this process, as a hook's parent must reach Deno
+# (app/plugin_hooks.ts): a start of Deno on nothing tells first whether it can start, once a
+# session. A command is left to Deno, whose error names the file: checking first would cost every
+# command a start of Deno wherever a ~/.npmrc exists.
+if [ "$first" = hook ] && [ -f "${npmrc:-}" ]; then
+  background=
+  case "$first ${2:-}" in
+    # @build background-hooks
+  esac
+  if [ -z "$background" ]; then
+    "$deno" run --quiet --no-prompt --no-config ${v8:+"$v8"} "$@" 2>/dev/null
+    status=$?
+    [ "$status" -eq 1 ] && exit 0
+    exit "$status"
+  fi
+  "$deno" run --quiet --no-prompt --no-config 'data:text/javascript,' >/dev/null 2>&1 || exit 0
+fi
 # --no-config: the user's own deno.json (hooks run in their project) must not apply here;
 # --quiet: Deno's own notes (an --allow-run program not on PATH) are not ours to print;
 # $v8: the hooks' V8 settings (HOOK_V8_FLAGS in app/permissions.ts), one word or none.

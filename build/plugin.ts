@@ -30,7 +30,7 @@ import {
   PROFILES,
   READ_ONLY_PROFILES,
 } from "../app/permissions.ts";
-import { pluginHooksJson } from "../app/plugin_hooks.ts";
+import { PLUGIN_HOOKS, pluginHooksJson } from "../app/plugin_hooks.ts";
 import { COMMANDS, HOOKS, ownBundlePath } from "../app/registry.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
@@ -151,6 +151,12 @@ function shPlaceholders(): Record<string, string[]> {
         ? `${hook}) profile='${profile}' bundle=${hotHookBundle(hook)} ;;`
         : `${hook}) profile='${profile}' ;;`
     ),
+    // The hooks Claude Code runs in the background (`exec`, app/plugin_hooks.ts), as "hook <verb>".
+    "background-hooks": [
+      `${
+        PLUGIN_HOOKS.filter((hook) => hook.async).map((hook) => `"hook ${hook.verb}"`).join("|")
+      }) background=1 ;;`,
+    ],
     "command-profiles": [...byProfile].map(([profile, names]) =>
       `${names.join("|")}) profile='${profile}' ;;`
     ),

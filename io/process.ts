@@ -180,16 +180,25 @@ export async function runProcess(
   options: ProcessOptions = {},
 ): Promise<ProcessOutput> {
   const { stdin, timeoutMs, ownGroup = false } = options;
-  const child = new Deno.Command(program, {
-    args,
-    cwd: options.cwd,
-    env: options.env,
-    clearEnv: options.clearEnv,
-    stdin: stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-    detached: ownGroup,
-  }).spawn();
+  // Listen before the child starts: an interrupt in between would end this process by default
+  // and leave the child's group, which a signal to this process's group does not reach, running.
+  const interrupt = ownGroup ? interrupts() : undefined;
+  let child: Deno.ChildProcess;
+  try {
+    child = new Deno.Command(program, {
+      args,
+      cwd: options.cwd,
+      env: options.env,
+      clearEnv: options.clearEnv,
+      stdin: stdin === undefined ? "null" : "piped",
+      stdout: "piped",
+      stderr: "piped",
+      detached: ownGroup,
+    }).spawn();
+  } catch (error) {
+    interrupt?.stop();
+    throw error;
+  }
   const stdout = collect(child.stdout);
   const stderr = collect(child.stderr);
   const writer = stdin === undefined ? undefined : child.stdin.getWriter();
@@ -201,10 +210,8 @@ export async function runProcess(
     writer?.abort().catch(() => {});
     if (ownGroup) killGroup(child.pid);
   };
-  const interrupt = ownGroup ? interrupts() : undefined;
   const ends = [child.status, expiry?.promise, aborted(options.signal), interrupt?.promise];
   let status = await Promise.race(ends.filter((end) => end !== undefined));
-  interrupt?.stop();
   // A signal that also aborted `signal` (a hook's own SIGTERM handling) is reported as the abort.
   if (typeof status === "string" && status !== "expired" && options.signal?.aborted) {
     status = "aborted";
@@ -214,12 +221,15 @@ export async function runProcess(
       child.kill("SIGKILL");
     } catch { /* it exited just now */ }
     stop();
+    // Only now: a second interrupt before the group was killed would have ended this process.
+    interrupt?.stop();
     await child.status;
     expiry?.clear();
     if (status === "aborted") throw options.signal!.reason;
     if (status !== "expired") throw new ProcessInterruptedError(program, status);
     throw new ProcessTimeoutError(program, timeoutMs!);
   }
+  interrupt?.stop();
   const drained = Promise.all([stdout.done, stderr.done, fed]);
   const grace = options.exitGraceMs === undefined ? undefined : after(options.exitGraceMs, null);
   const limits = [grace?.promise, expiry?.promise].filter((item) => item !== undefined);

@@ -1,7 +1,8 @@
 /**
  * A remote whose transport hangs: `add`, `sync`, `doctor` and `init` give up at their timeout and
  * leave none of the processes git started behind (the transport and its own child), because git
- * runs in a process group of its own that is ended whole. Real CLI runs with their real permissions.
+ * runs in a process group of its own that is ended whole. Real CLI runs with their real permissions,
+ * and runProcess in a script of its own for an interrupt that comes as soon as git starts.
  */
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { join } from "@std/path/posix/join";
@@ -18,6 +19,7 @@ import {
   runCli,
   sandboxEnv,
   show,
+  tempDir,
 } from "./helpers.ts";
 import { assertGone, hangingRemote } from "./slow_git.ts";
 
@@ -97,5 +99,39 @@ Deno.test("Ctrl-C during a hanging push: the transport is ended too, and the com
   assertMatch(
     stderr,
     /Committed .* locally .* but it is not pushed: git push .* was stopped: git-kb got SIGINT/,
+  );
+});
+
+Deno.test("an interrupt as soon as a child in its own group starts still ends the group", async () => {
+  // The child signals this script at once, while the script is still busy before its first await
+  // (encoding a large stdin): the interrupt must already be listened for then, or the script
+  // dies of it and the child's group, out of reach of a signal to the script's, runs on.
+  await using temp = await tempDir("git-kb-interrupt-");
+  const pids = join(temp.path, "child.pids");
+  const script = join(temp.path, "run.ts");
+  await Deno.writeTextFile(
+    script,
+    `import { ProcessInterruptedError, runProcess } from ${
+      JSON.stringify(new URL("../io/process.ts", import.meta.url).href)
+    };
+const child = "sleep 600 & echo \\"$$ $!\\" > '${pids}'; kill -INT $PPID; wait";
+try {
+  await runProcess("sh", ["-c", child], { ownGroup: true, stdin: "x".repeat(64 * 2 ** 20) });
+} catch (error) {
+  if (!(error instanceof ProcessInterruptedError)) throw error;
+  console.log(error.message);
+}
+`,
+  );
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-run=sh,kill", script],
+    stdin: "null",
+  }).output();
+  assert(await exists(pids), "the child ran");
+  await assertGone(pids);
+  assertEquals(
+    [output.code, new TextDecoder().decode(output.stdout).trim()],
+    [0, "sh was stopped: this process got SIGINT"],
+    new TextDecoder().decode(output.stderr),
   );
 });

@@ -6,7 +6,14 @@
  * up to date with the sources and wholly committed, and the launcher and its template
  * (build/launcher.sh) with shellcheck when it is installed.
  */
-import { assert, assertEquals, assertMatch, assertNotMatch, assertThrows } from "@std/assert";
+import {
+  assert,
+  assertEquals,
+  assertMatch,
+  assertNotMatch,
+  assertStringIncludes,
+  assertThrows,
+} from "@std/assert";
 import { join } from "@std/path/posix/join";
 import {
   COMMAND_PROFILES,
@@ -590,6 +597,59 @@ Deno.test("where Deno cannot start (HOME, its .npmrc, a deleted folder) a hook e
   );
   assertEquals([deleted.code, deleted.stdout], [0, ""], show(deleted));
   assertNotMatch(deleted.stderr, /error|deno/i);
+});
+
+Deno.test("a ~/.npmrc whose contents Deno refuses: every hook exits 0 silently, a command shows Deno's error naming it", async () => {
+  await using sandbox = await makeSandbox();
+  // Deno colours its error unless told not to: the launcher's line must not depend on that.
+  const { NO_COLOR: _, ...env } = fixtureEnv(sandbox);
+  const prompt = await Deno.readTextFile(join(ROOT, "fixtures", "hooks", "prompt-match.json"));
+  const run = (args: string[], home: string, stdin?: string) =>
+    runProcess(LAUNCHER, args, {
+      env: { ...env, HOME: home },
+      clearEnv: true,
+      cwd: sandbox.root,
+      stdin,
+      timeoutMs: 20_000,
+    });
+  const home = async (name: string, npmrc: string | Uint8Array) => {
+    const folder = join(sandbox.root, name);
+    await Deno.mkdir(folder);
+    const path = join(folder, ".npmrc");
+    if (typeof npmrc === "string") await Deno.writeTextFile(path, npmrc);
+    else await Deno.writeFile(path, npmrc);
+    return folder;
+  };
+  // A registry that is no URL (an unset variable leaves it empty), and bytes that are not UTF-8:
+  // Deno stops on each with exit 1 before any code runs.
+  const cases: [string, RegExp][] = [
+    [await home("no-url", "registry=${UNSET_REGISTRY}\n"), /relative URL without a base/],
+    [await home("not-utf8", new Uint8Array([0xff, 0xfe, 0x0a])), /invalid utf-8/],
+  ];
+  for (const [folder, cause] of cases) {
+    for (const hook of ["prompt", "session", "watch"]) {
+      const result = await run(["hook", hook], folder, prompt);
+      assertEquals(
+        [result.code, result.stdout, result.stderr],
+        [0, "", ""],
+        `${hook}: ${show(result)}`,
+      );
+    }
+    // A command is not checked first (that would cost every command a start of Deno): Deno's
+    // own error names the file and what is wrong in it.
+    const command = await run(["search", "rotate"], folder);
+    assertEquals(command.code, 1, show(command));
+    assertStringIncludes(command.stderr, join(folder, ".npmrc"), show(command));
+    assertMatch(command.stderr, cause);
+  }
+  // A ~/.npmrc Deno accepts: the hook answers and the command runs, as without one.
+  const fine = await home("fine", "//registry.npmjs.org/:_authToken=${UNSET_TOKEN}\n");
+  const answered = await run(["hook", "prompt"], fine, prompt);
+  assertEquals([answered.code, answered.stderr], [0, ""], show(answered));
+  assertMatch(answered.stdout, /kb-7q2mx/);
+  const searched = await run(["search", "rotate leaked token", "--json"], fine);
+  assertEquals(searched.code, 0, show(searched));
+  assertEquals(JSON.parse(searched.stdout)[0].id, "kb-7q2mx");
 });
 
 Deno.test("a deno in the current folder is never run, though PATH names it by an empty or relative entry", async () => {
