@@ -264,6 +264,10 @@ Deno.test("doctor warns when Claude Code's git-kb hooks run a launcher that is g
       hooks: {
         UserPromptSubmit: [{ hooks: [hook("prompt")] }],
         PreToolUse: [{ matcher: "Write", hooks: [hook("judge")] }],
+        // As setup writes the session hook: through exec.
+        SessionStart: [{
+          hooks: [{ ...hook("session"), command: `exec ${hook("session").command}` }],
+        }],
       },
     }),
   );
@@ -274,7 +278,10 @@ Deno.test("doctor warns when Claude Code's git-kb hooks run a launcher that is g
   assertEquals(more, []);
   assertEquals(warning.level, "warn");
   assertStringIncludes(warning.message, `${settingsFile} runs git-kb's Claude Code hooks`);
-  assertStringIncludes(warning.message, `(prompt, judge) through ${gone}, which is not there`);
+  assertStringIncludes(
+    warning.message,
+    `(prompt, judge, session) through ${gone}, which is not there`,
+  );
   assertEquals(fixOf(warning), `${shellQuote(launcher)} setup --agent claude`);
   const sh = await runProcess("/bin/sh", ["-c", fixOf(warning)], { env, clearEnv: true });
   assertEquals(sh.code, 0, `${fixOf(warning)}\n${sh.stdout}\n${sh.stderr}`);
