@@ -176,6 +176,19 @@ Deno.test("hand-written entries are served with their repairs; doctor --fix rewr
   assertEquals(problems, [], "nothing left to repair, nothing uncommitted");
 });
 
+Deno.test("doctor --fix with no rewrite to make does not say every entry follows the contract", async () => {
+  await using kb = await makeKb();
+  // No id anywhere: left out of the index, which no rewrite of --fix can mend.
+  await Deno.writeTextFile(join(kb.dir, "entries", "notes.md"), "---\ntitle: Notes\n---\nx\n");
+  await git(kb.dir, "add", "-A");
+  await git(kb.dir, "commit", "--quiet", "-m", "hand-written");
+  assertEquals((await runCli(["doctor", "--offline"], { env: kb.env })).code, 1);
+  const fix = await runCli(["doctor", "--fix"], { env: kb.env });
+  assertEquals(fix.code, 0, show(fix));
+  assertNotMatch(fix.stdout, /Every entry is written to the contract/);
+  assertStringIncludes(fix.stdout, `git-kb doctor --kb ${shellQuote(kb.dir)}`);
+});
+
 Deno.test("edit of an entry with a repairable problem writes it repaired", async () => {
   await using kb = await makeKb();
   const path = join(kb.dir, "entries", "kb-han03-hand.md");
