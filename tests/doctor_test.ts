@@ -189,6 +189,31 @@ Deno.test("doctor --fix with no rewrite to make does not say every entry follows
   assertStringIncludes(fix.stdout, `git-kb doctor --kb ${shellQuote(kb.dir)}`);
 });
 
+Deno.test("doctor's fix for a link to an entry deleted since takes the link out, pasted", async () => {
+  await using kb = await makeKb();
+  await Deno.writeTextFile(
+    join(kb.dir, "entries", "kb-dng01-dangling.md"),
+    entryText({
+      id: "kb-dng01",
+      title: "Dangling",
+      body: "x\n",
+      extra: "links:\n  - { rel: related, to: kb-g0ne1 }\n",
+    }),
+  );
+  await git(kb.dir, "add", "-A");
+  await git(kb.dir, "commit", "--quiet", "-m", "what rm --force leaves");
+  const failed = (await doctor(kb.env)).find((item) =>
+    item.level === "error" && item.message.includes("kb-g0ne1 does not exist")
+  );
+  const fix = fixOf(failed);
+  assertEquals(fix, `git-kb edit kb-dng01 --remove-link kb-g0ne1 --kb ${shellQuote(kb.dir)}`);
+  const edited = await runCli(["edit", "kb-dng01", "--remove-link", "kb-g0ne1", "--kb", kb.dir], {
+    env: kb.env,
+  });
+  assertEquals(edited.code, 0, show(edited));
+  assertEquals((await doctor(kb.env)).filter((item) => item.level === "error"), []);
+});
+
 Deno.test("edit of an entry with a repairable problem writes it repaired", async () => {
   await using kb = await makeKb();
   const path = join(kb.dir, "entries", "kb-han03-hand.md");
