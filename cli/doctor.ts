@@ -117,7 +117,13 @@ async function fix(kbDir: string, write: boolean, json: boolean): Promise<number
   const repairable = await repairableEntries(kbDir);
   if (!repairable.length) {
     if (json) printJson({ repaired: [] });
-    else console.log(green("Every entry is written to the contract; nothing to fix."));
+    else {
+      // Only entries served through a repair get a rewrite; doctor names every other problem.
+      console.log(
+        `No entry is served through a repair, so there is nothing to rewrite; every other ` +
+          `problem, with its fix: ${kbCommand("doctor", "--kb", kbDir)}`,
+      );
+    }
     return 0;
   }
   if (!write) {

@@ -86,7 +86,9 @@ export function formatReport(report: EvalReport, misses: number): string {
     "",
     `hook fires on ${Math.round(summary.hook.fireRate * 100)}% of the prompts expecting entries; ` +
       `false fires: ${summary.hook.falseFires ? red(falseFires) : green(falseFires)}`,
-    `pointers listed: ${summary.hook.pointers} on ${summary.hook.fires} prompts, ` +
+    `pointers listed: ${summary.hook.pointers} on ${
+      plural(summary.hook.fires, "prompt", "prompts")
+    }, ` +
       `${fixed(summary.hook.pointerPrecision)} of them expected`,
     `bytes injected per prompt: mean ${Math.round(summary.bytes.mean)}, median ${
       Math.round(summary.bytes.median)

@@ -19,6 +19,7 @@ import {
   supersededOriginal,
 } from "../core/kbs/promote.ts";
 import { qualifyId } from "../core/kbs/qualified.ts";
+import { EXIT, KbError } from "../core/exit.ts";
 import { displaySafe } from "../core/text/display.ts";
 import { type KbLocation, nameFromDir, resolveKbNamed } from "../io/config.ts";
 import { realPathOr } from "../io/disk.ts";
@@ -122,6 +123,7 @@ export async function run(args: string[]): Promise<number> {
   const finish = kbCommand("promote", from, "--to", to);
   const path = entryPathOf(kbDir, source.id);
   const { entry: original, text } = readEntry(kbDir, path, `Entry ${from} (${path})`);
+  const sourcePaths = entryPaths(kbDir);
   const targetPaths = entryPaths(target.kbDir);
   const copies = copiesIn(target.kbDir, targetPaths);
   const found = copies.get(from);
@@ -133,7 +135,17 @@ export async function run(args: string[]): Promise<number> {
       `${from} is ${original.status}, not active; promote the entry that is in force instead`,
     );
   }
-  const sourcePaths = entryPaths(kbDir);
+  // A link to an entry gone since (`rm --force`) would fail the original's save after the copy's:
+  // refused before either, with the lines that take the link out and promote.
+  const gone = original.links.filter((link) => !sourcePaths.has(link.to));
+  if (gone.length) {
+    throw new KbError(
+      `${from} links to ${gone.map((link) => link.to).join(", ")}, which ${sourceName} has ` +
+        "no entry of (deleted since?); nothing was changed. Take the links out, then promote:",
+      EXIT.failed,
+      [kbCommand("edit", from, ...gone.flatMap((link) => ["--remove-link", link.to])), finish],
+    );
+  }
   // A new id: the original keeps its own, and an id held by two knowledge bases is ambiguous.
   const copyId = found ?? newId(new Map([...targetPaths, ...sourcePaths]));
   const copyName = qualifyId(to, copyId);
@@ -227,6 +239,7 @@ export async function run(args: string[]): Promise<number> {
     attachmentsLeft,
     to,
     sourceName,
+    sourceIds: sourcePaths,
     json: values.json,
   });
   return 0;
@@ -287,6 +300,8 @@ function report(done: {
   attachmentsLeft: { path: string; reason: string }[];
   to: string;
   sourceName: string;
+  /** The ids the source knowledge base holds an entry of. */
+  sourceIds: ReadonlyMap<string, string>;
   json?: boolean;
 }): void {
   const { from, copyName, copied, relinked, marked, dropped, unlinked, attachmentsLeft, to } = done;
@@ -333,6 +348,14 @@ function report(done: {
     );
   }
   for (const name of unlinked) {
+    const id = name.slice(done.sourceName.length + 1);
+    if (!done.sourceIds.has(id)) {
+      console.log(
+        `${yellow("!")} the copy names ${name} as plain text: ${done.sourceName} has no entry ` +
+          `${id} (deleted since?), so there is nothing of it to promote`,
+      );
+      continue;
+    }
     const carriedBy = dropped.some((link) => qualifyId(done.sourceName, link.to) === name)
       ? "the line above"
       : `${kbCommand("promote", name, "--to", to)} && ${kbCommand("promote", from, "--to", to)}`;

@@ -114,12 +114,13 @@ export async function run(args: string[]): Promise<number> {
     return 0;
   }
   if (dangling.length) {
+    const kbFlag = values.kb === undefined ? [] : ["--kb", kbDir];
     console.error(
       yellow(
         `warning: left ${plural(dangling.length, "dangling link", "dangling links")}:${
           describeLinks(dangling)
-        }`,
-      ),
+        }\nAn entry's next edit is refused until it loses the link; take them out with:`,
+      ) + commandLines(unlinkCommands(dangling, kbFlag)),
     );
   }
   if (mentions.length) console.error(yellow(mentionsWarning(mentions)));

@@ -51,7 +51,7 @@ import { bold, dim, green, printJson, red, yellow } from "./output.ts";
 import { selfCommand } from "../io/self_command.ts";
 import { COMMAND_NAME, isOnPath, pathSetupLine, userBinDir } from "../core/setup/command_link.ts";
 import { type LinkAction, linkCommand, unlinkCommand } from "../io/setup/command_link.ts";
-import { shellQuote } from "../core/shell/quote.ts";
+import { shellCommand, shellQuote } from "../core/shell/quote.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
@@ -314,12 +314,16 @@ function hookSwitchWarnings(agent: HookAgent, settings: Settings): string[] {
 }
 
 /** What to do after the hooks were written, per agent: reload, trust, switches, duplicates. */
-function installAdvice(agent: HookAgent, scope: Scope): string[] {
+function installAdvice(agent: HookAgent, scope: Scope, launcher: string): string[] {
   const notes = [`Start a new ${SETTINGS_FILES[agent].label} session to load the hooks.`];
   if (agent === "claude") {
+    // Run by the launcher the hooks run; the project's hooks from its folder, as doctor says.
+    const words = ["setup", "--agent", "claude", ...scope === "project" ? ["--scope", scope] : []];
+    const remove = `${shellQuote(launcher)} ${shellCommand([...words, "--remove"])}`;
+    const from = scope === "project" ? `cd ${shellQuote(baseDir(scope))} && ` : "";
     notes.push(
       "If the git-kb plugin is installed as well, its hooks run too: keep one of the two " +
-        `(claude plugin uninstall git-kb, or ${selfCommand()} setup --remove).`,
+        `(claude plugin uninstall git-kb, or ${from}${remove}).`,
     );
   }
   if (agent === "codex") {
@@ -387,7 +391,7 @@ async function setupHooks(
   const applied = applyChange(current, change, options);
   const notes = options.remove ? [] : [
     ...hookSwitchWarnings(agent, change.after),
-    ...(change.changed ? installAdvice(agent, options.scope) : []),
+    ...(change.changed ? installAdvice(agent, options.scope, launcher) : []),
   ];
   if (options.json) {
     printJson({

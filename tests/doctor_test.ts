@@ -176,6 +176,44 @@ Deno.test("hand-written entries are served with their repairs; doctor --fix rewr
   assertEquals(problems, [], "nothing left to repair, nothing uncommitted");
 });
 
+Deno.test("doctor --fix with no rewrite to make does not say every entry follows the contract", async () => {
+  await using kb = await makeKb();
+  // No id anywhere: left out of the index, which no rewrite of --fix can mend.
+  await Deno.writeTextFile(join(kb.dir, "entries", "notes.md"), "---\ntitle: Notes\n---\nx\n");
+  await git(kb.dir, "add", "-A");
+  await git(kb.dir, "commit", "--quiet", "-m", "hand-written");
+  assertEquals((await runCli(["doctor", "--offline"], { env: kb.env })).code, 1);
+  const fix = await runCli(["doctor", "--fix"], { env: kb.env });
+  assertEquals(fix.code, 0, show(fix));
+  assertNotMatch(fix.stdout, /Every entry is written to the contract/);
+  assertStringIncludes(fix.stdout, `git-kb doctor --kb ${shellQuote(kb.dir)}`);
+});
+
+Deno.test("doctor's fix for a link to an entry deleted since takes the link out, pasted", async () => {
+  await using kb = await makeKb();
+  await Deno.writeTextFile(
+    join(kb.dir, "entries", "kb-dng01-dangling.md"),
+    entryText({
+      id: "kb-dng01",
+      title: "Dangling",
+      body: "x\n",
+      extra: "links:\n  - { rel: related, to: kb-g0ne1 }\n",
+    }),
+  );
+  await git(kb.dir, "add", "-A");
+  await git(kb.dir, "commit", "--quiet", "-m", "what rm --force leaves");
+  const failed = (await doctor(kb.env)).find((item) =>
+    item.level === "error" && item.message.includes("kb-g0ne1 does not exist")
+  );
+  const fix = fixOf(failed);
+  assertEquals(fix, `git-kb edit kb-dng01 --remove-link kb-g0ne1 --kb ${shellQuote(kb.dir)}`);
+  const edited = await runCli(["edit", "kb-dng01", "--remove-link", "kb-g0ne1", "--kb", kb.dir], {
+    env: kb.env,
+  });
+  assertEquals(edited.code, 0, show(edited));
+  assertEquals((await doctor(kb.env)).filter((item) => item.level === "error"), []);
+});
+
 Deno.test("edit of an entry with a repairable problem writes it repaired", async () => {
   await using kb = await makeKb();
   const path = join(kb.dir, "entries", "kb-han03-hand.md");
@@ -264,6 +302,10 @@ Deno.test("doctor warns when Claude Code's git-kb hooks run a launcher that is g
       hooks: {
         UserPromptSubmit: [{ hooks: [hook("prompt")] }],
         PreToolUse: [{ matcher: "Write", hooks: [hook("judge")] }],
+        // As setup writes the session hook: through exec.
+        SessionStart: [{
+          hooks: [{ ...hook("session"), command: `exec ${hook("session").command}` }],
+        }],
       },
     }),
   );
@@ -274,7 +316,10 @@ Deno.test("doctor warns when Claude Code's git-kb hooks run a launcher that is g
   assertEquals(more, []);
   assertEquals(warning.level, "warn");
   assertStringIncludes(warning.message, `${settingsFile} runs git-kb's Claude Code hooks`);
-  assertStringIncludes(warning.message, `(prompt, judge) through ${gone}, which is not there`);
+  assertStringIncludes(
+    warning.message,
+    `(prompt, judge, session) through ${gone}, which is not there`,
+  );
   assertEquals(fixOf(warning), `${shellQuote(launcher)} setup --agent claude`);
   const sh = await runProcess("/bin/sh", ["-c", fixOf(warning)], { env, clearEnv: true });
   assertEquals(sh.code, 0, `${fixOf(warning)}\n${sh.stdout}\n${sh.stderr}`);

@@ -48,6 +48,10 @@ Deno.test("eval scores a golden file in the knowledge base, then reports what an
   assert(summary.bytes.max > 0);
   assertEquals(report.run.results[1].hookMissed, ["kb-x1e6g"]);
   assertEquals(report.previous, undefined);
+  const one = join(kb.root, "one.jsonl");
+  await Deno.writeTextFile(one, GOLDEN.split("\n")[0] + "\n");
+  const text = await runCli(["eval", one], { env: kb.env });
+  assertMatch(text.stdout, /^pointers listed: \d+ on 1 prompt, /m, show(text));
 
   const edited = await runCli([
     "edit",

@@ -35,6 +35,7 @@ interface ImportJson {
   unresolved: { sourcePath: string; name: string; leftOut?: string }[];
   leftOut: { path: string; reason: string }[];
   masked: { path: string; line: number; kind: string }[];
+  attachments: { copied: string[] };
   save?: { commit: string; push: string };
 }
 
@@ -407,6 +408,10 @@ for (const [fixture, expected] of Object.entries(CASES)) {
     );
     assertEquals(await git(kb.dir, "rev-parse", "HEAD~1"), head, "one commit for the whole import");
     assertEquals(await git(kb.remote!, "rev-parse", "main"), report.save?.commit, "pushed");
+    const subject = await git(kb.dir, "log", "-1", "--format=%s");
+    const copied = report.attachments.copied.length;
+    const files = copied ? `, ${copied} ${copied === 1 ? "attachment" : "attachments"}` : "";
+    assertMatch(subject, new RegExp(`\\(${expected.added} added, 0 updated${files}\\)$`));
 
     const written = await entriesBySource(kb.dir);
     assertEquals([...written.keys()].sort(), Object.keys(expected.entries).sort());

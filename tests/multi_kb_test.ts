@@ -778,6 +778,58 @@ Deno.test("promote: a mention left as plain text becomes a mention again once it
   assertEquals(await git(kbs.team.dir, "status", "--porcelain"), "");
 });
 
+Deno.test("promote: a link to an entry deleted since is refused before anything is saved, and the lines printed finish it", async () => {
+  await using kbs = await twoKbs();
+  const original = "kb-pr4mo";
+  // What `rm --force` leaves behind: a link to an entry no longer there.
+  await commitEntry(
+    kbs.personal,
+    original,
+    "Deploy notes",
+    entryText({
+      id: original,
+      title: "Deploy notes",
+      body: "Body.\n",
+      extra: "links:\n  - { rel: related, to: kb-g0ne1 }\n",
+    }),
+  );
+  await git(kbs.personal.dir, "push", "--quiet");
+  const teamBefore = await git(kbs.team.dir, "rev-parse", "HEAD");
+  const refused = await runCli(["promote", original, "--to", "team"], { env: kbs.env });
+  assertEquals(refused.code, 1, show(refused));
+  assertMatch(refused.stderr, /kb-pr4mo links to kb-g0ne1, which personal has no entry of/);
+  assertEquals(await git(kbs.team.dir, "rev-parse", "HEAD"), teamBefore, "no copy was saved");
+  const lines = refused.stderr.trimEnd().split("\n").slice(-2);
+  assertEquals(lines, [
+    "  git-kb edit personal:kb-pr4mo --remove-link kb-g0ne1",
+    "  git-kb promote personal:kb-pr4mo --to team",
+  ]);
+  await pasteWithLauncher(kbs, lines.map((line) => line.trim()).join(" && "));
+  const marked = await runCli(["get", original], { env: kbs.env });
+  assert(marked.stdout.includes("status: superseded"), show(marked));
+});
+
+Deno.test("promote: a mention of an entry deleted since is named as one, with no promote line", async () => {
+  await using kbs = await twoKbs();
+  const original = "kb-pr5mo";
+  await commitEntry(
+    kbs.personal,
+    original,
+    "Rollback notes",
+    entryText({ id: original, title: "Rollback notes", body: "See [[kb-g0ne1]], [[kb-7q2mx]].\n" }),
+  );
+  await git(kbs.personal.dir, "push", "--quiet");
+  const promoted = await runCli(["promote", original, "--to", "team"], { env: kbs.env });
+  assertEquals(promoted.code, 0, show(promoted));
+  assert(!promoted.stdout.includes("promote personal:kb-g0ne1"), show(promoted));
+  assertMatch(
+    promoted.stdout,
+    /names personal:kb-g0ne1 as plain text: personal has no entry kb-g0ne1/,
+  );
+  // The mention of an entry that is there keeps its line.
+  assertMatch(promoted.stdout, /personal:kb-7q2mx as plain text.*promote personal:kb-7q2mx --to/);
+});
+
 Deno.test("two knowledge bases: a fetch of each one's pointer is credited to that one's receipts", async () => {
   await using kbs = await twoKbs();
   await addTeamToken(kbs);

@@ -88,6 +88,16 @@ Deno.test("rm: deletes, refuses while linked, --force reports the dangling links
     }
     assertEquals(await exists(join(kb.dir, linked)), false);
     assertEquals(await git(kb.dir, "status", "--porcelain"), "");
+    // Each of them is refused its next edit until it loses the link: the lines that take them out.
+    const edits = text.stderr.split("\n").filter((line) => line.startsWith("  git-kb edit "));
+    assertEquals(edits.length, 4, show(text));
+    for (const line of edits) {
+      assertMatch(line, /^ {2}git-kb edit kb-\w{5} --remove-link kb-p8k2c$/);
+      const edited = await runCli(line.trim().split(" ").slice(1), { env: kb.env });
+      assertEquals(edited.code, 0, show(edited));
+    }
+    const doctor = await runCli(["doctor", "--offline"], { env: { ...kb.env, NO_COLOR: "1" } });
+    assert(!/^FAIL .*kb-p8k2c does not exist/m.test(doctor.stdout), show(doctor));
   });
 
   await t.step("usage and unknown ids", async () => {

@@ -4,7 +4,13 @@
  * second run that changes nothing, other keys kept, backups, dry runs, removal, refusal of a
  * file it cannot parse, Codex and Gemini CLI files, and the AGENTS.md rule for Cursor/OpenCode.
  */
-import { assert, assertEquals, assertMatch, assertNotMatch } from "@std/assert";
+import {
+  assert,
+  assertEquals,
+  assertMatch,
+  assertNotMatch,
+  assertStringIncludes,
+} from "@std/assert";
 import { join } from "@std/path/posix/join";
 import { ENV_VARS, flagsFor } from "../app/permissions.ts";
 import { runProcess } from "../io/process.ts";
@@ -277,6 +283,10 @@ Deno.test("claude --scope project writes .claude/settings.json under the current
   assertEquals(report.file, file);
   assertEquals(report.written, true);
   assert(report.notes.some((note) => /shared repository/.test(note)), report.notes.join("\n"));
+  // The line that takes them out again names this file's scope, not the home folder's.
+  const twice = report.notes.find((note) => note.includes("plugin is installed as well"));
+  const remove = `cd ${s.project} && '${s.launcher}' setup --agent claude --scope project --remove`;
+  assertStringIncludes(twice ?? "", `(claude plugin uninstall git-kb, or ${remove}).`);
   assertEquals(commands(await readJson(file), "UserPromptSubmit"), [
     `"${s.launcher}" hook prompt`,
   ]);

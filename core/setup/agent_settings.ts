@@ -99,8 +99,8 @@ export function ourVerb(command: string): string | undefined {
 }
 
 /**
- * The launcher a hook command runs when its first word, read as sh reads it, is an absolute path
- * (as `git-kb setup` writes it); undefined for the plugin's `${CLAUDE_PLUGIN_ROOT}` form, a bare
+ * The launcher a hook command runs when its first word (after an `exec`), read as sh reads it, is
+ * an absolute path (as `git-kb setup` writes it); undefined for the plugin's `${CLAUDE_PLUGIN_ROOT}` form, a bare
  * `git-kb` looked up on PATH, or an empty command.
  *
  * @example
@@ -110,7 +110,9 @@ export function ourVerb(command: string): string | undefined {
  * ```
  */
 export function absoluteLauncher(command: string): string | undefined {
-  const program = parseShell(command)[0]?.words[0];
+  const words = parseShell(command)[0]?.words ?? [];
+  // The SessionStart hooks setup writes run the launcher through `exec`.
+  const program = words[0] === "exec" ? words[1] : words[0];
   return program !== undefined && isAbsolute(program) ? program : undefined;
 }
 

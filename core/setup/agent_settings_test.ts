@@ -61,6 +61,9 @@ Deno.test("absoluteLauncher reads the launcher's path as sh would, when it is ab
   const cases: [string, string | undefined][] = [
     [PROMPT, LAUNCHER],
     ["'/home/me/my kb/plugin/bin/git-kb' hook augment", "/home/me/my kb/plugin/bin/git-kb"],
+    // The SessionStart hooks setup writes run the launcher through exec.
+    [`exec ${PROMPT.replace("prompt", "session")}`, LAUNCHER],
+    ["exec", undefined],
     ['"/home/o\\"b/\\$HOME/git-kb" hook prompt', '/home/o"b/$HOME/git-kb'],
     ['"${CLAUDE_PLUGIN_ROOT}/bin/git-kb" hook prompt', undefined],
     ["git-kb hook prompt", undefined],

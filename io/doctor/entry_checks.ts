@@ -171,6 +171,8 @@ export async function contractFindings(context: DoctorContext): Promise<Finding[
   let sound = 0;
   for (const path of [...ids.values()].sort()) {
     let missing: string[] = [];
+    // The `edit` that takes out a link to no entry, by the field a problem names it with.
+    const unlink = new Map<string, string>();
     const problems = (() => {
       try {
         const { entry, problems } = readEntryForgivingly(readKbFile(context.kbDir, path), {
@@ -179,6 +181,11 @@ export async function contractFindings(context: DoctorContext): Promise<Finding[
         });
         if (!entry) return problems;
         missing = mentionedIds(entry.body).filter((id) => !ids.has(id));
+        entry.links.forEach(({ to }, index) => {
+          if (to === entry.id || ids.has(to)) return;
+          const edit = kbCommand("edit", entry.id, "--remove-link", to, "--kb", context.kbDir);
+          unlink.set(`links[${index}].to`, edit);
+        });
         return checkAgainstKb(entry, { ids, path });
       } catch (error) {
         return [{ field: "file", message: error instanceof Error ? error.message : String(error) }];
@@ -203,7 +210,7 @@ export async function contractFindings(context: DoctorContext): Promise<Finding[
         check: "entries",
         message: withFix(
           `${path}: ${problem.field}: ${problem.message}`,
-          editFileCommand(join(context.kbDir, path)),
+          unlink.get(problem.field) ?? editFileCommand(join(context.kbDir, path)),
         ),
       });
     }

@@ -48,6 +48,7 @@ import {
 import { type MaskedSecret, maskNoteSecrets } from "../../core/import/mask.ts";
 import { type LinkTarget, namingLeftOut, NOTE_FILE } from "../../core/import/wikilinks.ts";
 import { realPathOr } from "../disk.ts";
+import { plural } from "../../core/text/plural.ts";
 import { ifExists, readSeenFile } from "../fs.ts";
 import { uncommittedFiles } from "../save/repo_state.ts";
 import { IMPORT_SUBJECT } from "../../core/import/edited_here.ts";
@@ -200,7 +201,7 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
     message: `${IMPORT_SUBJECT}${folderName} (${report.added.length} added, ` +
       `${report.updated.length} updated` +
       (recovered.length ? `, ${recovered.length} left uncommitted before` : "") +
-      (files.length ? `, ${files.length} attachments)` : ")"),
+      (files.length ? `, ${plural(files.length, "attachment", "attachments")})` : ")"),
     changes: [...kept, ...recovered],
     files: files.map(({ path, bytes }) => ({ path, bytes })),
     allowSecret: allowSecret || allowedNotes.size > 0,
