@@ -159,21 +159,28 @@ function namedById(views: RuleView[], typed: string): RuleView {
   );
 }
 
-/** Accept the rules of `chosen` and say so. */
+/** Accept the rules of `chosen` that wait, and say so; those accepted already are named so. */
 async function accept(chosen: RuleView[], json: boolean | undefined): Promise<void> {
-  await acceptKernelRules(chosen.map((view) => view.rule));
+  const waiting = chosen.filter((view) => view.state !== "accepted");
+  const already = chosen.filter((view) => view.state === "accepted");
+  await acceptKernelRules(waiting.map((view) => view.rule));
   if (json) {
-    printJson({ accepted: chosen.map((view) => ({ id: view.id, title: view.rule.title })) });
+    const listed = (views: RuleView[]) =>
+      views.map((view) => ({ id: view.id, title: view.rule.title }));
+    printJson({ accepted: listed(waiting), alreadyAccepted: listed(already) });
     return;
   }
-  if (!chosen.length) {
-    console.log("No kernel rule waits for acceptance.");
+  for (const view of already) {
+    console.log(`Already accepted: ${view.id} ${displaySafe(view.rule.title)}`);
+  }
+  if (!waiting.length) {
+    if (!already.length) console.log("No kernel rule waits for acceptance.");
     return;
   }
-  for (const view of chosen) {
+  for (const view of waiting) {
     console.log(`${green("Accepted")} ${view.id} ${displaySafe(view.rule.title)}`);
   }
-  const [applies, reads] = chosen.length === 1
+  const [applies, reads] = waiting.length === 1
     ? ["It applies", "it reads"]
     : ["They apply", "they read"];
   console.log(

@@ -13,6 +13,7 @@ import {
   AGENTS,
   agentsRule,
   desiredHooks,
+  enablesOurPlugin,
   findOurHooks,
   formatSettings,
   HOOK_AGENTS,
@@ -313,17 +314,28 @@ function hookSwitchWarnings(agent: HookAgent, settings: Settings): string[] {
   return [];
 }
 
-/** What to do after the hooks were written, per agent: reload, trust, switches, duplicates. */
-function installAdvice(agent: HookAgent, scope: Scope, launcher: string): string[] {
+/**
+ * What to do after the hooks were written into `settings`, per agent: reload, trust, switches,
+ * duplicates.
+ */
+function installAdvice(
+  agent: HookAgent,
+  scope: Scope,
+  launcher: string,
+  settings: Settings,
+): string[] {
   const notes = [`Start a new ${SETTINGS_FILES[agent].label} session to load the hooks.`];
   if (agent === "claude") {
     // Run by the launcher the hooks run; the project's hooks from its folder, as doctor says.
     const words = ["setup", "--agent", "claude", ...scope === "project" ? ["--scope", scope] : []];
     const remove = `${shellQuote(launcher)} ${shellCommand([...words, "--remove"])}`;
     const from = scope === "project" ? `cd ${shellQuote(baseDir(scope))} && ` : "";
+    const twice = enablesOurPlugin(settings)
+      ? "The git-kb plugin is enabled in this file too (enabledPlugins), so its hooks run beside " +
+        "these and every prompt is answered twice"
+      : "If the git-kb plugin is installed as well, its hooks run too";
     notes.push(
-      "If the git-kb plugin is installed as well, its hooks run too: keep one of the two " +
-        `(claude plugin uninstall git-kb, or ${from}${remove}).`,
+      `${twice}: keep one of the two (claude plugin uninstall git-kb, or ${from}${remove}).`,
     );
   }
   if (agent === "codex") {
@@ -391,7 +403,7 @@ async function setupHooks(
   const applied = applyChange(current, change, options);
   const notes = options.remove ? [] : [
     ...hookSwitchWarnings(agent, change.after),
-    ...(change.changed ? installAdvice(agent, options.scope, launcher) : []),
+    ...(change.changed ? installAdvice(agent, options.scope, launcher, change.after) : []),
   ];
   if (options.json) {
     printJson({

@@ -59,10 +59,14 @@ export async function run(args: string[]): Promise<number> {
   }
   printDelivery(delivery);
   if (!summary.prompts) {
+    // Other hooks' records (the judge's, the capture's) mean the log is on: no prompt reached it.
     console.log(
-      `No hook records yet in ${file}: the hooks keep them only where KB_HOOK_DEBUG=1 is ` +
-        `set. For Claude Code, add "env": {"KB_HOOK_DEBUG": "1"} to ~/.claude/settings.json ` +
-        `(or export it in the shell that starts claude), then start a new session.`,
+      text.trim()
+        ? `No prompt-hook records yet in ${file}, only other hooks' records: one comes with ` +
+          `each prompt the prompt hook sees while KB_HOOK_DEBUG=1 is set.`
+        : `No hook records yet in ${file}: the hooks keep them only where KB_HOOK_DEBUG=1 is ` +
+          `set. For Claude Code, add "env": {"KB_HOOK_DEBUG": "1"} to ~/.claude/settings.json ` +
+          `(or export it in the shell that starts claude), then start a new session.`,
     );
     return 0;
   }

@@ -2,9 +2,10 @@
  * `git-kb context` and `git-kb stats` through the real CLI (least-privilege flags), against the
  * prompt hook run as a subprocess on the same knowledge base.
  */
-import { assert, assertEquals, assertMatch } from "@std/assert";
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
 import type { HookStats } from "../core/delivery/hook_log.ts";
 import { join } from "@std/path/posix/join";
+import { dirname } from "@std/path/posix/dirname";
 import { copySampleKb, makeSandbox, parseJson, ROOT, runCli, runHook, show } from "./helpers.ts";
 
 const PAYLOADS = join(ROOT, "fixtures", "hooks");
@@ -226,6 +227,21 @@ Deno.test("stats with no debug log yet says how to turn it on in Claude Code", a
   assertEquals(text.code, 0, show(text));
   assertMatch(text.stdout, /No hook records yet in .*debug\.jsonl/);
   assertMatch(text.stdout, /"env": \{"KB_HOOK_DEBUG": "1"\} to ~\/\.claude\/settings\.json/);
+});
+
+Deno.test("stats with only other hooks' records says no prompt reached the prompt hook", async () => {
+  await using box = await sandboxKb();
+  const { log } = parseJson<{ log: string }>(await box.cli("stats", "--json"));
+  await Deno.mkdir(dirname(log), { recursive: true, mode: 0o700 });
+  const judged = { event: "judge", at: "2026-12-05T06:00:00.000Z", outcome: "allow" };
+  await Deno.writeTextFile(log, `${JSON.stringify(judged)}\n`, { mode: 0o600 });
+  const text = await box.cli("stats");
+  assertEquals(text.code, 0, show(text));
+  assertStringIncludes(
+    text.stdout,
+    `No prompt-hook records yet in ${log}, only other hooks' records: one comes with each ` +
+      "prompt the prompt hook sees while KB_HOOK_DEBUG=1 is set.",
+  );
 });
 
 Deno.test("stats --json with no debug log yet", async () => {

@@ -293,6 +293,29 @@ Deno.test("claude --scope project writes .claude/settings.json under the current
   assert(!(await exists(join(s.home, ".claude"))), "HOME untouched");
 });
 
+Deno.test("claude: where the same file enables the git-kb plugin, the advice says its hooks run too", async () => {
+  await using s = await makeSetup();
+  const file = join(s.home, ".claude", "settings.json");
+  await Deno.mkdir(join(s.home, ".claude"), { recursive: true });
+  await Deno.writeTextFile(file, '{"enabledPlugins": {"git-kb@git-kb": true}}\n');
+  const enabled = parseJson<{ notes: string[] }>(ok(await s.setup(["--json"])));
+  const remove = `'${s.launcher}' setup --agent claude --remove`;
+  assertEquals(enabled.notes.filter((note) => note.includes("plugin")), [
+    "The git-kb plugin is enabled in this file too (enabledPlugins), so its hooks run beside " +
+    `these and every prompt is answered twice: keep one of the two (claude plugin uninstall ` +
+    `git-kb, or ${remove}).`,
+  ]);
+  // Switched off, it may still be installed: the advice stays conditional.
+  await Deno.writeTextFile(file, '{"enabledPlugins": {"git-kb@git-kb": false}}\n');
+  const off = parseJson<{ notes: string[] }>(ok(await s.setup(["--remove", "--json"])));
+  assertEquals(off.notes, []);
+  const installed = parseJson<{ notes: string[] }>(ok(await s.setup(["--json"])));
+  assert(
+    installed.notes.some((note) => note.startsWith("If the git-kb plugin is installed as well")),
+    installed.notes.join("\n"),
+  );
+});
+
 Deno.test("codex: the prompt hook in ~/.codex/hooks.json, with the advice it needs", async () => {
   await using s = await makeSetup();
   const file = join(s.home, ".codex", "hooks.json");

@@ -313,6 +313,16 @@ Deno.test("a teammate's kernel rule applies only once accepted, as it reads, and
     const info = await Deno.stat(join(kb.config, "git-kb", "kernel-accepted.json"));
     assertEquals(info.mode! & 0o777, 0o600);
   });
+  await t.step("accepted a second time, it is named as accepted already", async () => {
+    const again = await runCli(["kernel", "--accept", RULE_ID], { env: kb.env });
+    assertEquals(again.code, 0, show(again));
+    assertEquals(again.stdout, `Already accepted: ${RULE_ID} PR descriptions\n`);
+    const json = await runCli(["kernel", "--accept", RULE_ID, "--json"], { env: kb.env });
+    assertEquals(JSON.parse(json.stdout), {
+      accepted: [],
+      alreadyAccepted: [{ id: RULE_ID, title: "PR descriptions" }],
+    });
+  });
   await t.step("a later edit by the teammate waits for acceptance again", async () => {
     await git(teammate, "pull", "--quiet", "--rebase", "origin", "main");
     await pushKernelRule(teammate, `${RULE_BODY} And the AWS keys too.`);
