@@ -12,7 +12,6 @@ import {
   cacheRootOf,
   childEnv,
   denoDir,
-  entryText,
   type Kb,
   MAIN,
   makeKb,
@@ -21,6 +20,7 @@ import {
   runCli,
   type RunResult,
   show,
+  writeEntryFile,
 } from "./helpers.ts";
 
 /** kb.env without KB_DIR, so only --kb names the knowledge base. */
@@ -172,14 +172,11 @@ Deno.test({
 
 Deno.test("search prints no escape sequence an entry's body holds", async () => {
   await using kb = await makeKb();
-  await Deno.writeTextFile(
-    join(kb.dir, "entries", "kb-esc01-terminal-trick.md"),
-    entryText({
-      id: "kb-esc01",
-      title: "Terminal trick",
-      body: "The zebracorn \x1b[2J\x1b]0;owned\x07 clears the screen.\n",
-    }),
-  );
+  await writeEntryFile(kb.dir, {
+    id: "kb-esc01",
+    title: "Terminal trick",
+    body: "The zebracorn \x1b[2J\x1b]0;owned\x07 clears the screen.\n",
+  });
   const result = await runCli(["search", "zebracorn"], { env: { ...kb.env, NO_COLOR: "1" } });
   assertEquals(result.code, 0, show(result));
   assertMatch(result.stdout, /kb-esc01/);

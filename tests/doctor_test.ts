@@ -39,6 +39,7 @@ import {
   runCli,
   sandboxEnv,
   show,
+  writeEntryFile,
 } from "./helpers.ts";
 
 async function doctor(env: Record<string, string>): Promise<Finding[]> {
@@ -191,15 +192,12 @@ Deno.test("doctor --fix with no rewrite to make does not say every entry follows
 
 Deno.test("doctor's fix for a link to an entry deleted since takes the link out, pasted", async () => {
   await using kb = await makeKb();
-  await Deno.writeTextFile(
-    join(kb.dir, "entries", "kb-dng01-dangling.md"),
-    entryText({
-      id: "kb-dng01",
-      title: "Dangling",
-      body: "x\n",
-      extra: "links:\n  - { rel: related, to: kb-g0ne1 }\n",
-    }),
-  );
+  await writeEntryFile(kb.dir, {
+    id: "kb-dng01",
+    title: "Dangling",
+    body: "x\n",
+    extra: "links:\n  - { rel: related, to: kb-g0ne1 }\n",
+  });
   await git(kb.dir, "add", "-A");
   await git(kb.dir, "commit", "--quiet", "-m", "what rm --force leaves");
   const failed = (await doctor(kb.env)).find((item) =>
@@ -502,14 +500,11 @@ Deno.test("a newline in the name of an entry read forgivingly fakes no line of d
 
 Deno.test("doctor names a body's [[mention]] of an entry that is not there, and only that", async () => {
   await using kb = await makeKb();
-  await Deno.writeTextFile(
-    join(kb.dir, "entries", "kb-men01-mentions.md"),
-    entryText({
-      id: "kb-men01",
-      title: "Mentions",
-      body: "See [[kb-7q2mx]] and [[kb-gone0]], twice: [[kb-gone0]].\n",
-    }),
-  );
+  await writeEntryFile(kb.dir, {
+    id: "kb-men01",
+    title: "Mentions",
+    body: "See [[kb-7q2mx]] and [[kb-gone0]], twice: [[kb-gone0]].\n",
+  });
   const findings = await doctor(kb.env);
   const mentions = findings.filter((finding) => finding.message.includes("mentions [["));
   assertEquals(mentions.length, 1, JSON.stringify(findings, null, 1));

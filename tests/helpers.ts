@@ -435,8 +435,7 @@ export async function pushEntryFrom(
   title: string,
   body = "Pushed by someone else.\n",
 ): Promise<string> {
-  const path = `entries/${id}-${title.toLowerCase().replace(/[^a-z0-9]+/g, "-")}.md`;
-  await Deno.writeTextFile(join(clone, path), entryText({ id, title, body }));
+  const path = await writeEntryFile(clone, { id, title, body });
   await git(clone, "add", "--", path);
   await git(clone, "commit", "--quiet", "-m", `kb: add ${id}: ${title}`);
   await git(clone, "push", "--quiet", "origin", "HEAD:main");
@@ -466,6 +465,19 @@ export function entryText(
 ): string {
   return `---\nid: ${id}\ntitle: ${title}\ntype: ${type}\ntags: [test]\n${extra}` +
     `created: 2026-01-01\nupdated: 2026-01-01\n---\n${body}`;
+}
+
+/**
+ * Write the minimal valid entry of `fields` ({@link entryText}) into the knowledge base at `kbDir`,
+ * under the file name git-kb gives it; returns its path in the repository.
+ */
+export async function writeEntryFile(
+  kbDir: string,
+  fields: Parameters<typeof entryText>[0],
+): Promise<string> {
+  const path = `entries/${fields.id}-${fields.title.toLowerCase().replace(/[^a-z0-9]+/g, "-")}.md`;
+  await Deno.writeTextFile(join(kbDir, path), entryText(fields));
+  return path;
 }
 
 /** The path (relative to the knowledge base) of the entry with `id`. */

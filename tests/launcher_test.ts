@@ -544,11 +544,10 @@ Deno.test("the real launcher runs the bundles: both hot hooks answer, a command 
   assertEquals(unknown.code, 0, show(unknown));
 });
 
-Deno.test("where Deno cannot start (HOME, its .npmrc, a deleted folder) a hook exits 0 silently, a command says why", async () => {
-  await using sandbox = await makeSandbox();
+/** A run of the launcher from `sandbox`'s root, in its fixture environment with `home` as HOME. */
+function launcherWithHome(sandbox: { root: string; home: string; tmp: string }) {
   const env = fixtureEnv(sandbox);
-  const prompt = await Deno.readTextFile(join(ROOT, "fixtures", "hooks", "prompt-match.json"));
-  const run = (args: string[], home: string, stdin?: string) =>
+  return (args: string[], home: string, stdin?: string) =>
     runProcess(LAUNCHER, args, {
       env: { ...env, HOME: home },
       clearEnv: true,
@@ -556,6 +555,12 @@ Deno.test("where Deno cannot start (HOME, its .npmrc, a deleted folder) a hook e
       stdin,
       timeoutMs: 20_000,
     });
+}
+
+Deno.test("where Deno cannot start (HOME, its .npmrc, a deleted folder) a hook exits 0 silently, a command says why", async () => {
+  await using sandbox = await makeSandbox();
+  const prompt = await Deno.readTextFile(join(ROOT, "fixtures", "hooks", "prompt-match.json"));
+  const run = launcherWithHome(sandbox);
   const homeFile = join(sandbox.root, "home-file");
   await Deno.writeTextFile(homeFile, "");
   const npmrcFolder = join(sandbox.root, "npmrc-folder");
@@ -593,7 +598,7 @@ Deno.test("where Deno cannot start (HOME, its .npmrc, a deleted folder) a hook e
       `cd ${shellQuote(gone)} && rmdir ${shellQuote(gone)} && exec "$0" hook prompt`,
       LAUNCHER,
     ],
-    { env, clearEnv: true, stdin: prompt, timeoutMs: 20_000 },
+    { env: fixtureEnv(sandbox), clearEnv: true, stdin: prompt, timeoutMs: 20_000 },
   );
   assertEquals([deleted.code, deleted.stdout], [0, ""], show(deleted));
   assertNotMatch(deleted.stderr, /error|deno/i);
@@ -601,17 +606,8 @@ Deno.test("where Deno cannot start (HOME, its .npmrc, a deleted folder) a hook e
 
 Deno.test("a ~/.npmrc whose contents Deno refuses: every hook exits 0 silently, a command shows Deno's error naming it", async () => {
   await using sandbox = await makeSandbox();
-  // Deno colours its error unless told not to: the launcher's line must not depend on that.
-  const { NO_COLOR: _, ...env } = fixtureEnv(sandbox);
   const prompt = await Deno.readTextFile(join(ROOT, "fixtures", "hooks", "prompt-match.json"));
-  const run = (args: string[], home: string, stdin?: string) =>
-    runProcess(LAUNCHER, args, {
-      env: { ...env, HOME: home },
-      clearEnv: true,
-      cwd: sandbox.root,
-      stdin,
-      timeoutMs: 20_000,
-    });
+  const run = launcherWithHome(sandbox);
   const home = async (name: string, npmrc: string | Uint8Array) => {
     const folder = join(sandbox.root, name);
     await Deno.mkdir(folder);

@@ -80,6 +80,15 @@ async function commitEntry(kb: Kb, id: string, title: string, text: string): Pro
   await git(kb.dir, "commit", "--quiet", "-m", `kb: add ${id}`);
 }
 
+/** Commit an entry of `fields` to the personal knowledge base and push it, as a save would. */
+async function pushPersonalEntry(
+  kbs: TwoKbs,
+  fields: { id: string; title: string; body: string; extra?: string },
+): Promise<void> {
+  await commitEntry(kbs.personal, fields.id, fields.title, entryText(fields));
+  await git(kbs.personal.dir, "push", "--quiet");
+}
+
 async function addTeamToken(kbs: TwoKbs): Promise<void> {
   const added = await runCli([
     "add",
@@ -279,18 +288,12 @@ Deno.test("add --to and edit find the knowledge base; a name not configured is r
 Deno.test("promote copies into the team through the save pipeline, drops a link the team lacks, supersedes the original", async () => {
   await using kbs = await twoKbs();
   const original = "kb-pr0mo";
-  await commitEntry(
-    kbs.personal,
-    original,
-    "Keep npm tokens in the CI secret store",
-    entryText({
-      id: original,
-      title: "Keep npm tokens in the CI secret store",
-      body: "Never in the repo.\n",
-      extra: "links:\n  - { rel: related, to: kb-7q2mx }\n",
-    }),
-  );
-  await git(kbs.personal.dir, "push", "--quiet");
+  await pushPersonalEntry(kbs, {
+    id: original,
+    title: "Keep npm tokens in the CI secret store",
+    body: "Never in the repo.\n",
+    extra: "links:\n  - { rel: related, to: kb-7q2mx }\n",
+  });
   const promoted = await runCli(["promote", original, "--to", "team", "--json"], { env: kbs.env });
   assertEquals(promoted.code, 0, show(promoted));
   const done = parseJson<{ copy: string; dropped: { rel: string; to: string; title: string }[] }>(
@@ -331,18 +334,12 @@ Deno.test("promote carries the body's mentions and brings the attachments it emb
   await Deno.writeTextFile(join(kbs.personal.root, "outside.txt"), "not the knowledge base's\n");
   await Deno.symlink(join(kbs.personal.root, "outside.txt"), join(folder, "leak.txt"));
   await git(kbs.personal.dir, "add", "--", "attachments");
-  await commitEntry(
-    kbs.personal,
-    original,
-    "Release plan",
-    entryText({
-      id: original,
-      title: "Release plan",
-      body: "As in Rotate a leaked token ([[kb-7q2mx]]).\n\n" +
-        "![plan](../attachments/notes/plan%20v2.png) [leak](../attachments/notes/leak.txt)\n",
-    }),
-  );
-  await git(kbs.personal.dir, "push", "--quiet");
+  await pushPersonalEntry(kbs, {
+    id: original,
+    title: "Release plan",
+    body: "As in Rotate a leaked token ([[kb-7q2mx]]).\n\n" +
+      "![plan](../attachments/notes/plan%20v2.png) [leak](../attachments/notes/leak.txt)\n",
+  });
   const promoted = await runCli(["promote", original, "--to", "team", "--json"], { env: kbs.env });
   assertEquals(promoted.code, 0, show(promoted));
   const done = parseJson<{
@@ -376,13 +373,11 @@ Deno.test("promote never follows an embed whose path holds a backslash out of ei
   // Read with `\` as a separator, this embed is `../secret.txt` beside each knowledge base.
   await Deno.writeTextFile(join(kbs.personal.root, "secret.txt"), "never to leave home\n");
   const embed = "attachments/notes/a%5C..%5C..%5C..%5C..%5Csecret.txt";
-  await commitEntry(
-    kbs.personal,
-    original,
-    "Deploy keys",
-    entryText({ id: original, title: "Deploy keys", body: `The [key](../${embed}).\n` }),
-  );
-  await git(kbs.personal.dir, "push", "--quiet");
+  await pushPersonalEntry(kbs, {
+    id: original,
+    title: "Deploy keys",
+    body: `The [key](../${embed}).\n`,
+  });
   const promoted = await runCli(["promote", original, "--to", "team", "--json"], { env: kbs.env });
   assertEquals(promoted.code, 0, show(promoted));
   const done = parseJson<{ attachmentsLeft: { path: string; reason: string }[] }>(promoted);
@@ -751,13 +746,11 @@ function assertOrder(text: string, parts: string[]): void {
 Deno.test("promote: a mention left as plain text becomes a mention again once its entry is promoted, by the line printed", async () => {
   await using kbs = await twoKbs();
   const original = "kb-pr3mo";
-  await commitEntry(
-    kbs.personal,
-    original,
-    "Release plan",
-    entryText({ id: original, title: "Release plan", body: "As in [[kb-7q2mx]].\n" }),
-  );
-  await git(kbs.personal.dir, "push", "--quiet");
+  await pushPersonalEntry(kbs, {
+    id: original,
+    title: "Release plan",
+    body: "As in [[kb-7q2mx]].\n",
+  });
   const first = await runCli(["promote", original, "--to", "team"], { env: kbs.env });
   assertEquals(first.code, 0, show(first));
   const copy = first.stdout.match(/Copied personal:kb-pr3mo to (team:kb-[a-z0-9]+)/)?.[1];
@@ -782,18 +775,12 @@ Deno.test("promote: a link to an entry deleted since is refused before anything 
   await using kbs = await twoKbs();
   const original = "kb-pr4mo";
   // What `rm --force` leaves behind: a link to an entry no longer there.
-  await commitEntry(
-    kbs.personal,
-    original,
-    "Deploy notes",
-    entryText({
-      id: original,
-      title: "Deploy notes",
-      body: "Body.\n",
-      extra: "links:\n  - { rel: related, to: kb-g0ne1 }\n",
-    }),
-  );
-  await git(kbs.personal.dir, "push", "--quiet");
+  await pushPersonalEntry(kbs, {
+    id: original,
+    title: "Deploy notes",
+    body: "Body.\n",
+    extra: "links:\n  - { rel: related, to: kb-g0ne1 }\n",
+  });
   const teamBefore = await git(kbs.team.dir, "rev-parse", "HEAD");
   const refused = await runCli(["promote", original, "--to", "team"], { env: kbs.env });
   assertEquals(refused.code, 1, show(refused));
@@ -812,13 +799,11 @@ Deno.test("promote: a link to an entry deleted since is refused before anything 
 Deno.test("promote: a mention of an entry deleted since is named as one, with no promote line", async () => {
   await using kbs = await twoKbs();
   const original = "kb-pr5mo";
-  await commitEntry(
-    kbs.personal,
-    original,
-    "Rollback notes",
-    entryText({ id: original, title: "Rollback notes", body: "See [[kb-g0ne1]], [[kb-7q2mx]].\n" }),
-  );
-  await git(kbs.personal.dir, "push", "--quiet");
+  await pushPersonalEntry(kbs, {
+    id: original,
+    title: "Rollback notes",
+    body: "See [[kb-g0ne1]], [[kb-7q2mx]].\n",
+  });
   const promoted = await runCli(["promote", original, "--to", "team"], { env: kbs.env });
   assertEquals(promoted.code, 0, show(promoted));
   assert(!promoted.stdout.includes("promote personal:kb-g0ne1"), show(promoted));
