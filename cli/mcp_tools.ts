@@ -21,6 +21,7 @@ import { contextForPrompt } from "../io/hook/prompt_context.ts";
 import { getEntries } from "../io/kbs/get.ts";
 import { locateEntry } from "../io/kbs/locate.ts";
 import { searchKbs } from "../io/kbs/search.ts";
+import { kbCommand } from "../io/self_command.ts";
 import type { SaveResult } from "../io/save/request.ts";
 import { bodyText } from "./entry_flags.ts";
 import { missingPermissionFlag } from "./errors.ts";
@@ -288,7 +289,11 @@ const add = defineTool({
       appliesTo: { add: args.applies_to },
       links: { add: args.links?.map(({ rel, id }) => ({ rel, to: id })) },
     });
-    const result = await checkAndSave(newEntryRequest(kbDir, entry, false), `Entry ${entry.id}`);
+    const request = {
+      ...newEntryRequest(kbDir, entry, false),
+      keepSecret: kbCommand("add", "--edit", "--allow-secret", "--kb", kbDir),
+    };
+    const result = await checkAndSave(request, `Entry ${entry.id}`);
     return saved(result, supersededNotes(kbDir, entry, []));
   },
 });
@@ -344,7 +349,10 @@ const edit = defineTool({
     };
     const plan = planFieldEdit(entryToEdit(location.kbDir, id), edits, false);
     if (!plan.changed.length) return text(`No changes to ${id}; nothing committed.`);
-    const result = await checkAndSave(plan.request, `Entry ${id}`);
+    const result = await checkAndSave({
+      ...plan.request,
+      keepSecret: kbCommand("edit", id, "--allow-secret", "--kb", location.kbDir),
+    }, `Entry ${id}`);
     const lists = plan.before
       ? formatListChanges(listChanges(plan.before, plan.request.entry))
       : [];

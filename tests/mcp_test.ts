@@ -11,6 +11,7 @@ import { join } from "@std/path/posix/join";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { flagsFor } from "../app/permissions.ts";
+import { shellCommand } from "../core/shell/quote.ts";
 import {
   cacheRootOf,
   denoChildEnv,
@@ -19,6 +20,7 @@ import {
   MAIN,
   makeKb,
   ROOT,
+  runCli,
   runDeno,
   saveUnderWay,
   show,
@@ -217,6 +219,44 @@ Deno.test("mcp: a bad argument gets a tool error naming it, and nothing is writt
     assertMatch(result.text, message, `${tool} ${JSON.stringify(args)}`);
   }
   assertEquals(await state(kb), before);
+});
+
+Deno.test("mcp: a credential refused names what the user can run, never a flag the tool lacks", async () => {
+  await using kb = await makeKb({ remote: true });
+  await using session = await fromSources(kb);
+  const before = await state(kb);
+  const token = "ghp_0123456789abcdefghijklmnopqrstuvwxyz";
+  const added = await session.call("add", { title: "Bot", type: "note", body: token });
+  const edited = await session.call("edit", { id: "kb-7q2mx", body: token });
+  const steps = [
+    ["add", "--edit", "--allow-secret", "--kb", kb.dir],
+    ["edit", "kb-7q2mx", "--allow-secret", "--kb", kb.dir],
+  ];
+  const commands = steps.map((words) => `git-kb ${shellCommand(words)}`);
+  [added, edited].forEach((result, at) => {
+    assertEquals(result.isError, true, result.text);
+    assertMatch(result.text, /GitHub token/);
+    assert(!result.text.includes("run the command again"), result.text);
+    assert(result.text.includes(`only the user can keep it`), result.text);
+    assert(result.text.includes(`by running ${commands[at]} and writing`), result.text);
+  });
+  assertEquals(await state(kb), before);
+
+  // The named command does keep it, run by the user (the editor puts the credential in).
+  const editor = join(kb.root, "editor.sh");
+  await Deno.writeTextFile(editor, `#!/bin/sh\nprintf '%s\\n' '${token}' >> "$1"\n`);
+  await Deno.chmod(editor, 0o755);
+  const kept = await runCli(steps[1], { env: { ...kb.env, VISUAL: editor } });
+  assertEquals(kept.code, 0, show(kept));
+  assert((await git(kb.dir, "show", "HEAD")).includes(token));
+
+  await Deno.writeTextFile(join(kb.dir, "git-kb.json"), '{ "shared": true }\n');
+  await git(kb.dir, "add", "git-kb.json");
+  await git(kb.dir, "commit", "--quiet", "-m", "kb: settings");
+  const shared = await session.call("add", { title: "Bot", type: "note", body: token });
+  assertEquals(shared.isError, true, shared.text);
+  assertMatch(shared.text, /no credential is kept in this knowledge base: it is shared/);
+  assert(!shared.text.includes("allow-secret"), shared.text);
 });
 
 Deno.test("mcp --read-only: the read profile, no write tool, and a write is refused", async () => {

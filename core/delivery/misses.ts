@@ -10,6 +10,8 @@ import type { Ledger } from "../prompt/decision.ts";
 
 /** One session's files, as read from the cache. */
 export interface SessionRecord {
+  /** The session's id, as its files in the cache are named. */
+  session: string;
   ledger: Ledger;
   receipts: Receipts;
 }

@@ -11,6 +11,7 @@ function session(
   unmatched: Receipts["unmatched"] = emptyReceipts().unmatched,
 ): SessionRecord {
   return {
+    session: "s",
     ledger: Object.fromEntries(shown.map((id) => [id, `h-${id}`])),
     receipts: { fetched, unmatched },
   };

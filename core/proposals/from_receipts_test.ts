@@ -1,12 +1,13 @@
 /**
  * Proposals from receipts, pure: the noise threshold (relative to the sessions on record), narrow
- * versus archive, and near misses becoming aliases (words the entry is found by left out).
+ * versus archive, and near misses becoming aliases (words of two searches or more, those the
+ * entry is found by left out, the searches a proposal was made of spent).
  */
 import { assertEquals } from "@std/assert";
 import { blankEntry, type Entry } from "../entry/entry.ts";
 import type { SessionRecord } from "../delivery/misses.ts";
 import type { NearMiss } from "../delivery/receipts.ts";
-import { receiptProposals } from "./from_receipts.ts";
+import { receiptProposals, searchDigest } from "./from_receipts.ts";
 
 function entry(id: string, fields: Partial<Entry> = {}): Entry {
   return {
@@ -18,8 +19,14 @@ function entry(id: string, fields: Partial<Entry> = {}): Entry {
   };
 }
 
-function session(shown: string[], fetched: string[] = [], nearMisses?: NearMiss[]): SessionRecord {
+function session(
+  shown: string[],
+  fetched: string[] = [],
+  nearMisses?: NearMiss[],
+  name: string = crypto.randomUUID(),
+): SessionRecord {
   return {
+    session: name,
     ledger: Object.fromEntries(shown.map((id) => [id, "h"])),
     receipts: {
       fetched,
@@ -28,6 +35,9 @@ function session(shown: string[], fetched: string[] = [], nearMisses?: NearMiss[
     },
   };
 }
+
+/** A valid `updated`: a proposal dated otherwise breaks the contract and is not made. */
+const TODAY = "2026-03-03";
 
 const ENTRIES = new Map([
   ["kb-noisy", entry("kb-noisy")],
@@ -55,7 +65,7 @@ Deno.test("noise: below a quarter of the sessions, or where nothing is ever fetc
   const quiet = Array.from({ length: 10 }, () => session([], ["kb-fetch"]));
   const three = [session(["kb-noisy"]), session(["kb-noisy"]), session(["kb-noisy"])];
   assertEquals(
-    receiptProposals({ sessions: [...three, ...quiet], entries: ENTRIES, today: "x" }).length,
+    receiptProposals({ sessions: [...three, ...quiet], entries: ENTRIES, today: TODAY }).length,
     0,
   );
   assertEquals(
@@ -64,11 +74,18 @@ Deno.test("noise: below a quarter of the sessions, or where nothing is ever fetc
   );
 });
 
-Deno.test("near misses: the searched words the entry lacks, most searched first, at most 3", () => {
+/** A session that searched `words`, then fetched `id` with no pointer to it. */
+function missed(id: string, words: string[], name?: string): SessionRecord {
+  return session([], [id], [{ id, words }], name);
+}
+
+Deno.test("near misses: the words of two searches the entry lacks, most searched first, at most 3", () => {
   const sessions = [
-    session([], ["kb-fetch"], [{ id: "kb-fetch", words: ["entry", "deploy", "helm", "argo"] }]),
-    session([], ["kb-fetch"], [{ id: "kb-fetch", words: ["helm", "zulu", "x"] }]),
-    session([], ["kb-gone1"], [{ id: "kb-gone1", words: ["helm"] }]),
+    missed("kb-fetch", ["entry", "deploy", "helm", "argo", "zulu"]),
+    missed("kb-fetch", ["helm", "zulu", "x", "argo", "deploy"]),
+    missed("kb-fetch", ["helm", "once"]),
+    missed("kb-gone1", ["helm"]),
+    missed("kb-gone1", ["helm"]),
   ];
   const [alias, ...rest] = receiptProposals({ sessions, entries: ENTRIES, today: "2026-03-03" });
   assertEquals(rest.length, 0, "an entry that is not there gets none");
@@ -76,4 +93,72 @@ Deno.test("near misses: the searched words the entry lacks, most searched first,
   assertEquals(alias.entryId, "kb-fetch");
   assertEquals(alias.markdown.includes("aliases: [helm, argo, deploy]\n"), true, alias.markdown);
   assertEquals(alias.key, "alias:kb-fetch:argo,deploy,helm");
+  assertEquals(alias.evidence?.length, 3, "every search it was made of");
+});
+
+Deno.test("near misses: a word common in the knowledge base is not proposed", () => {
+  const sessions = [missed("kb-fetch", ["key", "vault"]), missed("kb-fetch", ["vault", "key"])];
+  const specificity = (word: string) => word === "key" ? 0.6 : 0.7;
+  const [alias] = receiptProposals({ sessions, entries: ENTRIES, today: TODAY, specificity });
+  assertEquals(alias.key, "alias:kb-fetch:vault", "under 2/3: common, as the prompt hook says");
+});
+
+Deno.test("near misses: one search proposes nothing, however many times it is fetched after", () => {
+  const words = ["secret", "exposure", "publish", "key"];
+  const once = session([], ["kb-fetch"], [{ id: "kb-fetch", words }, { id: "kb-fetch", words }]);
+  assertEquals(receiptProposals({ sessions: [once], entries: ENTRIES, today: TODAY }), []);
+  const [alias] = receiptProposals({
+    sessions: [once, missed("kb-fetch", ["publish", "key"])],
+    entries: ENTRIES,
+    today: "2026-03-03",
+  });
+  assertEquals(alias.key, "alias:kb-fetch:key,publish", "a second search: its shared words");
+});
+
+Deno.test("near misses: searches a proposal was made of are spent, whatever became of it; new ones count", () => {
+  const entries = new Map([["kb-fetch", entry("kb-fetch", { aliases: ["access rotation"] })]]);
+  const old = [
+    missed("kb-fetch", ["access", "exposure", "publish", "key", "vault"], "s1"),
+    missed("kb-fetch", ["access", "exposure", "publish", "key", "vault"], "s2"),
+  ];
+  const [first] = receiptProposals({ sessions: old, entries, today: "2026-03-03" });
+  assertEquals(
+    first.key,
+    "alias:kb-fetch:exposure,key,publish",
+    "access is an alias's word already",
+  );
+  // Accepted with publish taken out (or rejected): those searches propose nothing more, not the
+  // word taken out nor the ones ranked after.
+  const accepted = new Map([[
+    "kb-fetch",
+    entry("kb-fetch", { aliases: ["access rotation", "exposure", "key"] }),
+  ]]);
+  const spent = new Set(first.evidence);
+  assertEquals(receiptProposals({ sessions: old, entries: accepted, today: TODAY, spent }), []);
+  assertEquals(receiptProposals({ sessions: old, entries, today: TODAY, spent }), []);
+  assertEquals(
+    receiptProposals({ sessions: old, entries, today: TODAY, aliasPending: new Set(["kb-fetch"]) }),
+    [],
+    "one alias proposal of an entry at a time",
+  );
+  const later = [
+    ...old,
+    missed("kb-fetch", ["publish", "zeppelin"], "s3"),
+    missed("kb-fetch", ["zeppelin"], "s4"),
+  ];
+  const [next, ...more] = receiptProposals({
+    sessions: later,
+    entries: accepted,
+    today: "2026-03-03",
+    spent,
+  });
+  assertEquals(more, []);
+  assertEquals(next.key, "alias:kb-fetch:zeppelin", "new searches: their own words, two of them");
+  assertEquals(
+    next.evidence,
+    [
+      searchDigest("kb-fetch", "s3", ["zeppelin", "publish"]),
+      searchDigest("kb-fetch", "s4", ["zeppelin"]),
+    ].sort(),
+  );
 });

@@ -39,6 +39,11 @@ export interface Proposal {
    * one not twice; by default {@link proposalKey} works it out from the kind, entry and text.
    */
   key?: string;
+  /**
+   * The evidence it was made of (for an alias, a digest of each search, {@link EVIDENCE}), so
+   * that once it is proposed the same evidence proposes nothing more.
+   */
+  evidence?: readonly string[];
 }
 
 /** What {@link Proposal} writing gave for one proposal. */
@@ -62,10 +67,14 @@ export const TRAILERS = {
   reason: "Git-Kb-Reason",
   source: "Git-Kb-Source",
   base: "Git-Kb-Base",
+  evidence: "Git-Kb-Evidence",
   accepted: "Git-Kb-Accepted",
   rejected: "Git-Kb-Rejected",
   why: "Git-Kb-Why",
 } as const;
+
+/** One piece of a proposal's evidence: a digest of 16 hex digits ({@link contentHash}). */
+export const EVIDENCE = /^[0-9a-f]{16}$/;
 
 /** `text` on one line (every run of whitespace one space), trimmed, for a trailer's value. */
 function oneLine(text: string): string {
@@ -143,6 +152,13 @@ export function proposalMessage(proposal: Proposal, path: string, base?: string)
     `${TRAILERS.reason}: ${oneLine(proposal.reason)}`,
     `${TRAILERS.source}: ${oneLine(proposal.source)}`,
     ...base ? [`${TRAILERS.base}: ${base}`] : [],
+    ...proposal.evidence?.length
+      ? [
+        `${TRAILERS.evidence}: ${
+          proposal.evidence.filter((item) => EVIDENCE.test(item)).join(" ")
+        }`,
+      ]
+      : [],
     "",
   ].join("\n");
 }
@@ -197,6 +213,8 @@ export interface ProposalRecord {
   title: string;
   /** The blob of the entry file the proposal changes, as it was when proposed. */
   base?: string;
+  /** The evidence it was made of ({@link Proposal.evidence}); none for most kinds. */
+  evidence: string[];
 }
 
 /** A review recorded on the proposals branch. */
@@ -269,6 +287,9 @@ export function readProposal(logged: LoggedCommit): ProposalRecord | undefined {
     source: trailers.get(TRAILERS.source) ?? "",
     title: subject.startsWith(prefix) ? subject.slice(prefix.length) : subject,
     base: trailers.get(TRAILERS.base),
+    evidence: (trailers.get(TRAILERS.evidence) ?? "").split(" ").filter((item) =>
+      EVIDENCE.test(item)
+    ),
   };
 }
 

@@ -62,7 +62,11 @@ Deno.test("proposalKey: a new entry is its title; dates and ids do not count", (
 
 Deno.test("a proposal's and a review's messages read back; other commits and junk are no record", () => {
   const message = proposalMessage(
-    proposal({ reason: "two\nlines", source: "s\u2028x" }),
+    proposal({
+      reason: "two\nlines",
+      source: "s\u2028x",
+      evidence: ["0123456789abcdef", "not evidence", "fedcba9876543210"],
+    }),
     "entries/kb-abcde-pin-actions.md",
     "0123abcd",
   );
@@ -86,8 +90,13 @@ Deno.test("a proposal's and a review's messages read back; other commits and jun
       source: "s\u2028x".replace(/\s+/g, " "),
       title: "Pin actions",
       base: "0123abcd",
+      evidence: ["0123456789abcdef", "fedcba9876543210"],
     },
   );
+  const forged = readLog([
+    logged("c3", "2026-01-01T00:00:00Z", `${message}Git-Kb-Evidence: ../x 0123456789ABCDEF\n`),
+  ]);
+  assertEquals(forged.proposals[0].evidence, [], "only digests of 16 hex digits");
   const rejection = resolutionMessage(record, {
     verdict: "rejected",
     proposal: "c1",

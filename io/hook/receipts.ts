@@ -99,7 +99,11 @@ export function readSessions(cacheDir: string): SessionRecord[] {
     const ledger = readPrivateJson(file(".json"), MAX_SESSION_FILE_BYTES);
     const receipts = parseReceipts(readPrivateJson(file(RECEIPTS_SUFFIX), MAX_SESSION_FILE_BYTES));
     const log = readPrivateText(file(UNMATCHED_SUFFIX), MAX_SESSION_FILE_BYTES) ?? "";
-    return { ledger: isLedger(ledger) ? ledger : {}, receipts: withUnmatchedLog(receipts, log) };
+    return {
+      session: name,
+      ledger: isLedger(ledger) ? ledger : {},
+      receipts: withUnmatchedLog(receipts, log),
+    };
   }).filter(({ ledger, receipts }) =>
     // A ledger is created empty on a session's first read of it (session.ts): not yet a record.
     Object.keys(ledger).length || receipts.fetched.length || receipts.unmatched.prompts

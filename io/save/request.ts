@@ -76,6 +76,8 @@ export interface SaveRequest extends Omit<ChangesRequest, "changes"> {
   path: string;
   /** For an edit: the file's text as it was read, to detect a concurrent change. */
   previousText?: string;
+  /** How the user keeps a credential, for a caller without `--allow-secret` (see validate.ts). */
+  keepSecret?: string;
   /**
    * The entry holds someone else's words (a proposal accepted with `git-kb review`): a kernel
    * rule saved waits for `git-kb kernel --accept`, as a teammate's does, instead of being

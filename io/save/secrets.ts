@@ -18,15 +18,22 @@ import type { ValidationRequest } from "./validate.ts";
  * is something to decide.
  */
 export async function secretProblems(request: ValidationRequest): Promise<Problem[]> {
-  const { kbDir, entry, allowSecret } = request;
+  const { kbDir, entry, allowSecret, keepSecret } = request;
   const secrets = entrySecrets(entry);
   if (!secrets.length) return [];
   const settings = await readKbSettings(kbDir);
   if (allowSecret && !settings.shared) return [];
   const override = settings.shared
-    ? `; --allow-secret is refused here: this knowledge base is shared (${sharedReason(settings)})`
-    : ", or keep it in this private knowledge base: run the command again with --allow-secret " +
-      "(add, edit and import take it)";
+    ? keepSecret === undefined
+      ? `; --allow-secret is refused here: this knowledge base is shared (${
+        sharedReason(settings)
+      })`
+      : `; no credential is kept in this knowledge base: it is shared (${sharedReason(settings)})`
+    : keepSecret === undefined
+    ? ", or keep it in this private knowledge base: run the command again with --allow-secret " +
+      "(add, edit and import take it)"
+    : "; this tool never keeps one: only the user can keep it in this private knowledge base, " +
+      `by running ${keepSecret} and writing it in there`;
   return secrets.map((secret) => ({
     field: secret.field,
     message: `holds ${describeSecret(secret)}; a credential committed here stays in the ` +

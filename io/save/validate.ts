@@ -53,6 +53,12 @@ export interface ValidationRequest {
   path: string;
   /** Keep a credential the entry holds (`--allow-secret`): honoured in a private knowledge base. */
   allowSecret?: boolean;
+  /**
+   * For a caller that takes no `--allow-secret` (the MCP tools): the command line (quoted) with
+   * which the user, not the caller, can keep a credential, named by the refusal instead of
+   * running the command again with `--allow-secret`.
+   */
+  keepSecret?: string;
 }
 
 /**
