@@ -85,6 +85,7 @@ export async function checkAndSave(request: SaveRequest, what: string): Promise<
 
 /** The problems of an edit, and the links it kept to entries deleted since they were made. */
 export interface EditProblems {
+  /** Every problem, each link the entry kept to a deleted entry said as such. */
   problems: Problem[];
   /** The targets of links the entry had before the edit that no longer exist. */
   gone: string[];

@@ -67,7 +67,9 @@ export class EditorCommandError extends KbError {
 
 /** The editor to run: a program and the arguments before the file. */
 export interface EditorCommand {
+  /** The program, by name (looked up on PATH) or path. */
   program: string;
+  /** Its arguments, quotes removed; the file comes after them. */
   args: string[];
 }
 
