@@ -204,8 +204,59 @@ case "$profile" in
 esac
 case "$first" in
   add|edit|review)
-    editor=${VISUAL:-${EDITOR:-}}
-    editor=${editor%% *}
+    # The editor's program: the first word of $VISUAL or $EDITOR as sh reads it, quotes and
+    # backslashes removed and nothing evaluated, as io/editor.ts reads it (core/shell/editor.ts)
+    # to run it. A value io/editor.ts refuses (a $, a ;) may give a word that names no program,
+    # granted and never run. A loop of builtins: no fork.
+    # $VISUAL unless it is blank, then $EDITOR.
+    for rest in "${VISUAL:-}" "${EDITOR:-}"; do
+      while :; do
+        case "$rest" in
+          [[:space:]]*) rest=${rest#?} ;;
+          *) break ;;
+        esac
+      done
+      [ -n "$rest" ] && break
+    done
+    editor=
+    nl='
+'
+    while [ -n "$rest" ]; do
+      case "$rest" in
+        [[:space:]]*) break ;;
+        \\"$nl"*) rest=${rest#??} ;;
+        \\*)
+          rest=${rest#?}
+          editor=$editor${rest%"${rest#?}"}
+          rest=${rest#?} ;;
+        \'*)
+          rest=${rest#?}
+          editor=$editor${rest%%\'*}
+          case "$rest" in
+            *\'*) rest=${rest#*\'} ;;
+            *) rest= ;;
+          esac ;;
+        \"*)
+          rest=${rest#?}
+          while [ -n "$rest" ]; do
+            case "$rest" in
+              \"*) break ;;
+              \\"$nl"*) rest=${rest#??} ;;
+              \\[\\\"\$\`]*)
+                rest=${rest#?}
+                editor=$editor${rest%"${rest#?}"}
+                rest=${rest#?} ;;
+              *)
+                editor=$editor${rest%"${rest#?}"}
+                rest=${rest#?} ;;
+            esac
+          done
+          rest=${rest#?} ;;
+        *)
+          editor=$editor${rest%"${rest#?}"}
+          rest=${rest#?} ;;
+      esac
+    done
     case "$editor" in
       *,*) refuse "the editor $editor" "set VISUAL or EDITOR to a program whose path has none" ;;
     esac

@@ -19,8 +19,8 @@ import { entryPaths } from "../io/save/entry_files.ts";
 import type { SaveResult } from "../io/save/request.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import {
-  checkAndSave,
-  entryProblems,
+  checkEditAndSave,
+  editProblems,
   entryToEdit,
   keepingStdin,
   planEdit,
@@ -175,7 +175,7 @@ export async function run(args: string[]): Promise<number> {
       () =>
         keepingStdin(
           values["body-file"] === "-",
-          () => checkAndSave(plan.request, `Entry ${id}`),
+          () => checkEditAndSave(plan, `Entry ${id}`, kbFlag),
           { name: id, text: () => serializeEntry(plan.request.entry), resume },
         ),
     );
@@ -198,7 +198,7 @@ export async function run(args: string[]): Promise<number> {
       }
       const plan = planEdit(kbDir, path, previousText, before, entry, allowSecret);
       if (!plan.changed.length) return { value: undefined, problems: [] };
-      return { value: plan, problems: await entryProblems(plan.request) };
+      return { value: plan, problems: (await editProblems(plan)).problems };
     },
     resume,
   });

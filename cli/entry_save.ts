@@ -29,7 +29,7 @@ import { validateForSave, ValidationError } from "../io/save/validate.ts";
 import { exitCodeOf } from "./errors.ts";
 import { EXIT } from "../core/exit.ts";
 import { today } from "./entry_flags.ts";
-import { kbCommand } from "../io/self_command.ts";
+import { kbCommand, removeLinksCommand } from "../io/self_command.ts";
 import { openIndex, READ_TRUST_MS } from "../io/index/store.ts";
 import { activeEntriesTitled } from "../core/index/same_title.ts";
 import type { IndexReader } from "../core/index/reader.ts";
@@ -81,6 +81,62 @@ export async function checkAndSave(request: SaveRequest, what: string): Promise<
   const problems = await entryProblems(request);
   if (problems.length) throw new ValidationError(what, problems);
   return await saveEntry(request);
+}
+
+/** The problems of an edit, and the links it kept to entries deleted since they were made. */
+export interface EditProblems {
+  /** Every problem, each link the entry kept to a deleted entry said as such. */
+  problems: Problem[];
+  /** The targets of links the entry had before the edit that no longer exist. */
+  gone: string[];
+}
+
+/**
+ * Every problem a save of `plan` would refuse ({@link entryProblems}), where a link the entry
+ * already had before this edit points at an entry deleted since (`rm --force` leaves such links):
+ * said so, instead of asking to link only to existing entries, which this edit did not do.
+ */
+export async function editProblems(plan: PlannedEdit): Promise<EditProblems> {
+  const { kbDir, entry } = plan.request;
+  const had = new Set(plan.before?.links.map((link) => link.to));
+  const ids = entryPaths(kbDir);
+  // The target of each such link, by the field a problem names it with.
+  const goneAt = new Map<string, string>();
+  entry.links.forEach(({ to }, index) => {
+    if (had.has(to) && to !== entry.id && !ids.has(to)) goneAt.set(`links[${index}].to`, to);
+  });
+  const problems = (await entryProblems(plan.request)).map((problem) => {
+    const to = goneAt.get(problem.field);
+    if (to === undefined) return problem;
+    const message = `${to} does not exist (deleted since ${entry.id} linked to it?); an edit ` +
+      "that keeps the link is refused";
+    return { ...problem, message };
+  });
+  const gone = [...new Set(goneAt.values())];
+  return { problems, gone };
+}
+
+/**
+ * Check the edit `plan` and save it; throws {@link ValidationError} listing every problem and,
+ * when the entry kept links to entries deleted since, the `edit --remove-link` that takes them
+ * out (with `kbFlag`, as the edit named its knowledge base).
+ */
+export async function checkEditAndSave(
+  plan: PlannedEdit,
+  what: string,
+  kbFlag: readonly string[],
+): Promise<SaveResult> {
+  const { problems, gone } = await editProblems(plan);
+  if (problems.length) {
+    const fix = gone.length
+      ? {
+        lead: `Take ${gone.length === 1 ? "the link" : "those links"} out, then edit again:`,
+        commands: [removeLinksCommand(plan.request.entry.id, gone, kbFlag)],
+      }
+      : undefined;
+    throw new ValidationError(what, problems, fix);
+  }
+  return await saveEntry(plan.request);
 }
 
 /**

@@ -35,7 +35,7 @@ import { checkAndSave } from "./entry_save.ts";
 import { today } from "./entry_flags.ts";
 import { cyan, green, printJson, yellow } from "./output.ts";
 import { printWarnings, saveSummary } from "./save_report.ts";
-import { kbCommand } from "../io/self_command.ts";
+import { kbCommand, removeLinksCommand } from "../io/self_command.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
@@ -143,7 +143,7 @@ export async function run(args: string[]): Promise<number> {
       `${from} links to ${gone.map((link) => link.to).join(", ")}, which ${sourceName} has ` +
         "no entry of (deleted since?); nothing was changed. Take the links out, then promote:",
       EXIT.failed,
-      [kbCommand("edit", from, ...gone.flatMap((link) => ["--remove-link", link.to])), finish],
+      [removeLinksCommand(from, gone.map((link) => link.to)), finish],
     );
   }
   // A new id: the original keeps its own, and an id held by two knowledge bases is ambiguous.

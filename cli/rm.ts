@@ -14,7 +14,7 @@ import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts"
 import { cyan, green, plural, printJson, yellow } from "./output.ts";
 import { indexJson, printWarnings, saveSummary } from "./save_report.ts";
 import { readKbFile } from "../io/kb.ts";
-import { kbCommand } from "../io/self_command.ts";
+import { kbCommand, removeLinksCommand } from "../io/self_command.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
@@ -62,12 +62,7 @@ class LinkedError extends KbError {
 function unlinkCommands(links: Backlink[], kbFlag: string[]): string[] {
   const targetsByEntry = Map.groupBy(links, (link) => link.from);
   return [...targetsByEntry].map(([from, held]) =>
-    kbCommand(
-      "edit",
-      from,
-      ...[...new Set(held.map((link) => link.to))].flatMap((to) => ["--remove-link", to]),
-      ...kbFlag,
-    )
+    removeLinksCommand(from, held.map((link) => link.to), kbFlag)
   );
 }
 

@@ -11,6 +11,8 @@ import { formatProblems, type Problem } from "../core/entry/entry.ts";
 import { problemNotes, stripNotes, withNotes } from "../core/entry/draft.ts";
 import { decodeUtf8Strict, NotUtf8Error } from "../core/text/utf8.ts";
 import { EXIT, type ExitCode, KbError } from "../core/exit.ts";
+import { editorWords } from "../core/shell/editor.ts";
+import { shellQuote } from "../core/shell/quote.ts";
 import { ensurePrivateDir, PRIVATE_FILE_MODE, writeFileAtomic } from "./fs.ts";
 import { cacheRoot, resolvePath } from "./paths.ts";
 
@@ -46,11 +48,45 @@ export class DraftKeptError extends KbError {
   }
 }
 
-/** The editor command: `$VISUAL`, else `$EDITOR`, else `vi` on a terminal; undefined if none. */
-export function editorCommand(): string | undefined {
-  const configured = Deno.env.get("VISUAL")?.trim() || Deno.env.get("EDITOR")?.trim();
-  if (configured) return configured;
-  return Deno.stdin.isTerminal() ? "vi" : undefined;
+/**
+ * Raised when `$VISUAL` or `$EDITOR` is not a command git-kb can run without a shell (see
+ * core/shell/editor.ts). Exit code 2.
+ */
+export class EditorCommandError extends KbError {
+  constructor(variable: string, value: string, reason: string) {
+    super(
+      `the editor was not opened: ${variable}=${shellQuote(value)} is not a command git-kb ` +
+        `can run without a shell: ${reason}. Set ${variable} to a program and its arguments, ` +
+        `quoted as sh quotes them (e.g. export ${variable}='code --wait'), or to a script that ` +
+        `does the rest`,
+      EXIT.usage,
+    );
+    this.name = "EditorCommandError";
+  }
+}
+
+/** The editor to run: a program and the arguments before the file. */
+export interface EditorCommand {
+  /** The program, by name (looked up on PATH) or path. */
+  program: string;
+  /** Its arguments, quotes removed; the file comes after them. */
+  args: string[];
+}
+
+/**
+ * The editor command: `$VISUAL`, else `$EDITOR`, read as sh reads a command's words without
+ * evaluating anything, else `vi` on a terminal; undefined if none. Throws
+ * {@link EditorCommandError} for a value only a shell could run.
+ */
+export function editorCommand(): EditorCommand | undefined {
+  for (const variable of ["VISUAL", "EDITOR"]) {
+    const value = Deno.env.get(variable)?.trim();
+    if (!value) continue;
+    const read = editorWords(value);
+    if (read.refused !== undefined) throw new EditorCommandError(variable, value, read.refused);
+    return read;
+  }
+  return Deno.stdin.isTerminal() ? { program: "vi", args: [] } : undefined;
 }
 
 /**
@@ -126,15 +162,19 @@ function readUtf8File(path: string): { text?: string; problem?: string } {
 }
 
 /** Run the editor on `file`; what went wrong when it did not exit 0. */
-async function runEditor(command: string, file: string): Promise<string | undefined> {
-  const [program, ...args] = command.split(/\s+/);
+async function runEditor(
+  { program, args }: EditorCommand,
+  file: string,
+): Promise<string | undefined> {
   const status = await new Deno.Command(program, {
     args: [...args, file],
     stdin: "inherit",
     stdout: "inherit",
     stderr: "inherit",
   }).output();
-  return status.success ? undefined : `the editor ${program} exited with code ${status.code}`;
+  return status.success
+    ? undefined
+    : `the editor ${shellQuote(program)} exited with code ${status.code}`;
 }
 
 /** What a check of the edited text found: the value to save, or the problems. */

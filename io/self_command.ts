@@ -21,3 +21,17 @@ export function selfCommand(): string {
 export function kbCommand(...words: string[]): string {
   return `${selfCommand()} ${shellCommand(words)}`;
 }
+
+/**
+ * The `edit` that takes entry `from`'s links to each of `targets` out (one `--remove-link` each),
+ * with `kbFlag` (`--kb <dir>`, `--to <name>`, or none) naming its knowledge base: what gets an
+ * entry whose link was left dangling (`rm --force`) through its next edit.
+ */
+export function removeLinksCommand(
+  from: string,
+  targets: readonly string[],
+  kbFlag: readonly string[] = [],
+): string {
+  const removals = [...new Set(targets)].flatMap((to) => ["--remove-link", to]);
+  return kbCommand("edit", from, ...removals, ...kbFlag);
+}

@@ -308,6 +308,60 @@ Deno.test("edit without field flags runs the editor without a terminal; with no 
   assertMatch(none.stderr, /export EDITOR=/);
 });
 
+Deno.test("EDITOR is read as sh reads its words: a program path with a space, quoted arguments", async () => {
+  await using kb = await makeKb();
+  const folder = join(kb.root, "my editors");
+  await Deno.mkdir(folder);
+  const seen = join(kb.root, "arguments");
+  // Records its arguments, one per line in brackets, then retitles the file it is given (the last).
+  const editor = await script(
+    kb,
+    "my editors/re title.sh",
+    `printf '[%s]\\n' "$@" > "${seen}"\nfor file; do :; done\n` +
+      `sed -i "s/^title: .*/title: Retitled from a spaced path/" "$file"`,
+  );
+  const spaced = await runCli(["edit", ID], { env: { ...kb.env, EDITOR: `"${editor}" -a ""` } });
+  assertEquals(spaced.code, 0, show(spaced));
+  const [dash, empty, draft] = (await Deno.readTextFile(seen)).trimEnd().split("\n");
+  assertEquals([dash, empty], ["[-a]", "[]"], "a quoted empty argument is one empty word");
+  assertMatch(draft, /^\[\/.*\.md\]$/);
+  assertMatch(await git(kb.dir, "log", "-1", "--format=%s"), /Retitled from a spaced path/);
+
+  const sed = await runCli(["edit", ID], {
+    env: { ...kb.env, EDITOR: `sed -i "s/^title: .*/title: Retitled by a quoted sed/"` },
+  });
+  assertEquals(sed.code, 0, show(sed));
+  assertMatch(await git(kb.dir, "log", "-1", "--format=%s"), /Retitled by a quoted sed/);
+});
+
+Deno.test("an EDITOR only a shell could run ($(…), ;) is refused in one line before anything opens", async () => {
+  await using kb = await makeKb();
+  const marker = join(kb.root, "editor-ran");
+  const editor = await script(kb, "marker.sh", `touch "${marker}"`);
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  for (
+    const [value, cause] of [
+      [`${editor} "$(date)"`, "a \\$ \\(an expansion\\)"],
+      [`${editor}; touch x`, "a ; \\(a second command\\)"],
+    ]
+  ) {
+    const result = await runCli(["edit", ID], { env: { ...kb.env, VISUAL: value } });
+    assertEquals(result.code, 2, show(result));
+    assertEquals(result.stderr.trimEnd().split("\n").length, 1, show(result));
+    assertMatch(
+      result.stderr,
+      new RegExp(
+        `VISUAL='.*' is not a command git-kb can run without a shell: it has ${cause}\\. ` +
+          "Set VISUAL to a program and its arguments, .* or to a script that does the rest",
+      ),
+    );
+    assertEquals(await exists(marker), false, "the editor did not run");
+    const drafts = await exists(draftsFolder(kb)) ? [...Deno.readDirSync(draftsFolder(kb))] : [];
+    assertEquals(drafts, [], "no draft was written");
+  }
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head, "nothing was committed");
+});
+
 Deno.test("edit list flags: --link adds, --remove-link and --clear-links take out, the output says what changed", async (t) => {
   await using kb = await makeKb();
   const path = await entryPath(kb.dir, ID);

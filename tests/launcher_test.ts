@@ -18,6 +18,7 @@ import { join } from "@std/path/posix/join";
 import {
   COMMAND_PROFILES,
   EDITOR_COMMANDS,
+  editorProgram,
   flagsFor,
   HOOK_PROFILES,
   HOOK_V8_FLAGS,
@@ -32,7 +33,7 @@ import {
   shLauncher,
 } from "../build/plugin.ts";
 import { runProcess } from "../io/process.ts";
-import { copyDir, FIXTURE, makeKb, makeSandbox, ROOT, show } from "./helpers.ts";
+import { childEnv, copyDir, FIXTURE, git, makeKb, makeSandbox, ROOT, show } from "./helpers.ts";
 
 const BIN = join(ROOT, "plugin", "bin");
 const LAUNCHER = join(BIN, "git-kb");
@@ -137,6 +138,68 @@ Deno.test("the launcher passes each command's and hook's profile flags, nothing 
       !flag.startsWith("--allow-run")
     ),
   );
+});
+
+Deno.test("the launcher grants the editor's program as io/editor.ts reads it: sh's words, unevaluated", async () => {
+  await using sandbox = await makeSandbox();
+  const { path, launcher } = await fakeDeno(sandbox.root);
+  const cases: [Record<string, string>, string][] = [
+    [{ EDITOR: `"/opt/my ed/bin/ed" -w` }, "/opt/my ed/bin/ed"],
+    [{ EDITOR: `'/opt/my ed/bin/ed'` }, "/opt/my ed/bin/ed"],
+    [{ EDITOR: `/opt/my\\ ed/bin/ed -w` }, "/opt/my ed/bin/ed"],
+    [{ EDITOR: ` \temacsclient -t -a ""\n` }, "emacsclient"],
+    [{ EDITOR: `sed -i "s/, publish//"` }, "sed"],
+    [{ EDITOR: `x"y z"'w v'\\ u rest` }, "xy zw v u"],
+    [{ EDITOR: `"a\\"b\\\\c\\$d\\e\\\nf" x` }, `a"b\\c$d\\ef`],
+    [{ EDITOR: "a\\\nb\tc" }, "ab"],
+    [{ EDITOR: "'it''s' x" }, "its"],
+    [{ VISUAL: " \t", EDITOR: "'my ed'" }, "my ed"],
+  ];
+  // /bin/sh as the launcher's first line runs it, and bash, which is /bin/sh on other systems.
+  for (const shell of [[], ["bash"]]) {
+    for (const [env, program] of cases) {
+      assertEquals(editorProgram(env.VISUAL?.trim() || env.EDITOR), program, "io/editor.ts");
+      const [command, ...args] = [...shell, launcher, "edit", "kb-1"];
+      const result = await runProcess(command, args, {
+        env: { PATH: path, HOME: sandbox.home, ...env },
+        clearEnv: true,
+      });
+      assertEquals(result.code, 0, show(result));
+      const grant = result.stdout.split("\n").find((line) => line.startsWith("--allow-run="));
+      assertEquals(grant, `--allow-run=git,kill,${program}`, `${shell} ${JSON.stringify(env)}`);
+    }
+  }
+});
+
+Deno.test("through the real launcher an EDITOR at a path with a space, with a quoted empty argument, runs", async () => {
+  await using kb = await makeKb();
+  const { launcher } = await pluginAt(kb.root, "plugin");
+  const folder = join(kb.root, "my editors");
+  await Deno.mkdir(folder);
+  const seen = join(kb.root, "arguments");
+  const editor = join(folder, "re title");
+  await Deno.writeTextFile(
+    editor,
+    `#!/bin/sh\nprintf '[%s]\\n' "$@" > "${seen}"\nfor file; do :; done\n` +
+      `sed -i "s/^title: .*/title: Retitled through the launcher/" "$file"\n`,
+    { mode: 0o755 },
+  );
+  const env = childEnv({
+    ...kb.env,
+    PATH: Deno.env.get("PATH") ?? "",
+    EDITOR: `"${editor}" -a ""`,
+  });
+  const edited = await runProcess(launcher, ["edit", "kb-7q2mx"], { env, clearEnv: true });
+  assertEquals(edited.code, 0, show(edited));
+  assertEquals((await Deno.readTextFile(seen)).split("\n").slice(0, 2), ["[-a]", "[]"]);
+  assertMatch(await git(kb.dir, "log", "-1", "--format=%s"), /Retitled through the launcher/);
+
+  const refused = await runProcess(launcher, ["edit", "kb-7q2mx"], {
+    env: { ...env, EDITOR: `"${editor}" "$(date)"` },
+    clearEnv: true,
+  });
+  assertEquals(refused.code, 2, show(refused));
+  assertMatch(refused.stderr, /is not a command git-kb can run without a shell: it has a \$/);
 });
 
 Deno.test("options before the command: the launcher picks the command's profile, args unchanged", async () => {

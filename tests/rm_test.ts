@@ -188,3 +188,42 @@ Deno.test("rm: a [[mention]] of the entry in another's text does not stop it, an
   assertEquals(quiet.code, 0, show(quiet));
   assertEquals(parseJson<RmJson>(quiet).mentions, []);
 });
+
+Deno.test("edit of an entry left linking to one rm --force deleted: the line printed, pasted, lets the edit through", async () => {
+  await using kb = await makeKb();
+  const env = { ...kb.env, KB_CLI: `deno run -A ${shellQuote(MAIN)}` };
+  const removed = await runCli(["rm", "kb-p8k2c", "--force", "--json"], { env });
+  assertEquals(removed.code, 0, show(removed));
+  const from = parseJson<RmJson>(removed).dangling[0].from;
+  const tag = ["edit", from, "--tag", "after-rm", "--kb", kb.dir];
+  const refused = await runCli(tag, { env });
+  assertEquals(refused.code, 1, show(refused));
+  assertMatch(
+    refused.stderr,
+    /links\[\d\]\.to: kb-p8k2c does not exist \(deleted since kb-\w{5} linked to it\?\); an edit that keeps the link is refused\nTake the link out, then edit again:\n {2}deno run /,
+  );
+  assert(!refused.stderr.includes("link only to existing entries"), show(refused));
+  const lines = refused.stderr.split("\n").filter((line) => line.startsWith("  deno run "));
+  assertEquals(lines.length, 1, show(refused));
+  assertMatch(lines[0], new RegExp(` edit ${from} --remove-link kb-p8k2c --kb `));
+  // In the editor, the same problem: the draft is kept with it.
+  const editor = `sed -i "s/^title: .*/title: Retitled after rm/"`;
+  const drafted = await runCli(["edit", from, "--kb", kb.dir], { env: { ...env, EDITOR: editor } });
+  assertEquals(drafted.code, 1, show(drafted));
+  assertMatch(
+    drafted.stderr,
+    /kb-p8k2c does not exist \(deleted since .*keeps the link is refused/,
+  );
+  assert(!drafted.stderr.includes("link only to existing entries"), show(drafted));
+  const pasted = await runProcess("/bin/sh", ["-c", lines[0]], { env: childEnv(env) });
+  assertEquals(pasted.code, 0, `${lines[0]}\n${pasted.stderr}`);
+  const retried = await runCli(tag, { env });
+  assertEquals(retried.code, 0, show(retried));
+  assertMatch(await Deno.readTextFile(join(kb.dir, await entryPath(kb.dir, from))), /after-rm/);
+
+  // An edit that itself links to the deleted entry is told to link only to existing ones.
+  const linking = await runCli(["edit", from, "--link", "related:kb-p8k2c"], { env });
+  assertEquals(linking.code, 1, show(linking));
+  assertMatch(linking.stderr, /kb-p8k2c does not exist; link only to existing entries/);
+  assert(!linking.stderr.includes("--remove-link"), show(linking));
+});

@@ -14,6 +14,9 @@
  * {@link MAX_SHELL_LENGTH} characters and {@link MAX_SHELL_WORDS} words are read, and a `$(…)`
  * nested deeper than {@link MAX_SHELL_NESTING} stays as written.
  *
+ * {@link literalCommand} also says whether the words read are what a shell would run: what it
+ * would act on instead (an expansion, a second command, a redirection, a pattern) is named.
+ *
  * @module
  */
 
@@ -41,6 +44,29 @@ export const MAX_SHELL_WORDS = 10_000;
 export const MAX_SHELL_NESTING = 16;
 
 const SEPARATORS = new Set([";", "&", "|", "(", ")", "\n"]);
+
+/**
+ * What a shell does with each character it acts on rather than passes as written, where git-kb
+ * only reads words: for {@link literalCommand}.
+ */
+const EVALUATED: Readonly<Record<string, string>> = {
+  "$": "a $ (an expansion)",
+  "`": "a ` (a command substitution)",
+  ";": "a ; (a second command)",
+  "&": "a & (a second command)",
+  "|": "a | (a pipe)",
+  "(": "a ( (a subshell)",
+  ")": "a ) (a subshell)",
+  "<": "a < (a redirection)",
+  ">": "a > (a redirection)",
+  "\n": "a line break (a second command)",
+  "*": "an unquoted * (a file name pattern)",
+  "?": "an unquoted ? (a file name pattern)",
+  "[": "an unquoted [ (a file name pattern)",
+  "~": "a ~ starting a word (the home folder)",
+  "'": "a ' with no ' to close it",
+  '"': 'a " with no " to close it',
+};
 
 /** Whether an unquoted `char` ends a word: a blank or an operator. */
 function endsWord(char: string): boolean {
@@ -80,6 +106,31 @@ export function parseShell(source: string): ShellCommand[] {
   return new Parser(source.slice(0, MAX_SHELL_LENGTH)).list(false);
 }
 
+/** A command line read as words, and whether a shell would run those words as they are. */
+export interface LiteralCommand {
+  /** Every word of every command, quotes and backslashes removed, redirections left out. */
+  words: string[];
+  /**
+   * The first thing a shell would act on rather than pass as written, as a phrase ("a $ (an
+   * expansion)", "a ; (a second command)", "an unquoted * (a file name pattern)", an unclosed
+   * quote): where there is one, {@link words} is not what a shell would run. Undefined when the
+   * line is one command of plain, quoted and escaped words only.
+   */
+  evaluated?: string;
+}
+
+/**
+ * `source` read as one command without evaluating anything: its words, as sh would pass them
+ * when nothing in `source` needs evaluating, and else the first thing that does (see
+ * {@link LiteralCommand}). For a command line given in the environment (`$EDITOR`), which
+ * git-kb runs itself and no shell ever sees.
+ */
+export function literalCommand(source: string): LiteralCommand {
+  const parser = new Parser(source.slice(0, MAX_SHELL_LENGTH));
+  const words = parser.list(false).flatMap((command) => command.words);
+  return parser.evaluated === undefined ? { words } : { words, evaluated: parser.evaluated };
+}
+
 class Parser {
   #source: string;
   #pos = 0;
@@ -88,6 +139,8 @@ class Parser {
   #words = 0;
   /** How many `$(…)` the parser is inside. */
   #depth = 0;
+  /** The first character read that a shell would act on, as {@link EVALUATED} names it. */
+  evaluated: string | undefined;
 
   constructor(source: string) {
     this.#source = source;
@@ -105,6 +158,7 @@ class Parser {
     while (this.#pos < src.length) {
       const char = src[this.#pos];
       if (char === "\n") {
+        this.#evaluates(char);
         this.#pos++;
         this.#readHeredocBodies();
         finish();
@@ -118,12 +172,15 @@ class Parser {
         this.#pos++;
         break;
       } else if (char === "&" && src[this.#pos + 1] === ">") {
+        this.#evaluates(">");
         this.#pos++;
         this.#redirection(current);
       } else if (SEPARATORS.has(char)) {
+        this.#evaluates(char);
         this.#pos++;
         finish();
       } else if (char === "<" || char === ">") {
+        this.#evaluates(char);
         this.#redirection(current);
       } else {
         const word = this.#word();
@@ -136,6 +193,11 @@ class Parser {
     }
     finish();
     return commands;
+  }
+
+  /** Note `char`, which a shell acts on, unless something earlier was noted. */
+  #evaluates(char: string): void {
+    this.evaluated ??= EVALUATED[char];
   }
 
   #redirection(command: ShellCommand): void {
@@ -190,6 +252,7 @@ class Parser {
   #word(): string {
     const src = this.#source;
     let word = "";
+    if (src[this.#pos] === "~") this.#evaluates("~");
     while (this.#pos < src.length && !endsWord(src[this.#pos])) {
       const char = src[this.#pos];
       if (char === "\\") {
@@ -198,6 +261,7 @@ class Parser {
         if (next !== undefined && next !== "\n") word += next;
       } else if (char === "'") {
         const end = src.indexOf("'", this.#pos + 1);
+        if (end === -1) this.#evaluates(char);
         const stop = end === -1 ? src.length : end;
         word += src.slice(this.#pos + 1, stop);
         this.#pos = stop + 1;
@@ -205,14 +269,17 @@ class Parser {
         this.#pos++;
         word += this.#doubleQuoted();
       } else if (char === "$" && src[this.#pos + 1] === "'") {
+        this.#evaluates(char);
         this.#pos += 2;
         word += this.#ansiQuoted();
       } else if (char === "$" && src[this.#pos + 1] === '"') {
+        this.#evaluates(char);
         this.#pos += 2;
         word += this.#doubleQuoted();
       } else if (char === "$" || char === "`") {
         word += this.#dollarOrBacktick();
       } else {
+        if (char === "*" || char === "?" || char === "[") this.#evaluates(char);
         word += char;
         this.#pos++;
       }
@@ -238,6 +305,7 @@ class Parser {
         this.#pos++;
       }
     }
+    if (this.#pos >= src.length) this.#evaluates('"');
     this.#pos++;
     return text;
   }
@@ -278,6 +346,7 @@ class Parser {
   #dollarOrBacktick(): string {
     const src = this.#source;
     const start = this.#pos;
+    this.#evaluates(src[start]);
     if (src.startsWith("$(", start) && src[start + 2] !== "(") {
       this.#pos += 2;
       if (this.#depth >= MAX_SHELL_NESTING) {

@@ -1,6 +1,7 @@
 import { assert, assertEquals } from "@std/assert";
 import {
   commandWords,
+  literalCommand,
   MAX_SHELL_LENGTH,
   MAX_SHELL_NESTING,
   MAX_SHELL_WORDS,
@@ -138,5 +139,50 @@ Deno.test("parseShell finishes at once on hostile lines: 600 KB of xargs, 1 MB o
     parseShell(source);
     const ms = performance.now() - started;
     assert(ms < 1000, `${source.slice(0, 12)}…: ${ms.toFixed(0)} ms`);
+  }
+});
+
+Deno.test("literalCommand: plain, quoted and escaped words as sh passes them, nothing noted", () => {
+  const cases: [string, string[]][] = [
+    [`emacsclient -t -a ""`, ["emacsclient", "-t", "-a", ""]],
+    [`"/opt/my ed/bin/ed" -w`, ["/opt/my ed/bin/ed", "-w"]],
+    [`/opt/my\\ ed/ed 'a b'"c"`, ["/opt/my ed/ed", "a bc"]],
+    [`sed -i "s/, publish//"`, ["sed", "-i", "s/, publish//"]],
+    [`ed "\\$HOME" '$(x)' \\; a~b 'x*' ed # a comment; $(x)`, [
+      "ed",
+      "$HOME",
+      "$(x)",
+      ";",
+      "a~b",
+      "x*",
+      "ed",
+    ]],
+  ];
+  for (const [source, words] of cases) assertEquals(literalCommand(source), { words }, source);
+});
+
+Deno.test("literalCommand names the first thing sh would evaluate rather than pass as written", () => {
+  const cases: [string, string][] = [
+    [`sed -i "s/x/$(date)/"`, "a $ (an expansion)"],
+    [`ed $HOME`, "a $ (an expansion)"],
+    [`ed $'a'`, "a $ (an expansion)"],
+    ["ed `date`", "a ` (a command substitution)"],
+    [`ed; rm x`, "a ; (a second command)"],
+    [`ed && rm x`, "a & (a second command)"],
+    [`ed | tee`, "a | (a pipe)"],
+    [`(ed)`, "a ( (a subshell)"],
+    [`ed 2>/dev/null`, "a > (a redirection)"],
+    [`ed &>x`, "a > (a redirection)"],
+    [`ed <x`, "a < (a redirection)"],
+    ["ed\nrm x", "a line break (a second command)"],
+    [`ed *.md`, "an unquoted * (a file name pattern)"],
+    [`ed ?`, "an unquoted ? (a file name pattern)"],
+    [`ed [ab]`, "an unquoted [ (a file name pattern)"],
+    [`~/bin/ed`, "a ~ starting a word (the home folder)"],
+    [`ed 'open`, "a ' with no ' to close it"],
+    [`ed "open`, 'a " with no " to close it'],
+  ];
+  for (const [source, evaluated] of cases) {
+    assertEquals(literalCommand(source).evaluated, evaluated, source);
   }
 });

@@ -23,7 +23,7 @@ import { AcceptanceRecordError, pendingMentions, readAcceptedRules } from "../ke
 import { indexFindings as indexHealthFindings } from "../index/health.ts";
 import { indexDir } from "../paths.ts";
 import { lstatOf, pathExists } from "../disk.ts";
-import { kbCommand } from "../self_command.ts";
+import { kbCommand, removeLinksCommand } from "../self_command.ts";
 import { type DoctorContext, withFix } from "./context.ts";
 
 /** A command that moves `from` to `to`, or that compares the two when `to` exists already. */
@@ -183,7 +183,7 @@ export async function contractFindings(context: DoctorContext): Promise<Finding[
         missing = mentionedIds(entry.body).filter((id) => !ids.has(id));
         entry.links.forEach(({ to }, index) => {
           if (to === entry.id || ids.has(to)) return;
-          const edit = kbCommand("edit", entry.id, "--remove-link", to, "--kb", context.kbDir);
+          const edit = removeLinksCommand(entry.id, [to], ["--kb", context.kbDir]);
           unlink.set(`links[${index}].to`, edit);
         });
         return checkAgainstKb(entry, { ids, path });

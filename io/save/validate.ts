@@ -32,11 +32,16 @@ import { secretProblems } from "./secrets.ts";
 export class ValidationError extends KbError {
   /** Everything wrong with the entry. */
   readonly problems: Problem[];
-  /** Problems of `what` (an entry or file), none written. */
-  constructor(what: string, problems: Problem[]) {
+  /**
+   * Problems of `what` (an entry or file), none written; `fix`: what to do (`lead`, ending in a
+   * colon) and the commands that do it, after the problems.
+   */
+  constructor(what: string, problems: Problem[], fix?: { lead: string; commands: string[] }) {
     super(
-      `${displaySafe(what)} is not valid; nothing was written:\n${formatProblems(problems)}`,
+      `${displaySafe(what)} is not valid; nothing was written:\n${formatProblems(problems)}` +
+        (fix ? `\n${fix.lead}` : ""),
       EXIT.failed,
+      fix?.commands,
     );
     this.name = "ValidationError";
     this.problems = problems;
