@@ -6,7 +6,7 @@
  * is refused without closing the connection; a request split across reads is served; a request
  * the client cancels neither keeps the server from exiting when stdin ends nor cuts its save off.
  */
-import { assert, assertEquals, assertMatch } from "@std/assert";
+import { assert, assertEquals, assertMatch, assertNotMatch } from "@std/assert";
 import { join } from "@std/path/posix/join";
 import { git, type Kb, makeKb, saveUnderWay, spawnMcp } from "./helpers.ts";
 
@@ -90,6 +90,8 @@ Deno.test("mcp: every malformed line gets its JSON-RPC 2.0 error with the id it 
     call(5, "tools/call", { name: "get", arguments: "kb-7q2mx" }),
     call(6, "resources/read", { uri: 42 }),
     call(7, "resources/read", { uri: "kb://entry/..%2F..%2Fetc%2Fpasswd" }),
+    // A URI of no form the server serves: the SDK's own answer, nothing read.
+    call(10, "resources/read", { uri: "file:///etc/passwd" }),
     call(8, "no/such/method"),
     // A member JSON-RPC 2.0 does not define is read past.
     line({ jsonrpc: "2.0", id: "extra", method: "ping", trace: "abc" }),
@@ -119,6 +121,7 @@ Deno.test("mcp: every malformed line gets its JSON-RPC 2.0 error with the id it 
       [5, -32602],
       [6, -32602],
       [7, -32002],
+      [10, -32602],
       [8, -32601],
     ]),
   );
@@ -126,6 +129,7 @@ Deno.test("mcp: every malformed line gets its JSON-RPC 2.0 error with the id it 
     answers.find((answer) => answer.id === 7)?.error?.message ?? "",
     /no entry \.\.%2F\.\.%2Fetc%2Fpasswd/,
   );
+  assertNotMatch(JSON.stringify(answers.find((answer) => answer.id === 10)), /root:/);
   assertEquals(answers.find((answer) => answer.id === "last")?.result, {});
   assertEquals(answers.find((answer) => answer.id === "extra")?.result, {});
   assert(!answers.some((answer) => answer.id === 9), JSON.stringify(answers));
