@@ -29,6 +29,7 @@ import {
   printSupersededNotes,
   readRepairable,
   saveDraft,
+  withoutGoneLinks,
 } from "./entry_save.ts";
 import {
   allowSecretArgs,
@@ -176,7 +177,7 @@ export async function run(args: string[]): Promise<number> {
         keepingStdin(
           values["body-file"] === "-",
           () => checkEditAndSave(plan, `Entry ${id}`, kbFlag),
-          { name: id, text: () => serializeEntry(plan.request.entry), resume },
+          { name: id, text: () => serializeEntry(withoutGoneLinks(plan)), resume },
         ),
     );
     report(plan, saved, values.json, kbFlag);

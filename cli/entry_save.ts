@@ -92,19 +92,39 @@ export interface EditProblems {
 }
 
 /**
+ * The links `plan`'s entry had before the edit and keeps, to entries deleted since: each target by
+ * the field a problem names it with (`links[1].to`).
+ */
+function goneLinks(plan: PlannedEdit): Map<string, string> {
+  const { kbDir, entry } = plan.request;
+  const had = new Set(plan.before?.links.map((link) => link.to));
+  const ids = entryPaths(kbDir);
+  const goneAt = new Map<string, string>();
+  entry.links.forEach(({ to }, index) => {
+    if (had.has(to) && to !== entry.id && !ids.has(to)) goneAt.set(`links[${index}].to`, to);
+  });
+  return goneAt;
+}
+
+/**
+ * The entry `plan` would save, less its links to entries deleted since ({@link goneLinks}): what
+ * the draft of an edit whose body came piped keeps, so that carrying on with it goes through. Its
+ * author typed the body, never saw those links, and the refusal says they must go.
+ */
+export function withoutGoneLinks(plan: PlannedEdit): Entry {
+  const gone = new Set(goneLinks(plan).values());
+  const { entry } = plan.request;
+  return { ...entry, links: entry.links.filter(({ to }) => !gone.has(to)) };
+}
+
+/**
  * Every problem a save of `plan` would refuse ({@link entryProblems}), where a link the entry
  * already had before this edit points at an entry deleted since (`rm --force` leaves such links):
  * said so, instead of asking to link only to existing entries, which this edit did not do.
  */
 export async function editProblems(plan: PlannedEdit): Promise<EditProblems> {
-  const { kbDir, entry } = plan.request;
-  const had = new Set(plan.before?.links.map((link) => link.to));
-  const ids = entryPaths(kbDir);
-  // The target of each such link, by the field a problem names it with.
-  const goneAt = new Map<string, string>();
-  entry.links.forEach(({ to }, index) => {
-    if (had.has(to) && to !== entry.id && !ids.has(to)) goneAt.set(`links[${index}].to`, to);
-  });
+  const { entry } = plan.request;
+  const goneAt = goneLinks(plan);
   const problems = (await entryProblems(plan.request)).map((problem) => {
     const to = goneAt.get(problem.field);
     if (to === undefined) return problem;

@@ -215,8 +215,24 @@ Deno.test("edit of an entry left linking to one rm --force deleted: the line pri
     /kb-p8k2c does not exist \(deleted since .*keeps the link is refused/,
   );
   assert(!drafted.stderr.includes("link only to existing entries"), show(drafted));
+  // A body piped on stdin: its draft leaves the link out (its author never saw it), so carrying on
+  // with it goes through, before or after the link is taken out.
+  const piped = await runCli(["edit", from, "--body-file", "-", "--kb", kb.dir], {
+    env,
+    stdin: "Piped after the rm.\n",
+  });
+  assertEquals(piped.code, 1, show(piped));
+  assertMatch(piped.stderr, /Take the link out, then edit again:/);
+  const resume = piped.stderr.split("\n").find((line) => / --from-draft /.test(line))?.trim();
+  assert(resume, show(piped));
   const pasted = await runProcess("/bin/sh", ["-c", lines[0]], { env: childEnv(env) });
   assertEquals(pasted.code, 0, `${lines[0]}\n${pasted.stderr}`);
+  const resumed = await runProcess("/bin/sh", ["-c", resume], { env: childEnv(env) });
+  assertEquals(resumed.code, 0, `${resume}\n${resumed.stderr}`);
+  assertMatch(
+    await Deno.readTextFile(join(kb.dir, await entryPath(kb.dir, from))),
+    /Piped after the rm\./,
+  );
   const retried = await runCli(tag, { env });
   assertEquals(retried.code, 0, show(retried));
   assertMatch(await Deno.readTextFile(join(kb.dir, await entryPath(kb.dir, from))), /after-rm/);
