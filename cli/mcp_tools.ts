@@ -24,9 +24,12 @@ import { searchKbs } from "../io/kbs/search.ts";
 import { kbCommand } from "../io/self_command.ts";
 import type { SaveResult } from "../io/save/request.ts";
 import { bodyText } from "./entry_flags.ts";
+import { saveEntry } from "../io/save/save.ts";
+import { ValidationError } from "../io/save/validate.ts";
 import { missingPermissionFlag } from "./errors.ts";
 import {
   checkAndSave,
+  editProblems,
   entryToEdit,
   newEntry,
   newEntryRequest,
@@ -347,12 +350,19 @@ const edit = defineTool({
         remove: args.remove_links?.map((to) => ({ to })),
       },
     };
-    const plan = planFieldEdit(entryToEdit(location.kbDir, id), edits, false);
-    if (!plan.changed.length) return text(`No changes to ${id}; nothing committed.`);
-    const result = await checkAndSave({
-      ...plan.request,
-      keepSecret: kbCommand("edit", id, "--allow-secret", "--kb", location.kbDir),
-    }, `Entry ${id}`);
+    const planned = planFieldEdit(entryToEdit(location.kbDir, id), edits, false);
+    if (!planned.changed.length) return text(`No changes to ${id}; nothing committed.`);
+    const keepSecret = kbCommand("edit", id, "--allow-secret", "--kb", location.kbDir);
+    const plan = { ...planned, request: { ...planned.request, keepSecret } };
+    const { problems, gone } = await editProblems(plan);
+    if (problems.length) {
+      // Links `rm --force` left: this tool's own remove_links takes them out, no command needed.
+      const fix = gone.length
+        ? { lead: `Take them out with remove_links: ${JSON.stringify(gone)}.`, commands: [] }
+        : undefined;
+      throw new ValidationError(`Entry ${id}`, problems, fix);
+    }
+    const result = await saveEntry(plan.request);
     const lists = plan.before
       ? formatListChanges(listChanges(plan.before, plan.request.entry))
       : [];

@@ -188,6 +188,26 @@ Deno.test("mcp: add and edit commit and push through the save pipeline", async (
   assertMatch(again.text, /^No changes to kb-\w{5}; nothing committed\.$/);
 });
 
+Deno.test("mcp: an edit of an entry still linking to one rm --force deleted names the remove_links that takes it out", async () => {
+  await using kb = await makeKb({ remote: true });
+  const removed = await runCli(["rm", "kb-p8k2c", "--force"], { env: kb.env });
+  assertEquals(removed.code, 0, show(removed));
+  await using session = await fromSources(kb);
+  const refused = await session.call("edit", { id: "kb-4fr7e", add_tags: ["after-rm"] });
+  assertEquals(refused.isError, true, refused.text);
+  assertMatch(refused.text, /kb-p8k2c does not exist \(deleted since kb-4fr7e linked to it\?\)/);
+  assert(refused.text.endsWith('Take them out with remove_links: ["kb-p8k2c"].'), refused.text);
+  assert(!refused.text.includes("link only to existing entries"), refused.text);
+  // As told: the same edit with the link taken out goes through.
+  const edited = await session.call("edit", {
+    id: "kb-4fr7e",
+    add_tags: ["after-rm"],
+    remove_links: ["kb-p8k2c"],
+  });
+  assertEquals(edited.isError, false, edited.text);
+  assertEquals(JSON.parse(edited.text).changed.sort(), ["links", "tags"]);
+});
+
 Deno.test("mcp: a bad argument gets a tool error naming it, and nothing is written", async () => {
   await using kb = await makeKb({ remote: true });
   await using session = await fromSources(kb);
