@@ -11,7 +11,7 @@ import { formatProblems, type Problem } from "../core/entry/entry.ts";
 import { problemNotes, stripNotes, withNotes } from "../core/entry/draft.ts";
 import { decodeUtf8Strict, NotUtf8Error } from "../core/text/utf8.ts";
 import { EXIT, type ExitCode, KbError } from "../core/exit.ts";
-import { editorWords } from "../core/shell/editor.ts";
+import { editorBlank, editorWords } from "../core/shell/editor.ts";
 import { shellQuote } from "../core/shell/quote.ts";
 import { ensurePrivateDir, PRIVATE_FILE_MODE, writeFileAtomic } from "./fs.ts";
 import { cacheRoot, resolvePath } from "./paths.ts";
@@ -80,8 +80,8 @@ export interface EditorCommand {
  */
 export function editorCommand(): EditorCommand | undefined {
   for (const variable of ["VISUAL", "EDITOR"]) {
-    const value = Deno.env.get(variable)?.trim();
-    if (!value) continue;
+    const value = Deno.env.get(variable);
+    if (value === undefined || editorBlank(value)) continue;
     const read = editorWords(value);
     if (read.refused !== undefined) throw new EditorCommandError(variable, value, read.refused);
     return read;
