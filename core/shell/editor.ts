@@ -55,6 +55,11 @@ export function editorWords(value: string): EditorWords {
   const command = value.replace(EDGE_BLANKS, "");
   const { words, evaluated } = literalCommand(command);
   if (evaluated !== undefined) return { refused: `it has ${evaluated}` };
+  // sh passes a backslash that ends the value as it is (`vi\` runs a program named `vi\`), where
+  // core/shell/words.ts drops it, which would run vi: not read either way.
+  let end = command.length;
+  while (end > 0 && command[end - 1] === "\\") end--;
+  if ((command.length - end) % 2 === 1) return { refused: "it ends with a lone \\" };
   const blank = OTHER_BLANK.exec(command)?.[0];
   if (blank !== undefined) {
     const code = blank.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0");

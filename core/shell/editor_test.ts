@@ -11,6 +11,7 @@ Deno.test("editorWords: the program and its arguments as sh would pass them", ()
     args: ["-w"],
   });
   assertEquals(editorWords("vim\t-n"), { program: "vim", args: ["-n"] });
+  assertEquals(editorWords("vi -n a\\\\"), { program: "vi", args: ["-n", "a\\"] });
 });
 
 Deno.test("editorWords refuses what sh would evaluate, and a value that names no program", () => {
@@ -22,6 +23,9 @@ Deno.test("editorWords refuses what sh would evaluate, and a value that names no
     [`LANG=C vim`, "it starts with LANG=…, an assignment"],
     ["vim\r-n", "it has a blank other than a space or a tab (U+000D)"],
     ["vim\u00a0-n", "it has a blank other than a space or a tab (U+00A0)"],
+    ["vi\\", "it ends with a lone \\"],
+    ["vi -n \\\\\\", "it ends with a lone \\"],
+    ["vi\\ ", "it ends with a lone \\"],
   ];
   for (const [command, refused] of cases) assertEquals(editorWords(command), { refused }, command);
 });
