@@ -5,7 +5,7 @@
  * @module
  */
 import { GIT_REPO_ENV } from "../core/git/repo_env.ts";
-import { editorWords } from "../core/shell/editor.ts";
+import { editorBlank, editorWords } from "../core/shell/editor.ts";
 import { COMMANDS, HOOKS } from "./registry.ts";
 
 /**
@@ -176,9 +176,8 @@ export const HOOK_V8_FLAGS = ["--v8-flags=--min-semi-space-size=4"] as const;
  * io/editor.ts refuses to run (core/shell/editor.ts).
  */
 export function editorProgram(command: string | undefined): string | undefined {
-  const trimmed = command?.trim();
-  if (!trimmed) return undefined;
-  const read = editorWords(trimmed);
+  if (command === undefined || editorBlank(command)) return undefined;
+  const read = editorWords(command);
   return read.refused === undefined ? read.program : undefined;
 }
 

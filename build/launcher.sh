@@ -207,16 +207,23 @@ case "$first" in
     # The editor's program: the first word of $VISUAL or $EDITOR as sh reads it, quotes and
     # backslashes removed and nothing evaluated, as io/editor.ts reads it (core/shell/editor.ts)
     # to run it. A value io/editor.ts refuses (a $, a ;) may give a word that names no program,
-    # granted and never run. A loop of builtins: no fork.
+    # granted and never run. A loop of builtins: no fork. Each step copies what is left, so a
+    # value longer than io/editor.ts reads (MAX_EDITOR_BYTES, which it refuses) is not read, and
+    # a run of plain characters is taken whole: a long value cannot hold the launcher up.
     # $VISUAL unless it is blank, then $EDITOR.
     for rest in "${VISUAL:-}" "${EDITOR:-}"; do
+      case "$rest" in
+        *[![:space:]]*) ;;
+        *) continue ;;
+      esac
+      [ "${#rest}" -gt 4096 ] && rest=
       while :; do
         case "$rest" in
           [[:space:]]*) rest=${rest#?} ;;
           *) break ;;
         esac
       done
-      [ -n "$rest" ] && break
+      break
     done
     editor=
     nl='
@@ -227,7 +234,7 @@ case "$first" in
         \\"$nl"*) rest=${rest#??} ;;
         \\*)
           rest=${rest#?}
-          editor=$editor${rest%"${rest#?}"}
+          editor=$editor${rest%%"${rest#?}"}
           rest=${rest#?} ;;
         \'*)
           rest=${rest#?}
@@ -244,17 +251,22 @@ case "$first" in
               \\"$nl"*) rest=${rest#??} ;;
               \\[\\\"\$\`]*)
                 rest=${rest#?}
-                editor=$editor${rest%"${rest#?}"}
+                editor=$editor${rest%%"${rest#?}"}
+                rest=${rest#?} ;;
+              \\*)
+                editor=$editor\\
                 rest=${rest#?} ;;
               *)
-                editor=$editor${rest%"${rest#?}"}
-                rest=${rest#?} ;;
+                plain=${rest%%[\\\"]*}
+                editor=$editor$plain
+                rest=${rest#"$plain"} ;;
             esac
           done
           rest=${rest#?} ;;
         *)
-          editor=$editor${rest%"${rest#?}"}
-          rest=${rest#?} ;;
+          plain=${rest%%[[:space:]\\\'\"]*}
+          editor=$editor$plain
+          rest=${rest#"$plain"} ;;
       esac
     done
     case "$editor" in

@@ -11,7 +11,7 @@ import { formatProblems, type Problem } from "../core/entry/entry.ts";
 import { problemNotes, stripNotes, withNotes } from "../core/entry/draft.ts";
 import { decodeUtf8Strict, NotUtf8Error } from "../core/text/utf8.ts";
 import { EXIT, type ExitCode, KbError } from "../core/exit.ts";
-import { editorWords } from "../core/shell/editor.ts";
+import { editorBlank, editorWords } from "../core/shell/editor.ts";
 import { shellQuote } from "../core/shell/quote.ts";
 import { ensurePrivateDir, PRIVATE_FILE_MODE, writeFileAtomic } from "./fs.ts";
 import { cacheRoot, resolvePath } from "./paths.ts";
@@ -73,17 +73,32 @@ export interface EditorCommand {
   args: string[];
 }
 
+/** Whether `path` is a folder (or a link to one). */
+function isFolder(path: string): boolean {
+  try {
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The editor command: `$VISUAL`, else `$EDITOR`, read as sh reads a command's words without
  * evaluating anything, else `vi` on a terminal; undefined if none. Throws
- * {@link EditorCommandError} for a value only a shell could run.
+ * {@link EditorCommandError} for a value only a shell could run, and for a program path that
+ * is a folder.
  */
 export function editorCommand(): EditorCommand | undefined {
   for (const variable of ["VISUAL", "EDITOR"]) {
-    const value = Deno.env.get(variable)?.trim();
-    if (!value) continue;
+    const value = Deno.env.get(variable);
+    if (value === undefined || editorBlank(value)) continue;
     const read = editorWords(value);
     if (read.refused !== undefined) throw new EditorCommandError(variable, value, read.refused);
+    if (read.program.includes("/") && isFolder(read.program)) {
+      // Deno refuses every write under a folder it may run (the drafts too): say what is wrong.
+      const reason = `its program ${shellQuote(read.program)} is a folder`;
+      throw new EditorCommandError(variable, value, reason);
+    }
     return read;
   }
   return Deno.stdin.isTerminal() ? { program: "vi", args: [] } : undefined;

@@ -362,6 +362,24 @@ Deno.test("an EDITOR only a shell could run ($(…), ;) is refused in one line b
   assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head, "nothing was committed");
 });
 
+Deno.test("an EDITOR that is a folder is refused in one line before a draft is written", async () => {
+  await using kb = await makeKb();
+  // The folder holding the home, where the drafts are: granted to run, Deno refused writing them.
+  const folder = join(kb.root, "my editors");
+  await Deno.mkdir(folder);
+  for (const value of [kb.root, `"${folder}" -w`]) {
+    const result = await runCli(["edit", ID], { env: { ...kb.env, EDITOR: value } });
+    assertEquals(result.code, 2, show(result));
+    assertEquals(result.stderr.trimEnd().split("\n").length, 1, show(result));
+    assertMatch(
+      result.stderr,
+      /EDITOR=.* is not a command git-kb can run without a shell: its program .* is a folder\./,
+    );
+    const drafts = await exists(draftsFolder(kb)) ? [...Deno.readDirSync(draftsFolder(kb))] : [];
+    assertEquals(drafts, [], "no draft was written");
+  }
+});
+
 Deno.test("edit list flags: --link adds, --remove-link and --clear-links take out, the output says what changed", async (t) => {
   await using kb = await makeKb();
   const path = await entryPath(kb.dir, ID);

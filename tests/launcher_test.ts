@@ -25,6 +25,7 @@ import {
   hookFlags,
 } from "../app/permissions.ts";
 import { shellQuote } from "../core/shell/quote.ts";
+import { editorBlank, MAX_EDITOR_BYTES } from "../core/shell/editor.ts";
 import {
   COMPILE_TARGETS,
   HOT_HOOKS,
@@ -158,7 +159,8 @@ Deno.test("the launcher grants the editor's program as io/editor.ts reads it: sh
   // /bin/sh as the launcher's first line runs it, and bash, which is /bin/sh on other systems.
   for (const shell of [[], ["bash"]]) {
     for (const [env, program] of cases) {
-      assertEquals(editorProgram(env.VISUAL?.trim() || env.EDITOR), program, "io/editor.ts");
+      const value = editorBlank(env.VISUAL) ? env.EDITOR : env.VISUAL;
+      assertEquals(editorProgram(value), program, "io/editor.ts");
       const [command, ...args] = [...shell, launcher, "edit", "kb-1"];
       const result = await runProcess(command, args, {
         env: { PATH: path, HOME: sandbox.home, ...env },
@@ -167,6 +169,40 @@ Deno.test("the launcher grants the editor's program as io/editor.ts reads it: sh
       assertEquals(result.code, 0, show(result));
       const grant = result.stdout.split("\n").find((line) => line.startsWith("--allow-run="));
       assertEquals(grant, `--allow-run=git,kill,${program}`, `${shell} ${JSON.stringify(env)}`);
+    }
+  }
+});
+
+Deno.test("a long $VISUAL or $EDITOR holds the launcher up for no time; one io/editor.ts refuses for its length is not granted", async () => {
+  await using sandbox = await makeSandbox();
+  const { path, launcher } = await fakeDeno(sandbox.root);
+  const longest = "a".repeat(MAX_EDITOR_BYTES);
+  const cases: [Record<string, string>, string | undefined][] = [
+    // Each character of these cost the launcher a copy and a match of all the rest, or more.
+    [{ EDITOR: longest }, longest],
+    [{ EDITOR: `"${"a".repeat(MAX_EDITOR_BYTES - 2)}"` }, "a".repeat(MAX_EDITOR_BYTES - 2)],
+    [{ EDITOR: "\\".repeat(MAX_EDITOR_BYTES / 2) }, "\\".repeat(MAX_EDITOR_BYTES / 4)],
+    [{ VISUAL: " ".repeat(MAX_EDITOR_BYTES - 3) + "vim" }, "vim"],
+    [{ VISUAL: " ".repeat(100_000), EDITOR: "vim" }, "vim"],
+    [{ VISUAL: "a".repeat(100_000), EDITOR: "vim" }, undefined],
+    [{ EDITOR: `vi ${"a".repeat(MAX_EDITOR_BYTES)}` }, undefined],
+  ];
+  for (const shell of [[], ["bash"]]) {
+    for (const [env, program] of cases) {
+      const value = editorBlank(env.VISUAL) ? env.EDITOR : env.VISUAL;
+      assertEquals(editorProgram(value), program, "io/editor.ts");
+      const [command, ...args] = [...shell, launcher, "edit", "kb-1"];
+      const started = Date.now();
+      const result = await runProcess(command, args, {
+        env: { PATH: path, HOME: sandbox.home, ...env },
+        clearEnv: true,
+        timeoutMs: 20_000,
+      });
+      const took = Date.now() - started;
+      assertEquals(result.code, 0, show(result));
+      assert(took < 5_000, `${shell} took ${took} ms on ${JSON.stringify(env).slice(0, 80)}`);
+      const grant = result.stdout.split("\n").find((line) => line.startsWith("--allow-run"));
+      assertEquals(grant, `--allow-run=git,kill${program ? `,${program}` : ""}`, `${shell}`);
     }
   }
 });

@@ -241,7 +241,7 @@ export interface LoggedCommit {
  */
 function trailersOf(message: string): Map<string, string> {
   const found = new Map<string, string>();
-  const paragraphs = message.replace(/\s+$/, "").split(/\n[ \t]*\n/);
+  const paragraphs = message.trimEnd().split(/\n[ \t]*\n/);
   for (const line of paragraphs.at(-1)!.split("\n")) {
     const match = /^(Git-Kb-[A-Za-z]+): (.*)$/.exec(line.trim());
     if (match) found.set(match[1], match[2].trim());

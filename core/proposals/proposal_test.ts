@@ -195,3 +195,17 @@ Deno.test("words above the trailers that read like one never make a review a pro
   assertEquals(log.resolutions.map((item) => [item.commit, item.why]), [["c2", why]]);
   assertEquals(pendingProposals(log, new Set()), []);
 });
+
+Deno.test("a teammate's message with a long run of blanks before its end is read in linear time", () => {
+  // A run of n blanks then a character cost the trailing-blank match n²/2 steps: 160,000 blanks
+  // took 9 s, and anyone who can push the proposals branch writes its messages.
+  const good = proposalMessage(proposal(), "entries/kb-abcde-pin.md");
+  const started = performance.now();
+  const records = readLog([
+    logged("c1", "2026-01-01T00:00:00Z", `${good}\n${" ".repeat(400_000)}x`),
+    logged("c2", "2026-01-01T00:00:00Z", `${good}${"\t \n".repeat(400_000)}`),
+  ]);
+  const took = performance.now() - started;
+  assert(took < 2_000, `${took} ms`);
+  assertEquals(records.proposals.map(({ commit }) => commit), ["c2"]);
+});
