@@ -8,6 +8,7 @@
 import {
   blankEntry,
   type Entry,
+  linksToNoEntry,
   parseEntryText,
   type Problem,
   toEntry,
@@ -98,12 +99,8 @@ export interface EditProblems {
 function goneLinks(plan: PlannedEdit): Map<string, string> {
   const { kbDir, entry } = plan.request;
   const had = new Set(plan.before?.links.map((link) => link.to));
-  const ids = entryPaths(kbDir);
-  const goneAt = new Map<string, string>();
-  entry.links.forEach(({ to }, index) => {
-    if (had.has(to) && to !== entry.id && !ids.has(to)) goneAt.set(`links[${index}].to`, to);
-  });
-  return goneAt;
+  const missing = linksToNoEntry(entry, entryPaths(kbDir));
+  return new Map([...missing].filter(([, to]) => had.has(to)));
 }
 
 /**

@@ -6,7 +6,13 @@
  *
  * @module
  */
-import { type Entry, type Link, parseEntryText, toEntry } from "../core/entry/entry.ts";
+import {
+  type Entry,
+  type Link,
+  linksToNoEntry,
+  parseEntryText,
+  toEntry,
+} from "../core/entry/entry.ts";
 import { commitMessage, entryFileName } from "../core/entry/edit.ts";
 import {
   carriedLinks,
@@ -137,13 +143,13 @@ export async function run(args: string[]): Promise<number> {
   }
   // A link to an entry gone since (`rm --force`) would fail the original's save after the copy's:
   // refused before either, with the lines that take the link out and promote.
-  const gone = original.links.filter((link) => !sourcePaths.has(link.to));
+  const gone = [...linksToNoEntry(original, sourcePaths).values()];
   if (gone.length) {
     throw new KbError(
-      `${from} links to ${gone.map((link) => link.to).join(", ")}, which ${sourceName} has ` +
+      `${from} links to ${gone.join(", ")}, which ${sourceName} has ` +
         "no entry of (deleted since?); nothing was changed. Take the links out, then promote:",
       EXIT.failed,
-      [removeLinksCommand(from, gone.map((link) => link.to)), finish],
+      [removeLinksCommand(from, gone), finish],
     );
   }
   // A new id: the original keeps its own, and an id held by two knowledge bases is ambiguous.

@@ -449,6 +449,21 @@ export interface KbContext {
   path?: string;
 }
 
+/**
+ * The links of `entry` to no entry of `ids` (a link to itself aside): each target by the field a
+ * problem names it with (`links[1].to`), as {@link checkAgainstKb} reports them.
+ */
+export function linksToNoEntry(
+  entry: Entry,
+  ids: ReadonlyMap<string, string>,
+): Map<string, string> {
+  const missing = new Map<string, string>();
+  entry.links.forEach(({ to }, index) => {
+    if (to !== entry.id && !ids.has(to)) missing.set(`links[${index}].to`, to);
+  });
+  return missing;
+}
+
 /** Check the rules that need the rest of the knowledge base: a unique id, links that resolve. */
 export function checkAgainstKb(entry: Entry, context: KbContext): Problem[] {
   const problems: Problem[] = [];
@@ -459,17 +474,17 @@ export function checkAgainstKb(entry: Entry, context: KbContext): Problem[] {
       message: `${entry.id} is already used by ${owner}; ids are never reused`,
     });
   }
-  for (const [index, link] of entry.links.entries()) {
-    if (link.to === entry.id) {
-      problems.push({ field: `links[${index}].to`, message: "an entry cannot link to itself" });
-    } else if (!context.ids.has(link.to)) {
+  const missing = linksToNoEntry(entry, context.ids);
+  entry.links.forEach(({ to }, index) => {
+    const field = `links[${index}].to`;
+    if (to === entry.id) problems.push({ field, message: "an entry cannot link to itself" });
+    else if (missing.has(field)) {
       problems.push({
-        field: `links[${index}].to`,
-        message:
-          `${link.to} does not exist; link only to existing entries (git-kb search to find one)`,
+        field,
+        message: `${to} does not exist; link only to existing entries (git-kb search to find one)`,
       });
     }
-  }
+  });
   return problems;
 }
 

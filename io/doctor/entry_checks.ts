@@ -6,7 +6,7 @@
  * @module
  */
 import { mentionedIds } from "../../core/entry/mentions.ts";
-import { checkAgainstKb, parseEntryText } from "../../core/entry/entry.ts";
+import { checkAgainstKb, linksToNoEntry, parseEntryText } from "../../core/entry/entry.ts";
 import { idFromPath, isEntryId, nameWithId } from "../../core/entry/identity.ts";
 import { readEntryForgivingly } from "../../core/entry/repair.ts";
 import { displaySafe } from "../../core/text/display.ts";
@@ -181,11 +181,9 @@ export async function contractFindings(context: DoctorContext): Promise<Finding[
         });
         if (!entry) return problems;
         missing = mentionedIds(entry.body).filter((id) => !ids.has(id));
-        entry.links.forEach(({ to }, index) => {
-          if (to === entry.id || ids.has(to)) return;
-          const edit = removeLinksCommand(entry.id, [to], ["--kb", context.kbDir]);
-          unlink.set(`links[${index}].to`, edit);
-        });
+        for (const [field, to] of linksToNoEntry(entry, ids)) {
+          unlink.set(field, removeLinksCommand(entry.id, [to], ["--kb", context.kbDir]));
+        }
         return checkAgainstKb(entry, { ids, path });
       } catch (error) {
         return [{ field: "file", message: error instanceof Error ? error.message : String(error) }];
