@@ -5,7 +5,7 @@
  * @module
  */
 import { GIT_REPO_ENV } from "../core/git/repo_env.ts";
-import { editorBlank, editorWords } from "../core/shell/editor.ts";
+import { editorWords } from "../core/shell/editor.ts";
 import { COMMANDS, HOOKS } from "./registry.ts";
 
 /**
@@ -171,12 +171,12 @@ export const HOOK_PROFILES: Record<string, keyof typeof PROFILES> = Object.fromE
 export const HOOK_V8_FLAGS = ["--v8-flags=--min-semi-space-size=4"] as const;
 
 /**
- * The program of an editor command, for a run permission: its first word as sh reads it (`code
- * --wait` → `code`, `"/opt/my ed/ed" -w` → `/opt/my ed/ed`); undefined for none, or for a command
- * io/editor.ts refuses to run (core/shell/editor.ts).
+ * The program of an editor command, for a run permission: its first word as sh reads it
+ * (`code --wait` → `code`, `"/opt/my ed/ed" -w` → `/opt/my ed/ed`); undefined for none, or for a
+ * command io/editor.ts refuses to run (core/shell/editor.ts).
  */
 export function editorProgram(command: string | undefined): string | undefined {
-  if (command === undefined || editorBlank(command)) return undefined;
+  if (command === undefined) return undefined;
   const read = editorWords(command);
   return read.refused === undefined ? read.program : undefined;
 }

@@ -100,8 +100,8 @@ export function ourVerb(command: string): string | undefined {
 
 /**
  * The launcher a hook command runs when its first word (after an `exec`), read as sh reads it, is
- * an absolute path (as `git-kb setup` writes it); undefined for the plugin's `${CLAUDE_PLUGIN_ROOT}` form, a bare
- * `git-kb` looked up on PATH, or an empty command.
+ * an absolute path (as `git-kb setup` writes it); undefined for the plugin's
+ * `${CLAUDE_PLUGIN_ROOT}` form, a bare `git-kb` looked up on PATH, or an empty command.
  *
  * @example
  * ```ts
