@@ -175,7 +175,7 @@ Deno.test("search: each tool shape's payload, additionalContext only, pointers t
   assertEquals(records[1].phrases, { "rotate token": 1 });
 });
 
-/** The `rg` fixture searching for `tokenLeak`, an alias of "Rotate a leaked npm or Cloudflare token". */
+/** The `rg` fixture searching for `tokenLeak`, an alias of kb-7q2mx (rotate a leaked token). */
 function tokenLeakSearch(session: string): string {
   const input = { command: "rg -n 'tokenLeak' --type ts src/", description: "Find token leaks" };
   return stdinOf("pretool-bash-rg", { session_id: session, tool_input: input });

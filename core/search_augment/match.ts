@@ -37,7 +37,7 @@ export interface SearchConfig {
   maxPointers: number;
   /** A phrase matching more entries than this is too generic to surface any. */
   genericLimit: number;
-  /** A phrase names an entry by its title when it holds at least this share of the title's words. */
+  /** A phrase names an entry by its title when it holds this share of the title's words or more. */
   titleShare: number;
   /** The whole additionalContext stays within this. */
   budgetChars: number;

@@ -1,7 +1,7 @@
 /**
- * The search augment's decision (core/search_augment/match.ts) on in-memory indexes built with the real
- * IndexEditor: every word of a phrase in a title, tag or alias; naming an entry; generic phrases;
- * inactive and kernel entries; the session ledger; ranking; the budget.
+ * The search augment's decision (core/search_augment/match.ts) on in-memory indexes built with the
+ * real IndexEditor: every word of a phrase in a title, tag or alias; naming an entry; generic
+ * phrases; inactive and kernel entries; the session ledger; ranking; the budget.
  */
 import { assert, assertEquals } from "@std/assert";
 import type { Entry } from "../entry/entry.ts";
@@ -166,7 +166,7 @@ Deno.test("namesEntry: a whole tag or alias, or half the title's words at least"
   assert(namesEntry(terms("week", "days"), camel, share));
 });
 
-Deno.test("decideSearch: an entry whose names merely hold a phrase's word is not pointed at", () => {
+Deno.test("decideSearch: an entry whose names merely hold the phrase is not pointed at", () => {
   const index = reader([
     { id: "kb-frz01", title: "Freeze the release branch a week before launch", tags: ["git"] },
     { id: "kb-des01", title: "Idempotency keys", tags: ["api-design"] },
