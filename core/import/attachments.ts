@@ -123,12 +123,14 @@ export function resolveAttachments(
     if (!brought.includes(found)) brought.push(found);
     return `![${alt}](../${linkTarget(attachmentPath(folderKey, found))}${fragment})`;
   };
-  const resolvePiece = (piece: string) =>
-    piece.replace(
+  // The line comes with its code spans held out; a name is looked up and reported as written.
+  const resolveLine = (line: string, restore: (text: string) => string) =>
+    line.replace(
       EMBED,
-      (whole, name?: string, after = "", alt?: string, angled?: string, plain?: string) => {
+      (whole, name?: string, heldAfter = "", heldAlt?: string, angled?: string, plain?: string) => {
+        const [after, alt] = [restore(heldAfter), restore(heldAlt ?? "")];
         if (name !== undefined) {
-          const target = name.trim();
+          const target = restore(name).trim();
           if (NOTE_FILE.test(target) || !/\.[a-z0-9]{1,8}$/i.test(target)) return whole;
           const found = files.byPath(target) ?? files.byName(target);
           if (!found && (ADDRESS.test(target) || isNote(target))) return whole;
@@ -136,7 +138,7 @@ export function resolveAttachments(
           const [fragment, shown] = /^(#[^|]*)?(?:\|(.*))?$/.exec(after)!.slice(1);
           return point(target, found, shown ? `${target}|${shown}` : target, fragment ?? "");
         }
-        const written = angled ?? plain ?? "";
+        const written = restore(angled ?? plain ?? "");
         // An embedded note is another matter (transclusion): left as written, as an address is.
         if (ADDRESS.test(written) || written.startsWith("#") || NOTE_FILE.test(written)) {
           return whole;
@@ -148,8 +150,8 @@ export function resolveAttachments(
         const found = (relative.startsWith("../") ? undefined : files.byPath(relative)) ??
           files.byPath(target.replace(/^\/+/, "")) ??
           (target.includes("/") ? undefined : files.byName(target));
-        return point(target, found, alt ?? "", /#.*$/.exec(written)?.[0]);
+        return point(target, found, alt, /#.*$/.exec(written)?.[0]);
       },
     );
-  return { body: replaceOutsideCode(body, /!\[/, resolvePiece), brought, missing };
+  return { body: replaceOutsideCode(body, /!\[/, resolveLine), brought, missing };
 }

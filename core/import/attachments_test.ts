@@ -66,3 +66,17 @@ Deno.test("an embed of a Dendron note is left as written, though its name ends a
     "img/gone.png",
   ]);
 });
+
+Deno.test("an embed whose alt text holds inline code is copied and named whole", () => {
+  const body = "See ![the `local` setting](local.png) and ![`jq` output](gone.png); " +
+    "`![code](bases.png)` stays.\n";
+  const resolved = resolveAttachments(body, "en/Bases/Intro.md", "help-1", FILES, bringAll);
+  assertEquals(resolved.brought, ["en/Bases/local.png"]);
+  assertEquals(resolved.missing.map((item) => item.target), ["gone.png"]);
+  assertEquals(
+    resolved.body,
+    "See ![the `local` setting](../attachments/help-1/en/Bases/local.png) and " +
+      "[`jq` output (gone.png): not imported, not found in the folder]; " +
+      "`![code](bases.png)` stays.\n",
+  );
+});

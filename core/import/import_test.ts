@@ -188,6 +188,31 @@ Deno.test("letters that run on from a link stay with its word; in unspaced scrip
   assertEquals(resolved.unresolved, ["Gone"]);
 });
 
+Deno.test("a link whose words hold inline code resolves whole; a `[[` in code opens none", () => {
+  const lookup = wikilinkLookup([
+    { id: "kb-adr40", sourcePath: "decisions/ADR-040-batch.md", title: "ADR 40", aliases: [] },
+    { id: "kb-rebas", sourcePath: "The `git rebase` trick.md", title: "Rebase", aliases: [] },
+  ]);
+  const byPath = new Map([["decisions/ADR-040-batch.md", "kb-adr40"]]);
+  // As in a real vault's ADR index: the shown text quotes a value in backticks.
+  const resolved = resolveWikilinks(
+    "- 040 [[ADR-040-batch|BtchBookg `true` by default]] (billing)\n" +
+      "- Type `[[` then [[The `git rebase` trick]]; see [the `true` default](ADR-040-batch.md)" +
+      " and [[Gone `x`|the `y` one]].\n",
+    lookup,
+    (path) => byPath.get(path),
+    "decisions/README.md",
+  );
+  assertEquals(
+    resolved.body,
+    "- 040 BtchBookg `true` by default ([[kb-adr40]]) (billing)\n" +
+      "- Type `[[` then The `git rebase` trick ([[kb-rebas]]); see the `true` default " +
+      "([[kb-adr40]]) and [[Gone `x`|the `y` one]].\n",
+  );
+  assertEquals(resolved.linked, ["kb-adr40", "kb-rebas"]);
+  assertEquals(resolved.unresolved, ["Gone `x`"]);
+});
+
 Deno.test("a title wins over another note's alias", () => {
   const lookup = wikilinkLookup([
     { id: "kb-aaaaa", sourcePath: "a.md", title: "A", aliases: ["Deploy"] },

@@ -129,9 +129,11 @@ export function resolveWikilinks(
   const missing = (name: string) => {
     if (!unresolved.includes(name)) unresolved.push(name);
   };
-  const resolvePiece = (piece: string) =>
-    piece.replace(WIKILINK, (whole, embed, name, heading, shown, runOn) => {
+  // The line comes with its code spans held out; a name is looked up and reported as written.
+  const resolveLine = (line: string, restore: (text: string) => string) =>
+    line.replace(WIKILINK, (whole, embed, heldName, heldHeading, heldShown, runOn) => {
       if (embed) return whole;
+      const [name, heading, shown] = [heldName, heldHeading ?? "", heldShown ?? ""].map(restore);
       // Dendron's text comes before its target: the words the reader saw are the name's, which
       // may be the title of the note the target names (or, for a `dendron://` address that names
       // none, of another). A dotted name that names no note is an Obsidian link's shown text as
@@ -148,8 +150,8 @@ export function resolveWikilinks(
       const seen = shown?.trim() ||
         (heading?.trim() ? `${name.trim()} > ${heading.trim()}` : name.trim());
       return mention(seen, id, runOn);
-    }).replace(MARKDOWN_LINK, (whole, embed, text, angled, plain) => {
-      const target = angled ?? plain;
+    }).replace(MARKDOWN_LINK, (whole, embed, heldText, angled, plain) => {
+      const [text, target] = [heldText, angled ?? plain].map(restore);
       const path = embed ? undefined : linkedPath(notePath, target);
       if (!path) return whole;
       // Relative to the note, else from the folder's top, as embeds are found (a link written
@@ -162,7 +164,7 @@ export function resolveWikilinks(
       }
       return mention(text.trim(), id);
     });
-  const resolved = replaceOutsideCode(body, /\[\[|\]\(/, resolvePiece);
+  const resolved = replaceOutsideCode(body, /\[\[|\]\(/, resolveLine);
   return { body: resolved, linked, unresolved };
 }
 
@@ -183,20 +185,37 @@ function dendronTarget(
 }
 
 /**
- * `body` with `replace` applied to each piece of a line outside code (fenced blocks, inline code
- * spans); only lines that match `worth` are looked at.
+ * Characters Unicode keeps for a program's own use, never text: one the line lacks marks where
+ * an inline code span was taken out of it.
+ */
+const NONCHARACTERS = [...Array(32)].map((_, index) => String.fromCharCode(0xfdd0 + index));
+
+/**
+ * `body` with `replace` applied to each line outside fenced blocks that matches `worth`, its
+ * inline code spans held out: `replace` sees each as a mark, so that a `[[` in code opens no
+ * link, and a link whose words hold code (`[[ADR-040|`true` by default]]`) is read whole, not cut
+ * in two and lost. `restore` puts the spans back into a part of the line `replace` looks up or
+ * reports; the line it returns gets them back too.
  */
 export function replaceOutsideCode(
   body: string,
   worth: RegExp,
-  replace: (piece: string) => string,
+  replace: (line: string, restore: (text: string) => string) => string,
 ): string {
   let fenced = false;
   return body.split("\n").map((line) => {
     if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
     if (fenced || !worth.test(line)) return line;
-    return line.split(/(`[^`]*`)/).map((piece, index) => index % 2 ? piece : replace(piece))
-      .join("");
+    // A line holding every mark is no note's prose: it is read with its code as text.
+    const mark = NONCHARACTERS.find((character) => !line.includes(character)) ?? "";
+    const spans: string[] = [];
+    const held = mark
+      ? line.replace(/`[^`]*`/g, (span) => `${mark}${spans.push(span) - 1}${mark}`)
+      : line;
+    const markAt = new RegExp(`${mark}(\\d+)${mark}`, "g");
+    const restore = (text: string) =>
+      mark ? text.replace(markAt, (_, index) => spans[Number(index)]) : text;
+    return restore(replace(held, restore));
   }).join("\n");
 }
 
