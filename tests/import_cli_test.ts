@@ -483,6 +483,9 @@ Deno.test("import: a note too large for an entry is left out with its size, the 
   await Deno.mkdir(notes);
   await Deno.writeTextFile(join(notes, "small.md"), "Kept.\n");
   await Deno.writeTextFile(join(notes, "huge.md"), "word ".repeat(30_000) + "\n");
+  // Over the limit as written, under twice the limit (read, then refused as an entry): its own
+  // size is the cause, not a description or links the import added.
+  await Deno.writeTextFile(join(notes, "large.md"), "# Large\n" + "text ".repeat(14_000) + "\n");
   // Under the limit as written, over it once its description is put first.
   const description = "A description of what the note is about. ".repeat(6);
   await Deno.writeTextFile(
@@ -500,6 +503,9 @@ Deno.test("import: a note too large for an entry is left out with its size, the 
     path: "grown.md",
     reason: "is 65698 bytes as an entry (its description put first, its links written as entry " +
       "ids); the limit is 65536. Split it into linked notes, then import again",
+  }, {
+    path: "large.md",
+    reason: "is 70009 bytes; the limit is 65536. Split it into linked notes, then import again",
   }]);
 });
 

@@ -54,6 +54,11 @@ export const HIDDEN_FILE = "a hidden file (its name starts with a dot)";
 /** What to do with a note too large for an entry. */
 export const SPLIT_NOTE = "Split it into linked notes, then import again";
 
+/** Why a note of `bytes` as written, more than an entry holds, is left out. */
+export function tooLargeNote(bytes: number): string {
+  return `is ${bytes} bytes; the limit is ${LIMITS.maxBodyBytes}. ${SPLIT_NOTE}`;
+}
+
 /** Read the folder `folder` (see the module doc). Throws when it is not a readable folder. */
 export async function readSourceFolder(folder: string): Promise<SourceFolder> {
   const info = statOf(folder);
@@ -79,10 +84,7 @@ export async function readSourceFolder(folder: string): Promise<SourceFolder> {
         return;
       }
       if (info.size > LIMITS.maxBodyBytes * 2) {
-        source.leftOut.push({
-          path,
-          reason: `is ${info.size} bytes; the limit is ${LIMITS.maxBodyBytes}. ${SPLIT_NOTE}`,
-        });
+        source.leftOut.push({ path, reason: tooLargeNote(info.size) });
         return;
       }
       const bytes = readSeenFile(inFolder(folder, path), info);
