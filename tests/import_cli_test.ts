@@ -564,6 +564,22 @@ Deno.test("import leaves out an empty note, named with why, and a wikilink to it
   assertEquals(report.unresolved.map((link) => [link.name, link.leftOut]), [["Later", "Later.md"]]);
 });
 
+Deno.test("import names a FIFO or socket with a note's name, not read, and a wikilink to it names it", async () => {
+  await using kb = await makeKb({ empty: true });
+  const notes = join(kb.root, "notes");
+  await writeFolder(notes, { "Kept.md": "See [[Pipe]].\n" });
+  await runProcess("mkfifo", [join(notes, "Pipe.md"), join(notes, "tool.sock")]);
+  const imported = await runCli(["import", notes, "--json"], { env: kb.env });
+  assertEquals(imported.code, 0, show(imported));
+  const report = parseJson<ImportJson>(imported);
+  assertEquals(report.added.length, 1, JSON.stringify(report));
+  assertEquals(report.leftOut, [
+    { path: "Pipe.md", reason: "not a regular file (a FIFO, socket or device): not read" },
+    { path: "tool.sock", reason: "not markdown" },
+  ]);
+  assertEquals(report.unresolved.map((link) => [link.name, link.leftOut]), [["Pipe", "Pipe.md"]]);
+});
+
 Deno.test("import whose push fails prints its report, then why and how to finish, and exits 3", async () => {
   await using kb = await makeKb({ empty: true, remote: true });
   const vault = await writeVault(kb.root);
