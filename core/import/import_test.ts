@@ -1,7 +1,7 @@
 /** Reading notes from other tools (core/import/note.ts) and resolving their wikilinks. */
 import { assert, assertEquals, assertMatch, assertStrictEquals } from "@std/assert";
 import { readNote } from "./note.ts";
-import { folderKey, IMPORTED_FOLDER, IMPORTED_FROM, planImport } from "./plan.ts";
+import { folderKey, IMPORTED_FOLDER, IMPORTED_FROM, planImport, sourceFile } from "./plan.ts";
 import { type Entry, parseEntryText, serializeEntry } from "../entry/entry.ts";
 import { resolveWikilinks, wikilinkLookup } from "./wikilinks.ts";
 
@@ -211,6 +211,14 @@ Deno.test("a link whose words hold inline code resolves whole; a `[[` in code op
   );
   assertEquals(resolved.linked, ["kb-adr40", "kb-rebas"]);
   assertEquals(resolved.unresolved, ["Gone `x`"]);
+});
+
+Deno.test("a section's source path names its file; a # in a file's own path is kept", () => {
+  assertEquals(sourceFile("CLAUDE.md#setup"), "CLAUDE.md");
+  assertEquals(sourceFile("docs/AGENTS.md#code-style-2"), "docs/AGENTS.md");
+  assertEquals(sourceFile("C#.md"), "C#.md");
+  assertEquals(sourceFile("F#/Pipes.md"), "F#/Pipes.md");
+  assertEquals(sourceFile("Q#1 notes.md"), "Q#1 notes.md");
 });
 
 Deno.test("a title wins over another note's alias", () => {

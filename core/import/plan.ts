@@ -22,6 +22,15 @@ import { type LinkTarget, resolveWikilinks, wikilinkLookup } from "./wikilinks.t
 /** The frontmatter field that names the source note an entry was imported from. */
 export const IMPORTED_FROM = "imported_from";
 
+/**
+ * The file inside the folder that the source path of an imported note names: a section's key
+ * (`CLAUDE.md#setup`, `MEMORY.md#deploys-2`) without the `#` and slug of its heading; a file whose
+ * path holds a `#` itself (`C#.md`, `F#/Pipes.md`) as it is.
+ */
+export function sourceFile(sourcePath: string): string {
+  return /^(.+\.(?:md|markdown|mdx|mdc))#[a-z0-9-]+$/i.exec(sourcePath)?.[1] ?? sourcePath;
+}
+
 /** The frontmatter field that names the folder an entry was imported from (see {@link folderKey}). */
 export const IMPORTED_FOLDER = "imported_folder";
 

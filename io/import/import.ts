@@ -27,6 +27,7 @@ import {
   IMPORTED_FROM,
   type ImportPlan,
   planImport,
+  sourceFile,
 } from "../../core/import/plan.ts";
 import { SECRET_LABELS } from "../../core/text/secrets.ts";
 import { entrySecrets } from "../../core/entry/secrets.ts";
@@ -134,8 +135,7 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
   const kind = request.kind ?? source.kind;
   const allowSecret = request.allowSecret === true;
   const allowedNotes = notesNamed(folder, request.allowSecretIn ?? [], source.notes);
-  const keeps = (sourcePath: string) =>
-    allowSecret || allowedNotes.has(sourcePath.replace(/#.*$/, ""));
+  const keeps = (sourcePath: string) => allowSecret || allowedNotes.has(sourceFile(sourcePath));
   const { notes: maskedNotes, masked } = maskNoteSecrets(source.notes, keeps);
   const leftOut = [...source.leftOut, ...importsOutside(source.notes)];
   const taken = new Map(entryPaths(kbDir));
@@ -231,7 +231,7 @@ function leftOutNotes(
   notes: readonly KindNote[],
 ): Omit<LinkTarget, "id">[] {
   const read = new Map(notes.map((note) => [note.sourcePath, note]));
-  return leftOut.filter((file) => NOTE_FILE.test(file.path.replace(/#.*$/, "")))
+  return leftOut.filter((file) => NOTE_FILE.test(sourceFile(file.path)))
     .map(({ path }) => ({
       sourcePath: path,
       title: read.get(path)?.title ?? "",
@@ -260,11 +260,11 @@ function withAttachments(
       ? `larger than ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MiB`
       : undefined;
   };
-  const isNote = noteNameLookup(notes.map((note) => note.sourcePath.replace(/#.*$/, "")));
+  const isNote = noteNameLookup(notes.map((note) => sourceFile(note.sourcePath)));
   const brought = new Set<string>();
   const missing: MissingAttachment[] = [];
   const resolved = notes.map((note) => {
-    const notePath = note.sourcePath.replace(/#.*$/, "");
+    const notePath = sourceFile(note.sourcePath);
     const found = resolveAttachments(note.body, notePath, key, lookup, refusal, isNote);
     for (const path of found.brought) brought.add(path);
     missing.push(...found.missing);
