@@ -78,6 +78,30 @@ Deno.test("frontmatter whose plain values hold `: ` or start with a backtick is 
   );
 });
 
+Deno.test("a Hugo note's TOML frontmatter gives its title, tags and date; its other fields are kept", () => {
+  // As ox-hugo writes a braindump's notes.
+  const read = note(
+    "content/posts/shell.md",
+    '+++\ntitle = "Shell"\nauthor = ["Jethro Kuan"]\ndraft = false\ntags = ["unix"]\n' +
+      "date = 2019-03-04T10:00:00+08:00\n+++\n\nPipes and `$?`.\n",
+  );
+  assertEquals(read.title, "Shell");
+  assertEquals(read.tags, ["unix", "content", "posts"]);
+  assertEquals(read.created, "2019-03-04");
+  assertEquals(read.body, "\nPipes and `$?`.\n");
+  assertEquals(read.fields, { author: ["Jethro Kuan"], draft: false });
+  assertEquals(read.warnings, []);
+  // TOML that is not read stays where it is, none of its words lost, and is said.
+  const table = note("a.md", '+++\ntitle = "A"\n[[links]]\nurl = "x"\n+++\nBody.\n');
+  assertEquals([table.title, table.body], [
+    "a",
+    '+++\ntitle = "A"\n[[links]]\nurl = "x"\n+++\nBody.\n',
+  ]);
+  assertEquals(table.warnings, [
+    "its TOML frontmatter is kept in the body as written: line 2 of it starts an array of tables",
+  ]);
+});
+
 Deno.test("wikilinks resolve by path, file name, title and alias; others are reported", () => {
   const lookup = wikilinkLookup([
     { id: "kb-aaaaa", sourcePath: "Ops/Rotate keys.md", title: "Rotating API keys", aliases: [] },
