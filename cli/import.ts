@@ -29,7 +29,8 @@ the first # heading or the file name; its tags from
 the frontmatter, inline #tags and the folders it sits in; its dates from the
 frontmatter, else the file's git history, else its modification time. Its other
 frontmatter fields are kept as they are. [[Wikilinks]] to other notes
-(by file name, title or alias) and relative [links](other.md) keep their words
+(by file name, title or alias) and relative [links](other.md) (Hugo's
+{{< relref "other.md" >}} too) keep their words
 followed by a [[kb-id]] mention, and become related links;
 a note that supersedes another ("supersedes:", or a first line "Supersedes
 [[X]]") links to it, and marks it superseded when it comes in too.

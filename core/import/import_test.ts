@@ -152,6 +152,28 @@ Deno.test("links keep what the reader saw: relative markdown links and escaped p
   assertEquals(unresolved, ["gone.md"]);
 });
 
+Deno.test("a Hugo ref or relref shortcode to a note resolves as a relative link does", () => {
+  const lookup = wikilinkLookup([
+    { id: "kb-pgm00", sourcePath: "content/posts/pgm.md", title: "PGM", aliases: [] },
+  ]);
+  const byPath = new Map([["content/posts/pgm.md", "kb-pgm00"]]);
+  // As ox-hugo writes a braindump's links between notes.
+  const resolved = resolveWikilinks(
+    'See [Graphical models]({{<relref "pgm.md#" >}}), [the same]({{< ref "pgm.md#inference" >}})' +
+      ' and [gone]({{< relref "gone.md" >}}); `[code]({{<relref "pgm.md" >}})` stays.\n',
+    lookup,
+    (path) => byPath.get(path),
+    "content/posts/shell.md",
+  );
+  assertEquals(
+    resolved.body,
+    "See Graphical models ([[kb-pgm00]]), the same ([[kb-pgm00]]) and " +
+      '[gone]({{< relref "gone.md" >}}); `[code]({{<relref "pgm.md" >}})` stays.\n',
+  );
+  assertEquals(resolved.linked, ["kb-pgm00"]);
+  assertEquals(resolved.unresolved, ["gone.md"]);
+});
+
 Deno.test("a Dendron link names its note after its text; an Obsidian link's text never does", () => {
   const lookup = wikilinkLookup([
     { id: "kb-git00", sourcePath: "vault/dendron.topic.git.md", title: "Git", aliases: [] },

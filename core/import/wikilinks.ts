@@ -2,8 +2,8 @@
  * Links between notes resolved to entry ids, pure. `[[Title]]`, `[[Title|shown text]]` (in a
  * table `[[Title\\|shown text]]`) and `[[Title#heading]]` name a note by its file name, its title
  * or one of its aliases (in any case); a relative markdown link (`[text](other.md)`,
- * `[text](../folder/note.md#anchor)`) names it by its path from the note, else from the folder's
- * top; a Dendron link, `[[text|dendron.topic.git]]`, by the name after its text. Each becomes the
+ * `[text](../folder/note.md#anchor)`, Hugo's `[text]({{< relref "other.md" >}})`) names it by its
+ * path from the note, else from the folder's top; a Dendron link, `[[text|dendron.topic.git]]`, by the name after its text. Each becomes the
  * words the reader saw followed by a `[[kb-id]]` mention, and its id a `related` link. A link
  * that names no imported
  * note is left as written and reported. Embeds (`![[image.png]]`, `![alt](x.png)`) and links
@@ -72,8 +72,13 @@ const WIKILINK =
 const UNSPACED =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 
-/** A markdown link, `[text](target)` or `[text](<target with spaces>)`, with an optional title. */
-const MARKDOWN_LINK = /(!?)\[([^\]\n]*)\]\((?:<([^>\n]+)>|([^)\s]+))(?:\s+"[^"\n]*")?\)/g;
+/**
+ * A markdown link, `[text](target)` or `[text](<target with spaces>)`, with an optional title; or
+ * one whose target is Hugo's shortcode for another page, `[text]({{< relref "other.md#x" >}})`
+ * (or `ref`, or `{{% … %}}`), as ox-hugo writes links between notes.
+ */
+const MARKDOWN_LINK =
+  /(!?)\[([^\]\n]*)\]\((?:<([^>\n]+)>|\{\{[<%]\s*(?:rel)?ref\s+"([^"\n]+)"\s*[>%]\}\}|([^)\s]+))(?:\s+"[^"\n]*")?\)/g;
 
 /** A link target that is an address elsewhere (`https:`, `mailto:`, `data:`), not a file. */
 export const ADDRESS = /^[a-z][a-z0-9+.-]*:/i;
@@ -150,8 +155,8 @@ export function resolveWikilinks(
       const seen = shown?.trim() ||
         (heading?.trim() ? `${name.trim()} > ${heading.trim()}` : name.trim());
       return mention(seen, id, runOn);
-    }).replace(MARKDOWN_LINK, (whole, embed, heldText, angled, plain) => {
-      const [text, target] = [heldText, angled ?? plain].map(restore);
+    }).replace(MARKDOWN_LINK, (whole, embed, heldText, angled, hugo, plain) => {
+      const [text, target] = [heldText, angled ?? hugo ?? plain].map(restore);
       const path = embed ? undefined : linkedPath(notePath, target);
       if (!path) return whole;
       // Relative to the note, else from the folder's top, as embeds are found (a link written
