@@ -661,6 +661,9 @@ Deno.test("import: a wikilink to a note left out names that note, not no note", 
     join(notes, "small.md"),
     "See [[huge]], [[Nowhere]] and [[Long one|the long one]].\n",
   );
+  // A relative link to a part of a note left out, from a folder below it.
+  await Deno.mkdir(join(notes, "sub"));
+  await Deno.writeTextFile(join(notes, "sub", "a.md"), "Read [its intro](../huge.md#intro).\n");
   await Deno.writeTextFile(join(notes, "huge.md"), "word ".repeat(30_000) + "\n");
   await Deno.writeTextFile(
     join(notes, "long.md"),
@@ -674,13 +677,14 @@ Deno.test("import: a wikilink to a note left out names that note, not no note", 
     { sourcePath: "small.md", name: "huge", leftOut: "huge.md" },
     { sourcePath: "small.md", name: "Nowhere" },
     { sourcePath: "small.md", name: "Long one", leftOut: "long.md" },
+    { sourcePath: "sub/a.md", name: "../huge.md#intro", leftOut: "huge.md" },
   ]);
   const text = await runCli(["import", notes], { env: kb.env });
   assertEquals(text.code, 0, show(text));
   const lines = text.stdout.split("\n");
   const noNote = lines.indexOf("1 wikilink names no note:");
   assertEquals(lines[noNote + 1], "  small.md: [[Nowhere]]", text.stdout);
-  const named = lines.indexOf("2 wikilinks name notes left out (see below), kept as written:");
+  const named = lines.indexOf("3 wikilinks name notes left out (see below), kept as written:");
   assert(named > 0, text.stdout);
   assertEquals(lines.slice(named + 1, named + 3), [
     "  small.md: [[huge]] (huge.md)",

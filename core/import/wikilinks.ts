@@ -226,17 +226,20 @@ export function replaceOutsideCode(
 
 /**
  * Each of `unresolved` with the note it names among `leftOut`, the notes of the folder that were
- * not brought in (named by path, and by title and aliases when they were read), found as a
- * wikilink finds a note: the link names a note that exists, not none.
+ * not brought in (named by path, and by title and aliases when they were read), found as the link
+ * finds a note (a relative markdown link by its path from the note `sourcePath`, anchor and all:
+ * `../huge.md#intro`), else as a wikilink does: the link names a note that exists, not none.
  */
-export function namingLeftOut<Link extends { name: string }>(
+export function namingLeftOut<Link extends { sourcePath: string; name: string }>(
   unresolved: readonly Link[],
   leftOut: readonly Omit<LinkTarget, "id">[],
 ): (Link & { leftOut?: string })[] {
   if (!leftOut.length) return [...unresolved];
   const lookup = wikilinkLookup(leftOut.map((note) => ({ ...note, id: note.sourcePath })));
+  const paths = new Set(leftOut.map((note) => note.sourcePath));
   return unresolved.map((link) => {
-    const path = lookup(link.name);
+    const relative = linkedPath(link.sourcePath, link.name);
+    const path = relative !== undefined && paths.has(relative) ? relative : lookup(link.name);
     return path === undefined ? link : { ...link, leftOut: path };
   });
 }
