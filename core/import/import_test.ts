@@ -31,6 +31,14 @@ Deno.test("a note without frontmatter takes its title from the file name and the
   assertEquals(read.tags, []);
 });
 
+Deno.test("a note saved with Windows line ends takes its title from its heading", () => {
+  const read = note("notes/win.md", "# Windows note\r\n\r\nLine one.\r\nLine two.\r\n");
+  assertEquals(read.title, "Windows note");
+  assertEquals(read.body, "Line one.\r\nLine two.\r\n");
+  const framed = note("b.md", "---\r\ntags: [x]\r\n---\r\n## Part\r\n# Top\r\nText.\r\n");
+  assertEquals([framed.title, framed.tags], ["Top", ["x"]]);
+});
+
 Deno.test("types and statuses are inferred from what the note is", () => {
   assertEquals(note("a.md", "https://example.com/docs\n\nGood docs.\n").type, "bookmark");
   assertEquals(note("a.md", "https://example.com/docs\n").source, "https://example.com/docs");
