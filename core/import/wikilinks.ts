@@ -3,11 +3,10 @@
  * table `[[Title\\|shown text]]`) and `[[Title#heading]]` name a note by its file name, its title
  * or one of its aliases (in any case); a relative markdown link (`[text](other.md)`,
  * `[text](../folder/note.md#anchor)`, Hugo's `[text]({{< relref "other.md" >}})`) names it by its
- * path from the note, else from the folder's top; a Dendron link, `[[text|dendron.topic.git]]`, by the name after its text. Each becomes the
- * words the reader saw followed by a `[[kb-id]]` mention, and its id a `related` link. A link
- * that names no imported
- * note is left as written and reported. Embeds (`![[image.png]]`, `![alt](x.png)`) and links
- * inside code are left alone.
+ * path from the note, else from the folder's top; a Dendron link, `[[text|dendron.topic.git]]`,
+ * by the name after its text. Each becomes the words the reader saw followed by a `[[kb-id]]`
+ * mention, and its id a `related` link. A link that names no imported note is left as written and
+ * reported. Embeds (`![[image.png]]`, `![alt](x.png)`) and links inside code are left alone.
  *
  * @module
  */
@@ -152,8 +151,8 @@ export function resolveWikilinks(
         missing(name.trim());
         return whole;
       }
-      const seen = shown?.trim() ||
-        (heading?.trim() ? `${name.trim()} > ${heading.trim()}` : name.trim());
+      const seen = shown.trim() ||
+        (heading.trim() ? `${name.trim()} > ${heading.trim()}` : name.trim());
       return mention(seen, id, runOn);
     }).replace(MARKDOWN_LINK, (whole, embed, heldText, angled, hugo, plain) => {
       const [text, target] = [heldText, angled ?? hugo ?? plain].map(restore);
