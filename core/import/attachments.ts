@@ -2,9 +2,10 @@
  * The files notes embed (images, PDFs), pure: `![[diagram.png]]`, `![[scan.pdf|300]]`,
  * `![alt](img/x.png)` and `![alt](<img/x y.png>)` outside code. An embed is resolved as Obsidian
  * does: a wikilink embed by its path inside the folder, else by its file name anywhere in it (the
- * shortest path first); a markdown embed relative to the note, else from the folder's top, else,
- * when it names a file without a folder, by its name as a wikilink embed is; a `#…` after the file
- * is not part of its name in either. Each embed of a file brought along points at its copy under
+ * shortest path first); a markdown embed relative to the note, else from the folder's top (one
+ * from the site's root, `/x.png`, in a Hugo site's `static/` too), else, when it names a file
+ * without a folder, by its name as a wikilink embed is; a `#…` after the file is not part of its
+ * name in either. Each embed of a file brought along points at its copy under
  * `attachments/<folder key>/`; an embed of a file that is not brought (not found, too large, a
  * link) becomes plain text naming it, so no entry points at a file that is not there. An embed
  * of a note is left as written, a Dendron note's (`![[dendron.topic.git#summary]]`,
@@ -147,8 +148,11 @@ export function resolveAttachments(
         // part of the embed: kept after the copy's address.
         const target = decodedTarget(written.replace(/#.*$/, ""));
         const relative = join(dirname(notePath), target);
+        const fromTop = target.replace(/^\/+/, "");
         const found = (relative.startsWith("../") ? undefined : files.byPath(relative)) ??
-          files.byPath(target.replace(/^\/+/, "")) ??
+          files.byPath(fromTop) ??
+          // From the site's root, a Hugo site serves its static/ folder (`/ox-hugo/x.png`).
+          (target.startsWith("/") ? files.byPath(`static/${fromTop}`) : undefined) ??
           (target.includes("/") ? undefined : files.byName(target));
         return point(target, found, alt, /#.*$/.exec(written)?.[0]);
       },

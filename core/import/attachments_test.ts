@@ -80,3 +80,18 @@ Deno.test("an embed whose alt text holds inline code is copied and named whole",
       "`![code](bases.png)` stays.\n",
   );
 });
+
+Deno.test("an embed from a Hugo site's root is found in its static folder", () => {
+  // As ox-hugo writes a braindump's images: `/ox-hugo/x.png` is served from `static/ox-hugo/`.
+  const files = attachmentLookup(["static/ox-hugo/shot.png", "assets/logo.png"]);
+  const body = "![](/ox-hugo/shot.png) ![logo](/assets/logo.png) ![gone](/ox-hugo/gone.png)\n";
+  const resolved = resolveAttachments(body, "content/posts/a.md", "site-1", files, bringAll);
+  assertEquals(resolved.brought, ["static/ox-hugo/shot.png", "assets/logo.png"]);
+  assertEquals(resolved.missing.map((item) => item.target), ["/ox-hugo/gone.png"]);
+  assertEquals(
+    resolved.body,
+    "![](../attachments/site-1/static/ox-hugo/shot.png) " +
+      "![logo](../attachments/site-1/assets/logo.png) " +
+      "[gone (/ox-hugo/gone.png): not imported, not found in the folder]\n",
+  );
+});
