@@ -194,7 +194,7 @@ function printReport(
     console.log(yellow(`To take ${one ? "the note" : "the notes"} instead: ${replacing}`));
   }
   if (report.linksResolved) {
-    console.log(`${plural(report.linksResolved, "wikilink", "wikilinks")} resolved`);
+    console.log(`${plural(report.linksResolved, "link", "links")} resolved`);
   }
   if (report.indexes.length) {
     console.log(`Read for the summaries it lists, not imported: ${report.indexes.join(", ")}`);
@@ -213,20 +213,18 @@ function printReport(
   const unresolved = report.unresolved.filter((link) => link.leftOut === undefined);
   if (unresolved.length) {
     console.log(
-      yellow(`${plural(unresolved.length, "wikilink names", "wikilinks name")} no note:`),
+      yellow(`${plural(unresolved.length, "link names", "links name")} no note:`),
     );
-    for (const { sourcePath, name } of unresolved) {
-      console.log(yellow(`  ${sourcePath}: [[${name}]]`));
-    }
+    for (const link of unresolved) console.log(yellow(`  ${link.sourcePath}: ${asWritten(link)}`));
   }
   const toLeftOut = report.unresolved.filter((link) => link.leftOut !== undefined);
   if (toLeftOut.length) {
     console.log(yellow(
-      `${plural(toLeftOut.length, "wikilink names a note", "wikilinks name notes")} left out ` +
+      `${plural(toLeftOut.length, "link names a note", "links name notes")} left out ` +
         "(see below), kept as written:",
     ));
-    for (const { sourcePath, name, leftOut } of toLeftOut) {
-      console.log(yellow(`  ${sourcePath}: [[${name}]] (${leftOut})`));
+    for (const link of toLeftOut) {
+      console.log(yellow(`  ${link.sourcePath}: ${asWritten(link)} (${link.leftOut})`));
     }
   }
   const { brought, copied, missing } = report.attachments;
@@ -296,4 +294,12 @@ function byKind(paths: readonly string[]): string {
   const shown = sorted.slice(0, KINDS_SHOWN).map(([kind, count]) => `${count} ${kind}`);
   const rest = sorted.slice(KINDS_SHOWN).reduce((sum, [, count]) => sum + count, 0);
   return [...shown, ...rest ? [`${rest} ${rest === 1 ? "other" : "others"}`] : []].join(", ");
+}
+
+/**
+ * An unresolved link as the note writes it, to find it there: `[[name]]`, or a markdown link's
+ * target after its text (`[…](gone.md#part)`).
+ */
+function asWritten(link: ImportReport["unresolved"][number]): string {
+  return link.markdown ? `[…](${link.name})` : `[[${link.name}]]`;
 }

@@ -32,7 +32,7 @@ interface ImportJson {
   unchanged: string[];
   changes: string[];
   linksResolved: number;
-  unresolved: { sourcePath: string; name: string; leftOut?: string }[];
+  unresolved: { sourcePath: string; name: string; markdown?: true; leftOut?: string }[];
   leftOut: { path: string; reason: string }[];
   masked: { path: string; line: number; kind: string }[];
   attachments: { copied: string[] };
@@ -659,7 +659,7 @@ Deno.test("import: a wikilink to a note left out names that note, not no note", 
   await Deno.mkdir(notes);
   await Deno.writeTextFile(
     join(notes, "small.md"),
-    "See [[huge]], [[Nowhere]] and [[Long one|the long one]].\n",
+    "See [[huge]], [[Nowhere]], [[Long one|the long one]] and [gone](gone.md).\n",
   );
   // A relative link to a part of a note left out, from a folder below it.
   await Deno.mkdir(join(notes, "sub"));
@@ -677,18 +677,25 @@ Deno.test("import: a wikilink to a note left out names that note, not no note", 
     { sourcePath: "small.md", name: "huge", leftOut: "huge.md" },
     { sourcePath: "small.md", name: "Nowhere" },
     { sourcePath: "small.md", name: "Long one", leftOut: "long.md" },
-    { sourcePath: "sub/a.md", name: "../huge.md#intro", leftOut: "huge.md" },
+    // A markdown link is said to be one: its name is its target, not a wikilink's.
+    { sourcePath: "small.md", name: "gone.md", markdown: true },
+    { sourcePath: "sub/a.md", name: "../huge.md#intro", markdown: true, leftOut: "huge.md" },
   ]);
   const text = await runCli(["import", notes], { env: kb.env });
   assertEquals(text.code, 0, show(text));
   const lines = text.stdout.split("\n");
-  const noNote = lines.indexOf("1 wikilink names no note:");
-  assertEquals(lines[noNote + 1], "  small.md: [[Nowhere]]", text.stdout);
-  const named = lines.indexOf("3 wikilinks name notes left out (see below), kept as written:");
+  const noNote = lines.indexOf("2 links name no note:");
+  assertEquals(
+    lines.slice(noNote + 1, noNote + 3),
+    ["  small.md: [[Nowhere]]", "  small.md: […](gone.md)"],
+    text.stdout,
+  );
+  const named = lines.indexOf("3 links name notes left out (see below), kept as written:");
   assert(named > 0, text.stdout);
-  assertEquals(lines.slice(named + 1, named + 3), [
+  assertEquals(lines.slice(named + 1, named + 4), [
     "  small.md: [[huge]] (huge.md)",
     "  small.md: [[Long one]] (long.md)",
+    "  sub/a.md: […](../huge.md#intro) (huge.md)",
   ]);
 });
 

@@ -78,8 +78,10 @@ export interface ImportPlan {
 export interface UnresolvedLink {
   /** The note it is in. */
   sourcePath: string;
-  /** The name as written. */
+  /** The name as written: a wikilink's name, a markdown link's target. */
   name: string;
+  /** Set when a markdown link names it (`[text](gone.md)`), not a wikilink. */
+  markdown?: true;
   /** The note of the folder it names, when that note was left out (too large, refused). */
   leftOut?: string;
 }
@@ -229,7 +231,8 @@ function planWith(
     const resolved = resolveWikilinks(note.body, lookup, pathLookup, note.sourcePath);
     plan.linksResolved += resolved.linked.length;
     for (const name of resolved.unresolved) {
-      plan.unresolved.push({ sourcePath: note.sourcePath, name });
+      const markdown = resolved.markdown.includes(name) ? { markdown: true as const } : {};
+      plan.unresolved.push({ sourcePath: note.sourcePath, name, ...markdown });
     }
     const before = bySource.get(note.sourcePath);
     const entry = entryOf(

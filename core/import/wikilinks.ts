@@ -28,8 +28,10 @@ export interface ResolvedBody {
   body: string;
   /** The ids the body now links to, once each, in order. */
   linked: string[];
-  /** The names of wikilinks that named no note, once each. */
+  /** The links that named no note, once each: a wikilink's name, a markdown link's target. */
   unresolved: string[];
+  /** Those of `unresolved` that markdown links gave (their targets, `gone.md#part`). */
+  markdown: string[];
 }
 
 /** The key a name is looked up by: trimmed, lower case, without a `.md` ending or folders. */
@@ -122,6 +124,7 @@ export function resolveWikilinks(
 ): ResolvedBody {
   const linked: string[] = [];
   const unresolved: string[] = [];
+  const markdown: string[] = [];
   // `runOn`: letters after the link that finish its word, which the mention must not split off.
   const mention = (shown: string, id: string, runOn = "") => {
     if (!linked.includes(id)) linked.push(id);
@@ -164,12 +167,13 @@ export function resolveWikilinks(
       const id = byPath(path) ?? (fromTop ? byPath(fromTop) : undefined);
       if (!id) {
         missing(target);
+        if (!markdown.includes(target)) markdown.push(target);
         return whole;
       }
       return mention(text.trim(), id);
     });
   const resolved = replaceOutsideCode(body, /\[\[|\]\(/, resolveLine);
-  return { body: resolved, linked, unresolved };
+  return { body: resolved, linked, unresolved, markdown };
 }
 
 /**
