@@ -23,12 +23,14 @@ export const command = {
   usage: ["import <folder> [options]"],
   about: `Bring the notes of a folder into the knowledge base, in one commit (one push, one
 reindex). Each markdown file (.md, .markdown, MDX's .mdx) becomes an entry (an
-empty one is left out, named): its title from the frontmatter (or a Logseq
-page's title:: property), the first # heading or the file name; its tags from
+empty one is left out, named): its title from the frontmatter (YAML between ---
+lines, or Hugo's TOML between +++ lines) (or a Logseq page's title:: property),
+the first # heading or the file name; its tags from
 the frontmatter, inline #tags and the folders it sits in; its dates from the
 frontmatter, else the file's git history, else its modification time. Its other
 frontmatter fields are kept as they are. [[Wikilinks]] to other notes
-(by file name, title or alias) and relative [links](other.md) keep their words
+(by file name, title or alias) and relative [links](other.md) (Hugo's
+{{< relref "other.md" >}} too) keep their words
 followed by a [[kb-id]] mention, and become related links;
 a note that supersedes another ("supersedes:", or a first line "Supersedes
 [[X]]") links to it, and marks it superseded when it comes in too.
@@ -192,7 +194,7 @@ function printReport(
     console.log(yellow(`To take ${one ? "the note" : "the notes"} instead: ${replacing}`));
   }
   if (report.linksResolved) {
-    console.log(`${plural(report.linksResolved, "wikilink", "wikilinks")} resolved`);
+    console.log(`${plural(report.linksResolved, "link", "links")} resolved`);
   }
   if (report.indexes.length) {
     console.log(`Read for the summaries it lists, not imported: ${report.indexes.join(", ")}`);
@@ -211,20 +213,18 @@ function printReport(
   const unresolved = report.unresolved.filter((link) => link.leftOut === undefined);
   if (unresolved.length) {
     console.log(
-      yellow(`${plural(unresolved.length, "wikilink names", "wikilinks name")} no note:`),
+      yellow(`${plural(unresolved.length, "link names", "links name")} no note:`),
     );
-    for (const { sourcePath, name } of unresolved) {
-      console.log(yellow(`  ${sourcePath}: [[${name}]]`));
-    }
+    for (const link of unresolved) console.log(yellow(`  ${link.sourcePath}: ${asWritten(link)}`));
   }
   const toLeftOut = report.unresolved.filter((link) => link.leftOut !== undefined);
   if (toLeftOut.length) {
     console.log(yellow(
-      `${plural(toLeftOut.length, "wikilink names a note", "wikilinks name notes")} left out ` +
+      `${plural(toLeftOut.length, "link names a note", "links name notes")} left out ` +
         "(see below), kept as written:",
     ));
-    for (const { sourcePath, name, leftOut } of toLeftOut) {
-      console.log(yellow(`  ${sourcePath}: [[${name}]] (${leftOut})`));
+    for (const link of toLeftOut) {
+      console.log(yellow(`  ${link.sourcePath}: ${asWritten(link)} (${link.leftOut})`));
     }
   }
   const { brought, copied, missing } = report.attachments;
@@ -294,4 +294,12 @@ function byKind(paths: readonly string[]): string {
   const shown = sorted.slice(0, KINDS_SHOWN).map(([kind, count]) => `${count} ${kind}`);
   const rest = sorted.slice(KINDS_SHOWN).reduce((sum, [, count]) => sum + count, 0);
   return [...shown, ...rest ? [`${rest} ${rest === 1 ? "other" : "others"}`] : []].join(", ");
+}
+
+/**
+ * An unresolved link as the note writes it, to find it there: `[[name]]`, or a markdown link's
+ * target after its text (`[…](gone.md#part)`).
+ */
+function asWritten(link: ImportReport["unresolved"][number]): string {
+  return link.markdown ? `[…](${link.name})` : `[[${link.name}]]`;
 }

@@ -32,7 +32,7 @@ interface ImportJson {
   unchanged: string[];
   changes: string[];
   linksResolved: number;
-  unresolved: { sourcePath: string; name: string; leftOut?: string }[];
+  unresolved: { sourcePath: string; name: string; markdown?: true; leftOut?: string }[];
   leftOut: { path: string; reason: string }[];
   masked: { path: string; line: number; kind: string }[];
   attachments: { copied: string[] };
@@ -483,6 +483,9 @@ Deno.test("import: a note too large for an entry is left out with its size, the 
   await Deno.mkdir(notes);
   await Deno.writeTextFile(join(notes, "small.md"), "Kept.\n");
   await Deno.writeTextFile(join(notes, "huge.md"), "word ".repeat(30_000) + "\n");
+  // Over the limit as written, under twice the limit (read, then refused as an entry): its own
+  // size is the cause, not a description or links the import added.
+  await Deno.writeTextFile(join(notes, "large.md"), "# Large\n" + "text ".repeat(14_000) + "\n");
   // Under the limit as written, over it once its description is put first.
   const description = "A description of what the note is about. ".repeat(6);
   await Deno.writeTextFile(
@@ -500,6 +503,9 @@ Deno.test("import: a note too large for an entry is left out with its size, the 
     path: "grown.md",
     reason: "is 65698 bytes as an entry (its description put first, its links written as entry " +
       "ids); the limit is 65536. Split it into linked notes, then import again",
+  }, {
+    path: "large.md",
+    reason: "is 70009 bytes; the limit is 65536. Split it into linked notes, then import again",
   }]);
 });
 
@@ -556,6 +562,22 @@ Deno.test("import leaves out an empty note, named with why, and a wikilink to it
     { path: "Later.md", reason: "is empty: there is nothing in it to keep" },
   ]);
   assertEquals(report.unresolved.map((link) => [link.name, link.leftOut]), [["Later", "Later.md"]]);
+});
+
+Deno.test("import names a FIFO or socket with a note's name, not read, and a wikilink to it names it", async () => {
+  await using kb = await makeKb({ empty: true });
+  const notes = join(kb.root, "notes");
+  await writeFolder(notes, { "Kept.md": "See [[Pipe]].\n" });
+  await runProcess("mkfifo", [join(notes, "Pipe.md"), join(notes, "tool.sock")]);
+  const imported = await runCli(["import", notes, "--json"], { env: kb.env });
+  assertEquals(imported.code, 0, show(imported));
+  const report = parseJson<ImportJson>(imported);
+  assertEquals(report.added.length, 1, JSON.stringify(report));
+  assertEquals(report.leftOut, [
+    { path: "Pipe.md", reason: "not a regular file (a FIFO, socket or device): not read" },
+    { path: "tool.sock", reason: "not markdown" },
+  ]);
+  assertEquals(report.unresolved.map((link) => [link.name, link.leftOut]), [["Pipe", "Pipe.md"]]);
 });
 
 Deno.test("import whose push fails prints its report, then why and how to finish, and exits 3", async () => {
@@ -637,8 +659,11 @@ Deno.test("import: a wikilink to a note left out names that note, not no note", 
   await Deno.mkdir(notes);
   await Deno.writeTextFile(
     join(notes, "small.md"),
-    "See [[huge]], [[Nowhere]] and [[Long one|the long one]].\n",
+    "See [[huge]], [[Nowhere]], [[Long one|the long one]] and [gone](gone.md).\n",
   );
+  // A relative link to a part of a note left out, from a folder below it.
+  await Deno.mkdir(join(notes, "sub"));
+  await Deno.writeTextFile(join(notes, "sub", "a.md"), "Read [its intro](../huge.md#intro).\n");
   await Deno.writeTextFile(join(notes, "huge.md"), "word ".repeat(30_000) + "\n");
   await Deno.writeTextFile(
     join(notes, "long.md"),
@@ -652,17 +677,25 @@ Deno.test("import: a wikilink to a note left out names that note, not no note", 
     { sourcePath: "small.md", name: "huge", leftOut: "huge.md" },
     { sourcePath: "small.md", name: "Nowhere" },
     { sourcePath: "small.md", name: "Long one", leftOut: "long.md" },
+    // A markdown link is said to be one: its name is its target, not a wikilink's.
+    { sourcePath: "small.md", name: "gone.md", markdown: true },
+    { sourcePath: "sub/a.md", name: "../huge.md#intro", markdown: true, leftOut: "huge.md" },
   ]);
   const text = await runCli(["import", notes], { env: kb.env });
   assertEquals(text.code, 0, show(text));
   const lines = text.stdout.split("\n");
-  const noNote = lines.indexOf("1 wikilink names no note:");
-  assertEquals(lines[noNote + 1], "  small.md: [[Nowhere]]", text.stdout);
-  const named = lines.indexOf("2 wikilinks name notes left out (see below), kept as written:");
+  const noNote = lines.indexOf("2 links name no note:");
+  assertEquals(
+    lines.slice(noNote + 1, noNote + 3),
+    ["  small.md: [[Nowhere]]", "  small.md: […](gone.md)"],
+    text.stdout,
+  );
+  const named = lines.indexOf("3 links name notes left out (see below), kept as written:");
   assert(named > 0, text.stdout);
-  assertEquals(lines.slice(named + 1, named + 3), [
+  assertEquals(lines.slice(named + 1, named + 4), [
     "  small.md: [[huge]] (huge.md)",
     "  small.md: [[Long one]] (long.md)",
+    "  sub/a.md: […](../huge.md#intro) (huge.md)",
   ]);
 });
 

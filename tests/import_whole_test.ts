@@ -110,6 +110,23 @@ Deno.test("import: notes a scanner dislikes come in; a real credential is masked
   assertMatch(wrong.stderr, /--allow-secret-in Nope\.md: no note of .* has that path/);
 });
 
+Deno.test("import: a note whose path holds a # (C#.md, F#/) keeps its own credential when allowed, and its embeds are found beside it", async () => {
+  await using kb = await makeKb({ remote: true, empty: true });
+  const folder = join(kb.root, "notes");
+  const token = "ghp_" + "R8x2Qm4Lk9Vb7Nc3Zt6Yw1Pf5Hs0Jd2Gu8Ea";
+  await writeFolder(folder, {
+    "C#.md": `# C sharp\n\nMy own token: ${token}\n`,
+    "F#/Pipes.md": "# Pipes\n\n![the pipeline](img/pipeline.png)\n",
+    "F#/img/pipeline.png": "png bytes",
+  });
+  const report = await importJson(kb.env, folder, "--allow-secret-in", "C#.md");
+  assertEquals(report.masked, [], "the note allowed keeps its credential");
+  assertEquals(report.attachments.missing, []);
+  assertEquals(report.attachments.brought, ["F#/img/pipeline.png"]);
+  const texts = [...(await entryFiles(kb.dir)).values()];
+  assert(texts.find((text) => text.includes("imported_from: C#.md"))!.includes(token));
+});
+
 Deno.test("import: link text survives; relative markdown links and escaped pipes in tables resolve", async () => {
   await using kb = await makeKb({ empty: true });
   const folder = join(kb.root, "til");

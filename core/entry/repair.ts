@@ -207,7 +207,8 @@ export function firstHeading(body: string): string | undefined {
   let fenced = false;
   for (const line of body.split("\n")) {
     if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
-    const match = fenced ? null : /^#{1,6}[ \t]+(.+?)[ \t#]*$/.exec(line);
+    // A file saved with Windows line ends keeps a `\r` at the end of each line.
+    const match = fenced ? null : /^#{1,6}[ \t]+(.+?)[ \t#]*\r?$/.exec(line);
     if (match) return match[1].trim();
   }
   return undefined;

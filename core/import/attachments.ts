@@ -2,9 +2,10 @@
  * The files notes embed (images, PDFs), pure: `![[diagram.png]]`, `![[scan.pdf|300]]`,
  * `![alt](img/x.png)` and `![alt](<img/x y.png>)` outside code. An embed is resolved as Obsidian
  * does: a wikilink embed by its path inside the folder, else by its file name anywhere in it (the
- * shortest path first); a markdown embed relative to the note, else from the folder's top, else,
- * when it names a file without a folder, by its name as a wikilink embed is; a `#…` after the file
- * is not part of its name in either. Each embed of a file brought along points at its copy under
+ * shortest path first); a markdown embed relative to the note, else from the folder's top (one
+ * from the site's root, `/x.png`, in a Hugo site's `static/` too), else, when it names a file
+ * without a folder, by its name as a wikilink embed is; a `#…` after the file is not part of its
+ * name in either. Each embed of a file brought along points at its copy under
  * `attachments/<folder key>/`; an embed of a file that is not brought (not found, too large, a
  * link) becomes plain text naming it, so no entry points at a file that is not there. An embed
  * of a note is left as written, a Dendron note's (`![[dendron.topic.git#summary]]`,
@@ -123,12 +124,14 @@ export function resolveAttachments(
     if (!brought.includes(found)) brought.push(found);
     return `![${alt}](../${linkTarget(attachmentPath(folderKey, found))}${fragment})`;
   };
-  const resolvePiece = (piece: string) =>
-    piece.replace(
+  // The line comes with its code spans held out; a name is looked up and reported as written.
+  const resolveLine = (line: string, restore: (text: string) => string) =>
+    line.replace(
       EMBED,
-      (whole, name?: string, after = "", alt?: string, angled?: string, plain?: string) => {
+      (whole, name?: string, heldAfter = "", heldAlt?: string, angled?: string, plain?: string) => {
+        const [after, alt] = [restore(heldAfter), restore(heldAlt ?? "")];
         if (name !== undefined) {
-          const target = name.trim();
+          const target = restore(name).trim();
           if (NOTE_FILE.test(target) || !/\.[a-z0-9]{1,8}$/i.test(target)) return whole;
           const found = files.byPath(target) ?? files.byName(target);
           if (!found && (ADDRESS.test(target) || isNote(target))) return whole;
@@ -136,7 +139,7 @@ export function resolveAttachments(
           const [fragment, shown] = /^(#[^|]*)?(?:\|(.*))?$/.exec(after)!.slice(1);
           return point(target, found, shown ? `${target}|${shown}` : target, fragment ?? "");
         }
-        const written = angled ?? plain ?? "";
+        const written = restore(angled ?? plain ?? "");
         // An embedded note is another matter (transclusion): left as written, as an address is.
         if (ADDRESS.test(written) || written.startsWith("#") || NOTE_FILE.test(written)) {
           return whole;
@@ -145,11 +148,14 @@ export function resolveAttachments(
         // part of the embed: kept after the copy's address.
         const target = decodedTarget(written.replace(/#.*$/, ""));
         const relative = join(dirname(notePath), target);
+        const fromTop = target.replace(/^\/+/, "");
         const found = (relative.startsWith("../") ? undefined : files.byPath(relative)) ??
-          files.byPath(target.replace(/^\/+/, "")) ??
+          files.byPath(fromTop) ??
+          // From the site's root, a Hugo site serves its static/ folder (`/ox-hugo/x.png`).
+          (target.startsWith("/") ? files.byPath(`static/${fromTop}`) : undefined) ??
           (target.includes("/") ? undefined : files.byName(target));
-        return point(target, found, alt ?? "", /#.*$/.exec(written)?.[0]);
+        return point(target, found, alt, /#.*$/.exec(written)?.[0]);
       },
     );
-  return { body: replaceOutsideCode(body, /!\[/, resolvePiece), brought, missing };
+  return { body: replaceOutsideCode(body, /!\[/, resolveLine), brought, missing };
 }

@@ -66,3 +66,32 @@ Deno.test("an embed of a Dendron note is left as written, though its name ends a
     "img/gone.png",
   ]);
 });
+
+Deno.test("an embed whose alt text holds inline code is copied and named whole", () => {
+  const body = "See ![the `local` setting](local.png) and ![`jq` output](gone.png); " +
+    "`![code](bases.png)` stays.\n";
+  const resolved = resolveAttachments(body, "en/Bases/Intro.md", "help-1", FILES, bringAll);
+  assertEquals(resolved.brought, ["en/Bases/local.png"]);
+  assertEquals(resolved.missing.map((item) => item.target), ["gone.png"]);
+  assertEquals(
+    resolved.body,
+    "See ![the `local` setting](../attachments/help-1/en/Bases/local.png) and " +
+      "[`jq` output (gone.png): not imported, not found in the folder]; " +
+      "`![code](bases.png)` stays.\n",
+  );
+});
+
+Deno.test("an embed from a Hugo site's root is found in its static folder", () => {
+  // As ox-hugo writes a braindump's images: `/ox-hugo/x.png` is served from `static/ox-hugo/`.
+  const files = attachmentLookup(["static/ox-hugo/shot.png", "assets/logo.png"]);
+  const body = "![](/ox-hugo/shot.png) ![logo](/assets/logo.png) ![gone](/ox-hugo/gone.png)\n";
+  const resolved = resolveAttachments(body, "content/posts/a.md", "site-1", files, bringAll);
+  assertEquals(resolved.brought, ["static/ox-hugo/shot.png", "assets/logo.png"]);
+  assertEquals(resolved.missing.map((item) => item.target), ["/ox-hugo/gone.png"]);
+  assertEquals(
+    resolved.body,
+    "![](../attachments/site-1/static/ox-hugo/shot.png) " +
+      "![logo](../attachments/site-1/assets/logo.png) " +
+      "[gone (/ox-hugo/gone.png): not imported, not found in the folder]\n",
+  );
+});

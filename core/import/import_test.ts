@@ -1,7 +1,7 @@
 /** Reading notes from other tools (core/import/note.ts) and resolving their wikilinks. */
 import { assert, assertEquals, assertMatch, assertStrictEquals } from "@std/assert";
 import { readNote } from "./note.ts";
-import { folderKey, IMPORTED_FOLDER, IMPORTED_FROM, planImport } from "./plan.ts";
+import { folderKey, IMPORTED_FOLDER, IMPORTED_FROM, planImport, sourceFile } from "./plan.ts";
 import { type Entry, parseEntryText, serializeEntry } from "../entry/entry.ts";
 import { resolveWikilinks, wikilinkLookup } from "./wikilinks.ts";
 
@@ -29,6 +29,14 @@ Deno.test("a note without frontmatter takes its title from the file name and the
   assertEquals(read.title, "Deploy checklist");
   assertEquals(read.created, "2023-05-01");
   assertEquals(read.tags, []);
+});
+
+Deno.test("a note saved with Windows line ends takes its title from its heading", () => {
+  const read = note("notes/win.md", "# Windows note\r\n\r\nLine one.\r\nLine two.\r\n");
+  assertEquals(read.title, "Windows note");
+  assertEquals(read.body, "Line one.\r\nLine two.\r\n");
+  const framed = note("b.md", "---\r\ntags: [x]\r\n---\r\n## Part\r\n# Top\r\nText.\r\n");
+  assertEquals([framed.title, framed.tags], ["Top", ["x"]]);
 });
 
 Deno.test("types and statuses are inferred from what the note is", () => {
@@ -76,6 +84,30 @@ Deno.test("frontmatter whose plain values hold `: ` or start with a backtick is 
     broken.warnings[0],
     /^its frontmatter is left out: not valid YAML \(.* at line 3, column \d+\)$/,
   );
+});
+
+Deno.test("a Hugo note's TOML frontmatter gives its title, tags and date; its other fields are kept", () => {
+  // As ox-hugo writes a braindump's notes.
+  const read = note(
+    "content/posts/shell.md",
+    '+++\ntitle = "Shell"\nauthor = ["Jethro Kuan"]\ndraft = false\ntags = ["unix"]\n' +
+      "date = 2019-03-04T10:00:00+08:00\n+++\n\nPipes and `$?`.\n",
+  );
+  assertEquals(read.title, "Shell");
+  assertEquals(read.tags, ["unix", "content", "posts"]);
+  assertEquals(read.created, "2019-03-04");
+  assertEquals(read.body, "\nPipes and `$?`.\n");
+  assertEquals(read.fields, { author: ["Jethro Kuan"], draft: false });
+  assertEquals(read.warnings, []);
+  // TOML that is not read stays where it is, none of its words lost, and is said.
+  const table = note("a.md", '+++\ntitle = "A"\n[[links]]\nurl = "x"\n+++\nBody.\n');
+  assertEquals([table.title, table.body], [
+    "a",
+    '+++\ntitle = "A"\n[[links]]\nurl = "x"\n+++\nBody.\n',
+  ]);
+  assertEquals(table.warnings, [
+    "its TOML frontmatter is kept in the body as written: line 2 of it starts an array of tables",
+  ]);
 });
 
 Deno.test("wikilinks resolve by path, file name, title and alias; others are reported", () => {
@@ -126,6 +158,28 @@ Deno.test("links keep what the reader saw: relative markdown links and escaped p
   );
   assertEquals(linked, ["kb-aaaaa", "kb-bbbbb"]);
   assertEquals(unresolved, ["gone.md"]);
+});
+
+Deno.test("a Hugo ref or relref shortcode to a note resolves as a relative link does", () => {
+  const lookup = wikilinkLookup([
+    { id: "kb-pgm00", sourcePath: "content/posts/pgm.md", title: "PGM", aliases: [] },
+  ]);
+  const byPath = new Map([["content/posts/pgm.md", "kb-pgm00"]]);
+  // As ox-hugo writes a braindump's links between notes.
+  const resolved = resolveWikilinks(
+    'See [Graphical models]({{<relref "pgm.md#" >}}), [the same]({{< ref "pgm.md#inference" >}})' +
+      ' and [gone]({{< relref "gone.md" >}}); `[code]({{<relref "pgm.md" >}})` stays.\n',
+    lookup,
+    (path) => byPath.get(path),
+    "content/posts/shell.md",
+  );
+  assertEquals(
+    resolved.body,
+    "See Graphical models ([[kb-pgm00]]), the same ([[kb-pgm00]]) and " +
+      '[gone]({{< relref "gone.md" >}}); `[code]({{<relref "pgm.md" >}})` stays.\n',
+  );
+  assertEquals(resolved.linked, ["kb-pgm00"]);
+  assertEquals(resolved.unresolved, ["gone.md"]);
 });
 
 Deno.test("a Dendron link names its note after its text; an Obsidian link's text never does", () => {
@@ -186,6 +240,39 @@ Deno.test("letters that run on from a link stay with its word; in unspaced scrip
       "設定 ([[kb-set00]])を開きます。 [[Gone]]s stay.\n",
   );
   assertEquals(resolved.unresolved, ["Gone"]);
+});
+
+Deno.test("a link whose words hold inline code resolves whole; a `[[` in code opens none", () => {
+  const lookup = wikilinkLookup([
+    { id: "kb-adr40", sourcePath: "decisions/ADR-040-batch.md", title: "ADR 40", aliases: [] },
+    { id: "kb-rebas", sourcePath: "The `git rebase` trick.md", title: "Rebase", aliases: [] },
+  ]);
+  const byPath = new Map([["decisions/ADR-040-batch.md", "kb-adr40"]]);
+  // As in a real vault's ADR index: the shown text quotes a value in backticks.
+  const resolved = resolveWikilinks(
+    "- 040 [[ADR-040-batch|BtchBookg `true` by default]] (billing)\n" +
+      "- Type `[[` then [[The `git rebase` trick]]; see [the `true` default](ADR-040-batch.md)" +
+      " and [[Gone `x`|the `y` one]].\n",
+    lookup,
+    (path) => byPath.get(path),
+    "decisions/README.md",
+  );
+  assertEquals(
+    resolved.body,
+    "- 040 BtchBookg `true` by default ([[kb-adr40]]) (billing)\n" +
+      "- Type `[[` then The `git rebase` trick ([[kb-rebas]]); see the `true` default " +
+      "([[kb-adr40]]) and [[Gone `x`|the `y` one]].\n",
+  );
+  assertEquals(resolved.linked, ["kb-adr40", "kb-rebas"]);
+  assertEquals(resolved.unresolved, ["Gone `x`"]);
+});
+
+Deno.test("a section's source path names its file; a # in a file's own path is kept", () => {
+  assertEquals(sourceFile("CLAUDE.md#setup"), "CLAUDE.md");
+  assertEquals(sourceFile("docs/AGENTS.md#code-style-2"), "docs/AGENTS.md");
+  assertEquals(sourceFile("C#.md"), "C#.md");
+  assertEquals(sourceFile("F#/Pipes.md"), "F#/Pipes.md");
+  assertEquals(sourceFile("Q#1 notes.md"), "Q#1 notes.md");
 });
 
 Deno.test("a title wins over another note's alias", () => {

@@ -20,6 +20,7 @@ import {
   type Status,
 } from "../entry/schema.ts";
 import { IMPORTED_FOLDER, IMPORTED_FROM } from "./plan.ts";
+import { tomlFields } from "./toml.ts";
 
 /** A source file as the caller read it. */
 export interface SourceNote {
@@ -210,13 +211,26 @@ function supersededNames(fields: Record<string, unknown>, body: string): string[
 
 /**
  * The frontmatter fields of a note's `text` (empty when there are none or they do not parse, said
- * in `warnings`) and its body.
+ * in `warnings`) and its body: YAML between `---` lines, or TOML between `+++` lines as Hugo
+ * writes it (kept in the body when it is not read).
  */
 export function frontmatterOf(
   text: string,
   warnings: string[],
 ): { fields: Record<string, unknown>; body: string } {
   const clean = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const toml = /^\+\+\+[ \t]*\r?\n([\s\S]*?)\r?\n?\+\+\+[ \t]*(?:\r?\n|$)/.exec(clean);
+  if (toml) {
+    try {
+      return { fields: tomlFields(toml[1]), body: clean.slice(toml[0].length) };
+    } catch (error) {
+      // Kept where it is: its fields are not read, but none of its words is lost.
+      warnings.push(
+        `its TOML frontmatter is kept in the body as written: ${(error as Error).message}`,
+      );
+      return { fields: {}, body: clean };
+    }
+  }
   const match = /^---\r?\n([\s\S]*?)\r?\n?---[ \t]*(?:\r?\n|$)/.exec(clean);
   if (!match) return { fields: {}, body: clean };
   const body = clean.slice(match[0].length);

@@ -22,6 +22,15 @@ import { type LinkTarget, resolveWikilinks, wikilinkLookup } from "./wikilinks.t
 /** The frontmatter field that names the source note an entry was imported from. */
 export const IMPORTED_FROM = "imported_from";
 
+/**
+ * The file inside the folder that the source path of an imported note names: a section's key
+ * (`CLAUDE.md#setup`, `MEMORY.md#deploys-2`) without the `#` and slug of its heading; a file whose
+ * path holds a `#` itself (`C#.md`, `F#/Pipes.md`) as it is.
+ */
+export function sourceFile(sourcePath: string): string {
+  return /^(.+\.(?:md|markdown|mdx|mdc))#[a-z0-9-]+$/i.exec(sourcePath)?.[1] ?? sourcePath;
+}
+
 /** The frontmatter field that names the folder an entry was imported from (see {@link folderKey}). */
 export const IMPORTED_FOLDER = "imported_folder";
 
@@ -69,8 +78,10 @@ export interface ImportPlan {
 export interface UnresolvedLink {
   /** The note it is in. */
   sourcePath: string;
-  /** The name as written. */
+  /** The name as written: a wikilink's name, a markdown link's target. */
   name: string;
+  /** Set when a markdown link names it (`[text](gone.md)`), not a wikilink. */
+  markdown?: true;
   /** The note of the folder it names, when that note was left out (too large, refused). */
   leftOut?: string;
 }
@@ -220,7 +231,8 @@ function planWith(
     const resolved = resolveWikilinks(note.body, lookup, pathLookup, note.sourcePath);
     plan.linksResolved += resolved.linked.length;
     for (const name of resolved.unresolved) {
-      plan.unresolved.push({ sourcePath: note.sourcePath, name });
+      const markdown = resolved.markdown.includes(name) ? { markdown: true as const } : {};
+      plan.unresolved.push({ sourcePath: note.sourcePath, name, ...markdown });
     }
     const before = bySource.get(note.sourcePath);
     const entry = entryOf(

@@ -2,12 +2,11 @@
  * Links between notes resolved to entry ids, pure. `[[Title]]`, `[[Title|shown text]]` (in a
  * table `[[Title\\|shown text]]`) and `[[Title#heading]]` name a note by its file name, its title
  * or one of its aliases (in any case); a relative markdown link (`[text](other.md)`,
- * `[text](../folder/note.md#anchor)`) names it by its path from the note, else from the folder's
- * top; a Dendron link, `[[text|dendron.topic.git]]`, by the name after its text. Each becomes the
- * words the reader saw followed by a `[[kb-id]]` mention, and its id a `related` link. A link
- * that names no imported
- * note is left as written and reported. Embeds (`![[image.png]]`, `![alt](x.png)`) and links
- * inside code are left alone.
+ * `[text](../folder/note.md#anchor)`, Hugo's `[text]({{< relref "other.md" >}})`) names it by its
+ * path from the note, else from the folder's top; a Dendron link, `[[text|dendron.topic.git]]`,
+ * by the name after its text. Each becomes the words the reader saw followed by a `[[kb-id]]`
+ * mention, and its id a `related` link. A link that names no imported note is left as written and
+ * reported. Embeds (`![[image.png]]`, `![alt](x.png)`) and links inside code are left alone.
  *
  * @module
  */
@@ -29,8 +28,10 @@ export interface ResolvedBody {
   body: string;
   /** The ids the body now links to, once each, in order. */
   linked: string[];
-  /** The names of wikilinks that named no note, once each. */
+  /** The links that named no note, once each: a wikilink's name, a markdown link's target. */
   unresolved: string[];
+  /** Those of `unresolved` that markdown links gave (their targets, `gone.md#part`). */
+  markdown: string[];
 }
 
 /** The key a name is looked up by: trimmed, lower case, without a `.md` ending or folders. */
@@ -72,8 +73,13 @@ const WIKILINK =
 const UNSPACED =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 
-/** A markdown link, `[text](target)` or `[text](<target with spaces>)`, with an optional title. */
-const MARKDOWN_LINK = /(!?)\[([^\]\n]*)\]\((?:<([^>\n]+)>|([^)\s]+))(?:\s+"[^"\n]*")?\)/g;
+/**
+ * A markdown link, `[text](target)` or `[text](<target with spaces>)`, with an optional title; or
+ * one whose target is Hugo's shortcode for another page, `[text]({{< relref "other.md#x" >}})`
+ * (or `ref`, or `{{% … %}}`), as ox-hugo writes links between notes.
+ */
+const MARKDOWN_LINK =
+  /(!?)\[([^\]\n]*)\]\((?:<([^>\n]+)>|\{\{[<%]\s*(?:rel)?ref\s+"([^"\n]+)"\s*[>%]\}\}|([^)\s]+))(?:\s+"[^"\n]*")?\)/g;
 
 /** A link target that is an address elsewhere (`https:`, `mailto:`, `data:`), not a file. */
 export const ADDRESS = /^[a-z][a-z0-9+.-]*:/i;
@@ -118,6 +124,7 @@ export function resolveWikilinks(
 ): ResolvedBody {
   const linked: string[] = [];
   const unresolved: string[] = [];
+  const markdown: string[] = [];
   // `runOn`: letters after the link that finish its word, which the mention must not split off.
   const mention = (shown: string, id: string, runOn = "") => {
     if (!linked.includes(id)) linked.push(id);
@@ -129,9 +136,11 @@ export function resolveWikilinks(
   const missing = (name: string) => {
     if (!unresolved.includes(name)) unresolved.push(name);
   };
-  const resolvePiece = (piece: string) =>
-    piece.replace(WIKILINK, (whole, embed, name, heading, shown, runOn) => {
+  // The line comes with its code spans held out; a name is looked up and reported as written.
+  const resolveLine = (line: string, restore: (text: string) => string) =>
+    line.replace(WIKILINK, (whole, embed, heldName, heldHeading, heldShown, runOn) => {
       if (embed) return whole;
+      const [name, heading, shown] = [heldName, heldHeading ?? "", heldShown ?? ""].map(restore);
       // Dendron's text comes before its target: the words the reader saw are the name's, which
       // may be the title of the note the target names (or, for a `dendron://` address that names
       // none, of another). A dotted name that names no note is an Obsidian link's shown text as
@@ -145,11 +154,11 @@ export function resolveWikilinks(
         missing(name.trim());
         return whole;
       }
-      const seen = shown?.trim() ||
-        (heading?.trim() ? `${name.trim()} > ${heading.trim()}` : name.trim());
+      const seen = shown.trim() ||
+        (heading.trim() ? `${name.trim()} > ${heading.trim()}` : name.trim());
       return mention(seen, id, runOn);
-    }).replace(MARKDOWN_LINK, (whole, embed, text, angled, plain) => {
-      const target = angled ?? plain;
+    }).replace(MARKDOWN_LINK, (whole, embed, heldText, angled, hugo, plain) => {
+      const [text, target] = [heldText, angled ?? hugo ?? plain].map(restore);
       const path = embed ? undefined : linkedPath(notePath, target);
       if (!path) return whole;
       // Relative to the note, else from the folder's top, as embeds are found (a link written
@@ -158,12 +167,13 @@ export function resolveWikilinks(
       const id = byPath(path) ?? (fromTop ? byPath(fromTop) : undefined);
       if (!id) {
         missing(target);
+        if (!markdown.includes(target)) markdown.push(target);
         return whole;
       }
       return mention(text.trim(), id);
     });
-  const resolved = replaceOutsideCode(body, /\[\[|\]\(/, resolvePiece);
-  return { body: resolved, linked, unresolved };
+  const resolved = replaceOutsideCode(body, /\[\[|\]\(/, resolveLine);
+  return { body: resolved, linked, unresolved, markdown };
 }
 
 /**
@@ -183,36 +193,56 @@ function dendronTarget(
 }
 
 /**
- * `body` with `replace` applied to each piece of a line outside code (fenced blocks, inline code
- * spans); only lines that match `worth` are looked at.
+ * Characters Unicode keeps for a program's own use, never text: one the line lacks marks where
+ * an inline code span was taken out of it.
+ */
+const NONCHARACTERS = [...Array(32)].map((_, index) => String.fromCharCode(0xfdd0 + index));
+
+/**
+ * `body` with `replace` applied to each line outside fenced blocks that matches `worth`, its
+ * inline code spans held out: `replace` sees each as a mark, so that a `[[` in code opens no
+ * link, and a link whose words hold code (`[[ADR-040|`true` by default]]`) is read whole, not cut
+ * in two and lost. `restore` puts the spans back into a part of the line `replace` looks up or
+ * reports; the line it returns gets them back too.
  */
 export function replaceOutsideCode(
   body: string,
   worth: RegExp,
-  replace: (piece: string) => string,
+  replace: (line: string, restore: (text: string) => string) => string,
 ): string {
   let fenced = false;
   return body.split("\n").map((line) => {
     if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
     if (fenced || !worth.test(line)) return line;
-    return line.split(/(`[^`]*`)/).map((piece, index) => index % 2 ? piece : replace(piece))
-      .join("");
+    // A line holding every mark is no note's prose: it is read with its code as text.
+    const mark = NONCHARACTERS.find((character) => !line.includes(character)) ?? "";
+    const spans: string[] = [];
+    const held = mark
+      ? line.replace(/`[^`]*`/g, (span) => `${mark}${spans.push(span) - 1}${mark}`)
+      : line;
+    const markAt = new RegExp(`${mark}(\\d+)${mark}`, "g");
+    const restore = (text: string) =>
+      mark ? text.replace(markAt, (_, index) => spans[Number(index)]) : text;
+    return restore(replace(held, restore));
   }).join("\n");
 }
 
 /**
  * Each of `unresolved` with the note it names among `leftOut`, the notes of the folder that were
- * not brought in (named by path, and by title and aliases when they were read), found as a
- * wikilink finds a note: the link names a note that exists, not none.
+ * not brought in (named by path, and by title and aliases when they were read), found as the link
+ * finds a note (a relative markdown link by its path from the note `sourcePath`, anchor and all:
+ * `../huge.md#intro`), else as a wikilink does: the link names a note that exists, not none.
  */
-export function namingLeftOut<Link extends { name: string }>(
+export function namingLeftOut<Link extends { sourcePath: string; name: string }>(
   unresolved: readonly Link[],
   leftOut: readonly Omit<LinkTarget, "id">[],
 ): (Link & { leftOut?: string })[] {
   if (!leftOut.length) return [...unresolved];
   const lookup = wikilinkLookup(leftOut.map((note) => ({ ...note, id: note.sourcePath })));
+  const paths = new Set(leftOut.map((note) => note.sourcePath));
   return unresolved.map((link) => {
-    const path = lookup(link.name);
+    const relative = linkedPath(link.sourcePath, link.name);
+    const path = relative !== undefined && paths.has(relative) ? relative : lookup(link.name);
     return path === undefined ? link : { ...link, leftOut: path };
   });
 }

@@ -168,6 +168,17 @@ function namesAFile(match: RegExpExecArray): boolean {
 }
 
 /**
+ * Whether the secret's name is a key press's: a key binding or map (`keybind = super+shift+
+ * period=increase_font_size:2`, `"keybindings":`, `keymap:`), a keyboard, a keystroke or key code.
+ * The value names keys and an action; a name that goes on past the word (`keymap_token`) still
+ * names a secret.
+ */
+function namesAKeyPress(match: RegExpExecArray): boolean {
+  const name = /^[\w.-]*/.exec(secretName(match))?.[0] ?? "";
+  return /^key(?:binds?|bindings?|maps?|board|strokes?|codes?)$/i.test(name);
+}
+
+/**
  * Whether a bare `key`, `keys` or `cache-key` names a cache's key: words joined by `-` around a
  * file digest (md5, sha1 or sha256 in hex), as CI logs it (`Cache not found for input keys:
  * Linux-node-<sha256>-3`). It names what was hashed; no credential reads so.
@@ -311,7 +322,7 @@ const RULES: readonly Rule[] = [
     group: 2,
     accept: (value, match) =>
       startsWord(match) && !isKeyIdentifier(match) && !namesAFile(match) &&
-      !isCacheKey(value, match) &&
+      !namesAKeyPress(match) && !isCacheKey(value, match) &&
       (isHighEntropy(value) ||
         (match[1] !== undefined && /passw|pwd/i.test(secretName(match)) &&
           isPasswordLiteral(value))),

@@ -491,6 +491,10 @@ Deno.test("findSecrets: notes of public collections that hold no secret are not 
     // The ids AWS gives a role, a user and a CloudFront public key: names, not credentials.
     '"RoleId": "AROAJ52OTH4H7LEXAMPLE", "UserId": "AIDACKCEVSQ6C2EXAMPLE"',
     "Key pair id for signed URLs: APKAEIBAERJR2EXAMPLE",
+    // Key bindings, as a terminal's or an editor's config writes them (a Logseq graph's Ghostty
+    // note): the keys pressed and the action, no secret.
+    "- `keybind = super+shift+period=increase_font_size:2`",
+    '"keybindings": "ctrl+shift+alt+k=workbench.action.terminal2", keymap: cmd+k=open_file_v2',
   ];
   for (const text of clean) assertEquals(findSecrets(text), [], text);
   // The same shapes with a secret in them are still found.
@@ -510,6 +514,9 @@ Deno.test("findSecrets: notes of public collections that hold no secret are not 
     ["DB_PASSWORD=my-password-2024", "my-password-2024"],
     ["DB_PASSWORD=contraseña2024", "contraseña2024"],
     ["password: Admin:Secret9", "Admin:Secret9"],
+    // A name that starts with key and names a secret's store, not a key press.
+    ["keystore_password=Tr0ub4dor&3", "Tr0ub4dor&3"],
+    ["key = super+shift+Xk9pQ2wLr7Tz4Vb8", "super+shift+Xk9pQ2wLr7Tz4Vb8"],
     // The same shape after a token's or an API key's name, or with a random part, is a secret.
     [
       "token: Linux-deploy-99cb51177fdf291e959222d9bb8562af297a2b27",

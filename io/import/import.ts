@@ -15,7 +15,7 @@ import {
   type Problem,
   toEntry,
 } from "../../core/entry/entry.ts";
-import type { SourceNote } from "../../core/import/note.ts";
+import { frontmatterOf, type SourceNote } from "../../core/import/note.ts";
 import { join } from "../../core/path.ts";
 import { claudeImports } from "../../core/import/agent_rules.ts";
 import { type KindNote, readFolderNotes, type SourceKind } from "../../core/import/kinds.ts";
@@ -27,6 +27,7 @@ import {
   IMPORTED_FROM,
   type ImportPlan,
   planImport,
+  sourceFile,
 } from "../../core/import/plan.ts";
 import { SECRET_LABELS } from "../../core/text/secrets.ts";
 import { entrySecrets } from "../../core/entry/secrets.ts";
@@ -36,7 +37,14 @@ import { entryPaths, newId } from "../save/entry_files.ts";
 import { saveChanges } from "../save/save.ts";
 import { PushError } from "../save/publish.ts";
 import { sameBytes } from "../save/attachments.ts";
-import { inFolder, readSourceFolder, type SourceFolder, SPLIT_NOTE, SYMLINK } from "./source.ts";
+import {
+  inFolder,
+  readSourceFolder,
+  type SourceFolder,
+  SPLIT_NOTE,
+  SYMLINK,
+  tooLargeNote,
+} from "./source.ts";
 import {
   attachmentLookup,
   attachmentPath,
@@ -127,8 +135,7 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
   const kind = request.kind ?? source.kind;
   const allowSecret = request.allowSecret === true;
   const allowedNotes = notesNamed(folder, request.allowSecretIn ?? [], source.notes);
-  const keeps = (sourcePath: string) =>
-    allowSecret || allowedNotes.has(sourcePath.replace(/#.*$/, ""));
+  const keeps = (sourcePath: string) => allowSecret || allowedNotes.has(sourceFile(sourcePath));
   const { notes: maskedNotes, masked } = maskNoteSecrets(source.notes, keeps);
   const leftOut = [...source.leftOut, ...importsOutside(source.notes)];
   const taken = new Map(entryPaths(kbDir));
@@ -149,7 +156,7 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
   const indexes = read.indexes;
   const existing = existingEntries(kbDir);
   const firstPlan = planImport(notes, existing, fresh, key);
-  const refused = refusals(firstPlan.changes, keeps);
+  const refused = refusals(firstPlan.changes, keeps, source.notes);
   for (const [path, reason] of refused) leftOut.push({ path, reason });
   // Planned again without the notes left out, so that a wikilink to one of them is named as
   // unresolved instead of becoming a link to an entry that is not saved.
@@ -224,7 +231,7 @@ function leftOutNotes(
   notes: readonly KindNote[],
 ): Omit<LinkTarget, "id">[] {
   const read = new Map(notes.map((note) => [note.sourcePath, note]));
-  return leftOut.filter((file) => NOTE_FILE.test(file.path.replace(/#.*$/, "")))
+  return leftOut.filter((file) => NOTE_FILE.test(sourceFile(file.path)))
     .map(({ path }) => ({
       sourcePath: path,
       title: read.get(path)?.title ?? "",
@@ -253,11 +260,11 @@ function withAttachments(
       ? `larger than ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MiB`
       : undefined;
   };
-  const isNote = noteNameLookup(notes.map((note) => note.sourcePath.replace(/#.*$/, "")));
+  const isNote = noteNameLookup(notes.map((note) => sourceFile(note.sourcePath)));
   const brought = new Set<string>();
   const missing: MissingAttachment[] = [];
   const resolved = notes.map((note) => {
-    const notePath = note.sourcePath.replace(/#.*$/, "");
+    const notePath = sourceFile(note.sourcePath);
     const found = resolveAttachments(note.body, notePath, key, lookup, refusal, isNote);
     for (const path of found.brought) brought.add(path);
     missing.push(...found.missing);
@@ -402,15 +409,20 @@ function notesNamed(
   return found;
 }
 
-/** The planned changes that cannot be saved, by the source path of their note, with why. */
+/**
+ * The planned changes that cannot be saved, by the source path of their note, with why; `notes`
+ * are the folder's notes as written.
+ */
 function refusals(
   changes: readonly ImportChange[],
   keeps: (sourcePath: string) => boolean,
+  notes: readonly SourceNote[],
 ): Map<string, string> {
+  const written = new Map(notes.map((note) => [note.path, note.text]));
   const refused = new Map<string, string>();
   for (const { entry } of changes) {
     const from = String(entry.extra[IMPORTED_FROM]);
-    const reason = saveRefusal(entry, keeps(from));
+    const reason = saveRefusal(entry, keeps(from), written.get(from));
     if (reason) refused.set(from, reason);
   }
   return refused;
@@ -418,9 +430,9 @@ function refusals(
 
 /**
  * Why a planned entry cannot be saved: a credential in it (unless `allowSecret`), or a value the
- * contract refuses.
+ * contract refuses. `note` is the text of the note it comes from, as written, when known.
  */
-function saveRefusal(entry: Entry, allowSecret: boolean): string | undefined {
+function saveRefusal(entry: Entry, allowSecret: boolean, note?: string): string | undefined {
   const [secret] = allowSecret ? [] : entrySecrets(entry);
   if (secret) {
     // The path inside the folder is the note's file name: only a rename takes the value out.
@@ -437,7 +449,11 @@ function saveRefusal(entry: Entry, allowSecret: boolean): string | undefined {
   }
   const bytes = bytesOverLimit(entry.body);
   if (bytes !== undefined) {
-    // Import made the body: the note's own size may be under the limit.
+    // Its text over the limit as written: the note's size is the cause, not what the import
+    // added; said by the file's size, as a note too large to read is.
+    if (note !== undefined && bytesOverLimit(frontmatterOf(note, []).body) !== undefined) {
+      return tooLargeNote(new TextEncoder().encode(note).length);
+    }
     return `is ${bytes} bytes as an entry (its description put first, its links written as ` +
       `entry ids); the limit is ${LIMITS.maxBodyBytes}. ${SPLIT_NOTE}`;
   }

@@ -3,7 +3,8 @@
  * `.cursor/rules/*.mdc`) with their text and dates, and every other file named with why it is
  * left out. Other hidden folders (`.obsidian/`, `.trash/`) and `node_modules/` are not read, and
  * each is named with how many markdown files it holds (`.git/` never is); hidden markdown files
- * are named too. Symbolic links are not followed. A file's dates are its first and last commit
+ * are named too. Symbolic links are not followed, and a FIFO, socket or device is never read. A
+ * file's dates are its first and last commit
  * when the folder is in a git repository, else its modification time.
  *
  * @module
@@ -48,11 +49,19 @@ const EMPTY_NOTE = "is empty: there is nothing in it to keep";
 /** Why a note replaced between the look at it and its read is left out. */
 const REPLACED = "was replaced (by a link, a FIFO or another file) while it was read; import again";
 
+/** Why a FIFO, socket or device with a note's name is left out: reading a FIFO would block. */
+const NOT_A_FILE = "not a regular file (a FIFO, socket or device): not read";
+
 /** Why a hidden markdown file (`.draft.md`) is left out. */
 export const HIDDEN_FILE = "a hidden file (its name starts with a dot)";
 
 /** What to do with a note too large for an entry. */
 export const SPLIT_NOTE = "Split it into linked notes, then import again";
+
+/** Why a note of `bytes` as written, more than an entry holds, is left out. */
+export function tooLargeNote(bytes: number): string {
+  return `is ${bytes} bytes; the limit is ${LIMITS.maxBodyBytes}. ${SPLIT_NOTE}`;
+}
 
 /** Read the folder `folder` (see the module doc). Throws when it is not a readable folder. */
 export async function readSourceFolder(folder: string): Promise<SourceFolder> {
@@ -79,10 +88,7 @@ export async function readSourceFolder(folder: string): Promise<SourceFolder> {
         return;
       }
       if (info.size > LIMITS.maxBodyBytes * 2) {
-        source.leftOut.push({
-          path,
-          reason: `is ${info.size} bytes; the limit is ${LIMITS.maxBodyBytes}. ${SPLIT_NOTE}`,
-        });
+        source.leftOut.push({ path, reason: tooLargeNote(info.size) });
         return;
       }
       const bytes = readSeenFile(inFolder(folder, path), info);
@@ -206,6 +212,9 @@ function walk(
       } catch (error) {
         leftOut.push({ path, reason: (error as Error).message });
       }
+    } else {
+      const note = NOTE_FILE.test(entry.name) || isAgentFile(path);
+      leftOut.push({ path, reason: note ? NOT_A_FILE : NOT_MARKDOWN });
     }
   }
 }
