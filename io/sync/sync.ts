@@ -102,10 +102,11 @@ export interface SyncReport {
   index?: RefreshReport;
   /**
    * Which way the proposals branch (`git-kb review`'s queue) moved, neither way without a remote;
-   * `notPushed`, why proposals or reviews made here did not go out, when they did not (see
-   * io/proposals/sync.ts `ProposalsPushError`).
+   * `notPushed`, why proposals or reviews made here did not go out, when they did not, and
+   * `wayOut`, the commands that finish when a sync is not it (see io/proposals/sync.ts
+   * `ProposalsPushError`).
    */
-  proposals: ProposalsTraffic & { notPushed?: string };
+  proposals: ProposalsTraffic & { notPushed?: string; wayOut?: string[] };
   /** One line each: what the user should know although the sync worked. */
   warnings: string[];
 }
@@ -486,7 +487,10 @@ async function syncLocked(
     }
     const { incoming, outgoing } = await traffic(kbDir, { start, theirs, head, sent, pushed });
     const fallback = rebased && (await commitIdentity(kbDir)).fallback;
-    const { warning, ...proposals } = await syncProposals(kbDir, target.remote, timeoutMs);
+    const { warning, ...proposals } = await syncProposals(kbDir, target, {
+      timeoutMs,
+      forceRepublish,
+    });
     return {
       kbDir,
       outcome: incoming.commits || outgoing.commits ? "synced" : "up-to-date",
