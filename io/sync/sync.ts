@@ -27,6 +27,7 @@ import {
   fallbackIdentityWarning,
   git,
   gitOk,
+  gitReason,
   keepEntriesAsWritten,
   networkTimeoutMs,
   pastedIdentityArgs,
@@ -45,6 +46,7 @@ import {
   workTreeStatus,
 } from "../remote/ignored.ts";
 import { markerRefusal } from "../remote/markers.ts";
+import { moveBranchFiles } from "../remote/move.ts";
 import { PUSH_ATTEMPTS, pushBranch } from "../remote/push.ts";
 import { republishRefusal } from "../remote/rewritten.ts";
 import { type PushTarget, pushTarget, syncCommand } from "../remote/target.ts";
@@ -224,7 +226,15 @@ async function moveBranch(kbDir: string, from: string, to: string, remote: strin
   const ignored = await ignoredRefusalFor(kbDir, touched, status, remote);
   if (ignored) throw new SyncRefusedError(ignored.reason, ignored.commands);
   await keepEntriesAsWritten(kbDir);
-  await gitOk(kbDir, ["reset", "--quiet", "--keep", to]);
+  const moved = await moveBranchFiles(kbDir, { from, to }, ["reset", "--quiet", "--keep", to]);
+  if (moved.code !== 0) {
+    throw new SyncRefusedError(
+      `git could not write the files that came in from ${remote} (${gitReason(moved.stderr)}), ` +
+        "as on a full disk or in a folder it may not write; those it had begun to write are put " +
+        "back as they were; make room or fix the folder, then sync",
+      [syncCommand(kbDir)],
+    );
+  }
 }
 
 /** The entry files changed between two commits, by what happened to them. */
