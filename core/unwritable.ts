@@ -43,3 +43,21 @@ export function unwritableFolder(
     commands: [],
   };
 }
+
+/**
+ * What a command says when the file system refused it a write in git-kb's cache (`code`: a
+ * permission, a read-only mount, or a full disk; see {@link cacheRefused}): the folder, the OS's
+ * reason, that the cache is rebuilt at any time, and the ways on, the last being `newCacheLine`
+ * (a pasted line that gives the shell a cache of its own). Ends "and run again.", as every cache
+ * refusal does.
+ */
+export function unwritableCache(folder: string, message: string, newCacheLine: string): string {
+  return `cannot write git-kb's cache in ${folder} (${osWords(message)}); it only holds what ` +
+    "git-kb rebuilds at any time: free room there or make it writable (or give this shell a " +
+    `cache of its own: ${newCacheLine}) and run again.`;
+}
+
+/** Whether a file error's `code` is one {@link unwritableCache} words: no write, or no room. */
+export function cacheRefused(code: unknown): boolean {
+  return typeof code === "string" && (UNWRITABLE_CODES.has(code) || code === "ENOSPC");
+}

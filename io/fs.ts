@@ -7,7 +7,12 @@
 import { dirname, join } from "../core/path.ts";
 import { shellQuote } from "../core/shell/quote.ts";
 import { EXIT, KbError } from "../core/exit.ts";
-import { UNWRITABLE_CODES, unwritableFolder } from "../core/unwritable.ts";
+import {
+  cacheRefused,
+  UNWRITABLE_CODES,
+  unwritableCache,
+  unwritableFolder,
+} from "../core/unwritable.ts";
 import type * as NodeFs from "node:fs";
 
 let sequence = 0;
@@ -274,6 +279,17 @@ function makePrivateDirs(path: string): void {
 
 /** The line that, pasted, gives the shell a new cache root of the user's own (mktemp: 0700). */
 export const NEW_CACHE_LINE = 'export XDG_CACHE_HOME="$(mktemp -d)"';
+
+/**
+ * `error` as the command's refusal when it is the file system refusing a write in the cache
+ * folder `folder` (no permission, a read-only mount, a full disk): a {@link UnsafeCacheError}
+ * naming the folder and the ways on, instead of the OS's words on a lock or temp file's name.
+ * Any other error is returned as it is.
+ */
+export function cacheWriteError(error: unknown, folder: string): unknown {
+  if (!cacheRefused((error as { code?: unknown } | undefined)?.code)) return error;
+  return new UnsafeCacheError(unwritableCache(folder, (error as Error).message, NEW_CACHE_LINE));
+}
 
 /** Folders {@link ensurePrivateDir} checked in this process: each is checked once. */
 const privateDirs = new Set<string>();
