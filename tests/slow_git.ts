@@ -34,8 +34,9 @@ exec '${new TextDecoder().decode(real).trim()}' "$@"
 }
 
 /**
- * A `git` that cannot write a file over 8 KiB while it runs `command` (as on a full disk: each
- * write past that fails, and git goes on to the next file); every other call is the real git's.
+ * A `git` that cannot write a file over 16 blocks of `ulimit -f` (8 KiB in dash, 16 in bash) while
+ * it runs `command` (as on a full disk: each write past that fails, and git goes on to the next
+ * file); every other call is the real git's.
  */
 export async function cramped(dir: string, command: string): Promise<string> {
   const real = (await new Deno.Command("sh", { args: ["-c", "command -v git"] }).output()).stdout;

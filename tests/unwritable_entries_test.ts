@@ -8,15 +8,18 @@ import { join } from "@std/path/posix/join";
 import {
   cloneRemote,
   entryPath,
+  fileLimitBlock,
   git,
   lockFolder,
   makeKb,
   pushEntryFrom,
   runCli,
+  runCliWithFileLimit,
   show,
   snapshot,
   writeFolder,
 } from "./helpers.ts";
+import { cramped } from "./slow_git.ts";
 
 const CANNOT_WRITE =
   /^git-kb (add|edit|import): cannot write in (\S+) \((Operation not permitted|Permission denied)\), so nothing was written or committed; make the folder writable/;
@@ -106,4 +109,39 @@ Deno.test("what came in cannot all be written (a folder git may not write): save
     /from the teammate/,
   );
   assertEquals(await git(kb.dir, "status", "--porcelain"), "");
+});
+
+Deno.test("no room on the disk (a file size limit stands in): add names the folder and the room to make, writes and commits nothing", async (t) => {
+  await using kb = await makeKb();
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  const before = await snapshot(kb.dir, [".git"]);
+  const block = await fileLimitBlock(kb.root);
+  const body = join(kb.root, "body.md");
+  // Over 8 KiB as an entry, and over 16 KiB as git's object (words it cannot compress much).
+  const letters = "abcdefghijklmnopqrstuvwxyz";
+  const word = () =>
+    Array.from({ length: 6 }, () => letters[Math.floor(Math.random() * 26)]).join("");
+  await Deno.writeTextFile(body, Array.from({ length: 5000 }, word).join(" ") + "\n");
+  const args = ["add", "--title", "A long note", "--type", "note", "--body-file", body];
+  await t.step("the entry file", async () => {
+    // Git's own index, some 5 KiB, still fits.
+    const added = await runCliWithFileLimit(Math.floor(8192 / block), args, kb.env);
+    assertEquals(added.code, 1, show(added));
+    assertMatch(
+      added.stderr,
+      /^git-kb add: cannot write in \S+\/entries \(File too large\), so nothing was written or committed; make room on its disk \(df -h \S+\/entries shows what is left\), then run the command again\./,
+    );
+  });
+  await t.step("git's objects", async () => {
+    const added = await runCli(args, {
+      env: { ...kb.env, PATH: await cramped(kb.root, "update-index") },
+    });
+    assertEquals(added.code, 1, show(added));
+    assertMatch(
+      added.stderr,
+      /^git-kb add: cannot write in \S+ \(.*File too large\), so nothing was written or committed; make room on its disk/,
+    );
+  });
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head, "nothing was committed");
+  assertEquals(await snapshot(kb.dir, [".git"]), before, "nothing was written");
 });
