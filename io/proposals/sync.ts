@@ -233,20 +233,26 @@ async function aheadOfRemote(kbDir: string, remote: string): Promise<boolean> {
 
 /**
  * Bring the proposals branch of `kbDir` in step with the remote of `target`, the knowledge base's
- * branch on it (see the module); resolves to which way proposals moved and, when it failed, why:
+ * branch on it (see the module), first fetching that branch with `fetchBranch` (a caller that has
+ * not just fetched it); resolves to which way proposals moved and, when it failed, why:
  * as `notPushed` when commits of this clone were left unpushed (with the `wayOut` when a sync is
  * not it), else as a `warning`.
  */
 export async function syncProposals(
   kbDir: string,
   target: PushTarget,
-  options: { timeoutMs: number; forceRepublish?: boolean },
+  options: { timeoutMs: number; forceRepublish?: boolean; fetchBranch?: boolean },
 ): Promise<ProposalsSync> {
   const { remote } = target;
   const moved: ProposalsTraffic = { cameIn: false, wentOut: false };
   const how = { timeoutMs: options.timeoutMs, forceRepublish: options.forceRepublish === true };
   let failure = `${remote}'s ${PROPOSALS_BRANCH} kept moving`;
   try {
+    if (options.fetchBranch) {
+      // The knowledge base's branch as the remote has it now, which a purge may have rewritten.
+      const fetched = await fetchBranch(kbDir, target, options.timeoutMs);
+      if (fetched.state === "failed") throw new Unreachable(fetched.reason);
+    }
     for (let attempt = 0; attempt < ROUNDS; attempt++) {
       if (await round(kbDir, target, how, moved) === "done") {
         return moved;
@@ -304,11 +310,12 @@ export async function shareReviews(kbDir: string): Promise<SharedReviews> {
   if (state.state !== "branch") return { warnings: [] };
   const target = await pushTarget(kbDir, state.branch);
   if (!target) return { warnings: [] };
-  const timeoutMs = networkTimeoutMs();
-  // The knowledge base's branch as the remote has it now, which a purge may have rewritten: what
-  // it dropped must not go out again with the reviews. Unreachable, the round below says so.
-  await fetchBranch(kbDir, target, timeoutMs);
-  const { warning, notPushed, wayOut } = await syncProposals(kbDir, target, { timeoutMs });
+  // The knowledge base's branch is fetched first: what a purge dropped from it must not go out
+  // again with the reviews.
+  const { warning, notPushed, wayOut } = await syncProposals(kbDir, target, {
+    timeoutMs: networkTimeoutMs(),
+    fetchBranch: true,
+  });
   return {
     warnings: warning ? [warning] : [],
     ...notPushed !== undefined
