@@ -40,12 +40,12 @@ that merge, resolve and finish are printed, one a line.`,
     "force-republish": {
       type: "boolean",
       help: "push commits the remote had and dropped by a rewrite of its history\n" +
-        "(a purge by force-push); refused without it",
+        "(a purge by force-push), on the proposals branch too; refused without it",
     },
     json: {
       type: "boolean",
       help: "print {outcome, branch, upstream, incoming, outgoing, rebased, index,\n" +
-        "proposals: {cameIn, wentOut, notPushed?}, warnings, kernelWaiting};\n" +
+        "proposals: {cameIn, wentOut, notPushed?, wayOut?}, warnings, kernelWaiting};\n" +
         "on a conflict, {outcome: conflict, entries, commands}",
     },
   },
@@ -102,7 +102,9 @@ function proposalsLines(report: SyncReport): string[] {
     ...moved,
     yellow(
       "Proposals and reviews recorded here on git-kb/proposals are committed here but not " +
-        "pushed (why, and the sync that sends them, below).",
+        `pushed (why, and ${
+          report.proposals.wayOut ? "the ways out" : "the sync that sends them"
+        }, below).`,
     ),
   ];
 }
@@ -223,8 +225,8 @@ async function syncOne(
     if (waiting.length) console.log(yellow(pendingNotice(waiting, kbCommand("kernel"))));
   }
   // The report first, as it happened; then why the proposals made here did not go out (exit 3).
-  const { notPushed } = report.proposals;
-  if (notPushed !== undefined) throw new ProposalsPushError(kbDir, notPushed);
+  const { notPushed, wayOut } = report.proposals;
+  if (notPushed !== undefined) throw new ProposalsPushError(kbDir, notPushed, wayOut);
   return 0;
 }
 

@@ -43,3 +43,52 @@ export function unwritableFolder(
     commands: [],
   };
 }
+
+/**
+ * The error codes of a write that found no room: a full disk, a quota, a file size limit (which
+ * the tests stand in for a full disk with).
+ */
+export const NO_ROOM_CODES: ReadonlySet<string> = new Set(["ENOSPC", "EDQUOT", "EFBIG"]);
+
+/** The OS's words for a write that found no room, as git and Deno give them. */
+export const NO_ROOM_WORDS = /No space left on device|Disk quota exceeded|File too large/;
+
+/**
+ * Whether a file error found no room: by its `code`, or by its words where the runtime gives it
+ * none (Deno names no code for EFBIG).
+ */
+export function noRoom(code: unknown, message: string): boolean {
+  return (typeof code === "string" && NO_ROOM_CODES.has(code)) || NO_ROOM_WORDS.test(message);
+}
+
+/**
+ * The refusal of a save that could not write in `folder` for want of room (`message`: the OS's
+ * error, see {@link NO_ROOM_CODES}): the folder, the OS's reason, that nothing was written or
+ * committed, and how to see the room left.
+ */
+export function fullFolder(folder: string, message: string): Refusal {
+  return {
+    reason: `cannot write in ${folder} (${osWords(message)}), so nothing was written or ` +
+      `committed; make room on its disk (${shellCommand(["df", "-h", folder])} shows what is ` +
+      "left), then run the command again",
+    commands: [],
+  };
+}
+
+/**
+ * What a command says when the file system refused it a write in git-kb's cache (a permission, a
+ * read-only mount, or no room; see {@link cacheRefused}): the folder, the OS's
+ * reason, that the cache is rebuilt at any time, and the ways on, the last being `newCacheLine`
+ * (a pasted line that gives the shell a cache of its own). Ends "and run again.", as every cache
+ * refusal does.
+ */
+export function unwritableCache(folder: string, message: string, newCacheLine: string): string {
+  return `cannot write git-kb's cache in ${folder} (${osWords(message)}); it only holds what ` +
+    "git-kb rebuilds at any time: free room there or make it writable (or give this shell a " +
+    `cache of its own: ${newCacheLine}) and run again.`;
+}
+
+/** Whether a file error (`code`, `message`) is one {@link unwritableCache} words: no write, or no room. */
+export function cacheRefused(code: unknown, message: string): boolean {
+  return (typeof code === "string" && UNWRITABLE_CODES.has(code)) || noRoom(code, message);
+}

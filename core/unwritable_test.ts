@@ -1,5 +1,5 @@
 import { assertEquals } from "@std/assert";
-import { osWords, unwritableFolder } from "./unwritable.ts";
+import { fullFolder, osWords, unwritableFolder } from "./unwritable.ts";
 
 Deno.test("osWords keeps the OS's words and drops the error number and the temp file's name", () => {
   assertEquals(
@@ -28,6 +28,19 @@ Deno.test("an unwritable folder whose mode allows the write: the command showing
     reason: "cannot write in /kb's/entries (Read-only file system), so nothing was written or " +
       "committed; make the folder writable (ls -ld '/kb'\\''s/entries' shows its owner and mode; a " +
       "read-only mount or an immutable attribute stops writes too), then run the command again",
+    commands: [],
+  });
+});
+
+Deno.test("a folder on a full disk: nothing written, the df that shows the room left", () => {
+  const refusal = fullFolder(
+    "/home/me/my kb/entries",
+    "No space left on device (os error 28): writefile '/home/me/my kb/entries/.1-a-0.tmp'",
+  );
+  assertEquals(refusal, {
+    reason: "cannot write in /home/me/my kb/entries (No space left on device), so nothing was " +
+      "written or committed; make room on its disk (df -h '/home/me/my kb/entries' shows what is " +
+      "left), then run the command again",
     commands: [],
   });
 });

@@ -7,7 +7,14 @@
 import { dirname, join } from "../core/path.ts";
 import { shellQuote } from "../core/shell/quote.ts";
 import { EXIT, KbError } from "../core/exit.ts";
-import { UNWRITABLE_CODES, unwritableFolder } from "../core/unwritable.ts";
+import {
+  cacheRefused,
+  fullFolder,
+  noRoom,
+  UNWRITABLE_CODES,
+  unwritableCache,
+  unwritableFolder,
+} from "../core/unwritable.ts";
 import type * as NodeFs from "node:fs";
 
 let sequence = 0;
@@ -92,16 +99,20 @@ export function writeFileAtomic(
 
 /**
  * Run `write`, a write of `path` into a knowledge base; when the file system refuses it (a folder
- * without write permission, a read-only mount), throw a {@link KbError} (exit 1) that names the
- * folder and a command, instead of the OS's words on a temp file's name (see core/unwritable.ts).
+ * without write permission, a read-only mount, a full disk), throw a {@link KbError} (exit 1) that
+ * names the folder and a way on, instead of the OS's words on a temp file's name (see
+ * core/unwritable.ts).
  */
 export function writingIn<T>(path: string, write: () => T): T {
   try {
     return write();
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    if (typeof code !== "string" || !UNWRITABLE_CODES.has(code)) throw error;
     const folder = dirname(path);
+    if (noRoom(code, String((error as Error)?.message))) {
+      throw new KbError(`${fullFolder(folder, (error as Error).message).reason}.`, EXIT.failed);
+    }
+    if (typeof code !== "string" || !UNWRITABLE_CODES.has(code)) throw error;
     const info = ifExists(() => Deno.statSync(folder));
     const ownModeLacksWrite = info?.uid === Deno.uid() && ((info?.mode ?? 0) & 0o200) === 0;
     const { reason, commands } = unwritableFolder(
@@ -274,6 +285,18 @@ function makePrivateDirs(path: string): void {
 
 /** The line that, pasted, gives the shell a new cache root of the user's own (mktemp: 0700). */
 export const NEW_CACHE_LINE = 'export XDG_CACHE_HOME="$(mktemp -d)"';
+
+/**
+ * `error` as the command's refusal when it is the file system refusing a write in the cache
+ * folder `folder` (no permission, a read-only mount, a full disk): a {@link UnsafeCacheError}
+ * naming the folder and the ways on, instead of the OS's words on a lock or temp file's name.
+ * Any other error is returned as it is.
+ */
+export function cacheWriteError(error: unknown, folder: string): unknown {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (!cacheRefused(code, String(message))) return error;
+  return new UnsafeCacheError(unwritableCache(folder, (error as Error).message, NEW_CACHE_LINE));
+}
 
 /** Folders {@link ensurePrivateDir} checked in this process: each is checked once. */
 const privateDirs = new Set<string>();

@@ -443,16 +443,35 @@ export async function keepEntriesAsWritten(cwd: string, keepFilter = false): Pro
  * touched), every entry by git's own three-way merge whatever the tree's `.gitattributes` asks
  * (`info/attributes` gets the line that says so). The conflicted files are read NUL-separated
  * (`-z`): a file name git would quote (non-ASCII, a quote, a backslash) comes back as it is, never
- * as `"entries/caf\303\251.md"`. Throws {@link GitError} when git could not merge them at all.
+ * as `"entries/caf\303\251.md"`. Two histories that share no commit are merged only with
+ * `unrelated`. Throws {@link GitError} when git could not merge them at all.
  */
-export async function mergeTree(cwd: string, ours: string, theirs: string): Promise<MergedTree> {
+export async function mergeTree(
+  cwd: string,
+  ours: string,
+  theirs: string,
+  { unrelated = false }: { unrelated?: boolean } = {},
+): Promise<MergedTree> {
   await keepEntriesAsWritten(cwd);
-  return await mergeTreeAsKept(cwd, ours, theirs);
+  return await mergeTreeAsKept(cwd, ours, theirs, unrelated);
 }
 
 /** {@link mergeTree} once {@link keepEntriesAsWritten} has run for `cwd`. */
-async function mergeTreeAsKept(cwd: string, ours: string, theirs: string): Promise<MergedTree> {
-  const args = ["merge-tree", "--write-tree", "--name-only", "-z", ours, theirs];
+async function mergeTreeAsKept(
+  cwd: string,
+  ours: string,
+  theirs: string,
+  unrelated = false,
+): Promise<MergedTree> {
+  const args = [
+    "merge-tree",
+    "--write-tree",
+    "--name-only",
+    "-z",
+    ...unrelated ? ["--allow-unrelated-histories"] : [],
+    ours,
+    theirs,
+  ];
   const merged = await git(cwd, args);
   if (merged.code !== 0 && merged.code !== 1) throw new GitError(args, merged);
   const [tree, ...rest] = merged.stdout.split("\0");

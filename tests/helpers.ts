@@ -694,3 +694,22 @@ export async function runCliSwappingAtLook(
     await Deno.remove(script);
   }
 }
+
+/**
+ * Make `folder` unwritable to this user, root too (root ignores permission bits, so as root the
+ * folder is made immutable, with chattr); returns what makes it writable again.
+ */
+export async function lockFolder(folder: string): Promise<() => Promise<void>> {
+  if (Deno.uid() !== 0) {
+    // Not 0555: a cache folder others may read is narrowed to 0700, which is writable again.
+    const { mode } = await Deno.stat(folder);
+    await Deno.chmod(folder, 0o500);
+    return () => Deno.chmod(folder, (mode ?? 0o755) & 0o777);
+  }
+  const chattr = (flag: string) => new Deno.Command("chattr", { args: [flag, folder] }).output();
+  const locked = await chattr("+i");
+  if (!locked.success) {
+    throw new Error(`chattr +i ${folder}: ${new TextDecoder().decode(locked.stderr)}`);
+  }
+  return async () => void await chattr("-i");
+}

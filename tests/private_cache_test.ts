@@ -15,6 +15,8 @@ import {
   cacheRootOf,
   copySampleKb,
   denoChildEnv,
+  entryText,
+  lockFolder,
   MAIN,
   makeSandbox,
   ROOT,
@@ -280,4 +282,34 @@ Deno.test("the knowledge base's cache folder as a link elsewhere is refused: not
   );
   assertEquals(await snapshot(box.victim), before, "the other folder is as it was");
   assert(Deno.lstatSync(box.cacheDir).isSymlink);
+});
+
+Deno.test("a knowledge base's cache folder git-kb cannot write: a command names it with the line that gets on, the hook stays silent", async () => {
+  await using box = await makeBox();
+  assertEquals((await runCli(["search", "token"], { env: box.env })).code, 0);
+  // An entry added since: the index must be written again, in a folder that takes no write now.
+  const added = entryText({ id: "kb-qk0ka", title: "Quokka feeding schedule", body: "Twice.\n" });
+  await Deno.writeTextFile(join(box.kb, "entries", "kb-qk0ka-quokka.md"), added);
+  const unlock = await lockFolder(box.cacheDir);
+  try {
+    const refused = await runCli(["search", "quokka"], { env: box.env });
+    assertRefused(
+      refused,
+      /^git-kb search: cannot write git-kb's cache in (\S+) \((Operation not permitted|Permission denied)\); it only holds what git-kb rebuilds at any time: free room there or make it writable \(or give this shell a cache of its own: export XDG_CACHE_HOME="\$\(mktemp -d\)"\) and run again\.\n$/,
+    );
+    assert(refused.stderr.includes(box.cacheDir), show(refused));
+    assertSilent(await box.hook());
+    // The line, pasted: a cache of the shell's own, and the search goes through.
+    const line = /(export XDG_CACHE_HOME="\$\(mktemp -d\)")\) and run again/.exec(
+      refused.stderr,
+    )![1];
+    const pasted = await runProcess("/bin/sh", ["-c", `${line} && echo "$XDG_CACHE_HOME"`]);
+    const env = { ...box.env, XDG_CACHE_HOME: pasted.stdout.trim() };
+    const found = await runCli(["search", "quokka"], { env });
+    assertEquals(found.code, 0, show(found));
+    assertMatch(found.stdout, /kb-qk0ka/);
+    await Deno.remove(env.XDG_CACHE_HOME, { recursive: true });
+  } finally {
+    await unlock();
+  }
 });

@@ -1012,3 +1012,114 @@ Deno.test("a remote that refuses the proposals branch: sync reports what it did,
     await git(kb.dir, "rev-parse", "git-kb/proposals"),
   );
 });
+
+/** The commands a refusal prints: its indented lines at the end. */
+function commandsOf(stderr: string): string[] {
+  return stderr.trimEnd().split("\n").filter((line) => line.startsWith("  ")).map((line) =>
+    line.trim()
+  );
+}
+
+/** `on` with the commands it prints spelled as this test can run them pasted. */
+function pastable<T extends Clone>(on: T): T {
+  return { ...on, env: { ...on.env, KB_CLI: `deno run -A ${shellQuote(MAIN)}` } };
+}
+
+/** Run a printed command line with sh, in the environment of `on`'s CLI runs; must exit 0. */
+async function paste(on: Clone, command: string): Promise<void> {
+  const pasted = await runProcess("/bin/sh", ["-c", command], { env: childEnv(on.env) });
+  assertEquals(pasted.code, 0, `${command}\n${pasted.stdout}\n${pasted.stderr}`);
+}
+
+/** Every commit the bare `remote` can reach from a branch. */
+async function remoteCommits(remote: string): Promise<string[]> {
+  return (await git(remote, "rev-list", "--all")).split("\n").filter(Boolean);
+}
+
+Deno.test("a purge of the remote's history: a review or a sync never publishes what it dropped again through the proposals branch", async () => {
+  await using made = await makeKb({ remote: true });
+  const kb = pastable(made);
+  const teammate = join(kb.root, "teammate");
+  await git(kb.root, "clone", "--quiet", kb.remote!, teammate);
+  const leak = join(teammate, "entries", "kb-leak1-staging.md");
+  await Deno.writeTextFile(leak, entryText({ id: "kb-leak1", title: "Staging", body: "pw\n" }));
+  await git(teammate, "add", "-A");
+  await git(teammate, "commit", "--quiet", "-m", "kb: add kb-leak1");
+  await git(teammate, "push", "--quiet", "origin", "main");
+  const leaked = await git(teammate, "rev-parse", "HEAD");
+  await cli(kb, "sync");
+  // The proposals branch grows from what is published: the commit that leaked, here.
+  await proposeFrom(kb, [sourdough(), {
+    ...sourdough("kb-rye01"),
+    markdown: entryFile("kb-rye01", "Rye needs less water", "Use 70%.\n", ["rye"]),
+  }]);
+  await cli(kb, "sync");
+  // The purge: main rewritten without the commit, and the proposals branch deleted with it.
+  await git(teammate, "reset", "--hard", "--quiet", "HEAD~1");
+  await git(teammate, "commit", "--quiet", "--allow-empty", "-m", "kb: purge");
+  await git(teammate, "push", "--quiet", "--force", "origin", "HEAD:main", ":git-kb/proposals");
+  assert(!(await remoteCommits(kb.remote!)).includes(leaked));
+
+  const rejected = await runCli(["review", "reject", "kb-sour1"], { env: kb.env });
+  assertEquals(rejected.code, 3, show(rejected));
+  assertMatch(
+    rejected.stderr,
+    /not pushed: origin's history was rewritten \(a force-push dropped commits it had, as a purge of a leaked secret does\): 1 commit of git-kb\/proposals that origin had before is no longer on it, and pushing the branch would publish it again/,
+  );
+  assert(!(await remoteCommits(kb.remote!)).includes(leaked), "the review published it again");
+  assertEquals(await pending(kb).then((items) => items.map((item) => item.entryId)), [
+    "kb-rye01",
+  ]);
+
+  // The knowledge base's own branch first, as its sync says; then the proposals branch refuses.
+  const [takeMain] = commandsOf((await runCli(["sync"], { env: kb.env })).stderr);
+  await paste(kb, takeMain);
+  const synced = await runCli(["sync"], { env: kb.env });
+  assertEquals(synced.code, 3, show(synced));
+  assertMatch(synced.stdout, /committed here but not pushed \(why, and the ways out, below\)/);
+  assertMatch(synced.stderr, /1 commit of git-kb\/proposals that origin had before/);
+  assert(!(await remoteCommits(kb.remote!)).includes(leaked), "the sync published it again");
+  const [setAside, republish] = commandsOf(synced.stderr);
+  assertMatch(republish, / sync --force-republish --kb /);
+  // The first way out, pasted: the rewrite stands, and what the clone held is kept aside.
+  await paste(kb, setAside);
+  assert(!(await remoteCommits(kb.remote!)).includes(leaked), "setting aside published it");
+  assertMatch(
+    await git(kb.dir, "branch", "--list", "git-kb-proposals-before-rewrite-*"),
+    /before-rewrite/,
+  );
+  assertEquals(await cli(kb, "sync").then(() => "synced"), "synced");
+});
+
+Deno.test("a teammate force-pushes the proposals branch with a history of its own: sync says so, and --force-republish joins both", async () => {
+  await using made = await makeKb({ remote: true });
+  const kb = pastable(made);
+  await using other = await secondMachine(kb);
+  await proposeFrom(kb, [sourdough()]);
+  await cli(kb, "sync");
+  // The teammate's branch shares no commit with this clone's: a root commit of its own.
+  const path = "entries/kb-rye01-rye.md";
+  await git(other.dir, "checkout", "--quiet", "--orphan", "theirs");
+  await git(other.dir, "rm", "-r", "--quiet", "--cached", ".");
+  await Deno.writeTextFile(
+    join(other.dir, path),
+    entryFile("kb-rye01", "Rye needs less water", "Use 70%.\n", ["rye"]),
+  );
+  await git(other.dir, "add", "--", path);
+  await git(other.dir, "commit", "--quiet", "-m", rawMessage("kb-rye01", path));
+  await git(other.dir, "push", "--quiet", "--force", "origin", "theirs:git-kb/proposals");
+  await git(other.dir, "checkout", "--quiet", "--force", "main");
+
+  const synced = await runCli(["sync"], { env: kb.env });
+  assertEquals(synced.code, 3, show(synced));
+  assertMatch(synced.stderr, /origin's history was rewritten/, show(synced));
+  assert(!/merge-tree|unrelated histories/.test(synced.stderr), show(synced));
+  const [, republish] = commandsOf(synced.stderr);
+  await paste(kb, republish);
+  assertEquals((await pending(kb)).map((item) => item.entryId).sort(), ["kb-rye01", "kb-sour1"]);
+  await cli(other, "sync");
+  assertEquals((await pending(other)).map((item) => item.entryId).sort(), [
+    "kb-rye01",
+    "kb-sour1",
+  ]);
+});

@@ -14,7 +14,7 @@ import { PULL_FETCH_TIMEOUT_MS } from "../io/hook/session_pull.ts";
 import { runProcess } from "../io/process.ts";
 import { withLock } from "../io/save/lock.ts";
 import { saveLockPath } from "../io/save/repo_state.ts";
-import { assertGone, slowGit } from "./slow_git.ts";
+import { assertGone, cramped, slowGit } from "./slow_git.ts";
 import {
   cacheRootOf,
   childEnv,
@@ -250,6 +250,25 @@ Deno.test("a rebase in progress, no remote, a held save lock: each left alone an
     const record = await withLock(await saveLockPath(kb.dir), () => assertLeftAlone(kb));
     assertEquals(record.reason, "save-lock-held");
   });
+});
+
+Deno.test("a fast-forward git cannot finish writing (a full disk) leaves no file half-written", async () => {
+  const kb = await makeKb({ remote: true });
+  await using _kb = kb;
+  const other = await cloneRemote(kb);
+  const long = "A line of the quokka feeding schedule, kept long on purpose.\n".repeat(200);
+  await pushEntryFrom(other, "kb-syn7q", "Quokka feeding schedule for the zoo team", long);
+  await pushEntryFrom(other, "kb-syn8q", "Quokka weighing schedule for the zoo team", long);
+  const before = await git(kb.dir, "rev-parse", "HEAD");
+  const PATH = await cramped(kb.root, "merge");
+  assertSilent(await runSessionHook(kb, "session", payload("startup"), { PATH }));
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), before);
+  assertEquals(await git(kb.dir, "status", "--porcelain"), "", "nothing half-written is left");
+  const [record] = await sessionRecords(kb);
+  assertEquals([record.outcome, record.reason], ["failed", "merge-failed"]);
+  // With room again, the next session's pull brings it all.
+  assertSilent(await runSessionHook(kb, "session", payload("startup", "s-2")));
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), await git(other, "rev-parse", "HEAD"));
 });
 
 Deno.test("an unreachable remote: nothing changes, the failure is recorded with git's words", async () => {

@@ -1,6 +1,6 @@
 /**
- * Slow remotes: a fake `git` first on PATH whose fetch never ends (for the SessionStart tests),
- * and a remote whose transport hangs (a `git-remote-hang` helper on PATH, the stand-in for ssh or
+ * Slow remotes and a cramped disk: a fake `git` first on PATH whose fetch never ends (for the
+ * SessionStart tests), one that cannot write a large file in one command, and a remote whose transport hangs (a `git-remote-hang` helper on PATH, the stand-in for ssh or
  * an http helper that never answers), and the check that what they started is gone.
  *
  * @module
@@ -24,6 +24,31 @@ for arg in "$@"; do
     sleep 600 &
     echo "$$ $!" > '${pids}'
     wait
+  fi
+done
+exec '${new TextDecoder().decode(real).trim()}' "$@"
+`,
+    { mode: 0o755 },
+  );
+  return `${bin}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`;
+}
+
+/**
+ * A `git` that cannot write a file over 16 blocks of `ulimit -f` (8 KiB in dash, 16 in bash) while
+ * it runs `command` (as on a full disk: each write past that fails, and git goes on to the next
+ * file); every other call is the real git's.
+ */
+export async function cramped(dir: string, command: string): Promise<string> {
+  const real = (await new Deno.Command("sh", { args: ["-c", "command -v git"] }).output()).stdout;
+  const bin = join(dir, "cramped-git-bin");
+  await Deno.mkdir(bin);
+  await Deno.writeTextFile(
+    join(bin, "git"),
+    `#!/bin/sh
+for arg in "$@"; do
+  if [ "$arg" = '${command}' ]; then
+    trap '' XFSZ
+    ulimit -f 16
   fi
 done
 exec '${new TextDecoder().decode(real).trim()}' "$@"

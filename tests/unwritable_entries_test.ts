@@ -5,19 +5,21 @@
  */
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { join } from "@std/path/posix/join";
-import { git, makeKb, runCli, show, snapshot, writeFolder } from "./helpers.ts";
-
-/** Make `folder` unwritable to this user (root too); returns what makes it writable again. */
-async function lockFolder(folder: string): Promise<() => Promise<void>> {
-  if (Deno.uid() !== 0) {
-    await Deno.chmod(folder, 0o555);
-    return () => Deno.chmod(folder, 0o755);
-  }
-  const chattr = (flag: string) => new Deno.Command("chattr", { args: [flag, folder] }).output();
-  const locked = await chattr("+i");
-  assert(locked.success, `chattr +i ${folder}: ${new TextDecoder().decode(locked.stderr)}`);
-  return async () => void await chattr("-i");
-}
+import {
+  cloneRemote,
+  entryPath,
+  fileLimitBlock,
+  git,
+  lockFolder,
+  makeKb,
+  pushEntryFrom,
+  runCli,
+  runCliWithFileLimit,
+  show,
+  snapshot,
+  writeFolder,
+} from "./helpers.ts";
+import { cramped } from "./slow_git.ts";
 
 const CANNOT_WRITE =
   /^git-kb (add|edit|import): cannot write in (\S+) \((Operation not permitted|Permission denied)\), so nothing was written or committed; make the folder writable/;
@@ -59,4 +61,87 @@ Deno.test("an unwritable entries folder: add, edit and import name it, write not
   assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head, "nothing was committed");
   assertEquals(await snapshot(kb.dir, [".git"]), before, "nothing was written");
   assertEquals(await git(kb.dir, "status", "--porcelain"), "");
+});
+
+Deno.test("what came in cannot all be written (a folder git may not write): save and sync put back what git began to write, and say so", async () => {
+  await using kb = await makeKb({ remote: true });
+  await writeFolder(kb.dir, { "attachments/keep.txt": "kept\n" });
+  await git(kb.dir, "add", "-A");
+  await git(kb.dir, "commit", "--quiet", "-m", "attachments");
+  await git(kb.dir, "push", "--quiet", "origin", "main");
+  const teammate = await cloneRemote(kb, "teammate");
+  // Git writes attachments/ before entries/: the new entry and the edit are written, then it fails.
+  await writeFolder(teammate, { "attachments/kb-new01/photo.txt": "a photo\n" });
+  await pushEntryFrom(teammate, "kb-new01", "A note with a photo", "See the photo.\n");
+  const edited = join(teammate, await entryPath(teammate, "kb-2yb6n"));
+  await Deno.writeTextFile(
+    edited,
+    (await Deno.readTextFile(edited)) + "A line from the teammate.\n",
+  );
+  await git(teammate, "add", "-A");
+  await git(teammate, "commit", "--quiet", "-m", "kb: photo, and an edit");
+  await git(teammate, "push", "--quiet", "origin", "main");
+
+  const unlock = await lockFolder(join(kb.dir, "attachments"));
+  try {
+    const added = await runCli(
+      ["add", "--title", "Written while the folder is locked", "--type", "note", "--body", "x"],
+      { env: kb.env },
+    );
+    assertEquals(added.code, 3, show(added));
+    assertMatch(
+      added.stderr,
+      /git could not write the files that came in from origin \(.*attachments\/kb-new01.*\), as on a full disk or in a folder it may not write; those it had begun to write are put back as they were/,
+    );
+    assertEquals(await git(kb.dir, "status", "--porcelain"), "", "nothing half-written is left");
+    const synced = await runCli(["sync"], { env: kb.env });
+    assertEquals(synced.code, 1, show(synced));
+    assertMatch(synced.stderr, /git could not write the files that came in from origin/);
+    assert(!/uncommitted changes|commit them/.test(synced.stderr), show(synced));
+    assertEquals(await git(kb.dir, "status", "--porcelain"), "", "nothing half-written is left");
+  } finally {
+    await unlock();
+  }
+  const synced = await runCli(["sync"], { env: kb.env });
+  assertEquals(synced.code, 0, show(synced));
+  assertMatch(
+    await Deno.readTextFile(join(kb.dir, await entryPath(kb.dir, "kb-2yb6n"))),
+    /from the teammate/,
+  );
+  assertEquals(await git(kb.dir, "status", "--porcelain"), "");
+});
+
+Deno.test("no room on the disk (a file size limit stands in): add names the folder and the room to make, writes and commits nothing", async (t) => {
+  await using kb = await makeKb();
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  const before = await snapshot(kb.dir, [".git"]);
+  const block = await fileLimitBlock(kb.root);
+  const body = join(kb.root, "body.md");
+  // Over 8 KiB as an entry, and over 16 KiB as git's object (words it cannot compress much).
+  const letters = "abcdefghijklmnopqrstuvwxyz";
+  const word = () =>
+    Array.from({ length: 6 }, () => letters[Math.floor(Math.random() * 26)]).join("");
+  await Deno.writeTextFile(body, Array.from({ length: 5000 }, word).join(" ") + "\n");
+  const args = ["add", "--title", "A long note", "--type", "note", "--body-file", body];
+  await t.step("the entry file", async () => {
+    // Git's own index, some 5 KiB, still fits.
+    const added = await runCliWithFileLimit(Math.floor(8192 / block), args, kb.env);
+    assertEquals(added.code, 1, show(added));
+    assertMatch(
+      added.stderr,
+      /^git-kb add: cannot write in \S+\/entries \(File too large\), so nothing was written or committed; make room on its disk \(df -h \S+\/entries shows what is left\), then run the command again\./,
+    );
+  });
+  await t.step("git's objects", async () => {
+    const added = await runCli(args, {
+      env: { ...kb.env, PATH: await cramped(kb.root, "update-index") },
+    });
+    assertEquals(added.code, 1, show(added));
+    assertMatch(
+      added.stderr,
+      /^git-kb add: cannot write in \S+ \(.*File too large\), so nothing was written or committed; make room on its disk/,
+    );
+  });
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head, "nothing was committed");
+  assertEquals(await snapshot(kb.dir, [".git"]), before, "nothing was written");
 });

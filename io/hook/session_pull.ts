@@ -20,6 +20,7 @@ import {
   keepEntriesAsWritten,
   remoteNames,
 } from "../git.ts";
+import { moveBranchFiles } from "../remote/move.ts";
 import { ignoredInTheWayOf } from "../remote/ignored.ts";
 import { LockTimeoutError, withLock } from "../save/lock.ts";
 import { repoState } from "../save/repo_state.ts";
@@ -139,13 +140,13 @@ async function pull(kbDir: string, options: PullOptions): Promise<PullReport> {
     }
     await keepEntriesAsWritten(kbDir);
     // An ignored file written meanwhile where the upstream has one stops the merge, not lost.
-    const merged = await local(kbDir, [
-      "merge",
-      "--ff-only",
-      "--no-overwrite-ignore",
-      "--quiet",
-      "@{u}",
-    ]);
+    // A merge git cannot finish (a full disk, its time up) puts back what it had begun to write.
+    const merged = await moveBranchFiles(
+      kbDir,
+      { from, to: "@{u}" },
+      ["merge", "--ff-only", "--no-overwrite-ignore", "--quiet", "@{u}"],
+      { timeoutMs: LOCAL_TIMEOUT_MS, ownGroup: true },
+    );
     if (merged.code !== 0) return failed("merge-failed", gitReason(merged.stderr));
     const to = (await local(kbDir, ["rev-parse", "HEAD"])).stdout.trim();
     return { outcome: "fast-forwarded", behind: divergence.behind, from, to };

@@ -27,7 +27,8 @@ import { gitKbBranchOfHead } from "../../core/proposals/branch.ts";
 import { EXIT, KbError } from "../../core/exit.ts";
 import { gitCommand } from "../../core/shell/quote.ts";
 import { ENTRIES_DIR, readKbFile, UnreadableEntryError } from "../kb.ts";
-import { indexDir } from "../paths.ts";
+import { cacheWriteError } from "../fs.ts";
+import { indexDir, kbCacheDir } from "../paths.ts";
 import { rebuildDue } from "./rebuild_due.ts";
 
 /**
@@ -498,6 +499,9 @@ export async function openIndex(kbDir: string, options: OpenOptions = {}): Promi
     return finish(current);
   }
   const { refreshIndex } = await import("./refresh.ts");
-  const { manifest, reader } = await refreshIndex({ kbDir, dir, current, stamp, options, report });
+  const { manifest, reader } = await refreshIndex({ kbDir, dir, current, stamp, options, report })
+    .catch((error) => {
+      throw cacheWriteError(error, kbCacheDir(kbDir));
+    });
   return finish(manifest, reader);
 }

@@ -3,9 +3,12 @@
  * host too): fetched into its remote-tracking ref, joined with the local branch (fast-forward
  * either way, or a merge commit when both sides gained proposals), and pushed. Every move of the
  * local branch checks its old value, as every writer of it does (io/proposals/store.ts), and a
- * push the remote rejected (it moved meanwhile) starts the round again. What went wrong is
- * returned, not thrown (the knowledge base's own branch is synced by then), with whether it left
- * proposals or reviews made here unpushed, which the caller reports.
+ * push the remote rejected (it moved meanwhile) starts the round again. Like the knowledge base's
+ * own branch (io/remote/rewritten.ts), the proposals branch never publishes again commits the
+ * remote dropped by a rewrite of its history (a purge of a leaked secret): the proposals branch
+ * grows from the published history, so a clone made before the purge holds them. What went wrong
+ * is returned, not thrown (the knowledge base's own branch is synced by then), with whether it
+ * left proposals or reviews made here unpushed, which the caller reports.
  *
  * @module
  */
@@ -19,9 +22,13 @@ import {
   mergeTree,
   networkTimeoutMs,
 } from "../git.ts";
-import { EXIT, KbError } from "../../core/exit.ts";
+import { EXIT, KbError, type Refusal } from "../../core/exit.ts";
+import { gitCommand } from "../../core/shell/quote.ts";
+import { plural } from "../../core/text/plural.ts";
+import { fetchBranch } from "../remote/fetch.ts";
 import { refusalWords } from "../remote/push.ts";
-import { pushTarget, syncCommand } from "../remote/target.ts";
+import { FORCE_REPUBLISH, republishedCommits } from "../remote/rewritten.ts";
+import { type PushTarget, pushTarget, syncCommand, trackedTip } from "../remote/target.ts";
 import { repoState } from "../save/repo_state.ts";
 import { kbCommand } from "../self_command.ts";
 import { PROPOSALS_BRANCH, PROPOSALS_REF } from "../../core/proposals/branch.ts";
@@ -32,6 +39,16 @@ const ROUNDS = 3;
 
 /** Raised inside a round when the remote cannot be reached; becomes the warning. */
 class Unreachable extends Error {}
+
+/** Raised inside a round when a push would publish again what the remote dropped. */
+class Rewritten extends Error {
+  /** Why, and the two ways out. */
+  readonly refusal: Refusal;
+  constructor(refusal: Refusal) {
+    super(refusal.reason);
+    this.refusal = refusal;
+  }
+}
 
 /** A git call to the remote, bounded; a timeout becomes {@link Unreachable}. */
 async function remoteCall(kbDir: string, args: string[], timeoutMs: number) {
@@ -58,7 +75,8 @@ async function mergedUpstream(kbDir: string, tip: string): Promise<boolean> {
  * history, which is what review reads.
  */
 async function joinTips(kbDir: string, ours: string, theirs: string): Promise<string> {
-  const { tree, conflicted } = await mergeTree(kbDir, ours, theirs);
+  // Two unrelated histories are joined only once no commit they would publish was purged.
+  const { tree, conflicted } = await mergeTree(kbDir, ours, theirs, { unrelated: true });
   const { args: identity } = await commitIdentity(kbDir);
   return await withTemporaryIndex(async (env) => {
     await gitOk(kbDir, ["read-tree", tree], { env });
@@ -103,21 +121,67 @@ export interface ProposalsTraffic {
 export interface ProposalsSync extends ProposalsTraffic {
   /** Why proposals or reviews made here are not pushed; absent when they are, or there are none. */
   notPushed?: string;
+  /**
+   * The commands that finish, when `notPushed` needs others than a sync: the ways out of a
+   * remote whose history was rewritten.
+   */
+  wayOut?: string[];
   /** What went wrong while nothing made here was left unpushed, with the sync to run again. */
   warning?: string;
 }
 
+/** The ref `remote`'s proposals branch is fetched into. */
+function trackingOf(remote: string): string {
+  return `refs/remotes/${remote}/${PROPOSALS_BRANCH}`;
+}
+
+/**
+ * Refuse (throw {@link Rewritten}) a push of the proposals branch at `ours` that would publish
+ * again commits the remote dropped by a rewrite of its history: of the knowledge base's branch
+ * (`target`, as last fetched) or of the proposals branch itself (now at `theirs`; one deleted
+ * there is not a rewrite).
+ */
+async function refuseRewritten(
+  kbDir: string,
+  target: PushTarget,
+  ours: string,
+  theirs: string | undefined,
+): Promise<void> {
+  const main = await trackedTip(kbDir, target);
+  const dropped = new Set([
+    ...main ? await republishedCommits(kbDir, target.tracking, ours, main) : [],
+    ...theirs ? await republishedCommits(kbDir, trackingOf(target.remote), ours, theirs) : [],
+  ]);
+  if (!dropped.size) return;
+  const backup = `git-kb-proposals-before-rewrite-${ours.slice(0, 7)}`;
+  const one = dropped.size === 1;
+  throw new Rewritten({
+    reason: `${target.remote}'s history was rewritten (a force-push dropped commits it had, as a ` +
+      `purge of a leaked secret does): ${plural(dropped.size, "commit", "commits")} of ` +
+      `${PROPOSALS_BRANCH} that ${target.remote} had before ${one ? "is" : "are"} no longer on ` +
+      `it, and pushing the branch would publish ${one ? "it" : "them"} again. If the rewrite ` +
+      `was meant, set this clone's ${PROPOSALS_BRANCH} aside as ${backup} (its proposals and ` +
+      "reviews stay there to pick from) and sync; if the commits should be back, republish them",
+    commands: [
+      `${gitCommand(kbDir, "branch", "-m", PROPOSALS_BRANCH, backup)} && ${syncCommand(kbDir)}`,
+      kbCommand("sync", FORCE_REPUBLISH, "--kb", kbDir),
+    ],
+  });
+}
+
 /**
  * One round: fetch, join, push; "again" when another writer or the remote moved meanwhile, which
- * `moved` records as far as it got.
+ * `moved` records as far as it got. With `forceRepublish`, commits a rewrite of the remote's
+ * history dropped are pushed again (the user's consent, `sync --force-republish`).
  */
 async function round(
   kbDir: string,
-  remote: string,
-  timeoutMs: number,
+  target: PushTarget,
+  { timeoutMs, forceRepublish }: { timeoutMs: number; forceRepublish: boolean },
   moved: ProposalsTraffic,
 ): Promise<"done" | "again"> {
-  const tracking = `refs/remotes/${remote}/${PROPOSALS_BRANCH}`;
+  const { remote } = target;
+  const tracking = trackingOf(remote);
   const fetched = await remoteCall(
     kbDir,
     ["fetch", "--quiet", "--no-tags", remote, `+${PROPOSALS_REF}:${tracking}`],
@@ -134,6 +198,7 @@ async function round(
     return "done";
   }
   if (!ours || (!theirs && await mergedUpstream(kbDir, ours))) return "done";
+  if (!forceRepublish) await refuseRewritten(kbDir, target, ours, theirs);
   let tip = ours;
   if (theirs && !await isAncestor(kbDir, theirs, ours)) {
     tip = await joinTips(kbDir, ours, theirs);
@@ -167,24 +232,36 @@ async function aheadOfRemote(kbDir: string, remote: string): Promise<boolean> {
 }
 
 /**
- * Bring the proposals branch of `kbDir` in step with `remote`'s (see the module); resolves to
- * which way proposals moved and, when it failed, why: as `notPushed` when commits of this clone
- * were left unpushed, else as a `warning`.
+ * Bring the proposals branch of `kbDir` in step with the remote of `target`, the knowledge base's
+ * branch on it (see the module), first fetching that branch with `fetchBranch` (a caller that has
+ * not just fetched it); resolves to which way proposals moved and, when it failed, why:
+ * as `notPushed` when commits of this clone were left unpushed (with the `wayOut` when a sync is
+ * not it), else as a `warning`.
  */
 export async function syncProposals(
   kbDir: string,
-  remote: string,
-  timeoutMs: number,
+  target: PushTarget,
+  options: { timeoutMs: number; forceRepublish?: boolean; fetchBranch?: boolean },
 ): Promise<ProposalsSync> {
+  const { remote } = target;
   const moved: ProposalsTraffic = { cameIn: false, wentOut: false };
+  const how = { timeoutMs: options.timeoutMs, forceRepublish: options.forceRepublish === true };
   let failure = `${remote}'s ${PROPOSALS_BRANCH} kept moving`;
   try {
+    if (options.fetchBranch) {
+      // The knowledge base's branch as the remote has it now, which a purge may have rewritten.
+      const fetched = await fetchBranch(kbDir, target, options.timeoutMs);
+      if (fetched.state === "failed") throw new Unreachable(fetched.reason);
+    }
     for (let attempt = 0; attempt < ROUNDS; attempt++) {
-      if (await round(kbDir, remote, timeoutMs, moved) === "done") {
+      if (await round(kbDir, target, how, moved) === "done") {
         return moved;
       }
     }
   } catch (error) {
+    if (error instanceof Rewritten) {
+      return { ...moved, notPushed: error.refusal.reason, wayOut: error.refusal.commands };
+    }
     failure = error instanceof Error ? error.message : String(error);
   }
   if (await aheadOfRemote(kbDir, remote)) return { ...moved, notPushed: failure };
@@ -199,13 +276,16 @@ export async function syncProposals(
  * commit that could not be pushed.
  */
 export class ProposalsPushError extends KbError {
-  /** The proposals branch of `kbDir` is not pushed because of `cause`. */
-  constructor(kbDir: string, cause: string) {
+  /**
+   * The proposals branch of `kbDir` is not pushed because of `cause`; `wayOut`, the commands that
+   * finish when a sync is not it (the cause then says what each does).
+   */
+  constructor(kbDir: string, cause: string, wayOut?: readonly string[]) {
     super(
-      `the proposals and reviews recorded here on ${PROPOSALS_BRANCH} are not pushed: ${cause}. ` +
-        "They are kept here; to send them, run:",
+      `the proposals and reviews recorded here on ${PROPOSALS_BRANCH} are not pushed: ${cause}` +
+        (wayOut ? ":" : ". They are kept here; to send them, run:"),
       EXIT.notPushed,
-      [syncCommand(kbDir)],
+      wayOut ?? [syncCommand(kbDir)],
     );
     this.name = "ProposalsPushError";
   }
@@ -230,9 +310,16 @@ export async function shareReviews(kbDir: string): Promise<SharedReviews> {
   if (state.state !== "branch") return { warnings: [] };
   const target = await pushTarget(kbDir, state.branch);
   if (!target) return { warnings: [] };
-  const { warning, notPushed } = await syncProposals(kbDir, target.remote, networkTimeoutMs());
+  // The knowledge base's branch is fetched first: what a purge dropped from it must not go out
+  // again with the reviews.
+  const { warning, notPushed, wayOut } = await syncProposals(kbDir, target, {
+    timeoutMs: networkTimeoutMs(),
+    fetchBranch: true,
+  });
   return {
     warnings: warning ? [warning] : [],
-    ...notPushed !== undefined ? { notPushed: new ProposalsPushError(kbDir, notPushed) } : {},
+    ...notPushed !== undefined
+      ? { notPushed: new ProposalsPushError(kbDir, notPushed, wayOut) }
+      : {},
   };
 }

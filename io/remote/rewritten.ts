@@ -45,22 +45,22 @@ async function valuesOf(kbDir: string, tracking: string): Promise<string[]> {
 }
 
 /**
- * How many commits of `head` a push would send that the remote had before (reachable from a
- * value its remote-tracking ref `tracking` held) and that its branch, now at `theirs` (undefined:
- * the branch is gone), no longer has.
+ * The commits of `head` a push would send that the remote had before (reachable from a value its
+ * remote-tracking ref `tracking` held) and that its branch, now at `theirs` (undefined: the branch
+ * is gone), no longer has.
  */
-async function republishedCount(
+export async function republishedCommits(
   kbDir: string,
   tracking: string,
   head: string,
   theirs: string | undefined,
-): Promise<number> {
+): Promise<string[]> {
   const sent = await commitsOf(kbDir, [head], theirs);
-  if (!sent.length) return 0;
+  if (!sent.length) return [];
   const seen = await valuesOf(kbDir, tracking);
-  if (!seen.length) return 0;
+  if (!seen.length) return [];
   const dropped = new Set(await commitsOf(kbDir, seen, theirs));
-  return sent.filter((commit) => dropped.has(commit)).length;
+  return sent.filter((commit) => dropped.has(commit));
 }
 
 /** The sync flag that republishes what a rewritten remote dropped. */
@@ -103,7 +103,7 @@ function rewrittenAdvice(
 
 /**
  * What stops a push of `head`, the tip of `branch`, that would publish again commits the remote
- * dropped by a rewrite (see {@link republishedCount}): `tracking` is the remote-tracking ref
+ * dropped by a rewrite (see {@link republishedCommits}): `tracking` is the remote-tracking ref
  * (`refs/remotes/origin/main`), `theirs` the remote branch's tip as fetched. Undefined when the
  * push would republish none.
  */
@@ -116,7 +116,7 @@ export async function republishRefusal(
     theirs: string | undefined;
   },
 ): Promise<Refusal | undefined> {
-  const count = await republishedCount(kbDir, tracking, head, theirs);
+  const count = (await republishedCommits(kbDir, tracking, head, theirs)).length;
   if (!count) return undefined;
   const upstream = remoteBranchName(tracking);
   return rewrittenAdvice(kbDir, { branch, head, upstream, count });

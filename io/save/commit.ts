@@ -6,9 +6,11 @@
  * @module
  */
 import { serializeEntry } from "../../core/entry/entry.ts";
+import { EXIT, KbError } from "../../core/exit.ts";
 import { join } from "../../core/path.ts";
+import { fullFolder, NO_ROOM_WORDS } from "../../core/unwritable.ts";
 import { ifExists, writeFileAtomic, writingIn } from "../fs.ts";
-import { commitPaths, git, gitOk, stagedPaths, stagePaths } from "../git.ts";
+import { commitPaths, git, GitError, gitOk, gitReason, stagedPaths, stagePaths } from "../git.ts";
 import { type AttachmentFile, writeAttachments } from "./attachments.ts";
 import type { Change } from "./request.ts";
 
@@ -47,6 +49,17 @@ function restore(kbDir: string, paths: readonly string[], texts: (string | undef
   });
 }
 
+/**
+ * `error` of a commit step as the save's refusal when git could not write its objects for want of
+ * room (the files were put back: nothing was written or committed); any other error as it is.
+ */
+function fullDiskError(error: unknown, kbDir: string): unknown {
+  if (!(error instanceof GitError) || !NO_ROOM_WORDS.test(error.result.stderr)) {
+    return error;
+  }
+  return new KbError(`${fullFolder(kbDir, gitReason(error.result.stderr)).reason}.`, EXIT.failed);
+}
+
 /** Write the change set and commit exactly its paths; "" when nothing changed. */
 export async function commitChanges(
   kbDir: string,
@@ -80,7 +93,7 @@ export async function commitChanges(
     restore(kbDir, written.slice(0, before.length), before);
     restoreFiles();
     await git(kbDir, ["reset", "--quiet", "--", ...paths]).catch(() => undefined);
-    throw error;
+    throw fullDiskError(error, kbDir);
   }
   return (await gitOk(kbDir, ["rev-parse", "HEAD"])).trim();
 }

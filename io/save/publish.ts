@@ -10,12 +10,13 @@
 import { displaySafe } from "../../core/text/display.ts";
 import { idFromPath } from "../../core/entry/identity.ts";
 import { EXIT, KbError, type Refusal } from "../../core/exit.ts";
-import { git, gitOk, gitReason, replayOnto } from "../git.ts";
+import { gitOk, gitReason, replayOnto } from "../git.ts";
 import { ENTRIES_DIR } from "../kb.ts";
 import { fetchBranch } from "../remote/fetch.ts";
 import { goneBranchRefusal } from "../remote/gone.ts";
 import { ignoredInTheWayOf } from "../remote/ignored.ts";
 import { markerRefusal } from "../remote/markers.ts";
+import { moveBranchFiles } from "../remote/move.ts";
 import { PUSH_ATTEMPTS, pushBranch } from "../remote/push.ts";
 import { republishRefusal } from "../remote/rewritten.ts";
 import { type PushTarget, syncCommand, trackedTip } from "../remote/target.ts";
@@ -78,12 +79,27 @@ function conflictError(saved: Unpushed, paths: string[]): PushError {
   );
 }
 
-/** An uncommitted change in a file the remote changed stops the branch moving onto it. */
-function dirtyError(saved: Unpushed, stderr: string): PushError {
-  const paths = [...stderr.matchAll(/^error: .*?'([^']+)'/gm)].map((match) => match[1]);
+/**
+ * The branch could not move onto what came in: an uncommitted change in a file the remote changed
+ * stopped it, or git could not write the files (`stderr` names no file then).
+ */
+function moveError(saved: Unpushed, stderr: string): PushError {
+  const paths = [...stderr.matchAll(/^error: Entry '([^']+)' not uptodate/gm)].map((match) =>
+    match[1]
+  );
+  if (!paths.length) {
+    // Not a change of the user's in the way: git could not write (a full disk, a folder).
+    return notPushed(
+      saved,
+      `git could not write the files that came in from ${saved.target.remote} ` +
+        `(${gitReason(stderr)}), as on a full disk or in a folder it may not write; those it had ` +
+        "begun to write are put back as they were; make room or fix the folder, then sync",
+      [syncCommand(saved.kbDir)],
+    );
+  }
   return notPushed(
     saved,
-    `you have uncommitted changes to ${paths.join(", ") || "files"}, which ` +
+    `you have uncommitted changes to ${paths.join(", ")}, which ` +
       `${saved.target.remote} also changed, so its changes cannot come in ` +
       `(${gitReason(stderr)}); sync, which says how to commit them first`,
     [syncCommand(saved.kbDir)],
@@ -132,8 +148,11 @@ async function replayOntoRemote(saved: Unpushed, branch: string): Promise<string
   const from = `refs/heads/${branch}`;
   const ignored = await ignoredInTheWayOf(kbDir, { from, to: replay.tip, remote: target.remote });
   if (ignored) throw refused(saved, ignored);
-  const reset = await git(kbDir, ["reset", "--quiet", "--keep", replay.tip]);
-  if (reset.code !== 0) throw dirtyError(saved, reset.stderr);
+  const reset = await moveBranchFiles(kbDir, {
+    from: (await gitOk(kbDir, ["rev-parse", from])).trim(),
+    to: replay.tip,
+  }, ["reset", "--quiet", "--keep", replay.tip]);
+  if (reset.code !== 0) throw moveError(saved, reset.stderr);
   return replay.tip;
 }
 

@@ -27,6 +27,7 @@ import {
   fallbackIdentityWarning,
   git,
   gitOk,
+  gitReason,
   keepEntriesAsWritten,
   networkTimeoutMs,
   pastedIdentityArgs,
@@ -45,6 +46,7 @@ import {
   workTreeStatus,
 } from "../remote/ignored.ts";
 import { markerRefusal } from "../remote/markers.ts";
+import { moveBranchFiles } from "../remote/move.ts";
 import { PUSH_ATTEMPTS, pushBranch } from "../remote/push.ts";
 import { republishRefusal } from "../remote/rewritten.ts";
 import { type PushTarget, pushTarget, syncCommand } from "../remote/target.ts";
@@ -102,10 +104,11 @@ export interface SyncReport {
   index?: RefreshReport;
   /**
    * Which way the proposals branch (`git-kb review`'s queue) moved, neither way without a remote;
-   * `notPushed`, why proposals or reviews made here did not go out, when they did not (see
-   * io/proposals/sync.ts `ProposalsPushError`).
+   * `notPushed`, why proposals or reviews made here did not go out, when they did not, and
+   * `wayOut`, the commands that finish when a sync is not it (see io/proposals/sync.ts
+   * `ProposalsPushError`).
    */
-  proposals: ProposalsTraffic & { notPushed?: string };
+  proposals: ProposalsTraffic & { notPushed?: string; wayOut?: string[] };
   /** One line each: what the user should know although the sync worked. */
   warnings: string[];
 }
@@ -223,7 +226,15 @@ async function moveBranch(kbDir: string, from: string, to: string, remote: strin
   const ignored = await ignoredRefusalFor(kbDir, touched, status, remote);
   if (ignored) throw new SyncRefusedError(ignored.reason, ignored.commands);
   await keepEntriesAsWritten(kbDir);
-  await gitOk(kbDir, ["reset", "--quiet", "--keep", to]);
+  const moved = await moveBranchFiles(kbDir, { from, to }, ["reset", "--quiet", "--keep", to]);
+  if (moved.code !== 0) {
+    throw new SyncRefusedError(
+      `git could not write the files that came in from ${remote} (${gitReason(moved.stderr)}), ` +
+        "as on a full disk or in a folder it may not write; those it had begun to write are put " +
+        "back as they were; make room or fix the folder, then sync",
+      [syncCommand(kbDir)],
+    );
+  }
 }
 
 /** The entry files changed between two commits, by what happened to them. */
@@ -486,7 +497,10 @@ async function syncLocked(
     }
     const { incoming, outgoing } = await traffic(kbDir, { start, theirs, head, sent, pushed });
     const fallback = rebased && (await commitIdentity(kbDir)).fallback;
-    const { warning, ...proposals } = await syncProposals(kbDir, target.remote, timeoutMs);
+    const { warning, ...proposals } = await syncProposals(kbDir, target, {
+      timeoutMs,
+      forceRepublish,
+    });
     return {
       kbDir,
       outcome: incoming.commits || outgoing.commits ? "synced" : "up-to-date",
