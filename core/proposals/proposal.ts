@@ -329,7 +329,9 @@ export function readLog(commits: readonly LoggedCommit[]): ProposalLog {
     const resolution = proposal ? undefined : readResolution(logged);
     if (resolution) resolutions.push(resolution);
   }
-  const newestFirst = (a: { date: string }, b: { date: string }) => b.date.localeCompare(a.date);
+  // By the instant, not the text: authors' dates carry their own time zones.
+  const newestFirst = (a: { date: string }, b: { date: string }) =>
+    (Date.parse(b.date) || 0) - (Date.parse(a.date) || 0);
   return { proposals: proposals.sort(newestFirst), resolutions: resolutions.sort(newestFirst) };
 }
 

@@ -120,6 +120,12 @@ Deno.test("a key proposed twice is pending once, the newest", () => {
     logged("c2", "2026-01-02T00:00:00Z", first),
   ]);
   assertEquals(pendingProposals(log, new Set()).map((item) => item.commit), ["c2"]);
+  // Authored in two time zones: 10:00 at +05:00 is 05:00 UTC, an hour before 06:00 UTC.
+  const zones = readLog([
+    logged("east", "2026-01-02T10:00:00+05:00", first),
+    logged("west", "2026-01-02T06:00:00+00:00", first),
+  ]);
+  assertEquals(pendingProposals(zones, new Set()).map((item) => item.commit), ["west"]);
 });
 
 Deno.test("findProposal: by commit prefix or by entry id; none or several named", () => {
