@@ -9,6 +9,7 @@
  */
 import { closestWord } from "../core/text/closest.ts";
 import { EXIT, KbError } from "../core/exit.ts";
+import { shellQuote } from "../core/shell/quote.ts";
 
 /** A mistake in how a command was called; the CLI exits 2. */
 export class UsageError extends KbError {
@@ -177,10 +178,25 @@ export function helpText(command: CommandSpec): string {
 /** The positionals of a command that takes none. */
 export const NO_POSITIONALS: PositionalSpec = { name: "arguments", max: 0 };
 
-/** The problem with an option nobody declared, with the nearest declared one when it is close. */
-function unknownOption(flag: string, specs: Record<string, OptionSpec>): string {
+/**
+ * The problem with option `arg` nobody declared, with the nearest declared one when it is close;
+ * else, for a word after one dash where a command takes `positionals`, how to give an argument
+ * that starts with a dash.
+ */
+function unknownOption(
+  arg: string,
+  specs: Record<string, OptionSpec>,
+  positionals: PositionalSpec | undefined,
+): string {
+  const flag = arg.split("=")[0];
   const near = flag.startsWith("--") ? closestWord(flag.slice(2), Object.keys(specs)) : undefined;
-  return `unknown option "${flag}"${near ? `; did you mean --${near}?` : ""}`;
+  if (near) return `unknown option "${flag}"; did you mean --${near}?`;
+  // Options are --long or -x: a longer word after one dash is likelier a name (a folder `-notes`).
+  const name = !arg.startsWith("--") && arg.length > 2 && positionals !== undefined &&
+    (positionals.max ?? Infinity) > 0;
+  return `unknown option "${flag}"${
+    name ? `; an argument that starts with a dash goes after --: -- ${shellQuote(arg)}` : ""
+  }`;
 }
 
 /** The problems with how many positionals were given. */
@@ -237,7 +253,7 @@ export function parseCommand<T extends Record<string, OptionSpec>>(
       : shorts.get(arg.slice(1)) ?? arg;
     const spec = Object.hasOwn(specs, name) ? specs[name] : undefined;
     if (!spec) {
-      problems.push(unknownOption(arg.split("=")[0], specs));
+      problems.push(unknownOption(arg, specs, shape.positionals));
       continue;
     }
     const inline = arg.startsWith("--") && equals > 0 ? arg.slice(equals + 1) : undefined;

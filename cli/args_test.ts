@@ -38,6 +38,27 @@ Deno.test("parseCommand rejects unknown options, missing values and values on fl
   }
 });
 
+Deno.test("an unknown option where a command takes arguments says how to give one that starts with a dash", () => {
+  const takes = { positionals: { name: "<folder>", min: 1 } };
+  const error = assertThrows(() => parseCommand(["-notes"], OPTIONS, takes), UsageError);
+  assertEquals(error.problems, [
+    'unknown option "-notes"; an argument that starts with a dash goes after --: -- -notes',
+    "missing <folder>",
+  ]);
+  const quoted = assertThrows(() => parseCommand(["-my notes"], OPTIONS, takes), UsageError);
+  assertMatch(quoted.problems[0], /goes after --: -- '-my notes'$/);
+  const none = assertThrows(
+    () => parseCommand(["-notes"], OPTIONS, { positionals: { name: "<id>", max: 0 } }),
+    UsageError,
+  );
+  assertEquals(none.problems, ['unknown option "-notes"']);
+  assertThrows(() => parseCommand(["--limt"], OPTIONS, takes), UsageError, "did you mean --limit?");
+  for (const option of ["--bogus", "-x"]) {
+    const typo = assertThrows(() => parseCommand([option, "a"], OPTIONS, takes), UsageError);
+    assertEquals(typo.problems, [`unknown option "${option}"`]);
+  }
+});
+
 Deno.test("positiveInt accepts whole numbers from 1 and names the option otherwise", () => {
   assertEquals(positiveInt(undefined, "limit", 10), 10);
   assertEquals(positiveInt("7", "limit", 10), 7);
