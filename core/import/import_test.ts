@@ -402,6 +402,13 @@ Deno.test("dates in Unix time are read; a date field the entry does not take is 
   assertEquals(unread.updated, "2023-02-03");
   assertEquals(unread.source, "https://example.com/b");
   assertEquals(unread.fields, { note_created: "last spring", url: "https://example.com/a" });
+  // Updated before the file's dates say it was made (a fresh checkout): made by then, not later.
+  const early = note("a.md", "---\nupdated: 2021-03-04\n---\nText.\n");
+  assertEquals([early.created, early.updated], ["2021-03-04", "2021-03-04"]);
+  assertEquals(early.fields, {});
+  // A stated creation after the stated update still wins: the update is taken to be then.
+  const odd = note("a.md", "---\ncreated: 2021-05-05\nupdated: 2021-03-04\n---\nText.\n");
+  assertEquals([odd.created, odd.updated], ["2021-05-05", "2021-05-05"]);
 });
 
 Deno.test("an update keeps what the knowledge base added: links, extra fields, kernel", () => {

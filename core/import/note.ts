@@ -451,16 +451,22 @@ function dateOf(value: unknown): string | undefined {
   return date && isCalendarDate(date) ? date : undefined;
 }
 
-/** Created and updated: the frontmatter's dates first, then the file's. */
+/**
+ * Created and updated: the frontmatter's dates first, then the file's. A note updated before the
+ * file's date (a fresh checkout's, with no created date of its own) was created by then.
+ */
 function noteDates(
   fields: Record<string, unknown>,
   fileDates: SourceNote["fileDates"],
 ): { created: string; updated: string } {
-  const created = dateOf(fields.created) ?? dateOf(fields.date) ?? dateOf(fields.timestamp) ??
-    fileDates.created;
+  const stated = dateOf(fields.created) ?? dateOf(fields.date) ?? dateOf(fields.timestamp);
+  let created = stated ?? fileDates.created;
   let updated = dateOf(fields.updated) ?? dateOf(fields.modified) ?? dateOf(fields.timestamp) ??
     fileDates.updated;
-  if (updated < created) updated = created;
+  if (updated < created) {
+    if (stated) updated = created;
+    else created = updated;
+  }
   return { created, updated };
 }
 
