@@ -100,6 +100,12 @@ function oneOrMore(max: number, item = z.string()) {
   );
 }
 
+/**
+ * The longest search query taken: a phrasing of a topic is a few words, and search's time grows
+ * with the words it is given (twenty queries of 400 KB held the server for 20 s).
+ */
+const MAX_QUERY_CHARS = 2000;
+
 const typeArg = z.enum(ENTRY_TYPES);
 const statusArg = z.enum(STATUSES);
 const activityArg = z.enum(ACTIVITIES);
@@ -124,7 +130,13 @@ const search = defineTool({
     "fused into one ranking. Returns ids, titles, types, a snippet and each hit's links; read " +
     "the entries that matter in full with the get tool.",
   input: z.strictObject({
-    queries: oneOrMore(20).describe(
+    queries: oneOrMore(
+      20,
+      z.string().max(
+        MAX_QUERY_CHARS,
+        `a query is at most ${MAX_QUERY_CHARS} characters: give the words that name the topic`,
+      ),
+    ).describe(
       'one or more phrasings of what you look for, e.g. ["rotate npm token", "leaked credentials"]',
     ),
     type: typeArg.optional().describe("only entries of this type"),

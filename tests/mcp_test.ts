@@ -231,6 +231,7 @@ Deno.test("mcp: a bad argument gets a tool error naming it, and nothing is writt
     ["edit", { id: "kb-7q2mx", status: "gone" }, /status/],
     ["search", { queries: ["  "] }, /^queries: every query is blank/],
     ["search", { queries: ["x"], limit: 0 }, /limit/],
+    ["search", { queries: ["rebase", "w ".repeat(1001)] }, /at most 2000 characters/],
     ["context", { task: "" }, /^task: it is blank/],
   ];
   for (const [tool, args, message] of cases) {
