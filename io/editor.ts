@@ -7,7 +7,7 @@
  * @module
  */
 import { dirname, join } from "../core/path.ts";
-import { formatProblems, type Problem } from "../core/entry/entry.ts";
+import { formatProblems, notSavedBecause, type Problem } from "../core/entry/entry.ts";
 import { problemNotes, stripNotes, withNotes } from "../core/entry/draft.ts";
 import { decodeUtf8Strict, NotUtf8Error } from "../core/text/utf8.ts";
 import { EXIT, type ExitCode, KbError } from "../core/exit.ts";
@@ -297,7 +297,7 @@ async function checkAsItIs<T>(request: EditRequest<T>, path: string): Promise<Dr
     return keepDraft(request, path, text, `${request.what} was not saved: ${error.message}`);
   });
   if (!result.problems.length) return new Draft(request, path, text, result.value as T);
-  return keepDraft(request, path, text, `${request.what} is not valid; nothing was written`, [
+  return keepDraft(request, path, text, notSavedBecause(request.what, result.problems), [
     ...result.problems,
   ]);
 }
@@ -357,7 +357,7 @@ export async function editUntilValid<T>(request: EditRequest<T>): Promise<Draft<
       return keepDraft(request, path, text, `${request.what} was not saved: ${error.message}`);
     });
     if (!result.problems.length) return new Draft(request, path, text, result.value as T);
-    const reason = `${request.what} is not valid; nothing was written`;
+    const reason = notSavedBecause(request.what, result.problems);
     if (!reused && typed === undefined && !changed) {
       removeDraft(path);
       throw new Error(`${reason} (the text was not changed):\n${formatProblems(result.problems)}`);

@@ -606,6 +606,25 @@ Deno.test("a draft kept when the disk is full holds all the user typed, and the 
   assertEquals([...Deno.readDirSync(draftsFolder(kb))].length, 1, "no temp file left");
 });
 
+Deno.test("edit: an entry changed on disk while it was being edited says so, not that it is invalid", async () => {
+  await using kb = await makeKb();
+  const path = await entryPath(kb.dir, ID);
+  // Another command rewrites the entry's file while the user types.
+  const editor = await script(
+    kb,
+    "raced.sh",
+    `printf '\\nWritten meanwhile.\\n' >> "$KB_DIR/${path}"\n` +
+      `printf '\\nTyped meanwhile.\\n' >> "$1"`,
+  );
+  const failed = await runCli(["edit", ID], { env: { ...kb.env, EDITOR: editor } });
+  assertEquals(failed.code, 1, show(failed));
+  assertMatch(failed.stderr, new RegExp(`Entry ${ID} changed while it was being edited; nothing`));
+  assertMatch(failed.stderr, /changed on disk while it was being edited/);
+  assertNotMatch(failed.stderr, /is not valid/);
+  assertMatch(await Deno.readTextFile(join(kb.dir, path)), /Written meanwhile\./);
+  assertMatch(await Deno.readTextFile(keptDraft(failed).path), /Typed meanwhile\./);
+});
+
 Deno.test("edit: an entry removed while it was being edited is not brought back unasked; the draft's add does", async () => {
   await using kb = await makeKb();
   const path = await entryPath(kb.dir, ID);
@@ -619,6 +638,7 @@ Deno.test("edit: an entry removed while it was being edited is not brought back 
   const failed = await runCli(["edit", ID], { env: { ...kb.env, EDITOR: editor } });
   assertEquals(failed.code, 1, show(failed));
   assertMatch(failed.stderr, /was removed while it was being edited/);
+  assertNotMatch(failed.stderr, /is not valid/, "nothing is wrong with what was typed");
   assertEquals(await exists(join(kb.dir, path)), false, "the removal stands");
   assertEquals(await git(kb.dir, "log", "-1", "--format=%s"), "removed");
   const draft = keptDraft(failed);

@@ -74,6 +74,11 @@ export interface Problem {
   field: string;
   /** What is wrong and how to fix it. */
   message: string;
+  /**
+   * Set when nothing is wrong with the entry itself: its file changed or went while it was being
+   * edited (another command, a sync, a teammate's change).
+   */
+  raced?: true;
 }
 
 /** Frontmatter and body of an entry file, before any field is checked. */
@@ -520,6 +525,16 @@ export function serializeEntry(entry: Entry): string {
     ? stringify(entry.extra, { lineWidth: -1, schema: "core" })
     : "";
   return `---\n${lines.join("\n")}\n${extra}---\n${entry.body}`;
+}
+
+/**
+ * Why `what` was not saved, before its problems are listed: not valid, or, when every problem is
+ * a change made meanwhile ({@link Problem.raced}), changed while it was being edited.
+ */
+export function notSavedBecause(what: string, problems: readonly Problem[]): string {
+  const raced = problems.length > 0 && problems.every((problem) => problem.raced);
+  return `${what} ${raced ? "changed while it was being edited" : "is not valid"}; ` +
+    "nothing was written";
 }
 
 /** Format problems as indented lines for an error message. */

@@ -12,6 +12,7 @@ import {
   checkEntryFields,
   type Entry,
   formatProblems,
+  notSavedBecause,
   parseEntryText,
   type Problem,
   serializeEntry,
@@ -38,7 +39,7 @@ export class ValidationError extends KbError {
    */
   constructor(what: string, problems: Problem[], fix?: { lead: string; commands: string[] }) {
     super(
-      `${displaySafe(what)} is not valid; nothing was written:\n${formatProblems(problems)}` +
+      `${notSavedBecause(displaySafe(what), problems)}:\n${formatProblems(problems)}` +
         (fix ? `\n${fix.lead}` : ""),
       EXIT.failed,
       fix?.commands,
@@ -166,6 +167,7 @@ async function problemsOf(
       problems.push({
         field: "file",
         message: `${path} was removed while it was being edited; nothing brings it back unasked`,
+        raced: true,
       });
     }
   } else if (!isEntryPath(path)) {
@@ -177,6 +179,7 @@ async function problemsOf(
     problems.push({
       field: "body",
       message: `${path} changed on disk while it was being edited; run the command again`,
+      raced: true,
     });
   }
   return problems;
