@@ -49,6 +49,7 @@ import { PUSH_ATTEMPTS, pushBranch } from "../remote/push.ts";
 import { republishRefusal } from "../remote/rewritten.ts";
 import { type PushTarget, pushTarget, syncCommand } from "../remote/target.ts";
 import { type ProposalsTraffic, syncProposals } from "../proposals/sync.ts";
+import { readProposals } from "../proposals/store.ts";
 import { withLock } from "../save/lock.ts";
 import { handEdits, readyBranch, saveLockPath } from "../save/repo_state.ts";
 
@@ -102,10 +103,11 @@ export interface SyncReport {
   index?: RefreshReport;
   /**
    * Which way the proposals branch (`git-kb review`'s queue) moved, neither way without a remote;
-   * `notPushed`, why proposals or reviews made here did not go out, when they did not (see
-   * io/proposals/sync.ts `ProposalsPushError`).
+   * `pending`, how many proposals wait for a review once it moved (absent when it did not, or the
+   * branch could not be read); `notPushed`, why proposals or reviews made here did not go out, when
+   * they did not (see io/proposals/sync.ts `ProposalsPushError`).
    */
-  proposals: ProposalsTraffic & { notPushed?: string };
+  proposals: ProposalsTraffic & { pending?: number; notPushed?: string };
   /** One line each: what the user should know although the sync worked. */
   warnings: string[];
 }
@@ -486,7 +488,10 @@ async function syncLocked(
     }
     const { incoming, outgoing } = await traffic(kbDir, { start, theirs, head, sent, pushed });
     const fallback = rebased && (await commitIdentity(kbDir)).fallback;
-    const { warning, ...proposals } = await syncProposals(kbDir, target.remote, timeoutMs);
+    const { warning, ...moved } = await syncProposals(kbDir, target.remote, timeoutMs);
+    const proposals = moved.cameIn || moved.wentOut
+      ? { ...moved, pending: await pendingCount(kbDir) }
+      : moved;
     return {
       kbDir,
       outcome: incoming.commits || outgoing.commits ? "synced" : "up-to-date",
@@ -498,6 +503,15 @@ async function syncLocked(
       proposals,
       warnings: [...fallback ? [fallbackIdentityWarning()] : [], ...warning ? [warning] : []],
     };
+  }
+}
+
+/** How many proposals wait for a review; undefined when the proposals branch cannot be read. */
+async function pendingCount(kbDir: string): Promise<number | undefined> {
+  try {
+    return (await readProposals(kbDir)).pending.length;
+  } catch {
+    return undefined;
   }
 }
 
