@@ -12,6 +12,7 @@ import { dirname, join } from "../../core/path.ts";
 import type { SourceNote } from "../../core/import/note.ts";
 import { LIMITS } from "../../core/entry/schema.ts";
 import { isAgentFile } from "../../core/import/agent_rules.ts";
+import { onlyBlock } from "../../core/export/agent_files.ts";
 import { detectKind, type SourceKind } from "../../core/import/kinds.ts";
 import { NOTE_FILE } from "../../core/import/wikilinks.ts";
 import { plural } from "../../core/text/plural.ts";
@@ -44,6 +45,10 @@ export const SYMLINK = "a symbolic link (not followed)";
 
 /** Why a note with nothing but blanks in it (Obsidian's, for a link clicked) is left out. */
 const EMPTY_NOTE = "is empty: there is nothing in it to keep";
+
+/** Why a file `git-kb export` wrote whole is left out. */
+const OWN_EXPORT = "holds only git-kb's own block, which git-kb export wrote from this " +
+  "knowledge base's kernel rules";
 
 /** Why a note replaced between the look at it and its read is left out. */
 const REPLACED = "was replaced (by a link, a FIFO or another file) while it was read; import again";
@@ -94,6 +99,11 @@ export async function readSourceFolder(folder: string): Promise<SourceFolder> {
       if (!text.trim()) {
         // An entry of a title alone would be pointed at and fetched for nothing.
         source.leftOut.push({ path, reason: EMPTY_NOTE });
+        return;
+      }
+      if (onlyBlock(text)) {
+        // Brought in, it would be a second copy of every kernel rule, as one rule to accept.
+        source.leftOut.push({ path, reason: OWN_EXPORT });
         return;
       }
       found.push({ path, text, mtime: dateOf(info.mtime ?? new Date()) });
