@@ -8,12 +8,13 @@
 import { join } from "../../core/path.ts";
 import { EXIT, KbError } from "../../core/exit.ts";
 import { isGitKbBranch } from "../../core/proposals/branch.ts";
-import { gitCommand } from "../../core/shell/quote.ts";
+import { gitCommand, shellCommand } from "../../core/shell/quote.ts";
 import { displaySafe } from "../../core/text/display.ts";
 import { ifExists, writeFileAtomic } from "../fs.ts";
 import {
   commitPaths,
   git,
+  GitError,
   gitOk,
   GitTimeoutError,
   keepEntriesAsWritten,
@@ -95,6 +96,17 @@ async function cloneInto(from: string, kbDir: string, rerun: string): Promise<st
       timeoutMs: networkTimeoutMs(),
     });
   } catch (error) {
+    if (error instanceof GitError) {
+      // git's own failed clone leaves nothing made behind; its words say why (refused, denied,
+      // not found), and ls-remote shows what git gets from the address without cloning.
+      throw new KbError(
+        `cannot clone ${from}: ${error.message.replace(/\s*\n\s*/g, " ")}. Nothing was changed ` +
+          "(no clone, no config). Check the remote's address and your access to it (the first " +
+          "line below asks the remote for its branches, as the clone did), then run init again:",
+        EXIT.failed,
+        [shellCommand(["git", "ls-remote", "--heads", "--", from]), rerun],
+      );
+    }
     if (!(error instanceof GitTimeoutError)) throw error;
     // A clone stopped mid-way cannot clean up after itself: what it made goes, as git's own
     // failed clone leaves nothing (the folder, when it was there before, stays empty).
