@@ -82,6 +82,11 @@ export async function strayMarkdown(kbDir: string): Promise<string[]> {
   );
 }
 
+/** git's words on one line, without a closing full stop (a sentence of ours follows). */
+function oneLine(words: string): string {
+  return words.replace(/\s*\n\s*/g, " ").replace(/\.+$/, "");
+}
+
 /**
  * Clone `from` into `kbDir`, its files checked out only once entries are kept as the bytes
  * committed, whatever the clone's `.gitattributes` asks ({@link keepEntriesAsWritten}). A filter
@@ -100,7 +105,7 @@ async function cloneInto(from: string, kbDir: string, rerun: string): Promise<st
       // git's own failed clone leaves nothing made behind; its words say why (refused, denied,
       // not found), and ls-remote shows what git gets from the address without cloning.
       throw new KbError(
-        `cannot clone ${from}: ${error.message.replace(/\s*\n\s*/g, " ")}. Nothing was changed ` +
+        `cannot clone ${from}: ${oneLine(error.message)}. Nothing was changed ` +
           "(no clone, no config). Check the remote's address and your access to it (the first " +
           "line below asks the remote for its branches, as the clone did), then run init again:",
         EXIT.failed,
