@@ -71,6 +71,29 @@ export interface EditorCommand {
   program: string;
   /** Its arguments, quotes removed; the file comes after them. */
   args: string[];
+  /** The variable that named it, `VISUAL` or `EDITOR`; absent for `vi`, taken when neither is set. */
+  variable?: string;
+}
+
+/**
+ * Raised when the editor's program is not there (not on PATH, or no file at its path): which
+ * variable named it, or that `vi`, the editor when none is set, is not installed. Exit code 2.
+ */
+export class EditorNotFoundError extends KbError {
+  constructor({ program, variable }: EditorCommand) {
+    const where = program.includes("/") ? "there is no such file" : "no such program is on PATH";
+    super(
+      variable
+        ? `the editor was not opened: ${variable} names ${shellQuote(program)}, and ${where}. ` +
+          `Set ${variable} to an editor that is installed, e.g. export ${variable}=nano (or ` +
+          `${variable}='code --wait')`
+        : "no editor to open: $VISUAL and $EDITOR are unset and vi is not installed. Set one, " +
+          "e.g. export EDITOR=nano (or EDITOR='code --wait'), or give the fields with flags " +
+          "(--title, --body, --body-file)",
+      EXIT.usage,
+    );
+    this.name = "EditorNotFoundError";
+  }
 }
 
 /** Whether `path` is a folder (or a link to one). */
@@ -99,7 +122,7 @@ export function editorCommand(): EditorCommand | undefined {
       const reason = `its program ${shellQuote(read.program)} is a folder`;
       throw new EditorCommandError(variable, value, reason);
     }
-    return read;
+    return { program: read.program, args: read.args, variable };
   }
   return Deno.stdin.isTerminal() ? { program: "vi", args: [] } : undefined;
 }
@@ -328,7 +351,7 @@ export async function editUntilValid<T>(request: EditRequest<T>): Promise<Draft<
   for (let round = 1;; round++) {
     const failure = await runEditor(editor, path).catch((error) => {
       if (typed === undefined) removeDraft(path);
-      throw error;
+      throw error instanceof Deno.errors.NotFound ? new EditorNotFoundError(editor) : error;
     });
     const read = readUtf8File(path);
     if (read.text === undefined) {

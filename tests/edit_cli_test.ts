@@ -5,7 +5,13 @@
  *
  * @module
  */
-import { assert, assertEquals, assertMatch, assertNotMatch } from "@std/assert";
+import {
+  assert,
+  assertEquals,
+  assertMatch,
+  assertNotMatch,
+  assertStringIncludes,
+} from "@std/assert";
 import { join } from "@std/path/posix/join";
 import { flagsFor } from "../app/permissions.ts";
 import { shellCommand } from "../core/shell/quote.ts";
@@ -358,6 +364,31 @@ Deno.test("an EDITOR only a shell could run ($(…), ;) is refused in one line b
     assertEquals(await exists(marker), false, "the editor did not run");
     const drafts = await exists(draftsFolder(kb)) ? [...Deno.readDirSync(draftsFolder(kb))] : [];
     assertEquals(drafts, [], "no draft was written");
+  }
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head, "nothing was committed");
+});
+
+Deno.test("an EDITOR that is not installed is named in one line, with the export that sets one; no draft is left", async () => {
+  await using kb = await makeKb();
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  for (
+    const [variable, value, where] of [
+      ["EDITOR", "no-such-editor-nu46", "no such program is on PATH"],
+      ["VISUAL", join(kb.root, "gone", "ed"), "there is no such file"],
+    ]
+  ) {
+    const result = await runCli(["edit", ID], { env: { ...kb.env, [variable]: value } });
+    assertEquals(result.code, 2, show(result));
+    // Deno's own note on an --allow-run program not on PATH, which the launcher's --quiet drops.
+    const ours = result.stderr.trimEnd().split("\n").filter((line) => !line.startsWith("Info "));
+    assertEquals(ours.length, 1, show(result));
+    assertStringIncludes(
+      ours[0],
+      `the editor was not opened: ${variable} names ${value}, and ${where}. Set ${variable} to ` +
+        `an editor that is installed, e.g. export ${variable}=nano`,
+    );
+    const drafts = await exists(draftsFolder(kb)) ? [...Deno.readDirSync(draftsFolder(kb))] : [];
+    assertEquals(drafts, [], "no draft was left");
   }
   assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head, "nothing was committed");
 });
