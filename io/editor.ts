@@ -350,7 +350,8 @@ export async function editUntilValid<T>(request: EditRequest<T>): Promise<Draft<
   let typed: string | undefined;
   for (let round = 1;; round++) {
     const failure = await runEditor(editor, path).catch((error) => {
-      if (typed === undefined) removeDraft(path);
+      // A draft carried on from holds what the user wrote before: it stays.
+      if (!reused && typed === undefined) removeDraft(path);
       throw error instanceof Deno.errors.NotFound ? new EditorNotFoundError(editor) : error;
     });
     const read = readUtf8File(path);

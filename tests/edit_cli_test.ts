@@ -393,6 +393,22 @@ Deno.test("an EDITOR that is not installed is named in one line, with the export
   assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head, "nothing was committed");
 });
 
+Deno.test("--from-draft with an editor that cannot start keeps the draft it was given", async () => {
+  await using kb = await makeKb();
+  const failed = await runCli(["edit", ID], {
+    env: { ...kb.env, EDITOR: await breakingEditor(kb) },
+  });
+  assertEquals(failed.code, 1, show(failed));
+  const draft = keptDraft(failed);
+  const kept = await Deno.readTextFile(draft.path);
+  const [, ...args] = await shellWords(draft.resume);
+  const missing = await runCli(args, { env: { ...kb.env, EDITOR: "no-such-editor-nu46" } });
+  assertEquals(missing.code, 2, show(missing));
+  assertEquals(await Deno.readTextFile(draft.path), kept, "what the user wrote is still there");
+  const resumed = await runCli(args, { env: { ...kb.env, EDITOR: await fixingEditor(kb) } });
+  assertEquals(resumed.code, 0, show(resumed));
+});
+
 Deno.test("an EDITOR that is a folder is refused in one line before a draft is written", async () => {
   await using kb = await makeKb();
   // The folder holding the home, where the drafts are: granted to run, Deno refused writing them.
