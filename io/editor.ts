@@ -356,13 +356,13 @@ export async function editUntilValid<T>(request: EditRequest<T>): Promise<Draft<
     });
     const read = readUtf8File(path);
     if (read.text === undefined) {
-      const reason = `${read.problem}; ${request.what} was not saved`;
+      const reason = `${request.what} was not saved: ${read.problem}`;
       throw new DraftKeptError(reason, path, request.resume(path));
     }
     const text = read.text;
     const changed = stripNotes(text) !== (typed === undefined ? untouched : stripNotes(typed));
     if (failure) {
-      const reason = `${failure}; ${request.what} was not saved`;
+      const reason = `${request.what} was not saved: ${failure}`;
       if (!reused && typed === undefined && !changed) {
         removeDraft(path);
         throw new Error(reason);
@@ -370,7 +370,7 @@ export async function editUntilValid<T>(request: EditRequest<T>): Promise<Draft<
       return keepDraft(request, path, text, reason);
     }
     if (isBlank(text)) {
-      const reason = `the file was left empty; ${request.what} was not saved`;
+      const reason = `${request.what} was not saved: the file was left empty`;
       if (typed === undefined) {
         removeDraft(path);
         throw new Error(reason);
