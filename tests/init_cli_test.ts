@@ -248,6 +248,28 @@ Deno.test("init <url> that git cannot clone: git's words on one line, nothing ma
   assertEquals(again.code, 0, show(again));
 });
 
+Deno.test("init of a folder of notes that is not a repo leaves it alone and prints the init and import that bring its notes in", async () => {
+  await using sandbox = await makeSandbox();
+  const env = pastingEnv(sandbox);
+  const notes = join(sandbox.root, "my notes");
+  await Deno.mkdir(notes);
+  await Deno.writeTextFile(join(notes, "a.md"), "# Rotate the API key\n\nRevoke, then reissue.\n");
+  const refused = await runCli(["init", notes], { env });
+  assertEquals(refused.code, 1, show(refused));
+  assertEquals([...Deno.readDirSync(notes)].map((entry) => entry.name), ["a.md"]);
+  const line = refused.stderr.match(/and import them: (.*)$/m)?.[1];
+  assert(line, show(refused));
+  const pasted = await runProcess("sh", ["-c", line], { env: childEnv(env) });
+  assertEquals(pasted.code, 0, `${line}\n${pasted.stdout}${pasted.stderr}`);
+  const found = await runCli(["search", "rotate api key"], { env });
+  assertMatch(found.stdout, /kb-\w{5} {2}Rotate the API key/, show(found));
+  const file = join(sandbox.root, "a-file");
+  await Deno.writeTextFile(file, "x\n");
+  const onFile = await runCli(["init", file], { env });
+  assertEquals(onFile.code, 1, show(onFile));
+  assertMatch(onFile.stderr, /a-file is a file: give init a clone URL, a git repo, or a new/);
+});
+
 Deno.test("the add command init's last line names, pasted as is, saves no placeholder entry", async () => {
   await using sandbox = await makeSandbox();
   const env = pastingEnv(sandbox);
