@@ -257,12 +257,16 @@ Deno.test("init of a folder of notes that is not a repo leaves it alone and prin
   const refused = await runCli(["init", notes], { env });
   assertEquals(refused.code, 1, show(refused));
   assertEquals([...Deno.readDirSync(notes)].map((entry) => entry.name), ["a.md"]);
-  const line = refused.stderr.match(/and import them: (.*)$/m)?.[1];
+  const line = refused.stderr.match(/start one and import them: (.*)$/m)?.[1];
   assert(line, show(refused));
   const pasted = await runProcess("sh", ["-c", line], { env: childEnv(env) });
   assertEquals(pasted.code, 0, `${line}\n${pasted.stdout}${pasted.stderr}`);
   const found = await runCli(["search", "rotate api key"], { env });
   assertMatch(found.stdout, /kb-\w{5} {2}Rotate the API key/, show(found));
+  // With a knowledge base configured, the line is the import alone.
+  const again = await runCli(["init", notes], { env });
+  assertEquals(again.code, 1, show(again));
+  assertMatch(again.stderr, /import them into your knowledge base: \S.* import .*my notes'$/m);
   const file = join(sandbox.root, "a-file");
   await Deno.writeTextFile(file, "x\n");
   const onFile = await runCli(["init", file], { env });

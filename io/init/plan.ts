@@ -123,10 +123,12 @@ export async function planInit(
       );
     }
     // A folder of notes: init never writes into it; import copies its notes into entries.
+    const bring = configTarget().kbs.length
+      ? `import them into your knowledge base: ${kbCommand("import", path)}`
+      : `start one and import them: ${kbCommand("init")} && ${kbCommand("import", path)}`;
     throw new Error(
       `${path} exists but is neither a git repo nor an empty folder, so init leaves it alone; ` +
-        `to bring the notes in it into a knowledge base, start one (or find the one you have) ` +
-        `and import them: ${kbCommand("init")} && ${kbCommand("import", path)}`,
+        `to bring the notes in it into a knowledge base, ${bring}`,
     );
   }
   if (source && (dir !== undefined || source.endsWith(".git"))) {
