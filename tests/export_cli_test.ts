@@ -93,6 +93,8 @@ Deno.test("import of a project after export leaves out the files export wrote wh
   for (const path of ["AGENTS.md", ".cursor/rules/git-kb.mdc"]) {
     assertMatch(report.leftOut.find((file) => file.path === path)?.reason ?? "", own, path);
   }
+  // .windsurf/ holds nothing but export's file: no hint to import it by itself.
+  assertEquals(report.leftOut.filter((file) => file.path.startsWith(".windsurf")), []);
   const windsurf = await run(join(project, ".windsurf"));
   assertEquals(windsurf.added, []);
   assertMatch(windsurf.leftOut.find((file) => file.path === "rules/git-kb.md")?.reason ?? "", own);
