@@ -479,6 +479,31 @@ Deno.test("edit list flags: --link adds, --remove-link and --clear-links take ou
   });
 });
 
+Deno.test("edit: a --remove-… that takes nothing out is named, with what the list holds", async () => {
+  await using kb = await makeKb();
+  const result = await runCli([
+    "edit",
+    ID,
+    ...["--remove-tag", "nosuch", "--remove-tag", "npm", "--remove-link", "kb-zzzzz"],
+    ...["--add-alias", "fresh", "--remove-alias", "fresh"],
+  ], { env: kb.env });
+  assertEquals(result.code, 0, show(result));
+  assertMatch(result.stdout, /^ {2}tags: -npm$/m);
+  assertEquals(result.stderr.trimEnd().split("\n"), [
+    "note: --remove-tag nosuch took nothing out of kb-7q2mx (its tags: security, credentials, " +
+    "npm, cloudflare, ci/cd)",
+    "note: --remove-link kb-zzzzz took nothing out of kb-7q2mx (its links: " +
+    "supersedes:kb-3hd8w, related:kb-f8z2t)",
+  ]);
+  const none = await runCli(["edit", ID, "--remove-applies-to", "coding"], { env: kb.env });
+  assertEquals(none.code, 0, show(none));
+  assertMatch(none.stdout, /No changes to kb-7q2mx/);
+  assertStringIncludes(
+    none.stderr,
+    "note: --remove-applies-to coding took nothing out of kb-7q2mx (it has no applies_to)",
+  );
+});
+
 Deno.test("--body-file refuses a file that is not UTF-8, naming the line, and saves nothing", async () => {
   await using kb = await makeKb();
   const file = join(kb.root, "latin1.md");
