@@ -12,14 +12,7 @@ import {
   toEntry,
 } from "../core/entry/entry.ts";
 import { problemNotes, readDraft, withNotes } from "../core/entry/draft.ts";
-import {
-  type EntryEdits,
-  formatListChanges,
-  listChanges,
-  type ListField,
-  vainRemovals,
-} from "../core/entry/edit.ts";
-import { displaySafe } from "../core/text/display.ts";
+import { formatListChanges, listChanges, type ListField } from "../core/entry/edit.ts";
 import { locateEntry } from "../io/kbs/locate.ts";
 import { type DraftCheck, editUntilValid } from "../io/editor.ts";
 import { entryPaths } from "../io/save/entry_files.ts";
@@ -36,6 +29,7 @@ import {
   printSupersededNotes,
   readRepairable,
   saveDraft,
+  vainRemovalNotes,
   withoutGoneLinks,
 } from "./entry_save.ts";
 import {
@@ -141,15 +135,6 @@ const REMOVE_FLAGS: Record<ListField, string> = {
   links: "--remove-link",
 };
 
-/** A line for each list a removal of `edits` took nothing out of, with what that list holds. */
-function vainRemovalNotes(id: string, before: Entry, edits: EntryEdits): string[] {
-  return vainRemovals(before, edits).map(({ field, items, held }) => {
-    const given = items.map((item) => `${REMOVE_FLAGS[field]} ${item}`).join(", ");
-    const holds = held.length ? `its ${field}: ${held.join(", ")}` : `it has no ${field}`;
-    return displaySafe(`${given} took nothing out of ${id} (${holds})`);
-  });
-}
-
 function reportNoChange(id: string, path: string, json: boolean | undefined): number {
   if (json) printJson({ id, path, changed: false });
   else console.log(`No changes to ${id}; nothing committed.`);
@@ -194,7 +179,8 @@ export async function run(args: string[]): Promise<number> {
     const edits = editsFromFlags(values, await bodyFromFlags(values));
     const plan = planFieldEdit(target, edits, allowSecret);
     if (plan.before) {
-      for (const note of vainRemovalNotes(id, plan.before, edits)) console.error(`note: ${note}`);
+      const notes = vainRemovalNotes(id, plan.before, edits, (field) => REMOVE_FLAGS[field]);
+      for (const note of notes) console.error(`note: ${note}`);
     }
     if (!plan.changed.length) return reportNoChange(id, path, values.json);
     const saved = await reportingUnpushed(
