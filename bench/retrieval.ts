@@ -126,7 +126,7 @@ function corpusKb(dir: string, corpus: CorpusPage[]): Map<string, string> {
 }
 
 /** The entry files of the knowledge base `from`, copied into a new one at `to`. */
-function copyEntries(from: string, to: string): void {
+export function copyEntries(from: string, to: string): void {
   Deno.mkdirSync(join(to, "entries"), { recursive: true });
   for (const item of Deno.readDirSync(join(from, "entries"))) {
     if (item.isFile) {

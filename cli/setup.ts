@@ -28,6 +28,7 @@ import {
   SettingsShapeError,
 } from "../core/setup/agent_settings.ts";
 import {
+  GEMINI_SERVER_ENV,
   MCP_AGENTS,
   MCP_SERVER_NAME,
   type McpAgent,
@@ -375,7 +376,8 @@ function installAdvice(
   if (agent === "codex") {
     notes.push(
       "Codex runs a new or changed hook only once you trust it: start Codex and review it in /hooks.",
-      "Codex versions from before hooks were on by default also need, in ~/.codex/config.toml:\n" +
+      "Codex versions from before hooks were on by default also need, in ~/.codex/config.toml " +
+        "(newer ones call it hooks and warn that codex_hooks is deprecated):\n" +
         "      [features]\n      codex_hooks = true",
       "Codex gets the prompt hook only: its PreToolUse sees shell commands and patches, not the " +
         "file writes the judge checks.",
@@ -389,7 +391,7 @@ function installAdvice(
       'If the hook does not run, switch hooks on in /settings (older versions: "tools": ' +
         '{"enableHooks": true} and "hooks": {"enabled": true}).',
     );
-    if (scope === "project") notes.push("Gemini CLI runs project hooks only in trusted folders.");
+    notes.push(geminiTrustNote("runs hooks"));
   }
   if (scope === "project") {
     notes.push(
@@ -526,7 +528,14 @@ function printChange(
  */
 const MCP_FILES: Record<
   McpAgent,
-  { label: string; user: string[]; project: string[]; extra?: Record<string, unknown> }
+  {
+    label: string;
+    user: string[];
+    project: string[];
+    extra?: Record<string, unknown>;
+    /** Variables the entry's `env` sets where it has none of the name. */
+    env?: Readonly<Record<string, string>>;
+  }
 > = {
   // Claude Code: user scope is the top level of ~/.claude.json; project scope is .mcp.json.
   claude: {
@@ -541,6 +550,7 @@ const MCP_FILES: Record<
     label: "Gemini CLI",
     user: [".gemini", "settings.json"],
     project: [".gemini", "settings.json"],
+    env: GEMINI_SERVER_ENV,
   },
 };
 
@@ -552,7 +562,7 @@ function planMcpChange(
   options: SetupOptions,
 ): { text: string; changed: boolean } {
   const entry = mcpServerEntry(launcher, options.readOnly);
-  const { extra } = MCP_FILES[agent];
+  const { extra, env } = MCP_FILES[agent];
   const rerun = sameSetup(options);
   if (agent === "codex") {
     const table = setTomlMcpServer("", entry);
@@ -565,15 +575,27 @@ function planMcpChange(
     });
   }
   const byHand = `Or add the server by hand under "mcpServers": ${
-    JSON.stringify({ [MCP_SERVER_NAME]: { ...extra, ...entry } })
+    JSON.stringify({ [MCP_SERVER_NAME]: { ...extra, ...entry, ...env && { env } } })
   }`;
   const hint = agent === "gemini" ? JSON_HINTS.gemini : "The file must be strict JSON.";
   return explainingSettings(current.path, { hint, byHand, rerun }, () => {
     const before = parseSettings(current.text);
-    const after = options.remove ? removeMcpServer(before) : mergeMcpServer(before, entry, extra);
+    const after = options.remove
+      ? removeMcpServer(before)
+      : mergeMcpServer(before, entry, extra, env);
     const changed = !sameJson(before, after);
     return { text: changed ? formatSettings(after, current.text) : current.text, changed };
   });
+}
+
+/**
+ * Gemini CLI's folder trust (on by default; checked: 0.61.0): in a folder not trusted it `does`
+ * nothing, the user's own settings' included.
+ */
+function geminiTrustNote(does: string): string {
+  return `Gemini CLI ${does}, yours included, only in folders you trust (folder trust is on by ` +
+    "default): trust a folder when Gemini CLI asks, or later with /permissions; for gemini -p, " +
+    "pass --skip-trust or set GEMINI_CLI_TRUST_WORKSPACE=true.";
 }
 
 /** What to do after the server was added: reload, approve, trust. */
@@ -594,6 +616,12 @@ function mcpAdvice(agent: McpAgent, scope: Scope, readOnly: boolean): string[] {
   }
   if (agent === "codex" && scope === "project") {
     notes.push("Codex reads .codex/config.toml only in projects it trusts.");
+  }
+  if (agent === "gemini") {
+    notes.push(
+      geminiTrustNote("starts MCP servers"),
+      "Check it with: gemini mcp list, in a folder you trust (elsewhere it says Disabled).",
+    );
   }
   if (scope === "project") {
     notes.push(

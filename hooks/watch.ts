@@ -51,8 +51,8 @@ const SESSION_ENDS: ReadonlySet<WatchEnd> = new Set(["stopped", "session-gone", 
 /**
  * At the end of the session, the capture's decision (hooks/capture.ts): Claude Code 2.1.197 runs
  * no SessionEnd hook when a background hook (this watch) is still running as `claude -p` exits,
- * so the watch, which sees every end, hands the capture off too; a capture already made of the
- * same part of the session is not made again. Quick: one bounded read, then a detached start.
+ * so the watch, which sees every end, hands the capture off too (2.1.332 runs it); a capture
+ * already made of the same part of the session, or running, is not made again. Quick: one bounded read, then a detached start.
  */
 async function captureAtEnd(
   payload: { session: string | null; transcript: string | undefined },

@@ -15,6 +15,7 @@ import {
 import { join } from "@std/path/posix/join";
 import { ENV_VARS, flagsFor } from "../app/permissions.ts";
 import { runProcess } from "../io/process.ts";
+import { SERVER_ENV_VARS } from "../core/setup/mcp_config.ts";
 import pluginHooks from "../plugin/hooks/hooks.json" with { type: "json" };
 import {
   FIXTURE,
@@ -374,7 +375,10 @@ Deno.test("gemini: BeforeAgent in .gemini/settings.json, timeout in ms, other ke
       }],
     }],
   });
-  assertMatch(result.stdout, /trusted folders/);
+  // Gemini CLI (0.61.0) runs no hook, the user's own included, in a folder not trusted.
+  const trust = /Gemini CLI runs hooks, yours included, only in folders you trust .*\/permissions/;
+  assertMatch(result.stdout, trust);
+  assertMatch(ok(await s.setup(["--agent", "gemini"])).stdout, trust, "user scope too");
   ok(await s.setup(["--agent", "gemini", "--scope", "project", "--remove"]));
   assertEquals(await readJson(file), { theme: "dark", hooksConfig: { enabled: true } });
 });
@@ -586,7 +590,12 @@ Deno.test("setup --mcp: each agent's MCP config gets the server, other keys kept
   const jsonFiles = [
     { agent: "claude", path: join(s.home, ".claude.json"), extra: { type: "stdio" } },
     { agent: "cursor", path: join(s.home, ".cursor", "mcp.json"), extra: {} },
-    { agent: "gemini", path: join(s.home, ".gemini", "settings.json"), extra: {} },
+    {
+      agent: "gemini",
+      path: join(s.home, ".gemini", "settings.json"),
+      // Gemini CLI passes a server the ssh agent only when its env names it.
+      extra: { env: { SSH_AUTH_SOCK: "$SSH_AUTH_SOCK" } },
+    },
   ];
   for (const { agent, path, extra } of jsonFiles) {
     await Deno.mkdir(join(path, ".."), { recursive: true });
@@ -598,6 +607,10 @@ Deno.test("setup --mcp: each agent's MCP config gets the server, other keys kept
     await Deno.writeTextFile(path, original);
     const first = ok(await s.setup(["--agent", agent, "--mcp"]));
     assertMatch(first.stdout, /Set the git-kb MCP server in /, agent);
+    if (agent === "gemini") {
+      assertMatch(first.stdout, /Gemini CLI starts MCP servers, yours included, only in folders/);
+      assertMatch(first.stdout, /gemini mcp list, in a folder you trust/);
+    }
     const written = await readJson(path);
     assertEquals(written, {
       theme: "dark",
@@ -620,9 +633,12 @@ Deno.test("setup --mcp: each agent's MCP config gets the server, other keys kept
   const readOnly = ok(await s.setup(["--agent", "codex", "--mcp", "--read-only"]));
   assertMatch(readOnly.stdout, /it offers search, get and context \(read-only\)\.$/m);
   assertNotMatch(readOnly.stdout, /add and edit/);
+  // Codex passes a server only the variables env_vars lists (and a few of its own).
   const table = `[mcp_servers.git-kb]\ncommand = ${
     JSON.stringify(s.launcher)
-  }\nargs = ["mcp", "--read-only"]\n`;
+  }\nargs = ["mcp", "--read-only"]\nenv_vars = ${
+    JSON.stringify(SERVER_ENV_VARS).replaceAll(",", ", ")
+  }\n`;
   assertEquals(await Deno.readTextFile(toml), `${codex}\n${table}`);
   assertEquals(await Deno.readTextFile(`${toml}.bak`), codex);
   assertMatch(

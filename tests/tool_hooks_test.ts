@@ -131,10 +131,15 @@ function pointerIds(text: string): string[] {
 // ---------------------------------------------------------------------------------------------
 // Search augment
 
-/** [fixture, the pointers it must show first]; an empty list means no output at all. */
+/**
+ * [fixture, the pointers it must show first]; an empty list means no output at all. The `rg`
+ * fixture searches `rotate.*token`: the phrase `rotate token` holds two of the five words of
+ * "Rotate a leaked npm or Cloudflare token" and none of its tags and aliases whole, so it matches
+ * the entry without naming it.
+ */
 const SEARCHES: [string, string[]][] = [
   ["pretool-grep", ["kb-r4b9t"]],
-  ["pretool-bash-rg", ["kb-7q2mx"]],
+  ["pretool-bash-rg", []],
   ["pretool-bash-find", ["kb-h6y1s"]],
   ["pretool-glob", ["kb-4fr7e", "kb-h2o8x", "kb-p8k2c"]],
   ["pretooluse-bash-plain", []],
@@ -162,12 +167,19 @@ Deno.test("search: each tool shape's payload, additionalContext only, pointers t
   const records = box.debug().filter((record) => record.event === "search");
   assertEquals(records.map((record) => record.outcome), [
     "surfaced",
-    "surfaced",
+    "unnamed",
     "surfaced",
     "surfaced",
   ], "calls that search for nothing leave no record");
   assertEquals(records[0].phrases, { rebase: 1 });
+  assertEquals(records[1].phrases, { "rotate token": 1 });
 });
+
+/** The `rg` fixture searching for `tokenLeak`, an alias of kb-7q2mx (rotate a leaked token). */
+function tokenLeakSearch(session: string): string {
+  const input = { command: "rg -n 'tokenLeak' --type ts src/", description: "Find token leaks" };
+  return stdinOf("pretool-bash-rg", { session_id: session, tool_input: input });
+}
 
 Deno.test("search: the ledger is the prompt hook's, both ways", async () => {
   await using box = await sandboxKb();
@@ -176,11 +188,11 @@ Deno.test("search: the ledger is the prompt hook's, both ways", async () => {
     pointerIds(JSON.parse(prompt.stdout).hookSpecificOutput.additionalContext)
       .includes("kb-7q2mx"),
   );
-  silent(await box.hook("search", stdinOf("pretool-bash-rg", { session_id: "first" })));
+  silent(await box.hook("search", tokenLeakSearch("first")));
   assertEquals(box.debug().at(-1).outcome, "all_deduped");
   assertEquals(box.debug().at(-1).deduped, ["kb-7q2mx"]);
 
-  const search = await box.hook("search", stdinOf("pretool-bash-rg", { session_id: "second" }));
+  const search = await box.hook("search", tokenLeakSearch("second"));
   assertEquals(pointerIds(preToolOutput(search, "additionalContext").additionalContext), [
     "kb-7q2mx",
   ]);

@@ -168,7 +168,7 @@ export function decideSearchAcross(
   ).slice(0, config.maxPointers);
   if (!pointers.length) {
     const outcomes = decided.map(({ decision }) => decision.outcome);
-    const outcome = (["all_deduped", "too_generic", "no_match", "no_terms"] as const)
+    const outcome = (["all_deduped", "too_generic", "unnamed", "no_match", "no_terms"] as const)
       .find((wanted) => outcomes.includes(wanted)) ?? "no_match";
     return { ...base, outcome };
   }

@@ -148,6 +148,12 @@ Deno.test("decideSearchAcross: matches of both, qualified, at most maxPointers",
     decideSearchAcross(["zebra"], [part("a", []), part("b", [])], FETCH).outcome,
     "no_match",
   );
+  // One word of three in the title, and no tag whole: the entry is matched, not named.
+  const unnamed = decideSearchAcross(["rotate"], [
+    part("personal", [{ id: "kb-aaaaa", ...TOKEN }]),
+    part("team", []),
+  ], FETCH);
+  assertEquals([unnamed.outcome, unnamed.matches], ["unnamed", { rotate: 1 }]);
 });
 
 Deno.test("wordingAcross: over several knowledge bases the first line names each, whose ids carry it", () => {

@@ -4,15 +4,19 @@
  *
  * A search phrase is one to a few words, so the prompt hook's threshold (2 distinct words) cannot
  * apply. Instead an entry matches a phrase when every word of the phrase is in its title, tags or
- * aliases (the keyword postings, so the hot path reads no body postings and no entry record until
- * a pointer is shown). A phrase that matches more than {@link SearchConfig.genericLimit} entries
- * says little about any of them (a search for `postgres` in a knowledge base full of Postgres
- * notes) and surfaces nothing. Superseded, archived and kernel entries never match: kernel rules
- * already reach every prompt whole.
+ * aliases (the keyword postings, so the hot path reads no body postings). A phrase that matches
+ * more than {@link SearchConfig.genericLimit} entries says little about any of them (a search for
+ * `postgres` in a knowledge base full of Postgres notes) and surfaces nothing. Of the entries a
+ * phrase matches, only those it names are pointed at ({@link namesEntry}): it holds every word of
+ * one of their tags or aliases, or at least {@link SearchConfig.titleShare} of their title's
+ * words. The agent searches for the names in its own code, and one of them sharing a word with a
+ * note's title (`release` in "Attaching a generated file to a GitHub release using Actions") is
+ * chance, not a sign that the note is about what it searches for. Superseded, archived and kernel
+ * entries never match: kernel rules already reach every prompt whole.
  *
  * @module
  */
-import { FIELD_TITLE, FLAG_INACTIVE, FLAG_KERNEL } from "../index/format.ts";
+import { type DocInfo, FIELD_TITLE, FLAG_INACTIVE, FLAG_KERNEL } from "../index/format.ts";
 import type { IndexReader } from "../index/reader.ts";
 import {
   assemble,
@@ -25,6 +29,7 @@ import {
 } from "../prompt/decision.ts";
 import { LIMITS } from "../entry/schema.ts";
 import { termOf } from "../text/tokenize.ts";
+import { phraseWords } from "./patterns.ts";
 
 /** The tunables of the search augment. */
 export interface SearchConfig {
@@ -32,14 +37,20 @@ export interface SearchConfig {
   maxPointers: number;
   /** A phrase matching more entries than this is too generic to surface any. */
   genericLimit: number;
+  /** A phrase names an entry by its title when it holds this share of the title's words or more. */
+  titleShare: number;
   /** The whole additionalContext stays within this. */
   budgetChars: number;
 }
 
-/** The defaults: 3 pointers, phrases matching at most 6 entries, the prompt hook's budget. */
+/**
+ * The defaults: 3 pointers, phrases matching at most 6 entries, naming an entry by half its title
+ * or more, the prompt hook's budget.
+ */
 export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
   maxPointers: 3,
   genericLimit: 6,
+  titleShare: 0.5,
   budgetChars: LIMITS.hookBudgetChars,
 };
 
@@ -93,14 +104,43 @@ export function phraseMatches(reader: IndexReader, phrase: string): number[] {
   ).map(([ord]) => ord);
 }
 
+/**
+ * The distinct terms of a name (a title, tag or alias): the words a search phrase could hold
+ * ({@link phraseWords}, all of them), as the index stems them.
+ */
+function nameTerms(name: string): string[] {
+  return [...new Set(phraseWords(name, Infinity).map(termOf).filter(Boolean))];
+}
+
+/**
+ * Whether a phrase of `terms` (index terms) names the entry `doc`: it holds every word of one of
+ * its tags or aliases (`rebase` names an entry tagged `rebase`, not one tagged `rebase-vs-merge`),
+ * or at least `titleShare` of its title's words (`rotate token` names "Rotate a leaked Cloudflare
+ * token", `release` does not name "Freeze the release branch a week before launch").
+ */
+export function namesEntry(
+  terms: ReadonlySet<string>,
+  doc: Pick<DocInfo, "title" | "tags" | "aliases">,
+  titleShare: number,
+): boolean {
+  const held = (words: string[]) => words.filter((word) => terms.has(word)).length;
+  for (const name of [...doc.tags, ...doc.aliases]) {
+    const words = nameTerms(name);
+    if (words.length && held(words) === words.length) return true;
+  }
+  const title = nameTerms(doc.title);
+  return title.length > 0 && held(title) >= titleShare * title.length;
+}
+
 /** What the search augment decided for one tool call. */
 export interface SearchDecision {
   /**
    * `no_terms`: nothing to look up; `no_match`: no entry holds a phrase; `too_generic`: only
-   * phrases that match too many entries; `all_deduped`: the session was shown every match
-   * already; `surfaced`: pointers to show.
+   * phrases that match too many entries; `unnamed`: phrases that match entries without naming
+   * any ({@link namesEntry}); `all_deduped`: the session was shown every match already;
+   * `surfaced`: pointers to show.
    */
-  outcome: "no_terms" | "no_match" | "too_generic" | "all_deduped" | "surfaced";
+  outcome: "no_terms" | "no_match" | "too_generic" | "unnamed" | "all_deduped" | "surfaced";
   phrases: string[];
   /** Phrase → number of entries it matched. */
   matches: Record<string, number>;
@@ -110,9 +150,10 @@ export interface SearchDecision {
 }
 
 /**
- * Decide what a search's `phrases` surface: the entries each phrase matches (phrases too
- * generic give none), in phrase order, without those the session's `ledger` lists unchanged,
- * at most `config.maxPointers`, assembled under the budget.
+ * Decide what a search's `phrases` surface: the entries each phrase matches and names (phrases
+ * too generic give none), in phrase order, without those the session's `ledger` lists unchanged,
+ * at most `config.maxPointers`, assembled under the budget. The records of the entries a phrase
+ * matches are read to see whether it names them: at most `config.genericLimit` a phrase.
  */
 export function decideSearch(
   phrases: string[],
@@ -122,23 +163,34 @@ export function decideSearch(
   config: SearchConfig = DEFAULT_SEARCH_CONFIG,
 ): SearchDecision {
   const matches: Record<string, number> = {};
-  const candidates = new Map<number, string>();
+  const candidates = new Map<number, { phrase: string; doc: DocInfo }>();
   let generic = false;
+  let unnamed = false;
   for (const phrase of phrases) {
     const ords = phraseMatches(reader, phrase);
     matches[phrase] = ords.length;
-    if (ords.length > config.genericLimit) generic = true;
-    else for (const ord of ords) if (!candidates.has(ord)) candidates.set(ord, phrase);
+    if (ords.length > config.genericLimit) {
+      generic = true;
+      continue;
+    }
+    const terms = new Set(phrase.split(" ").map(termOf).filter(Boolean));
+    for (const ord of ords) {
+      if (candidates.has(ord)) continue;
+      const doc = reader.doc(ord);
+      if (!doc) continue;
+      if (namesEntry(terms, doc, config.titleShare)) candidates.set(ord, { phrase, doc });
+      else unnamed = true;
+    }
   }
   const base = { phrases, matches, deduped: [] as string[] };
   if (!phrases.length) return { ...base, outcome: "no_terms" };
-  if (!candidates.size) return { ...base, outcome: generic ? "too_generic" : "no_match" };
+  if (!candidates.size) {
+    return { ...base, outcome: generic ? "too_generic" : unnamed ? "unnamed" : "no_match" };
+  }
   const pointers: Pointer[] = [];
   const seen = typeof ledger === "function" ? ledger() : ledger;
-  for (const [ord, phrase] of candidates) {
+  for (const { phrase, doc } of candidates.values()) {
     if (pointers.length >= config.maxPointers) break;
-    const doc = reader.doc(ord);
-    if (!doc) continue;
     if (seen[doc.id] === doc.hash) {
       base.deduped.push(doc.id);
       continue;

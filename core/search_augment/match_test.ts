@@ -1,14 +1,21 @@
 /**
- * The search augment's decision (core/search_augment/match.ts) on in-memory indexes built with the real
- * IndexEditor: every word of a phrase in a title, tag or alias; generic phrases; inactive and
- * kernel entries; the session ledger; ranking; the budget.
+ * The search augment's decision (core/search_augment/match.ts) on in-memory indexes built with the
+ * real IndexEditor: every word of a phrase in a title, tag or alias; naming an entry; generic
+ * phrases; inactive and kernel entries; the session ledger; ranking; the budget.
  */
 import { assert, assertEquals } from "@std/assert";
 import type { Entry } from "../entry/entry.ts";
 import { shardCountFor } from "../index/format.ts";
 import type { IndexReader } from "../index/reader.ts";
 import { buildIndex, makeEntry } from "../index/_memory_index.ts";
-import { decideSearch, DEFAULT_SEARCH_CONFIG, phraseMatches, SEARCH_WORDING } from "./match.ts";
+import { termOf } from "../text/tokenize.ts";
+import {
+  decideSearch,
+  DEFAULT_SEARCH_CONFIG,
+  namesEntry,
+  phraseMatches,
+  SEARCH_WORDING,
+} from "./match.ts";
 
 const FETCH = (ids: string[]) => `git-kb get ${ids.join(" ")} --kb /kb`;
 
@@ -119,17 +126,59 @@ Deno.test("decideSearch: a phrase matching more than genericLimit entries surfac
 
 Deno.test("decideSearch: phrases in order, each entry once, at most maxPointers", () => {
   const index = reader(SPECS);
+  // `token` names "Token formats" (half its title) but not "Rotate a leaked Cloudflare token";
+  // `rotate token` names that one, and the entry tagged `token-rotation` after it.
   const decision = decideSearch(["rebase", "token", "rotate token"], index, {}, FETCH);
   assertEquals(decision.assembly!.pointers.map((pointer) => [pointer.id, pointer.why]), [
     ["kb-reb01", ["rebase"]],
-    ["kb-rot01", ["token"]],
     ["kb-tok01", ["token"]],
+    ["kb-rot01", ["rotate", "token"]],
   ]);
-  const one = decideSearch(["token"], index, {}, FETCH, {
+  const one = decideSearch(["rotate token"], index, {}, FETCH, {
     ...DEFAULT_SEARCH_CONFIG,
     maxPointers: 1,
   });
   assertEquals(one.assembly!.pointers.map((pointer) => pointer.id), ["kb-rot01"]);
+});
+
+Deno.test("namesEntry: a whole tag or alias, or half the title's words at least", () => {
+  const terms = (...words: string[]) => new Set(words.map(termOf));
+  const doc = {
+    title: "Freeze the release branch a week before launch",
+    tags: ["api-design", "code freeze"],
+    aliases: ["rollout"],
+  };
+  const share = DEFAULT_SEARCH_CONFIG.titleShare;
+  assert(!namesEntry(terms("release"), doc, share), "one word of six in the title");
+  assert(!namesEntry(terms("design"), doc, share), "one word of the tag api-design");
+  assert(namesEntry(terms("api", "design"), doc, share), "the whole tag");
+  assert(namesEntry(terms("freezing", "code"), doc, share), "a tag's words, stemmed, any order");
+  assert(namesEntry(terms("rollout"), doc, share), "an alias");
+  assert(namesEntry(terms("freeze", "release", "branch"), doc, share), "half the title");
+  // Words a search phrase never holds do not count in the title: numbers, code noise such as
+  // `main`, words under three letters.
+  const short = { title: "Rebase onto main in 2 steps", tags: [], aliases: [] };
+  assert(namesEntry(terms("rebase", "steps"), short, share));
+  assert(!namesEntry(terms("rebase"), short, share), "one of rebase, onto, steps");
+  // camelCase titles are split as search phrases are.
+  const camel = { title: "countWeekDaysBetween", tags: [], aliases: [] };
+  assert(!namesEntry(terms("week"), camel, share));
+  assert(namesEntry(terms("week", "days"), camel, share));
+});
+
+Deno.test("decideSearch: an entry whose names merely hold the phrase is not pointed at", () => {
+  const index = reader([
+    { id: "kb-frz01", title: "Freeze the release branch a week before launch", tags: ["git"] },
+    { id: "kb-des01", title: "Idempotency keys", tags: ["api-design"] },
+  ]);
+  for (const phrase of ["release", "week", "design"]) {
+    const decision = decideSearch([phrase], index, {}, FETCH);
+    assertEquals(decision.outcome, "unnamed", phrase);
+    assertEquals(decision.matches, { [phrase]: 1 });
+    assertEquals(decision.assembly, undefined);
+  }
+  const named = decideSearch(["release branch freeze"], index, {}, FETCH);
+  assertEquals(named.assembly!.pointers.map((pointer) => pointer.id), ["kb-frz01"]);
 });
 
 Deno.test("decideSearch: the text stays under the budget", () => {

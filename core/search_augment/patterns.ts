@@ -45,15 +45,16 @@ export const MAX_PATTERN_LENGTH = 1024;
 /**
  * The meaningful words of a literal piece of text (see the module notes), split as the index
  * splits the compounds of what it holds (accents folded, camelCase parts), so a search for
- * `CrashLoopBackOff` finds the entry that names it. A CJK bigram is a word, short as it is.
+ * `CrashLoopBackOff` finds the entry that names it; at most `limit`. A CJK bigram is a word,
+ * short as it is.
  */
-export function phraseWords(text: string): string[] {
+export function phraseWords(text: string, limit: number = MAX_PHRASE_WORDS): string[] {
   const kept: string[] = [];
   for (const word of splitWords(splitCamelCase(foldAccents(text)))) {
     if (word.length < 3 && !isCjk(word.codePointAt(0)!)) continue;
     if (/^\d+$/.test(word) || STOPWORDS.has(word)) continue;
     if (CODE_NOISE_WORDS.has(word) || kept.includes(word)) continue;
-    if (kept.push(word) === MAX_PHRASE_WORDS) break;
+    if (kept.push(word) === limit) break;
   }
   return kept;
 }

@@ -3,9 +3,9 @@
  * wants, set in (or taken out of) a JSON settings object under `mcpServers`, or a TOML file's
  * `[mcp_servers.git-kb]` table (Codex). Pure: no I/O.
  *
- * The TOML is edited, not rewritten: only the lines of our table change (its `command` and
- * `args`, every other key of it kept), so the rest of the file keeps its comments, order and
- * layout. A line is read as a table header only where it starts outside any multi-line string,
+ * The TOML is edited, not rewritten: only the lines of our table change (its `command`, `args`
+ * and `env_vars`, every other key of it kept), so the rest of the file keeps its comments, order
+ * and layout. A line is read as a table header only where it starts outside any multi-line string,
  * array or inline table.
  *
  * @module
@@ -26,6 +26,44 @@ export interface McpServerEntry {
   args: string[];
 }
 
+/**
+ * The variables the server needs from the agent's environment, which Codex (checked: 0.171.0)
+ * withholds from an MCP server unless its table lists them in `env_vars`: where the knowledge
+ * base, git-kb's config and cache are (and the Deno the launcher looks for), the ssh agent and ssh
+ * command git pushes with, a commit identity set in the environment, and the proxy git reaches
+ * the remote through. A name that is not set is passed as not set.
+ */
+export const SERVER_ENV_VARS: readonly string[] = [
+  "KB_DIR",
+  "XDG_CONFIG_HOME",
+  "XDG_CACHE_HOME",
+  "XDG_DATA_HOME",
+  "SSH_AUTH_SOCK",
+  "GIT_SSH_COMMAND",
+  "GIT_AUTHOR_NAME",
+  "GIT_AUTHOR_EMAIL",
+  "GIT_COMMITTER_NAME",
+  "GIT_COMMITTER_EMAIL",
+  "https_proxy",
+  "HTTPS_PROXY",
+  "http_proxy",
+  "all_proxy",
+  "ALL_PROXY",
+  "no_proxy",
+  "NO_PROXY",
+];
+
+/**
+ * What Gemini CLI's server entry sets in its `env`: Gemini CLI (checked: 0.61.0) redacts from an
+ * MCP server's environment every variable whose name holds AUTH, KEY, TOKEN and the like, which
+ * takes the ssh agent git pushes with, unless the entry's `env` names it; `$NAME` there is
+ * Gemini CLI's own value, empty when unset (which ssh reads as no agent). GIT_AUTHOR_NAME and
+ * GIT_AUTHOR_EMAIL are redacted too but not set here: empty, git would refuse to commit.
+ */
+export const GEMINI_SERVER_ENV: Readonly<Record<string, string>> = {
+  SSH_AUTH_SOCK: "$SSH_AUTH_SOCK",
+};
+
 /** The server entry for `launcher` (an absolute path), read-only or not. */
 export function mcpServerEntry(launcher: string, readOnly: boolean): McpServerEntry {
   return { command: launcher, args: readOnly ? ["mcp", "--read-only"] : ["mcp"] };
@@ -40,20 +78,35 @@ function serversOf(settings: Settings): Record<string, unknown> {
 
 /**
  * `settings` with `mcpServers["git-kb"]` starting `entry`: the keys of an entry already there
- * that say how to start it are set, every other key of it (env, trust, timeouts) and of the file
- * kept. `extra` goes in too (Claude Code's `"type": "stdio"`). The input is not changed.
+ * that say how to start it are set, every other key of it (trust, timeouts) and of the file
+ * kept. `extra` goes in too (Claude Code's `"type": "stdio"`), and each variable of `env` into
+ * the entry's `env` where that has none of the name (the user's own value stays). The input is
+ * not changed.
  */
 export function mergeMcpServer(
   settings: Settings,
   entry: McpServerEntry,
   extra: Record<string, unknown> = {},
+  env: Readonly<Record<string, string>> = {},
 ): Settings {
   const servers = serversOf(settings);
   const current = servers[MCP_SERVER_NAME];
   if (current !== undefined && !isObject(current)) {
     throw new SettingsShapeError(`"mcpServers.${MCP_SERVER_NAME}" is not an object`);
   }
-  const server = { ...extra, ...current, ...extra, command: entry.command, args: entry.args };
+  const currentEnv = current?.env;
+  if (currentEnv !== undefined && !isObject(currentEnv)) {
+    throw new SettingsShapeError(`"mcpServers.${MCP_SERVER_NAME}.env" is not an object`);
+  }
+  const withEnv = Object.keys(env).length ? { env: { ...env, ...currentEnv } } : {};
+  const server = {
+    ...extra,
+    ...current,
+    ...extra,
+    command: entry.command,
+    args: entry.args,
+    ...withEnv,
+  };
   return { ...settings, mcpServers: { ...servers, [MCP_SERVER_NAME]: server } };
 }
 
@@ -172,12 +225,47 @@ function tomlString(value: string): string {
   return JSON.stringify(value);
 }
 
+/** A TOML array of basic strings, on one line. */
+function tomlStrings(values: readonly string[]): string {
+  return `[${values.map(tomlString).join(", ")}]`;
+}
+
 /** The key lines our table holds for `entry`. */
 function entryLines(entry: McpServerEntry): Map<string, string> {
   return new Map([
     ["command", `command = ${tomlString(entry.command)}`],
-    ["args", `args = [${entry.args.map(tomlString).join(", ")}]`],
+    ["args", `args = ${tomlStrings(entry.args)}`],
+    ["env_vars", `env_vars = ${tomlStrings(SERVER_ENV_VARS)}`],
   ]);
+}
+
+/**
+ * The strings a TOML value's text holds (`["A", 'B'] # "not C"` → A, B): basic strings with
+ * their escapes read as JSON reads them, literal strings as they are; comments skipped.
+ */
+function stringsIn(value: string): string[] {
+  const strings: string[] = [];
+  for (const match of value.matchAll(/"((?:[^"\\\n]|\\.)*)"|'([^'\n]*)'|#[^\n]*/g)) {
+    if (match[2] !== undefined) strings.push(match[2]);
+    else if (match[1] !== undefined) {
+      try {
+        strings.push(JSON.parse(`"${match[1]}"`));
+      } catch { /* a TOML escape JSON does not read (\U0001F600): not one of ours */ }
+    }
+  }
+  return strings;
+}
+
+/**
+ * The `env_vars` lines of our table given the ones there (`value`): kept as they are when they
+ * list every variable of {@link SERVER_ENV_VARS}, else one line listing those and then the
+ * user's others.
+ */
+function envVarsLines(value: string[]): string[] {
+  const listed = stringsIn(value.join("\n").replace(/^[^=]*=/, ""));
+  if (SERVER_ENV_VARS.every((name) => listed.includes(name))) return value;
+  const others = listed.filter((name) => !SERVER_ENV_VARS.includes(name));
+  return [`env_vars = ${tomlStrings([...SERVER_ENV_VARS, ...new Set(others)])}`];
 }
 
 /** The key a line of our table sets, when it is one of ours to write (`command`, `args`). */
@@ -187,10 +275,11 @@ function ourKey(line: string, keys: ReadonlyMap<string, string>): string | undef
 }
 
 /**
- * `text` (a TOML file) with `[mcp_servers.git-kb]` starting `entry`: in an existing table, the
- * `command` and `args` lines are replaced (a multi-line `args` whole) and missing ones added
- * after the header, every other line kept; otherwise the table is appended. Unchanged when it
- * already says so.
+ * `text` (a TOML file) with `[mcp_servers.git-kb]` starting `entry` with
+ * {@link SERVER_ENV_VARS} passed on: in an existing table, the `command` and `args` lines are
+ * replaced (a multi-line value whole), `env_vars` too unless it lists them all already (the
+ * user's other names kept after ours), and missing ones added after the header, every other line
+ * kept; otherwise the table is appended. Unchanged when it already says so.
  */
 export function setTomlMcpServer(text: string, entry: McpServerEntry): string {
   const lines = tomlLines(text);
@@ -209,11 +298,15 @@ export function setTomlMcpServer(text: string, entry: McpServerEntry): string {
       body.push(lines[index].text);
       continue;
     }
-    // The key's value, on as many lines as it takes, gives way to ours (a second copy goes).
+    // The key's value, on as many lines as it takes, gives way to ours (a second copy goes);
+    // the user's own names in env_vars stay.
+    const first = index;
     while (index + 1 < main.end && !lines[index + 1].topLevel) index++;
     const line = missing.get(key);
-    if (line !== undefined) body.push(line);
+    if (line === undefined) continue;
     missing.delete(key);
+    const value = lines.slice(first, index + 1).map((item) => item.text);
+    body.push(...key === "env_vars" ? envVarsLines(value) : [line]);
   }
   return [
     ...lines.slice(0, main.start + 1).map((line) => line.text),

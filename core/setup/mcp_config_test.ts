@@ -1,17 +1,21 @@
-import { assertEquals, assertMatch, assertThrows } from "@std/assert";
+import { assert, assertEquals, assertMatch, assertThrows } from "@std/assert";
 import { SettingsShapeError } from "./agent_settings.ts";
 import {
+  GEMINI_SERVER_ENV,
   mcpServerEntry,
   mergeMcpServer,
   removeMcpServer,
   removeTomlMcpServer,
+  SERVER_ENV_VARS,
   setTomlMcpServer,
 } from "./mcp_config.ts";
 
 const ENTRY = mcpServerEntry("/opt/kb/plugin/bin/git-kb", false);
+const ENV_VARS = `env_vars = [${SERVER_ENV_VARS.map((name) => `"${name}"`).join(", ")}]`;
 const TABLE = `[mcp_servers.git-kb]
 command = "/opt/kb/plugin/bin/git-kb"
 args = ["mcp"]
+${ENV_VARS}
 `;
 
 const CODEX = `# my Codex settings
@@ -57,6 +61,7 @@ model = "o4-mini"
     after,
     `${CODEX}
 [mcp_servers.git-kb]
+${ENV_VARS}
 # moved checkout
 command = "/opt/kb/plugin/bin/git-kb"
 startup_timeout_sec = 20
@@ -72,6 +77,28 @@ model = "o4-mini"
   assertEquals(setTomlMcpServer(after, ENTRY), after);
   const readOnly = setTomlMcpServer(after, mcpServerEntry("/opt/kb/plugin/bin/git-kb", true));
   assertMatch(readOnly, /^args = \["mcp", "--read-only"\]$/m);
+});
+
+Deno.test("toml: env_vars passes on what the server needs, keeping the user's own names", () => {
+  // Codex gives an MCP server none of these unless env_vars lists them.
+  for (const name of ["KB_DIR", "XDG_CONFIG_HOME", "SSH_AUTH_SOCK", "https_proxy"]) {
+    assert(SERVER_ENV_VARS.includes(name), name);
+  }
+  const table = (envVars: string) =>
+    `[mcp_servers.git-kb]\ncommand = "/opt/kb/plugin/bin/git-kb"\nargs = ["mcp"]\n${envVars}\n`;
+  const mine = table(`env_vars = ["MY_VAR", 'KB_DIR'] # "NOT_A_NAME"`);
+  const merged = setTomlMcpServer(mine, ENTRY);
+  assertEquals(
+    merged,
+    table(ENV_VARS.replace(/\]$/, `, "MY_VAR"]`)),
+    "ours first, then the user's others; a comment is not a name",
+  );
+  assertEquals(setTomlMcpServer(merged, ENTRY), merged, "a second run changes nothing");
+  // Every name of ours listed already, on lines of the user's own layout: left as it is.
+  const laidOut = table(
+    `env_vars = [\n${SERVER_ENV_VARS.map((name) => `  "${name}",`).join("\n")}\n  "MY_VAR",\n]`,
+  );
+  assertEquals(setTomlMcpServer(laidOut, ENTRY), laidOut);
 });
 
 Deno.test("toml: a header-shaped line inside a multi-line string is not a table", () => {
@@ -140,4 +167,31 @@ Deno.test("json: our server is set, other servers and the other keys of ours are
   });
   assertEquals(removeMcpServer({ mcpServers: { "git-kb": {} } }), {});
   assertThrows(() => mergeMcpServer({ mcpServers: [] }, ENTRY), SettingsShapeError);
+});
+
+Deno.test("json: Gemini CLI's entry names the ssh agent in env, where the user has not", () => {
+  // Gemini CLI redacts SSH_AUTH_SOCK from a server's environment unless env names it.
+  assertEquals(GEMINI_SERVER_ENV, { SSH_AUTH_SOCK: "$SSH_AUTH_SOCK" });
+  const added = mergeMcpServer({}, ENTRY, {}, GEMINI_SERVER_ENV);
+  assertEquals(added, {
+    mcpServers: {
+      "git-kb": { command: ENTRY.command, args: ["mcp"], env: { SSH_AUTH_SOCK: "$SSH_AUTH_SOCK" } },
+    },
+  });
+  assertEquals(mergeMcpServer(added, ENTRY, {}, GEMINI_SERVER_ENV), added);
+  const own = { "git-kb": { command: "/old", env: { SSH_AUTH_SOCK: "/my/agent", KB_DIR: "/kb" } } };
+  assertEquals(mergeMcpServer({ mcpServers: own }, ENTRY, {}, GEMINI_SERVER_ENV), {
+    mcpServers: {
+      "git-kb": {
+        command: ENTRY.command,
+        env: { SSH_AUTH_SOCK: "/my/agent", KB_DIR: "/kb" },
+        args: ["mcp"],
+      },
+    },
+  });
+  assertThrows(
+    () => mergeMcpServer({ mcpServers: { "git-kb": { env: [] } } }, ENTRY, {}, GEMINI_SERVER_ENV),
+    SettingsShapeError,
+    "git-kb.env",
+  );
 });

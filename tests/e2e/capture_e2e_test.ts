@@ -5,7 +5,8 @@
  * command again, which works; when `claude -p` exits, the capture is handed to the detached
  * worker, whose fake `claude` proposes one entry, written to the proposals branch. (Claude Code
  * 2.1.197 runs no SessionEnd hook when `-p` exits while a background hook runs, as the plugin's
- * freshness watch does: it is the watch, stopped at the session's end, that hands off here.)
+ * freshness watch does: it is the watch, stopped at the session's end, that hands off here;
+ * 2.1.332 runs it, and the two hand-offs make one capture.)
  * And `/compact` runs the capture hook on PreCompact.
  */
 import { assert, assertEquals, assertMatch } from "@std/assert";

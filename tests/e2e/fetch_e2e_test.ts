@@ -220,7 +220,8 @@ Deno.test({
     ]);
     for (const outcome of outcomes) {
       assertEquals(outcome.error, true, `${outcome.command}: ${outcome.text}`);
-      assertMatch(outcome.text, /requires? approval|was blocked/, outcome.command);
+      // 2.1.197 says "requires approval" or "was blocked"; 2.1.332 a redirection "needs approval".
+      assertMatch(outcome.text, /(requires?|needs) approval|was blocked/, outcome.command);
       assertNotMatch(outcome.text, /^id: /m, outcome.command);
     }
     assertEquals(files.filter((name) => name === "PWNED" || name === "stolen.txt"), []);

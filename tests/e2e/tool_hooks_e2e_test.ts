@@ -183,7 +183,12 @@ Deno.test({
         ? { blocks: [toolUse("Bash", { command, description: "run" })] }
         : say("Done.");
     }, ["--allowedTools", "Bash"]);
-    assertEquals(await startsByCommand(log), {
+    const starts = await startsByCommand(log);
+    // Claude Code 2.1.197 runs no SessionEnd hook when `-p` exits while a background hook (the
+    // watch) runs; 2.1.332 does. Either way it starts only the capture, and nothing else differs.
+    const { SessionEnd: ended = ["SessionEnd hook capture"], ...rest } = starts;
+    assertEquals(ended, ["SessionEnd hook capture"]);
+    assertEquals(rest, {
       // Three start a session: the fast-forward pull and the freshness watch in the background,
       // and the compact handler, which on startup says once how to connect a knowledge base
       // when none is (here one is: it prints nothing).
