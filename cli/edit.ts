@@ -12,7 +12,7 @@ import {
   toEntry,
 } from "../core/entry/entry.ts";
 import { problemNotes, readDraft, withNotes } from "../core/entry/draft.ts";
-import { formatListChanges, listChanges } from "../core/entry/edit.ts";
+import { formatListChanges, listChanges, type ListField } from "../core/entry/edit.ts";
 import { locateEntry } from "../io/kbs/locate.ts";
 import { type DraftCheck, editUntilValid } from "../io/editor.ts";
 import { entryPaths } from "../io/save/entry_files.ts";
@@ -29,6 +29,7 @@ import {
   printSupersededNotes,
   readRepairable,
   saveDraft,
+  vainRemovalNotes,
   withoutGoneLinks,
 } from "./entry_save.ts";
 import {
@@ -126,6 +127,14 @@ function report(
   if (result.commit) printSupersededNotes(plan.request.kbDir, plan.request.entry, kbFlag);
 }
 
+/** The flag that takes an item out of each list field. */
+const REMOVE_FLAGS: Record<ListField, string> = {
+  tags: "--remove-tag",
+  aliases: "--remove-alias",
+  applies_to: "--remove-applies-to",
+  links: "--remove-link",
+};
+
 function reportNoChange(id: string, path: string, json: boolean | undefined): number {
   if (json) printJson({ id, path, changed: false });
   else console.log(`No changes to ${id}; nothing committed.`);
@@ -169,6 +178,10 @@ export async function run(args: string[]): Promise<number> {
   if (fieldFlags) {
     const edits = editsFromFlags(values, await bodyFromFlags(values));
     const plan = planFieldEdit(target, edits, allowSecret);
+    if (plan.before) {
+      const notes = vainRemovalNotes(id, plan.before, edits, (field) => REMOVE_FLAGS[field]);
+      for (const note of notes) console.error(`note: ${note}`);
+    }
     if (!plan.changed.length) return reportNoChange(id, path, values.json);
     const saved = await reportingUnpushed(
       values.json,

@@ -19,7 +19,10 @@ import {
   editOutcome,
   type EntryEdits,
   entryFileName,
+  type ListField,
+  vainRemovals,
 } from "../core/entry/edit.ts";
+import { displaySafe } from "../core/text/display.ts";
 import { type ForgivingRead, readEntryForgivingly } from "../core/entry/repair.ts";
 import { ENTRIES_DIR, readKbFile } from "../io/kb.ts";
 import { type Draft, keepGivenText } from "../io/editor.ts";
@@ -302,4 +305,21 @@ export function planFieldEdit(
   const { entry: current, problems } = readRepairable(previousText, path, id);
   if (!current) throw new ValidationError(`Entry ${id} (${path})`, problems);
   return planEdit(kbDir, path, previousText, current, applyEdits(current, edits), allowSecret);
+}
+
+/**
+ * A line for each list a removal of `edits` took nothing out of `before` (entry `id`), with what
+ * that list holds; `removal` names the flag or argument that asked for it (`--remove-tag`).
+ */
+export function vainRemovalNotes(
+  id: string,
+  before: Entry,
+  edits: EntryEdits,
+  removal: (field: ListField) => string,
+): string[] {
+  return vainRemovals(before, edits).map(({ field, items, held }) => {
+    const given = items.map((item) => `${removal(field)} ${item}`).join(", ");
+    const holds = held.length ? `its ${field}: ${held.join(", ")}` : `it has no ${field}`;
+    return displaySafe(`${given} took nothing out of ${id} (${holds})`);
+  });
 }

@@ -35,6 +35,7 @@ import {
   newEntryRequest,
   planFieldEdit,
   supersededNotes,
+  vainRemovalNotes,
 } from "./entry_save.ts";
 
 /** What every tool call shares: the `--kb` the server was started with. */
@@ -363,7 +364,12 @@ const edit = defineTool({
       },
     };
     const planned = planFieldEdit(entryToEdit(location.kbDir, id), edits, false);
-    if (!planned.changed.length) return text(`No changes to ${id}; nothing committed.`);
+    const vain = planned.before
+      ? vainRemovalNotes(id, planned.before, edits, (field) => `remove_${field}`)
+      : [];
+    if (!planned.changed.length) {
+      return text([`No changes to ${id}; nothing committed.`, ...vain].join("\n"));
+    }
     const keepSecret = kbCommand("edit", id, "--allow-secret", "--kb", location.kbDir);
     const plan = { ...planned, request: { ...planned.request, keepSecret } };
     const { problems, gone } = await editProblems(plan);
@@ -378,7 +384,10 @@ const edit = defineTool({
     const lists = plan.before
       ? formatListChanges(listChanges(plan.before, plan.request.entry))
       : [];
-    const notes = result.commit ? supersededNotes(location.kbDir, plan.request.entry, []) : [];
+    const notes = [
+      ...vain,
+      ...result.commit ? supersededNotes(location.kbDir, plan.request.entry, []) : [],
+    ];
     return saved(result, notes, { changed: plan.changed, ...lists.length ? { lists } : {} });
   },
 });

@@ -50,7 +50,7 @@ import {
 import { homeDir, resolvePath } from "../io/paths.ts";
 import { type CommandSpec, helpText, NO_POSITIONALS, parseCommand, UsageError } from "./args.ts";
 import { bold, dim, green, printJson, red, yellow } from "./output.ts";
-import { selfCommand } from "../io/self_command.ts";
+import { kbCommand, selfCommand } from "../io/self_command.ts";
 import { COMMAND_NAME, isOnPath, pathSetupLine, userBinDir } from "../core/setup/command_link.ts";
 import { type LinkAction, linkCommand, unlinkCommand } from "../io/setup/command_link.ts";
 import { shellCommand, shellQuote } from "../core/shell/quote.ts";
@@ -260,11 +260,13 @@ function planChange(
   current: SettingsFile,
   agent: HookAgent,
   launcher: string,
-  remove: boolean,
+  options: SetupOptions,
 ): Change {
+  const { remove } = options;
   const wanted = desiredHooks(pluginHooks as PluginHooks, agent, launcher);
   const byHand = `Or add git-kb's entries by hand under "hooks": ${JSON.stringify(wanted)}`;
-  return explainingSettings(current.path, JSON_HINTS[agent], byHand, () => {
+  const hint = JSON_HINTS[agent];
+  return explainingSettings(current.path, { hint, byHand, rerun: sameSetup(options) }, () => {
     const before = parseSettings(current.text);
     const after = remove ? removeHooks(before) : mergeHooks(before, wanted);
     const changed = !sameJson(before, after);
@@ -278,23 +280,55 @@ function planChange(
 }
 
 /**
- * `plan()`, with a file that does not parse, or holds the wrong shape, turned into one error
- * naming `path`, what is wrong, `hint` and `byHand` (what to write by hand instead).
+ * The setup `options` ask for, as a line to paste that runs it again: the same agent, scope and
+ * flags (`--json` aside).
  */
-function explainingSettings<T>(path: string, hint: string, byHand: string, plan: () => T): T {
+function sameSetup(options: SetupOptions): string {
+  return kbCommand(
+    "setup",
+    "--agent",
+    options.agent,
+    ...options.scope === "project" ? ["--scope", "project"] : [],
+    ...options.mcp ? ["--mcp"] : [],
+    ...options.readOnly ? ["--read-only"] : [],
+    ...options.dryRun ? ["--dry-run"] : [],
+    ...options.remove ? ["--remove"] : [],
+  );
+}
+
+/** What a refusal to edit a settings file adds to the cause. */
+interface SettingsAdvice {
+  /** Why the file cannot be parsed, for this agent ("" when the cause says it). */
+  hint: string;
+  /** What to write by hand instead. */
+  byHand: string;
+  /** The same setup, to run once the file is fixed. */
+  rerun: string;
+}
+
+/**
+ * `plan()`, with a file that does not parse, or holds the wrong shape, turned into one error
+ * naming `path`, what is wrong, and the advice: the hint, the setup to run again once the file is
+ * fixed, and what to write by hand instead.
+ */
+function explainingSettings<T>(
+  path: string,
+  { hint, byHand, rerun }: SettingsAdvice,
+  plan: () => T,
+): T {
   try {
     return plan();
   } catch (error) {
     if (error instanceof SyntaxError) {
       throw new Error(
-        `cannot parse ${path}: ${error.message}. ${hint} Fix the file ` +
-          `and run ${selfCommand()} setup again; nothing was written.\n${byHand}`,
+        `cannot parse ${path}: ${error.message}. ${hint}${hint ? " " : ""}Fix the file (nothing ` +
+          `was written), then run the same setup again: ${rerun}\n${byHand}`,
       );
     }
     if (error instanceof SettingsShapeError) {
       throw new Error(
-        `cannot update ${path}: ${error.message}. Fix it and run ${selfCommand()} setup ` +
-          `again; nothing was written.\n${byHand}`,
+        `cannot update ${path}: ${error.message}. Fix the file (nothing was written), then run ` +
+          `the same setup again: ${rerun}\n${byHand}`,
       );
     }
     throw error;
@@ -401,7 +435,7 @@ async function setupHooks(
 ): Promise<number> {
   const { dir, file } = SETTINGS_FILES[agent];
   const current = await readSettingsFile(join(baseDir(options.scope), dir, file));
-  const change = planChange(current, agent, launcher, options.remove);
+  const change = planChange(current, agent, launcher, options);
   const applied = applyChange(current, change, options);
   const notes = options.remove ? [] : [
     ...hookSwitchWarnings(agent, change.after),
@@ -529,10 +563,11 @@ function planMcpChange(
 ): { text: string; changed: boolean } {
   const entry = mcpServerEntry(launcher, options.readOnly);
   const { extra, env } = MCP_FILES[agent];
+  const rerun = sameSetup(options);
   if (agent === "codex") {
     const table = setTomlMcpServer("", entry);
     const byHand = `Or add the server by hand:\n${table}`;
-    return explainingSettings(current.path, "", byHand, () => {
+    return explainingSettings(current.path, { hint: "", byHand, rerun }, () => {
       const text = options.remove
         ? removeTomlMcpServer(current.text)
         : setTomlMcpServer(current.text, entry);
@@ -543,7 +578,7 @@ function planMcpChange(
     JSON.stringify({ [MCP_SERVER_NAME]: { ...extra, ...entry, ...env && { env } } })
   }`;
   const hint = agent === "gemini" ? JSON_HINTS.gemini : "The file must be strict JSON.";
-  return explainingSettings(current.path, hint, byHand, () => {
+  return explainingSettings(current.path, { hint, byHand, rerun }, () => {
     const before = parseSettings(current.text);
     const after = options.remove
       ? removeMcpServer(before)

@@ -64,7 +64,8 @@ export async function run(args: string[]): Promise<number> {
       text.trim()
         ? `No prompt-hook records yet in ${file}, only other hooks' records: one comes with ` +
           `each prompt the prompt hook sees while KB_HOOK_DEBUG=1 is set.`
-        : `No hook records yet in ${file}: the hooks keep them only where KB_HOOK_DEBUG=1 is ` +
+        : `No debug records yet in ${file}, so nothing on the prompt hook's fire rate, near ` +
+          `misses or entries never surfaced: the hooks keep them only where KB_HOOK_DEBUG=1 is ` +
           `set. For Claude Code, add "env": {"KB_HOOK_DEBUG": "1"} to ~/.claude/settings.json ` +
           `(or export it in the shell that starts claude), then start a new session.`,
     );

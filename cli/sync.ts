@@ -45,7 +45,8 @@ that merge, resolve and finish are printed, one a line.`,
     json: {
       type: "boolean",
       help: "print {outcome, branch, upstream, incoming, outgoing, rebased, index,\n" +
-        "proposals: {cameIn, wentOut, notPushed?, wayOut?}, warnings, kernelWaiting};\n" +
+        "proposals: {cameIn, wentOut, pending?, notPushed?, wayOut?}, warnings,\n" +
+        "kernelWaiting};\n" +
         "on a conflict, {outcome: conflict, entries, commands}",
     },
   },
@@ -88,14 +89,24 @@ function proposalsWay({ proposals: { cameIn, wentOut } }: SyncReport): string {
   return [cameIn ? "came in" : "", wentOut ? "went out" : ""].filter(Boolean).join(" and ");
 }
 
+/** How many proposals wait for a review, with the command that lists them when any do. */
+function pendingWords(report: SyncReport): string {
+  const { pending } = report.proposals;
+  const review = kbCommand("review", "--kb", report.kbDir);
+  if (pending === undefined) return ` (pending: ${review})`;
+  if (!pending) return "; none waits for review";
+  return `: ${plural(pending, "proposal waits", "proposals wait")} for review (${review})`;
+}
+
 /**
- * The lines saying how the proposals branch moved, with the command that lists the queue, and
- * that those made here are not pushed, when they are not (the cause follows the report).
+ * The lines saying how the proposals branch moved and how many proposals wait, with the command
+ * that lists them, and that those made here are not pushed, when they are not (the cause follows
+ * the report).
  */
 function proposalsLines(report: SyncReport): string[] {
   const way = proposalsWay(report);
   const moved = way
-    ? [`Proposals and reviews on git-kb/proposals ${way} (pending: ${kbCommand("review")}).`]
+    ? [`Proposals and reviews on git-kb/proposals ${way}${pendingWords(report)}.`]
     : [];
   if (report.proposals.notPushed === undefined) return moved;
   return [

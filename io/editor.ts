@@ -71,6 +71,29 @@ export interface EditorCommand {
   program: string;
   /** Its arguments, quotes removed; the file comes after them. */
   args: string[];
+  /** The variable that named it, `VISUAL` or `EDITOR`; absent for `vi`, taken when neither is set. */
+  variable?: string;
+}
+
+/**
+ * Raised when the editor's program is not there (not on PATH, or no file at its path): which
+ * variable named it, or that `vi`, the editor when none is set, is not installed. Exit code 2.
+ */
+export class EditorNotFoundError extends KbError {
+  constructor({ program, variable }: EditorCommand) {
+    const where = program.includes("/") ? "there is no such file" : "no such program is on PATH";
+    super(
+      variable
+        ? `the editor was not opened: ${variable} names ${shellQuote(program)}, and ${where}. ` +
+          `Set ${variable} to an editor that is installed, e.g. export ${variable}=nano (or ` +
+          `${variable}='code --wait')`
+        : "no editor to open: $VISUAL and $EDITOR are unset and vi is not installed. Set one, " +
+          "e.g. export EDITOR=nano (or EDITOR='code --wait'), or give the fields with flags " +
+          "(--title, --body, --body-file)",
+      EXIT.usage,
+    );
+    this.name = "EditorNotFoundError";
+  }
 }
 
 /** Whether `path` is a folder (or a link to one). */
@@ -99,7 +122,7 @@ export function editorCommand(): EditorCommand | undefined {
       const reason = `its program ${shellQuote(read.program)} is a folder`;
       throw new EditorCommandError(variable, value, reason);
     }
-    return read;
+    return { program: read.program, args: read.args, variable };
   }
   return Deno.stdin.isTerminal() ? { program: "vi", args: [] } : undefined;
 }
@@ -327,18 +350,19 @@ export async function editUntilValid<T>(request: EditRequest<T>): Promise<Draft<
   let typed: string | undefined;
   for (let round = 1;; round++) {
     const failure = await runEditor(editor, path).catch((error) => {
-      if (typed === undefined) removeDraft(path);
-      throw error;
+      // A draft carried on from holds what the user wrote before: it stays.
+      if (!reused && typed === undefined) removeDraft(path);
+      throw error instanceof Deno.errors.NotFound ? new EditorNotFoundError(editor) : error;
     });
     const read = readUtf8File(path);
     if (read.text === undefined) {
-      const reason = `${read.problem}; ${request.what} was not saved`;
+      const reason = `${request.what} was not saved: ${read.problem}`;
       throw new DraftKeptError(reason, path, request.resume(path));
     }
     const text = read.text;
     const changed = stripNotes(text) !== (typed === undefined ? untouched : stripNotes(typed));
     if (failure) {
-      const reason = `${failure}; ${request.what} was not saved`;
+      const reason = `${request.what} was not saved: ${failure}`;
       if (!reused && typed === undefined && !changed) {
         removeDraft(path);
         throw new Error(reason);
@@ -346,7 +370,7 @@ export async function editUntilValid<T>(request: EditRequest<T>): Promise<Draft<
       return keepDraft(request, path, text, reason);
     }
     if (isBlank(text)) {
-      const reason = `the file was left empty; ${request.what} was not saved`;
+      const reason = `${request.what} was not saved: the file was left empty`;
       if (typed === undefined) {
         removeDraft(path);
         throw new Error(reason);

@@ -225,7 +225,10 @@ Deno.test("stats with no debug log yet says how to turn it on in Claude Code", a
   await using box = await sandboxKb();
   const text = await box.cli("stats");
   assertEquals(text.code, 0, show(text));
-  assertMatch(text.stdout, /No hook records yet in .*debug\.jsonl/);
+  assertMatch(
+    text.stdout,
+    /No debug records yet in .*debug\.jsonl, so nothing on the prompt hook's/,
+  );
   assertMatch(text.stdout, /"env": \{"KB_HOOK_DEBUG": "1"\} to ~\/\.claude\/settings\.json/);
 });
 

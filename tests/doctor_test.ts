@@ -434,6 +434,40 @@ Deno.test("doctor's fixes work when pasted into sh, whatever the folder is calle
   );
 });
 
+Deno.test("a note written by hand into entries/ with no id: doctor's fix gives it a new one, pasted", async () => {
+  await using kb = await makeKb();
+  const entries = join(kb.dir, "entries");
+  await Deno.writeTextFile(
+    join(entries, "curl-retries.md"),
+    "# Retry curl on every error\n\nUse `curl --retry 5 --retry-all-errors`.\n",
+  );
+  // An id that is not one: a new file name would not change what the frontmatter says.
+  await Deno.writeTextFile(join(entries, "odd.md"), "---\nid: odd\ntitle: Odd\n---\nx\n");
+  const before = await doctor(kb.env);
+  const fix = fixOf(before.find((item) => item.message.startsWith("entries/curl-retries.md")));
+  assertMatch(
+    fix,
+    /^mv -- \S+\/entries\/curl-retries\.md \S+\/entries\/kb-[0-9a-z]{5}-curl-retries\.md$/,
+  );
+  assertMatch(
+    fixOf(before.find((item) => item.message.startsWith("entries/odd.md"))),
+    /^\$\{VISUAL:-\$\{EDITOR:-vi\}\} \S+\/entries\/odd\.md$/,
+  );
+  const sh = await runProcess("/bin/sh", ["-c", fix], { cwd: kb.root });
+  assertEquals(sh.code, 0, `${fix}\n${sh.stderr}`);
+  const after = await doctor(kb.env);
+  assert(
+    !after.some((item) => item.message.includes("curl-retries.md is left out")),
+    JSON.stringify(after, null, 1),
+  );
+  const id = fix.match(/(kb-[0-9a-z]{5})-curl-retries\.md$/)![1];
+  const found = await runCli(["search", "retry curl", "--json"], { env: kb.env });
+  assertEquals(
+    parseJson<{ id: string; title: string }[]>(found).map(({ id, title }) => `${id} ${title}`)[0],
+    `${id} Retry curl on every error`,
+  );
+});
+
 Deno.test("a copy of an entry set aside in entries/ is named as one: no fix commits it or makes it a second entry", async () => {
   await using kb = await makeKb();
   const entry = join(kb.dir, "entries", "kb-7q2mx-rotate-a-leaked-npm-or-cloudflare-token.md");

@@ -5,7 +5,13 @@
  *
  * @module
  */
-import { assert, assertEquals, assertMatch, assertNotMatch } from "@std/assert";
+import {
+  assert,
+  assertEquals,
+  assertMatch,
+  assertNotMatch,
+  assertStringIncludes,
+} from "@std/assert";
 import { join } from "@std/path/posix/join";
 import { flagsFor } from "../app/permissions.ts";
 import { shellCommand } from "../core/shell/quote.ts";
@@ -362,6 +368,47 @@ Deno.test("an EDITOR only a shell could run ($(…), ;) is refused in one line b
   assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head, "nothing was committed");
 });
 
+Deno.test("an EDITOR that is not installed is named in one line, with the export that sets one; no draft is left", async () => {
+  await using kb = await makeKb();
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  for (
+    const [variable, value, where] of [
+      ["EDITOR", "no-such-editor-nu46", "no such program is on PATH"],
+      ["VISUAL", join(kb.root, "gone", "ed"), "there is no such file"],
+    ]
+  ) {
+    const result = await runCli(["edit", ID], { env: { ...kb.env, [variable]: value } });
+    assertEquals(result.code, 2, show(result));
+    // Deno's own note on an --allow-run program not on PATH, which the launcher's --quiet drops.
+    const ours = result.stderr.trimEnd().split("\n").filter((line) => !line.startsWith("Info "));
+    assertEquals(ours.length, 1, show(result));
+    assertStringIncludes(
+      ours[0],
+      `the editor was not opened: ${variable} names ${value}, and ${where}. Set ${variable} to ` +
+        `an editor that is installed, e.g. export ${variable}=nano`,
+    );
+    const drafts = await exists(draftsFolder(kb)) ? [...Deno.readDirSync(draftsFolder(kb))] : [];
+    assertEquals(drafts, [], "no draft was left");
+  }
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head, "nothing was committed");
+});
+
+Deno.test("--from-draft with an editor that cannot start keeps the draft it was given", async () => {
+  await using kb = await makeKb();
+  const failed = await runCli(["edit", ID], {
+    env: { ...kb.env, EDITOR: await breakingEditor(kb) },
+  });
+  assertEquals(failed.code, 1, show(failed));
+  const draft = keptDraft(failed);
+  const kept = await Deno.readTextFile(draft.path);
+  const [, ...args] = await shellWords(draft.resume);
+  const missing = await runCli(args, { env: { ...kb.env, EDITOR: "no-such-editor-nu46" } });
+  assertEquals(missing.code, 2, show(missing));
+  assertEquals(await Deno.readTextFile(draft.path), kept, "what the user wrote is still there");
+  const resumed = await runCli(args, { env: { ...kb.env, EDITOR: await fixingEditor(kb) } });
+  assertEquals(resumed.code, 0, show(resumed));
+});
+
 Deno.test("an EDITOR that is a folder is refused in one line before a draft is written", async () => {
   await using kb = await makeKb();
   // The folder holding the home, where the drafts are: granted to run, Deno refused writing them.
@@ -430,6 +477,31 @@ Deno.test("edit list flags: --link adds, --remove-link and --clear-links take ou
     assertEquals(await links(), ["related:kb-r4b9t"]);
     assertMatch(result.stdout, /links: \+related:kb-r4b9t -related:kb-f8z2t -refines:kb-r4b9t/);
   });
+});
+
+Deno.test("edit: a --remove-… that takes nothing out is named, with what the list holds", async () => {
+  await using kb = await makeKb();
+  const result = await runCli([
+    "edit",
+    ID,
+    ...["--remove-tag", "nosuch", "--remove-tag", "npm", "--remove-link", "kb-zzzzz"],
+    ...["--add-alias", "fresh", "--remove-alias", "fresh"],
+  ], { env: kb.env });
+  assertEquals(result.code, 0, show(result));
+  assertMatch(result.stdout, /^ {2}tags: -npm$/m);
+  assertEquals(result.stderr.trimEnd().split("\n"), [
+    "note: --remove-tag nosuch took nothing out of kb-7q2mx (its tags: security, credentials, " +
+    "npm, cloudflare, ci/cd)",
+    "note: --remove-link kb-zzzzz took nothing out of kb-7q2mx (its links: " +
+    "supersedes:kb-3hd8w, related:kb-f8z2t)",
+  ]);
+  const none = await runCli(["edit", ID, "--remove-applies-to", "coding"], { env: kb.env });
+  assertEquals(none.code, 0, show(none));
+  assertMatch(none.stdout, /No changes to kb-7q2mx/);
+  assertStringIncludes(
+    none.stderr,
+    "note: --remove-applies-to coding took nothing out of kb-7q2mx (it has no applies_to)",
+  );
 });
 
 Deno.test("--body-file refuses a file that is not UTF-8, naming the line, and saves nothing", async () => {

@@ -61,3 +61,41 @@ Deno.test("export: markers, the user's text kept, idempotent, --check, links fol
 
   assertEquals((await run("--to", "vim")).code, 2);
 });
+
+Deno.test("import of a project after export leaves out the files export wrote whole, naming them, and brings no rule back twice", async () => {
+  await using kb = await makeKb();
+  const project = join(kb.root, "project");
+  await Deno.mkdir(join(project, ".cursor", "rules"), { recursive: true });
+  await Deno.mkdir(join(project, ".windsurf"), { recursive: true });
+  await Deno.writeTextFile(join(project, "CLAUDE.md"), "# Mine\n\n## Testing\n\nRun make test.\n");
+  await Deno.writeTextFile(
+    join(project, ".cursor", "rules", "db.mdc"),
+    "---\ndescription: Database rules\nalwaysApply: true\n---\nNo migrations by hand.\n",
+  );
+  const exported = await runCli(["export", "--dir", project], { env: kb.env });
+  assertEquals(exported.code, 0, show(exported));
+
+  interface ImportJson {
+    added: string[];
+    kernel: string[];
+    leftOut: { path: string; reason: string }[];
+  }
+  const run = async (folder: string) => {
+    const result = await runCli(["import", folder, "--dry-run", "--json"], { env: kb.env });
+    assertEquals(result.code, 0, show(result));
+    return parseJson<ImportJson>(result);
+  };
+  const own = /holds only git-kb's own block, which git-kb export wrote/;
+  const report = await run(project);
+  // CLAUDE.md's Testing section and the user's Cursor rule; AGENTS.md and git-kb.mdc are export's.
+  assertEquals(report.added.length, 2, JSON.stringify(report));
+  assertEquals(report.kernel.length, 1, "only the user's alwaysApply rule becomes a kernel rule");
+  for (const path of ["AGENTS.md", ".cursor/rules/git-kb.mdc"]) {
+    assertMatch(report.leftOut.find((file) => file.path === path)?.reason ?? "", own, path);
+  }
+  // .windsurf/ holds nothing but export's file: no hint to import it by itself.
+  assertEquals(report.leftOut.filter((file) => file.path.startsWith(".windsurf")), []);
+  const windsurf = await run(join(project, ".windsurf"));
+  assertEquals(windsurf.added, []);
+  assertMatch(windsurf.leftOut.find((file) => file.path === "rules/git-kb.md")?.reason ?? "", own);
+});

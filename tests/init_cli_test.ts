@@ -222,6 +222,58 @@ Deno.test("a command run before any init names the init that starts a new knowle
   assertEquals(after.code, 0, show(after));
 });
 
+Deno.test("init <url> that git cannot clone: git's words on one line, nothing made, and lines that check the address and run init again", async () => {
+  await using sandbox = await makeSandbox();
+  const env = sandboxEnv(sandbox);
+  const url = `file://${join(sandbox.root, "no-such-remote.git")}`;
+  const kbDir = join(sandbox.root, "kb");
+  const result = await runCli(["init", url, "--dir", kbDir], { env });
+  assertEquals(result.code, 1, show(result));
+  const lines = result.stderr.trim().split("\n");
+  assertEquals(lines.length, 3, show(result));
+  assertMatch(
+    lines[0],
+    /^git-kb init: cannot clone file:\S+: git clone .* failed \(exit 128\): .*does not appear to be a git repository.* Nothing was changed \(no clone, no config\)\. Check the remote's address/,
+  );
+  assertEquals(lines[1], `  git ls-remote --heads -- ${url}`);
+  assertEquals(lines[2], `  git-kb init ${url} --dir ${kbDir}`);
+  const checked = await runProcess("sh", ["-c", lines[1]], { env: childEnv(env) });
+  assertEquals(checked.code, 128, "the check fails as the clone did, with git's words");
+  assertMatch(checked.stderr, /does not appear to be a git repository/);
+  assertEquals(await exists(kbDir), false);
+  assertEquals(await exists(join(sandbox.config, "git-kb", "config.json")), false);
+  // Once the address is right, the same init goes through.
+  await git(sandbox.root, "init", "--quiet", "--bare", "no-such-remote.git");
+  const again = await runCli(["init", url, "--dir", kbDir], { env });
+  assertEquals(again.code, 0, show(again));
+});
+
+Deno.test("init of a folder of notes that is not a repo leaves it alone and prints the init and import that bring its notes in", async () => {
+  await using sandbox = await makeSandbox();
+  const env = pastingEnv(sandbox);
+  const notes = join(sandbox.root, "my notes");
+  await Deno.mkdir(notes);
+  await Deno.writeTextFile(join(notes, "a.md"), "# Rotate the API key\n\nRevoke, then reissue.\n");
+  const refused = await runCli(["init", notes], { env });
+  assertEquals(refused.code, 1, show(refused));
+  assertEquals([...Deno.readDirSync(notes)].map((entry) => entry.name), ["a.md"]);
+  const line = refused.stderr.match(/start one and import them: (.*)$/m)?.[1];
+  assert(line, show(refused));
+  const pasted = await runProcess("sh", ["-c", line], { env: childEnv(env) });
+  assertEquals(pasted.code, 0, `${line}\n${pasted.stdout}${pasted.stderr}`);
+  const found = await runCli(["search", "rotate api key"], { env });
+  assertMatch(found.stdout, /kb-\w{5} {2}Rotate the API key/, show(found));
+  // With a knowledge base configured, the line is the import alone.
+  const again = await runCli(["init", notes], { env });
+  assertEquals(again.code, 1, show(again));
+  assertMatch(again.stderr, /import them into your knowledge base: \S.* import .*my notes'$/m);
+  const file = join(sandbox.root, "a-file");
+  await Deno.writeTextFile(file, "x\n");
+  const onFile = await runCli(["init", file], { env });
+  assertEquals(onFile.code, 1, show(onFile));
+  assertMatch(onFile.stderr, /a-file is a file: give init a clone URL, a git repo, or a new/);
+});
+
 Deno.test("the add command init's last line names, pasted as is, saves no placeholder entry", async () => {
   await using sandbox = await makeSandbox();
   const env = pastingEnv(sandbox);

@@ -188,6 +188,27 @@ Deno.test("mcp: add and edit commit and push through the save pipeline", async (
   assertMatch(again.text, /^No changes to kb-\w{5}; nothing committed\.$/);
 });
 
+Deno.test("mcp: an edit's remove_… that takes nothing out is named in its notes, with what the list holds", async () => {
+  await using kb = await makeKb({ remote: true });
+  await using session = await fromSources(kb);
+  const edited = await session.call("edit", {
+    id: "kb-7q2mx",
+    remove_tags: ["npm", "nosuch"],
+  });
+  assertEquals(edited.isError, false, edited.text);
+  assertEquals(JSON.parse(edited.text).notes, [
+    "remove_tags nosuch took nothing out of kb-7q2mx (its tags: security, credentials, npm, " +
+    "cloudflare, ci/cd)",
+  ]);
+  const none = await session.call("edit", { id: "kb-7q2mx", remove_links: ["kb-zzzzz"] });
+  assertEquals(none.isError, false, none.text);
+  assertEquals(none.text.split("\n"), [
+    "No changes to kb-7q2mx; nothing committed.",
+    "remove_links kb-zzzzz took nothing out of kb-7q2mx (its links: supersedes:kb-3hd8w, " +
+    "related:kb-f8z2t)",
+  ]);
+});
+
 Deno.test("mcp: an edit of an entry still linking to one rm --force deleted names the remove_links that takes it out", async () => {
   await using kb = await makeKb({ remote: true });
   const removed = await runCli(["rm", "kb-p8k2c", "--force"], { env: kb.env });

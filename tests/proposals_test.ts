@@ -896,18 +896,26 @@ Deno.test("sync says which way the proposals moved, never 'nothing went out' whe
   await proposeFrom(kb, [sourdough()]);
   const out = await cli(kb, "sync");
   assert(/no entry came in or went out/.test(out.stdout), show(out));
-  assert(/Proposals and reviews on git-kb\/proposals went out/.test(out.stdout), show(out));
-  assert(/git-kb.* review/.test(out.stdout), show(out));
+  assert(
+    /Proposals and reviews on git-kb\/proposals went out: 1 proposal waits for review \(\S*git-kb\S* review --kb \S+\)\./
+      .test(out.stdout),
+    show(out),
+  );
 
   const came = await cli(other, "sync", "--json");
-  assertEquals(JSON.parse(came.stdout).proposals, { cameIn: true, wentOut: false });
+  assertEquals(JSON.parse(came.stdout).proposals, { cameIn: true, wentOut: false, pending: 1 });
 
   await cli(other, "review", "reject", "kb-sour1");
   // The review went out at once: the next sync of that machine has nothing of it to send.
   const both = await cli(other, "sync");
   assert(!/Proposals and reviews on git-kb\/proposals/.test(both.stdout), show(both));
   const back = await cli(kb, "sync");
-  assert(/Proposals and reviews on git-kb\/proposals came in/.test(back.stdout), show(back));
+  // What came in is a review, and nothing waits: the line says so, not "pending: git-kb review".
+  assert(
+    /Proposals and reviews on git-kb\/proposals came in; none waits for review\./.test(back.stdout),
+    show(back),
+  );
+  assert(!/pending|git-kb\S* review/.test(back.stdout), show(back));
 
   const still = await cli(kb, "sync");
   assert(/nothing came in or went out/.test(still.stdout), show(still));

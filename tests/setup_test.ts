@@ -8,6 +8,7 @@ import {
   assert,
   assertEquals,
   assertMatch,
+  assertNotEquals,
   assertNotMatch,
   assertStringIncludes,
 } from "@std/assert";
@@ -273,6 +274,29 @@ Deno.test("a file setup cannot parse or edit is left alone, exit 1, naming the f
       assertEquals(await Deno.readTextFile(file), text, "untouched");
       assert(!(await exists(`${file}.bak`)), "no backup either");
     });
+  }
+});
+
+Deno.test("a settings file setup cannot parse: the line that runs the same setup again keeps its agent and scope", async () => {
+  await using s = await makeSetup();
+  const cases: [string[], string][] = [
+    [["--agent", "gemini"], join(s.home, ".gemini", "settings.json")],
+    [["--scope", "project"], join(s.project, ".claude", "settings.json")],
+    [["--agent", "gemini", "--mcp", "--read-only"], join(s.home, ".gemini", "settings.json")],
+  ];
+  for (const [args, file] of cases) {
+    await Deno.mkdir(join(file, ".."), { recursive: true });
+    await Deno.writeTextFile(file, '{"model": "opus",}\n');
+    const refused = await s.setup(args);
+    assertEquals(refused.code, 1, show(refused));
+    const again = refused.stderr.match(/run the same setup again: .*git-kb (setup .*)$/m)?.[1];
+    const agent = args.includes("gemini") ? "gemini" : "claude";
+    const rest = args.filter((word, at) => word !== "--agent" && args[at - 1] !== "--agent");
+    assertEquals(again, ["setup", "--agent", agent, ...rest].join(" "), show(refused));
+    // Fixed, the file takes the same setup, pasted: the file refused is the one written.
+    await Deno.writeTextFile(file, '{"model": "opus"}\n');
+    ok(await s.setup(again!.split(" ").slice(1)));
+    assertNotEquals(await Deno.readTextFile(file), '{"model": "opus"}\n');
   }
 });
 

@@ -142,6 +142,39 @@ export function listChanges(before: Entry, after: Entry): ListChange[] {
   return changes;
 }
 
+/** The items asked to be taken out of one list field that match nothing in it. */
+export interface VainRemoval {
+  field: ListField;
+  /** The items as given (`rel:id` or `id` for a link). */
+  items: string[];
+  /** What the field holds, as {@link listChanges} labels it. */
+  held: string[];
+}
+
+/**
+ * The removals of `edits` that take nothing out of `entry`: items it does not hold and the same
+ * edit does not add (a list it also clears is left out: clearing takes everything).
+ */
+export function vainRemovals(entry: Entry, edits: EntryEdits): VainRemoval[] {
+  const found: VainRemoval[] = [];
+  for (const field of Object.keys(LIST_FIELDS) as ListField[]) {
+    const edit = edits[LIST_FIELDS[field] as keyof EntryEdits] as
+      | ListEdit<string | Link, string | LinkMatch>
+      | undefined;
+    if (!edit?.remove?.length || edit.clear) continue;
+    const items = [...entry[LIST_FIELDS[field]] as readonly (string | Link)[], ...edit.add ?? []];
+    const matches = (item: string | Link, match: string | LinkMatch) =>
+      typeof item === "string" ? item === match : linkMatches(item, match as LinkMatch);
+    const vain = edit.remove.filter((match) => !items.some((item) => matches(item, match)));
+    if (vain.length) {
+      const label = (match: string | LinkMatch) =>
+        typeof match === "string" ? match : linkLabel(match);
+      found.push({ field, items: vain.map(label), held: labels(entry, field) });
+    }
+  }
+  return found;
+}
+
 /** One line per changed list: `links: +related:kb-1a2b3 -supersedes:kb-9z8y7`. */
 export function formatListChanges(changes: readonly ListChange[]): string[] {
   return changes.map(({ field, added, removed }) =>

@@ -10,6 +10,7 @@ import {
   listChanges,
   slugify,
   touchUpdated,
+  vainRemovals,
 } from "./edit.ts";
 
 function sample(): Entry {
@@ -126,4 +127,22 @@ Deno.test("editOutcome: an unreadable entry before the edit changes all", () => 
   assertEquals(outcome.changed, ["all"]);
   assertEquals(outcome.message, "kb: edit kb-7q2mx: Fixed (all)");
   assertEquals(outcome.entry.updated, "2026-05-06", "never before created");
+});
+
+Deno.test("vainRemovals: a removal of what the list does not hold, nor the edit adds; none from a list cleared", () => {
+  assertEquals(
+    vainRemovals(sample(), {
+      tags: { add: ["ci"], remove: ["ci", "security", "nosuch"] },
+      aliases: { clear: true, remove: ["gone"] },
+      links: { remove: [{ to: "kb-f8z2t" }, { rel: "refines", to: "kb-3hd8w" }] },
+    }),
+    [
+      { field: "tags", items: ["nosuch"], held: ["security", "npm"] },
+      {
+        field: "links",
+        items: ["refines:kb-3hd8w"],
+        held: ["supersedes:kb-3hd8w", "related:kb-f8z2t"],
+      },
+    ],
+  );
 });

@@ -141,6 +141,19 @@ export function withoutBlock(text: string): string {
   return span ? text.slice(0, span[0]) + text.slice(span[1]) : text;
 }
 
+/**
+ * Whether `text` is git-kb's block and nothing more but blanks and a frontmatter before it: a
+ * file `git-kb export` wrote whole (`.cursor/rules/git-kb.mdc`, `.windsurf/rules/git-kb.md`, an
+ * AGENTS.md of the block alone), which an import leaves out, since its rules are the knowledge
+ * base's own.
+ */
+export function onlyBlock(text: string): boolean {
+  const span = blockSpan(text);
+  if (!span) return false;
+  const before = text.slice(0, span[0]).replace(/^\uFEFF?---\r?\n[\s\S]*?\r?\n---[ \t]*\r?\n/, "");
+  return !before.trim() && !text.slice(span[1]).trim();
+}
+
 /** Whether `text` is within `limit`. */
 function fits(text: string, limit: { bytes?: number; lines?: number; chars?: number }): boolean {
   if (limit.bytes !== undefined && new TextEncoder().encode(text).length > limit.bytes) {

@@ -5,7 +5,9 @@
  * single entry, every term is in all of it). What does compare is how many of the query's terms
  * a hit holds. So the rankings are merged as they stand, each knowledge base's order kept (an
  * inactive entry stays where its own search put it): at each step the next hit is the head that
- * holds the most query terms, the knowledge base listed first (the default) first on a tie.
+ * holds the most query terms; on a tie an active entry before a superseded or archived one, as one
+ * knowledge base ranks them (the original `promote` superseded after its copy), then the knowledge
+ * base listed first (the default).
  *
  * @module
  */
@@ -15,6 +17,12 @@ import type { Hit } from "../search/rank.ts";
 export interface KbHit extends Hit {
   /** The knowledge base's name. */
   kb: string;
+}
+
+/** Whether hit `a` goes before `b`: more query terms, else active where `b` is not. */
+function ahead(a: Hit, b: Hit): boolean {
+  if (a.terms.length !== b.terms.length) return a.terms.length > b.terms.length;
+  return a.doc.status === "active" && b.doc.status !== "active";
 }
 
 /** The best `limit` hits of every knowledge base's ranking (given in config order), merged. */
@@ -27,7 +35,7 @@ export function mergeHits(
   while (merged.length < limit) {
     let next: KbHit[] | undefined;
     for (const queue of queues) {
-      if (queue.length && (!next || queue[0].terms.length > next[0].terms.length)) next = queue;
+      if (queue.length && (!next || ahead(queue[0], next[0]))) next = queue;
     }
     if (!next) break;
     merged.push(next.shift()!);

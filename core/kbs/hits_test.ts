@@ -12,7 +12,7 @@ function hit(
   return { doc: { id, status } as DocInfo, score, terms };
 }
 
-Deno.test("mergeHits: not by scores on different scales; each ranking's order kept; the head holding more query terms first, the default first on a tie", () => {
+Deno.test("mergeHits: not by scores on different scales; each ranking's order kept; the head holding more query terms first, an active one first on a tie, then the default", () => {
   const merged = mergeHits([
     {
       kb: "personal",
@@ -24,9 +24,33 @@ Deno.test("mergeHits: not by scores on different scales; each ranking's order ke
     "team:t1",
     "personal:p1",
     "personal:p2",
-    "personal:p3",
+    "team:t2",
   ]);
   const superseded = mergeHits([{ kb: "a", hits: [hit("old", 9, ["x"], "superseded")] }], 3);
   assertEquals(superseded.map((item) => item.doc.id), ["old"], "an inactive first hit stays first");
   assertEquals(mergeHits([{ kb: "a", hits: [] }], 3), []);
+});
+
+Deno.test("mergeHits: on a tie of query terms, an active entry before a superseded or archived one of the default knowledge base (a promoted entry's copy before its original)", () => {
+  const merged = mergeHits([
+    {
+      kb: "personal",
+      hits: [hit("orig", 9, ["worktree"], "superseded"), hit("old", 8, ["worktree"], "archived")],
+    },
+    { kb: "team", hits: [hit("copy", 0.4, ["worktree"])] },
+  ], 3);
+  assertEquals(merged.map((item) => `${item.kb}:${item.doc.id}`), [
+    "team:copy",
+    "personal:orig",
+    "personal:old",
+  ]);
+  const held = mergeHits([
+    { kb: "personal", hits: [hit("orig", 9, ["git", "worktree"], "superseded")] },
+    { kb: "team", hits: [hit("copy", 0.4, ["worktree"])] },
+  ], 2);
+  assertEquals(
+    held.map((item) => item.doc.id),
+    ["orig", "copy"],
+    "more query terms still go first",
+  );
 });

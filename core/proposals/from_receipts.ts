@@ -168,8 +168,8 @@ function aliasProposals(facts: ReceiptFacts): Proposal[] {
       kind: "alias",
       entryId: id,
       markdown,
-      reason: `fetched with no pointer to it after ${fresh.length} searches, ` +
-        `${words.join(", ")} in at least ${MIN_ALIAS_SEARCHES} of them: ` +
+      reason: `fetched with no pointer to it after ${fresh.length} searches, which searched ` +
+        `for ${words.join(", ")} (each word in at least ${MIN_ALIAS_SEARCHES} of them): ` +
         "as aliases, those words point at it next time",
       source: `receipts: ${fresh.length} searches before a fetch with no pointer`,
       key: `alias:${id}:${[...words].sort().join(",")}`,

@@ -14,7 +14,7 @@ import type { Finding } from "../../core/setup/finding.ts";
 import type { KernelRule } from "../../core/index/format.ts";
 import type { IndexReader } from "../../core/index/reader.ts";
 import { type AcceptedRules, pendingSummary } from "../../core/kernel/acceptance.ts";
-import { join } from "../../core/path.ts";
+import { dirname, join } from "../../core/path.ts";
 import { kernelRuleCost, LIMITS } from "../../core/entry/schema.ts";
 import { editFileCommand, shellCommand } from "../../core/shell/quote.ts";
 import { plural } from "../../core/text/plural.ts";
@@ -23,6 +23,7 @@ import { AcceptanceRecordError, pendingMentions, readAcceptedRules } from "../ke
 import { indexFindings as indexHealthFindings } from "../index/health.ts";
 import { indexDir } from "../paths.ts";
 import { lstatOf, pathExists } from "../disk.ts";
+import { newId } from "../save/entry_files.ts";
 import { kbCommand, removeLinksCommand } from "../self_command.ts";
 import { type DoctorContext, withFix } from "./context.ts";
 
@@ -60,13 +61,38 @@ function declaredId(kbDir: string, path: string): string | undefined {
 }
 
 /**
+ * The name, under a new id not in `taken`, that makes the file at `path` an entry, when its name
+ * holds no id and that name alone makes it one (a note written by hand with a title or heading).
+ */
+function nameThatServes(
+  kbDir: string,
+  path: string,
+  taken: ReadonlyMap<string, string>,
+): string | undefined {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  if (idFromPath(name) !== undefined) return undefined;
+  const renamed = nameWithId(name, newId(taken));
+  try {
+    const text = readKbFile(kbDir, path);
+    const read = readEntryForgivingly(text, {
+      path: `${path.slice(0, path.length - name.length)}${renamed}`,
+      fallbackDate: () => "1970-01-01",
+    });
+    return read.entry ? renamed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The command that fixes a file the index left out: move it where the index reads it (into
  * entries/, to a name ending in `.md` or starting with its id, without a backslash; a file too
- * large to be an entry out of it), remove what is not a regular file (a FIFO, a symlink), else
- * open it in the editor. A file where the entries folder should be came with a commit that took
- * every entry away: the fix shows that commit, whose revert brings them back.
+ * large to be an entry out of it; a note written by hand that names no id, to a name starting with
+ * a new one when that makes it an entry), remove what is not a regular file (a FIFO, a symlink), else open it
+ * in the editor. A file where the entries folder should be came with a commit that took every
+ * entry away: the fix shows that commit, whose revert brings them back.
  */
-function leftOutFix(kbDir: string, path: string): string {
+function leftOutFix(kbDir: string, path: string, taken: ReadonlyMap<string, string>): string {
   if (path === ENTRIES_DIR && lstatOf(join(kbDir, path))?.isFile) {
     return shellCommand(["git", "-C", kbDir, "log", "-1", "--stat", "--", ENTRIES_DIR]);
   }
@@ -91,6 +117,8 @@ function leftOutFix(kbDir: string, path: string): string {
     return moveCommand(full, join(kbDir, renamed));
   }
   if (!inEntries) return moveCommand(full, join(kbDir, ENTRIES_DIR, name));
+  const renamed = nameThatServes(kbDir, path, taken);
+  if (renamed) return moveCommand(full, join(dirname(full), renamed));
   return editFileCommand(full);
 }
 
@@ -131,7 +159,7 @@ export async function leftOutFindings(context: DoctorContext): Promise<Finding[]
         return {
           level: "error",
           check: "entries",
-          message: withFix(leftOut, leftOutFix(context.kbDir, file.path)),
+          message: withFix(leftOut, leftOutFix(context.kbDir, file.path, ids)),
         };
       }
       const keep = kbCommand("edit", copied.id, "--kb", context.kbDir);

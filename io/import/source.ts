@@ -13,6 +13,7 @@ import { dirname, join } from "../../core/path.ts";
 import type { SourceNote } from "../../core/import/note.ts";
 import { LIMITS } from "../../core/entry/schema.ts";
 import { isAgentFile } from "../../core/import/agent_rules.ts";
+import { AGENT_FILES, onlyBlock } from "../../core/export/agent_files.ts";
 import { detectKind, type SourceKind } from "../../core/import/kinds.ts";
 import { NOTE_FILE } from "../../core/import/wikilinks.ts";
 import { plural } from "../../core/text/plural.ts";
@@ -45,6 +46,15 @@ export const SYMLINK = "a symbolic link (not followed)";
 
 /** Why a note with nothing but blanks in it (Obsidian's, for a link clicked) is left out. */
 const EMPTY_NOTE = "is empty: there is nothing in it to keep";
+
+/** The names of the files `git-kb export` writes, its block alone in each when it wrote it whole. */
+const EXPORT_NAMES = new Set(
+  Object.values(AGENT_FILES).map(({ path }) => path.slice(path.lastIndexOf("/") + 1)),
+);
+
+/** Why a file `git-kb export` wrote whole is left out. */
+const OWN_EXPORT = "holds only git-kb's own block, which git-kb export wrote from this " +
+  "knowledge base's kernel rules";
 
 /** Why a note replaced between the look at it and its read is left out. */
 const REPLACED = "was replaced (by a link, a FIFO or another file) while it was read; import again";
@@ -100,6 +110,11 @@ export async function readSourceFolder(folder: string): Promise<SourceFolder> {
       if (!text.trim()) {
         // An entry of a title alone would be pointed at and fetched for nothing.
         source.leftOut.push({ path, reason: EMPTY_NOTE });
+        return;
+      }
+      if (onlyBlock(text)) {
+        // Brought in, it would be a second copy of every kernel rule, as one rule to accept.
+        source.leftOut.push({ path, reason: OWN_EXPORT });
         return;
       }
       found.push({ path, text, mtime: dateOf(info.mtime ?? new Date()) });
@@ -228,20 +243,33 @@ function hiddenFolderReason(folder: string, path: string, markdown: number): str
 }
 
 /**
- * How many markdown files are under `dir`, links not followed; a folder it cannot read counts
- * none.
+ * How many markdown files are under `dir`, links not followed, but for those `git-kb export`
+ * wrote whole (`.windsurf/rules/git-kb.md`), which an import of the folder would leave out; a
+ * folder it cannot read counts none.
  */
 function markdownFilesUnder(dir: string): number {
   let count = 0;
   try {
     for (const entry of Deno.readDirSync(dir)) {
-      if (entry.isDirectory) count += markdownFilesUnder(`${dir}/${entry.name}`);
-      else if (entry.isFile && NOTE_FILE.test(entry.name)) count++;
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory) count += markdownFilesUnder(path);
+      else if (entry.isFile && NOTE_FILE.test(entry.name) && !exportedWhole(path)) count++;
     }
   } catch {
     // Unreadable: nothing of it could be imported either way.
   }
   return count;
+}
+
+/** Whether the file at `path` is named as `git-kb export` names its files and holds only its block. */
+function exportedWhole(path: string): boolean {
+  if (!EXPORT_NAMES.has(path.slice(path.lastIndexOf("/") + 1))) return false;
+  try {
+    const bytes = readSeenFile(path, Deno.lstatSync(path), LIMITS.maxBodyBytes);
+    return bytes !== undefined && onlyBlock(new TextDecoder().decode(bytes));
+  } catch {
+    return false;
+  }
 }
 
 /** A date as YYYY-MM-DD in UTC. */

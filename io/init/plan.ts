@@ -116,7 +116,20 @@ export async function planInit(
     return { mode: "existing", kbDir };
   }
   if (source && sourceStat && !(sourceStat.isDirectory && isEmptyDir(resolvePath(source)))) {
-    throw new Error(`${resolvePath(source)} exists but is neither a git repo nor an empty folder`);
+    const path = resolvePath(source);
+    if (!sourceStat.isDirectory) {
+      throw new Error(
+        `${path} is a file: give init a clone URL, a git repo, or a new or empty folder`,
+      );
+    }
+    // A folder of notes: init never writes into it; import copies its notes into entries.
+    const bring = configTarget().kbs.length
+      ? `import them into your knowledge base: ${kbCommand("import", path)}`
+      : `start one and import them: ${kbCommand("init")} && ${kbCommand("import", path)}`;
+    throw new Error(
+      `${path} exists but is neither a git repo nor an empty folder, so init leaves it alone; ` +
+        `to bring the notes in it into a knowledge base, ${bring}`,
+    );
   }
   if (source && (dir !== undefined || source.endsWith(".git"))) {
     throw new InitRefusal(

@@ -8,12 +8,13 @@
 import { join } from "../../core/path.ts";
 import { EXIT, KbError } from "../../core/exit.ts";
 import { isGitKbBranch } from "../../core/proposals/branch.ts";
-import { gitCommand } from "../../core/shell/quote.ts";
+import { gitCommand, shellCommand } from "../../core/shell/quote.ts";
 import { displaySafe } from "../../core/text/display.ts";
 import { ifExists, writeFileAtomic } from "../fs.ts";
 import {
   commitPaths,
   git,
+  GitError,
   gitOk,
   GitTimeoutError,
   keepEntriesAsWritten,
@@ -81,6 +82,11 @@ export async function strayMarkdown(kbDir: string): Promise<string[]> {
   );
 }
 
+/** git's words on one line, without a closing full stop (a sentence of ours follows). */
+function oneLine(words: string): string {
+  return words.replace(/\s*\n\s*/g, " ").replace(/\.+$/, "");
+}
+
 /**
  * Clone `from` into `kbDir`, its files checked out only once entries are kept as the bytes
  * committed, whatever the clone's `.gitattributes` asks ({@link keepEntriesAsWritten}). A filter
@@ -95,6 +101,17 @@ async function cloneInto(from: string, kbDir: string, rerun: string): Promise<st
       timeoutMs: networkTimeoutMs(),
     });
   } catch (error) {
+    if (error instanceof GitError) {
+      // git's own failed clone leaves nothing made behind; its words say why (refused, denied,
+      // not found), and ls-remote shows what git gets from the address without cloning.
+      throw new KbError(
+        `cannot clone ${from}: ${oneLine(error.message)}. Nothing was changed ` +
+          "(no clone, no config). Check the remote's address and your access to it (the first " +
+          "line below asks the remote for its branches, as the clone did), then run init again:",
+        EXIT.failed,
+        [shellCommand(["git", "ls-remote", "--heads", "--", from]), rerun],
+      );
+    }
     if (!(error instanceof GitTimeoutError)) throw error;
     // A clone stopped mid-way cannot clean up after itself: what it made goes, as git's own
     // failed clone leaves nothing (the folder, when it was there before, stays empty).

@@ -51,6 +51,7 @@ import { PUSH_ATTEMPTS, pushBranch } from "../remote/push.ts";
 import { republishRefusal } from "../remote/rewritten.ts";
 import { type PushTarget, pushTarget, syncCommand } from "../remote/target.ts";
 import { type ProposalsTraffic, syncProposals } from "../proposals/sync.ts";
+import { readProposals } from "../proposals/store.ts";
 import { withLock } from "../save/lock.ts";
 import { handEdits, readyBranch, saveLockPath } from "../save/repo_state.ts";
 
@@ -104,11 +105,12 @@ export interface SyncReport {
   index?: RefreshReport;
   /**
    * Which way the proposals branch (`git-kb review`'s queue) moved, neither way without a remote;
-   * `notPushed`, why proposals or reviews made here did not go out, when they did not, and
-   * `wayOut`, the commands that finish when a sync is not it (see io/proposals/sync.ts
-   * `ProposalsPushError`).
+   * `pending`, how many proposals wait for a review once it moved (absent when it did not, or the
+   * branch could not be read); `notPushed`, why proposals or reviews made here did not go out, when
+   * they did not, and `wayOut`, the commands that finish when a sync is not it (see
+   * io/proposals/sync.ts `ProposalsPushError`).
    */
-  proposals: ProposalsTraffic & { notPushed?: string; wayOut?: string[] };
+  proposals: ProposalsTraffic & { pending?: number; notPushed?: string; wayOut?: string[] };
   /** One line each: what the user should know although the sync worked. */
   warnings: string[];
 }
@@ -497,10 +499,13 @@ async function syncLocked(
     }
     const { incoming, outgoing } = await traffic(kbDir, { start, theirs, head, sent, pushed });
     const fallback = rebased && (await commitIdentity(kbDir)).fallback;
-    const { warning, ...proposals } = await syncProposals(kbDir, target, {
+    const { warning, ...moved } = await syncProposals(kbDir, target, {
       timeoutMs,
       forceRepublish,
     });
+    const proposals = moved.cameIn || moved.wentOut
+      ? { ...moved, pending: await pendingCount(kbDir) }
+      : moved;
     return {
       kbDir,
       outcome: incoming.commits || outgoing.commits ? "synced" : "up-to-date",
@@ -512,6 +517,15 @@ async function syncLocked(
       proposals,
       warnings: [...fallback ? [fallbackIdentityWarning()] : [], ...warning ? [warning] : []],
     };
+  }
+}
+
+/** How many proposals wait for a review; undefined when the proposals branch cannot be read. */
+async function pendingCount(kbDir: string): Promise<number | undefined> {
+  try {
+    return (await readProposals(kbDir)).pending.length;
+  } catch {
+    return undefined;
   }
 }
 
