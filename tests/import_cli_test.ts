@@ -283,7 +283,10 @@ const CASES: Record<string, FixtureCase> = {
     added: 5,
     linksResolved: 0,
     unresolved: [],
-    leftOut: [["CLAUDE.md @~/.claude/my-preferences.md", /outside this folder/]],
+    leftOut: [
+      ["CLAUDE.md @~/.claude/my-preferences.md", /outside this folder/],
+      ["AGENTS.md#releases", /is an empty section/],
+    ],
     entries: {
       "CLAUDE.md#commits": [/^title: Commits$/m, /^type: rule$/m],
       "CLAUDE.md#layout": [/^title: Layout$/m, /`@someone`/],

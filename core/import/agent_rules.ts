@@ -88,13 +88,21 @@ function cursorRule(note: SourceNote): AgentRule {
   });
 }
 
+/** A `##` section of a CLAUDE.md or AGENTS.md: its heading, its lines, and its key. */
+interface Section {
+  title: string;
+  lines: string[];
+  /** `<file>#<slug of the heading>`, unique in the file: a second import finds it again. */
+  key: string;
+}
+
 /** The sections of a CLAUDE.md or AGENTS.md, without git-kb's own block. */
-function sectionRules(note: SourceNote): AgentRule[] {
+function sectionsOf(note: SourceNote): Section[] {
   const text = withoutBlock(note.text);
   const lines = text.split("\n");
   const level = lines.some((line) => /^##[ \t]/.test(line)) ? "## " : "# ";
-  const sections: { title: string; lines: string[] }[] = [];
-  let current: { title: string; lines: string[] } | undefined;
+  const sections: Omit<Section, "key">[] = [];
+  let current: Omit<Section, "key"> | undefined;
   let fenced = false;
   for (const line of lines) {
     if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
@@ -107,16 +115,40 @@ function sectionRules(note: SourceNote): AgentRule[] {
       sections.push(current);
     }
   }
-  const kept = sections.filter((section) =>
-    section.lines.some((line) => line.trim() && !/^@\S+\s*$/.test(line))
-  );
   const keys = new Set<string>();
-  return kept.map((section) => {
-    // Keyed by its heading, so a second import finds a section again after others move.
+  return sections.map((section) => {
     let key = `${note.path}#${slugify(section.title)}`;
     while (keys.has(key)) key += "-2";
     keys.add(key);
-    return rule({ ...note, path: key }, section.title, section.lines.join("\n"));
+    return { ...section, key };
+  });
+}
+
+/** Why a section is no rule: nothing in it, or only `@imports` (read as notes of their own). */
+function sectionLeftOut(section: Section): string | undefined {
+  const said = section.lines.filter((line) => line.trim());
+  if (!said.length) return "is an empty section: there is nothing in it to keep";
+  if (said.every((line) => /^@\S+\s*$/.test(line))) {
+    return "holds only @imports, whose files are read as notes of their own";
+  }
+  return undefined;
+}
+
+function sectionRules(note: SourceNote): AgentRule[] {
+  return sectionsOf(note).filter((section) => !sectionLeftOut(section)).map((section) =>
+    rule({ ...note, path: section.key }, section.title, section.lines.join("\n"))
+  );
+}
+
+/**
+ * The sections of an agent file that are no rule, each by its key (`CLAUDE.md#setup`) with why;
+ * none for a Cursor rule file, which is one rule.
+ */
+export function sectionsLeftOut(note: SourceNote): { path: string; reason: string }[] {
+  if (note.path.endsWith(".mdc")) return [];
+  return sectionsOf(note).flatMap((section) => {
+    const reason = sectionLeftOut(section);
+    return reason ? [{ path: section.key, reason }] : [];
   });
 }
 

@@ -1,6 +1,6 @@
 /** Agent instruction files read as rules (core/import/agent_rules.ts). */
 import { assertEquals } from "@std/assert";
-import { claudeImports, isAgentFile, readAgentFile } from "./agent_rules.ts";
+import { claudeImports, isAgentFile, readAgentFile, sectionsLeftOut } from "./agent_rules.ts";
 import { exportBlock } from "../export/agent_files.ts";
 
 const DATES = { created: "2024-01-01", updated: "2024-02-01" };
@@ -75,4 +75,21 @@ Deno.test("isAgentFile knows CLAUDE.md, AGENTS.md and Cursor rules only", () => 
     ["CLAUDE.md", "x/AGENTS.md", ".cursor/rules/a.mdc", "notes.md", "rules/a.mdc"].map(isAgentFile),
     [true, true, true, false, false],
   );
+});
+
+Deno.test("a section with nothing in it, or only @imports, is no rule, and is named with why", () => {
+  const note = {
+    path: "CLAUDE.md",
+    text: "# R\n\n## A\n\nx\n\n## Empty\n\n## Imports\n\n@docs/a.md\n\n## B\n\ny\n",
+    fileDates: DATES,
+  };
+  assertEquals(readAgentFile(note).map((rule) => rule.title), ["A", "B"]);
+  assertEquals(sectionsLeftOut(note), [
+    { path: "CLAUDE.md#empty", reason: "is an empty section: there is nothing in it to keep" },
+    {
+      path: "CLAUDE.md#imports",
+      reason: "holds only @imports, whose files are read as notes of their own",
+    },
+  ]);
+  assertEquals(sectionsLeftOut({ ...note, path: ".cursor/rules/x.mdc" }), []);
 });

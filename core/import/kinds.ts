@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { claudeImports, isAgentFile, readAgentFile } from "./agent_rules.ts";
+import { claudeImports, isAgentFile, readAgentFile, sectionsLeftOut } from "./agent_rules.ts";
 import { join } from "../path.ts";
 import {
   conceptHeader,
@@ -51,25 +51,32 @@ export function detectKind({ name, obsidian, files }: FolderFacts): SourceKind {
 /** A note, and whether its source asks it to apply always (Cursor's `alwaysApply`). */
 export type KindNote = ImportedNote & { alwaysApply?: boolean };
 
-/** The notes of a folder's files read as `kind`, and the index files read for summaries. */
-export function readFolderNotes(
-  kind: SourceKind,
-  files: readonly SourceNote[],
-): { notes: KindNote[]; indexes: string[] } {
+/** What {@link readFolderNotes} read. */
+export interface FolderNotes {
+  notes: KindNote[];
+  /** The index files read for summaries. */
+  indexes: string[];
+  /** Sections of agent files that are no note, each by its key with why. */
+  leftOut: { path: string; reason: string }[];
+}
+
+/** The notes of a folder's files read as `kind`, and what of them is no note. */
+export function readFolderNotes(kind: SourceKind, files: readonly SourceNote[]): FolderNotes {
   if (kind === "claude-memory") {
     const indexes = files.some((file) => file.path === MEMORY_INDEX) ? [MEMORY_INDEX] : [];
-    return { notes: readMemoryFolder(files), indexes };
+    return { notes: readMemoryFolder(files), indexes, leftOut: [] };
   }
   const imported = importedByClaude(files);
   const isRules = (file: SourceNote) => isAgentFile(file.path) || imported.has(file.path);
   const agentFiles = files.filter(isRules);
   const others = files.filter((file) => !isRules(file));
   const rules = agentFiles.flatMap(readAgentFile);
+  const leftOut = agentFiles.flatMap(sectionsLeftOut);
   if (kind === "knowledge") {
     const { notes, indexes } = readKnowledgeFolder(others);
-    return { notes: [...notes, ...rules], indexes };
+    return { notes: [...notes, ...rules], indexes, leftOut };
   }
-  return { notes: [...others.map(readNote), ...rules], indexes: [] };
+  return { notes: [...others.map(readNote), ...rules], indexes: [], leftOut };
 }
 
 /** How many hops of `@imports` Claude Code follows from a CLAUDE.md. */

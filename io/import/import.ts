@@ -146,6 +146,7 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
   };
   const key = folderKey(realPathOr(folder));
   const read = readFolderNotes(kind, maskedNotes);
+  leftOut.push(...read.leftOut);
   const { notes, attachments: embedded } = withAttachments(read.notes, source.others, key);
   const files = embedded.brought.map((path) => ({
     source: path,
