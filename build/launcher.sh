@@ -123,7 +123,8 @@ if [ -z "$deno" ]; then
   case "${XDG_DATA_HOME:-}" in
     /*) prefix="'$(printf '%s' "$data/git-kb/deno" | sed "s/'/'\\\\''/g")'" ;;
   esac
-  echo "git-kb: Deno 2 is needed and was not found: install it without root with \"npm install --prefix $prefix deno@2.9.6\" (or see https://deno.com), then retry." >&2
+  # The command ends the line, unquoted, so that it can be pasted as it is.
+  echo "git-kb: Deno 2 is needed and was not found (see https://deno.com); install it without root, then retry: npm install --prefix $prefix deno@2.9.6" >&2
   [ "$first" = hook ] && exit 0
   exit 1
 fi
