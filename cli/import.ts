@@ -116,8 +116,12 @@ export async function run(args: string[]): Promise<number> {
     });
   } else {
     const kbFlag = values.kb === undefined ? [] : ["--kb", kbDir];
-    const replacing = kbCommand("import", positionals[0], ...kbFlag, "--replace-edits");
-    printReport(report, positionals[0], values["dry-run"] === true, replacing);
+    const from = values.from === undefined ? [] : ["--from", String(values.from)];
+    const commands = {
+      replacing: kbCommand("import", positionals[0], ...kbFlag, ...from, "--replace-edits"),
+      listing: kbCommand("import", positionals[0], ...kbFlag, ...from, "--dry-run", "--json"),
+    };
+    printReport(report, positionals[0], values["dry-run"] === true, commands);
     if (waiting.length) {
       const review = kbCommand("kernel", ...kbFlag);
       console.log(yellow(pendingNotice(waiting, review)));
@@ -139,11 +143,24 @@ function importedWaiting(report: ImportReport): PendingMention[] {
   return pendingMentions(written);
 }
 
+/** The most links of one kind the report lists; `--json` lists them all. */
+const MAX_LISTED_LINKS = 20;
+
+/**
+ * Print the lines of `items` (at most {@link MAX_LISTED_LINKS}), then how many more there are and
+ * the command (`listing`) that lists them all.
+ */
+function printCapped(items: readonly string[], listing: string): void {
+  for (const item of items.slice(0, MAX_LISTED_LINKS)) console.log(yellow(`  ${item}`));
+  const more = items.length - MAX_LISTED_LINKS;
+  if (more > 0) console.log(yellow(`  … and ${more} more; every one: ${listing}`));
+}
+
 function printReport(
   report: ImportReport,
   folder: string,
   dryRun: boolean,
-  replacing: string,
+  { replacing, listing }: { replacing: string; listing: string },
 ): void {
   const { save, notPushed } = report;
   const verb = dryRun
@@ -215,7 +232,7 @@ function printReport(
     console.log(
       yellow(`${plural(unresolved.length, "link names", "links name")} no note:`),
     );
-    for (const link of unresolved) console.log(yellow(`  ${link.sourcePath}: ${asWritten(link)}`));
+    printCapped(unresolved.map((link) => `${link.sourcePath}: ${asWritten(link)}`), listing);
   }
   const toLeftOut = report.unresolved.filter((link) => link.leftOut !== undefined);
   if (toLeftOut.length) {
@@ -223,9 +240,10 @@ function printReport(
       `${plural(toLeftOut.length, "link names a note", "links name notes")} left out ` +
         "(see below), kept as written:",
     ));
-    for (const link of toLeftOut) {
-      console.log(yellow(`  ${link.sourcePath}: ${asWritten(link)} (${link.leftOut})`));
-    }
+    printCapped(
+      toLeftOut.map((link) => `${link.sourcePath}: ${asWritten(link)} (${link.leftOut})`),
+      listing,
+    );
   }
   const { brought, copied, missing } = report.attachments;
   const same = brought.length - copied.length;

@@ -702,6 +702,29 @@ Deno.test("import: a wikilink to a note left out names that note, not no note", 
   ]);
 });
 
+Deno.test("import lists 20 links that name no note, then how many more and the command that lists every one", async () => {
+  await using kb = await makeKb({ empty: true });
+  const notes = join(kb.root, "graph notes");
+  const links = Array.from({ length: 23 }, (_, at) => `[[Page ${at}]]`).join(" ");
+  await writeFolder(notes, { "journal.md": `Links: ${links}.\n` });
+  const text = await runCli(["import", notes, "--dry-run"], { env: kb.env });
+  assertEquals(text.code, 0, show(text));
+  const lines = text.stdout.split("\n");
+  const first = lines.indexOf("23 links name no note:");
+  assert(first > 0, text.stdout);
+  assertEquals(lines.slice(first + 1, first + 21).map((line) => line.split(": ")[0]), [
+    ...Array(20).fill("  journal.md"),
+  ]);
+  const listing = kbCommand("import", notes, "--dry-run", "--json");
+  assertEquals(lines[first + 21], `  … and 3 more; every one: ${listing}`);
+  // Pasted, the line reads back as the import's words (the program is the launcher's path).
+  const words = await runProcess("/bin/sh", ["-c", `printf '%s\\0' ${listing}`]);
+  const args = words.stdout.split("\0").slice(1, -1);
+  assertEquals(args, ["import", notes, "--dry-run", "--json"]);
+  const json = await runCli(args, { env: kb.env });
+  assertEquals(parseJson<ImportJson>(json).unresolved.length, 23, show(json));
+});
+
 Deno.test("import names the hidden folders with notes it does not read, node_modules and hidden notes; the printed import brings a folder's", async () => {
   await using kb = await makeKb({ empty: true });
   const notes = join(kb.root, "it's notes");
