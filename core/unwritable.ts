@@ -88,7 +88,10 @@ export function unwritableCache(folder: string, message: string, newCacheLine: s
     `cache of its own: ${newCacheLine}) and run again.`;
 }
 
-/** Whether a file error (`code`, `message`) is one {@link unwritableCache} words: no write, or no room. */
+/**
+ * Whether a file error (`code`, `message`) is one {@link unwritableCache} words: no write, or no
+ * room.
+ */
 export function cacheRefused(code: unknown, message: string): boolean {
   return (typeof code === "string" && UNWRITABLE_CODES.has(code)) || noRoom(code, message);
 }

@@ -71,7 +71,7 @@ export interface EditorCommand {
   program: string;
   /** Its arguments, quotes removed; the file comes after them. */
   args: string[];
-  /** The variable that named it, `VISUAL` or `EDITOR`; absent for `vi`, taken when neither is set. */
+  /** The variable that named it, `VISUAL` or `EDITOR`; absent for `vi`, taken when neither is. */
   variable?: string;
 }
 

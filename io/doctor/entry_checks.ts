@@ -88,8 +88,8 @@ function nameThatServes(
  * The command that fixes a file the index left out: move it where the index reads it (into
  * entries/, to a name ending in `.md` or starting with its id, without a backslash; a file too
  * large to be an entry out of it; a note written by hand that names no id, to a name starting with
- * a new one when that makes it an entry), remove what is not a regular file (a FIFO, a symlink), else open it
- * in the editor. A file where the entries folder should be came with a commit that took every
+ * a new one when that makes it an entry), remove what is not a regular file (a FIFO, a symlink),
+ * else open it in the editor. A file where the entries folder should be came with a commit that took every
  * entry away: the fix shows that commit, whose revert brings them back.
  */
 function leftOutFix(kbDir: string, path: string, taken: ReadonlyMap<string, string>): string {

@@ -47,7 +47,7 @@ export const SYMLINK = "a symbolic link (not followed)";
 /** Why a note with nothing but blanks in it (Obsidian's, for a link clicked) is left out. */
 const EMPTY_NOTE = "is empty: there is nothing in it to keep";
 
-/** The names of the files `git-kb export` writes, its block alone in each when it wrote it whole. */
+/** The names of the files `git-kb export` writes, its block alone in each when it wrote it all. */
 const EXPORT_NAMES = new Set(
   Object.values(AGENT_FILES).map(({ path }) => path.slice(path.lastIndexOf("/") + 1)),
 );
@@ -261,7 +261,7 @@ function markdownFilesUnder(dir: string): number {
   return count;
 }
 
-/** Whether the file at `path` is named as `git-kb export` names its files and holds only its block. */
+/** Whether the file at `path` has a name `git-kb export` writes and holds only its block. */
 function exportedWhole(path: string): boolean {
   if (!EXPORT_NAMES.has(path.slice(path.lastIndexOf("/") + 1))) return false;
   try {

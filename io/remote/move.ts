@@ -1,11 +1,11 @@
 /**
  * Moving the checked-out branch onto what came from the remote (a sync's `git reset --keep`, a
- * save's replay, the SessionStart pull's fast-forward) so that a move git could not finish leaves no file half-written. Git writes the
- * files first and moves the branch last: on a full disk or in a folder it may not write, it stops
- * part-way and leaves what it wrote (a file cut short, empty files where new entries go). The next
- * sync then read them as the user's own uncommitted changes and said to commit them. Here the
- * files the move writes that were clean before it are put back as the branch has them once it
- * failed.
+ * save's replay, the SessionStart pull's fast-forward) so that a move git could not finish leaves
+ * no file half-written. Git writes the files first and moves the branch last: on a full disk or in
+ * a folder it may not write, it stops part-way and leaves what it wrote (a file cut short, empty
+ * files where new entries go). The next sync then read them as the user's own uncommitted changes
+ * and said to commit them. Here the files the move writes that were clean before it are put back
+ * as the branch has them once it failed.
  *
  * @module
  */
