@@ -72,7 +72,7 @@ function keyPath(key: string, at: string): string[] {
   if (!parts.length) throw new Error(`${at} has an empty key`);
   return parts.map((part) =>
     part.startsWith('"')
-      ? unescape(part.slice(1, -1), at)
+      ? basicStringText(part.slice(1, -1), at)
       : part.startsWith("'")
       ? part.slice(1, -1)
       : part
@@ -100,7 +100,7 @@ function readValue(text: string, at: string): [unknown, string] {
   if (text.startsWith('"')) {
     const string = /^"((?:[^"\\]|\\.)*)"/.exec(text);
     if (!string) throw new Error(`${at} has a string with no end`);
-    return [unescape(string[1], at), text.slice(string[0].length)];
+    return [basicStringText(string[1], at), text.slice(string[0].length)];
   }
   if (text.startsWith("'")) {
     const string = /^'([^']*)'/.exec(text);
@@ -133,8 +133,11 @@ function readArray(text: string, at: string): [unknown[], string] {
   return [items, rest.slice(1)];
 }
 
-/** A basic string's text with its escapes read (`\n`, `\"`, `\u00e9`). */
-function unescape(text: string, at: string): string {
+/**
+ * A basic string's text (between its quotes) with its escapes read (`\n`, `\"`, `\u00e9`);
+ * throws, naming `at`, on an escape TOML does not have.
+ */
+export function basicStringText(text: string, at = "it"): string {
   return text.replace(/\\(?:u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|(.))/g, (_, four, eight, one) => {
     const code = four || eight ? parseInt(four ?? eight, 16) : undefined;
     if (code !== undefined && code <= 0x10ffff) return String.fromCodePoint(code);

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { basicStringText } from "../import/toml.ts";
 import { isObject, type Settings, SettingsShapeError } from "./agent_settings.ts";
 
 /** The agents whose MCP configuration `setup --mcp` writes. */
@@ -241,7 +242,7 @@ function entryLines(entry: McpServerEntry): Map<string, string> {
 
 /**
  * The strings a TOML value's text holds (`["A", 'B'] # "not C"` → A, B): basic strings with
- * their escapes read as JSON reads them, literal strings as they are; comments skipped.
+ * their escapes read, literal strings as they are; comments skipped.
  */
 function stringsIn(value: string): string[] {
   const strings: string[] = [];
@@ -249,8 +250,8 @@ function stringsIn(value: string): string[] {
     if (match[2] !== undefined) strings.push(match[2]);
     else if (match[1] !== undefined) {
       try {
-        strings.push(JSON.parse(`"${match[1]}"`));
-      } catch { /* a TOML escape JSON does not read (\U0001F600): not one of ours */ }
+        strings.push(basicStringText(match[1]));
+      } catch { /* an escape TOML does not have: not one of ours */ }
     }
   }
   return strings;
