@@ -9,7 +9,7 @@
  * `postgres` in a knowledge base full of Postgres notes) and surfaces nothing. Of the entries a
  * phrase matches, only those it names are pointed at ({@link namesEntry}): it holds every word of
  * one of their tags or aliases, or at least {@link SearchConfig.titleShare} of their title's
- * words. The agent searches for the names in its own code, and one of them sharing a word with a
+ * words and two of them when it has two or more. The agent searches for the names in its own code, and one of them sharing a word with a
  * note's title (`release` in "Attaching a generated file to a GitHub release using Actions") is
  * chance, not a sign that the note is about what it searches for. Superseded, archived and kernel
  * entries never match: kernel rules already reach every prompt whole.
@@ -115,8 +115,9 @@ function nameTerms(name: string): string[] {
 /**
  * Whether a phrase of `terms` (index terms) names the entry `doc`: it holds every word of one of
  * its tags or aliases (`rebase` names an entry tagged `rebase`, not one tagged `rebase-vs-merge`),
- * or at least `titleShare` of its title's words (`rotate token` names "Rotate a leaked Cloudflare
- * token", `release` does not name "Freeze the release branch a week before launch").
+ * or at least `titleShare` of its title's words, and two of them when it has two or more
+ * (`rotate token` names "Rotate a leaked Cloudflare token"; `release` does not name "Freeze the
+ * release branch a week before launch", nor `scroll` the title `scrollToTop`).
  */
 export function namesEntry(
   terms: ReadonlySet<string>,
@@ -129,7 +130,8 @@ export function namesEntry(
     if (words.length && held(words) === words.length) return true;
   }
   const title = nameTerms(doc.title);
-  return title.length > 0 && held(title) >= titleShare * title.length;
+  return title.length > 0 &&
+    held(title) >= Math.max(titleShare * title.length, Math.min(2, title.length));
 }
 
 /** What the search augment decided for one tool call. */

@@ -38,7 +38,7 @@ const SPECS: Spec[] = [
   { id: "kb-old01", title: "Rotate tokens by hand", status: "superseded" },
   { id: "kb-arc01", title: "Rotate tokens weekly", status: "archived" },
   { id: "kb-ker01", title: "Never paste a token", kernel: true, body: "Never paste a token.\n" },
-  { id: "kb-reb01", title: "Rebase onto main", tags: ["git"] },
+  { id: "kb-reb01", title: "Rebase onto main", tags: ["git", "rebase"] },
 ];
 
 function ids(store: IndexReader, ords: number[]): string[] {
@@ -106,7 +106,7 @@ Deno.test("decideSearch: a phrase matching more than genericLimit entries surfac
   const many = (count: number) =>
     Array.from({ length: count }, (_, index) => ({
       id: `kb-pg${String(index).padStart(3, "0")}`,
-      title: `Postgres note ${index}`,
+      title: `Postgres ${index}`,
     }));
   const limit = DEFAULT_SEARCH_CONFIG.genericLimit;
   const generic = decideSearch(["postgres"], reader(many(limit + 1)), {}, FETCH);
@@ -126,12 +126,12 @@ Deno.test("decideSearch: a phrase matching more than genericLimit entries surfac
 
 Deno.test("decideSearch: phrases in order, each entry once, at most maxPointers", () => {
   const index = reader(SPECS);
-  // `token` names "Token formats" (half its title) but not "Rotate a leaked Cloudflare token";
+  // `token formats` names "Token formats" but not "Rotate a leaked Cloudflare token";
   // `rotate token` names that one, and the entry tagged `token-rotation` after it.
-  const decision = decideSearch(["rebase", "token", "rotate token"], index, {}, FETCH);
+  const decision = decideSearch(["rebase", "token formats", "rotate token"], index, {}, FETCH);
   assertEquals(decision.assembly!.pointers.map((pointer) => [pointer.id, pointer.why]), [
     ["kb-reb01", ["rebase"]],
-    ["kb-tok01", ["token"]],
+    ["kb-tok01", ["token", "formats"]],
     ["kb-rot01", ["rotate", "token"]],
   ]);
   const one = decideSearch(["rotate token"], index, {}, FETCH, {
@@ -141,7 +141,7 @@ Deno.test("decideSearch: phrases in order, each entry once, at most maxPointers"
   assertEquals(one.assembly!.pointers.map((pointer) => pointer.id), ["kb-rot01"]);
 });
 
-Deno.test("namesEntry: a whole tag or alias, or half the title's words at least", () => {
+Deno.test("namesEntry: a whole tag or alias, or half the title's words and two at least", () => {
   const terms = (...words: string[]) => new Set(words.map(termOf));
   const doc = {
     title: "Freeze the release branch a week before launch",
@@ -164,6 +164,12 @@ Deno.test("namesEntry: a whole tag or alias, or half the title's words at least"
   const camel = { title: "countWeekDaysBetween", tags: [], aliases: [] };
   assert(!namesEntry(terms("week"), camel, share));
   assert(namesEntry(terms("week", "days"), camel, share));
+  // One word never names a title of two or more, though it is half of it: a search for `clear`
+  // or `scroll` meets many titles by one word.
+  const two = { title: "Clear the screen", tags: [], aliases: [] };
+  assert(!namesEntry(terms("clear"), two, share), "one of clear, screen");
+  assert(namesEntry(terms("clear", "screen"), two, share));
+  assert(namesEntry(terms("clear"), { title: "Clear", tags: [], aliases: [] }, share));
 });
 
 Deno.test("decideSearch: an entry whose names merely hold the phrase is not pointed at", () => {
@@ -187,7 +193,7 @@ Deno.test("decideSearch: the text stays under the budget", () => {
     title: `Rotate ${"very ".repeat(60)}long ${index}`,
   }));
   const budget = 400;
-  const decision = decideSearch(["rotate"], reader(long), {}, FETCH, {
+  const decision = decideSearch(["rotate long"], reader(long), {}, FETCH, {
     ...DEFAULT_SEARCH_CONFIG,
     budgetChars: budget,
   });
