@@ -340,9 +340,11 @@ export async function pathsWithConflictMarkers(
   if (!paths.length) return [];
   await keepEntriesAsWritten(dir);
   const many = paths.length > GREP_PATHSPEC_MAX;
-  // NUL-separated: a name git would quote (non-ASCII, a quote) comes back as it is.
+  // NUL-separated: a name git would quote (non-ASCII, a quote) comes back as it is; uncoloured,
+  // whatever the user's config asks (color.ui=always wraps each name in escapes).
   const found = await git(dir, [
     "grep",
+    "--no-color",
     "-I",
     "-l",
     "-z",
