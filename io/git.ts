@@ -93,12 +93,19 @@ export function gitReason(stderr: string): string {
   return line.replace(/^(fatal|error):\s*/, "").replace(/\.+$/, "");
 }
 
-/** Environment that keeps git from prompting or paging inside a tool. */
+/**
+ * Environment that keeps git from prompting or paging inside a tool, and its output as git-kb
+ * reads it: `log.showSignature`, set in the user's config, would put the check of a signed
+ * commit's signature ("No signature", gpg's lines) before every `git log --format` record.
+ */
 const QUIET_ENV = {
   GIT_TERMINAL_PROMPT: "0",
   GIT_PAGER: "cat",
   GIT_EDITOR: "true",
   LC_ALL: "C",
+  GIT_CONFIG_COUNT: "1",
+  GIT_CONFIG_KEY_0: "log.showSignature",
+  GIT_CONFIG_VALUE_0: "false",
 };
 
 let repoEnvCleared = false;
