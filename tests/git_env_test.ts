@@ -54,7 +54,7 @@ const SSH_KEYGEN = (await runProcess("sh", ["-c", "command -v ssh-keygen"])).cod
 
 Deno.test({
   name: SSH_KEYGEN
-    ? "a user who signs commits and has git log show signatures: a save's replay keeps the author"
+    ? "a user who signs commits and has git log show signatures: a save's replay keeps the author, signed"
     : "signed commits shown by git log: SKIPPED, ssh-keygen is not installed (openssh-client)",
   ignore: !SSH_KEYGEN,
   fn: async () => {
@@ -77,5 +77,7 @@ Deno.test({
     assertMatch(added.stdout, /remote had moved: rebased and pushed/);
     const author = await git(kb.remote!, "log", "-1", "--format=%an <%ae>", "main");
     assertEquals(author, `${kb.env.GIT_AUTHOR_NAME} <${kb.env.GIT_AUTHOR_EMAIL}>`);
+    // Signed as git rebase would sign it, by commit.gpgSign.
+    assertMatch(await git(kb.remote!, "cat-file", "commit", "main"), /^gpgsig -----BEGIN SSH/m);
   },
 });
