@@ -16,9 +16,9 @@ import type { IndexReader } from "../../core/index/reader.ts";
 import { type AcceptedRules, pendingSummary } from "../../core/kernel/acceptance.ts";
 import { dirname, join } from "../../core/path.ts";
 import { kernelRuleCost, LIMITS } from "../../core/entry/schema.ts";
-import { editFileCommand, shellCommand } from "../../core/shell/quote.ts";
+import { editFileCommand, shellCommand, shellGlob, shellQuote } from "../../core/shell/quote.ts";
 import { plural } from "../../core/text/plural.ts";
-import { ENTRIES_DIR, readKbFile } from "../kb.ts";
+import { ENTRIES_DIR, NOT_UTF8_MARK, readKbFile } from "../kb.ts";
 import { AcceptanceRecordError, pendingMentions, readAcceptedRules } from "../kernel/acceptance.ts";
 import { indexFindings as indexHealthFindings } from "../index/health.ts";
 import { indexDir } from "../paths.ts";
@@ -88,9 +88,10 @@ function nameThatServes(
  * The command that fixes a file the index left out: move it where the index reads it (into
  * entries/, to a name ending in `.md` or starting with its id, without a backslash; a file too
  * large to be an entry out of it; a note written by hand that names no id, to a name starting with
- * a new one when that makes it an entry), remove what is not a regular file (a FIFO, a symlink),
- * else open it in the editor. A file where the entries folder should be came with a commit that took every
- * entry away: the fix shows that commit, whose revert brings them back.
+ * a new one when that makes it an entry; a name that is not UTF-8, matched by a pattern, to one
+ * that is), remove what is not a regular file (a FIFO, a symlink), else open it in the editor. A
+ * file where the entries folder should be came with a commit that took every entry away: the fix
+ * shows that commit, whose revert brings them back.
  */
 function leftOutFix(kbDir: string, path: string, taken: ReadonlyMap<string, string>): string {
   if (path === ENTRIES_DIR && lstatOf(join(kbDir, path))?.isFile) {
@@ -102,6 +103,11 @@ function leftOutFix(kbDir: string, path: string, taken: ReadonlyMap<string, stri
   }
   const full = join(kbDir, path);
   const info = lstatOf(full);
+  // A name that is not UTF-8 cannot be written out: matched by a pattern, renamed in UTF-8.
+  if (!info && path.includes(NOT_UTF8_MARK)) {
+    return `mv -- ${shellQuote(`${kbDir}/`)}${shellGlob(path, NOT_UTF8_MARK)} ` +
+      shellQuote(join(kbDir, path.replaceAll(NOT_UTF8_MARK, "-")));
+  }
   if (!info || !info.isFile) return shellCommand(["rm", "--", full]);
   const name = path.slice(path.lastIndexOf("/") + 1);
   // Too large to be an entry (never read whole): out of entries/, for the user to look at.
