@@ -10,7 +10,7 @@
 import { assertEquals, assertMatch } from "@std/assert";
 import { join } from "@std/path/posix/join";
 import { runProcess } from "../io/process.ts";
-import { cloneRemote, git, makeKb, pushEntryFrom, runCli, show } from "./helpers.ts";
+import { childEnv, cloneRemote, git, makeKb, pushEntryFrom, runCli, show } from "./helpers.ts";
 
 Deno.test("with GIT_DIR, GIT_WORK_TREE and GIT_INDEX_FILE of another repo exported, add and sync write the knowledge base alone", async () => {
   await using kb = await makeKb({ remote: true });
@@ -80,4 +80,31 @@ Deno.test({
     // Signed as git rebase would sign it, by commit.gpgSign.
     assertMatch(await git(kb.remote!, "cat-file", "commit", "main"), /^gpgsig -----BEGIN SSH/m);
   },
+});
+
+Deno.test("git set to sign every commit with a key it cannot load: a save says so, keeps nothing, and names the way on", async () => {
+  await using kb = await makeKb({ remote: true });
+  await Deno.writeTextFile(
+    join(kb.home, ".gitconfig"),
+    `[user]\n\tsigningkey = ${join(kb.root, "no-such-key")}\n[gpg]\n\tformat = ssh\n` +
+      "[commit]\n\tgpgsign = true\n",
+  );
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  const add = ["add", "--title", "Signed or not at all", "--type", "note"];
+
+  const refused = await runCli(add, { env: kb.env });
+  assertEquals(refused.code, 1, show(refused));
+  assertMatch(
+    refused.stderr,
+    /commit\.gpgSign is true\) and could not sign this one: .*no-such-key/,
+  );
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head);
+  assertEquals(await git(kb.dir, "status", "--porcelain"), "", "nothing written or staged");
+  const command = refused.stderr.trim().split("\n").at(-1)!.trim();
+  assertEquals(command, `git -C ${kb.dir} config commit.gpgSign false`);
+
+  const pasted = await runProcess("sh", ["-c", command], { env: childEnv(kb.env) });
+  assertEquals(pasted.code, 0, show(pasted));
+  const added = await runCli(add, { env: kb.env });
+  assertEquals(added.code, 0, show(added));
 });
