@@ -434,6 +434,29 @@ Deno.test("doctor's fixes work when pasted into sh, whatever the folder is calle
   );
 });
 
+Deno.test("a folder named like an entry file: doctor's fix, pasted, removes an empty one (a submodule's) and renames one with entries in it", async () => {
+  await using kb = await makeKb();
+  const entries = join(kb.dir, "entries");
+  // An uninitialised submodule is checked out as an empty folder.
+  await Deno.mkdir(join(entries, "kb-sub01-module.md"));
+  await Deno.mkdir(join(entries, "kb-dir01-notes.md"));
+  await Deno.writeTextFile(
+    join(entries, "kb-dir01-notes.md", "kb-dir02-inside.md"),
+    entryText({ id: "kb-dir02", title: "Kept in a folder", body: "x\n" }),
+  );
+  const before = await doctor(kb.env);
+  for (const name of ["kb-sub01-module.md", "kb-dir01-notes.md"]) {
+    const finding = before.find((item) => item.message.startsWith(`entries/${name} is left out`));
+    const fix = fixOf(finding);
+    const sh = await runProcess("/bin/sh", ["-c", fix], { cwd: kb.root });
+    assertEquals(sh.code, 0, `${fix}\n${sh.stderr}`);
+  }
+  const after = await doctor(kb.env);
+  assert(!after.some((item) => / is left out/.test(item.message)), JSON.stringify(after, null, 1));
+  const got = await runCli(["get", "kb-dir02"], { env: kb.env });
+  assertEquals(got.code, 0, show(got));
+});
+
 Deno.test("a note written by hand into entries/ with no id: doctor's fix gives it a new one, pasted", async () => {
   await using kb = await makeKb();
   const entries = join(kb.dir, "entries");
