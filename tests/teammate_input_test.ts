@@ -430,6 +430,29 @@ Deno.test("the accept-them-all line accepts the rules as listed, or none when on
   assertNotMatch(context, /id_ed25519|with a verb/, "neither rule was accepted");
 });
 
+Deno.test("a tag or title the user gives a teammate's waiting kernel rule accepts none of its body; replacing the body does", async () => {
+  await using kb = await makeKb({ remote: true });
+  const teammate = await cloneRemote(kb, "teammate");
+  await pushKernelRule(teammate, RULE_BODY);
+  assertEquals((await runCli(["sync"], { env: kb.env })).code, 0);
+
+  for (const args of [["--tag", "reviewed"], ["--title", "PR descriptions, short"]]) {
+    const edited = await runCli(["edit", RULE_ID, ...args], { env: kb.env });
+    assertEquals(edited.code, 0, show(edited));
+    assertMatch(
+      edited.stderr,
+      /kb-tmk01 is a kernel rule that waits for your acceptance: this edit left its body as it was, which you have not accepted; read it, and accept it there: git-kb kernel/,
+      show(edited),
+    );
+    assertNotMatch(await promptContext(kb, `s-${args[0]}`), /id_ed25519/, args.join(" "));
+  }
+  const own = "Write the description of a pull request in one line.";
+  const replaced = await runCli(["edit", RULE_ID, "--body", own], { env: kb.env });
+  assertEquals(replaced.code, 0, show(replaced));
+  assertNotMatch(replaced.stderr, /waits for your acceptance/);
+  assertMatch(await promptContext(kb, "s-body"), /in one line/);
+});
+
 Deno.test("a kernel rule the user saves with add or edit applies at once; one from an import waits", async () => {
   await using kb = await makeKb();
   const added = await runCli([
