@@ -13,12 +13,7 @@ import { commitIdentity, fallbackIdentityWarning, gitOk, networkTimeoutMs } from
 import { indexAfterWrite } from "../index/after_write.ts";
 import { readEntryForgivingly } from "../../core/entry/repair.ts";
 import type { Entry } from "../../core/entry/entry.ts";
-import { kernelState } from "../../core/kernel/acceptance.ts";
-import {
-  AcceptanceRecordError,
-  acceptKernelRules,
-  readAcceptedRules,
-} from "../kernel/acceptance.ts";
+import { acceptKernelRules, waitsForAcceptance } from "../kernel/acceptance.ts";
 import { pushTarget } from "../remote/target.ts";
 import { kbCommand } from "../self_command.ts";
 import type { AttachmentFile } from "./attachments.ts";
@@ -148,14 +143,7 @@ export function saveChanges(request: ChangesRequest): Promise<ChangesResult> {
 function ownsRuleBody(entry: Entry, previousText: string | undefined, path: string): boolean {
   if (previousText === undefined) return true;
   const before = readEntryForgivingly(previousText, { path, fallbackDate: () => "" }).entry;
-  if (!before?.kernel || before.status !== "active") return true;
-  if (before.body.trim() !== entry.body.trim()) return true;
-  try {
-    return kernelState(readAcceptedRules(), before) === "accepted";
-  } catch (error) {
-    if (error instanceof AcceptanceRecordError) return false;
-    throw error;
-  }
+  return !before || !waitsForAcceptance(before) || before.body.trim() !== entry.body.trim();
 }
 
 /**
