@@ -179,11 +179,11 @@ export async function leftOutFindings(context: DoctorContext): Promise<Finding[]
         file.message.replace(/\n\s*/g, "; ");
       const copied = copiedEntry(file.path, ids);
       if (!copied) {
-        return {
-          level: "error",
-          check: "entries",
-          message: withFix(leftOut, leftOutFix(context.kbDir, file.path, ids)),
-        };
+        // One of two files with one id: a new name would keep the id; the file gets a new one.
+        const fix = file.duplicateOf
+          ? editFileCommand(join(context.kbDir, file.path))
+          : leftOutFix(context.kbDir, file.path, ids);
+        return { level: "error", check: "entries", message: withFix(leftOut, fix) };
       }
       const keep = kbCommand("edit", copied.id, "--kb", context.kbDir);
       return {
