@@ -6,7 +6,7 @@
  */
 import { contextForPrompt } from "../io/hook/prompt_context.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
-import { printJson } from "./output.ts";
+import { printJson, printStored } from "./output.ts";
 import { selfCommand } from "../io/self_command.ts";
 
 /** The command: its usage, options and positionals. */
@@ -61,6 +61,6 @@ export async function run(args: string[]): Promise<number> {
       deduped: decision.deduped,
       text: decision.assembly?.text ?? "",
     });
-  } else if (decision.assembly) console.log(decision.assembly.text);
+  } else if (decision.assembly) printStored(decision.assembly.text);
   return 0;
 }

@@ -1,6 +1,7 @@
 /**
- * `git-kb get <id>…`: entries verbatim, several at once; an id that is not served is reported
- * with the reason (left out, in conflict, or no such id) and the others still printed.
+ * `git-kb get <id>…`: entries verbatim (on a terminal, without the escape sequences and controls
+ * it would act on), several at once; an id that is not served is reported with the reason (left
+ * out, in conflict, or no such id) and the others still printed.
  *
  * @module
  */
@@ -10,7 +11,7 @@ import { typedIds } from "../core/kbs/qualified.ts";
 import { terminalSafe } from "../core/text/display.ts";
 import { type Found, getEntries } from "../io/kbs/get.ts";
 import { type CommandSpec, helpText, parseCommand } from "./args.ts";
-import { printJson, red, yellow } from "./output.ts";
+import { printJson, printStored, red, yellow } from "./output.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
@@ -49,9 +50,7 @@ export async function run(args: string[]): Promise<number> {
 function printEntries(found: Found[]): void {
   found.forEach((item, index) => {
     if (index) console.log();
-    Deno.stdout.writeSync(
-      new TextEncoder().encode(item.text.endsWith("\n") ? item.text : `${item.text}\n`),
-    );
+    printStored(item.text);
     if (item.links?.length) {
       console.log(`Links of ${item.id}:`);
       for (const link of item.links) console.log(`  ${linkLine(link)}`);

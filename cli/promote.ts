@@ -30,6 +30,7 @@ import { displaySafe } from "../core/text/display.ts";
 import { type KbLocation, nameFromDir, resolveKbNamed } from "../io/config.ts";
 import { realPathOr } from "../io/disk.ts";
 import { ENTRIES_DIR, readKbFile } from "../io/kb.ts";
+import { waitsForAcceptance } from "../io/kernel/acceptance.ts";
 import { locateEntry } from "../io/kbs/locate.ts";
 import { attachmentsToCopy } from "../io/save/attachments.ts";
 import { entryPathOf, entryPaths, newId } from "../io/save/entry_files.ts";
@@ -186,15 +187,24 @@ export async function run(args: string[]): Promise<number> {
       embeddedAttachments(plan.copy.body),
     );
     attachmentsLeft = attachments.left;
+    // The copy of a rule that waits for acceptance (a teammate's) waits too: its words are theirs.
+    const waits = waitsForAcceptance(original);
     const request = {
       kbDir: target.kbDir,
       entry: plan.copy,
       path: `${ENTRIES_DIR}/${entryFileName(plan.copy)}`,
       message: `${commitMessage(plan.copy)} (promoted from ${from})`,
       files: attachments.files,
+      othersWords: waits,
     };
     try {
       copied = await checkAndSave(request, `The copy of ${from} for ${to}`);
+      if (waits) {
+        copied.warnings.push(
+          `${copyName} is a kernel rule that waits for your acceptance, as ${from} did: its body ` +
+            `is words you have not accepted; read it, and accept it there: ${kbCommand("kernel")}`,
+        );
+      }
     } catch (error) {
       if (!(error instanceof PushError)) throw error;
       throw new PushError(

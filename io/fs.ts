@@ -134,8 +134,19 @@ export function ifExists<T>(read: () => T): T | undefined {
   }
 }
 
-/** Read and parse a JSON file; undefined when it does not exist or does not parse. */
+/** The most bytes of a JSON file {@link readJsonFile} reads: a config names a few folders. */
+const JSON_FILE_MAX_BYTES = 1024 * 1024;
+
+/**
+ * Read and parse a JSON file; undefined when it does not exist, does not parse, or is no regular
+ * file of at most 1 MiB (a link to one is followed: a config kept in a dotfiles repository is
+ * one). A FIFO there would hold the read, and every hook, for ever; `/dev/zero` would fill memory.
+ * Looked at with `stat` first, not opened without waiting: that would load Node's `fs` into the
+ * prompt hook, which reads the config on every prompt (see {@link readPrivateText}).
+ */
 export function readJsonFile(path: string): unknown {
+  const info = ifExists(() => Deno.statSync(path));
+  if (!info?.isFile || info.size > JSON_FILE_MAX_BYTES) return undefined;
   const text = ifExists(() => Deno.readTextFileSync(path));
   if (text === undefined) return undefined;
   return parseJsonOrUndefined(text);

@@ -93,12 +93,19 @@ export function gitReason(stderr: string): string {
   return line.replace(/^(fatal|error):\s*/, "").replace(/\.+$/, "");
 }
 
-/** Environment that keeps git from prompting or paging inside a tool. */
+/**
+ * Environment that keeps git from prompting or paging inside a tool, and its output as git-kb
+ * reads it: `log.showSignature`, set in the user's config, would put the check of a signed
+ * commit's signature ("No signature", gpg's lines) before every `git log --format` record.
+ */
 const QUIET_ENV = {
   GIT_TERMINAL_PROMPT: "0",
   GIT_PAGER: "cat",
   GIT_EDITOR: "true",
   LC_ALL: "C",
+  GIT_CONFIG_COUNT: "1",
+  GIT_CONFIG_KEY_0: "log.showSignature",
+  GIT_CONFIG_VALUE_0: "false",
 };
 
 let repoEnvCleared = false;
@@ -340,9 +347,11 @@ export async function pathsWithConflictMarkers(
   if (!paths.length) return [];
   await keepEntriesAsWritten(dir);
   const many = paths.length > GREP_PATHSPEC_MAX;
-  // NUL-separated: a name git would quote (non-ASCII, a quote) comes back as it is.
+  // NUL-separated: a name git would quote (non-ASCII, a quote) comes back as it is; uncoloured,
+  // whatever the user's config asks (color.ui=always wraps each name in escapes).
   const found = await git(dir, [
     "grep",
+    "--no-color",
     "-I",
     "-l",
     "-z",
@@ -490,8 +499,18 @@ export type Replay =
   | { outcome: "merges" };
 
 /**
+ * `-S` when the user's config has git sign every commit (`commit.gpgSign`), which `git commit`
+ * and `git rebase` follow and `git commit-tree` does not; else nothing.
+ */
+async function signingArgs(cwd: string): Promise<string[]> {
+  const { code, stdout } = await git(cwd, ["config", "--type=bool", "--get", "commit.gpgSign"]);
+  return code === 0 && stdout.trim() === "true" ? ["-S"] : [];
+}
+
+/**
  * Replay the commits of `tip` that `onto` lacks onto `onto`, oldest first, with `git merge-tree`
- * and `git commit-tree` (authors and messages kept, committed under {@link commitIdentity}).
+ * and `git commit-tree` (authors and messages kept, committed under {@link commitIdentity}, signed
+ * when the user's config asks it of every commit, as `git rebase` would sign them).
  * Touches no ref, no index and no file: the caller moves its branch to the new tip (with
  * `git reset --keep`, which keeps uncommitted changes in files the replay did not touch). Every
  * entry merges as {@link mergeTree} merges it.
@@ -502,6 +521,7 @@ export async function replayOnto(cwd: string, onto: string, tip: string): Promis
   if (commits.some((parents) => parents.length > 2)) return { outcome: "merges" };
   await keepEntriesAsWritten(cwd);
   const identity = (await commitIdentity(cwd)).args;
+  const signing = await signingArgs(cwd);
   let base = (await gitOk(cwd, ["rev-parse", onto])).trim();
   for (const [commit] of commits) {
     const { tree, clean, conflicted } = await mergeTreeAsKept(cwd, base, commit);
@@ -512,10 +532,11 @@ export async function replayOnto(cwd: string, onto: string, tip: string): Promis
       "--format=%an%x00%ae%x00%aI%x00%B",
       commit,
     ])).split("\0");
-    base = (await gitOk(cwd, [...identity, "commit-tree", tree, "-p", base, "-F", "-"], {
-      stdin: body,
-      env: { GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email, GIT_AUTHOR_DATE: date },
-    })).trim();
+    base =
+      (await gitOk(cwd, [...identity, "commit-tree", ...signing, tree, "-p", base, "-F", "-"], {
+        stdin: body,
+        env: { GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email, GIT_AUTHOR_DATE: date },
+      })).trim();
   }
   return { outcome: "replayed", tip: base, count: commits.length };
 }

@@ -76,6 +76,25 @@ const OUTSIDE_ENTRIES = `is not inside ${ENTRIES_DIR}/, where entry files live`;
 const BACKSLASH = "has a backslash in its path, which git-kb reads as a folder separator; " +
   "rename it without one";
 
+/**
+ * What a file or folder name that is not UTF-8 (`café.md` written in Latin-1 by a teammate's
+ * system) reads as when listed: each byte that is not UTF-8 becomes U+FFFD. No file has the name
+ * so read, so the file can be neither opened nor looked at; it is named as left out, never
+ * dropped without a word.
+ */
+export const NOT_UTF8_MARK = "\uFFFD";
+
+/** Why a path that {@link NOT_UTF8_MARK} stands in is left out. */
+const NOT_UTF8_NAME = `has a name that is not UTF-8 (shown with ${NOT_UTF8_MARK} for each byte ` +
+  "that is not), which git-kb cannot open; rename it in UTF-8";
+
+/**
+ * The size {@link scanEntries} gives a file whose listed name is not its own (see
+ * {@link NOT_UTF8_MARK}), which `lstat` cannot find: it stays listed, and unchanged, while its
+ * folder is (a rename or removal changes the folder).
+ */
+const UNNAMEABLE_SIZE = -1;
+
 function kindOf(info: Deno.FileInfo): string {
   if (info.isDirectory) return "a folder";
   if (info.isFifo) return "a FIFO";
@@ -109,6 +128,16 @@ function lookAt(kbDir: string, path: string): Deno.FileInfo | string {
     return OUTSIDE_ENTRIES;
   }
   if (path.includes("\\")) return BACKSLASH;
+  try {
+    return lookAtNamed(kbDir, path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound && path.includes(NOT_UTF8_MARK)) return NOT_UTF8_NAME;
+    throw error;
+  }
+}
+
+/** {@link lookAt} for a path inside `entries/`, with no backslash. */
+function lookAtNamed(kbDir: string, path: string): Deno.FileInfo | string {
   for (let cut = path.indexOf("/"); cut > 0; cut = path.indexOf("/", cut + 1)) {
     const folder = path.slice(0, cut);
     if (Deno.lstatSync(`${kbDir}/${folder}`).isSymlink) {
@@ -145,12 +174,16 @@ function collect(kbDir: string, folder: string, listing: EntryListing): void {
       try {
         collect(kbDir, path, listing);
       } catch (error) {
-        listing.leftOut.push({ path, message: `cannot be listed (${(error as Error).message})` });
+        const message = error instanceof Deno.errors.NotFound && path.includes(NOT_UTF8_MARK)
+          ? NOT_UTF8_NAME
+          : `cannot be listed (${(error as Error).message})`;
+        listing.leftOut.push({ path, message });
       }
       continue;
     }
     // A regular .md file is an entry by the listing alone, without a stat.
-    const plain = item.isFile && item.name.endsWith(".md") && !path.includes("\\");
+    const plain = item.isFile && item.name.endsWith(".md") && !path.includes("\\") &&
+      !item.name.includes(NOT_UTF8_MARK);
     try {
       const message = plain ? undefined : leftOutReason(kbDir, path);
       if (message) listing.leftOut.push({ path, message });
@@ -215,6 +248,7 @@ export function scanEntries(kbDir: string): Map<string, FileStat> {
       files.set(path, { size: stat.size, mtime: stat.mtime?.getTime() ?? 0 });
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
+      if (path.includes(NOT_UTF8_MARK)) files.set(path, { size: UNNAMEABLE_SIZE, mtime: 0 });
     }
   }
   return files;
@@ -287,7 +321,10 @@ export function filesUnchanged(kbDir: string, rows: readonly unknown[]): boolean
       const stat = Deno.lstatSync(`${kbDir}/${rows[at] as string}`);
       if (stat.size !== rows[at + 2] || (stat.mtime?.getTime() ?? 0) !== rows[at + 3]) return false;
     } catch (error) {
-      if (error instanceof Deno.errors.NotFound) return false;
+      if (error instanceof Deno.errors.NotFound) {
+        if (rows[at + 2] === UNNAMEABLE_SIZE) continue;
+        return false;
+      }
       throw error;
     }
   }

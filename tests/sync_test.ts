@@ -468,8 +468,13 @@ Deno.test("a sync never pushes conflict markers in an entry a teammate's .gitatt
   assertEquals(await git(kb.remote!, "rev-parse", "main"), remote, "nothing pushed");
 });
 
-Deno.test("conflict markers in one of hundreds of local entry files, its name one git quotes, stop the sync", async () => {
+/**
+ * Conflict markers in one of hundreds of local entry files, its name one git quotes, must stop the
+ * sync; with `gitconfig`, the user's own `~/.gitconfig`.
+ */
+async function markersAmongHundreds(gitconfig?: string): Promise<void> {
   await using kb = await makeKb({ remote: true });
+  if (gitconfig) await Deno.writeTextFile(join(kb.home, ".gitconfig"), gitconfig);
   // Past 256 files, the markers are looked for in the whole tree and picked by path.
   for (let at = 0; at < 300; at++) {
     const id = `kb-m${at.toString(36).padStart(4, "0")}`;
@@ -495,6 +500,14 @@ Deno.test("conflict markers in one of hundreds of local entry files, its name on
   assertEquals(refused.code, 1, show(refused));
   assert(refused.stderr.includes(`${path} still holds conflict markers`), refused.stderr);
   assertEquals(await git(kb.remote!, "rev-parse", "main"), remote, "nothing pushed");
+}
+
+Deno.test("conflict markers in one of hundreds of local entry files, its name one git quotes, stop the sync", async () => {
+  await markersAmongHundreds();
+});
+
+Deno.test("conflict markers stop the sync when the user's git config colours git grep's output", async () => {
+  await markersAmongHundreds("[color]\n\tui = always\n");
 });
 
 Deno.test("conflict markers in a local commit stop the sync before what came in moves the branch", async () => {

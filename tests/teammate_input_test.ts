@@ -194,6 +194,43 @@ Deno.test("a teammate's file named with backslashes is left out: no write or rem
   assertMatch(renamed.stdout, /^title: Harmless looking note$/m);
 });
 
+Deno.test("a teammate's file named in Latin-1, not UTF-8, is named as left out, never dropped: sync, get, index, doctor's fix", async () => {
+  const { kb, teammate } = await victimAndTeammate();
+  await using _kb = kb;
+  const text = entryText({ id: "kb-lat01", title: "Written on another system", body: "Hi.\n" });
+  // The name's bytes: kb-lat01-caf, then é as Latin-1 (0xE9), then .md.
+  const written = await runProcess("sh", [
+    "-c",
+    `printf '%s' "$1" > "$(printf 'entries/kb-lat01-caf\\351.md')"`,
+    "sh",
+    text,
+  ], { cwd: teammate });
+  assertEquals(written.code, 0, show(written));
+  await pushAll(teammate, "kb: add kb-lat01");
+
+  const synced = await runCli(["sync"], { env: kb.env });
+  assertEquals(synced.code, 0, show(synced));
+  assertMatch(
+    synced.stdout,
+    /^1 file under entries\/ left out of the index, not served, 1 of what came in among them \(entries\/kb-lat01-caf\uFFFD\.md\)/m,
+  );
+  const got = await runCli(["get", "kb-lat01"], { env: kb.env });
+  assertEquals(got.code, 1, show(got));
+  assertMatch(got.stderr, /has a name that is not UTF-8/);
+  const again = await runCli(["index"], { env: kb.env });
+  assertMatch(again.stdout, /already up to date/, "a name no lstat finds is no change every time");
+
+  const doctor = await runCli(["doctor", "--offline"], { env: kb.env });
+  assertEquals(doctor.code, 1, show(doctor));
+  const fix = /has a name that is not UTF-8.*; fix: (.*)$/m.exec(doctor.stdout)?.[1];
+  if (!fix) throw new Error(`no fix for the name: ${show(doctor)}`);
+  const pasted = await runProcess("sh", ["-c", fix]);
+  assertEquals(pasted.code, 0, show(pasted));
+  const renamed = await runCli(["get", "kb-lat01"], { env: kb.env });
+  assertEquals(renamed.code, 0, show(renamed));
+  assertMatch(renamed.stdout, /^title: Written on another system$/m);
+});
+
 Deno.test("entries are never read through a symlinked folder, nor from a path the cache names outside entries/", async () => {
   await using temp = await tempDir("git-kb-links-");
   const kbDir = join(temp.path, "kb");
@@ -391,6 +428,29 @@ Deno.test("the accept-them-all line accepts the rules as listed, or none when on
   assertEquals(stale.code, 1, show(stale));
   const context = await promptContext(kb, "s1");
   assertNotMatch(context, /id_ed25519|with a verb/, "neither rule was accepted");
+});
+
+Deno.test("a tag or title the user gives a teammate's waiting kernel rule accepts none of its body; replacing the body does", async () => {
+  await using kb = await makeKb({ remote: true });
+  const teammate = await cloneRemote(kb, "teammate");
+  await pushKernelRule(teammate, RULE_BODY);
+  assertEquals((await runCli(["sync"], { env: kb.env })).code, 0);
+
+  for (const args of [["--tag", "reviewed"], ["--title", "PR descriptions, short"]]) {
+    const edited = await runCli(["edit", RULE_ID, ...args], { env: kb.env });
+    assertEquals(edited.code, 0, show(edited));
+    assertMatch(
+      edited.stderr,
+      /kb-tmk01 is a kernel rule that waits for your acceptance: this edit left its body as it was, which you have not accepted; read it, and accept it there: git-kb kernel/,
+      show(edited),
+    );
+    assertNotMatch(await promptContext(kb, `s-${args[0]}`), /id_ed25519/, args.join(" "));
+  }
+  const own = "Write the description of a pull request in one line.";
+  const replaced = await runCli(["edit", RULE_ID, "--body", own], { env: kb.env });
+  assertEquals(replaced.code, 0, show(replaced));
+  assertNotMatch(replaced.stderr, /waits for your acceptance/);
+  assertMatch(await promptContext(kb, "s-body"), /in one line/);
 });
 
 Deno.test("a kernel rule the user saves with add or edit applies at once; one from an import waits", async () => {

@@ -70,6 +70,21 @@ export function shellQuote(word: string): string {
     (trailing ? singleQuoted(trailing) : "");
 }
 
+/**
+ * `word` quoted for sh as {@link shellQuote} quotes it, with each `wildcard` in it an unquoted
+ * `*`: a word that names a file whose name cannot be written out, such as one whose bytes are not
+ * UTF-8 and were read as U+FFFD. A pattern that matches more files than one makes `mv` of them to
+ * a file name fail, moving none.
+ *
+ * @example
+ * ```ts
+ * shellGlob("/n/caf\uFFFD notes.md", "\uFFFD"); // /n/caf*' notes.md'
+ * ```
+ */
+export function shellGlob(word: string, wildcard: string): string {
+  return word.split(wildcard).map((part) => part && shellQuote(part)).join("*");
+}
+
 /** A whole command line from its words, each quoted with {@link shellQuote}. */
 export function shellCommand(words: readonly string[]): string {
   return words.map(shellQuote).join(" ");

@@ -16,13 +16,13 @@ import type { IndexReader } from "../../core/index/reader.ts";
 import { type AcceptedRules, pendingSummary } from "../../core/kernel/acceptance.ts";
 import { dirname, join } from "../../core/path.ts";
 import { kernelRuleCost, LIMITS } from "../../core/entry/schema.ts";
-import { editFileCommand, shellCommand } from "../../core/shell/quote.ts";
+import { editFileCommand, shellCommand, shellGlob, shellQuote } from "../../core/shell/quote.ts";
 import { plural } from "../../core/text/plural.ts";
-import { ENTRIES_DIR, readKbFile } from "../kb.ts";
+import { ENTRIES_DIR, NOT_UTF8_MARK, readKbFile } from "../kb.ts";
 import { AcceptanceRecordError, pendingMentions, readAcceptedRules } from "../kernel/acceptance.ts";
 import { indexFindings as indexHealthFindings } from "../index/health.ts";
 import { indexDir } from "../paths.ts";
-import { lstatOf, pathExists } from "../disk.ts";
+import { isEmptyDir, lstatOf, pathExists } from "../disk.ts";
 import { newId } from "../save/entry_files.ts";
 import { kbCommand, removeLinksCommand } from "../self_command.ts";
 import { type DoctorContext, withFix } from "./context.ts";
@@ -84,13 +84,24 @@ function nameThatServes(
   }
 }
 
+/** Whether the folder `path` holds nothing; false when it cannot be listed. */
+function emptyFolder(path: string): boolean {
+  try {
+    return isEmptyDir(path);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The command that fixes a file the index left out: move it where the index reads it (into
  * entries/, to a name ending in `.md` or starting with its id, without a backslash; a file too
  * large to be an entry out of it; a note written by hand that names no id, to a name starting with
- * a new one when that makes it an entry), remove what is not a regular file (a FIFO, a symlink),
- * else open it in the editor. A file where the entries folder should be came with a commit that took every
- * entry away: the fix shows that commit, whose revert brings them back.
+ * a new one when that makes it an entry; a name that is not UTF-8, matched by a pattern, to one
+ * that is; a folder named `*.md` without the `.md`, or removed when empty), remove what is not a
+ * regular file (a FIFO, a symlink), else open it in the editor. A file where the entries folder
+ * should be came with a commit that took every entry away: the fix shows that commit, whose
+ * revert brings them back.
  */
 function leftOutFix(kbDir: string, path: string, taken: ReadonlyMap<string, string>): string {
   if (path === ENTRIES_DIR && lstatOf(join(kbDir, path))?.isFile) {
@@ -102,6 +113,18 @@ function leftOutFix(kbDir: string, path: string, taken: ReadonlyMap<string, stri
   }
   const full = join(kbDir, path);
   const info = lstatOf(full);
+  // A name that is not UTF-8 cannot be written out: matched by a pattern, renamed in UTF-8.
+  if (!info && path.includes(NOT_UTF8_MARK)) {
+    return `mv -- ${shellQuote(`${kbDir}/`)}${shellGlob(path, NOT_UTF8_MARK)} ` +
+      shellQuote(join(kbDir, path.replaceAll(NOT_UTF8_MARK, "-")));
+  }
+  // A folder named like an entry file: removed when empty (as a submodule is checked out),
+  // else renamed so that the entries in it are read.
+  if (info?.isDirectory) {
+    return emptyFolder(full)
+      ? shellCommand(["rmdir", "--", full])
+      : moveCommand(full, full.replace(/\.md$/, ""));
+  }
   if (!info || !info.isFile) return shellCommand(["rm", "--", full]);
   const name = path.slice(path.lastIndexOf("/") + 1);
   // Too large to be an entry (never read whole): out of entries/, for the user to look at.
@@ -156,11 +179,11 @@ export async function leftOutFindings(context: DoctorContext): Promise<Finding[]
         file.message.replace(/\n\s*/g, "; ");
       const copied = copiedEntry(file.path, ids);
       if (!copied) {
-        return {
-          level: "error",
-          check: "entries",
-          message: withFix(leftOut, leftOutFix(context.kbDir, file.path, ids)),
-        };
+        // One of two files with one id: a new name would keep the id; the file gets a new one.
+        const fix = file.duplicateOf
+          ? editFileCommand(join(context.kbDir, file.path))
+          : leftOutFix(context.kbDir, file.path, ids);
+        return { level: "error", check: "entries", message: withFix(leftOut, fix) };
       }
       const keep = kbCommand("edit", copied.id, "--kb", context.kbDir);
       return {

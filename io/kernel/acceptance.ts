@@ -122,6 +122,16 @@ export function kernelInForce<R extends KernelRuleText>(rules: R[]): R[] {
 }
 
 /**
+ * Whether `entry` is a kernel rule in force (active, `kernel: true`) that this user has not
+ * accepted as it reads: a record that cannot be trusted accepts none.
+ */
+export function waitsForAcceptance(
+  entry: KernelRuleText & { kernel: boolean; status: string },
+): boolean {
+  return entry.kernel && entry.status === "active" && kernelInForce([entry]).length === 0;
+}
+
+/**
  * `reader`, or when some of its kernel rules are not accepted, a reader of the same index that
  * lists only the accepted ones: what the hooks decide from. Reads the record only when the
  * index has kernel rules.

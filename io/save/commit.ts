@@ -1,13 +1,15 @@
 /**
  * The write and the commit of a change set: each entry file written whole (or deleted), the
  * attachments with them, exactly those paths staged and committed in one commit; on any failure
- * every file is put back as it was and nothing stays staged.
+ * every file is put back as it was and nothing stays staged, and a commit git could not sign says
+ * how to go on.
  *
  * @module
  */
 import { serializeEntry } from "../../core/entry/entry.ts";
 import { EXIT, KbError } from "../../core/exit.ts";
 import { join } from "../../core/path.ts";
+import { gitCommand } from "../../core/shell/quote.ts";
 import { fullFolder, NO_ROOM_WORDS } from "../../core/unwritable.ts";
 import { ifExists, writeFileAtomic, writingIn } from "../fs.ts";
 import { commitPaths, git, GitError, gitOk, gitReason, stagedPaths, stagePaths } from "../git.ts";
@@ -60,6 +62,28 @@ function fullDiskError(error: unknown, kbDir: string): unknown {
   return new KbError(`${fullFolder(kbDir, gitReason(error.result.stderr)).reason}.`, EXIT.failed);
 }
 
+/**
+ * `error` of a commit step as the save's refusal when git signs every commit in the knowledge base
+ * (`commit.gpgSign`) and could not sign this one (a key it cannot load, a locked agent): git's
+ * reason, and the line that turns signing off there (the files were put back: nothing was
+ * written or committed); any other error as it is.
+ */
+async function signingError(error: unknown, kbDir: string): Promise<unknown> {
+  if (!(error instanceof GitError) || !/failed to write commit object/.test(error.result.stderr)) {
+    return error;
+  }
+  const signs = await git(kbDir, ["config", "--type=bool", "--get", "commit.gpgSign"]);
+  if (signs.stdout.trim() !== "true") return error;
+  return new KbError(
+    `git signs every commit in ${kbDir} (commit.gpgSign is true) and could not sign this one: ` +
+      `${gitReason(error.result.stderr)}; nothing was written or committed. Mend the signing (a ` +
+      "key git can load, an agent that is unlocked), or turn it off for this knowledge base " +
+      "alone, then run the command again",
+    EXIT.failed,
+    [gitCommand(kbDir, "config", "commit.gpgSign", "false")],
+  );
+}
+
 /** Write the change set and commit exactly its paths; "" when nothing changed. */
 export async function commitChanges(
   kbDir: string,
@@ -93,7 +117,7 @@ export async function commitChanges(
     restore(kbDir, written.slice(0, before.length), before);
     restoreFiles();
     await git(kbDir, ["reset", "--quiet", "--", ...paths]).catch(() => undefined);
-    throw fullDiskError(error, kbDir);
+    throw await signingError(fullDiskError(error, kbDir), kbDir);
   }
   return (await gitOk(kbDir, ["rev-parse", "HEAD"])).trim();
 }

@@ -11,7 +11,9 @@
 import { EXIT, KbError } from "../../core/exit.ts";
 import { commitIdentity, fallbackIdentityWarning, gitOk, networkTimeoutMs } from "../git.ts";
 import { indexAfterWrite } from "../index/after_write.ts";
-import { acceptKernelRules } from "../kernel/acceptance.ts";
+import { readEntryForgivingly } from "../../core/entry/repair.ts";
+import type { Entry } from "../../core/entry/entry.ts";
+import { acceptKernelRules, waitsForAcceptance } from "../kernel/acceptance.ts";
 import { pushTarget } from "../remote/target.ts";
 import { kbCommand } from "../self_command.ts";
 import type { AttachmentFile } from "./attachments.ts";
@@ -132,14 +134,36 @@ export function saveChanges(request: ChangesRequest): Promise<ChangesResult> {
 }
 
 /**
+ * Whether saving `entry` over `previousText` (none: a new entry) is this user's word on the rule's
+ * body: a new entry is, and so is an edit of one that was no kernel rule in force (the user makes
+ * it one), of a rule this user had accepted as it read, or one that gives the rule another body.
+ * An edit of a rule waiting for acceptance (a teammate's) that leaves its body as it was (a tag, a
+ * title, a link) is not: its body may be words the user never read.
+ */
+function ownsRuleBody(entry: Entry, previousText: string | undefined, path: string): boolean {
+  if (previousText === undefined) return true;
+  const before = readEntryForgivingly(previousText, { path, fallbackDate: () => "" }).entry;
+  return !before || !waitsForAcceptance(before) || before.body.trim() !== entry.body.trim();
+}
+
+/**
  * Record an active kernel rule this user just saved as accepted on this machine: it is theirs, so
- * it applies at once (see io/kernel/acceptance.ts). Returns a warning when that failed; the save
- * itself stands.
+ * it applies at once (see io/kernel/acceptance.ts), unless its body is not their word
+ * ({@link ownsRuleBody}). Returns a warning when it was not accepted; the save itself stands.
  */
 async function acceptSavedRule(
-  { entry, othersWords }: Pick<SaveRequest, "entry" | "othersWords">,
+  { entry, othersWords, previousText, path }: Pick<
+    SaveRequest,
+    "entry" | "othersWords" | "previousText" | "path"
+  >,
 ): Promise<string | undefined> {
   if (othersWords || !entry.kernel || entry.status !== "active") return undefined;
+  if (!ownsRuleBody(entry, previousText, path)) {
+    return `${entry.id} is a kernel rule that waits for your acceptance: this edit left its body ` +
+      `as it was, which you have not accepted; read it, and accept it there: ${
+        kbCommand("kernel")
+      }`;
+  }
   try {
     await acceptKernelRules([entry]);
     return undefined;
