@@ -200,11 +200,11 @@ const NONCHARACTERS = [...Array(32)].map((_, index) => String.fromCharCode(0xfdd
 
 /**
  * `body` with `replace` applied to each line outside fenced blocks that matches `worth`, its
- * inline code spans and HTML comments (`<!-- … -->`, which may run over lines) held out: `replace`
- * sees each as a mark, so that a `[[` in code or in a comment, which no reader sees as a link,
- * opens none, and a link whose words hold code (`[[ADR-040|`true` by default]]`) is read whole,
- * not cut in two and lost. `restore` puts the spans back into a part of the line `replace` looks
- * up or reports; the line it returns gets them back too.
+ * inline code spans and HTML comments (`<!-- … -->`, which may run over lines) held out:
+ * `replace` sees each as a mark, so that a `[[` in code or in a comment, which no reader sees as
+ * a link, opens none, and a link whose words hold code (`[[ADR-040|`true` by default]]`) is read
+ * whole, not cut in two and lost. `restore` puts the spans back into a part of the line `replace`
+ * looks up or reports; the line it returns gets them back too.
  */
 export function replaceOutsideCode(
   body: string,

@@ -45,9 +45,9 @@ function entriesOnDisk(kbDir: string, mentioning?: readonly string[]): OnDisk[] 
 }
 
 /**
- * `getEntries` (io/kbs/get.ts) from the entry files, for when the index cannot be brought up to date: each
- * knowledge base's files are read (only those that mention an id asked for, unless `links` wants
- * every entry's links), and an id is served from the one file that has it.
+ * `getEntries` (io/kbs/get.ts) from the entry files, for when the index cannot be brought up to
+ * date: each knowledge base's files are read (only those that mention an id asked for, unless
+ * `links` wants every entry's links), and an id is served from the one file that has it.
  */
 export function getFromFiles(
   kbFlag: string | undefined,
