@@ -4,6 +4,7 @@
  * @module
  */
 import { entryTemplate, readDraft } from "../core/entry/draft.ts";
+import type { Entry } from "../core/entry/entry.ts";
 import { resolveKbNamed } from "../io/config.ts";
 import { editUntilValid } from "../io/editor.ts";
 import type { SaveRequest } from "../io/save/request.ts";
@@ -46,7 +47,8 @@ printed: git-kb add --from-draft <file>. A body piped on stdin (--body-file -)
 is kept in a draft too when the save fails.
 
 After the save, a note: line on stderr names each other active entry with the
-same title, with the rm and edit lines for when the new one repeats it.`,
+same title, with the rm and edit lines for when the new one repeats it; another
+says so when the entry has no body, with the edit that writes one.`,
   options: {
     ...ENTRY_OPTIONS,
     id: {
@@ -130,6 +132,7 @@ export async function run(args: string[]): Promise<number> {
         ),
     );
     reportSave("Added", saved, values.json, placeDetails, place);
+    printEmptyBodyNote(entry, kbFlag);
     printSupersededNotes(kbDir, entry, kbFlag);
     await printSameTitleNotes(kbDir, entry, kbFlag);
     return 0;
@@ -163,7 +166,20 @@ export async function run(args: string[]): Promise<number> {
     () => saveDraft(draft, draft.value),
   );
   reportSave("Added", saved, values.json, placeDetails, place);
+  printEmptyBodyNote(draft.value.entry, kbFlag);
   printSupersededNotes(kbDir, draft.value.entry, kbFlag);
   await printSameTitleNotes(kbDir, draft.value.entry, kbFlag);
   return 0;
+}
+
+/**
+ * A `note:` line on stderr when `entry` was saved with no body, only its title: kept (a title may
+ * say it all), but said, with the edit that writes one.
+ */
+function printEmptyBodyNote(entry: Entry, kbFlag: string[]): void {
+  if (entry.body.trim()) return;
+  console.error(
+    `note: ${entry.id} has a title and no body; write one in your editor: ` +
+      kbCommand("edit", entry.id, ...kbFlag),
+  );
 }

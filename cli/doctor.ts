@@ -6,12 +6,11 @@
  * @module
  */
 import { EXIT } from "../core/exit.ts";
-import type { Finding } from "../core/setup/finding.ts";
+import { type Finding, findingsSummary } from "../core/setup/finding.ts";
 import { displaySafe, terminalSafe } from "../core/text/display.ts";
 import { resolveKbNamed, resolveKbs } from "../io/config.ts";
-import { gatherFindings, KB_CHECKS, SETUP_CHECKS } from "../io/doctor/checks.ts";
+import { gatherFindings, GIT_CHECK, KB_CHECKS, SETUP_CHECKS } from "../io/doctor/checks.ts";
 import { doctorContext } from "../io/doctor/context.ts";
-import { gitFindings } from "../io/doctor/git_checks.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import { fixedText, fixEntries, repairableEntries, type RepairableEntry } from "../io/repairs.ts";
 import { printWarnings, saveSummary } from "./save_report.ts";
@@ -83,7 +82,7 @@ export async function run(args: string[]): Promise<number> {
     const { name, kbDir } = context.location;
     // A folder that is not there gets the git check alone, which names it and how to make it:
     // every other check would fail on the missing folder, each in its own words.
-    const checks = isFolder(kbDir) ? KB_CHECKS : [gitFindings];
+    const checks = isFolder(kbDir) ? KB_CHECKS : [GIT_CHECK];
     sections.push({
       name,
       kbDir,
@@ -104,6 +103,11 @@ export async function run(args: string[]): Promise<number> {
       if (several) console.log(`== ${section.name} (${section.kbDir})`);
       printFindings(section.findings);
     }
+    const summary = findingsSummary([
+      { findings: setup },
+      ...sections.map(({ name, findings }) => ({ name: several ? name : undefined, findings })),
+    ]);
+    if (summary) printFindings([summary]);
   }
   const all = [...setup, ...sections.flatMap((section) => section.findings)];
   return all.some((finding) => finding.level === "error") ? EXIT.failed : EXIT.ok;

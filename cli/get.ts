@@ -21,7 +21,10 @@ reported on stderr with the reason (exit 1) and the other entries are still
 printed: the file was left out of the index (two files with one id, or a file
 that breaks the contract), it is in a merge or rebase conflict, or no entry has it.
 Where several knowledge bases are configured, every one is looked in; name one
-with <name>:<id> (team:kb-7q2mx), as an id two of them hold must be.`,
+with <name>:<id> (team:kb-7q2mx), as an id two of them hold must be. When the
+index cannot be brought up to date because the cache takes no write (a read-only
+cache, as in an agent's sandbox), entries are read from their files, and a
+warning says why.`,
   options: {
     links: {
       type: "boolean",
@@ -39,7 +42,10 @@ export const help: string = helpText(command);
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(args, command.options, command);
   const ids = typedIds(positionals);
-  const { found, reasons, skipped } = await getEntries(values.kb, ids, { links: values.links });
+  const { found, reasons, skipped, readFromFiles } = await getEntries(values.kb, ids, {
+    links: values.links,
+  });
+  if (readFromFiles) console.error(yellow(`git-kb get: ${readFromFiles}`));
   for (const line of skipped) console.error(yellow(`git-kb get: ${line}`));
   for (const reason of reasons) console.error(red(`git-kb get: ${terminalSafe(reason)}`));
   if (values.json) printJson(found);

@@ -24,6 +24,7 @@ import {
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import { green, plural, printJson, yellow } from "./output.ts";
 import { kbCommand, selfCommand } from "../io/self_command.ts";
+import { agentsRunningGitKb } from "../io/setup/wiring.ts";
 import { shellCommand } from "../core/shell/quote.ts";
 
 /** The command: its usage, options and positionals. */
@@ -175,10 +176,15 @@ export async function run(args: string[]): Promise<number> {
         `notes in with ${selfCommand()} import <folder>${here} (--dry-run first to see the report)`,
     );
   }
+  const add = `add an entry (${kbCommand("add", "--edit")}${here})`;
+  const importNotes = `(${selfCommand()} import <folder>${here})`;
+  const running = await agentsRunningGitKb();
   console.log(
-    `Next: add an entry (${kbCommand("add", "--edit")}${here}), bring notes in ` +
-      `(${selfCommand()} import <folder>${here}), or wire your agent (${selfCommand()} setup ` +
-      "--agent claude, or the Claude Code plugin: see the README)",
+    running.length
+      ? `Next: ${add} or bring notes in ${importNotes}; ${running.join(", ")} ` +
+        `${running.length > 1 ? "run" : "runs"} git-kb already.`
+      : `Next: ${add}, bring notes in ${importNotes}, or wire your agent (${selfCommand()} ` +
+        "setup --agent claude, or the Claude Code plugin: see the README)",
   );
   if (notPushed) throw notPushed;
   return 0;

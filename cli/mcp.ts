@@ -22,6 +22,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import denoConfig from "../deno.json" with { type: "json" };
 import { refusal } from "../core/mcp/jsonrpc.ts";
+import { percentDecoded } from "../core/mcp/percent.ts";
 import { getEntries, listEntries } from "../io/kbs/get.ts";
 import { LineTransport } from "../io/mcp/stdio.ts";
 import { terminationSignal } from "../io/process.ts";
@@ -116,8 +117,13 @@ export function mcpServer(context: ToolContext, readOnly: boolean): KbServer {
       description: "An entry of the user's knowledge base, as stored (frontmatter and markdown)",
       mimeType: "text/markdown",
     },
-    async (uri: URL, { id }: Record<string, string | string[]>) => {
-      const { found, reasons } = await getEntries(context.kbFlag, [String(id)]);
+    async (uri: URL, { id: escaped }: Record<string, string | string[]>) => {
+      const decoded = percentDecoded(String(escaped));
+      if ("malformed" in decoded) {
+        throw new McpError(ErrorCode.InvalidParams, `${uri.href}: in the id, ${decoded.malformed}`);
+      }
+      const id = decoded.text;
+      const { found, reasons } = await getEntries(context.kbFlag, [id]);
       if (!found.length) {
         throw new McpError(RESOURCE_NOT_FOUND, reasons.join("; ") || `no entry ${id}`, {
           uri: uri.href,

@@ -200,14 +200,16 @@ const get = defineTool({
   async run(args, { kbFlag }) {
     const ids = typedIds(args.ids);
     if (!ids.length) return toolError('ids: no id given; pass entry ids, e.g. ["kb-7q2mx"]');
-    const { found, reasons, skipped } = await getEntries(kbFlag, ids, { links: true });
+    const { found, reasons, skipped, readFromFiles } = await getEntries(kbFlag, ids, {
+      links: true,
+    });
     const entries = found.map((item) => {
       const links = item.links?.length
         ? `Links of ${item.id}:\n${item.links.map((link) => `  ${linkLine(link)}`).join("\n")}`
         : "";
       return `${item.text.replace(/\n?$/, "\n")}${links}`;
     });
-    const problems = [...reasons, ...skipped];
+    const problems = [...reasons, ...skipped, ...readFromFiles ? [readFromFiles] : []];
     const result = text([...entries, ...problems].join("\n\n"));
     return found.length ? result : { ...result, isError: true };
   },

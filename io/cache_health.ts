@@ -9,7 +9,14 @@
 import type { Finding } from "../core/setup/finding.ts";
 import { join } from "../core/path.ts";
 import { shellCommand } from "../core/shell/quote.ts";
-import { ensurePrivateDir, ifExists, NEW_CACHE_LINE, UnsafeCacheError } from "./fs.ts";
+import {
+  cacheWriteError,
+  ensurePrivateDir,
+  ifExists,
+  NEW_CACHE_LINE,
+  UnsafeCacheError,
+  UnwritableCacheError,
+} from "./fs.ts";
 import { cacheRootPath, kbCachePath } from "./paths.ts";
 
 /** The folders of one knowledge base's cache: the index, session ledgers, judge verdicts, eval. */
@@ -63,8 +70,30 @@ function folderProblem(path: string, root = false): Finding | undefined {
 }
 
 /**
+ * The error of a cache that takes no write (no permission, a read-only mount as in an agent's
+ * sandbox, no room), as a command words it, when it takes none: a file is made and removed in
+ * the knowledge base's cache folder, or in the cache root while that folder is not there yet (the
+ * root made, as every command makes it).
+ */
+function writeProblem(root: string, kbCache: string): Finding[] {
+  try {
+    const folder = ifExists(() => Deno.lstatSync(kbCache)) ? kbCache : ensurePrivateDir(root);
+    try {
+      Deno.removeSync(Deno.makeTempFileSync({ dir: folder, prefix: ".doctor-" }));
+    } catch (error) {
+      throw cacheWriteError(error, folder);
+    }
+    return [];
+  } catch (error) {
+    if (!(error instanceof UnwritableCacheError)) throw error;
+    return [{ level: "error", check: "cache", message: error.message }];
+  }
+}
+
+/**
  * The cache of the knowledge base at `kbDir`: one error per folder that is not a private folder
- * of the user's (nothing under an unsafe folder is looked at), else one ok.
+ * of the user's (nothing under an unsafe folder is looked at), else one if it takes no write,
+ * else one ok.
  */
 export function cacheFindings(kbDir: string): Finding[] {
   const root = cacheRootPath();
@@ -80,6 +109,7 @@ export function cacheFindings(kbDir: string): Finding[] {
     ...kbProblem ? [kbProblem] : [],
     ...folders.flatMap((path) => folderProblem(path) ?? []),
   ];
+  if (!problems.length) problems.push(...writeProblem(root, kbCache));
   return problems.length ? problems : [{
     level: "ok",
     check: "cache",

@@ -37,6 +37,18 @@ export class UnsafeCacheError extends Error {
 }
 
 /**
+ * An {@link UnsafeCacheError} for a cache the file system refused a write in (no permission, a
+ * read-only mount as in an agent's sandbox, no room): nothing is wrong with what is there, so a
+ * command that only reads may go on without writing it.
+ */
+export class UnwritableCacheError extends UnsafeCacheError {
+  constructor(message: string) {
+    super(message);
+    this.name = "UnwritableCacheError";
+  }
+}
+
+/**
  * A temp file name beside `path`, unique across processes (pid, sequence and a random part:
  * `Math.random`, not the crypto source, whose first use costs a hook half a millisecond).
  */
@@ -299,14 +311,16 @@ export const NEW_CACHE_LINE = 'export XDG_CACHE_HOME="$(mktemp -d)"';
 
 /**
  * `error` as the command's refusal when it is the file system refusing a write in the cache
- * folder `folder` (no permission, a read-only mount, a full disk): a {@link UnsafeCacheError}
+ * folder `folder` (no permission, a read-only mount, a full disk): an {@link UnwritableCacheError}
  * naming the folder and the ways on, instead of the OS's words on a lock or temp file's name.
  * Any other error is returned as it is.
  */
 export function cacheWriteError(error: unknown, folder: string): unknown {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   if (!cacheRefused(code, String(message))) return error;
-  return new UnsafeCacheError(unwritableCache(folder, (error as Error).message, NEW_CACHE_LINE));
+  return new UnwritableCacheError(
+    unwritableCache(folder, (error as Error).message, NEW_CACHE_LINE),
+  );
 }
 
 /** Folders {@link ensurePrivateDir} checked in this process: each is checked once. */
@@ -316,14 +330,18 @@ const privateDirs = new Set<string>();
  * Make sure `path` is a private folder of the current user's, creating it (and each missing
  * parent) with mode 0700: a real folder, not a symbolic link, owned by the current uid, and
  * neither group- nor other-accessible (a wider mode on a folder of ours is narrowed to 0700).
- * Throws {@link UnsafeCacheError} otherwise. Checked once per process and path; needs
- * `--allow-sys=uid`. Returns `path`.
+ * Throws {@link UnsafeCacheError} otherwise, an {@link UnwritableCacheError} when the file system
+ * refuses to make it. Checked once per process and path; needs `--allow-sys=uid`. Returns `path`.
  */
 export function ensurePrivateDir(path: string): string {
   if (privateDirs.has(path)) return path;
   let info = lstatOrUndefined(path);
   if (!info) {
-    makePrivateDirs(path);
+    try {
+      makePrivateDirs(path);
+    } catch (error) {
+      throw cacheWriteError(error, path);
+    }
     info = Deno.lstatSync(path);
   }
   // Another user's first, whatever it is: removing it may not be yours to do (a sticky /tmp).

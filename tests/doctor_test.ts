@@ -29,6 +29,7 @@ import {
   entryText,
   git,
   IDENTITY,
+  lockFolder,
   MAIN,
   makeKb,
   makeSandbox,
@@ -932,4 +933,49 @@ Deno.test("doctor never says an entry left out of the index is served as read fo
     findings.find((item) => /kb-two02-c\.md is left out of the index/.test(item.message))?.level,
     "error",
   );
+});
+
+Deno.test("doctor with a cache that takes no write: the cache fails, every check after it still reports, and the last line names them all", async () => {
+  await using kb = await makeKb();
+  const index = parseJson<{ indexDir: string }>(await runCli(["index", "--json"], { env: kb.env }));
+  const cacheDir = dirname(index.indexDir);
+  // An entry added since: the index must be written again, in a folder that takes no write now.
+  await writeEntryFile(kb.dir, { id: "kb-qk0ka", title: "Quokka feeding", body: "Twice.\n" });
+  const sealed = join(kb.root, "sealed-cache");
+  await Deno.mkdir(sealed);
+  const unlock = [await lockFolder(cacheDir), await lockFolder(sealed)];
+  try {
+    for (
+      const [env, folder] of [[kb.env, cacheDir], [
+        { ...kb.env, XDG_CACHE_HOME: sealed },
+        join(sealed, "git-kb"),
+      ]] as const
+    ) {
+      const result = await runCli(["doctor", "--offline"], { env });
+      assertEquals(result.code, 1, show(result));
+      const lines = result.stdout.trim().split("\n");
+      const at = lines.findIndex((line) => line.startsWith("FAIL cache: "));
+      assertStringIncludes(lines[at], `FAIL cache: cannot write git-kb's cache in ${folder} (`);
+      assertMatch(lines[at], /export XDG_CACHE_HOME="\$\(mktemp -d\)"\) and run again\.$/);
+      assertEquals(lines.slice(at + 1), [
+        "FAIL index: not checked, for the reason given under cache above",
+        "FAIL entries: not checked, for the reason given under cache above",
+        "FAIL kernel: not checked, for the reason given under cache above",
+        "FAIL doctor: failed: cache, index, entries, kernel; warned: git, remote; each is named " +
+        "above with what to do",
+      ]);
+      const json = parseJson<Finding[]>(await runCli(["doctor", "--offline", "--json"], { env }));
+      assertEquals(json.filter((item) => item.level === "error").map((item) => item.check), [
+        "cache",
+        "index",
+        "entries",
+        "kernel",
+      ]);
+    }
+  } finally {
+    for (const undo of unlock) await undo();
+  }
+  const healed = await runCli(["doctor", "--offline"], { env: kb.env });
+  assertMatch(healed.stdout, /^ok {3}cache: the cache folders under .* are yours alone$/m);
+  assertMatch(healed.stdout, /^ok {3}index: .*46 entries/m);
 });

@@ -702,6 +702,46 @@ Deno.test("import: a wikilink to a note left out names that note, not no note", 
   ]);
 });
 
+Deno.test("import reads no link inside an HTML comment or code: none is reported, none resolved", async () => {
+  await using kb = await makeKb({ empty: true });
+  const notes = join(kb.root, "notes");
+  await writeFolder(notes, {
+    "Note.md": "The note the others name.\n",
+    "cog.md": [
+      "<!-- [[[end]]] --> Read [[Note]] <!-- and [[Note]] -->, not [[Nowhere]].",
+      "<!-- a comment over lines: [[Hidden one]]",
+      "[[Hidden two]] [gone](gone.md) -->after [[Note]]",
+      "`[[In code]]` and:",
+      "```",
+      "[[In a fence]] <!--",
+      "```",
+      "[[Not in a comment]]",
+      "<!-- never closed: [[Never]]",
+      "",
+    ].join("\n"),
+  });
+  const json = await runCli(["import", notes, "--json", "--dry-run"], { env: kb.env });
+  assertEquals(json.code, 0, show(json));
+  const report = parseJson<ImportJson>(json);
+  assertEquals(report.unresolved, [
+    { sourcePath: "cog.md", name: "Nowhere" },
+    { sourcePath: "cog.md", name: "Not in a comment" },
+  ]);
+  assertEquals(report.linksResolved, 1);
+  await runCli(["import", notes], { env: kb.env });
+  const [entry] = (await git(kb.dir, "grep", "-l", "cog", "--", "entries")).split("\n");
+  const body = await Deno.readTextFile(join(kb.dir, entry));
+  // Only the links outside comments and code became mentions; the rest is kept as written.
+  assertMatch(
+    body,
+    /^<!-- \[\[\[end\]\]\] --> Read Note \(\[\[kb-\w{5}\]\]\) <!-- and \[\[Note\]\] -->,/m,
+  );
+  assertMatch(
+    body,
+    /^\[\[Hidden two\]\] \[gone\]\(gone\.md\) -->after Note \(\[\[kb-\w{5}\]\]\)$/m,
+  );
+});
+
 Deno.test("import lists 20 links that name no note, then how many more and the command that lists every one", async () => {
   await using kb = await makeKb({ empty: true });
   const notes = join(kb.root, "graph notes");

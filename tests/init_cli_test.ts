@@ -380,6 +380,36 @@ Deno.test("init run again with no argument finds the knowledge base it made: exi
   assertMatch(inside.stderr, /already exists and is not empty/);
 });
 
+Deno.test("init run again once an agent runs git-kb says so, and offers no setup", async () => {
+  await using sandbox = await makeSandbox();
+  const env = { ...sandboxEnv(sandbox), XDG_DATA_HOME: join(sandbox.root, "data"), ...IDENTITY };
+  const next = (result: { stdout: string }) => result.stdout.match(/^Next: .*$/m)?.[0] ?? "";
+  const first = await runCli(["init"], { env });
+  assertEquals(first.code, 0, show(first));
+  assertMatch(next(first), /, or wire your agent \(git-kb setup --agent claude, /);
+  // The Claude Code plugin enabled in the user's settings.
+  const claude = join(sandbox.home, ".claude", "settings.json");
+  await Deno.mkdir(join(sandbox.home, ".claude"));
+  await Deno.writeTextFile(claude, JSON.stringify({ enabledPlugins: { "git-kb@git-kb": true } }));
+  const plugin = await runCli(["init"], { env });
+  assertEquals(plugin.code, 0, show(plugin));
+  assertNotMatch(next(plugin), /setup/);
+  assertMatch(next(plugin), /; Claude Code \(its plugin\) runs git-kb already\.$/);
+  // Codex's hooks, as setup writes them, through a launcher that is there.
+  await Deno.remove(claude);
+  const launcher = join(sandbox.root, "bin", "git-kb");
+  await Deno.mkdir(join(sandbox.root, "bin"));
+  await Deno.writeTextFile(launcher, "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+  const setup = await runCli(["setup", "--agent", "codex"], { env: { ...env, KB_CLI: launcher } });
+  assertEquals(setup.code, 0, show(setup));
+  const hooks = await runCli(["init"], { env });
+  assertMatch(next(hooks), /; Codex \(hooks\) runs git-kb already\.$/, show(hooks));
+  // Hooks whose launcher is gone run nothing: wiring is offered again.
+  await Deno.remove(launcher);
+  const gone = await runCli(["init"], { env });
+  assertMatch(next(gone), /, or wire your agent \(git-kb setup --agent claude, /);
+});
+
 /**
  * A teammate pushes `attributes` as the `.gitattributes` of `kb`; then `init <url>` clones its
  * remote into a folder of `sandbox`. Returns the clone's folder and the environment it ran in.

@@ -127,8 +127,9 @@ Deno.test("mcp: every malformed line gets its JSON-RPC 2.0 error with the id it 
   );
   assertMatch(
     answers.find((answer) => answer.id === 7)?.error?.message ?? "",
-    /no entry \.\.%2F\.\.%2Fetc%2Fpasswd/,
+    /no entry \.\.\/\.\.\/etc\/passwd;/,
   );
+  assertNotMatch(JSON.stringify(answers.find((answer) => answer.id === 7)), /root:/);
   assertNotMatch(JSON.stringify(answers.find((answer) => answer.id === 10)), /root:/);
   assertEquals(answers.find((answer) => answer.id === "last")?.result, {});
   assertEquals(answers.find((answer) => answer.id === "extra")?.result, {});
@@ -265,4 +266,39 @@ Deno.test("mcp: a request refused for an id past 2^53 or a bad params._meta name
   for (const [, error] of refusals) assertEquals((error as { code: number }).code, -32600);
   assertMatch(JSON.stringify(refusals[0]), /Invalid Request: id: Too big: expected int to be <=/);
   assertMatch(JSON.stringify(refusals[1]), /Invalid Request: params\._meta\.progressToken: /);
+});
+
+Deno.test("mcp: a resource URI is percent-decoded (RFC 3986); a malformed escape is refused by name", async () => {
+  await using kb = await makeKb({ remote: true });
+  const read = (id: string, uri: string) =>
+    line({ jsonrpc: "2.0", id, method: "resources/read", params: { uri } });
+  const { code, answers, stderr } = await serve(kb, [
+    OPEN,
+    read("escaped", "kb://entry/%6Bb-7q2mx"),
+    read("lower", "kb://entry/kb%2d7q2mx"),
+    read("cut", "kb://entry/kb-7q2mx%"),
+    read("not-hex", "kb://entry/kb-7q%zzmx"),
+    read("not-utf8", "kb://entry/kb-7q2mx%FF"),
+    line({ jsonrpc: "2.0", id: "last", method: "ping" }),
+  ]);
+  assertEquals(code, 0, stderr);
+  const answer = (id: string) => answers.find((answer) => answer.id === id);
+  for (const id of ["escaped", "lower"]) {
+    const contents = answer(id)?.result?.contents as { uri: string; text: string }[];
+    assertMatch(contents?.[0]?.text ?? JSON.stringify(answer(id)), /^id: kb-7q2mx$/m);
+  }
+  for (
+    const [id, why] of [
+      [
+        "cut",
+        /: kb:\/\/entry\/kb-7q2mx%: in the id, "%" at character 9 is not followed by two hex/,
+      ],
+      ["not-hex", /: kb:\/\/entry\/kb-7q%zzmx: in the id, "%zz" at character 6 is not followed by/],
+      ["not-utf8", /: kb:\/\/entry\/kb-7q2mx%FF: in the id, the escaped octets are not UTF-8$/],
+    ] as const
+  ) {
+    assertEquals(answer(id)?.error?.code, -32602, JSON.stringify(answer(id)));
+    assertMatch(answer(id)?.error?.message ?? "", why);
+  }
+  assertEquals(answer("last")?.result, {});
 });

@@ -254,6 +254,19 @@ Deno.test("mcp: a bad argument gets a tool error naming it, and nothing is writt
     ["search", { queries: ["x"], limit: 0 }, /limit/],
     ["search", { queries: ["rebase", "w ".repeat(1001)] }, /at most 2000 characters/],
     ["context", { task: "" }, /^task: it is blank/],
+    // Half of a character: UTF-8 cannot store it, and it would be written as U+FFFD unsaid.
+    [
+      "add",
+      { title: "Caf\ud800 notes", type: "note" },
+      /^Entry kb-\w{5} is not valid; nothing was written:\n {2}title: .*lone surrogate \(U\+D800 at character 4\)/,
+    ],
+    [
+      "add",
+      { title: "Ok", type: "note", body: "a\n\udc00" },
+      /\n {2}body: .*U\+DC00 at character 3/,
+    ],
+    ["add", { title: "Ok", type: "note", tags: ["x\udbff"] }, /\n {2}tags: .*lone surrogate/],
+    ["edit", { id: "kb-7q2mx", source: "https://x.org/\ud83d" }, /\n {2}source: .*lone surrogate/],
   ];
   for (const [tool, args, message] of cases) {
     const result = await session.call(tool, args);

@@ -313,3 +313,49 @@ Deno.test("a knowledge base's cache folder git-kb cannot write: a command names 
     await unlock();
   }
 });
+
+Deno.test("a cache git-kb cannot make or write: get reads the entry from its file and says why, search says what to do", async () => {
+  await using box = await makeBox();
+  // XDG_CACHE_HOME set to a folder that takes no write, as in an agent's sandbox: no cache root.
+  const sealed = join(box.tmp, "sealed-cache");
+  await Deno.mkdir(sealed);
+  const env = { ...box.env, XDG_CACHE_HOME: sealed };
+  const expected = await Deno.readTextFile(
+    join(box.kb, "entries", "kb-7q2mx-rotate-a-leaked-npm-or-cloudflare-token.md"),
+  );
+  const why =
+    /^git-kb get: the index could not be brought up to date, so the entries were read from their files: cannot write git-kb's cache in \S+sealed-cache\/git-kb \((Operation not permitted|Permission denied)\); .*export XDG_CACHE_HOME="\$\(mktemp -d\)"\) and run again\.$/m;
+  const unlock = await lockFolder(sealed);
+  try {
+    const got = await runCli(["get", "kb-7q2mx"], { env });
+    assertEquals(got.code, 0, show(got));
+    assertEquals(got.stdout, expected);
+    assertMatch(got.stderr, why);
+    const linked = await runCli(["get", "kb-3hd8w", "kb-zzzzz", "--links"], { env });
+    assertEquals(linked.code, 1, show(linked));
+    assertMatch(
+      linked.stdout,
+      /^Links of kb-3hd8w:\n {2}← superseded-by kb-7q2mx Rotate a leaked/m,
+    );
+    assertMatch(linked.stderr, /^git-kb get: no entry kb-zzzzz: no file in \S+\/entries has it$/m);
+    assertRefused(
+      await runCli(["search", "token"], { env }),
+      /^git-kb search: cannot write git-kb's cache in \S+sealed-cache\/git-kb \((Operation not permitted|Permission denied)\); it only holds what git-kb rebuilds at any time: .*and run again\.\n$/,
+    );
+  } finally {
+    await unlock();
+  }
+  // The knowledge base's own cache folder sealed, an entry added since the index was written.
+  assertEquals((await runCli(["search", "token"], { env: box.env })).code, 0);
+  const added = entryText({ id: "kb-qk0ka", title: "Quokka feeding schedule", body: "Twice.\n" });
+  await Deno.writeTextFile(join(box.kb, "entries", "kb-qk0ka-quokka.md"), added);
+  const unlockKb = await lockFolder(box.cacheDir);
+  try {
+    const got = await runCli(["get", "kb-qk0ka"], { env: box.env });
+    assertEquals(got.code, 0, show(got));
+    assertEquals(got.stdout, added);
+    assert(got.stderr.includes(`cannot write git-kb's cache in ${box.cacheDir} (`), show(got));
+  } finally {
+    await unlockKb();
+  }
+});

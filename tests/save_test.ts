@@ -239,6 +239,31 @@ Deno.test("add with every field flag round-trips through get, and edit keeps the
   });
 });
 
+Deno.test("add with no body saves the title-only entry and says so, with the edit that gives it one", async () => {
+  await using kb = await makeKb();
+  for (
+    const [title, body] of [["Only a title", []], ["A blank body", ["--body", " \n "]]] as const
+  ) {
+    const added = await runCli(["add", "--title", title, "--type", "note", ...body], {
+      env: kb.env,
+    });
+    assertOk(added);
+    const id = /^Added (kb-\w{5})/m.exec(added.stdout)?.[1];
+    assert(id, show(added));
+    assertEquals(
+      added.stderr,
+      `note: ${id} has a title and no body; write one in your editor: git-kb edit ${id}\n`,
+    );
+    assertMatch(await git(kb.dir, "log", "-1", "--format=%s"), new RegExp(id));
+  }
+  const withBody = await runCli(
+    ["add", "--title", "Has words", "--type", "note", "--body", "Words."],
+    { env: kb.env },
+  );
+  assertOk(withBody);
+  assertEquals(withBody.stderr, "");
+});
+
 Deno.test("edit keeps unknown frontmatter fields and the body bytes when a tag changes", async () => {
   await using kb = await makeKb();
   // kb-4fr7e carries reviewed_by; give another entry a nested unknown field by hand.

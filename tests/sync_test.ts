@@ -724,3 +724,35 @@ Deno.test("a merge made to finish a conflict, with the remote moved again since:
   assertEquals(got.code, 0, show(got));
   assert((await cli(a, "get", "kb-3hd8w")).stdout.includes("More from A."));
 });
+
+Deno.test("the sync that follows a conflict merged by hand says what came in as well as what went out", async () => {
+  await using kb = await makeKb({ remote: true });
+  const [a, b] = [machineA(kb), await machine(kb, "b")];
+  assertEquals((await cli(a, "edit", ENTRY, "--body", "Words from A.")).code, 0);
+  await pushEntryFrom(kb.dir, "kb-n3wa1", "Quokka feeding from A");
+  await editOffline(b, ENTRY, "Words from B.");
+  assertEquals((await cli(b, "sync")).code, 4);
+  // The conflict resolved as the printed steps do: merge, keep both sides' words, commit.
+  const merge = await runProcess("git", ["-C", b.dir, "merge", "refs/git-kb/sync-theirs"], {
+    env: childEnv(b.env),
+  });
+  assertEquals(merge.code, 1, show(merge));
+  const path = await entryPath(b.dir, ENTRY);
+  const text = await Deno.readTextFile(join(b.dir, path));
+  await Deno.writeTextFile(join(b.dir, path), text.replace(/^(<{7}|={7}|>{7}).*\n/gm, ""));
+  await git(b.dir, "commit", "--quiet", "-am", "kb: keep both");
+
+  const synced = await cli(b, "sync");
+  assertEquals(synced.code, 0, show(synced));
+  assertEquals(synced.stdout.split("\n").slice(1, 6), [
+    "Came in: 2 commits",
+    '  + kb-n3wa1 "Quokka feeding from A"',
+    '  ~ kb-7q2mx "Rotate a leaked npm or Cloudflare token"',
+    "Went out: 2 commits",
+    '  ~ kb-7q2mx "Rotate a leaked npm or Cloudflare token"',
+  ]);
+  assertEquals(await git(b.dir, "rev-parse", "HEAD"), await git(kb.remote!, "rev-parse", "main"));
+  // Nothing more to say the next time.
+  const again = await sync(b);
+  assertEquals(again.outcome, "up-to-date");
+});

@@ -18,6 +18,7 @@ import {
   LIMITS,
   LINK_RELS,
   type LinkRel,
+  loneSurrogateProblem,
   oneLineProblem,
   type Status,
   STATUSES,
@@ -354,6 +355,8 @@ export function bytesOverLimit(body: string): number | undefined {
 }
 
 function checkBody(body: string, problems: Problem[]): void {
+  const lone = loneSurrogateProblem(body);
+  if (lone) problems.push({ field: "body", message: lone });
   const conflict = conflictStart(body);
   if (conflict !== undefined) {
     problems.push({

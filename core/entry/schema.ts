@@ -117,6 +117,8 @@ function codePoint(code: number): string {
  * another order than it is read.
  */
 export function oneLineProblem(text: string): string | undefined {
+  const lone = loneSurrogateProblem(text);
+  if (lone) return lone;
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
     const where = `at character ${index + 1}`;
@@ -135,6 +137,20 @@ export function oneLineProblem(text: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * Why `text` cannot be written as it is, when it holds a lone surrogate: half of a UTF-16 pair
+ * (U+D800–U+DFFF without its other half), which a JSON string may carry as `\ud800` but UTF-8
+ * cannot store; written, it would turn into U+FFFD without a word. Undefined when it holds none.
+ */
+export function loneSurrogateProblem(text: string): string | undefined {
+  const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.exec(text);
+  if (!lone) return undefined;
+  return `holds a lone surrogate (${codePoint(lone[0].charCodeAt(0))} at character ${
+    lone.index + 1
+  }), half of a character, which UTF-8 cannot store: it would be saved as U+FFFD. ` +
+    "Send the whole character, or leave it out";
 }
 
 /** Whether `code` is a bidirectional formatting control. */

@@ -10,6 +10,7 @@ import {
   KNOWN_FIELDS,
   LIMITS,
   LINK_RELS,
+  loneSurrogateProblem,
   oneLineProblem,
   STATUSES,
 } from "./schema.ts";
@@ -111,4 +112,14 @@ Deno.test("oneLineProblem names the character that breaks a one-line field", () 
   assert(oneLineProblem("\u001b[31m")?.startsWith("holds an ANSI escape sequence (U+001B"));
   assert(oneLineProblem("x\u0085")?.includes("NEXT LINE"));
   assert(oneLineProblem("x\u0007")?.includes("control character (U+0007"));
+});
+
+Deno.test("loneSurrogateProblem names half a character, and passes whole pairs", () => {
+  assertEquals(loneSurrogateProblem("émoji 🙂 and 𝄞"), undefined);
+  assert(
+    loneSurrogateProblem("ab\ud800")?.startsWith("holds a lone surrogate (U+D800 at character 3)"),
+  );
+  assert(loneSurrogateProblem("\udc00🙂")?.includes("(U+DC00 at character 1)"));
+  assert(loneSurrogateProblem("🙂\ude42")?.includes("(U+DE42 at character 3)"));
+  assert(oneLineProblem("x\udbff")?.includes("saved as U+FFFD"));
 });

@@ -131,6 +131,27 @@ Deno.test("wikilinks resolve by path, file name, title and alias; others are rep
   assertEquals(unresolved, ["Missing note"]);
 });
 
+Deno.test("no link is read in an HTML comment, on one line or over several, nor in code", () => {
+  const lookup = wikilinkLookup([
+    { id: "kb-bbbbb", sourcePath: "Deploy.md", title: "Deploy", aliases: [] },
+  ]);
+  // As CommonMark reads them: whichever of a code span and a comment starts first holds the
+  // other's marks, a comment ends at its first -->, and a ``` inside one opens no fence.
+  const text = "<!--> [[Deploy]] <!-- [[[end]]] --> [[Deploy]]<!---->[[Gone]]\n" +
+    "`<!--` [[Deploy]] <!-- `-->` [[Deploy]] <!-- over lines\n```\n[[Hidden]] [x](Deploy.md)\n" +
+    "--> [[Deploy]]\n```\n[[Fenced]] <!--\n```\n[[Deploy]] <!-- [[Never closed]]\n";
+  const { body, linked, unresolved } = resolveWikilinks(text, lookup, () => "kb-bbbbb");
+  assertEquals(
+    body,
+    "<!--> Deploy ([[kb-bbbbb]]) <!-- [[[end]]] --> Deploy ([[kb-bbbbb]])<!---->[[Gone]]\n" +
+      "`<!--` Deploy ([[kb-bbbbb]]) <!-- `-->` Deploy ([[kb-bbbbb]]) <!-- over lines\n```\n" +
+      "[[Hidden]] [x](Deploy.md)\n--> Deploy ([[kb-bbbbb]])\n```\n[[Fenced]] <!--\n```\n" +
+      "Deploy ([[kb-bbbbb]]) <!-- [[Never closed]]\n",
+  );
+  assertEquals(linked, ["kb-bbbbb"]);
+  assertEquals(unresolved, ["Gone"]);
+});
+
 Deno.test("links keep what the reader saw: relative markdown links and escaped pipes in tables resolve", () => {
   const lookup = wikilinkLookup([
     { id: "kb-aaaaa", sourcePath: "tools/quick-man-pages.md", title: "Man pages", aliases: [] },

@@ -200,10 +200,11 @@ const NONCHARACTERS = [...Array(32)].map((_, index) => String.fromCharCode(0xfdd
 
 /**
  * `body` with `replace` applied to each line outside fenced blocks that matches `worth`, its
- * inline code spans held out: `replace` sees each as a mark, so that a `[[` in code opens no
- * link, and a link whose words hold code (`[[ADR-040|`true` by default]]`) is read whole, not cut
- * in two and lost. `restore` puts the spans back into a part of the line `replace` looks up or
- * reports; the line it returns gets them back too.
+ * inline code spans and HTML comments (`<!-- … -->`, which may run over lines) held out:
+ * `replace` sees each as a mark, so that a `[[` in code or in a comment, which no reader sees as
+ * a link, opens none, and a link whose words hold code (`[[ADR-040|`true` by default]]`) is read
+ * whole, not cut in two and lost. `restore` puts the spans back into a part of the line `replace`
+ * looks up or reports; the line it returns gets them back too.
  */
 export function replaceOutsideCode(
   body: string,
@@ -211,20 +212,57 @@ export function replaceOutsideCode(
   replace: (line: string, restore: (text: string) => string) => string,
 ): string {
   let fenced = false;
+  let commented = false;
   return body.split("\n").map((line) => {
-    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
-    if (fenced || !worth.test(line)) return line;
-    // A line holding every mark is no note's prose: it is read with its code as text.
+    if (!commented && /^\s*(```|~~~)/.test(line)) fenced = !fenced;
+    if (fenced) return line;
+    const within = commented;
+    const { parts, open } = heldParts(line, within);
+    commented = open;
+    if (!worth.test(line)) return line;
+    // A line holding every mark is no note's prose: it is read with its code as text, and left
+    // as it is when a comment may be in it.
     const mark = NONCHARACTERS.find((character) => !line.includes(character)) ?? "";
+    if (!mark) return within || line.includes("<!--") ? line : replace(line, (text) => text);
     const spans: string[] = [];
-    const held = mark
-      ? line.replace(/`[^`]*`/g, (span) => `${mark}${spans.push(span) - 1}${mark}`)
-      : line;
+    const held = parts.map((part, index) =>
+      index % 2 ? `${mark}${spans.push(part) - 1}${mark}` : part
+    ).join("");
     const markAt = new RegExp(`${mark}(\\d+)${mark}`, "g");
-    const restore = (text: string) =>
-      mark ? text.replace(markAt, (_, index) => spans[Number(index)]) : text;
+    const restore = (text: string) => text.replace(markAt, (_, index) => spans[Number(index)]);
     return restore(replace(held, restore));
   }).join("\n");
+}
+
+/**
+ * `line` cut into text and what is held out of it, alternately (text first, maybe empty): inline
+ * code spans and HTML comments, whichever starts first (a `<!--` in code opens no comment; a
+ * comment ends at its first `-->`, in backticks or not, and `<!-->` is one, as CommonMark reads
+ * them), read from inside a comment when `within`; and whether a comment is open where it ends.
+ */
+function heldParts(line: string, within: boolean): { parts: string[]; open: boolean } {
+  const parts: string[] = [];
+  let from = 0;
+  if (within) {
+    const end = line.indexOf("-->");
+    if (end < 0) return { parts: ["", line], open: true };
+    parts.push("", line.slice(0, end + 3));
+    from = end + 3;
+  }
+  const held = /`[^`]*`|<!--/g;
+  held.lastIndex = from;
+  for (let found; (found = held.exec(line));) {
+    parts.push(line.slice(from, found.index));
+    if (found[0] === "<!--") {
+      const end = line.indexOf("-->", found.index + 2);
+      if (end < 0) return { parts: [...parts, line.slice(found.index)], open: true };
+      held.lastIndex = end + 3;
+    }
+    parts.push(line.slice(found.index, held.lastIndex));
+    from = held.lastIndex;
+  }
+  parts.push(line.slice(from));
+  return { parts, open: false };
 }
 
 /**

@@ -9,12 +9,8 @@
  */
 import {
   absoluteLauncher,
-  enablesOurPlugin,
-  findOurHooks,
-  type FoundHook,
   HOOK_AGENTS,
   type HookAgent,
-  parseSettings,
   SETTINGS_FILES,
 } from "../../core/setup/agent_settings.ts";
 import type { Finding } from "../../core/setup/finding.ts";
@@ -24,7 +20,7 @@ import { displaySafe } from "../../core/text/display.ts";
 import { COMMAND_NAME, isLauncherTarget, userBinDir } from "../../core/setup/command_link.ts";
 import { homeDir } from "../paths.ts";
 import { isFile, lstatOf } from "../disk.ts";
-import { readSettingsFile } from "../setup/settings_file.ts";
+import { ourWiringIn } from "../setup/wiring.ts";
 import { kbCommand } from "../self_command.ts";
 import { withFix } from "./context.ts";
 
@@ -33,19 +29,6 @@ interface Scope {
   base: string;
   /** The words `setup` needs for this scope, after `--agent <agent>`. */
   flags: string[];
-}
-
-/**
- * git-kb's hooks in the settings file at `path`, and whether it enables the git-kb plugin; none
- * and no when it is missing, does not parse, or is not shaped as settings.
- */
-async function ourWiringIn(path: string): Promise<{ hooks: FoundHook[]; plugin: boolean }> {
-  try {
-    const settings = parseSettings((await readSettingsFile(path)).text);
-    return { hooks: findOurHooks(settings), plugin: enablesOurPlugin(settings) };
-  } catch {
-    return { hooks: [], plugin: false };
-  }
 }
 
 /**

@@ -88,44 +88,65 @@ export async function saveStateFindings(context: DoctorContext): Promise<Finding
   ];
 }
 
+/** A check, and the name its findings go by: one that cannot run is reported under it. */
+export interface NamedCheck {
+  name: string;
+  run: Check;
+}
+
 /** The checks of the setup as a whole, run once however many knowledge bases it names. */
-export const SETUP_CHECKS: readonly Check[] = [
-  configFindings,
-  ({ location }) => idCollisionFindings(location),
-  agentFindings,
+export const SETUP_CHECKS: readonly NamedCheck[] = [
+  { name: "config", run: configFindings },
+  { name: "kbs", run: ({ location }) => idCollisionFindings(location) },
+  { name: "agent", run: agentFindings },
 ];
 
+/** The check of git alone: all doctor runs for a knowledge base folder that is not there. */
+export const GIT_CHECK: NamedCheck = { name: "git", run: gitFindings };
+
 /** The checks of one knowledge base, run for each. */
-export const KB_CHECKS: readonly Check[] = [
-  gitFindings,
-  saveStateFindings,
-  ({ kbDir }) => cacheFindings(kbDir),
-  indexFindings,
-  contractFindings,
-  repairFindings,
-  leftOutFindings,
-  kernelFindings,
+export const KB_CHECKS: readonly NamedCheck[] = [
+  GIT_CHECK,
+  { name: "git", run: saveStateFindings },
+  { name: "cache", run: ({ kbDir }) => cacheFindings(kbDir) },
+  { name: "index", run: indexFindings },
+  { name: "entries", run: contractFindings },
+  { name: "entries", run: repairFindings },
+  { name: "entries", run: leftOutFindings },
+  { name: "kernel", run: kernelFindings },
 ];
 
 /**
- * Run `checks` in order and gather their findings. A check that throws becomes one error finding
- * (once, however many checks hit the same error: the index's, say), unless `thrownOn` picks the
- * error: that one is thrown on (the CLI's, a missing permission, for it to name the flag).
+ * Run `checks` in order and gather their findings; each runs whatever the others found. A check
+ * that throws becomes one error finding under its name; one that throws what an earlier finding
+ * says (the cache's error, say, for every check that reads the index) is named as not checked,
+ * for the reason given above, once per name. `thrownOn` picks the errors thrown on instead (the
+ * CLI's: a missing permission, for it to name the flag).
  */
 export async function gatherFindings(
   context: DoctorContext,
-  checks: readonly Check[],
+  checks: readonly NamedCheck[],
   thrownOn: (error: unknown) => boolean,
 ): Promise<Finding[]> {
   const findings: Finding[] = [];
-  for (const check of checks) {
+  const notChecked = new Set<string>();
+  for (const { name, run } of checks) {
     try {
-      findings.push(...await check(context));
+      findings.push(...await run(context));
     } catch (error) {
       if (thrownOn(error)) throw error;
       const message = error instanceof Error ? error.message : String(error);
-      if (!findings.some((finding) => finding.message === message)) {
-        findings.push({ level: "error", check: "doctor", message });
+      const first = findings.find((finding) => finding.message === message)?.check;
+      if (first === undefined) {
+        notChecked.add(name);
+        findings.push({ level: "error", check: name, message });
+      } else if (!notChecked.has(name)) {
+        notChecked.add(name);
+        findings.push({
+          level: "error",
+          check: name,
+          message: `not checked, for the reason given under ${first} above`,
+        });
       }
     }
   }

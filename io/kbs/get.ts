@@ -13,6 +13,7 @@ import { shellCommand, shellQuote } from "../../core/shell/quote.ts";
 import { qualifyId, splitQualifiedId } from "../../core/kbs/qualified.ts";
 import { displaySafe } from "../../core/text/display.ts";
 import { isEntryId } from "../../core/entry/identity.ts";
+import { UnwritableCacheError } from "../fs.ts";
 import { git } from "../git.ts";
 import type { OpenKb } from "../index/open.ts";
 import { READ_TRUST_MS, readIndexedEntry } from "../index/store.ts";
@@ -39,16 +40,42 @@ export interface GetOutcome {
   reasons: string[];
   /** One line per knowledge base passed over. */
   skipped: string[];
+  /**
+   * Why the entries were read from their files rather than the index, when they were: the
+   * index could not be brought up to date, as the cache took no write.
+   */
+  readFromFiles?: string;
 }
 
 /**
  * The entries `ids` name (each an id or `name:id`), looked up in every knowledge base in use
- * (`kbFlag`, else `KB_DIR`, else the config), with their links when `links` is set.
+ * (`kbFlag`, else `KB_DIR`, else the config), with their links when `links` is set. When the
+ * index cannot be brought up to date because the cache takes no write (a read-only cache, as in
+ * an agent's sandbox), they are read from the entry files instead, and `readFromFiles` says why.
  */
-export function getEntries(
+export async function getEntries(
   kbFlag: string | undefined,
   ids: readonly string[],
   { links }: { links?: boolean } = {},
+): Promise<GetOutcome> {
+  try {
+    return await getIndexed(kbFlag, ids, links);
+  } catch (error) {
+    if (!(error instanceof UnwritableCacheError)) throw error;
+    // Loaded only here: it brings the entry parser and the YAML library with it.
+    const { getFromFiles } = await import("./get_from_files.ts");
+    const outcome = getFromFiles(kbFlag, ids, links);
+    const readFromFiles = "the index could not be brought up to date, so the entries were " +
+      `read from their files: ${error.message}`;
+    return { ...outcome, readFromFiles };
+  }
+}
+
+/** {@link getEntries} through the index. */
+function getIndexed(
+  kbFlag: string | undefined,
+  ids: readonly string[],
+  links: boolean | undefined,
 ): Promise<GetOutcome> {
   return withKbs(kbFlag, { trustStampMs: READ_TRUST_MS }, async ({ kbs, skipped, several }) => {
     const found: Found[] = [];
@@ -110,20 +137,16 @@ async function fetchOne(
 ): Promise<Found | string> {
   const { kb: wanted, id } = splitQualifiedId(typed);
   const searched = wanted === undefined ? kbs : kbs.filter((kb) => kb.name === wanted);
-  if (!searched.length) {
-    return `${typed}: no knowledge base named "${wanted}" is read (${
-      kbs.map((kb) => kb.name).join(", ")
-    }); see ${selfCommand()} doctor`;
-  }
+  if (!searched.length) return noKbNamed(typed, kbs.map((kb) => kb.name));
   const hits = searched.flatMap((kb) => {
     const item = lookUp(kb, id, links);
     return item ? [{ kb, item }] : [];
   });
   if (hits.length > 1) {
-    const where = hits.map(({ kb, item }) => `${kb.name}: ${join(kb.location.kbDir, item.path)}`);
-    const asks = hits.map(({ kb }) => kbCommand("get", qualifyId(kb.name, id)));
-    return `${id} is in ${hits.length} knowledge bases (${where.join("; ")}); ask for one: ` +
-      asks.join(" or ");
+    return inSeveralKbs(
+      id,
+      hits.map(({ kb, item }) => ({ name: kb.name, kbDir: kb.location.kbDir, path: item.path })),
+    );
   }
   if (hits.length === 1) {
     const [{ kb, item }] = hits;
@@ -133,6 +156,24 @@ async function fetchOne(
   const served = why.findIndex((reason) => !reason.startsWith("no entry "));
   if (served < 0) return why.find((reason) => reason.includes(" ids start with kb-:")) ?? why[0];
   return several ? `${searched[served].name}: ${why[served]}` : why[served];
+}
+
+/** Why `typed` (`name:id`) is not served: no knowledge base read is named so (`names` are). */
+export function noKbNamed(typed: string, names: readonly string[]): string {
+  const { kb } = splitQualifiedId(typed);
+  return `${typed}: no knowledge base named "${kb}" is read (${names.join(", ")}); see ` +
+    `${selfCommand()} doctor`;
+}
+
+/** Why `id` is not served: several knowledge bases hold it, each at the file named. */
+export function inSeveralKbs(
+  id: string,
+  hits: readonly { name: string; kbDir: string; path: string }[],
+): string {
+  const where = hits.map((hit) => `${hit.name}: ${join(hit.kbDir, hit.path)}`);
+  const asks = hits.map((hit) => kbCommand("get", qualifyId(hit.name, id)));
+  return `${id} is in ${hits.length} knowledge bases (${where.join("; ")}); ask for one: ` +
+    asks.join(" or ");
 }
 
 /**

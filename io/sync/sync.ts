@@ -436,14 +436,30 @@ async function traffic(
     removed: await describeAll(kbDir, sent.removed, theirs ?? head),
   };
   if (!theirs) return { incoming: NOTHING, outgoing };
-  const came = await entryChanges(kbDir, await mergeBase(kbDir, start, theirs), theirs);
+  const since = await beforeOwnMerges(kbDir, start, theirs);
+  const came = await entryChanges(kbDir, await mergeBase(kbDir, since, theirs), theirs);
   const incoming = {
-    commits: await countCommits(kbDir, start, theirs),
+    commits: await countCommits(kbDir, since, theirs),
     added: await describeAll(kbDir, came.added, theirs),
     changed: await describeAll(kbDir, came.changed, theirs),
-    removed: await describeAll(kbDir, came.removed, start),
+    removed: await describeAll(kbDir, came.removed, since),
   };
   return { incoming, outgoing };
+}
+
+/**
+ * Where the branch stood before it took in the remote's commits through merges of its own, as
+ * a conflict's printed steps make one: the first parent of the oldest commit on the first-parent
+ * line of `start` that `theirs` (the remote's tip) does not hold, when that line holds a merge;
+ * else `start`. What came in is counted from there: the sync that follows such a merge names the
+ * remote's commits it brought in, which are no longer new to `start`.
+ */
+async function beforeOwnMerges(kbDir: string, start: string, theirs: string): Promise<string> {
+  const line =
+    (await gitOk(kbDir, ["rev-list", "--first-parent", "--parents", start, `^${theirs}`]))
+      .split("\n").filter(Boolean).map((row) => row.split(" "));
+  if (!line.some((commit) => commit.length > 2)) return start;
+  return line.at(-1)![1] ?? start;
 }
 
 /** The sync itself, under the save lock. */
