@@ -267,6 +267,27 @@ Deno.test("a link whose words hold inline code resolves whole; a `[[` in code op
   assertEquals(resolved.unresolved, ["Gone `x`"]);
 });
 
+Deno.test("a code block shown inside a longer fence stays code: no link, title or tag in it", () => {
+  const lookup = wikilinkLookup([
+    { id: "kb-alpha", sourcePath: "project-alpha.md", title: "Project alpha", aliases: [] },
+  ]);
+  // As Foam's docs show a query: four backticks around the three of the block they show.
+  const body = 'Shown:\n\n````markdown\n```foam-query\nfilter: "[[project-alpha]]"\n```\n' +
+    "````\n\n~~~~\n~~~\n![[diagram.png]] #inside\n~~~\n~~~~\nThen [[project-alpha]].\n";
+  const resolved = resolveWikilinks(body, lookup);
+  assertEquals(
+    resolved.body,
+    body.replace("Then [[project-alpha]]", "Then project-alpha ([[kb-alpha]])"),
+  );
+  assertEquals(resolved.unresolved, []);
+  const read = note(
+    "Shell.md",
+    "Intro.\n\n````md\n```bash\n# a comment, not a heading\n#notatag\n```\n````\n\n# Shell tips\n",
+  );
+  assertEquals(read.title, "Shell tips");
+  assertEquals(read.tags, []);
+});
+
 Deno.test("a section's source path names its file; a # in a file's own path is kept", () => {
   assertEquals(sourceFile("CLAUDE.md#setup"), "CLAUDE.md");
   assertEquals(sourceFile("docs/AGENTS.md#code-style-2"), "docs/AGENTS.md");

@@ -21,6 +21,7 @@ import {
 } from "../entry/schema.ts";
 import { IMPORTED_FOLDER, IMPORTED_FROM } from "./plan.ts";
 import { tomlFields } from "./toml.ts";
+import { fencedLines } from "../text/fences.ts";
 
 /** A source file as the caller read it. */
 export interface SourceNote {
@@ -374,19 +375,11 @@ function folderTags(path: string): string[] {
  * by a fence of the same character at least as long) and indented blocks after a blank line.
  */
 function proseLines(body: string): string[] {
-  let fence = "";
+  const inCode = fencedLines();
   let blank = true;
   let indented = false;
   return body.split("\n").filter((line) => {
-    const marker = /^[ \t>]*(`{3,}|~{3,})/.exec(line)?.[1];
-    if (fence) {
-      if (marker && marker[0] === fence[0] && marker.length >= fence.length) fence = "";
-      return false;
-    }
-    if (marker) {
-      fence = marker;
-      return false;
-    }
+    if (inCode(line)) return false;
     indented = /^(?: {4}|\t)/.test(line) && (blank || indented);
     blank = !line.trim();
     return !indented;

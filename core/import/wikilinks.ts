@@ -12,6 +12,7 @@
  */
 
 import { dirname, join } from "../path.ts";
+import { fencedLines } from "../text/fences.ts";
 
 /** An imported note a wikilink may name. */
 export interface LinkTarget {
@@ -210,10 +211,9 @@ export function replaceOutsideCode(
   worth: RegExp,
   replace: (line: string, restore: (text: string) => string) => string,
 ): string {
-  let fenced = false;
+  const inCode = fencedLines();
   return body.split("\n").map((line) => {
-    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
-    if (fenced || !worth.test(line)) return line;
+    if (inCode(line) || !worth.test(line)) return line;
     // A line holding every mark is no note's prose: it is read with its code as text.
     const mark = NONCHARACTERS.find((character) => !line.includes(character)) ?? "";
     const spans: string[] = [];

@@ -1,0 +1,37 @@
+/**
+ * Fenced code blocks of markdown, pure. A fence is a line of three or more backticks or tildes
+ * (after blanks or a quote's `>`), and its block ends at a line of the same character, at least
+ * as many, and nothing else but blanks. So a longer fence holds a shorter one as text: a note that
+ * shows how to write a code block wraps it in four backticks, and the three inside it neither end
+ * the block nor open another.
+ *
+ * @module
+ */
+
+/** The fence a line opens or closes a block with, and what follows it on the line. */
+const FENCE = /^[ \t>]*(`{3,}|~{3,})([^\n]*)$/;
+
+/**
+ * A reader of a text's lines in order: each call says whether its line is code, part of a fenced
+ * block (the fence lines included), or prose.
+ */
+export function fencedLines(): (line: string) => boolean {
+  let open = "";
+  return (line) => {
+    const fence = FENCE.exec(line);
+    if (open) {
+      if (
+        fence && fence[1][0] === open[0] && fence[1].length >= open.length && !fence[2].trim()
+      ) {
+        open = "";
+      }
+      return true;
+    }
+    // A backtick fence's words after it (its language) hold no backtick.
+    if (fence && !(fence[1][0] === "`" && fence[2].includes("`"))) {
+      open = fence[1];
+      return true;
+    }
+    return false;
+  };
+}
