@@ -381,6 +381,12 @@ function isCompoundName(value: string): boolean {
 }
 
 /**
+ * A value that starts as a path (`./`, `/`, `~`) or an address does (`https://`, `s3://`,
+ * `git+ssh://`): it names where something is, not a secret.
+ */
+const PATH_OR_ADDRESS = /^(?:[./~]|[a-z][a-z0-9+.-]{0,20}:\/\/)/i;
+
+/**
  * Whether `value` (at least 16 characters) looks random enough to be a generated secret: printable
  * ASCII, as generated secrets are (so never prose in another script), with a digit, or with a
  * capital right after a small letter (`…bTq…`, not the capital of a word: `Wiederherstellungs…`)
@@ -391,7 +397,7 @@ function isCompoundName(value: string): boolean {
 export function isHighEntropy(value: string): boolean {
   if (value.length < 16 || isPlaceholder(value) || isDottedName(value)) return false;
   if (/[^\x21-\x7e]/.test(value)) return false;
-  if (/^(?:[./~]|[a-z]+:\/\/|0x[0-9a-f]+$)/i.test(value)) return false;
+  if (PATH_OR_ADDRESS.test(value) || /^0x[0-9a-f]+$/i.test(value)) return false;
   const generatedCase = /[a-z][A-Z]/.test(value) && !isCompoundName(value);
   if (!hasDigit(value) && !(generatedCase && value.length >= 24)) return false;
   return shannonEntropy(value) >= 3.3;
@@ -406,7 +412,7 @@ export function isHighEntropy(value: string): boolean {
  */
 function isPasswordLiteral(value: string): boolean {
   if (isPlaceholder(value) || isDottedName(value) || value.length < 6) return false;
-  if (/^(?:[./~]|[a-z]+:\/\/)/i.test(value)) return false;
+  if (PATH_OR_ADDRESS.test(value)) return false;
   if (/(?!\p{Script=Latin})\p{L}/u.test(value) || /^[A-Za-z_]+(?::[A-Za-z_]+)+$/.test(value)) {
     return false;
   }

@@ -465,6 +465,9 @@ Deno.test("findSecrets: notes of public collections that hold no secret are not 
     // Where a credential is kept is not the credential.
     'credentials_path = "cloud-vision-ocr-382418-fee63d63124b.json"',
     "key_file: deploy-2024-prod-Xk9pQ2wL.pem and tokenFile=ci-token-2024-11-05-a9f3.txt",
+    // An S3 object's address after its key's name (a Docusaurus notes site's AWS CLI notes).
+    "S3_OBJECT_KEY=s3://myuniquebucket/images/image.png",
+    "PASSWORD_STORE=s3://team-vault-2024/prod/store.gpg",
     // Capitalised words and prose in other scripts after a word such as auth, key or token.
     "- Wähle neben 2-Faktor-Authentifizierung **Wiederherstellungscodes aktualisieren**.",
     "- 「hotkey」よりも「keyboard shortcut」を優先する。ただし、特定の機能を参照する場合はHotkeyを使用する。",
@@ -502,6 +505,7 @@ Deno.test("findSecrets: notes of public collections that hold no secret are not 
     ["secrets: `aB3dE5fG7hI9jK1lM3nO`", "aB3dE5fG7hI9jK1lM3nO"],
     ['"AccessKeyId": "ASIAJ52OTH4H7LEXAMPLE"', "ASIAJ52OTH4H7LEXAMPLE"],
     ["CSC_KEY_PASSWORD=Tr0ub4dor&3", "Tr0ub4dor&3"],
+    ["S3_SECRET_KEY=s3cr3tQ9xLw2Vb7Nc3Zt6Yw1Pf5H", "s3cr3tQ9xLw2Vb7Nc3Zt6Yw1Pf5H"],
     [
       'credentials = "cloud-vision-ocr-382418-fee63d63124b"',
       "cloud-vision-ocr-382418-fee63d63124b",
