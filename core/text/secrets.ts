@@ -179,6 +179,17 @@ function namesAKeyPress(match: RegExpExecArray): boolean {
 }
 
 /**
+ * Whether the secret's name is a public key's: `publicKey`, `PUBLIC_KEY`, `public-key`, `public
+ * key:` (a web push server's VAPID key, a wallet's address). It is given out to be read; a name
+ * that goes on past `key` (`public_key_password`) still names a secret.
+ */
+function namesAPublicKey(match: RegExpExecArray): boolean {
+  const name = /^[\w.-]*/.exec(secretName(match))?.[0] ?? "";
+  return /^keys?$/i.test(name) &&
+    /public[ \t_-]?$/i.test(match.input.slice(Math.max(0, match.index - 8), match.index));
+}
+
+/**
  * Whether a bare `key`, `keys` or `cache-key` names a cache's key: words joined by `-` around a
  * file digest (md5, sha1 or sha256 in hex), as CI logs it (`Cache not found for input keys:
  * Linux-node-<sha256>-3`). It names what was hashed; no credential reads so.
@@ -322,7 +333,7 @@ const RULES: readonly Rule[] = [
     group: 2,
     accept: (value, match) =>
       startsWord(match) && !isKeyIdentifier(match) && !namesAFile(match) &&
-      !namesAKeyPress(match) && !isCacheKey(value, match) &&
+      !namesAKeyPress(match) && !namesAPublicKey(match) && !isCacheKey(value, match) &&
       (isHighEntropy(value) ||
         (match[1] !== undefined && /passw|pwd/i.test(secretName(match)) &&
           isPasswordLiteral(value))),

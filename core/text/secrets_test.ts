@@ -468,6 +468,10 @@ Deno.test("findSecrets: notes of public collections that hold no secret are not 
     // An S3 object's address after its key's name (a Docusaurus notes site's AWS CLI notes).
     "S3_OBJECT_KEY=s3://myuniquebucket/images/image.png",
     "PASSWORD_STORE=s3://team-vault-2024/prod/store.gpg",
+    // A web push server's public key, given to every browser (the same site's PWA notes).
+    'const publicKey = "BEKleK9DGqPES0ONZTL-2WcHe50Gy22OTf8rEHbPv-JZ7i0tg_sLZStvcb9_PJHi6sGpK8HVXNy4"',
+    "VAPID_PUBLIC_KEY=BP0xZjc331Gv72TnbzRWbmZ31ai1W-4xdqI8ZSb32YGgmUVYgMaVx6FHppvQ4GDg",
+    "the public key: BP0xZjc331Gv72TnbzRWbmZ31ai1W4xdqI8ZSb32",
     // Capitalised words and prose in other scripts after a word such as auth, key or token.
     "- Wähle neben 2-Faktor-Authentifizierung **Wiederherstellungscodes aktualisieren**.",
     "- 「hotkey」よりも「keyboard shortcut」を優先する。ただし、特定の機能を参照する場合はHotkeyを使用する。",
@@ -506,6 +510,8 @@ Deno.test("findSecrets: notes of public collections that hold no secret are not 
     ['"AccessKeyId": "ASIAJ52OTH4H7LEXAMPLE"', "ASIAJ52OTH4H7LEXAMPLE"],
     ["CSC_KEY_PASSWORD=Tr0ub4dor&3", "Tr0ub4dor&3"],
     ["S3_SECRET_KEY=s3cr3tQ9xLw2Vb7Nc3Zt6Yw1Pf5H", "s3cr3tQ9xLw2Vb7Nc3Zt6Yw1Pf5H"],
+    ["VAPID_PRIVATE_KEY=Xk9pQ2wLr7Tz4Vb8Nc3Zt6Yw1Pf5Hs0", "Xk9pQ2wLr7Tz4Vb8Nc3Zt6Yw1Pf5Hs0"],
+    ["public_key_password: Xk9pQ2wLr7Tz4Vb8Nc3Z", "Xk9pQ2wLr7Tz4Vb8Nc3Z"],
     [
       'credentials = "cloud-vision-ocr-382418-fee63d63124b"',
       "cloud-vision-ocr-382418-fee63d63124b",
