@@ -160,12 +160,24 @@ function secretName(match: RegExpExecArray): string {
 
 /**
  * Whether the secret's name ends by saying its value is a file (`credentials_path = "…json"`,
- * `key_file:`, `tokenFile=`): the value names where a secret is kept, it is not one.
+ * `key_file:`, `tokenFile=`): the value names where a secret is kept, it is not one. Or the name
+ * is a file's, followed by blanks (`ssh -i key-pair.pem user@2001:db8::1`): the key is in the
+ * file, and what comes after is another word of the command.
  */
 function namesAFile(match: RegExpExecArray): boolean {
   const name = /^[\w.-]*/.exec(secretName(match))?.[0] ?? "";
-  return /(?:path|file|filename|dir)$/i.test(name);
+  return /(?:path|file|filename|dir)$/i.test(name) ||
+    (match[1] === undefined && FILE_ENDING.test(name));
 }
+
+/** The ending of a file's name: `.pem`, `.json`, `.mp4`. */
+const FILE_ENDING = /\.[A-Za-z][A-Za-z0-9]{0,4}$/;
+
+/**
+ * A file's path inside a folder, words joined by `/` and ending in a file's name
+ * (`videos/large.mp4`, an S3 object's key): base64 has no `.` to end so.
+ */
+const FILE_PATH = /^[\w-]+(?:\/[\w.-]+)*\/[\w-][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,4}$/;
 
 /**
  * Whether the secret's name is a key press's: a key binding or map (`keybind = super+shift+
@@ -408,7 +420,9 @@ const PATH_OR_ADDRESS = /^(?:[./~]|[a-z][a-z0-9+.-]{0,20}:\/\/)/i;
 export function isHighEntropy(value: string): boolean {
   if (value.length < 16 || isPlaceholder(value) || isDottedName(value)) return false;
   if (/[^\x21-\x7e]/.test(value)) return false;
-  if (PATH_OR_ADDRESS.test(value) || /^0x[0-9a-f]+$/i.test(value)) return false;
+  if (PATH_OR_ADDRESS.test(value) || FILE_PATH.test(value) || /^0x[0-9a-f]+$/i.test(value)) {
+    return false;
+  }
   const generatedCase = /[a-z][A-Z]/.test(value) && !isCompoundName(value);
   if (!hasDigit(value) && !(generatedCase && value.length >= 24)) return false;
   return shannonEntropy(value) >= 3.3;

@@ -472,6 +472,9 @@ Deno.test("findSecrets: notes of public collections that hold no secret are not 
     'const publicKey = "BEKleK9DGqPES0ONZTL-2WcHe50Gy22OTf8rEHbPv-JZ7i0tg_sLZStvcb9_PJHi6sGpK8HVXNy4"',
     "VAPID_PUBLIC_KEY=BP0xZjc331Gv72TnbzRWbmZ31ai1W-4xdqI8ZSb32YGgmUVYgMaVx6FHppvQ4GDg",
     "the public key: BP0xZjc331Gv72TnbzRWbmZ31ai1W4xdqI8ZSb32",
+    // An S3 object's key, a path; a key file's name, then the host to log in to.
+    "params: { Bucket: 'my-bucket', Key: 'videos/large-2024.mp4', Body: stream }",
+    "ssh -i /path/key-pair-name.pem instance-user-name@2001:db8::1234:5678:1.2.3.4",
     // Capitalised words and prose in other scripts after a word such as auth, key or token.
     "- Wähle neben 2-Faktor-Authentifizierung **Wiederherstellungscodes aktualisieren**.",
     "- 「hotkey」よりも「keyboard shortcut」を優先する。ただし、特定の機能を参照する場合はHotkeyを使用する。",
@@ -512,6 +515,8 @@ Deno.test("findSecrets: notes of public collections that hold no secret are not 
     ["S3_SECRET_KEY=s3cr3tQ9xLw2Vb7Nc3Zt6Yw1Pf5H", "s3cr3tQ9xLw2Vb7Nc3Zt6Yw1Pf5H"],
     ["VAPID_PRIVATE_KEY=Xk9pQ2wLr7Tz4Vb8Nc3Zt6Yw1Pf5Hs0", "Xk9pQ2wLr7Tz4Vb8Nc3Zt6Yw1Pf5Hs0"],
     ["public_key_password: Xk9pQ2wLr7Tz4Vb8Nc3Z", "Xk9pQ2wLr7Tz4Vb8Nc3Z"],
+    ["Key: 'Xk9pQ2wLr7T/z4Vb8Nc3Zt6Yw1Pf5H'", "Xk9pQ2wLr7T/z4Vb8Nc3Zt6Yw1Pf5H"],
+    ["token.pem: Xk9pQ2wLr7Tz4Vb8Nc3Z", "Xk9pQ2wLr7Tz4Vb8Nc3Z"],
     [
       'credentials = "cloud-vision-ocr-382418-fee63d63124b"',
       "cloud-vision-ocr-382418-fee63d63124b",
