@@ -2,11 +2,12 @@
  * Credentials in text: a pure, fast detector shared by everything that must not keep or publish
  * one (the hooks' caches, the judge's debug records; saves, imports and promotions refuse an
  * entry that holds one). It knows the shapes of common tokens (AWS access keys, GitHub, GitLab,
- * npm and Slack tokens, a few vendors' API keys, JSON web tokens), private key blocks, passwords
- * in URLs (not a local database's well-known default, `postgres:postgres@localhost`), passwords
- * given to `mysql -p…`, high-entropy values next to words such as `secret`, `token`, `password` or
- * `key` (not a key id or fingerprint: `RSA key 4AEE…`, `cache key v2-…`), and stated passwords
- * ("my password is hunter2", not "the password is separate").
+ * npm and Slack tokens, a few vendors' API keys, JSON web tokens), private key blocks (with key
+ * material in them, not `...`), passwords in URLs (not a local database's well-known default,
+ * `postgres:postgres@localhost`), passwords given to `mysql -p…`, high-entropy values next to
+ * words such as `secret`, `token`, `password` or `key` (not a key id or fingerprint: `RSA key
+ * 4AEE…`, `cache key v2-…`), and stated passwords ("my password is hunter2", not "the password is
+ * separate").
  *
  * Every rule has literal triggers: its expression is compiled and run only when the lowercase
  * text holds one of them, so text with no credential costs a few substring searches. Every
@@ -464,7 +465,25 @@ export function maskSecret(secret: string): string {
   return `${characters.slice(0, shown).join("")}…${characters.slice(-shown).join("")}`;
 }
 
-/** The private key blocks of `text`: from the BEGIN line to its END line (or the BEGIN line). */
+/** How far past its BEGIN line a private key block's key material is looked for. */
+const KEY_MATERIAL_REACH = 512;
+
+/**
+ * Whether `text` holds key material: a run of base64 with a digit, a `+` or `/`, or small and
+ * capital letters both, not a word (`...`, `<your key here>`, `YOUR_KEY`, `contents`).
+ */
+function holdsKeyMaterial(text: string): boolean {
+  for (const [run] of text.matchAll(/[A-Za-z0-9+/=]{8,}/g)) {
+    if (/[\d+/]/.test(run) || (/[a-z]/.test(run) && /[A-Z]/.test(run))) return true;
+  }
+  return false;
+}
+
+/**
+ * The private key blocks of `text`: from the BEGIN line to its END line (or the BEGIN line), when
+ * key material follows the BEGIN line; a block that shows only its shape (`...` between the lines,
+ * as a note on keys writes it) holds no key.
+ */
 function privateKeyBlocks(text: string, lower: string): SecretFinding[] {
   if (!lower.includes("private key")) return [];
   const found: SecretFinding[] = [];
@@ -479,6 +498,11 @@ function privateKeyBlocks(text: string, lower: string): SecretFinding[] {
     }
     const endDashes = endMarker < 0 ? -1 : text.indexOf("-----", endMarker + 9);
     const end = endDashes < 0 ? start + match[0].length : endDashes + 5;
+    // The key material is all before the next dashes: its END line's, or another BEGIN line's.
+    const after = start + match[0].length;
+    const dashes = text.indexOf("-----", after);
+    const reach = Math.min(dashes < 0 ? text.length : dashes, after + KEY_MATERIAL_REACH);
+    if (!holdsKeyMaterial(text.slice(after, reach))) continue;
     found.push({ kind: "private-key", start, end, line: 0, masked: `${match[0]}…` });
   }
   return found;

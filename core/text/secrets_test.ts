@@ -475,6 +475,10 @@ Deno.test("findSecrets: notes of public collections that hold no secret are not 
     // An S3 object's key, a path; a key file's name, then the host to log in to.
     "params: { Bucket: 'my-bucket', Key: 'videos/large-2024.mp4', Body: stream }",
     "ssh -i /path/key-pair-name.pem instance-user-name@2001:db8::1234:5678:1.2.3.4",
+    // A private key block that shows only its shape (rwxrob/zet's note on an SSH library).
+    "var ukey = `\n-----BEGIN OPENSSH PRIVATE KEY-----\n...\n-----END OPENSSH PRIVATE KEY-----\n`",
+    "-----BEGIN RSA PRIVATE KEY-----\n<your private key here>\n-----END RSA PRIVATE KEY-----",
+    "The file starts with `-----BEGIN OPENSSH PRIVATE KEY-----` and ends with its END line.",
     // Capitalised words and prose in other scripts after a word such as auth, key or token.
     "- Wähle neben 2-Faktor-Authentifizierung **Wiederherstellungscodes aktualisieren**.",
     "- 「hotkey」よりも「keyboard shortcut」を優先する。ただし、特定の機能を参照する場合はHotkeyを使用する。",
@@ -517,6 +521,10 @@ Deno.test("findSecrets: notes of public collections that hold no secret are not 
     ["public_key_password: Xk9pQ2wLr7Tz4Vb8Nc3Z", "Xk9pQ2wLr7Tz4Vb8Nc3Z"],
     ["Key: 'Xk9pQ2wLr7T/z4Vb8Nc3Zt6Yw1Pf5H'", "Xk9pQ2wLr7T/z4Vb8Nc3Zt6Yw1Pf5H"],
     ["token.pem: Xk9pQ2wLr7Tz4Vb8Nc3Z", "Xk9pQ2wLr7Tz4Vb8Nc3Z"],
+    [
+      '"key": "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\\n-----END PRIVATE KEY-----\\n"',
+      "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\\n-----END PRIVATE KEY-----",
+    ],
     [
       'credentials = "cloud-vision-ocr-382418-fee63d63124b"',
       "cloud-vision-ocr-382418-fee63d63124b",
