@@ -24,6 +24,13 @@ Deno.test("an Obsidian note: frontmatter tags as a comma string, inline and fold
   assertEquals(read.type, "note");
 });
 
+Deno.test("a folder named by a number gives no tag, as #2024 gives none", () => {
+  // A Zettelkasten of one folder per note (rwxrob/zet): its 2,631 notes each got their own tag.
+  assertEquals(note("1841/README.md", "# Vim tips\n\nUse #vim.\n").tags, ["vim"]);
+  assertEquals(note("journal/2024/05/Standup.md", "Done.\n").tags, ["journal"]);
+  assertEquals(note("v2/2024-q1/x.md", "Done.\n").tags, ["v2", "2024-q1"]);
+});
+
 Deno.test("a note without frontmatter takes its title from the file name and the file's dates", () => {
   const read = note("Deploy checklist.md", "Steps:\n1. build\n");
   assertEquals(read.title, "Deploy checklist");

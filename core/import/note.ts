@@ -363,11 +363,14 @@ function inlineTags(body: string): string[] {
   return tags;
 }
 
-/** The folders a note sits in, as tags: `Ops/Cloud/x.md` → `ops`, `cloud`. */
+/**
+ * The folders a note sits in, as tags: `Ops/Cloud/x.md` → `ops`, `cloud`. A folder named by a
+ * number is none, as `#2024` is no tag: a Zettelkasten's note folder (`1841/README.md`), a year's.
+ */
 function folderTags(path: string): string[] {
   return path.split("/").slice(0, -1).map((folder) =>
     folder.trim().toLowerCase().replace(/\s+/g, "-")
-  ).filter((folder) => folder && folder.length <= LIMITS.maxKeywordChars);
+  ).filter((folder) => folder && !/^\d+$/.test(folder) && folder.length <= LIMITS.maxKeywordChars);
 }
 
 /**
