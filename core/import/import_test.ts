@@ -167,6 +167,42 @@ Deno.test("links keep what the reader saw: relative markdown links and escaped p
   assertEquals(unresolved, ["gone.md"]);
 });
 
+Deno.test("a link to a folder names its README, a link to a page its file; from the top with a /", () => {
+  // As a Zettelkasten of one folder per note (rwxrob/zet) and a docs site's pages link.
+  const byPath = new Map([
+    ["README.md", "kb-top00"],
+    ["1841/README.md", "kb-n1841"],
+    ["2000/README.md", "kb-n2000"],
+    ["docs/deploy.md", "kb-deplo"],
+    ["docs/ops/index.md", "kb-ops00"],
+  ]);
+  const resolved = resolveWikilinks(
+    "See [Vim](../1841), [again](/1841/?x#tips), [deploy](./deploy#roll), [ops](ops/), " +
+      "[home](/), [site](/docs/intro), [code](../src), [gone](/gone.md) and [me](./).\n",
+    () => undefined,
+    (path) => byPath.get(path),
+    "2000/README.md",
+  );
+  assertEquals(
+    resolved.body,
+    "See Vim ([[kb-n1841]]), again ([[kb-n1841]]), [deploy](./deploy#roll), [ops](ops/), " +
+      "home ([[kb-top00]]), [site](/docs/intro), [code](../src), [gone](/gone.md) and " +
+      "me ([[kb-n2000]]).\n",
+  );
+  assertEquals(resolved.unresolved, ["/gone.md"]);
+  const docs = resolveWikilinks(
+    "[deploy](./deploy#roll), [ops](ops/), [up](../README) and [out](../../CONTRIBUTING.md)\n",
+    () => undefined,
+    (path) => byPath.get(path),
+    "docs/guide.md",
+  );
+  assertEquals(
+    docs.body,
+    "deploy ([[kb-deplo]]), ops ([[kb-ops00]]), up ([[kb-top00]]) and [out](../../CONTRIBUTING.md)\n",
+  );
+  assertEquals(docs.unresolved, []);
+});
+
 Deno.test("a Hugo ref or relref shortcode to a note resolves as a relative link does", () => {
   const lookup = wikilinkLookup([
     { id: "kb-pgm00", sourcePath: "content/posts/pgm.md", title: "PGM", aliases: [] },

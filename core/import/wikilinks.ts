@@ -3,10 +3,11 @@
  * table `[[Title\\|shown text]]`) and `[[Title#heading]]` name a note by its file name, its title
  * or one of its aliases (in any case); a relative markdown link (`[text](other.md)`,
  * `[text](../folder/note.md#anchor)`, Hugo's `[text]({{< relref "other.md" >}})`) names it by its
- * path from the note, else from the folder's top; a Dendron link, `[[text|dendron.topic.git]]`,
- * by the name after its text. Each becomes the words the reader saw followed by a `[[kb-id]]`
- * mention, and its id a `related` link. A link that names no imported note is left as written and
- * reported. Embeds (`![[image.png]]`, `![alt](x.png)`) and links inside code are left alone.
+ * path from the note, else from the folder's top (a link to a page or a folder without a file's
+ * ending, `../deploy` or `../1841/`, by the page's file or the folder's README); a Dendron link,
+ * `[[text|dendron.topic.git]]`, by the name after its text. Each becomes the words the reader saw
+ * followed by a `[[kb-id]]` mention, and its id a `related` link. A link that names no imported
+ * note is left as written and reported (one without a file's ending only left). Embeds (`![[image.png]]`, `![alt](x.png)`) and links inside code are left alone.
  *
  * @module
  */
@@ -97,17 +98,36 @@ export function decodedTarget(target: string): string {
   }
 }
 
+/** The notes a folder is shown by, in the order a link to it (`../1841/`) is tried. */
+const FOLDER_NOTES = ["README.md", "readme.md", "index.md", "_index.md"];
+
 /**
- * The path inside the imported folder that a relative link of the note at `notePath` names
- * (`../git/Rebase%20notes.md#squash` → `git/Rebase notes.md`); undefined when it names no markdown
- * file inside the folder.
+ * The paths inside the imported folder that a link of the note at `notePath` may name, in the
+ * order they are tried, from the note and then from the folder's top (a link from the site's
+ * root, `/git/rebase.md`, from the top only): a markdown file's (`../git/Rebase%20notes.md#squash`
+ * → `git/Rebase notes.md`), `file` true; or, for a link without a file's ending, as a site's pages
+ * and a Zettelkasten's folders link (`../deploy`, `/1841/`), the page's file or the folder's
+ * `README.md` or `index.md`, as a site builder and GitHub show them, `file` false. None for an
+ * address elsewhere, an anchor or a file of another kind.
  */
-function linkedPath(notePath: string, target: string): string | undefined {
-  const file = target.replace(/#.*$/, "");
-  // An address elsewhere, an anchor or an absolute path names no note of the folder.
-  if (ADDRESS.test(target) || /^[#/]/.test(target) || !NOTE_FILE.test(file)) return undefined;
-  const path = join(dirname(notePath), decodedTarget(file));
-  return path.startsWith("../") ? undefined : path;
+function linkedPaths(notePath: string, target: string): { paths: string[]; file: boolean } {
+  const written = target.replace(/[?#].*$/, "");
+  if (ADDRESS.test(target) || !written) return { paths: [], file: false };
+  const name = decodedTarget(written);
+  const file = NOTE_FILE.test(name);
+  const page = !file &&
+    (name.endsWith("/") || !name.slice(name.lastIndexOf("/") + 1).includes("."));
+  if (!file && !page) return { paths: [], file };
+  const fromTop = join(name.replace(/^\/+/, ""));
+  const bases = name.startsWith("/") ? [fromTop] : [join(dirname(notePath), name), fromTop];
+  const paths = bases.filter((base) => base !== ".." && !base.startsWith("../"))
+    .flatMap((base) => {
+      if (file) return [base];
+      const folder = base.replace(/\/$/, "");
+      const pages = name.endsWith("/") || folder === "." ? [] : [`${folder}.md`, `${folder}.mdx`];
+      return [...pages, ...FOLDER_NOTES.map((note) => join(folder, note))];
+    });
+  return { paths: [...new Set(paths)], file };
 }
 
 /**
@@ -160,18 +180,20 @@ export function resolveWikilinks(
       return mention(seen, id, runOn);
     }).replace(MARKDOWN_LINK, (whole, embed, heldText, angled, hugo, plain) => {
       const [text, target] = [heldText, angled ?? hugo ?? plain].map(restore);
-      const path = embed ? undefined : linkedPath(notePath, target);
-      if (!path) return whole;
+      if (embed) return whole;
       // Relative to the note, else from the folder's top, as embeds are found (a link written
       // from the repository's root, which only its README reads right).
-      const fromTop = linkedPath("", target);
-      const id = byPath(path) ?? (fromTop ? byPath(fromTop) : undefined);
-      if (!id) {
+      const { paths, file } = linkedPaths(notePath, target);
+      let id: string | undefined;
+      for (const path of paths) if ((id = byPath(path))) break;
+      if (id) return mention(text.trim(), id);
+      // A link without a file's ending that names no note may be any page of a site, and one to
+      // a file outside the folder names none of its notes: left so.
+      if (file && paths.length) {
         missing(target);
         if (!markdown.includes(target)) markdown.push(target);
-        return whole;
       }
-      return mention(text.trim(), id);
+      return whole;
     });
   const resolved = replaceOutsideCode(body, /\[\[|\]\(/, resolveLine);
   return { body: resolved, linked, unresolved, markdown };
@@ -241,8 +263,8 @@ export function namingLeftOut<Link extends { sourcePath: string; name: string }>
   const lookup = wikilinkLookup(leftOut.map((note) => ({ ...note, id: note.sourcePath })));
   const paths = new Set(leftOut.map((note) => note.sourcePath));
   return unresolved.map((link) => {
-    const relative = linkedPath(link.sourcePath, link.name);
-    const path = relative !== undefined && paths.has(relative) ? relative : lookup(link.name);
+    const path = linkedPaths(link.sourcePath, link.name).paths.find((path) => paths.has(path)) ??
+      lookup(link.name);
     return path === undefined ? link : { ...link, leftOut: path };
   });
 }
