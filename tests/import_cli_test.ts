@@ -484,11 +484,15 @@ Deno.test("import: a note too large for an entry is left out with its size, the 
   await using kb = await makeKb({ empty: true });
   const notes = join(kb.root, "notes");
   await Deno.mkdir(notes);
-  await Deno.writeTextFile(join(notes, "small.md"), "Kept.\n");
+  await Deno.writeTextFile(join(notes, "small.md"), "Kept: AKIAZ7Q3KX5RPLM2WVND.\n");
   await Deno.writeTextFile(join(notes, "huge.md"), "word ".repeat(30_000) + "\n");
   // Over the limit as written, under twice the limit (read, then refused as an entry): its own
-  // size is the cause, not a description or links the import added.
-  await Deno.writeTextFile(join(notes, "large.md"), "# Large\n" + "text ".repeat(14_000) + "\n");
+  // size is the cause, not a description or links the import added. Its credential is masked
+  // as it is read, but the note is not brought, so no credential of it is reported as masked.
+  await Deno.writeTextFile(
+    join(notes, "large.md"),
+    "# Large\nkey AKIAQ4TW7NX2HKRB6YZE\n" + "text ".repeat(14_000) + "\n",
+  );
   // Under the limit as written, over it once its description is put first.
   const description = "A description of what the note is about. ".repeat(6);
   await Deno.writeTextFile(
@@ -508,8 +512,9 @@ Deno.test("import: a note too large for an entry is left out with its size, the 
       "ids); the limit is 65536. Split it into linked notes, then import again",
   }, {
     path: "large.md",
-    reason: "is 70009 bytes; the limit is 65536. Split it into linked notes, then import again",
+    reason: "is 70034 bytes; the limit is 65536. Split it into linked notes, then import again",
   }]);
+  assertEquals(report.masked.map(({ path, line }) => `${path}:${line}`), ["small.md:1"]);
 });
 
 Deno.test("import: a Latin-1 or UTF-16 note is left out with its encoding and the line that converts it, which works pasted", async () => {

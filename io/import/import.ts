@@ -185,6 +185,7 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
     if (!reason) recovered.push(change);
     else leftOut.push({ path: String(change.entry.extra.imported_from), reason });
   }
+  const notBrought = new Set(leftOut.map((file) => file.path));
   const report: ImportReport = {
     ...plan,
     unresolved: namingLeftOut(plan.unresolved, leftOutNotes(leftOut, notes)),
@@ -192,7 +193,8 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
     indexes,
     leftOut: leftOut.filter((file) => !brought.has(file.path)),
     attachments,
-    masked,
+    // A note left out after it was read (too large as an entry) brings no credential in.
+    masked: masked.filter((found) => !notBrought.has(found.path)),
     warnings: notes.flatMap((note) =>
       note.warnings.map((warning) => ({ path: note.sourcePath, warning }))
     ),
