@@ -23,7 +23,7 @@ import {
 import { type Entry, parseEntryText, type Problem, toEntry } from "./entry.ts";
 import { splitFrontmatter } from "./frontmatter.ts";
 import { idFromPath } from "./identity.ts";
-import { fencedLines } from "../text/fences.ts";
+import { nonProseLines } from "../text/fences.ts";
 
 /** What the reader knows of an entry's file besides its text. */
 export interface FileFacts {
@@ -205,7 +205,7 @@ function repairTitle(
 
 /** The text of the body's first `# heading` outside code fences. */
 export function firstHeading(body: string): string | undefined {
-  const inCode = fencedLines();
+  const inCode = nonProseLines();
   for (const line of body.split("\n")) {
     // A file saved with Windows line ends keeps a `\r` at the end of each line.
     const match = inCode(line) ? null : /^#{1,6}[ \t]+(.+?)[ \t#]*\r?$/.exec(line);

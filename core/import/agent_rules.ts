@@ -10,7 +10,7 @@
 import { withoutBlock } from "../export/agent_files.ts";
 import { slugify } from "../entry/edit.ts";
 import { LIMITS } from "../entry/schema.ts";
-import { fencedLines } from "../text/fences.ts";
+import { nonProseLines } from "../text/fences.ts";
 import { frontmatterOf, type ImportedNote, type SourceNote } from "./note.ts";
 
 /** A note read from an agent file, and whether it asks to apply always. */
@@ -34,7 +34,7 @@ export function readAgentFile(note: SourceNote): AgentRule[] {
 /** The `@path` imports of a CLAUDE.md, outside code, in order. */
 export function claudeImports(text: string): string[] {
   const imports: string[] = [];
-  const inCode = fencedLines();
+  const inCode = nonProseLines();
   for (const line of text.split("\n")) {
     if (inCode(line)) continue;
     for (const match of line.replace(/`[^`]*`/g, "").matchAll(/(?:^|\s)@([~.\w/-][^\s]*)/g)) {
@@ -103,7 +103,7 @@ function sectionsOf(note: SourceNote): Section[] {
   const level = lines.some((line) => /^##[ \t]/.test(line)) ? "## " : "# ";
   const sections: Omit<Section, "key">[] = [];
   let current: Omit<Section, "key"> | undefined;
-  const inCode = fencedLines();
+  const inCode = nonProseLines();
   for (const line of lines) {
     if (!inCode(line) && line.startsWith(level)) {
       current = { title: line.slice(level.length).replace(/#+\s*$/, ""), lines: [] };

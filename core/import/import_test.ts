@@ -331,6 +331,20 @@ Deno.test("a code block shown inside a longer fence stays code: no link, title o
   assertEquals(read.tags, []);
 });
 
+Deno.test("a link in an HTML comment is left as written; one after a commented-out block resolves", () => {
+  const lookup = wikilinkLookup([
+    { id: "kb-troub", sourcePath: "troubleshooting.md", title: "Troubleshooting", aliases: [] },
+  ]);
+  // As dendronhq/dendron-site's troubleshooting note comments out a block, ``` --> closing it.
+  const body = "<!--\n```sh\nrm -rf x\n``` -->\n\n- [[troubleshooting]]\n<!-- [[[end]]] -->\n";
+  const resolved = resolveWikilinks(body, lookup);
+  assertEquals(
+    resolved.body,
+    body.replace("- [[troubleshooting]]", "- troubleshooting ([[kb-troub]])"),
+  );
+  assertEquals(resolved.unresolved, []);
+});
+
 Deno.test("a section's source path names its file; a # in a file's own path is kept", () => {
   assertEquals(sourceFile("CLAUDE.md#setup"), "CLAUDE.md");
   assertEquals(sourceFile("docs/AGENTS.md#code-style-2"), "docs/AGENTS.md");

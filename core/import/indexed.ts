@@ -10,7 +10,7 @@
  */
 import { slugify } from "../entry/edit.ts";
 import { LIMITS } from "../entry/schema.ts";
-import { fencedLines } from "../text/fences.ts";
+import { nonProseLines } from "../text/fences.ts";
 import { join } from "../path.ts";
 import { type ImportedNote, noteFromFields, readNote, type SourceNote } from "./note.ts";
 
@@ -159,7 +159,7 @@ interface Section {
 function memorySections(text: string): Section[] {
   const sections: Section[] = [];
   let current: Section | undefined;
-  const inCode = fencedLines();
+  const inCode = nonProseLines();
   for (const line of text.split("\n")) {
     const heading = inCode(line) ? undefined : /^#{1,2}[ \t]+(.+?)[ \t#]*$/.exec(line);
     if (heading) {

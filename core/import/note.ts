@@ -21,7 +21,7 @@ import {
 } from "../entry/schema.ts";
 import { IMPORTED_FOLDER, IMPORTED_FROM } from "./plan.ts";
 import { tomlFields } from "./toml.ts";
-import { fencedLines } from "../text/fences.ts";
+import { nonProseLines } from "../text/fences.ts";
 
 /** A source file as the caller read it. */
 export interface SourceNote {
@@ -378,7 +378,7 @@ function folderTags(path: string): string[] {
  * by a fence of the same character at least as long) and indented blocks after a blank line.
  */
 function proseLines(body: string): string[] {
-  const inCode = fencedLines();
+  const inCode = nonProseLines();
   let blank = true;
   let indented = false;
   return body.split("\n").filter((line) => {

@@ -13,7 +13,7 @@
  */
 
 import { dirname, join } from "../path.ts";
-import { fencedLines } from "../text/fences.ts";
+import { nonProseLines } from "../text/fences.ts";
 
 /** An imported note a wikilink may name. */
 export interface LinkTarget {
@@ -233,7 +233,7 @@ export function replaceOutsideCode(
   worth: RegExp,
   replace: (line: string, restore: (text: string) => string) => string,
 ): string {
-  const inCode = fencedLines();
+  const inCode = nonProseLines();
   return body.split("\n").map((line) => {
     if (inCode(line) || !worth.test(line)) return line;
     // A line holding every mark is no note's prose: it is read with its code as text.

@@ -1,9 +1,11 @@
 /**
- * Fenced code blocks of markdown, pure. A fence is a line of three or more backticks or tildes
- * (after blanks or a quote's `>`), and its block ends at a line of the same character, at least
- * as many, and nothing else but blanks. So a longer fence holds a shorter one as text: a note that
- * shows how to write a code block wraps it in four backticks, and the three inside it neither end
- * the block nor open another.
+ * The lines of markdown that are no prose, pure: fenced code blocks and HTML comments. A fence is a
+ * line of three or more backticks or tildes (after blanks or a quote's `>`), and its block ends at
+ * a line of the same character, at least as many, and nothing else but blanks. So a longer fence
+ * holds a shorter one as text: a note that shows how to write a code block wraps it in four
+ * backticks, and the three inside it neither end the block nor open another. A line that starts
+ * with `<!--` is a comment through the line that holds `-->`, and a fence in it is none (a note
+ * that comments a code block out, ```` ``` --> ```` on its last line).
  *
  * @module
  */
@@ -12,12 +14,17 @@
 const FENCE = /^[ \t>]*(`{3,}|~{3,})([^\n]*)$/;
 
 /**
- * A reader of a text's lines in order: each call says whether its line is code, part of a fenced
- * block (the fence lines included), or prose.
+ * A reader of a text's lines in order: each call says whether its line is no prose, part of a
+ * fenced block (the fence lines included) or of an HTML comment.
  */
-export function fencedLines(): (line: string) => boolean {
+export function nonProseLines(): (line: string) => boolean {
   let open = "";
+  let comment = false;
   return (line) => {
+    if (comment) {
+      comment = !line.includes("-->");
+      return true;
+    }
     const fence = FENCE.exec(line);
     if (open) {
       if (
@@ -25,6 +32,11 @@ export function fencedLines(): (line: string) => boolean {
       ) {
         open = "";
       }
+      return true;
+    }
+    const opened = /^ {0,3}<!--/.exec(line);
+    if (opened) {
+      comment = !line.includes("-->", opened[0].length);
       return true;
     }
     // A backtick fence's words after it (its language) hold no backtick.

@@ -1,11 +1,11 @@
-/** Fenced code blocks (core/text/fences.ts). */
+/** Lines that are no prose: fenced code blocks and HTML comments (core/text/fences.ts). */
 import { assertEquals } from "@std/assert";
-import { fencedLines } from "./fences.ts";
+import { nonProseLines } from "./fences.ts";
 
-/** Which of `lines` are code. */
+/** Which of `lines` are no prose. */
 function code(lines: string[]): boolean[] {
-  const inCode = fencedLines();
-  return lines.map(inCode);
+  const notProse = nonProseLines();
+  return lines.map(notProse);
 }
 
 Deno.test("a fence ends at one of its own character, as long or longer, with nothing after it", () => {
@@ -20,4 +20,20 @@ Deno.test("a fence ends at one of its own character, as long or longer, with not
 
 Deno.test("three backticks with a backtick after them are prose, not a fence", () => {
   assertEquals(code(["```a` b", "c"]), [false, false]);
+});
+
+Deno.test("an HTML comment is no prose to its end, and a fence in it is none", () => {
+  // As a Dendron note comments out a code block: its last fence has ` -->` after it.
+  assertEquals(
+    code(["<!--", "```sh", "x", "``` -->", "- [[link]]", "```", "y", "```", "z"]),
+    [true, true, true, true, false, true, true, true, false],
+  );
+  assertEquals(code(["<!-- [[[end]]] -->", "a", "  <!-- x", "-->", "b"]), [
+    true,
+    false,
+    true,
+    true,
+    false,
+  ]);
+  assertEquals(code(["```", "<!--", "```", "c"]), [true, true, true, false]);
 });
