@@ -480,6 +480,29 @@ Deno.test("import --dry-run says the embedded files would be copied, and copies 
   assert(!(await exists(join(kb.dir, "attachments"))), "a dry run copies nothing");
 });
 
+Deno.test("import: a folder with Dendron's root.schema.yml is a Dendron vault; its links name the note after their text", async () => {
+  await using kb = await makeKb({ empty: true });
+  const vault = join(kb.root, "vault");
+  await Deno.mkdir(vault);
+  await Deno.writeTextFile(join(vault, "root.schema.yml"), "version: 1\nschemas: []\n");
+  await Deno.writeTextFile(join(vault, "tutorial.md"), "---\ntitle: Tutorial\n---\nStart here.\n");
+  await Deno.writeTextFile(
+    join(vault, "tutorial.linking.md"),
+    "---\ntitle: Linking\n---\nBack to [[Tutorial Home Page|tutorial]]; see [[the engine|dev.engine]].\n",
+  );
+  const dry = await runCli(["import", vault, "--dry-run", "--json"], { env: kb.env });
+  assertEquals(dry.code, 0, show(dry));
+  const report = parseJson<ImportJson>(dry);
+  assertEquals(report.kind, "dendron");
+  assertEquals(report.linksResolved, 1);
+  assertEquals(report.unresolved, [{ sourcePath: "tutorial.linking.md", name: "dev.engine" }]);
+  // Told as plain markdown, the same links are Obsidian's: the note before the `|`.
+  const plain = parseJson<ImportJson>(
+    await runCli(["import", vault, "--from", "markdown", "--dry-run", "--json"], { env: kb.env }),
+  );
+  assertEquals(plain.linksResolved, 0);
+});
+
 Deno.test("import: a note too large for an entry is left out with its size, the limit and what to do", async () => {
   await using kb = await makeKb({ empty: true });
   const notes = join(kb.root, "notes");

@@ -246,6 +246,43 @@ Deno.test("a Dendron link names its note after its text; an Obsidian link's text
   assertEquals(resolved.unresolved, ["Gone"]);
 });
 
+Deno.test("in a Dendron vault a link names the note after its text, the top of a hierarchy too", () => {
+  const lookup = wikilinkLookup([
+    { id: "kb-tutor", sourcePath: "tutorial.md", title: "Tutorial", aliases: [] },
+    { id: "kb-hirin", sourcePath: "careers.md", title: "Careers", aliases: [] },
+    { id: "kb-home0", sourcePath: "home.md", title: "Home", aliases: [] },
+    { id: "kb-tmplt", sourcePath: "templates.changelog.md", title: "Changelog", aliases: [] },
+  ]);
+  // As dendronhq/dendron-site writes them; `dev.design.engine` is no note of the vault, nor is
+  // `changelog` (left out), though another note is titled so.
+  const body = "[[Tutorial Home Page|tutorial]], [[hiring|careers#open]], [[Dendron engine|" +
+    "dev.design.engine]], [[0.37.2|changelog#0372]], [[home]], [[Home|gone]] and [[Linking|gone]].\n";
+  const byName = wikilinkLookup([
+    { id: "kb-tutor", sourcePath: "tutorial.md", title: "", aliases: [] },
+    { id: "kb-hirin", sourcePath: "careers.md", title: "", aliases: [] },
+    { id: "kb-tmplt", sourcePath: "templates.changelog.md", title: "", aliases: [] },
+  ]);
+  const vault = resolveWikilinks(body, lookup, undefined, "changelog.md", byName);
+  assertEquals(
+    vault.body,
+    "Tutorial Home Page ([[kb-tutor]]), hiring ([[kb-hirin]]), [[Dendron engine|" +
+      "dev.design.engine]], [[0.37.2|changelog#0372]], home ([[kb-home0]]), Home ([[kb-home0]]) " +
+      "and [[Linking|gone]].\n",
+  );
+  // A name no note has, renamed since, links the note its words name, as they read: Home.
+  assertEquals(vault.unresolved, ["dev.design.engine", "changelog", "gone"]);
+  // The same links in an Obsidian vault name the note before the `|`.
+  const obsidian = resolveWikilinks(body, lookup, undefined, "changelog.md");
+  assertEquals(obsidian.linked, ["kb-home0"]);
+  assertEquals(obsidian.unresolved, [
+    "Tutorial Home Page",
+    "hiring",
+    "Dendron engine",
+    "0.37.2",
+    "Linking",
+  ]);
+});
+
 Deno.test("an Obsidian link whose shown text is dotted, as a Dendron name is, keeps its text", () => {
   const lookup = wikilinkLookup([
     {

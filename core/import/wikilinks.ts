@@ -133,7 +133,8 @@ function linkedPaths(notePath: string, target: string): { paths: string[]; file:
 /**
  * Resolve the links of `body`, the note at `notePath` (see the module doc): each wikilink with
  * `lookup`, each relative markdown link to another note with `byPath` (a path inside the imported
- * folder to an id). Each resolved link keeps the words the reader saw, followed by the mention:
+ * folder to an id). In a Dendron vault, `dendronNote` finds a note by its Dendron name (its file
+ * name), and a `[[text|name]]` names the note `name`. Each resolved link keeps the words the reader saw, followed by the mention:
  * `[[Deploy]]` → `Deploy ([[kb-id]])`, `[[Deploy#Rollback]]` → `Deploy > Rollback ([[kb-id]])`,
  * `[[Deploy|the notes]]` and `[the notes](deploy.md)` → `the notes ([[kb-id]])`.
  */
@@ -142,6 +143,7 @@ export function resolveWikilinks(
   lookup: (name: string) => string | undefined,
   byPath: (path: string) => string | undefined = () => undefined,
   notePath = "",
+  dendronNote?: (name: string) => string | undefined,
 ): ResolvedBody {
   const linked: string[] = [];
   const unresolved: string[] = [];
@@ -166,10 +168,19 @@ export function resolveWikilinks(
       // may be the title of the note the target names (or, for a `dendron://` address that names
       // none, of another). A dotted name that names no note is an Obsidian link's shown text as
       // well (`[[JavaScript runtimes|Node.js]]`): read so, it keeps the words the reader saw.
-      const target = dendronTarget(shown);
-      const dendron = target &&
+      const target = dendronTarget(shown, dendronNote !== undefined);
+      // In a Dendron vault the name after the text is the link's, a note's file name (never a
+      // title: `changelog` is not the note titled Changelog); when no note has it (renamed
+      // since), the note its words name. Else it is the name reported.
+      if (target && dendronNote) {
+        const named = dendronNote(target.name) ?? lookup(name);
+        if (named) return mention(name.trim(), named, runOn);
+        missing(target.name);
+        return whole;
+      }
+      const named = target &&
         (lookup(target.name) ?? (target.address ? lookup(name) : undefined));
-      if (dendron) return mention(name.trim(), dendron, runOn);
+      if (named) return mention(name.trim(), named, runOn);
       const id = lookup(name);
       if (!id) {
         missing(name.trim());
@@ -204,15 +215,18 @@ export function resolveWikilinks(
  * `[[the text|dendron://vault/dendron.topic.git#anchor]]` (Dendron writes the text first), and
  * whether it was given as a `dendron://` address: only a hierarchy's dotted name or such an
  * address, so that an Obsidian link to a note that is not there never links to the note its shown
- * text happens to name.
+ * text happens to name. In a Dendron vault (`vault`), a name of the top of a hierarchy too,
+ * `[[the text|tutorial]]`.
  */
 function dendronTarget(
   after: string | undefined,
+  vault: boolean,
 ): { name: string; address: boolean } | undefined {
   const target = after?.trim().replace(/#.*$/, "") ?? "";
   const addressed = /^dendron:\/\/[^/\s]+\/(\S+)$/.exec(target)?.[1];
   if (addressed !== undefined) return { name: addressed, address: true };
-  return /^[\w-]+(?:\.[\w-]+)+$/.test(target) ? { name: target, address: false } : undefined;
+  const name = vault ? /^[\w-]+(?:\.[\w-]+)*$/ : /^[\w-]+(?:\.[\w-]+)+$/;
+  return name.test(target) ? { name: target, address: false } : undefined;
 }
 
 /**

@@ -156,13 +156,20 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
   const attachments = { ...embedded, copied: files.map((file) => file.source) };
   const indexes = read.indexes;
   const existing = existingEntries(kbDir);
-  const firstPlan = planImport(notes, existing, fresh, key);
+  const dendron = kind === "dendron";
+  const firstPlan = planImport(notes, existing, fresh, key, dendron);
   const refused = refusals(firstPlan.changes, keeps, source.notes);
   for (const [path, reason] of refused) leftOut.push({ path, reason });
   // Planned again without the notes left out, so that a wikilink to one of them is named as
   // unresolved instead of becoming a link to an entry that is not saved.
   const planned = refused.size
-    ? planImport(notes.filter((note) => !refused.has(note.sourcePath)), existing, fresh, key)
+    ? planImport(
+      notes.filter((note) => !refused.has(note.sourcePath)),
+      existing,
+      fresh,
+      key,
+      dendron,
+    )
     : firstPlan;
   const edited = request.replaceEdits
     ? new Set<string>()
