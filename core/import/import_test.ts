@@ -31,6 +31,13 @@ Deno.test("a folder named by a number gives no tag, as #2024 gives none", () => 
   assertEquals(note("v2/2024-q1/x.md", "Done.\n").tags, ["v2", "2024-q1"]);
 });
 
+Deno.test("a title YAML reads as a number is kept as written", () => {
+  // A Dendron journal's month note (dendronhq/dendron-site's dendron.scratch.2020.09.md).
+  assertEquals(note("dendron.scratch.2020.09.md", "---\ntitle: 09\n---\nSeptember.\n").title, "09");
+  assertEquals(note("v.md", "---\ntitle: 0.110 # the release\n---\nx\n").title, "0.110");
+  assertEquals(note("w.md", "---\ntitle: 2024\n---\nx\n").title, "2024");
+});
+
 Deno.test("a note without frontmatter takes its title from the file name and the file's dates", () => {
   const read = note("Deploy checklist.md", "Steps:\n1. build\n");
   assertEquals(read.title, "Deploy checklist");

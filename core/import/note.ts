@@ -269,9 +269,15 @@ function frontmatterFault(error: unknown): string {
     );
 }
 
-/** The fields of a note's frontmatter text (without its `---` lines); throws when not YAML. */
+/**
+ * The fields of a note's frontmatter text (without its `---` lines); throws when not YAML. A title
+ * YAML reads as a number is its text as written: `title: 09` (a Dendron journal's month) is `09`,
+ * not `9`, and `title: 0.110` is not `0.11`.
+ */
 function fieldsOf(frontmatter: string): Record<string, unknown> {
-  return parseEntryText(`---\n${frontmatter}\n---\n`, "the note").fields;
+  const fields = parseEntryText(`---\n${frontmatter}\n---\n`, "the note").fields;
+  const written = /^title:[ \t]+([^\s#'"][^#\n]*?)[ \t]*(?:#[^\n]*)?$/m.exec(frontmatter)?.[1];
+  return typeof fields.title === "number" && written ? { ...fields, title: written } : fields;
 }
 
 /**
