@@ -38,6 +38,26 @@ Deno.test("a title YAML reads as a number is kept as written", () => {
   assertEquals(note("w.md", "---\ntitle: 2024\n---\nx\n").title, "2024");
 });
 
+Deno.test("a daily note, a journal page or a post was created on the day its name states", () => {
+  // A fresh checkout's dates are later than the day each note is of.
+  const created = (path: string, text = "Done.\n") => {
+    const read = note(path, text);
+    return `${read.created} ${read.updated}`;
+  };
+  assertEquals(created("Daily/2021-05-03.md"), "2021-05-03 2023-06-01");
+  assertEquals(created("journals/2021_05_03.md"), "2021-05-03 2023-06-01");
+  assertEquals(created("_posts/2021-01-01-hello.md"), "2021-01-01 2023-06-01");
+  assertEquals(created("blog/2023-07-04/index.md"), "2023-07-04 2023-07-04");
+  // The frontmatter's date wins; a name that is no day (or no date at its start) states none.
+  assertEquals(
+    created("2021-05-03.md", "---\ndate: 2020-01-02\n---\nx\n"),
+    "2020-01-02 2023-06-01",
+  );
+  assertEquals(created("2021-02-31 plan.md"), "2023-05-01 2023-06-01");
+  assertEquals(created("notes/20210503.md"), "2023-05-01 2023-06-01");
+  assertEquals(created("notes/v2021-05-03.md"), "2023-05-01 2023-06-01");
+});
+
 Deno.test("a note without frontmatter takes its title from the file name and the file's dates", () => {
   const read = note("Deploy checklist.md", "Steps:\n1. build\n");
   assertEquals(read.title, "Deploy checklist");

@@ -105,7 +105,7 @@ export function noteFromFields(
   const title = text(fields.title) ?? text(fields.name) ?? topHeading(body) ??
     fileTitle(note.path);
   const description = text(fields.description);
-  const dates = noteDates(fields, note.fileDates);
+  const dates = noteDates(fields, note.fileDates, note.path);
   const source = text(fields.source) ?? text(fields.url) ?? soleUrl(body);
   const supersedes = supersededNames(fields, body);
   const type = inferType(fields, title, body);
@@ -454,14 +454,33 @@ function dateOf(value: unknown): string | undefined {
 }
 
 /**
- * Created and updated: the frontmatter's dates first, then the file's. A note updated before the
- * file's date (a fresh checkout's, with no created date of its own) was created by then.
+ * The day a note's name states, as a daily note, a journal page and a blog post are named: its
+ * file's name, else its folder's, starting with the date (`2024-05-03.md`, Logseq's
+ * `journals/2024_05_03.md`, Jekyll's `_posts/2021-01-01-hello.md`, Docusaurus's
+ * `blog/2023-07-04/index.md`).
+ */
+function nameDate(path: string): string | undefined {
+  const [file, folder = ""] = path.split("/").reverse();
+  for (const name of [file, folder]) {
+    const date = /^(\d{4})([-_.])(\d{2})\2(\d{2})(?!\d)/.exec(name);
+    const day = date && `${date[1]}-${date[3]}-${date[4]}`;
+    if (day && isCalendarDate(day)) return day;
+  }
+  return undefined;
+}
+
+/**
+ * Created and updated: the frontmatter's dates first, then the one the note's name states (its
+ * creation), then the file's. A note updated before the file's date (a fresh checkout's, with no
+ * created date of its own) was created by then.
  */
 function noteDates(
   fields: Record<string, unknown>,
   fileDates: SourceNote["fileDates"],
+  path: string,
 ): { created: string; updated: string } {
-  const stated = dateOf(fields.created) ?? dateOf(fields.date) ?? dateOf(fields.timestamp);
+  const stated = dateOf(fields.created) ?? dateOf(fields.date) ?? dateOf(fields.timestamp) ??
+    nameDate(path);
   let created = stated ?? fileDates.created;
   let updated = dateOf(fields.updated) ?? dateOf(fields.modified) ?? dateOf(fields.timestamp) ??
     fileDates.updated;
