@@ -193,13 +193,14 @@ function namesAKeyPress(match: RegExpExecArray): boolean {
 
 /**
  * Whether the secret's name is a public key's: `publicKey`, `PUBLIC_KEY`, `public-key`, `public
- * key:` (a web push server's VAPID key, a wallet's address). It is given out to be read; a name
- * that goes on past `key` (`public_key_password`) still names a secret.
+ * key:` (a web push server's VAPID key, a wallet's address), or a WebSocket handshake's
+ * `Sec-WebSocket-Key:` (a nonce sent in the clear). It is given out to be read; a name that goes
+ * on past `key` (`public_key_password`) still names a secret.
  */
 function namesAPublicKey(match: RegExpExecArray): boolean {
   const name = /^[\w.-]*/.exec(secretName(match))?.[0] ?? "";
-  return /^keys?$/i.test(name) &&
-    /public[ \t_-]?$/i.test(match.input.slice(Math.max(0, match.index - 8), match.index));
+  const before = match.input.slice(Math.max(0, match.index - 14), match.index);
+  return /^keys?$/i.test(name) && /(?:public[ \t_-]?|sec-websocket-)$/i.test(before);
 }
 
 /**

@@ -472,6 +472,8 @@ Deno.test("findSecrets: notes of public collections that hold no secret are not 
     'const publicKey = "BEKleK9DGqPES0ONZTL-2WcHe50Gy22OTf8rEHbPv-JZ7i0tg_sLZStvcb9_PJHi6sGpK8HVXNy4"',
     "VAPID_PUBLIC_KEY=BP0xZjc331Gv72TnbzRWbmZ31ai1W-4xdqI8ZSb32YGgmUVYgMaVx6FHppvQ4GDg",
     "the public key: BP0xZjc331Gv72TnbzRWbmZ31ai1W4xdqI8ZSb32",
+    // A WebSocket handshake's nonce, RFC 6455's sample (the same site's notes on fetching data).
+    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
     // An S3 object's key, a path; a key file's name, then the host to log in to.
     "params: { Bucket: 'my-bucket', Key: 'videos/large-2024.mp4', Body: stream }",
     "ssh -i /path/key-pair-name.pem instance-user-name@2001:db8::1234:5678:1.2.3.4",
