@@ -56,7 +56,8 @@ never changed.`,
       type: "string",
       value: "<kind>",
       help: "obsidian, dendron, markdown, knowledge or claude-memory (default: " +
-        "told from the folder: .obsidian/, root.schema.yml or dendron.yml,\nMEMORY.md, an index.md with concept files)",
+        "told from the folder: .obsidian/, root.schema.yml or dendron.yml,\n" +
+        "MEMORY.md, an index.md with concept files)",
       check: oneOf(SOURCE_KINDS),
     },
     "dry-run": { type: "boolean", help: "report what would be imported; write nothing" },

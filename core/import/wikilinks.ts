@@ -7,7 +7,8 @@
  * ending, `../deploy` or `../1841/`, by the page's file or the folder's README); a Dendron link,
  * `[[text|dendron.topic.git]]`, by the name after its text. Each becomes the words the reader saw
  * followed by a `[[kb-id]]` mention, and its id a `related` link. A link that names no imported
- * note is left as written and reported (one without a file's ending only left). Embeds (`![[image.png]]`, `![alt](x.png)`) and links inside code are left alone.
+ * note is left as written and reported (one without a file's ending only left). Embeds
+ * (`![[image.png]]`, `![alt](x.png)`) and links inside code or an HTML comment are left alone.
  *
  * @module
  */
@@ -134,8 +135,8 @@ function linkedPaths(notePath: string, target: string): { paths: string[]; file:
  * Resolve the links of `body`, the note at `notePath` (see the module doc): each wikilink with
  * `lookup`, each relative markdown link to another note with `byPath` (a path inside the imported
  * folder to an id). In a Dendron vault, `dendronNote` finds a note by its Dendron name (its file
- * name), and a `[[text|name]]` names the note `name`. Each resolved link keeps the words the reader saw, followed by the mention:
- * `[[Deploy]]` → `Deploy ([[kb-id]])`, `[[Deploy#Rollback]]` → `Deploy > Rollback ([[kb-id]])`,
+ * name), and a `[[text|name]]` names the note `name`. Each resolved link keeps the words the
+ * reader saw, followed by the mention: `[[Deploy]]` → `Deploy ([[kb-id]])`, `[[Deploy#Rollback]]` → `Deploy > Rollback ([[kb-id]])`,
  * `[[Deploy|the notes]]` and `[the notes](deploy.md)` → `the notes ([[kb-id]])`.
  */
 export function resolveWikilinks(
