@@ -230,6 +230,23 @@ Deno.test("a link to a folder names its README, a link to a page its file; from 
   assertEquals(docs.unresolved, []);
 });
 
+Deno.test("a link reference definition that names a note says which entry; its uses stay", () => {
+  // As Foam writes one for each wikilink at a note's end, and rwxrob/zet names a note's folder.
+  const byPath = new Map([["features/tags.md", "kb-tags0"], ["1841/README.md", "kb-n1841"]]);
+  const body = "See [[tags]] and [zk][].\n\n[tags]: features/tags.md 'Tags'\r\n" +
+    '[zk]: /1841\n[web]: <https://example.com> "Site"\n[gone]: gone.md\n' +
+    "```\n[code]: features/tags.md\n```\n";
+  const resolved = resolveWikilinks(body, () => undefined, (path) => byPath.get(path), "a.md");
+  assertEquals(
+    resolved.body,
+    "See [[tags]] and [zk][].\n\n[tags]: features/tags.md 'Tags' ([[kb-tags0]])\r\n" +
+      '[zk]: /1841 ([[kb-n1841]])\n[web]: <https://example.com> "Site"\n[gone]: gone.md\n' +
+      "```\n[code]: features/tags.md\n```\n",
+  );
+  assertEquals(resolved.linked, ["kb-tags0", "kb-n1841"]);
+  assertEquals(resolved.unresolved, ["tags", "gone.md"]);
+});
+
 Deno.test("a Hugo ref or relref shortcode to a note resolves as a relative link does", () => {
   const lookup = wikilinkLookup([
     { id: "kb-pgm00", sourcePath: "content/posts/pgm.md", title: "PGM", aliases: [] },

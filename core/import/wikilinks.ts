@@ -2,11 +2,12 @@
  * Links between notes resolved to entry ids, pure. `[[Title]]`, `[[Title|shown text]]` (in a
  * table `[[Title\\|shown text]]`) and `[[Title#heading]]` name a note by its file name, its title
  * or one of its aliases (in any case); a relative markdown link (`[text](other.md)`,
- * `[text](../folder/note.md#anchor)`, Hugo's `[text]({{< relref "other.md" >}})`) names it by its
- * path from the note, else from the folder's top (a link to a page or a folder without a file's
- * ending, `../deploy` or `../1841/`, by the page's file or the folder's README); a Dendron link,
- * `[[text|dendron.topic.git]]`, by the name after its text. Each becomes the words the reader saw
- * followed by a `[[kb-id]]` mention, and its id a `related` link. A link that names no imported
+ * `[text](../folder/note.md#anchor)`, Hugo's `[text]({{< relref "other.md" >}})`, a definition
+ * `[label]: other.md "Title"`) names it by its path from the note, else from the folder's top (a
+ * link to a page or a folder without a file's ending, `../deploy` or `../1841/`, by the page's
+ * file or the folder's README); a Dendron link, `[[text|dendron.topic.git]]`, by the name after
+ * its text. Each becomes the words the reader saw followed by a `[[kb-id]]` mention (a definition
+ * keeps its words and gains the mention after them), and its id a `related` link. A link that names no imported
  * note is left as written and reported (one without a file's ending only left). Embeds
  * (`![[image.png]]`, `![alt](x.png)`) and links inside code or an HTML comment are left alone.
  *
@@ -84,6 +85,13 @@ const UNSPACED =
 const MARKDOWN_LINK =
   /(!?)\[([^\]\n]*)\]\((?:<([^>\n]+)>|\{\{[<%]\s*(?:rel)?ref\s+"([^"\n]+)"\s*[>%]\}\}|([^)\s]+))(?:\s+"[^"\n]*")?\)/g;
 
+/**
+ * A link reference definition, `[label]: target "title"` alone on its line (as Foam writes one for
+ * each wikilink, and as a note keeps its links at its end), the target captured.
+ */
+const LINK_DEFINITION =
+  /^( {0,3}\[[^\]\n]+\]:[ \t]*(?:<([^>\n]+)>|(\S+))(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?)([ \t]*\r?)$/;
+
 /** A link target that is an address elsewhere (`https:`, `mailto:`, `data:`), not a file. */
 export const ADDRESS = /^[a-z][a-z0-9+.-]*:/i;
 
@@ -160,6 +168,23 @@ export function resolveWikilinks(
   const missing = (name: string) => {
     if (!unresolved.includes(name)) unresolved.push(name);
   };
+  // The id of the note a markdown link's target names, relative to the note, else from the
+  // folder's top, as embeds are found (a link written from the repository's root, which only its
+  // README reads right); one to a markdown file that names none is reported.
+  const linkedNote = (target: string) => {
+    const { paths, file } = linkedPaths(notePath, target);
+    for (const path of paths) {
+      const id = byPath(path);
+      if (id) return id;
+    }
+    // A link without a file's ending that names no note may be any page of a site, and one to a
+    // file outside the folder names none of its notes: left so.
+    if (file && paths.length) {
+      missing(target);
+      if (!markdown.includes(target)) markdown.push(target);
+    }
+    return undefined;
+  };
   // The line comes with its code spans held out; a name is looked up and reported as written.
   const resolveLine = (line: string, restore: (text: string) => string) =>
     line.replace(WIKILINK, (whole, embed, heldName, heldHeading, heldShown, runOn) => {
@@ -193,21 +218,14 @@ export function resolveWikilinks(
     }).replace(MARKDOWN_LINK, (whole, embed, heldText, angled, hugo, plain) => {
       const [text, target] = [heldText, angled ?? hugo ?? plain].map(restore);
       if (embed) return whole;
-      // Relative to the note, else from the folder's top, as embeds are found (a link written
-      // from the repository's root, which only its README reads right).
-      const { paths, file } = linkedPaths(notePath, target);
-      let id: string | undefined;
-      for (const path of paths) if ((id = byPath(path))) break;
-      if (id) return mention(text.trim(), id);
-      // A link without a file's ending that names no note may be any page of a site, and one to
-      // a file outside the folder names none of its notes: left so.
-      if (file && paths.length) {
-        missing(target);
-        if (!markdown.includes(target)) markdown.push(target);
-      }
-      return whole;
+      const id = linkedNote(target);
+      return id ? mention(text.trim(), id) : whole;
+    }).replace(LINK_DEFINITION, (whole, definition, angled, plain, end) => {
+      // Its uses (`[text][label]`) stay as written; the line says which entry it names.
+      const id = linkedNote(restore(angled ?? plain));
+      return id ? `${definition} (${mention("", id)})${end}` : whole;
     });
-  const resolved = replaceOutsideCode(body, /\[\[|\]\(/, resolveLine);
+  const resolved = replaceOutsideCode(body, /\[\[|\]\(|^ {0,3}\[[^\]]+\]:/, resolveLine);
   return { body: resolved, linked, unresolved, markdown };
 }
 
