@@ -55,8 +55,9 @@ never changed.`,
     from: {
       type: "string",
       value: "<kind>",
-      help: "obsidian, markdown, knowledge or claude-memory (default: " +
-        "told from the folder: .obsidian/, MEMORY.md, an index.md with\nconcept files)",
+      help: "obsidian, dendron, markdown, knowledge or claude-memory (default: " +
+        "told from the folder: .obsidian/, root.schema.yml or dendron.yml,\n" +
+        "MEMORY.md, an index.md with concept files)",
       check: oneOf(SOURCE_KINDS),
     },
     "dry-run": { type: "boolean", help: "report what would be imported; write nothing" },

@@ -480,15 +480,42 @@ Deno.test("import --dry-run says the embedded files would be copied, and copies 
   assert(!(await exists(join(kb.dir, "attachments"))), "a dry run copies nothing");
 });
 
+Deno.test("import: a folder with Dendron's root.schema.yml is a Dendron vault; its links name the note after their text", async () => {
+  await using kb = await makeKb({ empty: true });
+  const vault = join(kb.root, "vault");
+  await Deno.mkdir(vault);
+  await Deno.writeTextFile(join(vault, "root.schema.yml"), "version: 1\nschemas: []\n");
+  await Deno.writeTextFile(join(vault, "tutorial.md"), "---\ntitle: Tutorial\n---\nStart here.\n");
+  await Deno.writeTextFile(
+    join(vault, "tutorial.linking.md"),
+    "---\ntitle: Linking\n---\nBack to [[Tutorial Home Page|tutorial]]; see [[the engine|dev.engine]].\n",
+  );
+  const dry = await runCli(["import", vault, "--dry-run", "--json"], { env: kb.env });
+  assertEquals(dry.code, 0, show(dry));
+  const report = parseJson<ImportJson>(dry);
+  assertEquals(report.kind, "dendron");
+  assertEquals(report.linksResolved, 1);
+  assertEquals(report.unresolved, [{ sourcePath: "tutorial.linking.md", name: "dev.engine" }]);
+  // Told as plain markdown, the same links are Obsidian's: the note before the `|`.
+  const plain = parseJson<ImportJson>(
+    await runCli(["import", vault, "--from", "markdown", "--dry-run", "--json"], { env: kb.env }),
+  );
+  assertEquals(plain.linksResolved, 0);
+});
+
 Deno.test("import: a note too large for an entry is left out with its size, the limit and what to do", async () => {
   await using kb = await makeKb({ empty: true });
   const notes = join(kb.root, "notes");
   await Deno.mkdir(notes);
-  await Deno.writeTextFile(join(notes, "small.md"), "Kept.\n");
+  await Deno.writeTextFile(join(notes, "small.md"), "Kept: AKIAZ7Q3KX5RPLM2WVND.\n");
   await Deno.writeTextFile(join(notes, "huge.md"), "word ".repeat(30_000) + "\n");
   // Over the limit as written, under twice the limit (read, then refused as an entry): its own
-  // size is the cause, not a description or links the import added.
-  await Deno.writeTextFile(join(notes, "large.md"), "# Large\n" + "text ".repeat(14_000) + "\n");
+  // size is the cause, not a description or links the import added. Its credential is masked
+  // as it is read, but the note is not brought, so no credential of it is reported as masked.
+  await Deno.writeTextFile(
+    join(notes, "large.md"),
+    "# Large\nkey AKIAQ4TW7NX2HKRB6YZE\n" + "text ".repeat(14_000) + "\n",
+  );
   // Under the limit as written, over it once its description is put first.
   const description = "A description of what the note is about. ".repeat(6);
   await Deno.writeTextFile(
@@ -508,8 +535,9 @@ Deno.test("import: a note too large for an entry is left out with its size, the 
       "ids); the limit is 65536. Split it into linked notes, then import again",
   }, {
     path: "large.md",
-    reason: "is 70009 bytes; the limit is 65536. Split it into linked notes, then import again",
+    reason: "is 70034 bytes; the limit is 65536. Split it into linked notes, then import again",
   }]);
+  assertEquals(report.masked.map(({ path, line }) => `${path}:${line}`), ["small.md:1"]);
 });
 
 Deno.test("import: a Latin-1 or UTF-16 note is left out with its encoding and the line that converts it, which works pasted", async () => {

@@ -23,6 +23,7 @@ import {
 import { type Entry, parseEntryText, type Problem, toEntry } from "./entry.ts";
 import { splitFrontmatter } from "./frontmatter.ts";
 import { idFromPath } from "./identity.ts";
+import { nonProseLines } from "../text/fences.ts";
 
 /** What the reader knows of an entry's file besides its text. */
 export interface FileFacts {
@@ -204,11 +205,10 @@ function repairTitle(
 
 /** The text of the body's first `# heading` outside code fences. */
 export function firstHeading(body: string): string | undefined {
-  let fenced = false;
+  const inCode = nonProseLines();
   for (const line of body.split("\n")) {
-    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
     // A file saved with Windows line ends keeps a `\r` at the end of each line.
-    const match = fenced ? null : /^#{1,6}[ \t]+(.+?)[ \t#]*\r?$/.exec(line);
+    const match = inCode(line) ? null : /^#{1,6}[ \t]+(.+?)[ \t#]*\r?$/.exec(line);
     if (match) return match[1].trim();
   }
   return undefined;

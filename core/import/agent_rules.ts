@@ -10,6 +10,7 @@
 import { withoutBlock } from "../export/agent_files.ts";
 import { slugify } from "../entry/edit.ts";
 import { LIMITS } from "../entry/schema.ts";
+import { nonProseLines } from "../text/fences.ts";
 import { frontmatterOf, type ImportedNote, type SourceNote } from "./note.ts";
 
 /** A note read from an agent file, and whether it asks to apply always. */
@@ -33,10 +34,9 @@ export function readAgentFile(note: SourceNote): AgentRule[] {
 /** The `@path` imports of a CLAUDE.md, outside code, in order. */
 export function claudeImports(text: string): string[] {
   const imports: string[] = [];
-  let fenced = false;
+  const inCode = nonProseLines();
   for (const line of text.split("\n")) {
-    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
-    if (fenced) continue;
+    if (inCode(line)) continue;
     for (const match of line.replace(/`[^`]*`/g, "").matchAll(/(?:^|\s)@([~.\w/-][^\s]*)/g)) {
       if (!match[1].includes("@")) imports.push(match[1]);
     }
@@ -103,10 +103,9 @@ function sectionsOf(note: SourceNote): Section[] {
   const level = lines.some((line) => /^##[ \t]/.test(line)) ? "## " : "# ";
   const sections: Omit<Section, "key">[] = [];
   let current: Omit<Section, "key"> | undefined;
-  let fenced = false;
+  const inCode = nonProseLines();
   for (const line of lines) {
-    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
-    if (!fenced && line.startsWith(level)) {
+    if (!inCode(line) && line.startsWith(level)) {
       current = { title: line.slice(level.length).replace(/#+\s*$/, ""), lines: [] };
       sections.push(current);
     } else if (current) current.lines.push(line);

@@ -19,6 +19,14 @@ Deno.test("each ## section of a CLAUDE.md is a rule, keyed by its heading; impor
   assertEquals(claudeImports("mail me@example.com and `@not/this`\n@~/prefs.md\n"), ["~/prefs.md"]);
 });
 
+Deno.test("a CLAUDE.md that shows a CLAUDE.md in a longer fence keeps its heading and import in it", () => {
+  const text = "## Setup\n\nWrite yours so:\n\n````md\n```\n## Not a section\n@docs/no.md\n```\n" +
+    "````\n\n## Style\n\nShort lines.\n";
+  const rules = readAgentFile({ path: "CLAUDE.md", text, fileDates: DATES });
+  assertEquals(rules.map((rule) => rule.title), ["Setup", "Style"]);
+  assertEquals(claudeImports(text), []);
+});
+
 Deno.test("a file without ## sections is one rule per # section, or one rule titled by its name", () => {
   const plain = readAgentFile({
     path: "sub/AGENTS.md",

@@ -9,7 +9,8 @@
  * `attachments/<folder key>/`; an embed of a file that is not brought (not found, too large, a
  * link) becomes plain text naming it, so no entry points at a file that is not there. An embed
  * of a note is left as written, a Dendron note's (`![[dendron.topic.git#summary]]`,
- * `![[dendron://vault/tags.scope.edit]]`) too, though its name ends as a file's would.
+ * `![[dendron://vault/tags.scope.edit]]`, `![[Install Node.js|dendron.ref.cli]]`) too, though its
+ * name ends as a file's would.
  *
  * @module
  */
@@ -134,7 +135,11 @@ export function resolveAttachments(
           const target = restore(name).trim();
           if (NOTE_FILE.test(target) || !/\.[a-z0-9]{1,8}$/i.test(target)) return whole;
           const found = files.byPath(target) ?? files.byName(target);
-          if (!found && (ADDRESS.test(target) || isNote(target))) return whole;
+          // A Dendron embed writes its text first, `![[Install Node.js|dendron.ref.cli#x]]`.
+          const textFirst = /^\|([^#|]+)/.exec(after)?.[1] ?? "";
+          if (!found && (ADDRESS.test(target) || isNote(target) || isNote(textFirst))) {
+            return whole;
+          }
           // A `|size` (or alt text) goes to the alt text, where Obsidian reads a markdown embed's.
           const [fragment, shown] = /^(#[^|]*)?(?:\|(.*))?$/.exec(after)!.slice(1);
           return point(target, found, shown ? `${target}|${shown}` : target, fragment ?? "");

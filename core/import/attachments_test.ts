@@ -67,6 +67,27 @@ Deno.test("an embed of a Dendron note is left as written, though its name ends a
   ]);
 });
 
+Deno.test("a Dendron embed of a note written with its text first is left as written", () => {
+  // dendronhq/dendron-site's dendron._ref.install-node.md: the text ends as a file's name would.
+  const isNote = noteNameLookup(["dendron.ref.cli.md"]);
+  const body = "![[Install Node.js|dendron.ref.cli#install-nodejs,1:#installation]]\n" +
+    "![[setup.js|300]]\n";
+  const resolved = resolveAttachments(
+    body,
+    "dendron._ref.install-node.md",
+    "v-1",
+    FILES,
+    bringAll,
+    isNote,
+  );
+  assertEquals(
+    resolved.body,
+    "![[Install Node.js|dendron.ref.cli#install-nodejs,1:#installation]]\n" +
+      "[setup.js|300 (setup.js): not imported, not found in the folder]\n",
+  );
+  assertEquals(resolved.missing.map((item) => item.target), ["setup.js"]);
+});
+
 Deno.test("an embed whose alt text holds inline code is copied and named whole", () => {
   const body = "See ![the `local` setting](local.png) and ![`jq` output](gone.png); " +
     "`![code](bases.png)` stays.\n";

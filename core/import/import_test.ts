@@ -24,6 +24,40 @@ Deno.test("an Obsidian note: frontmatter tags as a comma string, inline and fold
   assertEquals(read.type, "note");
 });
 
+Deno.test("a folder named by a number gives no tag, as #2024 gives none", () => {
+  // A Zettelkasten of one folder per note (rwxrob/zet): its 2,631 notes each got their own tag.
+  assertEquals(note("1841/README.md", "# Vim tips\n\nUse #vim.\n").tags, ["vim"]);
+  assertEquals(note("journal/2024/05/Standup.md", "Done.\n").tags, ["journal"]);
+  assertEquals(note("v2/2024-q1/x.md", "Done.\n").tags, ["v2", "2024-q1"]);
+});
+
+Deno.test("a title YAML reads as a number is kept as written", () => {
+  // A Dendron journal's month note (dendronhq/dendron-site's dendron.scratch.2020.09.md).
+  assertEquals(note("dendron.scratch.2020.09.md", "---\ntitle: 09\n---\nSeptember.\n").title, "09");
+  assertEquals(note("v.md", "---\ntitle: 0.110 # the release\n---\nx\n").title, "0.110");
+  assertEquals(note("w.md", "---\ntitle: 2024\n---\nx\n").title, "2024");
+});
+
+Deno.test("a daily note, a journal page or a post was created on the day its name states", () => {
+  // A fresh checkout's dates are later than the day each note is of.
+  const created = (path: string, text = "Done.\n") => {
+    const read = note(path, text);
+    return `${read.created} ${read.updated}`;
+  };
+  assertEquals(created("Daily/2021-05-03.md"), "2021-05-03 2023-06-01");
+  assertEquals(created("journals/2021_05_03.md"), "2021-05-03 2023-06-01");
+  assertEquals(created("_posts/2021-01-01-hello.md"), "2021-01-01 2023-06-01");
+  assertEquals(created("blog/2023-07-04/index.md"), "2023-07-04 2023-07-04");
+  // The frontmatter's date wins; a name that is no day (or no date at its start) states none.
+  assertEquals(
+    created("2021-05-03.md", "---\ndate: 2020-01-02\n---\nx\n"),
+    "2020-01-02 2023-06-01",
+  );
+  assertEquals(created("2021-02-31 plan.md"), "2023-05-01 2023-06-01");
+  assertEquals(created("notes/20210503.md"), "2023-05-01 2023-06-01");
+  assertEquals(created("notes/v2021-05-03.md"), "2023-05-01 2023-06-01");
+});
+
 Deno.test("a note without frontmatter takes its title from the file name and the file's dates", () => {
   const read = note("Deploy checklist.md", "Steps:\n1. build\n");
   assertEquals(read.title, "Deploy checklist");
@@ -181,6 +215,59 @@ Deno.test("links keep what the reader saw: relative markdown links and escaped p
   assertEquals(unresolved, ["gone.md"]);
 });
 
+Deno.test("a link to a folder names its README, a link to a page its file; from the top with a /", () => {
+  // As a Zettelkasten of one folder per note (rwxrob/zet) and a docs site's pages link.
+  const byPath = new Map([
+    ["README.md", "kb-top00"],
+    ["1841/README.md", "kb-n1841"],
+    ["2000/README.md", "kb-n2000"],
+    ["docs/deploy.md", "kb-deplo"],
+    ["docs/ops/index.md", "kb-ops00"],
+  ]);
+  const resolved = resolveWikilinks(
+    "See [Vim](../1841), [again](/1841/?x#tips), [deploy](./deploy#roll), [ops](ops/), " +
+      "[home](/), [site](/docs/intro), [code](../src), [gone](/gone.md) and [me](./).\n",
+    () => undefined,
+    (path) => byPath.get(path),
+    "2000/README.md",
+  );
+  assertEquals(
+    resolved.body,
+    "See Vim ([[kb-n1841]]), again ([[kb-n1841]]), [deploy](./deploy#roll), [ops](ops/), " +
+      "home ([[kb-top00]]), [site](/docs/intro), [code](../src), [gone](/gone.md) and " +
+      "me ([[kb-n2000]]).\n",
+  );
+  assertEquals(resolved.unresolved, ["/gone.md"]);
+  const docs = resolveWikilinks(
+    "[deploy](./deploy#roll), [ops](ops/), [up](../README) and [out](../../CONTRIBUTING.md)\n",
+    () => undefined,
+    (path) => byPath.get(path),
+    "docs/guide.md",
+  );
+  assertEquals(
+    docs.body,
+    "deploy ([[kb-deplo]]), ops ([[kb-ops00]]), up ([[kb-top00]]) and [out](../../CONTRIBUTING.md)\n",
+  );
+  assertEquals(docs.unresolved, []);
+});
+
+Deno.test("a link reference definition that names a note says which entry; its uses stay", () => {
+  // As Foam writes one for each wikilink at a note's end, and rwxrob/zet names a note's folder.
+  const byPath = new Map([["features/tags.md", "kb-tags0"], ["1841/README.md", "kb-n1841"]]);
+  const body = "See [[tags]] and [zk][].\n\n[tags]: features/tags.md 'Tags'\r\n" +
+    '[zk]: /1841\n[web]: <https://example.com> "Site"\n[gone]: gone.md\n' +
+    "```\n[code]: features/tags.md\n```\n";
+  const resolved = resolveWikilinks(body, () => undefined, (path) => byPath.get(path), "a.md");
+  assertEquals(
+    resolved.body,
+    "See [[tags]] and [zk][].\n\n[tags]: features/tags.md 'Tags' ([[kb-tags0]])\r\n" +
+      '[zk]: /1841 ([[kb-n1841]])\n[web]: <https://example.com> "Site"\n[gone]: gone.md\n' +
+      "```\n[code]: features/tags.md\n```\n",
+  );
+  assertEquals(resolved.linked, ["kb-tags0", "kb-n1841"]);
+  assertEquals(resolved.unresolved, ["tags", "gone.md"]);
+});
+
 Deno.test("a Hugo ref or relref shortcode to a note resolves as a relative link does", () => {
   const lookup = wikilinkLookup([
     { id: "kb-pgm00", sourcePath: "content/posts/pgm.md", title: "PGM", aliases: [] },
@@ -222,6 +309,43 @@ Deno.test("a Dendron link names its note after its text; an Obsidian link's text
   );
   assertEquals(resolved.linked, ["kb-git00", "kb-deplo"]);
   assertEquals(resolved.unresolved, ["Gone"]);
+});
+
+Deno.test("in a Dendron vault a link names the note after its text, the top of a hierarchy too", () => {
+  const lookup = wikilinkLookup([
+    { id: "kb-tutor", sourcePath: "tutorial.md", title: "Tutorial", aliases: [] },
+    { id: "kb-hirin", sourcePath: "careers.md", title: "Careers", aliases: [] },
+    { id: "kb-home0", sourcePath: "home.md", title: "Home", aliases: [] },
+    { id: "kb-tmplt", sourcePath: "templates.changelog.md", title: "Changelog", aliases: [] },
+  ]);
+  // As dendronhq/dendron-site writes them; `dev.design.engine` is no note of the vault, nor is
+  // `changelog` (left out), though another note is titled so.
+  const body = "[[Tutorial Home Page|tutorial]], [[hiring|careers#open]], [[Dendron engine|" +
+    "dev.design.engine]], [[0.37.2|changelog#0372]], [[home]], [[Home|gone]] and [[Linking|gone]].\n";
+  const byName = wikilinkLookup([
+    { id: "kb-tutor", sourcePath: "tutorial.md", title: "", aliases: [] },
+    { id: "kb-hirin", sourcePath: "careers.md", title: "", aliases: [] },
+    { id: "kb-tmplt", sourcePath: "templates.changelog.md", title: "", aliases: [] },
+  ]);
+  const vault = resolveWikilinks(body, lookup, undefined, "changelog.md", byName);
+  assertEquals(
+    vault.body,
+    "Tutorial Home Page ([[kb-tutor]]), hiring ([[kb-hirin]]), [[Dendron engine|" +
+      "dev.design.engine]], [[0.37.2|changelog#0372]], home ([[kb-home0]]), Home ([[kb-home0]]) " +
+      "and [[Linking|gone]].\n",
+  );
+  // A name no note has, renamed since, links the note its words name, as they read: Home.
+  assertEquals(vault.unresolved, ["dev.design.engine", "changelog", "gone"]);
+  // The same links in an Obsidian vault name the note before the `|`.
+  const obsidian = resolveWikilinks(body, lookup, undefined, "changelog.md");
+  assertEquals(obsidian.linked, ["kb-home0"]);
+  assertEquals(obsidian.unresolved, [
+    "Tutorial Home Page",
+    "hiring",
+    "Dendron engine",
+    "0.37.2",
+    "Linking",
+  ]);
 });
 
 Deno.test("an Obsidian link whose shown text is dotted, as a Dendron name is, keeps its text", () => {
@@ -286,6 +410,41 @@ Deno.test("a link whose words hold inline code resolves whole; a `[[` in code op
   );
   assertEquals(resolved.linked, ["kb-adr40", "kb-rebas"]);
   assertEquals(resolved.unresolved, ["Gone `x`"]);
+});
+
+Deno.test("a code block shown inside a longer fence stays code: no link, title or tag in it", () => {
+  const lookup = wikilinkLookup([
+    { id: "kb-alpha", sourcePath: "project-alpha.md", title: "Project alpha", aliases: [] },
+  ]);
+  // As Foam's docs show a query: four backticks around the three of the block they show.
+  const body = 'Shown:\n\n````markdown\n```foam-query\nfilter: "[[project-alpha]]"\n```\n' +
+    "````\n\n~~~~\n~~~\n![[diagram.png]] #inside\n~~~\n~~~~\nThen [[project-alpha]].\n";
+  const resolved = resolveWikilinks(body, lookup);
+  assertEquals(
+    resolved.body,
+    body.replace("Then [[project-alpha]]", "Then project-alpha ([[kb-alpha]])"),
+  );
+  assertEquals(resolved.unresolved, []);
+  const read = note(
+    "Shell.md",
+    "Intro.\n\n````md\n```bash\n# a comment, not a heading\n#notatag\n```\n````\n\n# Shell tips\n",
+  );
+  assertEquals(read.title, "Shell tips");
+  assertEquals(read.tags, []);
+});
+
+Deno.test("a link in an HTML comment is left as written; one after a commented-out block resolves", () => {
+  const lookup = wikilinkLookup([
+    { id: "kb-troub", sourcePath: "troubleshooting.md", title: "Troubleshooting", aliases: [] },
+  ]);
+  // As dendronhq/dendron-site's troubleshooting note comments out a block, ``` --> closing it.
+  const body = "<!--\n```sh\nrm -rf x\n``` -->\n\n- [[troubleshooting]]\n<!-- [[[end]]] -->\n";
+  const resolved = resolveWikilinks(body, lookup);
+  assertEquals(
+    resolved.body,
+    body.replace("- [[troubleshooting]]", "- troubleshooting ([[kb-troub]])"),
+  );
+  assertEquals(resolved.unresolved, []);
 });
 
 Deno.test("a section's source path names its file; a # in a file's own path is kept", () => {

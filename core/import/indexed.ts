@@ -10,6 +10,7 @@
  */
 import { slugify } from "../entry/edit.ts";
 import { LIMITS } from "../entry/schema.ts";
+import { nonProseLines } from "../text/fences.ts";
 import { join } from "../path.ts";
 import { type ImportedNote, noteFromFields, readNote, type SourceNote } from "./note.ts";
 
@@ -158,10 +159,9 @@ interface Section {
 function memorySections(text: string): Section[] {
   const sections: Section[] = [];
   let current: Section | undefined;
-  let fenced = false;
+  const inCode = nonProseLines();
   for (const line of text.split("\n")) {
-    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
-    const heading = fenced ? undefined : /^#{1,2}[ \t]+(.+?)[ \t#]*$/.exec(line);
+    const heading = inCode(line) ? undefined : /^#{1,2}[ \t]+(.+?)[ \t#]*$/.exec(line);
     if (heading) {
       current = { title: heading[1], lines: [] };
       sections.push(current);

@@ -66,18 +66,27 @@ Deno.test("a Claude memory folder: topic files, and MEMORY.md sections that are 
 
 Deno.test("a folder's kind is told from what it holds", () => {
   const concept = file("a.md", "status: active\n\nA.\n");
-  assertEquals(detectKind({ name: "x", obsidian: true, files: [] }), "obsidian");
+  assertEquals(detectKind({ name: "x", obsidian: true, dendron: false, files: [] }), "obsidian");
+  assertEquals(detectKind({ name: "vault", obsidian: false, dendron: true, files: [] }), "dendron");
   assertEquals(
-    detectKind({ name: "memory", obsidian: false, files: [file("MEMORY.md", "")] }),
+    detectKind({ name: "memory", obsidian: false, dendron: false, files: [file("MEMORY.md", "")] }),
     "claude-memory",
   );
-  assertEquals(detectKind({ name: "knowledge", obsidian: false, files: [concept] }), "knowledge");
   assertEquals(
-    detectKind({ name: "kb", obsidian: false, files: [file("index.md", ""), concept] }),
+    detectKind({ name: "knowledge", obsidian: false, dendron: false, files: [concept] }),
     "knowledge",
   );
   assertEquals(
-    detectKind({ name: "kb", obsidian: false, files: [concept] }),
+    detectKind({
+      name: "kb",
+      obsidian: false,
+      dendron: false,
+      files: [file("index.md", ""), concept],
+    }),
+    "knowledge",
+  );
+  assertEquals(
+    detectKind({ name: "kb", obsidian: false, dendron: false, files: [concept] }),
     "markdown",
     "no index",
   );
@@ -85,6 +94,7 @@ Deno.test("a folder's kind is told from what it holds", () => {
     detectKind({
       name: "kb",
       obsidian: false,
+      dendron: false,
       files: [file("INDEX.md", ""), concept, file("b.md", "B"), file("c.md", "C")],
     }),
     "markdown",

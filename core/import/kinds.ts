@@ -19,7 +19,13 @@ import {
 import { type ImportedNote, readNote, type SourceNote } from "./note.ts";
 
 /** The kinds of folder, as `--from` names them. */
-export const SOURCE_KINDS = ["obsidian", "markdown", "knowledge", "claude-memory"] as const;
+export const SOURCE_KINDS = [
+  "obsidian",
+  "dendron",
+  "markdown",
+  "knowledge",
+  "claude-memory",
+] as const;
 /** A kind of folder. */
 export type SourceKind = typeof SOURCE_KINDS[number];
 
@@ -29,18 +35,22 @@ export interface FolderFacts {
   name: string;
   /** Whether it has an `.obsidian/` folder. */
   obsidian: boolean;
+  /** Whether it has Dendron's `root.schema.yml` or `dendron.yml` at its top. */
+  dendron: boolean;
   /** Its markdown files. */
   files: readonly SourceNote[];
 }
 
 /**
- * The kind of a folder: a vault has `.obsidian/`; Claude's memory folder a `MEMORY.md` at its
+ * The kind of a folder: a vault has `.obsidian/`, a Dendron vault or workspace its
+ * `root.schema.yml` or `dendron.yml`; Claude's memory folder a `MEMORY.md` at its
  * top; a `knowledge/` folder an index (`index.md`, `_index.md`) or its name, and concept files
  * (most of its other files start with `status:` / `timestamp:` lines); anything else is plain
  * markdown.
  */
-export function detectKind({ name, obsidian, files }: FolderFacts): SourceKind {
+export function detectKind({ name, obsidian, dendron, files }: FolderFacts): SourceKind {
   if (obsidian) return "obsidian";
+  if (dendron) return "dendron";
   if (files.some((file) => file.path === MEMORY_INDEX)) return "claude-memory";
   const topics = files.filter((file) => !isIndexFile(file.path) && !isAgentFile(file.path));
   const concepts = topics.filter((file) => conceptHeader(file.text)).length;

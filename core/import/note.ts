@@ -21,6 +21,7 @@ import {
 } from "../entry/schema.ts";
 import { IMPORTED_FOLDER, IMPORTED_FROM } from "./plan.ts";
 import { tomlFields } from "./toml.ts";
+import { nonProseLines } from "../text/fences.ts";
 
 /** A source file as the caller read it. */
 export interface SourceNote {
@@ -104,7 +105,7 @@ export function noteFromFields(
   const title = text(fields.title) ?? text(fields.name) ?? topHeading(body) ??
     fileTitle(note.path);
   const description = text(fields.description);
-  const dates = noteDates(fields, note.fileDates);
+  const dates = noteDates(fields, note.fileDates, note.path);
   const source = text(fields.source) ?? text(fields.url) ?? soleUrl(body);
   const supersedes = supersededNames(fields, body);
   const type = inferType(fields, title, body);
@@ -268,9 +269,15 @@ function frontmatterFault(error: unknown): string {
     );
 }
 
-/** The fields of a note's frontmatter text (without its `---` lines); throws when not YAML. */
+/**
+ * The fields of a note's frontmatter text (without its `---` lines); throws when not YAML. A title
+ * YAML reads as a number is its text as written: `title: 09` (a Dendron journal's month) is `09`,
+ * not `9`, and `title: 0.110` is not `0.11`.
+ */
 function fieldsOf(frontmatter: string): Record<string, unknown> {
-  return parseEntryText(`---\n${frontmatter}\n---\n`, "the note").fields;
+  const fields = parseEntryText(`---\n${frontmatter}\n---\n`, "the note").fields;
+  const written = /^title:[ \t]+([^\s#'"][^#\n]*?)[ \t]*(?:#[^\n]*)?$/m.exec(frontmatter)?.[1];
+  return typeof fields.title === "number" && written ? { ...fields, title: written } : fields;
 }
 
 /**
@@ -362,11 +369,14 @@ function inlineTags(body: string): string[] {
   return tags;
 }
 
-/** The folders a note sits in, as tags: `Ops/Cloud/x.md` → `ops`, `cloud`. */
+/**
+ * The folders a note sits in, as tags: `Ops/Cloud/x.md` → `ops`, `cloud`. A folder named by a
+ * number is none, as `#2024` is no tag: a Zettelkasten's note folder (`1841/README.md`), a year's.
+ */
 function folderTags(path: string): string[] {
   return path.split("/").slice(0, -1).map((folder) =>
     folder.trim().toLowerCase().replace(/\s+/g, "-")
-  ).filter((folder) => folder && folder.length <= LIMITS.maxKeywordChars);
+  ).filter((folder) => folder && !/^\d+$/.test(folder) && folder.length <= LIMITS.maxKeywordChars);
 }
 
 /**
@@ -374,19 +384,11 @@ function folderTags(path: string): string[] {
  * by a fence of the same character at least as long) and indented blocks after a blank line.
  */
 function proseLines(body: string): string[] {
-  let fence = "";
+  const inCode = nonProseLines();
   let blank = true;
   let indented = false;
   return body.split("\n").filter((line) => {
-    const marker = /^[ \t>]*(`{3,}|~{3,})/.exec(line)?.[1];
-    if (fence) {
-      if (marker && marker[0] === fence[0] && marker.length >= fence.length) fence = "";
-      return false;
-    }
-    if (marker) {
-      fence = marker;
-      return false;
-    }
+    if (inCode(line)) return false;
     indented = /^(?: {4}|\t)/.test(line) && (blank || indented);
     blank = !line.trim();
     return !indented;
@@ -452,14 +454,33 @@ function dateOf(value: unknown): string | undefined {
 }
 
 /**
- * Created and updated: the frontmatter's dates first, then the file's. A note updated before the
- * file's date (a fresh checkout's, with no created date of its own) was created by then.
+ * The day a note's name states, as a daily note, a journal page and a blog post are named: its
+ * file's name, else its folder's, starting with the date (`2024-05-03.md`, Logseq's
+ * `journals/2024_05_03.md`, Jekyll's `_posts/2021-01-01-hello.md`, Docusaurus's
+ * `blog/2023-07-04/index.md`).
+ */
+function nameDate(path: string): string | undefined {
+  const [file, folder = ""] = path.split("/").reverse();
+  for (const name of [file, folder]) {
+    const date = /^(\d{4})([-_.])(\d{2})\2(\d{2})(?!\d)/.exec(name);
+    const day = date && `${date[1]}-${date[3]}-${date[4]}`;
+    if (day && isCalendarDate(day)) return day;
+  }
+  return undefined;
+}
+
+/**
+ * Created and updated: the frontmatter's dates first, then the one the note's name states (its
+ * creation), then the file's. A note updated before the file's date (a fresh checkout's, with no
+ * created date of its own) was created by then.
  */
 function noteDates(
   fields: Record<string, unknown>,
   fileDates: SourceNote["fileDates"],
+  path: string,
 ): { created: string; updated: string } {
-  const stated = dateOf(fields.created) ?? dateOf(fields.date) ?? dateOf(fields.timestamp);
+  const stated = dateOf(fields.created) ?? dateOf(fields.date) ?? dateOf(fields.timestamp) ??
+    nameDate(path);
   let created = stated ?? fileDates.created;
   let updated = dateOf(fields.updated) ?? dateOf(fields.modified) ?? dateOf(fields.timestamp) ??
     fileDates.updated;

@@ -121,22 +121,24 @@ function earlierImports(
 /**
  * Plan the import of `notes` of the folder keyed `folder` (see {@link folderKey}) into a knowledge
  * base holding `existing`. `newId` gives a fresh id that neither the knowledge base nor an earlier
- * call has.
+ * call has. `dendron`: the folder is a Dendron vault (see `resolveWikilinks`).
  */
 export function planImport(
   notes: readonly ImportedNote[],
   existing: readonly ExistingEntry[],
   newId: () => string,
   folder: string,
+  dendron = false,
 ): ImportPlan {
   const earlier = earlierImports(notes, existing, folder);
   const moved = movedImports(notes, existing, folder, earlier);
-  const { plan, changedSinceMove } = planWith(notes, existing, newId, folder, earlier, moved);
-  if (!changedSinceMove.length) return plan;
+  const plan = () => planWith(notes, existing, newId, { folder, dendron }, earlier, moved);
+  const first = plan();
+  if (!first.changedSinceMove.length) return first.plan;
   // Such a note is not taken for its moved entry: planned again, it comes in as a new one. A note
   // that changes only by linking to one of those (a new id) keeps its entry: planned once more.
-  for (const sourcePath of changedSinceMove) moved.delete(sourcePath);
-  return planWith(notes, existing, newId, folder, earlier, moved).plan;
+  for (const sourcePath of first.changedSinceMove) moved.delete(sourcePath);
+  return plan().plan;
 }
 
 /** The name of the folder a {@link folderKey} stands for, without the digest of its path. */
@@ -179,13 +181,14 @@ function movedImports(
 /**
  * {@link planImport} with `earlier` (see {@link earlierImports}) and `moved` (see
  * {@link movedImports}) taken as earlier imports, and the notes of `moved` whose entry would
- * change besides naming this folder.
+ * change besides naming this folder. `dendron`: the folder is a Dendron vault, whose links name
+ * their note after their text.
  */
 function planWith(
   notes: readonly ImportedNote[],
   existing: readonly ExistingEntry[],
   newId: () => string,
-  folder: string,
+  { folder, dendron }: { folder: string; dendron: boolean },
   earlier: ReadonlyMap<string, ExistingEntry>,
   moved: ReadonlyMap<string, ExistingEntry>,
 ): { plan: ImportPlan; changedSinceMove: string[] } {
@@ -202,6 +205,10 @@ function planWith(
     targets.push({ id: entry.id, sourcePath: path, title: entry.title, aliases: entry.aliases });
   }
   const lookup = wikilinkLookup(targets);
+  // A Dendron name is a file's: looked up by paths and file names, with no title or alias.
+  const dendronNote = dendron
+    ? wikilinkLookup(targets.map((target) => ({ ...target, title: "", aliases: [] })))
+    : undefined;
   const byPath = new Map(notes.map((note, index) => [note.sourcePath, ids[index]]));
   const pathLookup = (path: string) => byPath.get(path);
   const superseded = new Map<number, string[]>();
@@ -228,7 +235,7 @@ function planWith(
   notes.forEach((note, index) => {
     const id = ids[index];
     const status = supersededIds.has(id) && note.status === "active" ? "superseded" : note.status;
-    const resolved = resolveWikilinks(note.body, lookup, pathLookup, note.sourcePath);
+    const resolved = resolveWikilinks(note.body, lookup, pathLookup, note.sourcePath, dendronNote);
     plan.linksResolved += resolved.linked.length;
     for (const name of resolved.unresolved) {
       const markdown = resolved.markdown.includes(name) ? { markdown: true as const } : {};

@@ -2,16 +2,20 @@
  * Links between notes resolved to entry ids, pure. `[[Title]]`, `[[Title|shown text]]` (in a
  * table `[[Title\\|shown text]]`) and `[[Title#heading]]` name a note by its file name, its title
  * or one of its aliases (in any case); a relative markdown link (`[text](other.md)`,
- * `[text](../folder/note.md#anchor)`, Hugo's `[text]({{< relref "other.md" >}})`) names it by its
- * path from the note, else from the folder's top; a Dendron link, `[[text|dendron.topic.git]]`,
- * by the name after its text. Each becomes the words the reader saw followed by a `[[kb-id]]`
- * mention, and its id a `related` link. A link that names no imported note is left as written and
- * reported. Embeds (`![[image.png]]`, `![alt](x.png)`) and links inside code are left alone.
+ * `[text](../folder/note.md#anchor)`, Hugo's `[text]({{< relref "other.md" >}})`, a definition
+ * `[label]: other.md "Title"`) names it by its path from the note, else from the folder's top (a
+ * link to a page or a folder without a file's ending, `../deploy` or `../1841/`, by the page's
+ * file or the folder's README); a Dendron link, `[[text|dendron.topic.git]]`, by the name after
+ * its text. Each becomes the words the reader saw followed by a `[[kb-id]]` mention (a definition
+ * keeps its words and gains the mention after them), and its id a `related` link. A link that names no imported
+ * note is left as written and reported (one without a file's ending only left). Embeds
+ * (`![[image.png]]`, `![alt](x.png)`) and links inside code or an HTML comment are left alone.
  *
  * @module
  */
 
 import { dirname, join } from "../path.ts";
+import { FencedBlocks } from "../text/fences.ts";
 
 /** An imported note a wikilink may name. */
 export interface LinkTarget {
@@ -81,6 +85,13 @@ const UNSPACED =
 const MARKDOWN_LINK =
   /(!?)\[([^\]\n]*)\]\((?:<([^>\n]+)>|\{\{[<%]\s*(?:rel)?ref\s+"([^"\n]+)"\s*[>%]\}\}|([^)\s]+))(?:\s+"[^"\n]*")?\)/g;
 
+/**
+ * A link reference definition, `[label]: target "title"` alone on its line (as Foam writes one for
+ * each wikilink, and as a note keeps its links at its end), the target captured.
+ */
+const LINK_DEFINITION =
+  /^( {0,3}\[[^\]\n]+\]:[ \t]*(?:<([^>\n]+)>|(\S+))(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?)([ \t]*\r?)$/;
+
 /** A link target that is an address elsewhere (`https:`, `mailto:`, `data:`), not a file. */
 export const ADDRESS = /^[a-z][a-z0-9+.-]*:/i;
 
@@ -96,24 +107,44 @@ export function decodedTarget(target: string): string {
   }
 }
 
+/** The notes a folder is shown by, in the order a link to it (`../1841/`) is tried. */
+const FOLDER_NOTES = ["README.md", "readme.md", "index.md", "_index.md"];
+
 /**
- * The path inside the imported folder that a relative link of the note at `notePath` names
- * (`../git/Rebase%20notes.md#squash` → `git/Rebase notes.md`); undefined when it names no markdown
- * file inside the folder.
+ * The paths inside the imported folder that a link of the note at `notePath` may name, in the
+ * order they are tried, from the note and then from the folder's top (a link from the site's
+ * root, `/git/rebase.md`, from the top only): a markdown file's (`../git/Rebase%20notes.md#squash`
+ * → `git/Rebase notes.md`), `file` true; or, for a link without a file's ending, as a site's pages
+ * and a Zettelkasten's folders link (`../deploy`, `/1841/`), the page's file or the folder's
+ * `README.md` or `index.md`, as a site builder and GitHub show them, `file` false. None for an
+ * address elsewhere, an anchor or a file of another kind.
  */
-function linkedPath(notePath: string, target: string): string | undefined {
-  const file = target.replace(/#.*$/, "");
-  // An address elsewhere, an anchor or an absolute path names no note of the folder.
-  if (ADDRESS.test(target) || /^[#/]/.test(target) || !NOTE_FILE.test(file)) return undefined;
-  const path = join(dirname(notePath), decodedTarget(file));
-  return path.startsWith("../") ? undefined : path;
+function linkedPaths(notePath: string, target: string): { paths: string[]; file: boolean } {
+  const written = target.replace(/[?#].*$/, "");
+  if (ADDRESS.test(target) || !written) return { paths: [], file: false };
+  const name = decodedTarget(written);
+  const file = NOTE_FILE.test(name);
+  const page = !file &&
+    (name.endsWith("/") || !name.slice(name.lastIndexOf("/") + 1).includes("."));
+  if (!file && !page) return { paths: [], file };
+  const fromTop = join(name.replace(/^\/+/, ""));
+  const bases = name.startsWith("/") ? [fromTop] : [join(dirname(notePath), name), fromTop];
+  const paths = bases.filter((base) => base !== ".." && !base.startsWith("../"))
+    .flatMap((base) => {
+      if (file) return [base];
+      const folder = base.replace(/\/$/, "");
+      const pages = name.endsWith("/") || folder === "." ? [] : [`${folder}.md`, `${folder}.mdx`];
+      return [...pages, ...FOLDER_NOTES.map((note) => join(folder, note))];
+    });
+  return { paths: [...new Set(paths)], file };
 }
 
 /**
  * Resolve the links of `body`, the note at `notePath` (see the module doc): each wikilink with
  * `lookup`, each relative markdown link to another note with `byPath` (a path inside the imported
- * folder to an id). Each resolved link keeps the words the reader saw, followed by the mention:
- * `[[Deploy]]` → `Deploy ([[kb-id]])`, `[[Deploy#Rollback]]` → `Deploy > Rollback ([[kb-id]])`,
+ * folder to an id). In a Dendron vault, `dendronNote` finds a note by its Dendron name (its file
+ * name), and a `[[text|name]]` names the note `name`. Each resolved link keeps the words the
+ * reader saw, followed by the mention: `[[Deploy]]` → `Deploy ([[kb-id]])`, `[[Deploy#Rollback]]` → `Deploy > Rollback ([[kb-id]])`,
  * `[[Deploy|the notes]]` and `[the notes](deploy.md)` → `the notes ([[kb-id]])`.
  */
 export function resolveWikilinks(
@@ -121,6 +152,7 @@ export function resolveWikilinks(
   lookup: (name: string) => string | undefined,
   byPath: (path: string) => string | undefined = () => undefined,
   notePath = "",
+  dendronNote?: (name: string) => string | undefined,
 ): ResolvedBody {
   const linked: string[] = [];
   const unresolved: string[] = [];
@@ -136,6 +168,23 @@ export function resolveWikilinks(
   const missing = (name: string) => {
     if (!unresolved.includes(name)) unresolved.push(name);
   };
+  // The id of the note a markdown link's target names, relative to the note, else from the
+  // folder's top, as embeds are found (a link written from the repository's root, which only its
+  // README reads right); one to a markdown file that names none is reported.
+  const linkedNote = (target: string) => {
+    const { paths, file } = linkedPaths(notePath, target);
+    for (const path of paths) {
+      const id = byPath(path);
+      if (id) return id;
+    }
+    // A link without a file's ending that names no note may be any page of a site, and one to a
+    // file outside the folder names none of its notes: left so.
+    if (file && paths.length) {
+      missing(target);
+      if (!markdown.includes(target)) markdown.push(target);
+    }
+    return undefined;
+  };
   // The line comes with its code spans held out; a name is looked up and reported as written.
   const resolveLine = (line: string, restore: (text: string) => string) =>
     line.replace(WIKILINK, (whole, embed, heldName, heldHeading, heldShown, runOn) => {
@@ -145,10 +194,19 @@ export function resolveWikilinks(
       // may be the title of the note the target names (or, for a `dendron://` address that names
       // none, of another). A dotted name that names no note is an Obsidian link's shown text as
       // well (`[[JavaScript runtimes|Node.js]]`): read so, it keeps the words the reader saw.
-      const target = dendronTarget(shown);
-      const dendron = target &&
+      const target = dendronTarget(shown, dendronNote !== undefined);
+      // In a Dendron vault the name after the text is the link's, a note's file name (never a
+      // title: `changelog` is not the note titled Changelog); when no note has it (renamed
+      // since), the note its words name. Else it is the name reported.
+      if (target && dendronNote) {
+        const named = dendronNote(target.name) ?? lookup(name);
+        if (named) return mention(name.trim(), named, runOn);
+        missing(target.name);
+        return whole;
+      }
+      const named = target &&
         (lookup(target.name) ?? (target.address ? lookup(name) : undefined));
-      if (dendron) return mention(name.trim(), dendron, runOn);
+      if (named) return mention(name.trim(), named, runOn);
       const id = lookup(name);
       if (!id) {
         missing(name.trim());
@@ -159,20 +217,15 @@ export function resolveWikilinks(
       return mention(seen, id, runOn);
     }).replace(MARKDOWN_LINK, (whole, embed, heldText, angled, hugo, plain) => {
       const [text, target] = [heldText, angled ?? hugo ?? plain].map(restore);
-      const path = embed ? undefined : linkedPath(notePath, target);
-      if (!path) return whole;
-      // Relative to the note, else from the folder's top, as embeds are found (a link written
-      // from the repository's root, which only its README reads right).
-      const fromTop = linkedPath("", target);
-      const id = byPath(path) ?? (fromTop ? byPath(fromTop) : undefined);
-      if (!id) {
-        missing(target);
-        if (!markdown.includes(target)) markdown.push(target);
-        return whole;
-      }
-      return mention(text.trim(), id);
+      if (embed) return whole;
+      const id = linkedNote(target);
+      return id ? mention(text.trim(), id) : whole;
+    }).replace(LINK_DEFINITION, (whole, definition, angled, plain, end) => {
+      // Its uses (`[text][label]`) stay as written; the line says which entry it names.
+      const id = linkedNote(restore(angled ?? plain));
+      return id ? `${definition} (${mention("", id)})${end}` : whole;
     });
-  const resolved = replaceOutsideCode(body, /\[\[|\]\(/, resolveLine);
+  const resolved = replaceOutsideCode(body, /\[\[|\]\(|^ {0,3}\[[^\]]+\]:/, resolveLine);
   return { body: resolved, linked, unresolved, markdown };
 }
 
@@ -181,15 +234,18 @@ export function resolveWikilinks(
  * `[[the text|dendron://vault/dendron.topic.git#anchor]]` (Dendron writes the text first), and
  * whether it was given as a `dendron://` address: only a hierarchy's dotted name or such an
  * address, so that an Obsidian link to a note that is not there never links to the note its shown
- * text happens to name.
+ * text happens to name. In a Dendron vault (`vault`), a name of the top of a hierarchy too,
+ * `[[the text|tutorial]]`.
  */
 function dendronTarget(
   after: string | undefined,
+  vault: boolean,
 ): { name: string; address: boolean } | undefined {
   const target = after?.trim().replace(/#.*$/, "") ?? "";
   const addressed = /^dendron:\/\/[^/\s]+\/(\S+)$/.exec(target)?.[1];
   if (addressed !== undefined) return { name: addressed, address: true };
-  return /^[\w-]+(?:\.[\w-]+)+$/.test(target) ? { name: target, address: false } : undefined;
+  const name = vault ? /^[\w-]+(?:\.[\w-]+)*$/ : /^[\w-]+(?:\.[\w-]+)+$/;
+  return name.test(target) ? { name: target, address: false } : undefined;
 }
 
 /**
@@ -211,11 +267,11 @@ export function replaceOutsideCode(
   worth: RegExp,
   replace: (line: string, restore: (text: string) => string) => string,
 ): string {
-  let fenced = false;
+  const fences = new FencedBlocks();
   let commented = false;
   return body.split("\n").map((line) => {
-    if (!commented && /^\s*(```|~~~)/.test(line)) fenced = !fenced;
-    if (fenced) return line;
+    // A fence inside a comment is none: the fence reader does not see the comment's lines.
+    if (!commented && fences.read(line)) return line;
     const within = commented;
     const { parts, open } = heldParts(line, within);
     commented = open;
@@ -279,8 +335,8 @@ export function namingLeftOut<Link extends { sourcePath: string; name: string }>
   const lookup = wikilinkLookup(leftOut.map((note) => ({ ...note, id: note.sourcePath })));
   const paths = new Set(leftOut.map((note) => note.sourcePath));
   return unresolved.map((link) => {
-    const relative = linkedPath(link.sourcePath, link.name);
-    const path = relative !== undefined && paths.has(relative) ? relative : lookup(link.name);
+    const path = linkedPaths(link.sourcePath, link.name).paths.find((path) => paths.has(path)) ??
+      lookup(link.name);
     return path === undefined ? link : { ...link, leftOut: path };
   });
 }

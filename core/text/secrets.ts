@@ -2,11 +2,12 @@
  * Credentials in text: a pure, fast detector shared by everything that must not keep or publish
  * one (the hooks' caches, the judge's debug records; saves, imports and promotions refuse an
  * entry that holds one). It knows the shapes of common tokens (AWS access keys, GitHub, GitLab,
- * npm and Slack tokens, a few vendors' API keys, JSON web tokens), private key blocks, passwords
- * in URLs (not a local database's well-known default, `postgres:postgres@localhost`), passwords
- * given to `mysql -p…`, high-entropy values next to words such as `secret`, `token`, `password` or
- * `key` (not a key id or fingerprint: `RSA key 4AEE…`, `cache key v2-…`), and stated passwords
- * ("my password is hunter2", not "the password is separate").
+ * npm and Slack tokens, a few vendors' API keys, JSON web tokens), private key blocks (with key
+ * material in them, not `...`), passwords in URLs (not a local database's well-known default,
+ * `postgres:postgres@localhost`), passwords given to `mysql -p…`, high-entropy values next to
+ * words such as `secret`, `token`, `password` or `key` (not a key id or fingerprint: `RSA key
+ * 4AEE…`, `cache key v2-…`), and stated passwords ("my password is hunter2", not "the password is
+ * separate").
  *
  * Every rule has literal triggers: its expression is compiled and run only when the lowercase
  * text holds one of them, so text with no credential costs a few substring searches. Every
@@ -160,12 +161,24 @@ function secretName(match: RegExpExecArray): string {
 
 /**
  * Whether the secret's name ends by saying its value is a file (`credentials_path = "…json"`,
- * `key_file:`, `tokenFile=`): the value names where a secret is kept, it is not one.
+ * `key_file:`, `tokenFile=`): the value names where a secret is kept, it is not one. Or the name
+ * is a file's, followed by blanks (`ssh -i key-pair.pem user@2001:db8::1`): the key is in the
+ * file, and what comes after is another word of the command.
  */
 function namesAFile(match: RegExpExecArray): boolean {
   const name = /^[\w.-]*/.exec(secretName(match))?.[0] ?? "";
-  return /(?:path|file|filename|dir)$/i.test(name);
+  return /(?:path|file|filename|dir)$/i.test(name) ||
+    (match[1] === undefined && FILE_ENDING.test(name));
 }
+
+/** The ending of a file's name: `.pem`, `.json`, `.mp4`. */
+const FILE_ENDING = /\.[A-Za-z][A-Za-z0-9]{0,4}$/;
+
+/**
+ * A file's path inside a folder, words joined by `/` and ending in a file's name
+ * (`videos/large.mp4`, an S3 object's key): base64 has no `.` to end so.
+ */
+const FILE_PATH = /^[\w-]+(?:\/[\w.-]+)*\/[\w-][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,4}$/;
 
 /**
  * Whether the secret's name is a key press's: a key binding or map (`keybind = super+shift+
@@ -176,6 +189,18 @@ function namesAFile(match: RegExpExecArray): boolean {
 function namesAKeyPress(match: RegExpExecArray): boolean {
   const name = /^[\w.-]*/.exec(secretName(match))?.[0] ?? "";
   return /^key(?:binds?|bindings?|maps?|board|strokes?|codes?)$/i.test(name);
+}
+
+/**
+ * Whether the secret's name is a public key's: `publicKey`, `PUBLIC_KEY`, `public-key`, `public
+ * key:` (a web push server's VAPID key, a wallet's address), or a WebSocket handshake's
+ * `Sec-WebSocket-Key:` (a nonce sent in the clear). It is given out to be read; a name that goes
+ * on past `key` (`public_key_password`) still names a secret.
+ */
+function namesAPublicKey(match: RegExpExecArray): boolean {
+  const name = /^[\w.-]*/.exec(secretName(match))?.[0] ?? "";
+  const before = match.input.slice(Math.max(0, match.index - 14), match.index);
+  return /^keys?$/i.test(name) && /(?:public[ \t_-]?|sec-websocket-)$/i.test(before);
 }
 
 /**
@@ -322,7 +347,7 @@ const RULES: readonly Rule[] = [
     group: 2,
     accept: (value, match) =>
       startsWord(match) && !isKeyIdentifier(match) && !namesAFile(match) &&
-      !namesAKeyPress(match) && !isCacheKey(value, match) &&
+      !namesAKeyPress(match) && !namesAPublicKey(match) && !isCacheKey(value, match) &&
       (isHighEntropy(value) ||
         (match[1] !== undefined && /passw|pwd/i.test(secretName(match)) &&
           isPasswordLiteral(value))),
@@ -381,6 +406,12 @@ function isCompoundName(value: string): boolean {
 }
 
 /**
+ * A value that starts as a path (`./`, `/`, `~`) or an address does (`https://`, `s3://`,
+ * `git+ssh://`): it names where something is, not a secret.
+ */
+const PATH_OR_ADDRESS = /^(?:[./~]|[a-z][a-z0-9+.-]{0,20}:\/\/)/i;
+
+/**
  * Whether `value` (at least 16 characters) looks random enough to be a generated secret: printable
  * ASCII, as generated secrets are (so never prose in another script), with a digit, or with a
  * capital right after a small letter (`…bTq…`, not the capital of a word: `Wiederherstellungs…`)
@@ -391,7 +422,9 @@ function isCompoundName(value: string): boolean {
 export function isHighEntropy(value: string): boolean {
   if (value.length < 16 || isPlaceholder(value) || isDottedName(value)) return false;
   if (/[^\x21-\x7e]/.test(value)) return false;
-  if (/^(?:[./~]|[a-z]+:\/\/|0x[0-9a-f]+$)/i.test(value)) return false;
+  if (PATH_OR_ADDRESS.test(value) || FILE_PATH.test(value) || /^0x[0-9a-f]+$/i.test(value)) {
+    return false;
+  }
   const generatedCase = /[a-z][A-Z]/.test(value) && !isCompoundName(value);
   if (!hasDigit(value) && !(generatedCase && value.length >= 24)) return false;
   return shannonEntropy(value) >= 3.3;
@@ -406,7 +439,7 @@ export function isHighEntropy(value: string): boolean {
  */
 function isPasswordLiteral(value: string): boolean {
   if (isPlaceholder(value) || isDottedName(value) || value.length < 6) return false;
-  if (/^(?:[./~]|[a-z]+:\/\/)/i.test(value)) return false;
+  if (PATH_OR_ADDRESS.test(value)) return false;
   if (/(?!\p{Script=Latin})\p{L}/u.test(value) || /^[A-Za-z_]+(?::[A-Za-z_]+)+$/.test(value)) {
     return false;
   }
@@ -433,7 +466,25 @@ export function maskSecret(secret: string): string {
   return `${characters.slice(0, shown).join("")}…${characters.slice(-shown).join("")}`;
 }
 
-/** The private key blocks of `text`: from the BEGIN line to its END line (or the BEGIN line). */
+/** How far past its BEGIN line a private key block's key material is looked for. */
+const KEY_MATERIAL_REACH = 512;
+
+/**
+ * Whether `text` holds key material: a run of base64 with a digit, a `+` or `/`, or small and
+ * capital letters both, not a word (`...`, `<your key here>`, `YOUR_KEY`, `contents`).
+ */
+function holdsKeyMaterial(text: string): boolean {
+  for (const [run] of text.matchAll(/[A-Za-z0-9+/=]{8,}/g)) {
+    if (/[\d+/]/.test(run) || (/[a-z]/.test(run) && /[A-Z]/.test(run))) return true;
+  }
+  return false;
+}
+
+/**
+ * The private key blocks of `text`: from the BEGIN line to its END line (or the BEGIN line), when
+ * key material follows the BEGIN line; a block that shows only its shape (`...` between the lines,
+ * as a note on keys writes it) holds no key.
+ */
 function privateKeyBlocks(text: string, lower: string): SecretFinding[] {
   if (!lower.includes("private key")) return [];
   const found: SecretFinding[] = [];
@@ -448,6 +499,11 @@ function privateKeyBlocks(text: string, lower: string): SecretFinding[] {
     }
     const endDashes = endMarker < 0 ? -1 : text.indexOf("-----", endMarker + 9);
     const end = endDashes < 0 ? start + match[0].length : endDashes + 5;
+    // The key material is all before the next dashes: its END line's, or another BEGIN line's.
+    const after = start + match[0].length;
+    const dashes = text.indexOf("-----", after);
+    const reach = Math.min(dashes < 0 ? text.length : dashes, after + KEY_MATERIAL_REACH);
+    if (!holdsKeyMaterial(text.slice(after, reach))) continue;
     found.push({ kind: "private-key", start, end, line: 0, masked: `${match[0]}…` });
   }
   return found;

@@ -465,6 +465,22 @@ Deno.test("findSecrets: notes of public collections that hold no secret are not 
     // Where a credential is kept is not the credential.
     'credentials_path = "cloud-vision-ocr-382418-fee63d63124b.json"',
     "key_file: deploy-2024-prod-Xk9pQ2wL.pem and tokenFile=ci-token-2024-11-05-a9f3.txt",
+    // An S3 object's address after its key's name (a Docusaurus notes site's AWS CLI notes).
+    "S3_OBJECT_KEY=s3://myuniquebucket/images/image.png",
+    "PASSWORD_STORE=s3://team-vault-2024/prod/store.gpg",
+    // A web push server's public key, given to every browser (the same site's PWA notes).
+    'const publicKey = "BEKleK9DGqPES0ONZTL-2WcHe50Gy22OTf8rEHbPv-JZ7i0tg_sLZStvcb9_PJHi6sGpK8HVXNy4"',
+    "VAPID_PUBLIC_KEY=BP0xZjc331Gv72TnbzRWbmZ31ai1W-4xdqI8ZSb32YGgmUVYgMaVx6FHppvQ4GDg",
+    "the public key: BP0xZjc331Gv72TnbzRWbmZ31ai1W4xdqI8ZSb32",
+    // A WebSocket handshake's nonce, RFC 6455's sample (the same site's notes on fetching data).
+    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+    // An S3 object's key, a path; a key file's name, then the host to log in to.
+    "params: { Bucket: 'my-bucket', Key: 'videos/large-2024.mp4', Body: stream }",
+    "ssh -i /path/key-pair-name.pem instance-user-name@2001:db8::1234:5678:1.2.3.4",
+    // A private key block that shows only its shape (rwxrob/zet's note on an SSH library).
+    "var ukey = `\n-----BEGIN OPENSSH PRIVATE KEY-----\n...\n-----END OPENSSH PRIVATE KEY-----\n`",
+    "-----BEGIN RSA PRIVATE KEY-----\n<your private key here>\n-----END RSA PRIVATE KEY-----",
+    "The file starts with `-----BEGIN OPENSSH PRIVATE KEY-----` and ends with its END line.",
     // Capitalised words and prose in other scripts after a word such as auth, key or token.
     "- Wähle neben 2-Faktor-Authentifizierung **Wiederherstellungscodes aktualisieren**.",
     "- 「hotkey」よりも「keyboard shortcut」を優先する。ただし、特定の機能を参照する場合はHotkeyを使用する。",
@@ -502,6 +518,15 @@ Deno.test("findSecrets: notes of public collections that hold no secret are not 
     ["secrets: `aB3dE5fG7hI9jK1lM3nO`", "aB3dE5fG7hI9jK1lM3nO"],
     ['"AccessKeyId": "ASIAJ52OTH4H7LEXAMPLE"', "ASIAJ52OTH4H7LEXAMPLE"],
     ["CSC_KEY_PASSWORD=Tr0ub4dor&3", "Tr0ub4dor&3"],
+    ["S3_SECRET_KEY=s3cr3tQ9xLw2Vb7Nc3Zt6Yw1Pf5H", "s3cr3tQ9xLw2Vb7Nc3Zt6Yw1Pf5H"],
+    ["VAPID_PRIVATE_KEY=Xk9pQ2wLr7Tz4Vb8Nc3Zt6Yw1Pf5Hs0", "Xk9pQ2wLr7Tz4Vb8Nc3Zt6Yw1Pf5Hs0"],
+    ["public_key_password: Xk9pQ2wLr7Tz4Vb8Nc3Z", "Xk9pQ2wLr7Tz4Vb8Nc3Z"],
+    ["Key: 'Xk9pQ2wLr7T/z4Vb8Nc3Zt6Yw1Pf5H'", "Xk9pQ2wLr7T/z4Vb8Nc3Zt6Yw1Pf5H"],
+    ["token.pem: Xk9pQ2wLr7Tz4Vb8Nc3Z", "Xk9pQ2wLr7Tz4Vb8Nc3Z"],
+    [
+      '"key": "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\\n-----END PRIVATE KEY-----\\n"',
+      "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\\n-----END PRIVATE KEY-----",
+    ],
     [
       'credentials = "cloud-vision-ocr-382418-fee63d63124b"',
       "cloud-vision-ocr-382418-fee63d63124b",

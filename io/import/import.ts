@@ -156,13 +156,20 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
   const attachments = { ...embedded, copied: files.map((file) => file.source) };
   const indexes = read.indexes;
   const existing = existingEntries(kbDir);
-  const firstPlan = planImport(notes, existing, fresh, key);
+  const dendron = kind === "dendron";
+  const firstPlan = planImport(notes, existing, fresh, key, dendron);
   const refused = refusals(firstPlan.changes, keeps, source.notes);
   for (const [path, reason] of refused) leftOut.push({ path, reason });
   // Planned again without the notes left out, so that a wikilink to one of them is named as
   // unresolved instead of becoming a link to an entry that is not saved.
   const planned = refused.size
-    ? planImport(notes.filter((note) => !refused.has(note.sourcePath)), existing, fresh, key)
+    ? planImport(
+      notes.filter((note) => !refused.has(note.sourcePath)),
+      existing,
+      fresh,
+      key,
+      dendron,
+    )
     : firstPlan;
   const edited = request.replaceEdits
     ? new Set<string>()
@@ -185,6 +192,7 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
     if (!reason) recovered.push(change);
     else leftOut.push({ path: String(change.entry.extra.imported_from), reason });
   }
+  const notBrought = new Set(leftOut.map((file) => file.path));
   const report: ImportReport = {
     ...plan,
     unresolved: namingLeftOut(plan.unresolved, leftOutNotes(leftOut, notes)),
@@ -192,7 +200,8 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
     indexes,
     leftOut: leftOut.filter((file) => !brought.has(file.path)),
     attachments,
-    masked,
+    // A note left out after it was read (too large as an entry) brings no credential in.
+    masked: masked.filter((found) => !notBrought.has(found.path)),
     warnings: notes.flatMap((note) =>
       note.warnings.map((warning) => ({ path: note.sourcePath, warning }))
     ),

@@ -20,7 +20,7 @@ import { plural } from "../../core/text/plural.ts";
 import { decodeUtf8Strict, NotUtf8Error, utf16Encoding } from "../../core/text/utf8.ts";
 import { toUtf8Command } from "../../core/shell/quote.ts";
 import { git } from "../git.ts";
-import { realPathOr, statOf } from "../disk.ts";
+import { lstatOf, realPathOr, statOf } from "../disk.ts";
 import { readSeenFile } from "../fs.ts";
 import { kbCommand } from "../self_command.ts";
 
@@ -134,6 +134,9 @@ export async function readSourceFolder(folder: string): Promise<SourceFolder> {
   source.kind = detectKind({
     name: folder.replace(/[/\\]+$/, "").split(/[/\\]/).pop() ?? "",
     obsidian: existsFolder(join(folder, ".obsidian")),
+    dendron: ["root.schema.yml", "dendron.yml"].some((name) =>
+      lstatOf(join(folder, name))?.isFile === true
+    ),
     files: source.notes,
   });
   return source;

@@ -1,0 +1,68 @@
+/**
+ * The lines of markdown that are no prose, pure: fenced code blocks and HTML comments. A fence is a
+ * line of three or more backticks or tildes (after blanks or a quote's `>`), and its block ends at
+ * a line of the same character, at least as many, and nothing else but blanks. So a longer fence
+ * holds a shorter one as text: a note that shows how to write a code block wraps it in four
+ * backticks, and the three inside it neither end the block nor open another. A line that starts
+ * with `<!--` is a comment through the line that holds `-->`, and a fence in it is none (a note
+ * that comments a code block out, ```` ``` --> ```` on its last line).
+ *
+ * @module
+ */
+
+/** The fence a line opens or closes a block with, and what follows it on the line. */
+const FENCE = /^[ \t>]*(`{3,}|~{3,})([^\n]*)$/;
+
+/**
+ * The fenced code blocks of a text, read a line at a time in order. A caller that tracks HTML
+ * comments itself (inline ones too) passes it no line inside a comment.
+ */
+export class FencedBlocks {
+  #open = "";
+
+  /** Whether a block is open after the lines read so far. */
+  get open(): boolean {
+    return this.#open !== "";
+  }
+
+  /** Whether `line`, the next line, is part of a fenced block, its fence lines included. */
+  read(line: string): boolean {
+    const fence = FENCE.exec(line);
+    if (this.#open) {
+      if (
+        fence && fence[1][0] === this.#open[0] && fence[1].length >= this.#open.length &&
+        !fence[2].trim()
+      ) {
+        this.#open = "";
+      }
+      return true;
+    }
+    // A backtick fence's words after it (its language) hold no backtick.
+    if (fence && !(fence[1][0] === "`" && fence[2].includes("`"))) {
+      this.#open = fence[1];
+      return true;
+    }
+    return false;
+  }
+}
+
+/**
+ * A reader of a text's lines in order: each call says whether its line is no prose, part of a
+ * fenced block (the fence lines included) or of an HTML comment that starts its line.
+ */
+export function nonProseLines(): (line: string) => boolean {
+  const fences = new FencedBlocks();
+  let comment = false;
+  return (line) => {
+    if (comment) {
+      comment = !line.includes("-->");
+      return true;
+    }
+    const opened = fences.open ? null : /^ {0,3}<!--/.exec(line);
+    if (opened) {
+      comment = !line.includes("-->", opened[0].length);
+      return true;
+    }
+    return fences.read(line);
+  };
+}

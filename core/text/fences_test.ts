@@ -1,0 +1,52 @@
+/** Lines that are no prose: fenced code blocks and HTML comments (core/text/fences.ts). */
+import { assertEquals } from "@std/assert";
+import { FencedBlocks, nonProseLines } from "./fences.ts";
+
+/** Which of `lines` are no prose. */
+function code(lines: string[]): boolean[] {
+  const notProse = nonProseLines();
+  return lines.map(notProse);
+}
+
+Deno.test("a fence ends at one of its own character, as long or longer, with nothing after it", () => {
+  assertEquals(
+    code(["a", "````md", "```js", "x", "```", "````", "b"]),
+    [false, true, true, true, true, true, false],
+  );
+  assertEquals(code(["~~~", "```", "~~~~", "c"]), [true, true, true, false]);
+  assertEquals(code(["```", "```js", "```  \r", "d"]), [true, true, true, false]);
+  assertEquals(code(["> ```", "> x", "> ```", "e"]), [true, true, true, false]);
+});
+
+Deno.test("three backticks with a backtick after them are prose, not a fence", () => {
+  assertEquals(code(["```a` b", "c"]), [false, false]);
+});
+
+Deno.test("an HTML comment is no prose to its end, and a fence in it is none", () => {
+  // As a Dendron note comments out a code block: its last fence has ` -->` after it.
+  assertEquals(
+    code(["<!--", "```sh", "x", "``` -->", "- [[link]]", "```", "y", "```", "z"]),
+    [true, true, true, true, false, true, true, true, false],
+  );
+  assertEquals(code(["<!-- [[[end]]] -->", "a", "  <!-- x", "-->", "b"]), [
+    true,
+    false,
+    true,
+    true,
+    false,
+  ]);
+  assertEquals(code(["```", "<!--", "```", "c"]), [true, true, true, false]);
+  // Right after a block closes, a comment opens as anywhere else.
+  assertEquals(
+    code(["```", "x", "```", "<!-- a", "```", "-->", "b"]),
+    [true, true, true, true, true, true, false],
+  );
+});
+
+Deno.test("FencedBlocks reads fences alone and says whether a block is open", () => {
+  const fences = new FencedBlocks();
+  const read = ["<!--", "````", "```", "````", "-->"].map((
+    line,
+  ) => [fences.read(line), fences.open]);
+  assertEquals(read, [[false, false], [true, true], [true, true], [true, false], [false, false]]);
+});
