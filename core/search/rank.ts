@@ -108,15 +108,15 @@ export function titleWordScore(docCount: number, entries: number): number {
 
 /**
  * The BM25F score of each posting of each of `terms` (distinct index terms) whose entry `accept`
- * takes, handed to `add`: how {@link scoreTerms} sums a ranking, and how the prompt hook sums
- * its matches straight into an array by ordinal (with its own `source` for the words it read in
- * part).
+ * takes, handed to `add` with how many times the term is in the entry's title: how
+ * {@link scoreTerms} sums a ranking, and how the prompt hook sums its matches straight into an
+ * array by ordinal (with its own `source` for the words it read in part).
  */
 export function forEachScore(
   reader: IndexReader,
   terms: Iterable<string>,
   accept: (ord: number) => boolean,
-  add: (ord: number, score: number, term: string) => void,
+  add: (ord: number, score: number, term: string, inTitle: number) => void,
   source: PostingsSource = indexPostings(reader),
 ): void {
   const { docCount, totals } = reader.manifest;
@@ -136,9 +136,21 @@ export function forEachScore(
           LENGTH_NORMALIZATION[field] * reader.fieldLength(ord, field) / averages[field];
         weighted += FIELD_WEIGHTS[field] * tf / norm;
       }
-      add(ord, idf * saturated(weighted), term);
+      add(ord, idf * saturated(weighted), term, postings[index + 1]);
     }
   }
+}
+
+/** What one entry scores for a query. */
+export interface TermScore {
+  /** The BM25F score, each term's weighted. */
+  score: number;
+  /** The query's terms the entry holds. */
+  terms: string[];
+  /** How many of the terms weighted 1 (typed, not guessed) are in its title. */
+  typedInTitle: number;
+  /** How many times those are in its title, together. */
+  typedTitleCount: number;
 }
 
 /**
@@ -149,17 +161,37 @@ export function scoreTerms(
   reader: IndexReader,
   terms: Iterable<string>,
   weights?: ReadonlyMap<string, number>,
-): Map<number, { score: number; terms: string[] }> {
-  const scores = new Map<number, { score: number; terms: string[] }>();
-  forEachScore(reader, terms, () => true, (ord, termScore, term) => {
-    const score = termScore * (weights?.get(term) ?? 1);
+): Map<number, TermScore> {
+  const scores = new Map<number, TermScore>();
+  forEachScore(reader, terms, () => true, (ord, termScore, term, inTitle) => {
+    const weight = weights?.get(term) ?? 1;
+    const typedInTitle = weight === 1 && inTitle > 0 ? 1 : 0;
+    const typedTitleCount = typedInTitle * inTitle;
     const entry = scores.get(ord);
     if (entry) {
-      entry.score += score;
+      entry.score += termScore * weight;
       entry.terms.push(term);
-    } else scores.set(ord, { score, terms: [term] });
+      entry.typedInTitle += typedInTitle;
+      entry.typedTitleCount += typedTitleCount;
+    } else {
+      scores.set(ord, { score: termScore * weight, terms: [term], typedInTitle, typedTitleCount });
+    }
   });
   return scores;
+}
+
+/**
+ * Whether the title of the entry at `ord` says the query of `typed` terms and nothing else: each
+ * of them is in it, and it holds no other term (stopwords aside, as the index reads it).
+ */
+function titleIsQuery(
+  reader: IndexReader,
+  ord: number,
+  typed: ReadonlySet<string>,
+  score: TermScore | undefined,
+): boolean {
+  return score !== undefined && typed.size > 0 && score.typedInTitle === typed.size &&
+    score.typedTitleCount === reader.fieldLength(ord, 0);
 }
 
 /**
@@ -266,8 +298,11 @@ function namesTitle(reader: IndexReader, ord: number, typed: readonly Set<string
 
 /**
  * Rank entries for one or more queries. With several queries (the model's own expansions),
- * each is ranked on its own and the rankings are fused, so an entry found by many rises.
- * Only the entries returned, and the inactive entries hit, have their full records loaded.
+ * each is ranked on its own and the rankings are fused, so an entry found by many rises. An
+ * entry whose title is one of the queries, word for word (stopwords aside), comes before the
+ * others: in a knowledge base where every entry says "foam", "What is Foam?" scores little for
+ * any entry, the one so titled included. Only the entries returned, and the inactive entries
+ * hit, have their full records loaded.
  */
 export function search(
   reader: IndexReader,
@@ -275,13 +310,16 @@ export function search(
   options: SearchOptions = {},
 ): Hit[] {
   const { limit = 10, type, tag } = options;
-  const fused = new Map<number, { score: number; best: number; first: boolean }>();
+  const fused = new Map<
+    number,
+    { score: number; best: number; first: boolean; titled: boolean }
+  >();
   const typed = queries.map((query) => new Set(distinctTerms(query)));
   const scored = queries.map((query) => {
     const weights = queryTerms(reader, query);
     return scoreTerms(reader, weights.keys(), weights);
   });
-  for (const scores of scored) {
+  for (const [queryIndex, scores] of scored.entries()) {
     const kept = [...scores].filter(([ord]) => {
       const meta = reader.meta(ord);
       return meta !== undefined && (!type || meta.type === type) &&
@@ -293,8 +331,9 @@ export function search(
       let hit = fused.get(ord);
       if (!hit) {
         const first = reader.meta(ord)?.status === "active" || namesTitle(reader, ord, typed);
-        fused.set(ord, hit = { score: 0, best: 0, first });
+        fused.set(ord, hit = { score: 0, best: 0, first, titled: false });
       }
+      hit.titled ||= titleIsQuery(reader, ord, typed[queryIndex], scores.get(ord));
       hit.score += queries.length === 1 ? score : 1 / (RRF_K + rank + 1);
       hit.best = Math.max(hit.best, score);
     });
@@ -302,8 +341,8 @@ export function search(
   const best: number[] = [];
   const compare = (ordA: number, ordB: number) => {
     const a = fused.get(ordA)!, b = fused.get(ordB)!;
-    return Number(b.first) - Number(a.first) || b.score - a.score || b.best - a.best ||
-      ordA - ordB;
+    return Number(b.first) - Number(a.first) || Number(b.titled) - Number(a.titled) ||
+      b.score - a.score || b.best - a.best || ordA - ordB;
   };
   for (const ord of fused.keys()) {
     if (best.length === limit && compare(ord, best[limit - 1]) >= 0) continue;

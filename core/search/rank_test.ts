@@ -285,3 +285,21 @@ Deno.test("compoundSplits: a joined word's parts when entries hold both, none ot
   assertEquals(compoundSplits(reader, "force".repeat(7)), [], "nor words too long to try");
   assertStrictEquals(search(reader, ["forcepush"])[0]?.doc.title, "Force push with lease");
 });
+
+Deno.test("an entry titled as the query comes first, though its words are in every entry", () => {
+  // A knowledge base about one tool says its name everywhere: "foam" weighs next to nothing.
+  const about = makeEntry({ title: "What is Foam?", body: "A note taking tool: foam." });
+  const others = Array.from({ length: 6 }, (_, index) =>
+    makeEntry({
+      title: index % 2 ? `Foam tips ${index}` : `Principles ${index}`,
+      body: "Foam, foam and foam again: foam links, foam graphs, foam templates.",
+    }));
+  const reader = indexOf([...others, about]);
+  assertEquals(ids(search(reader, ["What is Foam?"]))[0], about.id);
+  assertEquals(ids(search(reader, ["foam"]))[0], about.id, "stopwords aside, the same title");
+  // A query saying more than the title, or a title saying more than the query, is no such match.
+  assert(ids(search(reader, ["what is foam graphs"]))[0] !== about.id);
+  const tips = others[1];
+  assert(ids(search(reader, ["foam tips"]))[0] !== about.id);
+  assertEquals(ids(search(reader, ["graphs", "Foam tips 1"]))[0], tips.id, "any of the queries");
+});
