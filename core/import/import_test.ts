@@ -498,6 +498,33 @@ Deno.test("an import plans new entries, then a second import of the same notes c
   assertEquals(changed.changes[0].path, existing[0].path);
 });
 
+Deno.test("a Dendron note's name in the hierarchy is an alias, where its title does not say it", () => {
+  const notes = [
+    note("vault/dendron.topic.commands.md", "---\ntitle: Commands\n---\nThe topic's.\n"),
+    note("vault/dendron.ref.commands.md", "---\ntitle: Commands\naliases: [cmds]\n---\nRef.\n"),
+    note("vault/tutorial.md", "---\ntitle: Tutorial\n---\nStart here.\n"),
+    // Too long for an alias: the note comes in without it, not left out.
+    note(`vault/community.events.${"x".repeat(60)}.md`, "---\ntitle: Talk\n---\nA talk.\n"),
+  ];
+  const ids = ["kb-aaaaa", "kb-bbbbb", "kb-ccccc", "kb-ddddd"];
+  const aliases = (dendron: boolean) =>
+    planImport(notes, [], () => ids.shift()!, FOLDER, dendron).changes.map(({ entry }) =>
+      entry.aliases
+    );
+  assertEquals(aliases(true), [
+    ["dendron.topic.commands"],
+    ["cmds", "dendron.ref.commands"],
+    [],
+    [],
+  ]);
+  ids.push("kb-aaaaa", "kb-bbbbb", "kb-ccccc", "kb-ddddd");
+  assertEquals(
+    aliases(false),
+    [[], ["cmds"], [], []],
+    "another folder's file names are no aliases",
+  );
+});
+
 Deno.test("a note's properties the entry has no field for are kept in its frontmatter", () => {
   const read = note(
     "Books/Dune.md",

@@ -14,8 +14,9 @@
  */
 import { type Entry, type Link, serializeEntry } from "../entry/entry.ts";
 import { slugify } from "../entry/edit.ts";
-import { LIMITS } from "../entry/schema.ts";
+import { LIMITS, oneLineProblem } from "../entry/schema.ts";
 import { fnv1a } from "../hash.ts";
+import { basename } from "../path.ts";
 import type { ImportedNote } from "./note.ts";
 import { type LinkTarget, resolveWikilinks, wikilinkLookup } from "./wikilinks.ts";
 
@@ -116,6 +117,22 @@ function earlierImports(
     }
   }
   return bySource;
+}
+
+/**
+ * A Dendron note's aliases, with its name in the vault's hierarchy (its file's name,
+ * `dendron.topic.commands`) added when its title or an alias does not say it already and an
+ * alias can hold it: a vault repeats titles ("Commands" under each tool), and only that name
+ * tells them apart. A name too long for an alias is not added: the note comes in without it.
+ */
+function withDendronName(note: ImportedNote): string[] {
+  const name = (basename(note.sourcePath) ?? "").replace(/\.md$/i, "");
+  const said = [note.title, ...note.aliases].some((text) =>
+    text.toLowerCase() === name.toLowerCase()
+  );
+  const fits = name.length <= LIMITS.maxKeywordChars &&
+    note.aliases.length < LIMITS.maxListItems && oneLineProblem(name) === undefined;
+  return name && fits && !said ? [...note.aliases, name] : note.aliases;
 }
 
 /**
@@ -242,8 +259,9 @@ function planWith(
       plan.unresolved.push({ sourcePath: note.sourcePath, name, ...markdown });
     }
     const before = bySource.get(note.sourcePath);
+    const aliases = dendron ? withDendronName(note) : note.aliases;
     const entry = entryOf(
-      { ...note, status },
+      { ...note, status, aliases },
       id,
       resolved,
       superseded.get(index)!,
