@@ -12,9 +12,9 @@
  *
  * @module
  */
-import { basename, dirname, isAbsolute, resolveFrom } from "../core/path.ts";
+import { basename, dirname, isAbsolute, isFromHome, resolveFrom } from "../core/path.ts";
 import { KB_NAME_PATTERN } from "../core/kbs/qualified.ts";
-import { homeDir, resolvePath } from "./paths.ts";
+import { resolvePath, userPath } from "./paths.ts";
 import { readJsonFile, writeFileAtomic } from "./fs.ts";
 import { pluginConfigFile, xdgConfigFile } from "./paths.ts";
 import { selfCommand } from "./self_command.ts";
@@ -110,14 +110,7 @@ export interface RelativeFolder extends KnowledgeBase {
  * differs for every command and every shell an agent opens.
  */
 function configuredFolder(dir: string, file: string): string {
-  const home = homeDir();
-  if (home && isAbsolute(home) && isFromHome(dir)) return resolveFrom(home, dir.slice(2));
-  return resolveFrom(resolvePath(dirname(file)), dir);
-}
-
-/** Whether a folder is written from the home folder: `~` or `~/…`. */
-function isFromHome(dir: string): boolean {
-  return dir === "~" || dir.startsWith("~/");
+  return resolveFrom(resolvePath(dirname(file)), userPath(dir));
 }
 
 /**
@@ -199,12 +192,12 @@ export function resolveKbs(flag?: string): KbSet {
 
 /**
  * `KB_DIR` as set, when it chose the knowledge bases (`source`, as {@link resolveKbs} reports it)
- * and is a relative folder: read from the current folder, it names another knowledge base for
+ * and is a relative folder (not `~/…`, read from the home folder): read from the current folder, it names another knowledge base for
  * every command and agent shell started elsewhere. Undefined otherwise.
  */
 export function relativeKbDir(source: string): string | undefined {
   const set = Deno.env.get("KB_DIR") ?? "";
-  return source === "KB_DIR" && !isAbsolute(set) ? set : undefined;
+  return source === "KB_DIR" && !isAbsolute(set) && !isFromHome(set) ? set : undefined;
 }
 
 function one(kbDir: string, source: string): KbSet {

@@ -513,3 +513,36 @@ Deno.test("init <url> of an empty remote that refuses the first push: the report
     /: \[remote rejected\] .*pre-receive hook declined\); pushes wait for an admin\./,
   );
 });
+
+Deno.test("a path typed in quotes with its ~ (init, --kb, KB_DIR, import, --body-file) is read from the home folder, not as a folder named ~", async () => {
+  await using sandbox = await makeSandbox();
+  const env = pastingEnv(sandbox);
+  const cwd = join(sandbox.root, "elsewhere");
+  await Deno.mkdir(cwd);
+  const made = await runCli(["init", "~/My Notes"], { env, cwd });
+  assertEquals(made.code, 0, show(made));
+  const kbDir = join(sandbox.home, "My Notes");
+  assert(await exists(join(kbDir, "entries")), show(made));
+  assertEquals(await exists(join(cwd, "~")), false, "no folder named ~ where the command ran");
+
+  await writeFolder(join(sandbox.home, "Obsidian Vault"), { "Deploy.md": "Ship with make.\n" });
+  await Deno.writeTextFile(join(sandbox.home, "body.md"), "Rotate it at once.\n");
+  const imported = await runCli(["import", "~/Obsidian Vault", "--kb", "~/My Notes"], { env, cwd });
+  assertEquals(imported.code, 0, show(imported));
+  assertMatch(imported.stdout, /1 added/);
+  const added = await runCli(
+    ["add", "--title", "Rotate the token", "--type", "howto", "--body-file", "~/body.md"],
+    { env: { ...env, KB_DIR: "~/My Notes" }, cwd },
+  );
+  assertEquals(added.code, 0, show(added));
+  const doctor = await runCli(["doctor", "--offline"], {
+    env: { ...env, KB_DIR: "~/My Notes" },
+    cwd,
+  });
+  assertMatch(
+    doctor.stdout,
+    /config: knowledge base .*\/home\/My Notes \(from KB_DIR\)/,
+    show(doctor),
+  );
+  assertNotMatch(doctor.stdout, /KB_DIR is a relative folder/);
+});
