@@ -13,6 +13,7 @@ import { join } from "../core/path.ts";
 import { shellQuote } from "../core/shell/quote.ts";
 import { decodeUtf8Strict, NotUtf8Error, utf16Encoding } from "../core/text/utf8.ts";
 import { lstatOrUndefined, readSeenFile } from "./fs.ts";
+import { resolvePath } from "./paths.ts";
 import { selfCommand } from "./self_command.ts";
 
 /** The folder of entry files inside a knowledge base. */
@@ -24,16 +25,26 @@ export interface FileStat {
   mtime: number;
 }
 
-/** Raised when a folder is not a knowledge base. */
+/**
+ * Raised when a folder is not a knowledge base. When `KB_DIR` names the folder, the message says
+ * so: `init` would not help, as `KB_DIR` would still name it (and `init <folder>` would make a
+ * project mistaken for the knowledge base one).
+ */
 export class NotAKbError extends Error {
   /** `missing`: the folder itself does not exist (a mistyped path, a folder since deleted). */
   constructor(kbDir: string, missing = false) {
+    const fromEnv = Deno.env.get("KB_DIR");
+    const why = missing
+      ? `${kbDir} is not a git-kb knowledge base: the folder does not exist`
+      : `${kbDir} is not a git-kb knowledge base (it has no entries/ folder)`;
     super(
-      missing
-        ? `${kbDir} is not a git-kb knowledge base: the folder does not exist. Check the folder ` +
-          `given with --kb (or KB_DIR), or run \`${selfCommand()} init\` to create or connect one.`
-        : `${kbDir} is not a git-kb knowledge base (it has no entries/ folder). ` +
-          `Run \`${selfCommand()} init\` to create or connect one.`,
+      fromEnv && resolvePath(fromEnv) === kbDir
+        ? `${why}, and KB_DIR names it. Set KB_DIR to your knowledge base's folder, or unset it ` +
+          "to use the one your config file names: unset KB_DIR"
+        : missing
+        ? `${why}. Check the folder given with --kb (or KB_DIR), or run ` +
+          `\`${selfCommand()} init\` to create or connect one.`
+        : `${why}. Run \`${selfCommand()} init\` to create or connect one.`,
     );
     this.name = "NotAKbError";
   }

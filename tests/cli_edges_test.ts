@@ -198,6 +198,11 @@ Deno.test("review, sync, search and get on a folder that is no knowledge base na
       assertMatch(result.stderr, cause, `${args[0]} ${dir}`);
       assertNotMatch(result.stderr, /Failed to spawn/);
     }
+    // Named by KB_DIR, which init would not change: the message says so, and how to stop it.
+    const set = await runCli(["search", "x"], { env: { ...kb.env, KB_DIR: dir } });
+    assertEquals(set.code, 1, show(set));
+    assertMatch(set.stderr, cause);
+    assertMatch(set.stderr, /, and KB_DIR names it\. Set KB_DIR to .*: unset KB_DIR\n$/, show(set));
   }
 });
 
