@@ -14,6 +14,7 @@
  */
 import { basename, dirname, isAbsolute, isFromHome, resolveFrom } from "../core/path.ts";
 import { KB_NAME_PATTERN } from "../core/kbs/qualified.ts";
+import { closestWord } from "../core/text/closest.ts";
 import { resolvePath, userPath } from "./paths.ts";
 import { readJsonFile, writeFileAtomic } from "./fs.ts";
 import { pluginConfigFile, xdgConfigFile } from "./paths.ts";
@@ -60,10 +61,13 @@ export class NotConfiguredError extends Error {
 /** Raised when a name given on the command line is not a configured knowledge base. */
 export class UnknownKbError extends Error {
   constructor(name: string, known: readonly KnowledgeBase[], source: string) {
-    const names = known.map((kb) => kb.name).join(", ");
+    const names = known.map((kb) => kb.name);
+    const near = closestWord(name, names);
     super(
-      `no knowledge base named "${name}" is configured (${source} names ${names || "none"}); ` +
-        `add one with ${selfCommand()} init <clone-url|path> --name ${name}`,
+      `no knowledge base named "${name}" is configured (${source} names ${
+        names.join(", ") || "none"
+      }); ${near ? `did you mean "${near}"? Else ` : ""}add one with ${selfCommand()} init ` +
+        `<clone-url|path> --name ${name}`,
     );
     this.name = "UnknownKbError";
   }

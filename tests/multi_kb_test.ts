@@ -304,6 +304,13 @@ Deno.test("add --to and edit find the knowledge base; a name not configured is r
   );
   assertEquals(refused.code, 1, show(refused));
   assert(refused.stderr.includes("git-kb init <clone-url|path> --name ops"), show(refused));
+  assert(!refused.stderr.includes("did you mean"), show(refused));
+  const mistyped = await runCli(
+    ["add", "--to", "taem", "--title", "Nothing", "--type", "note"],
+    { env: kbs.env },
+  );
+  assertEquals(mistyped.code, 1, show(mistyped));
+  assertMatch(mistyped.stderr, /; did you mean "team"\? Else add one with /, show(mistyped));
 });
 
 Deno.test("promote copies into the team through the save pipeline, drops a link the team lacks, supersedes the original", async () => {
