@@ -546,3 +546,30 @@ Deno.test("a path typed in quotes with its ~ (init, --kb, KB_DIR, import, --body
   );
   assertNotMatch(doctor.stdout, /KB_DIR is a relative folder/);
 });
+
+Deno.test("init of a project's repo (a package.json at its top, no entries/) refuses, changes nothing, and the --force line it prints makes it one", async () => {
+  await using sandbox = await makeSandbox();
+  const env = pastingEnv(sandbox);
+  const project = join(sandbox.root, "my app");
+  await writeFolder(project, { "package.json": "{}\n", "src/main.js": "run();\n" });
+  await gitRun(project, ["init", "-q"]);
+  await gitRun(project, ["add", "-A"]);
+  await gitRun(project, ["-c", "user.name=u", "-c", "user.email=u@x", "commit", "-qm", "app"]);
+  const head = await git(project, "rev-parse", "HEAD");
+  for (const given of [".", "src"]) {
+    const refused = await runCli(["init", given], { env, cwd: project });
+    assertEquals(refused.code, 2, show(refused));
+    assertMatch(
+      refused.stderr,
+      /is a project's git repo \(it holds package\.json\), not a knowledge base/,
+    );
+    assertEquals(await git(project, "rev-parse", "HEAD"), head, "nothing committed");
+    assertEquals(await exists(join(project, "entries")), false);
+    assertEquals(await exists(join(sandbox.config, "git-kb", "config.json")), false, "no config");
+  }
+  const refused = await runCli(["init", "."], { env, cwd: project });
+  const line = refused.stderr.match(/to make this repo one all the same: (.*)$/m)?.[1] ?? "";
+  const pasted = await runProcess("sh", ["-c", line], { env: childEnv(env), cwd: project });
+  assertEquals(pasted.code, 0, `${line}\n${pasted.stdout}${pasted.stderr}`);
+  assert(await exists(join(project, "entries")));
+});

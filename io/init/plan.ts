@@ -7,10 +7,11 @@
  */
 import { EXIT, KbError } from "../../core/exit.ts";
 import { join } from "../../core/path.ts";
+import { projectManifests } from "../../core/init/project.ts";
 import { resolvePath, xdgFolder } from "../paths.ts";
 import { configTarget, nameFromDir } from "../config.ts";
 import { gitOk, isBareRepository, isInsideWorkTree, originUrl } from "../git.ts";
-import { listEntries, NotAKbError } from "../kb.ts";
+import { ENTRIES_DIR, listEntries, NotAKbError } from "../kb.ts";
 import { plural } from "../../core/text/plural.ts";
 import { isEmptyDir, realPathOr, statOf } from "../disk.ts";
 import { kbCommand, selfCommand } from "../self_command.ts";
@@ -87,6 +88,7 @@ export async function planInit(
   source: string | undefined,
   dir: string | undefined,
   folder: string,
+  adopting: Adopting = { again: ["init"] },
 ): Promise<InitPlan> {
   const sourceStat = source && !looksRemote(source) ? statOf(resolvePath(source)) : undefined;
   if (
@@ -113,7 +115,7 @@ export async function planInit(
   }
   if (source && sourceStat?.isDirectory && await isInsideWorkTree(resolvePath(source))) {
     const kbDir = (await gitOk(resolvePath(source), ["rev-parse", "--show-toplevel"])).trim();
-    return { mode: "existing", kbDir };
+    return adopted(kbDir, adopting);
   }
   if (source && sourceStat && !(sourceStat.isDirectory && isEmptyDir(resolvePath(source)))) {
     const path = resolvePath(source);
@@ -139,11 +141,38 @@ export async function planInit(
   }
   const kbDir = resolvePath(source ?? dir ?? defaultDir(folder));
   // Run again, `init` (or `init --dir D`) finds the repo it made: adopted, as a path to it is.
-  if (statOf(kbDir)?.isDirectory && await isRepoTop(kbDir)) return { mode: "existing", kbDir };
+  if (statOf(kbDir)?.isDirectory && await isRepoTop(kbDir)) {
+    return adopted(kbDir, adopting);
+  }
   if (statOf(kbDir) && !isEmptyDir(kbDir)) {
     throw new Error(`${kbDir} already exists and is not empty; pass an empty or new folder`);
   }
   return { mode: "created", kbDir };
+}
+
+/** How init may adopt an existing repo: `--force`, and the words of the init run, to print. */
+export interface Adopting {
+  force?: boolean;
+  /** The command as run (`init . --name proj`), printed with `--force` after it. */
+  again: readonly string[];
+}
+
+/**
+ * The plan that adopts the repo at `kbDir`, unless it has no entries/ folder and a project's
+ * manifest at its top ({@link projectManifests}): then, without `force`, a refusal that says so,
+ * before anything is written in it.
+ */
+function adopted(kbDir: string, { force, again }: Adopting): InitPlan {
+  if (force || statOf(join(kbDir, ENTRIES_DIR))) return { mode: "existing", kbDir };
+  const manifests = projectManifests([...Deno.readDirSync(kbDir)].map((entry) => entry.name));
+  if (!manifests.length) return { mode: "existing", kbDir };
+  throw new InitRefusal(
+    `${kbDir} is a project's git repo (it holds ${manifests.join(", ")}), not a knowledge ` +
+      "base: init would commit entries/ into it, and every save would push to its remote; " +
+      "nothing was changed. A knowledge base is a repo of its own: start one with " +
+      `${kbCommand("init")}, or clone yours with ${kbCommand("init", "<clone-url>")}; to make ` +
+      `this repo one all the same: ${kbCommand(...again, "--force")}`,
+  );
 }
 
 /** Whether `dir` is the top folder of a git work tree (not a folder inside another repo). */
