@@ -4,10 +4,12 @@
  *
  * @module
  */
+import { NOTE_FILE } from "../import/wikilinks.ts";
 
 /**
  * Files at the top of a repo that make it a software project's: build and package manifests. A
- * repo of notes (an Obsidian vault, a TIL collection) holds none of them there.
+ * repo of notes can hold one too (a TIL collection published as a site), so they count only
+ * beside more files that are not markdown than files that are.
  */
 export const PROJECT_MANIFESTS: readonly string[] = [
   "package.json",
@@ -30,10 +32,15 @@ export const PROJECT_MANIFESTS: readonly string[] = [
 ];
 
 /**
- * The manifests of {@link PROJECT_MANIFESTS} among `topFiles` (the names of the files at the top
- * of a repo), in that list's order: empty for a repo that is no project's.
+ * The manifests ({@link PROJECT_MANIFESTS}) at the top of a repo whose files (`paths`, relative
+ * to its top, `/`-separated) say it is a project's: beside them, more files that are not
+ * markdown than markdown ones (hidden files and folders aside). Empty for a repo of notes.
  */
-export function projectManifests(topFiles: readonly string[]): string[] {
-  const present = new Set(topFiles);
-  return PROJECT_MANIFESTS.filter((name) => present.has(name));
+export function projectManifests(paths: readonly string[]): string[] {
+  const top = new Set(paths.filter((path) => !path.includes("/")));
+  const manifests = PROJECT_MANIFESTS.filter((name) => top.has(name));
+  if (!manifests.length) return [];
+  const visible = paths.filter((path) => !path.split("/").some((part) => part.startsWith(".")));
+  const notes = visible.filter((path) => NOTE_FILE.test(path)).length;
+  return visible.length - notes > notes ? manifests : [];
 }

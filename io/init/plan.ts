@@ -115,7 +115,7 @@ export async function planInit(
   }
   if (source && sourceStat?.isDirectory && await isInsideWorkTree(resolvePath(source))) {
     const kbDir = (await gitOk(resolvePath(source), ["rev-parse", "--show-toplevel"])).trim();
-    return adopted(kbDir, adopting);
+    return await adopted(kbDir, adopting);
   }
   if (source && sourceStat && !(sourceStat.isDirectory && isEmptyDir(resolvePath(source)))) {
     const path = resolvePath(source);
@@ -142,7 +142,7 @@ export async function planInit(
   const kbDir = resolvePath(source ?? dir ?? defaultDir(folder));
   // Run again, `init` (or `init --dir D`) finds the repo it made: adopted, as a path to it is.
   if (statOf(kbDir)?.isDirectory && await isRepoTop(kbDir)) {
-    return adopted(kbDir, adopting);
+    return await adopted(kbDir, adopting);
   }
   if (statOf(kbDir) && !isEmptyDir(kbDir)) {
     throw new Error(`${kbDir} already exists and is not empty; pass an empty or new folder`);
@@ -158,13 +158,20 @@ export interface Adopting {
 }
 
 /**
- * The plan that adopts the repo at `kbDir`, unless it has no entries/ folder and a project's
- * manifest at its top ({@link projectManifests}): then, without `force`, a refusal that says so,
+ * The plan that adopts the repo at `kbDir`, unless it has no entries/ folder and its files say
+ * it is a project's ({@link projectManifests}): then, without `force`, a refusal that says so,
  * before anything is written in it.
  */
-function adopted(kbDir: string, { force, again }: Adopting): InitPlan {
+async function adopted(kbDir: string, { force, again }: Adopting): Promise<InitPlan> {
   if (force || statOf(join(kbDir, ENTRIES_DIR))) return { mode: "existing", kbDir };
-  const manifests = projectManifests([...Deno.readDirSync(kbDir)].map((entry) => entry.name));
+  const files = await gitOk(kbDir, [
+    "ls-files",
+    "-z",
+    "--cached",
+    "--others",
+    "--exclude-standard",
+  ]);
+  const manifests = projectManifests(files.split("\0").filter(Boolean));
   if (!manifests.length) return { mode: "existing", kbDir };
   throw new InitRefusal(
     `${kbDir} is a project's git repo (it holds ${manifests.join(", ")}), not a knowledge ` +
