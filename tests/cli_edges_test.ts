@@ -77,6 +77,24 @@ Deno.test("an unknown command is named, with the nearest command and git-kb --he
   assertNotMatch(unrelated.stderr, /did you mean/, "nothing is near enough to foo");
 });
 
+Deno.test("the version is asked for with --version or -V, which --help lists; version and -v point at it", async () => {
+  const env = { NO_COLOR: "1" };
+  const flags = flagsFor("search", "/tmp");
+  const [help, long, short, word, lower] = await Promise.all(
+    [["--help"], ["--version"], ["-V"], ["version"], ["-v"]].map((args) =>
+      runCli(args, { env, flags })
+    ),
+  );
+  assertMatch(help.stdout, /^ {2}-V, --version {3}git-kb's version$/m, show(help));
+  for (const result of [long, short]) {
+    assertEquals(result.code, 0, show(result));
+    assertMatch(result.stdout, /^git-kb \d+\.\d+\.\d+\n$/);
+  }
+  assertMatch(word.stderr, /unknown command "version"; did you mean --version\?/, show(word));
+  assertMatch(lower.stderr, /unknown option "-v" before the command; did you mean --version\?/);
+  assertEquals([word.code, lower.code], [2, 2]);
+});
+
 Deno.test("stray or missing positionals are refused the same way, with the usage line", async () => {
   await using kb = await makeKb();
   const cases: [string[], RegExp, string][] = [
