@@ -15,6 +15,7 @@ import { kernelInForce, pendingMentions } from "../io/kernel/acceptance.ts";
 import { type CommandSpec, helpText, NO_POSITIONALS, oneOf, parseCommand } from "./args.ts";
 import { cyan, green, onStderr, printJson, yellow } from "./output.ts";
 import { kbCommand } from "../io/self_command.ts";
+import { userPath } from "../io/paths.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
@@ -72,7 +73,7 @@ export async function run(args: string[]): Promise<number> {
   const waiting = pendingMentions(reader.manifest.kernel);
   const files = values.to?.length ? [...new Set(values.to)] as AgentFileName[] : undefined;
   const reports = exportAgentFiles({
-    projectDir: values.dir,
+    projectDir: values.dir === undefined ? undefined : userPath(values.dir),
     rules,
     files,
     check: values.check,

@@ -125,3 +125,18 @@ Deno.test("export names a kernel rule it leaves out because it waits for accepta
   )?.[1];
   assertEquals(line, "git-kb kernel", show(said));
 });
+
+Deno.test("export --dir: a folder that is not there is named in one line; ~/… is the home folder's", async () => {
+  await using kb = await makeKb();
+  const missing = await runCli(["export", "--dir", join(kb.root, "nope")], { env: kb.env });
+  assertEquals(missing.code, 1, show(missing));
+  assertEquals(
+    missing.stderr,
+    `git-kb export: ${join(kb.root, "nope")} does not exist; give --dir the project's folder, ` +
+      "whose agent files export writes\n",
+  );
+  await Deno.mkdir(join(kb.home, "my project"));
+  const home = await runCli(["export", "--dir", "~/my project"], { env: kb.env });
+  assertEquals(home.code, 0, show(home));
+  assertMatch(await Deno.readTextFile(join(kb.home, "my project", "AGENTS.md")), /git-kb context/);
+});
