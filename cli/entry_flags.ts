@@ -178,6 +178,9 @@ export async function readTextArgument(file: string, flag: string): Promise<stri
     if (error instanceof Deno.errors.NotFound) {
       throw new UsageError(`${flag} ${file} does not exist`);
     }
+    if (error instanceof Deno.errors.IsADirectory) {
+      throw new UsageError(`${flag} ${file} is a folder; give the file that holds the text`);
+    }
     throw error;
   }
   try {

@@ -12,7 +12,7 @@ import type { InvalidFile } from "../core/index/format.ts";
 import { join } from "../core/path.ts";
 import { shellQuote } from "../core/shell/quote.ts";
 import { decodeUtf8Strict, NotUtf8Error, utf16Encoding } from "../core/text/utf8.ts";
-import { lstatOrUndefined, readSeenFile } from "./fs.ts";
+import { ifExists, readSeenFile } from "./fs.ts";
 import { resolvePath } from "./paths.ts";
 import { selfCommand } from "./self_command.ts";
 
@@ -31,11 +31,17 @@ export interface FileStat {
  * project mistaken for the knowledge base one).
  */
 export class NotAKbError extends Error {
-  /** `missing`: the folder itself does not exist (a mistyped path, a folder since deleted). */
-  constructor(kbDir: string, missing = false) {
+  /**
+   * `found`: what is at `kbDir`: nothing (a mistyped path, a folder since deleted), a file, or a
+   * folder with no `entries/` in it.
+   */
+  constructor(kbDir: string, found: "nothing" | "file" | "folder" = "folder") {
     const fromEnv = Deno.env.get("KB_DIR");
-    const why = missing
+    const missing = found !== "folder";
+    const why = found === "nothing"
       ? `${kbDir} is not a git-kb knowledge base: the folder does not exist`
+      : found === "file"
+      ? `${kbDir} is not a git-kb knowledge base: it is a file, not a folder`
       : `${kbDir} is not a git-kb knowledge base (it has no entries/ folder)`;
     super(
       fromEnv && resolvePath(fromEnv) === kbDir
@@ -50,9 +56,15 @@ export class NotAKbError extends Error {
   }
 }
 
-/** The {@link NotAKbError} for `kbDir`, which has no `entries/` folder: says whether it exists. */
+/** The {@link NotAKbError} for `kbDir`, which has no `entries/` folder: says what is there. */
 function notAKb(kbDir: string): NotAKbError {
-  return new NotAKbError(kbDir, lstatOrUndefined(kbDir) === undefined);
+  const info = ifExists(() => Deno.statSync(kbDir));
+  return new NotAKbError(kbDir, !info ? "nothing" : info.isDirectory ? "folder" : "file");
+}
+
+/** Whether `error` says a path is not there: missing, or a file where a folder was looked for. */
+function notThere(error: unknown): boolean {
+  return error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory;
 }
 
 /** Raised when a file under `entries/` cannot be read as an entry; nothing was opened. */
@@ -187,7 +199,7 @@ export function listEntryFiles(kbDir: string): EntryListing {
     }
     collect(kbDir, ENTRIES_DIR, listing);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) throw notAKb(kbDir);
+    if (notThere(error)) throw notAKb(kbDir);
     throw error;
   }
   return listing;
@@ -198,7 +210,7 @@ export function assertKb(kbDir: string): void {
   try {
     Deno.lstatSync(join(kbDir, ENTRIES_DIR));
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) throw notAKb(kbDir);
+    if (notThere(error)) throw notAKb(kbDir);
     throw error;
   }
 }

@@ -205,9 +205,12 @@ Deno.test("review, sync, search and get on a folder that is no knowledge base na
   await using kb = await makeKb();
   const empty = join(kb.root, "empty");
   await Deno.mkdir(empty);
+  const file = join(kb.root, "a file");
+  await Deno.writeTextFile(file, "not a folder\n");
   const cases: [string, RegExp][] = [
     [join(kb.root, "missing"), /is not a git-kb knowledge base: the folder does not exist/],
     [empty, /is not a git-kb knowledge base \(it has no entries\/ folder\)/],
+    [file, /is not a git-kb knowledge base: it is a file, not a folder/],
   ];
   for (const [dir, cause] of cases) {
     for (const args of [["review"], ["sync"], ["search", "x"], ["get", "kb-00001"]]) {

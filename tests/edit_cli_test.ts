@@ -525,6 +525,24 @@ Deno.test("--body-file refuses a file that is not UTF-8, naming the line, and sa
   assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head);
 });
 
+Deno.test("--body-file of a folder is named as a folder, with no system error, and saves nothing", async () => {
+  await using kb = await makeKb();
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  const result = await runCli(
+    ["add", "--title", "Folder", "--type", "note", "--body-file", kb.root],
+    { env: kb.env },
+  );
+  assertEquals(result.code, 2, show(result));
+  assertMatch(
+    result.stderr,
+    new RegExp(
+      `^git-kb add: --body-file ${kb.root} is a folder; give the file that holds the text\n`,
+    ),
+  );
+  assertNotMatch(result.stderr, /os error/);
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head);
+});
+
 Deno.test("a supersedes link to an entry still active prints the command that marks it superseded", async () => {
   await using kb = await makeKb();
   const added = await runCli(
