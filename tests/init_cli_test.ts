@@ -573,3 +573,23 @@ Deno.test("init of a project's repo (a package.json at its top, no entries/) ref
   assertEquals(pasted.code, 0, `${line}\n${pasted.stdout}${pasted.stderr}`);
   assert(await exists(join(project, "entries")));
 });
+
+Deno.test("init --dir naming a file says so, with no system error, and makes nothing", async () => {
+  await using sandbox = await makeSandbox();
+  const env = pastingEnv(sandbox);
+  const file = join(sandbox.root, "notes.txt");
+  await Deno.writeTextFile(file, "x\n");
+  const remote = join(sandbox.root, "remote.git");
+  await git(sandbox.root, "init", "--quiet", "--bare", remote);
+  for (const args of [["init", "--dir", file], ["init", remote, "--dir", file]]) {
+    const refused = await runCli(args, { env });
+    assertEquals(refused.code, 1, show(refused));
+    assertEquals(
+      refused.stderr,
+      `git-kb init: ${file} already exists and is a file; pass ${
+        args.length === 3 ? "an empty or new folder" : "--dir <new folder>"
+      }\n`,
+    );
+    assertEquals(await exists(join(sandbox.config, "git-kb", "config.json")), false);
+  }
+});

@@ -99,7 +99,8 @@ export async function planInit(
     const kbDir = resolvePath(dir ?? defaultDir(folder));
     const from = looksRemote(source) ? source : resolvePath(source);
     if (await isCloneOf(kbDir, from)) return { mode: "existing", kbDir, from };
-    if (statOf(kbDir) && !isEmptyDir(kbDir)) {
+    const taken = inTheWay(kbDir);
+    if (taken) {
       const configured = configTarget().kbs.find((kb) => samePlace(kb.kbDir, kbDir));
       if (configured && dir === undefined) {
         const name = nameFromDir(from.replace(/\/+$/, "").replace(/\.git$/, ""));
@@ -109,7 +110,7 @@ export async function planInit(
             kbCommand("init", source, "--name", name),
         );
       }
-      throw new Error(`${kbDir} already exists and is not empty; pass --dir <new folder>`);
+      throw new Error(`${kbDir} already exists and ${taken}; pass --dir <new folder>`);
     }
     return { mode: "cloned", kbDir, from };
   }
@@ -144,10 +145,17 @@ export async function planInit(
   if (statOf(kbDir)?.isDirectory && await isRepoTop(kbDir)) {
     return await adopted(kbDir, adopting);
   }
-  if (statOf(kbDir) && !isEmptyDir(kbDir)) {
-    throw new Error(`${kbDir} already exists and is not empty; pass an empty or new folder`);
-  }
+  const taken = inTheWay(kbDir);
+  if (taken) throw new Error(`${kbDir} already exists and ${taken}; pass an empty or new folder`);
   return { mode: "created", kbDir };
+}
+
+/** What is in the way of a new clone or repo at `kbDir` ("is not empty", "is a file"), if anything. */
+function inTheWay(kbDir: string): string | undefined {
+  const info = statOf(kbDir);
+  if (!info) return undefined;
+  if (!info.isDirectory) return "is a file";
+  return isEmptyDir(kbDir) ? undefined : "is not empty";
 }
 
 /** How init may adopt an existing repo: `--force`, and the words of the init run, to print. */
