@@ -563,6 +563,7 @@ Deno.test("init of a project's repo (a package.json at its top, no entries/) ref
       refused.stderr,
       /is a project's git repo \(it holds package\.json\), not a knowledge base/,
     );
+    assertMatch(refused.stderr, / init <clone-url>; to make this repo one all the same: /);
     assertEquals(await git(project, "rev-parse", "HEAD"), head, "nothing committed");
     assertEquals(await exists(join(project, "entries")), false);
     assertEquals(await exists(join(sandbox.config, "git-kb", "config.json")), false, "no config");

@@ -185,7 +185,7 @@ async function adopted(kbDir: string, { force, again }: Adopting): Promise<InitP
     `${kbDir} is a project's git repo (it holds ${manifests.join(", ")}), not a knowledge ` +
       "base: init would commit entries/ into it, and every save would push to its remote; " +
       "nothing was changed. A knowledge base is a repo of its own: start one with " +
-      `${kbCommand("init")}, or clone yours with ${kbCommand("init", "<clone-url>")}; to make ` +
+      `${kbCommand("init")}, or clone yours with ${selfCommand()} init <clone-url>; to make ` +
       `this repo one all the same: ${kbCommand(...again, "--force")}`,
   );
 }
