@@ -196,8 +196,9 @@ export function resolveKbs(flag?: string): KbSet {
 
 /**
  * `KB_DIR` as set, when it chose the knowledge bases (`source`, as {@link resolveKbs} reports it)
- * and is a relative folder (not `~/…`, read from the home folder): read from the current folder, it names another knowledge base for
- * every command and agent shell started elsewhere. Undefined otherwise.
+ * and is a relative folder (not `~/…`, read from the home folder): read from the current folder,
+ * it names another knowledge base for every command and agent shell started elsewhere. Undefined
+ * otherwise.
  */
 export function relativeKbDir(source: string): string | undefined {
   const set = Deno.env.get("KB_DIR") ?? "";

@@ -150,7 +150,7 @@ export async function planInit(
   return { mode: "created", kbDir };
 }
 
-/** What is in the way of a new clone or repo at `kbDir` ("is not empty", "is a file"), if anything. */
+/** What is in the way of a new clone or repo at `kbDir` ("is not empty", "is a file"), if any. */
 function inTheWay(kbDir: string): string | undefined {
   const info = statOf(kbDir);
   if (!info) return undefined;

@@ -256,8 +256,9 @@ reason and source, and a diff against the entry's current text.
 accept saves a proposal through the same save pipeline as add and edit
 (validate, refuse credentials, commit, push, reindex); edit opens the proposed
 text in $VISUAL/$EDITOR first; when what you saved cannot be saved, it is kept in
-a draft and the review edit --from-draft that carries on from it is printed. reject records the rejection on the proposals
-branch (shared through the remote): the same proposal is never offered again.
+a draft and the review edit --from-draft that carries on from it is printed.
+reject records the rejection on the proposals branch (shared through the
+remote): the same proposal is never offered again.
 A <proposal> is its commit (the first 12 digits the list shows, or any unique
 prefix) or the entry id when one proposal alone is for it. Merging the
 git-kb/proposals branch on your git host accepts what it holds, too.`,options:{all:{type:"boolean",help:"accept or reject every pending proposal"},why:{type:"string",value:"<text>",help:"why the proposals are rejected (recorded)"},"from-draft":{type:"string",value:"<file>",help:"edit: carry on with the draft an earlier review edit kept"},json:{type:"boolean",help:`list: one JSON object a line {commit, kind, entryId, title, reason,
