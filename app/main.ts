@@ -30,8 +30,9 @@ Commands:
 ${lines.join("\n")}
 
 Options for every command (before or after it):
-  --kb <dir>   the knowledge base folder (else KB_DIR, else the config file)
-  -h, --help   help for the command
+  --kb <dir>      the knowledge base folder (else KB_DIR, else the config file)
+  -h, --help      help for the command
+  -V, --version   git-kb's version
 
 Run git-kb <command> --help for a command's options.`;
 }
@@ -61,7 +62,10 @@ function readInvocation(args: string[]): Invocation {
     } else if (arg === "--help" || arg === "-h") invocation.help = true;
     else if (arg === "--version" || arg === "-V") invocation.version = true;
     else if (arg.startsWith("-") && arg !== "-") {
-      const near = closestWord(arg.replace(/^-+/, "").split("=")[0], GLOBAL_OPTIONS);
+      // -v is the version elsewhere (node, npm); here it is -V, as git's own is --version.
+      const near = arg === "-v"
+        ? "version"
+        : closestWord(arg.replace(/^-+/, "").split("=")[0], GLOBAL_OPTIONS);
       invocation.problems.push(
         `unknown option "${arg.split("=")[0]}" before the command${
           near ? `; did you mean --${near}?` : ""
@@ -78,6 +82,7 @@ function readInvocation(args: string[]): Invocation {
 
 /** The problem with a name that is not a command, with the nearest command when it is close. */
 function unknownCommand(name: string): string {
+  if (name === "version") return `unknown command "version"; did you mean --version?`;
   const near = closestWord(name, Object.keys(COMMANDS));
   return `unknown command "${name}"${near ? `; did you mean "${near}"?` : ""}`;
 }

@@ -11,6 +11,7 @@ import { shellCommand, shellQuote } from "../core/shell/quote.ts";
 import { decodeUtf8Strict, NotUtf8Error } from "../core/text/utf8.ts";
 import { type OptionSpec, type OptionValues, UsageError } from "./args.ts";
 import { readFileOrStdin } from "../io/disk.ts";
+import { userPath } from "../io/paths.ts";
 import { assertSecretsMayBeKept } from "../io/kb_settings.ts";
 import { yellow } from "./output.ts";
 
@@ -172,10 +173,13 @@ export function hasFieldFlags(values: EntryFlagValues): boolean {
 export async function readTextArgument(file: string, flag: string): Promise<string> {
   let bytes: Uint8Array;
   try {
-    bytes = await readFileOrStdin(file);
+    bytes = await readFileOrStdin(file === "-" ? file : userPath(file));
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) {
       throw new UsageError(`${flag} ${file} does not exist`);
+    }
+    if (error instanceof Deno.errors.IsADirectory) {
+      throw new UsageError(`${flag} ${file} is a folder; give the file that holds the text`);
     }
     throw error;
   }

@@ -10,10 +10,12 @@ import { EXIT } from "../core/exit.ts";
 import { AGENT_FILES, type AgentFileName } from "../core/export/agent_files.ts";
 import { exportAgentFiles } from "../io/export/agent_files.ts";
 import { openKb } from "../io/index/open.ts";
-import { kernelInForce } from "../io/kernel/acceptance.ts";
+import { pendingSummary } from "../core/kernel/acceptance.ts";
+import { kernelInForce, pendingMentions } from "../io/kernel/acceptance.ts";
 import { type CommandSpec, helpText, NO_POSITIONALS, oneOf, parseCommand } from "./args.ts";
 import { cyan, green, onStderr, printJson, yellow } from "./output.ts";
 import { kbCommand } from "../io/self_command.ts";
+import { userPath } from "../io/paths.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
@@ -66,9 +68,12 @@ export async function run(args: string[]): Promise<number> {
     title,
     body,
   }));
+  // A rule not accepted here is not written either, and is named: it may be the user's own,
+  // saved on another machine, that they expect in the block.
+  const waiting = pendingMentions(reader.manifest.kernel);
   const files = values.to?.length ? [...new Set(values.to)] as AgentFileName[] : undefined;
   const reports = exportAgentFiles({
-    projectDir: values.dir,
+    projectDir: values.dir === undefined ? undefined : userPath(values.dir),
     rules,
     files,
     check: values.check,
@@ -77,7 +82,7 @@ export async function run(args: string[]): Promise<number> {
   const refused = reports.filter((report) => report.state === "refused");
   const failed = outdated || refused.length > 0;
   if (values.json) {
-    printJson({ files: reports, rules: rules.length });
+    printJson({ files: reports, rules: rules.length, waiting: waiting.map(({ id }) => id) });
     return failed ? EXIT.failed : EXIT.ok;
   }
   for (const { path, state, leftOut } of reports) {
@@ -91,6 +96,14 @@ export async function run(args: string[]): Promise<number> {
     if (leftOut.length) {
       console.log(yellow(`  left out to stay inside its limit: ${leftOut.join(", ")}`));
     }
+  }
+  if (waiting.length) {
+    const them = waiting.length === 1 ? "it" : "them";
+    const review = kbCommand("kernel", ...(values.kb ? ["--kb", values.kb] : []));
+    console.log(yellow(
+      `Not in the block: ${pendingSummary(waiting)}. Accept ${them}, then export again; ` +
+        `review ${them}: ${review}`,
+    ));
   }
   // What to paste to export again: these arguments, writing.
   const again = kbCommand("export", ...args.filter((arg) => arg !== "--json" && arg !== "--check"));

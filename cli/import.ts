@@ -6,6 +6,7 @@
  * @module
  */
 import { resolveKb } from "../io/config.ts";
+import { userPath } from "../io/paths.ts";
 import { type PendingMention, pendingNotice } from "../core/kernel/acceptance.ts";
 import { pendingMentions } from "../io/kernel/acceptance.ts";
 import { kbCommand } from "../io/self_command.ts";
@@ -98,7 +99,7 @@ export async function run(args: string[]): Promise<number> {
   const allowSecretIn = values["allow-secret-in"] ?? [];
   const report = await importFolder({
     kbDir,
-    folder: positionals[0],
+    folder: userPath(positionals[0]),
     kind: values.from as SourceKind | undefined,
     dryRun: values["dry-run"],
     replaceEdits: values["replace-edits"],

@@ -60,7 +60,8 @@ export const command = {
     force: {
       type: "boolean",
       help: "point the config at this knowledge base although it names " +
-        "another one (without it init refuses, exit 2, and changes nothing)",
+        "another one, or make a project's repo one (without it init refuses, " +
+        "exit 2, and changes nothing)",
     },
     shared: {
       type: "boolean",
@@ -98,7 +99,10 @@ export async function run(args: string[]): Promise<number> {
   const rerun = ["init", ...positionals, ...values.dir ? ["--dir", values.dir] : []];
   const { planned, replaced } = await refusedAsUsage(async () => {
     const folder = defaultFolder(values.name, values.dir !== undefined);
-    const planned = await planInit(positionals[0], values.dir, folder);
+    const planned = await planInit(positionals[0], values.dir, folder, {
+      force: values.force,
+      again: ["init", ...args.filter((arg) => arg !== "--json" && arg !== "--force")],
+    });
     const replaced = values.name === undefined
       ? guardConfig(planned.kbDir, values.force, rerun)
       : guardName(planned.kbDir, values.name, values.force);

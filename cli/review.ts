@@ -51,13 +51,14 @@ import {
 } from "./entry_save.ts";
 import { cyan, dim, green, plural, printJson, yellow } from "./output.ts";
 import { reportingUnpushed, reportSave } from "./save_report.ts";
+import { readTextArgument } from "./entry_flags.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
   usage: [
     "review [--json]",
     "review accept <proposal>... | --all",
-    "review edit <proposal>",
+    "review edit <proposal> [--from-draft <file>]",
     "review reject <proposal>... | --all [--why <text>]",
   ],
   about: `Review the proposals waiting on the knowledge base's git-kb/proposals branch:
@@ -72,14 +73,21 @@ reason and source, and a diff against the entry's current text.
 
 accept saves a proposal through the same save pipeline as add and edit
 (validate, refuse credentials, commit, push, reindex); edit opens the proposed
-text in $VISUAL/$EDITOR first. reject records the rejection on the proposals
-branch (shared through the remote): the same proposal is never offered again.
+text in $VISUAL/$EDITOR first; when what you saved cannot be saved, it is kept in
+a draft and the review edit --from-draft that carries on from it is printed.
+reject records the rejection on the proposals branch (shared through the
+remote): the same proposal is never offered again.
 A <proposal> is its commit (the first 12 digits the list shows, or any unique
 prefix) or the entry id when one proposal alone is for it. Merging the
 git-kb/proposals branch on your git host accepts what it holds, too.`,
   options: {
     all: { type: "boolean", help: "accept or reject every pending proposal" },
     why: { type: "string", value: "<text>", help: "why the proposals are rejected (recorded)" },
+    "from-draft": {
+      type: "string",
+      value: "<file>",
+      help: "edit: carry on with the draft an earlier review edit kept",
+    },
     json: {
       type: "boolean",
       help: "list: one JSON object a line {commit, kind, entryId, title, reason,\n" +
@@ -433,16 +441,22 @@ async function acceptOne(on: Reviewing, record: ProposalRecord): Promise<void> {
   });
 }
 
-/** Open the proposal in the editor, then accept what the user saved. */
-async function editOne(on: Reviewing, record: ProposalRecord): Promise<void> {
-  const { text } = acceptedView(
-    record,
-    await fileAt(on.kbDir, record.commit, record.path) ?? "",
-    currentFile(on.kbDir, record.entryId),
-  );
+/**
+ * Open the proposal in the editor (or, `fromDraft`, the draft an earlier edit of it kept), then
+ * accept what the user saved.
+ */
+async function editOne(on: Reviewing, record: ProposalRecord, fromDraft?: string): Promise<void> {
+  const text = fromDraft === undefined
+    ? acceptedView(
+      record,
+      await fileAt(on.kbDir, record.commit, record.path) ?? "",
+      currentFile(on.kbDir, record.entryId),
+    ).text
+    : await readTextArgument(fromDraft, "--from-draft");
   const short = record.commit.slice(0, SHORT);
   const draft = await editUntilValid<SaveRequest | undefined>({
     text,
+    from: fromDraft,
     name: record.entryId,
     what: `Proposal ${short} (${record.entryId})`,
     check: async (edited): Promise<DraftCheck<SaveRequest | undefined>> => {
@@ -459,7 +473,7 @@ async function editOne(on: Reviewing, record: ProposalRecord): Promise<void> {
       const request = await acceptRequest(on, record, entry, true);
       return { value: request, problems: request ? await entryProblems(request) : [] };
     },
-    resume: () => reviewCommand(on, "edit", short),
+    resume: (path) => reviewCommand(on, "edit", short, "--from-draft", path),
   });
   const request = draft.value;
   await saveAndRecord(on, record, request, async () => {
@@ -536,6 +550,9 @@ export async function run(args: string[]): Promise<number> {
   if (values.why !== undefined && action !== "reject") {
     throw new UsageError("--why goes with reject");
   }
+  if (values["from-draft"] !== undefined && action !== "edit") {
+    throw new UsageError("--from-draft goes with edit");
+  }
   if (values.all && action === "edit") throw new UsageError("edit takes one proposal, not --all");
   if (!values.all && !wanted.length) throw new UsageError(`${action} needs a proposal or --all`);
   if (values.all && wanted.length) throw new UsageError("give proposals or --all, not both");
@@ -547,7 +564,7 @@ export async function run(args: string[]): Promise<number> {
   }
   let code: number;
   try {
-    code = await review(on, action, records, values.why);
+    code = await review(on, action, records, values);
   } catch (error) {
     await share(kbDir, true);
     throw error;
@@ -556,15 +573,18 @@ export async function run(args: string[]): Promise<number> {
   return code;
 }
 
-/** Review `records` as `action` says; resolves to the exit code (several accepts: the worst). */
+/**
+ * Review `records` as `action` says (`why` for reject, `fromDraft` for edit); resolves to the exit
+ * code (several accepts: the worst).
+ */
 async function review(
   on: Reviewing,
   action: Exclude<Action, "list">,
   records: ProposalRecord[],
-  why: string | undefined,
+  { why, "from-draft": fromDraft }: { why?: string; "from-draft"?: string },
 ): Promise<number> {
   if (action === "edit") {
-    await editOne(on, records[0]);
+    await editOne(on, records[0], fromDraft);
     return 0;
   }
   if (action === "reject") {

@@ -51,7 +51,7 @@ export async function run(args: string[]): Promise<number> {
     const doc = reader.doc(ord);
     if (doc?.status === "active") activeIds.push(doc.id);
   }
-  const summary = summarizeDebugLog(text, activeIds);
+  const summary = summarizeDebugLog(text, activeIds, location.name);
   const delivery = summarizeDelivery(readSessions(kbCacheDir(location.kbDir)));
   if (values.json) {
     printJson({ log: file, ...summary, delivery });

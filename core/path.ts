@@ -44,6 +44,22 @@ export function resolveFrom(cwd: string, path: string): string {
   return isAbsolute(path) ? normalize(path) : join(cwd, path);
 }
 
+/** Whether `path` is written from the home folder, as `~` alone or `~/…`. */
+export function isFromHome(path: string): boolean {
+  return path === "~" || path.startsWith("~/");
+}
+
+/**
+ * `path` with its leading `~` read as the folder `home` when it is written from there
+ * ({@link isFromHome}), as a shell reads it unquoted; any other path, or with no absolute `home`,
+ * as it is. A path typed in quotes (`"~/My Notes"`) or set where no shell reads it (a settings
+ * file's `KB_DIR`) reaches git-kb with its `~`, and read from the current folder it would name a
+ * folder called `~` there.
+ */
+export function fromHome(path: string, home: string | undefined): string {
+  return home && isAbsolute(home) && isFromHome(path) ? resolveFrom(home, path.slice(2)) : path;
+}
+
 /** The folder part of a path. */
 export function dirname(path: string): string {
   const normalized = normalize(path);

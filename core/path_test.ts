@@ -1,5 +1,5 @@
 import { assertEquals } from "@std/assert";
-import { basename, dirname, isAbsolute, isWithin, join, resolveFrom } from "./path.ts";
+import { basename, dirname, fromHome, isAbsolute, isWithin, join, resolveFrom } from "./path.ts";
 
 Deno.test("join normalizes separators, dots and double dots", () => {
   assertEquals(join("/a/b", "c"), "/a/b/c");
@@ -52,4 +52,19 @@ Deno.test("isWithin: the folder itself and what lies below it, never a sibling o
   assertEquals(isWithin("/home/me", "/home/me/project"), false);
   assertEquals(isWithin("/opt/git-kb", "/"), true);
   assertEquals(isWithin("/", "/home"), false);
+});
+
+Deno.test("fromHome reads ~ and ~/… from the home folder, and leaves every other path as it is", () => {
+  assertEquals(fromHome("~/My Notes", "/home/me"), "/home/me/My Notes");
+  assertEquals(fromHome("~", "/home/me/"), "/home/me");
+  assertEquals(fromHome("~/", "/home/me"), "/home/me");
+  assertEquals(
+    fromHome("~other/notes", "/home/me"),
+    "~other/notes",
+    "another user's home is not read",
+  );
+  assertEquals(fromHome("notes/~/x", "/home/me"), "notes/~/x");
+  assertEquals(fromHome("./~", "/home/me"), "./~", "a folder named ~, written so, stays one");
+  assertEquals(fromHome("~/x", undefined), "~/x", "no home: as it is");
+  assertEquals(fromHome("~/x", "relative/home"), "~/x", "a relative home is no home");
 });

@@ -26,6 +26,7 @@ import {
   handOffIfLearned,
   type HookTrace,
   recordCaptureDecision,
+  WATCH_SETTLING,
 } from "../io/capture/decide.ts";
 
 /** The largest stdin accepted; a SessionStart payload is a few hundred bytes. */
@@ -63,7 +64,12 @@ async function captureAtEnd(
   const started = performance.now();
   const trace: HookTrace = { outcome: "skipped", reason: "" };
   try {
-    await handOffIfLearned({ event: "SessionEnd", session, transcript }, handOff, trace);
+    await handOffIfLearned(
+      { event: "SessionEnd", session, transcript },
+      handOff,
+      trace,
+      WATCH_SETTLING,
+    );
   } catch (error) {
     trace.outcome = "error";
     trace.reason = errorSummary(error);

@@ -12,9 +12,10 @@
  *
  * @module
  */
-import { basename, dirname, isAbsolute, resolveFrom } from "../core/path.ts";
+import { basename, dirname, isAbsolute, isFromHome, resolveFrom } from "../core/path.ts";
 import { KB_NAME_PATTERN } from "../core/kbs/qualified.ts";
-import { homeDir, resolvePath } from "./paths.ts";
+import { closestWord } from "../core/text/closest.ts";
+import { resolvePath, userPath } from "./paths.ts";
 import { readJsonFile, writeFileAtomic } from "./fs.ts";
 import { pluginConfigFile, xdgConfigFile } from "./paths.ts";
 import { selfCommand } from "./self_command.ts";
@@ -60,10 +61,13 @@ export class NotConfiguredError extends Error {
 /** Raised when a name given on the command line is not a configured knowledge base. */
 export class UnknownKbError extends Error {
   constructor(name: string, known: readonly KnowledgeBase[], source: string) {
-    const names = known.map((kb) => kb.name).join(", ");
+    const names = known.map((kb) => kb.name);
+    const near = closestWord(name, names);
     super(
-      `no knowledge base named "${name}" is configured (${source} names ${names || "none"}); ` +
-        `add one with ${selfCommand()} init <clone-url|path> --name ${name}`,
+      `no knowledge base named "${name}" is configured (${source} names ${
+        names.join(", ") || "none"
+      }); ${near ? `did you mean "${near}"? Else ` : ""}add one with ${selfCommand()} init ` +
+        `<clone-url|path> --name ${name}`,
     );
     this.name = "UnknownKbError";
   }
@@ -110,14 +114,7 @@ export interface RelativeFolder extends KnowledgeBase {
  * differs for every command and every shell an agent opens.
  */
 function configuredFolder(dir: string, file: string): string {
-  const home = homeDir();
-  if (home && isAbsolute(home) && isFromHome(dir)) return resolveFrom(home, dir.slice(2));
-  return resolveFrom(resolvePath(dirname(file)), dir);
-}
-
-/** Whether a folder is written from the home folder: `~` or `~/…`. */
-function isFromHome(dir: string): boolean {
-  return dir === "~" || dir.startsWith("~/");
+  return resolveFrom(resolvePath(dirname(file)), userPath(dir));
 }
 
 /**
@@ -199,12 +196,13 @@ export function resolveKbs(flag?: string): KbSet {
 
 /**
  * `KB_DIR` as set, when it chose the knowledge bases (`source`, as {@link resolveKbs} reports it)
- * and is a relative folder: read from the current folder, it names another knowledge base for
- * every command and agent shell started elsewhere. Undefined otherwise.
+ * and is a relative folder (not `~/…`, read from the home folder): read from the current folder,
+ * it names another knowledge base for every command and agent shell started elsewhere. Undefined
+ * otherwise.
  */
 export function relativeKbDir(source: string): string | undefined {
   const set = Deno.env.get("KB_DIR") ?? "";
-  return source === "KB_DIR" && !isAbsolute(set) ? set : undefined;
+  return source === "KB_DIR" && !isAbsolute(set) && !isFromHome(set) ? set : undefined;
 }
 
 function one(kbDir: string, source: string): KbSet {

@@ -199,19 +199,47 @@ function readUtf8File(path: string): { text?: string; problem?: string } {
   }
 }
 
+/**
+ * The signals a terminal sends its whole foreground group for Ctrl-C and Ctrl-\, the editor
+ * included, which decides what they mean (vim takes Ctrl-C as Esc): git-kb outlives them while
+ * the editor runs, as git does, so that what the user saves is still read.
+ */
+const EDITOR_KEYS: readonly Deno.Signal[] = ["SIGINT", "SIGQUIT"];
+
+/** How long the signal that stopped the editor is waited for, in ms (see {@link runEditor}). */
+const SIGNAL_SETTLE_MS = 200;
+
 /** Run the editor on `file`; what went wrong when it did not exit 0. */
 async function runEditor(
   { program, args }: EditorCommand,
   file: string,
 ): Promise<string | undefined> {
-  const status = await new Deno.Command(program, {
-    args: [...args, file],
-    stdin: "inherit",
-    stdout: "inherit",
-    stderr: "inherit",
-  }).output();
-  return status.success
-    ? undefined
+  const ignore = () => {};
+  const held = EDITOR_KEYS.filter((signal) => {
+    try {
+      Deno.addSignalListener(signal, ignore);
+      return true;
+    } catch {
+      return false; // not a signal this platform lets a program listen for
+    }
+  });
+  let status: Deno.CommandStatus | undefined;
+  try {
+    status = await new Deno.Command(program, {
+      args: [...args, file],
+      stdin: "inherit",
+      stdout: "inherit",
+      stderr: "inherit",
+    }).output();
+  } finally {
+    // An editor the key stopped exits as the same signal reaches this process: it is let in
+    // before the default (the end of this process) is back.
+    if (status?.signal) await new Promise((resolve) => setTimeout(resolve, SIGNAL_SETTLE_MS));
+    for (const signal of held) Deno.removeSignalListener(signal, ignore);
+  }
+  if (status.success) return undefined;
+  return status.signal
+    ? `the editor ${shellQuote(program)} was stopped by ${status.signal}`
     : `the editor ${shellQuote(program)} exited with code ${status.code}`;
 }
 

@@ -12,7 +12,8 @@ import type { InvalidFile } from "../core/index/format.ts";
 import { join } from "../core/path.ts";
 import { shellQuote } from "../core/shell/quote.ts";
 import { decodeUtf8Strict, NotUtf8Error, utf16Encoding } from "../core/text/utf8.ts";
-import { lstatOrUndefined, readSeenFile } from "./fs.ts";
+import { ifExists, readSeenFile } from "./fs.ts";
+import { resolvePath } from "./paths.ts";
 import { selfCommand } from "./self_command.ts";
 
 /** The folder of entry files inside a knowledge base. */
@@ -24,24 +25,46 @@ export interface FileStat {
   mtime: number;
 }
 
-/** Raised when a folder is not a knowledge base. */
+/**
+ * Raised when a folder is not a knowledge base. When `KB_DIR` names the folder, the message says
+ * so: `init` would not help, as `KB_DIR` would still name it (and `init <folder>` would make a
+ * project mistaken for the knowledge base one).
+ */
 export class NotAKbError extends Error {
-  /** `missing`: the folder itself does not exist (a mistyped path, a folder since deleted). */
-  constructor(kbDir: string, missing = false) {
+  /**
+   * `found`: what is at `kbDir`: nothing (a mistyped path, a folder since deleted), a file, or a
+   * folder with no `entries/` in it.
+   */
+  constructor(kbDir: string, found: "nothing" | "file" | "folder" = "folder") {
+    const fromEnv = Deno.env.get("KB_DIR");
+    const missing = found !== "folder";
+    const why = found === "nothing"
+      ? `${kbDir} is not a git-kb knowledge base: the folder does not exist`
+      : found === "file"
+      ? `${kbDir} is not a git-kb knowledge base: it is a file, not a folder`
+      : `${kbDir} is not a git-kb knowledge base (it has no entries/ folder)`;
     super(
-      missing
-        ? `${kbDir} is not a git-kb knowledge base: the folder does not exist. Check the folder ` +
-          `given with --kb (or KB_DIR), or run \`${selfCommand()} init\` to create or connect one.`
-        : `${kbDir} is not a git-kb knowledge base (it has no entries/ folder). ` +
-          `Run \`${selfCommand()} init\` to create or connect one.`,
+      fromEnv && resolvePath(fromEnv) === kbDir
+        ? `${why}, and KB_DIR names it. Set KB_DIR to your knowledge base's folder, or unset it ` +
+          "to use the one your config file names: unset KB_DIR"
+        : missing
+        ? `${why}. Check the folder given with --kb (or KB_DIR), or run ` +
+          `\`${selfCommand()} init\` to create or connect one.`
+        : `${why}. Run \`${selfCommand()} init\` to create or connect one.`,
     );
     this.name = "NotAKbError";
   }
 }
 
-/** The {@link NotAKbError} for `kbDir`, which has no `entries/` folder: says whether it exists. */
+/** The {@link NotAKbError} for `kbDir`, which has no `entries/` folder: says what is there. */
 function notAKb(kbDir: string): NotAKbError {
-  return new NotAKbError(kbDir, lstatOrUndefined(kbDir) === undefined);
+  const info = ifExists(() => Deno.statSync(kbDir));
+  return new NotAKbError(kbDir, !info ? "nothing" : info.isDirectory ? "folder" : "file");
+}
+
+/** Whether `error` says a path is not there: missing, or a file where a folder was looked for. */
+function notThere(error: unknown): boolean {
+  return error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory;
 }
 
 /** Raised when a file under `entries/` cannot be read as an entry; nothing was opened. */
@@ -209,7 +232,7 @@ export function listEntryFiles(kbDir: string): EntryListing {
     }
     collect(kbDir, ENTRIES_DIR, listing);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) throw notAKb(kbDir);
+    if (notThere(error)) throw notAKb(kbDir);
     throw error;
   }
   return listing;
@@ -220,7 +243,7 @@ export function assertKb(kbDir: string): void {
   try {
     Deno.lstatSync(join(kbDir, ENTRIES_DIR));
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) throw notAKb(kbDir);
+    if (notThere(error)) throw notAKb(kbDir);
     throw error;
   }
 }

@@ -4,13 +4,22 @@
  *
  * @module
  */
-import { basename, isAbsolute, join, resolveFrom } from "../core/path.ts";
+import { basename, fromHome, isAbsolute, join, resolveFrom } from "../core/path.ts";
 import { contentHash } from "../core/hash.ts";
 import { ensurePrivateDir, lstatOrUndefined } from "./fs.ts";
 
-/** `path` made absolute against the current directory. */
+/** `path` made absolute against the current directory, `~` and `~/…` from the home folder. */
 export function resolvePath(path: string): string {
-  return isAbsolute(path) ? resolveFrom("/", path) : resolveFrom(Deno.cwd(), path);
+  const typed = userPath(path);
+  return isAbsolute(typed) ? resolveFrom("/", typed) : resolveFrom(Deno.cwd(), typed);
+}
+
+/**
+ * A path as the user typed it, `~` and `~/…` read from the home folder (see `fromHome` in
+ * core/path.ts); any other as it is, relative ones still relative.
+ */
+export function userPath(path: string): string {
+  return fromHome(path, homeDir());
 }
 
 /** The OS temp dir: `TMPDIR`, `TEMP` or `TMP` when set, else `/tmp`. */

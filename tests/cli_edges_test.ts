@@ -79,6 +79,24 @@ Deno.test("an unknown command is named, with the nearest command and git-kb --he
   assertNotMatch(unrelated.stderr, /did you mean/, "nothing is near enough to foo");
 });
 
+Deno.test("the version is asked for with --version or -V, which --help lists; version and -v point at it", async () => {
+  const env = { NO_COLOR: "1" };
+  const flags = flagsFor("search", "/tmp");
+  const [help, long, short, word, lower] = await Promise.all(
+    [["--help"], ["--version"], ["-V"], ["version"], ["-v"]].map((args) =>
+      runCli(args, { env, flags })
+    ),
+  );
+  assertMatch(help.stdout, /^ {2}-V, --version {3}git-kb's version$/m, show(help));
+  for (const result of [long, short]) {
+    assertEquals(result.code, 0, show(result));
+    assertMatch(result.stdout, /^git-kb \d+\.\d+\.\d+\n$/);
+  }
+  assertMatch(word.stderr, /unknown command "version"; did you mean --version\?/, show(word));
+  assertMatch(lower.stderr, /unknown option "-v" before the command; did you mean --version\?/);
+  assertEquals([word.code, lower.code], [2, 2]);
+});
+
 Deno.test("stray or missing positionals are refused the same way, with the usage line", async () => {
   await using kb = await makeKb();
   const cases: [string[], RegExp, string][] = [
@@ -228,9 +246,12 @@ Deno.test("review, sync, search and get on a folder that is no knowledge base na
   await using kb = await makeKb();
   const empty = join(kb.root, "empty");
   await Deno.mkdir(empty);
+  const file = join(kb.root, "a file");
+  await Deno.writeTextFile(file, "not a folder\n");
   const cases: [string, RegExp][] = [
     [join(kb.root, "missing"), /is not a git-kb knowledge base: the folder does not exist/],
     [empty, /is not a git-kb knowledge base \(it has no entries\/ folder\)/],
+    [file, /is not a git-kb knowledge base: it is a file, not a folder/],
   ];
   for (const [dir, cause] of cases) {
     for (const args of [["review"], ["sync"], ["search", "x"], ["get", "kb-00001"]]) {
@@ -239,6 +260,11 @@ Deno.test("review, sync, search and get on a folder that is no knowledge base na
       assertMatch(result.stderr, cause, `${args[0]} ${dir}`);
       assertNotMatch(result.stderr, /Failed to spawn/);
     }
+    // Named by KB_DIR, which init would not change: the message says so, and how to stop it.
+    const set = await runCli(["search", "x"], { env: { ...kb.env, KB_DIR: dir } });
+    assertEquals(set.code, 1, show(set));
+    assertMatch(set.stderr, cause);
+    assertMatch(set.stderr, /, and KB_DIR names it\. Set KB_DIR to .*: unset KB_DIR\n$/, show(set));
   }
 });
 

@@ -18,6 +18,7 @@ import { shellCommand } from "../core/shell/quote.ts";
 import {
   cacheRootOf,
   childEnv,
+  denoChildEnv,
   denoDir,
   entryPath,
   exists,
@@ -524,6 +525,24 @@ Deno.test("--body-file refuses a file that is not UTF-8, naming the line, and sa
   assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head);
 });
 
+Deno.test("--body-file of a folder is named as a folder, with no system error, and saves nothing", async () => {
+  await using kb = await makeKb();
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  const result = await runCli(
+    ["add", "--title", "Folder", "--type", "note", "--body-file", kb.root],
+    { env: kb.env },
+  );
+  assertEquals(result.code, 2, show(result));
+  assertMatch(
+    result.stderr,
+    new RegExp(
+      `^git-kb add: --body-file ${kb.root} is a folder; give the file that holds the text\n`,
+    ),
+  );
+  assertNotMatch(result.stderr, /os error/);
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head);
+});
+
 Deno.test("a supersedes link to an entry still active prints the command that marks it superseded", async () => {
   await using kb = await makeKb();
   const added = await runCli(
@@ -769,4 +788,41 @@ Deno.test("edit: an entry file replaced by a folder while it was being edited is
   assertMatch(failed.stderr, /is a folder, not an entry file/);
   assertNotMatch(failed.stderr, /was removed/);
   assertMatch(await Deno.readTextFile(keptDraft(failed).path), /Typed\./);
+});
+
+/**
+ * `git-kb add --edit` in a process group of its own, as a terminal's foreground job is, whose
+ * editor `editor` sends the whole group SIGINT, as Ctrl-C pressed in it does.
+ */
+async function addEditedThroughCtrlC(kb: Kb, editor: string): Promise<RunResult> {
+  const env = { ...kb.env, EDITOR: editor };
+  return await runProcess(Deno.execPath(), [
+    "run",
+    ...flagsFor("add", cacheRootOf(env), editor),
+    MAIN,
+    "add",
+    "--edit",
+    "--type",
+    "note",
+  ], { cwd: ROOT, clearEnv: true, env: await denoChildEnv(env), ownGroup: true });
+}
+
+Deno.test("Ctrl-C in the editor (vim takes it as Esc) does not end add --edit: what is saved is added; an editor it stops keeps the draft", async () => {
+  await using kb = await makeKb();
+  const fill =
+    `sed -i "s/^title: .*/title: Typed through a Ctrl-C/" "$1"\nprintf 'Kept.\\n' >> "$1"`;
+  const vimLike = await script(kb, "vim-like.sh", `trap '' INT\n${fill}\nkill -INT 0\nsleep 0.3`);
+  const added = await addEditedThroughCtrlC(kb, vimLike);
+  assertEquals(added.code, 0, show(added));
+  assertMatch(added.stdout, /^Added kb-\w{5} entries\/kb-\w{5}-typed-through-a-ctrl-c\.md/m);
+
+  const stopped = await script(kb, "stopped.sh", `${fill}\nkill -INT 0\nsleep 5`);
+  const kept = await addEditedThroughCtrlC(kb, stopped);
+  assertEquals(kept.code, 1, show(kept));
+  assertMatch(
+    kept.stderr,
+    /the editor .*stopped\.sh was stopped by SIGINT\nWhat you wrote is kept in (.*)$/m,
+  );
+  const draft = kept.stderr.match(/^What you wrote is kept in (.*)$/m)![1];
+  assertMatch(await Deno.readTextFile(draft), /title: Typed through a Ctrl-C/);
 });

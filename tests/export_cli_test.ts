@@ -5,7 +5,7 @@
  */
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { join } from "@std/path/posix/join";
-import { makeKb, parseJson, runCli, show } from "./helpers.ts";
+import { git, makeKb, parseJson, runCli, show } from "./helpers.ts";
 
 interface ExportJson {
   files: { name: string; path: string; state: string; leftOut: string[] }[];
@@ -98,4 +98,45 @@ Deno.test("import of a project after export leaves out the files export wrote wh
   const windsurf = await run(join(project, ".windsurf"));
   assertEquals(windsurf.added, []);
   assertMatch(windsurf.leftOut.find((file) => file.path === "rules/git-kb.md")?.reason ?? "", own);
+});
+
+Deno.test("export names a kernel rule it leaves out because it waits for acceptance here, with the kernel line that reviews it", async () => {
+  await using kb = await makeKb();
+  const project = join(kb.root, "project");
+  await Deno.mkdir(project);
+  // Saved on the user's other machine: here it waits until accepted.
+  await Deno.writeTextFile(
+    join(kb.dir, "entries", "kb-w8ait-use-pnpm.md"),
+    "---\nid: kb-w8ait\ntitle: Use pnpm not npm\ntype: rule\nkernel: true\nstatus: active\n" +
+      "created: 2026-01-02\nupdated: 2026-01-02\n---\nAlways use pnpm here.\n",
+  );
+  await git(kb.dir, "add", "-A");
+  await git(kb.dir, "commit", "-q", "-m", "kb: a rule from the other machine");
+
+  const json = parseJson<ExportJson & { waiting: string[] }>(
+    await runCli(["export", "--dir", project, "--json"], { env: kb.env }),
+  );
+  assertEquals(json.waiting, ["kb-w8ait"]);
+  const said = await runCli(["export", "--dir", project], { env: { ...kb.env, KB_CLI: "git-kb" } });
+  assertEquals(said.code, 0, show(said));
+  assertEquals(/Use pnpm/.test(await Deno.readTextFile(join(project, "AGENTS.md"))), false);
+  const line = said.stdout.match(
+    /^Not in the block: a kernel rule waits .*kb-w8ait "Use pnpm not npm" \(new\)\. Accept it, then export again; review it: (.*)$/m,
+  )?.[1];
+  assertEquals(line, "git-kb kernel", show(said));
+});
+
+Deno.test("export --dir: a folder that is not there is named in one line; ~/… is the home folder's", async () => {
+  await using kb = await makeKb();
+  const missing = await runCli(["export", "--dir", join(kb.root, "nope")], { env: kb.env });
+  assertEquals(missing.code, 1, show(missing));
+  assertEquals(
+    missing.stderr,
+    `git-kb export: ${join(kb.root, "nope")} does not exist; give --dir the project's folder, ` +
+      "whose agent files export writes\n",
+  );
+  await Deno.mkdir(join(kb.home, "my project"));
+  const home = await runCli(["export", "--dir", "~/my project"], { env: kb.env });
+  assertEquals(home.code, 0, show(home));
+  assertMatch(await Deno.readTextFile(join(kb.home, "my project", "AGENTS.md")), /git-kb context/);
 });

@@ -969,3 +969,28 @@ Deno.test("import: a note or an attachment swapped for a link between the look a
     assertEquals(await kept(), "");
   });
 });
+
+Deno.test("import of the folder that holds the knowledge base reads its notes, not the entries it wrote, so a second import adds nothing", async () => {
+  await using kb = await makeKb({ remote: true, empty: true });
+  await writeFolder(kb.dir, {
+    "Top note.md": "# Top note\nRead me.\n",
+    "ops/Deploy.md": "Ship with `make deploy`.\n![diagram](diagram.png)\n",
+    "ops/diagram.png": "png",
+  });
+  const first = await runCli(["import", kb.dir, "--json"], { env: kb.env });
+  assertEquals(first.code, 0, show(first));
+  assertEquals(parseJson<ImportJson>(first).added.length, 2);
+  const again = await runCli(["import", kb.dir, "--json"], { env: kb.env });
+  assertEquals(again.code, 0, show(again));
+  const second = parseJson<ImportJson>(again);
+  assertEquals([second.added.length, second.unchanged.length], [0, 2], show(again));
+  const reason = "the knowledge base's own folder, which git-kb writes: not read as notes";
+  assertEquals(second.leftOut.filter((file) => file.reason === reason).map((file) => file.path), [
+    "attachments/",
+    "entries/",
+  ]);
+  const entries = [...Deno.readDirSync(join(kb.dir, "entries"))].filter((file) =>
+    file.name.endsWith(".md")
+  );
+  assertEquals(entries.length, 2, "no entry imported again as a new one");
+});

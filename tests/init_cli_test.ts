@@ -543,3 +543,84 @@ Deno.test("init <url> of an empty remote that refuses the first push: the report
     /: \[remote rejected\] .*pre-receive hook declined\); pushes wait for an admin\./,
   );
 });
+
+Deno.test("a path typed in quotes with its ~ (init, --kb, KB_DIR, import, --body-file) is read from the home folder, not as a folder named ~", async () => {
+  await using sandbox = await makeSandbox();
+  const env = pastingEnv(sandbox);
+  const cwd = join(sandbox.root, "elsewhere");
+  await Deno.mkdir(cwd);
+  const made = await runCli(["init", "~/My Notes"], { env, cwd });
+  assertEquals(made.code, 0, show(made));
+  const kbDir = join(sandbox.home, "My Notes");
+  assert(await exists(join(kbDir, "entries")), show(made));
+  assertEquals(await exists(join(cwd, "~")), false, "no folder named ~ where the command ran");
+
+  await writeFolder(join(sandbox.home, "Obsidian Vault"), { "Deploy.md": "Ship with make.\n" });
+  await Deno.writeTextFile(join(sandbox.home, "body.md"), "Rotate it at once.\n");
+  const imported = await runCli(["import", "~/Obsidian Vault", "--kb", "~/My Notes"], { env, cwd });
+  assertEquals(imported.code, 0, show(imported));
+  assertMatch(imported.stdout, /1 added/);
+  const added = await runCli(
+    ["add", "--title", "Rotate the token", "--type", "howto", "--body-file", "~/body.md"],
+    { env: { ...env, KB_DIR: "~/My Notes" }, cwd },
+  );
+  assertEquals(added.code, 0, show(added));
+  const doctor = await runCli(["doctor", "--offline"], {
+    env: { ...env, KB_DIR: "~/My Notes" },
+    cwd,
+  });
+  assertMatch(
+    doctor.stdout,
+    /config: knowledge base .*\/home\/My Notes \(from KB_DIR\)/,
+    show(doctor),
+  );
+  assertNotMatch(doctor.stdout, /KB_DIR is a relative folder/);
+});
+
+Deno.test("init of a project's repo (a package.json at its top, no entries/) refuses, changes nothing, and the --force line it prints makes it one", async () => {
+  await using sandbox = await makeSandbox();
+  const env = pastingEnv(sandbox);
+  const project = join(sandbox.root, "my app");
+  await writeFolder(project, { "package.json": "{}\n", "src/main.js": "run();\n" });
+  await gitRun(project, ["init", "-q"]);
+  await gitRun(project, ["add", "-A"]);
+  await gitRun(project, ["-c", "user.name=u", "-c", "user.email=u@x", "commit", "-qm", "app"]);
+  const head = await git(project, "rev-parse", "HEAD");
+  for (const given of [".", "src"]) {
+    const refused = await runCli(["init", given], { env, cwd: project });
+    assertEquals(refused.code, 2, show(refused));
+    assertMatch(
+      refused.stderr,
+      /is a project's git repo \(it holds package\.json\), not a knowledge base/,
+    );
+    assertMatch(refused.stderr, / init <clone-url>; to make this repo one all the same: /);
+    assertEquals(await git(project, "rev-parse", "HEAD"), head, "nothing committed");
+    assertEquals(await exists(join(project, "entries")), false);
+    assertEquals(await exists(join(sandbox.config, "git-kb", "config.json")), false, "no config");
+  }
+  const refused = await runCli(["init", "."], { env, cwd: project });
+  const line = refused.stderr.match(/to make this repo one all the same: (.*)$/m)?.[1] ?? "";
+  const pasted = await runProcess("sh", ["-c", line], { env: childEnv(env), cwd: project });
+  assertEquals(pasted.code, 0, `${line}\n${pasted.stdout}${pasted.stderr}`);
+  assert(await exists(join(project, "entries")));
+});
+
+Deno.test("init --dir naming a file says so, with no system error, and makes nothing", async () => {
+  await using sandbox = await makeSandbox();
+  const env = pastingEnv(sandbox);
+  const file = join(sandbox.root, "notes.txt");
+  await Deno.writeTextFile(file, "x\n");
+  const remote = join(sandbox.root, "remote.git");
+  await git(sandbox.root, "init", "--quiet", "--bare", remote);
+  for (const args of [["init", "--dir", file], ["init", remote, "--dir", file]]) {
+    const refused = await runCli(args, { env });
+    assertEquals(refused.code, 1, show(refused));
+    assertEquals(
+      refused.stderr,
+      `git-kb init: ${file} already exists and is a file; pass ${
+        args.length === 3 ? "an empty or new folder" : "--dir <new folder>"
+      }\n`,
+    );
+    assertEquals(await exists(join(sandbox.config, "git-kb", "config.json")), false);
+  }
+});

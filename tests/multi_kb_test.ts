@@ -194,6 +194,27 @@ Deno.test("stats, review and eval read the default knowledge base, and say how t
   }
 });
 
+Deno.test("two knowledge bases: stats counts the default's entries the prompt hook surfaced, logged with its name, and not the other's", async () => {
+  await using kbs = await twoKbs();
+  await addTeamToken(kbs);
+  const env = { ...kbs.env, KB_HOOK_DEBUG: "1" };
+  const payload = JSON.stringify({
+    session_id: "stats",
+    prompt: "how do I rotate the leaked npm token",
+  });
+  const hook = await runHook(payload, { env });
+  assertEquals(hook.code, 0, show(hook));
+  assert(additionalContext(hook.stdout).includes("- personal:kb-7q2mx "), show(hook));
+  const stats = await runCli(["stats", "--json"], { env });
+  assertEquals(stats.code, 0, show(stats));
+  const { prompts, neverSurfaced } = JSON.parse(stats.stdout);
+  assertEquals(prompts, 1);
+  assertEquals(neverSurfaced.includes("kb-7q2mx"), false, "surfaced as personal:kb-7q2mx");
+  assertEquals(neverSurfaced.includes("kb-k1rn0"), false, "a kernel rule of personal's, inlined");
+  assert(neverSurfaced.includes("kb-2yb6n"), `an entry no prompt named: ${neverSurfaced}`);
+  assertEquals(neverSurfaced.includes(TEAM_TOKEN), false, "the team's entries are not listed");
+});
+
 Deno.test("two knowledge bases: search ranks both, get resolves an id in either", async () => {
   await using kbs = await twoKbs();
   await addTeamToken(kbs);
@@ -283,6 +304,13 @@ Deno.test("add --to and edit find the knowledge base; a name not configured is r
   );
   assertEquals(refused.code, 1, show(refused));
   assert(refused.stderr.includes("git-kb init <clone-url|path> --name ops"), show(refused));
+  assert(!refused.stderr.includes("did you mean"), show(refused));
+  const mistyped = await runCli(
+    ["add", "--to", "taem", "--title", "Nothing", "--type", "note"],
+    { env: kbs.env },
+  );
+  assertEquals(mistyped.code, 1, show(mistyped));
+  assertMatch(mistyped.stderr, /; did you mean "team"\? Else add one with /, show(mistyped));
 });
 
 Deno.test("promote copies into the team through the save pipeline, drops a link the team lacks, supersedes the original", async () => {

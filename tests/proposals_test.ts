@@ -14,7 +14,7 @@ import { hookFlags } from "../app/permissions.ts";
 import { blankEntry, serializeEntry } from "../core/entry/entry.ts";
 import type { Proposal, ProposeOutcome } from "../core/proposals/proposal.ts";
 import { flagsFor } from "../app/permissions.ts";
-import { shellQuote } from "../core/shell/quote.ts";
+import { shellCommand, shellQuote } from "../core/shell/quote.ts";
 import { runProcess } from "../io/process.ts";
 import {
   cacheRootOf,
@@ -393,6 +393,40 @@ Deno.test("review edit opens the proposed text in the editor, then accepts what 
   assert((await Deno.readTextFile(join(kb.dir, path))).includes("Feed the stiff starter twice"));
   assertEquals(await git(kb.dir, "status", "--porcelain"), "", "committed");
   assertEquals(await pending(kb), []);
+});
+
+Deno.test("review edit whose editor fails keeps the draft, and the line it prints carries on from the draft, not the proposal", async () => {
+  await using kb = await makeKb();
+  const failing = join(kb.root, "failing editor.sh");
+  await Deno.writeTextFile(
+    failing,
+    "#!/bin/sh\nsed -i 's/Feed the starter/Feed the stiff starter/' \"$1\"\nexit 1\n",
+  );
+  await Deno.chmod(failing, 0o755);
+  await proposeFrom(kb, [sourdough()]);
+  const env = { ...kb.env, KB_CLI: "git-kb" };
+  const failed = await runCli(["review", "edit", "kb-sour1"], {
+    env: { ...env, VISUAL: shellQuote(failing) },
+  });
+  assertEquals(failed.code, 1, show(failed));
+  const draft = failed.stderr.match(/^What you wrote is kept in (.*)$/m)?.[1] ?? "";
+  const line = failed.stderr.match(/^Fix it and carry on with:\n {2}(.*)$/m)?.[1] ?? "";
+  const short = (await pending(kb))[0].commit.slice(0, 12);
+  assertEquals(line, shellCommand(["git-kb", "review", "edit", short, "--from-draft", draft]));
+  const carried = await runCli(["review", "edit", short, "--from-draft", draft], {
+    env: { ...env, VISUAL: "true" },
+  });
+  assertEquals(carried.code, 0, show(carried));
+  const path = "entries/kb-sour1-bake-sourdough-bread-with-a-stiff-starter.md";
+  assert(
+    (await Deno.readTextFile(join(kb.dir, path))).includes("Feed the stiff starter twice"),
+    "what was written in the failed edit is what is saved",
+  );
+  assertEquals(await pending(kb), []);
+  assertEquals(
+    (await runCli(["review", "accept", "kb-sour1", "--from-draft", draft], { env })).code,
+    2,
+  );
 });
 
 Deno.test("an entry changed since: an edit proposal is refused naming review edit; an alias keeps the change", async () => {

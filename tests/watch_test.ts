@@ -185,6 +185,16 @@ Deno.test("the watch ends at SIGTERM (the session's end) and removes its heartbe
   assertEquals(ended.map((record) => record.end), ["stopped"]);
 });
 
+/** Whether the proposals branch of `kb` exists: the capture worker wrote a proposal. */
+async function proposed(kb: Kb): Promise<boolean> {
+  const branch = await new Deno.Command("git", {
+    args: ["-C", kb.dir, "rev-parse", "--verify", "--quiet", "refs/heads/git-kb/proposals"],
+    stdout: "null",
+    stderr: "null",
+  }).output();
+  return branch.success;
+}
+
 Deno.test("at the session's end the watch hands a session that fixed something to the capture", async () => {
   await using kb = await makeBigKb();
   const transcript = join(kb.root, "transcript.jsonl");
@@ -208,14 +218,38 @@ Deno.test("at the session's end the watch hands a session that fixed something t
   Deno.kill(pid, "SIGTERM");
   await until("the watch to exit", () => !alive(pid));
   // The worker outlives the watch (a session of its own) and writes the proposal.
-  await until("the proposal", async () => {
-    const branch = await new Deno.Command("git", {
-      args: ["-C", kb.dir, "rev-parse", "--verify", "--quiet", "refs/heads/git-kb/proposals"],
-      stdout: "null",
-      stderr: "null",
-    }).output();
-    return branch.success;
+  await until("the proposal", () => proposed(kb));
+});
+
+Deno.test("the watch's decision at the session's end waits for the client's last lines, the fix among them", async () => {
+  await using kb = await makeBigKb();
+  const transcript = join(kb.root, "transcript.jsonl");
+  const lines = (await Deno.readTextFile(join(ROOT, "fixtures", "capture", "fix-session.jsonl")))
+    .split("\n").filter(Boolean);
+  // Up to the fix's call; its result, which makes the lesson, is written as the session ends.
+  await Deno.writeTextFile(transcript, lines.slice(0, 6).join("\n") + "\n");
+  await using session = await startSession(kb, { transcript_path: transcript }, {
+    KB_PROSE_LINT_CLAUDE: join(ROOT, "fixtures", "judge", "claude-scripted"),
+    FAKE_REPLY: JSON.stringify({
+      type: "result",
+      result: JSON.stringify({
+        candidates: [{
+          title: "Playwright on a fresh CI image: install the browsers first",
+          type: "howto",
+          tags: ["playwright", "ci"],
+          body: "Run `npx playwright install --with-deps chromium` before the tests.",
+          lines: [3, 10],
+        }],
+      }),
+    }),
   });
+  const pid = await session.watchPid();
+  await until("the heartbeat", async () => (await heartbeatPid(kb)) === pid);
+  Deno.kill(pid, "SIGTERM");
+  await new Promise((done) => setTimeout(done, 150));
+  await Deno.writeTextFile(transcript, lines.slice(6).join("\n") + "\n", { append: true });
+  await until("the watch to exit", () => !alive(pid));
+  await until("the proposal", () => proposed(kb));
 });
 
 Deno.test("the watch ends when its client is killed without a word", async () => {

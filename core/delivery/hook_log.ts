@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { splitQualifiedId } from "../kbs/qualified.ts";
 
 /** What `git-kb stats` reports. */
 export interface HookStats {
@@ -36,11 +37,20 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[middle] : Math.round((sorted[middle - 1] + sorted[middle]) / 2);
 }
 
-/** Summarise debug JSONL text; lines that do not parse are skipped. */
-export function summarizeDebugLog(text: string, activeIds: string[]): HookStats {
+/**
+ * Summarise debug JSONL text; lines that do not parse are skipped. `activeIds` are the plain ids
+ * of the knowledge base whose log it is, named `kbName` when read from a config: the hook logs an
+ * id with its knowledge base's name (`personal:kb-7q2mx`) when several are configured, bare when
+ * one is, so both count for it, and another knowledge base's do not.
+ */
+export function summarizeDebugLog(text: string, activeIds: string[], kbName?: string): HookStats {
   const outcomes: Record<string, number> = {};
   const bytes: number[] = [];
   const surfaced = new Set<string>();
+  const shown = (logged: string) => {
+    const { kb, id } = splitQualifiedId(logged);
+    if (kb === undefined || kb === kbName) surfaced.add(id);
+  };
   const nearMisses = new Map<string, { count: number; words: Set<string> }>();
   let prompts = 0;
   let fired = 0;
@@ -64,8 +74,8 @@ export function summarizeDebugLog(text: string, activeIds: string[]): HookStats 
     const pointers = Array.isArray(record.surfaced) ? record.surfaced as { id?: string }[] : [];
     if (pointers.length) fired++;
     else if (outcome === "surfaced") kernelOnly++;
-    for (const item of pointers) if (item?.id) surfaced.add(item.id);
-    for (const id of (record.kernel as string[] | undefined) ?? []) surfaced.add(id);
+    for (const item of pointers) if (item?.id) shown(item.id);
+    for (const id of (record.kernel as string[] | undefined) ?? []) shown(id);
     for (
       const miss of (record.near_misses as { id?: string; hits?: string[] }[] | undefined) ?? []
     ) {

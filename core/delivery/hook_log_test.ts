@@ -188,3 +188,13 @@ Deno.test("summarizeDebugLog: other hooks' records (judge, search, subagent…) 
   assertEquals(stats.nearMissLeaders, []);
   assertEquals(stats.neverSurfaced, ["kb-bbbbb"]);
 });
+
+Deno.test("summarizeDebugLog: an id logged with its knowledge base's name counts for that one only", () => {
+  const text = jsonl([
+    { outcome: "surfaced", surfaced: [{ id: "personal:kb-aaaaa" }, { id: "team:kb-bbbbb" }] },
+    { outcome: "surfaced", surfaced: [{ id: "kb-ccccc" }], kernel: ["personal:kb-kkkkk"] },
+  ]);
+  const ids = ["kb-aaaaa", "kb-bbbbb", "kb-ccccc", "kb-kkkkk"];
+  assertEquals(summarizeDebugLog(text, ids, "personal").neverSurfaced, ["kb-bbbbb"]);
+  assertEquals(summarizeDebugLog(text, ids).neverSurfaced, ["kb-aaaaa", "kb-bbbbb", "kb-kkkkk"]);
+});

@@ -23,6 +23,7 @@ import {
   type ExportedRule,
 } from "../../core/export/agent_files.ts";
 import { shellQuote } from "../../core/shell/quote.ts";
+import { statOf } from "../disk.ts";
 import { ifExists, lstatOrUndefined, readSeenFile, writeFileAtomic } from "../fs.ts";
 
 /** What to export, and where. */
@@ -78,6 +79,13 @@ const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 /** Export the block into each agent file (see the module doc). */
 export function exportAgentFiles(request: ExportRequest): ExportedFileReport[] {
   const projectDir = request.projectDir ?? Deno.cwd();
+  const folder = statOf(projectDir);
+  if (!folder?.isDirectory) {
+    throw new Error(
+      `${projectDir} ${folder ? "is not a folder" : "does not exist"}; give --dir the project's ` +
+        "folder, whose agent files export writes",
+    );
+  }
   const names = request.files ?? filesInUse(projectDir);
   const targets = new Set<string>();
   const realProject = join(Deno.realPathSync(projectDir));

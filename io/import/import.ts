@@ -131,7 +131,7 @@ export interface ImportReport extends ImportPlan {
 /** Import a folder of notes (see the module doc). */
 export async function importFolder(request: ImportRequest): Promise<ImportReport> {
   const { kbDir, folder } = request;
-  const source = await readSourceFolder(folder);
+  const source = await readSourceFolder(folder, kbDir);
   const kind = request.kind ?? source.kind;
   const allowSecret = request.allowSecret === true;
   const allowedNotes = notesNamed(folder, request.allowSecretIn ?? [], source.notes);

@@ -3,13 +3,15 @@
  * `.cursor/rules/*.mdc`) with their text and dates, and every other file named with why it is
  * left out. Other hidden folders (`.obsidian/`, `.trash/`) and `node_modules/` are not read, and
  * each is named with how many markdown files it holds (`.git/` never is); hidden markdown files
- * are named too. Symbolic links are not followed, and a FIFO, socket or device is never read. A
- * file's dates are its first and last commit
- * when the folder is in a git repository, else its modification time.
+ * are named too, and so are the knowledge base's own `entries/` and `attachments/` when the folder
+ * holds it, never read. Symbolic links are not followed, and a FIFO, socket or device is never
+ * read. A file's dates are its first and last commit when the folder is in a git repository, else
+ * its modification time.
  *
  * @module
  */
-import { dirname, join } from "../../core/path.ts";
+import { dirname, isWithin, join } from "../../core/path.ts";
+import { ATTACHMENTS_DIR } from "../../core/import/attachments.ts";
 import type { SourceNote } from "../../core/import/note.ts";
 import { LIMITS } from "../../core/entry/schema.ts";
 import { isAgentFile } from "../../core/import/agent_rules.ts";
@@ -22,6 +24,7 @@ import { toUtf8Command } from "../../core/shell/quote.ts";
 import { git } from "../git.ts";
 import { lstatOf, realPathOr, statOf } from "../disk.ts";
 import { readSeenFile } from "../fs.ts";
+import { ENTRIES_DIR } from "../kb.ts";
 import { kbCommand } from "../self_command.ts";
 
 /** A folder's notes, and the files left out of them. */
@@ -73,8 +76,28 @@ export function tooLargeNote(bytes: number): string {
   return `is ${bytes} bytes; the limit is ${LIMITS.maxBodyBytes}. ${SPLIT_NOTE}`;
 }
 
-/** Read the folder `folder` (see the module doc). Throws when it is not a readable folder. */
-export async function readSourceFolder(folder: string): Promise<SourceFolder> {
+/** Why the knowledge base's own `entries/` or `attachments/` folder, in the notes, is not read. */
+const OWN_FOLDER = "the knowledge base's own folder, which git-kb writes: not read as notes";
+
+/**
+ * The folders of the knowledge base at `kbDir` that git-kb writes (`entries/`, `attachments/`),
+ * as paths inside `folder` when the knowledge base is that folder or lies below it (a notes repo
+ * made the knowledge base by `init`): read as notes, each import would bring the entries the last
+ * one wrote back in as new ones.
+ */
+function ownFolders(folder: string, kbDir: string): Set<string> {
+  const notes = realPathOr(folder);
+  const kb = realPathOr(kbDir);
+  if (!isWithin(kb, notes)) return new Set();
+  const inside = kb === notes ? "" : `${kb.slice(notes.length).replace(/^\/+/, "")}/`;
+  return new Set([ENTRIES_DIR, ATTACHMENTS_DIR].map((name) => `${inside}${name}`));
+}
+
+/**
+ * Read the folder `folder` (see the module doc), but for the folders of the knowledge base at
+ * `kbDir` that git-kb writes, when they are in it. Throws when it is not a readable folder.
+ */
+export async function readSourceFolder(folder: string, kbDir: string): Promise<SourceFolder> {
   const info = statOf(folder);
   if (!info) throw new Error(`${folder} does not exist; give the folder of notes to import`);
   if (!info.isDirectory) {
@@ -88,6 +111,7 @@ export async function readSourceFolder(folder: string): Promise<SourceFolder> {
   }
   const source: SourceFolder = { kind: "markdown", notes: [], leftOut: [], others: [] };
   const found: { path: string; text: string; mtime: string }[] = [];
+  const own = ownFolders(folder, kbDir);
   walk(
     folder,
     "",
@@ -119,8 +143,7 @@ export async function readSourceFolder(folder: string): Promise<SourceFolder> {
       }
       found.push({ path, text, mtime: dateOf(info.mtime ?? new Date()) });
     },
-    source.leftOut,
-    source.others,
+    { leftOut: source.leftOut, others: source.others, own },
   );
   const history = await commitDates(folder);
   for (const { path, text, mtime } of found.sort((a, b) => a.path.localeCompare(b.path))) {
@@ -183,18 +206,18 @@ export function inFolder(folder: string, path: string): string {
 }
 
 /**
- * Visit every file under `folder/prefix` but hidden ones, not entering hidden folders and
- * node_modules, nor following links; each is left out with the reason, but a hidden file that is
- * not markdown and a hidden folder with no markdown in it (`.git/` included). A file or folder that
- * cannot be read is left out with the reason; the walk goes on.
+ * Visit every file under `folder/prefix` but hidden ones, not entering hidden folders,
+ * node_modules and the folders `own` names, nor following links; each is left out with the reason,
+ * but a hidden file that is not markdown and a hidden folder with no markdown in it (`.git/`
+ * included). A file or folder that cannot be read is left out with the reason; the walk goes on.
  */
 function walk(
   folder: string,
   prefix: string,
   visit: (path: string, info: Deno.FileInfo) => void,
-  leftOut: SourceFolder["leftOut"],
-  others: SourceFolder["others"],
+  found: Pick<SourceFolder, "leftOut" | "others"> & { own: ReadonlySet<string> },
 ): void {
+  const { leftOut, others, own } = found;
   let entries: Deno.DirEntry[];
   try {
     entries = [...Deno.readDirSync(inFolder(folder, prefix))].sort((a, b) =>
@@ -214,8 +237,10 @@ function walk(
       const hidden = entry.name.startsWith(".") && !isAgentFile(`${path}/rules/x.mdc`);
       if (entry.name === "node_modules") {
         leftOut.push({ path: `${path}/`, reason: "a folder of installed packages, not read" });
+      } else if (own.has(path)) {
+        leftOut.push({ path: `${path}/`, reason: OWN_FOLDER });
       } else if (!hidden) {
-        walk(folder, path, visit, leftOut, others);
+        walk(folder, path, visit, found);
       } else if (entry.name !== ".git") {
         const markdown = markdownFilesUnder(inFolder(folder, path));
         if (markdown) {

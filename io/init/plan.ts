@@ -7,10 +7,11 @@
  */
 import { EXIT, KbError } from "../../core/exit.ts";
 import { join } from "../../core/path.ts";
+import { projectManifests } from "../../core/init/project.ts";
 import { resolvePath, xdgFolder } from "../paths.ts";
 import { configTarget, nameFromDir } from "../config.ts";
 import { gitOk, isBareRepository, isInsideWorkTree, originUrl } from "../git.ts";
-import { listEntries, NotAKbError } from "../kb.ts";
+import { ENTRIES_DIR, listEntries, NotAKbError } from "../kb.ts";
 import { plural } from "../../core/text/plural.ts";
 import { isEmptyDir, realPathOr, statOf } from "../disk.ts";
 import { kbCommand, selfCommand } from "../self_command.ts";
@@ -87,6 +88,7 @@ export async function planInit(
   source: string | undefined,
   dir: string | undefined,
   folder: string,
+  adopting: Adopting = { again: ["init"] },
 ): Promise<InitPlan> {
   const sourceStat = source && !looksRemote(source) ? statOf(resolvePath(source)) : undefined;
   if (
@@ -97,7 +99,8 @@ export async function planInit(
     const kbDir = resolvePath(dir ?? defaultDir(folder));
     const from = looksRemote(source) ? source : resolvePath(source);
     if (await isCloneOf(kbDir, from)) return { mode: "existing", kbDir, from };
-    if (statOf(kbDir) && !isEmptyDir(kbDir)) {
+    const taken = inTheWay(kbDir);
+    if (taken) {
       const configured = configTarget().kbs.find((kb) => samePlace(kb.kbDir, kbDir));
       if (configured && dir === undefined) {
         const name = nameFromDir(from.replace(/\/+$/, "").replace(/\.git$/, ""));
@@ -107,13 +110,13 @@ export async function planInit(
             kbCommand("init", source, "--name", name),
         );
       }
-      throw new Error(`${kbDir} already exists and is not empty; pass --dir <new folder>`);
+      throw new Error(`${kbDir} already exists and ${taken}; pass --dir <new folder>`);
     }
     return { mode: "cloned", kbDir, from };
   }
   if (source && sourceStat?.isDirectory && await isInsideWorkTree(resolvePath(source))) {
     const kbDir = (await gitOk(resolvePath(source), ["rev-parse", "--show-toplevel"])).trim();
-    return { mode: "existing", kbDir };
+    return await adopted(kbDir, adopting);
   }
   if (source && sourceStat && !(sourceStat.isDirectory && isEmptyDir(resolvePath(source)))) {
     const path = resolvePath(source);
@@ -139,11 +142,52 @@ export async function planInit(
   }
   const kbDir = resolvePath(source ?? dir ?? defaultDir(folder));
   // Run again, `init` (or `init --dir D`) finds the repo it made: adopted, as a path to it is.
-  if (statOf(kbDir)?.isDirectory && await isRepoTop(kbDir)) return { mode: "existing", kbDir };
-  if (statOf(kbDir) && !isEmptyDir(kbDir)) {
-    throw new Error(`${kbDir} already exists and is not empty; pass an empty or new folder`);
+  if (statOf(kbDir)?.isDirectory && await isRepoTop(kbDir)) {
+    return await adopted(kbDir, adopting);
   }
+  const taken = inTheWay(kbDir);
+  if (taken) throw new Error(`${kbDir} already exists and ${taken}; pass an empty or new folder`);
   return { mode: "created", kbDir };
+}
+
+/** What is in the way of a new clone or repo at `kbDir` ("is not empty", "is a file"), if any. */
+function inTheWay(kbDir: string): string | undefined {
+  const info = statOf(kbDir);
+  if (!info) return undefined;
+  if (!info.isDirectory) return "is a file";
+  return isEmptyDir(kbDir) ? undefined : "is not empty";
+}
+
+/** How init may adopt an existing repo: `--force`, and the words of the init run, to print. */
+export interface Adopting {
+  force?: boolean;
+  /** The command as run (`init . --name proj`), printed with `--force` after it. */
+  again: readonly string[];
+}
+
+/**
+ * The plan that adopts the repo at `kbDir`, unless it has no entries/ folder and its files say
+ * it is a project's ({@link projectManifests}): then, without `force`, a refusal that says so,
+ * before anything is written in it.
+ */
+async function adopted(kbDir: string, { force, again }: Adopting): Promise<InitPlan> {
+  if (force || statOf(join(kbDir, ENTRIES_DIR))) return { mode: "existing", kbDir };
+  const files = await gitOk(kbDir, [
+    "ls-files",
+    "-z",
+    "--cached",
+    "--others",
+    "--exclude-standard",
+  ]);
+  const manifests = projectManifests(files.split("\0").filter(Boolean));
+  if (!manifests.length) return { mode: "existing", kbDir };
+  throw new InitRefusal(
+    `${kbDir} is a project's git repo (it holds ${manifests.join(", ")}), not a knowledge ` +
+      "base: init would commit entries/ into it, and every save would push to its remote; " +
+      "nothing was changed. A knowledge base is a repo of its own: start one with " +
+      `${kbCommand("init")}, or clone yours with ${selfCommand()} init <clone-url>; to make ` +
+      `this repo one all the same: ${kbCommand(...again, "--force")}`,
+  );
 }
 
 /** Whether `dir` is the top folder of a git work tree (not a folder inside another repo). */
