@@ -123,6 +123,12 @@ if [ -z "$deno" ]; then
   case "${XDG_DATA_HOME:-}" in
     /*) prefix="'$(printf '%s' "$data/git-kb/deno" | sed "s/'/'\\\\''/g")'" ;;
   esac
+  if [ -z "${HOME:-}" ] && [ -z "${XDG_DATA_HOME:-}" ]; then
+    # Without HOME there is no user folder to look in: that, not Deno, is what to fix first.
+    echo "git-kb: HOME is not set, so the Deno in your home folder (~/.local/share/git-kb/deno, ~/.deno) cannot be found: set HOME to your home folder, then retry." >&2
+    [ "$first" = hook ] && exit 0
+    exit 1
+  fi
   # The command ends the line, unquoted, so that it can be pasted as it is.
   echo "git-kb: Deno 2 is needed and was not found (see https://deno.com); install it without root, then retry: npm install --prefix $prefix deno@2.9.6" >&2
   [ "$first" = hook ] && exit 0

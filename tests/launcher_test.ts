@@ -565,7 +565,14 @@ Deno.test("without Deno: one line on how to install it; a hook still exits 0", a
     install?.replace(/deno@[\d.]+$/, "deno@"),
     `npm install --prefix ${shellQuote(join(data, "git-kb", "deno"))} deno@`,
     show(moved),
-  );
+  );  // Without HOME the user-folder Deno cannot be looked for: HOME is what to fix, not Deno.
+  const homeless = await runProcess(LAUNCHER, ["search", "x"], {
+    env: { PATH: tools },
+    clearEnv: true,
+  });
+  assertEquals(homeless.code, 1, show(homeless));
+  assertMatch(homeless.stderr, /^git-kb: HOME is not set, .* set HOME to your home folder/);
+  assertEquals(homeless.stderr.trim().split("\n").length, 1, show(homeless));
 });
 
 Deno.test("without Deno on PATH: the Deno that ./deno installs in the user's data folder runs the command", async () => {
