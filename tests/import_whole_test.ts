@@ -110,6 +110,15 @@ Deno.test("import: notes a scanner dislikes come in; a real credential is masked
   assertMatch(wrong.stderr, /--allow-secret-in Nope\.md: no note of .* has that path/);
 });
 
+Deno.test("import: --allow-secret-in takes a note's path from the home folder, ~ typed in quotes", async () => {
+  await using kb = await makeKb({ remote: true, empty: true });
+  const folder = join(kb.env.HOME!, "My Notes");
+  const token = "ghp_" + "R8x2Qm4Lk9Vb7Nc3Zt6Yw1Pf5Hs0Jd2Gu8Ea";
+  await writeFolder(folder, { "Keep.md": `# Keep\n\nMy own token: ${token}\n` });
+  const report = await importJson(kb.env, folder, "--allow-secret-in", "~/My Notes/Keep.md");
+  assertEquals(report.masked, [], "the note named from ~ keeps its credential");
+});
+
 Deno.test("import: a note whose path holds a # (C#.md, F#/) keeps its own credential when allowed, and its embeds are found beside it", async () => {
   await using kb = await makeKb({ remote: true, empty: true });
   const folder = join(kb.root, "notes");
