@@ -41,15 +41,21 @@ function median(values: number[]): number {
  * Summarise debug JSONL text; lines that do not parse are skipped. `activeIds` are the plain ids
  * of the knowledge base whose log it is, named `kbName` when read from a config: the hook logs an
  * id with its knowledge base's name (`personal:kb-7q2mx`) when several are configured, bare when
- * one is, so both count for it, and another knowledge base's do not.
+ * one is, so both count for it, and another knowledge base's do not: not as surfaced, nor as a
+ * near miss.
  */
 export function summarizeDebugLog(text: string, activeIds: string[], kbName?: string): HookStats {
   const outcomes: Record<string, number> = {};
   const bytes: number[] = [];
   const surfaced = new Set<string>();
-  const shown = (logged: string) => {
+  /** The plain id of a logged id of this knowledge base's; undefined for another's. */
+  const own = (logged: string) => {
     const { kb, id } = splitQualifiedId(logged);
-    if (kb === undefined || kb === kbName) surfaced.add(id);
+    return kb === undefined || kb === kbName ? id : undefined;
+  };
+  const shown = (logged: string) => {
+    const id = own(logged);
+    if (id) surfaced.add(id);
   };
   const nearMisses = new Map<string, { count: number; words: Set<string> }>();
   let prompts = 0;
@@ -79,11 +85,12 @@ export function summarizeDebugLog(text: string, activeIds: string[], kbName?: st
     for (
       const miss of (record.near_misses as { id?: string; hits?: string[] }[] | undefined) ?? []
     ) {
-      if (!miss?.id) continue;
-      const entry = nearMisses.get(miss.id) ?? { count: 0, words: new Set<string>() };
+      const id = miss?.id && own(miss.id);
+      if (!id) continue;
+      const entry = nearMisses.get(id) ?? { count: 0, words: new Set<string>() };
       entry.count++;
       for (const word of miss.hits ?? []) entry.words.add(word);
-      nearMisses.set(miss.id, entry);
+      nearMisses.set(id, entry);
     }
   }
   const skipped = outcomes.skipped ?? 0;

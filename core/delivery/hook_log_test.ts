@@ -198,3 +198,13 @@ Deno.test("summarizeDebugLog: an id logged with its knowledge base's name counts
   assertEquals(summarizeDebugLog(text, ids, "personal").neverSurfaced, ["kb-bbbbb"]);
   assertEquals(summarizeDebugLog(text, ids).neverSurfaced, ["kb-aaaaa", "kb-bbbbb", "kb-kkkkk"]);
 });
+
+Deno.test("summarizeDebugLog: another knowledge base's near misses are not this one's leaders", () => {
+  const miss = (id: string) => ({ id, hits: ["rebase"] });
+  const text = jsonl([
+    { outcome: "quiet", near_misses: [miss("team:kb-ttttt"), miss("personal:kb-aaaaa")] },
+    { outcome: "quiet", near_misses: [miss("team:kb-ttttt"), miss("kb-bbbbb")] },
+  ]);
+  const leaders = summarizeDebugLog(text, ["kb-aaaaa", "kb-bbbbb"], "personal").nearMissLeaders;
+  assertEquals(leaders.map((leader) => leader.id), ["kb-aaaaa", "kb-bbbbb"]);
+});
