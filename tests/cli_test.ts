@@ -141,6 +141,7 @@ Deno.test("search and get on the sample knowledge base", async (t) => {
     getLinks: get("kb-7q2mx", "kb-3hd8w", "--links"),
     getNoLinks: get("kb-e6p1z", "--links"),
     getNoPrefix: get("7q2mx"),
+    getMistyped: get("kb-7q2nx"),
     getJson: get("kb-7q2mx", "kb-3hd8w", "--json"),
     getTraversal: get("../../../etc/passwd"),
     alias: search("cf", "--json"),
@@ -312,6 +313,15 @@ Deno.test("search and get on the sample knowledge base", async (t) => {
     assertEquals(
       result.stderr.trim(),
       "git-kb get: no entry 7q2mx; ids start with kb-: git-kb get kb-7q2mx",
+    );
+  });
+
+  await t.step("get of an id one character off an entry's asks whether that one was meant", () => {
+    const result = results.getMistyped;
+    assertEquals(result.code, 1, show(result));
+    assertEquals(
+      result.stderr.trim(),
+      "git-kb get: no entry kb-7q2nx; did you mean kb-7q2mx? git-kb get kb-7q2mx",
     );
   });
 

@@ -369,6 +369,11 @@ export class IndexReader {
     return this.ids().get(id);
   }
 
+  /** Every entry id the index holds. */
+  entryIds(): IterableIterator<string> {
+    return this.ids().keys();
+  }
+
   /** Entry id → ordinal. Kept flat on disk: an array parses far faster than a wide object. */
   protected ids(): Map<string, number> {
     return this.#ids ??= pairs(

@@ -13,6 +13,7 @@ import { shellCommand, shellQuote } from "../../core/shell/quote.ts";
 import { qualifyId, splitQualifiedId } from "../../core/kbs/qualified.ts";
 import { displaySafe } from "../../core/text/display.ts";
 import { isEntryId } from "../../core/entry/identity.ts";
+import { closestWord } from "../../core/text/closest.ts";
 import { UnwritableCacheError } from "../fs.ts";
 import { git } from "../git.ts";
 import type { OpenKb } from "../index/open.ts";
@@ -216,6 +217,9 @@ async function whyNotServed(
   if (isEntryId(prefixed) && reader.docById(prefixed)) {
     return `no entry ${id}; ids start with kb-: ${selfCommand()} get ${prefixed}${kb}`;
   }
+  // A mistyped id: one or two characters off an entry's.
+  const near = isEntryId(id) ? closestWord(id, reader.entryIds()) : undefined;
+  if (near) return `no entry ${id}; did you mean ${near}? ${selfCommand()} get ${near}${kb}`;
   return `no entry ${id}; find ids with ${selfCommand()} search <words>${kb}`;
 }
 
