@@ -28,6 +28,7 @@ import { pendingNotice } from "../core/kernel/acceptance.ts";
 import {
   blobIdOf,
   fileAt,
+  filesAt,
   type ProposalsState,
   readProposals,
   recordResolution,
@@ -105,8 +106,11 @@ type Action = typeof ACTIONS[number];
 /** How many characters of a commit a listing shows, and a command names. */
 const SHORT = 12;
 
-/** How many proposals' files a listing reads at once (each a git process). */
-const READS_AT_ONCE = 8;
+/**
+ * How many proposals' files a listing reads with one git call: each may be as large as an entry
+ * file can be (1 MiB), and a batch is held whole while it is read.
+ */
+const READ_TOGETHER = 64;
 
 /** The knowledge base reviewed, and how the commands printed must name it. */
 interface Reviewing {
@@ -181,18 +185,17 @@ function acceptedView(
 }
 
 /**
- * A pending proposal with its diff against the entry's current text (files by id: `paths`),
- * and whether that diff shows its file as the branch holds it: not so for a file too large to
- * read, nor for an alias, a narrowing or an archiving whose file changes more than its one field
- * (the diff shows what an accept writes; a merge of the branch would bring in the whole file).
+ * A pending proposal with its diff against the entry's current file (`current`; its proposed
+ * file: `text`, undefined when unread), and whether that diff shows its file as the branch holds
+ * it: not so for a file too large to read, nor for an alias, a narrowing or an archiving whose
+ * file changes more than its one field (the diff shows what an accept writes; a merge of the
+ * branch would bring in the whole file).
  */
-async function listed(
-  kbDir: string,
-  paths: ReadonlyMap<string, string>,
+function listed(
   record: ProposalRecord,
-): Promise<[Listed, boolean]> {
-  const current = currentFile(kbDir, record.entryId, paths);
-  const text = await fileAt(kbDir, record.commit, record.path);
+  text: string | undefined,
+  current: { path: string; text: string } | undefined,
+): [Listed, boolean] {
   const view = text === undefined ? undefined : acceptedView(record, text, current);
   const diff = view === undefined
     ? `(no file ${record.path} in this proposal, or one larger than an entry can be)\n`
@@ -269,15 +272,16 @@ async function list(on: Reviewing): Promise<number> {
   const paths = entryPaths(kbDir);
   const items: Listed[] = [];
   const unseen: string[] = [];
-  // A few git reads at a time: anyone who can push the branch decides how many proposals it holds.
-  for (let at = 0; at < pending.length; at += READS_AT_ONCE) {
-    const batch = pending.slice(at, at + READS_AT_ONCE);
-    for (
-      const [item, shown] of await Promise.all(batch.map((record) => listed(kbDir, paths, record)))
-    ) {
+  // Read in batches: anyone who can push the branch decides how many proposals it holds.
+  for (let at = 0; at < pending.length; at += READ_TOGETHER) {
+    const batch = pending.slice(at, at + READ_TOGETHER);
+    const texts = await filesAt(kbDir, batch.map(({ commit, path }) => [commit, path]));
+    batch.forEach((record, index) => {
+      const current = currentFile(kbDir, record.entryId, paths);
+      const [item, shown] = listed(record, texts[index], current);
       items.push(item);
       if (!shown) unseen.push(item.path);
-    }
+    });
   }
   await warnStray(kbDir, state, unseen);
   if (json) {

@@ -37,6 +37,7 @@ import {
   show,
   snapshot,
 } from "./helpers.ts";
+import { countingGit } from "./slow_git.ts";
 
 const PROPOSE = join(ROOT, "tests", "_propose.ts");
 
@@ -709,6 +710,24 @@ Deno.test("hundreds of proposals pushed by hand: review lists them all within a 
   assertEquals(listed.code, 0, stderr);
   const lines = new TextDecoder().decode(listed.stdout).split("\n").filter(Boolean);
   assertEquals(lines.length, count, stderr);
+});
+
+Deno.test("review lists a flood of proposals with as many git calls for 400 as for 20", async () => {
+  await using kb = await makeKb();
+  /** The git calls a listing of `count` proposals makes, by subcommand. */
+  const callsListing = async (count: number, from: number) => {
+    await pushRaw(kb.dir, Array.from({ length: count }, (_, n) => floodProposal(from + n)));
+    const log = join(kb.root, `git-calls-${count}.log`);
+    const PATH = await countingGit(await Deno.makeTempDir({ dir: kb.root }), log);
+    const listed = await runCli(["review", "--json"], { env: { ...kb.env, PATH } });
+    assertEquals(listed.code, 0, show(listed));
+    assertEquals(listed.stdout.split("\n").filter(Boolean).length, from + count);
+    return (await Deno.readTextFile(log)).split("\n").filter(Boolean).length;
+  };
+  const few = await callsListing(20, 0);
+  // 400 more: 20 times as many proposals, read in a handful of calls more, not hundreds.
+  const many = await callsListing(400, 20);
+  assert(many - few < 20, `${few} git calls for 20 proposals, ${many} for 420`);
 });
 
 Deno.test("a proposal file larger than an entry can be is never read whole; accept names reject", async () => {

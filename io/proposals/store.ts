@@ -35,7 +35,7 @@ import {
   type Resolution,
   resolutionMessage,
 } from "../../core/proposals/proposal.ts";
-import { commitIdentity, git, gitOk, isAncestor } from "../git.ts";
+import { blobTexts, commitIdentity, git, gitOk, isAncestor } from "../git.ts";
 import { cacheRoot } from "../paths.ts";
 import { ENTRIES_DIR } from "../kb.ts";
 
@@ -183,18 +183,39 @@ export async function strayFiles(kbDir: string, state: ProposalsState): Promise<
 
 /**
  * The text of `path` at `rev`, or undefined when it has none there or it is larger than an
- * entry file can be (anyone who can push the proposals branch chooses its files: a huge one is
- * never read whole).
+ * entry file can be (see {@link filesAt}).
  */
 export async function fileAt(
   kbDir: string,
   rev: string,
   path: string,
 ): Promise<string | undefined> {
-  const size = await git(kbDir, ["cat-file", "-s", `${rev}:${path}`]);
-  if (size.code !== 0 || Number(size.stdout.trim()) > LIMITS.maxEntryFileBytes) return undefined;
-  const found = await git(kbDir, ["cat-file", "blob", `${rev}:${path}`]);
-  return found.code === 0 ? found.stdout : undefined;
+  return (await filesAt(kbDir, [[rev, path]]))[0];
+}
+
+/**
+ * The text of each `[rev, path]` (a path of a proposal record: no control character), or
+ * undefined where it has none there or the file is larger than an entry file can be (anyone who
+ * can push the proposals branch chooses its files: a huge one is never read whole). Two git calls
+ * for them all, however many: a git call for each would make a listing of thousands of
+ * proposals take minutes.
+ */
+export async function filesAt(
+  kbDir: string,
+  wanted: readonly (readonly [string, string])[],
+): Promise<(string | undefined)[]> {
+  const found = await batchCheck(
+    kbDir,
+    "%(objectname) %(objecttype) %(objectsize)",
+    wanted.map(([rev, path]) => `${rev}:${path}`),
+  );
+  const readable = found.map((line) => {
+    const [blob, type, size] = line.split(" ");
+    return type === "blob" && Number(size) <= LIMITS.maxEntryFileBytes ? blob : undefined;
+  });
+  const texts = await blobTexts(kbDir, readable.filter((blob) => blob !== undefined));
+  let next = 0;
+  return readable.map((blob) => blob === undefined ? undefined : texts[next++]);
 }
 
 /** An entry file committed on the checked-out branch. */
