@@ -329,6 +329,21 @@ async function proposedEntry(on: Reviewing, record: ProposalRecord): Promise<Ent
 }
 
 /**
+ * Refuse a change proposed to an entry that is no longer in the knowledge base (removed since
+ * the proposal was made), naming the reject that takes it off the list.
+ */
+function assertEntryThere(on: Reviewing, record: ProposalRecord): void {
+  if (record.kind === "new" || entryPaths(on.kbDir).has(record.entryId)) return;
+  const short = record.commit.slice(0, SHORT);
+  throw new Error(
+    `${record.entryId} is no longer in ${on.kbDir} (removed since proposal ${short} was made), ` +
+      `so this ${record.kind} proposal has no entry to change; take it off the list: ${
+        reviewCommand(on, "reject", short, "--why", "its entry was removed")
+      }`,
+  );
+}
+
+/**
  * The save that accepts `proposed` for `record`: a new entry at the path its id and title give,
  * else an edit of the entry's file as it is now. An edit proposal whose entry changed since it
  * was made is refused (its text would undo that change), and so is a new entry whose id was
@@ -347,6 +362,7 @@ async function acceptRequest(
   if (record.kind === "new" && !entryPaths(kbDir).has(record.entryId)) {
     return { ...newEntryRequest(kbDir, proposed, false), othersWords: true };
   }
+  assertEntryThere(on, record);
   const { path, previousText } = entryToEdit(kbDir, record.entryId);
   const { entry: before } = readRepairable(previousText, path, record.entryId);
   const next = edited ? proposed : acceptedEntry(record.kind, before, proposed);
@@ -439,6 +455,7 @@ async function acceptOne(on: Reviewing, record: ProposalRecord): Promise<void> {
 
 /** Open the proposal in the editor, then accept what the user saved. */
 async function editOne(on: Reviewing, record: ProposalRecord): Promise<void> {
+  assertEntryThere(on, record);
   const { text } = acceptedView(
     record,
     await fileAt(on.kbDir, record.commit, record.path) ?? "",

@@ -441,6 +441,43 @@ Deno.test("an entry changed since: an edit proposal is refused naming review edi
   assertEquals((await pending(kb)).map((item) => item.kind), ["edit"]);
 });
 
+Deno.test("a change proposed to an entry removed since: accept and edit name the removal, and the reject they print works pasted", async () => {
+  await using kb = await makeKb({ remote: true });
+  const path = "entries/kb-7q2mx-rotate-a-leaked-npm-or-cloudflare-token.md";
+  const text = await Deno.readTextFile(join(kb.dir, path));
+  const [outcome] = await proposeFrom(kb, [
+    {
+      kind: "edit",
+      entryId: "kb-7q2mx",
+      markdown: `${text}\nAlso rotate CI.\n`,
+      reason: "r",
+      source: "s",
+    },
+  ]);
+  const short = outcome.commit!.slice(0, 12);
+  await cli(kb, "rm", "kb-7q2mx", "--force");
+  const editor = join(kb.root, "editor.sh");
+  await Deno.writeTextFile(editor, '#!/bin/sh\necho opened >> "$1.opened"\n', { mode: 0o755 });
+  const env = { ...kb.env, KB_CLI: `deno run -A ${shellQuote(MAIN)}`, VISUAL: editor };
+  for (const action of ["accept", "edit"]) {
+    const refused = await runCli(["review", action, short], { env });
+    assertEquals(refused.code, 1, show(refused));
+    assertMatch(
+      refused.stderr,
+      new RegExp(`kb-7q2mx is no longer in .* \\(removed since proposal ${short} was made\\)`),
+    );
+    assertEquals(await git(kb.dir, "status", "--porcelain"), "", "nothing written");
+  }
+  const drafts = [...Deno.readDirSync(join(cacheRootOf(kb.env)))].map((item) => item.name);
+  assert(!drafts.includes("drafts"), `the editor was not opened: ${drafts}`);
+  const command = (await runCli(["review", "accept", short], { env })).stderr.split(": ").at(-1)!;
+  const pasted = await runProcess("/bin/sh", ["-c", command], { env: childEnv(env) });
+  assertEquals(pasted.code, 0, `${command}\n${pasted.stderr}`);
+  assertEquals(await pending(kb), []);
+  const recorded = await git(kb.dir, "log", "-1", "--format=%B", "git-kb/proposals");
+  assertMatch(recorded, /^Git-Kb-Why: its entry was removed$/m);
+});
+
 Deno.test("refused: a bad entry, an id that is not the proposal's, a checked-out proposals branch", async () => {
   await using kb = await makeKb();
   const [broken, otherId, taken] = await proposeFrom(kb, [
