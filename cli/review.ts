@@ -52,13 +52,14 @@ import {
 } from "./entry_save.ts";
 import { cyan, dim, green, plural, printJson, yellow } from "./output.ts";
 import { reportingUnpushed, reportSave } from "./save_report.ts";
+import { readTextArgument } from "./entry_flags.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
   usage: [
     "review [--json]",
     "review accept <proposal>... | --all",
-    "review edit <proposal>",
+    "review edit <proposal> [--from-draft <file>]",
     "review reject <proposal>... | --all [--why <text>]",
   ],
   about: `Review the proposals waiting on the knowledge base's git-kb/proposals branch:
@@ -73,7 +74,9 @@ reason and source, and a diff against the entry's current text.
 
 accept saves a proposal through the same save pipeline as add and edit
 (validate, refuse credentials, commit, push, reindex); edit opens the proposed
-text in $VISUAL/$EDITOR first. reject records the rejection on the proposals
+text in $VISUAL/$EDITOR first (when what you saved is not valid and no terminal
+is there to reopen it, it is kept in a draft and the command printed carries on
+with it: review edit <proposal> --from-draft <file>). reject records the rejection on the proposals
 branch (shared through the remote): the same proposal is never offered again.
 A <proposal> is its commit (the first 12 digits the list shows, or any unique
 prefix) or the entry id when one proposal alone is for it. Merging the
@@ -81,6 +84,11 @@ git-kb/proposals branch on your git host accepts what it holds, too.`,
   options: {
     all: { type: "boolean", help: "accept or reject every pending proposal" },
     why: { type: "string", value: "<text>", help: "why the proposals are rejected (recorded)" },
+    "from-draft": {
+      type: "string",
+      value: "<file>",
+      help: "edit: carry on with the draft an earlier edit kept",
+    },
     json: {
       type: "boolean",
       help: "list: one JSON object a line {commit, kind, entryId, title, reason,\n" +
@@ -453,17 +461,23 @@ async function acceptOne(on: Reviewing, record: ProposalRecord): Promise<void> {
   });
 }
 
-/** Open the proposal in the editor, then accept what the user saved. */
-async function editOne(on: Reviewing, record: ProposalRecord): Promise<void> {
+/**
+ * Open the proposal (or the draft `fromDraft` an earlier edit of it kept) in the editor, then
+ * accept what the user saved.
+ */
+async function editOne(on: Reviewing, record: ProposalRecord, fromDraft?: string): Promise<void> {
   assertEntryThere(on, record);
-  const { text } = acceptedView(
-    record,
-    await fileAt(on.kbDir, record.commit, record.path) ?? "",
-    currentFile(on.kbDir, record.entryId),
-  );
+  const text = fromDraft === undefined
+    ? acceptedView(
+      record,
+      await fileAt(on.kbDir, record.commit, record.path) ?? "",
+      currentFile(on.kbDir, record.entryId),
+    ).text
+    : await readTextArgument(fromDraft, "--from-draft");
   const short = record.commit.slice(0, SHORT);
   const draft = await editUntilValid<SaveRequest | undefined>({
     text,
+    from: fromDraft,
     name: record.entryId,
     what: `Proposal ${short} (${record.entryId})`,
     check: async (edited): Promise<DraftCheck<SaveRequest | undefined>> => {
@@ -480,7 +494,7 @@ async function editOne(on: Reviewing, record: ProposalRecord): Promise<void> {
       const request = await acceptRequest(on, record, entry, true);
       return { value: request, problems: request ? await entryProblems(request) : [] };
     },
-    resume: () => reviewCommand(on, "edit", short),
+    resume: (path) => reviewCommand(on, "edit", short, "--from-draft", path),
   });
   const request = draft.value;
   await saveAndRecord(on, record, request, async () => {
@@ -557,6 +571,9 @@ export async function run(args: string[]): Promise<number> {
   if (values.why !== undefined && action !== "reject") {
     throw new UsageError("--why goes with reject");
   }
+  if (values["from-draft"] !== undefined && action !== "edit") {
+    throw new UsageError("--from-draft goes with edit");
+  }
   if (values.all && action === "edit") throw new UsageError("edit takes one proposal, not --all");
   if (!values.all && !wanted.length) throw new UsageError(`${action} needs a proposal or --all`);
   if (values.all && wanted.length) throw new UsageError("give proposals or --all, not both");
@@ -568,7 +585,7 @@ export async function run(args: string[]): Promise<number> {
   }
   let code: number;
   try {
-    code = await review(on, action, records, values.why);
+    code = await review(on, action, records, values);
   } catch (error) {
     await share(kbDir, true);
     throw error;
@@ -577,19 +594,22 @@ export async function run(args: string[]): Promise<number> {
   return code;
 }
 
-/** Review `records` as `action` says; resolves to the exit code (several accepts: the worst). */
+/**
+ * Review `records` as `action` says (`why` for reject, `from-draft` for edit); resolves to the
+ * exit code (several accepts: the worst).
+ */
 async function review(
   on: Reviewing,
   action: Exclude<Action, "list">,
   records: ProposalRecord[],
-  why: string | undefined,
+  values: { why?: string; "from-draft"?: string },
 ): Promise<number> {
   if (action === "edit") {
-    await editOne(on, records[0]);
+    await editOne(on, records[0], values["from-draft"]);
     return 0;
   }
   if (action === "reject") {
-    await reject(on, records, why);
+    await reject(on, records, values.why);
     return 0;
   }
   let code = 0;

@@ -396,6 +396,37 @@ Deno.test("review edit opens the proposed text in the editor, then accepts what 
   assertEquals(await pending(kb), []);
 });
 
+Deno.test("review edit that keeps a draft prints the command that carries on with it; pasted, it does", async () => {
+  await using kb = await makeKb();
+  await proposeFrom(kb, [sourdough()]);
+  const editor = (name: string, script: string) => {
+    const path = join(kb.root, name);
+    Deno.writeTextFileSync(path, `#!/bin/sh\n${script}\n`, { mode: 0o755 });
+    return path;
+  };
+  // What the user typed, with a type no entry takes: no terminal to reopen it on, so it is kept.
+  const typing = editor(
+    "typing.sh",
+    `sed -i 's/^type: .*/type: bread/' "$1"; echo 'Rest it.' >> "$1"`,
+  );
+  const env = { ...kb.env, KB_CLI: `deno run -A ${shellQuote(MAIN)}`, VISUAL: typing };
+  const kept = await runCli(["review", "edit", "kb-sour1"], { env });
+  assertEquals(kept.code, 1, show(kept));
+  const command = kept.stderr.trimEnd().split("\n").at(-1)!.trim();
+  assertMatch(command, /review edit [0-9a-f]{12} --from-draft \S+$/);
+  const fixing = editor("fixing.sh", `sed -i 's/^type: bread/type: howto/' "$1"`);
+  const pasted = await runProcess("/bin/sh", ["-c", command], {
+    env: childEnv({ ...env, VISUAL: fixing }),
+  });
+  assertEquals(pasted.code, 0, `${command}\n${pasted.stderr}`);
+  const path = "entries/kb-sour1-bake-sourdough-bread-with-a-stiff-starter.md";
+  const saved = await Deno.readTextFile(join(kb.dir, path));
+  assert(saved.includes("type: howto") && saved.includes("Rest it."), saved);
+  assertEquals(await pending(kb), []);
+  const misplaced = await runCli(["review", "accept", "kb-sour1", "--from-draft", path], { env });
+  assertEquals(misplaced.code, 2, show(misplaced));
+});
+
 Deno.test("an entry changed since: an edit proposal is refused naming review edit; an alias keeps the change", async () => {
   await using kb = await makeKb();
   const path = "entries/kb-7q2mx-rotate-a-leaked-npm-or-cloudflare-token.md";
