@@ -495,6 +495,7 @@ async function editOne(on: Reviewing, record: ProposalRecord, fromDraft?: string
       return { value: request, problems: request ? await entryProblems(request) : [] };
     },
     resume: (path) => reviewCommand(on, "edit", short, "--from-draft", path),
+    instead: `accept it as proposed: ${reviewCommand(on, "accept", short)}`,
   });
   const request = draft.value;
   await saveAndRecord(on, record, request, async () => {

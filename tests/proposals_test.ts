@@ -396,6 +396,21 @@ Deno.test("review edit opens the proposed text in the editor, then accepts what 
   assertEquals(await pending(kb), []);
 });
 
+Deno.test("review edit with no editor names what review can do instead, which works pasted", async () => {
+  await using kb = await makeKb();
+  await proposeFrom(kb, [sourdough()]);
+  const env = { ...kb.env, KB_CLI: `deno run -A ${shellQuote(MAIN)}` };
+  const refused = await runCli(["review", "edit", "kb-sour1"], { env });
+  assertEquals(refused.code, 2, show(refused));
+  assert(/no editor to open/.test(refused.stderr), show(refused));
+  assert(!refused.stderr.includes("--title"), "review takes no field flags");
+  const command = refused.stderr.trimEnd().split("accept it as proposed: ")[1];
+  assertMatch(command ?? "", /review accept [0-9a-f]{12}$/, show(refused));
+  const pasted = await runProcess("/bin/sh", ["-c", command], { env: childEnv(env) });
+  assertEquals(pasted.code, 0, `${command}\n${pasted.stderr}`);
+  assertEquals(await pending(kb), []);
+});
+
 Deno.test("review edit that keeps a draft prints the command that carries on with it; pasted, it does", async () => {
   await using kb = await makeKb();
   await proposeFrom(kb, [sourdough()]);
