@@ -97,7 +97,11 @@ export function mcpServer(context: ToolContext, readOnly: boolean): KbServer {
       inputSchema: tool.input,
       annotations: { readOnlyHint: !tool.writes, destructiveHint: false, openWorldHint: false },
     }, (args: Parameters<typeof tool.run>[0]) => {
-      const call = tool.run(args, context).catch((error) => toolError(errorMessage(error)));
+      const call = tool.run(args, context).then((result) => {
+        // The capability the SDK declares (resources.listChanged) promises the client this.
+        if (tool.writes && !result.isError) server.sendResourceListChanged();
+        return result;
+      }).catch((error) => toolError(errorMessage(error)));
       running.add(call);
       return call.finally(() => running.delete(call));
     });

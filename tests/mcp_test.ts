@@ -16,7 +16,10 @@ import {
 import { join } from "@std/path/posix/join";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import {
+  McpError,
+  ResourceListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { flagsFor } from "../app/permissions.ts";
 import { shellCommand } from "../core/shell/quote.ts";
 import {
@@ -165,6 +168,10 @@ Deno.test("mcp: a real client lists the tools, searches, gets, asks for context,
 Deno.test("mcp: add and edit commit and push through the save pipeline", async () => {
   await using kb = await makeKb({ remote: true });
   await using session = await fromSources(kb);
+  let listChanged = 0;
+  session.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+    listChanged++;
+  });
   const added = await session.call("add", {
     title: "Deploy previews need the staging token",
     type: "howto",
@@ -179,6 +186,10 @@ Deno.test("mcp: add and edit commit and push through the save pipeline", async (
   const text = await Deno.readTextFile(join(kb.dir, saved.path));
   assertMatch(text, /^tags: \[deploy\]$/m);
   assertMatch(text, /- \{ rel: related, to: kb-7q2mx \}/);
+  // The resource list changed, as the server's capabilities promise to say.
+  assertEquals(listChanged, 1);
+  const listed = await session.client.listResources() as { resources: { uri: string }[] };
+  assert(listed.resources.some((resource) => resource.uri === `kb://entry/${saved.id}`));
 
   const edited = await session.call("edit", {
     id: saved.id,
