@@ -598,6 +598,27 @@ Deno.test("proposals made on two machines at once are joined by sync; --all revi
   );
 });
 
+Deno.test("one idea captured on two machines: reviewing the one listed takes both out of what a merge brings", async () => {
+  for (const verdict of ["reject", "accept"]) {
+    await using kb = await makeKb({ remote: true });
+    await using other = await secondMachine(kb);
+    // The same title is the same idea: listed once, whatever the id each capture gave it.
+    await proposeFrom(kb, [sourdough("kb-sour1")]);
+    await proposeFrom(other, [sourdough("kb-sour2", "Worded on the other machine.\n")]);
+    await cli(kb, "sync");
+    await cli(other, "sync");
+    const listed = await pending(other);
+    assertEquals(listed.length, 1, verdict);
+    const reviewed = await cli(other, "review", verdict, listed[0].commit.slice(0, 12));
+    assertEquals(reviewed.stderr, "", show(reviewed));
+    assertEquals(await pending(other), [], verdict);
+    const listing = await cli(other, "review");
+    assertEquals(listing.stderr, "", `${verdict}: no file a merge would bring unseen`);
+    const brought = await git(other.dir, "diff", "--name-only", "main...git-kb/proposals");
+    assertEquals(brought, "", `${verdict}: a merge of the branch brings nothing`);
+  }
+});
+
 Deno.test("two machines propose edits of an entry whose file name git quotes: the join keeps this side's, no conflict markers", async () => {
   await using kb = await makeKb({ remote: true });
   const path = "entries/kb-7q2mx-rotación «npm».md";

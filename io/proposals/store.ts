@@ -34,6 +34,7 @@ import {
   rejectionOf,
   type Resolution,
   resolutionMessage,
+  twinProposals,
 } from "../../core/proposals/proposal.ts";
 import { blobTexts, commitIdentity, git, gitOk, isAncestor } from "../git.ts";
 import { cacheRoot } from "../paths.ts";
@@ -129,21 +130,24 @@ export interface ProposalsState {
    * merged them (a squash merge on the host): not pending, but still adding their file.
    */
   copied: ProposalRecord[];
+  /** Proposals a newer one of the same key stands for (see {@link twinProposals}). */
+  twins: ProposalRecord[];
 }
 
 /** The proposals branch read: its log and what is pending. */
 export async function readProposals(kbDir: string): Promise<ProposalsState> {
   const tip = await proposalsTip(kbDir);
   const log = await logOf(kbDir, tip);
-  if (!tip) return { tip, log, pending: [], copied: [] };
+  if (!tip) return { tip, log, pending: [], copied: [], twins: [] };
   const { merged, copied } = await landedCommits(kbDir, tip, log.proposals);
-  const pending = pendingProposals(log, new Set([...merged, ...copied]));
+  const landed = new Set([...merged, ...copied]);
   const reviewed = new Set(log.resolutions.map((record) => record.proposal));
   return {
     tip,
     log,
-    pending,
+    pending: pendingProposals(log, landed),
     copied: log.proposals.filter(({ commit }) => copied.has(commit) && !reviewed.has(commit)),
+    twins: twinProposals(log, landed),
   };
 }
 
@@ -503,8 +507,10 @@ export async function recordResolution(
 
 /**
  * {@link recordResolution} of each of `records` alike, in one move of the branch (one commit
- * each), so reviewing thousands of proposals at once reads the branch once, not once each.
- * Resolves to the records it recorded: not those reviewed already.
+ * each), so reviewing thousands of proposals at once reads the branch once, not once each; the
+ * twins each one stands for (the same idea proposed again, see {@link twinProposals}) are
+ * recorded with it, so their files leave the branch too. Resolves to the records it recorded:
+ * not those reviewed already.
  */
 export async function recordResolutions(
   kbDir: string,
@@ -517,7 +523,10 @@ export async function recordResolutions(
     const open = records.filter((record) =>
       !reviewed.has(record.commit) && !rejectionOf(state.log, record.key)
     );
-    return { commits: await resolutionCommits(kbDir, state, open, resolution), result: open };
+    const keys = new Set(open.map((record) => record.key));
+    const twins = state.twins.filter((record) => keys.has(record.key));
+    const commits = await resolutionCommits(kbDir, state, [...open, ...twins], resolution);
+    return { commits, result: open };
   });
   return result;
 }
