@@ -272,6 +272,9 @@ Deno.test("mcp: a bad argument gets a tool error naming it, and nothing is writt
     ["search", { queries: ["x"], limit: 0 }, /limit/],
     ["search", { queries: ["rebase", "w ".repeat(1001)] }, /at most 2000 characters/],
     ["context", { task: "" }, /^task: it is blank/],
+    // Half of a character, which JSON carries and no file can: refused, not replaced by U+FFFD.
+    ["add", { title: "Lone \ud800 half", type: "note" }, /title: .*lone UTF-16 surrogate/],
+    ["edit", { id: "kb-7q2mx", body: "x \udc00 y" }, /body: .*lone UTF-16 surrogate/],
   ];
   for (const [tool, args, message] of cases) {
     const result = await session.call(tool, args);

@@ -18,6 +18,7 @@ import {
   LIMITS,
   LINK_RELS,
   type LinkRel,
+  loneSurrogateProblem,
   oneLineProblem,
   type Status,
   STATUSES,
@@ -370,6 +371,8 @@ function checkBody(body: string, problems: Problem[]): void {
         "a binary file. Remove it",
     });
   }
+  const lone = loneSurrogateProblem(body);
+  if (lone) problems.push({ field: "body", message: lone });
   const bodyBytes = bytesOverLimit(body);
   if (bodyBytes !== undefined) {
     problems.push({

@@ -110,6 +110,26 @@ function codePoint(code: number): string {
 }
 
 /**
+ * Why `text` cannot be written to a file as it is, or undefined when it can: a UTF-16 surrogate
+ * that is not half of a pair (JSON can carry one, `"\ud800"`; UTF-8 cannot, and writing it would
+ * put U+FFFD in its place without a word).
+ */
+export function loneSurrogateProblem(text: string): string | undefined {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 0xd800 || code > 0xdfff) continue;
+    const next = text.charCodeAt(index + 1);
+    if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+      index++;
+      continue;
+    }
+    return `holds half of a character (a lone UTF-16 surrogate, ${codePoint(code)} at ` +
+      `character ${index + 1}), which no file can store; write the whole character or leave it out`;
+  }
+  return undefined;
+}
+
+/**
  * Why `text` cannot be a one-line field (title, tag, alias, source, link target, …), or
  * undefined when it can: control characters (C0, DEL, C1 such as U+0085), ANSI escape sequences,
  * and line or paragraph separators would break the line it is shown on, or forge another one;
@@ -117,6 +137,8 @@ function codePoint(code: number): string {
  * another order than it is read.
  */
 export function oneLineProblem(text: string): string | undefined {
+  const lone = loneSurrogateProblem(text);
+  if (lone) return lone;
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
     const where = `at character ${index + 1}`;
