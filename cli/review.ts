@@ -253,22 +253,45 @@ const STRAY_NAMED = 10;
 /**
  * Warn (stderr) when merging the proposals branch would bring in files the list does not show
  * (see {@link strayFiles}; `unseen`: proposals' files the list shows otherwise than the branch
- * holds them), with the git command that shows them.
+ * holds them), with the git command that shows them; and when it would bring in a file as an
+ * older proposal of it has it, taking the newer one for merged, with the reviews that settle it.
  */
-async function warnStray(kbDir: string, state: ProposalsState, unseen: string[]): Promise<void> {
+async function warnStray(
+  on: Reviewing,
+  state: ProposalsState,
+  unseen: string[],
+): Promise<void> {
+  const { kbDir } = on;
   const stray = await strayFiles(kbDir, state);
   const { meet } = stray;
   const paths = [...new Set([...stray.paths, ...unseen])];
-  if (!paths.length) return;
-  const named = paths.slice(0, STRAY_NAMED);
-  const more = paths.length > named.length ? ` and ${paths.length - named.length} more` : "";
-  console.error(yellow(
-    `warning: merging ${PROPOSALS_BRANCH} (on your git host or by hand) would also bring in ` +
-      `${plural(paths.length, "file", "files")} no proposal listed here shows as the branch ` +
-      `holds it: ${named.map((path) => displaySafe(JSON.stringify(path))).join(", ")}${more}; ` +
-      "accepting with review takes only what is listed; see what the branch holds: " +
-      gitCommand(kbDir, "diff", meet.slice(0, SHORT), PROPOSALS_BRANCH, "--", ...named),
-  ));
+  if (paths.length) {
+    const named = paths.slice(0, STRAY_NAMED);
+    const more = paths.length > named.length ? ` and ${paths.length - named.length} more` : "";
+    console.error(yellow(
+      `warning: merging ${PROPOSALS_BRANCH} (on your git host or by hand) would also bring in ` +
+        `${plural(paths.length, "file", "files")} no proposal listed here shows as the branch ` +
+        `holds it: ${named.map((path) => displaySafe(JSON.stringify(path))).join(", ")}${more}; ` +
+        "accepting with review takes only what is listed; see what the branch holds: " +
+        gitCommand(kbDir, "diff", meet.slice(0, SHORT), PROPOSALS_BRANCH, "--", ...named),
+    ));
+  }
+  if (stray.older.length) {
+    const list = stray.older.map(({ path, holds, newest }) =>
+      `${displaySafe(JSON.stringify(path))} (as ${holds.slice(0, SHORT)} has it, not as the ` +
+      `newer ${newest.slice(0, SHORT)})`
+    );
+    const more = list.length > STRAY_NAMED ? ` and ${list.length - STRAY_NAMED} more` : "";
+    const first = stray.older[0].newest.slice(0, SHORT);
+    console.error(yellow(
+      `warning: merging ${PROPOSALS_BRANCH} (on your git host or by hand) would bring in ` +
+        `${plural(list.length, "file", "files")} as an older proposal has it, and take the ` +
+        `newer proposal of the same file for merged without its text: ` +
+        `${list.slice(0, STRAY_NAMED).join(", ")}${more}; review one of the two here before ` +
+        `merging, e.g. ${reviewCommand(on, "accept", first)} or ` +
+        reviewCommand(on, "reject", first),
+    ));
+  }
 }
 
 /** Print the pending proposals (after {@link prepare}). */
@@ -291,7 +314,7 @@ async function list(on: Reviewing): Promise<number> {
       if (!shown) unseen.push(item.path);
     });
   }
-  await warnStray(kbDir, state, unseen);
+  await warnStray(on, state, unseen);
   if (json) {
     for (const item of items) console.log(JSON.stringify(item));
     return 0;

@@ -646,6 +646,41 @@ Deno.test("two machines propose edits of an entry whose file name git quotes: th
   assertEquals((await pending(kb)).length, 2);
 });
 
+Deno.test("a join keeping this side's older edit of an entry: review names both proposals and the review that settles it", async () => {
+  await using kb = await makeKb({ remote: true });
+  await using other = await secondMachine(kb);
+  const path = "entries/kb-7q2mx-rotate-a-leaked-npm-or-cloudflare-token.md";
+  const text = await Deno.readTextFile(join(kb.dir, path));
+  const edit = (words: string): Proposal => ({
+    kind: "edit",
+    entryId: "kb-7q2mx",
+    markdown: `${text}\n${words}\n`,
+    reason: words,
+    source: "test",
+  });
+  const [older] = await proposeFrom(other, [edit("Proposed first, on B.")]);
+  // Commit dates count whole seconds: the one proposed on A is the newer.
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  const [newer] = await proposeFrom(kb, [edit("Proposed later, on A.")]);
+  await cli(kb, "sync");
+  await cli(other, "sync");
+  assert((await git(other.dir, "show", `git-kb/proposals:${path}`)).includes("first, on B"));
+  const env = { ...other.env, KB_CLI: `deno run -A ${shellQuote(MAIN)}` };
+  const listed = await cli({ dir: other.dir, env }, "review");
+  const [short, shortNewer] = [older, newer].map((outcome) => outcome.commit!.slice(0, 12));
+  assert(!/no proposal listed here shows/.test(listed.stderr), show(listed));
+  assert(
+    listed.stderr.includes(`(as ${short} has it, not as the newer ${shortNewer})`),
+    show(listed),
+  );
+  const command = listed.stderr.trimEnd().split(" or ").at(-1)!;
+  assertMatch(command, new RegExp(`review reject ${shortNewer}$`));
+  const pasted = await runProcess("/bin/sh", ["-c", command], { env: childEnv(env) });
+  assertEquals(pasted.code, 0, `${command}\n${pasted.stderr}`);
+  const after = await cli(other, "review");
+  assertEquals(after.stderr, "", "the branch now holds the one proposal left as it has it");
+});
+
 Deno.test("a squash merge on the host: not pending, recorded, and a later edit merges cleanly", async () => {
   await using kb = await makeKb({ remote: true });
   await proposeFrom(kb, [sourdough()]);

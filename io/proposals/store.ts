@@ -155,34 +155,57 @@ export async function readProposals(kbDir: string): Promise<ProposalsState> {
 export interface StrayFiles {
   /** Where the proposals branch and the checked-out branch meet: what a merge starts from. */
   meet: string;
-  /** The paths, each changed on the branch since `meet` and not as its newest pending proposal. */
+  /**
+   * The paths, each changed on the branch since `meet` and held as no pending proposal has it.
+   */
   paths: string[];
+  /**
+   * Files the branch holds as an older pending proposal has them, not as the newest one of the
+   * same file (two machines proposed edits of one entry, and a sync joined them keeping its own):
+   * a merge would bring in the older one's text and take the newer one for merged.
+   */
+  older: { path: string; holds: string; newest: string }[];
 }
 
 /**
  * What merging the proposals branch (on a host, or by hand) would bring in beyond the pending
  * proposals as a review shows them: a file changed since the branches met that no pending
- * proposal holds, or that the branch holds otherwise than its newest pending proposal (a commit
- * without trailers pushed after it). Anyone who can push the branch can add such commits.
+ * proposal holds (a commit without trailers pushed after it), or that the branch holds as an
+ * older pending proposal of it rather than the newest. Anyone who can push the branch can add
+ * such commits.
  */
 export async function strayFiles(kbDir: string, state: ProposalsState): Promise<StrayFiles> {
   const meet = await meetOf(kbDir, state.tip);
-  if (!meet) return { meet, paths: [] };
+  if (!meet) return { meet, paths: [], older: [] };
   const changed =
     (await gitOk(kbDir, ["diff", "--name-only", "--no-renames", "-z", meet, state.tip!]))
       .split("\0").filter(Boolean);
-  const newest = new Map<string, string>();
+  const byPath = new Map<string, ProposalRecord[]>();
   for (const record of state.pending) {
-    if (!newest.has(record.path)) newest.set(record.path, record.commit);
+    byPath.set(record.path, [...byPath.get(record.path) ?? [], record]);
   }
-  const held = changed.filter((path) => newest.has(path));
-  const blobs = await batchCheck(
-    kbDir,
-    "%(objectname)",
-    held.flatMap((path) => [`${state.tip}:${path}`, `${newest.get(path)}:${path}`]),
-  );
-  const differs = new Set(held.filter((_, at) => blobs[2 * at] !== blobs[2 * at + 1]));
-  return { meet, paths: changed.filter((path) => !newest.has(path) || differs.has(path)) };
+  const held = changed.filter((path) => byPath.has(path));
+  const proposed = held.flatMap((path) => byPath.get(path)!);
+  const blobs = await batchCheck(kbDir, "%(objectname)", [
+    ...held.map((path) => `${state.tip}:${path}`),
+    ...proposed.map(({ commit, path }) => `${commit}:${path}`),
+  ]);
+  const tipBlob = new Map(held.map((path, at) => [path, blobs[at]]));
+  const holding = new Map<string, ProposalRecord>();
+  proposed.forEach((record, at) => {
+    if (!holding.has(record.path) && blobs[held.length + at] === tipBlob.get(record.path)) {
+      holding.set(record.path, record);
+    }
+  });
+  const older = held.filter((path) =>
+    holding.has(path) && holding.get(path) !== byPath.get(path)![0]
+  )
+    .map((path) => ({
+      path,
+      holds: holding.get(path)!.commit,
+      newest: byPath.get(path)![0].commit,
+    }));
+  return { meet, paths: changed.filter((path) => !holding.has(path)), older };
 }
 
 /**
