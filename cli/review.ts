@@ -9,7 +9,7 @@
  */
 import { defaultOnlyNote } from "../io/kbs/default_only.ts";
 import { type Entry, parseEntryText, serializeEntry, toEntry } from "../core/entry/entry.ts";
-import { readDraft } from "../core/entry/draft.ts";
+import { readDraft, withNotes } from "../core/entry/draft.ts";
 import { acceptedEntry, findProposal, type ProposalRecord } from "../core/proposals/proposal.ts";
 import { unifiedDiff } from "../core/text/unified_diff.ts";
 import { displaySafe } from "../core/text/display.ts";
@@ -18,6 +18,7 @@ import { PROPOSALS_BRANCH } from "../core/proposals/branch.ts";
 import { resolveKb } from "../io/config.ts";
 import { type DraftCheck, editUntilValid } from "../io/editor.ts";
 import { assertKb, readKbFile } from "../io/kb.ts";
+import { blobTexts } from "../io/git.ts";
 import { entryPaths } from "../io/save/entry_files.ts";
 import { PushError } from "../io/save/publish.ts";
 import type { SaveRequest } from "../io/save/request.ts";
@@ -29,6 +30,7 @@ import {
   blobIdOf,
   fileAt,
   filesAt,
+  mergeTexts,
   type ProposalsState,
   readProposals,
   recordResolution,
@@ -485,17 +487,70 @@ async function acceptOne(on: Reviewing, record: ProposalRecord): Promise<void> {
 }
 
 /**
+ * `text` with the frontmatter's `updated:` line made `line` (none: as it is), so that two
+ * versions of an entry dated on different days merge without a conflict on that line.
+ */
+function datedAs(text: string, line: string | undefined): string {
+  const end = text.indexOf("\n---", 3);
+  if (line === undefined || end < 0) return text;
+  return text.slice(0, end).replace(/^updated: .*$/m, line) + text.slice(end);
+}
+
+/**
+ * The text `review edit` opens: what an accept would write; for an edit proposal whose entry
+ * changed since it was made, the proposal merged into the entry as it is now (git's three-way
+ * merge from the text it was proposed on; the `updated` dates set alike, the save sets it), with
+ * notes at the top saying so: the proposal's text alone would undo the change made since.
+ */
+async function editorText(on: Reviewing, record: ProposalRecord): Promise<string> {
+  const current = currentFile(on.kbDir, record.entryId);
+  const proposed = await fileAt(on.kbDir, record.commit, record.path) ?? "";
+  const { text } = acceptedView(record, proposed, current);
+  if (
+    record.kind !== "edit" || !current || record.base === undefined ||
+    record.base === await blobIdOf(on.kbDir, current.text)
+  ) {
+    return text;
+  }
+  const short = record.commit.slice(0, SHORT);
+  const changed = `${record.entryId} changed since proposal ${short} was made`;
+  const [base] = await blobTexts(on.kbDir, [record.base]).catch(() => [undefined]);
+  if (base === undefined) {
+    return withNotes(text, [
+      `${changed}, and the text it was made on is not in this clone: saved as it is, this text`,
+      `undoes that change; the entry as it is now: ${current.path}`,
+    ]);
+  }
+  const end = current.text.indexOf("\n---", 3);
+  const now = end < 0 ? undefined : /^updated: .*$/m.exec(current.text.slice(0, end))?.[0];
+  const merged = await mergeTexts(
+    on.kbDir,
+    { ours: current.text, base: datedAs(base, now), theirs: datedAs(proposed, now) },
+    ["the entry now", `the entry when ${short} was proposed`, `proposal ${short}`],
+  );
+  return withNotes(
+    merged.text,
+    merged.clean
+      ? [
+        `${changed}: this is the proposal merged into the entry`,
+        "as it is now, both changes kept.",
+      ]
+      : [
+        `${changed}: this is the proposal merged into the entry as it is now. Where both changed`,
+        "the same lines, both versions are between the <<<<<<< and >>>>>>> lines (the entry now",
+        "first): keep what you want of both and delete the marker lines.",
+      ],
+  );
+}
+
+/**
  * Open the proposal (or the draft `fromDraft` an earlier edit of it kept) in the editor, then
  * accept what the user saved.
  */
 async function editOne(on: Reviewing, record: ProposalRecord, fromDraft?: string): Promise<void> {
   assertEntryThere(on, record);
   const text = fromDraft === undefined
-    ? acceptedView(
-      record,
-      await fileAt(on.kbDir, record.commit, record.path) ?? "",
-      currentFile(on.kbDir, record.entryId),
-    ).text
+    ? await editorText(on, record)
     : await readTextArgument(fromDraft, "--from-draft");
   const short = record.commit.slice(0, SHORT);
   const draft = await editUntilValid<SaveRequest | undefined>({

@@ -524,6 +524,42 @@ Deno.test("a change proposed to an entry removed since: accept and edit name the
   assertMatch(recorded, /^Git-Kb-Why: its entry was removed$/m);
 });
 
+Deno.test("review edit of an edit proposal whose entry changed since opens both changes merged, so saving keeps both", async () => {
+  await using kb = await makeKb();
+  const path = "entries/kb-7q2mx-rotate-a-leaked-npm-or-cloudflare-token.md";
+  const text = await Deno.readTextFile(join(kb.dir, path));
+  const proposal = (words: string): Proposal => ({
+    kind: "edit",
+    entryId: "kb-7q2mx",
+    markdown: text.replace("updated: 2026-07-02", "updated: 2026-08-01") + `\n${words}\n`,
+    reason: words,
+    source: "s",
+  });
+  const outcomes = await proposeFrom(kb, [proposal("Also rotate CI."), {
+    ...proposal("x"),
+    markdown: text.replace("title: Rotate a leaked", "title: Replace a leaked"),
+  }]);
+  assert(outcomes.every((outcome) => outcome.written), JSON.stringify(outcomes));
+  const [apart, clash] = outcomes.map((outcome) => outcome.commit!.slice(0, 12));
+  await cli(kb, "edit", "kb-7q2mx", "--tag", "wrangler-ci", "--title", "Rotate a leaked token");
+  // An editor that saves what it was given: both changes are in it, the one made since first.
+  const env = { ...kb.env, VISUAL: "true" };
+  const kept = await runCli(["review", "edit", apart], { env });
+  assertEquals(kept.code, 0, show(kept));
+  const saved = await Deno.readTextFile(join(kb.dir, path));
+  assert(saved.includes("wrangler-ci") && saved.includes("title: Rotate a leaked token"), saved);
+  assert(saved.includes("Also rotate CI."), saved);
+  // Both changed the title: the editor shows the two lines between markers, which must go.
+  const seen = join(kb.root, "seen.md");
+  const copying = join(kb.root, "copy.sh");
+  await Deno.writeTextFile(copying, `#!/bin/sh\ncp "$1" ${shellQuote(seen)}\n`, { mode: 0o755 });
+  const clashed = await runCli(["review", "edit", clash], { env: { ...env, VISUAL: copying } });
+  assertEquals(clashed.code, 1, show(clashed));
+  const shown = await Deno.readTextFile(seen);
+  assertMatch(shown, /^# kb-7q2mx changed since proposal [0-9a-f]{12} was made/m);
+  assertMatch(shown, /^<{7} the entry now\ntitle: Rotate a leaked token\n={7}\ntitle: Replace/m);
+});
+
 Deno.test("refused: a bad entry, an id that is not the proposal's, a checked-out proposals branch", async () => {
   await using kb = await makeKb();
   const [broken, otherId, taken] = await proposeFrom(kb, [

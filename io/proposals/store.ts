@@ -36,7 +36,7 @@ import {
   resolutionMessage,
   twinProposals,
 } from "../../core/proposals/proposal.ts";
-import { blobTexts, commitIdentity, git, gitOk, isAncestor } from "../git.ts";
+import { blobTexts, commitIdentity, git, GitError, gitOk, isAncestor } from "../git.ts";
 import { cacheRoot } from "../paths.ts";
 import { ENTRIES_DIR } from "../kb.ts";
 
@@ -325,19 +325,53 @@ function place(proposal: Proposal, committed: ReadonlyMap<string, CommittedFile>
   return { proposal, path, key: proposalKey(proposal), base: existing?.blob };
 }
 
+/** Run `use` with a private folder under the cache root (named `prefix…`), removed after. */
+async function withTemporaryDir<T>(prefix: string, use: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await Deno.makeTempDir({ dir: cacheRoot(), prefix });
+  try {
+    return await use(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+}
+
 /**
  * Run `use` with the environment of a temporary index file of git's (in a private folder under
  * the cache root, removed after), for building trees without touching the user's index.
  */
-export async function withTemporaryIndex<T>(
+export function withTemporaryIndex<T>(
   use: (env: Record<string, string>) => Promise<T>,
 ): Promise<T> {
-  const dir = await Deno.makeTempDir({ dir: cacheRoot(), prefix: "proposal-index-" });
-  try {
-    return await use({ GIT_INDEX_FILE: join(dir, "index") });
-  } finally {
-    await Deno.remove(dir, { recursive: true }).catch(() => {});
-  }
+  return withTemporaryDir("proposal-index-", (dir) => use({ GIT_INDEX_FILE: join(dir, "index") }));
+}
+
+/** An entry file merged by {@link mergeTexts}. */
+export interface MergedText {
+  /** The merge, with conflict markers where both sides changed the same lines. */
+  text: string;
+  /** Whether no lines conflicted. */
+  clean: boolean;
+}
+
+/**
+ * git's three-way merge of one file (`git merge-file`): the changes from `base` to `theirs`
+ * made to `ours`, both sides' lines between `<<<<<<<` and `>>>>>>>` markers where they changed
+ * the same ones (`labels`: the names the markers give ours, base and theirs).
+ */
+export async function mergeTexts(
+  kbDir: string,
+  texts: { ours: string; base: string; theirs: string },
+  labels: readonly [string, string, string],
+): Promise<MergedText> {
+  return await withTemporaryDir("proposal-merge-", async (dir) => {
+    const files = ["ours", "base", "theirs"] as const;
+    for (const name of files) await Deno.writeTextFile(join(dir, name), texts[name]);
+    const args = ["merge-file", "-p", ...labels.flatMap((label) => ["-L", label])];
+    const merged = await git(kbDir, [...args, ...files.map((name) => join(dir, name))]);
+    // Its exit code is the number of conflicts (at most 127), or an error.
+    if (merged.code < 0 || merged.code > 127) throw new GitError(args, merged);
+    return { text: merged.stdout, clean: merged.code === 0 };
+  });
 }
 
 /** One file change of a commit built on the proposals branch: a blob at a path, or none. */
