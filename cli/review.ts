@@ -39,7 +39,7 @@ import {
   strayFiles,
 } from "../io/proposals/store.ts";
 import { proposeFromReceipts } from "../io/proposals/from_receipts.ts";
-import { shareReviews } from "../io/proposals/sync.ts";
+import { proposalsBehind, shareReviews } from "../io/proposals/sync.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import { EXIT, KbError } from "../core/exit.ts";
 import { describeError, exitCodeOf } from "./errors.ts";
@@ -296,10 +296,27 @@ async function warnStray(
   }
 }
 
+/**
+ * Say (stderr) when the remote's proposals branch, as last fetched, holds what the local one
+ * lacks (a fresh clone has only the remote's): the list leaves it out until a sync takes it in.
+ */
+async function noteBehind(kbDir: string): Promise<void> {
+  const behind = await proposalsBehind(kbDir).catch(() => undefined);
+  if (!behind) return;
+  console.error(
+    `note: ${behind.remote}'s ${PROPOSALS_BRANCH} holds ` +
+      `${plural(behind.commits, "commit", "commits")} (proposals or reviews made elsewhere) ` +
+      `this clone has not taken in, which this list leaves out; take them in: ${
+        kbCommand("sync", "--kb", kbDir)
+      }`,
+  );
+}
+
 /** Print the pending proposals (after {@link prepare}). */
 async function list(on: Reviewing): Promise<number> {
   const { kbDir, json } = on;
   await prepare(on);
+  await noteBehind(kbDir);
   const state = await readProposals(kbDir);
   const { pending } = state;
   const paths = entryPaths(kbDir);

@@ -318,6 +318,23 @@ function addedAliases(item: Record<string, string>): string {
   return item.diff.split("\n").find((line) => line.startsWith("+aliases")) ?? "";
 }
 
+Deno.test("a fresh clone's review names the proposals its remote holds that a sync takes in", async () => {
+  await using kb = await makeKb({ remote: true });
+  await proposeFrom(kb, [sourdough()]);
+  await cli(kb, "sync");
+  await using other = await secondMachine(kb);
+  const env = { ...other.env, KB_CLI: `deno run -A ${shellQuote(MAIN)}` };
+  const listed = await cli({ dir: other.dir, env }, "review");
+  assertMatch(listed.stdout, /^No proposals wait for review/m);
+  const note = /^note: origin's git-kb\/proposals holds 1 commit .*; take them in: (.+)$/m
+    .exec(listed.stderr);
+  assert(note, show(listed));
+  const pasted = await runProcess("/bin/sh", ["-c", note[1]], { env: childEnv(env) });
+  assertEquals(pasted.code, 0, `${note[1]}\n${pasted.stderr}`);
+  assertEquals((await pending(other)).map((item) => item.entryId), ["kb-sour1"]);
+  assertEquals((await cli(other, "review")).stderr, "", "in step: no note");
+});
+
 Deno.test("an entry fetched after two searches, with no pointer to it, gets their words proposed as aliases", async () => {
   await using kb = await makeKb();
   const get = "git-kb get kb-7q2mx";
