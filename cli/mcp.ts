@@ -75,6 +75,8 @@ function entryUri(id: string): string {
 /** A server, and a way to wait for the tool calls under way. */
 export interface KbServer {
   server: McpServer;
+  /** The names of the tools it serves. */
+  served: readonly string[];
   /** Resolves once no tool call is running (a save is never cut off by the client leaving). */
   idle(): Promise<void>;
 }
@@ -82,19 +84,25 @@ export interface KbServer {
 /** A server with the tools (the read-only ones alone with `readOnly`) and the resources. */
 export function mcpServer(context: ToolContext, readOnly: boolean): KbServer {
   const running = new Set<Promise<unknown>>();
+  const served: string[] = [];
   const server = new McpServer(
     { name: "git-kb", version: denoConfig.version },
     { instructions: INSTRUCTIONS },
   );
   for (const tool of TOOLS) {
     if (readOnly && tool.writes) continue;
+    served.push(tool.name);
     server.registerTool(tool.name, {
       title: tool.title,
       description: tool.description,
       inputSchema: tool.input,
       annotations: { readOnlyHint: !tool.writes, destructiveHint: false, openWorldHint: false },
     }, (args: Parameters<typeof tool.run>[0]) => {
-      const call = tool.run(args, context).catch((error) => toolError(errorMessage(error)));
+      const call = tool.run(args, context).then((result) => {
+        // The capability the SDK declares (resources.listChanged) promises the client this.
+        if (tool.writes && !result.isError) server.sendResourceListChanged();
+        return result;
+      }).catch((error) => toolError(errorMessage(error)));
       running.add(call);
       return call.finally(() => running.delete(call));
     });
@@ -135,7 +143,33 @@ export function mcpServer(context: ToolContext, readOnly: boolean): KbServer {
   const idle = async () => {
     while (running.size) await Promise.allSettled(running);
   };
-  return { server, idle };
+  return { server, served, idle };
+}
+
+/**
+ * Answer a call of a tool the server does not serve with the protocol's error for it (-32602),
+ * as the specification has it for an unknown tool (the SDK answers a tool error, which reads as
+ * the tool having run), naming the tools served; a tool that writes, asked of `--read-only`, is
+ * said to be left out by it.
+ */
+function refuseUnknownTools(transport: Transport, served: readonly string[]): void {
+  const receive = transport.onmessage;
+  transport.onmessage = (message: JSONRPCMessage, extra?: MessageExtraInfo) => {
+    const name = "method" in message && message.method === "tools/call"
+      ? String(message.params?.name)
+      : undefined;
+    if (name === undefined || !("id" in message) || served.includes(name)) {
+      return receive?.(message, extra);
+    }
+    const writes = TOOLS.some((tool) => tool.name === name && tool.writes);
+    const reason =
+      `Unknown tool: ${JSON.stringify(name)}; this server serves ${served.join(", ")}` +
+      (writes
+        ? "; it runs with --read-only, which serves no tool that writes: for add and edit, run " +
+          "git-kb mcp without it (git-kb setup --agent <agent> --mcp writes that)"
+        : "");
+    void transport.send(refusal(message.id, ErrorCode.InvalidParams, reason) as JSONRPCMessage);
+  };
 }
 
 /**
@@ -184,7 +218,10 @@ function trackAnswers(transport: Transport): () => Promise<void> {
  */
 export async function run(args: string[]): Promise<number> {
   const { values } = parseCommand(args, command.options, command);
-  const { server, idle } = mcpServer({ kbFlag: values.kb }, values["read-only"] ?? false);
+  const { server, served, idle } = mcpServer(
+    { kbFlag: values.kb },
+    values["read-only"] ?? false,
+  );
   // Stdout carries the protocol alone: a stray line from anywhere goes to stderr instead.
   console.log = console.error;
   const closed = new Promise<void>((resolve) => {
@@ -192,6 +229,7 @@ export async function run(args: string[]): Promise<number> {
   });
   const transport = new LineTransport();
   await server.connect(transport);
+  refuseUnknownTools(transport, served);
   const answered = trackAnswers(transport);
   // Stdout stays open when stdin ends: the calls under way answer before the server closes.
   const stop = () => void answered().then(() => server.close());

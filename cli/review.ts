@@ -9,7 +9,7 @@
  */
 import { defaultOnlyNote } from "../io/kbs/default_only.ts";
 import { type Entry, parseEntryText, serializeEntry, toEntry } from "../core/entry/entry.ts";
-import { readDraft } from "../core/entry/draft.ts";
+import { readDraft, withNotes } from "../core/entry/draft.ts";
 import { acceptedEntry, findProposal, type ProposalRecord } from "../core/proposals/proposal.ts";
 import { unifiedDiff } from "../core/text/unified_diff.ts";
 import { displaySafe } from "../core/text/display.ts";
@@ -18,6 +18,7 @@ import { PROPOSALS_BRANCH } from "../core/proposals/branch.ts";
 import { resolveKb } from "../io/config.ts";
 import { type DraftCheck, editUntilValid } from "../io/editor.ts";
 import { assertKb, readKbFile } from "../io/kb.ts";
+import { blobTexts } from "../io/git.ts";
 import { entryPaths } from "../io/save/entry_files.ts";
 import { PushError } from "../io/save/publish.ts";
 import type { SaveRequest } from "../io/save/request.ts";
@@ -28,6 +29,8 @@ import { pendingNotice } from "../core/kernel/acceptance.ts";
 import {
   blobIdOf,
   fileAt,
+  filesAt,
+  mergeTexts,
   type ProposalsState,
   readProposals,
   recordResolution,
@@ -36,7 +39,7 @@ import {
   strayFiles,
 } from "../io/proposals/store.ts";
 import { proposeFromReceipts } from "../io/proposals/from_receipts.ts";
-import { shareReviews } from "../io/proposals/sync.ts";
+import { proposalsBehind, shareReviews } from "../io/proposals/sync.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import { EXIT, KbError } from "../core/exit.ts";
 import { describeError, exitCodeOf } from "./errors.ts";
@@ -73,10 +76,10 @@ reason and source, and a diff against the entry's current text.
 
 accept saves a proposal through the same save pipeline as add and edit
 (validate, refuse credentials, commit, push, reindex); edit opens the proposed
-text in $VISUAL/$EDITOR first; when what you saved cannot be saved, it is kept in
-a draft and the review edit --from-draft that carries on from it is printed.
-reject records the rejection on the proposals branch (shared through the
-remote): the same proposal is never offered again.
+text in $VISUAL/$EDITOR first (when what you saved is not valid and no terminal
+is there to reopen it, it is kept in a draft and the command printed carries on
+with it: review edit <proposal> --from-draft <file>). reject records the rejection on the proposals
+branch (shared through the remote): the same proposal is never offered again.
 A <proposal> is its commit (the first 12 digits the list shows, or any unique
 prefix) or the entry id when one proposal alone is for it. Merging the
 git-kb/proposals branch on your git host accepts what it holds, too.`,
@@ -86,7 +89,7 @@ git-kb/proposals branch on your git host accepts what it holds, too.`,
     "from-draft": {
       type: "string",
       value: "<file>",
-      help: "edit: carry on with the draft an earlier review edit kept",
+      help: "edit: carry on with the draft an earlier edit kept",
     },
     json: {
       type: "boolean",
@@ -113,8 +116,11 @@ type Action = typeof ACTIONS[number];
 /** How many characters of a commit a listing shows, and a command names. */
 const SHORT = 12;
 
-/** How many proposals' files a listing reads at once (each a git process). */
-const READS_AT_ONCE = 8;
+/**
+ * How many proposals' files a listing reads with one git call: each may be as large as an entry
+ * file can be (1 MiB), and a batch is held whole while it is read.
+ */
+const READ_TOGETHER = 64;
 
 /** The knowledge base reviewed, and how the commands printed must name it. */
 interface Reviewing {
@@ -189,18 +195,17 @@ function acceptedView(
 }
 
 /**
- * A pending proposal with its diff against the entry's current text (files by id: `paths`),
- * and whether that diff shows its file as the branch holds it: not so for a file too large to
- * read, nor for an alias, a narrowing or an archiving whose file changes more than its one field
- * (the diff shows what an accept writes; a merge of the branch would bring in the whole file).
+ * A pending proposal with its diff against the entry's current file (`current`; its proposed
+ * file: `text`, undefined when unread), and whether that diff shows its file as the branch holds
+ * it: not so for a file too large to read, nor for an alias, a narrowing or an archiving whose
+ * file changes more than its one field (the diff shows what an accept writes; a merge of the
+ * branch would bring in the whole file).
  */
-async function listed(
-  kbDir: string,
-  paths: ReadonlyMap<string, string>,
+function listed(
   record: ProposalRecord,
-): Promise<[Listed, boolean]> {
-  const current = currentFile(kbDir, record.entryId, paths);
-  const text = await fileAt(kbDir, record.commit, record.path);
+  text: string | undefined,
+  current: { path: string; text: string } | undefined,
+): [Listed, boolean] {
   const view = text === undefined ? undefined : acceptedView(record, text, current);
   const diff = view === undefined
     ? `(no file ${record.path} in this proposal, or one larger than an entry can be)\n`
@@ -250,44 +255,85 @@ const STRAY_NAMED = 10;
 /**
  * Warn (stderr) when merging the proposals branch would bring in files the list does not show
  * (see {@link strayFiles}; `unseen`: proposals' files the list shows otherwise than the branch
- * holds them), with the git command that shows them.
+ * holds them), with the git command that shows them; and when it would bring in a file as an
+ * older proposal of it has it, taking the newer one for merged, with the reviews that settle it.
  */
-async function warnStray(kbDir: string, state: ProposalsState, unseen: string[]): Promise<void> {
+async function warnStray(
+  on: Reviewing,
+  state: ProposalsState,
+  unseen: string[],
+): Promise<void> {
+  const { kbDir } = on;
   const stray = await strayFiles(kbDir, state);
   const { meet } = stray;
   const paths = [...new Set([...stray.paths, ...unseen])];
-  if (!paths.length) return;
-  const named = paths.slice(0, STRAY_NAMED);
-  const more = paths.length > named.length ? ` and ${paths.length - named.length} more` : "";
-  console.error(yellow(
-    `warning: merging ${PROPOSALS_BRANCH} (on your git host or by hand) would also bring in ` +
-      `${plural(paths.length, "file", "files")} no proposal listed here shows as the branch ` +
-      `holds it: ${named.map((path) => displaySafe(JSON.stringify(path))).join(", ")}${more}; ` +
-      "accepting with review takes only what is listed; see what the branch holds: " +
-      gitCommand(kbDir, "diff", meet.slice(0, SHORT), PROPOSALS_BRANCH, "--", ...named),
-  ));
+  if (paths.length) {
+    const named = paths.slice(0, STRAY_NAMED);
+    const more = paths.length > named.length ? ` and ${paths.length - named.length} more` : "";
+    console.error(yellow(
+      `warning: merging ${PROPOSALS_BRANCH} (on your git host or by hand) would also bring in ` +
+        `${plural(paths.length, "file", "files")} no proposal listed here shows as the branch ` +
+        `holds it: ${named.map((path) => displaySafe(JSON.stringify(path))).join(", ")}${more}; ` +
+        "accepting with review takes only what is listed; see what the branch holds: " +
+        gitCommand(kbDir, "diff", meet.slice(0, SHORT), PROPOSALS_BRANCH, "--", ...named),
+    ));
+  }
+  if (stray.older.length) {
+    const list = stray.older.map(({ path, holds, newest }) =>
+      `${displaySafe(JSON.stringify(path))} (as ${holds.slice(0, SHORT)} has it, not as the ` +
+      `newer ${newest.slice(0, SHORT)})`
+    );
+    const more = list.length > STRAY_NAMED ? ` and ${list.length - STRAY_NAMED} more` : "";
+    const first = stray.older[0].newest.slice(0, SHORT);
+    console.error(yellow(
+      `warning: merging ${PROPOSALS_BRANCH} (on your git host or by hand) would bring in ` +
+        `${plural(list.length, "file", "files")} as an older proposal has it, and take the ` +
+        `newer proposal of the same file for merged without its text: ` +
+        `${list.slice(0, STRAY_NAMED).join(", ")}${more}; review one of the two here before ` +
+        `merging, e.g. ${reviewCommand(on, "accept", first)} or ` +
+        reviewCommand(on, "reject", first),
+    ));
+  }
+}
+
+/**
+ * Say (stderr) when the remote's proposals branch, as last fetched, holds what the local one
+ * lacks (a fresh clone has only the remote's): the list leaves it out until a sync takes it in.
+ */
+async function noteBehind(kbDir: string): Promise<void> {
+  const behind = await proposalsBehind(kbDir).catch(() => undefined);
+  if (!behind) return;
+  console.error(
+    `note: ${behind.remote}'s ${PROPOSALS_BRANCH} holds ` +
+      `${plural(behind.commits, "commit", "commits")} (proposals or reviews made elsewhere) ` +
+      `this clone has not taken in, which this list leaves out; take them in: ${
+        kbCommand("sync", "--kb", kbDir)
+      }`,
+  );
 }
 
 /** Print the pending proposals (after {@link prepare}). */
 async function list(on: Reviewing): Promise<number> {
   const { kbDir, json } = on;
   await prepare(on);
+  await noteBehind(kbDir);
   const state = await readProposals(kbDir);
   const { pending } = state;
   const paths = entryPaths(kbDir);
   const items: Listed[] = [];
   const unseen: string[] = [];
-  // A few git reads at a time: anyone who can push the branch decides how many proposals it holds.
-  for (let at = 0; at < pending.length; at += READS_AT_ONCE) {
-    const batch = pending.slice(at, at + READS_AT_ONCE);
-    for (
-      const [item, shown] of await Promise.all(batch.map((record) => listed(kbDir, paths, record)))
-    ) {
+  // Read in batches: anyone who can push the branch decides how many proposals it holds.
+  for (let at = 0; at < pending.length; at += READ_TOGETHER) {
+    const batch = pending.slice(at, at + READ_TOGETHER);
+    const texts = await filesAt(kbDir, batch.map(({ commit, path }) => [commit, path]));
+    batch.forEach((record, index) => {
+      const current = currentFile(kbDir, record.entryId, paths);
+      const [item, shown] = listed(record, texts[index], current);
       items.push(item);
       if (!shown) unseen.push(item.path);
-    }
+    });
   }
-  await warnStray(kbDir, state, unseen);
+  await warnStray(on, state, unseen);
   if (json) {
     for (const item of items) console.log(JSON.stringify(item));
     return 0;
@@ -333,6 +379,21 @@ async function proposedEntry(on: Reviewing, record: ProposalRecord): Promise<Ent
 }
 
 /**
+ * Refuse a change proposed to an entry that is no longer in the knowledge base (removed since
+ * the proposal was made), naming the reject that takes it off the list.
+ */
+function assertEntryThere(on: Reviewing, record: ProposalRecord): void {
+  if (record.kind === "new" || entryPaths(on.kbDir).has(record.entryId)) return;
+  const short = record.commit.slice(0, SHORT);
+  throw new Error(
+    `${record.entryId} is no longer in ${on.kbDir} (removed since proposal ${short} was made), ` +
+      `so this ${record.kind} proposal has no entry to change; take it off the list: ${
+        reviewCommand(on, "reject", short, "--why", "its entry was removed")
+      }`,
+  );
+}
+
+/**
  * The save that accepts `proposed` for `record`: a new entry at the path its id and title give,
  * else an edit of the entry's file as it is now. An edit proposal whose entry changed since it
  * was made is refused (its text would undo that change), and so is a new entry whose id was
@@ -351,6 +412,7 @@ async function acceptRequest(
   if (record.kind === "new" && !entryPaths(kbDir).has(record.entryId)) {
     return { ...newEntryRequest(kbDir, proposed, false), othersWords: true };
   }
+  assertEntryThere(on, record);
   const { path, previousText } = entryToEdit(kbDir, record.entryId);
   const { entry: before } = readRepairable(previousText, path, record.entryId);
   const next = edited ? proposed : acceptedEntry(record.kind, before, proposed);
@@ -442,16 +504,70 @@ async function acceptOne(on: Reviewing, record: ProposalRecord): Promise<void> {
 }
 
 /**
- * Open the proposal in the editor (or, `fromDraft`, the draft an earlier edit of it kept), then
+ * `text` with the frontmatter's `updated:` line made `line` (none: as it is), so that two
+ * versions of an entry dated on different days merge without a conflict on that line.
+ */
+function datedAs(text: string, line: string | undefined): string {
+  const end = text.indexOf("\n---", 3);
+  if (line === undefined || end < 0) return text;
+  return text.slice(0, end).replace(/^updated: .*$/m, line) + text.slice(end);
+}
+
+/**
+ * The text `review edit` opens: what an accept would write; for an edit proposal whose entry
+ * changed since it was made, the proposal merged into the entry as it is now (git's three-way
+ * merge from the text it was proposed on; the `updated` dates set alike, the save sets it), with
+ * notes at the top saying so: the proposal's text alone would undo the change made since.
+ */
+async function editorText(on: Reviewing, record: ProposalRecord): Promise<string> {
+  const current = currentFile(on.kbDir, record.entryId);
+  const proposed = await fileAt(on.kbDir, record.commit, record.path) ?? "";
+  const { text } = acceptedView(record, proposed, current);
+  if (
+    record.kind !== "edit" || !current || record.base === undefined ||
+    record.base === await blobIdOf(on.kbDir, current.text)
+  ) {
+    return text;
+  }
+  const short = record.commit.slice(0, SHORT);
+  const changed = `${record.entryId} changed since proposal ${short} was made`;
+  const [base] = await blobTexts(on.kbDir, [record.base]).catch(() => [undefined]);
+  if (base === undefined) {
+    return withNotes(text, [
+      `${changed}, and the text it was made on is not in this clone: saved as it is, this text`,
+      `undoes that change; the entry as it is now: ${current.path}`,
+    ]);
+  }
+  const end = current.text.indexOf("\n---", 3);
+  const now = end < 0 ? undefined : /^updated: .*$/m.exec(current.text.slice(0, end))?.[0];
+  const merged = await mergeTexts(
+    on.kbDir,
+    { ours: current.text, base: datedAs(base, now), theirs: datedAs(proposed, now) },
+    ["the entry now", `the entry when ${short} was proposed`, `proposal ${short}`],
+  );
+  return withNotes(
+    merged.text,
+    merged.clean
+      ? [
+        `${changed}: this is the proposal merged into the entry`,
+        "as it is now, both changes kept.",
+      ]
+      : [
+        `${changed}: this is the proposal merged into the entry as it is now. Where both changed`,
+        "the same lines, both versions are between the <<<<<<< and >>>>>>> lines (the entry now",
+        "first): keep what you want of both and delete the marker lines.",
+      ],
+  );
+}
+
+/**
+ * Open the proposal (or the draft `fromDraft` an earlier edit of it kept) in the editor, then
  * accept what the user saved.
  */
 async function editOne(on: Reviewing, record: ProposalRecord, fromDraft?: string): Promise<void> {
+  assertEntryThere(on, record);
   const text = fromDraft === undefined
-    ? acceptedView(
-      record,
-      await fileAt(on.kbDir, record.commit, record.path) ?? "",
-      currentFile(on.kbDir, record.entryId),
-    ).text
+    ? await editorText(on, record)
     : await readTextArgument(fromDraft, "--from-draft");
   const short = record.commit.slice(0, SHORT);
   const draft = await editUntilValid<SaveRequest | undefined>({
@@ -474,6 +590,7 @@ async function editOne(on: Reviewing, record: ProposalRecord, fromDraft?: string
       return { value: request, problems: request ? await entryProblems(request) : [] };
     },
     resume: (path) => reviewCommand(on, "edit", short, "--from-draft", path),
+    instead: `accept it as proposed: ${reviewCommand(on, "accept", short)}`,
   });
   const request = draft.value;
   await saveAndRecord(on, record, request, async () => {
@@ -574,21 +691,21 @@ export async function run(args: string[]): Promise<number> {
 }
 
 /**
- * Review `records` as `action` says (`why` for reject, `fromDraft` for edit); resolves to the exit
- * code (several accepts: the worst).
+ * Review `records` as `action` says (`why` for reject, `from-draft` for edit); resolves to the
+ * exit code (several accepts: the worst).
  */
 async function review(
   on: Reviewing,
   action: Exclude<Action, "list">,
   records: ProposalRecord[],
-  { why, "from-draft": fromDraft }: { why?: string; "from-draft"?: string },
+  values: { why?: string; "from-draft"?: string },
 ): Promise<number> {
   if (action === "edit") {
-    await editOne(on, records[0], fromDraft);
+    await editOne(on, records[0], values["from-draft"]);
     return 0;
   }
   if (action === "reject") {
-    await reject(on, records, why);
+    await reject(on, records, values.why);
     return 0;
   }
   let code = 0;

@@ -19,13 +19,18 @@ import { cacheRoot, resolvePath } from "./paths.ts";
 /** How many times the editor opens on a terminal before the draft is kept instead. */
 export const MAX_EDITOR_ROUNDS = 5;
 
-/** Raised when there is no editor to open. Exit code 2. */
+/** What `add` and `edit` can do without an editor, for the messages that say there is none. */
+const FIELD_FLAGS_INSTEAD = "give the fields with flags (--title, --body, --body-file)";
+
+/**
+ * Raised when there is no editor to open; `instead` is what the command can do without one.
+ * Exit code 2.
+ */
 export class NoEditorError extends KbError {
-  constructor() {
+  constructor(instead = FIELD_FLAGS_INSTEAD) {
     super(
       "no editor to open: $VISUAL and $EDITOR are unset and there is no terminal for vi. " +
-        "Set one, e.g. export EDITOR=nano (or EDITOR='code --wait'), " +
-        "or give the fields with flags (--title, --body, --body-file)",
+        `Set one, e.g. export EDITOR=nano (or EDITOR='code --wait'), or ${instead}`,
       EXIT.usage,
     );
     this.name = "NoEditorError";
@@ -77,10 +82,11 @@ export interface EditorCommand {
 
 /**
  * Raised when the editor's program is not there (not on PATH, or no file at its path): which
- * variable named it, or that `vi`, the editor when none is set, is not installed. Exit code 2.
+ * variable named it, or that `vi`, the editor when none is set, is not installed (`instead`: what
+ * the command can do without one). Exit code 2.
  */
 export class EditorNotFoundError extends KbError {
-  constructor({ program, variable }: EditorCommand) {
+  constructor({ program, variable }: EditorCommand, instead = FIELD_FLAGS_INSTEAD) {
     const where = program.includes("/") ? "there is no such file" : "no such program is on PATH";
     super(
       variable
@@ -88,8 +94,7 @@ export class EditorNotFoundError extends KbError {
           `Set ${variable} to an editor that is installed, e.g. export ${variable}=nano (or ` +
           `${variable}='code --wait')`
         : "no editor to open: $VISUAL and $EDITOR are unset and vi is not installed. Set one, " +
-          "e.g. export EDITOR=nano (or EDITOR='code --wait'), or give the fields with flags " +
-          "(--title, --body, --body-file)",
+          `e.g. export EDITOR=nano (or EDITOR='code --wait'), or ${instead}`,
       EXIT.usage,
     );
     this.name = "EditorNotFoundError";
@@ -262,6 +267,11 @@ export interface EditRequest<T> {
   /** The command that carries on from the draft at `path`, quoted to be pasted. */
   resume(path: string): string;
   /**
+   * What the command can do without an editor, for the message when there is none (by default:
+   * give the fields with flags, as `add` and `edit` take them).
+   */
+  instead?: string;
+  /**
    * The file `text` was read from when it is a draft to carry on: edited in place when it is one
    * of the drafts folder's own files, else copied to a new draft.
    */
@@ -368,7 +378,7 @@ function isBlank(text: string): boolean {
  */
 export async function editUntilValid<T>(request: EditRequest<T>): Promise<Draft<T>> {
   const editor = editorCommand();
-  if (!editor && request.from === undefined) throw new NoEditorError();
+  if (!editor && request.from === undefined) throw new NoEditorError(request.instead);
   const reused = request.from !== undefined && isOwnDraft(request.from);
   const path = reused ? request.from! : createDraftFile(request.name, request.text);
   if (!editor) return await checkAsItIs(request, path);
@@ -380,7 +390,9 @@ export async function editUntilValid<T>(request: EditRequest<T>): Promise<Draft<
     const failure = await runEditor(editor, path).catch((error) => {
       // A draft carried on from holds what the user wrote before: it stays.
       if (!reused && typed === undefined) removeDraft(path);
-      throw error instanceof Deno.errors.NotFound ? new EditorNotFoundError(editor) : error;
+      throw error instanceof Deno.errors.NotFound
+        ? new EditorNotFoundError(editor, request.instead)
+        : error;
     });
     const read = readUtf8File(path);
     if (read.text === undefined) {

@@ -93,6 +93,8 @@ Deno.test("mcp: every malformed line gets its JSON-RPC 2.0 error with the id it 
     // A URI of no form the server serves: the SDK's own answer, nothing read.
     call(10, "resources/read", { uri: "file:///etc/passwd" }),
     call(8, "no/such/method"),
+    // A tool the server does not serve: the protocol's error, not a tool's result.
+    call(11, "tools/call", { name: "no-such-tool", arguments: {} }),
     // A member JSON-RPC 2.0 does not define is read past.
     line({ jsonrpc: "2.0", id: "extra", method: "ping", trace: "abc" }),
     // A response to nothing, malformed: not answered (a response is never answered).
@@ -123,6 +125,7 @@ Deno.test("mcp: every malformed line gets its JSON-RPC 2.0 error with the id it 
       [7, -32002],
       [10, -32602],
       [8, -32601],
+      [11, -32602],
     ]),
   );
   assertMatch(
@@ -131,6 +134,10 @@ Deno.test("mcp: every malformed line gets its JSON-RPC 2.0 error with the id it 
   );
   assertNotMatch(JSON.stringify(answers.find((answer) => answer.id === 7)), /root:/);
   assertNotMatch(JSON.stringify(answers.find((answer) => answer.id === 10)), /root:/);
+  assertMatch(
+    answers.find((answer) => answer.id === 11)?.error?.message ?? "",
+    /^Unknown tool: "no-such-tool"; this server serves search, get, context, add, edit$/,
+  );
   assertEquals(answers.find((answer) => answer.id === "last")?.result, {});
   assertEquals(answers.find((answer) => answer.id === "extra")?.result, {});
   assert(!answers.some((answer) => answer.id === 9), JSON.stringify(answers));

@@ -6,10 +6,20 @@
  * gets a tool error naming it and nothing is written, and `--read-only` (with the read profile:
  * no write outside the cache, no git) lists and runs no write tool.
  */
-import { assert, assertEquals, assertMatch, assertNotStrictEquals } from "@std/assert";
+import {
+  assert,
+  assertEquals,
+  assertMatch,
+  assertNotStrictEquals,
+  assertRejects,
+} from "@std/assert";
 import { join } from "@std/path/posix/join";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import {
+  McpError,
+  ResourceListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { flagsFor } from "../app/permissions.ts";
 import { shellCommand } from "../core/shell/quote.ts";
 import {
@@ -158,6 +168,10 @@ Deno.test("mcp: a real client lists the tools, searches, gets, asks for context,
 Deno.test("mcp: add and edit commit and push through the save pipeline", async () => {
   await using kb = await makeKb({ remote: true });
   await using session = await fromSources(kb);
+  let listChanged = 0;
+  session.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+    listChanged++;
+  });
   const added = await session.call("add", {
     title: "Deploy previews need the staging token",
     type: "howto",
@@ -172,6 +186,10 @@ Deno.test("mcp: add and edit commit and push through the save pipeline", async (
   const text = await Deno.readTextFile(join(kb.dir, saved.path));
   assertMatch(text, /^tags: \[deploy\]$/m);
   assertMatch(text, /- \{ rel: related, to: kb-7q2mx \}/);
+  // The resource list changed, as the server's capabilities promise to say.
+  assertEquals(listChanged, 1);
+  const listed = await session.client.listResources() as { resources: { uri: string }[] };
+  assert(listed.resources.some((resource) => resource.uri === `kb://entry/${saved.id}`));
 
   const edited = await session.call("edit", {
     id: saved.id,
@@ -322,9 +340,16 @@ Deno.test("mcp --read-only: the read profile, no write tool, and a write is refu
   const tools = await listTools(session);
   assertEquals(tools.map((tool) => tool.name), ["search", "get", "context"]);
   const before = await state(kb);
-  const add = await session.call("add", { title: "Should not land", type: "note" });
-  assertEquals(add.isError, true);
-  assertMatch(add.text, /add not found/);
+  // A tool not served is the protocol's error (-32602), not a result of a tool that ran.
+  const add = await assertRejects<McpError>(
+    () => session.call("add", { title: "Should not land", type: "note" }),
+    McpError,
+  );
+  assertEquals(add.code, -32602);
+  assertMatch(
+    add.message,
+    /Unknown tool: "add"; this server serves search, get, context; it runs with --read-only/,
+  );
   const search = await session.call("search", { queries: ["rebase"] });
   assertEquals(JSON.parse(search.text).hits[0].id, "kb-r4b9t");
   const get = await session.call("get", { ids: ["kb-7q2mx"] });

@@ -37,6 +37,7 @@ import {
   show,
   snapshot,
 } from "./helpers.ts";
+import { countingGit } from "./slow_git.ts";
 
 const PROPOSE = join(ROOT, "tests", "_propose.ts");
 
@@ -317,6 +318,23 @@ function addedAliases(item: Record<string, string>): string {
   return item.diff.split("\n").find((line) => line.startsWith("+aliases")) ?? "";
 }
 
+Deno.test("a fresh clone's review names the proposals its remote holds that a sync takes in", async () => {
+  await using kb = await makeKb({ remote: true });
+  await proposeFrom(kb, [sourdough()]);
+  await cli(kb, "sync");
+  await using other = await secondMachine(kb);
+  const env = { ...other.env, KB_CLI: `deno run -A ${shellQuote(MAIN)}` };
+  const listed = await cli({ dir: other.dir, env }, "review");
+  assertMatch(listed.stdout, /^No proposals wait for review/m);
+  const note = /^note: origin's git-kb\/proposals holds 1 commit .*; take them in: (.+)$/m
+    .exec(listed.stderr);
+  assert(note, show(listed));
+  const pasted = await runProcess("/bin/sh", ["-c", note[1]], { env: childEnv(env) });
+  assertEquals(pasted.code, 0, `${note[1]}\n${pasted.stderr}`);
+  assertEquals((await pending(other)).map((item) => item.entryId), ["kb-sour1"]);
+  assertEquals((await cli(other, "review")).stderr, "", "in step: no note");
+});
+
 Deno.test("an entry fetched after two searches, with no pointer to it, gets their words proposed as aliases", async () => {
   await using kb = await makeKb();
   const get = "git-kb get kb-7q2mx";
@@ -429,6 +447,52 @@ Deno.test("review edit whose editor fails keeps the draft, and the line it print
   );
 });
 
+Deno.test("review edit with no editor names what review can do instead, which works pasted", async () => {
+  await using kb = await makeKb();
+  await proposeFrom(kb, [sourdough()]);
+  const env = { ...kb.env, KB_CLI: `deno run -A ${shellQuote(MAIN)}` };
+  const refused = await runCli(["review", "edit", "kb-sour1"], { env });
+  assertEquals(refused.code, 2, show(refused));
+  assert(/no editor to open/.test(refused.stderr), show(refused));
+  assert(!refused.stderr.includes("--title"), "review takes no field flags");
+  const command = refused.stderr.trimEnd().split("accept it as proposed: ")[1];
+  assertMatch(command ?? "", /review accept [0-9a-f]{12}$/, show(refused));
+  const pasted = await runProcess("/bin/sh", ["-c", command], { env: childEnv(env) });
+  assertEquals(pasted.code, 0, `${command}\n${pasted.stderr}`);
+  assertEquals(await pending(kb), []);
+});
+
+Deno.test("review edit that keeps a draft prints the command that carries on with it; pasted, it does", async () => {
+  await using kb = await makeKb();
+  await proposeFrom(kb, [sourdough()]);
+  const editor = (name: string, script: string) => {
+    const path = join(kb.root, name);
+    Deno.writeTextFileSync(path, `#!/bin/sh\n${script}\n`, { mode: 0o755 });
+    return path;
+  };
+  // What the user typed, with a type no entry takes: no terminal to reopen it on, so it is kept.
+  const typing = editor(
+    "typing.sh",
+    `sed -i 's/^type: .*/type: bread/' "$1"; echo 'Rest it.' >> "$1"`,
+  );
+  const env = { ...kb.env, KB_CLI: `deno run -A ${shellQuote(MAIN)}`, VISUAL: typing };
+  const kept = await runCli(["review", "edit", "kb-sour1"], { env });
+  assertEquals(kept.code, 1, show(kept));
+  const command = kept.stderr.trimEnd().split("\n").at(-1)!.trim();
+  assertMatch(command, /review edit [0-9a-f]{12} --from-draft \S+$/);
+  const fixing = editor("fixing.sh", `sed -i 's/^type: bread/type: howto/' "$1"`);
+  const pasted = await runProcess("/bin/sh", ["-c", command], {
+    env: childEnv({ ...env, VISUAL: fixing }),
+  });
+  assertEquals(pasted.code, 0, `${command}\n${pasted.stderr}`);
+  const path = "entries/kb-sour1-bake-sourdough-bread-with-a-stiff-starter.md";
+  const saved = await Deno.readTextFile(join(kb.dir, path));
+  assert(saved.includes("type: howto") && saved.includes("Rest it."), saved);
+  assertEquals(await pending(kb), []);
+  const misplaced = await runCli(["review", "accept", "kb-sour1", "--from-draft", path], { env });
+  assertEquals(misplaced.code, 2, show(misplaced));
+});
+
 Deno.test("an entry changed since: an edit proposal is refused naming review edit; an alias keeps the change", async () => {
   await using kb = await makeKb();
   const path = "entries/kb-7q2mx-rotate-a-leaked-npm-or-cloudflare-token.md";
@@ -472,6 +536,79 @@ Deno.test("an entry changed since: an edit proposal is refused naming review edi
   assert(now.includes("wrangler-ci"), "the change made since is kept");
   assert(now.includes("aliases: [cf, token leak, secret rotation, wrangler]"), now);
   assertEquals((await pending(kb)).map((item) => item.kind), ["edit"]);
+});
+
+Deno.test("a change proposed to an entry removed since: accept and edit name the removal, and the reject they print works pasted", async () => {
+  await using kb = await makeKb({ remote: true });
+  const path = "entries/kb-7q2mx-rotate-a-leaked-npm-or-cloudflare-token.md";
+  const text = await Deno.readTextFile(join(kb.dir, path));
+  const [outcome] = await proposeFrom(kb, [
+    {
+      kind: "edit",
+      entryId: "kb-7q2mx",
+      markdown: `${text}\nAlso rotate CI.\n`,
+      reason: "r",
+      source: "s",
+    },
+  ]);
+  const short = outcome.commit!.slice(0, 12);
+  await cli(kb, "rm", "kb-7q2mx", "--force");
+  const editor = join(kb.root, "editor.sh");
+  await Deno.writeTextFile(editor, '#!/bin/sh\necho opened >> "$1.opened"\n', { mode: 0o755 });
+  const env = { ...kb.env, KB_CLI: `deno run -A ${shellQuote(MAIN)}`, VISUAL: editor };
+  for (const action of ["accept", "edit"]) {
+    const refused = await runCli(["review", action, short], { env });
+    assertEquals(refused.code, 1, show(refused));
+    assertMatch(
+      refused.stderr,
+      new RegExp(`kb-7q2mx is no longer in .* \\(removed since proposal ${short} was made\\)`),
+    );
+    assertEquals(await git(kb.dir, "status", "--porcelain"), "", "nothing written");
+  }
+  const drafts = [...Deno.readDirSync(join(cacheRootOf(kb.env)))].map((item) => item.name);
+  assert(!drafts.includes("drafts"), `the editor was not opened: ${drafts}`);
+  const command = (await runCli(["review", "accept", short], { env })).stderr.split(": ").at(-1)!;
+  const pasted = await runProcess("/bin/sh", ["-c", command], { env: childEnv(env) });
+  assertEquals(pasted.code, 0, `${command}\n${pasted.stderr}`);
+  assertEquals(await pending(kb), []);
+  const recorded = await git(kb.dir, "log", "-1", "--format=%B", "git-kb/proposals");
+  assertMatch(recorded, /^Git-Kb-Why: its entry was removed$/m);
+});
+
+Deno.test("review edit of an edit proposal whose entry changed since opens both changes merged, so saving keeps both", async () => {
+  await using kb = await makeKb();
+  const path = "entries/kb-7q2mx-rotate-a-leaked-npm-or-cloudflare-token.md";
+  const text = await Deno.readTextFile(join(kb.dir, path));
+  const proposal = (words: string): Proposal => ({
+    kind: "edit",
+    entryId: "kb-7q2mx",
+    markdown: text.replace("updated: 2026-07-02", "updated: 2026-08-01") + `\n${words}\n`,
+    reason: words,
+    source: "s",
+  });
+  const outcomes = await proposeFrom(kb, [proposal("Also rotate CI."), {
+    ...proposal("x"),
+    markdown: text.replace("title: Rotate a leaked", "title: Replace a leaked"),
+  }]);
+  assert(outcomes.every((outcome) => outcome.written), JSON.stringify(outcomes));
+  const [apart, clash] = outcomes.map((outcome) => outcome.commit!.slice(0, 12));
+  await cli(kb, "edit", "kb-7q2mx", "--tag", "wrangler-ci", "--title", "Rotate a leaked token");
+  // An editor that saves what it was given: both changes are in it, the one made since first.
+  const env = { ...kb.env, VISUAL: "true" };
+  const kept = await runCli(["review", "edit", apart], { env });
+  assertEquals(kept.code, 0, show(kept));
+  const saved = await Deno.readTextFile(join(kb.dir, path));
+  assert(saved.includes("wrangler-ci") && saved.includes("title: Rotate a leaked token"), saved);
+  assert(saved.includes("Also rotate CI."), saved);
+  // Both changed the title: the editor shows the two lines between markers, which must go.
+  const seen = join(kb.root, "seen.md");
+  const copying = join(kb.root, "copy.sh");
+  await Deno.writeTextFile(copying, `#!/bin/sh\ncp "$1" ${shellQuote(seen)}\n`, { mode: 0o755 });
+  const clashed = await runCli(["review", "edit", clash], { env: { ...env, VISUAL: copying } });
+  assertEquals(clashed.code, 1, show(clashed));
+  const shown = await Deno.readTextFile(seen);
+  assertMatch(shown, /^# kb-7q2mx changed since proposal [0-9a-f]{12} was made/m);
+  assertMatch(shown, /^<{7} the entry now\ntitle: Rotate a leaked token\n={7}\ntitle: Replace/m);
 });
 
 Deno.test("refused: a bad entry, an id that is not the proposal's, a checked-out proposals branch", async () => {
@@ -548,6 +685,27 @@ Deno.test("proposals made on two machines at once are joined by sync; --all revi
   );
 });
 
+Deno.test("one idea captured on two machines: reviewing the one listed takes both out of what a merge brings", async () => {
+  for (const verdict of ["reject", "accept"]) {
+    await using kb = await makeKb({ remote: true });
+    await using other = await secondMachine(kb);
+    // The same title is the same idea: listed once, whatever the id each capture gave it.
+    await proposeFrom(kb, [sourdough("kb-sour1")]);
+    await proposeFrom(other, [sourdough("kb-sour2", "Worded on the other machine.\n")]);
+    await cli(kb, "sync");
+    await cli(other, "sync");
+    const listed = await pending(other);
+    assertEquals(listed.length, 1, verdict);
+    const reviewed = await cli(other, "review", verdict, listed[0].commit.slice(0, 12));
+    assertEquals(reviewed.stderr, "", show(reviewed));
+    assertEquals(await pending(other), [], verdict);
+    const listing = await cli(other, "review");
+    assertEquals(listing.stderr, "", `${verdict}: no file a merge would bring unseen`);
+    const brought = await git(other.dir, "diff", "--name-only", "main...git-kb/proposals");
+    assertEquals(brought, "", `${verdict}: a merge of the branch brings nothing`);
+  }
+});
+
 Deno.test("two machines propose edits of an entry whose file name git quotes: the join keeps this side's, no conflict markers", async () => {
   await using kb = await makeKb({ remote: true });
   const path = "entries/kb-7q2mx-rotación «npm».md";
@@ -573,6 +731,41 @@ Deno.test("two machines propose edits of an entry whose file name git quotes: th
   const tip = await git(kb.dir, "show", `git-kb/proposals:${path}`);
   assert(tip.includes("Words proposed on A.") && !/^(<{7}|={7}|>{7})/m.test(tip), tip);
   assertEquals((await pending(kb)).length, 2);
+});
+
+Deno.test("a join keeping this side's older edit of an entry: review names both proposals and the review that settles it", async () => {
+  await using kb = await makeKb({ remote: true });
+  await using other = await secondMachine(kb);
+  const path = "entries/kb-7q2mx-rotate-a-leaked-npm-or-cloudflare-token.md";
+  const text = await Deno.readTextFile(join(kb.dir, path));
+  const edit = (words: string): Proposal => ({
+    kind: "edit",
+    entryId: "kb-7q2mx",
+    markdown: `${text}\n${words}\n`,
+    reason: words,
+    source: "test",
+  });
+  const [older] = await proposeFrom(other, [edit("Proposed first, on B.")]);
+  // Commit dates count whole seconds: the one proposed on A is the newer.
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  const [newer] = await proposeFrom(kb, [edit("Proposed later, on A.")]);
+  await cli(kb, "sync");
+  await cli(other, "sync");
+  assert((await git(other.dir, "show", `git-kb/proposals:${path}`)).includes("first, on B"));
+  const env = { ...other.env, KB_CLI: `deno run -A ${shellQuote(MAIN)}` };
+  const listed = await cli({ dir: other.dir, env }, "review");
+  const [short, shortNewer] = [older, newer].map((outcome) => outcome.commit!.slice(0, 12));
+  assert(!/no proposal listed here shows/.test(listed.stderr), show(listed));
+  assert(
+    listed.stderr.includes(`(as ${short} has it, not as the newer ${shortNewer})`),
+    show(listed),
+  );
+  const command = listed.stderr.trimEnd().split(" or ").at(-1)!;
+  assertMatch(command, new RegExp(`review reject ${shortNewer}$`));
+  const pasted = await runProcess("/bin/sh", ["-c", command], { env: childEnv(env) });
+  assertEquals(pasted.code, 0, `${command}\n${pasted.stderr}`);
+  const after = await cli(other, "review");
+  assertEquals(after.stderr, "", "the branch now holds the one proposal left as it has it");
 });
 
 Deno.test("a squash merge on the host: not pending, recorded, and a later edit merges cleanly", async () => {
@@ -743,6 +936,24 @@ Deno.test("hundreds of proposals pushed by hand: review lists them all within a 
   assertEquals(listed.code, 0, stderr);
   const lines = new TextDecoder().decode(listed.stdout).split("\n").filter(Boolean);
   assertEquals(lines.length, count, stderr);
+});
+
+Deno.test("review lists a flood of proposals with as many git calls for 400 as for 20", async () => {
+  await using kb = await makeKb();
+  /** The git calls a listing of `count` proposals makes, by subcommand. */
+  const callsListing = async (count: number, from: number) => {
+    await pushRaw(kb.dir, Array.from({ length: count }, (_, n) => floodProposal(from + n)));
+    const log = join(kb.root, `git-calls-${count}.log`);
+    const PATH = await countingGit(await Deno.makeTempDir({ dir: kb.root }), log);
+    const listed = await runCli(["review", "--json"], { env: { ...kb.env, PATH } });
+    assertEquals(listed.code, 0, show(listed));
+    assertEquals(listed.stdout.split("\n").filter(Boolean).length, from + count);
+    return (await Deno.readTextFile(log)).split("\n").filter(Boolean).length;
+  };
+  const few = await callsListing(20, 0);
+  // 400 more: 20 times as many proposals, read in a handful of calls more, not hundreds.
+  const many = await callsListing(400, 20);
+  assert(many - few < 20, `${few} git calls for 20 proposals, ${many} for 420`);
 });
 
 Deno.test("a proposal file larger than an entry can be is never read whole; accept names reject", async () => {

@@ -1,7 +1,8 @@
 /**
  * Slow remotes and a cramped disk: a fake `git` first on PATH whose fetch never ends (for the
- * SessionStart tests), one that cannot write a large file in one command, and a remote whose transport hangs (a `git-remote-hang` helper on PATH, the stand-in for ssh or
- * an http helper that never answers), and the check that what they started is gone.
+ * SessionStart tests), one that cannot write a large file in one command, one that counts its
+ * calls, and a remote whose transport hangs (a `git-remote-hang` helper on PATH, the stand-in for
+ * ssh or an http helper that never answers), and the check that what they started is gone.
  *
  * @module
  */
@@ -50,6 +51,33 @@ for arg in "$@"; do
     trap '' XFSZ
     ulimit -f 16
   fi
+done
+exec '${new TextDecoder().decode(real).trim()}' "$@"
+`,
+    { mode: 0o755 },
+  );
+  return `${bin}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`;
+}
+
+/**
+ * A `git` that writes the subcommand of each call (its first argument that is not an option or
+ * an option's value) to `log`, one a line, then runs the real git. Returns PATH with it first.
+ */
+export async function countingGit(dir: string, log: string): Promise<string> {
+  const real = (await new Deno.Command("sh", { args: ["-c", "command -v git"] }).output()).stdout;
+  const bin = join(dir, "counting-git-bin");
+  await Deno.mkdir(bin);
+  await Deno.writeTextFile(
+    join(bin, "git"),
+    `#!/bin/sh
+skip=
+for arg in "$@"; do
+  if [ -n "$skip" ]; then skip=; continue; fi
+  case "$arg" in
+    -c|-C) skip=1 ;;
+    -*) ;;
+    *) echo "$arg" >> '${log}'; break ;;
+  esac
 done
 exec '${new TextDecoder().decode(real).trim()}' "$@"
 `,

@@ -64,6 +64,7 @@ Deno.test("one-line fields refuse control characters, ANSI escapes and line sepa
     ["DEL", "a\u007fb", /control character \(U\+007F/],
     ["C1", "a\u0090b", /control character \(U\+0090/],
     ["tab", "a\tb", /control character \(U\+0009/],
+    ["lone surrogate", "a\ud83db", /lone surrogate \(U\+D83D at character 2\)/],
   ] as const;
   for (const [name, text, reason] of hostile) {
     const entry: Entry = {
@@ -189,4 +190,12 @@ Deno.test("an id, type or status written unquoted must be exactly a valid value"
   const problems = checkEntryFields(injected);
   assertEquals(problems.map((problem) => problem.field), ["id", "type", "status"]);
   assertEquals(problems[1].message.includes("\n"), false, "the value is quoted, not echoed raw");
+});
+
+Deno.test("a lone surrogate in the body is refused; a whole character of two is not", () => {
+  const lone = checkEntryFields({ ...valid(), body: "ok \ud83d\ude00 then \ude00 alone\n" });
+  assertEquals(fields(lone), ["body"]);
+  assert(/U\+DE00 at character 12\)/.test(lone[0].message), lone[0].message);
+  const whole = { ...valid(), title: "Smile \ud83d\ude00", body: "\ud83d\ude00\n" };
+  assertEquals(checkEntryFields(whole), []);
 });

@@ -110,6 +110,27 @@ function codePoint(code: number): string {
 }
 
 /**
+ * Why `text` cannot be written to a file as it is, or undefined when it can: a UTF-16 surrogate
+ * that is not half of a pair (JSON can carry one, `"\ud800"`; UTF-8 cannot, and writing it would
+ * put U+FFFD in its place without a word).
+ */
+export function loneSurrogateProblem(text: string): string | undefined {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 0xd800 || code > 0xdfff) continue;
+    const next = text.charCodeAt(index + 1);
+    if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+      index++;
+      continue;
+    }
+    return `holds a lone surrogate (${codePoint(code)} at character ${index + 1}), half of a ` +
+      "character, which UTF-8 cannot store: it would be saved as U+FFFD. Send the whole " +
+      "character, or leave it out";
+  }
+  return undefined;
+}
+
+/**
  * Why `text` cannot be a one-line field (title, tag, alias, source, link target, …), or
  * undefined when it can: control characters (C0, DEL, C1 such as U+0085), ANSI escape sequences,
  * and line or paragraph separators would break the line it is shown on, or forge another one;
@@ -137,20 +158,6 @@ export function oneLineProblem(text: string): string | undefined {
     }
   }
   return undefined;
-}
-
-/**
- * Why `text` cannot be written as it is, when it holds a lone surrogate: half of a UTF-16 pair
- * (U+D800–U+DFFF without its other half), which a JSON string may carry as `\ud800` but UTF-8
- * cannot store; written, it would turn into U+FFFD without a word. Undefined when it holds none.
- */
-export function loneSurrogateProblem(text: string): string | undefined {
-  const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.exec(text);
-  if (!lone) return undefined;
-  return `holds a lone surrogate (${codePoint(lone[0].charCodeAt(0))} at character ${
-    lone.index + 1
-  }), half of a character, which UTF-8 cannot store: it would be saved as U+FFFD. ` +
-    "Send the whole character, or leave it out";
 }
 
 /** Whether `code` is a bidirectional formatting control. */

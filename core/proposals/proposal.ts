@@ -362,6 +362,25 @@ export function pendingProposals(
 }
 
 /**
+ * The proposals a newer one of the same key stands for (the same idea captured twice, on two
+ * machines): not reviewed and not landed, and never pending themselves (see
+ * {@link pendingProposals}). Their files are still on the branch, so the review of that newer
+ * one must record them too, or a merge of the branch would bring them in.
+ */
+export function twinProposals(
+  log: ProposalLog,
+  landed: ReadonlySet<string>,
+): ProposalRecord[] {
+  const reviewed = new Set(log.resolutions.map((record) => record.proposal));
+  const seen = new Set<string>();
+  return log.proposals.filter((record) => {
+    const twin = seen.has(record.key);
+    seen.add(record.key);
+    return twin && !reviewed.has(record.commit) && !landed.has(record.commit);
+  });
+}
+
+/**
  * Which of `proposals` names `wanted`: a commit (a unique prefix of at least 4 hex digits) or an
  * entry id (when one pending proposal alone is for it). An error message when none or several.
  */

@@ -16,6 +16,7 @@ import {
   readLog,
   rejectionOf,
   resolutionMessage,
+  twinProposals,
 } from "./proposal.ts";
 
 const ENTRY = { ...blankEntry("kb-abcde", "2026-01-01"), title: "Pin actions", tags: ["ci"] };
@@ -126,6 +127,20 @@ Deno.test("a key proposed twice is pending once, the newest", () => {
     logged("west", "2026-01-02T06:00:00+00:00", first),
   ]);
   assertEquals(pendingProposals(zones, new Set()).map((item) => item.commit), ["west"]);
+  assertEquals(twinProposals(log, new Set()).map((item) => item.commit), ["c1"]);
+  // Once the newest is reviewed the older one is pending no more, and still a twin to record.
+  const accepted = resolutionMessage(log.proposals[0], {
+    verdict: "accepted",
+    proposal: "c2",
+    key: log.proposals[0].key,
+  });
+  const reviewed = readLog([
+    ...["c1", "c2"].map((commit, at) => logged(commit, `2026-01-0${at + 1}T00:00:00Z`, first)),
+    logged("c3", "2026-01-03T00:00:00Z", accepted),
+  ]);
+  assertEquals(pendingProposals(reviewed, new Set()), []);
+  assertEquals(twinProposals(reviewed, new Set()).map((item) => item.commit), ["c1"]);
+  assertEquals(twinProposals(reviewed, new Set(["c1"])), [], "landed: no twin to record");
 });
 
 Deno.test("findProposal: by commit prefix or by entry id; none or several named", () => {

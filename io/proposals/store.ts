@@ -34,8 +34,9 @@ import {
   rejectionOf,
   type Resolution,
   resolutionMessage,
+  twinProposals,
 } from "../../core/proposals/proposal.ts";
-import { commitIdentity, git, gitOk, isAncestor } from "../git.ts";
+import { blobTexts, commitIdentity, git, GitError, gitOk, isAncestor } from "../git.ts";
 import { cacheRoot } from "../paths.ts";
 import { ENTRIES_DIR } from "../kb.ts";
 
@@ -129,21 +130,24 @@ export interface ProposalsState {
    * merged them (a squash merge on the host): not pending, but still adding their file.
    */
   copied: ProposalRecord[];
+  /** Proposals a newer one of the same key stands for (see {@link twinProposals}). */
+  twins: ProposalRecord[];
 }
 
 /** The proposals branch read: its log and what is pending. */
 export async function readProposals(kbDir: string): Promise<ProposalsState> {
   const tip = await proposalsTip(kbDir);
   const log = await logOf(kbDir, tip);
-  if (!tip) return { tip, log, pending: [], copied: [] };
+  if (!tip) return { tip, log, pending: [], copied: [], twins: [] };
   const { merged, copied } = await landedCommits(kbDir, tip, log.proposals);
-  const pending = pendingProposals(log, new Set([...merged, ...copied]));
+  const landed = new Set([...merged, ...copied]);
   const reviewed = new Set(log.resolutions.map((record) => record.proposal));
   return {
     tip,
     log,
-    pending,
+    pending: pendingProposals(log, landed),
     copied: log.proposals.filter(({ commit }) => copied.has(commit) && !reviewed.has(commit)),
+    twins: twinProposals(log, landed),
   };
 }
 
@@ -151,50 +155,94 @@ export async function readProposals(kbDir: string): Promise<ProposalsState> {
 export interface StrayFiles {
   /** Where the proposals branch and the checked-out branch meet: what a merge starts from. */
   meet: string;
-  /** The paths, each changed on the branch since `meet` and not as its newest pending proposal. */
+  /**
+   * The paths, each changed on the branch since `meet` and held as no pending proposal has it.
+   */
   paths: string[];
+  /**
+   * Files the branch holds as an older pending proposal has them, not as the newest one of the
+   * same file (two machines proposed edits of one entry, and a sync joined them keeping its own):
+   * a merge would bring in the older one's text and take the newer one for merged.
+   */
+  older: { path: string; holds: string; newest: string }[];
 }
 
 /**
  * What merging the proposals branch (on a host, or by hand) would bring in beyond the pending
  * proposals as a review shows them: a file changed since the branches met that no pending
- * proposal holds, or that the branch holds otherwise than its newest pending proposal (a commit
- * without trailers pushed after it). Anyone who can push the branch can add such commits.
+ * proposal holds (a commit without trailers pushed after it), or that the branch holds as an
+ * older pending proposal of it rather than the newest. Anyone who can push the branch can add
+ * such commits.
  */
 export async function strayFiles(kbDir: string, state: ProposalsState): Promise<StrayFiles> {
   const meet = await meetOf(kbDir, state.tip);
-  if (!meet) return { meet, paths: [] };
+  if (!meet) return { meet, paths: [], older: [] };
   const changed =
     (await gitOk(kbDir, ["diff", "--name-only", "--no-renames", "-z", meet, state.tip!]))
       .split("\0").filter(Boolean);
-  const newest = new Map<string, string>();
+  const byPath = new Map<string, ProposalRecord[]>();
   for (const record of state.pending) {
-    if (!newest.has(record.path)) newest.set(record.path, record.commit);
+    byPath.set(record.path, [...byPath.get(record.path) ?? [], record]);
   }
-  const held = changed.filter((path) => newest.has(path));
-  const blobs = await batchCheck(
-    kbDir,
-    "%(objectname)",
-    held.flatMap((path) => [`${state.tip}:${path}`, `${newest.get(path)}:${path}`]),
-  );
-  const differs = new Set(held.filter((_, at) => blobs[2 * at] !== blobs[2 * at + 1]));
-  return { meet, paths: changed.filter((path) => !newest.has(path) || differs.has(path)) };
+  const held = changed.filter((path) => byPath.has(path));
+  const proposed = held.flatMap((path) => byPath.get(path)!);
+  const blobs = await batchCheck(kbDir, "%(objectname)", [
+    ...held.map((path) => `${state.tip}:${path}`),
+    ...proposed.map(({ commit, path }) => `${commit}:${path}`),
+  ]);
+  const tipBlob = new Map(held.map((path, at) => [path, blobs[at]]));
+  const holding = new Map<string, ProposalRecord>();
+  proposed.forEach((record, at) => {
+    if (!holding.has(record.path) && blobs[held.length + at] === tipBlob.get(record.path)) {
+      holding.set(record.path, record);
+    }
+  });
+  const older = held.filter((path) =>
+    holding.has(path) && holding.get(path) !== byPath.get(path)![0]
+  )
+    .map((path) => ({
+      path,
+      holds: holding.get(path)!.commit,
+      newest: byPath.get(path)![0].commit,
+    }));
+  return { meet, paths: changed.filter((path) => !holding.has(path)), older };
 }
 
 /**
  * The text of `path` at `rev`, or undefined when it has none there or it is larger than an
- * entry file can be (anyone who can push the proposals branch chooses its files: a huge one is
- * never read whole).
+ * entry file can be (see {@link filesAt}).
  */
 export async function fileAt(
   kbDir: string,
   rev: string,
   path: string,
 ): Promise<string | undefined> {
-  const size = await git(kbDir, ["cat-file", "-s", `${rev}:${path}`]);
-  if (size.code !== 0 || Number(size.stdout.trim()) > LIMITS.maxEntryFileBytes) return undefined;
-  const found = await git(kbDir, ["cat-file", "blob", `${rev}:${path}`]);
-  return found.code === 0 ? found.stdout : undefined;
+  return (await filesAt(kbDir, [[rev, path]]))[0];
+}
+
+/**
+ * The text of each `[rev, path]` (a path of a proposal record: no control character), or
+ * undefined where it has none there or the file is larger than an entry file can be (anyone who
+ * can push the proposals branch chooses its files: a huge one is never read whole). Two git calls
+ * for them all, however many: a git call for each would make a listing of thousands of
+ * proposals take minutes.
+ */
+export async function filesAt(
+  kbDir: string,
+  wanted: readonly (readonly [string, string])[],
+): Promise<(string | undefined)[]> {
+  const found = await batchCheck(
+    kbDir,
+    "%(objectname) %(objecttype) %(objectsize)",
+    wanted.map(([rev, path]) => `${rev}:${path}`),
+  );
+  const readable = found.map((line) => {
+    const [blob, type, size] = line.split(" ");
+    return type === "blob" && Number(size) <= LIMITS.maxEntryFileBytes ? blob : undefined;
+  });
+  const texts = await blobTexts(kbDir, readable.filter((blob) => blob !== undefined));
+  let next = 0;
+  return readable.map((blob) => blob === undefined ? undefined : texts[next++]);
 }
 
 /** An entry file committed on the checked-out branch. */
@@ -277,19 +325,53 @@ function place(proposal: Proposal, committed: ReadonlyMap<string, CommittedFile>
   return { proposal, path, key: proposalKey(proposal), base: existing?.blob };
 }
 
+/** Run `use` with a private folder under the cache root (named `prefix…`), removed after. */
+async function withTemporaryDir<T>(prefix: string, use: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await Deno.makeTempDir({ dir: cacheRoot(), prefix });
+  try {
+    return await use(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+}
+
 /**
  * Run `use` with the environment of a temporary index file of git's (in a private folder under
  * the cache root, removed after), for building trees without touching the user's index.
  */
-export async function withTemporaryIndex<T>(
+export function withTemporaryIndex<T>(
   use: (env: Record<string, string>) => Promise<T>,
 ): Promise<T> {
-  const dir = await Deno.makeTempDir({ dir: cacheRoot(), prefix: "proposal-index-" });
-  try {
-    return await use({ GIT_INDEX_FILE: join(dir, "index") });
-  } finally {
-    await Deno.remove(dir, { recursive: true }).catch(() => {});
-  }
+  return withTemporaryDir("proposal-index-", (dir) => use({ GIT_INDEX_FILE: join(dir, "index") }));
+}
+
+/** An entry file merged by {@link mergeTexts}. */
+export interface MergedText {
+  /** The merge, with conflict markers where both sides changed the same lines. */
+  text: string;
+  /** Whether no lines conflicted. */
+  clean: boolean;
+}
+
+/**
+ * git's three-way merge of one file (`git merge-file`): the changes from `base` to `theirs`
+ * made to `ours`, both sides' lines between `<<<<<<<` and `>>>>>>>` markers where they changed
+ * the same ones (`labels`: the names the markers give ours, base and theirs).
+ */
+export async function mergeTexts(
+  kbDir: string,
+  texts: { ours: string; base: string; theirs: string },
+  labels: readonly [string, string, string],
+): Promise<MergedText> {
+  return await withTemporaryDir("proposal-merge-", async (dir) => {
+    const files = ["ours", "base", "theirs"] as const;
+    for (const name of files) await Deno.writeTextFile(join(dir, name), texts[name]);
+    const args = ["merge-file", "-p", ...labels.flatMap((label) => ["-L", label])];
+    const merged = await git(kbDir, [...args, ...files.map((name) => join(dir, name))]);
+    // Its exit code is the number of conflicts (at most 127), or an error.
+    if (merged.code < 0 || merged.code > 127) throw new GitError(args, merged);
+    return { text: merged.stdout, clean: merged.code === 0 };
+  });
 }
 
 /** One file change of a commit built on the proposals branch: a blob at a path, or none. */
@@ -482,8 +564,10 @@ export async function recordResolution(
 
 /**
  * {@link recordResolution} of each of `records` alike, in one move of the branch (one commit
- * each), so reviewing thousands of proposals at once reads the branch once, not once each.
- * Resolves to the records it recorded: not those reviewed already.
+ * each), so reviewing thousands of proposals at once reads the branch once, not once each; the
+ * twins each one stands for (the same idea proposed again, see {@link twinProposals}) are
+ * recorded with it, so their files leave the branch too. Resolves to the records it recorded:
+ * not those reviewed already.
  */
 export async function recordResolutions(
   kbDir: string,
@@ -496,7 +580,10 @@ export async function recordResolutions(
     const open = records.filter((record) =>
       !reviewed.has(record.commit) && !rejectionOf(state.log, record.key)
     );
-    return { commits: await resolutionCommits(kbDir, state, open, resolution), result: open };
+    const keys = new Set(open.map((record) => record.key));
+    const twins = state.twins.filter((record) => keys.has(record.key));
+    const commits = await resolutionCommits(kbDir, state, [...open, ...twins], resolution);
+    return { commits, result: open };
   });
   return result;
 }

@@ -291,6 +291,38 @@ export class ProposalsPushError extends KbError {
   }
 }
 
+/** What the remote's proposals branch, as last fetched, holds that the local one lacks. */
+export interface ProposalsBehind {
+  /** The remote's name. */
+  remote: string;
+  /** How many commits (proposals, reviews, joins) the local branch lacks. */
+  commits: number;
+}
+
+/**
+ * Whether the remote's proposals branch, as last fetched (a clone fetches it; so does any
+ * `git fetch`), holds commits the local branch lacks: proposals or reviews made on another
+ * machine that only a sync takes in, so a review here does not list them yet.
+ */
+export async function proposalsBehind(kbDir: string): Promise<ProposalsBehind | undefined> {
+  const state = await repoState(kbDir);
+  if (state.state !== "branch") return undefined;
+  const target = await pushTarget(kbDir, state.branch);
+  const theirs = target && await commitOf(kbDir, trackingOf(target.remote));
+  if (!target || !theirs) return undefined;
+  const ours = await proposalsTip(kbDir);
+  // Not the knowledge base's own history, which the proposals branch grows from.
+  const lacking = await gitOk(kbDir, [
+    "rev-list",
+    "--count",
+    theirs,
+    "^HEAD",
+    ...ours ? [`^${ours}`] : [],
+  ]);
+  const commits = Number(lacking.trim());
+  return commits ? { remote: target.remote, commits } : undefined;
+}
+
 /** What sharing the reviews just recorded came to. */
 export interface SharedReviews {
   /** What went wrong while nothing recorded here was left unpushed, one line each. */
