@@ -565,7 +565,8 @@ Deno.test("without Deno: one line on how to install it; a hook still exits 0", a
     install?.replace(/deno@[\d.]+$/, "deno@"),
     `npm install --prefix ${shellQuote(join(data, "git-kb", "deno"))} deno@`,
     show(moved),
-  );  // Without HOME the user-folder Deno cannot be looked for: HOME is what to fix, not Deno.
+  );
+  // Without HOME the user-folder Deno cannot be looked for: HOME is what to fix, not Deno.
   const homeless = await runProcess(LAUNCHER, ["search", "x"], {
     env: { PATH: tools },
     clearEnv: true,
