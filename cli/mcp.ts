@@ -23,7 +23,7 @@ import {
 import denoConfig from "../deno.json" with { type: "json" };
 import { refusal } from "../core/mcp/jsonrpc.ts";
 import { percentDecoded } from "../core/mcp/percent.ts";
-import { getEntries, listEntries } from "../io/kbs/get.ts";
+import { getEntries, listEntries, MCP_STEPS } from "../io/kbs/get.ts";
 import { LineTransport } from "../io/mcp/stdio.ts";
 import { terminationSignal } from "../io/process.ts";
 import { type CommandSpec, helpText, NO_POSITIONALS, parseCommand } from "./args.ts";
@@ -131,7 +131,7 @@ export function mcpServer(context: ToolContext, readOnly: boolean): KbServer {
         throw new McpError(ErrorCode.InvalidParams, `${uri.href}: in the id, ${decoded.malformed}`);
       }
       const id = decoded.text;
-      const { found, reasons } = await getEntries(context.kbFlag, [id]);
+      const { found, reasons } = await getEntries(context.kbFlag, [id], { steps: MCP_STEPS });
       if (!found.length) {
         throw new McpError(RESOURCE_NOT_FOUND, reasons.join("; ") || `no entry ${id}`, {
           uri: uri.href,

@@ -18,7 +18,7 @@ import { ACTIVITIES, ENTRY_TYPES, LINK_RELS, STATUSES } from "../core/entry/sche
 import { distinctTerms } from "../core/text/tokenize.ts";
 import { resolveKbNamed } from "../io/config.ts";
 import { contextForPrompt } from "../io/hook/prompt_context.ts";
-import { getEntries } from "../io/kbs/get.ts";
+import { getEntries, MCP_STEPS } from "../io/kbs/get.ts";
 import { locateEntry } from "../io/kbs/locate.ts";
 import { searchKbs } from "../io/kbs/search.ts";
 import { kbCommand } from "../io/self_command.ts";
@@ -202,6 +202,7 @@ const get = defineTool({
     if (!ids.length) return toolError('ids: no id given; pass entry ids, e.g. ["kb-7q2mx"]');
     const { found, reasons, skipped, readFromFiles } = await getEntries(kbFlag, ids, {
       links: true,
+      steps: MCP_STEPS,
     });
     const entries = found.map((item) => {
       const links = item.links?.length

@@ -148,7 +148,13 @@ Deno.test("mcp: a real client lists the tools, searches, gets, asks for context,
   assertMatch(get.text, /^Links of kb-3hd8w:\n {2}← superseded-by kb-7q2mx Rotate a leaked/m);
   const missing = await session.call("get", { ids: "kb-zzzzz" });
   assertEquals(missing.isError, true);
-  assertMatch(missing.text, /no entry kb-zzzzz/);
+  // The next step is the server's own tool, which its client can call, not a CLI command.
+  assertEquals(missing.text, "no entry kb-zzzzz; find ids with the search tool");
+  const mistyped = await session.call("get", { ids: ["kb-7q2nx"] });
+  assertEquals(
+    mistyped.text,
+    'no entry kb-7q2nx; did you mean kb-7q2mx? the get tool with ids ["kb-7q2mx"]',
+  );
 
   const context = await session.call("context", { task: "rotate the leaked npm token" });
   assertEquals(context.isError, false, context.text);

@@ -57,10 +57,10 @@ export interface GetOutcome {
 export async function getEntries(
   kbFlag: string | undefined,
   ids: readonly string[],
-  { links }: { links?: boolean } = {},
+  { links, steps }: { links?: boolean; steps?: NextSteps } = {},
 ): Promise<GetOutcome> {
   try {
-    return await getIndexed(kbFlag, ids, links);
+    return await getIndexed(kbFlag, ids, links, steps);
   } catch (error) {
     if (!(error instanceof UnwritableCacheError)) throw error;
     // Loaded only here: it brings the entry parser and the YAML library with it.
@@ -72,11 +72,37 @@ export async function getEntries(
   }
 }
 
+/**
+ * How a reason an id is not served names what to do next: the CLI's commands (the default), or
+ * an MCP server's own tools ({@link MCP_STEPS}), which are what its client can call.
+ */
+export interface NextSteps {
+  /** The call that fetches entry `id`. */
+  get(id: string): string;
+  /** The call that finds entry ids. */
+  search: string;
+}
+
+/** An MCP server's next steps: its `get` and `search` tools. */
+export const MCP_STEPS: NextSteps = {
+  get: (id) => `the get tool with ids ${JSON.stringify([id])}`,
+  search: "the search tool",
+};
+
+/** The CLI's next steps, naming the knowledge base by `--kb` when the command did (`kb`). */
+function cliSteps(kb: string): NextSteps {
+  return {
+    get: (id) => `${selfCommand()} get ${id}${kb}`,
+    search: `${selfCommand()} search <words>${kb}`,
+  };
+}
+
 /** {@link getEntries} through the index. */
 function getIndexed(
   kbFlag: string | undefined,
   ids: readonly string[],
   links: boolean | undefined,
+  steps: NextSteps | undefined,
 ): Promise<GetOutcome> {
   return withKbs(kbFlag, { trustStampMs: READ_TRUST_MS }, async ({ kbs, skipped, several }) => {
     const found: Found[] = [];
@@ -86,6 +112,7 @@ function getIndexed(
         several,
         pinned: kbFlag !== undefined,
         links,
+        steps,
       });
       if (typeof outcome === "string") reasons.push(outcome);
       else found.push(outcome);
@@ -134,7 +161,12 @@ export function listEntries(kbFlag: string | undefined): Promise<ListedEntry[]> 
 async function fetchOne(
   kbs: NamedKb[],
   typed: string,
-  { several, pinned, links }: { several: boolean; pinned: boolean; links?: boolean },
+  { several, pinned, links, steps }: {
+    several: boolean;
+    pinned: boolean;
+    links?: boolean;
+    steps?: NextSteps;
+  },
 ): Promise<Found | string> {
   const { kb: wanted, id } = splitQualifiedId(typed);
   const searched = wanted === undefined ? kbs : kbs.filter((kb) => kb.name === wanted);
@@ -153,7 +185,7 @@ async function fetchOne(
     const [{ kb, item }] = hits;
     return several ? { ...item, id: qualifyId(kb.name, id) } : item;
   }
-  const why = await Promise.all(searched.map((kb) => whyNotServed(kb, id, pinned)));
+  const why = await Promise.all(searched.map((kb) => whyNotServed(kb, id, pinned, steps)));
   const served = why.findIndex((reason) => !reason.startsWith("no entry "));
   if (served < 0) return why.find((reason) => reason.includes(" ids start with kb-:")) ?? why[0];
   return several ? `${searched[served].name}: ${why[served]}` : why[served];
@@ -191,15 +223,17 @@ function lookUp({ reader, location }: OpenKb, id: string, links?: boolean): Foun
 /**
  * Why the index does not serve `id`: it shares its id with another file, its file is in a
  * merge or rebase conflict (asked of git only here, on a miss), its file was left out, or no
- * file has it.
+ * file has it; `steps` say what to call next (the CLI's commands unless given).
  */
 async function whyNotServed(
   { reader, location }: OpenKb,
   id: string,
   pinned: boolean,
+  steps?: NextSteps,
 ): Promise<string> {
   const { kbDir } = location;
   const kb = pinned ? ` --kb ${shellQuote(kbDir)}` : "";
+  const next = steps ?? cliSteps(kb);
   const leftOut = leftOutFiles(reader, id);
   const duplicate = leftOut.find((item) => item.duplicateOf === id);
   if (duplicate) return `${id} is not served: ${duplicate.message}`;
@@ -215,12 +249,12 @@ async function whyNotServed(
   }
   const prefixed = `kb-${id}`;
   if (isEntryId(prefixed) && reader.docById(prefixed)) {
-    return `no entry ${id}; ids start with kb-: ${selfCommand()} get ${prefixed}${kb}`;
+    return `no entry ${id}; ids start with kb-: ${next.get(prefixed)}`;
   }
   // A mistyped id: one or two characters off an entry's.
   const near = isEntryId(id) ? closestWord(id, reader.entryIds()) : undefined;
-  if (near) return `no entry ${id}; did you mean ${near}? ${selfCommand()} get ${near}${kb}`;
-  return `no entry ${id}; find ids with ${selfCommand()} search <words>${kb}`;
+  if (near) return `no entry ${id}; did you mean ${near}? ${next.get(near)}`;
+  return `no entry ${id}; find ids with ${next.search}`;
 }
 
 /** The files the index left out that are, or claim to be, entry `id`. */
