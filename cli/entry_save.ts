@@ -36,7 +36,7 @@ import { today } from "./entry_flags.ts";
 import { kbCommand, removeLinksCommand } from "../io/self_command.ts";
 import { openIndex, READ_TRUST_MS } from "../io/index/store.ts";
 import { activeEntriesTitled } from "../core/index/same_title.ts";
-import type { IndexReader } from "../core/index/reader.ts";
+import type { DocInfo } from "../core/index/format.ts";
 
 /** A new entry for `kbDir` with `edits` applied: dated today, with `id` or a fresh one. */
 export function newEntry(kbDir: string, edits: EntryEdits, id?: string): Entry {
@@ -217,23 +217,25 @@ export function printSupersededNotes(kbDir: string, entry: Entry, kbFlag: string
  * After new entry `entry` was saved, a `note:` line on stderr for each other active entry with
  * its title (see core/index/same_title.ts), with the commands that take the new one out and
  * change the other instead. Said, not refused: two entries may share a title on purpose. An index
- * that cannot be opened says nothing here: the save stands, and its warning named the cause.
+ * that cannot be opened or read (another process rewriting it meanwhile) says nothing here: the
+ * save stands, and the next command that reads the index rebuilds what is damaged.
  */
 export async function printSameTitleNotes(
   kbDir: string,
   entry: Entry,
   kbFlag: string[],
 ): Promise<void> {
-  let reader: IndexReader;
+  const id = entry.id;
+  let others: DocInfo[];
   try {
-    ({ reader } = await openIndex(kbDir, { trustStampMs: READ_TRUST_MS }));
+    const { reader } = await openIndex(kbDir, { trustStampMs: READ_TRUST_MS });
+    others = activeEntriesTitled(reader, entry.title, id);
   } catch {
     return;
   }
   // rm takes no --to: the folder names the knowledge base for both commands.
   const flag = kbFlag.length ? ["--kb", kbDir] : [];
-  const id = entry.id;
-  for (const other of activeEntriesTitled(reader, entry.title, id)) {
+  for (const other of others) {
     console.error(
       `note: ${other.id} ${JSON.stringify(other.title)} has the same title as ${id}; if ${id} ` +
         `repeats it, take ${id} out (${kbCommand("rm", id, ...flag)}) and change ${other.id} ` +
