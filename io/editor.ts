@@ -22,6 +22,11 @@ export const MAX_EDITOR_ROUNDS = 5;
 /** What `add` and `edit` can do without an editor, for the messages that say there is none. */
 const FIELD_FLAGS_INSTEAD = "give the fields with flags (--title, --body, --body-file)";
 
+/** How the messages that find no editor say to set one, then `instead`. */
+function setOne(instead: string): string {
+  return `Set one, e.g. export EDITOR=nano (or EDITOR='code --wait'), or ${instead}`;
+}
+
 /**
  * Raised when there is no editor to open; `instead` is what the command can do without one.
  * Exit code 2.
@@ -30,7 +35,7 @@ export class NoEditorError extends KbError {
   constructor(instead = FIELD_FLAGS_INSTEAD) {
     super(
       "no editor to open: $VISUAL and $EDITOR are unset and there is no terminal for vi. " +
-        `Set one, e.g. export EDITOR=nano (or EDITOR='code --wait'), or ${instead}`,
+        setOne(instead),
       EXIT.usage,
     );
     this.name = "NoEditorError";
@@ -93,8 +98,9 @@ export class EditorNotFoundError extends KbError {
         ? `the editor was not opened: ${variable} names ${shellQuote(program)}, and ${where}. ` +
           `Set ${variable} to an editor that is installed, e.g. export ${variable}=nano (or ` +
           `${variable}='code --wait')`
-        : "no editor to open: $VISUAL and $EDITOR are unset and vi is not installed. Set one, " +
-          `e.g. export EDITOR=nano (or EDITOR='code --wait'), or ${instead}`,
+        : `no editor to open: $VISUAL and $EDITOR are unset and vi is not installed. ${
+          setOne(instead)
+        }`,
       EXIT.usage,
     );
     this.name = "EditorNotFoundError";
