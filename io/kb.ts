@@ -111,6 +111,11 @@ export const NOT_UTF8_MARK = "\uFFFD";
 const NOT_UTF8_NAME = `has a name that is not UTF-8 (shown with ${NOT_UTF8_MARK} for each byte ` +
   "that is not), which git-kb cannot open; rename it in UTF-8";
 
+/** Whether `error`, met looking at `path`, is its name not being UTF-8 (see {@link NOT_UTF8_MARK}). */
+function unnameable(error: unknown, path: string): boolean {
+  return error instanceof Deno.errors.NotFound && path.includes(NOT_UTF8_MARK);
+}
+
 /**
  * The size {@link scanEntries} gives a file whose listed name is not its own (see
  * {@link NOT_UTF8_MARK}), which `lstat` cannot find: it stays listed, and unchanged, while its
@@ -154,7 +159,7 @@ function lookAt(kbDir: string, path: string): Deno.FileInfo | string {
   try {
     return lookAtNamed(kbDir, path);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound && path.includes(NOT_UTF8_MARK)) return NOT_UTF8_NAME;
+    if (unnameable(error, path)) return NOT_UTF8_NAME;
     throw error;
   }
 }
@@ -197,7 +202,7 @@ function collect(kbDir: string, folder: string, listing: EntryListing): void {
       try {
         collect(kbDir, path, listing);
       } catch (error) {
-        const message = error instanceof Deno.errors.NotFound && path.includes(NOT_UTF8_MARK)
+        const message = unnameable(error, path)
           ? NOT_UTF8_NAME
           : `cannot be listed (${(error as Error).message})`;
         listing.leftOut.push({ path, message });
