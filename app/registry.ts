@@ -92,8 +92,9 @@ export const COMMANDS = {
   init: {
     module: "cli/init.ts",
     profile: "save",
+    ownBundle: true,
     summary: "connect or create a knowledge base repo",
-    load: () => import("../cli/init.ts"),
+    load: () => loadOwnBundle("cli/init.ts"),
   },
   add: {
     module: "cli/add.ts",

@@ -13,7 +13,14 @@ import { pendingMentions } from "../io/kernel/acceptance.ts";
 import { pendingNotice } from "../core/kernel/acceptance.ts";
 import { KB_SETTINGS_FILE } from "../io/kb_settings.ts";
 import { ENTRIES_DIR } from "../io/kb.ts";
-import { defaultFolder, guardConfig, guardName, InitRefusal, planInit } from "../io/init/plan.ts";
+import {
+  defaultFolder,
+  guardConfig,
+  guardName,
+  guardSameRemote,
+  InitRefusal,
+  planInit,
+} from "../io/init/plan.ts";
 import {
   carryOut,
   commitScaffold,
@@ -103,6 +110,7 @@ export async function run(args: string[]): Promise<number> {
       force: values.force,
       again: ["init", ...args.filter((arg) => arg !== "--json" && arg !== "--force")],
     });
+    await guardSameRemote(planned, values.force, { source: positionals[0], ...values });
     const replaced = values.name === undefined
       ? guardConfig(planned.kbDir, values.force, rerun)
       : guardName(planned.kbDir, values.name, values.force);

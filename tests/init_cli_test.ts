@@ -136,6 +136,55 @@ Deno.test("a second remote cloned without --name: exit 2 names the configured on
   assertEquals(config.kbs.map((kb: { name: string }) => kb.name).length, 2);
 });
 
+Deno.test("a second clone of a remote a configured knowledge base clones: exit 2 names it, nothing made, and the printed --force line makes one beside it", async () => {
+  await using sandbox = await makeSandbox();
+  const env = { ...sandboxEnv(sandbox), XDG_DATA_HOME: join(sandbox.root, "data"), ...IDENTITY };
+  const remote = join(sandbox.root, "kb.git");
+  await git(sandbox.root, "init", "--quiet", "--bare", remote);
+  const first = await runCli(["init", remote], { env });
+  assertEquals(first.code, 0, show(first));
+  const configFile = join(sandbox.config, "git-kb", "config.json");
+  const config = await Deno.readTextFile(configFile);
+  const personal = join(sandbox.root, "data", "git-kb", "personal");
+  // Under another name, by another spelling of the same remote, in another folder.
+  for (
+    const [args, folder] of [
+      [["init", `${remote}/`, "--name", "work"], join(sandbox.root, "data", "git-kb", "work")],
+      [["init", `file://${remote}`, "--dir", join(sandbox.root, "two")], join(sandbox.root, "two")],
+    ] as const
+  ) {
+    const again = await runCli([...args], { env });
+    assertEquals(again.code, 2, show(again));
+    assert(
+      again.stderr.includes(
+        `is cloned already: the config names a clone of it, the knowledge base "personal" ` +
+          `(${personal}, 0 entries); nothing was changed.`,
+      ),
+      show(again),
+    );
+    assertMatch(again.stderr, /git-kb sync personal brings it up to date/);
+    assertEquals(await exists(folder), false, "no second clone was made");
+    assertEquals(await Deno.readTextFile(configFile), config, "the config is as it was");
+  }
+  // The same init run again on the configured clone is no second clone.
+  const rerun = await runCli(["init", remote], { env });
+  assertEquals(rerun.code, 0, show(rerun));
+  // The printed line, pasted, makes the second clone under a name of its own.
+  const refused = await runCli(["init", remote, "--dir", join(sandbox.root, "personal")], { env });
+  assertEquals(refused.code, 2, show(refused));
+  const line = /to make one all the same, run (git-kb init .*)$/m.exec(refused.stderr)?.[1];
+  assertEquals(
+    line,
+    `git-kb init ${remote} --dir ${join(sandbox.root, "personal")} --name personal-2 --force`,
+  );
+  const forced = await runCli(line!.split(" ").slice(1), { env });
+  assertEquals(forced.code, 0, show(forced));
+  const names = JSON.parse(await Deno.readTextFile(configFile)).kbs.map((kb: { name: string }) =>
+    kb.name
+  );
+  assertEquals(names, ["personal", "personal-2"]);
+});
+
 Deno.test("init with no git identity says so, with the git config line that works pasted; with one it does not", async () => {
   await using sandbox = await makeSandbox();
   const env = sandboxEnv(sandbox);
@@ -348,7 +397,8 @@ Deno.test("a new knowledge base with no remote says so at init, and the line it 
   assertEquals(pasted.code, 0, `${line}\n${pasted.stderr}`);
   assertMatch(await git(remote, "log", "--oneline"), /set up the knowledge base/);
 
-  const cloned = await runCli(["init", remote, "--name", "again"], { env });
+  // A second clone of that remote, made on purpose (--force), has the remote from the start.
+  const cloned = await runCli(["init", remote, "--name", "again", "--force"], { env });
   assertEquals(cloned.code, 0, show(cloned));
   assertNotMatch(cloned.stdout, /No remote yet/);
 });
@@ -476,6 +526,8 @@ Deno.test("init <url> of a remote whose HEAD names a branch it does not have che
   await git(kb.remote!, "branch", "trunk", "main");
   await git(kb.remote!, "branch", "-m", "main", "staging");
   const elsewhere = join(sandbox.root, "o'brien's kb");
+  // Another machine's config, which names no clone of this remote yet.
+  await Deno.remove(join(sandbox.config, "git-kb"), { recursive: true });
   const refused = await runCli(["init", kb.remote!, "--dir", elsewhere, "--name", "team"], {
     env,
   });

@@ -6,10 +6,11 @@
  * @module
  */
 import { EXIT, KbError } from "../../core/exit.ts";
-import { join } from "../../core/path.ts";
+import { join, resolveFrom } from "../../core/path.ts";
 import { projectManifests } from "../../core/init/project.ts";
+import { isRemoteUrl, remoteKey } from "../../core/git/remote_url.ts";
 import { resolvePath, xdgFolder } from "../paths.ts";
-import { configTarget, nameFromDir } from "../config.ts";
+import { configTarget, type KnowledgeBase, nameFromDir } from "../config.ts";
 import { gitOk, isBareRepository, isInsideWorkTree, originUrl } from "../git.ts";
 import { ENTRIES_DIR, listEntries, NotAKbError } from "../kb.ts";
 import { plural } from "../../core/text/plural.ts";
@@ -62,11 +63,6 @@ function defaultDir(folder: string): string {
   return join(data, "git-kb", folder);
 }
 
-/** Whether `source` names a remote repository (a URL, or scp-like `user@host:path`). */
-function looksRemote(source: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(source) || /^[^/\\\s]+@[^:\s]+:/.test(source);
-}
-
 /** True when `dir` is a work tree whose `origin` is `source`. */
 async function isCloneOf(dir: string, source: string): Promise<boolean> {
   if (!statOf(dir)?.isDirectory || !await isInsideWorkTree(dir)) return false;
@@ -90,14 +86,14 @@ export async function planInit(
   folder: string,
   adopting: Adopting = { again: ["init"] },
 ): Promise<InitPlan> {
-  const sourceStat = source && !looksRemote(source) ? statOf(resolvePath(source)) : undefined;
+  const sourceStat = source && !isRemoteUrl(source) ? statOf(resolvePath(source)) : undefined;
   if (
     source &&
-    (looksRemote(source) ||
+    (isRemoteUrl(source) ||
       (sourceStat?.isDirectory && await isBareRepository(resolvePath(source))))
   ) {
     const kbDir = resolvePath(dir ?? defaultDir(folder));
-    const from = looksRemote(source) ? source : resolvePath(source);
+    const from = isRemoteUrl(source) ? source : resolvePath(source);
     if (await isCloneOf(kbDir, from)) return { mode: "existing", kbDir, from };
     const taken = inTheWay(kbDir);
     if (taken) {
@@ -262,4 +258,71 @@ export function guardName(
       "nothing was changed. Choose another --name, or pass --force to point the name at " +
       kbDir,
   );
+}
+
+/** What identifies the repository `url` names, a local path's links resolved (from `base`). */
+function repositoryKey(url: string, base: string): string {
+  return remoteKey(isRemoteUrl(url) ? url : realPathOr(resolveFrom(base, url)));
+}
+
+/** How init was asked, for the command printed when it refuses: every flag but `--json`. */
+export interface InitAsked {
+  source?: string;
+  dir?: string;
+  name?: string;
+  default?: boolean;
+  shared?: boolean;
+}
+
+/**
+ * Refuse (unless `force`) a plan that clones, or adopts in another folder, the remote another
+ * configured knowledge base is a clone of already: every entry would be served twice (under two
+ * names), and each save would reach the other clone only by a sync. The refusal names that
+ * knowledge base and the command that makes the second clone all the same, under a name the
+ * config does not give to another folder.
+ */
+export async function guardSameRemote(
+  plan: InitPlan,
+  force: boolean | undefined,
+  asked: InitAsked,
+): Promise<void> {
+  if (force || plan.mode === "created") return;
+  const from = plan.from ?? await originUrl(plan.kbDir);
+  if (!from) return;
+  const key = repositoryKey(from, plan.kbDir);
+  const { kbs } = configTarget();
+  // A knowledge base the config names already is run again, not cloned a second time.
+  if (kbs.some((kb) => samePlace(kb.kbDir, plan.kbDir))) return;
+  for (const kb of kbs) {
+    if (!statOf(kb.kbDir)?.isDirectory) continue;
+    const origin = await originUrl(kb.kbDir).catch(() => undefined);
+    if (!origin || repositoryKey(origin, kb.kbDir) !== key) continue;
+    const count = entryCount(kb.kbDir);
+    const held = count === undefined ? "" : `, ${plural(count, "entry", "entries")}`;
+    const name = freeName(asked.name ?? nameFromDir(plan.kbDir), kbs, plan.kbDir);
+    throw new InitRefusal(
+      `${from} is cloned already: the config names a clone of it, the knowledge base ` +
+        `"${kb.name}" (${kb.kbDir}${held}); nothing was changed. Search, get and the hooks read it already, ` +
+        `and ${kbCommand("sync", kb.name)} brings it up to date. A second clone would serve ` +
+        "every entry twice; to make one all the same, run " +
+        kbCommand(
+          "init",
+          ...asked.source === undefined ? [] : [asked.source],
+          ...asked.dir === undefined ? [] : ["--dir", asked.dir],
+          "--name",
+          name,
+          ...asked.default ? ["--default"] : [],
+          ...asked.shared ? ["--shared"] : [],
+          "--force",
+        ),
+    );
+  }
+}
+
+/** `wanted`, or `wanted-2`, `-3`…: the first the config does not give to a folder but `kbDir`. */
+function freeName(wanted: string, kbs: readonly KnowledgeBase[], kbDir: string): string {
+  const taken = (name: string) => kbs.some((kb) => kb.name === name && !samePlace(kb.kbDir, kbDir));
+  let name = wanted;
+  for (let n = 2; taken(name); n++) name = `${wanted.slice(0, 29)}-${n}`;
+  return name;
 }
