@@ -28,8 +28,8 @@ import {
   SettingsShapeError,
 } from "../core/setup/agent_settings.ts";
 import {
-  GEMINI_SERVER_ENV,
   MCP_AGENTS,
+  MCP_CONFIG_FILES,
   MCP_SERVER_NAME,
   type McpAgent,
   mcpServerEntry,
@@ -42,6 +42,7 @@ import { unifiedDiff } from "../core/text/unified_diff.ts";
 import { join } from "../core/path.ts";
 import { isOneOf } from "../core/entry/schema.ts";
 import { isFile } from "../io/disk.ts";
+import { openCodeRulesFile } from "../io/setup/wiring.ts";
 import {
   readSettingsFile,
   type SettingsFile,
@@ -522,38 +523,6 @@ function printChange(
   }
 }
 
-/**
- * Where each agent keeps its MCP servers, below the home folder (`user`) or the project, and
- * what else its entry holds.
- */
-const MCP_FILES: Record<
-  McpAgent,
-  {
-    label: string;
-    user: string[];
-    project: string[];
-    extra?: Record<string, unknown>;
-    /** Variables the entry's `env` sets where it has none of the name. */
-    env?: Readonly<Record<string, string>>;
-  }
-> = {
-  // Claude Code: user scope is the top level of ~/.claude.json; project scope is .mcp.json.
-  claude: {
-    label: "Claude Code",
-    user: [".claude.json"],
-    project: [".mcp.json"],
-    extra: { type: "stdio" },
-  },
-  codex: { label: "Codex", user: [".codex", "config.toml"], project: [".codex", "config.toml"] },
-  cursor: { label: "Cursor", user: [".cursor", "mcp.json"], project: [".cursor", "mcp.json"] },
-  gemini: {
-    label: "Gemini CLI",
-    user: [".gemini", "settings.json"],
-    project: [".gemini", "settings.json"],
-    env: GEMINI_SERVER_ENV,
-  },
-};
-
 /** The MCP configuration `current` of `agent` with our server set (or, `remove`, taken out). */
 function planMcpChange(
   current: SettingsFile,
@@ -562,7 +531,7 @@ function planMcpChange(
   options: SetupOptions,
 ): { text: string; changed: boolean } {
   const entry = mcpServerEntry(launcher, options.readOnly);
-  const { extra, env } = MCP_FILES[agent];
+  const { extra, env } = MCP_CONFIG_FILES[agent];
   const rerun = sameSetup(options);
   if (agent === "codex") {
     const table = setTomlMcpServer("", entry);
@@ -604,7 +573,7 @@ function mcpAdvice(agent: McpAgent, scope: Scope, readOnly: boolean): string[] {
     ? "search, get and context (read-only)"
     : "search, get, context, add and edit";
   const notes = [
-    `Start a new ${MCP_FILES[agent].label} session to load the server; it offers ${tools}.`,
+    `Start a new ${MCP_CONFIG_FILES[agent].label} session to load the server; it offers ${tools}.`,
   ];
   if (agent === "claude") {
     notes.push(
@@ -648,7 +617,7 @@ function mcpOutcome(changed: boolean, path: string, options: SetupOptions): stri
 }
 
 async function setupMcp(agent: McpAgent, options: SetupOptions, launcher: string): Promise<number> {
-  const file = join(baseDir(options.scope), ...MCP_FILES[agent][options.scope]);
+  const file = join(baseDir(options.scope), ...MCP_CONFIG_FILES[agent][options.scope]);
   const current = await readSettingsFile(file);
   const change = planMcpChange(current, agent, launcher, options);
   const applied = applyChange(current, change, options);
@@ -681,8 +650,7 @@ function ruleLocation(agent: RuleAgent, scope: Scope): string {
       : agentsMd;
   }
   if (agent === "cursor") return "Cursor Settings → Rules → User Rules (paste it there)";
-  const config = Deno.env.get("XDG_CONFIG_HOME") || join(baseDir("user"), ".config");
-  return join(config, "opencode", "AGENTS.md");
+  return openCodeRulesFile() ?? join(baseDir("user"), ".config", "opencode", "AGENTS.md");
 }
 
 function printRule(agent: RuleAgent, options: SetupOptions, launcher: string): number {

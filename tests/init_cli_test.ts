@@ -458,6 +458,33 @@ Deno.test("init run again once an agent runs git-kb says so, and offers no setup
   await Deno.remove(launcher);
   const gone = await runCli(["init"], { env });
   assertMatch(next(gone), /, or wire your agent \(git-kb setup --agent claude, /);
+  // The MCP server setup --mcp writes, in Codex's TOML and Cursor's JSON.
+  await Deno.writeTextFile(launcher, "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+  const withLauncher = { ...env, KB_CLI: launcher };
+  assertEquals((await runCli(["setup", "--agent", "codex", "--remove"], { env })).code, 0);
+  for (const [agent, label] of [["codex", "Codex"], ["cursor", "Cursor"]]) {
+    const mcp = await runCli(["setup", "--agent", agent, "--mcp"], { env: withLauncher });
+    assertEquals(mcp.code, 0, show(mcp));
+    const served = await runCli(["init"], { env });
+    assertMatch(next(served), new RegExp(`; ${label} \\(MCP server\\) runs git-kb already\\.$`));
+    const removed = await runCli(["setup", "--agent", agent, "--mcp", "--remove"], { env });
+    assertEquals(removed.code, 0, show(removed));
+  }
+  // The rule setup prints for AGENTS.md, put in a project's.
+  const printed = await runCli(["setup", "--agent", "opencode", "--scope", "project", "--json"], {
+    env: withLauncher,
+  });
+  const project = join(sandbox.root, "project");
+  await writeFolder(project, {
+    "AGENTS.md": `# Project\n\n${parseJson<{ rule: string }>(printed).rule}\n`,
+  });
+  const ruled = await runCli(["init"], { env, cwd: project });
+  assertMatch(
+    next(ruled),
+    new RegExp(`; the git-kb rule in ${join(project, "AGENTS.md")} runs git-kb already\\.$`),
+    show(ruled),
+  );
+  assertMatch(next(await runCli(["init"], { env })), /, or wire your agent/, "not elsewhere");
 });
 
 /**

@@ -425,3 +425,20 @@ what it prints: rules that always apply, and pointers (id, title, why) to entrie
 knowledge base. Fetch the ones that matter with \`${cli} get <id>\` before you act.
 It prints nothing when nothing in the knowledge base applies.`;
 }
+
+/**
+ * The launcher an instruction file (AGENTS.md, a Cursor rule) tells the agent to run `context`
+ * with, as {@link agentsRule} writes it (`"<launcher>" context …`, its escapes read) or by hand
+ * (`` `git-kb context` ``); undefined when the text holds no such command.
+ *
+ * @example
+ * ```ts
+ * agentsRuleLauncher('run `"/opt/kb/bin/git-kb" context "<task>"`'); // "/opt/kb/bin/git-kb"
+ * agentsRuleLauncher("Run `git-kb context` first."); // "git-kb"
+ * ```
+ */
+export function agentsRuleLauncher(text: string): string | undefined {
+  const quoted = /"((?:[^"\\\n]|\\.)*git-kb(?:\.cmd)?)"\s+context\b/.exec(text);
+  if (quoted) return quoted[1].replace(/\\(.)/g, "$1");
+  return /(?<![^\s`'(])([^\s`'"(]*git-kb(?:\.cmd)?)\s+context\b/.exec(text)?.[1];
+}

@@ -3,6 +3,7 @@ import {
   absoluteLauncher,
   agentEvent,
   agentsRule,
+  agentsRuleLauncher,
   desiredHooks,
   detectIndent,
   enablesOurPlugin,
@@ -444,4 +445,10 @@ Deno.test("enablesOurPlugin: a git-kb plugin switched on, from any marketplace",
   ) {
     assertEquals(enablesOurPlugin(settings as Settings), false, JSON.stringify(settings));
   }
+});
+
+Deno.test("agentsRuleLauncher: the launcher of the rule setup prints, of a bare git-kb, or none", () => {
+  assertEquals(agentsRuleLauncher(agentsRule('/opt/my "kb"/git-kb')), '/opt/my "kb"/git-kb');
+  assertEquals(agentsRuleLauncher('Run `git-kb context "task"` first.'), "git-kb");
+  assertEquals(agentsRuleLauncher("Use git-kb to remember things; give context."), undefined);
 });

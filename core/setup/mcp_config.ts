@@ -65,6 +65,40 @@ export const GEMINI_SERVER_ENV: Readonly<Record<string, string>> = {
   SSH_AUTH_SOCK: "$SSH_AUTH_SOCK",
 };
 
+/**
+ * Where each agent keeps its MCP servers, below the home folder (`user`) or the project, and
+ * what else its entry holds.
+ */
+export const MCP_CONFIG_FILES: Readonly<
+  Record<
+    McpAgent,
+    {
+      label: string;
+      user: string[];
+      project: string[];
+      extra?: Record<string, unknown>;
+      /** Variables the entry's `env` sets where it has none of the name. */
+      env?: Readonly<Record<string, string>>;
+    }
+  >
+> = {
+  // Claude Code: user scope is the top level of ~/.claude.json; project scope is .mcp.json.
+  claude: {
+    label: "Claude Code",
+    user: [".claude.json"],
+    project: [".mcp.json"],
+    extra: { type: "stdio" },
+  },
+  codex: { label: "Codex", user: [".codex", "config.toml"], project: [".codex", "config.toml"] },
+  cursor: { label: "Cursor", user: [".cursor", "mcp.json"], project: [".cursor", "mcp.json"] },
+  gemini: {
+    label: "Gemini CLI",
+    user: [".gemini", "settings.json"],
+    project: [".gemini", "settings.json"],
+    env: GEMINI_SERVER_ENV,
+  },
+};
+
 /** The server entry for `launcher` (an absolute path), read-only or not. */
 export function mcpServerEntry(launcher: string, readOnly: boolean): McpServerEntry {
   return { command: launcher, args: readOnly ? ["mcp", "--read-only"] : ["mcp"] };
@@ -332,4 +366,35 @@ export function removeTomlMcpServer(text: string): string {
     }
   }
   return lines.filter((_, index) => !dropped.has(index)).map((line) => line.text).join("\n");
+}
+
+/**
+ * The command our server entry in an agent's JSON MCP configuration starts
+ * (`mcpServers["git-kb"].command`); undefined when there is none.
+ */
+export function ourMcpCommand(settings: Settings): string | undefined {
+  const servers = settings.mcpServers;
+  const ours = isObject(servers) ? servers[MCP_SERVER_NAME] : undefined;
+  return isObject(ours) && typeof ours.command === "string" ? ours.command : undefined;
+}
+
+/**
+ * The command of the `[mcp_servers.git-kb]` table of a TOML text (Codex's configuration);
+ * undefined when it has no such table (or names no command, or the server is defined some way
+ * setup does not write).
+ */
+export function ourTomlMcpCommand(text: string): string | undefined {
+  const lines = tomlLines(text);
+  let spans: TableSpan[];
+  try {
+    spans = ourTables(lines);
+  } catch {
+    return undefined;
+  }
+  const main = spans.find((span) => headerName(lines[span.start].text) === OUR_TABLE);
+  for (let index = (main?.start ?? 0) + 1; main && index < main.end; index++) {
+    const value = /^\s*["']?command["']?\s*=(.*)$/.exec(lines[index].text)?.[1];
+    if (lines[index].topLevel && value !== undefined) return stringsIn(value)[0];
+  }
+  return undefined;
 }

@@ -4,6 +4,8 @@ import {
   GEMINI_SERVER_ENV,
   mcpServerEntry,
   mergeMcpServer,
+  ourMcpCommand,
+  ourTomlMcpCommand,
   removeMcpServer,
   removeTomlMcpServer,
   SERVER_ENV_VARS,
@@ -194,4 +196,15 @@ Deno.test("json: Gemini CLI's entry names the ssh agent in env, where the user h
     SettingsShapeError,
     "git-kb.env",
   );
+});
+
+Deno.test("ourMcpCommand and ourTomlMcpCommand: the command our server entry starts, or none", () => {
+  const entry = mcpServerEntry("/opt/kb/bin/git-kb", false);
+  assertEquals(ourMcpCommand(mergeMcpServer({}, entry)), "/opt/kb/bin/git-kb");
+  assertEquals(ourMcpCommand({ mcpServers: { other: { command: "x" } } }), undefined);
+  assertEquals(ourMcpCommand({ mcpServers: "no" }), undefined);
+  const toml = setTomlMcpServer('[mcp_servers.other]\ncommand = "x"\n', entry);
+  assertEquals(ourTomlMcpCommand(toml), "/opt/kb/bin/git-kb");
+  assertEquals(ourTomlMcpCommand('[mcp_servers.other]\ncommand = "x"\n'), undefined);
+  assertEquals(ourTomlMcpCommand('s = """\n[mcp_servers.git-kb]\ncommand = "y"\n"""\n'), undefined);
 });

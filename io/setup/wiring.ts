@@ -1,13 +1,16 @@
 /**
- * Whether an agent already runs git-kb: git-kb's hooks in its settings file (in the home folder or
- * the current one), through a launcher that is there, or the git-kb plugin enabled in Claude
- * Code's. Read by `doctor` (hooks whose launcher is gone, hooks beside the plugin) and by `init`
- * (no setup to offer an agent that runs git-kb already).
+ * Whether an agent already runs git-kb: git-kb's hooks in its settings file or its MCP server in
+ * its MCP configuration (in the home folder or the current one), through a launcher that is there;
+ * the git-kb plugin enabled in Claude Code's settings; or the rule `git-kb setup` prints for
+ * AGENTS.md, in the current folder's AGENTS.md, its Cursor rule or OpenCode's own AGENTS.md. Read
+ * by `doctor` (hooks whose launcher is gone, hooks beside the plugin) and by `init` (no setup to
+ * offer an agent that runs git-kb already).
  *
  * @module
  */
 import {
   absoluteLauncher,
+  agentsRuleLauncher,
   enablesOurPlugin,
   findOurHooks,
   type FoundHook,
@@ -15,9 +18,15 @@ import {
   parseSettings,
   SETTINGS_FILES,
 } from "../../core/setup/agent_settings.ts";
-import { join } from "../../core/path.ts";
+import {
+  MCP_AGENTS,
+  MCP_CONFIG_FILES,
+  ourMcpCommand,
+  ourTomlMcpCommand,
+} from "../../core/setup/mcp_config.ts";
+import { isAbsolute, join } from "../../core/path.ts";
 import { isFile } from "../disk.ts";
-import { homeDir } from "../paths.ts";
+import { homeDir, xdgFolder } from "../paths.ts";
 import { readSettingsFile } from "./settings_file.ts";
 
 /**
@@ -35,8 +44,9 @@ export async function ourWiringIn(path: string): Promise<{ hooks: FoundHook[]; p
 
 /**
  * Each agent that runs git-kb already, as a user reads it (`Claude Code (its plugin)`,
- * `Codex (hooks)`), once each, from the settings files in the home folder and the current one:
- * hooks count when their launcher is there (or named through the plugin's root).
+ * `Codex (hooks)`, `Cursor (MCP server)`, `the git-kb rule in /p/AGENTS.md`), once each, from the
+ * files in the home folder and the current one: hooks, a server and a rule count when their
+ * launcher is there (or named through the plugin's root, or looked up on PATH).
  */
 export async function agentsRunningGitKb(): Promise<string[]> {
   const bases = [...new Set([homeDir(), Deno.cwd()].filter((base) => base !== undefined))];
@@ -46,12 +56,68 @@ export async function agentsRunningGitKb(): Promise<string[]> {
       const { label, dir, file } = SETTINGS_FILES[agent];
       const { hooks, plugin } = await ourWiringIn(join(base, dir, file));
       if (plugin) running.add(`${label} (its plugin)`);
-      const runs = hooks.some((hook) => {
-        const launcher = absoluteLauncher(hook.command);
-        return launcher === undefined || isFile(launcher);
-      });
-      if (runs) running.add(`${label} (hooks)`);
+      if (hooks.some((hook) => launcherThere(absoluteLauncher(hook.command)))) {
+        running.add(`${label} (hooks)`);
+      }
     }
   }
+  for (const agent of MCP_AGENTS) {
+    const { label, user, project } = MCP_CONFIG_FILES[agent];
+    const files = [
+      ...homeDir() === undefined ? [] : [join(homeDir()!, ...user)],
+      join(Deno.cwd(), ...project),
+    ];
+    for (const file of new Set(files)) {
+      const command = await ourMcpCommandIn(file);
+      if (command !== undefined && launcherThere(command)) running.add(`${label} (MCP server)`);
+    }
+  }
+  for (const file of ruleFiles()) {
+    const launcher = await textOf(file).then((text) => text && agentsRuleLauncher(text));
+    if (launcher && launcherThere(launcher)) running.add(`the git-kb rule in ${file}`);
+  }
   return [...running];
+}
+
+/** Whether a launcher named by a path is there; one named otherwise (on PATH, the plugin's) is. */
+function launcherThere(launcher: string | undefined): boolean {
+  return launcher === undefined || !isAbsolute(launcher) || isFile(launcher);
+}
+
+/** The text of the file at `path`; undefined when it cannot be read. */
+async function textOf(path: string): Promise<string | undefined> {
+  try {
+    return (await readSettingsFile(path)).text;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The command git-kb's server entry starts in the MCP configuration at `path`, if it has one. */
+async function ourMcpCommandIn(path: string): Promise<string | undefined> {
+  const text = await textOf(path);
+  if (!text) return undefined;
+  if (path.endsWith(".toml")) return ourTomlMcpCommand(text);
+  try {
+    return ourMcpCommand(parseSettings(text));
+  } catch {
+    return undefined;
+  }
+}
+
+/** OpenCode's AGENTS.md for every project, under the XDG config folder; undefined without HOME. */
+export function openCodeRulesFile(): string | undefined {
+  const config = xdgFolder("XDG_CONFIG_HOME", ".config");
+  return config === undefined ? undefined : join(config, "opencode", "AGENTS.md");
+}
+
+/** Where the rule `git-kb setup` prints for Cursor and OpenCode is put, for this folder. */
+function ruleFiles(): string[] {
+  const here = Deno.cwd();
+  const openCode = openCodeRulesFile();
+  return [
+    join(here, "AGENTS.md"),
+    join(here, ".cursor", "rules", "git-kb.mdc"),
+    ...openCode === undefined ? [] : [openCode],
+  ];
 }
