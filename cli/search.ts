@@ -61,7 +61,8 @@ export async function run(args: string[]): Promise<number> {
   if (!queries.length) throw new UsageError("every query is blank; give at least one word");
   const limit = positiveInt(values.limit, "limit", 10);
   const options = { limit, type: values.type as EntryType, tag: values.tag };
-  const { hits: views, skipped } = await searchKbs(values.kb, queries, options);
+  const { hits: views, skipped, readFromFiles } = await searchKbs(values.kb, queries, options);
+  if (readFromFiles) console.error(yellow(`git-kb search: ${readFromFiles}`));
   for (const line of skipped) console.error(yellow(`git-kb search: ${line}`));
   if (queries.every((query) => !distinctTerms(query).length)) {
     if (values.json) printJson([]);

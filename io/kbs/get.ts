@@ -20,7 +20,7 @@ import type { OpenKb } from "../index/open.ts";
 import { READ_TRUST_MS, readIndexedEntry } from "../index/store.ts";
 import { pathExists } from "../disk.ts";
 import { kbCommand, selfCommand } from "../self_command.ts";
-import { type NamedKb, withKbs } from "./open.ts";
+import { type NamedKb, readFromFilesReason, withKbs } from "./open.ts";
 
 /** One entry as found. */
 export interface Found {
@@ -65,10 +65,7 @@ export async function getEntries(
     if (!(error instanceof UnwritableCacheError)) throw error;
     // Loaded only here: it brings the entry parser and the YAML library with it.
     const { getFromFiles } = await import("./get_from_files.ts");
-    const outcome = getFromFiles(kbFlag, ids, links);
-    const readFromFiles = "the index could not be brought up to date, so the entries were " +
-      `read from their files: ${error.message}`;
-    return { ...outcome, readFromFiles };
+    return { ...getFromFiles(kbFlag, ids, links), readFromFiles: readFromFilesReason(error) };
   }
 }
 

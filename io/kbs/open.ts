@@ -8,8 +8,14 @@
  */
 import { DamagedIndexError } from "../../core/index/reader.ts";
 import { type KnowledgeBase, resolveKbs } from "../config.ts";
+import { UnwritableCacheError } from "../fs.ts";
 import type { OpenKb } from "../index/open.ts";
-import { openIndex, type OpenOptions, UnsafeEntryPathError } from "../index/store.ts";
+import {
+  type OpenIndex,
+  openIndex,
+  type OpenOptions,
+  UnsafeEntryPathError,
+} from "../index/store.ts";
 
 /** One knowledge base in use, its name and its index. */
 export interface NamedKb extends OpenKb {
@@ -30,14 +36,14 @@ export interface OpenKbs {
 async function openAll(
   kbs: readonly KnowledgeBase[],
   source: string,
-  options: OpenOptions,
+  open: (kbDir: string) => OpenIndex | Promise<OpenIndex>,
 ): Promise<OpenKbs> {
   const opened: OpenKbs = { kbs: [], skipped: [], several: kbs.length > 1 };
   let failure: unknown;
   for (const kb of kbs) {
     try {
       const location = { kbDir: kb.kbDir, source, name: kb.name };
-      opened.kbs.push({ name: kb.name, location, ...await openIndex(kb.kbDir, options) });
+      opened.kbs.push({ name: kb.name, location, ...await open(kb.kbDir) });
     } catch (error) {
       if (isDamage(error)) throw error;
       failure ??= error;
@@ -64,9 +70,41 @@ export async function withKbs<T>(
 ): Promise<T> {
   const { kbs, source } = resolveKbs(flag);
   try {
-    return await use(await openAll(kbs, source, options));
+    return await use(await openAll(kbs, source, (kbDir) => openIndex(kbDir, options)));
   } catch (error) {
     if (!isDamage(error)) throw error;
-    return await use(await openAll(kbs, source, { ...options, full: true }));
+    return await use(
+      await openAll(kbs, source, (kbDir) => openIndex(kbDir, { ...options, full: true })),
+    );
   }
+}
+
+/**
+ * {@link withKbs}, but when a cache takes no write ({@link UnwritableCacheError}: a read-only
+ * cache, as in an agent's sandbox), `use` runs on indexes built in memory from the entry files
+ * instead (slower, the same answers), and `readFromFiles` says why.
+ */
+export async function withKbsOrFiles<T>(
+  flag: string | undefined,
+  options: OpenOptions,
+  use: (opened: OpenKbs) => T | Promise<T>,
+): Promise<{ value: T; readFromFiles?: string }> {
+  try {
+    return { value: await withKbs(flag, options, use) };
+  } catch (error) {
+    if (!(error instanceof UnwritableCacheError)) throw error;
+    // Loaded only here: it brings the entry parser and the YAML library with it.
+    const { indexInMemory } = await import("../index/in_memory.ts");
+    const { kbs, source } = resolveKbs(flag);
+    return {
+      value: await use(await openAll(kbs, source, indexInMemory)),
+      readFromFiles: readFromFilesReason(error),
+    };
+  }
+}
+
+/** Why a read command read the entry files rather than the index: the cache took no write. */
+export function readFromFilesReason(error: UnwritableCacheError): string {
+  return "the index could not be brought up to date, so the entries were read from their " +
+    `files: ${error.message}`;
 }

@@ -12,7 +12,7 @@ import { qualifyId } from "../../core/kbs/qualified.ts";
 import { search, type SearchOptions } from "../../core/search/rank.ts";
 import { makeSnippet } from "../../core/text/snippet.ts";
 import { READ_TRUST_MS, readIndexedEntry } from "../index/store.ts";
-import { withKbs } from "./open.ts";
+import { type OpenKbs, withKbsOrFiles } from "./open.ts";
 
 /** A search hit as shown. */
 export interface HitView {
@@ -35,6 +35,11 @@ export interface HitView {
 export interface SearchOutcome {
   hits: HitView[];
   skipped: string[];
+  /**
+   * Why the entries were read from their files rather than the index, when they were: the
+   * index could not be brought up to date, as the cache took no write.
+   */
+  readFromFiles?: string;
 }
 
 /** The body of entry `id` at `path` (as the index gave it: checked to lie in entries/), or "". */
@@ -48,36 +53,49 @@ function readBody(kbDir: string, id: string, path: string): string {
 
 /**
  * Search every knowledge base in use (`kbFlag`, else `KB_DIR`, else the config) for `queries`
- * (non-blank), fused into one ranking.
+ * (non-blank), fused into one ranking. When the index cannot be brought up to date because the
+ * cache takes no write, it is built in memory from the entry files, and `readFromFiles` says why.
  */
-export function searchKbs(
+export async function searchKbs(
   kbFlag: string | undefined,
   queries: readonly string[],
   options: SearchOptions & { limit: number },
 ): Promise<SearchOutcome> {
-  return withKbs(kbFlag, { trustStampMs: READ_TRUST_MS }, ({ kbs, skipped, several }) => {
-    const byName = new Map(kbs.map((kb) => [kb.name, kb]));
-    const merged = mergeHits(
-      kbs.map((kb) => ({ kb: kb.name, hits: search(kb.reader, [...queries], options) })),
-      options.limit,
-    );
-    const hits = merged.map(({ doc, score, terms, kb: name }): HitView => {
-      const { reader, location } = byName.get(name)!;
-      const shown = (id: string) => several ? qualifyId(name, id) : id;
-      return {
-        id: shown(doc.id),
-        ...several ? { kb: name } : {},
-        title: doc.title,
-        type: doc.type,
-        status: doc.status,
-        score: Number(score.toFixed(4)),
-        path: doc.path,
-        snippet: makeSnippet(readBody(location.kbDir, doc.id, doc.path), terms),
-        tags: doc.tags,
-        matched: terms,
-        links: neighbours(doc.id, reader.links()).map((link) => ({ ...link, id: shown(link.id) })),
-      };
-    });
-    return { hits, skipped };
+  const { value, readFromFiles } = await withKbsOrFiles(
+    kbFlag,
+    { trustStampMs: READ_TRUST_MS },
+    (opened) => rankAll(opened, queries, options),
+  );
+  return readFromFiles === undefined ? value : { ...value, readFromFiles };
+}
+
+/** The hits of `queries` in the knowledge bases `opened`, merged into one ranking. */
+function rankAll(
+  { kbs, skipped, several }: OpenKbs,
+  queries: readonly string[],
+  options: SearchOptions & { limit: number },
+): SearchOutcome {
+  const byName = new Map(kbs.map((kb) => [kb.name, kb]));
+  const merged = mergeHits(
+    kbs.map((kb) => ({ kb: kb.name, hits: search(kb.reader, [...queries], options) })),
+    options.limit,
+  );
+  const hits = merged.map(({ doc, score, terms, kb: name }): HitView => {
+    const { reader, location } = byName.get(name)!;
+    const shown = (id: string) => several ? qualifyId(name, id) : id;
+    return {
+      id: shown(doc.id),
+      ...several ? { kb: name } : {},
+      title: doc.title,
+      type: doc.type,
+      status: doc.status,
+      score: Number(score.toFixed(4)),
+      path: doc.path,
+      snippet: makeSnippet(readBody(location.kbDir, doc.id, doc.path), terms),
+      tags: doc.tags,
+      matched: terms,
+      links: neighbours(doc.id, reader.links()).map((link) => ({ ...link, id: shown(link.id) })),
+    };
   });
+  return { hits, skipped };
 }
