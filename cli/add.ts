@@ -26,6 +26,8 @@ import {
   bodyFromFlags,
   editsFromFlags,
   ENTRY_OPTIONS,
+  type FromBodyFile,
+  fromBodyFile,
   hasFieldFlags,
   readTextArgument,
 } from "./entry_flags.ts";
@@ -45,6 +47,9 @@ is not valid, the editor reopens with the problems at the top (on a terminal);
 otherwise your text is kept in a draft file and the command to carry on is
 printed: git-kb add --from-draft <file>. A body piped on stdin (--body-file -)
 is kept in a draft too when the save fails.
+
+A --body-file that opens with a frontmatter block (--- lines) gives the entry's
+fields the flags leave out (a flag given wins); the body is the text after it.
 
 After the save, a note: line on stderr names each other active entry with the
 same title, with the rm and edit lines for when the new one repeats it; another
@@ -99,10 +104,17 @@ export async function run(args: string[]): Promise<number> {
     throw new UsageError("--from-draft takes the whole entry from the draft; give no field flags");
   }
   const editing = values.edit || fromDraft !== undefined;
-  if (!editing && !values.title) throw new UsageError("--title is required (or use --edit)");
-  if (!editing && !values.type) {
+  const body = await bodyFromFlags(values);
+  // A body file that opens with frontmatter gives the fields the command line leaves out.
+  const file = values["body-file"] === undefined || body === undefined
+    ? undefined
+    : fromBodyFile(values, body);
+  const given = file?.values ?? values;
+  if (!editing && !given.title) throw new UsageError("--title is required (or use --edit)");
+  if (!editing && !given.type) {
     throw new UsageError("--type is required (decision, rule, howto, concept, bookmark, note)");
   }
+  if (file?.note) console.error(file.note);
   const { kbDir, name } = resolveKbNamed(values.to, values.kb);
   // Named with --to: the line and the JSON say which knowledge base the entry went to.
   const place = values.to === undefined ? undefined : `the knowledge base "${name}" (${kbDir})`;
@@ -113,8 +125,8 @@ export async function run(args: string[]): Promise<number> {
     ? ["--to", values.to]
     : [];
   const allowSecret = await allowSecretFlag(kbDir, values["allow-secret"]);
-  const edits = editsFromFlags(values, await bodyFromFlags(values));
-  const entry = newEntry(kbDir, edits, values.id);
+  const edits = editsFromFlags(given, file?.body ?? body);
+  const entry = withFileFields(newEntry(kbDir, edits, file ? file.entry.id : values.id), file);
   const resume = (path: string) =>
     kbCommand("add", "--from-draft", path, ...kbFlag, ...allowSecretArgs(allowSecret));
   if (!editing) {
@@ -127,7 +139,12 @@ export async function run(args: string[]): Promise<number> {
           values["body-file"] === "-",
           // An id the user did not choose would only puzzle them.
           () =>
-            checkAndSave(request, values.id === undefined ? "The new entry" : `Entry ${entry.id}`),
+            checkAndSave(
+              request,
+              (file ? file.entry.id : values.id) === undefined
+                ? "The new entry"
+                : `Entry ${entry.id}`,
+            ),
           { name: entry.id, text: () => entryTemplate(entry), resume },
         ),
     );
@@ -182,4 +199,16 @@ function printEmptyBodyNote(entry: Entry, kbFlag: string[]): void {
     `note: ${entry.id} has a title and no body; write one in your editor: ` +
       kbCommand("edit", entry.id, ...kbFlag),
   );
+}
+
+/** `entry` with the dates and the fields outside the contract a body file's frontmatter gave. */
+function withFileFields(entry: Entry, file: FromBodyFile | undefined): Entry {
+  if (!file) return entry;
+  const { created, updated, extra } = file.entry;
+  return {
+    ...entry,
+    created: created ?? entry.created,
+    updated: updated ?? entry.updated,
+    extra: { ...extra, ...entry.extra },
+  };
 }

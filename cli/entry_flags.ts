@@ -11,6 +11,9 @@ import { shellCommand, shellQuote } from "../core/shell/quote.ts";
 import { decodeUtf8Strict, NotUtf8Error } from "../core/text/utf8.ts";
 import { type OptionSpec, type OptionValues, UsageError } from "./args.ts";
 import { readFileOrStdin } from "../io/disk.ts";
+import { type BodyFileFields, readBodyFile } from "../core/entry/body_file.ts";
+import { EntryParseError } from "../core/entry/entry.ts";
+import { ValidationError } from "../io/save/validate.ts";
 import { userPath } from "../io/paths.ts";
 import { assertSecretsMayBeKept } from "../io/kb_settings.ts";
 import { yellow } from "./output.ts";
@@ -237,4 +240,84 @@ export async function allowSecretFlag(
 /** The `--allow-secret` of a printed command that carries on where this one stopped. */
 export function allowSecretArgs(allow: boolean): string[] {
   return allow ? ["--allow-secret"] : [];
+}
+
+/** What `add` takes from a `--body-file` that opens with frontmatter, besides the flags. */
+export interface FromBodyFile {
+  /** The flags with each field the command line does not give taken from the file. */
+  values: EntryFlagValues;
+  /** The text after the frontmatter. */
+  body: string;
+  /** The id, dates and fields outside the contract the file gives, for the new entry. */
+  entry: { id?: string; created?: string; updated?: string; extra: Record<string, unknown> };
+  /** The `note:` line that says which fields came from the file and which it gave in vain. */
+  note?: string;
+}
+
+/**
+ * Read `body` (the text of `--body-file`) for `add`: when it opens with a frontmatter block, its
+ * fields fill in what the command line leaves out (a flag given wins, a list flag over the whole
+ * list) and the body is the text after it; undefined when it does not. A block that cannot be
+ * read is a usage error; a field that cannot be read as the contract has it, a
+ * {@link ValidationError}: nothing is written either way.
+ */
+export function fromBodyFile(
+  values: EntryFlagValues & { id?: string },
+  body: string,
+): FromBodyFile | undefined {
+  const file = values["body-file"]!;
+  let read: BodyFileFields | undefined;
+  try {
+    read = readBodyFile(body, file);
+  } catch (error) {
+    if (!(error instanceof EntryParseError)) throw error;
+    throw new UsageError(
+      `--body-file ${file} opens with a frontmatter block that cannot be read ` +
+        `(${error.message}); fix it, or take the block out to keep the text as the body`,
+    );
+  }
+  if (!read) return undefined;
+  if (read.problems.length) {
+    throw new ValidationError(`The frontmatter of --body-file ${file}`, read.problems);
+  }
+  const flags: [keyof EntryFlagValues, unknown, string][] = [
+    ["title", read.title, "title"],
+    ["type", read.type, "type"],
+    ["status", read.status, "status"],
+    ["source", read.source, "source"],
+    ["kernel", read.kernel || undefined, "kernel"],
+    ["tag", read.tags, "tags"],
+    ["alias", read.aliases, "aliases"],
+    ["applies-to", read.appliesTo, "applies_to"],
+    ["link", read.links?.map((link) => `${link.rel}:${link.to}`), "links"],
+  ];
+  const merged: Record<string, unknown> = { ...values };
+  const taken: string[] = [];
+  const overruled: string[] = [];
+  for (const [flag, value, field] of flags) {
+    if (value === undefined) continue;
+    const given = flag === "kernel"
+      ? values.kernel !== undefined || values["no-kernel"] !== undefined
+      : values[flag] !== undefined;
+    if (given) overruled.push(field);
+    else {
+      merged[flag] = value;
+      taken.push(field);
+    }
+  }
+  const { id, created, updated, extra } = read;
+  if (id !== undefined) (values.id === undefined ? taken : overruled).push("id");
+  if (created !== undefined) taken.push("created");
+  if (updated !== undefined) taken.push("updated");
+  taken.push(...Object.keys(extra));
+  const note = taken.length || overruled.length
+    ? `note: read ${taken.join(", ") || "no field"} from the frontmatter of ${file}` +
+      (overruled.length ? `; the command line's ${overruled.join(", ")} won over the file's` : "")
+    : undefined;
+  return {
+    values: merged as EntryFlagValues,
+    body: read.body,
+    entry: { id: values.id ?? id, created, updated, extra },
+    note,
+  };
 }

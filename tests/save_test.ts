@@ -239,6 +239,55 @@ Deno.test("add with every field flag round-trips through get, and edit keeps the
   });
 });
 
+Deno.test("add --body-file of a note with frontmatter: its fields fill in what the command line leaves out, the command line wins, the block is not kept in the body", async () => {
+  await using kb = await makeKb();
+  const note = join(kb.root, "note.md");
+  await Deno.writeTextFile(
+    note,
+    "---\ntitle: Deploy with make\ntype: howto\ntags: [deploy, ci]\ncreated: 2024-03-01\n" +
+      "cssclass: wide\n---\nRun make deploy.\n",
+  );
+  const result = await runCli(
+    ["add", "--body-file", note, "--tag", "ops", "--json"],
+    { env: kb.env },
+  );
+  assertOk(result);
+  assertMatch(
+    result.stderr,
+    new RegExp(
+      `^note: read title, type, created, cssclass from the frontmatter of ${note}; ` +
+        "the command line's tags won over the file's$",
+      "m",
+    ),
+  );
+  const stored = await readEntry(kb, parseJson<SaveJson>(result).path);
+  assertEquals(stored.body, "Run make deploy.\n");
+  assertEquals(stored.fields.title, "Deploy with make");
+  assertEquals(stored.fields.type, "howto");
+  assertEquals(stored.fields.tags, ["ops"]);
+  assertEquals(stored.fields.created, "2024-03-01");
+  assertEquals(stored.fields.cssclass, "wide");
+
+  // A block that cannot be read, or a field of the wrong shape: refused, nothing written.
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  await Deno.writeTextFile(note, "---\ntitle: [unclosed\n---\nText.\n");
+  const unreadable = await runCli(["add", "--body-file", note, "--type", "note"], {
+    env: kb.env,
+  });
+  assertEquals(unreadable.code, 2, show(unreadable));
+  assertMatch(unreadable.stderr, /opens with a frontmatter block that cannot be read/);
+  await Deno.writeTextFile(note, "---\ntitle: T\nkernel: maybe\n---\nText.\n");
+  const misshapen = await runCli(["add", "--body-file", note, "--type", "note"], {
+    env: kb.env,
+  });
+  assertEquals(misshapen.code, 1, show(misshapen));
+  assertMatch(
+    misshapen.stderr,
+    /The frontmatter of --body-file .* is not valid[^]*kernel: must be true or false/,
+  );
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head);
+});
+
 Deno.test("add with no body saves the title-only entry and says so, with the edit that gives it one", async () => {
   await using kb = await makeKb();
   for (
