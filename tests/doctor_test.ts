@@ -180,8 +180,11 @@ Deno.test("hand-written entries are served with their repairs; doctor --fix rewr
 
 Deno.test("doctor --fix with no rewrite to make does not say every entry follows the contract", async () => {
   await using kb = await makeKb();
-  // No id anywhere: left out of the index, which no rewrite of --fix can mend.
-  await Deno.writeTextFile(join(kb.dir, "entries", "notes.md"), "---\ntitle: Notes\n---\nx\n");
+  // An id that is not one: left out of the index, which no rewrite of --fix can mend.
+  await Deno.writeTextFile(
+    join(kb.dir, "entries", "notes.md"),
+    "---\nid: odd\ntitle: Notes\n---\nx\n",
+  );
   await git(kb.dir, "add", "-A");
   await git(kb.dir, "commit", "--quiet", "-m", "hand-written");
   assertEquals((await runCli(["doctor", "--offline"], { env: kb.env })).code, 1);
@@ -477,37 +480,49 @@ Deno.test("two files with one id, one named for no id: doctor's fix for each ope
   assert(!after.some((item) => / is left out/.test(item.message)), JSON.stringify(after, null, 1));
 });
 
-Deno.test("a note written by hand into entries/ with no id: doctor's fix gives it a new one, pasted", async () => {
+Deno.test("notes written by hand into entries/ with no id: doctor's fix, pasted once, gives each an id and the contract's frontmatter, and doctor is clean", async () => {
   await using kb = await makeKb();
   const entries = join(kb.dir, "entries");
   await Deno.writeTextFile(
     join(entries, "curl-retries.md"),
     "# Retry curl on every error\n\nUse `curl --retry 5 --retry-all-errors`.\n",
   );
+  await Deno.writeTextFile(
+    join(entries, "pnpm.md"),
+    "---\ntitle: Use pnpm\ntags: [js]\n---\nWe use pnpm, not npm.\n",
+  );
   // An id that is not one: a new file name would not change what the frontmatter says.
   await Deno.writeTextFile(join(entries, "odd.md"), "---\nid: odd\ntitle: Odd\n---\nx\n");
   const before = await doctor(kb.env);
-  const fix = fixOf(before.find((item) => item.message.startsWith("entries/curl-retries.md")));
-  assertMatch(
-    fix,
-    /^mv -- \S+\/entries\/curl-retries\.md \S+\/entries\/kb-[0-9a-z]{5}-curl-retries\.md$/,
-  );
+  const fixAll = `git-kb doctor --fix --kb ${kb.dir}`;
+  const ids: string[] = [];
+  for (const name of ["curl-retries.md", "pnpm.md"]) {
+    const finding = before.find((item) => item.message.startsWith(`entries/${name} is left out`));
+    assertEquals(fixOf(finding), fixAll, JSON.stringify(before, null, 1));
+    ids.push(/doctor --fix gives it the id (kb-[0-9a-z]{5}); fix/.exec(finding!.message)![1]);
+  }
   assertMatch(
     fixOf(before.find((item) => item.message.startsWith("entries/odd.md"))),
     /^\$\{VISUAL:-\$\{EDITOR:-vi\}\} \S+\/entries\/odd\.md$/,
   );
-  const sh = await runProcess("/bin/sh", ["-c", fix], { cwd: kb.root });
-  assertEquals(sh.code, 0, `${fix}\n${sh.stderr}`);
+  // The fix shows the rewrite under the ids doctor named, then the line that writes it.
+  const shown = await runCli(fixAll.split(" ").slice(1), { env: kb.env });
+  assertEquals(shown.code, 0, show(shown));
+  assertMatch(shown.stdout, new RegExp(`entries/curl-retries\\.md → entries/${ids[0]}-retry-curl`));
+  assertMatch(shown.stdout, new RegExp(`entries/pnpm\\.md → entries/${ids[1]}-use-pnpm\\.md`));
+  const write = shown.stdout.trimEnd().split("\n").pop()!.trim();
+  const written = await runCli(write.split(" ").slice(1), { env: kb.env });
+  assertEquals(written.code, 0, show(written));
+  // One round: nothing is left to do for either note.
   const after = await doctor(kb.env);
-  assert(
-    !after.some((item) => item.message.includes("curl-retries.md is left out")),
-    JSON.stringify(after, null, 1),
+  const left = after.filter((item) =>
+    item.level !== "ok" && /curl-retries|pnpm|read forgivingly/.test(item.message)
   );
-  const id = fix.match(/(kb-[0-9a-z]{5})-curl-retries\.md$/)![1];
+  assertEquals(left, [], JSON.stringify(after, null, 1));
   const found = await runCli(["search", "retry curl", "--json"], { env: kb.env });
   assertEquals(
     parseJson<{ id: string; title: string }[]>(found).map(({ id, title }) => `${id} ${title}`)[0],
-    `${id} Retry curl on every error`,
+    `${ids[0]} Retry curl on every error`,
   );
 });
 

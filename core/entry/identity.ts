@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { fnv1a } from "../hash.ts";
 import { ID_PATTERN } from "./schema.ts";
 
 /** How many characters an id has: `kb-` and five. */
@@ -33,4 +34,15 @@ export function idFromPath(path: string): string | undefined {
 export function nameWithId(name: string, id: string): string {
   const own = idFromPath(name) && name[ID_LENGTH] === "-";
   return `${id}-${own ? name.slice(ID_LENGTH + 1) : name}`;
+}
+
+/**
+ * The id a file that names none is given, the same each time for the same `seed` (its path): so
+ * the rewrite `doctor --fix` shows is the one `doctor --fix --write` makes. None of `taken`.
+ */
+export function idForFile(seed: string, taken: { has(id: string): boolean }): string {
+  for (let round = 0;; round++) {
+    const id = `kb-${(fnv1a(`${seed}#${round}`) % 36 ** 5).toString(36).padStart(5, "0")}`;
+    if (!taken.has(id)) return id;
+  }
 }

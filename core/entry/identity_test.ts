@@ -1,5 +1,5 @@
-import { assertEquals } from "@std/assert";
-import { idFromPath, isEntryId, nameWithId } from "./identity.ts";
+import { assert, assertEquals } from "@std/assert";
+import { idForFile, idFromPath, isEntryId, nameWithId } from "./identity.ts";
 
 Deno.test("isEntryId: kb- and five lower-case letters or digits, nothing else", () => {
   assertEquals(isEntryId("kb-7q2mx"), true);
@@ -35,4 +35,12 @@ Deno.test("nameWithId puts the id in front, in place of the one the name starts 
     "kb-new00-kb-old00.md",
     "no dash: kept whole",
   );
+});
+
+Deno.test("idForFile: an entry id, the same for the same path, none of those taken", () => {
+  const id = idForFile("entries/notes.md", new Set());
+  assert(isEntryId(id), id);
+  assertEquals(idForFile("entries/notes.md", new Set()), id);
+  const other = idForFile("entries/notes.md", new Set([id]));
+  assert(isEntryId(other) && other !== id, other);
 });

@@ -14,7 +14,7 @@ import type { Finding } from "../../core/setup/finding.ts";
 import type { KernelRule } from "../../core/index/format.ts";
 import type { IndexReader } from "../../core/index/reader.ts";
 import { type AcceptedRules, pendingSummary } from "../../core/kernel/acceptance.ts";
-import { dirname, join } from "../../core/path.ts";
+import { join } from "../../core/path.ts";
 import { kernelRuleCost, LIMITS } from "../../core/entry/schema.ts";
 import { editFileCommand, shellCommand, shellGlob, shellQuote } from "../../core/shell/quote.ts";
 import { plural } from "../../core/text/plural.ts";
@@ -23,7 +23,6 @@ import { AcceptanceRecordError, pendingMentions, readAcceptedRules } from "../ke
 import { indexFindings as indexHealthFindings } from "../index/health.ts";
 import { indexDir } from "../paths.ts";
 import { isEmptyDir, lstatOf, pathExists } from "../disk.ts";
-import { newId } from "../save/entry_files.ts";
 import { kbCommand, removeLinksCommand } from "../self_command.ts";
 import { type DoctorContext, withFix } from "./context.ts";
 
@@ -60,30 +59,6 @@ function declaredId(kbDir: string, path: string): string | undefined {
   }
 }
 
-/**
- * The name, under a new id not in `taken`, that makes the file at `path` an entry, when its name
- * holds no id and that name alone makes it one (a note written by hand with a title or heading).
- */
-function nameThatServes(
-  kbDir: string,
-  path: string,
-  taken: ReadonlyMap<string, string>,
-): string | undefined {
-  const name = path.slice(path.lastIndexOf("/") + 1);
-  if (idFromPath(name) !== undefined) return undefined;
-  const renamed = nameWithId(name, newId(taken));
-  try {
-    const text = readKbFile(kbDir, path);
-    const read = readEntryForgivingly(text, {
-      path: `${path.slice(0, path.length - name.length)}${renamed}`,
-      fallbackDate: () => "1970-01-01",
-    });
-    return read.entry ? renamed : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Whether the folder `path` holds nothing; false when it cannot be listed. */
 function emptyFolder(path: string): boolean {
   try {
@@ -96,14 +71,14 @@ function emptyFolder(path: string): boolean {
 /**
  * The command that fixes a file the index left out: move it where the index reads it (into
  * entries/, to a name ending in `.md` or starting with its id, without a backslash; a file too
- * large to be an entry out of it; a note written by hand that names no id, to a name starting with
- * a new one when that makes it an entry; a name that is not UTF-8, matched by a pattern, to one
- * that is; a folder named `*.md` without the `.md`, or removed when empty), remove what is not a
- * regular file (a FIFO, a symlink), else open it in the editor. A file where the entries folder
- * should be came with a commit that took every entry away: the fix shows that commit, whose
- * revert brings them back.
+ * large to be an entry out of it; a name that is not UTF-8, matched by a pattern, to one that is;
+ * a folder named `*.md` without the `.md`, or removed when empty), remove what is not a regular
+ * file (a FIFO, a symlink), else open it in the editor. (A note written by hand that names no id
+ * is `doctor --fix`'s: see {@link leftOutFindings}.) A file where the entries folder should be
+ * came with a commit that took every entry away: the fix shows that commit, whose revert brings
+ * them back.
  */
-function leftOutFix(kbDir: string, path: string, taken: ReadonlyMap<string, string>): string {
+function leftOutFix(kbDir: string, path: string): string {
   if (path === ENTRIES_DIR && lstatOf(join(kbDir, path))?.isFile) {
     return shellCommand(["git", "-C", kbDir, "log", "-1", "--stat", "--", ENTRIES_DIR]);
   }
@@ -140,8 +115,6 @@ function leftOutFix(kbDir: string, path: string, taken: ReadonlyMap<string, stri
     return moveCommand(full, join(kbDir, renamed));
   }
   if (!inEntries) return moveCommand(full, join(kbDir, ENTRIES_DIR, name));
-  const renamed = nameThatServes(kbDir, path, taken);
-  if (renamed) return moveCommand(full, join(dirname(full), renamed));
   return editFileCommand(full);
 }
 
@@ -161,11 +134,19 @@ function copiedEntry(
     : { id, path: entry };
 }
 
-/** Every entry file the index left out, with the index's reason and a fix. */
+/**
+ * Every entry file the index left out, with the index's reason and a fix. A note written by hand
+ * that names no id is fixed by `doctor --fix`, which gives it one and writes its frontmatter to
+ * the contract in the same rewrite (io/repairs.ts), with the other repairs.
+ */
 export async function leftOutFindings(context: DoctorContext): Promise<Finding[]> {
   const { reader, report } = await context.index();
   if (!report.invalid.length) return [];
   const ids = indexedIds(reader);
+  const given = new Map(
+    (await context.repairable()).flatMap((item) => item.newId ? [[item.path, item.newId]] : []),
+  );
+  const fixAll = kbCommand("doctor", "--fix", "--kb", context.kbDir);
   const total = report.docCount + report.invalid.length;
   return [
     {
@@ -178,11 +159,19 @@ export async function leftOutFindings(context: DoctorContext): Promise<Finding[]
       const leftOut = `${displaySafe(file.path)} is left out of the index: ` +
         file.message.replace(/\n\s*/g, "; ");
       const copied = copiedEntry(file.path, ids);
+      const newId = given.get(file.path);
+      if (newId !== undefined) {
+        return {
+          level: "error",
+          check: "entries",
+          message: withFix(`${leftOut}; doctor --fix gives it the id ${newId}`, fixAll),
+        };
+      }
       if (!copied) {
         // One of two files with one id: a new name would keep the id; the file gets a new one.
         const fix = file.duplicateOf
           ? editFileCommand(join(context.kbDir, file.path))
-          : leftOutFix(context.kbDir, file.path, ids);
+          : leftOutFix(context.kbDir, file.path);
         return { level: "error", check: "entries", message: withFix(leftOut, fix) };
       }
       const keep = kbCommand("edit", copied.id, "--kb", context.kbDir);
@@ -296,8 +285,7 @@ export async function repairFindings(context: DoctorContext): Promise<Finding[]>
   const read = served === repairable.length
     ? `${plural(served, "entry is", "entries are")} served as read forgivingly, not as written`
     : `${plural(repairable.length, "entry file is", "entry files are")} read forgivingly, not as ` +
-      `written (${repairable.length - served} of them left out of the index for another ` +
-      "reason, named there)";
+      `written (${repairable.length - served} of them left out of the index, each named there)`;
   return [
     {
       level: "warn",
