@@ -98,9 +98,12 @@ export function mcpServer(context: ToolContext, readOnly: boolean): KbServer {
       inputSchema: tool.input,
       annotations: { readOnlyHint: !tool.writes, destructiveHint: false, openWorldHint: false },
     }, (args: Parameters<typeof tool.run>[0]) => {
-      const call = tool.run(args, context).then((result) => {
-        // The capability the SDK declares (resources.listChanged) promises the client this.
-        if (tool.writes && !result.isError) server.sendResourceListChanged();
+      let changed = false;
+      const committed = () => changed = true;
+      const call = tool.run(args, { ...context, committed }).then((result) => {
+        // The capability the SDK declares (resources.listChanged) promises the client this; a
+        // call that committed nothing changed no entry, and says so instead.
+        if (changed && !result.isError) server.sendResourceListChanged();
         return result;
       }).catch((error) => toolError(errorMessage(error)));
       running.add(call);

@@ -210,6 +210,40 @@ Deno.test("mcp: add and edit commit and push through the save pipeline", async (
   const again = await session.call("edit", { id: saved.id, status: "archived" });
   assertEquals(again.isError, false);
   assertMatch(again.text, /^No changes to kb-\w{5}; nothing committed\.$/);
+  // An edit that changed nothing announces no change of the resources.
+  assertEquals(listChanged, 2);
+});
+
+Deno.test("mcp: a kernel rule the model adds waits for the user's acceptance; an add with no body says so", async () => {
+  await using kb = await makeKb({ remote: true });
+  await using session = await fromSources(kb);
+  const added = await session.call("add", {
+    title: "Never force-push main",
+    type: "rule",
+    body: "Never force-push the main branch.",
+    kernel: true,
+  });
+  assertEquals(added.isError, false, added.text);
+  const { id, notes } = JSON.parse(added.text);
+  assertEquals(notes.length, 1, added.text);
+  assertMatch(notes[0], new RegExp(`^a kernel rule waits for your acceptance .*${id}`));
+  assert(notes[0].endsWith(`ask them to run: git-kb kernel --kb ${kb.dir}`), notes[0]);
+  const listed = await runCli(["kernel", "--json"], { env: kb.env });
+  assertEquals(listed.code, 0, show(listed));
+  const rule = JSON.parse(listed.stdout).rules.find((rule: { id: string }) => rule.id === id);
+  assertEquals(rule?.state, "new", listed.stdout);
+  // A change of its body by the model waits again, once the user accepted it.
+  assertEquals((await runCli(["kernel", "--accept", id], { env: kb.env })).code, 0);
+  const edited = await session.call("edit", { id, body: "Never force-push main or release." });
+  assertEquals(edited.isError, false, edited.text);
+  assertMatch(JSON.parse(edited.text).notes[0], /changed since you accepted it/);
+
+  const bare = await session.call("add", { title: "Staging is eu-west-1", type: "note" });
+  assertEquals(bare.isError, false, bare.text);
+  const saved = JSON.parse(bare.text);
+  assertEquals(saved.notes, [
+    `${saved.id} has a title and no body; write one with the edit tool (body)`,
+  ]);
 });
 
 Deno.test("mcp: an edit's remove_… that takes nothing out is named in its notes, with what the list holds", async () => {

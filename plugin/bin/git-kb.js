@@ -402,7 +402,8 @@ applies only once you have accepted it as it reads now, so a rule that came in
 from anyone else (a teammate's push brought by sync or by the session's pull, a
 hand edit, an import) waits until you have read it. Lists each waiting rule in
 full, with its knowledge base and who last changed it, then the rules that
-apply. Rules you save with add, edit or promote are accepted as you save them.
+apply. Rules you save with add, edit or promote are accepted as you save them
+(not those an agent saves through git-kb mcp).
 The record of what you accepted is yours alone, on this machine:
 $XDG_CONFIG_HOME/git-kb/kernel-accepted.json (by default under ~/.config).`,options:{accept:{type:"string",multiple:!0,value:"<id>",help:`accept this rule as it reads now; repeat for several (team:kb-7q2mx names
 the knowledge base; kb-7q2mx@<hash>, as listed, only if it still reads as listed)`},"accept-all":{type:"boolean",help:"accept every rule waiting, as it reads now"},json:{type:"boolean",help:"print {rules: [{id, kb, title, state, changedBy, body, hash}]}"}},positionals:Jt,notes:"Exit codes: 0 listed or accepted, 1 an id is not a kernel rule, 2 usage error."},Vj=V(ed)});function as(e,t){let n=[];for(let o of t){let r=o[0]===e;if(!r&&o[2]!==e)continue;let i=r?{rel:o[1],id:o[2],direction:"out"}:{rel:lw[o[1]]??o[1],id:o[0],direction:"in"},s=r?o[4]:o[3];s&&(i.title=s),n.push(i)}return n}function $S(e){return`${e.direction==="out"?"\u2192":"\u2190"} ${e.rel} ${e.id} ${e.title??"(missing)"}`}var Qa=g(()=>{ce()});function s2(e,t){return e.terms.length!==t.terms.length?e.terms.length>t.terms.length:e.doc.status==="active"&&t.doc.status!=="active"}function ES(e,t){let n=e.map(({kb:r,hits:i})=>i.map(s=>({...s,kb:r}))),o=[];for(;o.length<t;){let r;for(let i of n)i.length&&(!r||s2(i[0],r[0]))&&(r=i);if(!r)break;o.push(r.shift())}return o}var SS=g(()=>{});function vS(e,t,n=160){let o=new Set(t),r=t.map(a=>a.endsWith("i")?a.slice(0,-1):a),i="",s=-1;for(let a of e.split(`
