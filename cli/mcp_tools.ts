@@ -316,6 +316,7 @@ const add = defineTool({
     const request = {
       ...newEntryRequest(kbDir, entry, false),
       keepSecret: kbCommand("add", "--edit", "--allow-secret", "--kb", kbDir),
+      findIds: MCP_STEPS.search,
       othersWords: true,
     };
     const result = await checkAndSave(request, `Entry ${entry.id}`);
@@ -326,7 +327,7 @@ const add = defineTool({
     return saved(result, [
       ...noBody,
       ...kernelWaitingNotes(kbDir, entry),
-      ...supersededNotes(kbDir, entry, []),
+      ...supersededNotes(kbDir, entry, markSuperseded),
     ]);
   },
 });
@@ -380,14 +381,21 @@ const edit = defineTool({
         remove: args.remove_links?.map((to) => ({ to })),
       },
     };
-    const planned = planFieldEdit(entryToEdit(location.kbDir, id), edits, false);
+    const target = entryToEdit(location.kbDir, id, MCP_STEPS.search);
+    const planned = planFieldEdit(target, edits, false);
     const vain = planned.before
       ? vainRemovalNotes(id, planned.before, edits, (field) => `remove_${field}`)
       : [];
     const unchanged = () => text([`No changes to ${id}; nothing committed.`, ...vain].join("\n"));
     if (!planned.changed.length) return unchanged();
     const keepSecret = kbCommand("edit", id, "--allow-secret", "--kb", location.kbDir);
-    const plan = { ...planned, request: { ...planned.request, keepSecret, othersWords: true } };
+    const request = {
+      ...planned.request,
+      keepSecret,
+      findIds: MCP_STEPS.search,
+      othersWords: true,
+    };
+    const plan = { ...planned, request };
     const { problems, gone } = await editProblems(plan);
     if (problems.length) {
       // Links `rm --force` left: this tool's own remove_links takes them out, no command needed.
@@ -405,7 +413,7 @@ const edit = defineTool({
     const notes = [
       ...vain,
       ...kernelWaitingNotes(location.kbDir, plan.request.entry),
-      ...supersededNotes(location.kbDir, plan.request.entry, []),
+      ...supersededNotes(location.kbDir, plan.request.entry, markSuperseded),
     ];
     return saved(result, notes, { changed: plan.changed, ...lists.length ? { lists } : {} });
   },
@@ -424,6 +432,11 @@ function kernelWaitingNotes(kbDir: string, entry: Entry): string[] {
     `${pendingSummary(waiting)}; a rule the model writes applies once the user (not the model) ` +
     `accepts it; ask them to run: ${kbCommand("kernel", "--kb", kbDir)}`,
   ];
+}
+
+/** What marks entry `older` superseded, over MCP: this server's edit tool. */
+function markSuperseded(older: string): string {
+  return `the edit tool with ${JSON.stringify({ id: older, status: "superseded" })}`;
 }
 
 /** The single-valued fields of add's or edit's arguments, as edits. */

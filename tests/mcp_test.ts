@@ -246,6 +246,33 @@ Deno.test("mcp: a kernel rule the model adds waits for the user's acceptance; an
   ]);
 });
 
+Deno.test("mcp: add and edit name the server's own tools as the next step, not CLI commands", async () => {
+  await using kb = await makeKb({ remote: true });
+  await using session = await fromSources(kb);
+  const missing = await session.call("edit", { id: "kb-zzzzz", title: "x" });
+  assertEquals(missing.isError, true, missing.text);
+  assertEquals(missing.text, `no entry kb-zzzzz in ${kb.dir}; find ids with the search tool`);
+  const badLink = await session.call("edit", {
+    id: "kb-7q2mx",
+    add_links: [{ rel: "related", id: "kb-zzzzz" }],
+  });
+  assertEquals(badLink.isError, true, badLink.text);
+  assertMatch(badLink.text, /kb-zzzzz does not exist; .*\(the search tool to find one\)$/);
+  const added = await session.call("add", {
+    title: "Rebase, then squash",
+    type: "rule",
+    body: "Rebase onto main, then squash.",
+    links: [{ rel: "supersedes", id: "kb-9pk4t" }],
+  });
+  assertEquals(added.isError, false, added.text);
+  const { id, notes } = JSON.parse(added.text);
+  assertEquals(notes, [
+    `kb-9pk4t is still active although ${id} supersedes it; mark it: the edit tool with ` +
+    '{"id":"kb-9pk4t","status":"superseded"}',
+  ]);
+  assert(!session.stderr().includes("git-kb edit"), session.stderr());
+});
+
 Deno.test("mcp: an edit's remove_… that takes nothing out is named in its notes, with what the list holds", async () => {
   await using kb = await makeKb({ remote: true });
   await using session = await fromSources(kb);

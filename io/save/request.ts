@@ -78,6 +78,8 @@ export interface SaveRequest extends Omit<ChangesRequest, "changes"> {
   previousText?: string;
   /** How the user keeps a credential, for a caller without `--allow-secret` (see validate.ts). */
   keepSecret?: string;
+  /** What finds an entry's id, for a caller that is no shell (see validate.ts). */
+  findIds?: string;
   /**
    * The entry holds someone else's words (a proposal accepted with `git-kb review`): a kernel
    * rule saved waits for `git-kb kernel --accept`, as a teammate's does, instead of being
