@@ -21,6 +21,7 @@ import { assertKb, readKbFile } from "../io/kb.ts";
 import { blobTexts } from "../io/git.ts";
 import { entryPaths } from "../io/save/entry_files.ts";
 import { PushError } from "../io/save/publish.ts";
+import { pushSaved } from "../io/save/save.ts";
 import type { SaveRequest } from "../io/save/request.ts";
 import { ValidationError } from "../io/save/validate.ts";
 import { kbCommand } from "../io/self_command.ts";
@@ -53,7 +54,7 @@ import {
   saveDraft,
 } from "./entry_save.ts";
 import { cyan, dim, green, plural, printJson, yellow } from "./output.ts";
-import { reportingUnpushed, reportSave } from "./save_report.ts";
+import { printWarnings, reportingUnpushed, reportSave } from "./save_report.ts";
 import { readTextArgument } from "./entry_flags.ts";
 
 /** The command: its usage, options and positionals. */
@@ -75,7 +76,7 @@ aliases), then lists every pending proposal: its commit, kind, entry, title,
 reason and source, and a diff against the entry's current text.
 
 accept saves a proposal through the same save pipeline as add and edit
-(validate, refuse credentials, commit, push, reindex); edit opens the proposed
+(validate, refuse credentials, commit, push, reindex; several: one push); edit opens the proposed
 text in $VISUAL/$EDITOR first (when what you saved is not valid and no terminal
 is there to reopen it, it is kept in a draft and the command printed carries on
 with it: review edit <proposal> --from-draft <file>). reject records the rejection on the proposals
@@ -472,11 +473,20 @@ async function saveAndRecord(
   if (notPushed) throw notPushed;
 }
 
-/** Accept one proposal as it is. */
-async function acceptOne(on: Reviewing, record: ProposalRecord): Promise<void> {
+/**
+ * Accept one proposal as it is; with `held`, commit it without pushing (the batch it is part of
+ * pushes once, {@link pushAccepted}). Resolves to the path committed, if a commit was made.
+ */
+async function acceptOne(
+  on: Reviewing,
+  record: ProposalRecord,
+  held = false,
+): Promise<string | undefined> {
   const { json } = on;
   const proposed = await proposedEntry(on, record);
-  const request = await acceptRequest(on, record, proposed, false);
+  const accepting = await acceptRequest(on, record, proposed, false);
+  const request = accepting && held ? { ...accepting, push: false } : accepting;
+  let committed: string | undefined;
   await saveAndRecord(on, record, request, async () => {
     if (!request) {
       if (json) printJson({ commit: record.commit, id: record.entryId, changed: false });
@@ -499,8 +509,21 @@ async function acceptOne(on: Reviewing, record: ProposalRecord): Promise<void> {
       }
       throw error;
     }
+    if (saved.commit) committed = saved.path;
     reportSave("Accepted", saved, json);
   });
+  return committed;
+}
+
+/**
+ * Push what a batch of accepts committed (`paths`), in one push; a failure is the error of a
+ * save that could not push (exit 3, the commits kept), naming the batch.
+ */
+async function pushAccepted(on: Reviewing, paths: readonly string[]): Promise<void> {
+  const pushed = await pushSaved(on.kbDir, paths);
+  printWarnings(pushed);
+  if (on.json || pushed.push === "NO_REMOTE") return;
+  console.log(`Pushed ${plural(paths.length, "accepted entry", "accepted entries")} at once`);
 }
 
 /**
@@ -708,16 +731,28 @@ async function review(
     await reject(on, records, values.why);
     return 0;
   }
+  if (records.length === 1) {
+    await acceptOne(on, records[0]);
+    return 0;
+  }
+  // Several: each committed as it is accepted, then all of them pushed at once.
   let code = 0;
+  const worst = (error: unknown, what: string) => {
+    console.error(describeError(error, what));
+    const failed = exitCodeOf(error);
+    code = failed === 3 || code === 3 ? 3 : Math.max(code, failed);
+  };
+  const committed: string[] = [];
   for (const record of records) {
     try {
-      await acceptOne(on, record);
+      const path = await acceptOne(on, record, true);
+      if (path) committed.push(path);
     } catch (error) {
-      if (records.length === 1) throw error;
-      console.error(describeError(error, `review accept ${record.commit.slice(0, SHORT)}`));
-      const failed = exitCodeOf(error);
-      code = failed === 3 || code === 3 ? 3 : Math.max(code, failed);
+      worst(error, `review accept ${record.commit.slice(0, SHORT)}`);
     }
+  }
+  if (committed.length) {
+    await pushAccepted(on, committed).catch((error) => worst(error, "review accept"));
   }
   return code;
 }
