@@ -21,10 +21,12 @@ import {
   ResourceListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { flagsFor } from "../app/permissions.ts";
+import { RESOURCES_PAGE } from "../cli/mcp.ts";
 import { shellCommand } from "../core/shell/quote.ts";
 import {
   cacheRootOf,
   denoChildEnv,
+  entryText,
   git,
   type Kb,
   MAIN,
@@ -169,6 +171,43 @@ Deno.test("mcp: a real client lists the tools, searches, gets, asks for context,
   assert(resources.some((resource) => resource.uri === uri));
   const read = await session.client.readResource({ uri });
   assertMatch((read.contents[0] as { text: string }).text, /^title: Rotate a leaked/m);
+});
+
+Deno.test("mcp: resources/list comes in pages with a cursor; a cursor the server never gave is -32602", async () => {
+  await using kb = await makeKb();
+  for (let index = 0; index < RESOURCES_PAGE; index++) {
+    const id = `kb-p${index.toString(36).padStart(4, "0")}`;
+    await Deno.writeTextFile(
+      join(kb.dir, "entries", `${id}-filler.md`),
+      entryText({ id, title: `Filler note ${index}`, body: `Filler ${index}.\n` }),
+    );
+  }
+  await git(kb.dir, "add", "-A");
+  await git(kb.dir, "commit", "--quiet", "-m", "filler");
+  const files = [...Deno.readDirSync(join(kb.dir, "entries"))].filter((file) =>
+    file.name.endsWith(".md")
+  );
+  await using session = await fromSources(kb);
+  const first = await session.client.listResources();
+  assertEquals(first.resources.length, RESOURCES_PAGE);
+  assert(first.nextCursor, "a cursor to the next page");
+  const second = await session.client.listResources({ cursor: first.nextCursor });
+  assertEquals(second.nextCursor, undefined);
+  const uris = [...first.resources, ...second.resources].map((resource) => resource.uri);
+  assertEquals(new Set(uris).size, files.length);
+  assertEquals(uris, [...uris].sort());
+
+  for (
+    const refused of [
+      session.client.listResources({ cursor: "not-ours" }),
+      session.client.listTools({ cursor: first.nextCursor }),
+      session.client.listResourceTemplates({ cursor: "x" }),
+    ]
+  ) {
+    const error = await assertRejects<McpError>(() => refused, McpError);
+    assertEquals(error.code, -32602);
+    assertMatch(error.message, /is not one this server gave; list again without one/);
+  }
 });
 
 Deno.test("mcp: add and edit commit and push through the save pipeline", async () => {
