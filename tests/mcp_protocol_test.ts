@@ -143,6 +143,56 @@ Deno.test("mcp: every malformed line gets its JSON-RPC 2.0 error with the id it 
   assert(!answers.some((answer) => answer.id === 9), JSON.stringify(answers));
 });
 
+Deno.test("mcp: protocol 2025-03-26 serves a batch, its answers in one array; 2025-06-18 refuses one", async () => {
+  await using kb = await makeKb({ remote: true });
+  const request = (id: unknown, method: string, params?: unknown) => ({
+    jsonrpc: "2.0",
+    id,
+    method,
+    ...params === undefined ? {} : { params },
+  });
+  const batch = [
+    request("p", "ping"),
+    request("s", "tools/call", { name: "search", arguments: { queries: "rebase onto main" } }),
+    { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 1 } },
+    { nonsense: true },
+    request("again", "initialize", { protocolVersion: "2025-03-26" }),
+    request("u", "no/such/method"),
+  ];
+  const { code, answers, stderr } = await serve(kb, [
+    OPEN.replace("2025-06-18", "2025-03-26"),
+    line(batch),
+    line([]),
+    line([{ jsonrpc: "2.0", method: "notifications/initialized" }]),
+    line(request("last", "ping")),
+  ], 300);
+  assertEquals(code, 0, stderr);
+  assertEquals(answers.length, 4, JSON.stringify(answers));
+  assertEquals(answers[0].result?.protocolVersion, "2025-03-26");
+  assert(Array.isArray(answers[1]), JSON.stringify(answers[1]));
+  const served = answers[1] as unknown as Served["answers"];
+  const byId = (id: unknown) => served.find((answer) => answer.id === id);
+  assertEquals(served.length, 5, JSON.stringify(served));
+  assertEquals(byId("p")?.result, {});
+  const hits = JSON.parse((byId("s")?.result?.content as { text: string }[])[0].text).hits;
+  assertEquals(hits[0].id, "kb-r4b9t");
+  assertEquals(byId(null)?.error?.code, -32600);
+  assertMatch(byId("again")?.error?.message ?? "", /initialize must not be part of a batch/);
+  assertEquals(byId("u")?.error?.code, -32601);
+  // An empty batch is one error, not an array; a batch of notifications alone gets no answer.
+  assertEquals(answers[2].error?.code, -32600);
+  assertMatch(answers[2].error?.message ?? "", /an empty batch/);
+  assertEquals(answers[3].id, "last");
+
+  const later = await serve(kb, [OPEN, line([request("p", "ping")])], 300);
+  assertEquals(later.answers[1].id, null);
+  assertEquals(later.answers[1].error?.code, -32600);
+  assertMatch(
+    later.answers[1].error?.message ?? "",
+    /a batch \(an array\), which protocol version 2025-06-18 does not have \(only 2025-03-26 does\)/,
+  );
+});
+
 Deno.test("mcp: a line over 10 MiB is refused, the connection kept; a request split across reads is served", async () => {
   await using kb = await makeKb({ remote: true });
   const search = new TextEncoder().encode(line({
