@@ -28,7 +28,7 @@ import { notGiven, pageOf, readCursor } from "../core/mcp/pages.ts";
 import { percentDecoded } from "../core/mcp/percent.ts";
 import { getEntries, listEntries, MCP_STEPS } from "../io/kbs/get.ts";
 import { LineTransport } from "../io/mcp/stdio.ts";
-import { terminationSignal } from "../io/process.ts";
+import { INTERRUPTS, terminationSignal } from "../io/process.ts";
 import { type CommandSpec, helpText, NO_POSITIONALS, parseCommand } from "./args.ts";
 import { errorMessage, type ToolContext, toolError, TOOLS } from "./mcp_tools.ts";
 
@@ -256,7 +256,8 @@ function trackAnswers(transport: Transport): () => Promise<void> {
 
 /**
  * Run the command: serve until the client closes stdin or sends SIGTERM (as clients do when they
- * shut a server down), then finish the calls under way, send their answers and exit 0.
+ * shut a server down), SIGINT or SIGHUP, then finish the calls under way, send their answers and
+ * exit 0.
  */
 export async function run(args: string[]): Promise<number> {
   const { values } = parseCommand(args, command.options, command);
@@ -277,7 +278,8 @@ export async function run(args: string[]): Promise<number> {
   // Stdout stays open when stdin ends: the calls under way answer before the server closes.
   const stop = () => void answered().then(() => server.close());
   process.stdin.once("end", stop);
-  using terminated = terminationSignal();
+  // Ctrl-C (a server run by hand) and a hang-up end it as SIGTERM does: never in a save's middle.
+  using terminated = terminationSignal(INTERRUPTS);
   terminated.addEventListener("abort", stop);
   await closed;
   await idle();

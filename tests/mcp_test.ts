@@ -21,6 +21,7 @@ import {
   ResourceListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { flagsFor } from "../app/permissions.ts";
+import { pausingGit } from "./slow_git.ts";
 import { RESOURCES_PAGE } from "../cli/mcp.ts";
 import { shellCommand } from "../core/shell/quote.ts";
 import {
@@ -197,14 +198,13 @@ Deno.test("mcp: resources/list comes in pages with a cursor; a cursor the server
   assertEquals(new Set(uris).size, files.length);
   assertEquals(uris, [...uris].sort());
 
-  for (
-    const refused of [
-      session.client.listResources({ cursor: "not-ours" }),
-      session.client.listTools({ cursor: first.nextCursor }),
-      session.client.listResourceTemplates({ cursor: "x" }),
-    ]
-  ) {
-    const error = await assertRejects<McpError>(() => refused, McpError);
+  const refusals = [
+    () => session.client.listResources({ cursor: "not-ours" }),
+    () => session.client.listTools({ cursor: first.nextCursor }),
+    () => session.client.listResourceTemplates({ cursor: "x" }),
+  ];
+  for (const refused of refusals) {
+    const error = await assertRejects<McpError>(refused, McpError);
     assertEquals(error.code, -32602);
     assertMatch(error.message, /is not one this server gave; list again without one/);
   }
@@ -533,6 +533,39 @@ Deno.test("mcp: SIGTERM while a save pushes lets the save finish, then the serve
   assertEquals(code, 0);
   assertEquals(await git(kb.remote!, "rev-parse", "main"), await git(kb.dir, "rev-parse", "HEAD"));
   assertMatch(await git(kb.dir, "log", "-1", "--format=%s"), /Pushed through a shutdown/);
+});
+
+Deno.test("mcp: SIGINT or SIGHUP between a save's write and its commit: the save finishes, pushed, answered, exit 0", async () => {
+  for (const signal of ["SIGINT", "SIGHUP"] as const) {
+    await using kb = await makeKb({ remote: true });
+    const marker = join(kb.root, "committing");
+    const PATH = await pausingGit(kb.root, "commit", marker, 1);
+    const child = await spawnMcp({ ...kb.env, PATH });
+    const writer = child.stdin.getWriter();
+    const title = `Saved through ${signal}`;
+    await writer.write(
+      new TextEncoder().encode(sessionLines("add", { title, type: "note", body: "Kept." })),
+    );
+    // The entry is written and staged, its commit held for 1 s, when the signal comes.
+    while (!(await Deno.stat(marker).catch(() => undefined))) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    child.kill(signal);
+    const { code, stdout } = await child.output();
+    await writer.close().catch(() => {});
+    assertEquals(code, 0, signal);
+    const answer = new TextDecoder().decode(stdout).split("\n").filter(Boolean)
+      .map((line) => JSON.parse(line)).find((message) => message.id === 2);
+    assertEquals(answer?.result?.isError, undefined, JSON.stringify(answer));
+    assertEquals(JSON.parse(answer.result.content[0].text).push, "pushed");
+    assertMatch(await git(kb.dir, "log", "-1", "--format=%s"), new RegExp(title));
+    assertEquals(
+      await git(kb.remote!, "rev-parse", "main"),
+      await git(kb.dir, "rev-parse", "HEAD"),
+    );
+    assertEquals(await git(kb.dir, "status", "--porcelain"), "");
+    assertEquals(await Deno.stat(join(kb.dir, ".git", "git-kb.lock")).catch(() => "gone"), "gone");
+  }
 });
 
 Deno.test("mcp with two knowledge bases: add names one, ids are qualified, resources too", async () => {
