@@ -293,6 +293,21 @@ Deno.test("a rejected proposal is not offered again, and its file leaves the bra
     /no pending proposal kb-sour1; list them with .*review/.test(unknown.stderr),
     show(unknown),
   );
+  // Set aside, not lost: the list counts it, and --rejected shows it with when and why.
+  const listed = await cli(kb, "review");
+  assertMatch(
+    listed.stdout,
+    /^\(1 proposal rejected before is not offered again; list them: \S*git-kb\S* review --rejected\)$/m,
+  );
+  const shown = await cli(kb, "review", "--rejected");
+  assertMatch(
+    shown.stdout,
+    /^[0-9a-f]{12} {2}new kb-sour1 {2}Bake sourdough bread with a stiff starter\n {2}rejected \d{4}-\d\d-\d\d: we buy bread$/m,
+  );
+  const json = (await cli(kb, "review", "--rejected", "--json")).stdout.trim().split("\n");
+  assertEquals(json.length, 1);
+  const { commit, why, entryId } = JSON.parse(json[0]);
+  assertEquals([commit.length, why, entryId], [40, "we buy bread", "kb-sour1"]);
 });
 
 Deno.test("sync carries the proposals to a second machine; a merge on the host accepts them", async () => {
