@@ -124,7 +124,8 @@ export const COMMANDS = {
     module: "cli/review.ts",
     profile: "review",
     summary: "accept, edit or reject the proposals waiting on the git-kb/proposals branch",
-    load: () => import("../cli/review.ts"),
+    ownBundle: true,
+    load: () => loadOwnBundle("cli/review.ts"),
   },
   sync: {
     module: "cli/sync.ts",

@@ -186,10 +186,14 @@ export async function saveDraft(draft: Draft<unknown>, request: SaveRequest): Pr
 }
 
 /**
- * For each entry `entry` says it supersedes that is still active, a note with the command that
- * marks it superseded (the link alone does not change the older entry).
+ * For each entry `entry` says it supersedes that is still active, a note with what marks it
+ * superseded (the link alone does not change the older entry): `mark` of the older one's id.
  */
-export function supersededNotes(kbDir: string, entry: Entry, kbFlag: string[]): string[] {
+export function supersededNotes(
+  kbDir: string,
+  entry: Entry,
+  mark: (older: string) => string,
+): string[] {
   const paths = entryPaths(kbDir);
   const notes: string[] = [];
   for (const link of entry.links) {
@@ -201,8 +205,7 @@ export function supersededNotes(kbDir: string, entry: Entry, kbFlag: string[]): 
     } catch { /* an unreadable entry is doctor's to report */ }
     if (older?.status !== "active") continue;
     notes.push(
-      `${link.to} is still active although ${entry.id} supersedes it; mark it: ` +
-        kbCommand("edit", link.to, "--status", "superseded", ...kbFlag),
+      `${link.to} is still active although ${entry.id} supersedes it; mark it: ${mark(link.to)}`,
     );
   }
   return notes;
@@ -210,7 +213,8 @@ export function supersededNotes(kbDir: string, entry: Entry, kbFlag: string[]): 
 
 /** Print {@link supersededNotes} on stderr, one `note:` line each, after a save that worked. */
 export function printSupersededNotes(kbDir: string, entry: Entry, kbFlag: string[]): void {
-  for (const note of supersededNotes(kbDir, entry, kbFlag)) console.error(`note: ${note}`);
+  const mark = (older: string) => kbCommand("edit", older, "--status", "superseded", ...kbFlag);
+  for (const note of supersededNotes(kbDir, entry, mark)) console.error(`note: ${note}`);
 }
 
 /**
@@ -288,9 +292,12 @@ export interface EntryToEdit {
   previousText: string;
 }
 
-/** The one file of entry `id` in `kbDir` and its text; throws when there is none, or two. */
-export function entryToEdit(kbDir: string, id: string): EntryToEdit {
-  const path = entryPathOf(kbDir, id);
+/**
+ * The one file of entry `id` in `kbDir` and its text; throws when there is none (naming
+ * `findIds`, what finds ids: the CLI's search by default), or two.
+ */
+export function entryToEdit(kbDir: string, id: string, findIds?: string): EntryToEdit {
+  const path = entryPathOf(kbDir, id, findIds);
   return { kbDir, id, path, previousText: readKbFile(kbDir, path) };
 }
 

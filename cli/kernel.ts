@@ -29,7 +29,8 @@ applies only once you have accepted it as it reads now, so a rule that came in
 from anyone else (a teammate's push brought by sync or by the session's pull, a
 hand edit, an import) waits until you have read it. Lists each waiting rule in
 full, with its knowledge base and who last changed it, then the rules that
-apply. Rules you save with add, edit or promote are accepted as you save them.
+apply. Rules you save with add, edit or promote are accepted as you save them
+(not those an agent saves through git-kb mcp).
 The record of what you accepted is yours alone, on this machine:
 $XDG_CONFIG_HOME/git-kb/kernel-accepted.json (by default under ~/.config).`,
   options: {

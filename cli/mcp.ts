@@ -17,15 +17,18 @@ import type {
 import {
   ErrorCode,
   type JSONRPCMessage,
+  type ListResourcesRequest,
+  ListResourcesRequestSchema,
   McpError,
   type MessageExtraInfo,
 } from "@modelcontextprotocol/sdk/types.js";
 import denoConfig from "../deno.json" with { type: "json" };
 import { refusal } from "../core/mcp/jsonrpc.ts";
+import { notGiven, pageOf, readCursor } from "../core/mcp/pages.ts";
 import { percentDecoded } from "../core/mcp/percent.ts";
 import { getEntries, listEntries, MCP_STEPS } from "../io/kbs/get.ts";
 import { LineTransport } from "../io/mcp/stdio.ts";
-import { terminationSignal } from "../io/process.ts";
+import { INTERRUPTS, terminationSignal } from "../io/process.ts";
 import { type CommandSpec, helpText, NO_POSITIONALS, parseCommand } from "./args.ts";
 import { errorMessage, type ToolContext, toolError, TOOLS } from "./mcp_tools.ts";
 
@@ -64,6 +67,12 @@ const INSTRUCTIONS =
   "the task; before answering a question about the user's conventions, projects or past " +
   "decisions, search; read what matters with get.";
 
+/** The most entries a page of `resources/list` holds. */
+export const RESOURCES_PAGE = 500;
+
+/** The lists the server serves in one page (the SDK's): a cursor in a request for one is not ours. */
+const ONE_PAGE_LISTS = ["tools/list", "resources/templates/list"];
+
 /** The error code of a resource that does not exist, as the protocol's specification sets it. */
 const RESOURCE_NOT_FOUND = -32002;
 
@@ -98,9 +107,12 @@ export function mcpServer(context: ToolContext, readOnly: boolean): KbServer {
       inputSchema: tool.input,
       annotations: { readOnlyHint: !tool.writes, destructiveHint: false, openWorldHint: false },
     }, (args: Parameters<typeof tool.run>[0]) => {
-      const call = tool.run(args, context).then((result) => {
-        // The capability the SDK declares (resources.listChanged) promises the client this.
-        if (tool.writes && !result.isError) server.sendResourceListChanged();
+      let changed = false;
+      const committed = () => changed = true;
+      const call = tool.run(args, { ...context, committed }).then((result) => {
+        // The capability the SDK declares (resources.listChanged) promises the client this; a
+        // call that committed nothing changed no entry, and says so instead.
+        if (changed && !result.isError) server.sendResourceListChanged();
         return result;
       }).catch((error) => toolError(errorMessage(error)));
       running.add(call);
@@ -109,17 +121,8 @@ export function mcpServer(context: ToolContext, readOnly: boolean): KbServer {
   }
   server.registerResource(
     "entry",
-    new ResourceTemplate(entryUri("{id}"), {
-      list: async () => ({
-        resources: (await listEntries(context.kbFlag)).map((entry) => ({
-          uri: entryUri(entry.id),
-          name: entry.id,
-          title: entry.title,
-          description: entry.status === "active" ? entry.type : `${entry.type}, ${entry.status}`,
-          mimeType: "text/markdown",
-        })),
-      }),
-    }),
+    // Listed below, a page at a time: the SDK's own listing has no pages.
+    new ResourceTemplate(entryUri("{id}"), { list: undefined }),
     {
       title: "Knowledge base entry",
       description: "An entry of the user's knowledge base, as stored (frontmatter and markdown)",
@@ -138,6 +141,28 @@ export function mcpServer(context: ToolContext, readOnly: boolean): KbServer {
         });
       }
       return { contents: [{ uri: uri.href, mimeType: "text/markdown", text: found[0].text }] };
+    },
+  );
+  server.server.removeRequestHandler("resources/list");
+  server.server.setRequestHandler(
+    ListResourcesRequestSchema,
+    async ({ params }: ListResourcesRequest) => {
+      const cursor = params?.cursor === undefined ? undefined : readCursor(params.cursor);
+      if (cursor && "invalid" in cursor) {
+        throw new McpError(ErrorCode.InvalidParams, `Invalid params: ${cursor.invalid}`);
+      }
+      const entries = await listEntries(context.kbFlag);
+      const page = pageOf(entries, (entry) => entry.id, cursor?.after, RESOURCES_PAGE);
+      return {
+        resources: page.items.map((entry) => ({
+          uri: entryUri(entry.id),
+          name: entry.id,
+          title: entry.title,
+          description: entry.status === "active" ? entry.type : `${entry.type}, ${entry.status}`,
+          mimeType: "text/markdown",
+        })),
+        ...page.nextCursor ? { nextCursor: page.nextCursor } : {},
+      };
     },
   );
   const idle = async () => {
@@ -168,6 +193,23 @@ function refuseUnknownTools(transport: Transport, served: readonly string[]): vo
         ? "; it runs with --read-only, which serves no tool that writes: for add and edit, run " +
           "git-kb mcp without it (git-kb setup --agent <agent> --mcp writes that)"
         : "");
+    void transport.send(refusal(message.id, ErrorCode.InvalidParams, reason) as JSONRPCMessage);
+  };
+}
+
+/**
+ * Refuse a request for a list the server serves in one page that carries a cursor, with the
+ * protocol's error for an invalid cursor (-32602): the server gave none (the SDK reads past it).
+ */
+function refuseForeignCursors(transport: Transport): void {
+  const receive = transport.onmessage;
+  transport.onmessage = (message: JSONRPCMessage, extra?: MessageExtraInfo) => {
+    const cursor = "method" in message && "id" in message &&
+        ONE_PAGE_LISTS.includes(message.method)
+      ? message.params?.cursor
+      : undefined;
+    if (cursor === undefined || !("id" in message)) return receive?.(message, extra);
+    const reason = `Invalid params: ${notGiven(String(cursor))}`;
     void transport.send(refusal(message.id, ErrorCode.InvalidParams, reason) as JSONRPCMessage);
   };
 }
@@ -214,7 +256,8 @@ function trackAnswers(transport: Transport): () => Promise<void> {
 
 /**
  * Run the command: serve until the client closes stdin or sends SIGTERM (as clients do when they
- * shut a server down), then finish the calls under way, send their answers and exit 0.
+ * shut a server down), SIGINT or SIGHUP, then finish the calls under way, send their answers and
+ * exit 0.
  */
 export async function run(args: string[]): Promise<number> {
   const { values } = parseCommand(args, command.options, command);
@@ -230,11 +273,13 @@ export async function run(args: string[]): Promise<number> {
   const transport = new LineTransport();
   await server.connect(transport);
   refuseUnknownTools(transport, served);
+  refuseForeignCursors(transport);
   const answered = trackAnswers(transport);
   // Stdout stays open when stdin ends: the calls under way answer before the server closes.
   const stop = () => void answered().then(() => server.close());
   process.stdin.once("end", stop);
-  using terminated = terminationSignal();
+  // Ctrl-C (a server run by hand) and a hang-up end it as SIGTERM does: never in a save's middle.
+  using terminated = terminationSignal(INTERRUPTS);
   terminated.addEventListener("abort", stop);
   await closed;
   await idle();

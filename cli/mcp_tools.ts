@@ -13,6 +13,9 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { EntryEdits } from "../core/entry/edit.ts";
 import { formatListChanges, listChanges } from "../core/entry/edit.ts";
 import { linkLine } from "../core/entry/links.ts";
+import type { Entry } from "../core/entry/entry.ts";
+import { pendingSummary } from "../core/kernel/acceptance.ts";
+import { pendingMentions } from "../io/kernel/acceptance.ts";
 import { typedIds } from "../core/kbs/qualified.ts";
 import { ACTIVITIES, ENTRY_TYPES, LINK_RELS, STATUSES } from "../core/entry/schema.ts";
 import { distinctTerms } from "../core/text/tokenize.ts";
@@ -38,10 +41,12 @@ import {
   vainRemovalNotes,
 } from "./entry_save.ts";
 
-/** What every tool call shares: the `--kb` the server was started with. */
+/** What a tool call is given: the `--kb` the server was started with, and whom to tell of a save. */
 export interface ToolContext {
   /** The knowledge base folder `--kb` named, if any (else KB_DIR, else the config). */
   kbFlag?: string;
+  /** Called when the call committed a change to an entry (the list of entries may differ). */
+  committed?(): void;
 }
 
 /** One tool the server offers. */
@@ -299,7 +304,7 @@ const add = defineTool({
     to: toArg.optional(),
   }),
   writes: true,
-  async run(args, { kbFlag }) {
+  async run(args, { kbFlag, committed }) {
     const { kbDir } = resolveKbNamed(args.to, kbFlag);
     const entry = newEntry(kbDir, {
       ...scalarEdits(args),
@@ -311,9 +316,19 @@ const add = defineTool({
     const request = {
       ...newEntryRequest(kbDir, entry, false),
       keepSecret: kbCommand("add", "--edit", "--allow-secret", "--kb", kbDir),
+      findIds: MCP_STEPS.search,
+      othersWords: true,
     };
     const result = await checkAndSave(request, `Entry ${entry.id}`);
-    return saved(result, supersededNotes(kbDir, entry, []));
+    if (result.commit) committed?.();
+    const noBody = entry.body.trim()
+      ? []
+      : [`${entry.id} has a title and no body; write one with the edit tool (body)`];
+    return saved(result, [
+      ...noBody,
+      ...kernelWaitingNotes(kbDir, entry),
+      ...supersededNotes(kbDir, entry, markSuperseded),
+    ]);
   },
 });
 
@@ -350,7 +365,7 @@ const edit = defineTool({
     ),
   }),
   writes: true,
-  async run(args, { kbFlag }) {
+  async run(args, { kbFlag, committed }) {
     const { location, id } = locateEntry(args.id, {
       to: args.to,
       kb: kbFlag,
@@ -366,15 +381,21 @@ const edit = defineTool({
         remove: args.remove_links?.map((to) => ({ to })),
       },
     };
-    const planned = planFieldEdit(entryToEdit(location.kbDir, id), edits, false);
+    const target = entryToEdit(location.kbDir, id, MCP_STEPS.search);
+    const planned = planFieldEdit(target, edits, false);
     const vain = planned.before
       ? vainRemovalNotes(id, planned.before, edits, (field) => `remove_${field}`)
       : [];
-    if (!planned.changed.length) {
-      return text([`No changes to ${id}; nothing committed.`, ...vain].join("\n"));
-    }
+    const unchanged = () => text([`No changes to ${id}; nothing committed.`, ...vain].join("\n"));
+    if (!planned.changed.length) return unchanged();
     const keepSecret = kbCommand("edit", id, "--allow-secret", "--kb", location.kbDir);
-    const plan = { ...planned, request: { ...planned.request, keepSecret } };
+    const request = {
+      ...planned.request,
+      keepSecret,
+      findIds: MCP_STEPS.search,
+      othersWords: true,
+    };
+    const plan = { ...planned, request };
     const { problems, gone } = await editProblems(plan);
     if (problems.length) {
       // Links `rm --force` left: this tool's own remove_links takes them out, no command needed.
@@ -384,16 +405,39 @@ const edit = defineTool({
       throw new ValidationError(`Entry ${id}`, problems, fix);
     }
     const result = await saveEntry(plan.request);
+    if (!result.commit) return unchanged();
+    committed?.();
     const lists = plan.before
       ? formatListChanges(listChanges(plan.before, plan.request.entry))
       : [];
     const notes = [
       ...vain,
-      ...result.commit ? supersededNotes(location.kbDir, plan.request.entry, []) : [],
+      ...kernelWaitingNotes(location.kbDir, plan.request.entry),
+      ...supersededNotes(location.kbDir, plan.request.entry, markSuperseded),
     ];
     return saved(result, notes, { changed: plan.changed, ...lists.length ? { lists } : {} });
   },
 });
+
+/**
+ * A note when `entry`, just saved by the model, is an active kernel rule the user has not
+ * accepted as it reads now: a rule goes into every prompt, so one a model wrote waits for the
+ * user's word, as a teammate's does, and the note names the command the user runs.
+ */
+function kernelWaitingNotes(kbDir: string, entry: Entry): string[] {
+  if (!entry.kernel || entry.status !== "active") return [];
+  const waiting = pendingMentions([entry]);
+  if (!waiting.length) return [];
+  return [
+    `${pendingSummary(waiting)}; a rule the model writes applies once the user (not the model) ` +
+    `accepts it; ask them to run: ${kbCommand("kernel", "--kb", kbDir)}`,
+  ];
+}
+
+/** What marks entry `older` superseded, over MCP: this server's edit tool. */
+function markSuperseded(older: string): string {
+  return `the edit tool with ${JSON.stringify({ id: older, status: "superseded" })}`;
+}
 
 /** The single-valued fields of add's or edit's arguments, as edits. */
 function scalarEdits(args: {

@@ -10,7 +10,12 @@
 import { defaultOnlyNote } from "../io/kbs/default_only.ts";
 import { type Entry, parseEntryText, serializeEntry, toEntry } from "../core/entry/entry.ts";
 import { readDraft, withNotes } from "../core/entry/draft.ts";
-import { acceptedEntry, findProposal, type ProposalRecord } from "../core/proposals/proposal.ts";
+import {
+  acceptedEntry,
+  findProposal,
+  type ProposalRecord,
+  rejectedProposals,
+} from "../core/proposals/proposal.ts";
 import { unifiedDiff } from "../core/text/unified_diff.ts";
 import { displaySafe } from "../core/text/display.ts";
 import { gitCommand } from "../core/shell/quote.ts";
@@ -21,6 +26,7 @@ import { assertKb, readKbFile } from "../io/kb.ts";
 import { blobTexts } from "../io/git.ts";
 import { entryPaths } from "../io/save/entry_files.ts";
 import { PushError } from "../io/save/publish.ts";
+import { pushSaved } from "../io/save/save.ts";
 import type { SaveRequest } from "../io/save/request.ts";
 import { ValidationError } from "../io/save/validate.ts";
 import { kbCommand } from "../io/self_command.ts";
@@ -53,13 +59,13 @@ import {
   saveDraft,
 } from "./entry_save.ts";
 import { cyan, dim, green, plural, printJson, yellow } from "./output.ts";
-import { reportingUnpushed, reportSave } from "./save_report.ts";
+import { printWarnings, reportingUnpushed, reportSave } from "./save_report.ts";
 import { readTextArgument } from "./entry_flags.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
   usage: [
-    "review [--json]",
+    "review [--rejected] [--json]",
     "review accept <proposal>... | --all",
     "review edit <proposal> [--from-draft <file>]",
     "review reject <proposal>... | --all [--why <text>]",
@@ -72,10 +78,11 @@ With no action, first turns this machine's receipts into proposals (an entry
 pointed at in many sessions and never fetched: narrow its applies_to, or archive
 it; an entry fetched right after a search, without a pointer: those words as its
 aliases), then lists every pending proposal: its commit, kind, entry, title,
-reason and source, and a diff against the entry's current text.
+reason and source, and a diff against the entry's current text; --rejected lists
+the proposals rejected instead, which are never offered again.
 
 accept saves a proposal through the same save pipeline as add and edit
-(validate, refuse credentials, commit, push, reindex); edit opens the proposed
+(validate, refuse credentials, commit, push, reindex; several: one push); edit opens the proposed
 text in $VISUAL/$EDITOR first (when what you saved is not valid and no terminal
 is there to reopen it, it is kept in a draft and the command printed carries on
 with it: review edit <proposal> --from-draft <file>). reject records the rejection on the proposals
@@ -85,6 +92,10 @@ prefix) or the entry id when one proposal alone is for it. Merging the
 git-kb/proposals branch on your git host accepts what it holds, too.`,
   options: {
     all: { type: "boolean", help: "accept or reject every pending proposal" },
+    rejected: {
+      type: "boolean",
+      help: "list the proposals rejected, which are never offered again, with\nwhen and why",
+    },
     why: { type: "string", value: "<text>", help: "why the proposals are rejected (recorded)" },
     "from-draft": {
       type: "string",
@@ -94,7 +105,8 @@ git-kb/proposals branch on your git host accepts what it holds, too.`,
     json: {
       type: "boolean",
       help: "list: one JSON object a line {commit, kind, entryId, title, reason,\n" +
-        "source, path, date, diff}; accept: what each save did",
+        "source, path, date, diff}; --rejected: {commit, kind, entryId, title,\n" +
+        "rejected, why}; accept: what each save did",
     },
   },
   positionals: { name: "<action> <proposal>" },
@@ -338,8 +350,16 @@ async function list(on: Reviewing): Promise<number> {
     for (const item of items) console.log(JSON.stringify(item));
     return 0;
   }
+  const rejected = rejectedProposals(state.log).length;
+  // Set aside for good, and so never listed here: said, with the command that lists them.
+  const setAside = () =>
+    rejected && console.log(dim(
+      `(${plural(rejected, "proposal rejected before is", "proposals rejected before are")} ` +
+        `not offered again; list them: ${reviewCommand(on, "--rejected")})`,
+    ));
   if (!items.length) {
     console.log(`No proposals wait for review in ${kbDir}.`);
+    setAside();
     return 0;
   }
   console.log(
@@ -362,6 +382,25 @@ async function list(on: Reviewing): Promise<number> {
   console.log(`Edit:     ${reviewCommand(on, "edit", first)}`);
   console.log(`Reject:   ${reviewCommand(on, "reject", first)}`);
   console.log(dim("(reject takes --why <text> to record why; accept and reject take --all)"));
+  setAside();
+  return 0;
+}
+
+/** Print the proposals rejected (never offered again), newest first, with when and why. */
+async function listRejected(on: Reviewing): Promise<number> {
+  const rejected = rejectedProposals((await readProposals(on.kbDir)).log);
+  for (const { proposal: { commit, kind, entryId, title }, rejection } of rejected) {
+    const why = rejection.why ?? "";
+    if (on.json) {
+      console.log(JSON.stringify({ commit, kind, entryId, title, rejected: rejection.date, why }));
+      continue;
+    }
+    console.log(`${cyan(commit.slice(0, SHORT))}  ${kind} ${entryId}  ${displaySafe(title)}`);
+    console.log(
+      `  rejected ${rejection.date.slice(0, 10)}: ${displaySafe(why) || dim("(no reason given)")}`,
+    );
+  }
+  if (!rejected.length && !on.json) console.log(`No proposal was rejected in ${on.kbDir}.`);
   return 0;
 }
 
@@ -472,11 +511,20 @@ async function saveAndRecord(
   if (notPushed) throw notPushed;
 }
 
-/** Accept one proposal as it is. */
-async function acceptOne(on: Reviewing, record: ProposalRecord): Promise<void> {
+/**
+ * Accept one proposal as it is; with `held`, commit it without pushing (the batch it is part of
+ * pushes once, {@link pushAccepted}). Resolves to the path committed, if a commit was made.
+ */
+async function acceptOne(
+  on: Reviewing,
+  record: ProposalRecord,
+  held = false,
+): Promise<string | undefined> {
   const { json } = on;
   const proposed = await proposedEntry(on, record);
-  const request = await acceptRequest(on, record, proposed, false);
+  const accepting = await acceptRequest(on, record, proposed, false);
+  const request = accepting && held ? { ...accepting, push: false } : accepting;
+  let committed: string | undefined;
   await saveAndRecord(on, record, request, async () => {
     if (!request) {
       if (json) printJson({ commit: record.commit, id: record.entryId, changed: false });
@@ -499,8 +547,21 @@ async function acceptOne(on: Reviewing, record: ProposalRecord): Promise<void> {
       }
       throw error;
     }
+    if (saved.commit) committed = saved.path;
     reportSave("Accepted", saved, json);
   });
+  return committed;
+}
+
+/**
+ * Push what a batch of accepts committed (`paths`), in one push; a failure is the error of a
+ * save that could not push (exit 3, the commits kept), naming the batch.
+ */
+async function pushAccepted(on: Reviewing, paths: readonly string[]): Promise<void> {
+  const pushed = await pushSaved(on.kbDir, paths);
+  printWarnings(pushed);
+  if (on.json || pushed.push === "NO_REMOTE") return;
+  console.log(`Pushed ${plural(paths.length, "accepted entry", "accepted entries")} at once`);
 }
 
 /**
@@ -662,8 +723,9 @@ export async function run(args: string[]): Promise<number> {
   const on = { kbDir, kbFlag: values.kb !== undefined ? ["--kb", kbDir] : [], json: values.json };
   if (action === "list") {
     if (wanted.length || values.all) throw new UsageError("list takes no proposals and no --all");
-    return await list(on);
+    return values.rejected ? await listRejected(on) : await list(on);
   }
+  if (values.rejected) throw new UsageError("--rejected goes with the list, not with an action");
   if (values.why !== undefined && action !== "reject") {
     throw new UsageError("--why goes with reject");
   }
@@ -708,16 +770,28 @@ async function review(
     await reject(on, records, values.why);
     return 0;
   }
+  if (records.length === 1) {
+    await acceptOne(on, records[0]);
+    return 0;
+  }
+  // Several: each committed as it is accepted, then all of them pushed at once.
   let code = 0;
+  const worst = (error: unknown, what: string) => {
+    console.error(describeError(error, what));
+    const failed = exitCodeOf(error);
+    code = failed === 3 || code === 3 ? 3 : Math.max(code, failed);
+  };
+  const committed: string[] = [];
   for (const record of records) {
     try {
-      await acceptOne(on, record);
+      const path = await acceptOne(on, record, true);
+      if (path) committed.push(path);
     } catch (error) {
-      if (records.length === 1) throw error;
-      console.error(describeError(error, `review accept ${record.commit.slice(0, SHORT)}`));
-      const failed = exitCodeOf(error);
-      code = failed === 3 || code === 3 ? 3 : Math.max(code, failed);
+      worst(error, `review accept ${record.commit.slice(0, SHORT)}`);
     }
+  }
+  if (committed.length) {
+    await pushAccepted(on, committed).catch((error) => worst(error, "review accept"));
   }
   return code;
 }

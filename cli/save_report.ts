@@ -14,6 +14,8 @@ function pushText(push: PushOutcome): string {
     ? yellow("NO_REMOTE: no git remote, not pushed")
     : push === "pushed"
     ? "pushed"
+    : push === "held"
+    ? "to be pushed with the others"
     : "remote had moved: rebased and pushed";
 }
 

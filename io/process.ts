@@ -145,27 +145,34 @@ function aborted(signal: AbortSignal | undefined): Promise<"aborted"> | undefine
 }
 
 /** The signals that end a command run from a terminal or a supervisor. */
-const INTERRUPTS: readonly Deno.Signal[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+export const INTERRUPTS: readonly Deno.Signal[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
 /**
  * A promise that resolves to the first of {@link INTERRUPTS} this process gets while listening,
  * and the way to stop listening. Where a signal cannot be listened for, it is left alone.
  */
 function interrupts(): { promise: Promise<Deno.Signal>; stop(): void } {
+  let stop = () => {};
+  const promise = new Promise<Deno.Signal>((resolve) => stop = onSignals(INTERRUPTS, resolve));
+  return { promise, stop };
+}
+
+/**
+ * Call `heard` with each of `signals` this process gets, instead of the default (ending it);
+ * returns the way to stop listening. A signal the platform cannot listen for is left alone.
+ */
+function onSignals(signals: readonly Deno.Signal[], heard: (signal: Deno.Signal) => void) {
   const listeners: [Deno.Signal, () => void][] = [];
-  const promise = new Promise<Deno.Signal>((resolve) => {
-    for (const signal of INTERRUPTS) {
-      const listener = () => resolve(signal);
-      try {
-        Deno.addSignalListener(signal, listener);
-        listeners.push([signal, listener]);
-      } catch { /* not a signal this platform lets a program listen for */ }
-    }
-  });
-  const stop = () => {
+  for (const signal of signals) {
+    const listener = () => heard(signal);
+    try {
+      Deno.addSignalListener(signal, listener);
+      listeners.push([signal, listener]);
+    } catch { /* not a signal this platform lets a program listen for */ }
+  }
+  return () => {
     for (const [signal, listener] of listeners) Deno.removeSignalListener(signal, listener);
   };
-  return { promise, stop };
 }
 
 /**
@@ -242,22 +249,20 @@ export async function runProcess(
 
 /**
  * An abort signal raised by SIGTERM, the way Claude Code stops its hooks and its MCP server when
- * a session ends, instead of this process dying at once; dispose of it to stop listening. Where
- * there is no SIGTERM (Windows) it is never raised: there the sender's kill ends the process.
+ * a session ends, instead of this process dying at once (`signals`: those that raise it, for a
+ * process that must outlive Ctrl-C as well); dispose of it to stop listening. A signal the
+ * platform cannot listen for (SIGTERM on Windows) never raises it: the sender's kill ends the
+ * process there.
  */
-export function terminationSignal(): AbortSignal & Disposable {
+export function terminationSignal(
+  signals: readonly Deno.Signal[] = ["SIGTERM"],
+): AbortSignal & Disposable {
   const stop = new AbortController();
-  const onTerm = () => stop.abort(new Error("the session ended (SIGTERM)"));
-  let listening = false;
-  try {
-    Deno.addSignalListener("SIGTERM", onTerm);
-    listening = true;
-  } catch { /* no SIGTERM here: the bounds still hold */ }
-  return Object.assign(stop.signal, {
-    [Symbol.dispose]: () => {
-      if (listening) Deno.removeSignalListener("SIGTERM", onTerm);
-    },
-  });
+  const ignore = onSignals(
+    signals,
+    (signal) => stop.abort(new Error(`the session ended (${signal})`)),
+  );
+  return Object.assign(stop.signal, { [Symbol.dispose]: ignore });
 }
 
 /**

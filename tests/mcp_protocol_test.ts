@@ -72,6 +72,34 @@ async function serve(kb: Kb, chunks: (string | Uint8Array)[], pauseMs = 0): Prom
   return { code: output.code, answers, stderr };
 }
 
+/**
+ * As {@link serve}, but `chunks` are written once the server answered the first line, `open` (a
+ * client waits for the answer to initialize before it sends anything but a ping).
+ */
+async function serveOpened(kb: Kb, open: string, chunks: string[]): Promise<Served> {
+  const child = await spawnMcp(kb.env);
+  const writer = child.stdin.getWriter();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let stdout = "";
+  const readOn = async (until: () => boolean) => {
+    while (!until()) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      stdout += value;
+    }
+  };
+  await writer.write(new TextEncoder().encode(open));
+  await readOn(() => stdout.includes("\n"));
+  for (const chunk of chunks) await writer.write(new TextEncoder().encode(chunk));
+  await writer.close();
+  const [status, stderr] = await exitWithin(
+    child,
+    Promise.all([child.status, new Response(child.stderr).text(), readOn(() => false)]),
+  );
+  const answers = stdout.split("\n").filter(Boolean).map((text) => JSON.parse(text));
+  return { code: status.code, answers, stderr };
+}
+
 Deno.test("mcp: every malformed line gets its JSON-RPC 2.0 error with the id it can read, and serving goes on", async () => {
   await using kb = await makeKb({ remote: true });
   const call = (id: unknown, method: string, params?: unknown) =>
@@ -141,6 +169,64 @@ Deno.test("mcp: every malformed line gets its JSON-RPC 2.0 error with the id it 
   assertEquals(answers.find((answer) => answer.id === "last")?.result, {});
   assertEquals(answers.find((answer) => answer.id === "extra")?.result, {});
   assert(!answers.some((answer) => answer.id === 9), JSON.stringify(answers));
+});
+
+Deno.test("mcp: protocol 2025-03-26 serves a batch, its answers in one array; 2025-06-18 refuses one", async () => {
+  await using kb = await makeKb({ remote: true });
+  const request = (id: unknown, method: string, params?: unknown) => ({
+    jsonrpc: "2.0",
+    id,
+    method,
+    ...params === undefined ? {} : { params },
+  });
+  const batch = [
+    request("p", "ping"),
+    request("s", "tools/call", { name: "search", arguments: { queries: "rebase onto main" } }),
+    { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 1 } },
+    { nonsense: true },
+    request("again", "initialize", { protocolVersion: "2025-03-26" }),
+    request("u", "no/such/method"),
+  ];
+  const { code, answers, stderr } = await serveOpened(
+    kb,
+    OPEN.replace("2025-06-18", "2025-03-26"),
+    [
+      line(batch),
+      line([]),
+      line([{ jsonrpc: "2.0", method: "notifications/initialized" }]),
+      line(request("last", "ping")),
+    ],
+  );
+  assertEquals(code, 0, stderr);
+  assertEquals(answers.length, 4, JSON.stringify(answers));
+  assertEquals(answers[0].result?.protocolVersion, "2025-03-26");
+  // Answers come as each is due: the batch's once its search is done, maybe after the others.
+  const arrays = answers.filter((answer) => Array.isArray(answer));
+  assertEquals(arrays.length, 1, JSON.stringify(answers));
+  const served = arrays[0] as unknown as Served["answers"];
+  const byId = (id: unknown) => served.find((answer) => answer.id === id);
+  assertEquals(served.length, 5, JSON.stringify(served));
+  assertEquals(byId("p")?.result, {});
+  const hits = JSON.parse((byId("s")?.result?.content as { text: string }[])[0].text).hits;
+  assertEquals(hits[0].id, "kb-r4b9t");
+  assertEquals(byId(null)?.error?.code, -32600);
+  assertMatch(byId("again")?.error?.message ?? "", /initialize must not be part of a batch/);
+  assertEquals(byId("u")?.error?.code, -32601);
+  // An empty batch is one error, not an array; a batch of notifications alone gets no answer.
+  const others = answers.slice(1).filter((answer) => !Array.isArray(answer));
+  assertEquals(others.map((answer) => [answer.id, answer.error?.code]).sort(), [
+    [null, -32600],
+    ["last", undefined],
+  ]);
+  assertMatch(others.find((answer) => answer.error)?.error?.message ?? "", /an empty batch/);
+
+  const later = await serveOpened(kb, OPEN, [line([request("p", "ping")])]);
+  assertEquals(later.answers[1].id, null);
+  assertEquals(later.answers[1].error?.code, -32600);
+  assertMatch(
+    later.answers[1].error?.message ?? "",
+    /a batch \(an array\), which protocol version 2025-06-18 does not have \(only 2025-03-26 does\)/,
+  );
 });
 
 Deno.test("mcp: a line over 10 MiB is refused, the connection kept; a request split across reads is served", async () => {

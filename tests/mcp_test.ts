@@ -21,10 +21,13 @@ import {
   ResourceListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { flagsFor } from "../app/permissions.ts";
+import { pausingGit } from "./slow_git.ts";
+import { RESOURCES_PAGE } from "../cli/mcp.ts";
 import { shellCommand } from "../core/shell/quote.ts";
 import {
   cacheRootOf,
   denoChildEnv,
+  entryText,
   git,
   type Kb,
   MAIN,
@@ -171,6 +174,42 @@ Deno.test("mcp: a real client lists the tools, searches, gets, asks for context,
   assertMatch((read.contents[0] as { text: string }).text, /^title: Rotate a leaked/m);
 });
 
+Deno.test("mcp: resources/list comes in pages with a cursor; a cursor the server never gave is -32602", async () => {
+  await using kb = await makeKb();
+  for (let index = 0; index < RESOURCES_PAGE; index++) {
+    const id = `kb-p${index.toString(36).padStart(4, "0")}`;
+    await Deno.writeTextFile(
+      join(kb.dir, "entries", `${id}-filler.md`),
+      entryText({ id, title: `Filler note ${index}`, body: `Filler ${index}.\n` }),
+    );
+  }
+  await git(kb.dir, "add", "-A");
+  await git(kb.dir, "commit", "--quiet", "-m", "filler");
+  const files = [...Deno.readDirSync(join(kb.dir, "entries"))].filter((file) =>
+    file.name.endsWith(".md")
+  );
+  await using session = await fromSources(kb);
+  const first = await session.client.listResources();
+  assertEquals(first.resources.length, RESOURCES_PAGE);
+  assert(first.nextCursor, "a cursor to the next page");
+  const second = await session.client.listResources({ cursor: first.nextCursor });
+  assertEquals(second.nextCursor, undefined);
+  const uris = [...first.resources, ...second.resources].map((resource) => resource.uri);
+  assertEquals(new Set(uris).size, files.length);
+  assertEquals(uris, [...uris].sort());
+
+  const refusals = [
+    () => session.client.listResources({ cursor: "not-ours" }),
+    () => session.client.listTools({ cursor: first.nextCursor }),
+    () => session.client.listResourceTemplates({ cursor: "x" }),
+  ];
+  for (const refused of refusals) {
+    const error = await assertRejects<McpError>(refused, McpError);
+    assertEquals(error.code, -32602);
+    assertMatch(error.message, /is not one this server gave; list again without one/);
+  }
+});
+
 Deno.test("mcp: add and edit commit and push through the save pipeline", async () => {
   await using kb = await makeKb({ remote: true });
   await using session = await fromSources(kb);
@@ -210,6 +249,67 @@ Deno.test("mcp: add and edit commit and push through the save pipeline", async (
   const again = await session.call("edit", { id: saved.id, status: "archived" });
   assertEquals(again.isError, false);
   assertMatch(again.text, /^No changes to kb-\w{5}; nothing committed\.$/);
+  // An edit that changed nothing announces no change of the resources.
+  assertEquals(listChanged, 2);
+});
+
+Deno.test("mcp: a kernel rule the model adds waits for the user's acceptance; an add with no body says so", async () => {
+  await using kb = await makeKb({ remote: true });
+  await using session = await fromSources(kb);
+  const added = await session.call("add", {
+    title: "Never force-push main",
+    type: "rule",
+    body: "Never force-push the main branch.",
+    kernel: true,
+  });
+  assertEquals(added.isError, false, added.text);
+  const { id, notes } = JSON.parse(added.text);
+  assertEquals(notes.length, 1, added.text);
+  assertMatch(notes[0], new RegExp(`^a kernel rule waits for your acceptance .*${id}`));
+  assert(notes[0].endsWith(`ask them to run: git-kb kernel --kb ${kb.dir}`), notes[0]);
+  const listed = await runCli(["kernel", "--json"], { env: kb.env });
+  assertEquals(listed.code, 0, show(listed));
+  const rule = JSON.parse(listed.stdout).rules.find((rule: { id: string }) => rule.id === id);
+  assertEquals(rule?.state, "new", listed.stdout);
+  // A change of its body by the model waits again, once the user accepted it.
+  assertEquals((await runCli(["kernel", "--accept", id], { env: kb.env })).code, 0);
+  const edited = await session.call("edit", { id, body: "Never force-push main or release." });
+  assertEquals(edited.isError, false, edited.text);
+  assertMatch(JSON.parse(edited.text).notes[0], /changed since you accepted it/);
+
+  const bare = await session.call("add", { title: "Staging is eu-west-1", type: "note" });
+  assertEquals(bare.isError, false, bare.text);
+  const saved = JSON.parse(bare.text);
+  assertEquals(saved.notes, [
+    `${saved.id} has a title and no body; write one with the edit tool (body)`,
+  ]);
+});
+
+Deno.test("mcp: add and edit name the server's own tools as the next step, not CLI commands", async () => {
+  await using kb = await makeKb({ remote: true });
+  await using session = await fromSources(kb);
+  const missing = await session.call("edit", { id: "kb-zzzzz", title: "x" });
+  assertEquals(missing.isError, true, missing.text);
+  assertEquals(missing.text, `no entry kb-zzzzz in ${kb.dir}; find ids with the search tool`);
+  const badLink = await session.call("edit", {
+    id: "kb-7q2mx",
+    add_links: [{ rel: "related", id: "kb-zzzzz" }],
+  });
+  assertEquals(badLink.isError, true, badLink.text);
+  assertMatch(badLink.text, /kb-zzzzz does not exist; .*\(the search tool to find one\)$/);
+  const added = await session.call("add", {
+    title: "Rebase, then squash",
+    type: "rule",
+    body: "Rebase onto main, then squash.",
+    links: [{ rel: "supersedes", id: "kb-9pk4t" }],
+  });
+  assertEquals(added.isError, false, added.text);
+  const { id, notes } = JSON.parse(added.text);
+  assertEquals(notes, [
+    `kb-9pk4t is still active although ${id} supersedes it; mark it: the edit tool with ` +
+    '{"id":"kb-9pk4t","status":"superseded"}',
+  ]);
+  assert(!session.stderr().includes("git-kb edit"), session.stderr());
 });
 
 Deno.test("mcp: an edit's remove_… that takes nothing out is named in its notes, with what the list holds", async () => {
@@ -433,6 +533,39 @@ Deno.test("mcp: SIGTERM while a save pushes lets the save finish, then the serve
   assertEquals(code, 0);
   assertEquals(await git(kb.remote!, "rev-parse", "main"), await git(kb.dir, "rev-parse", "HEAD"));
   assertMatch(await git(kb.dir, "log", "-1", "--format=%s"), /Pushed through a shutdown/);
+});
+
+Deno.test("mcp: SIGINT or SIGHUP between a save's write and its commit: the save finishes, pushed, answered, exit 0", async () => {
+  for (const signal of ["SIGINT", "SIGHUP"] as const) {
+    await using kb = await makeKb({ remote: true });
+    const marker = join(kb.root, "committing");
+    const PATH = await pausingGit(kb.root, "commit", marker, 1);
+    const child = await spawnMcp({ ...kb.env, PATH });
+    const writer = child.stdin.getWriter();
+    const title = `Saved through ${signal}`;
+    await writer.write(
+      new TextEncoder().encode(sessionLines("add", { title, type: "note", body: "Kept." })),
+    );
+    // The entry is written and staged, its commit held for 1 s, when the signal comes.
+    while (!(await Deno.stat(marker).catch(() => undefined))) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    child.kill(signal);
+    const { code, stdout } = await child.output();
+    await writer.close().catch(() => {});
+    assertEquals(code, 0, signal);
+    const answer = new TextDecoder().decode(stdout).split("\n").filter(Boolean)
+      .map((line) => JSON.parse(line)).find((message) => message.id === 2);
+    assertEquals(answer?.result?.isError, undefined, JSON.stringify(answer));
+    assertEquals(JSON.parse(answer.result.content[0].text).push, "pushed");
+    assertMatch(await git(kb.dir, "log", "-1", "--format=%s"), new RegExp(title));
+    assertEquals(
+      await git(kb.remote!, "rev-parse", "main"),
+      await git(kb.dir, "rev-parse", "HEAD"),
+    );
+    assertEquals(await git(kb.dir, "status", "--porcelain"), "");
+    assertEquals(await Deno.stat(join(kb.dir, ".git", "git-kb.lock")).catch(() => "gone"), "gone");
+  }
 });
 
 Deno.test("mcp with two knowledge bases: add names one, ids are qualified, resources too", async () => {

@@ -216,6 +216,49 @@ Deno.test("a pending proposal is seen by neither the prompt hook nor search; acc
   assertEquals(merge.code, 0, show(merge));
 });
 
+Deno.test("review accept --all commits each proposal and pushes them once", async () => {
+  await using kb = await makeKb({ remote: true });
+  const ids = ["kb-sour1", "kb-sour2", "kb-sour3", "kb-sour4", "kb-sour5"];
+  await proposeFrom(
+    kb,
+    ids.map((id, at) => ({
+      ...sourdough(id),
+      markdown: entryFile(id, `Sourdough step ${at + 1}`, "Feed the starter.\n", ["bread"]),
+    })),
+  );
+  const log = join(kb.root, "git-calls.log");
+  const PATH = await countingGit(await Deno.makeTempDir({ dir: kb.root }), log);
+  const accepted = await runCli(["review", "accept", "--all"], { env: { ...kb.env, PATH } });
+  assertEquals(accepted.code, 0, show(accepted));
+  assertEquals(
+    accepted.stdout.match(/^Accepted kb-sour\d .*to be pushed with the others/gm)?.length,
+    5,
+  );
+  assertMatch(accepted.stdout, /^Pushed 5 accepted entries at once$/m);
+  const calls = (await Deno.readTextFile(log)).split("\n");
+  // One push of the entries, one of the reviews on git-kb/proposals: not one a proposal.
+  assertEquals(calls.filter((call) => call === "push").length, 2, calls.join(" "));
+  assertEquals(await git(kb.remote!, "rev-parse", "main"), await git(kb.dir, "rev-parse", "HEAD"));
+  assertEquals(await git(kb.dir, "rev-list", "--count", "origin/main..main"), "0");
+  assertEquals(await pending(kb), []);
+});
+
+Deno.test("review accept --all that cannot push keeps every commit and each proposal accepted, exit 3", async () => {
+  await using kb = await makeKb({ remote: true });
+  await proposeFrom(kb, [sourdough("kb-sour1"), {
+    ...sourdough("kb-sour2"),
+    markdown: entryFile("kb-sour2", "Rye starter", "Feed it rye.\n", ["bread"]),
+  }]);
+  const hook = join(kb.remote!, "hooks", "pre-receive");
+  await Deno.writeTextFile(hook, "#!/bin/sh\necho 'main is protected' >&2\nexit 1\n");
+  await Deno.chmod(hook, 0o755);
+  const accepted = await runCli(["review", "accept", "--all"], { env: kb.env });
+  assertEquals(accepted.code, 3, show(accepted));
+  assertMatch(accepted.stderr, /main is protected/);
+  assertEquals(await git(kb.dir, "rev-list", "--count", "origin/main..main"), "2");
+  assertEquals(await pending(kb), [], "accepted, though not pushed");
+});
+
 Deno.test("review accept --json at exit 3 prints what it committed, with push not-pushed", async () => {
   await using kb = await makeKb({ remote: true });
   await proposeFrom(kb, [sourdough()]);
@@ -250,6 +293,21 @@ Deno.test("a rejected proposal is not offered again, and its file leaves the bra
     /no pending proposal kb-sour1; list them with .*review/.test(unknown.stderr),
     show(unknown),
   );
+  // Set aside, not lost: the list counts it, and --rejected shows it with when and why.
+  const listed = await cli(kb, "review");
+  assertMatch(
+    listed.stdout,
+    /^\(1 proposal rejected before is not offered again; list them: \S*git-kb\S* review --rejected\)$/m,
+  );
+  const shown = await cli(kb, "review", "--rejected");
+  assertMatch(
+    shown.stdout,
+    /^[0-9a-f]{12} {2}new kb-sour1 {2}Bake sourdough bread with a stiff starter\n {2}rejected \d{4}-\d\d-\d\d: we buy bread$/m,
+  );
+  const json = (await cli(kb, "review", "--rejected", "--json")).stdout.trim().split("\n");
+  assertEquals(json.length, 1);
+  const { commit, why, entryId } = JSON.parse(json[0]);
+  assertEquals([commit.length, why, entryId], [40, "we buy bread", "kb-sour1"]);
 });
 
 Deno.test("sync carries the proposals to a second machine; a merge on the host accepts them", async () => {

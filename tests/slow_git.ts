@@ -35,6 +35,32 @@ exec '${new TextDecoder().decode(real).trim()}' "$@"
 }
 
 /**
+ * A `git` that, asked to run `command`, creates the file `marker` and waits `seconds` first (a
+ * save caught between writing its entry and committing it); every call is the real git's.
+ */
+export async function pausingGit(
+  dir: string,
+  command: string,
+  marker: string,
+  seconds: number,
+): Promise<string> {
+  const real = (await new Deno.Command("sh", { args: ["-c", "command -v git"] }).output()).stdout;
+  const bin = join(dir, "pausing-git-bin");
+  await Deno.mkdir(bin);
+  await Deno.writeTextFile(
+    join(bin, "git"),
+    `#!/bin/sh
+for arg in "$@"; do
+  if [ "$arg" = '${command}' ]; then touch '${marker}'; sleep ${seconds}; break; fi
+done
+exec '${new TextDecoder().decode(real).trim()}' "$@"
+`,
+    { mode: 0o755 },
+  );
+  return `${bin}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`;
+}
+
+/**
  * A `git` that cannot write a file over 16 blocks of `ulimit -f` (8 KiB in dash, 16 in bash) while
  * it runs `command` (as on a full disk: each write past that fails, and git goes on to the next
  * file); every other call is the real git's.

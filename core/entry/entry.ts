@@ -455,6 +455,8 @@ export interface KbContext {
   ids: ReadonlyMap<string, string>;
   /** The path this entry is saved at; an id already at this path is the entry itself. */
   path?: string;
+  /** What finds an entry's id, named for a link to no entry; the CLI's `git-kb search` by default. */
+  findIds?: string;
 }
 
 /**
@@ -489,7 +491,9 @@ export function checkAgainstKb(entry: Entry, context: KbContext): Problem[] {
     else if (missing.has(field)) {
       problems.push({
         field,
-        message: `${to} does not exist; link only to existing entries (git-kb search to find one)`,
+        message: `${to} does not exist; link only to existing entries (${
+          context.findIds ?? "git-kb search"
+        } to find one)`,
       });
     }
   });

@@ -21,11 +21,20 @@ export interface Refusal {
   error: { code: number; message: string };
 }
 
-/** A line read: a message to serve, a refusal to send back, or nothing to answer. */
+/** One message read: a message to serve, a refusal to send back, or nothing to answer. */
 export type Incoming =
   | { message: JSONRPCMessage }
   | { refusal: Refusal }
   | { ignored: string };
+
+/** A line read: one message, or a batch of them (an array, where the protocol has batches). */
+export type IncomingLine = Incoming | { batch: Incoming[] };
+
+/**
+ * The protocol versions that have JSON-RPC batches: 2025-03-26 added them (a server must take
+ * them), 2025-06-18 took them out again; the versions before had none.
+ */
+export const BATCH_VERSIONS: readonly string[] = ["2025-03-26"];
 
 /** What a check reports on a value it refuses: each issue, with the field it is about. */
 type Issues = readonly { path: PropertyKey[]; message: string }[];
@@ -66,24 +75,46 @@ function issuesText(issues: Issues): string {
  * Read one line: a JSON-RPC 2.0 message the server understands; else the refusal JSON-RPC 2.0
  * asks for (-32700 for a line that is not JSON, -32600 for one that is not a request, with its
  * id when it has one that can be echoed, -32602 for a known method's params of the wrong shape);
- * a malformed response, which must not be answered, is ignored with the reason.
+ * a malformed response, which must not be answered, is ignored with the reason. An array is a
+ * batch, each of its members read so, when the protocol version negotiated (`version`, none
+ * before `initialize` was answered) has batches ({@link BATCH_VERSIONS}); else -32600. An empty
+ * batch is -32600, and so is an `initialize` in one (the protocol forbids it).
  */
-export function readLine(line: string): Incoming {
+export function readLine(line: string, version?: string): IncomingLine {
   let value: unknown;
   try {
     value = JSON.parse(line);
   } catch {
     return { refusal: refusal(null, ErrorCode.ParseError, "Parse error: the line is not JSON") };
   }
-  if (Array.isArray(value)) {
-    return {
-      refusal: refusal(
-        null,
-        ErrorCode.InvalidRequest,
-        "Invalid Request: batches are not supported",
-      ),
-    };
+  if (!Array.isArray(value)) return readMessage(value);
+  const invalid = (why: string) => ({
+    refusal: refusal(null, ErrorCode.InvalidRequest, `Invalid Request: ${why}`),
+  });
+  if (version === undefined || !BATCH_VERSIONS.includes(version)) {
+    return invalid(
+      `a batch (an array), which protocol version ${
+        version ?? "(none negotiated yet: initialize first, alone)"
+      } does not have (only ${BATCH_VERSIONS.join(", ")} does); send each message on a line ` +
+        "of its own",
+    );
   }
+  if (!value.length) return invalid("an empty batch");
+  return {
+    batch: value.map((member): Incoming => {
+      if (Array.isArray(member)) return invalid("a batch inside a batch");
+      const object = typeof member === "object" && member !== null
+        ? member as Record<string, unknown>
+        : {};
+      if (object.method !== "initialize") return readMessage(member);
+      const why = "Invalid Request: initialize must not be part of a batch; send it alone";
+      return { refusal: refusal(idOf(object), ErrorCode.InvalidRequest, why) };
+    }),
+  };
+}
+
+/** {@link readLine} of a value that is not a batch. */
+function readMessage(value: unknown): Incoming {
   if (typeof value !== "object" || value === null) {
     return {
       refusal: refusal(null, ErrorCode.InvalidRequest, "Invalid Request: not a JSON object"),

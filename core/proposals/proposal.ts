@@ -340,6 +340,29 @@ export function rejectionOf(log: ProposalLog, key: string): ResolutionRecord | u
   return log.resolutions.find((record) => record.verdict === "rejected" && record.key === key);
 }
 
+/** A proposal set aside for good: rejected, so that nothing of its key is offered again. */
+export interface RejectedProposal {
+  /** The proposal rejected (its latest rejection's), as its commit recorded it. */
+  proposal: ProposalRecord;
+  /** The review that rejected it: when, and the reviewer's words. */
+  rejection: ResolutionRecord;
+}
+
+/**
+ * The proposals rejected, one for each key rejected (its newest rejection), newest first; a
+ * rejection whose proposal commit the branch no longer holds is left out.
+ */
+export function rejectedProposals(log: ProposalLog): RejectedProposal[] {
+  const byCommit = new Map(log.proposals.map((record) => [record.commit, record]));
+  const seen = new Set<string>();
+  return log.resolutions.flatMap((rejection) => {
+    if (rejection.verdict !== "rejected" || seen.has(rejection.key)) return [];
+    seen.add(rejection.key);
+    const proposal = byCommit.get(rejection.proposal);
+    return proposal ? [{ proposal, rejection }] : [];
+  });
+}
+
 /**
  * The proposals still waiting for a review: not reviewed, not rejected under their key, and not
  * landed (`landed` holds the commits of proposals already in the knowledge base's branch: merged

@@ -14,6 +14,7 @@ import {
   proposalKey,
   proposalMessage,
   readLog,
+  rejectedProposals,
   rejectionOf,
   resolutionMessage,
   twinProposals,
@@ -109,6 +110,11 @@ Deno.test("a proposal's and a review's messages read back; other commits and jun
     logged("c2", "2026-01-02T00:00:00Z", rejection),
   ]);
   assertEquals(rejectionOf(both, record.key)?.why, "not ours");
+  assertEquals(
+    rejectedProposals(both).map(({ proposal, rejection }) => [proposal.commit, rejection.commit]),
+    [["c1", "c2"]],
+  );
+  assertEquals(rejectedProposals(log), []);
   assertEquals(pendingProposals(both, new Set()), []);
   assertEquals(pendingProposals(log, new Set(["c1"])), [], "landed: not pending");
   assertEquals(pendingProposals(log, new Set()).map((item) => item.commit), ["c1"]);

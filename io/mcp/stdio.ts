@@ -4,7 +4,9 @@
  * a message the server can serve gets the JSON-RPC 2.0 error response (core/mcp/jsonrpc.ts), and
  * a line over the size limit is refused without closing the connection: the client always gets
  * an answer, and the requests under way keep theirs. A last line without its newline, when stdin
- * ends, is read as any other.
+ * ends, is read as any other. Where the protocol version negotiated has JSON-RPC batches
+ * (2025-03-26), a batch's requests are served as any others, and their answers go back together,
+ * as one array, once the last is due.
  *
  * @module
  */
@@ -12,12 +14,28 @@ import process from "node:process";
 import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { readLine, type Refusal, refusal } from "../../core/mcp/jsonrpc.ts";
+import { type Incoming, readLine, type Refusal, refusal } from "../../core/mcp/jsonrpc.ts";
 
 /** The longest line read (10 MiB, the SDK's limit); a longer one is refused. */
 export const MAX_LINE_BYTES = 10 * 1024 * 1024;
 
 const NEWLINE = 0x0a;
+
+/** A response, or an error response, the server sends. */
+type Answer = JSONRPCMessage | Refusal;
+
+/** A batch whose answers are not all due yet. */
+interface PendingBatch {
+  /** The answers due, by request id ({@link idKey}): how many of each (a client may reuse one). */
+  due: Map<string, number>;
+  /** The answers given so far. */
+  answers: Answer[];
+}
+
+/** A request id as a key: 1 and "1" are two ids. */
+function idKey(id: unknown): string {
+  return JSON.stringify(id);
+}
 
 /** A transport over the process's stdin and stdout (or the streams given). */
 export class LineTransport implements Transport {
@@ -32,6 +50,11 @@ export class LineTransport implements Transport {
   #pendingBytes = 0;
   #oversized = false;
   #outputGone = false;
+  /** The protocol version the server answered `initialize` with, once it has. */
+  #version?: string;
+  /** The id of the `initialize` request under way, to read the version from its answer. */
+  #initializeId?: string;
+  #batches: PendingBatch[] = [];
   readonly #stdin: Readable;
   readonly #stdout: Writable;
   readonly #decoder = new TextDecoder();
@@ -58,11 +81,41 @@ export class LineTransport implements Transport {
    * Write `message` as one line; resolves once stdout took it, or at once when stdout is gone
    * (the client closed it): the answer is dropped, and the calls under way go on to their end.
    */
-  send(message: JSONRPCMessage | Refusal): Promise<void> {
+  send(message: Answer): Promise<void> {
+    if (!("method" in message) && "id" in message) {
+      const key = idKey(message.id);
+      if (key === this.#initializeId && "result" in message) {
+        const version = (message.result as { protocolVersion?: unknown }).protocolVersion;
+        if (typeof version === "string") this.#version = version;
+      }
+      const batch = this.#batches.find(({ due }) => due.has(key));
+      if (batch) {
+        batch.answers.push(message);
+        return this.#settle(batch, key);
+      }
+    }
+    return this.#write(message);
+  }
+
+  /** Write `value` as one line; resolves once stdout took it, or at once when stdout is gone. */
+  #write(value: Answer | Answer[]): Promise<void> {
     return new Promise((resolve) => {
       if (this.#outputGone) return resolve();
-      this.#stdout.write(`${JSON.stringify(message)}\n`, () => resolve());
+      this.#stdout.write(`${JSON.stringify(value)}\n`, () => resolve());
     });
+  }
+
+  /**
+   * One answer of `batch`, to the request of id `key`, is given (or will not be: cancelled);
+   * once none is due, the answers go back together, as one array (none at all: nothing).
+   */
+  #settle(batch: PendingBatch, key: string): Promise<void> {
+    const left = (batch.due.get(key) ?? 1) - 1;
+    if (left) batch.due.set(key, left);
+    else batch.due.delete(key);
+    if (batch.due.size) return Promise.resolve();
+    this.#batches = this.#batches.filter((pending) => pending !== batch);
+    return batch.answers.length ? this.#write(batch.answers) : Promise.resolve();
   }
 
   /** Stop reading, drop a partial line, and say so. */
@@ -136,9 +189,47 @@ export class LineTransport implements Transport {
     }
     const line = this.#decoder.decode(bytes).replace(/\r$/, "");
     if (!line.trim()) return;
-    const incoming = readLine(line);
-    if ("message" in incoming) this.onmessage?.(incoming.message);
-    else if ("refusal" in incoming) void this.send(incoming.refusal);
-    else this.onerror?.(new Error(incoming.ignored));
+    const incoming = readLine(line, this.#version);
+    if ("batch" in incoming) return this.#serveBatch(incoming.batch);
+    this.#serve(incoming);
+  }
+
+  /** Serve a message read, send back its refusal, or say why it is ignored. */
+  #serve(incoming: Incoming) {
+    if ("refusal" in incoming) return void this.send(incoming.refusal);
+    if ("ignored" in incoming) return this.onerror?.(new Error(incoming.ignored));
+    const { message } = incoming;
+    if ("method" in message) {
+      if (message.method === "initialize" && "id" in message) {
+        this.#initializeId = idKey(message.id);
+      }
+      // A request the client cancels gets no answer: a batch waits for it no more.
+      if (message.method === "notifications/cancelled") {
+        const key = idKey(message.params?.requestId);
+        const batch = this.#batches.find(({ due }) => due.has(key));
+        if (batch) void this.#settle(batch, key);
+      }
+    }
+    this.onmessage?.(message);
+  }
+
+  /**
+   * Serve the members of a batch: their answers (refusals included) are held until the last
+   * one is due, then sent as one array; a batch of notifications alone gets none.
+   */
+  #serveBatch(members: Incoming[]) {
+    const batch: PendingBatch = { due: new Map(), answers: [] };
+    for (const member of members) {
+      const id = "message" in member && "method" in member.message && "id" in member.message
+        ? member.message.id
+        : "refusal" in member
+        ? member.refusal.id
+        : undefined;
+      if (id === undefined) continue;
+      const key = idKey(id);
+      batch.due.set(key, (batch.due.get(key) ?? 0) + 1);
+    }
+    if (batch.due.size) this.#batches.push(batch);
+    for (const member of members) this.#serve(member);
   }
 }

@@ -20,19 +20,17 @@ export function entryPaths(kbDir: string): Map<string, string> {
 }
 
 /**
- * The one entry file of `id`, for a command that changes it. Throws when there is none, and
- * when two files carry the id (neither is changed until one gets another id: the index serves
- * neither).
+ * The one entry file of `id`, for a command that changes it. Throws when there is none (naming
+ * `findIds`, what finds ids: the CLI's search by default), and when two files carry the id
+ * (neither is changed until one gets another id: the index serves neither).
  */
-export function entryPathOf(kbDir: string, id: string): string {
+export function entryPathOf(
+  kbDir: string,
+  id: string,
+  findIds = `${selfCommand()} search <words> --kb ${shellQuote(kbDir)}`,
+): string {
   const paths = listEntries(kbDir).filter((path) => idFromPath(path) === id).sort();
-  if (!paths.length) {
-    throw new Error(
-      `no entry ${id} in ${kbDir}; find ids with ${selfCommand()} search <words> --kb ${
-        shellQuote(kbDir)
-      }`,
-    );
-  }
+  if (!paths.length) throw new Error(`no entry ${id} in ${kbDir}; find ids with ${findIds}`);
   if (paths.length > 1) {
     throw new Error(
       `id ${id} is used by ${paths.join(" and ")}, so neither is changed; give one of them ` +

@@ -8,8 +8,11 @@ import type { Entry } from "../../core/entry/entry.ts";
 import type { RefreshReport } from "../index/store.ts";
 import type { AttachmentFile } from "./attachments.ts";
 
-/** What happened to the commit after it was made. */
-export type PushOutcome = "pushed" | "rebased-and-pushed" | "NO_REMOTE";
+/**
+ * What happened to the commit after it was made; `held`: not pushed yet, by request (`push:
+ * false`), for the batch it is part of to push once ({@link ChangesRequest.push}).
+ */
+export type PushOutcome = "pushed" | "rebased-and-pushed" | "NO_REMOTE" | "held";
 
 /** What a save of one entry did. */
 export interface SaveResult {
@@ -66,6 +69,11 @@ export interface ChangesRequest {
   allowSecret?: boolean;
   /** Files that are not entries, written and committed with them (an import's attachments). */
   files?: readonly AttachmentFile[];
+  /**
+   * `false`: commit and reindex, but leave the push to the caller, who saves several entries
+   * and pushes them at once with `pushSaved` (io/save/save.ts); pushed at once by default.
+   */
+  push?: boolean;
 }
 
 /** An entry to write: new (path chosen from id and slug) or a replacement of `previousText`. */
@@ -78,6 +86,8 @@ export interface SaveRequest extends Omit<ChangesRequest, "changes"> {
   previousText?: string;
   /** How the user keeps a credential, for a caller without `--allow-secret` (see validate.ts). */
   keepSecret?: string;
+  /** What finds an entry's id, for a caller that is no shell (see validate.ts). */
+  findIds?: string;
   /**
    * The entry holds someone else's words (a proposal accepted with `git-kb review`): a kernel
    * rule saved waits for `git-kb kernel --accept`, as a teammate's does, instead of being

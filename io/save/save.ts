@@ -85,10 +85,11 @@ async function publishCommit(
 async function runSave(
   kbDir: string,
   { message, changes }: { message: string; changes: readonly Change[] },
-  { timeoutMs, allowSecret, files = [] }: {
+  { timeoutMs, allowSecret, files = [], push }: {
     timeoutMs: number;
     allowSecret: boolean;
     files?: readonly AttachmentFile[];
+    push: boolean;
   },
 ): Promise<ChangesResult> {
   const done = await withLock(await saveLockPath(kbDir), async (): Promise<Committed> => {
@@ -108,6 +109,10 @@ async function runSave(
     if (!commit) return { paths, commit, push: "NO_REMOTE" as PushOutcome, warnings };
     if (allowSecret) warnings.push(...keptSecretWarnings(changes));
     if (identity.fallback) warnings.push(fallbackIdentityWarning());
+    if (!push) {
+      const held: PushOutcome = await pushTarget(kbDir, branch) ? "held" : "NO_REMOTE";
+      return { paths, commit, push: held, warnings };
+    }
     return await publishCommit(kbDir, branch, { paths, commit, warnings }, timeoutMs);
   }, { timeoutMs: SAVE_LOCK_WAIT_MS });
   const { report, warning } = await indexAfterWrite(kbDir);
@@ -130,7 +135,37 @@ export function saveChanges(request: ChangesRequest): Promise<ChangesResult> {
     timeoutMs: request.networkTimeoutMs ?? networkTimeoutMs(),
     allowSecret: request.allowSecret === true,
     files: request.files,
+    push: request.push !== false,
   });
+}
+
+/**
+ * Push the commits of saves made with `push: false` (`paths`: the files they wrote, for the
+ * messages), once for them all, as a save pushes its own: under the save lock, rebased onto the
+ * remote when it moved, then the index brought up to date (a rebase brings others' commits).
+ * Throws {@link SaveRefusedError} when the repo is off its branch, {@link PushError} when the
+ * commits stay unpushed (they stand). Returns what the push did and the warnings.
+ */
+export async function pushSaved(
+  kbDir: string,
+  paths: readonly string[],
+): Promise<Pick<ChangesResult, "push" | "warnings">> {
+  const pushed = await withLock(await saveLockPath(kbDir), async () => {
+    const branch = await readyBranch(
+      kbDir,
+      ({ reason, commands }) => new SaveRefusedError(reason, commands),
+    );
+    const commit = (await gitOk(kbDir, ["rev-parse", "HEAD"])).trim();
+    return await publishCommit(
+      kbDir,
+      branch,
+      { paths: [...paths], commit, warnings: [] },
+      networkTimeoutMs(),
+    );
+  }, { timeoutMs: SAVE_LOCK_WAIT_MS });
+  const { warning } = await indexAfterWrite(kbDir);
+  const { push, warnings } = pushed;
+  return { push, warnings: warning ? [...warnings, warning] : warnings };
 }
 
 /**

@@ -65,6 +65,8 @@ export interface ValidationRequest {
    * running the command again with `--allow-secret`.
    */
   keepSecret?: string;
+  /** For a caller that is no shell (the MCP tools): what finds an entry's id, for a bad link. */
+  findIds?: string;
 }
 
 /**
@@ -89,7 +91,7 @@ export async function validateForSave(
       message: error instanceof Error ? error.message : String(error),
     }];
   }
-  problems.push(...checkAgainstKb(entry, { ids, path }));
+  problems.push(...checkAgainstKb(entry, { ids, path, findIds: request.findIds }));
   problems.push(...await secretProblems(request));
   const idIsValid = !problems.some((problem) => problem.field === "id");
   const name = path.slice(path.lastIndexOf("/") + 1);

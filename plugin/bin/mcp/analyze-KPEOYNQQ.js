@@ -1,1 +1,0 @@
-import{a}from"./chunk-BI7WK34S.js";import"./chunk-SP2ONUGX.js";import"./chunk-NIFDEG3J.js";import"./chunk-2NM33E67.js";import"./chunk-EF7X5P4W.js";import"./chunk-2DMBU44Z.js";import"./chunk-TKVF447D.js";import"./chunk-RWO6YHUS.js";import"./chunk-CHVXREWX.js";export{a as analyzeFile};
