@@ -116,3 +116,19 @@ Deno.test("an embed from a Hugo site's root is found in its static folder", () =
       "[gone (/ox-hugo/gone.png): not imported, not found in the folder]\n",
   );
 });
+
+Deno.test("an embed in a Logseq code block, its fence on the block's `- `, stays as written", () => {
+  // As Logseq's docs show how to embed: the example is code, the embed after it is real.
+  const body = "- Markdown:\n\t- ```markdown\n\t  - ![](Link-To-File)\n\t  ```\n" +
+    "\t- ![](../Attachments/bases.png)\n";
+  const resolved = resolveAttachments(body, "en/pages/Embed.md", "help-1", FILES, bringAll);
+  assertEquals(resolved.missing, []);
+  assertEquals(resolved.brought, ["en/Attachments/bases.png"]);
+  assertEquals(
+    resolved.body,
+    body.replace(
+      "](../Attachments/bases.png)",
+      "](../attachments/help-1/en/Attachments/bases.png)",
+    ),
+  );
+});

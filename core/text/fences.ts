@@ -1,17 +1,24 @@
 /**
  * The lines of markdown that are no prose, pure: fenced code blocks and HTML comments. A fence is a
- * line of three or more backticks or tildes (after blanks or a quote's `>`), and its block ends at
- * a line of the same character, at least as many, and nothing else but blanks. So a longer fence
- * holds a shorter one as text: a note that shows how to write a code block wraps it in four
- * backticks, and the three inside it neither end the block nor open another. A line that starts
- * with `<!--` is a comment through the line that holds `-->`, and a fence in it is none (a note
- * that comments a code block out, ```` ``` --> ```` on its last line).
+ * line of three or more backticks or tildes (after blanks, a quote's `>` or a list item's marker:
+ * a Logseq page opens every code block on its block's `- `), and its block ends at a line of the
+ * same character, at least as many, after nothing but blanks or `>` and before nothing but blanks
+ * (a `- ```` in a block keeps it open: CommonMark ends the block there and opens another, so the
+ * lines after it are code either way). So a longer fence holds a shorter one as text: a note that
+ * shows how to write a code block wraps it in four backticks, and the three inside it neither end
+ * the block nor open another. A line that starts with `<!--` is a comment through the line that
+ * holds `-->`, and a fence in it is none (a note that comments a code block out, ```` ``` --> ````
+ * on its last line).
  *
  * @module
  */
 
-/** The fence a line opens or closes a block with, and what follows it on the line. */
-const FENCE = /^[ \t>]*(`{3,}|~{3,})([^\n]*)$/;
+/**
+ * The fence a line opens or closes a block with, what comes before it (blanks, `>`, list markers:
+ * `- `, `* `, `+ `, `1. `, `2) `) and what follows it on the line. Each character before the fence
+ * is read one way only, so a line of many blanks costs one pass.
+ */
+const FENCE = /^((?:[ \t>]|[-*+][ \t]|\d{1,9}[.)][ \t])*)(`{3,}|~{3,})([^\n]*)$/;
 
 /**
  * The fenced code blocks of a text, read a line at a time in order. A caller that tracks HTML
@@ -30,16 +37,16 @@ export class FencedBlocks {
     const fence = FENCE.exec(line);
     if (this.#open) {
       if (
-        fence && fence[1][0] === this.#open[0] && fence[1].length >= this.#open.length &&
-        !fence[2].trim()
+        fence && /^[ \t>]*$/.test(fence[1]) && fence[2][0] === this.#open[0] &&
+        fence[2].length >= this.#open.length && !fence[3].trim()
       ) {
         this.#open = "";
       }
       return true;
     }
     // A backtick fence's words after it (its language) hold no backtick.
-    if (fence && !(fence[1][0] === "`" && fence[2].includes("`"))) {
-      this.#open = fence[1];
+    if (fence && !(fence[2][0] === "`" && fence[3].includes("`"))) {
+      this.#open = fence[2];
       return true;
     }
     return false;

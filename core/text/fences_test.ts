@@ -50,3 +50,31 @@ Deno.test("FencedBlocks reads fences alone and says whether a block is open", ()
   ) => [fences.read(line), fences.open]);
   assertEquals(read, [[false, false], [true, true], [true, true], [true, false], [false, false]]);
 });
+
+Deno.test("a fence opened on a list item's marker is one: Logseq opens every code block so", () => {
+  // A Logseq page: each block is a `- ` item, its code block's fence on the item's own line.
+  assertEquals(
+    code(["\t- ```markdown", "\t  - ![](Link-To-File)", "\t  ```", "\t- ![](x.png)"]),
+    [true, true, true, false],
+  );
+  assertEquals(code(["* ~~~", "x", "~~~", "1. ```sh", "y", "```", "z"]), [
+    true,
+    true,
+    true,
+    true,
+    true,
+    true,
+    false,
+  ]);
+  // A list marker before a fence inside a block starts another block, never closes one.
+  assertEquals(code(["- ```", "a", "- ```", "b", "  ```", "c"]), [
+    true,
+    true,
+    true,
+    true,
+    true,
+    false,
+  ]);
+  // Markers and blanks in any number are read in one pass.
+  assertEquals(code([`${"- ".repeat(50_000)}x`]), [false]);
+});
