@@ -204,6 +204,17 @@ function namesAPublicKey(match: RegExpExecArray): boolean {
 }
 
 /**
+ * Whether the secret's name is a key's id: `Key-Pair-Id` (CloudFront's, in every signed URL it
+ * serves), `key_id`, `keyId`, `private_key_id` (beside the key in a service account's file). It
+ * names which key signed or is meant, not the key; a secret's own id (`secret_id`) is not one, nor
+ * AWS's access key id (`AccessKeyId`), the half of a credential that scanners report.
+ */
+function namesAKeyId(match: RegExpExecArray): boolean {
+  const name = /^[\w.-]*/.exec(secretName(match))?.[0] ?? "";
+  return /^(?:private[_-]?)?key[-_.]?(?:pair[-_.]?)?id$/i.test(name);
+}
+
+/**
  * Whether a bare `key`, `keys` or `cache-key` names a cache's key: words joined by `-` around a
  * file digest (md5, sha1 or sha256 in hex), as CI logs it (`Cache not found for input keys:
  * Linux-node-<sha256>-3`). It names what was hashed; no credential reads so.
@@ -347,7 +358,8 @@ const RULES: readonly Rule[] = [
     group: 2,
     accept: (value, match) =>
       startsWord(match) && !isKeyIdentifier(match) && !namesAFile(match) &&
-      !namesAKeyPress(match) && !namesAPublicKey(match) && !isCacheKey(value, match) &&
+      !namesAKeyPress(match) && !namesAPublicKey(match) && !namesAKeyId(match) &&
+      !isCacheKey(value, match) &&
       (isHighEntropy(value) ||
         (match[1] !== undefined && /passw|pwd/i.test(secretName(match)) &&
           isPasswordLiteral(value))),

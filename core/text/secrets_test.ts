@@ -507,6 +507,10 @@ Deno.test("findSecrets: notes of public collections that hold no secret are not 
     // The ids AWS gives a role, a user and a CloudFront public key: names, not credentials.
     '"RoleId": "AROAJ52OTH4H7LEXAMPLE", "UserId": "AIDACKCEVSQ6C2EXAMPLE"',
     "Key pair id for signed URLs: APKAEIBAERJR2EXAMPLE",
+    // A CloudFront signed URL, as notes paste them (a Logseq graph's, a Zettelkasten's): the key
+    // pair's id names which public key checks the signature; a key's id beside its key likewise.
+    "https://d1x.cloudfront.net/a.pdf?Expires=1754845122&Signature=Lm0k~xAN&Key-Pair-Id=APKAJLOHF5GGSLRBV4ZA",
+    '"private_key_id": "8d3c1e0b9a7f6e5d4c3b2a19f8e7d6c5b4a39281", keyId: 7f3a9c2e5b8d1f4a6c9e2b5d8f1a4c7e',
     // Key bindings, as a terminal's or an editor's config writes them (a Logseq graph's Ghostty
     // note): the keys pressed and the action, no secret.
     "- `keybind = super+shift+period=increase_font_size:2`",
@@ -518,6 +522,8 @@ Deno.test("findSecrets: notes of public collections that hold no secret are not 
     ["secrets: `aB3dE5fG7hI9jK1lM3nO`", "aB3dE5fG7hI9jK1lM3nO"],
     ['"AccessKeyId": "ASIAJ52OTH4H7LEXAMPLE"', "ASIAJ52OTH4H7LEXAMPLE"],
     ["CSC_KEY_PASSWORD=Tr0ub4dor&3", "Tr0ub4dor&3"],
+    ["VAULT_SECRET_ID=Xk9pQ2wLr7Tz4Vb8Nc3Zt6Yw1", "Xk9pQ2wLr7Tz4Vb8Nc3Zt6Yw1"],
+    ["key_pair_secret: Xk9pQ2wLr7Tz4Vb8Nc3Zt6Yw1", "Xk9pQ2wLr7Tz4Vb8Nc3Zt6Yw1"],
     ["S3_SECRET_KEY=s3cr3tQ9xLw2Vb7Nc3Zt6Yw1Pf5H", "s3cr3tQ9xLw2Vb7Nc3Zt6Yw1Pf5H"],
     ["VAPID_PRIVATE_KEY=Xk9pQ2wLr7Tz4Vb8Nc3Zt6Yw1Pf5Hs0", "Xk9pQ2wLr7Tz4Vb8Nc3Zt6Yw1Pf5Hs0"],
     ["public_key_password: Xk9pQ2wLr7Tz4Vb8Nc3Z", "Xk9pQ2wLr7Tz4Vb8Nc3Z"],
