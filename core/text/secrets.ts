@@ -353,7 +353,9 @@ const RULES: readonly Rule[] = [
     // The word, then `=`, `:`, `=>` or `:=` (group 1), or blanks (never a line break), the value.
     source: `(?:${SECRET_WORDS})[\\w.-]{0,30}["']?` +
       "(?:[ \\t]{0,5}([:=]>?|:=)[ \\t]{0,5}|[ \\t]{1,5}(?:(?:is|was)[ \\t]{1,5})?)" +
-      "[\"'`]?([^\\s\"'`,;]{8,400})",
+      // The value ends where a URL's next parameter starts (`&user=`, `&amp;`): an `&` in it
+      // otherwise is part of it (`Tr0ub4dor&3`).
+      "[\"'`]?((?:[^\\s\"'`,;&]|&(?!amp;|[\\w.-]{1,40}=)){8,400})",
     flags: "gi",
     group: 2,
     accept: (value, match) =>

@@ -176,6 +176,8 @@ Deno.test("findSecrets: hostile input of 1 MiB in each shape is scanned within a
     "sk--",
     "-----BEGIN RSA PRIVATE KEY-----",
     "token ",
+    "token=a&",
+    `key=${"&".repeat(40)}x=`,
     "ab://u:x-oauth-basic@",
     "ab://4f2a9c81d07e3b65a1c9f0e2d8b7a6c5e4f3d2c1:X-OAUTH-BASIC@",
     ":x-oauth-basic@",
@@ -511,6 +513,10 @@ Deno.test("findSecrets: notes of public collections that hold no secret are not 
     // pair's id names which public key checks the signature; a key's id beside its key likewise.
     "https://d1x.cloudfront.net/a.pdf?Expires=1754845122&Signature=Lm0k~xAN&Key-Pair-Id=APKAJLOHF5GGSLRBV4ZA",
     '"private_key_id": "8d3c1e0b9a7f6e5d4c3b2a19f8e7d6c5b4a39281", keyId: 7f3a9c2e5b8d1f4a6c9e2b5d8f1a4c7e',
+    // A URL's next parameter ends a value: Hydra's ^PASS^ placeholder, a player's share link
+    // (a Zettelkasten's Hydra note, a weekly's SoundCloud embed).
+    'hydra -P passwords.txt host http-post-form "/?wp-login.php:log=^USER&pwd=^PASS^&wp-submit=Log+In:F=incorrect"',
+    '<iframe src="https://w.soundcloud.com/player/?url=https://api.soundcloud.com/tracks/802871497?secret_token=s-5bu1A48An4g&amp;amp;auto_play=false"></iframe>',
     // Key bindings, as a terminal's or an editor's config writes them (a Logseq graph's Ghostty
     // note): the keys pressed and the action, no secret.
     "- `keybind = super+shift+period=increase_font_size:2`",
@@ -522,6 +528,9 @@ Deno.test("findSecrets: notes of public collections that hold no secret are not 
     ["secrets: `aB3dE5fG7hI9jK1lM3nO`", "aB3dE5fG7hI9jK1lM3nO"],
     ['"AccessKeyId": "ASIAJ52OTH4H7LEXAMPLE"', "ASIAJ52OTH4H7LEXAMPLE"],
     ["CSC_KEY_PASSWORD=Tr0ub4dor&3", "Tr0ub4dor&3"],
+    // Only the value is masked, not the URL's parameters after it.
+    ["https://api.example.com/x?token=Xk9pQ2wLr7Tz4Vb8Nc3Z&user=me", "Xk9pQ2wLr7Tz4Vb8Nc3Z"],
+    ["api_key=Xk9pQ2wLr7Tz4Vb8Nc3Z&amp;v=2", "Xk9pQ2wLr7Tz4Vb8Nc3Z"],
     ["VAULT_SECRET_ID=Xk9pQ2wLr7Tz4Vb8Nc3Zt6Yw1", "Xk9pQ2wLr7Tz4Vb8Nc3Zt6Yw1"],
     ["key_pair_secret: Xk9pQ2wLr7Tz4Vb8Nc3Zt6Yw1", "Xk9pQ2wLr7Tz4Vb8Nc3Zt6Yw1"],
     ["S3_SECRET_KEY=s3cr3tQ9xLw2Vb7Nc3Zt6Yw1Pf5H", "s3cr3tQ9xLw2Vb7Nc3Zt6Yw1Pf5H"],
