@@ -15,7 +15,7 @@
  *
  * @example
  * ```ts
- * findSecrets("aws_access_key_id = AKIAIOSFODNN7EXAMPLE")[0].masked; // "AKIA…MPLE"
+ * findSecrets("aws_access_key_id = AKIAZ7Q3K9W2M5X8R4TB")[0].masked; // "AKIA…R4TB"
  * ```
  *
  * @module
@@ -233,13 +233,23 @@ const NAMED_PLACEHOLDER =
   /^(?:[a-z]+[-_])*(?:passw(?:or)?d|pwd|secret|token|key|credentials?)(?:[-_][a-z]+)*$/i;
 
 /**
+ * What every credential AWS's documentation shows holds (`AKIAIOSFODNN7EXAMPLE`,
+ * `wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY`, `9drTJvcXLB89EXAMPLELB8923FB892xMFI`): notes copy
+ * them from it, they unlock nothing, and AWS's own git-secrets lets them through. A generated key
+ * holds these seven capitals in a row about once in 32⁷ keys.
+ */
+const DOCUMENTED_EXAMPLE = /EXAMPLE/;
+
+/**
  * True for values that stand for a secret instead of being one: `$VAR`, `<…>`, `{…}`, `***`,
- * words naming what goes there (`RANDOM_PASSWORD`, `key-password`), and values cut short
+ * words naming what goes there (`RANDOM_PASSWORD`, `key-password`), AWS's documented examples
+ * (`…EXAMPLEKEY`), and values cut short
  * (`node-cache-Linux-x64-...`).
  */
 function isPlaceholder(value: string): boolean {
   if (/[$<>{}()[\]%…]|\.\.\./.test(value)) return true;
   if (PLACEHOLDER_PASSWORDS.has(value.toLowerCase()) || NAMED_PLACEHOLDER.test(value)) return true;
+  if (DOCUMENTED_EXAMPLE.test(value)) return true;
   return [...value].every((character) => character === value[0]);
 }
 
@@ -265,6 +275,7 @@ const RULES: readonly Rule[] = [
     source: "\\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\\b",
     flags: "g",
     group: 0,
+    accept: (value) => !DOCUMENTED_EXAMPLE.test(value),
   },
   {
     kind: "github-token",
