@@ -26,7 +26,8 @@ export const command = {
 reindex). Each markdown file (.md, .markdown, MDX's .mdx) becomes an entry (an
 empty one is left out, named): its title from the frontmatter (YAML between ---
 lines, or Hugo's TOML between +++ lines) (or a Logseq page's title:: property),
-the first # heading or the file name; its tags from
+its only # heading if before its words (else a section) or the file name;
+its tags from
 the frontmatter, inline #tags and the folders it sits in; its dates from the
 frontmatter, else the file's git history, else its modification time. Its other
 frontmatter fields are kept as they are. [[Wikilinks]] to other notes
