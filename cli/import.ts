@@ -36,8 +36,9 @@ frontmatter fields are kept as they are. [[Wikilinks]] to other notes
 followed by a [[kb-id]] mention, and become related links;
 a note that supersedes another ("supersedes:", or a first line "Supersedes
 [[X]]") links to it, and marks it superseded when it comes in too.
-A file a note embeds (![[x.png]], ![alt](img/x.png)) is copied under
-attachments/ and the embed points at the copy; one not found, over 10 MiB or
+A file a note embeds (![[x.png]], ![alt](img/x.png)) or links ([[x.pdf]],
+[text](x.pdf)) is copied under attachments/ and the embed or link points at
+the copy; one not found, over 10 MiB or
 a symbolic link is named and its embed made plain text.
 A knowledge/ folder's concept files (status: and timestamp: lines at the
 top) and a Claude Code memory folder's topic files (MEMORY.md listing them)

@@ -11,6 +11,9 @@
  * of a note is left as written, a Dendron note's (`![[dendron.topic.git#summary]]`,
  * `![[dendron://vault/tags.scope.edit]]`, `![[Install Node.js|dendron.ref.cli]]`) too, though its
  * name ends as a file's would.
+ * A link to a file that is no note, `[[shot.png|see the screenshot]]` or `[the spec](spec.pdf)`
+ * (found as an embed's file is), brings the file along too and points at its copy, a markdown
+ * link after its text; one to a file not brought is left as written.
  *
  * @module
  */
@@ -49,6 +52,20 @@ const EMBED = new RegExp(
     '!\\[([^\\]\\n]*)\\]\\((?:<([^>\\n]+)>|([^)\\s]+))(?:\\s+"[^"\\n]*")?\\)',
   "g",
 );
+
+/**
+ * A link to a file, not an embed of it: a wikilink, `[[manual.pdf]]` or `[[shot.png|see it]]`
+ * (group 1, then its `#…` and `|text` in group 2), or a markdown link, `[the spec](files/spec.pdf)`
+ * (its text in group 3, its target in group 4 or 5), whose text holds no link of its own.
+ */
+const FILE_LINK = new RegExp(
+  "(?<!!)\\[\\[([^\\]|#\\n]+?)([#|][^\\]\\n]*)?\\]\\]|" +
+    '(?<!!)\\[([^\\[\\]\\n]*)\\]\\((?:<([^>\\n]+)>|([^)\\s]+))(?:\\s+"[^"\\n]*")?\\)',
+  "g",
+);
+
+/** The ending of a file's name in a link: `.png`, `.pdf`. */
+const FILE_ENDING = /\.[a-z0-9]{1,8}$/i;
 
 /**
  * A lookup of the folder's attachment files: by path inside the folder, then by file name (the
@@ -125,6 +142,18 @@ export function resolveAttachments(
     if (!brought.includes(found)) brought.push(found);
     return `![${alt}](../${linkTarget(attachmentPath(folderKey, found))}${fragment})`;
   };
+  // A wikilink's file by its path, else by its name; a markdown link's relative to the note, else
+  // from the folder's top, else (named without a folder) by its name.
+  const byWikilink = (target: string) => files.byPath(target) ?? files.byName(target);
+  const byMarkdown = (target: string) => {
+    const relative = join(dirname(notePath), target);
+    const fromTop = target.replace(/^\/+/, "");
+    return (relative.startsWith("../") ? undefined : files.byPath(relative)) ??
+      files.byPath(fromTop) ??
+      // From the site's root, a Hugo site serves its static/ folder (`/ox-hugo/x.png`).
+      (target.startsWith("/") ? files.byPath(`static/${fromTop}`) : undefined) ??
+      (target.includes("/") ? undefined : files.byName(target));
+  };
   // The line comes with its code spans held out; a name is looked up and reported as written.
   const resolveLine = (line: string, restore: (text: string) => string) =>
     line.replace(
@@ -133,8 +162,8 @@ export function resolveAttachments(
         const [after, alt] = [restore(heldAfter), restore(heldAlt ?? "")];
         if (name !== undefined) {
           const target = restore(name).trim();
-          if (NOTE_FILE.test(target) || !/\.[a-z0-9]{1,8}$/i.test(target)) return whole;
-          const found = files.byPath(target) ?? files.byName(target);
+          if (NOTE_FILE.test(target) || !FILE_ENDING.test(target)) return whole;
+          const found = byWikilink(target);
           // A Dendron embed writes its text first, `![[Install Node.js|dendron.ref.cli#x]]`.
           const textFirst = /^\|([^#|]+)/.exec(after)?.[1] ?? "";
           if (!found && (ADDRESS.test(target) || isNote(target) || isNote(textFirst))) {
@@ -152,15 +181,43 @@ export function resolveAttachments(
         // A `#…` after the file is no part of its name (`x.png#interface`, a publishing hint), but
         // part of the embed: kept after the copy's address.
         const target = decodedTarget(written.replace(/#.*$/, ""));
-        const relative = join(dirname(notePath), target);
-        const fromTop = target.replace(/^\/+/, "");
-        const found = (relative.startsWith("../") ? undefined : files.byPath(relative)) ??
-          files.byPath(fromTop) ??
-          // From the site's root, a Hugo site serves its static/ folder (`/ox-hugo/x.png`).
-          (target.startsWith("/") ? files.byPath(`static/${fromTop}`) : undefined) ??
-          (target.includes("/") ? undefined : files.byName(target));
-        return point(target, found, alt, /#.*$/.exec(written)?.[0]);
+        return point(target, byMarkdown(target), alt, /#.*$/.exec(written)?.[0]);
       },
     );
-  return { body: replaceOutsideCode(body, /!\[/, resolveLine), brought, missing };
+  // A link to a file of the folder that is brought along points at its copy, as an embed does;
+  // one to a file not found or not brought is left as written (a wikilink is then reported as a
+  // link that names no note).
+  const linkTo = (text: string, found: string | undefined, fragment = "") => {
+    if (!found || refusal(found) !== undefined) return undefined;
+    if (!brought.includes(found)) brought.push(found);
+    return `[${text}](../${linkTarget(attachmentPath(folderKey, found))}${fragment})`;
+  };
+  const linkLine = (line: string, restore: (text: string) => string) =>
+    line.replace(
+      FILE_LINK,
+      (
+        whole,
+        name?: string,
+        heldAfter = "",
+        heldText?: string,
+        angled?: string,
+        plain?: string,
+      ) => {
+        if (name !== undefined) {
+          const target = restore(name).trim();
+          if (NOTE_FILE.test(target) || !FILE_ENDING.test(target) || isNote(target)) return whole;
+          const [fragment, shown] = /^(#[^|]*)?(?:\|(.*))?$/.exec(restore(heldAfter))!.slice(1);
+          return linkTo(shown || target, byWikilink(target), fragment) ?? whole;
+        }
+        const written = restore(angled ?? plain ?? "");
+        const target = decodedTarget(written.replace(/#.*$/, ""));
+        if (ADDRESS.test(written) || NOTE_FILE.test(target) || !FILE_ENDING.test(target)) {
+          return whole;
+        }
+        const fragment = /#.*$/.exec(written)?.[0];
+        return linkTo(restore(heldText ?? ""), byMarkdown(target), fragment) ?? whole;
+      },
+    );
+  const embedded = replaceOutsideCode(body, /!\[/, resolveLine);
+  return { body: replaceOutsideCode(embedded, /\[/, linkLine), brought, missing };
 }

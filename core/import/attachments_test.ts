@@ -132,3 +132,31 @@ Deno.test("an embed in a Logseq code block, its fence on the block's `- `, stays
     ),
   );
 });
+
+Deno.test("a link to a file of the folder brings it along and points at the copy; others stay", () => {
+  // As the Obsidian help vault links its screenshot, and a note links a PDF beside it.
+  const body = "Allow it, [[bases.png|see screenshot]]; [[local.png#x]], [the scan](local.png).\n" +
+    "[[Gone.png]], [[Bases]], [a note](Intro.md#top), [site](https://x.io/a.png), [up](#top).\n";
+  const resolved = resolveAttachments(body, "en/Bases/Intro.md", "help-1", FILES, bringAll);
+  assertEquals(resolved.missing, []);
+  assertEquals(resolved.brought, ["en/Attachments/bases.png", "en/Bases/local.png"]);
+  assertEquals(
+    resolved.body,
+    "Allow it, [see screenshot](../attachments/help-1/en/Attachments/bases.png); " +
+      "[local.png](../attachments/help-1/en/Bases/local.png#x), " +
+      "[the scan](../attachments/help-1/en/Bases/local.png).\n" +
+      "[[Gone.png]], [[Bases]], [a note](Intro.md#top), [site](https://x.io/a.png), [up](#top).\n",
+  );
+  // A file not brought (too large) is linked as written; a badge's image is an embed, not a link.
+  const refused = resolveAttachments(body, "en/Bases/Intro.md", "help-1", FILES, () => "too large");
+  assertEquals(refused.brought, []);
+  assertEquals(refused.body, body);
+  const badge = resolveAttachments(
+    "[![ok](bases.png)](https://ci)\n",
+    "a.md",
+    "k",
+    FILES,
+    bringAll,
+  );
+  assertEquals(badge.body, "[![ok](../attachments/k/en/Attachments/bases.png)](https://ci)\n");
+});
