@@ -43,26 +43,27 @@ export interface NoteAttachments {
   missing: MissingAttachment[];
 }
 
+/** A wikilink to a file, `[[file]]` with an optional `#page` and `|size` or `|text` after it. */
+const WIKILINK = "\\[\\[([^\\]|#\\n]+?)([#|][^\\]\\n]*)?\\]\\]";
+
+/** A markdown link's target after its text, `](file)` or `](<file>)`, with an optional title. */
+const TARGET = '\\]\\((?:<([^>\\n]+)>|([^)\\s]+))(?:\\s+"[^"\\n]*")?\\)';
+
 /**
  * An embed: a wikilink one, `![[file]]` (group 1) with an optional `#page` and `|size` (group 2),
  * or a markdown one, `![alt](file)` or `![alt](<file>)` with an optional title (groups 3 to 5).
  */
-const EMBED = new RegExp(
-  "!\\[\\[([^\\]|#\\n]+?)([#|][^\\]\\n]*)?\\]\\]|" +
-    '!\\[([^\\]\\n]*)\\]\\((?:<([^>\\n]+)>|([^)\\s]+))(?:\\s+"[^"\\n]*")?\\)',
-  "g",
-);
+const EMBED = new RegExp(`!${WIKILINK}|!\\[([^\\]\\n]*)${TARGET}`, "g");
 
 /**
- * A link to a file, not an embed of it: a wikilink, `[[manual.pdf]]` or `[[shot.png|see it]]`
- * (group 1, then its `#…` and `|text` in group 2), or a markdown link, `[the spec](files/spec.pdf)`
- * (its text in group 3, its target in group 4 or 5), whose text holds no link of its own.
+ * A link to a file, not an embed of it: a wikilink, `[[manual.pdf]]` or `[[shot.png|see it]]`, or
+ * a markdown link, `[the spec](files/spec.pdf)`, whose text holds no link of its own; in the
+ * groups of {@link EMBED}.
  */
-const FILE_LINK = new RegExp(
-  "(?<!!)\\[\\[([^\\]|#\\n]+?)([#|][^\\]\\n]*)?\\]\\]|" +
-    '(?<!!)\\[([^\\[\\]\\n]*)\\]\\((?:<([^>\\n]+)>|([^)\\s]+))(?:\\s+"[^"\\n]*")?\\)',
-  "g",
-);
+const FILE_LINK = new RegExp(`(?<!!)${WIKILINK}|(?<!!)\\[([^\\[\\]\\n]*)${TARGET}`, "g");
+
+/** What follows a wikilink's file: its `#…` (group 1) and its `|…` (group 2). */
+const AFTER_FILE = /^(#[^|]*)?(?:\|(.*))?$/;
 
 /** The ending of a file's name in a link: `.png`, `.pdf`. */
 const FILE_ENDING = /\.[a-z0-9]{1,8}$/i;
@@ -170,7 +171,7 @@ export function resolveAttachments(
             return whole;
           }
           // A `|size` (or alt text) goes to the alt text, where Obsidian reads a markdown embed's.
-          const [fragment, shown] = /^(#[^|]*)?(?:\|(.*))?$/.exec(after)!.slice(1);
+          const [fragment, shown] = AFTER_FILE.exec(after)!.slice(1);
           return point(target, found, shown ? `${target}|${shown}` : target, fragment ?? "");
         }
         const written = restore(angled ?? plain ?? "");
@@ -206,7 +207,7 @@ export function resolveAttachments(
         if (name !== undefined) {
           const target = restore(name).trim();
           if (NOTE_FILE.test(target) || !FILE_ENDING.test(target) || isNote(target)) return whole;
-          const [fragment, shown] = /^(#[^|]*)?(?:\|(.*))?$/.exec(restore(heldAfter))!.slice(1);
+          const [fragment, shown] = AFTER_FILE.exec(restore(heldAfter))!.slice(1);
           return linkTo(shown || target, byWikilink(target), fragment) ?? whole;
         }
         const written = restore(angled ?? plain ?? "");
