@@ -33,7 +33,8 @@ frontmatter, else the file's git history, else its modification time. Its other
 frontmatter fields are kept as they are. [[Wikilinks]] to other notes
 (by file name, title or alias) and relative [links](other.md) (Hugo's
 {{< relref "other.md" >}} too) keep their words
-followed by a [[kb-id]] mention, and become related links;
+followed by a [[kb-id]] mention, and become related links (a wikilink in a
+property, up: "[[Parent]]", is a related link too, the property kept as written);
 a note that supersedes another ("supersedes:", or a first line "Supersedes
 [[X]]") links to it, and marks it superseded when it comes in too.
 A file a note embeds (![[x.png]], ![alt](img/x.png)) or links ([[x.pdf]],

@@ -556,6 +556,31 @@ Deno.test("a note's properties the entry has no field for are kept in its frontm
   assertEquals(plain.fields, {});
 });
 
+Deno.test("a link in a note's properties links its entry; the property stays as written", () => {
+  const child = note(
+    "Child.md",
+    '---\nup: "[[Parent]]"\nrelated:\n  - "[[Sibling|the other]]"\n  - "[[Missing]]"\n' +
+      'banner: "[[cover.webp]]"\n---\nText.\n',
+  );
+  const unquoted = note("Other.md", "---\nup: [[Parent]]\n---\nMore.\n");
+  const parent = note("Parent.md", "Top.\n");
+  const sibling = note("Sibling.md", "Beside.\n");
+  const ids = ["kb-child", "kb-other", "kb-paren", "kb-sibli"];
+  const plan = planImport([child, unquoted, parent, sibling], [], () => ids.shift()!, FOLDER);
+  const [entry, other] = plan.changes.map((change) => change.entry);
+  assertEquals(entry.links, [
+    { rel: "related", to: "kb-paren" },
+    { rel: "related", to: "kb-sibli" },
+  ]);
+  assertEquals(entry.extra.up, "[[Parent]]");
+  assertEquals(entry.extra.related, ["[[Sibling|the other]]", "[[Missing]]"]);
+  assertEquals(entry.body, "Text.\n");
+  assertEquals(other.links, [{ rel: "related", to: "kb-paren" }]);
+  // A link that names no note is reported, as in the body; a property naming a file is none.
+  assertEquals(plan.unresolved, [{ sourcePath: "Child.md", name: "Missing" }]);
+  assertEquals(plan.linksResolved, 3);
+});
+
 Deno.test("a Logseq page: title, aliases and tags from its page properties, namespaces from its file name", () => {
   const page = note(
     "pages/Block Reference.md",
