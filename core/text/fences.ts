@@ -1,5 +1,6 @@
 /**
- * The lines of markdown that are no prose, pure: fenced code blocks and HTML comments. A fence is a
+ * The lines of markdown that are no prose, pure: fenced code blocks, raw HTML blocks (`<script>`,
+ * `<pre>`, `<style>`, `<textarea>`, to their closing tag) and HTML comments. A fence is a
  * line of three or more backticks or tildes (after blanks, a quote's `>` or a list item's marker:
  * a Logseq page opens every code block on its block's `- `), and its block ends at a line of the
  * same character, at least as many, after nothing but blanks or `>` and before nothing but blanks
@@ -21,19 +22,39 @@
 const FENCE = /^((?:[ \t>]|[-*+][ \t]|\d{1,9}[.)][ \t])*)(`{3,}|~{3,})([^\n]*)$/;
 
 /**
- * The fenced code blocks of a text, read a line at a time in order. A caller that tracks HTML
- * comments itself (inline ones too) passes it no line inside a comment.
+ * A line that opens a raw HTML block, one CommonMark reads no markdown in (its type 1): a
+ * `<script>`, `<pre>`, `<style>` or `<textarea>` at the line's start, the tag's name captured.
+ */
+const RAW_BLOCK = /^ {0,3}<(script|pre|style|textarea)(?=[\s>]|$)/i;
+
+/**
+ * The code blocks of a text, read a line at a time in order: fenced ones, and raw HTML blocks (a
+ * page's `<script>` setting MathJax's `inlineMath: [["\\(", "\\)"]]`, a `<pre>`), each through
+ * the line that closes its tag. A caller that tracks HTML comments itself (inline ones too) passes
+ * it no line inside a comment.
  */
 export class FencedBlocks {
   #open = "";
+  /** The closing tag of the raw HTML block open, `</script>`; empty when none is. */
+  #raw = "";
 
   /** Whether a block is open after the lines read so far. */
   get open(): boolean {
-    return this.#open !== "";
+    return this.#open !== "" || this.#raw !== "";
   }
 
-  /** Whether `line`, the next line, is part of a fenced block, its fence lines included. */
+  /** Whether `line`, the next line, is part of a block, its fence or tag lines included. */
   read(line: string): boolean {
+    if (this.#raw) {
+      if (line.toLowerCase().includes(this.#raw)) this.#raw = "";
+      return true;
+    }
+    const raw = this.#open ? null : RAW_BLOCK.exec(line);
+    if (raw) {
+      const close = `</${raw[1].toLowerCase()}>`;
+      if (!line.toLowerCase().includes(close, raw[0].length)) this.#raw = close;
+      return true;
+    }
     const fence = FENCE.exec(line);
     if (this.#open) {
       if (
@@ -55,7 +76,8 @@ export class FencedBlocks {
 
 /**
  * A reader of a text's lines in order: each call says whether its line is no prose, part of a
- * fenced block (the fence lines included) or of an HTML comment that starts its line.
+ * fenced block (the fence lines included), of a raw HTML block or of an HTML comment that starts
+ * its line.
  */
 export function nonProseLines(): (line: string) => boolean {
   const fences = new FencedBlocks();

@@ -78,3 +78,21 @@ Deno.test("a fence opened on a list item's marker is one: Logseq opens every cod
   // Markers and blanks in any number are read in one pass.
   assertEquals(code([`${"- ".repeat(50_000)}x`]), [false]);
 });
+
+Deno.test("a raw HTML block, <script> or <pre> to its closing tag, is no prose", () => {
+  // As a MkDocs page sets MathJax up: its JavaScript holds what reads as a wikilink.
+  assertEquals(
+    code(["<script>", '  inlineMath: [["\\(", "\\)"]],', "</script>", "[[a]]"]),
+    [true, true, true, false],
+  );
+  assertEquals(code(['<script src="x.js" async></script>', "b"]), [true, false]);
+  assertEquals(code(["<PRE class=x>", "[[c]]", "text</pre> after", "d"]), [
+    true,
+    true,
+    true,
+    false,
+  ]);
+  // Another tag, or one in a fenced block, opens none.
+  assertEquals(code(["<prefix>", "<presto> e"]), [false, false]);
+  assertEquals(code(["```", "<pre>", "```", "f"]), [true, true, true, false]);
+});
