@@ -186,12 +186,13 @@ Deno.test("no link is read in an HTML comment, on one line or over several, nor 
   assertEquals(unresolved, ["Gone"]);
 });
 
-Deno.test("no link is read in a page's <script> or <pre>: its code is kept as written", () => {
+Deno.test("no link is read in a page's <script>, <pre> or Hugo code shortcode: kept as written", () => {
   const lookup = wikilinkLookup([
     { id: "kb-bbbbb", sourcePath: "main.md", title: "main", aliases: [] },
   ]);
   const text = "<script>\n  window.MathJax = { tex: { inlineMath: [['\\\\(', '\\\\)']] } };\n" +
-    "  const menus = [[main]];\n</script>\n<pre>\n[[main]]\n</pre>\nSee [[main]].\n";
+    "  const menus = [[main]];\n</script>\n<pre>\n[[main]]\n</pre>\n" +
+    "{{< code-toggle file=hugo >}}\n[[main]]\nname = 'x'\n{{< /code-toggle >}}\nSee [[main]].\n";
   const { body, unresolved } = resolveWikilinks(text, lookup);
   assertEquals(body, text.replace("See [[main]]", "See main ([[kb-bbbbb]])"));
   assertEquals(unresolved, []);

@@ -1,6 +1,7 @@
 /**
  * The lines of markdown that are no prose, pure: fenced code blocks, raw HTML blocks (`<script>`,
- * `<pre>`, `<style>`, `<textarea>`, to their closing tag) and HTML comments. A fence is a
+ * `<pre>`, `<style>`, `<textarea>`, to their closing tag), Hugo's code shortcodes
+ * (`{{< highlight >}}` to `{{< /highlight >}}`) and HTML comments. A fence is a
  * line of three or more backticks or tildes (after blanks, a quote's `>` or a list item's marker:
  * a Logseq page opens every code block on its block's `- `), and its block ends at a line of the
  * same character, at least as many, after nothing but blanks or `>` and before nothing but blanks
@@ -22,10 +23,20 @@
 const FENCE = /^((?:[ \t>]|[-*+][ \t]|\d{1,9}[.)][ \t])*)(`{3,}|~{3,})([^\n]*)$/;
 
 /**
- * A line that opens a raw HTML block, one CommonMark reads no markdown in (its type 1): a
- * `<script>`, `<pre>`, `<style>` or `<textarea>` at the line's start, the tag's name captured.
+ * A line that opens a raw block, one no markdown is read in, the tag's name captured: an HTML
+ * block of CommonMark's type 1 (`<script>`, `<pre>`, `<style>`, `<textarea>` at the line's start,
+ * group 1), or a Hugo shortcode that shows code (`{{< highlight go >}}`, `{{< code-toggle >}}`,
+ * group 2).
  */
-const RAW_BLOCK = /^ {0,3}<(script|pre|style|textarea)(?=[\s>]|$)/i;
+const RAW_BLOCK =
+  /^[ \t]*(?:<(script|pre|style|textarea)(?=[\s>]|$)|\{\{[<%][ \t]*(highlight|code-toggle|code)(?![\w-]))/i;
+
+/** What closes the raw block `RAW_BLOCK` matched: its closing tag, `</pre>`, `{{< /highlight >}}`. */
+function rawBlockEnd(opened: RegExpExecArray): RegExp {
+  return opened[1]
+    ? new RegExp(`</${opened[1]}>`, "i")
+    : new RegExp(`\\{\\{[<%][ \\t]*/[ \\t]*${opened[2]}[ \\t]*[>%]\\}\\}`, "i");
+}
 
 /**
  * The code blocks of a text, read a line at a time in order: fenced ones, and raw HTML blocks (a
@@ -35,24 +46,24 @@ const RAW_BLOCK = /^ {0,3}<(script|pre|style|textarea)(?=[\s>]|$)/i;
  */
 export class FencedBlocks {
   #open = "";
-  /** The closing tag of the raw HTML block open, `</script>`; empty when none is. */
-  #raw = "";
+  /** What closes the raw block open (`</script>`); undefined when none is. */
+  #raw: RegExp | undefined;
 
   /** Whether a block is open after the lines read so far. */
   get open(): boolean {
-    return this.#open !== "" || this.#raw !== "";
+    return this.#open !== "" || this.#raw !== undefined;
   }
 
   /** Whether `line`, the next line, is part of a block, its fence or tag lines included. */
   read(line: string): boolean {
     if (this.#raw) {
-      if (line.toLowerCase().includes(this.#raw)) this.#raw = "";
+      if (this.#raw.test(line)) this.#raw = undefined;
       return true;
     }
     const raw = this.#open ? null : RAW_BLOCK.exec(line);
     if (raw) {
-      const close = `</${raw[1].toLowerCase()}>`;
-      if (!line.toLowerCase().includes(close, raw[0].length)) this.#raw = close;
+      const end = rawBlockEnd(raw);
+      if (!end.test(line.slice(raw[0].length))) this.#raw = end;
       return true;
     }
     const fence = FENCE.exec(line);

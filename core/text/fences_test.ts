@@ -96,3 +96,24 @@ Deno.test("a raw HTML block, <script> or <pre> to its closing tag, is no prose",
   assertEquals(code(["<prefix>", "<presto> e"]), [false, false]);
   assertEquals(code(["```", "<pre>", "```", "f"]), [true, true, true, false]);
 });
+
+Deno.test("a Hugo shortcode that shows code, to its closing one, is no prose", () => {
+  // As Hugo's docs show a site's configuration: TOML's arrays of tables read as wikilinks.
+  assertEquals(
+    code(["{{< code-toggle file=hugo >}}", "[[menus.main]]", "{{< /code-toggle >}}", "[[a]]"]),
+    [true, true, true, false],
+  );
+  assertEquals(code(["  {{% highlight go %}}", "x", "{{% / highlight %}}", "b"]), [
+    true,
+    true,
+    true,
+    false,
+  ]);
+  // A shortcode that holds markdown, or one that shows no code, is prose.
+  assertEquals(code(["{{< note >}}", "[[c]]", "{{< /note >}}", "{{< codepen x >}}"]), [
+    false,
+    false,
+    false,
+    false,
+  ]);
+});
