@@ -26,17 +26,20 @@ export const command = {
 reindex). Each markdown file (.md, .markdown, MDX's .mdx) becomes an entry (an
 empty one is left out, named): its title from the frontmatter (YAML between ---
 lines, or Hugo's TOML between +++ lines) (or a Logseq page's title:: property),
-the first # heading or the file name; its tags from
+its only # heading if before its words (else a section) or the file name;
+its tags from
 the frontmatter, inline #tags and the folders it sits in; its dates from the
 frontmatter, else the file's git history, else its modification time. Its other
 frontmatter fields are kept as they are. [[Wikilinks]] to other notes
 (by file name, title or alias) and relative [links](other.md) (Hugo's
 {{< relref "other.md" >}} too) keep their words
-followed by a [[kb-id]] mention, and become related links;
+followed by a [[kb-id]] mention, and become related links (a wikilink in a
+property, up: "[[Parent]]", is a related link too, the property kept as written);
 a note that supersedes another ("supersedes:", or a first line "Supersedes
 [[X]]") links to it, and marks it superseded when it comes in too.
-A file a note embeds (![[x.png]], ![alt](img/x.png)) is copied under
-attachments/ and the embed points at the copy; one not found, over 10 MiB or
+A file a note embeds (![[x.png]], ![alt](img/x.png)) or links ([[x.pdf]],
+[text](x.pdf)) is copied under attachments/ and the embed or link points at
+the copy; one not found, over 10 MiB or
 a symbolic link is named and its embed made plain text.
 A knowledge/ folder's concept files (status: and timestamp: lines at the
 top) and a Claude Code memory folder's topic files (MEMORY.md listing them)

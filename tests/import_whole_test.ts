@@ -316,13 +316,13 @@ Deno.test("import: a folder moved to another path and imported again updates its
 Deno.test("import: a note whose file name holds a credential is left out, with a rename as the fix", async () => {
   await using kb = await makeKb({ empty: true });
   const folder = join(kb.root, "notes");
-  await writeFolder(folder, { "ops/AKIAIOSFODNN7EXAMPLE keys.md": "# Keys\n\nRotate them.\n" });
+  await writeFolder(folder, { "ops/AKIAZ7Q3K9W2M5X8R4TB keys.md": "# Keys\n\nRotate them.\n" });
   const report = await importJson(kb.env, folder);
   const [left] = report.leftOut;
-  assertStrictEquals(left?.path, "ops/AKIAIOSFODNN7EXAMPLE keys.md", JSON.stringify(report));
+  assertStrictEquals(left?.path, "ops/AKIAZ7Q3K9W2M5X8R4TB keys.md", JSON.stringify(report));
   assertMatch(
     left.reason,
-    /holds an AWS access key \(AKIA…MPLE\) in its file name; rename the file/,
+    /holds an AWS access key \(AKIA…R4TB\) in its file name; rename the file/,
   );
 });
 

@@ -67,7 +67,7 @@ async function texts(dir: string): Promise<string> {
 }
 
 const TOKEN = "ghp_1234567890abcdefghijklmnopqrstuvwxyzAB";
-const AWS = "AKIAIOSFODNN7EXAMPLE";
+const AWS = "AKIAZ7Q3K9W2M5X8R4TB";
 
 Deno.test("the judge's debug records and cached verdicts hold no credential and little prose", async (t) => {
   await using box = await judgeKb();
@@ -80,7 +80,7 @@ Deno.test("the judge's debug records and cached verdicts hold no credential and 
     }, /exited with code 1: auth failed for ghp_…yzAB/],
     ["an unparseable reply", {
       FAKE_REPLY: JSON.stringify({ type: "result", result: `key ${AWS} ${long}` }),
-    }, /no clear verdict: key AKIA…MPLE/],
+    }, /no clear verdict: key AKIA…R4TB/],
   ];
   for (const [name, extra, reason] of cases) {
     await t.step(name, async () => {

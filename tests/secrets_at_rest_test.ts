@@ -39,7 +39,7 @@ const SECRETS = [
 
 /** Prompts that match no entry (or nearly match one), each with credentials in it. */
 const PROMPTS = [
-  "My sourdough starter log: AKIAIOSFODNN7EXAMPLE and " +
+  "My sourdough starter log: AKIAZ7Q3K9W2M5X8R4TB and " +
   "ghp_1234567890abcdefghijklmnopqrstuvwxyzAB, and my password is hunter2secret okay",
   "Connect the bakery inventory to postgres://admin:s3cr3tPassw0rd@db.internal/bread today",
   "The oven controller passphrase is correcthorse, rotate it after the sourdough bakes",
@@ -146,7 +146,7 @@ Deno.test("the search augment's debug records hold no credential the agent searc
   const { box, env } = sample;
   const searches = [
     "ghp_1234567890abcdefghijklmnopqrstuvwxyzAB",
-    "rebase AKIAIOSFODNN7EXAMPLE",
+    "rebase AKIAZ7Q3K9W2M5X8R4TB",
     "rebase onto main",
   ];
   for (const [index, pattern] of searches.entries()) {

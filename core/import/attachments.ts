@@ -11,6 +11,9 @@
  * of a note is left as written, a Dendron note's (`![[dendron.topic.git#summary]]`,
  * `![[dendron://vault/tags.scope.edit]]`, `![[Install Node.js|dendron.ref.cli]]`) too, though its
  * name ends as a file's would.
+ * A link to a file that is no note, `[[shot.png|see the screenshot]]` or `[the spec](spec.pdf)`
+ * (found as an embed's file is), brings the file along too and points at its copy, a markdown
+ * link after its text; one to a file not brought is left as written.
  *
  * @module
  */
@@ -40,15 +43,30 @@ export interface NoteAttachments {
   missing: MissingAttachment[];
 }
 
+/** A wikilink to a file, `[[file]]` with an optional `#page` and `|size` or `|text` after it. */
+const WIKILINK = "\\[\\[([^\\]|#\\n]+?)([#|][^\\]\\n]*)?\\]\\]";
+
+/** A markdown link's target after its text, `](file)` or `](<file>)`, with an optional title. */
+const TARGET = '\\]\\((?:<([^>\\n]+)>|([^)\\s]+))(?:\\s+"[^"\\n]*")?\\)';
+
 /**
  * An embed: a wikilink one, `![[file]]` (group 1) with an optional `#page` and `|size` (group 2),
  * or a markdown one, `![alt](file)` or `![alt](<file>)` with an optional title (groups 3 to 5).
  */
-const EMBED = new RegExp(
-  "!\\[\\[([^\\]|#\\n]+?)([#|][^\\]\\n]*)?\\]\\]|" +
-    '!\\[([^\\]\\n]*)\\]\\((?:<([^>\\n]+)>|([^)\\s]+))(?:\\s+"[^"\\n]*")?\\)',
-  "g",
-);
+const EMBED = new RegExp(`!${WIKILINK}|!\\[([^\\]\\n]*)${TARGET}`, "g");
+
+/**
+ * A link to a file, not an embed of it: a wikilink, `[[manual.pdf]]` or `[[shot.png|see it]]`, or
+ * a markdown link, `[the spec](files/spec.pdf)`, whose text holds no link of its own; in the
+ * groups of {@link EMBED}.
+ */
+const FILE_LINK = new RegExp(`(?<!!)${WIKILINK}|(?<!!)\\[([^\\[\\]\\n]*)${TARGET}`, "g");
+
+/** What follows a wikilink's file: its `#…` (group 1) and its `|…` (group 2). */
+const AFTER_FILE = /^(#[^|]*)?(?:\|(.*))?$/;
+
+/** The ending of a file's name in a link: `.png`, `.pdf`. */
+const FILE_ENDING = /\.[a-z0-9]{1,8}$/i;
 
 /**
  * A lookup of the folder's attachment files: by path inside the folder, then by file name (the
@@ -125,6 +143,18 @@ export function resolveAttachments(
     if (!brought.includes(found)) brought.push(found);
     return `![${alt}](../${linkTarget(attachmentPath(folderKey, found))}${fragment})`;
   };
+  // A wikilink's file by its path, else by its name; a markdown link's relative to the note, else
+  // from the folder's top, else (named without a folder) by its name.
+  const byWikilink = (target: string) => files.byPath(target) ?? files.byName(target);
+  const byMarkdown = (target: string) => {
+    const relative = join(dirname(notePath), target);
+    const fromTop = target.replace(/^\/+/, "");
+    return (relative.startsWith("../") ? undefined : files.byPath(relative)) ??
+      files.byPath(fromTop) ??
+      // From the site's root, a Hugo site serves its static/ folder (`/ox-hugo/x.png`).
+      (target.startsWith("/") ? files.byPath(`static/${fromTop}`) : undefined) ??
+      (target.includes("/") ? undefined : files.byName(target));
+  };
   // The line comes with its code spans held out; a name is looked up and reported as written.
   const resolveLine = (line: string, restore: (text: string) => string) =>
     line.replace(
@@ -133,15 +163,15 @@ export function resolveAttachments(
         const [after, alt] = [restore(heldAfter), restore(heldAlt ?? "")];
         if (name !== undefined) {
           const target = restore(name).trim();
-          if (NOTE_FILE.test(target) || !/\.[a-z0-9]{1,8}$/i.test(target)) return whole;
-          const found = files.byPath(target) ?? files.byName(target);
+          if (NOTE_FILE.test(target) || !FILE_ENDING.test(target)) return whole;
+          const found = byWikilink(target);
           // A Dendron embed writes its text first, `![[Install Node.js|dendron.ref.cli#x]]`.
           const textFirst = /^\|([^#|]+)/.exec(after)?.[1] ?? "";
           if (!found && (ADDRESS.test(target) || isNote(target) || isNote(textFirst))) {
             return whole;
           }
           // A `|size` (or alt text) goes to the alt text, where Obsidian reads a markdown embed's.
-          const [fragment, shown] = /^(#[^|]*)?(?:\|(.*))?$/.exec(after)!.slice(1);
+          const [fragment, shown] = AFTER_FILE.exec(after)!.slice(1);
           return point(target, found, shown ? `${target}|${shown}` : target, fragment ?? "");
         }
         const written = restore(angled ?? plain ?? "");
@@ -152,15 +182,43 @@ export function resolveAttachments(
         // A `#…` after the file is no part of its name (`x.png#interface`, a publishing hint), but
         // part of the embed: kept after the copy's address.
         const target = decodedTarget(written.replace(/#.*$/, ""));
-        const relative = join(dirname(notePath), target);
-        const fromTop = target.replace(/^\/+/, "");
-        const found = (relative.startsWith("../") ? undefined : files.byPath(relative)) ??
-          files.byPath(fromTop) ??
-          // From the site's root, a Hugo site serves its static/ folder (`/ox-hugo/x.png`).
-          (target.startsWith("/") ? files.byPath(`static/${fromTop}`) : undefined) ??
-          (target.includes("/") ? undefined : files.byName(target));
-        return point(target, found, alt, /#.*$/.exec(written)?.[0]);
+        return point(target, byMarkdown(target), alt, /#.*$/.exec(written)?.[0]);
       },
     );
-  return { body: replaceOutsideCode(body, /!\[/, resolveLine), brought, missing };
+  // A link to a file of the folder that is brought along points at its copy, as an embed does;
+  // one to a file not found or not brought is left as written (a wikilink is then reported as a
+  // link that names no note).
+  const linkTo = (text: string, found: string | undefined, fragment = "") => {
+    if (!found || refusal(found) !== undefined) return undefined;
+    if (!brought.includes(found)) brought.push(found);
+    return `[${text}](../${linkTarget(attachmentPath(folderKey, found))}${fragment})`;
+  };
+  const linkLine = (line: string, restore: (text: string) => string) =>
+    line.replace(
+      FILE_LINK,
+      (
+        whole,
+        name?: string,
+        heldAfter = "",
+        heldText?: string,
+        angled?: string,
+        plain?: string,
+      ) => {
+        if (name !== undefined) {
+          const target = restore(name).trim();
+          if (NOTE_FILE.test(target) || !FILE_ENDING.test(target) || isNote(target)) return whole;
+          const [fragment, shown] = AFTER_FILE.exec(restore(heldAfter))!.slice(1);
+          return linkTo(shown || target, byWikilink(target), fragment) ?? whole;
+        }
+        const written = restore(angled ?? plain ?? "");
+        const target = decodedTarget(written.replace(/#.*$/, ""));
+        if (ADDRESS.test(written) || NOTE_FILE.test(target) || !FILE_ENDING.test(target)) {
+          return whole;
+        }
+        const fragment = /#.*$/.exec(written)?.[0];
+        return linkTo(restore(heldText ?? ""), byMarkdown(target), fragment) ?? whole;
+      },
+    );
+  const embedded = replaceOutsideCode(body, /!\[/, resolveLine);
+  return { body: replaceOutsideCode(embedded, /\[/, linkLine), brought, missing };
 }

@@ -116,3 +116,47 @@ Deno.test("an embed from a Hugo site's root is found in its static folder", () =
       "[gone (/ox-hugo/gone.png): not imported, not found in the folder]\n",
   );
 });
+
+Deno.test("an embed in a Logseq code block, its fence on the block's `- `, stays as written", () => {
+  // As Logseq's docs show how to embed: the example is code, the embed after it is real.
+  const body = "- Markdown:\n\t- ```markdown\n\t  - ![](Link-To-File)\n\t  ```\n" +
+    "\t- ![](../Attachments/bases.png)\n";
+  const resolved = resolveAttachments(body, "en/pages/Embed.md", "help-1", FILES, bringAll);
+  assertEquals(resolved.missing, []);
+  assertEquals(resolved.brought, ["en/Attachments/bases.png"]);
+  assertEquals(
+    resolved.body,
+    body.replace(
+      "](../Attachments/bases.png)",
+      "](../attachments/help-1/en/Attachments/bases.png)",
+    ),
+  );
+});
+
+Deno.test("a link to a file of the folder brings it along and points at the copy; others stay", () => {
+  // As the Obsidian help vault links its screenshot, and a note links a PDF beside it.
+  const body = "Allow it, [[bases.png|see screenshot]]; [[local.png#x]], [the scan](local.png).\n" +
+    "[[Gone.png]], [[Bases]], [a note](Intro.md#top), [site](https://x.io/a.png), [up](#top).\n";
+  const resolved = resolveAttachments(body, "en/Bases/Intro.md", "help-1", FILES, bringAll);
+  assertEquals(resolved.missing, []);
+  assertEquals(resolved.brought, ["en/Attachments/bases.png", "en/Bases/local.png"]);
+  assertEquals(
+    resolved.body,
+    "Allow it, [see screenshot](../attachments/help-1/en/Attachments/bases.png); " +
+      "[local.png](../attachments/help-1/en/Bases/local.png#x), " +
+      "[the scan](../attachments/help-1/en/Bases/local.png).\n" +
+      "[[Gone.png]], [[Bases]], [a note](Intro.md#top), [site](https://x.io/a.png), [up](#top).\n",
+  );
+  // A file not brought (too large) is linked as written; a badge's image is an embed, not a link.
+  const refused = resolveAttachments(body, "en/Bases/Intro.md", "help-1", FILES, () => "too large");
+  assertEquals(refused.brought, []);
+  assertEquals(refused.body, body);
+  const badge = resolveAttachments(
+    "[![ok](bases.png)](https://ci)\n",
+    "a.md",
+    "k",
+    FILES,
+    bringAll,
+  );
+  assertEquals(badge.body, "[![ok](../attachments/k/en/Attachments/bases.png)](https://ci)\n");
+});

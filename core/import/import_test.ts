@@ -69,7 +69,7 @@ Deno.test("a note saved with Windows line ends takes its title from its heading"
   const read = note("notes/win.md", "# Windows note\r\n\r\nLine one.\r\nLine two.\r\n");
   assertEquals(read.title, "Windows note");
   assertEquals(read.body, "Line one.\r\nLine two.\r\n");
-  const framed = note("b.md", "---\r\ntags: [x]\r\n---\r\n## Part\r\n# Top\r\nText.\r\n");
+  const framed = note("b.md", "---\r\ntags: [x]\r\n---\r\n\r\n# Top\r\n## Part\r\nText.\r\n");
   assertEquals([framed.title, framed.tags], ["Top", ["x"]]);
 });
 
@@ -184,6 +184,18 @@ Deno.test("no link is read in an HTML comment, on one line or over several, nor 
   );
   assertEquals(linked, ["kb-bbbbb"]);
   assertEquals(unresolved, ["Gone"]);
+});
+
+Deno.test("no link is read in a page's <script>, <pre> or Hugo code shortcode: kept as written", () => {
+  const lookup = wikilinkLookup([
+    { id: "kb-bbbbb", sourcePath: "main.md", title: "main", aliases: [] },
+  ]);
+  const text = "<script>\n  window.MathJax = { tex: { inlineMath: [['\\\\(', '\\\\)']] } };\n" +
+    "  const menus = [[main]];\n</script>\n<pre>\n[[main]]\n</pre>\n" +
+    "{{< code-toggle file=hugo >}}\n[[main]]\nname = 'x'\n{{< /code-toggle >}}\nSee [[main]].\n";
+  const { body, unresolved } = resolveWikilinks(text, lookup);
+  assertEquals(body, text.replace("See [[main]]", "See main ([[kb-bbbbb]])"));
+  assertEquals(unresolved, []);
 });
 
 Deno.test("links keep what the reader saw: relative markdown links and escaped pipes in tables resolve", () => {
@@ -427,9 +439,10 @@ Deno.test("a code block shown inside a longer fence stays code: no link, title o
   assertEquals(resolved.unresolved, []);
   const read = note(
     "Shell.md",
-    "Intro.\n\n````md\n```bash\n# a comment, not a heading\n#notatag\n```\n````\n\n# Shell tips\n",
+    "````md\n```bash\n# a comment, not a heading\n#notatag\n```\n````\n\n# Shell tips\n",
   );
-  assertEquals(read.title, "Shell tips");
+  // The code comes first: the heading after it is a section, and the file name titles the note.
+  assertEquals(read.title, "Shell");
   assertEquals(read.tags, []);
 });
 
@@ -553,6 +566,31 @@ Deno.test("a note's properties the entry has no field for are kept in its frontm
   // A type or status the entry takes as it is, and a name that gave the title, are not kept.
   const plain = note("a.md", "---\nname: Deploy\ntype: howto\nstatus: archived\n---\nShip.\n");
   assertEquals(plain.fields, {});
+});
+
+Deno.test("a link in a note's properties links its entry; the property stays as written", () => {
+  const child = note(
+    "Child.md",
+    '---\nup: "[[Parent]]"\nrelated:\n  - "[[Sibling|the other]]"\n  - "[[Missing]]"\n' +
+      'banner: "[[cover.webp]]"\n---\nText.\n',
+  );
+  const unquoted = note("Other.md", "---\nup: [[Parent]]\n---\nMore.\n");
+  const parent = note("Parent.md", "Top.\n");
+  const sibling = note("Sibling.md", "Beside.\n");
+  const ids = ["kb-child", "kb-other", "kb-paren", "kb-sibli"];
+  const plan = planImport([child, unquoted, parent, sibling], [], () => ids.shift()!, FOLDER);
+  const [entry, other] = plan.changes.map((change) => change.entry);
+  assertEquals(entry.links, [
+    { rel: "related", to: "kb-paren" },
+    { rel: "related", to: "kb-sibli" },
+  ]);
+  assertEquals(entry.extra.up, "[[Parent]]");
+  assertEquals(entry.extra.related, ["[[Sibling|the other]]", "[[Missing]]"]);
+  assertEquals(entry.body, "Text.\n");
+  assertEquals(other.links, [{ rel: "related", to: "kb-paren" }]);
+  // A link that names no note is reported, as in the body; a property naming a file is none.
+  assertEquals(plan.unresolved, [{ sourcePath: "Child.md", name: "Missing" }]);
+  assertEquals(plan.linksResolved, 3);
 });
 
 Deno.test("a Logseq page: title, aliases and tags from its page properties, namespaces from its file name", () => {
@@ -708,9 +746,26 @@ Deno.test("a bookmark: a note that is mostly one URL", () => {
   assertEquals(note("a.md", "See https://a.example and https://b.example.\n").type, "note");
 });
 
-Deno.test("a ## section heading does not title a note: the file name does", () => {
+Deno.test("a heading after the note's words or a ## section does not title it: the file name does", () => {
   assertEquals(note("Deploy.md", "Ship it.\n\n## Rollback\n\nUndo it.\n").title, "Deploy");
-  assertEquals(note("a.md", "Intro.\n\n# Real title\n\n## Part\n").title, "Real title");
+  // As a Zettelkasten's notes read: a definition, then `# Example` and `# Todo` sections.
+  const zettel = "A exploit framework.\n![[shot.webp]]\n# Installation\n1. install\n# Todo\n";
+  assertEquals(note("Security/Metasploit.md", zettel).title, "Metasploit");
+  assertEquals(note("a.md", "## Part\n# Real title\n").title, "a");
+  // A note in `# ` sections, the first of them at its top: a daily note's, a theorem's.
+  const daily = "# Todo\n- [ ] notes on [[Calculus]]\n\n# Log\nRead.\n";
+  assertEquals(note("Daily/2025-11-20.md", daily).title, "2025-11-20");
+  const sections = "# Definition\nA string $x$ is…\n```sh\n# not a heading\n```\n# Example\nab.\n";
+  assertEquals(note("Proper Substring.md", sections).title, "Proper Substring");
+  assertEquals(note("a.md", "# Only\n```sh\n# a comment\n```\n## Part\n").title, "Only");
+  // Before the words: blanks, comments, HTML, badges and images, #tags and page properties.
+  const decorated = '\n<!-- draft -->\n<!--\nover lines\n-->\n<p align="center">\n' +
+    "[![CI](https://x/b.svg)](https://x) ![logo](l.png)\n#idea #zettel\ntype:: [[Note]]\n" +
+    "# Real title\n\nText.\n";
+  // An MDX page's imports and exports come before its words.
+  const mdx = "import {Note} from './note.jsx'\nexport const info = {}\n\n# What is MDX?\n";
+  assertEquals(note("what-is-mdx.mdx", mdx).title, "What is MDX?");
+  assertEquals(note("b.md", decorated).title, "Real title");
 });
 
 Deno.test("a note of another folder at the same path never updates the first folder's entry", () => {

@@ -1,7 +1,7 @@
 /**
  * A markdown note from another tool (an Obsidian vault, a plain folder of markdown) read as the
- * fields of an entry, pure: the title from the frontmatter, the first `# heading` or the file
- * name; tags from the frontmatter (a list or a comma string), inline `#tags` and the folders the
+ * fields of an entry, pure: the title from the frontmatter, a `# heading` before the note's
+ * words or the file name; tags from the frontmatter (a list or a comma string), inline `#tags` and the folders the
  * note sits in; aliases; dates from the frontmatter, else from what the caller found (the source
  * file's git history, then its modification time); a type inferred from what the note is.
  * Wikilinks are resolved afterwards, across all notes, by `wikilinks.ts`.
@@ -396,11 +396,36 @@ function proseLines(body: string): string[] {
 }
 
 /**
- * The note's first `# heading`: a `## section` further down names a part of the note, not the
- * note (an Obsidian note is titled by its file name).
+ * A line before a note's words that is none of them: an HTML tag (`<p align="center">`), badges
+ * and images, a line of `#tags`, a Logseq `key:: value` property, an MDX page's `import` or
+ * `export` line, an HTML comment on one line.
+ */
+const BEFORE_THE_WORDS = new RegExp(
+  "^[ \\t]*(?:<!--.*-->|</?[A-Za-z][^>]*>|(?:\\[?!\\[[^\\]]*\\]\\([^)]*\\)(?:\\]\\([^)]*\\))?[ \\t]*)+|" +
+    "(?:#[\\p{L}\\p{N}_/-]+[ \\t]*)+|[A-Za-z][\\w-]*::.*|(?:import|export)[ \\t].*)?\\r?$",
+  "u",
+);
+
+/**
+ * The note's `# heading` when it comes before the note's words and is its only one: one after
+ * them, or after a `## section`, or one of several, names a part of the note (a Zettelkasten's
+ * `# Definition` … `# Example` … `# Todo`), not the note, which its file name titles, as Obsidian
+ * titles every note.
  */
 function topHeading(body: string): string | undefined {
-  return firstHeading(body.split("\n").filter((line) => !/^#{2,}\s/.test(line)).join("\n"));
+  const lines = body.split("\n");
+  let comment = false;
+  const first = lines.find((line) => {
+    if (comment || /^[ \t]*<!--/.test(line) && !line.includes("-->")) {
+      comment = !line.includes("-->");
+      return false;
+    }
+    return !BEFORE_THE_WORDS.test(line);
+  });
+  if (!first || !/^#[ \t]/.test(first)) return undefined;
+  const inCode = nonProseLines();
+  const headings = lines.filter((line) => !inCode(line) && /^#[ \t]/.test(line));
+  return headings.length === 1 ? firstHeading(first) : undefined;
 }
 
 /**

@@ -252,9 +252,18 @@ function planWith(
   notes.forEach((note, index) => {
     const id = ids[index];
     const status = supersededIds.has(id) && note.status === "active" ? "superseded" : note.status;
-    const resolved = resolveWikilinks(note.body, lookup, pathLookup, note.sourcePath, dendronNote);
-    plan.linksResolved += resolved.linked.length;
-    for (const name of resolved.unresolved) {
+    const resolve = (text: string) =>
+      resolveWikilinks(text, lookup, pathLookup, note.sourcePath, dendronNote);
+    const resolved = resolve(note.body);
+    // A link in a property (`up: "[[Parent]]"`) links the entry too; the property stays as written.
+    const properties = resolve(propertyLinks(note.fields ?? {}));
+    const linked = [...new Set([...resolved.linked, ...properties.linked])];
+    plan.linksResolved += linked.length;
+    const unresolved = [
+      ...resolved.unresolved,
+      ...properties.unresolved.filter((name) => !FILE_NAME.test(name)),
+    ];
+    for (const name of new Set(unresolved)) {
       const markdown = resolved.markdown.includes(name) ? { markdown: true as const } : {};
       plan.unresolved.push({ sourcePath: note.sourcePath, name, ...markdown });
     }
@@ -263,7 +272,7 @@ function planWith(
     const entry = entryOf(
       { ...note, status, aliases },
       id,
-      resolved,
+      { body: resolved.body, linked },
       superseded.get(index)!,
       before?.entry,
       folder,
@@ -285,6 +294,27 @@ function planWith(
     }
   });
   return { plan, changedSinceMove };
+}
+
+/** A file's name that is no note's, as a property names a banner or a cover: `cover.webp`. */
+const FILE_NAME = /\.(?!(?:md|markdown|mdx)$)[a-z0-9]{1,8}$/i;
+
+/**
+ * The links a note's properties hold, one a line, to resolve as the body's are: Obsidian writes a
+ * link property as `up: "[[Parent]]"`, or a list of them; YAML reads one written without quotes,
+ * `up: [[Parent]]`, as a list holding a list of its name, `[["Parent"]]`, the same link.
+ */
+function propertyLinks(fields: Record<string, unknown>): string {
+  const links: string[] = [];
+  for (const value of Object.values(fields)) {
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (typeof item === "string" && item.includes("[[")) links.push(item);
+      else if (Array.isArray(item) && item.length === 1 && typeof item[0] === "string") {
+        links.push(`[[${item[0]}]]`);
+      }
+    }
+  }
+  return links.join("\n");
 }
 
 /**

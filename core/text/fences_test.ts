@@ -50,3 +50,70 @@ Deno.test("FencedBlocks reads fences alone and says whether a block is open", ()
   ) => [fences.read(line), fences.open]);
   assertEquals(read, [[false, false], [true, true], [true, true], [true, false], [false, false]]);
 });
+
+Deno.test("a fence opened on a list item's marker is one: Logseq opens every code block so", () => {
+  // A Logseq page: each block is a `- ` item, its code block's fence on the item's own line.
+  assertEquals(
+    code(["\t- ```markdown", "\t  - ![](Link-To-File)", "\t  ```", "\t- ![](x.png)"]),
+    [true, true, true, false],
+  );
+  assertEquals(code(["* ~~~", "x", "~~~", "1. ```sh", "y", "```", "z"]), [
+    true,
+    true,
+    true,
+    true,
+    true,
+    true,
+    false,
+  ]);
+  // A list marker before a fence inside a block starts another block, never closes one.
+  assertEquals(code(["- ```", "a", "- ```", "b", "  ```", "c"]), [
+    true,
+    true,
+    true,
+    true,
+    true,
+    false,
+  ]);
+  // Markers and blanks in any number are read in one pass.
+  assertEquals(code([`${"- ".repeat(50_000)}x`]), [false]);
+});
+
+Deno.test("a raw HTML block, <script> or <pre> to its closing tag, is no prose", () => {
+  // As a MkDocs page sets MathJax up: its JavaScript holds what reads as a wikilink.
+  assertEquals(
+    code(["<script>", '  inlineMath: [["\\(", "\\)"]],', "</script>", "[[a]]"]),
+    [true, true, true, false],
+  );
+  assertEquals(code(['<script src="x.js" async></script>', "b"]), [true, false]);
+  assertEquals(code(["<PRE class=x>", "[[c]]", "text</pre> after", "d"]), [
+    true,
+    true,
+    true,
+    false,
+  ]);
+  // Another tag, or one in a fenced block, opens none.
+  assertEquals(code(["<prefix>", "<presto> e"]), [false, false]);
+  assertEquals(code(["```", "<pre>", "```", "f"]), [true, true, true, false]);
+});
+
+Deno.test("a Hugo shortcode that shows code, to its closing one, is no prose", () => {
+  // As Hugo's docs show a site's configuration: TOML's arrays of tables read as wikilinks.
+  assertEquals(
+    code(["{{< code-toggle file=hugo >}}", "[[menus.main]]", "{{< /code-toggle >}}", "[[a]]"]),
+    [true, true, true, false],
+  );
+  assertEquals(code(["  {{% highlight go %}}", "x", "{{% / highlight %}}", "b"]), [
+    true,
+    true,
+    true,
+    false,
+  ]);
+  // A shortcode that holds markdown, or one that shows no code, is prose.
+  assertEquals(code(["{{< note >}}", "[[c]]", "{{< /note >}}", "{{< codepen x >}}"]), [
+    false,
+    false,
+    false,
+    false,
+  ]);
+});

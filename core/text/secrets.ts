@@ -15,7 +15,7 @@
  *
  * @example
  * ```ts
- * findSecrets("aws_access_key_id = AKIAIOSFODNN7EXAMPLE")[0].masked; // "AKIA…MPLE"
+ * findSecrets("aws_access_key_id = AKIAZ7Q3K9W2M5X8R4TB")[0].masked; // "AKIA…R4TB"
  * ```
  *
  * @module
@@ -204,6 +204,17 @@ function namesAPublicKey(match: RegExpExecArray): boolean {
 }
 
 /**
+ * Whether the secret's name is a key's id: `Key-Pair-Id` (CloudFront's, in every signed URL it
+ * serves), `key_id`, `keyId`, `private_key_id` (beside the key in a service account's file). It
+ * names which key signed or is meant, not the key; a secret's own id (`secret_id`) is not one, nor
+ * AWS's access key id (`AccessKeyId`), the half of a credential that scanners report.
+ */
+function namesAKeyId(match: RegExpExecArray): boolean {
+  const name = /^[\w.-]*/.exec(secretName(match))?.[0] ?? "";
+  return /^(?:private[_-]?)?key[-_.]?(?:pair[-_.]?)?id$/i.test(name);
+}
+
+/**
  * Whether a bare `key`, `keys` or `cache-key` names a cache's key: words joined by `-` around a
  * file digest (md5, sha1 or sha256 in hex), as CI logs it (`Cache not found for input keys:
  * Linux-node-<sha256>-3`). It names what was hashed; no credential reads so.
@@ -222,13 +233,23 @@ const NAMED_PLACEHOLDER =
   /^(?:[a-z]+[-_])*(?:passw(?:or)?d|pwd|secret|token|key|credentials?)(?:[-_][a-z]+)*$/i;
 
 /**
+ * What every credential AWS's documentation shows holds (`AKIAIOSFODNN7EXAMPLE`,
+ * `wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY`, `9drTJvcXLB89EXAMPLELB8923FB892xMFI`): notes copy
+ * them from it, they unlock nothing, and AWS's own git-secrets lets them through. A generated key
+ * holds these seven capitals in a row about once in 32⁷ keys.
+ */
+const DOCUMENTED_EXAMPLE = /EXAMPLE/;
+
+/**
  * True for values that stand for a secret instead of being one: `$VAR`, `<…>`, `{…}`, `***`,
- * words naming what goes there (`RANDOM_PASSWORD`, `key-password`), and values cut short
+ * words naming what goes there (`RANDOM_PASSWORD`, `key-password`), AWS's documented examples
+ * (`…EXAMPLEKEY`), and values cut short
  * (`node-cache-Linux-x64-...`).
  */
 function isPlaceholder(value: string): boolean {
   if (/[$<>{}()[\]%…]|\.\.\./.test(value)) return true;
   if (PLACEHOLDER_PASSWORDS.has(value.toLowerCase()) || NAMED_PLACEHOLDER.test(value)) return true;
+  if (DOCUMENTED_EXAMPLE.test(value)) return true;
   return [...value].every((character) => character === value[0]);
 }
 
@@ -254,6 +275,7 @@ const RULES: readonly Rule[] = [
     source: "\\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\\b",
     flags: "g",
     group: 0,
+    accept: (value) => !DOCUMENTED_EXAMPLE.test(value),
   },
   {
     kind: "github-token",
@@ -342,12 +364,15 @@ const RULES: readonly Rule[] = [
     // The word, then `=`, `:`, `=>` or `:=` (group 1), or blanks (never a line break), the value.
     source: `(?:${SECRET_WORDS})[\\w.-]{0,30}["']?` +
       "(?:[ \\t]{0,5}([:=]>?|:=)[ \\t]{0,5}|[ \\t]{1,5}(?:(?:is|was)[ \\t]{1,5})?)" +
-      "[\"'`]?([^\\s\"'`,;]{8,400})",
+      // The value ends where a URL's next parameter starts (`&user=`, `&amp;`): an `&` in it
+      // otherwise is part of it (`Tr0ub4dor&3`).
+      "[\"'`]?((?:[^\\s\"'`,;&]|&(?!amp;|[\\w.-]{1,40}=)){8,400})",
     flags: "gi",
     group: 2,
     accept: (value, match) =>
       startsWord(match) && !isKeyIdentifier(match) && !namesAFile(match) &&
-      !namesAKeyPress(match) && !namesAPublicKey(match) && !isCacheKey(value, match) &&
+      !namesAKeyPress(match) && !namesAPublicKey(match) && !namesAKeyId(match) &&
+      !isCacheKey(value, match) &&
       (isHighEntropy(value) ||
         (match[1] !== undefined && /passw|pwd/i.test(secretName(match)) &&
           isPasswordLiteral(value))),

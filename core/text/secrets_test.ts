@@ -12,7 +12,7 @@ import { inSecretTest, secretWords } from "./secret_words.ts";
 
 /** One text per kind, and the secret in it. */
 const SAMPLES: [SecretKind, string, string][] = [
-  ["aws-access-key", "aws_access_key_id = AKIAIOSFODNN7EXAMPLE", "AKIAIOSFODNN7EXAMPLE"],
+  ["aws-access-key", "aws_access_key_id = AKIAZ7Q3K9W2M5X8R4TB", "AKIAZ7Q3K9W2M5X8R4TB"],
   [
     "github-token",
     "export GH=ghp_1234567890abcdefghijklmnopqrstuvwxyzAB",
@@ -55,8 +55,8 @@ const SAMPLES: [SecretKind, string, string][] = [
   ["url-password", "DATABASE_URL=postgres://admin:s3cr3t-pw@db.example.com/app", "s3cr3t-pw"],
   [
     "keyword-secret",
-    "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
-    "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    "aws_secret_access_key = k3Pq9ZtW2mXv7LrN/b5Yc8HdJ4fGs6TaQ1eUo0Wi",
+    "k3Pq9ZtW2mXv7LrN/b5Yc8HdJ4fGs6TaQ1eUo0Wi",
   ],
   [
     "keyword-secret",
@@ -79,7 +79,7 @@ Deno.test("findSecrets: each kind is found, with its place and a masked form", (
 });
 
 Deno.test("findSecrets: lines count from 1, and findings come in order", () => {
-  const text = "line one\nAKIAIOSFODNN7EXAMPLE\n\nmy password is hunter2secret";
+  const text = "line one\nAKIAZ7Q3K9W2M5X8R4TB\n\nmy password is hunter2secret";
   const found = findSecrets(text);
   assertEquals(found.map((item) => [item.kind, item.line]), [
     ["aws-access-key", 2],
@@ -103,7 +103,7 @@ Deno.test("findSecrets: ordinary prose, code and placeholders hold no secret", (
 });
 
 Deno.test("findSecrets: a token inside a private key block is that block", () => {
-  const text = "-----BEGIN RSA PRIVATE KEY-----\ntoken=AKIAIOSFODNN7EXAMPLE\n" +
+  const text = "-----BEGIN RSA PRIVATE KEY-----\ntoken=AKIAZ7Q3K9W2M5X8R4TB\n" +
     "-----END RSA PRIVATE KEY-----";
   assertEquals(findSecrets(text).map((item) => item.kind), ["private-key"]);
   const unterminated = "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIBk";
@@ -118,8 +118,8 @@ Deno.test("maskSecret: a few characters at each end, never more than a quarter",
 });
 
 Deno.test("scrubSecrets: every secret replaced by its mask, the rest unchanged", () => {
-  const text = "key AKIAIOSFODNN7EXAMPLE; my password is hunter2secret.";
-  assertEquals(scrubSecrets(text), "key AKIA…MPLE; my password is hun…ret.");
+  const text = "key AKIAZ7Q3K9W2M5X8R4TB; my password is hunter2secret.";
+  assertEquals(scrubSecrets(text), "key AKIA…R4TB; my password is hun…ret.");
   assertEquals(scrubSecrets("nothing here"), "nothing here");
   assert(hasSecret(text));
   assert(!hasSecret("nothing here"));
@@ -158,7 +158,7 @@ Deno.test("looksLikeToken and isHighEntropy: generated strings, not words", () =
   ) {
     assert(!looksLikeToken(word), word);
   }
-  assert(isHighEntropy("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"));
+  assert(isHighEntropy("k3Pq9ZtW2mXv7LrN/b5Yc8HdJ4fGs6TaQ1eUo0Wi"));
   assert(!isHighEntropy("process.env.GITHUB_TOKEN"));
   assert(!isHighEntropy("aaaaaaaaaaaaaaaaaaaa1"));
 });
@@ -176,6 +176,8 @@ Deno.test("findSecrets: hostile input of 1 MiB in each shape is scanned within a
     "sk--",
     "-----BEGIN RSA PRIVATE KEY-----",
     "token ",
+    "token=a&",
+    `key=${"&".repeat(40)}x=`,
     "ab://u:x-oauth-basic@",
     "ab://4f2a9c81d07e3b65a1c9f0e2d8b7a6c5e4f3d2c1:X-OAUTH-BASIC@",
     ":x-oauth-basic@",
@@ -207,8 +209,8 @@ const URL_TOKEN = "4f2a9c81d07e3b65a1c9f0e2d8b7a6c5e4f3d2c1";
 /** Each {@link inSecretTest} case, by what it shows. */
 const KEPT_OUT: Record<string, KeptOutCase> = {
   "whole or around each word, the same answers": {
-    prompt: "rotate it: my password is hunter2secret, then AKIAIOSFODNN7EXAMPLE",
-    secret: ["hunter2secret", "akiaiosfodnn7example"],
+    prompt: "rotate it: my password is hunter2secret, then AKIAZ7Q3K9W2M5X8R4TB",
+    secret: ["hunter2secret", "akiaz7q3k9w2m5x8r4tb"],
     plain: ["rotate", "password"], // the word naming a secret is not one
   },
   "a letters-only value after TOKEN=, PASSWORD=, Bearer or -p is never kept": {
@@ -507,6 +509,20 @@ Deno.test("findSecrets: notes of public collections that hold no secret are not 
     // The ids AWS gives a role, a user and a CloudFront public key: names, not credentials.
     '"RoleId": "AROAJ52OTH4H7LEXAMPLE", "UserId": "AIDACKCEVSQ6C2EXAMPLE"',
     "Key pair id for signed URLs: APKAEIBAERJR2EXAMPLE",
+    // The credentials AWS's documentation shows, as a note on the AWS CLI copies them: every one
+    // holds EXAMPLE, and none unlocks anything.
+    "aws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    'export AWS_ACCESS_KEY_ID=AKIAI44QH8DHBEXAMPLE AWS_SECRET_ACCESS_KEY="je7MtGbClwBF/2Zp9Utk/h3yCo8nvbEXAMPLEKEY"',
+    '"AccessKeyId": "ASIAJ52OTH4H7LEXAMPLE", "SecretAccessKey": "9drTJvcXLB89EXAMPLELB8923FB892xMFI"',
+    "s3://AKIAIOSFODNN7EXAMPLE:wJalrXUtnFEMI%2FK7MDENG%2FbPxRfiCYEXAMPLEKEY@bucket/key",
+    // A CloudFront signed URL, as notes paste them (a Logseq graph's, a Zettelkasten's): the key
+    // pair's id names which public key checks the signature; a key's id beside its key likewise.
+    "https://d1x.cloudfront.net/a.pdf?Expires=1754845122&Signature=Lm0k~xAN&Key-Pair-Id=APKAJLOHF5GGSLRBV4ZA",
+    '"private_key_id": "8d3c1e0b9a7f6e5d4c3b2a19f8e7d6c5b4a39281", keyId: 7f3a9c2e5b8d1f4a6c9e2b5d8f1a4c7e',
+    // A URL's next parameter ends a value: Hydra's ^PASS^ placeholder, a player's share link
+    // (a Zettelkasten's Hydra note, a weekly's SoundCloud embed).
+    'hydra -P passwords.txt host http-post-form "/?wp-login.php:log=^USER&pwd=^PASS^&wp-submit=Log+In:F=incorrect"',
+    '<iframe src="https://w.soundcloud.com/player/?url=https://api.soundcloud.com/tracks/802871497?secret_token=s-5bu1A48An4g&amp;amp;auto_play=false"></iframe>',
     // Key bindings, as a terminal's or an editor's config writes them (a Logseq graph's Ghostty
     // note): the keys pressed and the action, no secret.
     "- `keybind = super+shift+period=increase_font_size:2`",
@@ -516,8 +532,15 @@ Deno.test("findSecrets: notes of public collections that hold no secret are not 
   // The same shapes with a secret in them are still found.
   const secrets: [string, string][] = [
     ["secrets: `aB3dE5fG7hI9jK1lM3nO`", "aB3dE5fG7hI9jK1lM3nO"],
-    ['"AccessKeyId": "ASIAJ52OTH4H7LEXAMPLE"', "ASIAJ52OTH4H7LEXAMPLE"],
+    ['"AccessKeyId": "ASIAJ52OTH4H7LQ3TRW5X"', "ASIAJ52OTH4H7LQ3TRW5X"],
+    // A key of AWS's shape is found, whatever other word it holds.
+    ["aws_access_key_id = AKIASAMPLE7Q3K9W2M5X", "AKIASAMPLE7Q3K9W2M5X"],
     ["CSC_KEY_PASSWORD=Tr0ub4dor&3", "Tr0ub4dor&3"],
+    // Only the value is masked, not the URL's parameters after it.
+    ["https://api.example.com/x?token=Xk9pQ2wLr7Tz4Vb8Nc3Z&user=me", "Xk9pQ2wLr7Tz4Vb8Nc3Z"],
+    ["api_key=Xk9pQ2wLr7Tz4Vb8Nc3Z&amp;v=2", "Xk9pQ2wLr7Tz4Vb8Nc3Z"],
+    ["VAULT_SECRET_ID=Xk9pQ2wLr7Tz4Vb8Nc3Zt6Yw1", "Xk9pQ2wLr7Tz4Vb8Nc3Zt6Yw1"],
+    ["key_pair_secret: Xk9pQ2wLr7Tz4Vb8Nc3Zt6Yw1", "Xk9pQ2wLr7Tz4Vb8Nc3Zt6Yw1"],
     ["S3_SECRET_KEY=s3cr3tQ9xLw2Vb7Nc3Zt6Yw1Pf5H", "s3cr3tQ9xLw2Vb7Nc3Zt6Yw1Pf5H"],
     ["VAPID_PRIVATE_KEY=Xk9pQ2wLr7Tz4Vb8Nc3Zt6Yw1Pf5Hs0", "Xk9pQ2wLr7Tz4Vb8Nc3Zt6Yw1Pf5Hs0"],
     ["public_key_password: Xk9pQ2wLr7Tz4Vb8Nc3Z", "Xk9pQ2wLr7Tz4Vb8Nc3Z"],
