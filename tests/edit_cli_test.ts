@@ -505,6 +505,31 @@ Deno.test("edit: a --remove-… that takes nothing out is named, with what the l
   );
 });
 
+Deno.test("edit and rm of a mistyped id ask whether the entry one character off was meant, and change nothing", async () => {
+  await using kb = await makeKb();
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  for (
+    const [command, typed] of [
+      ["edit", ["kb-7q2nx", "--add-tag", "incident"]],
+      ["rm", ["7q2mx"]],
+      ["edit", ["KB-7Q2MX", "--add-tag", "incident"]],
+    ] as const
+  ) {
+    const result = await runCli([command, ...typed], { env: kb.env });
+    assertEquals(result.code, 1, show(result));
+    assertStringIncludes(
+      result.stderr,
+      `git-kb ${command}: no entry ${typed[0]} in ${kb.dir}; did you mean ${ID} ` +
+        `(entries/kb-7q2mx-rotate-a-leaked-npm-or-cloudflare-token.md)? Give that id, or find ` +
+        `ids with git-kb search <words> --kb ${kb.dir}`,
+    );
+  }
+  const far = await runCli(["rm", "kb-zzzzz"], { env: kb.env });
+  assertEquals(far.code, 1, show(far));
+  assertStringIncludes(far.stderr, `no entry kb-zzzzz in ${kb.dir}; find ids with git-kb search`);
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head, "nothing was committed");
+});
+
 Deno.test("--body-file refuses a file that is not UTF-8, naming the line, and saves nothing", async () => {
   await using kb = await makeKb();
   const file = join(kb.root, "latin1.md");

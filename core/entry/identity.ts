@@ -1,10 +1,12 @@
 /**
  * An entry's identity, in one place: whether a value is an entry id, the id a file's name carries
- * (`entries/<id>-<slug>.md`, spec/entry-format.md), and a file name given another id. The id's
+ * (`entries/<id>-<slug>.md`, spec/entry-format.md), a file name given another id, and the id a
+ * mistyped one meant. The id's
  * shape itself is `ID_PATTERN` in `schema.ts`, beside the rest of the vocabulary.
  *
  * @module
  */
+import { closestWord } from "../text/closest.ts";
 import { ID_PATTERN } from "./schema.ts";
 
 /** How many characters an id has: `kb-` and five. */
@@ -33,4 +35,21 @@ export function idFromPath(path: string): string | undefined {
 export function nameWithId(name: string, id: string): string {
   const own = idFromPath(name) && name[ID_LENGTH] === "-";
   return `${id}-${own ? name.slice(ID_LENGTH + 1) : name}`;
+}
+
+/**
+ * The id of `ids` that `typed`, which none of them is, most likely meant, for a "did you mean":
+ * `typed` in lower case (`KB-7Q2MX`), with `kb-` before it (`7q2mx`), or an id one or two
+ * characters off (`kb-7q2nx`); undefined when none is near.
+ *
+ * @example
+ * ```ts
+ * meantId("kb-7q2nx", ["kb-7q2mx", "kb-3hd8w"]); // "kb-7q2mx"
+ * ```
+ */
+export function meantId(typed: string, ids: Iterable<string>): string | undefined {
+  const known = new Set(ids);
+  const lower = typed.trim().toLowerCase();
+  const exact = [lower, `kb-${lower}`].find((guess) => guess !== typed && known.has(guess));
+  return exact ?? (isEntryId(lower) ? closestWord(lower, known) : undefined);
 }

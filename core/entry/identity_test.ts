@@ -1,5 +1,5 @@
 import { assertEquals } from "@std/assert";
-import { idFromPath, isEntryId, nameWithId } from "./identity.ts";
+import { idFromPath, isEntryId, meantId, nameWithId } from "./identity.ts";
 
 Deno.test("isEntryId: kb- and five lower-case letters or digits, nothing else", () => {
   assertEquals(isEntryId("kb-7q2mx"), true);
@@ -35,4 +35,14 @@ Deno.test("nameWithId puts the id in front, in place of the one the name starts 
     "kb-new00-kb-old00.md",
     "no dash: kept whole",
   );
+});
+
+Deno.test("meantId: the id a mistyped one meant, when one is near", () => {
+  const ids = ["kb-7q2mx", "kb-3hd8w"];
+  assertEquals(meantId("kb-7q2nx", ids), "kb-7q2mx", "one character off");
+  assertEquals(meantId("kb-q72mx", ids), "kb-7q2mx", "two characters swapped");
+  assertEquals(meantId("7q2mx", ids), "kb-7q2mx", "without kb-");
+  assertEquals(meantId("KB-7Q2MX", ids), "kb-7q2mx", "in capitals");
+  assertEquals(meantId("kb-zzzzz", ids), undefined, "none near");
+  assertEquals(meantId("rotate", ids), undefined, "not an id at all");
 });

@@ -4,8 +4,9 @@
  *
  * @module
  */
-import { idFromPath } from "../../core/entry/identity.ts";
+import { idFromPath, meantId } from "../../core/entry/identity.ts";
 import { shellQuote } from "../../core/shell/quote.ts";
+import { displaySafe } from "../../core/text/display.ts";
 import { listEntries } from "../kb.ts";
 import { selfCommand } from "../self_command.ts";
 
@@ -20,19 +21,27 @@ export function entryPaths(kbDir: string): Map<string, string> {
 }
 
 /**
- * The one entry file of `id`, for a command that changes it. Throws when there is none, and
- * when two files carry the id (neither is changed until one gets another id: the index serves
- * neither).
+ * Why `id` names no entry: none of the entry files `paths` carries it; with the id it most likely
+ * meant when one is near, else how to find ids.
+ */
+function noEntry(kbDir: string, id: string, paths: string[]): string {
+  const near = meantId(id, paths.map(idFromPath).filter((known) => known !== undefined));
+  const search = `${selfCommand()} search <words> --kb ${shellQuote(kbDir)}`;
+  if (!near) return `no entry ${id} in ${kbDir}; find ids with ${search}`;
+  const path = paths.find((path) => idFromPath(path) === near)!;
+  return `no entry ${id} in ${kbDir}; did you mean ${near} (${displaySafe(path)})? Give that ` +
+    `id, or find ids with ${search}`;
+}
+
+/**
+ * The one entry file of `id`, for a command that changes it. Throws when there is none (naming
+ * the id it most likely meant, if one is near), and when two files carry the id (neither is
+ * changed until one gets another id: the index serves neither).
  */
 export function entryPathOf(kbDir: string, id: string): string {
-  const paths = listEntries(kbDir).filter((path) => idFromPath(path) === id).sort();
-  if (!paths.length) {
-    throw new Error(
-      `no entry ${id} in ${kbDir}; find ids with ${selfCommand()} search <words> --kb ${
-        shellQuote(kbDir)
-      }`,
-    );
-  }
+  const all = listEntries(kbDir);
+  const paths = all.filter((path) => idFromPath(path) === id).sort();
+  if (!paths.length) throw new Error(noEntry(kbDir, id, all));
   if (paths.length > 1) {
     throw new Error(
       `id ${id} is used by ${paths.join(" and ")}, so neither is changed; give one of them ` +

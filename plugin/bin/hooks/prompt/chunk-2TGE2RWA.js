@@ -1,1 +1,0 @@
-import{g as e}from"./chunk-EV2M6VU5.js";var i=8;function r(t){return typeof t=="string"&&e.test(t)}function c(t){let n=t.slice(t.lastIndexOf("/")+1),o=n.slice(0,i);return r(o)&&/^(-|\.md$)/.test(n.slice(i))?o:void 0}export{c as a};

@@ -1,0 +1,1 @@
+import{g as o}from"./chunk-EV2M6VU5.js";var i=8;function r(t){return typeof t=="string"&&o.test(t)}function d(t){let n=t.slice(t.lastIndexOf("/")+1),e=n.slice(0,i);return r(e)&&/^(-|\.md$)/.test(n.slice(i))?e:void 0}export{d as a};

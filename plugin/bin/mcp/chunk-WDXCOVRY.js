@@ -1,1 +1,0 @@
-import{k as e}from"./chunk-CHVXREWX.js";var i=8;function r(t){return typeof t=="string"&&e.test(t)}function c(t){let n=t.slice(t.lastIndexOf("/")+1),o=n.slice(0,i);return r(o)&&/^(-|\.md$)/.test(n.slice(i))?o:void 0}export{r as a,c as b};
