@@ -480,6 +480,20 @@ Deno.test("edit list flags: --link adds, --remove-link and --clear-links take ou
   });
 });
 
+Deno.test("edit --add-applies-to adds to applies_to as --applies-to does, beside --remove-applies-to", async () => {
+  await using kb = await makeKb();
+  const added = await runCli(
+    ["edit", ID, "--add-applies-to", "writing", "--applies-to", "reviewing"],
+    { env: kb.env },
+  );
+  assertEquals(added.code, 0, show(added));
+  assertMatch(added.stdout, /^ {2}applies_to: \+reviewing \+writing$/m, show(added));
+  const removed = await runCli(["edit", ID, "--remove-applies-to", "writing"], { env: kb.env });
+  assertEquals(removed.code, 0, show(removed));
+  const path = join(kb.dir, await entryPath(kb.dir, ID));
+  assertMatch(await Deno.readTextFile(path), /^applies_to: \[reviewing\]$/m);
+});
+
 Deno.test("edit: a --remove-… that takes nothing out is named, with what the list holds", async () => {
   await using kb = await makeKb();
   const result = await runCli([
