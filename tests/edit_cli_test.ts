@@ -373,9 +373,26 @@ Deno.test("an EDITOR that is not installed is named in one line, with the export
   await using kb = await makeKb();
   const head = await git(kb.dir, "rev-parse", "HEAD");
   for (
-    const [variable, value, where] of [
-      ["EDITOR", "no-such-editor-nu46", "no such program is on PATH"],
-      ["VISUAL", join(kb.root, "gone", "ed"), "there is no such file"],
+    const [variable, value, where, example] of [
+      [
+        "EDITOR",
+        "no-such-editor-nu46",
+        "no such program is on PATH",
+        "nano (or EDITOR='code --wait')",
+      ],
+      [
+        "VISUAL",
+        join(kb.root, "gone", "ed"),
+        "there is no such file",
+        "nano (or VISUAL='code --wait')",
+      ],
+      // The example is never the editor that is missing.
+      [
+        "EDITOR",
+        join(kb.root, "gone", "nano"),
+        "there is no such file",
+        "'code --wait' (or EDITOR=vi)",
+      ],
     ]
   ) {
     const result = await runCli(["edit", ID], { env: { ...kb.env, [variable]: value } });
@@ -386,7 +403,7 @@ Deno.test("an EDITOR that is not installed is named in one line, with the export
     assertStringIncludes(
       ours[0],
       `the editor was not opened: ${variable} names ${value}, and ${where}. Set ${variable} to ` +
-        `an editor that is installed, e.g. export ${variable}=nano`,
+        `an editor that is installed, e.g. export ${variable}=${example}`,
     );
     const drafts = await exists(draftsFolder(kb)) ? [...Deno.readDirSync(draftsFolder(kb))] : [];
     assertEquals(drafts, [], "no draft was left");
