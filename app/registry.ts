@@ -39,7 +39,8 @@ export interface CommandEntry {
   /** The narrower profile it runs with when given `--read-only`. */
   readOnlyProfile?: ProfileName;
   /**
-   * It loads a large library the other commands have no use for, so it gets a bundle of its own
+   * It loads a large library or body of code (mcp's SDK, import's readers of other tools' notes)
+   * the other commands have no use for, so it gets a bundle of its own
    * (`plugin/bin/<name>/`), which the CLI's bundle loads when the command runs: see
    * {@link loadOwnBundle}.
    */
@@ -134,8 +135,9 @@ export const COMMANDS = {
   import: {
     module: "cli/import.ts",
     profile: "save",
+    ownBundle: true,
     summary: "bring a folder of notes (Obsidian, markdown, agent files) in, in one commit",
-    load: () => import("../cli/import.ts"),
+    load: () => loadOwnBundle("cli/import.ts"),
   },
   export: {
     module: "cli/export.ts",
