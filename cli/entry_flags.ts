@@ -75,6 +75,12 @@ export const LIST_EDIT_OPTIONS = {
   "add-alias": { type: "string", multiple: true, value: "<word>", help: "the same as --alias" },
   "remove-alias": { type: "string", multiple: true, value: "<word>", help: "take an alias out" },
   "clear-aliases": { type: "boolean", help: "empty the aliases first" },
+  "add-applies-to": {
+    type: "string",
+    multiple: true,
+    value: "<kind>",
+    help: "the same as --applies-to",
+  },
   "remove-applies-to": {
     type: "string",
     multiple: true,
@@ -152,7 +158,7 @@ export function editsFromFlags(values: EntryFlagValues, body?: string): EntryEdi
     },
     appliesTo: {
       clear: values["clear-applies-to"],
-      add: list(values["applies-to"]),
+      add: list(values["applies-to"], values["add-applies-to"]),
       remove: list(values["remove-applies-to"]),
     },
     links: {

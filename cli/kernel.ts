@@ -12,6 +12,7 @@
 import type { KernelRule } from "../core/index/format.ts";
 import { type KernelState, kernelState, ruleHashOf } from "../core/kernel/acceptance.ts";
 import { qualifyId, splitQualifiedId } from "../core/kbs/qualified.ts";
+import { meantId } from "../core/entry/identity.ts";
 import { displaySafe, fenceFor } from "../core/text/display.ts";
 import { git } from "../io/git.ts";
 import { READ_TRUST_MS } from "../io/index/store.ts";
@@ -141,7 +142,10 @@ function named(views: RuleView[], typed: string): RuleView {
   return view;
 }
 
-/** The rule `typed` names by id: as listed, or plain where only one knowledge base has it. */
+/**
+ * The rule `typed` names by id: as listed, or plain where only one knowledge base has it; for an
+ * id no rule has, the rule it most likely meant is named with its accept.
+ */
 function namedById(views: RuleView[], typed: string): RuleView {
   const { kb, id } = splitQualifiedId(typed);
   const matches = views.filter((view) =>
@@ -154,9 +158,15 @@ function namedById(views: RuleView[], typed: string): RuleView {
       `name one, as ${matches.map((view) => view.id).join(" or ")}`,
     ]);
   }
+  const inKb = views.filter((view) => kb === undefined || view.kb.name === kb);
+  const near = meantId(id, inKb.map((view) => view.rule.id));
+  const meant = inKb.find((view) => view.rule.id === near);
   throw new Error(
-    `${typed} is not a kernel rule of any knowledge base in use; list them with ` +
-      kbCommand("kernel"),
+    `${typed} is not a kernel rule of any knowledge base in use; ` +
+      (meant
+        ? `did you mean ${meant.id} (${displaySafe(meant.rule.title)})? ` +
+          kbCommand("kernel", "--accept", meant.id)
+        : `list them with ${kbCommand("kernel")}`),
   );
 }
 

@@ -17,7 +17,7 @@ import {
   UsageError,
   wholeNumberFrom,
 } from "./args.ts";
-import { bold, cyan, dim, printJson, yellow } from "./output.ts";
+import { bold, cyan, dim, plural, printJson, yellow } from "./output.ts";
 import { kbCommand } from "../io/self_command.ts";
 
 /** The command: its usage, options and positionals. */
@@ -61,7 +61,11 @@ export async function run(args: string[]): Promise<number> {
   if (!queries.length) throw new UsageError("every query is blank; give at least one word");
   const limit = positiveInt(values.limit, "limit", 10);
   const options = { limit, type: values.type as EntryType, tag: values.tag };
-  const { hits: views, skipped, readFromFiles } = await searchKbs(values.kb, queries, options);
+  const { hits: views, skipped, leftOut, readFromFiles } = await searchKbs(
+    values.kb,
+    queries,
+    options,
+  );
   if (readFromFiles) console.error(yellow(`git-kb search: ${readFromFiles}`));
   for (const line of skipped) console.error(yellow(`git-kb search: ${line}`));
   if (queries.every((query) => !distinctTerms(query).length)) {
@@ -80,6 +84,13 @@ export async function run(args: string[]): Promise<number> {
   }
   if (!views.length) {
     console.log(`No entries match ${queries.map((query) => `"${query}"`).join(", ")}.`);
+    // An entry the index left out (a conflict, a broken file) may be the one looked for.
+    for (const { kbDir, files } of leftOut) {
+      console.log(yellow(
+        `${plural(files, "file", "files")} under entries/ left out of the index, not searched; ` +
+          `why, and how to fix each: ${kbCommand("doctor", "--kb", kbDir)}`,
+      ));
+    }
     return 0;
   }
   for (const view of views) {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { dirname, join } from "../core/path.ts";
+import { basename, dirname, join } from "../core/path.ts";
 import { formatProblems, notSavedBecause, type Problem } from "../core/entry/entry.ts";
 import { problemNotes, stripNotes, withNotes } from "../core/entry/draft.ts";
 import { decodeUtf8Strict, NotUtf8Error } from "../core/text/utf8.ts";
@@ -22,9 +22,22 @@ export const MAX_EDITOR_ROUNDS = 5;
 /** What `add` and `edit` can do without an editor, for the messages that say there is none. */
 const FIELD_FLAGS_INSTEAD = "give the fields with flags (--title, --body, --body-file)";
 
+/** The editor commands the messages that find no editor name as examples, the first two. */
+const EXAMPLE_EDITORS = ["nano", "code --wait", "vi"];
+
+/**
+ * How to set `variable` to an editor, with two examples: never `missing`, the program that was
+ * not found, which the line would have the user set again.
+ */
+function examples(variable: string, missing?: string): string {
+  const name = missing === undefined ? undefined : basename(missing);
+  const [first, second] = EXAMPLE_EDITORS.filter((command) => command.split(" ")[0] !== name);
+  return `export ${variable}=${shellQuote(first)} (or ${variable}=${shellQuote(second)})`;
+}
+
 /** How the messages that find no editor say to set one, then `instead`. */
-function setOne(instead: string): string {
-  return `Set one, e.g. export EDITOR=nano (or EDITOR='code --wait'), or ${instead}`;
+function setOne(instead: string, missing?: string): string {
+  return `Set one, e.g. ${examples("EDITOR", missing)}, or ${instead}`;
 }
 
 /**
@@ -96,10 +109,9 @@ export class EditorNotFoundError extends KbError {
     super(
       variable
         ? `the editor was not opened: ${variable} names ${shellQuote(program)}, and ${where}. ` +
-          `Set ${variable} to an editor that is installed, e.g. export ${variable}=nano (or ` +
-          `${variable}='code --wait')`
+          `Set ${variable} to an editor that is installed, e.g. ${examples(variable, program)}`
         : `no editor to open: $VISUAL and $EDITOR are unset and vi is not installed. ${
-          setOne(instead)
+          setOne(instead, program)
         }`,
       EXIT.usage,
     );

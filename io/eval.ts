@@ -14,6 +14,7 @@ import { readPrivateJson, writePrivateFile } from "./fs.ts";
 import { openIndex } from "./index/store.ts";
 import { fetchCommand, surfaceConfig } from "./hook/prompt_context.ts";
 import { kbCacheDir, resolvePath } from "./paths.ts";
+import { isFolder } from "./disk.ts";
 
 /** Raised when a golden file has lines that are not cases; nothing was scored. */
 export class GoldenFileError extends Error {
@@ -51,7 +52,8 @@ export interface EvalReport {
 
 /**
  * The golden file `path` names: relative to the current folder, else to the knowledge base
- * (where golden files usually live). Throws NotFound naming both places when neither has it.
+ * (where golden files usually live). Throws NotFound naming both places when neither has it, or
+ * the folder one of them is.
  */
 export function findGolden(path: string, kbDir: string): string {
   const candidates = [resolvePath(path), ...(path.startsWith("/") ? [] : [join(kbDir, path)])];
@@ -62,9 +64,12 @@ export function findGolden(path: string, kbDir: string): string {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
     }
   }
+  const write = 'write one JSON line per prompt: {"prompt": "…", "expect": ["kb-…"]}';
+  const folder = candidates.find(isFolder);
   throw new Deno.errors.NotFound(
-    `golden file ${path} not found (looked at ${candidates.join(" and ")}); ` +
-      'write one JSON line per prompt: {"prompt": "…", "expect": ["kb-…"]}',
+    folder
+      ? `${folder} is a folder, not a golden file; give the file in it, or ${write}`
+      : `golden file ${path} not found (looked at ${candidates.join(" and ")}); ${write}`,
   );
 }
 

@@ -10,6 +10,7 @@ import {
   assertNotStrictEquals,
   assertRejects,
   assertStrictEquals,
+  assertStringIncludes,
 } from "@std/assert";
 import { join } from "@std/path/posix/join";
 import { COMMAND_PROFILES } from "../app/permissions.ts";
@@ -413,6 +414,16 @@ Deno.test("init: clone a bare repo, adopt a clone, create a new repo; where conf
     for (const path of [typo, target, join(sandbox.root, "typo")]) {
       await assertRejects(() => Deno.stat(path), Deno.errors.NotFound);
     }
+    // A character off the bare repo beside it: that one is named, with the init that clones it.
+    const near = source.remote!.replace(/remote\.git$/, "remot.git");
+    const result = await runCli(["init", near], { env });
+    assertEquals(result.code, 2, show(result));
+    assertStringIncludes(
+      result.stderr,
+      `${near} does not exist, so there is nothing to clone; did you mean ${source.remote}? ` +
+        `git-kb init ${source.remote}. Else check the path`,
+    );
+    await assertRejects(() => Deno.stat(near), Deno.errors.NotFound);
   });
 
   await t.step("from an existing clone, with CLAUDE_PLUGIN_DATA set", async () => {

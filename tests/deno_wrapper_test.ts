@@ -26,7 +26,7 @@ async function fakeDeno(path: string, name: string, version: string): Promise<vo
 async function baseTools(root: string): Promise<string> {
   const tools = join(root, "tools");
   await Deno.mkdir(tools);
-  for (const tool of ["sh", "grep", "head", "mkdir", "chmod"]) {
+  for (const tool of ["sh", "grep", "head", "mkdir", "chmod", "sed"]) {
     const found = await runProcess("sh", ["-c", `command -v ${tool}`]);
     await Deno.symlink(found.stdout.trim(), join(tools, tool));
   }
@@ -119,4 +119,32 @@ Deno.test("./deno whose npm install fails says so after npm's own error, with wh
     lines.at(-1) ?? "",
     /^\.\/deno: npm could not install deno@[\d.]+ .*: check that npm reaches its registry \(npm ping\), or install Deno 2 yourself \(https:\/\/deno\.com\), then retry\.$/,
   );
+});
+
+Deno.test("./deno task from a folder outside the checkout says where to run it, the line quoted to paste, exit 2", async () => {
+  await using box = await makeSandbox();
+  const tools = await baseTools(box.root);
+  const system = join(box.root, "system");
+  await fakeDeno(join(system, "deno"), "system", "deno 2.1.0 (stable)");
+  const elsewhere = join(box.root, "my notes");
+  await Deno.mkdir(elsewhere);
+  const env = { PATH: `${system}:${tools}`, HOME: box.home };
+  const result = await runProcess(WRAPPER, ["task", "import", "it's"], {
+    env,
+    clearEnv: true,
+    cwd: elsewhere,
+  });
+  assertEquals(result.code, 2, show(result));
+  const line = result.stderr.match(/; run: (.*)$/m)?.[1] ?? "";
+  const checkout = Deno.realPathSync(ROOT);
+  assertEquals(line, `cd '${checkout}' && ./deno 'task' 'import' 'it'\\''s'`, show(result));
+  // Pasted, it runs the task from the checkout: here the fake Deno, given the same arguments.
+  const pasted = await runProcess("sh", ["-c", line], { env, clearEnv: true, cwd: elsewhere });
+  assertMatch(pasted.stdout, /^system task import it's$/m, show(pasted));
+  const inside = await runProcess(WRAPPER, ["task", "demo"], {
+    env,
+    clearEnv: true,
+    cwd: join(ROOT, "plugin"),
+  });
+  assertMatch(inside.stdout, /^system task demo$/m, "a folder inside the checkout runs it");
 });

@@ -373,9 +373,26 @@ Deno.test("an EDITOR that is not installed is named in one line, with the export
   await using kb = await makeKb();
   const head = await git(kb.dir, "rev-parse", "HEAD");
   for (
-    const [variable, value, where] of [
-      ["EDITOR", "no-such-editor-nu46", "no such program is on PATH"],
-      ["VISUAL", join(kb.root, "gone", "ed"), "there is no such file"],
+    const [variable, value, where, example] of [
+      [
+        "EDITOR",
+        "no-such-editor-nu46",
+        "no such program is on PATH",
+        "nano (or EDITOR='code --wait')",
+      ],
+      [
+        "VISUAL",
+        join(kb.root, "gone", "ed"),
+        "there is no such file",
+        "nano (or VISUAL='code --wait')",
+      ],
+      // The example is never the editor that is missing.
+      [
+        "EDITOR",
+        join(kb.root, "gone", "nano"),
+        "there is no such file",
+        "'code --wait' (or EDITOR=vi)",
+      ],
     ]
   ) {
     const result = await runCli(["edit", ID], { env: { ...kb.env, [variable]: value } });
@@ -386,7 +403,7 @@ Deno.test("an EDITOR that is not installed is named in one line, with the export
     assertStringIncludes(
       ours[0],
       `the editor was not opened: ${variable} names ${value}, and ${where}. Set ${variable} to ` +
-        `an editor that is installed, e.g. export ${variable}=nano`,
+        `an editor that is installed, e.g. export ${variable}=${example}`,
     );
     const drafts = await exists(draftsFolder(kb)) ? [...Deno.readDirSync(draftsFolder(kb))] : [];
     assertEquals(drafts, [], "no draft was left");
@@ -480,6 +497,20 @@ Deno.test("edit list flags: --link adds, --remove-link and --clear-links take ou
   });
 });
 
+Deno.test("edit --add-applies-to adds to applies_to as --applies-to does, beside --remove-applies-to", async () => {
+  await using kb = await makeKb();
+  const added = await runCli(
+    ["edit", ID, "--add-applies-to", "writing", "--applies-to", "reviewing"],
+    { env: kb.env },
+  );
+  assertEquals(added.code, 0, show(added));
+  assertMatch(added.stdout, /^ {2}applies_to: \+reviewing \+writing$/m, show(added));
+  const removed = await runCli(["edit", ID, "--remove-applies-to", "writing"], { env: kb.env });
+  assertEquals(removed.code, 0, show(removed));
+  const path = join(kb.dir, await entryPath(kb.dir, ID));
+  assertMatch(await Deno.readTextFile(path), /^applies_to: \[reviewing\]$/m);
+});
+
 Deno.test("edit: a --remove-… that takes nothing out is named, with what the list holds", async () => {
   await using kb = await makeKb();
   const result = await runCli([
@@ -503,6 +534,31 @@ Deno.test("edit: a --remove-… that takes nothing out is named, with what the l
     none.stderr,
     "note: --remove-applies-to coding took nothing out of kb-7q2mx (it has no applies_to)",
   );
+});
+
+Deno.test("edit and rm of a mistyped id ask whether the entry one character off was meant, and change nothing", async () => {
+  await using kb = await makeKb();
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  for (
+    const [command, typed] of [
+      ["edit", ["kb-7q2nx", "--add-tag", "incident"]],
+      ["rm", ["7q2mx"]],
+      ["edit", ["KB-7Q2MX", "--add-tag", "incident"]],
+    ] as const
+  ) {
+    const result = await runCli([command, ...typed], { env: kb.env });
+    assertEquals(result.code, 1, show(result));
+    assertStringIncludes(
+      result.stderr,
+      `git-kb ${command}: no entry ${typed[0]} in ${kb.dir}; did you mean ${ID} ` +
+        `(entries/kb-7q2mx-rotate-a-leaked-npm-or-cloudflare-token.md)? Give that id, or find ` +
+        `ids with git-kb search <words> --kb ${kb.dir}`,
+    );
+  }
+  const far = await runCli(["rm", "kb-zzzzz"], { env: kb.env });
+  assertEquals(far.code, 1, show(far));
+  assertStringIncludes(far.stderr, `no entry kb-zzzzz in ${kb.dir}; find ids with git-kb search`);
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head, "nothing was committed");
 });
 
 Deno.test("--body-file refuses a file that is not UTF-8, naming the line, and saves nothing", async () => {

@@ -3,7 +3,7 @@
  * base: the scores and misses of a golden file, the run kept in the cache and compared on the
  * next run after an edit, and bad golden files named line by line.
  */
-import { assert, assertEquals, assertMatch } from "@std/assert";
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
 import { join } from "@std/path/posix/join";
 import { makeKb, parseJson, runCli, show } from "./helpers.ts";
 
@@ -86,6 +86,13 @@ Deno.test("eval names every bad line and the missing file, exit 1; no argument i
   const missing = await runCli(["eval", "nowhere.jsonl"], { env: kb.env, cwd: kb.root });
   assertEquals(missing.code, 1, show(missing));
   assertMatch(missing.stderr, /golden file nowhere\.jsonl not found/);
+  // A folder is named as one, not as missing.
+  const folder = await runCli(["eval", "entries"], { env: kb.env, cwd: kb.dir });
+  assertEquals(folder.code, 1, show(folder));
+  assertStringIncludes(
+    folder.stderr,
+    `${join(kb.dir, "entries")} is a folder, not a golden file; give the file in it, or write`,
+  );
   const usage = await runCli(["eval"], { env: kb.env });
   assertEquals(usage.code, 2, show(usage));
 });

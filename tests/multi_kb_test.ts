@@ -5,7 +5,13 @@
  *
  * @module
  */
-import { assert, assertEquals, assertMatch, assertRejects } from "@std/assert";
+import {
+  assert,
+  assertEquals,
+  assertMatch,
+  assertRejects,
+  assertStringIncludes,
+} from "@std/assert";
 import { join } from "@std/path/posix/join";
 import {
   acceptKernel,
@@ -733,6 +739,13 @@ Deno.test("a configured knowledge base that is gone: the others are still read, 
   assertEquals(searched.code, 0, show(searched));
   assert(searched.stdout.includes("personal:kb-7q2mx"), show(searched));
   assert(searched.stderr.includes(`team (${kbs.team.dir}) is not read`), show(searched));
+  const doctor = await runCli(["doctor", "--offline"], { env: kbs.env });
+  assertStringIncludes(
+    doctor.stdout,
+    `warn kbs: team is configured but its folder ${kbs.team.dir} holds no knowledge base; run ` +
+      `git-kb doctor --kb ${kbs.team.dir}, or set it up again with git-kb init ` +
+      "<clone-url|path> --name team",
+  );
 });
 
 Deno.test("sync brings every knowledge base in step, one by name, and one unreachable remote stops none of the others", async () => {

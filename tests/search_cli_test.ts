@@ -56,6 +56,26 @@ Deno.test("search forgives typos and compounds, says when a query is only common
   });
 });
 
+Deno.test("a search that finds nothing says when the index left files out, with the doctor that names them", async () => {
+  await using kb = await makeKb();
+  // A merge left conflict markers in an entry: the index leaves the file out, and search misses it.
+  await Deno.writeTextFile(
+    join(kb.dir, "entries", "kb-zz001-tune-the-xylophone.md"),
+    "---\nid: kb-zz001\ntitle: Tune the xylophone\ntype: howto\n---\n<<<<<<< HEAD\nmine\n" +
+      "=======\ntheirs\n>>>>>>> origin/main\n",
+  );
+  const result = await runCli(["search", "xylophone"], { env: kb.env });
+  assertEquals(result.code, 0, show(result));
+  assertEquals(result.stdout.trimEnd().split("\n"), [
+    'No entries match "xylophone".',
+    `1 file under entries/ left out of the index, not searched; why, and how to fix each: ` +
+    `git-kb doctor --kb ${kb.dir}`,
+  ]);
+  const found = await runCli(["search", "idempotency"], { env: kb.env });
+  assertEquals(found.code, 0, show(found));
+  assert(!found.stdout.includes("left out"), "said only when nothing is found");
+});
+
 Deno.test("a cache of the index version before is rebuilt, and then folds accents", async () => {
   await using kb = await makeKb();
   const warm = await runCli(["index"], { env: kb.env });

@@ -22,6 +22,7 @@ import {
   entryPath,
   entryText,
   git,
+  IDENTITY,
   type Kb,
   MAIN,
   makeKb,
@@ -611,6 +612,36 @@ Deno.test("a hand edit no commit holds: the sync says it did not go out, and the
   assertMatch(await Deno.readTextFile(join(b.dir, path)), /Hand edit on A\./);
   const again = await runCli(["sync"], { env });
   assertEquals(again.stderr, "", "nothing left uncommitted, nothing said");
+});
+
+Deno.test("a hand edit with no git identity: the line the sync prints commits it under git-kb's stand-in, pasted", async () => {
+  await using kb = await makeKb({ remote: true });
+  const path = await entryPath(kb.dir, ENTRY);
+  const file = join(kb.dir, path);
+  await Deno.writeTextFile(file, (await Deno.readTextFile(file)) + "\nHand edit, no identity.\n");
+  const env: Record<string, string> = { ...kb.env, KB_CLI: `deno run -A ${shellQuote(MAIN)}` };
+  for (const name of Object.keys(IDENTITY)) delete env[name];
+  const synced = await runCli(["sync"], { env });
+  assertEquals(synced.code, 0, show(synced));
+  const warning = synced.stderr.match(/^warning: (1 uncommitted change.*)$/m)?.[1] ?? "";
+  const line = warning.slice(warning.indexOf("git -C "));
+  const pasted = await runProcess("/bin/sh", ["-c", line], { env: childEnv(env) });
+  assertEquals(pasted.code, 0, `${line}\n${show(pasted)}`);
+  assertEquals(
+    await git(kb.remote!, "log", "-1", "--format=%an <%ae>"),
+    "git-kb <git-kb@localhost>",
+  );
+  // A new entry file no commit holds: doctor's line commits it the same way.
+  const orphan = "entries/kb-0rph3-by-hand.md";
+  await Deno.writeTextFile(
+    join(kb.dir, orphan),
+    entryText({ id: "kb-0rph3", title: "By hand", body: "Never committed.\n" }),
+  );
+  const doctor = await runCli(["doctor", "--offline"], { env });
+  const commit = doctor.stdout.match(/not committed \(.*\); commit them: (.*)$/m)?.[1] ?? "";
+  const committed = await runProcess("/bin/sh", ["-c", commit], { env: childEnv(env) });
+  assertEquals(committed.code, 0, `${commit}\n${show(committed)}`);
+  assertEquals(await git(kb.dir, "ls-files", "--", orphan), orphan);
 });
 
 Deno.test("no remote: NO_REMOTE, exit 0; a detached HEAD and a rebase under way are refused with the way out", async () => {

@@ -342,6 +342,19 @@ Deno.test("a teammate's kernel rule applies only once accepted, as it reads, and
     assertMatch(listed.stdout, /accept: git-kb kernel --accept kb-tmk01/);
     assertMatch(listed.stdout, /2 kernel rules apply:\n {2}kb-c0mw8 /);
   });
+  await t.step(
+    "a mistyped id accepts nothing and names the rule it meant, with its accept",
+    async () => {
+      const typo = await runCli(["kernel", "--accept", "kb-tmk02"], { env: kb.env });
+      assertEquals(typo.code, 1, show(typo));
+      assertEquals(
+        typo.stderr.trim(),
+        "git-kb kernel: kb-tmk02 is not a kernel rule of any knowledge base in use; did you mean " +
+          "kb-tmk01 (PR descriptions)? git-kb kernel --accept kb-tmk01",
+      );
+      assertNotMatch(await promptContext(kb, "s-typo"), /id_ed25519/, "it still waits");
+    },
+  );
   await t.step("once accepted it applies", async () => {
     const accepted = await runCli(["kernel", "--accept", RULE_ID], { env: kb.env });
     assertEquals(accepted.code, 0, show(accepted));

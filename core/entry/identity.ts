@@ -1,11 +1,13 @@
 /**
  * An entry's identity, in one place: whether a value is an entry id, the id a file's name carries
- * (`entries/<id>-<slug>.md`, spec/entry-format.md), and a file name given another id. The id's
+ * (`entries/<id>-<slug>.md`, spec/entry-format.md), a file name given another id, and the id a
+ * mistyped one meant. The id's
  * shape itself is `ID_PATTERN` in `schema.ts`, beside the rest of the vocabulary.
  *
  * @module
  */
 import { fnv1a } from "../hash.ts";
+import { closestWord } from "../text/closest.ts";
 import { ID_PATTERN } from "./schema.ts";
 
 /** How many characters an id has: `kb-` and five. */
@@ -45,4 +47,21 @@ export function idForFile(seed: string, taken: { has(id: string): boolean }): st
     const id = `kb-${(fnv1a(`${seed}#${round}`) % 36 ** 5).toString(36).padStart(5, "0")}`;
     if (!taken.has(id)) return id;
   }
+}
+
+/**
+ * The id of `ids` that `typed`, which none of them is, most likely meant, for a "did you mean":
+ * `typed` in lower case (`KB-7Q2MX`), with `kb-` before it (`7q2mx`), or an id one or two
+ * characters off (`kb-7q2nx`); undefined when none is near.
+ *
+ * @example
+ * ```ts
+ * meantId("kb-7q2nx", ["kb-7q2mx", "kb-3hd8w"]); // "kb-7q2mx"
+ * ```
+ */
+export function meantId(typed: string, ids: Iterable<string>): string | undefined {
+  const known = new Set(ids);
+  const lower = typed.trim().toLowerCase();
+  const exact = [lower, `kb-${lower}`].find((guess) => guess !== typed && known.has(guess));
+  return exact ?? (isEntryId(lower) ? closestWord(lower, known) : undefined);
 }

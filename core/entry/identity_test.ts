@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "@std/assert";
-import { idForFile, idFromPath, isEntryId, nameWithId } from "./identity.ts";
+import { idForFile, idFromPath, isEntryId, meantId, nameWithId } from "./identity.ts";
 
 Deno.test("isEntryId: kb- and five lower-case letters or digits, nothing else", () => {
   assertEquals(isEntryId("kb-7q2mx"), true);
@@ -43,4 +43,14 @@ Deno.test("idForFile: an entry id, the same for the same path, none of those tak
   assertEquals(idForFile("entries/notes.md", new Set()), id);
   const other = idForFile("entries/notes.md", new Set([id]));
   assert(isEntryId(other) && other !== id, other);
+});
+
+Deno.test("meantId: the id a mistyped one meant, when one is near", () => {
+  const ids = ["kb-7q2mx", "kb-3hd8w"];
+  assertEquals(meantId("kb-7q2nx", ids), "kb-7q2mx", "one character off");
+  assertEquals(meantId("kb-q72mx", ids), "kb-7q2mx", "two characters swapped");
+  assertEquals(meantId("7q2mx", ids), "kb-7q2mx", "without kb-");
+  assertEquals(meantId("KB-7Q2MX", ids), "kb-7q2mx", "in capitals");
+  assertEquals(meantId("kb-zzzzz", ids), undefined, "none near");
+  assertEquals(meantId("rotate", ids), undefined, "not an id at all");
 });

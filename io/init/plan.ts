@@ -6,7 +6,8 @@
  * @module
  */
 import { EXIT, KbError } from "../../core/exit.ts";
-import { join, resolveFrom } from "../../core/path.ts";
+import { basename, dirname, join, resolveFrom } from "../../core/path.ts";
+import { closestWord } from "../../core/text/closest.ts";
 import { projectManifests } from "../../core/init/project.ts";
 import { isRemoteUrl, remoteKey } from "../../core/git/remote_url.ts";
 import { resolvePath, xdgFolder } from "../paths.ts";
@@ -14,7 +15,7 @@ import { configTarget, type KnowledgeBase, nameFromDir } from "../config.ts";
 import { gitOk, isBareRepository, isInsideWorkTree, originUrl } from "../git.ts";
 import { ENTRIES_DIR, listEntries, NotAKbError } from "../kb.ts";
 import { plural } from "../../core/text/plural.ts";
-import { isEmptyDir, realPathOr, statOf } from "../disk.ts";
+import { isEmptyDir, isFile, pathExists, realPathOr, statOf } from "../disk.ts";
 import { kbCommand, selfCommand } from "../self_command.ts";
 
 /**
@@ -131,8 +132,11 @@ export async function planInit(
     );
   }
   if (source && (dir !== undefined || source.endsWith(".git"))) {
+    const path = resolvePath(source);
+    const near = nearbyRepo(path);
+    const meant = near ? `; did you mean ${near}? ${kbCommand("init", near)}. Else ` : "; ";
     throw new InitRefusal(
-      `${resolvePath(source)} does not exist, so there is nothing to clone; check the path, ` +
+      `${path} does not exist, so there is nothing to clone${meant}check the path, ` +
         `or to create a new knowledge base run ${selfCommand()} init <new folder>`,
     );
   }
@@ -144,6 +148,24 @@ export async function planInit(
   const taken = inTheWay(kbDir);
   if (taken) throw new Error(`${kbDir} already exists and ${taken}; pass an empty or new folder`);
   return { mode: "created", kbDir };
+}
+
+/**
+ * The git repository beside `path`, which does not exist, that it most likely mistypes: one whose
+ * name is one or two characters off (`remot.git` for `remote.git`); undefined when none is.
+ */
+function nearbyRepo(path: string): string | undefined {
+  let names: string[];
+  try {
+    names = [...Deno.readDirSync(dirname(path))].map((item) => item.name);
+  } catch {
+    return undefined; // its folder is missing or unreadable: nothing to suggest
+  }
+  const near = closestWord(basename(path) ?? "", names);
+  const candidate = near === undefined ? undefined : join(dirname(path), near);
+  return candidate && (isFile(join(candidate, "HEAD")) || pathExists(join(candidate, ".git")))
+    ? candidate
+    : undefined;
 }
 
 /** What is in the way of a new clone or repo at `kbDir` ("is not empty", "is a file"), if any. */

@@ -7,7 +7,8 @@
 import type { Finding } from "../../core/setup/finding.ts";
 import { join } from "../../core/path.ts";
 import { qualifyId } from "../../core/kbs/qualified.ts";
-import { type KbLocation, resolveKbs } from "../config.ts";
+import { shellQuote } from "../../core/shell/quote.ts";
+import { type KbLocation, type KnowledgeBase, resolveKbs } from "../config.ts";
 import { NotAKbError } from "../kb.ts";
 import { entryPaths } from "../save/entry_files.ts";
 import { selfCommand } from "../self_command.ts";
@@ -24,14 +25,14 @@ export function idCollisionFindings(location: KbLocation): Finding[] {
   const { kbs } = resolveKbs();
   if (kbs.length < 2) return [];
   const holders = new Map<string, { name: string; file: string }[]>();
-  const unread: string[] = [];
+  const unread: KnowledgeBase[] = [];
   for (const kb of kbs) {
     let paths: Map<string, string>;
     try {
       paths = entryPaths(kb.kbDir);
     } catch (error) {
       if (!(error instanceof NotAKbError)) throw error;
-      unread.push(kb.name);
+      unread.push(kb);
       continue;
     }
     for (const [id, path] of paths) {
@@ -47,14 +48,13 @@ export function idCollisionFindings(location: KbLocation): Finding[] {
     check: "kbs",
     message: `${kbs.length} knowledge bases read: ${names}`,
   }];
-  for (const name of unread) {
+  for (const { name, kbDir } of unread) {
     findings.push({
       level: "warn",
       check: "kbs",
-      message:
-        `${name} is configured but its folder holds no knowledge base; run ${selfCommand()} ` +
-        `doctor --kb <its folder>, or set it up again with ${selfCommand()} init <clone-url|path> ` +
-        `--name ${name}`,
+      message: `${name} is configured but its folder ${kbDir} holds no knowledge base; run ` +
+        `${selfCommand()} doctor --kb ${shellQuote(kbDir)}, or set it up again with ` +
+        `${selfCommand()} init <clone-url|path> --name ${name}`,
     });
   }
   for (const [id, list] of collisions.slice(0, NAMED_LIMIT)) {

@@ -12,8 +12,7 @@ import { join } from "../../core/path.ts";
 import { shellCommand, shellQuote } from "../../core/shell/quote.ts";
 import { qualifyId, splitQualifiedId } from "../../core/kbs/qualified.ts";
 import { displaySafe } from "../../core/text/display.ts";
-import { isEntryId } from "../../core/entry/identity.ts";
-import { closestWord } from "../../core/text/closest.ts";
+import { meantId } from "../../core/entry/identity.ts";
 import { UnwritableCacheError } from "../fs.ts";
 import { git } from "../git.ts";
 import type { OpenKb } from "../index/open.ts";
@@ -244,12 +243,8 @@ async function whyNotServed(
     return `${id} is not served: ${displaySafe(path)} was left out of the index: ` +
       `${message.replace(/\n\s*/g, "; ")}; fix it, then check with ${selfCommand()} doctor${kb}`;
   }
-  const prefixed = `kb-${id}`;
-  if (isEntryId(prefixed) && reader.docById(prefixed)) {
-    return `no entry ${id}; ids start with kb-: ${next.get(prefixed)}`;
-  }
-  // A mistyped id: one or two characters off an entry's.
-  const near = isEntryId(id) ? closestWord(id, reader.entryIds()) : undefined;
+  const near = meantId(id, reader.entryIds());
+  if (near === `kb-${id}`) return `no entry ${id}; ids start with kb-: ${next.get(near)}`;
   if (near) return `no entry ${id}; did you mean ${near}? ${next.get(near)}`;
   return `no entry ${id}; find ids with ${next.search}`;
 }

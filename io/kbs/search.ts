@@ -31,10 +31,21 @@ export interface HitView {
   links: { rel: string; direction: "out" | "in"; id: string; title?: string }[];
 }
 
-/** The hits, and one line for each knowledge base that could not be read. */
+/** A knowledge base searched whose index left files under entries/ out (not searched). */
+export interface LeftOut {
+  kbDir: string;
+  /** How many files. */
+  files: number;
+}
+
+/**
+ * The hits, one line for each knowledge base that could not be read, and each one searched
+ * whose index left files out.
+ */
 export interface SearchOutcome {
   hits: HitView[];
   skipped: string[];
+  leftOut: LeftOut[];
   /**
    * Why the entries were read from their files rather than the index, when they were: the
    * index could not be brought up to date, as the cache took no write.
@@ -97,5 +108,9 @@ function rankAll(
       links: neighbours(doc.id, reader.links()).map((link) => ({ ...link, id: shown(link.id) })),
     };
   });
-  return { hits, skipped };
+  const leftOut = kbs.filter((kb) => kb.reader.manifest.invalid.length).map((kb) => ({
+    kbDir: kb.location.kbDir,
+    files: kb.reader.manifest.invalid.length,
+  }));
+  return { hits, skipped, leftOut };
 }

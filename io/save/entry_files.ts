@@ -4,8 +4,9 @@
  *
  * @module
  */
-import { idFromPath } from "../../core/entry/identity.ts";
+import { idFromPath, meantId } from "../../core/entry/identity.ts";
 import { shellQuote } from "../../core/shell/quote.ts";
+import { displaySafe } from "../../core/text/display.ts";
 import { listEntries } from "../kb.ts";
 import { selfCommand } from "../self_command.ts";
 
@@ -20,17 +21,32 @@ export function entryPaths(kbDir: string): Map<string, string> {
 }
 
 /**
+/**
+ * Why `id` names no entry: none of the entry files `paths` carries it; with the id it most likely
+ * meant when one is near, and `findIds`, what finds ids.
+ */
+function noEntry(kbDir: string, id: string, paths: string[], findIds: string): string {
+  const near = meantId(id, paths.map(idFromPath).filter((known) => known !== undefined));
+  if (!near) return `no entry ${id} in ${kbDir}; find ids with ${findIds}`;
+  const path = paths.find((path) => idFromPath(path) === near)!;
+  return `no entry ${id} in ${kbDir}; did you mean ${near} (${displaySafe(path)})? Give that ` +
+    `id, or find ids with ${findIds}`;
+}
+
+/**
  * The one entry file of `id`, for a command that changes it. Throws when there is none (naming
- * `findIds`, what finds ids: the CLI's search by default), and when two files carry the id
- * (neither is changed until one gets another id: the index serves neither).
+ * the id it most likely meant, if one is near, and `findIds`, what finds ids: the CLI's search by
+ * default), and when two files carry the id (neither is changed until one gets another id: the
+ * index serves neither).
  */
 export function entryPathOf(
   kbDir: string,
   id: string,
   findIds = `${selfCommand()} search <words> --kb ${shellQuote(kbDir)}`,
 ): string {
-  const paths = listEntries(kbDir).filter((path) => idFromPath(path) === id).sort();
-  if (!paths.length) throw new Error(`no entry ${id} in ${kbDir}; find ids with ${findIds}`);
+  const all = listEntries(kbDir);
+  const paths = all.filter((path) => idFromPath(path) === id).sort();
+  if (!paths.length) throw new Error(noEntry(kbDir, id, all, findIds));
   if (paths.length > 1) {
     throw new Error(
       `id ${id} is used by ${paths.join(" and ")}, so neither is changed; give one of them ` +

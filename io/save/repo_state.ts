@@ -14,7 +14,7 @@ import { gitCommand, shellCommand } from "../../core/shell/quote.ts";
 import { displaySafe } from "../../core/text/display.ts";
 import { plural } from "../../core/text/plural.ts";
 import { ifExists } from "../fs.ts";
-import { git, gitOk, remoteNames } from "../git.ts";
+import { git, gitOk, pastedIdentityArgs, remoteNames } from "../git.ts";
 import { ENTRIES_DIR } from "../kb.ts";
 import { checkLock } from "./lock.ts";
 import { isGitKbBranch } from "../../core/proposals/branch.ts";
@@ -339,20 +339,24 @@ export async function handEdits(kbDir: string): Promise<HandEdits | undefined> {
   const named = dirty.length > NAMED_FILES
     ? `${dirty.slice(0, NAMED_FILES).join(", ")} and ${dirty.length - NAMED_FILES} more`
     : dirty.join(", ");
+  const identity = await pastedIdentityArgs(kbDir);
   return {
     summary: `${plural(dirty.length, "uncommitted change", "uncommitted changes")} under ` +
       `${ENTRIES_DIR}/ (${named})`,
     commit: `${gitCommand(kbDir, "add", "--", `${ENTRIES_DIR}/*.md`)} && ` +
-      gitCommand(kbDir, "commit", "-m", "kb: commit hand edits"),
+      gitCommand(kbDir, ...identity, "commit", "-m", "kb: commit hand edits"),
   };
 }
 
 /**
  * One line naming orphan files and the commands that commit them (`git add --force` when an
  * ignore rule, of a `.gitignore` or `.git/info/exclude`, keeps one out, which a plain `git add`
- * refuses).
+ * refuses; git-kb's stand-in identity when git has none, which a plain `git commit` refuses).
  */
-export function orphansMessage(kbDir: string, orphans: readonly UncommittedFile[]): string {
+export async function orphansMessage(
+  kbDir: string,
+  orphans: readonly UncommittedFile[],
+): Promise<string> {
   const files = orphans.length === 1
     ? `1 entry file under ${ENTRIES_DIR}/ is`
     : `${orphans.length} entry files under ${ENTRIES_DIR}/ are`;
@@ -362,15 +366,21 @@ export function orphansMessage(kbDir: string, orphans: readonly UncommittedFile[
     : "";
   const paths = orphans.map(({ path }) => path);
   return `${files} not committed (${paths.map(displaySafe).join(", ")})${why}; commit them: ` +
-    shellCommand(["git", "-C", kbDir, "add", ...ignored ? ["--force"] : [], "--", ...paths]) +
-    " && " + shellCommand(["git", "-C", kbDir, "commit", "-m", "kb: commit orphaned entries"]);
+    gitCommand(kbDir, "add", ...ignored ? ["--force"] : [], "--", ...paths) + " && " +
+    gitCommand(
+      kbDir,
+      ...await pastedIdentityArgs(kbDir),
+      "commit",
+      "-m",
+      "kb: commit orphaned entries",
+    );
 }
 
 /** Doctor's check of {@link findOrphans}. */
 export async function checkOrphans(kbDir: string): Promise<Finding> {
   const orphans = await findOrphans(kbDir);
   return orphans.length
-    ? { level: "warn", check: "entries", message: orphansMessage(kbDir, orphans) }
+    ? { level: "warn", check: "entries", message: await orphansMessage(kbDir, orphans) }
     // Said of new files only: a hand edit of a committed one is the git check's warning.
     : { level: "ok", check: "entries", message: "no entry file waits for its first commit" };
 }

@@ -100,7 +100,7 @@ async function runSave(
     const paths = changes.map((change) => change.path);
     const warnings: string[] = [];
     const orphans = (await findOrphans(kbDir)).filter(({ path }) => !paths.includes(path));
-    if (orphans.length) warnings.push(orphansMessage(kbDir, orphans));
+    if (orphans.length) warnings.push(await orphansMessage(kbDir, orphans));
     await assertValid(kbDir, changes, { allowSecret, files });
     const identity = await commitIdentity(kbDir);
     const commit = changes.length || files.length

@@ -1,1 +1,0 @@
-import{g as r}from"./chunk-EV2M6VU5.js";var i=8;function e(t){return typeof t=="string"&&r.test(t)}function f(t){let n=t.slice(t.lastIndexOf("/")+1),o=n.slice(0,i);return e(o)&&/^(-|\.md$)/.test(n.slice(i))?o:void 0}export{f as a};

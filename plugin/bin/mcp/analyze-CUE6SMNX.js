@@ -1,1 +1,0 @@
-import{a}from"./chunk-EUU4IUGQ.js";import"./chunk-HCZTZZO7.js";import"./chunk-AHOMKODH.js";import"./chunk-2NM33E67.js";import"./chunk-UTB2WX5G.js";import"./chunk-2DMBU44Z.js";import"./chunk-TKVF447D.js";import"./chunk-RWO6YHUS.js";import"./chunk-CHVXREWX.js";export{a as analyzeFile};
