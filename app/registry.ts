@@ -39,7 +39,8 @@ export interface CommandEntry {
   /** The narrower profile it runs with when given `--read-only`. */
   readOnlyProfile?: ProfileName;
   /**
-   * It loads a large library the other commands have no use for, so it gets a bundle of its own
+   * It loads a large library the other commands have no use for (mcp), or is large itself and
+   * run once in a while (setup), so it gets a bundle of its own
    * (`plugin/bin/<name>/`), which the CLI's bundle loads when the command runs: see
    * {@link loadOwnBundle}.
    */
@@ -209,8 +210,9 @@ export const COMMANDS = {
   setup: {
     module: "cli/setup.ts",
     profile: "setup",
+    ownBundle: true,
     summary: "wire git-kb's hooks (or, --mcp, its MCP server) into a coding agent",
-    load: () => import("../cli/setup.ts"),
+    load: () => loadOwnBundle("cli/setup.ts"),
   },
 } as const satisfies Record<string, CommandEntry>;
 
