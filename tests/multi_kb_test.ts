@@ -287,6 +287,44 @@ Deno.test("an id in two knowledge bases: doctor names both, get and edit never p
   assert((await git(kbs.team.dir, "log", "-1", "--format=%s")).includes("kb-7q2mx"));
 });
 
+Deno.test("rm finds the knowledge base that holds the id, never picks one of two, and deletes in one", async () => {
+  await using kbs = await twoKbs();
+  await addTeamToken(kbs);
+  await commitEntry(
+    kbs.team,
+    "kb-7q2mx",
+    "Team copy of the token howto",
+    entryText({ id: "kb-7q2mx", title: "Team copy of the token howto", body: "Team text.\n" }),
+  );
+  const personalHead = await git(kbs.personal.dir, "rev-parse", "HEAD");
+  const teamHead = await git(kbs.team.dir, "rev-parse", "HEAD");
+
+  const both = await runCli(["rm", "kb-7q2mx"], { env: kbs.env });
+  assertEquals(both.code, 1, show(both));
+  assert(
+    both.stderr.includes("git-kb rm personal:kb-7q2mx or git-kb rm team:kb-7q2mx"),
+    show(both),
+  );
+  const mixed = await runCli(["rm", TEAM_TOKEN, "kb-2yb6n"], { env: kbs.env });
+  assertEquals(mixed.code, 1, show(mixed));
+  assert(mixed.stderr.includes(`\n  git-kb rm ${TEAM_TOKEN} --to team\n`), show(mixed));
+  assert(mixed.stderr.includes("\n  git-kb rm kb-2yb6n --to personal"), show(mixed));
+  assertEquals(await git(kbs.personal.dir, "rev-parse", "HEAD"), personalHead, "nothing removed");
+  assertEquals(await git(kbs.team.dir, "rev-parse", "HEAD"), teamHead, "nothing removed");
+
+  // Only the team holds it: found there, and the line says where it went from.
+  const alone = await runCli(["rm", TEAM_TOKEN], { env: kbs.env });
+  assertEquals(alone.code, 0, show(alone));
+  assert(alone.stdout.includes(`from the knowledge base "team" (${kbs.team.dir})`), show(alone));
+  assert((await git(kbs.team.dir, "log", "-1", "--format=%s")).startsWith(`kb: rm ${TEAM_TOKEN}`));
+  // Named as search shows it where two are read.
+  const named = await runCli(["rm", "team:kb-7q2mx", "--json"], { env: kbs.env });
+  assertEquals(named.code, 0, show(named));
+  assertEquals(parseJson<{ kb: { name: string } }>(named).kb.name, "team");
+  assertEquals(await git(kbs.personal.dir, "rev-parse", "HEAD"), personalHead, "personal kept");
+  assert((await git(kbs.team.dir, "log", "-1", "--format=%s")).startsWith("kb: rm kb-7q2mx"));
+});
+
 Deno.test("add --to and edit find the knowledge base; a name not configured is refused", async () => {
   await using kbs = await twoKbs();
   await addTeamToken(kbs);

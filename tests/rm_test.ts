@@ -24,7 +24,7 @@ interface RmJson {
   ids: string[];
   paths: string[];
   commit: string;
-  push: string;
+  push: string | null;
   index: { docCount: number };
   dangling: { from: string; rel: string; to: string; path: string }[];
   mentions: { from: string; to: string; path: string }[];
@@ -109,6 +109,34 @@ Deno.test("rm: deletes, refuses while linked, --force reports the dangling links
     assertEquals(unknown.code, 1, show(unknown));
     assertMatch(unknown.stderr, /no entry kb-zzzzz/);
   });
+});
+
+Deno.test("rm of an entry file never committed says so: no commit, nothing pushed, no claim of no remote", async () => {
+  await using kb = await makeKb({ remote: true });
+  const path = "entries/kb-h4nd0-by-hand.md";
+  await Deno.writeTextFile(
+    join(kb.dir, path),
+    entryText({ id: "kb-h4nd0", title: "By hand", body: "Mine.\n" }),
+  );
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  const text = await runCli(["rm", "kb-h4nd0"], { env: kb.env });
+  assertEquals(text.code, 0, show(text));
+  assertMatch(
+    text.stdout,
+    /^Removed kb-h4nd0 \(its file was never committed, so git keeps no copy/,
+  );
+  assert(!text.stdout.includes("NO_REMOTE"), show(text));
+  assertEquals(await exists(join(kb.dir, path)), false);
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head);
+
+  await Deno.writeTextFile(
+    join(kb.dir, path),
+    entryText({ id: "kb-h4nd0", title: "By hand", body: "Mine.\n" }),
+  );
+  const json = await runCli(["rm", "kb-h4nd0", "--json"], { env: kb.env });
+  assertEquals(json.code, 0, show(json));
+  const removed = parseJson<RmJson>(json);
+  assertEquals([removed.commit, removed.push], ["", null]);
 });
 
 Deno.test("edit and rm refuse an id two files carry, naming both, and change neither", async () => {
