@@ -825,6 +825,18 @@ Deno.test("sync brings every knowledge base in step, one by name, and one unreac
   assertEquals(partly.code, 1, show(partly));
   assert(partly.stderr.includes("git-kb sync personal:"), partly.stderr);
   assert(partly.stdout.includes("== team"), partly.stdout);
+  // As JSON: one document, each knowledge base's report named, the one that failed too.
+  const json = await runCli(["sync", "--json"], { env: kbs.env });
+  assertEquals(json.code, 1, show(json));
+  const reports = parseJson<{ name: string; outcome: string; exitCode?: number; error?: string }[]>(
+    json,
+  );
+  assertEquals(reports.map(({ name, outcome }) => [name, outcome]), [
+    ["personal", "failed"],
+    ["team", "up-to-date"],
+  ]);
+  assertEquals(reports[0].exitCode, 1);
+  assert(reports[0].error?.startsWith("cannot reach origin: "), reports[0].error);
 });
 
 /** Each of `parts` occurs in `text`, in this order. */
