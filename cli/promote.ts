@@ -41,7 +41,7 @@ import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts"
 import { checkAndSave } from "./entry_save.ts";
 import { today } from "./entry_flags.ts";
 import { cyan, green, printJson, yellow } from "./output.ts";
-import { printWarnings, saveSummary } from "./save_report.ts";
+import { indexJson, printWarnings, saveSummary } from "./save_report.ts";
 import { kbCommand, removeLinksCommand } from "../io/self_command.ts";
 
 /** The command: its usage, options and positionals. */
@@ -62,7 +62,12 @@ those links to the copy and makes those plain ids mentions of their copies.`,
       value: "<name>",
       help: "the configured knowledge base to copy the entry into (required)",
     },
-    json: { type: "boolean", help: "print what was done as JSON" },
+    json: {
+      type: "boolean",
+      help: "print {from, copy, copied, relinked, marked, dropped, unlinked, " +
+        "attachmentsLeft} as JSON (each of copied, relinked, marked: the save's {id, path, " +
+        "commit, push, warnings, index}, or null when it had nothing to do)",
+    },
   },
   positionals: { name: "<id>", min: 1, max: 1 },
   notes: `The id may name its knowledge base (personal:kb-7q2mx); by default the one
@@ -303,6 +308,11 @@ function titleOf(kbDir: string, path: string | undefined): string | undefined {
   }
 }
 
+/** A save as `--json` prints it (as add and edit print theirs), or null when none was made. */
+function saveJson(result: SaveResult | undefined): object | null {
+  return result ? { ...result, index: indexJson(result.index) } : null;
+}
+
 function report(done: {
   from: string;
   copyName: string;
@@ -325,9 +335,9 @@ function report(done: {
     printJson({
       from,
       copy: copyName,
-      copied: copied ?? null,
-      relinked: relinked ?? null,
-      marked: marked ?? null,
+      copied: saveJson(copied),
+      relinked: saveJson(relinked),
+      marked: saveJson(marked),
       dropped,
       unlinked,
       attachmentsLeft,

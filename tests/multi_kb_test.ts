@@ -362,9 +362,15 @@ Deno.test("promote copies into the team through the save pipeline, drops a link 
   });
   const promoted = await runCli(["promote", original, "--to", "team", "--json"], { env: kbs.env });
   assertEquals(promoted.code, 0, show(promoted));
-  const done = parseJson<{ copy: string; dropped: { rel: string; to: string; title: string }[] }>(
-    promoted,
-  );
+  const done = parseJson<{
+    copy: string;
+    dropped: { rel: string; to: string; title: string }[];
+    copied: { index: { ms: number } };
+    marked: { index: { ms: number } };
+  }>(promoted);
+  // Whole milliseconds, as add, edit and rm print them.
+  assert(Number.isInteger(done.copied.index.ms), String(done.copied.index.ms));
+  assert(Number.isInteger(done.marked.index.ms), String(done.marked.index.ms));
   assertEquals(done.dropped, [{
     rel: "related",
     to: "kb-7q2mx",
