@@ -282,6 +282,16 @@ Deno.test("an id in two knowledge bases: doctor names both, get and edit never p
   assertEquals(edited.code, 1, show(edited));
   assert(edited.stderr.includes("git-kb edit personal:kb-7q2mx --tag x"), show(edited));
   assertEquals(await git(kbs.personal.dir, "rev-parse", "HEAD"), before, "nothing committed");
+  // The id's name and --to at odds: neither is picked.
+  const atOdds = await runCli(["edit", "team:kb-7q2mx", "--to", "personal", "--tag", "x"], {
+    env: kbs.env,
+  });
+  assertEquals(atOdds.code, 2, show(atOdds));
+  assert(
+    atOdds.stderr.includes("team:kb-7q2mx names the knowledge base team and --to names personal"),
+    show(atOdds),
+  );
+  assertEquals(await git(kbs.personal.dir, "rev-parse", "HEAD"), before, "nothing committed");
   const editedTeam = await runCli(["edit", "team:kb-7q2mx", "--tag", "x"], { env: kbs.env });
   assertEquals(editedTeam.code, 0, show(editedTeam));
   assert((await git(kbs.team.dir, "log", "-1", "--format=%s")).includes("kb-7q2mx"));

@@ -1,10 +1,12 @@
 /**
  * Which knowledge base a command that changes an entry works in: the one `--to` names, the one
- * an id's `name:` prefix names, else the one configured knowledge base that holds the id (the
- * default when none or several do: then the command's own message says what is wrong).
+ * an id's `name:` prefix names (the two naming different ones is a usage error), else the one
+ * configured knowledge base that holds the id (the default when none or several do: then the
+ * command's own message says what is wrong).
  *
  * @module
  */
+import { EXIT, KbError } from "../../core/exit.ts";
 import { splitQualifiedId } from "../../core/kbs/qualified.ts";
 import { type KbLocation, resolveKbNamed, resolveKbs } from "../config.ts";
 import { NotAKbError } from "../kb.ts";
@@ -38,6 +40,12 @@ export function locateEntry(
   options: { to?: string; kb?: string; command: (qualified: string) => string },
 ): LocatedEntry {
   const { kb: named, id } = splitQualifiedId(typed);
+  if (options.to !== undefined && named !== undefined && named !== options.to) {
+    throw new KbError(
+      `${typed} names the knowledge base ${named} and --to names ${options.to}; give one of them`,
+      EXIT.usage,
+    );
+  }
   if (options.to !== undefined || named !== undefined) {
     return { location: resolveKbNamed(options.to ?? named, options.kb), id };
   }
