@@ -34,8 +34,8 @@ A relative path is looked up in the current folder, then in the knowledge base.`
     json: { type: "boolean", help: "print the whole run as JSON" },
   },
   positionals: { name: "<golden.jsonl>", min: 1, max: 1 },
-  notes: `Exit codes: 0 scored, 1 the file is missing or has lines that are not cases,
-2 usage error.`,
+  notes: `Exit codes: 0 scored, 1 the file is missing, is not a file, has lines that
+are not cases or has no prompt, 2 usage error.`,
 } as const satisfies CommandSpec;
 
 /** Help text. */

@@ -51,22 +51,34 @@ export interface EvalReport {
 
 /**
  * The golden file `path` names: relative to the current folder, else to the knowledge base
- * (where golden files usually live). Throws NotFound naming both places when neither has it.
+ * (where golden files usually live). Throws NotFound naming both places when neither has it, and
+ * an error naming what is there instead when that is not a regular file (a folder, a FIFO).
  */
 export function findGolden(path: string, kbDir: string): string {
   const candidates = [resolvePath(path), ...(path.startsWith("/") ? [] : [join(kbDir, path)])];
+  const notFiles: string[] = [];
   for (const candidate of candidates) {
     try {
-      if (Deno.statSync(candidate).isFile) return candidate;
+      const info = Deno.statSync(candidate);
+      if (info.isFile) return candidate;
+      notFiles.push(`${candidate} is ${info.isDirectory ? "a folder" : "not a regular file"}`);
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
     }
   }
+  if (notFiles.length) {
+    throw new Error(
+      `golden file ${path} is not a file (${notFiles.join("; ")}); give the path of the ` +
+        ".jsonl file itself",
+    );
+  }
   throw new Deno.errors.NotFound(
-    `golden file ${path} not found (looked at ${candidates.join(" and ")}); ` +
-      'write one JSON line per prompt: {"prompt": "…", "expect": ["kb-…"]}',
+    `golden file ${path} not found (looked at ${candidates.join(" and ")}); ${GOLDEN_FORMAT}`,
   );
 }
+
+/** What a golden file holds, for the messages that find none or an empty one. */
+const GOLDEN_FORMAT = 'write one JSON line per prompt: {"prompt": "…", "expect": ["kb-…"]}';
 
 /** Where the last run of `golden` against `kbDir` is kept. */
 export function lastRunPath(kbDir: string, golden: string): string {
@@ -91,6 +103,9 @@ export async function evaluate(kbDir: string, goldenPath: string): Promise<EvalR
   const golden = findGolden(goldenPath, kbDir);
   const { cases, problems } = parseGolden(Deno.readTextFileSync(golden));
   if (problems.length) throw new GoldenFileError(golden, problems);
+  if (!cases.length) {
+    throw new Error(`${golden} holds no prompt, so there is nothing to score; ${GOLDEN_FORMAT}`);
+  }
   const { reader } = await openIndex(kbDir);
   const started = performance.now();
   const config = { ...surfaceConfig(), explain: false };
