@@ -46,7 +46,11 @@ block is kept, and so is the file's mode.`,
       help: "the project folder (default: the current folder)",
     },
     check: { type: "boolean", help: "write nothing; exit 1 when a file is missing or stale" },
-    json: { type: "boolean", help: "print what was done as JSON" },
+    json: {
+      type: "boolean",
+      help: "print {files: [{name, path, state, leftOut, problem?, fix?}], rules, waiting} as " +
+        "JSON; state: written, unchanged, missing, stale (--check) or refused",
+    },
   },
   positionals: NO_POSITIONALS,
   notes: `Example:

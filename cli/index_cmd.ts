@@ -20,7 +20,11 @@ see the numbers. Files left out of the index are counted; --verbose names them.`
   options: {
     full: { type: "boolean", help: "rebuild from scratch" },
     verbose: { type: "boolean", help: "name each file left out of the index, and why" },
-    json: { type: "boolean", help: "print the report as JSON (with every file left out)" },
+    json: {
+      type: "boolean",
+      help: "print {mode, added, changed, removed, docCount, invalid: [{path, message, " +
+        "duplicateOf?}], ms, kbDir, indexDir} as JSON (invalid: every file left out)",
+    },
   },
   positionals: NO_POSITIONALS,
 } as const satisfies CommandSpec;
