@@ -322,6 +322,19 @@ Deno.test("rm finds the knowledge base that holds the id, never picks one of two
   assertEquals(await git(kbs.personal.dir, "rev-parse", "HEAD"), personalHead, "nothing removed");
   assertEquals(await git(kbs.team.dir, "rev-parse", "HEAD"), teamHead, "nothing removed");
 
+  // Neither holds it: said of both, not of the default alone.
+  for (const command of [["rm", "kb-zzzzz"], ["edit", "kb-zzzzz", "--tag", "x"]]) {
+    const none = await runCli(command, { env: kbs.env });
+    assertEquals(none.code, 1, show(none));
+    assert(
+      none.stderr.includes(
+        "no entry kb-zzzzz in any of the knowledge bases (personal, team); find ids with " +
+          "git-kb search <words>\n",
+      ),
+      show(none),
+    );
+  }
+
   // Only the team holds it: found there, and the line says where it went from.
   const alone = await runCli(["rm", TEAM_TOKEN], { env: kbs.env });
   assertEquals(alone.code, 0, show(alone));
