@@ -13,7 +13,13 @@ import { entryPathOf } from "../io/save/entry_files.ts";
 import { saveChanges } from "../io/save/save.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import { cyan, green, plural, printJson, yellow } from "./output.ts";
-import { indexJson, indexSummary, printWarnings, saveSummary } from "./save_report.ts";
+import {
+  indexJson,
+  indexSummary,
+  printingUnpushed,
+  printWarnings,
+  saveSummary,
+} from "./save_report.ts";
 import type { ChangesResult } from "../io/save/request.ts";
 import { readKbFile } from "../io/kb.ts";
 import { kbCommand, removeLinksCommand } from "../io/self_command.ts";
@@ -42,7 +48,8 @@ commit holds one knowledge base's files).`,
       type: "boolean",
       help: "print {ids, paths, commit, push, index, dangling, mentions, warnings, kb?} as " +
         'JSON (commit "" and push null when no file was in git; kb {name, dir} when not ' +
-        "the default)",
+        "the default; committed but not pushed, exit 3: {ids, paths, commit, push: " +
+        '"not-pushed"})',
     },
   },
   notes: `Example:
@@ -151,7 +158,12 @@ export async function run(args: string[]): Promise<number> {
   const titles = changes.map(({ path, previousText }, at) =>
     `${ids[at]}: ${titleOf(previousText, path)}`
   );
-  const result = await saveChanges({ kbDir, message: `kb: rm ${titles.join("; ")}`, changes });
+  const place = elsewhere || named ? { kb: { name, dir: kbDir } } : {};
+  const result = await printingUnpushed(
+    values.json,
+    { ids, paths, ...place },
+    () => saveChanges({ kbDir, message: `kb: rm ${titles.join("; ")}`, changes }),
+  );
   printWarnings(result);
   if (values.json) {
     printJson({
@@ -161,7 +173,7 @@ export async function run(args: string[]): Promise<number> {
       index: indexJson(result.index),
       dangling,
       mentions,
-      ...elsewhere || named ? { kb: { name, dir: kbDir } } : {},
+      ...place,
     });
     return 0;
   }

@@ -139,6 +139,20 @@ Deno.test("rm of an entry file never committed says so: no commit, nothing pushe
   assertEquals([removed.commit, removed.push], ["", null]);
 });
 
+Deno.test("rm --json committed but not pushed (exit 3) still prints what it committed", async () => {
+  await using kb = await makeKb({ remote: true });
+  const path = await entryPath(kb.dir, "kb-2yb6n");
+  await git(kb.dir, "remote", "set-url", "origin", join(kb.root, "gone.git"));
+  const result = await runCli(["rm", "kb-2yb6n", "--json"], { env: kb.env });
+  assertEquals(result.code, 3, show(result));
+  const removed = parseJson<RmJson>(result);
+  assertEquals(removed.ids, ["kb-2yb6n"]);
+  assertEquals(removed.paths, [path]);
+  assertEquals(removed.push, "not-pushed");
+  assertEquals(removed.commit, await git(kb.dir, "rev-parse", "HEAD"));
+  assert(result.stderr.includes("it is not pushed"), show(result));
+});
+
 Deno.test("edit and rm refuse an id two files carry, naming both, and change neither", async () => {
   await using kb = await makeKb();
   const real = await entryPath(kb.dir, "kb-7q2mx");
