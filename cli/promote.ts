@@ -34,7 +34,7 @@ import { waitsForAcceptance } from "../io/kernel/acceptance.ts";
 import { locateEntry } from "../io/kbs/locate.ts";
 import { attachmentsToCopy } from "../io/save/attachments.ts";
 import { entryPathOf, entryPaths, newId } from "../io/save/entry_files.ts";
-import { PushError } from "../io/save/publish.ts";
+import { KEPT_TO_FINISH, PushError } from "../io/save/publish.ts";
 import type { SaveResult } from "../io/save/request.ts";
 import { ValidationError } from "../io/save/validate.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
@@ -212,9 +212,11 @@ export async function run(args: string[]): Promise<number> {
       }
     } catch (error) {
       if (!(error instanceof PushError)) throw error;
+      // Said before the commands that finish, which follow the message's first line.
+      const state = `The copy ${copyName} is committed in ${target.kbDir} but not pushed, and ` +
+        `${from} is not marked superseded yet. ${KEPT_TO_FINISH}`;
       throw new PushError(
-        `${error.message.split("\n")[0]}\nThe copy ${copyName} is committed in ${target.kbDir} ` +
-          `but not pushed, and ${from} is not marked superseded yet`,
+        error.message.split("\n")[0].replace(KEPT_TO_FINISH, state),
         error.commit,
         [...error.commands, finish],
       );

@@ -572,6 +572,25 @@ Deno.test("promote: the hint for a left-out link works pasted, and a link to an 
   assert(secondCopy.includes(`to: ${target!.slice("team:".length)}`), secondCopy);
 });
 
+Deno.test("promote whose copy is committed but not pushed: what stands is said before the commands that finish", async () => {
+  await using kbs = await twoKbs();
+  await git(kbs.team.dir, "remote", "set-url", "origin", join(kbs.team.root, "gone.git"));
+  const promoted = await runCli(["promote", "kb-7q2mx", "--to", "team"], { env: kbs.env });
+  assertEquals(promoted.code, 3, show(promoted));
+  const finish = [
+    shellCommand(["git-kb", "sync", "--kb", kbs.team.dir]),
+    "git-kb promote personal:kb-7q2mx --to team",
+  ];
+  assert(
+    promoted.stderr.endsWith(
+      " but not pushed, and personal:kb-7q2mx is not marked superseded yet. The commit is kept; " +
+        `to finish, run:\n  ${finish.join("\n  ")}\n`,
+    ),
+    show(promoted),
+  );
+  assertEquals(promoted.stderr.split("to finish, run:").length, 2, show(promoted));
+});
+
 Deno.test("a push the remote refuses: a save (promote's) and a sync each keep the commit, exit 3 with the remote's words, and a sync finishes once it accepts", async () => {
   await using kbs = await twoKbs();
   const { personal } = kbs;
