@@ -348,6 +348,26 @@ Deno.test("rm finds the knowledge base that holds the id, never picks one of two
   assert((await git(kbs.team.dir, "log", "-1", "--format=%s")).startsWith("kb: rm kb-7q2mx"));
 });
 
+Deno.test("export writes the kernel rules of every knowledge base in use, as the hooks read them", async () => {
+  await using kbs = await twoKbs();
+  const rule = { id: "kb-tm0ru", title: "Team lint rule", body: "Run the team linter first.\n" };
+  await commitEntry(
+    kbs.team,
+    rule.id,
+    rule.title,
+    entryText({ ...rule, type: "rule", extra: "kernel: true\n" }),
+  );
+  await acceptKernel(kbs.personal.config, [rule]);
+  await using project = await tempDir("git-kb-project-");
+  const exported = await runCli(["export", "--to", "agents", "--dir", project.path], {
+    env: kbs.env,
+  });
+  assertEquals(exported.code, 0, show(exported));
+  const block = await Deno.readTextFile(join(project.path, "AGENTS.md"));
+  assert(block.includes("### Team lint rule (team:kb-tm0ru)\n"), block);
+  assert(block.includes("(personal:kb-k1rn0)\n"), block);
+});
+
 Deno.test("add --to and edit find the knowledge base; a name not configured is refused", async () => {
   await using kbs = await twoKbs();
   await addTeamToken(kbs);
