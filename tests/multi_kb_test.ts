@@ -392,6 +392,23 @@ Deno.test("add --to and edit find the knowledge base; a name not configured is r
   );
   assertEquals(mistyped.code, 1, show(mistyped));
   assertMatch(mistyped.stderr, /; did you mean "team"\? Else add one with /, show(mistyped));
+
+  // --kb or KB_DIR names one knowledge base: a configured name is not read, and that is the cause.
+  const pinned = await runCli(["sync", "team", "--kb", kbs.personal.dir], { env: kbs.env });
+  assertEquals(pinned.code, 1, show(pinned));
+  assert(
+    pinned.stderr.includes(
+      `--kb names one knowledge base (${kbs.personal.dir}), so "team", which the config lists, ` +
+        `is not read; run the command again without --kb to use "team"`,
+    ),
+    show(pinned),
+  );
+  assert(!pinned.stderr.includes("init"), show(pinned));
+  const fromEnv = await runCli(["edit", TEAM_TOKEN, "--to", "team", "--tag", "x"], {
+    env: { ...kbs.env, KB_DIR: kbs.personal.dir },
+  });
+  assertEquals(fromEnv.code, 1, show(fromEnv));
+  assert(fromEnv.stderr.includes('is not read; unset KB_DIR to use "team"'), show(fromEnv));
 });
 
 Deno.test("promote copies into the team through the save pipeline, drops a link the team lacks, supersedes the original", async () => {
