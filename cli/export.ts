@@ -13,7 +13,14 @@ import { withKbs } from "../io/kbs/open.ts";
 import { qualifyId } from "../core/kbs/qualified.ts";
 import { pendingSummary } from "../core/kernel/acceptance.ts";
 import { kernelInForce, pendingMentions } from "../io/kernel/acceptance.ts";
-import { type CommandSpec, helpText, NO_POSITIONALS, oneOf, parseCommand } from "./args.ts";
+import {
+  type CommandSpec,
+  helpText,
+  NO_POSITIONALS,
+  nonBlank,
+  oneOf,
+  parseCommand,
+} from "./args.ts";
 import { cyan, green, onStderr, printJson, yellow } from "./output.ts";
 import { kbCommand } from "../io/self_command.ts";
 import { userPath } from "../io/paths.ts";
@@ -46,6 +53,7 @@ block is kept, and so is the file's mode.`,
       type: "string",
       value: "<dir>",
       help: "the project folder (default: the current folder)",
+      check: nonBlank("a folder"),
     },
     check: { type: "boolean", help: "write nothing; exit 1 when a file is missing or stale" },
     json: {

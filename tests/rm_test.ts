@@ -285,3 +285,12 @@ Deno.test("edit of an entry left linking to one rm --force deleted: the line pri
   assertMatch(linking.stderr, /kb-p8k2c does not exist; link only to existing entries/);
   assert(!linking.stderr.includes("--remove-link"), show(linking));
 });
+
+Deno.test("rm --kb with a blank value (a variable not set) deletes nothing from the knowledge base configured", async () => {
+  await using kb = await makeKb({ remote: true });
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  const result = await runCli(["rm", "kb-2yb6n", "--kb", ""], { env: kb.env });
+  assertEquals(result.code, 2, show(result));
+  assert(result.stderr.includes("--kb needs a folder, and the value given is blank"), show(result));
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head);
+});
