@@ -299,6 +299,18 @@ export function nonBlank(what: string): (value: string, flag: string) => string 
       : `${flag} needs ${what}, and the value given is blank (a variable not set?)`;
 }
 
+/**
+ * Refuse entry ids given blank (`git-kb get "$ID"` with `ID` unset): none at all, or any that is
+ * empty or only blanks, is a usage error rather than a call that reads or changes nothing.
+ */
+export function refuseBlankIds(ids: readonly string[]): void {
+  if (!ids.length || ids.some((id) => !id.trim())) {
+    throw new UsageError(
+      "an <id> given is blank (a variable not set?); give entry ids, like kb-7q2mx",
+    );
+  }
+}
+
 /** A {@link OptionSpec.check} for a whole number of at least `min`. */
 export function wholeNumberFrom(min: number): (value: string, flag: string) => string | undefined {
   return (value, flag) => {

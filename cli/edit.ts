@@ -17,7 +17,7 @@ import { locateEntry } from "../io/kbs/locate.ts";
 import { type DraftCheck, editUntilValid } from "../io/editor.ts";
 import { entryPaths } from "../io/save/entry_files.ts";
 import type { SaveResult } from "../io/save/request.ts";
-import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
+import { type CommandSpec, helpText, parseCommand, refuseBlankIds, UsageError } from "./args.ts";
 import {
   checkEditAndSave,
   editProblems,
@@ -145,6 +145,7 @@ function reportNoChange(id: string, path: string, json: boolean | undefined): nu
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(args, command.options, command);
   const [typed] = positionals;
+  refuseBlankIds(positionals);
   const fromDraft = values["from-draft"];
   const fieldFlags = hasFieldFlags(values);
   if (fromDraft !== undefined && fieldFlags) {

@@ -37,7 +37,7 @@ import { entryPathOf, entryPaths, newId } from "../io/save/entry_files.ts";
 import { KEPT_TO_FINISH, PushError } from "../io/save/publish.ts";
 import type { SaveResult } from "../io/save/request.ts";
 import { ValidationError } from "../io/save/validate.ts";
-import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
+import { type CommandSpec, helpText, parseCommand, refuseBlankIds, UsageError } from "./args.ts";
 import { checkAndSave } from "./entry_save.ts";
 import { today } from "./entry_flags.ts";
 import { cyan, green, printJson, yellow } from "./output.ts";
@@ -121,6 +121,7 @@ export async function run(args: string[]): Promise<number> {
   const to = values.to;
   if (!to) throw new UsageError("--to <name> is required: the knowledge base to copy it into");
   const [typed] = positionals;
+  refuseBlankIds(positionals);
   const source = locateEntry(typed, {
     kb: values.kb,
     command: (qualified) => kbCommand("promote", qualified, "--to", to),

@@ -11,7 +11,7 @@ import { resolveKb } from "../io/config.ts";
 import { type LocatedEntry, locateEntry } from "../io/kbs/locate.ts";
 import { entryPathOf } from "../io/save/entry_files.ts";
 import { saveChanges } from "../io/save/save.ts";
-import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
+import { type CommandSpec, helpText, parseCommand, refuseBlankIds } from "./args.ts";
 import { cyan, green, plural, printJson, yellow } from "./output.ts";
 import {
   indexJson,
@@ -52,6 +52,7 @@ commit holds one knowledge base's files).`,
         '"not-pushed"})',
     },
   },
+  positionals: { name: "<id>", min: 1 },
   notes: `Example:
   git-kb rm kb-7q2mx
 
@@ -140,7 +141,7 @@ function locateAll(
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(args, command.options, command);
   const typed = [...new Set(positionals)];
-  if (!typed.length) throw new UsageError("give at least one entry id, like kb-7q2mx");
+  refuseBlankIds(typed);
   const { location: { kbDir, name }, ids, named } = locateAll(typed, args, values);
   const elsewhere = name !== undefined && kbDir !== resolveKb(values.kb).kbDir;
   const kbFlag = values.kb !== undefined
