@@ -5,7 +5,7 @@
  * @module
  */
 import { contextForPrompt } from "../io/hook/prompt_context.ts";
-import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
+import { type CommandSpec, helpText, nonBlank, parseCommand, UsageError } from "./args.ts";
 import { printJson, printStored } from "./output.ts";
 import { kbCommand, selfCommand } from "../io/self_command.ts";
 import type { Decision } from "../core/prompt/decision.ts";
@@ -22,6 +22,7 @@ shown), and says why on stderr.`,
       type: "string",
       value: "<id>",
       help: "deduplicate against this session's ledger, and record in it",
+      check: nonBlank("a session id"),
     },
     json: {
       type: "boolean",

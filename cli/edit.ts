@@ -17,7 +17,14 @@ import { locateEntry } from "../io/kbs/locate.ts";
 import { type DraftCheck, editUntilValid } from "../io/editor.ts";
 import { entryPaths } from "../io/save/entry_files.ts";
 import type { SaveResult } from "../io/save/request.ts";
-import { type CommandSpec, helpText, parseCommand, refuseBlankIds, UsageError } from "./args.ts";
+import {
+  type CommandSpec,
+  helpText,
+  nonBlank,
+  parseCommand,
+  refuseBlankIds,
+  UsageError,
+} from "./args.ts";
 import {
   checkEditAndSave,
   editProblems,
@@ -75,6 +82,7 @@ push, reindex.`,
       value: "<name>",
       help: "the configured knowledge base the entry is in (by default, the " +
         "one that holds the id; team:kb-xxxxx names it too)",
+      check: nonBlank("a knowledge base's name"),
     },
     "from-draft": {
       type: "string",

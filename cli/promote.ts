@@ -37,7 +37,14 @@ import { entryPathOf, entryPaths, newId } from "../io/save/entry_files.ts";
 import { KEPT_TO_FINISH, PushError } from "../io/save/publish.ts";
 import type { SaveResult } from "../io/save/request.ts";
 import { ValidationError } from "../io/save/validate.ts";
-import { type CommandSpec, helpText, parseCommand, refuseBlankIds, UsageError } from "./args.ts";
+import {
+  type CommandSpec,
+  helpText,
+  nonBlank,
+  parseCommand,
+  refuseBlankIds,
+  UsageError,
+} from "./args.ts";
 import { checkAndSave } from "./entry_save.ts";
 import { today } from "./entry_flags.ts";
 import { cyan, green, printJson, yellow } from "./output.ts";
@@ -61,6 +68,7 @@ those links to the copy and makes those plain ids mentions of their copies.`,
       type: "string",
       value: "<name>",
       help: "the configured knowledge base to copy the entry into (required)",
+      check: nonBlank("a knowledge base's name"),
     },
     json: {
       type: "boolean",

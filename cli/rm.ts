@@ -11,7 +11,7 @@ import { resolveKb } from "../io/config.ts";
 import { type LocatedEntry, locateEntry } from "../io/kbs/locate.ts";
 import { entryPathOf } from "../io/save/entry_files.ts";
 import { saveChanges } from "../io/save/save.ts";
-import { type CommandSpec, helpText, parseCommand, refuseBlankIds } from "./args.ts";
+import { type CommandSpec, helpText, nonBlank, parseCommand, refuseBlankIds } from "./args.ts";
 import { cyan, green, plural, printJson, yellow } from "./output.ts";
 import {
   indexJson,
@@ -43,6 +43,7 @@ commit holds one knowledge base's files).`,
       value: "<name>",
       help: "the configured knowledge base the entries are in (by default, the one that " +
         "holds them)",
+      check: nonBlank("a knowledge base's name"),
     },
     json: {
       type: "boolean",

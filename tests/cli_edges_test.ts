@@ -113,6 +113,26 @@ Deno.test("stray or missing positionals are refused the same way, with the usage
     [["rm"], /missing <id>/, "Usage: git-kb rm"],
     [["edit", " ", "--tag", "x"], /an <id> given is blank/, "Usage: git-kb edit"],
     [["promote", "", "--to", "team"], /an <id> given is blank/, "Usage: git-kb promote"],
+    [
+      ["rm", "kb-7q2mx", "--to", ""],
+      /--to needs a knowledge base's name, and the value given is blank/,
+      "Usage: git-kb rm",
+    ],
+    [
+      ["edit", "kb-7q2mx", "--to", " ", "--tag", "x"],
+      /--to needs a knowledge base's name/,
+      "Usage: git-kb edit",
+    ],
+    [
+      ["promote", "kb-7q2mx", "--to", ""],
+      /--to needs a knowledge base's name/,
+      "Usage: git-kb promote",
+    ],
+    [
+      ["context", "rotate the npm token", "--session", ""],
+      /--session needs a session id/,
+      "Usage: git-kb context",
+    ],
   ];
   const results = await Promise.all(cases.map(([args]) => runCli(args, { env: kb.env })));
   for (const [index, [args, problem, usage]] of cases.entries()) {
