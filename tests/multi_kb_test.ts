@@ -174,14 +174,14 @@ Deno.test("two knowledge bases: the prompt hook surfaces both, names them, one b
   assert(!again.includes(`team:${TEAM_TOKEN}`), again);
 });
 
-Deno.test("stats, review and eval read the default knowledge base, and say how to read the others", async () => {
+Deno.test("stats, review, eval and index read the default knowledge base, and say how to read the others", async () => {
   await using kbs = await twoKbs();
   const golden = join(kbs.personal.root, "golden.jsonl");
   await Deno.writeTextFile(
     golden,
     JSON.stringify({ prompt: "rotate npm token", expect: ["kb-7q2mx"] }) + "\n",
   );
-  for (const words of [["stats"], ["review"], ["eval", golden]]) {
+  for (const words of [["stats"], ["review"], ["eval", golden], ["index", "--verbose"]]) {
     const ran = await runCli(words, { env: kbs.env });
     assertEquals(ran.code, 0, show(ran));
     const note = `note: only the default knowledge base, personal, was read; for team: ` +
