@@ -30,7 +30,11 @@ warning says why.`,
       type: "boolean",
       help: "after each entry, list its linked entries (both directions) with titles",
     },
-    json: { type: "boolean", help: "print [{id, path, text, links?}] as JSON" },
+    json: {
+      type: "boolean",
+      help: "print [{id, path, text, links?}] as JSON, links (with --links) as " +
+        "[{rel, id, direction, title?}], no title where no entry has the id",
+    },
   },
   positionals: { name: "<id>", min: 1 },
 } as const satisfies CommandSpec;
