@@ -74,7 +74,8 @@ those links to the copy and makes those plain ids mentions of their copies.`,
       type: "boolean",
       help: "print {from, copy, copied, relinked, marked, dropped, unlinked, " +
         "attachmentsLeft} as JSON (each of copied, relinked, marked: the save's {id, path, " +
-        "commit, push, warnings, index}, or null when it had nothing to do)",
+        "commit, push, warnings, index}, or null when it had nothing to do; committed but " +
+        'not pushed, exit 3: {id, path, commit, push: "not-pushed"})',
     },
   },
   positionals: { name: "<id>", min: 1, max: 1 },
@@ -177,6 +178,20 @@ export async function run(args: string[]): Promise<number> {
   let attachmentsLeft: { path: string; reason: string }[] = [];
   let copied: SaveResult | undefined;
   let relinked: SaveResult | undefined;
+  // With --json, a save committed but not pushed (exit 3) still prints what stands, as add does.
+  const printNotPushed = (saves: { copied: object | null; marked: object | null }) => {
+    if (!values.json) return;
+    printJson({
+      from,
+      copy: copyName,
+      copied: saves.copied,
+      relinked: saveJson(relinked),
+      marked: saves.marked,
+      dropped,
+      unlinked,
+      attachmentsLeft,
+    });
+  };
   if (found) {
     const carried = carriedLinks(original.links, targetIdOf);
     dropped = droppedOf(carried.dropped);
@@ -221,6 +236,10 @@ export async function run(args: string[]): Promise<number> {
       }
     } catch (error) {
       if (!(error instanceof PushError)) throw error;
+      printNotPushed({
+        copied: { id: copyId, path: request.path, commit: error.commit, push: "not-pushed" },
+        marked: null,
+      });
       // Said before the commands that finish, which follow the message's first line.
       const state = `The copy ${copyName} is committed in ${target.kbDir} but not pushed, and ` +
         `${from} is not marked superseded yet. ${KEPT_TO_FINISH}`;
@@ -247,6 +266,10 @@ export async function run(args: string[]): Promise<number> {
     } catch (error) {
       // Marked but not pushed: the message still says the copy is there.
       if (error instanceof PushError) {
+        printNotPushed({
+          copied: saveJson(copied),
+          marked: { id: original.id, path, commit: error.commit, push: "not-pushed" },
+        });
         throw new PushError(
           `${saved}; marking ${from} superseded by it: ${error.message.split("\n")[0]}`,
           error.commit,

@@ -626,6 +626,16 @@ Deno.test("promote whose copy is committed but not pushed: what stands is said b
     show(promoted),
   );
   assertEquals(promoted.stderr.split("to finish, run:").length, 2, show(promoted));
+
+  // With --json, what stands is printed on stdout as well: the copy, committed, not pushed.
+  const json = await runCli(["promote", "kb-r4b9t", "--to", "team", "--json"], { env: kbs.env });
+  assertEquals(json.code, 3, show(json));
+  const done = parseJson<{ copy: string; copied: { commit: string; push: string }; marked: null }>(
+    json,
+  );
+  assertEquals(done.copied.push, "not-pushed");
+  assertEquals(done.copied.commit, await git(kbs.team.dir, "rev-parse", "HEAD"));
+  assertEquals(done.marked, null);
 });
 
 Deno.test("a push the remote refuses: a save (promote's) and a sync each keep the commit, exit 3 with the remote's words, and a sync finishes once it accepts", async () => {
