@@ -39,8 +39,9 @@ export interface CommandEntry {
   /** The narrower profile it runs with when given `--read-only`. */
   readOnlyProfile?: ProfileName;
   /**
-   * It loads a large library, or much code, the other commands have no use for (mcp's SDK, the
-   * readers of other tools' notes import has), so it gets a bundle of its own
+   * It loads a large library the other commands have no use for (mcp's SDK), or is much code
+   * that runs once in a while (init, setup, review, import's readers of other tools' notes), so it
+   * gets a bundle of its own
    * (`plugin/bin/<name>/`), which the CLI's bundle loads when the command runs: see
    * {@link loadOwnBundle}.
    */
@@ -213,8 +214,9 @@ export const COMMANDS = {
   setup: {
     module: "cli/setup.ts",
     profile: "setup",
+    ownBundle: true,
     summary: "wire git-kb's hooks (or, --mcp, its MCP server) into a coding agent",
-    load: () => import("../cli/setup.ts"),
+    load: () => loadOwnBundle("cli/setup.ts"),
   },
 } as const satisfies Record<string, CommandEntry>;
 

@@ -94,7 +94,12 @@ export interface CommandSpec<T extends Record<string, OptionSpec> = Record<strin
 
 /** Options every command accepts. */
 export const COMMON_OPTIONS = {
-  kb: { type: "string", value: "<dir>", help: "the knowledge base folder" },
+  kb: {
+    type: "string",
+    value: "<dir>",
+    help: "the knowledge base folder",
+    check: nonBlank("a folder"),
+  },
   help: { type: "boolean", short: "h" },
 } as const satisfies Record<string, OptionSpec>;
 
@@ -281,6 +286,29 @@ export function parseCommand<T extends Record<string, OptionSpec>>(
   problems.push(...positionalProblems(positionals, shape.positionals));
   if (problems.length) throw new UsageError(problems);
   return { values: values as OptionValues<T & typeof COMMON_OPTIONS>, positionals };
+}
+
+/**
+ * A {@link OptionSpec.check} refusing a blank value: `--kb "$DIR"` with `DIR` unset names no
+ * folder, and read as no `--kb` at all it would reach another knowledge base.
+ */
+export function nonBlank(what: string): (value: string, flag: string) => string | undefined {
+  return (value, flag) =>
+    value.trim()
+      ? undefined
+      : `${flag} needs ${what}, and the value given is blank (a variable not set?)`;
+}
+
+/**
+ * Refuse entry ids given blank (`git-kb get "$ID"` with `ID` unset): none at all, or any that is
+ * empty or only blanks, is a usage error rather than a call that reads or changes nothing.
+ */
+export function refuseBlankIds(ids: readonly string[]): void {
+  if (!ids.length || ids.some((id) => !id.trim())) {
+    throw new UsageError(
+      "an <id> given is blank (a variable not set?); give entry ids, like kb-7q2mx",
+    );
+  }
 }
 
 /** A {@link OptionSpec.check} for a whole number of at least `min`. */

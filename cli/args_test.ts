@@ -123,3 +123,13 @@ Deno.test("parseCommand: required options, value checks and a near option's name
     limit: "2",
   });
 });
+
+Deno.test("a blank --kb is refused, not read as no --kb (which would reach another knowledge base)", () => {
+  for (const args of [["--kb", ""], ["--kb=  "]]) {
+    const error = assertThrows(() => parseCommand(args, OPTIONS), UsageError);
+    assertEquals(error.problems, [
+      "--kb needs a folder, and the value given is blank (a variable not set?)",
+    ]);
+  }
+  assertEquals(parseCommand(["--kb", "kb"], OPTIONS).values, { kb: "kb" });
+});

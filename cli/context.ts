@@ -5,21 +5,24 @@
  * @module
  */
 import { contextForPrompt } from "../io/hook/prompt_context.ts";
-import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
+import { type CommandSpec, helpText, nonBlank, parseCommand, UsageError } from "./args.ts";
 import { printJson, printStored } from "./output.ts";
-import { selfCommand } from "../io/self_command.ts";
+import { kbCommand, selfCommand } from "../io/self_command.ts";
+import type { Decision } from "../core/prompt/decision.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
   usage: ['context "<prompt>" [options]'],
   about: `Print what the prompt hook would add for this prompt: kernel rules in full and
 pointers (id, title, why) to entries worth fetching with git-kb get. Prints
-nothing when nothing surfaces (skipped, no signal, or all already shown).`,
+nothing on stdout when nothing surfaces (skipped, no signal, or all already
+shown), and says why on stderr.`,
   options: {
     session: {
       type: "string",
       value: "<id>",
       help: "deduplicate against this session's ledger, and record in it",
+      check: nonBlank("a session id"),
     },
     json: {
       type: "boolean",
@@ -62,5 +65,33 @@ export async function run(args: string[]): Promise<number> {
       text: decision.assembly?.text ?? "",
     });
   } else if (decision.assembly) printStored(decision.assembly.text);
+  else console.error(nothingAdded(decision, args));
   return 0;
+}
+
+/** What the hook skips, by the reason its decision gives, and what to give it instead. */
+const SKIPPED: Record<string, string> = {
+  empty: "an empty prompt; give the task in a few words",
+  slash_command: "a slash command; give the task in words",
+  short: "a prompt this short; give the task in a few more words",
+  mechanical: "pasted output and mechanical replies; give the task in words",
+};
+
+/**
+ * Why the hook would add nothing, for stderr (stdout stays empty), with the call that says more
+ * when there is more to say.
+ */
+function nothingAdded(decision: Decision, args: readonly string[]): string {
+  const said = "git-kb context: the hook would add nothing";
+  if (decision.outcome === "skipped") {
+    const what = SKIPPED[decision.skipReason ?? ""] ??
+      `this prompt (${decision.skipReason}); give the task in words`;
+    return `${said}: it skips ${what}`;
+  }
+  const why = decision.outcome === "all_deduped"
+    ? "every entry it matches was shown in this session already"
+    : "no entry matches this prompt well enough";
+  return `${said}: ${why}; the entries it nearly matched: ${
+    kbCommand("context", ...args, "--json")
+  }`;
 }

@@ -17,7 +17,14 @@ import { locateEntry } from "../io/kbs/locate.ts";
 import { type DraftCheck, editUntilValid } from "../io/editor.ts";
 import { entryPaths } from "../io/save/entry_files.ts";
 import type { SaveResult } from "../io/save/request.ts";
-import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
+import {
+  type CommandSpec,
+  helpText,
+  nonBlank,
+  parseCommand,
+  refuseBlankIds,
+  UsageError,
+} from "./args.ts";
 import {
   checkEditAndSave,
   editProblems,
@@ -75,6 +82,7 @@ push, reindex.`,
       value: "<name>",
       help: "the configured knowledge base the entry is in (by default, the " +
         "one that holds the id; team:kb-xxxxx names it too)",
+      check: nonBlank("a knowledge base's name"),
     },
     "from-draft": {
       type: "string",
@@ -145,6 +153,7 @@ function reportNoChange(id: string, path: string, json: boolean | undefined): nu
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(args, command.options, command);
   const [typed] = positionals;
+  refuseBlankIds(positionals);
   const fromDraft = values["from-draft"];
   const fieldFlags = hasFieldFlags(values);
   if (fromDraft !== undefined && fieldFlags) {

@@ -42,6 +42,12 @@ export function exitCodeOf(error: unknown): ExitCode {
   return error instanceof KbError ? error.exitCode : EXIT.failed;
 }
 
+/** An error's own message (a wrapper's cause's), without the command's name or colour. */
+export function messageOf(error: unknown): string {
+  error = unwrap(error);
+  return error instanceof Error ? error.message : String(error);
+}
+
 /**
  * One line (or a short block) for stderr saying what went wrong and what to do. A usage error
  * lists every mistake, then `usage` (the command's usage line) when given, then where the help is.

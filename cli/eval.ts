@@ -31,11 +31,15 @@ A relative path is looked up in the current folder, then in the knowledge base.`
       value: "<n>",
       help: "list at most n prompts with misses (default 20; --json lists all)",
     },
-    json: { type: "boolean", help: "print the whole run as JSON" },
+    json: {
+      type: "boolean",
+      help: "print {golden, kbDir, entries, run: {summary, results}, unknownIds, previous?, " +
+        "ms} as JSON, every prompt's result in run.results",
+    },
   },
   positionals: { name: "<golden.jsonl>", min: 1, max: 1 },
-  notes: `Exit codes: 0 scored, 1 the file is missing or has lines that are not cases,
-2 usage error.`,
+  notes: `Exit codes: 0 scored, 1 the file is missing, is not a file, has lines that
+are not cases or has no prompt, 2 usage error.`,
 } as const satisfies CommandSpec;
 
 /** Help text. */

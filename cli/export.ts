@@ -9,10 +9,18 @@
 import { EXIT } from "../core/exit.ts";
 import { AGENT_FILES, type AgentFileName } from "../core/export/agent_files.ts";
 import { exportAgentFiles } from "../io/export/agent_files.ts";
-import { openKb } from "../io/index/open.ts";
+import { withKbs } from "../io/kbs/open.ts";
+import { qualifyId } from "../core/kbs/qualified.ts";
 import { pendingSummary } from "../core/kernel/acceptance.ts";
 import { kernelInForce, pendingMentions } from "../io/kernel/acceptance.ts";
-import { type CommandSpec, helpText, NO_POSITIONALS, oneOf, parseCommand } from "./args.ts";
+import {
+  type CommandSpec,
+  helpText,
+  NO_POSITIONALS,
+  nonBlank,
+  oneOf,
+  parseCommand,
+} from "./args.ts";
 import { cyan, green, onStderr, printJson, yellow } from "./output.ts";
 import { kbCommand } from "../io/self_command.ts";
 import { userPath } from "../io/paths.ts";
@@ -20,8 +28,9 @@ import { userPath } from "../io/paths.ts";
 /** The command: its usage, options and positionals. */
 export const command = {
   usage: ["export [options]"],
-  about: `Write git-kb's block into the agent files of a project: the kernel rules, and
-the rule to run git-kb context before a task. The block sits between markers,
+  about: `Write git-kb's block into the agent files of a project: the kernel rules (of
+every knowledge base in use, as the hooks read them), and the rule to run git-kb
+context before a task. The block sits between markers,
 so a rerun replaces only it and leaves your own text alone. Each file stays
 inside what its agent reads (AGENTS.md 32 KiB, CLAUDE.md 200 lines, a Windsurf
 rule 12,000 characters): kernel rules that do not fit are left out and named.
@@ -44,9 +53,14 @@ block is kept, and so is the file's mode.`,
       type: "string",
       value: "<dir>",
       help: "the project folder (default: the current folder)",
+      check: nonBlank("a folder"),
     },
     check: { type: "boolean", help: "write nothing; exit 1 when a file is missing or stale" },
-    json: { type: "boolean", help: "print what was done as JSON" },
+    json: {
+      type: "boolean",
+      help: "print {files: [{name, path, state, leftOut, problem?, fix?}], rules, waiting} as " +
+        "JSON; state: written, unchanged, missing, stale (--check) or refused",
+    },
   },
   positionals: NO_POSITIONALS,
   notes: `Example:
@@ -62,15 +76,24 @@ export const help: string = helpText(command);
 /** Run the command. */
 export async function run(args: string[]): Promise<number> {
   const { values } = parseCommand(args, command.options, command);
-  const { reader } = await openKb(values.kb);
-  const rules = kernelInForce(reader.manifest.kernel).map(({ id, title, body }) => ({
-    id,
-    title,
-    body,
+  // Every knowledge base in use, as the hooks read them: their rules reach a prompt, so they go
+  // in the block too, each id named `name:id` where several are read.
+  const { rules, waiting, skipped } = await withKbs(values.kb, {}, ({ kbs, skipped, several }) => ({
+    rules: kbs.flatMap(({ name, reader }) =>
+      kernelInForce(reader.manifest.kernel).map(({ id, title, body }) => ({
+        id: several ? qualifyId(name, id) : id,
+        title,
+        body,
+      }))
+    ),
+    // A rule not accepted here is not written either, and is named: it may be the user's own,
+    // saved on another machine, that they expect in the block.
+    waiting: kbs.flatMap(({ name, reader }) =>
+      pendingMentions(reader.manifest.kernel, several ? name : undefined)
+    ),
+    skipped,
   }));
-  // A rule not accepted here is not written either, and is named: it may be the user's own,
-  // saved on another machine, that they expect in the block.
-  const waiting = pendingMentions(reader.manifest.kernel);
+  for (const line of skipped) console.error(yellow(`git-kb export: ${line}`));
   const files = values.to?.length ? [...new Set(values.to)] as AgentFileName[] : undefined;
   const reports = exportAgentFiles({
     projectDir: values.dir === undefined ? undefined : userPath(values.dir),

@@ -10,7 +10,7 @@ import { linkLine } from "../core/entry/links.ts";
 import { typedIds } from "../core/kbs/qualified.ts";
 import { terminalSafe } from "../core/text/display.ts";
 import { type Found, getEntries } from "../io/kbs/get.ts";
-import { type CommandSpec, helpText, parseCommand } from "./args.ts";
+import { type CommandSpec, helpText, parseCommand, refuseBlankIds } from "./args.ts";
 import { printJson, printStored, red, yellow } from "./output.ts";
 
 /** The command: its usage, options and positionals. */
@@ -30,7 +30,11 @@ warning says why.`,
       type: "boolean",
       help: "after each entry, list its linked entries (both directions) with titles",
     },
-    json: { type: "boolean", help: "print [{id, path, text, links?}] as JSON" },
+    json: {
+      type: "boolean",
+      help: "print [{id, path, text, links?}] as JSON, links (with --links) as " +
+        "[{rel, id, direction, title?}], no title where no entry has the id",
+    },
   },
   positionals: { name: "<id>", min: 1 },
 } as const satisfies CommandSpec;
@@ -42,6 +46,7 @@ export const help: string = helpText(command);
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(args, command.options, command);
   const ids = typedIds(positionals);
+  refuseBlankIds(ids);
   const { found, reasons, skipped, readFromFiles } = await getEntries(values.kb, ids, {
     links: values.links,
   });

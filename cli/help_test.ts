@@ -59,3 +59,24 @@ Exit 0.`,
     true,
   );
 });
+
+Deno.test("--json names the fields it prints, in the help of each command that reports", async () => {
+  const reporting = [
+    "export",
+    "get",
+    "index",
+    "stats",
+    "eval",
+    "selftest",
+    "rm",
+    "sync",
+    "promote",
+  ];
+  const vague: string[] = [];
+  for (const name of reporting) {
+    const { command } = await COMMANDS[name as keyof typeof COMMANDS].load();
+    const json = (command.options as Record<string, { help?: string }>).json;
+    if (!/[{[]\w+/.test(json?.help ?? "")) vague.push(`${name}: ${json?.help}`);
+  }
+  assertEquals(vague, []);
+});

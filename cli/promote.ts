@@ -34,14 +34,21 @@ import { waitsForAcceptance } from "../io/kernel/acceptance.ts";
 import { locateEntry } from "../io/kbs/locate.ts";
 import { attachmentsToCopy } from "../io/save/attachments.ts";
 import { entryPathOf, entryPaths, newId } from "../io/save/entry_files.ts";
-import { PushError } from "../io/save/publish.ts";
+import { KEPT_TO_FINISH, PushError } from "../io/save/publish.ts";
 import type { SaveResult } from "../io/save/request.ts";
 import { ValidationError } from "../io/save/validate.ts";
-import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
+import {
+  type CommandSpec,
+  helpText,
+  nonBlank,
+  parseCommand,
+  refuseBlankIds,
+  UsageError,
+} from "./args.ts";
 import { checkAndSave } from "./entry_save.ts";
 import { today } from "./entry_flags.ts";
 import { cyan, green, printJson, yellow } from "./output.ts";
-import { printWarnings, saveSummary } from "./save_report.ts";
+import { indexJson, printWarnings, saveSummary } from "./save_report.ts";
 import { kbCommand, removeLinksCommand } from "../io/self_command.ts";
 
 /** The command: its usage, options and positionals. */
@@ -61,8 +68,15 @@ those links to the copy and makes those plain ids mentions of their copies.`,
       type: "string",
       value: "<name>",
       help: "the configured knowledge base to copy the entry into (required)",
+      check: nonBlank("a knowledge base's name"),
     },
-    json: { type: "boolean", help: "print what was done as JSON" },
+    json: {
+      type: "boolean",
+      help: "print {from, copy, copied, relinked, marked, dropped, unlinked, " +
+        "attachmentsLeft} as JSON (each of copied, relinked, marked: the save's {id, path, " +
+        "commit, push, warnings, index}, or null when it had nothing to do; committed but " +
+        'not pushed, exit 3: {id, path, commit, push: "not-pushed"})',
+    },
   },
   positionals: { name: "<id>", min: 1, max: 1 },
   notes: `The id may name its knowledge base (personal:kb-7q2mx); by default the one
@@ -116,6 +130,7 @@ export async function run(args: string[]): Promise<number> {
   const to = values.to;
   if (!to) throw new UsageError("--to <name> is required: the knowledge base to copy it into");
   const [typed] = positionals;
+  refuseBlankIds(positionals);
   const source = locateEntry(typed, {
     kb: values.kb,
     command: (qualified) => kbCommand("promote", qualified, "--to", to),
@@ -163,6 +178,20 @@ export async function run(args: string[]): Promise<number> {
   let attachmentsLeft: { path: string; reason: string }[] = [];
   let copied: SaveResult | undefined;
   let relinked: SaveResult | undefined;
+  // With --json, a save committed but not pushed (exit 3) still prints what stands, as add does.
+  const printNotPushed = (saves: { copied: object | null; marked: object | null }) => {
+    if (!values.json) return;
+    printJson({
+      from,
+      copy: copyName,
+      copied: saves.copied,
+      relinked: saveJson(relinked),
+      marked: saves.marked,
+      dropped,
+      unlinked,
+      attachmentsLeft,
+    });
+  };
   if (found) {
     const carried = carriedLinks(original.links, targetIdOf);
     dropped = droppedOf(carried.dropped);
@@ -207,9 +236,15 @@ export async function run(args: string[]): Promise<number> {
       }
     } catch (error) {
       if (!(error instanceof PushError)) throw error;
+      printNotPushed({
+        copied: { id: copyId, path: request.path, commit: error.commit, push: "not-pushed" },
+        marked: null,
+      });
+      // Said before the commands that finish, which follow the message's first line.
+      const state = `The copy ${copyName} is committed in ${target.kbDir} but not pushed, and ` +
+        `${from} is not marked superseded yet. ${KEPT_TO_FINISH}`;
       throw new PushError(
-        `${error.message.split("\n")[0]}\nThe copy ${copyName} is committed in ${target.kbDir} ` +
-          `but not pushed, and ${from} is not marked superseded yet`,
+        error.message.split("\n")[0].replace(KEPT_TO_FINISH, state),
         error.commit,
         [...error.commands, finish],
       );
@@ -231,6 +266,10 @@ export async function run(args: string[]): Promise<number> {
     } catch (error) {
       // Marked but not pushed: the message still says the copy is there.
       if (error instanceof PushError) {
+        printNotPushed({
+          copied: saveJson(copied),
+          marked: { id: original.id, path, commit: error.commit, push: "not-pushed" },
+        });
         throw new PushError(
           `${saved}; marking ${from} superseded by it: ${error.message.split("\n")[0]}`,
           error.commit,
@@ -303,6 +342,11 @@ function titleOf(kbDir: string, path: string | undefined): string | undefined {
   }
 }
 
+/** A save as `--json` prints it (as add and edit print theirs), or null when none was made. */
+function saveJson(result: SaveResult | undefined): object | null {
+  return result ? { ...result, index: indexJson(result.index) } : null;
+}
+
 function report(done: {
   from: string;
   copyName: string;
@@ -325,9 +369,9 @@ function report(done: {
     printJson({
       from,
       copy: copyName,
-      copied: copied ?? null,
-      relinked: relinked ?? null,
-      marked: marked ?? null,
+      copied: saveJson(copied),
+      relinked: saveJson(relinked),
+      marked: saveJson(marked),
       dropped,
       unlinked,
       attachmentsLeft,

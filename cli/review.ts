@@ -48,7 +48,7 @@ import { proposeFromReceipts } from "../io/proposals/from_receipts.ts";
 import { proposalsBehind, shareReviews } from "../io/proposals/sync.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import { EXIT, KbError } from "../core/exit.ts";
-import { describeError, exitCodeOf } from "./errors.ts";
+import { describeError, exitCodeOf, messageOf } from "./errors.ts";
 import {
   checkAndSave,
   entryProblems,
@@ -254,11 +254,6 @@ async function prepare(on: Reviewing): Promise<void> {
         `proposals made before are listed; check the cache: ${kbCommand("doctor", ...on.kbFlag)}`,
     ));
   }
-}
-
-/** An error's message. */
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** How many of the files a merge would bring in unseen a warning names. */

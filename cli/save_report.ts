@@ -76,17 +76,29 @@ export function reportSave(
  * but with `push: "not-pushed"`, so a script learns the id and the commit; the error then says
  * why on stderr and sets the exit code.
  */
-export async function reportingUnpushed<T>(
+export function reportingUnpushed<T>(
   json: boolean | undefined,
   request: SaveRequest,
+  save: () => Promise<T>,
+): Promise<T> {
+  const { entry: { id }, path } = request;
+  return printingUnpushed(json, { id, path }, save);
+}
+
+/**
+ * {@link reportingUnpushed} for any save: `saved` (what the save is of: `{ids, paths}` for `rm`)
+ * is printed with the commit and `push: "not-pushed"` when it commits but cannot push.
+ */
+export async function printingUnpushed<T>(
+  json: boolean | undefined,
+  saved: Record<string, unknown>,
   save: () => Promise<T>,
 ): Promise<T> {
   try {
     return await save();
   } catch (error) {
     if (json && error instanceof PushError) {
-      const { entry: { id }, path } = request;
-      printJson({ id, path, commit: error.commit, push: "not-pushed" });
+      printJson({ ...saved, commit: error.commit, push: "not-pushed" });
     }
     throw error;
   }

@@ -35,7 +35,12 @@ verifies the final state itself (git log, the entry files, search and the hook
 again), removes the scratch folder whatever happened, and checks that your
 config files and knowledge base did not change. One line per step, with why.`,
   options: {
-    json: { type: "boolean", help: "print the steps as JSON" },
+    json: {
+      type: "boolean",
+      help: "print {ok, entry, scratch, kept?, steps: [{group, name, ok, detail, ms}]} as " +
+        "JSON (--verify, --teardown: no entry; --setup-only: {scratch, kbDir, tasks, verify, " +
+        "teardown})",
+    },
     keep: { type: "boolean", help: "keep the scratch folder to look at (its path is printed)" },
     "setup-only": {
       type: "boolean",

@@ -30,7 +30,13 @@ frequent words. Then the prompt hook's debug log: how often it fired, why it
 did not, entries that keep nearly matching (tuning candidates), entries never
 surfaced, and the median size of what it injected. Turn the log on with
 KB_HOOK_DEBUG=1.`,
-  options: { json: { type: "boolean", help: "print the summary as JSON" } },
+  options: {
+    json: {
+      type: "boolean",
+      help: "print {log, prompts, skipped, errors, outcomes, fireRate, kernelOnly, " +
+        "medianBytes, nearMissLeaders, neverSurfaced, delivery} as JSON",
+    },
+  },
   positionals: NO_POSITIONALS,
 } as const satisfies CommandSpec;
 

@@ -17,7 +17,7 @@ import { type EntryTraffic, SyncConflictError, syncKb, type SyncReport } from ".
 import { ProposalsPushError } from "../io/proposals/sync.ts";
 import { addRemoteCommand } from "../io/remote/target.ts";
 import { type CommandSpec, helpText, parseCommand } from "./args.ts";
-import { describeError, exitCodeOf } from "./errors.ts";
+import { describeError, exitCodeOf, messageOf } from "./errors.ts";
 import { indexJson, printWarnings } from "./save_report.ts";
 import { cyan, green, plural, printJson, yellow } from "./output.ts";
 
@@ -47,7 +47,9 @@ that merge, resolve and finish are printed, one a line.`,
       help: "print {outcome, branch, upstream, incoming, outgoing, rebased, index,\n" +
         "proposals: {cameIn, wentOut, pending?, notPushed?, wayOut?}, warnings,\n" +
         "kernelWaiting};\n" +
-        "on a conflict, {outcome: conflict, entries, commands}",
+        "on a conflict, {outcome: conflict, entries, commands}; with several knowledge\n" +
+        "bases, an array of those, each with its name, one that failed as\n" +
+        "{name, kbDir, outcome: failed, exitCode, error}",
     },
   },
   positionals: { name: "<name>", max: 1 },
@@ -215,14 +217,14 @@ async function waitingRules(kbDir: string, name?: string): Promise<PendingMentio
  */
 async function syncOne(
   kbDir: string,
-  { json, forceRepublish }: { json?: boolean; forceRepublish?: boolean },
+  { json, forceRepublish }: { json?: (report: object) => void; forceRepublish?: boolean },
   name?: string,
 ): Promise<number> {
   assertKb(kbDir);
   const report = await syncKb(kbDir, { forceRepublish }).catch((error) => {
     // The entries and the commands as data too; the message still goes to stderr.
     if (json && error instanceof SyncConflictError) {
-      printJson({ outcome: "conflict", entries: error.entries, commands: error.commands });
+      json({ outcome: "conflict", entries: error.entries, commands: error.commands });
     }
     throw error;
   });
@@ -230,7 +232,7 @@ async function syncOne(
   // The rules waiting are read from the index: with none (its warning printed above), none named.
   const waiting = report.index ? await waitingRules(kbDir, name) : [];
   if (json) {
-    printJson({ ...report, index: indexJson(report.index), kernelWaiting: waiting });
+    json({ ...report, index: indexJson(report.index), kernelWaiting: waiting });
   } else {
     for (const line of reportLines(report)) console.log(line);
     if (waiting.length) console.log(yellow(pendingNotice(waiting, kbCommand("kernel"))));
@@ -257,17 +259,41 @@ function targets(name: string | undefined, flag: string | undefined): KnowledgeB
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(args, command.options, command);
   const kbs = targets(positionals[0], values.kb);
-  const how = { json: values.json, forceRepublish: values["force-republish"] };
-  if (kbs.length === 1) return await syncOne(kbs[0].kbDir, how);
+  const forceRepublish = values["force-republish"];
+  if (kbs.length === 1) {
+    return await syncOne(kbs[0].kbDir, {
+      json: values.json ? printJson : undefined,
+      forceRepublish,
+    });
+  }
+  // Several: one JSON array of their reports, each named, one that failed with its error too.
+  const reports: object[] = [];
   let code = 0;
   for (const { name, kbDir } of kbs) {
     if (!values.json) console.log(cyan(`== ${name} (${kbDir})`));
+    let reported = false;
+    const json = values.json
+      ? (report: object) => {
+        reports.push({ name, ...report });
+        reported = true;
+      }
+      : undefined;
     try {
-      code = worse(code, await syncOne(kbDir, how, name));
+      code = worse(code, await syncOne(kbDir, { json, forceRepublish }, name));
     } catch (error) {
       console.error(describeError(error, `sync ${name}`));
       code = worse(code, exitCodeOf(error));
+      if (values.json && !reported) {
+        reports.push({
+          name,
+          kbDir,
+          outcome: "failed",
+          exitCode: exitCodeOf(error),
+          error: messageOf(error),
+        });
+      }
     }
   }
+  if (values.json) printJson(reports);
   return code;
 }

@@ -187,11 +187,18 @@ export function resolveKbs(flag?: string): KbSet {
   if (flag) return one(resolvePath(flag), "--kb");
   const fromEnv = Deno.env.get("KB_DIR");
   if (fromEnv) return one(resolvePath(fromEnv), "KB_DIR");
+  const configured = configuredKbs();
+  if (configured) return configured;
+  throw new NotConfiguredError();
+}
+
+/** The knowledge bases of the first config file that names any, whatever `--kb` and `KB_DIR` say. */
+function configuredKbs(): KbSet | undefined {
   for (const file of configFiles()) {
     const { kbs } = readCandidate(file);
     if (kbs.length) return { kbs, source: file };
   }
-  throw new NotConfiguredError();
+  return undefined;
 }
 
 /**
@@ -224,13 +231,23 @@ export function resolveKb(flag?: string): KbLocation {
 /**
  * The knowledge base a save goes to: the one named `to` when given (which `--kb` and `KB_DIR`
  * cannot be combined with), else the default ({@link resolveKb}). Throws {@link UnknownKbError}
- * for a name the config does not list.
+ * for a name the config does not list, and says so when `--kb` or `KB_DIR` keeps the config
+ * from being read for one it lists.
  */
 export function resolveKbNamed(to: string | undefined, flag?: string): KbLocation {
   if (to === undefined) return resolveKb(flag);
   const { kbs, source } = resolveKbs(flag);
   const found = kbs.find((kb) => kb.name === to);
-  if (!found || source === "--kb" || source === "KB_DIR") throw new UnknownKbError(to, kbs, source);
+  const named = source === "--kb" || source === "KB_DIR";
+  if (named && configuredKbs()?.kbs.some((kb) => kb.name === to)) {
+    throw new Error(
+      `${source} names one knowledge base (${kbs[0].kbDir}), so "${to}", which the config ` +
+        `lists, is not read; ${
+          source === "--kb" ? "run the command again without --kb" : "unset KB_DIR"
+        } to use "${to}"`,
+    );
+  }
+  if (!found || named) throw new UnknownKbError(to, kbs, source);
   return { kbDir: found.kbDir, source, name: found.name };
 }
 

@@ -15,6 +15,7 @@ import { editorBlank, editorWords } from "../core/shell/editor.ts";
 import { shellQuote } from "../core/shell/quote.ts";
 import { ensurePrivateDir, PRIVATE_FILE_MODE, writeFileAtomic } from "./fs.ts";
 import { cacheRoot, resolvePath } from "./paths.ts";
+import { isFolder } from "./disk.ts";
 
 /** How many times the editor opens on a terminal before the draft is kept instead. */
 export const MAX_EDITOR_ROUNDS = 5;
@@ -116,15 +117,6 @@ export class EditorNotFoundError extends KbError {
       EXIT.usage,
     );
     this.name = "EditorNotFoundError";
-  }
-}
-
-/** Whether `path` is a folder (or a link to one). */
-function isFolder(path: string): boolean {
-  try {
-    return Deno.statSync(path).isDirectory;
-  } catch {
-    return false;
   }
 }
 

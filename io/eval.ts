@@ -14,7 +14,6 @@ import { readPrivateJson, writePrivateFile } from "./fs.ts";
 import { openIndex } from "./index/store.ts";
 import { fetchCommand, surfaceConfig } from "./hook/prompt_context.ts";
 import { kbCacheDir, resolvePath } from "./paths.ts";
-import { isFolder } from "./disk.ts";
 
 /** Raised when a golden file has lines that are not cases; nothing was scored. */
 export class GoldenFileError extends Error {
@@ -52,26 +51,34 @@ export interface EvalReport {
 
 /**
  * The golden file `path` names: relative to the current folder, else to the knowledge base
- * (where golden files usually live). Throws NotFound naming both places when neither has it, or
- * the folder one of them is.
+ * (where golden files usually live). Throws NotFound naming both places when neither has it, and
+ * an error naming what is there instead when that is not a regular file (a folder, a FIFO).
  */
 export function findGolden(path: string, kbDir: string): string {
   const candidates = [resolvePath(path), ...(path.startsWith("/") ? [] : [join(kbDir, path)])];
+  const notFiles: string[] = [];
   for (const candidate of candidates) {
     try {
-      if (Deno.statSync(candidate).isFile) return candidate;
+      const info = Deno.statSync(candidate);
+      if (info.isFile) return candidate;
+      notFiles.push(`${candidate} is ${info.isDirectory ? "a folder" : "not a regular file"}`);
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
     }
   }
-  const write = 'write one JSON line per prompt: {"prompt": "…", "expect": ["kb-…"]}';
-  const folder = candidates.find(isFolder);
+  if (notFiles.length) {
+    throw new Error(
+      `golden file ${path} is not a file (${notFiles.join("; ")}); give the path of the ` +
+        ".jsonl file itself",
+    );
+  }
   throw new Deno.errors.NotFound(
-    folder
-      ? `${folder} is a folder, not a golden file; give the file in it, or ${write}`
-      : `golden file ${path} not found (looked at ${candidates.join(" and ")}); ${write}`,
+    `golden file ${path} not found (looked at ${candidates.join(" and ")}); ${GOLDEN_FORMAT}`,
   );
 }
+
+/** What a golden file holds, for the messages that find none or an empty one. */
+const GOLDEN_FORMAT = 'write one JSON line per prompt: {"prompt": "…", "expect": ["kb-…"]}';
 
 /** Where the last run of `golden` against `kbDir` is kept. */
 export function lastRunPath(kbDir: string, golden: string): string {
@@ -96,6 +103,9 @@ export async function evaluate(kbDir: string, goldenPath: string): Promise<EvalR
   const golden = findGolden(goldenPath, kbDir);
   const { cases, problems } = parseGolden(Deno.readTextFileSync(golden));
   if (problems.length) throw new GoldenFileError(golden, problems);
+  if (!cases.length) {
+    throw new Error(`${golden} holds no prompt, so there is nothing to score; ${GOLDEN_FORMAT}`);
+  }
   const { reader } = await openIndex(kbDir);
   const started = performance.now();
   const config = { ...surfaceConfig(), explain: false };

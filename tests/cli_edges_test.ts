@@ -106,6 +106,33 @@ Deno.test("stray or missing positionals are refused the same way, with the usage
     [["eval"], /missing <golden.jsonl>/, "Usage: git-kb eval"],
     [["search"], /missing <query>/, "Usage: git-kb search"],
     [["context"], /missing "<prompt>"/, "Usage: git-kb context"],
+    // An id given blank (a variable not set): refused, not a call that reads or changes nothing.
+    [["get", ""], /an <id> given is blank/, "Usage: git-kb get"],
+    [["get", " , "], /an <id> given is blank/, "Usage: git-kb get"],
+    [["rm", ""], /an <id> given is blank/, "Usage: git-kb rm"],
+    [["rm"], /missing <id>/, "Usage: git-kb rm"],
+    [["edit", " ", "--tag", "x"], /an <id> given is blank/, "Usage: git-kb edit"],
+    [["promote", "", "--to", "team"], /an <id> given is blank/, "Usage: git-kb promote"],
+    [
+      ["rm", "kb-7q2mx", "--to", ""],
+      /--to needs a knowledge base's name, and the value given is blank/,
+      "Usage: git-kb rm",
+    ],
+    [
+      ["edit", "kb-7q2mx", "--to", " ", "--tag", "x"],
+      /--to needs a knowledge base's name/,
+      "Usage: git-kb edit",
+    ],
+    [
+      ["promote", "kb-7q2mx", "--to", ""],
+      /--to needs a knowledge base's name/,
+      "Usage: git-kb promote",
+    ],
+    [
+      ["context", "rotate the npm token", "--session", ""],
+      /--session needs a session id/,
+      "Usage: git-kb context",
+    ],
   ];
   const results = await Promise.all(cases.map(([args]) => runCli(args, { env: kb.env })));
   for (const [index, [args, problem, usage]] of cases.entries()) {

@@ -139,6 +139,13 @@ Deno.test("context --session: the ledger omits the pointer on the second call", 
   const plain = await box.cli("context", prompt, "--session", "agent-1");
   assertEquals(plain.code, 0, show(plain));
   assertEquals(plain.stdout, "", "nothing to print when all is deduplicated");
+  assert(
+    plain.stderr.includes(
+      "git-kb context: the hook would add nothing: every entry it matches was shown in this " +
+        "session already; ",
+    ),
+    show(plain),
+  );
   // Another session and no session both list it again.
   const other = parseJson<ContextJson>(
     await box.cli("context", prompt, "--session", "agent-2", "--json"),
@@ -152,6 +159,23 @@ Deno.test("context --session: the ledger omits the pointer on the second call", 
   assertEquals(
     hookContext(await runHook(await payload("prompt-match"), { env: box.hookEnv })),
     undefined,
+  );
+});
+
+Deno.test("context that adds nothing says why on stderr, with the call that says more; stdout stays empty", async () => {
+  await using box = await sandboxKb({ noKernel: true });
+  const short = await box.cli("context", "thanks");
+  assertEquals([short.code, short.stdout], [0, ""], show(short));
+  assertEquals(
+    short.stderr,
+    "git-kb context: the hook would add nothing: it skips a prompt this short; give the task in " +
+      "a few more words\n",
+  );
+  const unmatched = await box.cli("context", "zebras cross the savanna plains each year");
+  assertEquals([unmatched.code, unmatched.stdout], [0, ""], show(unmatched));
+  assertMatch(
+    unmatched.stderr,
+    /^git-kb context: the hook would add nothing: no entry matches this prompt well enough; the entries it nearly matched: git-kb context 'zebras cross the savanna plains each year' --kb \S+ --json\n$/,
   );
 });
 

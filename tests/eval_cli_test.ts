@@ -91,8 +91,33 @@ Deno.test("eval names every bad line and the missing file, exit 1; no argument i
   assertEquals(folder.code, 1, show(folder));
   assertStringIncludes(
     folder.stderr,
-    `${join(kb.dir, "entries")} is a folder, not a golden file; give the file in it, or write`,
+    `${join(kb.dir, "entries")} is a folder); give the path of the .jsonl file itself`,
   );
   const usage = await runCli(["eval"], { env: kb.env });
   assertEquals(usage.code, 2, show(usage));
+});
+
+Deno.test("eval reads a file saved with a byte-order mark, refuses one with no prompt and a folder for what they are", async () => {
+  await using kb = await makeKb();
+  const bom = join(kb.root, "bom.jsonl");
+  await Deno.writeTextFile(bom, "\uFEFF" + GOLDEN.replaceAll("\n", "\r\n"));
+  const read = await runCli(["eval", bom, "--json"], { env: kb.env });
+  assertEquals(read.code, 0, show(read));
+  assertEquals(parseJson<EvalJson>(read).run.summary.prompts, 4);
+
+  // Nothing to score: no report of zeros as if recall had been measured.
+  const empty = join(kb.root, "empty.jsonl");
+  await Deno.writeTextFile(empty, "\n\n");
+  const none = await runCli(["eval", empty], { env: kb.env });
+  assertEquals(none.code, 1, show(none));
+  assertEquals(none.stdout, "");
+  assert(
+    none.stderr.includes(`${empty} holds no prompt, so there is nothing to score; `),
+    show(none),
+  );
+
+  const folder = await runCli(["eval", kb.root], { env: kb.env });
+  assertEquals(folder.code, 1, show(folder));
+  assert(folder.stderr.includes(`(${kb.root} is a folder)`), show(folder));
+  assert(!folder.stderr.includes("not found"), show(folder));
 });

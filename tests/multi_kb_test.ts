@@ -180,14 +180,14 @@ Deno.test("two knowledge bases: the prompt hook surfaces both, names them, one b
   assert(!again.includes(`team:${TEAM_TOKEN}`), again);
 });
 
-Deno.test("stats, review and eval read the default knowledge base, and say how to read the others", async () => {
+Deno.test("stats, review, eval and index read the default knowledge base, and say how to read the others", async () => {
   await using kbs = await twoKbs();
   const golden = join(kbs.personal.root, "golden.jsonl");
   await Deno.writeTextFile(
     golden,
     JSON.stringify({ prompt: "rotate npm token", expect: ["kb-7q2mx"] }) + "\n",
   );
-  for (const words of [["stats"], ["review"], ["eval", golden]]) {
+  for (const words of [["stats"], ["review"], ["eval", golden], ["index", "--verbose"]]) {
     const ran = await runCli(words, { env: kbs.env });
     assertEquals(ran.code, 0, show(ran));
     const note = `note: only the default knowledge base, personal, was read; for team: ` +
@@ -288,9 +288,90 @@ Deno.test("an id in two knowledge bases: doctor names both, get and edit never p
   assertEquals(edited.code, 1, show(edited));
   assert(edited.stderr.includes("git-kb edit personal:kb-7q2mx --tag x"), show(edited));
   assertEquals(await git(kbs.personal.dir, "rev-parse", "HEAD"), before, "nothing committed");
+  // The id's name and --to at odds: neither is picked.
+  const atOdds = await runCli(["edit", "team:kb-7q2mx", "--to", "personal", "--tag", "x"], {
+    env: kbs.env,
+  });
+  assertEquals(atOdds.code, 2, show(atOdds));
+  assert(
+    atOdds.stderr.includes("team:kb-7q2mx names the knowledge base team and --to names personal"),
+    show(atOdds),
+  );
+  assertEquals(await git(kbs.personal.dir, "rev-parse", "HEAD"), before, "nothing committed");
   const editedTeam = await runCli(["edit", "team:kb-7q2mx", "--tag", "x"], { env: kbs.env });
   assertEquals(editedTeam.code, 0, show(editedTeam));
   assert((await git(kbs.team.dir, "log", "-1", "--format=%s")).includes("kb-7q2mx"));
+});
+
+Deno.test("rm finds the knowledge base that holds the id, never picks one of two, and deletes in one", async () => {
+  await using kbs = await twoKbs();
+  await addTeamToken(kbs);
+  await commitEntry(
+    kbs.team,
+    "kb-7q2mx",
+    "Team copy of the token howto",
+    entryText({ id: "kb-7q2mx", title: "Team copy of the token howto", body: "Team text.\n" }),
+  );
+  const personalHead = await git(kbs.personal.dir, "rev-parse", "HEAD");
+  const teamHead = await git(kbs.team.dir, "rev-parse", "HEAD");
+
+  const both = await runCli(["rm", "kb-7q2mx"], { env: kbs.env });
+  assertEquals(both.code, 1, show(both));
+  assert(
+    both.stderr.includes("git-kb rm personal:kb-7q2mx or git-kb rm team:kb-7q2mx"),
+    show(both),
+  );
+  const mixed = await runCli(["rm", TEAM_TOKEN, "kb-2yb6n"], { env: kbs.env });
+  assertEquals(mixed.code, 1, show(mixed));
+  assert(mixed.stderr.includes(`\n  git-kb rm ${TEAM_TOKEN} --to team\n`), show(mixed));
+  assert(mixed.stderr.includes("\n  git-kb rm kb-2yb6n --to personal"), show(mixed));
+  assertEquals(await git(kbs.personal.dir, "rev-parse", "HEAD"), personalHead, "nothing removed");
+  assertEquals(await git(kbs.team.dir, "rev-parse", "HEAD"), teamHead, "nothing removed");
+
+  // Neither holds it: said of both, not of the default alone.
+  for (const command of [["rm", "kb-zzzzz"], ["edit", "kb-zzzzz", "--tag", "x"]]) {
+    const none = await runCli(command, { env: kbs.env });
+    assertEquals(none.code, 1, show(none));
+    assert(
+      none.stderr.includes(
+        "no entry kb-zzzzz in any of the knowledge bases (personal, team); find ids with " +
+          "git-kb search <words>\n",
+      ),
+      show(none),
+    );
+  }
+
+  // Only the team holds it: found there, and the line says where it went from.
+  const alone = await runCli(["rm", TEAM_TOKEN], { env: kbs.env });
+  assertEquals(alone.code, 0, show(alone));
+  assert(alone.stdout.includes(`from the knowledge base "team" (${kbs.team.dir})`), show(alone));
+  assert((await git(kbs.team.dir, "log", "-1", "--format=%s")).startsWith(`kb: rm ${TEAM_TOKEN}`));
+  // Named as search shows it where two are read.
+  const named = await runCli(["rm", "team:kb-7q2mx", "--json"], { env: kbs.env });
+  assertEquals(named.code, 0, show(named));
+  assertEquals(parseJson<{ kb: { name: string } }>(named).kb.name, "team");
+  assertEquals(await git(kbs.personal.dir, "rev-parse", "HEAD"), personalHead, "personal kept");
+  assert((await git(kbs.team.dir, "log", "-1", "--format=%s")).startsWith("kb: rm kb-7q2mx"));
+});
+
+Deno.test("export writes the kernel rules of every knowledge base in use, as the hooks read them", async () => {
+  await using kbs = await twoKbs();
+  const rule = { id: "kb-tm0ru", title: "Team lint rule", body: "Run the team linter first.\n" };
+  await commitEntry(
+    kbs.team,
+    rule.id,
+    rule.title,
+    entryText({ ...rule, type: "rule", extra: "kernel: true\n" }),
+  );
+  await acceptKernel(kbs.personal.config, [rule]);
+  await using project = await tempDir("git-kb-project-");
+  const exported = await runCli(["export", "--to", "agents", "--dir", project.path], {
+    env: kbs.env,
+  });
+  assertEquals(exported.code, 0, show(exported));
+  const block = await Deno.readTextFile(join(project.path, "AGENTS.md"));
+  assert(block.includes("### Team lint rule (team:kb-tm0ru)\n"), block);
+  assert(block.includes("(personal:kb-k1rn0)\n"), block);
 });
 
 Deno.test("add --to and edit find the knowledge base; a name not configured is refused", async () => {
@@ -317,6 +398,23 @@ Deno.test("add --to and edit find the knowledge base; a name not configured is r
   );
   assertEquals(mistyped.code, 1, show(mistyped));
   assertMatch(mistyped.stderr, /; did you mean "team"\? Else add one with /, show(mistyped));
+
+  // --kb or KB_DIR names one knowledge base: a configured name is not read, and that is the cause.
+  const pinned = await runCli(["sync", "team", "--kb", kbs.personal.dir], { env: kbs.env });
+  assertEquals(pinned.code, 1, show(pinned));
+  assert(
+    pinned.stderr.includes(
+      `--kb names one knowledge base (${kbs.personal.dir}), so "team", which the config lists, ` +
+        `is not read; run the command again without --kb to use "team"`,
+    ),
+    show(pinned),
+  );
+  assert(!pinned.stderr.includes("init"), show(pinned));
+  const fromEnv = await runCli(["edit", TEAM_TOKEN, "--to", "team", "--tag", "x"], {
+    env: { ...kbs.env, KB_DIR: kbs.personal.dir },
+  });
+  assertEquals(fromEnv.code, 1, show(fromEnv));
+  assert(fromEnv.stderr.includes('is not read; unset KB_DIR to use "team"'), show(fromEnv));
 });
 
 Deno.test("promote copies into the team through the save pipeline, drops a link the team lacks, supersedes the original", async () => {
@@ -330,9 +428,15 @@ Deno.test("promote copies into the team through the save pipeline, drops a link 
   });
   const promoted = await runCli(["promote", original, "--to", "team", "--json"], { env: kbs.env });
   assertEquals(promoted.code, 0, show(promoted));
-  const done = parseJson<{ copy: string; dropped: { rel: string; to: string; title: string }[] }>(
-    promoted,
-  );
+  const done = parseJson<{
+    copy: string;
+    dropped: { rel: string; to: string; title: string }[];
+    copied: { index: { ms: number } };
+    marked: { index: { ms: number } };
+  }>(promoted);
+  // Whole milliseconds, as add, edit and rm print them.
+  assert(Number.isInteger(done.copied.index.ms), String(done.copied.index.ms));
+  assert(Number.isInteger(done.marked.index.ms), String(done.marked.index.ms));
   assertEquals(done.dropped, [{
     rel: "related",
     to: "kb-7q2mx",
@@ -509,6 +613,35 @@ Deno.test("promote: the hint for a left-out link works pasted, and a link to an 
   assertEquals(done.dropped, []);
   const secondCopy = (await runCli(["get", done.copy], { env: kbs.env })).stdout;
   assert(secondCopy.includes(`to: ${target!.slice("team:".length)}`), secondCopy);
+});
+
+Deno.test("promote whose copy is committed but not pushed: what stands is said before the commands that finish", async () => {
+  await using kbs = await twoKbs();
+  await git(kbs.team.dir, "remote", "set-url", "origin", join(kbs.team.root, "gone.git"));
+  const promoted = await runCli(["promote", "kb-7q2mx", "--to", "team"], { env: kbs.env });
+  assertEquals(promoted.code, 3, show(promoted));
+  const finish = [
+    shellCommand(["git-kb", "sync", "--kb", kbs.team.dir]),
+    "git-kb promote personal:kb-7q2mx --to team",
+  ];
+  assert(
+    promoted.stderr.endsWith(
+      " but not pushed, and personal:kb-7q2mx is not marked superseded yet. The commit is kept; " +
+        `to finish, run:\n  ${finish.join("\n  ")}\n`,
+    ),
+    show(promoted),
+  );
+  assertEquals(promoted.stderr.split("to finish, run:").length, 2, show(promoted));
+
+  // With --json, what stands is printed on stdout as well: the copy, committed, not pushed.
+  const json = await runCli(["promote", "kb-r4b9t", "--to", "team", "--json"], { env: kbs.env });
+  assertEquals(json.code, 3, show(json));
+  const done = parseJson<{ copy: string; copied: { commit: string; push: string }; marked: null }>(
+    json,
+  );
+  assertEquals(done.copied.push, "not-pushed");
+  assertEquals(done.copied.commit, await git(kbs.team.dir, "rev-parse", "HEAD"));
+  assertEquals(done.marked, null);
 });
 
 Deno.test("a push the remote refuses: a save (promote's) and a sync each keep the commit, exit 3 with the remote's words, and a sync finishes once it accepts", async () => {
@@ -800,6 +933,18 @@ Deno.test("sync brings every knowledge base in step, one by name, and one unreac
   assertEquals(partly.code, 1, show(partly));
   assert(partly.stderr.includes("git-kb sync personal:"), partly.stderr);
   assert(partly.stdout.includes("== team"), partly.stdout);
+  // As JSON: one document, each knowledge base's report named, the one that failed too.
+  const json = await runCli(["sync", "--json"], { env: kbs.env });
+  assertEquals(json.code, 1, show(json));
+  const reports = parseJson<{ name: string; outcome: string; exitCode?: number; error?: string }[]>(
+    json,
+  );
+  assertEquals(reports.map(({ name, outcome }) => [name, outcome]), [
+    ["personal", "failed"],
+    ["team", "up-to-date"],
+  ]);
+  assertEquals(reports[0].exitCode, 1);
+  assert(reports[0].error?.startsWith("cannot reach origin: "), reports[0].error);
 });
 
 /** Each of `parts` occurs in `text`, in this order. */

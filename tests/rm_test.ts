@@ -24,7 +24,7 @@ interface RmJson {
   ids: string[];
   paths: string[];
   commit: string;
-  push: string;
+  push: string | null;
   index: { docCount: number };
   dangling: { from: string; rel: string; to: string; path: string }[];
   mentions: { from: string; to: string; path: string }[];
@@ -109,6 +109,48 @@ Deno.test("rm: deletes, refuses while linked, --force reports the dangling links
     assertEquals(unknown.code, 1, show(unknown));
     assertMatch(unknown.stderr, /no entry kb-zzzzz/);
   });
+});
+
+Deno.test("rm of an entry file never committed says so: no commit, nothing pushed, no claim of no remote", async () => {
+  await using kb = await makeKb({ remote: true });
+  const path = "entries/kb-h4nd0-by-hand.md";
+  await Deno.writeTextFile(
+    join(kb.dir, path),
+    entryText({ id: "kb-h4nd0", title: "By hand", body: "Mine.\n" }),
+  );
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  const text = await runCli(["rm", "kb-h4nd0"], { env: kb.env });
+  assertEquals(text.code, 0, show(text));
+  assertMatch(
+    text.stdout,
+    /^Removed kb-h4nd0 \(its file was never committed, so git keeps no copy/,
+  );
+  assert(!text.stdout.includes("NO_REMOTE"), show(text));
+  assertEquals(await exists(join(kb.dir, path)), false);
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head);
+
+  await Deno.writeTextFile(
+    join(kb.dir, path),
+    entryText({ id: "kb-h4nd0", title: "By hand", body: "Mine.\n" }),
+  );
+  const json = await runCli(["rm", "kb-h4nd0", "--json"], { env: kb.env });
+  assertEquals(json.code, 0, show(json));
+  const removed = parseJson<RmJson>(json);
+  assertEquals([removed.commit, removed.push], ["", null]);
+});
+
+Deno.test("rm --json committed but not pushed (exit 3) still prints what it committed", async () => {
+  await using kb = await makeKb({ remote: true });
+  const path = await entryPath(kb.dir, "kb-2yb6n");
+  await git(kb.dir, "remote", "set-url", "origin", join(kb.root, "gone.git"));
+  const result = await runCli(["rm", "kb-2yb6n", "--json"], { env: kb.env });
+  assertEquals(result.code, 3, show(result));
+  const removed = parseJson<RmJson>(result);
+  assertEquals(removed.ids, ["kb-2yb6n"]);
+  assertEquals(removed.paths, [path]);
+  assertEquals(removed.push, "not-pushed");
+  assertEquals(removed.commit, await git(kb.dir, "rev-parse", "HEAD"));
+  assert(result.stderr.includes("it is not pushed"), show(result));
 });
 
 Deno.test("edit and rm refuse an id two files carry, naming both, and change neither", async () => {
@@ -242,4 +284,13 @@ Deno.test("edit of an entry left linking to one rm --force deleted: the line pri
   assertEquals(linking.code, 1, show(linking));
   assertMatch(linking.stderr, /kb-p8k2c does not exist; link only to existing entries/);
   assert(!linking.stderr.includes("--remove-link"), show(linking));
+});
+
+Deno.test("rm --kb with a blank value (a variable not set) deletes nothing from the knowledge base configured", async () => {
+  await using kb = await makeKb({ remote: true });
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  const result = await runCli(["rm", "kb-2yb6n", "--kb", ""], { env: kb.env });
+  assertEquals(result.code, 2, show(result));
+  assert(result.stderr.includes("--kb needs a folder, and the value given is blank"), show(result));
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head);
 });

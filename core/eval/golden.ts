@@ -46,8 +46,9 @@ function toCase(value: unknown, line: number): GoldenCase | string {
 }
 
 /**
- * Parse a golden file. Blank lines are skipped; every other line must be a case, and each one
- * that is not is reported with its line number.
+ * Parse a golden file. A byte-order mark at its start (as some editors save UTF-8) and blank
+ * lines are skipped; every other line must be a case, and each one that is not is reported with
+ * its line number.
  *
  * @example
  * ```ts
@@ -58,7 +59,7 @@ function toCase(value: unknown, line: number): GoldenCase | string {
 export function parseGolden(text: string): { cases: GoldenCase[]; problems: GoldenProblem[] } {
   const cases: GoldenCase[] = [];
   const problems: GoldenProblem[] = [];
-  text.split("\n").forEach((raw, index) => {
+  text.replace(/^\uFEFF/, "").split("\n").forEach((raw, index) => {
     const line = index + 1;
     if (!raw.trim()) return;
     let value: unknown;

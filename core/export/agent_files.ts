@@ -73,9 +73,21 @@ function withoutMarkers(text: string): string {
   return text.replaceAll("<!-- git-kb:", "<!-- git-kb (quoted):");
 }
 
+/**
+ * A begin marker's line: git-kb's own, or one whose words were changed by hand or by another
+ * version (`<!-- git-kb:begin -->`), read as one all the same. A rule's text never holds one
+ * ({@link withoutMarkers}).
+ */
+const BEGIN_LINE = /^\uFEFF?(<!-- git-kb:begin\b[^\n]*-->)[ \t\r]*$/gm;
+
+/** Where each begin marker's line starts in `text` (after a byte-order mark). */
+function beginsIn(text: string): number[] {
+  return [...text.matchAll(BEGIN_LINE)].map((match) => match.index + match[0].indexOf("<"));
+}
+
 /** Where git-kb's block stands in `text`: from its opening marker to past its closing line. */
 function blockSpan(text: string): [number, number] | undefined {
-  const begin = text.indexOf(BEGIN_MARKER);
+  const begin = beginsIn(text)[0] ?? -1;
   const end = begin < 0 ? -1 : text.indexOf(END_MARKER, begin);
   if (end < 0) return undefined;
   const after = end + END_MARKER.length;
@@ -102,7 +114,8 @@ function count(text: string, marker: string): number {
  * longer has; in both cases which text is git-kb's is a guess, and git-kb does not guess.
  */
 export function blockDamage(text: string): BlockDamage | undefined {
-  const begins = count(text, BEGIN_MARKER);
+  const beginAt = beginsIn(text);
+  const begins = beginAt.length;
   const ends = count(text, END_MARKER);
   if (begins === 0 && ends === 0) return undefined;
   if (begins > 1 || ends > 1) {
@@ -118,7 +131,7 @@ export function blockDamage(text: string): BlockDamage | undefined {
       fix: `put the line ${END_MARKER} where git-kb's block ends and your own text starts`,
     };
   }
-  if (begins === 0 || text.indexOf(END_MARKER) < text.indexOf(BEGIN_MARKER)) {
+  if (begins === 0 || text.indexOf(END_MARKER) < beginAt[0]) {
     return {
       reason: "has a git-kb end marker without a begin marker before it",
       fix: `delete git-kb's old block up to and including its ${END_MARKER} line`,

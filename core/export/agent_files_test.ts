@@ -70,3 +70,20 @@ Deno.test("a rule's title cannot end the block early either", () => {
   const block = exportBlock([{ ...RULE, title: `t ${END_MARKER}` }]);
   assertEquals(blockDamage(block), undefined);
 });
+
+Deno.test("a begin marker whose words were changed is still git-kb's: its block is replaced, a lone one refused", () => {
+  const edited = `# Mine\n\n<!-- git-kb:begin -->\nold rule\n${END_MARKER}\n## After\n`;
+  assertEquals(blockDamage(edited), undefined);
+  const replaced = withBlock(edited, exportBlock([RULE]));
+  assertEquals(replaced, `# Mine\n\n${exportBlock([RULE])}## After\n`);
+  assert(
+    blockDamage("\uFEFF<!-- git-kb:begin (mine now) -->\r\nold\r\n## Mine\r\n")?.reason.includes(
+      "without an end marker",
+    ),
+  );
+  assertStrictEquals(
+    blockDamage(`<!-- git-kb:begin -->\nold\n${exportBlock([RULE])}`)?.reason,
+    "has 2 git-kb blocks (a merge can double it)",
+  );
+  assertEquals(blockDamage("Text about <!-- git-kb:begin --> in a sentence.\n"), undefined);
+});

@@ -1,14 +1,16 @@
 /**
  * Which knowledge base a command that changes an entry works in: the one `--to` names, the one
- * an id's `name:` prefix names, else the one configured knowledge base that holds the id (the
- * default when none or several do: then the command's own message says what is wrong).
+ * an id's `name:` prefix names (the two naming different ones is a usage error), else the one
+ * configured knowledge base that holds the id (refused when several do, or none of several).
  *
  * @module
  */
+import { EXIT, KbError } from "../../core/exit.ts";
 import { splitQualifiedId } from "../../core/kbs/qualified.ts";
 import { type KbLocation, resolveKbNamed, resolveKbs } from "../config.ts";
 import { NotAKbError } from "../kb.ts";
 import { entryPaths } from "../save/entry_files.ts";
+import { selfCommand } from "../self_command.ts";
 
 /** An entry's knowledge base and its plain id. */
 export interface LocatedEntry {
@@ -38,6 +40,12 @@ export function locateEntry(
   options: { to?: string; kb?: string; command: (qualified: string) => string },
 ): LocatedEntry {
   const { kb: named, id } = splitQualifiedId(typed);
+  if (options.to !== undefined && named !== undefined && named !== options.to) {
+    throw new KbError(
+      `${typed} names the knowledge base ${named} and --to names ${options.to}; give one of them`,
+      EXIT.usage,
+    );
+  }
   if (options.to !== undefined || named !== undefined) {
     return { location: resolveKbNamed(options.to ?? named, options.kb), id };
   }
@@ -45,6 +53,13 @@ export function locateEntry(
   const holding = kbs.length > 1 ? kbs.filter((kb) => holds(kb.kbDir, id)) : [];
   if (holding.length > 1) {
     throw new AmbiguousIdError(id, holding.map((kb) => kb.name), options.command);
+  }
+  if (kbs.length > 1 && !holding.length) {
+    throw new KbError(
+      `no entry ${id} in any of the knowledge bases (${kbs.map((kb) => kb.name).join(", ")}); ` +
+        `find ids with ${selfCommand()} search <words>`,
+      EXIT.failed,
+    );
   }
   const [kb] = holding.length ? holding : kbs;
   const fromConfig = source !== "--kb" && source !== "KB_DIR";

@@ -46,6 +46,9 @@ export interface Unpushed {
   target: PushTarget;
 }
 
+/** The end of the first line of a {@link PushError}'s message: the commands that finish follow. */
+export const KEPT_TO_FINISH = "The commit is kept; to finish, run:";
+
 /**
  * The commit of `saved` is kept but not pushed because of `cause`; `commands` finish (by default
  * a sync, which replays the commit onto what the remote got meanwhile before it pushes: a plain
@@ -55,7 +58,7 @@ function notPushed(saved: Unpushed, cause: string, commands?: readonly string[])
   const { kbDir, what, commit } = saved;
   return new PushError(
     `Committed ${what} locally in ${commit.slice(0, 7)}, but it is not pushed: ${cause}. ` +
-      "The commit is kept; to finish, run:",
+      KEPT_TO_FINISH,
     commit,
     commands ?? [syncCommand(kbDir)],
   );

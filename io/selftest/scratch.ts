@@ -10,7 +10,7 @@
 import { join } from "../../core/path.ts";
 import { type FinalState, seedFiles } from "../../core/setup/selftest_plan.ts";
 import { resolveKb } from "../config.ts";
-import { writeFileAtomic } from "../fs.ts";
+import { lstatOrUndefined, writeFileAtomic } from "../fs.ts";
 import { ENTRIES_DIR, listEntries } from "../kb.ts";
 import { cacheRoot, kbCacheDir, pluginConfigFile, xdgConfigFile } from "../paths.ts";
 import { git } from "../git.ts";
@@ -212,6 +212,9 @@ async function fillScratch(scratch: Scratch): Promise<void> {
 /** The scratch in `dir`, from its state file; refuses any other folder. */
 export function loadScratch(dir: string): Scratch {
   const text = readOrNull(join(dir, STATE_FILE));
+  if (text === null && !lstatOrUndefined(dir)) {
+    throw new NotAScratchError(dir, "there is no such folder: torn down already?");
+  }
   if (text === null) throw new NotAScratchError(dir, `it has no ${STATE_FILE}`);
   const scratch = JSON.parse(text) as Scratch;
   if (scratch.dir !== dir.replace(/\/+$/, "") || typeof scratch.kbDir !== "string") {
