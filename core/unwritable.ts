@@ -50,8 +50,12 @@ export function unwritableFolder(
  */
 export const NO_ROOM_CODES: ReadonlySet<string> = new Set(["ENOSPC", "EDQUOT", "EFBIG"]);
 
-/** The OS's words for a write that found no room, as git and Deno give them. */
-export const NO_ROOM_WORDS = /No space left on device|Disk quota exceeded|File too large/;
+/**
+ * The OS's words for a write that found no room, as git and Deno give them; git says `Out of
+ * diskspace` when a write of its index or a pack wrote nothing.
+ */
+export const NO_ROOM_WORDS =
+  /No space left on device|Disk quota exceeded|File too large|Out of diskspace/;
 
 /**
  * Whether a file error found no room: by its `code`, or by its words where the runtime gives it

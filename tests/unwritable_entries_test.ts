@@ -145,3 +145,37 @@ Deno.test("no room on the disk (a file size limit stands in): add names the fold
   assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head, "nothing was committed");
   assertEquals(await snapshot(kb.dir, [".git"]), before, "nothing was written");
 });
+
+Deno.test("no room on the disk for what the remote sends: sync and doctor say so and how to see the room left, not that the remote cannot be reached", async () => {
+  await using kb = await makeKb({ remote: true });
+  const teammate = await cloneRemote(kb, "teammate");
+  // Over 8 KiB in the pack the fetch writes (words it cannot compress much).
+  const letters = "abcdefghijklmnopqrstuvwxyz";
+  const word = () =>
+    Array.from({ length: 6 }, () => letters[Math.floor(Math.random() * 26)]).join("");
+  await pushEntryFrom(
+    teammate,
+    "kb-big01",
+    "A long note",
+    Array.from({ length: 3000 }, word).join(" "),
+  );
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  const env = { ...kb.env, PATH: await cramped(kb.root, "fetch") };
+  const synced = await runCli(["sync"], { env });
+  assertEquals(synced.code, 1, show(synced));
+  assertMatch(
+    synced.stderr,
+    /^git-kb sync: cannot write in \S+ \(.*File too large.*\), so nothing was written or committed; make room on its disk \(df -h \S+ shows what is left\)/,
+  );
+  assert(!/cannot reach|Check the network/.test(synced.stderr), show(synced));
+  assertMatch(synced.stderr, /\n {2}\S+ sync --kb \S+\n?$/, "the sync to run again");
+  const doctor = await runCli(["doctor"], { env });
+  assertEquals(doctor.code, 1, show(doctor));
+  assertMatch(
+    doctor.stdout,
+    /^FAIL remote: origin could not be fetched: .*File too large.*, as on a full disk; make room on the disk of \S+ \(df -h \S+ shows what is left\), then run doctor again$/m,
+  );
+  assert(!/not reachable|set-url/.test(doctor.stdout), show(doctor));
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head, "nothing came in");
+  assertEquals(await git(kb.dir, "status", "--porcelain"), "");
+});

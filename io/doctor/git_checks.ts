@@ -7,6 +7,7 @@
 import type { Finding } from "../../core/setup/finding.ts";
 import { plural } from "../../core/text/plural.ts";
 import { gitCommand, shellCommand } from "../../core/shell/quote.ts";
+import { noRoom } from "../../core/unwritable.ts";
 import { git, gitReason, identityArgs, networkTimeoutMs, SET_IDENTITY_COMMAND } from "../git.ts";
 import { handEdits, repoState } from "../save/repo_state.ts";
 import { addRemoteCommand, syncCommand } from "../remote/target.ts";
@@ -137,6 +138,16 @@ function reachFinding(kbDir: string, status: RemoteStatus): Finding {
       level: "warn",
       check: "remote",
       message: `${remote} was not fetched: ${fetch.reason}; run doctor again once it is done`,
+    };
+  }
+  if (noRoom(undefined, fetch.reason)) {
+    // The remote answered: what it sent found no room here, which no network or address explains.
+    return {
+      level: "error",
+      check: "remote",
+      message: `${remote} could not be fetched: ${fetch.reason}, as on a full disk; make room on ` +
+        `the disk of ${kbDir} (${shellCommand(["df", "-h", kbDir])} shows what is left), then ` +
+        "run doctor again",
     };
   }
   if (!fetch.timedOut) {

@@ -14,6 +14,7 @@ import { displaySafe } from "../../core/text/display.ts";
 import { EXIT, KbError } from "../../core/exit.ts";
 import { LIMITS } from "../../core/entry/schema.ts";
 import { editFileCommand, gitCommand } from "../../core/shell/quote.ts";
+import { fullFolder, noRoom } from "../../core/unwritable.ts";
 import {
   classifyChanges,
   describeEntry,
@@ -184,7 +185,8 @@ export const THEIRS_REF = "refs/git-kb/sync-theirs";
 /**
  * Fetch the remote branch into its tracking ref: its tip, or undefined when the remote has no
  * such branch yet (an empty remote). Throws {@link SyncOfflineError} when it cannot be reached,
- * and {@link SyncRefusedError} when it no longer has the branch `branch` was fetched from.
+ * a {@link KbError} naming the disk when what it sent found no room there, and
+ * {@link SyncRefusedError} when it no longer has the branch `branch` was fetched from.
  */
 async function fetchTip(
   kbDir: string,
@@ -192,6 +194,12 @@ async function fetchTip(
   { branch, timeoutMs }: { branch: string; timeoutMs: number },
 ): Promise<string | undefined> {
   const fetched = await fetchBranch(kbDir, target, timeoutMs);
+  if (fetched.state === "failed" && noRoom(undefined, fetched.reason)) {
+    // The remote answered: what it sent found no room here, which no network or address explains.
+    throw new KbError(`${fullFolder(kbDir, fetched.reason).reason}:`, EXIT.failed, [
+      syncCommand(kbDir),
+    ]);
+  }
   if (fetched.state === "failed") throw new SyncOfflineError(kbDir, target.remote, fetched.reason);
   if (fetched.state === "gone") {
     const { reason, commands } = await goneBranchRefusal(kbDir, target, branch, timeoutMs);
