@@ -19,6 +19,7 @@ import {
   snapshot,
   writeFolder,
 } from "./helpers.ts";
+import { runProcess } from "../io/process.ts";
 import { cramped } from "./slow_git.ts";
 
 const CANNOT_WRITE =
@@ -178,4 +179,27 @@ Deno.test("no room on the disk for what the remote sends: sync and doctor say so
   assert(!/not reachable|set-url/.test(doctor.stdout), show(doctor));
   assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head, "nothing came in");
   assertEquals(await git(kb.dir, "status", "--porcelain"), "");
+});
+
+Deno.test("no room for the commit nor to unstage after it: add says what stays staged, and its pasted reset leaves nothing behind", async () => {
+  await using kb = await makeKb();
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  const added = await runCli(
+    ["add", "--title", "Written on a full disk", "--type", "note", "--body", "Some words."],
+    { env: { ...kb.env, PATH: await cramped(kb.root, ["commit", "reset"], 0) } },
+  );
+  assertEquals(added.code, 1, show(added));
+  assertMatch(added.stderr, /^git-kb add: cannot write in \S+ \(.*File too large.*\)/);
+  const unstage = /\n {2}(git -C \S+ reset --quiet -- entries\/kb-\w{5}-[\w-]+\.md)\n?$/.exec(
+    added.stderr,
+  )?.[1];
+  assert(unstage, `the reset that unstages what the save staged: ${show(added)}`);
+  assertMatch(
+    added.stderr,
+    /; git could not unstage what the save staged either \(.*\), so it stays staged/,
+  );
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head, "nothing was committed");
+  const reset = await runProcess("sh", ["-c", unstage], {});
+  assertEquals(reset.code, 0, reset.stderr);
+  assertEquals(await git(kb.dir, "status", "--porcelain"), "", "nothing is left staged");
 });
