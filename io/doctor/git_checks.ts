@@ -9,7 +9,7 @@ import { plural } from "../../core/text/plural.ts";
 import { gitCommand, shellCommand } from "../../core/shell/quote.ts";
 import { noRoom } from "../../core/unwritable.ts";
 import { git, gitReason, identityArgs, networkTimeoutMs, SET_IDENTITY_COMMAND } from "../git.ts";
-import { handEdits, repoState } from "../save/repo_state.ts";
+import { handEdits, repoState, stagedOnly } from "../save/repo_state.ts";
 import { addRemoteCommand, syncCommand } from "../remote/target.ts";
 import { type RemoteStatus, remoteStatus } from "../sync/remote_status.ts";
 import { isFolder } from "../disk.ts";
@@ -85,11 +85,16 @@ async function identityFinding(kbDir: string): Promise<Finding> {
 /**
  * Changes under entries/ that no commit holds yet, each file named (see `handEdits` in
  * io/save/repo_state.ts): hand edits, or the files of an import or save that was stopped before
- * its commit.
+ * its commit; and, outside a git operation, changes git's index alone holds (`stagedOnly`).
  */
 async function uncommittedFindings(kbDir: string, busy: boolean): Promise<Finding[]> {
+  // What an operation under way staged is its own.
+  const staged = busy ? undefined : await stagedOnly(kbDir);
+  const unstage: Finding[] = staged
+    ? [{ level: "warn", check: "git", message: withFix(staged.summary, staged.unstage) }]
+    : [];
   const edits = await handEdits(kbDir);
-  if (!edits) return [];
+  if (!edits) return unstage;
   if (busy) {
     // Committing now would commit into the operation under way (conflict markers included).
     return [{
@@ -105,7 +110,7 @@ async function uncommittedFindings(kbDir: string, busy: boolean): Promise<Findin
       `${edits.summary}; saves through git-kb commit only their own entry`,
       edits.commit,
     ),
-  }];
+  }, ...unstage];
 }
 
 /** How long doctor waits for the remote branch to be fetched. */

@@ -54,7 +54,7 @@ import { type PushTarget, pushTarget, syncCommand } from "../remote/target.ts";
 import { type ProposalsTraffic, syncProposals } from "../proposals/sync.ts";
 import { readProposals } from "../proposals/store.ts";
 import { withLock } from "../save/lock.ts";
-import { handEdits, readyBranch, saveLockPath } from "../save/repo_state.ts";
+import { handEdits, readyBranch, saveLockPath, stagedOnly } from "../save/repo_state.ts";
 
 /** How to run a sync. */
 export interface SyncOptions {
@@ -589,6 +589,7 @@ export async function syncKb(kbDir: string, options: SyncOptions = {}): Promise<
   }
   const { report, warning } = await indexAfterWrite(kbDir);
   const edits = moved.outcome === "no-remote" ? undefined : await handEdits(kbDir);
+  const staged = moved.outcome === "no-remote" ? undefined : await stagedOnly(kbDir);
   return {
     ...moved,
     index: report,
@@ -601,6 +602,7 @@ export async function syncKb(kbDir: string, options: SyncOptions = {}): Promise<
           `send: ${edits.commit} && ${syncCommand(kbDir)}`,
         ]
         : [],
+      ...staged ? [`${staged.summary}; unstage: ${staged.unstage}`] : [],
     ],
   };
 }
