@@ -8,7 +8,14 @@ import type { Finding } from "../../core/setup/finding.ts";
 import { plural } from "../../core/text/plural.ts";
 import { gitCommand, shellCommand } from "../../core/shell/quote.ts";
 import { noRoom } from "../../core/unwritable.ts";
-import { git, gitReason, identityArgs, networkTimeoutMs, SET_IDENTITY_COMMAND } from "../git.ts";
+import {
+  git,
+  GitMissingError,
+  gitReason,
+  identityArgs,
+  networkTimeoutMs,
+  SET_IDENTITY_COMMAND,
+} from "../git.ts";
 import { handEdits, repoState, stagedOnly } from "../save/repo_state.ts";
 import { addRemoteCommand, syncCommand } from "../remote/target.ts";
 import { type RemoteStatus, remoteStatus } from "../sync/remote_status.ts";
@@ -27,7 +34,8 @@ async function gitUsable(kbDir: string): Promise<Finding> {
   }
   const version = await git(kbDir, ["--version"]).catch(() => undefined);
   if (!version || version.code !== 0) {
-    return { level: "error", check: "git", message: "git is not installed or not on PATH" };
+    // In the words of every git call that stops on it, so the checks after it are not checked.
+    return { level: "error", check: "git", message: new GitMissingError().message };
   }
   const inside = await git(kbDir, ["rev-parse", "--is-inside-work-tree"]);
   if (inside.stdout.trim() !== "true") {
