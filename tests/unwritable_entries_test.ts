@@ -174,7 +174,7 @@ Deno.test("no room on the disk for what the remote sends: sync and doctor say so
   assertEquals(doctor.code, 1, show(doctor));
   assertMatch(
     doctor.stdout,
-    /^FAIL remote: origin could not be fetched: .*File too large.*, as on a full disk; make room on the disk of \S+ \(df -h \S+ shows what is left\), then run doctor again$/m,
+    /^FAIL remote: origin could not be fetched: cannot write in \S+ \(.*File too large.*\), so nothing was written or committed; make room on its disk \(df -h \S+ shows what is left\), then run the command again$/m,
   );
   assert(!/not reachable|set-url/.test(doctor.stdout), show(doctor));
   assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head, "nothing came in");
@@ -196,7 +196,7 @@ Deno.test("no room for the commit nor to unstage after it: add says what stays s
   assert(unstage, `the reset that unstages what the save staged: ${show(added)}`);
   assertMatch(
     added.stderr,
-    /; git could not unstage what the save staged either \(.*\), so it stays staged/,
+    /; but git could not unstage what it staged \(.*\): once git can write there, run the last line below\n/,
   );
   assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head, "nothing was committed");
   const reset = await runProcess("sh", ["-c", unstage], {});

@@ -7,7 +7,7 @@
 import type { Finding } from "../../core/setup/finding.ts";
 import { plural } from "../../core/text/plural.ts";
 import { gitCommand, shellCommand } from "../../core/shell/quote.ts";
-import { noRoom } from "../../core/unwritable.ts";
+import { fullFolder, noRoom } from "../../core/unwritable.ts";
 import {
   git,
   GitMissingError,
@@ -158,9 +158,7 @@ function reachFinding(kbDir: string, status: RemoteStatus): Finding {
     return {
       level: "error",
       check: "remote",
-      message: `${remote} could not be fetched: ${fetch.reason}, as on a full disk; make room on ` +
-        `the disk of ${kbDir} (${shellCommand(["df", "-h", kbDir])} shows what is left), then ` +
-        "run doctor again",
+      message: `${remote} could not be fetched: ${fullFolder(kbDir, fetch.reason).reason}`,
     };
   }
   if (!fetch.timedOut) {

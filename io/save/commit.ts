@@ -109,9 +109,8 @@ function stillStaged(
   const message = cause instanceof Error ? cause.message : String(cause);
   const said = message.slice(0, message.length - commandLines(commands).length);
   return new KbError(
-    `${said.replace(/[.:]$/, "")}; git could not unstage what the save staged either ` +
-      `(${gitReason(reset.stderr)}), so it stays staged while the files are as they were: once ` +
-      `git can write in ${kbDir} again, unstage it with the last line below`,
+    `${said.replace(/[.:]$/, "")}; but git could not unstage what it staged ` +
+      `(${gitReason(reset.stderr)}): once git can write there, run the last line below`,
     cause instanceof KbError ? cause.exitCode : EXIT.failed,
     [...commands, gitCommand(kbDir, "reset", "--quiet", "--", ...paths)],
   );
