@@ -45,6 +45,14 @@ export function unwritableFolder(
 }
 
 /**
+ * git's and the OS's words for a write the file system refused, where git gives no error code:
+ * git's own for an object it may not add (a folder of `.git/objects` that a `sudo git` made
+ * root's), a permission, a read-only mount.
+ */
+export const NO_WRITE_WORDS =
+  /insufficient permission|Permission denied|Operation not permitted|Read-only file system/;
+
+/**
  * The error codes of a write that found no room: a full disk, a quota, a file size limit (which
  * the tests stand in for a full disk with).
  */

@@ -835,9 +835,9 @@ Deno.test("the CLI bundle leaves the MCP SDK to mcp's own bundle", async () => {
   const cli = await Deno.readTextFile(join(BIN, "git-kb.js"));
   assert(!cli.includes(marker), "the SDK was bundled into git-kb.js");
   // A budget, not the SDK check: the bundle grew with the commands from 375 KB to 500 KB; past
-  // this, give a command its own bundle, as mcp has (raised by 1 KB for what sync and doctor say
-  // of changes git's index alone holds).
-  assert(cli.length < 551_000, `git-kb.js is ${cli.length} bytes`);
+  // this, give a command its own bundle, as mcp has (raised by 2 KB for what sync and doctor say
+  // of changes git's index alone holds, and of a git folder that takes no write).
+  assert(cli.length < 552_000, `git-kb.js is ${cli.length} bytes`);
 });
 
 Deno.test("plugin/bin is what `deno task build` makes from the sources", async () => {

@@ -203,3 +203,32 @@ Deno.test("no room for the commit nor to unstage after it: add says what stays s
   assertEquals(reset.code, 0, reset.stderr);
   assertEquals(await git(kb.dir, "status", "--porcelain"), "", "nothing is left staged");
 });
+
+Deno.test("git's objects folder takes no write (as after a sudo git pull): sync and doctor say so, not that the remote cannot be reached", async () => {
+  await using kb = await makeKb({ remote: true });
+  const teammate = await cloneRemote(kb, "teammate");
+  await pushEntryFrom(teammate, "kb-new02", "Pushed by a teammate");
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  const unlock = await lockFolder(join(kb.dir, ".git", "objects"));
+  try {
+    const synced = await runCli(["sync"], { env: kb.env });
+    assertEquals(synced.code, 1, show(synced));
+    assertMatch(
+      synced.stderr,
+      /^git-kb sync: cannot write in \S+\/\.git \(.*(insufficient permission|Operation not permitted|Permission denied).*\), so nothing was written or committed; make the folder writable/,
+    );
+    assert(!/cannot reach|Check the network/.test(synced.stderr), show(synced));
+    assertMatch(synced.stderr, /\n {2}\S+ sync --kb \S+\n?$/, "the sync to run again");
+    const doctor = await runCli(["doctor"], { env: kb.env });
+    assertMatch(
+      doctor.stdout,
+      /^FAIL remote: origin could not be fetched: cannot write in \S+\/\.git /m,
+    );
+    assert(!/not reachable|set-url/.test(doctor.stdout), show(doctor));
+  } finally {
+    await unlock();
+  }
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head, "nothing came in");
+  const synced = await runCli(["sync"], { env: kb.env });
+  assertEquals(synced.code, 0, show(synced));
+});

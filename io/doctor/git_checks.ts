@@ -7,7 +7,6 @@
 import type { Finding } from "../../core/setup/finding.ts";
 import { plural } from "../../core/text/plural.ts";
 import { gitCommand, shellCommand } from "../../core/shell/quote.ts";
-import { fullFolder, noRoom } from "../../core/unwritable.ts";
 import {
   git,
   GitMissingError,
@@ -16,7 +15,8 @@ import {
   networkTimeoutMs,
   SET_IDENTITY_COMMAND,
 } from "../git.ts";
-import { handEdits, repoState, stagedOnly } from "../save/repo_state.ts";
+import { gitDir, handEdits, repoState, stagedOnly } from "../save/repo_state.ts";
+import { writeRefusal } from "../fs.ts";
 import { addRemoteCommand, syncCommand } from "../remote/target.ts";
 import { type RemoteStatus, remoteStatus } from "../sync/remote_status.ts";
 import { isFolder } from "../disk.ts";
@@ -125,7 +125,7 @@ async function uncommittedFindings(kbDir: string, busy: boolean): Promise<Findin
 const REMOTE_TIMEOUT_MS = 10_000;
 
 /** Whether the fetch reached the remote, as a finding. */
-function reachFinding(kbDir: string, status: RemoteStatus): Finding {
+function reachFinding(kbDir: string, status: RemoteStatus, gitFolder: string): Finding {
   const { remote, fetch } = status;
   if (fetch.state === "fetched") {
     return {
@@ -153,13 +153,13 @@ function reachFinding(kbDir: string, status: RemoteStatus): Finding {
       message: `${remote} was not fetched: ${fetch.reason}; run doctor again once it is done`,
     };
   }
-  if (noRoom(undefined, fetch.reason)) {
-    // The remote answered: what it sent found no room here, which no network or address explains.
-    return {
-      level: "error",
-      check: "remote",
-      message: `${remote} could not be fetched: ${fullFolder(kbDir, fetch.reason).reason}`,
-    };
+  // The remote answered: what it sent could not be written here (no room, or a folder of git's
+  // that takes no write), which no network or address explains.
+  const refusal = writeRefusal(gitFolder, fetch.reason);
+  if (refusal) {
+    const problem = `${remote} could not be fetched: ${refusal.reason}`;
+    const [fix] = refusal.commands;
+    return { level: "error", check: "remote", message: fix ? withFix(problem, fix) : problem };
   }
   if (!fetch.timedOut) {
     return {
@@ -249,10 +249,11 @@ async function remoteFindings(
     timeoutMs: networkTimeoutMs(REMOTE_TIMEOUT_MS),
   });
   if (!status) return [];
+  const gitFolder = await gitDir(kbDir);
   // A branch gone from the remote leaves no distance to tell: its last fetched tip is stale.
-  if (status.fetch.state === "gone") return [reachFinding(kbDir, status)];
+  if (status.fetch.state === "gone") return [reachFinding(kbDir, status, gitFolder)];
   return [
-    ...(offline ? [] : [reachFinding(kbDir, status)]),
+    ...(offline ? [] : [reachFinding(kbDir, status, gitFolder)]),
     distanceFinding(kbDir, status, busy),
   ];
 }

@@ -14,7 +14,6 @@ import { displaySafe } from "../../core/text/display.ts";
 import { EXIT, KbError } from "../../core/exit.ts";
 import { LIMITS } from "../../core/entry/schema.ts";
 import { editFileCommand, gitCommand } from "../../core/shell/quote.ts";
-import { fullFolder, noRoom } from "../../core/unwritable.ts";
 import {
   classifyChanges,
   describeEntry,
@@ -54,7 +53,8 @@ import { type PushTarget, pushTarget, syncCommand } from "../remote/target.ts";
 import { type ProposalsTraffic, syncProposals } from "../proposals/sync.ts";
 import { readProposals } from "../proposals/store.ts";
 import { withLock } from "../save/lock.ts";
-import { handEdits, readyBranch, saveLockPath, stagedOnly } from "../save/repo_state.ts";
+import { gitDir, handEdits, readyBranch, saveLockPath, stagedOnly } from "../save/repo_state.ts";
+import { writeRefusal } from "../fs.ts";
 
 /** How to run a sync. */
 export interface SyncOptions {
@@ -194,11 +194,11 @@ async function fetchTip(
   { branch, timeoutMs }: { branch: string; timeoutMs: number },
 ): Promise<string | undefined> {
   const fetched = await fetchBranch(kbDir, target, timeoutMs);
-  if (fetched.state === "failed" && noRoom(undefined, fetched.reason)) {
-    // The remote answered: what it sent found no room here, which no network or address explains.
-    throw new KbError(`${fullFolder(kbDir, fetched.reason).reason}:`, EXIT.failed, [
-      syncCommand(kbDir),
-    ]);
+  // The remote answered: what it sent could not be written here (no room, or a folder of git's
+  // that takes no write), which no network or address explains.
+  const refusal = fetched.state === "failed" && writeRefusal(await gitDir(kbDir), fetched.reason);
+  if (refusal) {
+    throw new KbError(`${refusal.reason}:`, EXIT.failed, [...refusal.commands, syncCommand(kbDir)]);
   }
   if (fetched.state === "failed") throw new SyncOfflineError(kbDir, target.remote, fetched.reason);
   if (fetched.state === "gone") {
