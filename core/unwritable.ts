@@ -45,13 +45,25 @@ export function unwritableFolder(
 }
 
 /**
+ * git's and the OS's words for a write the file system refused, where git gives no error code:
+ * git's own for an object it may not add (a folder of `.git/objects` that a `sudo git` made
+ * root's), a permission, a read-only mount.
+ */
+export const NO_WRITE_WORDS =
+  /insufficient permission|Permission denied|Operation not permitted|Read-only file system/;
+
+/**
  * The error codes of a write that found no room: a full disk, a quota, a file size limit (which
  * the tests stand in for a full disk with).
  */
 export const NO_ROOM_CODES: ReadonlySet<string> = new Set(["ENOSPC", "EDQUOT", "EFBIG"]);
 
-/** The OS's words for a write that found no room, as git and Deno give them. */
-export const NO_ROOM_WORDS = /No space left on device|Disk quota exceeded|File too large/;
+/**
+ * The OS's words for a write that found no room, as git and Deno give them; git says `Out of
+ * diskspace` when a write of its index or a pack wrote nothing.
+ */
+export const NO_ROOM_WORDS =
+  /No space left on device|Disk quota exceeded|File too large|Out of diskspace/;
 
 /**
  * Whether a file error found no room: by its `code`, or by its words where the runtime gives it

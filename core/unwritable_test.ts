@@ -1,5 +1,5 @@
 import { assertEquals } from "@std/assert";
-import { fullFolder, osWords, unwritableFolder } from "./unwritable.ts";
+import { fullFolder, noRoom, osWords, unwritableFolder } from "./unwritable.ts";
 
 Deno.test("osWords keeps the OS's words and drops the error number and the temp file's name", () => {
   assertEquals(
@@ -43,4 +43,17 @@ Deno.test("a folder on a full disk: nothing written, the df that shows the room 
       "left), then run the command again",
     commands: [],
   });
+});
+
+Deno.test("noRoom knows git's words for a write that found no room, its own among them", () => {
+  for (
+    const words of [
+      "unable to write loose object file: No space left on device",
+      "sha1 file '.git/objects/pack/tmp_idx_H90vWb' write error. Out of diskspace",
+      "write error: Disk quota exceeded",
+      "unable to write loose object file: File too large",
+    ]
+  ) assertEquals(noRoom(undefined, words), true, words);
+  assertEquals(noRoom(undefined, "Could not resolve host: example.com"), false);
+  assertEquals(noRoom("ENOSPC", "write failed"), true);
 });

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { dirname } from "../core/path.ts";
 import { resolvePath } from "./paths.ts";
 
 /** What `path` is, following symlinks; undefined when nothing is there. */
@@ -65,4 +66,11 @@ export async function readFileOrStdin(file: string): Promise<Uint8Array> {
   return file === "-"
     ? new Uint8Array(await new Response(Deno.stdin.readable).arrayBuffer())
     : Deno.readFileSync(file);
+}
+
+/** The folder `path` would be written into, or its nearest ancestor that exists. */
+export function existingFolderOf(path: string): string {
+  let folder = dirname(path);
+  while (!lstatOf(folder) && dirname(folder) !== folder) folder = dirname(folder);
+  return folder;
 }

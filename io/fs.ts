@@ -6,10 +6,11 @@
  */
 import { dirname, join } from "../core/path.ts";
 import { shellQuote } from "../core/shell/quote.ts";
-import { EXIT, KbError } from "../core/exit.ts";
+import { EXIT, KbError, type Refusal } from "../core/exit.ts";
 import {
   cacheRefused,
   fullFolder,
+  NO_WRITE_WORDS,
   noRoom,
   UNWRITABLE_CODES,
   unwritableCache,
@@ -110,6 +111,22 @@ export function writeFileAtomic(
 }
 
 /**
+ * The refusal of a write in `folder` that the file system turned down, by the error's `code` or,
+ * where there is none (git's words), by `message`: no room ({@link fullFolder}) or no write
+ * ({@link unwritableFolder}); undefined for any other failure.
+ */
+export function writeRefusal(folder: string, message: string, code?: unknown): Refusal | undefined {
+  if (noRoom(code, message)) return fullFolder(folder, message);
+  const refused = typeof code === "string"
+    ? UNWRITABLE_CODES.has(code)
+    : NO_WRITE_WORDS.test(message);
+  if (!refused) return undefined;
+  const info = ifExists(() => Deno.statSync(folder));
+  const ownModeLacksWrite = info?.uid === Deno.uid() && ((info?.mode ?? 0) & 0o200) === 0;
+  return unwritableFolder(folder, message, ownModeLacksWrite);
+}
+
+/**
  * Run `write`, a write of `path` into a knowledge base; when the file system refuses it (a folder
  * without write permission, a read-only mount, a full disk), throw a {@link KbError} (exit 1) that
  * names the folder and a way on, instead of the OS's words on a temp file's name (see
@@ -120,18 +137,10 @@ export function writingIn<T>(path: string, write: () => T): T {
     return write();
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    const folder = dirname(path);
-    if (noRoom(code, String((error as Error)?.message))) {
-      throw new KbError(`${fullFolder(folder, (error as Error).message).reason}.`, EXIT.failed);
-    }
-    if (typeof code !== "string" || !UNWRITABLE_CODES.has(code)) throw error;
-    const info = ifExists(() => Deno.statSync(folder));
-    const ownModeLacksWrite = info?.uid === Deno.uid() && ((info?.mode ?? 0) & 0o200) === 0;
-    const { reason, commands } = unwritableFolder(
-      folder,
-      (error as Error).message,
-      ownModeLacksWrite,
-    );
+    // By its code only: the words of a Deno error that has none are no file system's.
+    const refusal = writeRefusal(dirname(path), String((error as Error)?.message), code ?? "");
+    if (!refusal) throw error;
+    const { reason, commands } = refusal;
     throw new KbError(commands.length ? `${reason}:` : `${reason}.`, EXIT.failed, commands);
   }
 }

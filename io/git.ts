@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { EXIT, KbError } from "../core/exit.ts";
 import { entryAttributesLine, withEntryAttributesLine } from "../core/git/entry_attributes.ts";
 import { GIT_REPO_ENV } from "../core/git/repo_env.ts";
 import { shellCommand } from "../core/shell/quote.ts";
@@ -81,6 +82,35 @@ export class GitInterruptedError extends GitTimeoutError {
     this.message = `${this.call} was stopped: git-kb got ${signal}`;
     this.name = "GitInterruptedError";
   }
+}
+
+/**
+ * Raised when there is no git to run: not installed, or not on PATH. Every git call raises it in
+ * the same words, so doctor names it once. Exit code 1.
+ */
+export class GitMissingError extends KbError {
+  constructor() {
+    super(
+      "git is not installed or not on PATH: install git (https://git-scm.com/downloads), or " +
+        "add its folder to PATH, then run the command again",
+      EXIT.failed,
+    );
+    this.name = "GitMissingError";
+  }
+}
+
+/**
+ * `error`, which starting git in `cwd` raised, as a {@link GitMissingError} when git was not found
+ * (Deno says NotFound for a `cwd` that is not there too); any other as it is.
+ */
+function spawnError(error: unknown, cwd: string): unknown {
+  if (!(error instanceof Deno.errors.NotFound)) return error;
+  try {
+    Deno.statSync(cwd);
+  } catch {
+    return error;
+  }
+  return new GitMissingError();
 }
 
 /**
@@ -165,7 +195,7 @@ export async function git(
   } catch (error) {
     if (error instanceof ProcessTimeoutError) throw new GitTimeoutError(args, run.timeoutMs!);
     if (error instanceof ProcessInterruptedError) throw new GitInterruptedError(args, error.signal);
-    throw error;
+    throw spawnError(error, cwd);
   }
 }
 
@@ -374,14 +404,19 @@ export async function blobTexts(cwd: string, blobs: readonly string[]): Promise<
   if (!blobs.length) return [];
   const args = ["cat-file", "--batch"];
   clearRepoEnv();
-  const child = new Deno.Command("git", {
-    args,
-    cwd,
-    env: QUIET_ENV,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  let child: Deno.ChildProcess;
+  try {
+    child = new Deno.Command("git", {
+      args,
+      cwd,
+      env: QUIET_ENV,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+  } catch (error) {
+    throw spawnError(error, cwd);
+  }
   // Fed while its output is read: git stops reading when a full pipe stops its writing.
   const writer = child.stdin.getWriter();
   const fed = writer.write(new TextEncoder().encode(blobs.map((blob) => `${blob}\n`).join("")))

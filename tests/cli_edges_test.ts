@@ -334,3 +334,24 @@ Deno.test("kernel with no kernel rule says how to make one, and that line, fille
   const listed = await runCli(["kernel"], { env: kb.env });
   assertMatch(listed.stdout, /^1 kernel rule applies:\n {2}kb-\w{5} Never force-push main$/m);
 });
+
+Deno.test("no git on PATH: sync, add and doctor say git is missing and how to get it, once each", async () => {
+  await using kb = await makeKb({ remote: true });
+  const empty = join(kb.root, "no-git-bin");
+  await Deno.mkdir(empty);
+  const env = { ...kb.env, PATH: empty };
+  const missing =
+    /git is not installed or not on PATH: install git \(https:\/\/git-scm\.com\/downloads\), or add its folder to PATH, then run the command again/;
+  for (
+    const args of [["sync"], ["add", "--title", "Without git", "--type", "note", "--body", "x"]]
+  ) {
+    const result = await runCli(args, { env });
+    assertEquals(result.code, 1, show(result));
+    assertMatch(result.stderr, new RegExp(`^git-kb ${args[0]}: ${missing.source}`, "m"));
+    assertNotMatch(result.stderr, /Failed to spawn|entity not found/);
+  }
+  const doctor = await runCli(["doctor", "--offline"], { env });
+  assertEquals(doctor.code, 1, show(doctor));
+  assertMatch(doctor.stdout, new RegExp(`^FAIL git: ${missing.source}$`, "m"));
+  assertNotMatch(doctor.stdout, /Failed to spawn|entity not found/);
+});

@@ -8,6 +8,7 @@ import { assert, assertEquals, assertMatch, assertNotMatch } from "@std/assert";
 import { join } from "@std/path/posix/join";
 import { shellQuote } from "../core/shell/quote.ts";
 import { runProcess } from "../io/process.ts";
+import { cramped } from "./slow_git.ts";
 import {
   childEnv,
   denoChildEnv,
@@ -295,6 +296,22 @@ Deno.test("init <url> that git cannot clone: git's words on one line, nothing ma
   await git(sandbox.root, "init", "--quiet", "--bare", "no-such-remote.git");
   const again = await runCli(["init", url, "--dir", kbDir], { env });
   assertEquals(again.code, 0, show(again));
+});
+
+Deno.test("init <url> on a disk with no room for the clone: says so with the df that shows the room left, not that the address is wrong; nothing made", async () => {
+  await using kb = await makeKb({ remote: true });
+  await using sandbox = await makeSandbox();
+  const env = { ...sandboxEnv(sandbox), PATH: await cramped(sandbox.root, "clone", 0) };
+  const kbDir = join(sandbox.root, "kb");
+  const result = await runCli(["init", kb.remote!, "--dir", kbDir], { env });
+  assertEquals(result.code, 1, show(result));
+  assertMatch(
+    result.stderr,
+    /^git-kb init: cannot write in (\S+) \(.*File too large.*\), so nothing was written or committed; make room on its disk \(df -h \1 shows what is left\), then run the command again:\n {2}git-kb init \S+ --dir \S+\n$/,
+  );
+  assertNotMatch(result.stderr, /Check the remote's address|ls-remote/);
+  assertEquals(await exists(kbDir), false);
+  assertEquals(await exists(join(sandbox.config, "git-kb", "config.json")), false);
 });
 
 Deno.test("init of a folder of notes that is not a repo leaves it alone and prints the init and import that bring its notes in", async () => {

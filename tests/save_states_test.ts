@@ -434,6 +434,38 @@ Deno.test("orphans: the next save names them with commands that commit them when
   assertEquals(await findOrphans(kb.dir), []);
 });
 
+Deno.test("changes git's index alone holds (a save that could not unstage them): sync and doctor name them with a reset that works pasted, never a commit", async () => {
+  await using kb = await makeKb({ remote: true });
+  // What a save leaves when git cannot write its index again: its files put back as they were (a
+  // new entry's removed, an edited one's text as committed) while the index still holds its own.
+  const gone = "entries/kb-st4g1-staged-then-put-back.md";
+  const entry = entryText({ id: "kb-st4g1", title: "Staged then put back", body: "Gone.\n" });
+  await Deno.writeTextFile(join(kb.dir, gone), entry);
+  const kept = await entryPath(kb.dir, "kb-2yb6n");
+  const text = await Deno.readTextFile(join(kb.dir, kept));
+  await Deno.writeTextFile(join(kb.dir, kept), `${text}A line of the save's.\n`);
+  await git(kb.dir, "add", "--", gone, kept);
+  await Deno.remove(join(kb.dir, gone));
+  await Deno.writeTextFile(join(kb.dir, kept), text);
+
+  const unstage = `git -C ${kb.dir} reset --quiet -- ${kept} ${gone}`;
+  const synced = await runCli(["sync"], { env: kb.env });
+  assertEquals(synced.code, 0, show(synced));
+  assertMatch(
+    synced.stderr,
+    /^warning: 2 changes under entries\/ staged in git's index that no file holds \(.*\), which a commit would record; unstage: /m,
+  );
+  assert(synced.stderr.includes(unstage), show(synced));
+  const doctor = await runCli(["doctor", "--offline"], { env: kb.env });
+  assert(doctor.stdout.includes(`fix: ${unstage}`), show(doctor));
+  for (const said of [synced.stderr, doctor.stdout]) {
+    assert(!/commit hand edits|commit orphaned entries|not committed/.test(said), said);
+  }
+  const pasted = await runProcess("sh", ["-c", unstage], {});
+  assertEquals(pasted.code, 0, pasted.stderr);
+  assertEquals(await git(kb.dir, "status", "--porcelain"), "");
+});
+
 Deno.test("orphans a teammate's .gitignore ignores are named too, with a git add that commits them", async () => {
   await using kb = await makeKb();
   await Deno.writeTextFile(join(kb.dir, ".gitignore"), "entries/\n");

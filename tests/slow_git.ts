@@ -61,11 +61,16 @@ exec '${new TextDecoder().decode(real).trim()}' "$@"
 }
 
 /**
- * A `git` that cannot write a file over 16 blocks of `ulimit -f` (8 KiB in dash, 16 in bash) while
- * it runs `command` (as on a full disk: each write past that fails, and git goes on to the next
- * file); every other call is the real git's.
+ * A `git` that cannot write a file over `blocks` blocks of `ulimit -f` (16: 8 KiB in dash, 16 in
+ * bash; 0: no byte) while it runs `command`, or any of several (as on a full disk: each write past
+ * that fails, and git goes on to the next file); every other call is the real git's.
  */
-export async function cramped(dir: string, command: string): Promise<string> {
+export async function cramped(
+  dir: string,
+  command: string | string[],
+  blocks = 16,
+): Promise<string> {
+  const commands = typeof command === "string" ? [command] : command;
   const real = (await new Deno.Command("sh", { args: ["-c", "command -v git"] }).output()).stdout;
   const bin = join(dir, "cramped-git-bin");
   await Deno.mkdir(bin);
@@ -73,10 +78,11 @@ export async function cramped(dir: string, command: string): Promise<string> {
     join(bin, "git"),
     `#!/bin/sh
 for arg in "$@"; do
-  if [ "$arg" = '${command}' ]; then
-    trap '' XFSZ
-    ulimit -f 16
-  fi
+  case "$arg" in
+    ${commands.map((name) => `'${name}'`).join("|")})
+      trap '' XFSZ
+      ulimit -f ${blocks} ;;
+  esac
 done
 exec '${new TextDecoder().decode(real).trim()}' "$@"
 `,

@@ -19,6 +19,7 @@ import {
   snapshot,
   writeFolder,
 } from "./helpers.ts";
+import { runProcess } from "../io/process.ts";
 import { cramped } from "./slow_git.ts";
 
 const CANNOT_WRITE =
@@ -144,4 +145,90 @@ Deno.test("no room on the disk (a file size limit stands in): add names the fold
   });
   assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head, "nothing was committed");
   assertEquals(await snapshot(kb.dir, [".git"]), before, "nothing was written");
+});
+
+Deno.test("no room on the disk for what the remote sends: sync and doctor say so and how to see the room left, not that the remote cannot be reached", async () => {
+  await using kb = await makeKb({ remote: true });
+  const teammate = await cloneRemote(kb, "teammate");
+  // Over 8 KiB in the pack the fetch writes (words it cannot compress much).
+  const letters = "abcdefghijklmnopqrstuvwxyz";
+  const word = () =>
+    Array.from({ length: 6 }, () => letters[Math.floor(Math.random() * 26)]).join("");
+  await pushEntryFrom(
+    teammate,
+    "kb-big01",
+    "A long note",
+    Array.from({ length: 3000 }, word).join(" "),
+  );
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  const env = { ...kb.env, PATH: await cramped(kb.root, "fetch") };
+  const synced = await runCli(["sync"], { env });
+  assertEquals(synced.code, 1, show(synced));
+  assertMatch(
+    synced.stderr,
+    /^git-kb sync: cannot write in \S+ \(.*File too large.*\), so nothing was written or committed; make room on its disk \(df -h \S+ shows what is left\)/,
+  );
+  assert(!/cannot reach|Check the network/.test(synced.stderr), show(synced));
+  assertMatch(synced.stderr, /\n {2}\S+ sync --kb \S+\n?$/, "the sync to run again");
+  const doctor = await runCli(["doctor"], { env });
+  assertEquals(doctor.code, 1, show(doctor));
+  assertMatch(
+    doctor.stdout,
+    /^FAIL remote: origin could not be fetched: cannot write in \S+ \(.*File too large.*\), so nothing was written or committed; make room on its disk \(df -h \S+ shows what is left\), then run the command again$/m,
+  );
+  assert(!/not reachable|set-url/.test(doctor.stdout), show(doctor));
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head, "nothing came in");
+  assertEquals(await git(kb.dir, "status", "--porcelain"), "");
+});
+
+Deno.test("no room for the commit nor to unstage after it: add says what stays staged, and its pasted reset leaves nothing behind", async () => {
+  await using kb = await makeKb();
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  const added = await runCli(
+    ["add", "--title", "Written on a full disk", "--type", "note", "--body", "Some words."],
+    { env: { ...kb.env, PATH: await cramped(kb.root, ["commit", "reset"], 0) } },
+  );
+  assertEquals(added.code, 1, show(added));
+  assertMatch(added.stderr, /^git-kb add: cannot write in \S+ \(.*File too large.*\)/);
+  const unstage = /\n {2}(git -C \S+ reset --quiet -- entries\/kb-\w{5}-[\w-]+\.md)\n?$/.exec(
+    added.stderr,
+  )?.[1];
+  assert(unstage, `the reset that unstages what the save staged: ${show(added)}`);
+  assertMatch(
+    added.stderr,
+    /; but git could not unstage what it staged \(.*\): once git can write there, run the last line below\n/,
+  );
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head, "nothing was committed");
+  const reset = await runProcess("sh", ["-c", unstage], {});
+  assertEquals(reset.code, 0, reset.stderr);
+  assertEquals(await git(kb.dir, "status", "--porcelain"), "", "nothing is left staged");
+});
+
+Deno.test("git's objects folder takes no write (as after a sudo git pull): sync and doctor say so, not that the remote cannot be reached", async () => {
+  await using kb = await makeKb({ remote: true });
+  const teammate = await cloneRemote(kb, "teammate");
+  await pushEntryFrom(teammate, "kb-new02", "Pushed by a teammate");
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  const unlock = await lockFolder(join(kb.dir, ".git", "objects"));
+  try {
+    const synced = await runCli(["sync"], { env: kb.env });
+    assertEquals(synced.code, 1, show(synced));
+    assertMatch(
+      synced.stderr,
+      /^git-kb sync: cannot write in \S+\/\.git \(.*(insufficient permission|Operation not permitted|Permission denied).*\), so nothing was written or committed; make the folder writable/,
+    );
+    assert(!/cannot reach|Check the network/.test(synced.stderr), show(synced));
+    assertMatch(synced.stderr, /\n {2}\S+ sync --kb \S+\n?$/, "the sync to run again");
+    const doctor = await runCli(["doctor"], { env: kb.env });
+    assertMatch(
+      doctor.stdout,
+      /^FAIL remote: origin could not be fetched: cannot write in \S+\/\.git /m,
+    );
+    assert(!/not reachable|set-url/.test(doctor.stdout), show(doctor));
+  } finally {
+    await unlock();
+  }
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head, "nothing came in");
+  const synced = await runCli(["sync"], { env: kb.env });
+  assertEquals(synced.code, 0, show(synced));
 });

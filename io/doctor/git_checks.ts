@@ -7,8 +7,16 @@
 import type { Finding } from "../../core/setup/finding.ts";
 import { plural } from "../../core/text/plural.ts";
 import { gitCommand, shellCommand } from "../../core/shell/quote.ts";
-import { git, gitReason, identityArgs, networkTimeoutMs, SET_IDENTITY_COMMAND } from "../git.ts";
-import { handEdits, repoState } from "../save/repo_state.ts";
+import {
+  git,
+  GitMissingError,
+  gitReason,
+  identityArgs,
+  networkTimeoutMs,
+  SET_IDENTITY_COMMAND,
+} from "../git.ts";
+import { gitDir, handEdits, repoState, stagedOnly } from "../save/repo_state.ts";
+import { writeRefusal } from "../fs.ts";
 import { addRemoteCommand, syncCommand } from "../remote/target.ts";
 import { type RemoteStatus, remoteStatus } from "../sync/remote_status.ts";
 import { isFolder } from "../disk.ts";
@@ -26,7 +34,8 @@ async function gitUsable(kbDir: string): Promise<Finding> {
   }
   const version = await git(kbDir, ["--version"]).catch(() => undefined);
   if (!version || version.code !== 0) {
-    return { level: "error", check: "git", message: "git is not installed or not on PATH" };
+    // In the words of every git call that stops on it, so the checks after it are not checked.
+    return { level: "error", check: "git", message: new GitMissingError().message };
   }
   const inside = await git(kbDir, ["rev-parse", "--is-inside-work-tree"]);
   if (inside.stdout.trim() !== "true") {
@@ -84,11 +93,16 @@ async function identityFinding(kbDir: string): Promise<Finding> {
 /**
  * Changes under entries/ that no commit holds yet, each file named (see `handEdits` in
  * io/save/repo_state.ts): hand edits, or the files of an import or save that was stopped before
- * its commit.
+ * its commit; and, outside a git operation, changes git's index alone holds (`stagedOnly`).
  */
 async function uncommittedFindings(kbDir: string, busy: boolean): Promise<Finding[]> {
+  // What an operation under way staged is its own.
+  const staged = busy ? undefined : await stagedOnly(kbDir);
+  const unstage: Finding[] = staged
+    ? [{ level: "warn", check: "git", message: withFix(staged.summary, staged.unstage) }]
+    : [];
   const edits = await handEdits(kbDir);
-  if (!edits) return [];
+  if (!edits) return unstage;
   if (busy) {
     // Committing now would commit into the operation under way (conflict markers included).
     return [{
@@ -104,14 +118,14 @@ async function uncommittedFindings(kbDir: string, busy: boolean): Promise<Findin
       `${edits.summary}; saves through git-kb commit only their own entry`,
       edits.commit,
     ),
-  }];
+  }, ...unstage];
 }
 
 /** How long doctor waits for the remote branch to be fetched. */
 const REMOTE_TIMEOUT_MS = 10_000;
 
 /** Whether the fetch reached the remote, as a finding. */
-function reachFinding(kbDir: string, status: RemoteStatus): Finding {
+function reachFinding(kbDir: string, status: RemoteStatus, gitFolder: string): Finding {
   const { remote, fetch } = status;
   if (fetch.state === "fetched") {
     return {
@@ -138,6 +152,14 @@ function reachFinding(kbDir: string, status: RemoteStatus): Finding {
       check: "remote",
       message: `${remote} was not fetched: ${fetch.reason}; run doctor again once it is done`,
     };
+  }
+  // The remote answered: what it sent could not be written here (no room, or a folder of git's
+  // that takes no write), which no network or address explains.
+  const refusal = writeRefusal(gitFolder, fetch.reason);
+  if (refusal) {
+    const problem = `${remote} could not be fetched: ${refusal.reason}`;
+    const [fix] = refusal.commands;
+    return { level: "error", check: "remote", message: fix ? withFix(problem, fix) : problem };
   }
   if (!fetch.timedOut) {
     return {
@@ -227,10 +249,11 @@ async function remoteFindings(
     timeoutMs: networkTimeoutMs(REMOTE_TIMEOUT_MS),
   });
   if (!status) return [];
+  const gitFolder = await gitDir(kbDir);
   // A branch gone from the remote leaves no distance to tell: its last fetched tip is stale.
-  if (status.fetch.state === "gone") return [reachFinding(kbDir, status)];
+  if (status.fetch.state === "gone") return [reachFinding(kbDir, status, gitFolder)];
   return [
-    ...(offline ? [] : [reachFinding(kbDir, status)]),
+    ...(offline ? [] : [reachFinding(kbDir, status, gitFolder)]),
     distanceFinding(kbDir, status, busy),
   ];
 }

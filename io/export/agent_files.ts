@@ -23,7 +23,7 @@ import {
   type ExportedRule,
 } from "../../core/export/agent_files.ts";
 import { shellQuote } from "../../core/shell/quote.ts";
-import { statOf } from "../disk.ts";
+import { existingFolderOf, statOf } from "../disk.ts";
 import { ifExists, lstatOrUndefined, readSeenFile, writeFileAtomic } from "../fs.ts";
 
 /** What to export, and where. */
@@ -205,11 +205,4 @@ function editableFile(realProject: string, path: string, shown: string): Editabl
 function linkToMissing(path: string): string | undefined {
   const to = resolveFrom(Deno.realPathSync(dirname(path)), Deno.readLinkSync(path));
   return lstatOrUndefined(to) ? undefined : to;
-}
-
-/** The folder `path` would be written into, or its nearest ancestor that exists. */
-function existingFolderOf(path: string): string {
-  let folder = dirname(path);
-  while (!lstatOrUndefined(folder) && dirname(folder) !== folder) folder = dirname(folder);
-  return folder;
 }

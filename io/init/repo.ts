@@ -10,12 +10,14 @@ import { EXIT, KbError } from "../../core/exit.ts";
 import { isGitKbBranch } from "../../core/proposals/branch.ts";
 import { gitCommand, shellCommand } from "../../core/shell/quote.ts";
 import { displaySafe } from "../../core/text/display.ts";
+import { fullFolder, noRoom } from "../../core/unwritable.ts";
 import { ifExists, writeFileAtomic } from "../fs.ts";
 import {
   commitPaths,
   git,
   GitError,
   gitOk,
+  gitReason,
   GitTimeoutError,
   keepEntriesAsWritten,
   networkTimeoutMs,
@@ -23,7 +25,7 @@ import {
 } from "../git.ts";
 import { KB_SETTINGS_FILE, readKbSettings, SHARED_SETTINGS_TEXT } from "../kb_settings.ts";
 import { ENTRIES_DIR } from "../kb.ts";
-import { isEmptyDir, makeDirs, statOf } from "../disk.ts";
+import { existingFolderOf, isEmptyDir, makeDirs, statOf } from "../disk.ts";
 import { refusalWords } from "../remote/push.ts";
 import type { InitPlan } from "./plan.ts";
 
@@ -101,6 +103,12 @@ async function cloneInto(from: string, kbDir: string, rerun: string): Promise<st
       timeoutMs: networkTimeoutMs(),
     });
   } catch (error) {
+    if (error instanceof GitError && noRoom(undefined, error.result.stderr)) {
+      // What the remote sent found no room here, which no address or access explains.
+      const folder = existingFolderOf(kbDir);
+      const { reason } = fullFolder(folder, gitReason(error.result.stderr));
+      throw new KbError(`${reason}:`, EXIT.failed, [rerun]);
+    }
     if (error instanceof GitError) {
       // git's own failed clone leaves nothing made behind; its words say why (refused, denied,
       // not found), and ls-remote shows what git gets from the address without cloning.

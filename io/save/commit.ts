@@ -1,18 +1,27 @@
 /**
  * The write and the commit of a change set: each entry file written whole (or deleted), the
  * attachments with them, exactly those paths staged and committed in one commit; on any failure
- * every file is put back as it was and nothing stays staged, and a commit git could not sign says
- * how to go on.
+ * every file is put back as it was and nothing stays staged (when git cannot unstage it either, the
+ * message says so and how to), and a commit git could not sign says how to go on.
  *
  * @module
  */
 import { serializeEntry } from "../../core/entry/entry.ts";
-import { EXIT, KbError } from "../../core/exit.ts";
+import { commandLines, EXIT, KbError } from "../../core/exit.ts";
 import { join } from "../../core/path.ts";
 import { gitCommand } from "../../core/shell/quote.ts";
 import { fullFolder, NO_ROOM_WORDS } from "../../core/unwritable.ts";
 import { ifExists, writeFileAtomic, writingIn } from "../fs.ts";
-import { commitPaths, git, GitError, gitOk, gitReason, stagedPaths, stagePaths } from "../git.ts";
+import {
+  commitPaths,
+  git,
+  GitError,
+  gitOk,
+  gitReason,
+  type GitResult,
+  stagedPaths,
+  stagePaths,
+} from "../git.ts";
 import { type AttachmentFile, writeAttachments } from "./attachments.ts";
 import type { Change } from "./request.ts";
 
@@ -84,6 +93,29 @@ async function signingError(error: unknown, kbDir: string): Promise<unknown> {
   );
 }
 
+/**
+ * `cause`, the save's failure (its files put back), told with what git left behind when it could
+ * not take `paths` back out of its index either (`reset`: that failed `git reset`, as on a disk too
+ * full to write the index): they stay staged as the save wrote them, which every later status
+ * shows as a change, until the `git reset` this names last runs once git can write there.
+ */
+function stillStaged(
+  cause: unknown,
+  kbDir: string,
+  paths: readonly string[],
+  reset: GitResult,
+): KbError {
+  const commands = cause instanceof KbError ? cause.commands : [];
+  const message = cause instanceof Error ? cause.message : String(cause);
+  const said = message.slice(0, message.length - commandLines(commands).length);
+  return new KbError(
+    `${said.replace(/[.:]$/, "")}; but git could not unstage what it staged ` +
+      `(${gitReason(reset.stderr)}): once git can write there, run the last line below`,
+    cause instanceof KbError ? cause.exitCode : EXIT.failed,
+    [...commands, gitCommand(kbDir, "reset", "--quiet", "--", ...paths)],
+  );
+}
+
 /** Write the change set and commit exactly its paths; "" when nothing changed. */
 export async function commitChanges(
   kbDir: string,
@@ -116,8 +148,9 @@ export async function commitChanges(
   } catch (error) {
     restore(kbDir, written.slice(0, before.length), before);
     restoreFiles();
-    await git(kbDir, ["reset", "--quiet", "--", ...paths]).catch(() => undefined);
-    throw await signingError(fullDiskError(error, kbDir), kbDir);
+    const cause = await signingError(fullDiskError(error, kbDir), kbDir);
+    const unstaged = await git(kbDir, ["reset", "--quiet", "--", ...paths]).catch(() => undefined);
+    throw unstaged && unstaged.code !== 0 ? stillStaged(cause, kbDir, paths, unstaged) : cause;
   }
   return (await gitOk(kbDir, ["rev-parse", "HEAD"])).trim();
 }

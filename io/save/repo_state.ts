@@ -277,7 +277,8 @@ export async function checkGitLocks(kbDir: string): Promise<Finding> {
  */
 export async function findOrphans(kbDir: string): Promise<UncommittedFile[]> {
   return (await uncommittedFiles(kbDir, [ENTRIES_DIR], { ignored: true }))
-    .filter(({ status }) => /^(\?\?|!!|A.)$/.test(status))
+    // `AD`: staged, and its file gone since; no file to commit ({@link stagedOnly} names it).
+    .filter(({ status }) => /^(\?\?|!!|A[^D])$/.test(status))
     .filter(({ path }) => path.endsWith(".md") && !path.split("/").pop()!.startsWith("."))
     .sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 }
@@ -312,8 +313,44 @@ export async function uncommittedFiles(
     .map((item) => ({ status: item.slice(0, 2), path: item.slice(3) }));
 }
 
-/** How many uncommitted files {@link handEdits} names; the rest are counted. */
+/** How many files {@link handEdits} and {@link stagedOnly} name; the rest are counted. */
 const NAMED_FILES = 5;
+
+/** The paths, shown safely on one line: up to {@link NAMED_FILES}, the rest counted. */
+function namedPaths(paths: readonly string[]): string {
+  const shown = paths.slice(0, NAMED_FILES).map(displaySafe).join(", ");
+  return paths.length > NAMED_FILES ? `${shown} and ${paths.length - NAMED_FILES} more` : shown;
+}
+
+/**
+ * The entry files under entries/ that no commit holds as they are: `edited`, those whose file
+ * differs from the last commit (or that no commit has), and `staged`, those whose file is as the
+ * last commit has it (or gone, as it has none) while git's index holds another version (a save
+ * that could not unstage what it staged), which only a `git reset` clears: adding them gives a
+ * commit nothing to record. Each in `git status`'s order.
+ */
+async function changedEntryFiles(kbDir: string): Promise<{ edited: string[]; staged: string[] }> {
+  const changed = (await uncommittedFiles(kbDir, [ENTRIES_DIR]))
+    .filter(({ path }) => path.endsWith(".md"));
+  if (!changed.length) return { edited: [], staged: [] };
+  // The files that differ from the last commit; none is known before a first commit.
+  const differ = await git(kbDir, [
+    "diff",
+    "HEAD",
+    "--name-only",
+    "--no-renames",
+    "-z",
+    "--",
+    ENTRIES_DIR,
+  ]);
+  const differing = differ.code === 0 ? new Set(differ.stdout.split("\0")) : undefined;
+  const indexOnly = ({ status, path }: UncommittedFile) =>
+    differing !== undefined && status !== "??" && !differing.has(path);
+  return {
+    edited: changed.filter((file) => !indexOnly(file)).map(({ path }) => path),
+    staged: changed.filter(indexOnly).map(({ path }) => path),
+  };
+}
 
 /** Changes under entries/ that no commit holds: what they are, and the line that commits them. */
 export interface HandEdits {
@@ -328,23 +365,40 @@ export interface HandEdits {
  * stopped before its commit), or undefined when there are none. A save commits only its own
  * entry and a sync sends only commits, so these stay on this machine until committed. A file
  * under entries/ that is not an entry file (`….md.mine`, a backup) is the index's to name, never
- * one to commit.
+ * one to commit; a change git's index alone holds is {@link stagedOnly}'s.
  */
 export async function handEdits(kbDir: string): Promise<HandEdits | undefined> {
-  // Named for a person to read, on one line: a name's newline must not start a line of its own.
-  const dirty = (await uncommittedFiles(kbDir, [ENTRIES_DIR]))
-    .filter(({ path }) => path.endsWith(".md"))
-    .map(({ path }) => displaySafe(path));
-  if (!dirty.length) return undefined;
-  const named = dirty.length > NAMED_FILES
-    ? `${dirty.slice(0, NAMED_FILES).join(", ")} and ${dirty.length - NAMED_FILES} more`
-    : dirty.join(", ");
+  const { edited } = await changedEntryFiles(kbDir);
+  if (!edited.length) return undefined;
   const identity = await pastedIdentityArgs(kbDir);
   return {
-    summary: `${plural(dirty.length, "uncommitted change", "uncommitted changes")} under ` +
-      `${ENTRIES_DIR}/ (${named})`,
+    summary: `${plural(edited.length, "uncommitted change", "uncommitted changes")} under ` +
+      `${ENTRIES_DIR}/ (${namedPaths(edited)})`,
     commit: `${gitCommand(kbDir, "add", "--", `${ENTRIES_DIR}/*.md`)} && ` +
       gitCommand(kbDir, ...identity, "commit", "-m", "kb: commit hand edits"),
+  };
+}
+
+/** Changes git's index alone holds under entries/: what they are, and the line that clears them. */
+export interface StagedOnly {
+  /** How many, and which, in a phrase that says why no commit should record them. */
+  summary: string;
+  /** The `git reset` that unstages them, to paste. */
+  unstage: string;
+}
+
+/**
+ * Changes under entries/ staged in git's index that no file holds (see
+ * {@link changedEntryFiles}), or undefined when there are none: a commit of the index would record
+ * them, so the way on is to unstage them.
+ */
+export async function stagedOnly(kbDir: string): Promise<StagedOnly | undefined> {
+  const { staged } = await changedEntryFiles(kbDir);
+  if (!staged.length) return undefined;
+  return {
+    summary: `${plural(staged.length, "change", "changes")} under ${ENTRIES_DIR}/ staged in ` +
+      `git's index that no file holds (${namedPaths(staged)}), which a commit would record`,
+    unstage: gitCommand(kbDir, "reset", "--quiet", "--", ...staged),
   };
 }
 

@@ -53,7 +53,8 @@ import { type PushTarget, pushTarget, syncCommand } from "../remote/target.ts";
 import { type ProposalsTraffic, syncProposals } from "../proposals/sync.ts";
 import { readProposals } from "../proposals/store.ts";
 import { withLock } from "../save/lock.ts";
-import { handEdits, readyBranch, saveLockPath } from "../save/repo_state.ts";
+import { gitDir, handEdits, readyBranch, saveLockPath, stagedOnly } from "../save/repo_state.ts";
+import { writeRefusal } from "../fs.ts";
 
 /** How to run a sync. */
 export interface SyncOptions {
@@ -184,7 +185,8 @@ export const THEIRS_REF = "refs/git-kb/sync-theirs";
 /**
  * Fetch the remote branch into its tracking ref: its tip, or undefined when the remote has no
  * such branch yet (an empty remote). Throws {@link SyncOfflineError} when it cannot be reached,
- * and {@link SyncRefusedError} when it no longer has the branch `branch` was fetched from.
+ * a {@link KbError} naming the disk when what it sent found no room there, and
+ * {@link SyncRefusedError} when it no longer has the branch `branch` was fetched from.
  */
 async function fetchTip(
   kbDir: string,
@@ -192,6 +194,12 @@ async function fetchTip(
   { branch, timeoutMs }: { branch: string; timeoutMs: number },
 ): Promise<string | undefined> {
   const fetched = await fetchBranch(kbDir, target, timeoutMs);
+  // The remote answered: what it sent could not be written here (no room, or a folder of git's
+  // that takes no write), which no network or address explains.
+  const refusal = fetched.state === "failed" && writeRefusal(await gitDir(kbDir), fetched.reason);
+  if (refusal) {
+    throw new KbError(`${refusal.reason}:`, EXIT.failed, [...refusal.commands, syncCommand(kbDir)]);
+  }
   if (fetched.state === "failed") throw new SyncOfflineError(kbDir, target.remote, fetched.reason);
   if (fetched.state === "gone") {
     const { reason, commands } = await goneBranchRefusal(kbDir, target, branch, timeoutMs);
@@ -581,6 +589,7 @@ export async function syncKb(kbDir: string, options: SyncOptions = {}): Promise<
   }
   const { report, warning } = await indexAfterWrite(kbDir);
   const edits = moved.outcome === "no-remote" ? undefined : await handEdits(kbDir);
+  const staged = moved.outcome === "no-remote" ? undefined : await stagedOnly(kbDir);
   return {
     ...moved,
     index: report,
@@ -593,6 +602,7 @@ export async function syncKb(kbDir: string, options: SyncOptions = {}): Promise<
           `send: ${edits.commit} && ${syncCommand(kbDir)}`,
         ]
         : [],
+      ...staged ? [`${staged.summary}; unstage: ${staged.unstage}`] : [],
     ],
   };
 }
