@@ -43,6 +43,7 @@ import {
   allowSecretArgs,
   allowSecretFlag,
   bodyFromFlags,
+  editFromBodyFile,
   editsFromFlags,
   ENTRY_OPTIONS,
   hasFieldFlags,
@@ -71,6 +72,10 @@ git-kb edit <id> --from-draft <file>. With no editor set: exit 2. An entry
 removed while it was open is not brought back: the draft is kept, and the
 command printed is git-kb add --from-draft <file>. A body piped on stdin
 (--body-file -) is kept in a draft too when the save fails.
+
+A --body-file that opens with a frontmatter block (the entry as get prints it,
+edited) sets each field it gives that no flag touches, a list whole; the body is
+the text after it. A block of another entry's id is refused.
 
 The result goes through the same save pipeline as add: validate, write, commit,
 push, reindex.`,
@@ -185,7 +190,13 @@ export async function run(args: string[]): Promise<number> {
     );
   };
   if (fieldFlags) {
-    const edits = editsFromFlags(values, await bodyFromFlags(values));
+    const body = await bodyFromFlags(values);
+    // A body file that opens with frontmatter (an entry as get prints it) gives its fields too.
+    const file = values["body-file"] === undefined || body === undefined
+      ? undefined
+      : editFromBodyFile(values, body, id);
+    if (file?.note) console.error(file.note);
+    const edits = editsFromFlags(file?.values ?? values, file?.body ?? body);
     const plan = planFieldEdit(target, edits, allowSecret);
     if (plan.before) {
       const notes = vainRemovalNotes(id, plan.before, edits, (field) => REMOVE_FLAGS[field]);

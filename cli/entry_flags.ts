@@ -248,7 +248,7 @@ export function allowSecretArgs(allow: boolean): string[] {
   return allow ? ["--allow-secret"] : [];
 }
 
-/** What `add` takes from a `--body-file` that opens with frontmatter, besides the flags. */
+/** What `add` or `edit` takes from a `--body-file` that opens with frontmatter, besides the flags. */
 export interface FromBodyFile {
   /** The flags with each field the command line does not give taken from the file. */
   values: EntryFlagValues;
@@ -258,6 +258,90 @@ export interface FromBodyFile {
   entry: { id?: string; created?: string; updated?: string; extra: Record<string, unknown> };
   /** The `note:` line that says which fields came from the file and which it gave in vain. */
   note?: string;
+}
+
+/**
+ * The fields of the frontmatter block `body` (the text of `--body-file` `file`) opens with, or
+ * undefined when it opens with none. A block that cannot be read is a usage error; a field that
+ * cannot be read as the contract has it, a {@link ValidationError}: nothing is written either way.
+ */
+function bodyFileFields(file: string, body: string): BodyFileFields | undefined {
+  let read: BodyFileFields | undefined;
+  try {
+    read = readBodyFile(body, file);
+  } catch (error) {
+    if (!(error instanceof EntryParseError)) throw error;
+    throw new UsageError(
+      `--body-file ${file} opens with a frontmatter block that cannot be read ` +
+        `(${error.message}); fix it, or take the block out to keep the text as the body`,
+    );
+  }
+  if (read?.problems.length) {
+    throw new ValidationError(`The frontmatter of --body-file ${file}`, read.problems);
+  }
+  return read;
+}
+
+/**
+ * Each field a body file's frontmatter may give as a flag: the flag, the file's value, the field's
+ * name, and for a list, the flag that empties it and every flag that changes it on `edit`'s
+ * command line.
+ */
+function fileFlags(read: BodyFileFields): {
+  flag: keyof EntryFlagValues;
+  value: unknown;
+  field: string;
+  list?: { clear: keyof EntryFlagValues; flags: (keyof EntryFlagValues)[] };
+}[] {
+  const list = (
+    name: string,
+    clear: keyof EntryFlagValues,
+    ...flags: (keyof EntryFlagValues)[]
+  ) => ({
+    clear,
+    flags: [clear, ...flags, `add-${name}`, `remove-${name}`] as (keyof EntryFlagValues)[],
+  });
+  return [
+    { flag: "title", value: read.title, field: "title" },
+    { flag: "type", value: read.type, field: "type" },
+    { flag: "status", value: read.status, field: "status" },
+    { flag: "source", value: read.source, field: "source" },
+    { flag: "kernel", value: read.kernel || undefined, field: "kernel" },
+    { flag: "tag", value: read.tags, field: "tags", list: list("tag", "clear-tags", "tag") },
+    {
+      flag: "alias",
+      value: read.aliases,
+      field: "aliases",
+      list: list("alias", "clear-aliases", "alias"),
+    },
+    {
+      flag: "applies-to",
+      value: read.appliesTo,
+      field: "applies_to",
+      list: list("applies-to", "clear-applies-to", "applies-to"),
+    },
+    {
+      flag: "link",
+      value: read.links?.map((link) => `${link.rel}:${link.to}`),
+      field: "links",
+      list: list("link", "clear-links", "link"),
+    },
+  ];
+}
+
+/** Whether the command line gives `flag` (for `kernel`, either of its two flags). */
+function gives(values: EntryFlagValues, flag: keyof EntryFlagValues): boolean {
+  return flag === "kernel"
+    ? values.kernel !== undefined || values["no-kernel"] !== undefined
+    : values[flag] !== undefined;
+}
+
+/** The `note:` line naming the fields taken from `file`, those the command line won over, and those left. */
+function fileNote(file: string, taken: string[], overruled: string[], left: string[] = []) {
+  if (!taken.length && !overruled.length && !left.length) return undefined;
+  return `note: read ${taken.join(", ") || "no field"} from the frontmatter of ${file}` +
+    (overruled.length ? `; the command line's ${overruled.join(", ")} won over the file's` : "") +
+    (left.length ? `; the entry's ${left.join(", ")} left as they are` : "");
 }
 
 /**
@@ -272,40 +356,14 @@ export function fromBodyFile(
   body: string,
 ): FromBodyFile | undefined {
   const file = values["body-file"]!;
-  let read: BodyFileFields | undefined;
-  try {
-    read = readBodyFile(body, file);
-  } catch (error) {
-    if (!(error instanceof EntryParseError)) throw error;
-    throw new UsageError(
-      `--body-file ${file} opens with a frontmatter block that cannot be read ` +
-        `(${error.message}); fix it, or take the block out to keep the text as the body`,
-    );
-  }
+  const read = bodyFileFields(file, body);
   if (!read) return undefined;
-  if (read.problems.length) {
-    throw new ValidationError(`The frontmatter of --body-file ${file}`, read.problems);
-  }
-  const flags: [keyof EntryFlagValues, unknown, string][] = [
-    ["title", read.title, "title"],
-    ["type", read.type, "type"],
-    ["status", read.status, "status"],
-    ["source", read.source, "source"],
-    ["kernel", read.kernel || undefined, "kernel"],
-    ["tag", read.tags, "tags"],
-    ["alias", read.aliases, "aliases"],
-    ["applies-to", read.appliesTo, "applies_to"],
-    ["link", read.links?.map((link) => `${link.rel}:${link.to}`), "links"],
-  ];
   const merged: Record<string, unknown> = { ...values };
   const taken: string[] = [];
   const overruled: string[] = [];
-  for (const [flag, value, field] of flags) {
+  for (const { flag, value, field } of fileFlags(read)) {
     if (value === undefined) continue;
-    const given = flag === "kernel"
-      ? values.kernel !== undefined || values["no-kernel"] !== undefined
-      : values[flag] !== undefined;
-    if (given) overruled.push(field);
+    if (gives(values, flag)) overruled.push(field);
     else {
       merged[flag] = value;
       taken.push(field);
@@ -316,14 +374,57 @@ export function fromBodyFile(
   if (created !== undefined) taken.push("created");
   if (updated !== undefined) taken.push("updated");
   taken.push(...Object.keys(extra));
-  const note = taken.length || overruled.length
-    ? `note: read ${taken.join(", ") || "no field"} from the frontmatter of ${file}` +
-      (overruled.length ? `; the command line's ${overruled.join(", ")} won over the file's` : "")
-    : undefined;
   return {
     values: merged as EntryFlagValues,
     body: read.body,
     entry: { id: values.id ?? id, created, updated, extra },
-    note,
+    note: fileNote(file, taken, overruled),
+  };
+}
+
+/**
+ * Read `body` (the text of `--body-file`) for `edit` of entry `id`: when it opens with a
+ * frontmatter block (an entry as `get` prints it, edited), each field it gives that the command
+ * line does not touch becomes the entry's (a list whole, as the file has it: a tag taken out of
+ * the file is taken out of the entry), and the body is the text after it; undefined when it
+ * opens with none. The entry's dates and fields outside the contract are left as they are. A
+ * block of another entry's id is a usage error, as is one that cannot be read.
+ */
+export function editFromBodyFile(
+  values: EntryFlagValues,
+  body: string,
+  id: string,
+): FromBodyFile | undefined {
+  const file = values["body-file"]!;
+  const read = bodyFileFields(file, body);
+  if (!read) return undefined;
+  if (read.id !== undefined && read.id !== id) {
+    throw new UsageError(
+      `--body-file ${file} opens with the frontmatter of ${read.id}, not of ${id}; give the ` +
+        `file of ${id}, or take the block out to keep the text as the body`,
+    );
+  }
+  const merged: Record<string, unknown> = { ...values };
+  const taken: string[] = [];
+  const overruled: string[] = [];
+  for (const { flag, value, field, list } of fileFlags(read)) {
+    if (value === undefined) continue;
+    if ((list?.flags ?? [flag]).some((given) => gives(values, given))) overruled.push(field);
+    else {
+      merged[flag] = value;
+      if (list) merged[list.clear] = true;
+      taken.push(field);
+    }
+  }
+  const left = [
+    ...read.created === undefined ? [] : ["created"],
+    ...read.updated === undefined ? [] : ["updated"],
+    ...Object.keys(read.extra),
+  ];
+  return {
+    values: merged as EntryFlagValues,
+    body: read.body,
+    entry: { extra: {} },
+    note: fileNote(file, taken, overruled, left),
   };
 }

@@ -288,6 +288,60 @@ Deno.test("add --body-file of a note with frontmatter: its fields fill in what t
   assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head);
 });
 
+Deno.test("edit --body-file of the entry as get prints it, edited: its fields and body are the entry's, the block not kept in the body; another entry's block is refused", async () => {
+  await using kb = await makeKb();
+  const added = await runCli(
+    [
+      "add",
+      "--title",
+      "Deploy",
+      "--type",
+      "howto",
+      "--tag",
+      "deploy,ci",
+      "--body",
+      "Old.",
+      "--json",
+    ],
+    { env: kb.env },
+  );
+  assertOk(added);
+  const { id } = parseJson<SaveJson>(added);
+  const got = await runCli(["get", id], { env: kb.env });
+  assertOk(got);
+  const file = join(kb.root, "edited.md");
+  await Deno.writeTextFile(
+    file,
+    got.stdout.replace("title: Deploy", "title: Deploy with make").replace(
+      /tags: \[deploy, ci\]|(- deploy\n)- ci\n/,
+      (_, block) => block ?? "tags: [deploy]",
+    )
+      .replace("Old.", "Run make deploy."),
+  );
+  const edited = await runCli(["edit", id, "--body-file", file], { env: kb.env });
+  assertOk(edited);
+  assertMatch(
+    edited.stderr,
+    new RegExp(`^note: read title, type, status, tags from the frontmatter of ${file}`, "m"),
+  );
+  const stored = await readEntry(kb, parseJson<SaveJson>(added).path);
+  assertEquals(stored.body.trim(), "Run make deploy.");
+  assertEquals(stored.fields.title, "Deploy with make");
+  assertEquals(stored.fields.tags, ["deploy"], "a tag taken out of the file is out of the entry");
+
+  // A flag given wins over the file's field; a block of another id is refused, nothing written.
+  const again = await runCli(["edit", id, "--body-file", file, "--title", "Mine"], { env: kb.env });
+  assertOk(again);
+  assertMatch(again.stderr, /the command line's title won over the file's/);
+  assertEquals((await readEntry(kb, parseJson<SaveJson>(added).path)).fields.title, "Mine");
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  await Deno.writeTextFile(file, (await Deno.readTextFile(file)).replace(id, "kb-zzzzz"));
+  const other = await runCli(["edit", id, "--body-file", file], { env: kb.env });
+  assertEquals(other.code, 2, show(other));
+  assertMatch(other.stderr, new RegExp(`opens with the frontmatter of kb-zzzzz, not of ${id}`));
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head);
+});
+
 Deno.test("add with no body saves the title-only entry and says so, with the edit that gives it one", async () => {
   await using kb = await makeKb();
   for (
