@@ -233,12 +233,14 @@ const NAMED_PLACEHOLDER =
   /^(?:[a-z]+[-_])*(?:passw(?:or)?d|pwd|secret|token|key|credentials?)(?:[-_][a-z]+)*$/i;
 
 /**
- * What every credential AWS's documentation shows holds (`AKIAIOSFODNN7EXAMPLE`,
- * `wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY`, `9drTJvcXLB89EXAMPLELB8923FB892xMFI`): notes copy
- * them from it, they unlock nothing, and AWS's own git-secrets lets them through. A generated key
- * holds these seven capitals in a row about once in 32⁷ keys.
+ * A credential of the kind AWS's documentation shows (`AKIAIOSFODNN7EXAMPLE`,
+ * `wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY`, `9drTJvcXLB89EXAMPLELB8923FB892xMFI`): a key's
+ * shape (20 characters or more of letters, digits, `/`, `+` and `=`) holding EXAMPLE. Notes copy
+ * them, they unlock nothing, and AWS's own git-secrets lets them through. A generated key holds
+ * these seven capitals in a row about once in 32⁷ keys; a password a person chose
+ * (`Tr0ubEXAMPLE&3`) is not of that shape, and is still a secret.
  */
-const DOCUMENTED_EXAMPLE = /EXAMPLE/;
+const DOCUMENTED_EXAMPLE = /^(?=[A-Za-z0-9/+=]{20,}$).*EXAMPLE/;
 
 /**
  * True for values that stand for a secret instead of being one: `$VAR`, `<…>`, `{…}`, `***`,

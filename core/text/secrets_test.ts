@@ -536,6 +536,8 @@ Deno.test("findSecrets: notes of public collections that hold no secret are not 
     // A key of AWS's shape is found, whatever other word it holds.
     ["aws_access_key_id = AKIASAMPLE7Q3K9W2M5X", "AKIASAMPLE7Q3K9W2M5X"],
     ["CSC_KEY_PASSWORD=Tr0ub4dor&3", "Tr0ub4dor&3"],
+    // A password that holds EXAMPLE is not one of AWS's documented keys.
+    ["CSC_KEY_PASSWORD=Tr0ubEXAMPLE&3", "Tr0ubEXAMPLE&3"],
     // Only the value is masked, not the URL's parameters after it.
     ["https://api.example.com/x?token=Xk9pQ2wLr7Tz4Vb8Nc3Z&user=me", "Xk9pQ2wLr7Tz4Vb8Nc3Z"],
     ["api_key=Xk9pQ2wLr7Tz4Vb8Nc3Z&amp;v=2", "Xk9pQ2wLr7Tz4Vb8Nc3Z"],
