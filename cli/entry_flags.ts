@@ -248,7 +248,7 @@ export function allowSecretArgs(allow: boolean): string[] {
   return allow ? ["--allow-secret"] : [];
 }
 
-/** What `add` or `edit` takes from a `--body-file` that opens with frontmatter, besides the flags. */
+/** What `add` takes from a `--body-file` that opens with frontmatter, besides the flags. */
 export interface FromBodyFile {
   /** The flags with each field the command line does not give taken from the file. */
   values: EntryFlagValues;
@@ -394,7 +394,7 @@ export function editFromBodyFile(
   values: EntryFlagValues,
   body: string,
   id: string,
-): FromBodyFile | undefined {
+): Omit<FromBodyFile, "entry"> | undefined {
   const file = values["body-file"]!;
   const read = bodyFileFields(file, body);
   if (!read) return undefined;
@@ -424,7 +424,6 @@ export function editFromBodyFile(
   return {
     values: merged as EntryFlagValues,
     body: read.body,
-    entry: { extra: {} },
     note: fileNote(file, taken, overruled, left),
   };
 }

@@ -24,6 +24,7 @@ import {
   ourMcpCommand,
   ourTomlMcpCommand,
 } from "../../core/setup/mcp_config.ts";
+import { AGENT_FILES } from "../../core/export/agent_files.ts";
 import { isAbsolute, join } from "../../core/path.ts";
 import { isFile } from "../disk.ts";
 import { homeDir, xdgFolder } from "../paths.ts";
@@ -116,8 +117,8 @@ function ruleFiles(): string[] {
   const here = Deno.cwd();
   const openCode = openCodeRulesFile();
   return [
-    join(here, "AGENTS.md"),
-    join(here, ".cursor", "rules", "git-kb.mdc"),
+    join(here, AGENT_FILES.agents.path),
+    join(here, AGENT_FILES.cursor.path),
     ...openCode === undefined ? [] : [openCode],
   ];
 }
