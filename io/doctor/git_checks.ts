@@ -15,7 +15,7 @@ import {
   networkTimeoutMs,
   SET_IDENTITY_COMMAND,
 } from "../git.ts";
-import { gitDir, handEdits, repoState, stagedOnly } from "../save/repo_state.ts";
+import { gitDir, repoState, uncommittedEntryChanges } from "../save/repo_state.ts";
 import { writeRefusal } from "../fs.ts";
 import { addRemoteCommand, syncCommand } from "../remote/target.ts";
 import { type RemoteStatus, remoteStatus } from "../sync/remote_status.ts";
@@ -91,17 +91,16 @@ async function identityFinding(kbDir: string): Promise<Finding> {
 }
 
 /**
- * Changes under entries/ that no commit holds yet, each file named (see `handEdits` in
- * io/save/repo_state.ts): hand edits, or the files of an import or save that was stopped before
- * its commit; and, outside a git operation, changes git's index alone holds (`stagedOnly`).
+ * Changes under entries/ that no commit holds yet, each file named (see `uncommittedEntryChanges`
+ * in io/save/repo_state.ts): hand edits, or the files of an import or save that was stopped before
+ * its commit; and, outside a git operation, changes git's index alone holds.
  */
 async function uncommittedFindings(kbDir: string, busy: boolean): Promise<Finding[]> {
+  const { edits, staged } = await uncommittedEntryChanges(kbDir);
   // What an operation under way staged is its own.
-  const staged = busy ? undefined : await stagedOnly(kbDir);
-  const unstage: Finding[] = staged
+  const unstage: Finding[] = staged && !busy
     ? [{ level: "warn", check: "git", message: withFix(staged.summary, staged.unstage) }]
     : [];
-  const edits = await handEdits(kbDir);
   if (!edits) return unstage;
   if (busy) {
     // Committing now would commit into the operation under way (conflict markers included).

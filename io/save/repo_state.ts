@@ -362,14 +362,24 @@ export interface HandEdits {
 
 /**
  * Changes to entry files that no commit holds yet (hand edits, or the files of an import or save
- * stopped before its commit), or undefined when there are none. A save commits only its own
- * entry and a sync sends only commits, so these stay on this machine until committed. A file
+ * stopped before its commit, `edits`), and changes git's index alone holds (`staged`), each
+ * undefined when there are none; from one reading of git's status. A save commits only its own
+ * entry and a sync sends only commits, so edits stay on this machine until committed. A file
  * under entries/ that is not an entry file (`….md.mine`, a backup) is the index's to name, never
- * one to commit; a change git's index alone holds is {@link stagedOnly}'s.
+ * one to commit.
  */
-export async function handEdits(kbDir: string): Promise<HandEdits | undefined> {
-  const { edited } = await changedEntryFiles(kbDir);
-  if (!edited.length) return undefined;
+export async function uncommittedEntryChanges(
+  kbDir: string,
+): Promise<{ edits?: HandEdits; staged?: StagedOnly }> {
+  const { edited, staged } = await changedEntryFiles(kbDir);
+  return {
+    edits: edited.length ? await handEdits(kbDir, edited) : undefined,
+    staged: staged.length ? stagedOnly(kbDir, staged) : undefined,
+  };
+}
+
+/** The hand edits `edited` (entry files that differ from the last commit), named, with their commit. */
+async function handEdits(kbDir: string, edited: readonly string[]): Promise<HandEdits> {
   const identity = await pastedIdentityArgs(kbDir);
   return {
     summary: `${plural(edited.length, "uncommitted change", "uncommitted changes")} under ` +
@@ -388,13 +398,11 @@ export interface StagedOnly {
 }
 
 /**
- * Changes under entries/ staged in git's index that no file holds (see
- * {@link changedEntryFiles}), or undefined when there are none: a commit of the index would record
- * them, so the way on is to unstage them.
+ * The changes under entries/ `staged` in git's index that no file holds (see
+ * {@link changedEntryFiles}): a commit of the index would record them, so the way on is to
+ * unstage them.
  */
-export async function stagedOnly(kbDir: string): Promise<StagedOnly | undefined> {
-  const { staged } = await changedEntryFiles(kbDir);
-  if (!staged.length) return undefined;
+function stagedOnly(kbDir: string, staged: readonly string[]): StagedOnly {
   return {
     summary: `${plural(staged.length, "change", "changes")} under ${ENTRIES_DIR}/ staged in ` +
       `git's index that no file holds (${namedPaths(staged)}), which a commit would record`,

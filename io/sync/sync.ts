@@ -53,7 +53,7 @@ import { type PushTarget, pushTarget, syncCommand } from "../remote/target.ts";
 import { type ProposalsTraffic, syncProposals } from "../proposals/sync.ts";
 import { readProposals } from "../proposals/store.ts";
 import { withLock } from "../save/lock.ts";
-import { gitDir, handEdits, readyBranch, saveLockPath, stagedOnly } from "../save/repo_state.ts";
+import { gitDir, readyBranch, saveLockPath, uncommittedEntryChanges } from "../save/repo_state.ts";
 import { writeRefusal } from "../fs.ts";
 
 /** How to run a sync. */
@@ -588,8 +588,9 @@ export async function syncKb(kbDir: string, options: SyncOptions = {}): Promise<
     throw error;
   }
   const { report, warning } = await indexAfterWrite(kbDir);
-  const edits = moved.outcome === "no-remote" ? undefined : await handEdits(kbDir);
-  const staged = moved.outcome === "no-remote" ? undefined : await stagedOnly(kbDir);
+  const { edits, staged } = moved.outcome === "no-remote"
+    ? {}
+    : await uncommittedEntryChanges(kbDir);
   return {
     ...moved,
     index: report,
