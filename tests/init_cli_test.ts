@@ -447,6 +447,25 @@ Deno.test("init run again with no argument finds the knowledge base it made: exi
   assertMatch(inside.stderr, /already exists and is not empty/);
 });
 
+Deno.test("init run again with the same remote spelled otherwise finds its clone: exit 0, not a clone of another remote", async () => {
+  await using sandbox = await makeSandbox();
+  const env = { ...sandboxEnv(sandbox), XDG_DATA_HOME: join(sandbox.root, "data"), ...IDENTITY };
+  const remote = join(sandbox.root, "kb.git");
+  await git(sandbox.root, "init", "--quiet", "--bare", remote);
+  const link = join(sandbox.root, "link-to-kb.git");
+  await Deno.symlink(remote, link);
+  assertEquals((await runCli(["init", remote], { env })).code, 0);
+  const configFile = join(sandbox.config, "git-kb", "config.json");
+  const config = await Deno.readTextFile(configFile);
+  for (const spelling of [`file://${remote}`, `${remote}/`, link]) {
+    const again = await runCli(["init", spelling], { env });
+    assertEquals(again.code, 0, show(again));
+    assertMatch(again.stdout, /, already a clone of /);
+    assertNotMatch(again.stderr, /another remote/);
+    assertEquals(await Deno.readTextFile(configFile), config, "the config is as it was");
+  }
+});
+
 Deno.test("init run again once an agent runs git-kb says so, and offers no setup", async () => {
   await using sandbox = await makeSandbox();
   const env = { ...sandboxEnv(sandbox), XDG_DATA_HOME: join(sandbox.root, "data"), ...IDENTITY };

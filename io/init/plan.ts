@@ -64,10 +64,15 @@ function defaultDir(folder: string): string {
   return join(data, "git-kb", folder);
 }
 
-/** True when `dir` is a work tree whose `origin` is `source`. */
+/**
+ * True when `dir` is a work tree whose `origin` names the repository `source` names, however each
+ * spells it (`file://`, a trailing slash or `.git`, a link to the same folder).
+ */
 async function isCloneOf(dir: string, source: string): Promise<boolean> {
   if (!statOf(dir)?.isDirectory || !await isInsideWorkTree(dir)) return false;
-  return await originUrl(dir) === source;
+  const origin = await originUrl(dir);
+  return origin !== undefined &&
+    repositoryKey(origin, dir) === repositoryKey(source, Deno.cwd());
 }
 
 /** What init will do, decided before anything is written. */
