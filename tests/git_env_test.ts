@@ -108,3 +108,33 @@ Deno.test("git set to sign every commit with a key it cannot load: a save says s
   const added = await runCli(add, { env: kb.env });
   assertEquals(added.code, 0, show(added));
 });
+
+Deno.test("git set to sign every commit with a program that waits for input no one gives: a save stops, says signing is why, keeps nothing", async () => {
+  await using kb = await makeKb({ remote: true });
+  // A signing program waiting for a passphrase or a touch of a key that never comes.
+  const program = join(kb.root, "waiting-signer");
+  await Deno.writeTextFile(program, "#!/bin/sh\nsleep 60\n");
+  await Deno.chmod(program, 0o755);
+  await Deno.writeTextFile(
+    join(kb.home, ".gitconfig"),
+    `[gpg]\n\tprogram = ${program}\n[commit]\n\tgpgsign = true\n`,
+  );
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  const started = Date.now();
+
+  const add = ["add", "--title", "Signed by a program that waits", "--type", "note"];
+  const stopped = await runCli(add, { env: { ...kb.env, KB_TEST_NETWORK_TIMEOUT_MS: "1500" } });
+  assertEquals(stopped.code, 1, show(stopped));
+  assertMatch(
+    stopped.stderr,
+    /commit\.gpgSign is true\) and its signing program \(gpg\.program\) did not finish within 2 s/,
+  );
+  assertMatch(stopped.stderr, /nothing was committed/);
+  assertEquals(
+    stopped.stderr.trim().split("\n").at(-1)!.trim(),
+    `git -C ${kb.dir} config commit.gpgSign false`,
+  );
+  assertEquals(Date.now() - started < 30_000, true, "stopped long before the program's minute");
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head);
+  assertEquals(await git(kb.dir, "status", "--porcelain"), "", "nothing written or staged");
+});
