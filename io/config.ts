@@ -192,6 +192,20 @@ export function resolveKbs(flag?: string): KbSet {
   throw new NotConfiguredError();
 }
 
+/**
+ * Whether git-kb run without `--kb` reads the knowledge base in `kbDir`: `KB_DIR` names it, or
+ * (without `KB_DIR`) the config lists it.
+ */
+export function readWithoutFlag(kbDir: string): boolean {
+  try {
+    const dir = resolvePath(kbDir);
+    return resolveKbs().kbs.some((kb) => kb.kbDir === dir);
+  } catch (error) {
+    if (error instanceof NotConfiguredError) return false;
+    throw error;
+  }
+}
+
 /** The knowledge bases of the first config file that names any, whatever `--kb` and `KB_DIR` say. */
 function configuredKbs(): KbSet | undefined {
   for (const file of configFiles()) {
