@@ -165,13 +165,16 @@ const search = defineTool({
           "use the words that name the topic",
       );
     }
-    const { hits, skipped } = await searchKbs(kbFlag, queries, {
+    const { hits, skipped, readFromFiles } = await searchKbs(kbFlag, queries, {
       limit: args.limit ?? 10,
       type: args.type,
       tag: args.tag,
     });
+    // Why the answer was slow, and what makes the next one fast: the CLI says it on stderr.
+    const warnings = readFromFiles ? [readFromFiles] : [];
     if (!hits.length && !skipped.length) {
-      return text(`No entries match ${queries.map((query) => JSON.stringify(query)).join(", ")}.`);
+      const none = `No entries match ${queries.map((query) => JSON.stringify(query)).join(", ")}.`;
+      return text([none, ...warnings].join("\n\n"));
     }
     return json({
       hits: hits.map(({ id, kb, title, type, status, tags, snippet, links }) => ({
@@ -185,6 +188,7 @@ const search = defineTool({
         links,
       })),
       ...skipped.length ? { skipped } : {},
+      ...warnings.length ? { warnings } : {},
     });
   },
 });
@@ -370,6 +374,8 @@ const edit = defineTool({
       to: args.to,
       kb: kbFlag,
       command: (qualified) => `the edit tool with id "${qualified}"`,
+      toName: "the to argument",
+      findIds: MCP_STEPS.search,
     });
     const edits: EntryEdits = {
       ...scalarEdits(args),
