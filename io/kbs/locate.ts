@@ -7,7 +7,7 @@
  */
 import { EXIT, KbError } from "../../core/exit.ts";
 import { splitQualifiedId } from "../../core/kbs/qualified.ts";
-import { type KbLocation, resolveKbNamed, resolveKbs } from "../config.ts";
+import { isConfigFile, type KbLocation, resolveKbNamed, resolveKbs } from "../config.ts";
 import { NotAKbError } from "../kb.ts";
 import { entryPaths } from "../save/entry_files.ts";
 import { selfCommand } from "../self_command.ts";
@@ -74,8 +74,8 @@ export function locateEntry(typed: string, options: LocateOptions): LocatedEntry
     );
   }
   const [kb] = holding.length ? holding : kbs;
-  const fromConfig = source !== "--kb" && source !== "KB_DIR";
-  return { location: { kbDir: kb.kbDir, source, ...fromConfig ? { name: kb.name } : {} }, id };
+  const name = isConfigFile(source) ? { name: kb.name } : {};
+  return { location: { kbDir: kb.kbDir, source, ...name }, id };
 }
 
 function holds(kbDir: string, id: string): boolean {
