@@ -320,22 +320,31 @@ export const SIGNING_TIMEOUT_MS = 120_000;
  * program's setting, how to unlock the key, and the line that turns signing off. Exit code 1.
  */
 export class SigningTimeoutError extends KbError {
+  /**
+   * What happened and the ways on, as a phrase for a message of the caller's (a save whose own
+   * commit stands, and only its replay onto the remote's was stopped).
+   */
+  readonly reason: string;
   constructor(kbDir: string, format: string, timeoutMs: number) {
     const ssh = format === "ssh";
     const program = ssh || format === "x509" ? `gpg.${format}.program` : "gpg.program";
     const unlock = ssh
       ? "in a terminal: ssh-add"
       : "in a terminal, where gpg can ask for the passphrase: echo | gpg --clearsign";
+    const what = `git signs every commit in ${kbDir} (commit.gpgSign is true) and its signing ` +
+      `program (${program}) did not finish within ${Math.round(timeoutMs / 1000)} s: it is ` +
+      "most likely waiting for a passphrase, PIN or touch that cannot be given here";
+    const way = `unlock the key first (${unlock}), or turn signing off for this knowledge ` +
+      "base alone";
+    const off = gitCommand(kbDir, "config", "commit.gpgSign", "false");
     super(
-      `git signs every commit in ${kbDir} (commit.gpgSign is true) and its signing program ` +
-        `(${program}) did not finish within ${Math.round(timeoutMs / 1000)} s: it is most ` +
-        "likely waiting for a passphrase, PIN or touch that cannot be given here. It was stopped " +
-        `and nothing was committed. Unlock the key first (${unlock}), or turn signing off for ` +
-        "this knowledge base alone, then run the command again",
+      `${what}. It was stopped and nothing was committed. To go on, ${way}, then run the ` +
+        "command again",
       EXIT.failed,
-      [gitCommand(kbDir, "config", "commit.gpgSign", "false")],
+      [off],
     );
     this.name = "SigningTimeoutError";
+    this.reason = `${what}; ${way} (${off})`;
   }
 }
 
