@@ -23,7 +23,7 @@ import { resolveKbNamed } from "../io/config.ts";
 import { contextForPrompt } from "../io/hook/prompt_context.ts";
 import { getEntries, MCP_STEPS } from "../io/kbs/get.ts";
 import { locateEntry } from "../io/kbs/locate.ts";
-import { searchKbs } from "../io/kbs/search.ts";
+import { leftOutNote, searchKbs } from "../io/kbs/search.ts";
 import { kbCommand } from "../io/self_command.ts";
 import type { SaveResult } from "../io/save/request.ts";
 import { bodyText } from "./entry_flags.ts";
@@ -165,7 +165,7 @@ const search = defineTool({
           "use the words that name the topic",
       );
     }
-    const { hits, skipped, readFromFiles } = await searchKbs(kbFlag, queries, {
+    const { hits, skipped, leftOut, readFromFiles } = await searchKbs(kbFlag, queries, {
       limit: args.limit ?? 10,
       type: args.type,
       tag: args.tag,
@@ -174,7 +174,7 @@ const search = defineTool({
     const warnings = readFromFiles ? [readFromFiles] : [];
     if (!hits.length && !skipped.length) {
       const none = `No entries match ${queries.map((query) => JSON.stringify(query)).join(", ")}.`;
-      return text([none, ...warnings].join("\n\n"));
+      return text([none, ...leftOut.map(leftOutNote), ...warnings].join("\n\n"));
     }
     return json({
       hits: hits.map(({ id, kb, title, type, status, tags, snippet, links }) => ({

@@ -12,6 +12,7 @@ import {
   assertMatch,
   assertNotStrictEquals,
   assertRejects,
+  assertStringIncludes,
 } from "@std/assert";
 import { join } from "@std/path/posix/join";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -621,6 +622,18 @@ Deno.test("mcp: search on a cache that takes no write says so to the client, as 
     assertMatch(warnings[0], /^the index could not be brought up to date, so the entries were/);
     const none = await session.call("search", { queries: ["zyzzyvas"] });
     assertMatch(none.text, /^No entries match "zyzzyvas"\.\n\nthe index could not be brought/);
+    // A file the index leaves out (conflict markers) may be the one looked for: said, as the CLI.
+    await Deno.writeTextFile(
+      join(kb.dir, "entries", "kb-zz001-tune-the-xylophone.md"),
+      "---\nid: kb-zz001\ntitle: Tune the xylophone\ntype: howto\n---\n<<<<<<< HEAD\nmine\n" +
+        "=======\ntheirs\n>>>>>>> origin/main\n",
+    );
+    const missed = await session.call("search", { queries: ["xylophone"] });
+    assertStringIncludes(
+      missed.text,
+      `\n\n1 file under entries/ left out of the index, not searched; why, and how to fix ` +
+        `each: git-kb doctor --kb ${kb.dir}\n\n`,
+    );
 
     const refused = await session.call("edit", {
       id: "other:kb-7q2mx",
