@@ -8,7 +8,7 @@
 import { EXIT } from "../core/exit.ts";
 import { type Finding, findingsSummary } from "../core/setup/finding.ts";
 import { displaySafe, terminalSafe } from "../core/text/display.ts";
-import { resolveKbNamed, resolveKbs } from "../io/config.ts";
+import { dropFromConfig, type KbLocation, resolveKbNamed, resolveKbs } from "../io/config.ts";
 import { gatherFindings, GIT_CHECK, KB_CHECKS, SETUP_CHECKS } from "../io/doctor/checks.ts";
 import { doctorContext } from "../io/doctor/context.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
@@ -36,9 +36,13 @@ Exit 1 when any check fails.`,
     offline: { type: "boolean", help: "do not fetch: ahead/behind as of the last fetch" },
     fix: {
       type: "boolean",
-      help: "show how each entry read forgivingly is rewritten to the contract",
+      help: "show how each entry read forgivingly is rewritten to the contract; for a " +
+        "configured knowledge base whose folder is gone, that it is dropped from the config",
     },
-    write: { type: "boolean", help: "with --fix: write the rewrites, in one commit" },
+    write: {
+      type: "boolean",
+      help: "with --fix: write the rewrites, in one commit (or drop the one whose folder is gone)",
+    },
     json: { type: "boolean", help: "print findings as JSON" },
   },
   positionals: { name: "<name>", max: 1 },
@@ -65,8 +69,16 @@ export async function run(args: string[]): Promise<number> {
   if (values.write && !values.fix) throw new UsageError("--write goes with --fix");
   const [name] = positionals;
   if (values.fix) {
-    const { kbDir } = resolveKbNamed(name, values.kb);
-    return await fix(kbDir, values.write === true, values.json === true);
+    const location = resolveKbNamed(name, values.kb);
+    // A configured knowledge base whose folder is gone: the fix is to drop it from the config.
+    if (location.name !== undefined && !isFolder(location.kbDir)) {
+      return dropGone(
+        location as Required<KbLocation>,
+        values.write === true,
+        values.json === true,
+      );
+    }
+    return await fix(location.kbDir, values.write === true, values.json === true);
   }
   const offline = values.offline ?? false;
   const { kbs, source } = resolveKbs(values.kb);
@@ -156,6 +168,35 @@ async function fix(kbDir: string, write: boolean, json: boolean): Promise<number
       `${green("Rewrote")} ${plural(repairable.length, "entry", "entries")} to the contract ` +
         `(${saveSummary(result)})`,
     );
+  }
+  return 0;
+}
+
+/**
+ * `doctor <name> --fix` of a configured knowledge base whose folder is gone: say what dropping it
+ * from the config file does, or with `write` drop it (the others kept, the next one the default
+ * when it was).
+ */
+function dropGone(location: Required<KbLocation>, write: boolean, json: boolean): number {
+  const { name, kbDir, source } = location;
+  if (!write) {
+    const command = kbCommand("doctor", name, "--fix", "--write");
+    if (json) printJson({ gone: { name, dir: kbDir }, config: source, command });
+    else {
+      console.log(
+        `${name}'s folder, ${kbDir}, does not exist. Drop ${name} from ${source} (the other ` +
+          `knowledge bases stay):\n  ${command}`,
+      );
+    }
+    return 0;
+  }
+  const now = dropFromConfig(source, name);
+  if (json) printJson({ dropped: { name, dir: kbDir }, config: source, default: now ?? null });
+  else {
+    const next = now === undefined
+      ? `no knowledge base is configured now; connect one with ${kbCommand("init")}`
+      : `the default is ${now}`;
+    console.log(`${green("Dropped")} ${name} (${kbDir}) from ${source}; ${next}`);
   }
   return 0;
 }

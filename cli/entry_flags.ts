@@ -306,7 +306,10 @@ function fileFlags(read: BodyFileFields): {
     { flag: "type", value: read.type, field: "type" },
     { flag: "status", value: read.status, field: "status" },
     { flag: "source", value: read.source, field: "source" },
-    { flag: "kernel", value: read.kernel || undefined, field: "kernel" },
+    // `kernel: false` is given as much as `kernel: true`: it takes an entry out of the kernel.
+    read.kernel === false
+      ? { flag: "no-kernel", value: true, field: "kernel" }
+      : { flag: "kernel", value: read.kernel, field: "kernel" },
     { flag: "tag", value: read.tags, field: "tags", list: list("tag", "clear-tags", "tag") },
     {
       flag: "alias",
@@ -329,9 +332,9 @@ function fileFlags(read: BodyFileFields): {
   ];
 }
 
-/** Whether the command line gives `flag` (for `kernel`, either of its two flags). */
+/** Whether the command line gives `flag` (for `kernel` or `no-kernel`, either of the two). */
 function gives(values: EntryFlagValues, flag: keyof EntryFlagValues): boolean {
-  return flag === "kernel"
+  return flag === "kernel" || flag === "no-kernel"
     ? values.kernel !== undefined || values["no-kernel"] !== undefined
     : values[flag] !== undefined;
 }

@@ -23,7 +23,8 @@ import {
 } from "./args.ts";
 import { cyan, green, onStderr, printJson, yellow } from "./output.ts";
 import { kbCommand } from "../io/self_command.ts";
-import { userPath } from "../io/paths.ts";
+import { resolvePath, userPath } from "../io/paths.ts";
+import { readWithoutFlag } from "../io/config.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
@@ -95,9 +96,15 @@ export async function run(args: string[]): Promise<number> {
   }));
   for (const line of skipped) console.error(yellow(`git-kb export: ${line}`));
   const files = values.to?.length ? [...new Set(values.to)] as AgentFileName[] : undefined;
+  // An agent runs the block's commands as written: one for a knowledge base it reads only when
+  // told must name it.
+  const kbDir = values.kb !== undefined && !readWithoutFlag(values.kb)
+    ? resolvePath(values.kb)
+    : undefined;
   const reports = exportAgentFiles({
     projectDir: values.dir === undefined ? undefined : userPath(values.dir),
     rules,
+    kbDir,
     files,
     check: values.check,
   });

@@ -33,7 +33,8 @@ full, with its knowledge base and who last changed it, then the rules that
 apply. Rules you save with add, edit or promote are accepted as you save them
 (not those an agent saves through git-kb mcp).
 The record of what you accepted is yours alone, on this machine:
-$XDG_CONFIG_HOME/git-kb/kernel-accepted.json (by default under ~/.config).`,
+$XDG_CONFIG_HOME/git-kb/kernel-accepted.json (by default under ~/.config), so a
+rule you saved on another machine waits here too.`,
   options: {
     accept: {
       type: "string",

@@ -23,7 +23,7 @@ import { resolveKbNamed } from "../io/config.ts";
 import { contextForPrompt } from "../io/hook/prompt_context.ts";
 import { getEntries, MCP_STEPS } from "../io/kbs/get.ts";
 import { locateEntry } from "../io/kbs/locate.ts";
-import { searchKbs } from "../io/kbs/search.ts";
+import { leftOutNote, searchKbs } from "../io/kbs/search.ts";
 import { kbCommand } from "../io/self_command.ts";
 import type { SaveResult } from "../io/save/request.ts";
 import { bodyText } from "./entry_flags.ts";
@@ -165,13 +165,16 @@ const search = defineTool({
           "use the words that name the topic",
       );
     }
-    const { hits, skipped } = await searchKbs(kbFlag, queries, {
+    const { hits, skipped, leftOut, readFromFiles } = await searchKbs(kbFlag, queries, {
       limit: args.limit ?? 10,
       type: args.type,
       tag: args.tag,
     });
+    // Why the answer was slow, and what makes the next one fast: the CLI says it on stderr.
+    const warnings = readFromFiles ? [readFromFiles] : [];
     if (!hits.length && !skipped.length) {
-      return text(`No entries match ${queries.map((query) => JSON.stringify(query)).join(", ")}.`);
+      const none = `No entries match ${queries.map((query) => JSON.stringify(query)).join(", ")}.`;
+      return text([none, ...leftOut.map(leftOutNote), ...warnings].join("\n\n"));
     }
     return json({
       hits: hits.map(({ id, kb, title, type, status, tags, snippet, links }) => ({
@@ -185,6 +188,7 @@ const search = defineTool({
         links,
       })),
       ...skipped.length ? { skipped } : {},
+      ...warnings.length ? { warnings } : {},
     });
   },
 });
@@ -370,6 +374,8 @@ const edit = defineTool({
       to: args.to,
       kb: kbFlag,
       command: (qualified) => `the edit tool with id "${qualified}"`,
+      toName: "the to argument",
+      findIds: MCP_STEPS.search,
     });
     const edits: EntryEdits = {
       ...scalarEdits(args),

@@ -5,7 +5,7 @@
  * @module
  */
 import { ENTRY_TYPES, type EntryType } from "../core/entry/schema.ts";
-import { searchKbs } from "../io/kbs/search.ts";
+import { leftOutNote, searchKbs } from "../io/kbs/search.ts";
 import { distinctTerms } from "../core/text/tokenize.ts";
 import { displaySafe } from "../core/text/display.ts";
 import {
@@ -17,7 +17,7 @@ import {
   UsageError,
   wholeNumberFrom,
 } from "./args.ts";
-import { bold, cyan, dim, plural, printJson, yellow } from "./output.ts";
+import { bold, cyan, dim, printJson, yellow } from "./output.ts";
 import { kbCommand } from "../io/self_command.ts";
 
 /** The command: its usage, options and positionals. */
@@ -84,13 +84,7 @@ export async function run(args: string[]): Promise<number> {
   }
   if (!views.length) {
     console.log(`No entries match ${queries.map((query) => `"${query}"`).join(", ")}.`);
-    // An entry the index left out (a conflict, a broken file) may be the one looked for.
-    for (const { kbDir, files } of leftOut) {
-      console.log(yellow(
-        `${plural(files, "file", "files")} under entries/ left out of the index, not searched; ` +
-          `why, and how to fix each: ${kbCommand("doctor", "--kb", kbDir)}`,
-      ));
-    }
+    for (const item of leftOut) console.log(yellow(leftOutNote(item)));
     return 0;
   }
   for (const view of views) {

@@ -13,9 +13,9 @@ import {
   AGENTS,
   agentsRule,
   desiredHooks,
-  enablesOurPlugin,
   findOurHooks,
   formatSettings,
+  type FoundHook,
   HOOK_AGENTS,
   type HookAgent,
   mergeHooks,
@@ -42,7 +42,7 @@ import { unifiedDiff } from "../core/text/unified_diff.ts";
 import { join } from "../core/path.ts";
 import { isOneOf } from "../core/entry/schema.ts";
 import { isFile } from "../io/disk.ts";
-import { openCodeRulesFile } from "../io/setup/wiring.ts";
+import { claudePluginEnabledIn, openCodeRulesFile } from "../io/setup/wiring.ts";
 import {
   readSettingsFile,
   type SettingsFile,
@@ -351,27 +351,51 @@ function hookSwitchWarnings(agent: HookAgent, settings: Settings): string[] {
 }
 
 /**
- * What to do after the hooks were written into `settings`, per agent: reload, trust, switches,
- * duplicates.
+ * The line that takes git-kb's hooks out of Claude Code's settings of `scope` again: run by the
+ * launcher the hooks run, the project's from its folder, as doctor says.
  */
-function installAdvice(
-  agent: HookAgent,
-  scope: Scope,
+function removeClaudeHooksLine(scope: Scope, launcher: string): string {
+  const words = ["setup", "--agent", "claude", ...scope === "project" ? ["--scope", scope] : []];
+  const from = scope === "project" ? `cd ${shellQuote(baseDir(scope))} && ` : "";
+  return `${from}${shellQuote(launcher)} ${shellCommand([...words, "--remove"])}`;
+}
+
+/**
+ * What setup says instead of writing Claude Code hooks where the git-kb plugin, enabled in the
+ * settings file `plugin`, runs them already (hooks in settings too would run each one twice):
+ * that nothing was written, the line that takes out hooks the file holds already, and how to run
+ * git-kb from settings hooks instead.
+ */
+function pluginRunsTheHooks(
+  plugin: string,
+  file: string,
+  held: FoundHook[],
+  options: SetupOptions,
   launcher: string,
-  settings: Settings,
 ): string[] {
+  return [
+    `The git-kb plugin is enabled in ${plugin} (enabledPlugins) and runs git-kb's hooks already: ` +
+    `nothing was written to ${file}, where they would run a second time.`,
+    ...held.length
+      ? [
+        `${file} holds git-kb's hooks already, so each runs twice; take them out: ` +
+        `${removeClaudeHooksLine(options.scope, launcher)}`,
+      ]
+      : [],
+    "To run git-kb from settings hooks instead of the plugin: claude plugin uninstall git-kb, " +
+    `then run the same setup again: ${sameSetup(options)}`,
+  ];
+}
+
+/**
+ * What to do after the hooks were written, per agent: reload, trust, switches, duplicates.
+ */
+function installAdvice(agent: HookAgent, scope: Scope, launcher: string): string[] {
   const notes = [`Start a new ${SETTINGS_FILES[agent].label} session to load the hooks.`];
   if (agent === "claude") {
-    // Run by the launcher the hooks run; the project's hooks from its folder, as doctor says.
-    const words = ["setup", "--agent", "claude", ...scope === "project" ? ["--scope", scope] : []];
-    const remove = `${shellQuote(launcher)} ${shellCommand([...words, "--remove"])}`;
-    const from = scope === "project" ? `cd ${shellQuote(baseDir(scope))} && ` : "";
-    const twice = enablesOurPlugin(settings)
-      ? "The git-kb plugin is enabled in this file too (enabledPlugins), so its hooks run beside " +
-        "these and every prompt is answered twice"
-      : "If the git-kb plugin is installed as well, its hooks run too";
     notes.push(
-      `${twice}: keep one of the two (claude plugin uninstall git-kb, or ${from}${remove}).`,
+      "If the git-kb plugin is installed as well, its hooks run too: keep one of the two " +
+        `(claude plugin uninstall git-kb, or ${removeClaudeHooksLine(scope, launcher)}).`,
     );
   }
   if (agent === "codex") {
@@ -437,10 +461,27 @@ async function setupHooks(
   const { dir, file } = SETTINGS_FILES[agent];
   const current = await readSettingsFile(join(baseDir(options.scope), dir, file));
   const change = planChange(current, agent, launcher, options);
+  const plugin = agent === "claude" && !options.remove ? await claudePluginEnabledIn() : undefined;
+  if (plugin !== undefined) {
+    const held = findOurHooks(change.before);
+    const notes = pluginRunsTheHooks(plugin, current.path, held, options, launcher);
+    if (options.json) {
+      const unchanged = { changed: false };
+      printJson({
+        ...changeReport(options, current.path, unchanged, { diff: "", write: false }, launcher),
+        action: "none",
+        plugin,
+        hooks: held,
+        diff: "",
+        notes,
+      });
+    } else console.log(notes.join("\n"));
+    return 0;
+  }
   const applied = applyChange(current, change, options);
   const notes = options.remove ? [] : [
     ...hookSwitchWarnings(agent, change.after),
-    ...(change.changed ? installAdvice(agent, options.scope, launcher, change.after) : []),
+    ...(change.changed ? installAdvice(agent, options.scope, launcher) : []),
   ];
   if (options.json) {
     printJson({

@@ -192,6 +192,20 @@ export function resolveKbs(flag?: string): KbSet {
   throw new NotConfiguredError();
 }
 
+/**
+ * Whether git-kb run without `--kb` reads the knowledge base in `kbDir`: `KB_DIR` names it, or
+ * (without `KB_DIR`) the config lists it.
+ */
+export function readWithoutFlag(kbDir: string): boolean {
+  try {
+    const dir = resolvePath(kbDir);
+    return resolveKbs().kbs.some((kb) => kb.kbDir === dir);
+  } catch (error) {
+    if (error instanceof NotConfiguredError) return false;
+    throw error;
+  }
+}
+
 /** The knowledge bases of the first config file that names any, whatever `--kb` and `KB_DIR` say. */
 function configuredKbs(): KbSet | undefined {
   for (const file of configFiles()) {
@@ -216,14 +230,18 @@ function one(kbDir: string, source: string): KbSet {
   return { kbs: [{ name: nameFromDir(kbDir), kbDir }], source };
 }
 
+/** Whether `source` (as {@link KbSet.source} gives it) is a config file, not `--kb` or `KB_DIR`. */
+export function isConfigFile(source: string): boolean {
+  return source !== "--kb" && source !== "KB_DIR";
+}
+
 /**
  * The default knowledge base, the one saves go to (see {@link resolveKbs}); throws
  * {@link NotConfiguredError} when nothing names one.
  */
 export function resolveKb(flag?: string): KbLocation {
   const { kbs: [first], source } = resolveKbs(flag);
-  const fromConfig = source !== "--kb" && source !== "KB_DIR";
-  return fromConfig
+  return isConfigFile(source)
     ? { kbDir: first.kbDir, source, name: first.name }
     : { kbDir: first.kbDir, source };
 }
@@ -280,9 +298,6 @@ export interface ConfigChange {
  */
 export function writeConfig(kbDir: string, change: ConfigChange = {}): string {
   const { file, kbs } = configTarget();
-  const existing = readJsonFile(file);
-  const data = typeof existing === "object" && existing !== null ? { ...existing } : {};
-  delete (data as Record<string, unknown>).kbDir;
   const dir = resolvePath(kbDir);
   const listedAs = kbs.find((kb) => kb.kbDir === dir)?.name;
   // Without a name, the folder takes the default's place (unless it is listed already).
@@ -292,12 +307,38 @@ export function writeConfig(kbDir: string, change: ConfigChange = {}): string {
   const name = change.name ?? listedAs ??
     (others.some((kb) => kb.name === fromDir) ? dropped ?? "default" : fromDir);
   const isDefault = change.makeDefault || !others.length || kbs[0]?.name === dropped;
-  const listed = [...others, { name, kbDir: dir }];
-  const written = {
+  writeKbList(file, [...others, { name, kbDir: dir }], isDefault ? name : others[0].name);
+  return file;
+}
+
+/**
+ * Write config file `file`: its other keys kept (the old `kbDir` migrated away), `kbs` listed in
+ * the `kbs` form and `defaultName` the default (no default when undefined: none is left).
+ */
+function writeKbList(
+  file: string,
+  kbs: readonly KnowledgeBase[],
+  defaultName: string | undefined,
+): void {
+  const existing = readJsonFile(file);
+  const data = typeof existing === "object" && existing !== null ? { ...existing } : {};
+  delete (data as Record<string, unknown>).kbDir;
+  const written: Record<string, unknown> = {
     ...data,
-    kbs: listed.map((kb) => ({ name: kb.name, dir: kb.kbDir })),
-    default: isDefault ? name : others[0].name,
+    kbs: kbs.map((kb) => ({ name: kb.name, dir: kb.kbDir })),
+    default: defaultName, // JSON leaves an undefined value out
   };
   writeFileAtomic(file, JSON.stringify(written, null, 2) + "\n");
-  return file;
+}
+
+/**
+ * Take the knowledge base named `name` out of config file `file` (`doctor <name> --fix --write`,
+ * for one whose folder is gone): the others are kept, written as {@link writeConfig} writes them,
+ * and when it was the default the next one is. Returns the default now; undefined when none is
+ * left.
+ */
+export function dropFromConfig(file: string, name: string): string | undefined {
+  const kept = readCandidate(file).kbs.filter((kb) => kb.name !== name);
+  writeKbList(file, kept, kept[0]?.name);
+  return kept[0]?.name;
 }

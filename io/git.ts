@@ -7,7 +7,7 @@
 import { EXIT, KbError } from "../core/exit.ts";
 import { entryAttributesLine, withEntryAttributesLine } from "../core/git/entry_attributes.ts";
 import { GIT_REPO_ENV } from "../core/git/repo_env.ts";
-import { shellCommand } from "../core/shell/quote.ts";
+import { gitCommand, shellCommand } from "../core/shell/quote.ts";
 import {
   ProcessInterruptedError,
   type ProcessOutput,
@@ -22,8 +22,9 @@ export type GitResult = ProcessOutput;
 export const NETWORK_TIMEOUT_MS = 45_000;
 
 /**
- * The bound of a git call that reaches a remote: `defaultMs`, unless `KB_TEST_NETWORK_TIMEOUT_MS`
- * shortens it (to no less than 200 ms) for the tests of a remote that never answers.
+ * The bound of a git call that waits on something outside git (a remote, a signing program):
+ * `defaultMs`, unless `KB_TEST_NETWORK_TIMEOUT_MS` shortens it (to no less than 200 ms) for the
+ * tests of a remote or a signing program that never answers.
  */
 export function networkTimeoutMs(defaultMs: number = NETWORK_TIMEOUT_MS): number {
   const asked = Number(Deno.env.get("KB_TEST_NETWORK_TIMEOUT_MS"));
@@ -223,6 +224,15 @@ export interface CommitIdentity {
 
 let identityCache: Promise<CommitIdentity> | undefined;
 
+/**
+ * Whether the user's config has git sign every commit (`commit.gpgSign`), which `git commit` and
+ * `git rebase` follow and `git commit-tree` does not.
+ */
+export async function signsEveryCommit(cwd: string): Promise<boolean> {
+  const { code, stdout } = await git(cwd, ["config", "--type=bool", "--get", "commit.gpgSign"]);
+  return code === 0 && stdout.trim() === "true";
+}
+
 /** Whether git, given `args`, would author or commit as the fallback (no env identity either). */
 async function usesFallback(cwd: string, args: string[]): Promise<boolean> {
   for (const ident of ["GIT_AUTHOR_IDENT", "GIT_COMMITTER_IDENT"]) {
@@ -296,7 +306,69 @@ export async function commitPaths(
 ): Promise<void> {
   const { args } = await commitIdentity(cwd);
   const named = nothingElseStaged ? [] : ["--", ...paths];
-  await gitOk(cwd, [...args, "commit", "--quiet", "--no-verify", "-m", message, ...named]);
+  const commit = [...args, "commit", "--quiet", "--no-verify", "-m", message, ...named];
+  await commitSigned(cwd, commit, await signsEveryCommit(cwd));
+}
+
+/** How long git may wait on its signing program for one commit it signs, in ms. */
+export const SIGNING_TIMEOUT_MS = 120_000;
+
+/**
+ * Raised when a commit git signs (commit.gpgSign) did not finish within
+ * {@link SIGNING_TIMEOUT_MS}: its signing program waited for what no one gave it (a passphrase,
+ * a PIN, a touch of a security key), so the call was stopped and nothing was committed. Names the
+ * program's setting, how to unlock the key, and the line that turns signing off. Exit code 1.
+ */
+export class SigningTimeoutError extends KbError {
+  /**
+   * What happened and the ways on, as a phrase for a message of the caller's (a save whose own
+   * commit stands, and only its replay onto the remote's was stopped).
+   */
+  readonly reason: string;
+  constructor(kbDir: string, format: string, timeoutMs: number) {
+    const ssh = format === "ssh";
+    const program = ssh || format === "x509" ? `gpg.${format}.program` : "gpg.program";
+    const unlock = ssh
+      ? "in a terminal: ssh-add"
+      : "in a terminal, where gpg can ask for the passphrase: echo | gpg --clearsign";
+    const what = `git signs every commit in ${kbDir} (commit.gpgSign is true) and its signing ` +
+      `program (${program}) did not finish within ${Math.round(timeoutMs / 1000)} s: it is ` +
+      "most likely waiting for a passphrase, PIN or touch that cannot be given here";
+    const way = `unlock the key first (${unlock}), or turn signing off for this knowledge ` +
+      "base alone";
+    const off = gitCommand(kbDir, "config", "commit.gpgSign", "false");
+    super(
+      `${what}. It was stopped and nothing was committed. To go on, ${way}, then run the ` +
+        "command again",
+      EXIT.failed,
+      [off],
+    );
+    this.name = "SigningTimeoutError";
+    this.reason = `${what}; ${way} (${off})`;
+  }
+}
+
+/**
+ * Run `git args…`, a call that makes a commit, in `cwd`, and return its stdout (see
+ * {@link gitOk}). When git signs it (`signs`), its signing program may wait for input forever
+ * (a locked key, a prompt no one sees): the call is bounded by {@link SIGNING_TIMEOUT_MS} and
+ * one that runs out raises {@link SigningTimeoutError}.
+ */
+async function commitSigned(
+  cwd: string,
+  args: string[],
+  signs: boolean,
+  options: GitOptions = {},
+): Promise<string> {
+  if (!signs) return await gitOk(cwd, args, options);
+  const timeoutMs = networkTimeoutMs(SIGNING_TIMEOUT_MS);
+  try {
+    return await gitOk(cwd, args, { ...options, timeoutMs });
+  } catch (error) {
+    if (!(error instanceof GitTimeoutError) || error instanceof GitInterruptedError) throw error;
+    const format = (await git(cwd, ["config", "--get", "gpg.format"])).stdout.trim();
+    throw new SigningTimeoutError(cwd, format, timeoutMs);
+  }
 }
 
 /** From this many paths on, {@link stagePaths} writes their objects into one pack. */
@@ -534,15 +606,6 @@ export type Replay =
   | { outcome: "merges" };
 
 /**
- * `-S` when the user's config has git sign every commit (`commit.gpgSign`), which `git commit`
- * and `git rebase` follow and `git commit-tree` does not; else nothing.
- */
-async function signingArgs(cwd: string): Promise<string[]> {
-  const { code, stdout } = await git(cwd, ["config", "--type=bool", "--get", "commit.gpgSign"]);
-  return code === 0 && stdout.trim() === "true" ? ["-S"] : [];
-}
-
-/**
  * Replay the commits of `tip` that `onto` lacks onto `onto`, oldest first, with `git merge-tree`
  * and `git commit-tree` (authors and messages kept, committed under {@link commitIdentity}, signed
  * when the user's config asks it of every commit, as `git rebase` would sign them).
@@ -556,7 +619,7 @@ export async function replayOnto(cwd: string, onto: string, tip: string): Promis
   if (commits.some((parents) => parents.length > 2)) return { outcome: "merges" };
   await keepEntriesAsWritten(cwd);
   const identity = (await commitIdentity(cwd)).args;
-  const signing = await signingArgs(cwd);
+  const signs = await signsEveryCommit(cwd);
   let base = (await gitOk(cwd, ["rev-parse", onto])).trim();
   for (const [commit] of commits) {
     const { tree, clean, conflicted } = await mergeTreeAsKept(cwd, base, commit);
@@ -567,11 +630,11 @@ export async function replayOnto(cwd: string, onto: string, tip: string): Promis
       "--format=%an%x00%ae%x00%aI%x00%B",
       commit,
     ])).split("\0");
-    base =
-      (await gitOk(cwd, [...identity, "commit-tree", ...signing, tree, "-p", base, "-F", "-"], {
-        stdin: body,
-        env: { GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email, GIT_AUTHOR_DATE: date },
-      })).trim();
+    const commitTree = [...identity, "commit-tree", ...signs ? ["-S"] : [], tree, "-p", base];
+    base = (await commitSigned(cwd, [...commitTree, "-F", "-"], signs, {
+      stdin: body,
+      env: { GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email, GIT_AUTHOR_DATE: date },
+    })).trim();
   }
   return { outcome: "replayed", tip: base, count: commits.length };
 }

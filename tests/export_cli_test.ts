@@ -140,3 +140,28 @@ Deno.test("export --dir: a folder that is not there is named in one line; ~/… 
   assertEquals(home.code, 0, show(home));
   assertMatch(await Deno.readTextFile(join(kb.home, "my project", "AGENTS.md")), /git-kb context/);
 });
+
+Deno.test("export --kb of a knowledge base git-kb reads only when told: the block's commands name it, so its ids are fetched as printed", async () => {
+  await using kb = await makeKb();
+  const project = join(kb.root, "project");
+  await Deno.mkdir(project);
+  // No KB_DIR and no config: only --kb names this knowledge base.
+  const { KB_DIR: _, ...env } = kb.env;
+  const exported = await runCli(["export", "--kb", kb.dir, "--dir", project], { env });
+  assertEquals(exported.code, 0, show(exported));
+  const block = await Deno.readTextFile(join(project, "AGENTS.md"));
+  const id = block.match(/^### .* \((kb-\w{5})\)$/m)![1];
+  const get = block.match(/`git-kb get <id> --kb (\S+)`/);
+  assert(get, block);
+  assertMatch(block, new RegExp(`git-kb context --kb ${kb.dir} "`));
+  const fetched = await runCli(["get", id, "--kb", get[1]], { env });
+  assertEquals(fetched.code, 0, show(fetched));
+  assertMatch(fetched.stdout, new RegExp(`^id: ${id}$`, "m"));
+
+  // One that KB_DIR names is read without --kb: the block stays as it always was.
+  const plain = await runCli(["export", "--kb", kb.dir, "--dir", project], { env: kb.env });
+  assertEquals(plain.code, 0, show(plain));
+  const text = await Deno.readTextFile(join(project, "AGENTS.md"));
+  assertMatch(text, /fetch an entry it points at with `git-kb get <id>`\./);
+  assert(!text.includes("--kb"), text);
+});

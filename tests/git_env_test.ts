@@ -108,3 +108,65 @@ Deno.test("git set to sign every commit with a key it cannot load: a save says s
   const added = await runCli(add, { env: kb.env });
   assertEquals(added.code, 0, show(added));
 });
+
+Deno.test("git set to sign every commit with a program that waits for input no one gives: a save stops, says signing is why, keeps nothing", async () => {
+  await using kb = await makeKb({ remote: true });
+  // A signing program waiting for a passphrase or a touch of a key that never comes.
+  const program = join(kb.root, "waiting-signer");
+  await Deno.writeTextFile(program, "#!/bin/sh\nsleep 60\n");
+  await Deno.chmod(program, 0o755);
+  await Deno.writeTextFile(
+    join(kb.home, ".gitconfig"),
+    `[gpg]\n\tprogram = ${program}\n[commit]\n\tgpgsign = true\n`,
+  );
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  const started = Date.now();
+
+  const add = ["add", "--title", "Signed by a program that waits", "--type", "note"];
+  const stopped = await runCli(add, { env: { ...kb.env, KB_TEST_NETWORK_TIMEOUT_MS: "1500" } });
+  assertEquals(stopped.code, 1, show(stopped));
+  assertMatch(
+    stopped.stderr,
+    /commit\.gpgSign is true\) and its signing program \(gpg\.program\) did not finish within 2 s/,
+  );
+  assertMatch(stopped.stderr, /nothing was committed/);
+  assertEquals(
+    stopped.stderr.trim().split("\n").at(-1)!.trim(),
+    `git -C ${kb.dir} config commit.gpgSign false`,
+  );
+  assertEquals(Date.now() - started < 30_000, true, "stopped long before the program's minute");
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head);
+  assertEquals(await git(kb.dir, "status", "--porcelain"), "", "nothing written or staged");
+});
+
+Deno.test("a save whose signed commit is made but whose replay onto a teammate's push waits on the signing program: committed here, not pushed (exit 3), signing named", async () => {
+  await using kb = await makeKb({ remote: true });
+  // Signs the first commit (a signature git takes), then waits as a locked key would.
+  const program = join(kb.root, "signer-once");
+  const count = join(kb.root, "signed");
+  await Deno.writeTextFile(
+    program,
+    `#!/bin/sh\nif [ -e '${count}' ]; then sleep 60; fi\ntouch '${count}'\ncat > /dev/null\n` +
+      "echo '[GNUPG:] SIG_CREATED D 1 8 00 0 X' >&2\n" +
+      "printf -- '-----BEGIN PGP SIGNATURE-----\\n\\nc2ln\\n-----END PGP SIGNATURE-----\\n'\n",
+  );
+  await Deno.chmod(program, 0o755);
+  await Deno.writeTextFile(
+    join(kb.home, ".gitconfig"),
+    `[gpg]\n\tprogram = ${program}\n[commit]\n\tgpgsign = true\n`,
+  );
+  await pushEntryFrom(await cloneRemote(kb), "kb-tm001", "From a teammate");
+  const remote = await git(kb.remote!, "rev-parse", "main");
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+
+  const add = ["add", "--title", "Signed here, replayed there", "--type", "note"];
+  const saved = await runCli(add, { env: { ...kb.env, KB_TEST_NETWORK_TIMEOUT_MS: "1500" } });
+  assertEquals(saved.code, 3, show(saved));
+  assertMatch(
+    saved.stderr,
+    /Committed .* locally in \w{7}, but it is not pushed: its replay onto origin's commits stopped: git signs every commit/,
+  );
+  assertMatch(saved.stderr, /config commit\.gpgSign false\)/);
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD~1"), head, "the save's own commit stands");
+  assertEquals(await git(kb.remote!, "rev-parse", "main"), remote, "nothing pushed");
+});

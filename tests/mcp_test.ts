@@ -12,6 +12,7 @@ import {
   assertMatch,
   assertNotStrictEquals,
   assertRejects,
+  assertStringIncludes,
 } from "@std/assert";
 import { join } from "@std/path/posix/join";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -30,6 +31,7 @@ import {
   entryText,
   git,
   type Kb,
+  lockFolder,
   MAIN,
   makeKb,
   ROOT,
@@ -603,4 +605,48 @@ Deno.test("mcp with two knowledge bases: add names one, ids are qualified, resou
   assert(resources.some((resource) => resource.uri === uri), JSON.stringify(resources.at(-1)));
   const read = await session.client.readResource({ uri });
   assertMatch((read.contents[0] as { text: string }).text, /^tags: \[registry\]$/m);
+});
+
+Deno.test("mcp: search on a cache that takes no write says so to the client, as the CLI does; edit's refusals name the tool's own arguments, not CLI flags", async () => {
+  await using kb = await makeKb({ remote: true });
+  // XDG_CACHE_HOME a folder that takes no write, as in an agent's sandbox.
+  const sealed = join(kb.tmp, "sealed-cache");
+  await Deno.mkdir(sealed);
+  const unlock = await lockFolder(sealed);
+  try {
+    await using session = await fromSources(kb, false, { ...kb.env, XDG_CACHE_HOME: sealed });
+    const found = await session.call("search", { queries: ["token"] });
+    assertEquals(found.isError, false, found.text);
+    const { hits, warnings } = JSON.parse(found.text);
+    assert(hits.length > 0, found.text);
+    assertMatch(warnings[0], /^the index could not be brought up to date, so the entries were/);
+    const none = await session.call("search", { queries: ["zyzzyvas"] });
+    assertMatch(none.text, /^No entries match "zyzzyvas"\.\n\nthe index could not be brought/);
+    // A file the index leaves out (conflict markers) may be the one looked for: said, as the CLI.
+    await Deno.writeTextFile(
+      join(kb.dir, "entries", "kb-zz001-tune-the-xylophone.md"),
+      "---\nid: kb-zz001\ntitle: Tune the xylophone\ntype: howto\n---\n<<<<<<< HEAD\nmine\n" +
+        "=======\ntheirs\n>>>>>>> origin/main\n",
+    );
+    const missed = await session.call("search", { queries: ["xylophone"] });
+    assertStringIncludes(
+      missed.text,
+      `\n\n1 file under entries/ left out of the index, not searched; why, and how to fix ` +
+        `each: git-kb doctor --kb ${kb.dir}\n\n`,
+    );
+
+    const refused = await session.call("edit", {
+      id: "other:kb-7q2mx",
+      to: "personal",
+      title: "X",
+    });
+    assertEquals(refused.isError, true, refused.text);
+    assertMatch(
+      refused.text,
+      /other:kb-7q2mx names the knowledge base other and the to argument names personal/,
+    );
+    assert(!refused.text.includes("--to"), refused.text);
+  } finally {
+    await unlock();
+  }
 });

@@ -875,8 +875,8 @@ Deno.test("a configured knowledge base that is gone: the others are still read, 
   const doctor = await runCli(["doctor", "--offline"], { env: kbs.env });
   assertStringIncludes(
     doctor.stdout,
-    `warn kbs: team is configured but its folder ${kbs.team.dir} holds no knowledge base; run ` +
-      `git-kb doctor --kb ${kbs.team.dir}, or set it up again with git-kb init ` +
+    `warn kbs: team is configured but its folder ${kbs.team.dir} does not exist; drop it from ` +
+      "the config with git-kb doctor team --fix --write, or set it up again with git-kb init " +
       "<clone-url|path> --name team",
   );
 });
@@ -1063,4 +1063,36 @@ Deno.test("two knowledge bases: a fetch of each one's pointer is credited to tha
       `${kb.dir}: its pointer fetched, nothing fetched without one\n${fetch}\n${show(stats)}`,
     );
   }
+});
+
+Deno.test("a configured knowledge base whose folder is gone: doctor's fix drops it from the config, pasted as printed, the other kept", async () => {
+  await using kbs = await twoKbs();
+  // The default's folder removed: the fix makes the other one the default.
+  await Deno.remove(kbs.personal.dir, { recursive: true });
+  const doctor = await runCli(["doctor", "--offline"], { env: kbs.env });
+  assertEquals(doctor.code, 1, show(doctor));
+  const failed = doctor.stdout.split("\n").find((line) => line.startsWith("FAIL git:"));
+  assertStringIncludes(failed ?? "", `${kbs.personal.dir}, the folder of personal in the config`);
+  const fix = failed!.split("; fix: ").at(-1)!;
+  assertEquals(fix, "git-kb doctor personal --fix --write");
+  assertMatch(
+    doctor.stdout,
+    /^warn kbs: personal is configured but its folder .* does not exist;/m,
+  );
+
+  const shown = await runCli(["doctor", "personal", "--fix"], { env: kbs.env });
+  assertEquals(shown.code, 0, show(shown));
+  assertStringIncludes(shown.stdout, `Drop personal from ${kbs.configFile}`);
+  assertEquals(JSON.parse(await Deno.readTextFile(kbs.configFile)).kbs.length, 2, "shown only");
+
+  const dropped = await runCli(fix.split(" ").slice(1), { env: kbs.env });
+  assertEquals(dropped.code, 0, show(dropped));
+  assertStringIncludes(dropped.stdout, `Dropped personal (${kbs.personal.dir}) from`);
+  assertStringIncludes(dropped.stdout, "the default is team");
+  assertEquals(JSON.parse(await Deno.readTextFile(kbs.configFile)), {
+    kbs: [{ name: "team", dir: kbs.team.dir }],
+    default: "team",
+  });
+  const after = await runCli(["doctor", "--offline"], { env: kbs.env });
+  assertEquals(after.code, 0, show(after));
 });

@@ -294,3 +294,25 @@ Deno.test("rm --kb with a blank value (a variable not set) deletes nothing from 
   assert(result.stderr.includes("--kb needs a folder, and the value given is blank"), show(result));
   assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head);
 });
+
+Deno.test("rm of an id a copy made by hand under another name holds too: refused, both named, neither removed", async () => {
+  await using kb = await makeKb();
+  const path = await entryPath(kb.dir, "kb-2yb6n");
+  // The copy's name carries no id, its frontmatter the same one: the index serves neither.
+  await Deno.copyFile(join(kb.dir, path), join(kb.dir, "entries", "my-copy.md"));
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+
+  for (const args of [["rm", "kb-2yb6n"], ["rm", "kb-2yb6n", "--force"]]) {
+    const refused = await runCli(args, { env: kb.env });
+    assertEquals(refused.code, 1, show(refused));
+    assertEquals(refused.stdout, "");
+    assertMatch(
+      refused.stderr,
+      /id kb-2yb6n is used by .*kb-2yb6n-.*\.md and entries\/my-copy\.md/,
+    );
+    assertMatch(refused.stderr, /so neither is changed/);
+  }
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head);
+  assert(await exists(join(kb.dir, path)));
+  assert(await exists(join(kb.dir, "entries", "my-copy.md")));
+});

@@ -322,7 +322,10 @@ Deno.test("edit --body-file of the entry as get prints it, edited: its fields an
   assertOk(edited);
   assertMatch(
     edited.stderr,
-    new RegExp(`^note: read title, type, status, tags from the frontmatter of ${file}`, "m"),
+    new RegExp(
+      `^note: read title, type, status, kernel, tags from the frontmatter of ${file}`,
+      "m",
+    ),
   );
   const stored = await readEntry(kb, parseJson<SaveJson>(added).path);
   assertEquals(stored.body.trim(), "Run make deploy.");
@@ -697,4 +700,44 @@ Deno.test("a lock file left by a crashed save long ago does not block the next s
   assert(performance.now() - started < 20_000, "the stale lock was broken, not waited out");
   assertMatch(await git(kb.dir, "log", "-1", "--format=%s"), /After a crash/);
   await assertRejects(() => Deno.stat(lock), Deno.errors.NotFound);
+});
+
+Deno.test("edit --body-file of a kernel rule as get prints it: kernel: false takes it out of the kernel; a block that leaves kernel out leaves it in", async () => {
+  await using kb = await makeKb();
+  const added = await runCli(
+    [
+      "add",
+      "--title",
+      "Always squash",
+      "--type",
+      "rule",
+      "--kernel",
+      "--body",
+      "Squash.",
+      "--json",
+    ],
+    { env: kb.env },
+  );
+  assertOk(added);
+  const { id, path } = parseJson<SaveJson>(added);
+  const got = await runCli(["get", id], { env: kb.env });
+  assertOk(got);
+  assertMatch(got.stdout, /^kernel: true$/m);
+  const file = join(kb.root, "edited.md");
+
+  await Deno.writeTextFile(
+    file,
+    got.stdout.replace("kernel: true\n", "").replace("Squash.", "Squash merges."),
+  );
+  const kept = await runCli(["edit", id, "--body-file", file], { env: kb.env });
+  assertOk(kept);
+  assertStrictEquals((await readEntry(kb, path)).fields.kernel, true, "a field not given is kept");
+
+  await Deno.writeTextFile(file, got.stdout.replace("kernel: true", "kernel: false"));
+  const edited = await runCli(["edit", id, "--body-file", file], { env: kb.env });
+  assertOk(edited);
+  assertMatch(edited.stderr, /^note: read [^\n]*\bkernel\b[^\n]* from the frontmatter of /m);
+  assertNotMatch(JSON.stringify((await readEntry(kb, path)).fields), /"kernel":true/);
+  const after = await runCli(["get", id], { env: kb.env });
+  assertMatch(after.stdout, /^kernel: false$/m);
 });

@@ -318,22 +318,52 @@ Deno.test("claude --scope project writes .claude/settings.json under the current
   assert(!(await exists(join(s.home, ".claude"))), "HOME untouched");
 });
 
-Deno.test("claude: where the same file enables the git-kb plugin, the advice says its hooks run too", async () => {
+Deno.test("claude: where the git-kb plugin is enabled, setup writes no hooks beside it and says why, naming what to run", async () => {
   await using s = await makeSetup();
   const file = join(s.home, ".claude", "settings.json");
   await Deno.mkdir(join(s.home, ".claude"), { recursive: true });
-  await Deno.writeTextFile(file, '{"enabledPlugins": {"git-kb@git-kb": true}}\n');
-  const enabled = parseJson<{ notes: string[] }>(ok(await s.setup(["--json"])));
+  const enabledText = '{"enabledPlugins": {"git-kb@git-kb": true}}\n';
+  await Deno.writeTextFile(file, enabledText);
+  const skipped = ok(await s.setup([]));
+  assertStringIncludes(
+    skipped.stdout,
+    `The git-kb plugin is enabled in ${file} (enabledPlugins) and runs git-kb's hooks already: ` +
+      `nothing was written to ${file}, where they would run a second time.`,
+  );
+  assertStringIncludes(skipped.stdout, "claude plugin uninstall git-kb, then run the same setup");
+  assertEquals(await Deno.readTextFile(file), enabledText, "no hooks written beside the plugin");
+
+  // Enabled in the home folder's settings: a project's settings get none either.
+  const project = parseJson<{ file: string; written: boolean; action: string; plugin: string }>(
+    ok(await s.setup(["--scope", "project", "--json"])),
+  );
+  assertEquals([project.written, project.action, project.plugin], [false, "none", file]);
+  assert(!(await exists(join(s.project, ".claude"))), "the project's settings untouched");
+
+  // Hooks there already (an earlier setup): named as running twice, with the line that takes them
+  // out, which leaves the plugin enabled.
+  await Deno.writeTextFile(file, '{"enabledPlugins": {"git-kb@git-kb": false}}\n');
+  ok(await s.setup([]));
+  const withHooks = JSON.parse(await Deno.readTextFile(file));
+  withHooks.enabledPlugins["git-kb@git-kb"] = true;
+  await Deno.writeTextFile(file, JSON.stringify(withHooks, null, 2));
+  const twice = parseJson<{ notes: string[]; written: boolean }>(ok(await s.setup(["--json"])));
+  assertEquals(twice.written, false);
   const remove = `'${s.launcher}' setup --agent claude --remove`;
-  assertEquals(enabled.notes.filter((note) => note.includes("plugin")), [
-    "The git-kb plugin is enabled in this file too (enabledPlugins), so its hooks run beside " +
-    `these and every prompt is answered twice: keep one of the two (claude plugin uninstall ` +
-    `git-kb, or ${remove}).`,
-  ]);
+  assert(
+    twice.notes.some((note) =>
+      note === `${file} holds git-kb's hooks already, so each runs twice; take them out: ${remove}`
+    ),
+    twice.notes.join("\n"),
+  );
+  ok(await s.setup(["--remove"]));
+  assertEquals(commands(await readJson(file), "UserPromptSubmit"), []);
+  assertEquals((await readJson(file) as Settings & { enabledPlugins: object }).enabledPlugins, {
+    "git-kb@git-kb": true,
+  });
+
   // Switched off, it may still be installed: the advice stays conditional.
   await Deno.writeTextFile(file, '{"enabledPlugins": {"git-kb@git-kb": false}}\n');
-  const off = parseJson<{ notes: string[] }>(ok(await s.setup(["--remove", "--json"])));
-  assertEquals(off.notes, []);
   const installed = parseJson<{ notes: string[] }>(ok(await s.setup(["--json"])));
   assert(
     installed.notes.some((note) => note.startsWith("If the git-kb plugin is installed as well")),

@@ -821,3 +821,29 @@ Deno.test("kernel names an uncommitted edit of a rule as such, not the last comm
   const edited = json.rules.find((rule) => rule.id === "kb-c0mw8");
   assertMatch(edited?.changedBy ?? "", /^an edit in this clone, not committed/);
 });
+
+Deno.test("a kernel rule the user saved on one machine waits on their other machine until accepted there, as the README says", async () => {
+  await using kb = await makeKb({ remote: true });
+  // Machine B: another clone, another config folder (where acceptances are recorded), same user.
+  await using machineB = await makeSandbox();
+  const cloneB = await cloneRemote(kb, "machine-b");
+  const envB = { ...kb.env, ...sandboxEnv(machineB), KB_DIR: cloneB };
+  const add = ["add", "--title", "Always squash merges", "--type", "rule", "--kernel", "--json"];
+  const added = await runCli([...add, "--body", "Squash."], { env: kb.env });
+  assertEquals(added.code, 0, show(added));
+  const { id } = parseJson<{ id: string }>(added);
+  type Rules = { rules: { id: string; state: string }[] };
+  const stateOf = async (env: Record<string, string>) =>
+    parseJson<Rules>(await runCli(["kernel", "--json"], { env })).rules.find((rule) =>
+      rule.id === id
+    )?.state;
+  assertEquals(await stateOf(kb.env), "accepted", "accepted on the machine that saved it");
+
+  const synced = await runCli(["sync"], { env: envB });
+  assertEquals(synced.code, 0, show(synced));
+  assertMatch(synced.stdout, new RegExp(`kernel rule waits for your acceptance .*${id}`));
+  assertEquals(await stateOf(envB), "new", "waits on the other machine");
+  const accepted = await runCli(["kernel", "--accept", id], { env: envB });
+  assertEquals(accepted.code, 0, show(accepted));
+  assertEquals(await stateOf(envB), "accepted");
+});

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { shellQuote } from "../shell/quote.ts";
 
 /** The agent files git-kb can write, by the name `--to` takes. */
 export const AGENT_FILES = {
@@ -46,14 +47,19 @@ export interface ExportedFile {
 const CURSOR_FRONTMATTER = "---\ndescription: Rules and lookup from the git-kb knowledge base\n" +
   "alwaysApply: true\n---\n";
 
-/** The block of git-kb's text: kernel rules, then how to look up the rest. */
-export function exportBlock(rules: readonly ExportedRule[]): string {
+/**
+ * The block of git-kb's text: kernel rules, then how to look up the rest. With `kbDir`, a
+ * knowledge base git-kb reads only when told (`--kb`), every command the block gives names it.
+ */
+export function exportBlock(rules: readonly ExportedRule[], kbDir?: string): string {
+  const kb = kbDir === undefined ? "" : ` --kb ${shellQuote(kbDir)}`;
   const parts = [
     BEGIN_MARKER,
     "## Knowledge base (git-kb)",
     "",
-    'Before a task, run `git-kb context "<the task in a few words>"` and read what it prints; ' +
-    "fetch an entry it points at with `git-kb get <id>`. Search with `git-kb search <words>`.",
+    `Before a task, run \`git-kb context${kb} "<the task in a few words>"\` and read what it ` +
+    `prints; fetch an entry it points at with \`git-kb get <id>${kb}\`. Search with ` +
+    `\`git-kb search <words>${kb}\`.`,
   ];
   if (rules.length) parts.push("", "Rules that always apply:");
   for (const rule of rules) {
@@ -178,21 +184,23 @@ function fits(text: string, limit: { bytes?: number; lines?: number; chars?: num
 
 /**
  * The new text of agent file `name`, given its `current` text ("" when it does not exist):
- * git-kb's block with as many of `rules` as fit the file's limit, in order. `current` must have
- * no {@link blockDamage}: the caller refuses such a file instead.
+ * git-kb's block with as many of `rules` as fit the file's limit, in order, its commands naming
+ * `kbDir` when given (see {@link exportBlock}). `current` must have no {@link blockDamage}: the
+ * caller refuses such a file instead.
  */
 export function exportedFile(
   name: AgentFileName,
   current: string,
   rules: readonly ExportedRule[],
+  kbDir?: string,
 ): ExportedFile {
   const { limit } = AGENT_FILES[name];
   const base = name === "cursor" && !current.trim() ? CURSOR_FRONTMATTER : current;
   let kept = rules.length;
-  let text = withBlock(base, exportBlock(rules));
+  let text = withBlock(base, exportBlock(rules, kbDir));
   while (kept > 0 && !fits(text, limit)) {
     kept--;
-    text = withBlock(base, exportBlock(rules.slice(0, kept)));
+    text = withBlock(base, exportBlock(rules.slice(0, kept), kbDir));
   }
   return { text, leftOut: rules.slice(kept).map((rule) => rule.id) };
 }

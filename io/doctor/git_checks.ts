@@ -21,17 +21,26 @@ import { addRemoteCommand, syncCommand } from "../remote/target.ts";
 import { type RemoteStatus, remoteStatus } from "../sync/remote_status.ts";
 import { isFolder } from "../disk.ts";
 import { kbCommand } from "../self_command.ts";
+import { isConfigFile, type KbLocation } from "../config.ts";
 import { type DoctorContext, withFix } from "./context.ts";
 
+/** The finding of a knowledge base whose folder does not exist, with the command that mends it. */
+function goneFolder({ kbDir, name, source }: KbLocation): Finding {
+  // One the config lists is dropped from it; one --kb or KB_DIR names is made anew.
+  const message = name === undefined || !isConfigFile(source)
+    ? withFix(`${kbDir} does not exist`, kbCommand("init", "--dir", kbDir))
+    : withFix(
+      `${kbDir}, the folder of ${name} in the config, does not exist (to make it anew there ` +
+        `instead: ${kbCommand("init", "--dir", kbDir, "--name", name)})`,
+      kbCommand("doctor", name, "--fix", "--write"),
+    );
+  return { level: "error", check: "git", message };
+}
+
 /** Whether git runs and the knowledge base is a work tree; the other git checks need both. */
-async function gitUsable(kbDir: string): Promise<Finding> {
-  if (!isFolder(kbDir)) {
-    return {
-      level: "error",
-      check: "git",
-      message: withFix(`${kbDir} does not exist`, kbCommand("init", "--dir", kbDir)),
-    };
-  }
+async function gitUsable(location: KbLocation): Promise<Finding> {
+  const { kbDir } = location;
+  if (!isFolder(kbDir)) return goneFolder(location);
   const version = await git(kbDir, ["--version"]).catch(() => undefined);
   if (!version || version.code !== 0) {
     // In the words of every git call that stops on it, so the checks after it are not checked.
@@ -258,8 +267,10 @@ async function remoteFindings(
 }
 
 /** git itself, then (when it works) the identity, hand changes and the remote. */
-export async function gitFindings({ kbDir, offline }: DoctorContext): Promise<Finding[]> {
-  const usable = await gitUsable(kbDir);
+export async function gitFindings(
+  { location, kbDir, offline }: DoctorContext,
+): Promise<Finding[]> {
+  const usable = await gitUsable(location);
   if (usable.level === "error") return [usable];
   // Off the branch, or a rebase, merge or the like under way: the git check says how to fix it.
   const busy = (await repoState(kbDir)).state !== "branch";

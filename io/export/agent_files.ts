@@ -32,6 +32,11 @@ export interface ExportRequest {
   projectDir?: string;
   /** The kernel rules to write. */
   rules: readonly ExportedRule[];
+  /**
+   * The knowledge base the block's commands name with `--kb`: one that git-kb run without it does
+   * not read. Undefined when it does.
+   */
+  kbDir?: string;
   /** Which files; undefined for AGENTS.md and the agents the project already uses. */
   files?: readonly AgentFileName[];
   /** Only compare: write nothing. */
@@ -103,7 +108,7 @@ export function exportAgentFiles(request: ExportRequest): ExportedFileReport[] {
     // Two names for one file (CLAUDE.md linked to AGENTS.md): it is written once, as the first.
     if (targets.has(file.target)) return [];
     targets.add(file.target);
-    const { text, leftOut } = exportedFile(name, file.text, request.rules);
+    const { text, leftOut } = exportedFile(name, file.text, request.rules, request.kbDir);
     if (text === file.text) return [{ name, path, state: "unchanged", leftOut }];
     if (request.check) {
       return [{ name, path, state: file.exists ? "stale" : "missing", leftOut }];

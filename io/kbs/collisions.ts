@@ -8,10 +8,11 @@ import type { Finding } from "../../core/setup/finding.ts";
 import { join } from "../../core/path.ts";
 import { qualifyId } from "../../core/kbs/qualified.ts";
 import { shellQuote } from "../../core/shell/quote.ts";
-import { type KbLocation, type KnowledgeBase, resolveKbs } from "../config.ts";
+import { isConfigFile, type KbLocation, type KnowledgeBase, resolveKbs } from "../config.ts";
 import { NotAKbError } from "../kb.ts";
 import { entryPaths } from "../save/entry_files.ts";
-import { selfCommand } from "../self_command.ts";
+import { isFolder } from "../disk.ts";
+import { kbCommand, selfCommand } from "../self_command.ts";
 
 /** The most colliding ids named one by one; the rest are counted. */
 const NAMED_LIMIT = 10;
@@ -21,7 +22,7 @@ const NAMED_LIMIT = 10;
  * a warning for each id found in more than one of them, with where each file is.
  */
 export function idCollisionFindings(location: KbLocation): Finding[] {
-  if (location.source === "--kb" || location.source === "KB_DIR") return [];
+  if (!isConfigFile(location.source)) return [];
   const { kbs } = resolveKbs();
   if (kbs.length < 2) return [];
   const holders = new Map<string, { name: string; file: string }[]>();
@@ -49,12 +50,15 @@ export function idCollisionFindings(location: KbLocation): Finding[] {
     message: `${kbs.length} knowledge bases read: ${names}`,
   }];
   for (const { name, kbDir } of unread) {
+    const again = `set it up again with ${selfCommand()} init <clone-url|path> --name ${name}`;
     findings.push({
       level: "warn",
       check: "kbs",
-      message: `${name} is configured but its folder ${kbDir} holds no knowledge base; run ` +
-        `${selfCommand()} doctor --kb ${shellQuote(kbDir)}, or set it up again with ` +
-        `${selfCommand()} init <clone-url|path> --name ${name}`,
+      message: isFolder(kbDir)
+        ? `${name} is configured but its folder ${kbDir} holds no knowledge base; run ` +
+          `${selfCommand()} doctor --kb ${shellQuote(kbDir)}, or ${again}`
+        : `${name} is configured but its folder ${kbDir} does not exist; drop it from the ` +
+          `config with ${kbCommand("doctor", name, "--fix", "--write")}, or ${again}`,
     });
   }
   for (const [id, list] of collisions.slice(0, NAMED_LIMIT)) {

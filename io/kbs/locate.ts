@@ -7,7 +7,7 @@
  */
 import { EXIT, KbError } from "../../core/exit.ts";
 import { splitQualifiedId } from "../../core/kbs/qualified.ts";
-import { type KbLocation, resolveKbNamed, resolveKbs } from "../config.ts";
+import { isConfigFile, type KbLocation, resolveKbNamed, resolveKbs } from "../config.ts";
 import { NotAKbError } from "../kb.ts";
 import { entryPaths } from "../save/entry_files.ts";
 import { selfCommand } from "../self_command.ts";
@@ -31,18 +31,30 @@ export class AmbiguousIdError extends Error {
   }
 }
 
+/** How {@link locateEntry} finds the knowledge base, and the words its refusals use. */
+export interface LocateOptions {
+  /** The knowledge base named to hold the entry (`--to`, the MCP tool's `to`). */
+  to?: string;
+  /** The command's `--kb` (the MCP server's). */
+  kb?: string;
+  /** The command line (or tool call) to run with a qualified id, for when two hold the id. */
+  command: (qualified: string) => string;
+  /** What the caller calls `to`: `--to` (the default), `the to argument`. */
+  toName?: string;
+  /** What finds ids: `git-kb search <words>` (the default), `the search tool`. */
+  findIds?: string;
+}
+
 /**
- * The knowledge base of entry `typed` (an id or `name:id`); see the module notes. `command`
- * gives the command line to run with a qualified id, for the message when two hold it.
+ * The knowledge base of entry `typed` (an id or `name:id`); see the module notes. Each refusal
+ * names what to do in the caller's own terms (`options`).
  */
-export function locateEntry(
-  typed: string,
-  options: { to?: string; kb?: string; command: (qualified: string) => string },
-): LocatedEntry {
+export function locateEntry(typed: string, options: LocateOptions): LocatedEntry {
   const { kb: named, id } = splitQualifiedId(typed);
   if (options.to !== undefined && named !== undefined && named !== options.to) {
     throw new KbError(
-      `${typed} names the knowledge base ${named} and --to names ${options.to}; give one of them`,
+      `${typed} names the knowledge base ${named} and ${options.toName ?? "--to"} names ` +
+        `${options.to}; give one of them`,
       EXIT.usage,
     );
   }
@@ -57,13 +69,13 @@ export function locateEntry(
   if (kbs.length > 1 && !holding.length) {
     throw new KbError(
       `no entry ${id} in any of the knowledge bases (${kbs.map((kb) => kb.name).join(", ")}); ` +
-        `find ids with ${selfCommand()} search <words>`,
+        `find ids with ${options.findIds ?? `${selfCommand()} search <words>`}`,
       EXIT.failed,
     );
   }
   const [kb] = holding.length ? holding : kbs;
-  const fromConfig = source !== "--kb" && source !== "KB_DIR";
-  return { location: { kbDir: kb.kbDir, source, ...fromConfig ? { name: kb.name } : {} }, id };
+  const name = isConfigFile(source) ? { name: kb.name } : {};
+  return { location: { kbDir: kb.kbDir, source, ...name }, id };
 }
 
 function holds(kbDir: string, id: string): boolean {

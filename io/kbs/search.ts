@@ -11,6 +11,8 @@ import { mergeHits } from "../../core/kbs/hits.ts";
 import { qualifyId } from "../../core/kbs/qualified.ts";
 import { search, type SearchOptions } from "../../core/search/rank.ts";
 import { makeSnippet } from "../../core/text/snippet.ts";
+import { plural } from "../../core/text/plural.ts";
+import { kbCommand } from "../self_command.ts";
 import { READ_TRUST_MS, readIndexedEntry } from "../index/store.ts";
 import { type OpenKbs, withKbsOrFiles } from "./open.ts";
 
@@ -36,6 +38,15 @@ export interface LeftOut {
   kbDir: string;
   /** How many files. */
   files: number;
+}
+
+/**
+ * The line a search that found nothing says of `leftOut`: an entry the index left out (a conflict,
+ * a broken file) may be the one looked for; the doctor that names why, and how to fix each.
+ */
+export function leftOutNote({ kbDir, files }: LeftOut): string {
+  return `${plural(files, "file", "files")} under entries/ left out of the index, not searched; ` +
+    `why, and how to fix each: ${kbCommand("doctor", "--kb", kbDir)}`;
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   gitOk,
   gitReason,
   type GitResult,
+  signsEveryCommit,
   stagedPaths,
   stagePaths,
 } from "../git.ts";
@@ -81,8 +82,7 @@ async function signingError(error: unknown, kbDir: string): Promise<unknown> {
   if (!(error instanceof GitError) || !/failed to write commit object/.test(error.result.stderr)) {
     return error;
   }
-  const signs = await git(kbDir, ["config", "--type=bool", "--get", "commit.gpgSign"]);
-  if (signs.stdout.trim() !== "true") return error;
+  if (!await signsEveryCommit(kbDir)) return error;
   return new KbError(
     `git signs every commit in ${kbDir} (commit.gpgSign is true) and could not sign this one: ` +
       `${gitReason(error.result.stderr)}; nothing was written or committed. Mend the signing (a ` +

@@ -7,7 +7,8 @@
 import { idFromPath, meantId } from "../../core/entry/identity.ts";
 import { shellQuote } from "../../core/shell/quote.ts";
 import { displaySafe } from "../../core/text/display.ts";
-import { listEntries } from "../kb.ts";
+import { readEntryForgivingly } from "../../core/entry/repair.ts";
+import { listEntries, readKbFile } from "../kb.ts";
 import { selfCommand } from "../self_command.ts";
 
 /** Id → path of every entry file, read from the file names (`entries/<id>-<slug>.md`). */
@@ -34,10 +35,27 @@ function noEntry(kbDir: string, id: string, paths: string[], findIds: string): s
 }
 
 /**
+ * Whether the entry file `path`, whose name does not carry `id`, is read as entry `id` all the
+ * same, as the index reads it: its frontmatter's `id:` says so (a copy made by hand under another
+ * name, a file named without its id). A file that cannot be read is not.
+ */
+function readAsId(kbDir: string, path: string, id: string): boolean {
+  let text: string;
+  try {
+    text = readKbFile(kbDir, path);
+  } catch {
+    return false;
+  }
+  if (!text.includes(id)) return false;
+  const read = readEntryForgivingly(text, { path, fallbackDate: () => "1970-01-01" });
+  return read.entry?.id === id;
+}
+
+/**
  * The one entry file of `id`, for a command that changes it. Throws when there is none (naming
  * the id it most likely meant, if one is near, and `findIds`, what finds ids: the CLI's search by
- * default), and when two files carry the id (neither is changed until one gets another id: the
- * index serves neither).
+ * default), and when two files carry the id, in their names or their frontmatter (neither is
+ * changed until one gets another id: the index serves neither).
  */
 export function entryPathOf(
   kbDir: string,
@@ -45,12 +63,12 @@ export function entryPathOf(
   findIds = `${selfCommand()} search <words> --kb ${shellQuote(kbDir)}`,
 ): string {
   const all = listEntries(kbDir);
-  const paths = all.filter((path) => idFromPath(path) === id).sort();
+  const paths = all.filter((path) => idFromPath(path) === id || readAsId(kbDir, path, id)).sort();
   if (!paths.length) throw new Error(noEntry(kbDir, id, all, findIds));
   if (paths.length > 1) {
     throw new Error(
       `id ${id} is used by ${paths.join(" and ")}, so neither is changed; give one of them ` +
-        "a new id (in its file name and its id: field), then run the command again",
+        "a new id (in its file name and its id: field) or delete the copy, then run the command again",
     );
   }
   return paths[0];

@@ -10,7 +10,7 @@
 import { displaySafe } from "../../core/text/display.ts";
 import { idFromPath } from "../../core/entry/identity.ts";
 import { EXIT, KbError, type Refusal } from "../../core/exit.ts";
-import { gitOk, gitReason, replayOnto } from "../git.ts";
+import { gitOk, gitReason, replayOnto, SigningTimeoutError } from "../git.ts";
 import { ENTRIES_DIR } from "../kb.ts";
 import { fetchBranch } from "../remote/fetch.ts";
 import { goneBranchRefusal } from "../remote/gone.ts";
@@ -138,7 +138,13 @@ async function refuseMarkers(
  */
 async function replayOntoRemote(saved: Unpushed, branch: string): Promise<string> {
   const { kbDir, target } = saved;
-  const replay = await replayOnto(kbDir, target.tracking, `refs/heads/${branch}`);
+  const replay = await replayOnto(kbDir, target.tracking, `refs/heads/${branch}`).catch(
+    (error) => {
+      // The save's own commit stands: only its replay was stopped, so it is not pushed.
+      if (!(error instanceof SigningTimeoutError)) throw error;
+      throw notPushed(saved, `its replay onto ${target.remote}'s commits stopped: ${error.reason}`);
+    },
+  );
   if (replay.outcome === "merges") {
     throw notPushed(
       saved,

@@ -44,6 +44,25 @@ export async function ourWiringIn(path: string): Promise<{ hooks: FoundHook[]; p
 }
 
 /**
+ * The Claude Code settings file that enables the git-kb plugin, which runs git-kb's hooks on its
+ * own: the home folder's, else the current folder's (shared, then local); undefined when none
+ * does.
+ */
+export async function claudePluginEnabledIn(): Promise<string | undefined> {
+  const { dir, file } = SETTINGS_FILES.claude;
+  const home = homeDir();
+  const files = [
+    ...home === undefined ? [] : [join(home, dir, file)],
+    join(Deno.cwd(), dir, file),
+    join(Deno.cwd(), dir, "settings.local.json"),
+  ];
+  for (const path of new Set(files)) {
+    if ((await ourWiringIn(path)).plugin) return path;
+  }
+  return undefined;
+}
+
+/**
  * Each agent that runs git-kb already, as a user reads it (`Claude Code (its plugin)`,
  * `Codex (hooks)`, `Cursor (MCP server)`, `the git-kb rule in /p/AGENTS.md`), once each, from the
  * files in the home folder and the current one: hooks, a server and a rule count when their
