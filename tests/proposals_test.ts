@@ -1073,6 +1073,49 @@ Deno.test("a new entry accepted on two machines at once: the second finds it the
   assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head);
 });
 
+Deno.test("one proposal accepted on one machine and rejected on another before either saw the other: both are told, and the line printed takes the entry out", async () => {
+  await using kb = await makeKb({ remote: true });
+  await using other = await secondMachine(kb);
+  await proposeFrom(kb, [sourdough()]);
+  await cli(kb, "sync");
+  await cli(other, "sync");
+  // A accepts (shared at once); B, which has not seen that, rejects the same proposal.
+  await cli(kb, "review", "accept", "kb-sour1");
+  const pastable = { ...other, env: { ...other.env, KB_CLI: `deno run -A ${shellQuote(MAIN)}` } };
+  const rejected = await cli(pastable, "review", "reject", "kb-sour1", "--why", "not ours");
+  const warning = rejected.stderr.split("\n").find((line) => line.startsWith("warning: "));
+  assert(warning, show(rejected));
+  assertMatch(
+    warning,
+    /^warning: proposal [0-9a-f]{12} \(new kb-sour1\) was also accepted on another clone \(\d{4}-\d\d-\d\d\) before the two reviews met, so it is both: its entry kb-sour1 is in the knowledge base; take it out: /,
+  );
+  // Listed as rejected, and as accepted too, with the same way out.
+  const listed = await cli(other, "review", "--rejected");
+  assertMatch(listed.stdout, /^ {2}accepted too, \d{4}-\d\d-\d\d, on a clone that had not seen/m);
+  const [json] = (await cli(other, "review", "--rejected", "--json")).stdout.split("\n");
+  assertEquals(typeof JSON.parse(json).accepted, "string", json);
+  const command = warning.slice(warning.indexOf("take it out: ") + "take it out: ".length);
+  const pasted = await runProcess("/bin/sh", ["-c", command], { env: childEnv(pastable.env) });
+  assertEquals(pasted.code, 0, `${command}\n${pasted.stderr}`);
+  await cli(kb, "sync");
+  const search = await cli(kb, "search", "sourdough starter", "--json");
+  const ids = JSON.parse(search.stdout).map((hit: { id: string }) => hit.id);
+  assert(!ids.includes("kb-sour1"), `the entry is out on both machines: ${ids}`);
+  // The other way round: B rejects first (shared at once), A accepts without having seen it.
+  await proposeFrom(kb, [{
+    ...sourdough("kb-rye01"),
+    markdown: entryFile("kb-rye01", "Bake rye with a sour", "Use 80 percent rye.\n", ["rye"]),
+  }]);
+  await cli(kb, "sync");
+  await cli(other, "sync");
+  await cli(other, "review", "reject", "kb-rye01", "--why", "we bake no rye");
+  const accepted = await cli(kb, "review", "accept", "kb-rye01");
+  assertMatch(
+    accepted.stderr,
+    /^warning: proposal [0-9a-f]{12} \(new kb-rye01\) was also rejected on another clone \(\d{4}-\d\d-\d\d: we bake no rye\) before the two reviews met, so it is both: its entry kb-rye01 is in the knowledge base; take it out: .* rm kb-rye01/m,
+  );
+});
+
 Deno.test("files a merge of the branch would bring in unseen are named, with the git command that shows them", async () => {
   await using kb = await makeKb();
   await proposeFrom(kb, [sourdough()]);
