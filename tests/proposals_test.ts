@@ -1174,6 +1174,41 @@ Deno.test("the proposals branch checked out by hand: nothing of it is indexed, s
   assert((await hookContext(kb, "rotate a leaked npm token")).includes("kb-7q2mx"));
 });
 
+Deno.test("a commit of the proposals branch checked out detached (its tip, an earlier tip, the remote's): nothing of it is indexed, searched or shown", async () => {
+  await using kb = await makeKb({ remote: true });
+  const [first] = await proposeFrom(kb, [sourdough()]);
+  await proposeFrom(kb, [{
+    ...sourdough("kb-rye01"),
+    markdown: entryFile("kb-rye01", "Bake rye with a sour", "Use 80 percent rye.\n", ["rye"]),
+  }]);
+  await cli(kb, "sync");
+  for (
+    const [target, named] of [
+      ["git-kb/proposals", /has the commit [0-9a-f]{12} of git-kb\/proposals \(a detached HEAD\)/],
+      [first.commit!, /has the commit [0-9a-f]{12} of git-kb\/proposals \(a detached HEAD\)/],
+      ["origin/git-kb/proposals", /of (origin\/)?git-kb\/proposals \(a detached HEAD\)/],
+    ] as const
+  ) {
+    await git(kb.dir, "switch", "--quiet", "--detach", target);
+    assertEquals(await hookContext(kb, SOURDOUGH_PROMPT), "", `${target}: the hook stays silent`);
+    const search = await runCli(["search", "sourdough starter"], { env: kb.env });
+    assertEquals(search.code, 1, show(search));
+    assertMatch(search.stderr, named);
+    assertMatch(search.stderr, /checked out: .*\n {2}git -C \S+ switch -$/m);
+    await git(kb.dir, "switch", "--quiet", "-");
+  }
+  // A detached HEAD on the knowledge base's own history (a rebase under way, a look back) is read.
+  await git(kb.dir, "switch", "--quiet", "--detach", "HEAD");
+  assert((await hookContext(kb, "rotate a leaked npm token")).includes("kb-7q2mx"));
+  assert(!(await hookContext(kb, SOURDOUGH_PROMPT)).includes("kb-sour1"));
+  // The branch merged by a fast-forward: the knowledge base's branch is at its tip, whose files
+  // are entries now; a detached HEAD there is read.
+  await git(kb.dir, "switch", "--quiet", "-");
+  await git(kb.dir, "merge", "--quiet", "--ff-only", "git-kb/proposals");
+  await git(kb.dir, "switch", "--quiet", "--detach", "HEAD");
+  assert((await hookContext(kb, SOURDOUGH_PROMPT)).includes("kb-sour1"), "merged: an entry");
+});
+
 Deno.test("reject --all of a flood of proposals reads and moves the branch once, and leaves it bringing nothing", async () => {
   await using kb = await makeKb();
   await pushRaw(kb.dir, Array.from({ length: 50 }, (_, n) => floodProposal(n)));

@@ -24,6 +24,7 @@ import {
   IndexReader,
 } from "../../core/index/reader.ts";
 import { gitKbBranchOfHead } from "../../core/proposals/branch.ts";
+import { proposalsAtDetachedHead } from "../proposals/detached.ts";
 import { EXIT, KbError } from "../../core/exit.ts";
 import { gitCommand } from "../../core/shell/quote.ts";
 import { ENTRIES_DIR, readKbFile, UnreadableEntryError } from "../kb.ts";
@@ -455,7 +456,8 @@ export class GitKbBranchCheckedOutError extends KbError {
 /**
  * Open the index of `kbDir`, first bringing it up to date with the files on disk.
  * Concurrent callers serialize on a lock in the cache folder. Throws
- * {@link GitKbBranchCheckedOutError} when the work tree is a git-kb branch (the proposals).
+ * {@link GitKbBranchCheckedOutError} when the work tree is a git-kb branch (the proposals), or a
+ * detached HEAD at one of its commits.
  */
 export async function openIndex(kbDir: string, options: OpenOptions = {}): Promise<OpenIndex> {
   const started = performance.now();
@@ -473,6 +475,13 @@ export async function openIndex(kbDir: string, options: OpenOptions = {}): Promi
   const stamp = readStamp(kbDir, current?.stamp);
   const gitKbBranch = gitKbBranchOfHead(stamp.head);
   if (gitKbBranch) throw new GitKbBranchCheckedOutError(kbDir, gitKbBranch);
+  const detached = proposalsAtDetachedHead(kbDir, stamp.head);
+  if (detached) {
+    throw new GitKbBranchCheckedOutError(
+      kbDir,
+      `the commit ${stamp.head.slice(0, 12)} of ${detached} (a detached HEAD)`,
+    );
+  }
   const finish = (manifest: Manifest, reader?: IndexReader): OpenIndex => {
     report.docCount = manifest.docCount;
     report.invalid = manifest.invalid;
