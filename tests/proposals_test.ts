@@ -471,6 +471,29 @@ Deno.test("review edit opens the proposed text in the editor, then accepts what 
   assertEquals(await pending(kb), []);
 });
 
+Deno.test("the proposals branch deleted while a proposal is reviewed: the review's record takes no entry out, so merging the branch keeps the entry", async () => {
+  await using kb = await makeKb();
+  // The editor stands for the reviewer's other terminal, deleting the branch meanwhile.
+  const editor = join(kb.root, "editor.sh");
+  await Deno.writeTextFile(
+    editor,
+    `#!/bin/sh\ngit -C ${shellQuote(kb.dir)} branch --quiet -D git-kb/proposals\n` +
+      "sed -i 's/Feed the starter/Feed the stiff starter/' \"$1\"\n",
+  );
+  await Deno.chmod(editor, 0o755);
+  await proposeFrom(kb, [sourdough()]);
+  const edited = await runCli(["review", "edit", "kb-sour1"], {
+    env: { ...kb.env, VISUAL: editor },
+  });
+  assertEquals(edited.code, 0, show(edited));
+  const path = "entries/kb-sour1-bake-sourdough-bread-with-a-stiff-starter.md";
+  const recorded = await git(kb.dir, "log", "-1", "--format=%B", "git-kb/proposals");
+  assertMatch(recorded, /^Git-Kb-Accepted: [0-9a-f]{40}$/m);
+  assertEquals(await git(kb.dir, "diff", "--name-only", "HEAD", "git-kb/proposals"), "");
+  await git(kb.dir, "merge", "--quiet", "--no-edit", "git-kb/proposals");
+  assert((await Deno.readTextFile(join(kb.dir, path))).includes("Feed the stiff starter"));
+});
+
 Deno.test("review edit whose editor fails keeps the draft, and the line it prints carries on from the draft, not the proposal", async () => {
   await using kb = await makeKb();
   const failing = join(kb.root, "failing editor.sh");
