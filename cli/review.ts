@@ -43,6 +43,7 @@ import {
   readProposals,
   recordResolution,
   recordResolutions,
+  secretsIn,
   settleCopied,
   strayFiles,
 } from "../io/proposals/store.ts";
@@ -782,6 +783,14 @@ export async function run(args: string[]): Promise<number> {
   if (values.rejected) throw new UsageError("--rejected goes with the list, not with an action");
   if (values.why !== undefined && action !== "reject") {
     throw new UsageError("--why goes with reject");
+  }
+  const leaks = secretsIn(values.why ?? "", "text");
+  if (leaks.length) {
+    // Recorded in a commit of the branch that is pushed: as for a proposal's own reason.
+    throw new UsageError(
+      `--why holds ${leaks.join(", ")}; a rejection's words are pushed with ${PROPOSALS_BRANCH} ` +
+        "and stay in the history of every clone, so nothing was recorded; give --why without it",
+    );
   }
   if (values["from-draft"] !== undefined && action !== "edit") {
     throw new UsageError("--from-draft goes with edit");

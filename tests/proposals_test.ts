@@ -1326,6 +1326,25 @@ Deno.test("sync says which way the proposals moved, never 'nothing went out' whe
   assert(!/Proposals/.test(still.stdout), show(still));
 });
 
+Deno.test("review reject --why holding a credential is refused, naming it masked; nothing is recorded on the branch that is pushed", async () => {
+  await using kb = await makeKb({ remote: true });
+  await proposeFrom(kb, [sourdough()]);
+  const tip = await git(kb.dir, "rev-parse", "git-kb/proposals");
+  const token = `ghp_${"a1B2".repeat(9)}`;
+  const refused = await runCli(
+    ["review", "reject", "kb-sour1", "--why", `same as ${token}`],
+    { env: kb.env },
+  );
+  assertEquals(refused.code, 2, show(refused));
+  assertMatch(
+    refused.stderr,
+    /--why holds a GitHub token \(ghp_…[^)]*\) in its text; .* nothing was recorded; give --why without it/,
+  );
+  assert(!refused.stderr.includes(token), show(refused));
+  assertEquals(await git(kb.dir, "rev-parse", "git-kb/proposals"), tip);
+  assertEquals((await pending(kb)).map(({ entryId }) => entryId), ["kb-sour1"]);
+});
+
 Deno.test("the reject line review prints, pasted, rejects without recording a placeholder", async () => {
   await using kb = await makeKb({ remote: true });
   await proposeFrom(kb, [sourdough()]);

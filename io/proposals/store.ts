@@ -266,7 +266,7 @@ async function committedEntries(kbDir: string): Promise<Map<string, CommittedFil
 }
 
 /** Every credential in `text`, in words: "a GitHub token (ghp_…AB) in its `where`". */
-function secretsIn(text: string, where: string): string[] {
+export function secretsIn(text: string, where: string): string[] {
   return findSecrets(text).map(({ kind, masked }) =>
     `${SECRET_LABELS[kind]} (${masked}) in its ${where}`
   );
