@@ -24,6 +24,7 @@ import { contextForPrompt } from "../io/hook/prompt_context.ts";
 import { getEntries, MCP_STEPS } from "../io/kbs/get.ts";
 import { locateEntry } from "../io/kbs/locate.ts";
 import { searchKbs } from "../io/kbs/search.ts";
+import { noMatchLine } from "./search.ts";
 import { kbCommand } from "../io/self_command.ts";
 import type { SaveResult } from "../io/save/request.ts";
 import { bodyText } from "./entry_flags.ts";
@@ -171,7 +172,9 @@ const search = defineTool({
       tag: args.tag,
     });
     if (!hits.length && !skipped.length) {
-      return text(`No entries match ${queries.map((query) => JSON.stringify(query)).join(", ")}.`);
+      const line = noMatchLine(queries.map((query) => JSON.stringify(query)), args);
+      const filtered = args.type !== undefined || args.tag !== undefined;
+      return text(filtered ? `${line} Search again without type and tag for any.` : line);
     }
     return json({
       hits: hits.map(({ id, kb, title, type, status, tags, snippet, links }) => ({
