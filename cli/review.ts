@@ -48,6 +48,7 @@ import {
   strayFiles,
 } from "../io/proposals/store.ts";
 import { proposeFromReceipts } from "../io/proposals/from_receipts.ts";
+import { proposalsCheckedOut } from "../io/proposals/detached.ts";
 import { proposalsBehind, shareReviews } from "../io/proposals/sync.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import { EXIT, KbError } from "../core/exit.ts";
@@ -773,6 +774,16 @@ export async function run(args: string[]): Promise<number> {
   const action = named as Action;
   const { kbDir } = resolveKb(values.kb);
   assertKb(kbDir);
+  const checkedOut = proposalsCheckedOut(kbDir);
+  if (checkedOut) {
+    // Every proposal is in what it has checked out, so each would look merged, none pending.
+    throw new KbError(
+      `${kbDir} has ${checkedOut} checked out, not the knowledge base's own branch, which ` +
+        "review compares the proposals with and saves accepted ones to; switch back to your branch",
+      EXIT.failed,
+      [gitCommand(kbDir, "switch", "-")],
+    );
+  }
   const others = action === "list" ? defaultOnlyNote(values.kb, ["review"]) : undefined;
   if (others) console.error(`note: ${others}`);
   const on = { kbDir, kbFlag: values.kb !== undefined ? ["--kb", kbDir] : [], json: values.json };

@@ -1189,11 +1189,21 @@ Deno.test("the proposals branch checked out by hand: nothing of it is indexed, s
     /has git-kb\/proposals checked out: .*\n {2}git -C \S+ switch -$/m.test(search.stderr),
     show(search),
   );
+  // Review compares with the knowledge base's branch: from this one every proposal looks merged.
+  for (const args of [["review"], ["review", "accept", "kb-sour1"]]) {
+    const review = await runCli(args, { env: kb.env });
+    assertEquals(review.code, 1, show(review));
+    assertMatch(
+      review.stderr,
+      /has git-kb\/proposals checked out, not the knowledge base's own branch, .*\n {2}git -C \S+ switch -$/m,
+    );
+  }
   await git(kb.dir, "switch", "--quiet", "-");
   assert(
     !(await hookContext(kb, SOURDOUGH_PROMPT)).includes("kb-sour1"),
     "back on main: still pending",
   );
+  assertEquals((await pending(kb)).map(({ entryId }) => entryId), ["kb-sour1"]);
   assert((await hookContext(kb, "rotate a leaked npm token")).includes("kb-7q2mx"));
 });
 
@@ -1218,6 +1228,9 @@ Deno.test("a commit of the proposals branch checked out detached (its tip, an ea
     assertEquals(search.code, 1, show(search));
     assertMatch(search.stderr, named);
     assertMatch(search.stderr, /checked out: .*\n {2}git -C \S+ switch -$/m);
+    const review = await runCli(["review"], { env: kb.env });
+    assertEquals(review.code, 1, show(review));
+    assertMatch(review.stderr, named);
     await git(kb.dir, "switch", "--quiet", "-");
   }
   // A detached HEAD on the knowledge base's own history (a rebase under way, a look back) is read.

@@ -23,8 +23,7 @@ import {
   type IndexLoader,
   IndexReader,
 } from "../../core/index/reader.ts";
-import { gitKbBranchOfHead } from "../../core/proposals/branch.ts";
-import { proposalsAtDetachedHead } from "../proposals/detached.ts";
+import { proposalsCheckedOut } from "../proposals/detached.ts";
 import { EXIT, KbError } from "../../core/exit.ts";
 import { gitCommand } from "../../core/shell/quote.ts";
 import { ENTRIES_DIR, readKbFile, UnreadableEntryError } from "../kb.ts";
@@ -473,15 +472,8 @@ export async function openIndex(kbDir: string, options: OpenOptions = {}): Promi
   };
   let current = readManifest(dir);
   const stamp = readStamp(kbDir, current?.stamp);
-  const gitKbBranch = gitKbBranchOfHead(stamp.head);
-  if (gitKbBranch) throw new GitKbBranchCheckedOutError(kbDir, gitKbBranch);
-  const detached = proposalsAtDetachedHead(kbDir, stamp.head);
-  if (detached) {
-    throw new GitKbBranchCheckedOutError(
-      kbDir,
-      `the commit ${stamp.head.slice(0, 12)} of ${detached} (a detached HEAD)`,
-    );
-  }
+  const checkedOut = proposalsCheckedOut(kbDir, stamp.head);
+  if (checkedOut) throw new GitKbBranchCheckedOutError(kbDir, checkedOut);
   const finish = (manifest: Manifest, reader?: IndexReader): OpenIndex => {
     report.docCount = manifest.docCount;
     report.invalid = manifest.invalid;

@@ -1,5 +1,6 @@
 /**
- * A detached HEAD on the proposals branch (`git switch --detach git-kb/proposals`,
+ * The proposals branch checked out in the knowledge base's work tree: as a branch
+ * (`git switch git-kb/proposals`), or as a detached HEAD (`git switch --detach git-kb/proposals`,
  * `git checkout origin/git-kb/proposals`, a proposal's commit checked out to look at it): its
  * files are proposals, which nothing indexes. Told from git's own files, with no git call, since
  * the readers of the index (the prompt hook among them) run none: the commit is one a proposals
@@ -13,6 +14,7 @@
  */
 import { join } from "../../core/path.ts";
 import {
+  gitKbBranchOfHead,
   isDetachedHead,
   isProposalsRef,
   packedRefsAt,
@@ -81,4 +83,26 @@ export function proposalsAtDetachedHead(kbDir: string, head: string): string | u
   ].filter(isProposalsRef).find((ref) => readSmall(join(gitDir, "logs", ref)).includes(commit));
   const found = at[0] ?? logged;
   return found?.replace(/^refs\/(?:heads|remotes)\//, "");
+}
+
+/** The text of the knowledge base's `.git/HEAD`; "" when it has none (not a plain checkout). */
+function headOf(kbDir: string): string {
+  try {
+    return Deno.readTextFileSync(join(kbDir, ".git", "HEAD"));
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * What the knowledge base at `kbDir` has checked out of the proposals branch, named for a message:
+ * a `git-kb/` branch (`git-kb/proposals`), or a commit of it as a detached HEAD (see
+ * {@link proposalsAtDetachedHead}); undefined when it has its own branch (or another commit)
+ * checked out. `head` is the text of its `.git/HEAD`, read when not given.
+ */
+export function proposalsCheckedOut(kbDir: string, head = headOf(kbDir)): string | undefined {
+  const branch = gitKbBranchOfHead(head);
+  if (branch) return branch;
+  const detached = proposalsAtDetachedHead(kbDir, head);
+  return detached && `the commit ${head.trim().slice(0, 12)} of ${detached} (a detached HEAD)`;
 }
