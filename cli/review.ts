@@ -48,7 +48,7 @@ import {
   strayFiles,
 } from "../io/proposals/store.ts";
 import { proposeFromReceipts } from "../io/proposals/from_receipts.ts";
-import { proposalsCheckedOut } from "../io/proposals/detached.ts";
+import { proposalsCheckedOut } from "../io/proposals/checked_out.ts";
 import { proposalsBehind, shareReviews } from "../io/proposals/sync.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import { EXIT, KbError } from "../core/exit.ts";

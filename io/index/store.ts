@@ -23,7 +23,7 @@ import {
   type IndexLoader,
   IndexReader,
 } from "../../core/index/reader.ts";
-import { proposalsCheckedOut } from "../proposals/detached.ts";
+import { proposalsCheckedOut } from "../proposals/checked_out.ts";
 import { EXIT, KbError } from "../../core/exit.ts";
 import { gitCommand } from "../../core/shell/quote.ts";
 import { ENTRIES_DIR, readKbFile, UnreadableEntryError } from "../kb.ts";
