@@ -13,6 +13,9 @@ import { shellQuote } from "../core/shell/quote.ts";
 
 /** A mistake in how a command was called; the CLI exits 2. */
 export class UsageError extends KbError {
+  /** Known across bundles (see {@link KbError.brand}): describeError prints its usage lines. */
+  static override readonly brand: string = "UsageError";
+
   /** Every mistake found in the call, one sentence each. */
   readonly problems: string[];
 

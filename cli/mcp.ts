@@ -198,18 +198,30 @@ function refuseUnknownTools(transport: Transport, served: readonly string[]): vo
 }
 
 /**
- * Refuse a request for a list the server serves in one page that carries a cursor, with the
- * protocol's error for an invalid cursor (-32602): the server gave none (the SDK reads past it).
+ * Why the params of a request are invalid where the SDK would not say so: a cursor in a request
+ * for a list the server serves in one page (the server gave none; the SDK reads past it), or a
+ * resource URI that is no URI at all (the SDK's parse of it fails as an internal error, -32603).
  */
-function refuseForeignCursors(transport: Transport): void {
+function invalidParams(method: string, params: Record<string, unknown> | undefined) {
+  if (ONE_PAGE_LISTS.includes(method) && params?.cursor !== undefined) {
+    return notGiven(String(params.cursor));
+  }
+  if (method === "resources/read" && !URL.canParse(String(params?.uri))) {
+    return `the uri ${JSON.stringify(params?.uri)} is not a URI; an entry is read as ` +
+      `${entryUri("<id>")} (resources/list lists them)`;
+  }
+  return undefined;
+}
+
+/** Refuse a request whose params are invalid (see {@link invalidParams}) with -32602. */
+function refuseInvalidParams(transport: Transport): void {
   const receive = transport.onmessage;
   transport.onmessage = (message: JSONRPCMessage, extra?: MessageExtraInfo) => {
-    const cursor = "method" in message && "id" in message &&
-        ONE_PAGE_LISTS.includes(message.method)
-      ? message.params?.cursor
+    const why = "method" in message && "id" in message
+      ? invalidParams(message.method, message.params)
       : undefined;
-    if (cursor === undefined || !("id" in message)) return receive?.(message, extra);
-    const reason = `Invalid params: ${notGiven(String(cursor))}`;
+    if (why === undefined || !("id" in message)) return receive?.(message, extra);
+    const reason = `Invalid params: ${why}`;
     void transport.send(refusal(message.id, ErrorCode.InvalidParams, reason) as JSONRPCMessage);
   };
 }
@@ -273,7 +285,7 @@ export async function run(args: string[]): Promise<number> {
   const transport = new LineTransport();
   await server.connect(transport);
   refuseUnknownTools(transport, served);
-  refuseForeignCursors(transport);
+  refuseInvalidParams(transport);
   const answered = trackAnswers(transport);
   // Stdout stays open when stdin ends: the calls under way answer before the server closes.
   const stop = () => void answered().then(() => server.close());

@@ -24,6 +24,7 @@ import { contextForPrompt } from "../io/hook/prompt_context.ts";
 import { getEntries, MCP_STEPS } from "../io/kbs/get.ts";
 import { locateEntry } from "../io/kbs/locate.ts";
 import { leftOutNote, searchKbs } from "../io/kbs/search.ts";
+import { noMatchLine } from "./search.ts";
 import { kbCommand } from "../io/self_command.ts";
 import type { SaveResult } from "../io/save/request.ts";
 import { bodyText } from "./entry_flags.ts";
@@ -173,7 +174,9 @@ const search = defineTool({
     // Why the answer was slow, and what makes the next one fast: the CLI says it on stderr.
     const warnings = readFromFiles ? [readFromFiles] : [];
     if (!hits.length && !skipped.length) {
-      const none = `No entries match ${queries.map((query) => JSON.stringify(query)).join(", ")}.`;
+      const line = noMatchLine(queries.map((query) => JSON.stringify(query)), args);
+      const filtered = args.type !== undefined || args.tag !== undefined;
+      const none = filtered ? `${line} Search again without type and tag for any.` : line;
       return text([none, ...leftOut.map(leftOutNote), ...warnings].join("\n\n"));
     }
     return json({

@@ -15,6 +15,8 @@ import {
   findProposal,
   type ProposalRecord,
   rejectedProposals,
+  reviewedBothWays,
+  type Verdict,
 } from "../core/proposals/proposal.ts";
 import { unifiedDiff } from "../core/text/unified_diff.ts";
 import { displaySafe } from "../core/text/display.ts";
@@ -41,10 +43,12 @@ import {
   readProposals,
   recordResolution,
   recordResolutions,
+  secretsIn,
   settleCopied,
   strayFiles,
 } from "../io/proposals/store.ts";
 import { proposeFromReceipts } from "../io/proposals/from_receipts.ts";
+import { proposalsCheckedOut } from "../io/proposals/checked_out.ts";
 import { proposalsBehind, shareReviews } from "../io/proposals/sync.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import { EXIT, KbError } from "../core/exit.ts";
@@ -381,19 +385,76 @@ async function list(on: Reviewing): Promise<number> {
   return 0;
 }
 
+/**
+ * What a proposal reviewed both ways left in the knowledge base (the accept saved it), and the
+ * commands that take it out: its entry for a new one, its change for the others (the sync first
+ * brings in what the other clone saved).
+ */
+function undoBothWays(on: Reviewing, record: ProposalRecord): string {
+  const sync = kbCommand("sync", ...on.kbFlag);
+  return record.kind === "new"
+    ? `its entry ${record.entryId} is in the knowledge base; take it out: ${sync} && ${
+      kbCommand("rm", record.entryId, ...on.kbFlag)
+    }`
+    : `its ${record.kind} of ${record.entryId} is saved; undo it in the editor: ${sync} && ${
+      kbCommand("edit", record.entryId, ...on.kbFlag)
+    }`;
+}
+
+/**
+ * Warn (stderr) when a proposal reviewed here was reviewed the other way on another clone before
+ * either saw the other's review (two machines at once, or one offline), which sharing the
+ * reviews just brought in: accepted there and rejected here, or the reverse. Its change is in the
+ * knowledge base while its key is never offered again; said with the commands that undo it.
+ */
+async function warnReviewedBothWays(
+  on: Reviewing,
+  records: ProposalRecord[],
+  verdict: Verdict,
+): Promise<void> {
+  const state = await readProposals(on.kbDir).catch(() => undefined);
+  if (!state) return;
+  for (const both of reviewedBothWays(state.log, records.map(({ commit }) => commit))) {
+    const record = records.find(({ commit }) => commit === both.proposal)!;
+    const label = `proposal ${record.commit.slice(0, SHORT)} (${record.kind} ${record.entryId})`;
+    const other = verdict === "accepted" ? both.rejected : both.accepted;
+    const why = other.why ? `: ${displaySafe(other.why)}` : "";
+    console.error(yellow(
+      `warning: ${label} was also ${other.verdict} on another clone (${
+        other.date.slice(0, 10)
+      }${why}) before the two reviews met, so it is both: ` + undoBothWays(on, record),
+    ));
+  }
+}
+
 /** Print the proposals rejected (never offered again), newest first, with when and why. */
 async function listRejected(on: Reviewing): Promise<number> {
   const rejected = rejectedProposals((await readProposals(on.kbDir)).log);
-  for (const { proposal: { commit, kind, entryId, title }, rejection } of rejected) {
+  for (const { proposal, rejection, accepted } of rejected) {
+    const { commit, kind, entryId, title } = proposal;
     const why = rejection.why ?? "";
     if (on.json) {
-      console.log(JSON.stringify({ commit, kind, entryId, title, rejected: rejection.date, why }));
+      console.log(JSON.stringify({
+        commit,
+        kind,
+        entryId,
+        title,
+        rejected: rejection.date,
+        why,
+        ...accepted ? { accepted: accepted.date } : {},
+      }));
       continue;
     }
     console.log(`${cyan(commit.slice(0, SHORT))}  ${kind} ${entryId}  ${displaySafe(title)}`);
     console.log(
       `  rejected ${rejection.date.slice(0, 10)}: ${displaySafe(why) || dim("(no reason given)")}`,
     );
+    if (accepted) {
+      console.log(yellow(
+        `  accepted too, ${accepted.date.slice(0, 10)}, on a clone that had not seen the ` +
+          `rejection: ${undoBothWays(on, proposal)}`,
+      ));
+    }
   }
   if (!rejected.length && !on.json) console.log(`No proposal was rejected in ${on.kbDir}.`);
   return 0;
@@ -713,6 +774,16 @@ export async function run(args: string[]): Promise<number> {
   const action = named as Action;
   const { kbDir } = resolveKb(values.kb);
   assertKb(kbDir);
+  const checkedOut = proposalsCheckedOut(kbDir);
+  if (checkedOut) {
+    // Every proposal is in what it has checked out, so each would look merged, none pending.
+    throw new KbError(
+      `${kbDir} has ${checkedOut} checked out, not the knowledge base's own branch, which ` +
+        "review compares the proposals with and saves accepted ones to; switch back to your branch",
+      EXIT.failed,
+      [gitCommand(kbDir, "switch", "-")],
+    );
+  }
   const others = action === "list" ? defaultOnlyNote(values.kb, ["review"]) : undefined;
   if (others) console.error(`note: ${others}`);
   const on = { kbDir, kbFlag: values.kb !== undefined ? ["--kb", kbDir] : [], json: values.json };
@@ -723,6 +794,14 @@ export async function run(args: string[]): Promise<number> {
   if (values.rejected) throw new UsageError("--rejected goes with the list, not with an action");
   if (values.why !== undefined && action !== "reject") {
     throw new UsageError("--why goes with reject");
+  }
+  const leaks = secretsIn(values.why ?? "", "text");
+  if (leaks.length) {
+    // Recorded in a commit of the branch that is pushed: as for a proposal's own reason.
+    throw new UsageError(
+      `--why holds ${leaks.join(", ")}; a rejection's words are pushed with ${PROPOSALS_BRANCH} ` +
+        "and stay in the history of every clone, so nothing was recorded; give --why without it",
+    );
   }
   if (values["from-draft"] !== undefined && action !== "edit") {
     throw new UsageError("--from-draft goes with edit");
@@ -744,6 +823,7 @@ export async function run(args: string[]): Promise<number> {
     throw error;
   }
   await share(kbDir);
+  await warnReviewedBothWays(on, records, action === "reject" ? "rejected" : "accepted");
   return code;
 }
 

@@ -54,6 +54,21 @@ team:kb-7q2mx and the rankings are merged by rank.`,
 /** Help text. */
 export const help: string = helpText(command);
 
+/** The type and tag a search keeps to, when given. */
+export interface SearchFilters {
+  type?: string;
+  tag?: string;
+}
+
+/**
+ * The line for a search that found nothing: the queries (each quoted by the caller), and the
+ * type and tag it kept to, when given, since they may be what left every match out.
+ */
+export function noMatchLine(quoted: readonly string[], { type, tag }: SearchFilters): string {
+  const kept = [type && `of type ${type}`, tag && `tagged ${tag}`].filter(Boolean).join(" ");
+  return `No entries ${kept ? `${kept} ` : ""}match ${quoted.join(", ")}.`;
+}
+
 /** Run the command. */
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(args, command.options, command);
@@ -83,7 +98,12 @@ export async function run(args: string[]): Promise<number> {
     return 0;
   }
   if (!views.length) {
-    console.log(`No entries match ${queries.map((query) => `"${query}"`).join(", ")}.`);
+    console.log(noMatchLine(queries.map((query) => `"${query}"`), options));
+    if (options.type || options.tag) {
+      const kb = values.kb === undefined ? [] : ["--kb", values.kb];
+      console.log(`Of any type and tag: ${kbCommand("search", ...queries, ...kb)}`);
+    }
+    // An entry the index left out (a conflict, a broken file) may be the one looked for.
     for (const item of leftOut) console.log(yellow(leftOutNote(item)));
     return 0;
   }

@@ -49,20 +49,57 @@ export function commandLines(commands: readonly string[]): string {
 }
 
 /**
+ * Where an error keeps the brands of its classes (see {@link KbError.brand}): a key every copy
+ * of this module shares, as `Symbol.for` gives one key for a name to the whole process.
+ */
+const BRANDS = Symbol.for("git-kb.error-brands");
+
+/**
  * An error a command ends with: the message says what happened and why, then lists the commands
  * that get out of it (each pasteable, one a line, indented), and the command exits with
  * `exitCode`.
+ *
+ * A command with a bundle of its own (`ownBundle` in app/registry.ts: review, mcp, init, setup,
+ * import) has its own copy of this class, and the CLI's bundle, which turns the error its `run`
+ * throws into a message and an exit code, has another: `instanceof` also knows an instance of
+ * a copy by its brand, so a usage error of `review` exits 2 and a commit not pushed exits 3.
  */
 export class KbError extends Error {
+  /**
+   * The name every copy of this class knows it by; a subclass that `instanceof` must know across
+   * bundles gives its own (the minifier renames classes, so their names cannot serve).
+   */
+  static readonly brand: string = "KbError";
+
+  /**
+   * Whether `value` is an instance of this class: by its prototype, or by the brand of this class
+   * among those it carries, when this class has a brand of its own.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (Function.prototype[Symbol.hasInstance].call(this, value)) return true;
+    if (!Object.hasOwn(this, "brand") || typeof value !== "object" || value === null) {
+      return false;
+    }
+    const brands = (value as { [BRANDS]?: unknown })[BRANDS];
+    return Array.isArray(brands) && brands.includes(this.brand);
+  }
+
   /** The exit code the command ends with. */
   readonly exitCode: ExitCode;
   /** The commands the message lists, in order, each pasteable. */
   readonly commands: readonly string[];
+  /** The brands of its class and of the classes it extends. */
+  readonly [BRANDS]: readonly string[];
   /** `message`, followed by `commands` one a line; the command exits with `exitCode`. */
   constructor(message: string, exitCode: ExitCode, commands: readonly string[] = []) {
     super(`${message}${commandLines(commands)}`);
     this.name = "KbError";
     this.exitCode = exitCode;
     this.commands = commands;
+    const brands: string[] = [];
+    for (let of: object = new.target; of !== Error; of = Object.getPrototypeOf(of)) {
+      if (Object.hasOwn(of, "brand")) brands.push((of as typeof KbError).brand);
+    }
+    this[BRANDS] = brands;
   }
 }

@@ -30,6 +30,7 @@ import {
   COMPILE_TARGETS,
   HOT_HOOKS,
   hotHookBundle,
+  OWN_BUNDLE_COMMANDS,
   SH_TEMPLATE,
   shLauncher,
 } from "../build/plugin.ts";
@@ -652,6 +653,24 @@ Deno.test("the real launcher runs the bundles: both hot hooks answer, a command 
   assertMatch(JSON.parse(grep.stdout).hookSpecificOutput.additionalContext, /kb-r4b9t/);
   const unknown = await runProcess(LAUNCHER, ["hook", "nonsense"], { env, clearEnv: true });
   assertEquals(unknown.code, 0, show(unknown));
+});
+
+Deno.test("through the real launcher, a command with a bundle of its own exits with its error's code: a usage error 2, with its usage", async () => {
+  // Each such bundle has its own copy of the error classes; the CLI's bundle reports the error.
+  await using sandbox = await makeSandbox();
+  const env = fixtureEnv(sandbox);
+  for (const name of Object.keys(OWN_BUNDLE_COMMANDS)) {
+    const result = await runProcess(LAUNCHER, [name, "--no-such-option"], {
+      env,
+      clearEnv: true,
+      cwd: sandbox.root,
+      stdin: "",
+    });
+    assertEquals(result.code, 2, `${name}: ${show(result)}`);
+    assertStringIncludes(result.stderr, `git-kb ${name}: unknown option "--no-such-option"`);
+    assertStringIncludes(result.stderr, `\nUsage: git-kb ${name}`);
+    assertStringIncludes(result.stderr, ` ${name} --help for the options.`);
+  }
 });
 
 /** A run of the launcher from `sandbox`'s root, in its fixture environment with `home` as HOME. */

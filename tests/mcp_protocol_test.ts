@@ -361,7 +361,7 @@ Deno.test("mcp: a request refused for an id past 2^53 or a bad params._meta name
   assertMatch(JSON.stringify(refusals[1]), /Invalid Request: params\._meta\.progressToken: /);
 });
 
-Deno.test("mcp: a resource URI is percent-decoded (RFC 3986); a malformed escape is refused by name", async () => {
+Deno.test("mcp: a resource URI is percent-decoded (RFC 3986); a malformed escape, or no URI, is refused by name", async () => {
   await using kb = await makeKb({ remote: true });
   const read = (id: string, uri: string) =>
     line({ jsonrpc: "2.0", id, method: "resources/read", params: { uri } });
@@ -372,6 +372,7 @@ Deno.test("mcp: a resource URI is percent-decoded (RFC 3986); a malformed escape
     read("cut", "kb://entry/kb-7q2mx%"),
     read("not-hex", "kb://entry/kb-7q%zzmx"),
     read("not-utf8", "kb://entry/kb-7q2mx%FF"),
+    read("not-uri", "kb-7q2mx"),
     line({ jsonrpc: "2.0", id: "last", method: "ping" }),
   ]);
   assertEquals(code, 0, stderr);
@@ -388,6 +389,11 @@ Deno.test("mcp: a resource URI is percent-decoded (RFC 3986); a malformed escape
       ],
       ["not-hex", /: kb:\/\/entry\/kb-7q%zzmx: in the id, "%zz" at character 6 is not followed by/],
       ["not-utf8", /: kb:\/\/entry\/kb-7q2mx%FF: in the id, the escaped octets are not UTF-8$/],
+      // Not a URI at all: the params are at fault, not the server (the SDK said -32603).
+      [
+        "not-uri",
+        /^Invalid params: the uri "kb-7q2mx" is not a URI; an entry is read as kb:\/\/entry\/<id>/,
+      ],
     ] as const
   ) {
     assertEquals(answer(id)?.error?.code, -32602, JSON.stringify(answer(id)));

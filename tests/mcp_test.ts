@@ -146,6 +146,12 @@ Deno.test("mcp: a real client lists the tools, searches, gets, asks for context,
   assert(
     typed.hits.length > 0 && typed.hits.every((hit: { type: string }) => hit.type === "howto"),
   );
+  // The filter left every match out: said, as what the search kept to.
+  const filtered = await session.call("search", { queries: "rebase onto main", type: "bookmark" });
+  assertEquals(
+    filtered.text,
+    'No entries of type bookmark match "rebase onto main". Search again without type and tag for any.',
+  );
 
   const get = await session.call("get", { ids: ["kb-3hd8w"] });
   assertEquals(get.isError, false, get.text);

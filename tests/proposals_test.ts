@@ -471,6 +471,29 @@ Deno.test("review edit opens the proposed text in the editor, then accepts what 
   assertEquals(await pending(kb), []);
 });
 
+Deno.test("the proposals branch deleted while a proposal is reviewed: the review's record takes no entry out, so merging the branch keeps the entry", async () => {
+  await using kb = await makeKb();
+  // The editor stands for the reviewer's other terminal, deleting the branch meanwhile.
+  const editor = join(kb.root, "editor.sh");
+  await Deno.writeTextFile(
+    editor,
+    `#!/bin/sh\ngit -C ${shellQuote(kb.dir)} branch --quiet -D git-kb/proposals\n` +
+      "sed -i 's/Feed the starter/Feed the stiff starter/' \"$1\"\n",
+  );
+  await Deno.chmod(editor, 0o755);
+  await proposeFrom(kb, [sourdough()]);
+  const edited = await runCli(["review", "edit", "kb-sour1"], {
+    env: { ...kb.env, VISUAL: editor },
+  });
+  assertEquals(edited.code, 0, show(edited));
+  const path = "entries/kb-sour1-bake-sourdough-bread-with-a-stiff-starter.md";
+  const recorded = await git(kb.dir, "log", "-1", "--format=%B", "git-kb/proposals");
+  assertMatch(recorded, /^Git-Kb-Accepted: [0-9a-f]{40}$/m);
+  assertEquals(await git(kb.dir, "diff", "--name-only", "HEAD", "git-kb/proposals"), "");
+  await git(kb.dir, "merge", "--quiet", "--no-edit", "git-kb/proposals");
+  assert((await Deno.readTextFile(join(kb.dir, path))).includes("Feed the stiff starter"));
+});
+
 Deno.test("review edit whose editor fails keeps the draft, and the line it prints carries on from the draft, not the proposal", async () => {
   await using kb = await makeKb();
   const failing = join(kb.root, "failing editor.sh");
@@ -1073,6 +1096,49 @@ Deno.test("a new entry accepted on two machines at once: the second finds it the
   assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head);
 });
 
+Deno.test("one proposal accepted on one machine and rejected on another before either saw the other: both are told, and the line printed takes the entry out", async () => {
+  await using kb = await makeKb({ remote: true });
+  await using other = await secondMachine(kb);
+  await proposeFrom(kb, [sourdough()]);
+  await cli(kb, "sync");
+  await cli(other, "sync");
+  // A accepts (shared at once); B, which has not seen that, rejects the same proposal.
+  await cli(kb, "review", "accept", "kb-sour1");
+  const pastable = { ...other, env: { ...other.env, KB_CLI: `deno run -A ${shellQuote(MAIN)}` } };
+  const rejected = await cli(pastable, "review", "reject", "kb-sour1", "--why", "not ours");
+  const warning = rejected.stderr.split("\n").find((line) => line.startsWith("warning: "));
+  assert(warning, show(rejected));
+  assertMatch(
+    warning,
+    /^warning: proposal [0-9a-f]{12} \(new kb-sour1\) was also accepted on another clone \(\d{4}-\d\d-\d\d\) before the two reviews met, so it is both: its entry kb-sour1 is in the knowledge base; take it out: /,
+  );
+  // Listed as rejected, and as accepted too, with the same way out.
+  const listed = await cli(other, "review", "--rejected");
+  assertMatch(listed.stdout, /^ {2}accepted too, \d{4}-\d\d-\d\d, on a clone that had not seen/m);
+  const [json] = (await cli(other, "review", "--rejected", "--json")).stdout.split("\n");
+  assertEquals(typeof JSON.parse(json).accepted, "string", json);
+  const command = warning.slice(warning.indexOf("take it out: ") + "take it out: ".length);
+  const pasted = await runProcess("/bin/sh", ["-c", command], { env: childEnv(pastable.env) });
+  assertEquals(pasted.code, 0, `${command}\n${pasted.stderr}`);
+  await cli(kb, "sync");
+  const search = await cli(kb, "search", "sourdough starter", "--json");
+  const ids = JSON.parse(search.stdout).map((hit: { id: string }) => hit.id);
+  assert(!ids.includes("kb-sour1"), `the entry is out on both machines: ${ids}`);
+  // The other way round: B rejects first (shared at once), A accepts without having seen it.
+  await proposeFrom(kb, [{
+    ...sourdough("kb-rye01"),
+    markdown: entryFile("kb-rye01", "Bake rye with a sour", "Use 80 percent rye.\n", ["rye"]),
+  }]);
+  await cli(kb, "sync");
+  await cli(other, "sync");
+  await cli(other, "review", "reject", "kb-rye01", "--why", "we bake no rye");
+  const accepted = await cli(kb, "review", "accept", "kb-rye01");
+  assertMatch(
+    accepted.stderr,
+    /^warning: proposal [0-9a-f]{12} \(new kb-rye01\) was also rejected on another clone \(\d{4}-\d\d-\d\d: we bake no rye\) before the two reviews met, so it is both: its entry kb-rye01 is in the knowledge base; take it out: .* rm kb-rye01/m,
+  );
+});
+
 Deno.test("files a merge of the branch would bring in unseen are named, with the git command that shows them", async () => {
   await using kb = await makeKb();
   await proposeFrom(kb, [sourdough()]);
@@ -1123,12 +1189,60 @@ Deno.test("the proposals branch checked out by hand: nothing of it is indexed, s
     /has git-kb\/proposals checked out: .*\n {2}git -C \S+ switch -$/m.test(search.stderr),
     show(search),
   );
+  // Review compares with the knowledge base's branch: from this one every proposal looks merged.
+  for (const args of [["review"], ["review", "accept", "kb-sour1"]]) {
+    const review = await runCli(args, { env: kb.env });
+    assertEquals(review.code, 1, show(review));
+    assertMatch(
+      review.stderr,
+      /has git-kb\/proposals checked out, not the knowledge base's own branch, .*\n {2}git -C \S+ switch -$/m,
+    );
+  }
   await git(kb.dir, "switch", "--quiet", "-");
   assert(
     !(await hookContext(kb, SOURDOUGH_PROMPT)).includes("kb-sour1"),
     "back on main: still pending",
   );
+  assertEquals((await pending(kb)).map(({ entryId }) => entryId), ["kb-sour1"]);
   assert((await hookContext(kb, "rotate a leaked npm token")).includes("kb-7q2mx"));
+});
+
+Deno.test("a commit of the proposals branch checked out detached (its tip, an earlier tip, the remote's): nothing of it is indexed, searched or shown", async () => {
+  await using kb = await makeKb({ remote: true });
+  const [first] = await proposeFrom(kb, [sourdough()]);
+  await proposeFrom(kb, [{
+    ...sourdough("kb-rye01"),
+    markdown: entryFile("kb-rye01", "Bake rye with a sour", "Use 80 percent rye.\n", ["rye"]),
+  }]);
+  await cli(kb, "sync");
+  for (
+    const [target, named] of [
+      ["git-kb/proposals", /has the commit [0-9a-f]{12} of git-kb\/proposals \(a detached HEAD\)/],
+      [first.commit!, /has the commit [0-9a-f]{12} of git-kb\/proposals \(a detached HEAD\)/],
+      ["origin/git-kb/proposals", /of (origin\/)?git-kb\/proposals \(a detached HEAD\)/],
+    ] as const
+  ) {
+    await git(kb.dir, "switch", "--quiet", "--detach", target);
+    assertEquals(await hookContext(kb, SOURDOUGH_PROMPT), "", `${target}: the hook stays silent`);
+    const search = await runCli(["search", "sourdough starter"], { env: kb.env });
+    assertEquals(search.code, 1, show(search));
+    assertMatch(search.stderr, named);
+    assertMatch(search.stderr, /checked out: .*\n {2}git -C \S+ switch -$/m);
+    const review = await runCli(["review"], { env: kb.env });
+    assertEquals(review.code, 1, show(review));
+    assertMatch(review.stderr, named);
+    await git(kb.dir, "switch", "--quiet", "-");
+  }
+  // A detached HEAD on the knowledge base's own history (a rebase under way, a look back) is read.
+  await git(kb.dir, "switch", "--quiet", "--detach", "HEAD");
+  assert((await hookContext(kb, "rotate a leaked npm token")).includes("kb-7q2mx"));
+  assert(!(await hookContext(kb, SOURDOUGH_PROMPT)).includes("kb-sour1"));
+  // The branch merged by a fast-forward: the knowledge base's branch is at its tip, whose files
+  // are entries now; a detached HEAD there is read.
+  await git(kb.dir, "switch", "--quiet", "-");
+  await git(kb.dir, "merge", "--quiet", "--ff-only", "git-kb/proposals");
+  await git(kb.dir, "switch", "--quiet", "--detach", "HEAD");
+  assert((await hookContext(kb, SOURDOUGH_PROMPT)).includes("kb-sour1"), "merged: an entry");
 });
 
 Deno.test("reject --all of a flood of proposals reads and moves the branch once, and leaves it bringing nothing", async () => {
@@ -1223,6 +1337,25 @@ Deno.test("sync says which way the proposals moved, never 'nothing went out' whe
   const still = await cli(kb, "sync");
   assert(/nothing came in or went out/.test(still.stdout), show(still));
   assert(!/Proposals/.test(still.stdout), show(still));
+});
+
+Deno.test("review reject --why holding a credential is refused, naming it masked; nothing is recorded on the branch that is pushed", async () => {
+  await using kb = await makeKb({ remote: true });
+  await proposeFrom(kb, [sourdough()]);
+  const tip = await git(kb.dir, "rev-parse", "git-kb/proposals");
+  const token = `ghp_${"a1B2".repeat(9)}`;
+  const refused = await runCli(
+    ["review", "reject", "kb-sour1", "--why", `same as ${token}`],
+    { env: kb.env },
+  );
+  assertEquals(refused.code, 2, show(refused));
+  assertMatch(
+    refused.stderr,
+    /--why holds a GitHub token \(ghp_…[^)]*\) in its text; .* nothing was recorded; give --why without it/,
+  );
+  assert(!refused.stderr.includes(token), show(refused));
+  assertEquals(await git(kb.dir, "rev-parse", "git-kb/proposals"), tip);
+  assertEquals((await pending(kb)).map(({ entryId }) => entryId), ["kb-sour1"]);
 });
 
 Deno.test("the reject line review prints, pasted, rejects without recording a placeholder", async () => {

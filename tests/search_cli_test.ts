@@ -76,6 +76,22 @@ Deno.test("a search that finds nothing says when the index left files out, with 
   assert(!found.stdout.includes("left out"), "said only when nothing is found");
 });
 
+Deno.test("a search whose type or tag leaves every match out says so, with the search of any type and tag", async () => {
+  await using kb = await makeKb();
+  const result = await runCli(
+    ["search", "rebase onto main", "--type", "bookmark", "--tag", "git"],
+    {
+      env: kb.env,
+    },
+  );
+  assertEquals(result.code, 0, show(result));
+  const [line, again] = result.stdout.trimEnd().split("\n");
+  assertEquals(line, 'No entries of type bookmark tagged git match "rebase onto main".');
+  assertEquals(again, `Of any type and tag: git-kb search 'rebase onto main'`);
+  const any = await runCli(["search", "rebase onto main"], { env: kb.env });
+  assertMatch(any.stdout, /^kb-r4b9t /, show(any));
+});
+
 Deno.test("a cache of the index version before is rebuilt, and then folds accents", async () => {
   await using kb = await makeKb();
   const warm = await runCli(["index"], { env: kb.env });

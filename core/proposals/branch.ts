@@ -28,3 +28,24 @@ export function gitKbBranchOfHead(head: string): string | undefined {
   const match = /^ref: refs\/heads\/(.+)$/.exec(head.trim());
   return match && isGitKbBranch(match[1]) ? match[1] : undefined;
 }
+
+/**
+ * Whether `ref` (a full name) is the proposals branch: this clone's, or a remote's as fetched
+ * (`refs/remotes/<remote>/git-kb/proposals`).
+ */
+export function isProposalsRef(ref: string): boolean {
+  return ref === PROPOSALS_REF || /^refs\/remotes\/[^/]+\/git-kb\/proposals$/.test(ref);
+}
+
+/** Whether a `.git/HEAD` file's text is a detached HEAD: a commit id, not a `ref:` line. */
+export function isDetachedHead(head: string): boolean {
+  return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(head.trim());
+}
+
+/** The refs that `packedRefs`, the text of git's `packed-refs` file, has at `commit`. */
+export function packedRefsAt(packedRefs: string, commit: string): string[] {
+  return packedRefs.split("\n").flatMap((line) => {
+    const [id, ref] = line.trim().split(" ");
+    return id === commit && ref !== undefined ? [ref] : [];
+  });
+}

@@ -346,6 +346,39 @@ export interface RejectedProposal {
   proposal: ProposalRecord;
   /** The review that rejected it: when, and the reviewer's words. */
   rejection: ResolutionRecord;
+  /**
+   * The review that accepted it all the same, when there is one: made on another clone before
+   * the two reviews met (see {@link reviewedBothWays}), so its change is in the knowledge base.
+   */
+  accepted?: ResolutionRecord;
+}
+
+/** A proposal accepted on one clone and rejected on another, each before it saw the other. */
+export interface ReviewedBothWays {
+  /** The proposal's commit. */
+  proposal: string;
+  /** The newest review that accepted it. */
+  accepted: ResolutionRecord;
+  /** The newest review that rejected it. */
+  rejected: ResolutionRecord;
+}
+
+/**
+ * Which of the proposals `commits` were reviewed both ways: two reviewers who had not seen each
+ * other's review (two machines at once, or one offline) accepted and rejected the same proposal,
+ * and the branch, once joined, holds both. Its change is in the knowledge base (the accept saved
+ * it) while its key is never offered again (the rejection).
+ */
+export function reviewedBothWays(
+  log: ProposalLog,
+  commits: Iterable<string>,
+): ReviewedBothWays[] {
+  return [...new Set(commits)].flatMap((proposal) => {
+    const reviews = log.resolutions.filter((record) => record.proposal === proposal);
+    const accepted = reviews.find(({ verdict }) => verdict === "accepted");
+    const rejected = reviews.find(({ verdict }) => verdict === "rejected");
+    return accepted && rejected ? [{ proposal, accepted, rejected }] : [];
+  });
 }
 
 /**
@@ -359,7 +392,9 @@ export function rejectedProposals(log: ProposalLog): RejectedProposal[] {
     if (rejection.verdict !== "rejected" || seen.has(rejection.key)) return [];
     seen.add(rejection.key);
     const proposal = byCommit.get(rejection.proposal);
-    return proposal ? [{ proposal, rejection }] : [];
+    if (!proposal) return [];
+    const [both] = reviewedBothWays(log, [proposal.commit]);
+    return [{ proposal, rejection, ...both ? { accepted: both.accepted } : {} }];
   });
 }
 

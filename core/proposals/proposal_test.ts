@@ -17,6 +17,7 @@ import {
   rejectedProposals,
   rejectionOf,
   resolutionMessage,
+  reviewedBothWays,
   twinProposals,
 } from "./proposal.ts";
 
@@ -115,6 +116,26 @@ Deno.test("a proposal's and a review's messages read back; other commits and jun
     [["c1", "c2"]],
   );
   assertEquals(rejectedProposals(log), []);
+  assertEquals(reviewedBothWays(both, ["c1"]), []);
+  // Accepted on a clone that had not seen the rejection: both, and listed so.
+  const acceptance = resolutionMessage(record, {
+    verdict: "accepted",
+    proposal: "c1",
+    key: record.key,
+  });
+  const twice = readLog([
+    logged("c1", record.date, message),
+    logged("c2", "2026-01-02T00:00:00Z", rejection),
+    logged("c4", "2026-01-03T00:00:00Z", acceptance),
+  ]);
+  assertEquals(
+    reviewedBothWays(twice, ["c1", "c1", "c9"]).map(({ accepted, rejected }) => [
+      accepted.commit,
+      rejected.commit,
+    ]),
+    [["c4", "c2"]],
+  );
+  assertEquals(rejectedProposals(twice)[0].accepted?.commit, "c4");
   assertEquals(pendingProposals(both, new Set()), []);
   assertEquals(pendingProposals(log, new Set(["c1"])), [], "landed: not pending");
   assertEquals(pendingProposals(log, new Set()).map((item) => item.commit), ["c1"]);

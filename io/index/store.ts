@@ -23,7 +23,7 @@ import {
   type IndexLoader,
   IndexReader,
 } from "../../core/index/reader.ts";
-import { gitKbBranchOfHead } from "../../core/proposals/branch.ts";
+import { proposalsCheckedOut } from "../proposals/checked_out.ts";
 import { EXIT, KbError } from "../../core/exit.ts";
 import { gitCommand } from "../../core/shell/quote.ts";
 import { ENTRIES_DIR, readKbFile, UnreadableEntryError } from "../kb.ts";
@@ -455,7 +455,8 @@ export class GitKbBranchCheckedOutError extends KbError {
 /**
  * Open the index of `kbDir`, first bringing it up to date with the files on disk.
  * Concurrent callers serialize on a lock in the cache folder. Throws
- * {@link GitKbBranchCheckedOutError} when the work tree is a git-kb branch (the proposals).
+ * {@link GitKbBranchCheckedOutError} when the work tree is a git-kb branch (the proposals), or a
+ * detached HEAD at one of its commits.
  */
 export async function openIndex(kbDir: string, options: OpenOptions = {}): Promise<OpenIndex> {
   const started = performance.now();
@@ -471,8 +472,8 @@ export async function openIndex(kbDir: string, options: OpenOptions = {}): Promi
   };
   let current = readManifest(dir);
   const stamp = readStamp(kbDir, current?.stamp);
-  const gitKbBranch = gitKbBranchOfHead(stamp.head);
-  if (gitKbBranch) throw new GitKbBranchCheckedOutError(kbDir, gitKbBranch);
+  const checkedOut = proposalsCheckedOut(kbDir, stamp.head);
+  if (checkedOut) throw new GitKbBranchCheckedOutError(kbDir, checkedOut);
   const finish = (manifest: Manifest, reader?: IndexReader): OpenIndex => {
     report.docCount = manifest.docCount;
     report.invalid = manifest.invalid;

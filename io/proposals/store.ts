@@ -266,7 +266,7 @@ async function committedEntries(kbDir: string): Promise<Map<string, CommittedFil
 }
 
 /** Every credential in `text`, in words: "a GitHub token (ghp_…AB) in its `where`". */
-function secretsIn(text: string, where: string): string[] {
+export function secretsIn(text: string, where: string): string[] {
   return findSecrets(text).map(({ kind, masked }) =>
     `${SECRET_LABELS[kind]} (${masked}) in its ${where}`
   );
@@ -386,7 +386,20 @@ interface FileChange {
 /** One commit to add on the proposals branch. */
 interface PlannedCommit {
   message: string;
-  change: FileChange;
+  /** The file it changes; none: its tree is its parent's (a record alone). */
+  change?: FileChange;
+}
+
+/** Put `change` into the temporary index of `env`: its blob at its path, or the path out. */
+async function stage(kbDir: string, change: FileChange, env: Record<string, string>) {
+  const blob = change.blob ??
+    (change.text === undefined
+      ? undefined
+      : (await gitOk(kbDir, ["hash-object", "-w", "--stdin"], { stdin: change.text })).trim());
+  const update = blob
+    ? ["update-index", "--add", "--cacheinfo", `100644,${blob},${change.path}`]
+    : ["update-index", "--force-remove", "--", change.path];
+  await gitOk(kbDir, update, { env });
 }
 
 /**
@@ -404,16 +417,7 @@ async function buildCommits(
     const made: string[] = [];
     let base = parent;
     for (const { message, change } of commits) {
-      const blob = change.blob ??
-        (change.text === undefined ? undefined : (await gitOk(kbDir, [
-          "hash-object",
-          "-w",
-          "--stdin",
-        ], { stdin: change.text })).trim());
-      const update = blob
-        ? ["update-index", "--add", "--cacheinfo", `100644,${blob},${change.path}`]
-        : ["update-index", "--force-remove", "--", change.path];
-      await gitOk(kbDir, update, { env });
+      if (change) await stage(kbDir, change, env);
       const tree = (await gitOk(kbDir, ["write-tree"], { env })).trim();
       const parents = base ? ["-p", base] : [];
       base = (await gitOk(kbDir, [...identity, "commit-tree", tree, ...parents, "-F", "-"], {
@@ -610,7 +614,10 @@ async function meetOf(kbDir: string, tip: string | undefined): Promise<string> {
 /**
  * The commits that record `resolution` of each of `records`, each putting its file back as the
  * branch should hold it once they are all reviewed: the newest pending proposal of that file
- * not among them, else the file where the branch and the checked-out branch meet.
+ * not among them, else the file where the branch and the checked-out branch meet. A proposal the
+ * branch no longer holds (deleted or moved back while it was reviewed) added no file to it: its
+ * record changes no file, where putting one back as the branch found it would take out of it an
+ * entry it holds (the one the accept just saved, which a merge of the branch would then delete).
  */
 async function resolutionCommits(
   kbDir: string,
@@ -626,9 +633,10 @@ async function resolutionCommits(
       meet
   );
   const blobs = await blobsAt(kbDir, records.map(({ path }, at) => [sources[at], path]));
+  const held = new Set(state.log.proposals.map(({ commit }) => commit));
   return records.map((record, at) => ({
     message: resolutionMessage(record, { ...resolution, proposal: record.commit, key: record.key }),
-    change: { path: record.path, blob: blobs[at] },
+    ...held.has(record.commit) ? { change: { path: record.path, blob: blobs[at] } } : {},
   }));
 }
 
