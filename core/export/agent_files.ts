@@ -8,6 +8,8 @@
  * @module
  */
 
+import { displaySafe, withoutTags } from "../text/display.ts";
+
 /** The agent files git-kb can write, by the name `--to` takes. */
 export const AGENT_FILES = {
   /** Codex and other AGENTS.md readers: Codex reads the first 32 KiB. */
@@ -46,7 +48,11 @@ export interface ExportedFile {
 const CURSOR_FRONTMATTER = "---\ndescription: Rules and lookup from the git-kb knowledge base\n" +
   "alwaysApply: true\n---\n";
 
-/** The block of git-kb's text: kernel rules, then how to look up the rest. */
+/**
+ * The block of git-kb's text: kernel rules, then how to look up the rest. Each rule reads as the
+ * prompt hook inlines it: its title on one line, and neither holds the tag characters that show
+ * as nothing and that an agent reads as words (core/text/display.ts).
+ */
 export function exportBlock(rules: readonly ExportedRule[]): string {
   const parts = [
     BEGIN_MARKER,
@@ -59,9 +65,9 @@ export function exportBlock(rules: readonly ExportedRule[]): string {
   for (const rule of rules) {
     parts.push(
       "",
-      `### ${withoutMarkers(rule.title)} (${rule.id})`,
+      `### ${withoutMarkers(displaySafe(rule.title))} (${rule.id})`,
       "",
-      withoutMarkers(rule.body.trim()),
+      withoutMarkers(withoutTags(rule.body).trim()),
     );
   }
   parts.push(END_MARKER);
