@@ -40,9 +40,10 @@ export function withoutTags(text: string): string {
 let unsafe: RegExp | undefined;
 
 /**
- * `text` as one line that displays as written: ANSI escape sequences and tag characters
- * ({@link TAGS}) removed, every control, line-separator or bidirectional-control character
- * replaced by a space, runs of spaces made one.
+ * `text` as one line that displays as written: ANSI escape sequences removed, every control,
+ * line-separator or bidirectional-control character replaced by a space, runs of spaces made one,
+ * and each run of tag characters ({@link TAGS}) made one U+FFFD: a person reading it (a proposal
+ * under review) sees that something is there, and a model reads no word of it.
  *
  * @example
  * ```ts
@@ -54,7 +55,7 @@ export function displaySafe(text: string): string {
   // Printable ASCII only (most titles): nothing to do.
   if (/^[ -~]*$/.test(text)) return text;
   unsafe ??= /[\p{Cc}\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]+/gu;
-  return withoutTags(text).replace(escapeSequences(), "").replace(unsafe, " ")
+  return text.replace(TAGS, "\ufffd").replace(escapeSequences(), "").replace(unsafe, " ")
     .replace(/ {2,}/g, " ").trim();
 }
 

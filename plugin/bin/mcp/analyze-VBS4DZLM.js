@@ -1,1 +1,0 @@
-import{a}from"./chunk-Q5WSUIPQ.js";import"./chunk-JRI6OICU.js";import"./chunk-UHB5M4BO.js";import"./chunk-2NM33E67.js";import"./chunk-OIFXMP5C.js";import"./chunk-5JPXTHP2.js";import"./chunk-TKVF447D.js";import"./chunk-FHBHTS4J.js";import"./chunk-MXZMDZ2Q.js";export{a as analyzeFile};
