@@ -30,7 +30,7 @@ import {
   sourceFile,
 } from "../../core/import/plan.ts";
 import { SECRET_LABELS } from "../../core/text/secrets.ts";
-import { entrySecrets } from "../../core/entry/secrets.ts";
+import { describeFileSecret, entrySecrets, fileSecrets } from "../../core/entry/secrets.ts";
 import { listEntryFiles, readKbFile } from "../kb.ts";
 import type { ChangesResult } from "../save/request.ts";
 import { entryPaths, newId } from "../save/entry_files.ts";
@@ -147,11 +147,19 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
   const key = folderKey(realPathOr(folder));
   const read = readFolderNotes(kind, maskedNotes);
   leftOut.push(...read.leftOut);
-  const { notes, attachments: embedded } = withAttachments(read.notes, source.others, key);
+  const attachmentBytes = new Map<string, Uint8Array>();
+  const bytesOf = (path: string) =>
+    attachmentBytes.get(path) ?? attachmentBytes.set(path, readAttachment(folder, path)).get(path)!;
+  const { notes, attachments: embedded } = withAttachments(
+    read.notes,
+    source.others,
+    key,
+    allowSecret ? undefined : bytesOf,
+  );
   const files = embedded.brought.map((path) => ({
     source: path,
     path: attachmentPath(key, path),
-    bytes: readAttachment(folder, path),
+    bytes: bytesOf(path),
   })).filter(({ path, bytes }) => !sameBytes(ifExists(() => readKbBytes(kbDir, path)), bytes));
   const attachments = { ...embedded, copied: files.map((file) => file.source) };
   const indexes = read.indexes;
@@ -252,12 +260,14 @@ function leftOutNotes(
 /**
  * The notes with their embeds resolved against the folder's other files (see
  * core/import/attachments.ts): a file past {@link MAX_ATTACHMENT_BYTES}, a symbolic link or a file
- * whose path holds a backslash is not brought.
+ * whose path holds a backslash is not brought, nor, when `scanned` gives the bytes of a file (no
+ * `--allow-secret`), a file that holds a credential.
  */
 function withAttachments(
   notes: readonly KindNote[],
   others: SourceFolder["others"],
   key: string,
+  scanned?: (path: string) => Uint8Array,
 ): { notes: KindNote[]; attachments: Omit<ImportReport["attachments"], "copied"> } {
   const info = new Map(others.map((file) => [file.path, file]));
   const lookup = attachmentLookup(others.map((file) => file.path));
@@ -266,8 +276,13 @@ function withAttachments(
     if (file.symlink) return SYMLINK;
     // git-kb reads `\` as a folder separator: the copy would land elsewhere, maybe outside.
     if (path.includes("\\")) return "its name holds a backslash; rename it without one";
-    return file.size > MAX_ATTACHMENT_BYTES
-      ? `larger than ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MiB`
+    if (file.size > MAX_ATTACHMENT_BYTES) {
+      return `larger than ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MiB`;
+    }
+    const [secret] = scanned ? fileSecrets(scanned(path)) : [];
+    return secret
+      ? `it holds ${describeFileSecret(secret)}; remove it from the file, or keep it in a ` +
+        "private knowledge base with --allow-secret"
       : undefined;
   };
   const isNote = noteNameLookup(notes.map((note) => sourceFile(note.sourcePath)));
