@@ -33,6 +33,15 @@ export function withoutTags(text: string): string {
 }
 
 /**
+ * `text` with each run of Unicode's tag characters ({@link TAGS}) made one U+FFFD: what git-kb
+ * hands a model (an entry's text from `get`, a tool's result) says that something was there, and
+ * no word of it.
+ */
+export function tagsShown(text: string): string {
+  return text.replace(TAGS, "\ufffd");
+}
+
+/**
  * Characters that break a line or control the display: C0 and C1 controls (tab, newline, ESC,
  * U+0085 NEL…), DEL, the line and paragraph separators U+2028 and U+2029, and the bidirectional
  * controls that reorder what follows them (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069).
@@ -55,7 +64,7 @@ export function displaySafe(text: string): string {
   // Printable ASCII only (most titles): nothing to do.
   if (/^[ -~]*$/.test(text)) return text;
   unsafe ??= /[\p{Cc}\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]+/gu;
-  return text.replace(TAGS, "\ufffd").replace(escapeSequences(), "").replace(unsafe, " ")
+  return tagsShown(text).replace(escapeSequences(), "").replace(unsafe, " ")
     .replace(/ {2,}/g, " ").trim();
 }
 

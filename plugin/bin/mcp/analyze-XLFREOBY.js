@@ -1,1 +1,0 @@
-import{a}from"./chunk-NQJ3R4IB.js";import"./chunk-3YOKXWWH.js";import"./chunk-EMDGAFLX.js";import"./chunk-2NM33E67.js";import"./chunk-AD6W4X4G.js";import"./chunk-6XVKE5EV.js";import"./chunk-TKVF447D.js";import"./chunk-TTRL5THX.js";import"./chunk-GH2YZ4QA.js";export{a as analyzeFile};
