@@ -155,9 +155,9 @@ let repoHooksRun = true;
 /**
  * From now on, run no git hook of the knowledge base's repository (`post-merge`,
  * `post-checkout`, `reference-transaction`, `pre-auto-gc`, …) in this process's git calls. For
- * the hooks git-kb runs on its own (the session's pull, the watch, the capture): nobody asked
- * for their git calls, so none of them runs a program the repository names. A command the user
- * runs (`sync`, a save's push) runs them as git would, commit hooks aside (`--no-verify`).
+ * the hooks git-kb runs on its own (the session's pull, the capture worker): nobody asked for
+ * their git calls, so none of them runs a program the repository names. A command the user runs
+ * (`sync`, a save's push) runs them as git would, commit hooks aside (`--no-verify`).
  */
 export function withoutRepoHooks(): void {
   repoHooksRun = false;

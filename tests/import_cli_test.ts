@@ -184,7 +184,7 @@ Deno.test("import: a file a note embeds or links that holds a credential is not 
   assertEquals(report.attachments.brought, ["diagram.png"]);
   assertMatch(
     report.attachments.missing[0]?.reason ?? "(none)",
-    /^it holds a GitHub token \(ghp_…\w+\) on line 2; remove it from the file, or keep it in a private knowledge base with --allow-secret$/,
+    /^it holds a GitHub token \(ghp_…\w+\) on line 2; remove it from the file and import again \(or keep it in this private knowledge base with --allow-secret\)$/,
   );
   const pushed = await git(kb.remote!, "log", "-p", "--all");
   assert(!pushed.includes(token), "the token was pushed");
@@ -195,6 +195,24 @@ Deno.test("import: a file a note embeds or links that holds a credential is not 
   assertMatch(
     kept.stderr,
     /kept a GitHub token \(ghp_…\w+\) on line 2 of attachments\/vault-[0-9a-f]+\/deploy\.env \(--allow-secret, a private knowledge base\)/,
+  );
+});
+
+Deno.test("import into a shared knowledge base: a file holding a credential is not brought, and nothing offers to keep it", async () => {
+  await using kb = await makeKb({ remote: true });
+  await Deno.writeTextFile(join(kb.dir, "git-kb.json"), '{ "shared": true }\n');
+  await git(kb.dir, "add", "git-kb.json");
+  await git(kb.dir, "commit", "--quiet", "-m", "shared");
+  const vault = join(kb.root, "vault");
+  await writeFolder(vault, {
+    "deploy.env": "GITHUB_TOKEN=ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8\n",
+    "Deploy.md": "# Deploy\n\nSettings: ![[deploy.env]]\n",
+  });
+  const imported = await runCli(["import", vault], { env: kb.env });
+  assertEquals(imported.code, 0, show(imported));
+  assertMatch(
+    imported.stdout,
+    /deploy\.env \(it holds a GitHub token \(ghp_…\w+\) on line 1; remove it from the file and import again \(this knowledge base is shared, so it keeps none\)\)/,
   );
 });
 

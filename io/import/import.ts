@@ -35,6 +35,7 @@ import { listEntryFiles, readKbFile } from "../kb.ts";
 import type { ChangesResult } from "../save/request.ts";
 import { entryPaths, newId } from "../save/entry_files.ts";
 import { saveChanges } from "../save/save.ts";
+import { readKbSettings } from "../kb_settings.ts";
 import { PushError } from "../save/publish.ts";
 import { sameBytes } from "../save/attachments.ts";
 import {
@@ -150,12 +151,13 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
   const attachmentBytes = new Map<string, Uint8Array>();
   const bytesOf = (path: string) =>
     attachmentBytes.get(path) ?? attachmentBytes.set(path, readAttachment(folder, path)).get(path)!;
-  const { notes, attachments: embedded } = withAttachments(
-    read.notes,
-    source.others,
-    key,
-    allowSecret ? undefined : bytesOf,
-  );
+  const scan = allowSecret ? undefined : {
+    bytesOf,
+    keep: (await readKbSettings(kbDir)).shared
+      ? "this knowledge base is shared, so it keeps none"
+      : "or keep it in this private knowledge base with --allow-secret",
+  };
+  const { notes, attachments: embedded } = withAttachments(read.notes, source.others, key, scan);
   const files = embedded.brought.map((path) => ({
     source: path,
     path: attachmentPath(key, path),
@@ -260,14 +262,15 @@ function leftOutNotes(
 /**
  * The notes with their embeds resolved against the folder's other files (see
  * core/import/attachments.ts): a file past {@link MAX_ATTACHMENT_BYTES}, a symbolic link or a file
- * whose path holds a backslash is not brought, nor, when `scanned` gives the bytes of a file (no
- * `--allow-secret`), a file that holds a credential.
+ * whose path holds a backslash is not brought, nor, when `scan` gives the bytes of a file (no
+ * `--allow-secret`), a file that holds a credential: the reason then ends with `scan.keep`, whether
+ * and how it could be kept.
  */
 function withAttachments(
   notes: readonly KindNote[],
   others: SourceFolder["others"],
   key: string,
-  scanned?: (path: string) => Uint8Array,
+  scan?: { bytesOf: (path: string) => Uint8Array; keep: string },
 ): { notes: KindNote[]; attachments: Omit<ImportReport["attachments"], "copied"> } {
   const info = new Map(others.map((file) => [file.path, file]));
   const lookup = attachmentLookup(others.map((file) => file.path));
@@ -279,10 +282,11 @@ function withAttachments(
     if (file.size > MAX_ATTACHMENT_BYTES) {
       return `larger than ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MiB`;
     }
-    const [secret] = scanned ? fileSecrets(scanned(path)) : [];
+    if (!scan) return undefined;
+    const [secret] = fileSecrets(scan.bytesOf(path));
     return secret
-      ? `it holds ${describeFileSecret(secret)}; remove it from the file, or keep it in a ` +
-        "private knowledge base with --allow-secret"
+      ? `it holds ${describeFileSecret(secret)}; remove it from the file and import again ` +
+        `(${scan.keep})`
       : undefined;
   };
   const isNote = noteNameLookup(notes.map((note) => sourceFile(note.sourcePath)));
