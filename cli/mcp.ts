@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { tagsShown } from "../core/text/display.ts";
 import process from "node:process";
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type {
@@ -140,7 +141,9 @@ export function mcpServer(context: ToolContext, readOnly: boolean): KbServer {
           uri: uri.href,
         });
       }
-      return { contents: [{ uri: uri.href, mimeType: "text/markdown", text: found[0].text }] };
+      return {
+        contents: [{ uri: uri.href, mimeType: "text/markdown", text: tagsShown(found[0].text) }],
+      };
     },
   );
   server.server.removeRequestHandler("resources/list");

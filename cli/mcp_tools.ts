@@ -14,6 +14,7 @@ import type { EntryEdits } from "../core/entry/edit.ts";
 import { formatListChanges, listChanges } from "../core/entry/edit.ts";
 import { linkLine } from "../core/entry/links.ts";
 import type { Entry } from "../core/entry/entry.ts";
+import { tagsShown } from "../core/text/display.ts";
 import { pendingSummary } from "../core/kernel/acceptance.ts";
 import { pendingMentions } from "../io/kernel/acceptance.ts";
 import { typedIds } from "../core/kbs/qualified.ts";
@@ -71,9 +72,9 @@ function defineTool<Shape extends z.ZodRawShape>(tool: KbTool<Shape>): KbTool {
   return tool as unknown as KbTool;
 }
 
-/** A tool result of plain text. */
+/** A tool result of plain text, without the tag characters a model reads and nobody sees. */
 function text(value: string): CallToolResult {
-  return { content: [{ type: "text", text: value }] };
+  return { content: [{ type: "text", text: tagsShown(value) }] };
 }
 
 /** A tool result of JSON, indented for a model to read. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { terminalSafe } from "../core/text/display.ts";
+import { tagsShown, terminalSafe } from "../core/text/display.ts";
 
 /**
  * Whether to colour a stream: it is a terminal, and `NO_COLOR` is unset or empty.
@@ -38,12 +38,15 @@ export function useColour(stream: "stdout" | "stderr" = "stdout"): boolean {
 
 /**
  * Write `text`, ended by a newline, to stdout: as it is when stdout is no terminal (an agent, a
- * file); on a terminal, without what the terminal would act on ({@link terminalSafe}, a CRLF
- * line end kept as a line end). An entry's body holds a teammate's words, and could write the
- * clipboard (OSC 52), hide a line or write one over another as the user reads it.
+ * file), but for the tag characters a model would read as words nobody sees ({@link tagsShown});
+ * on a terminal, without what the terminal would act on ({@link terminalSafe}, a CRLF line end
+ * kept as a line end). An entry's body holds a teammate's words, and could write the clipboard
+ * (OSC 52), hide a line or write one over another as the user reads it.
  */
 export function printStored(text: string): void {
-  const shown = Deno.stdout.isTerminal() ? terminalSafe(text.replaceAll("\r\n", "\n")) : text;
+  const shown = Deno.stdout.isTerminal()
+    ? terminalSafe(text.replaceAll("\r\n", "\n"))
+    : tagsShown(text);
   Deno.stdout.writeSync(new TextEncoder().encode(shown.endsWith("\n") ? shown : `${shown}\n`));
 }
 

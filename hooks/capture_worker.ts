@@ -14,6 +14,7 @@ import { resolveKb } from "../io/config.ts";
 import { appendDebugRecord } from "../io/hook/debug_log.ts";
 import { runHookOnStdio } from "../io/hook/stdin.ts";
 import { envVar } from "../io/env.ts";
+import { withoutRepoHooks } from "../io/git.ts";
 
 /** The largest request accepted: a session id and a path. */
 const MAX_INPUT_BYTES = 64 * 1024;
@@ -29,9 +30,10 @@ function text(payload: HookPayload, field: string): string {
 
 /**
  * Run the capture of the request on stdin. Never throws. Past the bound, the model is stopped
- * (with its group) and the process exits 0.
+ * (with its group) and the process exits 0. No git hook of the knowledge base runs.
  */
 export async function runCaptureWorker(): Promise<void> {
+  withoutRepoHooks();
   const started = performance.now();
   const config = captureConfig(envVar);
   const stop = new AbortController();

@@ -36,6 +36,7 @@ import { join } from "../core/path.ts";
 import { appendDebugRecord, recordFailure } from "../io/hook/debug_log.ts";
 import { runContextPipeline } from "../io/hook/pipeline.ts";
 import { fastForwardPull, type PullReport } from "../io/hook/session_pull.ts";
+import { withoutRepoHooks } from "../io/git.ts";
 import { terminationSignal } from "../io/process.ts";
 import { runHookOnStdio } from "../io/hook/stdin.ts";
 import { openIndex } from "../io/index/store.ts";
@@ -231,9 +232,10 @@ async function withinBound(work: Promise<string>, ms: number): Promise<string> {
 /**
  * Run the hook on this process's stdin and stdout, doing `only` that work when given (see
  * {@link sessionStartOutput}). Never throws: a failure means no output (and a debug record when
- * `KB_HOOK_DEBUG=1`). SIGTERM stops a fetch under way.
+ * `KB_HOOK_DEBUG=1`). SIGTERM stops a fetch under way. No git hook of the knowledge base runs.
  */
 export async function runSessionStartHook(only?: SessionWork): Promise<void> {
+  withoutRepoHooks();
   using stop = terminationSignal();
   await runHookOnStdio(
     MAX_INPUT_BYTES,

@@ -124,20 +124,62 @@ export function gitReason(stderr: string): string {
   return line.replace(/^(fatal|error):\s*/, "").replace(/\.+$/, "");
 }
 
-/**
- * Environment that keeps git from prompting or paging inside a tool, and its output as git-kb
- * reads it: `log.showSignature`, set in the user's config, would put the check of a signed
- * commit's signature ("No signature", gpg's lines) before every `git log --format` record.
- */
+/** Environment that keeps git from prompting or paging inside a tool. */
 const QUIET_ENV = {
   GIT_TERMINAL_PROMPT: "0",
   GIT_PAGER: "cat",
   GIT_EDITOR: "true",
   LC_ALL: "C",
-  GIT_CONFIG_COUNT: "1",
-  GIT_CONFIG_KEY_0: "log.showSignature",
-  GIT_CONFIG_VALUE_0: "false",
 };
+
+/**
+ * The settings every git call gets over any config: `log.showSignature`, set in the user's
+ * config, would put the check of a signed commit's signature ("No signature", gpg's lines)
+ * before every `git log --format` record; `core.fsmonitor` names a program, run through the shell
+ * by `status`, `ls-files`, `diff` and the like, which git-kb never needs (a knowledge base is
+ * small) and which anyone who can write the knowledge base's `.git/config` (an agent that edits
+ * files in the folder it works in, without asking) could name.
+ */
+const GIT_SETTINGS: Readonly<Record<string, string>> = {
+  "log.showSignature": "false",
+  "core.fsmonitor": "false",
+};
+
+/**
+ * What {@link withoutRepoHooks} adds: no git hook of the repository runs (git looks for each
+ * in `/dev/null/`, which holds none).
+ */
+const NO_HOOKS_SETTINGS: Readonly<Record<string, string>> = { "core.hooksPath": "/dev/null" };
+
+let repoHooksRun = true;
+
+/**
+ * From now on, run no git hook of the knowledge base's repository (`post-merge`,
+ * `post-checkout`, `reference-transaction`, `pre-auto-gc`, …) in this process's git calls. For
+ * the hooks git-kb runs on its own (the session's pull, the capture worker): nobody asked for
+ * their git calls, so none of them runs a program the repository names. A command the user runs
+ * (`sync`, a save's push) runs them as git would, commit hooks aside (`--no-verify`).
+ */
+export function withoutRepoHooks(): void {
+  repoHooksRun = false;
+}
+
+/** The environment of a git call: {@link QUIET_ENV} and the settings as `GIT_CONFIG_*`. */
+function gitEnv(): Record<string, string> {
+  const settings = Object.entries({
+    ...GIT_SETTINGS,
+    ...repoHooksRun ? {} : NO_HOOKS_SETTINGS,
+  });
+  const env: Record<string, string> = {
+    ...QUIET_ENV,
+    GIT_CONFIG_COUNT: String(settings.length),
+  };
+  settings.forEach(([key, value], at) => {
+    env[`GIT_CONFIG_KEY_${at}`] = key;
+    env[`GIT_CONFIG_VALUE_${at}`] = value;
+  });
+  return env;
+}
 
 let repoEnvCleared = false;
 
@@ -189,7 +231,7 @@ export async function git(
   try {
     return await runProcess("git", args, {
       cwd,
-      env: { ...QUIET_ENV, ...env },
+      env: { ...gitEnv(), ...env },
       ownGroup,
       ...run,
     });
@@ -481,7 +523,7 @@ export async function blobTexts(cwd: string, blobs: readonly string[]): Promise<
     child = new Deno.Command("git", {
       args,
       cwd,
-      env: QUIET_ENV,
+      env: gitEnv(),
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",

@@ -163,6 +163,25 @@ Deno.test("a session that fixed something yields a proposal; the model saw a mas
   assertMatch(log, /Git-Kb-Source: session s-fix transcript lines 3-10/);
 });
 
+Deno.test("the worker writes its proposal running no program the knowledge base's git config or hooks name", async () => {
+  const { kb, transcript, env } = await captureKb();
+  await using _ = kb;
+  const ran = join(kb.root, "ran");
+  await Deno.mkdir(ran);
+  await git(kb.dir, "config", "core.fsmonitor", `touch '${join(ran, "fsmonitor")}'`);
+  const hooks = join(kb.dir, ".git", "hooks");
+  await Deno.mkdir(hooks, { recursive: true });
+  for (const hook of ["reference-transaction", "post-index-change"]) {
+    const script = `#!/bin/sh\ntouch '${join(ran, hook)}'\n`;
+    await Deno.writeTextFile(join(hooks, hook), script, { mode: 0o755 });
+  }
+  assertSilent(await runCapture(payload(transcript), env));
+  const [worker] = await workerRecords(kb.tmp);
+  assertStrictEquals(worker?.outcome, "proposed", JSON.stringify(worker));
+  assertEquals((await proposedFiles(kb.dir)).size, 1);
+  assertEquals(await Array.fromAsync(Deno.readDir(ran), (item) => item.name), []);
+});
+
 Deno.test("an empty or chat-only session makes no model call and starts no worker", async () => {
   for (const fixture of ["chat-session.jsonl", "empty"]) {
     const { kb, transcript, env, calls } = await captureKb("chat-session.jsonl");

@@ -7,6 +7,7 @@ import { assert, assertEquals, assertMatch, assertStrictEquals } from "@std/asse
 import { join } from "@std/path/posix/join";
 import { shellQuote } from "../core/shell/quote.ts";
 import { attachmentProblems } from "../io/save/attachments.ts";
+import { attachmentSecretProblems } from "../io/save/secrets.ts";
 import { runProcess } from "../io/process.ts";
 import { kbCommand } from "../io/self_command.ts";
 import {
@@ -161,6 +162,72 @@ Deno.test("import: an attachment named with backslashes is not brought, so nothi
   assertMatch(report.attachments.missing[0]?.reason ?? "", /backslash/);
   assertEquals(await Deno.readTextFile(victim), "the user's own file");
   assertEquals(await git(kb.dir, "status", "--porcelain"), "");
+});
+
+Deno.test("import: a file a note embeds or links that holds a credential is not brought, unless --allow-secret keeps it", async () => {
+  await using kb = await makeKb({ remote: true });
+  const vault = join(kb.root, "vault");
+  const token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
+  await writeFolder(vault, {
+    "deploy.env": `DEPLOY_HOST=ci.example.test\nGITHUB_TOKEN=${token}\n`,
+    "diagram.png": "png",
+    "Deploy.md":
+      "# Deploy\n\nSettings: ![[deploy.env]], see [the env](deploy.env); ![[diagram.png]]\n",
+  });
+  const imported = await runCli(["import", vault, "--json"], { env: kb.env });
+  assertEquals(imported.code, 0, show(imported));
+  const report = parseJson<{
+    added: string[];
+    attachments: { brought: string[]; missing: { target: string; reason: string }[] };
+  }>(imported);
+  assertEquals(report.added.length, 1);
+  assertEquals(report.attachments.brought, ["diagram.png"]);
+  assertMatch(
+    report.attachments.missing[0]?.reason ?? "(none)",
+    /^it holds a GitHub token \(ghp_…\w+\) on line 2; remove it from the file and import again \(or keep it in this private knowledge base with --allow-secret\)$/,
+  );
+  const pushed = await git(kb.remote!, "log", "-p", "--all");
+  assert(!pushed.includes(token), "the token was pushed");
+  assert(pushed.includes("deploy.env"), "the embed names the file left out");
+
+  const kept = await runCli(["import", vault, "--allow-secret"], { env: kb.env });
+  assertEquals(kept.code, 0, show(kept));
+  assertMatch(
+    kept.stderr,
+    /kept a GitHub token \(ghp_…\w+\) on line 2 of attachments\/vault-[0-9a-f]+\/deploy\.env \(--allow-secret, a private knowledge base\)/,
+  );
+});
+
+Deno.test("import into a shared knowledge base: a file holding a credential is not brought, and nothing offers to keep it", async () => {
+  await using kb = await makeKb({ remote: true });
+  await Deno.writeTextFile(join(kb.dir, "git-kb.json"), '{ "shared": true }\n');
+  await git(kb.dir, "add", "git-kb.json");
+  await git(kb.dir, "commit", "--quiet", "-m", "shared");
+  const vault = join(kb.root, "vault");
+  await writeFolder(vault, {
+    "deploy.env": "GITHUB_TOKEN=ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8\n",
+    "Deploy.md": "# Deploy\n\nSettings: ![[deploy.env]]\n",
+  });
+  const imported = await runCli(["import", vault], { env: kb.env });
+  assertEquals(imported.code, 0, show(imported));
+  assertMatch(
+    imported.stdout,
+    /deploy\.env \(it holds a GitHub token \(ghp_…\w+\) on line 1; remove it from the file and import again \(this knowledge base is shared, so it keeps none\)\)/,
+  );
+});
+
+Deno.test("a save never writes an attachment that holds a credential unless --allow-secret keeps it in a private knowledge base", async () => {
+  await using kb = await makeKb();
+  const path = "attachments/key/deploy_key.txt";
+  const bytes = new TextEncoder().encode("token: ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8\n");
+  const [problem] = await attachmentSecretProblems(kb.dir, [{ path, bytes }], false);
+  assertMatch(
+    problem?.message ?? "(none)",
+    /^holds a GitHub token \(ghp_…\w+\) on line 1 of attachments\/key\/deploy_key\.txt; /,
+  );
+  assertEquals(await attachmentSecretProblems(kb.dir, [{ path, bytes }], true), []);
+  const image = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, ...bytes]);
+  assertEquals(await attachmentSecretProblems(kb.dir, [{ path, bytes: image }], false), []);
 });
 
 Deno.test("a save never writes an attachment whose path holds a backslash", async () => {

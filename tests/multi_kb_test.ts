@@ -533,6 +533,28 @@ Deno.test("promote carries the body's mentions and brings the attachments it emb
   assertEquals(await git(kbs.team.dir, "status", "--porcelain"), "");
 });
 
+Deno.test("promote leaves behind an attachment holding a credential", async () => {
+  await using kbs = await twoKbs();
+  const original = "kb-pr4sk";
+  const token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
+  const folder = join(kbs.personal.dir, "attachments", "notes");
+  await Deno.mkdir(folder, { recursive: true });
+  await Deno.writeTextFile(join(folder, "ci.env"), `GITHUB_TOKEN=${token}\n`);
+  await git(kbs.personal.dir, "add", "--", "attachments");
+  await pushPersonalEntry(kbs, {
+    id: original,
+    title: "CI settings",
+    body: "The [settings](../attachments/notes/ci.env).\n",
+  });
+  const promoted = await runCli(["promote", original, "--to", "team", "--json"], { env: kbs.env });
+  assertEquals(promoted.code, 0, show(promoted));
+  const done = parseJson<{ attachmentsLeft: { path: string; reason: string }[] }>(promoted);
+  assertEquals(done.attachmentsLeft.map((left) => left.path), ["attachments/notes/ci.env"]);
+  assertMatch(done.attachmentsLeft[0].reason, /^it holds a GitHub token \(ghp_…\w+\) on line 1/);
+  const pushed = await git(kbs.team.remote!, "log", "-p", "--all");
+  assert(!pushed.includes(token), "the token reached the team's remote");
+});
+
 Deno.test("promote never follows an embed whose path holds a backslash out of either knowledge base", async () => {
   await using kbs = await twoKbs();
   const original = "kb-pr3bs";

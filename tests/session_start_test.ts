@@ -145,6 +145,28 @@ Deno.test("startup fast-forwards an entry a teammate's .gitattributes asks for a
   assertMatch(prompt.stdout, /kb-syn7q Quokka feeding schedule/);
 });
 
+Deno.test("startup's pull runs no program the knowledge base's git config or hooks name", async () => {
+  const { kb, other } = await behindByOne();
+  await using _kb = kb;
+  // What anyone who can write the clone's .git (an agent editing the folder it works in) could
+  // leave there: core.fsmonitor runs for status, hooks for a merge and for every ref it moves.
+  const ran = join(kb.tmp, "ran");
+  await Deno.mkdir(ran);
+  await git(kb.dir, "config", "core.fsmonitor", `touch ${shellQuote(join(ran, "fsmonitor"))}`);
+  const hooks = join(kb.dir, ".git", "hooks");
+  await Deno.mkdir(hooks, { recursive: true });
+  for (
+    const hook of ["post-merge", "post-checkout", "reference-transaction", "post-index-change"]
+  ) {
+    const script = `#!/bin/sh\ntouch ${shellQuote(join(ran, hook))}\n`;
+    await Deno.writeTextFile(join(hooks, hook), script, { mode: 0o755 });
+  }
+  assertSilent(await runSessionHook(kb, "session", payload("startup")));
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), await git(other, "rev-parse", "HEAD"));
+  assertEquals((await sessionRecords(kb))[0].outcome, "fast-forwarded");
+  assertEquals(await Array.fromAsync(Deno.readDir(ran), (item) => item.name), []);
+});
+
 Deno.test("resume pulls too; a clear does nothing", async () => {
   const { kb, other } = await behindByOne();
   await using _kb = kb;

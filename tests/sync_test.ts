@@ -787,3 +787,56 @@ Deno.test("the sync that follows a conflict merged by hand says what came in as 
   const again = await sync(b);
   assertEquals(again.outcome, "up-to-date");
 });
+
+Deno.test("a save and a sync run no core.fsmonitor; the repository's pre-push hook runs as git runs it", async () => {
+  await using kb = await makeKb({ remote: true });
+  const a = machineA(kb);
+  const ran = join(kb.root, "ran");
+  await Deno.mkdir(ran);
+  await git(kb.dir, "config", "core.fsmonitor", `touch ${shellQuote(join(ran, "fsmonitor"))}`);
+  const hooks = join(kb.dir, ".git", "hooks");
+  await Deno.mkdir(hooks, { recursive: true });
+  const script = `#!/bin/sh\ntouch ${shellQuote(join(ran, "pre-push"))}\n`;
+  await Deno.writeTextFile(join(hooks, "pre-push"), script, { mode: 0o755 });
+  const added = await cli(
+    a,
+    "add",
+    "--title",
+    "Quokka feeding schedule",
+    "--type",
+    "note",
+    "--body",
+    "Twice a day.",
+  );
+  assertEquals(added.code, 0, show(added));
+  await sync(a);
+  const doctor = await cli(a, "doctor", "--offline");
+  assertEquals(doctor.code, 0, show(doctor));
+  assertEquals(await Array.fromAsync(Deno.readDir(ran), (item) => item.name), ["pre-push"]);
+});
+
+Deno.test("a push the repository's pre-push hook refuses is named as such, in the hook's words, credentials masked", async () => {
+  await using kb = await makeKb({ remote: true });
+  const a = machineA(kb);
+  const hooks = join(kb.dir, ".git", "hooks");
+  await Deno.mkdir(hooks, { recursive: true });
+  const token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
+  const script = `#!/bin/sh\necho "scanner: blocked ${token}" >&2\nexit 1\n`;
+  await Deno.writeTextFile(join(hooks, "pre-push"), script, { mode: 0o755 });
+  const added = await cli(
+    a,
+    "add",
+    "--title",
+    "Quokka feeding",
+    "--type",
+    "note",
+    "--body",
+    "Hay.",
+  );
+  assertEquals(added.code, 3, show(added));
+  assertMatch(
+    added.stderr,
+    /the push to origin failed: this repository's pre-push hook refused it: scanner: blocked ghp_…\w+\./,
+  );
+  assert(!added.stderr.includes(token), show(added));
+});

@@ -1,13 +1,19 @@
 /**
  * Credentials in an entry, found where they would be written: the entry file as the save
  * pipeline writes it is scanned part by part (each frontmatter field on its own, then the body),
- * so a finding names its field and its line in the file, and no value runs into the next field.
- * Pure: no I/O.
+ * so a finding names its field and its line in the file, and no value runs into the next field;
+ * and in a file saved beside entries (an attachment). Pure: no I/O.
  *
  * @module
  */
 import { type Entry, serializeEntry } from "./entry.ts";
-import { findSecrets, SECRET_LABELS, type SecretKind } from "../text/secrets.ts";
+import {
+  findSecrets,
+  SECRET_LABELS,
+  type SecretFinding,
+  type SecretKind,
+} from "../text/secrets.ts";
+import { decodeUtf8Strict } from "../text/utf8.ts";
 
 /** One credential in an entry. */
 export interface EntrySecret {
@@ -81,4 +87,27 @@ export function describeSecret(secret: EntrySecret, path?: string): string {
   return `${what} on line ${secret.line} of ${path}${
     secret.field === "body" ? ` (${inBody})` : ""
   }`;
+}
+
+/**
+ * The credentials in a file saved beside the entries (an attachment), when it reads as text
+ * (UTF-8 without a NUL: a `.env`, a config, a key file a note links to); none in the bytes of an
+ * image or a PDF.
+ */
+export function fileSecrets(bytes: Uint8Array): SecretFinding[] {
+  if (bytes.includes(0)) return [];
+  try {
+    return findSecrets(decodeUtf8Strict(bytes));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * `finding`, a credential in a file saved beside the entries, in words: "a GitHub token (ghp_…AB)
+ * on line 2", then " of <path>" when given.
+ */
+export function describeFileSecret(finding: SecretFinding, path?: string): string {
+  const where = path === undefined ? "" : ` of ${path}`;
+  return `${SECRET_LABELS[finding.kind]} (${finding.masked}) on line ${finding.line}${where}`;
 }

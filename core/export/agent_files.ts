@@ -8,6 +8,7 @@
  * @module
  */
 import { shellQuote } from "../shell/quote.ts";
+import { displaySafe, withoutTags } from "../text/display.ts";
 
 /** The agent files git-kb can write, by the name `--to` takes. */
 export const AGENT_FILES = {
@@ -48,8 +49,10 @@ const CURSOR_FRONTMATTER = "---\ndescription: Rules and lookup from the git-kb k
   "alwaysApply: true\n---\n";
 
 /**
- * The block of git-kb's text: kernel rules, then how to look up the rest. With `kbDir`, a
- * knowledge base git-kb reads only when told (`--kb`), every command the block gives names it.
+ * The block of git-kb's text: kernel rules, then how to look up the rest. Each rule reads as the
+ * prompt hook inlines it: its title on one line, and neither holds the tag characters that show
+ * as nothing and that an agent reads as words (core/text/display.ts). With `kbDir`, a knowledge
+ * base git-kb reads only when told (`--kb`), every command the block gives names it.
  */
 export function exportBlock(rules: readonly ExportedRule[], kbDir?: string): string {
   const kb = kbDir === undefined ? "" : ` --kb ${shellQuote(kbDir)}`;
@@ -65,9 +68,9 @@ export function exportBlock(rules: readonly ExportedRule[], kbDir?: string): str
   for (const rule of rules) {
     parts.push(
       "",
-      `### ${withoutMarkers(rule.title)} (${rule.id})`,
+      `### ${withoutMarkers(displaySafe(rule.title))} (${rule.id})`,
       "",
-      withoutMarkers(rule.body.trim()),
+      withoutMarkers(withoutTags(rule.body).trim()),
     );
   }
   parts.push(END_MARKER);

@@ -30,11 +30,12 @@ import {
   sourceFile,
 } from "../../core/import/plan.ts";
 import { SECRET_LABELS } from "../../core/text/secrets.ts";
-import { entrySecrets } from "../../core/entry/secrets.ts";
+import { describeFileSecret, entrySecrets, fileSecrets } from "../../core/entry/secrets.ts";
 import { listEntryFiles, readKbFile } from "../kb.ts";
 import type { ChangesResult } from "../save/request.ts";
 import { entryPaths, newId } from "../save/entry_files.ts";
 import { saveChanges } from "../save/save.ts";
+import { readKbSettings } from "../kb_settings.ts";
 import { PushError } from "../save/publish.ts";
 import { sameBytes } from "../save/attachments.ts";
 import {
@@ -147,11 +148,20 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
   const key = folderKey(realPathOr(folder));
   const read = readFolderNotes(kind, maskedNotes);
   leftOut.push(...read.leftOut);
-  const { notes, attachments: embedded } = withAttachments(read.notes, source.others, key);
+  const attachmentBytes = new Map<string, Uint8Array>();
+  const bytesOf = (path: string) =>
+    attachmentBytes.get(path) ?? attachmentBytes.set(path, readAttachment(folder, path)).get(path)!;
+  const scan = allowSecret ? undefined : {
+    bytesOf,
+    keep: (await readKbSettings(kbDir)).shared
+      ? "this knowledge base is shared, so it keeps none"
+      : "or keep it in this private knowledge base with --allow-secret",
+  };
+  const { notes, attachments: embedded } = withAttachments(read.notes, source.others, key, scan);
   const files = embedded.brought.map((path) => ({
     source: path,
     path: attachmentPath(key, path),
-    bytes: readAttachment(folder, path),
+    bytes: bytesOf(path),
   })).filter(({ path, bytes }) => !sameBytes(ifExists(() => readKbBytes(kbDir, path)), bytes));
   const attachments = { ...embedded, copied: files.map((file) => file.source) };
   const indexes = read.indexes;
@@ -252,12 +262,15 @@ function leftOutNotes(
 /**
  * The notes with their embeds resolved against the folder's other files (see
  * core/import/attachments.ts): a file past {@link MAX_ATTACHMENT_BYTES}, a symbolic link or a file
- * whose path holds a backslash is not brought.
+ * whose path holds a backslash is not brought, nor, when `scan` gives the bytes of a file (no
+ * `--allow-secret`), a file that holds a credential: the reason then ends with `scan.keep`, whether
+ * and how it could be kept.
  */
 function withAttachments(
   notes: readonly KindNote[],
   others: SourceFolder["others"],
   key: string,
+  scan?: { bytesOf: (path: string) => Uint8Array; keep: string },
 ): { notes: KindNote[]; attachments: Omit<ImportReport["attachments"], "copied"> } {
   const info = new Map(others.map((file) => [file.path, file]));
   const lookup = attachmentLookup(others.map((file) => file.path));
@@ -266,8 +279,14 @@ function withAttachments(
     if (file.symlink) return SYMLINK;
     // git-kb reads `\` as a folder separator: the copy would land elsewhere, maybe outside.
     if (path.includes("\\")) return "its name holds a backslash; rename it without one";
-    return file.size > MAX_ATTACHMENT_BYTES
-      ? `larger than ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MiB`
+    if (file.size > MAX_ATTACHMENT_BYTES) {
+      return `larger than ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MiB`;
+    }
+    if (!scan) return undefined;
+    const [secret] = fileSecrets(scan.bytesOf(path));
+    return secret
+      ? `it holds ${describeFileSecret(secret)}; remove it from the file and import again ` +
+        `(${scan.keep})`
       : undefined;
   };
   const isNote = noteNameLookup(notes.map((note) => sourceFile(note.sourcePath)));

@@ -262,9 +262,9 @@ function leftOutFiles(reader: IndexReader, id: string) {
  */
 async function conflictedFiles(kbDir: string, id: string): Promise<string[]> {
   if (Deno.permissions.querySync({ name: "run", command: "git" }).state !== "granted") return [];
-  // git runs the program core.fsmonitor names for ls-files, and get runs without an approval
-  // prompt (hooks/fetch_allow.ts): none that the knowledge base's own config names runs here.
-  const args = ["-c", "core.fsmonitor=false", "ls-files", "-u", "-z", "--", `entries/${id}-*`];
+  // get runs without an approval prompt (hooks/fetch_allow.ts): io/git.ts turns off
+  // core.fsmonitor, the program git would run for ls-files, for every call.
+  const args = ["ls-files", "-u", "-z", "--", `entries/${id}-*`];
   const result = await git(kbDir, args);
   if (result.code !== 0) return [];
   const paths = result.stdout.split("\0").filter(Boolean).map((line) => line.split("\t")[1]);

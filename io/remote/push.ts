@@ -7,6 +7,7 @@
  * @module
  */
 import { displaySafe } from "../../core/text/display.ts";
+import { scrubSecrets } from "../../core/text/secrets.ts";
 import {
   git,
   gitReason,
@@ -33,16 +34,34 @@ export type Pushed =
   | { outcome: "failed"; reason: string };
 
 /**
- * Why the remote refused a push, in its own words: the ref's status from `--porcelain` (`[remote
- * rejected] (pre-receive hook declined)`) and the first lines it sent (`remote: …`); else git's
- * last error line.
+ * Why a push was refused, in the refuser's own words: the ref's status from `--porcelain`
+ * (`[remote rejected] (pre-receive hook declined)`) and the first lines the remote sent
+ * (`remote: …`); the repository's own `pre-push` hook's first lines, credentials masked, when it
+ * stopped the push before it reached the remote; else git's last error line.
  */
 export function refusalWords(pushed: GitResult): string {
   const status = pushed.stdout.split("\n").find((line) => line.startsWith("!"))?.split("\t").pop();
   const said = pushed.stderr.split("\n").filter((line) => line.startsWith("remote: "))
     .map((line) => line.slice("remote: ".length).trim()).filter(Boolean).slice(0, 3);
   const words = [...status ? [status.trim()] : [], ...said].map(displaySafe);
-  return words.length ? words.join("; ") : gitReason(pushed.stderr);
+  if (words.length) return words.join("; ");
+  const hook = prePushWords(pushed);
+  if (hook === undefined) return gitReason(pushed.stderr);
+  return `this repository's pre-push hook refused it${hook.length ? `: ${hook.join("; ")}` : ""}`;
+}
+
+/**
+ * What the `pre-push` hook printed (its first three lines), when it is what stopped the push: git
+ * then names no ref (no `To <url>` line), reached no remote (no `fatal:` line), and says only that
+ * it "failed to push some refs". Undefined when the push failed otherwise.
+ */
+function prePushWords(pushed: GitResult): string[] | undefined {
+  const stopped = /^error: failed to push some refs/m.test(pushed.stderr) &&
+    !/^fatal:/m.test(pushed.stderr) && !/^To /m.test(pushed.stdout);
+  if (!stopped) return undefined;
+  return `${pushed.stderr}\n${pushed.stdout}`.split("\n").map((line) => line.trim())
+    .filter((line) => line && !/^(error|hint):/.test(line)).slice(0, 3)
+    .map((line) => displaySafe(scrubSecrets(line)));
 }
 
 /**

@@ -9,6 +9,7 @@
  */
 import { ATTACHMENTS_DIR } from "../../core/import/attachments.ts";
 import type { Problem } from "../../core/entry/entry.ts";
+import { describeFileSecret, fileSecrets } from "../../core/entry/secrets.ts";
 import { ifExists, writeFileAtomic, writingIn } from "../fs.ts";
 import { join } from "../../core/path.ts";
 
@@ -82,7 +83,8 @@ export function writeAttachments(kbDir: string, files: readonly AttachmentFile[]
 /**
  * The files at `paths` (under `attachments/`) of the knowledge base `fromDir` that a save into
  * `toDir` must write to bring them along, and those left out with why: outside `attachments/`,
- * reached through a symbolic link, not a regular file or missing in `fromDir`, or another file
+ * reached through a symbolic link, not a regular file or missing in `fromDir`, holding a
+ * credential (a file kept by `--allow-secret` in a private knowledge base), or another file
  * already at that path in `toDir`. A file `toDir` already holds as it is needs nothing. A planted
  * link never makes a save copy a file from outside a knowledge base, nor write through one.
  */
@@ -97,8 +99,14 @@ export function attachmentsToCopy(
     const problem = attachmentProblem(fromDir, path) ?? attachmentProblem(toDir, path);
     const bytes = problem ? undefined : ifExists(() => Deno.readFileSync(join(fromDir, path)));
     const there = bytes && ifExists(() => Deno.readFileSync(join(toDir, path)));
+    const [secret] = bytes ? fileSecrets(bytes) : [];
     if (!bytes) left.push({ path, reason: problem ?? "it is not in the knowledge base" });
-    else if (!there) files.push({ path, bytes });
+    else if (secret) {
+      left.push({
+        path,
+        reason: `it holds ${describeFileSecret(secret)}, which a copy never takes along`,
+      });
+    } else if (!there) files.push({ path, bytes });
     else if (!sameBytes(there, bytes)) {
       left.push({ path, reason: "the other knowledge base has another file at that path" });
     }

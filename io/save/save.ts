@@ -107,7 +107,7 @@ async function runSave(
       ? await commitChanges(kbDir, changes, message, files)
       : "";
     if (!commit) return { paths, commit, push: "NO_REMOTE" as PushOutcome, warnings };
-    if (allowSecret) warnings.push(...keptSecretWarnings(changes));
+    if (allowSecret) warnings.push(...keptSecretWarnings(changes, files));
     if (identity.fallback) warnings.push(fallbackIdentityWarning());
     if (!push) {
       const held: PushOutcome = await pushTarget(kbDir, branch) ? "held" : "NO_REMOTE";

@@ -27,7 +27,7 @@ import { ENTRIES_DIR, readKbFile, UnreadableEntryError } from "../kb.ts";
 import { type AttachmentFile, attachmentProblems } from "./attachments.ts";
 import { entryPaths } from "./entry_files.ts";
 import type { Change } from "./request.ts";
-import { secretProblems } from "./secrets.ts";
+import { attachmentSecretProblems, secretProblems } from "./secrets.ts";
 
 /** Raised when an entry breaks the contract; nothing was written. */
 export class ValidationError extends KbError {
@@ -227,6 +227,7 @@ export async function assertValid(
   const problems = [
     ...await changeProblems(kbDir, changes, allowSecret),
     ...attachmentProblems(kbDir, files),
+    ...await attachmentSecretProblems(kbDir, files, allowSecret),
   ];
   if (!problems.length) return;
   const paths = changes.map((change) => change.path);

@@ -1,1 +1,0 @@
-import{a}from"./chunk-5BSCQ2R4.js";import"./chunk-KAKXOBRQ.js";import"./chunk-TFQ52A5Z.js";import"./chunk-2NM33E67.js";import"./chunk-UTB2WX5G.js";import"./chunk-6BVHJCNW.js";import"./chunk-TKVF447D.js";import"./chunk-JSBX5ADZ.js";import"./chunk-CHVXREWX.js";export{a as analyzeFile};
