@@ -768,6 +768,26 @@ Deno.test("a heading after the note's words or a ## section does not title it: t
   assertEquals(note("b.md", decorated).title, "Real title");
 });
 
+Deno.test("a note whose only heading names a part of any note is titled by its file name", () => {
+  // A Zettelkasten's note of one `# Definition` and its `## Example`: not a note titled Definition.
+  const cache = note(
+    "Cache.md",
+    "# Definition\n\nA copy kept near its use.\n\n## Example\n\nA CDN.\n",
+  );
+  assertEquals(cache.title, "Cache");
+  assertEquals(cache.body.startsWith("# Definition\n"), true);
+  assertEquals(
+    note("Deploy pipeline.md", "# Overview:\n\nRuns on merge.\n").title,
+    "Deploy pipeline",
+  );
+  assertEquals(note("b.md", "# TL;DR\nShip.\n").title, "b");
+  // A heading that only begins with such a word names the note.
+  assertEquals(
+    note("c.md", "# Overview of the deploy pipeline\n\nRuns.\n").title,
+    "Overview of the deploy pipeline",
+  );
+});
+
 Deno.test("a note of another folder at the same path never updates the first folder's entry", () => {
   const [first] = planImport([note("Home.md", "Work.\n")], [], () => "kb-aaaaa", FOLDER).changes;
   const existing = [{ entry: first.entry, path: first.path, text: serializeEntry(first.entry) }];

@@ -407,10 +407,22 @@ const BEFORE_THE_WORDS = new RegExp(
 );
 
 /**
- * The note's `# heading` when it comes before the note's words and is its only one: one after
- * them, or after a `## section`, or one of several, names a part of the note (a Zettelkasten's
- * `# Definition` … `# Example` … `# Todo`), not the note, which its file name titles, as Obsidian
- * titles every note.
+ * The name of a part of any note (`Definition`, `Overview`, `Summary`, `Todo`), which a heading
+ * gives a section: one heading of it on its own, `# Overview`, titles no note.
+ */
+const SECTION_NAME = new RegExp(
+  "^(?:abstract|background|context|contents|definitions?|description|details|examples?|" +
+    "ideas|intro|introduction|key points|log|notes?|overview|problem|questions|references|" +
+    "related|solution|sources|summary|table of contents|takeaways|tl;?dr|to ?do|usage)[ \\t]*:?$",
+  "i",
+);
+
+/**
+ * The note's `# heading` when it comes before the note's words and is its only one, and names
+ * more than a part: one after them, or after a `## section`, or one of several, or one that a
+ * section of any note could have (`# Definition`, `# Overview`), names a part of the note (a
+ * Zettelkasten's `# Definition` … `# Example` … `# Todo`), not the note, which its file name
+ * titles, as Obsidian titles every note.
  */
 function topHeading(body: string): string | undefined {
   const lines = body.split("\n");
@@ -425,7 +437,8 @@ function topHeading(body: string): string | undefined {
   if (!first || !/^#[ \t]/.test(first)) return undefined;
   const inCode = nonProseLines();
   const headings = lines.filter((line) => !inCode(line) && /^#[ \t]/.test(line));
-  return headings.length === 1 ? firstHeading(first) : undefined;
+  const heading = headings.length === 1 ? firstHeading(first) : undefined;
+  return heading === undefined || SECTION_NAME.test(heading) ? undefined : heading;
 }
 
 /**
