@@ -788,6 +788,23 @@ Deno.test("a note whose only heading names a part of any note is titled by its f
   );
 });
 
+Deno.test("a page's addresses in its aliases (Hugo's redirects) are kept, not made names", () => {
+  const hugo = note(
+    "content/posts/hello.md",
+    "---\ntitle: Hello\naliases:\n  - /old/hello/\n  - /posts/hello.html\n---\nHi.\n",
+  );
+  assertEquals(hugo.aliases, []);
+  assertEquals(hugo.fields?.note_aliases, ["/old/hello/", "/posts/hello.html"]);
+  const toml = note("world.md", '+++\ntitle = "World"\naliases = ["/w", "Earth"]\n+++\nText.\n');
+  assertEquals([toml.aliases, toml.fields?.note_aliases], [["Earth"], ["/w"]]);
+  // Names, a path written inside one too, are the note's aliases, as Obsidian's are.
+  const names = note("CI.md", "---\naliases: CI/CD, build pipeline\n---\nText.\n");
+  assertEquals([names.aliases, names.fields?.note_aliases], [
+    ["CI/CD", "build pipeline"],
+    undefined,
+  ]);
+});
+
 Deno.test("a note of another folder at the same path never updates the first folder's entry", () => {
   const [first] = planImport([note("Home.md", "Work.\n")], [], () => "kb-aaaaa", FOLDER).changes;
   const existing = [{ entry: first.entry, path: first.path, text: serializeEntry(first.entry) }];

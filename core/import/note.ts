@@ -110,6 +110,7 @@ export function noteFromFields(
   const supersedes = supersededNames(fields, body);
   const type = inferType(fields, title, body);
   const status = inferStatus(fields);
+  const aliases = aliasesOf(fields);
   return {
     sourcePath: note.path,
     title: oneLineTitle(title, warnings),
@@ -126,20 +127,45 @@ export function noteFromFields(
     ),
     aliases: within(
       "aliases",
-      unique(
-        listOf(fields.aliases ?? fields.alias, "alias", warnings).map((alias) =>
-          alias.replace(/^#/, "")
-        ),
-      ),
+      unique(listOf(aliases.names, "alias", warnings).map((alias) => alias.replace(/^#/, ""))),
       warnings,
     ),
     ...dates,
     ...(source ? { source } : {}),
     supersedes,
     body: withDescription(withoutTitleHeading(body, title), description),
-    fields: keptFields(fields, { type, status, ...dates, source }),
+    fields: { ...keptFields(fields, { type, status, ...dates, source }), ...aliases.kept },
     warnings,
   };
+}
+
+/**
+ * An alias that is an address of the page on a site, not a name of the note: Hugo's `aliases:
+ * [/posts/old-url/]` (or `old.html`, `https://…`), the URLs that redirect to it.
+ */
+const PAGE_ADDRESS = /^(?:\/|[a-z][a-z0-9+.-]*:\/\/)|\.html?$|\/$/i;
+
+/**
+ * The aliases a note's `aliases` (or `alias`) field gives as names, and the field kept with the
+ * others it gives, which are its page's addresses (see {@link PAGE_ADDRESS}), when it has any.
+ */
+function aliasesOf(
+  fields: Record<string, unknown>,
+): { names: unknown[]; kept: Record<string, unknown> } {
+  const name = fields.aliases !== undefined ? "aliases" : "alias";
+  const value = fields[name];
+  const items = Array.isArray(value) ? value : typeof value === "string" ? value.split(",") : [];
+  const isAddress = (item: unknown) => typeof item === "string" && PAGE_ADDRESS.test(item.trim());
+  const addresses = items.filter(isAddress);
+  if (!addresses.length) return { names: items, kept: {} };
+  const names = items.filter((item) => !isAddress(item));
+  // Kept as written when it gives addresses alone, else as the list of them.
+  return { names, kept: { [keptName(name)]: names.length ? addresses : value } };
+}
+
+/** The name a field of the note is kept under: `note_<name>` when the entry uses the name. */
+function keptName(name: string): string {
+  return ENTRY_OWN.includes(name) ? `note_${name}` : name;
 }
 
 /** The frontmatter fields an import reads into the entry's own fields, or its body. */
@@ -179,7 +205,7 @@ function keptFields(
     if ((name === "source" || name === "url") && text(value) === entry.source) continue;
     const said = text(value)?.toLowerCase();
     if ((name === "type" || name === "status") && said === entry[name]) continue;
-    kept[ENTRY_OWN.includes(name) ? `note_${name}` : name] = value;
+    kept[keptName(name)] = value;
   }
   return kept;
 }
