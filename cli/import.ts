@@ -259,9 +259,16 @@ function printReport(
         (same ? ` (${same} already there as ${same === 1 ? "it is" : "they are"})` : ""),
     );
   }
-  if (missing.length) {
-    console.log(yellow(`${plural(missing.length, "embed", "embeds")} made plain text:`));
-    for (const { path, target, reason } of missing) {
+  const embeds = missing.filter((file) => !file.linked);
+  const links = missing.filter((file) => file.linked);
+  for (
+    const [files, heading] of [
+      [embeds, `${plural(embeds.length, "embed", "embeds")} made plain text:`],
+      [links, `${plural(links.length, "link", "links")} to files not brought, kept as written:`],
+    ] as const
+  ) {
+    if (files.length) console.log(yellow(heading));
+    for (const { path, target, reason } of files) {
       console.log(yellow(`  ${path}: ${target} (${reason})`));
     }
   }

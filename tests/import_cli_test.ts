@@ -163,6 +163,36 @@ Deno.test("import: an attachment named with backslashes is not brought, so nothi
   assertEquals(await git(kb.dir, "status", "--porcelain"), "");
 });
 
+Deno.test("import: a link to a file of the folder not brought names that file and why, not a note", async () => {
+  await using kb = await makeKb();
+  const vault = join(kb.root, "vault");
+  await Deno.mkdir(join(vault, ".obsidian"), { recursive: true });
+  await Deno.writeTextFile(join(kb.root, "outside.pdf"), "not the vault's");
+  // A link is never followed: the files are in the folder, but not brought.
+  await Deno.symlink(join(kb.root, "outside.pdf"), join(vault, "spec.pdf"));
+  await Deno.symlink(join(kb.root, "outside.pdf"), join(vault, "shot.png"));
+  await Deno.writeTextFile(
+    join(vault, "Note.md"),
+    "# Release\n\nSee [[shot.png]], [the spec](spec.pdf) and [[Nowhere]].\n",
+  );
+  const human = await runCli(["import", vault, "--dry-run"], { env: kb.env });
+  assertEquals(human.code, 0, show(human));
+  assertMatch(human.stdout, /1 link names no note:\n {2}Note\.md: \[\[Nowhere\]\]\n/);
+  assertMatch(
+    human.stdout,
+    /2 links to files not brought, kept as written:\n {2}Note\.md: shot\.png \(a symbolic link \(not followed\)\)\n {2}Note\.md: spec\.pdf \(/,
+  );
+  const report = parseJson<{
+    unresolved: { name: string }[];
+    attachments: { missing: { target: string; linked?: boolean }[] };
+  }>(await runCli(["import", vault, "--json"], { env: kb.env }));
+  assertEquals(report.unresolved.map((link) => link.name), ["Nowhere"]);
+  assertEquals(report.attachments.missing.map((file) => [file.target, file.linked]), [
+    ["shot.png", true],
+    ["spec.pdf", true],
+  ]);
+});
+
 Deno.test("a save never writes an attachment whose path holds a backslash", async () => {
   await using kb = await makeKb();
   const path = "attachments/key/x\\..\\..\\..\\victim.png";

@@ -154,6 +154,11 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
     bytes: readAttachment(folder, path),
   })).filter(({ path, bytes }) => !sameBytes(ifExists(() => readKbBytes(kbDir, path)), bytes));
   const attachments = { ...embedded, copied: files.map((file) => file.source) };
+  // A wikilink to a file of the folder not brought names that file, with why: it names a file.
+  const linkedFiles = new Set(
+    embedded.missing.filter((file) => file.linked).map((file) => `${file.path}\0${file.target}`),
+  );
+  const fileNotBrought = (path: string, name: string) => linkedFiles.has(`${path}\0${name}`);
   const indexes = read.indexes;
   const existing = existingEntries(kbDir);
   const dendron = kind === "dendron";
@@ -195,7 +200,10 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
   const notBrought = new Set(leftOut.map((file) => file.path));
   const report: ImportReport = {
     ...plan,
-    unresolved: namingLeftOut(plan.unresolved, leftOutNotes(leftOut, notes)),
+    unresolved: namingLeftOut(
+      plan.unresolved.filter((link) => !fileNotBrought(sourceFile(link.sourcePath), link.name)),
+      leftOutNotes(leftOut, notes),
+    ),
     kind,
     indexes,
     leftOut: leftOut.filter((file) => !brought.has(file.path)),
