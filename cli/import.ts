@@ -18,6 +18,7 @@ import { cyan, green, plural, printJson, yellow } from "./output.ts";
 import { printWarnings, saveSummary } from "./save_report.ts";
 import { allowSecretFlag } from "./entry_flags.ts";
 import { SECRET_LABELS } from "../core/text/secrets.ts";
+import { byteSize } from "../core/text/byte_size.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
@@ -250,13 +251,18 @@ function printReport(
       listing,
     );
   }
-  const { brought, copied, missing } = report.attachments;
+  const { brought, copied, copiedBytes, missing } = report.attachments;
   const same = brought.length - copied.length;
   if (brought.length) {
+    // Committed, the files stay in the knowledge base's history: their size is said.
+    const said = [
+      ...(copied.length ? [byteSize(copiedBytes)] : []),
+      ...(same ? [`${same} already there as ${same === 1 ? "it is" : "they are"}`] : []),
+    ];
     console.log(
       `${plural(copied.length, "embedded file", "embedded files")} ` +
         `${dryRun ? "would be copied" : "copied"} to attachments/` +
-        (same ? ` (${same} already there as ${same === 1 ? "it is" : "they are"})` : ""),
+        (said.length ? ` (${said.join("; ")})` : ""),
     );
   }
   const embeds = missing.filter((file) => !file.linked);

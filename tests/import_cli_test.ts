@@ -506,7 +506,15 @@ Deno.test("import --dry-run says the embedded files would be copied, and copies 
   await copyDir(join(FIXTURES, "obsidian"), folder);
   const dry = await runCli(["import", folder, "--dry-run"], { env: kb.env });
   assertEquals(dry.code, 0, show(dry));
-  assertMatch(dry.stdout, /^\d+ embedded files? would be copied to attachments\/$/m);
+  // Committed, they stay in the knowledge base's history: their size is said first.
+  assertMatch(dry.stdout, /^\d+ embedded files? would be copied to attachments\/ \(\d+ bytes\)$/m);
+  const report = parseJson<{ attachments: { copied: string[]; copiedBytes: number } }>(
+    await runCli(["import", folder, "--dry-run", "--json"], { env: kb.env }),
+  );
+  const sizes = await Promise.all(
+    report.attachments.copied.map(async (path) => (await Deno.stat(join(folder, path))).size),
+  );
+  assertEquals(report.attachments.copiedBytes, sizes.reduce((sum, size) => sum + size, 0));
   assert(!(await exists(join(kb.dir, "attachments"))), "a dry run copies nothing");
 });
 

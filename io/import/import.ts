@@ -96,11 +96,17 @@ export interface ImportReport extends ImportPlan {
    */
   leftOut: { path: string; reason: string }[];
   /**
-   * The files notes embed: those brought under `attachments/` (paths inside the folder), of them
-   * those this import copies (new, or changed since the last import), and the embeds of files not
-   * brought (made plain text), each with why.
+   * The files notes embed or link: those brought under `attachments/` (paths inside the folder),
+   * of them those this import copies (new, or changed since the last import) and how many bytes
+   * they hold, and the embeds of files not brought (made plain text) and links to them (kept as
+   * written), each with why.
    */
-  attachments: { brought: string[]; copied: string[]; missing: MissingAttachment[] };
+  attachments: {
+    brought: string[];
+    copied: string[];
+    copiedBytes: number;
+    missing: MissingAttachment[];
+  };
   /** Credentials masked in the notes brought in, each with its note and line in the source. */
   masked: MaskedSecret[];
   /**
@@ -153,7 +159,11 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
     path: attachmentPath(key, path),
     bytes: readAttachment(folder, path),
   })).filter(({ path, bytes }) => !sameBytes(ifExists(() => readKbBytes(kbDir, path)), bytes));
-  const attachments = { ...embedded, copied: files.map((file) => file.source) };
+  const attachments = {
+    ...embedded,
+    copied: files.map((file) => file.source),
+    copiedBytes: files.reduce((sum, file) => sum + file.bytes.length, 0),
+  };
   // A wikilink to a file of the folder not brought names that file, with why: it names a file.
   const linkedFiles = new Set(
     embedded.missing.filter((file) => file.linked).map((file) => `${file.path}\0${file.target}`),
@@ -266,7 +276,7 @@ function withAttachments(
   notes: readonly KindNote[],
   others: SourceFolder["others"],
   key: string,
-): { notes: KindNote[]; attachments: Omit<ImportReport["attachments"], "copied"> } {
+): { notes: KindNote[]; attachments: Omit<ImportReport["attachments"], "copied" | "copiedBytes"> } {
   const info = new Map(others.map((file) => [file.path, file]));
   const lookup = attachmentLookup(others.map((file) => file.path));
   const refusal = (path: string) => {
