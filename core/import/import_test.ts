@@ -765,6 +765,10 @@ Deno.test("a heading after the note's words or a ## section does not title it: t
   // An MDX page's imports and exports come before its words.
   const mdx = "import {Note} from './note.jsx'\nexport const info = {}\n\n# What is MDX?\n";
   assertEquals(note("what-is-mdx.mdx", mdx).title, "What is MDX?");
+  // Its names over several lines, as Prettier writes them (TypeORM's docs).
+  const lines =
+    'import {\n    DatabaseTabs,\n    DatabaseTab,\n} from "@site/src/tabs"\n\n# Transactions\n';
+  assertEquals(note("transactions.mdx", lines).title, "Transactions");
   assertEquals(note("b.md", decorated).title, "Real title");
 });
 
@@ -781,6 +785,8 @@ Deno.test("a note whose only heading names a part of any note is titled by its f
     "Deploy pipeline",
   );
   assertEquals(note("b.md", "# TL;DR\nShip.\n").title, "b");
+  // A docs site's file that says no more than the heading: the heading spells it better.
+  assertEquals(note("perf/1-introduction.md", "# Introduction\n\nFast.\n").title, "Introduction");
   // A heading that only begins with such a word names the note.
   assertEquals(
     note("c.md", "# Overview of the deploy pipeline\n\nRuns.\n").title,

@@ -102,8 +102,8 @@ export function noteFromFields(
   body: string,
   warnings: string[] = [],
 ): ImportedNote {
-  const title = text(fields.title) ?? text(fields.name) ?? topHeading(body) ??
-    fileTitle(note.path);
+  const named = fileTitle(note.path);
+  const title = text(fields.title) ?? text(fields.name) ?? topHeading(body, named) ?? named;
   const description = text(fields.description);
   const dates = noteDates(fields, note.fileDates, note.path);
   const source = text(fields.source) ?? text(fields.url) ?? soleUrl(body);
@@ -443,19 +443,28 @@ const SECTION_NAME = new RegExp(
   "i",
 );
 
+/** An MDX page's `import {` whose names go on over the next lines, to a `} from "…"` one. */
+const OPEN_IMPORT = /^import[ \t][^}]*\{[^}]*$/;
+
 /**
  * The note's `# heading` when it comes before the note's words and is its only one, and names
  * more than a part: one after them, or after a `## section`, or one of several, or one that a
- * section of any note could have (`# Definition`, `# Overview`), names a part of the note (a
- * Zettelkasten's `# Definition` … `# Example` … `# Todo`), not the note, which its file name
- * titles, as Obsidian titles every note.
+ * section of any note could have (`# Definition`, `# Overview`) while the file's name says more
+ * (`Cache.md`, not `1-introduction.md`), names a part of the note (a Zettelkasten's
+ * `# Definition` … `# Example` … `# Todo`), not the note, which its file name titles, as Obsidian
+ * titles every note.
  */
-function topHeading(body: string): string | undefined {
+function topHeading(body: string, fileName: string): string | undefined {
   const lines = body.split("\n");
   let comment = false;
+  let importing = false;
   const first = lines.find((line) => {
     if (comment || /^[ \t]*<!--/.test(line) && !line.includes("-->")) {
       comment = !line.includes("-->");
+      return false;
+    }
+    if (importing || OPEN_IMPORT.test(line)) {
+      importing = !line.includes("}");
       return false;
     }
     return !BEFORE_THE_WORDS.test(line);
@@ -464,7 +473,10 @@ function topHeading(body: string): string | undefined {
   const inCode = nonProseLines();
   const headings = lines.filter((line) => !inCode(line) && /^#[ \t]/.test(line));
   const heading = headings.length === 1 ? firstHeading(first) : undefined;
-  return heading === undefined || SECTION_NAME.test(heading) ? undefined : heading;
+  if (heading === undefined || !SECTION_NAME.test(heading)) return heading;
+  // A docs site's `1-introduction.md` says no more than its `# Introduction`, spelled better.
+  const named = fileName.replace(/^[\d\s._-]+/, "").replace(/[-_]+/g, " ").toLowerCase();
+  return named === heading.replace(/[\s:]+$/, "").toLowerCase() ? heading : undefined;
 }
 
 /**
