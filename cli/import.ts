@@ -13,6 +13,9 @@ import { kbCommand } from "../io/self_command.ts";
 import { importFolder, type ImportReport } from "../io/import/import.ts";
 import { NOT_MARKDOWN } from "../io/import/source.ts";
 import { SOURCE_KINDS, type SourceKind } from "../core/import/kinds.ts";
+import { NOTE_FILE } from "../core/import/wikilinks.ts";
+import { sourceFile } from "../core/import/plan.ts";
+import { isAgentFile } from "../core/import/agent_rules.ts";
 import { type CommandSpec, helpText, oneOf, parseCommand } from "./args.ts";
 import { cyan, green, plural, printJson, yellow } from "./output.ts";
 import { printWarnings, saveSummary } from "./save_report.ts";
@@ -300,9 +303,16 @@ function printReport(
   }
   const leftOut = report.leftOut.filter((file) => file.reason !== NOT_MARKDOWN);
   const files = leftOut.filter((file) => !file.path.endsWith("/"));
-  if (files.length) {
-    console.log(yellow(`${plural(files.length, "note", "notes")} left out:`));
-    for (const { path, reason } of files) console.log(yellow(`  ${path}: ${reason}`));
+  // A note's file, or a section of one (`CLAUDE.md#setup`); else a link to an image, a folder.
+  const isNote = (path: string) => NOTE_FILE.test(sourceFile(path)) || isAgentFile(path);
+  for (
+    const [list, one, many] of [
+      [files.filter((file) => isNote(file.path)), "note", "notes"],
+      [files.filter((file) => !isNote(file.path)), "other file", "other files"],
+    ] as const
+  ) {
+    if (list.length) console.log(yellow(`${plural(list.length, one, many)} left out:`));
+    for (const { path, reason } of list) console.log(yellow(`  ${path}: ${reason}`));
   }
   const folders = leftOut.filter((file) => file.path.endsWith("/"));
   if (folders.length) {

@@ -193,6 +193,25 @@ Deno.test("import: a link to a file of the folder not brought names that file an
   ]);
 });
 
+Deno.test("import: a file left out that is no note is not listed among the notes left out", async () => {
+  await using kb = await makeKb();
+  const notes = join(kb.root, "notes");
+  await writeFolder(notes, { "Note.md": "# Release\n\nShip it.\n", "img/shot.png": "png" });
+  await Deno.symlink(join(notes, "Note.md"), join(notes, "Copy.md"));
+  await Deno.symlink(join(notes, "img/shot.png"), join(notes, "shot.png"));
+  await Deno.symlink(join(notes, "img"), join(notes, "pictures"));
+  const listed = await runCli(["import", notes, "--dry-run"], { env: kb.env });
+  assertEquals(listed.code, 0, show(listed));
+  assertMatch(
+    listed.stdout,
+    /^1 note left out:\n {2}Copy\.md: a symbolic link \(not followed\)\n/m,
+  );
+  assertMatch(
+    listed.stdout,
+    /^2 other files left out:\n {2}pictures: a symbolic link \(not followed\)\n {2}shot\.png: a symbolic link/m,
+  );
+});
+
 Deno.test("a save never writes an attachment whose path holds a backslash", async () => {
   await using kb = await makeKb();
   const path = "attachments/key/x\\..\\..\\..\\victim.png";
