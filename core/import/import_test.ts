@@ -302,6 +302,27 @@ Deno.test("a Hugo ref or relref shortcode to a note resolves as a relative link 
   assertEquals(resolved.unresolved, ["gone.md"]);
 });
 
+Deno.test("a Jekyll link tag to a note resolves from the site's top", () => {
+  const lookup = wikilinkLookup([
+    { id: "kb-front", sourcePath: "_docs/front-matter.md", title: "Front Matter", aliases: [] },
+  ]);
+  const byPath = new Map([["_docs/front-matter.md", "kb-front"]]);
+  // As Jekyll's own docs link their pages.
+  const resolved = resolveWikilinks(
+    "Set [front matter]({% link _docs/front-matter.md %}) or [it]({%- link /_docs/front-matter.md -%}#x);" +
+      " [gone]({% link _docs/gone.md %}), [page]({% link news/index.html %}) stay.\n",
+    lookup,
+    (path) => byPath.get(path),
+    "_docs/step-by-step/03-front-matter.md",
+  );
+  assertEquals(
+    resolved.body,
+    "Set front matter ([[kb-front]]) or it ([[kb-front]]);" +
+      " [gone]({% link _docs/gone.md %}), [page]({% link news/index.html %}) stay.\n",
+  );
+  assertEquals(resolved.unresolved, ["/_docs/gone.md"]);
+});
+
 Deno.test("a Dendron link names its note after its text; an Obsidian link's text never does", () => {
   const lookup = wikilinkLookup([
     { id: "kb-git00", sourcePath: "vault/dendron.topic.git.md", title: "Git", aliases: [] },
