@@ -28,6 +28,9 @@ Deno.test("a folder named by a number gives no tag, as #2024 gives none", () => 
   // A Zettelkasten of one folder per note (rwxrob/zet): its 2,631 notes each got their own tag.
   assertEquals(note("1841/README.md", "# Vim tips\n\nUse #vim.\n").tags, ["vim"]);
   assertEquals(note("journal/2024/05/Standup.md", "Done.\n").tags, ["journal"]);
+  // A Jekyll site's folders of posts and of a collection: their `_` is Jekyll's mark.
+  assertEquals(note("_posts/2021-01-01-hello.md", "Hi.\n").tags, ["posts"]);
+  assertEquals(note("_docs/plugins/hooks.md", "Hi.\n").tags, ["docs", "plugins"]);
   assertEquals(note("v2/2024-q1/x.md", "Done.\n").tags, ["v2", "2024-q1"]);
 });
 

@@ -396,12 +396,14 @@ function inlineTags(body: string): string[] {
 }
 
 /**
- * The folders a note sits in, as tags: `Ops/Cloud/x.md` → `ops`, `cloud`. A folder named by a
- * number is none, as `#2024` is no tag: a Zettelkasten's note folder (`1841/README.md`), a year's.
+ * The folders a note sits in, as tags: `Ops/Cloud/x.md` → `ops`, `cloud`; a Jekyll site's
+ * `_posts/x.md` → `posts` (its `_` marks the folder as Jekyll's, no part of the name). A folder
+ * named by a number is none, as `#2024` is no tag: a Zettelkasten's note folder
+ * (`1841/README.md`), a year's.
  */
 function folderTags(path: string): string[] {
   return path.split("/").slice(0, -1).map((folder) =>
-    folder.trim().toLowerCase().replace(/\s+/g, "-")
+    folder.trim().toLowerCase().replace(/\s+/g, "-").replace(/^_+/, "")
   ).filter((folder) => folder && !/^\d+$/.test(folder) && folder.length <= LIMITS.maxKeywordChars);
 }
 
