@@ -811,6 +811,8 @@ Deno.test("a note whose only heading names a part of any note is titled by its f
   assertEquals(note("b.md", "# TL;DR\nShip.\n").title, "b");
   // A docs site's file that says no more than the heading: the heading spells it better.
   assertEquals(note("perf/1-introduction.md", "# Introduction\n\nFast.\n").title, "Introduction");
+  assertEquals(note("deploy/README.md", "# Overview\n\nShip.\n").title, "Overview");
+  assertEquals(note("deploy/_index.md", "# Overview\n\nShip.\n").title, "Overview");
   // A heading that only begins with such a word names the note.
   assertEquals(
     note("c.md", "# Overview of the deploy pipeline\n\nRuns.\n").title,

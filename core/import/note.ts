@@ -452,7 +452,7 @@ const OPEN_IMPORT = /^import[ \t][^}]*\{[^}]*$/;
  * The note's `# heading` when it comes before the note's words and is its only one, and names
  * more than a part: one after them, or after a `## section`, or one of several, or one that a
  * section of any note could have (`# Definition`, `# Overview`) while the file's name says more
- * (`Cache.md`, not `1-introduction.md`), names a part of the note (a Zettelkasten's
+ * (`Cache.md`, not `1-introduction.md` or `README.md`), names a part of the note (a Zettelkasten's
  * `# Definition` … `# Example` … `# Todo`), not the note, which its file name titles, as Obsidian
  * titles every note.
  */
@@ -476,9 +476,11 @@ function topHeading(body: string, fileName: string): string | undefined {
   const headings = lines.filter((line) => !inCode(line) && /^#[ \t]/.test(line));
   const heading = headings.length === 1 ? firstHeading(first) : undefined;
   if (heading === undefined || !SECTION_NAME.test(heading)) return heading;
-  // A docs site's `1-introduction.md` says no more than its `# Introduction`, spelled better.
+  // A docs site's `1-introduction.md` says no more than its `# Introduction`, spelled better, and
+  // a folder's `README.md` or `index.md` says less.
   const named = fileName.replace(/^[\d\s._-]+/, "").replace(/[-_]+/g, " ").toLowerCase();
-  return named === heading.replace(/[\s:]+$/, "").toLowerCase() ? heading : undefined;
+  const said = named === heading.replace(/[\s:]+$/, "").toLowerCase();
+  return said || /^(?:readme|index)$/.test(named) ? heading : undefined;
 }
 
 /**
