@@ -24,13 +24,19 @@ Deno.test("an Obsidian note: frontmatter tags as a comma string, inline and fold
   assertEquals(read.type, "note");
 });
 
-Deno.test("a folder named by a number gives no tag, as #2024 gives none", () => {
+Deno.test("a folder gives its name as a tag: none for a number, as #2024 is none; no Jekyll _ or Notion id", () => {
   // A Zettelkasten of one folder per note (rwxrob/zet): its 2,631 notes each got their own tag.
   assertEquals(note("1841/README.md", "# Vim tips\n\nUse #vim.\n").tags, ["vim"]);
   assertEquals(note("journal/2024/05/Standup.md", "Done.\n").tags, ["journal"]);
   // A Jekyll site's folders of posts and of a collection: their `_` is Jekyll's mark.
   assertEquals(note("_posts/2021-01-01-hello.md", "Hi.\n").tags, ["posts"]);
   assertEquals(note("_docs/plugins/hooks.md", "Hi.\n").tags, ["docs", "plugins"]);
+  // A Notion export's folders and files end with the page's id, no part of its name.
+  const notion = note(
+    "Team Wiki 8c14a3b7b53f4b908b0f8db1eaa2fb87/Deploy 1a2b3c4d5e6f47089abcdeffedcba987.md",
+    "Run it.\n",
+  );
+  assertEquals([notion.tags, notion.title], [["team-wiki"], "Deploy"]);
   assertEquals(note("v2/2024-q1/x.md", "Done.\n").tags, ["v2", "2024-q1"]);
 });
 

@@ -403,7 +403,7 @@ function inlineTags(body: string): string[] {
  */
 function folderTags(path: string): string[] {
   return path.split("/").slice(0, -1).map((folder) =>
-    folder.trim().toLowerCase().replace(/\s+/g, "-").replace(/^_+/, "")
+    withoutNotionId(folder).trim().toLowerCase().replace(/\s+/g, "-").replace(/^_+/, "")
   ).filter((folder) => folder && !/^\d+$/.test(folder) && folder.length <= LIMITS.maxKeywordChars);
 }
 
@@ -484,12 +484,21 @@ function topHeading(body: string, fileName: string): string | undefined {
 }
 
 /**
+ * A file or folder name without the id a Notion export ends it with: `Team Wiki
+ * 8c14a3b7b53f4b908b0f8db1eaa2fb87` is `Team Wiki`.
+ */
+function withoutNotionId(name: string): string {
+  return name.replace(/ [0-9a-f]{32}$/, "");
+}
+
+/**
  * A title from a file name: `Ops/Rotate keys.md` → `Rotate keys`; a Logseq page of a namespace,
- * `Whiteboard___Action Bar.md` (or `Whiteboard%2FAction Bar.md`), is `Whiteboard/Action Bar`.
+ * `Whiteboard___Action Bar.md` (or `Whiteboard%2FAction Bar.md`), is `Whiteboard/Action Bar`; a
+ * Notion page's, `Deploy 1a2b…987.md`, `Deploy`.
  */
 function fileTitle(path: string): string {
-  return path.slice(path.lastIndexOf("/") + 1).replace(/\.(md|markdown|mdx|mdc)$/i, "")
-    .replace(/___|%2F/gi, "/").trim() || "untitled";
+  const name = path.slice(path.lastIndexOf("/") + 1).replace(/\.(md|markdown|mdx|mdc)$/i, "");
+  return withoutNotionId(name).replace(/___|%2F/gi, "/").trim() || "untitled";
 }
 
 /** A title on one line within the contract's length; a cut is said in `warnings`. */
