@@ -13,11 +13,15 @@ import { kbCommand } from "../io/self_command.ts";
 import { importFolder, type ImportReport } from "../io/import/import.ts";
 import { NOT_MARKDOWN } from "../io/import/source.ts";
 import { SOURCE_KINDS, type SourceKind } from "../core/import/kinds.ts";
+import { NOTE_FILE } from "../core/import/wikilinks.ts";
+import { sourceFile } from "../core/import/plan.ts";
+import { isAgentFile } from "../core/import/agent_rules.ts";
 import { type CommandSpec, helpText, oneOf, parseCommand } from "./args.ts";
 import { cyan, green, plural, printJson, yellow } from "./output.ts";
 import { printWarnings, saveSummary } from "./save_report.ts";
 import { allowSecretFlag } from "./entry_flags.ts";
 import { SECRET_LABELS } from "../core/text/secrets.ts";
+import { byteSize } from "../core/text/byte_size.ts";
 
 /** The command: its usage, options and positionals. */
 export const command = {
@@ -250,18 +254,30 @@ function printReport(
       listing,
     );
   }
-  const { brought, copied, missing } = report.attachments;
+  const { brought, copied, copiedBytes, missing } = report.attachments;
   const same = brought.length - copied.length;
   if (brought.length) {
+    // Committed, the files stay in the knowledge base's history: their size is said.
+    const said = [
+      ...(copied.length ? [byteSize(copiedBytes)] : []),
+      ...(same ? [`${same} already there as ${same === 1 ? "it is" : "they are"}`] : []),
+    ];
     console.log(
       `${plural(copied.length, "embedded file", "embedded files")} ` +
         `${dryRun ? "would be copied" : "copied"} to attachments/` +
-        (same ? ` (${same} already there as ${same === 1 ? "it is" : "they are"})` : ""),
+        (said.length ? ` (${said.join("; ")})` : ""),
     );
   }
-  if (missing.length) {
-    console.log(yellow(`${plural(missing.length, "embed", "embeds")} made plain text:`));
-    for (const { path, target, reason } of missing) {
+  const embeds = missing.filter((file) => !file.linked);
+  const links = missing.filter((file) => file.linked);
+  for (
+    const [files, heading] of [
+      [embeds, `${plural(embeds.length, "embed", "embeds")} made plain text:`],
+      [links, `${plural(links.length, "link", "links")} to files not brought, kept as written:`],
+    ] as const
+  ) {
+    if (files.length) console.log(yellow(heading));
+    for (const { path, target, reason } of files) {
       console.log(yellow(`  ${path}: ${target} (${reason})`));
     }
   }
@@ -287,9 +303,16 @@ function printReport(
   }
   const leftOut = report.leftOut.filter((file) => file.reason !== NOT_MARKDOWN);
   const files = leftOut.filter((file) => !file.path.endsWith("/"));
-  if (files.length) {
-    console.log(yellow(`${plural(files.length, "note", "notes")} left out:`));
-    for (const { path, reason } of files) console.log(yellow(`  ${path}: ${reason}`));
+  // A note's file, or a section of one (`CLAUDE.md#setup`); else a link to an image, a folder.
+  const isNote = (path: string) => NOTE_FILE.test(sourceFile(path)) || isAgentFile(path);
+  for (
+    const [list, one, many] of [
+      [files.filter((file) => isNote(file.path)), "note", "notes"],
+      [files.filter((file) => !isNote(file.path)), "other file", "other files"],
+    ] as const
+  ) {
+    if (list.length) console.log(yellow(`${plural(list.length, one, many)} left out:`));
+    for (const { path, reason } of list) console.log(yellow(`  ${path}: ${reason}`));
   }
   const folders = leftOut.filter((file) => file.path.endsWith("/"));
   if (folders.length) {

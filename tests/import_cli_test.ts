@@ -230,6 +230,55 @@ Deno.test("a save never writes an attachment that holds a credential unless --al
   assertEquals(await attachmentSecretProblems(kb.dir, [{ path, bytes: image }], false), []);
 });
 
+Deno.test("import: a link to a file of the folder not brought names that file and why, not a note", async () => {
+  await using kb = await makeKb();
+  const vault = join(kb.root, "vault");
+  await Deno.mkdir(join(vault, ".obsidian"), { recursive: true });
+  await Deno.writeTextFile(join(kb.root, "outside.pdf"), "not the vault's");
+  // A link is never followed: the files are in the folder, but not brought.
+  await Deno.symlink(join(kb.root, "outside.pdf"), join(vault, "spec.pdf"));
+  await Deno.symlink(join(kb.root, "outside.pdf"), join(vault, "shot.png"));
+  await Deno.writeTextFile(
+    join(vault, "Note.md"),
+    "# Release\n\nSee [[shot.png]], [the spec](spec.pdf) and [[Nowhere]].\n",
+  );
+  const human = await runCli(["import", vault, "--dry-run"], { env: kb.env });
+  assertEquals(human.code, 0, show(human));
+  assertMatch(human.stdout, /1 link names no note:\n {2}Note\.md: \[\[Nowhere\]\]\n/);
+  assertMatch(
+    human.stdout,
+    /2 links to files not brought, kept as written:\n {2}Note\.md: shot\.png \(a symbolic link \(not followed\)\)\n {2}Note\.md: spec\.pdf \(/,
+  );
+  const report = parseJson<{
+    unresolved: { name: string }[];
+    attachments: { missing: { target: string; linked?: boolean }[] };
+  }>(await runCli(["import", vault, "--json"], { env: kb.env }));
+  assertEquals(report.unresolved.map((link) => link.name), ["Nowhere"]);
+  assertEquals(report.attachments.missing.map((file) => [file.target, file.linked]), [
+    ["shot.png", true],
+    ["spec.pdf", true],
+  ]);
+});
+
+Deno.test("import: a file left out that is no note is not listed among the notes left out", async () => {
+  await using kb = await makeKb();
+  const notes = join(kb.root, "notes");
+  await writeFolder(notes, { "Note.md": "# Release\n\nShip it.\n", "img/shot.png": "png" });
+  await Deno.symlink(join(notes, "Note.md"), join(notes, "Copy.md"));
+  await Deno.symlink(join(notes, "img/shot.png"), join(notes, "shot.png"));
+  await Deno.symlink(join(notes, "img"), join(notes, "pictures"));
+  const listed = await runCli(["import", notes, "--dry-run"], { env: kb.env });
+  assertEquals(listed.code, 0, show(listed));
+  assertMatch(
+    listed.stdout,
+    /^1 note left out:\n {2}Copy\.md: a symbolic link \(not followed\)\n/m,
+  );
+  assertMatch(
+    listed.stdout,
+    /^2 other files left out:\n {2}pictures: a symbolic link \(not followed\)\n {2}shot\.png: a symbolic link/m,
+  );
+});
+
 Deno.test("a save never writes an attachment whose path holds a backslash", async () => {
   await using kb = await makeKb();
   const path = "attachments/key/x\\..\\..\\..\\victim.png";
@@ -543,7 +592,15 @@ Deno.test("import --dry-run says the embedded files would be copied, and copies 
   await copyDir(join(FIXTURES, "obsidian"), folder);
   const dry = await runCli(["import", folder, "--dry-run"], { env: kb.env });
   assertEquals(dry.code, 0, show(dry));
-  assertMatch(dry.stdout, /^\d+ embedded files? would be copied to attachments\/$/m);
+  // Committed, they stay in the knowledge base's history: their size is said first.
+  assertMatch(dry.stdout, /^\d+ embedded files? would be copied to attachments\/ \(\d+ bytes\)$/m);
+  const report = parseJson<{ attachments: { copied: string[]; copiedBytes: number } }>(
+    await runCli(["import", folder, "--dry-run", "--json"], { env: kb.env }),
+  );
+  const sizes = await Promise.all(
+    report.attachments.copied.map(async (path) => (await Deno.stat(join(folder, path))).size),
+  );
+  assertEquals(report.attachments.copiedBytes, sizes.reduce((sum, size) => sum + size, 0));
   assert(!(await exists(join(kb.dir, "attachments"))), "a dry run copies nothing");
 });
 

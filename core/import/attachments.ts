@@ -13,7 +13,7 @@
  * name ends as a file's would.
  * A link to a file that is no note, `[[shot.png|see the screenshot]]` or `[the spec](spec.pdf)`
  * (found as an embed's file is), brings the file along too and points at its copy, a markdown
- * link after its text; one to a file not brought is left as written.
+ * link after its text; one to a file not brought is left as written, and named with why.
  *
  * @module
  */
@@ -33,6 +33,8 @@ export interface MissingAttachment {
   /** The embed's target as written. */
   target: string;
   reason: string;
+  /** A link to the file, not an embed of it: left as written, not made plain text. */
+  linked?: true;
 }
 
 /** What the embeds of a note need: files to bring, and embeds that name none. */
@@ -186,10 +188,15 @@ export function resolveAttachments(
       },
     );
   // A link to a file of the folder that is brought along points at its copy, as an embed does;
-  // one to a file not found or not brought is left as written (a wikilink is then reported as a
-  // link that names no note).
-  const linkTo = (text: string, found: string | undefined, fragment = "") => {
-    if (!found || refusal(found) !== undefined) return undefined;
+  // one to a file not found or not brought is left as written (a wikilink to a file not found is
+  // then reported as a link that names no note; one to a file not brought is named with why).
+  const linkTo = (target: string, text: string, found: string | undefined, fragment = "") => {
+    if (!found) return undefined;
+    const reason = refusal(found);
+    if (reason !== undefined) {
+      missing.push({ path: notePath, target, reason, linked: true });
+      return undefined;
+    }
     if (!brought.includes(found)) brought.push(found);
     return `[${text}](../${linkTarget(attachmentPath(folderKey, found))}${fragment})`;
   };
@@ -208,7 +215,7 @@ export function resolveAttachments(
           const target = restore(name).trim();
           if (NOTE_FILE.test(target) || !FILE_ENDING.test(target) || isNote(target)) return whole;
           const [fragment, shown] = AFTER_FILE.exec(restore(heldAfter))!.slice(1);
-          return linkTo(shown || target, byWikilink(target), fragment) ?? whole;
+          return linkTo(target, shown || target, byWikilink(target), fragment) ?? whole;
         }
         const written = restore(angled ?? plain ?? "");
         const target = decodedTarget(written.replace(/#.*$/, ""));
@@ -216,7 +223,7 @@ export function resolveAttachments(
           return whole;
         }
         const fragment = /#.*$/.exec(written)?.[0];
-        return linkTo(restore(heldText ?? ""), byMarkdown(target), fragment) ?? whole;
+        return linkTo(target, restore(heldText ?? ""), byMarkdown(target), fragment) ?? whole;
       },
     );
   const embedded = replaceOutsideCode(body, /!\[/, resolveLine);

@@ -147,10 +147,17 @@ Deno.test("a link to a file of the folder brings it along and points at the copy
       "[the scan](../attachments/help-1/en/Bases/local.png).\n" +
       "[[Gone.png]], [[Bases]], [a note](Intro.md#top), [site](https://x.io/a.png), [up](#top).\n",
   );
-  // A file not brought (too large) is linked as written; a badge's image is an embed, not a link.
+  // A file not brought (too large) is linked as written, and named with why; a badge's image is
+  // an embed, not a link.
   const refused = resolveAttachments(body, "en/Bases/Intro.md", "help-1", FILES, () => "too large");
   assertEquals(refused.brought, []);
   assertEquals(refused.body, body);
+  const why = { path: "en/Bases/Intro.md", reason: "too large", linked: true as const };
+  assertEquals(refused.missing, [
+    { ...why, target: "bases.png" },
+    { ...why, target: "local.png" },
+    { ...why, target: "local.png" },
+  ]);
   const badge = resolveAttachments(
     "[![ok](bases.png)](https://ci)\n",
     "a.md",

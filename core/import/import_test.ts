@@ -24,10 +24,19 @@ Deno.test("an Obsidian note: frontmatter tags as a comma string, inline and fold
   assertEquals(read.type, "note");
 });
 
-Deno.test("a folder named by a number gives no tag, as #2024 gives none", () => {
+Deno.test("a folder gives its name as a tag: none for a number, as #2024 is none; no Jekyll _ or Notion id", () => {
   // A Zettelkasten of one folder per note (rwxrob/zet): its 2,631 notes each got their own tag.
   assertEquals(note("1841/README.md", "# Vim tips\n\nUse #vim.\n").tags, ["vim"]);
   assertEquals(note("journal/2024/05/Standup.md", "Done.\n").tags, ["journal"]);
+  // A Jekyll site's folders of posts and of a collection: their `_` is Jekyll's mark.
+  assertEquals(note("_posts/2021-01-01-hello.md", "Hi.\n").tags, ["posts"]);
+  assertEquals(note("_docs/plugins/hooks.md", "Hi.\n").tags, ["docs", "plugins"]);
+  // A Notion export's folders and files end with the page's id, no part of its name.
+  const notion = note(
+    "Team Wiki 8c14a3b7b53f4b908b0f8db1eaa2fb87/Deploy 1a2b3c4d5e6f47089abcdeffedcba987.md",
+    "Run it.\n",
+  );
+  assertEquals([notion.tags, notion.title], [["team-wiki"], "Deploy"]);
   assertEquals(note("v2/2024-q1/x.md", "Done.\n").tags, ["v2", "2024-q1"]);
 });
 
@@ -300,6 +309,27 @@ Deno.test("a Hugo ref or relref shortcode to a note resolves as a relative link 
   );
   assertEquals(resolved.linked, ["kb-pgm00"]);
   assertEquals(resolved.unresolved, ["gone.md"]);
+});
+
+Deno.test("a Jekyll link tag to a note resolves from the site's top", () => {
+  const lookup = wikilinkLookup([
+    { id: "kb-front", sourcePath: "_docs/front-matter.md", title: "Front Matter", aliases: [] },
+  ]);
+  const byPath = new Map([["_docs/front-matter.md", "kb-front"]]);
+  // As Jekyll's own docs link their pages.
+  const resolved = resolveWikilinks(
+    "Set [front matter]({% link _docs/front-matter.md %}) or [it]({%- link /_docs/front-matter.md -%}#x);" +
+      " [gone]({% link _docs/gone.md %}), [page]({% link news/index.html %}) stay.\n",
+    lookup,
+    (path) => byPath.get(path),
+    "_docs/step-by-step/03-front-matter.md",
+  );
+  assertEquals(
+    resolved.body,
+    "Set front matter ([[kb-front]]) or it ([[kb-front]]);" +
+      " [gone]({% link _docs/gone.md %}), [page]({% link news/index.html %}) stay.\n",
+  );
+  assertEquals(resolved.unresolved, ["/_docs/gone.md"]);
 });
 
 Deno.test("a Dendron link names its note after its text; an Obsidian link's text never does", () => {
@@ -765,7 +795,52 @@ Deno.test("a heading after the note's words or a ## section does not title it: t
   // An MDX page's imports and exports come before its words.
   const mdx = "import {Note} from './note.jsx'\nexport const info = {}\n\n# What is MDX?\n";
   assertEquals(note("what-is-mdx.mdx", mdx).title, "What is MDX?");
+  // Its names over several lines, as Prettier writes them (TypeORM's docs).
+  const lines =
+    'import {\n    DatabaseTabs,\n    DatabaseTab,\n} from "@site/src/tabs"\n\n# Transactions\n';
+  assertEquals(note("transactions.mdx", lines).title, "Transactions");
   assertEquals(note("b.md", decorated).title, "Real title");
+});
+
+Deno.test("a note whose only heading names a part of any note is titled by its file name", () => {
+  // A Zettelkasten's note of one `# Definition` and its `## Example`: not a note titled Definition.
+  const cache = note(
+    "Cache.md",
+    "# Definition\n\nA copy kept near its use.\n\n## Example\n\nA CDN.\n",
+  );
+  assertEquals(cache.title, "Cache");
+  assertEquals(cache.body.startsWith("# Definition\n"), true);
+  assertEquals(
+    note("Deploy pipeline.md", "# Overview:\n\nRuns on merge.\n").title,
+    "Deploy pipeline",
+  );
+  assertEquals(note("b.md", "# TL;DR\nShip.\n").title, "b");
+  // A docs site's file that says no more than the heading: the heading spells it better.
+  assertEquals(note("perf/1-introduction.md", "# Introduction\n\nFast.\n").title, "Introduction");
+  assertEquals(note("deploy/README.md", "# Overview\n\nShip.\n").title, "Overview");
+  assertEquals(note("deploy/_index.md", "# Overview\n\nShip.\n").title, "Overview");
+  // A heading that only begins with such a word names the note.
+  assertEquals(
+    note("c.md", "# Overview of the deploy pipeline\n\nRuns.\n").title,
+    "Overview of the deploy pipeline",
+  );
+});
+
+Deno.test("a page's addresses in its aliases (Hugo's redirects) are kept, not made names", () => {
+  const hugo = note(
+    "content/posts/hello.md",
+    "---\ntitle: Hello\naliases:\n  - /old/hello/\n  - /posts/hello.html\n---\nHi.\n",
+  );
+  assertEquals(hugo.aliases, []);
+  assertEquals(hugo.fields?.note_aliases, ["/old/hello/", "/posts/hello.html"]);
+  const toml = note("world.md", '+++\ntitle = "World"\naliases = ["/w", "Earth"]\n+++\nText.\n');
+  assertEquals([toml.aliases, toml.fields?.note_aliases], [["Earth"], ["/w"]]);
+  // Names, a path written inside one too, are the note's aliases, as Obsidian's are.
+  const names = note("CI.md", "---\naliases: CI/CD, build pipeline\n---\nText.\n");
+  assertEquals([names.aliases, names.fields?.note_aliases], [
+    ["CI/CD", "build pipeline"],
+    undefined,
+  ]);
 });
 
 Deno.test("a note of another folder at the same path never updates the first folder's entry", () => {

@@ -102,14 +102,15 @@ export function noteFromFields(
   body: string,
   warnings: string[] = [],
 ): ImportedNote {
-  const title = text(fields.title) ?? text(fields.name) ?? topHeading(body) ??
-    fileTitle(note.path);
+  const named = fileTitle(note.path);
+  const title = text(fields.title) ?? text(fields.name) ?? topHeading(body, named) ?? named;
   const description = text(fields.description);
   const dates = noteDates(fields, note.fileDates, note.path);
   const source = text(fields.source) ?? text(fields.url) ?? soleUrl(body);
   const supersedes = supersededNames(fields, body);
   const type = inferType(fields, title, body);
   const status = inferStatus(fields);
+  const aliases = aliasesOf(fields);
   return {
     sourcePath: note.path,
     title: oneLineTitle(title, warnings),
@@ -126,20 +127,45 @@ export function noteFromFields(
     ),
     aliases: within(
       "aliases",
-      unique(
-        listOf(fields.aliases ?? fields.alias, "alias", warnings).map((alias) =>
-          alias.replace(/^#/, "")
-        ),
-      ),
+      unique(listOf(aliases.names, "alias", warnings).map((alias) => alias.replace(/^#/, ""))),
       warnings,
     ),
     ...dates,
     ...(source ? { source } : {}),
     supersedes,
     body: withDescription(withoutTitleHeading(body, title), description),
-    fields: keptFields(fields, { type, status, ...dates, source }),
+    fields: { ...keptFields(fields, { type, status, ...dates, source }), ...aliases.kept },
     warnings,
   };
+}
+
+/**
+ * An alias that is an address of the page on a site, not a name of the note: Hugo's `aliases:
+ * [/posts/old-url/]` (or `old.html`, `https://…`), the URLs that redirect to it.
+ */
+const PAGE_ADDRESS = /^(?:\/|[a-z][a-z0-9+.-]*:\/\/)|\.html?$|\/$/i;
+
+/**
+ * The aliases a note's `aliases` (or `alias`) field gives as names, and the field kept with the
+ * others it gives, which are its page's addresses (see {@link PAGE_ADDRESS}), when it has any.
+ */
+function aliasesOf(
+  fields: Record<string, unknown>,
+): { names: unknown[]; kept: Record<string, unknown> } {
+  const name = fields.aliases !== undefined ? "aliases" : "alias";
+  const value = fields[name];
+  const items = Array.isArray(value) ? value : typeof value === "string" ? value.split(",") : [];
+  const isAddress = (item: unknown) => typeof item === "string" && PAGE_ADDRESS.test(item.trim());
+  const addresses = items.filter(isAddress);
+  if (!addresses.length) return { names: items, kept: {} };
+  const names = items.filter((item) => !isAddress(item));
+  // Kept as written when it gives addresses alone, else as the list of them.
+  return { names, kept: { [keptName(name)]: names.length ? addresses : value } };
+}
+
+/** The name a field of the note is kept under: `note_<name>` when the entry uses the name. */
+function keptName(name: string): string {
+  return ENTRY_OWN.includes(name) ? `note_${name}` : name;
 }
 
 /** The frontmatter fields an import reads into the entry's own fields, or its body. */
@@ -179,7 +205,7 @@ function keptFields(
     if ((name === "source" || name === "url") && text(value) === entry.source) continue;
     const said = text(value)?.toLowerCase();
     if ((name === "type" || name === "status") && said === entry[name]) continue;
-    kept[ENTRY_OWN.includes(name) ? `note_${name}` : name] = value;
+    kept[keptName(name)] = value;
   }
   return kept;
 }
@@ -370,12 +396,14 @@ function inlineTags(body: string): string[] {
 }
 
 /**
- * The folders a note sits in, as tags: `Ops/Cloud/x.md` → `ops`, `cloud`. A folder named by a
- * number is none, as `#2024` is no tag: a Zettelkasten's note folder (`1841/README.md`), a year's.
+ * The folders a note sits in, as tags: `Ops/Cloud/x.md` → `ops`, `cloud`; a Jekyll site's
+ * `_posts/x.md` → `posts` (its `_` marks the folder as Jekyll's, no part of the name). A folder
+ * named by a number is none, as `#2024` is no tag: a Zettelkasten's note folder
+ * (`1841/README.md`), a year's.
  */
 function folderTags(path: string): string[] {
   return path.split("/").slice(0, -1).map((folder) =>
-    folder.trim().toLowerCase().replace(/\s+/g, "-")
+    withoutNotionId(folder).trim().toLowerCase().replace(/\s+/g, "-").replace(/^_+/, "")
   ).filter((folder) => folder && !/^\d+$/.test(folder) && folder.length <= LIMITS.maxKeywordChars);
 }
 
@@ -407,17 +435,38 @@ const BEFORE_THE_WORDS = new RegExp(
 );
 
 /**
- * The note's `# heading` when it comes before the note's words and is its only one: one after
- * them, or after a `## section`, or one of several, names a part of the note (a Zettelkasten's
+ * The name of a part of any note (`Definition`, `Overview`, `Summary`, `Todo`), which a heading
+ * gives a section: one heading of it on its own, `# Overview`, titles no note.
+ */
+const SECTION_NAME = new RegExp(
+  "^(?:abstract|background|context|contents|definitions?|description|details|examples?|" +
+    "ideas|intro|introduction|key points|log|notes?|overview|problem|questions|references|" +
+    "related|solution|sources|summary|table of contents|takeaways|tl;?dr|to ?do|usage)[ \\t]*:?$",
+  "i",
+);
+
+/** An MDX page's `import {` whose names go on over the next lines, to a `} from "…"` one. */
+const OPEN_IMPORT = /^import[ \t][^}]*\{[^}]*$/;
+
+/**
+ * The note's `# heading` when it comes before the note's words and is its only one, and names
+ * more than a part: one after them, or after a `## section`, or one of several, or one that a
+ * section of any note could have (`# Definition`, `# Overview`) while the file's name says more
+ * (`Cache.md`, not `1-introduction.md` or `README.md`), names a part of the note (a Zettelkasten's
  * `# Definition` … `# Example` … `# Todo`), not the note, which its file name titles, as Obsidian
  * titles every note.
  */
-function topHeading(body: string): string | undefined {
+function topHeading(body: string, fileName: string): string | undefined {
   const lines = body.split("\n");
   let comment = false;
+  let importing = false;
   const first = lines.find((line) => {
     if (comment || /^[ \t]*<!--/.test(line) && !line.includes("-->")) {
       comment = !line.includes("-->");
+      return false;
+    }
+    if (importing || OPEN_IMPORT.test(line)) {
+      importing = !line.includes("}");
       return false;
     }
     return !BEFORE_THE_WORDS.test(line);
@@ -425,16 +474,31 @@ function topHeading(body: string): string | undefined {
   if (!first || !/^#[ \t]/.test(first)) return undefined;
   const inCode = nonProseLines();
   const headings = lines.filter((line) => !inCode(line) && /^#[ \t]/.test(line));
-  return headings.length === 1 ? firstHeading(first) : undefined;
+  const heading = headings.length === 1 ? firstHeading(first) : undefined;
+  if (heading === undefined || !SECTION_NAME.test(heading)) return heading;
+  // A docs site's `1-introduction.md` says no more than its `# Introduction`, spelled better, and
+  // a folder's `README.md` or `index.md` says less.
+  const named = fileName.replace(/^[\d\s._-]+/, "").replace(/[-_]+/g, " ").toLowerCase();
+  const said = named === heading.replace(/[\s:]+$/, "").toLowerCase();
+  return said || /^(?:readme|index)$/.test(named) ? heading : undefined;
+}
+
+/**
+ * A file or folder name without the id a Notion export ends it with: `Team Wiki
+ * 8c14a3b7b53f4b908b0f8db1eaa2fb87` is `Team Wiki`.
+ */
+function withoutNotionId(name: string): string {
+  return name.replace(/ [0-9a-f]{32}$/, "");
 }
 
 /**
  * A title from a file name: `Ops/Rotate keys.md` → `Rotate keys`; a Logseq page of a namespace,
- * `Whiteboard___Action Bar.md` (or `Whiteboard%2FAction Bar.md`), is `Whiteboard/Action Bar`.
+ * `Whiteboard___Action Bar.md` (or `Whiteboard%2FAction Bar.md`), is `Whiteboard/Action Bar`; a
+ * Notion page's, `Deploy 1a2b…987.md`, `Deploy`.
  */
 function fileTitle(path: string): string {
-  return path.slice(path.lastIndexOf("/") + 1).replace(/\.(md|markdown|mdx|mdc)$/i, "")
-    .replace(/___|%2F/gi, "/").trim() || "untitled";
+  const name = path.slice(path.lastIndexOf("/") + 1).replace(/\.(md|markdown|mdx|mdc)$/i, "");
+  return withoutNotionId(name).replace(/___|%2F/gi, "/").trim() || "untitled";
 }
 
 /** A title on one line within the contract's length; a cut is said in `warnings`. */

@@ -2,7 +2,8 @@
  * Links between notes resolved to entry ids, pure. `[[Title]]`, `[[Title|shown text]]` (in a
  * table `[[Title\\|shown text]]`) and `[[Title#heading]]` name a note by its file name, its title
  * or one of its aliases (in any case); a relative markdown link (`[text](other.md)`,
- * `[text](../folder/note.md#anchor)`, Hugo's `[text]({{< relref "other.md" >}})`, a definition
+ * `[text](../folder/note.md#anchor)`, Hugo's `[text]({{< relref "other.md" >}})`, Jekyll's
+ * `[text]({% link _docs/other.md %})`, a definition
  * `[label]: other.md "Title"`) names it by its path from the note, else from the folder's top (a
  * link to a page or a folder without a file's ending, `../deploy` or `../1841/`, by the page's
  * file or the folder's README); a Dendron link, `[[text|dendron.topic.git]]`, by the name after
@@ -80,10 +81,11 @@ const UNSPACED =
 /**
  * A markdown link, `[text](target)` or `[text](<target with spaces>)`, with an optional title; or
  * one whose target is Hugo's shortcode for another page, `[text]({{< relref "other.md#x" >}})`
- * (or `ref`, or `{{% … %}}`), as ox-hugo writes links between notes.
+ * (or `ref`, or `{{% … %}}`), as ox-hugo writes links between notes; or Jekyll's tag for one,
+ * `[text]({% link _docs/other.md %})` (an anchor may follow it), its path from the site's top.
  */
 const MARKDOWN_LINK =
-  /(!?)\[([^\]\n]*)\]\((?:<([^>\n]+)>|\{\{[<%]\s*(?:rel)?ref\s+"([^"\n]+)"\s*[>%]\}\}|([^)\s]+))(?:\s+"[^"\n]*")?\)/g;
+  /(!?)\[([^\]\n]*)\]\((?:<([^>\n]+)>|\{\{[<%]\s*(?:rel)?ref\s+"([^"\n]+)"\s*[>%]\}\}|\{%-?\s*link\s+([^\s%|]+)\s*-?%\}(?:#[^)\s]*)?|([^)\s]+))(?:\s+"[^"\n]*")?\)/g;
 
 /**
  * A link reference definition, `[label]: target "title"` alone on its line (as Foam writes one for
@@ -215,8 +217,10 @@ export function resolveWikilinks(
       const seen = shown.trim() ||
         (heading.trim() ? `${name.trim()} > ${heading.trim()}` : name.trim());
       return mention(seen, id, runOn);
-    }).replace(MARKDOWN_LINK, (whole, embed, heldText, angled, hugo, plain) => {
-      const [text, target] = [heldText, angled ?? hugo ?? plain].map(restore);
+    }).replace(MARKDOWN_LINK, (whole, embed, heldText, angled, hugo, jekyll, plain) => {
+      // Jekyll's path is from the site's top, whatever the note's folder.
+      const fromTop = jekyll === undefined ? undefined : `/${jekyll.replace(/^\/+/, "")}`;
+      const [text, target] = [heldText, angled ?? hugo ?? fromTop ?? plain].map(restore);
       if (embed) return whole;
       const id = linkedNote(target);
       return id ? mention(text.trim(), id) : whole;

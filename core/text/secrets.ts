@@ -423,13 +423,13 @@ function isDottedName(value: string): boolean {
 
 /**
  * A value of words run together, camel case or joined by `/`, `-`, `_`, `.` or `:`, each word a
- * few capitals at most and then small letters (`predefinedCredentialType`,
- * `Filson/Switzer/JetBrains`, `XMLHttpRequest`, `Basic::ControllerMethods.http_basic_auth`): a
- * name. A generated string of mixed case has runs of one small letter between capitals
- * (`DLXBMPbtamCaSTUy…`), which no word is.
+ * few capitals at most and then small letters, or `Id` (`predefinedCredentialType`,
+ * `Filson/Switzer/JetBrains`, `XMLHttpRequest`, `Basic::ControllerMethods.http_basic_auth`,
+ * `fk_question_categories_questionId`): a name. A generated string of mixed case has runs of one
+ * small letter between capitals (`DLXBMPbtamCaSTUy…`), which no other word is.
  */
 function isCompoundName(value: string): boolean {
-  return /^(?:[A-Z]{0,4}[a-z]{2,}|[/._:-])+$/.test(value);
+  return /^(?:[A-Z]{0,4}[a-z]{2,}|Id|[/._:-])+$/.test(value);
 }
 
 /**

@@ -496,6 +496,8 @@ Deno.test("findSecrets: notes of public collections that hold no secret are not 
     '- `authentication: "predefinedCredentialType"`',
     "- Tokens Filson/Switzer/JetBrains + paleta --brand/--brand-2/",
     "const request = new XMLHttpRequestUploadEventTarget(); // token XMLHttpRequestUploadTarget",
+    // A foreign key's name, ids and all, in TypeORM's documentation of @JoinTable.
+    'foreignKeyConstraintName: "fk_question_categories_questionId",',
     // A Ruby constant path after HttpAuthentication; a placeholder and prose in Japanese after a
     // password's name; the fields of /etc/group and /etc/passwd.
     "[`ActionController::HttpAuthentication::Basic::ControllerMethods.http_basic_authenticate_with`]",

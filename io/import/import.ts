@@ -97,11 +97,17 @@ export interface ImportReport extends ImportPlan {
    */
   leftOut: { path: string; reason: string }[];
   /**
-   * The files notes embed: those brought under `attachments/` (paths inside the folder), of them
-   * those this import copies (new, or changed since the last import), and the embeds of files not
-   * brought (made plain text), each with why.
+   * The files notes embed or link: those brought under `attachments/` (paths inside the folder),
+   * of them those this import copies (new, or changed since the last import) and how many bytes
+   * they hold, and the embeds of files not brought (made plain text) and links to them (kept as
+   * written), each with why.
    */
-  attachments: { brought: string[]; copied: string[]; missing: MissingAttachment[] };
+  attachments: {
+    brought: string[];
+    copied: string[];
+    copiedBytes: number;
+    missing: MissingAttachment[];
+  };
   /** Credentials masked in the notes brought in, each with its note and line in the source. */
   masked: MaskedSecret[];
   /**
@@ -163,7 +169,16 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
     path: attachmentPath(key, path),
     bytes: bytesOf(path),
   })).filter(({ path, bytes }) => !sameBytes(ifExists(() => readKbBytes(kbDir, path)), bytes));
-  const attachments = { ...embedded, copied: files.map((file) => file.source) };
+  const attachments = {
+    ...embedded,
+    copied: files.map((file) => file.source),
+    copiedBytes: files.reduce((sum, file) => sum + file.bytes.length, 0),
+  };
+  // A wikilink to a file of the folder not brought names that file, with why: it names a file.
+  const linkedFiles = new Set(
+    embedded.missing.filter((file) => file.linked).map((file) => `${file.path}\0${file.target}`),
+  );
+  const fileNotBrought = (path: string, name: string) => linkedFiles.has(`${path}\0${name}`);
   const indexes = read.indexes;
   const existing = existingEntries(kbDir);
   const dendron = kind === "dendron";
@@ -205,7 +220,10 @@ export async function importFolder(request: ImportRequest): Promise<ImportReport
   const notBrought = new Set(leftOut.map((file) => file.path));
   const report: ImportReport = {
     ...plan,
-    unresolved: namingLeftOut(plan.unresolved, leftOutNotes(leftOut, notes)),
+    unresolved: namingLeftOut(
+      plan.unresolved.filter((link) => !fileNotBrought(sourceFile(link.sourcePath), link.name)),
+      leftOutNotes(leftOut, notes),
+    ),
     kind,
     indexes,
     leftOut: leftOut.filter((file) => !brought.has(file.path)),
@@ -271,7 +289,10 @@ function withAttachments(
   others: SourceFolder["others"],
   key: string,
   scan?: { bytesOf: (path: string) => Uint8Array; keep: string },
-): { notes: KindNote[]; attachments: Omit<ImportReport["attachments"], "copied"> } {
+): {
+  notes: KindNote[];
+  attachments: Omit<ImportReport["attachments"], "copied" | "copiedBytes">;
+} {
   const info = new Map(others.map((file) => [file.path, file]));
   const lookup = attachmentLookup(others.map((file) => file.path));
   const refusal = (path: string) => {
