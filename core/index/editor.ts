@@ -11,6 +11,7 @@ import { kernelRuleHash } from "../kernel/acceptance.ts";
 import type { Entry } from "../entry/entry.ts";
 import type { Activity } from "../entry/schema.ts";
 import { countTerm, countTerms, distinctTerms } from "../text/tokenize.ts";
+import { adjacentPairs, pairFilter } from "../text/word_pairs.ts";
 import {
   formatShard,
   parseShard,
@@ -52,6 +53,9 @@ export function analyzeEntry(entry: Entry, path: string, hash: string): Analyzed
   const keywordTerms = [...entry.tags, ...entry.aliases].flatMap(distinctTerms);
   for (const term of keywordTerms) countTerm(terms, term, 1);
   const bodyLength = countTerms(entry.body, 2, terms);
+  const pairs = pairFilter(
+    new Set([...adjacentPairs(entry.title), ...adjacentPairs(entry.body)]),
+  );
   return {
     info: {
       id: entry.id,
@@ -67,6 +71,7 @@ export function analyzeEntry(entry: Entry, path: string, hash: string): Analyzed
       updated: entry.updated,
       hash,
       lengths: [titleLength, keywordTerms.length, bodyLength],
+      ...pairs ? { pairs } : {},
     },
     terms,
   };

@@ -1,1 +1,0 @@
-import{a}from"./chunk-IJ4WX55E.js";import"./chunk-Q372HQ43.js";import"./chunk-TFQ52A5Z.js";import"./chunk-2NM33E67.js";import"./chunk-UTB2WX5G.js";import"./chunk-Z4W65ENH.js";import"./chunk-TKVF447D.js";import"./chunk-JSBX5ADZ.js";import"./chunk-CHVXREWX.js";export{a as analyzeFile};
