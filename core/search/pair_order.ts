@@ -8,7 +8,7 @@
  * @module
  */
 import type { IndexReader } from "../index/reader.ts";
-import { filterHolds, readPairFilter } from "../text/word_pairs.ts";
+import { filterHolds, readPairFilter, type TermPair } from "../text/word_pairs.ts";
 
 /** What each pair an entry holds adds, as a share of the first entry's score. */
 export const PAIR_BONUS = 0.1;
@@ -26,18 +26,17 @@ export const PAIR_ORDER_DEPTH = 10;
 function pairsHeld(
   reader: IndexReader,
   ord: number,
-  pairs: ReadonlySet<string>,
+  pairs: readonly TermPair[],
   terms: ReadonlySet<string>,
 ): number {
   const filter = reader.doc(ord)?.pairs;
   if (!filter) return 0;
   let bytes: Uint8Array | undefined;
   let held = 0;
-  for (const pair of pairs) {
-    const [one, other] = pair.split(" ");
-    if (!terms.has(one) || !terms.has(other)) continue;
+  for (const { first, second, hash } of pairs) {
+    if (!terms.has(first) || !terms.has(second)) continue;
     bytes ??= readPairFilter(filter);
-    if (filterHolds(bytes, pair) && ++held === MOST_PAIRS) break;
+    if (filterHolds(bytes, hash) && ++held === MOST_PAIRS) break;
   }
   return held;
 }
@@ -52,10 +51,10 @@ export function pairBonuses(
   ranked: readonly number[],
   score: (ord: number) => number,
   termsOf: (ord: number) => ReadonlySet<string>,
-  pairs: ReadonlySet<string>,
+  pairs: readonly TermPair[],
 ): Map<number, number> {
   const bonuses = new Map<number, number>();
-  if (!pairs.size || !ranked.length) return bonuses;
+  if (!pairs.length || !ranked.length) return bonuses;
   const unit = PAIR_BONUS * score(ranked[0]);
   for (const ord of ranked.slice(0, PAIR_ORDER_DEPTH)) {
     const held = pairsHeld(reader, ord, pairs, termsOf(ord));

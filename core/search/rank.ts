@@ -356,7 +356,7 @@ export function search(
     best.splice(at, 0, ord);
     if (best.length > depth) best.pop();
   }
-  const pairs = new Set(queries.flatMap((query) => [...adjacentPairs(query)]));
+  const pairs = adjacentPairs(...queries);
   const termsOf = (ord: number) =>
     new Set(scored.flatMap((scores) => scores.get(ord)?.terms ?? []));
   const bonuses = pairBonuses(reader, best, (ord) => fused.get(ord)!.score, termsOf, pairs);

@@ -4,15 +4,16 @@
  * whose `pretty` and `print` sit paragraphs apart. Search and the prompt hook both move such an
  * entry up among their first few (core/search/pair_order.ts).
  *
- * An entry's pairs are kept as a Bloom filter ({@link PAIR_FILTER_BITS_PER_PAIR} bits a pair,
- * {@link PAIR_FILTER_HASHES} hashes: about 0.6 % of the pairs it never held pass for held), in
- * base64 in its record, so that neither reads an entry file. Only the pairs of two terms an entry
- * holds are asked about, a few for each entry even of a long prompt.
+ * A pair is known by a 32-bit hash of its two terms, the lesser first ({@link pairHash}), so that
+ * "print the json" and "json print" give the same. An entry's pairs are kept as a Bloom filter
+ * ({@link PAIR_FILTER_BITS_PER_PAIR} bits a pair, {@link PAIR_FILTER_HASHES} bits set by each:
+ * about 0.6 % of the pairs it never held pass for held), in base64 in its record, so that neither
+ * reads an entry file. Only the pairs of two terms an entry holds are asked about, a few for each
+ * entry even of a long prompt.
  *
  * @module
  */
-import { fnv1a } from "../hash.ts";
-import { splitWords, termOf } from "./tokenize.ts";
+import { type AdjacentTerms, splitWords, termOf } from "./tokenize.ts";
 
 /**
  * Bits of an entry's filter for each pair it holds. A filter is read with the figures it was
@@ -31,50 +32,87 @@ export const PAIR_FILTER_HASHES = 6;
  */
 export const PAIR_FILTER_MAX_BYTES = 4096;
 
+/** Two adjacent terms of a prompt, the lesser first, and their {@link pairHash}. */
+export interface TermPair {
+  first: string;
+  second: string;
+  hash: number;
+}
+
+/** FNV-1a's step: `hash` with the UTF-16 code units of `text` folded in. */
+function fold(hash: number, text: string): number {
+  for (let index = 0; index < text.length; index++) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash;
+}
+
 /**
- * The distinct pairs of adjacent terms in `text`, stopwords aside, each written either way
- * round as one key (the lesser term first): "print the json" and "json print" give the same.
+ * The hash of two terms as a pair, whichever comes first: FNV-1a of the lesser, a space and the
+ * greater, without joining them into a string.
+ */
+export function pairHash(one: string, other: string): number {
+  const [first, second] = one < other ? [one, other] : [other, one];
+  return fold(fold(fold(0x811c9dc5, first), " "), second) >>> 0;
+}
+
+/**
+ * The distinct pairs of adjacent terms in `texts` (each read apart: the last word of one and the
+ * first of the next are no pair), stopwords aside, each the lesser term first: "print the json"
+ * and "json print" give the same.
  *
  * @example
  * ```ts
- * adjacentPairs("Pretty print the JSON"); // Set { "pretti print", "json print" }
+ * adjacentPairs("Pretty print the JSON").map(({ first, second }) => `${first} ${second}`);
+ * // ["pretti print", "json print"]
  * ```
  */
-export function adjacentPairs(text: string): Set<string> {
-  const pairs = new Set<string>();
-  let previous = "";
-  for (const word of splitWords(text)) {
-    const term = termOf(word);
-    if (!term) continue;
-    if (previous && previous !== term) {
-      pairs.add(previous < term ? `${previous} ${term}` : `${term} ${previous}`);
+export function adjacentPairs(...texts: string[]): TermPair[] {
+  const pairs = new Map<number, TermPair>();
+  for (const text of texts) {
+    let previous = "";
+    for (const word of splitWords(text)) {
+      const term = termOf(word);
+      if (!term) continue;
+      if (previous && previous !== term) {
+        const hash = pairHash(previous, term);
+        const [first, second] = previous < term ? [previous, term] : [term, previous];
+        if (!pairs.has(hash)) pairs.set(hash, { first, second, hash });
+      }
+      previous = term;
     }
-    previous = term;
   }
-  return pairs;
+  return [...pairs.values()];
 }
 
-/** The bits `pair` sets in a filter of `bits` bits, by double hashing. */
-function pairBits(pair: string, bits: number): number[] {
-  const first = fnv1a(pair);
-  const step = fnv1a(`${pair}\u0001`) | 1;
-  const set: number[] = [];
-  for (let index = 0; index < PAIR_FILTER_HASHES; index++) {
-    set.push(((first + Math.imul(index, step)) >>> 0) % bits);
-  }
-  return set;
+/** What adds the {@link pairHash} of each two adjacent terms it is told of to `hashes`. */
+export function collectPairs(hashes: Set<number>): AdjacentTerms {
+  return (first, second) => hashes.add(pairHash(first, second));
 }
 
-/** The filter of `pairs`, in base64; "" when there is none. */
-export function pairFilter(pairs: ReadonlySet<string>): string {
-  if (!pairs.size) return "";
+/** The `index`th bit a pair of hash `hash` sets in a filter of `bits` bits, by double hashing. */
+function pairBit(hash: number, index: number, bits: number): number {
+  // The step: the hash mixed (a 32-bit finalizer), odd so that it never sticks on one bit.
+  let step = Math.imul(hash ^ (hash >>> 16), 0x45d9f3b);
+  step = Math.imul(step ^ (step >>> 16), 0x45d9f3b);
+  step = (step ^ (step >>> 16)) | 1;
+  return ((hash + Math.imul(index, step)) >>> 0) % bits;
+}
+
+/** The filter of the pairs of `hashes`, in base64; "" when there is none. */
+export function pairFilter(hashes: ReadonlySet<number>): string {
+  if (!hashes.size) return "";
   const size = Math.min(
-    Math.ceil(pairs.size * PAIR_FILTER_BITS_PER_PAIR / 8),
+    Math.ceil(hashes.size * PAIR_FILTER_BITS_PER_PAIR / 8),
     PAIR_FILTER_MAX_BYTES,
   );
   const bytes = new Uint8Array(size);
-  for (const pair of pairs) {
-    for (const bit of pairBits(pair, size * 8)) bytes[bit >> 3] |= 1 << (bit & 7);
+  for (const hash of hashes) {
+    for (let index = 0; index < PAIR_FILTER_HASHES; index++) {
+      const bit = pairBit(hash, index, size * 8);
+      bytes[bit >> 3] |= 1 << (bit & 7);
+    }
   }
   let binary = "";
   for (const byte of bytes) binary += String.fromCharCode(byte);
@@ -100,10 +138,12 @@ export function readPairFilter(text: unknown): Uint8Array {
   return Uint8Array.from(binary, (character) => character.charCodeAt(0));
 }
 
-/** Whether the filter `bytes` holds `pair` (or passes it for held: see the module notes). */
-export function filterHolds(bytes: Uint8Array, pair: string): boolean {
+/** Whether the filter `bytes` holds the pair of hash `hash` (or passes it for held). */
+export function filterHolds(bytes: Uint8Array, hash: number): boolean {
   if (!bytes.length) return false;
-  return pairBits(pair, bytes.length * 8).every((bit) =>
-    (bytes[bit >> 3] & (1 << (bit & 7))) !== 0
-  );
+  for (let index = 0; index < PAIR_FILTER_HASHES; index++) {
+    const bit = pairBit(hash, index, bytes.length * 8);
+    if ((bytes[bit >> 3] & (1 << (bit & 7))) === 0) return false;
+  }
+  return true;
 }

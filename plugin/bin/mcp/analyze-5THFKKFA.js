@@ -1,0 +1,1 @@
+import{a}from"./chunk-6HYX4P3X.js";import"./chunk-3VMTSGRF.js";import"./chunk-KMNBHUA6.js";import"./chunk-2NM33E67.js";import"./chunk-TOUXITQT.js";import"./chunk-52ZAKFKZ.js";import"./chunk-YRPJBDZC.js";import"./chunk-XQWF5FS6.js";import"./chunk-PQV7Z63W.js";export{a as analyzeFile};

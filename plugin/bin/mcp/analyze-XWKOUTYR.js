@@ -1,1 +1,0 @@
-import{a}from"./chunk-7JKDRTOQ.js";import"./chunk-7HOBERK6.js";import"./chunk-KMNBHUA6.js";import"./chunk-2NM33E67.js";import"./chunk-TOUXITQT.js";import"./chunk-52ZAKFKZ.js";import"./chunk-6WOG7RLD.js";import"./chunk-XQWF5FS6.js";import"./chunk-PQV7Z63W.js";export{a as analyzeFile};
