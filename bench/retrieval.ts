@@ -171,6 +171,18 @@ function halves(label: string, cases: Case[]): [string, Case[]][] {
   ]);
 }
 
+/**
+ * The share of the prompts that expect an entry whose entry search ranks among its first three:
+ * the most a hook that lists at most three of search's first entries can reach.
+ */
+function searchRecallAt3(report: EvalReport): number {
+  const answerable = report.run.results.filter((result) => result.expect.length);
+  const found = answerable.filter((result) =>
+    result.expect.some((id) => result.search.slice(0, 3).includes(id))
+  );
+  return answerable.length ? found.length / answerable.length : 0;
+}
+
 /** A table row: search and hook recall, fires on negatives, pointers per fire and precision. */
 function row(name: string, report: EvalReport): string {
   const { hook, search, positives, negatives } = report.run.summary;
@@ -179,8 +191,8 @@ function row(name: string, report: EvalReport): string {
   const perFire = hook.fires ? (hook.pointers / hook.fires).toFixed(2) : "—";
   const precision = hook.pointers && positives ? f(hook.pointerPrecision) : "—";
   const recall = (value: number) => positives ? f(value) : "—";
-  return `| ${name} | ${recall(search.recall1)} | ${recall(search.recall5)} | ` +
-    `${recall(hook.recall5)} | ${fires} | ` +
+  return `| ${name} | ${recall(search.recall1)} | ${recall(searchRecallAt3(report))} | ` +
+    `${recall(search.recall5)} | ${recall(hook.recall5)} | ${fires} | ` +
     `${perFire} | ${precision} |`;
 }
 
@@ -283,10 +295,10 @@ async function main(): Promise<void> {
       const own = reports.filter(([, at]) => at === dir);
       console.log(`\n${title}, ${own[0][2].entries} entries:\n`);
       console.log(
-        "| prompts | search recall@1 | search recall@5 | hook recall@5 | fires on negatives | " +
-          "pointers per fire | pointer precision |",
+        "| prompts | search recall@1 | search recall@3 | search recall@5 | hook recall@5 | " +
+          "fires on negatives | pointers per fire | pointer precision |",
       );
-      console.log("|---|---:|---:|---:|---:|---:|---:|");
+      console.log("|---|---:|---:|---:|---:|---:|---:|---:|");
       for (const [name, , report] of own) console.log(row(name, report));
     }
     const heldOut = (cases: Case[]) => cases.filter(({ query }) => halfOf(query) === "held-out");

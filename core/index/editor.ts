@@ -11,6 +11,7 @@ import { kernelRuleHash } from "../kernel/acceptance.ts";
 import type { Entry } from "../entry/entry.ts";
 import type { Activity } from "../entry/schema.ts";
 import { countTerm, countTerms, distinctTerms } from "../text/tokenize.ts";
+import { collectPairs, pairFilter } from "../text/word_pairs.ts";
 import {
   formatShard,
   parseShard,
@@ -48,10 +49,11 @@ import { type IndexLoader, IndexReader } from "./reader.ts";
 /** Reduce an entry to its index record and term counts. */
 export function analyzeEntry(entry: Entry, path: string, hash: string): AnalyzedEntry {
   const terms: TermCounts = new Map();
-  const titleLength = countTerms(entry.title, 0, terms);
+  const pairs = new Set<number>();
+  const titleLength = countTerms(entry.title, 0, terms, collectPairs(pairs));
   const keywordTerms = [...entry.tags, ...entry.aliases].flatMap(distinctTerms);
   for (const term of keywordTerms) countTerm(terms, term, 1);
-  const bodyLength = countTerms(entry.body, 2, terms);
+  const bodyLength = countTerms(entry.body, 2, terms, collectPairs(pairs));
   return {
     info: {
       id: entry.id,
@@ -67,6 +69,7 @@ export function analyzeEntry(entry: Entry, path: string, hash: string): Analyzed
       updated: entry.updated,
       hash,
       lengths: [titleLength, keywordTerms.length, bodyLength],
+      ...pairs.size ? { pairs: pairFilter(pairs) } : {},
     },
     terms,
   };

@@ -21,7 +21,7 @@ import { fnv1a } from "../hash.ts";
  * Bumped whenever the file layout changes, or how an entry file is read (with
  * spec/index-format.md, which names it); an index of another version is rebuilt.
  */
-export const INDEX_VERSION = 20;
+export const INDEX_VERSION = 21;
 
 /** Entries per docs chunk file. */
 export const CHUNK_SIZE = 32;
@@ -63,6 +63,11 @@ export interface DocInfo {
   hash: string;
   /** Term counts of title, keywords (tags + aliases) and body. */
   lengths: [number, number, number];
+  /**
+   * The filter of the pairs of adjacent terms in its title and body, in base64
+   * (core/text/word_pairs.ts); absent when it has none.
+   */
+  pairs?: string;
 }
 
 /** Term → occurrences in [title, keywords, body]. */

@@ -576,13 +576,13 @@ function sentenceHits(
     if (!enough(needed)) continue;
     lookups -= terms.length;
     if (lookups < 0) break;
-    const { ranked } = keywordMatches(
+    const { ranked, subject } = keywordMatches(
       reader,
       terms,
       needed,
-      { nearMisses: false, rule: config.firing, kindsOfWork: kinds },
+      { nearMisses: false, rule: config.firing, kindsOfWork: kinds, text: sentence },
     );
-    if (ranked[0]?.ord === about.ord) return ranked;
+    if (subject === about.ord) return ranked;
   }
   return [];
 }
@@ -653,7 +653,7 @@ export function decide(
     reader,
     terms,
     needed,
-    { nearMisses: config.explain, rule: config.firing, kindsOfWork: kinds },
+    { nearMisses: config.explain, rule: config.firing, kindsOfWork: kinds, text: prompt },
   );
   const { nearMisses, termHits } = matches;
   let { ranked, heldBack } = matches;

@@ -24,6 +24,7 @@ import {
 } from "./decision.ts";
 import { type FiringRule, keywordMatches, promptTerms } from "./keywords.ts";
 import { distinctTerms } from "../text/tokenize.ts";
+import { search } from "../search/rank.ts";
 import { createRandom } from "../../bench/generate.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -1297,4 +1298,31 @@ Deno.test("a dotted prompt word hitting only some of its parts does not count", 
   assertEquals(decision.nearMisses.map((miss) => miss.id).sort(), ["kb-cnsl1", "kb-rmlog"]);
   const rmlog = decision.nearMisses.find((miss) => miss.id === "kb-rmlog")!;
   assertEquals(rmlog.hits, ["remove"]);
+});
+
+Deno.test("the pointers come in search's order: an entry that holds the prompt's words side by side first", () => {
+  const scattered = {
+    id: "kb-scatr",
+    title: "Json output formatting",
+    tags: ["json"],
+    body: "Print the report, print it twice. Pretty colours, pretty fonts. The json goes to the " +
+      "log, json for the api.\n",
+  };
+  const together = {
+    id: "kb-tgthr",
+    title: "Json output formatting",
+    tags: ["json"],
+    body: "Pretty print the json of the report with jq, then read it slowly, line by line, " +
+      "before you send it along to anyone who asked for it.\n",
+  };
+  const filler = Array.from({ length: 30 }, (_, index) => ({
+    id: `kb-f${String(index).padStart(4, "0")}`,
+    title: `Filler topic ${index}`,
+    body: `Unrelated paragraph number ${index} about gardens and weather.\n`,
+  }));
+  const reader = buildReader([scattered, together, ...filler]);
+  const prompt = "how do I pretty print json output from the report";
+  const pointers = ids(decide(prompt, reader, {}, FETCH).assembly?.pointers);
+  assertEquals(pointers, [together.id, scattered.id]);
+  assertEquals(search(reader, [prompt], { limit: 2 }).map((hit) => hit.doc.id), pointers);
 });

@@ -311,9 +311,10 @@ Deno.test("a sentence may fire for an entry listed first beside a better-evidenc
     }));
   const reader = readerOf([...personalKb(), frob, twin, gaskets, ...tagged]);
   // Alone, the question fires: the third note has the evidence it needs, the first two are
-  // listed beside it with two words each, and search ranks the first of them first.
+  // listed beside it with two words each, and search scores the first of them first, but lists
+  // the third before them: it holds two of the prompt's pairs of words side by side, they one.
   const question = "zebrafrob quuxlet gasket grommet sprocket?";
-  const listed = ["kb-frb01", "kb-frb02", "kb-gsk01"];
+  const listed = ["kb-gsk01", "kb-frb01", "kb-frb02"];
   assertEquals(fired(reader, question), listed);
   // Held back as not about the first note, the long prompt fires on that sentence: two words
   // of it are all the first note holds, fewer than the sentence needs, and enough.

@@ -41,6 +41,8 @@ import { FIELD_KEYWORD, FIELD_TITLE } from "../index/format.ts";
 import type { Postings } from "../index/postings_file.ts";
 import { forEachScore, titleWordScore } from "../search/rank.ts";
 import { MAX_TERM_LENGTH, splitWords, termOf } from "../text/tokenize.ts";
+import { adjacentPairs } from "../text/word_pairs.ts";
+import { pairBonuses } from "../search/pair_order.ts";
 
 /** A prompt term and the word it came from, for saying why an entry matched. */
 export interface PromptTerm {
@@ -316,6 +318,11 @@ export interface MatchOptions {
   rule?: FiringRule;
   /** The kinds of work the prompt is about, each with the entries that apply to it. */
   kindsOfWork?: readonly KindOfWork[];
+  /**
+   * The text the terms come from: entries that hold its words side by side move up among the
+   * first (core/search/pair_order.ts), as they do in search.
+   */
+  text?: string;
 }
 
 /**
@@ -363,6 +370,11 @@ export interface KeywordMatches {
    * none.
    */
   ranked: KeywordHit[];
+  /**
+   * When the prompt fires: the entry the firing rule found it about, the one search scores first
+   * (`ranked` may list another before it, one that holds the prompt's words side by side).
+   */
+  subject?: number;
   /** The best active entries not ranked, at most {@link NEAR_MISS_LIMIT}. */
   nearMisses: KeywordHit[];
   /** When the best entry reached the threshold and the prompt did not fire: on what, and why. */
@@ -893,7 +905,7 @@ export function keywordMatches(
   reader: IndexReader,
   terms: PromptTerm[],
   threshold: number,
-  { nearMisses = true, rule = FIRING_RULE, kindsOfWork = [] }: MatchOptions = {},
+  { nearMisses = true, rule = FIRING_RULE, kindsOfWork = [], text = "" }: MatchOptions = {},
 ): KeywordMatches {
   const termHits: Record<string, number> = {};
   const { docCount, nextOrd } = reader.manifest;
@@ -927,6 +939,7 @@ export function keywordMatches(
   }
   const hit = (ord: number) => new LazyHit(ord, words, naming);
   let ranked: KeywordHit[] = [];
+  let subject: number | undefined;
   let heldBack: HeldBack | undefined;
   if (over.length) {
     const isListed = new Uint8Array(tallies.weight.length);
@@ -971,12 +984,28 @@ export function keywordMatches(
         },
       };
     } else {
-      const beside = over.slice(1).filter((ord) => scores[ord] >= rule.rankFloor * first);
-      ranked = [top, ...beside.map(hit)];
+      const pointed = [
+        over[0],
+        ...over.slice(1).filter((ord) => scores[ord] >= rule.rankFloor * first),
+      ];
+      // The firing rule decided on search's scores; the entries it lists are ordered as search
+      // orders its first ones, those that hold the prompt's words side by side moved up.
+      const bonuses = pairBonuses(
+        reader,
+        pointed,
+        (ord) => scores[ord],
+        (ord) => termsHeld(words, ord, docCount),
+        adjacentPairs(text),
+      );
+      const ordered = (ord: number) => scores[ord] + (bonuses.get(ord) ?? 0);
+      if (bonuses.size) pointed.sort((a, b) => ordered(b) - ordered(a) || tallies.compare(a, b));
+      ranked = pointed.map((ord) => ord === over[0] ? top : hit(ord));
+      subject = over[0];
     }
   }
   return {
     ranked,
+    ...subject === undefined ? {} : { subject },
     nearMisses: under.map(hit),
     heldBack,
     termHits,

@@ -18,6 +18,8 @@ import type { IndexReader } from "../index/reader.ts";
 import type { Postings } from "../index/postings_file.ts";
 import type { EntryType } from "../entry/schema.ts";
 import { distinctTerms, splitWords, termOf } from "../text/tokenize.ts";
+import { adjacentPairs } from "../text/word_pairs.ts";
+import { PAIR_ORDER_DEPTH, pairBonuses } from "./pair_order.ts";
 
 /** Field weights and length normalization, title first. */
 export const FIELD_WEIGHTS = [3, 2, 1] as const;
@@ -344,16 +346,25 @@ export function search(
     return Number(b.first) - Number(a.first) || Number(b.titled) - Number(a.titled) ||
       b.score - a.score || b.best - a.best || ordA - ordB;
   };
+  // The first PAIR_ORDER_DEPTH are ranked whatever the limit, so that the pairs reorder the same
+  // entries for a limit of 3 as of 10.
+  const depth = Math.max(limit, PAIR_ORDER_DEPTH);
   for (const ord of fused.keys()) {
-    if (best.length === limit && compare(ord, best[limit - 1]) >= 0) continue;
+    if (best.length === depth && compare(ord, best[depth - 1]) >= 0) continue;
     let at = best.length;
     while (at > 0 && compare(ord, best[at - 1]) < 0) at--;
     best.splice(at, 0, ord);
-    if (best.length > limit) best.pop();
+    if (best.length > depth) best.pop();
   }
-  return best.map((ord) => ({
+  const pairs = adjacentPairs(...queries);
+  const termsOf = (ord: number) =>
+    new Set(scored.flatMap((scores) => scores.get(ord)?.terms ?? []));
+  const bonuses = pairBonuses(reader, best, (ord) => fused.get(ord)!.score, termsOf, pairs);
+  for (const [ord, bonus] of bonuses) fused.get(ord)!.score += bonus;
+  if (bonuses.size) best.sort(compare);
+  return best.slice(0, limit).map((ord) => ({
     doc: reader.doc(ord)!,
     score: fused.get(ord)!.score,
-    terms: [...new Set(scored.flatMap((scores) => scores.get(ord)?.terms ?? []))],
+    terms: [...termsOf(ord)],
   }));
 }

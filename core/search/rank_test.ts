@@ -303,3 +303,23 @@ Deno.test("an entry titled as the query comes first, though its words are in eve
   assert(ids(search(reader, ["foam tips"]))[0] !== about.id);
   assertEquals(ids(search(reader, ["graphs", "Foam tips 1"]))[0], tips.id, "any of the queries");
 });
+
+Deno.test("an entry that holds the query's words side by side moves up among the first ones", () => {
+  const scattered = makeEntry({
+    title: "Output formatting",
+    body:
+      "Print the report, print it twice. Pretty colours, pretty fonts. The json goes to the log, json for the api.",
+  });
+  const together = makeEntry({
+    title: "Output formatting",
+    body: "Pretty print the json of the report with jq, then read it.",
+  });
+  const reader = indexOf([scattered, together, ...filler(8)]);
+  const hits = search(reader, ["pretty print json"]);
+  assertEquals(ids(hits).slice(0, 2), [together.id, scattered.id]);
+  assert(hits[0].score > hits[1].score);
+  // Words apart, the scattered entry's two json rank it first.
+  assertEquals(ids(search(reader, ["json pretty"])).slice(0, 2), [scattered.id, together.id]);
+  // However few hits are asked for, the same entries are reordered.
+  assertEquals(ids(search(reader, ["pretty print json"], { limit: 1 })), [together.id]);
+});

@@ -167,21 +167,26 @@ export function tokenize(text: string): string[] {
   return terms;
 }
 
+/** Told of each two different terms of words side by side in a text, the first term first. */
+export type AdjacentTerms = (first: string, second: string) => void;
+
 /**
  * Count the terms of `text` into `counts` at `field` (0 title, 1 keywords, 2 body): what
  * {@link tokenize} finds, without building its list. Returns how many terms there were, repeats
- * included.
+ * included. With `adjacent`, also tell it each two terms of words side by side (stopwords aside),
+ * in the same pass.
  */
 export function countTerms(
   text: string,
   field: 0 | 1 | 2,
   counts: Map<string, [number, number, number]>,
+  adjacent?: AdjacentTerms,
 ): number {
   let found = 0;
   eachTerm(text, (term) => {
     found++;
     countTerm(counts, term, field);
-  });
+  }, adjacent);
   return found;
 }
 
@@ -324,12 +329,17 @@ export function foldAccents(text: string): string {
 
 /**
  * Call `visit` with each term of `text`, in order, repeats included, then with the other
- * spellings of its compounds ({@link eachCompoundTerm}).
+ * spellings of its compounds ({@link eachCompoundTerm}); and `adjacent`, when given, with each
+ * two different terms of words side by side.
  */
-function eachTerm(text: string, visit: (term: string) => void): void {
+function eachTerm(text: string, visit: (term: string) => void, adjacent?: AdjacentTerms): void {
+  let previous = "";
   for (const word of splitText(text, NO_LIMIT).words) {
     const term = termOf(word);
-    if (term) visit(term);
+    if (!term) continue;
+    visit(term);
+    if (adjacent && previous && previous !== term) adjacent(previous, term);
+    previous = term;
   }
   eachCompoundTerm(text, visit);
 }

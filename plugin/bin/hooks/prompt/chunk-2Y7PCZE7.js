@@ -1,0 +1,1 @@
+import{g as o}from"./chunk-6YLK4HPM.js";var r=8;function i(t){return typeof t=="string"&&o.test(t)}function a(t){let n=t.slice(t.lastIndexOf("/")+1),e=n.slice(0,r);return i(e)&&/^(-|\.md$)/.test(n.slice(r))?e:void 0}export{a};

@@ -1,1 +1,0 @@
-import{a}from"./chunk-UGGN26W3.js";import"./chunk-XNTCXPN5.js";import"./chunk-PMHNHDGR.js";import"./chunk-2NM33E67.js";import"./chunk-YY3ELFXQ.js";import"./chunk-FIUGB4A5.js";import"./chunk-TKVF447D.js";import"./chunk-V7N4H5M7.js";import"./chunk-2GK3FCW5.js";export{a as analyzeFile};
