@@ -989,16 +989,19 @@ export function keywordMatches(
         ...over.slice(1).filter((ord) => scores[ord] >= rule.rankFloor * first),
       ];
       // The firing rule decided on search's scores; the entries it lists are ordered as search
-      // orders its first ones, those that hold the prompt's words side by side moved up.
-      const bonuses = pairBonuses(
-        reader,
-        pointed,
-        (ord) => scores[ord],
-        (ord) => termsHeld(words, ord, docCount),
-        adjacentPairs(text),
-      );
-      const ordered = (ord: number) => scores[ord] + (bonuses.get(ord) ?? 0);
-      if (bonuses.size) pointed.sort((a, b) => ordered(b) - ordered(a) || tallies.compare(a, b));
+      // orders its first ones, those that hold the prompt's words side by side moved up. A lone
+      // pointer has no order to change, and its prompt's pairs are never read.
+      if (pointed.length > 1) {
+        const bonuses = pairBonuses(
+          reader,
+          pointed,
+          (ord) => scores[ord],
+          (ord) => termsHeld(words, ord, docCount),
+          adjacentPairs(text),
+        );
+        const ordered = (ord: number) => scores[ord] + (bonuses.get(ord) ?? 0);
+        pointed.sort((a, b) => ordered(b) - ordered(a) || tallies.compare(a, b));
+      }
       ranked = pointed.map((ord) => ord === over[0] ? top : hit(ord));
       subject = over[0];
     }
