@@ -25,12 +25,14 @@ export const PAIR_FILTER_BITS_PER_PAIR = 12;
 /** How many bits of the filter each pair sets. */
 export const PAIR_FILTER_HASHES = 6;
 
-/**
- * The largest filter, in bytes: an entry of more pairs than a filter this size keeps at
- * {@link PAIR_FILTER_BITS_PER_PAIR} passes more pairs it never held for held, and no longer grows
- * the index.
- */
+/** The largest filter, in bytes: it keeps {@link MOST_ENTRY_PAIRS}. */
 export const PAIR_FILTER_MAX_BYTES = 4096;
+
+/**
+ * The most pairs an entry's filter keeps, the first it holds (2,730): a filter holding more would
+ * pass most pairs for held, and lift a long note for pairs it never held.
+ */
+export const MOST_ENTRY_PAIRS = Math.floor(PAIR_FILTER_MAX_BYTES * 8 / PAIR_FILTER_BITS_PER_PAIR);
 
 /** Two adjacent terms of a prompt, the lesser first, and their {@link pairHash}. */
 export interface TermPair {
@@ -86,9 +88,14 @@ export function adjacentPairs(...texts: string[]): TermPair[] {
   return [...pairs.values()];
 }
 
-/** What adds the {@link pairHash} of each two adjacent terms it is told of to `hashes`. */
+/**
+ * What adds the {@link pairHash} of each two adjacent terms it is told of to `hashes`, until it
+ * holds {@link MOST_ENTRY_PAIRS}.
+ */
 export function collectPairs(hashes: Set<number>): AdjacentTerms {
-  return (first, second) => hashes.add(pairHash(first, second));
+  return (first, second) => {
+    if (hashes.size < MOST_ENTRY_PAIRS) hashes.add(pairHash(first, second));
+  };
 }
 
 /** The `index`th bit a pair of hash `hash` sets in a filter of `bits` bits, by double hashing. */

@@ -1,7 +1,9 @@
 import { assert, assertEquals } from "@std/assert";
 import {
   adjacentPairs,
+  collectPairs,
   filterHolds,
+  MOST_ENTRY_PAIRS,
   PAIR_FILTER_BITS_PER_PAIR,
   PAIR_FILTER_MAX_BYTES,
   pairFilter,
@@ -39,6 +41,20 @@ Deno.test("a pair filter holds every pair it was made of, and few others", () =>
     if (filterHolds(bytes, pairHash(`gamma${index}`, "delta"))) passed++;
   }
   // 12 bits and 6 hashes a pair: about 0.6 % pass by chance.
+  assert(passed < 150, `${passed} of 10,000 pairs never added passed`);
+});
+
+Deno.test("an entry keeps its first pairs up to what its filter holds, so that a long note is not lifted for pairs it never held", () => {
+  const hashes = new Set<number>();
+  const add = collectPairs(hashes);
+  for (let index = 0; index < 20_000; index++) add(`word${index}`, "next");
+  assertEquals(hashes.size, MOST_ENTRY_PAIRS);
+  const bytes = readPairFilter(pairFilter(hashes));
+  assert(filterHolds(bytes, pairHash("word7", "next")));
+  let passed = 0;
+  for (let index = 0; index < 10_000; index++) {
+    if (filterHolds(bytes, pairHash(`other${index}`, "pair"))) passed++;
+  }
   assert(passed < 150, `${passed} of 10,000 pairs never added passed`);
 });
 

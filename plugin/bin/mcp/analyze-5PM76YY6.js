@@ -1,0 +1,1 @@
+import{a}from"./chunk-RS747NOF.js";import"./chunk-OL36XIHB.js";import"./chunk-NSLGTJ2E.js";import"./chunk-2NM33E67.js";import"./chunk-3TEXNLGH.js";import"./chunk-FWBANKKO.js";import"./chunk-KBANGBYP.js";import"./chunk-LLNKQXX4.js";import"./chunk-T6RS53HO.js";export{a as analyzeFile};

@@ -1,1 +1,0 @@
-import{a}from"./chunk-6SPL77ZF.js";import"./chunk-UGC3UBFT.js";import"./chunk-NSLGTJ2E.js";import"./chunk-2NM33E67.js";import"./chunk-3TEXNLGH.js";import"./chunk-FWBANKKO.js";import"./chunk-YRPJBDZC.js";import"./chunk-LLNKQXX4.js";import"./chunk-T6RS53HO.js";export{a as analyzeFile};
