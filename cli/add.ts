@@ -9,6 +9,7 @@ import { resolveKbNamed } from "../io/config.ts";
 import { editUntilValid } from "../io/editor.ts";
 import type { SaveRequest } from "../io/save/request.ts";
 import { ValidationError } from "../io/save/validate.ts";
+import { filesOfId } from "../io/save/entry_files.ts";
 import { type CommandSpec, helpText, parseCommand, UsageError } from "./args.ts";
 import {
   checkAndSave,
@@ -126,7 +127,17 @@ export async function run(args: string[]): Promise<number> {
     : [];
   const allowSecret = await allowSecretFlag(kbDir, values["allow-secret"]);
   const edits = editsFromFlags(given, file?.body ?? body);
-  const entry = withFileFields(newEntry(kbDir, edits, file ? file.entry.id : values.id), file);
+  const chosenId = file ? file.entry.id : values.id;
+  const entry = withFileFields(newEntry(kbDir, edits, chosenId), file);
+  // An id the user chose may be held by a file whose name does not carry it (a note written by
+  // hand): the save checks names only, and the index would serve neither.
+  const holder = chosenId === undefined ? undefined : filesOfId(kbDir, chosenId)[0];
+  if (holder !== undefined) {
+    throw new ValidationError(`Entry ${chosenId}`, [{
+      field: "id",
+      message: `${chosenId} is already used by ${holder}; ids are never reused`,
+    }]);
+  }
   const resume = (path: string) =>
     kbCommand("add", "--from-draft", path, ...kbFlag, ...allowSecretArgs(allowSecret));
   if (!editing) {
@@ -141,9 +152,7 @@ export async function run(args: string[]): Promise<number> {
           () =>
             checkAndSave(
               request,
-              (file ? file.entry.id : values.id) === undefined
-                ? "The new entry"
-                : `Entry ${entry.id}`,
+              chosenId === undefined ? "The new entry" : `Entry ${entry.id}`,
             ),
           { name: entry.id, text: () => entryTemplate(entry), resume },
         ),

@@ -741,3 +741,30 @@ Deno.test("edit --body-file of a kernel rule as get prints it: kernel: false tak
   const after = await runCli(["get", id], { env: kb.env });
   assertMatch(after.stdout, /^kernel: false$/m);
 });
+
+Deno.test("add --id of an id a note written by hand holds in its frontmatter only: refused, nothing written, the note named", async () => {
+  await using kb = await makeKb();
+  const path = await entryPath(kb.dir, "kb-2yb6n");
+  // The note carries its id in its frontmatter, not in its name; the original is gone.
+  await Deno.rename(join(kb.dir, path), join(kb.dir, "entries", "by-hand.md"));
+  await git(kb.dir, "add", "-A");
+  await git(kb.dir, "commit", "--quiet", "-m", "renamed by hand");
+  const head = await git(kb.dir, "rev-parse", "HEAD");
+  const added = await runCli(
+    ["add", "--title", "Another", "--type", "note", "--id", "kb-2yb6n", "--body", "x"],
+    { env: kb.env },
+  );
+  assertEquals(added.code, 1, show(added));
+  assertMatch(
+    added.stderr,
+    /kb-2yb6n is already used by entries\/by-hand\.md; ids are never reused/,
+  );
+  assertEquals(await git(kb.dir, "rev-parse", "HEAD"), head, "nothing was committed");
+  assertEquals(await git(kb.dir, "status", "--porcelain"), "");
+  // An id no file holds is taken as before.
+  const fresh = await runCli(
+    ["add", "--title", "Another", "--type", "note", "--id", "kb-n3w1d", "--body", "x"],
+    { env: kb.env },
+  );
+  assertEquals(fresh.code, 0, show(fresh));
+});

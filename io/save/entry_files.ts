@@ -63,7 +63,7 @@ export function entryPathOf(
   findIds = `${selfCommand()} search <words> --kb ${shellQuote(kbDir)}`,
 ): string {
   const all = listEntries(kbDir);
-  const paths = all.filter((path) => idFromPath(path) === id || readAsId(kbDir, path, id)).sort();
+  const paths = filesOfId(kbDir, id, all);
   if (!paths.length) throw new Error(noEntry(kbDir, id, all, findIds));
   if (paths.length > 1) {
     throw new Error(
@@ -72,6 +72,18 @@ export function entryPathOf(
     );
   }
   return paths[0];
+}
+
+/**
+ * The entry files that carry `id`, in their names or their frontmatter, sorted: every file is
+ * read whose name does not carry it (`paths`, all of the knowledge base's unless given).
+ */
+export function filesOfId(
+  kbDir: string,
+  id: string,
+  paths: readonly string[] = listEntries(kbDir),
+): string[] {
+  return paths.filter((path) => idFromPath(path) === id || readAsId(kbDir, path, id)).sort();
 }
 
 /** A fresh random id that no entry in `taken` has (a map or set of ids, or an index's lookup). */
